@@ -1,0 +1,15 @@
+export {
+  createProviderClient,
+  DEFAULT_PATHS,
+  type ProviderClient,
+  type ProviderClientOptions,
+  type ProviderLogger,
+  type ProviderPaths,
+  parseRetryAfter,
+} from "./client.ts";
+export * from "./errors.ts";
+export { parseJsonPreservingBigInts } from "./json.ts";
+export { toPaisa, toRupeesNumber, toRupeesString, tryToPaisa } from "./money.ts";
+export * from "./requests.ts";
+export * from "./schemas.ts";
+export { NEPAL_UTC_OFFSET_MINUTES, parseProviderTimestamp } from "./timestamp.ts";
