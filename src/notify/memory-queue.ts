@@ -1,0 +1,150 @@
+import type { MemoryOutbox } from "../orders/memory-store.ts";
+import type { Notification } from "../orders/model.ts";
+import { DEAD_CAP, type Delivery, type NotificationQueue, type QueueConsumer } from "./queue.ts";
+
+/**
+ * Memory adapter of the notification queue, with the same semantics as the Redis Streams one:
+ * entries stay until acknowledged, an entry delivered to a consumer that never acknowledges it can
+ * be claimed by another after an idle time. Also the memory order store's outbox.
+ */
+
+interface Entry {
+  id: string;
+  notification: Notification;
+  owner: string | null;
+  deliveredAt: number;
+  attempts: number;
+}
+
+export type MemoryNotificationQueue = NotificationQueue & MemoryOutbox;
+
+export function createMemoryNotificationQueue(
+  opts: { now?: () => number } = {},
+): MemoryNotificationQueue {
+  const now = opts.now ?? Date.now;
+  const entries = new Map<string, Entry>();
+  const sent = new Set<string>();
+  const locks = new Map<string, number>();
+  const inactive = new Set<number>();
+  const dead: Array<{ notification: Notification; reason: string; at: number }> = [];
+  const waiters = new Set<() => void>();
+  let seq = 0;
+
+  const append = (notifications: readonly Notification[]) => {
+    for (const n of notifications) {
+      const id = `${now()}-${seq++}`;
+      entries.set(id, {
+        id,
+        notification: structuredClone(n),
+        owner: null,
+        deliveredAt: 0,
+        attempts: 0,
+      });
+    }
+    if (notifications.length) for (const wake of [...waiters]) wake();
+  };
+
+  const consumer = (name: string): QueueConsumer => {
+    let closed = false;
+    let wakeOnClose: (() => void) | undefined;
+    const take = (count: number): Delivery[] => {
+      const out: Delivery[] = [];
+      for (const e of entries.values()) {
+        if (out.length >= count) break;
+        if (e.owner !== null) continue;
+        e.owner = name;
+        e.deliveredAt = now();
+        out.push({ id: e.id, notification: structuredClone(e.notification) });
+      }
+      return out;
+    };
+    return {
+      name,
+      async read(count, blockMs) {
+        if (closed) return [];
+        const ready = take(count);
+        if (ready.length || blockMs <= 0) return ready;
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            waiters.delete(done);
+            wakeOnClose = undefined;
+            resolve();
+          };
+          const timer = setTimeout(done, blockMs);
+          waiters.add(done);
+          wakeOnClose = done;
+        });
+        return closed ? [] : take(count);
+      },
+      async claimStale(minIdleMs, count) {
+        if (closed) return [];
+        const out: Delivery[] = [];
+        const t = now();
+        for (const e of entries.values()) {
+          if (out.length >= count) break;
+          if (e.owner === null || t - e.deliveredAt < minIdleMs) continue;
+          e.owner = name;
+          e.deliveredAt = t;
+          out.push({ id: e.id, notification: structuredClone(e.notification) });
+        }
+        return out;
+      },
+      async ack(id) {
+        entries.delete(id);
+      },
+      async noteAttempt(id) {
+        const e = entries.get(id);
+        if (!e) return 0;
+        e.attempts += 1;
+        return e.attempts;
+      },
+      async close() {
+        closed = true;
+        wakeOnClose?.();
+      },
+    };
+  };
+
+  return {
+    append,
+    async enqueue(notifications) {
+      append(notifications);
+    },
+    consumer,
+    async isSent(key) {
+      return sent.has(key);
+    },
+    async markSent(key) {
+      sent.add(key);
+    },
+    async lockSending(key, ttlMs) {
+      const until = locks.get(key);
+      if (until !== undefined && until > now()) return false;
+      locks.set(key, now() + ttlMs);
+      return true;
+    },
+    async unlockSending(key) {
+      locks.delete(key);
+    },
+    async markChatInactive(chatId) {
+      inactive.add(chatId);
+    },
+    async isChatInactive(chatId) {
+      return inactive.has(chatId);
+    },
+    async reactivateChat(chatId) {
+      inactive.delete(chatId);
+    },
+    async deadLetter(delivery, reason) {
+      dead.unshift({ notification: structuredClone(delivery.notification), reason, at: now() });
+      if (dead.length > DEAD_CAP) dead.length = DEAD_CAP;
+    },
+    async listDead(limit) {
+      return dead.slice(0, limit).map((d) => structuredClone(d));
+    },
+    async backlog() {
+      return entries.size;
+    },
+  };
+}

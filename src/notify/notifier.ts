@@ -1,0 +1,299 @@
+import type { Registry } from "prom-client";
+import type { Logger } from "../logger.ts";
+import { createMoneyPathMetrics, type MoneyPathMetrics } from "../orders/metrics.ts";
+import {
+  isFinal,
+  type Notification,
+  notificationKey,
+  type Order,
+  STATUS_RANK,
+} from "../orders/model.ts";
+import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
+import { defaultRender, type Render } from "./render.ts";
+
+/**
+ * The notifier: drains the notification queue into chats.
+ *
+ *  - At least once, shown once: before sending it checks the (order, status) "sent" marker, takes a
+ *    short sending lock, sends, writes the marker, then acknowledges. A crash after the send and
+ *    before the marker is the only way a message can repeat.
+ *  - A status change edits the order's receipt message in place ("message is not modified" is
+ *    fine); a final outcome also sends a NEW message so the phone buzzes. An intermediate status
+ *    already overtaken by a later one is skipped, so a late retry cannot edit the receipt backwards.
+ *  - 403 (the user blocked the bot): the chat is marked inactive and the notification dropped.
+ *    429 beyond what auto-retry absorbed: the worker pauses for retry_after, the entry is retried.
+ *    Other failures are retried (entry left pending, reclaimed after claimIdleMs) up to maxAttempts,
+ *    then dead-lettered for an admin.
+ */
+
+/** The part of grammY's Api the notifier uses (install @grammyjs/auto-retry on it). */
+export interface NotifierApi {
+  sendMessage(chatId: number, text: string): Promise<{ message_id: number }>;
+  editMessageText(chatId: number, messageId: number, text: string): Promise<unknown>;
+}
+
+export interface NotifierOptions {
+  queue: NotificationQueue;
+  /** Reads the order being notified about (the order store or the orders service). */
+  orders: { get(reference: string): Promise<Order | null> };
+  api: NotifierApi;
+  render?: Render;
+  logger?: Logger;
+  /** Unique per process (e.g. hostname-pid); a restarted process may use a new one. */
+  consumerName: string;
+  batchSize?: number;
+  /** How long a read waits for new entries. Default 2 s. */
+  blockMs?: number;
+  /** Entries unacknowledged this long are taken over (crashed consumer, failed send). Default 30 s. */
+  claimIdleMs?: number;
+  /** Sending lock per notification. Default 60 s. */
+  lockMs?: number;
+  /** Attempts before a notification is dead-lettered. Default 8. */
+  maxAttempts?: number;
+  /** Longest pause honoured for a 429's retry_after. Default 60 s. */
+  maxPauseMs?: number;
+  /** Chats served in parallel (one chat's messages stay in order). Default 16. */
+  concurrency?: number;
+  registry?: Registry;
+  metrics?: MoneyPathMetrics;
+  now?: () => number;
+}
+
+export type DeliveryOutcome = "sent" | "duplicate" | "dropped" | "retry" | "dead";
+
+/** What a Bot API failure means for us. grammY's GrammyError carries error_code and description. */
+export function classifyApiError(err: unknown): {
+  code: number | undefined;
+  description: string;
+  retryAfterMs: number | undefined;
+} {
+  const e = err as {
+    error_code?: unknown;
+    description?: unknown;
+    message?: unknown;
+    parameters?: { retry_after?: unknown };
+  };
+  const code = typeof e?.error_code === "number" ? e.error_code : undefined;
+  const description =
+    typeof e?.description === "string"
+      ? e.description
+      : typeof e?.message === "string"
+        ? e.message
+        : String(err);
+  const ra = e?.parameters?.retry_after;
+  return {
+    code,
+    description,
+    retryAfterMs: typeof ra === "number" && ra >= 0 ? ra * 1000 : undefined,
+  };
+}
+
+const NOT_MODIFIED = /message is not modified/i;
+const CANNOT_EDIT = /message to edit not found|message can't be edited|MESSAGE_ID_INVALID/i;
+const GONE_CHAT =
+  /chat not found|user is deactivated|bot was kicked|bot was blocked|PEER_ID_INVALID/i;
+
+export function createNotifier(opts: NotifierOptions) {
+  const { queue, api } = opts;
+  const render = opts.render ?? defaultRender;
+  const log = opts.logger;
+  const now = opts.now ?? Date.now;
+  const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
+  const batchSize = opts.batchSize ?? 50;
+  const blockMs = opts.blockMs ?? 2_000;
+  const claimIdleMs = opts.claimIdleMs ?? 30_000;
+  const lockMs = opts.lockMs ?? 60_000;
+  const maxAttempts = opts.maxAttempts ?? 8;
+  const maxPauseMs = opts.maxPauseMs ?? 60_000;
+  const concurrency = Math.max(1, opts.concurrency ?? 16);
+
+  let consumer: QueueConsumer | undefined;
+  let pausedUntil = 0;
+  let stopped = true;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+
+  const getConsumer = () => {
+    consumer ??= queue.consumer(opts.consumerName);
+    return consumer;
+  };
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  /** Edit the receipt; true when the chat shows the text (edited or already identical). */
+  async function editReceipt(order: Order, text: string): Promise<void> {
+    if (order.receiptMessageId === undefined) return;
+    try {
+      await api.editMessageText(order.chatId, order.receiptMessageId, text);
+    } catch (err) {
+      const { code, description } = classifyApiError(err);
+      if (code === 400 && (NOT_MODIFIED.test(description) || CANNOT_EDIT.test(description))) return;
+      throw err;
+    }
+  }
+
+  async function deliver(n: Notification): Promise<"sent" | "dropped"> {
+    if (await queue.isChatInactive(n.chatId)) return "dropped";
+    const order = await opts.orders.get(n.reference);
+    if (!order) return "dropped";
+    const { text, receiptText = text } = render(n, order);
+    if (n.kind === "admin_alert") {
+      await api.sendMessage(n.chatId, text);
+      return "sent";
+    }
+    if (!isFinal(n.status)) {
+      // Overtaken by a later status: that one's notification shows the newer state.
+      if (STATUS_RANK[order.status] > STATUS_RANK[n.status]) return "dropped";
+      if (order.receiptMessageId === undefined) return "dropped";
+      await editReceipt(order, receiptText);
+      return "sent";
+    }
+    await editReceipt(order, receiptText);
+    await api.sendMessage(n.chatId, text);
+    return "sent";
+  }
+
+  async function handle(c: QueueConsumer, d: Delivery): Promise<DeliveryOutcome> {
+    const key = notificationKey(d.notification);
+    if (await queue.isSent(key)) {
+      await c.ack(d.id);
+      return "duplicate";
+    }
+    const attempts = await c.noteAttempt(d.id);
+    if (attempts > maxAttempts) {
+      await queue.deadLetter(d, "too many attempts");
+      await c.ack(d.id);
+      metrics.notificationsFailed.inc({ reason: "dead_letter" });
+      log?.error({ reference: d.notification.reference, key }, "notification dead-lettered");
+      return "dead";
+    }
+    if (!(await queue.lockSending(key, lockMs))) return "retry"; // another consumer is on it
+    try {
+      const outcome = await deliver(d.notification);
+      if (outcome === "sent") {
+        await queue.markSent(key);
+        metrics.notificationsSent.inc({ kind: d.notification.kind });
+      }
+      await c.ack(d.id);
+      return outcome;
+    } catch (err) {
+      const { code, description, retryAfterMs } = classifyApiError(err);
+      if (code === 403 || (code === 400 && GONE_CHAT.test(description))) {
+        await queue.markChatInactive(d.notification.chatId);
+        await c.ack(d.id);
+        metrics.notificationsFailed.inc({ reason: "blocked" });
+        log?.info({ chatId: d.notification.chatId, code }, "chat unreachable; marked inactive");
+        return "dropped";
+      }
+      if (code === 400) {
+        await queue.deadLetter(d, `bad request: ${description.slice(0, 200)}`);
+        await c.ack(d.id);
+        metrics.notificationsFailed.inc({ reason: "bad_request" });
+        log?.error({ reference: d.notification.reference, description }, "notification refused");
+        return "dead";
+      }
+      if (code === 429) {
+        pausedUntil = Math.max(pausedUntil, now() + Math.min(retryAfterMs ?? 1_000, maxPauseMs));
+        metrics.notificationsFailed.inc({ reason: "rate_limited" });
+      } else {
+        metrics.notificationsFailed.inc({ reason: "transient" });
+      }
+      log?.warn(
+        { reference: d.notification.reference, key, code, description: description.slice(0, 200) },
+        "notification failed; will retry",
+      );
+      return "retry";
+    } finally {
+      await queue.unlockSending(key).catch(() => undefined);
+    }
+  }
+
+  /** Processes deliveries: one chat's in order, different chats in parallel. */
+  async function processAll(c: QueueConsumer, deliveries: Delivery[]): Promise<DeliveryOutcome[]> {
+    const byChat = new Map<number, Delivery[]>();
+    for (const d of deliveries) {
+      const list = byChat.get(d.notification.chatId) ?? [];
+      list.push(d);
+      byChat.set(d.notification.chatId, list);
+    }
+    const groups = [...byChat.values()];
+    const outcomes: DeliveryOutcome[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < groups.length) {
+        const group = groups[next++];
+        if (!group) break;
+        for (const d of group) {
+          if (pausedUntil > now()) {
+            outcomes.push("retry");
+            continue;
+          }
+          outcomes.push(await handle(c, d));
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, groups.length) }, worker));
+    return outcomes;
+  }
+
+  /** One pass: take over stale entries, read new ones (waiting up to waitMs), deliver them. */
+  async function runOnce(waitMs = 0): Promise<DeliveryOutcome[]> {
+    const c = getConsumer();
+    const stale = await c.claimStale(claimIdleMs, batchSize);
+    const fresh =
+      stale.length < batchSize
+        ? await c.read(batchSize - stale.length, stale.length ? 0 : waitMs)
+        : [];
+    return processAll(c, [...stale, ...fresh]);
+  }
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    while (!stopped) {
+      try {
+        const pause = pausedUntil - now();
+        if (pause > 0) await sleep(pause);
+        if (stopped) break;
+        await runOnce(blockMs);
+        failures = 0;
+      } catch (err) {
+        if (stopped) break;
+        failures++;
+        log?.warn(
+          { err: err instanceof Error ? err.message : String(err), failures },
+          "notifier loop error; backing off",
+        );
+        await sleep(Math.min(200 * 2 ** Math.min(failures, 6), 10_000));
+      }
+    }
+  }
+
+  return {
+    runOnce,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      loop = run();
+    },
+    /** Stops after the current batch; unacknowledged entries stay for the next consumer. */
+    async stop() {
+      stopped = true;
+      wake?.();
+      await consumer?.close();
+      await loop;
+      consumer = undefined;
+      loop = undefined;
+    },
+  };
+}
+
+export type Notifier = ReturnType<typeof createNotifier>;

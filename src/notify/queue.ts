@@ -1,0 +1,62 @@
+import type { Notification } from "../orders/model.ts";
+
+/**
+ * The durable notification queue port (Redis Streams + consumer group in production, memory in the
+ * embedded mode). The order store appends to it atomically with each status change (the outbox);
+ * the notifier consumes it. Delivery is at least once; the "sent" markers below turn that into
+ * "the user sees each (order, status) once".
+ */
+
+export interface Delivery {
+  /** Queue entry id (stream id for Redis). */
+  id: string;
+  notification: Notification;
+}
+
+export interface QueueConsumer {
+  readonly name: string;
+  /** New entries for this consumer; waits up to blockMs when there are none. */
+  read(count: number, blockMs: number): Promise<Delivery[]>;
+  /** Entries delivered (to any consumer) but unacknowledged for at least minIdleMs, now ours. */
+  claimStale(minIdleMs: number, count: number): Promise<Delivery[]>;
+  /** Done with an entry (sent, dropped or dead-lettered). */
+  ack(id: string): Promise<void>;
+  /** Counts one more processing attempt of an entry; returns the total. */
+  noteAttempt(id: string): Promise<number>;
+  /** Stops reading (a blocked read returns empty). */
+  close(): Promise<void>;
+}
+
+export interface NotificationQueue {
+  /** Appends notifications outside an order change (the store's outbox is the usual producer). */
+  enqueue(notifications: readonly Notification[]): Promise<void>;
+  /** A consumer in the notifier group; a new name after a crash is fine (claimStale recovers). */
+  consumer(name: string): QueueConsumer;
+
+  /** Whether a notification key (order + status) was already delivered. */
+  isSent(key: string): Promise<boolean>;
+  markSent(key: string): Promise<void>;
+  /** A short exclusive claim on sending one key, so two consumers do not send it at once. */
+  lockSending(key: string, ttlMs: number): Promise<boolean>;
+  unlockSending(key: string): Promise<void>;
+
+  /** Chats that blocked the bot (403): notifications to them are dropped. */
+  markChatInactive(chatId: number): Promise<void>;
+  isChatInactive(chatId: number): Promise<boolean>;
+  /** When the user talks to the bot again (e.g. /start). */
+  reactivateChat(chatId: number): Promise<void>;
+
+  /** Notifications given up on after repeated failures, newest first. */
+  deadLetter(delivery: Delivery, reason: string): Promise<void>;
+  listDead(
+    limit: number,
+  ): Promise<Array<{ notification: Notification; reason: string; at: number }>>;
+
+  /** Entries not yet acknowledged (new + in flight); for health checks and tests. */
+  backlog(): Promise<number>;
+}
+
+/** How long a "sent" marker lives: far longer than any redelivery could take. */
+export const SENT_MARKER_TTL_MS = 30 * 24 * 3600 * 1000;
+/** How many dead letters are kept. */
+export const DEAD_CAP = 1000;

@@ -1,0 +1,234 @@
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import type { Logger } from "../logger.ts";
+import { type Notification, notificationSchema } from "../orders/model.ts";
+import { moneyPathKeys, NOTIFIER_GROUP } from "../orders/redis-keys.ts";
+import {
+  DEAD_CAP,
+  type Delivery,
+  type NotificationQueue,
+  type QueueConsumer,
+  SENT_MARKER_TTL_MS,
+} from "./queue.ts";
+
+/**
+ * Redis Streams adapter of the notification queue. The stream is the order store's outbox; the
+ * notifier reads it through one consumer group. An entry stays in the group's pending list until
+ * acknowledged, so a consumer that dies mid-send leaves it for another to XAUTOCLAIM. Acknowledged
+ * entries are deleted (XACK + XDEL) so the stream holds only work still to do.
+ */
+
+export interface RedisNotificationQueueOptions {
+  redis: Redis;
+  prefix: string;
+  logger?: Logger;
+}
+
+type StreamEntry = [id: string, fields: string[]];
+
+const UNLOCK = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+function isNoGroup(err: unknown): boolean {
+  return err instanceof Error && /NOGROUP/.test(err.message);
+}
+
+export function createRedisNotificationQueue(
+  opts: RedisNotificationQueueOptions,
+): NotificationQueue {
+  const { redis } = opts;
+  const k = moneyPathKeys(opts.prefix);
+  const token = randomUUID();
+  const log = opts.logger;
+
+  /** The group starts at "0" so entries written before the first notifier ever ran are delivered. */
+  async function ensureGroup(): Promise<void> {
+    try {
+      await redis.xgroup("CREATE", k.outbox, NOTIFIER_GROUP, "0", "MKSTREAM");
+    } catch (err) {
+      if (!(err instanceof Error && /BUSYGROUP/.test(err.message))) throw err;
+    }
+  }
+  let groupReady: Promise<void> | undefined;
+  const ready = () => {
+    groupReady ??= ensureGroup().catch((err) => {
+      groupReady = undefined;
+      throw err;
+    });
+    return groupReady;
+  };
+
+  /** Entries whose body cannot be read are dead-lettered raw and acknowledged, never retried. */
+  async function decode(entries: StreamEntry[]): Promise<Delivery[]> {
+    const out: Delivery[] = [];
+    for (const entry of entries) {
+      if (!Array.isArray(entry)) continue;
+      const [id, fields] = entry;
+      const at = fields?.indexOf("n") ?? -1;
+      const raw = at >= 0 ? fields[at + 1] : undefined;
+      let notification: Notification | undefined;
+      try {
+        notification = notificationSchema.parse(JSON.parse(raw ?? ""));
+      } catch {
+        notification = undefined;
+      }
+      if (notification) {
+        out.push({ id, notification });
+      } else {
+        log?.error({ id }, "unreadable notification entry dead-lettered");
+        await redis
+          .multi()
+          .lpush(
+            k.dead,
+            JSON.stringify({
+              raw: String(raw).slice(0, 2000),
+              reason: "unreadable",
+              at: Date.now(),
+            }),
+          )
+          .ltrim(k.dead, 0, DEAD_CAP - 1)
+          .xack(k.outbox, NOTIFIER_GROUP, id)
+          .xdel(k.outbox, id)
+          .exec();
+      }
+    }
+    return out;
+  }
+
+  const consumer = (name: string): QueueConsumer => {
+    // Blocking reads get their own connection: a BLOCK on the shared one would stall every caller.
+    let blocking: Redis | undefined;
+    let closed = false;
+    const conn = () => {
+      blocking ??= redis.duplicate();
+      return blocking;
+    };
+    const readOnce = async (count: number, blockMs: number) => {
+      const args: Array<string | number> = ["GROUP", NOTIFIER_GROUP, name, "COUNT", count];
+      if (blockMs > 0) args.push("BLOCK", blockMs);
+      args.push("STREAMS", k.outbox, ">");
+      const c = blockMs > 0 ? conn() : redis;
+      // biome-ignore lint/suspicious/noExplicitAny: ioredis types XREADGROUP's variadic form loosely
+      const reply = (await (c as any).xreadgroup(...args)) as Array<[string, StreamEntry[]]> | null;
+      return reply?.[0]?.[1] ?? [];
+    };
+    return {
+      name,
+      async read(count, blockMs) {
+        if (closed) return [];
+        await ready();
+        let entries: StreamEntry[];
+        try {
+          entries = await readOnce(count, blockMs);
+        } catch (err) {
+          if (closed) return [];
+          if (!isNoGroup(err)) throw err;
+          // The stream or group vanished (Redis lost its data): recreate and read again.
+          groupReady = undefined;
+          await ready();
+          entries = await readOnce(count, 0);
+        }
+        return closed ? [] : decode(entries);
+      },
+      async claimStale(minIdleMs, count) {
+        if (closed) return [];
+        await ready();
+        let reply: unknown[];
+        try {
+          reply = (await redis.xautoclaim(
+            k.outbox,
+            NOTIFIER_GROUP,
+            name,
+            Math.max(0, Math.floor(minIdleMs)),
+            "0-0",
+            "COUNT",
+            count,
+          )) as unknown[];
+        } catch (err) {
+          if (!isNoGroup(err)) throw err;
+          groupReady = undefined;
+          return [];
+        }
+        return decode(((reply?.[1] as StreamEntry[]) ?? []).filter(Boolean));
+      },
+      async ack(id) {
+        await redis
+          .multi()
+          .xack(k.outbox, NOTIFIER_GROUP, id)
+          .xdel(k.outbox, id)
+          .hdel(k.attempts, id)
+          .exec();
+      },
+      async noteAttempt(id) {
+        return redis.hincrby(k.attempts, id, 1);
+      },
+      async close() {
+        closed = true;
+        blocking?.disconnect();
+        blocking = undefined;
+      },
+    };
+  };
+
+  return {
+    async enqueue(notifications) {
+      if (notifications.length === 0) return;
+      const m = redis.multi();
+      for (const n of notifications)
+        m.xadd(k.outbox, "*", "n", JSON.stringify(notificationSchema.parse(n)));
+      await m.exec();
+    },
+    consumer,
+    async isSent(key) {
+      return (await redis.exists(k.sent(key))) === 1;
+    },
+    async markSent(key) {
+      await redis.set(k.sent(key), "1", "PX", SENT_MARKER_TTL_MS);
+    },
+    async lockSending(key, ttlMs) {
+      return (await redis.set(k.sending(key), token, "PX", Math.max(1, ttlMs), "NX")) === "OK";
+    },
+    async unlockSending(key) {
+      await redis.eval(UNLOCK, 1, k.sending(key), token);
+    },
+    async markChatInactive(chatId) {
+      await redis.sadd(k.inactiveChats, String(chatId));
+    },
+    async isChatInactive(chatId) {
+      return (await redis.sismember(k.inactiveChats, String(chatId))) === 1;
+    },
+    async reactivateChat(chatId) {
+      await redis.srem(k.inactiveChats, String(chatId));
+    },
+    async deadLetter(delivery, reason) {
+      await redis
+        .multi()
+        .lpush(
+          k.dead,
+          JSON.stringify({ notification: delivery.notification, reason, at: Date.now() }),
+        )
+        .ltrim(k.dead, 0, DEAD_CAP - 1)
+        .exec();
+    },
+    async listDead(limit) {
+      const items = await redis.lrange(k.dead, 0, Math.max(0, limit - 1));
+      const out: Array<{ notification: Notification; reason: string; at: number }> = [];
+      for (const item of items) {
+        try {
+          const d = JSON.parse(item) as { notification?: unknown; reason?: unknown; at?: unknown };
+          const n = notificationSchema.safeParse(d.notification);
+          if (n.success)
+            out.push({ notification: n.data, reason: String(d.reason), at: Number(d.at) });
+        } catch {
+          // unreadable entries are skipped
+        }
+      }
+      return out;
+    },
+    async backlog() {
+      return redis.xlen(k.outbox);
+    },
+  };
+}

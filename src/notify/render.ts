@@ -1,0 +1,60 @@
+import type { Notification, Order, OrderStatus } from "../orders/model.ts";
+
+/**
+ * Turning a notification into chat text. Injected into the notifier so the bot can render with its
+ * Fluent bundles in the order's locale; this default is plain English.
+ */
+/** `receiptText`, when given, is what the receipt is edited to (the push itself says `text`). */
+export type Render = (
+  notification: Notification,
+  order: Order,
+) => { text: string; receiptText?: string };
+
+/** "Rs 1,250.50" from integer paisa. */
+export function formatRupees(paisa: number): string {
+  const sign = paisa < 0 ? "-" : "";
+  const abs = Math.abs(paisa);
+  const rupees = Math.floor(abs / 100).toLocaleString("en-IN");
+  return `${sign}Rs ${rupees}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+const STATUS_TEXT: Record<OrderStatus, string> = {
+  placed: "Processing",
+  submitting: "Processing",
+  unknown: "Processing (confirming with the operator)",
+  queued: "Queued",
+  pending: "Pending",
+  success: "Successful",
+  failed: "Failed",
+};
+
+export const defaultRender: Render = (n, order) => {
+  const lines: string[] = [];
+  if (n.kind === "admin_alert") {
+    const minutes = Math.max(0, Math.floor((n.at - order.createdAt) / 60_000));
+    lines.push(
+      `Attention: order ${order.reference} is still ${order.status} after ${minutes} min.`,
+    );
+    lines.push(`User ${order.userId}, ${order.category}`);
+  } else if (n.status === "success") {
+    lines.push("Recharge successful");
+  } else if (n.status === "failed") {
+    lines.push("Recharge failed");
+  } else {
+    lines.push("Recharge in progress");
+  }
+  lines.push(`Reference: ${order.reference}`);
+  lines.push(`Operator: ${order.operatorName}`);
+  lines.push(`Number: ${order.connectionNo}`);
+  if (order.details.packageName) lines.push(`Package: ${order.details.packageName}`);
+  lines.push(`Amount: ${formatRupees(order.amountPaisa)}`);
+  lines.push(`Status: ${STATUS_TEXT[n.kind === "status" ? n.status : order.status]}`);
+  if (n.kind === "status" && n.status === "failed") {
+    lines.push(`Reason: ${order.providerMessage ?? "The operator did not complete the recharge."}`);
+  }
+  if (n.kind === "status" && n.status === "success" && order.transactionId) {
+    lines.push(`Transaction: ${order.transactionId}`);
+  }
+  if (n.kind === "admin_alert" && n.note) lines.push(`Note: ${n.note}`);
+  return { text: lines.join("\n") };
+};

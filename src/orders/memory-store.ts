@@ -1,0 +1,129 @@
+import type { Notification, Order, UnmatchedEvent } from "./model.ts";
+import { isFinal } from "./model.ts";
+import {
+  type CreateResult,
+  type ListOpenOptions,
+  type Mutation,
+  nextCounterValue,
+  type OrderStore,
+  ReferenceInUseError,
+  UNMATCHED_CAP,
+  type UpdateResult,
+} from "./store.ts";
+
+/**
+ * Memory adapter of the order store, for the embedded (single-process) mode and logic tests. Every
+ * method does its reads and writes without an await in between, so each is atomic on the event loop;
+ * notifications go to the outbox synchronously inside the same step.
+ */
+
+/** Where the memory store hands notifications (the memory notification queue implements it). */
+export interface MemoryOutbox {
+  append(notifications: readonly Notification[]): void;
+}
+
+export interface MemoryOrderStoreOptions {
+  outbox?: MemoryOutbox;
+  now?: () => number;
+}
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): OrderStore {
+  const now = opts.now ?? Date.now;
+  const orders = new Map<string, Order>();
+  const byAlias = new Map<string, string>();
+  const byTx = new Map<string, string>();
+  const byKey = new Map<string, string>();
+  const unmatched: UnmatchedEvent[] = [];
+  let counter = 0;
+
+  const find = (reference: string): Order | undefined => {
+    const direct = orders.get(reference);
+    if (direct) return direct;
+    const main = byAlias.get(reference);
+    return main === undefined ? undefined : orders.get(main);
+  };
+
+  return {
+    async nextReference() {
+      counter = nextCounterValue(counter, now());
+      return String(counter);
+    },
+
+    async create(order: Order): Promise<CreateResult> {
+      const existing = byKey.get(order.idempotencyKey);
+      if (existing !== undefined) {
+        const o = orders.get(existing);
+        if (o) return { created: false, order: clone(o) };
+      }
+      if (orders.has(order.reference) || byAlias.has(order.reference))
+        throw new ReferenceInUseError(order.reference);
+      if (order.executeReference !== undefined && order.executeReference !== order.reference) {
+        if (orders.has(order.executeReference) || byAlias.has(order.executeReference))
+          throw new ReferenceInUseError(order.executeReference);
+        byAlias.set(order.executeReference, order.reference);
+      }
+      const stored = clone(order);
+      orders.set(order.reference, stored);
+      byKey.set(order.idempotencyKey, order.reference);
+      if (order.transactionId) byTx.set(order.transactionId, order.reference);
+      return { created: true, order: clone(stored) };
+    },
+
+    async get(reference) {
+      const o = find(reference);
+      return o ? clone(o) : null;
+    },
+
+    async getByTransactionId(transactionId) {
+      const ref = byTx.get(transactionId);
+      const o = ref === undefined ? undefined : orders.get(ref);
+      return o ? clone(o) : null;
+    },
+
+    async getByIdempotencyKey(key) {
+      const ref = byKey.get(key);
+      const o = ref === undefined ? undefined : orders.get(ref);
+      return o ? clone(o) : null;
+    },
+
+    async listByUser(userId, limit) {
+      return [...orders.values()]
+        .filter((o) => o.userId === userId)
+        .sort((a, b) => b.createdAt - a.createdAt || b.reference.localeCompare(a.reference))
+        .slice(0, limit)
+        .map(clone);
+    },
+
+    async listOpen({ createdBefore, limit, offset = 0 }: ListOpenOptions) {
+      return [...orders.values()]
+        .filter((o) => !isFinal(o.status) && o.createdAt <= createdBefore)
+        .sort((a, b) => a.createdAt - b.createdAt || a.reference.localeCompare(b.reference))
+        .slice(offset, offset + limit)
+        .map(clone);
+    },
+
+    async update(reference: string, mutate: Mutation): Promise<UpdateResult | null> {
+      const current = find(reference);
+      if (!current) return null;
+      const result = mutate(clone(current));
+      if (!result) return { order: clone(current), updated: false, notifications: [] };
+      const written: Order = { ...clone(result.order), version: current.version + 1 };
+      orders.set(current.reference, written);
+      if (written.transactionId && !byTx.has(written.transactionId))
+        byTx.set(written.transactionId, written.reference);
+      opts.outbox?.append(result.notifications);
+      return { order: clone(written), updated: true, notifications: result.notifications };
+    },
+
+    async recordUnmatched(event) {
+      unmatched.unshift(clone(event));
+      if (unmatched.length > UNMATCHED_CAP) unmatched.length = UNMATCHED_CAP;
+    },
+
+    async listUnmatched(limit) {
+      return unmatched.slice(0, limit).map(clone);
+    },
+  };
+}

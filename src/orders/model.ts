@@ -1,0 +1,193 @@
+import { z } from "zod";
+import { CATEGORIES } from "../catalog/index.ts";
+
+/**
+ * The order and everything that can happen to it, as zod schemas (types are derived, never written
+ * twice). Money is integer paisa; times are epoch milliseconds.
+ */
+
+export const ORDER_STATUSES = [
+  "placed",
+  "submitting",
+  "unknown",
+  "queued",
+  "pending",
+  "success",
+  "failed",
+] as const;
+export const orderStatusSchema = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof orderStatusSchema>;
+
+/**
+ * Forward-only ranks. `unknown` ranks below queued/pending so a late "outcome unknown" never
+ * overwrites a state the provider told us; success and failed share the top rank and are final.
+ */
+export const STATUS_RANK: Readonly<Record<OrderStatus, number>> = {
+  placed: 0,
+  submitting: 1,
+  unknown: 2,
+  queued: 3,
+  pending: 4,
+  success: 5,
+  failed: 5,
+};
+
+export const FINAL_STATUSES: readonly OrderStatus[] = ["success", "failed"];
+export const isFinal = (s: OrderStatus): boolean => s === "success" || s === "failed";
+
+/** The provider's open-ended status words, mapped onto ours; null when the word means nothing to us. */
+export function normalizeProviderStatus(raw: string): OrderStatus | null {
+  const s = raw.trim().toLowerCase();
+  if (["success", "successful", "succeeded", "completed", "complete", "done"].includes(s))
+    return "success";
+  if (["failed", "failure", "fail", "error", "rejected", "cancelled", "canceled"].includes(s))
+    return "failed";
+  if (["pending", "processing", "in progress", "in_progress", "initiated"].includes(s))
+    return "pending";
+  if (["queued", "queue", "accepted", "received"].includes(s)) return "queued";
+  return null;
+}
+
+/** Our reference_no: digits, no leading zero, at most 15 digits (always a safe integer). */
+export const referenceSchema = z
+  .string()
+  .regex(/^[1-9]\d{0,14}$/, "reference must be 1-15 digits without a leading zero");
+
+export const EVENT_SOURCES = ["execute", "webhook", "status", "reconciler", "system"] as const;
+export const eventSourceSchema = z.enum(EVENT_SOURCES);
+export type EventSource = z.infer<typeof eventSourceSchema>;
+
+const paisa = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+
+/** What the execute response says the order did to the merchant's wallet. */
+export const walletEffectsSchema = z.object({
+  amountPaisa: paisa,
+  serviceChargePaisa: paisa,
+  instantDiscountPaisa: paisa,
+  debitAmountPaisa: paisa,
+  creditAvailablePaisa: z.number().int().nullable(),
+  commissionPaisa: z.number().int().optional(),
+});
+export type WalletEffects = z.infer<typeof walletEffectsSchema>;
+
+/** Category-specific inputs of the execute request, plus what the user was shown (bill, package). */
+export const orderDetailsSchema = z.object({
+  packageId: z.string().min(1).optional(),
+  packageName: z.string().min(1).optional(),
+  officeCode: z.string().min(1).optional(),
+  monthId: z.number().int().min(1).max(12).optional(),
+  scNo: z.string().min(1).optional(),
+  phone: z.string().min(1).optional(),
+  circleId: z.string().regex(/^\d+$/).optional(),
+  customerName: z.string().optional(),
+  billAmountPaisa: paisa.optional(),
+});
+export type OrderDetails = z.infer<typeof orderDetailsSchema>;
+
+export const historyEntrySchema = z.object({
+  source: eventSourceSchema,
+  /** The status the event claimed (null: a record only, e.g. an unconfirmed webhook claim). */
+  status: orderStatusSchema.nullable(),
+  at: z.number().int(),
+  note: z.string().optional(),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+const chatId = z.number().int().refine(Number.isSafeInteger);
+
+export const orderSchema = z.object({
+  reference: referenceSchema,
+  /**
+   * The reference_no sent to execute, when it is not `reference`: data packs and DTH must carry the
+   * reference their package listing returned (spec 4.1). Status queries and webhooks use this one.
+   */
+  executeReference: z.string().min(1).max(64).optional(),
+  idempotencyKey: z.string().min(1).max(200),
+  userId: chatId,
+  chatId,
+  locale: z.string().min(2).max(16),
+  category: z.enum(CATEGORIES),
+  region: z.enum(["np", "in"]),
+  operatorId: z.number().int().positive(),
+  operatorTypeId: z.number().int().positive(),
+  operatorName: z.string().min(1),
+  connectionNo: z.string().min(1),
+  amountPaisa: paisa.refine((n) => n > 0, "amount must be positive"),
+  details: orderDetailsSchema,
+  transactionId: z.string().min(1).optional(),
+  status: orderStatusSchema,
+  /** The chat message (receipt) the notifier edits in place. */
+  receiptMessageId: z.number().int().optional(),
+  wallet: walletEffectsSchema.optional(),
+  /** The provider's own words about the outcome (shown to the user on failure). */
+  providerMessage: z.string().optional(),
+  history: z.array(historyEntrySchema),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  /** When the order was marked submitting, i.e. just before the execute request left. */
+  submittedAt: z.number().int().optional(),
+  /** Still not final after the reconciler's maximum age; admins were alerted once. */
+  flaggedAt: z.number().int().optional(),
+  /** Optimistic-concurrency version, incremented by every store write. */
+  version: z.number().int().nonnegative(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+/**
+ * Something that happened to an order, from one of the three sources (or the system itself). The
+ * only input of the state machine.
+ */
+export const orderEventSchema = z.object({
+  source: eventSourceSchema,
+  /** Claimed status; null records the event in the history without a status change. */
+  status: orderStatusSchema.nullable(),
+  at: z.number().int(),
+  note: z.string().max(300).optional(),
+  transactionId: z.string().min(1).optional(),
+  providerMessage: z.string().max(500).optional(),
+  wallet: walletEffectsSchema.optional(),
+  /** Apply only while the order is in one of these states (checked atomically with the write). */
+  expect: z.array(orderStatusSchema).optional(),
+  /** Flag the order as stuck and alert these admins (once per order). */
+  flag: z.object({ adminChatIds: z.array(chatId) }).optional(),
+});
+export type OrderEvent = z.infer<typeof orderEventSchema>;
+
+/** The outbox record: written in the same atomic step as the change that caused it. */
+export const notificationSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("status"),
+    reference: referenceSchema,
+    status: orderStatusSchema,
+    chatId,
+    at: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal("admin_alert"),
+    reference: referenceSchema,
+    status: orderStatusSchema,
+    chatId,
+    at: z.number().int(),
+    note: z.string().optional(),
+  }),
+]);
+export type Notification = z.infer<typeof notificationSchema>;
+
+/** The (order, status) identity a notification is deduplicated by: the user sees it once. */
+export function notificationKey(n: Notification): string {
+  return n.kind === "status"
+    ? `status:${n.reference}:${n.status}`
+    : `alert:${n.reference}:${n.chatId}`;
+}
+
+/** A webhook or status event that names an order we do not have; kept for an admin to look at. */
+export const unmatchedEventSchema = z.object({
+  source: eventSourceSchema,
+  reference: z.string().optional(),
+  transactionId: z.string().optional(),
+  status: z.string().optional(),
+  amountPaisa: z.number().int().nullable().optional(),
+  receivedAt: z.number().int(),
+  note: z.string().optional(),
+});
+export type UnmatchedEvent = z.infer<typeof unmatchedEventSchema>;

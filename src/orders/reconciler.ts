@@ -1,0 +1,267 @@
+import type { Registry } from "prom-client";
+import type { Logger } from "../logger.ts";
+import { providerReference } from "./execute-request.ts";
+import type { Lease } from "./lease.ts";
+import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
+import { isFinal, type Order } from "./model.ts";
+import { eventFromStatus, isNotFoundError, type Orders, type OrdersProvider } from "./service.ts";
+
+/**
+ * Asks the provider about orders whose outcome is not final and feeds the answers through
+ * orders.apply. Several processes may run it: a lease lets one of them work per tick (the work is
+ * idempotent anyway; the lease avoids duplicate status queries).
+ *
+ * Per open order older than minAgeMs:
+ *  - placed for longer than placedTimeoutMs: the execute request never left (we mark submitting
+ *    before sending), so it fails as "not submitted", conditional on still being placed;
+ *  - submitting: left alone while its execute request may still be in flight (executeTimeoutMs +
+ *    notFoundGraceMs after submittedAt), then queried like unknown;
+ *  - unknown / queued / pending / stale submitting: status by reference. An answer goes through
+ *    apply; "not found" for a submitting/unknown order past that window means the provider never
+ *    executed it: failed, nothing debited (conditional on the state it was decided from);
+ *  - still not final after maxAgeMs: flagged once, each admin alerted once (through the outbox).
+ */
+
+export interface ReconcilerOptions {
+  orders: Orders;
+  provider: Pick<OrdersProvider, "statusByReference">;
+  lease: Lease;
+  logger?: Logger;
+  now?: () => number;
+  /** Tick period (RECONCILE_INTERVAL_MS). */
+  intervalMs: number;
+  /** Orders younger than this are left to the execute response and the webhook (RECONCILE_MIN_AGE_MS). */
+  minAgeMs: number;
+  /** Older non-final orders are flagged and admins alerted (RECONCILE_MAX_AGE_MS). */
+  maxAgeMs: number;
+  /** The provider client's execute timeout (PROVIDER_EXECUTE_TIMEOUT_MS). */
+  executeTimeoutMs: number;
+  /** Extra wait after the execute timeout before "not found" is believed. Default: executeTimeoutMs. */
+  notFoundGraceMs?: number;
+  /** A placed order not submitted within this time fails as "not submitted". Default 2 x executeTimeoutMs + minAgeMs. */
+  placedTimeoutMs?: number;
+  /** Telegram chat ids of the admins to alert (ADMIN_IDS). */
+  adminChatIds: number[];
+  /** Orders looked at per tick. Default 500. */
+  batchSize?: number;
+  /** Parallel status queries. Default 8. */
+  concurrency?: number;
+  /** Lease name, for running independent reconcilers on one Redis (tests). Default "reconciler". */
+  leaseName?: string;
+  registry?: Registry;
+  metrics?: MoneyPathMetrics;
+}
+
+export interface ReconcileReport {
+  /** Another process holds the lease this tick. */
+  skipped: boolean;
+  examined: number;
+  queried: number;
+  changed: number;
+  notExecuted: number;
+  flagged: number;
+  errors: number;
+}
+
+export const NOT_EXECUTED_MESSAGE = "The provider never received this order; nothing was charged.";
+export const NOT_SUBMITTED_MESSAGE =
+  "This order was not sent to the provider; nothing was charged.";
+
+export function createReconciler(opts: ReconcilerOptions) {
+  const { orders, provider, lease } = opts;
+  const now = opts.now ?? Date.now;
+  const log = opts.logger;
+  const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
+  const grace = opts.notFoundGraceMs ?? opts.executeTimeoutMs;
+  const placedTimeout = opts.placedTimeoutMs ?? 2 * opts.executeTimeoutMs + opts.minAgeMs;
+  const batchSize = opts.batchSize ?? 500;
+  const concurrency = Math.max(1, opts.concurrency ?? 8);
+  const leaseName = opts.leaseName ?? "reconciler";
+  let cursor = 0;
+
+  async function examine(
+    order: Order,
+    report: ReconcileReport,
+    finalized: Set<string>,
+  ): Promise<void> {
+    const note = (r: { order: Order | null }) => {
+      if (r.order && isFinal(r.order.status)) finalized.add(r.order.reference);
+    };
+    const t = now();
+    const ref = order.reference;
+    const sentAt = order.submittedAt ?? order.createdAt;
+    const inFlightWindowOver = t - sentAt >= opts.executeTimeoutMs + grace;
+
+    if (order.status === "placed") {
+      if (t - order.createdAt < placedTimeout) return;
+      const r = await orders.apply({
+        reference: ref,
+        source: "reconciler",
+        status: "failed",
+        at: t,
+        note: "not submitted",
+        providerMessage: NOT_SUBMITTED_MESSAGE,
+        expect: ["placed"],
+      });
+      note(r);
+      if (r.outcome === "changed") report.changed++;
+      return;
+    }
+    if (order.status === "submitting" && !inFlightWindowOver) return;
+
+    report.queried++;
+    try {
+      const answer = await provider.statusByReference(order.region, providerReference(order));
+      const r = await orders.apply({
+        reference: ref,
+        ...eventFromStatus(answer, "reconciler", now()),
+      });
+      note(r);
+      if (r.outcome === "changed") report.changed++;
+    } catch (err) {
+      if (isNotFoundError(err)) {
+        if ((order.status === "submitting" || order.status === "unknown") && inFlightWindowOver) {
+          const r = await orders.apply({
+            reference: ref,
+            source: "reconciler",
+            status: "failed",
+            at: now(),
+            note: "not executed (provider has no such reference)",
+            providerMessage: NOT_EXECUTED_MESSAGE,
+            expect: ["submitting", "unknown"],
+          });
+          note(r);
+          if (r.outcome === "changed") {
+            report.changed++;
+            report.notExecuted++;
+          }
+        } else {
+          log?.warn({ reference: ref, status: order.status }, "provider does not know the order");
+        }
+      } else {
+        report.errors++;
+        log?.warn(
+          { reference: ref, err: err instanceof Error ? err.message : String(err) },
+          "status query failed; will retry next tick",
+        );
+      }
+    }
+  }
+
+  async function flagIfStuck(order: Order, report: ReconcileReport): Promise<void> {
+    if (order.flaggedAt !== undefined || now() - order.createdAt < opts.maxAgeMs) return;
+    const current = await orders.get(order.reference);
+    if (!current || isFinal(current.status) || current.flaggedAt !== undefined) return;
+    const minutes = Math.floor((now() - current.createdAt) / 60_000);
+    const r = await orders.apply({
+      reference: current.reference,
+      source: "reconciler",
+      status: null,
+      at: now(),
+      note: `not final after ${minutes} min`,
+      flag: { adminChatIds: opts.adminChatIds },
+    });
+    if (r.outcome !== "unchanged" && r.outcome !== "unmatched") {
+      report.flagged++;
+      log?.warn(
+        { reference: current.reference, status: current.status, minutes },
+        "order flagged: not final after the maximum age",
+      );
+    }
+  }
+
+  async function runOnce(): Promise<ReconcileReport> {
+    const report: ReconcileReport = {
+      skipped: false,
+      examined: 0,
+      queried: 0,
+      changed: 0,
+      notExecuted: 0,
+      flagged: 0,
+      errors: 0,
+    };
+    let held: boolean;
+    try {
+      held = await lease.acquire(leaseName, Math.max(opts.intervalMs, 1_000));
+    } catch (err) {
+      metrics.reconcilerRuns.inc({ outcome: "error" });
+      log?.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        "reconciler lease failed",
+      );
+      return { ...report, skipped: true, errors: 1 };
+    }
+    if (!held) {
+      metrics.reconcilerRuns.inc({ outcome: "skipped" });
+      return { ...report, skipped: true };
+    }
+    // Pages through the open set across ticks, so orders stuck for good (flagged, still pending)
+    // cannot starve newer ones out of the batch. The cursor skips only what is still open.
+    const open = await orders.store.listOpen({
+      createdBefore: now() - opts.minAgeMs,
+      limit: batchSize,
+      offset: cursor,
+    });
+    const finalized = new Set<string>();
+    report.examined = open.length;
+    let next = 0;
+    const worker = async () => {
+      while (next < open.length) {
+        const order = open[next++];
+        if (!order) break;
+        try {
+          await examine(order, report, finalized);
+          await flagIfStuck(order, report);
+        } catch (err) {
+          report.errors++;
+          log?.warn(
+            { reference: order.reference, err: err instanceof Error ? err.message : String(err) },
+            "reconciling an order failed",
+          );
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, open.length) }, worker));
+    cursor = open.length < batchSize ? 0 : cursor + open.length - finalized.size;
+    metrics.reconcilerRuns.inc({ outcome: report.errors > 0 ? "partial" : "ok" });
+    if (report.changed || report.flagged || report.errors) {
+      log?.info({ ...report }, "reconciler tick");
+    }
+    return report;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+
+  const tick = () => {
+    if (stopped) return;
+    running = runOnce()
+      .catch((err) =>
+        log?.error(
+          { err: err instanceof Error ? err.message : String(err) },
+          "reconciler tick failed",
+        ),
+      )
+      .finally(() => {
+        running = undefined;
+        if (!stopped) timer = setTimeout(tick, opts.intervalMs);
+      });
+  };
+
+  return {
+    runOnce,
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      timer = setTimeout(tick, opts.intervalMs);
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+export type Reconciler = ReturnType<typeof createReconciler>;

@@ -1,0 +1,358 @@
+import type { Registry } from "prom-client";
+import { z } from "zod";
+import { CATEGORIES } from "../catalog/index.ts";
+import type { Logger } from "../logger.ts";
+import { ProviderError } from "../provider/errors.ts";
+import type { ExecuteRequest, Region } from "../provider/requests.ts";
+import type { ExecuteResult, StatusResult } from "../provider/schemas.ts";
+import { toExecuteRequest } from "./execute-request.ts";
+import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
+import {
+  type Notification,
+  normalizeProviderStatus,
+  type Order,
+  type OrderEvent,
+  orderDetailsSchema,
+  orderEventSchema,
+  orderSchema,
+  referenceSchema,
+} from "./model.ts";
+import { transition } from "./state.ts";
+import type { OrderStore } from "./store.ts";
+
+/**
+ * The orders service: place (durable before execute), submit (mark submitting, execute once),
+ * apply (the one door through which every outcome passes). No status changes anywhere else.
+ */
+
+/** What the orders service needs of the provider client (createProviderClient satisfies it). */
+export interface OrdersProvider {
+  execute(req: ExecuteRequest): Promise<ExecuteResult>;
+  statusByReference(region: Region, referenceNo: string): Promise<StatusResult>;
+}
+
+const chatId = z.number().int().refine(Number.isSafeInteger);
+
+export const placeInputSchema = z.object({
+  /** Fixed by the caller when the confirmation is shown; placing with a known key is a no-op. */
+  idempotencyKey: z.string().min(1).max(200),
+  /** A reference allocated earlier with nextReference (e.g. for a package listing). */
+  referenceNo: referenceSchema.optional(),
+  /** The reference the listing returned, when the provider answered with another one. */
+  executeReference: z.string().min(1).max(64).optional(),
+  userId: chatId,
+  chatId,
+  locale: z.string().min(2).max(16).default("en"),
+  category: z.enum(CATEGORIES),
+  region: z.enum(["np", "in"]),
+  operatorId: z.number().int().positive(),
+  operatorTypeId: z.number().int().positive(),
+  operatorName: z.string().min(1),
+  connectionNo: z.string().min(1),
+  amountPaisa: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  details: orderDetailsSchema.default({}),
+});
+export type PlaceInput = z.input<typeof placeInputSchema>;
+
+/**
+ * An event plus how to find its order: by reference (ours or the execute reference), else by
+ * `byTransactionId`, else by the event's own transactionId. `byTransactionId` only finds the order;
+ * it is not recorded on it (an unconfirmed claim must not plant a transaction id).
+ */
+export type ApplyInput = OrderEvent & { reference?: string; byTransactionId?: string };
+
+export type ApplyOutcome =
+  /** The status moved (notifications were queued). */
+  | "changed"
+  /** Recorded in the history or filled a missing field, status unchanged. */
+  | "recorded"
+  /** Nothing to do: duplicate, stale, final order or precondition not met. */
+  | "unchanged"
+  /** No such order: the event was kept for an admin. */
+  | "unmatched";
+
+export interface ApplyResult {
+  outcome: ApplyOutcome;
+  order: Order | null;
+  notifications: Notification[];
+}
+
+export class OrderInputError extends Error {
+  constructor(readonly detail: string) {
+    super(`order refused: ${detail}`);
+    this.name = "OrderInputError";
+  }
+}
+
+export class OrderNotFoundError extends Error {
+  constructor(readonly reference: string) {
+    super(`no order ${reference}`);
+    this.name = "OrderNotFoundError";
+  }
+}
+
+export interface OrdersOptions {
+  store: OrderStore;
+  provider: OrdersProvider;
+  logger?: Logger;
+  now?: () => number;
+  registry?: Registry;
+  metrics?: MoneyPathMetrics;
+}
+
+/** The event an execute outcome stands for. */
+export function eventFromExecute(result: ExecuteResult, at: number): OrderEvent {
+  switch (result.kind) {
+    case "accepted":
+      return {
+        source: "execute",
+        status: normalizeProviderStatus(result.status) ?? "queued",
+        at,
+        transactionId: result.transactionId,
+        ...(result.message ? { providerMessage: result.message.slice(0, 500) } : {}),
+        wallet: {
+          amountPaisa: result.amountPaisa,
+          serviceChargePaisa: result.serviceChargePaisa,
+          instantDiscountPaisa: result.instantDiscountPaisa,
+          debitAmountPaisa: result.debitAmountPaisa,
+          creditAvailablePaisa: result.creditAvailablePaisa,
+          ...(result.commissionPaisa === undefined
+            ? {}
+            : { commissionPaisa: result.commissionPaisa }),
+        },
+      };
+    case "rejected":
+      return {
+        source: "execute",
+        status: "failed",
+        at,
+        note: result.rateLimited
+          ? "rejected: rate limited"
+          : `rejected (HTTP ${result.httpStatus})`,
+        providerMessage: result.message.slice(0, 500),
+      };
+    case "unknown":
+      return {
+        source: "execute",
+        status: "unknown",
+        at,
+        note: `outcome unknown (${result.reason})`,
+      };
+  }
+}
+
+/** The event a status-query answer stands for; an unrecognised status word is recorded only. */
+export function eventFromStatus(
+  result: StatusResult,
+  source: "status" | "reconciler" | "webhook",
+  at: number,
+  note?: string,
+): OrderEvent {
+  const status = normalizeProviderStatus(result.status);
+  const base = { source, at, transactionId: result.transactionId };
+  if (status === null) {
+    return { ...base, status: null, note: `unrecognised status "${result.status.slice(0, 40)}"` };
+  }
+  return { ...base, status, ...(note === undefined ? {} : { note }) };
+}
+
+/**
+ * Whether a provider error says "no such order": a 4xx rejection that is a 404 or whose message
+ * says so. For a reference we sent, it means the provider never executed it.
+ */
+export function isNotFoundError(err: unknown): boolean {
+  if (!(err instanceof ProviderError) || err.kind !== "rejected") return false;
+  if (err.httpStatus === 404) return true;
+  return /not\s*found|no\s+(such|record|transaction|order|data)|does\s*n[o']t\s+exist|invalid\s+order/i.test(
+    err.providerMessage ?? "",
+  );
+}
+
+export function createOrders(opts: OrdersOptions) {
+  const { store, provider } = opts;
+  const now = opts.now ?? Date.now;
+  const log = opts.logger;
+  const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
+
+  async function find(input: { reference?: string; transactionId?: string }) {
+    if (input.reference !== undefined) {
+      const o = await store.get(input.reference);
+      if (o) return o;
+    }
+    if (input.transactionId !== undefined) return store.getByTransactionId(input.transactionId);
+    return null;
+  }
+
+  /** The only code that changes a status and the only producer of notifications. Idempotent. */
+  async function apply(input: ApplyInput): Promise<ApplyResult> {
+    const { reference, byTransactionId, ...rest } = input;
+    const event = orderEventSchema.parse(rest);
+    const transactionId = byTransactionId ?? event.transactionId;
+    const order = await find({
+      ...(reference === undefined ? {} : { reference }),
+      ...(transactionId === undefined ? {} : { transactionId }),
+    });
+    if (!order) {
+      await store.recordUnmatched({
+        source: event.source,
+        ...(reference === undefined ? {} : { reference }),
+        ...(transactionId === undefined ? {} : { transactionId }),
+        ...(event.status === null ? {} : { status: event.status }),
+        receivedAt: now(),
+        ...(event.note === undefined ? {} : { note: event.note }),
+      });
+      log?.warn(
+        { reference, transactionId, source: event.source, status: event.status },
+        "event for an unknown order recorded",
+      );
+      return { outcome: "unmatched", order: null, notifications: [] };
+    }
+
+    let statusChanged = false;
+    let from = order.status;
+    const result = await store.update(order.reference, (current) => {
+      const t = transition(current, event);
+      statusChanged = t.statusChanged;
+      from = t.from;
+      return t.changed ? { order: t.order, notifications: t.notifications } : null;
+    });
+    if (!result) return { outcome: "unmatched", order: null, notifications: [] };
+    if (!result.updated) return { outcome: "unchanged", order: result.order, notifications: [] };
+    if (statusChanged) {
+      metrics.transitions.inc({ from, to: result.order.status, source: event.source });
+      log?.info(
+        {
+          reference: result.order.reference,
+          from,
+          to: result.order.status,
+          source: event.source,
+          note: event.note,
+        },
+        "order status changed",
+      );
+    }
+    return {
+      outcome: statusChanged ? "changed" : "recorded",
+      order: result.order,
+      notifications: result.notifications,
+    };
+  }
+
+  async function place(raw: PlaceInput): Promise<Order> {
+    const parsed = placeInputSchema.safeParse(raw);
+    if (!parsed.success) {
+      throw new OrderInputError(
+        parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+      );
+    }
+    const input = parsed.data;
+    const known = await store.getByIdempotencyKey(input.idempotencyKey);
+    if (known) return known;
+
+    const at = now();
+    const reference = input.referenceNo ?? (await store.nextReference());
+    const order: Order = {
+      reference,
+      ...(input.executeReference !== undefined && input.executeReference !== reference
+        ? { executeReference: input.executeReference }
+        : {}),
+      idempotencyKey: input.idempotencyKey,
+      userId: input.userId,
+      chatId: input.chatId,
+      locale: input.locale,
+      category: input.category,
+      region: input.region,
+      operatorId: input.operatorId,
+      operatorTypeId: input.operatorTypeId,
+      operatorName: input.operatorName,
+      connectionNo: input.connectionNo,
+      amountPaisa: input.amountPaisa,
+      details: input.details,
+      status: "placed",
+      history: [{ source: "system", status: "placed", at }],
+      createdAt: at,
+      updatedAt: at,
+      version: 0,
+    };
+    try {
+      // Refuse now what could never be executed, rather than at submit time.
+      toExecuteRequest(order);
+      orderSchema.parse(order);
+    } catch (err) {
+      const detail =
+        err instanceof z.ZodError
+          ? err.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")
+          : String(err);
+      throw new OrderInputError(detail);
+    }
+    const created = await store.create(order);
+    if (created.created) {
+      log?.info(
+        { reference, category: order.category, operatorId: order.operatorId },
+        "order placed",
+      );
+    }
+    return created.order;
+  }
+
+  /**
+   * Marks the order submitting (atomically, only from "placed"), sends the execute request once and
+   * applies its outcome. An order already submitting or beyond is returned as it is: never sent
+   * again, whatever the caller (a double tap, a replay after a crash) thinks; the reconciler decides.
+   */
+  async function submit(reference: string): Promise<Order> {
+    const marked = await store.update(reference, (current) => {
+      if (current.status !== "placed") return null;
+      const t = transition(current, {
+        source: "system",
+        status: "submitting",
+        at: now(),
+        expect: ["placed"],
+      });
+      return t.changed ? { order: t.order, notifications: t.notifications } : null;
+    });
+    if (!marked) throw new OrderNotFoundError(reference);
+    if (!marked.updated) return marked.order;
+
+    let result: ExecuteResult;
+    try {
+      result = await provider.execute(toExecuteRequest(marked.order));
+    } catch (err) {
+      // The client reports outcomes as values; anything thrown here is unexpected, and the request
+      // may have left: treat it as unknown, never as failed.
+      const detail = err instanceof Error ? err.message : String(err);
+      result = { kind: "unknown", referenceNo: reference, reason: "network", detail };
+    }
+    const applied = await apply({ reference, ...eventFromExecute(result, now()) });
+    return applied.order ?? marked.order;
+  }
+
+  return {
+    nextReference: () => store.nextReference(),
+    place,
+    submit,
+    /** place then submit; returns the order after the execute outcome was applied. */
+    async placeAndSubmit(input: PlaceInput): Promise<Order> {
+      const order = await place(input);
+      return submit(order.reference);
+    },
+    apply,
+    /** Remembers the chat message the notifier edits in place. Not a status change. */
+    async attachReceipt(reference: string, messageId: number): Promise<Order | null> {
+      const r = await store.update(reference, (current) =>
+        current.receiptMessageId === messageId
+          ? null
+          : { order: { ...current, receiptMessageId: messageId }, notifications: [] },
+      );
+      return r?.order ?? null;
+    },
+    get: (reference: string) => store.get(reference),
+    getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
+    listByUser: (userId: number, limit = 10) => store.listByUser(userId, limit),
+    listUnmatched: (limit = 50) => store.listUnmatched(limit),
+    store,
+    provider,
+  };
+}
+
+export type Orders = ReturnType<typeof createOrders>;

@@ -1,0 +1,153 @@
+import {
+  type HistoryEntry,
+  isFinal,
+  type Notification,
+  type Order,
+  type OrderEvent,
+  type OrderStatus,
+  STATUS_RANK,
+} from "./model.ts";
+
+/**
+ * The order state machine: pure, no I/O. `transition` is the only place a status changes and the
+ * only producer of notifications; the store runs it inside its compare-and-set loop so the outcome
+ * and its outbox entries are written in one atomic step.
+ *
+ * Rules:
+ *  - forward only by rank (placed < submitting < unknown < queued < pending < success = failed);
+ *  - success and failed are final: nothing changes a final order;
+ *  - an event already in the history (same source, status and note) is a no-op, so applying the
+ *    same event twice equals applying it once;
+ *  - a known transaction id that disagrees with the event's is suspicious: recorded, not applied.
+ */
+
+export interface TransitionResult {
+  order: Order;
+  /** The order differs from the input (status, fields or history). */
+  changed: boolean;
+  /** The status moved. */
+  statusChanged: boolean;
+  from: OrderStatus;
+  notifications: Notification[];
+}
+
+/** History stays bounded even if a sender invents endless distinct notes. */
+export const MAX_HISTORY = 100;
+
+/** States the user is told about: edits of the receipt, and the final message. */
+const NOTIFIED: ReadonlySet<OrderStatus> = new Set([
+  "unknown",
+  "queued",
+  "pending",
+  "success",
+  "failed",
+]);
+
+function sameEntry(h: HistoryEntry, e: OrderEvent): boolean {
+  return h.source === e.source && h.status === e.status && (h.note ?? "") === (e.note ?? "");
+}
+
+function entryOf(e: OrderEvent, note = e.note): HistoryEntry {
+  return {
+    source: e.source,
+    status: e.status,
+    at: e.at,
+    ...(note === undefined ? {} : { note }),
+  };
+}
+
+function unchanged(order: Order): TransitionResult {
+  return { order, changed: false, statusChanged: false, from: order.status, notifications: [] };
+}
+
+function withHistory(order: Order, entry: HistoryEntry): HistoryEntry[] {
+  return order.history.length >= MAX_HISTORY ? order.history : [...order.history, entry];
+}
+
+export function transition(order: Order, event: OrderEvent): TransitionResult {
+  if (isFinal(order.status)) return unchanged(order);
+  if (event.expect && !event.expect.includes(order.status)) return unchanged(order);
+
+  if (
+    event.transactionId !== undefined &&
+    order.transactionId !== undefined &&
+    event.transactionId !== order.transactionId
+  ) {
+    // Same reference, different transaction: a forged or misrouted event. Keep a trace only.
+    const mismatch: OrderEvent = {
+      source: event.source,
+      status: null,
+      at: event.at,
+      note: `transaction id mismatch (${event.status ?? "no status"})`,
+    };
+    if (order.history.some((h) => sameEntry(h, mismatch))) return unchanged(order);
+    return {
+      ...unchanged(order),
+      order: { ...order, history: withHistory(order, entryOf(mismatch)), updatedAt: event.at },
+      changed: true,
+    };
+  }
+
+  const isDuplicate = order.history.some((h) => sameEntry(h, event));
+  const moves = event.status !== null && STATUS_RANK[event.status] > STATUS_RANK[order.status];
+  const flags = event.flag !== undefined && order.flaggedAt === undefined;
+  if (isDuplicate && !moves && !flags) return unchanged(order);
+
+  const next: Order = { ...order, updatedAt: event.at };
+  const notifications: Notification[] = [];
+
+  if (moves && event.status !== null) {
+    next.status = event.status;
+    if (event.status === "submitting") next.submittedAt = event.at;
+    if (event.providerMessage !== undefined) next.providerMessage = event.providerMessage;
+    if (NOTIFIED.has(event.status)) {
+      notifications.push({
+        kind: "status",
+        reference: order.reference,
+        status: event.status,
+        chatId: order.chatId,
+        at: event.at,
+      });
+    }
+  } else if (event.providerMessage !== undefined && next.providerMessage === undefined) {
+    next.providerMessage = event.providerMessage;
+  }
+  // Facts the provider told us are kept even when the status does not move (e.g. a late
+  // execute response that arrives after the webhook already said success).
+  if (event.transactionId !== undefined && next.transactionId === undefined) {
+    next.transactionId = event.transactionId;
+  }
+  if (event.wallet !== undefined && next.wallet === undefined) next.wallet = event.wallet;
+
+  if (flags && event.flag) {
+    next.flaggedAt = event.at;
+    for (const admin of event.flag.adminChatIds) {
+      notifications.push({
+        kind: "admin_alert",
+        reference: order.reference,
+        status: next.status,
+        chatId: admin,
+        at: event.at,
+        ...(event.note === undefined ? {} : { note: event.note }),
+      });
+    }
+  }
+  if (!isDuplicate) next.history = withHistory(order, entryOf(event));
+
+  const same =
+    !moves &&
+    !flags &&
+    next.history === order.history &&
+    next.transactionId === order.transactionId &&
+    next.wallet === order.wallet &&
+    next.providerMessage === order.providerMessage;
+  if (same) return unchanged(order);
+
+  return {
+    order: next,
+    changed: true,
+    statusChanged: moves,
+    from: order.status,
+    notifications,
+  };
+}

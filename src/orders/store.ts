@@ -1,0 +1,86 @@
+import type { Notification, Order, UnmatchedEvent } from "./model.ts";
+
+/**
+ * The order store port. Two adapters: Redis (production, many processes) and memory (embedded mode
+ * and pure-logic tests); one contract suite (test/orders/store.contract.test.ts) runs against both.
+ *
+ * The notification outbox lives behind this port too: `update` writes the new order and the
+ * notifications its change produced in ONE atomic step, so a crash between "status changed" and
+ * "notification queued" cannot happen.
+ */
+
+export type CreateResult =
+  /** The order was stored. */
+  | { created: true; order: Order }
+  /** An order with the same idempotency key exists: that one is returned, nothing was written. */
+  | { created: false; order: Order };
+
+/** The mutation run inside the compare-and-set loop; null means "no change". */
+export type Mutation = (current: Order) => { order: Order; notifications: Notification[] } | null;
+
+export interface UpdateResult {
+  order: Order;
+  /** False when the mutation answered null (nothing written). */
+  updated: boolean;
+  notifications: Notification[];
+}
+
+export interface ListOpenOptions {
+  /** Only orders created at or before this time (epoch ms). */
+  createdBefore: number;
+  limit: number;
+  /** Skip this many (oldest first), so a caller can page through a long list. Default 0. */
+  offset?: number;
+}
+
+export interface OrderStore {
+  /**
+   * A fresh reference_no: numeric, at most 15 digits, unique across processes and restarts and never
+   * reused. Values are max(last + 1, now in ms), so even a store that lost its counter does not
+   * hand out a reference seen before (unless more than one reference per ms was sustained).
+   */
+  nextReference(): Promise<string>;
+  /** Create-if-absent by idempotency key. Throws ReferenceInUseError if the reference is taken. */
+  create(order: Order): Promise<CreateResult>;
+  /** By our reference or by the execute reference (listing reference of data packs / DTH). */
+  get(reference: string): Promise<Order | null>;
+  getByTransactionId(transactionId: string): Promise<Order | null>;
+  getByIdempotencyKey(key: string): Promise<Order | null>;
+  /** The user's orders, newest first. */
+  listByUser(userId: number, limit: number): Promise<Order[]>;
+  /** Non-final orders, oldest first. */
+  listOpen(opts: ListOpenOptions): Promise<Order[]>;
+  /**
+   * Atomic compare-and-set: reads the order, runs `mutate`, writes the result and its notifications
+   * only if nobody wrote in between (retrying otherwise). Null when the order does not exist.
+   * `mutate` must be pure: it may run several times.
+   */
+  update(reference: string, mutate: Mutation): Promise<UpdateResult | null>;
+  /** Events naming no known order, newest first (capped). */
+  recordUnmatched(event: UnmatchedEvent): Promise<void>;
+  listUnmatched(limit: number): Promise<UnmatchedEvent[]>;
+}
+
+export class ReferenceInUseError extends Error {
+  constructor(readonly reference: string) {
+    super(`reference ${reference} is already used by another order`);
+    this.name = "ReferenceInUseError";
+  }
+}
+
+export class StoreConflictError extends Error {
+  constructor(readonly reference: string) {
+    super(`order ${reference}: too many concurrent writers, giving up`);
+    this.name = "StoreConflictError";
+  }
+}
+
+/** The counter rule shared by both adapters: strictly increasing, never below the clock. */
+export function nextCounterValue(last: number, nowMs: number): number {
+  return Math.max(last + 1, Math.floor(nowMs));
+}
+
+/** How many unmatched events are kept. */
+export const UNMATCHED_CAP = 1000;
+/** How many times a compare-and-set is retried before StoreConflictError. */
+export const CAS_ATTEMPTS = 64;

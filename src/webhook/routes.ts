@@ -1,0 +1,237 @@
+import { Hono } from "hono";
+import type { Registry } from "prom-client";
+import type { Logger } from "../logger.ts";
+import { providerReference } from "../orders/execute-request.ts";
+import { createMoneyPathMetrics, type MoneyPathMetrics } from "../orders/metrics.ts";
+import { isFinal, normalizeProviderStatus, type OrderStatus } from "../orders/model.ts";
+import { eventFromStatus, type Orders, type OrdersProvider } from "../orders/service.ts";
+import { decryptPayload, type KeyMode, verifySignature } from "./codec.ts";
+import { parseWebhookPayload, type WebhookPayload } from "./payload.ts";
+
+/**
+ * The provider's webhook (spec 6): GET connection check, POST encrypted event.
+ *
+ * POST, in this order: size limit (413, checked on Content-Length and while reading), X-Signature
+ * in constant time BEFORE any decryption, JSON envelope, Base64/IV/AES-256-CBC, zod payload. Every
+ * failure after the size check gets the SAME answer, status and body (400 REJECTED_BODY), whether it
+ * was the signature, the Base64, the length, the padding, the JSON or a field: no oracle of any
+ * kind, no stack trace, never a 5xx for bad input. (401 is kept for the GET check, as spec 6.1 wants.)
+ *
+ * A valid event is acknowledged fast: recorded through orders.apply (an unknown order is recorded
+ * for an admin and acknowledged, so the provider does not retry forever), then 200. Because the
+ * signature covers only the secret, a claim of a FINAL status is confirmed with a status query by
+ * reference before it is applied (confirmFinal, default on); that query runs after the answer, and
+ * if it fails the claim stays recorded without a status change and the reconciler decides.
+ */
+
+export const REJECTED_STATUS = 400;
+export const REJECTED_BODY = { ok: false, error: "rejected" } as const;
+
+export interface WebhookRoutesOptions {
+  secret: string;
+  keyMode?: KeyMode;
+  /** WEBHOOK_MAX_BODY_BYTES; default 64 KiB. */
+  maxBodyBytes?: number;
+  /** WEBHOOK_CONFIRM_FINAL; default true. */
+  confirmFinal?: boolean;
+  orders: Pick<Orders, "apply" | "get">;
+  provider: Pick<OrdersProvider, "statusByReference">;
+  logger?: Logger;
+  now?: () => number;
+  registry?: Registry;
+  metrics?: MoneyPathMetrics;
+}
+
+export type WebhookRoutes = Hono & {
+  /** Resolves when every background confirmation started so far has finished (tests, shutdown). */
+  settled(): Promise<void>;
+};
+
+class TooLarge extends Error {}
+
+/** The body as text, refusing more than `max` bytes without buffering them. */
+async function readCapped(req: Request, max: number): Promise<string> {
+  const declared = Number(req.headers.get("content-length") ?? "NaN");
+  if (Number.isFinite(declared) && declared > max) throw new TooLarge();
+  if (!req.body) return "";
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new TooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** `data` of the envelope `{"data": "<Base64>"}`, or null. */
+function envelopeData(body: string): string | null {
+  try {
+    const json = JSON.parse(body) as unknown;
+    if (json && typeof json === "object" && !Array.isArray(json)) {
+      const data = (json as Record<string, unknown>).data;
+      if (typeof data === "string" && data.length > 0) return data;
+    }
+  } catch {
+    // falls through to null
+  }
+  return null;
+}
+
+/** Webhook claims may move an order that was sent to the provider; never a "placed" one. */
+const SENT_STATES: OrderStatus[] = ["submitting", "unknown", "queued", "pending"];
+
+export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
+  const { secret, orders, provider } = opts;
+  const keyMode = opts.keyMode ?? "php";
+  const maxBodyBytes = opts.maxBodyBytes ?? 64 * 1024;
+  const confirmFinal = opts.confirmFinal ?? true;
+  const log = opts.logger;
+  const now = opts.now ?? Date.now;
+  const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
+  const confirming = new Map<string, Promise<void>>();
+
+  /** Status query for a final claim, then apply what the provider says (not what the webhook said). */
+  async function confirm(reference: string, claimed: OrderStatus): Promise<void> {
+    const order = await orders.get(reference);
+    if (!order || isFinal(order.status)) return;
+    try {
+      const answer = await provider.statusByReference(order.region, providerReference(order));
+      const event = eventFromStatus(answer, "status", now(), `confirms webhook ${claimed}`);
+      await orders.apply({ reference: order.reference, ...event, expect: SENT_STATES });
+    } catch (err) {
+      log?.warn(
+        { reference, claimed, err: err instanceof Error ? err.message : String(err) },
+        "could not confirm webhook claim; the reconciler will decide",
+      );
+      await orders.apply({
+        reference: order.reference,
+        source: "webhook",
+        status: null,
+        at: now(),
+        note: `claimed ${claimed}; confirmation failed`,
+      });
+    }
+  }
+
+  function scheduleConfirm(reference: string, claimed: OrderStatus): void {
+    if (confirming.has(reference)) return; // one status query per order at a time
+    const task = confirm(reference, claimed)
+      .catch((err) =>
+        log?.error(
+          { reference, err: err instanceof Error ? err.message : String(err) },
+          "webhook confirmation crashed",
+        ),
+      )
+      .finally(() => confirming.delete(reference));
+    confirming.set(reference, task);
+  }
+
+  async function accept(p: WebhookPayload): Promise<void> {
+    const status = normalizeProviderStatus(p.status);
+    const where = {
+      ...(p.reference === undefined ? {} : { reference: p.reference }),
+      ...(p.transactionId === undefined ? {} : { byTransactionId: p.transactionId }),
+    };
+    const at = now();
+    if (status === null) {
+      await orders.apply({
+        ...where,
+        source: "webhook",
+        status: null,
+        at,
+        note: `unrecognised status "${p.status.slice(0, 40)}"`,
+      });
+      return;
+    }
+    if (!isFinal(status) || !confirmFinal) {
+      // Non-final claims cannot do harm (forward-only, never past final); with confirmation off a
+      // final claim is trusted as the operator chose, transaction id included.
+      await orders.apply({
+        ...where,
+        source: "webhook",
+        status,
+        at,
+        expect: SENT_STATES,
+        ...(isFinal(status) && p.transactionId !== undefined
+          ? { transactionId: p.transactionId }
+          : {}),
+      });
+      return;
+    }
+    const recorded = await orders.apply({
+      ...where,
+      source: "webhook",
+      status: null,
+      at,
+      note: `claimed ${status}`,
+    });
+    if (recorded.order && !isFinal(recorded.order.status)) {
+      scheduleConfirm(recorded.order.reference, status);
+    }
+  }
+
+  const app = new Hono();
+
+  app.get("/", (c) => {
+    metrics.webhooksReceived.inc({ method: "GET" });
+    if (!verifySignature(secret, c.req.header("x-signature"))) {
+      metrics.webhooksRejected.inc({ reason: "signature" });
+      return c.json({ ok: false, error: "unauthorized" }, 401);
+    }
+    return c.json({ status: "ok", message: "webhook connected" }, 200);
+  });
+
+  app.post("/", async (c) => {
+    metrics.webhooksReceived.inc({ method: "POST" });
+    const reject = (reason: string) => {
+      metrics.webhooksRejected.inc({ reason });
+      log?.debug({ reason }, "webhook rejected");
+      return c.json(REJECTED_BODY, REJECTED_STATUS);
+    };
+    let body: string;
+    try {
+      body = await readCapped(c.req.raw, maxBodyBytes);
+    } catch (err) {
+      if (err instanceof TooLarge) {
+        metrics.webhooksRejected.inc({ reason: "too_large" });
+        return c.json({ ok: false, error: "too large" }, 413);
+      }
+      return reject("read");
+    }
+    if (!verifySignature(secret, c.req.header("x-signature"))) return reject("signature");
+    const data = envelopeData(body);
+    if (data === null) return reject("envelope");
+    let plaintext: string;
+    try {
+      plaintext = decryptPayload(secret, data, keyMode);
+    } catch {
+      return reject("decrypt");
+    }
+    const payload = parseWebhookPayload(plaintext);
+    if (!payload) return reject("payload");
+    try {
+      await accept(payload);
+    } catch (err) {
+      // Our failure (store down), not the sender's: 503 so the provider delivers again.
+      log?.error(
+        { err: err instanceof Error ? err.message : String(err) },
+        "webhook could not be recorded",
+      );
+      return c.json({ ok: false, error: "unavailable" }, 503);
+    }
+    return c.json({ ok: true }, 200);
+  });
+
+  return Object.assign(app, {
+    async settled() {
+      while (confirming.size > 0) await Promise.all([...confirming.values()]);
+    },
+  });
+}

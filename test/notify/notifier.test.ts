@@ -1,0 +1,348 @@
+import type { Api } from "grammy";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createNotifierApi } from "../../src/notify/api.ts";
+import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
+import { createNotifier, type NotifierApi } from "../../src/notify/notifier.ts";
+import type { NotificationQueue } from "../../src/notify/queue.ts";
+import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
+import { defaultRender, formatRupees } from "../../src/notify/render.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import { notificationKey } from "../../src/orders/model.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { createOrders, type OrdersProvider } from "../../src/orders/service.ts";
+import type { OrderStore } from "../../src/orders/store.ts";
+import {
+  type RunningEmulator,
+  startBotApiEmulatorServer,
+} from "../../src/playground/emulator/index.ts";
+import { mobileInput, testRedis, waitUntil } from "../orders/support.ts";
+
+/** The notifier against the Bot API emulator over HTTP (and fakes where a failure must be exact). */
+
+const noProvider: OrdersProvider = {
+  async execute(req) {
+    return { kind: "unknown", referenceNo: req.referenceNo, reason: "timeout", detail: "" };
+  },
+  async statusByReference() {
+    throw new Error("unused");
+  },
+};
+
+let em: RunningEmulator;
+let api: Api;
+let nextUser = 500;
+
+beforeAll(async () => {
+  em = await startBotApiEmulatorServer();
+  api = createNotifierApi("123:notifier-test", {
+    apiRoot: em.apiRoot,
+    maxRetryAttempts: 1,
+    maxDelaySeconds: 1,
+  });
+});
+afterAll(async () => {
+  await em.close();
+});
+
+function newUser(): number {
+  const id = ++nextUser;
+  em.emulator.users.upsert(id, { first_name: `U${id}`, started: true });
+  return id;
+}
+
+function memoryParts() {
+  const queue = createMemoryNotificationQueue();
+  const store = createMemoryOrderStore({ outbox: queue });
+  return { queue, store, orders: createOrders({ store, provider: noProvider }) };
+}
+
+/** Runs the notifier until the queue is empty. */
+async function drain(notifier: { runOnce(): Promise<unknown> }, queue: NotificationQueue) {
+  await waitUntil(async () => {
+    await notifier.runOnce();
+    return (await queue.backlog()) === 0;
+  }, "queue drained");
+}
+
+/** Places an order for `user` and shows its receipt as the bot would. */
+async function withReceipt(orders: ReturnType<typeof createOrders>, user: number) {
+  const o = await orders.place(mobileInput({ userId: user, chatId: user }));
+  const receipt = await api.sendMessage(user, `Order ${o.reference}: processing`);
+  await orders.attachReceipt(o.reference, receipt.message_id);
+  await orders.submit(o.reference); // -> unknown
+  return { reference: o.reference, receiptId: receipt.message_id };
+}
+
+const botMessages = (chatId: number) => em.emulator.chat(chatId).filter((m) => m.from === "bot");
+
+describe("notifier", () => {
+  it("edits the receipt for every transition and sends a new message for the final outcome", async () => {
+    const { queue, orders } = memoryParts();
+    const user = newUser();
+    const { reference, receiptId } = await withReceipt(orders, user);
+    const notifier = createNotifier({ queue, orders, api, consumerName: "n1" });
+    await drain(notifier, queue);
+    expect(botMessages(user).find((m) => m.id === receiptId)?.text).toMatch(/confirming/);
+
+    await orders.apply({ reference, source: "webhook", status: "pending", at: Date.now() });
+    await drain(notifier, queue);
+    expect(botMessages(user).find((m) => m.id === receiptId)?.text).toMatch(/Status: Pending/);
+
+    await orders.apply({
+      reference,
+      source: "status",
+      status: "success",
+      at: Date.now(),
+      transactionId: "TX77",
+    });
+    await drain(notifier, queue);
+    const msgs = botMessages(user);
+    expect(msgs).toHaveLength(2); // the receipt (edited) and one final message
+    expect(msgs[0]?.text).toMatch(/Status: Successful/);
+    expect(msgs[1]?.text).toContain(`Reference: ${reference}`);
+    expect(msgs[1]?.text).toContain("Operator: NTC Prepaid");
+    expect(msgs[1]?.text).toContain("Number: 9841234567");
+    expect(msgs[1]?.text).toContain(`Amount: ${formatRupees(10_000)}`);
+    expect(msgs[1]?.text).toContain("Amount: Rs 100.00");
+    expect(msgs[1]?.text).toContain("Status: Successful");
+  });
+
+  it("shows the provider's reason on failure", async () => {
+    const { queue, orders } = memoryParts();
+    const user = newUser();
+    const { reference } = await withReceipt(orders, user);
+    await orders.apply({
+      reference,
+      source: "status",
+      status: "failed",
+      at: Date.now(),
+      providerMessage: "Invalid subscriber",
+    });
+    await drain(createNotifier({ queue, orders, api, consumerName: "n2" }), queue);
+    const last = botMessages(user).at(-1);
+    expect(last?.text).toMatch(/Recharge failed/);
+    expect(last?.text).toContain("Reason: Invalid subscriber");
+  });
+
+  it("sends a duplicated queue entry once", async () => {
+    const { queue, orders, store } = memoryParts();
+    const user = newUser();
+    const { reference } = await withReceipt(orders, user);
+    const applied = await orders.apply({ reference, source: "webhook", status: "success", at: 5 });
+    await queue.enqueue(applied.notifications); // a redelivery of the same entry
+    await drain(createNotifier({ queue, orders: store, api, consumerName: "n3" }), queue);
+    const finals = botMessages(user).filter((m) => !m.edited && /successful/i.test(m.text));
+    expect(finals).toHaveLength(1);
+  });
+
+  it("skips an intermediate status already overtaken, so the receipt never goes backwards", async () => {
+    const { queue, orders } = memoryParts();
+    const user = newUser();
+    const { reference, receiptId } = await withReceipt(orders, user);
+    await orders.apply({ reference, source: "webhook", status: "pending", at: 5 });
+    await orders.apply({ reference, source: "status", status: "success", at: 6 });
+    await drain(createNotifier({ queue, orders, api, consumerName: "n4" }), queue);
+    expect(botMessages(user).find((m) => m.id === receiptId)?.text).toMatch(/Successful/);
+    expect(
+      em.emulator
+        .calls("editMessageText")
+        .filter((c) => c.params.chat_id === user && /Pending/.test(String(c.params.text))),
+    ).toHaveLength(0);
+  });
+
+  it("treats 'message is not modified' as delivered", async () => {
+    const { queue, orders } = memoryParts();
+    const user = newUser();
+    const o = await orders.place(mobileInput({ userId: user, chatId: user }));
+    await orders.submit(o.reference); // unknown
+    const current = (await orders.get(o.reference))!;
+    const text = defaultRender(
+      { kind: "status", reference: o.reference, status: "unknown", chatId: user, at: 1 },
+      current,
+    ).text;
+    const receipt = await api.sendMessage(user, text);
+    await orders.attachReceipt(o.reference, receipt.message_id);
+    await drain(createNotifier({ queue, orders, api, consumerName: "n5" }), queue);
+    expect(await queue.isSent(`status:${o.reference}:unknown`)).toBe(true);
+    expect(await queue.listDead(5)).toEqual([]);
+  });
+
+  it("marks a chat that blocked the bot inactive and drops its notifications", async () => {
+    const { queue, orders } = memoryParts();
+    const user = newUser();
+    const { reference } = await withReceipt(orders, user);
+    em.emulator.users.block(user, true);
+    const before = botMessages(user).length;
+    await orders.apply({ reference, source: "webhook", status: "success", at: 5 });
+    const notifier = createNotifier({ queue, orders, api, consumerName: "n6" });
+    await drain(notifier, queue);
+    expect(await queue.isChatInactive(user)).toBe(true);
+    expect(botMessages(user)).toHaveLength(before);
+    expect(await queue.backlog()).toBe(0);
+  });
+});
+
+/** A scripted Api: each call answers with the next scripted failure, or succeeds. */
+function scriptedApi(failures: unknown[]) {
+  const sent: Array<{ chatId: number; text: string }> = [];
+  let nextId = 1;
+  const take = () => {
+    const f = failures.shift();
+    if (f !== undefined) throw f;
+  };
+  const fake: NotifierApi = {
+    async sendMessage(chatId, text) {
+      take();
+      sent.push({ chatId, text });
+      return { message_id: nextId++ };
+    },
+    async editMessageText() {
+      take();
+      return true;
+    },
+  };
+  return { fake, sent };
+}
+
+describe("notifier failures", () => {
+  it("waits out a 429 and then delivers once", async () => {
+    const { queue, orders } = memoryParts();
+    const o = await orders.place(mobileInput());
+    await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
+    const { fake, sent } = scriptedApi([
+      {
+        error_code: 429,
+        description: "Too Many Requests: retry after 0",
+        parameters: { retry_after: 0 },
+      },
+    ]);
+    const notifier = createNotifier({
+      queue,
+      orders,
+      api: fake,
+      consumerName: "f1",
+      claimIdleMs: 0,
+    });
+    const first = await notifier.runOnce();
+    expect(first).toEqual(["retry"]);
+    await drain(notifier, queue);
+    expect(sent).toHaveLength(1);
+  });
+
+  it("retries a transient failure and dead-letters after the attempt limit", async () => {
+    const { queue, orders } = memoryParts();
+    const o = await orders.place(mobileInput());
+    await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
+    const boom = { error_code: 500, description: "Internal Server Error" };
+    const { fake, sent } = scriptedApi([boom, boom, boom, boom]);
+    const notifier = createNotifier({
+      queue,
+      orders,
+      api: fake,
+      consumerName: "f2",
+      claimIdleMs: 0,
+      maxAttempts: 3,
+    });
+    await drain(notifier, queue);
+    expect(sent).toHaveLength(0);
+    expect((await queue.listDead(5)).map((d) => d.notification.reference)).toEqual([o.reference]);
+  });
+
+  it("two consumers racing on one entry send it once", async () => {
+    const { queue, orders } = memoryParts();
+    const o = await orders.place(mobileInput());
+    const applied = await orders.apply({
+      reference: o.reference,
+      source: "execute",
+      status: "failed",
+      at: 1,
+    });
+    await queue.enqueue(applied.notifications);
+    const { fake, sent } = scriptedApi([]);
+    const a = createNotifier({ queue, orders, api: fake, consumerName: "a", claimIdleMs: 0 });
+    const b = createNotifier({ queue, orders, api: fake, consumerName: "b", claimIdleMs: 0 });
+    await waitUntil(async () => {
+      await Promise.all([a.runOnce(), b.runOnce()]);
+      return (await queue.backlog()) === 0;
+    }, "both drained");
+    expect(sent).toHaveLength(1);
+    expect(await queue.isSent(notificationKey(applied.notifications[0]!))).toBe(true);
+  });
+});
+
+describe("kill and restart (Redis)", () => {
+  const r = testRedis("notifier");
+  afterEach(async () => {
+    await r.cleanup();
+  });
+
+  it("delivers what was queued while the notifier was down, once, to a new consumer", async () => {
+    const queueFor = (redis = r.redis) => createRedisNotificationQueue({ redis, prefix: r.prefix });
+    const storeFor = (redis = r.redis): OrderStore =>
+      createRedisOrderStore({ redis, prefix: r.prefix });
+    const orders = createOrders({ store: storeFor(), provider: noProvider });
+    const users = [newUser(), newUser(), newUser()];
+
+    // Process 1 runs a notifier, then dies.
+    const q1 = queueFor(r.connect());
+    const first = createNotifier({
+      queue: q1,
+      orders: storeFor(),
+      api,
+      consumerName: "proc-1",
+      blockMs: 50,
+    });
+    first.start();
+    const placed = [];
+    for (const u of users) placed.push(await withReceipt(orders, u));
+    await waitUntil(async () => (await q1.backlog()) === 0, "first notifier drained");
+    await first.stop();
+
+    // While it is down: every order reaches its final state (pending + final per order).
+    for (const [i, p] of placed.entries()) {
+      await orders.apply({ reference: p.reference, source: "webhook", status: "pending", at: 10 });
+      await orders.apply({
+        reference: p.reference,
+        source: "status",
+        status: i === 0 ? "failed" : "success",
+        at: 11,
+      });
+    }
+    // A consumer that read some entries and crashed before acknowledging them.
+    const crashed = q1.consumer("proc-1-crashed");
+    expect((await crashed.read(2, 0)).length).toBe(2);
+
+    // Process 2 starts with a new consumer name: it gets the new entries and claims the stale ones.
+    const q2 = queueFor(r.connect());
+    const second = createNotifier({
+      queue: q2,
+      orders: storeFor(r.connect()),
+      api,
+      consumerName: "proc-2",
+      blockMs: 50,
+      claimIdleMs: 0,
+    });
+    second.start();
+    await waitUntil(async () => (await q2.backlog()) === 0, "second notifier drained");
+    await second.stop();
+
+    for (const [i, u] of users.entries()) {
+      const msgs = botMessages(u);
+      const finals = msgs.filter((m) => !m.edited && /Recharge (successful|failed)/.test(m.text));
+      expect(finals).toHaveLength(1);
+      expect(finals[0]?.text).toMatch(i === 0 ? /failed/ : /successful/);
+      expect(msgs).toHaveLength(2);
+    }
+
+    // A third start finds nothing left to send.
+    const third = createNotifier({
+      queue: queueFor(),
+      orders: storeFor(),
+      api,
+      consumerName: "proc-3",
+      claimIdleMs: 0,
+    });
+    expect(await third.runOnce()).toEqual([]);
+    await crashed.close();
+  });
+});

@@ -1,0 +1,142 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
+import type { NotificationQueue } from "../../src/notify/queue.ts";
+import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import type { Notification } from "../../src/orders/model.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { transition } from "../../src/orders/state.ts";
+import type { OrderStore } from "../../src/orders/store.ts";
+import { placedOrder, testRedis } from "../orders/support.ts";
+
+/** ONE contract suite for both notification queue adapters (and their outbox link to the store). */
+interface Harness {
+  queue: NotificationQueue;
+  /** Another handle on the same queue (another process). */
+  second(): NotificationQueue;
+  /** An order store whose outbox is this queue. */
+  store: OrderStore;
+  close(): Promise<void>;
+}
+
+function memoryHarness(): Harness {
+  const queue = createMemoryNotificationQueue();
+  return {
+    queue,
+    second: () => queue,
+    store: createMemoryOrderStore({ outbox: queue }),
+    close: async () => {},
+  };
+}
+
+function redisHarness(): Harness {
+  const t = testRedis("queue");
+  return {
+    queue: createRedisNotificationQueue({ redis: t.redis, prefix: t.prefix }),
+    second: () => createRedisNotificationQueue({ redis: t.connect(), prefix: t.prefix }),
+    store: createRedisOrderStore({ redis: t.redis, prefix: t.prefix }),
+    close: () => t.cleanup(),
+  };
+}
+
+const note = (reference: string, status: Notification["status"] = "success"): Notification => ({
+  kind: "status",
+  reference,
+  status,
+  chatId: 42,
+  at: 1,
+});
+
+describe.each([
+  ["memory", memoryHarness],
+  ["redis", redisHarness],
+] as const)("notification queue contract: %s", (_name, make) => {
+  let h: Harness;
+  const setup = () => {
+    h = make();
+    return h;
+  };
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it("delivers what the store's outbox wrote, including entries older than any consumer", async () => {
+    const { queue, store } = setup();
+    await store.create(placedOrder({ reference: "11" }));
+    await store.update("11", (cur) => {
+      const t = transition(cur, { source: "execute", status: "pending", at: 2 });
+      return { order: t.order, notifications: t.notifications };
+    });
+    const c = queue.consumer("a");
+    const got = await c.read(10, 0);
+    expect(got.map((d) => d.notification)).toEqual([{ ...note("11", "pending"), at: 2 }]);
+    expect(await queue.backlog()).toBe(1);
+    await c.ack(got[0]!.id);
+    expect(await queue.backlog()).toBe(0);
+    expect(await c.read(10, 0)).toEqual([]);
+    await c.close();
+  });
+
+  it("keeps an unacknowledged entry for another consumer after the idle time, not before", async () => {
+    const { queue } = setup();
+    await queue.enqueue([note("21")]);
+    const dead = queue.consumer("dies");
+    const [d] = await dead.read(10, 0);
+    expect(d?.notification.reference).toBe("21");
+    const heir = h.second().consumer("heir");
+    expect(await heir.read(10, 0)).toEqual([]); // delivered already, not new
+    expect(await heir.claimStale(60_000, 10)).toEqual([]); // not idle long enough
+    const claimed = await heir.claimStale(0, 10);
+    expect(claimed.map((x) => x.notification.reference)).toEqual(["21"]);
+    await heir.ack(claimed[0]!.id);
+    expect(await queue.backlog()).toBe(0);
+    await dead.close();
+    await heir.close();
+  });
+
+  it("a blocked read wakes for a new entry, and returns empty once closed", async () => {
+    const { queue } = setup();
+    const c = queue.consumer("blocker");
+    await c.read(1, 0); // make sure the group exists before the blocking read
+    const pending = c.read(10, 5_000);
+    setTimeout(() => void h.second().enqueue([note("31")]), 20);
+    const got = await pending;
+    expect(got.map((d) => d.notification.reference)).toEqual(["31"]);
+    const idle = c.read(10, 5_000);
+    setTimeout(() => void c.close(), 20);
+    expect(await idle).toEqual([]);
+  });
+
+  it("counts attempts per entry", async () => {
+    const { queue } = setup();
+    await queue.enqueue([note("41")]);
+    const c = queue.consumer("x");
+    const [d] = await c.read(1, 0);
+    expect(await c.noteAttempt(d!.id)).toBe(1);
+    expect(await c.noteAttempt(d!.id)).toBe(2);
+    await c.close();
+  });
+
+  it("keeps sent markers, exclusive sending locks, inactive chats and dead letters", async () => {
+    const { queue } = setup();
+    const other = h.second();
+    expect(await queue.isSent("status:1:success")).toBe(false);
+    await queue.markSent("status:1:success");
+    expect(await other.isSent("status:1:success")).toBe(true);
+
+    expect(await queue.lockSending("k", 10_000)).toBe(true);
+    expect(await other.lockSending("k", 10_000)).toBe(false);
+    await queue.unlockSending("k");
+    expect(await other.lockSending("k", 10_000)).toBe(true);
+
+    await queue.markChatInactive(42);
+    expect(await other.isChatInactive(42)).toBe(true);
+    await other.reactivateChat(42);
+    expect(await queue.isChatInactive(42)).toBe(false);
+
+    await queue.deadLetter({ id: "1-1", notification: note("51") }, "too many attempts");
+    expect(await other.listDead(5)).toMatchObject([
+      { notification: note("51"), reason: "too many attempts" },
+    ]);
+  });
+});

@@ -1,0 +1,217 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createMemoryLease, createRedisLease } from "../../src/orders/lease.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import type { Notification, OrderStatus } from "../../src/orders/model.ts";
+import { createReconciler, NOT_EXECUTED_MESSAGE } from "../../src/orders/reconciler.ts";
+import { createOrders, type OrdersProvider } from "../../src/orders/service.ts";
+import { ProviderRejectedError, ProviderUnavailableError } from "../../src/provider/errors.ts";
+import type { StatusResult } from "../../src/provider/schemas.ts";
+import { mobileInput, testRedis } from "./support.ts";
+
+type Answer = string | "not_found" | "error";
+
+function setup(opts: { adminChatIds?: number[]; batchSize?: number } = {}) {
+  let now = 1_000_000;
+  const outbox: Notification[] = [];
+  const store = createMemoryOrderStore({
+    outbox: { append: (ns) => outbox.push(...ns) },
+    now: () => now,
+  });
+  const answers = new Map<string, Answer>();
+  const queried: string[] = [];
+  const provider: OrdersProvider = {
+    async execute(req) {
+      return { kind: "unknown", referenceNo: req.referenceNo, reason: "network", detail: "reset" };
+    },
+    async statusByReference(_region, referenceNo): Promise<StatusResult> {
+      queried.push(referenceNo);
+      const a = answers.get(referenceNo) ?? "not_found";
+      if (a === "not_found") {
+        throw new ProviderRejectedError({
+          endpoint: "POST /np/order/status",
+          httpStatus: 404,
+          providerMessage: "Transaction not found",
+        });
+      }
+      if (a === "error") {
+        throw new ProviderUnavailableError({ endpoint: "POST /np/order/status", httpStatus: 503 });
+      }
+      return {
+        status: a,
+        transactionId: `TX-${referenceNo}`,
+        referenceNo,
+        amountPaisa: 10_000,
+        timestampMs: null,
+        connectionNo: null,
+        operator: null,
+        packageName: null,
+      };
+    },
+  };
+  const orders = createOrders({ store, provider, now: () => now });
+  const reconciler = createReconciler({
+    orders,
+    provider,
+    lease: createMemoryLease(() => now),
+    now: () => now,
+    intervalMs: 1_000,
+    minAgeMs: 5_000,
+    maxAgeMs: 60_000,
+    executeTimeoutMs: 10_000,
+    adminChatIds: opts.adminChatIds ?? [],
+    ...(opts.batchSize === undefined ? {} : { batchSize: opts.batchSize }),
+  });
+  /** An order in the given state, created at the current clock. */
+  async function orderIn(status: OrderStatus): Promise<string> {
+    const o = await orders.place(mobileInput());
+    if (status === "placed") return o.reference;
+    await orders.submit(o.reference); // -> unknown (the fake execute is ambiguous)
+    if (status === "submitting") {
+      // As if the process died after marking submitting: rewind the row by hand.
+      await store.update(o.reference, (cur) => ({
+        order: { ...cur, status: "submitting", history: cur.history.slice(0, 2) },
+        notifications: [],
+      }));
+    } else if (status !== "unknown") {
+      await orders.apply({ reference: o.reference, source: "webhook", status, at: now });
+    }
+    return o.reference;
+  }
+  return {
+    orders,
+    reconciler,
+    answers,
+    queried,
+    outbox,
+    orderIn,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+describe("reconciler", () => {
+  it("asks about unknown orders past the minimum age and applies the answer", async () => {
+    const t = setup();
+    const ref = await t.orderIn("unknown");
+    expect((await t.reconciler.runOnce()).queried).toBe(0); // too young
+    t.advance(5_000);
+    t.answers.set(ref, "success");
+    const report = await t.reconciler.runOnce();
+    expect(report).toMatchObject({ skipped: false, queried: 1, changed: 1 });
+    const o = await t.orders.get(ref);
+    expect(o?.status).toBe("success");
+    expect(o?.transactionId).toBe(`TX-${ref}`);
+    expect(o?.history.at(-1)?.source).toBe("reconciler");
+  });
+
+  it("leaves a submitting order alone while its execute may be in flight, then decides", async () => {
+    const t = setup();
+    const ref = await t.orderIn("submitting");
+    t.outbox.length = 0;
+    t.advance(15_000); // past minAge, within executeTimeout + grace (20 s)
+    await t.reconciler.runOnce();
+    expect(t.queried).toEqual([]);
+    t.advance(6_000);
+    const report = await t.reconciler.runOnce();
+    expect(report.notExecuted).toBe(1);
+    const o = await t.orders.get(ref);
+    expect(o?.status).toBe("failed");
+    expect(o?.providerMessage).toBe(NOT_EXECUTED_MESSAGE);
+    expect(t.outbox.map((n) => n.status)).toEqual(["failed"]);
+  });
+
+  it("does not believe 'not found' for an unknown order before the in-flight window is over", async () => {
+    const t = setup();
+    const ref = await t.orderIn("unknown");
+    t.advance(6_000);
+    await t.reconciler.runOnce();
+    expect((await t.orders.get(ref))?.status).toBe("unknown");
+    t.advance(15_000);
+    await t.reconciler.runOnce();
+    expect((await t.orders.get(ref))?.status).toBe("failed");
+  });
+
+  it("never fails an order the provider accepted just because a status query says not found", async () => {
+    const t = setup();
+    const ref = await t.orderIn("pending");
+    t.advance(30_000);
+    await t.reconciler.runOnce();
+    expect((await t.orders.get(ref))?.status).toBe("pending");
+  });
+
+  it("fails a placed order never submitted, without asking the provider", async () => {
+    const t = setup();
+    const ref = await t.orderIn("placed");
+    t.advance(10_000);
+    await t.reconciler.runOnce();
+    expect((await t.orders.get(ref))?.status).toBe("placed");
+    t.advance(20_000);
+    await t.reconciler.runOnce();
+    expect((await t.orders.get(ref))?.status).toBe("failed");
+    expect(t.queried).toEqual([]);
+  });
+
+  it("keeps an order unchanged when the status query fails", async () => {
+    const t = setup();
+    const ref = await t.orderIn("unknown");
+    t.answers.set(ref, "error");
+    t.advance(30_000);
+    const report = await t.reconciler.runOnce();
+    expect(report.errors).toBe(1);
+    expect((await t.orders.get(ref))?.status).toBe("unknown");
+  });
+
+  it("flags an order still not final after the maximum age, alerting each admin once", async () => {
+    const t = setup({ adminChatIds: [7, 8] });
+    const ref = await t.orderIn("pending");
+    t.answers.set(ref, "pending");
+    t.advance(61_000);
+    expect((await t.reconciler.runOnce()).flagged).toBe(1);
+    t.advance(5_000);
+    expect((await t.reconciler.runOnce()).flagged).toBe(0);
+    const alerts = t.outbox.filter((n) => n.kind === "admin_alert");
+    expect(alerts.map((n) => n.chatId)).toEqual([7, 8]);
+    expect((await t.orders.get(ref))?.flaggedAt).toBeDefined();
+  });
+});
+
+describe("reconciler batches", () => {
+  it("pages through the open orders so stuck ones cannot starve the rest", async () => {
+    const t = setup({ batchSize: 2 });
+    const stuck = [await t.orderIn("unknown"), await t.orderIn("unknown")];
+    const rest = [
+      await t.orderIn("unknown"),
+      await t.orderIn("unknown"),
+      await t.orderIn("unknown"),
+    ];
+    for (const ref of stuck) t.answers.set(ref, "pending");
+    for (const ref of rest) t.answers.set(ref, "success");
+    t.advance(6_000);
+    for (let i = 0; i < 3; i++) await t.reconciler.runOnce();
+    for (const ref of rest) expect((await t.orders.get(ref))?.status).toBe("success");
+    for (const ref of stuck) expect((await t.orders.get(ref))?.status).toBe("pending");
+  });
+});
+
+describe("reconciler lease (Redis)", () => {
+  const r = testRedis("lease");
+  afterEach(async () => {
+    await r.cleanup();
+  });
+
+  it("lets only one of several processes work per tick", async () => {
+    const leases = [
+      createRedisLease(r.redis, r.prefix),
+      createRedisLease(r.connect(), r.prefix),
+      createRedisLease(r.connect(), r.prefix),
+    ];
+    const got = await Promise.all(leases.map((l) => l.acquire("reconciler", 5_000)));
+    expect(got.filter(Boolean)).toHaveLength(1);
+    const holder = leases[got.indexOf(true)]!;
+    expect(await holder.acquire("reconciler", 5_000)).toBe(true); // renewal by the holder
+    await holder.release("reconciler");
+    const other = leases.find((l) => l !== holder)!;
+    expect(await other.acquire("reconciler", 5_000)).toBe(true);
+  });
+});

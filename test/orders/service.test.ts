@@ -1,0 +1,202 @@
+import { describe, expect, it } from "vitest";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import type { Notification } from "../../src/orders/model.ts";
+import { createOrders, OrderInputError, type OrdersProvider } from "../../src/orders/service.ts";
+import type { ExecuteRequest } from "../../src/provider/requests.ts";
+import type { ExecuteResult } from "../../src/provider/schemas.ts";
+import { mobileInput } from "./support.ts";
+
+function accepted(req: ExecuteRequest, status = "success"): ExecuteResult {
+  return {
+    kind: "accepted",
+    referenceNo: req.referenceNo,
+    transactionId: `TX-${req.referenceNo}`,
+    status,
+    message: "Recharge successful",
+    amountPaisa: 10_000,
+    serviceChargePaisa: 0,
+    instantDiscountPaisa: 100,
+    debitAmountPaisa: 9_900,
+    creditAvailablePaisa: 500_000,
+    commissionPaisa: 50,
+  };
+}
+
+function setup(execute: (req: ExecuteRequest) => Promise<ExecuteResult>) {
+  const outbox: Notification[] = [];
+  const store = createMemoryOrderStore({ outbox: { append: (ns) => outbox.push(...ns) } });
+  const calls: ExecuteRequest[] = [];
+  const provider: OrdersProvider = {
+    async execute(req) {
+      calls.push(req);
+      return execute(req);
+    },
+    async statusByReference() {
+      throw new Error("not used");
+    },
+  };
+  const orders = createOrders({ store, provider });
+  return { orders, store, outbox, calls };
+}
+
+describe("orders.place", () => {
+  it("stores the order before anything is sent, and a known key returns the same order", async () => {
+    const { orders, store, calls } = setup(async (req) => accepted(req));
+    const input = mobileInput();
+    const a = await orders.place(input);
+    expect(a.status).toBe("placed");
+    expect(a.reference).toMatch(/^[1-9]\d{0,14}$/);
+    expect(calls).toHaveLength(0);
+    expect((await store.get(a.reference))?.status).toBe("placed");
+    const b = await orders.place({ ...input, amountPaisa: 99_900 });
+    expect(b.reference).toBe(a.reference);
+    expect(b.amountPaisa).toBe(10_000);
+  });
+
+  it("refuses an order that could never be executed, storing nothing", async () => {
+    const { orders, store } = setup(async (req) => accepted(req));
+    const input = mobileInput({ category: "datapack", operatorId: 8, operatorTypeId: 3 });
+    await expect(orders.place(input)).rejects.toBeInstanceOf(OrderInputError);
+    expect(await store.getByIdempotencyKey(input.idempotencyKey)).toBeNull();
+  });
+
+  it("uses a pre-allocated reference (package listing) and the listing's execute reference", async () => {
+    const { orders, calls } = setup(async (req) => accepted(req));
+    const ref = await orders.nextReference();
+    const placed = await orders.place(
+      mobileInput({
+        referenceNo: ref,
+        executeReference: "LIST-9",
+        category: "datapack",
+        operatorId: 8,
+        operatorTypeId: 3,
+        details: { packageId: "PROD_001_inv", packageName: "1 GB" },
+      }),
+    );
+    expect(placed.reference).toBe(ref);
+    await orders.submit(placed.reference);
+    expect(calls[0]).toMatchObject({
+      category: "datapack",
+      referenceNo: "LIST-9",
+      packageId: "PROD_001_inv",
+    });
+  });
+});
+
+describe("orders.submit", () => {
+  it("marks submitting before the request leaves, then applies the accepted outcome", async () => {
+    let seenStatus: string | undefined;
+    const { orders, store, outbox } = setup(async (req) => {
+      seenStatus = (await store.get(req.referenceNo))?.status;
+      return accepted(req);
+    });
+    const placed = await orders.place(mobileInput());
+    const done = await orders.submit(placed.reference);
+    expect(seenStatus).toBe("submitting");
+    expect(done.status).toBe("success");
+    expect(done.transactionId).toBe(`TX-${placed.reference}`);
+    expect(done.wallet).toMatchObject({ debitAmountPaisa: 9_900, commissionPaisa: 50 });
+    expect(outbox.map((n) => n.status)).toEqual(["success"]);
+  });
+
+  it("a rejection fails the order with the provider's reason", async () => {
+    const { orders } = setup(async (req) => ({
+      kind: "rejected",
+      referenceNo: req.referenceNo,
+      httpStatus: 400,
+      message: "Insufficient balance",
+      rateLimited: false,
+    }));
+    const o = await orders.placeAndSubmit(mobileInput());
+    expect(o.status).toBe("failed");
+    expect(o.providerMessage).toBe("Insufficient balance");
+  });
+
+  it("an ambiguous outcome (or a thrown error) leaves the order unknown, never failed", async () => {
+    const { orders } = setup(async (req) => ({
+      kind: "unknown",
+      referenceNo: req.referenceNo,
+      reason: "timeout",
+      detail: "no response",
+    }));
+    expect((await orders.placeAndSubmit(mobileInput())).status).toBe("unknown");
+    const throwing = setup(async () => {
+      throw new Error("socket hang up");
+    });
+    expect((await throwing.orders.placeAndSubmit(mobileInput())).status).toBe("unknown");
+  });
+
+  it("sends once however often and however concurrently submit is called", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const { orders, calls } = setup(async (req) => {
+      await gate;
+      return accepted(req, "queued");
+    });
+    const placed = await orders.place(mobileInput());
+    const racing = Promise.all([1, 2, 3, 4, 5].map(() => orders.submit(placed.reference)));
+    setTimeout(release, 0);
+    const results = await racing;
+    expect(calls).toHaveLength(1);
+    expect(results.map((o) => o.status).sort()).toContain("queued");
+    // A replay after a crash finds it beyond "placed": returned as is, not sent.
+    const replay = await orders.submit(placed.reference);
+    expect(replay.status).toBe("queued");
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe("orders.apply", () => {
+  it("is idempotent and notifies once per real transition", async () => {
+    const { orders, outbox } = setup(async (req) => accepted(req, "queued"));
+    const o = await orders.placeAndSubmit(mobileInput());
+    const pending = {
+      reference: o.reference,
+      source: "webhook" as const,
+      status: "pending" as const,
+      at: 5,
+    };
+    expect((await orders.apply(pending)).outcome).toBe("changed");
+    expect((await orders.apply(pending)).outcome).toBe("unchanged");
+    const success = { ...pending, status: "success" as const };
+    await orders.apply(success);
+    await orders.apply(success);
+    await orders.apply(pending);
+    expect(outbox.map((n) => n.status)).toEqual(["queued", "pending", "success"]);
+  });
+
+  it("records an event for an unknown order for an admin", async () => {
+    const { orders } = setup(async (req) => accepted(req));
+    const r = await orders.apply({
+      reference: "99999",
+      source: "webhook",
+      status: "success",
+      at: 1,
+    });
+    expect(r.outcome).toBe("unmatched");
+    expect(await orders.listUnmatched()).toMatchObject([{ reference: "99999", status: "success" }]);
+  });
+
+  it("finds an order by transaction id when the event has no reference", async () => {
+    const { orders } = setup(async (req) => accepted(req, "pending"));
+    const o = await orders.placeAndSubmit(mobileInput());
+    const r = await orders.apply({
+      byTransactionId: `TX-${o.reference}`,
+      source: "webhook",
+      status: "success",
+      at: 9,
+    });
+    expect(r.order?.status).toBe("success");
+  });
+
+  it("remembers the receipt message without a status change or notification", async () => {
+    const { orders, outbox } = setup(async (req) => accepted(req));
+    const o = await orders.place(mobileInput());
+    const withReceipt = await orders.attachReceipt(o.reference, 77);
+    expect(withReceipt?.receiptMessageId).toBe(77);
+    expect(withReceipt?.status).toBe("placed");
+    expect(outbox).toEqual([]);
+  });
+});

@@ -1,0 +1,254 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  EVENT_SOURCES,
+  isFinal,
+  normalizeProviderStatus,
+  type Order,
+  type OrderEvent,
+  type OrderStatus,
+  STATUS_RANK,
+} from "../../src/orders/model.ts";
+import { transition } from "../../src/orders/state.ts";
+import { placedOrder } from "./support.ts";
+
+const ev = (status: OrderStatus | null, over: Partial<OrderEvent> = {}): OrderEvent => ({
+  source: "webhook",
+  status,
+  at: 10,
+  ...over,
+});
+
+function run(order: Order, events: OrderEvent[]) {
+  let o = order;
+  const notified: string[] = [];
+  for (const e of events) {
+    const t = transition(o, e);
+    o = t.order;
+    for (const n of t.notifications) notified.push(`${n.kind}:${n.status}:${n.chatId}`);
+  }
+  return { order: o, notified };
+}
+
+describe("transition", () => {
+  it("moves forward through the states and notifies each user-visible one", () => {
+    const { order, notified } = run(placedOrder(), [
+      ev("submitting", { source: "system" }),
+      ev("unknown", { source: "execute" }),
+      ev("pending", { source: "status" }),
+      ev("success", { source: "webhook", transactionId: "T1" }),
+    ]);
+    expect(order.status).toBe("success");
+    expect(order.transactionId).toBe("T1");
+    expect(notified).toEqual(["status:unknown:42", "status:pending:42", "status:success:42"]);
+    expect(order.history.map((h) => h.status)).toEqual([
+      "placed",
+      "submitting",
+      "unknown",
+      "pending",
+      "success",
+    ]);
+  });
+
+  it("never moves a final order, whatever arrives later", () => {
+    const done = run(placedOrder(), [ev("failed", { source: "execute" })]).order;
+    for (const late of [ev("pending"), ev("success"), ev("unknown"), ev(null, { note: "x" })]) {
+      const t = transition(done, late);
+      expect(t.changed).toBe(false);
+      expect(t.order).toBe(done);
+      expect(t.notifications).toEqual([]);
+    }
+  });
+
+  it("a late 'unknown' never overwrites a state the provider told us", () => {
+    const queued = run(placedOrder(), [ev("queued", { source: "execute" })]).order;
+    const t = transition(queued, ev("unknown", { source: "execute", note: "late" }));
+    expect(t.order.status).toBe("queued");
+    expect(t.statusChanged).toBe(false);
+    expect(t.notifications).toEqual([]);
+  });
+
+  it("records a non-moving event once, without notifying", () => {
+    const pending = run(placedOrder(), [ev("pending", { source: "execute" })]).order;
+    const t1 = transition(pending, ev("queued", { source: "webhook" }));
+    expect(t1.changed).toBe(true);
+    expect(t1.statusChanged).toBe(false);
+    expect(t1.notifications).toEqual([]);
+    const t2 = transition(t1.order, ev("queued", { source: "webhook", at: 99 }));
+    expect(t2.changed).toBe(false);
+  });
+
+  it("does nothing when the expected state does not hold", () => {
+    const submitting = run(placedOrder(), [ev("submitting", { source: "system" })]).order;
+    const t = transition(submitting, ev("failed", { source: "reconciler", expect: ["placed"] }));
+    expect(t.changed).toBe(false);
+    expect(t.order.status).toBe("submitting");
+  });
+
+  it("keeps a trace of a transaction id mismatch but does not apply it", () => {
+    const o = run(placedOrder(), [ev("pending", { source: "execute", transactionId: "T1" })]).order;
+    const t = transition(o, ev("success", { transactionId: "FORGED" }));
+    expect(t.order.status).toBe("pending");
+    expect(t.notifications).toEqual([]);
+    expect(t.order.history.at(-1)?.note).toMatch(/mismatch/);
+    expect(transition(t.order, ev("success", { transactionId: "FORGED" })).changed).toBe(false);
+  });
+
+  it("flags once and alerts every admin once", () => {
+    const o = run(placedOrder(), [ev("unknown", { source: "execute" })]).order;
+    const flag = ev(null, {
+      source: "reconciler",
+      note: "not final after 61 min",
+      flag: { adminChatIds: [7, 8] },
+    });
+    const t1 = transition(o, flag);
+    expect(t1.order.flaggedAt).toBe(10);
+    expect(t1.notifications.map((n) => [n.kind, n.chatId])).toEqual([
+      ["admin_alert", 7],
+      ["admin_alert", 8],
+    ]);
+    const t2 = transition(t1.order, { ...flag, note: "not final after 62 min", at: 20 });
+    expect(t2.notifications).toEqual([]);
+  });
+
+  it("fills a missing transaction id and wallet from a late execute response", () => {
+    const success = run(placedOrder(), [ev("success", { source: "webhook" })]).order;
+    // Final orders do not change, even to add facts: the webhook's success is what the user saw.
+    const t = transition(success, ev("queued", { source: "execute", transactionId: "T9" }));
+    expect(t.changed).toBe(false);
+    const pending = run(placedOrder(), [ev("pending", { source: "webhook" })]).order;
+    const t2 = transition(pending, ev("queued", { source: "execute", transactionId: "T9" }));
+    expect(t2.order.status).toBe("pending");
+    expect(t2.order.transactionId).toBe("T9");
+  });
+});
+
+describe("normalizeProviderStatus", () => {
+  it("maps the provider's words and refuses unknown ones", () => {
+    expect(normalizeProviderStatus("Success")).toBe("success");
+    expect(normalizeProviderStatus(" FAILED ")).toBe("failed");
+    expect(normalizeProviderStatus("processing")).toBe("pending");
+    expect(normalizeProviderStatus("queued")).toBe("queued");
+    expect(normalizeProviderStatus("refund-maybe")).toBeNull();
+  });
+});
+
+// ------------------------------------------------------------------------------- properties
+
+const nonFinal = fc.constantFrom<OrderStatus>("submitting", "unknown", "queued", "pending");
+const eventArb = (statusArb: fc.Arbitrary<OrderStatus | null>) =>
+  fc.record({
+    source: fc.constantFrom(...EVENT_SOURCES),
+    status: statusArb,
+    at: fc.integer({ min: 2, max: 1_000_000 }),
+    note: fc.option(fc.constantFrom("a", "b"), { nil: undefined }),
+    transactionId: fc.option(fc.constant("T1"), { nil: undefined }),
+  }) as fc.Arbitrary<OrderEvent>;
+
+interface Scenario {
+  final: OrderStatus | undefined;
+  events: OrderEvent[];
+}
+
+/** Event lists whose final claims agree (one outcome per order, as in reality). */
+const consistentEvents: fc.Arbitrary<Scenario> = fc
+  .tuple(
+    fc.option(fc.constantFrom<OrderStatus>("success", "failed"), { nil: undefined }),
+    fc.array(eventArb(fc.option(nonFinal, { nil: null })), { maxLength: 12 }),
+    fc.integer({ min: 0, max: 3 }),
+  )
+  .chain(
+    ([final, events, finals]): fc.Arbitrary<Scenario> =>
+      final === undefined
+        ? fc.constant({ final, events })
+        : fc
+            .array(eventArb(fc.constant(final)), { minLength: Math.max(1, finals), maxLength: 3 })
+            .map((fs) => ({ final, events: [...events, ...fs] })),
+  );
+
+describe("transition properties", () => {
+  it("any permutation of the same events ends in the same status", () => {
+    fc.assert(
+      fc.property(
+        consistentEvents.chain(({ final, events }) =>
+          fc.tuple(
+            fc.constant(final),
+            fc.constant(events),
+            fc.shuffledSubarray(events, {
+              minLength: events.length,
+              maxLength: events.length,
+            }),
+          ),
+        ),
+        ([final, events, shuffled]) => {
+          const a = run(placedOrder(), events).order;
+          const b = run(placedOrder(), shuffled).order;
+          expect(b.status).toBe(a.status);
+          const expected =
+            final ??
+            events.reduce<OrderStatus>(
+              (best, e) =>
+                e.status !== null && STATUS_RANK[e.status] > STATUS_RANK[best] ? e.status : best,
+              "placed",
+            );
+          expect(a.status).toBe(expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it("applying every event twice equals applying it once, notifications included", () => {
+    fc.assert(
+      fc.property(consistentEvents, ({ events }) => {
+        const once = run(placedOrder(), events);
+        const twice = run(
+          placedOrder(),
+          events.flatMap((e) => [e, e]),
+        );
+        expect(twice.order).toEqual(once.order);
+        expect(twice.notified).toEqual(once.notified);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("each (order, status) is notified at most once, and only on a move", () => {
+    fc.assert(
+      fc.property(consistentEvents, fc.boolean(), ({ events }, replay) => {
+        const list = replay ? [...events, ...events] : events;
+        const { notified } = run(placedOrder(), list);
+        expect(new Set(notified).size).toBe(notified.length);
+        expect(notified.some((n) => n.includes(":submitting:"))).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a final order never changes", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom<OrderStatus>("success", "failed"),
+        fc.array(
+          eventArb(
+            fc.option(
+              fc.constantFrom(...(["unknown", "queued", "pending", "success", "failed"] as const)),
+              { nil: null },
+            ),
+          ),
+          {
+            maxLength: 10,
+          },
+        ),
+        (final, later) => {
+          const done = run(placedOrder(), [ev(final, { source: "execute" })]).order;
+          expect(isFinal(done.status)).toBe(true);
+          const after = run(done, later);
+          expect(after.order).toBe(done);
+          expect(after.notified).toEqual([]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,231 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import type { Notification, Order } from "../../src/orders/model.ts";
+import { notificationSchema } from "../../src/orders/model.ts";
+import { moneyPathKeys } from "../../src/orders/redis-keys.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { transition } from "../../src/orders/state.ts";
+import { type OrderStore, ReferenceInUseError } from "../../src/orders/store.ts";
+import { placedOrder, testRedis } from "./support.ts";
+
+/**
+ * ONE contract suite, run against both adapters. `second()` is another handle on the same data
+ * (another process, for Redis: its own connection).
+ */
+interface Harness {
+  store: OrderStore;
+  second(): OrderStore;
+  outbox(): Promise<Notification[]>;
+  /** Sets the clock the stores read. */
+  setNow(ms: number): void;
+  /** Simulates losing the counter (e.g. Redis restarted without persistence). */
+  loseCounter(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function memoryHarness(): Harness {
+  let now = 1_000;
+  const sent: Notification[] = [];
+  const store = createMemoryOrderStore({
+    outbox: { append: (ns) => sent.push(...ns) },
+    now: () => now,
+  });
+  return {
+    store,
+    second: () => store,
+    outbox: async () => [...sent],
+    setNow: (ms) => {
+      now = ms;
+    },
+    // A memory store loses everything with its process; a new one must still not reuse references.
+    loseCounter: async () => {},
+    close: async () => {},
+  };
+}
+
+function redisHarness(): Harness {
+  const t = testRedis("store");
+  let now = 1_000;
+  const make = (redis = t.redis) =>
+    createRedisOrderStore({ redis, prefix: t.prefix, now: () => now });
+  const keys = moneyPathKeys(t.prefix);
+  return {
+    store: make(),
+    second: () => make(t.connect()),
+    outbox: async () => {
+      const entries = await t.redis.xrange(keys.outbox, "-", "+");
+      return entries.map(([, fields]) => notificationSchema.parse(JSON.parse(fields[1] ?? "")));
+    },
+    setNow: (ms) => {
+      now = ms;
+    },
+    loseCounter: async () => {
+      await t.redis.del(keys.referenceSeq);
+    },
+    close: () => t.cleanup(),
+  };
+}
+
+const adapters: Array<[string, () => Harness]> = [
+  ["memory", memoryHarness],
+  ["redis", redisHarness],
+];
+
+function order(reference: string, over: Partial<Order> = {}): Order {
+  return placedOrder({ reference, idempotencyKey: `idem-${reference}`, ...over });
+}
+
+describe.each(adapters)("order store contract: %s", (_name, makeHarness) => {
+  let h: Harness;
+  const setup = () => {
+    h = makeHarness();
+    return h;
+  };
+  afterEach(async () => {
+    await h.close();
+  });
+
+  it("hands out numeric references of at most 15 digits, increasing and never below the clock", async () => {
+    const { store } = setup();
+    h.setNow(1_700_000_000_000);
+    const refs = await Promise.all(Array.from({ length: 50 }, () => store.nextReference()));
+    const more = await Promise.all(Array.from({ length: 50 }, () => h.second().nextReference()));
+    const all = [...refs, ...more];
+    for (const r of all) expect(r).toMatch(/^[1-9]\d{0,14}$/);
+    expect(new Set(all).size).toBe(100);
+    expect(Math.min(...all.map(Number))).toBeGreaterThanOrEqual(1_700_000_000_000);
+  });
+
+  it("never reuses a reference after the counter is lost, given the clock moved on", async () => {
+    const { store } = setup();
+    h.setNow(5_000);
+    const first = [await store.nextReference(), await store.nextReference()];
+    expect(first).toEqual(["5000", "5001"]);
+    await h.loseCounter();
+    h.setNow(6_000);
+    const after = await h.second().nextReference();
+    expect(Number(after)).toBeGreaterThan(5001);
+  });
+
+  it("creates once per idempotency key and returns the existing order for a known key", async () => {
+    const { store } = setup();
+    const a = await store.create(order("101"));
+    expect(a.created).toBe(true);
+    const again = await h.second().create(order("102", { idempotencyKey: "idem-101" }));
+    expect(again.created).toBe(false);
+    expect(again.order.reference).toBe("101");
+    expect(await store.get("102")).toBeNull();
+    expect((await store.getByIdempotencyKey("idem-101"))?.reference).toBe("101");
+  });
+
+  it("refuses a reference already used by another order", async () => {
+    const { store } = setup();
+    await store.create(order("201"));
+    await expect(store.create(order("201", { idempotencyKey: "other" }))).rejects.toBeInstanceOf(
+      ReferenceInUseError,
+    );
+  });
+
+  it("finds an order by its execute (listing) reference", async () => {
+    const { store } = setup();
+    await store.create(order("301", { category: "datapack", executeReference: "LST-77" }));
+    expect((await store.get("LST-77"))?.reference).toBe("301");
+    await expect(
+      store.create(order("302", { idempotencyKey: "x", executeReference: "LST-77" })),
+    ).rejects.toBeInstanceOf(ReferenceInUseError);
+  });
+
+  it("lists a user's orders newest first, limited", async () => {
+    const { store } = setup();
+    await store.create(order("401", { userId: 9, createdAt: 10 }));
+    await store.create(order("402", { userId: 9, createdAt: 30 }));
+    await store.create(order("403", { userId: 9, createdAt: 20 }));
+    await store.create(order("404", { userId: 8, createdAt: 40 }));
+    const list = await store.listByUser(9, 2);
+    expect(list.map((o) => o.reference)).toEqual(["402", "403"]);
+  });
+
+  it("updates atomically: indexes, open set and outbox in the same step", async () => {
+    const { store } = setup();
+    await store.create(order("501", { createdAt: 5 }));
+    await store.create(order("502", { createdAt: 6 }));
+    await store.create(order("503", { createdAt: 50 }));
+    expect(
+      (await store.listOpen({ createdBefore: 10, limit: 10 })).map((o) => o.reference),
+    ).toEqual(["501", "502"]);
+    expect(
+      (await store.listOpen({ createdBefore: 100, limit: 1, offset: 1 })).map((o) => o.reference),
+    ).toEqual(["502"]);
+
+    const r = await store.update("501", (cur) => {
+      const t = transition(cur, {
+        source: "execute",
+        status: "success",
+        at: 7,
+        transactionId: "TX-1",
+      });
+      return { order: t.order, notifications: t.notifications };
+    });
+    expect(r?.updated).toBe(true);
+    expect(r?.order.version).toBe(1);
+    expect((await h.second().getByTransactionId("TX-1"))?.status).toBe("success");
+    expect(
+      (await store.listOpen({ createdBefore: 100, limit: 10 })).map((o) => o.reference),
+    ).toEqual(["502", "503"]);
+    expect(await h.outbox()).toEqual([
+      { kind: "status", reference: "501", status: "success", chatId: 42, at: 7 },
+    ]);
+
+    const none = await store.update("502", () => null);
+    expect(none?.updated).toBe(false);
+    expect(none?.order.version).toBe(0);
+    expect(await store.update("999", () => null)).toBeNull();
+  });
+
+  it("loses no write when two processes update the same order concurrently", async () => {
+    const { store } = setup();
+    await store.create(order("601"));
+    const other = h.second();
+    const writers = Array.from({ length: 24 }, (_, i) =>
+      (i % 2 ? store : other).update("601", (cur) => ({
+        order: {
+          ...cur,
+          history: [...cur.history, { source: "system", status: null, at: 100 + i, note: `w${i}` }],
+        },
+        notifications: [],
+      })),
+    );
+    await Promise.all(writers);
+    const final = await store.get("601");
+    expect(final?.version).toBe(24);
+    expect(new Set(final?.history.map((h) => h.note).filter(Boolean)).size).toBe(24);
+  });
+
+  it("two processes applying different events concurrently both land, notifying once each", async () => {
+    const { store } = setup();
+    await store.create(order("602"));
+    const apply = (s: OrderStore, e: Parameters<typeof transition>[1]) =>
+      s.update("602", (cur) => {
+        const t = transition(cur, e);
+        return t.changed ? { order: t.order, notifications: t.notifications } : null;
+      });
+    await Promise.all([
+      apply(store, { source: "execute", status: "queued", at: 2, transactionId: "TX-602" }),
+      apply(h.second(), { source: "webhook", status: "pending", at: 3 }),
+      apply(h.second(), { source: "webhook", status: "pending", at: 3 }),
+    ]);
+    const o = await store.get("602");
+    expect(o?.status).toBe("pending");
+    expect(o?.transactionId).toBe("TX-602");
+    const statuses = (await h.outbox()).map((n) => n.status);
+    expect(statuses.filter((s) => s === "pending")).toHaveLength(1);
+  });
+
+  it("keeps unmatched events for an admin, newest first", async () => {
+    const { store } = setup();
+    await store.recordUnmatched({ source: "webhook", reference: "1", receivedAt: 1 });
+    await h.second().recordUnmatched({ source: "webhook", transactionId: "T", receivedAt: 2 });
+    const list = await store.listUnmatched(10);
+    expect(list.map((e) => e.receivedAt)).toEqual([2, 1]);
+  });
+});
