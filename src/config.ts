@@ -39,6 +39,13 @@ const idList = z.preprocess(
 
 const envSchema = z.object({
   BOT_TOKEN: optionalString,
+  TELEGRAM_API_ROOT: z.preprocess(
+    emptyToUndefined,
+    z
+      .url()
+      .transform((u) => u.replace(/\/+$/, ""))
+      .optional(),
+  ),
   PROVIDER_URL: z.preprocess(
     emptyToUndefined,
     z
@@ -142,6 +149,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     http: { host: e.HOST, port: e.PORT, publicUrl: e.PUBLIC_URL },
     bot: {
       token: e.BOT_TOKEN,
+      /** Another Bot API server (a local one, or the emulator of another process); Telegram's by default. */
+      apiRoot: e.TELEGRAM_API_ROOT,
       agentIds: e.AGENT_IDS,
       adminIds: e.ADMIN_IDS,
       conversationIdleMs: e.CONVERSATION_IDLE_MS,

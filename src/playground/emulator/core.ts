@@ -90,7 +90,11 @@ interface Waiter {
 
 /** Telegram shows a chat action for five seconds or until the next message. */
 const TYPING_MS = 5_000;
-const FIRST_UPDATE_ID = 100_000_001;
+/**
+ * Update ids start from the clock (10 ms steps) rather than a constant: a restarted emulator must
+ * not reuse ids an earlier process already handled, or the bot's redelivery guard drops them.
+ */
+const firstUpdateId = (now: number) => Math.floor(now / 10);
 
 export class EmulatorCore {
   readonly users = new Map<number, EmulatorUser>();
@@ -114,7 +118,7 @@ export class EmulatorCore {
   constructor(readonly options: CoreOptions) {
     this.queue = new UpdateQueue({
       historyLimit: options.updateHistoryLimit,
-      firstUpdateId: FIRST_UPDATE_ID,
+      firstUpdateId: firstUpdateId(options.now()),
     });
     this.webhook = new WebhookDeliverer(this.queue, {
       retryDelaysMs: options.webhookRetryDelaysMs,

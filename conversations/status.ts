@@ -1,0 +1,51 @@
+import type { FlowContext, FlowConversation } from "../src/bot/context.ts";
+import type { BotDeps } from "../src/bot/deps.ts";
+import { Flow, type Parsed } from "../src/bot/flow/toolkit.ts";
+import {
+  askProvider,
+  findVisibleOrder,
+  orderStatusText,
+  parseOrderQuery,
+  providerStatusText,
+} from "../src/bot/order-lookup.ts";
+
+/**
+ * /status: the reference (or transaction id) comes with the command or is asked for; then the order
+ * as the store has it. Customers get only their own orders; staff may also ask the aggregator about a
+ * number the bot never stored (transient provider errors offer Retry, like every lookup).
+ */
+export function statusConversation(deps: BotDeps) {
+  return async function status(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
+    const flow = await Flow.start(conversation, ctx, deps);
+    const { t } = flow;
+    const parse = (text: string): Parsed<string> => {
+      const q = parseOrderQuery(text);
+      return q === null ? { ok: false, error: t("status-invalid") } : { ok: true, value: q };
+    };
+
+    const typed = typeof given === "string" && given.trim() !== "" ? parse(given) : null;
+    const query = typed?.ok
+      ? typed.value
+      : await flow.ask(
+          typed ? `${t("status-invalid")}\n${t("status-prompt")}` : t("status-prompt"),
+          parse,
+        );
+
+    const viewer = { userId: flow.env.userId, role: flow.env.role };
+    const order = await conversation.external(() => findVisibleOrder(deps.orders, viewer, query));
+    if (order) {
+      await flow.reply(orderStatusText(t, order, viewer.role));
+      return;
+    }
+    if (viewer.role === "customer") {
+      await flow.reply(t("status-not-found"));
+      return;
+    }
+    const asked = await flow.lookup(() => askProvider(deps.provider, query));
+    if (!asked.ok) {
+      await flow.reply(asked.message);
+      return;
+    }
+    await flow.reply(asked.value ? providerStatusText(t, asked.value) : t("status-not-found"));
+  };
+}

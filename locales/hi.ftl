@@ -1,0 +1,264 @@
+# मुख्य पाठ। हर प्रक्रिया के पाठ नीचे उसके उपसर्ग के साथ हैं।
+
+start-welcome = नमस्ते { $name }! मैं नेपाल और भारत में मोबाइल, डेटा पैक, टीवी, इंटरनेट, लैंडलाइन, पानी और बिजली के बिल भरने में मदद करता हूँ।
+    क्या भरना है चुनिए, या /help भेजिए।
+help-text = मैं यह कर सकता हूँ:
+    /recharge – रिचार्ज या बिल भुगतान
+    /status – रेफ़रेंस नंबर से ऑर्डर देखें
+    /history – आपके पिछले ऑर्डर, "दोहराएँ" के साथ
+    /language – भाषा बदलें
+    /cancel – चल रहा काम रोकें
+    ऑर्डर सफल या असफल होने पर आपको संदेश मिलता है।
+help-agent = एजेंट के रूप में आप /status से कोई भी ऑर्डर देख सकते हैं।
+help-admin = एडमिन के रूप में आप /balance से वॉलेट देख सकते हैं।
+cmd-start = शुरू करें
+cmd-recharge = रिचार्ज या बिल भुगतान
+cmd-status = ऑर्डर देखें
+cmd-history = मेरे पिछले ऑर्डर
+cmd-language = भाषा बदलें
+cmd-help = सहायता
+cmd-cancel = रद्द करें
+cmd-balance = वॉलेट बैलेंस (एडमिन)
+
+menu-prompt = आप क्या भरना चाहते हैं?
+menu-mobile = 📱 मोबाइल टॉप-अप
+menu-datapack = 📶 डेटा पैक
+menu-dth = 📺 टीवी (DTH)
+menu-internet = 🌐 इंटरनेट
+menu-landline = ☎️ लैंडलाइन
+menu-water = 🚰 पानी का बिल
+menu-electricity = 💡 बिजली का बिल
+menu-india = 🇮🇳 भारत रिचार्ज
+
+language-name = हिन्दी
+language-prompt = अपनी भाषा चुनिए:
+language-set = भाषा हिंदी कर दी गई।
+
+common-cancel = ✖ रद्द करें
+common-confirm = ✅ पुष्टि करें
+common-back = ‹ पीछे
+common-prev = ‹
+common-next = ›
+common-page = { $page }/{ $pages }
+common-cancelled = रद्द कर दिया। कोई राशि नहीं कटी। फिर से शुरू करने के लिए /recharge भेजिए।
+common-nothing-to-cancel = रद्द करने के लिए कुछ नहीं है।
+common-idle-ended = { $minutes } मिनट तक जवाब न आने से पिछला अनुरोध बंद हो गया। कोई राशि नहीं कटी। फिर से शुरू करने के लिए /recharge भेजिए।
+common-send-text = कृपया टेक्स्ट संदेश से जवाब दें या बटन इस्तेमाल करें।
+common-slow-down = आप बहुत तेज़ी से संदेश भेज रहे हैं। कुछ सेकंड रुकिए; इस बीच भेजे गए संदेश अनदेखे किए जाएँगे।
+common-use-buttons = कृपया कोई एक बटन चुनिए।
+common-button-expired = यह बटन अब सक्रिय नहीं है।
+common-try-again = कृपया फिर से कोशिश करें:
+common-search-hint = खोजने के लिए नाम का कुछ हिस्सा भी लिख सकते हैं।
+common-search-none = "{ $query }" से कुछ नहीं मिला। नाम का कोई और हिस्सा आज़माइए।
+common-search-results = "{ $query }" से मिलते नतीजे:
+common-private-only = आपकी सुरक्षा के लिए ऑर्डर केवल मेरे साथ निजी चैट में लिए जाते हैं।
+common-unknown-input = मैं समझ नहीं पाया। कुछ भरने के लिए /recharge या सहायता के लिए /help भेजिए।
+common-lookup-failed = रिचार्ज सेवा अभी जवाब नहीं दे रही है। आपके जवाब सुरक्षित हैं; "फिर कोशिश करें" दबाइए या एक मिनट बाद कोशिश कीजिए।
+common-retry = 🔄 फिर कोशिश करें
+common-error = हमारी तरफ़ से कुछ गड़बड़ हुई। कोई राशि नहीं कटी। कृपया फिर से कोशिश करें।
+
+err-empty = कृपया कोई मान लिखिए।
+err-not-digits = कृपया केवल अंक लिखिए।
+err-length = इसमें { $actual } अंक हैं; ठीक { $expected } चाहिए।
+err-leading-zero = नंबर 0 से शुरू नहीं होना चाहिए।
+err-prefix = यह नंबर इस ऑपरेटर का नहीं है। यह { $allowed } से शुरू होना चाहिए।
+err-retired-operator = यह नंबर स्मार्टसेल का है, जो अब बंद हो चुका है।
+err-amount-format = कृपया रुपये में राशि लिखिए, जैसे 100 या 250.50।
+err-amount-below = सबसे कम राशि { $min } है।
+err-amount-above = सबसे ज़्यादा राशि { $max } है।
+err-month-range = कृपया बटन से महीना चुनिए।
+err-too-long = यह बहुत लंबा है (अधिकतम { $max } अक्षर)।
+
+confirm-title = कृपया अपना ऑर्डर जाँच लीजिए:
+confirm-operator = ऑपरेटर: { $operator }
+confirm-number = नंबर / खाता: { $number }
+confirm-package = पैक: { $package }
+confirm-amount = राशि: { $amount }
+confirm-fees = सेवा शुल्क: { $fee }
+confirm-question = अभी भुगतान करें?
+
+limit-daily-cap = आपने आज की { $cap } की सीमा पूरी कर ली है। कृपया कल कोशिश कीजिए।
+limit-rate = आपने पिछले एक घंटे में बहुत ऑर्डर किए हैं। अगले ऑर्डर से पहले थोड़ा रुकिए।
+
+receipt-processing = 🧾 ऑर्डर { $ref }
+    { $operator } · { $number }
+    राशि: { $amount }
+    स्थिति: ⏳ प्रक्रिया में
+receipt-status = 🧾 ऑर्डर { $ref }
+    { $operator } · { $number }
+    राशि: { $amount }
+    स्थिति: { $status }
+receipt-already = यह ऑर्डर पहले ही हो चुका है: रेफ़रेंस { $ref }।
+
+status-placed = ⏳ प्राप्त हुआ
+status-submitting = ⏳ प्रक्रिया में
+status-queued = ⏳ कतार में
+status-pending = ⏳ लंबित
+status-unknown = ⏳ ऑपरेटर से जाँच हो रही है
+status-success = ✅ सफल
+status-failed = ❌ असफल
+
+notify-success = ✅ ऑर्डर { $ref } सफल रहा।
+    { $operator } · { $number } · { $amount }
+notify-failed = ❌ ऑर्डर { $ref } असफल रहा। कोई राशि नहीं कटी।
+    { $operator } · { $number } · { $amount }
+    कारण: { $reason }
+notify-admin-stuck = ⚠️ ऑर्डर { $ref } ({ $operator }, { $amount }) { $minutes } मिनट बाद भी पूरा नहीं हुआ। कृपया प्रदाता से जाँच कीजिए।
+notify-reason-unknown = कोई कारण नहीं बताया गया
+
+status-prompt = ऑर्डर का रेफ़रेंस नंबर (या ट्रांज़ैक्शन आईडी) भेजिए।
+status-not-found = उस नंबर का कोई ऑर्डर नहीं मिला।
+status-not-yours = उस नंबर का कोई ऑर्डर नहीं मिला।
+status-result = 🧾 ऑर्डर { $ref }
+    { $operator } · { $number }
+    राशि: { $amount }
+    स्थिति: { $status }
+    समय: { $time }
+status-provider-result = प्रदाता के अनुसार: ऑर्डर { $ref }, { $operator } · { $number }, { $amount }, स्थिति: { $status }
+status-invalid = रेफ़रेंस नंबर में केवल अंक होते हैं।
+
+history-empty = आपका अभी कोई ऑर्डर नहीं है। ऑर्डर करने के लिए /recharge भेजिए।
+history-title = आपके पिछले ऑर्डर:
+history-item = { $ref } · { $operator } · { $number } · { $amount } · { $status }
+history-repeat = 🔁 दोहराएँ { $ref }
+
+balance-result = वॉलेट बैलेंस: { $amount }
+balance-denied = यह कमांड केवल एडमिन के लिए है।
+
+# mobile
+mobile-ask-number = 📱 कौन सा मोबाइल नंबर रिचार्ज करना है? (10 अंक, NTC)
+mobile-ncell = यह Ncell नंबर है। Ncell के लिए डेटा पैक लीजिए: /recharge भेजकर "डेटा पैक" चुनिए।
+mobile-detected = ✓ { $operator } (पहचाना गया)
+mobile-ask-operator = { $number } का ऑपरेटर:
+mobile-ask-amount = कितना? { $min } से { $max } तक की राशि लिखिए, या चुनिए:
+
+# datapack
+datapack-ask-number = 📶 पैक किस मोबाइल नंबर के लिए है? (10 अंक, Ncell या NTC)
+datapack-family-ncell = Ncell
+datapack-family-ntc = NTC
+datapack-ask-product = { $number } एक { $family } नंबर है। कौन सा पैक चाहिए?
+datapack-product-data = 📶 डेटा
+datapack-product-voice = 📞 वॉइस (कॉल)
+datapack-product-sms = ✉️ एसएमएस
+datapack-product-roaming = ✈️ रोमिंग
+datapack-product-special = ⭐ सधैं ऑन
+datapack-product-recommended = 👍 सुझाए गए
+datapack-ask-package = { $number } के लिए { $operator } पैक ({ $count })। एक चुनिए:
+datapack-package = { $name } · { $amount }
+datapack-no-packages = { $operator } के पास अभी इस नंबर के लिए कोई पैक नहीं है। कृपया दूसरी तरह का पैक चुनिए।
+datapack-list-rejected = पैक लोड नहीं हो सके: { $message }
+    कृपया दूसरी तरह का पैक चुनिए या फिर से कोशिश कीजिए।
+
+# dth
+dth-ask-operator = 📺 कौन सा टीवी (DTH) ऑपरेटर?
+dth-ask-customer = आपकी { $operator } ग्राहक आईडी (बिल पर या सेट-टॉप बॉक्स की स्क्रीन पर):
+dth-customer-rejected = ऑपरेटर का जवाब: "{ $message }"
+    कृपया ग्राहक आईडी जाँचकर फिर से भेजिए।
+dth-customer-info = { $operator } ग्राहक { $id }:
+    { $info }
+dth-no-packages = { $operator } के पास अभी इस ग्राहक के लिए कोई पैकेज नहीं है। कृपया फिर से ऑपरेटर चुनिए।
+dth-ask-package = पैकेज चुनिए ({ $count }):
+dth-package = { $name } · { $amount }
+
+# internet
+internet-ask-isp = 🌐 कौन सा इंटरनेट प्रदाता?
+internet-ask-username = आपका { $operator } यूज़रनेम (ग्राहक आईडी):
+internet-username-rejected = प्रदाता का जवाब: "{ $message }"
+    कृपया यूज़रनेम जाँचकर फिर से भेजिए।
+internet-no-packages = { $operator } के पास अभी इस यूज़रनेम के लिए कोई पैकेज नहीं है। कृपया फिर से प्रदाता चुनिए।
+internet-ask-package = { $username } के लिए { $operator } पैकेज ({ $count })। एक चुनिए:
+internet-package = { $name } · { $amount }
+
+# status, history, repeat, balance
+status-transaction = ट्रांज़ैक्शन आईडी: { $tx }
+status-reason = कारण: { $reason }
+status-customer = ग्राहक (टेलीग्राम आईडी): { $user }
+status-wallet = वॉलेट: { $debit } कटे (सेवा शुल्क { $fee }), बाकी बैलेंस: { $balance }
+balance-unavailable = रिचार्ज सेवा अभी जवाब नहीं दे रही है। कृपया एक मिनट बाद फिर कोशिश कीजिए।
+repeat-intro = 🔁 ऑर्डर { $ref } दोहराया जा रहा है।
+repeat-unavailable = यह ऑर्डर अब दोहराया नहीं जा सकता। नया ऑर्डर करने के लिए /recharge भेजिए।
+repeat-package-gone = "{ $package }" पैक अब { $number } के लिए उपलब्ध नहीं है। दूसरा चुनने के लिए /recharge भेजिए।
+repeat-lookup-failed = यह ऑर्डर दोहराया नहीं जा सका: { $message }
+    फिर से शुरू करने के लिए /recharge भेजिए।
+repeat-nothing-due = इस बिल पर अभी कुछ बकाया नहीं है। अग्रिम भुगतान करना हो तो /recharge भेजिए।
+repeat-bill = { $name } का बिल: अभी { $amount } बकाया।
+
+# landline
+landline-ask-operator = ☎️ कौन सी लाइन रिचार्ज करनी है?
+landline-ask-number = ☎️ कौन सा { $operator } नंबर? शुरुआती 0 के बिना 9 अंक लिखिए।
+landline-ask-amount = कितना? { $min } से { $max } तक की राशि लिखिए, या चुनिए:
+
+# bill (shared by the water and electricity flows)
+bill-offices-failed = कार्यालयों की सूची नहीं मिल सकी ({ $reason })। कोई पैसा नहीं कटा। थोड़ी देर बाद /recharge भेजकर फिर कोशिश कीजिए।
+bill-account-invalid = केवल अक्षर, अंक और . - _ / का प्रयोग कीजिए (बिना स्पेस)।
+bill-month-1 = बैशाख
+bill-month-2 = जेठ
+bill-month-3 = असार
+bill-month-4 = साउन
+bill-month-5 = भदौ
+bill-month-6 = असोज
+bill-month-7 = कार्तिक
+bill-month-8 = मंसिर
+bill-month-9 = पौष
+bill-month-10 = माघ
+bill-month-11 = फागुन
+bill-month-12 = चैत
+bill-field-previous = पिछला बकाया { $amount }
+bill-field-current = इस महीने { $amount }
+bill-field-amount = बिल { $amount }
+bill-field-fine = जुर्माना { $amount }
+bill-field-penalty = विलंब शुल्क { $amount }
+bill-field-discount = छूट { $amount }
+bill-field-total = कुल { $amount }
+bill-field-payable = देय { $amount }
+bill-row = • { $heading }: { $details }
+bill-address = पता: { $address }
+bill-total = कुल बकाया: { $amount }
+bill-nothing-due = इस खाते पर अभी कोई बकाया नहीं है।
+bill-ask-amount = { $due } का बकाया चुकाइए, या कोई और राशि ({ $max } तक) लिखिए, जैसे अग्रिम भुगतान के लिए:
+bill-pay-due = 💳 बकाया { $amount } चुकाएँ
+bill-ask-advance = आप अग्रिम भुगतान कर सकते हैं: { $max } तक की राशि लिखिए।
+bill-confirm-office = कार्यालय: { $office }
+bill-confirm-customer = ग्राहक: { $name }
+bill-confirm-due = बिल का बकाया: { $amount }
+
+# water
+water-ask-operator = 🚰 कौन सा जल सेवा प्रदाता?
+water-ask-office = 🚰 { $operator }: आपका पानी कनेक्शन किस कार्यालय के अंतर्गत है?
+water-ask-customer = { $office } में आपकी ग्राहक संख्या (पानी के बिल पर छपी):
+water-ask-month = किस महीने का?
+water-bill-rejected = जल कार्यालय यह बिल नहीं जाँच सका: { $reason }
+    कृपया ग्राहक संख्या जाँचिए।
+water-bill-title = 🚰 { $name } का पानी का बिल ({ $month })
+water-confirm-month = महीना: { $month }
+
+# electricity
+electricity-ask-operator = 💡 कौन सा बिजली सेवा प्रदाता?
+electricity-ask-office = 💡 { $operator }: आपका मीटर किस वितरण केंद्र (कार्यालय) के अंतर्गत है?
+electricity-ask-sc = आपका SC नंबर (सर्विस कनेक्शन नंबर, बिल पर):
+electricity-ask-customer = आपकी ग्राहक आईडी (बिल पर):
+electricity-ask-phone = इस बिल के लिए फ़ोन नंबर: मोबाइल (10 अंक) या लैंडलाइन।
+electricity-phone-invalid = यह फ़ोन नंबर नहीं है: मोबाइल में 9 से शुरू होने वाले 10 अंक होते हैं, लैंडलाइन में 7 से 9 अंक।
+electricity-bill-rejected = बिजली कार्यालय यह बिल नहीं जाँच सका: { $reason }
+    कृपया SC नंबर और ग्राहक आईडी जाँचिए।
+electricity-bill-title = 💡 { $name } का बिजली का बिल (SC { $sc })
+electricity-confirm-sc = SC नंबर: { $sc }
+electricity-confirm-phone = फ़ोन: { $phone }
+
+# india
+india-circles-failed = सर्किलों की सूची नहीं मिल सकी ({ $reason })। कोई पैसा नहीं कटा। थोड़ी देर बाद /recharge भेजकर फिर कोशिश कीजिए।
+india-ask-circle = 🇮🇳 कनेक्शन किस टेलीकॉम सर्किल (राज्य) का है?
+india-ask-kind = सर्किल: { $circle }। क्या रिचार्ज करना है?
+india-kind-prepaid = 📱 प्रीपेड मोबाइल
+india-kind-postpaid = 🧾 पोस्टपेड मोबाइल
+india-kind-dth = 📡 DTH (टीवी)
+india-ask-operator = { $kind }: कौन सा ऑपरेटर?
+india-ask-number = कौन सा { $operator } नंबर? (10 अंक; +91 के साथ भी चलेगा)
+india-ask-dth-id = आपकी { $operator } सब्सक्राइबर आईडी (10 अंक) या रजिस्टर्ड मोबाइल नंबर:
+india-plan = { $amount } · { $details }
+india-ask-plan = { $number } के लिए प्लान चुनिए, या { $min } से { $max } तक की राशि लिखिए:
+india-plans-unavailable = प्लान की सूची अभी उपलब्ध नहीं है; आप राशि लिख सकते हैं।
+india-ask-amount = { $number } के लिए कितना? { $min } से { $max } तक की राशि लिखिए, या चुनिए:
+india-confirm-circle = सर्किल: { $circle }
+dth-invalid-customer = ग्राहक आईडी में केवल अक्षर, अंक और . _ - / @ होते हैं (खाली जगह नहीं)।
+internet-invalid-username = यूज़रनेम में केवल अक्षर, अंक और . _ - / @ होते हैं (खाली जगह नहीं)।

@@ -1,0 +1,25 @@
+import type { I18n } from "@grammyjs/i18n";
+import type { Render } from "../notify/render.ts";
+import { isFinal } from "../orders/model.ts";
+import type { BotContext } from "./context.ts";
+import { DEFAULT_LOCALE, translator } from "./i18n.ts";
+import { finalText, receiptText, stuckAlertText } from "./render.ts";
+
+/**
+ * Notification texts in the order's language: the receipt shows the status it reached; a final
+ * outcome also comes as a new message (so the phone buzzes). Admin alerts are in English, the
+ * admins' working language here.
+ */
+export function notificationRender(i18n: I18n<BotContext>): Render {
+  return (n, order) => {
+    if (n.kind === "admin_alert") {
+      return { text: stuckAlertText(translator(i18n, DEFAULT_LOCALE), order, n.at) };
+    }
+    const t = translator(i18n, order.locale);
+    const shown = { ...order, status: n.status };
+    const receipt = receiptText(t, shown);
+    return isFinal(n.status)
+      ? { text: finalText(t, shown), receiptText: receipt }
+      : { text: receipt };
+  };
+}

@@ -1,0 +1,123 @@
+import { asciiDigits } from "../catalog/index.ts";
+import { normalizeProviderStatus, type Order, referenceSchema } from "../orders/model.ts";
+import {
+  isProviderError,
+  type ProviderClient,
+  type Region,
+  type StatusResult,
+} from "../provider/index.ts";
+import type { BotOrders, Role } from "./deps.ts";
+import { formatRupees } from "./format.ts";
+import type { Translate } from "./i18n.ts";
+import { statusLabel, statusText } from "./render.ts";
+
+/**
+ * Finding an order for /status and for "repeat": by our reference number or by the provider's
+ * transaction id. Customers see only their own orders, and another customer's order answers exactly
+ * like an unknown one, so references cannot be probed. Agents and admins see every stored order and
+ * may ask the aggregator about references the bot never stored.
+ */
+
+export interface Viewer {
+  userId: number;
+  role: Role;
+}
+
+/** Digits as typed ("#1234 5678", Devanagari digits too); null when it cannot be a reference or id. */
+export function parseOrderQuery(text: string): string | null {
+  const s = asciiDigits(text).replace(/[\s\-#.]/g, "");
+  return /^\d{1,30}$/.test(s) ? s : null;
+}
+
+export function canSee(viewer: Viewer, order: Order): boolean {
+  return viewer.role !== "customer" || order.userId === viewer.userId;
+}
+
+/** The stored order the viewer may see under this number (a reference first, then a transaction id). */
+export async function findVisibleOrder(
+  orders: Pick<BotOrders, "get" | "getByTransactionId">,
+  viewer: Viewer,
+  query: string,
+): Promise<Order | null> {
+  const byReference = referenceSchema.safeParse(query).success ? await orders.get(query) : null;
+  if (byReference && canSee(viewer, byReference)) return byReference;
+  const byTransaction = await orders.getByTransactionId(query);
+  if (byTransaction && canSee(viewer, byTransaction)) return byTransaction;
+  return null;
+}
+
+export interface ProviderAnswer {
+  region: Region;
+  result: StatusResult;
+}
+
+const PROVIDER_QUERIES = [
+  ["np", "reference"],
+  ["in", "reference"],
+  ["np", "transaction"],
+  ["in", "transaction"],
+] as const;
+
+/**
+ * Asks the aggregator (staff only): as an order reference in Nepal, then India, then as a
+ * transaction id. A refusal ("not found") tries the next; transient errors are thrown so the caller
+ * can offer Retry. Null when the aggregator knows nothing under this number.
+ */
+export async function askProvider(
+  provider: ProviderClient,
+  query: string,
+): Promise<ProviderAnswer | null> {
+  for (const [region, by] of PROVIDER_QUERIES) {
+    try {
+      const result =
+        by === "reference"
+          ? await provider.statusByReference(region, query)
+          : await provider.statusByTransaction(region, query);
+      return { region, result };
+    } catch (e) {
+      if (isProviderError(e) && (e.kind === "rejected" || e.kind === "invalid_request")) continue;
+      throw e;
+    }
+  }
+  return null;
+}
+
+/** A stored order as /status shows it; staff see who ordered it, admins the wallet effects too. */
+export function orderStatusText(t: Translate, order: Order, role: Role): string {
+  const lines = [statusText(t, order)];
+  if (order.transactionId) lines.push(t("status-transaction", { tx: order.transactionId }));
+  if (order.status === "failed" && order.providerMessage?.trim()) {
+    lines.push(t("status-reason", { reason: order.providerMessage.trim() }));
+  }
+  if (role !== "customer") lines.push(t("status-customer", { user: String(order.userId) }));
+  if (role === "admin" && order.wallet) {
+    lines.push(
+      t("status-wallet", {
+        debit: formatRupees(order.wallet.debitAmountPaisa, order.region),
+        fee: formatRupees(order.wallet.serviceChargePaisa, order.region),
+        balance:
+          order.wallet.creditAvailablePaisa === null
+            ? "—"
+            : formatRupees(order.wallet.creditAvailablePaisa, order.region),
+      }),
+    );
+  }
+  return lines.join("\n");
+}
+
+/** What the aggregator said about a reference the bot does not have. */
+export function providerStatusText(t: Translate, answer: ProviderAnswer): string {
+  const { result, region } = answer;
+  const status = normalizeProviderStatus(result.status);
+  const lines = [
+    t("status-provider-result", {
+      ref: result.referenceNo,
+      operator: result.operator ?? "—",
+      number: result.connectionNo ?? "—",
+      amount: formatRupees(result.amountPaisa, region),
+      status: status ? statusLabel(t, status) : result.status,
+    }),
+    t("status-transaction", { tx: result.transactionId }),
+  ];
+  return lines.join("\n");
+}
