@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { faultsPatchSchema } from "./sandbox/faults.ts";
 
 /**
  * Every setting of the process, read once from the environment. Unset optional values select the
@@ -65,6 +66,25 @@ const envSchema = z.object({
   WEBHOOK_CONFIRM_FINAL: bool(true),
   SANDBOX_TOKEN: z.preprocess(emptyToUndefined, z.string().default("sandbox-token")),
   SANDBOX_PORT: int(8090, 0),
+  SANDBOX_WEBHOOK_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  SANDBOX_TO_PENDING_MS: int(1000, 0),
+  SANDBOX_TO_FINAL_MS: int(2000, 0),
+  SANDBOX_RATE_LIMIT: int(50, 0),
+  SANDBOX_FAULTS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default("{}")
+      .transform((text, ctx) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          ctx.addIssue({ code: "custom", message: "not valid JSON" });
+          return z.NEVER;
+        }
+      })
+      .pipe(z.record(z.string(), faultsPatchSchema)),
+  ),
   REDIS_URL: z.preprocess(emptyToUndefined, z.url().optional()),
   REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().default("ra:")),
   PORT: int(8080, 0),
@@ -181,7 +201,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBodyBytes: e.WEBHOOK_MAX_BODY_BYTES,
       confirmFinalWithStatusQuery: e.WEBHOOK_CONFIRM_FINAL,
     },
-    sandbox: { token: e.SANDBOX_TOKEN, port: e.SANDBOX_PORT },
+    sandbox: {
+      token: e.SANDBOX_TOKEN,
+      port: e.SANDBOX_PORT,
+      /** Standalone sandbox only: the webhook target at start (embedded: our own webhook route). */
+      webhookUrl: e.SANDBOX_WEBHOOK_URL,
+      delays: { toPendingMs: e.SANDBOX_TO_PENDING_MS, toFinalMs: e.SANDBOX_TO_FINAL_MS },
+      rateLimitPerSecond: e.SANDBOX_RATE_LIMIT,
+      /** Faults switched on at start, per token (JSON, e.g. {"sandbox-token":{"commitThenDrop":0.3}}). */
+      faults: e.SANDBOX_FAULTS,
+    },
     redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
     catalog: {
       ntcMobileMaxAmount: e.NTC_MOBILE_MAX_AMOUNT,

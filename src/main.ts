@@ -1,13 +1,9 @@
-import { serve } from "@hono/node-server";
-import { collectDefaultMetrics, Registry } from "prom-client";
-import { ConfigError, loadConfig, secretsOf } from "./config.ts";
-import { createHttpApp, type HealthCheck } from "./http/app.ts";
-import { createLogger } from "./logger.ts";
-import { createRedis, redisAnswers } from "./redis.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+import { startSystem } from "./system.ts";
 
 /**
- * Composition root: config -> adapters -> parts. Nothing else in the code base starts a server,
- * a timer or a connection on import.
+ * Entry point of `npm start`: read the configuration, start everything (src/system.ts is the
+ * composition root), stop gracefully on SIGTERM and SIGINT.
  */
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -20,29 +16,21 @@ async function main() {
     }
     throw e;
   }
-  const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-
-  const health: HealthCheck[] = [];
-  const stops: Array<() => Promise<void> | void> = [];
-
-  const redis = config.redis.url ? createRedis(config.redis.url) : undefined;
-  if (redis) {
-    redis.on("error", (err) => logger.warn({ err: err.message }, "redis error"));
-    health.push({ name: "redis", check: () => redisAnswers(redis) });
-    stops.push(async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    });
+  const system = await startSystem({ config });
+  const { logger } = system;
+  if (config.mode.embeddedSandbox) {
+    logger.info(
+      { sandbox: `${system.url}/sandbox/api/v1`, token: "see SANDBOX_TOKEN" },
+      config.webhook.secretIsDevDefault
+        ? "embedded sandbox; development webhook secret in use (set WEBHOOK_SECRET to change it)"
+        : "embedded sandbox",
+    );
   }
-
-  const app = createHttpApp({ registry, health });
-
-  const server = serve(
-    { fetch: app.fetch, hostname: config.http.host, port: config.http.port },
-    (info) => {
-      logger.info({ port: info.port, host: config.http.host }, "http server listening");
-    },
+  const where = config.mode.playground ? `${system.url}/` : `${system.url}/healthz`;
+  process.stdout.write(
+    config.mode.playground
+      ? `\nRecharge assistant is running: open ${where} to chat with the bot (no Telegram token needed).\n\n`
+      : `\nRecharge assistant is running on ${where}\n\n`,
   );
 
   let stopping = false;
@@ -50,12 +38,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "shutting down");
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const stop of stops.reverse()) {
-      await Promise.resolve(stop()).catch((err) =>
-        logger.warn({ err: String(err) }, "stop failed"),
-      );
-    }
+    await system.stop().catch((err) => logger.error({ err: String(err) }, "shutdown failed"));
     logger.flush();
     process.exit(0);
   };

@@ -1,28 +1,19 @@
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { z } from "zod";
 import { loadConfig, secretsOf } from "../config.ts";
 import { createLogger } from "../logger.ts";
-import { createSandbox, parseFaultsEnv } from "./index.ts";
+import { createSandbox } from "./index.ts";
 
 /**
  * `npm run sandbox`: the sandbox aggregator alone at http://127.0.0.1:SANDBOX_PORT/api/v1.
- * Settings from loadConfig (SANDBOX_TOKEN, SANDBOX_PORT, WEBHOOK_SECRET, catalogue options) plus the
+ * Settings from loadConfig: SANDBOX_TOKEN, SANDBOX_PORT, WEBHOOK_SECRET, the catalogue options and the
  * sandbox-only variables SANDBOX_WEBHOOK_URL (webhook target at start), SANDBOX_FAULTS (JSON token ->
  * faults) and SANDBOX_TO_PENDING_MS / SANDBOX_TO_FINAL_MS / SANDBOX_RATE_LIMIT.
  */
 
-const extraEnv = z.object({
-  SANDBOX_WEBHOOK_URL: z.preprocess((v) => (v === "" ? undefined : v), z.url().optional()),
-  SANDBOX_TO_PENDING_MS: z.coerce.number().int().min(0).default(500),
-  SANDBOX_TO_FINAL_MS: z.coerce.number().int().min(0).default(1500),
-  SANDBOX_RATE_LIMIT: z.coerce.number().int().min(0).default(50),
-});
-
 function main(): void {
   const config = loadConfig();
-  const extra = extraEnv.parse(process.env);
-  const faults = parseFaultsEnv(process.env.SANDBOX_FAULTS);
+  const webhookUrl = config.sandbox.webhookUrl;
   const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
   const token = config.sandbox.token;
   const secret = config.webhook.secret;
@@ -31,15 +22,13 @@ function main(): void {
     accounts: [
       {
         token,
-        ...(extra.SANDBOX_WEBHOOK_URL
-          ? { webhook: { url: extra.SANDBOX_WEBHOOK_URL, secret } }
-          : {}),
+        ...(webhookUrl ? { webhook: { url: webhookUrl, secret } } : {}),
       },
     ],
-    delays: { toPendingMs: extra.SANDBOX_TO_PENDING_MS, toFinalMs: extra.SANDBOX_TO_FINAL_MS },
-    rateLimitPerSecond: extra.SANDBOX_RATE_LIMIT,
+    delays: config.sandbox.delays,
+    rateLimitPerSecond: config.sandbox.rateLimitPerSecond,
     ...config.catalog,
-    faults,
+    faults: config.sandbox.faults,
     logger,
   });
 
@@ -58,7 +47,7 @@ function main(): void {
           `  base URL        ${base}`,
           `  x-auth-token    ${token}`,
           `  webhook secret  ${secret}${config.webhook.secretIsDevDefault ? " (development default)" : ""}`,
-          `  webhook URL     ${extra.SANDBOX_WEBHOOK_URL ?? `(none; PUT ${base}/_sandbox/webhook)`}`,
+          `  webhook URL     ${webhookUrl ?? `(none; PUT ${base}/_sandbox/webhook)`}`,
           `  admin API       ${base}/_sandbox (header x-admin-token: ${sandbox.adminToken === token ? "the token above" : "set"})`,
           "",
         ].join("\n"),

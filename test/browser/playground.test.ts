@@ -1,0 +1,250 @@
+// The playground page in a real browser (Debian's Chromium, headless, driven by playwright-core):
+// a newcomer's first minutes, by clicking and typing only. Screenshots go to test/artifacts/.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestSystem, type TestSystem } from "../support/system.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
+const AGENT = 2001;
+const ADMIN = 3001;
+const WAIT_MS = 10_000;
+
+describe("playground page in Chromium", () => {
+  let ts: TestSystem;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const pageErrors: string[] = [];
+  /** The reference of the mobile recharge, as the page showed it. */
+  let mobileRef = "";
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`,
+      );
+    }
+    mkdirSync(ARTIFACTS, { recursive: true });
+    ts = await startTestSystem({ env: { AGENT_IDS: String(AGENT), ADMIN_IDS: String(ADMIN) } });
+    profile = mkdtempSync(join(tmpdir(), "playground-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+      viewport: { width: 1280, height: 800 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on("pageerror", (err) => pageErrors.push(err.message));
+    // The page must not reach beyond this server (no CDN, no web fonts).
+    await page.route("**/*", (route) =>
+      route.request().url().startsWith(ts.system.url) ? route.continue() : route.abort(),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await ts?.cleanup();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  const messages = () => page.locator("#messages .row:not(.typing-row)");
+  const bubble = (text: string | RegExp) => messages().filter({ hasText: text }).last();
+
+  async function type(text: string) {
+    await page.locator("#input").fill(text);
+    await page.locator("#input").press("Enter");
+    await bubble(text).waitFor({ timeout: WAIT_MS });
+  }
+
+  async function click(label: string, after: string | RegExp) {
+    await page.locator(".kb-button", { hasText: label }).last().click();
+    await bubble(after).waitFor({ timeout: WAIT_MS });
+  }
+
+  /** The text as the user reads it (laid out, with line breaks), whitespace collapsed. */
+  async function textOf(locator: Locator) {
+    // biome-ignore lint/performance/useDomNodeTextContent: what the user sees, not the DOM's text
+    return (await locator.innerText()).replace(/\s+/g, " ");
+  }
+
+  async function openAs(name: string, userId: number) {
+    await page.locator(".person", { hasText: name }).click();
+    await page.locator(".person.active", { hasText: name }).waitFor({ timeout: WAIT_MS });
+    expect(page.url()).toContain(`#${userId}`);
+  }
+
+  it("completes a mobile recharge by clicking and typing, and shows the success push", async () => {
+    await page.goto(`${ts.system.url}/`);
+    await page.locator(".person").first().waitFor({ timeout: WAIT_MS });
+    expect(await page.locator(".person .uname").allTextContents()).toEqual([
+      "Asha",
+      "Bikash",
+      "Chandra",
+      "Deepa",
+    ]);
+    expect(await page.locator(".person .role").allTextContents()).toEqual([
+      "Customer · 1001",
+      "Customer · 1002",
+      "Agent · 2001",
+      "Admin · 3001",
+    ]);
+    // The first user is chosen, with an empty chat and a START button.
+    await page.locator(".person.active", { hasText: "Asha" }).waitFor();
+    await page.locator("#start-button").waitFor();
+    await page.locator(".balance", { hasText: "Rs 1,00,000" }).waitFor({ timeout: WAIT_MS });
+
+    await type("/recharge");
+    await bubble("What would you like to pay?").waitFor({ timeout: WAIT_MS });
+    await click("📱 Mobile top-up", "Which mobile number");
+    await type("9841234567");
+    await bubble("Operator for 9841234567").waitFor({ timeout: WAIT_MS });
+    await click("✓ NTC Prepaid (detected)", "How much?");
+    await type("150");
+    const confirm = bubble("Please check your order");
+    await confirm.waitFor({ timeout: WAIT_MS });
+    expect(await textOf(confirm)).toContain("Amount: Rs 150");
+    await click("✅ Confirm", /Order \d+/);
+
+    const push = bubble(/Order \d+ succeeded/);
+    await push.waitFor({ timeout: WAIT_MS });
+    const ref = /Order (\d+) succeeded/.exec(await textOf(push))?.[1];
+    expect(ref).toBeDefined();
+    expect(await textOf(push)).toContain("NTC Prepaid · 9841234567 · Rs 150");
+    // The user's own messages are on the right, the bot's on the left.
+    expect(await page.locator(".row.user").count()).toBe(3);
+    // The receipt was edited in place: one bubble, now final, marked edited.
+    const receipt = messages()
+      .filter({ hasText: `Order ${ref}` })
+      .filter({ hasNotText: "succeeded" });
+    await receipt.filter({ hasText: "successful" }).waitFor({ timeout: WAIT_MS });
+    expect(await receipt.count()).toBe(1);
+    expect(await receipt.locator(".edited").count()).toBe(1);
+    expect(await receipt.locator("time").textContent()).toMatch(/\d{1,2}[:.]\d\d/);
+    // The confirmation lost its buttons once confirmed.
+    expect(await confirm.locator(".kb-button").count()).toBe(0);
+
+    // The side panel: the webhook delivery of the success, and the wallet paid.
+    const delivery = page
+      .locator("#deliveries tr", { hasText: ref! })
+      .filter({ hasText: "success" });
+    await delivery.waitFor({ timeout: WAIT_MS });
+    expect(await textOf(delivery)).toContain("200");
+    await page.locator(".balance", { hasText: "Rs 99,850" }).waitFor({ timeout: WAIT_MS });
+
+    await page.screenshot({ path: join(ARTIFACTS, "playground-mobile.png") });
+    // `PLAYGROUND_DOCS_SCREENSHOT=1 npx vitest run test/browser` refreshes the README's picture.
+    if (process.env.PLAYGROUND_DOCS_SCREENSHOT === "1") {
+      await page.locator(".bubble.flash").first().waitFor({ state: "detached", timeout: WAIT_MS });
+      await page.screenshot({
+        path: join(import.meta.dirname, "..", "..", "docs", "playground.png"),
+      });
+    }
+    mobileRef = ref!;
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("pays a water bill as the second customer", async () => {
+    await openAs("Bikash", 1002);
+    await page.locator("#start-button").waitFor({ timeout: WAIT_MS });
+    // START sends /start: the welcome greets this user by name.
+    await page.locator("#start-button").click();
+    await bubble("Namaste Bikash").waitFor({ timeout: WAIT_MS });
+    await click("🚰 Water bill", "which office");
+    await click("KUKL Kamaladi", "Your customer id at KUKL Kamaladi");
+    await type("1234-567");
+    await bubble("For which month?").waitFor({ timeout: WAIT_MS });
+    await click("Kartik", "Water bill of");
+    const bill = bubble("Water bill of");
+    expect(await textOf(bill)).toMatch(/Total due: Rs [\d,.]+/);
+    const due = /Total due: (Rs [\d,.]+)/.exec(await textOf(bill))?.[1];
+    await click(`💳 Pay the due ${due}`, "Please check your order");
+    expect(await textOf(bubble("Please check your order"))).toContain("Office: KUKL Kamaladi");
+    await click("✅ Confirm", /Order \d+/);
+    const push = bubble(/Order \d+ succeeded/);
+    await push.waitFor({ timeout: WAIT_MS });
+    expect(await textOf(push)).toContain(`Khanepani (Water) · 1234-567 · ${due}`);
+    const ref = /Order (\d+) succeeded/.exec(await textOf(push))?.[1];
+    // The side panel catches up: the bill's webhook delivery, and the wallet paid for it.
+    const delivery = page
+      .locator("#deliveries tr", { hasText: ref! })
+      .filter({ hasText: "success" });
+    await delivery.waitFor({ timeout: WAIT_MS });
+    await page.locator(".balance", { hasNotText: "Rs 99,850" }).waitFor({ timeout: WAIT_MS });
+    await page.screenshot({ path: join(ARTIFACTS, "playground-water.png") });
+
+    // The first customer's chat is untouched by all this.
+    await openAs("Asha", 1001);
+    await bubble(/Order \d+ succeeded/).waitFor({ timeout: WAIT_MS });
+    expect(await messages().filter({ hasText: "Khanepani" }).count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("lets an agent check a customer's order with /status", async () => {
+    expect(mobileRef).not.toBe("");
+    await openAs("Chandra", AGENT);
+    await type(`/status ${mobileRef}`);
+    const shown = bubble(new RegExp(`Order ${mobileRef}\\s+NTC Prepaid`));
+    await shown.waitFor({ timeout: WAIT_MS });
+    expect(await textOf(shown)).toContain("Customer (Telegram id): 1001");
+    await page.screenshot({ path: join(ARTIFACTS, "playground-agent-status.png") });
+  });
+
+  it("shows the typing indicator, reply keyboards, button answers and unread counts", async () => {
+    await openAs("Deepa", ADMIN);
+    const api = ts.system.bot.api;
+    await api.sendChatAction(ADMIN, "typing");
+    await page.locator("#chat-status", { hasText: "typing…" }).waitFor({ timeout: WAIT_MS });
+    await page.locator(".typing-row").waitFor({ timeout: WAIT_MS });
+    // A message ends the typing indicator; its reply keyboard appears above the input.
+    await api.sendMessage(ADMIN, "Share your number?", {
+      reply_markup: { keyboard: [[{ text: "Yes" }, { text: "No" }]], resize_keyboard: true },
+    });
+    await bubble("Share your number?").waitFor({ timeout: WAIT_MS });
+    await page.locator(".typing-row").waitFor({ state: "detached", timeout: WAIT_MS });
+    expect(await page.locator("#chat-status").textContent()).toBe("bot");
+    await page.locator("#reply-keyboard .reply-button", { hasText: "No" }).click();
+    await messages().filter({ hasText: /^No/ }).waitFor({ timeout: WAIT_MS });
+    await bubble("I did not understand").waitFor({ timeout: WAIT_MS });
+    expect(await page.locator("#reply-keyboard").isVisible()).toBe(true);
+
+    // A stale button: the bot answers the callback, and the page shows the answer as a toast.
+    await type("/start");
+    await bubble("Namaste Deepa").waitFor({ timeout: WAIT_MS });
+    const stale = await api.sendMessage(ADMIN, "Old menu", {
+      reply_markup: { inline_keyboard: [[{ text: "Old button", callback_data: "gone" }]] },
+    });
+    await page.locator(".kb-button", { hasText: "Old button" }).click();
+    await page.locator("#toast", { hasText: "This button is no longer active." }).waitFor({
+      timeout: WAIT_MS,
+    });
+
+    // An edit from the bot changes the bubble in place.
+    await api.editMessageText(ADMIN, stale.message_id, "Old menu (closed)");
+    const edited = bubble("Old menu (closed)");
+    await edited.locator(".edited").waitFor({ timeout: WAIT_MS });
+    expect(await messages().filter({ hasText: "Old menu" }).count()).toBe(1);
+
+    // A message for another user shows as unread in the switcher.
+    await api.sendMessage(1002, "Your bill is due soon.");
+    await page
+      .locator(".person", { hasText: "Bikash" })
+      .locator(".badge", { hasText: "1" })
+      .waitFor({
+        timeout: WAIT_MS,
+      });
+    expect(pageErrors).toEqual([]);
+  });
+});

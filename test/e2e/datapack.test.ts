@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+
+/** The data-pack flow end to end: emulator -> bot -> orders -> sandbox -> webhook -> notifier. */
+describe("data pack, end to end", () => {
+  let ts: TestSystem;
+  beforeAll(async () => {
+    ts = await startTestSystem();
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await ts.cleanup();
+  });
+
+  const refOf = (text: string) => /Order (\d+)/.exec(text)?.[1];
+
+  async function start(u: TestUser) {
+    await u.say("/recharge", /What would you like to pay/);
+    await u.tap("📶 Data pack", /Which mobile number is the pack for/);
+  }
+
+  it("buys an Ncell data pack from the second page of the list and pushes the success", async () => {
+    const u = ts.user(201);
+    await start(u);
+    const products = await u.say("+977 980-123-4567", /9801234567 is an Ncell number/);
+    expect(u.buttons(products)).toEqual([
+      "📶 Data",
+      "📞 Voice",
+      "✉️ SMS",
+      "✈️ Roaming",
+      "⭐ Sadhain On",
+      "✖ Cancel",
+    ]);
+    const list = await u.tap("📶 Data", /Ncell Data packs for 9801234567 \(6\)/);
+    expect(u.buttons(list)).toContain("1.5 GB / 1 day · Rs 100");
+    expect(u.buttons(list)).toContain("1/2");
+    expect(u.buttons(list)).not.toContain("Night data 4 GB (11pm-6am) / 7 days · Rs 150");
+
+    // Paging edits the same message: the second page shows the rest.
+    u.press("›");
+    const page2 = await u.emu.waitForBotMessage(
+      201,
+      (m) => m.id === list.id && (m.inlineKeyboard ?? []).flat().some((b) => b.text === "2/2"),
+      { timeoutMs: 8000 },
+    );
+    expect(u.buttons(page2)).toContain("Night data 4 GB (11pm-6am) / 7 days · Rs 150");
+    expect(u.buttons(page2)).not.toContain("1.5 GB / 1 day · Rs 100");
+
+    const confirm = await u.tap(
+      "Night data 4 GB (11pm-6am) / 7 days · Rs 150",
+      /Please check your order/,
+    );
+    expect(confirm.text).toContain("Operator: Ncell Data");
+    expect(confirm.text).toContain("Number / account: 9801234567");
+    expect(confirm.text).toContain("Package: Night data 4 GB (11pm-6am) / 7 days");
+    expect(confirm.text).toContain("Amount: Rs 150");
+    const receipt = await u.tap("✅ Confirm", /Order \d+/);
+    const ref = refOf(receipt.text);
+    expect(ref).toBeDefined();
+    const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    expect(push.text).toContain("Ncell Data · 9801234567 · Rs 150");
+
+    const order = await ts.system.orders.get(ref!);
+    expect(order).toMatchObject({
+      status: "success",
+      category: "datapack",
+      operatorId: 2,
+      connectionNo: "9801234567",
+      amountPaisa: 15_000,
+      userId: 201,
+      details: { packageId: "PROD_002_06_inv", packageName: "Night data 4 GB (11pm-6am) / 7 days" },
+    });
+    // The listing's reference is the order's own: nothing to carry separately.
+    expect(order?.executeReference).toBeUndefined();
+    const ledger = ts.system.sandbox!.ledger(ts.system.config.sandbox.token);
+    expect(ledger.filter((r) => r.referenceNo === ref)).toHaveLength(1);
+  });
+
+  it("tells the user when the operator fails the pack", async () => {
+    const u = ts.user(202);
+    await start(u);
+    const products = await u.say("9841230000", /9841230000 is an NTC number/);
+    expect(u.buttons(products)).toEqual(["📶 Data", "📞 Voice", "👍 Recommended", "✖ Cancel"]);
+    await u.tap("📞 Voice", /NTC Voice packs for 9841230000 \(2\)/);
+    const confirm = await u.tap("Namaste 100 minutes / 7 days · Rs 100", /Please check your order/);
+    expect(confirm.text).toContain("Operator: NTC Voice");
+    const receipt = await u.tap("✅ Confirm", /Order \d+/);
+    const ref = refOf(receipt.text);
+    const push = await u.waitFor(new RegExp(`Order ${ref} failed`));
+    expect(push.text).toContain("Nothing was charged");
+    expect(push.text).toMatch(/Reason: .+/);
+    const order = await ts.system.orders.get(ref!);
+    expect(order?.status).toBe("failed");
+    expect(order?.details.packageName).toBe("Namaste 100 minutes / 7 days");
+  });
+
+  it("re-asks with a reason at every step and keeps earlier answers", async () => {
+    const u = ts.user(203);
+    await start(u);
+    expect((await u.say("12345", /5 digits; it needs exactly 10/)).text).toContain(
+      "Please try again",
+    );
+    await u.say("9611234567", /SmartCell/);
+    await u.say("9771234567", /must start with 980, 981, 982, 970, 984, 985/);
+    await u.say("my number", /Please use digits only/);
+    u.emu.sendSticker(203);
+    await u.waitFor(/Please answer with a text message/);
+    await u.say("9851234567", /9851234567 is an NTC number/);
+
+    await u.say("data", /Please choose one of the buttons/);
+    await u.tap("📶 Data", /NTC Data packs for 9851234567 \(5\)/);
+    await u.say("4 GB", /Please choose one of the buttons/);
+    // A product button of the earlier question no longer counts.
+    const stale = () =>
+      u.emu
+        .callbackAnswers()
+        .filter((a) => a.chat_id === 203 && a.text === "This button is no longer active.").length;
+    const before = stale();
+    u.press("👍 Recommended");
+    await u.emu.waitFor(() => stale() > before);
+
+    await u.tap("4 GB / 7 days · Rs 300", /Please check your order/);
+    const again = await u.say("yes", /Please choose one of the buttons/);
+    expect(again.text).toContain("Number / account: 9851234567");
+    expect(again.text).toContain("Operator: NTC Data");
+    expect(again.text).toContain("Package: 4 GB / 7 days");
+    expect(again.text).toContain("Amount: Rs 300");
+    const receipt = await u.tap("✅ Confirm", /Order \d+/);
+    const ref = refOf(receipt.text);
+    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    const orders = await ts.system.orders.listByUser(203, 10);
+    expect(
+      orders.map((o) => [
+        o.connectionNo,
+        o.operatorName,
+        o.details.packageName,
+        o.amountPaisa,
+        o.status,
+      ]),
+    ).toEqual([["9851234567", "NTC Data", "4 GB / 7 days", 30_000, "success"]]);
+  });
+
+  it("says so when a product has no packs and lets the user choose another", async () => {
+    const u = ts.user(204);
+    vi.spyOn(ts.system.provider, "listDataPackages").mockResolvedValueOnce([]);
+    await start(u);
+    await u.say("9821234567", /Ncell number/);
+    const none = await u.tap("✉️ SMS", /Ncell SMS has no packs for this number right now/);
+    // The product question again, after the notice.
+    const products = await u.emu.waitForBotMessage(204, /9821234567 is an Ncell number/, {
+      afterId: none.id,
+      timeoutMs: 8000,
+    });
+    expect(u.buttons(products)).toContain("✉️ SMS");
+    await u.tap("✉️ SMS", /Ncell SMS packs for 9821234567 \(2\)/);
+    await u.tap("✖ Cancel", /Cancelled/);
+    expect(await ts.system.orders.listByUser(204, 10)).toEqual([]);
+  });
+
+  it("offers the number used last time as a button", async () => {
+    const u = ts.user(205);
+    await start(u);
+    await u.say("9701234567", /Ncell number/);
+    await u.tap("📞 Voice", /Ncell Voice packs/);
+    await u.tap("Unlimited Ncell calls / 1 day · Rs 40", /Please check your order/);
+    const receipt = await u.tap("✅ Confirm", /Order \d+/);
+    await u.waitFor(new RegExp(`Order ${refOf(receipt.text)} succeeded`));
+    const ask = await (async () => {
+      await u.say("/recharge", /What would you like to pay/);
+      return u.tap("📶 Data pack", /Which mobile number is the pack for/);
+    })();
+    expect(u.buttons(ask)).toContain("9701234567");
+    await u.tap("9701234567", /9701234567 is an Ncell number/);
+  });
+});

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+
+/** The India recharge flow end to end: circle, kind, operator, number, plan or amount (₹), push. */
+describe("India recharge, end to end", () => {
+  let ts: TestSystem;
+  beforeAll(async () => {
+    ts = await startTestSystem();
+  });
+  afterAll(async () => {
+    await ts.cleanup();
+  });
+
+  const ledgerFor = (ref: string) =>
+    ts.system.sandbox!.ledger(ts.system.config.sandbox.token).filter((r) => r.referenceNo === ref);
+  const refOf = (text: string) => /Order (\d+)/.exec(text)?.[1] ?? "";
+
+  async function startIndia(u: TestUser) {
+    await u.say("/recharge", /What would you like to pay/);
+    return u.tap("🇮🇳 India recharge", /Which telecom circle \(state\) is the connection in\?/);
+  }
+
+  it("recharges a prepaid number with a plan from the list and pushes the success", async () => {
+    const u = ts.user(801);
+    const circles = await startIndia(u);
+    expect(circles.text).toContain("You can also type part of the name to search.");
+    expect(u.buttons(circles)).toContain("1/3");
+    const kinds = await u.say("delhi", /Circle: Delhi NCR\. What do you want to recharge\?/);
+    expect(u.buttons(kinds)).toEqual([
+      "📱 Prepaid mobile",
+      "🧾 Postpaid mobile",
+      "📡 DTH (TV)",
+      "✖ Cancel",
+    ]);
+    const ops = await u.tap("📱 Prepaid mobile", /Prepaid mobile: which operator\?/);
+    expect(u.buttons(ops)).toEqual([
+      "Jio Prepaid",
+      "Airtel Prepaid",
+      "Vi Prepaid",
+      "BSNL Prepaid",
+      "‹ Back",
+      "✖ Cancel",
+    ]);
+    await u.tap("Airtel Prepaid", /Which Airtel Prepaid number\? \(10 digits; \+91 is fine\)/);
+    const plans = await u.say(
+      "+91 98765 43210",
+      /Choose a plan for 9876543210, or type an amount from ₹50 to ₹5,000/,
+    );
+    expect(u.buttons(plans)).toContain("₹299 · 28 days · Unlimited calls, 2 GB/day, 100 SMS/day");
+    // Six plans, five to a page.
+    expect(u.buttons(plans)).toContain("1/2");
+    const confirm = await u.tap(
+      "₹299 · 28 days · Unlimited calls, 2 GB/day, 100 SMS/day",
+      /Please check your order/,
+    );
+    for (const part of [
+      "Operator: Airtel Prepaid",
+      "Number / account: 9876543210",
+      "Circle: Delhi NCR",
+      "Package: 28 days · Unlimited calls, 2 GB/day, 100 SMS/day",
+      "Amount: ₹299",
+    ]) {
+      expect(confirm.text).toContain(part);
+    }
+    const receipt = await u.tap("✅ Confirm", /Order \d+/);
+    const ref = refOf(receipt.text);
+    const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    expect(push.text).toContain("Airtel Prepaid · 9876543210 · ₹299");
+
+    const order = await ts.system.orders.get(ref);
+    expect(order).toMatchObject({
+      status: "success",
+      category: "india",
+      region: "in",
+      operatorId: 202,
+      operatorTypeId: 1,
+      connectionNo: "9876543210",
+      amountPaisa: 29_900,
+      details: { circleId: "5", packageName: "28 days · Unlimited calls, 2 GB/day, 100 SMS/day" },
+    });
+    expect(ledgerFor(ref)).toMatchObject([
+      { category: "india", connectionNo: "9876543210", amountPaisa: 29_900 },
+    ]);
+  });
+
+  it("tells the user when a DTH recharge of a typed amount fails", async () => {
+    const u = ts.user(802);
+    await startIndia(u);
+    // Paging to the circle instead of searching.
+    u.press("›");
+    await u.emu.waitFor(() => u.buttons().includes("Mumbai"));
+    await u.tap("Mumbai", /Circle: Mumbai/);
+    const ops = await u.tap("📡 DTH (TV)", /DTH \(TV\): which operator/);
+    expect(u.buttons(ops)).toEqual([
+      "Tata Play",
+      "Airtel Digital TV",
+      "Dish TV",
+      "Sun Direct",
+      "‹ Back",
+      "✖ Cancel",
+    ]);
+    await u.tap(
+      "Tata Play",
+      /Your Tata Play subscriber id \(10 digits\) or the registered mobile number/,
+    );
+    const plans = await u.say("1234560000", /Choose a plan for 1234560000/);
+    expect(u.buttons(plans)).toContain("₹450 · 1 month · Family HD Pack");
+    const confirm = await u.say("350", /Please check your order/);
+    expect(confirm.text).toContain("Operator: Tata Play");
+    expect(confirm.text).toContain("Circle: Mumbai");
+    expect(confirm.text).toContain("Amount: ₹350");
+    expect(confirm.text).not.toContain("Package:");
+    const receipt = await u.tap("✅ Confirm", /Order \d+/);
+    const ref = refOf(receipt.text);
+    const push = await u.waitFor(new RegExp(`Order ${ref} failed`));
+    expect(push.text).toContain("Nothing was charged");
+    expect(push.text).toMatch(/Reason: .+/);
+    expect(await ts.system.orders.get(ref)).toMatchObject({
+      status: "failed",
+      region: "in",
+      operatorId: 221,
+      operatorTypeId: 2,
+      connectionNo: "1234560000",
+      amountPaisa: 35_000,
+      details: { circleId: "15" },
+    });
+  });
+
+  it("re-asks with a reason at every step and keeps earlier answers", async () => {
+    const u = ts.user(803);
+    await startIndia(u);
+    // Circle.
+    await u.say("atlantis", /Nothing matches "atlantis"/);
+    await u.say("pradesh", /Matches for "pradesh"/);
+    await u.tap("Himachal Pradesh", /Circle: Himachal Pradesh/);
+    // Kind and operator, with a way back.
+    await u.say("postpaid", /Please choose one of the buttons/);
+    await u.tap("📱 Prepaid mobile", /Prepaid mobile: which operator/);
+    await u.tap("‹ Back", /Circle: Himachal Pradesh\. What do you want to recharge/);
+    await u.tap("🧾 Postpaid mobile", /Postpaid mobile: which operator/);
+    await u.say("jio", /Please choose one of the buttons/);
+    await u.tap("Jio Postpaid", /Which Jio Postpaid number/);
+    // Number.
+    await u.say("12345", /5 digits; it needs exactly 10/);
+    await u.say("98765abc", /Please use digits only/);
+    u.emu.sendSticker(803);
+    await u.waitFor(/Please answer with a text message/);
+    await u.say("09123456789", /Choose a plan for 9123456789/);
+    // Plan or amount: amounts are checked against the bounds and shown in ₹.
+    await u.say("20", /smallest amount is ₹50/);
+    await u.say("6000", /largest amount is ₹5,000/);
+    await u.say("lots", /Please type an amount in rupees/);
+    const confirm = await u.say("₹ 450", /Please check your order/);
+    for (const part of [
+      "Operator: Jio Postpaid",
+      "Number / account: 9123456789",
+      "Circle: Himachal Pradesh",
+      "Amount: ₹450",
+    ]) {
+      expect(confirm.text).toContain(part);
+    }
+    const receipt = await u.tap("✅ Confirm", /Order \d+/);
+    const ref = refOf(receipt.text);
+    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    const orders = await ts.system.orders.listByUser(803, 10);
+    expect(
+      orders.map((o) => [
+        o.operatorId,
+        o.connectionNo,
+        o.amountPaisa,
+        o.details.circleId,
+        o.status,
+      ]),
+    ).toEqual([[211, "9123456789", 45_000, "8", "success"]]);
+  });
+});
