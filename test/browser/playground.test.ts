@@ -76,7 +76,6 @@ describe("playground page in Chromium", () => {
 
   /** The text as the user reads it (laid out, with line breaks), whitespace collapsed. */
   async function textOf(locator: Locator) {
-    // biome-ignore lint/performance/useDomNodeTextContent: what the user sees, not the DOM's text
     return (await locator.innerText()).replace(/\s+/g, " ");
   }
 
