@@ -43,7 +43,10 @@ common-next = ›
 common-page = { $page }/{ $pages }
 common-cancelled = Cancelled. Nothing was charged. Send /recharge to start again.
 common-nothing-to-cancel = There is nothing to cancel.
-common-idle-ended = Your previous request ended after { $minutes } minutes without an answer. Nothing was charged. Send /recharge to start again.
+common-idle-ended = Your previous request ended after { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    } without an answer. Nothing was charged. Send /recharge to start again.
 common-send-text = Please answer with a text message or use the buttons.
 common-slow-down = You are sending messages very fast. Please wait a few seconds; messages sent meanwhile are ignored.
 common-use-buttons = Please choose one of the buttons.

@@ -131,9 +131,8 @@ export class Flow {
     const after = await this.conversation.now();
     if (after - before > this.deps.settings.idleMs) {
       if (u.callbackQuery) await u.answerCallbackQuery();
-      await u.reply(
-        this.t("common-idle-ended", { minutes: Math.round(this.deps.settings.idleMs / 60_000) }),
-      );
+      const minutes = Math.max(1, Math.round(this.deps.settings.idleMs / 60_000));
+      await u.reply(this.t("common-idle-ended", { minutes }));
       await this.conversation.halt({ next: isCommand(u) && !isCancel(u) });
     }
     if (isCancel(u)) {
