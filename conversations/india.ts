@@ -17,7 +17,6 @@ import type { Plan } from "../src/provider/index.ts";
  */
 
 const KINDS = ["prepaid", "postpaid", "dth"] as const;
-const QUICK_AMOUNTS = [100, 200, 500, 1000];
 const BACK = "back";
 
 /** Plan choices are "p<index>", a typed amount "a<paisa>": the two cannot be confused. */
@@ -112,12 +111,9 @@ export function indiaConversation(deps: BotDeps) {
       amountPaisa = plan ? plan.amountPaisa : Number(picked.slice(AMOUNT.length));
     } else {
       if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
-      amountPaisa = await flow.ask(t("india-ask-amount", { number, ...range }), parseAmount, {
-        choices: QUICK_AMOUNTS.filter((r) => checkAmount(r * 100, bounds).ok).map((r) => ({
-          label: formatRupees(r * 100, "in"),
-          value: String(r),
-        })),
-        columns: 4,
+      amountPaisa = await flow.askAmount("india-ask-amount", bounds, {
+        region: "in",
+        params: { number },
       });
     }
 

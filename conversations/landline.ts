@@ -1,12 +1,9 @@
 import type { FlowContext, FlowConversation } from "../src/bot/context.ts";
 import type { BotDeps } from "../src/bot/deps.ts";
 import { Flow } from "../src/bot/flow/toolkit.ts";
-import { formatRupees } from "../src/bot/format.ts";
-import { validateAmount, validateLandline } from "../src/catalog/index.ts";
+import { validateLandline } from "../src/catalog/index.ts";
 
 /** Landline (NTC landline, fibre voice, toll-free): operator -> 9-digit number -> amount. */
-
-const QUICK_AMOUNTS = [100, 200, 500, 1000];
 
 export function landlineConversation(deps: BotDeps) {
   return async function landline(conversation: FlowConversation, ctx: FlowContext) {
@@ -30,22 +27,7 @@ export function landlineConversation(deps: BotDeps) {
     );
 
     const bounds = deps.catalog.amountBounds(operator)!;
-    const amount = await flow.ask(
-      t("landline-ask-amount", {
-        min: formatRupees(bounds.minPaisa),
-        max: formatRupees(bounds.maxPaisa),
-      }),
-      (text) => flow.rule(validateAmount(text, bounds)),
-      {
-        choices: QUICK_AMOUNTS.filter(
-          (r) => r * 100 >= bounds.minPaisa && r * 100 <= bounds.maxPaisa,
-        ).map((r) => ({
-          label: formatRupees(r * 100),
-          value: String(r),
-        })),
-        columns: 4,
-      },
-    );
+    const amount = await flow.askAmount("landline-ask-amount", bounds);
 
     await flow.confirmAndPlace({
       category: "landline",

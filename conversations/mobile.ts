@@ -1,13 +1,11 @@
 import type { FlowContext, FlowConversation } from "../src/bot/context.ts";
 import type { BotDeps } from "../src/bot/deps.ts";
 import { type Choice, Flow, type Parsed } from "../src/bot/flow/toolkit.ts";
-import { formatRupees } from "../src/bot/format.ts";
 import {
   detectNtcLine,
   detectOperator,
   NTC_LINE_PREFIXES,
   prefixesFor,
-  validateAmount,
   validateMobileNumber,
 } from "../src/catalog/index.ts";
 
@@ -18,7 +16,6 @@ const ALL_NTC = [
   ...NTC_LINE_PREFIXES.postpaid,
   ...NTC_LINE_PREFIXES.cdma,
 ];
-const QUICK_AMOUNTS = [100, 200, 500, 1000];
 
 export function mobileConversation(deps: BotDeps) {
   return async function mobile(conversation: FlowConversation, ctx: FlowContext) {
@@ -55,19 +52,7 @@ export function mobileConversation(deps: BotDeps) {
         continue;
       }
       const bounds = deps.catalog.amountBounds(operator)!;
-      const amount = await flow.ask(
-        t("mobile-ask-amount", {
-          min: formatRupees(bounds.minPaisa),
-          max: formatRupees(bounds.maxPaisa),
-        }),
-        (text) => flow.rule(validateAmount(text, bounds)),
-        {
-          choices: QUICK_AMOUNTS.filter(
-            (r) => r * 100 >= bounds.minPaisa && r * 100 <= bounds.maxPaisa,
-          ).map((r) => ({ label: formatRupees(r * 100), value: String(r) })),
-          columns: 4,
-        },
-      );
+      const amount = await flow.askAmount("mobile-ask-amount", bounds);
       await flow.confirmAndPlace({
         category: "mobile",
         region: "np",

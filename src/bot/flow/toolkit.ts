@@ -1,7 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { InlineKeyboard } from "grammy";
 import type { Message } from "grammy/types";
-import type { RuleError, RuleResult } from "../../catalog/index.ts";
+import {
+  type AmountBounds,
+  checkAmount,
+  type RuleError,
+  type RuleResult,
+  validateAmount,
+} from "../../catalog/index.ts";
 import type { Order } from "../../orders/model.ts";
 import { isProviderError } from "../../provider/index.ts";
 import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
@@ -37,6 +43,8 @@ const CB = { cancel: "x", confirm: "ok", retry: "r", value: "v:", page: "p:" } a
 /** Telegram allows 64 bytes of callback data. */
 const MAX_CALLBACK_VALUE = 60;
 const MAX_TEXT_ANSWER = 200;
+/** Quick-answer buttons for amount questions, in rupees (only those within the bounds are shown). */
+const QUICK_AMOUNTS = [100, 200, 500, 1000];
 
 export interface FlowEnv {
   locale: Locale;
@@ -209,6 +217,31 @@ export class Flow {
         reply_markup: keyboard(),
       });
     }
+  }
+
+  /**
+   * Asks for an amount within `bounds`, typed or from quick buttons of common amounts that fit.
+   * The prompt gets `min` and `max` (formatted for the region) besides `params`.
+   */
+  async askAmount(
+    promptKey: string,
+    bounds: AmountBounds,
+    opts: { region?: "np" | "in"; params?: Record<string, string | number> } = {},
+  ): Promise<number> {
+    const region = opts.region ?? "np";
+    const prompt = this.t(promptKey, {
+      ...opts.params,
+      min: formatRupees(bounds.minPaisa, region),
+      max: formatRupees(bounds.maxPaisa, region),
+    });
+    const choices = QUICK_AMOUNTS.filter((r) => checkAmount(r * 100, bounds).ok).map((r) => ({
+      label: formatRupees(r * 100, region),
+      value: String(r),
+    }));
+    return this.ask(prompt, (text) => this.rule(validateAmount(text, bounds), region), {
+      choices,
+      columns: 4,
+    });
   }
 
   /**
