@@ -22,6 +22,9 @@ import {
   createMemoryNotificationQueue,
   createNotifier,
   createRedisNotificationQueue,
+  createSendPacer,
+  memoryPaceStore,
+  redisPaceStore,
 } from "./notify/index.ts";
 import {
   createMemoryLease,
@@ -231,6 +234,11 @@ export async function startSystem(opts: SystemOptions) {
     queue,
     orders,
     api: bot.api,
+    // Telegram's flood limits are per bot: with Redis every process draws on one shared budget.
+    pacer: createSendPacer({
+      store: redis ? redisPaceStore(redis, prefix) : memoryPaceStore(),
+      now,
+    }),
     render: notificationRender(botI18n),
     logger,
     consumerName: instance,

@@ -8,6 +8,7 @@ import {
   type Order,
   STATUS_RANK,
 } from "../orders/model.ts";
+import { createSendPacer, type SendPacer } from "./pacer.ts";
 import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
 import { defaultRender, type Render } from "./render.ts";
 
@@ -20,8 +21,13 @@ import { defaultRender, type Render } from "./render.ts";
  *  - A status change edits the order's receipt message in place ("message is not modified" is
  *    fine); a final outcome also sends a NEW message so the phone buzzes. An intermediate status
  *    already overtaken by a later one is skipped, so a late retry cannot edit the receipt backwards.
+ *  - Every send and edit first takes a slot from the pacer (pacer.ts): about 30 messages per second
+ *    for the bot and 1 per second per chat, so Telegram has no reason to answer 429. By default the
+ *    buckets are in this process's memory; give a pacer over redisPaceStore to share one budget
+ *    between processes.
  *  - 403 (the user blocked the bot): the chat is marked inactive and the notification dropped.
- *    429 beyond what auto-retry absorbed: the worker pauses for retry_after, the entry is retried.
+ *    429 anyway (another sender used the budget; auto-retry gave up): the worker pauses for
+ *    retry_after, the entry is retried.
  *    Other failures are retried (entry left pending, reclaimed after claimIdleMs) up to maxAttempts,
  *    then dead-lettered for an admin.
  */
@@ -54,6 +60,13 @@ export interface NotifierOptions {
   maxPauseMs?: number;
   /** Chats served in parallel (one chat's messages stay in order). Default 16. */
   concurrency?: number;
+  /**
+   * Paces sends and edits under Telegram's limits. Default: createSendPacer() (memory, 30/s
+   * overall, 1/s per chat). `false` turns pacing off (429s are then only reacted to).
+   */
+  pacer?: SendPacer | false;
+  /** How to wait (pauses, back-off); a test or benchmark with its own clock passes a matching one. */
+  sleep?: (ms: number) => Promise<void>;
   registry?: Registry;
   metrics?: MoneyPathMetrics;
   now?: () => number;
@@ -106,6 +119,13 @@ export function createNotifier(opts: NotifierOptions) {
   const maxAttempts = opts.maxAttempts ?? 8;
   const maxPauseMs = opts.maxPauseMs ?? 60_000;
   const concurrency = Math.max(1, opts.concurrency ?? 16);
+  const pacer =
+    opts.pacer === false
+      ? undefined
+      : (opts.pacer ?? createSendPacer({ now, ...(opts.sleep ? { sleep: opts.sleep } : {}) }));
+  const pace = async (chatId: number) => {
+    await pacer?.acquire(chatId);
+  };
 
   let consumer: QueueConsumer | undefined;
   let pausedUntil = 0;
@@ -118,21 +138,27 @@ export function createNotifier(opts: NotifierOptions) {
     return consumer;
   };
 
+  /** Waits `ms` (through opts.sleep when given), or less when stop() wakes it. */
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
-      const t = setTimeout(done, ms);
-      function done() {
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
         clearTimeout(t);
         wake = undefined;
         resolve();
-      }
-      wake = done;
+      };
+      const t = opts.sleep ? undefined : setTimeout(finish, ms);
+      if (opts.sleep) void opts.sleep(ms).then(finish, finish);
+      wake = finish;
     });
 
   /** Edit the receipt; true when the chat shows the text (edited or already identical). */
   async function editReceipt(order: Order, text: string): Promise<void> {
     if (order.receiptMessageId === undefined) return;
     try {
+      await pace(order.chatId);
       await api.editMessageText(order.chatId, order.receiptMessageId, text);
     } catch (err) {
       const { code, description } = classifyApiError(err);
@@ -147,6 +173,7 @@ export function createNotifier(opts: NotifierOptions) {
     if (!order) return "dropped";
     const { text, receiptText = text } = render(n, order);
     if (n.kind === "admin_alert") {
+      await pace(n.chatId);
       await api.sendMessage(n.chatId, text);
       return "sent";
     }
@@ -158,6 +185,7 @@ export function createNotifier(opts: NotifierOptions) {
       return "sent";
     }
     await editReceipt(order, receiptText);
+    await pace(n.chatId);
     await api.sendMessage(n.chatId, text);
     return "sent";
   }

@@ -1,0 +1,50 @@
+import type { UserFromGetMe } from "grammy/types";
+import pino from "pino";
+import { loadConfig } from "../../src/config.ts";
+import { createLogger, type Logger } from "../../src/logger.ts";
+import { createBotApiEmulator } from "../../src/playground/emulator/index.ts";
+import { PLAYGROUND_TOKEN, type System, startSystem } from "../../src/system.ts";
+import { REDIS_URL } from "./env.ts";
+
+/**
+ * The product as `npm start` builds it (startSystem: embedded sandbox, Bot API emulator under
+ * /telegram, real Redis under the benchmark's prefix), with workers off so the benchmark drives the
+ * bot by hand. Logs are written at info level to /dev/null: production pays for formatting and the
+ * write, not for a terminal.
+ */
+
+export function benchLogger(level = "info"): Logger {
+  return createLogger({ level, destination: pino.destination({ dest: "/dev/null", sync: true }) });
+}
+
+/** What getMe answers for the playground token (so the bot needs no getMe call). */
+export const PLAYGROUND_BOT_INFO = createBotApiEmulator({ token: PLAYGROUND_TOKEN })
+  .botUser as unknown as UserFromGetMe;
+
+export async function startBenchSystem(opts: {
+  prefix: string;
+  env?: Record<string, string>;
+  workers?: boolean;
+  logger?: Logger;
+}): Promise<System> {
+  const config = loadConfig({
+    PORT: "0",
+    LOG_LEVEL: "info",
+    REDIS_URL,
+    REDIS_PREFIX: opts.prefix,
+    // The sandbox answers at once and never refuses for rate; its timers stay out of the way.
+    SANDBOX_RATE_LIMIT: "0",
+    SANDBOX_TO_PENDING_MS: "3600000",
+    SANDBOX_TO_FINAL_MS: "3600000",
+    ...opts.env,
+  });
+  const system = await startSystem({
+    config,
+    logger: opts.logger ?? benchLogger(),
+    workers: opts.workers ?? false,
+    ...(opts.workers ? {} : { botInfo: PLAYGROUND_BOT_INFO }),
+  });
+  // Each benchmark user places one order; the wallet must cover thousands of them.
+  system.sandbox?.setBalance(config.sandbox.token, 1_000_000_000_000);
+  return system;
+}

@@ -1,0 +1,498 @@
+import { execSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, freemem, loadavg, totalmem } from "node:os";
+import { fileURLToPath } from "node:url";
+import type { FlowRun } from "./bot-turn.ts";
+import { runInChild } from "./lib/child.ts";
+import { connectRedis } from "./lib/redis.ts";
+import { type BenchResult, type Figure, figure } from "./lib/result.ts";
+import { round } from "./lib/stats.ts";
+import type { LoadRun } from "./webhook-ingest.ts";
+
+/**
+ * `npm run bench`: every benchmark in a process of its own, each with its baseline measured in the
+ * same run; prints value, baseline, ratio, target and pass/fail per figure and writes
+ * bench/results/latest.json with the machine it ran on. BENCH_ONLY=webhook,bot,notifier,memory
+ * picks some; sizes come from BENCH_* variables (see README "Performance").
+ */
+
+const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const MB = 2 ** 20;
+
+type Runner = () => Promise<BenchResult>;
+
+// ----------------------------------------------------------------- 1 + 5: webhook ingest
+
+interface WebhookOut {
+  runs: Array<{ bare: LoadRun; product: LoadRun }>;
+  ordersSeeded: number;
+  productRequestsSent: number;
+  wrappedRequests: number;
+  confirmFinal: boolean;
+}
+
+const webhook: Runner = async () => {
+  const out = await runInChild<WebhookOut>(here("./webhook-ingest.ts"));
+  const [first] = out.runs;
+  if (!first) throw new Error("no webhook runs");
+  const last = out.runs.at(-1)!;
+  const { bare, product } = first;
+  const growth = (r: LoadRun, base: LoadRun) =>
+    r.serverCpuUsPerRequest / base.serverCpuUsPerRequest;
+  const figures: Figure[] = [
+    figure(
+      {
+        id: "webhook.throughput",
+        label: `Webhook ingest throughput, ${product.connections} connections`,
+        value: product.requestsPerSecond,
+        unit: "req/s",
+        baseline: bare.requestsPerSecond,
+        baselineLabel: "bare Hono route",
+        target: ">= 0.5x bare",
+      },
+      (f) => (f.ratio ?? 0) >= 0.5,
+    ),
+    figure(
+      {
+        id: "webhook.p99",
+        label: `Webhook ingest p99 latency, ${product.connections} connections`,
+        value: product.latencyMs.p99,
+        unit: "ms",
+        baseline: bare.latencyMs.p99,
+        baselineLabel: "bare Hono route",
+        target: "<= 25 ms",
+      },
+      (f) => f.value <= 25,
+    ),
+    figure({
+      id: "webhook.cpu",
+      label: "Webhook server CPU per request",
+      value: product.serverCpuUsPerRequest,
+      unit: "us",
+      baseline: bare.serverCpuUsPerRequest,
+      baselineLabel: "bare Hono route",
+    }),
+    figure(
+      {
+        id: "growth.webhook",
+        label: `Webhook CPU per request at ${last.product.connections} vs ${product.connections} connections`,
+        value: growth(last.product, product),
+        unit: "x",
+        baseline: growth(last.bare, bare),
+        baselineLabel: "bare route, same growth",
+        target: "<= 1.25 (linear total cost)",
+      },
+      (f) => f.value <= 1.25,
+    ),
+  ];
+  const non2xx = out.runs.reduce((n, r) => n + r.product.non2xx, 0);
+  const timeouts = (route: "bare" | "product") =>
+    out.runs.map((r) => `${r[route].timeouts} at ${r[route].connections}`).join(", ");
+  return {
+    id: "webhook",
+    title: "1. Webhook ingest (and 5. growth by connections)",
+    figures,
+    notes: [
+      `mix: 80% pending for queued orders, 10% redelivered pending, 10% success claims (confirmFinal ${out.confirmFinal ? "on" : "off"}, status query to a provider on loopback in another process)`,
+      `${out.ordersSeeded} orders seeded; ${out.productRequestsSent} product requests; non-2xx answers: ${non2xx}; requests that had to reuse an order: ${out.wrappedRequests}`,
+      `unanswered within autocannon's 10 s timeout: product ${timeouts("product")}; bare ${timeouts("bare")} (connections)`,
+      ...out.runs.map(
+        (r) =>
+          `${r.product.connections} conns: product ${round(r.product.requestsPerSecond)} req/s p99 ${r.product.latencyMs.p99} ms ${round(r.product.serverCpuUsPerRequest)} us CPU/req | bare ${round(r.bare.requestsPerSecond)} req/s p99 ${r.bare.latencyMs.p99} ms ${round(r.bare.serverCpuUsPerRequest)} us CPU/req`,
+      ),
+    ],
+    details: out as unknown as Record<string, unknown>,
+  };
+};
+
+// ----------------------------------------------------------------- 2 + 5: bot turn
+
+interface BotOut {
+  transport: string;
+  mainUsers: number;
+  runs: Array<{ product: FlowRun; echo: FlowRun }>;
+  loopback?: { product: FlowRun; echo: FlowRun };
+}
+
+const bot: Runner = async () => {
+  const out = await runInChild<BotOut>(here("./bot-turn.ts"));
+  const main = out.runs.find((r) => r.product.users === out.mainUsers) ?? out.runs[0]!;
+  const first = out.runs[0]!;
+  const last = out.runs.at(-1)!;
+  const perUpdate = (r: FlowRun) => 1000 / r.updatesPerSecond;
+  const figures: Figure[] = [
+    figure(
+      {
+        id: "bot.throughput",
+        label: `Bot updates per second, ${main.product.users} users`,
+        value: main.product.updatesPerSecond,
+        unit: "updates/s",
+        baseline: main.echo.updatesPerSecond,
+        baselineLabel: "echo bot",
+        target: ">= 0.1x echo",
+      },
+      (f) => (f.ratio ?? 0) >= 0.1,
+    ),
+    figure(
+      {
+        id: "bot.p99",
+        label: `Bot p99 per update, ${main.product.users} users`,
+        value: main.product.latencyMs.p99,
+        unit: "ms",
+        baseline: main.echo.latencyMs.p99,
+        baselineLabel: "echo bot",
+        target: "<= 5 ms",
+      },
+      (f) => f.value <= 5,
+    ),
+    figure({
+      id: "bot.p99WithProvider",
+      label: "Bot p99 per update, execute round trip to the sandbox included",
+      value: main.product.withProviderMs.p99,
+      unit: "ms",
+      baseline: main.echo.withProviderMs.p99,
+      baselineLabel: "echo bot",
+    }),
+    ...(out.loopback
+      ? [
+          figure(
+            {
+              id: "bot.throughput.loopback",
+              label: `Bot updates per second, ${out.loopback.product.users} users, emulator over loopback HTTP`,
+              value: out.loopback.product.updatesPerSecond,
+              unit: "updates/s",
+              baseline: out.loopback.echo.updatesPerSecond,
+              baselineLabel: "echo bot, same transport",
+              target: ">= 0.1x echo",
+            },
+            (f) => (f.ratio ?? 0) >= 0.1,
+          ),
+          figure(
+            {
+              id: "bot.p99.loopback",
+              label: `Bot p99 per update, ${out.loopback.product.users} users, emulator over loopback HTTP`,
+              value: out.loopback.product.latencyMs.p99,
+              unit: "ms",
+              baseline: out.loopback.echo.latencyMs.p99,
+              baselineLabel: "echo bot, same transport",
+              target: "<= 5 ms",
+            },
+            (f) => f.value <= 5,
+          ),
+        ]
+      : []),
+    figure(
+      {
+        id: "growth.bot",
+        label: `Bot time per update at ${last.product.users} vs ${first.product.users} users`,
+        value: perUpdate(last.product) / perUpdate(first.product),
+        unit: "x",
+        baseline: perUpdate(last.echo) / perUpdate(first.echo),
+        baselineLabel: "echo bot, same growth",
+        target: "<= 1.25 (linear total cost)",
+      },
+      (f) => f.value <= 1.25,
+    ),
+  ];
+  return {
+    id: "bot",
+    title: "2. Bot turn (and 5. growth by users)",
+    figures,
+    notes: [
+      `Bot API emulator in process, reached through grammY client.fetch; the loopback figures use client.apiRoot over HTTP; provider (execute) round trips excluded from the headline figures`,
+      ...out.runs.map(
+        (r) =>
+          `${r.product.users} users: product ${round(r.product.updatesPerSecond)} updates/s p99 ${round(r.product.latencyMs.p99)} ms (with execute ${round(r.product.withProviderMs.p99)} ms) | echo ${round(r.echo.updatesPerSecond)} updates/s p99 ${round(r.echo.latencyMs.p99)} ms`,
+      ),
+      `per step at ${main.product.users} users (mean / p99 ms): ${Object.entries(
+        main.product.perStepMs,
+      )
+        .map(([k, v]) => `${k} ${round(v.mean)}/${round(v.p99)}`)
+        .join(", ")}`,
+    ],
+    details: out as unknown as Record<string, unknown>,
+  };
+};
+
+// ----------------------------------------------------------------- 3: notifier
+
+interface Rate {
+  messages: number;
+  seconds: number;
+  perSecond: number;
+  busiest10s: number;
+  quietest10s: number;
+  timeline: number[];
+}
+interface DrainOut {
+  pushes: number;
+  consumers: number;
+  clockSpeed: number;
+  realSeconds: number;
+  rate: Rate;
+  tooManyRequests: number;
+  lost: number;
+  duplicated: number;
+  deadLetters: number;
+}
+interface NotifierOut {
+  limitPerSecond: number;
+  pacing: Record<string, number>;
+  baseline: { pushes: number; rate: Rate; tooManyRequests: number; refused: number };
+  paced: DrainOut;
+  unpaced?: DrainOut;
+}
+
+const notifier: Runner = async () => {
+  const out = await runInChild<NotifierOut>(here("./notifier.ts"));
+  const { paced, baseline, unpaced } = out;
+  const figures: Figure[] = [
+    figure(
+      {
+        id: "notify.rate",
+        label: `Notifier sustained rate, ${paced.pushes} pushes, ${paced.consumers} consumers`,
+        value: paced.rate.perSecond,
+        unit: "msg/s",
+        baseline: baseline.rate.perSecond,
+        baselineLabel: "bare loop sending at the limit",
+        target: `>= ${0.95 * out.limitPerSecond} (0.95 x ${out.limitPerSecond}/s)`,
+      },
+      (f) => f.value >= 0.95 * out.limitPerSecond,
+    ),
+    figure(
+      {
+        id: "notify.429",
+        label: "Notifier 429 answers",
+        value: paced.tooManyRequests,
+        unit: "",
+        ...(unpaced
+          ? {
+              baseline: unpaced.tooManyRequests,
+              baselineLabel: `pacing off, ${unpaced.pushes} pushes, real time`,
+            }
+          : {}),
+        target: "0",
+      },
+      (f) => f.value === 0,
+    ),
+    figure(
+      {
+        id: "notify.lostOrDuplicated",
+        label: "Notifier lost + duplicated messages",
+        value: paced.lost + paced.duplicated,
+        unit: "",
+        target: "0",
+      },
+      (f) => f.value === 0,
+    ),
+  ];
+  return {
+    id: "notifier",
+    title: "3. Notifier",
+    figures,
+    notes: [
+      `clock ${paced.clockSpeed}x real time (${round(paced.realSeconds)} s real for ${round(paced.rate.seconds)} s of clock time); pacing ${JSON.stringify(out.pacing)} shared through Redis`,
+      `paced: busiest 10 s ${round(paced.rate.busiest10s)}/s, quietest 10 s ${round(paced.rate.quietest10s)}/s, lost ${paced.lost}, duplicated ${paced.duplicated}, dead letters ${paced.deadLetters}`,
+      `baseline (bare loop, ${baseline.pushes} messages): ${round(baseline.rate.perSecond)}/s, 429s ${baseline.tooManyRequests}`,
+      ...(unpaced
+        ? [
+            `pacing off (reacting to 429 only), ${unpaced.pushes} pushes at real time: ${round(unpaced.rate.perSecond)}/s, ${unpaced.tooManyRequests} answers 429, lost ${unpaced.lost}, duplicated ${unpaced.duplicated}`,
+          ]
+        : []),
+    ],
+    details: out as unknown as Record<string, unknown>,
+  };
+};
+
+// ----------------------------------------------------------------- 4: memory
+
+interface Mem {
+  rss: number;
+  heapUsed: number;
+  heapTotal: number;
+}
+interface MemoryOut {
+  users: number;
+  seconds: number;
+  idle: Mem;
+  loaded: Mem;
+  settled: Mem;
+  settleSeconds: number;
+  perConversationBytes: { mean: number; max: number };
+  menuOnlyBytes: { mean: number };
+  conversationJsonChars: number;
+  redisUsedMemoryPerUser: number;
+}
+
+const memory: Runner = async () => {
+  const out = await runInChild<MemoryOut>(here("./memory.ts"));
+  const figures: Figure[] = [
+    figure(
+      {
+        id: "memory.rss",
+        label: `Product RSS, ${out.users} users mid-conversation (GC, ${out.settleSeconds} s quiet)`,
+        value: out.settled.rss / MB,
+        unit: "MB",
+        baseline: out.idle.rss / MB,
+        baselineLabel: "same process idle after start",
+        target: "<= 250 MB",
+      },
+      (f) => f.value <= 250,
+    ),
+    figure(
+      {
+        id: "memory.rssAfterBurst",
+        label: `Product RSS right after the ${out.users * 3}-update burst (GC)`,
+        value: out.loaded.rss / MB,
+        unit: "MB",
+        baseline: out.idle.rss / MB,
+        baselineLabel: "same process idle after start",
+        target: "<= 250 MB",
+      },
+      (f) => f.value <= 250,
+    ),
+    figure(
+      {
+        id: "memory.redisPerConversation",
+        label: "Redis bytes per conversation (conversation + session keys)",
+        value: out.perConversationBytes.max,
+        unit: "B",
+        baseline: out.menuOnlyBytes.mean,
+        baselineLabel: "user without a conversation",
+        target: "<= 10 KB",
+      },
+      (f) => f.value <= 10 * 1024,
+    ),
+  ];
+  return {
+    id: "memory",
+    title: "4. Memory",
+    figures,
+    notes: [
+      `${out.users} users walked to the operator question in ${round(out.seconds)} s; heap used after GC: idle ${round(out.idle.heapUsed / MB)} MB, loaded ${round(out.loaded.heapUsed / MB)} MB, settled ${round(out.settled.heapUsed / MB)} MB`,
+      `conversation state ${out.conversationJsonChars} chars of JSON; all Redis memory per user (incl. update claims, flood counters): ${round(out.redisUsedMemoryPerUser)} B`,
+    ],
+    details: out as unknown as Record<string, unknown>,
+  };
+};
+
+// ----------------------------------------------------------------- main
+
+function machine() {
+  const c = cpus();
+  let redisVersion = "unknown";
+  return {
+    cpus: c.length,
+    cpuModel: c[0]?.model ?? "unknown",
+    memoryGiB: round(totalmem() / 2 ** 30),
+    freeMemoryGiB: round(freemem() / 2 ** 30),
+    loadAverageAtStart: loadavg().map(round),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    async redis() {
+      const r = connectRedis();
+      try {
+        redisVersion = /redis_version:(\S+)/.exec(await r.info("server"))?.[1] ?? "unknown";
+      } finally {
+        r.disconnect();
+      }
+      return redisVersion;
+    },
+  };
+}
+
+function gitCommit(): string {
+  try {
+    return execSync("git rev-parse --short HEAD", { encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+const fmt = (n: number | undefined) =>
+  n === undefined || Number.isNaN(n) ? "-" : String(round(n));
+
+function printResult(r: BenchResult): void {
+  console.log(`\n${r.title}`);
+  for (const f of r.figures) {
+    const verdict = f.pass === undefined ? "" : f.pass ? "PASS" : "FAIL";
+    console.log(
+      `  ${verdict.padEnd(4)}  ${f.label}: ${fmt(f.value)} ${f.unit}` +
+        (f.baseline === undefined
+          ? ""
+          : ` | baseline ${fmt(f.baseline)} ${f.unit} (${f.baselineLabel})`) +
+        (f.ratio === undefined ? "" : ` | ratio ${fmt(f.ratio)}`) +
+        (f.target ? ` | target ${f.target}` : ""),
+    );
+  }
+  for (const n of r.notes) console.log(`        ${n}`);
+}
+
+async function main(): Promise<void> {
+  const all: Record<string, Runner> = { webhook, bot, notifier, memory };
+  const only = (process.env.BENCH_ONLY ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const chosen = only.length ? only : Object.keys(all);
+  const m = machine();
+  const info = {
+    cpus: m.cpus,
+    cpuModel: m.cpuModel,
+    memoryGiB: m.memoryGiB,
+    node: m.node,
+    platform: m.platform,
+    redis: await m.redis(),
+    loadAverageAtStart: m.loadAverageAtStart,
+  };
+  console.log(
+    `recharge-assistant benchmarks: ${info.cpus} x ${info.cpuModel}, ${info.memoryGiB} GiB, Node ${info.node}, Redis ${info.redis}, load ${info.loadAverageAtStart.join(" ")}`,
+  );
+  const started = Date.now();
+  const results: BenchResult[] = [];
+  const failures: Record<string, string> = {};
+  for (const name of chosen) {
+    const run = all[name];
+    if (!run) throw new Error(`unknown benchmark "${name}" (have ${Object.keys(all).join(", ")})`);
+    const t0 = Date.now();
+    console.log(`\n== ${name} ...`);
+    try {
+      const r = await run();
+      r.details = { ...r.details, wallSeconds: (Date.now() - t0) / 1000 };
+      results.push(r);
+      printResult(r);
+    } catch (err) {
+      failures[name] = err instanceof Error ? err.message : String(err);
+      console.log(`  ERROR ${failures[name]}`);
+    }
+  }
+  const figures = results.flatMap((r) => r.figures);
+  const report = {
+    date: new Date().toISOString(),
+    commit: gitCommit(),
+    machine: { ...info, loadAverageAtEnd: loadavg().map(round) },
+    wallSeconds: (Date.now() - started) / 1000,
+    env: Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith("BENCH_"))),
+    summary: figures.map((f) => ({
+      id: f.id,
+      value: round(f.value),
+      unit: f.unit,
+      baseline: f.baseline === undefined ? undefined : round(f.baseline),
+      ratio: f.ratio === undefined ? undefined : round(f.ratio),
+      target: f.target,
+      pass: f.pass,
+    })),
+    results,
+    errors: failures,
+  };
+  mkdirSync(here("./results"), { recursive: true });
+  writeFileSync(here("./results/latest.json"), `${JSON.stringify(report, null, 2)}\n`);
+  const failed = figures.filter((f) => f.pass === false).map((f) => f.id);
+  console.log(
+    `\n${figures.length} figures in ${round(report.wallSeconds)} s; targets missed: ${failed.length ? failed.join(", ") : "none"}${Object.keys(failures).length ? `; benchmarks that failed to run: ${Object.keys(failures).join(", ")}` : ""}`,
+  );
+  console.log("written: bench/results/latest.json");
+  if (Object.keys(failures).length) process.exitCode = 1;
+}
+
+await main();

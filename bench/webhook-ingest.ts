@@ -1,0 +1,220 @@
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { serve } from "@hono/node-server";
+import autocannon, { type AutocannonResult } from "autocannon";
+import { Hono } from "hono";
+import { createRedisOrderStore } from "../src/orders/redis-store.ts";
+import { createSandbox } from "../src/sandbox/index.ts";
+import { encryptPayload, type KeyMode, signature } from "../src/webhook/codec.ts";
+import { childMain } from "./lib/child.ts";
+import { intEnv, listEnv } from "./lib/env.ts";
+import { benchOrder, benchReference, benchTransactionId, seedOrders } from "./lib/orders.ts";
+import { profileWanted } from "./lib/profiler.ts";
+import { benchPrefix, connectRedis, deleteKeys } from "./lib/redis.ts";
+import { startHelper } from "./lib/rpc.ts";
+
+/**
+ * Webhook ingest: the product's provider webhook route (size cap, X-Signature check, envelope,
+ * AES-256-CBC decrypt, zod payload, orders.apply through the Redis order store's Lua
+ * compare-and-set, outbox XADD) under autocannon, against a bare Hono route answering JSON,
+ * mounted on the same app and served by the same @hono/node-server in the same process. The
+ * server runs in its own process; autocannon runs here, in another one.
+ *
+ * Every request carries a freshly encrypted event for an order that exists in Redis:
+ *  - 80%: "pending" for an order in "queued" -> status change, history, outbox entry (one Lua write);
+ *  - 10%: a redelivered "pending" the order already has -> read, recognised as a duplicate, no write;
+ *  - 10%: "success" for a pending order -> with WEBHOOK_CONFIRM_FINAL on (the default) the claim is
+ *    recorded (one write) and answered 200; the confirming status query runs AFTER the answer,
+ *    against the provider: a sandbox served from THIS process on loopback (PROVIDER_URL), so only
+ *    the client side of the query is the product's work, as in production. The sandbox never saw
+ *    the seeded orders and answers "not found"; the claim is then recorded once more for the
+ *    reconciler: about the cost of an agreeing answer (one round trip, one write). The server's
+ *    CPU per request is read after those confirmations settle; autocannon's latency is the
+ *    provider's view, the time to the 200.
+ */
+
+const SERVER = fileURLToPath(new URL("./webhook-server.ts", import.meta.url));
+const FINAL_BASE = 50_000_000;
+const DUP_BASE = 90_000_000;
+const DUP_ORDERS = 100;
+
+export interface LoadRun {
+  route: "bare" | "product";
+  connections: number;
+  seconds: number;
+  requests: number;
+  requestsPerSecond: number;
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** Server process CPU per answered request (background confirmations included). */
+  serverCpuUsPerRequest: number;
+}
+
+interface ServerInfo {
+  url: string;
+  webhookPath: string;
+  secret: string;
+  keyMode: KeyMode;
+  confirmFinal: boolean;
+}
+
+export async function runWebhookIngest() {
+  const levels = listEnv("BENCH_WEBHOOK_CONNECTIONS", [50, 200, 800]);
+  const seconds = intEnv("BENCH_WEBHOOK_SECONDS", 10);
+  const warmupSeconds = intEnv("BENCH_WEBHOOK_WARMUP_SECONDS", 3);
+  const prefix = benchPrefix("webhook");
+  const providerToken = "bench-provider-token";
+  const webhookSecret = randomBytes(16).toString("hex");
+  const sandbox = createSandbox({ accounts: [{ token: providerToken }], rateLimitPerSecond: 0 });
+  const providerApp = new Hono().route("/api/v1", sandbox.app);
+  const providerServer = serve({ fetch: providerApp.fetch, port: 0, hostname: "127.0.0.1" });
+  await new Promise<void>((resolve) => providerServer.once("listening", () => resolve()));
+  const providerUrl = `http://127.0.0.1:${(providerServer.address() as AddressInfo).port}/api/v1`;
+  const server = await startHelper(SERVER, {
+    BENCH_PREFIX: prefix,
+    BENCH_PROVIDER_URL: providerUrl,
+    BENCH_PROVIDER_TOKEN: providerToken,
+    BENCH_WEBHOOK_SECRET: webhookSecret,
+  });
+  const redis = connectRedis();
+  try {
+    const info = await server.call<ServerInfo>("info");
+    const store = createRedisOrderStore({ redis, prefix });
+    const headers = {
+      "content-type": "application/json",
+      "x-signature": signature(info.secret),
+    };
+    const body = (payload: Record<string, unknown>) =>
+      JSON.stringify({ data: encryptPayload(info.secret, payload, { mode: info.keyMode }) });
+    const event = (i: number, status: string) => ({
+      status,
+      transaction_id: Number(benchTransactionId(i)),
+      order_id: benchReference(i),
+      amount: 150,
+      timestamp: new Date().toISOString(),
+      details: { connection_no: `98412${String(i % 100_000).padStart(5, "0")}`, operator: "NTC" },
+    });
+
+    // Orders: fresh "queued" ones for pending events, "pending" ones for final claims, and a few
+    // "pending" ones whose pending event is redelivered over and over.
+    let seededQueued = 0;
+    let seededFinal = 0;
+    let usedQueued = 0;
+    let usedFinal = 0;
+    let wrapped = 0;
+    let sent = 0;
+    await seedOrders(store, DUP_BASE, DUP_BASE + DUP_ORDERS, (i) => benchOrder(i, "pending"));
+    const seedFor = async (requests: number) => {
+      const queued = usedQueued + Math.ceil(requests * 0.8);
+      const finals = usedFinal + Math.ceil(requests * 0.1);
+      if (queued > seededQueued) {
+        await seedOrders(store, seededQueued, queued, (i) => benchOrder(i, "queued"));
+        seededQueued = queued;
+      }
+      if (finals > seededFinal) {
+        await seedOrders(store, FINAL_BASE + seededFinal, FINAL_BASE + finals, (i) =>
+          benchOrder(i, "pending"),
+        );
+        seededFinal = finals;
+      }
+    };
+    const nextProductBody = () => {
+      const k = sent++ % 10;
+      if (k === 8) return body(event(DUP_BASE + (sent % DUP_ORDERS), "pending"));
+      if (k === 9) {
+        if (usedFinal >= seededFinal) wrapped++;
+        return body(event(FINAL_BASE + (usedFinal++ % seededFinal), "success"));
+      }
+      if (usedQueued >= seededQueued) wrapped++;
+      return body(event(usedQueued++ % seededQueued, "pending"));
+    };
+    const bareBody = body(event(DUP_BASE, "pending"));
+
+    const load = async (
+      route: "bare" | "product",
+      connections: number,
+      duration: number,
+    ): Promise<LoadRun> => {
+      const path = route === "bare" ? "/bench/bare" : info.webhookPath;
+      const cpu0 = await server.call<{ cpuMs: number }>("cpu");
+      const res: AutocannonResult = await autocannon({
+        url: `${info.url}${path}`,
+        connections,
+        duration,
+        timeout: 10,
+        requests: [
+          {
+            method: "POST",
+            path,
+            headers,
+            body: bareBody,
+            ...(route === "product"
+              ? { setupRequest: (req) => ({ ...req, body: nextProductBody() }) }
+              : {}),
+          },
+        ],
+      });
+      await server.call("settle");
+      const cpu1 = await server.call<{ cpuMs: number }>("cpu");
+      const answered = res["2xx"] + res.non2xx;
+      return {
+        route,
+        connections,
+        seconds: res.duration,
+        requests: res["2xx"],
+        requestsPerSecond: res["2xx"] / res.duration,
+        latencyMs: {
+          mean: res.latency.mean,
+          p50: res.latency.p50,
+          p90: res.latency.p90,
+          p99: res.latency.p99,
+          max: res.latency.max,
+        },
+        non2xx: res.non2xx,
+        errors: res.errors,
+        timeouts: res.timeouts,
+        serverCpuUsPerRequest: answered
+          ? ((cpu1.cpuMs - cpu0.cpuMs) * 1000) / answered
+          : Number.NaN,
+      };
+    };
+
+    // Warm both paths (JIT, connection pools, Lua script cache), then measure each level.
+    let expectedRate = intEnv("BENCH_WEBHOOK_EXPECTED_RPS", 4000);
+    await seedFor(expectedRate * warmupSeconds * 1.5);
+    await load("bare", levels[0] ?? 50, warmupSeconds);
+    await load("product", levels[0] ?? 50, warmupSeconds);
+    const runs: Array<{ bare: LoadRun; product: LoadRun }> = [];
+    for (const connections of levels) {
+      const bare = await load("bare", connections, seconds);
+      await seedFor(expectedRate * seconds * 1.5);
+      const name = `webhook-${connections}`;
+      if (profileWanted(name)) await server.call("profileStart");
+      const product = await load("product", connections, seconds);
+      if (profileWanted(name)) await server.call("profileStop", name);
+      expectedRate = Math.max(expectedRate, product.requestsPerSecond);
+      runs.push({ bare, product });
+      console.error(
+        `[webhook] ${connections} conns: product ${product.requestsPerSecond.toFixed(0)} req/s p99 ${product.latencyMs.p99} ms (non2xx ${product.non2xx}); bare ${bare.requestsPerSecond.toFixed(0)} req/s p99 ${bare.latencyMs.p99} ms`,
+      );
+    }
+    return {
+      runs,
+      ordersSeeded: seededQueued + seededFinal + DUP_ORDERS,
+      productRequestsSent: sent,
+      wrappedRequests: wrapped,
+      confirmFinal: info.confirmFinal,
+    };
+  } finally {
+    await server.close();
+    await sandbox.close();
+    await new Promise<void>((resolve) => providerServer.close(() => resolve()));
+    redis.disconnect();
+    await deleteKeys(prefix);
+  }
+}
+
+childMain(import.meta.url, runWebhookIngest);

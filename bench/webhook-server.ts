@@ -1,0 +1,55 @@
+import { startProfile, stopProfile } from "./lib/profiler.ts";
+import { serveHelper } from "./lib/rpc.ts";
+import { startBenchSystem } from "./lib/system.ts";
+
+/**
+ * The server side of the webhook benchmark, in a process of its own (the load generator must not
+ * share its event loop): the whole product from startSystem, workers off, with one extra route,
+ * the baseline, mounted on the SAME Hono app and served by the same @hono/node-server instance:
+ * POST /bench/bare answers {"ok":true} without reading the body.
+ */
+
+const prefix = process.env.BENCH_PREFIX;
+if (!prefix) throw new Error("BENCH_PREFIX is required");
+
+// The provider (a sandbox in the load generator's process) is reached over loopback, as a real
+// aggregator would be: only the client side of the confirming status queries is this process's work.
+const env: Record<string, string> = {};
+for (const name of ["PROVIDER_URL", "PROVIDER_TOKEN", "WEBHOOK_SECRET"]) {
+  const value = process.env[`BENCH_${name}`];
+  if (value) env[name] = value;
+}
+const started = startBenchSystem({ prefix, env });
+const ready = started.then((system) => {
+  system.app.post("/bench/bare", (c) => c.json({ ok: true }));
+});
+
+serveHelper(
+  ready.then(() => undefined),
+  {
+    async info() {
+      const system = await started;
+      return {
+        url: system.url,
+        webhookPath: system.config.webhook.path,
+        secret: system.config.webhook.secret,
+        keyMode: system.config.webhook.keyMode,
+        confirmFinal: system.config.webhook.confirmFinalWithStatusQuery,
+      };
+    },
+    cpu() {
+      const u = process.cpuUsage();
+      return { cpuMs: (u.user + u.system) / 1000, rss: process.memoryUsage().rss };
+    },
+    profileStart: () => startProfile(),
+    profileStop: (name) => stopProfile(String(name)),
+    async settle() {
+      const system = await started;
+      await system.webhook.settled();
+    },
+    async stop() {
+      const system = await started;
+      await system.stop();
+    },
+  },
+);

@@ -1,0 +1,124 @@
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  createSendPacer,
+  memoryPaceStore,
+  type PaceStore,
+  pacerLimitsSchema,
+  redisPaceStore,
+} from "../../src/notify/pacer.ts";
+import { testRedis } from "../orders/support.ts";
+
+/**
+ * The pacer's buckets, with a clock the test moves by hand (no real time is involved): which
+ * sends it lets through and how long it tells the rest to wait. One contract for both stores.
+ */
+
+const limits = pacerLimitsSchema.parse({
+  globalPerSecond: 10,
+  globalBurst: 3,
+  perChatPerSecond: 1,
+  perChatBurst: 2,
+});
+
+const redis = testRedis("pacer");
+afterAll(async () => {
+  await redis.cleanup();
+});
+
+const stores: Array<[string, () => PaceStore]> = [
+  ["memory", () => memoryPaceStore()],
+  ["redis", () => redisPaceStore(redis.redis, `${redis.prefix}${Math.random()}:`)],
+];
+
+describe.each(stores)("%s pace store", (_name, make) => {
+  it("lets a chat's burst through, then tells it when its next slot is", async () => {
+    const store = make();
+    const t = 1_000_000;
+    expect(await store.take(1, t, limits)).toEqual({ ok: true });
+    expect(await store.take(1, t, limits)).toEqual({ ok: true });
+    const refused = await store.take(1, t, limits);
+    expect(refused).toMatchObject({ ok: false, globalWaitMs: 0 });
+    // Two slots taken at t: the third is due one interval (1 s) after the first, minus the burst.
+    expect(refused.ok === false && refused.chatWaitMs).toBeCloseTo(1000, 0);
+    expect(await store.take(1, t + 1000, limits)).toEqual({ ok: true });
+  });
+
+  it("keeps the whole bot under its global rate across chats", async () => {
+    const store = make();
+    const t = 2_000_000;
+    for (const chat of [1, 2, 3]) expect(await store.take(chat, t, limits)).toEqual({ ok: true });
+    const refused = await store.take(4, t, limits);
+    expect(refused.ok).toBe(false);
+    expect(refused.ok === false && refused.globalWaitMs).toBeCloseTo(100, 0);
+    expect(refused.ok === false && refused.chatWaitMs).toBe(0);
+    expect(await store.take(4, t + 100, limits)).toEqual({ ok: true });
+    // Over a long stretch, exactly 10 per second get through.
+    let sent = 0;
+    for (let ms = 0; ms < 10_000; ms += 5) {
+      if ((await store.take(100 + (ms % 700), t + 100 + ms, limits)).ok) sent++;
+    }
+    expect(sent).toBeGreaterThanOrEqual(99);
+    expect(sent).toBeLessThanOrEqual(101);
+  });
+
+  it("takes a slot from both buckets or from neither", async () => {
+    const store = make();
+    const t = 3_000_000;
+    await store.take(7, t, limits);
+    await store.take(7, t, limits);
+    // Chat 7 is full: refusing it must not use up a global slot.
+    expect((await store.take(7, t, limits)).ok).toBe(false);
+    expect((await store.take(7, t, limits)).ok).toBe(false);
+    expect(await store.take(8, t, limits)).toEqual({ ok: true });
+    expect((await store.take(9, t, limits)).ok).toBe(false);
+  });
+});
+
+describe("send pacer", () => {
+  /** A clock that only moves when the pacer sleeps. */
+  function manualClock(start = 5_000_000) {
+    let now = start;
+    const sleeps: number[] = [];
+    return {
+      now: () => now,
+      sleeps,
+      sleep: async (ms: number) => {
+        sleeps.push(ms);
+        now += ms;
+      },
+    };
+  }
+
+  it("spaces one chat's messages by its rate after the burst", async () => {
+    const clock = manualClock();
+    const pacer = createSendPacer({ limits, now: clock.now, sleep: clock.sleep });
+    const times: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      await pacer.acquire(42);
+      times.push(clock.now());
+    }
+    expect(times.map((x) => x - times[0]!)).toEqual([0, 0, 1000, 2000]);
+  });
+
+  it("lets other chats through while one chat waits for its slot", async () => {
+    const clock = manualClock();
+    const pacer = createSendPacer({ limits, now: clock.now, sleep: clock.sleep });
+    const order: string[] = [];
+    await pacer.acquire(1);
+    await pacer.acquire(1);
+    // Chat 1 must wait a second; chat 2 queued behind it must not.
+    const busy = pacer.acquire(1).then(() => order.push("chat 1"));
+    const other = pacer.acquire(2).then(() => order.push("chat 2"));
+    await Promise.all([busy, other]);
+    expect(order).toEqual(["chat 2", "chat 1"]);
+  });
+
+  it("never lets more than the global rate through, whatever the number of chats", async () => {
+    const clock = manualClock();
+    const pacer = createSendPacer({ limits, now: clock.now, sleep: clock.sleep });
+    const start = clock.now();
+    for (let chat = 0; chat < 53; chat++) await pacer.acquire(chat);
+    // 3 at once (the burst), then one every 100 ms: the 53rd at 5 s.
+    expect(clock.now() - start).toBeCloseTo(5000, 0);
+  });
+});
