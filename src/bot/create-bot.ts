@@ -45,6 +45,26 @@ const retryPolicy = () => autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30 }
 
 const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
 
+const FLOOD_WINDOW_MS = 10_000;
+const FLOOD_INCR = `
+local n = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+`;
+
+/**
+ * The flood limiter's counter. The plugin's own Redis store sends INCR and then, on the first hit,
+ * PEXPIRE: a process killed between the two (or a Redis hiccup) leaves a counter that never
+ * expires, and that user is silently ignored for good. One script does both, and gives an expiry
+ * to any counter found without one.
+ */
+function floodCounter(redis: Redis, windowMs: number) {
+  return {
+    incr: async (key: string) => Number(await redis.eval(FLOOD_INCR, 1, key, String(windowMs))),
+    pexpire: async () => 1,
+  };
+}
+
 export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   const bot = new Bot<BotContext>(opts.token, {
     client: opts.apiRoot ? { apiRoot: opts.apiRoot } : {},
@@ -82,9 +102,9 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   bot.use(
     limit({
       // Generous enough for a fast typist tapping through a flow; a flood gets one notice per window.
-      timeFrame: 10_000,
+      timeFrame: FLOOD_WINDOW_MS,
       limit: 30,
-      storageClient: opts.redis ?? "MEMORY_STORE",
+      storageClient: opts.redis ? floodCounter(opts.redis, FLOOD_WINDOW_MS) : "MEMORY_STORE",
       keyPrefix: `${opts.redisPrefix}flood`,
       onLimitExceeded: async (ctx: BotContext) => {
         if (ctx.chat?.type === "private") await ctx.reply(ctx.t("common-slow-down"));

@@ -1,44 +1,80 @@
+import { randomUUID } from "node:crypto";
 import type { Context, MiddlewareFn } from "grammy";
 import type { Redis } from "ioredis";
 
 /**
- * Ignores an update whose update_id is being handled or was handled (a redelivery after a timeout,
- * a webhook retry), so a slow execute can never be started twice by the same update. A claim that
- * was never completed (the process died) lapses after `claimSeconds`, so the redelivery after a
- * crash is handled; the conversation's idempotency key keeps that replay from paying twice.
+ * Handles each update_id once across processes and restarts. The handler holds a short lease on
+ * the update id and renews it while it works; when done, the id is marked done for a day. An update
+ * that arrives again (a webhook retry, or the unconfirmed update a restarted process fetches):
+ *  - done: ignored;
+ *  - leased: either someone alive is on it (and keeps renewing) or a process died with it (the
+ *    lease runs out within `leaseMs`). We wait: done means ignore; a lapsed lease is taken over and
+ *    the update handled.
+ * So a slow execute is never started twice by the same update, and the update a crashed process
+ * was handling is handled by the next one instead of being dropped (which left the conversation
+ * one answer behind what the chat shows, waiting for an answer the user had already given). Money
+ * never depends on this: the conversation's idempotency key does.
  */
 export interface UpdateClaims {
-  claim(updateId: number): Promise<boolean>;
+  /** Takes the lease unless someone holds it or the update is done. */
+  claim(updateId: number, leaseMs: number): Promise<boolean>;
+  /** Extends our own lease (nobody else's). */
+  renew(updateId: number, leaseMs: number): Promise<void>;
+  state(updateId: number): Promise<"done" | "leased" | "free">;
   complete(updateId: number): Promise<void>;
 }
 
 export interface ClaimSettings {
-  claimSeconds?: number;
+  /** How long a done mark is kept. Default one day. */
   doneSeconds?: number;
   now?: () => number;
 }
 
+export interface LeaseSettings {
+  /** Lease on an update being handled; renewed every third of it. Default 5 s. */
+  leaseMs?: number;
+  /** How long a redelivery waits for a lease held by someone else before it is ignored. Default 12 s. */
+  maxWaitMs?: number;
+  pollMs?: number;
+}
+
 export function memoryUpdateClaims(s: ClaimSettings = {}, max = 100_000): UpdateClaims {
   const now = s.now ?? Date.now;
-  const until = new Map<number, number>();
+  const owner = randomUUID();
+  const entries = new Map<number, { done: boolean; owner: string; until: number }>();
+  const live = (id: number) => {
+    const e = entries.get(id);
+    if (e && e.until <= now()) entries.delete(id);
+    return entries.get(id);
+  };
   return {
-    async claim(id) {
-      const t = now();
-      const held = until.get(id);
-      if (held !== undefined && held > t) return false;
-      until.delete(id);
-      until.set(id, t + (s.claimSeconds ?? 120) * 1000);
-      if (until.size > max) {
-        const oldest = until.keys().next().value;
-        if (oldest !== undefined) until.delete(oldest);
+    async claim(id, leaseMs) {
+      if (live(id)) return false;
+      entries.set(id, { done: false, owner, until: now() + leaseMs });
+      if (entries.size > max) {
+        const oldest = entries.keys().next().value;
+        if (oldest !== undefined) entries.delete(oldest);
       }
       return true;
     },
+    async renew(id, leaseMs) {
+      const e = live(id);
+      if (e && !e.done && e.owner === owner) e.until = now() + leaseMs;
+    },
+    async state(id) {
+      const e = live(id);
+      return e ? (e.done ? "done" : "leased") : "free";
+    },
     async complete(id) {
-      until.set(id, now() + (s.doneSeconds ?? 86_400) * 1000);
+      entries.set(id, { done: true, owner, until: now() + (s.doneSeconds ?? 86_400) * 1000 });
     },
   };
 }
+
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
 
 export function redisUpdateClaims(
   redis: Redis,
@@ -46,9 +82,18 @@ export function redisUpdateClaims(
   s: ClaimSettings = {},
 ): UpdateClaims {
   const key = (id: number) => `${prefix}update:${id}`;
+  // "1:<owner>" while leased, "2" when done.
+  const lease = `1:${randomUUID()}`;
   return {
-    async claim(id) {
-      return (await redis.set(key(id), "1", "EX", s.claimSeconds ?? 120, "NX")) === "OK";
+    async claim(id, leaseMs) {
+      return (await redis.set(key(id), lease, "PX", Math.max(1, leaseMs), "NX")) === "OK";
+    },
+    async renew(id, leaseMs) {
+      await redis.eval(RENEW, 1, key(id), lease, String(Math.max(1, leaseMs)));
+    },
+    async state(id) {
+      const v = await redis.get(key(id));
+      return v === null ? "free" : v === "2" ? "done" : "leased";
     },
     async complete(id) {
       await redis.set(key(id), "2", "EX", s.doneSeconds ?? 86_400);
@@ -56,11 +101,29 @@ export function redisUpdateClaims(
   };
 }
 
-export function dropRedelivered<C extends Context>(claims: UpdateClaims): MiddlewareFn<C> {
+export function dropRedelivered<C extends Context>(
+  claims: UpdateClaims,
+  s: LeaseSettings = {},
+): MiddlewareFn<C> {
+  const leaseMs = s.leaseMs ?? 5_000;
+  const maxWaitMs = s.maxWaitMs ?? 12_000;
+  const pollMs = s.pollMs ?? 250;
   return async (ctx, next) => {
     const id = ctx.update.update_id;
-    if (!(await claims.claim(id))) return;
-    await next();
+    const giveUpAt = Date.now() + maxWaitMs;
+    while (!(await claims.claim(id, leaseMs))) {
+      if ((await claims.state(id)) === "done" || Date.now() > giveUpAt) return;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+    const renewal = setInterval(
+      () => void claims.renew(id, leaseMs).catch(() => undefined),
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
+    try {
+      await next();
+    } finally {
+      clearInterval(renewal);
+    }
     await claims.complete(id);
   };
 }

@@ -208,7 +208,17 @@ export function createNotifier(opts: NotifierOptions) {
     try {
       const outcome = await deliver(d.notification);
       if (outcome === "sent") {
-        await queue.markSent(key);
+        // The chat has the message now. If the marker cannot be written (Redis restarting), keep
+        // trying while the sending lock is held: giving up here is what sends it a second time.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await queue.markSent(key);
+            break;
+          } catch (err) {
+            if (stopped || attempt >= 40) throw err;
+            await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2_000)));
+          }
+        }
         metrics.notificationsSent.inc({ kind: d.notification.kind });
       }
       await c.ack(d.id);

@@ -338,6 +338,15 @@ export const wireBill = z
     bill_amount: wireOptionalPaisa,
   })
   .transform((b, ctx) => {
+    // An object with none of a bill's fields is not "nothing due": it says nothing about a bill.
+    if (
+      b.customer_name === undefined &&
+      b.bill_amount === null &&
+      DUE_ROW_KEYS.every((key) => b[key] === undefined || b[key] === null)
+    ) {
+      ctx.addIssue({ code: "custom", message: "no customer_name, bill_amount or due rows" });
+      return z.NEVER;
+    }
     let dues: Record<string, string>[] = [];
     for (const key of DUE_ROW_KEYS) {
       const rows = b[key];

@@ -10,6 +10,12 @@ export const faultsSchema = z.object({
   rate429: z.number().min(0).max(1),
   /** Share of executes that are applied (debit, transaction) but whose response is dropped. */
   commitThenDrop: z.number().min(0).max(1),
+  /**
+   * Share of executes that are applied (debit, transaction) and then answered 500/502/503/504, as
+   * a gateway in front of the provider does when the backend answers too late. Unlike errorRate5xx
+   * the money has moved: a client that reads 5xx as "failed" and retries pays twice.
+   */
+  commitThen5xx: z.number().min(0).max(1),
   /** Every webhook event is delivered twice. */
   duplicateWebhooks: z.boolean(),
   /** The "pending" event is held back and delivered after the final one. */
@@ -29,6 +35,7 @@ export const NO_FAULTS: Faults = Object.freeze({
   errorRate5xx: 0,
   rate429: 0,
   commitThenDrop: 0,
+  commitThen5xx: 0,
   duplicateWebhooks: false,
   outOfOrderWebhooks: false,
   webhookDelayMs: 0,

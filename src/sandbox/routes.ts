@@ -175,6 +175,14 @@ export function createProviderRoutes(deps: RouteDeps): Hono {
       );
       return drop(c);
     }
+    if (account.faults.commitThen5xx > 0 && deps.random() < account.faults.commitThen5xx) {
+      deps.logger.warn(
+        { ref: v.order.reference.text },
+        "sandbox fault: execute applied, answered 5xx",
+      );
+      const code = FIVE_XX[Math.floor(deps.random() * FIVE_XX.length)] ?? 503;
+      return sendError(c, "B", code, "Service temporarily unavailable", "failed");
+    }
     return c.json({
       error: false,
       message:

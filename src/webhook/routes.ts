@@ -172,8 +172,17 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
       at,
       note: `claimed ${status}`,
     });
-    if (recorded.order && !isFinal(recorded.order.status)) {
-      scheduleConfirm(recorded.order.reference, status);
+    const stored = recorded.order;
+    if (stored && !isFinal(stored.status)) {
+      scheduleConfirm(stored.reference, status);
+    } else if (stored && stored.status !== status) {
+      // A signed claim opposite to an outcome already decided and told to the user (e.g. an execute
+      // that reached the provider after the reconciler concluded it never would). Nothing may change
+      // a final order automatically, so it must at least not pass silently: a person has to look.
+      log?.error(
+        { reference: stored.reference, stored: stored.status, claimed: status },
+        "provider contradicts a final order; check it by hand",
+      );
     }
   }
 

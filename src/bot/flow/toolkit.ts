@@ -155,12 +155,23 @@ export class Flow {
     return u;
   }
 
-  /** A callback on `prompt` with our prefix, or null after answering stale ones. */
-  private async ownCallback(u: FlowContext, prompt: Message): Promise<string | null> {
+  /**
+   * A callback on `prompt` with our prefix, or null after answering stale ones. A button on a
+   * message NEWER than the question being asked means the chat is ahead of this conversation: a
+   * process died after sending the next question and before saving that it had (the update that
+   * caused it is not delivered again). Then the question being asked is shown again (`reshow`), so
+   * the user is not left tapping a button that can never work.
+   */
+  private async ownCallback(
+    u: FlowContext,
+    prompt: Message,
+    reshow: () => Promise<void>,
+  ): Promise<string | null> {
     const cb = u.callbackQuery;
     if (!cb) return null;
     if (cb.message?.message_id !== prompt.message_id || typeof cb.data !== "string") {
       await u.answerCallbackQuery({ text: this.t("common-button-expired") });
+      if ((cb.message?.message_id ?? 0) > prompt.message_id) await reshow();
       return null;
     }
     return cb.data;
@@ -197,7 +208,9 @@ export class Flow {
       const u = await this.next();
       let input: string;
       if (u.callbackQuery) {
-        const data = await this.ownCallback(u, msg);
+        const data = await this.ownCallback(u, msg, async () => {
+          msg = await u.reply(prompt, { reply_markup: keyboard() });
+        });
         if (data === null) continue;
         await u.answerCallbackQuery();
         if (!data.startsWith(CB.value)) continue;
@@ -278,7 +291,9 @@ export class Flow {
     for (;;) {
       const u = await this.next();
       if (u.callbackQuery) {
-        const data = await this.ownCallback(u, msg);
+        const data = await this.ownCallback(u, msg, async () => {
+          msg = await u.reply(prompt + hint, { reply_markup: keyboard() });
+        });
         if (data === null) continue;
         if (data.startsWith(CB.page)) {
           const target = Number(data.slice(CB.page.length));
@@ -365,7 +380,9 @@ export class Flow {
     for (;;) {
       const u = await this.next();
       if (u.callbackQuery) {
-        const data = await this.ownCallback(u, msg);
+        const data = await this.ownCallback(u, msg, async () => {
+          msg = await u.reply(this.t("common-lookup-failed"), { reply_markup: this.cancelRow(kb) });
+        });
         if (data === null) continue;
         await u.answerCallbackQuery();
         if (data === CB.retry) return;
@@ -383,7 +400,9 @@ export class Flow {
     for (;;) {
       const u = await this.next();
       if (u.callbackQuery) {
-        const data = await this.ownCallback(u, msg);
+        const data = await this.ownCallback(u, msg, async () => {
+          msg = await u.reply(text, { reply_markup: this.cancelRow(kb) });
+        });
         if (data === null) continue;
         await u.answerCallbackQuery();
         if (data === CB.confirm) return u;

@@ -1,0 +1,327 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Order } from "../../src/orders/model.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import type { OrderStore } from "../../src/orders/store.ts";
+import {
+  type RunningEmulator,
+  startBotApiEmulatorServer,
+} from "../../src/playground/emulator/index.ts";
+import { type ApiTap, startApiTap } from "./support/api-tap.ts";
+import { type AppProcess, appEnv, deletePrefix, spawnApp } from "./support/app.ts";
+import { audit, auditFigures, problems } from "./support/audit.ts";
+import { ChatUser, finalPushes, pushesOf } from "./support/chat.ts";
+import {
+  chaosSecrets,
+  freePort,
+  report,
+  SHARED_REDIS_URL,
+  secretNeedles,
+  seeded,
+  sleep,
+  waitUntil,
+} from "./support/env.ts";
+import { patientMobileOrder } from "./support/flows.ts";
+import { LogCapture, secretFigures } from "./support/logs.ts";
+import { type ProviderServer, startProviderServer } from "./support/provider.ts";
+
+/**
+ * The product as a child process (`node --import tsx src/main.ts`: polling the emulator served
+ * here, the sandbox served here, Redis), killed with SIGKILL: first exactly between the execute the
+ * aggregator committed and its answer, then at random points while users order. A new process takes
+ * over each time. Every order must be accounted for (final, money agreeing with the ledger, one
+ * execute) and its outcome pushed once.
+ */
+
+const EXECUTE_TIMEOUT_MS = 2_000;
+const RANDOM_USERS = Array.from({ length: 10 }, (_, i) => 630_101 + i);
+const KILLS = 4;
+const ORDERS_EACH = 3;
+
+describe("the bot process killed with SIGKILL", () => {
+  const secrets = chaosSecrets();
+  const logs = new LogCapture();
+  const prefix = `chaos:kill:${randomUUID().slice(0, 8)}:`;
+  let emu: RunningEmulator;
+  let provider: ProviderServer;
+  let env: Record<string, string>;
+  let redis: Redis;
+  let store: OrderStore;
+  let current: AppProcess | undefined;
+  let tap: ApiTap;
+  let generation = 0;
+  const startTimes: number[] = [];
+
+  async function startApp(): Promise<AppProcess> {
+    generation++;
+    const t = Date.now();
+    const app = spawnApp(`bot-${generation}`, env, logs);
+    await app.ready;
+    startTimes.push(Date.now() - t);
+    current = app;
+    return app;
+  }
+
+  beforeAll(async () => {
+    emu = await startBotApiEmulatorServer({ token: secrets.botToken });
+    const port = await freePort();
+    provider = await startProviderServer({
+      token: secrets.providerToken,
+      logs,
+      webhook: {
+        url: `http://127.0.0.1:${port}/webhooks/provider`,
+        secret: secrets.webhookSecret,
+      },
+    });
+    tap = await startApiTap(emu.apiRoot);
+    env = appEnv({
+      secrets,
+      apiRoot: tap.url,
+      providerBase: provider.base,
+      prefix,
+      extra: { PORT: String(port), PROVIDER_EXECUTE_TIMEOUT_MS: String(EXECUTE_TIMEOUT_MS) },
+    });
+    redis = new Redis(SHARED_REDIS_URL);
+    store = createRedisOrderStore({ redis, prefix });
+    await startApp();
+  });
+
+  afterAll(async () => {
+    await current?.kill("SIGTERM");
+    logs.save("kill");
+    await provider?.close();
+    await tap?.close();
+    await emu?.close();
+    redis?.disconnect();
+    await deletePrefix(prefix);
+  });
+
+  const ordersOf = async (users: number[]) =>
+    (await Promise.all(users.map((u) => store.listByUser(u, 100)))).flat();
+
+  async function settled(users: number[], timeoutMs: number): Promise<Order[]> {
+    await waitUntil(
+      async () => {
+        const orders = await ordersOf(users);
+        const pushes = finalPushes(emu.emulator, users);
+        return (
+          orders.every((o) => pushes.has(o.reference)) &&
+          orders.every((o) => o.status === "success" || o.status === "failed")
+        );
+      },
+      "every order final and pushed",
+      { timeoutMs, intervalMs: 250 },
+    );
+    return ordersOf(users);
+  }
+
+  it("accounts for an order whose execute was committed when the process died", async () => {
+    const u = new ChatUser(emu.emulator, 630_001);
+    await u.say("/recharge", /What would you like to pay/);
+    await u.tap("📱 Mobile top-up", /Which mobile number/);
+    await u.say("9841630001", /Operator for/);
+    await u.tap(/detected/, /How much\?/);
+    await u.say("250", /Please check your order/);
+
+    // The aggregator commits the execute; before its answer leaves, the bot process is killed.
+    let committed: (ref: string) => void = () => {};
+    const atCommit = new Promise<string>((resolve) => {
+      committed = resolve;
+    });
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    provider.setPlan((ref) => ({
+      afterCommit: async () => {
+        committed(ref);
+        await held;
+      },
+    }));
+    u.press("✅ Confirm");
+    const ref = await atCommit;
+    const killedAt = Date.now();
+    await current?.kill("SIGKILL");
+    release();
+    provider.setPlan(undefined);
+    const before = await store.get(ref);
+    await startApp();
+
+    const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`), 60_000);
+    const recoveredMs = Date.now() - killedAt;
+    const [order] = await settled([u.id], 30_000);
+    // The receipt shown before the execute was edited in place to the outcome.
+    const receipt = u.botMessages().find((m) => m.text.startsWith(`🧾 Order ${ref}`));
+    const result = audit(
+      order ? [order] : [],
+      provider.sandbox.ledger(secrets.providerToken),
+      provider.executes,
+      emu.emulator,
+      [u.id],
+    );
+    report("SIGKILL between the committed execute and its answer", {
+      "order status when the process died": before?.status ?? "none",
+      "process start (ms)": startTimes.at(-1) ?? 0,
+      "kill -> success pushed (ms)": recoveredMs,
+      "decided by": order?.history.find((h) => h.status === "success")?.source ?? "?",
+      "execute requests for the reference": provider.executes.get(ref) ?? 0,
+      ...auditFigures(result),
+    });
+    expect(before?.status).toBe("submitting");
+    expect(push.text).toContain("NTC Prepaid · 9841630001 · Rs 250");
+    expect(receipt?.text).toContain("successful");
+    expect(order?.status).toBe("success");
+    expect(problems(result)).toEqual({});
+  });
+
+  it("never leaves a conversation stuck behind the chat after a kill mid-update", async () => {
+    const u = new ChatUser(emu.emulator, 630_002);
+    await u.say("/recharge", /What would you like to pay/);
+    await u.tap("📱 Mobile top-up", /Which mobile number/);
+    // The bot shows the next question and dies before it hears back: the conversation in Redis
+    // still waits for the number. In polling mode the update is not delivered again (the runner
+    // had already confirmed it), so the chat is one question ahead of the conversation.
+    const held = tap.hold(
+      (method, p) =>
+        method === "sendMessage" && p.chat_id === u.id && /^Operator for/.test(String(p.text)),
+    );
+    u.emu.sendText(u.id, "9841630002");
+    await held.reached;
+    await current?.kill("SIGKILL");
+    held.release();
+    await startApp();
+    // The user taps the operator the chat shows: the bot says so and asks its question again.
+    const again = await u.tap(/detected/, /Which mobile number/, 20_000);
+    await u.say("9841630002", /Operator for 9841630002/);
+    await u.tap(/detected/, /How much\?/);
+    const confirm = await u.say("150", /Please check your order/);
+    await u.tap("✖ Cancel", /Cancelled/);
+    report("SIGKILL while handling a conversation update", {
+      "update in flight at the kill": "lost with the process (polling: already confirmed)",
+      "tap on the question the dead process had sent": "answered, question re-asked",
+      "flow completed after the restart": Boolean(again && confirm),
+    });
+    expect(confirm.text).toContain("9841630002");
+  });
+
+  it("accounts for every order when killed at random points while users order", async () => {
+    const dice = seeded(424_242);
+    const ledgerBefore = provider.sandbox.ledger(secrets.providerToken).length;
+    // Some executes are slow to answer, so that kills land between execute and answer too.
+    provider.setPlan(() => (dice() < 0.5 ? { afterMs: Math.floor(dice() * 800) } : undefined));
+    provider.sandbox.setFaults(secrets.providerToken, { commitThenDrop: 0.15 });
+    const known = new Set<string>();
+    const users = RANDOM_USERS.map((id) => new ChatUser(emu.emulator, id));
+    let done = false;
+    const ordering = Promise.all(
+      users.map(async (u, n) => {
+        const refs: string[] = [];
+        for (let k = 0; k < ORDERS_EACH; k++) {
+          const ending = (n + k) % 4 === 0 ? "0000" : `${5 + k}${String(n).padStart(3, "0")}`;
+          const r = await patientMobileOrder(
+            u,
+            `984${String(u.id).slice(-3)}${ending}`,
+            "100",
+            known,
+            {
+              deadlineMs: 150_000,
+            },
+          );
+          refs.push(r.reference);
+        }
+        return refs;
+      }),
+    ).finally(() => {
+      done = true;
+    });
+
+    let kills = 0;
+    const killedDuring: string[] = [];
+    const killTimes: number[] = [];
+    while (kills < KILLS && !done) {
+      await sleep(1_000 + Math.floor(dice() * 2_000));
+      if (done) break;
+      const inFlight = [...provider.executes.keys()].length;
+      killTimes.push(Date.now());
+      await current?.kill("SIGKILL");
+      kills++;
+      killedDuring.push(`after ${inFlight} executes`);
+      await startApp();
+    }
+    const refs = (
+      await ordering.catch(async (err: unknown) => {
+        const stats = emu.emulator.stats();
+        const stuck = /user (\d+)/.exec(String(err))?.[1];
+        const conversation = stuck ? await redis.get(`${prefix}conversation:${stuck}`) : null;
+        const session = stuck ? await redis.get(`${prefix}session:${stuck}`) : null;
+        throw new Error(
+          `conversation: ${conversation?.slice(0, 3000)}\nsession: ${session}\n` +
+            `${err}\nemulator: ${JSON.stringify({ pending: emu.emulator.webhookInfo().pending_update_count, created: stats.updatesCreated, returned: stats.updatesReturned, calls: stats.methodCalls, errors: stats.errors })}`,
+        );
+      })
+    ).flat();
+    const lastKill = Date.now();
+    const orders = await settled(RANDOM_USERS, 150_000);
+    const settledMs = Date.now() - lastKill;
+    provider.setPlan(undefined);
+    provider.sandbox.clearFaults(secrets.providerToken);
+
+    const result = audit(
+      orders,
+      provider.sandbox.ledger(secrets.providerToken).slice(ledgerBefore),
+      provider.executes,
+      emu.emulator,
+      RANDOM_USERS,
+    );
+    // The notifier delivers at least once: a process killed after Telegram took a push and before
+    // the "sent" mark was written repeats it after the restart. Such repeats are told apart from
+    // real ones: the first copy left less than a second before a kill, the second after it.
+    const byRef = new Map(orders.map((o) => [o.reference, o]));
+    const explained = result.duplicatePushes.filter((ref) => {
+      const copies = pushesOf(emu.emulator, byRef.get(ref)?.chatId ?? 0, ref);
+      const first = copies[0]?.date ?? 0;
+      const second = copies[1]?.date ?? 0;
+      return (
+        copies.length === 2 && killTimes.some((k) => first <= k && k - first < 1_000 && k <= second)
+      );
+    });
+    result.duplicatePushes = result.duplicatePushes.filter((r) => !explained.includes(r));
+    const scan = logs.scan(secretNeedles(secrets));
+    report("SIGKILL at random points while 10 users order three times each", {
+      kills,
+      "process generations": generation,
+      "process start (ms, each)": startTimes,
+      "receipts users saw": refs.length,
+      "orders stored": orders.length,
+      "orders without a receipt the user saw": orders.filter((o) => !refs.includes(o.reference))
+        .length,
+      "final status": Object.fromEntries(
+        ["success", "failed"].map((s) => [s, orders.filter((o) => o.status === s).length]),
+      ),
+      "last order done -> all final and pushed (ms)": settledMs,
+      ...auditFigures(result),
+      "pushes repeated because a kill fell between sending and recording them": explained.length,
+      ...secretFigures(scan),
+    });
+    expect(kills).toBeGreaterThanOrEqual(2);
+    // Every receipt a user saw belongs to a stored order.
+    expect(refs.filter((r) => !orders.some((o) => o.reference === r))).toEqual([]);
+    expect(problems(result)).toEqual({});
+    expect(scan.leaks).toEqual([]);
+  });
+
+  it("does not mute a user whose flood counter a killed process left without expiry", async () => {
+    const u = new ChatUser(emu.emulator, 630_201);
+    // What INCR without its PEXPIRE leaves behind: a counter just under the limit, never expiring.
+    const key = `${prefix}flood${u.id}`;
+    await redis.set(key, "29");
+    const answer = await u.say("/help", /\/recharge/);
+    const ttl = await redis.pttl(key);
+    report("flood counter left without expiry by a killed process", {
+      "counter expiry after the next message (ms)": ttl,
+    });
+    expect(answer.text).toBeTruthy();
+    expect(ttl).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,262 @@
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isFinal, type Order } from "../../src/orders/model.ts";
+import { moneyPathKeys } from "../../src/orders/redis-keys.ts";
+import {
+  type RunningEmulator,
+  startBotApiEmulatorServer,
+} from "../../src/playground/emulator/index.ts";
+import type { System } from "../../src/system.ts";
+import { appEnv, startInProcess } from "./support/app.ts";
+import { audit, auditFigures, problems } from "./support/audit.ts";
+import { ChatUser, finalPushes } from "./support/chat.ts";
+import { chaosSecrets, pool, report, secretNeedles, sleep, waitUntil } from "./support/env.ts";
+import { LogCapture, secretFigures } from "./support/logs.ts";
+import { type ProviderServer, startProviderServer } from "./support/provider.ts";
+import { type OwnRedis, startOwnRedis } from "./support/redis-server.ts";
+
+/**
+ * Redis (a server of the test's own, AOF with fsync always) is shut down and started again on the
+ * same directory twice while the product runs: once with notifications queued and conversations
+ * half-way, once under a stream of orders. Nothing the product had stored may be gone: no order,
+ * no session or conversation, no queued notification; and every order still ends final and pushed
+ * exactly once.
+ */
+
+const FIRST_USER = 620_001;
+const USERS = 20;
+const QUEUED_ORDERS = 60;
+const LOAD_ORDERS = 150;
+const MID_FLOW = [620_101, 620_102, 620_103, 620_104, 620_105];
+
+describe("Redis restarted mid-run", () => {
+  const secrets = chaosSecrets();
+  const logs = new LogCapture();
+  const prefix = `chaos:redis:${randomUUID().slice(0, 8)}:`;
+  let redisServer: OwnRedis;
+  let probe: Redis;
+  let emu: RunningEmulator;
+  let provider: ProviderServer;
+  let app: System;
+
+  beforeAll(async () => {
+    redisServer = await startOwnRedis();
+    probe = new Redis(redisServer.url, { maxRetriesPerRequest: 20 });
+    probe.on("error", () => {});
+    emu = await startBotApiEmulatorServer({ token: secrets.botToken });
+    provider = await startProviderServer({ token: secrets.providerToken, logs });
+    app = await startInProcess({
+      env: appEnv({
+        secrets,
+        apiRoot: emu.apiRoot,
+        providerBase: provider.base,
+        redisUrl: redisServer.url,
+        prefix,
+      }),
+      logs,
+    });
+    provider.sandbox.setWebhook(secrets.providerToken, {
+      url: `${app.url}/webhooks/provider`,
+      secret: secrets.webhookSecret,
+    });
+  });
+
+  afterAll(async () => {
+    logs.save("redis-restart");
+    await app?.stop();
+    await provider?.close();
+    await emu?.close();
+    probe?.disconnect();
+    await redisServer?.destroy();
+  });
+
+  const input = (i: number, key: string) => {
+    const user = FIRST_USER + (i % USERS);
+    return {
+      idempotencyKey: key,
+      userId: user,
+      chatId: user,
+      locale: "en",
+      category: "mobile" as const,
+      region: "np" as const,
+      operatorId: 5,
+      operatorTypeId: 1,
+      operatorName: "NTC Prepaid",
+      connectionNo: `984${String(i).padStart(3, "0")}${i % 7 === 0 ? "0000" : "4321"}`,
+      amountPaisa: 20_000,
+      details: {},
+    };
+  };
+
+  /** As a careful client does: retry with the same idempotency key until the store answers. */
+  async function placeAndSubmit(i: number, failures: { place: number; submit: number }) {
+    const key = `redis-${i}-${randomUUID()}`;
+    let order: Order | undefined;
+    for (let attempt = 0; !order; attempt++) {
+      try {
+        order = await app.orders.place(input(i, key));
+      } catch (err) {
+        failures.place++;
+        if (attempt > 100) throw err;
+        await sleep(100);
+      }
+    }
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await app.orders.submit(order.reference);
+      } catch (err) {
+        failures.submit++;
+        // The outcome may have been lost with the reply: the stored order says where it stands.
+        const stored = await app.orders.get(order.reference).catch(() => null);
+        if (stored && stored.status !== "placed") return stored;
+        if (attempt > 100) throw err;
+        await sleep(100);
+      }
+    }
+  }
+
+  async function restartRedis(downMs: number) {
+    await redisServer.shutdown();
+    await sleep(downMs);
+    await redisServer.start();
+  }
+
+  it("loses no order, session or queued notification across two restarts", async () => {
+    const k = moneyPathKeys(prefix);
+    // Five users stop half-way through a mobile top-up: session and conversation live in Redis.
+    const midFlow = MID_FLOW.map((id) => new ChatUser(emu.emulator, id));
+    await Promise.all(
+      midFlow.map(async (u, n) => {
+        await u.say("/recharge", /What would you like to pay/);
+        await u.tap("📱 Mobile top-up", /Which mobile number/);
+        await u.say(`98410${String(n).padStart(2, "0")}555`, /Operator for/);
+        await u.tap(/detected/, /How much\?/);
+      }),
+    );
+    for (let u = 0; u < USERS; u++) emu.emulator.users.upsert(FIRST_USER + u, {});
+
+    // Notifications pile up while the notifier is stopped.
+    await app.notifier.stop();
+    const failures = { place: 0, submit: 0 };
+    const queued = await pool(
+      Array.from({ length: QUEUED_ORDERS }, (_, i) => i),
+      10,
+      (i) => placeAndSubmit(i, failures),
+    );
+    await waitUntil(
+      async () =>
+        (await Promise.all(queued.map((o) => app.orders.get(o.reference)))).every(
+          (o) => o && isFinal(o.status),
+        ),
+      "the queued orders final",
+    );
+    const before = {
+      orders: await Promise.all(queued.map((o) => probe.hget(k.order(o.reference), "j"))),
+      backlog: await probe.xlen(k.outbox),
+      sessions: await Promise.all(MID_FLOW.map((id) => probe.get(`${prefix}session:${id}`))),
+      conversations: await Promise.all(
+        MID_FLOW.map((id) => probe.get(`${prefix}conversation:${id}`)),
+      ),
+      keys: (await probe.keys(`${prefix}*`)).length,
+    };
+    expect(before.backlog).toBeGreaterThanOrEqual(QUEUED_ORDERS);
+
+    // Restart 1: everything stored must come back from the AOF.
+    const down1 = Date.now();
+    await restartRedis(1_000);
+    const down1Ms = Date.now() - down1;
+    const after = {
+      orders: await Promise.all(queued.map((o) => probe.hget(k.order(o.reference), "j"))),
+      backlog: await probe.xlen(k.outbox),
+      sessions: await Promise.all(MID_FLOW.map((id) => probe.get(`${prefix}session:${id}`))),
+      conversations: await Promise.all(
+        MID_FLOW.map((id) => probe.get(`${prefix}conversation:${id}`)),
+      ),
+      keys: (await probe.keys(`${prefix}*`)).length,
+    };
+    expect(after.orders).toEqual(before.orders);
+    expect(after.backlog).toBe(before.backlog);
+    expect(after.sessions).toEqual(before.sessions);
+    expect(after.conversations).toEqual(before.conversations);
+    expect(before.sessions.every((s) => s !== null)).toBe(true);
+    expect(before.conversations.every((s) => s !== null)).toBe(true);
+
+    // Restart 2: under a stream of orders, with the notifier draining the backlog.
+    app.notifier.start();
+    let placedCount = 0;
+    const load = pool(
+      Array.from({ length: LOAD_ORDERS }, (_, i) => QUEUED_ORDERS + i),
+      6,
+      async (i) => {
+        const o = await placeAndSubmit(i, failures);
+        placedCount++;
+        return o;
+      },
+    );
+    await waitUntil(() => placedCount >= 50, "50 orders of the stream placed");
+    const down2 = Date.now();
+    await restartRedis(1_500);
+    const down2Ms = Date.now() - down2;
+    const streamed = await load;
+
+    // The half-way conversations go on where they were.
+    const midRefs: string[] = [];
+    for (const u of midFlow) {
+      const confirm = await u.say("150", /Please check your order/, 15_000);
+      expect(confirm.text).toContain("Amount: Rs 150");
+      const receipt = await u.tap("✅ Confirm", /Order \d+/, 15_000);
+      midRefs.push(/Order (\d+)/.exec(receipt.text)?.[1] ?? "");
+    }
+
+    const allRefs = [...queued, ...streamed].map((o) => o.reference).concat(midRefs);
+    await waitUntil(
+      async () =>
+        (await app.store.listOpen({ createdBefore: Date.now() + 60_000, limit: 5 })).length === 0,
+      "every order final",
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+    const chats = [...Array.from({ length: USERS }, (_, u) => FIRST_USER + u), ...MID_FLOW];
+    await waitUntil(
+      async () =>
+        (await app.queue.backlog()) === 0 &&
+        finalPushes(emu.emulator, chats).size >= allRefs.length,
+      "every notification delivered",
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
+
+    const stored = await Promise.all(allRefs.map((r) => app.orders.get(r)));
+    const lost = allRefs.filter((_, i) => stored[i] === null);
+    const result = audit(
+      stored.filter((o): o is Order => o !== null),
+      provider.sandbox.ledger(secrets.providerToken),
+      provider.executes,
+      emu.emulator,
+      chats,
+    );
+    const dead = await app.queue.listDead(100);
+    const scan = logs.scan(secretNeedles(secrets));
+    report("Redis restarted mid-run (own redis-server, appendonly yes, appendfsync always)", {
+      "restarts (SHUTDOWN + start on the same dir)": 2,
+      "restart 1 down for (ms)": down1Ms,
+      "restart 2 down for (ms), under load": down2Ms,
+      "orders stored before restart 1": QUEUED_ORDERS,
+      "queued notifications at restart 1": before.backlog,
+      "queued notifications after restart 1": after.backlog,
+      "conversations half-way at restart 1": MID_FLOW.length,
+      "keys before / after restart 1": `${before.keys} / ${after.keys}`,
+      "orders in the stream through restart 2": LOAD_ORDERS,
+      "client retries (place / submit) during outages": `${failures.place} / ${failures.submit}`,
+      "orders lost": lost.length,
+      "half-way conversations completed": midRefs.length,
+      "notifications dead-lettered": dead.length,
+      ...auditFigures(result),
+      ...secretFigures(scan),
+    });
+    expect(lost).toEqual([]);
+    expect(midRefs.every((r) => r !== "")).toBe(true);
+    expect(dead).toEqual([]);
+    expect(problems(result)).toEqual({});
+    expect(scan.leaks).toEqual([]);
+  });
+});
