@@ -163,29 +163,39 @@ function boundsMessage(op: Operator, catalog: Catalog, amountPaisa: number): str
   return `amount must be between Rs ${rupees(bounds.minPaisa)} and Rs ${rupees(bounds.maxPaisa)} for ${op.name}`;
 }
 
-function packageFromListing(
+/**
+ * A data-pack or DTH execute: the package must come from a listing made for the same operator and
+ * connection number under the reference the execute carries; the price is the listing's.
+ */
+function orderFromListing(
   ctx: ValidateContext,
   op: Operator,
   connectionNo: string,
-  reference: Reference,
-  packageId: string,
-): { ok: true; pkg: SandboxPackage } | { ok: false; message: string } {
-  const listing = ctx.listing(reference.text);
-  if (!listing) {
-    return {
-      ok: false,
-      message: "reference_no does not match a package listing; list the packages first",
-    };
-  }
+  data: { reference_no: Reference; package_id: string; amount?: number | undefined },
+): Validation {
+  const listing = ctx.listing(data.reference_no.text);
+  if (!listing)
+    return fail("reference_no does not match a package listing; list the packages first");
   if (listing.operatorId !== op.id || listing.connectionNo !== connectionNo) {
-    return {
-      ok: false,
-      message: "reference_no belongs to a package listing for another operator or connection_no",
-    };
+    return fail("reference_no belongs to a package listing for another operator or connection_no");
   }
-  const pkg = listing.packages.find((p) => String(p.id) === packageId);
-  if (!pkg) return { ok: false, message: `Unknown package_id ${packageId} for ${op.name}` };
-  return { ok: true, pkg };
+  const pkg = listing.packages.find((p) => String(p.id) === data.package_id);
+  if (!pkg) return fail(`Unknown package_id ${data.package_id} for ${op.name}`);
+  const pricePaisa = Math.round(pkg.amountRupees * 100);
+  if (data.amount !== undefined && data.amount !== pricePaisa) {
+    return fail(`amount does not match the package price (Rs ${rupees(pricePaisa)})`);
+  }
+  return {
+    ok: true,
+    order: {
+      operator: op,
+      connectionNo,
+      reference: data.reference_no,
+      amountPaisa: pricePaisa,
+      packageName: pkg.name,
+      details: { package_id: String(pkg.id) },
+    },
+  };
 }
 
 export function validateExecute(ctx: ValidateContext, body: Record<string, unknown>): Validation {
@@ -271,46 +281,14 @@ export function validateExecute(ctx: ValidateContext, body: Record<string, unkno
       if (digits) return fail(digits);
       const n = validateMobileNumber(b.data.connection_no, prefixesFor(op) ?? []);
       if (!n.ok) return fail(ruleMessage("connection_no", n.error));
-      const found = packageFromListing(ctx, op, n.value, b.data.reference_no, b.data.package_id);
-      if (!found.ok) return fail(found.message);
-      const pricePaisa = Math.round(found.pkg.amountRupees * 100);
-      if (b.data.amount !== undefined && b.data.amount !== pricePaisa) {
-        return fail(`amount does not match the package price (Rs ${rupees(pricePaisa)})`);
-      }
-      return {
-        ok: true,
-        order: {
-          operator: op,
-          connectionNo: n.value,
-          reference: b.data.reference_no,
-          amountPaisa: pricePaisa,
-          packageName: found.pkg.name,
-          details: { package_id: String(found.pkg.id) },
-        },
-      };
+      return orderFromListing(ctx, op, n.value, b.data);
     }
     case "dth": {
       const b = SCHEMAS.dth.safeParse(body);
       if (!b.success) return fail(firstMessage(b.error));
       const c = validateAccountId(b.data.connection_no);
       if (!c.ok) return fail(ruleMessage("connection_no", c.error));
-      const found = packageFromListing(ctx, op, c.value, b.data.reference_no, b.data.package_id);
-      if (!found.ok) return fail(found.message);
-      const pricePaisa = Math.round(found.pkg.amountRupees * 100);
-      if (b.data.amount !== undefined && b.data.amount !== pricePaisa) {
-        return fail(`amount does not match the package price (Rs ${rupees(pricePaisa)})`);
-      }
-      return {
-        ok: true,
-        order: {
-          operator: op,
-          connectionNo: c.value,
-          reference: b.data.reference_no,
-          amountPaisa: pricePaisa,
-          packageName: found.pkg.name,
-          details: { package_id: String(found.pkg.id) },
-        },
-      };
+      return orderFromListing(ctx, op, c.value, b.data);
     }
     case "internet": {
       const b = SCHEMAS.internet.safeParse(body);
