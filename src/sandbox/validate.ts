@@ -198,6 +198,29 @@ function orderFromListing(
   };
 }
 
+/** A mobile, landline or India execute: the amount is the customer's, within the operator's bounds. */
+function amountOrder(
+  ctx: ValidateContext,
+  op: Operator,
+  connectionNo: string,
+  data: { reference_no: Reference; amount: number },
+  details: ValidOrder["details"] = {},
+): Validation {
+  const bad = boundsMessage(op, ctx.catalog, data.amount);
+  if (bad) return fail(bad);
+  return {
+    ok: true,
+    order: {
+      operator: op,
+      connectionNo,
+      reference: data.reference_no,
+      amountPaisa: data.amount,
+      packageName: null,
+      details,
+    },
+  };
+}
+
 export function validateExecute(ctx: ValidateContext, body: Record<string, unknown>): Validation {
   const resolved = resolveOperator(ctx.catalog, body);
   if (!resolved.ok) return fail(resolved.message);
@@ -214,19 +237,7 @@ export function validateExecute(ctx: ValidateContext, body: Record<string, unkno
       if (digits) return fail(digits);
       const n = validateMobileNumber(b.data.connection_no, prefixesFor(op) ?? []);
       if (!n.ok) return fail(ruleMessage("connection_no", n.error));
-      const bad = boundsMessage(op, ctx.catalog, b.data.amount);
-      if (bad) return fail(bad);
-      return {
-        ok: true,
-        order: {
-          operator: op,
-          connectionNo: n.value,
-          reference: b.data.reference_no,
-          amountPaisa: b.data.amount,
-          packageName: null,
-          details: {},
-        },
-      };
+      return amountOrder(ctx, op, n.value, b.data);
     }
     case "landline": {
       const b = SCHEMAS.landline.safeParse(body);
@@ -236,19 +247,7 @@ export function validateExecute(ctx: ValidateContext, body: Record<string, unkno
       if (c.startsWith("0")) return fail("connection_no must not start with 0");
       const n = validateLandline(c);
       if (!n.ok) return fail(ruleMessage("connection_no", n.error));
-      const bad = boundsMessage(op, ctx.catalog, b.data.amount);
-      if (bad) return fail(bad);
-      return {
-        ok: true,
-        order: {
-          operator: op,
-          connectionNo: n.value,
-          reference: b.data.reference_no,
-          amountPaisa: b.data.amount,
-          packageName: null,
-          details: {},
-        },
-      };
+      return amountOrder(ctx, op, n.value, b.data);
     }
     case "india": {
       const b = SCHEMAS.india.safeParse(body);
@@ -260,19 +259,7 @@ export function validateExecute(ctx: ValidateContext, body: Record<string, unkno
       if (digits) return fail(digits);
       const n = validateIndiaNumber(b.data.connection_no);
       if (!n.ok) return fail(ruleMessage("connection_no", n.error));
-      const bad = boundsMessage(op, ctx.catalog, b.data.amount);
-      if (bad) return fail(bad);
-      return {
-        ok: true,
-        order: {
-          operator: op,
-          connectionNo: n.value,
-          reference: b.data.reference_no,
-          amountPaisa: b.data.amount,
-          packageName: null,
-          details: { circle_id: String(b.data.circle_id) },
-        },
-      };
+      return amountOrder(ctx, op, n.value, b.data, { circle_id: String(b.data.circle_id) });
     }
     case "datapack": {
       const b = SCHEMAS.datapack.safeParse(body);
