@@ -128,6 +128,13 @@ const envSchema = z.object({
   RECONCILE_INTERVAL_MS: int(15_000, 100),
   RECONCILE_MIN_AGE_MS: int(20_000, 0),
   RECONCILE_MAX_AGE_MS: int(60 * 60_000, 1000),
+  /** How long "not found" from the provider is not trusted after submit; default: the execute timeout. */
+  RECONCILE_NOT_FOUND_GRACE_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).optional(),
+  ),
+  NOTIFY_CLAIM_IDLE_MS: int(30_000, 1000),
+  NOTIFY_LOCK_MS: int(60_000, 1000),
   CONVERSATION_IDLE_MS: int(10 * 60_000, 1000),
   SESSION_TTL_SECONDS: int(7 * 24 * 3600, 60),
   DAILY_SPEND_CAP: int(25_000, 0),
@@ -221,6 +228,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       intervalMs: e.RECONCILE_INTERVAL_MS,
       minAgeMs: e.RECONCILE_MIN_AGE_MS,
       maxAgeMs: e.RECONCILE_MAX_AGE_MS,
+      notFoundGraceMs: e.RECONCILE_NOT_FOUND_GRACE_MS ?? e.PROVIDER_EXECUTE_TIMEOUT_MS,
+    },
+    notifier: {
+      /** Unacknowledged pushes older than this are taken over (a crashed or stuck process). */
+      claimIdleMs: e.NOTIFY_CLAIM_IDLE_MS,
+      /** One process at a time sends a given push; the lock outlives a slow send. */
+      lockMs: e.NOTIFY_LOCK_MS,
     },
     logLevel: e.LOG_LEVEL,
   };

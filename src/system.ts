@@ -242,6 +242,8 @@ export async function startSystem(opts: SystemOptions) {
     render: notificationRender(botI18n),
     logger,
     consumerName: instance,
+    claimIdleMs: config.notifier.claimIdleMs,
+    lockMs: config.notifier.lockMs,
     metrics,
     now,
   });
@@ -254,6 +256,7 @@ export async function startSystem(opts: SystemOptions) {
     intervalMs: config.reconciler.intervalMs,
     minAgeMs: config.reconciler.minAgeMs,
     maxAgeMs: config.reconciler.maxAgeMs,
+    notFoundGraceMs: config.reconciler.notFoundGraceMs,
     executeTimeoutMs: config.provider.executeTimeoutMs,
     adminChatIds: [...roles.adminIds],
     metrics,

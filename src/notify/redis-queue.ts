@@ -102,7 +102,14 @@ export function createRedisNotificationQueue(
     let blocking: Redis | undefined;
     let closed = false;
     const conn = () => {
-      blocking ??= redis.duplicate();
+      if (!blocking) {
+        blocking = redis.duplicate();
+        // Without a listener an emitted 'error' (Redis restarting) would crash the process; ioredis
+        // reconnects by itself and the read that failed is retried by the notifier's loop.
+        blocking.on("error", (err: Error) =>
+          log?.warn({ err: err.message }, "notifier's blocking Redis connection"),
+        );
+      }
       return blocking;
     };
     const readOnce = async (count: number, blockMs: number) => {

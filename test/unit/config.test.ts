@@ -31,6 +31,20 @@ describe("config", () => {
     expect(c.http.port).toBe(9000);
   });
 
+  it("reads the notifier's and reconciler's timings, the grace defaulting to the execute timeout", () => {
+    const d = loadConfig({ PROVIDER_EXECUTE_TIMEOUT_MS: "12000" });
+    expect(d.notifier).toEqual({ claimIdleMs: 30_000, lockMs: 60_000 });
+    expect(d.reconciler.notFoundGraceMs).toBe(12_000);
+    const c = loadConfig({
+      NOTIFY_CLAIM_IDLE_MS: "5000",
+      NOTIFY_LOCK_MS: "9000",
+      RECONCILE_NOT_FOUND_GRACE_MS: "0",
+    });
+    expect(c.notifier).toEqual({ claimIdleMs: 5000, lockMs: 9000 });
+    expect(c.reconciler.notFoundGraceMs).toBe(0);
+    expect(() => loadConfig({ NOTIFY_CLAIM_IDLE_MS: "10" })).toThrow(/NOTIFY_CLAIM_IDLE_MS/);
+  });
+
   it("names every bad variable", () => {
     try {
       loadConfig({ PORT: "eighty", AGENT_IDS: "1,bob", PROVIDER_URL: "https://x.example/v2" });
