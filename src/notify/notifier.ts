@@ -206,6 +206,12 @@ export function createNotifier(opts: NotifierOptions) {
     }
     if (!(await queue.lockSending(key, lockMs))) return "retry"; // another consumer is on it
     try {
+      // Asked again under the lock: another consumer may have sent it and let go of the lock
+      // between our first look and our lock.
+      if (await queue.isSent(key)) {
+        await c.ack(d.id);
+        return "duplicate";
+      }
       const outcome = await deliver(d.notification);
       if (outcome === "sent") {
         // The chat has the message now. If the marker cannot be written (Redis restarting), keep

@@ -268,6 +268,71 @@ describe("notifier failures", () => {
     expect(sent).toHaveLength(1);
     expect(await queue.isSent(notificationKey(applied.notifications[0]!))).toBe(true);
   });
+
+  it("a consumer that saw 'not sent' just before another finished does not send it again", async () => {
+    const { queue, orders } = memoryParts();
+    const o = await orders.place(mobileInput());
+    await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
+    const sent: string[] = [];
+    let releaseSend!: () => void;
+    const sendGate = new Promise<void>((r) => {
+      releaseSend = r;
+    });
+    let sendReached!: () => void;
+    const sending = new Promise<void>((r) => {
+      sendReached = r;
+    });
+    const slowApi: NotifierApi = {
+      async sendMessage(_chatId, text) {
+        sendReached();
+        await sendGate;
+        sent.push(text);
+        return { message_id: sent.length };
+      },
+      async editMessageText() {
+        return true;
+      },
+    };
+    // B's first look at the sent marker answers before A sends, and B acts on it only after A
+    // has sent, marked and let go of the lock: the window between a check and a lock.
+    let releaseLook!: () => void;
+    const lookGate = new Promise<void>((r) => {
+      releaseLook = r;
+    });
+    let looked!: () => void;
+    const bLooked = new Promise<void>((r) => {
+      looked = r;
+    });
+    let firstLook = true;
+    const bQueue: NotificationQueue = Object.assign(Object.create(queue), {
+      async isSent(key: string) {
+        const answer = await queue.isSent(key);
+        if (firstLook) {
+          firstLook = false;
+          looked();
+          await lookGate;
+        }
+        return answer;
+      },
+    });
+    const a = createNotifier({ queue, orders, api: slowApi, consumerName: "a" });
+    const b = createNotifier({
+      queue: bQueue,
+      orders,
+      api: slowApi,
+      consumerName: "b",
+      claimIdleMs: 0,
+    });
+    const aRun = a.runOnce();
+    await sending;
+    const bRun = b.runOnce();
+    await bLooked;
+    releaseSend();
+    await aRun;
+    releaseLook();
+    await bRun;
+    expect(sent).toEqual([expect.stringContaining(o.reference)]);
+  });
 });
 
 describe("kill and restart (Redis)", () => {
