@@ -174,9 +174,9 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
       return (await loadMany(refs)).filter((o) => !isFinal(o.status));
     },
 
-    async update(reference: string, mutate: Mutation): Promise<UpdateResult | null> {
+    async update(reference: string, mutate: Mutation, known?: Order): Promise<UpdateResult | null> {
       for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-        const current = await load(reference);
+        const current = attempt === 0 && known ? known : await load(reference);
         if (!current) return null;
         const result = mutate(structuredClone(current));
         if (!result) return { order: current, updated: false, notifications: [] };

@@ -210,12 +210,16 @@ export function createOrders(opts: OrdersOptions) {
 
     let statusChanged = false;
     let from = order.status;
-    const result = await store.update(order.reference, (current) => {
-      const t = transition(current, event);
-      statusChanged = t.statusChanged;
-      from = t.from;
-      return t.changed ? { order: t.order, notifications: t.notifications } : null;
-    });
+    const result = await store.update(
+      order.reference,
+      (current) => {
+        const t = transition(current, event);
+        statusChanged = t.statusChanged;
+        from = t.from;
+        return t.changed ? { order: t.order, notifications: t.notifications } : null;
+      },
+      order,
+    );
     if (!result) return { outcome: "unmatched", order: null, notifications: [] };
     if (!result.updated) return { outcome: "unchanged", order: result.order, notifications: [] };
     if (statusChanged) {

@@ -53,9 +53,10 @@ export interface OrderStore {
   /**
    * Atomic compare-and-set: reads the order, runs `mutate`, writes the result and its notifications
    * only if nobody wrote in between (retrying otherwise). Null when the order does not exist.
-   * `mutate` must be pure: it may run several times.
+   * `mutate` must be pure: it may run several times. `known`, an order the caller has just read,
+   * saves the first read; a stale one only costs a retry, since the write compares versions.
    */
-  update(reference: string, mutate: Mutation): Promise<UpdateResult | null>;
+  update(reference: string, mutate: Mutation, known?: Order): Promise<UpdateResult | null>;
   /** Events naming no known order, newest first (capped). */
   recordUnmatched(event: UnmatchedEvent): Promise<void>;
   listUnmatched(limit: number): Promise<UnmatchedEvent[]>;

@@ -34,13 +34,25 @@ export function signature(secret: string): string {
   return createHmac("sha256", secret).update(digestHex, "utf8").digest("hex");
 }
 
-/** Constant-time comparison of a received X-Signature with the expected one (length checked first). */
-export function verifySignature(secret: string, received: string | undefined | null): boolean {
-  if (typeof received !== "string") return false;
+/**
+ * A checker of received X-Signature values, the expected value computed once (it depends on the
+ * secret alone). Constant-time comparison, length checked first.
+ */
+export function signatureVerifier(
+  secret: string,
+): (received: string | undefined | null) => boolean {
   const expected = Buffer.from(signature(secret), "utf8");
-  const got = Buffer.from(received.trim().toLowerCase(), "utf8");
-  if (got.length !== expected.length) return false;
-  return timingSafeEqual(got, expected);
+  return (received) => {
+    if (typeof received !== "string") return false;
+    const got = Buffer.from(received.trim().toLowerCase(), "utf8");
+    if (got.length !== expected.length) return false;
+    return timingSafeEqual(got, expected);
+  };
+}
+
+/** One-off form of signatureVerifier. */
+export function verifySignature(secret: string, received: string | undefined | null): boolean {
+  return signatureVerifier(secret)(received);
 }
 
 export interface EncryptOptions {
@@ -80,6 +92,11 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
  * not reveal the reason to the sender (no padding oracle).
  */
 export function decryptPayload(secret: string, data: string, mode: KeyMode = "php"): string {
+  return decryptWithKey(cipherKey(secret, mode), data);
+}
+
+/** decryptPayload with the key already derived (the receiver derives it once per secret). */
+export function decryptWithKey(key: Buffer, data: string): string {
   const compact = data.replace(/\s+/g, "");
   if (compact.length === 0 || compact.length % 4 !== 0 || !BASE64.test(compact)) {
     throw new WebhookDecodeError("data is not Base64");
@@ -88,7 +105,6 @@ export function decryptPayload(secret: string, data: string, mode: KeyMode = "ph
   if (bytes.length < 32) throw new WebhookDecodeError("too short for IV and one block");
   const iv = bytes.subarray(0, 16);
   const rest = bytes.subarray(16);
-  const key = cipherKey(secret, mode);
   const attempt = (ct: Buffer): string | undefined => {
     if (ct.length === 0 || ct.length % 16 !== 0) return undefined;
     try {

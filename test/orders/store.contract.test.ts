@@ -201,6 +201,26 @@ describe.each(adapters)("order store contract: %s", (_name, makeHarness) => {
     expect(new Set(final?.history.map((h) => h.note).filter(Boolean)).size).toBe(24);
   });
 
+  it("an order the caller read earlier saves a read, and a stale one loses no write", async () => {
+    const { store } = setup();
+    await store.create(order("602"));
+    const stale = await store.get("602");
+    if (!stale) throw new Error("order 602 missing");
+    const note = (text: string) => (cur: Order) => ({
+      order: {
+        ...cur,
+        history: [...cur.history, { source: "system" as const, status: null, at: 1, note: text }],
+      },
+      notifications: [],
+    });
+    await store.update("602", note("first"), stale);
+    // `stale` is now one version behind: the write must not clobber "first".
+    const second = await store.update("602", note("second"), stale);
+    expect(second?.order.version).toBe(2);
+    const final = await store.get("602");
+    expect(final?.history.map((e) => e.note).filter(Boolean)).toEqual(["first", "second"]);
+  });
+
   it("two processes applying different events concurrently both land, notifying once each", async () => {
     const { store } = setup();
     await store.create(order("602"));
