@@ -12,7 +12,7 @@ import { LogCapture, secretFigures } from "./support/logs.ts";
 import { type Outage, type ProviderServer, startProviderServer } from "./support/provider.ts";
 
 /**
- * The aggregator goes away for about 25 seconds, in the three ways it can: a gateway answering 503
+ * The aggregator goes away for a minute, in the three ways it can (20 s each): a gateway answering 503
  * with an HTML page, a server that accepts and never answers, and a closed port. Conversations that
  * reach a lookup meanwhile show the friendly "not answering, your answers are kept" message with a
  * Retry button, as often as the user presses it, and continue with everything typed so far once it
@@ -21,7 +21,7 @@ import { type Outage, type ProviderServer, startProviderServer } from "./support
  */
 
 const FRIENDLY = /The recharge service is not answering right now\. Your answers are kept/;
-const PHASE_MS = 8_000;
+const PHASE_MS = 20_000;
 const AGENT = 650_900;
 
 describe("the aggregator down for a while", () => {
