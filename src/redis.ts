@@ -1,14 +1,8 @@
 import { Redis } from "ioredis";
 
-/**
- * One ioredis connection; commands fail fast instead of queueing forever while Redis is down.
- * Auto-pipelining sends the commands issued in one event-loop tick (many concurrent webhooks and
- * chats) as one socket write: the benchmark's profile put ~30% of the webhook's CPU in per-command
- * writes. Order per connection is unchanged, so scripts and compare-and-set behave the same.
- */
+/** One ioredis connection; commands fail fast instead of queueing forever while Redis is down. */
 export function createRedis(url: string): Redis {
   return new Redis(url, {
-    enableAutoPipelining: true,
     maxRetriesPerRequest: 2,
     enableOfflineQueue: true,
     connectTimeout: 5_000,

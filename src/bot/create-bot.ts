@@ -27,7 +27,6 @@ import { type BotDeps, roleOf } from "./deps.ts";
 import { flowVersion } from "./flow/version.ts";
 import { isLocale, LOCALES, translator } from "./i18n.ts";
 import { orderCommands } from "./order-commands.ts";
-import { redisUpdatePrefetch } from "./update-prefetch.ts";
 
 export interface CreateBotOptions {
   token: string;
@@ -45,20 +44,26 @@ export interface CreateBotOptions {
 const retryPolicy = () => autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30 });
 
 const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
-const floodKey = (ctx: Context) => ctx.from?.id.toString();
 
 const FLOOD_WINDOW_MS = 10_000;
+const FLOOD_INCR = `
+local n = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+`;
+
 /**
  * The flood limiter's counter. The plugin's own Redis store sends INCR and then, on the first hit,
  * PEXPIRE: a process killed between the two (or a Redis hiccup) leaves a counter that never
  * expires, and that user is silently ignored for good. One script does both, and gives an expiry
  * to any counter found without one.
  */
-const FLOOD_INCR = `
-local n = redis.call('INCR', KEYS[1])
-if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
-`;
+function floodCounter(redis: Redis, windowMs: number) {
+  return {
+    incr: async (key: string) => Number(await redis.eval(FLOOD_INCR, 1, key, String(windowMs))),
+    pexpire: async () => 1,
+  };
+}
 
 export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   const bot = new Bot<BotContext>(opts.token, {
@@ -68,54 +73,28 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   bot.api.config.use(retryPolicy());
 
   const ttlMs = opts.sessionTtlSeconds * 1000;
-  const keyPrefix = {
-    session: `${opts.redisPrefix}session:`,
-    conversation: `${opts.redisPrefix}conversation:`,
-    flood: `${opts.redisPrefix}flood`,
-  };
-  const withPrefix = (prefix: string, key: string | undefined) =>
-    key === undefined ? undefined : prefix + key;
-  const prefetch = opts.redis
-    ? redisUpdatePrefetch<BotContext>(opts.redis, {
-        keys: {
-          session: (ctx) => withPrefix(keyPrefix.session, chatKey(ctx)),
-          conversation: (ctx) => withPrefix(keyPrefix.conversation, chatKey(ctx)),
-          flood: (ctx) => withPrefix(keyPrefix.flood, floodKey(ctx)),
-        },
-        sessionTtlSeconds: opts.sessionTtlSeconds,
-        flood: { lua: FLOOD_INCR, windowMs: FLOOD_WINDOW_MS },
-      })
-    : undefined;
   const sessionStorage: StorageAdapter<SessionData> = opts.redis
-    ? prefetch!.storage(
-        new RedisAdapter<SessionData>({ instance: opts.redis, ttl: opts.sessionTtlSeconds }),
-        { skipUnchangedWrites: true },
-      )
+    ? new RedisAdapter<SessionData>({ instance: opts.redis, ttl: opts.sessionTtlSeconds })
     : new MemorySessionStorage<SessionData>(ttlMs);
   const conversationStorage = opts.redis
-    ? prefetch!.storage(
-        new RedisAdapter<VersionedState<ConversationData>>({
-          instance: opts.redis,
-          ttl: opts.sessionTtlSeconds,
-        }),
-      )
+    ? new RedisAdapter<VersionedState<ConversationData>>({
+        instance: opts.redis,
+        ttl: opts.sessionTtlSeconds,
+      })
     : new MemorySessionStorage<VersionedState<ConversationData>>(ttlMs);
 
   // Per-chat order, also under @grammyjs/runner's concurrent processing.
   bot.use(sequentialize(chatKey));
-  // Must run right before the claim: its reads and the claim leave in one write (update-prefetch.ts).
-  if (prefetch) bot.use(prefetch.middleware);
   bot.use(
     dropRedelivered(
       opts.redis ? redisUpdateClaims(opts.redis, opts.redisPrefix) : memoryUpdateClaims(),
-      prefetch ? { onContended: prefetch.forget } : {},
     ),
   );
   bot.use(
     session({
       initial: initialSession,
       storage: sessionStorage,
-      prefix: keyPrefix.session,
+      prefix: `${opts.redisPrefix}session:`,
       getSessionKey: chatKey,
     }),
   );
@@ -125,9 +104,8 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
       // Generous enough for a fast typist tapping through a flow; a flood gets one notice per window.
       timeFrame: FLOOD_WINDOW_MS,
       limit: 30,
-      storageClient: prefetch ? prefetch.floodCounter : "MEMORY_STORE",
-      keyPrefix: keyPrefix.flood,
-      keyGenerator: floodKey,
+      storageClient: opts.redis ? floodCounter(opts.redis, FLOOD_WINDOW_MS) : "MEMORY_STORE",
+      keyPrefix: `${opts.redisPrefix}flood`,
       onLimitExceeded: async (ctx: BotContext) => {
         if (ctx.chat?.type === "private") await ctx.reply(ctx.t("common-slow-down"));
       },
@@ -138,7 +116,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
       storage: {
         type: "key",
         version: flowVersion(),
-        prefix: keyPrefix.conversation,
+        prefix: `${opts.redisPrefix}conversation:`,
         getStorageKey: chatKey,
         adapter: conversationStorage,
       },

@@ -38,11 +38,6 @@ export interface LeaseSettings {
   pollMs?: number;
 }
 
-export interface DropRedeliveredOptions<C extends Context> extends LeaseSettings {
-  /** Called when the claim has to wait for another holder (what it writes must be read fresh). */
-  onContended?: (ctx: C) => void;
-}
-
 export function memoryUpdateClaims(s: ClaimSettings = {}, max = 100_000): UpdateClaims {
   const now = s.now ?? Date.now;
   const owner = randomUUID();
@@ -108,7 +103,7 @@ export function redisUpdateClaims(
 
 export function dropRedelivered<C extends Context>(
   claims: UpdateClaims,
-  s: DropRedeliveredOptions<C> = {},
+  s: LeaseSettings = {},
 ): MiddlewareFn<C> {
   const leaseMs = s.leaseMs ?? 5_000;
   const maxWaitMs = s.maxWaitMs ?? 12_000;
@@ -116,12 +111,7 @@ export function dropRedelivered<C extends Context>(
   return async (ctx, next) => {
     const id = ctx.update.update_id;
     const giveUpAt = Date.now() + maxWaitMs;
-    let contended = false;
     while (!(await claims.claim(id, leaseMs))) {
-      if (!contended) {
-        contended = true;
-        s.onContended?.(ctx);
-      }
       if ((await claims.state(id)) === "done" || Date.now() > giveUpAt) return;
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }

@@ -103,7 +103,7 @@ export function createRedisNotificationQueue(
     let closed = false;
     const conn = () => {
       if (!blocking) {
-        blocking = redis.duplicate({ enableAutoPipelining: false });
+        blocking = redis.duplicate();
         // Without a listener an emitted 'error' (Redis restarting) would crash the process; ioredis
         // reconnects by itself and the read that failed is retried by the notifier's loop.
         blocking.on("error", (err: Error) =>
