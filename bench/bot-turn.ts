@@ -1,5 +1,11 @@
 import { performance } from "node:perf_hooks";
-import { Bot } from "grammy";
+import {
+  type ConversationFlavor,
+  conversations,
+  createConversation,
+} from "@grammyjs/conversations";
+import { RedisAdapter } from "@grammyjs/storage-redis";
+import { Bot, type Context, type SessionFlavor, session } from "grammy";
 import { PLAYGROUND_TOKEN, type System } from "../src/system.ts";
 import {
   checkReply,
@@ -35,6 +41,11 @@ import { PLAYGROUND_BOT_INFO, startBenchSystem } from "./lib/system.ts";
  * server side also runs in this process. In production that is the aggregator's time (network
  * included), nothing the bot's code can shorten, so the headline figures subtract the time spent
  * inside provider calls; `withProviderMs` keeps it.
+ *
+ * A second reference, the stack floor, is measured at the main size: the echo bot rebuilt on the
+ * stack the product must use, a Redis session and a conversations v2 conversation stored in Redis
+ * (read, replayed and written back on every update), answering the same six texts. It is what the
+ * mandated plugins cost before any product logic, so it bounds what the product could reach.
  */
 
 export interface FlowRun {
@@ -124,30 +135,81 @@ function echoBot(system: System, inProcess: boolean): Bot {
   return bot;
 }
 
+type FloorContext = ConversationFlavor<Context & SessionFlavor<{ updates: number }>>;
+
+/** Echo on the product's mandated stack: Redis session + conversations v2 stored in Redis. */
+function stackFloorBot(system: System, prefix: string): Bot {
+  const redis = system.redis;
+  if (!redis) throw new Error("the bot benchmark needs Redis");
+  const bot = new Bot<FloorContext>(PLAYGROUND_TOKEN, {
+    client: { apiRoot: `${system.url}/telegram`, fetch: inProcessFetch(system.emulator!) },
+    botInfo: PLAYGROUND_BOT_INFO,
+  });
+  bot.use(
+    session({
+      initial: () => ({ updates: 0 }),
+      storage: new RedisAdapter({ instance: redis, ttl: 3600 }),
+      prefix: `${prefix}floor-session:`,
+    }),
+  );
+  bot.use(
+    conversations({
+      storage: {
+        type: "key",
+        prefix: `${prefix}floor-conversation:`,
+        adapter: new RedisAdapter({ instance: redis, ttl: 3600 }),
+      },
+    }),
+  );
+  bot.use(
+    createConversation<FloorContext, Context>(async (conversation, ctx) => {
+      let current: Context = ctx;
+      for (;;) {
+        await current.reply(current.message?.text ?? "");
+        current = await conversation.waitFor("message:text");
+      }
+    }, "echo"),
+  );
+  bot.on("message:text", async (ctx) => {
+    ctx.session.updates++;
+    await ctx.conversation.enter("echo");
+  });
+  return bot as unknown as Bot;
+}
+
 let nextUser = 100_000;
 const usersOf = (n: number) => Array.from({ length: n }, () => nextUser++);
 
-type Pair = { product: FlowRun; echo: FlowRun };
+type Pair = { product: FlowRun; echo: FlowRun; floor?: FlowRun };
 
 async function measure(
   system: System,
-  bots: { product: Bot; echo: Bot },
+  bots: { product: Bot; echo: Bot; floor?: Bot },
   sizes: number[],
   warmup: number,
   label: string,
+  floorAt?: number,
 ): Promise<Pair[]> {
   const provider = providerClock(system);
   await runFlow(system, bots.echo, ECHO_FLOW, usersOf(warmup), provider);
+  if (bots.floor) await runFlow(system, bots.floor, ECHO_FLOW, usersOf(warmup), provider);
   await runFlow(system, bots.product, MOBILE_FLOW, usersOf(warmup), provider);
   const runs: Pair[] = [];
   for (const n of sizes) {
     const echo = await runFlow(system, bots.echo, ECHO_FLOW, usersOf(n), provider);
+    const floor =
+      bots.floor && n === floorAt
+        ? await runFlow(system, bots.floor, ECHO_FLOW, usersOf(n), provider)
+        : undefined;
     const product = await profiled(`bot-${label}-${n}`, () =>
       runFlow(system, bots.product, MOBILE_FLOW, usersOf(n), provider),
     );
-    runs.push({ product, echo });
+    runs.push({ product, echo, ...(floor ? { floor } : {}) });
+    const floorNote = floor
+      ? `; stack floor ${floor.updatesPerSecond.toFixed(0)}/s p99 ${floor.latencyMs.p99.toFixed(2)} ms`
+      : "";
     console.error(
-      `[bot ${label}] ${n} users: product ${product.updatesPerSecond.toFixed(0)}/s p99 ${product.latencyMs.p99.toFixed(2)} ms (with provider ${product.withProviderMs.p99.toFixed(2)}); echo ${echo.updatesPerSecond.toFixed(0)}/s p99 ${echo.latencyMs.p99.toFixed(2)} ms`,
+      `[bot ${label}] ${n} users: product ${product.updatesPerSecond.toFixed(0)}/s p99 ${product.latencyMs.p99.toFixed(2)} ms (with provider ${product.withProviderMs.p99.toFixed(2)}); echo ${echo.updatesPerSecond.toFixed(0)}/s p99 ${echo.latencyMs.p99.toFixed(2)} ms${floorNote}`,
     );
   }
   return runs;
@@ -170,10 +232,11 @@ export async function runBotTurn() {
     useInProcessFetch(system.bot.api, system.emulator!);
     const runs = await measure(
       system,
-      { product, echo: echoBot(system, true) },
+      { product, echo: echoBot(system, true), floor: stackFloorBot(system, prefix) },
       sizes,
       warmup,
       "in-process",
+      mainUsers,
     );
     let loopback: Pair | undefined;
     if (loopbackUsers > 0) {

@@ -24,7 +24,7 @@ type Runner = () => Promise<BenchResult>;
 // ----------------------------------------------------------------- 1 + 5: webhook ingest
 
 interface WebhookOut {
-  runs: Array<{ bare: LoadRun; product: LoadRun }>;
+  runs: Array<{ bare: LoadRun; floor: LoadRun; checked: LoadRun; product: LoadRun }>;
   ordersSeeded: number;
   productRequestsSent: number;
   wrappedRequests: number;
@@ -36,7 +36,7 @@ const webhook: Runner = async () => {
   const [first] = out.runs;
   if (!first) throw new Error("no webhook runs");
   const last = out.runs.at(-1)!;
-  const { bare, product } = first;
+  const { bare, floor, checked, product } = first;
   const growth = (r: LoadRun, base: LoadRun) =>
     r.serverCpuUsPerRequest / base.serverCpuUsPerRequest;
   const figures: Figure[] = [
@@ -65,6 +65,30 @@ const webhook: Runner = async () => {
       (f) => f.value <= 25,
     ),
     figure({
+      id: "webhook.floor",
+      label: `Webhook floor throughput (body + one Redis XADD, no checks), ${floor.connections} connections`,
+      value: floor.requestsPerSecond,
+      unit: "req/s",
+      baseline: bare.requestsPerSecond,
+      baselineLabel: "bare Hono route",
+    }),
+    figure({
+      id: "webhook.checkedFloor",
+      label: `Webhook checked floor (spec checks + one Redis XADD: an inbox design), ${checked.connections} connections`,
+      value: checked.requestsPerSecond,
+      unit: "req/s",
+      baseline: bare.requestsPerSecond,
+      baselineLabel: "bare Hono route",
+    }),
+    figure({
+      id: "webhook.vsCheckedFloor",
+      label: `Webhook ingest throughput against the checked floor, ${product.connections} connections`,
+      value: product.requestsPerSecond,
+      unit: "req/s",
+      baseline: checked.requestsPerSecond,
+      baselineLabel: "checked floor route",
+    }),
+    figure({
       id: "webhook.cpu",
       label: "Webhook server CPU per request",
       value: product.serverCpuUsPerRequest,
@@ -86,7 +110,7 @@ const webhook: Runner = async () => {
     ),
   ];
   const non2xx = out.runs.reduce((n, r) => n + r.product.non2xx, 0);
-  const timeouts = (route: "bare" | "product") =>
+  const timeouts = (route: "bare" | "floor" | "checked" | "product") =>
     out.runs.map((r) => `${r[route].timeouts} at ${r[route].connections}`).join(", ");
   return {
     id: "webhook",
@@ -95,10 +119,10 @@ const webhook: Runner = async () => {
     notes: [
       `mix: 80% pending for queued orders, 10% redelivered pending, 10% success claims (confirmFinal ${out.confirmFinal ? "on" : "off"}, status query to a provider on loopback in another process)`,
       `${out.ordersSeeded} orders seeded; ${out.productRequestsSent} product requests; non-2xx answers: ${non2xx}; requests that had to reuse an order: ${out.wrappedRequests}`,
-      `unanswered within autocannon's 10 s timeout: product ${timeouts("product")}; bare ${timeouts("bare")} (connections)`,
+      `unanswered within autocannon's 10 s timeout: product ${timeouts("product")}; floor ${timeouts("floor")}; checked ${timeouts("checked")}; bare ${timeouts("bare")} (connections)`,
       ...out.runs.map(
         (r) =>
-          `${r.product.connections} conns: product ${round(r.product.requestsPerSecond)} req/s p99 ${r.product.latencyMs.p99} ms ${round(r.product.serverCpuUsPerRequest)} us CPU/req | bare ${round(r.bare.requestsPerSecond)} req/s p99 ${r.bare.latencyMs.p99} ms ${round(r.bare.serverCpuUsPerRequest)} us CPU/req`,
+          `${r.product.connections} conns: product ${round(r.product.requestsPerSecond)} req/s p99 ${r.product.latencyMs.p99} ms ${round(r.product.serverCpuUsPerRequest)} us CPU/req | floor ${round(r.floor.requestsPerSecond)} req/s p99 ${r.floor.latencyMs.p99} ms ${round(r.floor.serverCpuUsPerRequest)} us CPU/req | checked ${round(r.checked.requestsPerSecond)} req/s p99 ${r.checked.latencyMs.p99} ms ${round(r.checked.serverCpuUsPerRequest)} us CPU/req | bare ${round(r.bare.requestsPerSecond)} req/s p99 ${r.bare.latencyMs.p99} ms ${round(r.bare.serverCpuUsPerRequest)} us CPU/req`,
       ),
     ],
     details: out as unknown as Record<string, unknown>,
@@ -110,7 +134,7 @@ const webhook: Runner = async () => {
 interface BotOut {
   transport: string;
   mainUsers: number;
-  runs: Array<{ product: FlowRun; echo: FlowRun }>;
+  runs: Array<{ product: FlowRun; echo: FlowRun; floor?: FlowRun }>;
   loopback?: { product: FlowRun; echo: FlowRun };
 }
 
@@ -145,6 +169,34 @@ const bot: Runner = async () => {
       },
       (f) => f.value <= 5,
     ),
+    ...(main.floor
+      ? [
+          figure({
+            id: "bot.stackFloor",
+            label: `Bot stack floor (echo on Redis session + conversations v2 in Redis), ${main.floor.users} users`,
+            value: main.floor.updatesPerSecond,
+            unit: "updates/s",
+            baseline: main.echo.updatesPerSecond,
+            baselineLabel: "echo bot",
+          }),
+          figure({
+            id: "bot.stackFloor.p99",
+            label: "Bot stack floor p99 per update",
+            value: main.floor.latencyMs.p99,
+            unit: "ms",
+            baseline: main.echo.latencyMs.p99,
+            baselineLabel: "echo bot",
+          }),
+          figure({
+            id: "bot.vsStackFloor",
+            label: `Bot updates per second against the stack floor, ${main.product.users} users`,
+            value: main.product.updatesPerSecond,
+            unit: "updates/s",
+            baseline: main.floor.updatesPerSecond,
+            baselineLabel: "stack floor bot",
+          }),
+        ]
+      : []),
     figure({
       id: "bot.p99WithProvider",
       label: "Bot p99 per update, execute round trip to the sandbox included",

@@ -19,7 +19,12 @@ import { startHelper } from "./lib/rpc.ts";
  * AES-256-CBC decrypt, zod payload, orders.apply through the Redis order store's Lua
  * compare-and-set, outbox XADD) under autocannon, against a bare Hono route answering JSON,
  * mounted on the same app and served by the same @hono/node-server in the same process. The
- * server runs in its own process; autocannon runs here, in another one.
+ * server runs in its own process; autocannon runs here, in another one. A second reference, the
+ * floor, is measured beside them: the same body read and appended to a Redis stream, nothing else.
+ * It is what a webhook that persists and queues before answering costs at the very least on this
+ * machine. A third, "checked", adds the product's signature check, decrypt and payload schema to
+ * the floor: an inbox design that stores each verified event once and updates orders later. Both
+ * show how much of the distance to the bare route any implementation could close.
  *
  * Every request carries a freshly encrypted event for an order that exists in Redis:
  *  - 80%: "pending" for an order in "queued" -> status change, history, outbox entry (one Lua write);
@@ -39,8 +44,15 @@ const FINAL_BASE = 50_000_000;
 const DUP_BASE = 90_000_000;
 const DUP_ORDERS = 100;
 
+type Route = "bare" | "floor" | "checked" | "product";
+const ROUTE_PATH = {
+  bare: "/bench/bare",
+  floor: "/bench/floor",
+  checked: "/bench/checked",
+} as const;
+
 export interface LoadRun {
-  route: "bare" | "product";
+  route: Route;
   connections: number;
   seconds: number;
   requests: number;
@@ -132,13 +144,10 @@ export async function runWebhookIngest() {
       return body(event(usedQueued++ % seededQueued, "pending"));
     };
     const bareBody = body(event(DUP_BASE, "pending"));
+    const bareBodyFresh = () => body(event(DUP_BASE, "pending"));
 
-    const load = async (
-      route: "bare" | "product",
-      connections: number,
-      duration: number,
-    ): Promise<LoadRun> => {
-      const path = route === "bare" ? "/bench/bare" : info.webhookPath;
+    const load = async (route: Route, connections: number, duration: number): Promise<LoadRun> => {
+      const path = route === "product" ? info.webhookPath : ROUTE_PATH[route];
       const cpu0 = await server.call<{ cpuMs: number }>("cpu");
       const res: AutocannonResult = await autocannon({
         url: `${info.url}${path}`,
@@ -151,9 +160,12 @@ export async function runWebhookIngest() {
             path,
             headers,
             body: bareBody,
+            // Fresh encryptions cost the load generator too: "checked" pays the same as "product".
             ...(route === "product"
               ? { setupRequest: (req) => ({ ...req, body: nextProductBody() }) }
-              : {}),
+              : route === "checked"
+                ? { setupRequest: (req) => ({ ...req, body: bareBodyFresh() }) }
+                : {}),
           },
         ],
       });
@@ -186,19 +198,23 @@ export async function runWebhookIngest() {
     let expectedRate = intEnv("BENCH_WEBHOOK_EXPECTED_RPS", 4000);
     await seedFor(expectedRate * warmupSeconds * 1.5);
     await load("bare", levels[0] ?? 50, warmupSeconds);
+    await load("floor", levels[0] ?? 50, warmupSeconds);
+    await load("checked", levels[0] ?? 50, warmupSeconds);
     await load("product", levels[0] ?? 50, warmupSeconds);
-    const runs: Array<{ bare: LoadRun; product: LoadRun }> = [];
+    const runs: Array<{ bare: LoadRun; floor: LoadRun; checked: LoadRun; product: LoadRun }> = [];
     for (const connections of levels) {
       const bare = await load("bare", connections, seconds);
+      const floor = await load("floor", connections, seconds);
+      const checked = await load("checked", connections, seconds);
       await seedFor(expectedRate * seconds * 1.5);
       const name = `webhook-${connections}`;
       if (profileWanted(name)) await server.call("profileStart");
       const product = await load("product", connections, seconds);
       if (profileWanted(name)) await server.call("profileStop", name);
       expectedRate = Math.max(expectedRate, product.requestsPerSecond);
-      runs.push({ bare, product });
+      runs.push({ bare, floor, checked, product });
       console.error(
-        `[webhook] ${connections} conns: product ${product.requestsPerSecond.toFixed(0)} req/s p99 ${product.latencyMs.p99} ms (non2xx ${product.non2xx}); bare ${bare.requestsPerSecond.toFixed(0)} req/s p99 ${bare.latencyMs.p99} ms`,
+        `[webhook] ${connections} conns: product ${product.requestsPerSecond.toFixed(0)} req/s p99 ${product.latencyMs.p99} ms (non2xx ${product.non2xx}); floor ${floor.requestsPerSecond.toFixed(0)} req/s; checked ${checked.requestsPerSecond.toFixed(0)} req/s; bare ${bare.requestsPerSecond.toFixed(0)} req/s p99 ${bare.latencyMs.p99} ms`,
       );
     }
     return {

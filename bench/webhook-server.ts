@@ -1,3 +1,6 @@
+import { cipherKey, decryptWithKey, signatureVerifier } from "../src/webhook/codec.ts";
+import { parseWebhookPayload } from "../src/webhook/payload.ts";
+import { envelopeData } from "../src/webhook/routes.ts";
 import { startProfile, stopProfile } from "./lib/profiler.ts";
 import { serveHelper } from "./lib/rpc.ts";
 import { startBenchSystem } from "./lib/system.ts";
@@ -6,7 +9,12 @@ import { startBenchSystem } from "./lib/system.ts";
  * The server side of the webhook benchmark, in a process of its own (the load generator must not
  * share its event loop): the whole product from startSystem, workers off, with one extra route,
  * the baseline, mounted on the SAME Hono app and served by the same @hono/node-server instance:
- * POST /bench/bare answers {"ok":true} without reading the body.
+ * POST /bench/bare answers {"ok":true} without reading the body, and the floor:
+ * POST /bench/floor reads the body and appends it to a capped Redis stream before answering, the
+ * least any webhook that persists and queues before its 200 can do (one Redis write, no checks);
+ * POST /bench/checked adds the checks the spec requires before anything is stored (signature,
+ * envelope, decrypt, payload schema) with the product's own functions: the cheapest design that
+ * honours the spec, an inbox written once per webhook with the orders updated later.
  */
 
 const prefix = process.env.BENCH_PREFIX;
@@ -22,6 +30,24 @@ for (const name of ["PROVIDER_URL", "PROVIDER_TOKEN", "WEBHOOK_SECRET"]) {
 const started = startBenchSystem({ prefix, env });
 const ready = started.then((system) => {
   system.app.post("/bench/bare", (c) => c.json({ ok: true }));
+  const redis = system.redis;
+  if (!redis) throw new Error("the webhook benchmark needs Redis");
+  system.app.post("/bench/floor", async (c) => {
+    const body = await c.req.text();
+    await redis.xadd(`${prefix}floor`, "MAXLEN", "~", "1000", "*", "b", body);
+    return c.json({ ok: true });
+  });
+  const { secret, keyMode } = system.config.webhook;
+  const signatureOk = signatureVerifier(secret);
+  const key = cipherKey(secret, keyMode);
+  system.app.post("/bench/checked", async (c) => {
+    const body = await c.req.text();
+    const data = signatureOk(c.req.header("x-signature")) ? envelopeData(body) : null;
+    const payload = data === null ? null : parseWebhookPayload(decryptWithKey(key, data));
+    if (!payload) return c.json({ ok: false }, 400);
+    await redis.xadd(`${prefix}checked`, "MAXLEN", "~", "1000", "*", "p", JSON.stringify(payload));
+    return c.json({ ok: true });
+  });
 });
 
 serveHelper(

@@ -74,7 +74,7 @@ async function readCapped(req: Request, max: number): Promise<string> {
 }
 
 /** `data` of the envelope `{"data": "<Base64>"}`, or null. */
-function envelopeData(body: string): string | null {
+export function envelopeData(body: string): string | null {
   try {
     const json = JSON.parse(body) as unknown;
     if (json && typeof json === "object" && !Array.isArray(json)) {
