@@ -7,9 +7,9 @@ import { startBenchSystem } from "./lib/system.ts";
 
 /**
  * The server side of the webhook benchmark, in a process of its own (the load generator must not
- * share its event loop): the whole product from startSystem, workers off, with one extra route,
- * the baseline, mounted on the SAME Hono app and served by the same @hono/node-server instance:
- * POST /bench/bare answers {"ok":true} without reading the body, and the floor:
+ * share its event loop): the whole product from startSystem, workers off, with extra routes, the
+ * baseline and two floors, mounted on the SAME Hono app and served by the same @hono/node-server
+ * instance: POST /bench/bare answers {"ok":true} without reading the body;
  * POST /bench/floor reads the body and appends it to a capped Redis stream before answering, the
  * least any webhook that persists and queues before its 200 can do (one Redis write, no checks);
  * POST /bench/checked adds the checks the spec requires before anything is stored (signature,
