@@ -1,12 +1,32 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * `npm test` runs both projects; `npm run test:unit` only the first: pure logic, no Redis, no
+ * servers, no child processes, so it answers in seconds while editing.
+ */
+const UNIT = [
+  "test/unit/**/*.test.ts",
+  "test/orders/state.test.ts",
+  "test/provider/money.test.ts",
+  "test/provider/schemas.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    exclude: ["test/chaos/**", "node_modules/**"],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Two cores: integration suites share one Redis and bind loopback ports; forks keep them apart.
     pool: "forks",
+    projects: [
+      { extends: true, test: { name: "unit", include: UNIT } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          exclude: [...UNIT, "test/chaos/**", "node_modules/**"],
+        },
+      },
+    ],
   },
 });

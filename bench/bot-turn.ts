@@ -6,7 +6,8 @@ import {
 } from "@grammyjs/conversations";
 import { RedisAdapter } from "@grammyjs/storage-redis";
 import { Bot, type Context, type SessionFlavor, session } from "grammy";
-import { PLAYGROUND_TOKEN, type System } from "../src/system.ts";
+import { PLAYGROUND_TOKEN } from "../src/local-mode.ts";
+import type { System } from "../src/system.ts";
 import {
   checkReply,
   clearInProcessFetch,

@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import {
   type BotApiEmulator,
   startBotApiEmulatorServer,
-} from "../src/playground/emulator/index.ts";
+} from "../dev/playground/emulator/index.ts";
 import { MOBILE_FLOW, type Step } from "./lib/bot-driver.ts";
 import { childMain } from "./lib/child.ts";
 import { intEnv } from "./lib/env.ts";

@@ -1,5 +1,10 @@
 import { Api } from "grammy";
 import type { Redis } from "ioredis";
+import {
+  type RecordedCall,
+  type RunningEmulator,
+  startBotApiEmulatorServer,
+} from "../dev/playground/emulator/index.ts";
 import type { BotContext } from "../src/bot/context.ts";
 import { createI18n, DEFAULT_LOCALE } from "../src/bot/i18n.ts";
 import { notificationRender } from "../src/bot/notification-render.ts";
@@ -9,11 +14,6 @@ import { createSendPacer, type PacerLimitsInput, redisPaceStore } from "../src/n
 import { createRedisNotificationQueue } from "../src/notify/redis-queue.ts";
 import type { Notification } from "../src/orders/model.ts";
 import { createRedisOrderStore } from "../src/orders/redis-store.ts";
-import {
-  type RecordedCall,
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../src/playground/emulator/index.ts";
 import { childMain } from "./lib/child.ts";
 import { type BenchClock, scaledClock } from "./lib/clock.ts";
 import { intEnv } from "./lib/env.ts";

@@ -1,5 +1,5 @@
 # Core strings. Flow strings are grouped below under their flow's prefix.
-# Variables are passed as plain strings, already formatted (amounts as "Rs 1,234.50").
+# Variables are passed as plain strings, already formatted (amounts by formatMoney: "Rs 1,234.50", "₹299").
 
 start-welcome = Namaste { $name }! I recharge mobiles, data packs, TV, internet, landline, water and electricity bills in Nepal and India.
     Choose what you want to pay, or send /help.
@@ -55,19 +55,29 @@ common-try-again = Please try again:
 common-search-hint = You can also type part of the name to search.
 common-search-none = Nothing matches "{ $query }". Try another part of the name.
 common-search-results = Matches for "{ $query }":
+flow-leave-question = Leave this order? What you entered so far will be lost.
+flow-keep = ↩ Keep
+flow-leave = 🚪 Leave
+flow-left = Order left. Nothing was charged.
+confirm-edit-amount = ✏️ Change amount
 common-private-only = For your safety, orders are only taken in a private chat with me.
 common-unknown-input = I did not understand that. Send /recharge to pay something or /help for help.
 common-lookup-failed = The recharge service is not answering right now. Your answers are kept; press Retry or try again in a minute.
 common-retry = 🔄 Retry
-common-error = Something went wrong on our side. Nothing was charged. Please try again.
+common-error = Something went wrong on our side. Before you try again, please check /history to see whether your order went through.
 
 err-empty = Please type a value.
 err-not-digits = Please use digits only.
 err-length = That has { $actual } digits; it needs exactly { $expected }.
 err-leading-zero = The number must not start with 0.
+err-trunk-zero = Please drop the leading 0: the number is the { $expected } digits after it, and after the 0 you typed { $actual }.
+err-india-prefix = An Indian mobile number starts with 6, 7, 8 or 9.
+err-phone-mobile-length = That is not a phone number: it starts with 9 like a mobile but has { $actual } digits, and a mobile number has 10. (A landline has 7 to 9 digits and does not start with 9.)
+err-phone-landline-length = That is not a phone number: it has { $actual } digits (not counting a leading 0), and a landline has 7 to 9. (A mobile has 10 digits starting with 9.)
 err-prefix = That number does not belong to this operator. It must start with { $allowed }.
 err-retired-operator = That number belongs to SmartCell, which no longer operates.
 err-amount-format = Please type an amount in rupees, for example 100 or 250.50.
+err-amount-grouping = A comma can only separate groups of digits, as in 1,000 or 1,00,000; paisa go after a dot, as in 250.50. Please type the amount again.
 err-amount-below = The smallest amount is { $min }.
 err-amount-above = The largest amount is { $max }.
 err-month-range = Please choose a month from the buttons.
@@ -79,6 +89,11 @@ confirm-number = Number / account: { $number }
 confirm-package = Package: { $package }
 confirm-amount = Amount: { $amount }
 confirm-fees = Service charge: { $fee }
+confirm-fee = Fee: { $fee }
+confirm-discount = Discount: −{ $discount }
+confirm-total = Total to pay: { $total }
+confirm-balance-after = Balance after: { $balance }
+balance-short = Your balance is { $balance } and this order costs { $total }: { $shortfall } short. Please add money to your balance (an agent can credit it) and try again.
 confirm-question = Pay now?
 
 limit-daily-cap = You have reached today's limit of { $cap } for orders. Please try again tomorrow.
@@ -93,11 +108,13 @@ receipt-status = 🧾 Order { $ref }
     Amount: { $amount }
     Status: { $status }
 receipt-already = This order was already placed: reference { $ref }.
+order-checking = ⚠️ Something went wrong on our side while processing order { $ref }. We are checking it with the operator and will send you a message with the outcome. Please do not order it again meanwhile; /status shows where it stands.
 
 status-placed = ⏳ received
 status-submitting = ⏳ processing
 status-queued = ⏳ queued
 status-pending = ⏳ pending
+receipt-will-follow = We will send you a message as soon as the operator answers, usually within a few minutes.
 status-unknown = ⏳ checking with the operator
 status-success = ✅ successful
 status-failed = ❌ failed
@@ -108,7 +125,7 @@ notify-failed = ❌ Order { $ref } failed. Nothing was charged.
     { $operator } · { $number } · { $amount }
     Reason: { $reason }
 notify-admin-stuck = ⚠️ Order { $ref } ({ $operator }, { $amount }) is still not final after { $minutes } minutes. Please check it with the provider.
-notify-reason-unknown = no reason given
+notify-reason-unknown = the operator did not complete it
 
 status-prompt = Send the reference number (or the transaction id) of the order.
 status-not-found = I found no order with that number.
@@ -123,8 +140,13 @@ status-invalid = A reference number has only digits.
 
 history-empty = You have no orders yet. Send /recharge to make one.
 history-title = Your last orders:
-history-item = { $ref } · { $operator } · { $number } · { $amount } · { $status }
-history-repeat = 🔁 Repeat { $ref }
+history-title-page = Your last orders (page { $page }):
+history-item =
+    { $time } · { $category }
+    { $operator } · { $number } · { $amount } · { $status }
+history-repeat = 🔁 Repeat { $number } · { $amount }
+history-prev = ⬅️ Previous
+history-next = Next ➡️
 
 balance-result = Wallet balance: { $amount }
 balance-denied = This command is for admins.
@@ -185,6 +207,7 @@ repeat-package-gone = The package "{ $package }" is no longer offered for { $num
 repeat-lookup-failed = I could not repeat this order: { $message }
     Send /recharge to start again.
 repeat-nothing-due = Nothing is due on this bill now. Send /recharge if you want to pay an advance.
+repeat-bill-under-way = A payment of this bill (order { $ref }) is still being processed, so I will not pay it again now. You will get a message with its result; then check /history.
 repeat-bill = Bill of { $name }: { $amount } due now.
 
 # landline
@@ -239,10 +262,10 @@ water-confirm-month = Month: { $month }
 # electricity
 electricity-ask-operator = 💡 Which electricity operator?
 electricity-ask-office = 💡 { $operator }: which distribution centre (office) is your meter with?
-electricity-ask-sc = Your SC number (service connection number, on the bill):
+electricity-ask-sc = Your SC number at { $office } (service connection number, on the bill):
 electricity-ask-customer = Your customer id (on the bill):
-electricity-ask-phone = A phone number for this bill: a mobile (10 digits) or a landline.
-electricity-phone-invalid = That is not a phone number: a mobile has 10 digits starting with 9, a landline 7 to 9 digits.
+electricity-ask-phone = A phone number for this bill: a mobile (10 digits starting with 9) or a landline (7 to 9 digits with its area code).
+electricity-phone-invalid = That is not a phone number: a mobile has 10 digits starting with 9; a landline has 7 to 9 digits (not counting a leading 0) and does not start with 9.
 electricity-bill-rejected = The electricity office could not check that bill: { $reason }
     Please check the SC number and the customer id.
 electricity-bill-title = 💡 Electricity bill of { $name } (SC { $sc })

@@ -51,19 +51,29 @@ common-try-again = कृपया फिर से कोशिश करें
 common-search-hint = खोजने के लिए नाम का कुछ हिस्सा भी लिख सकते हैं।
 common-search-none = "{ $query }" से कुछ नहीं मिला। नाम का कोई और हिस्सा आज़माइए।
 common-search-results = "{ $query }" से मिलते नतीजे:
+flow-leave-question = यह ऑर्डर छोड़ दें? अब तक भरी गई जानकारी मिट जाएगी।
+flow-keep = ↩ जारी रखें
+flow-leave = 🚪 छोड़ दें
+flow-left = ऑर्डर छोड़ दिया। कोई राशि नहीं कटी।
+confirm-edit-amount = ✏️ राशि बदलें
 common-private-only = आपकी सुरक्षा के लिए ऑर्डर केवल मेरे साथ निजी चैट में लिए जाते हैं।
 common-unknown-input = मैं समझ नहीं पाया। कुछ भरने के लिए /recharge या सहायता के लिए /help भेजिए।
 common-lookup-failed = रिचार्ज सेवा अभी जवाब नहीं दे रही है। आपके जवाब सुरक्षित हैं; "फिर कोशिश करें" दबाइए या एक मिनट बाद कोशिश कीजिए।
 common-retry = 🔄 फिर कोशिश करें
-common-error = हमारी तरफ़ से कुछ गड़बड़ हुई। कोई राशि नहीं कटी। कृपया फिर से कोशिश करें।
+common-error = हमारी तरफ़ से कुछ गड़बड़ हुई। फिर से कोशिश करने से पहले कृपया /history में देखें कि आपका ऑर्डर हुआ या नहीं।
 
 err-empty = कृपया कोई मान लिखिए।
 err-not-digits = कृपया केवल अंक लिखिए।
 err-length = इसमें { $actual } अंक हैं; ठीक { $expected } चाहिए।
 err-leading-zero = नंबर 0 से शुरू नहीं होना चाहिए।
+err-trunk-zero = कृपया शुरू का 0 हटा दें: नंबर उसके बाद के { $expected } अंक है, और आपने 0 के बाद { $actual } अंक लिखे।
+err-india-prefix = भारत का मोबाइल नंबर 6, 7, 8 या 9 से शुरू होता है।
+err-phone-mobile-length = यह फ़ोन नंबर नहीं है: यह मोबाइल की तरह 9 से शुरू होता है पर इसमें { $actual } अंक हैं, और मोबाइल नंबर में 10 अंक होते हैं। (लैंडलाइन में 7 से 9 अंक होते हैं और वह 9 से शुरू नहीं होता।)
+err-phone-landline-length = यह फ़ोन नंबर नहीं है: इसमें (शुरू के 0 के बिना) { $actual } अंक हैं, और लैंडलाइन में 7 से 9 अंक होते हैं। (मोबाइल में 9 से शुरू होने वाले 10 अंक होते हैं।)
 err-prefix = यह नंबर इस ऑपरेटर का नहीं है। यह { $allowed } से शुरू होना चाहिए।
 err-retired-operator = यह नंबर स्मार्टसेल का है, जो अब बंद हो चुका है।
 err-amount-format = कृपया रुपये में राशि लिखिए, जैसे 100 या 250.50।
+err-amount-grouping = अल्पविराम (,) केवल अंकों के समूहों के बीच आता है, जैसे 1,000 या 1,00,000; पैसे बिंदु के बाद लिखे जाते हैं, जैसे 250.50। कृपया राशि फिर से लिखिए।
 err-amount-below = सबसे कम राशि { $min } है।
 err-amount-above = सबसे ज़्यादा राशि { $max } है।
 err-month-range = कृपया बटन से महीना चुनिए।
@@ -75,6 +85,11 @@ confirm-number = नंबर / खाता: { $number }
 confirm-package = पैक: { $package }
 confirm-amount = राशि: { $amount }
 confirm-fees = सेवा शुल्क: { $fee }
+confirm-fee = शुल्क: { $fee }
+confirm-discount = छूट: −{ $discount }
+confirm-total = कुल भुगतान: { $total }
+confirm-balance-after = बाद में बैलेंस: { $balance }
+balance-short = आपका बैलेंस { $balance } है और इस ऑर्डर की कीमत { $total } है: { $shortfall } कम। कृपया अपने बैलेंस में पैसे जोड़िए (एजेंट जोड़ सकते हैं) और फिर कोशिश कीजिए।
 confirm-question = अभी भुगतान करें?
 
 limit-daily-cap = आपने आज की { $cap } की सीमा पूरी कर ली है। कृपया कल कोशिश कीजिए।
@@ -89,11 +104,13 @@ receipt-status = 🧾 ऑर्डर { $ref }
     राशि: { $amount }
     स्थिति: { $status }
 receipt-already = यह ऑर्डर पहले ही हो चुका है: रेफ़रेंस { $ref }।
+order-checking = ⚠️ ऑर्डर { $ref } को प्रोसेस करते समय हमारी तरफ़ से कुछ गड़बड़ हुई। हम ऑपरेटर के साथ इसकी जाँच कर रहे हैं और नतीजे का संदेश भेजेंगे। कृपया इस बीच दोबारा ऑर्डर न करें; /status से स्थिति देख सकते हैं।
 
 status-placed = ⏳ प्राप्त हुआ
 status-submitting = ⏳ प्रक्रिया में
 status-queued = ⏳ कतार में
 status-pending = ⏳ लंबित
+receipt-will-follow = ऑपरेटर का जवाब आते ही हम आपको संदेश भेजेंगे, आमतौर पर कुछ ही मिनटों में।
 status-unknown = ⏳ ऑपरेटर से जाँच हो रही है
 status-success = ✅ सफल
 status-failed = ❌ असफल
@@ -104,7 +121,7 @@ notify-failed = ❌ ऑर्डर { $ref } असफल रहा। कोई
     { $operator } · { $number } · { $amount }
     कारण: { $reason }
 notify-admin-stuck = ⚠️ ऑर्डर { $ref } ({ $operator }, { $amount }) { $minutes } मिनट बाद भी पूरा नहीं हुआ। कृपया प्रदाता से जाँच कीजिए।
-notify-reason-unknown = कोई कारण नहीं बताया गया
+notify-reason-unknown = ऑपरेटर ने इसे पूरा नहीं किया
 
 status-prompt = ऑर्डर का रेफ़रेंस नंबर (या ट्रांज़ैक्शन आईडी) भेजिए।
 status-not-found = उस नंबर का कोई ऑर्डर नहीं मिला।
@@ -119,8 +136,13 @@ status-invalid = रेफ़रेंस नंबर में केवल �
 
 history-empty = आपका अभी कोई ऑर्डर नहीं है। ऑर्डर करने के लिए /recharge भेजिए।
 history-title = आपके पिछले ऑर्डर:
-history-item = { $ref } · { $operator } · { $number } · { $amount } · { $status }
-history-repeat = 🔁 दोहराएँ { $ref }
+history-title-page = आपके पिछले ऑर्डर (पेज { $page }):
+history-item =
+    { $time } · { $category }
+    { $operator } · { $number } · { $amount } · { $status }
+history-repeat = 🔁 दोहराएँ { $number } · { $amount }
+history-prev = ⬅️ पिछला
+history-next = अगला ➡️
 
 balance-result = वॉलेट बैलेंस: { $amount }
 balance-denied = यह कमांड केवल एडमिन के लिए है।
@@ -181,6 +203,7 @@ repeat-package-gone = "{ $package }" पैक अब { $number } के लि�
 repeat-lookup-failed = यह ऑर्डर दोहराया नहीं जा सका: { $message }
     फिर से शुरू करने के लिए /recharge भेजिए।
 repeat-nothing-due = इस बिल पर अभी कुछ बकाया नहीं है। अग्रिम भुगतान करना हो तो /recharge भेजिए।
+repeat-bill-under-way = इस बिल का भुगतान (ऑर्डर { $ref }) अभी प्रक्रिया में है, इसलिए मैं इसे अभी दोबारा नहीं भरूँगा। इसका नतीजा संदेश में आएगा; फिर /history देखें।
 repeat-bill = { $name } का बिल: अभी { $amount } बकाया।
 
 # landline
@@ -235,10 +258,10 @@ water-confirm-month = महीना: { $month }
 # electricity
 electricity-ask-operator = 💡 कौन सा बिजली सेवा प्रदाता?
 electricity-ask-office = 💡 { $operator }: आपका मीटर किस वितरण केंद्र (कार्यालय) के अंतर्गत है?
-electricity-ask-sc = आपका SC नंबर (सर्विस कनेक्शन नंबर, बिल पर):
+electricity-ask-sc = { $office } में आपका SC नंबर (सर्विस कनेक्शन नंबर, बिल पर):
 electricity-ask-customer = आपकी ग्राहक आईडी (बिल पर):
-electricity-ask-phone = इस बिल के लिए फ़ोन नंबर: मोबाइल (10 अंक) या लैंडलाइन।
-electricity-phone-invalid = यह फ़ोन नंबर नहीं है: मोबाइल में 9 से शुरू होने वाले 10 अंक होते हैं, लैंडलाइन में 7 से 9 अंक।
+electricity-ask-phone = इस बिल के लिए फ़ोन नंबर: मोबाइल (9 से शुरू होने वाले 10 अंक) या लैंडलाइन (एरिया कोड सहित 7 से 9 अंक)।
+electricity-phone-invalid = यह फ़ोन नंबर नहीं है: मोबाइल में 9 से शुरू होने वाले 10 अंक होते हैं; लैंडलाइन में (शुरू के 0 के बिना) 7 से 9 अंक होते हैं और वह 9 से शुरू नहीं होता।
 electricity-bill-rejected = बिजली कार्यालय यह बिल नहीं जाँच सका: { $reason }
     कृपया SC नंबर और ग्राहक आईडी जाँचिए।
 electricity-bill-title = 💡 { $name } का बिजली का बिल (SC { $sc })

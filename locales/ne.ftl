@@ -51,19 +51,29 @@ common-try-again = कृपया फेरि प्रयास गर्न�
 common-search-hint = खोज्न नामको केही भाग टाइप गर्न पनि सक्नुहुन्छ।
 common-search-none = "{ $query }" सँग केही मिलेन। नामको अर्को भाग प्रयास गर्नुहोस्।
 common-search-results = "{ $query }" सँग मिल्ने:
+flow-leave-question = यो अर्डर छोड्ने? अहिलेसम्म भरेको विवरण हराउनेछ।
+flow-keep = ↩ जारी राख्ने
+flow-leave = 🚪 छोड्ने
+flow-left = अर्डर छोडियो। कुनै रकम काटिएन।
+confirm-edit-amount = ✏️ रकम बदल्ने
 common-private-only = तपाईंको सुरक्षाका लागि अर्डर मसँगको निजी च्याटमा मात्र लिइन्छ।
 common-unknown-input = मैले बुझिनँ। केही तिर्न /recharge वा सहायताका लागि /help पठाउनुहोस्।
 common-lookup-failed = रिचार्ज सेवाले अहिले जवाफ दिइरहेको छैन। तपाईंका जवाफहरू सुरक्षित छन्; "फेरि प्रयास" थिच्नुहोस् वा एक मिनेटपछि प्रयास गर्नुहोस्।
 common-retry = 🔄 फेरि प्रयास
-common-error = हाम्रो तर्फबाट केही गडबड भयो। कुनै रकम काटिएन। कृपया फेरि प्रयास गर्नुहोस्।
+common-error = हाम्रो तर्फबाट केही गडबड भयो। फेरि प्रयास गर्नुअघि कृपया /history मा तपाईंको अर्डर भयो कि भएन हेर्नुहोस्।
 
 err-empty = कृपया मान टाइप गर्नुहोस्।
 err-not-digits = कृपया अङ्क मात्र प्रयोग गर्नुहोस्।
 err-length = यसमा { $actual } अङ्क छन्; ठ्याक्कै { $expected } चाहिन्छ।
 err-leading-zero = नम्बर 0 बाट सुरु हुनु हुँदैन।
+err-trunk-zero = कृपया सुरुको 0 हटाउनुहोस्: नम्बर त्यसपछिका { $expected } अङ्क हो, र तपाईंले 0 पछि { $actual } अङ्क लेख्नुभयो।
+err-india-prefix = भारतको मोबाइल नम्बर ६, ७, ८ वा ९ बाट सुरु हुन्छ।
+err-phone-mobile-length = यो फोन नम्बर होइन: यो मोबाइलजस्तै ९ बाट सुरु हुन्छ तर यसमा { $actual } अङ्क छन्, मोबाइल नम्बरमा १० अङ्क हुन्छन्। (ल्यान्डलाइनमा ७ देखि ९ अङ्क हुन्छन् र ९ बाट सुरु हुँदैन।)
+err-phone-landline-length = यो फोन नम्बर होइन: यसमा (सुरुको 0 बाहेक) { $actual } अङ्क छन्, ल्यान्डलाइनमा ७ देखि ९ अङ्क हुन्छन्। (मोबाइलमा ९ बाट सुरु हुने १० अङ्क हुन्छन्।)
 err-prefix = यो नम्बर यो अपरेटरको होइन। यो { $allowed } बाट सुरु हुनुपर्छ।
 err-retired-operator = यो नम्बर स्मार्टसेलको हो, जुन अब सञ्चालनमा छैन।
 err-amount-format = कृपया रुपैयाँमा रकम टाइप गर्नुहोस्, जस्तै 100 वा 250.50।
+err-amount-grouping = अल्पविराम (,) अङ्कका समूहबीच मात्र आउँछ, जस्तै 1,000 वा 1,00,000; पैसा थोप्लोपछि लेखिन्छ, जस्तै 250.50। कृपया रकम फेरि टाइप गर्नुहोस्।
 err-amount-below = सबैभन्दा सानो रकम { $min } हो।
 err-amount-above = सबैभन्दा ठूलो रकम { $max } हो।
 err-month-range = कृपया बटनबाट महिना छान्नुहोस्।
@@ -75,6 +85,11 @@ confirm-number = नम्बर / खाता: { $number }
 confirm-package = प्याकेज: { $package }
 confirm-amount = रकम: { $amount }
 confirm-fees = सेवा शुल्क: { $fee }
+confirm-fee = शुल्क: { $fee }
+confirm-discount = छुट: −{ $discount }
+confirm-total = जम्मा तिर्नुपर्ने: { $total }
+confirm-balance-after = पछिको मौज्दात: { $balance }
+balance-short = तपाईंको मौज्दात { $balance } छ र यो अर्डरको मूल्य { $total } हो: { $shortfall } नपुग। कृपया मौज्दातमा पैसा थप्नुहोस् (एजेन्टले थपिदिन सक्छन्) र फेरि प्रयास गर्नुहोस्।
 confirm-question = अहिले तिर्ने?
 
 limit-daily-cap = तपाईंले आजको { $cap } को सीमा पुर्‍याउनुभयो। कृपया भोलि प्रयास गर्नुहोस्।
@@ -89,11 +104,13 @@ receipt-status = 🧾 अर्डर { $ref }
     रकम: { $amount }
     अवस्था: { $status }
 receipt-already = यो अर्डर पहिले नै गरिएको छ: सन्दर्भ { $ref }।
+order-checking = ⚠️ अर्डर { $ref } प्रक्रिया गर्दा हाम्रो तर्फबाट केही गडबड भयो। हामी अपरेटरसँग यसको जाँच गर्दैछौं र नतिजाको सन्देश पठाउनेछौं। कृपया यसबीच फेरि अर्डर नगर्नुहोस्; /status ले स्थिति देखाउँछ।
 
 status-placed = ⏳ प्राप्त भयो
 status-submitting = ⏳ प्रक्रियामा
 status-queued = ⏳ लाइनमा
 status-pending = ⏳ बाँकी
+receipt-will-follow = अपरेटरले जवाफ दिनासाथ हामी तपाईंलाई सन्देश पठाउनेछौं, प्रायः केही मिनेटभित्र।
 status-unknown = ⏳ अपरेटरसँग जाँच हुँदै
 status-success = ✅ सफल
 status-failed = ❌ असफल
@@ -104,7 +121,7 @@ notify-failed = ❌ अर्डर { $ref } असफल भयो। कुन
     { $operator } · { $number } · { $amount }
     कारण: { $reason }
 notify-admin-stuck = ⚠️ अर्डर { $ref } ({ $operator }, { $amount }) { $minutes } मिनेटपछि पनि टुंगिएको छैन। कृपया प्रदायकसँग जाँच्नुहोस्।
-notify-reason-unknown = कारण दिइएको छैन
+notify-reason-unknown = अपरेटरले यो पूरा गरेन
 
 status-prompt = अर्डरको सन्दर्भ नम्बर (वा कारोबार आईडी) पठाउनुहोस्।
 status-not-found = त्यो नम्बरको कुनै अर्डर भेटिएन।
@@ -119,8 +136,13 @@ status-invalid = सन्दर्भ नम्बरमा अङ्क मा
 
 history-empty = तपाईंको कुनै अर्डर छैन। अर्डर गर्न /recharge पठाउनुहोस्।
 history-title = तपाईंका पछिल्ला अर्डरहरू:
-history-item = { $ref } · { $operator } · { $number } · { $amount } · { $status }
-history-repeat = 🔁 फेरि { $ref }
+history-title-page = तपाईंका पछिल्ला अर्डरहरू (पृष्ठ { $page }):
+history-item =
+    { $time } · { $category }
+    { $operator } · { $number } · { $amount } · { $status }
+history-repeat = 🔁 फेरि { $number } · { $amount }
+history-prev = ⬅️ अघिल्लो
+history-next = अर्को ➡️
 
 balance-result = वालेट ब्यालेन्स: { $amount }
 balance-denied = यो आदेश एडमिनका लागि मात्र हो।
@@ -181,6 +203,7 @@ repeat-package-gone = "{ $package }" प्याकेज { $number } का �
 repeat-lookup-failed = यो अर्डर फेरि गर्न सकिनँ: { $message }
     फेरि सुरु गर्न /recharge पठाउनुहोस्।
 repeat-nothing-due = यो बिलमा अहिले तिर्न बाँकी केही छैन। अग्रिम तिर्न चाहनुहुन्छ भने /recharge पठाउनुहोस्।
+repeat-bill-under-way = यो बिलको भुक्तानी (अर्डर { $ref }) अझै प्रक्रियामा छ, त्यसैले अहिले फेरि तिर्दिनँ। यसको नतिजा सन्देशमा आउनेछ; त्यसपछि /history हेर्नुहोस्।
 repeat-bill = { $name } को बिल: अहिले { $amount } तिर्न बाँकी।
 
 # landline
@@ -235,10 +258,10 @@ water-confirm-month = महिना: { $month }
 # electricity
 electricity-ask-operator = 💡 कुन विद्युत सेवा प्रदायक?
 electricity-ask-office = 💡 { $operator }: तपाईंको मिटर कुन वितरण केन्द्र (कार्यालय) अन्तर्गत छ?
-electricity-ask-sc = तपाईंको SC नम्बर (सर्भिस कनेक्सन नम्बर, बिलमा छ):
+electricity-ask-sc = { $office } मा तपाईंको SC नम्बर (सर्भिस कनेक्सन नम्बर, बिलमा छ):
 electricity-ask-customer = तपाईंको ग्राहक आईडी (बिलमा छ):
-electricity-ask-phone = यो बिलका लागि फोन नम्बर: मोबाइल (१० अङ्क) वा ल्यान्डलाइन।
-electricity-phone-invalid = यो फोन नम्बर होइन: मोबाइलमा ९ बाट सुरु हुने १० अङ्क, ल्यान्डलाइनमा ७ देखि ९ अङ्क हुन्छन्।
+electricity-ask-phone = यो बिलका लागि फोन नम्बर: मोबाइल (९ बाट सुरु हुने १० अङ्क) वा ल्यान्डलाइन (क्षेत्र कोडसहित ७ देखि ९ अङ्क)।
+electricity-phone-invalid = यो फोन नम्बर होइन: मोबाइलमा ९ बाट सुरु हुने १० अङ्क हुन्छन्; ल्यान्डलाइनमा (सुरुको 0 बाहेक) ७ देखि ९ अङ्क हुन्छन् र ९ बाट सुरु हुँदैन।
 electricity-bill-rejected = विद्युत कार्यालयले यो बिल जाँच्न सकेन: { $reason }
     कृपया SC नम्बर र ग्राहक आईडी जाँच्नुहोस्।
 electricity-bill-title = 💡 { $name } को बिजुलीको बिल (SC { $sc })

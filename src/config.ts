@@ -1,5 +1,11 @@
+import { isIP } from "node:net";
 import { z } from "zod";
-import { faultsPatchSchema } from "./sandbox/faults.ts";
+import {
+  DEFAULT_PRICE_SCHEDULE,
+  PriceScheduleError,
+  readPriceSchedule,
+} from "./pricing/schedule.ts";
+import { type BotApiPolicy, DEFAULT_BOT_API_POLICY, minSendLockMs } from "./telegram/policy.ts";
 
 /**
  * Every setting of the process, read once from the environment. Unset optional values select the
@@ -18,6 +24,24 @@ const bool = (def: boolean) =>
       z.enum(["true", "false", "1", "0", "yes", "no"]).default(def ? "true" : "false"),
     )
     .transform((v) => v === "true" || v === "1" || v === "yes");
+const port = (def: number) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65_535).default(def));
+/** An IPv4/IPv6 address or a DNS hostname: what `listen()` accepts without a lookup failure. */
+const host = (def: string) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default(def)
+      .refine(
+        (h) => isIP(h) !== 0 || (!/^[\d.]+$/.test(h) && HOSTNAME.test(h)),
+        "must be an IPv4 or IPv6 address or a hostname",
+      ),
+  );
+const HOSTNAME =
+  /^(?=.{1,253}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+const LOOPBACK = (h: string) => h === "localhost" || h === "::1" || /^127\./.test(h);
 const idList = z.preprocess(
   emptyToUndefined,
   z
@@ -38,19 +62,45 @@ const idList = z.preprocess(
     }),
 );
 
+/** `host:port` or `[ipv6]:port`, comma-separated: the Sentinels of REDIS_SENTINELS. */
+const sentinelList = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .transform((s, ctx) => {
+      const out: Array<{ host: string; port: number }> = [];
+      for (const part of s
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(part);
+        const h = m?.[1] ?? m?.[2] ?? "";
+        const p = Number(m?.[3]);
+        const hostOk = isIP(h) !== 0 || (!/^[\d.]+$/.test(h) && HOSTNAME.test(h));
+        if (!m || !hostOk || p < 1 || p > 65_535) {
+          ctx.addIssue({ code: "custom", message: `"${part}" is not host:port` });
+          return z.NEVER;
+        }
+        out.push({ host: h, port: p });
+      }
+      if (out.length === 0) {
+        ctx.addIssue({ code: "custom", message: "no host:port given" });
+        return z.NEVER;
+      }
+      return out;
+    })
+    .optional(),
+);
+
 const envSchema = z.object({
   BOT_TOKEN: optionalString,
   TELEGRAM_API_ROOT: z.preprocess(
     emptyToUndefined,
-    z
-      .url()
-      .transform((u) => u.replace(/\/+$/, ""))
-      .optional(),
+    httpUrl.transform((u) => u.replace(/\/+$/, "")).optional(),
   ),
   PROVIDER_URL: z.preprocess(
     emptyToUndefined,
-    z
-      .url()
+    httpUrl
       .refine((u) => /\/api\/v1\/?$/.test(u), "must be the base URL ending in /api/v1")
       .transform((u) => u.replace(/\/+$/, ""))
       .optional(),
@@ -65,8 +115,8 @@ const envSchema = z.object({
   WEBHOOK_MAX_BODY_BYTES: int(64 * 1024, 256),
   WEBHOOK_CONFIRM_FINAL: bool(true),
   SANDBOX_TOKEN: z.preprocess(emptyToUndefined, z.string().default("sandbox-token")),
-  SANDBOX_PORT: int(8090, 0),
-  SANDBOX_WEBHOOK_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  SANDBOX_PORT: port(8090),
+  SANDBOX_WEBHOOK_URL: z.preprocess(emptyToUndefined, httpUrl.optional()),
   SANDBOX_TO_PENDING_MS: int(1000, 0),
   SANDBOX_TO_FINAL_MS: int(2000, 0),
   SANDBOX_RATE_LIMIT: int(50, 0),
@@ -83,18 +133,43 @@ const envSchema = z.object({
           return z.NEVER;
         }
       })
-      .pipe(z.record(z.string(), faultsPatchSchema)),
+      // Each token's faults are checked by the sandbox that applies them (local mode, `npm run
+      // sandbox`): the configuration stays below the development harness.
+      .pipe(z.record(z.string(), z.record(z.string(), z.unknown()))),
   ),
-  REDIS_URL: z.preprocess(emptyToUndefined, z.url().optional()),
+  REDIS_URL: z.preprocess(
+    emptyToUndefined,
+    z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+  ),
   REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().default("ra:")),
-  PORT: int(8080, 0),
-  HOST: z.preprocess(emptyToUndefined, z.string().default("127.0.0.1")),
-  PUBLIC_URL: z.preprocess(
+  /** Sentinels to ask for the current primary (replaces REDIS_URL's host:port). */
+  REDIS_SENTINELS: sentinelList,
+  REDIS_SENTINEL_NAME: z.preprocess(
     emptyToUndefined,
     z
-      .url()
-      .transform((u) => u.replace(/\/+$/, ""))
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, "must be the master group name of the Sentinels' configuration")
       .optional(),
+  ),
+  REDIS_SENTINEL_PASSWORD: optionalString,
+  /** WAIT for this many replicas after the order writes that must survive a failover (0: never). */
+  REDIS_WAIT_REPLICAS: int(0, 0),
+  REDIS_WAIT_TIMEOUT_MS: int(1_000, 1),
+  PORT: port(8080),
+  HOST: host("127.0.0.1"),
+  /** Prometheus metrics, on a listener of their own (never the public one). */
+  METRICS_PORT: port(9464),
+  METRICS_HOST: host("127.0.0.1"),
+  METRICS_TOKEN: optionalString,
+  /** The playground (and its Bot API emulator) with a real provider: only on purpose. */
+  PLAYGROUND: bool(false),
+  /** The playground on a non-loopback HOST: only on purpose. */
+  PLAYGROUND_PUBLIC: bool(false),
+  /** A real provider with orders kept in memory (lost with the process): only on purpose. */
+  ALLOW_MEMORY_STORES: bool(false),
+  PUBLIC_URL: z.preprocess(
+    emptyToUndefined,
+    httpUrl.transform((u) => u.replace(/\/+$/, "")).optional(),
   ),
   AGENT_IDS: idList,
   ADMIN_IDS: idList,
@@ -107,20 +182,23 @@ const envSchema = z.object({
   PROVIDER_MAX_RETRIES: int(3, 0),
   PROVIDER_INDIA_EXECUTE_PATH: z.preprocess(
     emptyToUndefined,
-    z.string().default("/in/recharge/execute"),
+    z.string().startsWith("/", "must start with /").default("/in/recharge/execute"),
   ),
-  PROVIDER_OPERATORS_PATH: z.preprocess(emptyToUndefined, z.string().default("/np/operators")),
+  PROVIDER_OPERATORS_PATH: z.preprocess(
+    emptyToUndefined,
+    z.string().startsWith("/", "must start with /").default("/np/operators"),
+  ),
   PROVIDER_OPERATOR_TYPES_PATH: z.preprocess(
     emptyToUndefined,
-    z.string().default("/np/operator-types"),
+    z.string().startsWith("/", "must start with /").default("/np/operator-types"),
   ),
   PROVIDER_INDIA_PLANS_PATH: z.preprocess(
     emptyToUndefined,
-    z.string().default("/in/operator-plans"),
+    z.string().startsWith("/", "must start with /").default("/in/operator-plans"),
   ),
   PROVIDER_INDIA_DTH_BILL_PATH: z.preprocess(
     emptyToUndefined,
-    z.string().default("/in/operator-plans"),
+    z.string().startsWith("/", "must start with /").default("/in/operator-plans"),
   ),
   NTC_MOBILE_MAX_AMOUNT: int(3000, 50),
   WATER_OPERATOR_ID: int(46, 1),
@@ -134,11 +212,23 @@ const envSchema = z.object({
     z.coerce.number().int().min(0).optional(),
   ),
   NOTIFY_CLAIM_IDLE_MS: int(30_000, 1000),
-  NOTIFY_LOCK_MS: int(60_000, 1000),
+  /** Default: the shortest lock that outlives a delivery's Bot API calls (minSendLockMs). */
+  NOTIFY_LOCK_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).optional()),
+  TELEGRAM_TIMEOUT_MS: int(DEFAULT_BOT_API_POLICY.timeoutMs, 100),
+  TELEGRAM_ATTEMPTS: int(DEFAULT_BOT_API_POLICY.attempts, 1),
+  TELEGRAM_WEBHOOK_ANSWER_MS: int(3_000, 100),
   CONVERSATION_IDLE_MS: int(10 * 60_000, 1000),
   SESSION_TTL_SECONDS: int(7 * 24 * 3600, 60),
   DAILY_SPEND_CAP: int(25_000, 0),
   ORDERS_PER_HOUR: int(20, 1),
+  /** The merchant's price schedule (src/pricing/); unset: face amount, no fee, no discount. */
+  PRICE_SCHEDULE_FILE: optionalString,
+  /**
+   * Who pays for an order. open: nobody is charged (today's behaviour; transitional until
+   * registration and the playground credit land). prepaid: the customer's balance must cover the
+   * price and is held at confirm.
+   */
+  ACCESS_MODE: z.preprocess(emptyToUndefined, z.enum(["open", "prepaid"]).default("open")),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -162,18 +252,74 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push("PROVIDER_TOKEN: required when PROVIDER_URL is set");
   if (e.PROVIDER_URL && !e.WEBHOOK_SECRET)
     problems.push("WEBHOOK_SECRET: required when PROVIDER_URL is set");
+  if (e.PROVIDER_URL && !e.BOT_TOKEN && !e.PLAYGROUND)
+    problems.push(
+      "BOT_TOKEN: required when PROVIDER_URL is set (or set PLAYGROUND=1 to chat with the bot in a browser against that provider, on purpose)",
+    );
+  if (e.PLAYGROUND && e.BOT_TOKEN)
+    problems.push("PLAYGROUND: the playground replaces Telegram; unset BOT_TOKEN or PLAYGROUND");
+  if (e.REDIS_SENTINELS && !e.REDIS_SENTINEL_NAME)
+    problems.push("REDIS_SENTINEL_NAME: required when REDIS_SENTINELS is set");
+  if (e.REDIS_SENTINEL_NAME && !e.REDIS_SENTINELS)
+    problems.push("REDIS_SENTINELS: required when REDIS_SENTINEL_NAME is set");
+  if (e.REDIS_SENTINEL_PASSWORD && !e.REDIS_SENTINELS)
+    problems.push("REDIS_SENTINEL_PASSWORD: only used with REDIS_SENTINELS");
+  if (e.REDIS_SENTINELS && e.REDIS_SENTINEL_NAME && e.REDIS_URL) {
+    // With Sentinels the URL only carries credentials, database and TLS; its host must name the
+    // master group so nobody mistakes it for an address that is dialled.
+    const u = new URL(e.REDIS_URL);
+    if (u.hostname !== e.REDIS_SENTINEL_NAME || u.port !== "")
+      problems.push(
+        `REDIS_URL: with REDIS_SENTINELS its host is the master group name and it has no port (e.g. redis://:password@${e.REDIS_SENTINEL_NAME}/0); the Sentinels give the address`,
+      );
+  }
+  if (e.PROVIDER_URL && !e.REDIS_URL && !e.REDIS_SENTINELS && !e.ALLOW_MEMORY_STORES)
+    problems.push(
+      "REDIS_URL: required when PROVIDER_URL is set: orders of a real wallet kept in memory vanish with the process (ALLOW_MEMORY_STORES=1 to accept that)",
+    );
+  if (e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
+    problems.push("METRICS_PORT: must differ from PORT (metrics are never served publicly)");
+  const botApi: BotApiPolicy = {
+    timeoutMs: e.TELEGRAM_TIMEOUT_MS,
+    attempts: e.TELEGRAM_ATTEMPTS,
+    maxDelayMs: DEFAULT_BOT_API_POLICY.maxDelayMs,
+  };
+  const minLockMs = minSendLockMs(botApi);
+  if (e.NOTIFY_LOCK_MS !== undefined && e.NOTIFY_LOCK_MS < minLockMs)
+    problems.push(
+      `NOTIFY_LOCK_MS: must be at least ${minLockMs} (two Bot API calls of TELEGRAM_ATTEMPTS × TELEGRAM_TIMEOUT_MS plus waits, and a margin)`,
+    );
+  let priceSchedule = DEFAULT_PRICE_SCHEDULE;
+  if (e.PRICE_SCHEDULE_FILE) {
+    try {
+      priceSchedule = readPriceSchedule(e.PRICE_SCHEDULE_FILE);
+    } catch (err) {
+      if (!(err instanceof PriceScheduleError)) throw err;
+      problems.push(...err.problems.map((p) => `PRICE_SCHEDULE_FILE: ${p}`));
+    }
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const embeddedSandbox = !e.PROVIDER_URL;
+  const playground = !e.BOT_TOKEN;
+  // The playground lets anyone who reaches it chat as any demo user: loopback only, unless asked.
+  const hostForced = playground && !e.PLAYGROUND_PUBLIC && !LOOPBACK(e.HOST);
   // The development secret is only ever used against the embedded sandbox; a real provider needs its own.
   const webhookSecret = e.WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET;
   return {
     mode: {
-      playground: !e.BOT_TOKEN,
+      playground,
       embeddedSandbox,
-      redis: Boolean(e.REDIS_URL),
+      redis: Boolean(e.REDIS_URL || e.REDIS_SENTINELS),
     },
-    http: { host: e.HOST, port: e.PORT, publicUrl: e.PUBLIC_URL },
+    http: {
+      host: hostForced ? "127.0.0.1" : e.HOST,
+      /** Set when HOST was replaced by loopback because the playground runs (PLAYGROUND_PUBLIC unset). */
+      hostRefused: hostForced ? e.HOST : undefined,
+      port: e.PORT,
+      publicUrl: e.PUBLIC_URL,
+    },
+    metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT, token: e.METRICS_TOKEN },
     bot: {
       token: e.BOT_TOKEN,
       /** Another Bot API server (a local one, or the emulator of another process); Telegram's by default. */
@@ -184,6 +330,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       sessionTtlSeconds: e.SESSION_TTL_SECONDS,
       dailySpendCapRupees: e.DAILY_SPEND_CAP,
       ordersPerHour: e.ORDERS_PER_HOUR,
+      /** Bounds every Bot API call (src/telegram/policy.ts, enforced in src/telegram/api.ts). */
+      api: botApi,
+      /** Telegram's webhook is answered within this long, the update handled on (webhook-transport.ts). */
+      webhookAnswerMs: e.TELEGRAM_WEBHOOK_ANSWER_MS,
     },
     provider: {
       /** Base URL ending in /api/v1; undefined means "the embedded sandbox, filled in at start". */
@@ -218,7 +368,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** Faults switched on at start, per token (JSON, e.g. {"sandbox-token":{"commitThenDrop":0.3}}). */
       faults: e.SANDBOX_FAULTS,
     },
-    redis: { url: e.REDIS_URL, prefix: e.REDIS_PREFIX },
+    redis: {
+      url: e.REDIS_URL,
+      prefix: e.REDIS_PREFIX,
+      /** Set: every connection asks these Sentinels for the primary of `name` (src/redis/connection.ts). */
+      sentinel:
+        e.REDIS_SENTINELS && e.REDIS_SENTINEL_NAME
+          ? {
+              sentinels: e.REDIS_SENTINELS,
+              name: e.REDIS_SENTINEL_NAME,
+              password: e.REDIS_SENTINEL_PASSWORD,
+            }
+          : undefined,
+      /** WAIT after the order writes that must not be lost at a failover (src/redis/replication.ts). */
+      wait: { replicas: e.REDIS_WAIT_REPLICAS, timeoutMs: e.REDIS_WAIT_TIMEOUT_MS },
+    },
     catalog: {
       ntcMobileMaxAmount: e.NTC_MOBILE_MAX_AMOUNT,
       waterOperatorId: e.WATER_OPERATOR_ID,
@@ -233,9 +397,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     notifier: {
       /** Unacknowledged pushes older than this are taken over (a crashed or stuck process). */
       claimIdleMs: e.NOTIFY_CLAIM_IDLE_MS,
-      /** One process at a time sends a given push; the lock outlives a slow send. */
-      lockMs: e.NOTIFY_LOCK_MS,
+      /** One process at a time sends a given push; the lock outlives its Bot API calls (checked above). */
+      lockMs: e.NOTIFY_LOCK_MS ?? Math.max(60_000, minLockMs),
     },
+    pricing: { scheduleFile: e.PRICE_SCHEDULE_FILE, schedule: priceSchedule },
+    accessMode: e.ACCESS_MODE,
     logLevel: e.LOG_LEVEL,
   };
 }
@@ -247,7 +413,11 @@ export const DEV_WEBHOOK_SECRET = "dev-webhook-secret-change-me";
 
 /** The values that must never appear in a log line or a chat message. */
 export function secretsOf(config: Config): string[] {
-  return [config.bot.token, config.provider.token, config.webhook.secret].filter(
-    (s): s is string => typeof s === "string" && s.length >= 6,
-  );
+  return [
+    config.bot.token,
+    config.provider.token,
+    config.webhook.secret,
+    config.metrics.token,
+    config.redis.sentinel?.password,
+  ].filter((s): s is string => typeof s === "string" && s.length >= 6);
 }

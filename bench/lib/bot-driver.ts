@@ -1,6 +1,6 @@
 import type { Api, ApiClientOptions } from "grammy";
 import type { Update } from "grammy/types";
-import type { BotApiEmulator } from "../../src/playground/emulator/index.ts";
+import type { BotApiEmulator } from "../../dev/playground/emulator/index.ts";
 
 type RequestInit = NonNullable<ConstructorParameters<typeof Request>[1]>;
 

@@ -1,9 +1,10 @@
 import type { UserFromGetMe } from "grammy/types";
 import pino from "pino";
+import { createBotApiEmulator } from "../../dev/playground/emulator/index.ts";
 import { loadConfig } from "../../src/config.ts";
+import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
-import { createBotApiEmulator } from "../../src/playground/emulator/index.ts";
-import { PLAYGROUND_TOKEN, type System, startSystem } from "../../src/system.ts";
+import { type System, startSystem } from "../../src/system.ts";
 import { REDIS_URL } from "./env.ts";
 
 /**
@@ -29,6 +30,9 @@ export async function startBenchSystem(opts: {
 }): Promise<System> {
   const config = loadConfig({
     PORT: "0",
+    METRICS_PORT: "0",
+    // A real provider (the webhook benchmark's) still drives the bot through the emulator.
+    ...(opts.env?.PROVIDER_URL && !opts.env.BOT_TOKEN ? { PLAYGROUND: "1" } : {}),
     LOG_LEVEL: "info",
     REDIS_URL,
     REDIS_PREFIX: opts.prefix,

@@ -1,4 +1,3 @@
-import { autoRetry } from "@grammyjs/auto-retry";
 import {
   type ConversationData,
   conversations,
@@ -12,21 +11,34 @@ import {
   type Api,
   Bot,
   type Context,
-  InlineKeyboard,
   MemorySessionStorage,
   type StorageAdapter,
   session,
 } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import type { Redis } from "ioredis";
-import { categoryFlows, otherFlows } from "../../conversations/index.ts";
+import { keyspace } from "../redis/keyspace.ts";
+import { luaScript } from "../redis/scripts.ts";
+import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe.ts";
-import { type BotDeps, roleOf } from "./deps.ts";
+import type { BotDeps } from "./deps.ts";
+import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
+import { balance } from "./features/balance.ts";
+import { cancel } from "./features/cancel.ts";
+import { fallbacks } from "./features/fallbacks.ts";
+import { help } from "./features/help.ts";
+import { history } from "./features/history.ts";
+import { language } from "./features/language.ts";
+import { leave } from "./features/leave.ts";
+import { categoryMenu, menuKeyboard } from "./features/menu.ts";
+import { privateOnly } from "./features/private-only.ts";
+import { start } from "./features/start.ts";
+import { status } from "./features/status.ts";
 import { flowVersion } from "./flow/version.ts";
-import { isLocale, LOCALES, translator } from "./i18n.ts";
-import { orderCommands } from "./order-commands.ts";
+import type { BotFlows } from "./flows.ts";
+import { LOCALES, translator } from "./i18n.ts";
 
 export interface CreateBotOptions {
   token: string;
@@ -38,19 +50,26 @@ export interface CreateBotOptions {
   redis?: Redis;
   redisPrefix: string;
   sessionTtlSeconds: number;
+  /** Bounds every Bot API call (attempts, per-attempt timeout); see src/telegram/api.ts. */
+  apiPolicy?: BotApiPolicy;
+  /** Called on every answer from the Bot API (for /healthz). */
+  onApiAnswer?: () => void;
+  /** The conversations and the category menu, from the composition root. */
+  flows: BotFlows;
 }
-
-/** Telegram flood limits: wait and retry on 429, but never hang a chat for long. */
-const retryPolicy = () => autoRetry({ maxRetryAttempts: 3, maxDelaySeconds: 30 });
 
 const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
 
 const FLOOD_WINDOW_MS = 10_000;
-const FLOOD_INCR = `
+const floodIncr = luaScript<"counter", number>(
+  "raFloodIncr",
+  ["counter"],
+  `
 local n = redis.call('INCR', KEYS[1])
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return n
-`;
+`,
+);
 
 /**
  * The flood limiter's counter. The plugin's own Redis store sends INCR and then, on the first hit,
@@ -60,18 +79,14 @@ return n
  */
 function floodCounter(redis: Redis, windowMs: number) {
   return {
-    incr: async (key: string) => Number(await redis.eval(FLOOD_INCR, 1, key, String(windowMs))),
+    incr: async (key: string) =>
+      Number(await floodIncr.run(redis, { counter: key }, String(windowMs))),
     pexpire: async () => 1,
   };
 }
 
-export function createBot(deps: BotDeps, opts: CreateBotOptions) {
-  const bot = new Bot<BotContext>(opts.token, {
-    client: opts.apiRoot ? { apiRoot: opts.apiRoot } : {},
-    ...(opts.botInfo ? { botInfo: opts.botInfo } : {}),
-  });
-  bot.api.config.use(retryPolicy());
-
+/** Sessions and conversation state: in Redis when given, else in memory, with the same TTL. */
+function storages(opts: CreateBotOptions) {
   const ttlMs = opts.sessionTtlSeconds * 1000;
   const sessionStorage: StorageAdapter<SessionData> = opts.redis
     ? new RedisAdapter<SessionData>({ instance: opts.redis, ttl: opts.sessionTtlSeconds })
@@ -82,45 +97,66 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
         ttl: opts.sessionTtlSeconds,
       })
     : new MemorySessionStorage<VersionedState<ConversationData>>(ttlMs);
+  return { sessionStorage, conversationStorage };
+}
 
+/** Per-user flood limit, counted in Redis when given (see floodCounter). */
+function floodLimit(opts: CreateBotOptions) {
+  return limit({
+    // Generous enough for a fast typist tapping through a flow; a flood gets one notice per window.
+    timeFrame: FLOOD_WINDOW_MS,
+    limit: 30,
+    storageClient: opts.redis ? floodCounter(opts.redis, FLOOD_WINDOW_MS) : "MEMORY_STORE",
+    keyPrefix: keyspace(opts.redisPrefix).floodPrefix,
+    onLimitExceeded: async (ctx: BotContext) => {
+      if (ctx.chat?.type === "private") await ctx.reply(ctx.t("common-slow-down"));
+    },
+  });
+}
+
+export function createBot(deps: BotDeps, opts: CreateBotOptions) {
+  const bot = new Bot<BotContext>(opts.token, {
+    client: opts.apiRoot ? { apiRoot: opts.apiRoot } : {},
+    ...(opts.botInfo ? { botInfo: opts.botInfo } : {}),
+  });
+  // Flood limits, network errors and 5xx are retried, but no call outlives the policy's bound.
+  const apiPolicy = opts.apiPolicy ?? DEFAULT_BOT_API_POLICY;
+  const retryPolicy = () =>
+    boundedRetry(apiPolicy, opts.onApiAnswer ? { onAnswer: opts.onApiAnswer } : {});
+  bot.api.config.use(retryPolicy());
+
+  const { sessionStorage, conversationStorage } = storages(opts);
+
+  // First, so that no error leaves the middleware stack in any transport (error-boundary.ts).
+  bot.use(errorBoundary({ logger: deps.logger, i18n: deps.i18n }));
   // Per-chat order, also under @grammyjs/runner's concurrent processing.
   bot.use(sequentialize(chatKey));
   bot.use(
     dropRedelivered(
       opts.redis ? redisUpdateClaims(opts.redis, opts.redisPrefix) : memoryUpdateClaims(),
+      { settles: isPermanentFailure },
     ),
   );
   bot.use(
     session({
       initial: initialSession,
       storage: sessionStorage,
-      prefix: `${opts.redisPrefix}session:`,
+      prefix: keyspace(opts.redisPrefix).sessionPrefix,
       getSessionKey: chatKey,
     }),
   );
   bot.use(deps.i18n);
-  bot.use(
-    limit({
-      // Generous enough for a fast typist tapping through a flow; a flood gets one notice per window.
-      timeFrame: FLOOD_WINDOW_MS,
-      limit: 30,
-      storageClient: opts.redis ? floodCounter(opts.redis, FLOOD_WINDOW_MS) : "MEMORY_STORE",
-      keyPrefix: `${opts.redisPrefix}flood`,
-      onLimitExceeded: async (ctx: BotContext) => {
-        if (ctx.chat?.type === "private") await ctx.reply(ctx.t("common-slow-down"));
-      },
-    }),
-  );
+  bot.use(floodLimit(opts));
   bot.use(
     conversations<BotContext, Context>({
       storage: {
         type: "key",
         version: flowVersion(),
-        prefix: `${opts.redisPrefix}conversation:`,
+        prefix: keyspace(opts.redisPrefix).conversationPrefix,
         getStorageKey: chatKey,
         adapter: conversationStorage,
       },
-      // Each conversation has its own Api: give it the same flood-limit handling as bot.api.
+      // Each conversation has its own Api: give it the same bounded retries as bot.api.
       plugins: [
         async (ctx, next) => {
           ctx.api.config.use(retryPolicy());
@@ -130,80 +166,29 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     }),
   );
 
-  const flows = categoryFlows(deps);
-  for (const [id, builder] of Object.entries(flows)) bot.use(createConversation(builder, id));
-  for (const [id, builder] of Object.entries(otherFlows(deps)))
+  const { flows } = opts;
+  for (const [id, builder] of Object.entries(flows.conversations))
     bot.use(createConversation(builder, id));
 
-  const menu = (ctx: BotContext) => {
-    const kb = new InlineKeyboard();
-    Object.keys(flows).forEach((category, i) => {
-      if (i > 0 && i % 2 === 0) kb.row();
-      kb.text(ctx.t(`menu-${category}`), `m:${category}`);
-    });
-    return kb;
-  };
-
-  const priv = bot.chatType("private");
-  const groups = bot.chatType(["group", "supergroup"]);
-
-  groups.command(["start", "recharge", "status", "history", "balance"], (ctx) =>
-    ctx.reply(ctx.t("common-private-only")),
+  // The features, in this order: group notices first, fallbacks last (features/*.ts).
+  const menu = menuKeyboard(flows.menu);
+  bot.use(
+    privateOnly(),
+    // Before every command: a Leave press becomes the command it carries (features/leave.ts).
+    leave(),
+    start(deps, menu),
+    categoryMenu(flows.menu, menu),
+    help(deps),
+    cancel(),
+    language(deps),
+    status(),
+    history(deps),
+    balance(deps),
+    fallbacks(),
   );
 
-  priv.command("start", async (ctx) => {
-    await deps.reactivateChat(ctx.chat.id);
-    await ctx.reply(ctx.t("start-welcome", { name: ctx.from.first_name }), {
-      reply_markup: menu(ctx),
-    });
-  });
-  priv.command("recharge", (ctx) => ctx.reply(ctx.t("menu-prompt"), { reply_markup: menu(ctx) }));
-  priv.command("help", async (ctx) => {
-    const role = roleOf(deps.settings, ctx.from.id);
-    const lines = [ctx.t("help-text")];
-    if (role !== "customer") lines.push(ctx.t("help-agent"));
-    if (role === "admin") lines.push(ctx.t("help-admin"));
-    await ctx.reply(lines.join("\n\n"));
-  });
-  priv.command("cancel", (ctx) => ctx.reply(ctx.t("common-nothing-to-cancel")));
-  priv.command("language", (ctx) => {
-    const kb = new InlineKeyboard();
-    for (const l of LOCALES) kb.text(translator(deps.i18n, l)("language-name"), `lang:${l}`);
-    return ctx.reply(ctx.t("language-prompt"), { reply_markup: kb });
-  });
-  priv.callbackQuery(/^lang:(.+)$/, async (ctx) => {
-    const locale = ctx.match[1];
-    await ctx.answerCallbackQuery();
-    if (!isLocale(locale)) return;
-    ctx.session.locale = locale;
-    await ctx.i18n.renegotiateLocale();
-    await ctx.editMessageText(ctx.t("language-set"));
-  });
-  priv.callbackQuery(/^m:(.+)$/, async (ctx) => {
-    const category = ctx.match[1];
-    await ctx.answerCallbackQuery();
-    if (category && category in flows) await ctx.conversation.enter(category);
-  });
-
-  // Order commands (/status, /history, /balance) are registered here, before the fallbacks.
-  priv.use(orderCommands(deps));
-
-  // Buttons of finished conversations and anything else nobody handled.
-  bot.on("callback_query", (ctx) =>
-    ctx.answerCallbackQuery({ text: ctx.t("common-button-expired") }),
-  );
-  priv.on("message", (ctx) => ctx.reply(ctx.t("common-unknown-input")));
-
-  bot.catch(async (err) => {
-    deps.logger.error(
-      { err: err.error instanceof Error ? err.error.message : String(err.error) },
-      "bot update failed",
-    );
-    const ctx = err.ctx;
-    if (ctx.chat?.type === "private") {
-      await ctx.reply(ctx.t("common-error")).catch(() => {});
-    }
-  });
+  // Unreachable while the boundary above holds; kept so that polling never stops on an error.
+  bot.catch((err) => reportUpdateError(err.ctx, err, { logger: deps.logger, i18n: deps.i18n }));
 
   return bot;
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Context, MiddlewareFn } from "grammy";
 import type { Redis } from "ioredis";
+import { keyspace } from "../redis/keyspace.ts";
+import { extendIfHeld } from "../redis/scripts.ts";
 
 /**
  * Handles each update_id once across processes and restarts. The handler holds a short lease on
@@ -36,6 +38,11 @@ export interface LeaseSettings {
   /** How long a redelivery waits for a lease held by someone else before it is ignored. Default 12 s. */
   maxWaitMs?: number;
   pollMs?: number;
+  /**
+   * A failure that a redelivery cannot fix (e.g. Telegram refused a request with a 4xx): the update
+   * is marked done anyway, so a redelivery does not run the failing handler again.
+   */
+  settles?: (err: unknown) => boolean;
 }
 
 export function memoryUpdateClaims(s: ClaimSettings = {}, max = 100_000): UpdateClaims {
@@ -71,17 +78,12 @@ export function memoryUpdateClaims(s: ClaimSettings = {}, max = 100_000): Update
   };
 }
 
-const RENEW = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
-`;
-
 export function redisUpdateClaims(
   redis: Redis,
   prefix: string,
   s: ClaimSettings = {},
 ): UpdateClaims {
-  const key = (id: number) => `${prefix}update:${id}`;
+  const key = keyspace(prefix).update;
   // "1:<owner>" while leased, "2" when done.
   const lease = `1:${randomUUID()}`;
   return {
@@ -89,7 +91,7 @@ export function redisUpdateClaims(
       return (await redis.set(key(id), lease, "PX", Math.max(1, leaseMs), "NX")) === "OK";
     },
     async renew(id, leaseMs) {
-      await redis.eval(RENEW, 1, key(id), lease, String(Math.max(1, leaseMs)));
+      await extendIfHeld.run(redis, { key: key(id) }, lease, String(Math.max(1, leaseMs)));
     },
     async state(id) {
       const v = await redis.get(key(id));
@@ -121,6 +123,9 @@ export function dropRedelivered<C extends Context>(
     );
     try {
       await next();
+    } catch (err) {
+      if (s.settles?.(err)) await claims.complete(id).catch(() => undefined);
+      throw err;
     } finally {
       clearInterval(renewal);
     }

@@ -2,31 +2,38 @@ import type { I18n } from "@grammyjs/i18n";
 import type { Catalog } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/model.ts";
+import type { AccessMode } from "../orders/service.ts";
+import type { Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { BotContext } from "./context.ts";
 import type { SpendLimits } from "./limits.ts";
 
-/** What a confirmed conversation hands to the orders service (ids and chat come from the flow). */
-export type OrderDraft = { referenceNo?: string } & Pick<
-  Order,
-  | "category"
-  | "region"
-  | "operatorId"
-  | "operatorTypeId"
-  | "operatorName"
-  | "connectionNo"
-  | "amountPaisa"
-  | "details"
-> & { executeReference?: string };
+/** The fields of a draft, kept per category (a water draft has water details). */
+type DraftFields<O> = O extends Order
+  ? Pick<
+      O,
+      | "category"
+      | "region"
+      | "operatorId"
+      | "operatorTypeId"
+      | "operatorName"
+      | "connectionNo"
+      | "amountPaisa"
+      | "details"
+    >
+  : never;
 
-export interface PlaceInput extends OrderDraft {
+/** What a confirmed conversation hands to the orders service (ids and chat come from the flow). */
+export type OrderDraft = { referenceNo?: string; executeReference?: string } & DraftFields<Order>;
+
+export type PlaceInput = OrderDraft & {
   idempotencyKey: string;
   /** A reference allocated earlier with nextReference (package listings carry one). */
   referenceNo?: string;
   userId: number;
   chatId: number;
   locale: string;
-}
+};
 
 /** The part of the orders service the bot uses. */
 export interface BotOrders {
@@ -43,7 +50,8 @@ export interface BotOrders {
   submit(reference: string): Promise<Order>;
   get(reference: string): Promise<Order | null>;
   getByTransactionId(transactionId: string): Promise<Order | null>;
-  listByUser(userId: number, limit: number): Promise<Order[]>;
+  /** Newest first; `offset` skips that many of the newest (history paging). */
+  listByUser(userId: number, limit: number, offset?: number): Promise<Order[]>;
 }
 
 export interface BotSettings {
@@ -54,11 +62,22 @@ export interface BotSettings {
   dailyCapPaisa: number;
 }
 
+/** Who pays, as the chat sees it (ACCESS_MODE, the price schedule, the customer's balance). */
+export interface BotPayment {
+  mode: AccessMode;
+  /** What the customer pays for a draft: the figures the confirm screen shows and the hold takes. */
+  priceOf(draft: OrderDraft): Quote;
+  /** The customer's available balance (posted credits minus debits and holds), in paisa. */
+  availablePaisa(userId: number): Promise<number>;
+}
+
 export interface BotDeps {
   catalog: Catalog;
   provider: ProviderClient;
   orders: BotOrders;
   limits: SpendLimits;
+  /** Absent: open mode at face value (tests that build deps by hand). */
+  payment?: BotPayment;
   i18n: I18n<BotContext>;
   settings: BotSettings;
   logger: Logger;

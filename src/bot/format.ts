@@ -1,19 +1,30 @@
-/** Display formatting of money and times for chat messages (inside, money is integer paisa). */
-
-export function formatRupees(paisa: number, region: "np" | "in" = "np"): string {
-  const negative = paisa < 0;
-  const abs = Math.abs(paisa);
-  const rupees = Math.floor(abs / 100);
-  const rest = abs % 100;
-  const grouped = rupees.toLocaleString("en-IN");
-  const text = rest === 0 ? grouped : `${grouped}.${String(rest).padStart(2, "0")}`;
-  return `${negative ? "-" : ""}${region === "in" ? "₹" : "Rs "}${text}`;
-}
+/** Display formatting of times for chat messages (money is formatted by src/money.ts). */
 
 export function formatTime(ms: number, timeZone = "Asia/Kathmandu"): string {
   return new Intl.DateTimeFormat("en-GB", {
     timeZone,
     dateStyle: "medium",
     timeStyle: "short",
+  }).format(new Date(ms));
+}
+
+/** Where an order's clock runs: Nepal orders in Nepal time, India orders in India time. */
+const REGION_TIME_ZONE = { np: "Asia/Kathmandu", in: "Asia/Kolkata" } as const;
+/** Our locales as Intl knows them (en-GB: day before month, as in Nepal and India). */
+const INTL_LOCALE: Record<string, string> = { en: "en-GB", ne: "ne-NP", hi: "hi-IN" };
+
+/**
+ * When an order was placed, in the reader's language and the order's region's time zone, on a
+ * 24-hour clock (Hindi's 12-hour clock would print an English "pm").
+ */
+export function formatOrderTime(ms: number, region: "np" | "in", locale: string): string {
+  return new Intl.DateTimeFormat(INTL_LOCALE[locale] ?? "en-GB", {
+    timeZone: REGION_TIME_ZONE[region],
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
   }).format(new Date(ms));
 }

@@ -19,7 +19,10 @@ export function localeFromLanguageCode(code: string | undefined): Locale {
   return isLocale(base) ? base : DEFAULT_LOCALE;
 }
 
-export type Translate = (key: string, params?: Record<string, string | number>) => string;
+/** A translation function that knows its locale (amounts are written per language: formatMoney). */
+export type Translate = ((key: string, params?: Record<string, string | number>) => string) & {
+  readonly locale: Locale;
+};
 
 /**
  * The Fluent translations. The locale is negotiated from the session (set by /language) or from
@@ -38,5 +41,6 @@ export function createI18n<C extends Context>(negotiate: (ctx: C) => Locale | Pr
 }
 
 export function translator(i18n: I18n<never> | I18n<Context>, locale: string): Translate {
-  return (key, params) => i18n.t(locale, key, params);
+  const t = (key: string, params?: Record<string, string | number>) => i18n.t(locale, key, params);
+  return Object.assign(t, { locale: isLocale(locale) ? locale : DEFAULT_LOCALE });
 }

@@ -1,9 +1,12 @@
 import type { Redis } from "ioredis";
+import { keyspace, TTL } from "../redis/keyspace.ts";
+import { luaScript } from "../redis/scripts.ts";
 
 /**
  * Wallet protection per user: a daily spend cap and an hourly order count. `reserve` is atomic and
  * idempotent by order key, so a replayed confirm never counts twice. Failed orders are not released:
  * the cap counts what users attempted, the conservative reading for a prepaid merchant wallet.
+ * The order key is the user's own (an order's idempotency key), so verdicts are kept per user.
  */
 export type LimitVerdict = { ok: true } | { ok: false; reason: "daily_cap" | "rate" };
 
@@ -40,7 +43,7 @@ export function memoryLimits(s: LimitSettings): SpendLimits {
       return verdict(userId, amount);
     },
     async reserve(userId, amount, key) {
-      const prior = seen.get(key);
+      const prior = seen.get(`${userId}:${key}`);
       if (prior) return prior;
       const v = verdict(userId, amount);
       if (v.ok) {
@@ -50,13 +53,14 @@ export function memoryLimits(s: LimitSettings): SpendLimits {
         spent.set(d, (spent.get(d) ?? 0) + amount);
         counts.set(h, (counts.get(h) ?? 0) + 1);
       }
-      seen.set(key, v);
+      seen.set(`${userId}:${key}`, v);
       return v;
     },
   };
 }
 
-// KEYS: spend, count, seen. ARGV: amount, cap, perHour, daySeconds.
+// KEYS: spend, count, seen (one user's: one Cluster slot). ARGV: amount, cap, perHour, spend ttl,
+// count ttl, seen ttl (seconds).
 const RESERVE = `
 local prior = redis.call('GET', KEYS[3])
 if prior then return prior end
@@ -67,20 +71,23 @@ if spent + tonumber(ARGV[1]) > tonumber(ARGV[2]) then verdict = 'daily_cap'
 elseif count + 1 > tonumber(ARGV[3]) then verdict = 'rate' end
 if verdict == 'ok' then
   redis.call('INCRBY', KEYS[1], ARGV[1]); redis.call('EXPIRE', KEYS[1], ARGV[4])
-  redis.call('INCR', KEYS[2]); redis.call('EXPIRE', KEYS[2], 7200)
+  redis.call('INCR', KEYS[2]); redis.call('EXPIRE', KEYS[2], ARGV[5])
 end
-redis.call('SET', KEYS[3], verdict, 'EX', ARGV[4])
+redis.call('SET', KEYS[3], verdict, 'EX', ARGV[6])
 return verdict
 `;
+const reserveScript = luaScript<"spend" | "count" | "seen", string>(
+  "raLimitReserve",
+  ["spend", "count", "seen"],
+  RESERVE,
+);
 
 export function redisLimits(redis: Redis, prefix: string, s: LimitSettings): SpendLimits {
   const now = s.now ?? Date.now;
+  const k = keyspace(prefix);
   const keys = (userId: number) => {
     const t = now();
-    return [
-      `${prefix}limit:spend:${userId}:${dayOf(t)}`,
-      `${prefix}limit:count:${userId}:${hourOf(t)}`,
-    ];
+    return [k.spendDay(userId, dayOf(t)), k.countHour(userId, hourOf(t))];
   };
   const toVerdict = (v: string): LimitVerdict =>
     v === "ok" ? { ok: true } : { ok: false, reason: v === "rate" ? "rate" : "daily_cap" };
@@ -94,17 +101,16 @@ export function redisLimits(redis: Redis, prefix: string, s: LimitSettings): Spe
     },
     async reserve(userId, amount, key) {
       const [spendKey, countKey] = keys(userId);
-      const v = (await redis.eval(
-        RESERVE,
-        3,
-        spendKey!,
-        countKey!,
-        `${prefix}limit:seen:${key}`,
+      const v = await reserveScript.run(
+        redis,
+        { spend: spendKey!, count: countKey!, seen: k.reserved(userId, key) },
         String(amount),
         String(s.dailyCapPaisa),
         String(s.ordersPerHour),
-        String(2 * 86_400),
-      )) as string;
+        String(TTL.spendDaySeconds),
+        String(TTL.countHourSeconds),
+        String(TTL.reservedSeconds),
+      );
       return toVerdict(v);
     },
   };

@@ -1,4 +1,5 @@
 import { asciiDigits } from "../catalog/index.ts";
+import { formatMoney } from "../money.ts";
 import { normalizeProviderStatus, type Order, referenceSchema } from "../orders/model.ts";
 import {
   isProviderError,
@@ -7,9 +8,8 @@ import {
   type StatusResult,
 } from "../provider/index.ts";
 import type { BotOrders, Role } from "./deps.ts";
-import { formatRupees } from "./format.ts";
 import type { Translate } from "./i18n.ts";
-import { statusLabel, statusText } from "./render.ts";
+import { failureReason, statusLabel, statusText } from "./render.ts";
 
 /**
  * Finding an order for /status and for "repeat": by our reference number or by the provider's
@@ -86,19 +86,27 @@ export async function askProvider(
 export function orderStatusText(t: Translate, order: Order, role: Role): string {
   const lines = [statusText(t, order)];
   if (order.transactionId) lines.push(t("status-transaction", { tx: order.transactionId }));
-  if (order.status === "failed" && order.providerMessage?.trim()) {
-    lines.push(t("status-reason", { reason: order.providerMessage.trim() }));
-  }
+  if (order.status === "failed")
+    lines.push(t("status-reason", { reason: failureReason(t, order) }));
   if (role !== "customer") lines.push(t("status-customer", { user: String(order.userId) }));
   if (role === "admin" && order.wallet) {
     lines.push(
       t("status-wallet", {
-        debit: formatRupees(order.wallet.debitAmountPaisa, order.region),
-        fee: formatRupees(order.wallet.serviceChargePaisa, order.region),
+        debit: formatMoney(order.wallet.debitAmountPaisa, {
+          region: order.region,
+          locale: t.locale,
+        }),
+        fee: formatMoney(order.wallet.serviceChargePaisa, {
+          region: order.region,
+          locale: t.locale,
+        }),
         balance:
           order.wallet.creditAvailablePaisa === null
             ? "—"
-            : formatRupees(order.wallet.creditAvailablePaisa, order.region),
+            : formatMoney(order.wallet.creditAvailablePaisa, {
+                region: order.region,
+                locale: t.locale,
+              }),
       }),
     );
   }
@@ -114,7 +122,7 @@ export function providerStatusText(t: Translate, answer: ProviderAnswer): string
       ref: result.referenceNo,
       operator: result.operator ?? "—",
       number: result.connectionNo ?? "—",
-      amount: formatRupees(result.amountPaisa, region),
+      amount: formatMoney(result.amountPaisa, { region, locale: t.locale }),
       status: status ? statusLabel(t, status) : result.status,
     }),
     t("status-transaction", { tx: result.transactionId }),

@@ -1,3 +1,4 @@
+import { rupeesToPaisa } from "../money.ts";
 import {
   buildOperators,
   type CatalogOptions,
@@ -14,8 +15,6 @@ export interface CatalogSettings extends CatalogOptions {
   /** Upper bound for NTC mobile in rupees: the spec says 3000, a sample comment 5000. */
   ntcMobileMaxAmount?: number;
 }
-
-const rupees = (r: number) => r * 100;
 
 /** The operator catalogue with its amount rules; pure, built once from settings. */
 export function createCatalog(settings: CatalogSettings = {}) {
@@ -34,9 +33,10 @@ export function createCatalog(settings: CatalogSettings = {}) {
     },
     /** Amount bounds where the spec gives them; undefined where amounts come from packages or bills. */
     amountBounds(op: Operator): AmountBounds | undefined {
-      if (op.category === "mobile") return { minPaisa: rupees(50), maxPaisa: rupees(ntcMax) };
+      if (op.category === "mobile")
+        return { minPaisa: rupeesToPaisa(50), maxPaisa: rupeesToPaisa(ntcMax) };
       if (op.category === "landline" || op.category === "india") {
-        return { minPaisa: rupees(50), maxPaisa: rupees(5000) };
+        return { minPaisa: rupeesToPaisa(50), maxPaisa: rupeesToPaisa(5000) };
       }
       return undefined;
     },

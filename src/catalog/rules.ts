@@ -1,3 +1,4 @@
+import { parseTypedAmount } from "../money.ts";
 import {
   FAMILY_PREFIXES,
   type Family,
@@ -16,9 +17,19 @@ export type RuleError =
   | { code: "not_digits" }
   | { code: "length"; expected: number; actual: number }
   | { code: "leading_zero" }
+  /** A typed trunk 0 before a number whose length is wrong once the 0 is dropped ("014123456"). */
+  | { code: "trunk_zero"; expected: number; actual: number }
+  /** An Indian mobile number not starting with 6, 7, 8 or 9 (no such series exists). */
+  | { code: "india_prefix" }
+  /** A Nepali phone starting with 9 (a mobile) that does not have 10 digits. */
+  | { code: "phone_mobile_length"; actual: number }
+  /** A Nepali phone not starting with 9 (a landline) outside 7 to 9 digits. */
+  | { code: "phone_landline_length"; actual: number }
   | { code: "prefix"; allowed: readonly string[] }
   | { code: "retired_operator" }
   | { code: "amount_format" }
+  /** A comma that is not between digit groups ("20,00"): refused, never read as a bigger amount. */
+  | { code: "amount_grouping" }
   | { code: "amount_below"; minPaisa: number }
   | { code: "amount_above"; maxPaisa: number }
   | { code: "month_range" }
@@ -121,12 +132,25 @@ export function prefixesFor(op: Operator): readonly string[] | null {
   return null;
 }
 
-/** An Indian mobile number: exactly 10 digits. */
+/** An Indian number of exactly 10 digits (mobile or DTH subscriber id). */
 export function validateIndiaNumber(input: string): RuleResult<string> {
   const d = digitsOf(input, normalizeIndiaNumber);
   if (!d.ok) return d;
   if (d.value.length !== 10) return fail({ code: "length", expected: 10, actual: d.value.length });
   return ok(d.value);
+}
+
+/** An Indian mobile number: 10 digits, starting with 6, 7, 8 or 9 (the only mobile series). */
+export function validateIndiaMobile(input: string): RuleResult<string> {
+  const r = validateIndiaNumber(input);
+  if (r.ok && !/^[6-9]/.test(r.value)) return fail({ code: "india_prefix" });
+  return r;
+}
+
+/** Whether the number as typed starts with a trunk 0 (not an international "00977"). */
+function typedTrunkZero(input: string): boolean {
+  const s = stripSeparators(input);
+  return s.startsWith("0") && !s.startsWith("00977");
 }
 
 /** A landline: exactly 9 digits without a leading 0 (a typed trunk 0 is dropped first). */
@@ -135,7 +159,29 @@ export function validateLandline(input: string): RuleResult<string> {
   if (!d.ok) return d;
   const n = d.value;
   if (n.startsWith("0")) return fail({ code: "leading_zero" });
-  if (n.length !== 9) return fail({ code: "length", expected: 9, actual: n.length });
+  if (n.length !== 9) {
+    // "014123456" counts its 0 as one of the nine: say so rather than "has 8 digits".
+    if (typedTrunkZero(input)) return fail({ code: "trunk_zero", expected: 9, actual: n.length });
+    return fail({ code: "length", expected: 9, actual: n.length });
+  }
+  return ok(n);
+}
+
+/**
+ * A Nepali phone as a bill's contact: a mobile (10 digits starting with 9) or a landline of 7 to
+ * 9 digits not starting with 9 (with or without its area code); "+977", spaces, dashes and a
+ * trunk 0 are dropped. The errors say which of the two the input looked like.
+ */
+export function validateNepalPhone(input: string): RuleResult<string> {
+  const d = digitsOf(input, normalizeNepalNumber);
+  if (!d.ok) return d;
+  const n = d.value.replace(/^0+/, "");
+  if (n === "") return fail({ code: "not_digits" });
+  if (n.startsWith("9")) {
+    return n.length === 10 ? ok(n) : fail({ code: "phone_mobile_length", actual: n.length });
+  }
+  if (n.length < 7 || n.length > 9)
+    return fail({ code: "phone_landline_length", actual: n.length });
   return ok(n);
 }
 
@@ -149,19 +195,11 @@ export function validateAccountId(input: string, max = 40): RuleResult<string> {
 }
 
 /**
- * Parses a typed amount in rupees ("500", "Rs. 1,000", "रु ५००", "533.44") to integer paisa.
- * At most two decimals; anything else is a format error.
+ * Parses a typed amount in rupees ("500", "Rs. 1,000", "रु ५००", "533.44") to integer paisa; the
+ * rules (decimals, where commas may stand) are the money module's.
  */
 export function parseAmountToPaisa(input: string): RuleResult<number> {
-  let s = asciiDigits(input).trim().toLowerCase();
-  s = s.replace(/^(rs\.?|npr|inr|₹|रु\.?|रू\.?)\s*/u, "").replace(/\/-$/, "");
-  s = s.replace(/[,\s]/g, "");
-  if (s === "") return fail({ code: "empty" });
-  const m = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(s);
-  if (!m) return fail({ code: "amount_format" });
-  const rupees = Number(m[1]);
-  const paisa = Number((m[2] ?? "").padEnd(2, "0"));
-  return ok(rupees * 100 + paisa);
+  return parseTypedAmount(input);
 }
 
 export interface AmountBounds {

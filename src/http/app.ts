@@ -1,32 +1,83 @@
+import { timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
+import { secureHeaders } from "hono/secure-headers";
 import type { Registry } from "prom-client";
+import type { Logger } from "../logger.ts";
+import { accessLog } from "./access-log.ts";
 
 export interface HealthCheck {
   name: string;
   /** Resolves true when the dependency answers; must not throw. */
   check: () => Promise<boolean>;
+  /** false: reported in `checks` but does not make /healthz 503. Default true. */
+  critical?: boolean;
 }
 
 /**
- * The one Hono app of the process. Parts mount their routes on it; this module owns only the
- * operational endpoints.
+ * The public Hono app of the process. Parts mount their routes on it; this module owns the
+ * operational parts: the access log, secure headers, /healthz, and the answers to an unknown route
+ * or a crashed handler. Metrics are NOT here: they have a listener of their own (createMetricsApp).
  */
-export function createHttpApp(opts: { registry: Registry; health: HealthCheck[] }) {
+export function createHttpApp(opts: { health: HealthCheck[]; logger: Logger }) {
   const app = new Hono();
+  app.use(accessLog(opts.logger));
+  // The playground page loads its script, style and icon from this origin and talks to it through
+  // fetch and EventSource: nothing inline, nothing third-party, so the strictest policy fits.
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    }),
+  );
 
   app.get("/healthz", async (c) => {
     const results = await Promise.all(
       opts.health.map(async (h) => [h.name, await h.check().catch(() => false)] as const),
     );
     const checks = Object.fromEntries(results.map(([n, ok]) => [n, ok ? "ok" : "down"]));
-    const healthy = results.every(([, ok]) => ok);
+    const healthy = results.every(([, ok], i) => ok || opts.health[i]?.critical === false);
     return c.json({ status: healthy ? "ok" : "unavailable", checks }, healthy ? 200 : 503);
   });
 
+  app.notFound((c) => c.json({ ok: false, error: "not found" }, 404));
+  // Hono's default prints the whole context (a bot token included) with console.error: log the
+  // error alone through pino (which scrubs secrets) and tell the client nothing about it.
+  app.onError((err, c) => {
+    (c.get("log") ?? opts.logger).error(
+      { err: { message: err.message, stack: err.stack } },
+      "request failed",
+    );
+    return c.json({ ok: false, error: "internal error" }, 500);
+  });
+
+  return app;
+}
+
+/**
+ * The metrics listener's app: GET /metrics only, behind a bearer token when one is configured.
+ * It is served on METRICS_HOST:METRICS_PORT (loopback by default), never on the public listener.
+ */
+export function createMetricsApp(opts: { registry: Registry; token?: string | undefined }) {
+  const app = new Hono();
+  const expected = opts.token ? Buffer.from(`Bearer ${opts.token}`) : undefined;
   app.get("/metrics", async (c) => {
+    if (expected) {
+      const given = Buffer.from(c.req.header("authorization") ?? "");
+      if (given.length !== expected.length || !timingSafeEqual(given, expected))
+        return c.text("unauthorized", 401, { "WWW-Authenticate": "Bearer" });
+    }
     const body = await opts.registry.metrics();
     return c.body(body, 200, { "Content-Type": opts.registry.contentType });
   });
-
+  app.notFound((c) => c.text("not found", 404));
   return app;
 }

@@ -26,13 +26,13 @@ import { defaultRender, type Render } from "./render.ts";
  *    buckets are in this process's memory; give a pacer over redisPaceStore to share one budget
  *    between processes.
  *  - 403 (the user blocked the bot): the chat is marked inactive and the notification dropped.
- *    429 anyway (another sender used the budget; auto-retry gave up): the worker pauses for
+ *    429 anyway (another sender used the budget; the retry policy gave up): the worker pauses for
  *    retry_after, the entry is retried.
  *    Other failures are retried (entry left pending, reclaimed after claimIdleMs) up to maxAttempts,
  *    then dead-lettered for an admin.
  */
 
-/** The part of grammY's Api the notifier uses (install @grammyjs/auto-retry on it). */
+/** The part of grammY's Api the notifier uses (with boundedRetry from src/telegram/api.ts on it). */
 export interface NotifierApi {
   sendMessage(chatId: number, text: string): Promise<{ message_id: number }>;
   editMessageText(chatId: number, messageId: number, text: string): Promise<unknown>;
@@ -54,6 +54,12 @@ export interface NotifierOptions {
   claimIdleMs?: number;
   /** Sending lock per notification. Default 60 s. */
   lockMs?: number;
+  /**
+   * The longest a delivery's Bot API calls can take (minSendLockMs in src/telegram/api.ts).
+   * A lock shorter than this is refused: it could run out while a send is still pending, and
+   * another consumer would send the same push again when the network returns.
+   */
+  minLockMs?: number;
   /** Attempts before a notification is dead-lettered. Default 8. */
   maxAttempts?: number;
   /** Longest pause honoured for a 429's retry_after. Default 60 s. */
@@ -116,6 +122,11 @@ export function createNotifier(opts: NotifierOptions) {
   const blockMs = opts.blockMs ?? 2_000;
   const claimIdleMs = opts.claimIdleMs ?? 30_000;
   const lockMs = opts.lockMs ?? 60_000;
+  if (opts.minLockMs !== undefined && lockMs < opts.minLockMs) {
+    throw new Error(
+      `notifier send lock ${lockMs} ms is shorter than its Bot API calls can take (${opts.minLockMs} ms)`,
+    );
+  }
   const maxAttempts = opts.maxAttempts ?? 8;
   const maxPauseMs = opts.maxPauseMs ?? 60_000;
   const concurrency = Math.max(1, opts.concurrency ?? 16);

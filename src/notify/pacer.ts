@@ -1,5 +1,7 @@
 import type { Redis } from "ioredis";
 import { z } from "zod";
+import { keyspace } from "../redis/keyspace.ts";
+import { luaScript } from "../redis/scripts.ts";
 
 /**
  * Proactive pacing of the notifier's Bot API calls, so Telegram never has to answer 429.
@@ -167,28 +169,21 @@ redis.call('SET', KEYS[2], string.format('%.3f', c + ci), 'PX', math.ceil(c + ci
 return {1, '0', '0'}
 `;
 
-interface PaceScript {
-  raPaceTake(
-    globalKey: string,
-    chatKey: string,
-    ...argv: string[]
-  ): Promise<[number, string, string]>;
-}
+const paceTake = luaScript<"global" | "chat", [number, string, string]>(
+  "raPaceTake",
+  ["global", "chat"],
+  TAKE,
+);
 
 /** Buckets in Redis, shared by every process using the same prefix (REDIS_PREFIX). */
 export function redisPaceStore(redis: Redis, prefix: string): PaceStore {
-  const r = redis as unknown as Partial<PaceScript> & Redis;
-  if (typeof r.raPaceTake !== "function") {
-    redis.defineCommand("raPaceTake", { numberOfKeys: 2, lua: TAKE });
-  }
-  const script = redis as unknown as PaceScript;
-  const globalKey = `${prefix}notify:pace:global`;
+  const k = keyspace(prefix);
   return {
     async take(chatId, now, limits) {
       const b = buckets(limits);
-      const [ok, gw, cw] = await script.raPaceTake(
-        globalKey,
-        `${prefix}notify:pace:chat:${chatId}`,
+      const [ok, gw, cw] = await paceTake.run(
+        redis,
+        { global: k.paceGlobal, chat: k.paceChat(chatId) },
         now.toFixed(3),
         String(b.global.interval),
         String(b.global.tolerance),

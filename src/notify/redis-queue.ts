@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Logger } from "../logger.ts";
 import { type Notification, notificationSchema } from "../orders/model.ts";
-import { moneyPathKeys, NOTIFIER_GROUP } from "../orders/redis-keys.ts";
+import { keyspace, NOTIFIER_GROUP } from "../redis/keyspace.ts";
+import { deleteIfHeld } from "../redis/scripts.ts";
 import {
   DEAD_CAP,
   type Delivery,
@@ -26,11 +27,6 @@ export interface RedisNotificationQueueOptions {
 
 type StreamEntry = [id: string, fields: string[]];
 
-const UNLOCK = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
-
 function isNoGroup(err: unknown): boolean {
   return err instanceof Error && /NOGROUP/.test(err.message);
 }
@@ -39,7 +35,7 @@ export function createRedisNotificationQueue(
   opts: RedisNotificationQueueOptions,
 ): NotificationQueue {
   const { redis } = opts;
-  const k = moneyPathKeys(opts.prefix);
+  const k = keyspace(opts.prefix);
   const token = randomUUID();
   const log = opts.logger;
 
@@ -198,7 +194,7 @@ export function createRedisNotificationQueue(
       return (await redis.set(k.sending(key), token, "PX", Math.max(1, ttlMs), "NX")) === "OK";
     },
     async unlockSending(key) {
-      await redis.eval(UNLOCK, 1, k.sending(key), token);
+      await deleteIfHeld.run(redis, { key: k.sending(key) }, token);
     },
     async markChatInactive(chatId) {
       await redis.sadd(k.inactiveChats, String(chatId));

@@ -1,3 +1,4 @@
+import { formatRupees } from "../money.ts";
 import type { Notification, Order, OrderStatus } from "../orders/model.ts";
 
 /**
@@ -9,14 +10,6 @@ export type Render = (
   notification: Notification,
   order: Order,
 ) => { text: string; receiptText?: string };
-
-/** "Rs 1,250.50" from integer paisa. */
-export function formatRupees(paisa: number): string {
-  const sign = paisa < 0 ? "-" : "";
-  const abs = Math.abs(paisa);
-  const rupees = Math.floor(abs / 100).toLocaleString("en-IN");
-  return `${sign}Rs ${rupees}.${String(abs % 100).padStart(2, "0")}`;
-}
 
 const STATUS_TEXT: Record<OrderStatus, string> = {
   placed: "Processing",
@@ -46,8 +39,9 @@ export const defaultRender: Render = (n, order) => {
   lines.push(`Reference: ${order.reference}`);
   lines.push(`Operator: ${order.operatorName}`);
   lines.push(`Number: ${order.connectionNo}`);
-  if (order.details.packageName) lines.push(`Package: ${order.details.packageName}`);
-  lines.push(`Amount: ${formatRupees(order.amountPaisa)}`);
+  const d = order.details;
+  if ("packageName" in d && d.packageName) lines.push(`Package: ${d.packageName}`);
+  lines.push(`Amount: ${formatRupees(order.amountPaisa, order.region)}`);
   lines.push(`Status: ${STATUS_TEXT[n.kind === "status" ? n.status : order.status]}`);
   if (n.kind === "status" && n.status === "failed") {
     lines.push(`Reason: ${order.providerMessage ?? "The operator did not complete the recharge."}`);

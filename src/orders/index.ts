@@ -4,7 +4,6 @@ export * from "./memory-store.ts";
 export * from "./metrics.ts";
 export * from "./model.ts";
 export * from "./reconciler.ts";
-export * from "./redis-keys.ts";
 export * from "./redis-store.ts";
 export * from "./service.ts";
 export * from "./state.ts";

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
-import { moneyPathKeys } from "./redis-keys.ts";
+import { keyspace } from "../redis/keyspace.ts";
+import { deleteIfHeld, luaScript } from "../redis/scripts.ts";
 
 /**
  * A named, time-bounded lease so that of several processes only one does a periodic job per tick.
@@ -37,21 +38,23 @@ if cur then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 `;
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
+const acquireLease = luaScript<"lease", number>("raLeaseAcquire", ["lease"], ACQUIRE);
 
 /** Redis lease: value = this holder's random id, expiry = ttl; released only by its holder. */
 export function createRedisLease(redis: Redis, prefix: string, owner = randomUUID()): Lease {
-  const k = moneyPathKeys(prefix);
+  const k = keyspace(prefix);
   return {
     async acquire(name, ttlMs) {
-      const got = await redis.eval(ACQUIRE, 1, k.lease(name), owner, String(Math.max(1, ttlMs)));
+      const got = await acquireLease.run(
+        redis,
+        { lease: k.lease(name) },
+        owner,
+        String(Math.max(1, ttlMs)),
+      );
       return got === 1;
     },
     async release(name) {
-      await redis.eval(RELEASE, 1, k.lease(name), owner);
+      await deleteIfHeld.run(redis, { key: k.lease(name) }, owner);
     },
   };
 }

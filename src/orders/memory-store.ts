@@ -1,18 +1,24 @@
+import type { MemoryLedger } from "../ledger/memory-store.ts";
+import type { LedgerResult } from "../ledger/model.ts";
 import type { Notification, Order, UnmatchedEvent } from "./model.ts";
-import { isFinal } from "./model.ts";
+import { isFinal, orderSchema } from "./model.ts";
 import {
   type CreateResult,
+  HoldRefusedError,
+  holdOf,
   type ListOpenOptions,
   type Mutation,
   nextCounterValue,
   type OrderStore,
   ReferenceInUseError,
+  settlementOf,
   UNMATCHED_CAP,
   type UpdateResult,
 } from "./store.ts";
 
 /**
- * Memory adapter of the order store, for the embedded (single-process) mode and logic tests. Every
+ * Memory adapter of the order store, for the embedded (single-process) mode and logic tests. Orders
+ * are parsed with the order schema on every write, as in the Redis adapter. Every
  * method does its reads and writes without an await in between, so each is atomic on the event loop;
  * notifications go to the outbox synchronously inside the same step.
  */
@@ -24,6 +30,8 @@ export interface MemoryOutbox {
 
 export interface MemoryOrderStoreOptions {
   outbox?: MemoryOutbox;
+  /** The books an order's hold is taken in; required for orders with a holdId. */
+  ledger?: MemoryLedger;
   now?: () => number;
 }
 
@@ -45,6 +53,12 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
     return main === undefined ? undefined : orders.get(main);
   };
 
+  const ledgerOf = (o: Order): MemoryLedger => {
+    if (!opts.ledger)
+      throw new Error(`order ${o.reference} has a hold but the store has no ledger`);
+    return opts.ledger;
+  };
+
   return {
     async nextReference() {
       counter = nextCounterValue(counter, now());
@@ -59,12 +73,21 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
       }
       if (orders.has(order.reference) || byAlias.has(order.reference))
         throw new ReferenceInUseError(order.reference);
-      if (order.executeReference !== undefined && order.executeReference !== order.reference) {
-        if (orders.has(order.executeReference) || byAlias.has(order.executeReference))
-          throw new ReferenceInUseError(order.executeReference);
-        byAlias.set(order.executeReference, order.reference);
-      }
-      const stored = clone(order);
+      const alias =
+        order.executeReference !== undefined && order.executeReference !== order.reference
+          ? order.executeReference
+          : undefined;
+      if (alias !== undefined && (orders.has(alias) || byAlias.has(alias)))
+        throw new ReferenceInUseError(alias);
+      // Parsed like the Redis store does: an order one store refuses, the other refuses too.
+      const stored = orderSchema.parse(order);
+      // The hold is decided before anything is written and committed with the order, no await
+      // between: an order without its hold, or a hold without its order, cannot exist.
+      const hold = holdOf(stored);
+      const decision = hold ? ledgerOf(stored).decideSync({ op: "hold", input: hold }) : null;
+      if (decision?.type === "refused") throw new HoldRefusedError(decision.refusal);
+      if (decision) ledgerOf(stored).commitSync(decision);
+      if (alias !== undefined) byAlias.set(alias, order.reference);
       orders.set(order.reference, stored);
       byKey.set(order.idempotencyKey, order.reference);
       if (order.transactionId) byTx.set(order.transactionId, order.reference);
@@ -88,11 +111,11 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
       return o ? clone(o) : null;
     },
 
-    async listByUser(userId, limit) {
+    async listByUser(userId, limit, offset = 0) {
       return [...orders.values()]
         .filter((o) => o.userId === userId)
         .sort((a, b) => b.createdAt - a.createdAt || b.reference.localeCompare(a.reference))
-        .slice(0, limit)
+        .slice(offset, offset + limit)
         .map(clone);
     },
 
@@ -109,12 +132,23 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
       if (!current) return null;
       const result = mutate(clone(current));
       if (!result) return { order: clone(current), updated: false, notifications: [] };
-      const written: Order = { ...clone(result.order), version: current.version + 1 };
+      const written = orderSchema.parse({ ...result.order, version: current.version + 1 });
+      const action = settlementOf(current, written);
+      let settlement: LedgerResult | undefined;
+      if (action && written.holdId) {
+        const l = ledgerOf(written);
+        settlement = l.commitSync(l.decideSync({ op: action, pendingId: written.holdId }));
+      }
       orders.set(current.reference, written);
       if (written.transactionId && !byTx.has(written.transactionId))
         byTx.set(written.transactionId, written.reference);
       opts.outbox?.append(result.notifications);
-      return { order: clone(written), updated: true, notifications: result.notifications };
+      return {
+        order: clone(written),
+        updated: true,
+        notifications: result.notifications,
+        ...(settlement ? { settlement } : {}),
+      };
     },
 
     async recordUnmatched(event) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { CATEGORIES } from "../catalog/index.ts";
+import type { Category } from "../catalog/index.ts";
+import { perCategory } from "./categories/index.ts";
 
 /**
  * The order and everything that can happen to it, as zod schemas (types are derived, never written
@@ -70,19 +71,21 @@ export const walletEffectsSchema = z.object({
 });
 export type WalletEffects = z.infer<typeof walletEffectsSchema>;
 
-/** Category-specific inputs of the execute request, plus what the user was shown (bill, package). */
-export const orderDetailsSchema = z.object({
-  packageId: z.string().min(1).optional(),
-  packageName: z.string().min(1).optional(),
-  officeCode: z.string().min(1).optional(),
-  monthId: z.number().int().min(1).max(12).optional(),
-  scNo: z.string().min(1).optional(),
-  phone: z.string().min(1).optional(),
-  circleId: z.string().regex(/^\d+$/).optional(),
-  customerName: z.string().optional(),
-  billAmountPaisa: paisa.optional(),
-});
-export type OrderDetails = z.infer<typeof orderDetailsSchema>;
+/** What the customer pays (src/pricing quote): amount + fee - discount = total. */
+export const orderPriceSchema = z
+  .object({
+    amountPaisa: paisa,
+    feePaisa: paisa,
+    discountPaisa: paisa,
+    totalPaisa: paisa,
+  })
+  .refine((p) => p.amountPaisa + p.feePaisa - p.discountPaisa === p.totalPaisa, {
+    message: "total must be amount + fee - discount",
+  });
+export type OrderPrice = z.infer<typeof orderPriceSchema>;
+
+/** The ledger hold of an order: the transfer id derived from its reference (prepaid mode). */
+export const holdIdOf = (reference: string): string => `order:${reference}`;
 
 export const historyEntrySchema = z.object({
   source: eventSourceSchema,
@@ -93,9 +96,21 @@ export const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
+/** A status word we could not read, kept apart from the history (see MAX_UNRECOGNISED). */
+export const unrecognisedEntrySchema = z.object({
+  source: eventSourceSchema,
+  at: z.number().int(),
+  word: z.string().max(40),
+});
+export type UnrecognisedEntry = z.infer<typeof unrecognisedEntrySchema>;
+
 const chatId = z.number().int().refine(Number.isSafeInteger);
 
-export const orderSchema = z.object({
+/**
+ * An order: the fields every category has, and `category` with that category's `details` (a
+ * discriminated union: each category's details schema is in its module, src/categories/<cat>/).
+ */
+export const orderSchema = perCategory({
   reference: referenceSchema,
   /**
    * The reference_no sent to execute, when it is not `reference`: data packs and DTH must carry the
@@ -106,22 +121,36 @@ export const orderSchema = z.object({
   userId: chatId,
   chatId,
   locale: z.string().min(2).max(16),
-  category: z.enum(CATEGORIES),
   region: z.enum(["np", "in"]),
   operatorId: z.number().int().positive(),
   operatorTypeId: z.number().int().positive(),
   operatorName: z.string().min(1),
   connectionNo: z.string().min(1),
   amountPaisa: paisa.refine((n) => n > 0, "amount must be positive"),
-  details: orderDetailsSchema,
+  /** The customer's price, fixed when the order was placed (absent on orders placed before). */
+  price: orderPriceSchema.optional(),
+  /**
+   * The ledger hold paying for this order (customer:<userId> -> merchant:sales, price.totalPaisa),
+   * taken by the store in the same atomic step that creates the order; the final transition posts
+   * it (success) or voids it (failed), in the same step as the status change. Absent: nobody pays.
+   */
+  holdId: z.string().min(1).max(128).optional(),
   transactionId: z.string().min(1).optional(),
   status: orderStatusSchema,
   /** The chat message (receipt) the notifier edits in place. */
   receiptMessageId: z.number().int().optional(),
   wallet: walletEffectsSchema.optional(),
-  /** The provider's own words about the outcome (shown to the user on failure). */
+  /**
+   * The own words of the event that set the current status, if it had any (shown to the user on
+   * failure). Never carried over from an earlier status: "accepted and queued" is no failure reason.
+   */
   providerMessage: z.string().optional(),
   history: z.array(historyEntrySchema),
+  /**
+   * Status words nobody understood (newest last, bounded), apart from `history` so a sender of junk
+   * cannot crowd real events out of it. Absent on orders that never got one.
+   */
+  unrecognised: z.array(unrecognisedEntrySchema).optional(),
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
   /** When the order was marked submitting, i.e. just before the execute request left. */
@@ -132,6 +161,8 @@ export const orderSchema = z.object({
   version: z.number().int().nonnegative(),
 });
 export type Order = z.infer<typeof orderSchema>;
+/** The order of one category, with its own details. */
+export type OrderOf<C extends Category> = Extract<Order, { category: C }>;
 
 /**
  * Something that happened to an order, from one of the three sources (or the system itself). The
@@ -145,6 +176,11 @@ export const orderEventSchema = z.object({
   note: z.string().max(300).optional(),
   transactionId: z.string().min(1).optional(),
   providerMessage: z.string().max(500).optional(),
+  /**
+   * A status word we could not read (status must then be null): recorded in the order's bounded
+   * `unrecognised` list, not in its history.
+   */
+  unrecognised: z.string().max(40).optional(),
   wallet: walletEffectsSchema.optional(),
   /** Apply only while the order is in one of these states (checked atomically with the write). */
   expect: z.array(orderStatusSchema).optional(),

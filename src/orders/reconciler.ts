@@ -1,10 +1,11 @@
 import type { Registry } from "prom-client";
 import type { Logger } from "../logger.ts";
+import { ProviderNotFoundError } from "../provider/errors.ts";
 import { providerReference } from "./execute-request.ts";
 import type { Lease } from "./lease.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
 import { isFinal, type Order } from "./model.ts";
-import { eventFromStatus, isNotFoundError, type Orders, type OrdersProvider } from "./service.ts";
+import { eventFromStatus, type Orders, type OrdersProvider } from "./service.ts";
 
 /**
  * Asks the provider about orders whose outcome is not final and feeds the answers through
@@ -18,7 +19,9 @@ import { eventFromStatus, isNotFoundError, type Orders, type OrdersProvider } fr
  *    notFoundGraceMs after submittedAt), then queried like unknown;
  *  - unknown / queued / pending / stale submitting: status by reference. An answer goes through
  *    apply; "not found" for a submitting/unknown order past that window means the provider never
- *    executed it: failed, nothing debited (conditional on the state it was decided from);
+ *    executed it: failed, nothing debited (conditional on the state it was decided from). Only the
+ *    client's ProviderNotFoundError (the provider's own error body) counts: a gateway's HTML 404,
+ *    an empty body or JSON of another shape is a failed query, tried again next tick;
  *  - still not final after maxAgeMs: flagged once, each admin alerted once (through the outbox).
  */
 
@@ -119,7 +122,7 @@ export function createReconciler(opts: ReconcilerOptions) {
       note(r);
       if (r.outcome === "changed") report.changed++;
     } catch (err) {
-      if (isNotFoundError(err)) {
+      if (err instanceof ProviderNotFoundError) {
         if ((order.status === "submitting" || order.status === "unknown") && inFlightWindowOver) {
           const r = await orders.apply({
             reference: ref,

@@ -1,20 +1,35 @@
 import type { Redis } from "ioredis";
 import {
+  holdArgv,
+  LEDGER_KEYS,
+  LEDGER_LUA,
+  type LedgerKey,
+  ledgerKeys,
+  ledgerKeysLua,
+  parseLedgerReply,
+} from "../ledger/lua.ts";
+import type { LedgerResult } from "../ledger/model.ts";
+import { keyspace } from "../redis/keyspace.ts";
+import { ensureReplicated } from "../redis/replication.ts";
+import { luaScript } from "../redis/scripts.ts";
+import {
   isFinal,
   type Order,
   orderSchema,
   type UnmatchedEvent,
   unmatchedEventSchema,
 } from "./model.ts";
-import { moneyPathKeys } from "./redis-keys.ts";
 import {
   CAS_ATTEMPTS,
   type CreateResult,
+  HoldRefusedError,
+  holdOf,
   type ListOpenOptions,
   type Mutation,
   type OrderStore,
   ReferenceInUseError,
   StoreConflictError,
+  settlementOf,
   UNMATCHED_CAP,
   type UpdateResult,
 } from "./store.ts";
@@ -46,15 +61,20 @@ redis.call('SET', KEYS[1], text)
 return text
 `;
 
-// KEYS: idempotency, order, byUser, open, alias-or-order. ARGV: reference, json, createdAt, version, alias, open?
-const CREATE = `
+// KEYS: idempotency, order, byUser, open, alias-or-order, then the four ledger keys.
+// ARGV: reference, json, createdAt, version, alias, open?, hold?, then the hold's TRANSFER_ARGC.
+// Every check (and the ledger's) comes before the first write: a refusal writes nothing.
+const CREATE = `${LEDGER_LUA}
+${ledgerKeysLua(6)}
 local existing = redis.call('GET', KEYS[1])
 if existing then return {0, existing} end
 if redis.call('EXISTS', KEYS[2]) == 1 then return {-1, ARGV[1]} end
-if ARGV[5] ~= '' then
-  if redis.call('EXISTS', KEYS[5]) == 1 then return {-1, ARGV[5]} end
-  redis.call('SET', KEYS[5], ARGV[1])
+if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[5]) == 1 then return {-1, ARGV[5]} end
+if ARGV[7] == '1' then
+  local held = ledger_hold(L, ARGV, 8)
+  if held[1] ~= 1 then return {2, ARGV[1], held} end
 end
+if ARGV[5] ~= '' then redis.call('SET', KEYS[5], ARGV[1]) end
 redis.call('SET', KEYS[1], ARGV[1])
 redis.call('HSET', KEYS[2], 'v', ARGV[4], 'j', ARGV[2])
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
@@ -62,40 +82,44 @@ if ARGV[6] == '1' then redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1]) end
 return {1, ARGV[1]}
 `;
 
-// KEYS: order, open, byTx, outbox. ARGV: expected version, new version, json, reference, final?, txId, notifications...
-const UPDATE = `
-if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return 0 end
+// KEYS: order, open, byTx, outbox, then the four ledger keys.
+// ARGV: expected version, new version, json, reference, final?, txId, settle (post|void|''),
+// hold id, at, notifications...
+// The hold is settled in the same step as the status change and its notifications; the version
+// check makes the step run once, and the ledger answers a repeated post/void as a duplicate.
+const UPDATE = `${LEDGER_LUA}
+${ledgerKeysLua(5)}
+if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
+local settled = false
+if ARGV[7] == 'post' then settled = ledger_post(L, ARGV[8], ARGV[9]) end
+if ARGV[7] == 'void' then settled = ledger_void(L, ARGV[8], ARGV[9]) end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', ARGV[3])
 if ARGV[5] == '1' then redis.call('ZREM', KEYS[2], ARGV[4]) end
 if ARGV[6] ~= '' then redis.call('HSETNX', KEYS[3], ARGV[6], ARGV[4]) end
-for i = 7, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i]) end
-return 1
+for i = 10, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i]) end
+if settled then return {1, settled} end
+return {1}
 `;
 
-interface Scripts {
-  raNextReference(key: string, now: string): Promise<string>;
-  raOrderCreate(...args: string[]): Promise<[number, string]>;
-  raOrderUpdate(...args: string[]): Promise<number>;
-}
-
-/** Registers the scripts once per connection (EVALSHA, falling back to EVAL after a Redis restart). */
-function scripts(redis: Redis): Scripts {
-  const r = redis as unknown as Partial<Scripts> & Redis;
-  if (typeof r.raNextReference !== "function") {
-    redis.defineCommand("raNextReference", { numberOfKeys: 1, lua: NEXT_REFERENCE });
-    redis.defineCommand("raOrderCreate", { numberOfKeys: 5, lua: CREATE });
-    redis.defineCommand("raOrderUpdate", { numberOfKeys: 4, lua: UPDATE });
-  }
-  return redis as unknown as Scripts;
-}
+// Cross-slot on Redis Cluster (global keys): see src/redis/keyspace.ts.
+const nextReference = luaScript<"seq", string>("raNextReference", ["seq"], NEXT_REFERENCE);
+const orderCreate = luaScript<
+  "idempotency" | "order" | "byUser" | "open" | "alias" | LedgerKey,
+  [number, string, unknown?]
+>("raOrderCreate", ["idempotency", "order", "byUser", "open", "alias", ...LEDGER_KEYS], CREATE);
+const orderUpdate = luaScript<"order" | "open" | "byTx" | "outbox" | LedgerKey, [number, unknown?]>(
+  "raOrderUpdate",
+  ["order", "open", "byTx", "outbox", ...LEDGER_KEYS],
+  UPDATE,
+);
 
 const parseOrder = (json: string): Order => orderSchema.parse(JSON.parse(json));
 
 export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore {
   const { redis } = opts;
   const now = opts.now ?? Date.now;
-  const k = moneyPathKeys(opts.prefix);
-  const lua = scripts(redis);
+  const k = keyspace(opts.prefix);
+  const ledger = ledgerKeys(k);
 
   const load = async (reference: string): Promise<Order | null> => {
     const json = await redis.hget(k.order(reference), "j");
@@ -121,7 +145,7 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
 
   return {
     async nextReference() {
-      return lua.raNextReference(k.referenceSeq, String(Math.floor(now())));
+      return nextReference.run(redis, { seq: k.referenceSeq }, String(Math.floor(now())));
     },
 
     async create(order: Order): Promise<CreateResult> {
@@ -130,20 +154,39 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
         valid.executeReference !== undefined && valid.executeReference !== valid.reference
           ? valid.executeReference
           : "";
-      const [code, ref] = await lua.raOrderCreate(
-        k.idempotency(valid.idempotencyKey),
-        k.order(valid.reference),
-        k.byUser(valid.userId),
-        k.open,
-        alias ? k.alias(alias) : k.order(valid.reference),
+      const hold = holdOf(valid);
+      const [code, ref, refused] = await orderCreate.run(
+        redis,
+        {
+          idempotency: k.idempotency(valid.idempotencyKey),
+          order: k.order(valid.reference),
+          byUser: k.byUser(valid.userId),
+          open: k.open,
+          alias: alias ? k.alias(alias) : k.order(valid.reference),
+          ...ledger,
+        },
         valid.reference,
         JSON.stringify(valid),
         String(valid.createdAt),
         String(valid.version),
         alias,
         isFinal(valid.status) ? "0" : "1",
+        hold ? "1" : "0",
+        ...(hold ? holdArgv(hold, now()) : []),
       );
       if (code === -1) throw new ReferenceInUseError(ref);
+      if (code === 2) {
+        const r = parseLedgerReply(refused);
+        if (!r.ok) throw new HoldRefusedError(r.refusal);
+        throw new Error(`order ${ref}: unexpected hold reply`);
+      }
+      // A receipt is shown for a created order: it must outlive a failover (REDIS_WAIT_REPLICAS).
+      const idem = k.idempotency(valid.idempotencyKey);
+      await ensureReplicated(
+        redis,
+        `order ${ref} created`,
+        async () => (await redis.get(idem)) === ref,
+      );
       if (code === 0) {
         const existing = await load(ref);
         if (!existing) throw new Error(`idempotency key points at missing order ${ref}`);
@@ -164,8 +207,9 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
       return ref === null ? null : load(ref);
     },
 
-    async listByUser(userId, limit) {
-      const refs = await redis.zrevrange(k.byUser(userId), 0, Math.max(0, limit - 1));
+    async listByUser(userId, limit, offset = 0) {
+      if (limit <= 0) return [];
+      const refs = await redis.zrevrange(k.byUser(userId), offset, offset + limit - 1);
       return loadMany(refs);
     },
 
@@ -181,20 +225,47 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
         const result = mutate(structuredClone(current));
         if (!result) return { order: current, updated: false, notifications: [] };
         const written = orderSchema.parse({ ...result.order, version: current.version + 1 });
-        const ok = await lua.raOrderUpdate(
-          k.order(current.reference),
-          k.open,
-          k.byTransaction,
-          k.outbox,
+        const action = settlementOf(current, written);
+        const [ok, settled] = await orderUpdate.run(
+          redis,
+          {
+            order: k.order(current.reference),
+            open: k.open,
+            byTx: k.byTransaction,
+            outbox: k.outbox,
+            ...ledger,
+          },
           String(current.version),
           String(written.version),
           JSON.stringify(written),
           current.reference,
           isFinal(written.status) ? "1" : "0",
           written.transactionId ?? "",
+          action ?? "",
+          action ? (written.holdId ?? "") : "",
+          String(now()),
           ...result.notifications.map((n) => JSON.stringify(n)),
         );
-        if (ok === 1) return { order: written, updated: true, notifications: result.notifications };
+        if (ok === 1) {
+          // The submitting mark is what stops a second execute: lost at a failover, the order
+          // would be "placed" again. Not on enough replicas: throw, so nothing is sent.
+          if (written.status === "submitting" && current.status !== "submitting") {
+            const key = k.order(current.reference);
+            await ensureReplicated(
+              redis,
+              `order ${current.reference} submitting`,
+              async () => (await redis.hget(key, "v")) === String(written.version),
+            );
+          }
+          const settlement: LedgerResult | undefined =
+            settled === undefined ? undefined : parseLedgerReply(settled);
+          return {
+            order: written,
+            updated: true,
+            notifications: result.notifications,
+            ...(settlement ? { settlement } : {}),
+          };
+        }
         // Another writer won: back off a little (jittered) and re-run the mutation on fresh data.
         await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));
       }

@@ -1,24 +1,24 @@
 import type { Registry } from "prom-client";
 import { z } from "zod";
-import { CATEGORIES } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
-import { ProviderError } from "../provider/errors.ts";
+import { DEFAULT_PRICE_SCHEDULE, type PriceSchedule, quote } from "../pricing/index.ts";
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
 import type { ExecuteResult, StatusResult } from "../provider/schemas.ts";
+import { perCategory } from "./categories/index.ts";
 import { toExecuteRequest } from "./execute-request.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
 import {
+  holdIdOf,
   type Notification,
   normalizeProviderStatus,
   type Order,
   type OrderEvent,
-  orderDetailsSchema,
   orderEventSchema,
   orderSchema,
   referenceSchema,
 } from "./model.ts";
 import { transition } from "./state.ts";
-import type { OrderStore } from "./store.ts";
+import { HoldRefusedError, type OrderStore } from "./store.ts";
 
 /**
  * The orders service: place (durable before execute), submit (mark submitting, execute once),
@@ -33,7 +33,8 @@ export interface OrdersProvider {
 
 const chatId = z.number().int().refine(Number.isSafeInteger);
 
-export const placeInputSchema = z.object({
+/** One member per category, like the order: the details must be those of its category. */
+export const placeInputSchema = perCategory({
   /** Fixed by the caller when the confirmation is shown; placing with a known key is a no-op. */
   idempotencyKey: z.string().min(1).max(200),
   /** A reference allocated earlier with nextReference (e.g. for a package listing). */
@@ -43,14 +44,12 @@ export const placeInputSchema = z.object({
   userId: chatId,
   chatId,
   locale: z.string().min(2).max(16).default("en"),
-  category: z.enum(CATEGORIES),
   region: z.enum(["np", "in"]),
   operatorId: z.number().int().positive(),
   operatorTypeId: z.number().int().positive(),
   operatorName: z.string().min(1),
   connectionNo: z.string().min(1),
   amountPaisa: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  details: orderDetailsSchema.default({}),
 });
 export type PlaceInput = z.input<typeof placeInputSchema>;
 
@@ -91,8 +90,27 @@ export class OrderNotFoundError extends Error {
   }
 }
 
+/** Who pays (ACCESS_MODE): open, nobody is charged; prepaid, the customer's balance is held. */
+export type AccessMode = "open" | "prepaid";
+
+/** The customer's available balance does not cover the order's price: nothing was written. */
+export class InsufficientFundsError extends Error {
+  constructor(
+    readonly availablePaisa: number,
+    readonly totalPaisa: number,
+    readonly shortfallPaisa: number,
+  ) {
+    super(`insufficient balance: ${shortfallPaisa} paisa short`);
+    this.name = "InsufficientFundsError";
+  }
+}
+
 export interface OrdersOptions {
   store: OrderStore;
+  /** The merchant's price schedule (config.pricing.schedule); default: face amount, no fee. */
+  pricing?: PriceSchedule;
+  /** Default "open". In "prepaid" every order takes a hold on its customer's balance. */
+  accessMode?: AccessMode;
   provider: OrdersProvider;
   logger?: Logger;
   now?: () => number;
@@ -150,22 +168,8 @@ export function eventFromStatus(
 ): OrderEvent {
   const status = normalizeProviderStatus(result.status);
   const base = { source, at, transactionId: result.transactionId };
-  if (status === null) {
-    return { ...base, status: null, note: `unrecognised status "${result.status.slice(0, 40)}"` };
-  }
+  if (status === null) return { ...base, status: null, unrecognised: result.status.slice(0, 40) };
   return { ...base, status, ...(note === undefined ? {} : { note }) };
-}
-
-/**
- * Whether a provider error says "no such order": a 4xx rejection that is a 404 or whose message
- * says so. For a reference we sent, it means the provider never executed it.
- */
-export function isNotFoundError(err: unknown): boolean {
-  if (!(err instanceof ProviderError) || err.kind !== "rejected") return false;
-  if (err.httpStatus === 404) return true;
-  return /not\s*found|no\s+(such|record|transaction|order|data)|does\s*n[o']t\s+exist|invalid\s+order/i.test(
-    err.providerMessage ?? "",
-  );
 }
 
 export function createOrders(opts: OrdersOptions) {
@@ -173,6 +177,12 @@ export function createOrders(opts: OrdersOptions) {
   const now = opts.now ?? Date.now;
   const log = opts.logger;
   const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
+  const schedule = opts.pricing ?? DEFAULT_PRICE_SCHEDULE;
+  const accessMode = opts.accessMode ?? "open";
+
+  /** The price a customer pays for a draft: the same figures the confirm screen shows. */
+  const priceOf = (d: { category: Order["category"]; operatorId: number; amountPaisa: number }) =>
+    quote(schedule, { category: d.category, operatorId: d.operatorId, amountPaisa: d.amountPaisa });
 
   async function find(input: { reference?: string; transactionId?: string }) {
     if (input.reference !== undefined) {
@@ -200,6 +210,9 @@ export function createOrders(opts: OrdersOptions) {
         ...(event.status === null ? {} : { status: event.status }),
         receivedAt: now(),
         ...(event.note === undefined ? {} : { note: event.note }),
+        ...(event.unrecognised === undefined
+          ? {}
+          : { note: `unrecognised status "${event.unrecognised}"` }),
       });
       log?.warn(
         { reference, transactionId, source: event.source, status: event.status },
@@ -222,6 +235,13 @@ export function createOrders(opts: OrdersOptions) {
     );
     if (!result) return { outcome: "unmatched", order: null, notifications: [] };
     if (!result.updated) return { outcome: "unchanged", order: result.order, notifications: [] };
+    if (result.settlement && !result.settlement.ok) {
+      // Cannot happen by construction (the hold is created with the order); loud if it does.
+      log?.error(
+        { reference: result.order.reference, refusal: result.settlement.refusal },
+        "the order's hold could not be settled",
+      );
+    }
     if (statusChanged) {
       metrics.transitions.inc({ from, to: result.order.status, source: event.source });
       log?.info(
@@ -255,23 +275,17 @@ export function createOrders(opts: OrdersOptions) {
 
     const at = now();
     const reference = input.referenceNo ?? (await store.nextReference());
+    // The rest of the input is the order's own fields, its category and details included.
+    const { referenceNo: _, executeReference, ...fields } = input;
     const order: Order = {
       reference,
-      ...(input.executeReference !== undefined && input.executeReference !== reference
-        ? { executeReference: input.executeReference }
+      ...(executeReference !== undefined && executeReference !== reference
+        ? { executeReference }
         : {}),
-      idempotencyKey: input.idempotencyKey,
-      userId: input.userId,
-      chatId: input.chatId,
-      locale: input.locale,
-      category: input.category,
-      region: input.region,
-      operatorId: input.operatorId,
-      operatorTypeId: input.operatorTypeId,
-      operatorName: input.operatorName,
-      connectionNo: input.connectionNo,
-      amountPaisa: input.amountPaisa,
-      details: input.details,
+      ...fields,
+      // The face amount still goes to the aggregator; the price is what the customer pays.
+      price: priceOf(fields),
+      ...(accessMode === "prepaid" ? { holdId: holdIdOf(reference) } : {}),
       status: "placed",
       history: [{ source: "system", status: "placed", at }],
       createdAt: at,
@@ -289,7 +303,16 @@ export function createOrders(opts: OrdersOptions) {
           : String(err);
       throw new OrderInputError(detail);
     }
-    const created = await store.create(order);
+    let created: Awaited<ReturnType<OrderStore["create"]>>;
+    try {
+      created = await store.create(order);
+    } catch (err) {
+      if (err instanceof HoldRefusedError && err.refusal.code === "insufficient_funds") {
+        const r = err.refusal;
+        throw new InsufficientFundsError(r.availablePaisa, r.amountPaisa, r.shortfallPaisa);
+      }
+      throw err;
+    }
     if (created.created) {
       log?.info(
         { reference, category: order.category, operatorId: order.operatorId },
@@ -333,6 +356,10 @@ export function createOrders(opts: OrdersOptions) {
 
   return {
     nextReference: () => store.nextReference(),
+    /** Who pays for orders in this process. */
+    accessMode,
+    /** What the customer would pay for a draft (the schedule's quote). */
+    priceOf,
     place,
     submit,
     /** place then submit; returns the order after the execute outcome was applied. */
@@ -352,7 +379,7 @@ export function createOrders(opts: OrdersOptions) {
     },
     get: (reference: string) => store.get(reference),
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
-    listByUser: (userId: number, limit = 10) => store.listByUser(userId, limit),
+    listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),
     listUnmatched: (limit = 50) => store.listUnmatched(limit),
     store,
     provider,

@@ -18,7 +18,11 @@ import {
  *  - success and failed are final: nothing changes a final order;
  *  - an event already in the history (same source, status and note) is a no-op, so applying the
  *    same event twice equals applying it once;
- *  - a known transaction id that disagrees with the event's is suspicious: recorded, not applied.
+ *  - a known transaction id that disagrees with the event's is suspicious: recorded, not applied;
+ *  - a status word nobody understood goes to the order's own bounded `unrecognised` list, never
+ *    into the history, so a flood of junk cannot crowd real events out of it;
+ *  - the provider message is the one of the event that set the current status (or none): a
+ *    failure is never explained by an earlier event's words such as "accepted and queued".
  */
 
 export interface TransitionResult {
@@ -33,6 +37,9 @@ export interface TransitionResult {
 
 /** History stays bounded even if a sender invents endless distinct notes. */
 export const MAX_HISTORY = 100;
+
+/** Unrecognised status words kept per order, newest kept. */
+export const MAX_UNRECOGNISED = 20;
 
 /** States the user is told about: edits of the receipt, and the final message. */
 const NOTIFIED: ReadonlySet<OrderStatus> = new Set([
@@ -64,9 +71,27 @@ function withHistory(order: Order, entry: HistoryEntry): HistoryEntry[] {
   return order.history.length >= MAX_HISTORY ? order.history : [...order.history, entry];
 }
 
+/** Records an unrecognised word: the same word from the same source only once, at its latest. */
+function recordUnrecognised(order: Order, event: OrderEvent, word: string): TransitionResult {
+  const list = order.unrecognised ?? [];
+  if (list.some((u) => u.source === event.source && u.word === word && u.at === event.at)) {
+    return unchanged(order);
+  }
+  const others = list.filter((u) => !(u.source === event.source && u.word === word));
+  const unrecognised = [...others, { source: event.source, at: event.at, word }].slice(
+    -MAX_UNRECOGNISED,
+  );
+  return {
+    ...unchanged(order),
+    order: { ...order, unrecognised, updatedAt: event.at },
+    changed: true,
+  };
+}
+
 export function transition(order: Order, event: OrderEvent): TransitionResult {
   if (isFinal(order.status)) return unchanged(order);
   if (event.expect && !event.expect.includes(order.status)) return unchanged(order);
+  if (event.unrecognised !== undefined) return recordUnrecognised(order, event, event.unrecognised);
 
   if (
     event.transactionId !== undefined &&
@@ -99,7 +124,9 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
   if (moves && event.status !== null) {
     next.status = event.status;
     if (event.status === "submitting") next.submittedAt = event.at;
+    // The new status's own words or none; the old ones described another status.
     if (event.providerMessage !== undefined) next.providerMessage = event.providerMessage;
+    else delete next.providerMessage;
     if (NOTIFIED.has(event.status)) {
       notifications.push({
         kind: "status",
@@ -109,7 +136,12 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
         at: event.at,
       });
     }
-  } else if (event.providerMessage !== undefined && next.providerMessage === undefined) {
+  } else if (
+    event.providerMessage !== undefined &&
+    event.status === order.status &&
+    next.providerMessage === undefined
+  ) {
+    // A late event about the current status may still bring its words.
     next.providerMessage = event.providerMessage;
   }
   // Facts the provider told us are kept even when the status does not move (e.g. a late

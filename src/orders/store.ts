@@ -1,4 +1,11 @@
-import type { Notification, Order, UnmatchedEvent } from "./model.ts";
+import { account } from "../ledger/accounts.ts";
+import {
+  type HoldInput,
+  holdInputSchema,
+  type LedgerResult,
+  type Refusal,
+} from "../ledger/model.ts";
+import { isFinal, type Notification, type Order, type UnmatchedEvent } from "./model.ts";
 
 /**
  * The order store port. Two adapters: Redis (production, many processes) and memory (embedded mode
@@ -23,6 +30,8 @@ export interface UpdateResult {
   /** False when the mutation answered null (nothing written). */
   updated: boolean;
   notifications: Notification[];
+  /** The post or void of the order's hold written with this update, if it settled one. */
+  settlement?: LedgerResult;
 }
 
 export interface ListOpenOptions {
@@ -40,14 +49,18 @@ export interface OrderStore {
    * hand out a reference seen before (unless more than one reference per ms was sustained).
    */
   nextReference(): Promise<string>;
-  /** Create-if-absent by idempotency key. Throws ReferenceInUseError if the reference is taken. */
+  /**
+   * Create-if-absent by idempotency key. Throws ReferenceInUseError if the reference is taken.
+   * An order with a `holdId` takes its hold (holdOf) in the same atomic step; when the ledger
+   * refuses (insufficient funds) nothing is written and HoldRefusedError is thrown.
+   */
   create(order: Order): Promise<CreateResult>;
   /** By our reference or by the execute reference (listing reference of data packs / DTH). */
   get(reference: string): Promise<Order | null>;
   getByTransactionId(transactionId: string): Promise<Order | null>;
   getByIdempotencyKey(key: string): Promise<Order | null>;
-  /** The user's orders, newest first. */
-  listByUser(userId: number, limit: number): Promise<Order[]>;
+  /** The user's orders, newest first; `offset` skips that many of the newest (paging). */
+  listByUser(userId: number, limit: number, offset?: number): Promise<Order[]>;
   /** Non-final orders, oldest first. */
   listOpen(opts: ListOpenOptions): Promise<Order[]>;
   /**
@@ -67,6 +80,40 @@ export class ReferenceInUseError extends Error {
     super(`reference ${reference} is already used by another order`);
     this.name = "ReferenceInUseError";
   }
+}
+
+export class HoldRefusedError extends Error {
+  constructor(readonly refusal: Refusal) {
+    super(`order hold refused: ${refusal.code}`);
+    this.name = "HoldRefusedError";
+  }
+}
+
+/**
+ * The hold an order takes at create, or null (no holdId, or nothing to pay). Shared by both
+ * adapters so they hold the same transfer.
+ */
+export function holdOf(order: Order): HoldInput | null {
+  if (order.holdId === undefined) return null;
+  if (!order.price) throw new Error(`order ${order.reference} has a hold id but no price`);
+  if (order.price.totalPaisa === 0) return null;
+  return holdInputSchema.parse({
+    id: order.holdId,
+    debit: account.customer(order.userId),
+    credit: account.merchant.sales,
+    amountPaisa: order.price.totalPaisa,
+    reference: order.reference,
+  });
+}
+
+/**
+ * What an update does to the order's hold: post when it becomes success, void when it becomes
+ * failed, nothing otherwise (unknown and the rest stay held). Only the step INTO a final state
+ * settles, and a final order never changes status again, so a hold is settled once.
+ */
+export function settlementOf(current: Order, written: Order): "post" | "void" | null {
+  if (holdOf(written) === null || isFinal(current.status) || !isFinal(written.status)) return null;
+  return written.status === "success" ? "post" : "void";
 }
 
 export class StoreConflictError extends Error {

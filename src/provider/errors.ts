@@ -69,6 +69,13 @@ export class ProviderRejectedError extends ProviderError {
   }
 }
 
+/**
+ * A status query refused in the status endpoints' own error shape (spec 7, shape B) saying there is
+ * no such order: the one answer that may be read as "the provider never executed it". Anything else
+ * from a status endpoint (a gateway's HTML 404, an empty body, JSON of another shape) is not this.
+ */
+export class ProviderNotFoundError extends ProviderRejectedError {}
+
 /** 429. `retryAfterMs` is the provider's Retry-After, when it sent a readable one. */
 export class ProviderRateLimitedError extends ProviderError {
   readonly kind = "rate_limited" as const;
@@ -79,7 +86,10 @@ export class ProviderRateLimitedError extends ProviderError {
   }
 }
 
-/** 5xx: the provider (or a gateway in front of it) failed. */
+/**
+ * 5xx: the provider (or a gateway in front of it) failed; on a status endpoint also any other 4xx
+ * that is not the provider's own error body (a gateway or proxy answering in its place).
+ */
 export class ProviderUnavailableError extends ProviderError {
   readonly kind = "unavailable" as const;
   constructor(init: ProviderErrorInit) {

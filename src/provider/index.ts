@@ -9,7 +9,6 @@ export {
 } from "./client.ts";
 export * from "./errors.ts";
 export { parseJsonPreservingBigInts } from "./json.ts";
-export { toPaisa, toRupeesNumber, toRupeesString, tryToPaisa } from "./money.ts";
 export * from "./requests.ts";
 export * from "./schemas.ts";
 export { NEPAL_UTC_OFFSET_MINUTES, parseProviderTimestamp } from "./timestamp.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toRupeesNumber, toRupeesString } from "./money.ts";
+import { toRupeesNumber, toRupeesString } from "../money.ts";
 
 /**
  * Request shapes, in the program's terms (ids and references as strings, money as integer paisa),
@@ -105,13 +105,37 @@ export function idForJson(id: string): number | string {
   return /^(0|[1-9]\d*)$/.test(id) && Number.isSafeInteger(Number(id)) ? Number(id) : id;
 }
 
-/** The JSON body of spec 4.1 for one request (already validated). */
-export function executeBody(r: ExecuteRequest): Record<string, unknown> {
-  const head = {
+/** The fields every Nepal request about one account starts with. */
+function accountHead(r: { operatorId: number; operatorTypeId: number; connectionNo: string }) {
+  return {
     operator_id: r.operatorId,
     operator_type_id: r.operatorTypeId,
     connection_no: r.connectionNo,
   };
+}
+
+/** Body of the package listing (spec 4.2). */
+export function packageBody(q: PackageQuery) {
+  return { ...accountHead(q), reference_no: q.referenceNo };
+}
+
+/** Body of a water bill check; the water execute sends the same plus the amount. */
+export function waterBillBody(q: WaterBillQuery) {
+  return {
+    ...packageBody(q),
+    month_id: String(q.monthId),
+    office_code: q.officeCode,
+  };
+}
+
+/** Body of an electricity bill check; the electricity execute sends the same plus the amount. */
+export function electricityBillBody(q: ElectricityBillQuery) {
+  return { ...packageBody(q), phone: q.phone, sc_no: q.scNo, office_code: q.officeCode };
+}
+
+/** The JSON body of spec 4.1 for one request (already validated). */
+export function executeBody(r: ExecuteRequest): Record<string, unknown> {
+  const head = accountHead(r);
   switch (r.category) {
     case "internet":
       return {
@@ -145,50 +169,29 @@ export function executeBody(r: ExecuteRequest): Record<string, unknown> {
         amount: toRupeesNumber(r.amountPaisa),
       };
     case "water":
-      return {
-        ...head,
-        office_code: r.officeCode,
-        reference_no: r.referenceNo,
-        month_id: String(r.monthId),
-        amount: toRupeesString(r.amountPaisa),
-      };
+      return { ...waterBillBody(r), amount: toRupeesString(r.amountPaisa) };
     case "electricity":
-      return {
-        ...head,
-        office_code: r.officeCode,
-        sc_no: r.scNo,
-        reference_no: r.referenceNo,
-        phone: r.phone,
-        advance_amount: toRupeesString(r.amountPaisa),
-      };
+      return { ...electricityBillBody(r), advance_amount: toRupeesString(r.amountPaisa) };
   }
 }
 
 // Arguments of the lookups.
 
-export const packageQuerySchema = z.object({
-  operatorId,
-  operatorTypeId: operatorId,
-  connectionNo: text,
-  referenceNo: text,
-});
+/** One Nepal account and the client's reference: what listings and bill checks are about. */
+const account = { ...common, referenceNo: text };
+
+export const packageQuerySchema = z.object(account);
 export type PackageQuery = z.infer<typeof packageQuerySchema>;
 
 export const waterBillQuerySchema = z.object({
-  operatorId,
-  operatorTypeId: operatorId,
-  connectionNo: text,
-  referenceNo: text,
+  ...account,
   monthId: z.number().int().min(1).max(12),
   officeCode: text,
 });
 export type WaterBillQuery = z.infer<typeof waterBillQuerySchema>;
 
 export const electricityBillQuerySchema = z.object({
-  operatorId,
-  operatorTypeId: operatorId,
-  connectionNo: text,
-  referenceNo: text,
+  ...account,
   phone: text,
   scNo: text,
   officeCode: text,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { tryToPaisa } from "./money.ts";
+import { tryToPaisa } from "../money.ts";
 import { NEPAL_UTC_OFFSET_MINUTES, parseProviderTimestamp } from "./timestamp.ts";
 
 /**
@@ -249,6 +249,22 @@ export function readEnvelope(body: unknown): Envelope {
   if ("data" in body) return { outcome: "ok", message, data: body.data };
   return { outcome: "unrecognised" };
 }
+
+/**
+ * Error shape B exactly as the status endpoints send it (spec 7): `status` false or a failure word,
+ * a `message`, `data` a blank array. Only this body is the provider itself refusing a status query.
+ */
+export const wireStatusError = z.object({
+  status: z
+    .union([z.boolean(), z.string()])
+    .refine((v) => boolish(v) === false, "status is not a failure"),
+  message: z.string().trim().min(1),
+  data: z.array(z.unknown()).length(0),
+});
+
+/** Provider messages that say a status query's id is unknown to it. */
+export const NOT_FOUND_MESSAGE =
+  /not\s*found|no\s+(such|record|transaction|order|data)|does\s*n[o']t\s+exist|invalid\s+order/i;
 
 // ---------------------------------------------------------------------------------------------
 // Wire payloads (the `data` member of a success envelope)

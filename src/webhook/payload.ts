@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { tryToPaisa } from "../money.ts";
 import { parseJsonPreservingBigInts } from "../provider/json.ts";
-import { tryToPaisa } from "../provider/money.ts";
 import { NEPAL_UTC_OFFSET_MINUTES, parseProviderTimestamp } from "../provider/timestamp.ts";
 
 /**

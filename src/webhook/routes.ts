@@ -16,6 +16,9 @@ import { parseWebhookPayload, type WebhookPayload } from "./payload.ts";
  * failure after the size check gets the SAME answer, status and body (400 REJECTED_BODY), whether it
  * was the signature, the Base64, the length, the padding, the JSON or a field: no oracle of any
  * kind, no stack trace, never a 5xx for bad input. (401 is kept for the GET check, as spec 6.1 wants.)
+ * Metrics and logs keep the same discipline: "signature" or "invalid", nothing finer after the
+ * signature. A body over the limit is read and discarded (up to DISCARD_LIMIT_BYTES) before the 413,
+ * so a sender still writing gets the answer rather than a reset connection.
  *
  * A valid event is acknowledged fast: recorded through orders.apply (an unknown order is recorded
  * for an admin and acknowledged, so the provider does not retry forever), then 200. Because the
@@ -47,12 +50,39 @@ export type WebhookRoutes = Hono & {
   settled(): Promise<void>;
 };
 
-class TooLarge extends Error {}
+class TooLarge extends Error {
+  constructor(
+    /** The whole body was read (and discarded): the connection can carry the answer safely. */
+    readonly drained: boolean,
+  ) {
+    super("too large");
+  }
+}
+
+/**
+ * How much of a too-large body is read and thrown away so the sender, still writing, gets our 413
+ * instead of a reset connection; past this the connection is closed after the answer.
+ */
+export const DISCARD_LIMIT_BYTES = 1024 * 1024;
+
+/** Reads and discards the rest of a body, up to `limit` bytes; true when it ended within. */
+async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number) {
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return true;
+    total += value.byteLength;
+    if (total > limit) return false;
+  }
+}
 
 /** The body as text, refusing more than `max` bytes without buffering them. */
 async function readCapped(req: Request, max: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > max) throw new TooLarge();
+  if (Number.isFinite(declared) && declared > max) {
+    if (declared > DISCARD_LIMIT_BYTES || !req.body) throw new TooLarge(!req.body);
+    throw new TooLarge(await discard(req.body.getReader(), DISCARD_LIMIT_BYTES));
+  }
   // A declared length within the cap is enforced by Node's HTTP parser (the body cannot be longer),
   // so the whole body can be read at once: the server's fast path, much cheaper than a stream.
   if (Number.isFinite(declared)) return req.text();
@@ -64,10 +94,7 @@ async function readCapped(req: Request, max: number): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > max) {
-      await reader.cancel().catch(() => undefined);
-      throw new TooLarge();
-    }
+    if (total > max) throw new TooLarge(await discard(reader, DISCARD_LIMIT_BYTES - total));
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString("utf8");
@@ -151,7 +178,7 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
         source: "webhook",
         status: null,
         at,
-        note: `unrecognised status "${p.status.slice(0, 40)}"`,
+        unrecognised: p.status.slice(0, 40),
       });
       return;
     }
@@ -204,7 +231,10 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
 
   app.post("/", async (c) => {
     metrics.webhooksReceived.inc({ method: "POST" });
-    const reject = (reason: string) => {
+    // After the signature, every failure (envelope, Base64, length, padding, JSON, fields) is ONE
+    // reason in metrics and logs: telling padding from payload errors apart anywhere an attacker
+    // may see it (a metrics page, a log shipper) is a padding oracle.
+    const reject = (reason: "read" | "signature" | "invalid") => {
       metrics.webhooksRejected.inc({ reason });
       log?.debug({ reason }, "webhook rejected");
       return c.json(REJECTED_BODY, REJECTED_STATUS);
@@ -215,21 +245,26 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
     } catch (err) {
       if (err instanceof TooLarge) {
         metrics.webhooksRejected.inc({ reason: "too_large" });
-        return c.json({ ok: false, error: "too large" }, 413);
+        // Not drained: the rest of the body stays unread, so this connection cannot carry another request.
+        return c.json(
+          { ok: false, error: "too large" },
+          413,
+          err.drained ? {} : { Connection: "close" },
+        );
       }
       return reject("read");
     }
     if (!signatureOk(c.req.header("x-signature"))) return reject("signature");
     const data = envelopeData(body);
-    if (data === null) return reject("envelope");
+    if (data === null) return reject("invalid");
     let plaintext: string;
     try {
       plaintext = decryptWithKey(key, data);
     } catch {
-      return reject("decrypt");
+      return reject("invalid");
     }
     const payload = parseWebhookPayload(plaintext);
-    if (!payload) return reject("payload");
+    if (!payload) return reject("invalid");
     try {
       await accept(payload);
     } catch (err) {

@@ -48,6 +48,10 @@ describe("playground page in Chromium", () => {
     });
     page = context.pages()[0] ?? (await context.newPage());
     page.on("pageerror", (err) => pageErrors.push(err.message));
+    // A secure-headers policy that blocked a script, a style or the event stream would show here.
+    page.on("console", (m) => {
+      if (/Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
+    });
     // The page must not reach beyond this server (no CDN, no web fonts).
     await page.route("**/*", (route) =>
       route.request().url().startsWith(ts.system.url) ? route.continue() : route.abort(),

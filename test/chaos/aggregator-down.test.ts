@@ -1,15 +1,9 @@
-import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../../src/playground/emulator/index.ts";
-import type { System } from "../../src/system.ts";
-import { appEnv, deletePrefix, startInProcess } from "./support/app.ts";
-import { ChatUser } from "./support/chat.ts";
-import { chaosSecrets, report, secretNeedles, sleep } from "./support/env.ts";
-import { LogCapture, secretFigures } from "./support/logs.ts";
-import { type Outage, type ProviderServer, startProviderServer } from "./support/provider.ts";
+import { describe, expect, it } from "vitest";
+import { report, secretNeedles, sleep } from "../support/chaos/env.ts";
+import { secretFigures } from "../support/chaos/logs.ts";
+import type { Outage } from "../support/chaos/provider.ts";
+import { useChaosStack } from "../support/chaos/stack.ts";
+import { ChatUser } from "../support/chat.ts";
 
 /**
  * The aggregator goes away for a minute, in the three ways it can (20 s each): a gateway answering 503
@@ -25,49 +19,20 @@ const PHASE_MS = 20_000;
 const AGENT = 650_900;
 
 describe("the aggregator down for a while", () => {
-  const secrets = chaosSecrets();
-  const logs = new LogCapture();
-  const prefix = `chaos:down:${randomUUID().slice(0, 8)}:`;
-  let emu: RunningEmulator;
-  let provider: ProviderServer;
-  let app: System;
-
-  beforeAll(async () => {
-    emu = await startBotApiEmulatorServer({ token: secrets.botToken });
-    provider = await startProviderServer({ token: secrets.providerToken, logs });
-    app = await startInProcess({
-      env: appEnv({
-        secrets,
-        apiRoot: emu.apiRoot,
-        providerBase: provider.base,
-        prefix,
-        extra: {
-          AGENT_IDS: String(AGENT),
-          PROVIDER_LOOKUP_TIMEOUT_MS: "1000",
-          PROVIDER_MAX_RETRIES: "1",
-        },
-      }),
-      logs,
-    });
-    provider.sandbox.setWebhook(secrets.providerToken, {
-      url: `${app.url}/webhooks/provider`,
-      secret: secrets.webhookSecret,
-    });
+  const stack = useChaosStack("aggregator-down", {
+    extra: {
+      AGENT_IDS: String(AGENT),
+      PROVIDER_LOOKUP_TIMEOUT_MS: "1000",
+      PROVIDER_MAX_RETRIES: "1",
+    },
   });
-
-  afterAll(async () => {
-    logs.save("aggregator-down");
-    await app?.stop();
-    await provider?.close();
-    await emu?.close();
-    await deletePrefix(prefix);
-  });
+  const { secrets, logs } = stack;
 
   it("shows a friendly try-again with Retry, keeps the answers and recovers without a restart", async () => {
-    const water = new ChatUser(emu.emulator, 650_001);
-    const pack = new ChatUser(emu.emulator, 650_002);
-    const buyer = new ChatUser(emu.emulator, 650_003);
-    const agent = new ChatUser(emu.emulator, AGENT);
+    const water = new ChatUser(stack.emu.emulator, 650_001);
+    const pack = new ChatUser(stack.emu.emulator, 650_002);
+    const buyer = new ChatUser(stack.emu.emulator, 650_003);
+    const agent = new ChatUser(stack.emu.emulator, AGENT);
 
     // While the aggregator is up: each gets as far as the step before a lookup.
     await water.say("/recharge", /What would you like to pay/);
@@ -90,7 +55,7 @@ describe("the aggregator down for a while", () => {
     let buyerRef = "";
     for (const [i, phase] of phases.entries()) {
       const phaseStart = Date.now();
-      await provider.setOutage(phase);
+      await stack.provider.setOutage(phase);
       if (i === 0) {
         // The first touch of each conversation meets the outage.
         await water.tap("Kartik", FRIENDLY, 15_000);
@@ -106,7 +71,7 @@ describe("the aggregator down for a while", () => {
       await sleep(Math.max(0, PHASE_MS - (Date.now() - phaseStart)));
     }
     const downMs = Date.now() - started;
-    await provider.setOutage("up");
+    await stack.provider.setOutage("up");
 
     // Back: Retry continues each conversation with the answers given before the outage.
     const bill = await water.tap("🔄 Retry", /Water bill of/, 15_000);
@@ -124,7 +89,7 @@ describe("the aggregator down for a while", () => {
     expect(status.text).not.toMatch(FRIENDLY);
 
     // A fresh lookup works at once: no restart, no stuck connection.
-    const fresh = new ChatUser(emu.emulator, 650_004);
+    const fresh = new ChatUser(stack.emu.emulator, 650_004);
     await fresh.say("/recharge", /What would you like to pay/);
     const offices = await fresh.tap("🚰 Water bill", /which office is your water connection with/);
     expect(offices.text).not.toMatch(FRIENDLY);
@@ -133,8 +98,8 @@ describe("the aggregator down for a while", () => {
     const failed = await buyer.waitFor(new RegExp(`Order ${buyerRef} failed`), 30_000);
     expect(failed.text).toContain("Nothing was charged");
     const waterDone = await water.waitFor(new RegExp(`Order ${waterRef} succeeded`), 30_000);
-    const ledger = provider.sandbox.ledger(secrets.providerToken);
-    const buyerOrder = await app.orders.get(buyerRef);
+    const ledger = stack.provider.sandbox.ledger(secrets.providerToken);
+    const buyerOrder = await stack.app.orders.get(buyerRef);
 
     const everyone = [water, pack, buyer, agent, fresh];
     const errors = everyone.flatMap((u) =>

@@ -1,25 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/model.ts";
-import {
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../../src/playground/emulator/index.ts";
-import type { System } from "../../src/system.ts";
-import { appEnv, deletePrefix, startInProcess } from "./support/app.ts";
-import { audit, auditFigures, problems } from "./support/audit.ts";
-import { finalPushes } from "./support/chat.ts";
-import {
-  chaosSecrets,
-  countBy,
-  pool,
-  report,
-  secretNeedles,
-  seeded,
-  waitUntil,
-} from "./support/env.ts";
-import { LogCapture, secretFigures } from "./support/logs.ts";
-import { type ProviderServer, startProviderServer } from "./support/provider.ts";
+import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
+import { countBy, pool, report, secretNeedles, seeded, waitUntil } from "../support/chaos/env.ts";
+import { secretFigures } from "../support/chaos/logs.ts";
+import { useChaosStack } from "../support/chaos/stack.ts";
+import { finalPushes } from "../support/chat.ts";
+import { mobileInput } from "../support/orders.ts";
 
 /**
  * 1,000 orders while the aggregator makes the execute outcome ambiguous: it commits and resets the
@@ -40,21 +27,12 @@ const FIRST_USER = 610_001;
 const EXECUTE_TIMEOUT_MS = 2_000;
 
 describe("faults: 1,000 orders with ambiguous execute outcomes", () => {
-  const secrets = chaosSecrets();
-  const logs = new LogCapture();
-  const prefix = `chaos:faults:${randomUUID().slice(0, 8)}:`;
-  let emu: RunningEmulator;
-  let provider: ProviderServer;
-  let app: System;
   const planned = { lateCommit: 0, slowAnswer: 0 };
   const arrivedAt = new Map<string, number>();
-
-  beforeAll(async () => {
-    emu = await startBotApiEmulatorServer({ token: secrets.botToken, callLogLimit: 100 });
-    const dice = seeded(20_250_801);
-    provider = await startProviderServer({
-      token: secrets.providerToken,
-      logs,
+  const dice = seeded(20_250_801);
+  const stack = useChaosStack("faults", {
+    emulator: { callLogLimit: 100 },
+    provider: {
       faults: {
         commitThenDrop: 0.12,
         commitThen5xx: 0.12,
@@ -76,30 +54,14 @@ describe("faults: 1,000 orders with ambiguous execute outcomes", () => {
         }
         return undefined;
       },
-    });
-    app = await startInProcess({
-      env: appEnv({
-        secrets,
-        apiRoot: emu.apiRoot,
-        providerBase: provider.base,
-        prefix,
-        extra: { PROVIDER_EXECUTE_TIMEOUT_MS: String(EXECUTE_TIMEOUT_MS) },
-      }),
-      logs,
-    });
-    provider.sandbox.setWebhook(secrets.providerToken, {
-      url: `${app.url}/webhooks/provider`,
-      secret: secrets.webhookSecret,
-    });
-    for (let u = 0; u < USERS; u++) emu.emulator.users.upsert(FIRST_USER + u, { first_name: "F" });
+    },
+    extra: { PROVIDER_EXECUTE_TIMEOUT_MS: String(EXECUTE_TIMEOUT_MS) },
   });
+  const { secrets, logs } = stack;
 
-  afterAll(async () => {
-    logs.save("faults");
-    await app?.stop();
-    await provider?.close();
-    await emu?.close();
-    await deletePrefix(prefix);
+  beforeAll(() => {
+    for (let u = 0; u < USERS; u++)
+      stack.emu.emulator.users.upsert(FIRST_USER + u, { first_name: "F" });
   });
 
   it("executes each reference once, ends every order final and pushes each outcome once", async () => {
@@ -111,21 +73,16 @@ describe("faults: 1,000 orders with ambiguous execute outcomes", () => {
       25,
       async (i) => {
         const user = FIRST_USER + (i % USERS);
-        const order = await app.orders.place({
-          idempotencyKey: `faults-${i}-${randomUUID()}`,
-          userId: user,
-          chatId: user,
-          locale: "en",
-          category: "mobile",
-          region: "np",
-          operatorId: 5,
-          operatorTypeId: 1,
-          operatorName: "NTC Prepaid",
-          connectionNo: `986${String(i).padStart(3, "0")}${ending(i)}`,
-          amountPaisa: 10_000 + (i % 50) * 100,
-          details: {},
-        });
-        return app.orders.submit(order.reference);
+        const order = await stack.app.orders.place(
+          mobileInput({
+            idempotencyKey: `faults-${i}-${randomUUID()}`,
+            userId: user,
+            chatId: user,
+            connectionNo: `986${String(i).padStart(3, "0")}${ending(i)}`,
+            amountPaisa: 10_000 + (i % 50) * 100,
+          }),
+        );
+        return stack.app.orders.submit(order.reference);
       },
     );
     const submittedMs = Date.now() - started;
@@ -135,7 +92,8 @@ describe("faults: 1,000 orders with ambiguous execute outcomes", () => {
     // The reconciler's window: execute timeout + grace (= timeout) after the request left, plus ticks.
     await waitUntil(
       async () =>
-        (await app.store.listOpen({ createdBefore: Date.now() + 60_000, limit: 10 })).length === 0,
+        (await stack.app.store.listOpen({ createdBefore: Date.now() + 60_000, limit: 10 }))
+          .length === 0,
       "every order final",
       { timeoutMs: 90_000, intervalMs: 250 },
     );
@@ -143,20 +101,21 @@ describe("faults: 1,000 orders with ambiguous execute outcomes", () => {
     const users = Array.from({ length: USERS }, (_, u) => FIRST_USER + u);
     await waitUntil(
       async () =>
-        (await app.queue.backlog()) === 0 && finalPushes(emu.emulator, users).size >= ORDERS,
+        (await stack.app.queue.backlog()) === 0 &&
+        finalPushes(stack.emu.emulator, users).size >= ORDERS,
       "every outcome pushed and the queue drained",
       { timeoutMs: 90_000, intervalMs: 250 },
     );
     const notifiedMs = Date.now() - started;
 
-    const orders = (await Promise.all(refs.map((r) => app.orders.get(r)))).filter(
+    const orders = (await Promise.all(refs.map((r) => stack.app.orders.get(r)))).filter(
       (o): o is Order => o !== null,
     );
     expect(orders).toHaveLength(ORDERS);
 
-    const ledger = provider.sandbox.ledger(secrets.providerToken);
-    const result = audit(orders, ledger, provider.executes, emu.emulator, users);
-    const neverSent = refs.filter((r) => (provider.executes.get(r) ?? 0) === 0);
+    const ledger = stack.provider.sandbox.ledger(secrets.providerToken);
+    const result = audit(orders, ledger, stack.provider.executes, stack.emu.emulator, users);
+    const neverSent = refs.filter((r) => (stack.provider.executes.get(r) ?? 0) === 0);
     const executeOutcome = countBy(orders, (o) => {
       const e = o.history.find((h) => h.source === "execute");
       return e?.note ?? e?.status ?? "none (already final when the answer came)";
@@ -181,9 +140,9 @@ describe("faults: 1,000 orders with ambiguous execute outcomes", () => {
       "execute outcome seen by the bot": executeOutcome,
       "final status": countBy(orders, (o) => o.status),
       "decided by": decidedBy,
-      "execute requests": provider.total(provider.executes),
+      "execute requests": stack.provider.total(stack.provider.executes),
       "ledger rows": ledger.length,
-      "status queries": provider.total(provider.statusQueries),
+      "status queries": stack.provider.total(stack.provider.statusQueries),
       ...auditFigures(result),
       "all submitted after (ms)": submittedMs,
       "all final after (ms)": finalMs,

@@ -1,18 +1,13 @@
 import { createCipheriv, randomBytes, randomUUID } from "node:crypto";
 import { connect } from "node:net";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../../src/playground/emulator/index.ts";
-import type { System } from "../../src/system.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { cipherKey, encryptPayload, signature } from "../../src/webhook/codec.ts";
 import { REJECTED_BODY, REJECTED_STATUS } from "../../src/webhook/routes.ts";
-import { appEnv, deletePrefix, startInProcess } from "./support/app.ts";
-import { chaosSecrets, pool, report, secretNeedles, waitUntil } from "./support/env.ts";
-import { LogCapture, secretFigures } from "./support/logs.ts";
-import { type ProviderServer, startProviderServer } from "./support/provider.ts";
+import { pool, report, secretNeedles, waitUntil } from "../support/chaos/env.ts";
+import { secretFigures } from "../support/chaos/logs.ts";
+import { useChaosStack } from "../support/chaos/stack.ts";
+import { mobileInput } from "../support/orders.ts";
 
 /**
  * 100,000 fuzzed requests at the provider webhook, generated with fast-check: random bodies and
@@ -32,65 +27,33 @@ const OPEN_ORDERS = 20;
 type Fuzz = { kind: string; body: string | Uint8Array; headers: Record<string, string> };
 
 describe("fuzzed provider webhooks", () => {
-  const secrets = chaosSecrets();
-  const logs = new LogCapture();
-  const prefix = `chaos:fuzzwh:${randomUUID().slice(0, 8)}:`;
-  let emu: RunningEmulator;
-  let provider: ProviderServer;
-  let app: System;
+  // Webhooks are dropped, so the real orders stay open (queued) for the fuzzer to aim at.
+  const stack = useChaosStack("fuzz-webhook", { provider: { faults: { dropWebhooks: true } } });
+  const { secrets, logs } = stack;
   const realRefs: string[] = [];
   const realTx: string[] = [];
 
   beforeAll(async () => {
-    emu = await startBotApiEmulatorServer({ token: secrets.botToken });
-    // Webhooks are dropped, so the real orders stay open (queued) for the fuzzer to aim at.
-    provider = await startProviderServer({
-      token: secrets.providerToken,
-      logs,
-      faults: { dropWebhooks: true },
-    });
-    app = await startInProcess({
-      env: appEnv({ secrets, apiRoot: emu.apiRoot, providerBase: provider.base, prefix }),
-      logs,
-    });
-    provider.sandbox.setWebhook(secrets.providerToken, {
-      url: `${app.url}/webhooks/provider`,
-      secret: secrets.webhookSecret,
-    });
     // Only the webhook may move these orders during the fuzzing.
-    await app.reconciler.stop();
+    await stack.app.reconciler.stop();
     for (let i = 0; i < OPEN_ORDERS; i++) {
       const user = 660_001 + i;
-      emu.emulator.users.upsert(user, {});
-      const order = await app.orders.place({
-        idempotencyKey: `fz-${i}-${randomUUID()}`,
-        userId: user,
-        chatId: user,
-        locale: "en",
-        category: "mobile",
-        region: "np",
-        operatorId: 5,
-        operatorTypeId: 1,
-        operatorName: "NTC Prepaid",
-        connectionNo: `98416600${String(i).padStart(2, "0")}`,
-        amountPaisa: 10_000,
-        details: {},
-      });
-      const receipt = await app.bot.api.sendMessage(user, `🧾 Order ${order.reference}`);
-      await app.orders.attachReceipt(order.reference, receipt.message_id);
-      const submitted = await app.orders.submit(order.reference);
+      stack.emu.emulator.users.upsert(user, {});
+      const order = await stack.app.orders.place(
+        mobileInput({
+          idempotencyKey: `fz-${i}-${randomUUID()}`,
+          userId: user,
+          chatId: user,
+          connectionNo: `98416600${String(i).padStart(2, "0")}`,
+        }),
+      );
+      const receipt = await stack.app.bot.api.sendMessage(user, `🧾 Order ${order.reference}`);
+      await stack.app.orders.attachReceipt(order.reference, receipt.message_id);
+      const submitted = await stack.app.orders.submit(order.reference);
       realRefs.push(submitted.reference);
       if (submitted.transactionId) realTx.push(submitted.transactionId);
     }
-    await waitUntil(async () => (await app.queue.backlog()) === 0, "notifier idle");
-  });
-
-  afterAll(async () => {
-    logs.save("fuzz-webhook");
-    await app?.stop();
-    await provider?.close();
-    await emu?.close();
-    await deletePrefix(prefix);
+    await waitUntil(async () => (await stack.app.queue.backlog()) === 0, "notifier idle");
   });
 
   /** AES-256-CBC of raw plaintext bytes (not JSON-encoded) with the given key and IV. */
@@ -300,12 +263,14 @@ describe("fuzzed provider webhooks", () => {
   }
 
   it("answers 100,000 fuzzed requests with one constant rejection, changing nothing", async () => {
-    const ordersBefore = await app.orders.listByUser(660_001, 5);
+    const ordersBefore = await stack.app.orders.listByUser(660_001, 5);
     expect(ordersBefore[0]?.status).toBe("queued");
-    const snapshot = JSON.stringify(await Promise.all(realRefs.map((r) => app.orders.get(r))));
-    const statsBefore = emu.emulator.stats();
-    const queriesBefore = provider.total(provider.statusQueries);
-    const unmatchedBefore = (await app.orders.listUnmatched(1000)).length;
+    const snapshot = JSON.stringify(
+      await Promise.all(realRefs.map((r) => stack.app.orders.get(r))),
+    );
+    const statsBefore = stack.emu.emulator.stats();
+    const queriesBefore = stack.provider.total(stack.provider.statusQueries);
+    const unmatchedBefore = (await stack.app.orders.listUnmatched(1000)).length;
 
     const statuses: Record<string, number> = {};
     const byKind: Record<string, Record<string, number>> = {};
@@ -335,7 +300,7 @@ describe("fuzzed provider webhooks", () => {
     for (let done = 0; done < IN_PROCESS; done += chunk) {
       const batch = fc.sample(gen, { numRuns: chunk, seed: 1_000 + done });
       await pool(batch, 8, async (f) => {
-        const res = await app.app.request("/webhooks/provider", {
+        const res = await stack.app.app.request("/webhooks/provider", {
           method: "POST",
           headers: f.headers,
           body: f.body,
@@ -346,7 +311,7 @@ describe("fuzzed provider webhooks", () => {
     const inProcessMs = Date.now() - t0;
     const t1 = Date.now();
     await pool(fc.sample(gen, { numRuns: OVER_HTTP, seed: 77 }), 16, async (f) => {
-      const res = await fetch(`${app.url}/webhooks/provider`, {
+      const res = await fetch(`${stack.app.url}/webhooks/provider`, {
         method: "POST",
         headers: f.headers,
         body: f.body,
@@ -388,7 +353,7 @@ describe("fuzzed provider webhooks", () => {
       10,
       (payload) =>
         new Promise<void>((resolve) => {
-          const socket = connect(app.port, "127.0.0.1", () => {
+          const socket = connect(stack.app.port, "127.0.0.1", () => {
             socket.end(payload);
           });
           socket.setTimeout(2_000, () => socket.destroy());
@@ -397,17 +362,19 @@ describe("fuzzed provider webhooks", () => {
           socket.on("close", () => resolve());
         }),
     );
-    const health = await fetch(`${app.url}/healthz`);
+    const health = await fetch(`${stack.app.url}/healthz`);
 
-    await app.webhook.settled();
+    await stack.app.webhook.settled();
     await new Promise((r) => setTimeout(r, 500));
-    const statsAfter = emu.emulator.stats();
-    const snapshotAfter = JSON.stringify(await Promise.all(realRefs.map((r) => app.orders.get(r))));
-    const unmatchedAfter = (await app.orders.listUnmatched(1000)).length;
+    const statsAfter = stack.emu.emulator.stats();
+    const snapshotAfter = JSON.stringify(
+      await Promise.all(realRefs.map((r) => stack.app.orders.get(r))),
+    );
+    const unmatchedAfter = (await stack.app.orders.listUnmatched(1000)).length;
     const fiveXX = Object.entries(statuses).filter(([s]) => s.startsWith("5"));
     const scan = logs.scan(secretNeedles(secrets));
     report("fuzzed provider webhooks", {
-      "requests in-process (app.request)": IN_PROCESS,
+      "requests in-process (stack.app.request)": IN_PROCESS,
       "requests over HTTP": OVER_HTTP,
       "raw malformed HTTP on a socket": rawPayloads.length,
       "time in-process / HTTP (ms)": `${inProcessMs} / ${httpMs}`,
@@ -418,7 +385,8 @@ describe("fuzzed provider webhooks", () => {
       "accepted (well-formed by chance, unknown order: kept for an admin)": accepted.length,
       "5xx": fiveXX.length,
       "chat messages sent / edited during fuzzing": `${statsAfter.messagesSent - statsBefore.messagesSent} / ${statsAfter.edits - statsBefore.edits}`,
-      "status queries during fuzzing": provider.total(provider.statusQueries) - queriesBefore,
+      "status queries during fuzzing":
+        stack.provider.total(stack.provider.statusQueries) - queriesBefore,
       "orders changed": snapshotAfter === snapshot ? 0 : "some",
       "unmatched events recorded": unmatchedAfter - unmatchedBefore,
       "healthz after": health.status,
@@ -433,7 +401,7 @@ describe("fuzzed provider webhooks", () => {
     expect(accepted.every((k) => k === "bad plaintext")).toBe(true);
     expect(statsAfter.messagesSent).toBe(statsBefore.messagesSent);
     expect(statsAfter.edits).toBe(statsBefore.edits);
-    expect(provider.total(provider.statusQueries)).toBe(queriesBefore);
+    expect(stack.provider.total(stack.provider.statusQueries)).toBe(queriesBefore);
     expect(snapshotAfter).toBe(snapshot);
     expect(health.status).toBe(200);
     expect(logs.errors()).toEqual([]);

@@ -1,30 +1,15 @@
-import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
-import {
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../../src/playground/emulator/index.ts";
-import { type ApiTap, startApiTap } from "./support/api-tap.ts";
-import { type AppProcess, appEnv, deletePrefix, spawnApp } from "./support/app.ts";
-import { audit, auditFigures, problems } from "./support/audit.ts";
-import { ChatUser, finalPushes, pushesOf } from "./support/chat.ts";
-import {
-  chaosSecrets,
-  freePort,
-  report,
-  SHARED_REDIS_URL,
-  secretNeedles,
-  seeded,
-  sleep,
-  waitUntil,
-} from "./support/env.ts";
-import { patientMobileOrder } from "./support/flows.ts";
-import { LogCapture, secretFigures } from "./support/logs.ts";
-import { type ProviderServer, startProviderServer } from "./support/provider.ts";
+import type { ApiTap } from "../support/chaos/api-tap.ts";
+import type { AppProcess } from "../support/chaos/app.ts";
+import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
+import { freePort, report, secretNeedles, seeded, sleep, waitUntil } from "../support/chaos/env.ts";
+import { patientMobileOrder } from "../support/chaos/flows.ts";
+import { secretFigures } from "../support/chaos/logs.ts";
+import { useProcessStack } from "../support/chaos/process-stack.ts";
+import { ChatUser, finalPushes, pushesOf } from "../support/chat.ts";
 
 /**
  * The product as a child process (`node --import tsx src/main.ts`: polling the emulator served
@@ -40,13 +25,16 @@ const KILLS = 4;
 const ORDERS_EACH = 3;
 
 describe("the bot process killed with SIGKILL", () => {
-  const secrets = chaosSecrets();
-  const logs = new LogCapture();
-  const prefix = `chaos:kill:${randomUUID().slice(0, 8)}:`;
-  let emu: RunningEmulator;
-  let provider: ProviderServer;
+  // The app's port, fixed before the sandbox starts: its webhooks reach whichever process runs.
+  let port = 0;
+  const stack = useProcessStack("kill", async (secrets) => {
+    port = await freePort();
+    return {
+      webhook: { url: `http://127.0.0.1:${port}/webhooks/provider`, secret: secrets.webhookSecret },
+    };
+  });
+  const { secrets, logs, prefix } = stack;
   let env: Record<string, string>;
-  let redis: Redis;
   let store: OrderStore;
   let current: AppProcess | undefined;
   let tap: ApiTap;
@@ -56,7 +44,7 @@ describe("the bot process killed with SIGKILL", () => {
   async function startApp(): Promise<AppProcess> {
     generation++;
     const t = Date.now();
-    const app = spawnApp(`bot-${generation}`, env, logs);
+    const app = stack.spawn(`bot-${generation}`, env);
     await app.ready;
     startTimes.push(Date.now() - t);
     current = app;
@@ -64,37 +52,13 @@ describe("the bot process killed with SIGKILL", () => {
   }
 
   beforeAll(async () => {
-    emu = await startBotApiEmulatorServer({ token: secrets.botToken });
-    const port = await freePort();
-    provider = await startProviderServer({
-      token: secrets.providerToken,
-      logs,
-      webhook: {
-        url: `http://127.0.0.1:${port}/webhooks/provider`,
-        secret: secrets.webhookSecret,
-      },
+    tap = await stack.tap();
+    env = stack.env(tap.url, {
+      PORT: String(port),
+      PROVIDER_EXECUTE_TIMEOUT_MS: String(EXECUTE_TIMEOUT_MS),
     });
-    tap = await startApiTap(emu.apiRoot);
-    env = appEnv({
-      secrets,
-      apiRoot: tap.url,
-      providerBase: provider.base,
-      prefix,
-      extra: { PORT: String(port), PROVIDER_EXECUTE_TIMEOUT_MS: String(EXECUTE_TIMEOUT_MS) },
-    });
-    redis = new Redis(SHARED_REDIS_URL);
-    store = createRedisOrderStore({ redis, prefix });
+    store = createRedisOrderStore({ redis: stack.redis, prefix });
     await startApp();
-  });
-
-  afterAll(async () => {
-    await current?.kill("SIGTERM");
-    logs.save("kill");
-    await provider?.close();
-    await tap?.close();
-    await emu?.close();
-    redis?.disconnect();
-    await deletePrefix(prefix);
   });
 
   const ordersOf = async (users: number[]) =>
@@ -104,7 +68,7 @@ describe("the bot process killed with SIGKILL", () => {
     await waitUntil(
       async () => {
         const orders = await ordersOf(users);
-        const pushes = finalPushes(emu.emulator, users);
+        const pushes = finalPushes(stack.emu.emulator, users);
         return (
           orders.every((o) => pushes.has(o.reference)) &&
           orders.every((o) => o.status === "success" || o.status === "failed")
@@ -117,7 +81,7 @@ describe("the bot process killed with SIGKILL", () => {
   }
 
   it("accounts for an order whose execute was committed when the process died", async () => {
-    const u = new ChatUser(emu.emulator, 630_001);
+    const u = new ChatUser(stack.emu.emulator, 630_001);
     await u.say("/recharge", /What would you like to pay/);
     await u.tap("📱 Mobile top-up", /Which mobile number/);
     await u.say("9841630001", /Operator for/);
@@ -133,7 +97,7 @@ describe("the bot process killed with SIGKILL", () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    provider.setPlan((ref) => ({
+    stack.provider.setPlan((ref) => ({
       afterCommit: async () => {
         committed(ref);
         await held;
@@ -144,7 +108,7 @@ describe("the bot process killed with SIGKILL", () => {
     const killedAt = Date.now();
     await current?.kill("SIGKILL");
     release();
-    provider.setPlan(undefined);
+    stack.provider.setPlan(undefined);
     const before = await store.get(ref);
     await startApp();
 
@@ -155,9 +119,9 @@ describe("the bot process killed with SIGKILL", () => {
     const receipt = u.botMessages().find((m) => m.text.startsWith(`🧾 Order ${ref}`));
     const result = audit(
       order ? [order] : [],
-      provider.sandbox.ledger(secrets.providerToken),
-      provider.executes,
-      emu.emulator,
+      stack.provider.sandbox.ledger(secrets.providerToken),
+      stack.provider.executes,
+      stack.emu.emulator,
       [u.id],
     );
     report("SIGKILL between the committed execute and its answer", {
@@ -165,7 +129,7 @@ describe("the bot process killed with SIGKILL", () => {
       "process start (ms)": startTimes.at(-1) ?? 0,
       "kill -> success pushed (ms)": recoveredMs,
       "decided by": order?.history.find((h) => h.status === "success")?.source ?? "?",
-      "execute requests for the reference": provider.executes.get(ref) ?? 0,
+      "execute requests for the reference": stack.provider.executes.get(ref) ?? 0,
       ...auditFigures(result),
     });
     expect(before?.status).toBe("submitting");
@@ -176,7 +140,7 @@ describe("the bot process killed with SIGKILL", () => {
   });
 
   it("never leaves a conversation stuck behind the chat after a kill mid-update", async () => {
-    const u = new ChatUser(emu.emulator, 630_002);
+    const u = new ChatUser(stack.emu.emulator, 630_002);
     await u.say("/recharge", /What would you like to pay/);
     await u.tap("📱 Mobile top-up", /Which mobile number/);
     // The bot shows the next question and dies before it hears back: the conversation in Redis
@@ -207,12 +171,14 @@ describe("the bot process killed with SIGKILL", () => {
 
   it("accounts for every order when killed at random points while users order", async () => {
     const dice = seeded(424_242);
-    const ledgerBefore = provider.sandbox.ledger(secrets.providerToken).length;
+    const ledgerBefore = stack.provider.sandbox.ledger(secrets.providerToken).length;
     // Some executes are slow to answer, so that kills land between execute and answer too.
-    provider.setPlan(() => (dice() < 0.5 ? { afterMs: Math.floor(dice() * 800) } : undefined));
-    provider.sandbox.setFaults(secrets.providerToken, { commitThenDrop: 0.15 });
+    stack.provider.setPlan(() =>
+      dice() < 0.5 ? { afterMs: Math.floor(dice() * 800) } : undefined,
+    );
+    stack.provider.sandbox.setFaults(secrets.providerToken, { commitThenDrop: 0.15 });
     const known = new Set<string>();
-    const users = RANDOM_USERS.map((id) => new ChatUser(emu.emulator, id));
+    const users = RANDOM_USERS.map((id) => new ChatUser(stack.emu.emulator, id));
     let done = false;
     const ordering = Promise.all(
       users.map(async (u, n) => {
@@ -242,7 +208,7 @@ describe("the bot process killed with SIGKILL", () => {
     while (kills < KILLS && !done) {
       await sleep(1_000 + Math.floor(dice() * 2_000));
       if (done) break;
-      const inFlight = [...provider.executes.keys()].length;
+      const inFlight = [...stack.provider.executes.keys()].length;
       killTimes.push(Date.now());
       await current?.kill("SIGKILL");
       kills++;
@@ -251,27 +217,27 @@ describe("the bot process killed with SIGKILL", () => {
     }
     const refs = (
       await ordering.catch(async (err: unknown) => {
-        const stats = emu.emulator.stats();
+        const stats = stack.emu.emulator.stats();
         const stuck = /user (\d+)/.exec(String(err))?.[1];
-        const conversation = stuck ? await redis.get(`${prefix}conversation:${stuck}`) : null;
-        const session = stuck ? await redis.get(`${prefix}session:${stuck}`) : null;
+        const conversation = stuck ? await stack.redis.get(`${prefix}conversation:${stuck}`) : null;
+        const session = stuck ? await stack.redis.get(`${prefix}session:${stuck}`) : null;
         throw new Error(
           `conversation: ${conversation?.slice(0, 3000)}\nsession: ${session}\n` +
-            `${err}\nemulator: ${JSON.stringify({ pending: emu.emulator.webhookInfo().pending_update_count, created: stats.updatesCreated, returned: stats.updatesReturned, calls: stats.methodCalls, errors: stats.errors })}`,
+            `${err}\nemulator: ${JSON.stringify({ pending: stack.emu.emulator.webhookInfo().pending_update_count, created: stats.updatesCreated, returned: stats.updatesReturned, calls: stats.methodCalls, errors: stats.errors })}`,
         );
       })
     ).flat();
     const lastKill = Date.now();
     const orders = await settled(RANDOM_USERS, 150_000);
     const settledMs = Date.now() - lastKill;
-    provider.setPlan(undefined);
-    provider.sandbox.clearFaults(secrets.providerToken);
+    stack.provider.setPlan(undefined);
+    stack.provider.sandbox.clearFaults(secrets.providerToken);
 
     const result = audit(
       orders,
-      provider.sandbox.ledger(secrets.providerToken).slice(ledgerBefore),
-      provider.executes,
-      emu.emulator,
+      stack.provider.sandbox.ledger(secrets.providerToken).slice(ledgerBefore),
+      stack.provider.executes,
+      stack.emu.emulator,
       RANDOM_USERS,
     );
     // The notifier delivers at least once: a process killed after Telegram took a push and before
@@ -279,7 +245,7 @@ describe("the bot process killed with SIGKILL", () => {
     // real ones: the first copy left less than a second before a kill, the second after it.
     const byRef = new Map(orders.map((o) => [o.reference, o]));
     const explained = result.duplicatePushes.filter((ref) => {
-      const copies = pushesOf(emu.emulator, byRef.get(ref)?.chatId ?? 0, ref);
+      const copies = pushesOf(stack.emu.emulator, byRef.get(ref)?.chatId ?? 0, ref);
       const first = copies[0]?.date ?? 0;
       const second = copies[1]?.date ?? 0;
       return (
@@ -312,12 +278,12 @@ describe("the bot process killed with SIGKILL", () => {
   });
 
   it("does not mute a user whose flood counter a killed process left without expiry", async () => {
-    const u = new ChatUser(emu.emulator, 630_201);
+    const u = new ChatUser(stack.emu.emulator, 630_201);
     // What INCR without its PEXPIRE leaves behind: a counter just under the limit, never expiring.
     const key = `${prefix}flood${u.id}`;
-    await redis.set(key, "29");
+    await stack.redis.set(key, "29");
     const answer = await u.say("/help", /\/recharge/);
-    const ttl = await redis.pttl(key);
+    const ttl = await stack.redis.pttl(key);
     report("flood counter left without expiry by a killed process", {
       "counter expiry after the next message (ms)": ttl,
     });

@@ -10,13 +10,13 @@ import {
   isProviderError,
   type ProviderClient,
 } from "../../src/provider/index.ts";
+import { countBy, report } from "../support/chaos/env.ts";
 import {
   type FakeProvider,
   type Reply,
   startFakeProvider,
   TOKEN,
-} from "../provider/fake-provider.ts";
-import { countBy, report } from "./support/env.ts";
+} from "../support/fake-provider.ts";
 
 /**
  * The aggregator answering nonsense: HTML error pages with 200 and 5xx, empty bodies, truncated
@@ -247,6 +247,7 @@ describe("malformed aggregator responses", () => {
         operatorName: "NTC Prepaid",
         connectionNo: "9841234567",
         amountPaisa: 10_000,
+        details: {},
       });
     const results: Record<string, string> = {};
     const refs: string[] = [];

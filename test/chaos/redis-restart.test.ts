@@ -1,20 +1,14 @@
-import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFinal, type Order } from "../../src/orders/model.ts";
-import { moneyPathKeys } from "../../src/orders/redis-keys.ts";
-import {
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../../src/playground/emulator/index.ts";
-import type { System } from "../../src/system.ts";
-import { appEnv, startInProcess } from "./support/app.ts";
-import { audit, auditFigures, problems } from "./support/audit.ts";
-import { ChatUser, finalPushes } from "./support/chat.ts";
-import { chaosSecrets, pool, report, secretNeedles, sleep, waitUntil } from "./support/env.ts";
-import { LogCapture, secretFigures } from "./support/logs.ts";
-import { type ProviderServer, startProviderServer } from "./support/provider.ts";
-import { type OwnRedis, startOwnRedis } from "./support/redis-server.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
+import { pool, report, secretNeedles, sleep, waitUntil } from "../support/chaos/env.ts";
+import { everyOrderFinal, everyPushDelivered, orderStream } from "../support/chaos/flows.ts";
+import { secretFigures } from "../support/chaos/logs.ts";
+import { type OwnRedis, startOwnRedis } from "../support/chaos/redis-server.ts";
+import { useChaosStack } from "../support/chaos/stack.ts";
+import { ChatUser } from "../support/chat.ts";
 
 /**
  * Redis (a server of the test's own, AOF with fsync always) is shut down and started again on the
@@ -31,90 +25,30 @@ const LOAD_ORDERS = 150;
 const MID_FLOW = [620_101, 620_102, 620_103, 620_104, 620_105];
 
 describe("Redis restarted mid-run", () => {
-  const secrets = chaosSecrets();
-  const logs = new LogCapture();
-  const prefix = `chaos:redis:${randomUUID().slice(0, 8)}:`;
   let redisServer: OwnRedis;
   let probe: Redis;
-  let emu: RunningEmulator;
-  let provider: ProviderServer;
-  let app: System;
-
   beforeAll(async () => {
     redisServer = await startOwnRedis();
     probe = new Redis(redisServer.url, { maxRetriesPerRequest: 20 });
     probe.on("error", () => {});
-    emu = await startBotApiEmulatorServer({ token: secrets.botToken });
-    provider = await startProviderServer({ token: secrets.providerToken, logs });
-    app = await startInProcess({
-      env: appEnv({
-        secrets,
-        apiRoot: emu.apiRoot,
-        providerBase: provider.base,
-        redisUrl: redisServer.url,
-        prefix,
-      }),
-      logs,
-    });
-    provider.sandbox.setWebhook(secrets.providerToken, {
-      url: `${app.url}/webhooks/provider`,
-      secret: secrets.webhookSecret,
-    });
   });
-
   afterAll(async () => {
-    logs.save("redis-restart");
-    await app?.stop();
-    await provider?.close();
-    await emu?.close();
     probe?.disconnect();
     await redisServer?.destroy();
   });
-
-  const input = (i: number, key: string) => {
-    const user = FIRST_USER + (i % USERS);
-    return {
-      idempotencyKey: key,
-      userId: user,
-      chatId: user,
-      locale: "en",
-      category: "mobile" as const,
-      region: "np" as const,
-      operatorId: 5,
-      operatorTypeId: 1,
-      operatorName: "NTC Prepaid",
-      connectionNo: `984${String(i).padStart(3, "0")}${i % 7 === 0 ? "0000" : "4321"}`,
-      amountPaisa: 20_000,
-      details: {},
-    };
-  };
-
-  /** As a careful client does: retry with the same idempotency key until the store answers. */
-  async function placeAndSubmit(i: number, failures: { place: number; submit: number }) {
-    const key = `redis-${i}-${randomUUID()}`;
-    let order: Order | undefined;
-    for (let attempt = 0; !order; attempt++) {
-      try {
-        order = await app.orders.place(input(i, key));
-      } catch (err) {
-        failures.place++;
-        if (attempt > 100) throw err;
-        await sleep(100);
-      }
-    }
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await app.orders.submit(order.reference);
-      } catch (err) {
-        failures.submit++;
-        // The outcome may have been lost with the reply: the stored order says where it stands.
-        const stored = await app.orders.get(order.reference).catch(() => null);
-        if (stored && stored.status !== "placed") return stored;
-        if (attempt > 100) throw err;
-        await sleep(100);
-      }
-    }
-  }
+  // Registered after the own Redis: started once it runs, stopped before it is destroyed.
+  const stack = useChaosStack("redis-restart", () => ({
+    redisUrl: redisServer.url,
+    deleteKeys: false,
+  }));
+  const { secrets, logs, prefix } = stack;
+  const { placeAndSubmit } = orderStream({
+    app: () => stack.app,
+    name: "redis",
+    firstUser: FIRST_USER,
+    users: USERS,
+    attempts: 100,
+  });
 
   async function restartRedis(downMs: number) {
     await redisServer.shutdown();
@@ -123,7 +57,8 @@ describe("Redis restarted mid-run", () => {
   }
 
   it("loses no order, session or queued notification across two restarts", async () => {
-    const k = moneyPathKeys(prefix);
+    const { emu, provider, app } = stack;
+    const k = keyspace(prefix);
     // Five users stop half-way through a mobile top-up: session and conversation live in Redis.
     const midFlow = MID_FLOW.map((id) => new ChatUser(emu.emulator, id));
     await Promise.all(
@@ -151,7 +86,8 @@ describe("Redis restarted mid-run", () => {
         ),
       "the queued orders final",
     );
-    const before = {
+    // What Redis holds of the queued orders, the backlog and the half-way conversations.
+    const inRedis = async () => ({
       orders: await Promise.all(queued.map((o) => probe.hget(k.order(o.reference), "j"))),
       backlog: await probe.xlen(k.outbox),
       sessions: await Promise.all(MID_FLOW.map((id) => probe.get(`${prefix}session:${id}`))),
@@ -159,22 +95,15 @@ describe("Redis restarted mid-run", () => {
         MID_FLOW.map((id) => probe.get(`${prefix}conversation:${id}`)),
       ),
       keys: (await probe.keys(`${prefix}*`)).length,
-    };
+    });
+    const before = await inRedis();
     expect(before.backlog).toBeGreaterThanOrEqual(QUEUED_ORDERS);
 
     // Restart 1: everything stored must come back from the AOF.
     const down1 = Date.now();
     await restartRedis(1_000);
     const down1Ms = Date.now() - down1;
-    const after = {
-      orders: await Promise.all(queued.map((o) => probe.hget(k.order(o.reference), "j"))),
-      backlog: await probe.xlen(k.outbox),
-      sessions: await Promise.all(MID_FLOW.map((id) => probe.get(`${prefix}session:${id}`))),
-      conversations: await Promise.all(
-        MID_FLOW.map((id) => probe.get(`${prefix}conversation:${id}`)),
-      ),
-      keys: (await probe.keys(`${prefix}*`)).length,
-    };
+    const after = await inRedis();
     expect(after.orders).toEqual(before.orders);
     expect(after.backlog).toBe(before.backlog);
     expect(after.sessions).toEqual(before.sessions);
@@ -210,20 +139,9 @@ describe("Redis restarted mid-run", () => {
     }
 
     const allRefs = [...queued, ...streamed].map((o) => o.reference).concat(midRefs);
-    await waitUntil(
-      async () =>
-        (await app.store.listOpen({ createdBefore: Date.now() + 60_000, limit: 5 })).length === 0,
-      "every order final",
-      { timeoutMs: 60_000, intervalMs: 200 },
-    );
+    await everyOrderFinal(app);
     const chats = [...Array.from({ length: USERS }, (_, u) => FIRST_USER + u), ...MID_FLOW];
-    await waitUntil(
-      async () =>
-        (await app.queue.backlog()) === 0 &&
-        finalPushes(emu.emulator, chats).size >= allRefs.length,
-      "every notification delivered",
-      { timeoutMs: 60_000, intervalMs: 200 },
-    );
+    await everyPushDelivered(app, emu.emulator, chats, allRefs.length);
 
     const stored = await Promise.all(allRefs.map((r) => app.orders.get(r)));
     const lost = allRefs.filter((_, i) => stored[i] === null);

@@ -1,16 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../../src/playground/emulator/index.ts";
-import type { System } from "../../src/system.ts";
+import { describe, expect, it } from "vitest";
 import { encryptPayload, signature } from "../../src/webhook/codec.ts";
-import { appEnv, deletePrefix, startInProcess } from "./support/app.ts";
-import { ChatUser } from "./support/chat.ts";
-import { chaosSecrets, report, secretNeedles } from "./support/env.ts";
-import { LogCapture, secretFigures } from "./support/logs.ts";
-import { type ProviderServer, startProviderServer } from "./support/provider.ts";
+import { report, secretNeedles } from "../support/chaos/env.ts";
+import { secretFigures } from "../support/chaos/logs.ts";
+import { useChaosStack } from "../support/chaos/stack.ts";
+import { ChatUser } from "../support/chat.ts";
 
 /**
  * Who may see what. Customers see, repeat and are told about their own orders only (another
@@ -28,39 +22,10 @@ const ADMIN = 695_950;
 const NOT_FOUND = /I found no order with that number/;
 
 describe("security: customers, staff and unsigned webhooks", () => {
-  const secrets = chaosSecrets();
-  const logs = new LogCapture();
-  const prefix = `chaos:sec:${randomUUID().slice(0, 8)}:`;
-  let emu: RunningEmulator;
-  let provider: ProviderServer;
-  let app: System;
-
-  beforeAll(async () => {
-    emu = await startBotApiEmulatorServer({ token: secrets.botToken });
-    provider = await startProviderServer({ token: secrets.providerToken, logs });
-    app = await startInProcess({
-      env: appEnv({
-        secrets,
-        apiRoot: emu.apiRoot,
-        providerBase: provider.base,
-        prefix,
-        extra: { AGENT_IDS: String(AGENT), ADMIN_IDS: String(ADMIN) },
-      }),
-      logs,
-    });
-    provider.sandbox.setWebhook(secrets.providerToken, {
-      url: `${app.url}/webhooks/provider`,
-      secret: secrets.webhookSecret,
-    });
+  const stack = useChaosStack("security", {
+    extra: { AGENT_IDS: String(AGENT), ADMIN_IDS: String(ADMIN) },
   });
-
-  afterAll(async () => {
-    logs.save("security");
-    await app?.stop();
-    await provider?.close();
-    await emu?.close();
-    await deletePrefix(prefix);
-  });
+  const { secrets, logs } = stack;
 
   async function order(u: ChatUser, number: string): Promise<string> {
     await u.say("/recharge", /What would you like to pay/);
@@ -75,15 +40,15 @@ describe("security: customers, staff and unsigned webhooks", () => {
   }
 
   it("keeps customers to their own orders and staff to configured ids", async () => {
-    const alice = new ChatUser(emu.emulator, ALICE, { first_name: "Alice" });
-    const bob = new ChatUser(emu.emulator, BOB, { first_name: "Bob" });
-    const agent = new ChatUser(emu.emulator, AGENT, { first_name: "Agent" });
-    const admin = new ChatUser(emu.emulator, ADMIN, { first_name: "Admin" });
+    const alice = new ChatUser(stack.emu.emulator, ALICE, { first_name: "Alice" });
+    const bob = new ChatUser(stack.emu.emulator, BOB, { first_name: "Bob" });
+    const agent = new ChatUser(stack.emu.emulator, AGENT, { first_name: "Agent" });
+    const admin = new ChatUser(stack.emu.emulator, ADMIN, { first_name: "Admin" });
     const aliceRef = await order(alice, "9841695001");
     const bobRef = await order(bob, "9841695002");
-    const aliceTx = (await app.orders.get(aliceRef))?.transactionId ?? "";
+    const aliceTx = (await stack.app.orders.get(aliceRef))?.transactionId ?? "";
     expect(aliceTx).not.toBe("");
-    const queries = () => provider.total(provider.statusQueries);
+    const queries = () => stack.provider.total(stack.provider.statusQueries);
     const q0 = queries();
 
     // Bob probes Alice's order every way a customer can.
@@ -94,7 +59,9 @@ describe("security: customers, staff and unsigned webhooks", () => {
     ];
     const history = await bob.say("/history", /Your last orders/);
     // Forged "repeat" data naming Alice's order, pressed on Bob's own history message.
-    const forged = emu.emulator.pressButton(BOB, history.id, `rep:${aliceRef}`, { force: true });
+    const forged = stack.emu.emulator.pressButton(BOB, history.id, `rep:${aliceRef}`, {
+      force: true,
+    });
     const forgedAnswer = await bob.emu.waitForBotMessage(BOB, NOT_FOUND, {
       afterId: history.id,
     });
@@ -111,13 +78,13 @@ describe("security: customers, staff and unsigned webhooks", () => {
     const agentHelp = await agent.say("/help");
     const adminBalance = await admin.say("/balance", /Wallet balance/);
     // Staff rights come with the id, not with a name: someone called "Agent" is a customer.
-    const impostor = new ChatUser(emu.emulator, 695_901, {
+    const impostor = new ChatUser(stack.emu.emulator, 695_901, {
       first_name: "Agent",
       username: "agent",
     });
     const impostorView = await impostor.say(`/status ${aliceRef}`, NOT_FOUND);
     const group = await alice.emu.sendGroupText(ALICE, -695_000, `/status ${aliceRef}`);
-    const groupAnswer = await emu.emulator.waitForBotMessage(
+    const groupAnswer = await stack.emu.emulator.waitForBotMessage(
       -695_000,
       /only taken in a private chat/,
       {
@@ -129,8 +96,8 @@ describe("security: customers, staff and unsigned webhooks", () => {
       .botMessages()
       .map((m) => m.text)
       .join("\n");
-    const aliceOrders = await app.orders.listByUser(ALICE, 10);
-    const bobOrders = await app.orders.listByUser(BOB, 10);
+    const aliceOrders = await stack.app.orders.listByUser(ALICE, 10);
+    const bobOrders = await stack.app.orders.listByUser(BOB, 10);
     report("security: who sees what", {
       "customer probes of another's order (reference, transaction id, forged repeat)": 3,
       "answered like an unknown number": [...probes, forgedAnswer].filter((m) =>
@@ -143,8 +110,13 @@ describe("security: customers, staff and unsigned webhooks", () => {
       "/balance for customer / agent / admin": `${bobBalance.text.slice(0, 24)} / ${agentBalance.text.slice(0, 24)} / ${adminBalance.text.slice(0, 15)}`,
     });
     for (const p of probes) expect(p.text).not.toContain(aliceRef);
-    expect(history.text).toContain(bobRef);
+    // /history names Bob's order by its number; its reference travels only in the Repeat button.
+    expect(history.text).toContain("9841695002");
+    expect(history.text).not.toContain("9841695001");
     expect(history.text).not.toContain(aliceRef);
+    const repeatData = (history.inlineKeyboard ?? []).flat().map((b) => b.callback_data);
+    expect(repeatData).toContain(`rep:${bobRef}`);
+    expect(repeatData).not.toContain(`rep:${aliceRef}`);
     expect(forged.callback_query_id).toBeTruthy();
     expect(unknownAsked.text).toMatch(NOT_FOUND);
     expect(bobTexts).not.toContain(aliceRef);
@@ -164,11 +136,11 @@ describe("security: customers, staff and unsigned webhooks", () => {
 
   it("lets no unsigned webhook change an order or cause a status query", async () => {
     // An order left open: its webhooks are dropped and the reconciler is stopped.
-    await app.reconciler.stop();
-    provider.sandbox.setFaults(secrets.providerToken, { dropWebhooks: true });
+    await stack.app.reconciler.stop();
+    stack.provider.sandbox.setFaults(secrets.providerToken, { dropWebhooks: true });
     const user = 695_003;
-    emu.emulator.users.upsert(user, {});
-    const placed = await app.orders.place({
+    stack.emu.emulator.users.upsert(user, {});
+    const placed = await stack.app.orders.place({
       idempotencyKey: `sec-${randomUUID()}`,
       userId: user,
       chatId: user,
@@ -179,8 +151,9 @@ describe("security: customers, staff and unsigned webhooks", () => {
       operatorName: "NTC Prepaid",
       connectionNo: "9841695003",
       amountPaisa: 10_000,
+      details: {},
     });
-    const submitted = await app.orders.submit(placed.reference);
+    const submitted = await stack.app.orders.submit(placed.reference);
     expect(submitted.status).toBe("queued");
     const claim = (status: string) =>
       JSON.stringify({
@@ -192,7 +165,7 @@ describe("security: customers, staff and unsigned webhooks", () => {
         }),
       });
     const post = (headers: Record<string, string>, body: string) =>
-      fetch(`${app.url}/webhooks/provider`, {
+      fetch(`${stack.app.url}/webhooks/provider`, {
         method: "POST",
         headers: { "content-type": "application/json", ...headers },
         body,
@@ -209,26 +182,26 @@ describe("security: customers, staff and unsigned webhooks", () => {
       },
       { "x-sig": signature(secrets.webhookSecret) },
     ];
-    const q0 = provider.total(provider.statusQueries);
-    const chatBefore = emu.emulator.chat(user).length;
+    const q0 = stack.provider.total(stack.provider.statusQueries);
+    const chatBefore = stack.emu.emulator.chat(user).length;
     const answers: number[] = [];
     for (const headers of unsigned) {
       for (const status of ["success", "failed", "pending"]) {
         answers.push((await post(headers, claim(status))).status);
       }
     }
-    await app.webhook.settled();
-    const after = await app.orders.get(submitted.reference);
-    const unsignedQueries = provider.total(provider.statusQueries) - q0;
-    const chatAfter = emu.emulator.chat(user).length;
+    await stack.app.webhook.settled();
+    const after = await stack.app.orders.get(submitted.reference);
+    const unsignedQueries = stack.provider.total(stack.provider.statusQueries) - q0;
+    const chatAfter = stack.emu.emulator.chat(user).length;
 
     // The same claim, signed: it is believed only after a status query, which now happens.
     const signed = await post(
       { "x-signature": signature(secrets.webhookSecret) },
       claim("success"),
     );
-    await app.webhook.settled();
-    const signedQueries = provider.total(provider.statusQueries) - q0 - unsignedQueries;
+    await stack.app.webhook.settled();
+    const signedQueries = stack.provider.total(stack.provider.statusQueries) - q0 - unsignedQueries;
     const scan = logs.scan(secretNeedles(secrets));
     report("security: unsigned webhooks", {
       "unsigned or wrongly signed claims": answers.length,

@@ -1,28 +1,15 @@
-import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import {
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../../src/playground/emulator/index.ts";
-import { type ApiTap, startApiTap } from "./support/api-tap.ts";
-import { type AppProcess, appEnv, deletePrefix, spawnApp } from "./support/app.ts";
-import { audit, auditFigures, problems } from "./support/audit.ts";
-import { ChatUser, finalPushes } from "./support/chat.ts";
-import {
-  chaosSecrets,
-  freePort,
-  report,
-  SHARED_REDIS_URL,
-  secretNeedles,
-  waitUntil,
-} from "./support/env.ts";
-import { patientMobileOrder } from "./support/flows.ts";
-import { LogCapture, secretFigures } from "./support/logs.ts";
-import { type ProviderServer, startProviderServer } from "./support/provider.ts";
-import { type RoundRobinProxy, startRoundRobinProxy } from "./support/proxy.ts";
+import type { ApiTap } from "../support/chaos/api-tap.ts";
+import type { AppProcess } from "../support/chaos/app.ts";
+import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
+import { freePort, report, secretNeedles, waitUntil } from "../support/chaos/env.ts";
+import { patientMobileOrder } from "../support/chaos/flows.ts";
+import { secretFigures } from "../support/chaos/logs.ts";
+import { useProcessStack } from "../support/chaos/process-stack.ts";
+import { type RoundRobinProxy, startRoundRobinProxy } from "../support/chaos/proxy.ts";
+import { ChatUser, finalPushes } from "../support/chat.ts";
 
 /**
  * Two instances of the product (child processes) on one Redis, behind a round-robin load balancer
@@ -36,65 +23,44 @@ import { type RoundRobinProxy, startRoundRobinProxy } from "./support/proxy.ts";
 const USERS = Array.from({ length: 12 }, (_, i) => 690_101 + i);
 
 describe("two processes on one Redis behind a load balancer", () => {
-  const secrets = chaosSecrets();
-  const logs = new LogCapture();
-  const prefix = `chaos:two:${randomUUID().slice(0, 8)}:`;
-  let emu: RunningEmulator;
-  let provider: ProviderServer;
   let proxy: RoundRobinProxy;
   let a: AppProcess;
   let b: AppProcess;
   let ports: number[] = [];
-  let redis: Redis;
   let taps: ApiTap[] = [];
-
-  beforeAll(async () => {
-    emu = await startBotApiEmulatorServer({ token: secrets.botToken });
+  // Registered before the stack: runs after it stopped both instances.
+  afterAll(async () => {
+    await proxy?.close();
+  });
+  const stack = useProcessStack("two-processes", async (secrets) => {
     ports = [await freePort(), await freePort()];
     // Both stay in the rotation after one dies, as with a balancer without health checks: a refused
     // connection is skipped over to the next instance.
     proxy = await startRoundRobinProxy(() => ports);
-    provider = await startProviderServer({
-      token: secrets.providerToken,
-      logs,
+    return {
       webhook: { url: `${proxy.url}/webhooks/provider`, secret: secrets.webhookSecret },
       faults: { commitThenDrop: 0.25, duplicateWebhooks: true, outOfOrderWebhooks: true },
-    });
-    // Each instance reaches the Bot API through a tap that can hold one answer (see below).
-    taps = [await startApiTap(emu.apiRoot), await startApiTap(emu.apiRoot)];
-    const env = (port: number, apiRoot: string) =>
-      appEnv({
-        secrets,
-        apiRoot,
-        providerBase: provider.base,
-        prefix,
-        extra: { PORT: String(port), PUBLIC_URL: proxy.url },
-      });
-    a = spawnApp("instance-a", env(ports[0] ?? 0, taps[0]?.url ?? ""), logs);
-    await a.ready;
-    b = spawnApp("instance-b", env(ports[1] ?? 0, taps[1]?.url ?? ""), logs);
-    await b.ready;
-    redis = new Redis(SHARED_REDIS_URL);
+    };
   });
+  const { secrets, logs, prefix } = stack;
 
-  afterAll(async () => {
-    await a?.kill("SIGTERM");
-    await b?.kill("SIGTERM");
-    logs.save("two-processes");
-    await proxy?.close();
-    for (const t of taps) await t.close();
-    await provider?.close();
-    await emu?.close();
-    redis?.disconnect();
-    await deletePrefix(prefix);
+  beforeAll(async () => {
+    // Each instance reaches the Bot API through a tap that can hold one answer (see below).
+    taps = [await stack.tap(), await stack.tap()];
+    const env = (port: number, apiRoot: string) =>
+      stack.env(apiRoot, { PORT: String(port), PUBLIC_URL: proxy.url });
+    a = stack.spawn("instance-a", env(ports[0] ?? 0, taps[0]?.url ?? ""));
+    await a.ready;
+    b = stack.spawn("instance-b", env(ports[1] ?? 0, taps[1]?.url ?? ""));
+    await b.ready;
   });
 
   it("orders, pushes and reconciles once across both, and one carries on when the other dies", async () => {
-    const store = createRedisOrderStore({ redis, prefix });
-    const webhookInfo = emu.emulator.webhookInfo();
+    const store = createRedisOrderStore({ redis: stack.redis, prefix });
+    const webhookInfo = stack.emu.emulator.webhookInfo();
     expect(String(webhookInfo.url)).toContain(proxy.url);
     const known = new Set<string>();
-    const users = USERS.map((id) => new ChatUser(emu.emulator, id));
+    const users = USERS.map((id) => new ChatUser(stack.emu.emulator, id));
     const round = (k: number) =>
       Promise.all(
         users.map((u, n) =>
@@ -114,7 +80,7 @@ describe("two processes on one Redis behind a load balancer", () => {
     // One instance dies while handling a user's update: it has shown the next question and not yet
     // answered Telegram. Telegram delivers the update again, through the balancer, to the other
     // instance, which takes it over once the dead one's lease on it has run out.
-    const victim = new ChatUser(emu.emulator, 690_199);
+    const victim = new ChatUser(stack.emu.emulator, 690_199);
     await victim.say("/recharge", /What would you like to pay/);
     await victim.tap("📱 Mobile top-up", /Which mobile number/);
     const isQuestion = (method: string, p: Record<string, unknown>) =>
@@ -144,7 +110,7 @@ describe("two processes on one Redis behind a load balancer", () => {
     const orders = await waitUntil(
       async () => {
         const list = (await Promise.all(everyone.map((u) => store.listByUser(u, 50)))).flat();
-        const pushes = finalPushes(emu.emulator, everyone);
+        const pushes = finalPushes(stack.emu.emulator, everyone);
         const done = list.every(
           (o) => (o.status === "success" || o.status === "failed") && pushes.has(o.reference),
         );
@@ -156,9 +122,9 @@ describe("two processes on one Redis behind a load balancer", () => {
     const settledMs = Date.now() - killedAt;
     const result = audit(
       orders as Order[],
-      provider.sandbox.ledger(secrets.providerToken),
-      provider.executes,
-      emu.emulator,
+      stack.provider.sandbox.ledger(secrets.providerToken),
+      stack.provider.executes,
+      stack.emu.emulator,
       everyone,
     );
     const decidedBy = (orders as Order[]).reduce<Record<string, number>>((acc, o) => {
@@ -167,7 +133,7 @@ describe("two processes on one Redis behind a load balancer", () => {
       acc[key] = (acc[key] ?? 0) + 1;
       return acc;
     }, {});
-    const stats = emu.emulator.stats();
+    const stats = stack.emu.emulator.stats();
     const scan = logs.scan(secretNeedles(secrets));
     report("two instances on one Redis, Telegram webhook mode behind a round-robin balancer", {
       "users / orders": `${USERS.length} / ${orders.length}`,

@@ -1,18 +1,25 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isFinal, type Order } from "../../src/orders/model.ts";
 import {
   type RunningEmulator,
   startBotApiEmulatorServer,
-} from "../../src/playground/emulator/index.ts";
+} from "../../dev/playground/emulator/index.ts";
+import { isFinal, type Order } from "../../src/orders/model.ts";
 import type { System } from "../../src/system.ts";
 import { encryptPayload, signature } from "../../src/webhook/codec.ts";
-import { appEnv, deletePrefix, startInProcess } from "./support/app.ts";
-import { audit, auditFigures, problems } from "./support/audit.ts";
-import { recordEdits } from "./support/chat.ts";
-import { chaosSecrets, countBy, pool, report, secretNeedles, waitUntil } from "./support/env.ts";
-import { LogCapture, secretFigures } from "./support/logs.ts";
-import { type ProviderServer, startProviderServer } from "./support/provider.ts";
+import { appEnv, deletePrefix, startInProcess } from "../support/chaos/app.ts";
+import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
+import {
+  chaosSecrets,
+  countBy,
+  pool,
+  report,
+  secretNeedles,
+  waitUntil,
+} from "../support/chaos/env.ts";
+import { LogCapture, secretFigures } from "../support/chaos/logs.ts";
+import { type ProviderServer, startProviderServer } from "../support/chaos/provider.ts";
+import { recordEdits } from "../support/chat.ts";
 
 /**
  * Provider webhooks as they really come: every event twice, "pending" after the final event, the

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { describe, expect, it } from "vitest";
+import { useTestSystem } from "../support/system.ts";
 
 /** What the bot sets up and how it answers outside any flow. */
 const ADMIN = 961;
 const GROUP = -100_961;
 
 describe("bot set-up and fallbacks, end to end", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem({ env: { ADMIN_IDS: String(ADMIN), AGENT_IDS: "962" } });
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
+  const ts = useTestSystem({ env: { ADMIN_IDS: String(ADMIN), AGENT_IDS: "962" } });
 
   it("registers the command menu in English, Nepali and Hindi, with /balance only in the admin's chat", () => {
     const emu = ts.user(960).emu;
@@ -81,8 +75,7 @@ describe("bot set-up and fallbacks, end to end", () => {
 
   it("answers a button of a finished flow with 'no longer active' and does nothing", async () => {
     const u = ts.user(965);
-    await u.say("/recharge", /What would you like to pay/);
-    await u.tap("📱 Mobile top-up", /Which mobile number/);
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
     await u.say("9841000965", /Operator for/);
     const amountPrompt = await u.tap(/detected/, /How much/);
     await u.say("100", /Please check your order/);
@@ -101,6 +94,25 @@ describe("bot set-up and fallbacks, end to end", () => {
     await u.say("/history", /Your last orders/);
     expect(u.chat().length).toBe(before + 2);
     expect(await ts.system.orders.listByUser(965, 10)).toHaveLength(1);
+  });
+
+  it("answers forged or malformed menu, language and repeat data like an expired button", async () => {
+    const u = ts.user(966);
+    const welcome = await u.say("/start", /Namaste/);
+    const forged = ["m:nope", "m:status", "m:", "lang:fr", "lang:", "rep:abc", "rep:0123", "rep:"];
+    for (const data of forged) {
+      const press = u.emu.pressButton(966, welcome.id, data, { force: true });
+      const answer = await u.emu.waitFor(() =>
+        u.emu.callbackAnswers().find((a) => a.callback_query_id === press.callback_query_id),
+      );
+      expect({ data, text: answer.text }).toEqual({
+        data,
+        text: "This button is no longer active.",
+      });
+    }
+    // Nothing started: no conversation asks anything, the language is as it was.
+    const after = await u.say("/cancel", "There is nothing to cancel.");
+    expect(u.chat().filter((m) => m.from === "bot" && m.id > welcome.id)).toEqual([after]);
   });
 
   it("shows the role's help: agents and admins learn their extra commands", async () => {

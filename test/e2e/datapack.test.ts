@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { expectFailurePush, expectParts } from "../support/chat.ts";
+import { detailsOf, ledgerFor, type TestUser, useTestSystem } from "../support/system.ts";
 
 /** The data-pack flow end to end: emulator -> bot -> orders -> sandbox -> webhook -> notifier. */
 describe("data pack, end to end", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem();
-  });
-  afterAll(async () => {
+  const ts = useTestSystem();
+  afterAll(() => {
     vi.restoreAllMocks();
-    await ts.cleanup();
   });
-
-  const refOf = (text: string) => /Order (\d+)/.exec(text)?.[1];
 
   async function start(u: TestUser) {
-    await u.say("/recharge", /What would you like to pay/);
-    await u.tap("📶 Data pack", /Which mobile number is the pack for/);
+    await u.menu("📶 Data pack", /Which mobile number is the pack for/);
   }
 
   it("buys an Ncell data pack from the second page of the list and pushes the success", async () => {
@@ -37,12 +31,7 @@ describe("data pack, end to end", () => {
     expect(u.buttons(list)).not.toContain("Night data 4 GB (11pm-6am) / 7 days · Rs 150");
 
     // Paging edits the same message: the second page shows the rest.
-    u.press("›");
-    const page2 = await u.emu.waitForBotMessage(
-      201,
-      (m) => m.id === list.id && (m.inlineKeyboard ?? []).flat().some((b) => b.text === "2/2"),
-      { timeoutMs: 8000 },
-    );
+    const page2 = await u.nextPage(list);
     expect(u.buttons(page2)).toContain("Night data 4 GB (11pm-6am) / 7 days · Rs 150");
     expect(u.buttons(page2)).not.toContain("1.5 GB / 1 day · Rs 100");
 
@@ -50,17 +39,17 @@ describe("data pack, end to end", () => {
       "Night data 4 GB (11pm-6am) / 7 days · Rs 150",
       /Please check your order/,
     );
-    expect(confirm.text).toContain("Operator: Ncell Data");
-    expect(confirm.text).toContain("Number / account: 9801234567");
-    expect(confirm.text).toContain("Package: Night data 4 GB (11pm-6am) / 7 days");
-    expect(confirm.text).toContain("Amount: Rs 150");
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    expect(ref).toBeDefined();
-    const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    expectParts(confirm.text, [
+      "Operator: Ncell Data",
+      "Number / account: 9801234567",
+      "Package: Night data 4 GB (11pm-6am) / 7 days",
+      "Amount: Rs 150",
+    ]);
+    const { ref, push } = await u.confirmUntil("succeeded");
+    expect(ref).toMatch(/^\d+$/);
     expect(push.text).toContain("Ncell Data · 9801234567 · Rs 150");
 
-    const order = await ts.system.orders.get(ref!);
+    const order = await ts.system.orders.get(ref);
     expect(order).toMatchObject({
       status: "success",
       category: "datapack",
@@ -72,8 +61,7 @@ describe("data pack, end to end", () => {
     });
     // The listing's reference is the order's own: nothing to carry separately.
     expect(order?.executeReference).toBeUndefined();
-    const ledger = ts.system.sandbox!.ledger(ts.system.config.sandbox.token);
-    expect(ledger.filter((r) => r.referenceNo === ref)).toHaveLength(1);
+    expect(ledgerFor(ts, ref)).toHaveLength(1);
   });
 
   it("tells the user when the operator fails the pack", async () => {
@@ -84,14 +72,11 @@ describe("data pack, end to end", () => {
     await u.tap("📞 Voice", /NTC Voice packs for 9841230000 \(2\)/);
     const confirm = await u.tap("Namaste 100 minutes / 7 days · Rs 100", /Please check your order/);
     expect(confirm.text).toContain("Operator: NTC Voice");
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    const push = await u.waitFor(new RegExp(`Order ${ref} failed`));
-    expect(push.text).toContain("Nothing was charged");
-    expect(push.text).toMatch(/Reason: .+/);
-    const order = await ts.system.orders.get(ref!);
+    const { ref, push } = await u.confirmUntil("failed");
+    expectFailurePush(push);
+    const order = await ts.system.orders.get(ref);
     expect(order?.status).toBe("failed");
-    expect(order?.details.packageName).toBe("Namaste 100 minutes / 7 days");
+    expect(detailsOf(order, "datapack").packageName).toBe("Namaste 100 minutes / 7 days");
   });
 
   it("re-asks with a reason at every step and keeps earlier answers", async () => {
@@ -121,19 +106,19 @@ describe("data pack, end to end", () => {
 
     await u.tap("4 GB / 7 days · Rs 300", /Please check your order/);
     const again = await u.say("yes", /Please choose one of the buttons/);
-    expect(again.text).toContain("Number / account: 9851234567");
-    expect(again.text).toContain("Operator: NTC Data");
-    expect(again.text).toContain("Package: 4 GB / 7 days");
-    expect(again.text).toContain("Amount: Rs 300");
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    expectParts(again.text, [
+      "Number / account: 9851234567",
+      "Operator: NTC Data",
+      "Package: 4 GB / 7 days",
+      "Amount: Rs 300",
+    ]);
+    await u.confirmUntil("succeeded");
     const orders = await ts.system.orders.listByUser(203, 10);
     expect(
       orders.map((o) => [
         o.connectionNo,
         o.operatorName,
-        o.details.packageName,
+        detailsOf(o, "datapack").packageName,
         o.amountPaisa,
         o.status,
       ]),
@@ -163,12 +148,8 @@ describe("data pack, end to end", () => {
     await u.say("9701234567", /Ncell number/);
     await u.tap("📞 Voice", /Ncell Voice packs/);
     await u.tap("Unlimited Ncell calls / 1 day · Rs 40", /Please check your order/);
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    await u.waitFor(new RegExp(`Order ${refOf(receipt.text)} succeeded`));
-    const ask = await (async () => {
-      await u.say("/recharge", /What would you like to pay/);
-      return u.tap("📶 Data pack", /Which mobile number is the pack for/);
-    })();
+    await u.confirmUntil("succeeded");
+    const ask = await u.menu("📶 Data pack", /Which mobile number is the pack for/);
     expect(u.buttons(ask)).toContain("9701234567");
     await u.tap("9701234567", /9701234567 is an Ncell number/);
   });

@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customerName } from "../../src/sandbox/data.ts";
-import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+import { describe, expect, it } from "vitest";
+import { customerName } from "../../dev/sandbox/data.ts";
+import { expectFailurePush, expectParts } from "../support/chat.ts";
+import { detailsOf, ledgerFor, type TestUser, useTestSystem } from "../support/system.ts";
 
 /** The TV (DTH) flow end to end: emulator -> bot -> orders -> sandbox -> webhook -> notifier. */
 describe("TV (DTH), end to end", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem();
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
-
-  const refOf = (text: string) => /Order (\d+)/.exec(text)?.[1];
+  const ts = useTestSystem();
 
   async function start(u: TestUser) {
-    await u.say("/recharge", /What would you like to pay/);
-    return u.tap("📺 TV (DTH)", /Which TV \(DTH\) operator/);
+    return u.menu("📺 TV (DTH)", /Which TV \(DTH\) operator/);
   }
 
   it("shows the subscriber, pays a package from the second page and pushes the success", async () => {
@@ -50,29 +42,24 @@ describe("TV (DTH), end to end", () => {
     expect(u.buttons(list)).toContain("Dish Home Basic - 1 Month · Rs 350");
     expect(u.buttons(list)).toContain("1/2");
 
-    u.press("›");
-    const page2 = await u.emu.waitForBotMessage(
-      301,
-      (m) => m.id === list.id && (m.inlineKeyboard ?? []).flat().some((b) => b.text === "2/2"),
-      { timeoutMs: 8000 },
-    );
+    const page2 = await u.nextPage(list);
     expect(u.buttons(page2)).toContain("Dish Home Gold HD - 3 Months · Rs 1,890");
     const confirm = await u.tap(
       "Dish Home Gold HD - 3 Months · Rs 1,890",
       /Please check your order/,
     );
-    expect(confirm.text).toContain("Operator: Dish Home");
-    expect(confirm.text).toContain("Number / account: DH123456");
-    expect(confirm.text).toContain(`Customer: ${customerName("DH123456")}`);
-    expect(confirm.text).toContain("Package: Dish Home Gold HD - 3 Months");
-    expect(confirm.text).toContain("Amount: Rs 1,890");
+    expectParts(confirm.text, [
+      "Operator: Dish Home",
+      "Number / account: DH123456",
+      `Customer: ${customerName("DH123456")}`,
+      "Package: Dish Home Gold HD - 3 Months",
+      "Amount: Rs 1,890",
+    ]);
 
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    expect(ref).toBeDefined();
-    const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    const { ref, push } = await u.confirmUntil("succeeded");
+    expect(ref).toMatch(/^\d+$/);
     expect(push.text).toContain("Dish Home · DH123456 · Rs 1,890");
-    const order = await ts.system.orders.get(ref!);
+    const order = await ts.system.orders.get(ref);
     expect(order).toMatchObject({
       status: "success",
       category: "dth",
@@ -82,8 +69,7 @@ describe("TV (DTH), end to end", () => {
       userId: 301,
       details: { packageId: "DTH36_GOLD_3M", packageName: "Dish Home Gold HD - 3 Months" },
     });
-    const ledger = ts.system.sandbox!.ledger(ts.system.config.sandbox.token);
-    expect(ledger.filter((r) => r.referenceNo === ref)).toHaveLength(1);
+    expect(ledgerFor(ts, ref)).toHaveLength(1);
   });
 
   it("tells the user when the operator fails the recharge", async () => {
@@ -93,14 +79,11 @@ describe("TV (DTH), end to end", () => {
     await u.say("NTV120000", /Choose a package/);
     const confirm = await u.tap("Net TV Basic - 1 Month · Rs 350", /Please check your order/);
     expect(confirm.text).toContain("NTV120000");
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    const push = await u.waitFor(new RegExp(`Order ${ref} failed`));
-    expect(push.text).toContain("Nothing was charged");
-    expect(push.text).toMatch(/Reason: .+/);
-    const order = await ts.system.orders.get(ref!);
+    const { ref, push } = await u.confirmUntil("failed");
+    expectFailurePush(push);
+    const order = await ts.system.orders.get(ref);
     expect(order?.status).toBe("failed");
-    expect(order?.details.packageId).toBe("DTH100_BASIC_1M");
+    expect(detailsOf(order, "dth").packageId).toBe("DTH100_BASIC_1M");
   });
 
   it("re-asks with a reason at every step, an unknown customer included, and keeps earlier answers", async () => {
@@ -124,20 +107,20 @@ describe("TV (DTH), end to end", () => {
     await u.say("gold", /Please choose one of the buttons/);
     await u.tap("SIM TV Silver - 12 Months · Rs 4,950", /Please check your order/);
     const again = await u.say("ok", /Please choose one of the buttons/);
-    expect(again.text).toContain("Operator: SIM TV");
-    expect(again.text).toContain("Number / account: SIM778899");
-    expect(again.text).toContain(`Customer: ${customerName("SIM778899")}`);
-    expect(again.text).toContain("Package: SIM TV Silver - 12 Months");
-    expect(again.text).toContain("Amount: Rs 4,950");
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    expectParts(again.text, [
+      "Operator: SIM TV",
+      "Number / account: SIM778899",
+      `Customer: ${customerName("SIM778899")}`,
+      "Package: SIM TV Silver - 12 Months",
+      "Amount: Rs 4,950",
+    ]);
+    await u.confirmUntil("succeeded");
     const orders = await ts.system.orders.listByUser(303, 10);
     expect(
       orders.map((o) => [
         o.operatorName,
         o.connectionNo,
-        o.details.packageName,
+        detailsOf(o, "dth").packageName,
         o.amountPaisa,
         o.status,
       ]),

@@ -1,30 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatRupees } from "../../src/bot/format.ts";
-import { toPaisa } from "../../src/provider/index.ts";
-import { electricityBill } from "../../src/sandbox/lookups.ts";
-import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+import { describe, expect, it } from "vitest";
+import { electricityBill } from "../../dev/sandbox/lookups.ts";
+import { formatRupees, toPaisa } from "../../src/money.ts";
+import { expectFailurePush, expectParts } from "../support/chat.ts";
+import { detailsOf, ledgerFor, type TestUser, useTestSystem } from "../support/system.ts";
 
 /** The electricity (NEA) bill flow end to end: office, SC number, customer id, phone, bill, pay, push. */
 describe("electricity bill, end to end", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem();
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
+  const ts = useTestSystem();
 
-  const ledgerFor = (ref: string) =>
-    ts.system.sandbox!.ledger(ts.system.config.sandbox.token).filter((r) => r.referenceNo === ref);
-  const refOf = (text: string) => /Order (\d+)/.exec(text)?.[1] ?? "";
   const rs = (rupees: string) => formatRupees(toPaisa(rupees));
   /** The sandbox's bill for these inputs (its month rows follow the clock; the amounts do not). */
   const billOf = (customer: string, sc: string) =>
     electricityBill(customer, sc, "0", "0", Date.now());
 
   async function startElectricity(u: TestUser) {
-    await u.say("/recharge", /What would you like to pay/);
-    return u.tap(
+    return u.menu(
       "💡 Electricity bill",
       /Nepal Electricity Authority: which distribution centre \(office\)/,
     );
@@ -54,9 +44,8 @@ describe("electricity bill, end to end", () => {
     const due = rs(expected.bill_amount);
     expect(shown.text).toContain(`Total due: ${due}`);
 
-    await u.waitFor(/Pay the due of/);
-    const confirm = await u.tap(`💳 Pay the due ${due}`, /Please check your order/);
-    for (const part of [
+    const confirm = await u.payDue(due);
+    expectParts(confirm.text, [
       "Operator: Nepal Electricity Authority",
       "Number / account: 778899",
       "Office: Pokhara DC",
@@ -65,12 +54,8 @@ describe("electricity bill, end to end", () => {
       `Customer: ${expected.customer_name}`,
       `Bill due: ${due}`,
       `Amount: ${due}`,
-    ]) {
-      expect(confirm.text).toContain(part);
-    }
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    ]);
+    const { ref, push } = await u.confirmUntil("succeeded");
     expect(push.text).toContain(`Nepal Electricity Authority · 778899 · ${due}`);
 
     const order = await ts.system.orders.get(ref);
@@ -89,7 +74,7 @@ describe("electricity bill, end to end", () => {
         billAmountPaisa: toPaisa(expected.bill_amount),
       },
     });
-    expect(ledgerFor(ref)).toMatchObject([
+    expect(ledgerFor(ts, ref)).toMatchObject([
       { connectionNo: "778899", amountPaisa: toPaisa(expected.bill_amount) },
     ]);
   });
@@ -103,13 +88,9 @@ describe("electricity bill, end to end", () => {
     // A landline with its area code: the trunk 0 and the dash go.
     await u.say("01-4123456", /Electricity bill of/);
     const due = rs(billOf("99990000", "1234").bill_amount);
-    await u.waitFor(/Pay the due of/);
-    await u.tap(`💳 Pay the due ${due}`, /Please check your order/);
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    const push = await u.waitFor(new RegExp(`Order ${ref} failed`));
-    expect(push.text).toContain("Nothing was charged");
-    expect(push.text).toMatch(/Reason: .+/);
+    await u.payDue(due);
+    const { ref, push } = await u.confirmUntil("failed");
+    expectFailurePush(push);
     expect(await ts.system.orders.get(ref)).toMatchObject({
       status: "failed",
       connectionNo: "99990000",
@@ -129,9 +110,7 @@ describe("electricity bill, end to end", () => {
     const confirm = await u.say("2,000", /Please check your order/);
     expect(confirm.text).toContain("Bill due: Rs 0");
     expect(confirm.text).toContain("Amount: Rs 2,000");
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    const { ref } = await u.confirmUntil("succeeded");
     expect(await ts.system.orders.get(ref)).toMatchObject({
       status: "success",
       amountPaisa: 200_000,
@@ -171,26 +150,22 @@ describe("electricity bill, end to end", () => {
     await u.say("250000", /largest amount is Rs 1,00,000/);
     await u.say("much", /Please type an amount in rupees/);
     const confirm = await u.say("2500", /Please check your order/);
-    for (const part of [
+    expectParts(confirm.text, [
       "Number / account: 5555",
       "Office: Kirtipur DC",
       "SC number: 555.12",
       "Phone: 9841000111",
       `Customer: ${billOf("5555", "555.12").customer_name}`,
       "Amount: Rs 2,500",
-    ]) {
-      expect(confirm.text).toContain(part);
-    }
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    ]);
+    await u.confirmUntil("succeeded");
     const orders = await ts.system.orders.listByUser(704, 10);
     expect(
       orders.map((o) => [
         o.connectionNo,
         o.amountPaisa,
-        o.details.officeCode,
-        o.details.scNo,
+        detailsOf(o, "electricity").officeCode,
+        detailsOf(o, "electricity").scNo,
         o.status,
       ]),
     ).toEqual([["5555", 250_000, "282", "555.12", "success"]]);

@@ -1,21 +1,56 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatRupees } from "../../src/bot/format.ts";
-import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+import { describe, expect, it } from "vitest";
+import { formatRupees } from "../../src/money.ts";
+import { sandboxLedger, type TestUser, useTestSystem } from "../support/system.ts";
 
 /** /history and its "repeat" buttons, end to end. */
 describe("order history and repeat, end to end", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem();
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
+  const ts = useTestSystem();
 
-  const ledgerFor = (connectionNo: string) =>
-    ts.system
-      .sandbox!.ledger(ts.system.config.sandbox.token)
-      .filter((r) => r.connectionNo === connectionNo);
+  const ledgerOf = (connectionNo: string) =>
+    sandboxLedger(ts).filter((r) => r.connectionNo === connectionNo);
+
+  /** An order placed and submitted as a flow would, once it has succeeded; returns its reference. */
+  const placeDirect = async (
+    userId: number,
+    locale: string,
+    o: { category: "mobile" | "landline" | "india"; connectionNo: string; amountPaisa: number },
+  ): Promise<string> => {
+    const { catalog } = ts.system.deps;
+    const op =
+      o.category === "mobile"
+        ? catalog.byCategory("mobile").find((x) => x.name === "NTC Prepaid")!
+        : catalog.byCategory(o.category)[0]!;
+    const common = {
+      idempotencyKey: `history-${userId}-${o.connectionNo}`,
+      userId,
+      chatId: userId,
+      locale,
+      operatorId: op.id,
+      operatorTypeId: op.operatorTypeId,
+      operatorName: op.name,
+      connectionNo: o.connectionNo,
+      amountPaisa: o.amountPaisa,
+    };
+    const order = await ts.system.orders.place(
+      o.category === "india"
+        ? { ...common, category: "india", region: "in", details: { circleId: "5" } }
+        : { ...common, category: o.category, region: "np", details: {} },
+    );
+    await ts.system.orders.submit(order.reference);
+    await expect
+      .poll(async () => (await ts.system.orders.get(order.reference))?.status, { timeout: 8000 })
+      .toBe("success");
+    return order.reference;
+  };
+
+  /** Each order's time as /history should show it: India orders in India time, others in Nepal time. */
+  const timesOf = async (userId: number, locale: "en" | "ne") =>
+    Object.fromEntries(
+      (await ts.system.orders.listByUser(userId, 50)).map((o) => [
+        o.reference,
+        clock(locale, o.region === "in" ? "Asia/Kolkata" : "Asia/Kathmandu", o.createdAt),
+      ]),
+    );
 
   it("says so when there is no order yet", async () => {
     const u = ts.user(920);
@@ -26,35 +61,153 @@ describe("order history and repeat, end to end", () => {
 
   it("lists the last orders newest first, each with its status and a repeat button", async () => {
     const u = ts.user(921);
-    const first = await placeMobile(u, "9841000201", "100");
+    const first = await u.placeMobile("9841000201", "100");
     await u.waitFor(new RegExp(`Order ${first} succeeded`));
-    const second = await placeMobile(u, "9861230000", "150");
+    const second = await u.placeMobile("9861230000", "150");
     await u.waitFor(new RegExp(`Order ${second} failed`));
-    const third = await placeMobile(u, "9861000203", "200");
+    const third = await u.placeMobile("9861000203", "200");
     await u.waitFor(new RegExp(`Order ${third} succeeded`));
 
     const list = await u.say("/history", /Your last orders/);
-    const lines = list.text.split("\n");
-    expect(lines[0]).toBe("Your last orders:");
-    expect(lines.slice(1)).toEqual([
-      `${third} · NTC Prepaid · 9861000203 · Rs 200 · ✅ successful`,
-      `${second} · NTC Prepaid · 9861230000 · Rs 150 · ❌ failed`,
-      `${first} · NTC Prepaid · 9841000201 · Rs 100 · ✅ successful`,
-    ]);
+    const at = await timesOf(921, "en");
+    expect(list.text).toBe(
+      [
+        "Your last orders:",
+        `${at[third]} · 📱 Mobile top-up\nNTC Prepaid · 9861000203 · Rs 200 · ✅ successful`,
+        `${at[second]} · 📱 Mobile top-up\nNTC Prepaid · 9861230000 · Rs 150 · ❌ failed`,
+        `${at[first]} · 📱 Mobile top-up\nNTC Prepaid · 9841000201 · Rs 100 · ✅ successful`,
+      ].join("\n\n"),
+    );
+    // One page only: no Previous / Next.
     expect(u.buttons(list)).toEqual([
-      `🔁 Repeat ${third}`,
-      `🔁 Repeat ${second}`,
-      `🔁 Repeat ${first}`,
+      "🔁 Repeat 9861000203 · Rs 200",
+      "🔁 Repeat 9861230000 · Rs 150",
+      "🔁 Repeat 9841000201 · Rs 100",
     ]);
+  });
+
+  it("pages through many orders of several categories with Next and Previous, in Nepal and India time", async () => {
+    const u = ts.user(926);
+    // Seven orders, oldest first: mobile, landline and India, each succeeded before the next.
+    const placed: string[] = [];
+    for (let i = 1; i <= 7; i++) {
+      const india = i === 4;
+      const landline = i === 2 || i === 6;
+      placed.push(
+        await placeDirect(926, "en", {
+          category: india ? "india" : landline ? "landline" : "mobile",
+          connectionNo: india ? `987654321${i}` : landline ? `41555123${i}` : `984100060${i}`,
+          amountPaisa: i * 10_000,
+        }),
+      );
+    }
+    const at = await timesOf(926, "en");
+    const [, , , indiaRef] = placed;
+    // The India order in India time, the others in Nepal time.
+    const indiaOrder = (await ts.system.orders.get(indiaRef!))!;
+    expect(at[indiaRef!]).toBe(clock("en", "Asia/Kolkata", indiaOrder.createdAt));
+
+    const page1 = await u.say("/history", /Your last orders/);
+    expect(page1.text).toBe(
+      [
+        "Your last orders (page 1):",
+        `${at[placed[6]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000607 · Rs 700 · ✅ successful`,
+        `${at[placed[5]!]} · ☎️ Landline\nNTC Landline · 415551236 · Rs 600 · ✅ successful`,
+        `${at[placed[4]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000605 · Rs 500 · ✅ successful`,
+        `${at[placed[3]!]} · 🇮🇳 India recharge\n${indiaOrder.operatorName} · 9876543214 · ₹400 · ✅ successful`,
+        `${at[placed[2]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000603 · Rs 300 · ✅ successful`,
+      ].join("\n\n"),
+    );
+    expect(u.buttons(page1)).toEqual([
+      "🔁 Repeat 9841000607 · Rs 700",
+      "🔁 Repeat 415551236 · Rs 600",
+      "🔁 Repeat 9841000605 · Rs 500",
+      "🔁 Repeat 9876543214 · ₹400",
+      "🔁 Repeat 9841000603 · Rs 300",
+      "Next ➡️",
+    ]);
+    // No label shows a reference (it travels only in the button's data).
+    for (const ref of placed) expect(u.buttons(page1).join(" ")).not.toContain(ref);
+
+    // Next edits the same message to the older orders.
+    u.press("Next ➡️");
+    const page2 = await u.waitFor(/Your last orders \(page 2\)/);
+    expect(page2.id).toBe(page1.id);
+    expect(page2.text).toBe(
+      [
+        "Your last orders (page 2):",
+        `${at[placed[1]!]} · ☎️ Landline\nNTC Landline · 415551232 · Rs 200 · ✅ successful`,
+        `${at[placed[0]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000601 · Rs 100 · ✅ successful`,
+      ].join("\n\n"),
+    );
+    expect(u.buttons(page2)).toEqual([
+      "🔁 Repeat 415551232 · Rs 200",
+      "🔁 Repeat 9841000601 · Rs 100",
+      "⬅️ Previous",
+    ]);
+
+    // Previous goes back; a Repeat from page 2 repeats that order.
+    u.press("⬅️ Previous");
+    const back = await u.waitFor(/Your last orders \(page 1\)/);
+    expect(back.text).toBe(page1.text);
+    u.press("Next ➡️");
+    await u.waitFor(/Your last orders \(page 2\)/);
+    const intro = await u.tap("🔁 Repeat 9841000601 · Rs 100", /Repeating order/);
+    const confirm = await next(u, intro.id, /Please check your order/);
+    expect(confirm.text).toContain("Number / account: 9841000601");
+    expect(confirm.text).toContain("Amount: Rs 100");
+  });
+
+  it("shows the history in Nepali: Nepali dates, categories and buttons, with paging", async () => {
+    const u = ts.user(927, { language_code: "ne" });
+    const placed: string[] = [];
+    for (let i = 1; i <= 6; i++) {
+      placed.push(
+        await placeDirect(927, "ne", {
+          category: i === 6 ? "landline" : "mobile",
+          connectionNo: i === 6 ? "415551277" : `984100070${i}`,
+          amountPaisa: i * 10_000,
+        }),
+      );
+    }
+    const at = await timesOf(927, "ne");
+    // Nepali dates are in Devanagari with Nepali month names.
+    expect(at[placed[0]!]).toMatch(/^[०-९]{4} \S+ [०-९]{1,2}, [०-९]{2}:[०-९]{2}$/);
+
+    const page1 = await u.say("/history", /पछिल्ला अर्डरहरू/);
+    const lines = page1.text.split("\n\n");
+    expect(lines[0]).toBe("तपाईंका पछिल्ला अर्डरहरू (पृष्ठ १):");
+    expect(lines.slice(1)).toEqual([
+      `${at[placed[5]!]} · ☎️ ल्यान्डलाइन\nNTC Landline · 415551277 · रु 600 · ${status("ne")}`,
+      `${at[placed[4]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000705 · रु 500 · ${status("ne")}`,
+      `${at[placed[3]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000704 · रु 400 · ${status("ne")}`,
+      `${at[placed[2]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000703 · रु 300 · ${status("ne")}`,
+      `${at[placed[1]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000702 · रु 200 · ${status("ne")}`,
+    ]);
+    expect(u.buttons(page1)).toEqual([
+      "🔁 फेरि 415551277 · रु 600",
+      "🔁 फेरि 9841000705 · रु 500",
+      "🔁 फेरि 9841000704 · रु 400",
+      "🔁 फेरि 9841000703 · रु 300",
+      "🔁 फेरि 9841000702 · रु 200",
+      "अर्को ➡️",
+    ]);
+    u.press("अर्को ➡️");
+    const page2 = await u.waitFor(/पृष्ठ २/);
+    expect(page2.text.split("\n\n")[0]).toBe("तपाईंका पछिल्ला अर्डरहरू (पृष्ठ २):");
+    expect(page2.text.split("\n\n").slice(1)).toEqual([
+      `${at[placed[0]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000701 · रु 100 · ${status("ne")}`,
+    ]);
+    expect(u.buttons(page2)).toEqual(["🔁 फेरि 9841000701 · रु 100", "⬅️ अघिल्लो"]);
   });
 
   it("repeats a mobile top-up as a new order with the same number and amount", async () => {
     const u = ts.user(922);
-    const first = await placeMobile(u, "9841000301", "250");
+    const first = await u.placeMobile("9841000301", "250");
     await u.waitFor(new RegExp(`Order ${first} succeeded`));
 
     await u.say("/history", /Your last orders/);
-    const intro = await u.tap(`🔁 Repeat ${first}`, /Repeating order/);
+    const intro = await u.tap("🔁 Repeat 9841000301 · Rs 250", /Repeating order/);
     const confirm = await next(u, intro.id, /Please check your order/);
     expect(confirm.text).toContain("Operator: NTC Prepaid");
     expect(confirm.text).toContain("Number / account: 9841000301");
@@ -71,7 +224,7 @@ describe("order history and repeat, end to end", () => {
       [first, "9841000301", 25000, "success"],
     ]);
     expect(orders[0]?.idempotencyKey).not.toBe(orders[1]?.idempotencyKey);
-    const debits = ledgerFor("9841000301");
+    const debits = ledgerOf("9841000301");
     expect(debits.map((r) => r.referenceNo).sort()).toEqual([first, second].sort());
     expect(debits.every((r) => r.debitPaisa > 0 && r.refundPaisa === 0)).toBe(true);
   });
@@ -112,7 +265,10 @@ describe("order history and repeat, end to end", () => {
     await u.waitFor(new RegExp(`Order ${earlier.reference} succeeded`));
 
     await u.say("/history", /Your last orders/);
-    const intro = await u.tap(`🔁 Repeat ${earlier.reference}`, /Repeating order/);
+    const intro = await u.tap(
+      `🔁 Repeat ${number} · ${formatRupees(pkg.amountPaisa)}`,
+      /Repeating order/,
+    );
     const confirm = await next(u, intro.id, /Please check your order/);
     expect(confirm.text).toContain(`Package: ${pkg.name}`);
     expect(confirm.text).toContain(`Number / account: ${number}`);
@@ -121,7 +277,7 @@ describe("order history and repeat, end to end", () => {
     await u.waitFor(new RegExp(`Order ${again} succeeded`));
     // The sandbox accepts a data-pack execute only under the reference of a listing for that number.
     expect(
-      ledgerFor(number)
+      ledgerOf(number)
         .map((r) => r.referenceNo)
         .sort(),
     ).toEqual([earlier.reference, again].sort());
@@ -135,7 +291,7 @@ describe("order history and repeat, end to end", () => {
     });
     await ts.system.orders.submit(stale.reference);
     await u.say("/history", /Your last orders/);
-    const refused = await u.tap(`🔁 Repeat ${stale.reference}`, /no longer offered/);
+    const refused = await u.tap(`🔁 Repeat ${number} · Rs 99`, /no longer offered/);
     expect(refused.text).toBe(
       `The package "Old Festival Pack" is no longer offered for ${number}. Send /recharge to choose another one.`,
     );
@@ -143,11 +299,11 @@ describe("order history and repeat, end to end", () => {
     expect(await ts.system.orders.listByUser(923, 10)).toHaveLength(3);
   });
 
-  it("repeats a water bill by checking the bill again, and says so when nothing is due", async () => {
+  it("repeats a water bill by checking it again, and never pays a bill already paid", async () => {
     const u = ts.user(924);
     const op = ts.system.deps.catalog.byCategory("water")[0]!;
     // Earlier water payments of this user (office 501, month 7), as the water flow places them.
-    const earlierBill = async (customerId: string, key: string) => {
+    const earlierBill = async (customerId: string, key: string, outcome: RegExp) => {
       const referenceNo = await ts.system.orders.nextReference();
       const bill = await ts.system.provider.checkWaterBill({
         operatorId: op.id,
@@ -178,52 +334,191 @@ describe("order history and repeat, end to end", () => {
         },
       });
       await ts.system.orders.submit(order.reference);
-      await u.waitFor(new RegExp(`Order ${order.reference} succeeded`));
+      await u.waitFor(new RegExp(`Order ${order.reference} ${outcome.source}`));
       return { order, bill };
     };
-    const { order, bill } = await earlierBill("1234568", "history-water-1");
-    expect(bill.billAmountPaisa).toBeGreaterThan(0);
+    const repeat = async (customerId: string, amountPaisa: number, answer: RegExp) => {
+      await u.say("/history", /Your last orders/);
+      return u.tap(`🔁 Repeat ${customerId} · ${formatRupees(amountPaisa)}`, answer);
+    };
+    const NOTHING_DUE =
+      "Nothing is due on this bill now. Send /recharge if you want to pay an advance.";
 
-    await u.say("/history", /Your last orders/);
-    const intro = await u.tap(`🔁 Repeat ${order.reference}`, /Repeating order/);
+    // Paid: the utility (the sandbox) now shows nothing due, so the repeat pays nothing.
+    const paid = await earlierBill("1234568", "history-water-1", /succeeded/);
+    expect(paid.bill.billAmountPaisa).toBeGreaterThan(0);
+    expect((await repeat("1234568", paid.order.amountPaisa, /Nothing is due/)).text).toBe(
+      NOTHING_DUE,
+    );
+    expect(ledgerOf("1234568")).toHaveLength(1);
+
+    // Failed (refunded): the bill is still due; the repeat shows the fresh bill and pays it.
+    const failed = await earlierBill("1230000", "history-water-2", /failed/);
+    const intro = await repeat("1230000", failed.order.amountPaisa, /Repeating order/);
     const confirm = await next(u, intro.id, /Please check your order/);
-    const due = formatRupees(bill.billAmountPaisa);
-    expect(confirm.text).toContain(`Bill of ${bill.customerName}: ${due} due now.`);
+    const due = formatRupees(failed.bill.billAmountPaisa);
+    expect(confirm.text).toContain(`Bill of ${failed.bill.customerName}: ${due} due now.`);
     expect(confirm.text).toContain(`Amount: ${due}`);
     const receipt = await u.tap("✅ Confirm", /Order \d+/);
     const again = /Order (\d+)/.exec(receipt.text)?.[1];
-    await u.waitFor(new RegExp(`Order ${again} succeeded`));
+    await u.waitFor(new RegExp(`Order ${again} failed`));
     expect((await ts.system.orders.get(again!))?.details).toMatchObject({
       officeCode: "501",
       monthId: 7,
     });
-    expect(ledgerFor("1234568")).toHaveLength(2);
+    expect(ledgerOf("1230000")).toHaveLength(2);
 
     // An advance paid on an account with nothing due: repeating it is a new decision.
-    const paid = await earlierBill("1237777", "history-water-2");
+    const advance = await earlierBill("1237777", "history-water-4", /succeeded/);
+    expect((await repeat("1237777", advance.order.amountPaisa, /Nothing is due/)).text).toBe(
+      NOTHING_DUE,
+    );
+    expect(ledgerOf("1237777")).toHaveLength(1);
+  });
+
+  it("repeats an electricity bill only while something is due", async () => {
+    const u = ts.user(928);
+    const op = ts.system.deps.catalog.byCategory("electricity")[0]!;
+    const account = {
+      connectionNo: "7788991",
+      officeCode: "301",
+      scNo: "012.34.999",
+      phone: "9841234567",
+    };
+    const referenceNo = await ts.system.orders.nextReference();
+    const bill = await ts.system.provider.checkElectricityBill({
+      operatorId: op.id,
+      operatorTypeId: op.operatorTypeId,
+      referenceNo,
+      ...account,
+    });
+    expect(bill.billAmountPaisa).toBeGreaterThan(0);
+    const order = await ts.system.orders.place({
+      idempotencyKey: "history-nea-1",
+      referenceNo,
+      userId: 928,
+      chatId: 928,
+      locale: "en",
+      category: "electricity",
+      region: "np",
+      operatorId: op.id,
+      operatorTypeId: op.operatorTypeId,
+      operatorName: op.name,
+      connectionNo: account.connectionNo,
+      amountPaisa: bill.billAmountPaisa,
+      details: {
+        officeCode: account.officeCode,
+        scNo: account.scNo,
+        phone: account.phone,
+        customerName: bill.customerName,
+        billAmountPaisa: bill.billAmountPaisa,
+      },
+    });
+    await ts.system.orders.submit(order.reference);
+    await u.waitFor(new RegExp(`Order ${order.reference} succeeded`));
+
     await u.say("/history", /Your last orders/);
-    const refused = await u.tap(`🔁 Repeat ${paid.order.reference}`, /Nothing is due/);
+    const refused = await u.tap(
+      `🔁 Repeat 7788991 · ${formatRupees(bill.billAmountPaisa)}`,
+      /Nothing is due/,
+    );
     expect(refused.text).toBe(
       "Nothing is due on this bill now. Send /recharge if you want to pay an advance.",
     );
-    expect(ledgerFor("1237777")).toHaveLength(1);
+    expect(ledgerOf("7788991")).toHaveLength(1);
   });
 });
+
+/** A bill whose payment is still under way; no reconciler run resolves it behind the test's back. */
+describe("repeating a bill whose payment is under way", () => {
+  const ts = useTestSystem({ env: { RECONCILE_MIN_AGE_MS: "600000" } });
+
+  it("waits for the payment's result instead of paying the bill again", async () => {
+    const u = ts.user(929);
+    const op = ts.system.deps.catalog.byCategory("water")[0]!;
+    const ledgerOf = (connectionNo: string) =>
+      sandboxLedger(ts).filter((r) => r.connectionNo === connectionNo);
+    // A payment the sandbox holds as pending (a customer id ending 9999).
+    const query = {
+      operatorId: op.id,
+      operatorTypeId: op.operatorTypeId,
+      connectionNo: "1239999",
+      monthId: 7,
+      officeCode: "501",
+    };
+    const referenceNo = await ts.system.orders.nextReference();
+    const bill = await ts.system.provider.checkWaterBill({ ...query, referenceNo });
+    const held = await ts.system.orders.place({
+      idempotencyKey: "history-water-held",
+      referenceNo,
+      userId: 929,
+      chatId: 929,
+      locale: "en",
+      category: "water",
+      region: "np",
+      operatorId: op.id,
+      operatorTypeId: op.operatorTypeId,
+      operatorName: op.name,
+      connectionNo: "1239999",
+      amountPaisa: bill.billAmountPaisa,
+      details: {
+        officeCode: "501",
+        monthId: 7,
+        customerName: bill.customerName,
+        billAmountPaisa: bill.billAmountPaisa,
+      },
+    });
+    await ts.system.orders.submit(held.reference);
+    await expect
+      .poll(async () => (await ts.system.orders.get(held.reference))?.status, { timeout: 8000 })
+      .toBe("pending");
+    // The utility still shows the bill due: only our own record knows a payment is on its way.
+    const again = await ts.system.provider.checkWaterBill({
+      ...query,
+      referenceNo: await ts.system.orders.nextReference(),
+    });
+    expect(again.billAmountPaisa).toBe(bill.billAmountPaisa);
+
+    const repeatLabel = `🔁 Repeat 1239999 · ${formatRupees(bill.billAmountPaisa)}`;
+    await u.say("/history", /Your last orders/);
+    const underWay = await u.tap(repeatLabel, /still being processed/);
+    expect(underWay.text).toBe(
+      `A payment of this bill (order ${held.reference}) is still being processed, so I will not pay it again now. You will get a message with its result; then check /history.`,
+    );
+    expect(u.botTexts().some((t) => t.startsWith("Please check your order"))).toBe(false);
+    expect(ledgerOf("1239999")).toHaveLength(1);
+
+    // Once it has succeeded, the bill is paid: still nothing is paid twice.
+    const { transactionId } = (await ts.system.orders.get(held.reference))!;
+    ts.system.sandbox!.forceStatus(ts.system.config.sandbox.token, transactionId!, "success");
+    await u.waitFor(new RegExp(`Order ${held.reference} succeeded`));
+    await u.say("/history", /Your last orders/);
+    const paid = await u.tap(repeatLabel, /Nothing is due/);
+    expect(paid.text).toBe(
+      "Nothing is due on this bill now. Send /recharge if you want to pay an advance.",
+    );
+    expect(ledgerOf("1239999")).toHaveLength(1);
+  });
+});
+
+/** A time as /history shows it, computed here independently of the product's formatter. */
+function clock(locale: "en" | "ne", timeZone: string, ms: number): string {
+  return new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "ne-NP", {
+    timeZone,
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(ms);
+}
+
+function status(locale: "ne"): string {
+  return { ne: "✅ सफल" }[locale];
+}
 
 /** The first bot message after message `afterId` that matches. */
 function next(u: TestUser, afterId: number, match: RegExp) {
   return u.emu.waitForBotMessage(u.id, match, { afterId, timeoutMs: 8000 });
-}
-
-/** A complete mobile order through the chat; returns its reference. */
-async function placeMobile(u: TestUser, number: string, amount: string): Promise<string> {
-  await u.say("/recharge", /What would you like to pay/);
-  await u.tap("📱 Mobile top-up", /Which mobile number/);
-  await u.say(number, /Operator for/);
-  await u.tap(/detected/, /How much/);
-  await u.say(amount, /Please check your order/);
-  const receipt = await u.tap("✅ Confirm", /Order \d+/);
-  const ref = /Order (\d+)/.exec(receipt.text)?.[1];
-  if (!ref) throw new Error("no reference in the receipt");
-  return ref;
 }

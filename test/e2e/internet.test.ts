@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TranscriptEntry } from "../../src/playground/emulator/index.ts";
-import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+import { describe, expect, it } from "vitest";
+import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
+import { expectFailurePush, expectParts } from "../support/chat.ts";
+import { detailsOf, ledgerFor, type TestUser, useTestSystem } from "../support/system.ts";
 
 /** The internet flow end to end: emulator -> bot -> orders -> sandbox -> webhook -> notifier. */
 describe("internet, end to end", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem();
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
-
-  const refOf = (text: string) => /Order (\d+)/.exec(text)?.[1];
+  const ts = useTestSystem();
 
   async function start(u: TestUser) {
-    await u.say("/recharge", /What would you like to pay/);
-    return u.tap("🌐 Internet", /Which internet provider\?/);
+    return u.menu("🌐 Internet", /Which internet provider\?/);
   }
 
   /** The same message once its keyboard shows page `page`. */
@@ -83,17 +75,17 @@ describe("internet, end to end", () => {
       "DG Link 100 Mbps - 3 Months · Rs 3,705",
       /Please check your order/,
     );
-    expect(confirm.text).toContain("Operator: DG Link");
-    expect(confirm.text).toContain("Number / account: dglink.ram");
-    expect(confirm.text).toContain("Package: DG Link 100 Mbps - 3 Months");
-    expect(confirm.text).toContain("Amount: Rs 3,705");
+    expectParts(confirm.text, [
+      "Operator: DG Link",
+      "Number / account: dglink.ram",
+      "Package: DG Link 100 Mbps - 3 Months",
+      "Amount: Rs 3,705",
+    ]);
 
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    expect(ref).toBeDefined();
-    const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    const { ref, push } = await u.confirmUntil("succeeded");
+    expect(ref).toMatch(/^\d+$/);
     expect(push.text).toContain("DG Link · dglink.ram · Rs 3,705");
-    const order = await ts.system.orders.get(ref!);
+    const order = await ts.system.orders.get(ref);
     expect(order).toMatchObject({
       status: "success",
       category: "internet",
@@ -104,8 +96,7 @@ describe("internet, end to end", () => {
       details: { packageId: "8212", packageName: "DG Link 100 Mbps - 3 Months" },
     });
     expect(order?.executeReference).toBeUndefined();
-    const ledger = ts.system.sandbox!.ledger(ts.system.config.sandbox.token);
-    expect(ledger.filter((r) => r.referenceNo === ref)).toHaveLength(1);
+    expect(ledgerFor(ts, ref)).toHaveLength(1);
   });
 
   it("tells the user when the ISP fails the payment", async () => {
@@ -115,12 +106,9 @@ describe("internet, end to end", () => {
     await u.say("vianet", /Your Vianet username/);
     await u.say("ram0000", /Vianet packages for ram0000/);
     await u.tap("Vianet 60 Mbps - 1 Month · Rs 1,025", /Please check your order/);
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    const push = await u.waitFor(new RegExp(`Order ${ref} failed`));
-    expect(push.text).toContain("Nothing was charged");
-    expect(push.text).toMatch(/Reason: .+/);
-    expect((await ts.system.orders.get(ref!))?.status).toBe("failed");
+    const { ref, push } = await u.confirmUntil("failed");
+    expectFailurePush(push);
+    expect((await ts.system.orders.get(ref))?.status).toBe("failed");
   });
 
   it("re-asks with a reason at every step, an unknown username included, and keeps earlier answers", async () => {
@@ -142,19 +130,19 @@ describe("internet, end to end", () => {
     await u.say("fast one", /Please choose one of the buttons/);
     await u.tap("Wifi Nepal 100 Mbps - 1 Month · Rs 1,250", /Please check your order/);
     const again = await u.say("no", /Please choose one of the buttons/);
-    expect(again.text).toContain("Operator: Wifi Nepal");
-    expect(again.text).toContain("Number / account: ram.sharma");
-    expect(again.text).toContain("Package: Wifi Nepal 100 Mbps - 1 Month");
-    expect(again.text).toContain("Amount: Rs 1,250");
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    expectParts(again.text, [
+      "Operator: Wifi Nepal",
+      "Number / account: ram.sharma",
+      "Package: Wifi Nepal 100 Mbps - 1 Month",
+      "Amount: Rs 1,250",
+    ]);
+    await u.confirmUntil("succeeded");
     const orders = await ts.system.orders.listByUser(403, 10);
     expect(
       orders.map((o) => [
         o.operatorName,
         o.connectionNo,
-        o.details.packageName,
+        detailsOf(o, "internet").packageName,
         o.amountPaisa,
         o.status,
       ]),
@@ -168,7 +156,13 @@ describe("internet, end to end", () => {
     await u.say("subisu", /Your Subisu username/);
     ts.system.sandbox!.setFaults(token, { errorRate5xx: 1 });
     try {
-      await u.say("subisu.ram", /The recharge service is not answering right now/);
+      const down = await u.say("subisu.ram", /The recharge service is not answering right now/);
+      expect(u.buttons(down)).toEqual(["🔄 Retry", "✖ Cancel"]);
+      // Typing instead of pressing shows the question again, with one Retry and one Cancel.
+      for (const typed of ["hello", "retry"]) {
+        const again = await u.say(typed, /The recharge service is not answering right now/);
+        expect(u.buttons(again)).toEqual(["🔄 Retry", "✖ Cancel"]);
+      }
     } finally {
       ts.system.sandbox!.clearFaults(token);
     }

@@ -48,7 +48,7 @@ describe("restart mid-conversation (Redis), end to end", () => {
     const confirm = await after.say("150", /कृपया आफ्नो अर्डर जाँच्नुहोस्:/);
     expect(confirm.text).toContain("अपरेटर: NTC Prepaid");
     expect(confirm.text).toContain("नम्बर / खाता: 9841000971");
-    expect(confirm.text).toContain("रकम: Rs 150");
+    expect(confirm.text).toContain("रकम: रु 150");
 
     const press = after.emu.clickButton(971, "✅ पुष्टि");
     const receipt = await after.emu.waitForBotMessage(971, /🧾 अर्डर \d+/, { afterId: confirm.id });

@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatRupees } from "../../src/bot/format.ts";
-import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+import { formatRupees } from "../../src/money.ts";
+import {
+  sandboxLedger,
+  startTestSystem,
+  type TestSystem,
+  type TestUser,
+} from "../support/system.ts";
 
 /** /status, forged repeat buttons and /balance, with an agent, an admin and two customers. */
 const AGENT = 901;
@@ -15,7 +20,7 @@ describe("order status and wallet, end to end", () => {
   beforeAll(async () => {
     ts = await startTestSystem({ env: { AGENT_IDS: String(AGENT), ADMIN_IDS: String(ADMIN) } });
     // Customer 911 places one mobile order; the tests below look at it from every side.
-    ref = await placeMobile(ts.user(911), "9841000111", "100");
+    ref = await ts.user(911).placeMobile("9841000111", "100");
     await ts.user(911).waitFor(new RegExp(`Order ${ref} succeeded`));
     transactionId = (await ts.system.orders.get(ref))?.transactionId ?? "";
     expect(transactionId).not.toBe("");
@@ -75,7 +80,7 @@ describe("order status and wallet, end to end", () => {
   it("ignores a forged repeat button for another customer's order", async () => {
     const other = ts.user(913);
     const welcome = await other.say("/start", /Namaste/);
-    const before = ledgerFor("9841000111");
+    const before = ledgerOf("9841000111");
     forgePress(other, welcome.id, `rep:${ref}`);
     const answer = await other.waitFor(NOT_FOUND);
     expect(answer.text).toBe(NOT_FOUND);
@@ -83,7 +88,7 @@ describe("order status and wallet, end to end", () => {
     expect(other.botTexts().some((t) => t.includes("Please check your order"))).toBe(false);
     expect(await ts.system.orders.listByUser(913, 10)).toEqual([]);
     expect(await ts.system.orders.listByUser(911, 10)).toHaveLength(1);
-    expect(ledgerFor("9841000111")).toEqual(before);
+    expect(ledgerOf("9841000111")).toEqual(before);
     // The owner's order is as it was.
     expect((await ts.system.orders.get(ref))?.status).toBe("success");
   });
@@ -128,27 +133,11 @@ describe("order status and wallet, end to end", () => {
     expect(ts.user(911).botTexts().join("\n")).not.toMatch(/Wallet|balance/i);
   });
 
-  function ledgerFor(connectionNo: string) {
-    return ts.system
-      .sandbox!.ledger(ts.system.config.sandbox.token)
-      .filter((r) => r.connectionNo === connectionNo);
-  }
+  const ledgerOf = (connectionNo: string) =>
+    sandboxLedger(ts).filter((r) => r.connectionNo === connectionNo);
 });
 
 /** A forged (or stale) callback: data the bot never put on that message. */
 function forgePress(u: TestUser, messageId: number, data: string): void {
   u.emu.pressButton(u.id, messageId, data, { force: true });
-}
-
-/** A complete mobile order through the chat; returns its reference. */
-async function placeMobile(u: TestUser, number: string, amount: string): Promise<string> {
-  await u.say("/recharge", /What would you like to pay/);
-  await u.tap("📱 Mobile top-up", /Which mobile number/);
-  await u.say(number, /Operator for/);
-  await u.tap(/detected/, /How much/);
-  await u.say(amount, /Please check your order/);
-  const receipt = await u.tap("✅ Confirm", /Order \d+/);
-  const ref = /Order (\d+)/.exec(receipt.text)?.[1];
-  if (!ref) throw new Error("no reference in the receipt");
-  return ref;
 }

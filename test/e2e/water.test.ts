@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatRupees } from "../../src/bot/format.ts";
-import { toPaisa } from "../../src/provider/index.ts";
-import { waterBill } from "../../src/sandbox/lookups.ts";
-import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+import { describe, expect, it } from "vitest";
+import { waterBill } from "../../dev/sandbox/lookups.ts";
+import { formatRupees, toPaisa } from "../../src/money.ts";
+import { expectFailurePush, expectParts } from "../support/chat.ts";
+import { detailsOf, ledgerFor, type TestUser, useTestSystem } from "../support/system.ts";
 
 /** The water (khanepani) bill flow end to end: office, customer, month, bill check, pay, push. */
 describe("water bill, end to end", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem();
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
+  const ts = useTestSystem();
 
-  const ledgerFor = (ref: string) =>
-    ts.system.sandbox!.ledger(ts.system.config.sandbox.token).filter((r) => r.referenceNo === ref);
-  const refOf = (text: string) => /Order (\d+)/.exec(text)?.[1] ?? "";
   const rs = (rupees: string) => formatRupees(toPaisa(rupees));
 
   async function startWater(u: TestUser) {
@@ -83,7 +74,7 @@ describe("water bill, end to end", () => {
     const ask = await u.waitFor(/Pay the due of/);
     expect(u.buttons(ask)).toEqual([`💳 Pay the due ${due}`, "✖ Cancel"]);
     const confirm = await u.tap(`💳 Pay the due ${due}`, /Please check your order/);
-    for (const part of [
+    expectParts(confirm.text, [
       "Operator: Khanepani (Water)",
       "Number / account: 123456",
       "Office: Nepal Khanepani Sansthan Pokhara",
@@ -91,12 +82,8 @@ describe("water bill, end to end", () => {
       `Customer: ${expected.customer_name}`,
       `Bill due: ${due}`,
       `Amount: ${due}`,
-    ]) {
-      expect(confirm.text).toContain(part);
-    }
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    ]);
+    const { ref, push } = await u.confirmUntil("succeeded");
     expect(push.text).toContain(`Khanepani (Water) · 123456 · ${due}`);
 
     const order = await ts.system.orders.get(ref);
@@ -116,7 +103,7 @@ describe("water bill, end to end", () => {
     });
     // Executed under the order's own reference (the one the bill check used), not a listing's.
     expect(order?.executeReference).toBeUndefined();
-    expect(ledgerFor(ref)).toMatchObject([
+    expect(ledgerFor(ts, ref)).toMatchObject([
       { connectionNo: "123456", amountPaisa: toPaisa(expected.bill_amount) },
     ]);
   });
@@ -130,13 +117,9 @@ describe("water bill, end to end", () => {
     await u.say("poush", /Water bill of .+ \(Poush\)/);
     const expected = waterBill("55550000", "0", 9);
     const due = rs(expected.bill_amount);
-    await u.waitFor(/Pay the due of/);
-    await u.tap(`💳 Pay the due ${due}`, /Please check your order/);
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    const push = await u.waitFor(new RegExp(`Order ${ref} failed`));
-    expect(push.text).toContain("Nothing was charged");
-    expect(push.text).toMatch(/Reason: .+/);
+    await u.payDue(due);
+    const { ref, push } = await u.confirmUntil("failed");
+    expectFailurePush(push);
     expect(await ts.system.orders.get(ref)).toMatchObject({
       status: "failed",
       connectionNo: "55550000",
@@ -160,16 +143,14 @@ describe("water bill, end to end", () => {
     expect(confirm.text).toContain("Bill due: Rs 0");
     expect(confirm.text).toContain("Amount: Rs 500");
     expect(confirm.text).toContain("Month: Asar");
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    const { ref } = await u.confirmUntil("succeeded");
     expect(await ts.system.orders.get(ref)).toMatchObject({
       status: "success",
       connectionNo: "88887777",
       amountPaisa: 50_000,
       details: { officeCode: "507", monthId: 3, billAmountPaisa: 0 },
     });
-    expect(ledgerFor(ref)).toMatchObject([{ amountPaisa: 50_000, status: "success" }]);
+    expect(ledgerFor(ts, ref)).toMatchObject([{ amountPaisa: 50_000, status: "success" }]);
   });
 
   it("re-asks with a reason at every step and keeps earlier answers", async () => {
@@ -203,26 +184,22 @@ describe("water bill, end to end", () => {
     await u.say("200000", /largest amount is Rs 1,00,000/);
     await u.say("abc", /Please type an amount in rupees/);
     const confirm = await u.say("1,500", /Please check your order/);
-    for (const part of [
+    expectParts(confirm.text, [
       "Number / account: 1234567",
       "Office: KUKL Madhyapur Thimi",
       "Month: Shrawan",
       `Customer: ${waterBill("1234567", "0", 4).customer_name}`,
       `Bill due: ${rs(waterBill("1234567", "0", 4).bill_amount)}`,
       "Amount: Rs 1,500",
-    ]) {
-      expect(confirm.text).toContain(part);
-    }
-    const receipt = await u.tap("✅ Confirm", /Order \d+/);
-    const ref = refOf(receipt.text);
-    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    ]);
+    await u.confirmUntil("succeeded");
     const orders = await ts.system.orders.listByUser(604, 10);
     expect(
       orders.map((o) => [
         o.connectionNo,
         o.amountPaisa,
-        o.details.officeCode,
-        o.details.monthId,
+        detailsOf(o, "water").officeCode,
+        detailsOf(o, "water").monthId,
         o.status,
       ]),
     ).toEqual([["1234567", 150_000, "510", 4, "success"]]);

@@ -6,7 +6,7 @@ import {
   pacerLimitsSchema,
   redisPaceStore,
 } from "../../src/notify/pacer.ts";
-import { testRedis } from "../orders/support.ts";
+import { testRedis } from "../support/orders.ts";
 
 /**
  * The pacer's buckets, with a clock the test moves by hand (no real time is involved): which

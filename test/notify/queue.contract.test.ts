@@ -7,7 +7,7 @@ import type { Notification } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
-import { placedOrder, testRedis } from "../orders/support.ts";
+import { placedOrder, testRedis } from "../support/orders.ts";
 
 /** ONE contract suite for both notification queue adapters (and their outbox link to the store). */
 interface Harness {

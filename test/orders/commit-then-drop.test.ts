@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
 import { createRedisLease } from "../../src/orders/lease.ts";
 import { isFinal, type Notification, notificationSchema } from "../../src/orders/model.ts";
 import { createReconciler } from "../../src/orders/reconciler.ts";
-import { moneyPathKeys } from "../../src/orders/redis-keys.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
-import { createSandbox, type Sandbox } from "../../src/sandbox/index.ts";
-import { mobileInput, serveFetch, testRedis, waitUntil } from "./support.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { mobileInput, serveFetch, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
  * Acceptance: the sandbox commits every execute and drops the connection ("commit then drop"). The
@@ -117,7 +117,7 @@ describe("commit then drop on 100 executes", () => {
     expect(ledger.every((row) => row.debitPaisa > 0)).toBe(true);
 
     // The outbox holds exactly one final notification per order.
-    const entries = await r.redis.xrange(moneyPathKeys(r.prefix).outbox, "-", "+");
+    const entries = await r.redis.xrange(keyspace(r.prefix).outbox, "-", "+");
     const notes: Notification[] = entries.map(([, f]) =>
       notificationSchema.parse(JSON.parse(f[1] ?? "")),
     );

@@ -1,16 +1,30 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryLease, createRedisLease } from "../../src/orders/lease.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import type { Notification, OrderStatus } from "../../src/orders/model.ts";
 import { createReconciler, NOT_EXECUTED_MESSAGE } from "../../src/orders/reconciler.ts";
 import { createOrders, type OrdersProvider } from "../../src/orders/service.ts";
-import { ProviderRejectedError, ProviderUnavailableError } from "../../src/provider/errors.ts";
+import { createProviderClient } from "../../src/provider/client.ts";
+import { ProviderNotFoundError, ProviderUnavailableError } from "../../src/provider/errors.ts";
 import type { StatusResult } from "../../src/provider/schemas.ts";
-import { mobileInput, testRedis } from "./support.ts";
+import {
+  type FakeProvider,
+  recordingSleep,
+  startFakeProvider,
+  TOKEN,
+} from "../support/fake-provider.ts";
+import { mobileInput, testRedis } from "../support/orders.ts";
 
 type Answer = string | "not_found" | "error";
 
-function setup(opts: { adminChatIds?: number[]; batchSize?: number } = {}) {
+function setup(
+  opts: {
+    adminChatIds?: number[];
+    batchSize?: number;
+    /** A real status query instead of the scripted answers. */
+    statusByReference?: OrdersProvider["statusByReference"];
+  } = {},
+) {
   let now = 1_000_000;
   const outbox: Notification[] = [];
   const store = createMemoryOrderStore({
@@ -23,11 +37,13 @@ function setup(opts: { adminChatIds?: number[]; batchSize?: number } = {}) {
     async execute(req) {
       return { kind: "unknown", referenceNo: req.referenceNo, reason: "network", detail: "reset" };
     },
-    async statusByReference(_region, referenceNo): Promise<StatusResult> {
+    async statusByReference(region, referenceNo): Promise<StatusResult> {
       queried.push(referenceNo);
+      if (opts.statusByReference) return opts.statusByReference(region, referenceNo);
       const a = answers.get(referenceNo) ?? "not_found";
       if (a === "not_found") {
-        throw new ProviderRejectedError({
+        // What the client throws for the provider's own "no such order" body.
+        throw new ProviderNotFoundError({
           endpoint: "POST /np/order/status",
           httpStatus: 404,
           providerMessage: "Transaction not found",
@@ -191,6 +207,46 @@ describe("reconciler batches", () => {
     for (let i = 0; i < 3; i++) await t.reconciler.runOnce();
     for (const ref of rest) expect((await t.orders.get(ref))?.status).toBe("success");
     for (const ref of stuck) expect((await t.orders.get(ref))?.status).toBe("pending");
+  });
+});
+
+describe("reconciler over real HTTP: only the provider's own body is 'not found'", () => {
+  let fake: FakeProvider;
+  beforeAll(async () => {
+    fake = await startFakeProvider();
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  it("an HTML 404 from a gateway leaves a debited order open past the grace; shape B fails it", async () => {
+    const client = createProviderClient({
+      baseUrl: fake.baseUrl,
+      token: TOKEN,
+      sleep: recordingSleep().sleep,
+    });
+    const t = setup({ statusByReference: (region, ref) => client.statusByReference(region, ref) });
+    const ref = await t.orderIn("unknown");
+    t.advance(25_000); // past the execute timeout + the not-found grace (20 s here)
+    fake.on("POST", "/np/order/status", {
+      status: 404,
+      text: "<html><head><title>404 Not Found</title></head><body>nginx</body></html>",
+    });
+    for (let i = 0; i < 3; i++) {
+      const report = await t.reconciler.runOnce();
+      expect(report).toMatchObject({ queried: 1, errors: 1, notExecuted: 0, changed: 0 });
+      t.advance(10_000);
+    }
+    expect((await t.orders.get(ref))?.status).toBe("unknown");
+
+    // The provider itself saying so, in its status error shape, is believed.
+    fake.on("POST", "/np/order/status", {
+      status: 404,
+      json: { status: false, message: "Transaction not found", data: [] },
+    });
+    expect((await t.reconciler.runOnce()).notExecuted).toBe(1);
+    expect((await t.orders.get(ref))?.status).toBe("failed");
+    await client.close();
   });
 });
 

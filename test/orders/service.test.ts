@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
+import { account, createMemoryLedger } from "../../src/ledger/index.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import type { Notification } from "../../src/orders/model.ts";
-import { createOrders, OrderInputError, type OrdersProvider } from "../../src/orders/service.ts";
+import {
+  createOrders,
+  InsufficientFundsError,
+  OrderInputError,
+  type OrdersProvider,
+} from "../../src/orders/service.ts";
+import { parsePriceSchedule } from "../../src/pricing/index.ts";
 import type { ExecuteRequest } from "../../src/provider/requests.ts";
 import type { ExecuteResult } from "../../src/provider/schemas.ts";
-import { mobileInput } from "./support.ts";
+import { mobileInput } from "../support/orders.ts";
 
 function accepted(req: ExecuteRequest, status = "success"): ExecuteResult {
   return {
@@ -198,5 +205,65 @@ describe("orders.apply", () => {
     expect(withReceipt?.receiptMessageId).toBe(77);
     expect(withReceipt?.status).toBe("placed");
     expect(outbox).toEqual([]);
+  });
+});
+
+describe("orders.place: price and access mode", () => {
+  const schedule = parsePriceSchedule(
+    { categories: { mobile: { fee: { flat: "5" }, discount: { flat: "2" } } } },
+    "test",
+  );
+  const withLedger = (accessMode: "open" | "prepaid") => {
+    const ledger = createMemoryLedger();
+    const store = createMemoryOrderStore({ ledger });
+    const sent: ExecuteRequest[] = [];
+    const provider: OrdersProvider = {
+      async execute(req) {
+        sent.push(req);
+        return accepted(req);
+      },
+      async statusByReference() {
+        throw new Error("not used");
+      },
+    };
+    return {
+      ledger,
+      sent,
+      orders: createOrders({ store, provider, pricing: schedule, accessMode }),
+    };
+  };
+
+  it("open: stores the schedule's price and takes no hold", async () => {
+    const { orders, ledger } = withLedger("open");
+    const o = await orders.place(mobileInput());
+    expect(o.price).toEqual({
+      amountPaisa: 10_000,
+      feePaisa: 500,
+      discountPaisa: 200,
+      totalPaisa: 10_300,
+    });
+    expect(o.holdId).toBeUndefined();
+    expect(await ledger.accounts()).toEqual([]);
+  });
+
+  it("prepaid: a short balance is InsufficientFundsError; a covered one holds the total and sends the face amount", async () => {
+    const { orders, ledger, sent } = withLedger("prepaid");
+    const input = mobileInput();
+    const err = await orders.place(input).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InsufficientFundsError);
+    expect(err).toMatchObject({ availablePaisa: 0, totalPaisa: 10_300, shortfallPaisa: 10_300 });
+    await ledger.transfer({
+      id: "fund",
+      debit: account.merchant.funding,
+      credit: account.customer(input.userId),
+      amountPaisa: 10_300,
+      kind: "credit",
+    });
+    const done = await orders.placeAndSubmit(input);
+    expect(done.status).toBe("success");
+    expect(sent.map((r) => ("amountPaisa" in r ? r.amountPaisa : null))).toEqual([10_000]);
+    expect((await ledger.pendingOf(done.holdId!))?.state).toBe("posted");
+    expect((await ledger.balance(account.customer(input.userId))).postedPaisa).toBe(0);
+    expect((await ledger.check()).ok).toBe(true);
   });
 });

@@ -9,8 +9,8 @@ import {
   type OrderStatus,
   STATUS_RANK,
 } from "../../src/orders/model.ts";
-import { transition } from "../../src/orders/state.ts";
-import { placedOrder } from "./support.ts";
+import { MAX_UNRECOGNISED, transition } from "../../src/orders/state.ts";
+import { placedOrder } from "../support/orders.ts";
 
 const ev = (status: OrderStatus | null, over: Partial<OrderEvent> = {}): OrderEvent => ({
   source: "webhook",
@@ -120,6 +120,71 @@ describe("transition", () => {
     const t2 = transition(pending, ev("queued", { source: "execute", transactionId: "T9" }));
     expect(t2.order.status).toBe("pending");
     expect(t2.order.transactionId).toBe("T9");
+  });
+});
+
+describe("failure reason", () => {
+  const accepted = () =>
+    run(placedOrder(), [
+      ev("submitting", { source: "system" }),
+      ev("queued", {
+        source: "execute",
+        transactionId: "T1",
+        providerMessage: "Recharge request accepted and queued",
+      }),
+    ]).order;
+
+  it("is never the acceptance message of an order that later failed without words", () => {
+    const o = accepted();
+    expect(o.providerMessage).toBe("Recharge request accepted and queued");
+    const failed = run(o, [ev("pending"), ev("failed", { source: "status" })]).order;
+    expect(failed.status).toBe("failed");
+    expect(failed.providerMessage).toBeUndefined();
+    // Also straight from queued to failed.
+    expect(transition(o, ev("failed", { source: "reconciler" })).order.providerMessage).toBe(
+      undefined,
+    );
+  });
+
+  it("is the failing event's own message when it has one", () => {
+    const t = transition(accepted(), ev("failed", { providerMessage: "Invalid subscriber" }));
+    expect(t.order.status).toBe("failed");
+    expect(t.order.providerMessage).toBe("Invalid subscriber");
+  });
+
+  it("takes words of a late event only when it speaks of the current status", () => {
+    const pending = run(placedOrder(), [ev("pending", { source: "webhook" })]).order;
+    const late = transition(
+      pending,
+      ev("queued", { source: "execute", providerMessage: "queued" }),
+    );
+    expect(late.order.providerMessage).toBeUndefined();
+    const same = transition(pending, ev("pending", { source: "status", providerMessage: "busy" }));
+    expect(same.order.providerMessage).toBe("busy");
+  });
+});
+
+describe("unrecognised status words", () => {
+  it("go to a bounded list of their own, newest kept, never into the history", () => {
+    const o = run(placedOrder(), [ev("pending")]).order;
+    const words = Array.from({ length: MAX_UNRECOGNISED + 30 }, (_, i) => `junk-${i}`);
+    const flooded = run(
+      o,
+      words.map((w, i) => ev(null, { unrecognised: w, at: 100 + i })),
+    ).order;
+    expect(flooded.history).toEqual(o.history);
+    expect(flooded.status).toBe("pending");
+    expect(flooded.unrecognised).toHaveLength(MAX_UNRECOGNISED);
+    expect(flooded.unrecognised?.map((u) => u.word)).toEqual(words.slice(-MAX_UNRECOGNISED));
+    // The same word again refreshes its entry instead of taking another place.
+    const again = transition(flooded, ev(null, { unrecognised: "junk-40", at: 999 })).order;
+    expect(again.unrecognised).toHaveLength(MAX_UNRECOGNISED);
+    expect(again.unrecognised?.at(-1)).toEqual({ source: "webhook", word: "junk-40", at: 999 });
+    expect(transition(again, ev(null, { unrecognised: "junk-40", at: 999 })).changed).toBe(false);
+    // A real event after the flood is still recorded and moves the order.
+    const done = transition(again, ev("success", { source: "status" })).order;
+    expect(done.status).toBe("success");
+    expect(done.history.at(-1)).toMatchObject({ source: "status", status: "success" });
   });
 });
 

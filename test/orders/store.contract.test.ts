@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import type { Notification, Order } from "../../src/orders/model.ts";
 import { notificationSchema } from "../../src/orders/model.ts";
-import { moneyPathKeys } from "../../src/orders/redis-keys.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import { type OrderStore, ReferenceInUseError } from "../../src/orders/store.ts";
-import { placedOrder, testRedis } from "./support.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { placedOrder, testRedis } from "../support/orders.ts";
 
 /**
  * ONE contract suite, run against both adapters. `second()` is another handle on the same data
@@ -48,7 +48,7 @@ function redisHarness(): Harness {
   let now = 1_000;
   const make = (redis = t.redis) =>
     createRedisOrderStore({ redis, prefix: t.prefix, now: () => now });
-  const keys = moneyPathKeys(t.prefix);
+  const keys = keyspace(t.prefix);
   return {
     store: make(),
     second: () => make(t.connect()),
@@ -128,7 +128,13 @@ describe.each(adapters)("order store contract: %s", (_name, makeHarness) => {
 
   it("finds an order by its execute (listing) reference", async () => {
     const { store } = setup();
-    await store.create(order("301", { category: "datapack", executeReference: "LST-77" }));
+    await store.create(
+      order("301", {
+        category: "datapack",
+        details: { packageId: "PROD_001_inv", packageName: "1 GB" },
+        executeReference: "LST-77",
+      }),
+    );
     expect((await store.get("LST-77"))?.reference).toBe("301");
     await expect(
       store.create(order("302", { idempotencyKey: "x", executeReference: "LST-77" })),
@@ -143,6 +149,11 @@ describe.each(adapters)("order store contract: %s", (_name, makeHarness) => {
     await store.create(order("404", { userId: 8, createdAt: 40 }));
     const list = await store.listByUser(9, 2);
     expect(list.map((o) => o.reference)).toEqual(["402", "403"]);
+    // Paging: an offset skips the newest; past the end is empty; no limit, no orders.
+    expect((await store.listByUser(9, 2, 1)).map((o) => o.reference)).toEqual(["403", "401"]);
+    expect((await store.listByUser(9, 2, 2)).map((o) => o.reference)).toEqual(["401"]);
+    expect(await store.listByUser(9, 2, 3)).toEqual([]);
+    expect(await store.listByUser(9, 0)).toEqual([]);
   });
 
   it("updates atomically: indexes, open set and outbox in the same step", async () => {

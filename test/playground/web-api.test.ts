@@ -1,8 +1,18 @@
 // The playground's JSON API over real HTTP, as a script would use it: the whole product started as
-// `npm start` starts it, a data-pack purchase by a customer, the order checked by an agent.
+// `npm start` starts it, a data-pack purchase by a customer, the order checked by an agent. It is
+// the one HTTP control API of the Bot API emulator, so every kind of live event is checked here.
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { Api, InlineKeyboard } from "grammy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { MessageView, SandboxView } from "../../src/playground/web/index.ts";
-import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { startBotApiEmulatorServer } from "../../dev/playground/emulator/index.ts";
+import { createPlaygroundApi } from "../../dev/playground/web/api.ts";
+import type { MessageView, SandboxView } from "../../dev/playground/web/index.ts";
+import {
+  PLAYGROUND_ON_REAL_PROVIDER,
+  startTestSystem,
+  type TestSystem,
+} from "../support/system.ts";
 
 const CUSTOMER = 1001;
 const OTHER_CUSTOMER = 1002;
@@ -325,11 +335,7 @@ describe("playground JSON API", () => {
 describe("playground JSON API with a real provider configured", () => {
   it("reports the sandbox as off", async () => {
     const ts = await startTestSystem({
-      env: {
-        PROVIDER_URL: "http://127.0.0.1:9/api/v1",
-        PROVIDER_TOKEN: "real-provider-token",
-        WEBHOOK_SECRET: "real-webhook-secret",
-      },
+      env: PLAYGROUND_ON_REAL_PROVIDER,
     });
     try {
       const res = await fetch(`${ts.system.url}/playground/api/sandbox`);
@@ -338,6 +344,102 @@ describe("playground JSON API with a real provider configured", () => {
       expect((await fetch(`${ts.system.url}/sandbox/api/v1/np/operators`)).status).toBe(404);
     } finally {
       await ts.cleanup();
+    }
+  });
+});
+
+describe("playground JSON API over a bare emulator", () => {
+  it("streams one chat's typing, messages, button answers, edits and deletions", async () => {
+    const running = await startBotApiEmulatorServer({ token: "424242:control-test" });
+    const playground = createPlaygroundApi({
+      emulator: running.emulator,
+      sandbox: undefined,
+      sandboxToken: "",
+      users: [],
+      deliveriesShown: 10,
+    });
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const s = serve({ fetch: playground.fetch, port: 0, hostname: "127.0.0.1" }, () =>
+        resolve(s),
+      );
+    });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const abort = new AbortController();
+    try {
+      const res = await fetch(`${base}/events?user_id=504`, { signal: abort.signal });
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      const events: { event: string; data: Record<string, unknown> }[] = [];
+      let buffer = "";
+      const readUntil = async (count: number) => {
+        while (events.length < count) {
+          const chunk = await reader.read();
+          if (chunk.done) throw new Error("the event stream ended");
+          buffer += chunk.value;
+          let end = buffer.indexOf("\n\n");
+          while (end !== -1) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const event = /^event: (.+)$/m.exec(block)?.[1];
+            const data = /^data: (.+)$/m.exec(block)?.[1];
+            if (event && data) events.push({ event, data: JSON.parse(data) });
+            end = buffer.indexOf("\n\n");
+          }
+        }
+      };
+      await readUntil(1);
+      expect(events[0]).toEqual({ event: "ready", data: { user_id: 504 } });
+
+      running.emulator.sendText(505, "someone else");
+      const hello = await fetch(`${base}/users/504/messages`, {
+        method: "POST",
+        body: JSON.stringify({ text: "hello" }),
+      });
+      expect(hello.status).toBe(200);
+      const api = new Api("424242:control-test", { apiRoot: running.apiRoot });
+      await api.sendChatAction(504, "typing");
+      const sent = await api.sendMessage(504, "Processing", {
+        reply_markup: new InlineKeyboard().text("Refresh", "refresh"),
+      });
+      const pressed = await fetch(`${base}/users/504/callbacks`, {
+        method: "POST",
+        body: JSON.stringify({ message_id: sent.message_id, data: "refresh" }),
+      });
+      const { callback_query_id } = (await pressed.json()) as { callback_query_id: string };
+      await api.answerCallbackQuery(callback_query_id, { text: "Still processing" });
+      await api.editMessageText(504, sent.message_id, "Done");
+      await api.deleteMessage(504, sent.message_id);
+      await readUntil(7);
+
+      expect(events.slice(1).map((e) => e.event)).toEqual([
+        "message",
+        "typing",
+        "message",
+        "callback_answer",
+        "edit",
+        "delete",
+      ]);
+      expect(events.slice(1).every((e) => e.data.user_id === 504)).toBe(true);
+      expect(events[1]?.data.message).toMatchObject({ from: "user", text: "hello" });
+      expect(events[2]?.data.action).toBe("typing");
+      expect(events[3]?.data.message).toMatchObject({
+        id: sent.message_id,
+        from: "bot",
+        text: "Processing",
+        inline_keyboard: [[{ text: "Refresh", callback_data: "refresh" }]],
+      });
+      expect(events[4]?.data).toMatchObject({
+        message_id: sent.message_id,
+        text: "Still processing",
+        show_alert: false,
+      });
+      expect(events[5]?.data.message).toMatchObject({ text: "Done", edited: true });
+      expect(events[6]?.data).toEqual({ user_id: 504, message_id: sent.message_id });
+    } finally {
+      abort.abort();
+      server.close();
+      if ("closeAllConnections" in server) server.closeAllConnections();
+      await running.close();
     }
   });
 });

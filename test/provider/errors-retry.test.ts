@@ -21,7 +21,7 @@ import {
   recordingSleep,
   startFakeProvider,
   TOKEN,
-} from "./fake-provider.ts";
+} from "../support/fake-provider.ts";
 
 /** Spec section 7 status codes and error shapes -> typed errors; the retry policy, by counting. */
 

@@ -11,7 +11,7 @@ import {
   type Reply,
   startFakeProvider,
   TOKEN,
-} from "./fake-provider.ts";
+} from "../support/fake-provider.ts";
 
 /** Execute: exact bodies per category, and the three outcomes after exactly one request. */
 

@@ -6,7 +6,12 @@ import {
   ProviderMalformedResponseError,
   ProviderRejectedError,
 } from "../../src/provider/index.ts";
-import { type FakeProvider, recordingSleep, startFakeProvider, TOKEN } from "./fake-provider.ts";
+import {
+  type FakeProvider,
+  recordingSleep,
+  startFakeProvider,
+  TOKEN,
+} from "../support/fake-provider.ts";
 
 /** Every lookup, listing, bill check, status and balance endpoint over real HTTP. */
 

@@ -1,13 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  parseJsonPreservingBigInts,
-  parseProviderTimestamp,
-  toPaisa,
-  toRupeesNumber,
-  toRupeesString,
-  tryToPaisa,
-} from "../../src/provider/index.ts";
+import { toPaisa, toRupeesNumber, toRupeesString, tryToPaisa } from "../../src/money.ts";
+import { parseJsonPreservingBigInts, parseProviderTimestamp } from "../../src/provider/index.ts";
 
 describe("toPaisa", () => {
   it("reads the provider's amount strings exactly", () => {

@@ -1,37 +1,20 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  call,
-  type Receiver,
-  type RunningSandbox,
-  SECRET,
-  startReceiver,
-  startSandbox,
-  TOKEN,
-} from "./support.ts";
+import { describe, expect, it } from "vitest";
+import { call, closedAfterEach, SECRET, TOKEN } from "../support/sandbox.ts";
 
 /** The admin API under /_sandbox: webhook, faults, ledger, balance, transactions, forced status. */
 
-let run: RunningSandbox | undefined;
-let receiver: Receiver | undefined;
-
-afterEach(async () => {
-  await run?.close();
-  await receiver?.close();
-  run = undefined;
-  receiver = undefined;
-});
+const started = closedAfterEach();
 
 const ADMIN = "admin-secret-token";
 const admin = { "x-admin-token": ADMIN };
 
 async function start() {
-  run = await startSandbox({
+  return started.sandbox({
     accounts: [{ token: TOKEN }, { token: "second-token", balancePaisa: 5_000 }],
     adminToken: ADMIN,
     // Long enough that a transaction stays queued until the test forces its status.
     delays: { toPendingMs: 60_000, toFinalMs: 60_000 },
   });
-  return run;
 }
 
 describe("admin API", () => {
@@ -53,7 +36,7 @@ describe("admin API", () => {
   });
 
   it("defaults the admin token to the first account's token", async () => {
-    run = await startSandbox();
+    const run = await started.sandbox();
     expect(run.sandbox.adminToken).toBe(TOKEN);
     const r = await call(run.base, "GET", "/_sandbox/accounts", undefined, {
       "x-admin-token": TOKEN,
@@ -112,7 +95,7 @@ describe("admin API", () => {
   });
 
   it("lists transactions and the ledger, forces statuses, refunds a forced failure", async () => {
-    receiver = await startReceiver();
+    const receiver = await started.receiver();
     const run = await start();
     await call(run.base, "PUT", "/_sandbox/webhook", { url: receiver.url, secret: SECRET }, admin);
     const exec = await call(run.base, "POST", "/np/recharge/execute", {

@@ -4,7 +4,7 @@ import {
   type ExecuteRequest,
   type ProviderClient,
 } from "../../src/provider/index.ts";
-import { type RunningSandbox, seeded, startSandbox, TOKEN } from "./support.ts";
+import { type RunningSandbox, seeded, startSandbox, TOKEN } from "../support/sandbox.ts";
 
 /**
  * "Commit then drop": the execute is applied but the client never sees the answer. Whatever the

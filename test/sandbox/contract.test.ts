@@ -7,7 +7,7 @@ import {
   ProviderInvalidRequestError,
   ProviderRejectedError,
 } from "../../src/provider/index.ts";
-import { call, type RunningSandbox, startSandbox, TOKEN } from "./support.ts";
+import { call, type RunningSandbox, startSandbox, TOKEN } from "../support/sandbox.ts";
 
 /**
  * The provider client (src/provider) against the sandbox over HTTP: every endpoint, every category,

@@ -1,5 +1,5 @@
 import { createDecipheriv } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   createProviderClient,
   ProviderRateLimitedError,
@@ -8,27 +8,17 @@ import {
 } from "../../src/provider/index.ts";
 import {
   call,
+  closedAfterEach,
   eventually,
   type Receiver,
-  type RunningSandbox,
   SECRET,
   seeded,
-  startReceiver,
-  startSandbox,
   TOKEN,
-} from "./support.ts";
+} from "../support/sandbox.ts";
 
 /** Faults on demand: 5xx and 429 shares, latency, and webhook duplicates, reorders, delays, drops. */
 
-let run: RunningSandbox | undefined;
-let receiver: Receiver | undefined;
-
-afterEach(async () => {
-  await run?.close();
-  await receiver?.close();
-  run = undefined;
-  receiver = undefined;
-});
+const started = closedAfterEach();
 
 const mobile = (connectionNo: string, ref: number) => ({
   operator_id: 5,
@@ -51,7 +41,7 @@ function statuses(r: Receiver): string[] {
 
 describe("HTTP faults", () => {
   it("answers a share of requests with 5xx before applying anything", async () => {
-    run = await startSandbox({
+    const run = await started.sandbox({
       faults: { [TOKEN]: { errorRate5xx: 0.5 } },
       random: seeded(7),
       rateLimitPerSecond: 0,
@@ -71,7 +61,7 @@ describe("HTTP faults", () => {
   });
 
   it("answers every request 5xx at share 1, in the endpoint's error shape", async () => {
-    run = await startSandbox({ faults: { [TOKEN]: { errorRate5xx: 1 } } });
+    const run = await started.sandbox({ faults: { [TOKEN]: { errorRate5xx: 1 } } });
     const lookup = await call(run.base, "GET", "/in/circle");
     expect(lookup.status).toBeGreaterThanOrEqual(500);
     expect(lookup.json).toEqual({ error: true, message: "Service temporarily unavailable" });
@@ -105,7 +95,7 @@ describe("HTTP faults", () => {
   });
 
   it("answers a share of requests with 429 and Retry-After", async () => {
-    run = await startSandbox({
+    const run = await started.sandbox({
       faults: { [TOKEN]: { rate429: 0.5 } },
       random: seeded(3),
       rateLimitPerSecond: 0,
@@ -127,7 +117,7 @@ describe("HTTP faults", () => {
   });
 
   it("adds latency: a client with a shorter timeout sees a timeout, the execute still applies", async () => {
-    run = await startSandbox({ faults: { [TOKEN]: { latencyMs: 400 } } });
+    const run = await started.sandbox({ faults: { [TOKEN]: { latencyMs: 400 } } });
     const client = createProviderClient({
       baseUrl: run.base,
       token: TOKEN,
@@ -160,8 +150,8 @@ describe("HTTP faults", () => {
 
 describe("webhook faults", () => {
   async function setup(faults: Record<string, unknown>) {
-    receiver = await startReceiver();
-    run = await startSandbox({
+    const receiver = await started.receiver();
+    const run = await started.sandbox({
       accounts: [{ token: TOKEN, webhook: { url: receiver.url, secret: SECRET } }],
       faults: { [TOKEN]: faults },
     });
@@ -210,7 +200,7 @@ describe("webhook faults", () => {
 describe("rate limit", () => {
   it("answers requests beyond the per-token limit with 429, per token and per second", async () => {
     let now = Date.UTC(2025, 0, 1, 0, 0, 0);
-    run = await startSandbox({
+    const run = await started.sandbox({
       accounts: [{ token: TOKEN }, { token: "other-token" }],
       rateLimitPerSecond: 3,
       rateLimitClock: () => now,

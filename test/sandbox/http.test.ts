@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { call, type RunningSandbox, startSandbox, TOKEN } from "./support.ts";
+import { call, type RunningSandbox, startSandbox, TOKEN } from "../support/sandbox.ts";
 
 /** The wire as a non-client sees it: error shapes, malformed bodies, form bodies, validation text. */
 

@@ -17,7 +17,7 @@ async function startStandalone(): Promise<{
   output: () => string;
   base: string;
 }> {
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/sandbox/standalone.ts"], {
+  const proc = spawn(process.execPath, ["--import", "tsx", "dev/sandbox/standalone.ts"], {
     cwd: process.cwd(),
     env: {
       PATH: process.env.PATH ?? "",

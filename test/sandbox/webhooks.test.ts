@@ -1,15 +1,15 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import type { SandboxOptions } from "../../dev/sandbox/index.ts";
 import {
   call,
+  closedAfterEach,
   eventually,
   type Receiver,
   type RunningSandbox,
   SECRET,
-  startReceiver,
-  startSandbox,
   TOKEN,
-} from "./support.ts";
+} from "../support/sandbox.ts";
 
 /**
  * Webhooks checked with an independent implementation (node:crypto here, not src/webhook/codec.ts):
@@ -17,15 +17,7 @@ import {
  * message = hex SHA-256(secret)), body {data: Base64(IV ‖ AES-256-CBC ciphertext)}.
  */
 
-let run: RunningSandbox | undefined;
-let receiver: Receiver | undefined;
-
-afterEach(async () => {
-  await run?.close();
-  await receiver?.close();
-  run = undefined;
-  receiver = undefined;
-});
+const started = closedAfterEach();
 
 function phpKey(secret: string): Buffer {
   const key = Buffer.alloc(32);
@@ -55,10 +47,10 @@ const mobile = (connectionNo: string, ref: number, amount = 100) => ({
 
 async function withReceiver(
   secret = SECRET,
-  extra: Parameters<typeof startSandbox>[0] = {},
+  extra: Partial<SandboxOptions> = {},
 ): Promise<{ run: RunningSandbox; receiver: Receiver }> {
-  receiver = await startReceiver();
-  run = await startSandbox({
+  const receiver = await started.receiver();
+  const run = await started.sandbox({
     accounts: [{ token: TOKEN, webhook: { url: receiver.url, secret } }],
     ...extra,
   });
@@ -183,8 +175,8 @@ describe("event delivery (spec 6.2)", () => {
 
 describe("connect (spec 6.1)", () => {
   it("sends a signed GET and records connected only for 200 with JSON", async () => {
-    receiver = await startReceiver();
-    run = await startSandbox();
+    const receiver = await started.receiver();
+    const run = await started.sandbox();
     const admin = { "x-admin-token": TOKEN };
     const set = await call(
       run.base,

@@ -1,16 +1,33 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { Redis } from "ioredis";
+import { afterAll, beforeAll } from "vitest";
+import type { SandboxOptions } from "../../dev/sandbox/index.ts";
+import type { Category } from "../../src/catalog/index.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logger.ts";
-import type { MessageMatch, TranscriptEntry } from "../../src/playground/emulator/index.ts";
-import type { SandboxOptions } from "../../src/sandbox/index.ts";
+import type { Order, OrderOf } from "../../src/orders/model.ts";
 import { type System, startSystem } from "../../src/system.ts";
+import { ChatUser } from "./chat.ts";
+import { deleteKeys, REDIS_URL } from "./redis.ts";
+
+export { deleteKeys, REDIS_URL };
 
 /**
  * The whole product as `npm start` runs it (embedded sandbox, Bot API emulator, real HTTP on
  * loopback), with fast sandbox timers and, when asked, real Redis under a key prefix of its own.
  */
+/**
+ * The playground switched on on purpose (PLAYGROUND=1) against a real aggregator: a closed port, so
+ * nothing is ever reached, with the settings such a start requires.
+ */
+export const PLAYGROUND_ON_REAL_PROVIDER: Record<string, string> = {
+  PROVIDER_URL: "http://127.0.0.1:9/api/v1",
+  PROVIDER_TOKEN: "real-provider-token",
+  WEBHOOK_SECRET: "real-webhook-secret",
+  PLAYGROUND: "1",
+  ALLOW_MEMORY_STORES: "1",
+};
+
 export interface TestSystemOptions {
   redis?: boolean;
   /** Reuse a prefix (restart tests: the second process sees the first one's state). */
@@ -30,12 +47,22 @@ export interface TestSystem {
   cleanup(): Promise<void>;
 }
 
-export const REDIS_URL = "redis://127.0.0.1:6379";
+/** An order's details typed for its category; throws when there is no order or it is another one. */
+export function detailsOf<C extends Category>(
+  order: Order | null | undefined,
+  category: C,
+): OrderOf<C>["details"] {
+  if (order?.category !== category) {
+    throw new Error(`expected a ${category} order, got ${order ? order.category : "none"}`);
+  }
+  return order.details as OrderOf<C>["details"];
+}
 
 export async function startTestSystem(opts: TestSystemOptions = {}): Promise<TestSystem> {
   const prefix = opts.prefix ?? `test:${randomBytes(6).toString("hex")}:`;
   const config = loadConfig({
     PORT: "0",
+    METRICS_PORT: "0",
     LOG_LEVEL: "info",
     RECONCILE_INTERVAL_MS: "200",
     RECONCILE_MIN_AGE_MS: "500",
@@ -76,86 +103,47 @@ export async function startTestSystem(opts: TestSystemOptions = {}): Promise<Tes
   };
 }
 
-export async function deleteKeys(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
-      cursor = next;
-      if (keys.length) await redis.del(...keys);
-    } while (cursor !== "0");
-  } finally {
-    redis.disconnect();
-  }
+/**
+ * A started system for the tests of one `describe`: started in beforeAll, cleaned up in afterAll.
+ * Read it only inside hooks and tests (before beforeAll ran there is nothing to read).
+ */
+export function useTestSystem(opts: TestSystemOptions = {}): TestSystem {
+  let ts: TestSystem | undefined;
+  beforeAll(async () => {
+    ts = await startTestSystem(opts);
+  });
+  afterAll(async () => {
+    await ts?.cleanup();
+  });
+  return new Proxy({} as TestSystem, {
+    get(_target, key) {
+      if (!ts) throw new Error("the test system is read before beforeAll started it");
+      return Reflect.get(ts, key);
+    },
+  });
 }
 
-/** One chat user of the emulator, as a test would use the chat: type, tap, read. */
-export class TestUser {
+/** The sandbox ledger of the system's merchant account (what the aggregator recorded). */
+export function sandboxLedger(ts: TestSystem) {
+  const sandbox = ts.system.sandbox;
+  if (!sandbox) throw new Error("the test system runs without the sandbox");
+  return sandbox.ledger(ts.system.config.sandbox.token);
+}
+
+/** The sandbox ledger rows of order `ref`. */
+export function ledgerFor(ts: TestSystem, ref: string) {
+  return sandboxLedger(ts).filter((r) => r.referenceNo === ref);
+}
+
+/** One chat user of the emulator of a test system (the one chat driver, with e2e defaults). */
+export class TestUser extends ChatUser {
   constructor(
-    private readonly system: System,
-    readonly id: number,
+    system: System,
+    id: number,
     fields: { first_name?: string; language_code?: string } = {},
   ) {
-    this.emu.users.upsert(id, { first_name: fields.first_name ?? `User${id}`, ...fields });
-  }
-
-  get emu() {
-    const e = this.system.emulator;
-    if (!e) throw new Error("the test system runs without the emulator");
-    return e;
-  }
-
-  /** The chat as the user sees it now. */
-  chat(): TranscriptEntry[] {
-    return this.emu.chat(this.id);
-  }
-
-  botTexts(): string[] {
-    return this.chat()
-      .filter((m) => m.from === "bot")
-      .map((m) => m.text);
-  }
-
-  private lastId(): number {
-    return this.chat().at(-1)?.id ?? 0;
-  }
-
-  /** Types a message and waits for the bot's next message matching `expect`. */
-  async say(text: string, expect?: string | RegExp): Promise<TranscriptEntry> {
-    const { message_id } = this.emu.sendText(this.id, text);
-    return this.emu.waitForBotMessage(this.id, expect, { afterId: message_id, timeoutMs: 8000 });
-  }
-
-  /** Taps the button labelled `label` (newest message that has it) and waits for the next bot message. */
-  async tap(label: string | RegExp, expect?: string | RegExp): Promise<TranscriptEntry> {
-    const after = this.lastId();
-    const resolved = typeof label === "string" ? label : this.findLabel(label);
-    this.emu.clickButton(this.id, resolved);
-    return this.emu.waitForBotMessage(this.id, expect, { afterId: after, timeoutMs: 8000 });
-  }
-
-  /** Taps without waiting for a new message (e.g. paging edits the same message). */
-  press(label: string | RegExp): void {
-    this.emu.clickButton(this.id, typeof label === "string" ? label : this.findLabel(label));
-  }
-
-  findLabel(re: RegExp): string {
-    for (const m of [...this.chat()].reverse()) {
-      for (const row of m.inlineKeyboard ?? []) {
-        for (const b of row) if (re.test(b.text)) return b.text;
-      }
-    }
-    throw new Error(`no button matches ${re}`);
-  }
-
-  buttons(entry?: TranscriptEntry): string[] {
-    const m = entry ?? this.emu.lastBotMessage(this.id);
-    return (m?.inlineKeyboard ?? []).flat().map((b) => b.text);
-  }
-
-  /** Waits until some bot message (new or edited) matches. */
-  async waitFor(match: MessageMatch, timeoutMs = 8000): Promise<TranscriptEntry> {
-    return this.emu.waitForBotMessage(this.id, match, { timeoutMs });
+    const emu = system.emulator;
+    if (!emu) throw new Error("the test system runs without the emulator");
+    super(emu, id, fields, { timeoutMs: 8000, defaultName: "User" });
   }
 }

@@ -12,10 +12,12 @@ import {
   prefixesFor,
   validateAccountId,
   validateAmount,
+  validateIndiaMobile,
   validateIndiaNumber,
   validateLandline,
   validateMobileNumber,
   validateMonth,
+  validateNepalPhone,
 } from "../../src/catalog/index.ts";
 
 const catalog = createCatalog();
@@ -225,7 +227,11 @@ describe("India and landline numbers", () => {
   });
 
   it("landline is 9 digits without a leading 0; a typed trunk 0 is dropped", () => {
-    expect(validateLandline("014412345")).toMatchObject({ ok: false, error: { code: "length" } });
+    // The 0 counted as one of the nine: the error names the 0, not "8 digits".
+    expect(validateLandline("014412345")).toMatchObject({
+      ok: false,
+      error: { code: "trunk_zero", expected: 9, actual: 8 },
+    });
     expect(validateLandline("144123456")).toEqual({ ok: true, value: "144123456" });
     expect(validateLandline("0144123456")).toEqual({ ok: true, value: "144123456" });
     expect(validateLandline("14412345")).toMatchObject({
@@ -239,6 +245,82 @@ describe("India and landline numbers", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[1-9]\d{0,11}$/), (n) => {
         expect(validateLandline(n).ok).toBe(n.length === 9);
+      }),
+    );
+  });
+
+  it("a typed trunk 0 before a wrong length says to drop the 0 (issue 16)", () => {
+    expect(validateLandline("014123456")).toEqual({
+      ok: false,
+      error: { code: "trunk_zero", expected: 9, actual: 8 },
+    });
+    expect(validateLandline("0-14 1234 56789")).toMatchObject({
+      ok: false,
+      error: { code: "trunk_zero", actual: 11 },
+    });
+    // Without a typed 0 the length error stays; international forms are not a trunk 0.
+    expect(validateLandline("14123456")).toMatchObject({ error: { code: "length", actual: 8 } });
+    expect(validateLandline("00977 14123456")).toMatchObject({ error: { code: "length" } });
+    expect(validateLandline("+977 014123456")).toMatchObject({ error: { code: "length" } });
+    // A short number starting with 0 is still "must not start with 0".
+    expect(validateLandline("01234567")).toMatchObject({ error: { code: "leading_zero" } });
+  });
+
+  it("India mobile numbers start with 6, 7, 8 or 9 (issue 16); DTH ids do not have to", () => {
+    expect(validateIndiaMobile("5123456789")).toEqual({
+      ok: false,
+      error: { code: "india_prefix" },
+    });
+    expect(validateIndiaMobile("+91 0123456789")).toMatchObject({
+      error: { code: "india_prefix" },
+    });
+    for (const first of ["6", "7", "8", "9"]) {
+      expect(validateIndiaMobile(`${first}123456789`)).toEqual({
+        ok: true,
+        value: `${first}123456789`,
+      });
+    }
+    expect(validateIndiaMobile("98765")).toMatchObject({ error: { code: "length" } });
+    expect(validateIndiaNumber("1234560000")).toEqual({ ok: true, value: "1234560000" });
+  });
+
+  it("property: an India mobile is exactly 10 digits with a first digit from 6 to 9", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[1-9]\d{0,11}$/), (n) => {
+        expect(validateIndiaMobile(n).ok).toBe(n.length === 10 && /^[6-9]/.test(n));
+      }),
+    );
+  });
+});
+
+describe("Nepali phone (electricity contact): the rule the messages state", () => {
+  it("a mobile is 10 digits starting with 9; a landline 7 to 9 digits not starting with 9", () => {
+    expect(validateNepalPhone("+977 984-123-4567")).toEqual({ ok: true, value: "9841234567" });
+    expect(validateNepalPhone("01-4123456")).toEqual({ ok: true, value: "14123456" });
+    expect(validateNepalPhone("4123456")).toEqual({ ok: true, value: "4123456" });
+    expect(validateNepalPhone("141234567")).toEqual({ ok: true, value: "141234567" });
+    expect(validateNepalPhone("98412345")).toEqual({
+      ok: false,
+      error: { code: "phone_mobile_length", actual: 8 },
+    });
+    expect(validateNepalPhone("12345")).toEqual({
+      ok: false,
+      error: { code: "phone_landline_length", actual: 5 },
+    });
+    expect(validateNepalPhone("1412345678")).toMatchObject({
+      error: { code: "phone_landline_length", actual: 10 },
+    });
+    expect(validateNepalPhone("phone")).toEqual({ ok: false, error: { code: "not_digits" } });
+    expect(validateNepalPhone("000")).toEqual({ ok: false, error: { code: "not_digits" } });
+    expect(validateNepalPhone(" ")).toEqual({ ok: false, error: { code: "empty" } });
+  });
+
+  it("property: accepted exactly when the message's rule says so", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[1-9]\d{0,11}$/), (n) => {
+        const mobile = n.length === 10 && n.startsWith("9");
+        const landline = n.length >= 7 && n.length <= 9 && !n.startsWith("9");
+        expect(validateNepalPhone(n).ok).toBe(mobile || landline);
       }),
     );
   });
@@ -294,6 +376,25 @@ describe("amounts and months (spec section 8)", () => {
   it.each(["", "abc", "1.234", "-50", "1e3", "12 34 5x"])("rejects %s", (typed) => {
     expect(parseAmountToPaisa(typed).ok).toBe(false);
   });
+
+  it.each([
+    ["1,00,000", 10_000_000],
+    ["12,34,567", 123_456_700],
+    ["1,000", 100_000],
+    ["10,000", 1_000_000],
+    ["1,000,000.50", 100_000_050],
+    ["रु १,००,०००", 10_000_000],
+  ])("accepts the grouping of %s", (typed, paisa) => {
+    expect(parseAmountToPaisa(typed)).toEqual({ ok: true, value: paisa });
+  });
+
+  // Before, every comma was dropped: "20,00" was read as Rs 2000, ten times what was likely meant.
+  it.each(["20,00", "1,,000", ",100", "100,", "1,000,00", "10,00,00", "1,0000", "5.0,0"])(
+    "refuses the misplaced comma in %s with its own reason",
+    (typed) => {
+      expect(parseAmountToPaisa(typed)).toEqual({ ok: false, error: { code: "amount_grouping" } });
+    },
+  );
 
   it("property: rupees with up to two decimals round-trip to paisa exactly", () => {
     fc.assert(

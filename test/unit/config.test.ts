@@ -22,6 +22,7 @@ describe("config", () => {
       AGENT_IDS: "1, 2,3",
       ADMIN_IDS: "",
       PORT: "9000",
+      METRICS_PORT: "9100",
       REDIS_URL: "redis://127.0.0.1:6379/0",
     });
     expect(c.mode).toEqual({ playground: false, embeddedSandbox: false, redis: true });
@@ -29,6 +30,56 @@ describe("config", () => {
     expect(c.bot.agentIds).toEqual([1, 2, 3]);
     expect(c.bot.adminIds).toEqual([]);
     expect(c.http.port).toBe(9000);
+    expect(c.metrics).toEqual({ host: "127.0.0.1", port: 9100, token: undefined });
+  });
+
+  const problemsOf = (env: Record<string, string>): string => {
+    try {
+      loadConfig(env);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ConfigError);
+      return (e as Error).message;
+    }
+    return "";
+  };
+
+  it.each([
+    ["PORT", "99999"],
+    ["PORT", "-1"],
+    ["PORT", "80.5"],
+    ["METRICS_PORT", "65536"],
+    ["SANDBOX_PORT", "70000"],
+    ["HOST", "999.1.1.1"],
+    ["HOST", "not a host"],
+    ["HOST", "exa_mple..com"],
+    ["METRICS_HOST", "1.2.3"],
+    ["PUBLIC_URL", "ftp://bot.example"],
+    ["TELEGRAM_API_ROOT", "not a url"],
+    ["REDIS_URL", "http://127.0.0.1:6379"],
+    ["PROVIDER_INDIA_EXECUTE_PATH", "in/recharge/execute"],
+    ["ADMIN_IDS", "12,abc"],
+    ["PLAYGROUND", "maybe"],
+    ["SANDBOX_FAULTS", "{not json"],
+  ])("refuses %s=%s, naming the variable", (name, value) => {
+    expect(problemsOf({ [name]: value })).toMatch(new RegExp(`^  - ${name}: `, "m"));
+  });
+
+  it("refuses SANDBOX_FAULTS whose token maps to anything but an object, naming the token", () => {
+    expect(problemsOf({ SANDBOX_FAULTS: '{"sandbox-token": 3}' })).toMatch(
+      /^ {2}- SANDBOX_FAULTS\.sandbox-token: /m,
+    );
+  });
+
+  it.each([["0.0.0.0"], ["::"], ["::1"], ["localhost"], ["bot.internal"], ["10.0.0.5"]])(
+    "accepts HOST=%s",
+    (host) => {
+      expect(loadConfig({ HOST: host, PLAYGROUND_PUBLIC: "1" }).http.host).toBe(host);
+    },
+  );
+
+  it("never serves metrics on the public port", () => {
+    expect(problemsOf({ PORT: "9000", METRICS_PORT: "9000" })).toContain("METRICS_PORT");
+    expect(loadConfig({ PORT: "0", METRICS_PORT: "0" }).metrics.port).toBe(0);
   });
 
   it("reads the notifier's and reconciler's timings, the grace defaulting to the execute timeout", () => {
@@ -37,12 +88,18 @@ describe("config", () => {
     expect(d.reconciler.notFoundGraceMs).toBe(12_000);
     const c = loadConfig({
       NOTIFY_CLAIM_IDLE_MS: "5000",
-      NOTIFY_LOCK_MS: "9000",
+      NOTIFY_LOCK_MS: "90000",
       RECONCILE_NOT_FOUND_GRACE_MS: "0",
     });
-    expect(c.notifier).toEqual({ claimIdleMs: 5000, lockMs: 9000 });
+    expect(c.notifier).toEqual({ claimIdleMs: 5000, lockMs: 90_000 });
     expect(c.reconciler.notFoundGraceMs).toBe(0);
     expect(() => loadConfig({ NOTIFY_CLAIM_IDLE_MS: "10" })).toThrow(/NOTIFY_CLAIM_IDLE_MS/);
+  });
+
+  it("reads ACCESS_MODE: open by default (transitional), prepaid when asked, anything else named", () => {
+    expect(loadConfig({}).accessMode).toBe("open");
+    expect(loadConfig({ ACCESS_MODE: "prepaid" }).accessMode).toBe("prepaid");
+    expect(() => loadConfig({ ACCESS_MODE: "everyone" })).toThrow(/ACCESS_MODE/);
   });
 
   it("names every bad variable", () => {
@@ -58,10 +115,89 @@ describe("config", () => {
     }
   });
 
+  const realProvider = {
+    PROVIDER_URL: "https://p.example/api/v1",
+    PROVIDER_TOKEN: "tok-123456",
+    WEBHOOK_SECRET: "sec-123456",
+    REDIS_URL: "redis://127.0.0.1:6379",
+  };
+
+  it("refuses a real provider without a bot token unless PLAYGROUND=1 says so", () => {
+    // Else anyone with the URL could chat as the demo admin against the real aggregator.
+    const msg = problemsOf(realProvider);
+    expect(msg).toContain("BOT_TOKEN");
+    expect(msg).toContain("PLAYGROUND=1");
+    const c = loadConfig({ ...realProvider, PLAYGROUND: "1" });
+    expect(c.mode).toEqual({ playground: true, embeddedSandbox: false, redis: true });
+    expect(problemsOf({ ...realProvider, BOT_TOKEN: "1:x", PLAYGROUND: "1" })).toContain(
+      "PLAYGROUND",
+    );
+  });
+
+  it("keeps the playground on loopback unless PLAYGROUND_PUBLIC=1", () => {
+    const local = loadConfig({ HOST: "0.0.0.0" });
+    expect(local.http.host).toBe("127.0.0.1");
+    expect(local.http.hostRefused).toBe("0.0.0.0");
+    expect(loadConfig({ HOST: "::1" }).http.host).toBe("::1");
+    expect(loadConfig({ HOST: "0.0.0.0", PLAYGROUND_PUBLIC: "1" }).http.host).toBe("0.0.0.0");
+    // With a bot token there is no playground: HOST is taken as given.
+    expect(loadConfig({ HOST: "0.0.0.0", BOT_TOKEN: "1:x" }).http.host).toBe("0.0.0.0");
+  });
+
+  it("refuses a real provider with memory stores unless ALLOW_MEMORY_STORES=1", () => {
+    const { REDIS_URL: _, ...noRedis } = { ...realProvider, BOT_TOKEN: "1:x" };
+    expect(problemsOf(noRedis)).toContain("REDIS_URL");
+    expect(loadConfig({ ...noRedis, ALLOW_MEMORY_STORES: "1" }).mode.redis).toBe(false);
+  });
+
   it("requires the provider token and webhook secret with a real provider", () => {
     expect(() => loadConfig({ PROVIDER_URL: "https://p.example/api/v1" })).toThrow(
       /PROVIDER_TOKEN[\s\S]*WEBHOOK_SECRET/,
     );
+  });
+  describe("Redis Sentinel", () => {
+    const sentinel = {
+      ...realProvider,
+      BOT_TOKEN: "1:x",
+      REDIS_URL: "",
+      REDIS_SENTINELS: "10.0.0.1:26379, sentinel-b.internal:26380,[::1]:26381",
+      REDIS_SENTINEL_NAME: "mymaster",
+    };
+
+    it("parses the Sentinels and counts as Redis without REDIS_URL", () => {
+      const c = loadConfig({ ...sentinel, REDIS_SENTINEL_PASSWORD: "sentinel-pass-1" });
+      expect(c.mode.redis).toBe(true);
+      expect(c.redis.sentinel).toEqual({
+        sentinels: [
+          { host: "10.0.0.1", port: 26379 },
+          { host: "sentinel-b.internal", port: 26380 },
+          { host: "::1", port: 26381 },
+        ],
+        name: "mymaster",
+        password: "sentinel-pass-1",
+      });
+      expect(c.redis.wait).toEqual({ replicas: 0, timeoutMs: 1_000 });
+      expect(secretsOf(c)).toContain("sentinel-pass-1");
+    });
+
+    it("names the variable that is wrong", () => {
+      expect(problemsOf({ ...sentinel, REDIS_SENTINELS: "10.0.0.1" })).toMatch(/REDIS_SENTINELS: /);
+      expect(problemsOf({ ...sentinel, REDIS_SENTINELS: "a:0" })).toMatch(/REDIS_SENTINELS: /);
+      expect(problemsOf({ ...sentinel, REDIS_SENTINEL_NAME: "" })).toContain(
+        "REDIS_SENTINEL_NAME: required",
+      );
+      const { REDIS_SENTINELS: _, ...nameOnly } = sentinel;
+      expect(problemsOf(nameOnly)).toContain("REDIS_SENTINELS: required");
+      expect(problemsOf({ ...sentinel, REDIS_WAIT_REPLICAS: "-1" })).toMatch(/REDIS_WAIT_REPLICAS/);
+    });
+
+    it("takes only credentials and database from REDIS_URL, whose host is the group name", () => {
+      const c = loadConfig({ ...sentinel, REDIS_URL: "redis://:pw-123456@mymaster/2" });
+      expect(c.redis.url).toBe("redis://:pw-123456@mymaster/2");
+      expect(problemsOf({ ...sentinel, REDIS_URL: "redis://10.0.0.5:6379" })).toContain(
+        "REDIS_URL: with REDIS_SENTINELS",
+      );
+    });
   });
 });
 

@@ -9,6 +9,7 @@ import {
   NEPALI_MONTHS,
   type RuleError,
 } from "../../src/catalog/index.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { ORDER_STATUSES } from "../../src/orders/model.ts";
 
 /**
@@ -94,9 +95,14 @@ const RULE_CODES = [
   "not_digits",
   "length",
   "leading_zero",
+  "trunk_zero",
+  "india_prefix",
+  "phone_mobile_length",
+  "phone_landline_length",
   "prefix",
   "retired_operator",
   "amount_format",
+  "amount_grouping",
   "amount_below",
   "amount_above",
   "month_range",
@@ -119,8 +125,9 @@ const catalog = createCatalog();
 
 /** Template prefix -> every key it can build. */
 const TEMPLATES: Record<string, () => string[]> = {
-  "menu-": () => CATEGORIES.map((c) => `menu-${c}`),
   "status-": () => ORDER_STATUSES.map((s) => `status-${s}`),
+  // /history names an order's category by its menu label.
+  "menu-": () => CATEGORIES.map((c) => `menu-${c}`),
   "err-": () => RULE_CODES.map((c) => `err-${c.replace(/_/g, "-")}`),
   "cmd-": () => COMMANDS.map((c) => `cmd-${c}`),
   "datapack-product-": () =>
@@ -158,13 +165,19 @@ describe("locale files", () => {
       }
     }
     // The scan finds the keys it should (a broken pattern would find nothing and pass).
-    expect(used.get("start-welcome")).toBe("src/bot/create-bot.ts");
-    expect(used.get("confirm-title")).toBe("src/bot/flow/toolkit.ts");
-    expect(used.get("language-name")).toBe("src/bot/create-bot.ts");
+    expect(used.get("start-welcome")).toBe("src/bot/features/start.ts");
+    expect(used.get("confirm-title")).toBe("src/bot/flow/checkout.ts");
+    expect(used.get("language-name")).toBe("src/bot/features/language.ts");
     const missing = [...used]
       .filter(([key]) => !enKeys.has(key))
       .map(([key, path]) => `${key} (${path})`);
     expect(missing).toEqual([]);
+  });
+
+  it("contain every category module's menu label", () => {
+    const labels = CATEGORY_MODULES.map((m) => m.menu.labelKey);
+    expect(labels).toHaveLength(CATEGORIES.length);
+    expect(labels.filter((key) => !enKeys.has(key))).toEqual([]);
   });
 
   it("contain every key the code builds from a template", () => {
@@ -173,9 +186,7 @@ describe("locale files", () => {
     for (const { path, text } of sources) {
       for (const m of text.matchAll(TEMPLATE_PATTERN)) prefixes.set(m[1]!, path);
     }
-    expect([...prefixes.keys()]).toEqual(
-      expect.arrayContaining(["menu-", "status-", "err-", "cmd-"]),
-    );
+    expect([...prefixes.keys()]).toEqual(expect.arrayContaining(["status-", "err-", "cmd-"]));
     const unknown = [...prefixes]
       .filter(([p]) => !(p in TEMPLATES))
       .map(([p, path]) => `${p}… (${path})`);

@@ -1,20 +1,20 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type RunningEmulator,
+  startBotApiEmulatorServer,
+} from "../../dev/playground/emulator/index.ts";
+import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
 import { createNotifierApi } from "../../src/notify/api.ts";
 import { createNotifier, type Notifier } from "../../src/notify/notifier.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { isFinal, type Order, STATUS_RANK } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
-import {
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../../src/playground/emulator/index.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
-import { createSandbox, type Sandbox } from "../../src/sandbox/index.ts";
 import { encryptPayload, signature } from "../../src/webhook/codec.ts";
 import { createWebhookRoutes, type WebhookRoutes } from "../../src/webhook/routes.ts";
-import { mobileInput, serveFetch, testRedis, waitUntil } from "../orders/support.ts";
+import { mobileInput, serveFetch, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
  * Acceptance: duplicate, out-of-order and replayed webhooks, delivered alternately to two processes

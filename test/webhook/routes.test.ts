@@ -1,14 +1,18 @@
 import { createCipheriv, createHash, createHmac, randomBytes } from "node:crypto";
+import { connect } from "node:net";
+import { Writable } from "node:stream";
 import { Hono } from "hono";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger, type Logger } from "../../src/logger.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import type { Notification } from "../../src/orders/model.ts";
 import { createOrders, type OrdersProvider } from "../../src/orders/service.ts";
+import { MAX_HISTORY, MAX_UNRECOGNISED } from "../../src/orders/state.ts";
 import { ProviderUnavailableError } from "../../src/provider/errors.ts";
 import type { StatusResult } from "../../src/provider/schemas.ts";
 import { createWebhookRoutes, type WebhookRoutes } from "../../src/webhook/routes.ts";
-import { mobileInput, serveFetch } from "../orders/support.ts";
+import { mobileInput, serveFetch } from "../support/orders.ts";
 
 /**
  * The webhook receiver over real HTTP. Every vector here is built with node:crypto directly, not
@@ -50,7 +54,12 @@ interface Setup {
 }
 
 async function setup(
-  opts: { confirmFinal?: boolean; keyMode?: "php" | "sha256"; registry?: Registry } = {},
+  opts: {
+    confirmFinal?: boolean;
+    keyMode?: "php" | "sha256";
+    registry?: Registry;
+    logger?: Logger;
+  } = {},
 ): Promise<Setup> {
   const outbox: Notification[] = [];
   const store = createMemoryOrderStore({ outbox: { append: (ns) => outbox.push(...ns) } });
@@ -84,6 +93,7 @@ async function setup(
   });
   const routes = createWebhookRoutes({
     ...(opts.registry ? { registry: opts.registry } : {}),
+    ...(opts.logger ? { logger: opts.logger } : {}),
     secret: SECRET,
     keyMode: opts.keyMode ?? "php",
     maxBodyBytes: 4096,
@@ -262,6 +272,15 @@ describe("webhook POST", () => {
     expect(res.status).toBe(413);
   });
 
+  it("lets a slow sender that reads only after writing see the 413 (with and without Content-Length)", async () => {
+    // A naive sender writes the whole body, then reads. If the server closes while bytes are still
+    // arriving, the kernel answers them with a reset and the unread 413 is lost with it.
+    for (const chunked of [false, true]) {
+      const answer = await rawPost(s.url, { chunks: 12, chunkBytes: 16 * 1024, chunked });
+      expect(answer.slice(0, 12), chunked ? "chunked" : "Content-Length").toBe("HTTP/1.1 413");
+    }
+  });
+
   it("acknowledges an event for an unknown order and keeps it for an admin", async () => {
     const r = await post(
       s.url,
@@ -273,6 +292,47 @@ describe("webhook POST", () => {
     );
   });
 });
+
+/**
+ * POSTs over a raw socket, pausing between chunks (the body takes about a second), without reading
+ * anything until the whole body is written. Resolves with whatever the server sent (may be empty).
+ */
+async function rawPost(
+  url: string,
+  o: { chunks: number; chunkBytes: number; chunked: boolean },
+): Promise<string> {
+  const { hostname, port, pathname } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port) });
+  socket.pause();
+  const received: Buffer[] = [];
+  const closed = new Promise<void>((resolve) => {
+    socket.on("data", (d: Buffer) => received.push(d));
+    socket.on("close", () => resolve());
+    socket.on("error", () => undefined);
+  });
+  await new Promise<void>((resolve) => socket.once("connect", () => resolve()));
+  const write = (data: string) =>
+    new Promise<void>((resolve) => {
+      if (socket.destroyed) return resolve();
+      socket.write(data, () => resolve());
+    });
+  const length = o.chunks * o.chunkBytes;
+  await write(
+    `POST ${pathname} HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
+      `X-Signature: ${sign(SECRET)}\r\nConnection: close\r\n` +
+      (o.chunked ? "Transfer-Encoding: chunked\r\n\r\n" : `Content-Length: ${length}\r\n\r\n`),
+  );
+  const piece = "A".repeat(o.chunkBytes);
+  for (let i = 0; i < o.chunks; i++) {
+    await write(o.chunked ? `${o.chunkBytes.toString(16)}\r\n${piece}\r\n` : piece);
+    await new Promise((r) => setTimeout(r, 80));
+  }
+  if (o.chunked) await write("0\r\n\r\n");
+  socket.resume();
+  await Promise.race([closed, new Promise((r) => setTimeout(r, 3000))]);
+  socket.destroy();
+  return Buffer.concat(received).toString("latin1");
+}
 
 function encryptText(text: string): string {
   const key = Buffer.concat([Buffer.from(SECRET), Buffer.alloc(32)]).subarray(0, 32);
@@ -363,6 +423,87 @@ describe("final claims", () => {
       await s.close();
     }
   });
+
+  it("cannot tell bad padding from a bad payload: one reason, one log line, one answer", async () => {
+    // The padding oracle: with the static X-Signature of one captured delivery, an attacker who
+    // sees either the metrics or the logs learns whether a forged ciphertext's padding was valid.
+    const registry = new Registry();
+    const lines: string[] = [];
+    const logger = createLogger({
+      level: "trace",
+      destination: new Writable({
+        write(chunk, _enc, cb) {
+          lines.push(String(chunk));
+          cb();
+        },
+      }),
+    });
+    const s = await setup({ registry, logger });
+    try {
+      const observe = async (body: string) => {
+        registry.resetMetrics();
+        lines.length = 0;
+        const r = await post(s.url, body);
+        const rejected = (await registry.getSingleMetricAsString(
+          "recharge_webhooks_rejected_total",
+        )) as string;
+        const logged = lines.map((l) => {
+          const { level, msg, ...rest } = JSON.parse(l) as Record<string, unknown>;
+          delete rest.time;
+          delete rest.pid;
+          delete rest.hostname;
+          return { level, msg, ...rest };
+        });
+        return { r, rejected, logged };
+      };
+      // Valid padding, plaintext not a payload; invalid padding; not even an envelope.
+      const badPayload = await observe(JSON.stringify({ data: encryptText("not json at all") }));
+      const good = Buffer.from(encryptText("x".repeat(40)), "base64");
+      good[good.length - 17] = (good[good.length - 17] ?? 0) ^ 0xff; // corrupts the last block's padding
+      const badPadding = await observe(JSON.stringify({ data: good.toString("base64") }));
+      const noEnvelope = await observe("{}");
+      expect(badPadding).toEqual(badPayload);
+      expect(noEnvelope).toEqual(badPayload);
+      expect(badPayload.rejected).toMatch(/reason="invalid"\} 1/);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("unrecognised status words", () => {
+  it("are kept in a bounded list of their own and cannot push real events out of the history", async () => {
+    const s = await setup();
+    try {
+      const ref = await sentOrder(s);
+      await post(s.url, JSON.stringify({ data: encrypt(payload(ref, "pending")) }));
+      // More distinct junk words than the history could ever hold, each properly signed.
+      const words = Array.from({ length: MAX_HISTORY + 20 }, (_, i) => `junk-${i}`);
+      for (const w of words) {
+        expect((await post(s.url, JSON.stringify({ data: encrypt(payload(ref, w)) }))).status).toBe(
+          200,
+        );
+      }
+      await post(s.url, JSON.stringify({ data: encrypt(payload(ref, "success")) }));
+      await s.routes.settled();
+      const o = await s.orders.get(ref);
+      expect(o?.status).toBe("success");
+      const real = o?.history.map((h) => [h.source, h.status, h.note ?? ""]);
+      expect(real).toEqual([
+        ["system", "placed", ""],
+        ["system", "submitting", ""],
+        ["execute", "unknown", "outcome unknown (timeout)"],
+        ["webhook", "pending", ""],
+        ["webhook", null, "claimed success"],
+        ["status", "success", "confirms webhook success"],
+      ]);
+      expect(o?.unrecognised).toHaveLength(MAX_UNRECOGNISED);
+      expect(o?.unrecognised?.map((u) => u.word)).toEqual(words.slice(-MAX_UNRECOGNISED));
+      expect(o?.unrecognised?.every((u) => u.source === "webhook")).toBe(true);
+    } finally {
+      await s.close();
+    }
+  });
 });
 
 describe("metrics", () => {
@@ -375,7 +516,7 @@ describe("metrics", () => {
       await post(s.url, JSON.stringify({ data: "bad" }));
       const text = await registry.metrics();
       expect(text).toMatch(/recharge_webhooks_received_total\{method="POST"\} 2/);
-      expect(text).toMatch(/recharge_webhooks_rejected_total\{reason="decrypt"\} 1/);
+      expect(text).toMatch(/recharge_webhooks_rejected_total\{reason="invalid"\} 1/);
       expect(text).toMatch(
         /recharge_order_transitions_total\{from="unknown",to="pending",source="webhook"\} 1/,
       );

@@ -3,23 +3,29 @@ import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 /**
- * The conversation storage version: a hash of the flow sources. Conversation state holds replay
- * logs that only make sense to the code that wrote them, so any change to a flow or the toolkit
- * changes the version and stale state is dropped instead of replayed into the wrong step.
+ * The conversation storage version: a hash of the flow sources (conversations/, src/categories/,
+ * the toolkit and the callback-data codec). Conversation state holds replay logs that only make sense to the code that
+ * wrote them, so any change to a flow or the toolkit changes the version and stale state is
+ * dropped instead of replayed into the wrong step.
  */
 export function flowVersion(): string {
   const hash = createHash("sha256");
   const dirs = [
     new URL("../../../conversations/", import.meta.url),
+    new URL("../../categories/", import.meta.url),
     new URL("./", import.meta.url),
   ];
   for (const dir of dirs) {
     const path = fileURLToPath(dir);
-    for (const name of readdirSync(path)
+    // Recursive: each category's flow is in a folder of its own.
+    for (const name of readdirSync(path, { recursive: true, encoding: "utf8" })
       .filter((n) => n.endsWith(".ts"))
       .sort()) {
       hash.update(name).update(readFileSync(path + name));
     }
   }
+  // The flows' buttons are built and parsed here: a change to it changes what replays mean.
+  const codec = new URL("../callback-data.ts", import.meta.url);
+  hash.update("callback-data.ts").update(readFileSync(fileURLToPath(codec)));
   return hash.digest("hex").slice(0, 12);
 }

@@ -1,0 +1,109 @@
+/**
+ * The layers the README draws, checked in CI (`npm run deps`): no import cycle between files, no
+ * upward import, and product code (src/) never imports the development harness (dev/) except the
+ * composition root's one lazy load of local mode.
+ */
+const layer = (name, path, mayNotImport, comment, except) => ({
+  name: `layer-${name}`,
+  comment,
+  severity: "error",
+  from: { path },
+  to: except ? { path: mayNotImport, pathNot: except } : { path: mayNotImport },
+});
+
+/** Each category's order part (details schema, execute body): pure data the order model is built from. */
+const ORDER_PARTS = "^src/orders/categories/";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycles",
+      comment: "An import cycle makes the layers meaningless and the load order fragile.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "product-not-harness",
+      comment: "src/ is the product; dev/ (sandbox, playground, emulator) is development harness.",
+      severity: "error",
+      // The one exception: the plug the composition root loads lazily, only in local mode.
+      from: { path: "^src/", pathNot: "^src/local-mode\\.ts$" },
+      to: { path: "^dev/" },
+    },
+    {
+      name: "product-not-tests",
+      severity: "error",
+      from: { path: "^(src|dev)/" },
+      to: { path: "^(test|bench)/" },
+    },
+    layer(
+      "base",
+      "^src/(logger|money|redis|telegram|ledger)",
+      "^src/(config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "Logging, money, Redis, the Bot API transport and the books know nothing of the product's parts.",
+    ),
+    layer(
+      "config",
+      "^src/(config|pricing)",
+      "^src/(provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "The configuration and the price schedule read only the catalogue's data.",
+    ),
+    layer(
+      "catalog",
+      "^src/catalog/",
+      "^src/(provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "The catalogue is pure data and rules.",
+    ),
+    layer(
+      "provider",
+      "^src/provider/",
+      "^src/(orders|notify|webhook|bot|categories|http|system|main)",
+      "The aggregator client knows nothing of orders or chats.",
+    ),
+    layer(
+      "orders",
+      "^src/orders/",
+      "^src/(notify|webhook|bot|categories|http|system|main)",
+      "The money path below the chat and the transports.",
+    ),
+    layer(
+      "order-parts",
+      ORDER_PARTS,
+      "^src/(orders|notify|webhook|bot|categories|http|system|main)",
+      "A category's order part is pure: no order model, no stores, no flows.",
+      ORDER_PARTS,
+    ),
+    layer(
+      "telegram",
+      "^src/telegram/",
+      "^src/(catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "The bounded Bot API transport serves the bot and the notifier alike.",
+    ),
+    layer(
+      "notify-webhook",
+      "^src/(notify|webhook)/",
+      "^src/(bot|categories|http|system|main)",
+      "Workers and the provider webhook sit on orders, below the chat.",
+    ),
+    layer(
+      "bot-core",
+      "^src/bot/",
+      "^(src/categories/|conversations/)",
+      "The flows are injected into createBot by the composition root: no bot <-> flows cycle.",
+    ),
+    layer(
+      "bot",
+      "^(src/(bot|categories)/|conversations/)",
+      "^src/(http|system|main)",
+      "The chat layer never reaches into the composition root.",
+    ),
+    layer("http", "^src/http/", "^src/(system|main)", "Operational endpoints only."),
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".js"] },
+  },
+};

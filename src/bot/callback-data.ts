@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { referenceSchema } from "../orders/model.ts";
+import { LOCALES } from "./i18n.ts";
+
+/**
+ * Every callback-data string the bot puts on a button is built and parsed here, and nowhere else:
+ * one zod-checked codec per button kind. Handlers ask a codec, never match a regex of their own, so
+ * forged or malformed data parses to nothing and falls through to the "no longer active" answer.
+ * The strings are those buttons already in chats carry (`m:mobile`, `lang:ne`, `rep:123`, `x`,
+ * `ok`, `r`, `v:…`, `p:2`, `hp:1`, and the mid-flow Leave/Keep question's `lv:…`, `kp`):
+ * changing one breaks every old button of its kind.
+ */
+
+/** Telegram refuses buttons whose callback data is longer than 64 bytes. */
+export const MAX_CALLBACK_BYTES = 64;
+
+const fitsTelegram = (data: string) => Buffer.byteLength(data, "utf8") <= MAX_CALLBACK_BYTES;
+
+/** A button that carries a value after its prefix. */
+export interface ValueButton<T> {
+  readonly prefix: string;
+  /** The data of a button for `value`; throws when the value is not one this kind carries. */
+  build(value: T): string;
+  /** Whether `build(value)` would succeed (a value Telegram can carry on a button). */
+  fits(value: T): boolean;
+  /** The value of well-formed data of this kind, or null (another kind, forged, malformed). */
+  parse(data: string | undefined): T | null;
+}
+
+/** A button whose data is one fixed string. */
+export interface ConstantButton {
+  readonly data: string;
+  is(data: string | undefined): boolean;
+}
+
+/**
+ * `head` is the prefix; `value` checks what is built; `wire` decodes the text after the prefix
+ * (for text values the same schema; a number is decoded from its canonical digits only).
+ */
+function valueButton<T>(
+  head: string,
+  value: z.ZodType<T>,
+  wire: z.ZodType<T, string> = value as unknown as z.ZodType<T, string>,
+): ValueButton<T> {
+  const encode = (v: T) => {
+    const checked = value.safeParse(v);
+    if (!checked.success) return null;
+    const data = head + String(checked.data);
+    return fitsTelegram(data) ? data : null;
+  };
+  return {
+    prefix: head,
+    build(v) {
+      const data = encode(v);
+      if (data === null) throw new RangeError(`not a value of a "${head}" button`);
+      return data;
+    },
+    fits: (v) => encode(v) !== null,
+    parse(data) {
+      if (typeof data !== "string" || !data.startsWith(head) || !fitsTelegram(data)) return null;
+      const r = wire.safeParse(data.slice(head.length));
+      return r.success ? r.data : null;
+    },
+  };
+}
+
+function constantButton(data: string): ConstantButton {
+  return { data, is: (d) => d === data };
+}
+
+/** A conversation id as the menu carries it (the menu checks it is one of its entries). */
+const conversationId = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/);
+/** A choice's value: any text that fits on a button with its prefix (the flow checks it). */
+const choiceValue = z.string().min(1);
+const pageNumber = z.number().int().min(0).max(999_999);
+const pageDigits = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,5})$/)
+  .transform(Number)
+  .pipe(pageNumber);
+
+/** The main menu's category buttons: `m:<conversation id>`. */
+export const menuButton = valueButton("m:", conversationId);
+/** /language: `lang:<locale>`. */
+export const languageButton = valueButton("lang:", z.enum(LOCALES));
+/** /history's Repeat: `rep:<reference>`; the repeat flow still checks whose order it is. */
+export const repeatButton = valueButton("rep:", referenceSchema);
+/** /history's Prev / Next: `hp:<page index>`; the page is read for the presser, so forging one shows only their own orders. */
+export const historyPageButton = valueButton("hp:", pageNumber, pageDigits);
+
+/**
+ * What a command or a menu button sent in the middle of a flow would have done, carried by the
+ * Leave button of "Leave this order?": the command's text (`/status 123`) or the global button's
+ * data (`m:water`, `rep:123`). The flow ends and this runs as if it had just been sent.
+ */
+const leaveTarget = z
+  .string()
+  .min(1)
+  .refine((s) => /^\/[A-Za-z]/.test(s) || isGlobalCallback(s));
+
+/** "Leave this order?" -> Leave: `lv:<command text or global button data>`. */
+export const leaveButton = valueButton("lv:", leaveTarget);
+
+/** The conversation toolkit's own buttons. */
+export const flowButtons = {
+  /** "Leave this order?" -> Keep: the flow goes on where it was. */
+  keep: constantButton("kp"),
+  cancel: constantButton("x"),
+  confirm: constantButton("ok"),
+  /** The confirmation's "Change amount": the amount is asked again, the rest kept. */
+  editAmount: constantButton("ea"),
+  retry: constantButton("r"),
+  /** A quick answer or a choice: `v:<value>`. */
+  value: valueButton("v:", choiceValue),
+  /** A page of a long choice: `p:<page index>`. */
+  page: valueButton("p:", pageNumber, pageDigits),
+} as const;
+
+/** Every kind, for the tests that no two overlap. */
+export const VALUE_BUTTONS = {
+  menu: menuButton,
+  language: languageButton,
+  repeat: repeatButton,
+  historyPage: historyPageButton,
+  leave: leaveButton,
+  value: flowButtons.value,
+  page: flowButtons.page,
+} as const;
+export const CONSTANT_BUTTONS = {
+  keep: flowButtons.keep,
+  editAmount: flowButtons.editAmount,
+  cancel: flowButtons.cancel,
+  confirm: flowButtons.confirm,
+  retry: flowButtons.retry,
+} as const;
+
+/**
+ * Buttons of the menu and other global messages (menu, language, repeat): pressing one inside a
+ * running conversation leaves it and is handled as if no conversation had been running. Only
+ * well-formed data counts, so forged junk with such a prefix does not end someone's flow.
+ * History paging is not among them: turning a page must never cost the customer a flow.
+ */
+export function isGlobalCallback(data: string | undefined): boolean {
+  return [menuButton, languageButton, repeatButton].some((b) => b.parse(data) !== null);
+}

@@ -1,0 +1,31 @@
+import { Composer, InlineKeyboard } from "grammy";
+import { languageButton } from "../callback-data.ts";
+import type { BotContext } from "../context.ts";
+import type { BotDeps } from "../deps.ts";
+import { LOCALES, translator } from "../i18n.ts";
+
+/** Every locale, each named in itself (also offered in the middle of a flow, by its wait loop). */
+export function languageKeyboard(deps: BotDeps): InlineKeyboard {
+  const kb = new InlineKeyboard();
+  for (const l of LOCALES)
+    kb.text(translator(deps.i18n, l)("language-name"), languageButton.build(l));
+  return kb;
+}
+
+/** /language offers every locale, each named in itself; the choice is kept in the session. */
+export function language(deps: BotDeps): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  const priv = composer.chatType("private");
+  priv.command("language", (ctx) =>
+    ctx.reply(ctx.t("language-prompt"), { reply_markup: languageKeyboard(deps) }),
+  );
+  priv.on("callback_query:data", async (ctx, next) => {
+    const locale = languageButton.parse(ctx.callbackQuery.data);
+    if (locale === null) return next();
+    await ctx.answerCallbackQuery();
+    ctx.session.locale = locale;
+    await ctx.i18n.renegotiateLocale();
+    await ctx.editMessageText(ctx.t("language-set"));
+  });
+  return composer;
+}

@@ -1,0 +1,44 @@
+import { Composer, InlineKeyboard } from "grammy";
+import { menuButton } from "../callback-data.ts";
+import type { BotContext } from "../context.ts";
+import type { MenuEntry } from "../flows.ts";
+
+/** The category menu, two buttons a row, in the order the composition root gives. */
+export type MenuKeyboard = (ctx: BotContext) => InlineKeyboard;
+
+export function menuKeyboard(entries: readonly MenuEntry[]): MenuKeyboard {
+  // Built once: an id no button can carry fails the start, not a /start.
+  const buttons = entries.map((e) => ({
+    labelKey: e.labelKey,
+    data: menuButton.build(e.conversation),
+  }));
+  return (ctx) => {
+    const kb = new InlineKeyboard();
+    buttons.forEach((b, i) => {
+      if (i > 0 && i % 2 === 0) kb.row();
+      kb.text(ctx.t(b.labelKey), b.data);
+    });
+    return kb;
+  };
+}
+
+/** /recharge shows the menu; a menu button enters its category's conversation. */
+export function categoryMenu(
+  entries: readonly MenuEntry[],
+  keyboard: MenuKeyboard,
+): Composer<BotContext> {
+  const ids = new Set(entries.map((e) => e.conversation));
+  const composer = new Composer<BotContext>();
+  const priv = composer.chatType("private");
+  priv.command("recharge", (ctx) =>
+    ctx.reply(ctx.t("menu-prompt"), { reply_markup: keyboard(ctx) }),
+  );
+  priv.on("callback_query:data", async (ctx, next) => {
+    const category = menuButton.parse(ctx.callbackQuery.data);
+    // Not a menu button, or one of a category no longer offered: answered as expired further on.
+    if (category === null || !ids.has(category)) return next();
+    await ctx.answerCallbackQuery();
+    await ctx.conversation.enter(category);
+  });
+  return composer;
+}

@@ -1,0 +1,232 @@
+import { randomUUID } from "node:crypto";
+import { InlineKeyboard } from "grammy";
+import { formatMoney } from "../../money.ts";
+import type { Order } from "../../orders/model.ts";
+import { InsufficientFundsError } from "../../orders/service.ts";
+import type { Quote } from "../../pricing/index.ts";
+import type { BotContext, FlowContext } from "../context.ts";
+import type { BotDeps, OrderDraft } from "../deps.ts";
+import type { Locale } from "../i18n.ts";
+import { receiptText } from "../render.ts";
+import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
+
+/**
+ * The end of every flow: confirm, reserve the limits, place, show the receipt, execute. Each side
+ * effect runs through `conversation.external`, so a replay after a crash reuses its recorded
+ * result instead of doing it again (README, "What each part guarantees").
+ */
+
+/** Who is buying: the order is placed for this user and chat, in this language. */
+export interface Buyer {
+  userId: number;
+  chatId: number;
+  locale: Locale;
+}
+
+/** The lines of a confirmation for a draft: operator, number, extras, package, amount. */
+export function summary(s: FlowScope, draft: OrderDraft, extra: string[] = []): string[] {
+  const lines = [
+    s.t("confirm-operator", { operator: draft.operatorName }),
+    s.t("confirm-number", { number: draft.connectionNo }),
+    ...extra,
+  ];
+  const d = draft.details;
+  if ("packageName" in d && d.packageName)
+    lines.push(s.t("confirm-package", { package: d.packageName }));
+  lines.push(
+    s.t("confirm-amount", {
+      amount: formatMoney(draft.amountPaisa, { region: draft.region, locale: s.t.locale }),
+    }),
+  );
+  return lines;
+}
+
+/** What the checkout may offer besides Confirm and Cancel. */
+export interface CheckoutOptions {
+  /** Offers "Change amount" at the confirmation: asks the amount again (the flow's own question). */
+  editAmount?: () => Promise<number>;
+}
+
+/**
+ * Shows the confirmation and returns the press (Confirm, or "Change amount" when offered);
+ * Cancel ends the flow in the loop.
+ */
+function confirm(
+  s: FlowScope,
+  lines: string[],
+  canEdit: boolean,
+): Promise<{ pressed: FlowContext; edit: boolean }> {
+  const text = [s.t("confirm-title"), "", ...lines, "", s.t("confirm-question")].join("\n");
+  return askUntil<{ pressed: FlowContext; edit: boolean }>(s, {
+    text,
+    buttons: () => {
+      const kb = new InlineKeyboard().text(s.t("common-confirm"), CB.confirm.data);
+      return canEdit ? kb.text(s.t("confirm-edit-amount"), CB.editAmount.data) : kb;
+    },
+    onButton: (data, u) => {
+      if (CB.confirm.is(data)) return { kind: "done", value: { pressed: u, edit: false } };
+      if (canEdit && CB.editAmount.is(data))
+        return { kind: "done", value: { pressed: u, edit: true } };
+      return { kind: "stay" };
+    },
+    onMessage: () => ({ kind: "resend", text: `${s.t("common-use-buttons")}\n\n${text}` }),
+  });
+}
+
+/**
+ * Confirm and execute, exactly once. The idempotency key is fixed (through `external`) before the
+ * confirmation is shown, so a double tap, a redelivered update or a replay after a crash all
+ * reach `orders.place` with the same key and get the same order; `orders.submit` marks the order
+ * submitting and sends the execute only for an order not yet submitted. Returns null when a limit
+ * refused the order.
+ */
+export async function confirmAndPlace(
+  s: FlowScope,
+  buyer: Buyer,
+  first: OrderDraft,
+  extraLines: string[] = [],
+  opts: CheckoutOptions = {},
+): Promise<Order | null> {
+  const { conversation, ctx, deps } = s;
+  const { userId, chatId, locale } = buyer;
+  const key = await conversation.external(() => randomUUID());
+  let draft = first;
+  for (;;) {
+    // Checked before the confirmation too, so nobody confirms an order the limits will refuse.
+    const amount = draft.amountPaisa;
+    const early = await conversation.external(() => deps.limits.check(userId, amount));
+    if (!early.ok) {
+      await ctx.reply(limitText(s, early.reason));
+      return null;
+    }
+    // The price, and in prepaid mode the balance, before the confirmation: nobody confirms an
+    // order the balance cannot pay for.
+    const priced = draft;
+    const pay = await conversation.external(() => paymentOf(deps, userId, priced));
+    if (pay.balancePaisa !== undefined && pay.balancePaisa < pay.price.totalPaisa) {
+      await ctx.reply(shortText(s, draft, pay.balancePaisa, pay.price.totalPaisa));
+      return null;
+    }
+    const answer = await confirm(
+      s,
+      [...summary(s, draft, extraLines), ...priceLines(s, draft, pay)],
+      opts.editAmount !== undefined,
+    );
+    // The buttons go away so there is nothing left to tap twice.
+    await answer.pressed.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() });
+    if (!answer.edit || !opts.editAmount) break;
+    // Nothing is placed yet: the same key serves the changed order.
+    draft = { ...draft, amountPaisa: await opts.editAmount() };
+  }
+  // Reserved under the order's key: a replay reserves nothing twice.
+  const verdict = await conversation.external(() =>
+    deps.limits.reserve(userId, draft.amountPaisa, key),
+  );
+  if (!verdict.ok) {
+    await ctx.reply(limitText(s, verdict.reason));
+    return null;
+  }
+  // The hold is taken with the order; a balance spent meanwhile (another chat) refuses it.
+  const placed = await conversation.external(async () => {
+    try {
+      return await deps.orders.place({ ...draft, idempotencyKey: key, userId, chatId, locale });
+    } catch (err) {
+      if (!(err instanceof InsufficientFundsError)) throw err;
+      return { short: { balance: err.availablePaisa, total: err.totalPaisa } };
+    }
+  });
+  if ("short" in placed) {
+    await ctx.reply(shortText(s, draft, placed.short.balance, placed.short.total));
+    return null;
+  }
+  const order = placed;
+  try {
+    const receipt = await ctx.reply(receiptText(s.t, { ...order, status: "submitting" }));
+    const submitted = await conversation.external(async () => {
+      await deps.orders.attachReceipt(order.reference, receipt.message_id);
+      return deps.orders.submit(order.reference);
+    });
+    await remember(s, draft);
+    return submitted;
+  } catch (err) {
+    // The order exists and the execute may have left (and the wallet been debited): "try again"
+    // could pay twice. The reconciler settles the order and the notifier tells the outcome.
+    await orderTrouble(s, order, err);
+    return order;
+  }
+}
+
+/** The price of a draft and, in prepaid mode, the customer's available balance. */
+async function paymentOf(
+  deps: BotDeps,
+  userId: number,
+  draft: OrderDraft,
+): Promise<{ price: Quote; balancePaisa?: number }> {
+  const p = deps.payment;
+  const price = p?.priceOf(draft) ?? {
+    amountPaisa: draft.amountPaisa,
+    feePaisa: 0,
+    discountPaisa: 0,
+    totalPaisa: draft.amountPaisa,
+  };
+  if (p?.mode !== "prepaid") return { price };
+  return { price, balancePaisa: await p.availablePaisa(userId) };
+}
+
+/** Fee, discount and total when there are any; in prepaid mode always the total and the balance after. */
+function priceLines(
+  s: FlowScope,
+  draft: OrderDraft,
+  pay: { price: Quote; balancePaisa?: number },
+): string[] {
+  const rs = (paisa: number) => formatMoney(paisa, { region: draft.region, locale: s.t.locale });
+  const { feePaisa, discountPaisa, totalPaisa } = pay.price;
+  const lines: string[] = [];
+  if (feePaisa > 0) lines.push(s.t("confirm-fee", { fee: rs(feePaisa) }));
+  if (discountPaisa > 0) lines.push(s.t("confirm-discount", { discount: rs(discountPaisa) }));
+  if (feePaisa > 0 || discountPaisa > 0 || pay.balancePaisa !== undefined)
+    lines.push(s.t("confirm-total", { total: rs(totalPaisa) }));
+  if (pay.balancePaisa !== undefined)
+    lines.push(s.t("confirm-balance-after", { balance: rs(pay.balancePaisa - totalPaisa) }));
+  return lines;
+}
+
+function shortText(s: FlowScope, draft: OrderDraft, balance: number, total: number): string {
+  const rs = (paisa: number) => formatMoney(paisa, { region: draft.region, locale: s.t.locale });
+  return s.t("balance-short", {
+    balance: rs(balance),
+    total: rs(total),
+    shortfall: rs(total - balance),
+  });
+}
+
+/** An error after the order was placed: name the order, say it is checked and a message follows. */
+async function orderTrouble(s: FlowScope, order: Order, err: unknown): Promise<void> {
+  await s.conversation.external(() =>
+    s.deps.logger.error(
+      {
+        reference: order.reference,
+        err: err instanceof Error ? { message: err.message, stack: err.stack } : String(err),
+      },
+      "checkout failed after the order was placed; the reconciler will settle it",
+    ),
+  );
+  await s.ctx.reply(s.t("order-checking", { ref: order.reference })).catch(() => {});
+}
+
+function limitText(s: FlowScope, reason: "daily_cap" | "rate"): string {
+  return reason === "daily_cap"
+    ? s.t("limit-daily-cap", {
+        cap: formatMoney(s.deps.settings.dailyCapPaisa, { locale: s.t.locale }),
+      })
+    : s.t("limit-rate");
+}
+
+/** Keeps the number for next time (mobile-like categories), newest first, at most five. */
+async function remember(s: FlowScope, draft: OrderDraft): Promise<void> {
+  if (!["mobile", "datapack", "landline", "india"].includes(draft.category)) return;
+  await s.conversation.external((outer: BotContext) => {
+    const rest = (outer.session.savedNumbers ?? []).filter((n) => n !== draft.connectionNo);
+    outer.session.savedNumbers = [draft.connectionNo, ...rest].slice(0, 5);
+  });
+}

@@ -1,0 +1,269 @@
+import { InlineKeyboard } from "grammy";
+import type { Message } from "grammy/types";
+import {
+  flowButtons as CB,
+  historyPageButton,
+  isGlobalCallback,
+  languageButton,
+  leaveButton,
+} from "../callback-data.ts";
+import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
+import { type BotDeps, roleOf } from "../deps.ts";
+import { balanceText, fetchBalance } from "../features/balance.ts";
+import { helpText } from "../features/help.ts";
+import { HISTORY_SIZE, renderHistory } from "../features/history.ts";
+import { languageKeyboard } from "../features/language.ts";
+import type { Locale, Translate } from "../i18n.ts";
+
+/**
+ * The one wait-for-an-answer loop every question of a flow runs on: send the question, wait for
+ * the next update of the chat, leave on idle or Cancel, answer /help, /history, /balance and
+ * /language in place (the question stays answerable), ask "Leave this order?" before another
+ * command or a menu button ends the flow, answer buttons of older messages as "no longer active",
+ * and hand the rest to the question. Questions only say what an answer means; how a chat is
+ * waited on is written here once.
+ */
+
+/** What a flow's widgets work with: its conversation, the context it started with, deps, language. */
+export interface FlowScope {
+  readonly conversation: FlowConversation;
+  readonly ctx: FlowContext;
+  readonly deps: BotDeps;
+  /** In the flow's current language (it follows a /language choice made mid-flow). */
+  readonly t: Translate;
+  /** Switches the flow's language: what is asked from now on, and the order's. */
+  readonly setLocale: (locale: Locale) => void;
+}
+
+/** Callback data of the toolkit's own buttons, built and parsed by the one codec. */
+export { CB };
+
+function isCommand(u: FlowContext): boolean {
+  return /^\/[A-Za-z]/.test(u.message?.text ?? "");
+}
+
+/** Commands answered without leaving the flow: they only show something. */
+const INFORMATIONAL = ["help", "history", "balance", "language"] as const;
+type Informational = (typeof INFORMATIONAL)[number];
+
+function commandName(u: FlowContext): string | null {
+  return /^\/([A-Za-z0-9_]+)(@\w+)?(\s|$)/.exec(u.message?.text ?? "")?.[1] ?? null;
+}
+
+function isCancel(u: FlowContext): boolean {
+  if (CB.cancel.is(u.callbackQuery?.data)) return true;
+  return /^\/cancel(@\w+)?(\s|$)/i.test(u.message?.text ?? "");
+}
+
+/** What one update meant to a question. */
+export type Outcome<R> =
+  /** The answer: the loop returns it. */
+  | { kind: "done"; value: R }
+  /** A reason or a hint, sent with the question's buttons; that message is now the question. */
+  | { kind: "resend"; text: string }
+  /** The buttons changed (a page turned): the question's message is edited in place. */
+  | { kind: "edit" }
+  /** Nothing to send; a button press is answered with `toast` when given. */
+  | { kind: "stay"; toast?: string };
+
+export interface Question<R> {
+  /** Sent first, and again when the chat turns out to be ahead of the conversation. */
+  text: string;
+  /** Built afresh for every send (paging changes them); the loop adds the Cancel row. */
+  buttons: () => InlineKeyboard;
+  /** A press of a button of the current question message. */
+  onButton: (data: string, u: FlowContext) => Outcome<R>;
+  /** Anything else the user sends: text, a sticker, a photo. */
+  onMessage: (u: FlowContext) => Outcome<R>;
+}
+
+/** A Cancel button on a row of its own (a new row only after buttons: no empty row is sent). */
+function withCancel(s: FlowScope, kb: InlineKeyboard): InlineKeyboard {
+  if (kb.inline_keyboard.at(-1)?.length) kb.row();
+  return kb.text(s.t("common-cancel"), CB.cancel.data);
+}
+
+/** Asks `q` until it gives an answer; Cancel, a confirmed Leave or idleness end the flow instead. */
+export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
+  const keyboard = () => withCancel(s, q.buttons());
+  let msg: Message = await s.ctx.reply(q.text, { reply_markup: keyboard() });
+  const reshow = async (u: FlowContext) => {
+    msg = await u.reply(q.text, { reply_markup: keyboard() });
+  };
+  for (;;) {
+    const u = await next(s, reshow);
+    const send = async (text: string) => {
+      msg = await u.reply(text, { reply_markup: keyboard() });
+    };
+    let outcome: Outcome<R>;
+    if (u.callbackQuery) {
+      const data = await ownCallback(s, u, msg, () => send(q.text));
+      if (data === null) continue;
+      outcome = q.onButton(data, u);
+      const toast = outcome.kind === "stay" ? outcome.toast : undefined;
+      await u.answerCallbackQuery(toast === undefined ? undefined : { text: toast });
+    } else {
+      outcome = q.onMessage(u);
+    }
+    if (outcome.kind === "done") return outcome.value;
+    if (outcome.kind === "resend") await send(outcome.text);
+    if (outcome.kind === "edit") await u.editMessageReplyMarkup({ reply_markup: keyboard() });
+  }
+}
+
+/**
+ * The next update of this chat meant for the question, after the idle and cancel checks; what
+ * the chat does meanwhile (an informational command, a language button, "Leave this order?" and
+ * its answers) is handled here, and the question keeps waiting. `reshow` sends the question again
+ * (after Keep, so it is the last thing in the chat).
+ */
+async function next(s: FlowScope, reshow: (u: FlowContext) => Promise<void>): Promise<FlowContext> {
+  const { conversation, deps, t } = s;
+  for (;;) {
+    const before = await conversation.now();
+    const u = await conversation.wait();
+    const after = await conversation.now();
+    if (after - before > deps.settings.idleMs) {
+      if (u.callbackQuery) await u.answerCallbackQuery();
+      const minutes = Math.max(1, Math.round(deps.settings.idleMs / 60_000));
+      await u.reply(t("common-idle-ended", { minutes }));
+      await conversation.halt({ next: isCommand(u) && !isCancel(u) });
+    }
+    if (isCancel(u)) {
+      if (u.callbackQuery) await u.answerCallbackQuery();
+      await u.reply(t("common-cancelled"));
+      await conversation.halt();
+    }
+    const data = u.callbackQuery?.data;
+    // Leave: the flow ends here and the leave feature runs what the button carries.
+    if (leaveButton.parse(data) !== null) await conversation.halt({ next: true });
+    if (CB.keep.is(data)) {
+      await u.answerCallbackQuery();
+      // The Leave question's buttons go (a second tap of a Keep already used changes nothing),
+      // and the question is asked again below it.
+      await u.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() }).catch(() => {});
+      await reshow(u);
+      continue;
+    }
+    // /history's Prev / Next (the list may have been asked for mid-flow): turn the page in place.
+    const page = historyPageButton.parse(data);
+    if (page !== null) {
+      await u.answerCallbackQuery();
+      const [text, other] = historyMessage(await historyPage(s, u.from?.id ?? 0, page));
+      await u.editMessageText(text, other);
+      continue;
+    }
+    const locale = languageButton.parse(data);
+    if (locale !== null) {
+      await switchLanguage(s, u, locale);
+      continue;
+    }
+    const command = commandName(u);
+    if (command !== null && (INFORMATIONAL as readonly string[]).includes(command)) {
+      await answerInformational(s, u, command as Informational);
+      continue;
+    }
+    const target = leaveTarget(u);
+    if (target !== null) {
+      if (u.callbackQuery) await u.answerCallbackQuery();
+      const kb = new InlineKeyboard()
+        .text(t("flow-keep"), CB.keep.data)
+        .text(t("flow-leave"), leaveButton.build(target));
+      await u.reply(t("flow-leave-question"), { reply_markup: kb });
+      continue;
+    }
+    return u;
+  }
+}
+
+/**
+ * What a command or a menu button would start, as the Leave button carries it: the command's text
+ * (only its first word when the whole does not fit on a button) or the button's data; null for
+ * anything else.
+ */
+function leaveTarget(u: FlowContext): string | null {
+  const data = u.callbackQuery?.data;
+  if (isGlobalCallback(data)) return data ?? null;
+  if (!isCommand(u)) return null;
+  const text = (u.message?.text ?? "").trim();
+  for (const candidate of [text, text.split(/\s/)[0] ?? ""]) {
+    if (leaveButton.fits(candidate)) return candidate;
+  }
+  return null;
+}
+
+/** One page of /history, read through `external`: a replay sees the list the user saw. */
+async function historyPage(s: FlowScope, userId: number, page: number) {
+  const found = await s.conversation.external(() =>
+    s.deps.orders.listByUser(userId, HISTORY_SIZE + 1, page * HISTORY_SIZE),
+  );
+  return renderHistory(s.t, s.t.locale, {
+    orders: found.slice(0, HISTORY_SIZE),
+    page,
+    hasNext: found.length > HISTORY_SIZE,
+  });
+}
+
+function historyMessage(r: { text: string; keyboard?: InlineKeyboard }) {
+  return [r.text, r.keyboard ? { reply_markup: r.keyboard } : {}] as const;
+}
+
+/** /help, /history, /balance or /language answered as outside a flow, in the flow's language. */
+async function answerInformational(
+  s: FlowScope,
+  u: FlowContext,
+  command: Informational,
+): Promise<void> {
+  const { conversation, deps, t } = s;
+  const userId = u.from?.id ?? 0;
+  switch (command) {
+    case "help":
+      await u.reply(helpText(t, roleOf(deps.settings, userId)));
+      return;
+    case "history": {
+      await u.reply(...historyMessage(await historyPage(s, userId, 0)));
+      return;
+    }
+    case "balance": {
+      const result = await conversation.external(() => fetchBalance(deps, userId));
+      await u.reply(balanceText(t, result));
+      return;
+    }
+    case "language":
+      await u.reply(t("language-prompt"), { reply_markup: languageKeyboard(deps) });
+      return;
+  }
+}
+
+/** A language button pressed mid-flow: kept for the chat, and the flow goes on in it. */
+async function switchLanguage(s: FlowScope, u: FlowContext, locale: Locale): Promise<void> {
+  await u.answerCallbackQuery();
+  await s.conversation.external((outer: BotContext) => {
+    outer.session.locale = locale;
+  });
+  s.setLocale(locale);
+  await u.editMessageText(s.t("language-set"));
+}
+
+/**
+ * The data of a button on `prompt`, or null after answering a stale one. A button on a message
+ * NEWER than the question being asked means the chat is ahead of this conversation: a process
+ * died after sending the next question and before saving that it had (the update that caused it
+ * is not delivered again). Then the question is shown again (`reshow`), so the user is not left
+ * tapping a button that can never work.
+ */
+async function ownCallback(
+  s: FlowScope,
+  u: FlowContext,
+  prompt: Message,
+  reshow: () => Promise<void>,
+): Promise<string | null> {
+  const cb = u.callbackQuery;
+  if (!cb) return null;
+  if (cb.message?.message_id !== prompt.message_id || typeof cb.data !== "string") {
+    await u.answerCallbackQuery({ text: s.t("common-button-expired") });
+    if ((cb.message?.message_id ?? 0) > prompt.message_id) await reshow();
+    return null;
+  }
+  return cb.data;
+}

@@ -1,0 +1,14 @@
+import { datapackOrder } from "../../orders/categories/datapack.ts";
+import type { CategoryModule } from "../shared/module.ts";
+import { samePackageUnderOurReference } from "../shared/repeat.ts";
+import { datapackConversation } from "./flow.ts";
+
+/** Data, voice and SMS packs: a repeat lists the packages again and takes the same one. */
+export const datapack: CategoryModule<"datapack"> = {
+  ...datapackOrder,
+  menu: { labelKey: "menu-datapack" },
+  conversation: datapackConversation,
+  rebuildForRepeat: samePackageUnderOurReference((provider, query) =>
+    provider.listDataPackages(query),
+  ),
+};

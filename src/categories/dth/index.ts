@@ -1,0 +1,16 @@
+import { dthOrder } from "../../orders/categories/dth.ts";
+import type { CategoryModule } from "../shared/module.ts";
+import { samePackage } from "../shared/repeat.ts";
+import { dthConversation } from "./flow.ts";
+
+/** TV (DTH): a repeat lists the packages again (with the subscriber) and takes the same one. */
+export const dth: CategoryModule<"dth"> = {
+  ...dthOrder,
+  menu: { labelKey: "menu-dth" },
+  conversation: dthConversation,
+  rebuildForRepeat: (kit, order) =>
+    samePackage(kit, order, async (query) => {
+      const l = await kit.flow.deps.provider.listDthPackages(query);
+      return { packages: l.packages, referenceNo: l.referenceNo, info: l.customerInfo };
+    }),
+};

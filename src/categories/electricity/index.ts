@@ -1,0 +1,19 @@
+import { electricityOrder } from "../../orders/categories/electricity.ts";
+import type { CategoryModule } from "../shared/module.ts";
+import { sameBill } from "../shared/repeat.ts";
+import { electricityConversation } from "./flow.ts";
+
+/** Electricity (NEA) bills: a repeat checks the bill again and pays what is due. */
+export const electricity: CategoryModule<"electricity"> = {
+  ...electricityOrder,
+  menu: { labelKey: "menu-electricity" },
+  conversation: electricityConversation,
+  rebuildForRepeat: (kit, order) =>
+    sameBill(kit, order, (query) =>
+      kit.flow.deps.provider.checkElectricityBill({
+        ...query,
+        scNo: order.details.scNo,
+        phone: order.details.phone,
+      }),
+    ),
+};

@@ -1,0 +1,12 @@
+import { landlineOrder } from "../../orders/categories/landline.ts";
+import type { CategoryModule } from "../shared/module.ts";
+import { sameAgain } from "../shared/repeat.ts";
+import { landlineConversation } from "./flow.ts";
+
+/** Landline: a repeat is the same amount again, within today's bounds. */
+export const landline: CategoryModule<"landline"> = {
+  ...landlineOrder,
+  menu: { labelKey: "menu-landline" },
+  conversation: landlineConversation,
+  rebuildForRepeat: async (kit, order) => sameAgain(kit, order),
+};

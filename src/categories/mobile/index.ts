@@ -1,0 +1,12 @@
+import { mobileOrder } from "../../orders/categories/mobile.ts";
+import type { CategoryModule } from "../shared/module.ts";
+import { sameAgain } from "../shared/repeat.ts";
+import { mobileConversation } from "./flow.ts";
+
+/** Mobile top-up (NTC): a repeat is the same amount again, within today's bounds. */
+export const mobile: CategoryModule<"mobile"> = {
+  ...mobileOrder,
+  menu: { labelKey: "menu-mobile" },
+  conversation: mobileConversation,
+  rebuildForRepeat: async (kit, order) => sameAgain(kit, order),
+};

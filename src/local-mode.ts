@@ -1,0 +1,128 @@
+import { type BotApiEmulator, createBotApiEmulator } from "../dev/playground/emulator/index.ts";
+import {
+  createPlayground,
+  PLAYGROUND_ADMIN_ID,
+  PLAYGROUND_AGENT_ID,
+} from "../dev/playground/web/index.ts";
+import {
+  createSandbox,
+  faultsFromConfig,
+  type Sandbox,
+  type SandboxOptions,
+} from "../dev/sandbox/index.ts";
+import type { Config } from "./config.ts";
+import type { createHttpApp } from "./http/app.ts";
+import type { Logger } from "./logger.ts";
+
+/**
+ * Local mode as one plug: the embedded sandbox aggregator, the Bot API emulator and the playground
+ * page, with the policy that goes with them (the playground token, the demo roles, the emulator
+ * answering before the product is ready). The composition root loads this module with a dynamic
+ * import only when local mode is used, so a production process never loads the harness; no other
+ * product module imports the sandbox or the playground.
+ */
+
+/** The bot token of the local playground; the emulator accepts only this one. */
+export const PLAYGROUND_TOKEN = "7000000001:local-playground-token";
+
+/** Overrides of the embedded sandbox (delays, faults) for tests and demos. */
+export type SandboxOverrides = Partial<Omit<SandboxOptions, "accounts">>;
+
+const SANDBOX_MOUNT = "/sandbox/api/v1";
+const EMULATOR_MOUNT = "/telegram";
+
+export interface LocalModeContext {
+  config: Config;
+  app: ReturnType<typeof createHttpApp>;
+  /** The process's own URL: the sandbox's webhook target and the bot's API root point at it. */
+  selfUrl: string;
+  logger: Logger;
+  now?: () => number;
+  sandbox?: SandboxOverrides;
+}
+
+export type LocalMode = ReturnType<typeof startLocalMode>;
+
+/** Mounts what the configuration asks for on the app. Throws a ConfigError for a bad SANDBOX_FAULTS. */
+export function startLocalMode(ctx: LocalModeContext) {
+  const { config, app, selfUrl } = ctx;
+  const faults = faultsFromConfig(config.sandbox.faults);
+  if (config.http.hostRefused) {
+    ctx.logger.warn(
+      { host: config.http.hostRefused },
+      "the playground listens on loopback only; set PLAYGROUND_PUBLIC=1 to serve it on HOST",
+    );
+  }
+  const sandbox = config.mode.embeddedSandbox ? embedSandbox(ctx, faults) : undefined;
+  if (sandbox) app.route(SANDBOX_MOUNT, sandbox.app);
+  const roles = rolesOf(config);
+  let emulator: BotApiEmulator | undefined;
+  if (config.mode.playground) {
+    emulator = createBotApiEmulator({ token: PLAYGROUND_TOKEN });
+    app.route(EMULATOR_MOUNT, emulator.app);
+    app.route(
+      "/",
+      createPlayground({ emulator, sandbox, sandboxToken: config.sandbox.token, ...roles }),
+    );
+  }
+  return {
+    sandbox,
+    emulator,
+    roles,
+    /** The provider to use instead of config.provider: the embedded sandbox. */
+    provider: sandbox
+      ? { baseUrl: `${selfUrl}${SANDBOX_MOUNT}`, token: config.sandbox.token }
+      : undefined,
+    /** The Bot API to use instead of Telegram's: the emulator. */
+    botApi: emulator
+      ? { token: PLAYGROUND_TOKEN, apiRoot: `${selfUrl}${EMULATOR_MOUNT}` }
+      : undefined,
+    /** Served before the product is ready: the bot's own getMe asks the emulator. */
+    servesEarly: (req: Request) =>
+      emulator !== undefined && new URL(req.url).pathname.startsWith(`${EMULATOR_MOUNT}/`),
+    /** Once the product is ready: the sandbox starts delivering its webhooks to us. */
+    async connect(logger: Logger) {
+      if (!sandbox) return;
+      const connected = await sandbox.connectWebhook(config.sandbox.token);
+      logger.info({ connected }, "sandbox webhook connected");
+    },
+    close() {
+      emulator?.close();
+      sandbox?.close();
+    },
+  };
+}
+
+function embedSandbox(ctx: LocalModeContext, faults: SandboxOptions["faults"]): Sandbox {
+  const { config } = ctx;
+  return createSandbox({
+    accounts: [
+      {
+        token: config.sandbox.token,
+        webhook: { url: `${ctx.selfUrl}${config.webhook.path}`, secret: config.webhook.secret },
+      },
+    ],
+    delays: config.sandbox.delays,
+    rateLimitPerSecond: config.sandbox.rateLimitPerSecond,
+    faults,
+    ntcMobileMaxAmount: config.catalog.ntcMobileMaxAmount,
+    waterOperatorId: config.catalog.waterOperatorId,
+    electricityOperatorId: config.catalog.electricityOperatorId,
+    logger: ctx.logger,
+    ...(ctx.now ? { now: ctx.now } : {}),
+    ...ctx.sandbox,
+  });
+}
+
+/**
+ * The playground's demo agent and admin get their roles unless real ids are configured, and only
+ * against the embedded sandbox: with a real provider (PLAYGROUND=1) roles must be named on purpose.
+ */
+function rolesOf(config: Config): { agentIds: number[]; adminIds: number[] } {
+  const demo = config.mode.playground && config.mode.embeddedSandbox;
+  const { agentIds, adminIds } = config.bot;
+  return {
+    agentIds: demo && agentIds.length === 0 ? [PLAYGROUND_AGENT_ID] : agentIds,
+    adminIds: demo && adminIds.length === 0 ? [PLAYGROUND_ADMIN_ID] : adminIds,
+  };
+}

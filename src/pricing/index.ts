@@ -1,0 +1,13 @@
+/** Prices the customer pays (the merchant's schedule) and the merchant's margin: pure, no I/O but the file read at start. */
+export { margin } from "./margin.ts";
+export { adjustmentPaisa, type Quote, type QuoteInput, quote, ruleFor } from "./quote.ts";
+export {
+  type Adjustment,
+  DEFAULT_PRICE_SCHEDULE,
+  type PriceRule,
+  type PriceSchedule,
+  PriceScheduleError,
+  parsePriceSchedule,
+  priceScheduleSchema,
+  readPriceSchedule,
+} from "./schedule.ts";

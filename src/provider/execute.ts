@@ -1,0 +1,109 @@
+import { ProviderNetworkError, ProviderTimeoutError } from "./errors.ts";
+import { type ExecuteRequest, executeBody, executeRequestSchema } from "./requests.ts";
+import { type ExecuteResult, readEnvelope, wireExecuteData } from "./schemas.ts";
+import type { ProviderLogger, RawResponse, Transport } from "./transport.ts";
+
+/**
+ * Execute moves money, so it is apart from the repeatable calls: exactly one request, never
+ * retried, and the outcome is a value. Anything that leaves open whether the provider executed it
+ * (timeout, reset, 5xx, an unreadable body) is "unknown": the order is settled by a status query,
+ * never by sending it again.
+ */
+
+const EXECUTE_PATH = "/np/recharge/execute";
+
+export interface ExecuteOptions {
+  transport: Transport;
+  timeoutMs: number;
+  /** Path of the India execute (undocumented, see provider-notes). */
+  indiaPath: string;
+  logger: ProviderLogger | undefined;
+}
+
+export function createExecute(opts: ExecuteOptions) {
+  const { transport, logger } = opts;
+
+  return async function execute(input: ExecuteRequest): Promise<ExecuteResult> {
+    const isIndia = (input as { category?: unknown }).category === "india";
+    const path = isIndia ? opts.indiaPath : EXECUTE_PATH;
+    const endpoint = `POST ${path}`;
+    const req = transport.validate(endpoint, executeRequestSchema, input);
+    const referenceNo = req.referenceNo;
+    const unknown = (
+      reason: "timeout" | "network" | "server_error" | "malformed",
+      detail: string,
+    ): ExecuteResult => {
+      logger?.warn(
+        { endpoint, referenceNo, category: req.category, reason, detail },
+        "execute outcome unknown; reconcile by status query",
+      );
+      return { kind: "unknown", referenceNo, reason, detail };
+    };
+    const rejected = (httpStatus: number, message: string, rateLimited: boolean): ExecuteResult => {
+      logger?.warn(
+        { endpoint, referenceNo, category: req.category, httpStatus },
+        "execute rejected",
+      );
+      return { kind: "rejected", referenceNo, httpStatus, message, rateLimited };
+    };
+
+    let raw: RawResponse;
+    try {
+      raw = await transport.send("POST", path, executeBody(req), opts.timeoutMs);
+    } catch (err) {
+      if (err instanceof ProviderTimeoutError) return unknown("timeout", err.message);
+      if (err instanceof ProviderNetworkError) return unknown("network", err.message);
+      return unknown("malformed", transport.asProviderError(err, endpoint).message);
+    }
+
+    if (raw.status >= 400 && raw.status < 500) {
+      const message = transport.providerMessageOf(raw.text) ?? `HTTP ${raw.status}`;
+      return rejected(raw.status, message, raw.status === 429);
+    }
+    if (raw.status >= 500 && raw.status < 600) {
+      return unknown("server_error", transport.errorForStatus(endpoint, raw).message);
+    }
+    if (raw.status < 200 || raw.status >= 300) {
+      return unknown("malformed", `${endpoint}: unexpected HTTP status ${raw.status}`);
+    }
+
+    const parsed = transport.parseBody(raw.text);
+    if (!parsed.ok) return unknown("malformed", `${endpoint}: ${parsed.detail}`);
+    const envelope = readEnvelope(parsed.json);
+    if (envelope.outcome === "error") {
+      const message = transport.clean(envelope.message) || "provider reported an error";
+      return rejected(raw.status, message, false);
+    }
+    if (envelope.outcome === "unrecognised") {
+      return unknown("malformed", `${endpoint}: neither a success nor an error envelope`);
+    }
+    const data = wireExecuteData.safeParse(envelope.data);
+    if (!data.success) {
+      return unknown("malformed", `${endpoint}: ${transport.zodDetail(data.error)}`);
+    }
+    const d = data.data;
+    if (d.referenceNo !== null && d.referenceNo !== referenceNo) {
+      logger?.warn(
+        { endpoint, referenceNo, echoedReferenceNo: d.referenceNo },
+        "execute response echoes another reference",
+      );
+    }
+    logger?.debug(
+      { endpoint, referenceNo, transactionId: d.transactionId, status: d.status },
+      "execute accepted",
+    );
+    return {
+      kind: "accepted",
+      referenceNo,
+      transactionId: d.transactionId,
+      status: d.status,
+      message: transport.clean(envelope.message),
+      amountPaisa: d.amountPaisa,
+      serviceChargePaisa: d.serviceChargePaisa,
+      instantDiscountPaisa: d.instantDiscountPaisa,
+      debitAmountPaisa: d.debitAmountPaisa,
+      creditAvailablePaisa: d.creditAvailablePaisa,
+      ...(d.commissionPaisa === null ? {} : { commissionPaisa: d.commissionPaisa }),
+    };
+  };
+}

@@ -1,0 +1,90 @@
+import { Redis, type RedisOptions } from "ioredis";
+import { type ReplicationPolicy, setReplicationPolicy } from "./replication.ts";
+
+/** Where and how to connect: config.redis (src/config.ts). */
+export interface RedisTarget {
+  /** redis:// or rediss:// URL; with `sentinel` only its credentials, database and TLS count. */
+  url?: string | undefined;
+  sentinel?:
+    | {
+        sentinels: Array<{ host: string; port: number }>;
+        name: string;
+        password?: string | undefined;
+      }
+    | undefined;
+  wait?: ReplicationPolicy | undefined;
+}
+
+const COMMON: RedisOptions = {
+  maxRetriesPerRequest: 2,
+  enableOfflineQueue: true,
+  connectTimeout: 5_000,
+  retryStrategy: (times) => Math.min(times * 200, 2_000),
+};
+
+/**
+ * A replica answers writes with READONLY (a client still on a demoted primary, or a stale Sentinel
+ * answer): reconnect, which asks the Sentinels for the primary again, and resend the command.
+ * The write was refused, never applied, so resending cannot apply it twice.
+ */
+export const reconnectOnReadonly = (err: Error): 2 | false =>
+  err.message.startsWith("READONLY") ? 2 : false;
+
+/** ioredis options of a Sentinel-managed connection; duplicate() copies them (blocking readers). */
+export function sentinelOptions(target: RedisTarget): RedisOptions {
+  const s = target.sentinel;
+  if (!s) throw new Error("sentinelOptions without sentinels");
+  const u = target.url ? new URL(target.url) : undefined;
+  const db = u ? Number(u.pathname.replace(/^\//, "") || "0") : 0;
+  return {
+    ...COMMON,
+    sentinels: s.sentinels,
+    name: s.name,
+    role: "master",
+    ...(s.password ? { sentinelPassword: s.password } : {}),
+    ...(u?.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u?.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(Number.isInteger(db) && db > 0 ? { db } : {}),
+    ...(u?.protocol === "rediss:"
+      ? { tls: {}, sentinelTLS: {}, enableTLSForSentinelMode: true }
+      : {}),
+    // Not ioredis's failoverDetector: its +switch-master handler aborts a reconnect already under
+    // way (the dead primary's socket closed first), which ends the client for good ("Connection is
+    // closed." for every later command; seen in test/chaos/sentinel-failover.test.ts). A killed
+    // primary closes the socket anyway; a partitioned one is caught by READONLY once demoted, and
+    // the writes that matter fail closed on WAIT meanwhile (src/redis/replication.ts).
+    failoverDetector: false,
+    sentinelRetryStrategy: (times) => Math.min(times * 100, 1_000),
+    reconnectOnError: reconnectOnReadonly,
+  };
+}
+
+/**
+ * The process's Redis connection; commands fail fast instead of queueing forever while Redis is
+ * down. With Sentinels, ioredis asks them for the primary at every (re)connect. A bare URL string
+ * is still accepted (tests, tools).
+ */
+export function createRedis(target: string | RedisTarget): Redis {
+  const t: RedisTarget = typeof target === "string" ? { url: target } : target;
+  let redis: Redis;
+  if (t.sentinel) redis = new Redis(sentinelOptions(t));
+  else if (t.url) redis = new Redis(t.url, { ...COMMON, reconnectOnError: reconnectOnReadonly });
+  else throw new Error("createRedis: neither a URL nor Sentinels");
+  if (t.wait) setReplicationPolicy(redis, t.wait);
+  return redis;
+}
+
+/** Health probe: PING with a deadline, never throws. */
+export async function redisAnswers(redis: Redis, timeoutMs = 1_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([redis.ping().then((r) => r === "PONG"), timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

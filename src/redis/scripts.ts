@@ -1,0 +1,78 @@
+import type { Redis } from "ioredis";
+
+/**
+ * The one place Lua reaches Redis. A script is declared once, next to the code it serves, with
+ * names for its keys (the keys decide the Cluster slot, see keyspace.ts); `run` defines it on a
+ * connection the first time that connection needs it (ioredis `defineCommand`: EVALSHA, falling
+ * back to EVAL after a Redis restart flushed the script cache). Nothing else in src/ calls
+ * `eval` or `defineCommand` (test/unit/redis-keyspace.test.ts checks).
+ */
+export interface LuaScript<K extends string, R> {
+  readonly name: string;
+  /** KEYS[1..n] in this order. */
+  readonly keys: readonly K[];
+  readonly lua: string;
+  /** The reply is Redis's, cast to R: the script's own code is what types it. */
+  run(redis: Redis, keys: Record<K, string>, ...argv: Array<string | number>): Promise<R>;
+}
+
+const registry = new Map<string, LuaScript<string, unknown>>();
+const definedOn = new WeakMap<Redis, Set<string>>();
+
+/** Declares a script under a name unique in the process (the ioredis command name). */
+export function luaScript<K extends string, R>(
+  name: string,
+  keys: readonly K[],
+  lua: string,
+): LuaScript<K, R> {
+  const known = registry.get(name);
+  if (known && known.lua !== lua) throw new Error(`two different Lua scripts named ${name}`);
+  const script: LuaScript<K, R> = {
+    name,
+    keys,
+    lua,
+    async run(redis, named, ...argv) {
+      let names = definedOn.get(redis);
+      if (!names) {
+        names = new Set();
+        definedOn.set(redis, names);
+      }
+      if (!names.has(name)) {
+        redis.defineCommand(name, { numberOfKeys: keys.length, lua });
+        names.add(name);
+      }
+      const commands = redis as unknown as Record<
+        string,
+        (...a: Array<string | number>) => unknown
+      >;
+      return (await commands[name]!(...keys.map((k) => named[k]), ...argv)) as R;
+    },
+  };
+  registry.set(name, script as LuaScript<string, unknown>);
+  return script;
+}
+
+/** Every script declared so far in this process (the modules that declare them are loaded). */
+export function registeredScripts(): ReadonlyArray<LuaScript<string, unknown>> {
+  return [...registry.values()];
+}
+
+/** Deletes a lock or lease only if it still holds our token (nobody else's). ARGV: token. */
+export const deleteIfHeld = luaScript<"key", number>(
+  "raDeleteIfHeld",
+  ["key"],
+  `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`,
+);
+
+/** Extends a lease only if it still holds our token. ARGV: token, ttl ms. */
+export const extendIfHeld = luaScript<"key", number>(
+  "raExtendIfHeld",
+  ["key"],
+  `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`,
+);

@@ -1,0 +1,62 @@
+import { hostname } from "node:os";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import type { Config } from "../config.ts";
+import { secretsOf } from "../config.ts";
+import type { HealthCheck } from "../http/app.ts";
+import { createLogger, type Logger } from "../logger.ts";
+import { createMoneyPathMetrics } from "../orders/index.ts";
+
+/** What every part of one process shares: logger, clock, metrics, health checks, stop hooks. */
+export interface Base {
+  config: Config;
+  logger: Logger;
+  now: () => number;
+  /** Unique per process (the notifier's consumer name). */
+  instance: string;
+  registry: Registry;
+  metrics: ReturnType<typeof createMoneyPathMetrics>;
+  health: HealthCheck[];
+  stops: Stops;
+}
+
+export function createBase(opts: {
+  config: Config;
+  logger?: Logger | undefined;
+  now?: (() => number) | undefined;
+  instanceName?: string | undefined;
+}): Base {
+  const { config } = opts;
+  const logger =
+    opts.logger ?? createLogger({ level: config.logLevel, secrets: secretsOf(config) });
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return {
+    config,
+    logger,
+    now: opts.now ?? Date.now,
+    instance: opts.instanceName ?? `${hostname()}-${process.pid}`,
+    registry,
+    metrics: createMoneyPathMetrics(registry),
+    health: [],
+    stops: createStops(logger),
+  };
+}
+
+/** Things to close when the process stops, closed in the reverse order of their opening. */
+export type Stops = ReturnType<typeof createStops>;
+
+function createStops(logger: Logger) {
+  const list: Array<() => Promise<void> | void> = [];
+  return {
+    add(stop: () => Promise<void> | void) {
+      list.push(stop);
+    },
+    async runAll() {
+      for (const stop of list.splice(0).reverse()) {
+        await Promise.resolve()
+          .then(stop)
+          .catch((err) => logger.warn({ err: String(err) }, "stop failed"));
+      }
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import type { UserFromGetMe } from "grammy/types";
+import type { Redis } from "ioredis";
+import { botFlows } from "../../conversations/index.ts";
+import type { BotContext } from "../bot/context.ts";
+import { createBot } from "../bot/create-bot.ts";
+import type { BotDeps } from "../bot/deps.ts";
+import { createI18n, localeFromLanguageCode } from "../bot/i18n.ts";
+import { notificationRender } from "../bot/notification-render.ts";
+import type { Catalog } from "../catalog/index.ts";
+import { CATEGORY_MODULES } from "../categories/index.ts";
+import { account } from "../ledger/index.ts";
+import { rupeesToPaisa } from "../money.ts";
+import { createNotifier, createSendPacer } from "../notify/index.ts";
+import type { createOrders } from "../orders/index.ts";
+import type { ProviderClient } from "../provider/index.ts";
+import { createTelegramContact, minSendLockMs } from "../telegram/api.ts";
+import type { Base } from "./base.ts";
+import type { Stores } from "./stores.ts";
+
+type Orders = ReturnType<typeof createOrders>;
+
+/** The Bot API the bot talks to: Telegram's (or TELEGRAM_API_ROOT), or the local emulator. */
+export interface BotApiTarget {
+  token: string;
+  apiRoot: string | undefined;
+}
+
+/** What the chat needs from the parts below it, and the settings it runs with. */
+export function botDeps(
+  base: Base,
+  parts: {
+    catalog: Catalog;
+    provider: ProviderClient;
+    orders: Orders;
+    stores: Stores;
+    roles: { agentIds: readonly number[]; adminIds: readonly number[] };
+  },
+): BotDeps {
+  const { config, now } = base;
+  const limitSettings = {
+    dailyCapPaisa: rupeesToPaisa(config.bot.dailySpendCapRupees),
+    ordersPerHour: config.bot.ordersPerHour,
+    now,
+  };
+  const queue = parts.stores.queue;
+  return {
+    catalog: parts.catalog,
+    provider: parts.provider,
+    orders: parts.orders,
+    limits: parts.stores.limits(limitSettings),
+    payment: {
+      mode: parts.orders.accessMode,
+      priceOf: (draft) => parts.orders.priceOf(draft),
+      availablePaisa: async (userId) =>
+        (await parts.stores.ledger.balance(account.customer(userId))).availablePaisa,
+    },
+    i18n: createI18n<BotContext>(
+      (ctx) => ctx.session?.locale ?? localeFromLanguageCode(ctx.from?.language_code),
+    ),
+    settings: {
+      ...parts.roles,
+      idleMs: config.bot.conversationIdleMs,
+      dailyCapPaisa: limitSettings.dailyCapPaisa,
+    },
+    logger: base.logger,
+    reactivateChat: (chatId) => queue.reactivateChat(chatId),
+  };
+}
+
+/** The bot itself, and `telegram`: when the Bot API last answered (reported on /healthz). */
+export function wireBot(
+  base: Base,
+  deps: BotDeps,
+  parts: { target: BotApiTarget; redis: Redis | undefined; botInfo: UserFromGetMe | undefined },
+) {
+  const { config } = base;
+  const { target, redis, botInfo } = parts;
+  const telegram = createTelegramContact();
+  const bot = createBot(deps, {
+    token: target.token,
+    apiPolicy: config.bot.api,
+    onApiAnswer: telegram.seen,
+    ...(target.apiRoot ? { apiRoot: target.apiRoot } : {}),
+    ...(botInfo ? { botInfo } : {}),
+    ...(redis ? { redis } : {}),
+    redisPrefix: config.redis.prefix,
+    sessionTtlSeconds: config.bot.sessionTtlSeconds,
+    flows: botFlows(deps, CATEGORY_MODULES),
+  });
+  return { bot, telegram };
+}
+
+export type ProductBot = ReturnType<typeof wireBot>["bot"];
+
+/** Pushes the outbox's notifications into the chats, paced to Telegram's flood limits. */
+export function wireNotifier(
+  base: Base,
+  parts: { stores: Stores; orders: Orders; bot: ProductBot; deps: BotDeps },
+) {
+  const { config, logger, now, metrics } = base;
+  return createNotifier({
+    queue: parts.stores.queue,
+    orders: parts.orders,
+    api: parts.bot.api,
+    pacer: createSendPacer({ store: parts.stores.paceStore, now }),
+    render: notificationRender(parts.deps.i18n),
+    logger,
+    consumerName: base.instance,
+    claimIdleMs: config.notifier.claimIdleMs,
+    lockMs: config.notifier.lockMs,
+    minLockMs: minSendLockMs(config.bot.api),
+    metrics,
+    now,
+  });
+}

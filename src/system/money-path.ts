@@ -1,0 +1,72 @@
+import { createOrders, createReconciler } from "../orders/index.ts";
+import { createProviderClient } from "../provider/index.ts";
+import { createWebhookRoutes } from "../webhook/routes.ts";
+import type { Base } from "./base.ts";
+import type { HttpApp } from "./server.ts";
+import type { Stores } from "./stores.ts";
+
+/**
+ * The money path below the chat: the provider client, the orders service, the provider's webhook
+ * receiver (mounted on the app) and the reconciler. `target` is the provider to call: the real
+ * one from the configuration, or the embedded sandbox in local mode.
+ */
+export function wireMoneyPath(
+  base: Base,
+  parts: {
+    app: HttpApp;
+    stores: Stores;
+    target: { baseUrl: string | undefined; token: string };
+    adminIds: readonly number[];
+  },
+) {
+  const { config, logger, now, metrics } = base;
+  const { baseUrl, token } = parts.target;
+  // loadConfig guarantees one of them: PROVIDER_URL, or no PROVIDER_URL and so the embedded sandbox.
+  if (!baseUrl) throw new Error("no provider: PROVIDER_URL unset and no embedded sandbox");
+  const provider = createProviderClient({
+    baseUrl,
+    token,
+    lookupTimeoutMs: config.provider.lookupTimeoutMs,
+    executeTimeoutMs: config.provider.executeTimeoutMs,
+    maxRetries: config.provider.maxRetries,
+    paths: config.provider.paths,
+    logger,
+  });
+  base.stops.add(() => provider.close());
+  const orders = createOrders({
+    store: parts.stores.store,
+    pricing: config.pricing.schedule,
+    accessMode: config.accessMode,
+    provider,
+    logger,
+    now,
+    metrics,
+  });
+  const webhook = createWebhookRoutes({
+    secret: config.webhook.secret,
+    keyMode: config.webhook.keyMode,
+    maxBodyBytes: config.webhook.maxBodyBytes,
+    confirmFinal: config.webhook.confirmFinalWithStatusQuery,
+    orders,
+    provider,
+    logger,
+    now,
+    metrics,
+  });
+  parts.app.route(config.webhook.path, webhook);
+  const reconciler = createReconciler({
+    orders,
+    provider,
+    lease: parts.stores.lease,
+    logger,
+    now,
+    intervalMs: config.reconciler.intervalMs,
+    minAgeMs: config.reconciler.minAgeMs,
+    maxAgeMs: config.reconciler.maxAgeMs,
+    notFoundGraceMs: config.reconciler.notFoundGraceMs,
+    executeTimeoutMs: config.provider.executeTimeoutMs,
+    adminChatIds: [...parts.adminIds],
+    metrics,
+  });
+  return { provider, orders, webhook, reconciler };
+}

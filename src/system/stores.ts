@@ -1,0 +1,64 @@
+import type { Redis } from "ioredis";
+import { type LimitSettings, memoryLimits, redisLimits } from "../bot/limits.ts";
+import { createMemoryLedger, createRedisLedger, type LedgerStore } from "../ledger/index.ts";
+import {
+  createMemoryNotificationQueue,
+  createRedisNotificationQueue,
+  memoryPaceStore,
+  redisPaceStore,
+} from "../notify/index.ts";
+import {
+  createMemoryLease,
+  createMemoryOrderStore,
+  createRedisLease,
+  createRedisOrderStore,
+} from "../orders/index.ts";
+import { createRedis, redisAnswers } from "../redis/connection.ts";
+import type { Base } from "./base.ts";
+
+/** The Redis connection: the one given (tests), one of our own (REDIS_URL), or none (memory). */
+export function wireRedis(base: Base, given: Redis | undefined): Redis | undefined {
+  const { config, logger, stops, health } = base;
+  const own = !given && config.mode.redis ? createRedis(config.redis) : undefined;
+  if (own) {
+    own.on("error", (err) => logger.warn({ err: err.message }, "redis error"));
+    stops.add(async () => {
+      await own.quit().catch(() => own.disconnect());
+    });
+  }
+  const redis = given ?? own;
+  if (redis) health.push({ name: "redis", check: () => redisAnswers(redis) });
+  return redis;
+}
+
+/** Every store of the process, on Redis when there is one, in memory otherwise. */
+export function wireStores(base: Base, redis: Redis | undefined) {
+  const { now, logger } = base;
+  const prefix = base.config.redis.prefix;
+  if (redis) {
+    return {
+      store: createRedisOrderStore({ redis, prefix, now }),
+      // The same keys the order store's scripts hold and settle in (ledger/lua.ts).
+      ledger: createRedisLedger({ redis, prefix, now }),
+      queue: createRedisNotificationQueue({ redis, prefix, logger }),
+      limits: (s: LimitSettings) => redisLimits(redis, prefix, s),
+      // Telegram's flood limits are per bot: with Redis every process draws on one shared budget.
+      paceStore: redisPaceStore(redis, prefix),
+      lease: createRedisLease(redis, prefix),
+    };
+  }
+  // In memory the queue is the order store's outbox: a status and its notifications in one step.
+  const queue = createMemoryNotificationQueue({ now });
+  // The order store takes and settles holds in this ledger, in the same synchronous step.
+  const ledger = createMemoryLedger({ now });
+  return {
+    store: createMemoryOrderStore({ outbox: queue, ledger, now }),
+    ledger: ledger as LedgerStore,
+    queue,
+    limits: (s: LimitSettings) => memoryLimits(s),
+    paceStore: memoryPaceStore(),
+    lease: createMemoryLease(now),
+  };
+}
+
+export type Stores = ReturnType<typeof wireStores>;

@@ -1,0 +1,112 @@
+import { HttpError, type Transformer } from "grammy";
+import type { BotApiPolicy } from "./policy.ts";
+
+// The policy's numbers live below config (src/telegram/policy.ts); re-exported for the bot's callers.
+export {
+  type BotApiPolicy,
+  botApiCallBoundMs,
+  DEFAULT_BOT_API_POLICY,
+  minSendLockMs,
+  NOTIFIER_CALLS_PER_DELIVERY,
+  SEND_LOCK_MARGIN_MS,
+} from "./policy.ts";
+
+const pause = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error("Request aborted while waiting between retries"));
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new Error("Request aborted while waiting between retries"));
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+/** getUpdates holds the request open for its long-poll timeout; the per-attempt limit comes on top. */
+function attemptTimeoutMs(p: BotApiPolicy, method: string, payload: unknown): number {
+  if (method !== "getUpdates") return p.timeoutMs;
+  const poll = (payload as { timeout?: unknown } | undefined)?.timeout;
+  return (typeof poll === "number" ? poll * 1000 : 0) + p.timeoutMs;
+}
+
+/**
+ * An API transformer that bounds every call (see BotApiPolicy) and reports every answer from the
+ * Bot API (`onAnswer`, any status: Telegram was reachable). Install it in place of auto-retry.
+ */
+export function boundedRetry(
+  policy: BotApiPolicy,
+  opts: { onAnswer?: () => void } = {},
+): Transformer {
+  const backoff = (attempt: number) => Math.min(policy.maxDelayMs, 500 * 2 ** (attempt - 1));
+  return async (prev, method, payload, grammySignal) => {
+    // grammY types its signal with the abort-controller polyfill's types; at run time it is Node's.
+    const signal = grammySignal as unknown as AbortSignal | undefined;
+    type PrevSignal = Parameters<typeof prev>[2];
+    for (let attempt = 1; ; attempt++) {
+      const last = attempt >= policy.attempts;
+      const limitMs = attemptTimeoutMs(policy, method, payload);
+      // By hand: the caller's signal may be the abort-controller polyfill (runner), which
+      // AbortSignal.any does not follow.
+      const attemptAbort = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        attemptAbort.abort();
+      }, limitMs);
+      const onAbort = () => attemptAbort.abort();
+      signal?.addEventListener("abort", onAbort);
+      let res: Awaited<ReturnType<typeof prev>>;
+      try {
+        res = await prev(method, payload, attemptAbort.signal as unknown as PrevSignal);
+      } catch (err) {
+        if (signal?.aborted || !(err instanceof HttpError)) throw err;
+        if (last) {
+          throw timedOut
+            ? new HttpError(
+                `Network request for '${method}' timed out after ${limitMs} ms (attempt ${attempt} of ${policy.attempts})`,
+                err.error,
+              )
+            : new HttpError(`${err.message} (attempt ${attempt} of ${policy.attempts})`, err.error);
+        }
+        await pause(backoff(attempt), signal);
+        continue;
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+      }
+      opts.onAnswer?.();
+      if (res.ok || last) return res;
+      const retryAfter = res.parameters?.retry_after;
+      if (typeof retryAfter === "number") {
+        if (retryAfter * 1000 > policy.maxDelayMs) return res;
+        await pause(retryAfter * 1000, signal);
+        continue;
+      }
+      if (res.error_code >= 500) {
+        await pause(backoff(attempt), signal);
+        continue;
+      }
+      return res;
+    }
+  };
+}
+
+/**
+ * When the Bot API last answered. /healthz reports it; a background probe keeps it fresh while the
+ * bot is idle (webhook mode makes no calls without traffic).
+ */
+export function createTelegramContact(now: () => number = Date.now) {
+  let lastAnswerAt: number | undefined;
+  return {
+    seen: () => {
+      lastAnswerAt = now();
+    },
+    lastAnswerAt: () => lastAnswerAt,
+    /** True when the Bot API answered within the last `ms`. */
+    recent: (ms: number) => lastAnswerAt !== undefined && now() - lastAnswerAt <= ms,
+  };
+}
+export type TelegramContact = ReturnType<typeof createTelegramContact>;

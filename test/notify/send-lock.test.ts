@@ -1,0 +1,89 @@
+import { createServer, type Socket } from "node:net";
+import { HttpError } from "grammy";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.ts";
+import { createNotifierApi } from "../../src/notify/api.ts";
+import { createMemoryNotificationQueue, createNotifier } from "../../src/notify/index.ts";
+import {
+  botApiCallBoundMs,
+  DEFAULT_BOT_API_POLICY,
+  minSendLockMs,
+} from "../../src/telegram/api.ts";
+
+/**
+ * The notifier's send lock outlives any Bot API call it guards: calls are bounded, and a lock
+ * shorter than the bound is refused, so an outage can never end in a second push of the same
+ * notification when the network returns.
+ */
+describe("Bot API calls are bounded and the send lock outlives them", () => {
+  it("a sendMessage to a Bot API that never answers gives up after its attempts", async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const api = createNotifierApi("42:send-lock", {
+        apiRoot: `http://127.0.0.1:${port}`,
+        timeoutMs: 200,
+        maxRetryAttempts: 1,
+        maxDelaySeconds: 0.1,
+      });
+      const err = await api.sendMessage(1, "hello").then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(HttpError);
+      expect((err as Error).message).toMatch(/timed out after 200 ms \(attempt 2 of 2\)/);
+      expect(sockets).toHaveLength(2);
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it("a network error is retried a bounded number of times, not forever", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    const api = createNotifierApi("42:send-lock", {
+      apiRoot: `http://127.0.0.1:${port}`,
+      timeoutMs: 200,
+      maxRetryAttempts: 2,
+      maxDelaySeconds: 0.1,
+    });
+    await expect(api.sendMessage(1, "hello")).rejects.toThrow(/attempt 3 of 3/);
+  });
+
+  it("the default send lock covers two calls of the default policy; a shorter one is refused", () => {
+    const config = loadConfig({});
+    expect(config.notifier.lockMs).toBeGreaterThanOrEqual(
+      2 * botApiCallBoundMs(DEFAULT_BOT_API_POLICY),
+    );
+    expect(config.notifier.lockMs).toBeGreaterThanOrEqual(minSendLockMs(config.bot.api));
+    expect(() => loadConfig({ NOTIFY_LOCK_MS: "20000" })).toThrow(
+      /NOTIFY_LOCK_MS: must be at least/,
+    );
+    // Longer Telegram timeouts raise the floor.
+    expect(() => loadConfig({ TELEGRAM_TIMEOUT_MS: "30000", NOTIFY_LOCK_MS: "60000" })).toThrow(
+      /NOTIFY_LOCK_MS/,
+    );
+    expect(loadConfig({ TELEGRAM_TIMEOUT_MS: "30000" }).notifier.lockMs).toBe(
+      minSendLockMs({ ...DEFAULT_BOT_API_POLICY, timeoutMs: 30_000 }),
+    );
+  });
+
+  it("the notifier refuses a lock shorter than its calls can take", () => {
+    const make = (lockMs: number) =>
+      createNotifier({
+        queue: createMemoryNotificationQueue(),
+        orders: { get: async () => null },
+        api: { sendMessage: async () => ({ message_id: 1 }), editMessageText: async () => true },
+        consumerName: "t",
+        lockMs,
+        minLockMs: minSendLockMs(DEFAULT_BOT_API_POLICY),
+      });
+    expect(() => make(30_000)).toThrow(/send lock 30000 ms is shorter/);
+    expect(() => make(minSendLockMs(DEFAULT_BOT_API_POLICY))).not.toThrow();
+  });
+});

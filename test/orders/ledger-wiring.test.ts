@@ -1,0 +1,311 @@
+import fc from "fast-check";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  account,
+  createMemoryLedger,
+  createRedisLedger,
+  type LedgerStore,
+} from "../../src/ledger/index.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import { holdIdOf, isFinal, type Order, type OrderStatus } from "../../src/orders/model.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { transition } from "../../src/orders/state.ts";
+import { HoldRefusedError, type OrderStore } from "../../src/orders/store.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { placedOrder, testRedis } from "../support/orders.ts";
+
+/**
+ * The order store and the ledger together (issue 15): an order with a hold id takes its hold in
+ * the create step (or nothing is written), and its final transition posts or voids it, once.
+ * Run on both adapters; `second` is another process's handle on the same data.
+ */
+interface Harness {
+  store: OrderStore;
+  second(): OrderStore;
+  ledger: LedgerStore;
+  close(): Promise<void>;
+}
+
+function memoryHarness(): Harness {
+  const ledger = createMemoryLedger();
+  const store = createMemoryOrderStore({ ledger });
+  return { store, second: () => store, ledger, close: async () => {} };
+}
+
+function redisHarness(): Harness {
+  const t = testRedis("ledger-wiring");
+  return {
+    store: createRedisOrderStore({ redis: t.redis, prefix: t.prefix }),
+    second: () => createRedisOrderStore({ redis: t.connect(), prefix: t.prefix }),
+    ledger: createRedisLedger({ redis: t.redis, prefix: t.prefix }),
+    close: () => t.cleanup(),
+  };
+}
+
+const adapters: Array<[string, () => Harness]> = [
+  ["memory", memoryHarness],
+  ["redis", redisHarness],
+];
+
+/** A prepaid order: face 100.00, fee 5.00, discount 2.00, total 103.00 unless told. */
+function prepaid(reference: string, userId: number, totalPaisa = 10_300): Order {
+  const fee = 500;
+  const discount = 200;
+  const amount = totalPaisa - fee + discount;
+  return placedOrder({
+    reference,
+    idempotencyKey: `idem-${reference}`,
+    userId,
+    chatId: userId,
+    amountPaisa: amount,
+    price: { amountPaisa: amount, feePaisa: fee, discountPaisa: discount, totalPaisa },
+    holdId: holdIdOf(reference),
+  });
+}
+
+let creditSeq = 0;
+async function credit(ledger: LedgerStore, userId: number, paisa: number) {
+  const r = await ledger.transfer({
+    id: `credit-${++creditSeq}-${Date.now()}`,
+    debit: account.merchant.funding,
+    credit: account.customer(userId),
+    amountPaisa: paisa,
+    kind: "credit",
+  });
+  expect(r.ok).toBe(true);
+}
+
+/** Applies a provider-like event through the store's compare-and-set, as orders.apply does. */
+function event(store: OrderStore, reference: string, status: OrderStatus) {
+  return store.update(reference, (cur) => {
+    const t = transition(cur, { source: "webhook", status, at: Date.now() });
+    return t.changed ? { order: t.order, notifications: t.notifications } : null;
+  });
+}
+
+async function entriesFor(ledger: LedgerStore, holdId: string) {
+  const all = (await ledger.journal()).entries;
+  return {
+    holds: all.filter((e) => e.kind === "hold" && e.id === holdId).length,
+    posts: all.filter((e) => e.kind === "post" && e.pendingId === holdId).length,
+    voids: all.filter((e) => e.kind === "void" && e.pendingId === holdId).length,
+  };
+}
+
+describe.each(adapters)("order store with the ledger: %s", (_name, makeHarness) => {
+  let h: Harness;
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  it("refuses an order the balance does not cover and writes nothing: no order, no hold", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 501, 5_000);
+    const o = prepaid("1000000000001", 501);
+    const err = await h.store.create(o).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(HoldRefusedError);
+    expect((err as HoldRefusedError).refusal).toMatchObject({
+      code: "insufficient_funds",
+      availablePaisa: 5_000,
+      amountPaisa: 10_300,
+      shortfallPaisa: 5_300,
+    });
+    expect(await h.store.get(o.reference)).toBeNull();
+    expect(await h.store.getByIdempotencyKey(o.idempotencyKey)).toBeNull();
+    expect(await h.store.listByUser(501, 10)).toEqual([]);
+    expect(await h.ledger.pendingOf(o.holdId!)).toBeNull();
+    expect(await h.ledger.balance(account.customer(501))).toMatchObject({
+      availablePaisa: 5_000,
+      heldPaisa: 0,
+    });
+    // The refusal left the reference free: the same order is accepted once the money is there.
+    await credit(h.ledger, 501, 5_300);
+    expect((await h.store.create(o)).created).toBe(true);
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("holds the total with the order; a repeated create holds nothing more", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 502, 20_000);
+    const o = prepaid("1000000000002", 502);
+    expect((await h.store.create(o)).created).toBe(true);
+    expect((await h.store.create(o)).created).toBe(false);
+    expect(await h.ledger.balance(account.customer(502))).toMatchObject({
+      postedPaisa: 20_000,
+      heldPaisa: 10_300,
+      availablePaisa: 9_700,
+    });
+    expect(await h.ledger.pendingOf(o.holdId!)).toMatchObject({
+      state: "pending",
+      hold: { amountPaisa: 10_300, debit: "customer:502", credit: "merchant:sales" },
+    });
+    expect(await entriesFor(h.ledger, o.holdId!)).toEqual({ holds: 1, posts: 0, voids: 0 });
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("success posts the hold once; repeated and contrary final events change nothing", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 503, 20_000);
+    const o = prepaid("1000000000003", 503);
+    await h.store.create(o);
+    const done = await event(h.store, o.reference, "success");
+    expect(done?.settlement).toMatchObject({ ok: true, duplicate: false, entry: { kind: "post" } });
+    for (const s of ["success", "failed", "unknown"] as const) {
+      expect((await event(h.second(), o.reference, s))?.updated).toBe(false);
+    }
+    expect((await h.ledger.pendingOf(o.holdId!))?.state).toBe("posted");
+    expect(await entriesFor(h.ledger, o.holdId!)).toEqual({ holds: 1, posts: 1, voids: 0 });
+    expect(await h.ledger.balance(account.customer(503))).toMatchObject({
+      postedPaisa: 9_700,
+      heldPaisa: 0,
+      availablePaisa: 9_700,
+    });
+    expect((await h.ledger.balance(account.merchant.sales)).postedPaisa).toBe(10_300);
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("failure voids the hold once; repeated and contrary final events change nothing", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 504, 20_000);
+    const o = prepaid("1000000000004", 504);
+    await h.store.create(o);
+    const failed = await event(h.store, o.reference, "failed");
+    expect(failed?.settlement).toMatchObject({ ok: true, entry: { kind: "void" } });
+    for (const s of ["failed", "success"] as const) {
+      expect((await event(h.second(), o.reference, s))?.updated).toBe(false);
+    }
+    expect((await h.ledger.pendingOf(o.holdId!))?.state).toBe("voided");
+    expect(await entriesFor(h.ledger, o.holdId!)).toEqual({ holds: 1, posts: 0, voids: 1 });
+    expect(await h.ledger.balance(account.customer(504))).toMatchObject({
+      postedPaisa: 20_000,
+      heldPaisa: 0,
+      availablePaisa: 20_000,
+    });
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("an unknown outcome stays held until the order is decided", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 505, 10_300);
+    const o = prepaid("1000000000005", 505);
+    await h.store.create(o);
+    for (const s of ["submitting", "unknown", "pending"] as const) {
+      const r = await event(h.store, o.reference, s);
+      expect(r?.settlement).toBeUndefined();
+      expect((await h.ledger.pendingOf(o.holdId!))?.state).toBe("pending");
+    }
+    expect((await h.ledger.balance(account.customer(505))).availablePaisa).toBe(0);
+    await event(h.store, o.reference, "success");
+    expect(await entriesFor(h.ledger, o.holdId!)).toEqual({ holds: 1, posts: 1, voids: 0 });
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("two orders at once from a balance that covers one: exactly one is created", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 506, 15_000);
+    const a = prepaid("1000000000006", 506);
+    const b = prepaid("1000000000007", 506);
+    const results = await Promise.allSettled([h.store.create(a), h.second().create(b)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(HoldRefusedError);
+    expect(await h.store.listByUser(506, 10)).toHaveLength(1);
+    expect((await h.ledger.balance(account.customer(506))).heldPaisa).toBe(10_300);
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("an order without a hold id (open mode) touches no account", async () => {
+    h = makeHarness();
+    const o = placedOrder({ reference: "1000000000008", idempotencyKey: "idem-open" });
+    await h.store.create(o);
+    await event(h.store, o.reference, "success");
+    expect(await h.ledger.accounts()).toEqual([]);
+  });
+});
+
+/**
+ * Random interleavings of credits, places, outcomes (success, failure, unknown then decided) and
+ * repeated events, over a few customers and two handles on the same store. After every run: the
+ * books balance (sum zero, stored = journal, nobody below zero), every final order has exactly one
+ * post (success) or one void (failed), every open one is still held, and a refused place left
+ * neither an order nor a hold.
+ */
+type Cmd =
+  | { c: "credit"; user: number; paisa: number }
+  | { c: "place"; user: number; paisa: number }
+  | { c: "event"; order: number; status: OrderStatus; other: boolean };
+
+const users = [601, 602, 603];
+const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
+  fc.record({
+    c: fc.constant("credit" as const),
+    user: fc.constantFrom(...users),
+    paisa: fc.integer({ min: 1, max: 30_000 }),
+  }),
+  fc.record({
+    c: fc.constant("place" as const),
+    user: fc.constantFrom(...users),
+    paisa: fc.integer({ min: 301, max: 20_000 }),
+  }),
+  fc.record({
+    c: fc.constant("event" as const),
+    order: fc.nat(20),
+    status: fc.constantFrom<OrderStatus>("success", "failed", "unknown", "pending", "submitting"),
+    other: fc.boolean(),
+  }),
+);
+
+describe.each(adapters)("order store with the ledger, property: %s", (name, makeHarness) => {
+  it("keeps the books balanced and settles every final order's hold exactly once", async () => {
+    let refSeq = 2_000_000_000_000;
+    await fc.assert(
+      fc.asyncProperty(fc.array(cmdArb, { minLength: 1, maxLength: 40 }), async (cmds) => {
+        const h = makeHarness();
+        const other = h.second();
+        try {
+          const placed: Order[] = [];
+          const refused: Order[] = [];
+          for (const cmd of cmds) {
+            if (cmd.c === "credit") await credit(h.ledger, cmd.user, cmd.paisa);
+            else if (cmd.c === "place") {
+              const o = prepaid(String(++refSeq), cmd.user, cmd.paisa);
+              const r = await h.store.create(o).catch((e: unknown) => e);
+              if (r instanceof HoldRefusedError) refused.push(o);
+              else placed.push(o);
+            } else if (placed.length > 0) {
+              const o = placed[cmd.order % placed.length]!;
+              // Several events at once from two processes, as webhook, status and reconciler race.
+              await Promise.all([
+                event(h.store, o.reference, cmd.status),
+                ...(cmd.other ? [event(other, o.reference, cmd.status)] : []),
+              ]);
+            }
+          }
+          await expectBooksBalanced(h.ledger);
+          for (const o of placed) {
+            const stored = (await h.store.get(o.reference))!;
+            const n = await entriesFor(h.ledger, o.holdId!);
+            const state = (await h.ledger.pendingOf(o.holdId!))?.state;
+            if (!isFinal(stored.status)) {
+              expect(n).toEqual({ holds: 1, posts: 0, voids: 0 });
+              expect(state).toBe("pending");
+            } else if (stored.status === "success") {
+              expect(n).toEqual({ holds: 1, posts: 1, voids: 0 });
+              expect(state).toBe("posted");
+            } else {
+              expect(n).toEqual({ holds: 1, posts: 0, voids: 1 });
+              expect(state).toBe("voided");
+            }
+          }
+          for (const o of refused) {
+            expect(await h.store.get(o.reference)).toBeNull();
+            expect(await h.ledger.pendingOf(o.holdId!)).toBeNull();
+          }
+        } finally {
+          await h.close();
+        }
+      }),
+      { numRuns: name === "redis" ? 25 : 100 },
+    );
+  }, 120_000);
+});

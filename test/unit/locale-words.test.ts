@@ -1,0 +1,65 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Every message a Nepali or Hindi reader gets is in their language: no English word in the values
+ * of locales/ne.ftl and locales/hi.ftl outside the names people use as they are (operators, brands,
+ * abbreviations printed on bills). Placeholders, /commands and examples of typed input are not words.
+ */
+
+/** Names written in Latin letters in Nepali and Hindi alike, as on the operators' own signs and bills. */
+const ALLOWED = new Set([
+  "NTC", // Nepal Telecom's brand
+  "Ncell",
+  "DTH", // the name of the TV service on every dish
+  "SC", // the service connection number printed on an NEA bill
+]);
+
+const LOCALES_DIR = fileURLToPath(new URL("../../locales/", import.meta.url));
+
+/** Each message's value (continuation lines included), keyed by id. */
+function values(locale: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let id: string | null = null;
+  for (const line of readFileSync(`${LOCALES_DIR}${locale}.ftl`, "utf8").split(/\r?\n/)) {
+    const start = /^([A-Za-z][\w-]*)\s*=(.*)$/.exec(line);
+    if (start?.[1]) {
+      id = start[1];
+      out.set(id, start[2] ?? "");
+    } else if (id && /^\s+\S/.test(line)) {
+      out.set(id, `${out.get(id)}\n${line}`);
+    } else {
+      id = null;
+    }
+  }
+  return out;
+}
+
+/** Latin words of a message value, after placeholders ({ $x }, selectors) and /commands are removed. */
+function latinWords(value: string): string[] {
+  const text = value.replace(/\{[^{}]*\}/g, " ").replace(/(^|\s)\/[a-z_]+/g, " ");
+  return [...text.matchAll(/[A-Za-z][A-Za-z'-]*/g)].map((m) => m[0]);
+}
+
+describe.each(["ne", "hi"])("locales/%s.ftl", (locale) => {
+  const messages = values(locale);
+
+  it("has messages to check", () => {
+    expect(messages.size).toBeGreaterThan(100);
+  });
+
+  it("has no English word outside operator and brand names", () => {
+    const found: string[] = [];
+    for (const [id, value] of messages) {
+      for (const word of latinWords(value)) if (!ALLOWED.has(word)) found.push(`${id}: ${word}`);
+    }
+    expect(found).toEqual([]);
+  });
+});
+
+describe("the word finder", () => {
+  it("finds English between Devanagari and ignores placeholders and commands", () => {
+    expect(latinWords("कृपया { $amount } Please /recharge भेज्नुहोस् NTC")).toEqual(["Please", "NTC"]);
+  });
+});
