@@ -203,9 +203,17 @@ export async function runWebhookIngest() {
     await load("product", levels[0] ?? 50, warmupSeconds);
     const runs: Array<{ bare: LoadRun; floor: LoadRun; checked: LoadRun; product: LoadRun }> = [];
     for (const connections of levels) {
+      const profiledLoad = async (route: Route, name: string) => {
+        if (profileWanted(name)) await server.call("profileStart");
+        try {
+          return await load(route, connections, seconds);
+        } finally {
+          if (profileWanted(name)) await server.call("profileStop", name);
+        }
+      };
       const bare = await load("bare", connections, seconds);
-      const floor = await load("floor", connections, seconds);
-      const checked = await load("checked", connections, seconds);
+      const floor = await profiledLoad("floor", `webhook-floor-${connections}`);
+      const checked = await profiledLoad("checked", `webhook-checked-${connections}`);
       await seedFor(expectedRate * seconds * 1.5);
       const name = `webhook-${connections}`;
       if (profileWanted(name)) await server.call("profileStart");

@@ -18,7 +18,6 @@ import {
 import type { UserFromGetMe } from "grammy/types";
 import type { Redis } from "ioredis";
 import { keyspace } from "../redis/keyspace.ts";
-import { luaScript } from "../redis/scripts.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
@@ -36,9 +35,11 @@ import { categoryMenu, menuKeyboard } from "./features/menu.ts";
 import { privateOnly } from "./features/private-only.ts";
 import { start } from "./features/start.ts";
 import { status } from "./features/status.ts";
+import { FLOOD_LIMIT, FLOOD_WINDOW_MS, floodCounter } from "./flood.ts";
 import { flowVersion } from "./flow/version.ts";
 import type { BotFlows } from "./flows.ts";
 import { LOCALES, translator } from "./i18n.ts";
+import { skipUnchangedWrites } from "./session-storage.ts";
 
 export interface CreateBotOptions {
   token: string;
@@ -60,36 +61,16 @@ export interface CreateBotOptions {
 
 const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
 
-const FLOOD_WINDOW_MS = 10_000;
-const floodIncr = luaScript<"counter", number>(
-  "raFloodIncr",
-  ["counter"],
-  `
-local n = redis.call('INCR', KEYS[1])
-if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n
-`,
-);
-
-/**
- * The flood limiter's counter. The plugin's own Redis store sends INCR and then, on the first hit,
- * PEXPIRE: a process killed between the two (or a Redis hiccup) leaves a counter that never
- * expires, and that user is silently ignored for good. One script does both, and gives an expiry
- * to any counter found without one.
- */
-function floodCounter(redis: Redis, windowMs: number) {
-  return {
-    incr: async (key: string) =>
-      Number(await floodIncr.run(redis, { counter: key }, String(windowMs))),
-    pexpire: async () => 1,
-  };
-}
-
 /** Sessions and conversation state: in Redis when given, else in memory, with the same TTL. */
 function storages(opts: CreateBotOptions) {
   const ttlMs = opts.sessionTtlSeconds * 1000;
+  // The session rarely changes during a flow: an unchanged one is not written back, but at least
+  // daily (and at least twice per TTL) so that an active user's session never expires.
   const sessionStorage: StorageAdapter<SessionData> = opts.redis
-    ? new RedisAdapter<SessionData>({ instance: opts.redis, ttl: opts.sessionTtlSeconds })
+    ? skipUnchangedWrites(
+        new RedisAdapter<SessionData>({ instance: opts.redis, ttl: opts.sessionTtlSeconds }),
+        { refreshMs: Math.min(24 * 3600 * 1000, ttlMs / 2) },
+      )
     : new MemorySessionStorage<SessionData>(ttlMs);
   const conversationStorage = opts.redis
     ? new RedisAdapter<VersionedState<ConversationData>>({
@@ -105,7 +86,7 @@ function floodLimit(opts: CreateBotOptions) {
   return limit({
     // Generous enough for a fast typist tapping through a flow; a flood gets one notice per window.
     timeFrame: FLOOD_WINDOW_MS,
-    limit: 30,
+    limit: FLOOD_LIMIT,
     storageClient: opts.redis ? floodCounter(opts.redis, FLOOD_WINDOW_MS) : "MEMORY_STORE",
     keyPrefix: keyspace(opts.redisPrefix).floodPrefix,
     onLimitExceeded: async (ctx: BotContext) => {

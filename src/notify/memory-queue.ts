@@ -86,7 +86,7 @@ export function createMemoryNotificationQueue(
           if (e.owner === null || t - e.deliveredAt < minIdleMs) continue;
           e.owner = name;
           e.deliveredAt = t;
-          out.push({ id: e.id, notification: structuredClone(e.notification) });
+          out.push({ id: e.id, notification: structuredClone(e.notification), reclaimed: true });
         }
         return out;
       },

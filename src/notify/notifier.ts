@@ -15,9 +15,10 @@ import { defaultRender, type Render } from "./render.ts";
 /**
  * The notifier: drains the notification queue into chats.
  *
- *  - At least once, shown once: before sending it checks the (order, status) "sent" marker, takes a
- *    short sending lock, sends, writes the marker, then acknowledges. A crash after the send and
- *    before the marker is the only way a message can repeat.
+ *  - At least once, shown once: before sending a new message (final push, admin alert) it checks
+ *    the (order, status) "sent" marker, takes a short sending lock, sends, writes the marker, then
+ *    acknowledges. A crash after the send and before the marker is the only way a message can
+ *    repeat. Receipt edits for intermediate statuses skip both: repeating an edit changes nothing.
  *  - A status change edits the order's receipt message in place ("message is not modified" is
  *    fine); a final outcome also sends a NEW message so the phone buzzes. An intermediate status
  *    already overtaken by a later one is skipped, so a late retry cannot edit the receipt backwards.
@@ -203,31 +204,37 @@ export function createNotifier(opts: NotifierOptions) {
 
   async function handle(c: QueueConsumer, d: Delivery): Promise<DeliveryOutcome> {
     const key = notificationKey(d.notification);
-    if (await queue.isSent(key)) {
-      await c.ack(d.id);
+    // Editing the receipt to an intermediate status can be repeated harmlessly (the same text again
+    // is "message is not modified"), so it needs neither the sent marker nor the sending lock that
+    // keep a NEW message (a final push, an admin alert) from reaching the chat twice.
+    const once = d.notification.kind === "admin_alert" || isFinal(d.notification.status);
+    const counted = d.reclaimed === true;
+    const ack = () => c.ack(d.id, counted);
+    if (once && (await queue.isSent(key))) {
+      await ack();
       return "duplicate";
     }
-    const attempts = await c.noteAttempt(d.id);
+    const attempts = counted ? 1 + (await c.noteAttempt(d.id)) : 1;
     if (attempts > maxAttempts) {
       await queue.deadLetter(d, "too many attempts");
-      await c.ack(d.id);
+      await ack();
       metrics.notificationsFailed.inc({ reason: "dead_letter" });
       log?.error({ reference: d.notification.reference, key }, "notification dead-lettered");
       return "dead";
     }
-    if (!(await queue.lockSending(key, lockMs))) return "retry"; // another consumer is on it
+    if (once && !(await queue.lockSending(key, lockMs))) return "retry"; // another consumer is on it
     try {
       // Asked again under the lock: another consumer may have sent it and let go of the lock
       // between our first look and our lock.
-      if (await queue.isSent(key)) {
-        await c.ack(d.id);
+      if (once && (await queue.isSent(key))) {
+        await ack();
         return "duplicate";
       }
       const outcome = await deliver(d.notification);
       if (outcome === "sent") {
         // The chat has the message now. If the marker cannot be written (Redis restarting), keep
         // trying while the sending lock is held: giving up here is what sends it a second time.
-        for (let attempt = 0; ; attempt++) {
+        for (let attempt = 0; once; attempt++) {
           try {
             await queue.markSent(key);
             break;
@@ -238,20 +245,20 @@ export function createNotifier(opts: NotifierOptions) {
         }
         metrics.notificationsSent.inc({ kind: d.notification.kind });
       }
-      await c.ack(d.id);
+      await ack();
       return outcome;
     } catch (err) {
       const { code, description, retryAfterMs } = classifyApiError(err);
       if (code === 403 || (code === 400 && GONE_CHAT.test(description))) {
         await queue.markChatInactive(d.notification.chatId);
-        await c.ack(d.id);
+        await ack();
         metrics.notificationsFailed.inc({ reason: "blocked" });
         log?.info({ chatId: d.notification.chatId, code }, "chat unreachable; marked inactive");
         return "dropped";
       }
       if (code === 400) {
         await queue.deadLetter(d, `bad request: ${description.slice(0, 200)}`);
-        await c.ack(d.id);
+        await ack();
         metrics.notificationsFailed.inc({ reason: "bad_request" });
         log?.error({ reference: d.notification.reference, description }, "notification refused");
         return "dead";
@@ -268,7 +275,7 @@ export function createNotifier(opts: NotifierOptions) {
       );
       return "retry";
     } finally {
-      await queue.unlockSending(key).catch(() => undefined);
+      if (once) await queue.unlockSending(key).catch(() => undefined);
     }
   }
 

@@ -11,6 +11,11 @@ export interface Delivery {
   /** Queue entry id (stream id for Redis). */
   id: string;
   notification: Notification;
+  /**
+   * Taken over by claimStale: an earlier attempt failed or its consumer died. Only such entries
+   * have their attempts counted; a first delivery is attempt 1 and costs no bookkeeping.
+   */
+  reclaimed?: true;
 }
 
 export interface QueueConsumer {
@@ -19,9 +24,12 @@ export interface QueueConsumer {
   read(count: number, blockMs: number): Promise<Delivery[]>;
   /** Entries delivered (to any consumer) but unacknowledged for at least minIdleMs, now ours. */
   claimStale(minIdleMs: number, count: number): Promise<Delivery[]>;
-  /** Done with an entry (sent, dropped or dead-lettered). */
-  ack(id: string): Promise<void>;
-  /** Counts one more processing attempt of an entry; returns the total. */
+  /**
+   * Done with an entry (sent, dropped or dead-lettered). `counted`: noteAttempt was called for it,
+   * so its count is removed too.
+   */
+  ack(id: string, counted?: boolean): Promise<void>;
+  /** Counts one more retry of a reclaimed entry; returns how many retries so far. */
   noteAttempt(id: string): Promise<number>;
   /** Stops reading (a blocked read returns empty). */
   close(): Promise<void>;

@@ -154,15 +154,13 @@ export function createRedisNotificationQueue(
           groupReady = undefined;
           return [];
         }
-        return decode(((reply?.[1] as StreamEntry[]) ?? []).filter(Boolean));
+        const taken = await decode(((reply?.[1] as StreamEntry[]) ?? []).filter(Boolean));
+        return taken.map((d) => ({ ...d, reclaimed: true as const }));
       },
-      async ack(id) {
-        await redis
-          .multi()
-          .xack(k.outbox, NOTIFIER_GROUP, id)
-          .xdel(k.outbox, id)
-          .hdel(k.attempts, id)
-          .exec();
+      async ack(id, counted = true) {
+        const m = redis.multi().xack(k.outbox, NOTIFIER_GROUP, id).xdel(k.outbox, id);
+        if (counted) m.hdel(k.attempts, id);
+        await m.exec();
       },
       async noteAttempt(id) {
         return redis.hincrby(k.attempts, id, 1);

@@ -117,6 +117,22 @@ describe.each([
     await c.close();
   });
 
+  it("marks an entry taken over from a failed attempt as reclaimed, a first delivery not", async () => {
+    const { queue } = setup();
+    await queue.enqueue([note("42")]);
+    const c = queue.consumer("first");
+    const [fresh] = await c.read(1, 0);
+    expect(fresh?.reclaimed).toBeUndefined();
+    const other = queue.consumer("second");
+    const [again] = await other.claimStale(0, 10);
+    expect(again?.id).toBe(fresh?.id);
+    expect(again?.reclaimed).toBe(true);
+    await other.ack(again!.id, true);
+    expect(await queue.backlog()).toBe(0);
+    await c.close();
+    await other.close();
+  });
+
   it("keeps sent markers, exclusive sending locks, inactive chats and dead letters", async () => {
     const { queue } = setup();
     const other = h.second();

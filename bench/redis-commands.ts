@@ -1,0 +1,153 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Redis } from "ioredis";
+import { MOBILE_FLOW } from "./lib/bot-driver.ts";
+import { childMain } from "./lib/child.ts";
+import { intEnv } from "./lib/env.ts";
+import { benchPrefix } from "./lib/redis.ts";
+import { startBenchSystem } from "./lib/system.ts";
+
+/**
+ * Redis commands per completed order, from the user's first message to the final push: the
+ * product as `npm start` builds it, workers on (the bot polls the emulator, the sandbox's timers
+ * move each order to its final status and send the webhook, the webhook is confirmed with a status
+ * query, the notifier edits the receipt and sends the push), on a redis-server of its own so that
+ * INFO commandstats counts this product alone. The background loops (notifier reads, reconciler
+ * scans, leases) issue commands with no order in sight: they are measured first over an idle
+ * window and reported apart, so the per-order figure is what an order adds.
+ */
+
+const FINAL_PUSH = /^(?:✅|❌) Order (\d+) (succeeded|failed)\./;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startRedis(): Promise<{ url: string; proc: ChildProcess }> {
+  const port = await freePort();
+  const proc = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: "ignore" },
+  );
+  const url = `redis://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null });
+    probe.on("error", () => {});
+    const up = await probe
+      .connect()
+      .then(() => probe.ping())
+      .catch(() => null);
+    probe.disconnect();
+    if (up === "PONG") return { url, proc };
+    await sleep(25);
+  }
+  proc.kill("SIGKILL");
+  throw new Error("redis-server did not start (the benchmark runs one of its own)");
+}
+
+/** INFO commandstats as { command: calls }. */
+async function commandStats(redis: Redis): Promise<Record<string, number>> {
+  const text = await redis.info("commandstats");
+  const out: Record<string, number> = {};
+  for (const line of text.split("\n")) {
+    const m = /^cmdstat_([^:]+):calls=(\d+)/.exec(line.trim());
+    if (m) out[m[1]!] = Number(m[2]);
+  }
+  return out;
+}
+
+const total = (s: Record<string, number>) => Object.values(s).reduce((a, b) => a + b, 0);
+
+export interface CommandsOut {
+  orders: number;
+  idleSeconds: number;
+  idlePerSecond: number;
+  runSeconds: number;
+  commandsInRun: number;
+  /** (commands in the run - idle rate x run time) / orders. */
+  perOrder: number;
+  /** Per order, by command, idle share not subtracted (what an order's path issues). */
+  perOrderByCommand: Record<string, number>;
+  idleByCommand: Record<string, number>;
+}
+
+export async function runRedisCommands(): Promise<CommandsOut> {
+  const users = intEnv("BENCH_COMMANDS_USERS", 20);
+  const idleSeconds = intEnv("BENCH_COMMANDS_IDLE_SECONDS", 5);
+  const { url, proc } = await startRedis();
+  const admin = new Redis(url);
+  const system = await startBenchSystem({
+    prefix: benchPrefix("commands"),
+    workers: true,
+    env: { REDIS_URL: url, SANDBOX_TO_PENDING_MS: "200", SANDBOX_TO_FINAL_MS: "500" },
+  });
+  try {
+    const emu = system.emulator;
+    if (!emu) throw new Error("the benchmark needs the embedded emulator");
+    // Let the start-up writes and the first loop passes go by, then count the idle rate.
+    await sleep(2_000);
+    await admin.config("RESETSTAT");
+    await sleep(idleSeconds * 1_000);
+    const idle = await commandStats(admin);
+    delete idle.config;
+    delete idle.info;
+
+    // Numbers ending in 0000 fail at the sandbox: these all succeed, the path every order should cost.
+    const ids = Array.from({ length: users }, (_, i) => 7_100_001 + i);
+    for (const id of ids) emu.users.upsert(id, { first_name: `Bench${id}` });
+    await admin.config("RESETSTAT");
+    if (process.env.BENCH_COMMANDS_MONITOR) {
+      const mon = await admin.duplicate().monitor();
+      mon.on("monitor", (_t: string, args: string[]) => {
+        process.stderr.write(`MON ${args.map((a) => a.slice(0, 60)).join(" ")}\n`);
+      });
+    }
+    const t0 = Date.now();
+    await Promise.all(
+      ids.map(async (id) => {
+        for (const step of MOBILE_FLOW) {
+          step.act(emu, id);
+          await emu.waitForBotMessage(id, step.expect, { timeoutMs: 30_000 });
+        }
+        await emu.waitForBotMessage(id, FINAL_PUSH, { timeoutMs: 60_000 });
+      }),
+    );
+    const runSeconds = (Date.now() - t0) / 1000;
+    const run = await commandStats(admin);
+    delete run.config;
+    delete run.info;
+    const idlePerSecond = total(idle) / idleSeconds;
+    const perOrderByCommand = Object.fromEntries(
+      Object.entries(run)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => [k, Math.round((v / users) * 10) / 10]),
+    );
+    return {
+      orders: users,
+      idleSeconds,
+      idlePerSecond,
+      runSeconds,
+      commandsInRun: total(run),
+      perOrder: (total(run) - idlePerSecond * runSeconds) / users,
+      perOrderByCommand,
+      idleByCommand: Object.fromEntries(
+        Object.entries(idle).map(([k, v]) => [k, Math.round((v / idleSeconds) * 10) / 10]),
+      ),
+    };
+  } finally {
+    await system.stop();
+    admin.disconnect();
+    proc.kill("SIGKILL");
+  }
+}
+
+childMain(import.meta.url, runRedisCommands);
