@@ -120,7 +120,7 @@ export async function runMemoryBench() {
       settleSeconds,
       perConversationBytes: summarize(perConversation),
       menuOnlyBytes: summarize(menuOnlyBytes),
-      conversationJsonChars: convLength,
+      conversationStoredBytes: convLength,
       redisUsedMemoryPerUser: (redisAfter - redisBefore) / users,
     };
   } finally {

@@ -373,7 +373,7 @@ interface MemoryOut {
   settleSeconds: number;
   perConversationBytes: { mean: number; max: number };
   menuOnlyBytes: { mean: number };
-  conversationJsonChars: number;
+  conversationStoredBytes: number;
   redisUsedMemoryPerUser: number;
 }
 
@@ -412,9 +412,9 @@ const memory: Runner = async () => {
         unit: "B",
         baseline: out.menuOnlyBytes.mean,
         baselineLabel: "user without a conversation",
-        target: "<= 10 KB",
+        target: "<= 3 KB",
       },
-      (f) => f.value <= 10 * 1024,
+      (f) => f.value <= 3 * 1024,
     ),
   ];
   return {
@@ -423,7 +423,7 @@ const memory: Runner = async () => {
     figures,
     notes: [
       `${out.users} users walked to the operator question in ${round(out.seconds)} s; heap used after GC: idle ${round(out.idle.heapUsed / MB)} MB, loaded ${round(out.loaded.heapUsed / MB)} MB, settled ${round(out.settled.heapUsed / MB)} MB`,
-      `conversation state ${out.conversationJsonChars} chars of JSON; all Redis memory per user (incl. update claims, flood counters): ${round(out.redisUsedMemoryPerUser)} B`,
+      `conversation state ${out.conversationStoredBytes} bytes stored (deflated JSON); all Redis memory per user (incl. update claims, flood counters): ${round(out.redisUsedMemoryPerUser)} B`,
     ],
     details: out as unknown as Record<string, unknown>,
   };

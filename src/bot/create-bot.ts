@@ -21,6 +21,7 @@ import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
+import { deflatedRedisStorage } from "./conversation-storage.ts";
 import { dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe.ts";
 import type { BotDeps } from "./deps.ts";
 import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
@@ -73,10 +74,7 @@ function storages(opts: CreateBotOptions) {
       )
     : new MemorySessionStorage<SessionData>(ttlMs);
   const conversationStorage = opts.redis
-    ? new RedisAdapter<VersionedState<ConversationData>>({
-        instance: opts.redis,
-        ttl: opts.sessionTtlSeconds,
-      })
+    ? deflatedRedisStorage<VersionedState<ConversationData>>(opts.redis, opts.sessionTtlSeconds)
     : new MemorySessionStorage<VersionedState<ConversationData>>(ttlMs);
   return { sessionStorage, conversationStorage };
 }
