@@ -26,6 +26,7 @@ type Runner = () => Promise<BenchResult>;
 
 interface WebhookOut {
   runs: Array<{ bare: LoadRun; floor: LoadRun; checked: LoadRun; product: LoadRun }>;
+  checksCpuUs: number;
   ordersSeeded: number;
   productRequestsSent: number;
   wrappedRequests: number;
@@ -97,6 +98,31 @@ const webhook: Runner = async () => {
       baseline: bare.serverCpuUsPerRequest,
       baselineLabel: "bare Hono route",
     }),
+    figure(
+      {
+        id: "webhook.cpuVsFloor",
+        label: "Webhook server CPU per request against the floor's (body + one XADD)",
+        value: product.serverCpuUsPerRequest,
+        unit: "us",
+        baseline: floor.serverCpuUsPerRequest,
+        baselineLabel: "floor route",
+        target: "<= 2x floor",
+      },
+      (f) => (f.ratio ?? Number.POSITIVE_INFINITY) <= 2,
+    ),
+    figure(
+      {
+        id: "webhook.checks",
+        label:
+          "The spec's checks alone (signature, envelope, Base64, AES-256-CBC, JSON, schema), CPU per request",
+        value: out.checksCpuUs,
+        unit: "us",
+        baseline: checked.serverCpuUsPerRequest - floor.serverCpuUsPerRequest,
+        baselineLabel: "checked floor minus floor, server CPU in the load runs",
+        target: "<= 40 us",
+      },
+      (f) => f.value <= 40,
+    ),
     figure(
       {
         id: "growth.webhook",
