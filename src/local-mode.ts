@@ -108,6 +108,8 @@ function embedSandbox(ctx: LocalModeContext, faults: SandboxOptions["faults"]): 
     ntcMobileMaxAmount: config.catalog.ntcMobileMaxAmount,
     waterOperatorId: config.catalog.waterOperatorId,
     electricityOperatorId: config.catalog.electricityOperatorId,
+    electricityOperatorTypeId: config.catalog.electricityOperatorTypeId,
+    indiaOperatorIds: config.catalog.indiaOperatorIds,
     logger: ctx.logger,
     ...(ctx.now ? { now: ctx.now } : {}),
     ...ctx.sandbox,
