@@ -136,7 +136,8 @@ export function createCatalogSync(opts: CatalogSyncOptions) {
         regions[region] = current.regions[region];
       }
     }
-    if (!listedAny) return false;
+    // Stopped meanwhile (shutdown): nothing is applied or written any more.
+    if (!listedAny || stopped) return false;
     const listing: ProviderListing = { fetchedAtMs: opts.now(), regions };
     apply(listing);
     const unknown = unknownListed(catalog.operators, listing);
@@ -210,10 +211,13 @@ export function createCatalogSync(opts: CatalogSyncOptions) {
         timer.unref?.();
       }
     },
-    async stop(): Promise<void> {
+    /**
+     * No further refresh. One under way is not waited for: with a hanging provider it could outlast
+     * the shutdown's bound; closing the provider client (after this) aborts it.
+     */
+    stop(): void {
       stopped = true;
       if (timer) clearInterval(timer);
-      await running;
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   unknownListed,
 } from "../../src/catalog/index.ts";
 import { loadConfig } from "../../src/config.ts";
+import { parseWebhookPayload } from "../../src/webhook/payload.ts";
 
 /** The catalogue's offer: the rules cut down to the provider's listing (src/catalog/offer.ts). */
 
@@ -179,5 +180,25 @@ describe("catalogue settings", () => {
     expect(() => loadConfig({ PROVIDER_UTC_OFFSET_MINUTES: "2000" })).toThrow(
       /PROVIDER_UTC_OFFSET_MINUTES/,
     );
+  });
+});
+
+describe("the provider's time zone (PROVIDER_UTC_OFFSET_MINUTES)", () => {
+  it("reads a webhook's zone-less timestamp in the configured offset, Nepal Time by default", () => {
+    const plain = JSON.stringify({
+      status: "success",
+      order_id: "1001",
+      timestamp: "December 21,2024 9:03pm",
+    });
+    expect(parseWebhookPayload(plain)?.timestampMs).toBe(Date.UTC(2024, 11, 21, 15, 18));
+    // India Standard Time, +05:30.
+    expect(parseWebhookPayload(plain, 330)?.timestampMs).toBe(Date.UTC(2024, 11, 21, 15, 33));
+    // An ISO time carries its own zone: the setting changes nothing.
+    const iso = JSON.stringify({
+      status: "success",
+      order_id: "1001",
+      timestamp: "2024-12-21T15:18:30Z",
+    });
+    expect(parseWebhookPayload(iso, 330)?.timestampMs).toBe(Date.UTC(2024, 11, 21, 15, 18, 30));
   });
 });
