@@ -301,3 +301,4 @@ india-dth-bill-rejected = That subscriber could not be found: { $reason }
     Please check the subscriber id or the registered mobile number.
 india-dth-pay-bill = Pay the monthly recharge: { $amount }
 india-confirm-subscriber = Subscriber: { $name }
+catalog-none-for-number = Sorry, nothing is on offer for { $number } right now. Nothing was charged. Please try again later with /recharge.

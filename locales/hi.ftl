@@ -297,3 +297,4 @@ india-dth-bill-rejected = वह ग्राहक नहीं मिला: {
     कृपया सब्सक्राइबर आईडी या रजिस्टर्ड मोबाइल नंबर जाँचिए।
 india-dth-pay-bill = मासिक रिचार्ज भरिए: { $amount }
 india-confirm-subscriber = ग्राहक: { $name }
+catalog-none-for-number = माफ़ कीजिए, अभी { $number } के लिए कुछ भी उपलब्ध नहीं है। कोई पैसा नहीं कटा। थोड़ी देर बाद /recharge भेजकर फिर कोशिश कीजिए।

@@ -62,6 +62,22 @@ describe("the catalogue from the provider, end to end", () => {
     }
   });
 
+  it("says so when the provider lists none of a number's data-pack products", async () => {
+    const u = ts.user(1606);
+    const NCELL = [2, 3, 4, 113, 114];
+    try {
+      await withdraw(...NCELL);
+      // NTC packs are still offered, so the category stays in the menu.
+      await u.menu("📶 Data pack", /Which mobile number is the pack for/);
+      const told = await u.say("9801234567", /nothing is on offer/);
+      expect(told.text).toBe(
+        "Sorry, nothing is on offer for 9801234567 right now. Nothing was charged. Please try again later with /recharge.",
+      );
+    } finally {
+      await restore(...NCELL);
+    }
+  });
+
   it("tells the user at Confirm when the operator was withdrawn meanwhile, and places nothing", async () => {
     const u = ts.user(1602);
     try {

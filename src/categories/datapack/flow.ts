@@ -40,6 +40,11 @@ export function datapackConversation(deps: BotDeps) {
     const products: Choice[] = operators
       .filter((o) => o.family === family)
       .map((o) => ({ label: t(`datapack-product-${o.product ?? "data"}`), value: String(o.id) }));
+    // The provider may list the other family's products only: nothing to choose for this number.
+    if (products.length === 0) {
+      await flow.reply(t("catalog-none-for-number", { number }));
+      return;
+    }
 
     for (;;) {
       const opId = await flow.choose(
