@@ -245,6 +245,8 @@ const envSchema = z.object({
   ELECTRICITY_OPERATOR_ID: int(118, 1),
   ELECTRICITY_OPERATOR_TYPE_ID: int(8, 1),
   INDIA_OPERATOR_IDS: indiaOperatorIds,
+  INDIA_MOBILE_OPERATOR_TYPE_ID: int(1, 1),
+  INDIA_DTH_OPERATOR_TYPE_ID: int(2, 1),
   BILL_ADVANCE_MIN: int(1, 1),
   BILL_ADVANCE_MAX: int(100_000, 1),
   CATALOG_REFRESH_MS: z.preprocess(
@@ -308,6 +310,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     electricityOperatorId: e.ELECTRICITY_OPERATOR_ID,
     electricityOperatorTypeId: e.ELECTRICITY_OPERATOR_TYPE_ID,
     indiaOperatorIds: e.INDIA_OPERATOR_IDS,
+    indiaMobileOperatorTypeId: e.INDIA_MOBILE_OPERATOR_TYPE_ID,
+    indiaDthOperatorTypeId: e.INDIA_DTH_OPERATOR_TYPE_ID,
     advanceMinRupees: e.BILL_ADVANCE_MIN,
     advanceMaxRupees: e.BILL_ADVANCE_MAX,
   };

@@ -110,6 +110,8 @@ function embedSandbox(ctx: LocalModeContext, faults: SandboxOptions["faults"]): 
     electricityOperatorId: config.catalog.electricityOperatorId,
     electricityOperatorTypeId: config.catalog.electricityOperatorTypeId,
     indiaOperatorIds: config.catalog.indiaOperatorIds,
+    indiaMobileOperatorTypeId: config.catalog.indiaMobileOperatorTypeId,
+    indiaDthOperatorTypeId: config.catalog.indiaDthOperatorTypeId,
     logger: ctx.logger,
     ...(ctx.now ? { now: ctx.now } : {}),
     ...ctx.sandbox,

@@ -58,6 +58,12 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
       ? {}
       : { electricityOperatorTypeId: opts.electricityOperatorTypeId }),
     ...(opts.indiaOperatorIds === undefined ? {} : { indiaOperatorIds: opts.indiaOperatorIds }),
+    ...(opts.indiaMobileOperatorTypeId === undefined
+      ? {}
+      : { indiaMobileOperatorTypeId: opts.indiaMobileOperatorTypeId }),
+    ...(opts.indiaDthOperatorTypeId === undefined
+      ? {}
+      : { indiaDthOperatorTypeId: opts.indiaDthOperatorTypeId }),
   });
   // Operators withdrawn at runtime (admin API): unknown to every endpoint, absent from the lookups.
   const withdrawn = new Set<number>();

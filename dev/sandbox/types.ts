@@ -31,6 +31,8 @@ export interface SandboxOptions {
   electricityOperatorTypeId?: number;
   /** India operator ids by key (the product's INDIA_OPERATOR_IDS), overriding the defaults. */
   indiaOperatorIds?: CatalogOptions["indiaOperatorIds"];
+  indiaMobileOperatorTypeId?: number;
+  indiaDthOperatorTypeId?: number;
   /** Faults switched on at start, per token. */
   faults?: Record<string, Partial<Faults>>;
   /** Protects /_sandbox/*. Default: the first account's token. */

@@ -152,6 +152,9 @@ export interface CatalogOptions {
   electricityOperatorTypeId?: number;
   /** India operator ids by key, overriding the assumed defaults of INDIA_OPERATORS. */
   indiaOperatorIds?: Partial<Record<IndiaOperatorKey, number>>;
+  /** India operator types (not documented; the Nepal samples' 1 and 2 assumed). */
+  indiaMobileOperatorTypeId?: number;
+  indiaDthOperatorTypeId?: number;
   /** Operator id of the khanepani (water) operator; 46 in the provider's example. */
   waterOperatorId?: number;
 }
@@ -308,14 +311,17 @@ export function buildOperators(opts: CatalogOptions = {}): Operator[] {
       operatorTypeId: opts.electricityOperatorTypeId ?? OPERATOR_TYPE.electricity,
       flow: "electricity_bill",
     }),
-    // India (ids from the setting, see INDIA_OPERATORS). Operator type ids follow the Nepal samples.
+    // India (ids from the setting, see INDIA_OPERATORS). Operator types default to the Nepal samples'.
     ...INDIA_OPERATOR_KEYS.map((key): Operator => {
       const [id, name, india] = INDIA_OPERATORS[key];
       return {
         id: opts.indiaOperatorIds?.[key] ?? id,
         name,
         category: "india",
-        operatorTypeId: india === "dth" ? OPERATOR_TYPE.dth : OPERATOR_TYPE.mobile,
+        operatorTypeId:
+          india === "dth"
+            ? (opts.indiaDthOperatorTypeId ?? OPERATOR_TYPE.dth)
+            : (opts.indiaMobileOperatorTypeId ?? OPERATOR_TYPE.mobile),
         region: "in",
         flow: "circle",
         india,

@@ -111,6 +111,8 @@ describe("createCatalog with a listing", () => {
     const catalog = createCatalog({
       indiaOperatorIds: { "jio-prepaid": 301, "tata-play": 330 },
       electricityOperatorTypeId: 12,
+      indiaMobileOperatorTypeId: 21,
+      indiaDthOperatorTypeId: 22,
       advanceMinRupees: 10,
       advanceMaxRupees: 5000,
     });
@@ -119,6 +121,8 @@ describe("createCatalog with a listing", () => {
     expect(catalog.operator(330)?.india).toBe("dth");
     expect(catalog.operator(202)?.name).toBe("Airtel Prepaid");
     expect(catalog.byCategory("electricity")[0]?.operatorTypeId).toBe(12);
+    expect(catalog.operator(301)?.operatorTypeId).toBe(21);
+    expect(catalog.operator(330)?.operatorTypeId).toBe(22);
     expect(catalog.advanceBounds()).toEqual({ minPaisa: 1000, maxPaisa: 500_000 });
     // Defaults: Rs 1 to Rs 1,00,000, type 8.
     const plain = createCatalog();
@@ -145,6 +149,8 @@ describe("catalogue settings", () => {
     expect(c.catalog).toMatchObject({
       electricityOperatorTypeId: 8,
       indiaOperatorIds: {},
+      indiaMobileOperatorTypeId: 1,
+      indiaDthOperatorTypeId: 2,
       advanceMinRupees: 1,
       advanceMaxRupees: 100_000,
     });
@@ -158,7 +164,10 @@ describe("catalogue settings", () => {
       CATALOG_REFRESH_MS: "0",
       PROVIDER_UTC_OFFSET_MINUTES: "330",
       ELECTRICITY_OPERATOR_TYPE_ID: "9",
+      INDIA_MOBILE_OPERATOR_TYPE_ID: "11",
+      INDIA_DTH_OPERATOR_TYPE_ID: "12",
     });
+    expect(c.catalog).toMatchObject({ indiaMobileOperatorTypeId: 11, indiaDthOperatorTypeId: 12 });
     expect(c.catalog.indiaOperatorIds).toEqual({ "jio-prepaid": 301, "tata-play": 330 });
     expect(c.catalog).toMatchObject({ advanceMinRupees: 10, advanceMaxRupees: 50_000 });
     expect(c.catalog.electricityOperatorTypeId).toBe(9);
