@@ -16,5 +16,6 @@ export function botFlows(deps: BotDeps, categories: readonly AnyCategoryModule[]
       [REPEAT_FLOW]: repeatConversation(deps, categories),
     },
     menu: categories.map((c) => ({ conversation: c.id, labelKey: c.menu.labelKey })),
+    offered: (id) => deps.catalog.offersCategory(id),
   };
 }

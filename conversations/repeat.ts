@@ -60,6 +60,11 @@ async function rebuild(
   const module = categories.find((c) => c.id === order.category);
   const operator = flow.deps.catalog.operator(order.operatorId);
   if (!module || !operator || operator.category !== order.category) return unavailable;
+  // Withdrawn by the provider since the order (a catalogue refresh): said plainly.
+  const offered = await conversation.external(() => flow.deps.catalog.isOffered(operator.id));
+  if (!offered) {
+    return { ok: false, message: t("catalog-operator-withdrawn", { operator: operator.name }) };
+  }
   const kit: RepeatKit = {
     flow,
     operator,

@@ -289,3 +289,16 @@ india-ask-amount = How much for { $number }? Type an amount from { $min } to { $
 india-confirm-circle = Circle: { $circle }
 dth-invalid-customer = A customer id has only letters, digits and . _ - / @ (no spaces).
 internet-invalid-username = A username has only letters, digits and . _ - / @ (no spaces).
+
+# --- h-catalog: the provider's catalogue and the India DTH bill (issue 16) ---
+catalog-category-withdrawn = Sorry, nothing in this category is on offer right now. Nothing was charged. Please choose another with /recharge.
+catalog-operator-withdrawn = Sorry, { $operator } is no longer on offer, so this order was not placed and nothing was charged. Please start again with /recharge.
+india-dth-bill-title = 📡 { $operator } subscriber { $number }: { $name }
+india-dth-bill-amount = Monthly recharge: { $amount }
+india-dth-bill-balance = Balance left: { $amount }
+india-dth-bill-due = Next recharge by: { $date }
+india-dth-bill-rejected = That subscriber could not be found: { $reason }
+    Please check the subscriber id or the registered mobile number.
+india-dth-pay-bill = Pay the monthly recharge: { $amount }
+india-confirm-subscriber = Subscriber: { $name }
+catalog-none-for-number = Sorry, nothing is on offer for { $number } right now. Nothing was charged. Please try again later with /recharge.

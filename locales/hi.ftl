@@ -285,3 +285,16 @@ india-ask-amount = { $number } के लिए कितना? { $min } से
 india-confirm-circle = सर्किल: { $circle }
 dth-invalid-customer = ग्राहक आईडी में केवल अक्षर, अंक और . _ - / @ होते हैं (खाली जगह नहीं)।
 internet-invalid-username = यूज़रनेम में केवल अक्षर, अंक और . _ - / @ होते हैं (खाली जगह नहीं)।
+
+# --- h-catalog: the provider's catalogue and the India DTH bill (issue 16) ---
+catalog-category-withdrawn = माफ़ कीजिए, अभी इस श्रेणी में कुछ भी उपलब्ध नहीं है। कोई पैसा नहीं कटा। /recharge भेजकर कोई और चुनिए।
+catalog-operator-withdrawn = माफ़ कीजिए, { $operator } अब उपलब्ध नहीं है, इसलिए यह ऑर्डर नहीं किया गया और कोई पैसा नहीं कटा। /recharge भेजकर फिर से शुरू कीजिए।
+india-dth-bill-title = 📡 { $operator } ग्राहक { $number }: { $name }
+india-dth-bill-amount = मासिक रिचार्ज: { $amount }
+india-dth-bill-balance = बचा हुआ बैलेंस: { $amount }
+india-dth-bill-due = अगला रिचार्ज इस तारीख़ तक: { $date }
+india-dth-bill-rejected = वह ग्राहक नहीं मिला: { $reason }
+    कृपया सब्सक्राइबर आईडी या रजिस्टर्ड मोबाइल नंबर जाँचिए।
+india-dth-pay-bill = मासिक रिचार्ज भरिए: { $amount }
+india-confirm-subscriber = ग्राहक: { $name }
+catalog-none-for-number = माफ़ कीजिए, अभी { $number } के लिए कुछ भी उपलब्ध नहीं है। कोई पैसा नहीं कटा। थोड़ी देर बाद /recharge भेजकर फिर कोशिश कीजिए।

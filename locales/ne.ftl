@@ -285,3 +285,16 @@ india-ask-amount = { $number } का लागि कति? { $min } देख
 india-confirm-circle = सर्कल: { $circle }
 dth-invalid-customer = ग्राहक आईडीमा अक्षर, अङ्क र . _ - / @ मात्र हुन्छन् (खाली ठाउँ हुँदैन)।
 internet-invalid-username = युजरनेममा अक्षर, अङ्क र . _ - / @ मात्र हुन्छन् (खाली ठाउँ हुँदैन)।
+
+# --- h-catalog: the provider's catalogue and the India DTH bill (issue 16) ---
+catalog-category-withdrawn = माफ गर्नुहोस्, अहिले यो वर्गमा केही पनि उपलब्ध छैन। कुनै रकम काटिएको छैन। /recharge पठाएर अर्को छान्नुहोस्।
+catalog-operator-withdrawn = माफ गर्नुहोस्, { $operator } अब उपलब्ध छैन, त्यसैले यो अर्डर राखिएन र कुनै रकम काटिएको छैन। /recharge पठाएर फेरि सुरु गर्नुहोस्।
+india-dth-bill-title = 📡 { $operator } ग्राहक { $number }: { $name }
+india-dth-bill-amount = मासिक रिचार्ज: { $amount }
+india-dth-bill-balance = बाँकी रकम: { $amount }
+india-dth-bill-due = अर्को रिचार्जको मिति: { $date }
+india-dth-bill-rejected = त्यो ग्राहक भेटिएन: { $reason }
+    कृपया सब्सक्राइबर आईडी वा दर्ता गरिएको मोबाइल नम्बर जाँच गर्नुहोस्।
+india-dth-pay-bill = मासिक रिचार्ज तिर्नुहोस्: { $amount }
+india-confirm-subscriber = ग्राहक: { $name }
+catalog-none-for-number = माफ गर्नुहोस्, अहिले { $number } का लागि केही पनि उपलब्ध छैन। कुनै रकम काटिएको छैन। केही बेरपछि /recharge पठाएर फेरि प्रयास गर्नुहोस्।

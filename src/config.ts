@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { createCatalog, INDIA_OPERATOR_KEYS, type IndiaOperatorKey } from "./catalog/index.ts";
 import {
   DEFAULT_PRICE_SCHEDULE,
   PriceScheduleError,
@@ -41,6 +42,32 @@ const host = (def: string) =>
 const HOSTNAME =
   /^(?=.{1,253}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
+/** INDIA_OPERATOR_IDS: "jio-prepaid=301,tata-play=330"; each key one of INDIA_OPERATOR_KEYS. */
+const indiaOperatorIds = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default("")
+    .transform((s, ctx) => {
+      const ids: Partial<Record<IndiaOperatorKey, number>> = {};
+      for (const part of s
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean)) {
+        const m = /^([a-z-]+)\s*=\s*(\d{1,9})$/.exec(part);
+        const key = m?.[1] as IndiaOperatorKey | undefined;
+        if (!m || !key || !INDIA_OPERATOR_KEYS.includes(key) || Number(m[2]) < 1) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${part}" is not <operator>=<id> with <operator> one of ${INDIA_OPERATOR_KEYS.join(", ")}`,
+          });
+          return z.NEVER;
+        }
+        ids[key] = Number(m[2]);
+      }
+      return ids;
+    }),
+);
 const LOOPBACK = (h: string) => h === "localhost" || h === "::1" || /^127\./.test(h);
 const idList = z.preprocess(
   emptyToUndefined,
@@ -192,6 +219,19 @@ const envSchema = z.object({
     emptyToUndefined,
     z.string().startsWith("/", "must start with /").default("/np/operator-types"),
   ),
+  PROVIDER_INDIA_OPERATORS_PATH: z.preprocess(
+    emptyToUndefined,
+    z.string().startsWith("/", "must start with /").default("/in/operators"),
+  ),
+  PROVIDER_INDIA_OPERATOR_TYPES_PATH: z.preprocess(
+    emptyToUndefined,
+    z.string().startsWith("/", "must start with /").default("/in/operator-types"),
+  ),
+  /** The provider's zone-less timestamps are in this UTC offset (Nepal Time, +05:45, assumed). */
+  PROVIDER_UTC_OFFSET_MINUTES: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(-720).max(840).default(345),
+  ),
   PROVIDER_INDIA_PLANS_PATH: z.preprocess(
     emptyToUndefined,
     z.string().startsWith("/", "must start with /").default("/in/operator-plans"),
@@ -203,6 +243,20 @@ const envSchema = z.object({
   NTC_MOBILE_MAX_AMOUNT: int(3000, 50),
   WATER_OPERATOR_ID: int(46, 1),
   ELECTRICITY_OPERATOR_ID: int(118, 1),
+  ELECTRICITY_OPERATOR_TYPE_ID: int(8, 1),
+  INDIA_OPERATOR_IDS: indiaOperatorIds,
+  INDIA_MOBILE_OPERATOR_TYPE_ID: int(1, 1),
+  INDIA_DTH_OPERATOR_TYPE_ID: int(2, 1),
+  BILL_ADVANCE_MIN: int(1, 1),
+  BILL_ADVANCE_MAX: int(100_000, 1),
+  CATALOG_REFRESH_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number()
+      .int()
+      .refine((n) => n === 0 || n >= 1000, "must be 0 (only at start) or at least 1000")
+      .default(300_000),
+  ),
   RECONCILE_INTERVAL_MS: int(15_000, 100),
   RECONCILE_MIN_AGE_MS: int(20_000, 0),
   RECONCILE_MAX_AGE_MS: int(60 * 60_000, 1000),
@@ -248,6 +302,27 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   const e = parsed.data;
   const problems: string[] = [];
+  if (e.BILL_ADVANCE_MIN > e.BILL_ADVANCE_MAX)
+    problems.push("BILL_ADVANCE_MAX: must not be below BILL_ADVANCE_MIN");
+  const catalogSettings = {
+    ntcMobileMaxAmount: e.NTC_MOBILE_MAX_AMOUNT,
+    waterOperatorId: e.WATER_OPERATOR_ID,
+    electricityOperatorId: e.ELECTRICITY_OPERATOR_ID,
+    electricityOperatorTypeId: e.ELECTRICITY_OPERATOR_TYPE_ID,
+    indiaOperatorIds: e.INDIA_OPERATOR_IDS,
+    indiaMobileOperatorTypeId: e.INDIA_MOBILE_OPERATOR_TYPE_ID,
+    indiaDthOperatorTypeId: e.INDIA_DTH_OPERATOR_TYPE_ID,
+    advanceMinRupees: e.BILL_ADVANCE_MIN,
+    advanceMaxRupees: e.BILL_ADVANCE_MAX,
+  };
+  try {
+    createCatalog(catalogSettings);
+  } catch (err) {
+    // An India id (or the water/electricity id) equal to another operator's.
+    problems.push(
+      `INDIA_OPERATOR_IDS / WATER_OPERATOR_ID / ELECTRICITY_OPERATOR_ID: ${(err as Error).message}`,
+    );
+  }
   if (e.PROVIDER_URL && !e.PROVIDER_TOKEN)
     problems.push("PROVIDER_TOKEN: required when PROVIDER_URL is set");
   if (e.PROVIDER_URL && !e.WEBHOOK_SECRET)
@@ -346,9 +421,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         indiaExecute: e.PROVIDER_INDIA_EXECUTE_PATH,
         operators: e.PROVIDER_OPERATORS_PATH,
         operatorTypes: e.PROVIDER_OPERATOR_TYPES_PATH,
+        indiaOperators: e.PROVIDER_INDIA_OPERATORS_PATH,
+        indiaOperatorTypes: e.PROVIDER_INDIA_OPERATOR_TYPES_PATH,
         indiaPlans: e.PROVIDER_INDIA_PLANS_PATH,
         indiaDthBill: e.PROVIDER_INDIA_DTH_BILL_PATH,
       },
+      /** UTC offset of the provider's zone-less timestamps (status answers, webhooks). */
+      utcOffsetMinutes: e.PROVIDER_UTC_OFFSET_MINUTES,
     },
     webhook: {
       path: e.WEBHOOK_PATH,
@@ -383,11 +462,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** WAIT after the order writes that must not be lost at a failover (src/redis/replication.ts). */
       wait: { replicas: e.REDIS_WAIT_REPLICAS, timeoutMs: e.REDIS_WAIT_TIMEOUT_MS },
     },
-    catalog: {
-      ntcMobileMaxAmount: e.NTC_MOBILE_MAX_AMOUNT,
-      waterOperatorId: e.WATER_OPERATOR_ID,
-      electricityOperatorId: e.ELECTRICITY_OPERATOR_ID,
-    },
+    catalog: catalogSettings,
+    /** The provider's operator lookups, refreshed this often (provider/catalog-sync.ts); 0: at start only. */
+    catalogRefreshMs: e.CATALOG_REFRESH_MS,
     reconciler: {
       intervalMs: e.RECONCILE_INTERVAL_MS,
       minAgeMs: e.RECONCILE_MIN_AGE_MS,

@@ -1,11 +1,11 @@
 import type { UserFromGetMe } from "grammy/types";
 import type { Redis } from "ioredis";
-import { createCatalog } from "./catalog/index.ts";
 import type { Config } from "./config.ts";
 import type { LocalMode, LocalModeContext, SandboxOverrides } from "./local-mode.ts";
 import type { Logger } from "./logger.ts";
 import { type Base, createBase } from "./system/base.ts";
 import { botDeps, wireBot, wireNotifier } from "./system/bot.ts";
+import { wireCatalog } from "./system/catalog.ts";
 import { wireMoneyPath } from "./system/money-path.ts";
 import { type Listeners, openListeners } from "./system/server.ts";
 import { knowBot, mountTelegramWebhook, startWorkers, watchTelegram } from "./system/start.ts";
@@ -41,10 +41,13 @@ export async function startSystem(opts: SystemOptions) {
   const { app, gate, server } = listeners;
   try {
     const parts = await wire(base, opts, redis, listeners);
-    const { local, bot, deps, notifier, reconciler, webhook } = parts;
+    const { local, bot, deps, notifier, reconciler, webhook, catalogSync } = parts;
     await knowBot(bot, parts.target);
     watchTelegram(base, bot, parts.telegram);
     gate.ready = true;
+    // The provider's operator lookups (after `ready`: the embedded sandbox is served by our own
+    // server). Never fails the start: a cached listing or the rules serve meanwhile.
+    await catalogSync.start();
 
     let runner: Awaited<ReturnType<typeof startWorkers>>;
     if (opts.workers !== false) {
@@ -57,6 +60,7 @@ export async function startSystem(opts: SystemOptions) {
       if (runner?.isRunning()) await runner.stop();
       await reconciler.stop();
       await notifier.stop();
+      await catalogSync.stop();
       await webhook.settled();
       await server.close();
       await base.stops.runAll();
@@ -76,6 +80,8 @@ export async function startSystem(opts: SystemOptions) {
       ledger: parts.stores.ledger,
       queue: parts.stores.queue,
       provider: parts.provider,
+      /** Keeps the catalogue's offer in step with the provider's operator lookups. */
+      catalogSync,
       sandbox: local?.sandbox,
       emulator: local?.emulator,
       notifier,
@@ -119,14 +125,14 @@ async function wire(
     adminIds: roles.adminIds,
   });
   const { provider, orders } = money;
-  const catalog = createCatalog(config.catalog);
+  const { catalog, catalogSync } = wireCatalog(base, provider, redis);
   const deps = botDeps(base, { catalog, provider, orders, stores, roles });
   // Without the emulator BOT_TOKEN is set (loadConfig: no BOT_TOKEN means the playground).
   const target = local?.botApi ?? { token: config.bot.token ?? "", apiRoot: config.bot.apiRoot };
   const { bot, telegram } = wireBot(base, deps, { target, redis, botInfo: opts.botInfo });
   const notifier = wireNotifier(base, { stores, orders, bot, deps });
   const hook = mountTelegramWebhook(base, app, bot, target.token);
-  return { ...money, local, stores, deps, target, bot, telegram, notifier, hook };
+  return { ...money, local, stores, deps, target, bot, telegram, notifier, hook, catalogSync };
 }
 
 export type System = Awaited<ReturnType<typeof startSystem>>;

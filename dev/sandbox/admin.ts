@@ -150,6 +150,26 @@ export function createAdminRoutes(control: SandboxControl, adminToken: string): 
     return c.json({ error: false, data: control.faults(t) });
   });
 
+  // Operators the provider stops (and starts again) offering: the lookups and every endpoint follow.
+  admin.get("/operators/withdrawn", (c) =>
+    c.json({ error: false, data: control.withdrawnOperators() }),
+  );
+  for (const action of ["withdraw", "restore"] as const) {
+    admin.post(`/operators/:id/${action}`, (c) => {
+      const raw = c.req.param("id");
+      if (!/^\d{1,9}$/.test(raw)) {
+        return c.json({ error: true, message: "operator id must be a number" }, 400);
+      }
+      try {
+        if (action === "withdraw") control.withdrawOperator(Number(raw));
+        else control.restoreOperator(Number(raw));
+      } catch {
+        return c.json({ error: true, message: `No operator ${raw}` }, 404);
+      }
+      return c.json({ error: false, data: control.withdrawnOperators() });
+    });
+  }
+
   admin.post("/settle", async (c) => {
     await control.settle();
     return c.json({ error: false, message: "All timers fired" });

@@ -48,13 +48,29 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
   const logger = opts.logger ?? silent;
   const now = opts.now ?? Date.now;
   const random = opts.random ?? Math.random;
-  const catalog = createCatalog({
+  const rules = createCatalog({
     ntcMobileMaxAmount: opts.ntcMobileMaxAmount ?? 3000,
     ...(opts.waterOperatorId === undefined ? {} : { waterOperatorId: opts.waterOperatorId }),
     ...(opts.electricityOperatorId === undefined
       ? {}
       : { electricityOperatorId: opts.electricityOperatorId }),
+    ...(opts.electricityOperatorTypeId === undefined
+      ? {}
+      : { electricityOperatorTypeId: opts.electricityOperatorTypeId }),
+    ...(opts.indiaOperatorIds === undefined ? {} : { indiaOperatorIds: opts.indiaOperatorIds }),
+    ...(opts.indiaMobileOperatorTypeId === undefined
+      ? {}
+      : { indiaMobileOperatorTypeId: opts.indiaMobileOperatorTypeId }),
+    ...(opts.indiaDthOperatorTypeId === undefined
+      ? {}
+      : { indiaDthOperatorTypeId: opts.indiaDthOperatorTypeId }),
   });
+  // Operators withdrawn at runtime (admin API): unknown to every endpoint, absent from the lookups.
+  const withdrawn = new Set<number>();
+  const catalog: typeof rules = {
+    ...rules,
+    operator: (id) => (withdrawn.has(id) ? undefined : rules.operator(id)),
+  };
   const scheduler = createScheduler((err) => logger.warn({ err }, "sandbox timer failed"));
   const webhooks = createWebhookSender({
     fetch: opts.fetch ?? globalThis.fetch,
@@ -140,6 +156,14 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
         : { ok: false as const, message: r.message };
     },
     settle: () => scheduler.settle(),
+    withdrawOperator(id: number) {
+      if (!rules.operator(id)) throw new Error(`sandbox: no operator ${id}`);
+      withdrawn.add(id);
+    },
+    restoreOperator(id: number) {
+      withdrawn.delete(id);
+    },
+    withdrawnOperators: () => [...withdrawn].sort((a, b) => a - b),
   };
 
   const admin = createAdminRoutes(control, adminToken);

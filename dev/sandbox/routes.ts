@@ -419,8 +419,9 @@ export function createProviderRoutes(deps: RouteDeps): Hono {
       .map((o) => ({ value: o.id, label: o.name, operator_type_id: o.operatorTypeId }));
 
   for (const r of ["np", "in"] as const) {
-    const ops = deps.catalog.operators.filter((o) => o.region === r);
-    const types = [...new Set(ops.map((o) => o.operatorTypeId))].sort((a, b) => a - b);
+    // Read on every request: an operator withdrawn at runtime (admin API) is no longer listed.
+    const ops = () =>
+      deps.catalog.operators.filter((o) => o.region === r && deps.catalog.operator(o.id));
     const listOperators: Handler = async (c) => {
       let filter = c.req.query("operator_type_id");
       if (c.req.method === "POST") {
@@ -432,15 +433,17 @@ export function createProviderRoutes(deps: RouteDeps): Hono {
       return c.json({
         error: false,
         message: "Operators fetched",
-        data: operatorList(ops, filter),
+        data: operatorList(ops(), filter),
       });
     };
-    const listTypes: Handler = (c) =>
-      c.json({
+    const listTypes: Handler = (c) => {
+      const types = [...new Set(ops().map((o) => o.operatorTypeId))].sort((a, b) => a - b);
+      return c.json({
         error: false,
         message: "Operator types fetched",
         data: types.map((t) => ({ value: t, label: OPERATOR_TYPE_LABELS[t] ?? `Type ${t}` })),
       });
+    };
     app.on(["GET", "POST"], `/${r}/operators`, gate("A", false, listOperators));
     app.on(["GET", "POST"], `/${r}/operator-types`, gate("A", false, listTypes));
   }

@@ -1,4 +1,5 @@
 import type { Hono } from "hono";
+import type { CatalogOptions } from "../../src/catalog/index.ts";
 import type { LedgerRow, TransactionView } from "./engine.ts";
 import type { Faults, FaultsPatch } from "./faults.ts";
 import type { Delivery, WebhookPolicy, WebhookTarget } from "./webhooks.ts";
@@ -27,6 +28,11 @@ export interface SandboxOptions {
   ntcMobileMaxAmount?: number;
   waterOperatorId?: number;
   electricityOperatorId?: number;
+  electricityOperatorTypeId?: number;
+  /** India operator ids by key (the product's INDIA_OPERATOR_IDS), overriding the defaults. */
+  indiaOperatorIds?: CatalogOptions["indiaOperatorIds"];
+  indiaMobileOperatorTypeId?: number;
+  indiaDthOperatorTypeId?: number;
   /** Faults switched on at start, per token. */
   faults?: Record<string, Partial<Faults>>;
   /** Protects /_sandbox/*. Default: the first account's token. */
@@ -85,6 +91,10 @@ export interface SandboxControl {
     status: "pending" | "success" | "failed",
   ): ForceResult;
   settle(): Promise<void>;
+  /** The provider stops offering an operator: gone from the lookups, refused by every endpoint. */
+  withdrawOperator(operatorId: number): void;
+  restoreOperator(operatorId: number): void;
+  withdrawnOperators(): number[];
 }
 
 export interface Sandbox extends SandboxControl {

@@ -150,13 +150,13 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     bot.use(createConversation(builder, id));
 
   // The features, in this order: group notices first, fallbacks last (features/*.ts).
-  const menu = menuKeyboard(flows.menu);
+  const menu = menuKeyboard(flows.menu, flows.offered);
   bot.use(
     privateOnly(),
     // Before every command: a Leave press becomes the command it carries (features/leave.ts).
     leave(),
     start(deps, menu),
-    categoryMenu(flows.menu, menu),
+    categoryMenu(flows.menu, menu, flows.offered),
     help(deps),
     cancel(),
     language(deps),

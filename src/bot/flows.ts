@@ -20,6 +20,11 @@ export interface BotFlows {
   conversations: Readonly<Record<string, FlowBuilder>>;
   /** The category menu, in order. */
   menu: readonly MenuEntry[];
+  /**
+   * Whether a menu entry is offered now (the catalogue's offer, which follows the provider's
+   * operator lookups); read on every /recharge and every press. Absent: every entry.
+   */
+  offered?: (conversation: string) => boolean;
 }
 
 /** Ids of the conversations entered by a command or a button rather than the menu. */

@@ -1,7 +1,9 @@
 /**
  * The aggregator's operators as data (spec section 1, provider-notes "Operator names by id").
- * India operator ids and the electricity operator are not documented: the India ids below are this
- * project's sandbox assumption (the India operator lookup corrects them), electricity is configurable.
+ * India operator ids, the electricity operator and its operator type are not documented: each is a
+ * setting (INDIA_OPERATOR_IDS, ELECTRICITY_OPERATOR_ID, ELECTRICITY_OPERATOR_TYPE_ID) whose default
+ * is this project's assumption, and what the customer is offered is further cut down to what the
+ * provider's operator lookups list (./offer.ts).
  */
 
 export type Region = "np" | "in";
@@ -48,7 +50,10 @@ export interface Operator {
   india?: "prepaid" | "postpaid" | "dth";
 }
 
-/** Operator type ids from the request samples; 8 for electricity is an assumption (not documented). */
+/**
+ * Operator type ids from the request samples; 8 for electricity is an assumption (not documented),
+ * the default of ELECTRICITY_OPERATOR_TYPE_ID.
+ */
 export const OPERATOR_TYPE = {
   mobile: 1,
   dth: 2,
@@ -120,9 +125,36 @@ const DTH: Array<[number, string]> = [
   [112, "PNG Network"],
 ];
 
+/**
+ * India operators by key: the key names the setting's entry (INDIA_OPERATOR_IDS), the id is the
+ * default, an assumption (the provider documents no India ids).
+ */
+export const INDIA_OPERATORS = {
+  "jio-prepaid": [201, "Jio Prepaid", "prepaid"],
+  "airtel-prepaid": [202, "Airtel Prepaid", "prepaid"],
+  "vi-prepaid": [203, "Vi Prepaid", "prepaid"],
+  "bsnl-prepaid": [204, "BSNL Prepaid", "prepaid"],
+  "jio-postpaid": [211, "Jio Postpaid", "postpaid"],
+  "airtel-postpaid": [212, "Airtel Postpaid", "postpaid"],
+  "vi-postpaid": [213, "Vi Postpaid", "postpaid"],
+  "tata-play": [221, "Tata Play", "dth"],
+  "airtel-dth": [222, "Airtel Digital TV", "dth"],
+  "dish-tv": [223, "Dish TV", "dth"],
+  "sun-direct": [224, "Sun Direct", "dth"],
+} as const satisfies Record<string, readonly [number, string, "prepaid" | "postpaid" | "dth"]>;
+export type IndiaOperatorKey = keyof typeof INDIA_OPERATORS;
+export const INDIA_OPERATOR_KEYS = Object.keys(INDIA_OPERATORS) as IndiaOperatorKey[];
+
 export interface CatalogOptions {
   /** Operator id of the electricity (NEA) operator; not documented by the provider. */
   electricityOperatorId?: number;
+  /** Operator type id of electricity; not documented (8 assumed). */
+  electricityOperatorTypeId?: number;
+  /** India operator ids by key, overriding the assumed defaults of INDIA_OPERATORS. */
+  indiaOperatorIds?: Partial<Record<IndiaOperatorKey, number>>;
+  /** India operator types (not documented; the Nepal samples' 1 and 2 assumed). */
+  indiaMobileOperatorTypeId?: number;
+  indiaDthOperatorTypeId?: number;
   /** Operator id of the khanepani (water) operator; 46 in the provider's example. */
   waterOperatorId?: number;
 }
@@ -276,35 +308,25 @@ export function buildOperators(opts: CatalogOptions = {}): Operator[] {
       id: opts.electricityOperatorId ?? 118,
       name: "Nepal Electricity Authority",
       category: "electricity",
-      operatorTypeId: OPERATOR_TYPE.electricity,
+      operatorTypeId: opts.electricityOperatorTypeId ?? OPERATOR_TYPE.electricity,
       flow: "electricity_bill",
     }),
-    // India (sandbox assumption, see file comment). Operator type ids follow the Nepal samples.
-    ...(
-      [
-        [201, "Jio Prepaid", "prepaid"],
-        [202, "Airtel Prepaid", "prepaid"],
-        [203, "Vi Prepaid", "prepaid"],
-        [204, "BSNL Prepaid", "prepaid"],
-        [211, "Jio Postpaid", "postpaid"],
-        [212, "Airtel Postpaid", "postpaid"],
-        [213, "Vi Postpaid", "postpaid"],
-        [221, "Tata Play", "dth"],
-        [222, "Airtel Digital TV", "dth"],
-        [223, "Dish TV", "dth"],
-        [224, "Sun Direct", "dth"],
-      ] as const
-    ).map(
-      ([id, name, india]): Operator => ({
-        id,
+    // India (ids from the setting, see INDIA_OPERATORS). Operator types default to the Nepal samples'.
+    ...INDIA_OPERATOR_KEYS.map((key): Operator => {
+      const [id, name, india] = INDIA_OPERATORS[key];
+      return {
+        id: opts.indiaOperatorIds?.[key] ?? id,
         name,
         category: "india",
-        operatorTypeId: india === "dth" ? OPERATOR_TYPE.dth : OPERATOR_TYPE.mobile,
+        operatorTypeId:
+          india === "dth"
+            ? (opts.indiaDthOperatorTypeId ?? OPERATOR_TYPE.dth)
+            : (opts.indiaMobileOperatorTypeId ?? OPERATOR_TYPE.mobile),
         region: "in",
         flow: "circle",
         india,
-      }),
-    ),
+      };
+    }),
   ];
   return ops;
 }

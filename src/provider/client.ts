@@ -37,6 +37,8 @@ export interface ProviderPaths {
   indiaExecute?: string;
   operators?: string;
   operatorTypes?: string;
+  indiaOperators?: string;
+  indiaOperatorTypes?: string;
   indiaPlans?: string;
   indiaDthBill?: string;
 }
@@ -75,6 +77,8 @@ export const DEFAULT_PATHS: Required<ProviderPaths> = {
   indiaExecute: "/in/recharge/execute",
   operators: "/np/operators",
   operatorTypes: "/np/operator-types",
+  indiaOperators: "/in/operators",
+  indiaOperatorTypes: "/in/operator-types",
   indiaPlans: "/in/operator-plans",
   indiaDthBill: "/in/operator-plans",
 };
@@ -95,8 +99,9 @@ export interface ProviderClient {
   statusByTransaction(region: Region, transactionId: string): Promise<StatusResult>;
   statusByReference(region: Region, referenceNo: string): Promise<StatusResult>;
   walletBalance(): Promise<WalletBalance>;
-  operators(): Promise<Option[]>;
-  operatorTypes(): Promise<Option[]>;
+  /** Operator and operator-type lookups of a region (paths undocumented, settings). */
+  operators(region?: Region): Promise<Option[]>;
+  operatorTypes(region?: Region): Promise<Option[]>;
   indiaPlans(query: IndiaPlansQuery): Promise<Plan[]>;
   indiaDthBill(query: IndiaDthBillQuery): Promise<IndiaDthBill>;
   /** Destroys the client's own dispatcher (an injected one is left to its owner). */
@@ -146,8 +151,10 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
     statusByReference: (region, referenceNo) =>
       invoke(transport, api.statusByReference, { region, id: referenceNo }),
     walletBalance: () => invoke(transport, api.walletBalance),
-    operators: () => invoke(transport, api.operators),
-    operatorTypes: () => invoke(transport, api.operatorTypes),
+    operators: (region = "np") =>
+      invoke(transport, region === "in" ? api.indiaOperators : api.operators),
+    operatorTypes: (region = "np") =>
+      invoke(transport, region === "in" ? api.indiaOperatorTypes : api.operatorTypes),
     indiaPlans: (query) => invoke(transport, api.indiaPlans, query),
     indiaDthBill: (query) => invoke(transport, api.indiaDthBill, query),
     close: () => transport.close(),

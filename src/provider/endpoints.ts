@@ -63,6 +63,8 @@ export interface EndpointConfig {
   paths: {
     operators: string;
     operatorTypes: string;
+    indiaOperators: string;
+    indiaOperatorTypes: string;
     indiaPlans: string;
     indiaDthBill: string;
   };
@@ -183,6 +185,16 @@ export function createEndpoints(config: EndpointConfig, transport: Transport) {
     walletBalance: endpoint({ method: "GET", path: "/wallet/balance", response: wireWallet }),
     operators: endpoint({ method: "GET", path: paths.operators, response: wireOptionList }),
     operatorTypes: endpoint({ method: "GET", path: paths.operatorTypes, response: wireOptionList }),
+    indiaOperators: endpoint({
+      method: "GET",
+      path: paths.indiaOperators,
+      response: wireOptionList,
+    }),
+    indiaOperatorTypes: endpoint({
+      method: "GET",
+      path: paths.indiaOperatorTypes,
+      response: wireOptionList,
+    }),
     indiaPlans: endpoint({
       method: "POST",
       path: paths.indiaPlans,

@@ -1,4 +1,11 @@
 export {
+  type CatalogSync,
+  createCatalogSync,
+  type ListingCache,
+  memoryListingCache,
+  redisListingCache,
+} from "./catalog-sync.ts";
+export {
   createProviderClient,
   DEFAULT_PATHS,
   type ProviderClient,

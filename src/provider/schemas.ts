@@ -80,7 +80,10 @@ export type Plan = z.infer<typeof planSchema>;
 
 export const indiaDthBillSchema = z.object({
   customerName: z.string().nullable(),
+  /** What a recharge should pay (the bill, or the monthly pack price); null when not stated. */
   billAmountPaisa: z.number().int().nullable(),
+  /** What is left on the subscriber's account: never the amount to pay. */
+  balancePaisa: z.number().int().nullable(),
   dueDate: z.string().nullable(),
   /** Every scalar field of the provider's record, as text (the shape is undocumented). */
   details: z.record(z.string(), z.string()),
@@ -502,15 +505,12 @@ export const wireIndiaDthBill = z
     const due = firstPresent(record, ["due_date", "dueDate", "next_recharge_date"]);
     return {
       customerName: name === undefined ? null : textOf(name),
+      // A DTH "balance" is what is left on the account, not what is due: it was once read as the
+      // amount to pay, offering Rs 12.50 against a Rs 353 monthly pack.
       billAmountPaisa: tryToPaisa(
-        firstPresent(record, [
-          "bill_amount",
-          "amount",
-          "balance",
-          "monthly_recharge",
-          "due_amount",
-        ]),
+        firstPresent(record, ["bill_amount", "due_amount", "amount", "monthly_recharge"]),
       ),
+      balancePaisa: tryToPaisa(firstPresent(record, ["balance"])),
       dueDate: due === undefined ? null : textOf(due),
       details: Object.fromEntries(scalarEntries.map(([k, v]) => [k, textOf(v)])),
     };

@@ -89,6 +89,10 @@ export function keyspace(prefix: string) {
     /** Stream: the append-only journal, one entry per transfer, ids "<booking ms>-<n>". */
     ledgerJournal: `${ledger}:journal`,
 
+    // --- The catalogue (provider/catalog-sync.ts) ---
+    /** String: the provider's last operator listings (JSON), the fallback when the lookups fail. */
+    catalogListing: `${prefix}catalog:listing`,
+
     // --- Bot (bot/limits.ts, bot/dedupe.ts, bot/create-bot.ts) ---
     /** Paisa a user reserved on one Nepal day (YYYY-MM-DD). */
     spendDay: (userId: number, day: string) => `${user(userId)}:spend:${day}`,

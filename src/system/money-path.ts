@@ -30,6 +30,7 @@ export function wireMoneyPath(
     executeTimeoutMs: config.provider.executeTimeoutMs,
     maxRetries: config.provider.maxRetries,
     paths: config.provider.paths,
+    timestampUtcOffsetMinutes: config.provider.utcOffsetMinutes,
     logger,
   });
   base.stops.add(() => provider.close());
@@ -47,6 +48,7 @@ export function wireMoneyPath(
     keyMode: config.webhook.keyMode,
     maxBodyBytes: config.webhook.maxBodyBytes,
     confirmFinal: config.webhook.confirmFinalWithStatusQuery,
+    timestampUtcOffsetMinutes: config.provider.utcOffsetMinutes,
     orders,
     provider,
     logger,

@@ -37,6 +37,8 @@ export interface WebhookRoutesOptions {
   maxBodyBytes?: number;
   /** WEBHOOK_CONFIRM_FINAL; default true. */
   confirmFinal?: boolean;
+  /** PROVIDER_UTC_OFFSET_MINUTES: the offset of a zone-less timestamp; default Nepal Time. */
+  timestampUtcOffsetMinutes?: number;
   orders: Pick<Orders, "apply" | "get">;
   provider: Pick<OrdersProvider, "statusByReference">;
   logger?: Logger;
@@ -263,7 +265,7 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
     } catch {
       return reject("invalid");
     }
-    const payload = parseWebhookPayload(plaintext);
+    const payload = parseWebhookPayload(plaintext, opts.timestampUtcOffsetMinutes);
     if (!payload) return reject("invalid");
     try {
       await accept(payload);

@@ -622,7 +622,9 @@ describe("India DTH bill (configurable path, default /in/operator-plans)", () =>
     });
     expect(bill).toEqual({
       customerName: "Anil Kumar",
-      billAmountPaisa: 1250,
+      // The monthly pack is what is paid; the account's balance is only shown.
+      billAmountPaisa: 35_300,
+      balancePaisa: 1250,
       dueDate: "2025-01-05",
       details: {
         customer_name: "Anil Kumar",

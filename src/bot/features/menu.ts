@@ -6,18 +6,29 @@ import type { MenuEntry } from "../flows.ts";
 /** The category menu, two buttons a row, in the order the composition root gives. */
 export type MenuKeyboard = (ctx: BotContext) => InlineKeyboard;
 
-export function menuKeyboard(entries: readonly MenuEntry[]): MenuKeyboard {
+/** Whether an entry is offered now; every entry when the composition root gives no rule. */
+export type MenuOffer = (conversation: string) => boolean;
+const everything: MenuOffer = () => true;
+
+export function menuKeyboard(
+  entries: readonly MenuEntry[],
+  offered: MenuOffer = everything,
+): MenuKeyboard {
   // Built once: an id no button can carry fails the start, not a /start.
   const buttons = entries.map((e) => ({
+    conversation: e.conversation,
     labelKey: e.labelKey,
     data: menuButton.build(e.conversation),
   }));
   return (ctx) => {
     const kb = new InlineKeyboard();
-    buttons.forEach((b, i) => {
-      if (i > 0 && i % 2 === 0) kb.row();
-      kb.text(ctx.t(b.labelKey), b.data);
-    });
+    // A category whose operators the provider all withdrew has no button (until it lists one again).
+    buttons
+      .filter((b) => offered(b.conversation))
+      .forEach((b, i) => {
+        if (i > 0 && i % 2 === 0) kb.row();
+        kb.text(ctx.t(b.labelKey), b.data);
+      });
     return kb;
   };
 }
@@ -26,6 +37,7 @@ export function menuKeyboard(entries: readonly MenuEntry[]): MenuKeyboard {
 export function categoryMenu(
   entries: readonly MenuEntry[],
   keyboard: MenuKeyboard,
+  offered: MenuOffer = everything,
 ): Composer<BotContext> {
   const ids = new Set(entries.map((e) => e.conversation));
   const composer = new Composer<BotContext>();
@@ -36,7 +48,7 @@ export function categoryMenu(
   priv.on("callback_query:data", async (ctx, next) => {
     const category = menuButton.parse(ctx.callbackQuery.data);
     // Not a menu button, or one of a category no longer offered: answered as expired further on.
-    if (category === null || !ids.has(category)) return next();
+    if (category === null || !ids.has(category) || !offered(category)) return next();
     await ctx.answerCallbackQuery();
     await ctx.conversation.enter(category);
   });

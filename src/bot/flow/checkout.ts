@@ -118,6 +118,13 @@ export async function confirmAndPlace(
     // Nothing is placed yet: the same key serves the changed order.
     draft = { ...draft, amountPaisa: await opts.editAmount() };
   }
+  // The provider may have withdrawn the operator since the flow offered it (a catalogue refresh):
+  // said plainly here rather than as a refusal after the order is placed.
+  const offered = await conversation.external(() => deps.catalog.isOffered(draft.operatorId));
+  if (!offered) {
+    await ctx.reply(s.t("catalog-operator-withdrawn", { operator: draft.operatorName }));
+    return null;
+  }
   // Reserved under the order's key: a replay reserves nothing twice.
   const verdict = await conversation.external(() =>
     deps.limits.reserve(userId, draft.amountPaisa, key),

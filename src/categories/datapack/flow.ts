@@ -7,6 +7,7 @@ import {
   type Family,
   validateMobileNumber,
 } from "../../catalog/index.ts";
+import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, listPackages, packageDraft } from "../shared/package.ts";
 
 /**
@@ -22,7 +23,8 @@ export function datapackConversation(deps: BotDeps) {
   return async function datapack(conversation: FlowConversation, ctx: FlowContext) {
     const flow = await Flow.start(conversation, ctx, deps);
     const { t } = flow;
-    const operators = deps.catalog.byCategory("datapack");
+    const operators = await offeredOperators(flow, "datapack");
+    if (!operators) return;
 
     // Saved numbers may include landlines and numbers of other categories: offer only packable ones.
     const saved = flow.env.savedNumbers.filter(
@@ -38,6 +40,11 @@ export function datapackConversation(deps: BotDeps) {
     const products: Choice[] = operators
       .filter((o) => o.family === family)
       .map((o) => ({ label: t(`datapack-product-${o.product ?? "data"}`), value: String(o.id) }));
+    // The provider may list the other family's products only: nothing to choose for this number.
+    if (products.length === 0) {
+      await flow.reply(t("catalog-none-for-number", { number }));
+      return;
+    }
 
     for (;;) {
       const opId = await flow.choose(

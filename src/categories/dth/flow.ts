@@ -3,6 +3,7 @@ import type { BotDeps } from "../../bot/deps.ts";
 import { Flow, type Parsed } from "../../bot/flow/toolkit.ts";
 import { validateAccountId } from "../../catalog/index.ts";
 import type { DthListing } from "../../provider/index.ts";
+import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, packageDraft } from "../shared/package.ts";
 
 /**
@@ -24,7 +25,8 @@ export function dthConversation(deps: BotDeps) {
         ? { ok: false, error: t("dth-invalid-customer") }
         : flow.rule(r);
     };
-    const operators = deps.catalog.byCategory("dth");
+    const operators = await offeredOperators(flow, "dth");
+    if (!operators) return;
 
     for (;;) {
       const opId = await flow.choose(

@@ -9,7 +9,8 @@ import {
   validateIndiaNumber,
 } from "../../catalog/index.ts";
 import { formatMoney } from "../../money.ts";
-import type { Plan } from "../../provider/index.ts";
+import type { IndiaDthBill, Plan } from "../../provider/index.ts";
+import { offeredOperators } from "../shared/offered.ts";
 
 /**
  * India recharge: circle (paged, searchable) -> kind (prepaid / postpaid / DTH) -> operator ->
@@ -23,6 +24,8 @@ const BACK = "back";
 /** Plan choices are "p<index>", a typed amount "a<paisa>": the two cannot be confused. */
 const PLAN = "p";
 const AMOUNT = "a";
+/** The DTH bill's amount. */
+const BILLED = "b";
 
 export function indiaConversation(deps: BotDeps) {
   return async function india(conversation: FlowConversation, ctx: FlowContext) {
@@ -42,7 +45,8 @@ export function indiaConversation(deps: BotDeps) {
     });
     const circle = circles.find((c) => c.value === circleId)!;
 
-    const operators = deps.catalog.byCategory("india");
+    const operators = await offeredOperators(flow, "india");
+    if (!operators) return;
     let chosen: Operator | undefined;
     while (!chosen) {
       const kind = await flow.choose(
@@ -70,10 +74,27 @@ export function indiaConversation(deps: BotDeps) {
     // The sandbox (like the operators' recharge APIs) takes DTH subscribers by a 10-digit id or the
     // registered mobile number, so DTH takes any 10 digits; a mobile must also start with 6 to 9.
     const isDth = operator.india === "dth";
-    const number = await flow.ask(
-      t(isDth ? "india-ask-dth-id" : "india-ask-number", { operator: operator.name }),
-      (text) => flow.rule(isDth ? validateIndiaNumber(text) : validateIndiaMobile(text)),
-    );
+    let number: string;
+    let bill: IndiaDthBill | null = null;
+    for (;;) {
+      number = await flow.ask(
+        t(isDth ? "india-ask-dth-id" : "india-ask-number", { operator: operator.name }),
+        (text) => flow.rule(isDth ? validateIndiaNumber(text) : validateIndiaMobile(text)),
+      );
+      if (!isDth) break;
+      // A DTH subscriber's bill first: who the subscriber is and what the monthly pack costs, so a
+      // wrong id is caught before anything is paid. A refused id is asked again.
+      const subscriber = number;
+      const fetched = await flow.lookup(() =>
+        deps.provider.indiaDthBill({ operatorId: operator.id, connectionNo: subscriber, circleId }),
+      );
+      if (fetched.ok) {
+        bill = fetched.value;
+        await flow.reply(dthBillText(flow, operator, number, bill));
+        break;
+      }
+      await flow.reply(t("india-dth-bill-rejected", { reason: fetched.message }));
+    }
 
     const bounds = deps.catalog.amountBounds(operator)!;
     const range = {
@@ -89,9 +110,25 @@ export function indiaConversation(deps: BotDeps) {
     const plans = listed.ok
       ? listed.value.filter((p) => checkAmount(p.amountPaisa, bounds).ok)
       : [];
+    // The DTH bill's amount, when it states one the bounds allow, is the first choice.
+    const billed =
+      bill?.billAmountPaisa && checkAmount(bill.billAmountPaisa, bounds).ok
+        ? bill.billAmountPaisa
+        : null;
     let amountPaisa: number;
     let plan: Plan | undefined;
-    if (plans.length > 0) {
+    if (plans.length > 0 || billed !== null) {
+      const billChoice =
+        billed === null
+          ? []
+          : [
+              {
+                label: t("india-dth-pay-bill", {
+                  amount: formatMoney(billed, { region: "in", locale: t.locale }),
+                }),
+                value: BILLED,
+              },
+            ];
       const planChoices = plans.map((p, i) => ({
         label: t("india-plan", {
           amount: formatMoney(p.amountPaisa, { region: "in", locale: t.locale }),
@@ -99,16 +136,22 @@ export function indiaConversation(deps: BotDeps) {
         }),
         value: `${PLAN}${i}`,
       }));
-      const picked = await flow.choose(t("india-ask-plan", { number, ...range }), planChoices, {
-        columns: 1,
-        pageSize: 5,
-        typed: (text): Parsed<string> => {
-          const r = parseAmount(text);
-          return r.ok ? { ok: true, value: `${AMOUNT}${r.value}` } : r;
+      if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
+      const picked = await flow.choose(
+        t("india-ask-plan", { number, ...range }),
+        [...billChoice, ...planChoices],
+        {
+          columns: 1,
+          pageSize: 5,
+          typed: (text): Parsed<string> => {
+            const r = parseAmount(text);
+            return r.ok ? { ok: true, value: `${AMOUNT}${r.value}` } : r;
+          },
         },
-      });
+      );
       plan = picked.startsWith(PLAN) ? plans[Number(picked.slice(PLAN.length))] : undefined;
-      amountPaisa = plan ? plan.amountPaisa : Number(picked.slice(AMOUNT.length));
+      if (picked === BILLED && billed !== null) amountPaisa = billed;
+      else amountPaisa = plan ? plan.amountPaisa : Number(picked.slice(AMOUNT.length));
     } else {
       if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
       amountPaisa = await flow.askAmount("india-ask-amount", bounds, {
@@ -132,9 +175,27 @@ export function indiaConversation(deps: BotDeps) {
           ...(plan?.id ? { packageId: plan.id } : {}),
         },
       },
-      [t("india-confirm-circle", { circle: circle.label })],
+      [
+        t("india-confirm-circle", { circle: circle.label }),
+        ...(bill?.customerName ? [t("india-confirm-subscriber", { name: bill.customerName })] : []),
+      ],
     );
   };
+}
+
+/** The DTH subscriber as the provider knows them: name, monthly amount, balance, next due date. */
+function dthBillText(flow: Flow, operator: Operator, number: string, bill: IndiaDthBill): string {
+  const { t } = flow;
+  const money = (paisa: number) => formatMoney(paisa, { region: "in", locale: t.locale });
+  const lines = [
+    t("india-dth-bill-title", { operator: operator.name, number, name: bill.customerName ?? "-" }),
+  ];
+  if (bill.billAmountPaisa !== null)
+    lines.push(t("india-dth-bill-amount", { amount: money(bill.billAmountPaisa) }));
+  if (bill.balancePaisa !== null)
+    lines.push(t("india-dth-bill-balance", { amount: money(bill.balancePaisa) }));
+  if (bill.dueDate) lines.push(t("india-dth-bill-due", { date: bill.dueDate }));
+  return lines.join("\n");
 }
 
 /** What a plan gives: validity and description, as the provider words them. */

@@ -3,6 +3,7 @@ import type { BotDeps } from "../../bot/deps.ts";
 import { Flow, type Parsed } from "../../bot/flow/toolkit.ts";
 import { validateAccountId } from "../../catalog/index.ts";
 import type { Package } from "../../provider/index.ts";
+import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, listPackages, packageDraft } from "../shared/package.ts";
 
 /**
@@ -25,7 +26,8 @@ export function internetConversation(deps: BotDeps) {
         ? { ok: false, error: t("internet-invalid-username") }
         : flow.rule(r);
     };
-    const isps = deps.catalog.byCategory("internet");
+    const isps = await offeredOperators(flow, "internet");
+    if (!isps) return;
 
     for (;;) {
       const opId = await flow.choose(

@@ -2,6 +2,7 @@ import type { FlowContext, FlowConversation } from "../../bot/context.ts";
 import type { BotDeps } from "../../bot/deps.ts";
 import { Flow } from "../../bot/flow/toolkit.ts";
 import { validateLandline } from "../../catalog/index.ts";
+import { offeredOperators } from "../shared/offered.ts";
 
 /** Landline (NTC landline, fibre voice, toll-free): operator -> 9-digit number -> amount. */
 
@@ -9,7 +10,8 @@ export function landlineConversation(deps: BotDeps) {
   return async function landline(conversation: FlowConversation, ctx: FlowContext) {
     const flow = await Flow.start(conversation, ctx, deps);
     const { t } = flow;
-    const operators = deps.catalog.byCategory("landline");
+    const operators = await offeredOperators(flow, "landline");
+    if (!operators) return;
 
     const opId = await flow.choose(
       t("landline-ask-operator"),

@@ -8,6 +8,7 @@ import {
   prefixesFor,
   validateMobileNumber,
 } from "../../catalog/index.ts";
+import { offeredOperators } from "../shared/offered.ts";
 
 /** Mobile top-up (NTC, operator family B): number -> operator (detected, can be changed) -> amount. */
 
@@ -21,7 +22,8 @@ export function mobileConversation(deps: BotDeps) {
   return async function mobile(conversation: FlowConversation, ctx: FlowContext) {
     const flow = await Flow.start(conversation, ctx, deps);
     const { t } = flow;
-    const operators = deps.catalog.byCategory("mobile");
+    const operators = await offeredOperators(flow, "mobile");
+    if (!operators) return;
 
     const parseNumber = (text: string): Parsed<string> => {
       const r = validateMobileNumber(text, ALL_NTC);

@@ -1,7 +1,6 @@
 import type { OrderDraft } from "../../bot/deps.ts";
 import type { Choice, Flow, LookupResult, Parsed } from "../../bot/flow/toolkit.ts";
 import {
-  type AmountBounds,
   type Category,
   NEPALI_MONTHS,
   type Operator,
@@ -12,6 +11,7 @@ import {
 import { formatMoney } from "../../money.ts";
 import type { OrderOf } from "../../orders/model.ts";
 import type { Bill } from "../../provider/index.ts";
+import { offeredOperators } from "./offered.ts";
 
 /**
  * Steps shared by the bill flows (water, electricity): operator, office, account ids, the bill
@@ -19,12 +19,6 @@ import type { Bill } from "../../provider/index.ts";
  */
 
 type BillCategory = "water" | "electricity";
-
-/**
- * A typed amount when paying more than (or instead of) the bill: any positive amount from Rs 1 up
- * to Rs 1,00,000, a bound against typos (the daily spend cap still applies on top).
- */
-export const ADVANCE_BOUNDS: AmountBounds = { minPaisa: 100, maxPaisa: 10_000_000 };
 
 /**
  * The category's operator. With a single one (the catalogue has one water and one electricity
@@ -35,8 +29,9 @@ export async function pickOperator(
   flow: Flow,
   category: Category,
   askKey: string,
-): Promise<Operator> {
-  const ops = flow.deps.catalog.byCategory(category);
+): Promise<Operator | null> {
+  const ops = await offeredOperators(flow, category);
+  if (!ops) return null;
   if (ops.length === 1 && ops[0]) return ops[0];
   const id = await flow.choose(
     flow.t(askKey),
@@ -72,6 +67,7 @@ export async function pickOperatorAndOffice(
   officeColumns: number,
 ): Promise<{ operator: Operator; office: Choice } | null> {
   const operator = await pickOperator(flow, category, askOperatorKey);
+  if (!operator) return null;
   const office = await pickOffice(flow, operator, askOffice(operator), officeColumns);
   return office ? { operator, office } : null;
 }
@@ -164,8 +160,10 @@ export function billText(flow: Flow, title: string, bill: Bill): string {
 
 /** Pay the due (button) or type another amount; with nothing due, an advance is asked for. */
 export async function askBillAmount(flow: Flow, bill: Bill): Promise<number> {
-  const max = formatMoney(ADVANCE_BOUNDS.maxPaisa, { locale: flow.t.locale });
-  const parse = (text: string) => flow.rule(validateAmount(text, ADVANCE_BOUNDS));
+  // A bound against typos, not a documented limit (BILL_ADVANCE_MIN / _MAX); the cap still applies.
+  const bounds = flow.deps.catalog.advanceBounds();
+  const max = formatMoney(bounds.maxPaisa, { locale: flow.t.locale });
+  const parse = (text: string) => flow.rule(validateAmount(text, bounds));
   if (bill.billAmountPaisa <= 0) return flow.ask(flow.t("bill-ask-advance", { max }), parse);
   const due = formatMoney(bill.billAmountPaisa, { locale: flow.t.locale });
   const picked = await flow.choose(
