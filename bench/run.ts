@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { FlowRun } from "./bot-turn.ts";
+import type { LatencyOut } from "./latency.ts";
 import { runInChild } from "./lib/child.ts";
 import { connectRedis } from "./lib/redis.ts";
 import { type BenchResult, type Figure, figure } from "./lib/result.ts";
@@ -13,7 +14,7 @@ import type { LoadRun } from "./webhook-ingest.ts";
 /**
  * `npm run bench`: every benchmark in a process of its own, each with its baseline measured in the
  * same run; prints value, baseline, ratio, target and pass/fail per figure and writes
- * bench/results/latest.json with the machine it ran on. BENCH_ONLY=webhook,bot,notifier,memory,commands
+ * bench/results/latest.json with the machine it ran on. BENCH_ONLY=webhook,bot,notifier,memory,commands,latency
  * picks some; sizes come from BENCH_* variables (see README "Performance").
  */
 
@@ -504,6 +505,44 @@ const commands: Runner = async () => {
   };
 };
 
+// ----------------------------------------------------------------- 7: user-felt latency
+
+const latency: Runner = async () => {
+  const out = await runInChild<LatencyOut>(here("./latency.ts"));
+  const figures: Figure[] = [
+    figure(
+      {
+        id: "latency.confirmToReceipt.p99",
+        label: `Tap on Confirm -> receipt on screen, p99, ${out.users} users at once (${out.rounds} rounds)`,
+        value: out.confirmToReceiptMs.p99,
+        unit: "ms",
+        target: "<= 30 ms",
+      },
+      (f) => f.value <= 30,
+    ),
+    figure(
+      {
+        id: "latency.webhookToPush.p99",
+        label: `Final webhook -> push sent, p99, ${out.webhooksPerSecond} final webhooks/s for distinct chats`,
+        value: out.webhookToPushMs.p99,
+        unit: "ms",
+        target: "<= 250 ms",
+      },
+      (f) => f.value <= 250,
+    ),
+  ];
+  return {
+    id: "latency",
+    title: "7. User-felt latency",
+    figures,
+    notes: [
+      `confirm -> receipt: mean ${round(out.confirmToReceiptMs.mean)} ms, p50 ${round(out.confirmToReceiptMs.p50)} ms, max ${round(out.confirmToReceiptMs.max)} ms`,
+      `webhook -> push: ${out.webhooks} webhooks, mean ${round(out.webhookToPushMs.mean)} ms, p50 ${round(out.webhookToPushMs.p50)} ms, max ${round(out.webhookToPushMs.max)} ms, ${out.pushesLate} over 250 ms`,
+    ],
+    details: out as unknown as Record<string, unknown>,
+  };
+};
+
 // ----------------------------------------------------------------- main
 
 function machine() {
@@ -557,7 +596,7 @@ function printResult(r: BenchResult): void {
 }
 
 async function main(): Promise<void> {
-  const all: Record<string, Runner> = { webhook, bot, notifier, memory, commands };
+  const all: Record<string, Runner> = { webhook, bot, notifier, memory, commands, latency };
   const only = (process.env.BENCH_ONLY ?? "")
     .split(",")
     .map((s) => s.trim())
