@@ -242,6 +242,14 @@ export function createOrders(opts: OrdersOptions) {
         "the order's hold could not be settled",
       );
     }
+    for (const b of result.bookings ?? []) {
+      // Ids derive from the reference and the fields from the order: a refusal is a bug.
+      if (!b.ok)
+        log?.error(
+          { reference: result.order.reference, refusal: b.refusal },
+          "an order's booking was refused",
+        );
+    }
     if (statusChanged) {
       metrics.transitions.inc({ from, to: result.order.status, source: event.source });
       log?.info(
