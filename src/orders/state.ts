@@ -149,6 +149,8 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
     // The new status's own words or none; the old ones described another status.
     if (event.providerMessage !== undefined) next.providerMessage = event.providerMessage;
     else delete next.providerMessage;
+    if (event.floatShort) next.floatShort = true;
+    else delete next.floatShort;
     if (NOTIFIED.has(event.status)) {
       notifications.push({
         kind: "status",
