@@ -14,6 +14,8 @@ export interface FloatWatchOptions {
   thresholdPaisa: number;
   adminChatIds: readonly number[];
   crossings: Crossings;
+  /** Asked after a refusal, so the alert can say the wallet's figure; errors leave it out. */
+  walletBalance?: () => Promise<{ creditAvailablePaisa: number }>;
   logger?: Logger;
 }
 
@@ -27,7 +29,14 @@ export function createFloatWatch(opts: FloatWatchOptions) {
     else if (r.creditAvailablePaisa === undefined) return false;
     else below = r.creditAvailablePaisa < opts.thresholdPaisa;
     const figures: Record<string, number> = { thresholdPaisa: opts.thresholdPaisa };
-    if (r.creditAvailablePaisa !== undefined) figures.balancePaisa = r.creditAvailablePaisa;
+    let balance = r.creditAvailablePaisa;
+    if (balance === undefined && opts.walletBalance) {
+      balance = await opts
+        .walletBalance()
+        .then((w) => w.creditAvailablePaisa)
+        .catch(() => undefined);
+    }
+    if (balance !== undefined) figures.balancePaisa = balance;
     if (r.refused) figures.refused = 1;
     const alerts: Notification[] = below
       ? opts.adminChatIds.map((chatId) => ({

@@ -66,7 +66,9 @@ export function booksAlertText(n: AdminAlert): string {
   const rs = (key: string) => (f[key] === undefined ? "unknown" : formatRupees(f[key]));
   if (n.topic === "low_float") {
     const lines = [
-      `⚠️ The merchant's wallet at the aggregator is low: ${rs("balancePaisa")} (alert below ${rs("thresholdPaisa")}).`,
+      f.balancePaisa === undefined
+        ? `⚠️ The merchant's wallet at the aggregator is low (alert below ${rs("thresholdPaisa")}).`
+        : `⚠️ The merchant's wallet at the aggregator is low: ${rs("balancePaisa")} (alert below ${rs("thresholdPaisa")}).`,
     ];
     if (n.reference) {
       lines.push(

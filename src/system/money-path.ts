@@ -38,6 +38,7 @@ export function wireMoneyPath(
     thresholdPaisa: config.books.lowFloatAlertPaisa,
     adminChatIds: [...parts.adminIds],
     crossings: parts.stores.crossings,
+    walletBalance: () => provider.walletBalance(),
     logger,
   });
   const orders = createOrders({
