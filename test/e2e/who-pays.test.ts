@@ -5,9 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { formatMoney } from "../../src/money.ts";
 import { parsePriceSchedule, quote } from "../../src/pricing/index.ts";
-import type { TestUser } from "../support/chat.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 
 /**
