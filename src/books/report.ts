@@ -44,6 +44,8 @@ export interface BooksReport {
   float: {
     booksPaisa: number;
     inFlightPaisa: number;
+    /** Orders sent without an answer yet: their debit, if any, is unknown (the check waits). */
+    unknownDebits: number;
     expectedPaisa: number;
     /** The aggregator's `credit_available` now; null when it did not answer. */
     reportedPaisa: number | null;
@@ -106,16 +108,24 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
     return { ...totals, margin: m, anchored };
   }
 
-  async function inFlight(): Promise<number> {
-    let sum = 0;
+  /**
+   * The aggregator's debits our books do not have yet: open orders whose execute answer gave the
+   * figure; and how many were sent without an answer yet (their debit is unknown, if any).
+   */
+  async function inFlight(): Promise<{ paisa: number; unknown: number }> {
+    let paisa = 0;
+    let unknown = 0;
     for (let offset = 0; ; offset += OPEN_PAGE) {
       const open = await deps.orders.listOpen({
         createdBefore: deps.now(),
         limit: OPEN_PAGE,
         offset,
       });
-      for (const o of open) sum += o.wallet?.debitAmountPaisa ?? 0;
-      if (open.length < OPEN_PAGE) return sum;
+      for (const o of open) {
+        if (o.wallet) paisa += o.wallet.debitAmountPaisa;
+        else if (o.status !== "placed") unknown += 1;
+      }
+      if (open.length < OPEN_PAGE) return { paisa, unknown };
     }
   }
 
@@ -150,10 +160,17 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
       deps.logger?.warn({ err: String(err) }, "books: the aggregator's wallet did not answer");
     }
     let books = await booksFloat();
-    if (reported !== null && !s.anchored && !(await deps.crossings.isMarked(FLOAT_ANCHORED))) {
-      books += await anchor(books - flying, reported);
+    // The opening is booked only when no debit is unknown: it must not absorb one.
+    const settled = flying.unknown === 0;
+    if (
+      reported !== null &&
+      settled &&
+      !s.anchored &&
+      !(await deps.crossings.isMarked(FLOAT_ANCHORED))
+    ) {
+      books += await anchor(books - flying.paisa, reported);
     }
-    const expected = books - flying;
+    const expected = books - flying.paisa;
     const drift = reported === null ? null : reported - expected;
     return {
       at,
@@ -167,7 +184,8 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
       margin: s.margin,
       float: {
         booksPaisa: books,
-        inFlightPaisa: flying,
+        inFlightPaisa: flying.paisa,
+        unknownDebits: flying.unknown,
         expectedPaisa: expected,
         reportedPaisa: reported,
         driftPaisa: drift,
@@ -183,7 +201,11 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
    */
   async function check(adminChatIds: readonly number[]): Promise<BooksReport> {
     const r = await report();
-    if (r.float.withinTolerance === null) return r;
+    // No figure, or a debit we cannot know yet: no verdict this time (neither alert nor re-arm).
+    if (r.float.withinTolerance === null || r.float.unknownDebits > 0) {
+      deps.logger?.info({ unknownDebits: r.float.unknownDebits }, "books check deferred");
+      return r;
+    }
     const drifting = !r.float.withinTolerance || !r.balanced;
     const alerts: Notification[] = drifting
       ? adminChatIds.map((chatId) => ({

@@ -85,6 +85,7 @@ export function booksAlertText(n: AdminAlert): string {
       "⚠️ The books and the aggregator disagree about the merchant's wallet.",
       `Books expect: ${rs("expectedPaisa")}; the aggregator reports: ${rs("reportedPaisa")}.`,
       `Difference: ${rs("driftPaisa")} (tolerance ${rs("tolerancePaisa")}). See /books.`,
+      ...(f.balanced === 0 ? ["The books do not balance: see /books."] : []),
     ].join("\n");
   }
   return `⚠️ ${n.note ?? "Admin alert"}`;
