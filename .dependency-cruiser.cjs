@@ -87,6 +87,12 @@ module.exports = {
       "Workers and the provider webhook sit on orders, below the chat.",
     ),
     layer(
+      "books",
+      "^src/books/",
+      "^src/(bot|categories|http|system|main)",
+      "The admin's books sit on the ledger, orders and the outbox, below the chat.",
+    ),
+    layer(
       "bot-core",
       "^src/bot/",
       "^(src/categories/|conversations/)",

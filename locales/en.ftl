@@ -302,3 +302,39 @@ india-dth-bill-rejected = That subscriber could not be found: { $reason }
 india-dth-pay-bill = Pay the monthly recharge: { $amount }
 india-confirm-subscriber = Subscriber: { $name }
 catalog-none-for-number = Sorry, nothing is on offer for { $number } right now. Nothing was charged. Please try again later with /recharge.
+# --- issue 15: receipts and pushes with the money (h-books) ---
+receipt-title = 🧾 Order { $ref }
+receipt-line-tx = Transaction id: { $tx }
+receipt-line-time = Date: { $time }
+receipt-line-category = Service: { $category }
+receipt-line-package = Package: { $package }
+receipt-line-month = Bill month: { $month }
+receipt-line-main = { $operator } · { $number } · { $amount }
+receipt-line-fee = Fee: { $fee }
+receipt-line-discount = Discount: −{ $discount }
+receipt-line-total = Total: { $total }
+receipt-line-total-paid = Total paid: { $total }
+receipt-line-balance = Balance after: { $balance }
+receipt-line-status = Status: { $status }
+notify-title-success = ✅ Order { $ref } succeeded.
+notify-title-failed = ❌ Order { $ref } failed.
+notify-returned = { $total } has been returned to your balance.
+notify-nothing-charged = Nothing was charged.
+notify-reason = Reason: { $reason }
+notify-service-unavailable = the service is briefly unavailable; please try again in a little while
+# --- end issue 15 (h-books) ---
+
+# --- issue 15: the admin's books, /books (h-books) ---
+cmd-books = The merchant's books (admins)
+books-title = 📒 Books at { $time }
+books-customers = Customers' balances: { $balance } (held for orders: { $held }; { $count } accounts)
+books-agents = Agents' balances: { $balance } ({ $count } accounts)
+books-fees = Fee income: { $fees }
+books-margin = Margin: { $margin } on { $orders } orders (commission reported: { $commission })
+books-float = Wallet at the aggregator: the books expect { $expected }, it reports { $reported } (debits not yet booked: { $flying })
+books-drift = Difference: { $drift } (tolerance { $tolerance })
+books-drift-alert = ⚠️ The difference is beyond the tolerance: admins were alerted.
+books-balanced = ✅ The books balance: every account sums to zero.
+books-unbalanced = ❌ The books do not balance: { $problems } problems. Check the journal.
+books-unknown = unknown
+# --- end /books (h-books) ---

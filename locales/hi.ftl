@@ -298,3 +298,39 @@ india-dth-bill-rejected = वह ग्राहक नहीं मिला: {
 india-dth-pay-bill = मासिक रिचार्ज भरिए: { $amount }
 india-confirm-subscriber = ग्राहक: { $name }
 catalog-none-for-number = माफ़ कीजिए, अभी { $number } के लिए कुछ भी उपलब्ध नहीं है। कोई पैसा नहीं कटा। थोड़ी देर बाद /recharge भेजकर फिर कोशिश कीजिए।
+# --- issue 15: receipts and pushes with the money (h-books) ---
+receipt-title = 🧾 ऑर्डर { $ref }
+receipt-line-tx = ट्रांज़ैक्शन आईडी: { $tx }
+receipt-line-time = तारीख: { $time }
+receipt-line-category = सेवा: { $category }
+receipt-line-package = पैक: { $package }
+receipt-line-month = बिल का महीना: { $month }
+receipt-line-main = { $operator } · { $number } · { $amount }
+receipt-line-fee = शुल्क: { $fee }
+receipt-line-discount = छूट: −{ $discount }
+receipt-line-total = कुल: { $total }
+receipt-line-total-paid = कुल भुगतान: { $total }
+receipt-line-balance = बाद में बैलेंस: { $balance }
+receipt-line-status = स्थिति: { $status }
+notify-title-success = ✅ ऑर्डर { $ref } सफल रहा।
+notify-title-failed = ❌ ऑर्डर { $ref } असफल रहा।
+notify-returned = { $total } आपके बैलेंस में वापस कर दिए गए।
+notify-nothing-charged = कोई राशि नहीं कटी।
+notify-reason = कारण: { $reason }
+notify-service-unavailable = सेवा कुछ देर के लिए उपलब्ध नहीं है; कृपया थोड़ी देर बाद फिर कोशिश कीजिए
+# --- end issue 15 (h-books) ---
+
+# --- issue 15: the admin's books, /books (h-books) ---
+cmd-books = व्यापारी का खाता (एडमिन)
+books-title = 📒 { $time } का खाता
+books-customers = ग्राहकों का बैलेंस: { $balance } (ऑर्डर के लिए रोका गया: { $held }; { $count } खाते)
+books-agents = एजेंटों का बैलेंस: { $balance } ({ $count } खाते)
+books-fees = शुल्क आय: { $fees }
+books-margin = मुनाफ़ा: { $orders } ऑर्डर पर { $margin } (बताया गया कमीशन: { $commission })
+books-float = सेवा प्रदाता के पास वॉलेट: खाते के अनुसार { $expected }, प्रदाता बताता है { $reported } (अभी दर्ज नहीं हुई कटौती: { $flying })
+books-drift = अंतर: { $drift } (सहनसीमा { $tolerance })
+books-drift-alert = ⚠️ अंतर सहनसीमा से ज़्यादा है: एडमिन को सूचना भेजी गई।
+books-balanced = ✅ खाता मिलता है: सभी खातों का जोड़ शून्य है।
+books-unbalanced = ❌ खाता नहीं मिलता: { $problems } समस्याएँ। जर्नल जाँचिए।
+books-unknown = पता नहीं
+# --- end /books (h-books) ---

@@ -298,3 +298,39 @@ india-dth-bill-rejected = त्यो ग्राहक भेटिएन: { 
 india-dth-pay-bill = मासिक रिचार्ज तिर्नुहोस्: { $amount }
 india-confirm-subscriber = ग्राहक: { $name }
 catalog-none-for-number = माफ गर्नुहोस्, अहिले { $number } का लागि केही पनि उपलब्ध छैन। कुनै रकम काटिएको छैन। केही बेरपछि /recharge पठाएर फेरि प्रयास गर्नुहोस्।
+# --- issue 15: receipts and pushes with the money (h-books) ---
+receipt-title = 🧾 अर्डर { $ref }
+receipt-line-tx = कारोबार आईडी: { $tx }
+receipt-line-time = मिति: { $time }
+receipt-line-category = सेवा: { $category }
+receipt-line-package = प्याकेज: { $package }
+receipt-line-month = बिलको महिना: { $month }
+receipt-line-main = { $operator } · { $number } · { $amount }
+receipt-line-fee = शुल्क: { $fee }
+receipt-line-discount = छुट: −{ $discount }
+receipt-line-total = जम्मा: { $total }
+receipt-line-total-paid = जम्मा तिरेको: { $total }
+receipt-line-balance = पछिको मौज्दात: { $balance }
+receipt-line-status = अवस्था: { $status }
+notify-title-success = ✅ अर्डर { $ref } सफल भयो।
+notify-title-failed = ❌ अर्डर { $ref } असफल भयो।
+notify-returned = { $total } तपाईंको मौज्दातमा फिर्ता गरियो।
+notify-nothing-charged = कुनै रकम काटिएन।
+notify-reason = कारण: { $reason }
+notify-service-unavailable = सेवा केही समयका लागि उपलब्ध छैन; कृपया केही बेरपछि फेरि प्रयास गर्नुहोस्
+# --- end issue 15 (h-books) ---
+
+# --- issue 15: the admin's books, /books (h-books) ---
+cmd-books = व्यापारीको खाता (एडमिन)
+books-title = 📒 { $time } को खाता
+books-customers = ग्राहकहरूको मौज्दात: { $balance } (अर्डरका लागि रोकिएको: { $held }; { $count } खाता)
+books-agents = एजेन्टहरूको मौज्दात: { $balance } ({ $count } खाता)
+books-fees = शुल्क आम्दानी: { $fees }
+books-margin = नाफा: { $orders } अर्डरमा { $margin } (जानकारी दिइएको कमिसन: { $commission })
+books-float = सेवा प्रदायकमा रहेको वालेट: खाताअनुसार { $expected }, प्रदायक भन्छ { $reported } (अझै नलेखिएको कटौती: { $flying })
+books-drift = फरक: { $drift } (सहनसीमा { $tolerance })
+books-drift-alert = ⚠️ फरक सहनसीमाभन्दा बढी छ: एडमिनलाई सूचना पठाइयो।
+books-balanced = ✅ खाता मिल्छ: सबै खाताको जोड शून्य छ।
+books-unbalanced = ❌ खाता मिल्दैन: { $problems } समस्या। जर्नल जाँच्नुहोस्।
+books-unknown = थाहा छैन
+# --- end /books (h-books) ---

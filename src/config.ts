@@ -283,6 +283,12 @@ const envSchema = z.object({
    * price and is held at confirm.
    */
   ACCESS_MODE: z.preprocess(emptyToUndefined, z.enum(["open", "prepaid"]).default("open")),
+  /** Rupees: the merchant's wallet at the aggregator below this alerts admins (0: off). */
+  LOW_FLOAT_ALERT: int(5_000, 0),
+  /** The books' check (float against the aggregator's report): how often. */
+  BOOKS_CHECK_INTERVAL_MS: int(24 * 3600_000, 1000),
+  /** Rupees: a float difference beyond this alerts admins. */
+  BOOKS_DRIFT_TOLERANCE: int(1, 0),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -479,6 +485,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     pricing: { scheduleFile: e.PRICE_SCHEDULE_FILE, schedule: priceSchedule },
     accessMode: e.ACCESS_MODE,
+    books: {
+      lowFloatAlertPaisa: e.LOW_FLOAT_ALERT * 100,
+      checkIntervalMs: e.BOOKS_CHECK_INTERVAL_MS,
+      driftTolerancePaisa: e.BOOKS_DRIFT_TOLERANCE * 100,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

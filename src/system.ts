@@ -41,7 +41,9 @@ export async function startSystem(opts: SystemOptions) {
   const { app, gate, server } = listeners;
   try {
     const parts = await wire(base, opts, redis, listeners);
-    const { local, bot, deps, notifier, reconciler, webhook, catalogSync } = parts;
+    const { local, bot, deps, notifier, reconciler, webhook, catalogSync, books, booksCheck } =
+      parts;
+    listeners.books.report = () => books.report();
     await knowBot(bot, parts.target);
     watchTelegram(base, bot, parts.telegram);
     gate.ready = true;
@@ -52,13 +54,14 @@ export async function startSystem(opts: SystemOptions) {
     let runner: Awaited<ReturnType<typeof startWorkers>>;
     if (opts.workers !== false) {
       await local?.connect(base.logger);
-      const workers = [notifier, reconciler];
+      const workers = [notifier, reconciler, booksCheck];
       runner = await startWorkers(base, { bot, deps, workers, hook: parts.hook });
     }
     // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.
     const stop = once(async () => {
       if (runner?.isRunning()) await runner.stop();
       await reconciler.stop();
+      await booksCheck.stop();
       await notifier.stop();
       await catalogSync.stop();
       await webhook.settled();
@@ -78,6 +81,9 @@ export async function startSystem(opts: SystemOptions) {
       store: parts.stores.store,
       /** The merchant's books: the order store holds and settles each order's price in them. */
       ledger: parts.stores.ledger,
+      /** The admin's books: report (as /books shows it) and the scheduled check. */
+      books,
+      booksCheck,
       queue: parts.stores.queue,
       provider: parts.provider,
       /** Keeps the catalogue's offer in step with the provider's operator lookups. */
@@ -126,7 +132,7 @@ async function wire(
   });
   const { provider, orders } = money;
   const { catalog, catalogSync } = wireCatalog(base, provider, redis);
-  const deps = botDeps(base, { catalog, provider, orders, stores, roles });
+  const deps = botDeps(base, { catalog, provider, orders, stores, roles, books: money.books });
   // Without the emulator BOT_TOKEN is set (loadConfig: no BOT_TOKEN means the playground).
   const target = local?.botApi ?? { token: config.bot.token ?? "", apiRoot: config.bot.apiRoot };
   const { bot, telegram } = wireBot(base, deps, { target, redis, botInfo: opts.botInfo });

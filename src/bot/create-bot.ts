@@ -26,6 +26,7 @@ import { dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe
 import type { BotDeps } from "./deps.ts";
 import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
 import { balance } from "./features/balance.ts";
+import { books } from "./features/books.ts";
 import { cancel } from "./features/cancel.ts";
 import { fallbacks } from "./features/fallbacks.ts";
 import { help } from "./features/help.ts";
@@ -163,6 +164,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     status(),
     history(deps),
     balance(deps),
+    books(deps),
     fallbacks(),
   );
 
@@ -181,7 +183,11 @@ export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
     await api.setMyCommands(commands, locale === "en" ? {} : { language_code: locale });
     for (const adminId of deps.settings.adminIds) {
       await api.setMyCommands(
-        [...commands, { command: "balance", description: t("cmd-balance") }],
+        [
+          ...commands,
+          { command: "balance", description: t("cmd-balance") },
+          { command: "books", description: t("cmd-books") },
+        ],
         {
           scope: { type: "chat", chat_id: adminId },
           ...(locale === "en" ? {} : { language_code: locale }),

@@ -1,4 +1,5 @@
 import type { I18n } from "@grammyjs/i18n";
+import type { BooksReport } from "../books/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/model.ts";
@@ -78,6 +79,8 @@ export interface BotDeps {
   limits: SpendLimits;
   /** Absent: open mode at face value (tests that build deps by hand). */
   payment?: BotPayment;
+  /** The admin's books (/books); absent in tests that build deps by hand. */
+  books?: { report(): Promise<BooksReport> };
   i18n: I18n<BotContext>;
   settings: BotSettings;
   logger: Logger;

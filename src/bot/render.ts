@@ -1,6 +1,6 @@
 import { formatMoney } from "../money.ts";
 import { isFinal, type Order, type OrderStatus } from "../orders/model.ts";
-import { formatTime } from "./format.ts";
+import { formatOrderTime, formatTime } from "./format.ts";
 import type { Translate } from "./i18n.ts";
 
 /** Chat texts about an order, in the order's (or reader's) language. */
@@ -24,27 +24,108 @@ function followLine(t: Translate, order: Order): string {
   return isFinal(order.status) ? "" : `\n${t("receipt-will-follow")}`;
 }
 
+/** What a receipt knows besides the order: the customer's balance as the books hold it now. */
+export interface ReceiptExtra {
+  /** Available balance (prepaid), in paisa of the Nepal wallet. */
+  balancePaisa?: number;
+}
+
+/** The "package" or "bill month" line of an order, when its category has one. */
+function itemLine(t: Translate, order: Order): string | null {
+  const d = order.details as Record<string, unknown>;
+  if (typeof d.packageName === "string" && d.packageName)
+    return t("receipt-line-package", { package: d.packageName });
+  if (typeof d.monthId === "number") {
+    return t("receipt-line-month", { month: t(`bill-month-${d.monthId}`) });
+  }
+  return null;
+}
+
+/**
+ * The lines every receipt and final push shows (issue 15): reference, the aggregator's transaction
+ * id when known, date and time in the order's country, category, operator, number, package or
+ * bill month, and the money. An order somebody paid for through the books (prepaid: it has a
+ * hold) shows amount, fee, discount and total, and the balance; in open mode nobody was charged
+ * through the books, so only the amount. The order's money is in its country's rupees; the
+ * balance is the Nepal wallet's, always in Nepal rupees.
+ */
+export function receiptLines(t: Translate, order: Order, extra: ReceiptExtra = {}): string[] {
+  const money = (paisa: number) => formatMoney(paisa, { region: order.region, locale: t.locale });
+  // The reference is in the title line of every receipt and push.
+  const lines = [
+    t("receipt-line-main", {
+      operator: order.operatorName,
+      number: order.connectionNo,
+      amount: money(order.amountPaisa),
+    }),
+    t("receipt-line-category", { category: t(`menu-${order.category}`) }),
+  ];
+  const item = itemLine(t, order);
+  if (item) lines.push(item);
+  if (order.holdId !== undefined && order.price) {
+    const p = order.price;
+    lines.push(
+      t("receipt-line-fee", { fee: money(p.feePaisa) }),
+      t("receipt-line-discount", { discount: money(p.discountPaisa) }),
+      order.status === "success"
+        ? t("receipt-line-total-paid", { total: money(p.totalPaisa) })
+        : t("receipt-line-total", { total: money(p.totalPaisa) }),
+    );
+    if (extra.balancePaisa !== undefined) {
+      const balance = formatMoney(extra.balancePaisa, { region: "np", locale: t.locale });
+      lines.push(t("receipt-line-balance", { balance }));
+    }
+  }
+  if (order.transactionId) lines.push(t("receipt-line-tx", { tx: order.transactionId }));
+  lines.push(
+    t("receipt-line-time", { time: formatOrderTime(order.createdAt, order.region, t.locale) }),
+  );
+  return lines;
+}
+
 /** The receipt message the notifier later edits in place. */
-export function receiptText(t: Translate, order: Order): string {
-  const text = t("receipt-status", {
-    ...orderParams(t, order),
-    status: statusLabel(t, order.status),
-  });
-  return text + followLine(t, order);
+export function receiptText(t: Translate, order: Order, extra: ReceiptExtra = {}): string {
+  const lines = [
+    t("receipt-title", { ref: order.reference }),
+    ...receiptLines(t, order, extra),
+    t("receipt-line-status", { status: statusLabel(t, order.status) }),
+  ];
+  return lines.join("\n") + followLine(t, order);
 }
 
 /**
  * Why a failed order failed: the words of the event that failed it, or a plain "the operator did
- * not complete it" (never an earlier event's words such as "accepted and queued").
+ * not complete it" (never an earlier event's words such as "accepted and queued"). A refusal for
+ * the merchant's own wallet is never explained with it: the service is briefly unavailable.
  */
 export function failureReason(t: Translate, order: Order): string {
+  if (order.floatShort) return t("notify-service-unavailable");
   return order.providerMessage?.trim() || t("notify-reason-unknown");
 }
 
+/** What happened to the money of a failed order: returned to the balance, or never taken. */
+function refundLine(t: Translate, order: Order): string {
+  if (order.holdId !== undefined && order.price && order.price.totalPaisa > 0) {
+    const total = formatMoney(order.price.totalPaisa, { region: order.region, locale: t.locale });
+    return t("notify-returned", { total });
+  }
+  return t("notify-nothing-charged");
+}
+
 /** The push for a final outcome (a new message, so the phone buzzes). */
-export function finalText(t: Translate, order: Order): string {
-  if (order.status === "success") return t("notify-success", orderParams(t, order));
-  return t("notify-failed", { ...orderParams(t, order), reason: failureReason(t, order) });
+export function finalText(t: Translate, order: Order, extra: ReceiptExtra = {}): string {
+  if (order.status === "success") {
+    return [
+      t("notify-title-success", { ref: order.reference }),
+      ...receiptLines(t, order, extra),
+    ].join("\n");
+  }
+  return [
+    t("notify-title-failed", { ref: order.reference }),
+    refundLine(t, order),
+    ...receiptLines(t, order, extra),
+    t("notify-reason", { reason: failureReason(t, order) }),
+  ].join("\n");
 }
 
 /** The admin alert for an order still not final after the reconciler's maximum age. */

@@ -66,17 +66,34 @@ export function createHttpApp(opts: { health: HealthCheck[]; logger: Logger }) {
  * The metrics listener's app: GET /metrics only, behind a bearer token when one is configured.
  * It is served on METRICS_HOST:METRICS_PORT (loopback by default), never on the public listener.
  */
-export function createMetricsApp(opts: { registry: Registry; token?: string | undefined }) {
+export function createMetricsApp(opts: {
+  registry: Registry;
+  token?: string | undefined;
+  /**
+   * The admin's books as JSON (GET /books, issue 15), set once the money path is wired (the
+   * listener opens first); until then 503. Behind the same token as /metrics.
+   */
+  books?: { report?: () => Promise<unknown> };
+}) {
   const app = new Hono();
   const expected = opts.token ? Buffer.from(`Bearer ${opts.token}`) : undefined;
+  const authorized = (header: string | undefined) => {
+    if (!expected) return true;
+    const given = Buffer.from(header ?? "");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
   app.get("/metrics", async (c) => {
-    if (expected) {
-      const given = Buffer.from(c.req.header("authorization") ?? "");
-      if (given.length !== expected.length || !timingSafeEqual(given, expected))
-        return c.text("unauthorized", 401, { "WWW-Authenticate": "Bearer" });
-    }
+    if (!authorized(c.req.header("authorization")))
+      return c.text("unauthorized", 401, { "WWW-Authenticate": "Bearer" });
     const body = await opts.registry.metrics();
     return c.body(body, 200, { "Content-Type": opts.registry.contentType });
+  });
+  app.get("/books", async (c) => {
+    if (!authorized(c.req.header("authorization")))
+      return c.text("unauthorized", 401, { "WWW-Authenticate": "Bearer" });
+    const report = opts.books?.report;
+    if (!report) return c.json({ ok: false, error: "starting" }, 503);
+    return c.json(await report(), 200, { "Cache-Control": "no-store" });
   });
   app.notFound((c) => c.text("not found", 404));
   return app;

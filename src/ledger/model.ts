@@ -26,6 +26,8 @@ export const postedKindSchema = z.enum([
   "topup",
   /** The aggregator debited the float for an order. */
   "float_debit",
+  /** The fee of a successful order, moved from sales into fee income. */
+  "fee",
   /** The aggregator's commission, once its balance shows it. */
   "commission",
   /** An admin's correction; needs a reason. */

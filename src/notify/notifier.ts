@@ -10,7 +10,7 @@ import {
 } from "../orders/model.ts";
 import { createSendPacer, type SendPacer } from "./pacer.ts";
 import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
-import { defaultRender, type Render } from "./render.ts";
+import { booksAlertText, defaultRender, type Render } from "./render.ts";
 
 /**
  * The notifier: drains the notification queue into chats.
@@ -45,6 +45,11 @@ export interface NotifierOptions {
   orders: { get(reference: string): Promise<Order | null> };
   api: NotifierApi;
   render?: Render;
+  /**
+   * The customer's available balance now, for the receipt's "balance after" (prepaid orders).
+   * Absent, or answering undefined: no balance line.
+   */
+  balanceOf?: (order: Order) => Promise<number | undefined>;
   logger?: Logger;
   /** Unique per process (e.g. hostname-pid); a restarted process may use a new one. */
   consumerName: string;
@@ -181,9 +186,22 @@ export function createNotifier(opts: NotifierOptions) {
 
   async function deliver(n: Notification): Promise<"sent" | "dropped"> {
     if (await queue.isChatInactive(n.chatId)) return "dropped";
+    if (n.kind === "admin_alert" && n.topic) {
+      // The books' alerts are about the merchant's money, not one order: their own text.
+      await pace(n.chatId);
+      await api.sendMessage(n.chatId, booksAlertText(n));
+      return "sent";
+    }
+    if (n.reference === undefined) return "dropped";
     const order = await opts.orders.get(n.reference);
     if (!order) return "dropped";
-    const { text, receiptText = text } = render(n, order);
+    const balancePaisa =
+      n.kind === "status" && order.holdId !== undefined ? await opts.balanceOf?.(order) : undefined;
+    const { text, receiptText = text } = render(
+      n,
+      order,
+      balancePaisa === undefined ? {} : { balancePaisa },
+    );
     if (n.kind === "admin_alert") {
       await pace(n.chatId);
       await api.sendMessage(n.chatId, text);

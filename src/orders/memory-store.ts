@@ -3,6 +3,7 @@ import type { LedgerResult } from "../ledger/model.ts";
 import type { Notification, Order, UnmatchedEvent } from "./model.ts";
 import { isFinal, orderSchema } from "./model.ts";
 import {
+  bookingsOf,
   type CreateResult,
   HoldRefusedError,
   holdOf,
@@ -139,6 +140,13 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
         const l = ledgerOf(written);
         settlement = l.commitSync(l.decideSync({ op: action, pendingId: written.holdId }));
       }
+      // A store without books (logic tests of open mode only; the system always gives one) has
+      // nowhere to book: an order with a hold would have thrown above.
+      const transfers = opts.ledger ? bookingsOf(current, written) : [];
+      const bookings = transfers.map((input) => {
+        const l = ledgerOf(written);
+        return l.commitSync(l.decideSync({ op: "transfer", input }));
+      });
       orders.set(current.reference, written);
       if (written.transactionId && !byTx.has(written.transactionId))
         byTx.set(written.transactionId, written.reference);
@@ -148,6 +156,7 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
         updated: true,
         notifications: result.notifications,
         ...(settlement ? { settlement } : {}),
+        ...(bookings.length > 0 ? { bookings } : {}),
       };
     },
 

@@ -155,6 +155,11 @@ export const orderSchema = perCategory({
   updatedAt: z.number().int(),
   /** When the order was marked submitting, i.e. just before the execute request left. */
   submittedAt: z.number().int().optional(),
+  /**
+   * The aggregator refused the order for the merchant's own wallet (float) being short. The
+   * customer is told the service is briefly unavailable, never the merchant's balance.
+   */
+  floatShort: z.literal(true).optional(),
   /** Still not final after the reconciler's maximum age; admins were alerted once. */
   flaggedAt: z.number().int().optional(),
   /** Optimistic-concurrency version, incremented by every store write. */
@@ -182,6 +187,8 @@ export const orderEventSchema = z.object({
    */
   unrecognised: z.string().max(40).optional(),
   wallet: walletEffectsSchema.optional(),
+  /** The aggregator refused for the merchant's float (see the order's `floatShort`). */
+  floatShort: z.literal(true).optional(),
   /** Apply only while the order is in one of these states (checked atomically with the write). */
   expect: z.array(orderStatusSchema).optional(),
   /** Flag the order as stuck and alert these admins (once per order). */
@@ -200,20 +207,26 @@ export const notificationSchema = z.discriminatedUnion("kind", [
   }),
   z.object({
     kind: z.literal("admin_alert"),
-    reference: referenceSchema,
+    /** The order the alert is about; absent for an alert about the books as a whole. */
+    reference: referenceSchema.optional(),
     status: orderStatusSchema,
     chatId,
     at: z.number().int(),
     note: z.string().optional(),
+    /** Absent: an order stuck past the reconciler's maximum age. Else the books' alerts. */
+    topic: z.enum(["low_float", "books_drift"]).optional(),
+    /** The figures a topic's text shows, in paisa (see src/notify/render.ts alertText). */
+    figures: z.record(z.string().max(40), z.number().int()).optional(),
   }),
 ]);
 export type Notification = z.infer<typeof notificationSchema>;
 
 /** The (order, status) identity a notification is deduplicated by: the user sees it once. */
 export function notificationKey(n: Notification): string {
-  return n.kind === "status"
-    ? `status:${n.reference}:${n.status}`
-    : `alert:${n.reference}:${n.chatId}`;
+  if (n.kind === "status") return `status:${n.reference}:${n.status}`;
+  // A books alert is its own event (one per crossing or per check): its time tells it apart.
+  if (n.topic) return `alert:${n.topic}:${n.reference ?? "-"}:${n.at}:${n.chatId}`;
+  return `alert:${n.reference}:${n.chatId}`;
 }
 
 /** A webhook or status event that names an order we do not have; kept for an admin to look at. */

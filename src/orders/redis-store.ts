@@ -7,6 +7,8 @@ import {
   ledgerKeys,
   ledgerKeysLua,
   parseLedgerReply,
+  TRANSFER_ARGC,
+  transferArgv,
 } from "../ledger/lua.ts";
 import type { LedgerResult } from "../ledger/model.ts";
 import { keyspace } from "../redis/keyspace.ts";
@@ -20,6 +22,7 @@ import {
   unmatchedEventSchema,
 } from "./model.ts";
 import {
+  bookingsOf,
   CAS_ATTEMPTS,
   type CreateResult,
   HoldRefusedError,
@@ -84,21 +87,25 @@ return {1, ARGV[1]}
 
 // KEYS: order, open, byTx, outbox, then the four ledger keys.
 // ARGV: expected version, new version, json, reference, final?, txId, settle (post|void|''),
-// hold id, at, notifications...
-// The hold is settled in the same step as the status change and its notifications; the version
-// check makes the step run once, and the ledger answers a repeated post/void as a duplicate.
+// hold id, at, n (bookings), n × TRANSFER_ARGC booking args, notifications...
+// The hold is settled, and the success's bookings (bookingsOf) written, in the same step as the
+// status change and its notifications; the version check makes the step run once, and the ledger
+// answers a repeated post/void or transfer id as a duplicate. Bookings are merchant accounts only
+// (no floor): the ledger cannot refuse them for funds.
 const UPDATE = `${LEDGER_LUA}
 ${ledgerKeysLua(5)}
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
-local settled = false
+local settled = 0
 if ARGV[7] == 'post' then settled = ledger_post(L, ARGV[8], ARGV[9]) end
 if ARGV[7] == 'void' then settled = ledger_void(L, ARGV[8], ARGV[9]) end
+local n = tonumber(ARGV[10])
+local booked = {}
+for b = 0, n - 1 do booked[#booked + 1] = ledger_transfer(L, ARGV, 11 + b * ${TRANSFER_ARGC}) end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', ARGV[3])
 if ARGV[5] == '1' then redis.call('ZREM', KEYS[2], ARGV[4]) end
 if ARGV[6] ~= '' then redis.call('HSETNX', KEYS[3], ARGV[6], ARGV[4]) end
-for i = 10, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i]) end
-if settled then return {1, settled} end
-return {1}
+for i = 11 + n * ${TRANSFER_ARGC}, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i]) end
+return {1, settled, booked}
 `;
 
 // Cross-slot on Redis Cluster (global keys): see src/redis/keyspace.ts.
@@ -107,11 +114,10 @@ const orderCreate = luaScript<
   "idempotency" | "order" | "byUser" | "open" | "alias" | LedgerKey,
   [number, string, unknown?]
 >("raOrderCreate", ["idempotency", "order", "byUser", "open", "alias", ...LEDGER_KEYS], CREATE);
-const orderUpdate = luaScript<"order" | "open" | "byTx" | "outbox" | LedgerKey, [number, unknown?]>(
-  "raOrderUpdate",
-  ["order", "open", "byTx", "outbox", ...LEDGER_KEYS],
-  UPDATE,
-);
+const orderUpdate = luaScript<
+  "order" | "open" | "byTx" | "outbox" | LedgerKey,
+  [number, unknown?, unknown[]?]
+>("raOrderUpdate", ["order", "open", "byTx", "outbox", ...LEDGER_KEYS], UPDATE);
 
 const parseOrder = (json: string): Order => orderSchema.parse(JSON.parse(json));
 
@@ -226,7 +232,9 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
         if (!result) return { order: current, updated: false, notifications: [] };
         const written = orderSchema.parse({ ...result.order, version: current.version + 1 });
         const action = settlementOf(current, written);
-        const [ok, settled] = await orderUpdate.run(
+        const at = now();
+        const transfers = bookingsOf(current, written);
+        const [ok, settled, booked] = await orderUpdate.run(
           redis,
           {
             order: k.order(current.reference),
@@ -243,7 +251,9 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
           written.transactionId ?? "",
           action ?? "",
           action ? (written.holdId ?? "") : "",
-          String(now()),
+          String(at),
+          String(transfers.length),
+          ...transfers.flatMap((t) => transferArgv(t, at)),
           ...result.notifications.map((n) => JSON.stringify(n)),
         );
         if (ok === 1) {
@@ -258,12 +268,14 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
             );
           }
           const settlement: LedgerResult | undefined =
-            settled === undefined ? undefined : parseLedgerReply(settled);
+            settled === undefined || settled === 0 ? undefined : parseLedgerReply(settled);
+          const bookings = (booked ?? []).map(parseLedgerReply);
           return {
             order: written,
             updated: true,
             notifications: result.notifications,
             ...(settlement ? { settlement } : {}),
+            ...(bookings.length > 0 ? { bookings } : {}),
           };
         }
         // Another writer won: back off a little (jittered) and re-run the mutation on fresh data.

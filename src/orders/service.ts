@@ -105,7 +105,20 @@ export class InsufficientFundsError extends Error {
   }
 }
 
+/** What one execute answer told about the merchant's wallet (for the low-float alert). */
+export interface WalletReading {
+  reference: string;
+  status: Order["status"];
+  at: number;
+  /** The wallet after the order, when the aggregator said it. */
+  creditAvailablePaisa?: number;
+  /** The aggregator refused the order for the wallet being short. */
+  refused: boolean;
+}
+
 export interface OrdersOptions {
+  /** Told every wallet reading of an execute answer (src/books float watch); errors are logged. */
+  onWalletReading?: (r: WalletReading) => Promise<unknown>;
   store: OrderStore;
   /** The merchant's price schedule (config.pricing.schedule); default: face amount, no fee. */
   pricing?: PriceSchedule;
@@ -116,6 +129,14 @@ export interface OrdersOptions {
   now?: () => number;
   registry?: Registry;
   metrics?: MoneyPathMetrics;
+}
+
+/**
+ * Whether the aggregator refused an order for the merchant's own wallet. The spec names no code for
+ * it (section 7: "not shown"), so its words decide: "Insufficient balance: Rs 500.00 needed, ...".
+ */
+export function isFloatRefusal(message: string): boolean {
+  return /\b(insufficient|not enough|low)\b[^.]{0,20}\b(balance|credit|fund|wallet)/i.test(message);
 }
 
 /** The event an execute outcome stands for. */
@@ -139,16 +160,23 @@ export function eventFromExecute(result: ExecuteResult, at: number): OrderEvent 
             : { commissionPaisa: result.commissionPaisa }),
         },
       };
-    case "rejected":
+    case "rejected": {
+      const floatShort = !result.rateLimited && isFloatRefusal(result.message);
       return {
         source: "execute",
         status: "failed",
         at,
         note: result.rateLimited
           ? "rejected: rate limited"
-          : `rejected (HTTP ${result.httpStatus})`,
+          : floatShort
+            ? `rejected: the merchant's wallet is short (HTTP ${result.httpStatus})`
+            : `rejected (HTTP ${result.httpStatus})`,
+        // The aggregator's own words stay on the order for admins; the customer's texts never
+        // show them for a short float (failureReason).
         providerMessage: result.message.slice(0, 500),
+        ...(floatShort ? { floatShort: true as const } : {}),
       };
+    }
     case "unknown":
       return {
         source: "execute",
@@ -157,6 +185,17 @@ export function eventFromExecute(result: ExecuteResult, at: number): OrderEvent 
         note: `outcome unknown (${result.reason})`,
       };
   }
+}
+
+/** The wallet reading an execute answer carries, if any. */
+function readingOf(
+  result: ExecuteResult,
+): { creditAvailablePaisa?: number; refused: boolean } | null {
+  if (result.kind === "accepted" && result.creditAvailablePaisa !== null)
+    return { creditAvailablePaisa: result.creditAvailablePaisa, refused: false };
+  if (result.kind === "rejected" && !result.rateLimited && isFloatRefusal(result.message))
+    return { refused: true };
+  return null;
 }
 
 /** The event a status-query answer stands for; an unrecognised status word is recorded only. */
@@ -241,6 +280,14 @@ export function createOrders(opts: OrdersOptions) {
         { reference: result.order.reference, refusal: result.settlement.refusal },
         "the order's hold could not be settled",
       );
+    }
+    for (const b of result.bookings ?? []) {
+      // Ids derive from the reference and the fields from the order: a refusal is a bug.
+      if (!b.ok)
+        log?.error(
+          { reference: result.order.reference, refusal: b.refusal },
+          "an order's booking was refused",
+        );
     }
     if (statusChanged) {
       metrics.transitions.inc({ from, to: result.order.status, source: event.source });
@@ -351,7 +398,17 @@ export function createOrders(opts: OrdersOptions) {
       result = { kind: "unknown", referenceNo: reference, reason: "network", detail };
     }
     const applied = await apply({ reference, ...eventFromExecute(result, now()) });
-    return applied.order ?? marked.order;
+    const order = applied.order ?? marked.order;
+    const reading = readingOf(result);
+    if (reading && opts.onWalletReading) {
+      // After the order's own step: the alert must never hold up or undo an order.
+      await opts
+        .onWalletReading({ reference, status: order.status, at: now(), ...reading })
+        .catch((err: unknown) =>
+          log?.error({ err: String(err), reference }, "the wallet reading was not recorded"),
+        );
+    }
+    return order;
   }
 
   return {

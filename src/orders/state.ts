@@ -88,8 +88,30 @@ function recordUnrecognised(order: Order, event: OrderEvent, word: string): Tran
   };
 }
 
+/**
+ * A final order changes no more, with one exception: the execute answer's wallet figures, when
+ * the webhook's success came first. They are the aggregator's own numbers (its debit of the float)
+ * and the books need them once (store.ts bookingsOf). Recorded only, no status, no notification.
+ */
+function lateWallet(order: Order, event: OrderEvent): TransitionResult {
+  if (event.source !== "execute" || !event.wallet || order.wallet !== undefined)
+    return unchanged(order);
+  if (order.status !== "success") return unchanged(order);
+  if (
+    event.transactionId !== undefined &&
+    order.transactionId !== undefined &&
+    event.transactionId !== order.transactionId
+  )
+    return unchanged(order);
+  return {
+    ...unchanged(order),
+    order: { ...order, wallet: event.wallet, updatedAt: event.at },
+    changed: true,
+  };
+}
+
 export function transition(order: Order, event: OrderEvent): TransitionResult {
-  if (isFinal(order.status)) return unchanged(order);
+  if (isFinal(order.status)) return lateWallet(order, event);
   if (event.expect && !event.expect.includes(order.status)) return unchanged(order);
   if (event.unrecognised !== undefined) return recordUnrecognised(order, event, event.unrecognised);
 
@@ -127,6 +149,8 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
     // The new status's own words or none; the old ones described another status.
     if (event.providerMessage !== undefined) next.providerMessage = event.providerMessage;
     else delete next.providerMessage;
+    if (event.floatShort) next.floatShort = true;
+    else delete next.floatShort;
     if (NOTIFIED.has(event.status)) {
       notifications.push({
         kind: "status",

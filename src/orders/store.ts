@@ -4,6 +4,8 @@ import {
   holdInputSchema,
   type LedgerResult,
   type Refusal,
+  type TransferInput,
+  transferInputSchema,
 } from "../ledger/model.ts";
 import { isFinal, type Notification, type Order, type UnmatchedEvent } from "./model.ts";
 
@@ -32,6 +34,8 @@ export interface UpdateResult {
   notifications: Notification[];
   /** The post or void of the order's hold written with this update, if it settled one. */
   settlement?: LedgerResult;
+  /** The transfers booked with this update (bookingsOf), in order, if any. */
+  bookings?: LedgerResult[];
 }
 
 export interface ListOpenOptions {
@@ -114,6 +118,48 @@ export function holdOf(order: Order): HoldInput | null {
 export function settlementOf(current: Order, written: Order): "post" | "void" | null {
   if (holdOf(written) === null || isFinal(current.status) || !isFinal(written.status)) return null;
   return written.status === "success" ? "post" : "void";
+}
+
+/**
+ * The posted transfers a successful order books, in the same atomic step as its transition
+ * (LEDGER.md): the aggregator's debit of the merchant's float (`debit_amount`, from the execute
+ * response) and, in prepaid mode, the order's fee moved from sales into fee income. A prepaid
+ * order's float debit is paid from sales (what the customer paid); an order nobody paid for (open
+ * mode) is paid from the merchant's own money (`merchant:funding`). Commission is not booked here:
+ * it stays on the order until the aggregator's balance shows it credited (LEDGER.md), so the float
+ * check stays exact. Booked once: when the order becomes success with its wallet figures known, or
+ * when the figures arrive after the success (a late execute response); ids derive from the
+ * reference, so a repeat is a ledger duplicate anyway.
+ */
+export function bookingsOf(current: Order, written: Order): TransferInput[] {
+  if (written.status !== "success" || !written.wallet) return [];
+  if (current.status === "success" && current.wallet) return [];
+  const reference = written.reference;
+  const prepaid = written.holdId !== undefined;
+  const out: TransferInput[] = [];
+  const debit = written.wallet.debitAmountPaisa;
+  if (debit > 0) {
+    out.push({
+      id: `order:${reference}:float`,
+      debit: prepaid ? account.merchant.sales : account.merchant.funding,
+      credit: account.merchant.float,
+      amountPaisa: debit,
+      kind: "float_debit",
+      reference,
+    });
+  }
+  const fee = prepaid ? (written.price?.feePaisa ?? 0) : 0;
+  if (fee > 0) {
+    out.push({
+      id: `order:${reference}:fee`,
+      debit: account.merchant.sales,
+      credit: account.merchant.fees,
+      amountPaisa: fee,
+      kind: "fee",
+      reference,
+    });
+  }
+  return out.map((t) => transferInputSchema.parse(t));
 }
 
 export class StoreConflictError extends Error {

@@ -65,6 +65,11 @@ export function keyspace(prefix: string) {
      * order's change, read by the notifier's consumer group. Field "n" holds the notification JSON.
      */
     outbox: `${notify}:stream`,
+    /**
+     * String "below" | "above": the books' alert crossings (low float, drift), in the outbox's
+     * slot so a crossing and its alerts are one script (src/books/crossing.ts).
+     */
+    crossing: (name: string) => `${notify}:crossing:${name}`,
     /** Hash: stream entry id -> delivery attempts. */
     attempts: `${notify}:attempts`,
     /** List of notifications given up on (JSON), newest first, capped. */

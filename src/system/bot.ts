@@ -34,6 +34,7 @@ export function botDeps(
     orders: Orders;
     stores: Stores;
     roles: { agentIds: readonly number[]; adminIds: readonly number[] };
+    books?: BotDeps["books"];
   },
 ): BotDeps {
   const { config, now } = base;
@@ -47,6 +48,7 @@ export function botDeps(
     catalog: parts.catalog,
     provider: parts.provider,
     orders: parts.orders,
+    ...(parts.books ? { books: parts.books } : {}),
     limits: parts.stores.limits(limitSettings),
     payment: {
       mode: parts.orders.accessMode,
@@ -104,6 +106,9 @@ export function wireNotifier(
     api: parts.bot.api,
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
+    // "Balance after" on prepaid receipts: the customer's available balance as the books say now.
+    balanceOf: async (order) =>
+      (await parts.stores.ledger.balance(account.customer(order.userId))).availablePaisa,
     logger,
     consumerName: base.instance,
     claimIdleMs: config.notifier.claimIdleMs,

@@ -1,3 +1,4 @@
+import { createBooks, createBooksCheck, createFloatWatch } from "../books/index.ts";
 import { createOrders, createReconciler } from "../orders/index.ts";
 import { createProviderClient } from "../provider/index.ts";
 import { createWebhookRoutes } from "../webhook/routes.ts";
@@ -34,7 +35,15 @@ export function wireMoneyPath(
     logger,
   });
   base.stops.add(() => provider.close());
+  const observeFloat = createFloatWatch({
+    thresholdPaisa: config.books.lowFloatAlertPaisa,
+    adminChatIds: [...parts.adminIds],
+    crossings: parts.stores.crossings,
+    walletBalance: () => provider.walletBalance(),
+    logger,
+  });
   const orders = createOrders({
+    onWalletReading: observeFloat,
     store: parts.stores.store,
     pricing: config.pricing.schedule,
     accessMode: config.accessMode,
@@ -70,5 +79,23 @@ export function wireMoneyPath(
     adminChatIds: [...parts.adminIds],
     metrics,
   });
-  return { provider, orders, webhook, reconciler };
+  const books = createBooks(
+    {
+      ledger: parts.stores.ledger,
+      orders: parts.stores.store,
+      walletBalance: () => provider.walletBalance(),
+      crossings: parts.stores.crossings,
+      now,
+      logger,
+    },
+    { tolerancePaisa: config.books.driftTolerancePaisa },
+  );
+  const booksCheck = createBooksCheck({
+    books,
+    lease: parts.stores.lease,
+    intervalMs: config.books.checkIntervalMs,
+    adminChatIds: [...parts.adminIds],
+    logger,
+  });
+  return { provider, orders, webhook, reconciler, books, booksCheck };
 }

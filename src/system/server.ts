@@ -19,8 +19,10 @@ export async function openListeners(base: Base) {
     config.http,
   );
   // Metrics never go on the public listener: a listener of their own, loopback by default.
+  // The books' report is plugged in once the money path is wired (src/system.ts).
+  const books: { report?: () => Promise<unknown> } = {};
   const metricsListener = await listen(
-    createMetricsApp({ registry: base.registry, token: config.metrics.token }).fetch,
+    createMetricsApp({ registry: base.registry, token: config.metrics.token, books }).fetch,
     config.metrics,
   ).catch(async (err) => {
     await server.close();
@@ -29,7 +31,7 @@ export async function openListeners(base: Base) {
   stops.add(() => metricsListener.close());
   const metricsUrl = `${metricsListener.url}/metrics`;
   logger.info({ metrics: metricsUrl }, "metrics listening");
-  return { app, gate, server, metricsUrl };
+  return { app, gate, server, metricsUrl, books };
 }
 
 export type Listeners = Awaited<ReturnType<typeof openListeners>>;

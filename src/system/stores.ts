@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type LimitSettings, memoryLimits, redisLimits } from "../bot/limits.ts";
 import { createMemoryLedger, createRedisLedger, type LedgerStore } from "../ledger/index.ts";
 import {
@@ -45,6 +46,7 @@ export function wireStores(base: Base, redis: Redis | undefined) {
       // Telegram's flood limits are per bot: with Redis every process draws on one shared budget.
       paceStore: redisPaceStore(redis, prefix),
       lease: createRedisLease(redis, prefix),
+      crossings: createRedisCrossings(redis, prefix),
     };
   }
   // In memory the queue is the order store's outbox: a status and its notifications in one step.
@@ -58,6 +60,8 @@ export function wireStores(base: Base, redis: Redis | undefined) {
     limits: (s: LimitSettings) => memoryLimits(s),
     paceStore: memoryPaceStore(),
     lease: createMemoryLease(now),
+    // The books' alerts go to the same outbox as the orders' notifications.
+    crossings: createMemoryCrossings(queue),
   };
 }
 

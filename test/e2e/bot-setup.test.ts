@@ -8,7 +8,7 @@ const GROUP = -100_961;
 describe("bot set-up and fallbacks, end to end", () => {
   const ts = useTestSystem({ env: { ADMIN_IDS: String(ADMIN), AGENT_IDS: "962" } });
 
-  it("registers the command menu in English, Nepali and Hindi, with /balance only in the admin's chat", () => {
+  it("registers the command menu in English, Nepali and Hindi, with /balance and /books only in the admin's chat", () => {
     const emu = ts.user(960).emu;
     const all = emu.allCommands();
     expect(Object.keys(all).sort()).toEqual(
@@ -24,7 +24,11 @@ describe("bot set-up and fallbacks, end to end", () => {
     const everyone = ["start", "recharge", "status", "history", "language", "help", "cancel"];
     for (const lang of ["", "|ne", "|hi"]) {
       expect(all[`default${lang}`]?.map((c) => c.command)).toEqual(everyone);
-      expect(all[`chat:${ADMIN}${lang}`]?.map((c) => c.command)).toEqual([...everyone, "balance"]);
+      expect(all[`chat:${ADMIN}${lang}`]?.map((c) => c.command)).toEqual([
+        ...everyone,
+        "balance",
+        "books",
+      ]);
     }
     const describe = (key: string, command: string) =>
       all[key]?.find((c) => c.command === command)?.description;

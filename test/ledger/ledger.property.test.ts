@@ -23,7 +23,7 @@ import { testRedis } from "../support/redis.ts";
 
 const customers = [account.customer(101), account.customer(102), account.customer(103)];
 const agents = [account.agent("a1"), account.agent("a2")];
-const { funding, sales, float } = account.merchant;
+const { funding, sales, float, fees, commission } = account.merchant;
 
 // Few ids per use, so resubmissions (same fields or others) and post/void of live holds are
 // frequent; now and then an id of another use, for conflicts across kinds. Credits are larger
@@ -75,6 +75,38 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
     (r): Step => ({
       op: "transfer",
       input: { id: r.id, debit: sales, credit: float, amountPaisa: r.amount, kind: "float_debit" },
+    }),
+  ),
+  // A success's other bookings (orders/store.ts bookingsOf): the fee into fee income, an open-mode
+  // float debit paid from the merchant's own money, and a commission the aggregator credited.
+  fc.record({ id: ids("f", 2), amount }).map(
+    (r): Step => ({
+      op: "transfer",
+      input: { id: r.id, debit: sales, credit: fees, amountPaisa: r.amount, kind: "fee" },
+    }),
+  ),
+  fc.record({ id: ids("o", 2), amount }).map(
+    (r): Step => ({
+      op: "transfer",
+      input: {
+        id: r.id,
+        debit: funding,
+        credit: float,
+        amountPaisa: r.amount,
+        kind: "float_debit",
+      },
+    }),
+  ),
+  fc.record({ id: ids("m", 2), amount }).map(
+    (r): Step => ({
+      op: "transfer",
+      input: {
+        id: r.id,
+        debit: float,
+        credit: commission,
+        amountPaisa: r.amount,
+        kind: "commission",
+      },
     }),
   ),
   fc.record({ id: ids("r", 2), from: pick(customers), amount }).map(

@@ -7,7 +7,13 @@ import {
   type LedgerStore,
 } from "../../src/ledger/index.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
-import { holdIdOf, isFinal, type Order, type OrderStatus } from "../../src/orders/model.ts";
+import {
+  holdIdOf,
+  isFinal,
+  type Order,
+  type OrderStatus,
+  type WalletEffects,
+} from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import { HoldRefusedError, type OrderStore } from "../../src/orders/store.ts";
@@ -75,10 +81,31 @@ async function credit(ledger: LedgerStore, userId: number, paisa: number) {
   expect(r.ok).toBe(true);
 }
 
+/** The execute response's wallet figures: face 100.00, charge 3.00, discount 1.00, commission 2.50. */
+const WALLET: WalletEffects = {
+  amountPaisa: 10_000,
+  serviceChargePaisa: 300,
+  instantDiscountPaisa: 100,
+  debitAmountPaisa: 10_200,
+  creditAvailablePaisa: 500_000,
+  commissionPaisa: 250,
+};
+
 /** Applies a provider-like event through the store's compare-and-set, as orders.apply does. */
-function event(store: OrderStore, reference: string, status: OrderStatus) {
+function event(
+  store: OrderStore,
+  reference: string,
+  status: OrderStatus | null,
+  wallet?: WalletEffects,
+  source: "webhook" | "execute" = "webhook",
+) {
   return store.update(reference, (cur) => {
-    const t = transition(cur, { source: "webhook", status, at: Date.now() });
+    const t = transition(cur, {
+      source,
+      status,
+      at: Date.now(),
+      ...(wallet ? { wallet } : {}),
+    });
     return t.changed ? { order: t.order, notifications: t.notifications } : null;
   });
 }
@@ -214,12 +241,102 @@ describe.each(adapters)("order store with the ledger: %s", (_name, makeHarness) 
     await expectBooksBalanced(h.ledger);
   });
 
-  it("an order without a hold id (open mode) touches no account", async () => {
+  it("an order without a hold id (open mode) and no wallet figures touches no account", async () => {
     h = makeHarness();
     const o = placedOrder({ reference: "1000000000008", idempotencyKey: "idem-open" });
     await h.store.create(o);
     await event(h.store, o.reference, "success");
     expect(await h.ledger.accounts()).toEqual([]);
+  });
+
+  it("success books the float debit from sales and the fee into fee income, once", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 510, 20_000);
+    const o = prepaid("1000000000010", 510);
+    await h.store.create(o);
+    expect(
+      (await event(h.store, o.reference, "queued", WALLET, "execute"))?.bookings,
+    ).toBeUndefined();
+    const done = await event(h.store, o.reference, "success");
+    expect(done?.bookings).toMatchObject([
+      {
+        ok: true,
+        entry: {
+          kind: "float_debit",
+          debit: "merchant:sales",
+          credit: "merchant:float",
+          amountPaisa: 10_200,
+        },
+      },
+      {
+        ok: true,
+        entry: { kind: "fee", debit: "merchant:sales", credit: "merchant:fees", amountPaisa: 500 },
+      },
+    ]);
+    for (const s of ["success", "failed"] as const) await event(h.second(), o.reference, s, WALLET);
+    const all = (await h.ledger.journal()).entries.filter((e) => e.reference === o.reference);
+    expect(all.map((e) => e.kind)).toEqual(["hold", "post", "float_debit", "fee"]);
+    // Paid 103.00; the aggregator took 102.00; 5.00 fee income: sales keeps 103 - 102 - 5.
+    expect((await h.ledger.balance(account.merchant.sales)).postedPaisa).toBe(
+      10_300 - 10_200 - 500,
+    );
+    expect((await h.ledger.balance(account.merchant.fees)).postedPaisa).toBe(500);
+    expect((await h.ledger.balance(account.merchant.float)).postedPaisa).toBe(10_200);
+    // Commission is on the order, not in the books, until the aggregator's balance shows it.
+    expect((await h.ledger.balance(account.merchant.commission)).postedPaisa).toBe(0);
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("a failed order books no float debit and no fee", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 511, 20_000);
+    const o = prepaid("1000000000011", 511);
+    await h.store.create(o);
+    await event(h.store, o.reference, "queued", WALLET, "execute");
+    expect((await event(h.store, o.reference, "failed"))?.bookings).toBeUndefined();
+    const kinds = (await h.ledger.journal()).entries.filter((e) => e.reference === o.reference);
+    expect(kinds.map((e) => e.kind)).toEqual(["hold", "void"]);
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("wallet figures arriving after the success (late execute answer) book then, once", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 512, 20_000);
+    const o = prepaid("1000000000012", 512);
+    await h.store.create(o);
+    expect((await event(h.store, o.reference, "success"))?.bookings).toBeUndefined();
+    const late = await event(h.store, o.reference, "queued", WALLET, "execute");
+    expect(late?.bookings?.map((b) => b.ok && b.entry.kind)).toEqual(["float_debit", "fee"]);
+    expect((await event(h.second(), o.reference, "queued", WALLET, "execute"))?.updated).toBe(
+      false,
+    );
+    expect((await h.ledger.balance(account.merchant.float)).postedPaisa).toBe(10_200);
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("open mode: the float debit is paid from the merchant's own money (funding), no fee", async () => {
+    h = makeHarness();
+    const o = placedOrder({
+      reference: "1000000000013",
+      idempotencyKey: "idem-open-2",
+      price: { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 },
+    });
+    await h.store.create(o);
+    await event(h.store, o.reference, "queued", WALLET, "execute");
+    const done = await event(h.store, o.reference, "success");
+    expect(done?.bookings).toMatchObject([
+      {
+        ok: true,
+        entry: {
+          kind: "float_debit",
+          debit: "merchant:funding",
+          credit: "merchant:float",
+          amountPaisa: 10_200,
+        },
+      },
+    ]);
+    expect(await h.ledger.accounts()).toEqual(["merchant:float", "merchant:funding"]);
+    await expectBooksBalanced(h.ledger);
   });
 });
 
@@ -233,7 +350,7 @@ describe.each(adapters)("order store with the ledger: %s", (_name, makeHarness) 
 type Cmd =
   | { c: "credit"; user: number; paisa: number }
   | { c: "place"; user: number; paisa: number }
-  | { c: "event"; order: number; status: OrderStatus; other: boolean };
+  | { c: "event"; order: number; status: OrderStatus; other: boolean; wallet: boolean };
 
 const users = [601, 602, 603];
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
@@ -252,6 +369,7 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
     order: fc.nat(20),
     status: fc.constantFrom<OrderStatus>("success", "failed", "unknown", "pending", "submitting"),
     other: fc.boolean(),
+    wallet: fc.boolean(),
   }),
 );
 
@@ -275,9 +393,12 @@ describe.each(adapters)("order store with the ledger, property: %s", (name, make
             } else if (placed.length > 0) {
               const o = placed[cmd.order % placed.length]!;
               // Several events at once from two processes, as webhook, status and reconciler race.
+              // The wallet figures come with the execute answer, before or after the final word.
+              const w = cmd.wallet ? WALLET : undefined;
+              const src = cmd.wallet ? "execute" : "webhook";
               await Promise.all([
-                event(h.store, o.reference, cmd.status),
-                ...(cmd.other ? [event(other, o.reference, cmd.status)] : []),
+                event(h.store, o.reference, cmd.status, w, src),
+                ...(cmd.other ? [event(other, o.reference, cmd.status, w, src)] : []),
               ]);
             }
           }
@@ -286,6 +407,14 @@ describe.each(adapters)("order store with the ledger, property: %s", (name, make
             const stored = (await h.store.get(o.reference))!;
             const n = await entriesFor(h.ledger, o.holdId!);
             const state = (await h.ledger.pendingOf(o.holdId!))?.state;
+            // The float debit and the fee: exactly once for a success with its figures, else none.
+            const booked = (await h.ledger.journal()).entries.filter(
+              (e) => e.reference === o.reference && (e.kind === "float_debit" || e.kind === "fee"),
+            );
+            const books = stored.status === "success" && stored.wallet !== undefined;
+            expect(booked.map((e) => e.id).sort()).toEqual(
+              books ? [`order:${o.reference}:fee`, `order:${o.reference}:float`] : [],
+            );
             if (!isFinal(stored.status)) {
               expect(n).toEqual({ holds: 1, posts: 0, voids: 0 });
               expect(state).toBe("pending");

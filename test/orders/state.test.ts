@@ -317,3 +317,30 @@ describe("transition properties", () => {
     );
   });
 });
+
+describe("a final order and the execute answer's late wallet figures", () => {
+  const wallet = {
+    amountPaisa: 10_000,
+    serviceChargePaisa: 0,
+    instantDiscountPaisa: 0,
+    debitAmountPaisa: 10_000,
+    creditAvailablePaisa: 90_000,
+  };
+  it("a success still records them once, with no status change and no notification", () => {
+    const done = run(placedOrder(), [ev("success", { transactionId: "T1" })]).order;
+    const t = transition(done, ev("queued", { source: "execute", transactionId: "T1", wallet }));
+    expect(t).toMatchObject({ changed: true, statusChanged: false, notifications: [] });
+    expect(t.order.status).toBe("success");
+    expect(t.order.wallet).toEqual(wallet);
+    const again = transition(t.order, ev("queued", { source: "execute", wallet }));
+    expect(again.changed).toBe(false);
+  });
+  it("not from another source, another transaction, or onto a failed order", () => {
+    const done = run(placedOrder(), [ev("success", { transactionId: "T1" })]).order;
+    expect(transition(done, ev(null, { wallet })).changed).toBe(false);
+    const other = ev("queued", { source: "execute", transactionId: "T2", wallet });
+    expect(transition(done, other).changed).toBe(false);
+    const failed = run(placedOrder(), [ev("failed")]).order;
+    expect(transition(failed, ev("queued", { source: "execute", wallet })).changed).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+import type { Logger } from "../logger.ts";
+import type { Notification } from "../orders/model.ts";
+import type { WalletReading } from "../orders/service.ts";
+import type { Crossings } from "./crossing.ts";
+
+/**
+ * The low-float alert (issue 15): every execute answer tells the merchant's wallet at the
+ * aggregator (`credit_available`), and a refusal for insufficient balance says it is short. Below
+ * the threshold the admins get one alert; the next one only after a reading at or above it.
+ */
+
+export interface FloatWatchOptions {
+  /** Alert below this (LOW_FLOAT_ALERT); 0 switches the alert off. */
+  thresholdPaisa: number;
+  adminChatIds: readonly number[];
+  crossings: Crossings;
+  /** Asked after a refusal, so the alert can say the wallet's figure; errors leave it out. */
+  walletBalance?: () => Promise<{ creditAvailablePaisa: number }>;
+  logger?: Logger;
+}
+
+export const LOW_FLOAT = "low-float";
+
+export function createFloatWatch(opts: FloatWatchOptions) {
+  return async function observe(r: WalletReading): Promise<boolean> {
+    if (opts.thresholdPaisa <= 0) return false;
+    let below: boolean;
+    if (r.refused) below = true;
+    else if (r.creditAvailablePaisa === undefined) return false;
+    else below = r.creditAvailablePaisa < opts.thresholdPaisa;
+    const figures: Record<string, number> = { thresholdPaisa: opts.thresholdPaisa };
+    let balance = r.creditAvailablePaisa;
+    if (balance === undefined && opts.walletBalance) {
+      balance = await opts
+        .walletBalance()
+        .then((w) => w.creditAvailablePaisa)
+        .catch(() => undefined);
+    }
+    if (balance !== undefined) figures.balancePaisa = balance;
+    if (r.refused) figures.refused = 1;
+    const alerts: Notification[] = below
+      ? opts.adminChatIds.map((chatId) => ({
+          kind: "admin_alert",
+          topic: "low_float",
+          reference: r.reference,
+          status: r.status,
+          chatId,
+          at: r.at,
+          figures,
+        }))
+      : [];
+    const alerted = await opts.crossings.record(LOW_FLOAT, below, alerts);
+    if (alerted) opts.logger?.warn({ ...figures, reference: r.reference }, "low float alert");
+    return alerted;
+  };
+}

@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type Crossings,
+  createFloatWatch,
+  createMemoryCrossings,
+  createRedisCrossings,
+} from "../../src/books/index.ts";
+import { createMetricsApp } from "../../src/http/app.ts";
+import {
+  createMemoryNotificationQueue,
+  createRedisNotificationQueue,
+} from "../../src/notify/index.ts";
+import type { Notification } from "../../src/orders/model.ts";
+import { eventFromExecute, isFloatRefusal } from "../../src/orders/service.ts";
+import { testRedis } from "../support/redis.ts";
+
+/**
+ * The books' alerts (issue 15): one alert per crossing, written with the outbox in one step, on
+ * both stores; the low-float watch's readings; the float refusal's recognition; GET /books behind
+ * the metrics token.
+ */
+
+interface Harness {
+  crossings: Crossings;
+  /** What reached the outbox, oldest first. */
+  queued(): Promise<Notification[]>;
+  close(): Promise<void>;
+}
+
+function memoryHarness(): Harness {
+  const queue = createMemoryNotificationQueue();
+  const consumer = queue.consumer("t");
+  return {
+    crossings: createMemoryCrossings(queue),
+    queued: async () => (await consumer.read(100, 0)).map((d) => d.notification),
+    close: async () => {},
+  };
+}
+
+function redisHarness(): Harness {
+  const t = testRedis("books-crossing");
+  const queue = createRedisNotificationQueue({ redis: t.redis, prefix: t.prefix });
+  const consumer = queue.consumer("t");
+  return {
+    crossings: createRedisCrossings(t.redis, t.prefix),
+    queued: async () => (await consumer.read(100, 1)).map((d) => d.notification),
+    close: () => t.cleanup(),
+  };
+}
+
+const alert = (at: number): Notification => ({
+  kind: "admin_alert",
+  topic: "low_float",
+  reference: "1700000000001",
+  status: "failed",
+  chatId: 3001,
+  at,
+  figures: { thresholdPaisa: 100_000 },
+});
+
+describe.each([
+  ["memory", memoryHarness],
+  ["redis", redisHarness],
+])("one alert per crossing (%s)", (_name, make) => {
+  let h: Harness;
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  it("alerts on the way down only, re-armed by a reading above; marks are set once", async () => {
+    h = make();
+    const seen: boolean[] = [];
+    seen.push(await h.crossings.record("x", true, [alert(1)]));
+    seen.push(await h.crossings.record("x", true, [alert(2)]));
+    seen.push(await h.crossings.record("x", false, []));
+    seen.push(await h.crossings.record("x", false, []));
+    seen.push(await h.crossings.record("x", true, [alert(3)]));
+    // Another crossing's state is its own.
+    seen.push(await h.crossings.record("y", true, [alert(4)]));
+    expect(seen).toEqual([true, false, false, false, true, true]);
+    expect((await h.queued()).map((n) => n.at)).toEqual([1, 3, 4]);
+    expect(await h.crossings.isMarked("m")).toBe(false);
+    expect(await h.crossings.markOnce("m")).toBe(true);
+    expect(await h.crossings.markOnce("m")).toBe(false);
+    expect(await h.crossings.isMarked("m")).toBe(true);
+  });
+
+  it("the low-float watch: a reading below the threshold or a refusal crosses; none without a figure", async () => {
+    h = make();
+    const watch = createFloatWatch({
+      thresholdPaisa: 100_000,
+      adminChatIds: [3001, 3002],
+      crossings: h.crossings,
+      walletBalance: async () => ({ creditAvailablePaisa: 4_200 }),
+    });
+    const reading = { reference: "1700000000009", status: "queued" as const, at: 5 };
+    expect(await watch({ ...reading, creditAvailablePaisa: 100_000, refused: false })).toBe(false);
+    expect(await watch({ ...reading, refused: false })).toBe(false);
+    expect(await watch({ ...reading, creditAvailablePaisa: 99_999, refused: false })).toBe(true);
+    expect(await watch({ ...reading, refused: true })).toBe(false);
+    expect(await watch({ ...reading, creditAvailablePaisa: 250_000, refused: false })).toBe(false);
+    expect(await watch({ ...reading, status: "failed", refused: true })).toBe(true);
+    const sent = await h.queued();
+    expect(sent.map((n) => n.chatId)).toEqual([3001, 3002, 3001, 3002]);
+    expect(sent[0]).toMatchObject({ topic: "low_float", figures: { balancePaisa: 99_999 } });
+    // After a refusal the wallet was asked for its figure.
+    expect(sent[2]).toMatchObject({ figures: { balancePaisa: 4_200, refused: 1 } });
+    const off = createFloatWatch({ thresholdPaisa: 0, adminChatIds: [1], crossings: h.crossings });
+    expect(await off({ ...reading, refused: true })).toBe(false);
+  });
+});
+
+describe("a refusal for the merchant's float", () => {
+  it("is recognised by the aggregator's words, and only then marked on the order", () => {
+    expect(isFloatRefusal("Insufficient balance: Rs 500.00 needed, Rs 100.00 available")).toBe(
+      true,
+    );
+    expect(isFloatRefusal("Low wallet balance")).toBe(true);
+    expect(isFloatRefusal("Not enough credit in wallet")).toBe(true);
+    expect(isFloatRefusal("Invalid mobile number")).toBe(false);
+    expect(isFloatRefusal("Duplicate reference_no 17: balance unchanged")).toBe(false);
+    const rejected = (message: string) =>
+      eventFromExecute(
+        { kind: "rejected", referenceNo: "1", httpStatus: 400, message, rateLimited: false },
+        1,
+      );
+    expect(rejected("Insufficient balance: Rs 5 needed")).toMatchObject({
+      status: "failed",
+      floatShort: true,
+    });
+    expect(rejected("Invalid number").floatShort).toBeUndefined();
+  });
+});
+
+describe("GET /books on the metrics listener", () => {
+  it("wants the metrics token, answers 503 before the books are wired, then the report", async () => {
+    const { Registry } = await import("prom-client");
+    const books: { report?: () => Promise<unknown> } = {};
+    const app = createMetricsApp({ registry: new Registry(), token: "s3cret", books });
+    expect((await app.request("/books")).status).toBe(401);
+    const auth = { headers: { authorization: "Bearer s3cret" } };
+    expect((await app.request("/books", auth)).status).toBe(503);
+    books.report = async () => ({ balanced: true });
+    const res = await app.request("/books", auth);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ balanced: true });
+  });
+});

@@ -1,0 +1,176 @@
+import { describe, expect, it } from "vitest";
+import { createBooks, createMemoryCrossings, FLOAT_OPENING_ID } from "../../src/books/index.ts";
+import { account, createMemoryLedger } from "../../src/ledger/index.ts";
+import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import {
+  holdIdOf,
+  type Order,
+  type OrderStatus,
+  type WalletEffects,
+} from "../../src/orders/model.ts";
+import { transition } from "../../src/orders/state.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { placedOrder } from "../support/orders.ts";
+
+/**
+ * The admin's books in figures (issue 15), on the memory stores: balances and holds, fee income,
+ * margin (price paid − the aggregator's debit + commission), the float the books expect against
+ * the aggregator's report, the opening float booked once, and a check that waits while an order's
+ * debit is unknown instead of alerting or booking a wrong opening.
+ */
+
+function system(walletPaisa: { value: number }) {
+  const queue = createMemoryNotificationQueue();
+  const ledger = createMemoryLedger();
+  const store = createMemoryOrderStore({ ledger, outbox: queue });
+  const crossings = createMemoryCrossings(queue);
+  const books = createBooks(
+    {
+      ledger,
+      orders: store,
+      walletBalance: async () => ({ creditAvailablePaisa: walletPaisa.value }),
+      crossings,
+      now: Date.now,
+    },
+    { tolerancePaisa: 100 },
+  );
+  const consumer = queue.consumer("t");
+  const alerts = async () =>
+    (await consumer.read(100, 0))
+      .map((d) => d.notification)
+      .filter((n) => n.kind === "admin_alert");
+  return { ledger, store, books, alerts };
+}
+
+const wallet = (debit: number, commission?: number): WalletEffects => ({
+  amountPaisa: debit,
+  serviceChargePaisa: 0,
+  instantDiscountPaisa: 0,
+  debitAmountPaisa: debit,
+  creditAvailablePaisa: null,
+  ...(commission === undefined ? {} : { commissionPaisa: commission }),
+});
+
+async function to(
+  store: ReturnType<typeof createMemoryOrderStore>,
+  ref: string,
+  status: OrderStatus,
+  w?: WalletEffects,
+) {
+  await store.update(ref, (cur) => {
+    const t = transition(cur, {
+      source: w ? "execute" : "webhook",
+      status,
+      at: Date.now(),
+      ...(w ? { wallet: w } : {}),
+    });
+    return t.changed ? { order: t.order, notifications: t.notifications } : null;
+  });
+}
+
+function prepaid(ref: string, userId: number, amount: number, fee: number, discount: number) {
+  return placedOrder({
+    reference: ref,
+    idempotencyKey: `k-${ref}`,
+    userId,
+    chatId: userId,
+    amountPaisa: amount,
+    price: {
+      amountPaisa: amount,
+      feePaisa: fee,
+      discountPaisa: discount,
+      totalPaisa: amount + fee - discount,
+    },
+    holdId: holdIdOf(ref),
+  }) as Order;
+}
+
+describe("the admin's books", () => {
+  it("sum to zero and show balances, holds, fee income, margin and the float", async () => {
+    const aggregator = { value: 1_000_000 };
+    const s = system(aggregator);
+    await s.ledger.transfer({
+      id: "c1",
+      debit: account.merchant.funding,
+      credit: account.customer(11),
+      amountPaisa: 100_000,
+      kind: "credit",
+    });
+    // A success: paid 103.00 (fee 5, discount 2); the aggregator took 98.00, commission 3.00.
+    await s.store.create(prepaid("1700000000101", 11, 10_000, 500, 200));
+    await to(s.store, "1700000000101", "queued", wallet(9_800, 300));
+    await to(s.store, "1700000000101", "success");
+    aggregator.value -= 9_800;
+    // One still open with its figures (the aggregator took it, our books not yet) and one held.
+    await s.store.create(prepaid("1700000000102", 11, 5_000, 0, 0));
+    await to(s.store, "1700000000102", "queued", wallet(5_000));
+    aggregator.value -= 5_000;
+    await s.store.create(prepaid("1700000000103", 11, 2_000, 0, 0));
+
+    const r = await s.books.report();
+    expect(r).toMatchObject({ balanced: true, postedSumPaisa: 0, pendingSumPaisa: 0, problems: 0 });
+    expect(r.customers).toEqual({
+      accounts: 1,
+      balancePaisa: 100_000 - 10_300,
+      heldPaisa: 5_000 + 2_000,
+    });
+    expect(r.feeIncomePaisa).toBe(500);
+    expect(r.margin).toEqual({
+      orders: 1,
+      marginPaisa: 10_300 - 9_800 + 300,
+      commissionReportedPaisa: 300,
+    });
+    // The opening float was booked from this first report, so the books now agree.
+    expect(r.float).toMatchObject({
+      inFlightPaisa: 5_000,
+      unknownDebits: 0,
+      reportedPaisa: 1_000_000 - 14_800,
+      expectedPaisa: 1_000_000 - 14_800,
+      driftPaisa: 0,
+      withinTolerance: true,
+    });
+    const opening = (await s.ledger.journal()).entries.filter((e) => e.id === FLOAT_OPENING_ID);
+    expect(opening).toMatchObject([
+      { kind: "adjustment", debit: "merchant:float", amountPaisa: 1_000_000 },
+    ]);
+    // Once only: a later difference is a drift, not a new opening.
+    aggregator.value -= 777;
+    const later = await s.books.report();
+    expect(later.float.driftPaisa).toBe(-777);
+    expect(later.float.withinTolerance).toBe(false);
+    expect(
+      (await s.ledger.journal()).entries.filter((e) => e.id === FLOAT_OPENING_ID),
+    ).toHaveLength(1);
+    await expectBooksBalanced(s.ledger);
+  });
+
+  it("waits while an order's debit is unknown: no opening booked, no alert, then the verdict", async () => {
+    const aggregator = { value: 500_000 };
+    const s = system(aggregator);
+    await s.store.create(placedOrder({ reference: "1700000000201", idempotencyKey: "k201" }));
+    await to(s.store, "1700000000201", "submitting");
+    // The aggregator took it, the answer is not in yet.
+    aggregator.value -= 10_000;
+    const waiting = await s.books.check([3001]);
+    expect(waiting.float.unknownDebits).toBe(1);
+    expect(await s.alerts()).toEqual([]);
+    expect((await s.ledger.journal()).entries).toEqual([]);
+
+    await to(s.store, "1700000000201", "queued", wallet(10_000));
+    const known = await s.books.check([3001]);
+    expect(known.float).toMatchObject({ unknownDebits: 0, inFlightPaisa: 10_000, driftPaisa: 0 });
+    // Open mode: the success books the debit from the merchant's own money; still no drift.
+    await to(s.store, "1700000000201", "success");
+    expect((await s.books.check([3001])).float).toMatchObject({ inFlightPaisa: 0, driftPaisa: 0 });
+    expect(await s.alerts()).toEqual([]);
+    // A drift beyond the tolerance alerts once.
+    aggregator.value += 5_000;
+    await s.books.check([3001]);
+    await s.books.check([3001]);
+    expect(await s.alerts()).toMatchObject([
+      { topic: "books_drift", chatId: 3001, figures: { driftPaisa: 5_000 } },
+    ]);
+    await expectBooksBalanced(s.ledger);
+  });
+});

@@ -1,0 +1,169 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BooksReport } from "../../src/books/index.ts";
+import { account } from "../../src/ledger/index.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
+
+/**
+ * Who pays (issue 15), end to end as chats: the merchant's float is never shown to a customer (a
+ * refusal for it reads "briefly unavailable", and the hold comes back), the admin gets one
+ * low-float alert per crossing, and the admin's books (/books, GET /books on the metrics listener
+ * only) sum to zero, show fee income and margin, and alert once when the float drifts.
+ */
+
+// Mobile: Rs 5 fee, Rs 2 discount; so Rs 150 costs Rs 153.
+const dir = mkdtempSync(join(tmpdir(), "books-"));
+const scheduleFile = join(dir, "prices.json");
+writeFileSync(
+  scheduleFile,
+  JSON.stringify({ categories: { mobile: { fee: { flat: "5" }, discount: { flat: "2" } } } }),
+);
+
+const ADMIN = 3001;
+const LOW = /wallet at the aggregator is low/;
+const DRIFT = /books and the aggregator disagree/;
+
+describe.each([
+  ["memory", false],
+  ["redis", true],
+])("who pays: float, alerts and the books (%s)", (_name, redis) => {
+  let ts: TestSystem;
+  beforeAll(async () => {
+    ts = await startTestSystem({
+      redis,
+      env: {
+        ACCESS_MODE: "prepaid",
+        PRICE_SCHEDULE_FILE: scheduleFile,
+        LOW_FLOAT_ALERT: "1000",
+        BOOKS_DRIFT_TOLERANCE: "1",
+      },
+    });
+  });
+  afterAll(async () => {
+    await ts.cleanup();
+  });
+
+  const ledger = () => ts.system.ledger;
+  const token = () => ts.system.config.sandbox.token;
+  const setWallet = (paisa: number) => ts.system.sandbox!.setBalance(token(), paisa);
+  const admin = () => ts.user(ADMIN);
+  const alerts = (re: RegExp) =>
+    admin()
+      .botTexts()
+      .filter((t) => re.test(t));
+  const fund = async (userId: number, paisa: number) => {
+    const r = await ledger().transfer({
+      id: `fund-${userId}`,
+      debit: account.merchant.funding,
+      credit: account.customer(userId),
+      amountPaisa: paisa,
+      kind: "credit",
+    });
+    expect(r.ok).toBe(true);
+  };
+  const available = async (userId: number) =>
+    (await ledger().balance(account.customer(userId))).availablePaisa;
+  /** Lets the notifier drain: what was queued by now has been sent. */
+  const drained = () => waitUntil(async () => (await ts.system.queue.backlog()) === 0, "drained");
+
+  async function order(userId: number, number: string, outcome: "succeeded" | "failed") {
+    const u = ts.user(userId);
+    await u.mobileToConfirm(number, "150");
+    const { ref } = await u.confirm();
+    return { u, ref, push: await u.outcome(ref, outcome) };
+  }
+
+  it("a refusal for the merchant's float: the customer reads 'briefly unavailable' and gets the hold back; admins get one alert", async () => {
+    await fund(801, 100_000);
+    setWallet(10_000);
+    const { u, push } = await order(801, "9841230801", "failed");
+    expect(push.text).toContain("Rs 153 has been returned to your balance.");
+    expect(push.text).toContain("Reason: the service is briefly unavailable");
+    // Nothing about the merchant's wallet reaches the customer, in any message.
+    for (const text of u.botTexts()) {
+      expect(text).not.toMatch(/insufficient|needed|Rs 100\b|Rs 100\.00|\bavailable/i);
+    }
+    expect(await available(801)).toBe(100_000);
+    const alert = await admin().waitFor(LOW);
+    expect(alert.text).toContain("(alert below Rs 1,000)");
+    expect(alert.text).toContain("is low: Rs 100 (alert below Rs 1,000)");
+
+    // A second refusal while still below: the customer is told again, the admin is not.
+    await order(801, "9841230802", "failed");
+    await drained();
+    expect(alerts(LOW)).toHaveLength(1);
+    expect(await available(801)).toBe(100_000);
+    await expectBooksBalanced(ledger());
+  });
+
+  it("a reading above the threshold re-arms: the next crossing alerts once more", async () => {
+    setWallet(500_000);
+    const ok = await order(801, "9841230803", "succeeded");
+    expect(ok.push.text).toContain("Total paid: Rs 153");
+    expect(ok.push.text).toContain("Balance after: Rs 847");
+    await drained();
+    expect(alerts(LOW)).toHaveLength(1);
+    setWallet(5_000);
+    await order(801, "9841230804", "failed");
+    await waitUntil(async () => alerts(LOW).length === 2, "the second crossing's alert");
+    await drained();
+    expect(alerts(LOW)).toHaveLength(2);
+    setWallet(500_000 - 15_000);
+  });
+
+  it("/books and GET /books: balances sum to zero, fee income, margin, the float and no drift", async () => {
+    const books = ts.system.metricsUrl.replace(/\/metrics$/, "/books");
+    const res = await fetch(books);
+    expect(res.status).toBe(200);
+    const r = (await res.json()) as BooksReport;
+    expect(r).toMatchObject({ balanced: true, postedSumPaisa: 0, pendingSumPaisa: 0 });
+    // One success: Rs 153 paid, the aggregator debited Rs 150 and reported 3 % commission.
+    expect(r.feeIncomePaisa).toBe(500);
+    expect(r.margin).toEqual({ orders: 1, marginPaisa: 300 + 450, commissionReportedPaisa: 450 });
+    expect(r.customers).toMatchObject({ balancePaisa: 100_000 - 15_300, heldPaisa: 0 });
+    expect(r.float.reportedPaisa).toBe(485_000);
+    // The opening float was booked from the first report: from now on the books track it.
+    expect(r.float.driftPaisa).toBe(0);
+    expect(r.float.withinTolerance).toBe(true);
+    // Never on the public listener.
+    const pub = await fetch(`${ts.system.url}/books`);
+    expect(pub.status).toBe(404);
+    expect(await pub.text()).not.toContain("feeIncomePaisa");
+
+    const shown = await admin().say("/books", /Books at/);
+    expect(shown.text).toContain("Fee income: Rs 5");
+    expect(shown.text).toContain("Margin: Rs 7.50 on 1 orders (commission reported: Rs 4.50)");
+    expect(shown.text).toContain("Difference: Rs 0");
+    expect(shown.text).toContain("✅ The books balance");
+    // Customers are refused.
+    const denied = await ts.user(801).say("/books", /admins/);
+    expect(denied.text).toBe("This command is for admins.");
+    await expectBooksBalanced(ledger());
+  });
+
+  it("the scheduled check alerts once when the float drifts beyond the tolerance", async () => {
+    await ts.system.booksCheck.runOnce();
+    await drained();
+    expect(alerts(DRIFT)).toHaveLength(0);
+    // Money moved at the aggregator that the books do not know of.
+    setWallet(485_000 - 20_000);
+    const r = await ts.system.books.check([ADMIN]);
+    expect(r.float).toMatchObject({ driftPaisa: -20_000, withinTolerance: false });
+    const alert = await admin().waitFor(DRIFT);
+    expect(alert.text).toContain("Books expect: Rs 4,850; the aggregator reports: Rs 4,650.");
+    expect(alert.text).toContain("Difference: -Rs 200 (tolerance Rs 1)");
+    await ts.system.books.check([ADMIN]);
+    await drained();
+    expect(alerts(DRIFT)).toHaveLength(1);
+    // Back within tolerance re-arms; a new drift alerts again.
+    setWallet(485_000);
+    await ts.system.books.check([ADMIN]);
+    setWallet(485_000 + 5_000);
+    await ts.system.books.check([ADMIN]);
+    await waitUntil(async () => alerts(DRIFT).length === 2, "the second drift's alert");
+  });
+});

@@ -1,0 +1,123 @@
+import { describe, expect, it } from "vitest";
+import { createI18n, translator } from "../../src/bot/i18n.ts";
+import { finalText, receiptText } from "../../src/bot/render.ts";
+import type { Order } from "../../src/orders/model.ts";
+import { placedOrder } from "../support/orders.ts";
+
+/**
+ * Receipts and final pushes (issue 15): reference, the aggregator's transaction id when known,
+ * date and time in the order's country, category, operator, number, package or bill month,
+ * amount, fee, discount, total paid and the balance after; a failure says what was returned. In
+ * English, Nepali and Hindi; Nepal orders in रु/Rs, India orders in ₹, the balance always in the
+ * Nepal wallet's rupees.
+ */
+
+const i18n = createI18n(() => "en");
+const t = (locale: string) => translator(i18n, locale);
+
+// 2026-11-22 08:00 UTC: 13:45 in Kathmandu, 13:30 in Kolkata.
+const AT = Date.UTC(2026, 10, 22, 8, 0);
+
+function prepaid(over: Partial<Order> = {}): Order {
+  return placedOrder({
+    reference: "1700000000077",
+    amountPaisa: 15_000,
+    price: { amountPaisa: 15_000, feePaisa: 500, discountPaisa: 200, totalPaisa: 15_300 },
+    holdId: "order:1700000000077",
+    createdAt: AT,
+    ...over,
+  });
+}
+
+describe("the final push and the receipt", () => {
+  it("a success in English: every line, the money of the schedule and the balance after", () => {
+    const o = prepaid({ status: "success", transactionId: "TX-991" });
+    expect(finalText(t("en"), o, { balancePaisa: 84_700 }).split("\n")).toEqual([
+      "✅ Order 1700000000077 succeeded.",
+      "NTC Prepaid · 9841234567 · Rs 150",
+      "Service: 📱 Mobile top-up",
+      "Fee: Rs 5",
+      "Discount: −Rs 2",
+      "Total paid: Rs 153",
+      "Balance after: Rs 847",
+      "Transaction id: TX-991",
+      "Date: 22 Nov 2026, 13:45",
+    ]);
+  });
+
+  it("a failure says how much was returned to the balance, and why", () => {
+    const o = prepaid({ status: "failed", providerMessage: "Number barred" });
+    const text = finalText(t("en"), o, { balancePaisa: 100_000 });
+    expect(text).toContain(
+      "❌ Order 1700000000077 failed.\nRs 153 has been returned to your balance.",
+    );
+    expect(text).toContain("Total: Rs 153");
+    expect(text).not.toContain("Total paid");
+    expect(text).toContain("Reason: Number barred");
+    expect(text).not.toContain("Transaction id");
+  });
+
+  it("a refusal for the merchant's float never shows the aggregator's words", () => {
+    const o = prepaid({
+      status: "failed",
+      floatShort: true,
+      providerMessage: "Insufficient balance: Rs 150.00 needed, Rs 10.00 available",
+    });
+    const text = finalText(t("en"), o);
+    expect(text).toContain("Reason: the service is briefly unavailable");
+    expect(text).not.toMatch(/insufficient|needed|Rs 10\b/i);
+    const ne = finalText(t("ne"), o);
+    expect(ne).toContain("सेवा केही समयका लागि उपलब्ध छैन");
+    expect(ne).not.toMatch(/Insufficient/);
+  });
+
+  it("in Nepali: the same lines in Nepali, रु, Nepal time", () => {
+    const o = prepaid({ status: "success", transactionId: "TX-991", locale: "ne" });
+    const text = finalText(t("ne"), o, { balancePaisa: 84_700 });
+    expect(text).toContain("✅ अर्डर 1700000000077 सफल भयो।");
+    expect(text).toContain("NTC Prepaid · 9841234567 · रु 150");
+    expect(text).toContain("शुल्क: रु 5");
+    expect(text).toContain("छुट: −रु 2");
+    expect(text).toContain("जम्मा तिरेको: रु 153");
+    expect(text).toContain("पछिको मौज्दात: रु 847");
+    expect(text).toContain("कारोबार आईडी: TX-991");
+    expect(text).toMatch(/मिति: .*१३:४५/);
+  });
+
+  it("an India order in Hindi: ₹ for the order, the Nepal wallet's balance never as ₹", () => {
+    const o = prepaid({
+      status: "success",
+      region: "in",
+      category: "india",
+      operatorName: "Jio Prepaid",
+      connectionNo: "9876543210",
+      details: { circleId: "5", packageName: "28 days" },
+      locale: "hi",
+    } as Partial<Order>);
+    const text = finalText(t("hi"), o, { balancePaisa: 84_700 });
+    expect(text).toContain("Jio Prepaid · 9876543210 · ₹150");
+    expect(text).toContain("पैक: 28 days");
+    expect(text).toContain("कुल भुगतान: ₹153");
+    expect(text).toContain("बाद में बैलेंस: रु 847");
+    expect(text).not.toMatch(/बैलेंस: ₹/);
+    expect(text).toMatch(/तारीख: .*13:30/);
+  });
+
+  it("a water bill shows its month; open mode shows no fee or total and 'nothing was charged'", () => {
+    const water = placedOrder({
+      category: "water",
+      operatorName: "Khanepani (Water)",
+      connectionNo: "123456",
+      details: { officeCode: "KTM", monthId: 2 },
+      status: "failed",
+      createdAt: AT,
+    } as Partial<Order>);
+    const text = finalText(t("en"), water);
+    expect(text).toContain("Bill month: Jestha");
+    expect(text).toContain("Nothing was charged.");
+    expect(text).not.toMatch(/Fee|Total|Balance after/);
+    const receipt = receiptText(t("en"), { ...water, status: "pending" });
+    expect(receipt).toContain("🧾 Order 1700000000001");
+    expect(receipt).toContain("Status: ⏳ pending");
+  });
+});
