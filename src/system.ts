@@ -10,6 +10,7 @@ import { wireMoneyPath } from "./system/money-path.ts";
 import { type Listeners, openListeners } from "./system/server.ts";
 import { knowBot, mountTelegramWebhook, startWorkers, watchTelegram } from "./system/start.ts";
 import { wireRedis, wireStores } from "./system/stores.ts";
+import { wireTopUps } from "./system/top-up.ts";
 
 export interface SystemOptions {
   config: Config;
@@ -49,13 +50,14 @@ export async function startSystem(opts: SystemOptions) {
     let runner: Awaited<ReturnType<typeof startWorkers>>;
     if (opts.workers !== false) {
       await local?.connect(base.logger);
-      const workers = [notifier, reconciler];
+      const workers = [notifier, reconciler, ...(parts.topUp ? [parts.topUp.reconciler] : [])];
       runner = await startWorkers(base, { bot, deps, workers, hook: parts.hook });
     }
     // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.
     const stop = once(async () => {
       if (runner?.isRunning()) await runner.stop();
       await reconciler.stop();
+      await parts.topUp?.reconciler.stop();
       await notifier.stop();
       await webhook.settled();
       await server.close();
@@ -81,6 +83,10 @@ export async function startSystem(opts: SystemOptions) {
       notifier,
       reconciler,
       webhook,
+      /** Adding money online (undefined without a gateway); `khalti` is the local stand-in. */
+      topUps: parts.topUp?.topUps,
+      topUpReconciler: parts.topUp?.reconciler,
+      khalti: local?.khaltiStandIn,
       registry: base.registry,
       logger: base.logger,
       redis,
@@ -121,12 +127,29 @@ async function wire(
   const { provider, orders } = money;
   const catalog = createCatalog(config.catalog);
   const deps = botDeps(base, { catalog, provider, orders, stores, roles });
+  // Pushes go through the bot's API, which exists once wireBot has run (they start after that).
+  let send = async (_chatId: number, _text: string): Promise<void> => {
+    throw new Error("the bot is not wired yet");
+  };
+  const topUp = wireTopUps(base, {
+    app,
+    stores,
+    selfUrl: server.url,
+    standIn: local?.khalti,
+    adminIds: roles.adminIds,
+    i18n: deps.i18n,
+    send: (chatId, text) => send(chatId, text),
+  });
+  if (topUp) deps.topUps = topUp.topUps;
   // Without the emulator BOT_TOKEN is set (loadConfig: no BOT_TOKEN means the playground).
   const target = local?.botApi ?? { token: config.bot.token ?? "", apiRoot: config.bot.apiRoot };
   const { bot, telegram } = wireBot(base, deps, { target, redis, botInfo: opts.botInfo });
+  send = async (chatId, text) => {
+    await bot.api.sendMessage(chatId, text);
+  };
   const notifier = wireNotifier(base, { stores, orders, bot, deps });
   const hook = mountTelegramWebhook(base, app, bot, target.token);
-  return { ...money, local, stores, deps, target, bot, telegram, notifier, hook };
+  return { ...money, local, stores, deps, target, bot, telegram, notifier, hook, topUp };
 }
 
 export type System = Awaited<ReturnType<typeof startSystem>>;

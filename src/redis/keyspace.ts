@@ -89,6 +89,14 @@ export function keyspace(prefix: string) {
     /** Stream: the append-only journal, one entry per transfer, ids "<booking ms>-<n>". */
     ledgerJournal: `${ledger}:journal`,
 
+    // --- Top-ups (topup/redis-store.ts). The update script also holds the four {ledger} keys. ---
+    /** Hash {v: version, j: top-up JSON}, by the gateway's payment id. */
+    topUp: (gateway: string, paymentId: string) => `${prefix}{topup:${gateway}:${paymentId}}`,
+    /** Sorted set per user: "<gateway>:<paymentId>" scored by createdAt. */
+    topUpsByUser: (userId: number) => `${user(userId)}:topups`,
+    /** Sorted set of top-ups the reconciler must look at, scored by when. Global. */
+    topUpsDue: `${prefix}topups:due`,
+
     // --- Bot (bot/limits.ts, bot/dedupe.ts, bot/create-bot.ts) ---
     /** Paisa a user reserved on one Nepal day (YYYY-MM-DD). */
     spendDay: (userId: number, day: string) => `${user(userId)}:spend:${day}`,

@@ -14,6 +14,7 @@ import {
   createRedisOrderStore,
 } from "../orders/index.ts";
 import { createRedis, redisAnswers } from "../redis/connection.ts";
+import { createMemoryTopUpStore, createRedisTopUpStore } from "../topup/index.ts";
 import type { Base } from "./base.ts";
 
 /** The Redis connection: the one given (tests), one of our own (REDIS_URL), or none (memory). */
@@ -45,6 +46,8 @@ export function wireStores(base: Base, redis: Redis | undefined) {
       // Telegram's flood limits are per bot: with Redis every process draws on one shared budget.
       paceStore: redisPaceStore(redis, prefix),
       lease: createRedisLease(redis, prefix),
+      // Its update script books the credit in the same {ledger} keys, in the same step.
+      topUps: createRedisTopUpStore({ redis, prefix, now }),
     };
   }
   // In memory the queue is the order store's outbox: a status and its notifications in one step.
@@ -58,6 +61,7 @@ export function wireStores(base: Base, redis: Redis | undefined) {
     limits: (s: LimitSettings) => memoryLimits(s),
     paceStore: memoryPaceStore(),
     lease: createMemoryLease(now),
+    topUps: createMemoryTopUpStore({ ledger }),
   };
 }
 
