@@ -70,6 +70,11 @@ export interface KhaltiStandInOptions {
   /** Fee in basis points of the amount (the merchant's; recorded, not charged to the payer). */
   feeBasisPoints?: number;
   now?: () => number;
+  /**
+   * Called with each lookup's answer just before it is sent (tests: kill the merchant's process
+   * between the lookup and whatever it does next).
+   */
+  onLookup?: (answer: { pidx: string; status: KhaltiStatus }) => void;
 }
 
 /** The stand-in's secret in local mode (never a real key). */
@@ -189,6 +194,7 @@ export function createKhaltiStandIn(opts: KhaltiStandInOptions) {
       fee: p.fee,
       refunded: p.refunded,
     };
+    opts.onLookup?.({ pidx: p.pidx, status: p.status });
     // Khalti answers the lookup of an expired or cancelled payment with 400 and the same fields.
     const bad = p.status === "Expired" || p.status === "User canceled";
     return c.json(answer, bad ? 400 : 200);

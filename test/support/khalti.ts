@@ -6,9 +6,12 @@ import { createLogger } from "../../src/logger.ts";
 import { createTopUps, type TopUpNotice, type TopUpStore } from "../../src/topup/index.ts";
 
 /** The Khalti stand-in alone on a loopback port (tests that build the top-up service by hand). */
-export async function serveKhaltiStandIn() {
+export async function serveKhaltiStandIn(
+  opts: Pick<Parameters<typeof createKhaltiStandIn>[0], "onLookup"> = {},
+) {
   let base = "";
   const standIn = createKhaltiStandIn({
+    ...opts,
     secretKey: STANDIN_SECRET_KEY,
     get publicBase() {
       return base;
