@@ -150,7 +150,9 @@ export function createTopUps(opts: TopUpsOptions) {
           credit: customer,
           amountPaisa: effect.amountPaisa,
           kind: "topup",
-          reference: `${t.gateway} ${t.paymentId}`,
+          // The journal carries what the accountant reconciles with the gateway's statement. The
+          // lookup that completes the top-up is the only one that books, so this text is stable.
+          reference: `${t.gateway} pidx=${t.paymentId} txn=${effect.transactionId ?? "-"} fee=${effect.feePaisa}`,
         },
       };
     }

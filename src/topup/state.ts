@@ -14,7 +14,7 @@ import { isFinalTopUp, type TopUp, type TopUpEvent, type TopUpStatus } from "./m
  */
 
 export type Effect =
-  | { kind: "credit"; amountPaisa: number }
+  | { kind: "credit"; amountPaisa: number; transactionId: string | null; feePaisa: number }
   /** Reverse up to the credited amount; the service bounds it by the customer's balance. */
   | { kind: "reverse"; creditedPaisa: number };
 
@@ -57,7 +57,12 @@ export function transition(t: TopUp, e: TopUpEvent, now: number): Transition {
           feePaisa: e.feePaisa,
           ...(e.transactionId ? { transactionId: e.transactionId } : {}),
         },
-        { kind: "credit", amountPaisa: e.totalPaisa },
+        {
+          kind: "credit",
+          amountPaisa: e.totalPaisa,
+          transactionId: e.transactionId,
+          feePaisa: e.feePaisa,
+        },
       );
     case "pending":
       return t.status === "initiated" ? move("pending") : same;

@@ -95,7 +95,9 @@ describe.each([
       debit: account.merchant.gateway("khalti"),
       credit: account.customer(801),
       amountPaisa: 50_000,
+      reference: `khalti pidx=${t.paymentId} txn=${stored?.transactionId} fee=${stored?.feePaisa}`,
     });
+    expect(stored?.feePaisa).toBe(1_500);
     await waitUntil(
       () => pushes(801).find((p) => p.includes("Rs 500 added to your balance. Balance: Rs 500")),
       "the credit push",

@@ -38,7 +38,12 @@ describe("top-up transitions", () => {
     for (const from of ["initiated", "pending"] as const) {
       const r = transition(at(from), ev("completed", 49_900), 7);
       expect(r.changed).toBe(true);
-      expect(r.effect).toEqual({ kind: "credit", amountPaisa: 49_900 });
+      expect(r.effect).toEqual({
+        kind: "credit",
+        amountPaisa: 49_900,
+        transactionId: "TXN1",
+        feePaisa: 1_500,
+      });
       expect(r.topUp).toMatchObject({
         status: "completed",
         creditedPaisa: 49_900,
