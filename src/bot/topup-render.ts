@@ -14,16 +14,21 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
     const credited = t.creditedPaisa ?? 0;
     const reversed = t.reversedPaisa ?? 0;
     const lines =
-      t.status === "refunded"
+      n.reason === "refund"
         ? [
             `Attention: ${t.gateway} reports top-up ${t.paymentId} refunded.`,
             `User ${t.userId}; credited ${formatRupees(credited)}, taken back ${formatRupees(reversed)}.`,
           ]
-        : [
-            `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} could not be booked.`,
-            `Status ${t.status}; the books refused the transfer. Please look at it.`,
-          ];
-    if (t.status === "refunded" && reversed < credited)
+        : n.reason === "stuck"
+          ? [
+              `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
+              "Nothing was credited. Please check it in the gateway's merchant dashboard.",
+            ]
+          : [
+              `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} could not be booked.`,
+              `Status ${t.status}; the books refused the transfer. Please look at it.`,
+            ];
+    if (n.reason === "refund" && reversed < credited)
       lines.push(
         `The balance was short by ${formatRupees(credited - reversed)}: recover it by hand.`,
       );

@@ -5,7 +5,9 @@ export { createTopUpReconciler } from "./reconciler.ts";
 export { createRedisTopUpStore } from "./redis-store.ts";
 export { topUpReturnRoutes } from "./return-page.ts";
 export {
+  type AlertReason,
   createTopUps,
+  STUCK_AFTER_MS,
   type StartResult,
   TOPUP_MIN_PAISA,
   type TopUpNotice,

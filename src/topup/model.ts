@@ -54,6 +54,8 @@ export const topUpSchema = z.object({
   reversedPaisa: paisa.optional(),
   /** The last status the customer was told about (a push after the change, at least once). */
   notified: topUpStatusSchema.optional(),
+  /** The admins were told it is still open long after its link expired. */
+  stuckAlerted: z.boolean().optional(),
   /** One process is pushing until then: others do not push the same status meanwhile. */
   pushLeaseUntil: z.number().int().nonnegative().optional(),
   version: z.number().int().nonnegative(),

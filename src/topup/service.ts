@@ -23,6 +23,8 @@ export const TOPUP_MIN_PAISA = 1_000;
 export interface TopUpNotice {
   chatId: number;
   audience: "customer" | "admin";
+  /** Admin notices: a refund reversed a credit, the books refused a transfer, or no end in sight. */
+  reason?: AlertReason;
   topUp: TopUp;
   /** The customer's available balance after the change (customer notices). */
   balancePaisa?: number;
@@ -49,6 +51,8 @@ export interface TopUpsOptions {
   refundCheckEveryMs: number;
 }
 
+export type AlertReason = "refund" | "ledger_refused" | "stuck";
+
 export type StartResult =
   | { ok: true; topUp: TopUp }
   | { ok: false; reason: "below" | "above"; limitPaisa: number }
@@ -61,6 +65,8 @@ const DAY_MS = 86_400_000;
 const MAX_ROUNDS = 10;
 /** Longer than a push's bounded Bot API calls (src/telegram/policy.ts: 25 s by default). */
 const PUSH_LEASE_MS = 60_000;
+/** An open top-up this long after its link expired has no end in sight: the admins are told. */
+export const STUCK_AFTER_MS = 3_600_000;
 
 export function createTopUps(opts: TopUpsOptions) {
   const { store, gateway, ledger, logger } = opts;
@@ -72,7 +78,13 @@ export function createTopUps(opts: TopUpsOptions) {
 
   /** When the reconciler should look at `t` next; null: never again. */
   const dueAt = (t: TopUp, at: number): number | null => {
-    if (needsLookup(t) || needsPush(t)) return at + opts.lookupEveryMs;
+    if (needsPush(t)) return at + opts.lookupEveryMs;
+    if (needsLookup(t)) {
+      // Long past its link's expiry with no end from the gateway: an admin was told; look now
+      // and then, and give up when the refund watch would have ended.
+      if (at <= t.expiresAt + STUCK_AFTER_MS) return at + opts.lookupEveryMs;
+      return t.createdAt + opts.refundWatchMs > at ? at + opts.refundCheckEveryMs : null;
+    }
     if (t.status === "completed" && t.createdAt + opts.refundWatchMs > at)
       return at + opts.refundCheckEveryMs;
     return null;
@@ -201,7 +213,7 @@ export function createTopUps(opts: TopUpsOptions) {
         // id_conflict: a transfer under this id with other fields exists. Nothing is written;
         // an admin must look (the reconciler alerts again on its next pass).
         logger.error({ topUp: current.id, refusal: out.refusal }, "top-up transfer refused");
-        await alertAdmins(current, `ledger refused: ${out.refusal.code}`);
+        await alertAdmins(current, "ledger_refused");
         return current;
       }
       if (out.ledger?.ok && out.ledger.duplicate)
@@ -217,10 +229,10 @@ export function createTopUps(opts: TopUpsOptions) {
     throw new Error(`top-up ${paymentId}: too many concurrent writers`);
   }
 
-  async function alertAdmins(t: TopUp, _why: string): Promise<void> {
+  async function alertAdmins(t: TopUp, reason: AlertReason): Promise<void> {
     for (const chatId of opts.adminChatIds) {
       await opts
-        .notify({ chatId, audience: "admin", topUp: t })
+        .notify({ chatId, audience: "admin", reason, topUp: t })
         .catch((err) =>
           logger.warn({ err: String(err), topUp: t.id }, "top-up admin alert failed"),
         );
@@ -281,6 +293,17 @@ export function createTopUps(opts: TopUpsOptions) {
         if (needsLookup(t) || t.status === "completed") await confirm(g, pid);
         else await deliver(t);
         const after = await store.get(g, pid);
+        if (
+          after &&
+          needsLookup(after) &&
+          !after.stuckAlerted &&
+          now() > after.expiresAt + STUCK_AFTER_MS
+        ) {
+          await alertAdmins(after, "stuck");
+          const flagged = { ...after, stuckAlerted: true };
+          await store.update(after.version, flagged, undefined, dueAt(flagged, now()));
+          continue;
+        }
         // Nothing changed (a Pending again, or a failed lookup): keep it on the schedule.
         if (after && after.version === t.version) {
           const at = now();
