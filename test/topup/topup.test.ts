@@ -292,6 +292,12 @@ describe.each([
     ];
     for (const p of pages) expect(p.html).not.toContain(STANDIN_SECRET_KEY);
     expect(ts.logs.join("")).not.toContain(STANDIN_SECRET_KEY);
+    // Nor any chat message: the customers' pushes and the admin's alerts.
+    const chats = [801, 802, 803, 804, 805, 806, 807, 808, 809, 3001].flatMap((id) =>
+      ts.user(id).botTexts(),
+    );
+    expect(chats.length).toBeGreaterThan(8);
+    for (const text of chats) expect(text).not.toContain(STANDIN_SECRET_KEY);
     expect(ts.logs.length).toBeGreaterThan(10);
   });
 });
