@@ -40,25 +40,25 @@ module.exports = {
     layer(
       "base",
       "^src/(logger|money|redis|telegram|ledger)",
-      "^src/(config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "^src/(gateway|topup|config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
       "Logging, money, Redis, the Bot API transport and the books know nothing of the product's parts.",
     ),
     layer(
       "config",
       "^src/(config|pricing)",
-      "^src/(provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "^src/(gateway|topup|provider|orders|notify|webhook|bot|categories|http|system|main)",
       "The configuration and the price schedule read only the catalogue's data.",
     ),
     layer(
       "catalog",
       "^src/catalog/",
-      "^src/(provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "^src/(gateway|topup|provider|orders|notify|webhook|bot|categories|http|system|main)",
       "The catalogue is pure data and rules.",
     ),
     layer(
       "provider",
       "^src/provider/",
-      "^src/(orders|notify|webhook|bot|categories|http|system|main)",
+      "^src/(gateway|topup|orders|notify|webhook|bot|categories|http|system|main)",
       "The aggregator client knows nothing of orders or chats.",
     ),
     layer(
@@ -77,8 +77,20 @@ module.exports = {
     layer(
       "telegram",
       "^src/telegram/",
-      "^src/(catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "^src/(gateway|topup|catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
       "The bounded Bot API transport serves the bot and the notifier alike.",
+    ),
+    layer(
+      "gateway",
+      "^src/gateway/",
+      "^src/(topup|orders|notify|webhook|bot|categories|http|system|main)",
+      "The payment-gateway port and its adapters know nothing of top-ups or chats.",
+    ),
+    layer(
+      "topup",
+      "^src/topup/",
+      "^src/(orders|notify|webhook|bot|categories|http|system|main)",
+      "Top-ups sit on the gateway port and the books, beside the orders, below the chat.",
     ),
     layer(
       "notify-webhook",

@@ -1,6 +1,7 @@
 import type { BotDeps } from "../src/bot/deps.ts";
-import { type BotFlows, REPEAT_FLOW, STATUS_FLOW } from "../src/bot/flows.ts";
+import { ADD_MONEY_FLOW, type BotFlows, REPEAT_FLOW, STATUS_FLOW } from "../src/bot/flows.ts";
 import type { AnyCategoryModule } from "../src/categories/index.ts";
+import { addMoneyConversation } from "./add-money.ts";
 import { repeatConversation } from "./repeat.ts";
 import { statusConversation } from "./status.ts";
 
@@ -14,6 +15,7 @@ export function botFlows(deps: BotDeps, categories: readonly AnyCategoryModule[]
       ...Object.fromEntries(categories.map((c) => [c.id, c.conversation(deps)])),
       [STATUS_FLOW]: statusConversation(deps),
       [REPEAT_FLOW]: repeatConversation(deps, categories),
+      [ADD_MONEY_FLOW]: addMoneyConversation(deps),
     },
     menu: categories.map((c) => ({ conversation: c.id, labelKey: c.menu.labelKey })),
     offered: (id) => deps.catalog.offersCategory(id),

@@ -338,3 +338,18 @@ books-balanced = ✅ The books balance: every account sums to zero.
 books-unbalanced = ❌ The books do not balance: { $problems } problems. Check the journal.
 books-unknown = unknown
 # --- end /books (h-books) ---
+# --- top-up: adding money with Khalti (issue 17) ---
+topup-button = ➕ Add money
+topup-ask-amount = How much do you want to add to your balance? Type an amount from { $min } to { $max }, or choose:
+topup-not-offered = Adding money online is not available here. An agent can add money to your balance.
+topup-gateway-down = Khalti is not answering right now. Nothing was charged. Please try again in a few minutes with /addmoney.
+topup-daily-cap = You can add at most { $remaining } more today.
+topup-pay-button = Pay with Khalti
+topup-checkout = To add { $amount }, tap "Pay with Khalti" and pay in the browser (Khalti wallet, e-banking, mobile banking or card). The link works for a limited time.
+    When Khalti confirms the payment, I add the amount to your balance and tell you here. If you cancel or the link expires, nothing is added.
+topup-credited = ✅ { $amount } added to your balance. Balance: { $balance }
+topup-expired = The payment link for { $amount } expired. Nothing was added.
+topup-cancelled = The payment of { $amount } was cancelled. Nothing was added.
+topup-refunded = Khalti refunded your payment of { $amount }; { $reversed } was taken back from your balance. Balance: { $balance }
+help-topup = /addmoney – add money to your balance with Khalti
+cmd-addmoney = Add money

@@ -289,6 +289,26 @@ const envSchema = z.object({
   BOOKS_CHECK_INTERVAL_MS: int(24 * 3600_000, 1000),
   /** Rupees: a float difference beyond this alerts admins. */
   BOOKS_DRIFT_TOLERANCE: int(1, 0),
+  /** Khalti ePayment's base URL (sandbox or production, ending in /api/v2); unset: the local stand-in in local mode, no top-ups otherwise. */
+  KHALTI_BASE_URL: z.preprocess(
+    emptyToUndefined,
+    httpUrl
+      .refine((u) => /\/api\/v2\/?$/.test(u), "must be the base URL ending in /api/v2")
+      .transform((u) => u.replace(/\/+$/, ""))
+      .optional(),
+  ),
+  KHALTI_SECRET_KEY: optionalString,
+  KHALTI_TIMEOUT_MS: int(10_000, 100),
+  /** The public base URL Khalti sends the payer's browser back to (default PUBLIC_URL). */
+  TOPUP_PUBLIC_URL: z.preprocess(
+    emptyToUndefined,
+    httpUrl.transform((u) => u.replace(/\/+$/, "")).optional(),
+  ),
+  TOPUP_MAX_AMOUNT: int(10_000, 10),
+  TOPUP_DAILY_CAP: int(25_000, 10),
+  TOPUP_LOOKUP_INTERVAL_MS: int(15_000, 100),
+  TOPUP_REFUND_WATCH_MS: int(7 * 86_400_000, 0),
+  TOPUP_REFUND_CHECK_MS: int(3_600_000, 100),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -357,6 +377,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.PROVIDER_URL && !e.REDIS_URL && !e.REDIS_SENTINELS && !e.ALLOW_MEMORY_STORES)
     problems.push(
       "REDIS_URL: required when PROVIDER_URL is set: orders of a real wallet kept in memory vanish with the process (ALLOW_MEMORY_STORES=1 to accept that)",
+    );
+  if (e.KHALTI_BASE_URL && !e.KHALTI_SECRET_KEY)
+    problems.push("KHALTI_SECRET_KEY: required when KHALTI_BASE_URL is set");
+  if (e.KHALTI_SECRET_KEY && !e.KHALTI_BASE_URL)
+    problems.push("KHALTI_BASE_URL: required when KHALTI_SECRET_KEY is set");
+  if (e.KHALTI_BASE_URL && !e.TOPUP_PUBLIC_URL && !e.PUBLIC_URL)
+    problems.push(
+      "TOPUP_PUBLIC_URL: required when KHALTI_BASE_URL is set and PUBLIC_URL is not (Khalti sends the payer's browser back there)",
     );
   if (e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
     problems.push("METRICS_PORT: must differ from PORT (metrics are never served publicly)");
@@ -490,6 +518,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       checkIntervalMs: e.BOOKS_CHECK_INTERVAL_MS,
       driftTolerancePaisa: e.BOOKS_DRIFT_TOLERANCE * 100,
     },
+    topUp: {
+      /** Unset: the local stand-in (local mode only); without local mode, no top-ups. */
+      khalti: e.KHALTI_BASE_URL
+        ? { baseUrl: e.KHALTI_BASE_URL, secretKey: e.KHALTI_SECRET_KEY ?? "" }
+        : undefined,
+      timeoutMs: e.KHALTI_TIMEOUT_MS,
+      /** Unset in local mode: the server's own URL. */
+      publicUrl: e.TOPUP_PUBLIC_URL ?? e.PUBLIC_URL,
+      maxRupees: e.TOPUP_MAX_AMOUNT,
+      dailyCapRupees: e.TOPUP_DAILY_CAP,
+      lookupIntervalMs: e.TOPUP_LOOKUP_INTERVAL_MS,
+      refundWatchMs: e.TOPUP_REFUND_WATCH_MS,
+      refundCheckMs: e.TOPUP_REFUND_CHECK_MS,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }
@@ -507,5 +549,6 @@ export function secretsOf(config: Config): string[] {
     config.webhook.secret,
     config.metrics.token,
     config.redis.sentinel?.password,
+    config.topUp.khalti?.secretKey,
   ].filter((s): s is string => typeof s === "string" && s.length >= 6);
 }

@@ -1,3 +1,8 @@
+import {
+  createKhaltiStandIn,
+  type KhaltiStandIn,
+  STANDIN_SECRET_KEY,
+} from "../dev/khalti/index.ts";
 import { type BotApiEmulator, createBotApiEmulator } from "../dev/playground/emulator/index.ts";
 import {
   createPlayground,
@@ -30,6 +35,7 @@ export type SandboxOverrides = Partial<Omit<SandboxOptions, "accounts">>;
 
 const SANDBOX_MOUNT = "/sandbox/api/v1";
 const EMULATOR_MOUNT = "/telegram";
+const KHALTI_MOUNT = "/khalti";
 
 export interface LocalModeContext {
   config: Config;
@@ -55,6 +61,16 @@ export function startLocalMode(ctx: LocalModeContext) {
   }
   const sandbox = config.mode.embeddedSandbox ? embedSandbox(ctx, faults) : undefined;
   if (sandbox) app.route(SANDBOX_MOUNT, sandbox.app);
+  // Khalti's stand-in, unless KHALTI_BASE_URL names the real one (or Khalti's own sandbox).
+  let khalti: KhaltiStandIn | undefined;
+  if (!config.topUp.khalti) {
+    khalti = createKhaltiStandIn({
+      secretKey: STANDIN_SECRET_KEY,
+      publicBase: `${selfUrl}${KHALTI_MOUNT}`,
+      ...(ctx.now ? { now: ctx.now } : {}),
+    });
+    app.route(KHALTI_MOUNT, khalti.app);
+  }
   const roles = rolesOf(config);
   let emulator: BotApiEmulator | undefined;
   if (config.mode.playground) {
@@ -69,6 +85,12 @@ export function startLocalMode(ctx: LocalModeContext) {
     sandbox,
     emulator,
     roles,
+    /** The Khalti stand-in (tests drive its faults and refunds), when it replaces Khalti. */
+    khaltiStandIn: khalti,
+    /** The gateway to use instead of config.topUp.khalti: the stand-in. */
+    khalti: khalti
+      ? { baseUrl: `${selfUrl}${KHALTI_MOUNT}/api/v2`, secretKey: STANDIN_SECRET_KEY }
+      : undefined,
     /** The provider to use instead of config.provider: the embedded sandbox. */
     provider: sandbox
       ? { baseUrl: `${selfUrl}${SANDBOX_MOUNT}`, token: config.sandbox.token }

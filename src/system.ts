@@ -10,6 +10,7 @@ import { wireMoneyPath } from "./system/money-path.ts";
 import { type Listeners, openListeners } from "./system/server.ts";
 import { knowBot, mountTelegramWebhook, startWorkers, watchTelegram } from "./system/start.ts";
 import { wireRedis, wireStores } from "./system/stores.ts";
+import { wireTopUps } from "./system/top-up.ts";
 
 export interface SystemOptions {
   config: Config;
@@ -54,7 +55,12 @@ export async function startSystem(opts: SystemOptions) {
     let runner: Awaited<ReturnType<typeof startWorkers>>;
     if (opts.workers !== false) {
       await local?.connect(base.logger);
-      const workers = [notifier, reconciler, booksCheck];
+      const workers = [
+        notifier,
+        reconciler,
+        booksCheck,
+        ...(parts.topUp ? [parts.topUp.reconciler] : []),
+      ];
       runner = await startWorkers(base, { bot, deps, workers, hook: parts.hook });
     }
     // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.
@@ -62,6 +68,7 @@ export async function startSystem(opts: SystemOptions) {
       if (runner?.isRunning()) await runner.stop();
       await reconciler.stop();
       await booksCheck.stop();
+      await parts.topUp?.reconciler.stop();
       await notifier.stop();
       await catalogSync.stop();
       await webhook.settled();
@@ -93,6 +100,10 @@ export async function startSystem(opts: SystemOptions) {
       notifier,
       reconciler,
       webhook,
+      /** Adding money online (undefined without a gateway); `khalti` is the local stand-in. */
+      topUps: parts.topUp?.topUps,
+      topUpReconciler: parts.topUp?.reconciler,
+      khalti: local?.khaltiStandIn,
       registry: base.registry,
       logger: base.logger,
       redis,
@@ -133,12 +144,41 @@ async function wire(
   const { provider, orders } = money;
   const { catalog, catalogSync } = wireCatalog(base, provider, redis);
   const deps = botDeps(base, { catalog, provider, orders, stores, roles, books: money.books });
+  // Pushes go through the bot's API, which exists once wireBot has run (they start after that).
+  let send = async (_chatId: number, _text: string): Promise<void> => {
+    throw new Error("the bot is not wired yet");
+  };
+  const topUp = wireTopUps(base, {
+    app,
+    stores,
+    selfUrl: server.url,
+    standIn: local?.khalti,
+    adminIds: roles.adminIds,
+    i18n: deps.i18n,
+    send: (chatId, text) => send(chatId, text),
+  });
+  if (topUp) deps.topUps = topUp.topUps;
   // Without the emulator BOT_TOKEN is set (loadConfig: no BOT_TOKEN means the playground).
   const target = local?.botApi ?? { token: config.bot.token ?? "", apiRoot: config.bot.apiRoot };
   const { bot, telegram } = wireBot(base, deps, { target, redis, botInfo: opts.botInfo });
+  send = async (chatId, text) => {
+    await bot.api.sendMessage(chatId, text);
+  };
   const notifier = wireNotifier(base, { stores, orders, bot, deps });
   const hook = mountTelegramWebhook(base, app, bot, target.token);
-  return { ...money, local, stores, deps, target, bot, telegram, notifier, hook, catalogSync };
+  return {
+    ...money,
+    local,
+    stores,
+    deps,
+    target,
+    bot,
+    telegram,
+    notifier,
+    hook,
+    catalogSync,
+    topUp,
+  };
 }
 
 export type System = Awaited<ReturnType<typeof startSystem>>;

@@ -101,6 +101,9 @@ const leaveTarget = z
 /** "Leave this order?" -> Leave: `lv:<command text or global button data>`. */
 export const leaveButton = valueButton("lv:", leaveTarget);
 
+/** "Add money" (under /balance and a short balance): enters the top-up flow. */
+export const addMoneyButtonData = constantButton("am");
+
 /** The conversation toolkit's own buttons. */
 export const flowButtons = {
   /** "Leave this order?" -> Keep: the flow goes on where it was. */
@@ -132,6 +135,7 @@ export const CONSTANT_BUTTONS = {
   cancel: flowButtons.cancel,
   confirm: flowButtons.confirm,
   retry: flowButtons.retry,
+  addMoney: addMoneyButtonData,
 } as const;
 
 /**

@@ -25,6 +25,7 @@ import { deflatedRedisStorage } from "./conversation-storage.ts";
 import { dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe.ts";
 import type { BotDeps } from "./deps.ts";
 import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
+import { addMoney } from "./features/add-money.ts";
 import { balance } from "./features/balance.ts";
 import { books } from "./features/books.ts";
 import { cancel } from "./features/cancel.ts";
@@ -165,6 +166,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     history(deps),
     balance(deps),
     books(deps),
+    addMoney(),
     fallbacks(),
   );
 
@@ -177,6 +179,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
 /** The command menu Telegram shows, in each language; /balance only for admins. */
 export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
   const names = ["start", "recharge", "status", "history", "language", "help", "cancel"];
+  if (deps.topUps) names.splice(4, 0, "addmoney");
   for (const locale of LOCALES) {
     const t = translator(deps.i18n, locale);
     const commands = names.map((command) => ({ command, description: t(`cmd-${command}`) }));

@@ -6,6 +6,7 @@ import type { Order } from "../orders/model.ts";
 import type { AccessMode } from "../orders/service.ts";
 import type { Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
+import type { StartResult } from "../topup/index.ts";
 import type { BotContext } from "./context.ts";
 import type { SpendLimits } from "./limits.ts";
 
@@ -72,6 +73,21 @@ export interface BotPayment {
   availablePaisa(userId: number): Promise<number>;
 }
 
+/** Adding money online (src/topup/), as the chat uses it. */
+export interface BotTopUps {
+  minPaisa: number;
+  maxPaisa: number;
+  /** What the daily cap still allows this user today. */
+  remainingToday(userId: number): Promise<number>;
+  /** Opens a checkout at the gateway; the payment URL is in the result. */
+  start(input: {
+    userId: number;
+    chatId: number;
+    locale: string;
+    amountPaisa: number;
+  }): Promise<StartResult>;
+}
+
 export interface BotDeps {
   catalog: Catalog;
   provider: ProviderClient;
@@ -84,6 +100,8 @@ export interface BotDeps {
   i18n: I18n<BotContext>;
   settings: BotSettings;
   logger: Logger;
+  /** Absent: no gateway configured (/addmoney says so). */
+  topUps?: BotTopUps;
   /** A user who blocked the bot and comes back with /start gets notifications again. */
   reactivateChat(chatId: number): Promise<void>;
 }

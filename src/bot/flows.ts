@@ -30,3 +30,4 @@ export interface BotFlows {
 /** Ids of the conversations entered by a command or a button rather than the menu. */
 export const STATUS_FLOW = "status";
 export const REPEAT_FLOW = "repeat";
+export const ADD_MONEY_FLOW = "addmoney";

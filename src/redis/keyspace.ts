@@ -19,6 +19,9 @@
  *    - order update (orders/redis-store.ts): the order plus three global keys, the open-orders set,
  *      the transaction-id hash and the notification outbox stream;
  *    - the order store's loadMany pipeline reads orders of many slots (a Cluster client splits it).
+ *    - top-up update (topup/redis-store.ts): the top-up, the global schedule and the four {ledger}
+ *      keys (the credit is booked in the same step as the status); top-up create: the top-up,
+ *      the user's index and the schedule.
  *  The global keys (open orders, by-tx, outbox, inactive chats, reference counter) each live in
  *  one slot; sharding them is the work that running the order scripts on Cluster would take.
  *  - the ledger (ledger/redis-store.ts): its four keys are global and share the tag {ledger}, so
@@ -97,6 +100,13 @@ export function keyspace(prefix: string) {
     // --- The catalogue (provider/catalog-sync.ts) ---
     /** String: the provider's last operator listings (JSON), the fallback when the lookups fail. */
     catalogListing: `${prefix}catalog:listing`,
+    // --- Top-ups (topup/redis-store.ts). The update script also holds the four {ledger} keys. ---
+    /** Hash {v: version, j: top-up JSON}, by the gateway's payment id. */
+    topUp: (gateway: string, paymentId: string) => `${prefix}{topup:${gateway}:${paymentId}}`,
+    /** Sorted set per user: "<gateway>:<paymentId>" scored by createdAt. */
+    topUpsByUser: (userId: number) => `${user(userId)}:topups`,
+    /** Sorted set of top-ups the reconciler must look at, scored by when. Global. */
+    topUpsDue: `${prefix}topups:due`,
 
     // --- Bot (bot/limits.ts, bot/dedupe.ts, bot/create-bot.ts) ---
     /** Paisa a user reserved on one Nepal day (YYYY-MM-DD). */

@@ -15,6 +15,7 @@ import {
   createRedisOrderStore,
 } from "../orders/index.ts";
 import { createRedis, redisAnswers } from "../redis/connection.ts";
+import { createMemoryTopUpStore, createRedisTopUpStore } from "../topup/index.ts";
 import type { Base } from "./base.ts";
 
 /** The Redis connection: the one given (tests), one of our own (REDIS_URL), or none (memory). */
@@ -47,6 +48,8 @@ export function wireStores(base: Base, redis: Redis | undefined) {
       paceStore: redisPaceStore(redis, prefix),
       lease: createRedisLease(redis, prefix),
       crossings: createRedisCrossings(redis, prefix),
+      // Its update script books the credit in the same {ledger} keys, in the same step.
+      topUps: createRedisTopUpStore({ redis, prefix, now }),
     };
   }
   // In memory the queue is the order store's outbox: a status and its notifications in one step.
@@ -62,6 +65,7 @@ export function wireStores(base: Base, redis: Redis | undefined) {
     lease: createMemoryLease(now),
     // The books' alerts go to the same outbox as the orders' notifications.
     crossings: createMemoryCrossings(queue),
+    topUps: createMemoryTopUpStore({ ledger }),
   };
 }
 

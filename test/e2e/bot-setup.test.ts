@@ -21,7 +21,17 @@ describe("bot set-up and fallbacks, end to end", () => {
         `chat:${ADMIN}|hi`,
       ].sort(),
     );
-    const everyone = ["start", "recharge", "status", "history", "language", "help", "cancel"];
+    // Local mode offers adding money (the Khalti stand-in), so /addmoney is in the menu.
+    const everyone = [
+      "start",
+      "recharge",
+      "status",
+      "history",
+      "addmoney",
+      "language",
+      "help",
+      "cancel",
+    ];
     for (const lang of ["", "|ne", "|hi"]) {
       expect(all[`default${lang}`]?.map((c) => c.command)).toEqual(everyone);
       expect(all[`chat:${ADMIN}${lang}`]?.map((c) => c.command)).toEqual([

@@ -1,0 +1,54 @@
+import type { I18n } from "@grammyjs/i18n";
+import { formatMoney, formatRupees } from "../money.ts";
+import type { TopUpNotice } from "../topup/index.ts";
+import type { BotContext } from "./context.ts";
+import { DEFAULT_LOCALE, isLocale, translator } from "./i18n.ts";
+
+/**
+ * The chat text of a top-up notice: the customer's in the language the top-up was started in;
+ * the admins' in English (their working language here, as the order alerts).
+ */
+export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string {
+  const t = n.topUp;
+  if (n.audience === "admin") {
+    const credited = t.creditedPaisa ?? 0;
+    const reversed = t.reversedPaisa ?? 0;
+    const lines =
+      n.reason === "refund"
+        ? [
+            `Attention: ${t.gateway} reports top-up ${t.paymentId} refunded.`,
+            `User ${t.userId}; credited ${formatRupees(credited)}, taken back ${formatRupees(reversed)}.`,
+          ]
+        : n.reason === "stuck"
+          ? [
+              `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
+              "Nothing was credited. Please check it in the gateway's merchant dashboard.",
+            ]
+          : [
+              `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} could not be booked.`,
+              `Status ${t.status}; the books refused the transfer. Please look at it.`,
+            ];
+    if (n.reason === "refund" && reversed < credited)
+      lines.push(
+        `The balance was short by ${formatRupees(credited - reversed)}: recover it by hand.`,
+      );
+    return lines.join("\n");
+  }
+  const tr = translator(i18n, isLocale(t.locale) ? t.locale : DEFAULT_LOCALE);
+  const money = (p: number) => formatMoney(p, { locale: tr.locale });
+  const balance = money(n.balancePaisa ?? 0);
+  switch (t.status) {
+    case "completed":
+      return tr("topup-credited", { amount: money(t.creditedPaisa ?? 0), balance });
+    case "refunded":
+      return tr("topup-refunded", {
+        amount: money(t.creditedPaisa ?? t.amountPaisa),
+        reversed: money(t.reversedPaisa ?? 0),
+        balance,
+      });
+    case "expired":
+      return tr("topup-expired", { amount: money(t.amountPaisa) });
+    default:
+      return tr("topup-cancelled", { amount: money(t.amountPaisa) });
+  }
+}

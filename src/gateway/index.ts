@@ -1,0 +1,2 @@
+export { createKhaltiGateway, type KhaltiOptions } from "./khalti.ts";
+export * from "./port.ts";

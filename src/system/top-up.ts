@@ -1,0 +1,70 @@
+import type { I18n } from "@grammyjs/i18n";
+import type { BotContext } from "../bot/context.ts";
+import { topUpNoticeText } from "../bot/topup-render.ts";
+import { createKhaltiGateway } from "../gateway/index.ts";
+import { rupeesToPaisa } from "../money.ts";
+import {
+  createTopUpReconciler,
+  createTopUps,
+  type TopUpNotice,
+  topUpReturnRoutes,
+} from "../topup/index.ts";
+import type { Base } from "./base.ts";
+import type { HttpApp } from "./server.ts";
+import type { Stores } from "./stores.ts";
+
+/** Where Khalti's payer comes back to, on the public server. */
+export const TOPUP_RETURN_PATH = "/pay/khalti/return";
+
+/**
+ * Adding money online: the Khalti gateway (the real one from KHALTI_BASE_URL, or the local
+ * stand-in), the top-up service, its return page on the public app and its reconciler.
+ * Undefined when no gateway is configured and local mode offers none: /addmoney then says so.
+ * `send` delivers a chat message (the bot's API, bound once the bot exists).
+ */
+export function wireTopUps(
+  base: Base,
+  parts: {
+    app: HttpApp;
+    stores: Stores;
+    selfUrl: string;
+    standIn: { baseUrl: string; secretKey: string } | undefined;
+    adminIds: readonly number[];
+    i18n: I18n<BotContext>;
+    send: (chatId: number, text: string) => Promise<void>;
+  },
+) {
+  const { config, logger, now } = base;
+  const c = config.topUp;
+  const target = c.khalti ?? parts.standIn;
+  if (!target) return undefined;
+  const gateway = createKhaltiGateway({
+    baseUrl: target.baseUrl,
+    secretKey: target.secretKey,
+    timeoutMs: c.timeoutMs,
+    logger,
+    now,
+  });
+  base.stops.add(() => gateway.close());
+  // The real gateway needs a public URL (loadConfig insists); the stand-in's payer is on this host.
+  const publicUrl = c.publicUrl ?? parts.selfUrl;
+  const topUps = createTopUps({
+    store: parts.stores.topUps,
+    gateway,
+    ledger: parts.stores.ledger,
+    notify: (n: TopUpNotice) => parts.send(n.chatId, topUpNoticeText(parts.i18n, n)),
+    logger,
+    now,
+    maxPaisa: rupeesToPaisa(c.maxRupees),
+    dailyCapPaisa: rupeesToPaisa(c.dailyCapRupees),
+    returnUrl: `${publicUrl}${TOPUP_RETURN_PATH}`,
+    websiteUrl: publicUrl,
+    adminChatIds: parts.adminIds,
+    lookupEveryMs: c.lookupIntervalMs,
+    refundWatchMs: c.refundWatchMs,
+    refundCheckEveryMs: c.refundCheckMs,
+  });
+  parts.app.route(TOPUP_RETURN_PATH, topUpReturnRoutes({ topUps, logger }));
+  const reconciler = createTopUpReconciler({ topUps, intervalMs: c.lookupIntervalMs, logger });
+  return { topUps, reconciler, gateway };
+}

@@ -1,0 +1,18 @@
+/** Adding money online: top-ups, their state machine, stores, service and reconciler. */
+export { createMemoryTopUpStore } from "./memory-store.ts";
+export * from "./model.ts";
+export { createTopUpReconciler } from "./reconciler.ts";
+export { createRedisTopUpStore } from "./redis-store.ts";
+export { topUpReturnRoutes } from "./return-page.ts";
+export {
+  type AlertReason,
+  createTopUps,
+  STUCK_AFTER_MS,
+  type StartResult,
+  TOPUP_MIN_PAISA,
+  type TopUpNotice,
+  type TopUps,
+  type TopUpsOptions,
+} from "./service.ts";
+export { needsLookup, needsPush, transition } from "./state.ts";
+export type { TopUpStore, UpdateOutcome } from "./store.ts";

@@ -1,0 +1,65 @@
+import type { MemoryLedger } from "../ledger/memory-store.ts";
+import { transferInputSchema } from "../ledger/model.ts";
+import { type TopUp, topUpSchema } from "./model.ts";
+import type { TopUpStore } from "./store.ts";
+
+/**
+ * Top-ups in memory (local mode, logic tests). Each method reads and writes with no await in
+ * between, and the credit goes through the memory ledger's synchronous decide/commit, so the
+ * top-up and its transfer change in one step, as the Redis script does.
+ */
+export function createMemoryTopUpStore(opts: { ledger: MemoryLedger }): TopUpStore {
+  const topUps = new Map<string, TopUp>();
+  const due = new Map<string, number>();
+  const key = (gateway: string, paymentId: string) => `${gateway}:${paymentId}`;
+  const clone = <T>(v: T): T => structuredClone(v);
+
+  return {
+    async create(t, dueAt) {
+      const v = topUpSchema.parse({ ...t, version: 0 });
+      const k = key(v.gateway, v.paymentId);
+      if (topUps.has(k)) throw new Error(`top-up ${k} exists`);
+      topUps.set(k, v);
+      due.set(k, dueAt);
+    },
+    async get(gateway, paymentId) {
+      const t = topUps.get(key(gateway, paymentId));
+      return t ? clone(t) : null;
+    },
+    async listByUser(userId, since) {
+      return [...topUps.values()]
+        .filter((t) => t.userId === userId && t.createdAt >= since)
+        .sort((a, b) => b.createdAt - a.createdAt)
+        .map(clone);
+    },
+    async update(expectedVersion, next, transfer, dueAt) {
+      const k = key(next.gateway, next.paymentId);
+      const current = topUps.get(k);
+      if (!current || current.version !== expectedVersion) return { ok: false, reason: "version" };
+      const written = topUpSchema.parse({ ...next, version: expectedVersion + 1 });
+      let ledger: ReturnType<MemoryLedger["commitSync"]> | undefined;
+      if (transfer) {
+        const d = opts.ledger.decideSync({
+          op: "transfer",
+          input: transferInputSchema.parse(transfer),
+        });
+        if (d.type === "refused") return { ok: false, reason: "ledger", refusal: d.refusal };
+        ledger = opts.ledger.commitSync(d);
+      }
+      topUps.set(k, written);
+      if (dueAt === null) due.delete(k);
+      else due.set(k, dueAt);
+      return ledger ? { ok: true, ledger } : { ok: true };
+    },
+    async due(now, limit) {
+      return [...due.entries()]
+        .filter(([, at]) => at <= now)
+        .sort((a, b) => a[1] - b[1])
+        .slice(0, limit)
+        .map(([k]) => {
+          const i = k.indexOf(":");
+          return [k.slice(0, i), k.slice(i + 1)] as [string, string];
+        });
+    },
+  };
+}

@@ -1,0 +1,135 @@
+// Adding money in a real browser (Debian's Chromium, headless, playwright-core): a playground
+// customer with nothing on their balance adds Rs 500 through the Khalti stand-in's page, then
+// recharges with it. The balance, the journal and the pushes must agree.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { startTestSystem, type TestSystem } from "../support/system.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
+const ASHA = 1001;
+const WAIT_MS = 10_000;
+
+describe("adding money with Khalti in Chromium", () => {
+  let ts: TestSystem;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(
+        `Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`,
+      );
+    }
+    mkdirSync(ARTIFACTS, { recursive: true });
+    ts = await startTestSystem({ redis: true, env: { ACCESS_MODE: "prepaid" } });
+    profile = mkdtempSync(join(tmpdir(), "topup-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+      viewport: { width: 1280, height: 800 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on("pageerror", (err) => pageErrors.push(err.message));
+    page.on("console", (m) => {
+      if (/Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
+    });
+    await context.route("**/*", (route) =>
+      route.request().url().startsWith(ts.system.url) ? route.continue() : route.abort(),
+    );
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    await ts?.cleanup();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  const messages = () => page.locator("#messages .row:not(.typing-row)");
+  const bubble = (text: string | RegExp) => messages().filter({ hasText: text }).last();
+  async function type(text: string) {
+    await page.locator("#input").fill(text);
+    await page.locator("#input").press("Enter");
+    await bubble(text).waitFor({ timeout: WAIT_MS });
+  }
+  async function click(label: string, after: string | RegExp) {
+    await page.locator(".kb-button", { hasText: label }).last().click();
+    await bubble(after).waitFor({ timeout: WAIT_MS });
+  }
+
+  it("adds Rs 500 through the payment page, then recharges from the balance", async () => {
+    expect((await ts.system.ledger.balance(account.customer(ASHA))).availablePaisa).toBe(0);
+    await page.goto(`${ts.system.url}/`);
+    await page.locator(".person.active", { hasText: "Asha" }).waitFor({ timeout: WAIT_MS });
+
+    await type("/addmoney");
+    await bubble("How much do you want to add").waitFor({ timeout: WAIT_MS });
+    await click("Rs 500", 'tap "Pay with Khalti"');
+
+    // The URL button opens Khalti's page in a new tab, as Telegram opens a browser.
+    const [khalti] = await Promise.all([
+      context.waitForEvent("page"),
+      page.locator("a.kb-button", { hasText: "Pay with Khalti" }).last().click(),
+    ]);
+    await khalti.locator("#amount", { hasText: "Rs 500.00" }).waitFor({ timeout: WAIT_MS });
+    await khalti.screenshot({ path: join(ARTIFACTS, "khalti-standin.png") });
+    await khalti.locator("#pay").click();
+    await khalti.locator("h1", { hasText: "Payment received" }).waitFor({ timeout: WAIT_MS });
+    expect(khalti.url()).toContain("/pay/khalti/return?pidx=");
+    expect(await khalti.locator("body").innerText()).toContain("You can return to the chat");
+    await khalti.close();
+
+    await bubble("Rs 500 added to your balance. Balance: Rs 500").waitFor({ timeout: WAIT_MS });
+
+    await type("/recharge");
+    await click("📱 Mobile top-up", "Which mobile number");
+    await type("9841234567");
+    await bubble("Operator for 9841234567").waitFor({ timeout: WAIT_MS });
+    await click("✓ NTC Prepaid (detected)", "How much?");
+    await type("150");
+    const confirm = bubble("Please check your order");
+    await confirm.waitFor({ timeout: WAIT_MS });
+    expect(await confirm.innerText()).toContain("Balance after: Rs 350");
+    await click("✅ Confirm", /Order \d+/);
+    await bubble(/Order \d+ succeeded/).waitFor({ timeout: WAIT_MS });
+    await page.screenshot({ path: join(ARTIFACTS, "playground-topup.png") });
+
+    // The books agree with what the chat said.
+    const ledger = ts.system.ledger;
+    const customer = account.customer(ASHA);
+    await expect
+      .poll(async () => (await ledger.balance(customer)).availablePaisa, { timeout: WAIT_MS })
+      .toBe(35_000);
+    const mine = (await ledger.journal()).entries.filter(
+      (e) => e.debit === customer || e.credit === customer,
+    );
+    expect(mine.map((e) => [e.kind, e.amountPaisa])).toEqual([
+      ["topup", 50_000],
+      ["hold", 15_000],
+      ["post", 15_000],
+    ]);
+    expect(mine[0]?.debit).toBe(account.merchant.gateway("khalti"));
+    await expectBooksBalanced(ledger);
+    const pushes = ts.user(ASHA).botTexts();
+    expect(pushes.filter((t) => t.includes("Rs 500 added to your balance"))).toHaveLength(1);
+    expect(pushes.some((t) => /Order \d+ succeeded/.test(t))).toBe(true);
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+});

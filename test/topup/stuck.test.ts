@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryLedger } from "../../src/ledger/index.ts";
+import { createMemoryTopUpStore, STUCK_AFTER_MS, type TopUpNotice } from "../../src/topup/index.ts";
+import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+
+/**
+ * A top-up Khalti still calls Pending an hour after its link expired: nothing is credited, the
+ * admins are told once, and the reconciler keeps looking (less often) rather than forgetting it.
+ */
+describe("a top-up with no end in sight", () => {
+  let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
+  beforeAll(async () => {
+    khalti = await serveKhaltiStandIn();
+  });
+  afterAll(() => khalti.close());
+
+  it("alerts the admins once and keeps looking", async () => {
+    let offset = 0;
+    const ledger = createMemoryLedger();
+    const notices: TopUpNotice[] = [];
+    const { topUps, gateway } = topUpService({
+      apiUrl: khalti.apiUrl,
+      store: createMemoryTopUpStore({ ledger }),
+      ledger,
+      notices,
+      now: () => Date.now() + offset,
+    });
+    const started = await topUps.start({
+      userId: 951,
+      chatId: 951,
+      locale: "en",
+      amountPaisa: 30_000,
+    });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    khalti.standIn.act(pidx, "pending");
+    // Khalti keeps answering Pending (its own clock has not moved); ours is far past the expiry.
+    offset = started.topUp.expiresAt - Date.now() + STUCK_AFTER_MS + 60_000;
+    expect(await topUps.reconcile()).toBe(1);
+    expect(notices.map((n) => [n.audience, n.reason])).toEqual([["admin", "stuck"]]);
+    expect((await topUps.get(pidx))?.status).toBe("pending");
+    offset += 3_600_000 * 2; // due again on the slower cadence
+    await topUps.reconcile();
+    expect(notices).toHaveLength(1);
+    expect(khalti.standIn.payment(pidx)?.lookups).toBe(2);
+    expect((await ledger.check()).entries).toBe(0);
+    await gateway.close();
+  });
+});

@@ -1,0 +1,333 @@
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  GatewayError,
+  type Lookup,
+  type LookupStatus,
+  type PaymentGateway,
+} from "../../src/gateway/port.ts";
+import {
+  account,
+  createMemoryLedger,
+  createRedisLedger,
+  type LedgerStore,
+} from "../../src/ledger/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import {
+  createMemoryTopUpStore,
+  createRedisTopUpStore,
+  createTopUps,
+  creditTransferId,
+  reversalTransferId,
+  type TopUpNotice,
+  type TopUpStore,
+} from "../../src/topup/index.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { testRedis } from "../support/redis.ts";
+
+/**
+ * The ledger's invariants extended to top-ups, over random interleavings of what the payer does
+ * at Khalti (pay, leave pending, cancel, let expire, get refunded in full or in part), what reaches
+ * us (redirects, forged redirects, repeated lookups, reconciler passes, failed lookups) and what
+ * the customer spends meanwhile, on the memory and the Redis stores:
+ *  - the books balance (recomputed = stored, sum zero, nobody below zero);
+ *  - a top-up is credited at most once, only if Khalti said Completed, with Khalti's amount;
+ *  - a reversal exists only after a credit and a refund, and never exceeds the credit;
+ *  - the gateway clearing account mirrors the customers' top-up money exactly;
+ *  - each customer hears of each status at most once.
+ */
+
+const USERS = [11, 12, 13];
+
+interface Truth {
+  status: LookupStatus;
+  total: number;
+  txn: string | null;
+  refunded: boolean;
+}
+
+/** Khalti as a model: what is true of each payment, and lookups that fail on demand. */
+function fakeKhalti() {
+  const payments = new Map<string, Truth>();
+  let failNext = 0;
+  let n = 0;
+  const gateway: PaymentGateway = {
+    name: "khalti",
+    async initiate(req) {
+      n += 1;
+      const pidx = `pidx${String(n).padStart(6, "0")}`;
+      payments.set(pidx, {
+        status: "initiated",
+        total: req.amountPaisa,
+        txn: null,
+        refunded: false,
+      });
+      return { paymentId: pidx, paymentUrl: `http://k/pay?pidx=${pidx}`, expiresAt: 0 };
+    },
+    async lookup(pidx): Promise<Lookup> {
+      if (failNext > 0) {
+        failNext -= 1;
+        throw new GatewayError("server", "HTTP 502");
+      }
+      const p = payments.get(pidx);
+      if (!p) throw new GatewayError("not_found", "HTTP 404");
+      return {
+        paymentId: pidx,
+        status: p.status,
+        totalPaisa: p.total,
+        transactionId: p.txn,
+        feePaisa: Math.floor(p.total / 50),
+        refunded: p.refunded,
+      };
+    },
+    async close() {},
+  };
+  return {
+    gateway,
+    payments,
+    failLookups: (k: number) => {
+      failNext = k;
+    },
+  };
+}
+
+type Cmd =
+  | { c: "start"; user: number; rupees: number }
+  | { c: "pay"; i: number }
+  | { c: "pend"; i: number }
+  | { c: "cancel"; i: number }
+  | { c: "expire"; i: number }
+  | { c: "refund"; i: number; partial: boolean }
+  | { c: "redirect"; i: number }
+  | { c: "lookups"; i: number; times: number }
+  | { c: "forged"; i: number }
+  | { c: "reconcile" }
+  | { c: "fail"; k: number }
+  | { c: "spend"; user: number; rupees: number };
+
+const idx = fc.integer({ min: 0, max: 7 });
+const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      c: fc.constant("start" as const),
+      user: fc.constantFrom(...USERS),
+      rupees: fc.integer({ min: 10, max: 900 }),
+    }),
+  },
+  { weight: 3, arbitrary: fc.record({ c: fc.constant("pay" as const), i: idx }) },
+  fc.record({ c: fc.constant("pend" as const), i: idx }),
+  fc.record({ c: fc.constant("cancel" as const), i: idx }),
+  fc.record({ c: fc.constant("expire" as const), i: idx }),
+  fc.record({ c: fc.constant("refund" as const), i: idx, partial: fc.boolean() }),
+  { weight: 3, arbitrary: fc.record({ c: fc.constant("redirect" as const), i: idx }) },
+  fc.record({ c: fc.constant("lookups" as const), i: idx, times: fc.integer({ min: 1, max: 10 }) }),
+  fc.record({ c: fc.constant("forged" as const), i: idx }),
+  { weight: 2, arbitrary: fc.constant({ c: "reconcile" as const }) },
+  fc.record({ c: fc.constant("fail" as const), k: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({
+    c: fc.constant("spend" as const),
+    user: fc.constantFrom(...USERS),
+    rupees: fc.integer({ min: 1, max: 600 }),
+  }),
+);
+
+async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
+  const k = fakeKhalti();
+  const notices: TopUpNotice[] = [];
+  let clock = 1_000_000;
+  const topUps = createTopUps({
+    store,
+    gateway: k.gateway,
+    ledger,
+    notify: async (n) => {
+      notices.push(structuredClone(n));
+    },
+    logger: createLogger({ level: "silent" }),
+    now: () => clock,
+    maxPaisa: 100_000,
+    dailyCapPaisa: 100_000_000,
+    returnUrl: "http://x/return",
+    websiteUrl: "http://x",
+    adminChatIds: [99],
+    lookupEveryMs: 10,
+    refundWatchMs: 10_000_000,
+    refundCheckEveryMs: 10,
+  });
+  const pidxs: string[] = [];
+  /** Every status each payment had at Khalti, and whether a lookup may have seen Completed. */
+  const everCompleted = new Set<string>();
+  const at = (i: number) => pidxs[i % Math.max(1, pidxs.length)];
+  const swallow = async (p: Promise<unknown>) => {
+    try {
+      await p;
+    } catch (err) {
+      if (!(err instanceof GatewayError)) throw err;
+    }
+  };
+  let spends = 0;
+  for (const cmd of cmds) {
+    clock += 7;
+    const pidx = "i" in cmd ? at(cmd.i) : undefined;
+    const truth = pidx ? k.payments.get(pidx) : undefined;
+    switch (cmd.c) {
+      case "start": {
+        const r = await topUps.start({
+          userId: cmd.user,
+          chatId: cmd.user,
+          locale: "en",
+          amountPaisa: cmd.rupees * 100,
+        });
+        if (r.ok) pidxs.push(r.topUp.paymentId);
+        break;
+      }
+      case "pay":
+        if (truth && (truth.status === "initiated" || truth.status === "pending")) {
+          truth.status = "completed";
+          truth.txn = `T${pidx}`;
+          everCompleted.add(pidx!);
+        }
+        break;
+      case "pend":
+        if (truth?.status === "initiated") truth.status = "pending";
+        break;
+      case "cancel":
+        if (truth?.status === "initiated") truth.status = "cancelled";
+        break;
+      case "expire":
+        if (truth && (truth.status === "initiated" || truth.status === "pending"))
+          truth.status = "expired";
+        break;
+      case "refund":
+        if (truth?.status === "completed") {
+          truth.status = cmd.partial ? "partially_refunded" : "refunded";
+          truth.refunded = true;
+        }
+        break;
+      case "redirect":
+      case "forged":
+        // A redirect (real or forged, whatever it claims) only ever makes us look up.
+        if (pidx) await swallow(topUps.confirm("khalti", pidx));
+        break;
+      case "lookups":
+        if (pidx)
+          await Promise.all(
+            Array.from({ length: cmd.times }, () => swallow(topUps.confirm("khalti", pidx))),
+          );
+        break;
+      case "reconcile":
+        clock += 20;
+        await topUps.reconcile(100);
+        break;
+      case "fail":
+        k.failLookups(cmd.k);
+        break;
+      case "spend": {
+        const available = (await ledger.balance(account.customer(cmd.user))).availablePaisa;
+        const amount = Math.min(available, cmd.rupees * 100);
+        if (amount > 0) {
+          spends += 1;
+          const r = await ledger.transfer({
+            id: `spend-${spends}`,
+            debit: account.customer(cmd.user),
+            credit: account.merchant.sales,
+            amountPaisa: amount,
+            kind: "adjustment",
+            reason: "spent on an order",
+          });
+          expect(r.ok).toBe(true);
+        }
+        break;
+      }
+    }
+  }
+  // Settle: Khalti answers from now on, and the reconciler runs until nothing is due.
+  k.failLookups(0);
+  for (let i = 0; i < 5; i++) {
+    clock += 50;
+    await topUps.reconcile(100);
+  }
+
+  await expectBooksBalanced(ledger);
+  const journal = (await ledger.journal()).entries;
+  let credited = 0;
+  let reversed = 0;
+  for (const pidx of pidxs) {
+    const t = (await store.get("khalti", pidx))!;
+    const truth = k.payments.get(pidx)!;
+    const credits = journal.filter((e) => e.id === creditTransferId("khalti", pidx));
+    const reversals = journal.filter((e) => e.id === reversalTransferId("khalti", pidx));
+    expect(credits.length).toBeLessThanOrEqual(1);
+    expect(reversals.length).toBeLessThanOrEqual(1);
+    if (credits[0]) {
+      expect(everCompleted.has(pidx)).toBe(true);
+      expect(credits[0].amountPaisa).toBe(truth.total);
+      expect(credits[0]).toMatchObject({
+        kind: "topup",
+        debit: account.merchant.gateway("khalti"),
+        credit: account.customer(t.userId),
+      });
+      expect(t.creditedPaisa).toBe(truth.total);
+      credited += credits[0].amountPaisa;
+    } else {
+      expect(t.creditedPaisa).toBeUndefined();
+    }
+    if (reversals[0]) {
+      expect(credits).toHaveLength(1);
+      expect(truth.refunded).toBe(true);
+      expect(reversals[0].amountPaisa).toBeLessThanOrEqual(credits[0]!.amountPaisa);
+      expect(t.reversedPaisa).toBe(reversals[0].amountPaisa);
+      reversed += reversals[0].amountPaisa;
+    }
+    // After settling, our status is Khalti's (a refund we saw before any credit stays uncredited).
+    const expected: Record<LookupStatus, string[]> = {
+      initiated: ["initiated"],
+      pending: ["pending"],
+      completed: ["completed"],
+      expired: ["expired"],
+      cancelled: ["cancelled"],
+      refunded: ["refunded"],
+      partially_refunded: ["refunded"],
+    };
+    expect(expected[truth.status]).toContain(t.status);
+    // Each status the customer heard of, once.
+    const told = notices
+      .filter((n) => n.audience === "customer" && n.topUp.paymentId === pidx)
+      .map((n) => n.topUp.status);
+    expect(new Set(told).size).toBe(told.length);
+  }
+  const clearing = await ledger.balance(account.merchant.gateway("khalti"));
+  expect(credited - reversed + clearing.postedPaisa).toBe(0);
+}
+
+const cmdsArb = fc.array(cmdArb, { minLength: 1, maxLength: 40 });
+
+describe("top-ups keep the books' invariants", () => {
+  it("on the memory stores", async () => {
+    await fc.assert(
+      fc.asyncProperty(cmdsArb, async (cmds) => {
+        const ledger = createMemoryLedger();
+        await run(cmds, createMemoryTopUpStore({ ledger }), ledger);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  const r = testRedis("topup-prop");
+  afterAll(() => r.cleanup());
+  it("on Redis", async () => {
+    let n = 0;
+    await fc.assert(
+      fc.asyncProperty(cmdsArb, async (cmds) => {
+        n += 1;
+        const prefix = `${r.prefix}${n}:`;
+        await run(
+          cmds,
+          createRedisTopUpStore({ redis: r.redis, prefix }),
+          createRedisLedger({ redis: r.redis, prefix }),
+        );
+      }),
+      { numRuns: 40 },
+    );
+  }, 60_000);
+});
