@@ -1,6 +1,14 @@
 import type { BotDeps } from "../src/bot/deps.ts";
-import { type BotFlows, REPEAT_FLOW, STATUS_FLOW } from "../src/bot/flows.ts";
+import {
+  type BotFlows,
+  CASHIN_FLOW,
+  CREDIT_FLOW,
+  REPEAT_FLOW,
+  REVERSE_FLOW,
+  STATUS_FLOW,
+} from "../src/bot/flows.ts";
 import type { AnyCategoryModule } from "../src/categories/index.ts";
+import { cashInConversation, creditConversation, reverseConversation } from "./accounts.ts";
 import { repeatConversation } from "./repeat.ts";
 import { statusConversation } from "./status.ts";
 
@@ -14,6 +22,9 @@ export function botFlows(deps: BotDeps, categories: readonly AnyCategoryModule[]
       ...Object.fromEntries(categories.map((c) => [c.id, c.conversation(deps)])),
       [STATUS_FLOW]: statusConversation(deps),
       [REPEAT_FLOW]: repeatConversation(deps, categories),
+      [CASHIN_FLOW]: cashInConversation(deps),
+      [CREDIT_FLOW]: creditConversation(deps),
+      [REVERSE_FLOW]: reverseConversation(deps),
     },
     menu: categories.map((c) => ({ conversation: c.id, labelKey: c.menu.labelKey })),
   };

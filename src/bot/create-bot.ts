@@ -20,13 +20,15 @@ import type { Redis } from "ioredis";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
+import { orderGate } from "./access.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe.ts";
 import type { BotDeps } from "./deps.ts";
 import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
-import { balance } from "./features/balance.ts";
+import { type BalanceButtons, balance } from "./features/balance.ts";
 import { cancel } from "./features/cancel.ts";
+import { cashIn } from "./features/cashin.ts";
 import { fallbacks } from "./features/fallbacks.ts";
 import { help } from "./features/help.ts";
 import { history } from "./features/history.ts";
@@ -34,6 +36,7 @@ import { language } from "./features/language.ts";
 import { leave } from "./features/leave.ts";
 import { categoryMenu, menuKeyboard } from "./features/menu.ts";
 import { privateOnly } from "./features/private-only.ts";
+import { register } from "./features/register.ts";
 import { start } from "./features/start.ts";
 import { status } from "./features/status.ts";
 import { flowVersion } from "./flow/version.ts";
@@ -56,6 +59,8 @@ export interface CreateBotOptions {
   onApiAnswer?: () => void;
   /** The conversations and the category menu, from the composition root. */
   flows: BotFlows;
+  /** Buttons under /balance (features/balance.ts): the seam of another way to add money. */
+  balanceButtons?: BalanceButtons;
 }
 
 const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
@@ -177,13 +182,15 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     // Before every command: a Leave press becomes the command it carries (features/leave.ts).
     leave(),
     start(deps, menu),
-    categoryMenu(flows.menu, menu),
+    categoryMenu(flows.menu, menu, orderGate(deps)),
+    register(deps),
     help(deps),
     cancel(),
     language(deps),
     status(),
     history(deps),
-    balance(deps),
+    balance(deps, opts.balanceButtons ? { extraButtons: opts.balanceButtons } : {}),
+    cashIn(),
     fallbacks(),
   );
 
@@ -193,21 +200,35 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   return bot;
 }
 
-/** The command menu Telegram shows, in each language; /balance only for admins. */
+/**
+ * The command menu Telegram shows, in each language: everyone's, plus /cashin for agents and
+ * /credit, /reverse for admins in their own chats.
+ */
 export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
-  const names = ["start", "recharge", "status", "history", "language", "help", "cancel"];
+  const names = [
+    "start",
+    "recharge",
+    "balance",
+    "register",
+    "status",
+    "history",
+    "language",
+    "help",
+    "cancel",
+  ];
+  const agents = deps.settings.agentIds.filter((id) => !deps.settings.adminIds.includes(id));
   for (const locale of LOCALES) {
     const t = translator(deps.i18n, locale);
+    const lang = locale === "en" ? {} : { language_code: locale };
     const commands = names.map((command) => ({ command, description: t(`cmd-${command}`) }));
-    await api.setMyCommands(commands, locale === "en" ? {} : { language_code: locale });
-    for (const adminId of deps.settings.adminIds) {
-      await api.setMyCommands(
-        [...commands, { command: "balance", description: t("cmd-balance") }],
-        {
-          scope: { type: "chat", chat_id: adminId },
-          ...(locale === "en" ? {} : { language_code: locale }),
-        },
-      );
-    }
+    await api.setMyCommands(commands, lang);
+    const scoped = async (ids: readonly number[], extra: string[]) => {
+      const list = [...commands, ...extra.map((c) => ({ command: c, description: t(`cmd-${c}`) }))];
+      for (const chatId of ids) {
+        await api.setMyCommands(list, { scope: { type: "chat", chat_id: chatId }, ...lang });
+      }
+    };
+    await scoped(agents, ["cashin"]);
+    await scoped(deps.settings.adminIds, ["credit", "reverse"]);
   }
 }

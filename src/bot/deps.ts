@@ -1,4 +1,5 @@
 import type { I18n } from "@grammyjs/i18n";
+import type { AccessVerdict, Accounts } from "../accounts/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/model.ts";
@@ -57,6 +58,8 @@ export interface BotOrders {
 export interface BotSettings {
   agentIds: readonly number[];
   adminIds: readonly number[];
+  /** Staff mode: who may order besides agents and admins (STAFF_IDS). */
+  staffIds?: readonly number[];
   /** An unanswered question ends the conversation after this long. */
   idleMs: number;
   dailyCapPaisa: number;
@@ -69,6 +72,8 @@ export interface BotPayment {
   priceOf(draft: OrderDraft): Quote;
   /** The customer's available balance (posted credits minus debits and holds), in paisa. */
   availablePaisa(userId: number): Promise<number>;
+  /** May this user spend at all (registered in prepaid mode, listed in staff mode)? */
+  access(userId: number): Promise<AccessVerdict>;
 }
 
 export interface BotDeps {
@@ -78,6 +83,8 @@ export interface BotDeps {
   limits: SpendLimits;
   /** Absent: open mode at face value (tests that build deps by hand). */
   payment?: BotPayment;
+  /** Registration, cash-in, credits, reversals (src/accounts/); absent in hand-built test deps. */
+  accounts?: Accounts;
   i18n: I18n<BotContext>;
   settings: BotSettings;
   logger: Logger;

@@ -25,3 +25,6 @@ export interface BotFlows {
 /** Ids of the conversations entered by a command or a button rather than the menu. */
 export const STATUS_FLOW = "status";
 export const REPEAT_FLOW = "repeat";
+export const CASHIN_FLOW = "cashin";
+export const CREDIT_FLOW = "credit";
+export const REVERSE_FLOW = "reverse";

@@ -75,6 +75,14 @@ export interface BotApiEmulator {
   sendText(userId: number, text: string): SentUpdate;
   sendSticker(userId: number, opts?: { emoji?: string }): SentUpdate;
   sendPhoto(userId: number, opts?: { caption?: string }): SentUpdate;
+  /**
+   * The user shares a contact: their own by default (what Telegram's request_contact button
+   * sends, `user_id` the sender's), or someone else's card (`userId` another id, or null: none).
+   */
+  sendContact(
+    userId: number,
+    contact: { phoneNumber: string; firstName?: string; userId?: number | null },
+  ): SentUpdate;
   /** The user writes `text` in group `groupId` (negative), which is created on first use. */
   sendGroupText(
     userId: number,
@@ -241,6 +249,22 @@ export function createBotApiEmulator(options: BotApiEmulatorOptions = {}): BotAp
         kind: "photo",
         text: opts?.caption ?? "",
         media: photoShape(core.nextFileId("AgAC")),
+      });
+    },
+
+    sendContact(userId, contact) {
+      const user = core.ensureUser(userId);
+      const owner = contact.userId === undefined ? userId : contact.userId;
+      return userSends(userId, core.privateChat(user), {
+        kind: "contact",
+        text: "",
+        media: {
+          contact: {
+            phone_number: contact.phoneNumber,
+            first_name: contact.firstName ?? user.first_name,
+            ...(owner === null ? {} : { user_id: owner }),
+          },
+        },
       });
     },
 
