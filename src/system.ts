@@ -121,6 +121,13 @@ async function wire(
   const { provider, orders } = money;
   const catalog = createCatalog(config.catalog);
   const deps = botDeps(base, { catalog, provider, orders, stores, roles });
+  if (local && deps.accounts) {
+    await local.attachBooks({
+      ledger: stores.ledger,
+      accounts: deps.accounts,
+      logger: base.logger,
+    });
+  }
   // Without the emulator BOT_TOKEN is set (loadConfig: no BOT_TOKEN means the playground).
   const target = local?.botApi ?? { token: config.bot.token ?? "", apiRoot: config.bot.apiRoot };
   const { bot, telegram } = wireBot(base, deps, { target, redis, botInfo: opts.botInfo });

@@ -157,16 +157,21 @@ export function createAccounts(opts: {
       });
     },
 
-    /** The playground's demo credit of a customer, visible as such in the journal. */
-    demoCredit(input: { id: string; customerUserId: number; amountPaisa: number }) {
+    /** The playground's demo credit of a customer or an agent, visible as such in the journal. */
+    demoCredit(input: {
+      id: string;
+      to: "customer" | "agent";
+      userId: number;
+      amountPaisa: number;
+    }) {
       return move({
         id: input.id,
         kind: "demo_credit",
         debit: account.merchant.funding,
-        credit: account.customer(input.customerUserId),
+        credit: input.to === "agent" ? account.agent(input.userId) : account.customer(input.userId),
         amountPaisa: input.amountPaisa,
         by: 0,
-        partyUserId: input.customerUserId,
+        partyUserId: input.userId,
       });
     },
 

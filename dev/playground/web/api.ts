@@ -20,6 +20,10 @@
  *                                         {user_id, message_id, text, show_alert}
  *   GET  /sandbox                      -> {enabled: false} | {enabled: true, balance_paisa, balance,
  *                                         deliveries: DeliveryView[] (newest first)}
+ *   GET  /books                        -> {enabled: false} | {enabled: true, users: [{id, name, role,
+ *                                         phone, available_paisa, available, held}], journal:
+ *                                         [{time, id, kind, debit, credit, amount, reason}] (newest
+ *                                         first)}: the merchant's books of the running product
  *
  * A MessageView is {id, from: "bot"|"user", kind, text, entities?, inline_keyboard: [[{text,
  * callback_data?, url?}]] | null, reply_keyboard?, remove_keyboard?, emoji?, edited, time (ISO),
@@ -33,6 +37,8 @@ import type { z } from "zod";
 import type { SandboxControl } from "../../sandbox/index.ts";
 import { type BotApiEmulator, EmulatorError, type EmulatorEventType } from "../emulator/index.ts";
 import {
+  type BooksSource,
+  booksView,
   type CommandView,
   liveEvent,
   messageView,
@@ -49,6 +55,8 @@ export interface PlaygroundApiOptions {
   sandboxToken: string;
   users: PlaygroundUser[];
   deliveriesShown: number;
+  /** The product's books, once the product is wired (absent before, and in tests without). */
+  books?: () => BooksSource | undefined;
 }
 
 class BadRequest extends Error {
@@ -158,6 +166,12 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
         opts.deliveriesShown,
       ),
     );
+  });
+
+  app.get("/books", async (c) => {
+    const source = opts.books?.();
+    if (!source) return c.json({ enabled: false });
+    return c.json(await booksView(source, opts.users, 12));
   });
 
   app.get("/events", (c) => {

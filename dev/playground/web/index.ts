@@ -10,9 +10,10 @@ import type { Role } from "../../../src/bot/deps.ts";
 import type { SandboxControl } from "../../sandbox/index.ts";
 import type { BotApiEmulator } from "../emulator/index.ts";
 import { createPlaygroundApi } from "./api.ts";
-import type { PlaygroundUser } from "./views.ts";
+import type { BooksSource, PlaygroundUser } from "./views.ts";
 
 export type {
+  BooksSource,
   CommandView,
   DeliveryView,
   MessageView,
@@ -26,6 +27,9 @@ export const PLAYGROUND_SECOND_CUSTOMER_ID = 1002;
 export const PLAYGROUND_AGENT_ID = 2001;
 export const PLAYGROUND_ADMIN_ID = 3001;
 
+/** Each demo user's phone number (international digits): +977 98000 and the user's id. */
+export const playgroundPhone = (id: number): string => `97798000${String(id).padStart(5, "0")}`;
+
 export interface PlaygroundOptions {
   emulator: BotApiEmulator;
   /** The embedded sandbox; absent when a real provider is configured (PROVIDER_URL). */
@@ -37,6 +41,8 @@ export interface PlaygroundOptions {
   adminIds: readonly number[];
   /** Webhook deliveries the side panel lists; default 10. */
   deliveriesShown?: number;
+  /** The product's books for the side panel (balances, journal), once the product is wired. */
+  books?: () => BooksSource | undefined;
 }
 
 const ASSETS = {
@@ -100,6 +106,7 @@ export function createPlayground(opts: PlaygroundOptions): Hono {
       sandboxToken: opts.sandboxToken,
       users,
       deliveriesShown: opts.deliveriesShown ?? 10,
+      ...(opts.books ? { books: opts.books } : {}),
     }),
   );
   return app;

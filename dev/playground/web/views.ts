@@ -197,3 +197,83 @@ export function sandboxView(
     deliveries: deliveries.slice(-shown).reverse().map(deliveryView),
   };
 }
+
+/**
+ * The merchant's books as the side panel shows them: each demo user's phone and balance (a
+ * customer's prepaid balance, the agent's float) and the newest journal entries in words.
+ */
+export interface BooksSource {
+  /** Each demo user's registered phone and ledger balance (customer or agent account). */
+  people(
+    ids: number[],
+  ): Promise<
+    Array<{ id: number; phone: string | null; availablePaisa: number; heldPaisa: number }>
+  >;
+  /** The newest journal entries, newest first. */
+  journal(limit: number): Promise<
+    Array<{
+      at: number;
+      id: string;
+      kind: string;
+      debit: string;
+      credit: string;
+      amountPaisa: number;
+      reason?: string;
+    }>
+  >;
+}
+
+export interface BooksView {
+  enabled: true;
+  users: Array<{
+    id: number;
+    name: string;
+    role: Role;
+    phone: string | null;
+    available_paisa: number;
+    available: string;
+    held: string | null;
+  }>;
+  journal: Array<{
+    time: string;
+    id: string;
+    /** The kind in words ("demo credit", "cash in", "hold" ...). */
+    kind: string;
+    debit: string;
+    credit: string;
+    amount: string;
+    reason: string | null;
+  }>;
+}
+
+export async function booksView(
+  source: BooksSource,
+  users: PlaygroundUser[],
+  shown: number,
+): Promise<BooksView> {
+  const people = new Map((await source.people(users.map((u) => u.id))).map((p) => [p.id, p]));
+  return {
+    enabled: true,
+    users: users.map((u) => {
+      const p = people.get(u.id);
+      return {
+        id: u.id,
+        name: u.name,
+        role: u.role,
+        phone: p?.phone ? `+${p.phone}` : null,
+        available_paisa: p?.availablePaisa ?? 0,
+        available: formatRupees(p?.availablePaisa ?? 0),
+        held: p?.heldPaisa ? formatRupees(p.heldPaisa) : null,
+      };
+    }),
+    journal: (await source.journal(shown)).map((e) => ({
+      time: new Date(e.at).toISOString(),
+      id: e.id,
+      kind: e.kind.replace(/_/g, " "),
+      debit: e.debit,
+      credit: e.credit,
+      amount: formatRupees(e.amountPaisa),
+      reason: e.reason ?? null,
+    })),
+  };
+}

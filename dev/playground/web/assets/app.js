@@ -22,6 +22,8 @@ const els = {
   startButton: $("start-button"),
   balance: $("balance"),
   deliveries: $("deliveries"),
+  bookUsers: $("book-users"),
+  journal: $("journal"),
 };
 
 const state = {
@@ -471,10 +473,64 @@ async function refreshSandbox() {
   }
 }
 
+// ---------------------------------------------------------------- the merchant's books
+
+function cellRow(cells) {
+  const tr = el("tr");
+  for (const [text, className] of cells) tr.append(el("td", className ?? "", text));
+  return tr;
+}
+
+function emptyRow(text, span) {
+  const cell = el("td", "muted", text);
+  cell.colSpan = span;
+  const tr = el("tr");
+  tr.append(cell);
+  return tr;
+}
+
+async function refreshBooks() {
+  try {
+    const data = await api("/books");
+    if (!data.enabled) {
+      els.bookUsers.replaceChildren(emptyRow("No books yet.", 3));
+      return;
+    }
+    els.bookUsers.replaceChildren(
+      ...data.users.map((u) =>
+        cellRow([
+          [`${u.name} (${u.role})`],
+          [u.phone ?? "not registered", "mono"],
+          [u.held ? `${u.available} (held ${u.held})` : u.available, "mono"],
+        ]),
+      ),
+    );
+    if (data.journal.length === 0) {
+      els.journal.replaceChildren(emptyRow("None yet", 4));
+      return;
+    }
+    els.journal.replaceChildren(
+      ...data.journal.map((e) => {
+        const tr = cellRow([
+          [clockSeconds.format(new Date(e.time)), "mono"],
+          [e.kind],
+          [`${e.debit} → ${e.credit}`, "mono"],
+          [e.amount, "mono"],
+        ]);
+        tr.title = e.reason ? `${e.id}: ${e.reason}` : e.id;
+        return tr;
+      }),
+    );
+  } catch {
+    // The next refresh tries again.
+  }
+}
+
 function scheduleSandboxRefresh(delayMs) {
   clearTimeout(state.sandboxTimer);
   state.sandboxTimer = setTimeout(async () => {
     await refreshSandbox();
+    await refreshBooks();
     scheduleSandboxRefresh(SANDBOX_REFRESH_MS);
   }, delayMs);
 }
