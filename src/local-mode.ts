@@ -5,6 +5,8 @@ import {
   demoUsers,
   PLAYGROUND_ADMIN_ID,
   PLAYGROUND_AGENT_ID,
+  PLAYGROUND_CUSTOMER_ID,
+  PLAYGROUND_SECOND_CUSTOMER_ID,
   playgroundPhone,
 } from "../dev/playground/web/index.ts";
 import {
@@ -96,7 +98,7 @@ export function startLocalMode(ctx: LocalModeContext) {
       emulator !== undefined && new URL(req.url).pathname.startsWith(`${EMULATOR_MOUNT}/`),
     /**
      * Once the product is wired: the side panel shows its books, and in prepaid mode with the
-     * embedded sandbox the demo users are registered (each with a phone of its own) and the
+     * embedded sandbox the demo users (the built-in ids only) are registered (each with a phone of its own) and the
      * customers and the agent get a demo credit from merchant:funding, kind demo_credit, so a
      * newcomer orders at once and the agent can cash in. The transfer ids are fixed: once per
      * ledger, also across restarts on Redis.
@@ -106,7 +108,14 @@ export function startLocalMode(ctx: LocalModeContext) {
       const { ledger, accounts } = parts;
       books = booksSource(ledger, accounts, roles);
       if (!(config.mode.embeddedSandbox && config.accessMode === "prepaid")) return;
-      for (const u of demoUsers(roles)) {
+      // Only the playground's own demo ids: a configured agent or admin gets no free money.
+      const demoIds = [
+        PLAYGROUND_CUSTOMER_ID,
+        PLAYGROUND_SECOND_CUSTOMER_ID,
+        PLAYGROUND_AGENT_ID,
+        PLAYGROUND_ADMIN_ID,
+      ];
+      for (const u of demoUsers(roles).filter((d) => demoIds.includes(d.id))) {
         await accounts.register(u.id, phoneSchema.parse(playgroundPhone(u.id)));
         if (u.role === "admin") continue;
         const r = await accounts.demoCredit({

@@ -59,7 +59,7 @@ describe.each([
 
   it("an unregistered user is asked to register and cannot spend anything", async () => {
     const u = ts.user(4511);
-    const start = await u.say("/start", /register first/);
+    const start = await u.say("/start", /register with your own phone number/);
     expect(start.replyKeyboard).toEqual([["📱 Share my phone number"]]);
     await u.say("/recharge", /Please register first/);
     // A menu button pressed anyway (an old message, a forged press) is refused the same way.

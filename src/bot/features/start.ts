@@ -15,8 +15,10 @@ export function start(deps: BotDeps, menu: MenuKeyboard): Composer<BotContext> {
     // of being shown a menu that would refuse them.
     const verdict = await accessOf(deps, ctx.from.id);
     if (verdict !== "ok") {
-      const denied = deniedReply(translator(deps.i18n, await ctx.i18n.getLocale()), verdict);
-      await ctx.reply(`${welcome}\n\n${denied.text}`, denied.other);
+      const t = translator(deps.i18n, await ctx.i18n.getLocale());
+      const denied = deniedReply(t, verdict);
+      const why = verdict === "register" ? t("register-prompt") : denied.text;
+      await ctx.reply(`${welcome}\n\n${why}`, denied.other);
       return;
     }
     await ctx.reply(welcome, { reply_markup: menu(ctx) });
