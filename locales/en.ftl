@@ -371,3 +371,5 @@ movement-topup = { $time } · +{ $amount } online top-up
 movement-reversal = { $time } · { $amount } reversed by the merchant
 movement-in = { $time } · +{ $amount } credited
 movement-out = { $time } · −{ $amount } debited
+balance-partial = The list of movements is too long to show here right now; the balance above is exact.
+balance-staff = Your orders are paid from the merchant's wallet: you have no balance of your own here.

@@ -367,3 +367,5 @@ movement-topup = { $time } · +{ $amount } ऑनलाइन जमा
 movement-reversal = { $time } · व्यापारी ने { $amount } वापस लिए
 movement-in = { $time } · +{ $amount } जमा
 movement-out = { $time } · −{ $amount } खर्च
+balance-partial = लेन-देन की सूची अभी यहाँ दिखाने के लिए बहुत लंबी है; ऊपर का बैलेंस सही है।
+balance-staff = आपके ऑर्डर व्यापारी के वॉलेट से चुकाए जाते हैं: यहाँ आपका अपना कोई बैलेंस नहीं है।

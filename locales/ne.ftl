@@ -367,3 +367,5 @@ movement-topup = { $time } · +{ $amount } अनलाइन रिचार्
 movement-reversal = { $time } · व्यापारीले { $amount } फिर्ता गर्नुभयो
 movement-in = { $time } · +{ $amount } जम्मा
 movement-out = { $time } · −{ $amount } खर्च
+balance-partial = कारोबारको सूची अहिले यहाँ देखाउन धेरै लामो छ; माथिको मौज्दात ठीक हो।
+balance-staff = तपाईंका अर्डर व्यापारीको वालेटबाट तिरिन्छन्: यहाँ तपाईंको आफ्नै मौज्दात छैन।

@@ -91,27 +91,28 @@ export function createAccounts(opts: {
     };
   }
 
-  /** Scans recent journal entries touching `acc`, newest last (bounded: see WINDOWS_MS). */
-  async function recent(acc: AccountId, since?: number): Promise<JournalEntry[]> {
+  /**
+   * Journal entries touching `acc`, oldest first, from the widest window that could be read whole
+   * (at most MAX_PAGES pages); `complete` is false when even the narrowest could not, and then
+   * `entries` holds only the part read, which must not be shown as the whole.
+   */
+  async function recent(
+    acc: AccountId,
+    since?: number,
+  ): Promise<{ entries: JournalEntry[]; complete: boolean }> {
     const windows = since === undefined ? WINDOWS_MS.map((w) => now() - w) : [since];
+    let found: JournalEntry[] = [];
     for (const from of windows) {
-      const found: JournalEntry[] = [];
+      found = [];
       let after: string | undefined;
-      let pages = 0;
-      let complete = false;
-      while (pages < MAX_PAGES) {
+      for (let pages = 0; pages < MAX_PAGES; pages++) {
         const page = await ledger.journal({ from, ...(after ? { after } : {}), limit: 1_000 });
-        pages++;
         for (const e of page.entries) if (e.debit === acc || e.credit === acc) found.push(e);
-        if (!page.next) {
-          complete = true;
-          break;
-        }
+        if (!page.next) return { entries: found, complete: true };
         after = page.next;
       }
-      if (complete) return found;
     }
-    return [];
+    return { entries: found, complete: false };
   }
 
   return {
@@ -214,20 +215,23 @@ export function createAccounts(opts: {
     /** A customer's balance and newest movements (at most `n`, newest first). */
     async customerSummary(userId: number, n = 5) {
       const acc = account.customer(userId);
-      const [balance, entries] = await Promise.all([ledger.balance(acc), recent(acc)]);
-      return { balance, movements: entries.slice(-n).reverse() };
+      const [balance, read] = await Promise.all([ledger.balance(acc), recent(acc)]);
+      return {
+        balance,
+        movements: read.complete ? read.entries.slice(-n).reverse() : [],
+        complete: read.complete,
+      };
     },
 
     /** An agent's balance and the cash-ins of the current Nepal day, newest first. */
     async agentSummary(agentUserId: number) {
       const acc = account.agent(agentUserId);
-      const [balance, entries] = await Promise.all([
+      const [balance, read] = await Promise.all([
         ledger.balance(acc),
         recent(acc, nepalDayStart(now())),
       ]);
-      const cashIns = entries.filter((e) => e.kind === "cash_in" && e.debit === acc).reverse();
-      const reversed = entries.filter((e) => e.kind === "reversal" && e.credit === acc);
-      return { balance, cashIns, reversedCount: reversed.length };
+      const cashIns = read.entries.filter((e) => e.kind === "cash_in" && e.debit === acc);
+      return { balance, cashIns: cashIns.reverse(), complete: read.complete };
     },
   };
 }

@@ -270,6 +270,7 @@ describe("staff mode, end to end", () => {
       "the menu button refused",
     );
     expect(await ts.system.orders.listByUser(24_602, 10)).toEqual([]);
+    await u.say("/balance", /This bot is private/);
   });
 
   it("a listed user orders from the merchant's wallet, without a hold", async () => {
@@ -280,5 +281,6 @@ describe("staff mode, end to end", () => {
     const order = await ts.system.orders.get(ref);
     expect(order?.holdId).toBeUndefined();
     expect((await ts.system.ledger.journal()).entries).toEqual([]);
+    await u.say("/balance", /Your orders are paid from the merchant's wallet/);
   });
 });

@@ -128,10 +128,13 @@ describe("order status and wallet, end to end", () => {
     );
 
     const wallet = formatRupees(ts.system.sandbox!.balance(token));
-    expect((await ts.user(911).say("/balance")).text).toMatch(/^💰 Your balance: Rs 0\n/);
+    // Staff mode (the test systems'): a listed customer is told the merchant pays.
+    expect((await ts.user(911).say("/balance")).text).toBe(
+      "Your orders are paid from the merchant's wallet: you have no balance of your own here.",
+    );
     expect((await ts.user(AGENT).say("/balance")).text).toMatch(/^🏪 Your agent balance: Rs 0\n/);
     // Customers never see the merchant's wallet, not in receipts, pushes or status answers.
-    expect(ts.user(911).botTexts().join("\n")).not.toMatch(/Wallet/i);
+    expect(ts.user(911).botTexts().join("\n")).not.toMatch(/Wallet balance/i);
     expect(ts.user(911).botTexts().join("\n")).not.toContain(wallet);
   });
 

@@ -137,4 +137,25 @@ describe("accounts (memory)", () => {
     expect((await ledger.balance(account.agent(7))).availablePaisa).toBe(400);
     expect((await ledger.check()).ok).toBe(true);
   });
+
+  it("shows no movements rather than a wrong list when the journal is too long to read", async () => {
+    const { ledger, accounts } = setup();
+    await accounts.demoCredit({ id: "demo-5", to: "customer", userId: 5, amountPaisa: 100 });
+    const few = await accounts.customerSummary(5);
+    expect(few).toMatchObject({ complete: true, movements: [{ id: "demo-5" }] });
+    for (let i = 0; i < 5_001; i++) {
+      await ledger.transfer({
+        id: `noise-${i}`,
+        debit: account.merchant.funding,
+        credit: account.merchant.fees,
+        amountPaisa: 1,
+        kind: "adjustment",
+        reason: "noise",
+      });
+    }
+    const many = await accounts.customerSummary(5);
+    expect(many).toMatchObject({ complete: false, movements: [] });
+    expect(many.balance.availablePaisa).toBe(100);
+    expect((await accounts.agentSummary(7)).complete).toBe(false);
+  });
 });

@@ -28,6 +28,9 @@ export interface Movement {
 /** What /balance found: plain data, so a flow can record it through `conversation.external`. */
 export type BalanceResult =
   | { kind: "denied" }
+  /** Staff mode: an unlisted user (the bot is private) or a listed one (the merchant pays). */
+  | { kind: "private" }
+  | { kind: "staff" }
   | { kind: "unavailable" }
   | { kind: "ok"; creditPaisa: number }
   | {
@@ -36,12 +39,16 @@ export type BalanceResult =
       availablePaisa: number;
       heldPaisa: number;
       movements: Movement[];
+      /** False when the journal was too long to read the movements whole: none are shown. */
+      complete: boolean;
     }
   | {
       kind: "agent";
       availablePaisa: number;
       cashIns: Array<{ at: number; amountPaisa: number; customer: string }>;
       totalTodayPaisa: number;
+      /** False when the day's journal was too long to read whole: no count or total is claimed. */
+      complete: boolean;
     };
 
 const orderOf = (e: JournalEntry) => (e.pendingId ?? e.id).replace(/^order:/, "");
@@ -78,7 +85,12 @@ export async function fetchBalance(deps: BotDeps, userId: number): Promise<Balan
       availablePaisa: s.balance.availablePaisa,
       cashIns,
       totalTodayPaisa: cashIns.reduce((sum, c) => sum + c.amountPaisa, 0),
+      complete: s.complete,
     };
+  }
+  // Staff mode: customers have no balance to show; the merchant pays for the listed ones.
+  if (deps.payment?.mode === "staff") {
+    return (await deps.payment.access(userId)) === "ok" ? { kind: "staff" } : { kind: "private" };
   }
   const [phone, s] = await Promise.all([
     accounts.phoneOf(userId),
@@ -90,6 +102,7 @@ export async function fetchBalance(deps: BotDeps, userId: number): Promise<Balan
     availablePaisa: s.balance.availablePaisa,
     heldPaisa: s.balance.heldPaisa,
     movements: s.movements.map((e) => movementOf(e, s.balance.account)),
+    complete: s.complete,
   };
 }
 
@@ -121,11 +134,14 @@ export function balanceText(t: Translate, r: BalanceResult): string {
   const rs = (paisa: number) => formatMoney(paisa, { locale: t.locale });
   if (r.kind === "denied") return t("balance-denied");
   if (r.kind === "unavailable") return t("balance-unavailable");
+  if (r.kind === "private") return t("access-private");
+  if (r.kind === "staff") return t("balance-staff");
   if (r.kind === "ok") {
     return [t("balance-result", { amount: rs(r.creditPaisa) }), t("balance-books")].join("\n\n");
   }
   if (r.kind === "agent") {
     const lines = [t("balance-agent", { available: rs(r.availablePaisa) })];
+    if (!r.complete) return [...lines, t("balance-partial")].join("\n");
     lines.push(t("balance-agent-today", { count: r.cashIns.length, total: rs(r.totalTodayPaisa) }));
     for (const c of r.cashIns.slice(0, 10)) {
       lines.push(
@@ -141,7 +157,8 @@ export function balanceText(t: Translate, r: BalanceResult): string {
   const lines = [t("balance-customer", { available: rs(r.availablePaisa) })];
   if (r.heldPaisa > 0) lines.push(t("balance-held", { held: rs(r.heldPaisa) }));
   lines.push("");
-  if (r.movements.length === 0) lines.push(t("balance-none"));
+  if (!r.complete) lines.push(t("balance-partial"));
+  else if (r.movements.length === 0) lines.push(t("balance-none"));
   else lines.push(t("balance-movements"), ...r.movements.map((m) => movementText(t, m)));
   lines.push("");
   lines.push(
