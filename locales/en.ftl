@@ -373,3 +373,7 @@ movement-in = { $time } · +{ $amount } credited
 movement-out = { $time } · −{ $amount } debited
 balance-partial = The list of movements is too long to show here right now; the balance above is exact.
 balance-staff = Your orders are paid from the merchant's wallet: you have no balance of your own here.
+help-accounts = /balance – your balance and last movements
+    /register – register with your own phone number (a shop adds money to your balance by it)
+help-agent-cashin = /cashin – a customer paid you cash: add it to their balance by their phone number. /balance shows your agent balance and today's cash-ins.
+help-admin-accounts = /credit – credit an agent who paid in; /reverse – reverse a cash-in or a credit, with a reason.

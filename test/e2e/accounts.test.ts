@@ -103,6 +103,9 @@ describe.each([
     expect(done.text).toContain("Registered with +977 9800004512");
     expect(await ts.system.deps.accounts?.userByPhone("9779800004512" as never)).toBe(4512);
     await u.say("/recharge", /What would you like to pay/);
+    // In prepaid mode /help tells a customer about /balance and /register.
+    const help = await u.say("/help", /What I can do/);
+    expect(help.text).toContain("/register – register with your own phone number");
   });
 
   it("an admin credits an agent; the agent cashes in for a customer by phone, once", async () => {

@@ -139,8 +139,11 @@ describe("bot set-up and fallbacks, end to end", () => {
     expect(customer.text).not.toMatch(/As an agent|As an admin/);
     const agent = await ts.user(962).say("/help");
     expect(agent.text).toContain("As an agent you can check any order with /status.");
-    expect(agent.text).not.toContain("/balance");
+    expect(agent.text).toContain("/cashin");
+    expect(agent.text).not.toContain("/reverse");
+    expect(customer.text).not.toMatch(/\/cashin|\/credit|\/reverse/);
     const admin = await ts.user(ADMIN).say("/help");
     expect(admin.text).toContain("As an admin you can see the wallet with /balance.");
+    expect(admin.text).toContain("/reverse");
   });
 });

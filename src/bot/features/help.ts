@@ -3,11 +3,16 @@ import type { BotContext } from "../context.ts";
 import { type BotDeps, type Role, roleOf } from "../deps.ts";
 import { type Translate, translator } from "../i18n.ts";
 
-/** The /help text for a role (also answered in the middle of a flow, by the flow's wait loop). */
-export function helpText(t: Translate, role: Role): string {
+/**
+ * The /help text for a role (also answered in the middle of a flow, by the flow's wait loop);
+ * /balance and /register are a customer's only when customers pay from a balance (prepaid).
+ */
+export function helpText(t: Translate, role: Role, prepaid = false): string {
   const lines = [t("help-text")];
+  if (prepaid) lines.push(t("help-accounts"));
   if (role !== "customer") lines.push(t("help-agent"));
-  if (role === "admin") lines.push(t("help-admin"));
+  if (role === "agent") lines.push(t("help-agent-cashin"));
+  if (role === "admin") lines.push(t("help-admin"), t("help-admin-accounts"));
   return lines.join("\n\n");
 }
 
@@ -16,7 +21,8 @@ export function help(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("help", async (ctx) => {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    await ctx.reply(helpText(t, roleOf(deps.settings, ctx.from.id)));
+    const prepaid = deps.payment?.mode === "prepaid";
+    await ctx.reply(helpText(t, roleOf(deps.settings, ctx.from.id), prepaid));
   });
   return composer;
 }

@@ -218,7 +218,7 @@ async function answerInformational(
   const userId = u.from?.id ?? 0;
   switch (command) {
     case "help":
-      await u.reply(helpText(t, roleOf(deps.settings, userId)));
+      await u.reply(helpText(t, roleOf(deps.settings, userId), deps.payment?.mode === "prepaid"));
       return;
     case "history": {
       await u.reply(...historyMessage(await historyPage(s, userId, 0)));
