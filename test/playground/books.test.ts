@@ -73,4 +73,23 @@ describe("the playground's books (prepaid, Redis)", () => {
     });
     expect((await ts.system.ledger.check()).ok).toBe(true);
   });
+
+  it("registers a newcomer through the page's contact button (its own contact)", async () => {
+    const post = (path: string, body: unknown) =>
+      fetch(`${ts.system.url}/playground/api${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    const u = ts.user(1500);
+    const asked = await u.say("/register", /register with your own phone number/);
+    const view = await fetch(`${ts.system.url}/playground/api/users/1500/messages`);
+    const transcript = (await view.json()) as { contact_buttons: string[] };
+    expect(transcript.contact_buttons).toEqual(["📱 Share my phone number"]);
+    expect(asked.replyKeyboard).toEqual([["📱 Share my phone number"]]);
+    expect((await post("/users/1500/contact", { phone_number: "12" })).status).toBe(400);
+    expect((await post("/users/1500/contact", {})).status).toBe(200);
+    await u.waitFor(/Registered with \+977 9800001500/);
+    expect(await ts.system.deps.accounts?.phoneOf(1500)).toBe("9779800001500");
+  });
 });

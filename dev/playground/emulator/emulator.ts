@@ -114,6 +114,8 @@ export interface BotApiEmulator {
   typing(chatId: number): TypingState | undefined;
   /** The reply keyboard the user's input area shows now. */
   replyKeyboard(chatId: number): string[][] | undefined;
+  /** Labels of the reply keyboard's request_contact buttons shown now (none: []). */
+  contactButtons(chatId: number): string[];
   callbackAnswers(): CallbackAnswer[];
   /** Commands stored by setMyCommands for a scope and language (exactly; no fallback). */
   commands(opts?: {
@@ -328,6 +330,7 @@ export function createBotApiEmulator(options: BotApiEmulatorOptions = {}): BotAp
     lastBotMessage: (chatId) => chat(chatId).findLast((entry) => entry.from === "bot"),
     typing: (chatId) => core.typing(chatId),
     replyKeyboard: (chatId) => core.chats.get(chatId)?.replyKeyboard?.rows,
+    contactButtons: (chatId) => [...(core.chats.get(chatId)?.replyKeyboard?.contact ?? [])],
     callbackAnswers: () => [...core.callbackAnswers],
     commands(opts) {
       return core.commands.get(commandScopeKey(opts?.scope, opts?.language_code));

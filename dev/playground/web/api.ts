@@ -10,6 +10,9 @@
  *   GET  /users/:userId/messages       -> {user, messages: MessageView[], typing: string | null,
  *                                         reply_keyboard: string[][] | null}
  *   POST /users/:userId/messages       {text}               -> {message_id, update_id}
+ *   POST /users/:userId/contact        {phone_number?}      -> {message_id, update_id}: the user
+ *                                         shares their own contact (a request_contact button);
+ *                                         the phone defaults to the demo one (+977 98000 and the id)
  *   POST /users/:userId/callbacks      {message_id, data}   -> {message_id, update_id,
  *                                         callback_query_id}; 400 unless that bot message now has
  *                                         an inline button carrying `data`
@@ -43,9 +46,11 @@ import {
   liveEvent,
   messageView,
   type PlaygroundUser,
+  playgroundPhone,
   pressCallbackBody,
   sandboxView,
   sendMessageBody,
+  shareContactBody,
   userIdParam,
 } from "./views.ts";
 
@@ -133,6 +138,7 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
       messages: emulator.chat(userId).map(messageView),
       typing: emulator.typing(userId)?.action ?? null,
       reply_keyboard: emulator.replyKeyboard(userId) ?? null,
+      contact_buttons: emulator.contactButtons(userId),
     });
   });
 
@@ -141,6 +147,15 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
     const body = await jsonBody(c, sendMessageBody);
     ensureUser(userId);
     const sent = emulator.sendText(userId, body.text);
+    return c.json({ message_id: sent.message_id, update_id: sent.update_id });
+  });
+
+  app.post("/users/:userId/contact", async (c) => {
+    const userId = userIdOf(c);
+    const body = await jsonBody(c, shareContactBody);
+    ensureUser(userId);
+    const phone = body.phone_number ?? `+${playgroundPhone(userId)}`;
+    const sent = emulator.sendContact(userId, { phoneNumber: phone });
     return c.json({ message_id: sent.message_id, update_id: sent.update_id });
   });
 
@@ -184,7 +199,11 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
       const unsubscribe = EVENT_TYPES.map((type) =>
         emulator.on(type, (event) => {
           if (only !== undefined && event.chatId !== only) return;
-          const live = liveEvent(event, (id) => emulator.replyKeyboard(id));
+          const live = liveEvent(
+            event,
+            (id) => emulator.replyKeyboard(id),
+            (id) => emulator.contactButtons(id),
+          );
           if (!live) return;
           queue.push(live);
           wake?.();

@@ -20,15 +20,13 @@ export type {
   PlaygroundUser,
   SandboxView,
 } from "./views.ts";
+export { playgroundPhone } from "./views.ts";
 
 /** The demo users of the switcher. The agent and admin ids must be in AGENT_IDS / ADMIN_IDS. */
 export const PLAYGROUND_CUSTOMER_ID = 1001;
 export const PLAYGROUND_SECOND_CUSTOMER_ID = 1002;
 export const PLAYGROUND_AGENT_ID = 2001;
 export const PLAYGROUND_ADMIN_ID = 3001;
-
-/** Each demo user's phone number (international digits): +977 98000 and the user's id. */
-export const playgroundPhone = (id: number): string => `97798000${String(id).padStart(5, "0")}`;
 
 export interface PlaygroundOptions {
   emulator: BotApiEmulator;

@@ -17,6 +17,17 @@ export const sendMessageBody = z.strictObject({
     .refine((t) => t.trim() !== "", "a message needs some text"),
 });
 
+/** Each demo user's phone number (international digits): +977 98000 and the user's id. */
+export const playgroundPhone = (id: number): string => `97798000${String(id).padStart(5, "0")}`;
+
+/** Shares the user's own contact (a request_contact button); the phone defaults to the demo one. */
+export const shareContactBody = z.strictObject({
+  phone_number: z
+    .string()
+    .regex(/^\+?[0-9]{8,15}$/, "international digits, optionally with +")
+    .optional(),
+});
+
 export const pressCallbackBody = z.strictObject({
   message_id: z.number().int().positive(),
   data: z.string().min(1).max(64),
@@ -105,6 +116,7 @@ function keyboardView(rows: TranscriptEntry["inlineKeyboard"]): ButtonView[][] |
 export function liveEvent(
   event: EmulatorEvent,
   replyKeyboard: (userId: number) => string[][] | undefined,
+  contactButtons: (userId: number) => string[] = () => [],
 ): { type: string; data: Record<string, unknown> } | undefined {
   const userId = event.chatId;
   if (userId <= 0) return undefined;
@@ -116,6 +128,7 @@ export function liveEvent(
           user_id: userId,
           message: messageView(event.message),
           reply_keyboard: replyKeyboard(userId) ?? null,
+          contact_buttons: contactButtons(userId),
         },
       };
     case "edit":
