@@ -13,8 +13,8 @@ import { repeatConversation } from "./repeat.ts";
 import { statusConversation } from "./status.ts";
 
 /**
- * Every conversation the bot runs: one per category module (its menu button enters it) and the two
- * entered by commands and buttons, /status and the repeat of /history.
+ * Every conversation the bot runs: one per category module (its menu button enters it) and those
+ * entered by commands and buttons: /status, the repeat of /history, /cashin, /credit, /reverse.
  */
 export function botFlows(deps: BotDeps, categories: readonly AnyCategoryModule[]): BotFlows {
   return {
