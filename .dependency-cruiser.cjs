@@ -40,8 +40,14 @@ module.exports = {
     layer(
       "base",
       "^src/(logger|money|redis|telegram|ledger)",
-      "^src/(gateway|topup|config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "^src/(gateway|topup|config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main|accounts)",
       "Logging, money, Redis, the Bot API transport and the books know nothing of the product's parts.",
+    ),
+    layer(
+      "accounts",
+      "^src/accounts/",
+      "^src/(config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "Who is who beside the books (phones, receipts, cash-in and reversal): above the ledger only.",
     ),
     layer(
       "config",

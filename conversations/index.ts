@@ -1,13 +1,22 @@
 import type { BotDeps } from "../src/bot/deps.ts";
-import { ADD_MONEY_FLOW, type BotFlows, REPEAT_FLOW, STATUS_FLOW } from "../src/bot/flows.ts";
+import {
+  ADD_MONEY_FLOW,
+  type BotFlows,
+  CASHIN_FLOW,
+  CREDIT_FLOW,
+  REPEAT_FLOW,
+  REVERSE_FLOW,
+  STATUS_FLOW,
+} from "../src/bot/flows.ts";
 import type { AnyCategoryModule } from "../src/categories/index.ts";
+import { cashInConversation, creditConversation, reverseConversation } from "./accounts.ts";
 import { addMoneyConversation } from "./add-money.ts";
 import { repeatConversation } from "./repeat.ts";
 import { statusConversation } from "./status.ts";
 
 /**
- * Every conversation the bot runs: one per category module (its menu button enters it) and the two
- * entered by commands and buttons, /status and the repeat of /history.
+ * Every conversation the bot runs: one per category module (its menu button enters it) and those
+ * entered by commands and buttons: /status, the repeat of /history, /cashin, /credit, /reverse.
  */
 export function botFlows(deps: BotDeps, categories: readonly AnyCategoryModule[]): BotFlows {
   return {
@@ -16,6 +25,9 @@ export function botFlows(deps: BotDeps, categories: readonly AnyCategoryModule[]
       [STATUS_FLOW]: statusConversation(deps),
       [REPEAT_FLOW]: repeatConversation(deps, categories),
       [ADD_MONEY_FLOW]: addMoneyConversation(deps),
+      [CASHIN_FLOW]: cashInConversation(deps),
+      [CREDIT_FLOW]: creditConversation(deps),
+      [REVERSE_FLOW]: reverseConversation(deps),
     },
     menu: categories.map((c) => ({ conversation: c.id, labelKey: c.menu.labelKey })),
     offered: (id) => deps.catalog.offersCategory(id),

@@ -19,7 +19,7 @@ cmd-history = My last orders
 cmd-language = Change language
 cmd-help = Help
 cmd-cancel = Cancel
-cmd-balance = Wallet balance (admins)
+cmd-balance = My balance
 
 menu-prompt = What would you like to pay?
 menu-mobile = 📱 Mobile top-up
@@ -353,3 +353,90 @@ topup-cancelled = The payment of { $amount } was cancelled. Nothing was added.
 topup-refunded = Khalti refunded your payment of { $amount }; { $reversed } was taken back from your balance. Balance: { $balance }
 help-topup = /addmoney – add money to your balance with Khalti
 cmd-addmoney = Add money
+# ---- accounts: registration, access modes, cash-in, credit, reversal, /balance (issue 15, h-accounts) ----
+cmd-register = Register with my phone number
+cmd-cashin = Cash-in for a customer (agents)
+cmd-credit = Credit an agent (admins)
+cmd-reverse = Reverse a cash-in or credit (admins)
+register-button = 📱 Share my phone number
+register-prompt = To order, register with your own phone number: tap "📱 Share my phone number" below. A shop finds your account by this number when you pay them cash.
+register-already = You are registered with { $phone }.
+register-not-yours = That is not your own contact. Only your own number can register you: tap "📱 Share my phone number" below.
+register-bad-number = That phone number cannot be read. Tap "📱 Share my phone number" below to try again.
+register-done = ✅ Registered with { $phone }. A shop can now add money to your balance by this number (see /balance); then /recharge.
+access-register = Please register first: tap "📱 Share my phone number" below. Nothing was ordered or charged.
+access-private = This bot is private: only the merchant's staff can order here. Nothing was ordered or charged.
+party-customer = customer { $who }
+party-agent = agent { $who }
+party-merchant = the merchant's funds
+accounts-failed = Not done: that receipt number was already used for something else. Nothing was moved; please start again.
+cashin-denied = /cashin is for agents.
+cashin-ask-phone = 💵 Cash-in: the customer's phone number? (10 digits such as 9841234567, or +91 and the number for India)
+cashin-bad-phone = That is not a phone number: type the 10 digits (9841234567) or the number with its country code (+977…, +91…).
+cashin-unknown-phone = Nobody is registered with { $phone }. Ask the customer to send /register to this bot, or check the number.
+cashin-self = That is your own number: a cash-in is for a customer.
+cashin-no-balance = Your agent balance is { $balance }: there is nothing to cash in from. Ask an admin to credit you.
+cashin-ask-amount = How much cash did you take? From { $min } to { $max } (your balance).
+cashin-confirm = Add { $amount } to the balance of { $phone }?
+    Your balance after: { $after }
+    Receipt: { $ref }
+cashin-done = ✅ Cash-in done: { $amount } to { $phone }.
+    Your balance: { $balance }
+    Receipt: { $ref }
+cashin-received = 💰 { $amount } was added to your balance (cash paid at a shop).
+    Your balance: { $balance }
+    Receipt: { $ref }
+cashin-short = Not done: the balance is { $balance }, { $shortfall } short. Nothing was moved.
+credit-denied = /credit is for admins.
+credit-no-agents = No agents are configured (AGENT_IDS).
+credit-ask-agent = Credit which agent? Tap one, or type their Telegram id.
+credit-bad-agent = { $id } is not an agent: tap one of the agents, or type an agent's Telegram id.
+credit-ask-amount = How much did agent { $agent } pay in? From { $min } to { $max }.
+credit-confirm = Credit agent { $agent } with { $amount }?
+    Receipt: { $ref }
+credit-done = ✅ Agent { $agent } credited with { $amount }.
+    Their balance: { $balance }
+    Receipt: { $ref }
+credit-received = 💰 The merchant credited your agent balance with { $amount }.
+    Your balance: { $balance }
+    Receipt: { $ref }
+reverse-denied = /reverse is for admins.
+reverse-ask-id = Which receipt should be reversed? Type its number as the receipt shows it.
+reverse-unknown = There is no cash-in or credit with receipt { $ref }. Check the number and type it again.
+reverse-not-reversible = Receipt { $ref } is itself a reversal and cannot be reversed.
+reverse-already = Receipt { $ref } was already reversed (receipt { $rev }). Nothing was moved.
+reverse-show = Receipt { $ref }: { $amount } from { $from } to { $to }, { $time }.
+reverse-ask-reason = Why is it reversed? A few words; they are kept in the books.
+reverse-bad-reason = Please give a reason of 3 to 200 characters.
+reverse-confirm = Reverse receipt { $ref }: { $amount } back from { $to } to { $from }?
+    Reason: { $reason }
+reverse-done = ✅ Reversed: { $amount } back from { $to } to { $from }.
+    Receipt: { $rev }
+reverse-refused = Refused: { $to } has { $balance } left, { $shortfall } short of the { $amount } to reverse. Nothing was moved.
+reverse-notice = ↩️ The merchant reversed { $amount } of receipt { $ref }: { $reason }
+    Your balance: { $balance }
+balance-customer = 💰 Your balance: { $available }
+balance-held = Held for orders under way: { $held }
+balance-movements = Last movements:
+balance-none = No movements yet.
+balance-unregistered = You are not registered yet: send /register to share your phone number; then a shop can add money to your balance by it.
+balance-how-to-add = To add money, pay cash at a shop: they credit your number { $phone }.
+balance-agent = 🏪 Your agent balance: { $available }
+balance-agent-today = Cash-ins today: { $count }, { $total } in all.
+balance-agent-line = { $time } · { $amount } to { $customer }
+balance-books = The merchant's books: /books
+movement-hold = { $time } · −{ $amount } held for order { $ref }
+movement-post = { $time } · { $amount } paid for order { $ref }
+movement-void = { $time } · +{ $amount } released: order { $ref } failed
+movement-cash-in = { $time } · +{ $amount } cash paid at a shop
+movement-demo = { $time } · +{ $amount } demo credit
+movement-topup = { $time } · +{ $amount } online top-up
+movement-reversal = { $time } · { $amount } reversed by the merchant
+movement-in = { $time } · +{ $amount } credited
+movement-out = { $time } · −{ $amount } debited
+balance-partial = The list of movements is too long to show here right now; the balance above is exact.
+balance-staff = Your orders are paid from the merchant's wallet: you have no balance of your own here.
+help-accounts = /balance – your balance and last movements
+    /register – register with your own phone number (a shop adds money to your balance by it)
+help-agent-cashin = /cashin – a customer paid you cash: add it to their balance by their phone number. /balance shows your agent balance and today's cash-ins.
+help-admin-accounts = /credit – credit an agent who paid in; /reverse – reverse a cash-in or a credit, with a reason.

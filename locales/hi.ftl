@@ -18,7 +18,7 @@ cmd-history = मेरे पिछले ऑर्डर
 cmd-language = भाषा बदलें
 cmd-help = सहायता
 cmd-cancel = रद्द करें
-cmd-balance = वॉलेट बैलेंस (एडमिन)
+cmd-balance = मेरा बैलेंस
 
 menu-prompt = आप क्या भरना चाहते हैं?
 menu-mobile = 📱 मोबाइल टॉप-अप
@@ -349,3 +349,90 @@ topup-cancelled = { $amount } का भुगतान रद्द हो ग�
 topup-refunded = खल्ती ने आपका { $amount } का भुगतान लौटा दिया; बैलेंस से { $reversed } वापस लिए गए। बैलेंस: { $balance }
 help-topup = /addmoney – खल्ती से बैलेंस में पैसे जोड़ें
 cmd-addmoney = पैसे जोड़ें
+# ---- accounts: registration, access modes, cash-in, credit, reversal, /balance (issue 15, h-accounts) ----
+cmd-register = मेरे फ़ोन नंबर से पंजीकरण
+cmd-cashin = ग्राहक के लिए नकद जमा (एजेंट)
+cmd-credit = एजेंट के खाते में राशि जोड़ें (एडमिन)
+cmd-reverse = नकद जमा या राशि वापस लें (एडमिन)
+register-button = 📱 मेरा फ़ोन नंबर भेजें
+register-prompt = ऑर्डर करने के लिए अपने फ़ोन नंबर से पंजीकरण कीजिए: नीचे "📱 मेरा फ़ोन नंबर भेजें" दबाइए। जब आप दुकान पर नकद देते हैं, दुकान इसी नंबर से आपका खाता ढूँढती है।
+register-already = आप { $phone } से पंजीकृत हैं।
+register-not-yours = यह आपका अपना संपर्क नहीं है। केवल आपके अपने नंबर से पंजीकरण होता है: नीचे "📱 मेरा फ़ोन नंबर भेजें" दबाइए।
+register-bad-number = यह फ़ोन नंबर पढ़ा नहीं जा सका। फिर कोशिश करने के लिए नीचे "📱 मेरा फ़ोन नंबर भेजें" दबाइए।
+register-done = ✅ { $phone } से पंजीकरण हो गया। अब दुकान इसी नंबर से आपके बैलेंस में पैसे जोड़ सकती है। बैलेंस देखने के लिए: /balance; ऑर्डर के लिए: /recharge।
+access-register = कृपया पहले पंजीकरण कीजिए: नीचे "📱 मेरा फ़ोन नंबर भेजें" दबाइए। कोई ऑर्डर नहीं हुआ, कुछ नहीं कटा।
+access-private = यह बॉट निजी है: यहाँ केवल व्यापारी के कर्मचारी ऑर्डर कर सकते हैं। कोई ऑर्डर नहीं हुआ, कुछ नहीं कटा।
+party-customer = ग्राहक { $who }
+party-agent = एजेंट { $who }
+party-merchant = व्यापारी की पूँजी
+accounts-failed = नहीं हुआ: यह रसीद नंबर पहले किसी और काम में लग चुका है। कुछ नहीं हिला; कृपया फिर से शुरू कीजिए।
+cashin-denied = /cashin केवल एजेंट के लिए है।
+cashin-ask-phone = 💵 नकद जमा: ग्राहक का फ़ोन नंबर? (९८४१२३४५६७ जैसे १० अंक, या भारत के लिए +91 और नंबर)
+cashin-bad-phone = यह फ़ोन नंबर नहीं है: १० अंक (९८४१२३४५६७) या देश कोड के साथ नंबर (+977…, +91…) लिखिए।
+cashin-unknown-phone = { $phone } से कोई पंजीकृत नहीं है। ग्राहक से इस बॉट को /register भेजने को कहिए, या नंबर जाँचिए।
+cashin-self = यह आपका अपना नंबर है: नकद जमा ग्राहक के लिए है।
+cashin-no-balance = आपका एजेंट बैलेंस { $balance } है: जमा करने को कुछ नहीं है। एडमिन से राशि जोड़ने को कहिए।
+cashin-ask-amount = आपने कितना नकद लिया? { $min } से { $max } तक (आपका बैलेंस)।
+cashin-confirm = { $phone } के बैलेंस में { $amount } जोड़ें?
+    उसके बाद आपका बैलेंस: { $after }
+    रसीद: { $ref }
+cashin-done = ✅ नकद जमा हो गया: { $phone } को { $amount }।
+    आपका बैलेंस: { $balance }
+    रसीद: { $ref }
+cashin-received = 💰 आपके बैलेंस में { $amount } जोड़े गए (दुकान पर नकद दिया गया)।
+    आपका बैलेंस: { $balance }
+    रसीद: { $ref }
+cashin-short = नहीं हुआ: बैलेंस { $balance } है, { $shortfall } कम। कुछ नहीं हिला।
+credit-denied = /credit केवल एडमिन के लिए है।
+credit-no-agents = कोई एजेंट तय नहीं है।
+credit-ask-agent = किस एजेंट के खाते में राशि जोड़ें? एक दबाइए, या उनकी टेलीग्राम आईडी लिखिए।
+credit-bad-agent = { $id } एजेंट नहीं है: एजेंटों में से एक दबाइए, या किसी एजेंट की टेलीग्राम आईडी लिखिए।
+credit-ask-amount = एजेंट { $agent } ने कितना जमा किया? { $min } से { $max } तक।
+credit-confirm = एजेंट { $agent } के खाते में { $amount } जोड़ें?
+    रसीद: { $ref }
+credit-done = ✅ एजेंट { $agent } के खाते में { $amount } जोड़े गए।
+    उनका बैलेंस: { $balance }
+    रसीद: { $ref }
+credit-received = 💰 व्यापारी ने आपके एजेंट बैलेंस में { $amount } जोड़े।
+    आपका बैलेंस: { $balance }
+    रसीद: { $ref }
+reverse-denied = /reverse केवल एडमिन के लिए है।
+reverse-ask-id = कौन सी रसीद वापस लेनी है? रसीद में जैसा दिखता है वैसा नंबर लिखिए।
+reverse-unknown = रसीद { $ref } वाला कोई नकद जमा या राशि जोड़ नहीं है। नंबर जाँचकर फिर लिखिए।
+reverse-not-reversible = रसीद { $ref } खुद एक वापसी है, इसे वापस नहीं लिया जा सकता।
+reverse-already = रसीद { $ref } पहले ही वापस ली जा चुकी है (रसीद { $rev })। कुछ नहीं हिला।
+reverse-show = रसीद { $ref }: { $from } से { $to } को { $amount }, { $time }।
+reverse-ask-reason = वापस क्यों? कुछ शब्द; ये हिसाब में रखे जाते हैं।
+reverse-bad-reason = कृपया ३ से २०० अक्षरों का कारण दीजिए।
+reverse-confirm = रसीद { $ref } वापस लें: { $to } से { $from } को { $amount }?
+    कारण: { $reason }
+reverse-done = ✅ वापस हो गया: { $to } से { $from } को { $amount }।
+    रसीद: { $rev }
+reverse-refused = अस्वीकार: { $to } के पास केवल { $balance } बचे हैं, वापस लेने के { $amount } में { $shortfall } कम। कुछ नहीं हिला।
+reverse-notice = ↩️ व्यापारी ने रसीद { $ref } के { $amount } वापस लिए: { $reason }
+    आपका बैलेंस: { $balance }
+balance-customer = 💰 आपका बैलेंस: { $available }
+balance-held = चल रहे ऑर्डरों के लिए रोका गया: { $held }
+balance-movements = पिछले लेन-देन:
+balance-none = अभी तक कोई लेन-देन नहीं।
+balance-unregistered = आप अभी पंजीकृत नहीं हैं: फ़ोन नंबर भेजने के लिए /register भेजिए; फिर दुकान उसी नंबर से आपके बैलेंस में पैसे जोड़ सकती है।
+balance-how-to-add = पैसे जोड़ने के लिए दुकान पर नकद दीजिए: वे आपके नंबर { $phone } में जोड़ते हैं।
+balance-agent = 🏪 आपका एजेंट बैलेंस: { $available }
+balance-agent-today = आज के नकद जमा: { $count }, कुल { $total }।
+balance-agent-line = { $time } · { $customer } को { $amount }
+balance-books = व्यापारी का हिसाब: /books
+movement-hold = { $time } · ऑर्डर { $ref } के लिए −{ $amount } रोके गए
+movement-post = { $time } · ऑर्डर { $ref } के लिए { $amount } चुकाए गए
+movement-void = { $time } · +{ $amount } छोड़े गए: ऑर्डर { $ref } असफल
+movement-cash-in = { $time } · +{ $amount } दुकान पर नकद दिए गए
+movement-demo = { $time } · +{ $amount } नमूना राशि
+movement-topup = { $time } · +{ $amount } ऑनलाइन जमा
+movement-reversal = { $time } · व्यापारी ने { $amount } वापस लिए
+movement-in = { $time } · +{ $amount } जमा
+movement-out = { $time } · −{ $amount } खर्च
+balance-partial = लेन-देन की सूची अभी यहाँ दिखाने के लिए बहुत लंबी है; ऊपर का बैलेंस सही है।
+balance-staff = आपके ऑर्डर व्यापारी के वॉलेट से चुकाए जाते हैं: यहाँ आपका अपना कोई बैलेंस नहीं है।
+help-accounts = /balance – आपका बैलेंस और पिछले लेन-देन
+    /register – अपने फ़ोन नंबर से पंजीकरण (दुकान इसी नंबर से आपके बैलेंस में पैसे जोड़ती है)
+help-agent-cashin = /cashin – ग्राहक ने आपको नकद दिया: उनके फ़ोन नंबर से उनके बैलेंस में जोड़िए। /balance आपका एजेंट बैलेंस और आज के नकद जमा दिखाता है।
+help-admin-accounts = /credit – जमा करने वाले एजेंट के खाते में राशि जोड़िए; /reverse – नकद जमा या राशि जोड़ कारण के साथ वापस लीजिए।

@@ -18,7 +18,7 @@ cmd-history = मेरा पछिल्ला अर्डर
 cmd-language = भाषा बदल्नुहोस्
 cmd-help = सहायता
 cmd-cancel = रद्द
-cmd-balance = वालेट ब्यालेन्स (एडमिन)
+cmd-balance = मेरो मौज्दात
 
 menu-prompt = के तिर्न चाहनुहुन्छ?
 menu-mobile = 📱 मोबाइल टप-अप
@@ -349,3 +349,90 @@ topup-cancelled = { $amount } को भुक्तानी रद्द भ�
 topup-refunded = खल्तीले तपाईंको { $amount } को भुक्तानी फिर्ता गर्‍यो; मौज्दातबाट { $reversed } घटाइयो। मौज्दात: { $balance }
 help-topup = /addmoney – खल्तीबाट मौज्दातमा पैसा थप्नुहोस्
 cmd-addmoney = पैसा थप्नुहोस्
+# ---- accounts: registration, access modes, cash-in, credit, reversal, /balance (issue 15, h-accounts) ----
+cmd-register = मेरो फोन नम्बरले दर्ता गर्नुहोस्
+cmd-cashin = ग्राहकका लागि नगद जम्मा (एजेन्ट)
+cmd-credit = एजेन्टलाई रकम थप्नुहोस् (एडमिन)
+cmd-reverse = नगद जम्मा वा रकम थप फिर्ता गर्नुहोस् (एडमिन)
+register-button = 📱 मेरो फोन नम्बर पठाउनुहोस्
+register-prompt = अर्डर गर्न आफ्नै फोन नम्बरले दर्ता गर्नुहोस्: तलको "📱 मेरो फोन नम्बर पठाउनुहोस्" थिच्नुहोस्। तपाईंले पसलमा नगद तिर्दा पसलले यही नम्बरबाट तपाईंको खाता भेट्छ।
+register-already = तपाईं { $phone } बाट दर्ता हुनुहुन्छ।
+register-not-yours = यो तपाईंको आफ्नै सम्पर्क होइन। आफ्नै नम्बरले मात्र दर्ता हुन्छ: तलको "📱 मेरो फोन नम्बर पठाउनुहोस्" थिच्नुहोस्।
+register-bad-number = यो फोन नम्बर पढ्न सकिएन। फेरि प्रयास गर्न तलको "📱 मेरो फोन नम्बर पठाउनुहोस्" थिच्नुहोस्।
+register-done = ✅ { $phone } बाट दर्ता भयो। अब पसलले यही नम्बरबाट तपाईंको मौज्दातमा पैसा थप्न सक्छ। मौज्दात हेर्न: /balance; अर्डर गर्न: /recharge।
+access-register = कृपया पहिले दर्ता गर्नुहोस्: तलको "📱 मेरो फोन नम्बर पठाउनुहोस्" थिच्नुहोस्। केही अर्डर भएन, केही काटिएन।
+access-private = यो बोट निजी हो: यहाँ व्यापारीका कर्मचारीले मात्र अर्डर गर्न सक्छन्। केही अर्डर भएन, केही काटिएन।
+party-customer = ग्राहक { $who }
+party-agent = एजेन्ट { $who }
+party-merchant = व्यापारीको कोष
+accounts-failed = भएन: यो रसिद नम्बर अर्कै कामका लागि प्रयोग भइसकेको छ। केही सरेन; कृपया फेरि सुरु गर्नुहोस्।
+cashin-denied = /cashin एजेन्टका लागि मात्र हो।
+cashin-ask-phone = 💵 नगद जम्मा: ग्राहकको फोन नम्बर? (९८४१२३४५६७ जस्ता १० अङ्क, वा भारतका लागि +91 र नम्बर)
+cashin-bad-phone = यो फोन नम्बर होइन: १० अङ्क (९८४१२३४५६७) वा देश कोडसहितको नम्बर (+977…, +91…) लेख्नुहोस्।
+cashin-unknown-phone = { $phone } बाट कोही दर्ता छैन। ग्राहकलाई यो बोटमा /register पठाउन भन्नुहोस्, वा नम्बर जाँच्नुहोस्।
+cashin-self = यो तपाईंकै नम्बर हो: नगद जम्मा ग्राहकका लागि हो।
+cashin-no-balance = तपाईंको एजेन्ट मौज्दात { $balance } छ: जम्मा गर्ने रकम छैन। एडमिनलाई रकम थपिदिन भन्नुहोस्।
+cashin-ask-amount = तपाईंले कति नगद लिनुभयो? { $min } देखि { $max } सम्म (तपाईंको मौज्दात)।
+cashin-confirm = { $phone } को मौज्दातमा { $amount } थप्ने?
+    त्यसपछि तपाईंको मौज्दात: { $after }
+    रसिद: { $ref }
+cashin-done = ✅ नगद जम्मा भयो: { $phone } लाई { $amount }।
+    तपाईंको मौज्दात: { $balance }
+    रसिद: { $ref }
+cashin-received = 💰 तपाईंको मौज्दातमा { $amount } थपियो (पसलमा नगद तिरिएको)।
+    तपाईंको मौज्दात: { $balance }
+    रसिद: { $ref }
+cashin-short = भएन: मौज्दात { $balance } छ, { $shortfall } नपुग। केही सरेन।
+credit-denied = /credit एडमिनका लागि मात्र हो।
+credit-no-agents = कुनै एजेन्ट तोकिएको छैन।
+credit-ask-agent = कुन एजेन्टलाई रकम थप्ने? एउटा थिच्नुहोस्, वा उनको टेलिग्राम आईडी लेख्नुहोस्।
+credit-bad-agent = { $id } एजेन्ट होइन: एजेन्टमध्ये एउटा थिच्नुहोस्, वा एजेन्टको टेलिग्राम आईडी लेख्नुहोस्।
+credit-ask-amount = एजेन्ट { $agent } ले कति जम्मा गर्नुभयो? { $min } देखि { $max } सम्म।
+credit-confirm = एजेन्ट { $agent } लाई { $amount } थप्ने?
+    रसिद: { $ref }
+credit-done = ✅ एजेन्ट { $agent } लाई { $amount } थपियो।
+    उनको मौज्दात: { $balance }
+    रसिद: { $ref }
+credit-received = 💰 व्यापारीले तपाईंको एजेन्ट मौज्दातमा { $amount } थप्नुभयो।
+    तपाईंको मौज्दात: { $balance }
+    रसिद: { $ref }
+reverse-denied = /reverse एडमिनका लागि मात्र हो।
+reverse-ask-id = कुन रसिद फिर्ता गर्ने? रसिदमा देखिएजस्तै नम्बर लेख्नुहोस्।
+reverse-unknown = रसिद { $ref } भएको कुनै नगद जम्मा वा रकम थप छैन। नम्बर जाँचेर फेरि लेख्नुहोस्।
+reverse-not-reversible = रसिद { $ref } आफैं फिर्ता हो, यसलाई फिर्ता गर्न सकिँदैन।
+reverse-already = रसिद { $ref } पहिले नै फिर्ता भइसकेको छ (रसिद { $rev })। केही सरेन।
+reverse-show = रसिद { $ref }: { $from } बाट { $to } लाई { $amount }, { $time }।
+reverse-ask-reason = किन फिर्ता गर्ने? केही शब्द; यी हिसाबमा राखिन्छन्।
+reverse-bad-reason = कृपया ३ देखि २०० अक्षरको कारण दिनुहोस्।
+reverse-confirm = रसिद { $ref } फिर्ता गर्ने: { $to } बाट { $from } लाई { $amount }?
+    कारण: { $reason }
+reverse-done = ✅ फिर्ता भयो: { $to } बाट { $from } लाई { $amount }।
+    रसिद: { $rev }
+reverse-refused = अस्वीकार: { $to } सँग { $balance } मात्र बाँकी छ, फिर्ता गर्नुपर्ने { $amount } मा { $shortfall } नपुग। केही सरेन।
+reverse-notice = ↩️ व्यापारीले रसिद { $ref } को { $amount } फिर्ता गर्नुभयो: { $reason }
+    तपाईंको मौज्दात: { $balance }
+balance-customer = 💰 तपाईंको मौज्दात: { $available }
+balance-held = चलिरहेका अर्डरका लागि रोकिएको: { $held }
+balance-movements = पछिल्ला कारोबार:
+balance-none = अहिलेसम्म कुनै कारोबार छैन।
+balance-unregistered = तपाईं अझै दर्ता हुनुहुन्न: फोन नम्बर पठाउन /register पठाउनुहोस्; त्यसपछि पसलले त्यही नम्बरबाट तपाईंको मौज्दातमा पैसा थप्न सक्छ।
+balance-how-to-add = पैसा थप्न पसलमा नगद तिर्नुहोस्: उनीहरूले तपाईंको नम्बर { $phone } मा थप्छन्।
+balance-agent = 🏪 तपाईंको एजेन्ट मौज्दात: { $available }
+balance-agent-today = आजका नगद जम्मा: { $count }, जम्मा { $total }।
+balance-agent-line = { $time } · { $customer } लाई { $amount }
+balance-books = व्यापारीको हिसाब: /books
+movement-hold = { $time } · अर्डर { $ref } का लागि −{ $amount } रोकियो
+movement-post = { $time } · अर्डर { $ref } का लागि { $amount } तिरियो
+movement-void = { $time } · +{ $amount } फुकुवा: अर्डर { $ref } असफल
+movement-cash-in = { $time } · +{ $amount } पसलमा नगद तिरिएको
+movement-demo = { $time } · +{ $amount } नमुना रकम
+movement-topup = { $time } · +{ $amount } अनलाइन रिचार्ज
+movement-reversal = { $time } · व्यापारीले { $amount } फिर्ता गर्नुभयो
+movement-in = { $time } · +{ $amount } जम्मा
+movement-out = { $time } · −{ $amount } खर्च
+balance-partial = कारोबारको सूची अहिले यहाँ देखाउन धेरै लामो छ; माथिको मौज्दात ठीक हो।
+balance-staff = तपाईंका अर्डर व्यापारीको वालेटबाट तिरिन्छन्: यहाँ तपाईंको आफ्नै मौज्दात छैन।
+help-accounts = /balance – तपाईंको मौज्दात र पछिल्ला कारोबार
+    /register – आफ्नै फोन नम्बरले दर्ता (पसलले यही नम्बरबाट तपाईंको मौज्दातमा पैसा थप्छ)
+help-agent-cashin = /cashin – ग्राहकले तपाईंलाई नगद तिरे: उनको फोन नम्बरबाट उनको मौज्दातमा थप्नुहोस्। /balance ले तपाईंको एजेन्ट मौज्दात र आजका नगद जम्मा देखाउँछ।
+help-admin-accounts = /credit – रकम जम्मा गरेका एजेन्टलाई थप्नुहोस्; /reverse – नगद जम्मा वा रकम थप कारणसहित फिर्ता गर्नुहोस्।

@@ -278,11 +278,27 @@ const envSchema = z.object({
   /** The merchant's price schedule (src/pricing/); unset: face amount, no fee, no discount. */
   PRICE_SCHEDULE_FILE: optionalString,
   /**
-   * Who pays for an order. open: nobody is charged (today's behaviour; transitional until
-   * registration and the playground credit land). prepaid: the customer's balance must cover the
-   * price and is held at confirm.
+   * Who pays for an order. prepaid (default): anyone may register (by sharing their own phone
+   * contact) and orders from a balance that covers the price, held at confirm. staff: only the
+   * listed users (AGENT_IDS, ADMIN_IDS, STAFF_IDS) may order, and the merchant's wallet pays.
+   * The transitional "open" (anyone orders, nobody is charged) is gone: it is refused by name.
    */
-  ACCESS_MODE: z.preprocess(emptyToUndefined, z.enum(["open", "prepaid"]).default("open")),
+  ACCESS_MODE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default("prepaid")
+      .pipe(
+        z.enum(["prepaid", "staff"], {
+          error: (i) =>
+            i.input === "open"
+              ? 'ACCESS_MODE=open was transitional and is gone (anyone ordered at the merchant\'s cost): use "prepaid" or "staff" with STAFF_IDS'
+              : 'must be "prepaid" or "staff"',
+        }),
+      ),
+  ),
+  /** Who may order in staff mode besides agents and admins. */
+  STAFF_IDS: idList,
   /** Rupees: the merchant's wallet at the aggregator below this alerts admins (0: off). */
   LOW_FLOAT_ALERT: int(5_000, 0),
   /** The books' check (float against the aggregator's report): how often. */
@@ -532,6 +548,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       refundWatchMs: e.TOPUP_REFUND_WATCH_MS,
       refundCheckMs: e.TOPUP_REFUND_CHECK_MS,
     },
+    /** Staff mode: who may order besides agents and admins (STAFF_IDS). */
+    staffIds: e.STAFF_IDS,
     logLevel: e.LOG_LEVEL,
   };
 }

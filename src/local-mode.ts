@@ -5,9 +5,14 @@ import {
 } from "../dev/khalti/index.ts";
 import { type BotApiEmulator, createBotApiEmulator } from "../dev/playground/emulator/index.ts";
 import {
+  type BooksSource,
   createPlayground,
+  demoUsers,
   PLAYGROUND_ADMIN_ID,
   PLAYGROUND_AGENT_ID,
+  PLAYGROUND_CUSTOMER_ID,
+  PLAYGROUND_SECOND_CUSTOMER_ID,
+  playgroundPhone,
 } from "../dev/playground/web/index.ts";
 import {
   createSandbox,
@@ -15,9 +20,12 @@ import {
   type Sandbox,
   type SandboxOptions,
 } from "../dev/sandbox/index.ts";
+import { type Accounts, phoneSchema } from "./accounts/index.ts";
 import type { Config } from "./config.ts";
 import type { createHttpApp } from "./http/app.ts";
+import { account, type JournalEntry, type LedgerStore } from "./ledger/index.ts";
 import type { Logger } from "./logger.ts";
+import { rupeesToPaisa } from "./money.ts";
 
 /**
  * Local mode as one plug: the embedded sandbox aggregator, the Bot API emulator and the playground
@@ -73,12 +81,20 @@ export function startLocalMode(ctx: LocalModeContext) {
   }
   const roles = rolesOf(config);
   let emulator: BotApiEmulator | undefined;
+  // The side panel reads the product's books once the product is wired (attachBooks).
+  let books: BooksSource | undefined;
   if (config.mode.playground) {
     emulator = createBotApiEmulator({ token: PLAYGROUND_TOKEN });
     app.route(EMULATOR_MOUNT, emulator.app);
     app.route(
       "/",
-      createPlayground({ emulator, sandbox, sandboxToken: config.sandbox.token, ...roles }),
+      createPlayground({
+        emulator,
+        sandbox,
+        sandboxToken: config.sandbox.token,
+        ...roles,
+        books: () => books,
+      }),
     );
   }
   return {
@@ -102,6 +118,37 @@ export function startLocalMode(ctx: LocalModeContext) {
     /** Served before the product is ready: the bot's own getMe asks the emulator. */
     servesEarly: (req: Request) =>
       emulator !== undefined && new URL(req.url).pathname.startsWith(`${EMULATOR_MOUNT}/`),
+    /**
+     * Once the product is wired: the side panel shows its books, and in prepaid mode with the
+     * embedded sandbox the demo users (the built-in ids only) are registered (each with a phone of its own) and the
+     * customers and the agent get a demo credit from merchant:funding, kind demo_credit, so a
+     * newcomer orders at once and the agent can cash in. The transfer ids are fixed: once per
+     * ledger, also across restarts on Redis.
+     */
+    async attachBooks(parts: { ledger: LedgerStore; accounts: Accounts; logger: Logger }) {
+      if (!config.mode.playground) return;
+      const { ledger, accounts } = parts;
+      books = booksSource(ledger, accounts, roles);
+      if (!(config.mode.embeddedSandbox && config.accessMode === "prepaid")) return;
+      // Only the playground's own demo ids: a configured agent or admin gets no free money.
+      const demoIds = [
+        PLAYGROUND_CUSTOMER_ID,
+        PLAYGROUND_SECOND_CUSTOMER_ID,
+        PLAYGROUND_AGENT_ID,
+        PLAYGROUND_ADMIN_ID,
+      ];
+      for (const u of demoUsers(roles).filter((d) => demoIds.includes(d.id))) {
+        await accounts.register(u.id, phoneSchema.parse(playgroundPhone(u.id)));
+        if (u.role === "admin") continue;
+        const r = await accounts.demoCredit({
+          id: `demo-credit-${u.id}`,
+          to: u.role === "agent" ? "agent" : "customer",
+          userId: u.id,
+          amountPaisa: u.role === "agent" ? DEMO_AGENT_CREDIT : DEMO_CUSTOMER_CREDIT,
+        });
+        if (!r.ok) parts.logger.warn({ userId: u.id, code: r.code }, "demo credit refused");
+      }
+    },
     /** Once the product is ready: the sandbox starts delivering its webhooks to us. */
     async connect(logger: Logger) {
       if (!sandbox) return;
@@ -111,6 +158,48 @@ export function startLocalMode(ctx: LocalModeContext) {
     close() {
       emulator?.close();
       sandbox?.close();
+    },
+  };
+}
+
+/** The playground's demo credits: enough for a few orders, and for the agent to cash in. */
+const DEMO_CUSTOMER_CREDIT = rupeesToPaisa(5_000);
+const DEMO_AGENT_CREDIT = rupeesToPaisa(20_000);
+
+function booksSource(
+  ledger: LedgerStore,
+  accounts: Accounts,
+  roles: { agentIds: readonly number[]; adminIds: readonly number[] },
+): BooksSource {
+  return {
+    async people(ids) {
+      return Promise.all(
+        ids.map(async (id) => {
+          const acc =
+            roles.agentIds.includes(id) && !roles.adminIds.includes(id)
+              ? account.agent(id)
+              : account.customer(id);
+          const b = await ledger.balance(acc);
+          return {
+            id,
+            phone: await accounts.phoneOf(id),
+            availablePaisa: b.availablePaisa,
+            heldPaisa: b.heldPaisa,
+          };
+        }),
+      );
+    },
+    async journal(limit) {
+      // A playground's journal is short: read it all, keep the newest.
+      const all: JournalEntry[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await ledger.journal(after ? { after } : {});
+        all.push(...page.entries);
+        if (!page.next) break;
+        after = page.next;
+      }
+      return all.slice(-limit).reverse();
     },
   };
 }

@@ -158,6 +158,13 @@ async function wire(
     send: (chatId, text) => send(chatId, text),
   });
   if (topUp) deps.topUps = topUp.topUps;
+  if (local && deps.accounts) {
+    await local.attachBooks({
+      ledger: stores.ledger,
+      accounts: deps.accounts,
+      logger: base.logger,
+    });
+  }
   // Without the emulator BOT_TOKEN is set (loadConfig: no BOT_TOKEN means the playground).
   const target = local?.botApi ?? { token: config.bot.token ?? "", apiRoot: config.bot.apiRoot };
   const { bot, telegram } = wireBot(base, deps, { target, redis, botInfo: opts.botInfo });

@@ -22,6 +22,20 @@ export function benchLogger(level = "info"): Logger {
 export const PLAYGROUND_BOT_INFO = createBotApiEmulator({ token: PLAYGROUND_TOKEN })
   .botUser as unknown as UserFromGetMe;
 
+/**
+ * Benchmark users order as the merchant's staff (ACCESS_MODE=staff, from the merchant's wallet, no
+ * registration or balance), as every order did before ACCESS_MODE: the id blocks the benchmarks
+ * draw their users from (bot-turn from 100 000, memory from 1 000 000 and 8 000 000 / 8 100 000).
+ */
+const BENCH_STAFF_IDS = [
+  [100_000, 30_000],
+  [1_000_000, 30_000],
+  [8_000_000, 1_000],
+  [8_100_000, 1_000],
+]
+  .flatMap(([first, count]) => Array.from({ length: count ?? 0 }, (_, i) => (first ?? 0) + i))
+  .join(",");
+
 export async function startBenchSystem(opts: {
   prefix: string;
   env?: Record<string, string>;
@@ -40,6 +54,8 @@ export async function startBenchSystem(opts: {
     SANDBOX_RATE_LIMIT: "0",
     SANDBOX_TO_PENDING_MS: "3600000",
     SANDBOX_TO_FINAL_MS: "3600000",
+    ACCESS_MODE: "staff",
+    STAFF_IDS: BENCH_STAFF_IDS,
     ...opts.env,
   });
   const system = await startSystem({

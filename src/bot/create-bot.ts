@@ -19,16 +19,18 @@ import type { UserFromGetMe } from "grammy/types";
 import type { Redis } from "ioredis";
 import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
+import { orderGate } from "./access.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { deflatedRedisStorage } from "./conversation-storage.ts";
 import { dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe.ts";
 import type { BotDeps } from "./deps.ts";
 import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
-import { addMoney } from "./features/add-money.ts";
-import { balance } from "./features/balance.ts";
+import { addMoney, addMoneyButton } from "./features/add-money.ts";
+import { type BalanceButtons, balance } from "./features/balance.ts";
 import { books } from "./features/books.ts";
 import { cancel } from "./features/cancel.ts";
+import { cashIn } from "./features/cashin.ts";
 import { fallbacks } from "./features/fallbacks.ts";
 import { help } from "./features/help.ts";
 import { history } from "./features/history.ts";
@@ -36,6 +38,7 @@ import { language } from "./features/language.ts";
 import { leave } from "./features/leave.ts";
 import { categoryMenu, menuKeyboard } from "./features/menu.ts";
 import { privateOnly } from "./features/private-only.ts";
+import { register } from "./features/register.ts";
 import { start } from "./features/start.ts";
 import { status } from "./features/status.ts";
 import { FLOOD_LIMIT, FLOOD_WINDOW_MS, floodCounter } from "./flood.ts";
@@ -60,6 +63,8 @@ export interface CreateBotOptions {
   onApiAnswer?: () => void;
   /** The conversations and the category menu, from the composition root. */
   flows: BotFlows;
+  /** Buttons under /balance (features/balance.ts): the seam of another way to add money. */
+  balanceButtons?: BalanceButtons;
 }
 
 const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
@@ -158,15 +163,17 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     // Before every command: a Leave press becomes the command it carries (features/leave.ts).
     leave(),
     start(deps, menu),
-    categoryMenu(flows.menu, menu, flows.offered),
+    categoryMenu(flows.menu, menu, flows.offered, orderGate(deps)),
+    register(deps),
     help(deps),
     cancel(),
     language(deps),
     status(),
     history(deps),
-    balance(deps),
+    balance(deps, { extraButtons: opts.balanceButtons ?? addMoneyButtons(deps) }),
     books(deps),
     addMoney(),
+    cashIn(),
     fallbacks(),
   );
 
@@ -176,26 +183,42 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   return bot;
 }
 
-/** The command menu Telegram shows, in each language; /balance only for admins. */
+/** A customer's /balance offers adding money online when a gateway is wired (Khalti). */
+function addMoneyButtons(deps: BotDeps): BalanceButtons | undefined {
+  if (!deps.topUps) return undefined;
+  return (t, r) => (r.kind === "customer" ? addMoneyButton(t) : undefined);
+}
+
+/**
+ * The command menu Telegram shows, in each language: everyone's (with /addmoney when a gateway is
+ * wired), plus /cashin for agents and /credit, /reverse, /books for admins in their own chats.
+ */
 export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
-  const names = ["start", "recharge", "status", "history", "language", "help", "cancel"];
+  const names = [
+    "start",
+    "recharge",
+    "balance",
+    "register",
+    "status",
+    "history",
+    "language",
+    "help",
+    "cancel",
+  ];
   if (deps.topUps) names.splice(4, 0, "addmoney");
+  const agents = deps.settings.agentIds.filter((id) => !deps.settings.adminIds.includes(id));
   for (const locale of LOCALES) {
     const t = translator(deps.i18n, locale);
+    const lang = locale === "en" ? {} : { language_code: locale };
     const commands = names.map((command) => ({ command, description: t(`cmd-${command}`) }));
-    await api.setMyCommands(commands, locale === "en" ? {} : { language_code: locale });
-    for (const adminId of deps.settings.adminIds) {
-      await api.setMyCommands(
-        [
-          ...commands,
-          { command: "balance", description: t("cmd-balance") },
-          { command: "books", description: t("cmd-books") },
-        ],
-        {
-          scope: { type: "chat", chat_id: adminId },
-          ...(locale === "en" ? {} : { language_code: locale }),
-        },
-      );
-    }
+    await api.setMyCommands(commands, lang);
+    const scoped = async (ids: readonly number[], extra: string[]) => {
+      const list = [...commands, ...extra.map((c) => ({ command: c, description: t(`cmd-${c}`) }))];
+      for (const chatId of ids) {
+        await api.setMyCommands(list, { scope: { type: "chat", chat_id: chatId }, ...lang });
+      }
+    };
+    await scoped(agents, ["cashin"]);
+    await scoped(deps.settings.adminIds, ["credit", "reverse", "books"]);
   }
 }

@@ -1,4 +1,5 @@
 import type { I18n } from "@grammyjs/i18n";
+import type { AccessVerdict, Accounts } from "../accounts/index.ts";
 import type { BooksReport } from "../books/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
@@ -59,6 +60,8 @@ export interface BotOrders {
 export interface BotSettings {
   agentIds: readonly number[];
   adminIds: readonly number[];
+  /** Staff mode: who may order besides agents and admins (STAFF_IDS). */
+  staffIds?: readonly number[];
   /** An unanswered question ends the conversation after this long. */
   idleMs: number;
   dailyCapPaisa: number;
@@ -71,6 +74,8 @@ export interface BotPayment {
   priceOf(draft: OrderDraft): Quote;
   /** The customer's available balance (posted credits minus debits and holds), in paisa. */
   availablePaisa(userId: number): Promise<number>;
+  /** May this user spend at all (registered in prepaid mode, listed in staff mode)? */
+  access(userId: number): Promise<AccessVerdict>;
 }
 
 /** Adding money online (src/topup/), as the chat uses it. */
@@ -97,6 +102,8 @@ export interface BotDeps {
   payment?: BotPayment;
   /** The admin's books (/books); absent in tests that build deps by hand. */
   books?: { report(): Promise<BooksReport> };
+  /** Registration, cash-in, credits, reversals (src/accounts/); absent in hand-built test deps. */
+  accounts?: Accounts;
   i18n: I18n<BotContext>;
   settings: BotSettings;
   logger: Logger;

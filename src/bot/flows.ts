@@ -31,3 +31,6 @@ export interface BotFlows {
 export const STATUS_FLOW = "status";
 export const REPEAT_FLOW = "repeat";
 export const ADD_MONEY_FLOW = "addmoney";
+export const CASHIN_FLOW = "cashin";
+export const CREDIT_FLOW = "credit";
+export const REVERSE_FLOW = "reverse";

@@ -90,8 +90,12 @@ export class OrderNotFoundError extends Error {
   }
 }
 
-/** Who pays (ACCESS_MODE): open, nobody is charged; prepaid, the customer's balance is held. */
-export type AccessMode = "open" | "prepaid";
+/**
+ * Who pays (ACCESS_MODE): prepaid, the customer's balance is held; staff, the merchant's wallet
+ * pays (no hold; the chat lets only listed users order). "open" is this service's default for
+ * parts built by hand (no hold, no gate); the configuration does not offer it.
+ */
+export type AccessMode = "open" | "prepaid" | "staff";
 
 /** The customer's available balance does not cover the order's price: nothing was written. */
 export class InsufficientFundsError extends Error {

@@ -39,6 +39,7 @@ export function keyspace(prefix: string) {
   const notify = `${prefix}{notify}`;
   const pace = `${prefix}{pace}`;
   const ledger = `${prefix}{ledger}`;
+  const accounts = `${prefix}{accounts}`;
   return {
     prefix,
 
@@ -107,6 +108,14 @@ export function keyspace(prefix: string) {
     topUpsByUser: (userId: number) => `${user(userId)}:topups`,
     /** Sorted set of top-ups the reconciler must look at, scored by when. Global. */
     topUpsDue: `${prefix}topups:due`,
+    // --- Who is who beside the books (accounts/store.ts). Global, one tag: the register script
+    // touches both hashes. ---
+    /** Hash: phone (international digits) -> Telegram user id. */
+    accountPhones: `${accounts}:phones`,
+    /** Hash: Telegram user id -> phone. */
+    accountUsers: `${accounts}:users`,
+    /** Hash: ledger transfer id -> receipt JSON (cash-ins, agent credits, reversals). */
+    accountReceipts: `${accounts}:receipts`,
 
     // --- Bot (bot/limits.ts, bot/dedupe.ts, bot/create-bot.ts) ---
     /** Paisa a user reserved on one Nepal day (YYYY-MM-DD). */

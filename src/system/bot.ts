@@ -1,6 +1,7 @@
 import type { UserFromGetMe } from "grammy/types";
 import type { Redis } from "ioredis";
 import { botFlows } from "../../conversations/index.ts";
+import { accessVerdict, createAccounts } from "../accounts/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { createBot } from "../bot/create-bot.ts";
 import type { BotDeps } from "../bot/deps.ts";
@@ -44,6 +45,13 @@ export function botDeps(
     now,
   };
   const queue = parts.stores.queue;
+  const accounts = createAccounts({
+    ledger: parts.stores.ledger,
+    store: parts.stores.accounts,
+    now,
+  });
+  const staff = new Set([...parts.roles.agentIds, ...parts.roles.adminIds, ...config.staffIds]);
+  const mode = config.accessMode;
   return {
     catalog: parts.catalog,
     provider: parts.provider,
@@ -51,16 +59,23 @@ export function botDeps(
     ...(parts.books ? { books: parts.books } : {}),
     limits: parts.stores.limits(limitSettings),
     payment: {
-      mode: parts.orders.accessMode,
+      mode,
       priceOf: (draft) => parts.orders.priceOf(draft),
       availablePaisa: async (userId) =>
         (await parts.stores.ledger.balance(account.customer(userId))).availablePaisa,
+      access: async (userId) =>
+        accessVerdict(mode, {
+          staff: staff.has(userId),
+          registered: mode === "prepaid" && (await accounts.phoneOf(userId)) !== null,
+        }),
     },
+    accounts,
     i18n: createI18n<BotContext>(
       (ctx) => ctx.session?.locale ?? localeFromLanguageCode(ctx.from?.language_code),
     ),
     settings: {
       ...parts.roles,
+      staffIds: config.staffIds,
       idleMs: config.bot.conversationIdleMs,
       dailyCapPaisa: limitSettings.dailyCapPaisa,
     },

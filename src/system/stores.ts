@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { createMemoryAccounts, createRedisAccounts } from "../accounts/index.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type LimitSettings, memoryLimits, redisLimits } from "../bot/limits.ts";
 import { createMemoryLedger, createRedisLedger, type LedgerStore } from "../ledger/index.ts";
@@ -42,6 +43,8 @@ export function wireStores(base: Base, redis: Redis | undefined) {
       store: createRedisOrderStore({ redis, prefix, now }),
       // The same keys the order store's scripts hold and settle in (ledger/lua.ts).
       ledger: createRedisLedger({ redis, prefix, now }),
+      /** Phones and receipts beside the books (accounts/store.ts). */
+      accounts: createRedisAccounts({ redis, prefix }),
       queue: createRedisNotificationQueue({ redis, prefix, logger }),
       limits: (s: LimitSettings) => redisLimits(redis, prefix, s),
       // Telegram's flood limits are per bot: with Redis every process draws on one shared budget.
@@ -59,6 +62,7 @@ export function wireStores(base: Base, redis: Redis | undefined) {
   return {
     store: createMemoryOrderStore({ outbox: queue, ledger, now }),
     ledger: ledger as LedgerStore,
+    accounts: createMemoryAccounts(),
     queue,
     limits: (s: LimitSettings) => memoryLimits(s),
     paceStore: memoryPaceStore(),

@@ -29,7 +29,10 @@ describe("playground page in Chromium", () => {
       );
     }
     mkdirSync(ARTIFACTS, { recursive: true });
-    ts = await startTestSystem({ env: { AGENT_IDS: String(AGENT), ADMIN_IDS: String(ADMIN) } });
+    // Prepaid, as `npm start` runs: the demo customers start with a demo credit.
+    ts = await startTestSystem({
+      env: { ACCESS_MODE: "prepaid", AGENT_IDS: String(AGENT), ADMIN_IDS: String(ADMIN) },
+    });
     profile = mkdtempSync(join(tmpdir(), "playground-chromium-"));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
@@ -146,6 +149,16 @@ describe("playground page in Chromium", () => {
     await delivery.waitFor({ timeout: WAIT_MS });
     expect(await textOf(delivery)).toContain("200");
     await page.locator(".balance", { hasText: "Rs 99,850" }).waitFor({ timeout: WAIT_MS });
+    // The merchant's books: Asha paid Rs 150 of her demo credit; the journal says so in words.
+    await page
+      .locator("#book-users tr", { hasText: "Asha" })
+      .filter({ hasText: "Rs 4,850" })
+      .waitFor({ timeout: WAIT_MS });
+    expect(await textOf(page.locator("#book-users tr", { hasText: "Asha" }))).toContain(
+      "+9779800001001",
+    );
+    await page.locator("#journal tr", { hasText: "demo credit" }).first().waitFor();
+    await page.locator("#journal tr", { hasText: "post" }).first().waitFor({ timeout: WAIT_MS });
 
     await page.screenshot({ path: join(ARTIFACTS, "playground-mobile.png") });
     // `PLAYGROUND_DOCS_SCREENSHOT=1 npx vitest run test/browser` refreshes the README's picture.

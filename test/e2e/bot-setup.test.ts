@@ -8,7 +8,7 @@ const GROUP = -100_961;
 describe("bot set-up and fallbacks, end to end", () => {
   const ts = useTestSystem({ env: { ADMIN_IDS: String(ADMIN), AGENT_IDS: "962" } });
 
-  it("registers the command menu in English, Nepali and Hindi, with /balance and /books only in the admin's chat", () => {
+  it("registers the command menu in English, Nepali and Hindi, with the agent's and the admin's commands in their chats", () => {
     const emu = ts.user(960).emu;
     const all = emu.allCommands();
     expect(Object.keys(all).sort()).toEqual(
@@ -19,24 +19,30 @@ describe("bot set-up and fallbacks, end to end", () => {
         `chat:${ADMIN}`,
         `chat:${ADMIN}|ne`,
         `chat:${ADMIN}|hi`,
+        "chat:962",
+        "chat:962|ne",
+        "chat:962|hi",
       ].sort(),
     );
-    // Local mode offers adding money (the Khalti stand-in), so /addmoney is in the menu.
     const everyone = [
       "start",
       "recharge",
+      "balance",
+      "register",
+      "addmoney",
       "status",
       "history",
-      "addmoney",
       "language",
       "help",
       "cancel",
     ];
     for (const lang of ["", "|ne", "|hi"]) {
       expect(all[`default${lang}`]?.map((c) => c.command)).toEqual(everyone);
+      expect(all[`chat:962${lang}`]?.map((c) => c.command)).toEqual([...everyone, "cashin"]);
       expect(all[`chat:${ADMIN}${lang}`]?.map((c) => c.command)).toEqual([
         ...everyone,
-        "balance",
+        "credit",
+        "reverse",
         "books",
       ]);
     }
@@ -45,7 +51,8 @@ describe("bot set-up and fallbacks, end to end", () => {
     expect(describe("default", "status")).toBe("Check an order");
     expect(describe("default|ne", "status")).toBe("अर्डर जाँच");
     expect(describe("default|hi", "status")).toBe(ts.system.deps.i18n.t("hi", "cmd-status"));
-    expect(describe(`chat:${ADMIN}|ne`, "balance")).toBe("वालेट ब्यालेन्स (एडमिन)");
+    expect(describe("default|ne", "balance")).toBe("मेरो मौज्दात");
+    expect(describe("chat:962", "cashin")).toBe("Cash-in for a customer (agents)");
   });
 
   it("takes no orders in a group: /recharge says private chats only and starts nothing", async () => {
@@ -134,8 +141,11 @@ describe("bot set-up and fallbacks, end to end", () => {
     expect(customer.text).not.toMatch(/As an agent|As an admin/);
     const agent = await ts.user(962).say("/help");
     expect(agent.text).toContain("As an agent you can check any order with /status.");
-    expect(agent.text).not.toContain("/balance");
+    expect(agent.text).toContain("/cashin");
+    expect(agent.text).not.toContain("/reverse");
+    expect(customer.text).not.toMatch(/\/cashin|\/credit|\/reverse/);
     const admin = await ts.user(ADMIN).say("/help");
     expect(admin.text).toContain("As an admin you can see the wallet with /balance.");
+    expect(admin.text).toContain("/reverse");
   });
 });

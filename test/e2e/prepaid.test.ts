@@ -38,6 +38,7 @@ describe.each([
 
   const ledger = () => ts.system.ledger;
   const fund = async (userId: number, paisa: number) => {
+    await ts.user(userId).register();
     const r = await ledger().transfer({
       id: `fund-${userId}`,
       debit: account.merchant.funding,
@@ -120,7 +121,8 @@ describe.each([
     expect(u.buttons(confirm)).not.toContain("✅ Confirm");
     expect(await ts.system.orders.listByUser(703, 10)).toEqual([]);
     expect(await balance(703)).toMatchObject({ availablePaisa: 10_000, heldPaisa: 0 });
-    // A customer nobody credited is told the same, with a zero balance.
+    // A registered customer nobody credited is told the same, with a zero balance.
+    await ts.user(704).register();
     const none = await toConfirm(704, "9841230704", "50");
     expect(none.confirm.text).toContain("Your balance is Rs 0");
     expect(await ts.system.orders.listByUser(704, 10)).toEqual([]);

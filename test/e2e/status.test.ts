@@ -119,18 +119,23 @@ describe("order status and wallet, end to end", () => {
     expect((await agent.say("/status 777000777777")).text).toBe(NOT_FOUND);
   });
 
-  it("shows the admin the wallet balance and refuses everyone else", async () => {
+  it("shows the admin the wallet balance, and everyone else only their own balance", async () => {
     const token = ts.system.config.sandbox.token;
     const admin = ts.user(ADMIN);
     const shown = await admin.say("/balance", /Wallet balance/);
-    expect(shown.text).toBe(`Wallet balance: ${formatRupees(ts.system.sandbox!.balance(token))}`);
+    expect(shown.text).toBe(
+      `Wallet balance: ${formatRupees(ts.system.sandbox!.balance(token))}\n\nThe merchant's books: /books`,
+    );
 
-    for (const id of [911, AGENT]) {
-      const u = ts.user(id);
-      expect((await u.say("/balance")).text).toBe("This command is for admins.");
-    }
+    const wallet = formatRupees(ts.system.sandbox!.balance(token));
+    // Staff mode (the test systems'): a listed customer is told the merchant pays.
+    expect((await ts.user(911).say("/balance")).text).toBe(
+      "Your orders are paid from the merchant's wallet: you have no balance of your own here.",
+    );
+    expect((await ts.user(AGENT).say("/balance")).text).toMatch(/^🏪 Your agent balance: Rs 0\n/);
     // Customers never see the merchant's wallet, not in receipts, pushes or status answers.
-    expect(ts.user(911).botTexts().join("\n")).not.toMatch(/Wallet|balance/i);
+    expect(ts.user(911).botTexts().join("\n")).not.toMatch(/Wallet balance/i);
+    expect(ts.user(911).botTexts().join("\n")).not.toContain(wallet);
   });
 
   const ledgerOf = (connectionNo: string) =>

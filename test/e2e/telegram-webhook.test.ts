@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger } from "../../src/logger.ts";
 import { type System, startSystem } from "../../src/system.ts";
-import { startTestSystem, TestUser } from "../support/system.ts";
+import { E2E_ACCESS, startTestSystem, TestUser } from "../support/system.ts";
 
 /**
  * Telegram's webhook mode, end to end: the Bot API emulator POSTs every update to the bot's webhook
@@ -56,6 +56,7 @@ async function startWebhookSystem(env: Record<string, string>, logs: string[]): 
     RECONCILE_MIN_AGE_MS: "500",
     PROVIDER_EXECUTE_TIMEOUT_MS: "5000",
     PROVIDER_LOOKUP_TIMEOUT_MS: "5000",
+    ...E2E_ACCESS,
     ...env,
   });
   const sink = new Writable({

@@ -166,9 +166,12 @@ describe("playground JSON API", () => {
     const commands = (id: number) =>
       users.find((u) => u.id === id)?.commands.map((c) => c.command) ?? [];
     expect(commands(CUSTOMER)).toContain("recharge");
-    // /balance is in the admin's own command menu only.
-    expect(commands(ADMIN)).toContain("balance");
-    expect(commands(CUSTOMER)).not.toContain("balance");
+    // Everyone has /balance; /cashin is in the agent's own menu, /credit and /reverse the admin's.
+    expect(commands(CUSTOMER)).toContain("balance");
+    expect(commands(AGENT)).toContain("cashin");
+    expect(commands(ADMIN)).toEqual(expect.arrayContaining(["credit", "reverse"]));
+    expect(commands(CUSTOMER)).not.toContain("cashin");
+    expect(commands(CUSTOMER)).not.toContain("reverse");
   });
 
   let ref = "";

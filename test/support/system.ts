@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll } from "vitest";
+import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
 import type { SandboxOptions } from "../../dev/sandbox/index.ts";
 import type { Category } from "../../src/catalog/index.ts";
 import { loadConfig } from "../../src/config.ts";
+import { account } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { Order, OrderOf } from "../../src/orders/model.ts";
 import { type System, startSystem } from "../../src/system.ts";
@@ -26,6 +28,19 @@ export const PLAYGROUND_ON_REAL_PROVIDER: Record<string, string> = {
   WEBHOOK_SECRET: "real-webhook-secret",
   PLAYGROUND: "1",
   ALLOW_MEMORY_STORES: "1",
+};
+
+/**
+ * Who pays in a test system unless a test says otherwise: staff mode, with every e2e user id
+ * (all below 10 000) listed as staff, so they order from the merchant's wallet without a balance,
+ * as every order did before ACCESS_MODE. Tests of prepaid mode set `ACCESS_MODE: "prepaid"` and
+ * register and credit their users (`TestUser.register`, `TestUser.credit`); a user id of 10 000 or
+ * more is nobody's staff.
+ */
+export const E2E_STAFF_MAX_ID = 9_999;
+export const E2E_ACCESS: Record<string, string> = {
+  ACCESS_MODE: "staff",
+  STAFF_IDS: Array.from({ length: E2E_STAFF_MAX_ID }, (_, i) => i + 1).join(","),
 };
 
 export interface TestSystemOptions {
@@ -68,6 +83,7 @@ export async function startTestSystem(opts: TestSystemOptions = {}): Promise<Tes
     RECONCILE_MIN_AGE_MS: "500",
     PROVIDER_EXECUTE_TIMEOUT_MS: "3000",
     PROVIDER_LOOKUP_TIMEOUT_MS: "3000",
+    ...E2E_ACCESS,
     ...(opts.redis ? { REDIS_URL, REDIS_PREFIX: prefix } : {}),
     ...opts.env,
   });
@@ -145,5 +161,35 @@ export class TestUser extends ChatUser {
     const emu = system.emulator;
     if (!emu) throw new Error("the test system runs without the emulator");
     super(emu, id, fields, { timeoutMs: 8000, defaultName: "User" });
+    this.system = system;
+  }
+
+  private readonly system: System;
+  private credits = 0;
+
+  /** A phone number of this user's own, unless one is given: +977 98 followed by the id. */
+  phone(): string {
+    return `97798${String(this.id).padStart(8, "0")}`;
+  }
+
+  /** Registers through the chat: shares the user's own contact and waits for the confirmation. */
+  async register(phone = this.phone()): Promise<TranscriptEntry> {
+    const { message_id } = this.emu.sendContact(this.id, { phoneNumber: `+${phone}` });
+    return this.emu.waitForBotMessage(this.id, /Registered with/, {
+      afterId: message_id,
+      timeoutMs: this.timeoutMs,
+    });
+  }
+
+  /** Credits the customer's balance in the books (as an admin's credit would), in paisa. */
+  async credit(paisa: number): Promise<void> {
+    const r = await this.system.ledger.transfer({
+      id: `test-credit-${this.id}-${++this.credits}`,
+      debit: account.merchant.funding,
+      credit: account.customer(this.id),
+      amountPaisa: paisa,
+      kind: "credit",
+    });
+    if (!r.ok) throw new Error(`crediting ${this.id} failed: ${r.refusal.code}`);
   }
 }

@@ -96,10 +96,13 @@ describe("config", () => {
     expect(() => loadConfig({ NOTIFY_CLAIM_IDLE_MS: "10" })).toThrow(/NOTIFY_CLAIM_IDLE_MS/);
   });
 
-  it("reads ACCESS_MODE: open by default (transitional), prepaid when asked, anything else named", () => {
-    expect(loadConfig({}).accessMode).toBe("open");
-    expect(loadConfig({ ACCESS_MODE: "prepaid" }).accessMode).toBe("prepaid");
+  it("reads ACCESS_MODE: prepaid by default, staff when asked, the old open refused by name", () => {
+    expect(loadConfig({}).accessMode).toBe("prepaid");
+    expect(loadConfig({ ACCESS_MODE: "staff" }).accessMode).toBe("staff");
     expect(() => loadConfig({ ACCESS_MODE: "everyone" })).toThrow(/ACCESS_MODE/);
+    expect(() => loadConfig({ ACCESS_MODE: "open" })).toThrow(/ACCESS_MODE=open was transitional/);
+    expect(loadConfig({ STAFF_IDS: "5, 6" }).staffIds).toEqual([5, 6]);
+    expect(() => loadConfig({ STAFF_IDS: "5,x" })).toThrow(/STAFF_IDS/);
   });
 
   it("names every bad variable", () => {

@@ -157,6 +157,8 @@ export function targetChat(core: EmulatorCore, chatId: number | string | undefin
 export interface Markup {
   inlineMarkup?: InlineKeyboardButton[][];
   replyKeyboard?: string[][];
+  /** Labels of the reply keyboard's request_contact buttons (they share the user's contact). */
+  contactLabels?: string[];
   oneTimeKeyboard?: true;
   removeKeyboard?: true;
 }
@@ -184,13 +186,19 @@ export function readMarkup(markup: z.output<typeof replyMarkupSchema> | undefine
     return { inlineMarkup: rows as unknown as InlineKeyboardButton[][] };
   }
   if ("keyboard" in markup) {
-    const keyboard = markup.keyboard as (string | { text: string })[][];
+    const keyboard = markup.keyboard as (string | { text: string; request_contact?: unknown })[][];
     const rows = keyboard.map((row) =>
       row.map((button) => (typeof button === "string" ? button : button.text)),
     );
-    return markup.one_time_keyboard
-      ? { replyKeyboard: rows, oneTimeKeyboard: true }
-      : { replyKeyboard: rows };
+    const contactLabels = keyboard
+      .flat()
+      .filter((b) => typeof b !== "string" && b.request_contact === true)
+      .map((b) => (typeof b === "string" ? b : b.text));
+    return {
+      replyKeyboard: rows,
+      ...(contactLabels.length ? { contactLabels } : {}),
+      ...(markup.one_time_keyboard ? { oneTimeKeyboard: true as const } : {}),
+    };
   }
   if ("remove_keyboard" in markup) return { removeKeyboard: true };
   return {};

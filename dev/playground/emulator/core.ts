@@ -52,6 +52,8 @@ export interface StoredMessage {
   entities?: MessageEntity[];
   inlineMarkup?: InlineKeyboardButton[][];
   replyKeyboard?: string[][];
+  /** Labels of its request_contact buttons. */
+  contactLabels?: string[];
   /** The reply keyboard hides after the user's next message. */
   oneTimeKeyboard?: true;
   removeKeyboard?: true;
@@ -70,7 +72,7 @@ export interface ChatRecord {
   nextMessageId: number;
   messages: StoredMessage[];
   byId: Map<number, StoredMessage>;
-  replyKeyboard?: { rows: string[][]; oneTime: boolean };
+  replyKeyboard?: { rows: string[][]; oneTime: boolean; contact: string[] };
   typing?: TypingState;
   chatInstance: string;
 }
@@ -236,6 +238,7 @@ export class EmulatorCore {
       chat.typing = undefined;
       if (message.replyKeyboard) {
         chat.replyKeyboard = {
+          contact: message.contactLabels ?? [],
           rows: message.replyKeyboard,
           oneTime: message.oneTimeKeyboard === true,
         };

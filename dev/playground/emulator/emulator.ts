@@ -75,6 +75,14 @@ export interface BotApiEmulator {
   sendText(userId: number, text: string): SentUpdate;
   sendSticker(userId: number, opts?: { emoji?: string }): SentUpdate;
   sendPhoto(userId: number, opts?: { caption?: string }): SentUpdate;
+  /**
+   * The user shares a contact: their own by default (what Telegram's request_contact button
+   * sends, `user_id` the sender's), or someone else's card (`userId` another id, or null: none).
+   */
+  sendContact(
+    userId: number,
+    contact: { phoneNumber: string; firstName?: string; userId?: number | null },
+  ): SentUpdate;
   /** The user writes `text` in group `groupId` (negative), which is created on first use. */
   sendGroupText(
     userId: number,
@@ -106,6 +114,8 @@ export interface BotApiEmulator {
   typing(chatId: number): TypingState | undefined;
   /** The reply keyboard the user's input area shows now. */
   replyKeyboard(chatId: number): string[][] | undefined;
+  /** Labels of the reply keyboard's request_contact buttons shown now (none: []). */
+  contactButtons(chatId: number): string[];
   callbackAnswers(): CallbackAnswer[];
   /** Commands stored by setMyCommands for a scope and language (exactly; no fallback). */
   commands(opts?: {
@@ -244,6 +254,22 @@ export function createBotApiEmulator(options: BotApiEmulatorOptions = {}): BotAp
       });
     },
 
+    sendContact(userId, contact) {
+      const user = core.ensureUser(userId);
+      const owner = contact.userId === undefined ? userId : contact.userId;
+      return userSends(userId, core.privateChat(user), {
+        kind: "contact",
+        text: "",
+        media: {
+          contact: {
+            phone_number: contact.phoneNumber,
+            first_name: contact.firstName ?? user.first_name,
+            ...(owner === null ? {} : { user_id: owner }),
+          },
+        },
+      });
+    },
+
     sendGroupText(userId, groupId, text, opts) {
       if (!Number.isSafeInteger(groupId) || groupId >= 0) {
         throw new EmulatorError("a group id is a negative integer");
@@ -304,6 +330,7 @@ export function createBotApiEmulator(options: BotApiEmulatorOptions = {}): BotAp
     lastBotMessage: (chatId) => chat(chatId).findLast((entry) => entry.from === "bot"),
     typing: (chatId) => core.typing(chatId),
     replyKeyboard: (chatId) => core.chats.get(chatId)?.replyKeyboard?.rows,
+    contactButtons: (chatId) => [...(core.chats.get(chatId)?.replyKeyboard?.contact ?? [])],
     callbackAnswers: () => [...core.callbackAnswers],
     commands(opts) {
       return core.commands.get(commandScopeKey(opts?.scope, opts?.language_code));

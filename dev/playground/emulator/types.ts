@@ -54,7 +54,7 @@ export interface BotUser {
 
 // ---------------------------------------------------------------- transcript
 
-export type MessageKind = "text" | "photo" | "sticker";
+export type MessageKind = "text" | "photo" | "sticker" | "contact";
 
 export interface InlineButtonView {
   text: string;

@@ -10,6 +10,9 @@
  *   GET  /users/:userId/messages       -> {user, messages: MessageView[], typing: string | null,
  *                                         reply_keyboard: string[][] | null}
  *   POST /users/:userId/messages       {text}               -> {message_id, update_id}
+ *   POST /users/:userId/contact        {phone_number?}      -> {message_id, update_id}: the user
+ *                                         shares their own contact (a request_contact button);
+ *                                         the phone defaults to the demo one (+977 98000 and the id)
  *   POST /users/:userId/callbacks      {message_id, data}   -> {message_id, update_id,
  *                                         callback_query_id}; 400 unless that bot message now has
  *                                         an inline button carrying `data`
@@ -20,6 +23,10 @@
  *                                         {user_id, message_id, text, show_alert}
  *   GET  /sandbox                      -> {enabled: false} | {enabled: true, balance_paisa, balance,
  *                                         deliveries: DeliveryView[] (newest first)}
+ *   GET  /books                        -> {enabled: false} | {enabled: true, users: [{id, name, role,
+ *                                         phone, available_paisa, available, held}], journal:
+ *                                         [{time, id, kind, debit, credit, amount, reason}] (newest
+ *                                         first)}: the merchant's books of the running product
  *
  * A MessageView is {id, from: "bot"|"user", kind, text, entities?, inline_keyboard: [[{text,
  * callback_data?, url?}]] | null, reply_keyboard?, remove_keyboard?, emoji?, edited, time (ISO),
@@ -33,13 +40,17 @@ import type { z } from "zod";
 import type { SandboxControl } from "../../sandbox/index.ts";
 import { type BotApiEmulator, EmulatorError, type EmulatorEventType } from "../emulator/index.ts";
 import {
+  type BooksSource,
+  booksView,
   type CommandView,
   liveEvent,
   messageView,
   type PlaygroundUser,
+  playgroundPhone,
   pressCallbackBody,
   sandboxView,
   sendMessageBody,
+  shareContactBody,
   userIdParam,
 } from "./views.ts";
 
@@ -49,6 +60,8 @@ export interface PlaygroundApiOptions {
   sandboxToken: string;
   users: PlaygroundUser[];
   deliveriesShown: number;
+  /** The product's books, once the product is wired (absent before, and in tests without). */
+  books?: () => BooksSource | undefined;
 }
 
 class BadRequest extends Error {
@@ -125,6 +138,7 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
       messages: emulator.chat(userId).map(messageView),
       typing: emulator.typing(userId)?.action ?? null,
       reply_keyboard: emulator.replyKeyboard(userId) ?? null,
+      contact_buttons: emulator.contactButtons(userId),
     });
   });
 
@@ -133,6 +147,15 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
     const body = await jsonBody(c, sendMessageBody);
     ensureUser(userId);
     const sent = emulator.sendText(userId, body.text);
+    return c.json({ message_id: sent.message_id, update_id: sent.update_id });
+  });
+
+  app.post("/users/:userId/contact", async (c) => {
+    const userId = userIdOf(c);
+    const body = await jsonBody(c, shareContactBody);
+    ensureUser(userId);
+    const phone = body.phone_number ?? `+${playgroundPhone(userId)}`;
+    const sent = emulator.sendContact(userId, { phoneNumber: phone });
     return c.json({ message_id: sent.message_id, update_id: sent.update_id });
   });
 
@@ -160,6 +183,12 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
     );
   });
 
+  app.get("/books", async (c) => {
+    const source = opts.books?.();
+    if (!source) return c.json({ enabled: false });
+    return c.json(await booksView(source, opts.users, 12));
+  });
+
   app.get("/events", (c) => {
     const raw = c.req.query("user_id");
     const only = raw === undefined ? undefined : parse(userIdParam, raw, "invalid user_id");
@@ -170,7 +199,11 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
       const unsubscribe = EVENT_TYPES.map((type) =>
         emulator.on(type, (event) => {
           if (only !== undefined && event.chatId !== only) return;
-          const live = liveEvent(event, (id) => emulator.replyKeyboard(id));
+          const live = liveEvent(
+            event,
+            (id) => emulator.replyKeyboard(id),
+            (id) => emulator.contactButtons(id),
+          );
           if (!live) return;
           queue.push(live);
           wake?.();

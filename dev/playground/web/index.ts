@@ -10,15 +10,17 @@ import type { Role } from "../../../src/bot/deps.ts";
 import type { SandboxControl } from "../../sandbox/index.ts";
 import type { BotApiEmulator } from "../emulator/index.ts";
 import { createPlaygroundApi } from "./api.ts";
-import type { PlaygroundUser } from "./views.ts";
+import type { BooksSource, PlaygroundUser } from "./views.ts";
 
 export type {
+  BooksSource,
   CommandView,
   DeliveryView,
   MessageView,
   PlaygroundUser,
   SandboxView,
 } from "./views.ts";
+export { playgroundPhone } from "./views.ts";
 
 /** The demo users of the switcher. The agent and admin ids must be in AGENT_IDS / ADMIN_IDS. */
 export const PLAYGROUND_CUSTOMER_ID = 1001;
@@ -37,6 +39,8 @@ export interface PlaygroundOptions {
   adminIds: readonly number[];
   /** Webhook deliveries the side panel lists; default 10. */
   deliveriesShown?: number;
+  /** The product's books for the side panel (balances, journal), once the product is wired. */
+  books?: () => BooksSource | undefined;
 }
 
 const ASSETS = {
@@ -100,6 +104,7 @@ export function createPlayground(opts: PlaygroundOptions): Hono {
       sandboxToken: opts.sandboxToken,
       users,
       deliveriesShown: opts.deliveriesShown ?? 10,
+      ...(opts.books ? { books: opts.books } : {}),
     }),
   );
   return app;

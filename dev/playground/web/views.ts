@@ -17,6 +17,17 @@ export const sendMessageBody = z.strictObject({
     .refine((t) => t.trim() !== "", "a message needs some text"),
 });
 
+/** Each demo user's phone number (international digits): +977 98000 and the user's id. */
+export const playgroundPhone = (id: number): string => `97798000${String(id).padStart(5, "0")}`;
+
+/** Shares the user's own contact (a request_contact button); the phone defaults to the demo one. */
+export const shareContactBody = z.strictObject({
+  phone_number: z
+    .string()
+    .regex(/^\+?[0-9]{8,15}$/, "international digits, optionally with +")
+    .optional(),
+});
+
 export const pressCallbackBody = z.strictObject({
   message_id: z.number().int().positive(),
   data: z.string().min(1).max(64),
@@ -105,6 +116,7 @@ function keyboardView(rows: TranscriptEntry["inlineKeyboard"]): ButtonView[][] |
 export function liveEvent(
   event: EmulatorEvent,
   replyKeyboard: (userId: number) => string[][] | undefined,
+  contactButtons: (userId: number) => string[] = () => [],
 ): { type: string; data: Record<string, unknown> } | undefined {
   const userId = event.chatId;
   if (userId <= 0) return undefined;
@@ -116,6 +128,7 @@ export function liveEvent(
           user_id: userId,
           message: messageView(event.message),
           reply_keyboard: replyKeyboard(userId) ?? null,
+          contact_buttons: contactButtons(userId),
         },
       };
     case "edit":
@@ -195,5 +208,85 @@ export function sandboxView(
     balance_paisa: balancePaisa,
     balance: formatRupees(balancePaisa),
     deliveries: deliveries.slice(-shown).reverse().map(deliveryView),
+  };
+}
+
+/**
+ * The merchant's books as the side panel shows them: each demo user's phone and balance (a
+ * customer's prepaid balance, the agent's float) and the newest journal entries in words.
+ */
+export interface BooksSource {
+  /** Each demo user's registered phone and ledger balance (customer or agent account). */
+  people(
+    ids: number[],
+  ): Promise<
+    Array<{ id: number; phone: string | null; availablePaisa: number; heldPaisa: number }>
+  >;
+  /** The newest journal entries, newest first. */
+  journal(limit: number): Promise<
+    Array<{
+      at: number;
+      id: string;
+      kind: string;
+      debit: string;
+      credit: string;
+      amountPaisa: number;
+      reason?: string;
+    }>
+  >;
+}
+
+export interface BooksView {
+  enabled: true;
+  users: Array<{
+    id: number;
+    name: string;
+    role: Role;
+    phone: string | null;
+    available_paisa: number;
+    available: string;
+    held: string | null;
+  }>;
+  journal: Array<{
+    time: string;
+    id: string;
+    /** The kind in words ("demo credit", "cash in", "hold" ...). */
+    kind: string;
+    debit: string;
+    credit: string;
+    amount: string;
+    reason: string | null;
+  }>;
+}
+
+export async function booksView(
+  source: BooksSource,
+  users: PlaygroundUser[],
+  shown: number,
+): Promise<BooksView> {
+  const people = new Map((await source.people(users.map((u) => u.id))).map((p) => [p.id, p]));
+  return {
+    enabled: true,
+    users: users.map((u) => {
+      const p = people.get(u.id);
+      return {
+        id: u.id,
+        name: u.name,
+        role: u.role,
+        phone: p?.phone ? `+${p.phone}` : null,
+        available_paisa: p?.availablePaisa ?? 0,
+        available: formatRupees(p?.availablePaisa ?? 0),
+        held: p?.heldPaisa ? formatRupees(p.heldPaisa) : null,
+      };
+    }),
+    journal: (await source.journal(shown)).map((e) => ({
+      time: new Date(e.at).toISOString(),
+      id: e.id,
+      kind: e.kind.replace(/_/g, " "),
+      debit: e.debit,
+      credit: e.credit,
+      amount: formatRupees(e.amountPaisa),
+      reason: e.reason ?? null,
+    })),
   };
 }

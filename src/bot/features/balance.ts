@@ -1,19 +1,112 @@
-import { Composer } from "grammy";
+import { Composer, type InlineKeyboard } from "grammy";
+import { formatPhone, type Phone } from "../../accounts/index.ts";
+import type { JournalEntry } from "../../ledger/index.ts";
 import { formatMoney } from "../../money.ts";
 import { isProviderError } from "../../provider/index.ts";
 import type { BotContext } from "../context.ts";
 import { type BotDeps, roleOf } from "../deps.ts";
+import { formatOrderTime } from "../format.ts";
 import { type Translate, translator } from "../i18n.ts";
+
+/**
+ * /balance, by role: a customer sees their own balance, what is held for orders under way and
+ * their last movements in words; an agent their agent balance and the day's cash-ins; an admin
+ * the aggregator wallet (and a pointer to /books, the merchant's books).
+ */
+
+/** One line of a customer's movements: plain data, so a flow can record it through `external`. */
+export interface Movement {
+  at: number;
+  kind: JournalEntry["kind"];
+  /** Money towards the customer (credits, released holds) or away (holds, reversals). */
+  direction: "in" | "out" | "settled";
+  amountPaisa: number;
+  /** The order of a hold, post or void. */
+  order?: string;
+}
 
 /** What /balance found: plain data, so a flow can record it through `conversation.external`. */
 export type BalanceResult =
   | { kind: "denied" }
+  /** Staff mode: an unlisted user (the bot is private) or a listed one (the merchant pays). */
+  | { kind: "private" }
+  | { kind: "staff" }
   | { kind: "unavailable" }
-  | { kind: "ok"; creditPaisa: number };
+  | { kind: "ok"; creditPaisa: number }
+  | {
+      kind: "customer";
+      phone: Phone | null;
+      availablePaisa: number;
+      heldPaisa: number;
+      movements: Movement[];
+      /** False when the journal was too long to read the movements whole: none are shown. */
+      complete: boolean;
+    }
+  | {
+      kind: "agent";
+      availablePaisa: number;
+      cashIns: Array<{ at: number; amountPaisa: number; customer: string }>;
+      totalTodayPaisa: number;
+      /** False when the day's journal was too long to read whole: no count or total is claimed. */
+      complete: boolean;
+    };
 
-/** Asks the provider for the wallet, for admins only (also from the middle of a flow). */
+const orderOf = (e: JournalEntry) => (e.pendingId ?? e.id).replace(/^order:/, "");
+
+function movementOf(e: JournalEntry, acc: string): Movement {
+  const base = { at: e.at, kind: e.kind, amountPaisa: e.amountPaisa };
+  if (e.kind === "hold" || e.kind === "post" || e.kind === "void") {
+    const direction = e.kind === "hold" ? "out" : e.kind === "void" ? "in" : "settled";
+    return { ...base, direction, order: orderOf(e) };
+  }
+  return { ...base, direction: e.credit === acc ? "in" : "out" };
+}
+
+/** The balance a user may see (also from the middle of a flow). */
 export async function fetchBalance(deps: BotDeps, userId: number): Promise<BalanceResult> {
-  if (roleOf(deps.settings, userId) !== "admin") return { kind: "denied" };
+  const role = roleOf(deps.settings, userId);
+  if (role === "admin") return walletBalance(deps);
+  const accounts = deps.accounts;
+  if (!accounts) return { kind: "denied" };
+  if (role === "agent") {
+    const s = await accounts.agentSummary(userId);
+    const cashIns = await Promise.all(
+      s.cashIns.map(async (e) => {
+        const phone = await accounts.phoneOf(Number(e.credit.split(":")[1]));
+        return {
+          at: e.at,
+          amountPaisa: e.amountPaisa,
+          customer: phone ? formatPhone(phone) : e.credit,
+        };
+      }),
+    );
+    return {
+      kind: "agent",
+      availablePaisa: s.balance.availablePaisa,
+      cashIns,
+      totalTodayPaisa: cashIns.reduce((sum, c) => sum + c.amountPaisa, 0),
+      complete: s.complete,
+    };
+  }
+  // Staff mode: customers have no balance to show; the merchant pays for the listed ones.
+  if (deps.payment?.mode === "staff") {
+    return (await deps.payment.access(userId)) === "ok" ? { kind: "staff" } : { kind: "private" };
+  }
+  const [phone, s] = await Promise.all([
+    accounts.phoneOf(userId),
+    accounts.customerSummary(userId),
+  ]);
+  return {
+    kind: "customer",
+    phone,
+    availablePaisa: s.balance.availablePaisa,
+    heldPaisa: s.balance.heldPaisa,
+    movements: s.movements.map((e) => movementOf(e, s.balance.account)),
+    complete: s.complete,
+  };
+}
+
+async function walletBalance(deps: BotDeps): Promise<BalanceResult> {
   try {
     const wallet = await deps.provider.walletBalance();
     return { kind: "ok", creditPaisa: wallet.creditAvailablePaisa };
@@ -24,18 +117,75 @@ export async function fetchBalance(deps: BotDeps, userId: number): Promise<Balan
   }
 }
 
-export function balanceText(t: Translate, r: BalanceResult): string {
-  if (r.kind === "denied") return t("balance-denied");
-  if (r.kind === "unavailable") return t("balance-unavailable");
-  return t("balance-result", { amount: formatMoney(r.creditPaisa, { locale: t.locale }) });
+function movementText(t: Translate, m: Movement): string {
+  const time = formatOrderTime(m.at, "np", t.locale);
+  const amount = formatMoney(m.amountPaisa, { locale: t.locale });
+  if (m.kind === "hold") return t("movement-hold", { time, amount, ref: m.order ?? "" });
+  if (m.kind === "post") return t("movement-post", { time, amount, ref: m.order ?? "" });
+  if (m.kind === "void") return t("movement-void", { time, amount, ref: m.order ?? "" });
+  if (m.kind === "cash_in") return t("movement-cash-in", { time, amount });
+  if (m.kind === "demo_credit") return t("movement-demo", { time, amount });
+  if (m.kind === "topup") return t("movement-topup", { time, amount });
+  if (m.kind === "reversal") return t("movement-reversal", { time, amount });
+  return t(m.direction === "in" ? "movement-in" : "movement-out", { time, amount });
 }
 
-/** /balance: the aggregator wallet's available credit, for admins only. */
-export function balance(deps: BotDeps): Composer<BotContext> {
+export function balanceText(t: Translate, r: BalanceResult): string {
+  const rs = (paisa: number) => formatMoney(paisa, { locale: t.locale });
+  if (r.kind === "denied") return t("balance-denied");
+  if (r.kind === "unavailable") return t("balance-unavailable");
+  if (r.kind === "private") return t("access-private");
+  if (r.kind === "staff") return t("balance-staff");
+  if (r.kind === "ok") {
+    return [t("balance-result", { amount: rs(r.creditPaisa) }), t("balance-books")].join("\n\n");
+  }
+  if (r.kind === "agent") {
+    const lines = [t("balance-agent", { available: rs(r.availablePaisa) })];
+    if (!r.complete) return [...lines, t("balance-partial")].join("\n");
+    lines.push(t("balance-agent-today", { count: r.cashIns.length, total: rs(r.totalTodayPaisa) }));
+    for (const c of r.cashIns.slice(0, 10)) {
+      lines.push(
+        t("balance-agent-line", {
+          time: formatOrderTime(c.at, "np", t.locale),
+          amount: rs(c.amountPaisa),
+          customer: c.customer,
+        }),
+      );
+    }
+    return lines.join("\n");
+  }
+  const lines = [t("balance-customer", { available: rs(r.availablePaisa) })];
+  if (r.heldPaisa > 0) lines.push(t("balance-held", { held: rs(r.heldPaisa) }));
+  lines.push("");
+  if (!r.complete) lines.push(t("balance-partial"));
+  else if (r.movements.length === 0) lines.push(t("balance-none"));
+  else lines.push(t("balance-movements"), ...r.movements.map((m) => movementText(t, m)));
+  lines.push("");
+  lines.push(
+    r.phone ? t("balance-how-to-add", { phone: formatPhone(r.phone) }) : t("balance-unregistered"),
+  );
+  return lines.join("\n");
+}
+
+/**
+ * The seam for buttons under /balance: another way of adding money (an online top-up's "Add
+ * money") plugs in here, given the result it sits under. Nothing else about /balance changes.
+ */
+export type BalanceButtons = (t: Translate, r: BalanceResult) => InlineKeyboard | undefined;
+
+export interface BalanceOptions {
+  /** Buttons under the balance (e.g. a customer's "Add money"); none by default. */
+  extraButtons?: BalanceButtons;
+}
+
+/** /balance: the customer's, the agent's or the aggregator wallet's, by role. */
+export function balance(deps: BotDeps, opts: BalanceOptions = {}): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("balance", async (ctx) => {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    await ctx.reply(balanceText(t, await fetchBalance(deps, ctx.from.id)));
+    const r = await fetchBalance(deps, ctx.from.id);
+    const buttons = opts.extraButtons?.(t, r);
+    await ctx.reply(balanceText(t, r), buttons ? { reply_markup: buttons } : {});
   });
   return composer;
 }

@@ -3,12 +3,27 @@ import type { BotContext } from "../context.ts";
 import { type BotDeps, type Role, roleOf } from "../deps.ts";
 import { type Translate, translator } from "../i18n.ts";
 
-/** The /help text for a role (also answered in the middle of a flow, by the flow's wait loop). */
-export function helpText(t: Translate, role: Role, topUps = false): string {
-  const lines = [topUps ? `${t("help-text")}\n${t("help-topup")}` : t("help-text")];
+/**
+ * The /help text for a role (also answered in the middle of a flow, by the flow's wait loop);
+ * /balance and /register are a customer's only when customers pay from a balance (prepaid), and
+ * /addmoney only when an online gateway is wired.
+ */
+export function helpText(
+  t: Translate,
+  role: Role,
+  opts: { prepaid?: boolean; topUps?: boolean } = {},
+): string {
+  const lines = [opts.topUps ? `${t("help-text")}\n${t("help-topup")}` : t("help-text")];
+  if (opts.prepaid) lines.push(t("help-accounts"));
   if (role !== "customer") lines.push(t("help-agent"));
-  if (role === "admin") lines.push(t("help-admin"));
+  if (role === "agent") lines.push(t("help-agent-cashin"));
+  if (role === "admin") lines.push(t("help-admin"), t("help-admin-accounts"));
   return lines.join("\n\n");
+}
+
+/** What the help shows besides the basics, from what this deployment has wired. */
+export function helpOptions(deps: BotDeps): { prepaid: boolean; topUps: boolean } {
+  return { prepaid: deps.payment?.mode === "prepaid", topUps: deps.topUps !== undefined };
 }
 
 /** /help: the customer's text, plus the agent's and the admin's parts for their roles. */
@@ -16,7 +31,7 @@ export function help(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("help", async (ctx) => {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    await ctx.reply(helpText(t, roleOf(deps.settings, ctx.from.id), deps.topUps !== undefined));
+    await ctx.reply(helpText(t, roleOf(deps.settings, ctx.from.id), helpOptions(deps)));
   });
   return composer;
 }

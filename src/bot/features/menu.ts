@@ -33,23 +33,32 @@ export function menuKeyboard(
   };
 }
 
+/**
+ * Whether this user may order at all; when not, it has told them (register first, or a private
+ * bot). The checkout asks again before any order: this only spares them a flow they cannot finish.
+ */
+export type OrderGate = (ctx: BotContext) => Promise<boolean>;
+
 /** /recharge shows the menu; a menu button enters its category's conversation. */
 export function categoryMenu(
   entries: readonly MenuEntry[],
   keyboard: MenuKeyboard,
   offered: MenuOffer = everything,
+  gate: OrderGate = async () => true,
 ): Composer<BotContext> {
   const ids = new Set(entries.map((e) => e.conversation));
   const composer = new Composer<BotContext>();
   const priv = composer.chatType("private");
-  priv.command("recharge", (ctx) =>
-    ctx.reply(ctx.t("menu-prompt"), { reply_markup: keyboard(ctx) }),
-  );
+  priv.command("recharge", async (ctx) => {
+    if (!(await gate(ctx))) return;
+    await ctx.reply(ctx.t("menu-prompt"), { reply_markup: keyboard(ctx) });
+  });
   priv.on("callback_query:data", async (ctx, next) => {
     const category = menuButton.parse(ctx.callbackQuery.data);
     // Not a menu button, or one of a category no longer offered: answered as expired further on.
     if (category === null || !ids.has(category) || !offered(category)) return next();
     await ctx.answerCallbackQuery();
+    if (!(await gate(ctx))) return;
     await ctx.conversation.enter(category);
   });
   return composer;

@@ -1,6 +1,8 @@
 import { Composer } from "grammy";
+import { accessOf, deniedReply } from "../access.ts";
 import type { BotContext } from "../context.ts";
 import type { BotDeps } from "../deps.ts";
+import { translator } from "../i18n.ts";
 import type { MenuKeyboard } from "./menu.ts";
 
 /** /start: a chat that had blocked the bot is active again, and gets the welcome and the menu. */
@@ -8,9 +10,18 @@ export function start(deps: BotDeps, menu: MenuKeyboard): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("start", async (ctx) => {
     await deps.reactivateChat(ctx.chat.id);
-    await ctx.reply(ctx.t("start-welcome", { name: ctx.from.first_name }), {
-      reply_markup: menu(ctx),
-    });
+    const welcome = ctx.t("start-welcome", { name: ctx.from.first_name });
+    // Someone who may not order yet is told how (register) or why not (a private bot) instead
+    // of being shown a menu that would refuse them.
+    const verdict = await accessOf(deps, ctx.from.id);
+    if (verdict !== "ok") {
+      const t = translator(deps.i18n, await ctx.i18n.getLocale());
+      const denied = deniedReply(t, verdict);
+      const why = verdict === "register" ? t("register-prompt") : denied.text;
+      await ctx.reply(`${welcome}\n\n${why}`, denied.other);
+      return;
+    }
+    await ctx.reply(welcome, { reply_markup: menu(ctx) });
   });
   return composer;
 }

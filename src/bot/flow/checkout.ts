@@ -4,6 +4,7 @@ import { formatMoney } from "../../money.ts";
 import type { Order } from "../../orders/model.ts";
 import { InsufficientFundsError } from "../../orders/service.ts";
 import type { Quote } from "../../pricing/index.ts";
+import { accessOf, deniedReply } from "../access.ts";
 import type { BotContext, FlowContext } from "../context.ts";
 import type { BotDeps, OrderDraft } from "../deps.ts";
 import type { Locale } from "../i18n.ts";
@@ -89,6 +90,14 @@ export async function confirmAndPlace(
 ): Promise<Order | null> {
   const { conversation, ctx, deps } = s;
   const { userId, chatId, locale } = buyer;
+  // Who may spend at all (ACCESS_MODE): an unregistered customer (prepaid) or an unlisted user
+  // (staff) is told so here, however the order was reached, and nothing is reserved or placed.
+  const access = await conversation.external(() => accessOf(deps, userId));
+  if (access !== "ok") {
+    const denied = deniedReply(s.t, access);
+    await ctx.reply(denied.text, denied.other);
+    return null;
+  }
   const key = await conversation.external(() => randomUUID());
   let draft = first;
   for (;;) {

@@ -10,7 +10,7 @@ import {
 import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
 import { type BotDeps, roleOf } from "../deps.ts";
 import { balanceText, fetchBalance } from "../features/balance.ts";
-import { helpText } from "../features/help.ts";
+import { helpOptions, helpText } from "../features/help.ts";
 import { HISTORY_SIZE, renderHistory } from "../features/history.ts";
 import { languageKeyboard } from "../features/language.ts";
 import type { Locale, Translate } from "../i18n.ts";
@@ -218,7 +218,7 @@ async function answerInformational(
   const userId = u.from?.id ?? 0;
   switch (command) {
     case "help":
-      await u.reply(helpText(t, roleOf(deps.settings, userId), deps.topUps !== undefined));
+      await u.reply(helpText(t, roleOf(deps.settings, userId), helpOptions(deps)));
       return;
     case "history": {
       await u.reply(...historyMessage(await historyPage(s, userId, 0)));

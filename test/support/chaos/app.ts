@@ -21,6 +21,16 @@ export interface AppEnvOptions {
   extra?: Record<string, string>;
 }
 
+/**
+ * Who pays in the chaos stacks: staff mode, every chaos chat user listed (ids in blocks of a
+ * thousand from 610 000 to 695 999, one block per test file), so orders are taken from the
+ * merchant's wallet as before ACCESS_MODE, and orders placed directly take no hold. A test may
+ * set ACCESS_MODE in `extra`.
+ */
+const CHAOS_STAFF_IDS = [610, 620, 630, 640, 650, 660, 670, 680, 690, 695]
+  .flatMap((block) => Array.from({ length: 1000 }, (_, i) => block * 1000 + i))
+  .join(",");
+
 /** The environment of one instance (fast reconciler timings for tests). */
 export function appEnv(o: AppEnvOptions): Record<string, string> {
   return {
@@ -40,6 +50,8 @@ export function appEnv(o: AppEnvOptions): Record<string, string> {
     PROVIDER_EXECUTE_TIMEOUT_MS: "1500",
     PROVIDER_LOOKUP_TIMEOUT_MS: "1500",
     PROVIDER_MAX_RETRIES: "2",
+    ACCESS_MODE: "staff",
+    STAFF_IDS: CHAOS_STAFF_IDS,
     ...o.extra,
   };
 }

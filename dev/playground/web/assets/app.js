@@ -22,6 +22,8 @@ const els = {
   startButton: $("start-button"),
   balance: $("balance"),
   deliveries: $("deliveries"),
+  bookUsers: $("book-users"),
+  journal: $("journal"),
 };
 
 const state = {
@@ -149,7 +151,7 @@ async function syncChat() {
   state.rows.clear();
   els.messages.replaceChildren();
   for (const m of data.messages) insertMessage(m);
-  renderReplyKeyboard(data.reply_keyboard);
+  renderReplyKeyboard(data.reply_keyboard, data.contact_buttons);
   setTyping(Boolean(data.typing));
   for (const apply of sync.pending) apply();
   updateEmpty();
@@ -234,6 +236,7 @@ function messageRow(m) {
   const bubble = el("div", "bubble");
   if (m.kind === "sticker") bubble.append(el("div", "sticker", m.emoji ?? "🖼"));
   else if (m.kind === "photo") bubble.append(el("div", "muted", "🖼 Photo"));
+  else if (m.kind === "contact") bubble.append(el("div", "muted", "📇 Contact shared"));
   if (m.text) {
     const text = el("div", "text");
     text.append(renderText(m.text, m.entities));
@@ -292,7 +295,16 @@ function insertMessage(m) {
   return row;
 }
 
-function renderReplyKeyboard(rows) {
+/** A request_contact button shares the user's own contact (the demo phone), as Telegram's does. */
+async function shareContact() {
+  try {
+    await api(`/users/${state.userId}/contact`, {});
+  } catch (err) {
+    showToast(err.message);
+  }
+}
+
+function renderReplyKeyboard(rows, contactLabels = []) {
   els.replyKeyboard.hidden = !rows || rows.length === 0;
   els.replyKeyboard.replaceChildren(
     ...(rows ?? []).map((labels) => {
@@ -300,7 +312,8 @@ function renderReplyKeyboard(rows) {
       for (const label of labels) {
         const button = el("button", "reply-button", label);
         button.type = "button";
-        button.addEventListener("click", () => void send(label));
+        const contact = contactLabels.includes(label);
+        button.addEventListener("click", () => void (contact ? shareContact() : send(label)));
         line.append(button);
       }
       return line;
@@ -370,7 +383,7 @@ function connectEvents() {
     });
   // Also after a reconnect: whatever happened meanwhile is in the transcript.
   on("ready", () => void syncChat().catch(() => {}));
-  on("message", ({ user_id, message, reply_keyboard }) => {
+  on("message", ({ user_id, message, reply_keyboard, contact_buttons }) => {
     if (message.from === "bot") scheduleSandboxRefresh(300);
     if (user_id !== state.userId) {
       if (message.from === "bot" && state.users.some((u) => u.id === user_id)) {
@@ -382,7 +395,7 @@ function connectEvents() {
     whenSynced(() => {
       if (message.from === "bot") setTyping(false);
       insertMessage(message);
-      renderReplyKeyboard(reply_keyboard);
+      renderReplyKeyboard(reply_keyboard, contact_buttons);
       updateEmpty();
       scrollToBottom();
     });
@@ -471,10 +484,64 @@ async function refreshSandbox() {
   }
 }
 
+// ---------------------------------------------------------------- the merchant's books
+
+function cellRow(cells) {
+  const tr = el("tr");
+  for (const [text, className] of cells) tr.append(el("td", className ?? "", text));
+  return tr;
+}
+
+function emptyRow(text, span) {
+  const cell = el("td", "muted", text);
+  cell.colSpan = span;
+  const tr = el("tr");
+  tr.append(cell);
+  return tr;
+}
+
+async function refreshBooks() {
+  try {
+    const data = await api("/books");
+    if (!data.enabled) {
+      els.bookUsers.replaceChildren(emptyRow("No books yet.", 3));
+      return;
+    }
+    els.bookUsers.replaceChildren(
+      ...data.users.map((u) =>
+        cellRow([
+          [`${u.name} (${u.role})`],
+          [u.phone ?? "not registered", "mono"],
+          [u.held ? `${u.available} (held ${u.held})` : u.available, "mono"],
+        ]),
+      ),
+    );
+    if (data.journal.length === 0) {
+      els.journal.replaceChildren(emptyRow("None yet", 4));
+      return;
+    }
+    els.journal.replaceChildren(
+      ...data.journal.map((e) => {
+        const tr = cellRow([
+          [clockSeconds.format(new Date(e.time)), "mono"],
+          [e.kind],
+          [`${e.debit} → ${e.credit}`, "mono"],
+          [e.amount, "mono"],
+        ]);
+        tr.title = e.reason ? `${e.id}: ${e.reason}` : e.id;
+        return tr;
+      }),
+    );
+  } catch {
+    // The next refresh tries again.
+  }
+}
+
 function scheduleSandboxRefresh(delayMs) {
   clearTimeout(state.sandboxTimer);
   state.sandboxTimer = setTimeout(async () => {
     await refreshSandbox();
+    await refreshBooks();
     scheduleSandboxRefresh(SANDBOX_REFRESH_MS);
   }, delayMs);
 }

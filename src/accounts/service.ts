@@ -1,0 +1,239 @@
+import {
+  type AccountId,
+  account,
+  type Balance,
+  type JournalEntry,
+  type LedgerStore,
+} from "../ledger/index.ts";
+import type { Phone } from "./phone.ts";
+import type { AccountsStore, Receipt } from "./store.ts";
+
+/**
+ * Money coming in, as people move it: an agent takes cash and credits a customer from the agent's
+ * own balance, an admin credits an agent from the money the merchant put in, an admin reverses
+ * either with a reason. Every one is a ledger transfer under an id the caller fixed before its
+ * confirm step, so a double tap or a replay books it once; a reversal is a new transfer whose id
+ * is derived from the one it reverses, so reversing twice books once.
+ */
+
+export type MoveResult =
+  | { ok: true; duplicate: boolean; receipt: Receipt; debitAfter: Balance; creditAfter: Balance }
+  | { ok: false; code: "insufficient_funds"; availablePaisa: number; shortfallPaisa: number }
+  /** The id was used before for another transfer (cannot happen with fresh ids; loud if it does). */
+  | { ok: false; code: "id_conflict" };
+
+export type ReverseResult =
+  | MoveResult
+  | { ok: false; code: "unknown" }
+  | { ok: false; code: "not_reversible" }
+  | { ok: false; code: "already_reversed"; receipt: Receipt | null };
+
+/** The id of the reversal of transfer `id`: one per transfer, whatever the reason typed. */
+export const reversalIdOf = (id: string) => `rev-${id}`;
+
+/** Kinds an admin may reverse: money that came in through people, never an order's hold. */
+const REVERSIBLE: ReadonlySet<Receipt["kind"]> = new Set(["cash_in", "credit", "demo_credit"]);
+
+/** Customer's and agent's journal windows, newest last; older windows first when quiet. */
+const WINDOWS_MS = [7 * 24 * 3_600_000, 24 * 3_600_000, 3_600_000];
+const MAX_PAGES = 5;
+/** Nepal is UTC+5:45: the agent's "today" is the Nepal day, as the spend limits count it. */
+const NEPAL_OFFSET_MS = 345 * 60_000;
+const DAY_MS = 24 * 3_600_000;
+
+export function nepalDayStart(now: number): number {
+  return Math.floor((now + NEPAL_OFFSET_MS) / DAY_MS) * DAY_MS - NEPAL_OFFSET_MS;
+}
+
+export function createAccounts(opts: {
+  ledger: LedgerStore;
+  store: AccountsStore;
+  now?: () => number;
+}) {
+  const { ledger, store } = opts;
+  const now = opts.now ?? Date.now;
+
+  async function move(
+    r: Omit<Receipt, "at">,
+    extra: { reason?: string; reference?: string } = {},
+  ): Promise<MoveResult> {
+    const booked = await ledger.transfer({
+      id: r.id,
+      debit: r.debit,
+      credit: r.credit,
+      amountPaisa: r.amountPaisa,
+      kind: r.kind,
+      ...(extra.reference ? { reference: extra.reference } : {}),
+      ...(extra.reason ? { reason: extra.reason } : {}),
+    });
+    if (!booked.ok) {
+      const refusal = booked.refusal;
+      if (refusal.code === "insufficient_funds") {
+        return {
+          ok: false,
+          code: "insufficient_funds",
+          availablePaisa: refusal.availablePaisa,
+          shortfallPaisa: refusal.shortfallPaisa,
+        };
+      }
+      return { ok: false, code: "id_conflict" };
+    }
+    // After the transfer: a crash between the two leaves a booked transfer whose receipt is
+    // written when the flow's step runs again (the transfer then answers as a duplicate).
+    await store.putReceipt({ ...r, at: booked.entry.at });
+    const receipt = (await store.receipt(r.id)) ?? { ...r, at: booked.entry.at };
+    return {
+      ok: true,
+      duplicate: booked.duplicate,
+      receipt,
+      debitAfter: await ledger.balance(r.debit),
+      creditAfter: await ledger.balance(r.credit),
+    };
+  }
+
+  /**
+   * Journal entries touching `acc`, oldest first, from the widest window that could be read whole
+   * (at most MAX_PAGES pages); `complete` is false when even the narrowest could not, and then
+   * `entries` holds only the part read, which must not be shown as the whole.
+   */
+  async function recent(
+    acc: AccountId,
+    since?: number,
+  ): Promise<{ entries: JournalEntry[]; complete: boolean }> {
+    const windows = since === undefined ? WINDOWS_MS.map((w) => now() - w) : [since];
+    let found: JournalEntry[] = [];
+    for (const from of windows) {
+      found = [];
+      let after: string | undefined;
+      for (let pages = 0; pages < MAX_PAGES; pages++) {
+        const page = await ledger.journal({ from, ...(after ? { after } : {}), limit: 1_000 });
+        for (const e of page.entries) if (e.debit === acc || e.credit === acc) found.push(e);
+        if (!page.next) return { entries: found, complete: true };
+        after = page.next;
+      }
+    }
+    return { entries: found, complete: false };
+  }
+
+  return {
+    register: (userId: number, phone: Phone) => store.register(userId, phone),
+    userByPhone: (phone: Phone) => store.userByPhone(phone),
+    phoneOf: (userId: number) => store.phoneOf(userId),
+    receipt: (id: string) => store.receipt(id),
+    balanceOf: (acc: AccountId) => ledger.balance(acc),
+
+    /** An agent took `amountPaisa` in cash and credits the customer from the agent's balance. */
+    cashIn(input: {
+      id: string;
+      agentUserId: number;
+      customerUserId: number;
+      amountPaisa: number;
+    }) {
+      return move({
+        id: input.id,
+        kind: "cash_in",
+        debit: account.agent(input.agentUserId),
+        credit: account.customer(input.customerUserId),
+        amountPaisa: input.amountPaisa,
+        by: input.agentUserId,
+        partyUserId: input.customerUserId,
+      });
+    },
+
+    /** An admin credits an agent from the money the merchant put in (cash or bank). */
+    creditAgent(input: {
+      id: string;
+      adminUserId: number;
+      agentUserId: number;
+      amountPaisa: number;
+    }) {
+      return move({
+        id: input.id,
+        kind: "credit",
+        debit: account.merchant.funding,
+        credit: account.agent(input.agentUserId),
+        amountPaisa: input.amountPaisa,
+        by: input.adminUserId,
+        partyUserId: input.agentUserId,
+      });
+    },
+
+    /** The playground's demo credit of a customer or an agent, visible as such in the journal. */
+    demoCredit(input: {
+      id: string;
+      to: "customer" | "agent";
+      userId: number;
+      amountPaisa: number;
+    }) {
+      return move({
+        id: input.id,
+        kind: "demo_credit",
+        debit: account.merchant.funding,
+        credit: input.to === "agent" ? account.agent(input.userId) : account.customer(input.userId),
+        amountPaisa: input.amountPaisa,
+        by: 0,
+        partyUserId: input.userId,
+      });
+    },
+
+    /**
+     * An admin's reversal: a new transfer back, never an edit. Refused when the party no longer has
+     * the money (their balance would go below zero) with what they have and what is missing.
+     */
+    async reverse(input: {
+      originalId: string;
+      adminUserId: number;
+      reason: string;
+    }): Promise<ReverseResult> {
+      const original = await store.receipt(input.originalId);
+      if (!original) return { ok: false, code: "unknown" };
+      if (!REVERSIBLE.has(original.kind)) return { ok: false, code: "not_reversible" };
+      const id = reversalIdOf(original.id);
+      const earlier = await store.receipt(id);
+      if (earlier) return { ok: false, code: "already_reversed", receipt: earlier };
+      const r = await move(
+        {
+          id,
+          kind: "reversal",
+          debit: original.credit,
+          credit: original.debit,
+          amountPaisa: original.amountPaisa,
+          by: input.adminUserId,
+          ...(original.partyUserId === undefined ? {} : { partyUserId: original.partyUserId }),
+          reverses: original.id,
+          reason: input.reason,
+        },
+        { reason: input.reason, reference: original.id },
+      );
+      // Another admin's reversal with another reason won the id meanwhile.
+      if (!r.ok && r.code === "id_conflict") {
+        return { ok: false, code: "already_reversed", receipt: await store.receipt(id) };
+      }
+      return r;
+    },
+
+    /** A customer's balance and newest movements (at most `n`, newest first). */
+    async customerSummary(userId: number, n = 5) {
+      const acc = account.customer(userId);
+      const [balance, read] = await Promise.all([ledger.balance(acc), recent(acc)]);
+      return {
+        balance,
+        movements: read.complete ? read.entries.slice(-n).reverse() : [],
+        complete: read.complete,
+      };
+    },
+
+    /** An agent's balance and the cash-ins of the current Nepal day, newest first. */
+    async agentSummary(agentUserId: number) {
+      const acc = account.agent(agentUserId);
+      const [balance, read] = await Promise.all([
+        ledger.balance(acc),
+        recent(acc, nepalDayStart(now())),
+      ]);
+      const cashIns = read.entries.filter((e) => e.kind === "cash_in" && e.debit === acc);
+      return { balance, cashIns: cashIns.reverse(), complete: read.complete };
+    },
+  };
+}
+
+export type Accounts = ReturnType<typeof createAccounts>;

@@ -1,0 +1,121 @@
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import { accountIdSchema } from "../ledger/index.ts";
+import { keyspace } from "../redis/keyspace.ts";
+import { luaScript } from "../redis/scripts.ts";
+import { type Phone, phoneSchema } from "./phone.ts";
+
+/**
+ * Who is who beside the books: the phone number each registered customer shared (their identity
+ * that agents type), and the receipt of every cash-in, agent credit and reversal (who did it, for
+ * whom, how much), by its ledger transfer id. The money itself is only in the ledger; a receipt is
+ * what /reverse and /balance read to name the people of a transfer.
+ */
+
+export const receiptSchema = z.object({
+  /** The ledger transfer id (the idempotency key fixed before the confirm step). */
+  id: z.string().min(1).max(128),
+  kind: z.enum(["cash_in", "credit", "reversal", "demo_credit"]),
+  debit: accountIdSchema,
+  credit: accountIdSchema,
+  amountPaisa: z.number().int().positive(),
+  /** The Telegram user who did it (agent or admin); 0 for the playground's demo credit. */
+  by: z.number().int(),
+  /** The customer or agent credited (or debited, for a reversal): a Telegram user id. */
+  partyUserId: z.number().int().optional(),
+  /** For a reversal: the transfer it reverses, and why. */
+  reverses: z.string().optional(),
+  reason: z.string().max(500).optional(),
+  at: z.number().int(),
+});
+export type Receipt = z.infer<typeof receiptSchema>;
+
+export interface AccountsStore {
+  /**
+   * Binds the phone to the user. Telegram vouches that a contact shared with the user's own id is
+   * theirs, so the latest sharer of a number owns it: a recycled number moves to its new owner,
+   * and a user who shares a new number leaves the old one.
+   */
+  register(userId: number, phone: Phone): Promise<void>;
+  userByPhone(phone: Phone): Promise<number | null>;
+  phoneOf(userId: number): Promise<Phone | null>;
+  /** Keeps the first receipt of an id (a replay writes nothing new). */
+  putReceipt(r: Receipt): Promise<void>;
+  receipt(id: string): Promise<Receipt | null>;
+}
+
+export function createMemoryAccounts(): AccountsStore {
+  const phones = new Map<string, number>();
+  const users = new Map<number, Phone>();
+  const receipts = new Map<string, Receipt>();
+  return {
+    async register(userId, phone) {
+      const old = users.get(userId);
+      if (old !== undefined && old !== phone && phones.get(old) === userId) phones.delete(old);
+      const owner = phones.get(phone);
+      if (owner !== undefined && owner !== userId) users.delete(owner);
+      phones.set(phone, userId);
+      users.set(userId, phone);
+    },
+    async userByPhone(phone) {
+      return phones.get(phone) ?? null;
+    },
+    async phoneOf(userId) {
+      return users.get(userId) ?? null;
+    },
+    async putReceipt(r) {
+      if (!receipts.has(r.id)) receipts.set(r.id, receiptSchema.parse(r));
+    },
+    async receipt(id) {
+      return receipts.get(id) ?? null;
+    },
+  };
+}
+
+/** The rebinding of `register` in one step. KEYS: phones, users. ARGV: user id, phone. */
+const registerScript = luaScript<"phones" | "users", number>(
+  "raAccountsRegister",
+  ["phones", "users"],
+  `
+local uid, phone = ARGV[1], ARGV[2]
+local old = redis.call('HGET', KEYS[2], uid)
+if old and old ~= phone and redis.call('HGET', KEYS[1], old) == uid then
+  redis.call('HDEL', KEYS[1], old)
+end
+local owner = redis.call('HGET', KEYS[1], phone)
+if owner and owner ~= uid then redis.call('HDEL', KEYS[2], owner) end
+redis.call('HSET', KEYS[1], phone, uid)
+redis.call('HSET', KEYS[2], uid, phone)
+return 1
+`,
+);
+
+export function createRedisAccounts(opts: { redis: Redis; prefix: string }): AccountsStore {
+  const { redis } = opts;
+  const k = keyspace(opts.prefix);
+  return {
+    async register(userId, phone) {
+      await registerScript.run(
+        redis,
+        { phones: k.accountPhones, users: k.accountUsers },
+        String(userId),
+        phone,
+      );
+    },
+    async userByPhone(phone) {
+      const id = await redis.hget(k.accountPhones, phone);
+      return id === null ? null : Number(id);
+    },
+    async phoneOf(userId) {
+      const p = await redis.hget(k.accountUsers, String(userId));
+      return p === null ? null : phoneSchema.parse(p);
+    },
+    async putReceipt(r) {
+      await redis.hsetnx(k.accountReceipts, r.id, JSON.stringify(receiptSchema.parse(r)));
+    },
+    async receipt(id) {
+      const raw = await redis.hget(k.accountReceipts, id);
+      return raw === null ? null : receiptSchema.parse(JSON.parse(raw));
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { Composer } from "grammy";
+import { formatPhone, phoneFromContact } from "../../accounts/index.ts";
+import { contactKeyboard } from "../access.ts";
+import type { BotContext } from "../context.ts";
+import type { BotDeps } from "../deps.ts";
+import { translator } from "../i18n.ts";
+
+/**
+ * Registration: the user shares their own phone contact (Telegram's request_contact button), and
+ * that number becomes the account's identity, the one an agent types for a cash-in. A contact
+ * whose user_id is not the sender's (someone else's card, forwarded or typed in) is refused: only
+ * Telegram's own share carries the sender's id.
+ */
+export function register(deps: BotDeps): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  const priv = composer.chatType("private");
+  priv.command("register", async (ctx) => {
+    const t = translator(deps.i18n, await ctx.i18n.getLocale());
+    const phone = await deps.accounts?.phoneOf(ctx.from.id);
+    const known = phone ? `${t("register-already", { phone: formatPhone(phone) })}\n\n` : "";
+    await ctx.reply(`${known}${t("register-prompt")}`, { reply_markup: contactKeyboard(t) });
+  });
+  priv.on("message:contact", async (ctx) => {
+    const t = translator(deps.i18n, await ctx.i18n.getLocale());
+    const contact = ctx.message.contact;
+    if (contact.user_id !== ctx.from.id) {
+      await ctx.reply(t("register-not-yours"), { reply_markup: contactKeyboard(t) });
+      return;
+    }
+    const phone = phoneFromContact(contact.phone_number);
+    if (!phone || !deps.accounts) {
+      await ctx.reply(t("register-bad-number"), { reply_markup: contactKeyboard(t) });
+      return;
+    }
+    await deps.accounts.register(ctx.from.id, phone);
+    deps.logger.info({ userId: ctx.from.id }, "customer registered");
+    await ctx.reply(t("register-done", { phone: formatPhone(phone) }), {
+      reply_markup: { remove_keyboard: true },
+    });
+  });
+  return composer;
+}

@@ -1,0 +1,62 @@
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  type AccountsStore,
+  createMemoryAccounts,
+  createRedisAccounts,
+  type Phone,
+  type Receipt,
+} from "../../src/accounts/index.ts";
+import { account } from "../../src/ledger/index.ts";
+import { testRedis } from "../support/redis.ts";
+
+/** One contract for the phone registry and the receipts, kept by the memory and the Redis store. */
+
+const redis = testRedis("accounts");
+afterAll(() => redis.cleanup());
+
+const phone = (p: string) => p as Phone;
+const receipt = (id: string, amountPaisa: number): Receipt => ({
+  id,
+  kind: "cash_in",
+  debit: account.agent(7),
+  credit: account.customer(5),
+  amountPaisa,
+  by: 7,
+  partyUserId: 5,
+  at: 1,
+});
+
+describe.each([
+  ["memory", () => createMemoryAccounts()],
+  [
+    "redis",
+    () => createRedisAccounts({ redis: redis.redis, prefix: `${redis.prefix}${Math.random()}:` }),
+  ],
+])("accounts store (%s)", (_name, make: () => AccountsStore) => {
+  it("binds a phone to its latest owner, both ways", async () => {
+    const s = make();
+    expect(await s.userByPhone(phone("9779800000001"))).toBeNull();
+    await s.register(1, phone("9779800000001"));
+    expect(await s.userByPhone(phone("9779800000001"))).toBe(1);
+    expect(await s.phoneOf(1)).toBe("9779800000001");
+    // A recycled number moves to its new owner; the old owner is no longer registered.
+    await s.register(2, phone("9779800000001"));
+    expect(await s.userByPhone(phone("9779800000001"))).toBe(2);
+    expect(await s.phoneOf(1)).toBeNull();
+    // A new number of the same user frees the old one.
+    await s.register(2, phone("9779800000002"));
+    expect(await s.userByPhone(phone("9779800000001"))).toBeNull();
+    expect(await s.phoneOf(2)).toBe("9779800000002");
+    // Registering again with the same number changes nothing.
+    await s.register(2, phone("9779800000002"));
+    expect(await s.userByPhone(phone("9779800000002"))).toBe(2);
+  });
+
+  it("keeps the first receipt of an id", async () => {
+    const s = make();
+    expect(await s.receipt("cashin-1")).toBeNull();
+    await s.putReceipt(receipt("cashin-1", 100));
+    await s.putReceipt(receipt("cashin-1", 999));
+    expect(await s.receipt("cashin-1")).toEqual(receipt("cashin-1", 100));
+  });
+});
