@@ -283,7 +283,12 @@ describe("staff mode, end to end", () => {
     const { ref } = await u.confirmUntil("succeeded");
     const order = await ts.system.orders.get(ref);
     expect(order?.holdId).toBeUndefined();
-    expect((await ts.system.ledger.journal()).entries).toEqual([]);
+    // No customer's money moves: the books record only the aggregator's debit of the merchant's
+    // wallet, paid from the merchant's own funds.
+    const entries = (await ts.system.ledger.journal()).entries;
+    expect(entries.map((e) => [e.kind, e.debit, e.credit, e.amountPaisa, e.reference])).toEqual([
+      ["float_debit", "merchant:funding", "merchant:float", 10_000, ref],
+    ]);
     await u.say("/balance", /Your orders are paid from the merchant's wallet/);
   });
 });

@@ -142,7 +142,9 @@ describe("who pays, per category: confirm total = amount debited, fee and discou
       kind: "credit",
     });
     expect(r.ok).toBe(true);
-    return ts.user(id);
+    const u = ts.user(id);
+    await u.register();
+    return u;
   }
   const balance = (u: TestUser) => ts.system.ledger.balance(account.customer(u.id));
 
