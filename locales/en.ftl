@@ -59,7 +59,6 @@ flow-leave-question = Leave this order? What you entered so far will be lost.
 flow-keep = ↩ Keep
 flow-leave = 🚪 Leave
 flow-left = Order left. Nothing was charged.
-confirm-edit-amount = ✏️ Change amount
 common-private-only = For your safety, orders are only taken in a private chat with me.
 common-unknown-input = I did not understand that. Send /recharge to pay something or /help for help.
 common-lookup-failed = The recharge service is not answering right now. Your answers are kept; press Retry or try again in a minute.
@@ -289,3 +288,12 @@ india-ask-amount = How much for { $number }? Type an amount from { $min } to { $
 india-confirm-circle = Circle: { $circle }
 dth-invalid-customer = A customer id has only letters, digits and . _ - / @ (no spaces).
 internet-invalid-username = A username has only letters, digits and . _ - / @ (no spaces).
+
+# --- h-flows (issue 16: Back, Edit at the confirmation, operator mismatch, limits up front) ---
+flow-edit-number = ✏️ Number
+flow-edit-amount = ✏️ Amount
+flow-edit-package = ✏️ Package
+flow-edit-customer = ✏️ Customer id
+flow-edit-plan = ✏️ Plan / amount
+mobile-operator-mismatch = { $number } is not a { $operator } number: those start with { $prefixes }. It looks like { $detected } (marked ✓). Which operator is it?
+bill-due-over-limit = The due is more than you may still pay today ({ $left }): you can pay part of it now.

@@ -55,7 +55,6 @@ flow-leave-question = यो अर्डर छोड्ने? अहिले
 flow-keep = ↩ जारी राख्ने
 flow-leave = 🚪 छोड्ने
 flow-left = अर्डर छोडियो। कुनै रकम काटिएन।
-confirm-edit-amount = ✏️ रकम बदल्ने
 common-private-only = तपाईंको सुरक्षाका लागि अर्डर मसँगको निजी च्याटमा मात्र लिइन्छ।
 common-unknown-input = मैले बुझिनँ। केही तिर्न /recharge वा सहायताका लागि /help पठाउनुहोस्।
 common-lookup-failed = रिचार्ज सेवाले अहिले जवाफ दिइरहेको छैन। तपाईंका जवाफहरू सुरक्षित छन्; "फेरि प्रयास" थिच्नुहोस् वा एक मिनेटपछि प्रयास गर्नुहोस्।
@@ -285,3 +284,12 @@ india-ask-amount = { $number } का लागि कति? { $min } देख
 india-confirm-circle = सर्कल: { $circle }
 dth-invalid-customer = ग्राहक आईडीमा अक्षर, अङ्क र . _ - / @ मात्र हुन्छन् (खाली ठाउँ हुँदैन)।
 internet-invalid-username = युजरनेममा अक्षर, अङ्क र . _ - / @ मात्र हुन्छन् (खाली ठाउँ हुँदैन)।
+
+# --- h-flows (issue 16: Back, Edit at the confirmation, operator mismatch, limits up front) ---
+flow-edit-number = ✏️ नम्बर
+flow-edit-amount = ✏️ रकम
+flow-edit-package = ✏️ प्याकेज
+flow-edit-customer = ✏️ ग्राहक आईडी
+flow-edit-plan = ✏️ प्लान / रकम
+mobile-operator-mismatch = { $number } { $operator } को नम्बर होइन: ती { $prefixes } बाट सुरु हुन्छन्। यो { $detected } जस्तो देखिन्छ (✓ लगाइएको)। कुन अपरेटर हो?
+bill-due-over-limit = बक्यौता तपाईंले आज तिर्न सक्ने बाँकी रकम ({ $left }) भन्दा बढी छ: अहिले त्यसको केही भाग तिर्न सक्नुहुन्छ।

@@ -33,6 +33,23 @@ export interface FlowScope {
   readonly t: Translate;
   /** Switches the flow's language: what is asked from now on, and the order's. */
   readonly setLocale: (locale: Locale) => void;
+  /** Where the flow stands among its steps (steps.ts): whether Back is offered, questions asked. */
+  readonly nav: Nav;
+}
+
+export interface Nav {
+  /** Questions offer Back (there is an earlier step to go back to). */
+  back: boolean;
+  /** How many questions were asked so far: a step that asked none is skipped by Back. */
+  asked: number;
+}
+
+/** Thrown by a question whose Back was pressed; the step runner (steps.ts) catches it. */
+export class GoBack extends Error {
+  constructor() {
+    super("back");
+    this.name = "GoBack";
+  }
 }
 
 /** Callback data of the toolkit's own buttons, built and parsed by the one codec. */
@@ -77,28 +94,48 @@ export interface Question<R> {
   onMessage: (u: FlowContext) => Outcome<R>;
 }
 
-/** A Cancel button on a row of its own (a new row only after buttons: no empty row is sent). */
-function withCancel(s: FlowScope, kb: InlineKeyboard): InlineKeyboard {
+/** Back (when there is a step to go back to) and Cancel on a row of their own (no empty row is sent). */
+function withCancel(s: FlowScope, kb: InlineKeyboard, back: boolean): InlineKeyboard {
   if (kb.inline_keyboard.at(-1)?.length) kb.row();
+  if (back) kb.text(s.t("common-back"), CB.back.data);
   return kb.text(s.t("common-cancel"), CB.cancel.data);
 }
 
-/** Asks `q` until it gives an answer; Cancel, a confirmed Leave or idleness end the flow instead. */
+/** Takes the buttons off a question message that is no longer the one being asked. */
+async function strip(u: FlowContext, msg: Message): Promise<void> {
+  await u.api
+    .editMessageReplyMarkup(msg.chat.id, msg.message_id, { reply_markup: new InlineKeyboard() })
+    .catch(() => {});
+}
+
+/**
+ * Asks `q` until it gives an answer; Cancel, a confirmed Leave or idleness end the flow instead,
+ * and Back throws `GoBack`. Only one message of the question has buttons at a time: when it is
+ * sent again (a reason, a hint), the earlier one loses them, so retries never pile up buttons.
+ */
 export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
-  const keyboard = () => withCancel(s, q.buttons());
+  // Fixed when the question is first asked: a step runner may change `nav` for the next one.
+  const back = s.nav.back;
+  s.nav.asked += 1;
+  const keyboard = () => withCancel(s, q.buttons(), back);
   let msg: Message = await s.ctx.reply(q.text, { reply_markup: keyboard() });
-  const reshow = async (u: FlowContext) => {
-    msg = await u.reply(q.text, { reply_markup: keyboard() });
+  const resend = async (u: FlowContext, text: string) => {
+    await strip(u, msg);
+    msg = await u.reply(text, { reply_markup: keyboard() });
   };
+  const reshow = (u: FlowContext) => resend(u, q.text);
   for (;;) {
     const u = await next(s, reshow);
-    const send = async (text: string) => {
-      msg = await u.reply(text, { reply_markup: keyboard() });
-    };
+    const send = (text: string) => resend(u, text);
     let outcome: Outcome<R>;
     if (u.callbackQuery) {
       const data = await ownCallback(s, u, msg, () => send(q.text));
       if (data === null) continue;
+      if (back && CB.back.is(data)) {
+        await u.answerCallbackQuery();
+        await strip(u, msg);
+        throw new GoBack();
+      }
       outcome = q.onButton(data, u);
       const toast = outcome.kind === "stay" ? outcome.toast : undefined;
       await u.answerCallbackQuery(toast === undefined ? undefined : { text: toast });
