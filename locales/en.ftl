@@ -297,3 +297,8 @@ flow-edit-customer = ✏️ Customer id
 flow-edit-plan = ✏️ Plan / amount
 mobile-operator-mismatch = { $number } is not a { $operator } number: those start with { $prefixes }. It looks like { $detected } (marked ✓). Which operator is it?
 bill-due-over-limit = The due is more than you may still pay today ({ $left }): you can pay part of it now.
+common-idle-ended-seconds = Your previous request ended after { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    } without an answer. Nothing was charged.
+common-start-again = 🔁 Start again

@@ -293,3 +293,5 @@ flow-edit-customer = ✏️ ग्राहक आईडी
 flow-edit-plan = ✏️ प्लान / राशि
 mobile-operator-mismatch = { $number } { $operator } का नंबर नहीं है: वे { $prefixes } से शुरू होते हैं। यह { $detected } जैसा दिखता है (✓ लगा हुआ)। कौन सा ऑपरेटर है?
 bill-due-over-limit = बकाया आज आपके लिए बची राशि ({ $left }) से ज़्यादा है: अभी उसका कुछ हिस्सा चुका सकते हैं।
+common-idle-ended-seconds = { $seconds } सेकंड तक जवाब न आने से पिछला अनुरोध बंद हो गया। कोई राशि नहीं कटी।
+common-start-again = 🔁 फिर से शुरू करें

@@ -293,3 +293,5 @@ flow-edit-customer = ✏️ ग्राहक आईडी
 flow-edit-plan = ✏️ प्लान / रकम
 mobile-operator-mismatch = { $number } { $operator } को नम्बर होइन: ती { $prefixes } बाट सुरु हुन्छन्। यो { $detected } जस्तो देखिन्छ (✓ लगाइएको)। कुन अपरेटर हो?
 bill-due-over-limit = बक्यौता तपाईंले आज तिर्न सक्ने बाँकी रकम ({ $left }) भन्दा बढी छ: अहिले त्यसको केही भाग तिर्न सक्नुहुन्छ।
+common-idle-ended-seconds = { $seconds } सेकेन्डसम्म जवाफ नआएकाले अघिल्लो अनुरोध बन्द भयो। कुनै रकम काटिएन।
+common-start-again = 🔁 फेरि सुरु गर्ने

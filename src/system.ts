@@ -5,7 +5,7 @@ import type { Config } from "./config.ts";
 import type { LocalMode, LocalModeContext, SandboxOverrides } from "./local-mode.ts";
 import type { Logger } from "./logger.ts";
 import { type Base, createBase } from "./system/base.ts";
-import { botDeps, wireBot, wireNotifier } from "./system/bot.ts";
+import { botDeps, wireBot, wireIdleSweeper, wireNotifier } from "./system/bot.ts";
 import { wireMoneyPath } from "./system/money-path.ts";
 import { type Listeners, openListeners } from "./system/server.ts";
 import { knowBot, mountTelegramWebhook, startWorkers, watchTelegram } from "./system/start.ts";
@@ -41,7 +41,7 @@ export async function startSystem(opts: SystemOptions) {
   const { app, gate, server } = listeners;
   try {
     const parts = await wire(base, opts, redis, listeners);
-    const { local, bot, deps, notifier, reconciler, webhook } = parts;
+    const { local, bot, deps, notifier, reconciler, webhook, idleSweeper } = parts;
     await knowBot(bot, parts.target);
     watchTelegram(base, bot, parts.telegram);
     gate.ready = true;
@@ -49,12 +49,13 @@ export async function startSystem(opts: SystemOptions) {
     let runner: Awaited<ReturnType<typeof startWorkers>>;
     if (opts.workers !== false) {
       await local?.connect(base.logger);
-      const workers = [notifier, reconciler];
+      const workers = [notifier, reconciler, idleSweeper];
       runner = await startWorkers(base, { bot, deps, workers, hook: parts.hook });
     }
     // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.
     const stop = once(async () => {
       if (runner?.isRunning()) await runner.stop();
+      await idleSweeper.stop();
       await reconciler.stop();
       await notifier.stop();
       await webhook.settled();
@@ -125,8 +126,9 @@ async function wire(
   const target = local?.botApi ?? { token: config.bot.token ?? "", apiRoot: config.bot.apiRoot };
   const { bot, telegram } = wireBot(base, deps, { target, redis, botInfo: opts.botInfo });
   const notifier = wireNotifier(base, { stores, orders, bot, deps });
+  const idleSweeper = wireIdleSweeper(base, { stores, bot, deps });
   const hook = mountTelegramWebhook(base, app, bot, target.token);
-  return { ...money, local, stores, deps, target, bot, telegram, notifier, hook };
+  return { ...money, local, stores, deps, target, bot, telegram, notifier, idleSweeper, hook };
 }
 
 export type System = Awaited<ReturnType<typeof startSystem>>;

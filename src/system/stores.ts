@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
 import { type LimitSettings, memoryLimits, redisLimits } from "../bot/limits.ts";
 import { createMemoryLedger, createRedisLedger, type LedgerStore } from "../ledger/index.ts";
 import {
@@ -42,6 +43,7 @@ export function wireStores(base: Base, redis: Redis | undefined) {
       ledger: createRedisLedger({ redis, prefix, now }),
       queue: createRedisNotificationQueue({ redis, prefix, logger }),
       limits: (s: LimitSettings) => redisLimits(redis, prefix, s),
+      idle: redisIdleDeadlines(redis, prefix),
       // Telegram's flood limits are per bot: with Redis every process draws on one shared budget.
       paceStore: redisPaceStore(redis, prefix),
       lease: createRedisLease(redis, prefix),
@@ -56,6 +58,7 @@ export function wireStores(base: Base, redis: Redis | undefined) {
     ledger: ledger as LedgerStore,
     queue,
     limits: (s: LimitSettings) => memoryLimits(s),
+    idle: memoryIdleDeadlines() as IdleDeadlines,
     paceStore: memoryPaceStore(),
     lease: createMemoryLease(now),
   };

@@ -104,10 +104,10 @@ describe("per-user limits and idle conversations", () => {
     ts = await startTestSystem({ env: { CONVERSATION_IDLE_MS: "1000" } });
     const u = ts.user(904);
     await u.menu("📱 Mobile top-up", /Which mobile number/);
-    await new Promise((r) => setTimeout(r, 1200));
-    const notice = await u.say("9841000904", /ended after/);
+    // The notice comes when the time runs out, naming the configured time (idle.test.ts has more).
+    const notice = await u.waitFor(/ended after/, 5000);
     expect(notice.text).toBe(
-      "Your previous request ended after 1 minute without an answer. Nothing was charged. Send /recharge to start again.",
+      "Your previous request ended after 1 second without an answer. Nothing was charged.",
     );
     await u.menu("📱 Mobile top-up", /Which mobile number/);
     await u.say("9841000904", /Operator for 9841000904/);

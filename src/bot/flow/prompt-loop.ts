@@ -14,6 +14,7 @@ import { helpText } from "../features/help.ts";
 import { HISTORY_SIZE, renderHistory } from "../features/history.ts";
 import { languageKeyboard } from "../features/language.ts";
 import type { Locale, Translate } from "../i18n.ts";
+import { idleText } from "../idle.ts";
 
 /**
  * The one wait-for-an-answer loop every question of a flow runs on: send the question, wait for
@@ -38,6 +39,8 @@ export interface FlowScope {
 }
 
 export interface Nav {
+  /** The conversation's id when it is a menu entry: the idle notice's Start again enters it. */
+  flow?: string;
   /** Questions offer Back (there is an earlier step to go back to). */
   back: boolean;
   /** How many questions were asked so far: a step that asked none is skipped by Back. */
@@ -156,15 +159,25 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
  */
 async function next(s: FlowScope, reshow: (u: FlowContext) => Promise<void>): Promise<FlowContext> {
   const { conversation, deps, t } = s;
+  const { idle } = deps;
+  const chatId = s.ctx.chat?.id ?? 0;
   for (;;) {
     const before = await conversation.now();
+    // The notice is sent when the time runs out (idle.ts), not when the user next writes.
+    const info = { locale: t.locale, ...(s.nav.flow ? { flow: s.nav.flow } : {}) };
+    if (idle)
+      await conversation.external(() => idle.arm(chatId, before + deps.settings.idleMs, info));
     const u = await conversation.wait();
     const after = await conversation.now();
-    if (after - before > deps.settings.idleMs) {
-      if (u.callbackQuery) await u.answerCallbackQuery();
-      const minutes = Math.max(1, Math.round(deps.settings.idleMs / 60_000));
-      await u.reply(t("common-idle-ended", { minutes }));
-      await conversation.halt({ next: isCommand(u) && !isCancel(u) });
+    // Whoever removes the deadline first decides: a notice already sent ends the flow too.
+    const pending = idle ? await conversation.external(() => idle.disarm(chatId)) : true;
+    if (!pending || after - before > deps.settings.idleMs) {
+      // A command or a menu button (Start again among them) runs as if no flow had been running,
+      // and answers its own button press.
+      const passOn = (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
+      if (u.callbackQuery && !passOn) await u.answerCallbackQuery();
+      if (pending) await u.reply(idleText(t, deps.settings.idleMs));
+      await conversation.halt({ next: passOn });
     }
     if (isCancel(u)) {
       if (u.callbackQuery) await u.answerCallbackQuery();

@@ -49,6 +49,7 @@ export class Flow {
     private readonly ctx: FlowContext,
     readonly deps: BotDeps,
     readonly env: FlowEnv,
+    flowId: string | undefined,
   ) {
     // Always in the current locale: /language in the middle of a flow switches it (prompt-loop.ts).
     const t = (key: string, params?: Record<string, string | number>) =>
@@ -63,7 +64,7 @@ export class Flow {
       setLocale: (locale) => {
         this.env.locale = locale;
       },
-      nav: { back: false, asked: 0 },
+      nav: { back: false, asked: 0, ...(flowId ? { flow: flowId } : {}) },
     };
   }
 
@@ -72,6 +73,8 @@ export class Flow {
     conversation: FlowConversation,
     ctx: FlowContext,
     deps: BotDeps,
+    /** The conversation's id when it is a menu entry (the idle notice's Start again enters it). */
+    flowId?: string,
   ): Promise<Flow> {
     const env = await conversation.external(
       (outer: BotContext): FlowEnv => ({
@@ -86,7 +89,7 @@ export class Flow {
         savedNumbers: [...(outer.session.savedNumbers ?? [])],
       }),
     );
-    return new Flow(conversation, ctx, deps, env);
+    return new Flow(conversation, ctx, deps, env, flowId);
   }
 
   /** A catalogue rule result as an answer in this flow's language (₹ amounts when `region` is "in"). */

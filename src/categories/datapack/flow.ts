@@ -33,7 +33,7 @@ const familyOf = (number: string): Family => (detectOperator(number) === "ncell"
 
 export function datapackConversation(deps: BotDeps) {
   return async function datapack(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "datapack");
     const { t } = flow;
     const operators = deps.catalog.byCategory("datapack");
 

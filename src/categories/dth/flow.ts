@@ -24,7 +24,7 @@ interface State {
 
 export function dthConversation(deps: BotDeps) {
   return async function dth(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "dth");
     const { t } = flow;
     // Ids may hold letters, so "digits only" would be the wrong reason for a stray character.
     const parseAccount = (text: string): Parsed<string> => {

@@ -26,7 +26,7 @@ interface State extends BillState {
 
 export function electricityConversation(deps: BotDeps) {
   return async function electricity(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "electricity");
     const { t } = flow;
 
     // The catalogue's phone rule; its length errors say which kind the input looked like.

@@ -35,7 +35,7 @@ interface State {
 
 export function indiaConversation(deps: BotDeps) {
   return async function india(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "india");
     const { t } = flow;
     const operators = deps.catalog.byCategory("india");
 

@@ -26,7 +26,7 @@ interface State {
 
 export function internetConversation(deps: BotDeps) {
   return async function internet(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "internet");
     const { t } = flow;
     // Ids may hold letters, so "digits only" would be the wrong reason for a stray character.
     const parseAccount = (text: string): Parsed<string> => {

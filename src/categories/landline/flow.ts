@@ -13,7 +13,7 @@ interface State {
 
 export function landlineConversation(deps: BotDeps) {
   return async function landline(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "landline");
     const { t } = flow;
     const operators = deps.catalog.byCategory("landline");
     const bounds = (st: State) => deps.catalog.amountBounds(st.operator!)!;

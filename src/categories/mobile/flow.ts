@@ -30,7 +30,7 @@ const fits = (number: string, operator: Operator) =>
 
 export function mobileConversation(deps: BotDeps) {
   return async function mobile(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "mobile");
     const { t } = flow;
     const operators = deps.catalog.byCategory("mobile");
 

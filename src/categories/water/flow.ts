@@ -23,7 +23,7 @@ interface State extends BillState {
 
 export function waterConversation(deps: BotDeps) {
   return async function water(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "water");
     const { t } = flow;
 
     const months: Choice[] = NEPALI_MONTHS.map((_, i) => ({
