@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { detailsOf, startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
 
@@ -235,5 +238,49 @@ describe("conversations that forgive, end to end", () => {
     }
     const since = u.chat().filter((m) => m.id >= confirm.id);
     expect(since.filter((m) => u.hasButton("✖ रद्द करें", m))).toHaveLength(1);
+  });
+});
+
+/** An Edit at the confirmation prices the changed order afresh: the fee follows the new amount. */
+describe("a fresh price after an Edit, end to end", () => {
+  let ts: TestSystem;
+  beforeAll(async () => {
+    // Mobile: a 1% fee, at least Rs 1.
+    const file = join(mkdtempSync(join(tmpdir(), "forgive-")), "prices.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ categories: { mobile: { fee: { percent: "1", min: "1", max: "20" } } } }),
+    );
+    ts = await startTestSystem({ env: { PRICE_SCHEDULE_FILE: file } });
+  });
+  afterAll(async () => {
+    await ts.cleanup();
+  });
+
+  it("shows and charges the new amount's fee (English)", async () => {
+    const u = ts.user(1721);
+    const first = await u.mobileToConfirm("9841231721", "150");
+    expect(first.text).toContain("Fee: Rs 1.50");
+    expect(first.text).toContain("Total to pay: Rs 151.50");
+    await u.tap("✏️ Amount", /How much\?/);
+    const again = await u.say("1000", /Please check your order/);
+    expect(again.text).toContain("Fee: Rs 10");
+    expect(again.text).toContain("Total to pay: Rs 1,010");
+    const { ref } = await u.confirm();
+    const order = await ts.system.orders.get(ref);
+    expect(order?.amountPaisa).toBe(100_000);
+    expect(order?.price?.totalPaisa).toBe(101_000);
+  });
+
+  it("in Nepali", async () => {
+    const u = ts.user(1722, { language_code: "ne" });
+    await u.say("/recharge", "के तिर्न चाहनुहुन्छ?");
+    await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर/);
+    await u.say("9841231722", /अपरेटर/);
+    await u.tap(/पहिचान भयो/, /कति\?/);
+    await u.say("150", /रु 151.50/);
+    await u.tap("✏️ रकम", /कति\?/);
+    const again = await u.say("1000", /कृपया आफ्नो अर्डर जाँच्नुहोस्/);
+    expect(again.text).toContain("रु 1,010");
   });
 });
