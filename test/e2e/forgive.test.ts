@@ -152,6 +152,22 @@ describe("conversations that forgive, end to end", () => {
       expect(await orders(1707)).toHaveLength(1);
     });
 
+    it("places one order for a double tap on Confirm after an Edit, and none for the old confirmation", async () => {
+      const u = ts.user(1713);
+      const old = await u.mobileToConfirm("9841231713", "150");
+      await u.tap("✏️ Amount", /How much\?/);
+      const confirm = await u.say("250", /Please check your order/);
+      // The first confirmation's Confirm, forced (its buttons are gone), then two taps on the new one.
+      u.emu.pressButton(u.id, old.id, "ok", { force: true });
+      u.emu.pressButton(u.id, confirm.id, "ok");
+      u.emu.pressButton(u.id, confirm.id, "ok", { force: true });
+      const receipt = await u.waitFor(/Order \d+/);
+      await u.outcome(/Order (\d+)/.exec(receipt.text)?.[1] ?? "", "succeeded");
+      const placed = await orders(1713);
+      expect(placed).toHaveLength(1);
+      expect(placed[0]?.amountPaisa).toBe(25_000);
+    });
+
     it("asks the operator again when the new number belongs to another one", async () => {
       const u = ts.user(1708);
       await u.mobileToConfirm("9841231708", "150");
