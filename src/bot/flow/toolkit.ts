@@ -18,11 +18,12 @@ import { runSteps, type Step } from "./steps.ts";
 
 /**
  * What a conversation flow is written with: questions (prompts.ts and lookup.ts, all on the one
- * wait loop of prompt-loop.ts) and the checkout (checkout.ts). Each question is one message with
- * its own buttons; only buttons of the current question count, every answer is validated and
- * re-asked with a reason, Cancel and /cancel work at every step, /help and the like are answered
- * in place, and another command runs after "Leave this order?". Side effects go through
- * `conversation.external` so a replay never repeats them.
+ * wait loop of prompt-loop.ts), named steps (steps.ts: Back, and the confirmation's Edit buttons)
+ * and the checkout (checkout.ts). Each question is one message with its own buttons; only buttons
+ * of the current question count, every answer is validated and re-asked with a reason, Cancel and
+ * /cancel work at every step, /help and the like are answered in place, and another command runs
+ * after "Leave this order?". Side effects go through `conversation.external` so a replay never
+ * repeats them.
  */
 
 export type { LookupResult } from "./lookup.ts";
