@@ -33,14 +33,28 @@ function mobile(script: string[]) {
   const h = harness(script);
   const confirmations: S[] = [];
   const steps: Step<S>[] = [
-    { name: "number", editKey: "e-number", run: async (s) => void (s.number = h.next("number")) },
+    {
+      name: "number",
+      editKey: "e-number",
+      run: async (s) => {
+        s.number = h.next("number");
+      },
+    },
     // The operator follows the number's first three digits; it holds while they match.
     {
       name: "operator",
       holds: (s) => s.operator === s.number?.slice(0, 3),
-      run: async (s) => void (s.operator = h.next("operator")),
+      run: async (s) => {
+        s.operator = h.next("operator");
+      },
     },
-    { name: "amount", editKey: "e-amount", run: async (s) => void (s.amount = h.next("amount")) },
+    {
+      name: "amount",
+      editKey: "e-amount",
+      run: async (s) => {
+        s.amount = h.next("amount");
+      },
+    },
   ];
   const run = runSteps<S>(h.nav, {}, steps, (s) => async (edits) => {
     expect(edits.map((e) => e.step)).toEqual(["number", "amount"]);
@@ -108,14 +122,29 @@ describe("the step runner", () => {
     const h = harness(["a", "b", "<", "a2", "b2", "c", "ok"]);
     let refusals = 1;
     const steps: Step<{ x?: string; y?: string; z?: string }>[] = [
-      { name: "x", run: async (s) => void (s.x = h.next("x")) },
+      {
+        name: "x",
+        run: async (s) => {
+          s.x = h.next("x");
+        },
+      },
       { name: "silent", run: async () => {} },
-      { name: "y", run: async (s) => void (s.y = h.next("y")) },
+      {
+        name: "y",
+        run: async (s) => {
+          s.y = h.next("y");
+        },
+      },
       {
         name: "check",
         run: async () => (refusals-- > 0 ? { redo: "y" } : undefined),
       },
-      { name: "z", run: async (s) => void (s.z = h.next("z")) },
+      {
+        name: "z",
+        run: async (s) => {
+          s.z = h.next("z");
+        },
+      },
     ];
     await runSteps(
       h.nav,
