@@ -59,7 +59,6 @@ flow-leave-question = Leave this order? What you entered so far will be lost.
 flow-keep = ↩ Keep
 flow-leave = 🚪 Leave
 flow-left = Order left. Nothing was charged.
-confirm-edit-amount = ✏️ Change amount
 common-private-only = For your safety, orders are only taken in a private chat with me.
 common-unknown-input = I did not understand that. Send /recharge to pay something or /help for help.
 common-lookup-failed = The recharge service is not answering right now. Your answers are kept; press Retry or try again in a minute.
@@ -440,3 +439,16 @@ help-accounts = /balance – your balance and last movements
     /register – register with your own phone number (a shop adds money to your balance by it)
 help-agent-cashin = /cashin – a customer paid you cash: add it to their balance by their phone number. /balance shows your agent balance and today's cash-ins.
 help-admin-accounts = /credit – credit an agent who paid in; /reverse – reverse a cash-in or a credit, with a reason.
+# --- h-flows (issue 16: Back, Edit at the confirmation, operator mismatch, limits up front) ---
+flow-edit-number = ✏️ Number
+flow-edit-amount = ✏️ Amount
+flow-edit-package = ✏️ Package
+flow-edit-customer = ✏️ Customer id
+flow-edit-plan = ✏️ Plan / amount
+mobile-operator-mismatch = { $number } is not a { $operator } number: those start with { $prefixes }. It looks like { $detected } (marked ✓). Which operator is it?
+bill-due-over-limit = The due is more than you may still pay today ({ $left }): you can pay part of it now.
+common-idle-ended-seconds = Your previous request ended after { $seconds ->
+        [one] { $seconds } second
+       *[other] { $seconds } seconds
+    } without an answer. Nothing was charged.
+common-start-again = 🔁 Start again

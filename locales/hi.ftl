@@ -55,7 +55,6 @@ flow-leave-question = यह ऑर्डर छोड़ दें? अब त�
 flow-keep = ↩ जारी रखें
 flow-leave = 🚪 छोड़ दें
 flow-left = ऑर्डर छोड़ दिया। कोई राशि नहीं कटी।
-confirm-edit-amount = ✏️ राशि बदलें
 common-private-only = आपकी सुरक्षा के लिए ऑर्डर केवल मेरे साथ निजी चैट में लिए जाते हैं।
 common-unknown-input = मैं समझ नहीं पाया। कुछ भरने के लिए /recharge या सहायता के लिए /help भेजिए।
 common-lookup-failed = रिचार्ज सेवा अभी जवाब नहीं दे रही है। आपके जवाब सुरक्षित हैं; "फिर कोशिश करें" दबाइए या एक मिनट बाद कोशिश कीजिए।
@@ -436,3 +435,13 @@ help-accounts = /balance – आपका बैलेंस और पिछल
     /register – अपने फ़ोन नंबर से पंजीकरण (दुकान इसी नंबर से आपके बैलेंस में पैसे जोड़ती है)
 help-agent-cashin = /cashin – ग्राहक ने आपको नकद दिया: उनके फ़ोन नंबर से उनके बैलेंस में जोड़िए। /balance आपका एजेंट बैलेंस और आज के नकद जमा दिखाता है।
 help-admin-accounts = /credit – जमा करने वाले एजेंट के खाते में राशि जोड़िए; /reverse – नकद जमा या राशि जोड़ कारण के साथ वापस लीजिए।
+# --- h-flows (issue 16: Back, Edit at the confirmation, operator mismatch, limits up front) ---
+flow-edit-number = ✏️ नंबर
+flow-edit-amount = ✏️ राशि
+flow-edit-package = ✏️ पैक
+flow-edit-customer = ✏️ ग्राहक आईडी
+flow-edit-plan = ✏️ प्लान / राशि
+mobile-operator-mismatch = { $number } { $operator } का नंबर नहीं है: वे { $prefixes } से शुरू होते हैं। यह { $detected } जैसा दिखता है (✓ लगा हुआ)। कौन सा ऑपरेटर है?
+bill-due-over-limit = बकाया आज आपके लिए बची राशि ({ $left }) से ज़्यादा है: अभी उसका कुछ हिस्सा चुका सकते हैं।
+common-idle-ended-seconds = { $seconds } सेकंड तक जवाब न आने से पिछला अनुरोध बंद हो गया। कोई राशि नहीं कटी।
+common-start-again = 🔁 फिर से शुरू करें

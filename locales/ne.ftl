@@ -55,7 +55,6 @@ flow-leave-question = यो अर्डर छोड्ने? अहिले
 flow-keep = ↩ जारी राख्ने
 flow-leave = 🚪 छोड्ने
 flow-left = अर्डर छोडियो। कुनै रकम काटिएन।
-confirm-edit-amount = ✏️ रकम बदल्ने
 common-private-only = तपाईंको सुरक्षाका लागि अर्डर मसँगको निजी च्याटमा मात्र लिइन्छ।
 common-unknown-input = मैले बुझिनँ। केही तिर्न /recharge वा सहायताका लागि /help पठाउनुहोस्।
 common-lookup-failed = रिचार्ज सेवाले अहिले जवाफ दिइरहेको छैन। तपाईंका जवाफहरू सुरक्षित छन्; "फेरि प्रयास" थिच्नुहोस् वा एक मिनेटपछि प्रयास गर्नुहोस्।
@@ -436,3 +435,13 @@ help-accounts = /balance – तपाईंको मौज्दात र प
     /register – आफ्नै फोन नम्बरले दर्ता (पसलले यही नम्बरबाट तपाईंको मौज्दातमा पैसा थप्छ)
 help-agent-cashin = /cashin – ग्राहकले तपाईंलाई नगद तिरे: उनको फोन नम्बरबाट उनको मौज्दातमा थप्नुहोस्। /balance ले तपाईंको एजेन्ट मौज्दात र आजका नगद जम्मा देखाउँछ।
 help-admin-accounts = /credit – रकम जम्मा गरेका एजेन्टलाई थप्नुहोस्; /reverse – नगद जम्मा वा रकम थप कारणसहित फिर्ता गर्नुहोस्।
+# --- h-flows (issue 16: Back, Edit at the confirmation, operator mismatch, limits up front) ---
+flow-edit-number = ✏️ नम्बर
+flow-edit-amount = ✏️ रकम
+flow-edit-package = ✏️ प्याकेज
+flow-edit-customer = ✏️ ग्राहक आईडी
+flow-edit-plan = ✏️ प्लान / रकम
+mobile-operator-mismatch = { $number } { $operator } को नम्बर होइन: ती { $prefixes } बाट सुरु हुन्छन्। यो { $detected } जस्तो देखिन्छ (✓ लगाइएको)। कुन अपरेटर हो?
+bill-due-over-limit = बक्यौता तपाईंले आज तिर्न सक्ने बाँकी रकम ({ $left }) भन्दा बढी छ: अहिले त्यसको केही भाग तिर्न सक्नुहुन्छ।
+common-idle-ended-seconds = { $seconds } सेकेन्डसम्म जवाफ नआएकाले अघिल्लो अनुरोध बन्द भयो। कुनै रकम काटिएन।
+common-start-again = 🔁 फेरि सुरु गर्ने

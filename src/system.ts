@@ -4,7 +4,7 @@ import type { Config } from "./config.ts";
 import type { LocalMode, LocalModeContext, SandboxOverrides } from "./local-mode.ts";
 import type { Logger } from "./logger.ts";
 import { type Base, createBase } from "./system/base.ts";
-import { botDeps, wireBot, wireNotifier } from "./system/bot.ts";
+import { botDeps, wireBot, wireIdleSweeper, wireNotifier } from "./system/bot.ts";
 import { wireCatalog } from "./system/catalog.ts";
 import { wireMoneyPath } from "./system/money-path.ts";
 import { type Listeners, openListeners } from "./system/server.ts";
@@ -42,8 +42,18 @@ export async function startSystem(opts: SystemOptions) {
   const { app, gate, server } = listeners;
   try {
     const parts = await wire(base, opts, redis, listeners);
-    const { local, bot, deps, notifier, reconciler, webhook, catalogSync, books, booksCheck } =
-      parts;
+    const {
+      local,
+      bot,
+      deps,
+      notifier,
+      reconciler,
+      webhook,
+      catalogSync,
+      books,
+      booksCheck,
+      idleSweeper,
+    } = parts;
     listeners.books.report = () => books.report();
     await knowBot(bot, parts.target);
     watchTelegram(base, bot, parts.telegram);
@@ -59,6 +69,7 @@ export async function startSystem(opts: SystemOptions) {
         notifier,
         reconciler,
         booksCheck,
+        idleSweeper,
         ...(parts.topUp ? [parts.topUp.reconciler] : []),
       ];
       runner = await startWorkers(base, { bot, deps, workers, hook: parts.hook });
@@ -66,6 +77,7 @@ export async function startSystem(opts: SystemOptions) {
     // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.
     const stop = once(async () => {
       if (runner?.isRunning()) await runner.stop();
+      await idleSweeper.stop();
       await reconciler.stop();
       await booksCheck.stop();
       await parts.topUp?.reconciler.stop();
@@ -172,6 +184,7 @@ async function wire(
     await bot.api.sendMessage(chatId, text);
   };
   const notifier = wireNotifier(base, { stores, orders, bot, deps });
+  const idleSweeper = wireIdleSweeper(base, { stores, bot, deps });
   const hook = mountTelegramWebhook(base, app, bot, target.token);
   return {
     ...money,
@@ -182,6 +195,7 @@ async function wire(
     bot,
     telegram,
     notifier,
+    idleSweeper,
     hook,
     catalogSync,
     topUp,

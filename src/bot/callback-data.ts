@@ -7,7 +7,7 @@ import { LOCALES } from "./i18n.ts";
  * one zod-checked codec per button kind. Handlers ask a codec, never match a regex of their own, so
  * forged or malformed data parses to nothing and falls through to the "no longer active" answer.
  * The strings are those buttons already in chats carry (`m:mobile`, `lang:ne`, `rep:123`, `x`,
- * `ok`, `r`, `v:…`, `p:2`, `hp:1`, and the mid-flow Leave/Keep question's `lv:…`, `kp`):
+ * `ok`, `r`, `bk`, `e:amount`, `v:…`, `p:2`, `hp:1`, and the mid-flow Leave/Keep question's `lv:…`, `kp`):
  * changing one breaks every old button of its kind.
  */
 
@@ -110,8 +110,10 @@ export const flowButtons = {
   keep: constantButton("kp"),
   cancel: constantButton("x"),
   confirm: constantButton("ok"),
-  /** The confirmation's "Change amount": the amount is asked again, the rest kept. */
-  editAmount: constantButton("ea"),
+  /** Back: the previous question of the flow is asked again. */
+  back: constantButton("bk"),
+  /** The confirmation's Edit buttons: `e:<step>`, that one answer is asked again, the rest kept. */
+  edit: valueButton("e:", z.string().regex(/^[a-z][a-z0-9-]{0,15}$/)),
   retry: constantButton("r"),
   /** A quick answer or a choice: `v:<value>`. */
   value: valueButton("v:", choiceValue),
@@ -128,10 +130,11 @@ export const VALUE_BUTTONS = {
   leave: leaveButton,
   value: flowButtons.value,
   page: flowButtons.page,
+  edit: flowButtons.edit,
 } as const;
 export const CONSTANT_BUTTONS = {
   keep: flowButtons.keep,
-  editAmount: flowButtons.editAmount,
+  back: flowButtons.back,
   cancel: flowButtons.cancel,
   confirm: flowButtons.confirm,
   retry: flowButtons.retry,

@@ -9,6 +9,7 @@ import type { Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { StartResult } from "../topup/index.ts";
 import type { BotContext } from "./context.ts";
+import type { IdleDeadlines } from "./idle.ts";
 import type { SpendLimits } from "./limits.ts";
 
 /** The fields of a draft, kept per category (a water draft has water details). */
@@ -98,6 +99,8 @@ export interface BotDeps {
   provider: ProviderClient;
   orders: BotOrders;
   limits: SpendLimits;
+  /** When a waiting question times out (idle.ts); absent: the notice waits for the next update. */
+  idle?: IdleDeadlines;
   /** Absent: open mode at face value (tests that build deps by hand). */
   payment?: BotPayment;
   /** The admin's books (/books); absent in tests that build deps by hand. */

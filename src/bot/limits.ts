@@ -10,8 +10,16 @@ import { luaScript } from "../redis/scripts.ts";
  */
 export type LimitVerdict = { ok: true } | { ok: false; reason: "daily_cap" | "rate" };
 
+/** What a user may still do now: spend today (paisa, never negative) and orders this hour. */
+export interface Headroom {
+  spendLeftPaisa: number;
+  ordersLeft: number;
+}
+
 export interface SpendLimits {
   check(userId: number, amountPaisa: number): Promise<LimitVerdict>;
+  /** Read before a flow's first question, so limits are known up front (nothing is reserved). */
+  headroom(userId: number): Promise<Headroom>;
   reserve(userId: number, amountPaisa: number, key: string): Promise<LimitVerdict>;
 }
 
@@ -23,6 +31,13 @@ export interface LimitSettings {
 
 const dayOf = (ms: number) => new Date(ms + 345 * 60_000).toISOString().slice(0, 10); // Nepal day
 const hourOf = (ms: number) => Math.floor(ms / 3_600_000);
+
+function room(s: LimitSettings, spentPaisa: number, count: number): Headroom {
+  return {
+    spendLeftPaisa: Math.max(0, s.dailyCapPaisa - spentPaisa),
+    ordersLeft: Math.max(0, s.ordersPerHour - count),
+  };
+}
 
 export function memoryLimits(s: LimitSettings): SpendLimits {
   const now = s.now ?? Date.now;
@@ -41,6 +56,14 @@ export function memoryLimits(s: LimitSettings): SpendLimits {
   return {
     async check(userId, amount) {
       return verdict(userId, amount);
+    },
+    async headroom(userId) {
+      const t = now();
+      return room(
+        s,
+        spent.get(`${userId}:${dayOf(t)}`) ?? 0,
+        counts.get(`${userId}:${hourOf(t)}`) ?? 0,
+      );
     },
     async reserve(userId, amount, key) {
       const prior = seen.get(`${userId}:${key}`);
@@ -98,6 +121,11 @@ export function redisLimits(redis: Redis, prefix: string, s: LimitSettings): Spe
       if (Number(spent ?? 0) + amount > s.dailyCapPaisa) return { ok: false, reason: "daily_cap" };
       if (Number(count ?? 0) + 1 > s.ordersPerHour) return { ok: false, reason: "rate" };
       return { ok: true };
+    },
+    async headroom(userId) {
+      const [spendKey, countKey] = keys(userId);
+      const [spent, count] = await redis.mget(spendKey!, countKey!);
+      return room(s, Number(spent ?? 0), Number(count ?? 0));
     },
     async reserve(userId, amount, key) {
       const [spendKey, countKey] = keys(userId);

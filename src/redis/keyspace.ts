@@ -132,6 +132,10 @@ export function keyspace(prefix: string) {
     conversationPrefix: `${prefix}conversation:`,
     /** The flood limiter's counter key prefix (the plugin appends the user id). */
     floodPrefix: `${prefix}flood`,
+    /** Sorted set: chat id -> when its waiting question times out (ms); bot/idle.ts. */
+    idleDue: `${prefix}{idle}:due`,
+    /** Hash: chat id -> what the idle notice needs (JSON: locale, flow). */
+    idleInfo: `${prefix}{idle}:info`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;

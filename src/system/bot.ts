@@ -5,7 +5,8 @@ import { accessVerdict, createAccounts } from "../accounts/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { createBot } from "../bot/create-bot.ts";
 import type { BotDeps } from "../bot/deps.ts";
-import { createI18n, localeFromLanguageCode } from "../bot/i18n.ts";
+import { createI18n, localeFromLanguageCode, translator } from "../bot/i18n.ts";
+import { createIdleSweeper } from "../bot/idle.ts";
 import { notificationRender } from "../bot/notification-render.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { CATEGORY_MODULES } from "../categories/index.ts";
@@ -58,6 +59,7 @@ export function botDeps(
     orders: parts.orders,
     ...(parts.books ? { books: parts.books } : {}),
     limits: parts.stores.limits(limitSettings),
+    idle: parts.stores.idle,
     payment: {
       mode,
       priceOf: (draft) => parts.orders.priceOf(draft),
@@ -108,6 +110,26 @@ export function wireBot(
 }
 
 export type ProductBot = ReturnType<typeof wireBot>["bot"];
+
+/** Sends the idle notice when a waiting question's time runs out (with Start again). */
+export function wireIdleSweeper(
+  base: Base,
+  parts: { stores: Stores; bot: ProductBot; deps: BotDeps },
+) {
+  const { config, logger, now } = base;
+  const idleMs = config.bot.conversationIdleMs;
+  return createIdleSweeper({
+    deadlines: parts.stores.idle,
+    send: (chatId, text, keyboard) =>
+      parts.bot.api.sendMessage(chatId, text, keyboard ? { reply_markup: keyboard } : {}),
+    translate: (locale) => translator(parts.deps.i18n, locale),
+    idleMs,
+    // Often enough that the notice is at most a second late (sooner for very short timeouts).
+    intervalMs: Math.max(50, Math.min(1000, Math.floor(idleMs / 4))),
+    now,
+    logger,
+  });
+}
 
 /** Pushes the outbox's notifications into the chats, paced to Telegram's flood limits. */
 export function wireNotifier(

@@ -1,6 +1,7 @@
 import type { Redis } from "ioredis";
 import { createMemoryAccounts, createRedisAccounts } from "../accounts/index.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
+import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
 import { type LimitSettings, memoryLimits, redisLimits } from "../bot/limits.ts";
 import { createMemoryLedger, createRedisLedger, type LedgerStore } from "../ledger/index.ts";
 import {
@@ -47,6 +48,7 @@ export function wireStores(base: Base, redis: Redis | undefined) {
       accounts: createRedisAccounts({ redis, prefix }),
       queue: createRedisNotificationQueue({ redis, prefix, logger }),
       limits: (s: LimitSettings) => redisLimits(redis, prefix, s),
+      idle: redisIdleDeadlines(redis, prefix),
       // Telegram's flood limits are per bot: with Redis every process draws on one shared budget.
       paceStore: redisPaceStore(redis, prefix),
       lease: createRedisLease(redis, prefix),
@@ -65,6 +67,7 @@ export function wireStores(base: Base, redis: Redis | undefined) {
     accounts: createMemoryAccounts(),
     queue,
     limits: (s: LimitSettings) => memoryLimits(s),
+    idle: memoryIdleDeadlines() as IdleDeadlines,
     paceStore: memoryPaceStore(),
     lease: createMemoryLease(now),
     // The books' alerts go to the same outbox as the orders' notifications.

@@ -51,6 +51,19 @@ describe.each(adapters)("spend limits contract: %s", (_name, makeHarness) => {
   });
   afterEach(() => h.close());
 
+  it("tells the headroom up front: what is left today and this hour, never below zero", async () => {
+    const l = h.make({ dailyCapPaisa: 50_000, ordersPerHour: 2, now: clock });
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 50_000, ordersLeft: 2 });
+    await l.reserve(7, 30_000, "a");
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 20_000, ordersLeft: 1 });
+    await l.reserve(7, 20_000, "b");
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 0, ordersLeft: 0 });
+    // Another user, and the next Nepal day, start afresh.
+    expect(await l.headroom(8)).toEqual({ spendLeftPaisa: 50_000, ordersLeft: 2 });
+    now = at("2025-03-11T06:00:00Z");
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 50_000, ordersLeft: 2 });
+  });
+
   it("lets orders through up to the daily cap and refuses the one that would pass it", async () => {
     const l = h.make({ dailyCapPaisa: 50_000, ordersPerHour: 100, now: clock });
     expect(await l.reserve(7, 30_000, "a")).toEqual({ ok: true });

@@ -124,8 +124,8 @@ const harmlessData = (s: string) =>
   s !== "x" &&
   s !== "ok" &&
   s !== "kp" &&
-  s !== "ea" &&
-  !/^(m|lang|rep|lv):/.test(s) &&
+  s !== "bk" &&
+  !/^(m|lang|rep|lv|e):/.test(s) &&
   !/^p:\d/.test(s) &&
   (!s.startsWith("v:") || s.includes("§"));
 

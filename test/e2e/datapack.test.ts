@@ -23,6 +23,7 @@ describe("data pack, end to end", () => {
       "✉️ SMS",
       "✈️ Roaming",
       "⭐ Sadhain On",
+      "‹ Back",
       "✖ Cancel",
     ]);
     const list = await u.tap("📶 Data", /Ncell Data packs for 9801234567 \(6\)/);
@@ -68,7 +69,13 @@ describe("data pack, end to end", () => {
     const u = ts.user(202);
     await start(u);
     const products = await u.say("9841230000", /9841230000 is an NTC number/);
-    expect(u.buttons(products)).toEqual(["📶 Data", "📞 Voice", "👍 Recommended", "✖ Cancel"]);
+    expect(u.buttons(products)).toEqual([
+      "📶 Data",
+      "📞 Voice",
+      "👍 Recommended",
+      "‹ Back",
+      "✖ Cancel",
+    ]);
     await u.tap("📞 Voice", /NTC Voice packs for 9841230000 \(2\)/);
     const confirm = await u.tap("Namaste 100 minutes / 7 days · Rs 100", /Please check your order/);
     expect(confirm.text).toContain("Operator: NTC Voice");

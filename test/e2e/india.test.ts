@@ -20,6 +20,7 @@ describe("India recharge, end to end", () => {
       "📱 Prepaid mobile",
       "🧾 Postpaid mobile",
       "📡 DTH (TV)",
+      "‹ Back",
       "✖ Cancel",
     ]);
     const ops = await u.tap("📱 Prepaid mobile", /Prepaid mobile: which operator\?/);

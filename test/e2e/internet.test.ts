@@ -157,11 +157,11 @@ describe("internet, end to end", () => {
     ts.system.sandbox!.setFaults(token, { errorRate5xx: 1 });
     try {
       const down = await u.say("subisu.ram", /The recharge service is not answering right now/);
-      expect(u.buttons(down)).toEqual(["🔄 Retry", "✖ Cancel"]);
+      expect(u.buttons(down)).toEqual(["🔄 Retry", "‹ Back", "✖ Cancel"]);
       // Typing instead of pressing shows the question again, with one Retry and one Cancel.
       for (const typed of ["hello", "retry"]) {
         const again = await u.say(typed, /The recharge service is not answering right now/);
-        expect(u.buttons(again)).toEqual(["🔄 Retry", "✖ Cancel"]);
+        expect(u.buttons(again)).toEqual(["🔄 Retry", "‹ Back", "✖ Cancel"]);
       }
     } finally {
       ts.system.sandbox!.clearFaults(token);

@@ -21,7 +21,14 @@ describe("landline recharge, end to end", () => {
     );
     // The trunk 0 is dropped by the catalogue's normaliser.
     const amount = await u.say("014-123 4567", /How much\? Type an amount from Rs 50 to Rs 5,000/);
-    expect(u.buttons(amount)).toEqual(["Rs 100", "Rs 200", "Rs 500", "Rs 1,000", "✖ Cancel"]);
+    expect(u.buttons(amount)).toEqual([
+      "Rs 100",
+      "Rs 200",
+      "Rs 500",
+      "Rs 1,000",
+      "‹ Back",
+      "✖ Cancel",
+    ]);
     const confirm = await u.tap("Rs 500", /Please check your order/);
     expectParts(confirm.text, [
       "Operator: NTC Landline",
@@ -49,7 +56,7 @@ describe("landline recharge, end to end", () => {
     // Next time the saved landline is a button (mobile numbers would not be).
     await u.menu("☎️ Landline", /Which line/);
     const ask = await u.tap("NTC Fibre Voice", /Which NTC Fibre Voice number/);
-    expect(u.buttons(ask)).toEqual(["141234567", "✖ Cancel"]);
+    expect(u.buttons(ask)).toEqual(["141234567", "‹ Back", "✖ Cancel"]);
     await u.tap("✖ Cancel", /Cancelled/);
   });
 

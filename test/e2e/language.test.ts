@@ -50,7 +50,7 @@ describe("languages, end to end", () => {
     expect(confirm.text).toContain("नम्बर / खाता: 9841000501");
     expect(confirm.text).toContain("रकम: रु 120");
     expect(confirm.text).toContain("अहिले तिर्ने?");
-    expect(u.buttons(confirm)).toEqual(["✅ पुष्टि", "✏️ रकम बदल्ने", "✖ रद्द"]);
+    expect(u.buttons(confirm)).toEqual(["✅ पुष्टि", "✏️ नम्बर", "✏️ रकम", "‹ पछाडि", "✖ रद्द"]);
     const receipt = await u.tap("✅ पुष्टि", /🧾 अर्डर \d+/);
     const ref = /अर्डर (\d+)/.exec(receipt.text)?.[1];
     expect(receipt.text).toContain("अवस्था:");

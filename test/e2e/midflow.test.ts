@@ -73,7 +73,7 @@ describe("commands in the middle of a flow, end to end", () => {
     // The amount question is still the one being asked; what follows is in Nepali.
     const confirm = await u.say("150", /कृपया आफ्नो अर्डर जाँच्नुहोस्:/);
     expect(confirm.text).toContain("रकम: रु 150");
-    expect(u.buttons(confirm)).toEqual(["✅ पुष्टि", "✏️ रकम बदल्ने", "✖ रद्द"]);
+    expect(u.buttons(confirm)).toEqual(["✅ पुष्टि", "✏️ नम्बर", "✏️ रकम", "‹ पछाडि", "✖ रद्द"]);
     const receipt = await u.tap("✅ पुष्टि", /🧾 अर्डर \d+/);
     const ref = /अर्डर (\d+)/.exec(receipt.text)?.[1];
     expect((await ts.system.orders.get(ref!))?.locale).toBe("ne");
@@ -168,7 +168,7 @@ describe("changing the amount at the confirmation, end to end", () => {
     await u.say("9841231621", /Operator for/);
     await u.tap("✓ NTC Prepaid (detected)", /How much\?/);
     const first = await u.say("150", /Please check your order/);
-    await u.tap("✏️ Change amount", /How much\?/);
+    await u.tap("✏️ Amount", /How much\?/);
     // The old confirmation has no buttons left to tap.
     expect(u.buttons(u.chat().find((m) => m.id === first.id))).toEqual([]);
     const again = await u.say("200", /Please check your order/);
@@ -187,7 +187,7 @@ describe("changing the amount at the confirmation, end to end", () => {
     await u.say("9841231622", /9841231622 को अपरेटर:/);
     await u.tap("✓ NTC Prepaid (पहिचान भयो)", /कति\?/);
     await u.say("150", /रकम: रु 150/);
-    await u.tap("✏️ रकम बदल्ने", /कति\?/);
+    await u.tap("✏️ रकम", /कति\?/);
     await u.say("300", /रकम: रु 300/);
     const receipt = await u.tap("✅ पुष्टि", /🧾 अर्डर \d+/);
     const ref = /अर्डर (\d+)/.exec(receipt.text)?.[1];

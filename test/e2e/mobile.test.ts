@@ -31,20 +31,24 @@ describe("mobile top-up, end to end", () => {
     expect(ledgerFor(ts, ref)).toHaveLength(1);
   });
 
-  it("shows the confirmation again with the same two buttons when the user types instead", async () => {
+  it("shows the confirmation again with one set of buttons when the user types instead", async () => {
     const u = ts.user(109);
     await u.say("/recharge", /What would you like to pay/);
     await u.tap("📱 Mobile top-up", /Which mobile number/);
     await u.say("9841230109", /Operator for 9841230109/);
     await u.tap(/detected/, /How much/);
     const confirm = await u.say("150", /Please check your order/);
-    expect(u.buttons(confirm)).toEqual(["✅ Confirm", "✏️ Change amount", "✖ Cancel"]);
-    // Each time the screen is shown again it has one of each button, not a growing list.
-    for (const typed of ["yes", "ok please"]) {
+    const BUTTONS = ["✅ Confirm", "✏️ Number", "✏️ Amount", "‹ Back", "✖ Cancel"];
+    expect(u.buttons(confirm)).toEqual(BUTTONS);
+    // Each time the screen is shown again it has one of each button, and the one before has none:
+    // five tries leave one Cancel under the confirmation, not five.
+    for (const typed of ["yes", "ok please", "confirm", "1", "go"]) {
       const again = await u.say(typed, /Please choose one of the buttons/);
       expect(again.text).toContain("Please check your order");
-      expect(u.buttons(again)).toEqual(["✅ Confirm", "✏️ Change amount", "✖ Cancel"]);
+      expect(u.buttons(again)).toEqual(BUTTONS);
     }
+    const since = u.chat().filter((m) => m.id >= confirm.id);
+    expect(since.filter((m) => u.hasButton("✖ Cancel", m))).toHaveLength(1);
     await u.tap("✖ Cancel", /Cancelled/);
     expect(await ts.system.orders.listByUser(109, 10)).toEqual([]);
   });
@@ -79,10 +83,11 @@ describe("mobile top-up, end to end", () => {
     await u.waitFor(/Please answer with a text message/);
     await u.say("9841112222", /Operator for 9841112222/);
     await u.say("prepaid please", /Please choose one of the buttons/);
-    // Override with an operator the number cannot belong to: explained, then the number is asked again.
-    await u.tap("NTC Postpaid", /does not belong to this operator/);
-    await u.waitFor(/Which mobile number/);
-    await u.say("9841112222", /Operator for 9841112222/);
+    // Override with an operator the number cannot belong to: explained, the number kept and the
+    // operator asked again with the detected one marked.
+    const again = await u.tap("NTC Postpaid", /is not a NTC Postpaid number: those start with 985/);
+    expect(again.text).toContain("It looks like NTC Prepaid");
+    expect(u.buttons(again)[0]).toBe("✓ NTC Prepaid (detected)");
     await u.tap(/detected/, /How much/);
     await u.say("20", /smallest amount is Rs 50/);
     await u.say("5000", /largest amount is Rs 3,000/);

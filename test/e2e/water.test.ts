@@ -72,7 +72,7 @@ describe("water bill, end to end", () => {
     expect(shown.text).toContain(`Total due: ${due}`);
 
     const ask = await u.waitFor(/Pay the due of/);
-    expect(u.buttons(ask)).toEqual([`💳 Pay the due ${due}`, "✖ Cancel"]);
+    expect(u.buttons(ask)).toEqual([`💳 Pay the due ${due}`, "‹ Back", "✖ Cancel"]);
     const confirm = await u.tap(`💳 Pay the due ${due}`, /Please check your order/);
     expectParts(confirm.text, [
       "Operator: Khanepani (Water)",
@@ -137,8 +137,9 @@ describe("water bill, end to end", () => {
       `Water bill of ${waterBill("88887777", "0", 3).customer_name} (Asar)`,
     );
     expect(shown.text).toContain("Nothing is due on this account right now.");
-    const ask = await u.waitFor(/You can pay in advance: type an amount up to Rs 1,00,000/);
-    expect(u.buttons(ask)).toEqual(["✖ Cancel"]);
+    // Up to what the customer may still spend today (the default cap, Rs 25,000), not Rs 1,00,000.
+    const ask = await u.waitFor(/You can pay in advance: type an amount up to Rs 25,000/);
+    expect(u.buttons(ask)).toEqual(["‹ Back", "✖ Cancel"]);
     const confirm = await u.say("500", /Please check your order/);
     expect(confirm.text).toContain("Bill due: Rs 0");
     expect(confirm.text).toContain("Amount: Rs 500");
@@ -171,7 +172,7 @@ describe("water bill, end to end", () => {
     const again = await u.emu.waitForBotMessage(604, /customer id at KUKL Madhyapur Thimi/, {
       afterId: refused.id,
     });
-    expect(u.buttons(again)).toEqual(["12344040", "✖ Cancel"]);
+    expect(u.buttons(again)).toEqual(["12344040", "‹ Back", "✖ Cancel"]);
     await u.say("1234567", /For which month/);
     // Month.
     await u.say("Smarch", /Please choose a month from the buttons/);
@@ -181,7 +182,7 @@ describe("water bill, end to end", () => {
     // Amount: pay another amount than the due.
     await u.waitFor(/Pay the due of/);
     await u.say("0", /smallest amount is Rs 1/);
-    await u.say("200000", /largest amount is Rs 1,00,000/);
+    await u.say("200000", /largest amount is Rs 25,000/);
     await u.say("abc", /Please type an amount in rupees/);
     const confirm = await u.say("1,500", /Please check your order/);
     expectParts(confirm.text, [

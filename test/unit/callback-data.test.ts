@@ -31,6 +31,8 @@ const valueArbs = {
     .string({ minLength: 1, maxLength: 62, unit: "grapheme" })
     .filter((s) => Buffer.byteLength(`v:${s}`) <= MAX_CALLBACK_BYTES),
   page: fc.integer({ min: 0, max: 999_999 }),
+  // A step of a flow named by the confirmation's Edit button.
+  edit: fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/),
 } as const;
 type Kind = keyof typeof VALUE_BUTTONS;
 const KINDS = Object.keys(VALUE_BUTTONS) as Kind[];

@@ -44,32 +44,38 @@ export function summary(s: FlowScope, draft: OrderDraft, extra: string[] = []): 
 
 /** What the checkout may offer besides Confirm and Cancel. */
 export interface CheckoutOptions {
-  /** Offers "Change amount" at the confirmation: asks the amount again (the flow's own question). */
-  editAmount?: () => Promise<number>;
+  /**
+   * The confirmation's Edit buttons: each names a step of the flow (steps.ts) whose answer is
+   * asked again; the checkout then ends with that step's name instead of an order.
+   */
+  edits?: ReadonlyArray<{ step: string; labelKey: string }>;
 }
 
-/**
- * Shows the confirmation and returns the press (Confirm, or "Change amount" when offered);
- * Cancel ends the flow in the loop.
- */
+/** The confirmation's answer: Confirm, or the step an Edit button names. Cancel and Back end it in the loop. */
 function confirm(
   s: FlowScope,
   lines: string[],
-  canEdit: boolean,
-): Promise<{ pressed: FlowContext; edit: boolean }> {
+  edits: NonNullable<CheckoutOptions["edits"]>,
+): Promise<{ pressed: FlowContext; edit: string | null }> {
   const text = [s.t("confirm-title"), "", ...lines, "", s.t("confirm-question")].join("\n");
-  return askUntil<{ pressed: FlowContext; edit: boolean }>(s, {
+  return askUntil<{ pressed: FlowContext; edit: string | null }>(s, {
     text,
     buttons: () => {
-      const kb = new InlineKeyboard().text(s.t("common-confirm"), CB.confirm.data);
-      return canEdit ? kb.text(s.t("confirm-edit-amount"), CB.editAmount.data) : kb;
+      const kb = new InlineKeyboard().text(s.t("common-confirm"), CB.confirm.data).row();
+      edits.forEach((e, i) => {
+        if (i > 0 && i % 2 === 0) kb.row();
+        kb.text(s.t(e.labelKey), CB.edit.build(e.step));
+      });
+      return kb;
     },
     onButton: (data, u) => {
-      if (CB.confirm.is(data)) return { kind: "done", value: { pressed: u, edit: false } };
-      if (canEdit && CB.editAmount.is(data))
-        return { kind: "done", value: { pressed: u, edit: true } };
+      if (CB.confirm.is(data)) return { kind: "done", value: { pressed: u, edit: null } };
+      const step = CB.edit.parse(data);
+      if (step !== null && edits.some((e) => e.step === step))
+        return { kind: "done", value: { pressed: u, edit: step } };
       return { kind: "stay" };
     },
+    // The confirmation is sent again under the hint and the earlier one loses its buttons.
     onMessage: () => ({ kind: "resend", text: `${s.t("common-use-buttons")}\n\n${text}` }),
   });
 }
@@ -78,16 +84,18 @@ function confirm(
  * Confirm and execute, exactly once. The idempotency key is fixed (through `external`) before the
  * confirmation is shown, so a double tap, a redelivered update or a replay after a crash all
  * reach `orders.place` with the same key and get the same order; `orders.submit` marks the order
- * submitting and sends the execute only for an order not yet submitted. Returns null when a limit
- * refused the order.
+ * submitting and sends the execute only for an order not yet submitted. Every confirmation shown
+ * has a key of its own: after an Edit the changed order is priced afresh and never placed under
+ * the key of the one shown before. Returns null when a limit refused the order, and the step's
+ * name when an Edit button was pressed (nothing placed, nothing reserved).
  */
 export async function confirmAndPlace(
   s: FlowScope,
   buyer: Buyer,
-  first: OrderDraft,
+  draft: OrderDraft,
   extraLines: string[] = [],
   opts: CheckoutOptions = {},
-): Promise<Order | null> {
+): Promise<Order | null | { edit: string }> {
   const { conversation, ctx, deps } = s;
   const { userId, chatId, locale } = buyer;
   // Who may spend at all (ACCESS_MODE): an unregistered customer (prepaid) or an unlisted user
@@ -98,35 +106,29 @@ export async function confirmAndPlace(
     await ctx.reply(denied.text, denied.other);
     return null;
   }
-  const key = await conversation.external(() => randomUUID());
-  let draft = first;
-  for (;;) {
-    // Checked before the confirmation too, so nobody confirms an order the limits will refuse.
-    const amount = draft.amountPaisa;
-    const early = await conversation.external(() => deps.limits.check(userId, amount));
-    if (!early.ok) {
-      await ctx.reply(limitText(s, early.reason));
-      return null;
-    }
-    // The price, and in prepaid mode the balance, before the confirmation: nobody confirms an
-    // order the balance cannot pay for.
-    const priced = draft;
-    const pay = await conversation.external(() => paymentOf(deps, userId, priced));
-    if (pay.balancePaisa !== undefined && pay.balancePaisa < pay.price.totalPaisa) {
-      await ctx.reply(shortText(s, draft, pay.balancePaisa, pay.price.totalPaisa));
-      return null;
-    }
-    const answer = await confirm(
-      s,
-      [...summary(s, draft, extraLines), ...priceLines(s, draft, pay)],
-      opts.editAmount !== undefined,
-    );
-    // The buttons go away so there is nothing left to tap twice.
-    await answer.pressed.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() });
-    if (!answer.edit || !opts.editAmount) break;
-    // Nothing is placed yet: the same key serves the changed order.
-    draft = { ...draft, amountPaisa: await opts.editAmount() };
+  // Checked before the confirmation too, so nobody confirms an order the limits will refuse.
+  const amount = draft.amountPaisa;
+  const early = await conversation.external(() => deps.limits.check(userId, amount));
+  if (!early.ok) {
+    await ctx.reply(limitText(s, early.reason));
+    return null;
   }
+  // The price, and in prepaid mode the balance, before the confirmation: nobody confirms an
+  // order the balance cannot pay for.
+  const pay = await conversation.external(() => paymentOf(deps, userId, draft));
+  if (pay.balancePaisa !== undefined && pay.balancePaisa < pay.price.totalPaisa) {
+    await ctx.reply(shortText(s, draft, pay.balancePaisa, pay.price.totalPaisa));
+    return null;
+  }
+  const key = await conversation.external(() => randomUUID());
+  const answer = await confirm(
+    s,
+    [...summary(s, draft, extraLines), ...priceLines(s, draft, pay)],
+    opts.edits ?? [],
+  );
+  // The buttons go away so there is nothing left to tap twice.
+  await answer.pressed.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() });
+  if (answer.edit !== null) return { edit: answer.edit };
   // The provider may have withdrawn the operator since the flow offered it (a catalogue refresh):
   // said plainly here rather than as a refusal after the order is placed.
   const offered = await conversation.external(() => deps.catalog.isOffered(draft.operatorId));
@@ -230,7 +232,8 @@ async function orderTrouble(s: FlowScope, order: Order, err: unknown): Promise<v
   await s.ctx.reply(s.t("order-checking", { ref: order.reference })).catch(() => {});
 }
 
-function limitText(s: FlowScope, reason: "daily_cap" | "rate"): string {
+/** Why a limit refuses: today's cap (named) or the hourly count. */
+export function limitText(s: FlowScope, reason: "daily_cap" | "rate"): string {
   return reason === "daily_cap"
     ? s.t("limit-daily-cap", {
         cap: formatMoney(s.deps.settings.dailyCapPaisa, { locale: s.t.locale }),

@@ -14,6 +14,7 @@ import { helpOptions, helpText } from "../features/help.ts";
 import { HISTORY_SIZE, renderHistory } from "../features/history.ts";
 import { languageKeyboard } from "../features/language.ts";
 import type { Locale, Translate } from "../i18n.ts";
+import { idleText } from "../idle.ts";
 
 /**
  * The one wait-for-an-answer loop every question of a flow runs on: send the question, wait for
@@ -33,6 +34,25 @@ export interface FlowScope {
   readonly t: Translate;
   /** Switches the flow's language: what is asked from now on, and the order's. */
   readonly setLocale: (locale: Locale) => void;
+  /** Where the flow stands among its steps (steps.ts): whether Back is offered, questions asked. */
+  readonly nav: Nav;
+}
+
+export interface Nav {
+  /** The conversation's id when it is a menu entry: the idle notice's Start again enters it. */
+  flow?: string;
+  /** Questions offer Back (there is an earlier step to go back to). */
+  back: boolean;
+  /** How many questions were asked so far: a step that asked none is skipped by Back. */
+  asked: number;
+}
+
+/** Thrown by a question whose Back was pressed; the step runner (steps.ts) catches it. */
+export class GoBack extends Error {
+  constructor() {
+    super("back");
+    this.name = "GoBack";
+  }
 }
 
 /** Callback data of the toolkit's own buttons, built and parsed by the one codec. */
@@ -77,28 +97,48 @@ export interface Question<R> {
   onMessage: (u: FlowContext) => Outcome<R>;
 }
 
-/** A Cancel button on a row of its own (a new row only after buttons: no empty row is sent). */
-function withCancel(s: FlowScope, kb: InlineKeyboard): InlineKeyboard {
+/** Back (when there is a step to go back to) and Cancel on a row of their own (no empty row is sent). */
+function withCancel(s: FlowScope, kb: InlineKeyboard, back: boolean): InlineKeyboard {
   if (kb.inline_keyboard.at(-1)?.length) kb.row();
+  if (back) kb.text(s.t("common-back"), CB.back.data);
   return kb.text(s.t("common-cancel"), CB.cancel.data);
 }
 
-/** Asks `q` until it gives an answer; Cancel, a confirmed Leave or idleness end the flow instead. */
+/** Takes the buttons off a question message that is no longer the one being asked. */
+async function strip(u: FlowContext, msg: Message): Promise<void> {
+  await u.api
+    .editMessageReplyMarkup(msg.chat.id, msg.message_id, { reply_markup: new InlineKeyboard() })
+    .catch(() => {});
+}
+
+/**
+ * Asks `q` until it gives an answer; Cancel, a confirmed Leave or idleness end the flow instead,
+ * and Back throws `GoBack`. Only one message of the question has buttons at a time: when it is
+ * sent again (a reason, a hint), the earlier one loses them, so retries never pile up buttons.
+ */
 export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
-  const keyboard = () => withCancel(s, q.buttons());
+  // Fixed when the question is first asked: a step runner may change `nav` for the next one.
+  const back = s.nav.back;
+  s.nav.asked += 1;
+  const keyboard = () => withCancel(s, q.buttons(), back);
   let msg: Message = await s.ctx.reply(q.text, { reply_markup: keyboard() });
-  const reshow = async (u: FlowContext) => {
-    msg = await u.reply(q.text, { reply_markup: keyboard() });
+  const resend = async (u: FlowContext, text: string) => {
+    await strip(u, msg);
+    msg = await u.reply(text, { reply_markup: keyboard() });
   };
+  const reshow = (u: FlowContext) => resend(u, q.text);
   for (;;) {
     const u = await next(s, reshow);
-    const send = async (text: string) => {
-      msg = await u.reply(text, { reply_markup: keyboard() });
-    };
+    const send = (text: string) => resend(u, text);
     let outcome: Outcome<R>;
     if (u.callbackQuery) {
       const data = await ownCallback(s, u, msg, () => send(q.text));
       if (data === null) continue;
+      if (back && CB.back.is(data)) {
+        await u.answerCallbackQuery();
+        await strip(u, msg);
+        throw new GoBack();
+      }
       outcome = q.onButton(data, u);
       const toast = outcome.kind === "stay" ? outcome.toast : undefined;
       await u.answerCallbackQuery(toast === undefined ? undefined : { text: toast });
@@ -119,15 +159,25 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
  */
 async function next(s: FlowScope, reshow: (u: FlowContext) => Promise<void>): Promise<FlowContext> {
   const { conversation, deps, t } = s;
+  const { idle } = deps;
+  const chatId = s.ctx.chat?.id ?? 0;
   for (;;) {
     const before = await conversation.now();
+    // The notice is sent when the time runs out (idle.ts), not when the user next writes.
+    const info = { locale: t.locale, ...(s.nav.flow ? { flow: s.nav.flow } : {}) };
+    if (idle)
+      await conversation.external(() => idle.arm(chatId, before + deps.settings.idleMs, info));
     const u = await conversation.wait();
     const after = await conversation.now();
-    if (after - before > deps.settings.idleMs) {
-      if (u.callbackQuery) await u.answerCallbackQuery();
-      const minutes = Math.max(1, Math.round(deps.settings.idleMs / 60_000));
-      await u.reply(t("common-idle-ended", { minutes }));
-      await conversation.halt({ next: isCommand(u) && !isCancel(u) });
+    // Whoever removes the deadline first decides: a notice already sent ends the flow too.
+    const pending = idle ? await conversation.external(() => idle.disarm(chatId)) : true;
+    if (!pending || after - before > deps.settings.idleMs) {
+      // A command or a menu button (Start again among them) runs as if no flow had been running,
+      // and answers its own button press.
+      const passOn = (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
+      if (u.callbackQuery && !passOn) await u.answerCallbackQuery();
+      if (pending) await u.reply(idleText(t, deps.settings.idleMs));
+      await conversation.halt({ next: passOn });
     }
     if (isCancel(u)) {
       if (u.callbackQuery) await u.answerCallbackQuery();

@@ -14,18 +14,21 @@ import * as checkout from "./checkout.ts";
 import { type LookupResult, lookup } from "./lookup.ts";
 import type { FlowScope } from "./prompt-loop.ts";
 import * as prompts from "./prompts.ts";
+import { runSteps, type Step } from "./steps.ts";
 
 /**
  * What a conversation flow is written with: questions (prompts.ts and lookup.ts, all on the one
- * wait loop of prompt-loop.ts) and the checkout (checkout.ts). Each question is one message with
- * its own buttons; only buttons of the current question count, every answer is validated and
- * re-asked with a reason, Cancel and /cancel work at every step, /help and the like are answered
- * in place, and another command runs after "Leave this order?". Side effects go through
- * `conversation.external` so a replay never repeats them.
+ * wait loop of prompt-loop.ts), named steps (steps.ts: Back, and the confirmation's Edit buttons)
+ * and the checkout (checkout.ts). Each question is one message with its own buttons; only buttons
+ * of the current question count, every answer is validated and re-asked with a reason, Cancel and
+ * /cancel work at every step, /help and the like are answered in place, and another command runs
+ * after "Leave this order?". Side effects go through `conversation.external` so a replay never
+ * repeats them.
  */
 
 export type { LookupResult } from "./lookup.ts";
 export type { Choice, Parsed } from "./prompts.ts";
+export type { Step, StepResult } from "./steps.ts";
 
 export interface FlowEnv {
   locale: Locale;
@@ -39,12 +42,15 @@ export interface FlowEnv {
 export class Flow {
   readonly t: Translate;
   private readonly scope: FlowScope;
+  /** What the customer may still spend today, read before the first question (`steps`). */
+  private spendLeftPaisa: number | undefined;
 
   private constructor(
     conversation: FlowConversation,
     private readonly ctx: FlowContext,
     readonly deps: BotDeps,
     readonly env: FlowEnv,
+    flowId: string | undefined,
   ) {
     // Always in the current locale: /language in the middle of a flow switches it (prompt-loop.ts).
     const t = (key: string, params?: Record<string, string | number>) =>
@@ -59,6 +65,7 @@ export class Flow {
       setLocale: (locale) => {
         this.env.locale = locale;
       },
+      nav: { back: false, asked: 0, ...(flowId ? { flow: flowId } : {}) },
     };
   }
 
@@ -67,6 +74,8 @@ export class Flow {
     conversation: FlowConversation,
     ctx: FlowContext,
     deps: BotDeps,
+    /** The conversation's id when it is a menu entry (the idle notice's Start again enters it). */
+    flowId?: string,
   ): Promise<Flow> {
     const env = await conversation.external(
       (outer: BotContext): FlowEnv => ({
@@ -81,7 +90,7 @@ export class Flow {
         savedNumbers: [...(outer.session.savedNumbers ?? [])],
       }),
     );
-    return new Flow(conversation, ctx, deps, env);
+    return new Flow(conversation, ctx, deps, env, flowId);
   }
 
   /** A catalogue rule result as an answer in this flow's language (₹ amounts when `region` is "in"). */
@@ -105,12 +114,64 @@ export class Flow {
     return prompts.ask(this.scope, prompt, parse, opts);
   }
 
-  askAmount(
+  /** Says `text` and ends the flow (nothing was placed). */
+  async end(text: string): Promise<never> {
+    await this.ctx.reply(text);
+    return this.scope.conversation.halt();
+  }
+
+  /** An amount within `bounds` narrowed by what the customer may still spend today. */
+  async askAmount(
     promptKey: string,
     bounds: AmountBounds,
     opts?: prompts.AmountOptions,
   ): Promise<number> {
-    return prompts.askAmount(this.scope, promptKey, bounds, opts);
+    return prompts.askAmount(this.scope, promptKey, await this.spendable(bounds), opts);
+  }
+
+  /**
+   * `bounds` narrowed by what the customer may still spend today (known since the flow began).
+   * When not even the least amount is left, says so and ends the flow.
+   */
+  async spendable(bounds: AmountBounds): Promise<AmountBounds> {
+    const left = this.spendLeftPaisa;
+    if (left === undefined || left >= bounds.maxPaisa) return bounds;
+    if (left < bounds.minPaisa) {
+      await this.ctx.reply(checkout.limitText(this.scope, "daily_cap"));
+      return this.scope.conversation.halt();
+    }
+    return { ...bounds, maxPaisa: left };
+  }
+
+  /**
+   * A category's whole flow: the limits are checked before the first question, then the steps
+   * run (Back on every question after the first) and end in the confirmation, whose Edit buttons
+   * ask one step again. `order` builds the draft and the confirmation's extra lines from the state.
+   */
+  async steps<S extends object>(
+    state: S,
+    steps: ReadonlyArray<Step<S>>,
+    order: (state: S) => { draft: OrderDraft; lines?: string[] },
+  ): Promise<Order | null> {
+    if (!(await this.limitsUpFront())) return null;
+    return runSteps(this.scope.nav, state, steps, (st) => {
+      const { draft, lines } = order(st);
+      return (edits) => checkout.confirmAndPlace(this.scope, this.env, draft, lines, { edits });
+    });
+  }
+
+  /** The spend cap and the hourly count before anything is asked; false after saying which refuses. */
+  private async limitsUpFront(): Promise<boolean> {
+    const { userId } = this.env;
+    const room = await this.scope.conversation.external(() => this.deps.limits.headroom(userId));
+    if (room.ordersLeft <= 0 || room.spendLeftPaisa < 100) {
+      await this.ctx.reply(
+        checkout.limitText(this.scope, room.ordersLeft <= 0 ? "rate" : "daily_cap"),
+      );
+      return false;
+    }
+    this.spendLeftPaisa = room.spendLeftPaisa;
+    return true;
   }
 
   choose(prompt: string, all: prompts.Choice[], opts?: prompts.ChooseOptions): Promise<string> {
@@ -125,11 +186,9 @@ export class Flow {
     return checkout.summary(this.scope, draft, extra);
   }
 
-  confirmAndPlace(
-    draft: OrderDraft,
-    extraLines?: string[],
-    opts?: checkout.CheckoutOptions,
-  ): Promise<Order | null> {
-    return checkout.confirmAndPlace(this.scope, this.env, draft, extraLines, opts);
+  /** Confirm and place a draft made outside `steps` (a repeat): no Edit buttons. */
+  async confirmAndPlace(draft: OrderDraft, extraLines?: string[]): Promise<Order | null> {
+    const r = await checkout.confirmAndPlace(this.scope, this.env, draft, extraLines);
+    return r !== null && "edit" in r ? null : r;
   }
 }

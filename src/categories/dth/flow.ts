@@ -1,8 +1,8 @@
 import type { FlowContext, FlowConversation } from "../../bot/context.ts";
 import type { BotDeps } from "../../bot/deps.ts";
-import { Flow, type Parsed } from "../../bot/flow/toolkit.ts";
-import { validateAccountId } from "../../catalog/index.ts";
-import type { DthListing } from "../../provider/index.ts";
+import { Flow, type Parsed, type Step } from "../../bot/flow/toolkit.ts";
+import { type Operator, validateAccountId } from "../../catalog/index.ts";
+import type { DthListing, Package } from "../../provider/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, packageDraft } from "../shared/package.ts";
 
@@ -14,9 +14,18 @@ import { choosePackage, packageDraft } from "../shared/package.ts";
 
 const PACKAGES_PER_PAGE = 6;
 
+interface State {
+  operator?: Operator;
+  customerId?: string;
+  listing?: DthListing & { ourReference: string };
+  /** Our reference of the listing the package was chosen from. */
+  pkgFrom?: string;
+  pkg?: Package;
+}
+
 export function dthConversation(deps: BotDeps) {
   return async function dth(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "dth");
     const { t } = flow;
     // Ids may hold letters, so "digits only" would be the wrong reason for a stray character.
     const parseAccount = (text: string): Parsed<string> => {
@@ -26,66 +35,97 @@ export function dthConversation(deps: BotDeps) {
         : flow.rule(r);
     };
     const operators = await offeredOperators(flow, "dth");
-    if (!operators) return;
 
-    for (;;) {
-      const opId = await flow.choose(
-        t("dth-ask-operator"),
-        operators.map((o) => ({ label: o.name, value: String(o.id) })),
-        // All of them on one page: there are only eleven.
-        { columns: 2, pageSize: operators.length },
-      );
-      const operator = deps.catalog.operator(Number(opId))!;
-
-      // Customer id until the aggregator knows it; a refusal keeps the operator and asks again.
-      let found: { customerId: string; listing: DthListing & { ourReference: string } } | null =
-        null;
-      while (found === null) {
-        const customerId = await flow.ask(
-          t("dth-ask-customer", { operator: operator.name }),
-          parseAccount,
-        );
-        const r = await flow.lookup(async () => {
-          const ourReference = await deps.orders.nextReference();
-          const listing = await deps.provider.listDthPackages({
-            operatorId: operator.id,
-            operatorTypeId: operator.operatorTypeId,
-            connectionNo: customerId,
-            referenceNo: ourReference,
-          });
-          return { ...listing, ourReference };
-        });
-        if (r.ok) found = { customerId, listing: r.value };
-        else await flow.reply(t("dth-customer-rejected", { message: r.message }));
-      }
-      const { customerId, listing } = found;
-
-      const info = listing.customerInfo;
-      if (info.length > 0) {
-        await flow.reply(
-          t("dth-customer-info", {
-            operator: operator.name,
-            id: customerId,
-            info: info.join("\n"),
-          }),
-        );
-      }
-      const pkg = await choosePackage(
-        flow,
-        listing.packages,
-        {
-          none: () => t("dth-no-packages", { operator: operator.name }),
-          ask: (count) => t("dth-ask-package", { count }),
-          label: (name, amount) => t("dth-package", { name, amount }),
+    const steps: Step<State>[] = [
+      {
+        name: "operator",
+        run: async (st) => {
+          const opId = await flow.choose(
+            t("dth-ask-operator"),
+            operators.map((o) => ({ label: o.name, value: String(o.id) })),
+            // All of them on one page: there are only eleven.
+            { columns: 2, pageSize: operators.length },
+          );
+          st.operator = deps.catalog.operator(Number(opId))!;
         },
-        PACKAGES_PER_PAGE,
-      );
-      if (!pkg) continue;
-      await flow.confirmAndPlace(
-        packageDraft("dth", operator, customerId, pkg, listing.ourReference, listing.referenceNo),
-        info,
-      );
-      return;
-    }
+      },
+      {
+        name: "customer",
+        editKey: "flow-edit-customer",
+        run: async (st) => {
+          const operator = st.operator!;
+          // Customer id until the aggregator knows it; a refusal keeps the operator and asks again.
+          for (;;) {
+            const customerId = await flow.ask(
+              t("dth-ask-customer", { operator: operator.name }),
+              parseAccount,
+            );
+            const r = await flow.lookup(async () => {
+              const ourReference = await deps.orders.nextReference();
+              const listing = await deps.provider.listDthPackages({
+                operatorId: operator.id,
+                operatorTypeId: operator.operatorTypeId,
+                connectionNo: customerId,
+                referenceNo: ourReference,
+              });
+              return { ...listing, ourReference };
+            });
+            if (!r.ok) {
+              await flow.reply(t("dth-customer-rejected", { message: r.message }));
+              continue;
+            }
+            const info = r.value.customerInfo;
+            if (info.length > 0) {
+              await flow.reply(
+                t("dth-customer-info", {
+                  operator: operator.name,
+                  id: customerId,
+                  info: info.join("\n"),
+                }),
+              );
+            }
+            st.customerId = customerId;
+            st.listing = r.value;
+            return;
+          }
+        },
+      },
+      {
+        name: "package",
+        editKey: "flow-edit-package",
+        holds: (st) => st.pkgFrom === st.listing?.ourReference,
+        run: async (st) => {
+          const operator = st.operator!;
+          const pkg = await choosePackage(
+            flow,
+            st.listing!.packages,
+            {
+              none: () => t("dth-no-packages", { operator: operator.name }),
+              ask: (count) => t("dth-ask-package", { count }),
+              label: (name, amount) => t("dth-package", { name, amount }),
+            },
+            PACKAGES_PER_PAGE,
+          );
+          if (!pkg) return { redo: "operator" };
+          st.pkg = pkg;
+          st.pkgFrom = st.listing!.ourReference;
+        },
+      },
+    ];
+
+    await flow.steps<State>({}, steps, (st) => {
+      const listing = st.listing!;
+      return {
+        draft: packageDraft(
+          "dth",
+          st.operator!,
+          st.customerId!,
+          st.pkg!,
+          listing.ourReference,
+          listing.referenceNo,
+        ),
+        lines: listing.customerInfo,
+      };
+    });
   };
 }

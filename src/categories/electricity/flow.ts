@@ -1,8 +1,14 @@
 import type { FlowContext, FlowConversation } from "../../bot/context.ts";
 import type { BotDeps } from "../../bot/deps.ts";
-import { type Choice, Flow, type Parsed } from "../../bot/flow/toolkit.ts";
+import { type Choice, Flow, type Parsed, type Step } from "../../bot/flow/toolkit.ts";
 import { validateNepalPhone } from "../../catalog/index.ts";
-import { checkShowAndAsk, parseAccount, pickOperatorAndOffice, placeBill } from "../shared/bill.ts";
+import {
+  type BillState,
+  billOrder,
+  billSteps,
+  operatorAndOfficeSteps,
+  parseAccount,
+} from "../shared/bill.ts";
 
 /**
  * Electricity (NEA) bill: office (paged, searchable) -> SC number -> customer id -> phone -> bill
@@ -12,20 +18,16 @@ import { checkShowAndAsk, parseAccount, pickOperatorAndOffice, placeBill } from 
 
 const keep = (value: string | undefined): Choice[] => (value ? [{ label: value, value }] : []);
 
+interface State extends BillState {
+  scNo?: string;
+  customerId?: string;
+  phone?: string;
+}
+
 export function electricityConversation(deps: BotDeps) {
   return async function electricity(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "electricity");
     const { t } = flow;
-
-    const picked = await pickOperatorAndOffice(
-      flow,
-      "electricity",
-      "electricity-ask-operator",
-      (operator) => t("electricity-ask-office", { operator: operator.name }),
-      2,
-    );
-    if (!picked) return;
-    const { operator, office } = picked;
 
     // The catalogue's phone rule; its length errors say which kind the input looked like.
     const parsePhone = (text: string): Parsed<string> => {
@@ -36,52 +38,71 @@ export function electricityConversation(deps: BotDeps) {
     };
 
     // After a refused bill check everything is asked again, each previous answer a tap away.
-    let last: { scNo?: string; customerId?: string; phone?: string } = {};
-    for (;;) {
-      // The office is named at once (a typed search picks it without showing the list).
-      const scNo = await flow.ask(
-        t("electricity-ask-sc", { office: office.label }),
-        (text) => parseAccount(flow, text),
-        {
-          choices: keep(last.scNo),
-        },
-      );
-      const customerId = await flow.ask(
-        t("electricity-ask-customer"),
-        (text) => parseAccount(flow, text),
-        {
-          choices: keep(last.customerId),
-        },
-      );
-      const phone = await flow.ask(t("electricity-ask-phone"), parsePhone, {
-        choices: keep(last.phone),
-      });
-      last = { scNo, customerId, phone };
-
-      const paid = await checkShowAndAsk(
+    const steps: Step<State>[] = [
+      ...operatorAndOfficeSteps<State>(
         flow,
-        (referenceNo) =>
+        "electricity",
+        "electricity-ask-operator",
+        (operator) => t("electricity-ask-office", { operator: operator.name }),
+        2,
+      ),
+      {
+        name: "sc",
+        run: async (st) => {
+          // The office is named at once (a typed search picks it without showing the list).
+          st.scNo = await flow.ask(
+            t("electricity-ask-sc", { office: st.office!.label }),
+            (text) => parseAccount(flow, text),
+            { choices: keep(st.scNo) },
+          );
+        },
+      },
+      {
+        name: "customer",
+        editKey: "flow-edit-customer",
+        run: async (st) => {
+          st.customerId = await flow.ask(
+            t("electricity-ask-customer"),
+            (text) => parseAccount(flow, text),
+            { choices: keep(st.customerId) },
+          );
+        },
+      },
+      {
+        name: "phone",
+        run: async (st) => {
+          st.phone = await flow.ask(t("electricity-ask-phone"), parsePhone, {
+            choices: keep(st.phone),
+          });
+        },
+      },
+      ...billSteps<State>(flow, {
+        key: (st) => `${st.scNo}|${st.customerId}|${st.phone}`,
+        check: (st, referenceNo) =>
           deps.provider.checkElectricityBill({
-            operatorId: operator.id,
-            operatorTypeId: operator.operatorTypeId,
-            connectionNo: customerId,
+            operatorId: st.operator!.id,
+            operatorTypeId: st.operator!.operatorTypeId,
+            connectionNo: st.customerId!,
             referenceNo,
-            phone,
-            scNo,
-            officeCode: office.value,
+            phone: st.phone!,
+            scNo: st.scNo!,
+            officeCode: st.office!.value,
           }),
-        (reason) => t("electricity-bill-rejected", { reason }),
-        (bill) => t("electricity-bill-title", { name: bill.customerName || customerId, sc: scNo }),
-      );
-      if (!paid) continue;
-      await placeBill(flow, "electricity", operator, office, customerId, paid, {
-        details: { scNo, phone },
+        rejected: (reason) => t("electricity-bill-rejected", { reason }),
+        title: (st, bill) =>
+          t("electricity-bill-title", { name: bill.customerName || st.customerId!, sc: st.scNo! }),
+        redo: "sc",
+      }),
+    ];
+
+    await flow.steps<State>({}, steps, (st) =>
+      billOrder(flow, "electricity", st, st.customerId!, {
+        details: { scNo: st.scNo!, phone: st.phone! },
         lines: [
-          t("electricity-confirm-sc", { sc: scNo }),
-          t("electricity-confirm-phone", { phone }),
+          t("electricity-confirm-sc", { sc: st.scNo! }),
+          t("electricity-confirm-phone", { phone: st.phone! }),
         ],
-      });
-      return;
-    }
+      }),
+    );
   };
 }

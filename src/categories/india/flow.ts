@@ -1,6 +1,6 @@
 import type { FlowContext, FlowConversation } from "../../bot/context.ts";
 import type { BotDeps } from "../../bot/deps.ts";
-import { type Choice, Flow, type Parsed } from "../../bot/flow/toolkit.ts";
+import { type Choice, Flow, type Parsed, type Step } from "../../bot/flow/toolkit.ts";
 import {
   checkAmount,
   type Operator,
@@ -19,7 +19,6 @@ import { offeredOperators } from "../shared/offered.ts";
  */
 
 const KINDS = ["prepaid", "postpaid", "dth"] as const;
-const BACK = "back";
 
 /** Plan choices are "p<index>", a typed amount "a<paisa>": the two cannot be confused. */
 const PLAN = "p";
@@ -27,159 +26,206 @@ const AMOUNT = "a";
 /** The DTH bill's amount. */
 const BILLED = "b";
 
+interface State {
+  circles?: Choice[];
+  circle?: Choice;
+  kind?: string;
+  operator?: Operator;
+  number?: string;
+  /** A DTH subscriber's bill, fetched for the number. */
+  bill?: IndiaDthBill;
+  amountPaisa?: number;
+  plan?: Plan;
+}
+
 export function indiaConversation(deps: BotDeps) {
   return async function india(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "india");
     const { t } = flow;
-
-    const loaded = await flow.lookup(() => deps.provider.circles());
-    if (!loaded.ok || loaded.value.length === 0) {
-      await flow.reply(t("india-circles-failed", { reason: loaded.ok ? "-" : loaded.message }));
-      return;
-    }
-    const circles: Choice[] = loaded.value.map((c) => ({ label: c.circleName, value: c.circleId }));
-    const circleId = await flow.choose(t("india-ask-circle"), circles, {
-      columns: 2,
-      pageSize: 8,
-      searchable: true,
-    });
-    const circle = circles.find((c) => c.value === circleId)!;
-
     const operators = await offeredOperators(flow, "india");
-    if (!operators) return;
-    let chosen: Operator | undefined;
-    while (!chosen) {
-      const kind = await flow.choose(
-        t("india-ask-kind", { circle: circle.label }),
-        KINDS.filter((k) => operators.some((o) => o.india === k)).map((k) => ({
-          label: t(`india-kind-${k}`),
-          value: k,
-        })),
-        { columns: 1 },
-      );
-      const picked = await flow.choose(
-        t("india-ask-operator", { kind: t(`india-kind-${kind}`) }),
-        [
-          ...operators
-            .filter((o) => o.india === kind)
-            .map((o) => ({ label: o.name, value: String(o.id) })),
-          { label: t("common-back"), value: BACK },
-        ],
-        { columns: 2 },
-      );
-      if (picked !== BACK) chosen = deps.catalog.operator(Number(picked));
-    }
-    const operator = chosen;
 
-    // The sandbox (like the operators' recharge APIs) takes DTH subscribers by a 10-digit id or the
-    // registered mobile number, so DTH takes any 10 digits; a mobile must also start with 6 to 9.
-    const isDth = operator.india === "dth";
-    let number: string;
-    let bill: IndiaDthBill | null = null;
-    for (;;) {
-      number = await flow.ask(
-        t(isDth ? "india-ask-dth-id" : "india-ask-number", { operator: operator.name }),
-        (text) => flow.rule(isDth ? validateIndiaNumber(text) : validateIndiaMobile(text)),
-      );
-      if (!isDth) break;
-      // A DTH subscriber's bill first: who the subscriber is and what the monthly pack costs, so a
-      // wrong id is caught before anything is paid. A refused id is asked again.
-      const subscriber = number;
-      const fetched = await flow.lookup(() =>
-        deps.provider.indiaDthBill({ operatorId: operator.id, connectionNo: subscriber, circleId }),
-      );
-      if (fetched.ok) {
-        bill = fetched.value;
-        await flow.reply(dthBillText(flow, operator, number, bill));
-        break;
-      }
-      await flow.reply(t("india-dth-bill-rejected", { reason: fetched.message }));
-    }
-
-    const bounds = deps.catalog.amountBounds(operator)!;
-    const range = {
-      min: formatMoney(bounds.minPaisa, { region: "in", locale: t.locale }),
-      max: formatMoney(bounds.maxPaisa, { region: "in", locale: t.locale }),
-    };
-    const parseAmount = (text: string) => flow.rule(validateAmount(text, bounds), "in");
-
-    const listed = await flow.lookup(() =>
-      deps.provider.indiaPlans({ operatorId: operator.id, circleId }),
-    );
-    // Plans outside the amount bounds could never be executed: they are not offered.
-    const plans = listed.ok
-      ? listed.value.filter((p) => checkAmount(p.amountPaisa, bounds).ok)
-      : [];
-    // The DTH bill's amount, when it states one the bounds allow, is the first choice.
-    const billed =
-      bill?.billAmountPaisa && checkAmount(bill.billAmountPaisa, bounds).ok
-        ? bill.billAmountPaisa
-        : null;
-    let amountPaisa: number;
-    let plan: Plan | undefined;
-    if (plans.length > 0 || billed !== null) {
-      const billChoice =
-        billed === null
-          ? []
-          : [
-              {
-                label: t("india-dth-pay-bill", {
-                  amount: formatMoney(billed, { region: "in", locale: t.locale }),
-                }),
-                value: BILLED,
-              },
-            ];
-      const planChoices = plans.map((p, i) => ({
-        label: t("india-plan", {
-          amount: formatMoney(p.amountPaisa, { region: "in", locale: t.locale }),
-          details: planDetails(p),
-        }),
-        value: `${PLAN}${i}`,
-      }));
-      if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
-      const picked = await flow.choose(
-        t("india-ask-plan", { number, ...range }),
-        [...billChoice, ...planChoices],
-        {
-          columns: 1,
-          pageSize: 5,
-          typed: (text): Parsed<string> => {
-            const r = parseAmount(text);
-            return r.ok ? { ok: true, value: `${AMOUNT}${r.value}` } : r;
-          },
-        },
-      );
-      plan = picked.startsWith(PLAN) ? plans[Number(picked.slice(PLAN.length))] : undefined;
-      if (picked === BILLED && billed !== null) amountPaisa = billed;
-      else amountPaisa = plan ? plan.amountPaisa : Number(picked.slice(AMOUNT.length));
-    } else {
-      if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
-      amountPaisa = await flow.askAmount("india-ask-amount", bounds, {
-        region: "in",
-        params: { number },
-      });
-    }
-
-    await flow.confirmAndPlace(
+    const steps: Step<State>[] = [
       {
-        category: "india",
-        region: "in",
-        operatorId: operator.id,
-        operatorTypeId: operator.operatorTypeId,
-        operatorName: operator.name,
-        connectionNo: number,
-        amountPaisa,
-        details: {
-          circleId: circle.value,
-          ...(plan ? { packageName: planDetails(plan) } : {}),
-          ...(plan?.id ? { packageId: plan.id } : {}),
+        name: "circles",
+        run: async (st) => {
+          const loaded = await flow.lookup(() => deps.provider.circles());
+          if (!loaded.ok || loaded.value.length === 0) {
+            return flow.end(
+              t("india-circles-failed", { reason: loaded.ok ? "-" : loaded.message }),
+            );
+          }
+          st.circles = loaded.value.map((c) => ({ label: c.circleName, value: c.circleId }));
         },
       },
-      [
-        t("india-confirm-circle", { circle: circle.label }),
-        ...(bill?.customerName ? [t("india-confirm-subscriber", { name: bill.customerName })] : []),
-      ],
-    );
+      {
+        name: "circle",
+        run: async (st) => {
+          const circles = st.circles!;
+          const circleId = await flow.choose(t("india-ask-circle"), circles, {
+            columns: 2,
+            pageSize: 8,
+            searchable: true,
+          });
+          st.circle = circles.find((c) => c.value === circleId)!;
+        },
+      },
+      {
+        name: "kind",
+        run: async (st) => {
+          st.kind = await flow.choose(
+            t("india-ask-kind", { circle: st.circle!.label }),
+            KINDS.filter((k) => operators.some((o) => o.india === k)).map((k) => ({
+              label: t(`india-kind-${k}`),
+              value: k,
+            })),
+            { columns: 1 },
+          );
+        },
+      },
+      {
+        name: "operator",
+        run: async (st) => {
+          const picked = await flow.choose(
+            t("india-ask-operator", { kind: t(`india-kind-${st.kind}`) }),
+            operators
+              .filter((o) => o.india === st.kind)
+              .map((o) => ({ label: o.name, value: String(o.id) })),
+            { columns: 2 },
+          );
+          st.operator = deps.catalog.operator(Number(picked))!;
+        },
+      },
+      {
+        name: "number",
+        editKey: "flow-edit-number",
+        run: async (st) => {
+          // The sandbox (like the operators' recharge APIs) takes DTH subscribers by a 10-digit id or
+          // the registered mobile number, so DTH takes any 10 digits; a mobile must also start with 6 to 9.
+          const operator = st.operator!;
+          const isDth = operator.india === "dth";
+          st.bill = undefined;
+          for (;;) {
+            const number = await flow.ask(
+              t(isDth ? "india-ask-dth-id" : "india-ask-number", { operator: operator.name }),
+              (text) => flow.rule(isDth ? validateIndiaNumber(text) : validateIndiaMobile(text)),
+            );
+            st.number = number;
+            if (!isDth) return;
+            // A DTH subscriber's bill first: who the subscriber is and what the monthly pack costs,
+            // so a wrong id is caught before anything is paid. A refused id is asked again.
+            const fetched = await flow.lookup(() =>
+              deps.provider.indiaDthBill({
+                operatorId: operator.id,
+                connectionNo: number,
+                circleId: st.circle!.value,
+              }),
+            );
+            if (fetched.ok) {
+              st.bill = fetched.value;
+              await flow.reply(dthBillText(flow, operator, number, fetched.value));
+              return;
+            }
+            await flow.reply(t("india-dth-bill-rejected", { reason: fetched.message }));
+          }
+        },
+      },
+      {
+        name: "plan",
+        editKey: "flow-edit-plan",
+        run: async (st) => {
+          const operator = st.operator!;
+          const number = st.number!;
+          const circleId = st.circle!.value;
+          const bounds = await flow.spendable(deps.catalog.amountBounds(operator)!);
+          const range = {
+            min: formatMoney(bounds.minPaisa, { region: "in", locale: t.locale }),
+            max: formatMoney(bounds.maxPaisa, { region: "in", locale: t.locale }),
+          };
+          const parseAmount = (text: string) => flow.rule(validateAmount(text, bounds), "in");
+          const listed = await flow.lookup(() =>
+            deps.provider.indiaPlans({ operatorId: operator.id, circleId }),
+          );
+          // Plans outside the amount bounds could never be executed: they are not offered.
+          const plans = listed.ok
+            ? listed.value.filter((p) => checkAmount(p.amountPaisa, bounds).ok)
+            : [];
+          // The DTH bill's amount, when it states one the bounds allow, is the first choice.
+          const billed =
+            st.bill?.billAmountPaisa && checkAmount(st.bill.billAmountPaisa, bounds).ok
+              ? st.bill.billAmountPaisa
+              : null;
+          if (plans.length === 0 && billed === null) {
+            if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
+            st.amountPaisa = await flow.askAmount("india-ask-amount", bounds, {
+              region: "in",
+              params: { number },
+            });
+            st.plan = undefined;
+            return;
+          }
+          const planChoices = plans.map((p, i) => ({
+            label: t("india-plan", {
+              amount: formatMoney(p.amountPaisa, { region: "in", locale: t.locale }),
+              details: planDetails(p),
+            }),
+            value: `${PLAN}${i}`,
+          }));
+          const billChoice =
+            billed === null
+              ? []
+              : [
+                  {
+                    label: t("india-dth-pay-bill", {
+                      amount: formatMoney(billed, { region: "in", locale: t.locale }),
+                    }),
+                    value: BILLED,
+                  },
+                ];
+          if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
+          const picked = await flow.choose(
+            t("india-ask-plan", { number, ...range }),
+            [...billChoice, ...planChoices],
+            {
+              columns: 1,
+              pageSize: 5,
+              typed: (text): Parsed<string> => {
+                const r = parseAmount(text);
+                return r.ok ? { ok: true, value: `${AMOUNT}${r.value}` } : r;
+              },
+            },
+          );
+          st.plan = picked.startsWith(PLAN) ? plans[Number(picked.slice(PLAN.length))] : undefined;
+          if (picked === BILLED && billed !== null) st.amountPaisa = billed;
+          else st.amountPaisa = st.plan ? st.plan.amountPaisa : Number(picked.slice(AMOUNT.length));
+        },
+      },
+    ];
+
+    await flow.steps<State>({}, steps, (st) => {
+      const { operator, circle, plan } = st;
+      return {
+        draft: {
+          category: "india",
+          region: "in",
+          operatorId: operator!.id,
+          operatorTypeId: operator!.operatorTypeId,
+          operatorName: operator!.name,
+          connectionNo: st.number!,
+          amountPaisa: st.amountPaisa!,
+          details: {
+            circleId: circle!.value,
+            ...(plan ? { packageName: planDetails(plan) } : {}),
+            ...(plan?.id ? { packageId: plan.id } : {}),
+          },
+        },
+        lines: [
+          t("india-confirm-circle", { circle: circle!.label }),
+          ...(st.bill?.customerName
+            ? [t("india-confirm-subscriber", { name: st.bill.customerName })]
+            : []),
+        ],
+      };
+    });
   };
 }
 

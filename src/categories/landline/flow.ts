@@ -1,45 +1,70 @@
 import type { FlowContext, FlowConversation } from "../../bot/context.ts";
 import type { BotDeps } from "../../bot/deps.ts";
-import { Flow } from "../../bot/flow/toolkit.ts";
-import { validateLandline } from "../../catalog/index.ts";
+import { Flow, type Step } from "../../bot/flow/toolkit.ts";
+import { checkAmount, type Operator, validateLandline } from "../../catalog/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
 
 /** Landline (NTC landline, fibre voice, toll-free): operator -> 9-digit number -> amount. */
 
+interface State {
+  operator?: Operator;
+  number?: string;
+  amountPaisa?: number;
+}
+
 export function landlineConversation(deps: BotDeps) {
   return async function landline(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "landline");
     const { t } = flow;
     const operators = await offeredOperators(flow, "landline");
-    if (!operators) return;
+    const bounds = (st: State) => deps.catalog.amountBounds(st.operator!)!;
 
-    const opId = await flow.choose(
-      t("landline-ask-operator"),
-      operators.map((o) => ({ label: o.name, value: String(o.id) })),
-      { columns: 1 },
-    );
-    const operator = deps.catalog.operator(Number(opId))!;
+    const steps: Step<State>[] = [
+      {
+        name: "operator",
+        run: async (st) => {
+          const opId = await flow.choose(
+            t("landline-ask-operator"),
+            operators.map((o) => ({ label: o.name, value: String(o.id) })),
+            { columns: 1 },
+          );
+          st.operator = deps.catalog.operator(Number(opId))!;
+        },
+      },
+      {
+        name: "number",
+        editKey: "flow-edit-number",
+        run: async (st) => {
+          // Saved numbers of other categories (mobiles, India) are not landlines: offer only those that fit.
+          const saved = flow.env.savedNumbers.filter((n) => validateLandline(n).ok);
+          st.number = await flow.ask(
+            t("landline-ask-number", { operator: st.operator!.name }),
+            (text) => flow.rule(validateLandline(text)),
+            { choices: saved.map((n) => ({ label: n, value: n })) },
+          );
+        },
+      },
+      {
+        name: "amount",
+        editKey: "flow-edit-amount",
+        holds: (st) => st.amountPaisa !== undefined && checkAmount(st.amountPaisa, bounds(st)).ok,
+        run: async (st) => {
+          st.amountPaisa = await flow.askAmount("landline-ask-amount", bounds(st));
+        },
+      },
+    ];
 
-    // Saved numbers of other categories (mobiles, India) are not landlines: offer only those that fit.
-    const saved = flow.env.savedNumbers.filter((n) => validateLandline(n).ok);
-    const number = await flow.ask(
-      t("landline-ask-number", { operator: operator.name }),
-      (text) => flow.rule(validateLandline(text)),
-      { choices: saved.map((n) => ({ label: n, value: n })) },
-    );
-
-    const bounds = deps.catalog.amountBounds(operator)!;
-    const amount = await flow.askAmount("landline-ask-amount", bounds);
-
-    await flow.confirmAndPlace({
-      category: "landline",
-      region: "np",
-      operatorId: operator.id,
-      operatorTypeId: operator.operatorTypeId,
-      operatorName: operator.name,
-      connectionNo: number,
-      amountPaisa: amount,
-      details: {},
-    });
+    await flow.steps<State>({}, steps, (st) => ({
+      draft: {
+        category: "landline",
+        region: "np",
+        operatorId: st.operator!.id,
+        operatorTypeId: st.operator!.operatorTypeId,
+        operatorName: st.operator!.name,
+        connectionNo: st.number!,
+        amountPaisa: st.amountPaisa!,
+        details: {},
+      },
+    }));
   };
 }

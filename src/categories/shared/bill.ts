@@ -1,7 +1,6 @@
 import type { OrderDraft } from "../../bot/deps.ts";
-import type { Choice, Flow, LookupResult, Parsed } from "../../bot/flow/toolkit.ts";
+import type { Choice, Flow, LookupResult, Parsed, Step } from "../../bot/flow/toolkit.ts";
 import {
-  type Category,
   NEPALI_MONTHS,
   type Operator,
   parseAmountToPaisa,
@@ -20,56 +19,65 @@ import { offeredOperators } from "./offered.ts";
 
 type BillCategory = "water" | "electricity";
 
+/** What every bill flow's state holds besides its own answers. */
+export interface BillState {
+  operator?: Operator;
+  office?: Choice;
+  /** The bill check, and the answers (`key`) it was made for. */
+  checked?: CheckedBill & { key: string };
+  amountPaisa?: number;
+  /** The reference of the bill check the amount was chosen for. */
+  amountFor?: string;
+}
+
 /**
- * The category's operator. With a single one (the catalogue has one water and one electricity
- * operator) the question is skipped — a one-button question is a tap for nothing — and the next
- * prompt names the operator instead; with several the user chooses.
+ * The category's operator, then its office. With a single operator (the catalogue has one water
+ * and one electricity operator) its question is skipped — a one-button question is a tap for
+ * nothing — and the office prompt names it instead. When the office list cannot be had the flow
+ * ends, saying so.
  */
-export async function pickOperator(
-  flow: Flow,
-  category: Category,
-  askKey: string,
-): Promise<Operator | null> {
-  const ops = await offeredOperators(flow, category);
-  if (!ops) return null;
-  if (ops.length === 1 && ops[0]) return ops[0];
-  const id = await flow.choose(
-    flow.t(askKey),
-    ops.map((o) => ({ label: o.name, value: String(o.id) })),
-    { columns: 1 },
-  );
-  return flow.deps.catalog.operator(Number(id))!;
-}
-
-/** The office (paged, searchable by typing part of its name); null when the list cannot be had. */
-export async function pickOffice(
-  flow: Flow,
-  operator: Operator,
-  prompt: string,
-  columns: number,
-): Promise<Choice | null> {
-  const r = await flow.lookup(() => flow.deps.provider.officeCodes(operator.id));
-  if (!r.ok || r.value.length === 0) {
-    await flow.reply(flow.t("bill-offices-failed", { reason: r.ok ? "-" : r.message }));
-    return null;
-  }
-  const offices: Choice[] = r.value.map((o) => ({ label: o.label, value: o.value }));
-  const code = await flow.choose(prompt, offices, { columns, pageSize: 8, searchable: true });
-  return offices.find((o) => o.value === code) ?? null;
-}
-
-/** The operator and then its office; null when the office list cannot be had. */
-export async function pickOperatorAndOffice(
+export function operatorAndOfficeSteps<S extends BillState>(
   flow: Flow,
   category: BillCategory,
   askOperatorKey: string,
   askOffice: (operator: Operator) => string,
   officeColumns: number,
-): Promise<{ operator: Operator; office: Choice } | null> {
-  const operator = await pickOperator(flow, category, askOperatorKey);
-  if (!operator) return null;
-  const office = await pickOffice(flow, operator, askOffice(operator), officeColumns);
-  return office ? { operator, office } : null;
+): Step<S>[] {
+  return [
+    {
+      name: "operator",
+      run: async (st) => {
+        const ops = await offeredOperators(flow, category);
+        if (ops.length === 1 && ops[0]) {
+          st.operator = ops[0];
+          return;
+        }
+        const id = await flow.choose(
+          flow.t(askOperatorKey),
+          ops.map((o) => ({ label: o.name, value: String(o.id) })),
+          { columns: 1 },
+        );
+        st.operator = flow.deps.catalog.operator(Number(id))!;
+      },
+    },
+    {
+      name: "office",
+      run: async (st) => {
+        const operator = st.operator!;
+        const r = await flow.lookup(() => flow.deps.provider.officeCodes(operator.id));
+        if (!r.ok || r.value.length === 0) {
+          return flow.end(flow.t("bill-offices-failed", { reason: r.ok ? "-" : r.message }));
+        }
+        const offices: Choice[] = r.value.map((o) => ({ label: o.label, value: o.value }));
+        const code = await flow.choose(askOffice(operator), offices, {
+          columns: officeColumns,
+          pageSize: 8,
+          searchable: true,
+        });
+        st.office = offices.find((o) => o.value === code)!;
+      },
+    },
+  ];
 }
 
 /** Customer ids and SC numbers: letters, digits and a few separators. */
@@ -160,15 +168,19 @@ export function billText(flow: Flow, title: string, bill: Bill): string {
 
 /** Pay the due (button) or type another amount; with nothing due, an advance is asked for. */
 export async function askBillAmount(flow: Flow, bill: Bill): Promise<number> {
-  // A bound against typos, not a documented limit (BILL_ADVANCE_MIN / _MAX); the cap still applies.
-  const bounds = flow.deps.catalog.advanceBounds();
+  // A bound against typos, not a documented limit (BILL_ADVANCE_MIN / _MAX), narrowed up front by
+  // what the customer may still spend today.
+  const bounds = await flow.spendable(flow.deps.catalog.advanceBounds());
   const max = formatMoney(bounds.maxPaisa, { locale: flow.t.locale });
   const parse = (text: string) => flow.rule(validateAmount(text, bounds));
   if (bill.billAmountPaisa <= 0) return flow.ask(flow.t("bill-ask-advance", { max }), parse);
   const due = formatMoney(bill.billAmountPaisa, { locale: flow.t.locale });
+  // A due above today's headroom cannot be paid whole today: no button for it, and the reason.
+  const payable = bill.billAmountPaisa <= bounds.maxPaisa;
+  const ask = flow.t("bill-ask-amount", { due, max });
   const picked = await flow.choose(
-    flow.t("bill-ask-amount", { due, max }),
-    [{ label: flow.t("bill-pay-due", { amount: due }), value: "due" }],
+    payable ? ask : `${flow.t("bill-due-over-limit", { left: max })}\n${ask}`,
+    payable ? [{ label: flow.t("bill-pay-due", { amount: due }), value: "due" }] : [],
     {
       columns: 1,
       typed: (text) => {
@@ -197,48 +209,65 @@ export function billConfirmLines(
   return lines;
 }
 
-export interface PaidBill extends CheckedBill {
-  /** What the user chose to pay: the due or a typed amount. */
-  amountPaisa: number;
-}
-
 /**
- * The bill check, the bill shown under `title`, and the amount asked; null after saying why the
- * check was refused (`rejected`), when the flow asks its questions again.
+ * The bill check (under a fresh reference), the bill shown under `title`, and the amount asked.
+ * `key` names the answers a check was made for: an Edit that changes them checks again. A refused
+ * check says why (`rejected`) and asks again from the step `redo`.
  */
-export async function checkShowAndAsk(
+export function billSteps<S extends BillState>(
   flow: Flow,
-  check: (referenceNo: string) => Promise<Bill>,
-  rejected: (reason: string) => string,
-  title: (bill: Bill) => string,
-): Promise<PaidBill | null> {
-  const checked = await checkBill(flow, check);
-  if (!checked.ok) {
-    await flow.reply(rejected(checked.message));
-    return null;
-  }
-  const { referenceNo, bill } = checked.value;
-  await flow.reply(billText(flow, title(bill), bill));
-  return { referenceNo, bill, amountPaisa: await askBillAmount(flow, bill) };
+  opts: {
+    key: (st: S) => string;
+    check: (st: S, referenceNo: string) => Promise<Bill>;
+    rejected: (reason: string) => string;
+    title: (st: S, bill: Bill) => string;
+    redo: string;
+  },
+): Step<S>[] {
+  return [
+    {
+      name: "bill",
+      holds: (st) => st.checked?.key === opts.key(st),
+      run: async (st) => {
+        const checked = await checkBill(flow, (referenceNo) => opts.check(st, referenceNo));
+        if (!checked.ok) {
+          await flow.reply(opts.rejected(checked.message));
+          return { redo: opts.redo };
+        }
+        const { bill } = checked.value;
+        await flow.reply(billText(flow, opts.title(st, bill), bill));
+        st.checked = { ...checked.value, key: opts.key(st) };
+      },
+    },
+    {
+      name: "amount",
+      editKey: "flow-edit-amount",
+      holds: (st) => st.amountFor === st.checked?.referenceNo,
+      run: async (st) => {
+        st.amountPaisa = await askBillAmount(flow, st.checked!.bill);
+        st.amountFor = st.checked!.referenceNo;
+      },
+    },
+  ];
 }
 
 /**
- * Confirms and places a bill order under the bill check's reference. `own` holds the category's
- * own details (besides office, customer name and due) and its confirmation lines.
+ * A bill order under the bill check's reference, with its confirmation lines. `own` holds the
+ * category's own details (besides office, customer name and due) and its confirmation lines.
  */
-export async function placeBill<C extends BillCategory>(
+export function billOrder<C extends BillCategory>(
   flow: Flow,
   category: C,
-  operator: Operator,
-  office: Choice,
+  st: BillState,
   connectionNo: string,
-  paid: PaidBill,
   own: {
     details: Omit<OrderOf<C>["details"], "officeCode" | "customerName" | "billAmountPaisa">;
     lines: string[];
   },
-): Promise<void> {
-  const { bill } = paid;
+): { draft: OrderDraft; lines: string[] } {
+  const { bill, referenceNo } = st.checked!;
+  const operator = st.operator!;
+  const office = st.office!;
   // The generic category hides the category/details pairing from the type system, hence the casts.
   const details = {
     officeCode: office.value,
@@ -253,9 +282,9 @@ export async function placeBill<C extends BillCategory>(
     operatorTypeId: operator.operatorTypeId,
     operatorName: operator.name,
     connectionNo,
-    amountPaisa: paid.amountPaisa,
-    referenceNo: paid.referenceNo,
+    amountPaisa: st.amountPaisa!,
+    referenceNo,
     details,
   } as OrderDraft;
-  await flow.confirmAndPlace(draft, billConfirmLines(flow, office, bill, own.lines));
+  return { draft, lines: billConfirmLines(flow, office, bill, own.lines) };
 }

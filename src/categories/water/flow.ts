@@ -1,8 +1,14 @@
 import type { FlowContext, FlowConversation } from "../../bot/context.ts";
 import type { BotDeps } from "../../bot/deps.ts";
-import { type Choice, Flow, type Parsed } from "../../bot/flow/toolkit.ts";
+import { type Choice, Flow, type Parsed, type Step } from "../../bot/flow/toolkit.ts";
 import { NEPALI_MONTHS, validateMonth } from "../../catalog/index.ts";
-import { checkShowAndAsk, parseAccount, pickOperatorAndOffice, placeBill } from "../shared/bill.ts";
+import {
+  type BillState,
+  billOrder,
+  billSteps,
+  operatorAndOfficeSteps,
+  parseAccount,
+} from "../shared/bill.ts";
 
 /**
  * Water (khanepani) bill: operator -> office (paged, searchable) -> customer id -> Nepali month (by
@@ -10,20 +16,15 @@ import { checkShowAndAsk, parseAccount, pickOperatorAndOffice, placeBill } from 
  * the reference the bill check used.
  */
 
+interface State extends BillState {
+  customerId?: string;
+  monthId?: number;
+}
+
 export function waterConversation(deps: BotDeps) {
   return async function water(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, "water");
     const { t } = flow;
-
-    const picked = await pickOperatorAndOffice(
-      flow,
-      "water",
-      "water-ask-operator",
-      (operator) => t("water-ask-office", { operator: operator.name }),
-      1,
-    );
-    if (!picked) return;
-    const { operator, office } = picked;
 
     const months: Choice[] = NEPALI_MONTHS.map((_, i) => ({
       label: t(`bill-month-${i + 1}`),
@@ -40,44 +41,65 @@ export function waterConversation(deps: BotDeps) {
       return n.ok ? { ok: true, value: String(n.value) } : flow.rule(n);
     };
 
-    let lastCustomer: string | undefined;
-    for (;;) {
-      // After a refused bill check the id is asked again, the previous one a tap away.
-      const customerId = await flow.ask(
-        t("water-ask-customer", { office: office.label }),
-        (text) => parseAccount(flow, text),
-        { choices: lastCustomer ? [{ label: lastCustomer, value: lastCustomer }] : [] },
-      );
-      lastCustomer = customerId;
-      const monthId = Number(
-        await flow.choose(t("water-ask-month"), months, {
-          columns: 3,
-          pageSize: 12,
-          typed: parseMonth,
-        }),
-      );
-      const month = t(`bill-month-${monthId}`);
-
-      const paid = await checkShowAndAsk(
+    const steps: Step<State>[] = [
+      ...operatorAndOfficeSteps<State>(
         flow,
-        (referenceNo) =>
+        "water",
+        "water-ask-operator",
+        (operator) => t("water-ask-office", { operator: operator.name }),
+        1,
+      ),
+      {
+        name: "customer",
+        editKey: "flow-edit-customer",
+        run: async (st) => {
+          // After a refused bill check the id is asked again, the previous one a tap away.
+          const last = st.customerId;
+          st.customerId = await flow.ask(
+            t("water-ask-customer", { office: st.office!.label }),
+            (text) => parseAccount(flow, text),
+            { choices: last ? [{ label: last, value: last }] : [] },
+          );
+        },
+      },
+      {
+        name: "month",
+        run: async (st) => {
+          st.monthId = Number(
+            await flow.choose(t("water-ask-month"), months, {
+              columns: 3,
+              pageSize: 12,
+              typed: parseMonth,
+            }),
+          );
+        },
+      },
+      ...billSteps<State>(flow, {
+        key: (st) => `${st.customerId}|${st.monthId}`,
+        check: (st, referenceNo) =>
           deps.provider.checkWaterBill({
-            operatorId: operator.id,
-            operatorTypeId: operator.operatorTypeId,
-            connectionNo: customerId,
+            operatorId: st.operator!.id,
+            operatorTypeId: st.operator!.operatorTypeId,
+            connectionNo: st.customerId!,
             referenceNo,
-            monthId,
-            officeCode: office.value,
+            monthId: st.monthId!,
+            officeCode: st.office!.value,
           }),
-        (reason) => t("water-bill-rejected", { reason }),
-        (bill) => t("water-bill-title", { name: bill.customerName || customerId, month }),
-      );
-      if (!paid) continue;
-      await placeBill(flow, "water", operator, office, customerId, paid, {
-        details: { monthId },
-        lines: [t("water-confirm-month", { month })],
-      });
-      return;
-    }
+        rejected: (reason) => t("water-bill-rejected", { reason }),
+        title: (st, bill) =>
+          t("water-bill-title", {
+            name: bill.customerName || st.customerId!,
+            month: t(`bill-month-${st.monthId}`),
+          }),
+        redo: "customer",
+      }),
+    ];
+
+    await flow.steps<State>({}, steps, (st) =>
+      billOrder(flow, "water", st, st.customerId!, {
+        details: { monthId: st.monthId! },
+        lines: [t("water-confirm-month", { month: t(`bill-month-${st.monthId}`) })],
+      }),
+    );
   };
 }

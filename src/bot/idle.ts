@@ -1,0 +1,166 @@
+import { InlineKeyboard } from "grammy";
+import type { Redis } from "ioredis";
+import { z } from "zod";
+import type { Logger } from "../logger.ts";
+import { keyspace } from "../redis/keyspace.ts";
+import { luaScript } from "../redis/scripts.ts";
+import { menuButton } from "./callback-data.ts";
+import { LOCALES, type Locale, type Translate } from "./i18n.ts";
+
+/**
+ * The idle notice, sent when a question's time runs out rather than when the user next writes.
+ * Each question a flow waits on arms a deadline for its chat (prompt-loop.ts); the answer disarms
+ * it. The sweeper, one of the process's workers, claims deadlines that passed and sends the
+ * notice. The deadlines live in the shared store, so they survive a restart and any process may
+ * send a notice; a claim (or a disarm) removes the deadline atomically, so exactly one side acts:
+ * the sweeper's notice, or the flow's answer (an answer that lost the race ends the flow too,
+ * since the chat was already told it had).
+ */
+
+export const idleInfoSchema = z.object({
+  locale: z.enum(LOCALES),
+  /** The conversation to start again (a menu entry), if the flow is one. */
+  flow: z.string().optional(),
+});
+export type IdleInfo = z.infer<typeof idleInfoSchema>;
+
+export interface IdleDeadlines {
+  arm(chatId: number, atMs: number, info: IdleInfo): Promise<void>;
+  /** Removes the chat's deadline; true when it was still pending (no notice went out for it). */
+  disarm(chatId: number): Promise<boolean>;
+  /** Takes up to `limit` deadlines due by `nowMs`; each one is handed to exactly one caller. */
+  claimDue(nowMs: number, limit: number): Promise<Array<{ chatId: number; info: IdleInfo }>>;
+}
+
+export function memoryIdleDeadlines(): IdleDeadlines {
+  const due = new Map<number, { at: number; info: IdleInfo }>();
+  return {
+    async arm(chatId, at, info) {
+      due.set(chatId, { at, info });
+    },
+    async disarm(chatId) {
+      return due.delete(chatId);
+    },
+    async claimDue(now, limit) {
+      const out: Array<{ chatId: number; info: IdleInfo }> = [];
+      for (const [chatId, d] of due) {
+        if (out.length >= limit) break;
+        if (d.at > now) continue;
+        due.delete(chatId);
+        out.push({ chatId, info: d.info });
+      }
+      return out;
+    },
+  };
+}
+
+// KEYS: due (zset), info (hash). ARGV: chat id. The deadline's removal is the decision.
+const DISARM = `
+local n = redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+return n
+`;
+// KEYS: due, info. ARGV: now, limit. Returns chat id, info JSON, chat id, info JSON...
+const CLAIM = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local out = {}
+for _, id in ipairs(ids) do
+  redis.call('ZREM', KEYS[1], id)
+  out[#out + 1] = id
+  out[#out + 1] = redis.call('HGET', KEYS[2], id) or ''
+  redis.call('HDEL', KEYS[2], id)
+end
+return out
+`;
+const disarmScript = luaScript<"due" | "info", number>("raIdleDisarm", ["due", "info"], DISARM);
+const claimScript = luaScript<"due" | "info", string[]>("raIdleClaim", ["due", "info"], CLAIM);
+
+export function redisIdleDeadlines(redis: Redis, prefix: string): IdleDeadlines {
+  const k = keyspace(prefix);
+  const keys = { due: k.idleDue, info: k.idleInfo };
+  return {
+    async arm(chatId, at, info) {
+      await redis
+        .multi()
+        .zadd(k.idleDue, at, String(chatId))
+        .hset(k.idleInfo, String(chatId), JSON.stringify(info))
+        .exec();
+    },
+    async disarm(chatId) {
+      return (await disarmScript.run(redis, keys, String(chatId))) === 1;
+    },
+    async claimDue(now, limit) {
+      const flat = await claimScript.run(redis, keys, String(now), String(limit));
+      const out: Array<{ chatId: number; info: IdleInfo }> = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const parsed = idleInfoSchema.safeParse(safeJson(flat[i + 1] ?? ""));
+        out.push({
+          chatId: Number(flat[i]),
+          info: parsed.success ? parsed.data : { locale: "en" },
+        });
+      }
+      return out;
+    },
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** The notice, naming the configured time in minutes when it is whole minutes, else in seconds. */
+export function idleText(t: Translate, idleMs: number): string {
+  return idleMs >= 60_000 && idleMs % 60_000 === 0
+    ? t("common-idle-ended", { minutes: idleMs / 60_000 })
+    : t("common-idle-ended-seconds", { seconds: Math.max(1, Math.round(idleMs / 1000)) });
+}
+
+/** Start again: the same category's menu button when the flow is one. */
+export function startAgainKeyboard(t: Translate, info: IdleInfo): InlineKeyboard | undefined {
+  if (!info.flow || !menuButton.fits(info.flow)) return undefined;
+  return new InlineKeyboard().text(t("common-start-again"), menuButton.build(info.flow));
+}
+
+export interface IdleSweeperOptions {
+  deadlines: IdleDeadlines;
+  send: (chatId: number, text: string, keyboard: InlineKeyboard | undefined) => Promise<unknown>;
+  translate: (locale: Locale) => Translate;
+  idleMs: number;
+  intervalMs: number;
+  now: () => number;
+  logger: Logger;
+}
+
+/** The worker that sends idle notices when their time comes. */
+export function createIdleSweeper(o: IdleSweeperOptions) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const sweep = async () => {
+    const claimed = await o.deadlines.claimDue(o.now(), 50);
+    for (const { chatId, info } of claimed) {
+      const t = o.translate(info.locale);
+      // A notice that cannot be sent is only a notice: the flow still ends on the next update.
+      await o
+        .send(chatId, idleText(t, o.idleMs), startAgainKeyboard(t, info))
+        .catch((err) => o.logger.warn({ chatId, err: String(err) }, "idle notice not sent"));
+    }
+  };
+  return {
+    start() {
+      timer = setInterval(() => {
+        running = running
+          .then(sweep)
+          .catch((err) => o.logger.warn({ err: String(err) }, "idle sweep failed"));
+      }, o.intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      await running;
+    },
+  };
+}

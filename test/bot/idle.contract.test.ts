@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createI18n, translator } from "../../src/bot/i18n.ts";
+import {
+  type IdleDeadlines,
+  idleText,
+  memoryIdleDeadlines,
+  redisIdleDeadlines,
+} from "../../src/bot/idle.ts";
+import { testRedis } from "../support/redis.ts";
+
+/**
+ * ONE contract for the idle deadlines, run against memory and Redis: a deadline is handed out once
+ * (to the sweeper that claims it, or to the flow that disarms it), never to both.
+ */
+interface Harness {
+  make(): IdleDeadlines;
+  close(): Promise<void>;
+}
+
+const adapters: Array<[string, () => Harness]> = [
+  [
+    "memory",
+    () => {
+      const one = memoryIdleDeadlines();
+      return { make: () => one, close: async () => {} };
+    },
+  ],
+  [
+    "redis",
+    () => {
+      const t = testRedis("idle");
+      let first = true;
+      return {
+        make: () => {
+          const conn = first ? t.redis : t.connect();
+          first = false;
+          return redisIdleDeadlines(conn, t.prefix);
+        },
+        close: () => t.cleanup(),
+      };
+    },
+  ],
+];
+
+describe.each(adapters)("idle deadlines contract: %s", (_name, makeHarness) => {
+  let h: Harness;
+  beforeEach(() => {
+    h = makeHarness();
+  });
+  afterEach(() => h.close());
+
+  it("claims only what is due, each once, with what the notice needs", async () => {
+    const a = h.make();
+    const b = h.make();
+    await a.arm(1, 1_000, { locale: "ne", flow: "mobile" });
+    await a.arm(2, 5_000, { locale: "en" });
+    expect(await a.claimDue(999, 10)).toEqual([]);
+    const [x, y] = await Promise.all([a.claimDue(1_000, 10), b.claimDue(1_000, 10)]);
+    expect([...x, ...y]).toEqual([{ chatId: 1, info: { locale: "ne", flow: "mobile" } }]);
+    // Claimed: the flow learns the notice went out.
+    expect(await a.disarm(1)).toBe(false);
+    // Not yet due: the flow's disarm wins and the sweeper gets nothing.
+    expect(await b.disarm(2)).toBe(true);
+    expect(await a.claimDue(10_000, 10)).toEqual([]);
+  });
+
+  it("re-arming moves the deadline", async () => {
+    const a = h.make();
+    await a.arm(3, 1_000, { locale: "hi" });
+    await a.arm(3, 9_000, { locale: "hi" });
+    expect(await a.claimDue(5_000, 10)).toEqual([]);
+    expect(await a.claimDue(9_000, 10)).toHaveLength(1);
+  });
+});
+
+describe("idle notice text", () => {
+  const i18n = createI18n(() => "en" as const);
+  it("names whole minutes as minutes and anything else in seconds", () => {
+    const en = translator(i18n, "en");
+    expect(idleText(en, 600_000)).toContain("after 10 minutes");
+    expect(idleText(en, 60_000)).toContain("after 1 minute ");
+    expect(idleText(en, 20_000)).toContain("after 20 seconds");
+    expect(idleText(en, 90_000)).toContain("after 90 seconds");
+  });
+});

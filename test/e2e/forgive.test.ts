@@ -1,0 +1,302 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { detailsOf, startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+
+/**
+ * Issue 16, "Conversations that forgive", as chats: Back at every step of every flow, Edit buttons
+ * at the confirmation that ask one answer again and come back, an operator that does not fit the
+ * number asked again with the number kept, and typing at the confirmation leaving one set of
+ * buttons. In English and Nepali or Hindi.
+ */
+describe("conversations that forgive, end to end", () => {
+  let ts: TestSystem;
+  beforeAll(async () => {
+    ts = await startTestSystem();
+  });
+  afterAll(async () => {
+    await ts.cleanup();
+  });
+
+  const t = (locale: string, key: string) => ts.system.deps.i18n.t(locale, key);
+  const orders = (userId: number) => ts.system.orders.listByUser(userId, 10);
+
+  async function mobileNumber(u: TestUser, locale: "en" | "ne" | "hi") {
+    await u.say("/recharge", t(locale, "menu-prompt"));
+    return u.tap(t(locale, "menu-mobile"), t(locale, "mobile-ask-number"));
+  }
+
+  describe("an operator that does not fit the number", () => {
+    it("keeps the number, marks the detected operator first and explains (English)", async () => {
+      const u = ts.user(1701);
+      await mobileNumber(u, "en");
+      await u.say("9851234567", /Operator for 9851234567/);
+      const again = await u.tap(
+        "NTC Prepaid",
+        "9851234567 is not a NTC Prepaid number: those start with 984, 986, 976, 9040. It looks like NTC Postpaid (marked ✓). Which operator is it?",
+      );
+      expect(u.buttons(again)[0]).toBe("✓ NTC Postpaid (detected)");
+      // The number is not asked again.
+      expect(u.botTexts().filter((m) => m === t("en", "mobile-ask-number"))).toHaveLength(1);
+      await u.tap("✓ NTC Postpaid (detected)", /How much\?/);
+      const confirm = await u.say("100", /Please check your order/);
+      expect(confirm.text).toContain("Operator: NTC Postpaid");
+      expect(confirm.text).toContain("Number / account: 9851234567");
+    });
+
+    it("in Nepali", async () => {
+      const u = ts.user(1702, { language_code: "ne" });
+      await mobileNumber(u, "ne");
+      await u.say("9851234567", /9851234567 को अपरेटर:/);
+      const again = await u.tap(
+        "NTC Prepaid",
+        /9851234567 NTC Prepaid को नम्बर होइन: ती 984, 986, 976, 9040 बाट सुरु हुन्छन्। यो NTC Postpaid जस्तो देखिन्छ/,
+      );
+      expect(u.buttons(again)[0]).toBe("✓ NTC Postpaid (पहिचान भयो)");
+      await u.tap("✓ NTC Postpaid (पहिचान भयो)", /कति\?/);
+    });
+  });
+
+  describe("Back", () => {
+    it("is offered from the second question on and goes back one step at a time (mobile)", async () => {
+      const u = ts.user(1703);
+      const first = await mobileNumber(u, "en");
+      // Nothing to go back to on the first question.
+      expect(u.buttons(first)).not.toContain("‹ Back");
+      const op = await u.say("9841231703", /Operator for 9841231703/);
+      expect(u.buttons(op)).toContain("‹ Back");
+      const amount = await u.tap(/detected/, /How much\?/);
+      await u.tap("‹ Back", /Operator for 9841231703/);
+      // The question left by Back lost its buttons.
+      expect(u.buttons(u.chat().find((m) => m.id === amount.id))).toEqual([]);
+      await u.tap("‹ Back", /Which mobile number/);
+      // The first operator question's Back belongs to a step already left: no longer active.
+      const press = u.emu.clickButton(u.id, "‹ Back", { messageId: op.id });
+      const answer = await u.emu.waitFor(() =>
+        u.emu.callbackAnswers().find((a) => a.callback_query_id === press.callback_query_id),
+      );
+      expect(answer.text).toBe("This button is no longer active.");
+      await u.say("9841231704", /Operator for 9841231704/);
+      await u.tap(/detected/, /How much\?/);
+      const confirm = await u.say("150", /Please check your order/);
+      // Back at the confirmation asks the last question again.
+      await u.tap("‹ Back", /How much\?/);
+      expect(u.buttons(u.chat().find((m) => m.id === confirm.id))).toEqual([]);
+      await u.say("250", /Amount: Rs 250/);
+      const { ref } = await u.confirm();
+      expect(await ts.system.orders.get(ref)).toMatchObject({
+        connectionNo: "9841231704",
+        amountPaisa: 25_000,
+      });
+      expect(await orders(1703)).toHaveLength(1);
+    });
+
+    it("goes back from a package list to the kind of pack, in Hindi (data pack)", async () => {
+      const u = ts.user(1704, { language_code: "hi" });
+      await u.say("/recharge", t("hi", "menu-prompt"));
+      await u.tap(t("hi", "menu-datapack"));
+      await u.say("9841231704", /9841231704 एक NTC नंबर है/);
+      await u.tap(/Voice|वॉइस/, /NTC Voice पैक/);
+      await u.tap("‹ पीछे", /9841231704 एक NTC नंबर है/);
+      await u.tap("‹ पीछे", t("hi", "datapack-ask-number"));
+    });
+
+    it("skips a step that asked nothing: from the water customer id back to the office", async () => {
+      const u = ts.user(1705);
+      await u.say("/recharge", /What would you like to pay/);
+      await u.tap("🚰 Water bill", /which office/);
+      await u.tap("KUKL Lalitpur", /customer id at KUKL Lalitpur/);
+      await u.say("123456", /For which month/);
+      await u.tap("‹ Back", /customer id at KUKL Lalitpur/);
+      // The earlier answer is a tap away.
+      expect(u.buttons()).toContain("123456");
+      await u.tap("‹ Back", /which office/);
+      await u.tap("KUKL Bhaktapur", /customer id at KUKL Bhaktapur/);
+    });
+
+    it("works in India's flow at every step, in English", async () => {
+      const u = ts.user(1706);
+      await u.say("/recharge", /What would you like to pay/);
+      const circles = await u.tap(t("en", "menu-india"), /Which telecom circle/);
+      expect(u.buttons(circles)).not.toContain("‹ Back");
+      await u.say("delhi", /Circle: Delhi NCR/);
+      await u.tap("📱 Prepaid mobile", /which operator/);
+      await u.tap("Airtel Prepaid", /Which Airtel Prepaid number/);
+      await u.tap("‹ Back", /Prepaid mobile: which operator/);
+      await u.tap("‹ Back", /Circle: Delhi NCR/);
+      await u.tap("‹ Back", /Which telecom circle/);
+    });
+  });
+
+  describe("Edit at the confirmation", () => {
+    it("changes the number and then the amount, each coming straight back (mobile)", async () => {
+      const u = ts.user(1707);
+      await u.mobileToConfirm("9841231707", "150");
+      await u.tap("✏️ Number", /Which mobile number/);
+      // The same operator fits the new number: the confirmation comes straight back.
+      const afterNumber = await u.say("9861231707", /Please check your order/);
+      expect(afterNumber.text).toContain("Number / account: 9861231707");
+      expect(afterNumber.text).toContain("Amount: Rs 150");
+      await u.tap("✏️ Amount", /How much\?/);
+      const afterAmount = await u.say("300", /Please check your order/);
+      expect(afterAmount.text).toContain("Number / account: 9861231707");
+      expect(afterAmount.text).toContain("Amount: Rs 300");
+      // Only the newest confirmation has buttons.
+      expect(u.chat().filter((m) => u.hasButton("✅ Confirm", m))).toHaveLength(1);
+      const { ref } = await u.confirm();
+      expect(await ts.system.orders.get(ref)).toMatchObject({
+        connectionNo: "9861231707",
+        amountPaisa: 30_000,
+      });
+      expect(await orders(1707)).toHaveLength(1);
+    });
+
+    it("places one order for a double tap on Confirm after an Edit, and none for the old confirmation", async () => {
+      const u = ts.user(1713);
+      const old = await u.mobileToConfirm("9841231713", "150");
+      await u.tap("✏️ Amount", /How much\?/);
+      const confirm = await u.say("250", /Please check your order/);
+      // The first confirmation's Confirm, forced (its buttons are gone), then two taps on the new one.
+      u.emu.pressButton(u.id, old.id, "ok", { force: true });
+      u.emu.pressButton(u.id, confirm.id, "ok");
+      u.emu.pressButton(u.id, confirm.id, "ok", { force: true });
+      const receipt = await u.waitFor(/Order \d+/);
+      await u.outcome(/Order (\d+)/.exec(receipt.text)?.[1] ?? "", "succeeded");
+      const placed = await orders(1713);
+      expect(placed).toHaveLength(1);
+      expect(placed[0]?.amountPaisa).toBe(25_000);
+    });
+
+    it("asks the operator again when the new number belongs to another one", async () => {
+      const u = ts.user(1708);
+      await u.mobileToConfirm("9841231708", "150");
+      await u.tap("✏️ Number", /Which mobile number/);
+      await u.say("9851231708", /Operator for 9851231708/);
+      const confirm = await u.tap(/detected/, /Please check your order/);
+      expect(confirm.text).toContain("Operator: NTC Postpaid");
+      expect(confirm.text).toContain("Amount: Rs 150");
+    });
+
+    it("Back from an Edit question returns to the confirmation unchanged, in Nepali", async () => {
+      const u = ts.user(1709, { language_code: "ne" });
+      await mobileNumber(u, "ne");
+      await u.say("9841231709", /अपरेटर/);
+      await u.tap(/पहिचान भयो/, /कति\?/);
+      await u.say("150", /रकम: रु 150/);
+      await u.tap("✏️ रकम", /कति\?/);
+      const back = await u.tap("‹ पछाडि", /कृपया आफ्नो अर्डर जाँच्नुहोस्/);
+      expect(back.text).toContain("रकम: रु 150");
+      await u.tap("✏️ नम्बर", t("ne", "mobile-ask-number"));
+      const changed = await u.say("9861231709", /कृपया आफ्नो अर्डर जाँच्नुहोस्/);
+      expect(changed.text).toContain("नम्बर / खाता: 9861231709");
+      await u.tap("✅ पुष्टि", /🧾 अर्डर \d+/);
+      expect(await orders(1709)).toHaveLength(1);
+    });
+
+    it("changes the package of a data pack, and the order is for the new one", async () => {
+      const u = ts.user(1710);
+      await u.say("/recharge", /What would you like to pay/);
+      await u.tap("📶 Data pack", /Which mobile number/);
+      await u.say("9841231710", /is an NTC number/);
+      const list = await u.tap("📞 Voice", /NTC Voice packs for 9841231710 \(2\)/);
+      const [first, second] = u.buttons(list);
+      const confirm = await u.tap(first!, /Please check your order/);
+      expect(u.buttons(confirm)).toEqual([
+        "✅ Confirm",
+        "✏️ Number",
+        "✏️ Package",
+        "‹ Back",
+        "✖ Cancel",
+      ]);
+      await u.tap("✏️ Package", /NTC Voice packs for 9841231710 \(2\)/);
+      const changed = await u.tap(second!, /Please check your order/);
+      const name = second!.split(" · ")[0]!;
+      expect(changed.text).toContain(`Package: ${name}`);
+      const { ref } = await u.confirm();
+      expect(detailsOf(await ts.system.orders.get(ref), "datapack").packageName).toBe(name);
+      expect(await orders(1710)).toHaveLength(1);
+    });
+
+    it("changes a water bill's customer id: the bill is checked again and the amount asked", async () => {
+      const u = ts.user(1711, { language_code: "hi" });
+      await u.say("/recharge", t("hi", "menu-prompt"));
+      await u.tap(t("hi", "menu-water"));
+      await u.tap("KUKL Lalitpur");
+      await u.say("123456");
+      await u.tap("बैशाख");
+      const pay = await u.waitFor(/का बकाया चुकाइए/);
+      const confirm = await u.tap(u.buttons(pay)[0]!, /कृपया अपना ऑर्डर जाँच लीजिए/);
+      expect(u.buttons(confirm)).toContain("✏️ ग्राहक आईडी");
+      expect(u.buttons(confirm)).toContain("✏️ राशि");
+      await u.tap("✏️ ग्राहक आईडी", /KUKL Lalitpur/);
+      await u.say("55550000", /55550000|पानी/);
+      const amount = await u.waitFor(/रु 1,246.86 का बकाया चुकाइए/);
+      const again = await u.tap(u.buttons(amount)[0]!, /नंबर \/ खाता: 55550000/);
+      expect(u.buttons(again)).toContain("✏️ राशि");
+      await u.tap("✏️ राशि", /का बकाया चुकाइए/);
+      const typed = await u.say("500", /नंबर \/ खाता: 55550000/);
+      expect(typed.text).toContain("रु 500");
+      await u.tap(/✅/, /🧾/);
+      const [order] = await orders(1711);
+      expect(order).toMatchObject({ connectionNo: "55550000", amountPaisa: 50_000 });
+    });
+  });
+
+  it("typing at the confirmation leaves one set of buttons, in Hindi", async () => {
+    const u = ts.user(1712, { language_code: "hi" });
+    await mobileNumber(u, "hi");
+    await u.say("9841231712", /का ऑपरेटर/);
+    await u.tap(/पहचाना गया/, /कितना\?/);
+    const confirm = await u.say("150", /राशि: रु 150/);
+    for (const typed of ["हाँ", "ok", "150", "200", "जी"]) {
+      await u.say(typed, new RegExp(t("hi", "common-use-buttons")));
+    }
+    const since = u.chat().filter((m) => m.id >= confirm.id);
+    expect(since.filter((m) => u.hasButton("✖ रद्द करें", m))).toHaveLength(1);
+  });
+});
+
+/** An Edit at the confirmation prices the changed order afresh: the fee follows the new amount. */
+describe("a fresh price after an Edit, end to end", () => {
+  let ts: TestSystem;
+  beforeAll(async () => {
+    // Mobile: a 1% fee, at least Rs 1.
+    const file = join(mkdtempSync(join(tmpdir(), "forgive-")), "prices.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ categories: { mobile: { fee: { percent: "1", min: "1", max: "20" } } } }),
+    );
+    ts = await startTestSystem({ env: { PRICE_SCHEDULE_FILE: file } });
+  });
+  afterAll(async () => {
+    await ts.cleanup();
+  });
+
+  it("shows and charges the new amount's fee (English)", async () => {
+    const u = ts.user(1721);
+    const first = await u.mobileToConfirm("9841231721", "150");
+    expect(first.text).toContain("Fee: Rs 1.50");
+    expect(first.text).toContain("Total to pay: Rs 151.50");
+    await u.tap("✏️ Amount", /How much\?/);
+    const again = await u.say("1000", /Please check your order/);
+    expect(again.text).toContain("Fee: Rs 10");
+    expect(again.text).toContain("Total to pay: Rs 1,010");
+    const { ref } = await u.confirm();
+    const order = await ts.system.orders.get(ref);
+    expect(order?.amountPaisa).toBe(100_000);
+    expect(order?.price?.totalPaisa).toBe(101_000);
+  });
+
+  it("in Nepali", async () => {
+    const u = ts.user(1722, { language_code: "ne" });
+    await u.say("/recharge", "के तिर्न चाहनुहुन्छ?");
+    await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर/);
+    await u.say("9841231722", /अपरेटर/);
+    await u.tap(/पहिचान भयो/, /कति\?/);
+    await u.say("150", /रु 151.50/);
+    await u.tap("✏️ रकम", /कति\?/);
+    const again = await u.say("1000", /कृपया आफ्नो अर्डर जाँच्नुहोस्/);
+    expect(again.text).toContain("रु 1,010");
+  });
+});

@@ -1,0 +1,76 @@
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { deleteKeys, startTestSystem, type TestSystem } from "../support/system.ts";
+
+/**
+ * Issue 16, item 5: the idle notice is sent when the question's time runs out (not when the user
+ * next writes), names the configured duration and offers Start again; the deadline is kept in
+ * Redis, so a process that restarts (or another one) still sends it, once.
+ */
+describe("the idle notice, end to end", () => {
+  let ts: TestSystem | undefined;
+  afterEach(async () => {
+    await ts?.cleanup();
+    ts = undefined;
+  });
+
+  it("arrives on time with the real duration and a Start again button that restarts the flow", async () => {
+    ts = await startTestSystem({ env: { CONVERSATION_IDLE_MS: "2000" } });
+    const u = ts.user(1801);
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    await u.say("9841001801", /Operator for 9841001801/);
+    const asked = Date.now();
+    // Nothing typed: the notice comes by itself.
+    const notice = await u.waitFor(/ended after/, 6000);
+    expect(Date.now() - asked).toBeGreaterThanOrEqual(1500);
+    expect(notice.text).toBe(
+      "Your previous request ended after 2 seconds without an answer. Nothing was charged.",
+    );
+    expect(u.buttons(notice)).toEqual(["🔁 Start again"]);
+    // Start again enters the same flow afresh.
+    await u.tap("🔁 Start again", /Which mobile number/);
+    await u.say("9841001801", /Operator for 9841001801/);
+    // One notice only.
+    expect(u.botTexts().filter((m) => m.includes("ended after"))).toHaveLength(1);
+  });
+
+  it("ends the flow that timed out: a late answer is not taken, and it is said in Nepali", async () => {
+    ts = await startTestSystem({ env: { CONVERSATION_IDLE_MS: "1000" } });
+    const u = ts.user(1802, { language_code: "ne" });
+    await u.say("/recharge", "के तिर्न चाहनुहुन्छ?");
+    await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर/);
+    const notice = await u.waitFor(/सेकेन्डसम्म जवाफ नआएकाले/, 6000);
+    expect(notice.text).toContain("१ सेकेन्डसम्म");
+    expect(u.buttons(notice)).toEqual(["🔁 फेरि सुरु गर्ने"]);
+    // A number typed now belongs to no flow: the operator question never comes.
+    u.emu.sendText(u.id, "9841001802");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(u.botTexts().join("\n")).not.toContain("9841001802 को अपरेटर");
+  });
+});
+
+describe("the idle notice across a restart (Redis)", () => {
+  const started: TestSystem[] = [];
+  let prefix = "";
+  afterAll(async () => {
+    for (const s of started) await s.stop();
+    if (prefix) await deleteKeys(prefix);
+  });
+
+  it("is sent by the next process when the first one stopped before the time ran out", async () => {
+    const env = { CONVERSATION_IDLE_MS: "3000" };
+    const first = await startTestSystem({ redis: true, env });
+    started.push(first);
+    prefix = first.prefix;
+    const u = first.user(1803);
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    await first.stop();
+
+    const second = await startTestSystem({ redis: true, prefix, env });
+    started.push(second);
+    const after = second.user(1803);
+    const notice = await after.waitFor(/ended after 3 seconds/, 8000);
+    expect(after.buttons(notice)).toEqual(["🔁 Start again"]);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(after.botTexts().filter((m) => m.includes("ended after"))).toHaveLength(1);
+  });
+});
