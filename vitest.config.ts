@@ -24,8 +24,14 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
-          exclude: [...UNIT, "test/chaos/**", "node_modules/**"],
+          exclude: [...UNIT, "test/chaos/**", "test/browser/**", "node_modules/**"],
         },
+      },
+      {
+        extends: true,
+        // Chromium is heavy on two cores: a page waits up to 20 s for a bubble under load, and a
+        // test gets the time for its dozen such waits.
+        test: { name: "browser", include: ["test/browser/**/*.test.ts"], testTimeout: 120_000 },
       },
     ],
   },

@@ -11,7 +11,7 @@ import { startTestSystem, type TestSystem } from "../support/system.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
-const WAIT_MS = 10_000;
+const WAIT_MS = 20_000;
 
 const LANGUAGES = [
   { locale: "en", button: "English", user: "Asha", id: 1001, number: "9841230101" },

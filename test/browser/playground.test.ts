@@ -11,7 +11,7 @@ const CHROMIUM = "/usr/bin/chromium";
 const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
 const AGENT = 2001;
 const ADMIN = 3001;
-const WAIT_MS = 10_000;
+const WAIT_MS = 20_000;
 
 describe("playground page in Chromium", () => {
   let ts: TestSystem;
