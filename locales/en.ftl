@@ -452,3 +452,6 @@ common-idle-ended-seconds = Your previous request ended after { $seconds ->
        *[other] { $seconds } seconds
     } without an answer. Nothing was charged.
 common-start-again = 🔁 Start again
+
+## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
+india-prepaid-unavailable = India recharges cannot be paid from your balance yet: your balance is in Nepal rupees and India orders are priced in Indian rupees. Nothing was ordered or charged.

@@ -445,3 +445,6 @@ mobile-operator-mismatch = { $number } { $operator } का नंबर नह�
 bill-due-over-limit = बकाया आज आपके लिए बची राशि ({ $left }) से ज़्यादा है: अभी उसका कुछ हिस्सा चुका सकते हैं।
 common-idle-ended-seconds = { $seconds } सेकंड तक जवाब न आने से पिछला अनुरोध बंद हो गया। कोई राशि नहीं कटी।
 common-start-again = 🔁 फिर से शुरू करें
+
+## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
+india-prepaid-unavailable = भारत रिचार्ज अभी आपके बैलेंस से नहीं हो सकता: आपका बैलेंस नेपाली रुपये में है और भारत के ऑर्डर की कीमत भारतीय रुपये में होती है। कोई ऑर्डर नहीं हुआ, कोई पैसा नहीं कटा।

@@ -445,3 +445,6 @@ mobile-operator-mismatch = { $number } { $operator } को नम्बर ह�
 bill-due-over-limit = बक्यौता तपाईंले आज तिर्न सक्ने बाँकी रकम ({ $left }) भन्दा बढी छ: अहिले त्यसको केही भाग तिर्न सक्नुहुन्छ।
 common-idle-ended-seconds = { $seconds } सेकेन्डसम्म जवाफ नआएकाले अघिल्लो अनुरोध बन्द भयो। कुनै रकम काटिएन।
 common-start-again = 🔁 फेरि सुरु गर्ने
+
+## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
+india-prepaid-unavailable = भारत रिचार्ज अहिले तपाईंको मौज्दातबाट तिर्न मिल्दैन: तपाईंको मौज्दात नेपाली रुपैयाँमा छ र भारतका अर्डरको मूल्य भारतीय रुपैयाँमा हुन्छ। केही अर्डर भएको छैन, केही शुल्क लागेको छैन।

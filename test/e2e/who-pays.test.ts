@@ -105,17 +105,6 @@ const FLOWS: Array<[string, Flow]> = [
       await u.tap(/Pay the due/, CONFIRM);
     },
   ],
-  [
-    "india",
-    async (u, ok) => {
-      await u.menu("🇮🇳 India recharge", /Which telecom circle/);
-      await u.say("mumbai", /Circle: Mumbai/);
-      await u.tap("📡 DTH (TV)", /which operator/);
-      await u.tap("Tata Play", /Your Tata Play subscriber id/);
-      await u.say(ok ? "1234561111" : "1234560000", /Choose a plan for/);
-      await u.say("350", CONFIRM);
-    },
-  ],
 ];
 
 describe("who pays, per category: confirm total = amount debited, fee and discount of the schedule, a failure's hold returns", () => {
@@ -171,6 +160,14 @@ describe("who pays, per category: confirm total = amount debited, fee and discou
     );
     return { ref, order, price, money };
   }
+
+  it("india: refused from a Nepal-rupee balance (no exchange rate), with nothing ordered or held", async () => {
+    const u = await funded();
+    const said = await u.menu("🇮🇳 India recharge", /cannot be paid from your balance/);
+    expect(said.text).toContain("Nothing was ordered or charged.");
+    expect(await ts.system.orders.listByUser(u.id, 5)).toEqual([]);
+    expect(await balance(u)).toMatchObject({ postedPaisa: FUND, heldPaisa: 0 });
+  });
 
   for (const [category, flow] of FLOWS) {
     it(`${category}: success takes exactly the confirmed total; the receipt shows the schedule's fee and discount`, async () => {

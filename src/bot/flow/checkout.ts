@@ -89,6 +89,11 @@ function confirm(
  * the key of the one shown before. Returns null when a limit refused the order, and the step's
  * name when an Edit button was pressed (nothing placed, nothing reserved).
  */
+/** An India order a customer would pay from a Nepal-rupee balance (prepaid mode). */
+export function indiaFromNepalBalance(deps: BotDeps, draft: { region: string }): boolean {
+  return draft.region === "in" && deps.payment?.mode === "prepaid";
+}
+
 export async function confirmAndPlace(
   s: FlowScope,
   buyer: Buyer,
@@ -104,6 +109,13 @@ export async function confirmAndPlace(
   if (access !== "ok") {
     const denied = deniedReply(s.t, access);
     await ctx.reply(denied.text, denied.other);
+    return null;
+  }
+  // A prepaid balance is kept in Nepal rupees and an India order is priced in Indian rupees; with
+  // no exchange rate configured, holding it at face value would take रु 100 for ₹ 100. Refused here,
+  // where every way to an order passes, until India orders are priced in the balance's currency.
+  if (indiaFromNepalBalance(deps, draft)) {
+    await ctx.reply(s.t("india-prepaid-unavailable"));
     return null;
   }
   // Checked before the confirmation too, so nobody confirms an order the limits will refuse.
