@@ -15,31 +15,48 @@ import { LOCALES, type Locale, type Translate } from "./i18n.ts";
  * send a notice; a claim (or a disarm) removes the deadline atomically, so exactly one side acts:
  * the sweeper's notice, or the flow's answer (an answer that lost the race ends the flow too,
  * since the chat was already told it had).
+ *
+ * "Lost the race" must mean a notice went out for THIS question, not merely "no deadline found":
+ * a process killed after it disarmed, before the conversation's step was saved, leaves a replay
+ * that finds no deadline (the arm is not repeated on replay) although no notice was sent. So each
+ * arm carries a token (drawn with the arm, replayed with it), the sweeper records the token of the
+ * deadline it noticed, and disarm reports a notice only when that token is the flow's own.
  */
 
 export const idleInfoSchema = z.object({
   locale: z.enum(LOCALES),
   /** The conversation to start again (a menu entry), if the flow is one. */
   flow: z.string().optional(),
+  /** Names this arm: disarm tells "its notice went out" from "no deadline here". */
+  token: z.string().max(64).optional(),
 });
 export type IdleInfo = z.infer<typeof idleInfoSchema>;
 
 export interface IdleDeadlines {
   arm(chatId: number, atMs: number, info: IdleInfo): Promise<void>;
-  /** Removes the chat's deadline; true when it was still pending (no notice went out for it). */
-  disarm(chatId: number): Promise<boolean>;
+  /**
+   * Removes the chat's deadline. False only when the notice of the deadline armed with `token`
+   * went out (the flow must end); true otherwise, a deadline that was never written or already
+   * removed included.
+   */
+  disarm(chatId: number, token?: string): Promise<boolean>;
   /** Takes up to `limit` deadlines due by `nowMs`; each one is handed to exactly one caller. */
   claimDue(nowMs: number, limit: number): Promise<Array<{ chatId: number; info: IdleInfo }>>;
 }
 
 export function memoryIdleDeadlines(): IdleDeadlines {
   const due = new Map<number, { at: number; info: IdleInfo }>();
+  const noticed = new Map<number, string>();
   return {
     async arm(chatId, at, info) {
       due.set(chatId, { at, info });
     },
-    async disarm(chatId) {
-      return due.delete(chatId);
+    async disarm(chatId, token) {
+      due.delete(chatId);
+      const seen = noticed.get(chatId);
+      if (seen === undefined || token === undefined || seen !== token) return true;
+      noticed.delete(chatId);
+      return false;
     },
     async claimDue(now, limit) {
       const out: Array<{ chatId: number; info: IdleInfo }> = [];
@@ -47,6 +64,7 @@ export function memoryIdleDeadlines(): IdleDeadlines {
         if (out.length >= limit) break;
         if (d.at > now) continue;
         due.delete(chatId);
+        if (d.info.token !== undefined) noticed.set(chatId, d.info.token);
         out.push({ chatId, info: d.info });
       }
       return out;
@@ -54,30 +72,43 @@ export function memoryIdleDeadlines(): IdleDeadlines {
   };
 }
 
-// KEYS: due (zset), info (hash). ARGV: chat id. The deadline's removal is the decision.
+// KEYS: due (zset), info (hash), noticed (hash). ARGV: chat id, the arm's token ('' = none).
+// Returns 0 only when the notice of this very arm went out.
 const DISARM = `
-local n = redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
-return n
+local seen = redis.call('HGET', KEYS[3], ARGV[1])
+if ARGV[2] ~= '' and seen == ARGV[2] then
+  redis.call('HDEL', KEYS[3], ARGV[1])
+  return 0
+end
+return 1
 `;
-// KEYS: due, info. ARGV: now, limit. Returns chat id, info JSON, chat id, info JSON...
+// KEYS: due, info, noticed. ARGV: now, limit, then for each claimed deadline its token is kept
+// in noticed. Returns chat id, info JSON, chat id, info JSON...
 const CLAIM = `
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 local out = {}
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[1], id)
-  out[#out + 1] = id
-  out[#out + 1] = redis.call('HGET', KEYS[2], id) or ''
+  local info = redis.call('HGET', KEYS[2], id) or ''
   redis.call('HDEL', KEYS[2], id)
+  local ok, decoded = pcall(cjson.decode, info)
+  if ok and type(decoded) == 'table' and type(decoded.token) == 'string' then
+    redis.call('HSET', KEYS[3], id, decoded.token)
+  end
+  out[#out + 1] = id
+  out[#out + 1] = info
 end
 return out
 `;
-const disarmScript = luaScript<"due" | "info", number>("raIdleDisarm", ["due", "info"], DISARM);
-const claimScript = luaScript<"due" | "info", string[]>("raIdleClaim", ["due", "info"], CLAIM);
+type IdleKey = "due" | "info" | "noticed";
+const disarmScript = luaScript<IdleKey, number>("raIdleDisarm", ["due", "info", "noticed"], DISARM);
+const claimScript = luaScript<IdleKey, string[]>("raIdleClaim", ["due", "info", "noticed"], CLAIM);
 
 export function redisIdleDeadlines(redis: Redis, prefix: string): IdleDeadlines {
   const k = keyspace(prefix);
-  const keys = { due: k.idleDue, info: k.idleInfo };
+  const keys = { due: k.idleDue, info: k.idleInfo, noticed: k.idleNoticed };
   return {
     async arm(chatId, at, info) {
       await redis
@@ -86,8 +117,8 @@ export function redisIdleDeadlines(redis: Redis, prefix: string): IdleDeadlines 
         .hset(k.idleInfo, String(chatId), JSON.stringify(info))
         .exec();
     },
-    async disarm(chatId) {
-      return (await disarmScript.run(redis, keys, String(chatId))) === 1;
+    async disarm(chatId, token) {
+      return (await disarmScript.run(redis, keys, String(chatId), token ?? "")) === 1;
     },
     async claimDue(now, limit) {
       const flat = await claimScript.run(redis, keys, String(now), String(limit));

@@ -134,8 +134,10 @@ export function keyspace(prefix: string) {
     floodPrefix: `${prefix}flood`,
     /** Sorted set: chat id -> when its waiting question times out (ms); bot/idle.ts. */
     idleDue: `${prefix}{idle}:due`,
-    /** Hash: chat id -> what the idle notice needs (JSON: locale, flow). */
+    /** Hash: chat id -> what the idle notice needs (JSON: locale, flow, the arm's token). */
     idleInfo: `${prefix}{idle}:info`,
+    /** Hash: chat id -> the token of the deadline whose notice went out (until the flow sees it). */
+    idleNoticed: `${prefix}{idle}:noticed`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;

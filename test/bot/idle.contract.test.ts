@@ -52,16 +52,31 @@ describe.each(adapters)("idle deadlines contract: %s", (_name, makeHarness) => {
   it("claims only what is due, each once, with what the notice needs", async () => {
     const a = h.make();
     const b = h.make();
-    await a.arm(1, 1_000, { locale: "ne", flow: "mobile" });
-    await a.arm(2, 5_000, { locale: "en" });
+    await a.arm(1, 1_000, { locale: "ne", flow: "mobile", token: "t1" });
+    await a.arm(2, 5_000, { locale: "en", token: "t2" });
     expect(await a.claimDue(999, 10)).toEqual([]);
     const [x, y] = await Promise.all([a.claimDue(1_000, 10), b.claimDue(1_000, 10)]);
-    expect([...x, ...y]).toEqual([{ chatId: 1, info: { locale: "ne", flow: "mobile" } }]);
+    expect([...x, ...y]).toEqual([
+      { chatId: 1, info: { locale: "ne", flow: "mobile", token: "t1" } },
+    ]);
     // Claimed: the flow learns the notice went out.
-    expect(await a.disarm(1)).toBe(false);
+    expect(await a.disarm(1, "t1")).toBe(false);
     // Not yet due: the flow's disarm wins and the sweeper gets nothing.
-    expect(await b.disarm(2)).toBe(true);
+    expect(await b.disarm(2, "t2")).toBe(true);
     expect(await a.claimDue(10_000, 10)).toEqual([]);
+  });
+
+  it("reports a notice only for the arm it was sent for: a deadline already removed is no notice", async () => {
+    const a = h.make();
+    await a.arm(4, 1_000, { locale: "en", token: "first" });
+    // A process disarmed it and died before its step was saved: the replay disarms again.
+    expect(await a.disarm(4, "first")).toBe(true);
+    expect(await a.disarm(4, "first")).toBe(true);
+    // A notice for an older question does not end the flow waiting on a newer one.
+    await a.arm(5, 1_000, { locale: "en", token: "old" });
+    expect(await a.claimDue(1_000, 10)).toHaveLength(1);
+    await a.arm(5, 9_000, { locale: "en", token: "new" });
+    expect(await a.disarm(5, "new")).toBe(true);
   });
 
   it("re-arming moves the deadline", async () => {

@@ -66,7 +66,8 @@ describe("security: customers, staff and unsigned webhooks", () => {
       afterId: history.id,
     });
     const unknownAsked = await bob.say("/status 1", NOT_FOUND);
-    const bobBalance = await bob.say("/balance", /This command is for admins/);
+    // Staff mode: a listed customer is told the merchant pays, and never sees the merchant's wallet.
+    const bobBalance = await bob.say("/balance", /paid from the merchant's wallet/);
     const bobHelp = await bob.say("/help");
     const customerQueries = queries() - q0;
 
@@ -74,7 +75,8 @@ describe("security: customers, staff and unsigned webhooks", () => {
     const agentView = await agent.say(`/status ${aliceRef}`, new RegExp(`Order ${aliceRef}`));
     const agentUnknown = await agent.say("/status 4242424242", NOT_FOUND);
     const agentQueries = queries() - q0 - customerQueries;
-    const agentBalance = await agent.say("/balance", /This command is for admins/);
+    // An agent sees their own agent balance, never the merchant's wallet.
+    const agentBalance = await agent.say("/balance", /agent balance/i);
     const agentHelp = await agent.say("/help");
     const adminBalance = await admin.say("/balance", /Wallet balance/);
     // Staff rights come with the id, not with a name: someone called "Agent" is a customer.
@@ -130,6 +132,8 @@ describe("security: customers, staff and unsigned webhooks", () => {
     expect(agentHelp.text).toContain("As an agent");
     expect(agentHelp.text).not.toContain("As an admin");
     expect(adminBalance.text).toMatch(/Wallet balance: Rs/);
+    expect(bobBalance.text).not.toMatch(/Wallet balance/);
+    expect(agentBalance.text).not.toMatch(/Wallet balance/);
     expect(impostorView.text).not.toContain(aliceRef);
     expect(groupAnswer.text).not.toContain(aliceRef);
   });

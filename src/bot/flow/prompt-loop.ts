@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { InlineKeyboard } from "grammy";
 import type { Message } from "grammy/types";
 import {
@@ -164,13 +165,23 @@ async function next(s: FlowScope, reshow: (u: FlowContext) => Promise<void>): Pr
   for (;;) {
     const before = await conversation.now();
     // The notice is sent when the time runs out (idle.ts), not when the user next writes.
-    const info = { locale: t.locale, ...(s.nav.flow ? { flow: s.nav.flow } : {}) };
-    if (idle)
-      await conversation.external(() => idle.arm(chatId, before + deps.settings.idleMs, info));
+    // The token is drawn with the arm, inside external, so a replay disarms with the same one.
+    const token = idle
+      ? await conversation.external(async () => {
+          const drawn = randomUUID();
+          const info = {
+            locale: t.locale,
+            token: drawn,
+            ...(s.nav.flow ? { flow: s.nav.flow } : {}),
+          };
+          await idle.arm(chatId, before + deps.settings.idleMs, info);
+          return drawn;
+        })
+      : undefined;
     const u = await conversation.wait();
     const after = await conversation.now();
     // Whoever removes the deadline first decides: a notice already sent ends the flow too.
-    const pending = idle ? await conversation.external(() => idle.disarm(chatId)) : true;
+    const pending = idle ? await conversation.external(() => idle.disarm(chatId, token)) : true;
     if (!pending || after - before > deps.settings.idleMs) {
       // A command or a menu button (Start again among them) runs as if no flow had been running,
       // and answers its own button press.
