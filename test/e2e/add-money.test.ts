@@ -1,6 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { addMoneyButton } from "../../src/bot/features/add-money.ts";
-import { translator } from "../../src/bot/i18n.ts";
 import { useTestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 
@@ -63,12 +61,11 @@ describe("/addmoney, end to end", () => {
     expect((await u.say("/addmoney", /more today/)).text).toContain("at most Rs 0 more today");
   });
 
-  it("the Add money button (for /balance) enters the same flow", async () => {
+  it("a customer's /balance offers Add money, which enters the same flow", async () => {
     const u = ts.user(1304);
-    const t = translator(ts.system.deps.i18n, "en");
-    await ts.system.bot.api.sendMessage(1304, "Your balance is Rs 0.", {
-      reply_markup: addMoneyButton(t),
-    });
+    await u.register();
+    const shown = await u.say("/balance", /balance/i);
+    expect(shown.inlineKeyboard?.flat().map((b) => b.text)).toEqual(["➕ Add money"]);
     await u.tap("➕ Add money", /How much do you want to add/);
     await u.say("200", /Pay with Khalti/);
   });
