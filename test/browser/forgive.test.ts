@@ -2,15 +2,12 @@
 // top-up in each language with a /help in the middle, a Back and an Edit at the confirmation, by
 // clicking and typing only. A screenshot per language goes to test/artifacts/;
 // `PLAYGROUND_DOCS_SCREENSHOT=1` also refreshes the README's picture (docs/forgive.png).
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, type Browser, launchChromium } from "../support/browser.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
 const WAIT_MS = 20_000;
 
 const LANGUAGES = [
@@ -21,48 +18,25 @@ const LANGUAGES = [
 
 describe("a forgiving flow in the playground, in Chromium", () => {
   let ts: TestSystem;
-  let context: BrowserContext;
   let page: Page;
-  let profile: string;
-  const pageErrors: string[] = [];
+  let browser: Browser | undefined;
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`,
-      );
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
     ts = await startTestSystem({ env: { AGENT_IDS: "2001", ADMIN_IDS: "3001" } });
-    profile = mkdtempSync(join(tmpdir(), "forgive-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+    browser = await launchChromium({
+      name: "forgive",
+      allowedOrigin: ts.system.url,
       viewport: { width: 1280, height: 900 },
     });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on("pageerror", (err) => pageErrors.push(err.message));
-    await page.route("**/*", (route) =>
-      route.request().url().startsWith(ts.system.url) ? route.continue() : route.abort(),
-    );
+    ({ page, pageErrors } = browser);
     await page.goto(`${ts.system.url}/`);
     await page.locator(".person").first().waitFor({ timeout: WAIT_MS });
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await ts?.cleanup();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const messages = () => page.locator("#messages .row:not(.typing-row)");

@@ -1,70 +1,35 @@
 // The playground page in a real browser (Debian's Chromium, headless, driven by playwright-core):
 // a newcomer's first minutes, by clicking and typing only. Screenshots go to test/artifacts/.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Locator, type Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, type Browser, launchChromium } from "../support/browser.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
 const AGENT = 2001;
 const ADMIN = 3001;
 const WAIT_MS = 20_000;
 
 describe("playground page in Chromium", () => {
   let ts: TestSystem;
-  let context: BrowserContext;
+  let browser: Browser | undefined;
   let page: Page;
-  let profile: string;
-  const pageErrors: string[] = [];
+  let pageErrors: string[] = [];
   /** The reference of the mobile recharge, as the page showed it. */
   let mobileRef = "";
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`,
-      );
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
     // Prepaid, as `npm start` runs: the demo customers start with a demo credit.
     ts = await startTestSystem({
       env: { ACCESS_MODE: "prepaid", AGENT_IDS: String(AGENT), ADMIN_IDS: String(ADMIN) },
     });
-    profile = mkdtempSync(join(tmpdir(), "playground-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-      viewport: { width: 1280, height: 800 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on("pageerror", (err) => pageErrors.push(err.message));
-    // A secure-headers policy that blocked a script, a style or the event stream would show here.
-    page.on("console", (m) => {
-      if (/Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
-    });
-    // The page must not reach beyond this server (no CDN, no web fonts).
-    await page.route("**/*", (route) =>
-      route.request().url().startsWith(ts.system.url) ? route.continue() : route.abort(),
-    );
+    browser = await launchChromium({ name: "playground", allowedOrigin: ts.system.url });
+    ({ page, pageErrors } = browser);
   }, 60_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await ts?.cleanup();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const messages = () => page.locator("#messages .row:not(.typing-row)");

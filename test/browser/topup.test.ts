@@ -1,17 +1,14 @@
 // Adding money in a real browser (Debian's Chromium, headless, playwright-core): a playground
 // customer with nothing on their balance adds Rs 500 through the Khalti stand-in's page, then
 // recharges with it. The balance, the journal and the pushes must agree.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
+import { ARTIFACTS, type Browser, launchChromium } from "../support/browser.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
 const ASHA = 1001;
 const WAIT_MS = 20_000;
 
@@ -19,47 +16,22 @@ describe("adding money with Khalti in Chromium", () => {
   let ts: TestSystem;
   let context: BrowserContext;
   let page: Page;
-  let profile: string;
-  const pageErrors: string[] = [];
+  let browser: Browser | undefined;
+  let pageErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`,
-      );
-    }
-    mkdirSync(ARTIFACTS, { recursive: true });
     ts = await startTestSystem({ redis: true, env: { ACCESS_MODE: "prepaid" } });
-    profile = mkdtempSync(join(tmpdir(), "topup-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+    browser = await launchChromium({
+      name: "topup",
+      allowedOrigin: ts.system.url,
       viewport: { width: 1280, height: 800 },
     });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on("pageerror", (err) => pageErrors.push(err.message));
-    page.on("console", (m) => {
-      if (/Content Security Policy/i.test(m.text())) pageErrors.push(m.text());
-    });
-    await context.route("**/*", (route) =>
-      route.request().url().startsWith(ts.system.url) ? route.continue() : route.abort(),
-    );
+    ({ page, pageErrors, context } = browser);
   }, 120_000);
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await ts?.cleanup();
-    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   const messages = () => page.locator("#messages .row:not(.typing-row)");
