@@ -25,13 +25,16 @@ export const PLAYGROUND_BOT_INFO = createBotApiEmulator({ token: PLAYGROUND_TOKE
 /**
  * Benchmark users order as the merchant's staff (ACCESS_MODE=staff, from the merchant's wallet, no
  * registration or balance), as every order did before ACCESS_MODE: the id blocks the benchmarks
- * draw their users from (bot-turn from 100 000, memory from 1 000 000 and 8 000 000 / 8 100 000).
+ * draw their users from (bot-turn from 100 000, memory from 1 000 000 and 8 000 000 / 8 100 000,
+ * Redis commands from 7 100 000, latency from 7 300 000).
  */
 const BENCH_STAFF_IDS = [
   [100_000, 30_000],
   [1_000_000, 30_000],
   [8_000_000, 1_000],
   [8_100_000, 1_000],
+  [7_100_000, 1_000],
+  [7_300_000, 1_000],
 ]
   .flatMap(([first, count]) => Array.from({ length: count ?? 0 }, (_, i) => (first ?? 0) + i))
   .join(",");
