@@ -43,30 +43,22 @@ const webhook: Runner = async () => {
   const growth = (r: LoadRun, base: LoadRun) =>
     r.serverCpuUsPerRequest / base.serverCpuUsPerRequest;
   const figures: Figure[] = [
-    figure(
-      {
-        id: "webhook.throughput",
-        label: `Webhook ingest throughput, ${product.connections} connections`,
-        value: product.requestsPerSecond,
-        unit: "req/s",
-        baseline: bare.requestsPerSecond,
-        baselineLabel: "bare Hono route",
-        target: ">= 0.5x bare",
-      },
-      (f) => (f.ratio ?? 0) >= 0.5,
-    ),
-    figure(
-      {
-        id: "webhook.p99",
-        label: `Webhook ingest p99 latency, ${product.connections} connections`,
-        value: product.latencyMs.p99,
-        unit: "ms",
-        baseline: bare.latencyMs.p99,
-        baselineLabel: "bare Hono route",
-        target: "<= 25 ms",
-      },
-      (f) => f.value <= 25,
-    ),
+    figure({
+      id: "webhook.throughput",
+      label: `Webhook ingest throughput, ${product.connections} connections`,
+      value: product.requestsPerSecond,
+      unit: "req/s",
+      baseline: bare.requestsPerSecond,
+      baselineLabel: "bare Hono route",
+    }),
+    figure({
+      id: "webhook.p99",
+      label: `Webhook ingest p99 latency, ${product.connections} connections`,
+      value: product.latencyMs.p99,
+      unit: "ms",
+      baseline: bare.latencyMs.p99,
+      baselineLabel: "bare Hono route",
+    }),
     figure({
       id: "webhook.floor",
       label: `Webhook floor throughput (body + one Redis XADD, no checks), ${floor.connections} connections`,
@@ -173,30 +165,22 @@ const bot: Runner = async () => {
   const last = out.runs.at(-1)!;
   const perUpdate = (r: FlowRun) => 1000 / r.updatesPerSecond;
   const figures: Figure[] = [
-    figure(
-      {
-        id: "bot.throughput",
-        label: `Bot updates per second, ${main.product.users} users`,
-        value: main.product.updatesPerSecond,
-        unit: "updates/s",
-        baseline: main.echo.updatesPerSecond,
-        baselineLabel: "echo bot",
-        target: ">= 0.1x echo",
-      },
-      (f) => (f.ratio ?? 0) >= 0.1,
-    ),
-    figure(
-      {
-        id: "bot.p99",
-        label: `Bot p99 per update, ${main.product.users} users`,
-        value: main.product.latencyMs.p99,
-        unit: "ms",
-        baseline: main.echo.latencyMs.p99,
-        baselineLabel: "echo bot",
-        target: "<= 5 ms",
-      },
-      (f) => f.value <= 5,
-    ),
+    figure({
+      id: "bot.throughput",
+      label: `Bot updates per second, ${main.product.users} users`,
+      value: main.product.updatesPerSecond,
+      unit: "updates/s",
+      baseline: main.echo.updatesPerSecond,
+      baselineLabel: "echo bot",
+    }),
+    figure({
+      id: "bot.p99",
+      label: `Bot p99 per update, ${main.product.users} users`,
+      value: main.product.latencyMs.p99,
+      unit: "ms",
+      baseline: main.echo.latencyMs.p99,
+      baselineLabel: "echo bot",
+    }),
     ...(main.floor
       ? [
           figure({
@@ -215,14 +199,30 @@ const bot: Runner = async () => {
             baseline: main.echo.latencyMs.p99,
             baselineLabel: "echo bot",
           }),
-          figure({
-            id: "bot.vsStackFloor",
-            label: `Bot updates per second against the stack floor, ${main.product.users} users`,
-            value: main.product.updatesPerSecond,
-            unit: "updates/s",
-            baseline: main.floor.updatesPerSecond,
-            baselineLabel: "stack floor bot",
-          }),
+          figure(
+            {
+              id: "bot.vsStackFloor",
+              label: `Bot updates per second against the stack floor, ${main.product.users} users`,
+              value: main.product.updatesPerSecond,
+              unit: "updates/s",
+              baseline: main.floor.updatesPerSecond,
+              baselineLabel: "stack floor bot",
+              target: ">= 0.6x stack floor",
+            },
+            (f) => (f.ratio ?? 0) >= 0.6,
+          ),
+          figure(
+            {
+              id: "bot.p99VsStackFloor",
+              label: `Bot p99 per update against the stack floor's, ${main.product.users} users`,
+              value: main.product.latencyMs.p99,
+              unit: "ms",
+              baseline: main.floor.latencyMs.p99,
+              baselineLabel: "stack floor bot",
+              target: "<= 1.25x stack floor",
+            },
+            (f) => (f.ratio ?? Number.POSITIVE_INFINITY) <= 1.25,
+          ),
         ]
       : []),
     figure({
@@ -235,30 +235,22 @@ const bot: Runner = async () => {
     }),
     ...(out.loopback
       ? [
-          figure(
-            {
-              id: "bot.throughput.loopback",
-              label: `Bot updates per second, ${out.loopback.product.users} users, emulator over loopback HTTP`,
-              value: out.loopback.product.updatesPerSecond,
-              unit: "updates/s",
-              baseline: out.loopback.echo.updatesPerSecond,
-              baselineLabel: "echo bot, same transport",
-              target: ">= 0.1x echo",
-            },
-            (f) => (f.ratio ?? 0) >= 0.1,
-          ),
-          figure(
-            {
-              id: "bot.p99.loopback",
-              label: `Bot p99 per update, ${out.loopback.product.users} users, emulator over loopback HTTP`,
-              value: out.loopback.product.latencyMs.p99,
-              unit: "ms",
-              baseline: out.loopback.echo.latencyMs.p99,
-              baselineLabel: "echo bot, same transport",
-              target: "<= 5 ms",
-            },
-            (f) => f.value <= 5,
-          ),
+          figure({
+            id: "bot.throughput.loopback",
+            label: `Bot updates per second, ${out.loopback.product.users} users, emulator over loopback HTTP`,
+            value: out.loopback.product.updatesPerSecond,
+            unit: "updates/s",
+            baseline: out.loopback.echo.updatesPerSecond,
+            baselineLabel: "echo bot, same transport",
+          }),
+          figure({
+            id: "bot.p99.loopback",
+            label: `Bot p99 per update, ${out.loopback.product.users} users, emulator over loopback HTTP`,
+            value: out.loopback.product.latencyMs.p99,
+            unit: "ms",
+            baseline: out.loopback.echo.latencyMs.p99,
+            baselineLabel: "echo bot, same transport",
+          }),
         ]
       : []),
     figure(
