@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, type Browser, launchChromium } from "../support/browser.ts";
+import { ARTIFACTS, type Browser, chatPage, launchChromium } from "../support/browser.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
 const AGENT = 2001;
@@ -32,19 +32,12 @@ describe("playground page in Chromium", () => {
     await ts?.cleanup();
   });
 
-  const messages = () => page.locator("#messages .row:not(.typing-row)");
-  const bubble = (text: string | RegExp) => messages().filter({ hasText: text }).last();
-
-  async function type(text: string) {
-    await page.locator("#input").fill(text);
-    await page.locator("#input").press("Enter");
-    await bubble(text).waitFor({ timeout: WAIT_MS });
-  }
-
-  async function click(label: string, after: string | RegExp) {
-    await page.locator(".kb-button", { hasText: label }).last().click();
-    await bubble(after).waitFor({ timeout: WAIT_MS });
-  }
+  // Read when called: the page exists once beforeAll has run.
+  const chat = () => chatPage(page, WAIT_MS);
+  const messages = () => chat().messages();
+  const bubble = (text: string | RegExp) => chat().bubble(text);
+  const type = (text: string) => chat().type(text);
+  const click = (label: string, after: string | RegExp) => chat().click(label, after);
 
   /** The text as the user reads it (laid out, with line breaks), whitespace collapsed. */
   async function textOf(locator: Locator) {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
-import { ARTIFACTS, type Browser, launchChromium } from "../support/browser.ts";
+import { ARTIFACTS, type Browser, chatPage, launchChromium } from "../support/browser.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
@@ -34,17 +34,11 @@ describe("adding money with Khalti in Chromium", () => {
     await ts?.cleanup();
   });
 
-  const messages = () => page.locator("#messages .row:not(.typing-row)");
-  const bubble = (text: string | RegExp) => messages().filter({ hasText: text }).last();
-  async function type(text: string) {
-    await page.locator("#input").fill(text);
-    await page.locator("#input").press("Enter");
-    await bubble(text).waitFor({ timeout: WAIT_MS });
-  }
-  async function click(label: string, after: string | RegExp) {
-    await page.locator(".kb-button", { hasText: label }).last().click();
-    await bubble(after).waitFor({ timeout: WAIT_MS });
-  }
+  // Read when called: the page exists once beforeAll has run.
+  const chat = () => chatPage(page, WAIT_MS);
+  const bubble = (text: string | RegExp) => chat().bubble(text);
+  const type = (text: string) => chat().type(text);
+  const click = (label: string, after: string | RegExp) => chat().click(label, after);
 
   it("adds Rs 500 through the payment page, then recharges from the balance", async () => {
     // The playground gives its demo customers a demo credit; an admin takes Asha's back (a

@@ -68,3 +68,24 @@ export async function launchChromium(opts: {
     },
   };
 }
+
+/** The playground's chat column as a user works it: read the bubbles, type, tap a button. */
+export function chatPage(page: Page, waitMs: number) {
+  const messages = () => page.locator("#messages .row:not(.typing-row)");
+  const bubble = (text: string | RegExp) => messages().filter({ hasText: text }).last();
+  return {
+    messages,
+    bubble,
+    /** Types a message and waits for it in the chat. */
+    async type(text: string) {
+      await page.locator("#input").fill(text);
+      await page.locator("#input").press("Enter");
+      await bubble(text).waitFor({ timeout: waitMs });
+    },
+    /** Taps the newest button labelled `label` and waits for a bubble with `after`. */
+    async click(label: string, after: string | RegExp) {
+      await page.locator(".kb-button", { hasText: label }).last().click();
+      await bubble(after).waitFor({ timeout: waitMs });
+    },
+  };
+}
