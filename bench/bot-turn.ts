@@ -7,6 +7,7 @@ import {
 import { RedisAdapter } from "@grammyjs/storage-redis";
 import { Bot, type Context, type SessionFlavor, session } from "grammy";
 import { PLAYGROUND_TOKEN } from "../src/local-mode.ts";
+import { asSingleKeyClient } from "../src/redis/connection.ts";
 import type { System } from "../src/system.ts";
 import {
   checkReply,
@@ -140,7 +141,7 @@ type FloorContext = ConversationFlavor<Context & SessionFlavor<{ updates: number
 
 /** Echo on the product's mandated stack: Redis session + conversations v2 stored in Redis. */
 function stackFloorBot(system: System, prefix: string): Bot {
-  const redis = system.redis;
+  const redis = system.redis && asSingleKeyClient(system.redis);
   if (!redis) throw new Error("the bot benchmark needs Redis");
   const bot = new Bot<FloorContext>(PLAYGROUND_TOKEN, {
     client: { apiRoot: `${system.url}/telegram`, fetch: inProcessFetch(system.emulator!) },

@@ -89,8 +89,8 @@ const idList = z.preprocess(
     }),
 );
 
-/** `host:port` or `[ipv6]:port`, comma-separated: the Sentinels of REDIS_SENTINELS. */
-const sentinelList = z.preprocess(
+/** `host:port` or `[ipv6]:port`, comma-separated: REDIS_SENTINELS, REDIS_CLUSTER_NODES. */
+const hostPortList = z.preprocess(
   emptyToUndefined,
   z
     .string()
@@ -170,7 +170,9 @@ const envSchema = z.object({
   ),
   REDIS_PREFIX: z.preprocess(emptyToUndefined, z.string().default("ra:")),
   /** Sentinels to ask for the current primary (replaces REDIS_URL's host:port). */
-  REDIS_SENTINELS: sentinelList,
+  REDIS_SENTINELS: hostPortList,
+  /** Seed nodes of a Redis Cluster (replaces REDIS_URL's host:port); the client learns the rest. */
+  REDIS_CLUSTER_NODES: hostPortList,
   REDIS_SENTINEL_NAME: z.preprocess(
     emptyToUndefined,
     z
@@ -390,7 +392,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         `REDIS_URL: with REDIS_SENTINELS its host is the master group name and it has no port (e.g. redis://:password@${e.REDIS_SENTINEL_NAME}/0); the Sentinels give the address`,
       );
   }
-  if (e.PROVIDER_URL && !e.REDIS_URL && !e.REDIS_SENTINELS && !e.ALLOW_MEMORY_STORES)
+  if (e.REDIS_CLUSTER_NODES && e.REDIS_SENTINELS)
+    problems.push(
+      "REDIS_CLUSTER_NODES: not with REDIS_SENTINELS (a Cluster fails over by itself); set one of them",
+    );
+  if (e.REDIS_CLUSTER_NODES && e.REDIS_WAIT_REPLICAS > 0)
+    problems.push(
+      "REDIS_WAIT_REPLICAS: not supported with REDIS_CLUSTER_NODES (WAIT must reach the master that took the write; the Cluster client does not promise that)",
+    );
+  if (e.REDIS_CLUSTER_NODES && e.REDIS_URL) {
+    const db = new URL(e.REDIS_URL).pathname.replace(/^\//, "");
+    if (db !== "" && db !== "0")
+      problems.push(
+        "REDIS_URL: with REDIS_CLUSTER_NODES it only carries credentials and TLS, and a Cluster has only database 0",
+      );
+  }
+  if (
+    e.PROVIDER_URL &&
+    !e.REDIS_URL &&
+    !e.REDIS_SENTINELS &&
+    !e.REDIS_CLUSTER_NODES &&
+    !e.ALLOW_MEMORY_STORES
+  )
     problems.push(
       "REDIS_URL: required when PROVIDER_URL is set: orders of a real wallet kept in memory vanish with the process (ALLOW_MEMORY_STORES=1 to accept that)",
     );
@@ -435,7 +458,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mode: {
       playground,
       embeddedSandbox,
-      redis: Boolean(e.REDIS_URL || e.REDIS_SENTINELS),
+      redis: Boolean(e.REDIS_URL || e.REDIS_SENTINELS || e.REDIS_CLUSTER_NODES),
     },
     http: {
       host: hostForced ? "127.0.0.1" : e.HOST,
@@ -509,6 +532,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
               password: e.REDIS_SENTINEL_PASSWORD,
             }
           : undefined,
+      /** Set: a Redis Cluster through these seed nodes (src/redis/connection.ts). */
+      cluster: e.REDIS_CLUSTER_NODES,
       /** WAIT after the order writes that must not be lost at a failover (src/redis/replication.ts). */
       wait: { replicas: e.REDIS_WAIT_REPLICAS, timeoutMs: e.REDIS_WAIT_TIMEOUT_MS },
     },

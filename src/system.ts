@@ -1,8 +1,8 @@
 import type { UserFromGetMe } from "grammy/types";
-import type { Redis } from "ioredis";
 import type { Config } from "./config.ts";
 import type { LocalMode, LocalModeContext, SandboxOverrides } from "./local-mode.ts";
 import type { Logger } from "./logger.ts";
+import type { RedisClient } from "./redis/connection.ts";
 import { type Base, createBase } from "./system/base.ts";
 import { botDeps, wireBot, wireIdleSweeper, wireNotifier } from "./system/bot.ts";
 import { wireCatalog } from "./system/catalog.ts";
@@ -25,7 +25,7 @@ export interface SystemOptions {
   /** Start polling / notifier / reconciler (default true); tests may drive parts by hand. */
   workers?: boolean;
   /** Use an existing Redis connection instead of config.redis.url (tests). */
-  redis?: Redis;
+  redis?: RedisClient;
 }
 
 /**
@@ -134,7 +134,7 @@ export async function startSystem(opts: SystemOptions) {
 async function wire(
   base: Base,
   opts: SystemOptions,
-  redis: Redis | undefined,
+  redis: RedisClient | undefined,
   { app, gate, server }: Listeners,
 ) {
   const { config } = base;

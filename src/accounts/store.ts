@@ -1,6 +1,6 @@
-import type { Redis } from "ioredis";
 import { z } from "zod";
 import { accountIdSchema } from "../ledger/index.ts";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
@@ -90,7 +90,7 @@ return 1
 `,
 );
 
-export function createRedisAccounts(opts: { redis: Redis; prefix: string }): AccountsStore {
+export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }): AccountsStore {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
   return {

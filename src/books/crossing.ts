@@ -1,6 +1,6 @@
-import type { Redis } from "ioredis";
 import type { MemoryOutbox } from "../orders/memory-store.ts";
 import { type Notification, notificationSchema } from "../orders/model.ts";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 
@@ -63,7 +63,7 @@ const recordScript = luaScript<"state" | "outbox", number>(
   RECORD,
 );
 
-export function createRedisCrossings(redis: Redis, prefix: string): Crossings {
+export function createRedisCrossings(redis: RedisClient, prefix: string): Crossings {
   const k = keyspace(prefix);
   return {
     async markOnce(name) {

@@ -1,6 +1,6 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { StorageAdapter } from "grammy";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/connection.ts";
 
 /**
  * Conversation state in Redis, deflated. Conversations v2 keep every update and Bot API answer of
@@ -20,7 +20,7 @@ const MARKER = 0x00;
  */
 const ZLIB = { windowBits: 12, memLevel: 5 } as const;
 
-export function deflatedRedisStorage<T>(redis: Redis, ttlSeconds: number): StorageAdapter<T> {
+export function deflatedRedisStorage<T>(redis: RedisClient, ttlSeconds: number): StorageAdapter<T> {
   return {
     async read(key) {
       const raw = await redis.getBuffer(key);

@@ -16,7 +16,7 @@ import {
   session,
 } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
-import type { Redis } from "ioredis";
+import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
 import { orderGate } from "./access.ts";
@@ -54,7 +54,7 @@ export interface CreateBotOptions {
   /** Skips getMe at start (tests, benchmarks). */
   botInfo?: UserFromGetMe;
   /** Sessions, conversation state, update claims and the flood limiter in Redis when given. */
-  redis?: Redis;
+  redis?: RedisClient;
   redisPrefix: string;
   sessionTtlSeconds: number;
   /** Bounds every Bot API call (attempts, per-attempt timeout); see src/telegram/api.ts. */
@@ -76,7 +76,10 @@ function storages(opts: CreateBotOptions) {
   // daily (and at least twice per TTL) so that an active user's session never expires.
   const sessionStorage: StorageAdapter<SessionData> = opts.redis
     ? skipUnchangedWrites(
-        new RedisAdapter<SessionData>({ instance: opts.redis, ttl: opts.sessionTtlSeconds }),
+        new RedisAdapter<SessionData>({
+          instance: asSingleKeyClient(opts.redis),
+          ttl: opts.sessionTtlSeconds,
+        }),
         { refreshMs: Math.min(24 * 3600 * 1000, ttlMs / 2) },
       )
     : new MemorySessionStorage<SessionData>(ttlMs);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Context, MiddlewareFn } from "grammy";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { extendIfHeld } from "../redis/scripts.ts";
 
@@ -79,7 +79,7 @@ export function memoryUpdateClaims(s: ClaimSettings = {}, max = 100_000): Update
 }
 
 export function redisUpdateClaims(
-  redis: Redis,
+  redis: RedisClient,
   prefix: string,
   s: ClaimSettings = {},
 ): UpdateClaims {

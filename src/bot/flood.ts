@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/connection.ts";
 import { luaScript } from "../redis/scripts.ts";
 
 /** The per-user flood limit: this many updates in this window, then one notice. */
@@ -26,7 +26,7 @@ return n
  * without an expiry (left by an older version) is repaired once it counts half the limit, well
  * before it could mute anyone; below that the check would be one more command on every update.
  */
-export function floodCounter(redis: Redis, windowMs: number) {
+export function floodCounter(redis: RedisClient, windowMs: number) {
   const checkFrom = String(Math.max(2, Math.floor(FLOOD_LIMIT / 2)));
   return {
     incr: async (key: string) =>

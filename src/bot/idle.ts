@@ -1,7 +1,7 @@
 import { InlineKeyboard } from "grammy";
-import type { Redis } from "ioredis";
 import { z } from "zod";
 import type { Logger } from "../logger.ts";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { menuButton } from "./callback-data.ts";
@@ -106,7 +106,7 @@ type IdleKey = "due" | "info" | "noticed";
 const disarmScript = luaScript<IdleKey, number>("raIdleDisarm", ["due", "info", "noticed"], DISARM);
 const claimScript = luaScript<IdleKey, string[]>("raIdleClaim", ["due", "info", "noticed"], CLAIM);
 
-export function redisIdleDeadlines(redis: Redis, prefix: string): IdleDeadlines {
+export function redisIdleDeadlines(redis: RedisClient, prefix: string): IdleDeadlines {
   const k = keyspace(prefix);
   const keys = { due: k.idleDue, info: k.idleInfo, noticed: k.idleNoticed };
   return {

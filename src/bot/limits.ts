@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace, TTL } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 
@@ -105,7 +105,7 @@ const reserveScript = luaScript<"spend" | "count" | "seen", string>(
   RESERVE,
 );
 
-export function redisLimits(redis: Redis, prefix: string, s: LimitSettings): SpendLimits {
+export function redisLimits(redis: RedisClient, prefix: string, s: LimitSettings): SpendLimits {
   const now = s.now ?? Date.now;
   const k = keyspace(prefix);
   const keys = (userId: number) => {

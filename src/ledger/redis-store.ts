@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { type AccountId, accountIdSchema } from "./accounts.ts";
@@ -80,7 +80,7 @@ function parseBalances(flat: Record<string, string>): Map<AccountId, Balances> {
 }
 
 export function createRedisLedger(opts: {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   now?: () => number;
 }): LedgerStore {

@@ -1,5 +1,5 @@
-import type { Redis } from "ioredis";
 import { z } from "zod";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 
@@ -176,7 +176,7 @@ const paceTake = luaScript<"global" | "chat", [number, string, string]>(
 );
 
 /** Buckets in Redis, shared by every process using the same prefix (REDIS_PREFIX). */
-export function redisPaceStore(redis: Redis, prefix: string): PaceStore {
+export function redisPaceStore(redis: RedisClient, prefix: string): PaceStore {
   const k = keyspace(prefix);
   return {
     async take(chatId, now, limits) {

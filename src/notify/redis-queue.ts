@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
 import type { Logger } from "../logger.ts";
 import { type Notification, notificationSchema } from "../orders/model.ts";
+import { duplicateClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace, NOTIFIER_GROUP } from "../redis/keyspace.ts";
 import { deleteIfHeld } from "../redis/scripts.ts";
 import {
@@ -20,7 +20,7 @@ import {
  */
 
 export interface RedisNotificationQueueOptions {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   logger?: Logger;
 }
@@ -95,11 +95,11 @@ export function createRedisNotificationQueue(
 
   const consumer = (name: string): QueueConsumer => {
     // Blocking reads get their own connection: a BLOCK on the shared one would stall every caller.
-    let blocking: Redis | undefined;
+    let blocking: RedisClient | undefined;
     let closed = false;
     const conn = () => {
       if (!blocking) {
-        blocking = redis.duplicate();
+        blocking = duplicateClient(redis);
         // Without a listener an emitted 'error' (Redis restarting) would crash the process; ioredis
         // reconnects by itself and the read that failed is retried by the notifier's loop.
         blocking.on("error", (err: Error) =>

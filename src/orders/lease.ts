@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { deleteIfHeld, luaScript } from "../redis/scripts.ts";
 
@@ -41,7 +41,7 @@ return 1
 const acquireLease = luaScript<"lease", number>("raLeaseAcquire", ["lease"], ACQUIRE);
 
 /** Redis lease: value = this holder's random id, expiry = ttl; released only by its holder. */
-export function createRedisLease(redis: Redis, prefix: string, owner = randomUUID()): Lease {
+export function createRedisLease(redis: RedisClient, prefix: string, owner = randomUUID()): Lease {
   const k = keyspace(prefix);
   return {
     async acquire(name, ttlMs) {

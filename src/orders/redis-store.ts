@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import {
   holdArgv,
   LEDGER_KEYS,
@@ -11,6 +10,7 @@ import {
   transferArgv,
 } from "../ledger/lua.ts";
 import type { LedgerResult } from "../ledger/model.ts";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { ensureReplicated } from "../redis/replication.ts";
 import { luaScript } from "../redis/scripts.ts";
@@ -48,7 +48,7 @@ import {
  */
 
 export interface RedisOrderStoreOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Key prefix (REDIS_PREFIX), e.g. "ra:". */
   prefix: string;
   now?: () => number;

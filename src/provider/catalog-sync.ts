@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import {
   type Catalog,
   type Listed,
@@ -7,6 +6,7 @@ import {
   type RegionListing,
   unknownListed,
 } from "../catalog/index.ts";
+import type { RedisClient } from "../redis/connection.ts";
 import type { ProviderClient } from "./client.ts";
 import type { Region } from "./requests.ts";
 
@@ -33,7 +33,7 @@ export function memoryListingCache(): ListingCache {
 }
 
 /** The last listing as JSON under one key (no expiry: it is the fallback when the provider is down). */
-export function redisListingCache(redis: Redis, key: string): ListingCache {
+export function redisListingCache(redis: RedisClient, key: string): ListingCache {
   return {
     async load() {
       const raw = await redis.get(key);

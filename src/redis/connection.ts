@@ -1,5 +1,11 @@
-import { Redis, type RedisOptions } from "ioredis";
+import { Cluster, Redis, type RedisOptions } from "ioredis";
 import { type ReplicationPolicy, setReplicationPolicy } from "./replication.ts";
+
+/**
+ * A connection the stores use: one Redis (direct or through Sentinels) or a Redis Cluster. The
+ * stores only send commands whose keys are in one slot (src/redis/keyspace.ts), so both serve.
+ */
+export type RedisClient = Redis | Cluster;
 
 /** Where and how to connect: config.redis (src/config.ts). */
 export interface RedisTarget {
@@ -13,6 +19,8 @@ export interface RedisTarget {
       }
     | undefined;
   wait?: ReplicationPolicy | undefined;
+  /** Set: a Redis Cluster reached through these seed nodes (REDIS_CLUSTER_NODES). */
+  cluster?: Array<{ host: string; port: number }> | undefined;
 }
 
 const COMMON: RedisOptions = {
@@ -64,8 +72,9 @@ export function sentinelOptions(target: RedisTarget): RedisOptions {
  * down. With Sentinels, ioredis asks them for the primary at every (re)connect. A bare URL string
  * is still accepted (tests, tools).
  */
-export function createRedis(target: string | RedisTarget): Redis {
+export function createRedis(target: string | RedisTarget): RedisClient {
   const t: RedisTarget = typeof target === "string" ? { url: target } : target;
+  if (t.cluster) return new Cluster(t.cluster, clusterOptions(t));
   let redis: Redis;
   if (t.sentinel) redis = new Redis(sentinelOptions(t));
   else if (t.url) redis = new Redis(t.url, { ...COMMON, reconnectOnError: reconnectOnReadonly });
@@ -74,8 +83,39 @@ export function createRedis(target: string | RedisTarget): Redis {
   return redis;
 }
 
+/**
+ * ioredis Cluster options: the data nodes' credentials and TLS from REDIS_URL (its host is not
+ * dialled), commands to masters only (a replica's read could be behind the money path's writes),
+ * and MOVED/ASK redirections followed during a resharding.
+ */
+export function clusterOptions(target: RedisTarget) {
+  const u = target.url ? new URL(target.url) : undefined;
+  return {
+    scaleReads: "master" as const,
+    maxRedirections: 16,
+    retryDelayOnFailover: 200,
+    clusterRetryStrategy: (times: number) => Math.min(times * 200, 2_000),
+    redisOptions: {
+      ...COMMON,
+      ...(u?.username ? { username: decodeURIComponent(u.username) } : {}),
+      ...(u?.password ? { password: decodeURIComponent(u.password) } : {}),
+      ...(u?.protocol === "rediss:" ? { tls: {} } : {}),
+    },
+  };
+}
+
+/** A second connection like the first (a blocking reader must not stall the shared one). */
+export const duplicateClient = (c: RedisClient): RedisClient =>
+  c instanceof Cluster ? c.duplicate() : c.duplicate();
+
+/**
+ * For libraries typed against a single Redis (grammY's RedisAdapter) that only send single-key
+ * commands (GET, SET, DEL), which a Cluster routes by the key like any other.
+ */
+export const asSingleKeyClient = (c: RedisClient): Redis => c as Redis;
+
 /** Health probe: PING with a deadline, never throws. */
-export async function redisAnswers(redis: Redis, timeoutMs = 1_000): Promise<boolean> {
+export async function redisAnswers(redis: RedisClient, timeoutMs = 1_000): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);

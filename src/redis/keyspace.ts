@@ -5,40 +5,31 @@
  *
  * Hash tags, for Redis Cluster: Cluster puts a key in the slot of the first `{...}` in its name,
  * and a script or MULTI may touch only keys of one slot. Keys that one script or transaction
- * touches therefore share a tag: `{user:U}` (the spend limits, the user's order index), `{pace}`
- * (the send pacer's buckets), `{notify}` (the outbox stream, its attempt counts and dead letters).
- * A prefix with braces of its own would put its tag first and every key in one slot.
- *
- * What runs in one slot today, and what does not (issue 18 needs this list):
- *  - one slot: the spend-limit reserve (bot/limits.ts), the pacer's take (notify/pacer.ts), the
- *    reference counter, the reconciler lease, update-claim renewal, the sending lock, the flood
- *    counter (one key each), the notifier's ack and dead-letter transactions ({notify}).
- *  - NOT one slot, so they cannot run on Cluster as they are:
- *    - order create (orders/redis-store.ts): idempotency key, order, the user's index, the alias
- *      (each tagged by its own id) and the global open-orders set;
- *    - order update (orders/redis-store.ts): the order plus three global keys, the open-orders set,
- *      the transaction-id hash and the notification outbox stream;
- *    - the order store's loadMany pipeline reads orders of many slots (a Cluster client splits it).
- *    - top-up update (topup/redis-store.ts): the top-up, the global schedule and the four {ledger}
- *      keys (the credit is booked in the same step as the status); top-up create: the top-up,
- *      the user's index and the schedule.
- *  The global keys (open orders, by-tx, outbox, inactive chats, reference counter) each live in
- *  one slot; sharding them is the work that running the order scripts on Cluster would take.
- *  - the ledger (ledger/redis-store.ts): its four keys are global and share the tag {ledger}, so
- *    its own scripts run in one slot. A customer's account is a field of the global balances hash,
- *    not a key beside the customer's orders: most transfers touch a global merchant account anyway
- *    (merchant:sales, merchant:funding), so no per-customer tag could put a transfer in one slot.
- *    The order scripts embed the hold (create) and its post/void (update), so they also touch
- *    the four {ledger} keys: cross-slot, like the rest of those two scripts.
+ * touches therefore share a tag, and every script's keys are in one slot (the Cluster e2e test,
+ * test/e2e/redis-cluster.test.ts, runs the order flow on three masters):
+ *  - `{money}`: everything the money path writes in one atomic step. The order create script
+ *    (idempotency key, order, the user's order index, the open-orders set, the alias, the hold in
+ *    the books), the order update script (order, open set, transaction-id hash, the notification
+ *    outbox, the post/void and bookings), the ledger's own scripts, the top-up scripts (top-up,
+ *    schedule, the credit), the books' crossing script (its state and the outbox) and the
+ *    notifier's transactions (outbox, attempts, dead letters). One slot, so one master carries
+ *    all of it: sharding it means per-slot open sets, outboxes and sub-ledgers (README "Redis
+ *    Cluster").
+ *  - `{user:U}`: one user's spend limits (the reserve script); `{pace}`: the send pacer's buckets;
+ *    `{idle}`: the idle deadlines; `{accounts}`: the phone registry (the register script).
+ *  - single keys, spread over the cluster by their own names: sessions, conversation state, the
+ *    flood counters, update claims, sent markers and sending locks, leases, the reference counter.
  *
  * Expiries given by callers (session TTL from config, lease and lock TTLs, the sent marker in
  * notify/queue.ts, the done mark in bot/dedupe.ts) are not repeated here.
  */
 export function keyspace(prefix: string) {
   const user = (userId: number) => `${prefix}{user:${userId}}`;
-  const notify = `${prefix}{notify}`;
+  /** The money path's one slot (see above). */
+  const money = `${prefix}{money}`;
+  const notify = `${money}:notify`;
   const pace = `${prefix}{pace}`;
-  const ledger = `${prefix}{ledger}`;
+  const ledger = `${money}:ledger`;
   const accounts = `${prefix}{accounts}`;
   return {
     prefix,
@@ -47,17 +38,17 @@ export function keyspace(prefix: string) {
     /** String counter behind nextReference. */
     referenceSeq: `${prefix}orders:seq`,
     /** Hash {v: version, j: order JSON}. */
-    order: (reference: string) => `${prefix}{order:${reference}}`,
+    order: (reference: string) => `${money}:order:${reference}`,
     /** String: idempotency key -> reference. */
-    idempotency: (key: string) => `${prefix}{idem:${key}}`,
+    idempotency: (key: string) => `${money}:idem:${key}`,
     /** String: execute (listing) reference -> our reference. */
-    alias: (executeReference: string) => `${prefix}{alias:${executeReference}}`,
+    alias: (executeReference: string) => `${money}:alias:${executeReference}`,
     /** Hash: provider transaction id -> reference. Global. */
-    byTransaction: `${prefix}orders:by-tx`,
+    byTransaction: `${money}:orders:by-tx`,
     /** Sorted set per user: reference scored by createdAt. */
-    byUser: (userId: number) => `${user(userId)}:orders`,
+    byUser: (userId: number) => `${money}:user:${userId}:orders`,
     /** Sorted set of non-final orders scored by createdAt. Global. */
-    open: `${prefix}orders:open`,
+    open: `${money}:orders:open`,
     /** List of unmatched webhook/status events (JSON), newest first, capped. */
     unmatched: `${prefix}orders:unmatched`,
     /** Lease key for a named singleton job (e.g. "reconciler"). */
@@ -103,11 +94,11 @@ export function keyspace(prefix: string) {
     catalogListing: `${prefix}catalog:listing`,
     // --- Top-ups (topup/redis-store.ts). The update script also holds the four {ledger} keys. ---
     /** Hash {v: version, j: top-up JSON}, by the gateway's payment id. */
-    topUp: (gateway: string, paymentId: string) => `${prefix}{topup:${gateway}:${paymentId}}`,
+    topUp: (gateway: string, paymentId: string) => `${money}:topup:${gateway}:${paymentId}`,
     /** Sorted set per user: "<gateway>:<paymentId>" scored by createdAt. */
-    topUpsByUser: (userId: number) => `${user(userId)}:topups`,
+    topUpsByUser: (userId: number) => `${money}:user:${userId}:topups`,
     /** Sorted set of top-ups the reconciler must look at, scored by when. Global. */
-    topUpsDue: `${prefix}topups:due`,
+    topUpsDue: `${money}:topups:due`,
     // --- Who is who beside the books (accounts/store.ts). Global, one tag: the register script
     // touches both hashes. ---
     /** Hash: phone (international digits) -> Telegram user id. */

@@ -1,4 +1,7 @@
-import type { Redis } from "ioredis";
+import type { Cluster, Redis } from "ioredis";
+
+/** RedisClient of connection.ts, spelt out here: connection.ts imports this module. */
+type RedisClient = Redis | Cluster;
 
 /**
  * WAIT for replicas after the writes that must survive a failover (REDIS_WAIT_REPLICAS,
@@ -14,9 +17,9 @@ export interface ReplicationPolicy {
   timeoutMs: number;
 }
 
-const policies = new WeakMap<Redis, ReplicationPolicy>();
+const policies = new WeakMap<RedisClient, ReplicationPolicy>();
 
-export function setReplicationPolicy(redis: Redis, policy: ReplicationPolicy): void {
+export function setReplicationPolicy(redis: RedisClient, policy: ReplicationPolicy): void {
   if (policy.replicas > 0) policies.set(redis, policy);
   else policies.delete(redis);
 }
@@ -38,7 +41,7 @@ export class NotReplicatedError extends Error {
  * connection has no writes to wait for) and only the read-back tells whether the write survived.
  */
 export async function ensureReplicated(
-  redis: Redis,
+  redis: RedisClient,
   what: string,
   stillThere: () => Promise<boolean>,
 ): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Redis } from "ioredis";
+import type { RedisClient } from "./connection.ts";
 
 /**
  * The one place Lua reaches Redis. A script is declared once, next to the code it serves, with
@@ -13,11 +13,11 @@ export interface LuaScript<K extends string, R> {
   readonly keys: readonly K[];
   readonly lua: string;
   /** The reply is Redis's, cast to R: the script's own code is what types it. */
-  run(redis: Redis, keys: Record<K, string>, ...argv: Array<string | number>): Promise<R>;
+  run(redis: RedisClient, keys: Record<K, string>, ...argv: Array<string | number>): Promise<R>;
 }
 
 const registry = new Map<string, LuaScript<string, unknown>>();
-const definedOn = new WeakMap<Redis, Set<string>>();
+const definedOn = new WeakMap<RedisClient, Set<string>>();
 
 /** Declares a script under a name unique in the process (the ioredis command name). */
 export function luaScript<K extends string, R>(

@@ -1,5 +1,4 @@
 import type { UserFromGetMe } from "grammy/types";
-import type { Redis } from "ioredis";
 import { botFlows } from "../../conversations/index.ts";
 import { accessVerdict, createAccounts } from "../accounts/index.ts";
 import type { BotContext } from "../bot/context.ts";
@@ -15,6 +14,7 @@ import { rupeesToPaisa } from "../money.ts";
 import { createNotifier, createSendPacer } from "../notify/index.ts";
 import type { createOrders } from "../orders/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
+import type { RedisClient } from "../redis/connection.ts";
 import { createTelegramContact, minSendLockMs } from "../telegram/api.ts";
 import type { Base } from "./base.ts";
 import type { Stores } from "./stores.ts";
@@ -90,7 +90,11 @@ export function botDeps(
 export function wireBot(
   base: Base,
   deps: BotDeps,
-  parts: { target: BotApiTarget; redis: Redis | undefined; botInfo: UserFromGetMe | undefined },
+  parts: {
+    target: BotApiTarget;
+    redis: RedisClient | undefined;
+    botInfo: UserFromGetMe | undefined;
+  },
 ) {
   const { config } = base;
   const { target, redis, botInfo } = parts;

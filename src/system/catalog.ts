@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import { createCatalog } from "../catalog/index.ts";
 import {
   createCatalogSync,
@@ -6,6 +5,7 @@ import {
   type ProviderClient,
   redisListingCache,
 } from "../provider/index.ts";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import type { Base } from "./base.ts";
 
@@ -14,7 +14,7 @@ import type { Base } from "./base.ts";
  * operator lookups (src/provider/catalog-sync.ts), cached in Redis when there is one. Started by
  * startSystem once the server answers (the embedded sandbox is served by it).
  */
-export function wireCatalog(base: Base, provider: ProviderClient, redis: Redis | undefined) {
+export function wireCatalog(base: Base, provider: ProviderClient, redis: RedisClient | undefined) {
   const { config, logger, now } = base;
   const catalog = createCatalog(config.catalog);
   const cache = redis

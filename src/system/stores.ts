@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import { createMemoryAccounts, createRedisAccounts } from "../accounts/index.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
@@ -16,12 +15,13 @@ import {
   createRedisLease,
   createRedisOrderStore,
 } from "../orders/index.ts";
+import type { RedisClient } from "../redis/connection.ts";
 import { createRedis, redisAnswers } from "../redis/connection.ts";
 import { createMemoryTopUpStore, createRedisTopUpStore } from "../topup/index.ts";
 import type { Base } from "./base.ts";
 
 /** The Redis connection: the one given (tests), one of our own (REDIS_URL), or none (memory). */
-export function wireRedis(base: Base, given: Redis | undefined): Redis | undefined {
+export function wireRedis(base: Base, given: RedisClient | undefined): RedisClient | undefined {
   const { config, logger, stops, health } = base;
   const own = !given && config.mode.redis ? createRedis(config.redis) : undefined;
   if (own) {
@@ -36,7 +36,7 @@ export function wireRedis(base: Base, given: Redis | undefined): Redis | undefin
 }
 
 /** Every store of the process, on Redis when there is one, in memory otherwise. */
-export function wireStores(base: Base, redis: Redis | undefined) {
+export function wireStores(base: Base, redis: RedisClient | undefined) {
   const { now, logger } = base;
   const prefix = base.config.redis.prefix;
   if (redis) {

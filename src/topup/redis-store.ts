@@ -1,4 +1,3 @@
-import type { Redis } from "ioredis";
 import {
   LEDGER_KEYS,
   LEDGER_LUA,
@@ -9,6 +8,7 @@ import {
   transferArgv,
 } from "../ledger/lua.ts";
 import { transferInputSchema } from "../ledger/model.ts";
+import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { type TopUp, topUpSchema } from "./model.ts";
@@ -61,7 +61,7 @@ const updateScript = luaScript<"topUp" | "due" | LedgerKey, [number, unknown?]>(
 );
 
 export function createRedisTopUpStore(opts: {
-  redis: Redis;
+  redis: RedisClient;
   prefix: string;
   now?: () => number;
 }): TopUpStore {

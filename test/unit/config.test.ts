@@ -202,6 +202,41 @@ describe("config", () => {
       );
     });
   });
+  describe("Redis Cluster", () => {
+    const cluster = {
+      ...realProvider,
+      BOT_TOKEN: "1:x",
+      REDIS_URL: "",
+      REDIS_CLUSTER_NODES: "10.0.0.1:7000,10.0.0.2:7000",
+    };
+
+    it("parses the seed nodes and counts as Redis without REDIS_URL", () => {
+      const c = loadConfig(cluster);
+      expect(c.mode.redis).toBe(true);
+      expect(c.redis.cluster).toEqual([
+        { host: "10.0.0.1", port: 7000 },
+        { host: "10.0.0.2", port: 7000 },
+      ]);
+    });
+
+    it("refuses what a Cluster cannot honour, naming the variable", () => {
+      expect(problemsOf({ ...cluster, REDIS_CLUSTER_NODES: "10.0.0.1" })).toMatch(
+        /REDIS_CLUSTER_NODES: /,
+      );
+      expect(
+        problemsOf({ ...cluster, REDIS_SENTINELS: "10.0.0.9:26379", REDIS_SENTINEL_NAME: "m" }),
+      ).toContain("REDIS_CLUSTER_NODES: not with REDIS_SENTINELS");
+      expect(problemsOf({ ...cluster, REDIS_WAIT_REPLICAS: "1" })).toContain(
+        "REDIS_WAIT_REPLICAS: not supported with REDIS_CLUSTER_NODES",
+      );
+      expect(problemsOf({ ...cluster, REDIS_URL: "redis://:pw-123456@x/3" })).toContain(
+        "a Cluster has only database 0",
+      );
+      expect(loadConfig({ ...cluster, REDIS_URL: "redis://:pw-123456@x" }).redis.url).toBe(
+        "redis://:pw-123456@x",
+      );
+    });
+  });
 });
 
 describe("logger", () => {

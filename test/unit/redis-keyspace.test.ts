@@ -40,20 +40,48 @@ describe("redis keyspace", () => {
     expect(offenders).toEqual([]);
   });
 
-  it("puts the keys of one user's reserve, the pacer's take and the notifier's transactions in one slot", () => {
+  it("puts the keys of one user's reserve, the pacer's take and the idle deadlines in one slot each", () => {
     const k = keyspace("ra:");
     const slot = (...keys: string[]) => new Set(keys.map(hashTag));
     expect(slot(k.spendDay(7, "2025-03-10"), k.countHour(7, 485_000), k.reserved(7, "x"))).toEqual(
       new Set(["user:7"]),
     );
-    expect(slot(k.byUser(7))).toEqual(new Set(["user:7"]));
     expect(hashTag(k.spendDay(8, "2025-03-10"))).not.toBe(hashTag(k.spendDay(7, "2025-03-10")));
     expect(slot(k.paceGlobal, k.paceChat(1), k.paceChat(2))).toEqual(new Set(["pace"]));
-    expect(slot(k.outbox, k.attempts, k.dead)).toEqual(new Set(["notify"]));
-    expect(hashTag(k.order("1700000000001"))).toBe("order:1700000000001");
-    expect(slot(k.ledgerBalances, k.ledgerTransfers, k.ledgerPending, k.ledgerJournal)).toEqual(
-      new Set(["ledger"]),
-    );
+    expect(slot(k.idleDue, k.idleInfo, k.idleNoticed)).toEqual(new Set(["idle"]));
+    expect(slot(k.accountPhones, k.accountUsers)).toEqual(new Set(["accounts"]));
+  });
+
+  it("puts every key of the money path's scripts and transactions in the one {money} slot", () => {
+    const k = keyspace("ra:");
+    const slot = (...keys: string[]) => new Set(keys.map(hashTag));
+    const ledger = [k.ledgerBalances, k.ledgerTransfers, k.ledgerPending, k.ledgerJournal];
+    // Order create and update, with the hold and its post/void and the outbox.
+    const orderScripts = [
+      k.idempotency("i"),
+      k.order("1700000000001"),
+      k.byUser(7),
+      k.open,
+      k.alias("a"),
+      k.byTransaction,
+      k.outbox,
+    ];
+    // The notifier's transactions, the books' crossings, the top-ups with their credit.
+    const others = [
+      k.attempts,
+      k.dead,
+      k.crossing("low_float"),
+      k.topUp("khalti", "p"),
+      k.topUpsByUser(7),
+      k.topUpsDue,
+    ];
+    expect(slot(...ledger, ...orderScripts, ...others)).toEqual(new Set(["money"]));
+  });
+
+  it("leaves the chats' own state untagged, so a Cluster spreads it by key", () => {
+    const k = keyspace("ra:");
+    for (const key of [`${k.sessionPrefix}1`, `${k.conversationPrefix}1`, k.update(1), k.sent("s")])
+      expect(key).not.toContain("{");
   });
 
   it("keeps every key under the prefix", () => {

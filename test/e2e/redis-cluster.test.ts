@@ -1,0 +1,109 @@
+import { randomBytes } from "node:crypto";
+import { Cluster } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
+import { type OwnCluster, startOwnCluster } from "../support/redis-cluster.ts";
+import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
+
+/**
+ * The order flow on a Redis Cluster of three masters (issue 18): every script and transaction the
+ * product sends has its keys in one slot (a cross-slot one would be refused with CROSSSLOT), the
+ * money path lives in the `{money}` slot, and the per-user state (sessions, conversations, limits,
+ * update claims) spreads over the masters. Prepaid: holds, captures and releases in the books.
+ */
+describe("the order flow on a 3-master Redis Cluster", () => {
+  let cluster: OwnCluster;
+  let ts: TestSystem;
+  const prefix = `test:cluster:${randomBytes(4).toString("hex")}:`;
+
+  beforeAll(async () => {
+    cluster = await startOwnCluster(3);
+    ts = await startTestSystem({
+      env: { ACCESS_MODE: "prepaid", REDIS_CLUSTER_NODES: cluster.nodes, REDIS_PREFIX: prefix },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await ts?.stop();
+    await cluster?.destroy();
+  });
+
+  const ledger = () => ts.system.ledger;
+  const balance = (userId: number) => ledger().balance(account.customer(userId));
+
+  async function order(userId: number, number: string, amount: string) {
+    const u = ts.user(userId);
+    await u.say("/recharge", /What would you like to pay/);
+    await u.tap("📱 Mobile top-up", /Which mobile number/);
+    await u.say(number, /Operator for/);
+    await u.tap(/detected/, /How much/);
+    await u.say(amount, /Please check your order/);
+    const receipt = await u.tap("✅ Confirm", /Order \d+/);
+    return { u, ref: /Order (\d+)/.exec(receipt.text)![1]! };
+  }
+
+  it("runs on the cluster: the stores' connection is a Cluster client", () => {
+    expect(ts.system.redis).toBeInstanceOf(Cluster);
+  });
+
+  it("registers, holds, captures on success and releases on failure, with the books balanced", async () => {
+    const a = ts.user(801);
+    await a.register();
+    await a.credit(50_000);
+    const ok = await order(801, "9841234567", "150");
+    await ok.u.waitFor(new RegExp(`Order ${ok.ref} succeeded`));
+    const placed = await ts.system.orders.get(ok.ref);
+    await waitUntil(
+      async () => (await ledger().pendingOf(placed!.holdId!))?.state === "posted",
+      "the hold posted",
+    );
+    expect(await balance(801)).toMatchObject({ postedPaisa: 35_000, heldPaisa: 0 });
+
+    const b = ts.user(802);
+    await b.register();
+    await b.credit(20_000);
+    const bad = await order(802, "9861230000", "100");
+    await bad.u.waitFor(new RegExp(`Order ${bad.ref} failed`));
+    const failed = await ts.system.orders.get(bad.ref);
+    await waitUntil(
+      async () => (await ledger().pendingOf(failed!.holdId!))?.state === "voided",
+      "the hold voided",
+    );
+    expect(await balance(802)).toMatchObject({ availablePaisa: 20_000, heldPaisa: 0 });
+
+    // One debit per successful order at the aggregator; none for the failed one.
+    const debits = ts.system.sandbox!.ledger(ts.system.config.sandbox.token);
+    expect(debits.filter((r) => r.referenceNo === ok.ref)).toHaveLength(1);
+    expect((await ledger().check()).ok).toBe(true);
+    expect(await ts.system.orders.listByUser(801, 10)).toHaveLength(1);
+  });
+
+  it("keeps the money path in one slot and spreads the chats' state over the masters", async () => {
+    // A few more customers walk into a flow, so their sessions and conversations exist.
+    for (const id of [811, 812, 813, 814, 815, 816]) {
+      const u = ts.user(id);
+      await u.register();
+      await u.say("/recharge", /What would you like to pay/);
+      await u.tap("📱 Mobile top-up", /Which mobile number/);
+    }
+    const held = await Promise.all(
+      cluster.direct().map(async (node) => {
+        const keys: string[] = [];
+        let cursor = "0";
+        do {
+          const [next, batch] = await node.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+          cursor = next;
+          keys.push(...batch);
+        } while (cursor !== "0");
+        return keys;
+      }),
+    );
+    const money = held.map((keys) => keys.filter((k) => k.includes("{money}")).length);
+    // Every money key on one master; the others hold none.
+    expect(money.filter((n) => n > 0)).toHaveLength(1);
+    const chatState = held.map(
+      (keys) => keys.filter((k) => k.includes("session:") || k.includes("conversation:")).length,
+    );
+    expect(chatState.filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
+  });
+});
