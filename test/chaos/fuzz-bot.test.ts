@@ -11,8 +11,8 @@ import { ChatUser } from "../support/chat.ts";
  * huge text (any script, emoji, up to Telegram's 4,096 characters; never digits, so it cannot be a
  * valid number or amount by luck), stickers, photos with captions, forged callback data on the
  * question being asked, presses of buttons of earlier questions, and presses of an earlier
- * confirmation's "Confirm". The bot must answer each (a re-ask, a "use the buttons", a "button no
- * longer active") or ignore it, keep every earlier answer (the real answer after the junk still
+ * confirmation's "Confirm". The bot must answer each (a re-ask, a "use the buttons", at the
+ * confirmation an edit of it in place, a "button no longer active") or ignore it, keep every earlier answer (the real answer after the junk still
  * works), never say "something went wrong", and never place an order: every flow ends in Cancel.
  */
 
@@ -259,6 +259,19 @@ describe("junk at every conversation step", () => {
       );
     };
     const reply = async (messageId: number) => {
+      // The confirmation answers what is typed by editing itself (a reason on top), sending
+      // nothing new; the same reason again changes nothing, and the Cancel after it is handled
+      // in order.
+      if (at === "confirmation" && prompt) {
+        await emu2.waitFor(
+          () =>
+            emu2
+              .chat(u.id)
+              .some((m) => m.id === prompt.id && /^Please use the buttons below/.test(m.text)),
+          10_000,
+        );
+        return;
+      }
       await emu2.waitForBotMessage(u.id, undefined, { afterId: messageId, timeoutMs: 10_000 });
     };
     switch (j.type) {

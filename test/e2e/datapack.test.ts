@@ -112,7 +112,8 @@ describe("data pack, end to end", () => {
     await u.emu.waitFor(() => stale() > before);
 
     await u.tap("4 GB / 7 days · Rs 300", /Please check your order/);
-    const again = await u.say("yes", /Please choose one of the buttons/);
+    u.emu.sendText(u.id, "yes");
+    const again = await u.waitFor(/^Please use the buttons below/);
     expectParts(again.text, [
       "Number / account: 9851234567",
       "Operator: NTC Data",

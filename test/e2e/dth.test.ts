@@ -106,7 +106,8 @@ describe("TV (DTH), end to end", () => {
     await u.waitFor(/Choose a package/);
     await u.say("gold", /Please choose one of the buttons/);
     await u.tap("SIM TV Silver - 12 Months · Rs 4,950", /Please check your order/);
-    const again = await u.say("ok", /Please choose one of the buttons/);
+    u.emu.sendText(u.id, "ok");
+    const again = await u.waitFor(/^Please use the buttons below/);
     expectParts(again.text, [
       "Operator: SIM TV",
       "Number / account: SIM778899",

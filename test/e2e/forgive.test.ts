@@ -7,8 +7,8 @@ import { detailsOf, startTestSystem, type TestSystem, type TestUser } from "../s
 /**
  * Issue 16, "Conversations that forgive", as chats: Back at every step of every flow, Edit buttons
  * at the confirmation that ask one answer again and come back, an operator that does not fit the
- * number asked again with the number kept, and typing at the confirmation leaving one set of
- * buttons. In English and Nepali or Hindi.
+ * number asked again with the number kept. In English and Nepali or Hindi. Typing at the
+ * confirmation (one message, edited in place) is in confirm-in-place.test.ts.
  */
 describe("conversations that forgive, end to end", () => {
   let ts: TestSystem;
@@ -241,19 +241,6 @@ describe("conversations that forgive, end to end", () => {
       const [order] = await orders(1711);
       expect(order).toMatchObject({ connectionNo: "55550000", amountPaisa: 50_000 });
     });
-  });
-
-  it("typing at the confirmation leaves one set of buttons, in Hindi", async () => {
-    const u = ts.user(1712, { language_code: "hi" });
-    await mobileNumber(u, "hi");
-    await u.say("9841231712", /का ऑपरेटर/);
-    await u.tap(/पहचाना गया/, /कितना\?/);
-    const confirm = await u.say("150", /राशि: रु 150/);
-    for (const typed of ["हाँ", "ok", "150", "200", "जी"]) {
-      await u.say(typed, new RegExp(t("hi", "common-use-buttons")));
-    }
-    const since = u.chat().filter((m) => m.id >= confirm.id);
-    expect(since.filter((m) => u.hasButton("✖ रद्द करें", m))).toHaveLength(1);
   });
 });
 

@@ -7,6 +7,7 @@ import type { Quote } from "../../pricing/index.ts";
 import { accessOf, deniedReply } from "../access.ts";
 import type { BotContext, FlowContext } from "../context.ts";
 import type { BotDeps, OrderDraft } from "../deps.ts";
+import { isNotModified } from "../error-boundary.ts";
 import type { Locale } from "../i18n.ts";
 import { receiptText } from "../render.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
@@ -51,14 +52,21 @@ export interface CheckoutOptions {
   edits?: ReadonlyArray<{ step: string; labelKey: string }>;
 }
 
-/** The confirmation's answer: Confirm, or the step an Edit button names. Cancel and Back end it in the loop. */
-function confirm(
+/**
+ * The confirmation's answer: Confirm, or the step an Edit button names (Cancel and Back end it in
+ * the loop). Whatever is pressed, the message is left as the plain confirmation without buttons,
+ * so nothing is left to tap twice and no "use the buttons" line stays above buttons that are gone.
+ */
+async function confirm(
   s: FlowScope,
   lines: string[],
   edits: NonNullable<CheckoutOptions["edits"]>,
-): Promise<{ pressed: FlowContext; edit: string | null }> {
+): Promise<{ edit: string | null }> {
   const text = [s.t("confirm-title"), "", ...lines, "", s.t("confirm-question")].join("\n");
-  return askUntil<{ pressed: FlowContext; edit: string | null }>(s, {
+  // Text typed here edits the confirmation in place with this reason on top: one message, one set
+  // of buttons, however often the customer types (prompt-loop.ts, `restate`).
+  const reason = s.t(edits.length > 0 ? "confirm-use-buttons" : "confirm-use-buttons-no-edit");
+  const answer = await askUntil<{ pressed: FlowContext; edit: string | null }>(s, {
     text,
     buttons: () => {
       const kb = new InlineKeyboard().text(s.t("common-confirm"), CB.confirm.data).row();
@@ -75,9 +83,16 @@ function confirm(
         return { kind: "done", value: { pressed: u, edit: step } };
       return { kind: "stay" };
     },
-    // The confirmation is sent again under the hint and the earlier one loses its buttons.
-    onMessage: () => ({ kind: "resend", text: `${s.t("common-use-buttons")}\n\n${text}` }),
+    onMessage: () => ({ kind: "restate", text: `${reason}\n\n${text}` }),
   });
+  // The pressed message always has buttons, so this edit always changes something; "not
+  // modified" could only mean a second instance got there first.
+  await answer.pressed
+    .editMessageText(text, { reply_markup: new InlineKeyboard() })
+    .catch((err: unknown) => {
+      if (!isNotModified(err)) throw err;
+    });
+  return { edit: answer.edit };
 }
 
 /**
@@ -138,8 +153,6 @@ export async function confirmAndPlace(
     [...summary(s, draft, extraLines), ...priceLines(s, draft, pay)],
     opts.edits ?? [],
   );
-  // The buttons go away so there is nothing left to tap twice.
-  await answer.pressed.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() });
   if (answer.edit !== null) return { edit: answer.edit };
   // The provider may have withdrawn the operator since the flow offered it (a catalogue refresh):
   // said plainly here rather than as a refusal after the order is placed.

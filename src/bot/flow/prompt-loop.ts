@@ -10,6 +10,7 @@ import {
 } from "../callback-data.ts";
 import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
 import { type BotDeps, roleOf } from "../deps.ts";
+import { isNotModified } from "../error-boundary.ts";
 import { balanceText, fetchBalance } from "../features/balance.ts";
 import { helpOptions, helpText } from "../features/help.ts";
 import { HISTORY_SIZE, renderHistory } from "../features/history.ts";
@@ -82,6 +83,12 @@ export type Outcome<R> =
   | { kind: "done"; value: R }
   /** A reason or a hint, sent with the question's buttons; that message is now the question. */
   | { kind: "resend"; text: string }
+  /**
+   * The question's own message is edited to `text` (a reason on top of it), so typing adds no
+   * message; it is sent again below instead when the loop has sent something after it (an answer
+   * to /help), so the reason is where the customer reads. The confirmation answers text this way.
+   */
+  | { kind: "restate"; text: string }
   /** The buttons changed (a page turned): the question's message is edited in place. */
   | { kind: "edit" }
   /** Nothing to send; a button press is answered with `toast` when given. */
@@ -115,7 +122,8 @@ async function strip(u: FlowContext, msg: Message): Promise<void> {
 /**
  * Asks `q` until it gives an answer; Cancel, a confirmed Leave or idleness end the flow instead,
  * and Back throws `GoBack`. Only one message of the question has buttons at a time: when it is
- * sent again (a reason, a hint), the earlier one loses them, so retries never pile up buttons.
+ * sent again (a reason, a hint), the earlier one loses them, so retries never pile up buttons; a
+ * restated question is edited in place and adds no message at all.
  */
 export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
   // Fixed when the question is first asked: a step runner may change `nav` for the next one.
@@ -123,13 +131,41 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
   s.nav.asked += 1;
   const keyboard = () => withCancel(s, q.buttons(), back);
   let msg: Message = await s.ctx.reply(q.text, { reply_markup: keyboard() });
+  // What `msg` says now, and whether the loop has sent a message below it since (`restate`).
+  let shown = q.text;
+  let buried = false;
+  // The buttons go; a reason put on top by `restate` goes with them (it pointed at the buttons).
+  const retire = (u: FlowContext) =>
+    shown === q.text
+      ? strip(u, msg)
+      : u.api
+          .editMessageText(msg.chat.id, msg.message_id, q.text, {
+            reply_markup: new InlineKeyboard(),
+          })
+          .catch(() => {});
   const resend = async (u: FlowContext, text: string) => {
-    await strip(u, msg);
+    await retire(u);
     msg = await u.reply(text, { reply_markup: keyboard() });
+    shown = text;
+    buried = false;
+  };
+  const restate = async (u: FlowContext, text: string) => {
+    if (buried) return resend(u, text);
+    // The same text again: Telegram would refuse the edit ("message is not modified").
+    if (text === shown) return;
+    try {
+      await u.api.editMessageText(msg.chat.id, msg.message_id, text, { reply_markup: keyboard() });
+    } catch (err) {
+      // Gone (deleted by the user) or not editable: the question is sent again instead.
+      if (!isNotModified(err)) return resend(u, text);
+    }
+    shown = text;
   };
   const reshow = (u: FlowContext) => resend(u, q.text);
   for (;;) {
-    const u = await next(s, reshow);
+    const u = await next(s, reshow, () => {
+      buried = true;
+    });
     const send = (text: string) => resend(u, text);
     let outcome: Outcome<R>;
     if (u.callbackQuery) {
@@ -137,7 +173,7 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
       if (data === null) continue;
       if (back && CB.back.is(data)) {
         await u.answerCallbackQuery();
-        await strip(u, msg);
+        await retire(u);
         throw new GoBack();
       }
       outcome = q.onButton(data, u);
@@ -148,6 +184,7 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
     }
     if (outcome.kind === "done") return outcome.value;
     if (outcome.kind === "resend") await send(outcome.text);
+    if (outcome.kind === "restate") await restate(u, outcome.text);
     if (outcome.kind === "edit") await u.editMessageReplyMarkup({ reply_markup: keyboard() });
   }
 }
@@ -156,9 +193,14 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
  * The next update of this chat meant for the question, after the idle and cancel checks; what
  * the chat does meanwhile (an informational command, a language button, "Leave this order?" and
  * its answers) is handled here, and the question keeps waiting. `reshow` sends the question again
- * (after Keep, so it is the last thing in the chat).
+ * (after Keep, so it is the last thing in the chat); `sent` is told when a message went out below
+ * the question (an informational answer, the Leave question).
  */
-async function next(s: FlowScope, reshow: (u: FlowContext) => Promise<void>): Promise<FlowContext> {
+async function next(
+  s: FlowScope,
+  reshow: (u: FlowContext) => Promise<void>,
+  sent: () => void,
+): Promise<FlowContext> {
   const { conversation, deps, t } = s;
   const { idle } = deps;
   const chatId = s.ctx.chat?.id ?? 0;
@@ -222,6 +264,7 @@ async function next(s: FlowScope, reshow: (u: FlowContext) => Promise<void>): Pr
     const command = commandName(u);
     if (command !== null && (INFORMATIONAL as readonly string[]).includes(command)) {
       await answerInformational(s, u, command as Informational);
+      sent();
       continue;
     }
     const target = leaveTarget(u);
@@ -231,6 +274,7 @@ async function next(s: FlowScope, reshow: (u: FlowContext) => Promise<void>): Pr
         .text(t("flow-keep"), CB.keep.data)
         .text(t("flow-leave"), leaveButton.build(target));
       await u.reply(t("flow-leave-question"), { reply_markup: kb });
+      sent();
       continue;
     }
     return u;
