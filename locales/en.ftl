@@ -92,6 +92,8 @@ confirm-fee = Fee: { $fee }
 confirm-discount = Discount: −{ $discount }
 confirm-total = Total to pay: { $total }
 confirm-balance-after = Balance after: { $balance }
+confirm-total-inr = Total: { $total }
+confirm-pay-npr = To pay from your balance: { $npr } (₹1 = Rs { $rate })
 balance-short = Your balance is { $balance } and this order costs { $total }: { $shortfall } short. Please add money to your balance (an agent can credit it) and try again.
 confirm-question = Pay now?
 
@@ -314,6 +316,8 @@ receipt-line-discount = Discount: −{ $discount }
 receipt-line-total = Total: { $total }
 receipt-line-total-paid = Total paid: { $total }
 receipt-line-balance = Balance after: { $balance }
+receipt-line-held-npr = Held from your balance: { $npr } (₹1 = Rs { $rate })
+receipt-line-paid-npr = Paid { $npr } from your balance (₹1 = Rs { $rate })
 receipt-line-status = Status: { $status }
 notify-title-success = ✅ Order { $ref } succeeded.
 notify-title-failed = ❌ Order { $ref } failed.
@@ -454,4 +458,3 @@ common-idle-ended-seconds = Your previous request ended after { $seconds ->
 common-start-again = 🔁 Start again
 
 ## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
-india-prepaid-unavailable = India recharges cannot be paid from your balance yet: your balance is in Nepal rupees and India orders are priced in Indian rupees. Nothing was ordered or charged.

@@ -88,6 +88,8 @@ confirm-fee = शुल्क: { $fee }
 confirm-discount = छूट: −{ $discount }
 confirm-total = कुल भुगतान: { $total }
 confirm-balance-after = बाद में बैलेंस: { $balance }
+confirm-total-inr = कुल: { $total }
+confirm-pay-npr = बैलेंस से भुगतान: { $npr } (₹1 = रु { $rate })
 balance-short = आपका बैलेंस { $balance } है और इस ऑर्डर की कीमत { $total } है: { $shortfall } कम। कृपया अपने बैलेंस में पैसे जोड़िए (एजेंट जोड़ सकते हैं) और फिर कोशिश कीजिए।
 confirm-question = अभी भुगतान करें?
 
@@ -310,6 +312,8 @@ receipt-line-discount = छूट: −{ $discount }
 receipt-line-total = कुल: { $total }
 receipt-line-total-paid = कुल भुगतान: { $total }
 receipt-line-balance = बाद में बैलेंस: { $balance }
+receipt-line-held-npr = बैलेंस से रोका गया: { $npr } (₹1 = रु { $rate })
+receipt-line-paid-npr = बैलेंस से { $npr } का भुगतान हुआ (₹1 = रु { $rate })
 receipt-line-status = स्थिति: { $status }
 notify-title-success = ✅ ऑर्डर { $ref } सफल रहा।
 notify-title-failed = ❌ ऑर्डर { $ref } असफल रहा।
@@ -447,4 +451,3 @@ common-idle-ended-seconds = { $seconds } सेकंड तक जवाब न
 common-start-again = 🔁 फिर से शुरू करें
 
 ## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
-india-prepaid-unavailable = भारत रिचार्ज अभी आपके बैलेंस से नहीं हो सकता: आपका बैलेंस नेपाली रुपये में है और भारत के ऑर्डर की कीमत भारतीय रुपये में होती है। कोई ऑर्डर नहीं हुआ, कोई पैसा नहीं कटा।

@@ -88,6 +88,8 @@ confirm-fee = शुल्क: { $fee }
 confirm-discount = छुट: −{ $discount }
 confirm-total = जम्मा तिर्नुपर्ने: { $total }
 confirm-balance-after = पछिको मौज्दात: { $balance }
+confirm-total-inr = जम्मा: { $total }
+confirm-pay-npr = मौज्दातबाट तिर्नुपर्ने: { $npr } (₹1 = रु { $rate })
 balance-short = तपाईंको मौज्दात { $balance } छ र यो अर्डरको मूल्य { $total } हो: { $shortfall } नपुग। कृपया मौज्दातमा पैसा थप्नुहोस् (एजेन्टले थपिदिन सक्छन्) र फेरि प्रयास गर्नुहोस्।
 confirm-question = अहिले तिर्ने?
 
@@ -310,6 +312,8 @@ receipt-line-discount = छुट: −{ $discount }
 receipt-line-total = जम्मा: { $total }
 receipt-line-total-paid = जम्मा तिरेको: { $total }
 receipt-line-balance = पछिको मौज्दात: { $balance }
+receipt-line-held-npr = मौज्दातबाट रोकिएको: { $npr } (₹1 = रु { $rate })
+receipt-line-paid-npr = मौज्दातबाट { $npr } तिरियो (₹1 = रु { $rate })
 receipt-line-status = अवस्था: { $status }
 notify-title-success = ✅ अर्डर { $ref } सफल भयो।
 notify-title-failed = ❌ अर्डर { $ref } असफल भयो।
@@ -447,4 +451,3 @@ common-idle-ended-seconds = { $seconds } सेकेन्डसम्म ज�
 common-start-again = 🔁 फेरि सुरु गर्ने
 
 ## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
-india-prepaid-unavailable = भारत रिचार्ज अहिले तपाईंको मौज्दातबाट तिर्न मिल्दैन: तपाईंको मौज्दात नेपाली रुपैयाँमा छ र भारतका अर्डरको मूल्य भारतीय रुपैयाँमा हुन्छ। केही अर्डर भएको छैन, केही शुल्क लागेको छैन।

@@ -1,6 +1,5 @@
 import type { FlowContext, FlowConversation } from "../../bot/context.ts";
 import type { BotDeps } from "../../bot/deps.ts";
-import { indiaFromNepalBalance } from "../../bot/flow/checkout.ts";
 import { type Choice, Flow, type Parsed, type Step } from "../../bot/flow/toolkit.ts";
 import {
   checkAmount,
@@ -43,9 +42,6 @@ export function indiaConversation(deps: BotDeps) {
   return async function india(conversation: FlowConversation, ctx: FlowContext) {
     const flow = await Flow.start(conversation, ctx, deps, "india");
     const { t } = flow;
-    // Said at once rather than after five questions (the checkout refuses it anyway).
-    if (indiaFromNepalBalance(deps, { region: "in" }))
-      return flow.end(t("india-prepaid-unavailable"));
     const operators = await offeredOperators(flow, "india");
 
     const steps: Step<State>[] = [
