@@ -48,7 +48,8 @@ export function inrToNprPaisa(inrPaisa: number, rateE4: number): number {
   const scaled = BigInt(inrPaisa) * BigInt(rateE4);
   const scale = BigInt(RATE_SCALE);
   const npr = Number((scaled + scale - 1n) / scale);
-  if (!Number.isSafeInteger(npr)) throw new RangeError("the converted amount exceeds a safe integer");
+  if (!Number.isSafeInteger(npr))
+    throw new RangeError("the converted amount exceeds a safe integer");
   return npr;
 }
 
