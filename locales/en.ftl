@@ -275,13 +275,16 @@ electricity-confirm-phone = Phone: { $phone }
 
 # india
 india-circles-failed = I could not get the list of circles ({ $reason }). Nothing was charged. Please try again later with /recharge.
-india-ask-circle = 🇮🇳 Which telecom circle (state) is the connection in?
-india-ask-kind = Circle: { $circle }. What do you want to recharge?
+india-ask-circle = Which telecom circle (state) is the connection in?
+india-ask-kind = 🇮🇳 India: what do you want to recharge?
 india-kind-prepaid = 📱 Prepaid mobile
 india-kind-postpaid = 🧾 Postpaid mobile
 india-kind-dth = 📡 DTH (TV)
 india-ask-operator = { $kind }: which operator?
-india-ask-number = Which { $operator } number? (10 digits; +91 is fine)
+india-ask-number = Which mobile number? (10 digits; +91 is fine)
+india-ask-dth-id-first = Your DTH subscriber id (10 digits) or the registered mobile number:
+india-ask-operator-suggested = { $number } is in a number series of { $suggestion }. Numbers can move to another operator, so this is only a suggestion: choose it, or pick your operator.
+india-suggested = { $suggestion } (suggested)
 india-ask-dth-id = Your { $operator } subscriber id (10 digits) or the registered mobile number:
 india-plan = { $amount } · { $details }
 india-ask-plan = Choose a plan for { $number }, or type an amount from { $min } to { $max }:

@@ -271,13 +271,16 @@ electricity-confirm-phone = फोन: { $phone }
 
 # india
 india-circles-failed = सर्कलहरूको सूची ल्याउन सकिएन ({ $reason })। कुनै रकम काटिएको छैन। केही बेरपछि /recharge पठाएर फेरि प्रयास गर्नुहोस्।
-india-ask-circle = 🇮🇳 कनेक्सन कुन टेलिकम सर्कल (राज्य) मा छ?
-india-ask-kind = सर्कल: { $circle }। के रिचार्ज गर्ने?
+india-ask-circle = कनेक्सन कुन टेलिकम सर्कल (राज्य) मा छ?
+india-ask-kind = 🇮🇳 भारत: के रिचार्ज गर्ने?
 india-kind-prepaid = 📱 प्रिपेड मोबाइल
 india-kind-postpaid = 🧾 पोस्टपेड मोबाइल
 india-kind-dth = 📡 DTH (टिभी)
 india-ask-operator = { $kind }: कुन अपरेटर?
-india-ask-number = कुन { $operator } नम्बर? (१० अङ्क; +91 राख्न मिल्छ)
+india-ask-number = कुन मोबाइल नम्बर? (१० अङ्क; +91 राख्न मिल्छ)
+india-ask-dth-id-first = तपाईंको DTH सब्सक्राइबर आईडी (१० अङ्क) वा दर्ता गरिएको मोबाइल नम्बर:
+india-ask-operator-suggested = { $number } { $suggestion } को नम्बर शृङ्खलामा पर्छ। नम्बर अर्को अपरेटरमा सर्न सक्छ, त्यसैले यो सुझाव मात्र हो: यसलाई छान्नुहोस्, वा आफ्नो अपरेटर छान्नुहोस्।
+india-suggested = { $suggestion } (सुझाव)
 india-ask-dth-id = तपाईंको { $operator } सब्सक्राइबर आईडी (१० अङ्क) वा दर्ता गरिएको मोबाइल नम्बर:
 india-plan = { $amount } · { $details }
 india-ask-plan = { $number } का लागि प्लान छान्नुहोस्, वा { $min } देखि { $max } सम्मको रकम टाइप गर्नुहोस्:
