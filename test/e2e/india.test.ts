@@ -73,7 +73,10 @@ describe("India recharge, end to end", () => {
   it("tells the user when a DTH recharge of a typed amount fails", async () => {
     const u = ts.user(802);
     await startIndia(u);
-    await u.tap("📡 DTH (TV)", /Your DTH subscriber id \(10 digits\) or the registered mobile number/);
+    await u.tap(
+      "📡 DTH (TV)",
+      /Your DTH subscriber id \(10 digits\) or the registered mobile number/,
+    );
     const ops = await u.say("1234560000", /DTH \(TV\): which operator/);
     expect(u.buttons(ops)).toEqual([
       "Tata Play",

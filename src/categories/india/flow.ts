@@ -125,7 +125,8 @@ export function indiaConversation(deps: BotDeps) {
           const list = operators
             .filter((o) => o.india === kind)
             .map((o) => ({ label: o.name, value: String(o.id) }));
-          const hint = kind === "dth" ? {} : suggestionFor(st.number!, kind, operators, st.circles!);
+          const hint =
+            kind === "dth" ? {} : suggestionFor(st.number!, kind, operators, st.circles!);
           if (!hint.operator) {
             const picked = await flow.choose(
               t("india-ask-operator", { kind: t(`india-kind-${kind}`) }),
