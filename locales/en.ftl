@@ -92,6 +92,8 @@ confirm-fee = Fee: { $fee }
 confirm-discount = Discount: −{ $discount }
 confirm-total = Total to pay: { $total }
 confirm-balance-after = Balance after: { $balance }
+confirm-total-inr = Total: { $total }
+confirm-pay-npr = To pay from your balance: { $npr } (₹1 = Rs { $rate })
 balance-short = Your balance is { $balance } and this order costs { $total }: { $shortfall } short. Please add money to your balance (an agent can credit it) and try again.
 confirm-question = Pay now?
 
@@ -273,13 +275,16 @@ electricity-confirm-phone = Phone: { $phone }
 
 # india
 india-circles-failed = I could not get the list of circles ({ $reason }). Nothing was charged. Please try again later with /recharge.
-india-ask-circle = 🇮🇳 Which telecom circle (state) is the connection in?
-india-ask-kind = Circle: { $circle }. What do you want to recharge?
+india-ask-circle = Which telecom circle (state) is the connection in?
+india-ask-kind = 🇮🇳 India: what do you want to recharge?
 india-kind-prepaid = 📱 Prepaid mobile
 india-kind-postpaid = 🧾 Postpaid mobile
 india-kind-dth = 📡 DTH (TV)
 india-ask-operator = { $kind }: which operator?
-india-ask-number = Which { $operator } number? (10 digits; +91 is fine)
+india-ask-number = Which mobile number? (10 digits; +91 is fine)
+india-ask-dth-id-first = Your DTH subscriber id (10 digits) or the registered mobile number:
+india-ask-operator-suggested = { $number } is in a number series of { $suggestion }. Numbers can move to another operator, so this is only a suggestion: choose it, or pick your operator.
+india-suggested = { $suggestion } (suggested)
 india-ask-dth-id = Your { $operator } subscriber id (10 digits) or the registered mobile number:
 india-plan = { $amount } · { $details }
 india-ask-plan = Choose a plan for { $number }, or type an amount from { $min } to { $max }:
@@ -314,6 +319,8 @@ receipt-line-discount = Discount: −{ $discount }
 receipt-line-total = Total: { $total }
 receipt-line-total-paid = Total paid: { $total }
 receipt-line-balance = Balance after: { $balance }
+receipt-line-held-npr = Held from your balance: { $npr } (₹1 = Rs { $rate })
+receipt-line-paid-npr = Paid { $npr } from your balance (₹1 = Rs { $rate })
 receipt-line-status = Status: { $status }
 notify-title-success = ✅ Order { $ref } succeeded.
 notify-title-failed = ❌ Order { $ref } failed.
@@ -456,4 +463,3 @@ common-idle-ended-seconds = Your previous request ended after { $seconds ->
 common-start-again = 🔁 Start again
 
 ## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
-india-prepaid-unavailable = India recharges cannot be paid from your balance yet: your balance is in Nepal rupees and India orders are priced in Indian rupees. Nothing was ordered or charged.

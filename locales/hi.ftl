@@ -88,6 +88,8 @@ confirm-fee = शुल्क: { $fee }
 confirm-discount = छूट: −{ $discount }
 confirm-total = कुल भुगतान: { $total }
 confirm-balance-after = बाद में बैलेंस: { $balance }
+confirm-total-inr = कुल: { $total }
+confirm-pay-npr = बैलेंस से भुगतान: { $npr } (₹1 = रु { $rate })
 balance-short = आपका बैलेंस { $balance } है और इस ऑर्डर की कीमत { $total } है: { $shortfall } कम। कृपया अपने बैलेंस में पैसे जोड़िए (एजेंट जोड़ सकते हैं) और फिर कोशिश कीजिए।
 confirm-question = अभी भुगतान करें?
 
@@ -269,13 +271,16 @@ electricity-confirm-phone = फ़ोन: { $phone }
 
 # india
 india-circles-failed = सर्किलों की सूची नहीं मिल सकी ({ $reason })। कोई पैसा नहीं कटा। थोड़ी देर बाद /recharge भेजकर फिर कोशिश कीजिए।
-india-ask-circle = 🇮🇳 कनेक्शन किस टेलीकॉम सर्किल (राज्य) का है?
-india-ask-kind = सर्किल: { $circle }। क्या रिचार्ज करना है?
+india-ask-circle = कनेक्शन किस टेलीकॉम सर्किल (राज्य) का है?
+india-ask-kind = 🇮🇳 भारत: क्या रिचार्ज करना है?
 india-kind-prepaid = 📱 प्रीपेड मोबाइल
 india-kind-postpaid = 🧾 पोस्टपेड मोबाइल
 india-kind-dth = 📡 DTH (टीवी)
 india-ask-operator = { $kind }: कौन सा ऑपरेटर?
-india-ask-number = कौन सा { $operator } नंबर? (10 अंक; +91 के साथ भी चलेगा)
+india-ask-number = कौन सा मोबाइल नंबर? (10 अंक; +91 के साथ भी चलेगा)
+india-ask-dth-id-first = आपकी DTH सब्सक्राइबर आईडी (10 अंक) या रजिस्टर्ड मोबाइल नंबर:
+india-ask-operator-suggested = { $number } { $suggestion } की नंबर सीरीज़ में है। नंबर दूसरे ऑपरेटर पर जा सकता है, इसलिए यह सिर्फ़ सुझाव है: इसे चुनिए, या अपना ऑपरेटर चुनिए।
+india-suggested = { $suggestion } (सुझाव)
 india-ask-dth-id = आपकी { $operator } सब्सक्राइबर आईडी (10 अंक) या रजिस्टर्ड मोबाइल नंबर:
 india-plan = { $amount } · { $details }
 india-ask-plan = { $number } के लिए प्लान चुनिए, या { $min } से { $max } तक की राशि लिखिए:
@@ -310,6 +315,8 @@ receipt-line-discount = छूट: −{ $discount }
 receipt-line-total = कुल: { $total }
 receipt-line-total-paid = कुल भुगतान: { $total }
 receipt-line-balance = बाद में बैलेंस: { $balance }
+receipt-line-held-npr = बैलेंस से रोका गया: { $npr } (₹1 = रु { $rate })
+receipt-line-paid-npr = बैलेंस से { $npr } का भुगतान हुआ (₹1 = रु { $rate })
 receipt-line-status = स्थिति: { $status }
 notify-title-success = ✅ ऑर्डर { $ref } सफल रहा।
 notify-title-failed = ❌ ऑर्डर { $ref } असफल रहा।
@@ -449,4 +456,3 @@ common-idle-ended-seconds = { $seconds } सेकंड तक जवाब न
 common-start-again = 🔁 फिर से शुरू करें
 
 ## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
-india-prepaid-unavailable = भारत रिचार्ज अभी आपके बैलेंस से नहीं हो सकता: आपका बैलेंस नेपाली रुपये में है और भारत के ऑर्डर की कीमत भारतीय रुपये में होती है। कोई ऑर्डर नहीं हुआ, कोई पैसा नहीं कटा।

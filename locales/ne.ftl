@@ -88,6 +88,8 @@ confirm-fee = शुल्क: { $fee }
 confirm-discount = छुट: −{ $discount }
 confirm-total = जम्मा तिर्नुपर्ने: { $total }
 confirm-balance-after = पछिको मौज्दात: { $balance }
+confirm-total-inr = जम्मा: { $total }
+confirm-pay-npr = मौज्दातबाट तिर्नुपर्ने: { $npr } (₹1 = रु { $rate })
 balance-short = तपाईंको मौज्दात { $balance } छ र यो अर्डरको मूल्य { $total } हो: { $shortfall } नपुग। कृपया मौज्दातमा पैसा थप्नुहोस् (एजेन्टले थपिदिन सक्छन्) र फेरि प्रयास गर्नुहोस्।
 confirm-question = अहिले तिर्ने?
 
@@ -269,13 +271,16 @@ electricity-confirm-phone = फोन: { $phone }
 
 # india
 india-circles-failed = सर्कलहरूको सूची ल्याउन सकिएन ({ $reason })। कुनै रकम काटिएको छैन। केही बेरपछि /recharge पठाएर फेरि प्रयास गर्नुहोस्।
-india-ask-circle = 🇮🇳 कनेक्सन कुन टेलिकम सर्कल (राज्य) मा छ?
-india-ask-kind = सर्कल: { $circle }। के रिचार्ज गर्ने?
+india-ask-circle = कनेक्सन कुन टेलिकम सर्कल (राज्य) मा छ?
+india-ask-kind = 🇮🇳 भारत: के रिचार्ज गर्ने?
 india-kind-prepaid = 📱 प्रिपेड मोबाइल
 india-kind-postpaid = 🧾 पोस्टपेड मोबाइल
 india-kind-dth = 📡 DTH (टिभी)
 india-ask-operator = { $kind }: कुन अपरेटर?
-india-ask-number = कुन { $operator } नम्बर? (१० अङ्क; +91 राख्न मिल्छ)
+india-ask-number = कुन मोबाइल नम्बर? (१० अङ्क; +91 राख्न मिल्छ)
+india-ask-dth-id-first = तपाईंको DTH सब्सक्राइबर आईडी (१० अङ्क) वा दर्ता गरिएको मोबाइल नम्बर:
+india-ask-operator-suggested = { $number } { $suggestion } को नम्बर शृङ्खलामा पर्छ। नम्बर अर्को अपरेटरमा सर्न सक्छ, त्यसैले यो सुझाव मात्र हो: यसलाई छान्नुहोस्, वा आफ्नो अपरेटर छान्नुहोस्।
+india-suggested = { $suggestion } (सुझाव)
 india-ask-dth-id = तपाईंको { $operator } सब्सक्राइबर आईडी (१० अङ्क) वा दर्ता गरिएको मोबाइल नम्बर:
 india-plan = { $amount } · { $details }
 india-ask-plan = { $number } का लागि प्लान छान्नुहोस्, वा { $min } देखि { $max } सम्मको रकम टाइप गर्नुहोस्:
@@ -310,6 +315,8 @@ receipt-line-discount = छुट: −{ $discount }
 receipt-line-total = जम्मा: { $total }
 receipt-line-total-paid = जम्मा तिरेको: { $total }
 receipt-line-balance = पछिको मौज्दात: { $balance }
+receipt-line-held-npr = मौज्दातबाट रोकिएको: { $npr } (₹1 = रु { $rate })
+receipt-line-paid-npr = मौज्दातबाट { $npr } तिरियो (₹1 = रु { $rate })
 receipt-line-status = अवस्था: { $status }
 notify-title-success = ✅ अर्डर { $ref } सफल भयो।
 notify-title-failed = ❌ अर्डर { $ref } असफल भयो।
@@ -449,4 +456,3 @@ common-idle-ended-seconds = { $seconds } सेकेन्डसम्म ज�
 common-start-again = 🔁 फेरि सुरु गर्ने
 
 ## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
-india-prepaid-unavailable = भारत रिचार्ज अहिले तपाईंको मौज्दातबाट तिर्न मिल्दैन: तपाईंको मौज्दात नेपाली रुपैयाँमा छ र भारतका अर्डरको मूल्य भारतीय रुपैयाँमा हुन्छ। केही अर्डर भएको छैन, केही शुल्क लागेको छैन।

@@ -1,6 +1,7 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { createCatalog, INDIA_OPERATOR_KEYS, type IndiaOperatorKey } from "./catalog/index.ts";
+import { DEFAULT_INR_TO_NPR_RATE, parseRate } from "./pricing/exchange.ts";
 import {
   DEFAULT_PRICE_SCHEDULE,
   PriceScheduleError,
@@ -280,6 +281,24 @@ const envSchema = z.object({
   /** The merchant's price schedule (src/pricing/); unset: face amount, no fee, no discount. */
   PRICE_SCHEDULE_FILE: optionalString,
   /**
+   * Nepal rupees per 1 Indian rupee (at most four decimals; default the official peg, 1.6): an India
+   * order in prepaid mode is paid from the Nepal-rupee balance at this rate, rounded up to the paisa.
+   */
+  INR_TO_NPR_RATE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default(DEFAULT_INR_TO_NPR_RATE)
+      .transform((text, ctx) => {
+        const r = parseRate(text);
+        if (!r.ok) {
+          ctx.addIssue({ code: "custom", message: r.why });
+          return z.NEVER;
+        }
+        return r.rateE4;
+      }),
+  ),
+  /**
    * Who pays for an order. prepaid (default): anyone may register (by sharing their own phone
    * contact) and orders from a balance that covers the price, held at confirm. staff: only the
    * listed users (AGENT_IDS, ADMIN_IDS, STAFF_IDS) may order, and the merchant's wallet pays.
@@ -552,7 +571,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       /** One process at a time sends a given push; the lock outlives its Bot API calls (checked above). */
       lockMs: e.NOTIFY_LOCK_MS ?? Math.max(60_000, minLockMs),
     },
-    pricing: { scheduleFile: e.PRICE_SCHEDULE_FILE, schedule: priceSchedule },
+    pricing: {
+      scheduleFile: e.PRICE_SCHEDULE_FILE,
+      schedule: priceSchedule,
+      /** NPR per 1 INR in ten-thousandths (INR_TO_NPR_RATE "1.6" -> 16000). */
+      inrToNprRateE4: e.INR_TO_NPR_RATE,
+    },
     accessMode: e.ACCESS_MODE,
     books: {
       lowFloatAlertPaisa: e.LOW_FLOAT_ALERT * 100,

@@ -119,6 +119,8 @@ export interface EngineDeps {
   /** Deliver events only after a successful connect (spec 6.1); default false (whenever a URL is set). */
   requireConnect: boolean;
   logger: { info: (obj: object, msg?: string) => void };
+  /** India executes debit the Nepal-rupee wallet at this rate (fees.ts); default the peg. */
+  inrToNprRateE4?: number;
 }
 
 export type ExecuteResult =
@@ -230,7 +232,7 @@ export function createEngine(deps: EngineDeps) {
           message: `Duplicate reference_no ${refText}: a transaction with this reference already exists`,
         };
       }
-      const fees = feesFor(order.operator.category, order.amountPaisa);
+      const fees = feesFor(order.operator.category, order.amountPaisa, deps.inrToNprRateE4);
       if (account.balancePaisa < fees.debitPaisa) {
         return {
           ok: false,

@@ -36,7 +36,7 @@ export {
   NO_FAULTS,
   parseFaultsEnv,
 } from "./faults.ts";
-export { FEE_RULES, feesFor } from "./fees.ts";
+export { FEE_RULES, feesFor, SANDBOX_INR_TO_NPR_RATE_E4 } from "./fees.ts";
 export { NOTHING_DUE_SUFFIX, UNKNOWN_CUSTOMER_SUFFIX } from "./lookups.ts";
 export type * from "./types.ts";
 export type { Delivery, DeliveryAttempt, WebhookPolicy, WebhookTarget } from "./webhooks.ts";
@@ -89,6 +89,7 @@ export function createSandbox(opts: SandboxOptions): Sandbox {
     },
     requireConnect: opts.requireConnect ?? false,
     logger,
+    ...(opts.inrToNprRateE4 === undefined ? {} : { inrToNprRateE4: opts.inrToNprRateE4 }),
   });
 
   const accounts = new Map<string, Account>();

@@ -33,6 +33,12 @@ export interface SandboxOptions {
   indiaOperatorIds?: CatalogOptions["indiaOperatorIds"];
   indiaMobileOperatorTypeId?: number;
   indiaDthOperatorTypeId?: number;
+  /**
+   * The aggregator's own rate for India orders, Nepal rupees per 1 Indian rupee in ten-thousandths
+   * (default 16 000, the peg 1.6): the wallet is in Nepal rupees, so an India execute of ₹ amount
+   * debits that amount converted, rounded up to the paisa (fees.ts).
+   */
+  inrToNprRateE4?: number;
   /** Faults switched on at start, per token. */
   faults?: Record<string, Partial<Faults>>;
   /** Protects /_sandbox/*. Default: the first account's token. */

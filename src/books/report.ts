@@ -1,6 +1,6 @@
 import { account, type LedgerStore } from "../ledger/index.ts";
 import type { Logger } from "../logger.ts";
-import type { Notification, Order } from "../orders/model.ts";
+import { chargedPaisa, type Notification, type Order } from "../orders/model.ts";
 import { margin } from "../pricing/index.ts";
 import type { Crossings } from "./crossing.ts";
 
@@ -92,7 +92,8 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
         if (e.id === FLOAT_OPENING_ID) anchored = true;
         if (e.kind !== "float_debit" || !e.reference) continue;
         const order = await deps.orders.get(e.reference);
-        const paid = order?.holdId !== undefined ? (order.price?.totalPaisa ?? 0) : 0;
+        // In Nepal rupees, as the debit is: an India order's converted total.
+        const paid = order?.holdId !== undefined ? chargedPaisa(order) : 0;
         const commission = order?.wallet?.commissionPaisa ?? 0;
         m.orders += 1;
         m.commissionReportedPaisa += commission;

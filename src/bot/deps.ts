@@ -5,7 +5,7 @@ import type { Catalog } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/model.ts";
 import type { AccessMode } from "../orders/service.ts";
-import type { Quote } from "../pricing/index.ts";
+import type { NprCharge, Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { StartResult } from "../topup/index.ts";
 import type { BotContext } from "./context.ts";
@@ -73,6 +73,11 @@ export interface BotPayment {
   mode: AccessMode;
   /** What the customer pays for a draft: the figures the confirm screen shows and the hold takes. */
   priceOf(draft: OrderDraft): Quote;
+  /**
+   * For a draft priced in ₹ and paid from the Nepal-rupee balance (India, prepaid): the rate and
+   * the NPR figures the hold takes. Undefined when the balance pays the price as it is.
+   */
+  exchangeOf?(draft: OrderDraft): NprCharge | undefined;
   /** The customer's available balance (posted credits minus debits and holds), in paisa. */
   availablePaisa(userId: number): Promise<number>;
   /** May this user spend at all (registered in prepaid mode, listed in staff mode)? */

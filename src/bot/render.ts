@@ -1,5 +1,6 @@
 import { formatMoney } from "../money.ts";
-import { isFinal, type Order, type OrderStatus } from "../orders/model.ts";
+import { chargedPaisa, isFinal, type Order, type OrderStatus } from "../orders/model.ts";
+import { formatRate } from "../pricing/index.ts";
 import { formatOrderTime, formatTime } from "./format.ts";
 import type { Translate } from "./i18n.ts";
 
@@ -47,7 +48,8 @@ function itemLine(t: Translate, order: Order): string | null {
  * bill month, and the money. An order somebody paid for through the books (prepaid: it has a
  * hold) shows amount, fee, discount and total, and the balance; in open mode nobody was charged
  * through the books, so only the amount. The order's money is in its country's rupees; the
- * balance is the Nepal wallet's, always in Nepal rupees.
+ * balance is the Nepal wallet's, always in Nepal rupees. An India order paid from the balance
+ * shows its ₹ figures, then the Nepal rupees held or paid and the rate (`exchange`).
  */
 export function receiptLines(t: Translate, order: Order, extra: ReceiptExtra = {}): string[] {
   const money = (paisa: number) => formatMoney(paisa, { region: order.region, locale: t.locale });
@@ -64,13 +66,21 @@ export function receiptLines(t: Translate, order: Order, extra: ReceiptExtra = {
   if (item) lines.push(item);
   if (order.holdId !== undefined && order.price) {
     const p = order.price;
+    const x = order.exchange;
     lines.push(
       t("receipt-line-fee", { fee: money(p.feePaisa) }),
       t("receipt-line-discount", { discount: money(p.discountPaisa) }),
-      order.status === "success"
+      order.status === "success" && !x
         ? t("receipt-line-total-paid", { total: money(p.totalPaisa) })
         : t("receipt-line-total", { total: money(p.totalPaisa) }),
     );
+    if (x) {
+      const npr = formatMoney(x.totalPaisa, { region: "np", locale: t.locale });
+      const rate = formatRate(x.rateE4);
+      // Failed: the refund line above the receipt says it came back.
+      if (order.status === "success") lines.push(t("receipt-line-paid-npr", { npr, rate }));
+      else if (order.status !== "failed") lines.push(t("receipt-line-held-npr", { npr, rate }));
+    }
     if (extra.balancePaisa !== undefined) {
       const balance = formatMoney(extra.balancePaisa, { region: "np", locale: t.locale });
       lines.push(t("receipt-line-balance", { balance }));
@@ -105,8 +115,10 @@ export function failureReason(t: Translate, order: Order): string {
 
 /** What happened to the money of a failed order: returned to the balance, or never taken. */
 function refundLine(t: Translate, order: Order): string {
-  if (order.holdId !== undefined && order.price && order.price.totalPaisa > 0) {
-    const total = formatMoney(order.price.totalPaisa, { region: order.region, locale: t.locale });
+  // What the balance gave: Nepal rupees (an India order's converted total).
+  if (order.holdId !== undefined && order.price && chargedPaisa(order) > 0) {
+    const region = order.exchange ? "np" : order.region;
+    const total = formatMoney(chargedPaisa(order), { region, locale: t.locale });
     return t("notify-returned", { total });
   }
   return t("notify-nothing-charged");

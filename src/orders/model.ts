@@ -84,6 +84,29 @@ export const orderPriceSchema = z
   });
 export type OrderPrice = z.infer<typeof orderPriceSchema>;
 
+/**
+ * An order priced in Indian rupees and paid from a Nepal-rupee balance (an India order in prepaid
+ * mode): the rate used (NPR per 1 INR, in ten-thousandths: 1.6 is 16000) and the Nepal-rupee
+ * figures, each the ₹ figure converted and rounded up to the paisa (src/pricing/exchange.ts). The
+ * hold takes `totalPaisa`; receipts show both currencies from these figures.
+ */
+export const orderExchangeSchema = z
+  .object({
+    rateE4: z.number().int().positive(),
+    totalPaisa: paisa,
+    feePaisa: paisa,
+  })
+  .refine((x) => x.feePaisa <= x.totalPaisa, { message: "the fee must not exceed the total" });
+export type OrderExchange = z.infer<typeof orderExchangeSchema>;
+
+/** What the customer's balance pays for an order, in Nepal paisa: the converted total, else the price. */
+export function chargedPaisa(order: {
+  price?: OrderPrice | undefined;
+  exchange?: OrderExchange | undefined;
+}): number {
+  return order.exchange?.totalPaisa ?? order.price?.totalPaisa ?? 0;
+}
+
 /** The ledger hold of an order: the transfer id derived from its reference (prepaid mode). */
 export const holdIdOf = (reference: string): string => `order:${reference}`;
 
@@ -129,8 +152,11 @@ export const orderSchema = perCategory({
   amountPaisa: paisa.refine((n) => n > 0, "amount must be positive"),
   /** The customer's price, fixed when the order was placed (absent on orders placed before). */
   price: orderPriceSchema.optional(),
+  /** Paid from a balance in another currency (India in prepaid mode): the rate and the NPR figures. */
+  exchange: orderExchangeSchema.optional(),
   /**
-   * The ledger hold paying for this order (customer:<userId> -> merchant:sales, price.totalPaisa),
+   * The ledger hold paying for this order (customer:<userId> -> merchant:sales, chargedPaisa: the price's total, or
+   * for an order in ₹ its Nepal-rupee equivalent),
    * taken by the store in the same atomic step that creates the order; the final transition posts
    * it (success) or voids it (failed), in the same step as the status change. Absent: nobody pays.
    */

@@ -1,7 +1,15 @@
 import type { Registry } from "prom-client";
 import { z } from "zod";
 import type { Logger } from "../logger.ts";
-import { DEFAULT_PRICE_SCHEDULE, type PriceSchedule, quote } from "../pricing/index.ts";
+import {
+  DEFAULT_INR_TO_NPR_RATE,
+  DEFAULT_PRICE_SCHEDULE,
+  type NprCharge,
+  nprCharge,
+  type PriceSchedule,
+  parseRate,
+  quote,
+} from "../pricing/index.ts";
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
 import type { ExecuteResult, StatusResult } from "../provider/schemas.ts";
 import { perCategory } from "./categories/index.ts";
@@ -128,6 +136,11 @@ export interface OrdersOptions {
   pricing?: PriceSchedule;
   /** Default "open". In "prepaid" every order takes a hold on its customer's balance. */
   accessMode?: AccessMode;
+  /**
+   * NPR per 1 INR in ten-thousandths (config INR_TO_NPR_RATE; default the peg, 1.6): an India
+   * order in prepaid mode holds its ₹ price converted at this rate (src/pricing/exchange.ts).
+   */
+  inrToNprRateE4?: number;
   provider: OrdersProvider;
   logger?: Logger;
   now?: () => number;
@@ -215,6 +228,12 @@ export function eventFromStatus(
   return { ...base, status, ...(note === undefined ? {} : { note }) };
 }
 
+function defaultRateE4(): number {
+  const r = parseRate(DEFAULT_INR_TO_NPR_RATE);
+  if (!r.ok) throw new Error(r.why);
+  return r.rateE4;
+}
+
 export function createOrders(opts: OrdersOptions) {
   const { store, provider } = opts;
   const now = opts.now ?? Date.now;
@@ -222,10 +241,24 @@ export function createOrders(opts: OrdersOptions) {
   const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
   const schedule = opts.pricing ?? DEFAULT_PRICE_SCHEDULE;
   const accessMode = opts.accessMode ?? "open";
+  const rateE4 = opts.inrToNprRateE4 ?? defaultRateE4();
 
   /** The price a customer pays for a draft: the same figures the confirm screen shows. */
   const priceOf = (d: { category: Order["category"]; operatorId: number; amountPaisa: number }) =>
     quote(schedule, { category: d.category, operatorId: d.operatorId, amountPaisa: d.amountPaisa });
+
+  /**
+   * What a prepaid customer's Nepal-rupee balance pays for a draft priced in ₹ (an India order):
+   * the price converted at the configured rate. Undefined when the balance pays the price as it
+   * is (a Nepal order) or nobody's balance pays (staff mode).
+   */
+  const exchangeOf = (d: {
+    category: Order["category"];
+    region: Order["region"];
+    operatorId: number;
+    amountPaisa: number;
+  }): NprCharge | undefined =>
+    accessMode === "prepaid" && d.region === "in" ? nprCharge(priceOf(d), rateE4) : undefined;
 
   async function find(input: { reference?: string; transactionId?: string }) {
     if (input.reference !== undefined) {
@@ -328,6 +361,7 @@ export function createOrders(opts: OrdersOptions) {
     const reference = input.referenceNo ?? (await store.nextReference());
     // The rest of the input is the order's own fields, its category and details included.
     const { referenceNo: _, executeReference, ...fields } = input;
+    const exchange = exchangeOf(fields);
     const order: Order = {
       reference,
       ...(executeReference !== undefined && executeReference !== reference
@@ -336,6 +370,7 @@ export function createOrders(opts: OrdersOptions) {
       ...fields,
       // The face amount still goes to the aggregator; the price is what the customer pays.
       price: priceOf(fields),
+      ...(exchange ? { exchange } : {}),
       ...(accessMode === "prepaid" ? { holdId: holdIdOf(reference) } : {}),
       status: "placed",
       history: [{ source: "system", status: "placed", at }],
@@ -421,6 +456,8 @@ export function createOrders(opts: OrdersOptions) {
     accessMode,
     /** What the customer would pay for a draft (the schedule's quote). */
     priceOf,
+    /** For a draft in ₹ paid from a Nepal-rupee balance: the rate and the NPR figures. */
+    exchangeOf,
     place,
     submit,
     /** place then submit; returns the order after the execute outcome was applied. */

@@ -7,7 +7,13 @@ import {
   type TransferInput,
   transferInputSchema,
 } from "../ledger/model.ts";
-import { isFinal, type Notification, type Order, type UnmatchedEvent } from "./model.ts";
+import {
+  chargedPaisa,
+  isFinal,
+  type Notification,
+  type Order,
+  type UnmatchedEvent,
+} from "./model.ts";
 
 /**
  * The order store port. Two adapters: Redis (production, many processes) and memory (embedded mode
@@ -100,12 +106,14 @@ export class HoldRefusedError extends Error {
 export function holdOf(order: Order): HoldInput | null {
   if (order.holdId === undefined) return null;
   if (!order.price) throw new Error(`order ${order.reference} has a hold id but no price`);
-  if (order.price.totalPaisa === 0) return null;
+  // In the balance's currency: an India order holds its Nepal-rupee equivalent.
+  const amountPaisa = chargedPaisa(order);
+  if (amountPaisa === 0) return null;
   return holdInputSchema.parse({
     id: order.holdId,
     debit: account.customer(order.userId),
     credit: account.merchant.sales,
-    amountPaisa: order.price.totalPaisa,
+    amountPaisa,
     reference: order.reference,
   });
 }
@@ -123,7 +131,8 @@ export function settlementOf(current: Order, written: Order): "post" | "void" | 
 /**
  * The posted transfers a successful order books, in the same atomic step as its transition
  * (LEDGER.md): the aggregator's debit of the merchant's float (`debit_amount`, from the execute
- * response) and, in prepaid mode, the order's fee moved from sales into fee income. A prepaid
+ * response, in the wallet's Nepal rupees as the aggregator reports it, India orders too) and,
+ * in prepaid mode, the order's fee moved from sales into fee income. A prepaid
  * order's float debit is paid from sales (what the customer paid); an order nobody paid for (open
  * mode) is paid from the merchant's own money (`merchant:funding`). Commission is not booked here:
  * it stays on the order until the aggregator's balance shows it credited (LEDGER.md), so the float
@@ -148,7 +157,8 @@ export function bookingsOf(current: Order, written: Order): TransferInput[] {
       reference,
     });
   }
-  const fee = prepaid ? (written.price?.feePaisa ?? 0) : 0;
+  // In the books' rupees: an India order's fee as converted when it was placed.
+  const fee = prepaid ? (written.exchange?.feePaisa ?? written.price?.feePaisa ?? 0) : 0;
   if (fee > 0) {
     out.push({
       id: `order:${reference}:fee`,

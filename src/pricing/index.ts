@@ -1,4 +1,13 @@
 /** Prices the customer pays (the merchant's schedule) and the merchant's margin: pure, no I/O but the file read at start. */
+export {
+  DEFAULT_INR_TO_NPR_RATE,
+  formatRate,
+  inrToNprPaisa,
+  type NprCharge,
+  nprCharge,
+  parseRate,
+  RATE_SCALE,
+} from "./exchange.ts";
 export { margin } from "./margin.ts";
 export { adjustmentPaisa, type Quote, type QuoteInput, quote, ruleFor } from "./quote.ts";
 export {

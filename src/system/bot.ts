@@ -63,6 +63,7 @@ export function botDeps(
     payment: {
       mode,
       priceOf: (draft) => parts.orders.priceOf(draft),
+      exchangeOf: (draft) => parts.orders.exchangeOf(draft),
       availablePaisa: async (userId) =>
         (await parts.stores.ledger.balance(account.customer(userId))).availablePaisa,
       access: async (userId) =>

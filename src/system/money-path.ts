@@ -47,6 +47,7 @@ export function wireMoneyPath(
     store: parts.stores.store,
     pricing: config.pricing.schedule,
     accessMode: config.accessMode,
+    inrToNprRateE4: config.pricing.inrToNprRateE4,
     provider,
     logger,
     now,

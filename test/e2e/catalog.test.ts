@@ -118,12 +118,12 @@ describe("the catalogue from the provider, end to end", () => {
 
   it("India DTH: fetches the subscriber's bill, offers its monthly amount, refuses an unknown subscriber", async () => {
     const u = ts.user(1603);
-    await u.menu("🇮🇳 India recharge", /Which telecom circle/);
-    await u.say("delhi", /Circle: Delhi NCR/);
-    await u.tap("📡 DTH (TV)", /DTH \(TV\): which operator/);
-    await u.tap("Tata Play", /Your Tata Play subscriber id/);
+    await u.menu("🇮🇳 India recharge", /India: what do you want to recharge/);
+    await u.tap("📡 DTH (TV)", /Your DTH subscriber id/);
+    await u.say("1234564040", /DTH \(TV\): which operator/);
+    await u.tap("Tata Play", /Which telecom circle/);
     // An unknown subscriber (the sandbox's …4040): said, and the id asked again.
-    const refused = await u.say("1234564040", /That subscriber could not be found/);
+    const refused = await u.say("delhi", /That subscriber could not be found/);
     expect(refused.text).toContain("Customer not found");
     await u.waitFor(/Your Tata Play subscriber id/);
 

@@ -118,14 +118,16 @@ describe("conversations that forgive, end to end", () => {
     it("works in India's flow at every step, in English", async () => {
       const u = ts.user(1706);
       await u.say("/recharge", /What would you like to pay/);
-      const circles = await u.tap(t("en", "menu-india"), /Which telecom circle/);
-      expect(u.buttons(circles)).not.toContain("‹ Back");
-      await u.say("delhi", /Circle: Delhi NCR/);
-      await u.tap("📱 Prepaid mobile", /which operator/);
-      await u.tap("Airtel Prepaid", /Which Airtel Prepaid number/);
-      await u.tap("‹ Back", /Prepaid mobile: which operator/);
-      await u.tap("‹ Back", /Circle: Delhi NCR/);
+      const kinds = await u.tap(t("en", "menu-india"), /India: what do you want to recharge/);
+      expect(u.buttons(kinds)).not.toContain("‹ Back");
+      await u.tap("📱 Prepaid mobile", /Which mobile number/);
+      await u.say("9876543210", /which operator/);
+      await u.tap("Airtel Prepaid", /Which telecom circle/);
+      await u.say("delhi", /Choose a plan for 9876543210/);
       await u.tap("‹ Back", /Which telecom circle/);
+      await u.tap("‹ Back", /Prepaid mobile: which operator/);
+      await u.tap("‹ Back", /Which mobile number/);
+      await u.tap("‹ Back", /India: what do you want to recharge/);
     });
   });
 

@@ -2,28 +2,26 @@ import { describe, expect, it } from "vitest";
 import { expectFailurePush, expectParts } from "../support/chat.ts";
 import { detailsOf, ledgerFor, type TestUser, useTestSystem } from "../support/system.ts";
 
-/** The India recharge flow end to end: circle, kind, operator, number, plan or amount (₹), push. */
+/** The India recharge flow end to end: kind, number, operator, circle, plan or amount (₹), push. */
 describe("India recharge, end to end", () => {
   const ts = useTestSystem();
 
   async function startIndia(u: TestUser) {
-    return u.menu("🇮🇳 India recharge", /Which telecom circle \(state\) is the connection in\?/);
+    return u.menu("🇮🇳 India recharge", /India: what do you want to recharge\?/);
   }
 
   it("recharges a prepaid number with a plan from the list and pushes the success", async () => {
     const u = ts.user(801);
-    const circles = await startIndia(u);
-    expect(circles.text).toContain("You can also type part of the name to search.");
-    expect(u.buttons(circles)).toContain("1/3");
-    const kinds = await u.say("delhi", /Circle: Delhi NCR\. What do you want to recharge\?/);
+    const kinds = await startIndia(u);
     expect(u.buttons(kinds)).toEqual([
       "📱 Prepaid mobile",
       "🧾 Postpaid mobile",
       "📡 DTH (TV)",
-      "‹ Back",
       "✖ Cancel",
     ]);
-    const ops = await u.tap("📱 Prepaid mobile", /Prepaid mobile: which operator\?/);
+    await u.tap("📱 Prepaid mobile", /Which mobile number\? \(10 digits; \+91 is fine\)/);
+    // 9876… is in no series of the table: the plain list.
+    const ops = await u.say("+91 98765 43210", /Prepaid mobile: which operator\?/);
     expect(u.buttons(ops)).toEqual([
       "Jio Prepaid",
       "Airtel Prepaid",
@@ -32,9 +30,11 @@ describe("India recharge, end to end", () => {
       "‹ Back",
       "✖ Cancel",
     ]);
-    await u.tap("Airtel Prepaid", /Which Airtel Prepaid number\? \(10 digits; \+91 is fine\)/);
+    const circles = await u.tap("Airtel Prepaid", /Which telecom circle \(state\)/);
+    expect(circles.text).toContain("You can also type part of the name to search.");
+    expect(u.buttons(circles)).toContain("1/3");
     const plans = await u.say(
-      "+91 98765 43210",
+      "delhi",
       /Choose a plan for 9876543210, or type an amount from ₹50 to ₹5,000/,
     );
     expect(u.buttons(plans)).toContain("₹299 · 28 days · Unlimited calls, 2 GB/day, 100 SMS/day");
@@ -73,11 +73,11 @@ describe("India recharge, end to end", () => {
   it("tells the user when a DTH recharge of a typed amount fails", async () => {
     const u = ts.user(802);
     await startIndia(u);
-    // Paging to the circle instead of searching.
-    u.press("›");
-    await u.emu.waitFor(() => u.buttons().includes("Mumbai"));
-    await u.tap("Mumbai", /Circle: Mumbai/);
-    const ops = await u.tap("📡 DTH (TV)", /DTH \(TV\): which operator/);
+    await u.tap(
+      "📡 DTH (TV)",
+      /Your DTH subscriber id \(10 digits\) or the registered mobile number/,
+    );
+    const ops = await u.say("1234560000", /DTH \(TV\): which operator/);
     expect(u.buttons(ops)).toEqual([
       "Tata Play",
       "Airtel Digital TV",
@@ -86,11 +86,11 @@ describe("India recharge, end to end", () => {
       "‹ Back",
       "✖ Cancel",
     ]);
-    await u.tap(
-      "Tata Play",
-      /Your Tata Play subscriber id \(10 digits\) or the registered mobile number/,
-    );
-    const plans = await u.say("1234560000", /Choose a plan for 1234560000/);
+    await u.tap("Tata Play", /Which telecom circle/);
+    // Paging to the circle instead of searching.
+    u.press("›");
+    await u.emu.waitFor(() => u.buttons().includes("Mumbai"));
+    const plans = await u.tap("Mumbai", /Choose a plan for 1234560000/);
     expect(u.buttons(plans)).toContain("₹450 · 1 month · Family HD Pack");
     const confirm = await u.say("350", /Please check your order/);
     expectParts(confirm.text, ["Operator: Tata Play", "Circle: Mumbai", "Amount: ₹350"]);
@@ -111,23 +111,23 @@ describe("India recharge, end to end", () => {
   it("re-asks with a reason at every step and keeps earlier answers", async () => {
     const u = ts.user(803);
     await startIndia(u);
-    // Circle.
-    await u.say("atlantis", /Nothing matches "atlantis"/);
-    await u.say("pradesh", /Matches for "pradesh"/);
-    await u.tap("Himachal Pradesh", /Circle: Himachal Pradesh/);
-    // Kind and operator, with a way back.
+    // Kind, with a way back from the number.
     await u.say("postpaid", /Please choose one of the buttons/);
-    await u.tap("📱 Prepaid mobile", /Prepaid mobile: which operator/);
-    await u.tap("‹ Back", /Circle: Himachal Pradesh\. What do you want to recharge/);
-    await u.tap("🧾 Postpaid mobile", /Postpaid mobile: which operator/);
-    await u.say("jio", /Please choose one of the buttons/);
-    await u.tap("Jio Postpaid", /Which Jio Postpaid number/);
+    await u.tap("📱 Prepaid mobile", /Which mobile number/);
+    await u.tap("‹ Back", /India: what do you want to recharge/);
+    await u.tap("🧾 Postpaid mobile", /Which mobile number/);
     // Number.
     await u.say("12345", /5 digits; it needs exactly 10/);
     await u.say("98765abc", /Please use digits only/);
     u.emu.sendSticker(803);
     await u.waitFor(/Please answer with a text message/);
-    await u.say("09123456789", /Choose a plan for 9123456789/);
+    await u.say("09123456789", /Postpaid mobile: which operator/);
+    // Operator, then the circle.
+    await u.say("jio", /Please choose one of the buttons/);
+    await u.tap("Jio Postpaid", /Which telecom circle/);
+    await u.say("atlantis", /Nothing matches "atlantis"/);
+    await u.say("pradesh", /Matches for "pradesh"/);
+    await u.tap("Himachal Pradesh", /Choose a plan for 9123456789/);
     // Plan or amount: amounts are checked against the bounds and shown in ₹.
     await u.say("20", /smallest amount is ₹50/);
     await u.say("6000", /largest amount is ₹5,000/);

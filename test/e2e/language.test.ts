@@ -89,11 +89,11 @@ describe("languages, end to end", () => {
   it("shows a Hindi reader's India recharge in ₹, in the question, confirm, receipt and push", async () => {
     const u = ts.user(945, { language_code: "hi" });
     await u.say("/recharge", "आप क्या भरना चाहते हैं?");
-    await u.tap("🇮🇳 भारत रिचार्ज", /कनेक्शन किस टेलीकॉम सर्किल \(राज्य\) का है\?/);
-    await u.say("delhi", /सर्किल: Delhi NCR। क्या रिचार्ज करना है\?/);
-    await u.tap("📱 प्रीपेड मोबाइल", /प्रीपेड मोबाइल: कौन सा ऑपरेटर\?/);
-    await u.tap("Jio Prepaid", /कौन सा Jio Prepaid नंबर\?/);
-    const plans = await u.say("9876543210", /₹50 से ₹5,000 तक की राशि लिखिए/);
+    await u.tap("🇮🇳 भारत रिचार्ज", /भारत: क्या रिचार्ज करना है\?/);
+    await u.tap("📱 प्रीपेड मोबाइल", /कौन सा मोबाइल नंबर\?/);
+    await u.say("9876543210", /प्रीपेड मोबाइल: कौन सा ऑपरेटर\?/);
+    await u.tap("Jio Prepaid", /कनेक्शन किस टेलीकॉम सर्किल \(राज्य\) का है\?/);
+    const plans = await u.say("delhi", /₹50 से ₹5,000 तक की राशि लिखिए/);
     expect(u.buttons(plans).some((b) => b.startsWith("₹299 · "))).toBe(true);
     const confirm = await u.say("1,250", /कृपया अपना ऑर्डर जाँच लीजिए:/);
     expect(confirm.text).toContain("राशि: ₹1,250");

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { formatMoney } from "../../src/money.ts";
-import { parsePriceSchedule, quote } from "../../src/pricing/index.ts";
+import { nprCharge, parsePriceSchedule, quote } from "../../src/pricing/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
@@ -161,12 +161,36 @@ describe("who pays, per category: confirm total = amount debited, fee and discou
     return { ref, order, price, money };
   }
 
-  it("india: refused from a Nepal-rupee balance (no exchange rate), with nothing ordered or held", async () => {
+  it("india: the schedule's ₹ price, held from the Nepal-rupee balance at the rate (1.6), taken on success", async () => {
     const u = await funded();
-    const said = await u.menu("🇮🇳 India recharge", /cannot be paid from your balance/);
-    expect(said.text).toContain("Nothing was ordered or charged.");
-    expect(await ts.system.orders.listByUser(u.id, 5)).toEqual([]);
-    expect(await balance(u)).toMatchObject({ postedPaisa: FUND, heldPaisa: 0 });
+    await u.menu("🇮🇳 India recharge", /India: what do you want to recharge/);
+    await u.tap("📱 Prepaid mobile", /Which mobile number/);
+    await u.say("9876541111", /which operator/);
+    await u.tap("Airtel Prepaid", /Which telecom circle/);
+    await u.say("delhi", /Choose a plan/);
+    const confirm = await u.say("200", CONFIRM);
+    // A 1.5 % fee (₹3) and the default 1 % discount (₹2): ₹201, Rs 321.60 at 1.6.
+    const price = quote(schedule, { category: "india", operatorId: 202, amountPaisa: 20_000 });
+    expect(price.totalPaisa).toBe(20_100);
+    const npr = nprCharge(price, 16_000);
+    expect(confirm.text).toContain("Total: ₹201");
+    expect(confirm.text).toContain(
+      `To pay from your balance: ${formatMoney(npr.totalPaisa)} (₹1 = Rs 1.60)`,
+    );
+    const { ref } = await u.confirm();
+    const order = (await ts.system.orders.get(ref))!;
+    expect(order.price).toEqual(price);
+    expect(order.exchange).toEqual(npr);
+    expect((await ts.system.ledger.pendingOf(order.holdId!))?.hold.amountPaisa).toBe(32_160);
+    const push = await u.outcome(ref, "succeeded");
+    expect(push.text).toContain("Fee: ₹3");
+    expect(push.text).toContain("Paid Rs 321.60 from your balance (₹1 = Rs 1.60)");
+    await waitUntil(
+      async () => (await ts.system.ledger.pendingOf(order.holdId!))?.state === "posted",
+      "the hold posted",
+    );
+    expect(await balance(u)).toMatchObject({ postedPaisa: FUND - 32_160, heldPaisa: 0 });
+    await expectBooksBalanced(ts.system.ledger);
   });
 
   for (const [category, flow] of FLOWS) {

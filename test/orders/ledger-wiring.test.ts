@@ -8,6 +8,7 @@ import {
 } from "../../src/ledger/index.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import {
+  chargedPaisa,
   holdIdOf,
   isFinal,
   type Order,
@@ -17,6 +18,7 @@ import {
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import { HoldRefusedError, type OrderStore } from "../../src/orders/store.ts";
+import { nprCharge } from "../../src/pricing/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
 
@@ -52,6 +54,24 @@ const adapters: Array<[string, () => Harness]> = [
   ["memory", memoryHarness],
   ["redis", redisHarness],
 ];
+
+/**
+ * A prepaid India order of the same figures in ₹, paid from the Nepal-rupee balance at 1.6: its
+ * hold and fee booking are the converted figures (`exchange`).
+ */
+function prepaidIndia(reference: string, userId: number, totalPaisa = 10_300): Order {
+  const o = prepaid(reference, userId, totalPaisa);
+  return {
+    ...o,
+    region: "in",
+    category: "india",
+    operatorId: 202,
+    operatorName: "Airtel Prepaid",
+    connectionNo: "9810012345",
+    details: { circleId: "5" },
+    exchange: nprCharge(o.price!, 16_000),
+  } as Order;
+}
 
 /** A prepaid order: face 100.00, fee 5.00, discount 2.00, total 103.00 unless told. */
 function prepaid(reference: string, userId: number, totalPaisa = 10_300): Order {
@@ -314,6 +334,32 @@ describe.each(adapters)("order store with the ledger: %s", (_name, makeHarness) 
     await expectBooksBalanced(h.ledger);
   });
 
+  it("an India order holds, captures and books its fee in Nepal rupees (the converted figures)", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 513, 20_000);
+    const o = prepaidIndia("1000000000014", 513);
+    expect(o.exchange).toEqual({ rateE4: 16_000, totalPaisa: 16_480, feePaisa: 800 });
+    await h.store.create(o);
+    expect((await h.ledger.pendingOf(o.holdId!))?.hold.amountPaisa).toBe(16_480);
+    expect((await h.ledger.balance(account.customer(513))).availablePaisa).toBe(3_520);
+    await event(h.store, o.reference, "queued", WALLET, "execute");
+    const done = await event(h.store, o.reference, "success");
+    expect(done?.bookings?.map((b) => b.ok && [b.entry.kind, b.entry.amountPaisa])).toEqual([
+      ["float_debit", WALLET.debitAmountPaisa],
+      ["fee", 800],
+    ]);
+    expect((await h.ledger.balance(account.customer(513))).postedPaisa).toBe(3_520);
+    await expectBooksBalanced(h.ledger);
+
+    // Failed: the converted total comes back whole.
+    const f = prepaidIndia("1000000000015", 513, 2_000);
+    await h.store.create(f);
+    expect((await h.ledger.balance(account.customer(513))).availablePaisa).toBe(3_520 - 3_200);
+    await event(h.store, f.reference, "failed");
+    expect((await h.ledger.balance(account.customer(513))).availablePaisa).toBe(3_520);
+    await expectBooksBalanced(h.ledger);
+  });
+
   it("open mode: the float debit is paid from the merchant's own money (funding), no fee", async () => {
     h = makeHarness();
     const o = placedOrder({
@@ -349,7 +395,7 @@ describe.each(adapters)("order store with the ledger: %s", (_name, makeHarness) 
  */
 type Cmd =
   | { c: "credit"; user: number; paisa: number }
-  | { c: "place"; user: number; paisa: number }
+  | { c: "place"; user: number; paisa: number; india: boolean }
   | { c: "event"; order: number; status: OrderStatus; other: boolean; wallet: boolean };
 
 const users = [601, 602, 603];
@@ -363,6 +409,7 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
     c: fc.constant("place" as const),
     user: fc.constantFrom(...users),
     paisa: fc.integer({ min: 301, max: 20_000 }),
+    india: fc.boolean(),
   }),
   fc.record({
     c: fc.constant("event" as const),
@@ -386,7 +433,7 @@ describe.each(adapters)("order store with the ledger, property: %s", (name, make
           for (const cmd of cmds) {
             if (cmd.c === "credit") await credit(h.ledger, cmd.user, cmd.paisa);
             else if (cmd.c === "place") {
-              const o = prepaid(String(++refSeq), cmd.user, cmd.paisa);
+              const o = (cmd.india ? prepaidIndia : prepaid)(String(++refSeq), cmd.user, cmd.paisa);
               const r = await h.store.create(o).catch((e: unknown) => e);
               if (r instanceof HoldRefusedError) refused.push(o);
               else placed.push(o);
@@ -406,7 +453,10 @@ describe.each(adapters)("order store with the ledger, property: %s", (name, make
           for (const o of placed) {
             const stored = (await h.store.get(o.reference))!;
             const n = await entriesFor(h.ledger, o.holdId!);
-            const state = (await h.ledger.pendingOf(o.holdId!))?.state;
+            const pending = await h.ledger.pendingOf(o.holdId!);
+            const state = pending?.state;
+            // What the balance pays: the price, or an India order's converted total.
+            expect(pending?.hold.amountPaisa).toBe(chargedPaisa(o));
             // The float debit and the fee: exactly once for a success with its figures, else none.
             const booked = (await h.ledger.journal()).entries.filter(
               (e) => e.reference === o.reference && (e.kind === "float_debit" || e.kind === "fee"),

@@ -30,7 +30,11 @@ function problemsOf(path: string): string {
 describe("PRICE_SCHEDULE_FILE", () => {
   it("unset: the default schedule, face amount with no fee and no discount", () => {
     const c = loadConfig({});
-    expect(c.pricing).toEqual({ scheduleFile: undefined, schedule: DEFAULT_PRICE_SCHEDULE });
+    expect(c.pricing).toEqual({
+      scheduleFile: undefined,
+      schedule: DEFAULT_PRICE_SCHEDULE,
+      inrToNprRateE4: 16_000,
+    });
   });
 
   it("loads the example file", () => {
@@ -95,6 +99,23 @@ describe("PRICE_SCHEDULE_FILE", () => {
         `PRICE_SCHEDULE_FILE: ${path}: categories.dth.operators["7"].discount.flat: must be rupees`,
       );
       expect(problems.join("\n")).toContain("METRICS_PORT");
+    }
+  });
+});
+
+describe("INR_TO_NPR_RATE", () => {
+  it("is the peg (1.6) by default and reads up to four decimals exactly", () => {
+    expect(loadConfig({}).pricing.inrToNprRateE4).toBe(16_000);
+    expect(loadConfig({ INR_TO_NPR_RATE: "1.6015" }).pricing.inrToNprRateE4).toBe(16_015);
+    expect(loadConfig({ INR_TO_NPR_RATE: " 1.62 " }).pricing.inrToNprRateE4).toBe(16_200);
+    expect(loadConfig({ INR_TO_NPR_RATE: "2" }).pricing.inrToNprRateE4).toBe(20_000);
+  });
+
+  it("refuses a bad rate at start, saying what a rate looks like", () => {
+    for (const bad of ["1.60001", "-1.6", "1,6", "abc", "0", "0.0000", "1e1"]) {
+      expect(() => loadConfig({ INR_TO_NPR_RATE: bad })).toThrow(
+        /INR_TO_NPR_RATE: must (be Nepal rupees per 1 Indian rupee with at most four decimals|be above zero)/,
+      );
     }
   });
 });

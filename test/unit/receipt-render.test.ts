@@ -103,6 +103,53 @@ describe("the final push and the receipt", () => {
     expect(text).toMatch(/तारीख: .*13:30/);
   });
 
+  /** ₹100 + ₹1.50 fee, paid from the Nepal-rupee balance at 1.6: Rs 162.40 held. */
+  function indiaPrepaid(over: Partial<Order> = {}): Order {
+    return prepaid({
+      region: "in",
+      category: "india",
+      operatorName: "Airtel Prepaid",
+      connectionNo: "9810012345",
+      amountPaisa: 10_000,
+      price: { amountPaisa: 10_000, feePaisa: 150, discountPaisa: 0, totalPaisa: 10_150 },
+      exchange: { rateE4: 16_000, totalPaisa: 16_240, feePaisa: 240 },
+      details: { circleId: "5" },
+      ...over,
+    } as Partial<Order>);
+  }
+
+  it("an India order paid from the balance: ₹ figures, then the Rs paid and the rate", () => {
+    const o = indiaPrepaid({ status: "success", transactionId: "TX-7" });
+    expect(finalText(t("en"), o, { balancePaisa: 83_760 }).split("\n")).toEqual([
+      "✅ Order 1700000000077 succeeded.",
+      "Airtel Prepaid · 9810012345 · ₹100",
+      "Service: 🇮🇳 India recharge",
+      "Fee: ₹1.50",
+      "Discount: −₹0",
+      "Total: ₹101.50",
+      "Paid Rs 162.40 from your balance (₹1 = Rs 1.60)",
+      "Balance after: Rs 837.60",
+      "Transaction id: TX-7",
+      "Date: 22 Nov 2026, 13:30",
+    ]);
+    // While under way the receipt says what is held, in Nepal rupees.
+    const pending = receiptText(t("en"), { ...o, status: "pending" });
+    expect(pending).toContain("Total: ₹101.50");
+    expect(pending).toContain("Held from your balance: Rs 162.40 (₹1 = Rs 1.60)");
+    expect(pending).not.toMatch(/Rs 101|₹162/);
+  });
+
+  it("an India order that failed: the Nepal rupees returned; in Hindi and Nepali", () => {
+    const o = indiaPrepaid({ status: "failed", providerMessage: "Operator down", locale: "hi" });
+    const hi = finalText(t("hi"), o, { balancePaisa: 100_000 });
+    expect(hi).toContain("रु 162.40 आपके बैलेंस में वापस कर दिए गए।");
+    expect(hi).toContain("कुल: ₹101.50");
+    expect(hi).not.toMatch(/₹162|रु 101/);
+    const ne = finalText(t("ne"), { ...o, status: "success", locale: "ne" }, { balancePaisa: 0 });
+    expect(ne).toContain("मौज्दातबाट रु 162.40 तिरियो (₹1 = रु 1.60)");
+    expect(ne).toContain("पछिको मौज्दात: रु 0");
+  });
+
   it("a water bill shows its month; open mode shows no fee or total and 'nothing was charged'", () => {
     const water = placedOrder({
       category: "water",

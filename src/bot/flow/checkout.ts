@@ -3,7 +3,7 @@ import { InlineKeyboard } from "grammy";
 import { formatMoney } from "../../money.ts";
 import type { Order } from "../../orders/model.ts";
 import { InsufficientFundsError } from "../../orders/service.ts";
-import type { Quote } from "../../pricing/index.ts";
+import { formatRate, type NprCharge, type Quote } from "../../pricing/index.ts";
 import { accessOf, deniedReply } from "../access.ts";
 import type { BotContext, FlowContext } from "../context.ts";
 import type { BotDeps, OrderDraft } from "../deps.ts";
@@ -104,11 +104,6 @@ async function confirm(
  * the key of the one shown before. Returns null when a limit refused the order, and the step's
  * name when an Edit button was pressed (nothing placed, nothing reserved).
  */
-/** An India order a customer would pay from a Nepal-rupee balance (prepaid mode). */
-export function indiaFromNepalBalance(deps: BotDeps, draft: { region: string }): boolean {
-  return draft.region === "in" && deps.payment?.mode === "prepaid";
-}
-
 export async function confirmAndPlace(
   s: FlowScope,
   buyer: Buyer,
@@ -126,13 +121,6 @@ export async function confirmAndPlace(
     await ctx.reply(denied.text, denied.other);
     return null;
   }
-  // A prepaid balance is kept in Nepal rupees and an India order is priced in Indian rupees; with
-  // no exchange rate configured, holding it at face value would take रु 100 for ₹ 100. Refused here,
-  // where every way to an order passes, until India orders are priced in the balance's currency.
-  if (indiaFromNepalBalance(deps, draft)) {
-    await ctx.reply(s.t("india-prepaid-unavailable"));
-    return null;
-  }
   // Checked before the confirmation too, so nobody confirms an order the limits will refuse.
   const amount = draft.amountPaisa;
   const early = await conversation.external(() => deps.limits.check(userId, amount));
@@ -142,9 +130,11 @@ export async function confirmAndPlace(
   }
   // The price, and in prepaid mode the balance, before the confirmation: nobody confirms an
   // order the balance cannot pay for.
+  // An India order is paid from the Nepal-rupee balance at the configured rate: the balance is
+  // compared with, and the hold takes, the converted total (`charged`).
   const pay = await conversation.external(() => paymentOf(deps, userId, draft));
-  if (pay.balancePaisa !== undefined && pay.balancePaisa < pay.price.totalPaisa) {
-    await ctx.reply(shortText(s, draft, pay.balancePaisa, pay.price.totalPaisa));
+  if (pay.balancePaisa !== undefined && pay.balancePaisa < charged(pay)) {
+    await ctx.reply(shortText(s, pay.balancePaisa, charged(pay)));
     return null;
   }
   const key = await conversation.external(() => randomUUID());
@@ -179,7 +169,7 @@ export async function confirmAndPlace(
     }
   });
   if ("short" in placed) {
-    await ctx.reply(shortText(s, draft, placed.short.balance, placed.short.total));
+    await ctx.reply(shortText(s, placed.short.balance, placed.short.total));
     return null;
   }
   const order = placed;
@@ -199,12 +189,19 @@ export async function confirmAndPlace(
   }
 }
 
+/** What the checkout knows of the money: the price, and in prepaid mode the balance (and the rate). */
+interface Payment {
+  price: Quote;
+  /** A draft in ₹ paid from the Nepal-rupee balance: the rate and the NPR figures. */
+  exchange?: NprCharge;
+  balancePaisa?: number;
+}
+
+/** What the balance pays, in Nepal paisa. */
+const charged = (pay: Payment): number => pay.exchange?.totalPaisa ?? pay.price.totalPaisa;
+
 /** The price of a draft and, in prepaid mode, the customer's available balance. */
-async function paymentOf(
-  deps: BotDeps,
-  userId: number,
-  draft: OrderDraft,
-): Promise<{ price: Quote; balancePaisa?: number }> {
+async function paymentOf(deps: BotDeps, userId: number, draft: OrderDraft): Promise<Payment> {
   const p = deps.payment;
   const price = p?.priceOf(draft) ?? {
     amountPaisa: draft.amountPaisa,
@@ -213,29 +210,44 @@ async function paymentOf(
     totalPaisa: draft.amountPaisa,
   };
   if (p?.mode !== "prepaid") return { price };
-  return { price, balancePaisa: await p.availablePaisa(userId) };
+  const exchange = p.exchangeOf?.(draft);
+  return {
+    price,
+    ...(exchange ? { exchange } : {}),
+    balancePaisa: await p.availablePaisa(userId),
+  };
 }
 
-/** Fee, discount and total when there are any; in prepaid mode always the total and the balance after. */
-function priceLines(
-  s: FlowScope,
-  draft: OrderDraft,
-  pay: { price: Quote; balancePaisa?: number },
-): string[] {
+/**
+ * Fee, discount and total when there are any; in prepaid mode always the total and the balance
+ * after. The order's figures are in its country's rupees; what the balance pays and the balance
+ * are Nepal rupees: an India order shows its ₹ total, then the Rs it takes at the rate.
+ */
+function priceLines(s: FlowScope, draft: OrderDraft, pay: Payment): string[] {
   const rs = (paisa: number) => formatMoney(paisa, { region: draft.region, locale: s.t.locale });
+  const npr = (paisa: number) => formatMoney(paisa, { region: "np", locale: s.t.locale });
   const { feePaisa, discountPaisa, totalPaisa } = pay.price;
   const lines: string[] = [];
   if (feePaisa > 0) lines.push(s.t("confirm-fee", { fee: rs(feePaisa) }));
   if (discountPaisa > 0) lines.push(s.t("confirm-discount", { discount: rs(discountPaisa) }));
-  if (feePaisa > 0 || discountPaisa > 0 || pay.balancePaisa !== undefined)
+  if (pay.exchange) {
+    lines.push(s.t("confirm-total-inr", { total: rs(totalPaisa) }));
+    lines.push(
+      s.t("confirm-pay-npr", {
+        npr: npr(pay.exchange.totalPaisa),
+        rate: formatRate(pay.exchange.rateE4),
+      }),
+    );
+  } else if (feePaisa > 0 || discountPaisa > 0 || pay.balancePaisa !== undefined)
     lines.push(s.t("confirm-total", { total: rs(totalPaisa) }));
   if (pay.balancePaisa !== undefined)
-    lines.push(s.t("confirm-balance-after", { balance: rs(pay.balancePaisa - totalPaisa) }));
+    lines.push(s.t("confirm-balance-after", { balance: npr(pay.balancePaisa - charged(pay)) }));
   return lines;
 }
 
-function shortText(s: FlowScope, draft: OrderDraft, balance: number, total: number): string {
-  const rs = (paisa: number) => formatMoney(paisa, { region: draft.region, locale: s.t.locale });
+/** The balance and what the order takes from it: Nepal rupees, whatever the order's country. */
+function shortText(s: FlowScope, balance: number, total: number): string {
+  const rs = (paisa: number) => formatMoney(paisa, { region: "np", locale: s.t.locale });
   return s.t("balance-short", {
     balance: rs(balance),
     total: rs(total),

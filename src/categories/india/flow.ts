@@ -1,9 +1,10 @@
 import type { FlowContext, FlowConversation } from "../../bot/context.ts";
 import type { BotDeps } from "../../bot/deps.ts";
-import { indiaFromNepalBalance } from "../../bot/flow/checkout.ts";
 import { type Choice, Flow, type Parsed, type Step } from "../../bot/flow/toolkit.ts";
 import {
   checkAmount,
+  INDIA_OPERATORS,
+  type IndiaOperatorKey,
   type Operator,
   validateAmount,
   validateIndiaMobile,
@@ -12,11 +13,15 @@ import {
 import { formatMoney } from "../../money.ts";
 import type { IndiaDthBill, Plan } from "../../provider/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
+import { circleKey, seriesOf } from "./series.ts";
 
 /**
- * India recharge: circle (paged, searchable) -> kind (prepaid / postpaid / DTH) -> operator ->
- * number or DTH subscriber id -> a plan from the list or a typed amount -> confirm. Amounts in ₹.
- * The kind comes first so each keyboard stays short and the number prompt fits the kind.
+ * India recharge: kind (prepaid / postpaid / DTH) -> number or DTH subscriber id -> operator ->
+ * circle (paged, searchable) -> a plan from the list or a typed amount -> confirm. Amounts in ₹.
+ * The number comes before the operator so a mobile number's series can suggest its operator and
+ * circle (series.ts): one button "Airtel Prepaid · Delhi NCR (suggested)" first, then the full
+ * list; picking it answers the circle too, picking another operator asks the circle with the
+ * suggested one first. Only a suggestion: numbers move between operators.
  */
 
 const KINDS = ["prepaid", "postpaid", "dth"] as const;
@@ -26,27 +31,52 @@ const PLAN = "p";
 const AMOUNT = "a";
 /** The DTH bill's amount. */
 const BILLED = "b";
+/** The suggested operator and circle, as one choice. */
+const SUGGESTED = "s";
 
 interface State {
   circles?: Choice[];
   circle?: Choice;
+  /** The circle was answered with the suggested operator (the circle step asks nothing). */
+  circleSuggested?: boolean;
   kind?: string;
   operator?: Operator;
   number?: string;
   /** A DTH subscriber's bill, fetched for the number. */
   bill?: IndiaDthBill;
+  /** The number the bill was fetched for (an edited number fetches it again). */
+  billFor?: string;
+  /** The bill step asked an id again (a refused one): Back lands on that question. */
+  billAsked?: boolean;
   amountPaisa?: number;
   plan?: Plan;
+}
+
+/** What a number's series suggests, among what is offered: the operator of this kind, the circle. */
+function suggestionFor(
+  number: string,
+  kind: string,
+  operators: Operator[],
+  circles: Choice[],
+): { operator?: Operator; circle?: Choice } {
+  const guess = seriesOf(number);
+  if (!guess) return {};
+  const key = `${guess.brand}-${kind}` as IndiaOperatorKey;
+  const name = INDIA_OPERATORS[key]?.[1];
+  const operator = operators.find((o) => o.india === kind && o.name === name);
+  const circle = circles.find((c) => circleKey(c.label) === circleKey(guess.circle));
+  return { ...(operator ? { operator } : {}), ...(circle ? { circle } : {}) };
 }
 
 export function indiaConversation(deps: BotDeps) {
   return async function india(conversation: FlowConversation, ctx: FlowContext) {
     const flow = await Flow.start(conversation, ctx, deps, "india");
     const { t } = flow;
-    // Said at once rather than after five questions (the checkout refuses it anyway).
-    if (indiaFromNepalBalance(deps, { region: "in" }))
-      return flow.end(t("india-prepaid-unavailable"));
     const operators = await offeredOperators(flow, "india");
+
+    /** A DTH subscriber id (10 digits, or the registered mobile number). */
+    const askDthId = (prompt: string) =>
+      flow.ask(prompt, (text) => flow.rule(validateIndiaNumber(text)));
 
     const steps: Step<State>[] = [
       {
@@ -62,22 +92,10 @@ export function indiaConversation(deps: BotDeps) {
         },
       },
       {
-        name: "circle",
-        run: async (st) => {
-          const circles = st.circles!;
-          const circleId = await flow.choose(t("india-ask-circle"), circles, {
-            columns: 2,
-            pageSize: 8,
-            searchable: true,
-          });
-          st.circle = circles.find((c) => c.value === circleId)!;
-        },
-      },
-      {
         name: "kind",
         run: async (st) => {
           st.kind = await flow.choose(
-            t("india-ask-kind", { circle: st.circle!.label }),
+            t("india-ask-kind"),
             KINDS.filter((k) => operators.some((o) => o.india === k)).map((k) => ({
               label: t(`india-kind-${k}`),
               value: k,
@@ -87,36 +105,105 @@ export function indiaConversation(deps: BotDeps) {
         },
       },
       {
-        name: "operator",
-        run: async (st) => {
-          const picked = await flow.choose(
-            t("india-ask-operator", { kind: t(`india-kind-${st.kind}`) }),
-            operators
-              .filter((o) => o.india === st.kind)
-              .map((o) => ({ label: o.name, value: String(o.id) })),
-            { columns: 2 },
-          );
-          st.operator = deps.catalog.operator(Number(picked))!;
-        },
-      },
-      {
         name: "number",
         editKey: "flow-edit-number",
         run: async (st) => {
           // The sandbox (like the operators' recharge APIs) takes DTH subscribers by a 10-digit id or
           // the registered mobile number, so DTH takes any 10 digits; a mobile must also start with 6 to 9.
-          const operator = st.operator!;
-          const isDth = operator.india === "dth";
-          st.bill = undefined;
-          for (;;) {
-            const number = await flow.ask(
-              t(isDth ? "india-ask-dth-id" : "india-ask-number", { operator: operator.name }),
-              (text) => flow.rule(isDth ? validateIndiaNumber(text) : validateIndiaMobile(text)),
+          st.number =
+            st.kind === "dth"
+              ? await askDthId(t("india-ask-dth-id-first"))
+              : await flow.ask(t("india-ask-number"), (text) =>
+                  flow.rule(validateIndiaMobile(text)),
+                );
+        },
+      },
+      {
+        name: "operator",
+        run: async (st) => {
+          const kind = st.kind!;
+          const list = operators
+            .filter((o) => o.india === kind)
+            .map((o) => ({ label: o.name, value: String(o.id) }));
+          const hint =
+            kind === "dth" ? {} : suggestionFor(st.number!, kind, operators, st.circles!);
+          if (!hint.operator) {
+            const picked = await flow.choose(
+              t("india-ask-operator", { kind: t(`india-kind-${kind}`) }),
+              list,
+              { columns: 2 },
             );
-            st.number = number;
-            if (!isDth) return;
-            // A DTH subscriber's bill first: who the subscriber is and what the monthly pack costs,
-            // so a wrong id is caught before anything is paid. A refused id is asked again.
+            st.operator = deps.catalog.operator(Number(picked))!;
+            st.circleSuggested = false;
+            return;
+          }
+          const suggestion = [hint.operator.name, ...(hint.circle ? [hint.circle.label] : [])].join(
+            " · ",
+          );
+          const picked = await flow.choose(
+            t("india-ask-operator-suggested", { number: st.number!, suggestion }),
+            [{ label: t("india-suggested", { suggestion }), value: SUGGESTED }, ...list],
+            { columns: 2 },
+          );
+          if (picked === SUGGESTED) {
+            st.operator = hint.operator;
+            // The series named a circle the listing has: that is the circle's answer too.
+            if (hint.circle) st.circle = hint.circle;
+            st.circleSuggested = hint.circle !== undefined;
+            return;
+          }
+          st.operator = deps.catalog.operator(Number(picked))!;
+          st.circleSuggested = false;
+        },
+      },
+      {
+        name: "circle",
+        run: async (st) => {
+          if (st.circleSuggested) return;
+          const circles = st.circles!;
+          // The series' circle first, when the number is in a known one (the customer may have
+          // picked another operator: a number moves operators more often than circles).
+          const hint =
+            st.kind === "dth" ? {} : suggestionFor(st.number!, st.kind!, operators, circles);
+          const ordered = hint.circle
+            ? [
+                {
+                  label: t("india-suggested", { suggestion: hint.circle.label }),
+                  value: hint.circle.value,
+                },
+                ...circles.filter((c) => c.value !== hint.circle!.value),
+              ]
+            : circles;
+          const circleId = await flow.choose(t("india-ask-circle"), ordered, {
+            columns: 2,
+            pageSize: 8,
+            searchable: true,
+          });
+          st.circle = circles.find((c) => c.value === circleId)!;
+        },
+      },
+      {
+        name: "bill",
+        // An edited number is a new subscriber: the bill is fetched again.
+        holds: (st) => st.kind !== "dth" || st.billFor === st.number,
+        run: async (st) => {
+          if (st.kind !== "dth") {
+            st.bill = undefined;
+            st.billFor = undefined;
+            return;
+          }
+          const operator = st.operator!;
+          const askAgain = () => askDthId(t("india-ask-dth-id", { operator: operator.name }));
+          // A DTH subscriber's bill first: who the subscriber is and what the monthly pack costs,
+          // so a wrong id is caught before anything is paid. A refused id is asked again here.
+          let number = st.number!;
+          let asked = false;
+          // Back into this step after it asked: its question again, not a silent fetch.
+          if (st.billAsked && st.billFor === number) {
+            number = await askAgain();
+            asked = true;
+          }
+          for (;;) {
             const fetched = await flow.lookup(() =>
               deps.provider.indiaDthBill({
                 operatorId: operator.id,
@@ -125,11 +212,16 @@ export function indiaConversation(deps: BotDeps) {
               }),
             );
             if (fetched.ok) {
+              st.number = number;
               st.bill = fetched.value;
+              st.billFor = number;
+              st.billAsked = asked;
               await flow.reply(dthBillText(flow, operator, number, fetched.value));
               return;
             }
             await flow.reply(t("india-dth-bill-rejected", { reason: fetched.message }));
+            number = await askAgain();
+            asked = true;
           }
         },
       },
