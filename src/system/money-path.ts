@@ -48,6 +48,8 @@ export function wireMoneyPath(
     pricing: config.pricing.schedule,
     accessMode: config.accessMode,
     provider,
+    // Half the grace covers a late mark, the other half an execute arriving late (reconciler.ts).
+    sendWindowMs: Math.floor(config.reconciler.notFoundGraceMs / 2),
     logger,
     now,
     metrics,
