@@ -10,7 +10,7 @@ import type { BotContext, FlowContext, FlowConversation } from "../src/bot/conte
 import type { BotDeps } from "../src/bot/deps.ts";
 import { Flow, type Parsed } from "../src/bot/flow/toolkit.ts";
 import { formatOrderTime } from "../src/bot/format.ts";
-import type { Translate } from "../src/bot/i18n.ts";
+import { isLocale, type Translate, translator } from "../src/bot/i18n.ts";
 import type { AccountId } from "../src/ledger/index.ts";
 import { formatMoney, rupeesToPaisa } from "../src/money.ts";
 
@@ -41,16 +41,29 @@ async function partyName(t: Translate, accounts: Accounts, acc: AccountId): Prom
   return t("party-merchant");
 }
 
-/** Tells `userId` in their chat; a chat that blocked the bot loses only this message. */
+/**
+ * Tells `userId` in their chat, in their own language (the one kept beside their account at
+ * registration and /language; the sender's `t` when none is known); a chat that blocked the bot
+ * loses only this message.
+ */
 async function push(
   conversation: FlowConversation,
   deps: BotDeps,
   userId: number,
-  text: string,
+  t: Translate,
+  text: (theirs: Translate) => string,
 ): Promise<void> {
+  const kept = await conversation.external(async () => {
+    try {
+      return (await deps.accounts?.localeOf(userId)) ?? null;
+    } catch {
+      return null;
+    }
+  });
+  const theirs = isLocale(kept) ? translator(deps.i18n, kept) : t;
   await conversation.external(async (outer: BotContext) => {
     try {
-      await outer.api.sendMessage(userId, text);
+      await outer.api.sendMessage(userId, text(theirs));
     } catch (err) {
       deps.logger.warn(
         { userId, err: err instanceof Error ? err.message : String(err) },
@@ -148,13 +161,10 @@ export function cashInConversation(deps: BotDeps) {
         ref: id,
       }),
     );
-    await push(
-      conversation,
-      deps,
-      customer.userId,
-      t("cashin-received", {
-        amount: money(t, amount),
-        balance: money(t, r.creditAfter.availablePaisa),
+    await push(conversation, deps, customer.userId, t, (theirs) =>
+      theirs("cashin-received", {
+        amount: money(theirs, amount),
+        balance: money(theirs, r.creditAfter.availablePaisa),
         ref: id,
       }),
     );
@@ -210,15 +220,21 @@ export function creditConversation(deps: BotDeps) {
       await flow.reply(refusalText(t, r) ?? t("accounts-failed"));
       return;
     }
-    const balance = money(t, r.creditAfter.availablePaisa);
+    const balance = (lt: Translate) => money(lt, r.creditAfter.availablePaisa);
     await flow.reply(
-      t("credit-done", { agent: agentText, amount: money(t, amount), balance, ref: id }),
+      t("credit-done", {
+        agent: agentText,
+        amount: money(t, amount),
+        balance: balance(t),
+        ref: id,
+      }),
     );
-    await push(
-      conversation,
-      deps,
-      agentId,
-      t("credit-received", { amount: money(t, amount), balance, ref: id }),
+    await push(conversation, deps, agentId, t, (theirs) =>
+      theirs("credit-received", {
+        amount: money(theirs, amount),
+        balance: balance(theirs),
+        ref: id,
+      }),
     );
   };
 }
@@ -304,15 +320,12 @@ export function reverseConversation(deps: BotDeps) {
     }
     await flow.reply(t("reverse-done", { amount, from: names.from, to: names.to, rev: revId }));
     if (original.partyUserId !== undefined && original.partyUserId > 0) {
-      await push(
-        conversation,
-        deps,
-        original.partyUserId,
-        t("reverse-notice", {
-          amount,
+      await push(conversation, deps, original.partyUserId, t, (theirs) =>
+        theirs("reverse-notice", {
+          amount: money(theirs, original.amountPaisa),
           ref: original.id,
           reason,
-          balance: money(t, r.debitAfter.availablePaisa),
+          balance: money(theirs, r.debitAfter.availablePaisa),
         }),
       );
     }

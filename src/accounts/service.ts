@@ -120,6 +120,8 @@ export function createAccounts(opts: {
     userByPhone: (phone: Phone) => store.userByPhone(phone),
     phoneOf: (userId: number) => store.phoneOf(userId),
     receipt: (id: string) => store.receipt(id),
+    setLocale: (userId: number, locale: string) => store.setLocale(userId, locale),
+    localeOf: (userId: number) => store.localeOf(userId),
     balanceOf: (acc: AccountId) => ledger.balance(acc),
 
     /** An agent took `amountPaisa` in cash and credits the customer from the agent's balance. */

@@ -8,8 +8,9 @@ import { type Phone, phoneSchema } from "./phone.ts";
 /**
  * Who is who beside the books: the phone number each registered customer shared (their identity
  * that agents type), and the receipt of every cash-in, agent credit and reversal (who did it, for
- * whom, how much), by its ledger transfer id. The money itself is only in the ledger; a receipt is
- * what /reverse and /balance read to name the people of a transfer.
+ * whom, how much), by its ledger transfer id, and the language each user's pushes go in. The money
+ * itself is only in the ledger; a receipt is what /reverse and /balance read to name the people of
+ * a transfer.
  */
 
 export const receiptSchema = z.object({
@@ -30,6 +31,9 @@ export const receiptSchema = z.object({
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 
+/** A chat language as the bot names it ("en", "ne", "hi"); the bot checks it is one of its own. */
+export const localeSchema = z.string().min(2).max(16);
+
 export interface AccountsStore {
   /**
    * Binds the phone to the user. Telegram vouches that a contact shared with the user's own id is
@@ -39,6 +43,13 @@ export interface AccountsStore {
   register(userId: number, phone: Phone): Promise<void>;
   userByPhone(phone: Phone): Promise<number | null>;
   phoneOf(userId: number): Promise<Phone | null>;
+  /**
+   * The language pushes to the user go in when someone else's action sends them (a cash-in's
+   * receipt, an agent's credit, a reversal): kept at registration (their chosen language, else
+   * Telegram's) and whenever they choose one with /language. The latest wins.
+   */
+  setLocale(userId: number, locale: string): Promise<void>;
+  localeOf(userId: number): Promise<string | null>;
   /** Keeps the first receipt of an id (a replay writes nothing new). */
   putReceipt(r: Receipt): Promise<void>;
   receipt(id: string): Promise<Receipt | null>;
@@ -48,6 +59,7 @@ export function createMemoryAccounts(): AccountsStore {
   const phones = new Map<string, number>();
   const users = new Map<number, Phone>();
   const receipts = new Map<string, Receipt>();
+  const locales = new Map<number, string>();
   return {
     async register(userId, phone) {
       const old = users.get(userId);
@@ -62,6 +74,12 @@ export function createMemoryAccounts(): AccountsStore {
     },
     async phoneOf(userId) {
       return users.get(userId) ?? null;
+    },
+    async setLocale(userId, locale) {
+      locales.set(userId, localeSchema.parse(locale));
+    },
+    async localeOf(userId) {
+      return locales.get(userId) ?? null;
     },
     async putReceipt(r) {
       if (!receipts.has(r.id)) receipts.set(r.id, receiptSchema.parse(r));
@@ -109,6 +127,12 @@ export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }
     async phoneOf(userId) {
       const p = await redis.hget(k.accountUsers, String(userId));
       return p === null ? null : phoneSchema.parse(p);
+    },
+    async setLocale(userId, locale) {
+      await redis.hset(k.accountLocales, String(userId), localeSchema.parse(locale));
+    },
+    async localeOf(userId) {
+      return redis.hget(k.accountLocales, String(userId));
     },
     async putReceipt(r) {
       await redis.hsetnx(k.accountReceipts, r.id, JSON.stringify(receiptSchema.parse(r)));

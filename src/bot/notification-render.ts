@@ -11,15 +11,15 @@ import { finalText, receiptText, stuckAlertText } from "./render.ts";
  * admins' working language here.
  */
 export function notificationRender(i18n: I18n<BotContext>): Render {
-  return (n, order, extra = {}) => {
+  return (n, order) => {
     if (n.kind === "admin_alert") {
       return { text: stuckAlertText(translator(i18n, DEFAULT_LOCALE), order, n.at) };
     }
     const t = translator(i18n, order.locale);
     const shown = { ...order, status: n.status };
-    const receipt = receiptText(t, shown, extra);
+    const receipt = receiptText(t, shown);
     return isFinal(n.status)
-      ? { text: finalText(t, shown, extra), receiptText: receipt }
+      ? { text: finalText(t, shown), receiptText: receipt }
       : { text: receipt };
   };
 }

@@ -25,12 +25,6 @@ function followLine(t: Translate, order: Order): string {
   return isFinal(order.status) ? "" : `\n${t("receipt-will-follow")}`;
 }
 
-/** What a receipt knows besides the order: the customer's balance as the books hold it now. */
-export interface ReceiptExtra {
-  /** Available balance (prepaid), in paisa of the Nepal wallet. */
-  balancePaisa?: number;
-}
-
 /** The "package" or "bill month" line of an order, when its category has one. */
 function itemLine(t: Translate, order: Order): string | null {
   const d = order.details as Record<string, unknown>;
@@ -51,7 +45,7 @@ function itemLine(t: Translate, order: Order): string | null {
  * balance is the Nepal wallet's, always in Nepal rupees. An India order paid from the balance
  * shows its ₹ figures, then the Nepal rupees held or paid and the rate (`exchange`).
  */
-export function receiptLines(t: Translate, order: Order, extra: ReceiptExtra = {}): string[] {
+export function receiptLines(t: Translate, order: Order): string[] {
   const money = (paisa: number) => formatMoney(paisa, { region: order.region, locale: t.locale });
   // The reference is in the title line of every receipt and push.
   const lines = [
@@ -81,8 +75,10 @@ export function receiptLines(t: Translate, order: Order, extra: ReceiptExtra = {
       if (order.status === "success") lines.push(t("receipt-line-paid-npr", { npr, rate }));
       else if (order.status !== "failed") lines.push(t("receipt-line-held-npr", { npr, rate }));
     }
-    if (extra.balancePaisa !== undefined) {
-      const balance = formatMoney(extra.balancePaisa, { region: "np", locale: t.locale });
+    // The balance right after the order's last money step (hold, then post or void), as the
+    // store recorded it in that step: a receipt shown late still shows that moment.
+    if (order.balanceAfterPaisa !== undefined) {
+      const balance = formatMoney(order.balanceAfterPaisa, { region: "np", locale: t.locale });
       lines.push(t("receipt-line-balance", { balance }));
     }
   }
@@ -94,10 +90,10 @@ export function receiptLines(t: Translate, order: Order, extra: ReceiptExtra = {
 }
 
 /** The receipt message the notifier later edits in place. */
-export function receiptText(t: Translate, order: Order, extra: ReceiptExtra = {}): string {
+export function receiptText(t: Translate, order: Order): string {
   const lines = [
     t("receipt-title", { ref: order.reference }),
-    ...receiptLines(t, order, extra),
+    ...receiptLines(t, order),
     t("receipt-line-status", { status: statusLabel(t, order.status) }),
   ];
   return lines.join("\n") + followLine(t, order);
@@ -125,17 +121,16 @@ function refundLine(t: Translate, order: Order): string {
 }
 
 /** The push for a final outcome (a new message, so the phone buzzes). */
-export function finalText(t: Translate, order: Order, extra: ReceiptExtra = {}): string {
+export function finalText(t: Translate, order: Order): string {
   if (order.status === "success") {
-    return [
-      t("notify-title-success", { ref: order.reference }),
-      ...receiptLines(t, order, extra),
-    ].join("\n");
+    return [t("notify-title-success", { ref: order.reference }), ...receiptLines(t, order)].join(
+      "\n",
+    );
   }
   return [
     t("notify-title-failed", { ref: order.reference }),
     refundLine(t, order),
-    ...receiptLines(t, order, extra),
+    ...receiptLines(t, order),
     t("notify-reason", { reason: failureReason(t, order) }),
   ].join("\n");
 }

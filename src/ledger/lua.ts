@@ -24,6 +24,7 @@ import {
  *   ledger_transfer(L, ARGV, i)  -- posted transfer; ARGV[i .. i+9] from transferArgv()
  *   ledger_hold(L, ARGV, i)      -- pending transfer; ARGV[i .. i+9] from holdArgv()
  *   ledger_post(L, pendingId, at) / ledger_void(L, pendingId, at)
+ *   ledger_available(L, account)  -- credits posted - debits posted - debits pending (a number)
  *
  * Each returns a reply the caller may return as is or nest, read back by `parseLedgerReply`:
  *   {1, duplicate (0|1), entry}          entry = {streamId, {field, value, ...}} (XRANGE's shape)
@@ -57,6 +58,11 @@ local function ledger_book(L, at, fields)
   return sid
 end
 
+local function ledger_available(L, acc)
+  local b = redis.call('HMGET', L.bal, acc .. '|cp', acc .. '|dp', acc .. '|dq')
+  return tonumber(b[1] or '0') - tonumber(b[2] or '0') - tonumber(b[3] or '0')
+end
+
 local function ledger_write(L, A, i, pending)
   local id, fp, kind, debit, credit, amount = A[i], A[i+1], A[i+2], A[i+3], A[i+4], A[i+5]
   local prior = redis.call('HGET', L.xfer, id)
@@ -66,8 +72,7 @@ local function ledger_write(L, A, i, pending)
     return {1, 1, ledger_entry(L, string.sub(prior, 1, sp - 1))}
   end
   if A[i+6] == '1' then
-    local b = redis.call('HMGET', L.bal, debit .. '|cp', debit .. '|dp', debit .. '|dq')
-    local avail = tonumber(b[1] or '0') - tonumber(b[2] or '0') - tonumber(b[3] or '0')
+    local avail = ledger_available(L, debit)
     if avail < tonumber(amount) then
       return {0, 'insufficient_funds', debit, ledger_fmt(avail), amount}
     end

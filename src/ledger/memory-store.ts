@@ -1,3 +1,4 @@
+import type { AccountId } from "./accounts.ts";
 import {
   audit,
   commit,
@@ -27,6 +28,8 @@ import { JOURNAL_PAGE_MAX, type LedgerStore } from "./store.ts";
 export interface MemoryLedger extends LedgerStore {
   decideSync(op: LedgerOp): Decision;
   commitSync(d: Decision): LedgerResult;
+  /** An account's available balance now, read in the same synchronous step (an order's balance after). */
+  availableSync(account: AccountId): number;
 }
 
 /** The ledger in memory, for local mode and as the contract's reference: core.ts's rules as they are. */
@@ -40,6 +43,7 @@ export function createMemoryLedger(opts: { now?: () => number } = {}): MemoryLed
   return {
     decideSync: (op) => decide(state, op, now()),
     commitSync: (d) => commit(state, d),
+    availableSync: (acc) => toBalance(acc, state.balances.get(acc) ?? ZERO).availablePaisa,
     transfer: (t) => run(() => ({ op: "transfer", input: transferInputSchema.parse(t) })),
     hold: (t) => run(() => ({ op: "hold", input: holdInputSchema.parse(t) })),
     post: (id) => run(() => ({ op: "post", pendingId: transferIdSchema.parse(id) })),

@@ -45,11 +45,6 @@ export interface NotifierOptions {
   orders: { get(reference: string): Promise<Order | null> };
   api: NotifierApi;
   render?: Render;
-  /**
-   * The customer's available balance now, for the receipt's "balance after" (prepaid orders).
-   * Absent, or answering undefined: no balance line.
-   */
-  balanceOf?: (order: Order) => Promise<number | undefined>;
   logger?: Logger;
   /** Unique per process (e.g. hostname-pid); a restarted process may use a new one. */
   consumerName: string;
@@ -195,13 +190,9 @@ export function createNotifier(opts: NotifierOptions) {
     if (n.reference === undefined) return "dropped";
     const order = await opts.orders.get(n.reference);
     if (!order) return "dropped";
-    const balancePaisa =
-      n.kind === "status" && order.holdId !== undefined ? await opts.balanceOf?.(order) : undefined;
-    const { text, receiptText = text } = render(
-      n,
-      order,
-      balancePaisa === undefined ? {} : { balancePaisa },
-    );
+    // A prepaid receipt's "balance after" is on the order (balanceAfterPaisa, recorded when its
+    // money moved), never read now: a late push must not show later movements.
+    const { text, receiptText = text } = render(n, order);
     if (n.kind === "admin_alert") {
       await pace(n.chatId);
       await api.sendMessage(n.chatId, text);

@@ -6,11 +6,9 @@ import type { Notification, Order, OrderStatus } from "../orders/model.ts";
  * Fluent bundles in the order's locale; this default is plain English.
  */
 /** `receiptText`, when given, is what the receipt is edited to (the push itself says `text`). */
-/** `balancePaisa`: the customer's available balance now (prepaid orders), for "balance after". */
 export type Render = (
   notification: Notification,
   order: Order,
-  extra?: { balancePaisa?: number },
 ) => { text: string; receiptText?: string };
 
 const STATUS_TEXT: Record<OrderStatus, string> = {

@@ -3,6 +3,7 @@ import type { LedgerResult } from "../ledger/model.ts";
 import type { Notification, Order, UnmatchedEvent } from "./model.ts";
 import { isFinal, orderSchema } from "./model.ts";
 import {
+  balanceAccountOf,
   bookingsOf,
   type CreateResult,
   HoldRefusedError,
@@ -60,6 +61,13 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
     return opts.ledger;
   };
 
+  /** The order with the customer's balance after this step, when the step records it. */
+  const withBalanceAfter = (current: Order | null, written: Order): Order => {
+    const acc = balanceAccountOf(current, written);
+    if (acc === null) return written;
+    return { ...written, balanceAfterPaisa: ledgerOf(written).availableSync(acc) };
+  };
+
   return {
     async nextReference() {
       counter = nextCounterValue(counter, now());
@@ -81,13 +89,14 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
       if (alias !== undefined && (orders.has(alias) || byAlias.has(alias)))
         throw new ReferenceInUseError(alias);
       // Parsed like the Redis store does: an order one store refuses, the other refuses too.
-      const stored = orderSchema.parse(order);
+      const parsed = orderSchema.parse(order);
       // The hold is decided before anything is written and committed with the order, no await
       // between: an order without its hold, or a hold without its order, cannot exist.
-      const hold = holdOf(stored);
-      const decision = hold ? ledgerOf(stored).decideSync({ op: "hold", input: hold }) : null;
+      const hold = holdOf(parsed);
+      const decision = hold ? ledgerOf(parsed).decideSync({ op: "hold", input: hold }) : null;
       if (decision?.type === "refused") throw new HoldRefusedError(decision.refusal);
-      if (decision) ledgerOf(stored).commitSync(decision);
+      if (decision) ledgerOf(parsed).commitSync(decision);
+      const stored = withBalanceAfter(null, parsed);
       if (alias !== undefined) byAlias.set(alias, order.reference);
       orders.set(order.reference, stored);
       byKey.set(order.idempotencyKey, order.reference);
@@ -147,12 +156,13 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
         const l = ledgerOf(written);
         return l.commitSync(l.decideSync({ op: "transfer", input }));
       });
-      orders.set(current.reference, written);
+      const final = withBalanceAfter(current, written);
+      orders.set(current.reference, final);
       if (written.transactionId && !byTx.has(written.transactionId))
         byTx.set(written.transactionId, written.reference);
       opts.outbox?.append(result.notifications);
       return {
-        order: clone(written),
+        order: clone(final),
         updated: true,
         notifications: result.notifications,
         ...(settlement ? { settlement } : {}),

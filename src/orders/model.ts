@@ -161,6 +161,13 @@ export const orderSchema = perCategory({
    * it (success) or voids it (failed), in the same step as the status change. Absent: nobody pays.
    */
   holdId: z.string().min(1).max(128).optional(),
+  /**
+   * The customer's available balance (paisa, Nepal wallet) right after this order's last money
+   * step: its hold at create, then its post or void at the step into a final state; what the
+   * customer could spend at that moment, other orders' holds taken out. Written by the store in
+   * that same atomic step, so a receipt or push shows it however late it goes out. Prepaid only.
+   */
+  balanceAfterPaisa: z.number().int().optional(),
   transactionId: z.string().min(1).optional(),
   status: orderStatusSchema,
   /** The chat message (receipt) the notifier edits in place. */

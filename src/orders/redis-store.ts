@@ -22,6 +22,7 @@ import {
   unmatchedEventSchema,
 } from "./model.ts";
 import {
+  balanceAccountOf,
   bookingsOf,
   CAS_ATTEMPTS,
   type CreateResult,
@@ -64,48 +65,66 @@ redis.call('SET', KEYS[1], text)
 return text
 `;
 
+// The order's JSON with the customer's available balance now as its last field
+// (balanceAfterPaisa), when the step records it (acc not ''): the caller leaves the field out of
+// the JSON, an object's text, which ends in '}'. Returns the JSON and the figure ('' if none).
+const BALANCE_AFTER_LUA = `
+local function with_balance_after(json, acc)
+  if acc == '' then return json, '' end
+  local avail = ledger_fmt(ledger_available(L, acc))
+  return string.sub(json, 1, -2) .. ',"balanceAfterPaisa":' .. avail .. '}', avail
+end
+`;
+
 // KEYS: idempotency, order, byUser, open, alias-or-order, then the four ledger keys.
-// ARGV: reference, json, createdAt, version, alias, open?, hold?, then the hold's TRANSFER_ARGC.
-// Every check (and the ledger's) comes before the first write: a refusal writes nothing.
+// ARGV: reference, json, createdAt, version, alias, open?, hold?, balance account (or ''), then
+// the hold's TRANSFER_ARGC. Every check (and the ledger's) comes before the first write: a
+// refusal writes nothing.
 const CREATE = `${LEDGER_LUA}
 ${ledgerKeysLua(6)}
+${BALANCE_AFTER_LUA}
 local existing = redis.call('GET', KEYS[1])
 if existing then return {0, existing} end
 if redis.call('EXISTS', KEYS[2]) == 1 then return {-1, ARGV[1]} end
 if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[5]) == 1 then return {-1, ARGV[5]} end
 if ARGV[7] == '1' then
-  local held = ledger_hold(L, ARGV, 8)
+  local held = ledger_hold(L, ARGV, 9)
   if held[1] ~= 1 then return {2, ARGV[1], held} end
 end
+local json, after = with_balance_after(ARGV[2], ARGV[8])
 if ARGV[5] ~= '' then redis.call('SET', KEYS[5], ARGV[1]) end
 redis.call('SET', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[2], 'v', ARGV[4], 'j', ARGV[2])
+redis.call('HSET', KEYS[2], 'v', ARGV[4], 'j', json)
 redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
 if ARGV[6] == '1' then redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1]) end
-return {1, ARGV[1]}
+return {1, ARGV[1], after}
 `;
 
 // KEYS: order, open, byTx, outbox, then the four ledger keys.
 // ARGV: expected version, new version, json, reference, final?, txId, settle (post|void|''),
-// hold id, at, n (bookings), n × TRANSFER_ARGC booking args, notifications...
+// hold id, at, balance account (or ''), n (bookings), n × TRANSFER_ARGC booking args,
+// notifications...
 // The hold is settled, and the success's bookings (bookingsOf) written, in the same step as the
 // status change and its notifications; the version check makes the step run once, and the ledger
 // answers a repeated post/void or transfer id as a duplicate. Bookings are merchant accounts only
-// (no floor): the ledger cannot refuse them for funds.
+// (no floor): the ledger cannot refuse them for funds. The customer's balance after is read once
+// the hold is settled, in the same step.
 const UPDATE = `${LEDGER_LUA}
 ${ledgerKeysLua(5)}
+${BALANCE_AFTER_LUA}
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
 local settled = 0
 if ARGV[7] == 'post' then settled = ledger_post(L, ARGV[8], ARGV[9]) end
 if ARGV[7] == 'void' then settled = ledger_void(L, ARGV[8], ARGV[9]) end
-local n = tonumber(ARGV[10])
+local n = tonumber(ARGV[11])
 local booked = {}
-for b = 0, n - 1 do booked[#booked + 1] = ledger_transfer(L, ARGV, 11 + b * ${TRANSFER_ARGC}) end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', ARGV[3])
+for b = 0, n - 1 do booked[#booked + 1] = ledger_transfer(L, ARGV, 12 + b * ${TRANSFER_ARGC}) end
+local json, after = with_balance_after(ARGV[3], ARGV[10])
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', json)
 if ARGV[5] == '1' then redis.call('ZREM', KEYS[2], ARGV[4]) end
 if ARGV[6] ~= '' then redis.call('HSETNX', KEYS[3], ARGV[6], ARGV[4]) end
-for i = 11 + n * ${TRANSFER_ARGC}, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i]) end
-return {1, settled, booked}
+for i = 12 + n * ${TRANSFER_ARGC}, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i]) end
+return {1, settled, booked, after}
 `;
 
 // Cross-slot on Redis Cluster (global keys): see src/redis/keyspace.ts.
@@ -116,10 +135,24 @@ const orderCreate = luaScript<
 >("raOrderCreate", ["idempotency", "order", "byUser", "open", "alias", ...LEDGER_KEYS], CREATE);
 const orderUpdate = luaScript<
   "order" | "open" | "byTx" | "outbox" | LedgerKey,
-  [number, unknown?, unknown[]?]
+  [number, unknown?, unknown[]?, string?]
 >("raOrderUpdate", ["order", "open", "byTx", "outbox", ...LEDGER_KEYS], UPDATE);
 
 const parseOrder = (json: string): Order => orderSchema.parse(JSON.parse(json));
+
+/** The JSON a script writes; without balanceAfterPaisa when the script records it (appends it). */
+function orderJson(order: Order, balanceAccount: string | null): string {
+  if (balanceAccount === null) return JSON.stringify(order);
+  const { balanceAfterPaisa: _recorded, ...rest } = order;
+  return JSON.stringify(rest);
+}
+
+/** The order as the script wrote it: with the balance it recorded, if it recorded one. */
+function withBalanceAfter(order: Order, after: unknown): Order {
+  return typeof after === "string" && after !== ""
+    ? { ...order, balanceAfterPaisa: Number(after) }
+    : order;
+}
 
 export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore {
   const { redis } = opts;
@@ -161,7 +194,8 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
           ? valid.executeReference
           : "";
       const hold = holdOf(valid);
-      const [code, ref, refused] = await orderCreate.run(
+      const balanceAccount = balanceAccountOf(null, valid);
+      const [code, ref, third] = await orderCreate.run(
         redis,
         {
           idempotency: k.idempotency(valid.idempotencyKey),
@@ -172,17 +206,18 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
           ...ledger,
         },
         valid.reference,
-        JSON.stringify(valid),
+        orderJson(valid, balanceAccount),
         String(valid.createdAt),
         String(valid.version),
         alias,
         isFinal(valid.status) ? "0" : "1",
         hold ? "1" : "0",
+        balanceAccount ?? "",
         ...(hold ? holdArgv(hold, now()) : []),
       );
       if (code === -1) throw new ReferenceInUseError(ref);
       if (code === 2) {
-        const r = parseLedgerReply(refused);
+        const r = parseLedgerReply(third);
         if (!r.ok) throw new HoldRefusedError(r.refusal);
         throw new Error(`order ${ref}: unexpected hold reply`);
       }
@@ -198,7 +233,7 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
         if (!existing) throw new Error(`idempotency key points at missing order ${ref}`);
         return { created: false, order: existing };
       }
-      return { created: true, order: valid };
+      return { created: true, order: withBalanceAfter(valid, third) };
     },
 
     get: load,
@@ -234,7 +269,8 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
         const action = settlementOf(current, written);
         const at = now();
         const transfers = bookingsOf(current, written);
-        const [ok, settled, booked] = await orderUpdate.run(
+        const balanceAccount = balanceAccountOf(current, written);
+        const [ok, settled, booked, after] = await orderUpdate.run(
           redis,
           {
             order: k.order(current.reference),
@@ -245,13 +281,14 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
           },
           String(current.version),
           String(written.version),
-          JSON.stringify(written),
+          orderJson(written, balanceAccount),
           current.reference,
           isFinal(written.status) ? "1" : "0",
           written.transactionId ?? "",
           action ?? "",
           action ? (written.holdId ?? "") : "",
           String(at),
+          balanceAccount ?? "",
           String(transfers.length),
           ...transfers.flatMap((t) => transferArgv(t, at)),
           ...result.notifications.map((n) => JSON.stringify(n)),
@@ -271,7 +308,7 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
             settled === undefined || settled === 0 ? undefined : parseLedgerReply(settled);
           const bookings = (booked ?? []).map(parseLedgerReply);
           return {
-            order: written,
+            order: withBalanceAfter(written, after),
             updated: true,
             notifications: result.notifications,
             ...(settlement ? { settlement } : {}),

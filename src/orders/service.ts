@@ -142,6 +142,11 @@ export interface OrdersOptions {
    */
   inrToNprRateE4?: number;
   provider: OrdersProvider;
+  /**
+   * The longest the submitting mark may take to be written for the execute still to be sent
+   * (wired: half the reconciler's not-found grace). Absent: no limit (parts built by hand).
+   */
+  sendWindowMs?: number;
   logger?: Logger;
   now?: () => number;
   registry?: Registry;
@@ -426,6 +431,19 @@ export function createOrders(opts: OrdersOptions) {
     });
     if (!marked) throw new OrderNotFoundError(reference);
     if (!marked.updated) return marked.order;
+    // The reconciler counts the execute's time in flight from the mark's stamp, and believes "no
+    // such reference" once that window is over. A mark written late (Redis away, its command
+    // queued meanwhile) would send the execute late into the window, where the order could be
+    // failed (its hold released) while the aggregator still executes it. Past sendWindowMs it is
+    // not sent: the order stays submitting and the reconciler fails it as never executed.
+    const markedLateMs = now() - (marked.order.submittedAt ?? now());
+    if (opts.sendWindowMs !== undefined && markedLateMs > opts.sendWindowMs) {
+      log?.warn(
+        { reference, markedLateMs, sendWindowMs: opts.sendWindowMs },
+        "submitting mark written too late; execute not sent (the reconciler settles the order)",
+      );
+      return marked.order;
+    }
 
     let result: ExecuteResult;
     try {

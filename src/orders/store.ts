@@ -1,4 +1,4 @@
-import { account } from "../ledger/accounts.ts";
+import { type AccountId, account } from "../ledger/accounts.ts";
 import {
   type HoldInput,
   holdInputSchema,
@@ -126,6 +126,18 @@ export function holdOf(order: Order): HoldInput | null {
 export function settlementOf(current: Order, written: Order): "post" | "void" | null {
   if (holdOf(written) === null || isFinal(current.status) || !isFinal(written.status)) return null;
   return written.status === "success" ? "post" : "void";
+}
+
+/**
+ * Whose available balance a step records on the order as `balanceAfterPaisa`: the customer's, for
+ * an order paid through the books (it has a hold id), at its create (after the hold) and at its
+ * step into a final state (after the post or void); null for every other step, which keeps the
+ * figure as it was. `current` is null at create. Shared by both adapters.
+ */
+export function balanceAccountOf(current: Order | null, written: Order): AccountId | null {
+  if (written.holdId === undefined) return null;
+  if (current !== null && (isFinal(current.status) || !isFinal(written.status))) return null;
+  return account.customer(written.userId);
 }
 
 /**

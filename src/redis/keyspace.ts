@@ -107,6 +107,8 @@ export function keyspace(prefix: string) {
     accountUsers: `${accounts}:users`,
     /** Hash: ledger transfer id -> receipt JSON (cash-ins, agent credits, reversals). */
     accountReceipts: `${accounts}:receipts`,
+    /** Hash: Telegram user id -> the language their pushes go in (register, /language). */
+    accountLocales: `${accounts}:locales`,
 
     // --- Bot (bot/limits.ts, bot/dedupe.ts, bot/create-bot.ts) ---
     /** Paisa a user reserved on one Nepal day (YYYY-MM-DD). */

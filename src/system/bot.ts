@@ -148,9 +148,6 @@ export function wireNotifier(
     api: parts.bot.api,
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
-    // "Balance after" on prepaid receipts: the customer's available balance as the books say now.
-    balanceOf: async (order) =>
-      (await parts.stores.ledger.balance(account.customer(order.userId))).availablePaisa,
     logger,
     consumerName: base.instance,
     claimIdleMs: config.notifier.claimIdleMs,

@@ -49,6 +49,8 @@ export function wireMoneyPath(
     accessMode: config.accessMode,
     inrToNprRateE4: config.pricing.inrToNprRateE4,
     provider,
+    // Half the grace covers a late mark, the other half an execute arriving late (reconciler.ts).
+    sendWindowMs: Math.floor(config.reconciler.notFoundGraceMs / 2),
     logger,
     now,
     metrics,

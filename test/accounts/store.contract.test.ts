@@ -52,6 +52,16 @@ describe.each([
     expect(await s.userByPhone(phone("9779800000002"))).toBe(2);
   });
 
+  it("keeps the latest language of a user", async () => {
+    const s = make();
+    expect(await s.localeOf(3)).toBeNull();
+    await s.setLocale(3, "ne");
+    await s.setLocale(4, "hi");
+    await s.setLocale(3, "en");
+    expect(await s.localeOf(3)).toBe("en");
+    expect(await s.localeOf(4)).toBe("hi");
+  });
+
   it("keeps the first receipt of an id", async () => {
     const s = make();
     expect(await s.receipt("cashin-1")).toBeNull();

@@ -15,6 +15,9 @@ import { waitUntil } from "../support/wait.ts";
 
 const AGENT = 4501;
 const ADMIN = 4502;
+/** Another agent and admin (each user's flood limit counts only their own messages). */
+const AGENT2 = 4503;
+const ADMIN2 = 4504;
 
 describe.each([
   ["memory", false],
@@ -24,7 +27,11 @@ describe.each([
   beforeAll(async () => {
     ts = await startTestSystem({
       redis,
-      env: { ACCESS_MODE: "prepaid", AGENT_IDS: String(AGENT), ADMIN_IDS: String(ADMIN) },
+      env: {
+        ACCESS_MODE: "prepaid",
+        AGENT_IDS: `${AGENT},${AGENT2}`,
+        ADMIN_IDS: `${ADMIN},${ADMIN2}`,
+      },
     });
   });
   afterAll(async () => {
@@ -38,18 +45,18 @@ describe.each([
     (await ledger().journal()).entries.filter((e) => e.debit === acc || e.credit === acc);
 
   /** The admin credits the agent through /credit; resolves with the receipt id. */
-  async function adminCredits(rupees: string): Promise<string> {
-    const admin = ts.user(ADMIN);
+  async function adminCredits(rupees: string, agent = AGENT, by = ADMIN): Promise<string> {
+    const admin = ts.user(by);
     await admin.say("/credit", /Credit which agent/);
-    await admin.tap(String(AGENT), /How much did agent/);
+    await admin.tap(String(agent), /How much did agent/);
     await admin.say(rupees, /Credit agent \d+ with/);
     const done = await admin.tap("✅ Confirm", /credited with/);
     return /Receipt: (credit-[0-9a-f]+)/.exec(done.text)?.[1] ?? "";
   }
 
   /** The agent cashes in `rupees` for `phone` up to the confirmation. */
-  async function agentToConfirm(phone: string, rupees: string) {
-    const agent = ts.user(AGENT);
+  async function agentToConfirm(phone: string, rupees: string, agentId = AGENT) {
+    const agent = ts.user(agentId);
     await agent.say("/cashin", /customer's phone number/);
     await agent.say(phone, /How much cash/);
     const confirm = await agent.say(rupees, /Add .* to the balance of/);
@@ -152,6 +159,54 @@ describe.each([
     const shop = await agent.say("/balance", /Your agent balance: Rs 600/);
     expect(shop.text).toContain("Cash-ins today: 1, Rs 400 in all.");
     expect(shop.text).toContain("Rs 400 to +977 9800004513");
+    await expectBooksBalanced(ledger());
+  });
+
+  it("pushes to the customer (and an agent) go in their own language, not the sender's", async () => {
+    // A customer whose Telegram is in Nepali registers (their language is kept with the account);
+    // another registers in English and then chooses Hindi with /language.
+    const nepali = ts.user(4521, { language_code: "ne" });
+    const shared = nepali.emu.sendContact(4521, { phoneNumber: "+9779800004521" });
+    await nepali.emu.waitForBotMessage(4521, /बाट दर्ता भयो/, { afterId: shared.message_id });
+    const hindi = ts.user(4522);
+    await hindi.register("9779800004522");
+    await hindi.say("/language", /Choose your language/);
+    hindi.press("हिन्दी");
+    await hindi.waitFor(/भाषा हिंदी कर दी गई/);
+
+    // An English-speaking agent cashes in for both; the agent's own texts stay in English.
+    await adminCredits("500", AGENT2, ADMIN2);
+    const ids: string[] = [];
+    for (const [phone, rupees] of [
+      ["9800004521", "100"],
+      ["9800004522", "50"],
+    ] as const) {
+      const { agent, id } = await agentToConfirm(phone, rupees, AGENT2);
+      await agent.tap("✅ Confirm", /Cash-in done/);
+      ids.push(id);
+    }
+    const ne = await nepali.waitFor(/तपाईंको मौज्दातमा रु 100 थपियो/);
+    expect(ne.text).toContain("तपाईंको मौज्दात: रु 100");
+    expect(ne.text).toContain(`रसिद: ${ids[0]}`);
+    const hi = await hindi.waitFor(/आपके बैलेंस में रु 50 जोड़े गए/);
+    expect(hi.text).toContain("आपका बैलेंस: रु 50");
+
+    // An English admin reverses the Nepali customer's cash-in: the notice is in Nepali.
+    const admin = ts.user(ADMIN2);
+    await admin.say(`/reverse ${ids[0]}`, /Why is it reversed/);
+    await admin.say("wrong customer", /Reverse receipt/);
+    await admin.tap("✅ Confirm", /Reversed: Rs 100 back/);
+    const notice = await nepali.waitFor(/व्यापारीले रसिद .* को रु 100 फिर्ता गर्नुभयो: wrong customer/);
+    expect(notice.text).toContain("तपाईंको मौज्दात: रु 0");
+
+    // The agent chooses Hindi: the admin's next credit receipt comes in Hindi.
+    const agent2 = ts.user(AGENT2);
+    await agent2.say("/language", /Choose your language/);
+    agent2.press("हिन्दी");
+    await agent2.waitFor(/भाषा हिंदी कर दी गई/);
+    await adminCredits("200", AGENT2, ADMIN2);
+    const credited = await agent2.waitFor(/व्यापारी ने आपके एजेंट बैलेंस में रु 200 जोड़े/);
+    expect(credited.text).toContain("आपका बैलेंस: रु 650");
     await expectBooksBalanced(ledger());
   });
 

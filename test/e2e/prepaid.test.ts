@@ -129,6 +129,56 @@ describe.each([
     await booksOk();
   });
 
+  it("each push's balance after is the balance right after its own order settled", async () => {
+    // Balance after = the customer's available balance right after the order was settled: what
+    // they could spend at that moment. Pushes that go out late (a backlog, a restart) must not
+    // show the movements that came after (a later order, a cash-in).
+    await fund(706, 100_000);
+    const { notifier } = ts.system;
+    const status = async (ref: string) => (await ts.system.orders.get(ref))?.status;
+    /** An order through the chat, confirmed; resolves once it reached `final`. */
+    async function order(number: string, amount: string, after: string, final: string) {
+      const { u, confirm } = await toConfirm(706, number, amount);
+      expect(confirm.text).toContain(`Balance after: ${after}`);
+      const receipt = await u.tap("✅ Confirm", /Order \d+/);
+      // The receipt agrees with the confirmation: the balance right after the hold.
+      expect(receipt.text).toContain(`Balance after: ${after}`);
+      const ref = /Order (\d+)/.exec(receipt.text)![1]!;
+      await waitUntil(async () => (await status(ref)) === final, `order ${ref} ${final}`);
+      return ref;
+    }
+    await notifier.stop();
+    let refs: string[];
+    try {
+      refs = [
+        await order("9841234706", "150", "Rs 847", "success"),
+        await order("9841234716", "100", "Rs 744", "success"),
+        // Fails (the number ends in 0000): its Rs 103 is returned.
+        await order("9861230000", "100", "Rs 641", "failed"),
+      ];
+      await ledger().transfer({
+        id: "late-cash-706",
+        debit: account.merchant.funding,
+        credit: account.customer(706),
+        amountPaisa: 5_000,
+        kind: "credit",
+      });
+      expect((await balance(706)).availablePaisa).toBe(74_400 + 5_000);
+    } finally {
+      notifier.start();
+    }
+    const u = ts.user(706);
+    const [ref1, ref2, ref3] = refs;
+    const push1 = await u.waitFor(new RegExp(`Order ${ref1} succeeded`));
+    expect(push1.text).toContain("Balance after: Rs 847");
+    const push2 = await u.waitFor(new RegExp(`Order ${ref2} succeeded`));
+    expect(push2.text).toContain("Balance after: Rs 744");
+    const push3 = await u.waitFor(new RegExp(`Order ${ref3} failed`));
+    expect(push3.text).toContain("Rs 103 has been returned to your balance");
+    expect(push3.text).toContain("Balance after: Rs 744");
+    await booksOk();
+  });
+
   it("a double tap on Confirm makes one order and one hold", async () => {
     await fund(705, 50_000);
     const { u, confirm } = await toConfirm(705, "9761234567", "200");

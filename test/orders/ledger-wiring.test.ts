@@ -190,6 +190,36 @@ describe.each(adapters)("order store with the ledger: %s", (_name, makeHarness) 
     await expectBooksBalanced(h.ledger);
   });
 
+  it("records the customer's available balance right after the hold and after the settlement", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 509, 100_000);
+    const a = prepaid("1000000000091", 509);
+    const b = prepaid("1000000000092", 509, 20_300);
+    const c = prepaid("1000000000093", 509, 5_300);
+    const stored = async (ref: string) => (await h.store.get(ref))?.balanceAfterPaisa;
+    // Right after each hold: what the customer could spend then (every hold so far taken out).
+    expect((await h.store.create(a)).order.balanceAfterPaisa).toBe(89_700);
+    expect((await h.store.create(b)).order.balanceAfterPaisa).toBe(69_400);
+    expect(await stored(a.reference)).toBe(89_700);
+    // Steps that move no money keep the figure; a repeated create answers the stored one.
+    expect((await event(h.store, a.reference, "pending"))?.order.balanceAfterPaisa).toBe(89_700);
+    expect((await h.store.create(a)).order.balanceAfterPaisa).toBe(89_700);
+    // a succeeds while b is still held: a's balance after takes b's hold out.
+    expect((await event(h.store, a.reference, "success"))?.order.balanceAfterPaisa).toBe(69_400);
+    await credit(h.ledger, 509, 1_000);
+    // b fails: its hold comes back (and the cash-in that came before it counts).
+    expect((await event(h.second(), b.reference, "failed"))?.order.balanceAfterPaisa).toBe(90_700);
+    await h.store.create(c);
+    await credit(h.ledger, 509, 2_000);
+    // Later movements and later orders never change a settled order's figure.
+    expect(await stored(a.reference)).toBe(69_400);
+    expect(await stored(b.reference)).toBe(90_700);
+    expect(await stored(c.reference)).toBe(85_400);
+    expect((await event(h.store, a.reference, "failed"))?.updated).toBe(false);
+    expect(await stored(a.reference)).toBe(69_400);
+    await expectBooksBalanced(h.ledger);
+  });
+
   it("success posts the hold once; repeated and contrary final events change nothing", async () => {
     h = makeHarness();
     await credit(h.ledger, 503, 20_000);

@@ -8,6 +8,7 @@ import {
   OrderInputError,
   type OrdersProvider,
 } from "../../src/orders/service.ts";
+import type { OrderStore } from "../../src/orders/store.ts";
 import { parsePriceSchedule } from "../../src/pricing/index.ts";
 import type { ExecuteRequest } from "../../src/provider/requests.ts";
 import type { ExecuteResult } from "../../src/provider/schemas.ts";
@@ -151,6 +152,57 @@ describe("orders.submit", () => {
     // A replay after a crash finds it beyond "placed": returned as is, not sent.
     const replay = await orders.submit(placed.reference);
     expect(replay.status).toBe("queued");
+    expect(calls).toHaveLength(1);
+  });
+});
+
+describe("orders.submit: a submitting mark written late", () => {
+  /**
+   * The store's write of the submitting mark takes `writeMs` (Redis away: the command waits in
+   * the client's queue) on a clock the test moves. The reconciler counts the execute's time in
+   * flight from the mark's stamp; an execute sent that late could reach the aggregator after the
+   * reconciler believed "no such reference" and failed the order.
+   */
+  function lateMark(writeMs: number) {
+    let clock = 1_700_000_000_000;
+    const base = createMemoryOrderStore({ now: () => clock });
+    const store: OrderStore = {
+      ...base,
+      async update(reference, mutate, known) {
+        const r = await base.update(reference, mutate, known);
+        if (r?.updated && r.order.status === "submitting") clock += writeMs;
+        return r;
+      },
+    };
+    const calls: ExecuteRequest[] = [];
+    const provider: OrdersProvider = {
+      async execute(req) {
+        calls.push(req);
+        return accepted(req);
+      },
+      async statusByReference() {
+        throw new Error("not used");
+      },
+    };
+    const orders = createOrders({ store, provider, now: () => clock, sendWindowMs: 5_000 });
+    return { orders, calls };
+  }
+
+  it("is not followed by the execute past the send window: the order stays submitting", async () => {
+    const { orders, calls } = lateMark(5_001);
+    const o = await orders.place(mobileInput());
+    const after = await orders.submit(o.reference);
+    expect(after.status).toBe("submitting");
+    expect(calls).toHaveLength(0);
+    // Asked again (a retry, the checkout's replay): still nothing sent, the mark is there.
+    expect((await orders.submit(o.reference)).status).toBe("submitting");
+    expect(calls).toHaveLength(0);
+  });
+
+  it("within the window the execute goes as usual", async () => {
+    const { orders, calls } = lateMark(5_000);
+    const o = await orders.place(mobileInput());
+    expect((await orders.submit(o.reference)).status).toBe("success");
     expect(calls).toHaveLength(1);
   });
 });

@@ -32,7 +32,7 @@ function prepaid(over: Partial<Order> = {}): Order {
 describe("the final push and the receipt", () => {
   it("a success in English: every line, the money of the schedule and the balance after", () => {
     const o = prepaid({ status: "success", transactionId: "TX-991" });
-    expect(finalText(t("en"), o, { balancePaisa: 84_700 }).split("\n")).toEqual([
+    expect(finalText(t("en"), { ...o, balanceAfterPaisa: 84_700 }).split("\n")).toEqual([
       "✅ Order 1700000000077 succeeded.",
       "NTC Prepaid · 9841234567 · Rs 150",
       "Service: 📱 Mobile top-up",
@@ -47,7 +47,7 @@ describe("the final push and the receipt", () => {
 
   it("a failure says how much was returned to the balance, and why", () => {
     const o = prepaid({ status: "failed", providerMessage: "Number barred" });
-    const text = finalText(t("en"), o, { balancePaisa: 100_000 });
+    const text = finalText(t("en"), { ...o, balanceAfterPaisa: 100_000 });
     expect(text).toContain(
       "❌ Order 1700000000077 failed.\nRs 153 has been returned to your balance.",
     );
@@ -73,7 +73,7 @@ describe("the final push and the receipt", () => {
 
   it("in Nepali: the same lines in Nepali, रु, Nepal time", () => {
     const o = prepaid({ status: "success", transactionId: "TX-991", locale: "ne" });
-    const text = finalText(t("ne"), o, { balancePaisa: 84_700 });
+    const text = finalText(t("ne"), { ...o, balanceAfterPaisa: 84_700 });
     expect(text).toContain("✅ अर्डर 1700000000077 सफल भयो।");
     expect(text).toContain("NTC Prepaid · 9841234567 · रु 150");
     expect(text).toContain("शुल्क: रु 5");
@@ -94,7 +94,7 @@ describe("the final push and the receipt", () => {
       details: { circleId: "5", packageName: "28 days" },
       locale: "hi",
     } as Partial<Order>);
-    const text = finalText(t("hi"), o, { balancePaisa: 84_700 });
+    const text = finalText(t("hi"), { ...o, balanceAfterPaisa: 84_700 });
     expect(text).toContain("Jio Prepaid · 9876543210 · ₹150");
     expect(text).toContain("पैक: 28 days");
     expect(text).toContain("कुल भुगतान: ₹153");
@@ -120,7 +120,7 @@ describe("the final push and the receipt", () => {
 
   it("an India order paid from the balance: ₹ figures, then the Rs paid and the rate", () => {
     const o = indiaPrepaid({ status: "success", transactionId: "TX-7" });
-    expect(finalText(t("en"), o, { balancePaisa: 83_760 }).split("\n")).toEqual([
+    expect(finalText(t("en"), { ...o, balanceAfterPaisa: 83_760 }).split("\n")).toEqual([
       "✅ Order 1700000000077 succeeded.",
       "Airtel Prepaid · 9810012345 · ₹100",
       "Service: 🇮🇳 India recharge",
@@ -141,11 +141,11 @@ describe("the final push and the receipt", () => {
 
   it("an India order that failed: the Nepal rupees returned; in Hindi and Nepali", () => {
     const o = indiaPrepaid({ status: "failed", providerMessage: "Operator down", locale: "hi" });
-    const hi = finalText(t("hi"), o, { balancePaisa: 100_000 });
+    const hi = finalText(t("hi"), { ...o, balanceAfterPaisa: 100_000 });
     expect(hi).toContain("रु 162.40 आपके बैलेंस में वापस कर दिए गए।");
     expect(hi).toContain("कुल: ₹101.50");
     expect(hi).not.toMatch(/₹162|रु 101/);
-    const ne = finalText(t("ne"), { ...o, status: "success", locale: "ne" }, { balancePaisa: 0 });
+    const ne = finalText(t("ne"), { ...o, status: "success", locale: "ne", balanceAfterPaisa: 0 });
     expect(ne).toContain("मौज्दातबाट रु 162.40 तिरियो (₹1 = रु 1.60)");
     expect(ne).toContain("पछिको मौज्दात: रु 0");
   });

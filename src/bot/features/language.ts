@@ -2,7 +2,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import { languageButton } from "../callback-data.ts";
 import type { BotContext } from "../context.ts";
 import type { BotDeps } from "../deps.ts";
-import { LOCALES, translator } from "../i18n.ts";
+import { LOCALES, type Locale, translator } from "../i18n.ts";
 
 /** Every locale, each named in itself (also offered in the middle of a flow, by its wait loop). */
 export function languageKeyboard(deps: BotDeps): InlineKeyboard {
@@ -12,7 +12,16 @@ export function languageKeyboard(deps: BotDeps): InlineKeyboard {
   return kb;
 }
 
-/** /language offers every locale, each named in itself; the choice is kept in the session. */
+/**
+ * A language the user chose: kept in the session (this chat's texts) and beside their account,
+ * where pushes that someone else's action sends them (a cash-in's receipt) read it.
+ */
+export async function keepLocale(deps: BotDeps, ctx: BotContext, locale: Locale): Promise<void> {
+  ctx.session.locale = locale;
+  if (ctx.from) await deps.accounts?.setLocale(ctx.from.id, locale);
+}
+
+/** /language offers every locale, each named in itself; the choice is kept (keepLocale). */
 export function language(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const priv = composer.chatType("private");
@@ -23,7 +32,7 @@ export function language(deps: BotDeps): Composer<BotContext> {
     const locale = languageButton.parse(ctx.callbackQuery.data);
     if (locale === null) return next();
     await ctx.answerCallbackQuery();
-    ctx.session.locale = locale;
+    await keepLocale(deps, ctx, locale);
     await ctx.i18n.renegotiateLocale();
     await ctx.editMessageText(ctx.t("language-set"));
   });

@@ -21,7 +21,8 @@ export function register(deps: BotDeps): Composer<BotContext> {
     await ctx.reply(`${known}${t("register-prompt")}`, { reply_markup: contactKeyboard(t) });
   });
   priv.on("message:contact", async (ctx) => {
-    const t = translator(deps.i18n, await ctx.i18n.getLocale());
+    const locale = await ctx.i18n.getLocale();
+    const t = translator(deps.i18n, locale);
     const contact = ctx.message.contact;
     if (contact.user_id !== ctx.from.id) {
       await ctx.reply(t("register-not-yours"), { reply_markup: contactKeyboard(t) });
@@ -33,6 +34,9 @@ export function register(deps: BotDeps): Composer<BotContext> {
       return;
     }
     await deps.accounts.register(ctx.from.id, phone);
+    // The language of the pushes others' actions send them (a cash-in's receipt): the one they
+    // chose with /language, else Telegram's (what this chat negotiated).
+    await deps.accounts.setLocale(ctx.from.id, t.locale);
     deps.logger.info({ userId: ctx.from.id }, "customer registered");
     await ctx.reply(t("register-done", { phone: formatPhone(phone) }), {
       reply_markup: { remove_keyboard: true },

@@ -14,7 +14,7 @@ import { isNotModified } from "../error-boundary.ts";
 import { balanceText, fetchBalance } from "../features/balance.ts";
 import { helpOptions, helpText } from "../features/help.ts";
 import { HISTORY_SIZE, renderHistory } from "../features/history.ts";
-import { languageKeyboard } from "../features/language.ts";
+import { keepLocale, languageKeyboard } from "../features/language.ts";
 import type { Locale, Translate } from "../i18n.ts";
 import { idleText } from "../idle.ts";
 
@@ -343,9 +343,7 @@ async function answerInformational(
 /** A language button pressed mid-flow: kept for the chat, and the flow goes on in it. */
 async function switchLanguage(s: FlowScope, u: FlowContext, locale: Locale): Promise<void> {
   await u.answerCallbackQuery();
-  await s.conversation.external((outer: BotContext) => {
-    outer.session.locale = locale;
-  });
+  await s.conversation.external((outer: BotContext) => keepLocale(s.deps, outer, locale));
   s.setLocale(locale);
   await u.editMessageText(s.t("language-set"));
 }
