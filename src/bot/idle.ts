@@ -73,7 +73,8 @@ export function memoryIdleDeadlines(): IdleDeadlines {
 }
 
 // KEYS: due (zset), info (hash), noticed (hash). ARGV: chat id, the arm's token ('' = none).
-// Returns 0 only when the notice of this very arm went out.
+// Returns 0 only when the notice of this very arm went out. Only run when the disarm's ZREM found
+// no deadline (a notice went out, or a replay disarms again).
 const DISARM = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
@@ -110,15 +111,26 @@ export function redisIdleDeadlines(redis: Redis, prefix: string): IdleDeadlines 
   const k = keyspace(prefix);
   const keys = { due: k.idleDue, info: k.idleInfo, noticed: k.idleNoticed };
   return {
+    // Arm and disarm run once per question, so they are two plain commands each (pipelined, one
+    // round trip) rather than a transaction or a script (4 commands each, as Redis counts them).
     async arm(chatId, at, info) {
-      await redis
-        .multi()
-        .zadd(k.idleDue, at, String(chatId))
-        .hset(k.idleInfo, String(chatId), JSON.stringify(info))
-        .exec();
+      // The deadline first: from then on the chat's member carries the new (future) time, so a
+      // sweep between the two cannot claim it before its info is replaced.
+      await pipelineOk(
+        redis
+          .pipeline()
+          .zadd(k.idleDue, at, String(chatId))
+          .hset(k.idleInfo, String(chatId), JSON.stringify(info)),
+      );
     },
     async disarm(chatId, token) {
-      return (await disarmScript.run(redis, keys, String(chatId), token ?? "")) === 1;
+      const [removed] = await pipelineOk(
+        redis.pipeline().zrem(k.idleDue, String(chatId)).hdel(k.idleInfo, String(chatId)),
+      );
+      // Removed by us: no notice was claimed for it. Otherwise a sweeper may have noticed this
+      // very arm (or nothing was armed, e.g. a replay): the script tells the two apart.
+      if (removed === 1 || token === undefined) return true;
+      return (await disarmScript.run(redis, keys, String(chatId), token)) === 1;
     },
     async claimDue(now, limit) {
       const flat = await claimScript.run(redis, keys, String(now), String(limit));
@@ -133,6 +145,14 @@ export function redisIdleDeadlines(redis: Redis, prefix: string): IdleDeadlines 
       return out;
     },
   };
+}
+
+/** The replies of a pipeline, throwing the first command's error as a MULTI's exec would. */
+async function pipelineOk(p: ReturnType<Redis["pipeline"]>): Promise<unknown[]> {
+  const replies = (await p.exec()) ?? [];
+  const failed = replies.find(([err]) => err);
+  if (failed?.[0]) throw failed[0];
+  return replies.map(([, v]) => v);
 }
 
 function safeJson(text: string): unknown {

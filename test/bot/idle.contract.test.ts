@@ -79,6 +79,20 @@ describe.each(adapters)("idle deadlines contract: %s", (_name, makeHarness) => {
     expect(await a.disarm(5, "new")).toBe(true);
   });
 
+  it("re-arming replaces what the notice says, and a disarmed deadline leaves nothing to claim", async () => {
+    const a = h.make();
+    await a.arm(6, 1_000, { locale: "en", flow: "mobile", token: "q1" });
+    expect(await a.disarm(6, "q1")).toBe(true);
+    await a.arm(6, 2_000, { locale: "ne", flow: "dth", token: "q2" });
+    expect(await a.claimDue(5_000, 10)).toEqual([
+      { chatId: 6, info: { locale: "ne", flow: "dth", token: "q2" } },
+    ]);
+    expect(await a.disarm(6, "q2")).toBe(false);
+    await a.arm(7, 1_000, { locale: "hi", token: "q3" });
+    expect(await a.disarm(7, "q3")).toBe(true);
+    expect(await a.claimDue(5_000, 10)).toEqual([]);
+  });
+
   it("re-arming moves the deadline", async () => {
     const a = h.make();
     await a.arm(3, 1_000, { locale: "hi" });
