@@ -158,9 +158,14 @@ export function createRedisNotificationQueue(
         return taken.map((d) => ({ ...d, reclaimed: true as const }));
       },
       async ack(id, counted = true) {
-        const m = redis.multi().xack(k.outbox, NOTIFIER_GROUP, id).xdel(k.outbox, id);
-        if (counted) m.hdel(k.attempts, id);
-        await m.exec();
+        // Pipelined, not a transaction (MULTI/EXEC would double the commands of every delivery).
+        // Deleted first: were the XACK lost, the pending entry left behind points at nothing and
+        // the next XAUTOCLAIM drops it (Redis 7), so nothing is delivered twice or kept.
+        const p = redis.pipeline().xdel(k.outbox, id).xack(k.outbox, NOTIFIER_GROUP, id);
+        if (counted) p.hdel(k.attempts, id);
+        const replies = (await p.exec()) ?? [];
+        const failed = replies.find(([err]) => err);
+        if (failed?.[0]) throw failed[0];
       },
       async noteAttempt(id) {
         return redis.hincrby(k.attempts, id, 1);
