@@ -46,12 +46,13 @@ export interface BotOrders {
   /** A fresh reference_no, e.g. for a package listing whose reference the execute must carry. */
   nextReference(): Promise<string>;
   /** Remembers the chat message (receipt) the notifier edits in place. */
-  attachReceipt(reference: string, messageId: number): Promise<Order | null>;
+  /** `known` (the order as last written) saves reading it again, here and in submit. */
+  attachReceipt(reference: string, messageId: number, known?: Order): Promise<Order | null>;
   /**
    * Marks the order submitting and executes it once; a replay that finds it submitting or beyond
    * sends nothing and returns the order as stored.
    */
-  submit(reference: string): Promise<Order>;
+  submit(reference: string, known?: Order): Promise<Order>;
   get(reference: string): Promise<Order | null>;
   getByTransactionId(transactionId: string): Promise<Order | null>;
   /** Newest first; `offset` skips that many of the newest (history paging). */

@@ -236,15 +236,22 @@ export function createOrders(opts: OrdersOptions) {
     return null;
   }
 
-  /** The only code that changes a status and the only producer of notifications. Idempotent. */
-  async function apply(input: ApplyInput): Promise<ApplyResult> {
+  /**
+   * The only code that changes a status and the only producer of notifications. Idempotent.
+   * `known`: the order the caller has just written or read (the read is saved; a stale one only
+   * costs a retry of the compare-and-set).
+   */
+  async function apply(input: ApplyInput, known?: Order): Promise<ApplyResult> {
     const { reference, byTransactionId, ...rest } = input;
     const event = orderEventSchema.parse(rest);
     const transactionId = byTransactionId ?? event.transactionId;
-    const order = await find({
-      ...(reference === undefined ? {} : { reference }),
-      ...(transactionId === undefined ? {} : { transactionId }),
-    });
+    const order =
+      known !== undefined && known.reference === reference
+        ? known
+        : await find({
+            ...(reference === undefined ? {} : { reference }),
+            ...(transactionId === undefined ? {} : { transactionId }),
+          });
     if (!order) {
       await store.recordUnmatched({
         source: event.source,
@@ -378,17 +385,21 @@ export function createOrders(opts: OrdersOptions) {
    * applies its outcome. An order already submitting or beyond is returned as it is: never sent
    * again, whatever the caller (a double tap, a replay after a crash) thinks; the reconciler decides.
    */
-  async function submit(reference: string): Promise<Order> {
-    const marked = await store.update(reference, (current) => {
-      if (current.status !== "placed") return null;
-      const t = transition(current, {
-        source: "system",
-        status: "submitting",
-        at: now(),
-        expect: ["placed"],
-      });
-      return t.changed ? { order: t.order, notifications: t.notifications } : null;
-    });
+  async function submit(reference: string, known?: Order): Promise<Order> {
+    const marked = await store.update(
+      reference,
+      (current) => {
+        if (current.status !== "placed") return null;
+        const t = transition(current, {
+          source: "system",
+          status: "submitting",
+          at: now(),
+          expect: ["placed"],
+        });
+        return t.changed ? { order: t.order, notifications: t.notifications } : null;
+      },
+      known?.reference === reference ? known : undefined,
+    );
     if (!marked) throw new OrderNotFoundError(reference);
     if (!marked.updated) return marked.order;
 
@@ -401,7 +412,7 @@ export function createOrders(opts: OrdersOptions) {
       const detail = err instanceof Error ? err.message : String(err);
       result = { kind: "unknown", referenceNo: reference, reason: "network", detail };
     }
-    const applied = await apply({ reference, ...eventFromExecute(result, now()) });
+    const applied = await apply({ reference, ...eventFromExecute(result, now()) }, marked.order);
     const order = applied.order ?? marked.order;
     const reading = readingOf(result);
     if (reading && opts.onWalletReading) {
@@ -426,15 +437,22 @@ export function createOrders(opts: OrdersOptions) {
     /** place then submit; returns the order after the execute outcome was applied. */
     async placeAndSubmit(input: PlaceInput): Promise<Order> {
       const order = await place(input);
-      return submit(order.reference);
+      return submit(order.reference, order);
     },
     apply,
     /** Remembers the chat message the notifier edits in place. Not a status change. */
-    async attachReceipt(reference: string, messageId: number): Promise<Order | null> {
-      const r = await store.update(reference, (current) =>
-        current.receiptMessageId === messageId
-          ? null
-          : { order: { ...current, receiptMessageId: messageId }, notifications: [] },
+    async attachReceipt(
+      reference: string,
+      messageId: number,
+      known?: Order,
+    ): Promise<Order | null> {
+      const r = await store.update(
+        reference,
+        (current) =>
+          current.receiptMessageId === messageId
+            ? null
+            : { order: { ...current, receiptMessageId: messageId }, notifications: [] },
+        known?.reference === reference ? known : undefined,
       );
       return r?.order ?? null;
     },

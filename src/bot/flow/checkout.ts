@@ -173,8 +173,9 @@ export async function confirmAndPlace(
   try {
     const receipt = await ctx.reply(receiptText(s.t, { ...order, status: "submitting" }));
     const submitted = await conversation.external(async () => {
-      await deps.orders.attachReceipt(order.reference, receipt.message_id);
-      return deps.orders.submit(order.reference);
+      // Each step hands the order it wrote to the next: no read of it in between.
+      const attached = await deps.orders.attachReceipt(order.reference, receipt.message_id, order);
+      return deps.orders.submit(order.reference, attached ?? undefined);
     });
     await remember(s, draft);
     return submitted;
