@@ -193,8 +193,9 @@ export function memoryPaceStore(): PaceStore {
 const TAKE = `
 local now = tonumber(ARGV[1])
 local gi, gt, ci, ct = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local g = math.max(tonumber(redis.call('GET', KEYS[1]) or '0'), now)
-local c = math.max(tonumber(redis.call('GET', KEYS[2]) or '0'), now)
+local tats = redis.call('MGET', KEYS[1], KEYS[2])
+local g = math.max(tonumber(tats[1] or '0'), now)
+local c = math.max(tonumber(tats[2] or '0'), now)
 local gw = math.max(0, g - now - gt)
 local cw = math.max(0, c - now - ct)
 if gw > 0 or cw > 0 then return {0, string.format('%.3f', gw), string.format('%.3f', cw)} end
