@@ -4,7 +4,7 @@ import type { BooksReport } from "../books/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/model.ts";
-import type { AccessMode } from "../orders/service.ts";
+import type { AccessMode, SubmitOptions } from "../orders/service.ts";
 import type { Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { StartResult } from "../topup/index.ts";
@@ -46,13 +46,12 @@ export interface BotOrders {
   /** A fresh reference_no, e.g. for a package listing whose reference the execute must carry. */
   nextReference(): Promise<string>;
   /** Remembers the chat message (receipt) the notifier edits in place. */
-  /** `known` (the order as last written) saves reading it again, here and in submit. */
-  attachReceipt(reference: string, messageId: number, known?: Order): Promise<Order | null>;
+  attachReceipt(reference: string, messageId: number): Promise<Order | null>;
   /**
    * Marks the order submitting and executes it once; a replay that finds it submitting or beyond
    * sends nothing and returns the order as stored.
    */
-  submit(reference: string, known?: Order): Promise<Order>;
+  submit(reference: string, opts?: SubmitOptions): Promise<Order>;
   get(reference: string): Promise<Order | null>;
   getByTransactionId(transactionId: string): Promise<Order | null>;
   /** Newest first; `offset` skips that many of the newest (history paging). */

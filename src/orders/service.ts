@@ -58,6 +58,13 @@ export type PlaceInput = z.input<typeof placeInputSchema>;
  * `byTransactionId`, else by the event's own transactionId. `byTransactionId` only finds the order;
  * it is not recorded on it (an unconfirmed claim must not plant a transaction id).
  */
+export interface SubmitOptions {
+  /** The order as the caller last wrote or read it: saves the read before the write. */
+  known?: Order;
+  /** The chat message to edit with later statuses, remembered with the submitting mark. */
+  receiptMessageId?: number;
+}
+
 export type ApplyInput = OrderEvent & { reference?: string; byTransactionId?: string };
 
 export type ApplyOutcome =
@@ -385,23 +392,34 @@ export function createOrders(opts: OrdersOptions) {
    * applies its outcome. An order already submitting or beyond is returned as it is: never sent
    * again, whatever the caller (a double tap, a replay after a crash) thinks; the reconciler decides.
    */
-  async function submit(reference: string, known?: Order): Promise<Order> {
+  async function submit(reference: string, o: SubmitOptions = {}): Promise<Order> {
+    const { known, receiptMessageId } = o;
+    let submitting = false;
     const marked = await store.update(
       reference,
       (current) => {
-        if (current.status !== "placed") return null;
-        const t = transition(current, {
+        submitting = false;
+        // The receipt is remembered in the same write as the submitting mark (one step less).
+        const base =
+          receiptMessageId === undefined || current.receiptMessageId === receiptMessageId
+            ? current
+            : { ...current, receiptMessageId };
+        const unchanged = base === current ? null : { order: base, notifications: [] };
+        if (current.status !== "placed") return unchanged;
+        const t = transition(base, {
           source: "system",
           status: "submitting",
           at: now(),
           expect: ["placed"],
         });
-        return t.changed ? { order: t.order, notifications: t.notifications } : null;
+        if (!t.changed) return unchanged;
+        submitting = true;
+        return { order: t.order, notifications: t.notifications };
       },
       known?.reference === reference ? known : undefined,
     );
     if (!marked) throw new OrderNotFoundError(reference);
-    if (!marked.updated) return marked.order;
+    if (!marked.updated || !submitting) return marked.order;
 
     let result: ExecuteResult;
     try {
@@ -437,22 +455,15 @@ export function createOrders(opts: OrdersOptions) {
     /** place then submit; returns the order after the execute outcome was applied. */
     async placeAndSubmit(input: PlaceInput): Promise<Order> {
       const order = await place(input);
-      return submit(order.reference, order);
+      return submit(order.reference, { known: order });
     },
     apply,
     /** Remembers the chat message the notifier edits in place. Not a status change. */
-    async attachReceipt(
-      reference: string,
-      messageId: number,
-      known?: Order,
-    ): Promise<Order | null> {
-      const r = await store.update(
-        reference,
-        (current) =>
-          current.receiptMessageId === messageId
-            ? null
-            : { order: { ...current, receiptMessageId: messageId }, notifications: [] },
-        known?.reference === reference ? known : undefined,
+    async attachReceipt(reference: string, messageId: number): Promise<Order | null> {
+      const r = await store.update(reference, (current) =>
+        current.receiptMessageId === messageId
+          ? null
+          : { order: { ...current, receiptMessageId: messageId }, notifications: [] },
       );
       return r?.order ?? null;
     },
