@@ -73,6 +73,12 @@ export function createRedisCrossings(redis: RedisClient, prefix: string): Crossi
       return (await redis.exists(k.crossing(`mark:${name}`))) === 1;
     },
     async record(name, below, alerts) {
+      // Re-arming is one write with nothing to decide: a plain SET, not the script (one command
+      // instead of two, on every reading above the line).
+      if (!below) {
+        await redis.set(k.crossing(name), "above");
+        return false;
+      }
       const r = await recordScript.run(
         redis,
         { state: k.crossing(name), outbox: k.outbox },

@@ -20,16 +20,20 @@ const MARKER = 0x00;
  */
 const ZLIB = { windowBits: 12, memLevel: 5 } as const;
 
+/** A stored value as the adapter wrote it (deflated) or as written before it (plain JSON). */
+export function decodeConversation<T>(raw: Buffer | null): T | undefined {
+  if (!raw || raw.length === 0) return undefined;
+  const text =
+    raw[0] === MARKER
+      ? inflateRawSync(raw.subarray(1), ZLIB).toString("utf8")
+      : raw.toString("utf8");
+  return JSON.parse(text) as T;
+}
+
 export function deflatedRedisStorage<T>(redis: RedisClient, ttlSeconds: number): StorageAdapter<T> {
   return {
     async read(key) {
-      const raw = await redis.getBuffer(key);
-      if (!raw || raw.length === 0) return undefined;
-      const text =
-        raw[0] === MARKER
-          ? inflateRawSync(raw.subarray(1), ZLIB).toString("utf8")
-          : raw.toString("utf8");
-      return JSON.parse(text) as T;
+      return decodeConversation<T>(await redis.getBuffer(key));
     },
     async write(key, value) {
       const packed = deflateRawSync(Buffer.from(JSON.stringify(value), "utf8"), ZLIB);

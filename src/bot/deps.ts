@@ -4,7 +4,7 @@ import type { BooksReport } from "../books/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/model.ts";
-import type { AccessMode } from "../orders/service.ts";
+import type { AccessMode, SubmitOptions } from "../orders/service.ts";
 import type { NprCharge, Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { StartResult } from "../topup/index.ts";
@@ -51,7 +51,7 @@ export interface BotOrders {
    * Marks the order submitting and executes it once; a replay that finds it submitting or beyond
    * sends nothing and returns the order as stored.
    */
-  submit(reference: string): Promise<Order>;
+  submit(reference: string, opts?: SubmitOptions): Promise<Order>;
   get(reference: string): Promise<Order | null>;
   getByTransactionId(transactionId: string): Promise<Order | null>;
   /** Newest first; `offset` skips that many of the newest (history paging). */

@@ -1,36 +1,26 @@
 import type { RedisClient } from "../redis/connection.ts";
-import { luaScript } from "../redis/scripts.ts";
 
 /** The per-user flood limit: this many updates in this window, then one notice. */
 export const FLOOD_WINDOW_MS = 10_000;
 export const FLOOD_LIMIT = 30;
-// ARGV: window ms, the count from which a counter is checked for a missing expiry.
-const floodIncr = luaScript<"counter", number>(
-  "raFloodIncr",
-  ["counter"],
-  `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-elseif n >= tonumber(ARGV[2]) and redis.call('PTTL', KEYS[1]) < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-end
-return n
-`,
-);
 
 /**
- * The flood limiter's counter. The plugin's own Redis store sends INCR and then, on the first hit,
- * PEXPIRE: a process killed between the two (or a Redis hiccup) leaves a counter that never
- * expires, and that user is silently ignored for good. One script does both. A counter found
- * without an expiry (left by an older version) is repaired once it counts half the limit, well
- * before it could mute anyone; below that the check would be one more command on every update.
+ * The flood limiter's counter, one INCR per update. A new counter gets the window as its expiry
+ * (a second command, once per window). A process killed between the two (or a Redis hiccup)
+ * leaves a counter that never expires, and that user would be silently ignored for good: so a
+ * counter at half the limit is checked for a missing expiry and repaired, well before it could
+ * mute anyone. A script doing INCR and PEXPIRE at once cost two commands on every update (the
+ * script's call and its INCR) for what the repair already covers.
  */
 export function floodCounter(redis: RedisClient, windowMs: number) {
-  const checkFrom = String(Math.max(2, Math.floor(FLOOD_LIMIT / 2)));
+  const checkFrom = Math.max(2, Math.floor(FLOOD_LIMIT / 2));
   return {
-    incr: async (key: string) =>
-      Number(await floodIncr.run(redis, { counter: key }, String(windowMs), checkFrom)),
+    incr: async (key: string) => {
+      const n = await redis.incr(key);
+      if (n === 1 || (n >= checkFrom && (await redis.pttl(key)) < 0))
+        await redis.pexpire(key, windowMs);
+      return n;
+    },
     pexpire: async () => 1,
   };
 }

@@ -73,7 +73,8 @@ export function memoryIdleDeadlines(): IdleDeadlines {
 }
 
 // KEYS: due (zset), info (hash), noticed (hash). ARGV: chat id, the arm's token ('' = none).
-// Returns 0 only when the notice of this very arm went out.
+// Returns 0 only when the notice of this very arm went out. Only run when the disarm's ZREM found
+// no deadline (a notice went out, or a replay disarms again).
 const DISARM = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
@@ -84,15 +85,22 @@ if ARGV[2] ~= '' and seen == ARGV[2] then
 end
 return 1
 `;
-// KEYS: due, info, noticed. ARGV: now, limit, then for each claimed deadline its token is kept
-// in noticed. Returns chat id, info JSON, chat id, info JSON...
+// KEYS: due, info (hash, as armed before the per-chat keys), noticed. ARGV: now, limit, the per-chat
+// info key without the chat id (same slot). For each claimed deadline its token is kept in noticed.
+// Returns chat id, info JSON, chat id, info JSON...
 const CLAIM = `
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 local out = {}
 for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[1], id)
-  local info = redis.call('HGET', KEYS[2], id) or ''
-  redis.call('HDEL', KEYS[2], id)
+  local own = ARGV[3] .. id
+  local info = redis.call('GET', own)
+  if info then
+    redis.call('DEL', own)
+  else
+    info = redis.call('HGET', KEYS[2], id) or ''
+    redis.call('HDEL', KEYS[2], id)
+  end
   local ok, decoded = pcall(cjson.decode, info)
   if ok and type(decoded) == 'table' and type(decoded.token) == 'string' then
     redis.call('HSET', KEYS[3], id, decoded.token)
@@ -110,18 +118,35 @@ export function redisIdleDeadlines(redis: RedisClient, prefix: string): IdleDead
   const k = keyspace(prefix);
   const keys = { due: k.idleDue, info: k.idleInfo, noticed: k.idleNoticed };
   return {
+    // Arm and disarm run once per question: plain commands (arm two, pipelined; disarm one)
+    // rather than a transaction or a script (4 commands each, as Redis counts them). The notice's
+    // info is a key of its own that outlives the deadline by a day (a sweeper down that long still
+    // finds it) and then goes by itself, so a disarm only removes the deadline.
     async arm(chatId, at, info) {
-      await redis
-        .multi()
-        .zadd(k.idleDue, at, String(chatId))
-        .hset(k.idleInfo, String(chatId), JSON.stringify(info))
-        .exec();
+      // The deadline first: from then on the chat's member carries the new (future) time, so a
+      // sweep between the two cannot claim it before its info is replaced.
+      await pipelineOk(
+        redis
+          .pipeline()
+          .zadd(k.idleDue, at, String(chatId))
+          .set(k.idleInfoOf(chatId), JSON.stringify(info), "PX", infoTtlMs(at)),
+      );
     },
     async disarm(chatId, token) {
-      return (await disarmScript.run(redis, keys, String(chatId), token ?? "")) === 1;
+      const removed = await redis.zrem(k.idleDue, String(chatId));
+      // Removed by us: no notice was claimed for it. Otherwise a sweeper may have noticed this
+      // very arm (or nothing was armed, e.g. a replay): the script tells the two apart.
+      if (removed === 1 || token === undefined) return true;
+      return (await disarmScript.run(redis, keys, String(chatId), token)) === 1;
     },
     async claimDue(now, limit) {
-      const flat = await claimScript.run(redis, keys, String(now), String(limit));
+      const flat = await claimScript.run(
+        redis,
+        keys,
+        String(now),
+        String(limit),
+        k.idleInfoOf(0).slice(0, -1),
+      );
       const out: Array<{ chatId: number; info: IdleInfo }> = [];
       for (let i = 0; i + 1 < flat.length; i += 2) {
         const parsed = idleInfoSchema.safeParse(safeJson(flat[i + 1] ?? ""));
@@ -133,6 +158,17 @@ export function redisIdleDeadlines(redis: RedisClient, prefix: string): IdleDead
       return out;
     },
   };
+}
+
+/** How long an arm's info is kept: past its deadline by a day. */
+const infoTtlMs = (at: number) => Math.max(1, Math.round(at - Date.now())) + 86_400_000;
+
+/** The replies of a pipeline, throwing the first command's error as a MULTI's exec would. */
+async function pipelineOk(p: ReturnType<RedisClient["pipeline"]>): Promise<unknown[]> {
+  const replies = (await p.exec()) ?? [];
+  const failed = replies.find(([err]) => err);
+  if (failed?.[0]) throw failed[0];
+  return replies.map(([, v]) => v);
 }
 
 function safeJson(text: string): unknown {

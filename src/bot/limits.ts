@@ -83,18 +83,24 @@ export function memoryLimits(s: LimitSettings): SpendLimits {
 }
 
 // KEYS: spend, count, seen (one user's: one Cluster slot). ARGV: amount, cap, perHour, spend ttl,
-// count ttl, seen ttl (seconds).
+// count ttl, seen ttl (seconds). Counted first and taken back when refused, so the usual path (a
+// reservation within the limits) reads nothing, and a counter gets its TTL only when this call
+// created it (7 commands instead of 9, 5 for a user's second order within the hour).
 const RESERVE = `
 local prior = redis.call('GET', KEYS[3])
 if prior then return prior end
-local spent = tonumber(redis.call('GET', KEYS[1]) or '0')
-local count = tonumber(redis.call('GET', KEYS[2]) or '0')
+local amount = tonumber(ARGV[1])
+local spent = redis.call('INCRBY', KEYS[1], amount)
+local count = redis.call('INCR', KEYS[2])
 local verdict = 'ok'
-if spent + tonumber(ARGV[1]) > tonumber(ARGV[2]) then verdict = 'daily_cap'
-elseif count + 1 > tonumber(ARGV[3]) then verdict = 'rate' end
+if spent > tonumber(ARGV[2]) then verdict = 'daily_cap'
+elseif count > tonumber(ARGV[3]) then verdict = 'rate' end
 if verdict == 'ok' then
-  redis.call('INCRBY', KEYS[1], ARGV[1]); redis.call('EXPIRE', KEYS[1], ARGV[4])
-  redis.call('INCR', KEYS[2]); redis.call('EXPIRE', KEYS[2], ARGV[5])
+  if spent == amount then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
+  if count == 1 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
+else
+  if spent == amount then redis.call('DEL', KEYS[1]) else redis.call('DECRBY', KEYS[1], amount) end
+  if count == 1 then redis.call('DEL', KEYS[2]) else redis.call('DECR', KEYS[2]) end
 end
 redis.call('SET', KEYS[3], verdict, 'EX', ARGV[6])
 return verdict

@@ -15,8 +15,8 @@ import { booksAlertText, defaultRender, type Render } from "./render.ts";
 /**
  * The notifier: drains the notification queue into chats.
  *
- *  - At least once, shown once: before sending a new message (final push, admin alert) it checks
- *    the (order, status) "sent" marker, takes a short sending lock, sends, writes the marker, then
+ *  - At least once, shown once: before sending a new message (final push, admin alert) it takes a
+ *    short sending lock, checks the (order, status) "sent" marker, sends, writes the marker, then
  *    acknowledges. A crash after the send and before the marker is the only way a message can
  *    repeat. Receipt edits for intermediate statuses skip both: repeating an edit changes nothing.
  *  - A status change edits the order's receipt message in place ("message is not modified" is
@@ -219,7 +219,9 @@ export function createNotifier(opts: NotifierOptions) {
     const once = d.notification.kind === "admin_alert" || isFinal(d.notification.status);
     const counted = d.reclaimed === true;
     const ack = () => c.ack(d.id, counted);
-    if (once && (await queue.isSent(key))) {
+    // A first delivery of an entry is almost never a duplicate: its only look at the marker is the
+    // one under the lock below. A reclaimed one may well be, and is acknowledged without the lock.
+    if (once && counted && (await queue.isSent(key))) {
       await ack();
       return "duplicate";
     }
@@ -231,7 +233,15 @@ export function createNotifier(opts: NotifierOptions) {
       log?.error({ reference: d.notification.reference, key }, "notification dead-lettered");
       return "dead";
     }
-    if (once && !(await queue.lockSending(key, lockMs))) return "retry"; // another consumer is on it
+    if (once && !(await queue.lockSending(key, lockMs))) {
+      // Sent already (its lock is left to expire), or another consumer is on it.
+      if (!(await queue.isSent(key))) return "retry";
+      await ack();
+      return "duplicate";
+    }
+    // Once the marker is written the lock has nothing left to guard (whoever takes it next finds
+    // the marker): it is left to expire rather than released, three Redis commands per push.
+    let marked = false;
     try {
       // Asked again under the lock: another consumer may have sent it and let go of the lock
       // between our first look and our lock.
@@ -246,6 +256,7 @@ export function createNotifier(opts: NotifierOptions) {
         for (let attempt = 0; once; attempt++) {
           try {
             await queue.markSent(key);
+            marked = true;
             break;
           } catch (err) {
             if (stopped || attempt >= 40) throw err;
@@ -284,7 +295,7 @@ export function createNotifier(opts: NotifierOptions) {
       );
       return "retry";
     } finally {
-      if (once) await queue.unlockSending(key).catch(() => undefined);
+      if (once && !marked) await queue.unlockSending(key).catch(() => undefined);
     }
   }
 

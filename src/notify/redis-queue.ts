@@ -27,6 +27,9 @@ export interface RedisNotificationQueueOptions {
 
 type StreamEntry = [id: string, fields: string[]];
 
+const ACTIVE_CACHE_MS = 60_000;
+const ACTIVE_CACHE_SIZE = 10_000;
+
 function isNoGroup(err: unknown): boolean {
   return err instanceof Error && /NOGROUP/.test(err.message);
 }
@@ -38,6 +41,10 @@ export function createRedisNotificationQueue(
   const k = keyspace(opts.prefix);
   const token = randomUUID();
   const log = opts.logger;
+  // Chats found active, for a minute: an order's receipt edits and push ask once. Only "active" is
+  // remembered: a chat marked inactive elsewhere meanwhile answers the next send with 403 and is
+  // marked again, while a reactivated one (/start) is never held back by this process's memory.
+  const active = new Map<number, number>();
 
   /** The group starts at "0" so entries written before the first notifier ever ran are delivered. */
   async function ensureGroup(): Promise<void> {
@@ -158,9 +165,14 @@ export function createRedisNotificationQueue(
         return taken.map((d) => ({ ...d, reclaimed: true as const }));
       },
       async ack(id, counted = true) {
-        const m = redis.multi().xack(k.outbox, NOTIFIER_GROUP, id).xdel(k.outbox, id);
-        if (counted) m.hdel(k.attempts, id);
-        await m.exec();
+        // Pipelined, not a transaction (MULTI/EXEC would double the commands of every delivery).
+        // Deleted first: were the XACK lost, the pending entry left behind points at nothing and
+        // the next XAUTOCLAIM drops it (Redis 7), so nothing is delivered twice or kept.
+        const p = redis.pipeline().xdel(k.outbox, id).xack(k.outbox, NOTIFIER_GROUP, id);
+        if (counted) p.hdel(k.attempts, id);
+        const replies = (await p.exec()) ?? [];
+        const failed = replies.find(([err]) => err);
+        if (failed?.[0]) throw failed[0];
       },
       async noteAttempt(id) {
         return redis.hincrby(k.attempts, id, 1);
@@ -195,10 +207,19 @@ export function createRedisNotificationQueue(
       await deleteIfHeld.run(redis, { key: k.sending(key) }, token);
     },
     async markChatInactive(chatId) {
+      active.delete(chatId);
       await redis.sadd(k.inactiveChats, String(chatId));
     },
     async isChatInactive(chatId) {
-      return (await redis.sismember(k.inactiveChats, String(chatId))) === 1;
+      const until = active.get(chatId);
+      if (until !== undefined && until > Date.now()) return false;
+      const inactive = (await redis.sismember(k.inactiveChats, String(chatId))) === 1;
+      active.delete(chatId);
+      if (!inactive) {
+        active.set(chatId, Date.now() + ACTIVE_CACHE_MS);
+        if (active.size > ACTIVE_CACHE_SIZE) active.delete(active.keys().next().value as number);
+      }
+      return inactive;
     },
     async reactivateChat(chatId) {
       await redis.srem(k.inactiveChats, String(chatId));

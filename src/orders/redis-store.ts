@@ -284,7 +284,10 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
           orderJson(written, balanceAccount),
           current.reference,
           isFinal(written.status) ? "1" : "0",
-          written.transactionId ?? "",
+          // Indexed by the write that first carried it (HSETNX): a later one has nothing to add.
+          current.version > 0 && current.transactionId === written.transactionId
+            ? ""
+            : (written.transactionId ?? ""),
           action ?? "",
           action ? (written.holdId ?? "") : "",
           String(at),

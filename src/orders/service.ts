@@ -66,6 +66,13 @@ export type PlaceInput = z.input<typeof placeInputSchema>;
  * `byTransactionId`, else by the event's own transactionId. `byTransactionId` only finds the order;
  * it is not recorded on it (an unconfirmed claim must not plant a transaction id).
  */
+export interface SubmitOptions {
+  /** The order as the caller last wrote or read it: saves the read before the write. */
+  known?: Order;
+  /** The chat message to edit with later statuses, remembered with the submitting mark. */
+  receiptMessageId?: number;
+}
+
 export type ApplyInput = OrderEvent & { reference?: string; byTransactionId?: string };
 
 export type ApplyOutcome =
@@ -274,15 +281,22 @@ export function createOrders(opts: OrdersOptions) {
     return null;
   }
 
-  /** The only code that changes a status and the only producer of notifications. Idempotent. */
-  async function apply(input: ApplyInput): Promise<ApplyResult> {
+  /**
+   * The only code that changes a status and the only producer of notifications. Idempotent.
+   * `known`: the order the caller has just written or read (the read is saved; a stale one only
+   * costs a retry of the compare-and-set).
+   */
+  async function apply(input: ApplyInput, known?: Order): Promise<ApplyResult> {
     const { reference, byTransactionId, ...rest } = input;
     const event = orderEventSchema.parse(rest);
     const transactionId = byTransactionId ?? event.transactionId;
-    const order = await find({
-      ...(reference === undefined ? {} : { reference }),
-      ...(transactionId === undefined ? {} : { transactionId }),
-    });
+    const order =
+      known !== undefined && known.reference === reference
+        ? known
+        : await find({
+            ...(reference === undefined ? {} : { reference }),
+            ...(transactionId === undefined ? {} : { transactionId }),
+          });
     if (!order) {
       await store.recordUnmatched({
         source: event.source,
@@ -418,19 +432,34 @@ export function createOrders(opts: OrdersOptions) {
    * applies its outcome. An order already submitting or beyond is returned as it is: never sent
    * again, whatever the caller (a double tap, a replay after a crash) thinks; the reconciler decides.
    */
-  async function submit(reference: string): Promise<Order> {
-    const marked = await store.update(reference, (current) => {
-      if (current.status !== "placed") return null;
-      const t = transition(current, {
-        source: "system",
-        status: "submitting",
-        at: now(),
-        expect: ["placed"],
-      });
-      return t.changed ? { order: t.order, notifications: t.notifications } : null;
-    });
+  async function submit(reference: string, o: SubmitOptions = {}): Promise<Order> {
+    const { known, receiptMessageId } = o;
+    let submitting = false;
+    const marked = await store.update(
+      reference,
+      (current) => {
+        submitting = false;
+        // The receipt is remembered in the same write as the submitting mark (one step less).
+        const base =
+          receiptMessageId === undefined || current.receiptMessageId === receiptMessageId
+            ? current
+            : { ...current, receiptMessageId };
+        const unchanged = base === current ? null : { order: base, notifications: [] };
+        if (current.status !== "placed") return unchanged;
+        const t = transition(base, {
+          source: "system",
+          status: "submitting",
+          at: now(),
+          expect: ["placed"],
+        });
+        if (!t.changed) return unchanged;
+        submitting = true;
+        return { order: t.order, notifications: t.notifications };
+      },
+      known?.reference === reference ? known : undefined,
+    );
     if (!marked) throw new OrderNotFoundError(reference);
-    if (!marked.updated) return marked.order;
+    if (!marked.updated || !submitting) return marked.order;
     // The reconciler counts the execute's time in flight from the mark's stamp, and believes "no
     // such reference" once that window is over. A mark written late (Redis away, its command
     // queued meanwhile) would send the execute late into the window, where the order could be
@@ -454,7 +483,7 @@ export function createOrders(opts: OrdersOptions) {
       const detail = err instanceof Error ? err.message : String(err);
       result = { kind: "unknown", referenceNo: reference, reason: "network", detail };
     }
-    const applied = await apply({ reference, ...eventFromExecute(result, now()) });
+    const applied = await apply({ reference, ...eventFromExecute(result, now()) }, marked.order);
     const order = applied.order ?? marked.order;
     const reading = readingOf(result);
     if (reading && opts.onWalletReading) {
@@ -481,7 +510,7 @@ export function createOrders(opts: OrdersOptions) {
     /** place then submit; returns the order after the execute outcome was applied. */
     async placeAndSubmit(input: PlaceInput): Promise<Order> {
       const order = await place(input);
-      return submit(order.reference);
+      return submit(order.reference, { known: order });
     },
     apply,
     /** Remembers the chat message the notifier edits in place. Not a status change. */

@@ -127,8 +127,10 @@ export function keyspace(prefix: string) {
     floodPrefix: `${prefix}flood`,
     /** Sorted set: chat id -> when its waiting question times out (ms); bot/idle.ts. */
     idleDue: `${prefix}{idle}:due`,
-    /** Hash: chat id -> what the idle notice needs (JSON: locale, flow, the arm's token). */
+    /** Hash: chat id -> what the idle notice needs, as armed before idleInfoOf (still read). */
     idleInfo: `${prefix}{idle}:info`,
+    /** String per chat: what the idle notice needs (JSON: locale, flow, the arm's token), with a TTL. */
+    idleInfoOf: (chatId: number) => `${prefix}{idle}:info:${chatId}`,
     /** Hash: chat id -> the token of the deadline whose notice went out (until the flow sees it). */
     idleNoticed: `${prefix}{idle}:noticed`,
   };

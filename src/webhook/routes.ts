@@ -138,7 +138,8 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
     try {
       const answer = await provider.statusByReference(order.region, providerReference(order));
       const event = eventFromStatus(answer, "status", now(), `confirms webhook ${claimed}`);
-      await orders.apply({ reference: order.reference, ...event, expect: SENT_STATES });
+      // The order read above saves reading it again; changed meanwhile, it costs a retry.
+      await orders.apply({ reference: order.reference, ...event, expect: SENT_STATES }, order);
     } catch (err) {
       log?.warn(
         { reference, claimed, err: err instanceof Error ? err.message : String(err) },

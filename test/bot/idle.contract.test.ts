@@ -6,6 +6,7 @@ import {
   memoryIdleDeadlines,
   redisIdleDeadlines,
 } from "../../src/bot/idle.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/redis.ts";
 
 /**
@@ -79,12 +80,58 @@ describe.each(adapters)("idle deadlines contract: %s", (_name, makeHarness) => {
     expect(await a.disarm(5, "new")).toBe(true);
   });
 
+  it("re-arming replaces what the notice says, and a disarmed deadline leaves nothing to claim", async () => {
+    const a = h.make();
+    await a.arm(6, 1_000, { locale: "en", flow: "mobile", token: "q1" });
+    expect(await a.disarm(6, "q1")).toBe(true);
+    await a.arm(6, 2_000, { locale: "ne", flow: "dth", token: "q2" });
+    expect(await a.claimDue(5_000, 10)).toEqual([
+      { chatId: 6, info: { locale: "ne", flow: "dth", token: "q2" } },
+    ]);
+    expect(await a.disarm(6, "q2")).toBe(false);
+    await a.arm(7, 1_000, { locale: "hi", token: "q3" });
+    expect(await a.disarm(7, "q3")).toBe(true);
+    expect(await a.claimDue(5_000, 10)).toEqual([]);
+  });
+
   it("re-arming moves the deadline", async () => {
     const a = h.make();
     await a.arm(3, 1_000, { locale: "hi" });
     await a.arm(3, 9_000, { locale: "hi" });
     expect(await a.claimDue(5_000, 10)).toEqual([]);
     expect(await a.claimDue(9_000, 10)).toHaveLength(1);
+  });
+});
+
+describe("idle deadlines in Redis", () => {
+  it("still notices a deadline armed before the per-chat info keys, with its info", async () => {
+    const t = testRedis("idle-legacy");
+    try {
+      const k = keyspace(t.prefix);
+      const info = { locale: "ne", flow: "mobile", token: "old" };
+      await t.redis.zadd(k.idleDue, 1_000, "9");
+      await t.redis.hset(k.idleInfo, "9", JSON.stringify(info));
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      expect(await d.claimDue(1_000, 10)).toEqual([{ chatId: 9, info }]);
+      expect(await t.redis.hlen(k.idleInfo)).toBe(0);
+      expect(await d.disarm(9, "old")).toBe(false);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("keeps an arm's info past its deadline, then lets it go by itself", async () => {
+    const t = testRedis("idle-ttl");
+    try {
+      const k = keyspace(t.prefix);
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      await d.arm(10, Date.now() + 60_000, { locale: "en", token: "x" });
+      const ttl = await t.redis.pttl(k.idleInfoOf(10));
+      expect(ttl).toBeGreaterThan(60_000);
+      expect(ttl).toBeLessThanOrEqual(60_000 + 86_400_000);
+    } finally {
+      await t.cleanup();
+    }
   });
 });
 

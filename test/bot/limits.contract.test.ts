@@ -159,3 +159,26 @@ describe.each(adapters)("spend limits contract: %s", (_name, makeHarness) => {
     expect(await l.reserve(7, 10_000, "d")).toEqual({ ok: true });
   });
 });
+
+describe("spend limits in Redis: the counters' keys", () => {
+  it("gives a new counter its TTL, and leaves nothing behind for a refusal that created it", async () => {
+    const t = testRedis("limits-keys");
+    try {
+      const now = () => Date.parse("2025-03-10T06:00:00Z");
+      const l = redisLimits(t.redis, t.prefix, { dailyCapPaisa: 10_000, ordersPerHour: 5, now });
+      const counters = async () => {
+        const keys = (await t.redis.keys(`${t.prefix}*`)).filter((k) => !k.includes(":seen:"));
+        return Promise.all(keys.map(async (k) => [await t.redis.get(k), await t.redis.ttl(k)]));
+      };
+      expect(await l.reserve(7, 10_001, "too-much")).toEqual({ ok: false, reason: "daily_cap" });
+      expect(await counters()).toEqual([]);
+      expect(await l.reserve(7, 4_000, "a")).toEqual({ ok: true });
+      expect(await l.reserve(7, 7_000, "b")).toEqual({ ok: false, reason: "daily_cap" });
+      const left = await counters();
+      expect(left.map(([v]) => v).sort()).toEqual(["1", "4000"]);
+      for (const [, ttl] of left) expect(Number(ttl)).toBeGreaterThan(0);
+    } finally {
+      await t.cleanup();
+    }
+  });
+});

@@ -34,24 +34,25 @@ describe.each(stores)("%s pace store", (_name, make) => {
   it("lets a chat's burst through, then tells it when its next slot is", async () => {
     const store = make();
     const t = 1_000_000;
-    expect(await store.take(1, t, limits)).toEqual({ ok: true });
-    expect(await store.take(1, t, limits)).toEqual({ ok: true });
+    expect(await store.take(1, t, limits)).toMatchObject({ ok: true });
+    expect(await store.take(1, t, limits)).toMatchObject({ ok: true });
     const refused = await store.take(1, t, limits);
     expect(refused).toMatchObject({ ok: false, globalWaitMs: 0 });
     // Two slots taken at t: the third is due one interval (1 s) after the first, minus the burst.
     expect(refused.ok === false && refused.chatWaitMs).toBeCloseTo(1000, 0);
-    expect(await store.take(1, t + 1000, limits)).toEqual({ ok: true });
+    expect(await store.take(1, t + 1000, limits)).toMatchObject({ ok: true });
   });
 
   it("keeps the whole bot under its global rate across chats", async () => {
     const store = make();
     const t = 2_000_000;
-    for (const chat of [1, 2, 3]) expect(await store.take(chat, t, limits)).toEqual({ ok: true });
+    for (const chat of [1, 2, 3])
+      expect(await store.take(chat, t, limits)).toMatchObject({ ok: true });
     const refused = await store.take(4, t, limits);
     expect(refused.ok).toBe(false);
     expect(refused.ok === false && refused.globalWaitMs).toBeCloseTo(100, 0);
     expect(refused.ok === false && refused.chatWaitMs).toBe(0);
-    expect(await store.take(4, t + 100, limits)).toEqual({ ok: true });
+    expect(await store.take(4, t + 100, limits)).toMatchObject({ ok: true });
     // Over a long stretch, exactly 10 per second get through.
     let sent = 0;
     for (let ms = 0; ms < 10_000; ms += 5) {
@@ -69,8 +70,31 @@ describe.each(stores)("%s pace store", (_name, make) => {
     // Chat 7 is full: refusing it must not use up a global slot.
     expect((await store.take(7, t, limits)).ok).toBe(false);
     expect((await store.take(7, t, limits)).ok).toBe(false);
-    expect(await store.take(8, t, limits)).toEqual({ ok: true });
+    expect(await store.take(8, t, limits)).toMatchObject({ ok: true });
     expect((await store.take(9, t, limits)).ok).toBe(false);
+  });
+
+  it("tells with each slot when each bucket frees its next one", async () => {
+    const store = make();
+    const t = 4_000_000;
+    // Chat: burst 2, 1 s apart; global: burst 3, 100 ms apart.
+    expect(await store.take(5, t, limits)).toEqual({
+      ok: true,
+      globalFreeAt: t - 100,
+      chatFreeAt: t,
+    });
+    expect(await store.take(5, t, limits)).toEqual({
+      ok: true,
+      globalFreeAt: t,
+      chatFreeAt: t + 1000,
+    });
+    expect(await store.take(6, t, limits)).toEqual({
+      ok: true,
+      globalFreeAt: t + 100,
+      chatFreeAt: t,
+    });
+    // The third global slot was the burst's last: the next one is 100 ms later.
+    expect((await store.take(7, t, limits)).ok).toBe(false);
   });
 });
 
@@ -111,6 +135,28 @@ describe("send pacer", () => {
     const other = pacer.acquire(2).then(() => order.push("chat 2"));
     await Promise.all([busy, other]);
     expect(order).toEqual(["chat 2", "chat 1"]);
+  });
+
+  it("asks the store once per message when its own slots say how long to wait", async () => {
+    const clock = manualClock();
+    const inner = memoryPaceStore();
+    let asked = 0;
+    const store: PaceStore = {
+      take: (chatId, now, l) => {
+        asked++;
+        return inner.take(chatId, now, l);
+      },
+    };
+    const pacer = createSendPacer({ store, limits, now: clock.now, sleep: clock.sleep });
+    const times: number[] = [];
+    // One chat past its burst, then more chats than the global burst at once.
+    for (let i = 0; i < 4; i++) {
+      await pacer.acquire(42);
+      times.push(clock.now());
+    }
+    for (let chat = 1; chat <= 5; chat++) await pacer.acquire(chat);
+    expect(times.map((x) => x - times[0]!)).toEqual([0, 0, 1000, 2000]);
+    expect(asked).toBe(9);
   });
 
   it("never lets more than the global rate through, whatever the number of chats", async () => {

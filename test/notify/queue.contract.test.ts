@@ -149,6 +149,13 @@ describe.each([
     expect(await other.isChatInactive(42)).toBe(true);
     await other.reactivateChat(42);
     expect(await queue.isChatInactive(42)).toBe(false);
+    // Found active (and remembered so), then blocked here: inactive at once, and a reactivation
+    // elsewhere is seen at once too.
+    expect(await queue.isChatInactive(43)).toBe(false);
+    await queue.markChatInactive(43);
+    expect(await queue.isChatInactive(43)).toBe(true);
+    await other.reactivateChat(43);
+    expect(await queue.isChatInactive(43)).toBe(false);
 
     await queue.deadLetter({ id: "1-1", notification: note("51") }, "too many attempts");
     expect(await other.listDead(5)).toMatchObject([

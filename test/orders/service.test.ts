@@ -258,6 +258,23 @@ describe("orders.apply", () => {
     expect(withReceipt?.status).toBe("placed");
     expect(outbox).toEqual([]);
   });
+
+  it("remembers the receipt with the submitting mark, and once more on a replay that finds it sent", async () => {
+    const { orders, store, calls } = setup(async (req) => accepted(req, "pending"));
+    const o = await orders.place(mobileInput());
+    const done = await orders.submit(o.reference, { known: o, receiptMessageId: 77 });
+    expect(done.receiptMessageId).toBe(77);
+    expect((await store.get(o.reference))?.history.map((h) => h.status)).toEqual([
+      "placed",
+      "submitting",
+      "pending",
+    ]);
+    // A replay (the receipt sent again after a crash) moves the receipt, never executes again.
+    const again = await orders.submit(o.reference, { known: o, receiptMessageId: 78 });
+    expect(again.receiptMessageId).toBe(78);
+    expect(again.status).toBe("pending");
+    expect(calls).toHaveLength(1);
+  });
 });
 
 describe("orders.place: price and access mode", () => {

@@ -187,6 +187,17 @@ describe.each(adapters)("order store contract: %s", (_name, makeHarness) => {
       { kind: "status", reference: "501", status: "success", chatId: 42, at: 7 },
     ]);
 
+    // Indexed by the first write that carries the id (the create does not), and still found
+    // after later writes that carry it unchanged (which skip the index).
+    await store.create(order("504", { createdAt: 8, transactionId: "TX-4" }));
+    const receipt = (n: number) => (cur: Order) => ({
+      order: { ...cur, receiptMessageId: n },
+      notifications: [],
+    });
+    expect((await store.update("504", receipt(1)))?.updated).toBe(true);
+    expect((await store.update("504", receipt(2)))?.updated).toBe(true);
+    expect((await h.second().getByTransactionId("TX-4"))?.receiptMessageId).toBe(2);
+
     const none = await store.update("502", () => null);
     expect(none?.updated).toBe(false);
     expect(none?.order.version).toBe(0);

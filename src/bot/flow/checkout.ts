@@ -175,10 +175,10 @@ export async function confirmAndPlace(
   const order = placed;
   try {
     const receipt = await ctx.reply(receiptText(s.t, { ...order, status: "submitting" }));
-    const submitted = await conversation.external(async () => {
-      await deps.orders.attachReceipt(order.reference, receipt.message_id);
-      return deps.orders.submit(order.reference);
-    });
+    // The receipt is remembered with the submitting mark, on the order just placed (no read).
+    const submitted = await conversation.external(() =>
+      deps.orders.submit(order.reference, { known: order, receiptMessageId: receipt.message_id }),
+    );
     await remember(s, draft);
     return submitted;
   } catch (err) {
