@@ -34,8 +34,10 @@ function billerOf(order: Order): Biller | undefined {
         ...(customerName ? { holder: customerName } : {}),
       };
     }
+    // India: the operator tells a mobile from a DTH id (both are ten digits).
     case "internet":
     case "dth":
+    case "india":
       return { operatorId };
     default:
       return undefined;

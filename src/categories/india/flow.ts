@@ -12,6 +12,7 @@ import {
 import { formatMoney } from "../../money.ts";
 import type { IndiaDthBill, Plan } from "../../provider/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
+import { savedNumberChoices } from "../shared/saved.ts";
 
 /**
  * India recharge: circle (paged, searchable) -> kind (prepaid / postpaid / DTH) -> operator ->
@@ -108,10 +109,21 @@ export function indiaConversation(deps: BotDeps) {
           const operator = st.operator!;
           const isDth = operator.india === "dth";
           st.bill = undefined;
+          const valid = (text: string) =>
+            isDth ? validateIndiaNumber(text) : validateIndiaMobile(text);
+          // Saved India numbers of this kind (a DTH id is not offered for a mobile, nor the other way).
+          const choices = await savedNumberChoices(
+            flow,
+            "india",
+            (e) =>
+              valid(e.number).ok &&
+              deps.catalog.operator(e.biller?.operatorId ?? 0)?.india === operator.india,
+          );
           for (;;) {
             const number = await flow.ask(
               t(isDth ? "india-ask-dth-id" : "india-ask-number", { operator: operator.name }),
-              (text) => flow.rule(isDth ? validateIndiaNumber(text) : validateIndiaMobile(text)),
+              (text) => flow.rule(valid(text)),
+              { choices },
             );
             st.number = number;
             if (!isDth) return;
