@@ -6,7 +6,8 @@ import { CATEGORIES } from "../catalog/index.ts";
  * A number or account the customer paid before, kept per user and category, durable (no TTL,
  * unlike the session): what the flows offer as buttons, what /saved lists, renames and deletes.
  * A biller (water, electricity, internet, DTH) also keeps what paying it again needs besides the
- * number: the operator, the office, the SC number, the phone.
+ * number: the operator, the office, the SC number, the phone; an India number keeps its operator
+ * (a mobile and a DTH id are both ten digits).
  */
 
 /** Saved entries kept per user and category; the least recently used unnamed one goes first. */

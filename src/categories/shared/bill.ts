@@ -56,12 +56,12 @@ export function operatorAndOfficeSteps<S extends BillState>(
     {
       name: "saved",
       run: async (st) => {
-        const { catalog } = flow.deps;
-        const offered = (id: number) => catalog.operator(id)?.category === category;
-        const entry = await chooseSavedBiller(flow, category, offered);
+        // Only billers of operators the provider still offers.
+        const ids = new Set((await offeredOperators(flow, category)).map((o) => o.id));
+        const entry = await chooseSavedBiller(flow, category, (id) => ids.has(id));
         st.from = entry ?? undefined;
         if (!entry) return;
-        st.operator = catalog.operator(entry.biller!.operatorId)!;
+        st.operator = flow.deps.catalog.operator(entry.biller!.operatorId)!;
         fill(st, entry);
       },
     },
