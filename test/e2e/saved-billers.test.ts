@@ -1,15 +1,17 @@
+import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { waterBill } from "../../dev/sandbox/lookups.ts";
 import { formatRupees, toPaisa } from "../../src/money.ts";
-import { useTestSystem } from "../support/system.ts";
+import { REDIS_URL, useTestSystem } from "../support/system.ts";
 
 /**
  * Saved water and internet accounts paid again (issue 16): the questions a saved biller answers
  * are not asked; water still asks the month (the bill's own answer), and its bill is checked
- * afresh, so a month paid shows nothing due; internet lists the packages at once.
+ * afresh, so a month paid shows nothing due; internet lists the packages at once. On Redis, so the
+ * product's own wiring of the Redis store is what saves and offers them.
  */
-describe("saved billers, end to end", () => {
-  const ts = useTestSystem();
+describe("saved billers, end to end (Redis)", () => {
+  const ts = useTestSystem({ redis: true });
 
   it("pays a saved water account again: office and customer id are not asked, the month is, the bill is fresh", async () => {
     const u = ts.user(1511);
@@ -20,6 +22,14 @@ describe("saved billers, end to end", () => {
     const expected = waterBill("1234571", "0", 7);
     await u.payDue(formatRupees(toPaisa(expected.bill_amount)));
     await u.confirmUntil("succeeded");
+    // Kept in the user's own hash-tagged key, without a TTL.
+    const key = `${ts.prefix}{user:1511}:saved`;
+    const redis = new Redis(REDIS_URL);
+    try {
+      expect(await redis.ttl(key)).toBe(-1);
+    } finally {
+      redis.disconnect();
+    }
 
     const label = `1234571 · ${expected.customer_name}`;
     const saved = await u.menu("🚰 Water bill", /Pay one of your saved accounts/);
