@@ -40,7 +40,7 @@ module.exports = {
     layer(
       "base",
       "^src/(logger|money|redis|telegram|ledger)",
-      "^src/(gateway|topup|config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main|accounts)",
+      "^src/(gateway|topup|config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main|accounts|saved)",
       "Logging, money, Redis, the Bot API transport and the books know nothing of the product's parts.",
     ),
     layer(
@@ -48,6 +48,12 @@ module.exports = {
       "^src/accounts/",
       "^src/(config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
       "Who is who beside the books (phones, receipts, cash-in and reversal): above the ledger only.",
+    ),
+    layer(
+      "saved",
+      "^src/saved/",
+      "^src/(gateway|topup|config|pricing|provider|orders|notify|webhook|bot|categories|http|system|main|accounts|books)",
+      "Saved numbers and billers: a store beside the chat, on the catalogue's categories only.",
     ),
     layer(
       "config",

@@ -6,17 +6,21 @@ import {
   CREDIT_FLOW,
   REPEAT_FLOW,
   REVERSE_FLOW,
+  SAVE_NAME_FLOW,
+  SAVED_FLOW,
   STATUS_FLOW,
 } from "../src/bot/flows.ts";
 import type { AnyCategoryModule } from "../src/categories/index.ts";
 import { cashInConversation, creditConversation, reverseConversation } from "./accounts.ts";
 import { addMoneyConversation } from "./add-money.ts";
 import { repeatConversation } from "./repeat.ts";
+import { savedConversation, saveNameConversation } from "./saved.ts";
 import { statusConversation } from "./status.ts";
 
 /**
  * Every conversation the bot runs: one per category module (its menu button enters it) and those
- * entered by commands and buttons: /status, the repeat of /history, /cashin, /credit, /reverse.
+ * entered by commands and buttons: /status, the repeat of /history, /cashin, /credit, /reverse,
+ * /saved and "Save as…" under a success push.
  */
 export function botFlows(deps: BotDeps, categories: readonly AnyCategoryModule[]): BotFlows {
   return {
@@ -28,6 +32,8 @@ export function botFlows(deps: BotDeps, categories: readonly AnyCategoryModule[]
       [CASHIN_FLOW]: cashInConversation(deps),
       [CREDIT_FLOW]: creditConversation(deps),
       [REVERSE_FLOW]: reverseConversation(deps),
+      [SAVED_FLOW]: savedConversation(deps, categories),
+      [SAVE_NAME_FLOW]: saveNameConversation(deps),
     },
     menu: categories.map((c) => ({ conversation: c.id, labelKey: c.menu.labelKey })),
     offered: (id) => deps.catalog.offersCategory(id),

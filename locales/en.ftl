@@ -7,6 +7,7 @@ help-text = What I can do:
     /recharge – recharge or pay a bill
     /status – check an order by its reference number
     /history – your last orders, with "repeat"
+    /saved – your saved numbers and accounts
     /language – change the language
     /cancel – stop what we are doing
     You get a message when an order succeeds or fails.
@@ -463,3 +464,27 @@ common-idle-ended-seconds = Your previous request ended after { $seconds ->
 common-start-again = 🔁 Start again
 
 ## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
+
+# ---- saved numbers and billers (/saved, "Save as…"; issue 16) ----
+cmd-saved = My saved numbers
+saved-save-as = 🏷 Save as…
+saved-another = ➕ Another account
+saved-ask-biller = Pay one of your saved accounts, or another one?
+saved-empty = You have no saved numbers yet. A number is saved when an order to it succeeds.
+saved-title = Your saved numbers and accounts:
+saved-choose = Choose one to rename or delete it.
+saved-entry = { $entry }: rename or delete?
+saved-rename = ✏️ Rename
+saved-delete = 🗑 Delete
+saved-ask-nickname = What should I call { $number }? Type a name of up to 24 characters, for example Aama or Shop landline.
+saved-nickname-empty = The name is empty.
+saved-nickname-too-long = That name is too long (at most 24 characters).
+saved-nickname-control = A name cannot contain control characters.
+saved-named = Saved as { $entry }. It is offered next time; /saved renames or deletes it.
+saved-renamed = Renamed: { $entry }.
+saved-gone = That saved number is gone (it was deleted in the meantime).
+saved-delete-question = Delete { $entry } from your saved numbers?
+saved-delete-yes = 🗑 Yes, delete
+saved-delete-keep = ↩ Keep it
+saved-kept = { $entry } stays saved.
+saved-deleted = Deleted { $entry }.

@@ -6,6 +6,7 @@ help-text = मैं यह कर सकता हूँ:
     /recharge – रिचार्ज या बिल भुगतान
     /status – रेफ़रेंस नंबर से ऑर्डर देखें
     /history – आपके पिछले ऑर्डर, "दोहराएँ" के साथ
+    /saved – सहेजे नंबर और खाते
     /language – भाषा बदलें
     /cancel – चल रहा काम रोकें
     ऑर्डर सफल या असफल होने पर आपको संदेश मिलता है।
@@ -456,3 +457,27 @@ common-idle-ended-seconds = { $seconds } सेकंड तक जवाब न
 common-start-again = 🔁 फिर से शुरू करें
 
 ## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
+
+# ---- saved numbers and billers (/saved, "Save as…"; issue 16) ----
+cmd-saved = मेरे सहेजे नंबर
+saved-save-as = 🏷 नाम से सहेजें…
+saved-another = ➕ दूसरा खाता
+saved-ask-biller = सहेजे गए खातों में से किसी का भुगतान करें, या किसी दूसरे का?
+saved-empty = आपका अभी कोई सहेजा नंबर नहीं है। किसी नंबर का ऑर्डर सफल होने पर वह सहेज लिया जाता है।
+saved-title = आपके सहेजे नंबर और खाते:
+saved-choose = नाम बदलने या हटाने के लिए एक चुनें।
+saved-entry = { $entry }: नाम बदलें या हटाएँ?
+saved-rename = ✏️ नाम बदलें
+saved-delete = 🗑 हटाएँ
+saved-ask-nickname = { $number } को क्या नाम दें? 24 अक्षरों तक का नाम लिखें, जैसे माँ या दुकान का लैंडलाइन।
+saved-nickname-empty = नाम खाली है।
+saved-nickname-too-long = नाम बहुत लंबा है (अधिकतम 24 अक्षर)।
+saved-nickname-control = नाम में नियंत्रण चिह्न नहीं हो सकते।
+saved-named = { $entry } नाम से सहेजा गया। अगली बार यह दिखेगा; /saved से नाम बदल या हटा सकते हैं।
+saved-renamed = नाम बदला गया: { $entry }।
+saved-gone = वह सहेजा नंबर अब नहीं है (इस बीच हटा दिया गया)।
+saved-delete-question = { $entry } को सहेजे नंबरों से हटाएँ?
+saved-delete-yes = 🗑 हाँ, हटाएँ
+saved-delete-keep = ↩ रहने दें
+saved-kept = { $entry } सहेजा रहेगा।
+saved-deleted = { $entry } हटा दिया गया।

@@ -6,6 +6,7 @@ help-text = म यी काम गर्न सक्छु:
     /recharge – रिचार्ज वा बिल भुक्तानी
     /status – सन्दर्भ नम्बरले अर्डर जाँच्नुहोस्
     /history – तपाईंका पछिल्ला अर्डरहरू, "फेरि" सहित
+    /saved – सुरक्षित नम्बर र खाताहरू
     /language – भाषा बदल्नुहोस्
     /cancel – चलिरहेको काम रोक्नुहोस्
     अर्डर सफल वा असफल हुँदा तपाईंलाई सन्देश आउँछ।
@@ -456,3 +457,27 @@ common-idle-ended-seconds = { $seconds } सेकेन्डसम्म ज�
 common-start-again = 🔁 फेरि सुरु गर्ने
 
 ## India orders and a prepaid balance (kept in Nepal rupees; no exchange rate yet)
+
+# ---- saved numbers and billers (/saved, "Save as…"; issue 16) ----
+cmd-saved = मेरा सुरक्षित नम्बर
+saved-save-as = 🏷 नाम राखेर सुरक्षित गर्ने…
+saved-another = ➕ अर्को खाता
+saved-ask-biller = सुरक्षित गरिएका खातामध्ये एउटा तिर्ने, कि अर्को?
+saved-empty = तपाईंको कुनै सुरक्षित नम्बर छैन। कुनै नम्बरमा अर्डर सफल भएपछि त्यो सुरक्षित हुन्छ।
+saved-title = तपाईंका सुरक्षित नम्बर र खाताहरू:
+saved-choose = नाम बदल्न वा हटाउन एउटा छान्नुहोस्।
+saved-entry = { $entry }: नाम बदल्ने कि हटाउने?
+saved-rename = ✏️ नाम बदल्ने
+saved-delete = 🗑 हटाउने
+saved-ask-nickname = { $number } लाई के नाम दिने? 24 अक्षरसम्मको नाम लेख्नुहोस्, जस्तै आमा वा पसलको ल्यान्डलाइन।
+saved-nickname-empty = नाम खाली छ।
+saved-nickname-too-long = नाम धेरै लामो भयो (बढीमा 24 अक्षर)।
+saved-nickname-control = नाममा नियन्त्रण चिन्ह राख्न मिल्दैन।
+saved-named = { $entry } नामले सुरक्षित भयो। अर्को पटक यो देखाइनेछ; /saved ले नाम बदल्न वा हटाउन सकिन्छ।
+saved-renamed = नाम बदलियो: { $entry }।
+saved-gone = त्यो सुरक्षित नम्बर अब छैन (बीचमै हटाइयो)।
+saved-delete-question = { $entry } लाई सुरक्षित नम्बरबाट हटाउने?
+saved-delete-yes = 🗑 हो, हटाउने
+saved-delete-keep = ↩ राख्ने
+saved-kept = { $entry } सुरक्षित नै रहन्छ।
+saved-deleted = { $entry } हटाइयो।

@@ -7,7 +7,7 @@ import { LOCALES } from "./i18n.ts";
  * one zod-checked codec per button kind. Handlers ask a codec, never match a regex of their own, so
  * forged or malformed data parses to nothing and falls through to the "no longer active" answer.
  * The strings are those buttons already in chats carry (`m:mobile`, `lang:ne`, `rep:123`, `x`,
- * `ok`, `r`, `bk`, `e:amount`, `v:…`, `p:2`, `hp:1`, and the mid-flow Leave/Keep question's `lv:…`, `kp`):
+ * `ok`, `r`, `bk`, `e:amount`, `v:…`, `p:2`, `hp:1`, `sn:123`, and the mid-flow Leave/Keep question's `lv:…`, `kp`):
  * changing one breaks every old button of its kind.
  */
 
@@ -85,6 +85,8 @@ export const menuButton = valueButton("m:", conversationId);
 export const languageButton = valueButton("lang:", z.enum(LOCALES));
 /** /history's Repeat: `rep:<reference>`; the repeat flow still checks whose order it is. */
 export const repeatButton = valueButton("rep:", referenceSchema);
+/** "Save as…" under a success push: `sn:<reference>`, names the saved entry of that order. */
+export const saveNameButton = valueButton("sn:", referenceSchema);
 /** /history's Prev / Next: `hp:<page index>`; the page is read for the presser, so forging one shows only their own orders. */
 export const historyPageButton = valueButton("hp:", pageNumber, pageDigits);
 
@@ -127,6 +129,7 @@ export const VALUE_BUTTONS = {
   language: languageButton,
   repeat: repeatButton,
   historyPage: historyPageButton,
+  saveName: saveNameButton,
   leave: leaveButton,
   value: flowButtons.value,
   page: flowButtons.page,
@@ -142,11 +145,13 @@ export const CONSTANT_BUTTONS = {
 } as const;
 
 /**
- * Buttons of the menu and other global messages (menu, language, repeat): pressing one inside a
+ * Buttons of the menu and other global messages (menu, language, repeat, "Save as…"): pressing one inside a
  * running conversation leaves it and is handled as if no conversation had been running. Only
  * well-formed data counts, so forged junk with such a prefix does not end someone's flow.
  * History paging is not among them: turning a page must never cost the customer a flow.
  */
 export function isGlobalCallback(data: string | undefined): boolean {
-  return [menuButton, languageButton, repeatButton].some((b) => b.parse(data) !== null);
+  return [menuButton, languageButton, repeatButton, saveNameButton].some(
+    (b) => b.parse(data) !== null,
+  );
 }

@@ -7,8 +7,8 @@ import type { Locale } from "./i18n.ts";
 export interface SessionData {
   /** Chosen with /language; Telegram's language code decides until then. */
   locale?: Locale;
-  /** Numbers this user recharged before, newest first, offered as buttons. */
-  savedNumbers: string[];
+  // Saved numbers moved to their own durable store (src/saved/); an old session's `savedNumbers`
+  // field is ignored.
 }
 
 export type BotContext = ConversationFlavor<Context & SessionFlavor<SessionData> & I18nFlavor>;
@@ -20,4 +20,4 @@ export type BotContext = ConversationFlavor<Context & SessionFlavor<SessionData>
 export type FlowContext = Context;
 export type FlowConversation = Conversation<BotContext, FlowContext>;
 
-export const initialSession = (): SessionData => ({ savedNumbers: [] });
+export const initialSession = (): SessionData => ({});

@@ -39,6 +39,7 @@ import { leave } from "./features/leave.ts";
 import { categoryMenu, menuKeyboard } from "./features/menu.ts";
 import { privateOnly } from "./features/private-only.ts";
 import { register } from "./features/register.ts";
+import { saved } from "./features/saved.ts";
 import { start } from "./features/start.ts";
 import { status } from "./features/status.ts";
 import { FLOOD_LIMIT, FLOOD_WINDOW_MS, floodCounter } from "./flood.ts";
@@ -198,6 +199,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     language(deps),
     status(),
     history(deps),
+    saved(),
     balance(deps, { extraButtons: opts.balanceButtons ?? addMoneyButtons(deps) }),
     books(deps),
     addMoney(),
@@ -229,6 +231,7 @@ export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
     "register",
     "status",
     "history",
+    "saved",
     "language",
     "help",
     "cancel",

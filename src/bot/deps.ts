@@ -7,6 +7,7 @@ import type { Order } from "../orders/model.ts";
 import type { AccessMode, SubmitOptions } from "../orders/service.ts";
 import type { NprCharge, Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
+import type { SavedStore } from "../saved/index.ts";
 import type { StartResult } from "../topup/index.ts";
 import type { BotContext } from "./context.ts";
 import type { IdleDeadlines } from "./idle.ts";
@@ -115,6 +116,8 @@ export interface BotDeps {
   i18n: I18n<BotContext>;
   settings: BotSettings;
   logger: Logger;
+  /** Saved numbers and billers (src/saved/); absent in hand-built test deps: nothing is offered. */
+  saved?: SavedStore;
   /** Absent: no gateway configured (/addmoney says so). */
   topUps?: BotTopUps;
   /** A user who blocked the bot and comes back with /start gets notifications again. */

@@ -34,3 +34,5 @@ export const ADD_MONEY_FLOW = "addmoney";
 export const CASHIN_FLOW = "cashin";
 export const CREDIT_FLOW = "credit";
 export const REVERSE_FLOW = "reverse";
+export const SAVED_FLOW = "saved";
+export const SAVE_NAME_FLOW = "savename";

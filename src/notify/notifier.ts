@@ -1,3 +1,4 @@
+import type { InlineKeyboardMarkup } from "grammy/types";
 import type { Registry } from "prom-client";
 import type { Logger } from "../logger.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "../orders/metrics.ts";
@@ -35,7 +36,11 @@ import { booksAlertText, defaultRender, type Render } from "./render.ts";
 
 /** The part of grammY's Api the notifier uses (with boundedRetry from src/telegram/api.ts on it). */
 export interface NotifierApi {
-  sendMessage(chatId: number, text: string): Promise<{ message_id: number }>;
+  sendMessage(
+    chatId: number,
+    text: string,
+    other?: { reply_markup?: InlineKeyboardMarkup },
+  ): Promise<{ message_id: number }>;
   editMessageText(chatId: number, messageId: number, text: string): Promise<unknown>;
 }
 
@@ -45,6 +50,11 @@ export interface NotifierOptions {
   orders: { get(reference: string): Promise<Order | null> };
   api: NotifierApi;
   render?: Render;
+  /**
+   * Called before a success push is sent (again on a retried delivery, so it must be idempotent):
+   * the chat saves the number (src/bot/saved.ts) and may put buttons under the push ("Save as…").
+   */
+  onSuccess?: (order: Order) => Promise<InlineKeyboardMarkup | undefined>;
   logger?: Logger;
   /** Unique per process (e.g. hostname-pid); a restarted process may use a new one. */
   consumerName: string;
@@ -206,8 +216,9 @@ export function createNotifier(opts: NotifierOptions) {
       return "sent";
     }
     await editReceipt(order, receiptText);
+    const markup = n.status === "success" ? await opts.onSuccess?.(order) : undefined;
     await pace(n.chatId);
-    await api.sendMessage(n.chatId, text);
+    await api.sendMessage(n.chatId, text, markup ? { reply_markup: markup } : undefined);
     return "sent";
   }
 

@@ -117,6 +117,11 @@ export function keyspace(prefix: string) {
     countHour: (userId: number, hour: number) => `${user(userId)}:count:${hour}`,
     /** The verdict of one reserve, by the order's idempotency key, so a replay gets it again. */
     reserved: (userId: number, orderKey: string) => `${user(userId)}:seen:${orderKey}`,
+    /**
+     * Hash {v: version, j: JSON list}: the user's saved numbers and billers, every category
+     * (saved/store.ts; written by compare-and-set of v). Durable: no TTL.
+     */
+    saved: (userId: number) => `${user(userId)}:saved`,
     /** Lease, then done mark, of one Telegram update id. */
     update: (updateId: number) => `${prefix}update:${updateId}`,
     /** grammY session key prefix (the chat id follows). */

@@ -7,6 +7,7 @@ import type { BotDeps } from "../bot/deps.ts";
 import { createI18n, localeFromLanguageCode, translator } from "../bot/i18n.ts";
 import { createIdleSweeper } from "../bot/idle.ts";
 import { notificationRender } from "../bot/notification-render.ts";
+import { saveOnSuccess } from "../bot/saved.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { CATEGORY_MODULES } from "../categories/index.ts";
 import { account } from "../ledger/index.ts";
@@ -73,6 +74,7 @@ export function botDeps(
         }),
     },
     accounts,
+    saved: parts.stores.saved,
     i18n: createI18n<BotContext>(
       (ctx) => ctx.session?.locale ?? localeFromLanguageCode(ctx.from?.language_code),
     ),
@@ -148,6 +150,12 @@ export function wireNotifier(
     api: parts.bot.api,
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
+    // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts).
+    onSuccess: async (order) => {
+      const saved = parts.deps.saved;
+      if (!saved) return undefined;
+      return saveOnSuccess(saved, translator(parts.deps.i18n, order.locale), order);
+    },
     logger,
     consumerName: base.instance,
     claimIdleMs: config.notifier.claimIdleMs,

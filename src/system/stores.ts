@@ -17,6 +17,7 @@ import {
 } from "../orders/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { createRedis, redisAnswers } from "../redis/connection.ts";
+import { createMemorySaved, createRedisSaved, type SavedStore } from "../saved/index.ts";
 import { createMemoryTopUpStore, createRedisTopUpStore } from "../topup/index.ts";
 import type { Base } from "./base.ts";
 
@@ -55,6 +56,8 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       crossings: createRedisCrossings(redis, prefix),
       // Its update script books the credit in the same {ledger} keys, in the same step.
       topUps: createRedisTopUpStore({ redis, prefix, now }),
+      /** Saved numbers and billers, per user (saved/store.ts). */
+      saved: createRedisSaved({ redis, prefix }) as SavedStore,
     };
   }
   // In memory the queue is the order store's outbox: a status and its notifications in one step.
@@ -73,6 +76,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     // The books' alerts go to the same outbox as the orders' notifications.
     crossings: createMemoryCrossings(queue),
     topUps: createMemoryTopUpStore({ ledger }),
+    saved: createMemorySaved() as SavedStore,
   };
 }
 

@@ -32,6 +32,7 @@ describe("bot set-up and fallbacks, end to end", () => {
       "addmoney",
       "status",
       "history",
+      "saved",
       "language",
       "help",
       "cancel",
@@ -52,6 +53,7 @@ describe("bot set-up and fallbacks, end to end", () => {
     expect(describe("default|ne", "status")).toBe("अर्डर जाँच");
     expect(describe("default|hi", "status")).toBe(ts.system.deps.i18n.t("hi", "cmd-status"));
     expect(describe("default|ne", "balance")).toBe("मेरो मौज्दात");
+    expect(describe("default|ne", "saved")).toBe("मेरा सुरक्षित नम्बर");
     expect(describe("chat:962", "cashin")).toBe("Cash-in for a customer (agents)");
   });
 

@@ -207,6 +207,43 @@ function scriptedApi(failures: unknown[]) {
   return { fake, sent };
 }
 
+describe("success hook", () => {
+  it("asks onSuccess before a success push and puts its buttons under the push; a failure is not asked", async () => {
+    const { queue, orders } = memoryParts();
+    const ok = await orders.place(mobileInput());
+    await orders.apply({ reference: ok.reference, source: "execute", status: "success", at: 1 });
+    const bad = await orders.place(mobileInput());
+    await orders.apply({ reference: bad.reference, source: "execute", status: "failed", at: 1 });
+    const sent: Array<{ text: string; markup: unknown }> = [];
+    const asked: string[] = [];
+    const fake: NotifierApi = {
+      async sendMessage(_chatId, text, other) {
+        sent.push({ text, markup: other?.reply_markup });
+        return { message_id: sent.length };
+      },
+      async editMessageText() {
+        return true;
+      },
+    };
+    const markup = { inline_keyboard: [[{ text: "Save as…", callback_data: "sn:1" }]] };
+    const notifier = createNotifier({
+      queue,
+      orders,
+      api: fake,
+      consumerName: "hook",
+      onSuccess: async (order) => {
+        asked.push(order.reference);
+        return markup;
+      },
+    });
+    await drain(notifier, queue);
+    expect(asked).toEqual([ok.reference]);
+    expect(sent).toHaveLength(2);
+    expect(sent.find((m) => m.markup !== undefined)?.markup).toEqual(markup);
+    expect(sent.filter((m) => m.markup === undefined)).toHaveLength(1);
+  });
+});
+
 describe("notifier failures", () => {
   it("waits out a 429 and then delivers once", async () => {
     const { queue, orders } = memoryParts();

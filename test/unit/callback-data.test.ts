@@ -21,6 +21,7 @@ const valueArbs = {
   language: fc.constantFrom("en", "ne", "hi"),
   repeat: fc.stringMatching(/^[1-9]\d{0,14}$/),
   historyPage: fc.integer({ min: 0, max: 999_999 }),
+  saveName: fc.stringMatching(/^[1-9]\d{0,14}$/),
   // What a mid-flow command or menu button would have started: a command's text or a global button.
   leave: fc.oneof(
     fc.stringMatching(/^\/[A-Za-z][A-Za-z0-9_]{0,20}( [0-9a-z ]{0,30})?$/),

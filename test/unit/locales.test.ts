@@ -120,6 +120,7 @@ const COMMANDS = [
   "help",
   "cancel",
   "balance",
+  "saved",
 ];
 const catalog = createCatalog();
 

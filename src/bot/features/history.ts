@@ -8,16 +8,26 @@ import { REPEAT_FLOW } from "../flows.ts";
 import { formatOrderTime } from "../format.ts";
 import { type Translate, translator } from "../i18n.ts";
 import { statusLabel } from "../render.ts";
+import { nicknameLabel } from "../saved.ts";
 
 /** Orders on one page of /history. */
 export const HISTORY_SIZE = 5;
 
 /**
- * How the customer calls the number or account of an order. Today always the number itself; saved
- * nicknames ("Aama", "Shop landline") plug in here, for the lines and the Repeat buttons alike.
+ * How the customer calls the number or account of an order: its saved nickname ("Aama", "Shop
+ * landline") where there is one (`labelsFor`), else the number; for the lines and the Repeat
+ * buttons alike.
  */
 export type NumberLabel = (order: Order) => string;
 export const plainNumber: NumberLabel = (order) => order.connectionNo;
+
+/** The user's nicknames as a NumberLabel (no saved store: the numbers). */
+export async function labelsFor(
+  deps: Pick<BotDeps, "saved">,
+  userId: number,
+): Promise<NumberLabel> {
+  return deps.saved ? nicknameLabel(await deps.saved.list(userId)) : plainNumber;
+}
 
 /** A /history message: sent as a reply, or edited in place by Prev / Next. */
 export interface HistoryReply {
@@ -104,7 +114,8 @@ export function history(deps: BotDeps): Composer<BotContext> {
 
   priv.command("history", async (ctx) => {
     const locale = await ctx.i18n.getLocale();
-    const reply = await historyReply(deps.orders, ctx.from.id, 0, t(locale), locale);
+    const label = await labelsFor(deps, ctx.from.id);
+    const reply = await historyReply(deps.orders, ctx.from.id, 0, t(locale), locale, label);
     await ctx.reply(reply.text, reply.keyboard ? { reply_markup: reply.keyboard } : {});
   });
 
@@ -114,7 +125,8 @@ export function history(deps: BotDeps): Composer<BotContext> {
     if (page === null) return next();
     await ctx.answerCallbackQuery();
     const locale = await ctx.i18n.getLocale();
-    const reply = await historyReply(deps.orders, ctx.from.id, page, t(locale), locale);
+    const label = await labelsFor(deps, ctx.from.id);
+    const reply = await historyReply(deps.orders, ctx.from.id, page, t(locale), locale, label);
     // A double tap's "message is not modified" is ignored by the error boundary.
     await ctx.editMessageText(reply.text, reply.keyboard ? { reply_markup: reply.keyboard } : {});
   });

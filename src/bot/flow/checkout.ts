@@ -5,7 +5,7 @@ import type { Order } from "../../orders/model.ts";
 import { InsufficientFundsError } from "../../orders/service.ts";
 import { formatRate, type NprCharge, type Quote } from "../../pricing/index.ts";
 import { accessOf, deniedReply } from "../access.ts";
-import type { BotContext, FlowContext } from "../context.ts";
+import type { FlowContext } from "../context.ts";
 import type { BotDeps, OrderDraft } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
 import type { Locale } from "../i18n.ts";
@@ -179,7 +179,6 @@ export async function confirmAndPlace(
     const submitted = await conversation.external(() =>
       deps.orders.submit(order.reference, { known: order, receiptMessageId: receipt.message_id }),
     );
-    await remember(s, draft);
     return submitted;
   } catch (err) {
     // The order exists and the execute may have left (and the wallet been debited): "try again"
@@ -276,13 +275,4 @@ export function limitText(s: FlowScope, reason: "daily_cap" | "rate"): string {
         cap: formatMoney(s.deps.settings.dailyCapPaisa, { locale: s.t.locale }),
       })
     : s.t("limit-rate");
-}
-
-/** Keeps the number for next time (mobile-like categories), newest first, at most five. */
-async function remember(s: FlowScope, draft: OrderDraft): Promise<void> {
-  if (!["mobile", "datapack", "landline", "india"].includes(draft.category)) return;
-  await s.conversation.external((outer: BotContext) => {
-    const rest = (outer.session.savedNumbers ?? []).filter((n) => n !== draft.connectionNo);
-    outer.session.savedNumbers = [draft.connectionNo, ...rest].slice(0, 5);
-  });
 }

@@ -17,6 +17,7 @@ import { HISTORY_SIZE, renderHistory } from "../features/history.ts";
 import { keepLocale, languageKeyboard } from "../features/language.ts";
 import type { Locale, Translate } from "../i18n.ts";
 import { idleText } from "../idle.ts";
+import { nicknameLabel } from "../saved.ts";
 
 /**
  * The one wait-for-an-answer loop every question of a flow runs on: send the question, wait for
@@ -302,11 +303,14 @@ async function historyPage(s: FlowScope, userId: number, page: number) {
   const found = await s.conversation.external(() =>
     s.deps.orders.listByUser(userId, HISTORY_SIZE + 1, page * HISTORY_SIZE),
   );
-  return renderHistory(s.t, s.t.locale, {
-    orders: found.slice(0, HISTORY_SIZE),
-    page,
-    hasNext: found.length > HISTORY_SIZE,
-  });
+  // Saved nicknames name the numbers, as outside a flow.
+  const saved = await s.conversation.external(() => s.deps.saved?.list(userId) ?? []);
+  return renderHistory(
+    s.t,
+    s.t.locale,
+    { orders: found.slice(0, HISTORY_SIZE), page, hasNext: found.length > HISTORY_SIZE },
+    nicknameLabel(saved),
+  );
 }
 
 function historyMessage(r: { text: string; keyboard?: InlineKeyboard }) {

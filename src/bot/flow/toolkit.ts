@@ -1,6 +1,7 @@
 import type { Message } from "grammy/types";
-import type { AmountBounds, RuleError, RuleResult } from "../../catalog/index.ts";
+import type { AmountBounds, Category, RuleError, RuleResult } from "../../catalog/index.ts";
 import type { Order } from "../../orders/model.ts";
+import type { SavedEntry } from "../../saved/index.ts";
 import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
 import { type BotDeps, type OrderDraft, type Role, roleOf } from "../deps.ts";
 import {
@@ -36,7 +37,6 @@ export interface FlowEnv {
   chatId: number;
   firstName: string;
   role: Role;
-  savedNumbers: string[];
 }
 
 export class Flow {
@@ -87,7 +87,6 @@ export class Flow {
         chatId: outer.chat?.id ?? 0,
         firstName: outer.from?.first_name ?? "",
         role: roleOf(deps.settings, outer.from?.id),
-        savedNumbers: [...(outer.session.savedNumbers ?? [])],
       }),
     );
     return new Flow(conversation, ctx, deps, env, flowId);
@@ -172,6 +171,15 @@ export class Flow {
     }
     this.spendLeftPaisa = room.spendLeftPaisa;
     return true;
+  }
+
+  /** The customer's saved numbers or billers of `category`, newest used first (read through `external`). */
+  async saved(category: Category): Promise<SavedEntry[]> {
+    const store = this.deps.saved;
+    if (!store) return [];
+    const { userId } = this.env;
+    const all = await this.scope.conversation.external(() => store.list(userId));
+    return all.filter((e) => e.category === category);
   }
 
   choose(prompt: string, all: prompts.Choice[], opts?: prompts.ChooseOptions): Promise<string> {

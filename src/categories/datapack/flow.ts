@@ -11,6 +11,7 @@ import {
 import type { Package } from "../../provider/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, type Listing, listPackages, packageDraft } from "../shared/package.ts";
+import { savedNumberChoices } from "../shared/saved.ts";
 
 /**
  * Data / voice / SMS packs: number -> operator family from the prefix (Ncell or NTC) -> product of
@@ -43,14 +44,15 @@ export function datapackConversation(deps: BotDeps) {
         name: "number",
         editKey: "flow-edit-number",
         run: async (st) => {
-          // Saved numbers may include landlines and numbers of other categories: offer only packable ones.
-          const saved = flow.env.savedNumbers.filter(
-            (n) => validateMobileNumber(n, ALL_FAMILY_PREFIXES).ok,
+          const choices = await savedNumberChoices(
+            flow,
+            "datapack",
+            (e) => validateMobileNumber(e.number, ALL_FAMILY_PREFIXES).ok,
           );
           st.number = await flow.ask(
             t("datapack-ask-number"),
             (text) => flow.rule(validateMobileNumber(text, ALL_FAMILY_PREFIXES)),
-            { choices: saved.map((n) => ({ label: n, value: n })) },
+            { choices },
           );
         },
       },

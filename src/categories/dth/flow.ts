@@ -3,8 +3,10 @@ import type { BotDeps } from "../../bot/deps.ts";
 import { Flow, type Parsed, type Step } from "../../bot/flow/toolkit.ts";
 import { type Operator, validateAccountId } from "../../catalog/index.ts";
 import type { DthListing, Package } from "../../provider/index.ts";
+import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, packageDraft } from "../shared/package.ts";
+import { chooseSavedBiller } from "../shared/saved.ts";
 
 /**
  * TV (DTH): operator -> customer id -> the aggregator's listing, which names the subscriber (shown
@@ -15,6 +17,8 @@ import { choosePackage, packageDraft } from "../shared/package.ts";
 const PACKAGES_PER_PAGE = 6;
 
 interface State {
+  /** A saved subscriber being paid again: operator and id are not asked (cleared once used). */
+  from?: SavedEntry;
   operator?: Operator;
   customerId?: string;
   listing?: DthListing & { ourReference: string };
@@ -38,8 +42,17 @@ export function dthConversation(deps: BotDeps) {
 
     const steps: Step<State>[] = [
       {
+        name: "saved",
+        run: async (st) => {
+          const ids = new Set(operators.map((o) => o.id));
+          st.from = (await chooseSavedBiller(flow, "dth", (id) => ids.has(id))) ?? undefined;
+          if (st.from) st.operator = deps.catalog.operator(st.from.biller!.operatorId)!;
+        },
+      },
+      {
         name: "operator",
         run: async (st) => {
+          if (st.from) return;
           const opId = await flow.choose(
             t("dth-ask-operator"),
             operators.map((o) => ({ label: o.name, value: String(o.id) })),
@@ -54,12 +67,15 @@ export function dthConversation(deps: BotDeps) {
         editKey: "flow-edit-customer",
         run: async (st) => {
           const operator = st.operator!;
+          // A saved subscriber's id is tried first, without asking.
+          let saved = st.from?.number;
+          st.from = undefined;
           // Customer id until the aggregator knows it; a refusal keeps the operator and asks again.
           for (;;) {
-            const customerId = await flow.ask(
-              t("dth-ask-customer", { operator: operator.name }),
-              parseAccount,
-            );
+            const customerId =
+              saved ??
+              (await flow.ask(t("dth-ask-customer", { operator: operator.name }), parseAccount));
+            saved = undefined;
             const r = await flow.lookup(async () => {
               const ourReference = await deps.orders.nextReference();
               const listing = await deps.provider.listDthPackages({

@@ -45,10 +45,16 @@ export function electricityConversation(deps: BotDeps) {
         "electricity-ask-operator",
         (operator) => t("electricity-ask-office", { operator: operator.name }),
         2,
+        (st, entry) => {
+          st.scNo = entry.biller?.scNo;
+          st.customerId = entry.number;
+          st.phone = entry.biller?.phone;
+        },
       ),
       {
         name: "sc",
         run: async (st) => {
+          if (st.from && st.scNo !== undefined) return;
           // The office is named at once (a typed search picks it without showing the list).
           st.scNo = await flow.ask(
             t("electricity-ask-sc", { office: st.office!.label }),
@@ -61,6 +67,7 @@ export function electricityConversation(deps: BotDeps) {
         name: "customer",
         editKey: "flow-edit-customer",
         run: async (st) => {
+          if (st.from) return;
           st.customerId = await flow.ask(
             t("electricity-ask-customer"),
             (text) => parseAccount(flow, text),
@@ -71,6 +78,7 @@ export function electricityConversation(deps: BotDeps) {
       {
         name: "phone",
         run: async (st) => {
+          if (st.from && st.phone !== undefined) return;
           st.phone = await flow.ask(t("electricity-ask-phone"), parsePhone, {
             choices: keep(st.phone),
           });

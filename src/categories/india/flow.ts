@@ -13,6 +13,7 @@ import {
 import { formatMoney } from "../../money.ts";
 import type { IndiaDthBill, Plan } from "../../provider/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
+import { savedNumberChoices } from "../shared/saved.ts";
 import { circleKey, seriesOf } from "./series.ts";
 
 /**
@@ -110,12 +111,22 @@ export function indiaConversation(deps: BotDeps) {
         run: async (st) => {
           // The sandbox (like the operators' recharge APIs) takes DTH subscribers by a 10-digit id or
           // the registered mobile number, so DTH takes any 10 digits; a mobile must also start with 6 to 9.
-          st.number =
-            st.kind === "dth"
-              ? await askDthId(t("india-ask-dth-id-first"))
-              : await flow.ask(t("india-ask-number"), (text) =>
-                  flow.rule(validateIndiaMobile(text)),
-                );
+          const kind = st.kind!;
+          const valid = (text: string) =>
+            kind === "dth" ? validateIndiaNumber(text) : validateIndiaMobile(text);
+          // Saved India numbers of this kind (a DTH id is not offered for a mobile, nor the other way).
+          const choices = await savedNumberChoices(
+            flow,
+            "india",
+            (e) =>
+              valid(e.number).ok &&
+              deps.catalog.operator(e.biller?.operatorId ?? 0)?.india === kind,
+          );
+          st.number = await flow.ask(
+            t(kind === "dth" ? "india-ask-dth-id-first" : "india-ask-number"),
+            (text) => flow.rule(valid(text)),
+            { choices },
+          );
         },
       },
       {

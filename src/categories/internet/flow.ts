@@ -3,8 +3,10 @@ import type { BotDeps } from "../../bot/deps.ts";
 import { Flow, type Parsed, type Step } from "../../bot/flow/toolkit.ts";
 import { type Operator, validateAccountId } from "../../catalog/index.ts";
 import type { Package } from "../../provider/index.ts";
+import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, type Listing, listPackages, packageDraft } from "../shared/package.ts";
+import { chooseSavedBiller } from "../shared/saved.ts";
 
 /**
  * Internet: ISP (29 of them, paged and searchable by typing part of the name) -> username ->
@@ -16,6 +18,8 @@ const ISPS_PER_PAGE = 8;
 const PACKAGES_PER_PAGE = 6;
 
 interface State {
+  /** A saved account being paid again: ISP and username are not asked (cleared once used). */
+  from?: SavedEntry;
   operator?: Operator;
   username?: string;
   /** The listing made for this username and ISP. */
@@ -40,8 +44,17 @@ export function internetConversation(deps: BotDeps) {
 
     const steps: Step<State>[] = [
       {
+        name: "saved",
+        run: async (st) => {
+          const ids = new Set(isps.map((o) => o.id));
+          st.from = (await chooseSavedBiller(flow, "internet", (id) => ids.has(id))) ?? undefined;
+          if (st.from) st.operator = deps.catalog.operator(st.from.biller!.operatorId)!;
+        },
+      },
+      {
         name: "isp",
         run: async (st) => {
+          if (st.from) return;
           const opId = await flow.choose(
             t("internet-ask-isp"),
             isps.map((o) => ({ label: o.name, value: String(o.id) })),
@@ -55,12 +68,18 @@ export function internetConversation(deps: BotDeps) {
         editKey: "flow-edit-customer",
         run: async (st) => {
           const operator = st.operator!;
+          // A saved account's username is tried first, without asking.
+          let saved = st.from?.number;
+          st.from = undefined;
           // Username until the ISP knows it; a refusal keeps the ISP and asks again.
           for (;;) {
-            const username = await flow.ask(
-              t("internet-ask-username", { operator: operator.name }),
-              parseAccount,
-            );
+            const username =
+              saved ??
+              (await flow.ask(
+                t("internet-ask-username", { operator: operator.name }),
+                parseAccount,
+              ));
+            saved = undefined;
             const r = await listPackages(flow, operator, username, (query) =>
               deps.provider.listInternetPackages(query),
             );

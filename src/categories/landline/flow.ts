@@ -3,6 +3,7 @@ import type { BotDeps } from "../../bot/deps.ts";
 import { Flow, type Step } from "../../bot/flow/toolkit.ts";
 import { checkAmount, type Operator, validateLandline } from "../../catalog/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
+import { savedNumberChoices } from "../shared/saved.ts";
 
 /** Landline (NTC landline, fibre voice, toll-free): operator -> 9-digit number -> amount. */
 
@@ -35,12 +36,16 @@ export function landlineConversation(deps: BotDeps) {
         name: "number",
         editKey: "flow-edit-number",
         run: async (st) => {
-          // Saved numbers of other categories (mobiles, India) are not landlines: offer only those that fit.
-          const saved = flow.env.savedNumbers.filter((n) => validateLandline(n).ok);
+          // Saved landlines that still pass today's rule.
+          const choices = await savedNumberChoices(
+            flow,
+            "landline",
+            (e) => validateLandline(e.number).ok,
+          );
           st.number = await flow.ask(
             t("landline-ask-number", { operator: st.operator!.name }),
             (text) => flow.rule(validateLandline(text)),
-            { choices: saved.map((n) => ({ label: n, value: n })) },
+            { choices },
           );
         },
       },

@@ -11,6 +11,7 @@ import {
   validateMobileNumber,
 } from "../../catalog/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
+import { savedNumberChoices } from "../shared/saved.ts";
 
 /** Mobile top-up (NTC, operator family B): number -> operator (detected, can be changed) -> amount. */
 
@@ -75,7 +76,7 @@ export function mobileConversation(deps: BotDeps) {
         editKey: "flow-edit-number",
         run: async (st) => {
           st.number = await flow.ask(t("mobile-ask-number"), parseNumber, {
-            choices: flow.env.savedNumbers.map((n) => ({ label: n, value: n })),
+            choices: await savedNumberChoices(flow, "mobile"),
           });
         },
       },

@@ -10,7 +10,9 @@ import {
 import { formatMoney } from "../../money.ts";
 import type { OrderOf } from "../../orders/model.ts";
 import type { Bill } from "../../provider/index.ts";
+import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "./offered.ts";
+import { chooseSavedBiller } from "./saved.ts";
 
 /**
  * Steps shared by the bill flows (water, electricity): operator, office, account ids, the bill
@@ -21,6 +23,11 @@ type BillCategory = "water" | "electricity";
 
 /** What every bill flow's state holds besides its own answers. */
 export interface BillState {
+  /**
+   * A saved biller being paid again: the steps it answers ask nothing. Cleared at the bill check,
+   * so an Edit or a refused check asks those answers again.
+   */
+  from?: SavedEntry;
   operator?: Operator;
   office?: Choice;
   /** The bill check, and the answers (`key`) it was made for. */
@@ -42,11 +49,26 @@ export function operatorAndOfficeSteps<S extends BillState>(
   askOperatorKey: string,
   askOffice: (operator: Operator) => string,
   officeColumns: number,
+  /** Fills the flow's own answers (customer id, SC number, phone) from a saved biller. */
+  fill: (st: S, entry: SavedEntry) => void,
 ): Step<S>[] {
   return [
     {
+      name: "saved",
+      run: async (st) => {
+        // Only billers of operators the provider still offers.
+        const ids = new Set((await offeredOperators(flow, category)).map((o) => o.id));
+        const entry = await chooseSavedBiller(flow, category, (id) => ids.has(id));
+        st.from = entry ?? undefined;
+        if (!entry) return;
+        st.operator = flow.deps.catalog.operator(entry.biller!.operatorId)!;
+        fill(st, entry);
+      },
+    },
+    {
       name: "operator",
       run: async (st) => {
+        if (st.from) return;
         const ops = await offeredOperators(flow, category);
         if (ops.length === 1 && ops[0]) {
           st.operator = ops[0];
@@ -69,6 +91,14 @@ export function operatorAndOfficeSteps<S extends BillState>(
           return flow.end(flow.t("bill-offices-failed", { reason: r.ok ? "-" : r.message }));
         }
         const offices: Choice[] = r.value.map((o) => ({ label: o.label, value: o.value }));
+        // A saved biller's office, named from today's list; one no longer listed is asked for,
+        // and then the rest of the biller's answers too.
+        const saved = offices.find((o) => o.value === st.from?.biller?.officeCode);
+        if (st.from && saved) {
+          st.office = saved;
+          return;
+        }
+        st.from = undefined;
         const code = await flow.choose(askOffice(operator), offices, {
           columns: officeColumns,
           pageSize: 8,
@@ -229,6 +259,7 @@ export function billSteps<S extends BillState>(
       name: "bill",
       holds: (st) => st.checked?.key === opts.key(st),
       run: async (st) => {
+        st.from = undefined;
         const checked = await checkBill(flow, (referenceNo) => opts.check(st, referenceNo));
         if (!checked.ok) {
           await flow.reply(opts.rejected(checked.message));

@@ -48,11 +48,15 @@ export function waterConversation(deps: BotDeps) {
         "water-ask-operator",
         (operator) => t("water-ask-office", { operator: operator.name }),
         1,
+        (st, entry) => {
+          st.customerId = entry.number;
+        },
       ),
       {
         name: "customer",
         editKey: "flow-edit-customer",
         run: async (st) => {
+          if (st.from) return;
           // After a refused bill check the id is asked again, the previous one a tap away.
           const last = st.customerId;
           st.customerId = await flow.ask(

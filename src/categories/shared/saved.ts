@@ -1,0 +1,44 @@
+import type { Choice, Flow } from "../../bot/flow/toolkit.ts";
+import { savedLabel } from "../../bot/saved.ts";
+import type { Category } from "../../catalog/index.ts";
+import type { SavedEntry } from "../../saved/index.ts";
+
+/**
+ * Saved numbers and billers in the flows: a number question offers the category's saved numbers
+ * as buttons (nickname and number); a biller flow first offers its saved billers, and a biller
+ * picked fills in every answer paying it again needs. Entries are per category, so a mobile
+ * question never offers a DTH id.
+ */
+
+/** The category's saved numbers as quick answers (only those `fits` accepts, e.g. landlines). */
+export async function savedNumberChoices(
+  flow: Flow,
+  category: Category,
+  fits: (entry: SavedEntry) => boolean = () => true,
+): Promise<Choice[]> {
+  const entries = await flow.saved(category);
+  return entries.filter(fits).map((e) => ({ label: savedLabel(e), value: e.number }));
+}
+
+const ANOTHER = "new";
+
+/**
+ * One of the category's saved billers whose operator is still offered, or null for another
+ * account; asks nothing (null) when there is none.
+ */
+export async function chooseSavedBiller(
+  flow: Flow,
+  category: Category,
+  offered: (operatorId: number) => boolean,
+): Promise<SavedEntry | null> {
+  const entries = (await flow.saved(category)).filter(
+    (e) => e.biller !== undefined && offered(e.biller.operatorId),
+  );
+  if (entries.length === 0) return null;
+  const choices: Choice[] = [
+    ...entries.map((e) => ({ label: savedLabel(e), value: e.id })),
+    { label: flow.t("saved-another"), value: ANOTHER },
+  ];
+  const picked = await flow.choose(flow.t("saved-ask-biller"), choices, { columns: 1 });
+  return entries.find((e) => e.id === picked) ?? null;
+}

@@ -1,0 +1,3 @@
+export * from "./logic.ts";
+export * from "./model.ts";
+export * from "./store.ts";
