@@ -10,6 +10,7 @@ import {
 } from "../orders/model.ts";
 import { createSendPacer, type SendPacer } from "./pacer.ts";
 import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
+import { createReceiptEditLane, type ReceiptEdit } from "./receipt-edits.ts";
 import { booksAlertText, defaultRender, type Render } from "./render.ts";
 
 /**
@@ -22,6 +23,11 @@ import { booksAlertText, defaultRender, type Render } from "./render.ts";
  *  - A status change edits the order's receipt message in place ("message is not modified" is
  *    fine); a final outcome also sends a NEW message so the phone buzzes. An intermediate status
  *    already overtaken by a later one is skipped, so a late retry cannot edit the receipt backwards.
+ *  - Pushes first: a final outcome's push is sent at once, its receipt edit afterwards. Edits go
+ *    through the receipt edit lane (receipt-edits.ts): they take what the pushes leave of the
+ *    budget, only the newest text per receipt is sent, and the queue entry is acknowledged only
+ *    once the receipt shows it, so an edit is never lost (a redelivered final whose push went out
+ *    edits the receipt again instead of pushing again).
  *  - Every send and edit first takes a slot from the pacer (pacer.ts): about 30 messages per second
  *    for the bot and 1 per second per chat, so Telegram has no reason to answer 429. By default the
  *    buckets are in this process's memory; give a pacer over redisPaceStore to share one budget
@@ -143,6 +149,28 @@ export function createNotifier(opts: NotifierOptions) {
   const pace = async (chatId: number) => {
     await pacer?.acquire(chatId);
   };
+  const edits = createReceiptEditLane({
+    api,
+    pacer,
+    queue,
+    orders: opts.orders,
+    classify: classifyApiError,
+    isSettled: ({ code, description }) =>
+      code === 400 && (NOT_MODIFIED.test(description) || CANNOT_EDIT.test(description)),
+    isGone: ({ code, description }) =>
+      code === 403 || (code === 400 && GONE_CHAT.test(description)),
+    onRateLimited: (ms) => {
+      pausedUntil = Math.max(pausedUntil, now() + ms);
+    },
+    metrics,
+    logger: log,
+    now,
+    sleep: opts.sleep,
+    maxAttempts,
+    maxPauseMs,
+    // Well inside the claim idle time, so no other consumer takes an entry still waiting here.
+    keepEveryMs: claimIdleMs / 3,
+  });
 
   let consumer: QueueConsumer | undefined;
   let pausedUntil = 0;
@@ -171,20 +199,19 @@ export function createNotifier(opts: NotifierOptions) {
       wake = finish;
     });
 
-  /** Edit the receipt; true when the chat shows the text (edited or already identical). */
-  async function editReceipt(order: Order, text: string): Promise<void> {
+  /** The receipt edit to hand to the lane once the delivery is through (none without a receipt). */
+  function editReceipt(later: ReceiptEdit[], order: Order, status: Order["status"], text: string) {
     if (order.receiptMessageId === undefined) return;
-    try {
-      await pace(order.chatId);
-      await api.editMessageText(order.chatId, order.receiptMessageId, text);
-    } catch (err) {
-      const { code, description } = classifyApiError(err);
-      if (code === 400 && (NOT_MODIFIED.test(description) || CANNOT_EDIT.test(description))) return;
-      throw err;
-    }
+    const { chatId, receiptMessageId: messageId, reference } = order;
+    later.push({ chatId, messageId, reference, status, text, readAt: now() });
   }
 
-  async function deliver(n: Notification): Promise<"sent" | "dropped"> {
+  /** `pushed`: a redelivered final whose push went out; only its receipt edit is made again. */
+  async function deliver(
+    n: Notification,
+    later: ReceiptEdit[],
+    pushed = false,
+  ): Promise<"sent" | "dropped"> {
     if (await queue.isChatInactive(n.chatId)) return "dropped";
     if (n.kind === "admin_alert" && n.topic) {
       // The books' alerts are about the merchant's money, not one order: their own text.
@@ -211,12 +238,14 @@ export function createNotifier(opts: NotifierOptions) {
       // Overtaken by a later status: that one's notification shows the newer state.
       if (STATUS_RANK[order.status] > STATUS_RANK[n.status]) return "dropped";
       if (order.receiptMessageId === undefined) return "dropped";
-      await editReceipt(order, receiptText);
+      editReceipt(later, order, n.status, receiptText);
       return "sent";
     }
-    await editReceipt(order, receiptText);
-    await pace(n.chatId);
-    await api.sendMessage(n.chatId, text);
+    if (!pushed) {
+      await pace(n.chatId);
+      await api.sendMessage(n.chatId, text);
+    }
+    editReceipt(later, order, n.status, receiptText);
     return "sent";
   }
 
@@ -228,10 +257,20 @@ export function createNotifier(opts: NotifierOptions) {
     const once = d.notification.kind === "admin_alert" || isFinal(d.notification.status);
     const counted = d.reclaimed === true;
     const ack = () => c.ack(d.id, counted);
-    if (once && (await queue.isSent(key))) {
-      await ack();
+    /** The push went out before: the receipt edit may not have, so it is made again (no push). */
+    const duplicate = async (): Promise<"duplicate"> => {
+      const later: ReceiptEdit[] = [];
+      if (d.notification.kind === "status") await deliver(d.notification, later, true);
+      await handOver(later);
       return "duplicate";
-    }
+    };
+    /** Acknowledged now, or by the edit lane once the receipt shows the edit. */
+    const handOver = async (later: ReceiptEdit[]) => {
+      const [edit] = later;
+      if (edit) edits.add(edit, d, c);
+      else await ack();
+    };
+    if (once && (await queue.isSent(key))) return duplicate();
     const attempts = counted ? 1 + (await c.noteAttempt(d.id)) : 1;
     if (attempts > maxAttempts) {
       await queue.deadLetter(d, "too many attempts");
@@ -244,11 +283,9 @@ export function createNotifier(opts: NotifierOptions) {
     try {
       // Asked again under the lock: another consumer may have sent it and let go of the lock
       // between our first look and our lock.
-      if (once && (await queue.isSent(key))) {
-        await ack();
-        return "duplicate";
-      }
-      const outcome = await deliver(d.notification);
+      if (once && (await queue.isSent(key))) return await duplicate();
+      const later: ReceiptEdit[] = [];
+      const outcome = await deliver(d.notification, later);
       if (outcome === "sent") {
         // The chat has the message now. If the marker cannot be written (Redis restarting), keep
         // trying while the sending lock is held: giving up here is what sends it a second time.
@@ -261,9 +298,10 @@ export function createNotifier(opts: NotifierOptions) {
             await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2_000)));
           }
         }
-        metrics.notificationsSent.inc({ kind: d.notification.kind });
+        // An intermediate status is counted by the lane, once its edit is made.
+        if (once) metrics.notificationsSent.inc({ kind: d.notification.kind });
       }
-      await ack();
+      await handOver(outcome === "sent" ? later : []);
       return outcome;
     } catch (err) {
       const { code, description, retryAfterMs } = classifyApiError(err);
@@ -328,7 +366,8 @@ export function createNotifier(opts: NotifierOptions) {
   /** One pass: take over stale entries, read new ones (waiting up to waitMs), deliver them. */
   async function runOnce(waitMs = 0): Promise<DeliveryOutcome[]> {
     const c = getConsumer();
-    const stale = await c.claimStale(claimIdleMs, batchSize);
+    // Entries waiting in the edit lane are ours already (claimIdleMs 0 takes them back at once).
+    const stale = (await c.claimStale(claimIdleMs, batchSize)).filter((d) => !edits.holds(d.id));
     const fresh =
       stale.length < batchSize
         ? await c.read(batchSize - stale.length, stale.length ? 0 : waitMs)
@@ -370,6 +409,7 @@ export function createNotifier(opts: NotifierOptions) {
       wake?.();
       await consumer?.close();
       await loop;
+      await edits.stop();
       consumer = undefined;
       loop = undefined;
     },

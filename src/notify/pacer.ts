@@ -19,10 +19,15 @@ import { luaScript } from "../redis/scripts.ts";
  *    buckets checked and taken atomically). The caller's clock is passed in, so processes should be
  *    NTP-synchronised; a skew of a few ms only eats into the burst allowance.
  *
- * Inside a process, callers wait in one FIFO line: only the head asks the store, so sixteen workers
- * waiting for the global bucket do not poll it sixteen times per slot. A caller whose CHAT is not
- * free leaves the line, sleeps until its chat is, and queues again, so one busy chat never holds up
- * the others.
+ * Two kinds of slot: a "push" (a new message: a final outcome, an admin alert) and an "edit" (a
+ * receipt brought up to date). Pushes go first. Inside a process pushes and edits wait in two FIFO
+ * lines and only the head of the push line, or of the edit line when no push waits, asks the
+ * store, so sixteen waiters do not poll it sixteen times per slot. Across processes an edit may only
+ * take a global slot while `pushReserve` slots of the burst stay free, so a push from any process
+ * finds one at once while the edits of another process wait: edits get what pushes leave of the
+ * budget, never more than the budget. A caller whose CHAT is not free leaves its line, sleeps until
+ * its chat is, and takes its place in the line again, so one busy chat never holds up the others
+ * and is not sent to the back of a long line each time.
  */
 
 export const pacerLimitsSchema = z.object({
@@ -32,11 +37,19 @@ export const pacerLimitsSchema = z.object({
   globalBurst: z.number().int().min(1).default(5),
   /** Messages per second into one chat; Telegram: about 1. */
   perChatPerSecond: z.number().positive().default(1),
-  /** Back-to-back messages into one chat (a receipt edit plus the final push is 2). */
+  /** Back-to-back messages into one chat (the final push plus its receipt edit is 2). */
   perChatBurst: z.number().int().min(1).default(2),
+  /**
+   * Global slots of the burst an edit may not take: they are kept for pushes (at most
+   * globalBurst - 1 apply; with a burst of 1 pushes come first only inside a process).
+   */
+  pushReserve: z.number().int().min(0).default(2),
 });
 export type PacerLimitsInput = z.input<typeof pacerLimitsSchema>;
 export type PacerLimits = z.output<typeof pacerLimitsSchema>;
+
+/** A push is a new message that makes the phone buzz; an edit brings a message up to date. */
+export type SlotKind = "push" | "edit";
 
 export type TakeResult =
   | { ok: true }
@@ -45,12 +58,19 @@ export type TakeResult =
 
 /** Where the buckets live. `take` checks both and takes a slot from both, or from neither. */
 export interface PaceStore {
-  take(chatId: number, now: number, limits: PacerLimits): Promise<TakeResult>;
+  take(chatId: number, now: number, limits: PacerLimits, kind?: SlotKind): Promise<TakeResult>;
+}
+
+export interface AcquireOptions {
+  /** Default "push". */
+  kind?: SlotKind;
+  /** Gives up waiting (acquire then rejects with the signal's reason); no slot is taken. */
+  signal?: AbortSignal;
 }
 
 export interface SendPacer {
   /** Resolves when a message into `chatId` may be sent now; the slot is taken. */
-  acquire(chatId: number): Promise<void>;
+  acquire(chatId: number, opts?: AcquireOptions): Promise<void>;
   readonly limits: PacerLimits;
 }
 
@@ -69,16 +89,17 @@ interface Bucket {
   tolerance: number;
 }
 
-const buckets = (l: PacerLimits) => ({
-  global: {
-    interval: 1000 / l.globalPerSecond,
-    tolerance: (l.globalBurst - 1) * (1000 / l.globalPerSecond),
-  },
-  chat: {
-    interval: 1000 / l.perChatPerSecond,
-    tolerance: (l.perChatBurst - 1) * (1000 / l.perChatPerSecond),
-  },
-});
+const buckets = (l: PacerLimits, kind: SlotKind = "push") => {
+  const interval = 1000 / l.globalPerSecond;
+  const reserve = kind === "edit" ? Math.min(l.pushReserve, l.globalBurst - 1) : 0;
+  return {
+    global: { interval, tolerance: (l.globalBurst - 1 - reserve) * interval },
+    chat: {
+      interval: 1000 / l.perChatPerSecond,
+      tolerance: (l.perChatBurst - 1) * (1000 / l.perChatPerSecond),
+    },
+  };
+};
 
 /** Milliseconds until `tat` allows a slot (0 when it does now). */
 const waitFor = (tat: number, now: number, b: Bucket) =>
@@ -86,46 +107,119 @@ const waitFor = (tat: number, now: number, b: Bucket) =>
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+interface Waiter {
+  /** Arrival order: a waiter back from waiting for its chat takes its old place in the line. */
+  seq: number;
+  chatId: number;
+  kind: SlotKind;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+  signal: AbortSignal | undefined;
+}
+
 export function createSendPacer(opts: SendPacerOptions = {}): SendPacer {
   const limits = pacerLimitsSchema.parse(opts.limits ?? {});
   const store = opts.store ?? memoryPaceStore();
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
-  let tail: Promise<void> = Promise.resolve();
+  const lines: Record<SlotKind, Waiter[]> = { push: [], edit: [] };
+  let pumping = false;
+  let arrivals = 0;
+  /** Cuts short the pump's wait for an edit's slot when a push arrives. */
+  let pushArrived: (() => void) | undefined;
 
-  /** Joins the FIFO line; resolves with the function that lets the next caller ask. */
-  const enterLine = (): Promise<() => void> => {
-    let leave!: () => void;
-    const mine = new Promise<void>((resolve) => {
-      leave = resolve;
-    });
-    const ahead = tail;
-    tail = ahead.then(() => mine);
-    return ahead.then(() => leave);
+  const leave = (w: Waiter) => {
+    const line = lines[w.kind];
+    const at = line.indexOf(w);
+    if (at >= 0) line.splice(at, 1);
   };
+
+  const join = (w: Waiter) => {
+    if (w.signal?.aborted) {
+      w.reject(w.signal.reason); // a second rejection of the same promise changes nothing
+      return;
+    }
+    const line = lines[w.kind];
+    // In arrival order (a newcomer goes last): with thousands of edits waiting under a long peak,
+    // one back from its chat's wait must not queue behind all of them again.
+    let at = line.length;
+    while (at > 0 && (line[at - 1]?.seq ?? 0) > w.seq) at--;
+    line.splice(at, 0, w);
+    if (w.kind === "push") pushArrived?.();
+    if (!pumping) void pump();
+  };
+
+  /** Serves the lines' heads one at a time, pushes first, until both lines are empty. */
+  async function pump(): Promise<void> {
+    pumping = true;
+    try {
+      for (;;) {
+        const w = lines.push[0] ?? lines.edit[0];
+        if (!w) return;
+        if (w.signal?.aborted) {
+          leave(w);
+          w.reject(w.signal.reason);
+          continue;
+        }
+        let r: TakeResult;
+        try {
+          r = await store.take(w.chatId, now(), limits, w.kind);
+        } catch (err) {
+          leave(w);
+          w.reject(err);
+          continue;
+        }
+        if (r.ok) {
+          leave(w);
+          w.resolve(); // given up meanwhile: that slot goes unused, harmless
+          continue;
+        }
+        if (lines[w.kind][0] !== w) continue; // gave up while asking: nothing to wait for
+        if (r.chatWaitMs > r.globalWaitMs) {
+          // Its chat is the one to wait for: out of the line, back in its place when the chat is free.
+          leave(w);
+          void sleep(Math.max(1, r.chatWaitMs)).then(() => join(w));
+          continue;
+        }
+        // The global bucket is the one to wait for: the head keeps its place. A push arriving
+        // while an edit waits is served first (its slot is due sooner than the edit's).
+        const wait = sleep(Math.max(1, r.globalWaitMs));
+        if (w.kind === "edit") {
+          await Promise.race([
+            wait,
+            new Promise<void>((resolve) => {
+              pushArrived = resolve;
+            }),
+          ]);
+          pushArrived = undefined;
+        } else {
+          await wait;
+        }
+      }
+    } finally {
+      pumping = false;
+    }
+  }
 
   return {
     limits,
-    async acquire(chatId) {
-      for (;;) {
-        const leave = await enterLine();
-        let chatWaitMs = 0;
-        try {
-          for (;;) {
-            const r = await store.take(chatId, now(), limits);
-            if (r.ok) return;
-            if (r.chatWaitMs > r.globalWaitMs) {
-              chatWaitMs = r.chatWaitMs;
-              break;
-            }
-            // The global bucket is the one to wait for: keep our place at the head of the line.
-            await sleep(Math.max(1, r.globalWaitMs));
-          }
-        } finally {
-          leave();
+    acquire(chatId, { kind = "push", signal } = {}) {
+      return new Promise<void>((resolve, reject) => {
+        const w: Waiter = { seq: arrivals++, chatId, kind, resolve, reject, signal };
+        if (signal) {
+          // Out of the line at once, whether waiting in it or aside for its chat.
+          const onAbort = () => {
+            leave(w);
+            reject(signal.reason);
+          };
+          signal.addEventListener("abort", onAbort, { once: true });
+          w.resolve = () => {
+            signal.removeEventListener("abort", onAbort);
+            resolve();
+          };
         }
-        await sleep(Math.max(1, chatWaitMs));
-      }
+        join(w);
+      });
     },
   };
 }
@@ -136,8 +230,8 @@ export function memoryPaceStore(): PaceStore {
   const chats = new Map<number, number>();
   let lastSweep = 0;
   return {
-    async take(chatId, now, limits) {
-      const b = buckets(limits);
+    async take(chatId, now, limits, kind) {
+      const b = buckets(limits, kind);
       const chatTat = chats.get(chatId) ?? 0;
       const globalWaitMs = waitFor(globalTat, now, b.global);
       const chatWaitMs = waitFor(chatTat, now, b.chat);
@@ -179,8 +273,8 @@ const paceTake = luaScript<"global" | "chat", [number, string, string]>(
 export function redisPaceStore(redis: Redis, prefix: string): PaceStore {
   const k = keyspace(prefix);
   return {
-    async take(chatId, now, limits) {
-      const b = buckets(limits);
+    async take(chatId, now, limits, kind) {
+      const b = buckets(limits, kind);
       const [ok, gw, cw] = await paceTake.run(
         redis,
         { global: k.paceGlobal, chat: k.paceChat(chatId) },

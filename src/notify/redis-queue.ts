@@ -162,6 +162,11 @@ export function createRedisNotificationQueue(
         if (counted) m.hdel(k.attempts, id);
         await m.exec();
       },
+      async keep(ids) {
+        if (ids.length === 0) return;
+        // JUSTID: the idle time is reset without counting a delivery.
+        await redis.xclaim(k.outbox, NOTIFIER_GROUP, name, 0, ...ids, "JUSTID");
+      },
       async noteAttempt(id) {
         return redis.hincrby(k.attempts, id, 1);
       },
