@@ -335,54 +335,95 @@ export function createNotifier(opts: NotifierOptions) {
     }
   }
 
-  /** Processes deliveries: one chat's in order, different chats in parallel. */
-  async function processAll(c: QueueConsumer, deliveries: Delivery[]): Promise<DeliveryOutcome[]> {
-    const byChat = new Map<number, Delivery[]>();
-    for (const d of deliveries) {
-      const list = byChat.get(d.notification.chatId) ?? [];
-      list.push(d);
-      byChat.set(d.notification.chatId, list);
+  // Deliveries are dispatched as they are read, not batch by batch: a push read while an earlier
+  // one waits for its slot (or for Telegram) is prepared meanwhile instead of waiting for the whole
+  // batch, which under load turned arrivals into bursts. One chat's deliveries still run in order.
+  const chatTails = new Map<number, Promise<unknown>>();
+  const inFlight = new Set<Promise<unknown>>();
+  let handling = 0;
+  const permitWaiters: Array<() => void> = [];
+  let roomMade: (() => void) | undefined;
+
+  /** At most `concurrency` deliveries are handled at once (each chat's one after another). */
+  async function withPermit<T>(f: () => Promise<T>): Promise<T> {
+    if (handling >= concurrency) await new Promise<void>((r) => permitWaiters.push(r));
+    else handling++;
+    try {
+      return await f();
+    } finally {
+      const next = permitWaiters.shift();
+      if (next) next();
+      else handling--;
     }
-    const groups = [...byChat.values()];
-    const outcomes: DeliveryOutcome[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < groups.length) {
-        const group = groups[next++];
-        if (!group) break;
-        for (const d of group) {
-          if (pausedUntil > now()) {
-            outcomes.push("retry");
-            continue;
-          }
-          outcomes.push(await handle(c, d));
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, groups.length) }, worker));
-    return outcomes;
+  }
+
+  /** Starts one delivery after its chat's previous one. */
+  function dispatch(c: QueueConsumer, d: Delivery): Promise<DeliveryOutcome> {
+    const chatId = d.notification.chatId;
+    const run = (chatTails.get(chatId) ?? Promise.resolve()).then(() =>
+      pausedUntil > now() ? ("retry" as const) : withPermit(() => handle(c, d)),
+    );
+    const tail = run.catch(() => undefined);
+    chatTails.set(chatId, tail);
+    inFlight.add(tail);
+    void tail.then(() => {
+      if (chatTails.get(chatId) === tail) chatTails.delete(chatId);
+      inFlight.delete(tail);
+      roomMade?.();
+    });
+    return run;
+  }
+
+  /** One read: stale entries (when `claim`), then new ones; dispatched, not awaited. */
+  async function readAndDispatch(waitMs: number, claim: boolean) {
+    const c = getConsumer();
+    // Entries waiting in the edit lane are ours already (claimIdleMs 0 takes them back at once).
+    const stale = claim
+      ? (await c.claimStale(claimIdleMs, batchSize)).filter((d) => !edits.holds(d.id))
+      : [];
+    const room = batchSize - inFlight.size - stale.length;
+    const fresh = room > 0 ? await c.read(room, stale.length ? 0 : waitMs) : [];
+    return [...stale, ...fresh].map((d) => dispatch(c, d));
   }
 
   /** One pass: take over stale entries, read new ones (waiting up to waitMs), deliver them. */
   async function runOnce(waitMs = 0): Promise<DeliveryOutcome[]> {
-    const c = getConsumer();
-    // Entries waiting in the edit lane are ours already (claimIdleMs 0 takes them back at once).
-    const stale = (await c.claimStale(claimIdleMs, batchSize)).filter((d) => !edits.holds(d.id));
-    const fresh =
-      stale.length < batchSize
-        ? await c.read(batchSize - stale.length, stale.length ? 0 : waitMs)
-        : [];
-    return processAll(c, [...stale, ...fresh]);
+    return Promise.all(await readAndDispatch(waitMs, true));
   }
+
+  /** Resolves when a delivery finished (or stop() was called). */
+  const room = () =>
+    new Promise<void>((resolve) => {
+      roomMade = () => {
+        roomMade = undefined;
+        resolve();
+      };
+      wake = roomMade;
+    });
 
   async function run(): Promise<void> {
     let failures = 0;
+    let lastClaim = Number.NEGATIVE_INFINITY;
     while (!stopped) {
       try {
         const pause = pausedUntil - now();
         if (pause > 0) await sleep(pause);
         if (stopped) break;
-        await runOnce(blockMs);
+        if (inFlight.size >= batchSize) {
+          await room();
+          continue;
+        }
+        // Stale entries only appear after claimIdleMs: looking a few times per idle time is enough.
+        const claim = now() - lastClaim >= Math.min(claimIdleMs / 4, 1_000);
+        if (claim) lastClaim = now();
+        const started = await readAndDispatch(blockMs, claim);
+        for (const p of started)
+          p.catch((err) =>
+            log?.warn(
+              { err: err instanceof Error ? err.message : String(err) },
+              "notification failed; the queue will redeliver it",
+            ),
+          );
         failures = 0;
       } catch (err) {
         if (stopped) break;
@@ -394,6 +435,7 @@ export function createNotifier(opts: NotifierOptions) {
         await sleep(Math.min(200 * 2 ** Math.min(failures, 6), 10_000));
       }
     }
+    await Promise.all([...inFlight]);
   }
 
   return {
@@ -403,7 +445,7 @@ export function createNotifier(opts: NotifierOptions) {
       stopped = false;
       loop = run();
     },
-    /** Stops after the current batch; unacknowledged entries stay for the next consumer. */
+    /** Stops after the deliveries in flight; unacknowledged entries stay for the next consumer. */
     async stop() {
       stopped = true;
       wake?.();

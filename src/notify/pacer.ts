@@ -182,7 +182,9 @@ export function createSendPacer(opts: SendPacerOptions = {}): SendPacer {
           continue;
         }
         // The global bucket is the one to wait for: the head keeps its place. A push arriving
-        // while an edit waits is served first (its slot is due sooner than the edit's).
+        // while an edit waits is served first (its slot is due sooner than the edit's), also one
+        // that arrived while the edit was asking.
+        if (w.kind === "edit" && lines.push.length > 0) continue;
         const wait = sleep(Math.max(1, r.globalWaitMs));
         if (w.kind === "edit") {
           await Promise.race([

@@ -232,3 +232,53 @@ describe("an edit still waiting when its notifier stops (Redis)", () => {
     expect(pushed()).toHaveLength(1);
   });
 });
+
+describe("a push read while an earlier one waits", () => {
+  it("is sent without waiting for the earlier one's batch", async () => {
+    const queue = createMemoryNotificationQueue();
+    const store = createMemoryOrderStore({ outbox: queue });
+    const orders = createOrders({ store, provider: noProvider });
+    em.emulator.setLimits(false);
+    const slow = newUser();
+    const quick = newUser();
+    // The pacer holds the first chat's push until the test lets it go (a chat out of slots).
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let reached!: () => void;
+    const atPacer = new Promise<void>((r) => {
+      reached = r;
+    });
+    const pacer = createSendPacer({ limits: PACING });
+    const gated = {
+      limits: pacer.limits,
+      async acquire(chatId: number, opts?: Parameters<typeof pacer.acquire>[1]) {
+        if (chatId === slow && opts?.kind !== "edit") {
+          reached();
+          await held;
+        }
+        return pacer.acquire(chatId, opts);
+      },
+    };
+    const notifier = createNotifier({ queue, orders, api, consumerName: "p", pacer: gated });
+    const pushesTo = (chat: number) =>
+      em.emulator.chat(chat).filter((m) => m.from === "bot" && /Recharge/.test(m.text));
+    notifier.start();
+    try {
+      const a = await orders.place(mobileInput({ userId: slow, chatId: slow }));
+      await orders.apply({ reference: a.reference, source: "execute", status: "success", at: 1 });
+      await atPacer;
+      const b = await orders.place(mobileInput({ userId: quick, chatId: quick }));
+      await orders.apply({ reference: b.reference, source: "execute", status: "success", at: 1 });
+      await waitUntil(() => pushesTo(quick).length === 1, "the second push");
+      expect(pushesTo(slow)).toHaveLength(0);
+      release();
+      await waitUntil(() => pushesTo(slow).length === 1, "the first push, once let go");
+      await waitUntil(async () => (await queue.backlog()) === 0, "all done");
+    } finally {
+      release();
+      await notifier.stop();
+    }
+  });
+});
