@@ -31,6 +31,10 @@ export interface LatencyOut {
   webhooksPerSecond: number;
   webhooks: number;
   webhookToPushMs: Summary;
+  /** Of which: until the order is stored final (delivery, decrypt, confirming query, write). */
+  webhookToFinalMs: Summary;
+  /** And from the order stored final to the push in the chat (outbox, notifier, pacer, send). */
+  finalToPushMs: Summary;
   pushesLate: number;
 }
 
@@ -89,12 +93,24 @@ export async function runLatency(): Promise<LatencyOut> {
       const ahead = start + i * gapMs - performance.now();
       if (ahead > 0) await sleep(ahead);
       const t0 = performance.now();
+      const wallT0 = Date.now();
       const r = sandbox.forceStatus(token, o.tx, "success");
       if (!r.ok) throw new Error(r.message);
-      await emu.waitForBotMessage(o.chatId, FINAL_PUSH, { timeoutMs: 120_000 });
-      return performance.now() - t0;
+      const m = await emu.waitForBotMessage(o.chatId, FINAL_PUSH, { timeoutMs: 120_000 });
+      const ms = performance.now() - t0;
+      return { ms, wallT0, pushedAt: wallT0 + ms, reference: FINAL_PUSH.exec(m.text)?.[1] };
     });
-    const push = await Promise.all(waits);
+    const pushed = await Promise.all(waits);
+    const push = pushed.map((p) => p.ms);
+    // The order's history says when it was stored final (whole milliseconds of the same clock).
+    const split = await Promise.all(
+      pushed.map(async (p) => {
+        const order = p.reference ? await system.orders.get(p.reference) : null;
+        const at = order?.history.find((h) => h.status === "success")?.at;
+        return at === undefined ? undefined : { toFinal: at - p.wallT0, toPush: p.pushedAt - at };
+      }),
+    );
+    const known = split.filter((x) => x !== undefined);
     return {
       users,
       rounds,
@@ -102,6 +118,8 @@ export async function runLatency(): Promise<LatencyOut> {
       webhooksPerSecond: rate,
       webhooks: push.length,
       webhookToPushMs: summarize(push),
+      webhookToFinalMs: summarize(known.map((x) => x.toFinal)),
+      finalToPushMs: summarize(known.map((x) => x.toPush)),
       pushesLate: push.filter((ms) => ms > 250).length,
     };
   } finally {

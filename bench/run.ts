@@ -530,6 +530,7 @@ const latency: Runner = async () => {
     notes: [
       `confirm -> receipt: mean ${round(out.confirmToReceiptMs.mean)} ms, p50 ${round(out.confirmToReceiptMs.p50)} ms, max ${round(out.confirmToReceiptMs.max)} ms`,
       `webhook -> push: ${out.webhooks} webhooks, mean ${round(out.webhookToPushMs.mean)} ms, p50 ${round(out.webhookToPushMs.p50)} ms, max ${round(out.webhookToPushMs.max)} ms, ${out.pushesLate} over 250 ms`,
+      `  of which webhook -> order stored final (delivery, confirming status query, write): p50 ${round(out.webhookToFinalMs.p50)} ms, p99 ${round(out.webhookToFinalMs.p99)} ms; order final -> push (outbox, notifier, pacer, send): p50 ${round(out.finalToPushMs.p50)} ms, p99 ${round(out.finalToPushMs.p99)} ms`,
     ],
     details: out as unknown as Record<string, unknown>,
   };

@@ -93,6 +93,14 @@ export function createMemoryNotificationQueue(
       async ack(id) {
         entries.delete(id);
       },
+      async keep(ids) {
+        for (const id of ids) {
+          const e = entries.get(id);
+          if (!e) continue;
+          e.owner = name;
+          e.deliveredAt = now();
+        }
+      },
       async noteAttempt(id) {
         const e = entries.get(id);
         if (!e) return 0;

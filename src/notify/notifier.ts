@@ -11,6 +11,7 @@ import {
 } from "../orders/model.ts";
 import { createSendPacer, type SendPacer } from "./pacer.ts";
 import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
+import { createReceiptEditLane, type ReceiptEdit } from "./receipt-edits.ts";
 import { booksAlertText, defaultRender, type Render } from "./render.ts";
 
 /**
@@ -23,6 +24,11 @@ import { booksAlertText, defaultRender, type Render } from "./render.ts";
  *  - A status change edits the order's receipt message in place ("message is not modified" is
  *    fine); a final outcome also sends a NEW message so the phone buzzes. An intermediate status
  *    already overtaken by a later one is skipped, so a late retry cannot edit the receipt backwards.
+ *  - Pushes first: a final outcome's push is sent at once, its receipt edit afterwards. Edits go
+ *    through the receipt edit lane (receipt-edits.ts): they take what the pushes leave of the
+ *    budget, only the newest text per receipt is sent, and the queue entry is acknowledged only
+ *    once the receipt shows it, so an edit is never lost (a redelivered final whose push went out
+ *    edits the receipt again instead of pushing again).
  *  - Every send and edit first takes a slot from the pacer (pacer.ts): about 30 messages per second
  *    for the bot and 1 per second per chat, so Telegram has no reason to answer 429. By default the
  *    buckets are in this process's memory; give a pacer over redisPaceStore to share one budget
@@ -148,6 +154,28 @@ export function createNotifier(opts: NotifierOptions) {
   const pace = async (chatId: number) => {
     await pacer?.acquire(chatId);
   };
+  const edits = createReceiptEditLane({
+    api,
+    pacer,
+    queue,
+    orders: opts.orders,
+    classify: classifyApiError,
+    isSettled: ({ code, description }) =>
+      code === 400 && (NOT_MODIFIED.test(description) || CANNOT_EDIT.test(description)),
+    isGone: ({ code, description }) =>
+      code === 403 || (code === 400 && GONE_CHAT.test(description)),
+    onRateLimited: (ms) => {
+      pausedUntil = Math.max(pausedUntil, now() + ms);
+    },
+    metrics,
+    logger: log,
+    now,
+    sleep: opts.sleep,
+    maxAttempts,
+    maxPauseMs,
+    // Well inside the claim idle time, so no other consumer takes an entry still waiting here.
+    keepEveryMs: claimIdleMs / 3,
+  });
 
   let consumer: QueueConsumer | undefined;
   let pausedUntil = 0;
@@ -176,20 +204,19 @@ export function createNotifier(opts: NotifierOptions) {
       wake = finish;
     });
 
-  /** Edit the receipt; true when the chat shows the text (edited or already identical). */
-  async function editReceipt(order: Order, text: string): Promise<void> {
+  /** The receipt edit to hand to the lane once the delivery is through (none without a receipt). */
+  function editReceipt(later: ReceiptEdit[], order: Order, status: Order["status"], text: string) {
     if (order.receiptMessageId === undefined) return;
-    try {
-      await pace(order.chatId);
-      await api.editMessageText(order.chatId, order.receiptMessageId, text);
-    } catch (err) {
-      const { code, description } = classifyApiError(err);
-      if (code === 400 && (NOT_MODIFIED.test(description) || CANNOT_EDIT.test(description))) return;
-      throw err;
-    }
+    const { chatId, receiptMessageId: messageId, reference } = order;
+    later.push({ chatId, messageId, reference, status, text, readAt: now() });
   }
 
-  async function deliver(n: Notification): Promise<"sent" | "dropped"> {
+  /** `pushed`: a redelivered final whose push went out; only its receipt edit is made again. */
+  async function deliver(
+    n: Notification,
+    later: ReceiptEdit[],
+    pushed = false,
+  ): Promise<"sent" | "dropped"> {
     if (await queue.isChatInactive(n.chatId)) return "dropped";
     if (n.kind === "admin_alert" && n.topic) {
       // The books' alerts are about the merchant's money, not one order: their own text.
@@ -212,13 +239,15 @@ export function createNotifier(opts: NotifierOptions) {
       // Overtaken by a later status: that one's notification shows the newer state.
       if (STATUS_RANK[order.status] > STATUS_RANK[n.status]) return "dropped";
       if (order.receiptMessageId === undefined) return "dropped";
-      await editReceipt(order, receiptText);
+      editReceipt(later, order, n.status, receiptText);
       return "sent";
     }
-    await editReceipt(order, receiptText);
-    const markup = n.status === "success" ? await opts.onSuccess?.(order) : undefined;
-    await pace(n.chatId);
-    await api.sendMessage(n.chatId, text, markup ? { reply_markup: markup } : undefined);
+    if (!pushed) {
+      const markup = n.status === "success" ? await opts.onSuccess?.(order) : undefined;
+      await pace(n.chatId);
+      await api.sendMessage(n.chatId, text, markup ? { reply_markup: markup } : undefined);
+    }
+    editReceipt(later, order, n.status, receiptText);
     return "sent";
   }
 
@@ -230,12 +259,22 @@ export function createNotifier(opts: NotifierOptions) {
     const once = d.notification.kind === "admin_alert" || isFinal(d.notification.status);
     const counted = d.reclaimed === true;
     const ack = () => c.ack(d.id, counted);
-    // A first delivery of an entry is almost never a duplicate: its only look at the marker is the
-    // one under the lock below. A reclaimed one may well be, and is acknowledged without the lock.
-    if (once && counted && (await queue.isSent(key))) {
-      await ack();
+    /** The push went out before: the receipt edit may not have, so it is made again (no push). */
+    const duplicate = async (): Promise<"duplicate"> => {
+      const later: ReceiptEdit[] = [];
+      if (d.notification.kind === "status") await deliver(d.notification, later, true);
+      await handOver(later);
       return "duplicate";
-    }
+    };
+    /** Acknowledged now, or by the edit lane once the receipt shows the edit. */
+    const handOver = async (later: ReceiptEdit[]) => {
+      const [edit] = later;
+      if (edit) edits.add(edit, d, c);
+      else await ack();
+    };
+    // A first delivery of an entry is almost never a duplicate: its only look at the marker is the
+    // one under the lock below. A reclaimed one may well be, and is settled without the lock.
+    if (once && counted && (await queue.isSent(key))) return duplicate();
     const attempts = counted ? 1 + (await c.noteAttempt(d.id)) : 1;
     if (attempts > maxAttempts) {
       await queue.deadLetter(d, "too many attempts");
@@ -247,8 +286,7 @@ export function createNotifier(opts: NotifierOptions) {
     if (once && !(await queue.lockSending(key, lockMs))) {
       // Sent already (its lock is left to expire), or another consumer is on it.
       if (!(await queue.isSent(key))) return "retry";
-      await ack();
-      return "duplicate";
+      return duplicate();
     }
     // Once the marker is written the lock has nothing left to guard (whoever takes it next finds
     // the marker): it is left to expire rather than released, three Redis commands per push.
@@ -256,11 +294,9 @@ export function createNotifier(opts: NotifierOptions) {
     try {
       // Asked again under the lock: another consumer may have sent it and let go of the lock
       // between our first look and our lock.
-      if (once && (await queue.isSent(key))) {
-        await ack();
-        return "duplicate";
-      }
-      const outcome = await deliver(d.notification);
+      if (once && (await queue.isSent(key))) return await duplicate();
+      const later: ReceiptEdit[] = [];
+      const outcome = await deliver(d.notification, later);
       if (outcome === "sent") {
         // The chat has the message now. If the marker cannot be written (Redis restarting), keep
         // trying while the sending lock is held: giving up here is what sends it a second time.
@@ -274,9 +310,10 @@ export function createNotifier(opts: NotifierOptions) {
             await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2_000)));
           }
         }
-        metrics.notificationsSent.inc({ kind: d.notification.kind });
+        // An intermediate status is counted by the lane, once its edit is made.
+        if (once) metrics.notificationsSent.inc({ kind: d.notification.kind });
       }
-      await ack();
+      await handOver(outcome === "sent" ? later : []);
       return outcome;
     } catch (err) {
       const { code, description, retryAfterMs } = classifyApiError(err);
@@ -310,53 +347,95 @@ export function createNotifier(opts: NotifierOptions) {
     }
   }
 
-  /** Processes deliveries: one chat's in order, different chats in parallel. */
-  async function processAll(c: QueueConsumer, deliveries: Delivery[]): Promise<DeliveryOutcome[]> {
-    const byChat = new Map<number, Delivery[]>();
-    for (const d of deliveries) {
-      const list = byChat.get(d.notification.chatId) ?? [];
-      list.push(d);
-      byChat.set(d.notification.chatId, list);
+  // Deliveries are dispatched as they are read, not batch by batch: a push read while an earlier
+  // one waits for its slot (or for Telegram) is prepared meanwhile instead of waiting for the whole
+  // batch, which under load turned arrivals into bursts. One chat's deliveries still run in order.
+  const chatTails = new Map<number, Promise<unknown>>();
+  const inFlight = new Set<Promise<unknown>>();
+  let handling = 0;
+  const permitWaiters: Array<() => void> = [];
+  let roomMade: (() => void) | undefined;
+
+  /** At most `concurrency` deliveries are handled at once (each chat's one after another). */
+  async function withPermit<T>(f: () => Promise<T>): Promise<T> {
+    if (handling >= concurrency) await new Promise<void>((r) => permitWaiters.push(r));
+    else handling++;
+    try {
+      return await f();
+    } finally {
+      const next = permitWaiters.shift();
+      if (next) next();
+      else handling--;
     }
-    const groups = [...byChat.values()];
-    const outcomes: DeliveryOutcome[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < groups.length) {
-        const group = groups[next++];
-        if (!group) break;
-        for (const d of group) {
-          if (pausedUntil > now()) {
-            outcomes.push("retry");
-            continue;
-          }
-          outcomes.push(await handle(c, d));
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, groups.length) }, worker));
-    return outcomes;
+  }
+
+  /** Starts one delivery after its chat's previous one. */
+  function dispatch(c: QueueConsumer, d: Delivery): Promise<DeliveryOutcome> {
+    const chatId = d.notification.chatId;
+    const run = (chatTails.get(chatId) ?? Promise.resolve()).then(() =>
+      pausedUntil > now() ? ("retry" as const) : withPermit(() => handle(c, d)),
+    );
+    const tail = run.catch(() => undefined);
+    chatTails.set(chatId, tail);
+    inFlight.add(tail);
+    void tail.then(() => {
+      if (chatTails.get(chatId) === tail) chatTails.delete(chatId);
+      inFlight.delete(tail);
+      roomMade?.();
+    });
+    return run;
+  }
+
+  /** One read: stale entries (when `claim`), then new ones; dispatched, not awaited. */
+  async function readAndDispatch(waitMs: number, claim: boolean) {
+    const c = getConsumer();
+    // Entries waiting in the edit lane are ours already (claimIdleMs 0 takes them back at once).
+    const stale = claim
+      ? (await c.claimStale(claimIdleMs, batchSize)).filter((d) => !edits.holds(d.id))
+      : [];
+    const room = batchSize - inFlight.size - stale.length;
+    const fresh = room > 0 ? await c.read(room, stale.length ? 0 : waitMs) : [];
+    return [...stale, ...fresh].map((d) => dispatch(c, d));
   }
 
   /** One pass: take over stale entries, read new ones (waiting up to waitMs), deliver them. */
   async function runOnce(waitMs = 0): Promise<DeliveryOutcome[]> {
-    const c = getConsumer();
-    const stale = await c.claimStale(claimIdleMs, batchSize);
-    const fresh =
-      stale.length < batchSize
-        ? await c.read(batchSize - stale.length, stale.length ? 0 : waitMs)
-        : [];
-    return processAll(c, [...stale, ...fresh]);
+    return Promise.all(await readAndDispatch(waitMs, true));
   }
+
+  /** Resolves when a delivery finished (or stop() was called). */
+  const room = () =>
+    new Promise<void>((resolve) => {
+      roomMade = () => {
+        roomMade = undefined;
+        resolve();
+      };
+      wake = roomMade;
+    });
 
   async function run(): Promise<void> {
     let failures = 0;
+    let lastClaim = Number.NEGATIVE_INFINITY;
     while (!stopped) {
       try {
         const pause = pausedUntil - now();
         if (pause > 0) await sleep(pause);
         if (stopped) break;
-        await runOnce(blockMs);
+        if (inFlight.size >= batchSize) {
+          await room();
+          continue;
+        }
+        // Stale entries only appear after claimIdleMs: looking a few times per idle time is enough.
+        const claim = now() - lastClaim >= Math.min(claimIdleMs / 4, 1_000);
+        if (claim) lastClaim = now();
+        const started = await readAndDispatch(blockMs, claim);
+        for (const p of started)
+          p.catch((err) =>
+            log?.warn(
+              { err: err instanceof Error ? err.message : String(err) },
+              "notification failed; the queue will redeliver it",
+            ),
+          );
         failures = 0;
       } catch (err) {
         if (stopped) break;
@@ -368,6 +447,7 @@ export function createNotifier(opts: NotifierOptions) {
         await sleep(Math.min(200 * 2 ** Math.min(failures, 6), 10_000));
       }
     }
+    await Promise.all([...inFlight]);
   }
 
   return {
@@ -377,12 +457,13 @@ export function createNotifier(opts: NotifierOptions) {
       stopped = false;
       loop = run();
     },
-    /** Stops after the current batch; unacknowledged entries stay for the next consumer. */
+    /** Stops after the deliveries in flight; unacknowledged entries stay for the next consumer. */
     async stop() {
       stopped = true;
       wake?.();
       await consumer?.close();
       await loop;
+      await edits.stop();
       consumer = undefined;
       loop = undefined;
     },

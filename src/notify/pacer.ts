@@ -19,12 +19,18 @@ import { luaScript } from "../redis/scripts.ts";
  *    buckets checked and taken atomically). The caller's clock is passed in, so processes should be
  *    NTP-synchronised; a skew of a few ms only eats into the burst allowance.
  *
- * Inside a process, callers wait in one FIFO line: only the head asks the store, so sixteen workers
- * waiting for the global bucket do not poll it sixteen times per slot. A caller whose CHAT is not
- * free leaves the line, sleeps until its chat is, and queues again, so one busy chat never holds up
- * the others. A granted slot comes with when each bucket frees its next one, and the process waits
- * for those before asking again: a receipt edit and the push right after it (the chat's burst
- * spent) ask once each instead of being refused first (three Redis commands per refusal).
+ * Two kinds of slot: a "push" (a new message: a final outcome, an admin alert) and an "edit" (a
+ * receipt brought up to date). Pushes go first. Inside a process pushes and edits wait in two FIFO
+ * lines and only the head of the push line, or of the edit line when no push waits, asks the
+ * store, so sixteen waiters do not poll it sixteen times per slot. Across processes an edit may only
+ * take a global slot while `pushReserve` slots of the burst stay free, so a push from any process
+ * finds one at once while the edits of another process wait: edits get what pushes leave of the
+ * budget, never more than the budget. A caller whose CHAT is not free leaves its line, sleeps until
+ * its chat is, and takes its place in the line again, so one busy chat never holds up the others
+ * and is not sent to the back of a long line each time. A granted slot comes with the buckets'
+ * timestamps, and the process waits for what they tell before asking again (others only push them
+ * later): a receipt edit and the push right after it (the chat's burst spent) ask once each
+ * instead of being refused first.
  */
 
 export const pacerLimitsSchema = z.object({
@@ -34,29 +40,44 @@ export const pacerLimitsSchema = z.object({
   globalBurst: z.number().int().min(1).default(5),
   /** Messages per second into one chat; Telegram: about 1. */
   perChatPerSecond: z.number().positive().default(1),
-  /** Back-to-back messages into one chat (a receipt edit plus the final push is 2). */
+  /** Back-to-back messages into one chat (the final push plus its receipt edit is 2). */
   perChatBurst: z.number().int().min(1).default(2),
+  /**
+   * Global slots of the burst an edit may not take: they are kept for pushes (at most
+   * globalBurst - 1 apply; with a burst of 1 pushes come first only inside a process).
+   */
+  pushReserve: z.number().int().min(0).default(2),
 });
 export type PacerLimitsInput = z.input<typeof pacerLimitsSchema>;
 export type PacerLimits = z.output<typeof pacerLimitsSchema>;
 
+/** A push is a new message that makes the phone buzz; an edit brings a message up to date. */
+export type SlotKind = "push" | "edit";
+
 export type TakeResult =
   /**
-   * Taken. When the store tells, the earliest times (the caller's clock) each bucket could give
-   * its next slot: others may only push them later, so waiting for them never waits too long.
+   * Taken. When the store tells, the buckets' theoretical arrival times after this slot (the
+   * caller's clock): lower bounds for the next ask, since other processes only push them later.
    */
-  | { ok: true; globalFreeAt?: number; chatFreeAt?: number }
+  | { ok: true; globalTat?: number; chatTat?: number }
   /** Milliseconds until each bucket would have a slot (0: that one is free now). */
   | { ok: false; globalWaitMs: number; chatWaitMs: number };
 
 /** Where the buckets live. `take` checks both and takes a slot from both, or from neither. */
 export interface PaceStore {
-  take(chatId: number, now: number, limits: PacerLimits): Promise<TakeResult>;
+  take(chatId: number, now: number, limits: PacerLimits, kind?: SlotKind): Promise<TakeResult>;
+}
+
+export interface AcquireOptions {
+  /** Default "push". */
+  kind?: SlotKind;
+  /** Gives up waiting (acquire then rejects with the signal's reason); no slot is taken. */
+  signal?: AbortSignal;
 }
 
 export interface SendPacer {
   /** Resolves when a message into `chatId` may be sent now; the slot is taken. */
-  acquire(chatId: number): Promise<void>;
+  acquire(chatId: number, opts?: AcquireOptions): Promise<void>;
   readonly limits: PacerLimits;
 }
 
@@ -75,16 +96,17 @@ interface Bucket {
   tolerance: number;
 }
 
-const buckets = (l: PacerLimits) => ({
-  global: {
-    interval: 1000 / l.globalPerSecond,
-    tolerance: (l.globalBurst - 1) * (1000 / l.globalPerSecond),
-  },
-  chat: {
-    interval: 1000 / l.perChatPerSecond,
-    tolerance: (l.perChatBurst - 1) * (1000 / l.perChatPerSecond),
-  },
-});
+const buckets = (l: PacerLimits, kind: SlotKind = "push") => {
+  const interval = 1000 / l.globalPerSecond;
+  const reserve = kind === "edit" ? Math.min(l.pushReserve, l.globalBurst - 1) : 0;
+  return {
+    global: { interval, tolerance: (l.globalBurst - 1 - reserve) * interval },
+    chat: {
+      interval: 1000 / l.perChatPerSecond,
+      tolerance: (l.perChatBurst - 1) * (1000 / l.perChatPerSecond),
+    },
+  };
+};
 
 /** Milliseconds until `tat` allows a slot (0 when it does now). */
 const waitFor = (tat: number, now: number, b: Bucket) =>
@@ -92,68 +114,143 @@ const waitFor = (tat: number, now: number, b: Bucket) =>
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+interface Waiter {
+  /** Arrival order: a waiter back from waiting for its chat takes its old place in the line. */
+  seq: number;
+  chatId: number;
+  kind: SlotKind;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+  signal: AbortSignal | undefined;
+}
+
 export function createSendPacer(opts: SendPacerOptions = {}): SendPacer {
   const limits = pacerLimitsSchema.parse(opts.limits ?? {});
   const store = opts.store ?? memoryPaceStore();
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
-  let tail: Promise<void> = Promise.resolve();
+  const lines: Record<SlotKind, Waiter[]> = { push: [], edit: [] };
+  let pumping = false;
+  let arrivals = 0;
+  /** Cuts short the pump's wait for an edit's slot when a push arrives. */
+  let pushArrived: (() => void) | undefined;
   // What this process learnt from its own grants (lower bounds: other processes only add to them).
-  let globalFreeAt = 0;
-  const chatFreeAt = new Map<number, number>();
-  const learn = (chatId: number, r: { globalFreeAt?: number; chatFreeAt?: number }, t: number) => {
-    if (r.globalFreeAt !== undefined) globalFreeAt = Math.max(globalFreeAt, r.globalFreeAt);
-    if (r.chatFreeAt === undefined || r.chatFreeAt <= t) return;
-    chatFreeAt.set(chatId, r.chatFreeAt);
-    if (chatFreeAt.size > 10_000)
-      for (const [id, at] of chatFreeAt) if (at <= t) chatFreeAt.delete(id);
-  };
-  /** Sleeps until `at` on our clock, if it is ahead. */
-  const until = async (at: number | undefined) => {
-    const ms = (at ?? 0) - now();
-    if (ms > 0) await sleep(ms);
+  let knownGlobalTat = 0;
+  const knownChatTat = new Map<number, number>();
+  const learn = (chatId: number, r: { globalTat?: number; chatTat?: number }, t: number) => {
+    if (r.globalTat !== undefined) knownGlobalTat = Math.max(knownGlobalTat, r.globalTat);
+    if (r.chatTat === undefined || r.chatTat <= t) return;
+    knownChatTat.set(chatId, r.chatTat);
+    if (knownChatTat.size > 10_000)
+      for (const [id, at] of knownChatTat) if (at <= t) knownChatTat.delete(id);
   };
 
-  /** Joins the FIFO line; resolves with the function that lets the next caller ask. */
-  const enterLine = (): Promise<() => void> => {
-    let leave!: () => void;
-    const mine = new Promise<void>((resolve) => {
-      leave = resolve;
-    });
-    const ahead = tail;
-    tail = ahead.then(() => mine);
-    return ahead.then(() => leave);
+  const leave = (w: Waiter) => {
+    const line = lines[w.kind];
+    const at = line.indexOf(w);
+    if (at >= 0) line.splice(at, 1);
   };
+
+  const join = (w: Waiter) => {
+    if (w.signal?.aborted) {
+      w.reject(w.signal.reason); // a second rejection of the same promise changes nothing
+      return;
+    }
+    const line = lines[w.kind];
+    // In arrival order (a newcomer goes last): with thousands of edits waiting under a long peak,
+    // one back from its chat's wait must not queue behind all of them again.
+    let at = line.length;
+    while (at > 0 && (line[at - 1]?.seq ?? 0) > w.seq) at--;
+    line.splice(at, 0, w);
+    if (w.kind === "push") pushArrived?.();
+    if (!pumping) void pump();
+  };
+
+  /** Serves the lines' heads one at a time, pushes first, until both lines are empty. */
+  async function pump(): Promise<void> {
+    pumping = true;
+    try {
+      for (;;) {
+        const w = lines.push[0] ?? lines.edit[0];
+        if (!w) return;
+        if (w.signal?.aborted) {
+          leave(w);
+          w.reject(w.signal.reason);
+          continue;
+        }
+        // What our own grants already tell: no ask that is sure to be refused. An edit's global
+        // wait is still asked (its sleep must stay short enough for a push to cut in).
+        const b = buckets(limits, w.kind);
+        const t = now();
+        const known: TakeResult = {
+          ok: false,
+          globalWaitMs: w.kind === "push" ? waitFor(knownGlobalTat, t, b.global) : 0,
+          chatWaitMs: waitFor(knownChatTat.get(w.chatId) ?? 0, t, b.chat),
+        };
+        let r: TakeResult = known;
+        if (known.globalWaitMs === 0 && known.chatWaitMs === 0) {
+          try {
+            r = await store.take(w.chatId, t, limits, w.kind);
+          } catch (err) {
+            leave(w);
+            w.reject(err);
+            continue;
+          }
+        }
+        if (r.ok) {
+          learn(w.chatId, r, t);
+          leave(w);
+          w.resolve(); // given up meanwhile: that slot goes unused, harmless
+          continue;
+        }
+        if (lines[w.kind][0] !== w) continue; // gave up while asking: nothing to wait for
+        if (r.chatWaitMs > r.globalWaitMs) {
+          // Its chat is the one to wait for: out of the line, back in its place when the chat is free.
+          leave(w);
+          void sleep(Math.max(1, r.chatWaitMs)).then(() => join(w));
+          continue;
+        }
+        // The global bucket is the one to wait for: the head keeps its place. A push arriving
+        // while an edit waits is served first (its slot is due sooner than the edit's), also one
+        // that arrived while the edit was asking.
+        if (w.kind === "edit" && lines.push.length > 0) continue;
+        const wait = sleep(Math.max(1, r.globalWaitMs));
+        if (w.kind === "edit") {
+          await Promise.race([
+            wait,
+            new Promise<void>((resolve) => {
+              pushArrived = resolve;
+            }),
+          ]);
+          pushArrived = undefined;
+        } else {
+          await wait;
+        }
+      }
+    } finally {
+      pumping = false;
+    }
+  }
 
   return {
     limits,
-    async acquire(chatId) {
-      for (;;) {
-        await until(chatFreeAt.get(chatId));
-        chatFreeAt.delete(chatId);
-        const leave = await enterLine();
-        let chatWaitMs = 0;
-        try {
-          for (;;) {
-            await until(globalFreeAt);
-            const t = now();
-            const r = await store.take(chatId, t, limits);
-            if (r.ok) {
-              learn(chatId, r, t);
-              return;
-            }
-            if (r.chatWaitMs > r.globalWaitMs) {
-              chatWaitMs = r.chatWaitMs;
-              break;
-            }
-            // The global bucket is the one to wait for: keep our place at the head of the line.
-            await sleep(Math.max(1, r.globalWaitMs));
-          }
-        } finally {
-          leave();
+    acquire(chatId, { kind = "push", signal } = {}) {
+      return new Promise<void>((resolve, reject) => {
+        const w: Waiter = { seq: arrivals++, chatId, kind, resolve, reject, signal };
+        if (signal) {
+          // Out of the line at once, whether waiting in it or aside for its chat.
+          const onAbort = () => {
+            leave(w);
+            reject(signal.reason);
+          };
+          signal.addEventListener("abort", onAbort, { once: true });
+          w.resolve = () => {
+            signal.removeEventListener("abort", onAbort);
+            resolve();
+          };
         }
-        await sleep(Math.max(1, chatWaitMs));
-      }
+        join(w);
+      });
     },
   };
 }
@@ -164,8 +261,8 @@ export function memoryPaceStore(): PaceStore {
   const chats = new Map<number, number>();
   let lastSweep = 0;
   return {
-    async take(chatId, now, limits) {
-      const b = buckets(limits);
+    async take(chatId, now, limits, kind) {
+      const b = buckets(limits, kind);
       const chatTat = chats.get(chatId) ?? 0;
       const globalWaitMs = waitFor(globalTat, now, b.global);
       const chatWaitMs = waitFor(chatTat, now, b.chat);
@@ -175,21 +272,17 @@ export function memoryPaceStore(): PaceStore {
       chats.set(chatId, tat);
       if (now - lastSweep > 60_000) {
         lastSweep = now;
-        for (const [id, tat] of chats) if (tat < now) chats.delete(id);
+        for (const [id, at] of chats) if (at < now) chats.delete(id);
       }
-      return {
-        ok: true,
-        globalFreeAt: globalTat - b.global.tolerance,
-        chatFreeAt: tat - b.chat.tolerance,
-      };
+      return { ok: true, globalTat, chatTat: tat };
     },
   };
 }
 
 // KEYS: global bucket, chat bucket. ARGV: now, global interval, global tolerance, chat interval,
 // chat tolerance. Times are float milliseconds, written with string.format so they keep their
-// fraction (Lua's default number format would round them to 14 digits). A grant returns when each
-// bucket frees its next slot.
+// fraction (Lua's default number format would round them to 14 digits). A grant returns the
+// buckets' new timestamps.
 const TAKE = `
 local now = tonumber(ARGV[1])
 local gi, gt, ci, ct = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
@@ -201,7 +294,7 @@ local cw = math.max(0, c - now - ct)
 if gw > 0 or cw > 0 then return {0, string.format('%.3f', gw), string.format('%.3f', cw)} end
 redis.call('SET', KEYS[1], string.format('%.3f', g + gi), 'PX', math.ceil(g + gi - now) + 1000)
 redis.call('SET', KEYS[2], string.format('%.3f', c + ci), 'PX', math.ceil(c + ci - now) + 1000)
-return {1, string.format('%.3f', g + gi - gt), string.format('%.3f', c + ci - ct)}
+return {1, string.format('%.3f', g + gi), string.format('%.3f', c + ci)}
 `;
 
 const paceTake = luaScript<"global" | "chat", [number, string, string]>(
@@ -214,8 +307,8 @@ const paceTake = luaScript<"global" | "chat", [number, string, string]>(
 export function redisPaceStore(redis: RedisClient, prefix: string): PaceStore {
   const k = keyspace(prefix);
   return {
-    async take(chatId, now, limits) {
-      const b = buckets(limits);
+    async take(chatId, now, limits, kind) {
+      const b = buckets(limits, kind);
       const [ok, gw, cw] = await paceTake.run(
         redis,
         { global: k.paceGlobal, chat: k.paceChat(chatId) },
@@ -226,7 +319,7 @@ export function redisPaceStore(redis: RedisClient, prefix: string): PaceStore {
         String(b.chat.tolerance),
       );
       return ok === 1
-        ? { ok: true, globalFreeAt: Number(gw), chatFreeAt: Number(cw) }
+        ? { ok: true, globalTat: Number(gw), chatTat: Number(cw) }
         : { ok: false, globalWaitMs: Number(gw), chatWaitMs: Number(cw) };
     },
   };

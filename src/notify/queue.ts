@@ -29,6 +29,11 @@ export interface QueueConsumer {
    * so its count is removed too.
    */
   ack(id: string, counted?: boolean): Promise<void>;
+  /**
+   * Still working on these entries (receipt edits waiting for a slot): resets their idle time, so
+   * no claimStale takes them while this consumer lives. Ids already acknowledged are ignored.
+   */
+  keep(ids: readonly string[]): Promise<void>;
   /** Counts one more retry of a reclaimed entry; returns how many retries so far. */
   noteAttempt(id: string): Promise<number>;
   /** Stops reading (a blocked read returns empty). */

@@ -174,6 +174,12 @@ export function createRedisNotificationQueue(
         const failed = replies.find(([err]) => err);
         if (failed?.[0]) throw failed[0];
       },
+      async keep(ids) {
+        if (ids.length === 0) return;
+        // JUSTID: the idle time is reset without counting a delivery.
+        // (`call`: the typed xclaim's overloads do not resolve on the Redis | Cluster union.)
+        await redis.call("XCLAIM", k.outbox, NOTIFIER_GROUP, name, "0", ...ids, "JUSTID");
+      },
       async noteAttempt(id) {
         return redis.hincrby(k.attempts, id, 1);
       },

@@ -115,8 +115,11 @@ describe("the bot process killed with SIGKILL", () => {
     const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`), 60_000);
     const recoveredMs = Date.now() - killedAt;
     const [order] = await settled([u.id], 30_000);
-    // The receipt shown before the execute was edited in place to the outcome.
-    const receipt = u.botMessages().find((m) => m.text.startsWith(`🧾 Order ${ref}`));
+    // The receipt shown before the execute was edited in place to the outcome (right after the
+    // push, which goes first).
+    const receipt = await u
+      .waitFor((m) => m.text.startsWith(`🧾 Order ${ref}`) && /successful/.test(m.text), 30_000)
+      .catch(() => u.botMessages().find((m) => m.text.startsWith(`🧾 Order ${ref}`)));
     const result = audit(
       order ? [order] : [],
       stack.provider.sandbox.ledger(secrets.providerToken),

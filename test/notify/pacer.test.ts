@@ -74,27 +74,44 @@ describe.each(stores)("%s pace store", (_name, make) => {
     expect((await store.take(9, t, limits)).ok).toBe(false);
   });
 
-  it("tells with each slot when each bucket frees its next one", async () => {
+  it("tells with each slot the buckets' new timestamps", async () => {
     const store = make();
     const t = 4_000_000;
     // Chat: burst 2, 1 s apart; global: burst 3, 100 ms apart.
     expect(await store.take(5, t, limits)).toEqual({
       ok: true,
-      globalFreeAt: t - 100,
-      chatFreeAt: t,
+      globalTat: t + 100,
+      chatTat: t + 1000,
     });
     expect(await store.take(5, t, limits)).toEqual({
       ok: true,
-      globalFreeAt: t,
-      chatFreeAt: t + 1000,
+      globalTat: t + 200,
+      chatTat: t + 2000,
     });
     expect(await store.take(6, t, limits)).toEqual({
       ok: true,
-      globalFreeAt: t + 100,
-      chatFreeAt: t,
+      globalTat: t + 300,
+      chatTat: t + 1000,
     });
     // The third global slot was the burst's last: the next one is 100 ms later.
     expect((await store.take(7, t, limits)).ok).toBe(false);
+  });
+
+  it("keeps pushReserve global slots of the burst for pushes: an edit waits for them", async () => {
+    const store = make();
+    const t = 4_000_000;
+    const reserved = pacerLimitsSchema.parse({ ...limits, pushReserve: 1 });
+    // Burst 3, one kept for pushes: an edit gets the first two, a push the third.
+    expect(await store.take(1, t, reserved, "edit")).toMatchObject({ ok: true });
+    expect(await store.take(2, t, reserved, "edit")).toMatchObject({ ok: true });
+    const edit = await store.take(3, t, reserved, "edit");
+    expect(edit.ok).toBe(false);
+    expect(edit.ok === false && edit.globalWaitMs).toBeCloseTo(100, 0);
+    expect(await store.take(3, t, reserved, "push")).toMatchObject({ ok: true });
+    // Now the edit must wait until the bucket is one slot below full again: two intervals.
+    const later = await store.take(4, t, reserved, "edit");
+    expect(later.ok === false && later.globalWaitMs).toBeCloseTo(200, 0);
+    expect(await store.take(4, t + 200, reserved, "edit")).toMatchObject({ ok: true });
   });
 });
 
@@ -157,6 +174,46 @@ describe("send pacer", () => {
     for (let chat = 1; chat <= 5; chat++) await pacer.acquire(chat);
     expect(times.map((x) => x - times[0]!)).toEqual([0, 0, 1000, 2000]);
     expect(asked).toBe(9);
+  });
+
+  it("serves waiting pushes before waiting edits, and edits with what pushes leave", async () => {
+    const clock = manualClock();
+    const pacer = createSendPacer({
+      limits: { ...limits, pushReserve: 2 },
+      now: clock.now,
+      sleep: clock.sleep,
+    });
+    // A burst just went out: every slot from now on is contested.
+    for (const chat of [10, 11, 12]) await pacer.acquire(chat);
+    const order: string[] = [];
+    const take = (chat: number, kind: "push" | "edit") =>
+      pacer.acquire(chat, { kind }).then(() => order.push(`${kind} ${chat}`));
+    // Edits queued first, pushes after: the pushes still go first.
+    const waiting = [
+      take(1, "edit"),
+      take(2, "edit"),
+      take(3, "push"),
+      take(4, "push"),
+      take(5, "push"),
+    ];
+    await Promise.all(waiting);
+    expect(order.slice(0, 3).sort()).toEqual(["push 3", "push 4", "push 5"]);
+    expect(order.slice(3).sort()).toEqual(["edit 1", "edit 2"]);
+  });
+
+  it("drops an edit that gives up waiting, and nobody waits on its behalf", async () => {
+    const clock = manualClock();
+    const pacer = createSendPacer({ limits, now: clock.now, sleep: clock.sleep });
+    for (const chat of [1, 2, 3]) await pacer.acquire(chat);
+    const start = clock.now();
+    // An edit needs the whole burst free (300 ms away); it gives up at once.
+    const stop = new AbortController();
+    const edit = pacer.acquire(4, { kind: "edit", signal: stop.signal });
+    stop.abort(new Error("stopped"));
+    await expect(edit).rejects.toThrow("stopped");
+    await pacer.acquire(5);
+    // The push had its slot when due (100 ms), not after a wait on the edit's behalf.
+    expect(clock.now() - start).toBeCloseTo(100, 0);
   });
 
   it("never lets more than the global rate through, whatever the number of chats", async () => {

@@ -94,6 +94,20 @@ describe.each([
     await heir.close();
   });
 
+  it("leaves an entry its consumer keeps to it, and claims the others", async () => {
+    const { queue } = setup();
+    await queue.enqueue([note("51"), note("52")]);
+    const busy = queue.consumer("busy");
+    const [kept, left] = await busy.read(10, 0);
+    await new Promise((r) => setTimeout(r, 400));
+    await busy.keep([kept!.id]); // e.g. its receipt edit still waits for a slot
+    const heir = h.second().consumer("heir");
+    const claimed = await heir.claimStale(350, 10);
+    expect(claimed.map((x) => x.notification.reference)).toEqual([left!.notification.reference]);
+    await busy.close();
+    await heir.close();
+  });
+
   it("a blocked read wakes for a new entry, and returns empty once closed", async () => {
     const { queue } = setup();
     const c = queue.consumer("blocker");

@@ -194,6 +194,8 @@ describe("playground JSON API", () => {
     expect(ref).not.toBe("");
     const push = await api.waitFor(CUSTOMER, new RegExp(`Order ${ref} succeeded`), receipt.id);
     expect(push.text).toContain("Ncell Data · 9801234567 · Rs 100");
+    // The push comes first; the receipt is brought up to date right after it.
+    await api.waitFor(CUSTOMER, /Status: ✅ successful/, receipt.id - 1);
 
     const { messages, user } = await api.transcript(CUSTOMER);
     expect(user).toMatchObject({ id: CUSTOMER, name: "Asha", role: "customer" });

@@ -1,0 +1,286 @@
+import { setMaxListeners } from "node:events";
+import type { Logger } from "../logger.ts";
+import type { MoneyPathMetrics } from "../orders/metrics.ts";
+import { isFinal, type Order, STATUS_RANK } from "../orders/model.ts";
+import type { SendPacer } from "./pacer.ts";
+import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
+
+/**
+ * The receipt edits' lane: bringing a receipt up to date waits for what the final pushes leave of
+ * Telegram's budget, so a push never queues behind an edit (pacer.ts, kind "edit").
+ *
+ *  - Coalesced: one edit per receipt is waiting at a time; a newer status replaces the text it will
+ *    send, so under load only the newest state is sent, once.
+ *  - Never lost: the queue entries an edit stands for are acknowledged only after the receipt shows
+ *    it (or a newer state). Until then they stay in the queue's pending list and this lane keeps
+ *    them claimed; if the process dies they are reclaimed by another consumer, whose notifier
+ *    edits again (the same text is "message is not modified", which is fine).
+ *  - Never backwards: an edit whose text is older than `freshMs` re-reads the order first and is
+ *    dropped when the order has moved on (that newer state has a notification of its own).
+ */
+
+/** A receipt to edit and what to show on it. */
+export interface ReceiptEdit {
+  chatId: number;
+  messageId: number;
+  reference: string;
+  /** The status the text shows. */
+  status: Order["status"];
+  text: string;
+  /** When the order the text was rendered from was read (the notifier's clock). */
+  readAt: number;
+}
+
+export interface EditClassification {
+  code: number | undefined;
+  description: string;
+  retryAfterMs: number | undefined;
+}
+
+export interface ReceiptEditLaneOptions {
+  api: { editMessageText(chatId: number, messageId: number, text: string): Promise<unknown> };
+  pacer: SendPacer | undefined;
+  queue: NotificationQueue;
+  orders: { get(reference: string): Promise<Order | null> };
+  classify: (err: unknown) => EditClassification;
+  /** "message is not modified" or a message that cannot be edited: nothing more to do. */
+  isSettled: (e: EditClassification) => boolean;
+  /** The chat is gone (403, chat not found): mark it inactive. */
+  isGone: (e: EditClassification) => boolean;
+  /** A 429: the notifier pauses its pushes too. */
+  onRateLimited: (ms: number) => void;
+  metrics: MoneyPathMetrics;
+  logger: Logger | undefined;
+  now: () => number;
+  sleep: ((ms: number) => Promise<void>) | undefined;
+  /** Tries of one edit that fails for a passing reason, before it is dead-lettered. */
+  maxAttempts: number;
+  maxPauseMs: number;
+  /** How often (real ms) the entries waiting here are kept claimed; under the claim idle time. */
+  keepEveryMs: number;
+  /** A text older than this re-reads the order before it is sent. Default 100 ms. */
+  freshMs?: number;
+}
+
+interface Waiting {
+  delivery: Delivery;
+  consumer: QueueConsumer;
+  /** The status its notification was about; it is acknowledged once the receipt shows this or newer. */
+  rank: number;
+}
+
+interface Job {
+  edit: ReceiptEdit;
+  waiting: Waiting[];
+}
+
+const keyOf = (e: { chatId: number; messageId: number }) => `${e.chatId}:${e.messageId}`;
+
+export function createReceiptEditLane(opts: ReceiptEditLaneOptions) {
+  const { api, queue, metrics, now } = opts;
+  const log = opts.logger;
+  const freshMs = opts.freshMs ?? 100;
+  const jobs = new Map<string, Job>();
+  /** Entry ids waiting here, so the notifier does not handle a reclaimed one again meanwhile. */
+  const held = new Set<string>();
+  const running = new Set<Promise<void>>();
+  /** Every waiting edit listens on it (a lane may hold thousands under a long peak). */
+  const controller = () => {
+    const c = new AbortController();
+    setMaxListeners(0, c.signal);
+    return c;
+  };
+  let abort = controller();
+  let keeper: ReturnType<typeof setInterval> | undefined;
+
+  const pause = (ms: number, signal: AbortSignal) =>
+    new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      const done = () => {
+        clearTimeout(t);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const t = opts.sleep ? undefined : setTimeout(done, ms);
+      if (opts.sleep) void opts.sleep(ms).then(done, done);
+      signal.addEventListener("abort", done, { once: true });
+    });
+
+  /** Keeps every entry waiting here claimed, one command per consumer. */
+  async function keepClaimed(): Promise<void> {
+    const byConsumer = new Map<QueueConsumer, string[]>();
+    for (const job of jobs.values()) {
+      for (const w of job.waiting) {
+        const ids = byConsumer.get(w.consumer) ?? [];
+        ids.push(w.delivery.id);
+        byConsumer.set(w.consumer, ids);
+      }
+    }
+    for (const [consumer, ids] of byConsumer) {
+      await consumer
+        .keep(ids)
+        .catch((err: unknown) =>
+          log?.warn(
+            { err: err instanceof Error ? err.message : String(err) },
+            "could not keep waiting receipt edits claimed",
+          ),
+        );
+    }
+  }
+
+  const startKeeper = () => {
+    if (keeper) return;
+    keeper = setInterval(() => void keepClaimed(), Math.max(50, opts.keepEveryMs));
+    keeper.unref?.();
+  };
+  const stopKeeperIfIdle = () => {
+    if (jobs.size > 0 || !keeper) return;
+    clearInterval(keeper);
+    keeper = undefined;
+  };
+
+  /** Acknowledges what the receipt now shows; the rest waits for the job's next round. */
+  async function settle(job: Job, shownRank: number, kind: "shown" | "overtaken"): Promise<void> {
+    const done = job.waiting.filter((w) => w.rank <= shownRank);
+    for (const w of done) {
+      await w.consumer.ack(w.delivery.id, w.delivery.reclaimed === true);
+      held.delete(w.delivery.id);
+      job.waiting.splice(job.waiting.indexOf(w), 1);
+      // A final push was counted when it was sent; an intermediate status is this edit.
+      const n = w.delivery.notification;
+      if (kind === "shown" && n.kind === "status" && !isFinal(n.status))
+        metrics.notificationsSent.inc({ kind: n.kind });
+    }
+  }
+
+  async function drop(job: Job, reason: "blocked" | "dead", why: string): Promise<void> {
+    for (const w of job.waiting) {
+      if (reason === "dead") await queue.deadLetter(w.delivery, why);
+      await w.consumer.ack(w.delivery.id, w.delivery.reclaimed === true);
+      held.delete(w.delivery.id);
+    }
+    job.waiting.length = 0;
+    metrics.notificationsFailed.inc({ reason: reason === "dead" ? "bad_request" : "blocked" });
+  }
+
+  /** Edits one receipt until every entry waiting on it is acknowledged, or the lane is stopped. */
+  async function run(key: string, job: Job, signal: AbortSignal): Promise<void> {
+    let failures = 0;
+    try {
+      while (job.waiting.length > 0 && !signal.aborted) {
+        try {
+          await opts.pacer?.acquire(job.edit.chatId, { kind: "edit", signal });
+        } catch {
+          return; // stopped: the entries stay pending for the next consumer
+        }
+        if (signal.aborted) return;
+        const edit = job.edit;
+        const rank = STATUS_RANK[edit.status];
+        try {
+          if (!isFinal(edit.status) && now() - edit.readAt > freshMs) {
+            const order = await opts.orders.get(edit.reference);
+            if (order && STATUS_RANK[order.status] > rank) {
+              // Overtaken while it waited: the newer status's own notification edits the receipt.
+              if (job.edit === edit) await settle(job, rank, "overtaken");
+              continue;
+            }
+          }
+          try {
+            await api.editMessageText(edit.chatId, edit.messageId, edit.text);
+          } catch (err) {
+            if (!opts.isSettled(opts.classify(err))) throw err;
+          }
+          await settle(job, rank, "shown");
+          failures = 0;
+        } catch (err) {
+          const e = opts.classify(err);
+          if (opts.isGone(e)) {
+            await queue.markChatInactive(edit.chatId).catch(() => undefined);
+            await drop(job, "blocked", "chat gone");
+            log?.info({ chatId: edit.chatId, code: e.code }, "chat unreachable; marked inactive");
+            return;
+          }
+          if (e.code === 400) {
+            await drop(job, "dead", `bad request: ${e.description.slice(0, 200)}`);
+            log?.error({ reference: edit.reference, description: e.description }, "edit refused");
+            return;
+          }
+          if (e.code === 429) {
+            const ms = Math.min(e.retryAfterMs ?? 1_000, opts.maxPauseMs);
+            opts.onRateLimited(ms);
+            metrics.notificationsFailed.inc({ reason: "rate_limited" });
+            await pause(ms, signal);
+            continue;
+          }
+          failures++;
+          metrics.notificationsFailed.inc({ reason: "transient" });
+          log?.warn(
+            { reference: edit.reference, code: e.code, description: e.description.slice(0, 200) },
+            "receipt edit failed; will retry",
+          );
+          if (failures >= opts.maxAttempts) {
+            await drop(
+              job,
+              "dead",
+              `edit failed ${failures} times: ${e.description.slice(0, 200)}`,
+            );
+            return;
+          }
+          await pause(Math.min(200 * 2 ** failures, 10_000), signal);
+        }
+      }
+    } catch (err) {
+      // Acknowledging failed (Redis away): the entries stay pending and are reclaimed later.
+      log?.warn(
+        { err: err instanceof Error ? err.message : String(err) },
+        "receipt edit lane could not finish; the queue will redeliver",
+      );
+    } finally {
+      for (const w of job.waiting) held.delete(w.delivery.id);
+      if (jobs.get(key) === job) jobs.delete(key);
+      stopKeeperIfIdle();
+    }
+  }
+
+  return {
+    /**
+     * The receipt should show `edit`; `delivery` is acknowledged once it does (or shows newer).
+     * A delivery without an edit to make is acknowledged by the caller, not here.
+     */
+    add(edit: ReceiptEdit, delivery: Delivery, consumer: QueueConsumer, shownStatus = edit.status) {
+      const waiting: Waiting = { delivery, consumer, rank: STATUS_RANK[shownStatus] };
+      held.add(delivery.id);
+      const key = keyOf(edit);
+      const job = jobs.get(key);
+      if (job) {
+        if (STATUS_RANK[edit.status] >= STATUS_RANK[job.edit.status]) job.edit = edit;
+        job.waiting.push(waiting);
+        return;
+      }
+      const fresh: Job = { edit, waiting: [waiting] };
+      jobs.set(key, fresh);
+      startKeeper();
+      const task = run(key, fresh, abort.signal);
+      running.add(task);
+      void task.finally(() => running.delete(task));
+    },
+    /** The entry is waiting here (its edit not made yet). */
+    holds(id: string): boolean {
+      return held.has(id);
+    },
+    /** Receipts waiting for an edit. */
+    size(): number {
+      return jobs.size;
+    },
+    /** Stops waiting; edits in flight finish. What was not edited stays pending in the queue. */
+    async stop(): Promise<void> {
+      abort.abort(new Error("notifier stopped"));
+      await Promise.all([...running]);
+      abort = controller();
+      if (keeper) clearInterval(keeper);
+      keeper = undefined;
+    },
+  };
+}
+
+export type ReceiptEditLane = ReturnType<typeof createReceiptEditLane>;
