@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, type Browser, launchChromium } from "../support/browser.ts";
+import { ARTIFACTS, type Browser, launchChromium, openChat } from "../support/browser.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
 const WAIT_MS = 20_000;
@@ -72,8 +72,7 @@ describe("a forgiving flow in the playground, in Chromium", () => {
     it(`goes back, answers /help and edits the amount at the confirmation (${lang.locale})`, async () => {
       const t = (key: string, params?: Record<string, string | number>) =>
         ts.system.deps.i18n.t(lang.locale, key, params);
-      await page.locator(".person", { hasText: lang.user }).click();
-      await page.locator(".person.active", { hasText: lang.user }).waitFor({ timeout: WAIT_MS });
+      await openChat(page, lang.user, lang.id, WAIT_MS);
       // The prompt is in whatever language the chat had; the choice edits it in place.
       const prompts = LANGUAGES.map((l) => ts.system.deps.i18n.t(l.locale, "language-prompt"));
       await type("/language", new RegExp(prompts.join("|")));

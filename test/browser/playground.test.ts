@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, type Browser, chatPage, launchChromium } from "../support/browser.ts";
+import { ARTIFACTS, type Browser, chatPage, launchChromium, openChat } from "../support/browser.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
 const AGENT = 2001;
@@ -45,8 +45,7 @@ describe("playground page in Chromium", () => {
   }
 
   async function openAs(name: string, userId: number) {
-    await page.locator(".person", { hasText: name }).click();
-    await page.locator(".person.active", { hasText: name }).waitFor({ timeout: WAIT_MS });
+    await openChat(page, name, userId, WAIT_MS);
     expect(page.url()).toContain(`#${userId}`);
   }
 

@@ -69,6 +69,16 @@ export async function launchChromium(opts: {
   };
 }
 
+/**
+ * Chooses a person in the playground and waits until the chat column shows their chat: the
+ * column is reloaded after the click, and a message counted before that would be the last chat's.
+ */
+export async function openChat(page: Page, name: string, userId: number, waitMs: number) {
+  await page.locator(".person", { hasText: name }).click();
+  await page.locator(".person.active", { hasText: name }).waitFor({ timeout: waitMs });
+  await page.locator(`#messages[data-chat="${userId}"]`).waitFor({ timeout: waitMs });
+}
+
 /** The playground's chat column as a user works it: read the bubbles, type, tap a button. */
 export function chatPage(page: Page, waitMs: number) {
   const messages = () => page.locator("#messages .row:not(.typing-row)");

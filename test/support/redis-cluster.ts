@@ -1,11 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
 import { freePort, sleep } from "./chaos/env.ts";
-import { answersPing, killHard } from "./chaos/redis-server.ts";
+import { answersPing, killHard, redisServerArgs } from "./chaos/redis-server.ts";
 
 const run = promisify(execFile);
 
@@ -36,27 +36,19 @@ export async function startOwnCluster(masters = 3): Promise<OwnCluster> {
     for (let i = 0; i < masters; i++) {
       const port = await freePort();
       ports.push(port);
+      // A data node as the chaos tests start one (its own directory: AOF), in cluster mode.
+      const nodeDir = join(dir, String(port));
+      mkdirSync(nodeDir);
       const p = spawn(
         "redis-server",
         [
-          "--port",
-          String(port),
-          "--bind",
-          "127.0.0.1",
-          "--dir",
-          dir,
+          ...redisServerArgs(port, nodeDir),
           "--cluster-enabled",
           "yes",
           "--cluster-config-file",
-          `nodes-${port}.conf`,
+          "nodes.conf",
           "--cluster-node-timeout",
           "2000",
-          "--appendonly",
-          "no",
-          "--save",
-          "",
-          "--protected-mode",
-          "no",
         ],
         { stdio: "ignore" },
       );

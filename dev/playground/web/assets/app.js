@@ -150,6 +150,8 @@ async function syncChat() {
   if (sync.id !== state.userId || (state.sync !== null && state.sync !== sync)) return;
   state.rows.clear();
   els.messages.replaceChildren();
+  // Whose chat the column shows now (a test waits for it after choosing a person).
+  els.messages.dataset.chat = String(sync.id);
   for (const m of data.messages) insertMessage(m);
   renderReplyKeyboard(data.reply_keyboard, data.contact_buttons);
   setTyping(Boolean(data.typing));
