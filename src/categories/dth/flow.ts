@@ -6,7 +6,7 @@ import type { DthListing, Package } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, packageDraft } from "../shared/package.ts";
-import { chooseSavedBiller } from "../shared/saved.ts";
+import { savedBillerStep } from "../shared/saved.ts";
 
 /**
  * TV (DTH): operator -> customer id -> the aggregator's listing, which names the subscriber (shown
@@ -41,14 +41,7 @@ export function dthConversation(deps: BotDeps) {
     const operators = await offeredOperators(flow, "dth");
 
     const steps: Step<State>[] = [
-      {
-        name: "saved",
-        run: async (st) => {
-          const ids = new Set(operators.map((o) => o.id));
-          st.from = (await chooseSavedBiller(flow, "dth", (id) => ids.has(id))) ?? undefined;
-          if (st.from) st.operator = deps.catalog.operator(st.from.biller!.operatorId)!;
-        },
-      },
+      savedBillerStep<State>(flow, "dth", async () => operators),
       {
         name: "operator",
         run: async (st) => {

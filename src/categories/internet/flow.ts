@@ -6,7 +6,7 @@ import type { Package } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, type Listing, listPackages, packageDraft } from "../shared/package.ts";
-import { chooseSavedBiller } from "../shared/saved.ts";
+import { savedBillerStep } from "../shared/saved.ts";
 
 /**
  * Internet: ISP (29 of them, paged and searchable by typing part of the name) -> username ->
@@ -43,14 +43,7 @@ export function internetConversation(deps: BotDeps) {
     const isps = await offeredOperators(flow, "internet");
 
     const steps: Step<State>[] = [
-      {
-        name: "saved",
-        run: async (st) => {
-          const ids = new Set(isps.map((o) => o.id));
-          st.from = (await chooseSavedBiller(flow, "internet", (id) => ids.has(id))) ?? undefined;
-          if (st.from) st.operator = deps.catalog.operator(st.from.biller!.operatorId)!;
-        },
-      },
+      savedBillerStep<State>(flow, "internet", async () => isps),
       {
         name: "isp",
         run: async (st) => {

@@ -12,7 +12,7 @@ import type { OrderOf } from "../../orders/model.ts";
 import type { Bill } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "./offered.ts";
-import { chooseSavedBiller } from "./saved.ts";
+import { savedBillerStep } from "./saved.ts";
 
 /**
  * Steps shared by the bill flows (water, electricity): operator, office, account ids, the bill
@@ -53,18 +53,8 @@ export function operatorAndOfficeSteps<S extends BillState>(
   fill: (st: S, entry: SavedEntry) => void,
 ): Step<S>[] {
   return [
-    {
-      name: "saved",
-      run: async (st) => {
-        // Only billers of operators the provider still offers.
-        const ids = new Set((await offeredOperators(flow, category)).map((o) => o.id));
-        const entry = await chooseSavedBiller(flow, category, (id) => ids.has(id));
-        st.from = entry ?? undefined;
-        if (!entry) return;
-        st.operator = flow.deps.catalog.operator(entry.biller!.operatorId)!;
-        fill(st, entry);
-      },
-    },
+    // Only billers of operators the provider still offers.
+    savedBillerStep<S>(flow, category, () => offeredOperators(flow, category), fill),
     {
       name: "operator",
       run: async (st) => {

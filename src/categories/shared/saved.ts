@@ -1,6 +1,6 @@
-import type { Choice, Flow } from "../../bot/flow/toolkit.ts";
+import type { Choice, Flow, Step } from "../../bot/flow/toolkit.ts";
 import { savedLabel } from "../../bot/saved.ts";
-import type { Category } from "../../catalog/index.ts";
+import type { Category, Operator } from "../../catalog/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 
 /**
@@ -41,4 +41,28 @@ export async function chooseSavedBiller(
   ];
   const picked = await flow.choose(flow.t("saved-ask-biller"), choices, { columns: 1 });
   return entries.find((e) => e.id === picked) ?? null;
+}
+
+/**
+ * The first step of a biller flow: the category's saved billers whose operator `offered` still
+ * lists, or another account. A biller picked answers the operator and, through `fill`, the flow's
+ * own answers; `st.from` tells the later steps what it answered.
+ */
+export function savedBillerStep<S extends { from?: SavedEntry; operator?: Operator }>(
+  flow: Flow,
+  category: Category,
+  offered: () => Promise<readonly Operator[]>,
+  fill: (st: S, entry: SavedEntry) => void = () => {},
+): Step<S> {
+  return {
+    name: "saved",
+    run: async (st) => {
+      const ids = new Set((await offered()).map((o) => o.id));
+      const entry = await chooseSavedBiller(flow, category, (id) => ids.has(id));
+      st.from = entry ?? undefined;
+      if (!entry) return;
+      st.operator = flow.deps.catalog.operator(entry.biller!.operatorId)!;
+      fill(st, entry);
+    },
+  };
 }
