@@ -256,6 +256,7 @@ water-ask-operator = 🚰 Which water operator?
 water-ask-office = 🚰 { $operator }: which office is your water connection with?
 water-ask-customer = Your customer id at { $office } (as printed on the water bill):
 water-ask-month = For which month?
+water-another-month = 📅 Another month
 water-bill-rejected = The water office could not check that bill: { $reason }
     Please check the customer id.
 water-bill-title = 🚰 Water bill of { $name } ({ $month })
@@ -452,6 +453,7 @@ flow-edit-number = ✏️ Number
 flow-edit-amount = ✏️ Amount
 flow-edit-package = ✏️ Package
 flow-edit-customer = ✏️ Customer id
+flow-edit-month = ✏️ Month
 flow-edit-plan = ✏️ Plan / amount
 confirm-use-buttons = Please use the buttons below: ✅ Confirm, ✏️ Edit or ✖ Cancel.
 confirm-use-buttons-no-edit = Please use the buttons below: ✅ Confirm or ✖ Cancel.

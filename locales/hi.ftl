@@ -252,6 +252,7 @@ water-ask-operator = 🚰 कौन सा जल सेवा प्रदा�
 water-ask-office = 🚰 { $operator }: आपका पानी कनेक्शन किस कार्यालय के अंतर्गत है?
 water-ask-customer = { $office } में आपकी ग्राहक संख्या (पानी के बिल पर छपी):
 water-ask-month = किस महीने का?
+water-another-month = 📅 दूसरा महीना
 water-bill-rejected = जल कार्यालय यह बिल नहीं जाँच सका: { $reason }
     कृपया ग्राहक संख्या जाँचिए।
 water-bill-title = 🚰 { $name } का पानी का बिल ({ $month })
@@ -448,6 +449,7 @@ flow-edit-number = ✏️ नंबर
 flow-edit-amount = ✏️ राशि
 flow-edit-package = ✏️ पैक
 flow-edit-customer = ✏️ ग्राहक आईडी
+flow-edit-month = ✏️ महीना
 flow-edit-plan = ✏️ प्लान / राशि
 confirm-use-buttons = कृपया नीचे दिए बटन इस्तेमाल कीजिए: ✅ पुष्टि करें, ✏️ बदलें या ✖ रद्द करें।
 confirm-use-buttons-no-edit = कृपया नीचे दिए बटन इस्तेमाल कीजिए: ✅ पुष्टि करें या ✖ रद्द करें।

@@ -252,6 +252,7 @@ water-ask-operator = 🚰 कुन खानेपानी सेवा प्
 water-ask-office = 🚰 { $operator }: तपाईंको धारा कुन कार्यालय अन्तर्गत छ?
 water-ask-customer = { $office } मा तपाईंको ग्राहक नम्बर (पानीको बिलमा लेखिएको):
 water-ask-month = कुन महिनाको?
+water-another-month = 📅 अर्को महिना
 water-bill-rejected = खानेपानी कार्यालयले यो बिल जाँच्न सकेन: { $reason }
     कृपया ग्राहक नम्बर जाँच्नुहोस्।
 water-bill-title = 🚰 { $name } को पानीको बिल ({ $month })
@@ -448,6 +449,7 @@ flow-edit-number = ✏️ नम्बर
 flow-edit-amount = ✏️ रकम
 flow-edit-package = ✏️ प्याकेज
 flow-edit-customer = ✏️ ग्राहक आईडी
+flow-edit-month = ✏️ महिना
 flow-edit-plan = ✏️ प्लान / रकम
 confirm-use-buttons = कृपया तलका बटन प्रयोग गर्नुहोस्: ✅ पुष्टि, ✏️ बदल्न वा ✖ रद्द।
 confirm-use-buttons-no-edit = कृपया तलका बटन प्रयोग गर्नुहोस्: ✅ पुष्टि वा ✖ रद्द।

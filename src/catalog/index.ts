@@ -9,6 +9,7 @@ import {
 } from "./operators.ts";
 import type { AmountBounds } from "./rules.ts";
 
+export * from "./nepali-calendar.ts";
 export * from "./offer.ts";
 export * from "./operators.ts";
 export * from "./rules.ts";

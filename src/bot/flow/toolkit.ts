@@ -113,6 +113,11 @@ export class Flow {
     return prompts.ask(this.scope, prompt, parse, opts);
   }
 
+  /** The time, recorded on first run so that a replay sees the same (conversations v2). */
+  now(): Promise<number> {
+    return this.scope.conversation.now();
+  }
+
   /** Says `text` and ends the flow (nothing was placed). */
   async end(text: string): Promise<never> {
     await this.ctx.reply(text);

@@ -186,29 +186,46 @@ export function billText(flow: Flow, title: string, bill: Bill): string {
   return lines.join("\n");
 }
 
-/** Pay the due (button) or type another amount; with nothing due, an advance is asked for. */
-export async function askBillAmount(flow: Flow, bill: Bill): Promise<number> {
+/** The amount question's extra button, and what picking it does instead of paying. */
+export interface BillAmountOther {
+  label: string;
+  /** Picking it runs this (earlier) step again. */
+  redo: string;
+}
+
+const OTHER = "other";
+
+/**
+ * Pay the due (button) or type another amount; with nothing due, an advance is asked for. With
+ * `other`, its button is offered too and picking it answers null.
+ */
+export async function askBillAmount(
+  flow: Flow,
+  bill: Bill,
+  other?: BillAmountOther,
+): Promise<number | null> {
   // A bound against typos, not a documented limit (BILL_ADVANCE_MIN / _MAX), narrowed up front by
   // what the customer may still spend today.
   const bounds = await flow.spendable(flow.deps.catalog.advanceBounds());
   const max = formatMoney(bounds.maxPaisa, { locale: flow.t.locale });
-  const parse = (text: string) => flow.rule(validateAmount(text, bounds));
-  if (bill.billAmountPaisa <= 0) return flow.ask(flow.t("bill-ask-advance", { max }), parse);
-  const due = formatMoney(bill.billAmountPaisa, { locale: flow.t.locale });
-  // A due above today's headroom cannot be paid whole today: no button for it, and the reason.
-  const payable = bill.billAmountPaisa <= bounds.maxPaisa;
-  const ask = flow.t("bill-ask-amount", { due, max });
-  const picked = await flow.choose(
-    payable ? ask : `${flow.t("bill-due-over-limit", { left: max })}\n${ask}`,
-    payable ? [{ label: flow.t("bill-pay-due", { amount: due }), value: "due" }] : [],
-    {
-      columns: 1,
-      typed: (text) => {
-        const r = parse(text);
-        return r.ok ? { ok: true, value: String(r.value) } : r;
-      },
-    },
-  );
+  const typed = (text: string): Parsed<string> => {
+    const r = flow.rule(validateAmount(text, bounds));
+    return r.ok ? { ok: true, value: String(r.value) } : r;
+  };
+  const extra: Choice[] = other ? [{ label: other.label, value: OTHER }] : [];
+  let prompt: string;
+  const choices: Choice[] = [];
+  if (bill.billAmountPaisa <= 0) prompt = flow.t("bill-ask-advance", { max });
+  else {
+    const due = formatMoney(bill.billAmountPaisa, { locale: flow.t.locale });
+    prompt = flow.t("bill-ask-amount", { due, max });
+    // A due above today's headroom cannot be paid whole today: no button for it, and the reason.
+    if (bill.billAmountPaisa <= bounds.maxPaisa)
+      choices.push({ label: flow.t("bill-pay-due", { amount: due }), value: "due" });
+    else prompt = `${flow.t("bill-due-over-limit", { left: max })}\n${prompt}`;
+  }
+  const picked = await flow.choose(prompt, [...choices, ...extra], { columns: 1, typed });
+  if (picked === OTHER) return null;
   return picked === "due" ? bill.billAmountPaisa : Number(picked);
 }
 
@@ -242,6 +259,8 @@ export function billSteps<S extends BillState>(
     rejected: (reason: string) => string;
     title: (st: S, bill: Bill) => string;
     redo: string;
+    /** An extra button at the amount question (water: another month than the one assumed). */
+    other?: (st: S) => BillAmountOther | undefined;
   },
 ): Step<S>[] {
   return [
@@ -265,7 +284,10 @@ export function billSteps<S extends BillState>(
       editKey: "flow-edit-amount",
       holds: (st) => st.amountFor === st.checked?.referenceNo,
       run: async (st) => {
-        st.amountPaisa = await askBillAmount(flow, st.checked!.bill);
+        const other = opts.other?.(st);
+        const amount = await askBillAmount(flow, st.checked!.bill, other);
+        if (amount === null && other) return { redo: other.redo };
+        st.amountPaisa = amount!;
         st.amountFor = st.checked!.referenceNo;
       },
     },

@@ -1,7 +1,7 @@
 import type { FlowContext, FlowConversation } from "../../bot/context.ts";
 import type { BotDeps } from "../../bot/deps.ts";
 import { type Choice, Flow, type Parsed, type Step } from "../../bot/flow/toolkit.ts";
-import { NEPALI_MONTHS, validateMonth } from "../../catalog/index.ts";
+import { NEPALI_MONTHS, nepaliMonthAt, validateMonth } from "../../catalog/index.ts";
 import {
   type BillState,
   billOrder,
@@ -12,13 +12,15 @@ import {
 
 /**
  * Water (khanepani) bill: operator -> office (paged, searchable) -> customer id -> Nepali month (by
- * name) -> bill check -> the bill -> pay the due or an advance -> confirm. The order is placed under
- * the reference the bill check used.
+ * name; a saved account assumes this month) -> bill check -> the bill -> pay the due or an advance
+ * -> confirm. The order is placed under the reference the bill check used.
  */
 
 interface State extends BillState {
   customerId?: string;
   monthId?: number;
+  /** The month was not asked but assumed (this month, for a saved account). */
+  monthAssumed?: boolean;
 }
 
 export function waterConversation(deps: BotDeps) {
@@ -68,7 +70,19 @@ export function waterConversation(deps: BotDeps) {
       },
       {
         name: "month",
+        editKey: "flow-edit-month",
         run: async (st) => {
+          // A saved account paid again assumes this Nepali month (two taps to the bill, as the
+          // other billers); the bill's amount question offers another month. Asked otherwise.
+          if (st.from) {
+            const current = nepaliMonthAt(await flow.now());
+            if (current !== undefined) {
+              st.monthId = current;
+              st.monthAssumed = true;
+              return;
+            }
+          }
+          st.monthAssumed = false;
           st.monthId = Number(
             await flow.choose(t("water-ask-month"), months, {
               columns: 3,
@@ -96,6 +110,8 @@ export function waterConversation(deps: BotDeps) {
             month: t(`bill-month-${st.monthId}`),
           }),
         redo: "customer",
+        other: (st) =>
+          st.monthAssumed ? { label: t("water-another-month"), redo: "month" } : undefined,
       }),
     ];
 
