@@ -174,7 +174,8 @@ export function createRedisNotificationQueue(
           await redis.xdel(k.outbox, id);
           return;
         }
-        const replies = (await redis.pipeline().xdel(k.outbox, id).hdel(k.attempts, id).exec()) ?? [];
+        const replies =
+          (await redis.pipeline().xdel(k.outbox, id).hdel(k.attempts, id).exec()) ?? [];
         const failed = replies.find(([err]) => err);
         if (failed?.[0]) throw failed[0];
       },

@@ -5,9 +5,9 @@ import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import type { Notification } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { keyspace } from "../../src/redis/keyspace.ts";
 import { transition } from "../../src/orders/state.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
 
 /** ONE contract suite for both notification queue adapters (and their outbox link to the store). */
