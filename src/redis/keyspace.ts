@@ -75,9 +75,12 @@ export function keyspace(prefix: string) {
     sending: (key: string) => `${prefix}notify:lock:${key}`,
     /** Set of chat ids that blocked the bot. */
     inactiveChats: `${prefix}chats:inactive`,
-    /** The pacer's GCRA buckets: the bot's and one per chat. */
-    paceGlobal: `${pace}:global`,
-    paceChat: (chatId: number) => `${pace}:chat:${chatId}`,
+    /**
+     * Sorted set: the pacer's GCRA buckets, member "g" the bot's and one per chat id, scored by
+     * the bucket's theoretical arrival time. (Before: strings `{pace}:global` and
+     * `{pace}:chat:<id>`, which expire by themselves.)
+     */
+    paceBuckets: `${pace}:buckets`,
 
     // --- The merchant's books (ledger/redis-store.ts, ledger/lua.ts). All four global. ---
     /** Hash: "<account>|dp|cp|dq|cq" -> paisa (debits/credits posted/pending). */
