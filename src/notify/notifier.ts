@@ -283,18 +283,16 @@ export function createNotifier(opts: NotifierOptions) {
       log?.error({ reference: d.notification.reference, key }, "notification dead-lettered");
       return "dead";
     }
-    if (once && !(await queue.lockSending(key, lockMs))) {
-      // Sent already (its lock is left to expire), or another consumer is on it.
-      if (!(await queue.isSent(key))) return "retry";
-      return duplicate();
+    if (once) {
+      // Taken in one step with a look at the sent marker: another consumer may have sent it
+      // since our first look (or it is on it now).
+      const lock = await queue.lockSending(key, lockMs);
+      if (lock === "held") return "retry";
+      if (lock === "sent") return duplicate();
     }
-    // Once the marker is written the lock has nothing left to guard (whoever takes it next finds
-    // the marker): it is left to expire rather than released, three Redis commands per push.
+    // The marker replaces the lock (one key): nothing to release once it is written.
     let marked = false;
     try {
-      // Asked again under the lock: another consumer may have sent it and let go of the lock
-      // between our first look and our lock.
-      if (once && (await queue.isSent(key))) return await duplicate();
       const later: ReceiptEdit[] = [];
       const outcome = await deliver(d.notification, later);
       if (outcome === "sent") {

@@ -31,6 +31,10 @@ type StreamEntry = [id: string, fields: string[]];
 const ACTIVE_CACHE_MS = 60_000;
 const ACTIVE_CACHE_SIZE = 10_000;
 
+/** The sent marker's key holds this prefix while a consumer holds the sending lock. */
+const LOCK_MARK = "L:";
+const isSentValue = (v: string | null) => v !== null && !v.startsWith(LOCK_MARK);
+
 function isNoGroup(err: unknown): boolean {
   return err instanceof Error && /NOGROUP/.test(err.message);
 }
@@ -40,7 +44,7 @@ export function createRedisNotificationQueue(
 ): NotificationQueue {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
-  const token = randomUUID();
+  const lockValue = `${LOCK_MARK}${randomUUID()}`;
   const log = opts.logger;
   // Chats found active, for a minute: an order's receipt edits and push ask once. Only "active" is
   // remembered: a chat marked inactive elsewhere meanwhile answers the next send with 403 and is
@@ -205,17 +209,30 @@ export function createRedisNotificationQueue(
       await m.exec();
     },
     consumer,
+    // The sending lock and the sent marker are one key: "L:<consumer token>" while a consumer
+    // sends, "1" once sent. Taking the lock (SET NX GET, Redis 7) answers in the same command
+    // whether the key was sent already, so a push costs the lock and the marker: two commands.
     async isSent(key) {
-      return (await redis.exists(k.sent(key))) === 1;
+      return isSentValue(await redis.get(k.sent(key)));
     },
     async markSent(key) {
       await redis.set(k.sent(key), "1", "PX", SENT_MARKER_TTL_MS);
     },
     async lockSending(key, ttlMs) {
-      return (await redis.set(k.sending(key), token, "PX", Math.max(1, ttlMs), "NX")) === "OK";
+      const prior = (await redis.call(
+        "SET",
+        k.sent(key),
+        lockValue,
+        "NX",
+        "GET",
+        "PX",
+        Math.max(1, ttlMs),
+      )) as string | null;
+      if (prior === null) return "locked";
+      return isSentValue(prior) ? "sent" : "held";
     },
     async unlockSending(key) {
-      await deleteIfHeld.run(redis, { key: k.sending(key) }, token);
+      await deleteIfHeld.run(redis, { key: k.sent(key) }, lockValue);
     },
     async markChatInactive(chatId) {
       active.delete(chatId);

@@ -155,10 +155,15 @@ describe.each([
     await queue.markSent("status:1:success");
     expect(await other.isSent("status:1:success")).toBe(true);
 
-    expect(await queue.lockSending("k", 10_000)).toBe(true);
-    expect(await other.lockSending("k", 10_000)).toBe(false);
+    expect(await queue.lockSending("k", 10_000)).toBe("locked");
+    expect(await other.lockSending("k", 10_000)).toBe("held");
+    expect(await other.isSent("k")).toBe(false);
     await queue.unlockSending("k");
-    expect(await other.lockSending("k", 10_000)).toBe(true);
+    expect(await other.lockSending("k", 10_000)).toBe("locked");
+    // Taking the lock tells a key already sent.
+    await other.markSent("k");
+    expect(await queue.lockSending("k", 10_000)).toBe("sent");
+    expect(await queue.isSent("k")).toBe(true);
 
     await queue.markChatInactive(42);
     expect(await other.isChatInactive(42)).toBe(true);

@@ -100,7 +100,6 @@ describe("redis keyspace", () => {
       k.attempts,
       k.dead,
       k.sent("s"),
-      k.sending("s"),
       k.inactiveChats,
       k.paceBuckets,
       k.spendDay(1, "d"),
