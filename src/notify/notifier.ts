@@ -124,6 +124,9 @@ export function classifyApiError(err: unknown): {
   };
 }
 
+/** An order read this long ago is still current enough to render (the receipt lane's freshMs). */
+const FRESH_MS = 100;
+
 const NOT_MODIFIED = /message is not modified/i;
 const CANNOT_EDIT = /message to edit not found|message can't be edited|MESSAGE_ID_INVALID/i;
 const GONE_CHAT =
@@ -211,11 +214,21 @@ export function createNotifier(opts: NotifierOptions) {
     later.push({ chatId, messageId, reference, status, text, readAt: now() });
   }
 
+  /**
+   * The order to render: the one the entry carries when it was written at most freshMs ago (as
+   * good as a read; with clocks more than that apart, or an older entry, the order is read).
+   */
+  const orderOf = async (reference: string, written: Delivery["written"]) =>
+    written && written.order.reference === reference && Math.abs(now() - written.at) <= FRESH_MS
+      ? written.order
+      : opts.orders.get(reference);
+
   /** `pushed`: a redelivered final whose push went out; only its receipt edit is made again. */
   async function deliver(
     n: Notification,
     later: ReceiptEdit[],
     pushed = false,
+    written?: Delivery["written"],
   ): Promise<"sent" | "dropped"> {
     if (await queue.isChatInactive(n.chatId)) return "dropped";
     if (n.kind === "admin_alert" && n.topic) {
@@ -225,7 +238,7 @@ export function createNotifier(opts: NotifierOptions) {
       return "sent";
     }
     if (n.reference === undefined) return "dropped";
-    const order = await opts.orders.get(n.reference);
+    const order = await orderOf(n.reference, written);
     if (!order) return "dropped";
     // A prepaid receipt's "balance after" is on the order (balanceAfterPaisa, recorded when its
     // money moved), never read now: a late push must not show later movements.
@@ -262,7 +275,7 @@ export function createNotifier(opts: NotifierOptions) {
     /** The push went out before: the receipt edit may not have, so it is made again (no push). */
     const duplicate = async (): Promise<"duplicate"> => {
       const later: ReceiptEdit[] = [];
-      if (d.notification.kind === "status") await deliver(d.notification, later, true);
+      if (d.notification.kind === "status") await deliver(d.notification, later, true, d.written);
       await handOver(later);
       return "duplicate";
     };
@@ -294,7 +307,7 @@ export function createNotifier(opts: NotifierOptions) {
     let marked = false;
     try {
       const later: ReceiptEdit[] = [];
-      const outcome = await deliver(d.notification, later);
+      const outcome = await deliver(d.notification, later, false, d.written);
       if (outcome === "sent") {
         // The chat has the message now. If the marker cannot be written (Redis restarting), keep
         // trying while the sending lock is held: giving up here is what sends it a second time.

@@ -1,4 +1,4 @@
-import type { Notification } from "../orders/model.ts";
+import type { Notification, Order } from "../orders/model.ts";
 
 /**
  * The durable notification queue port (Redis Streams + consumer group in production, memory in the
@@ -16,6 +16,11 @@ export interface Delivery {
    * have their attempts counted; a first delivery is attempt 1 and costs no bookkeeping.
    */
   reclaimed?: true;
+  /**
+   * The order as the change that queued this entry wrote it (a final one's, in the Redis outbox),
+   * and when (the entry's time, the queue's clock): the notifier's read of the order, while fresh.
+   */
+  written?: { order: Order; at: number };
 }
 
 export interface QueueConsumer {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../logger.ts";
-import { type Notification, notificationSchema } from "../orders/model.ts";
+import { type Notification, notificationSchema, orderSchema } from "../orders/model.ts";
 import { duplicateClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace, NOTIFIER_GROUP } from "../redis/keyspace.ts";
 import { deleteIfHeld } from "../redis/scripts.ts";
@@ -34,6 +34,18 @@ const ACTIVE_CACHE_SIZE = 10_000;
 /** The sent marker's key holds this prefix while a consumer holds the sending lock. */
 const LOCK_MARK = "L:";
 const isSentValue = (v: string | null) => v !== null && !v.startsWith(LOCK_MARK);
+
+/** The order an entry carries (field "o"), with the entry's time; none if absent or unreadable. */
+function writtenOrder(id: string, fields: string[]): Delivery["written"] {
+  const at = fields.indexOf("o");
+  const raw = at >= 0 ? fields[at + 1] : undefined;
+  if (raw === undefined) return undefined;
+  try {
+    return { order: orderSchema.parse(JSON.parse(raw)), at: Number(id.split("-")[0]) };
+  } catch {
+    return undefined;
+  }
+}
 
 function isNoGroup(err: unknown): boolean {
   return err instanceof Error && /NOGROUP/.test(err.message);
@@ -83,7 +95,8 @@ export function createRedisNotificationQueue(
         notification = undefined;
       }
       if (notification) {
-        out.push({ id, notification });
+        const written = writtenOrder(id, fields);
+        out.push(written ? { id, notification, written } : { id, notification });
       } else {
         log?.error({ id }, "unreadable notification entry dead-lettered");
         await redis
