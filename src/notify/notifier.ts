@@ -208,20 +208,31 @@ export function createNotifier(opts: NotifierOptions) {
     });
 
   /** The receipt edit to hand to the lane once the delivery is through (none without a receipt). */
-  function editReceipt(later: ReceiptEdit[], order: Order, status: Order["status"], text: string) {
+  function editReceipt(
+    later: ReceiptEdit[],
+    order: Order,
+    status: Order["status"],
+    text: string,
+    readAt: number,
+  ) {
     if (order.receiptMessageId === undefined) return;
     const { chatId, receiptMessageId: messageId, reference } = order;
-    later.push({ chatId, messageId, reference, status, text, readAt: now() });
+    later.push({ chatId, messageId, reference, status, text, readAt });
   }
 
   /**
    * The order to render: the one the entry carries when it was written at most freshMs ago (as
    * good as a read; with clocks more than that apart, or an older entry, the order is read).
    */
-  const orderOf = async (reference: string, written: Delivery["written"]) =>
-    written && written.order.reference === reference && Math.abs(now() - written.at) <= FRESH_MS
-      ? written.order
-      : opts.orders.get(reference);
+  const orderOf = async (
+    reference: string,
+    written: Delivery["written"],
+  ): Promise<{ order: Order | null; readAt: number }> => {
+    const t = now();
+    if (written && written.order.reference === reference && Math.abs(t - written.at) <= FRESH_MS)
+      return { order: written.order, readAt: Math.min(t, written.at) };
+    return { order: await opts.orders.get(reference), readAt: t };
+  };
 
   /** `pushed`: a redelivered final whose push went out; only its receipt edit is made again. */
   async function deliver(
@@ -238,7 +249,9 @@ export function createNotifier(opts: NotifierOptions) {
       return "sent";
     }
     if (n.reference === undefined) return "dropped";
-    const order = await orderOf(n.reference, written);
+    // What the order was when written counts as a read at that time: the receipt lane re-reads
+    // an intermediate status whose text is older than its freshMs before it edits.
+    const { order, readAt } = await orderOf(n.reference, written);
     if (!order) return "dropped";
     // A prepaid receipt's "balance after" is on the order (balanceAfterPaisa, recorded when its
     // money moved), never read now: a late push must not show later movements.
@@ -252,7 +265,7 @@ export function createNotifier(opts: NotifierOptions) {
       // Overtaken by a later status: that one's notification shows the newer state.
       if (STATUS_RANK[order.status] > STATUS_RANK[n.status]) return "dropped";
       if (order.receiptMessageId === undefined) return "dropped";
-      editReceipt(later, order, n.status, receiptText);
+      editReceipt(later, order, n.status, receiptText, readAt);
       return "sent";
     }
     if (!pushed) {
@@ -260,7 +273,7 @@ export function createNotifier(opts: NotifierOptions) {
       await pace(n.chatId);
       await api.sendMessage(n.chatId, text, markup ? { reply_markup: markup } : undefined);
     }
-    editReceipt(later, order, n.status, receiptText);
+    editReceipt(later, order, n.status, receiptText, readAt);
     return "sent";
   }
 

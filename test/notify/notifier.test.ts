@@ -473,7 +473,7 @@ describe("the final push renders the order its queue entry carries (Redis)", () 
     return { queue, orders, reads, counting };
   };
 
-  it("reads no order for a fresh final entry, and reads one for an intermediate", async () => {
+  it("reads no order for fresh entries", async () => {
     const { queue, orders, reads, counting } = setup();
     const user = newUser();
     const { reference } = await withReceipt(orders, user);
@@ -482,8 +482,39 @@ describe("the final push renders the order its queue entry carries (Redis)", () 
     await drain(notifier, queue);
     const msgs = botMessages(user);
     expect(msgs.filter((m) => !m.edited && /Recharge successful/.test(m.text))).toHaveLength(1);
-    // The "unknown" edit read the order; the final push and its edit did not.
-    expect(reads).toEqual([reference]);
+    // Neither the "unknown" edit nor the final push and its edit read the order.
+    expect(reads).toEqual([]);
+  });
+
+  it("never edits a receipt backwards from entries it did not read the order for", async () => {
+    const { queue, orders, counting } = setup();
+    const user = newUser();
+    const { reference, receiptId } = await withReceipt(orders, user);
+    await orders.apply({ reference, source: "webhook", status: "queued", at: 10 });
+    await orders.apply({ reference, source: "webhook", status: "pending", at: 11 });
+    const notifier = createNotifier({ queue, orders: counting, api, consumerName: "w3" });
+    await drain(notifier, queue);
+    const receipt = botMessages(user).find((m) => m.id === receiptId);
+    expect(receipt?.text).toMatch(/Status: Pending/);
+  });
+
+  it("drops a stale intermediate entry whose order moved on, and reads when the entry is old", async () => {
+    const { queue, orders, reads, counting } = setup();
+    const user = newUser();
+    const { reference, receiptId } = await withReceipt(orders, user);
+    await orders.apply({ reference, source: "webhook", status: "pending", at: 11 });
+    // The "unknown" entry is old by the notifier's clock: the order is read and shows pending.
+    const notifier = createNotifier({
+      queue,
+      orders: counting,
+      api,
+      consumerName: "w4",
+      now: () => Date.now() + 5_000,
+    });
+    await drain(notifier, queue);
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+    const receipt = botMessages(user).find((m) => m.id === receiptId);
+    expect(receipt?.text).toMatch(/Status: Pending/);
   });
 
   it("reads the order when the entry is older than a read may be", async () => {
