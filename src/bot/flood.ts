@@ -18,9 +18,9 @@ interface Local {
 }
 
 /**
- * The flood limiter's counter. A user's first update in a process is counted in Redis (INCR, and
- * PEXPIRE for a new counter): that is where the count of the other processes is, and where a
- * counter left without expiry is repaired. After that a user this process knows is counted in
+ * The flood limiter's counter. A user's first update in a process is counted in Redis (a new
+ * counter is written with its expiry, SET NX PX; an existing one is INCRed): that is where the
+ * count of the other processes is, and where a counter left without expiry is repaired. After that a user this process knows is counted in
  * memory while the window holds fewer than FLOOD_LOCAL_BELOW of their updates, and in Redis again
  * from there on (what was counted here added at once), so the limit itself is always checked
  * against Redis. No Redis command for an ordinary user's update: a top-up is six of them, each an
@@ -46,7 +46,9 @@ export function floodCounter(redis: RedisClient, windowMs: number, now: () => nu
       const t = now();
       const local = known.get(key);
       if (local === undefined) {
-        const n = await add(key, 1);
+        // Usually there is no counter yet: created with its expiry in one command.
+        const created = await redis.set(key, "1", "PX", windowMs, "NX");
+        const n = created === "OK" ? 1 : await add(key, 1);
         known.set(key, { n, synced: n, until: t + windowMs });
         if (known.size > KNOWN_USERS) known.delete(known.keys().next().value as string);
         return n;

@@ -32,6 +32,26 @@ describe("the flood limiter's Redis counter", () => {
     expect(n).toBeLessThan(FLOOD_LIMIT);
   });
 
+  it("writes a new user's counter with its expiry in one command", async () => {
+    const calls: string[] = [];
+    // The client as the counter sees it, telling which commands it sends.
+    const counted = new Proxy(t.redis, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(String(prop));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const counter = floodCounter(counted, FLOOD_WINDOW_MS);
+    const key = `${t.prefix}flood6`;
+    expect(await counter.incr(key)).toBe(1);
+    expect(calls).toEqual(["set"]);
+    expect(await t.redis.pttl(key)).toBeGreaterThan(FLOOD_WINDOW_MS - 2_000);
+  });
+
   it("counts a known user's updates in memory below a third of the limit, in Redis from there", async () => {
     const counter = floodCounter(t.redis, FLOOD_WINDOW_MS);
     const key = `${t.prefix}flood3`;
