@@ -20,17 +20,18 @@ interface Local {
 /**
  * The flood limiter's counter. A user's first update in a process is counted in Redis (a new
  * counter is written with its expiry, SET NX PX; an existing one is INCRed): that is where the
- * count of the other processes is, and where a counter left without expiry is repaired. After that a user this process knows is counted in
- * memory while the window holds fewer than FLOOD_LOCAL_BELOW of their updates, and in Redis again
- * from there on (what was counted here added at once), so the limit itself is always checked
- * against Redis. No Redis command for an ordinary user's update: a top-up is six of them, each an
- * INCR before. With several processes behind a load balancer, each may let a user's updates
- * through uncounted until its own count reaches FLOOD_LOCAL_BELOW: at most that many per process
- * and window beyond the limit (a flood guard, not an account).
+ * count of the other processes is, and where a counter left without expiry is repaired. After
+ * that a user this process knows is counted in memory while the window holds fewer than
+ * FLOOD_LOCAL_BELOW of their updates, and in Redis again from there on (what was counted here
+ * added at once), so the limit itself is always checked against Redis. No Redis command for an
+ * ordinary user's update: a top-up is six of them, each an INCR before. With several processes
+ * behind a load balancer, each may let a user's updates through uncounted until its own count
+ * reaches FLOOD_LOCAL_BELOW: at most that many per process and window beyond the limit (a flood
+ * guard, not an account).
  *
- * A process killed between a new counter's INCR and its PEXPIRE (or a Redis hiccup) leaves a counter
- * that never expires, and that user would be silently ignored for good: so a counter at half the
- * limit is checked for a missing expiry and repaired, well before it could mute anyone.
+ * A process killed between an INCR that made a counter and its PEXPIRE (or a Redis hiccup) leaves
+ * a counter that never expires, and that user would be silently ignored for good: so a counter at
+ * half the limit is checked for a missing expiry and repaired, well before it could mute anyone.
  */
 export function floodCounter(redis: RedisClient, windowMs: number, now: () => number = Date.now) {
   const checkFrom = Math.max(2, Math.floor(FLOOD_LIMIT / 2));

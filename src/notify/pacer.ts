@@ -16,8 +16,9 @@ import { luaScript } from "../redis/scripts.ts";
  * Where the buckets live decides who shares them:
  *  - memoryPaceStore(): one process; several processes would each take the whole budget;
  *  - redisPaceStore(): every process of the bot shares one budget (one Lua script per slot, both
- *    buckets checked and taken atomically, in one sorted set). The caller's clock is passed in, so processes should be
- *    NTP-synchronised; a skew of a few ms only eats into the burst allowance.
+ *    buckets, members of one sorted set, checked and taken atomically). The caller's clock is
+ *    passed in, so processes should be NTP-synchronised; a skew of a few ms only eats into the
+ *    burst allowance.
  *
  * Two kinds of slot: a "push" (a new message: a final outcome, an admin alert) and an "edit" (a
  * receipt brought up to date). Pushes go first. Inside a process pushes and edits wait in two FIFO
@@ -279,13 +280,14 @@ export function memoryPaceStore(): PaceStore {
   };
 }
 
-// KEYS: the buckets (a sorted set: member "g" the bot's, member <chat id> each chat's, the score its
-// theoretical arrival time). ARGV: now, global interval, global tolerance, chat interval, chat
-// tolerance, chat id, sweep ('1': drop the buckets that ran empty). One read and one write for both
-// buckets (4 commands with two string keys, as Redis counts a script's own: MGET and two SETs); a
-// sorted set has no expiry per member, so each process sweeps the empty ones once a minute. Times are
-// float milliseconds, written with string.format so they keep their fraction (Lua's default number
-// format would round them to 14 digits). A grant returns the buckets' new timestamps.
+// KEYS: the buckets (a sorted set: member "g" the bot's, member <chat id> each chat's, scored by
+// its theoretical arrival time). ARGV: now, global interval, global tolerance, chat interval,
+// chat tolerance, chat id, sweep ('1': drop the buckets that ran empty). One read and one write
+// for both buckets (two string keys cost 4 commands, as Redis counts a script's own: MGET and two
+// SETs); a sorted set has no expiry per member, so each process sweeps the empty ones once a
+// minute. Times are float milliseconds, written with string.format so they keep their fraction
+// (Lua's default number format would round them to 14 digits). A grant returns the buckets' new
+// timestamps.
 const TAKE = `
 local now = tonumber(ARGV[1])
 local gi, gt, ci, ct = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])

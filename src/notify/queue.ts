@@ -17,8 +17,8 @@ export interface Delivery {
    */
   reclaimed?: true;
   /**
-   * The order as the change that queued this entry wrote it (a final one's, in the Redis outbox),
-   * and when (the entry's time, the queue's clock): the notifier's read of the order, while fresh.
+   * The order as the change that queued this entry wrote it (the Redis outbox carries it), and
+   * when (the entry's time, the queue's clock): the notifier's read of the order, while fresh.
    */
   written?: { order: Order; at: number };
 }

@@ -18,7 +18,8 @@
  *  - `{user:U}`: one user's spend limits (the reserve script); `{pace}`: the send pacer's buckets;
  *    `{idle}`: the idle deadlines; `{accounts}`: the phone registry (the register script).
  *  - single keys, spread over the cluster by their own names: sessions, conversation state, the
- *    flood counters, update claims, sent markers (with the sending locks), leases, the reference counter.
+ *    flood counters, update claims, sent markers (with the sending locks), leases, the reference
+ *    counter.
  *
  * Expiries given by callers (session TTL from config, lease and lock TTLs, the sent marker in
  * notify/queue.ts, the done mark in bot/dedupe.ts) are not repeated here.
