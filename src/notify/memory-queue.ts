@@ -127,10 +127,11 @@ export function createMemoryNotificationQueue(
       sent.add(key);
     },
     async lockSending(key, ttlMs) {
+      if (sent.has(key)) return "sent";
       const until = locks.get(key);
-      if (until !== undefined && until > now()) return false;
+      if (until !== undefined && until > now()) return "held";
       locks.set(key, now() + ttlMs);
-      return true;
+      return "locked";
     },
     async unlockSending(key) {
       locks.delete(key);

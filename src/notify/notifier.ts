@@ -124,6 +124,9 @@ export function classifyApiError(err: unknown): {
   };
 }
 
+/** An order read this long ago is still current enough to render (the receipt lane's freshMs). */
+const FRESH_MS = 100;
+
 const NOT_MODIFIED = /message is not modified/i;
 const CANNOT_EDIT = /message to edit not found|message can't be edited|MESSAGE_ID_INVALID/i;
 const GONE_CHAT =
@@ -205,17 +208,38 @@ export function createNotifier(opts: NotifierOptions) {
     });
 
   /** The receipt edit to hand to the lane once the delivery is through (none without a receipt). */
-  function editReceipt(later: ReceiptEdit[], order: Order, status: Order["status"], text: string) {
+  function editReceipt(
+    later: ReceiptEdit[],
+    order: Order,
+    status: Order["status"],
+    text: string,
+    readAt: number,
+  ) {
     if (order.receiptMessageId === undefined) return;
     const { chatId, receiptMessageId: messageId, reference } = order;
-    later.push({ chatId, messageId, reference, status, text, readAt: now() });
+    later.push({ chatId, messageId, reference, status, text, readAt });
   }
+
+  /**
+   * The order to render: the one the entry carries when it was written at most freshMs ago (as
+   * good as a read; with clocks more than that apart, or an older entry, the order is read).
+   */
+  const orderOf = async (
+    reference: string,
+    written: Delivery["written"],
+  ): Promise<{ order: Order | null; readAt: number }> => {
+    const t = now();
+    if (written && written.order.reference === reference && Math.abs(t - written.at) <= FRESH_MS)
+      return { order: written.order, readAt: Math.min(t, written.at) };
+    return { order: await opts.orders.get(reference), readAt: t };
+  };
 
   /** `pushed`: a redelivered final whose push went out; only its receipt edit is made again. */
   async function deliver(
     n: Notification,
     later: ReceiptEdit[],
     pushed = false,
+    written?: Delivery["written"],
   ): Promise<"sent" | "dropped"> {
     if (await queue.isChatInactive(n.chatId)) return "dropped";
     if (n.kind === "admin_alert" && n.topic) {
@@ -225,7 +249,9 @@ export function createNotifier(opts: NotifierOptions) {
       return "sent";
     }
     if (n.reference === undefined) return "dropped";
-    const order = await opts.orders.get(n.reference);
+    // What the order was when written counts as a read at that time: the receipt lane re-reads
+    // an intermediate status whose text is older than its freshMs before it edits.
+    const { order, readAt } = await orderOf(n.reference, written);
     if (!order) return "dropped";
     // A prepaid receipt's "balance after" is on the order (balanceAfterPaisa, recorded when its
     // money moved), never read now: a late push must not show later movements.
@@ -239,7 +265,7 @@ export function createNotifier(opts: NotifierOptions) {
       // Overtaken by a later status: that one's notification shows the newer state.
       if (STATUS_RANK[order.status] > STATUS_RANK[n.status]) return "dropped";
       if (order.receiptMessageId === undefined) return "dropped";
-      editReceipt(later, order, n.status, receiptText);
+      editReceipt(later, order, n.status, receiptText, readAt);
       return "sent";
     }
     if (!pushed) {
@@ -247,7 +273,7 @@ export function createNotifier(opts: NotifierOptions) {
       await pace(n.chatId);
       await api.sendMessage(n.chatId, text, markup ? { reply_markup: markup } : undefined);
     }
-    editReceipt(later, order, n.status, receiptText);
+    editReceipt(later, order, n.status, receiptText, readAt);
     return "sent";
   }
 
@@ -262,7 +288,7 @@ export function createNotifier(opts: NotifierOptions) {
     /** The push went out before: the receipt edit may not have, so it is made again (no push). */
     const duplicate = async (): Promise<"duplicate"> => {
       const later: ReceiptEdit[] = [];
-      if (d.notification.kind === "status") await deliver(d.notification, later, true);
+      if (d.notification.kind === "status") await deliver(d.notification, later, true, d.written);
       await handOver(later);
       return "duplicate";
     };
@@ -283,20 +309,18 @@ export function createNotifier(opts: NotifierOptions) {
       log?.error({ reference: d.notification.reference, key }, "notification dead-lettered");
       return "dead";
     }
-    if (once && !(await queue.lockSending(key, lockMs))) {
-      // Sent already (its lock is left to expire), or another consumer is on it.
-      if (!(await queue.isSent(key))) return "retry";
-      return duplicate();
+    if (once) {
+      // Taken in one step with a look at the sent marker: another consumer may have sent it
+      // since our first look (or it is on it now).
+      const lock = await queue.lockSending(key, lockMs);
+      if (lock === "held") return "retry";
+      if (lock === "sent") return duplicate();
     }
-    // Once the marker is written the lock has nothing left to guard (whoever takes it next finds
-    // the marker): it is left to expire rather than released, three Redis commands per push.
+    // The marker replaces the lock (one key): nothing to release once it is written.
     let marked = false;
     try {
-      // Asked again under the lock: another consumer may have sent it and let go of the lock
-      // between our first look and our lock.
-      if (once && (await queue.isSent(key))) return await duplicate();
       const later: ReceiptEdit[] = [];
-      const outcome = await deliver(d.notification, later);
+      const outcome = await deliver(d.notification, later, false, d.written);
       if (outcome === "sent") {
         // The chat has the message now. If the marker cannot be written (Redis restarting), keep
         // trying while the sending lock is held: giving up here is what sends it a second time.

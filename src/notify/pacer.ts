@@ -16,8 +16,9 @@ import { luaScript } from "../redis/scripts.ts";
  * Where the buckets live decides who shares them:
  *  - memoryPaceStore(): one process; several processes would each take the whole budget;
  *  - redisPaceStore(): every process of the bot shares one budget (one Lua script per slot, both
- *    buckets checked and taken atomically). The caller's clock is passed in, so processes should be
- *    NTP-synchronised; a skew of a few ms only eats into the burst allowance.
+ *    buckets, members of one sorted set, checked and taken atomically). The caller's clock is
+ *    passed in, so processes should be NTP-synchronised; a skew of a few ms only eats into the
+ *    burst allowance.
  *
  * Two kinds of slot: a "push" (a new message: a final outcome, an admin alert) and an "edit" (a
  * receipt brought up to date). Pushes go first. Inside a process pushes and edits wait in two FIFO
@@ -279,48 +280,58 @@ export function memoryPaceStore(): PaceStore {
   };
 }
 
-// KEYS: global bucket, chat bucket. ARGV: now, global interval, global tolerance, chat interval,
-// chat tolerance. Times are float milliseconds, written with string.format so they keep their
-// fraction (Lua's default number format would round them to 14 digits). A grant returns the
-// buckets' new timestamps.
+// KEYS: the buckets (a sorted set: member "g" the bot's, member <chat id> each chat's, scored by
+// its theoretical arrival time). ARGV: now, global interval, global tolerance, chat interval,
+// chat tolerance, chat id, sweep ('1': drop the buckets that ran empty). One read and one write
+// for both buckets (two string keys cost 4 commands, as Redis counts a script's own: MGET and two
+// SETs); a sorted set has no expiry per member, so each process sweeps the empty ones once a
+// minute. Times are float milliseconds, written with string.format so they keep their fraction
+// (Lua's default number format would round them to 14 digits). A grant returns the buckets' new
+// timestamps.
 const TAKE = `
 local now = tonumber(ARGV[1])
 local gi, gt, ci, ct = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local tats = redis.call('MGET', KEYS[1], KEYS[2])
-local g = math.max(tonumber(tats[1] or '0'), now)
-local c = math.max(tonumber(tats[2] or '0'), now)
+local tats = redis.call('ZMSCORE', KEYS[1], 'g', ARGV[6])
+local g = math.max(tonumber(tats[1] or '0') or 0, now)
+local c = math.max(tonumber(tats[2] or '0') or 0, now)
 local gw = math.max(0, g - now - gt)
 local cw = math.max(0, c - now - ct)
 if gw > 0 or cw > 0 then return {0, string.format('%.3f', gw), string.format('%.3f', cw)} end
-redis.call('SET', KEYS[1], string.format('%.3f', g + gi), 'PX', math.ceil(g + gi - now) + 1000)
-redis.call('SET', KEYS[2], string.format('%.3f', c + ci), 'PX', math.ceil(c + ci - now) + 1000)
-return {1, string.format('%.3f', g + gi), string.format('%.3f', c + ci)}
+if ARGV[7] == '1' then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1]) end
+local ng, nc = string.format('%.3f', g + gi), string.format('%.3f', c + ci)
+redis.call('ZADD', KEYS[1], ng, 'g', nc, ARGV[6])
+return {1, ng, nc}
 `;
 
-const paceTake = luaScript<"global" | "chat", [number, string, string]>(
-  "raPaceTake",
-  ["global", "chat"],
-  TAKE,
-);
+const paceTake = luaScript<"buckets", [number, string, string]>("raPaceTake", ["buckets"], TAKE);
+
+/** How often a process drops the buckets that ran empty. */
+const SWEEP_EVERY_MS = 60_000;
 
 /** Buckets in Redis, shared by every process using the same prefix (REDIS_PREFIX). */
 export function redisPaceStore(redis: RedisClient, prefix: string): PaceStore {
   const k = keyspace(prefix);
+  // On the callers' clock (a benchmark's may run faster than real time).
+  let lastSweep: number | undefined;
   return {
     async take(chatId, now, limits, kind) {
       const b = buckets(limits, kind);
+      lastSweep ??= now;
+      const sweep = now - lastSweep >= SWEEP_EVERY_MS;
       const [ok, gw, cw] = await paceTake.run(
         redis,
-        { global: k.paceGlobal, chat: k.paceChat(chatId) },
+        { buckets: k.paceBuckets },
         now.toFixed(3),
         String(b.global.interval),
         String(b.global.tolerance),
         String(b.chat.interval),
         String(b.chat.tolerance),
+        String(chatId),
+        sweep ? "1" : "0",
       );
-      return ok === 1
-        ? { ok: true, globalTat: Number(gw), chatTat: Number(cw) }
-        : { ok: false, globalWaitMs: Number(gw), chatWaitMs: Number(cw) };
+      if (ok !== 1) return { ok: false, globalWaitMs: Number(gw), chatWaitMs: Number(cw) };
+      if (sweep) lastSweep = now;
+      return { ok: true, globalTat: Number(gw), chatTat: Number(cw) };
     },
   };
 }

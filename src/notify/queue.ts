@@ -1,4 +1,4 @@
-import type { Notification } from "../orders/model.ts";
+import type { Notification, Order } from "../orders/model.ts";
 
 /**
  * The durable notification queue port (Redis Streams + consumer group in production, memory in the
@@ -16,6 +16,11 @@ export interface Delivery {
    * have their attempts counted; a first delivery is attempt 1 and costs no bookkeeping.
    */
   reclaimed?: true;
+  /**
+   * The order as the change that queued this entry wrote it (the Redis outbox carries it), and
+   * when (the entry's time, the queue's clock): the notifier's read of the order, while fresh.
+   */
+  written?: { order: Order; at: number };
 }
 
 export interface QueueConsumer {
@@ -49,8 +54,11 @@ export interface NotificationQueue {
   /** Whether a notification key (order + status) was already delivered. */
   isSent(key: string): Promise<boolean>;
   markSent(key: string): Promise<void>;
-  /** A short exclusive claim on sending one key, so two consumers do not send it at once. */
-  lockSending(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * A short exclusive claim on sending one key, so two consumers do not send it at once; in the
+   * same step it tells a key already sent ("sent") from one another consumer holds ("held").
+   */
+  lockSending(key: string, ttlMs: number): Promise<SendLock>;
   unlockSending(key: string): Promise<void>;
 
   /** Chats that blocked the bot (403): notifications to them are dropped. */
@@ -68,6 +76,9 @@ export interface NotificationQueue {
   /** Entries not yet acknowledged (new + in flight); for health checks and tests. */
   backlog(): Promise<number>;
 }
+
+/** What taking the sending lock found. */
+export type SendLock = "locked" | "sent" | "held";
 
 /** How long a "sent" marker lives: far longer than any redelivery could take. */
 export const SENT_MARKER_TTL_MS = 30 * 24 * 3600 * 1000;

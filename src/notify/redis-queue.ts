@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../logger.ts";
-import { type Notification, notificationSchema } from "../orders/model.ts";
+import { type Notification, notificationSchema, orderSchema } from "../orders/model.ts";
 import { duplicateClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace, NOTIFIER_GROUP } from "../redis/keyspace.ts";
 import { deleteIfHeld } from "../redis/scripts.ts";
@@ -16,7 +16,8 @@ import {
  * Redis Streams adapter of the notification queue. The stream is the order store's outbox; the
  * notifier reads it through one consumer group. An entry stays in the group's pending list until
  * acknowledged, so a consumer that dies mid-send leaves it for another to XAUTOCLAIM. Acknowledged
- * entries are deleted (XACK + XDEL) so the stream holds only work still to do.
+ * entries are deleted (XDEL; the pending entry goes at the next XAUTOCLAIM) so the stream holds
+ * only work still to do.
  */
 
 export interface RedisNotificationQueueOptions {
@@ -30,6 +31,22 @@ type StreamEntry = [id: string, fields: string[]];
 const ACTIVE_CACHE_MS = 60_000;
 const ACTIVE_CACHE_SIZE = 10_000;
 
+/** The sent marker's key holds this prefix while a consumer holds the sending lock. */
+const LOCK_MARK = "L:";
+const isSentValue = (v: string | null) => v !== null && !v.startsWith(LOCK_MARK);
+
+/** The order an entry carries (field "o"), with the entry's time; none if absent or unreadable. */
+function writtenOrder(id: string, fields: string[]): Delivery["written"] {
+  const at = fields.indexOf("o");
+  const raw = at >= 0 ? fields[at + 1] : undefined;
+  if (raw === undefined) return undefined;
+  try {
+    return { order: orderSchema.parse(JSON.parse(raw)), at: Number(id.split("-")[0]) };
+  } catch {
+    return undefined;
+  }
+}
+
 function isNoGroup(err: unknown): boolean {
   return err instanceof Error && /NOGROUP/.test(err.message);
 }
@@ -39,7 +56,7 @@ export function createRedisNotificationQueue(
 ): NotificationQueue {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
-  const token = randomUUID();
+  const lockValue = `${LOCK_MARK}${randomUUID()}`;
   const log = opts.logger;
   // Chats found active, for a minute: an order's receipt edits and push ask once. Only "active" is
   // remembered: a chat marked inactive elsewhere meanwhile answers the next send with 403 and is
@@ -78,7 +95,8 @@ export function createRedisNotificationQueue(
         notification = undefined;
       }
       if (notification) {
-        out.push({ id, notification });
+        const written = writtenOrder(id, fields);
+        out.push(written ? { id, notification, written } : { id, notification });
       } else {
         log?.error({ id }, "unreadable notification entry dead-lettered");
         await redis
@@ -165,12 +183,16 @@ export function createRedisNotificationQueue(
         return taken.map((d) => ({ ...d, reclaimed: true as const }));
       },
       async ack(id, counted = true) {
-        // Pipelined, not a transaction (MULTI/EXEC would double the commands of every delivery).
-        // Deleted first: were the XACK lost, the pending entry left behind points at nothing and
-        // the next XAUTOCLAIM drops it (Redis 7), so nothing is delivered twice or kept.
-        const p = redis.pipeline().xdel(k.outbox, id).xack(k.outbox, NOTIFIER_GROUP, id);
-        if (counted) p.hdel(k.attempts, id);
-        const replies = (await p.exec()) ?? [];
+        // One XDEL, no XACK: the group's pending entry left behind points at nothing, and the
+        // next XAUTOCLAIM (claimStale, about once a second) drops it from the pending list
+        // whatever its idle time (Redis 7 checks that an entry exists before its idle time), so
+        // nothing is delivered twice or kept. One command per delivery instead of two.
+        if (!counted) {
+          await redis.xdel(k.outbox, id);
+          return;
+        }
+        const replies =
+          (await redis.pipeline().xdel(k.outbox, id).hdel(k.attempts, id).exec()) ?? [];
         const failed = replies.find(([err]) => err);
         if (failed?.[0]) throw failed[0];
       },
@@ -200,17 +222,30 @@ export function createRedisNotificationQueue(
       await m.exec();
     },
     consumer,
+    // The sending lock and the sent marker are one key: "L:<consumer token>" while a consumer
+    // sends, "1" once sent. Taking the lock (SET NX GET, Redis 7) answers in the same command
+    // whether the key was sent already, so a push costs the lock and the marker: two commands.
     async isSent(key) {
-      return (await redis.exists(k.sent(key))) === 1;
+      return isSentValue(await redis.get(k.sent(key)));
     },
     async markSent(key) {
       await redis.set(k.sent(key), "1", "PX", SENT_MARKER_TTL_MS);
     },
     async lockSending(key, ttlMs) {
-      return (await redis.set(k.sending(key), token, "PX", Math.max(1, ttlMs), "NX")) === "OK";
+      const prior = (await redis.call(
+        "SET",
+        k.sent(key),
+        lockValue,
+        "NX",
+        "GET",
+        "PX",
+        Math.max(1, ttlMs),
+      )) as string | null;
+      if (prior === null) return "locked";
+      return isSentValue(prior) ? "sent" : "held";
     },
     async unlockSending(key) {
-      await deleteIfHeld.run(redis, { key: k.sending(key) }, token);
+      await deleteIfHeld.run(redis, { key: k.sent(key) }, lockValue);
     },
     async markChatInactive(chatId) {
       active.delete(chatId);

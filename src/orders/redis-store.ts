@@ -100,7 +100,9 @@ if ARGV[6] == '1' then redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1]) end
 return {1, ARGV[1], after}
 `;
 
-// KEYS: order, open, byTx, outbox, then the four ledger keys.
+// KEYS: order, open, byTx, outbox, then the four ledger keys. The notifications carry the order as
+// written (field 'o'): while the entry is fresh the notifier renders from it instead of reading
+// the order (notifier.ts).
 // ARGV: expected version, new version, json, reference, final?, txId, settle (post|void|''),
 // hold id, at, balance account (or ''), n (bookings), n × TRANSFER_ARGC booking args,
 // notifications...
@@ -123,7 +125,7 @@ local json, after = with_balance_after(ARGV[3], ARGV[10])
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', json)
 if ARGV[5] == '1' then redis.call('ZREM', KEYS[2], ARGV[4]) end
 if ARGV[6] ~= '' then redis.call('HSETNX', KEYS[3], ARGV[6], ARGV[4]) end
-for i = 12 + n * ${TRANSFER_ARGC}, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i]) end
+for i = 12 + n * ${TRANSFER_ARGC}, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i], 'o', json) end
 return {1, settled, booked, after}
 `;
 

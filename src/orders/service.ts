@@ -373,9 +373,8 @@ export function createOrders(opts: OrdersOptions) {
       );
     }
     const input = parsed.data;
-    const known = await store.getByIdempotencyKey(input.idempotencyKey);
-    if (known) return known;
-
+    // No look-up of the idempotency key first: create finds a known key before it writes anything
+    // and hands back that order (a repeated place costs a reference number, nothing else).
     const at = now();
     const reference = input.referenceNo ?? (await store.nextReference());
     // The rest of the input is the order's own fields, its category and details included.

@@ -18,7 +18,8 @@
  *  - `{user:U}`: one user's spend limits (the reserve script); `{pace}`: the send pacer's buckets;
  *    `{idle}`: the idle deadlines; `{accounts}`: the phone registry (the register script).
  *  - single keys, spread over the cluster by their own names: sessions, conversation state, the
- *    flood counters, update claims, sent markers and sending locks, leases, the reference counter.
+ *    flood counters, update claims, sent markers (with the sending locks), leases, the reference
+ *    counter.
  *
  * Expiries given by callers (session TTL from config, lease and lock TTLs, the sent marker in
  * notify/queue.ts, the done mark in bot/dedupe.ts) are not repeated here.
@@ -69,15 +70,19 @@ export function keyspace(prefix: string) {
     attempts: `${notify}:attempts`,
     /** List of notifications given up on (JSON), newest first, capped. */
     dead: `${notify}:dead`,
-    /** "Sent" marker per notification key (order+status), with a TTL. */
+    /**
+     * Per notification key (order+status), with a TTL: "1" once sent; "L:<token>" while one
+     * consumer holds the short sending lock. (Before: the lock was `notify:lock:<key>`.)
+     */
     sent: (key: string) => `${prefix}notify:sent:${key}`,
-    /** Short lock while one consumer sends a notification. */
-    sending: (key: string) => `${prefix}notify:lock:${key}`,
     /** Set of chat ids that blocked the bot. */
     inactiveChats: `${prefix}chats:inactive`,
-    /** The pacer's GCRA buckets: the bot's and one per chat. */
-    paceGlobal: `${pace}:global`,
-    paceChat: (chatId: number) => `${pace}:chat:${chatId}`,
+    /**
+     * Sorted set: the pacer's GCRA buckets, member "g" the bot's and one per chat id, scored by
+     * the bucket's theoretical arrival time. (Before: strings `{pace}:global` and
+     * `{pace}:chat:<id>`, which expire by themselves.)
+     */
+    paceBuckets: `${pace}:buckets`,
 
     // --- The merchant's books (ledger/redis-store.ts, ledger/lua.ts). All four global. ---
     /** Hash: "<account>|dp|cp|dq|cq" -> paisa (debits/credits posted/pending). */

@@ -451,3 +451,86 @@ describe("kill and restart (Redis)", () => {
     await crashed.close();
   });
 });
+
+describe("the final push renders the order its queue entry carries (Redis)", () => {
+  let r: ReturnType<typeof testRedis>;
+  afterEach(async () => {
+    await r.cleanup();
+  });
+
+  const setup = () => {
+    r = testRedis("notifier-written");
+    const queue = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
+    const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
+    const orders = createOrders({ store, provider: noProvider });
+    const reads: string[] = [];
+    const counting = {
+      async get(reference: string) {
+        reads.push(reference);
+        return store.get(reference);
+      },
+    };
+    return { queue, orders, reads, counting };
+  };
+
+  it("reads no order for fresh entries", async () => {
+    const { queue, orders, reads, counting } = setup();
+    const user = newUser();
+    const { reference } = await withReceipt(orders, user);
+    await orders.apply({ reference, source: "status", status: "success", at: 11 });
+    const notifier = createNotifier({ queue, orders: counting, api, consumerName: "w1" });
+    await drain(notifier, queue);
+    const msgs = botMessages(user);
+    expect(msgs.filter((m) => !m.edited && /Recharge successful/.test(m.text))).toHaveLength(1);
+    // Neither the "unknown" edit nor the final push and its edit read the order.
+    expect(reads).toEqual([]);
+  });
+
+  it("never edits a receipt backwards from entries it did not read the order for", async () => {
+    const { queue, orders, counting } = setup();
+    const user = newUser();
+    const { reference, receiptId } = await withReceipt(orders, user);
+    await orders.apply({ reference, source: "webhook", status: "queued", at: 10 });
+    await orders.apply({ reference, source: "webhook", status: "pending", at: 11 });
+    const notifier = createNotifier({ queue, orders: counting, api, consumerName: "w3" });
+    await drain(notifier, queue);
+    const receipt = botMessages(user).find((m) => m.id === receiptId);
+    expect(receipt?.text).toMatch(/Status: Pending/);
+  });
+
+  it("drops a stale intermediate entry whose order moved on, and reads when the entry is old", async () => {
+    const { queue, orders, reads, counting } = setup();
+    const user = newUser();
+    const { reference, receiptId } = await withReceipt(orders, user);
+    await orders.apply({ reference, source: "webhook", status: "pending", at: 11 });
+    // The "unknown" entry is old by the notifier's clock: the order is read and shows pending.
+    const notifier = createNotifier({
+      queue,
+      orders: counting,
+      api,
+      consumerName: "w4",
+      now: () => Date.now() + 5_000,
+    });
+    await drain(notifier, queue);
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+    const receipt = botMessages(user).find((m) => m.id === receiptId);
+    expect(receipt?.text).toMatch(/Status: Pending/);
+  });
+
+  it("reads the order when the entry is older than a read may be", async () => {
+    const { queue, orders, reads, counting } = setup();
+    const user = newUser();
+    const { reference } = await withReceipt(orders, user);
+    await orders.apply({ reference, source: "status", status: "success", at: 11 });
+    const notifier = createNotifier({
+      queue,
+      orders: counting,
+      api,
+      consumerName: "w2",
+      now: () => Date.now() + 5_000,
+    });
+    await drain(notifier, queue);
+    expect(botMessages(user).filter((m) => /Recharge successful/.test(m.text))).not.toHaveLength(0);
+    expect(reads.filter((x) => x === reference).length).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -6,6 +6,7 @@ import {
   pacerLimitsSchema,
   redisPaceStore,
 } from "../../src/notify/pacer.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/orders.ts";
 
 /**
@@ -112,6 +113,28 @@ describe.each(stores)("%s pace store", (_name, make) => {
     const later = await store.take(4, t, reserved, "edit");
     expect(later.ok === false && later.globalWaitMs).toBeCloseTo(200, 0);
     expect(await store.take(4, t + 200, reserved, "edit")).toMatchObject({ ok: true });
+  });
+});
+
+describe("redis pace store", () => {
+  it("keeps both buckets in one key and drops the chats' empty buckets once a minute", async () => {
+    const prefix = `${redis.prefix}${Math.random()}:`;
+    const store = redisPaceStore(redis.redis, prefix);
+    const key = keyspace(prefix).paceBuckets;
+    const t = 6_000_000;
+    expect(await store.take(1, t, limits)).toMatchObject({ ok: true });
+    expect(await store.take(2, t + 30_000, limits)).toMatchObject({ ok: true });
+    expect(await redis.redis.zscore(key, "1")).not.toBeNull();
+    // A minute on: chat 1's bucket ran empty long ago and goes; chat 3's is new.
+    expect(await store.take(3, t + 61_000, limits)).toMatchObject({ ok: true });
+    expect(await redis.redis.zscore(key, "1")).toBeNull();
+    expect(await redis.redis.zscore(key, "2")).toBeNull();
+    expect(Number(await redis.redis.zscore(key, "3"))).toBe(t + 62_000);
+    expect(Number(await redis.redis.zscore(key, "g"))).toBe(t + 61_100);
+    // Dropped is the same as empty: chat 1 has its whole burst again.
+    expect(await store.take(1, t + 61_000, limits)).toMatchObject({ ok: true });
+    expect(await store.take(1, t + 61_000, limits)).toMatchObject({ ok: true });
+    expect((await store.take(1, t + 61_000, limits)).ok).toBe(false);
   });
 });
 

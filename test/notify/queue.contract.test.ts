@@ -7,6 +7,7 @@ import type { Notification } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
 
 /** ONE contract suite for both notification queue adapters (and their outbox link to the store). */
@@ -154,10 +155,15 @@ describe.each([
     await queue.markSent("status:1:success");
     expect(await other.isSent("status:1:success")).toBe(true);
 
-    expect(await queue.lockSending("k", 10_000)).toBe(true);
-    expect(await other.lockSending("k", 10_000)).toBe(false);
+    expect(await queue.lockSending("k", 10_000)).toBe("locked");
+    expect(await other.lockSending("k", 10_000)).toBe("held");
+    expect(await other.isSent("k")).toBe(false);
     await queue.unlockSending("k");
-    expect(await other.lockSending("k", 10_000)).toBe(true);
+    expect(await other.lockSending("k", 10_000)).toBe("locked");
+    // Taking the lock tells a key already sent.
+    await other.markSent("k");
+    expect(await queue.lockSending("k", 10_000)).toBe("sent");
+    expect(await queue.isSent("k")).toBe(true);
 
     await queue.markChatInactive(42);
     expect(await other.isChatInactive(42)).toBe(true);
@@ -175,5 +181,31 @@ describe.each([
     expect(await other.listDead(5)).toMatchObject([
       { notification: note("51"), reason: "too many attempts" },
     ]);
+  });
+});
+
+describe("redis notification queue: acknowledging", () => {
+  const t = testRedis("queue-ack");
+  afterEach(() => t.cleanup());
+
+  it("deletes the entry and leaves no pending record after the next claim", async () => {
+    const queue = createRedisNotificationQueue({ redis: t.redis, prefix: t.prefix });
+    await queue.enqueue([note("61"), note("62")]);
+    const c = queue.consumer("a");
+    const got = await c.read(10, 0);
+    expect(got).toHaveLength(2);
+    const { outbox } = keyspace(t.prefix);
+    await c.ack(got[0]!.id);
+    expect(await queue.backlog()).toBe(1);
+    // Another consumer's claim (long idle time: nothing is due) clears the acknowledged entry's
+    // pending record and takes nothing.
+    expect(await queue.consumer("b").claimStale(60_000, 10)).toEqual([]);
+    const pending = (await t.redis.xpending(outbox, "notifier")) as [number, ...unknown[]];
+    expect(pending[0]).toBe(1);
+    // The acknowledged entry never comes back, however long it waits.
+    await c.ack(got[1]!.id);
+    expect(await queue.consumer("b").claimStale(0, 10)).toEqual([]);
+    expect(((await t.redis.xpending(outbox, "notifier")) as [number])[0]).toBe(0);
+    await c.close();
   });
 });

@@ -47,7 +47,7 @@ describe("redis keyspace", () => {
       new Set(["user:7"]),
     );
     expect(hashTag(k.spendDay(8, "2025-03-10"))).not.toBe(hashTag(k.spendDay(7, "2025-03-10")));
-    expect(slot(k.paceGlobal, k.paceChat(1), k.paceChat(2))).toEqual(new Set(["pace"]));
+    expect(slot(k.paceBuckets)).toEqual(new Set(["pace"]));
     expect(slot(k.idleDue, k.idleInfo, k.idleNoticed)).toEqual(new Set(["idle"]));
     expect(slot(k.accountPhones, k.accountUsers)).toEqual(new Set(["accounts"]));
   });
@@ -100,10 +100,8 @@ describe("redis keyspace", () => {
       k.attempts,
       k.dead,
       k.sent("s"),
-      k.sending("s"),
       k.inactiveChats,
-      k.paceGlobal,
-      k.paceChat(1),
+      k.paceBuckets,
       k.spendDay(1, "d"),
       k.countHour(1, 1),
       k.reserved(1, "o"),
