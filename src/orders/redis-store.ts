@@ -21,6 +21,7 @@ import {
   type UnmatchedEvent,
   unmatchedEventSchema,
 } from "./model.ts";
+import { holdWritesForTurn } from "./redis-batch.ts";
 import {
   balanceAccountOf,
   bookingsOf,
@@ -159,8 +160,11 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
   const now = opts.now ?? Date.now;
   const k = keyspace(opts.prefix);
   const ledger = ledgerKeys(k);
+  // The hot pair (read the order, compare-and-set it) leaves with the turn's other commands.
+  const hold = holdWritesForTurn(redis);
 
   const load = async (reference: string): Promise<Order | null> => {
+    hold();
     const json = await redis.hget(k.order(reference), "j");
     if (json !== null) return parseOrder(json);
     const main = await redis.get(k.alias(reference));
@@ -270,6 +274,7 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
         const at = now();
         const transfers = bookingsOf(current, written);
         const balanceAccount = balanceAccountOf(current, written);
+        hold();
         const [ok, settled, booked, after] = await orderUpdate.run(
           redis,
           {
