@@ -21,11 +21,12 @@ describe("holding the order store's writes for the turn", () => {
   });
 
   const socket = () => (redis as unknown as { stream: Socket }).stream;
+  type Writes = { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
 
   it("sends the turn's commands in one write, each with its own reply or error", async () => {
     const hold = holdWritesForTurn(redis);
-    const writes = vi.spyOn(socket(), "_writev" as never);
-    const single = vi.spyOn(socket(), "_write" as never);
+    const writes = vi.spyOn(socket() as unknown as Writes, "_writev");
+    const single = vi.spyOn(socket() as unknown as Writes, "_write");
     hold();
     hold(); // a second hold in the same turn changes nothing
     expect(socket().writableCorked).toBe(1);
