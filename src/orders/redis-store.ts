@@ -148,8 +148,8 @@ const isInt = (v: unknown): boolean => Number.isSafeInteger(v);
 /**
  * An order as stored. Only this store writes the JSON, and only after orderSchema.parse (create,
  * update; the scripts add nothing but an integer balanceAfterPaisa), so a read checks what every
- * reader relies on and trusts the rest: zod's full parse of every order read was a tenth of the
- * webhook's CPU. Anything else (an order stored by an older version, a hand edit) still gets the
+ * reader relies on and trusts the rest: zod's full parse of every order read cost about 3 µs and
+ * a copy of the order on the webhook's path. Anything else (an order stored by an older version, a hand edit) still gets the
  * full parse, and its error.
  */
 const parseOrder = (json: string): Order => {
