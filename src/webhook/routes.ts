@@ -3,7 +3,7 @@ import type { Registry } from "prom-client";
 import type { Logger } from "../logger.ts";
 import { providerReference } from "../orders/execute-request.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "../orders/metrics.ts";
-import { isFinal, normalizeProviderStatus, type OrderStatus } from "../orders/model.ts";
+import { isFinal, normalizeProviderStatus, type Order, type OrderStatus } from "../orders/model.ts";
 import { eventFromStatus, type Orders, type OrdersProvider } from "../orders/service.ts";
 import { cipherKey, decryptWithKey, type KeyMode, signatureVerifier } from "./codec.ts";
 import { parseWebhookPayload, type WebhookPayload } from "./payload.ts";
@@ -131,33 +131,42 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
   const signatureOk = signatureVerifier(secret);
   const key = cipherKey(secret, keyMode);
 
-  /** Status query for a final claim, then apply what the provider says (not what the webhook said). */
-  async function confirm(reference: string, claimed: OrderStatus): Promise<void> {
-    const order = await orders.get(reference);
-    if (!order || isFinal(order.status)) return;
+  /**
+   * Status query for a final claim, then apply what the provider says (not what the webhook said).
+   * `order` is the order as the claim was recorded on it a moment ago: it saves reading it again
+   * (changed meanwhile, it costs the compare-and-set a retry, and a final one changes no more).
+   */
+  async function confirm(order: Order, claimed: OrderStatus): Promise<void> {
     try {
       const answer = await provider.statusByReference(order.region, providerReference(order));
       const event = eventFromStatus(answer, "status", now(), `confirms webhook ${claimed}`);
-      // The order read above saves reading it again; changed meanwhile, it costs a retry.
       await orders.apply({ reference: order.reference, ...event, expect: SENT_STATES }, order);
     } catch (err) {
       log?.warn(
-        { reference, claimed, err: err instanceof Error ? err.message : String(err) },
+        {
+          reference: order.reference,
+          claimed,
+          err: err instanceof Error ? err.message : String(err),
+        },
         "could not confirm webhook claim; the reconciler will decide",
       );
-      await orders.apply({
-        reference: order.reference,
-        source: "webhook",
-        status: null,
-        at: now(),
-        note: `claimed ${claimed}; confirmation failed`,
-      });
+      await orders.apply(
+        {
+          reference: order.reference,
+          source: "webhook",
+          status: null,
+          at: now(),
+          note: `claimed ${claimed}; confirmation failed`,
+        },
+        order,
+      );
     }
   }
 
-  function scheduleConfirm(reference: string, claimed: OrderStatus): void {
+  function scheduleConfirm(order: Order, claimed: OrderStatus): void {
+    const { reference } = order;
     if (confirming.has(reference)) return; // one status query per order at a time
-    const task = confirm(reference, claimed)
+    const task = confirm(order, claimed)
       .catch((err) =>
         log?.error(
           { reference, err: err instanceof Error ? err.message : String(err) },
@@ -209,7 +218,7 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
     });
     const stored = recorded.order;
     if (stored && !isFinal(stored.status)) {
-      scheduleConfirm(stored.reference, status);
+      scheduleConfirm(stored, status);
     } else if (stored && stored.status !== status) {
       // A signed claim opposite to an outcome already decided and told to the user (e.g. an execute
       // that reached the provider after the reconciler concluded it never would). Nothing may change

@@ -50,6 +50,8 @@ interface Setup {
   outbox: Notification[];
   statusQueries: string[];
   statusAnswer: { value: string | "error" };
+  /** Orders read from the store (get and getByTransactionId) so far. */
+  reads: { count: number };
   close(): Promise<void>;
 }
 
@@ -62,7 +64,19 @@ async function setup(
   } = {},
 ): Promise<Setup> {
   const outbox: Notification[] = [];
-  const store = createMemoryOrderStore({ outbox: { append: (ns) => outbox.push(...ns) } });
+  const memory = createMemoryOrderStore({ outbox: { append: (ns) => outbox.push(...ns) } });
+  const reads = { count: 0 };
+  const store: typeof memory = {
+    ...memory,
+    get: (reference) => {
+      reads.count++;
+      return memory.get(reference);
+    },
+    getByTransactionId: (transactionId) => {
+      reads.count++;
+      return memory.getByTransactionId(transactionId);
+    },
+  };
   const statusQueries: string[] = [];
   const statusAnswer = { value: "success" as string };
   const provider: OrdersProvider = {
@@ -111,6 +125,7 @@ async function setup(
     outbox,
     statusQueries,
     statusAnswer,
+    reads,
     close: server.close,
   };
 }
@@ -361,6 +376,24 @@ describe("final claims", () => {
       expect(o?.status).toBe("success");
       expect(o?.transactionId).toBe("TX-1");
       expect(s.outbox.filter((n) => n.status === "success")).toHaveLength(1);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("read the order once: the confirmation goes on from the order the claim was recorded on", async () => {
+    const s = await setup();
+    try {
+      const ref = await sentOrder(s);
+      for (const answer of ["success", "error"]) {
+        const other = answer === "success" ? ref : await sentOrder(s);
+        s.statusAnswer.value = answer;
+        s.reads.count = 0;
+        await post(s.url, JSON.stringify({ data: encrypt(payload(other, "success")) }));
+        await s.routes.settled();
+        expect(s.reads.count).toBe(1);
+      }
+      expect((await s.orders.get(ref))?.status).toBe("success");
     } finally {
       await s.close();
     }
