@@ -201,7 +201,9 @@ async function measure(
     const echo = await runFlow(system, bots.echo, ECHO_FLOW, usersOf(n), provider);
     const floor =
       bots.floor && n === floorAt
-        ? await runFlow(system, bots.floor, ECHO_FLOW, usersOf(n), provider)
+        ? await profiled(`bot-floor-${label}-${n}`, () =>
+            runFlow(system, bots.floor!, ECHO_FLOW, usersOf(n), provider),
+          )
         : undefined;
     const product = await profiled(`bot-${label}-${n}`, () =>
       runFlow(system, bots.product, MOBILE_FLOW, usersOf(n), provider),
