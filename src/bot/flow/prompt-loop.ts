@@ -206,25 +206,31 @@ async function next(
   const { idle } = deps;
   const chatId = s.ctx.chat?.id ?? 0;
   for (;;) {
-    const before = await conversation.now();
     // The notice is sent when the time runs out (idle.ts), not when the user next writes.
     // The token is drawn with the arm, inside external, so a replay disarms with the same one.
-    const token = idle
+    // The clock is read in the same external as the arm (and the disarm below): every step of
+    // a flow is replayed on each later update, and each recorded op costs on every replay.
+    const { before, token } = idle
       ? await conversation.external(async () => {
+          const at = Date.now();
           const drawn = randomUUID();
           const info = {
             locale: t.locale,
             token: drawn,
             ...(s.nav.flow ? { flow: s.nav.flow } : {}),
           };
-          await idle.arm(chatId, before + deps.settings.idleMs, info);
-          return drawn;
+          await idle.arm(chatId, at + deps.settings.idleMs, info);
+          return { before: at, token: drawn };
         })
-      : undefined;
+      : { before: await conversation.now(), token: undefined };
     const u = await conversation.wait();
-    const after = await conversation.now();
     // Whoever removes the deadline first decides: a notice already sent ends the flow too.
-    const pending = idle ? await conversation.external(() => idle.disarm(chatId, token)) : true;
+    const { after, pending } = idle
+      ? await conversation.external(async () => {
+          const at = Date.now();
+          return { after: at, pending: await idle.disarm(chatId, token) };
+        })
+      : { after: await conversation.now(), pending: true };
     if (!pending || after - before > deps.settings.idleMs) {
       // A command or a menu button (Start again among them) runs as if no flow had been running,
       // and answers its own button press.
