@@ -138,12 +138,8 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   bot.use(errorBoundary({ logger: deps.logger, i18n: deps.i18n }));
   // Per-chat order, also under @grammyjs/runner's concurrent processing.
   bot.use(sequentialize(chatKey));
-  bot.use(
-    dropRedelivered(
-      opts.redis ? redisUpdateClaims(opts.redis, opts.redisPrefix) : memoryUpdateClaims(),
-      { settles: isPermanentFailure },
-    ),
-  );
+  // The session and conversation reads go out with the update's claim, in one round trip;
+  // they are used only when the claim is taken at once (prefetch.ts).
   if (prefetch) {
     bot.use(
       prefetch.middleware((ctx) => {
@@ -152,6 +148,12 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
       }),
     );
   }
+  const claims = opts.redis
+    ? redisUpdateClaims(opts.redis, opts.redisPrefix)
+    : memoryUpdateClaims();
+  bot.use(
+    dropRedelivered(prefetch ? prefetch.gate(claims) : claims, { settles: isPermanentFailure }),
+  );
   bot.use(
     session({
       initial: initialSession,
