@@ -74,13 +74,13 @@ describe("prefetched session and conversation reads", () => {
     const claims = prefetch.gate(redisUpdateClaims(t.redis, `${t.prefix}claims3:`));
     const update = { update: { update_id: 301 } } as Context;
     const seen: unknown[] = [];
-    await prefetch.middleware(() => [key])(update, () =>
-      dropRedelivered(claims)(update, async () => {
+    await prefetch.middleware(() => [key])(update, async () => {
+      await dropRedelivered(claims)(update, async () => {
         // Changed after the read went out: the update sees what it read.
         await t.redis.set(key, JSON.stringify({ n: 2 }));
         seen.push(await session.read(key));
-      }),
-    );
+      });
+    });
     expect(seen).toEqual([{ n: 1 }]);
   });
 
@@ -94,11 +94,11 @@ describe("prefetched session and conversation reads", () => {
     expect(await inner.claim(401, 150)).toBe(true);
     const update = { update: { update_id: 401 } } as Context;
     const seen: unknown[] = [];
-    const handled = prefetch.middleware(() => [key])(update, () =>
-      dropRedelivered(claims, { pollMs: 20, maxWaitMs: 2_000 })(update, async () => {
+    const handled = prefetch.middleware(() => [key])(update, async () => {
+      await dropRedelivered(claims, { pollMs: 20, maxWaitMs: 2_000 })(update, async () => {
         seen.push(await session.read(key));
-      }),
-    );
+      });
+    });
     await t.redis.set(key, JSON.stringify({ n: 2 }));
     await handled;
     expect(seen).toEqual([{ n: 2 }]);
