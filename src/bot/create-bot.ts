@@ -24,6 +24,7 @@ import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { decodeConversation, deflatedRedisStorage } from "./conversation-storage.ts";
 import { dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe.ts";
+import { settleDeferred } from "./deferred.ts";
 import type { BotDeps } from "./deps.ts";
 import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
 import { addMoney, addMoneyButton } from "./features/add-money.ts";
@@ -164,6 +165,8 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   );
   bot.use(deps.i18n);
   bot.use(floodLimit(opts));
+  // Outside the conversations plugin: what a flow defers is awaited after its state is saved.
+  bot.use(settleDeferred());
   bot.use(
     conversations<BotContext, Context>({
       storage: {

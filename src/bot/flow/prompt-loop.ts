@@ -9,6 +9,7 @@ import {
   leaveButton,
 } from "../callback-data.ts";
 import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
+import { finishWithUpdate } from "../deferred.ts";
 import { type BotDeps, roleOf } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
 import { balanceText, fetchBalance } from "../features/balance.ts";
@@ -211,7 +212,7 @@ async function next(
     // The clock is read in the same external as the arm (and the disarm below): every step of
     // a flow is replayed on each later update, and each recorded op costs on every replay.
     const { before, token } = idle
-      ? await conversation.external(async () => {
+      ? await conversation.external(async (outer: BotContext) => {
           const at = Date.now();
           const drawn = randomUUID();
           const info = {
@@ -219,7 +220,8 @@ async function next(
             token: drawn,
             ...(s.nav.flow ? { flow: s.nav.flow } : {}),
           };
-          await idle.arm(chatId, at + deps.settings.idleMs, info);
+          // Written while the conversation state is saved; the update waits for both (deferred.ts).
+          await finishWithUpdate(outer, idle.arm(chatId, at + deps.settings.idleMs, info));
           return { before: at, token: drawn };
         })
       : { before: await conversation.now(), token: undefined };
