@@ -61,6 +61,11 @@ export interface FlowRun {
   withProviderMs: Summary;
   updatesPerSecondWithProvider: number;
   perStepMs: Record<string, Summary>;
+  /**
+   * Process CPU time (user + system) per update over the whole run, the emulator's and the
+   * sandbox's included: less swayed than the wall-clock figures by other load on a shared machine.
+   */
+  cpuMsPerUpdate: number;
 }
 
 /**
@@ -97,6 +102,7 @@ async function runFlow(
   const all: number[] = [];
   const raw: number[] = [];
   const perStep: Record<string, number[]> = {};
+  const cpu0 = process.cpuUsage();
   for (const step of flow) {
     const samples: number[] = [];
     for (const user of userIds) {
@@ -113,6 +119,7 @@ async function runFlow(
     perStep[step.name] = samples;
     all.push(...samples);
   }
+  const cpu = process.cpuUsage(cpu0);
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   return {
     users: userIds.length,
@@ -122,6 +129,7 @@ async function runFlow(
     withProviderMs: summarize(raw),
     updatesPerSecondWithProvider: (raw.length / sum(raw)) * 1000,
     perStepMs: Object.fromEntries(Object.entries(perStep).map(([k, v]) => [k, summarize(v)])),
+    cpuMsPerUpdate: (cpu.user + cpu.system) / 1000 / all.length,
   };
 }
 
@@ -201,17 +209,19 @@ async function measure(
     const echo = await runFlow(system, bots.echo, ECHO_FLOW, usersOf(n), provider);
     const floor =
       bots.floor && n === floorAt
-        ? await runFlow(system, bots.floor, ECHO_FLOW, usersOf(n), provider)
+        ? await profiled(`bot-floor-${label}-${n}`, () =>
+            runFlow(system, bots.floor!, ECHO_FLOW, usersOf(n), provider),
+          )
         : undefined;
     const product = await profiled(`bot-${label}-${n}`, () =>
       runFlow(system, bots.product, MOBILE_FLOW, usersOf(n), provider),
     );
     runs.push({ product, echo, ...(floor ? { floor } : {}) });
     const floorNote = floor
-      ? `; stack floor ${floor.updatesPerSecond.toFixed(0)}/s p99 ${floor.latencyMs.p99.toFixed(2)} ms`
+      ? `; stack floor ${floor.updatesPerSecond.toFixed(0)}/s p99 ${floor.latencyMs.p99.toFixed(2)} ms cpu ${floor.cpuMsPerUpdate.toFixed(2)} ms/update`
       : "";
     console.error(
-      `[bot ${label}] ${n} users: product ${product.updatesPerSecond.toFixed(0)}/s p99 ${product.latencyMs.p99.toFixed(2)} ms (with provider ${product.withProviderMs.p99.toFixed(2)}); echo ${echo.updatesPerSecond.toFixed(0)}/s p99 ${echo.latencyMs.p99.toFixed(2)} ms${floorNote}`,
+      `[bot ${label}] ${n} users: product ${product.updatesPerSecond.toFixed(0)}/s p99 ${product.latencyMs.p99.toFixed(2)} ms (with provider ${product.withProviderMs.p99.toFixed(2)}) cpu ${product.cpuMsPerUpdate.toFixed(2)} ms/update; echo ${echo.updatesPerSecond.toFixed(0)}/s p99 ${echo.latencyMs.p99.toFixed(2)} ms${floorNote}`,
     );
   }
   return runs;

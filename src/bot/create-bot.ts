@@ -24,6 +24,7 @@ import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { decodeConversation, deflatedRedisStorage } from "./conversation-storage.ts";
 import { dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe.ts";
+import { settleDeferred } from "./deferred.ts";
 import type { BotDeps } from "./deps.ts";
 import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
 import { addMoney, addMoneyButton } from "./features/add-money.ts";
@@ -138,12 +139,8 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   bot.use(errorBoundary({ logger: deps.logger, i18n: deps.i18n }));
   // Per-chat order, also under @grammyjs/runner's concurrent processing.
   bot.use(sequentialize(chatKey));
-  bot.use(
-    dropRedelivered(
-      opts.redis ? redisUpdateClaims(opts.redis, opts.redisPrefix) : memoryUpdateClaims(),
-      { settles: isPermanentFailure },
-    ),
-  );
+  // The session and conversation reads go out with the update's claim, in one round trip;
+  // they are used only when the claim is taken at once (prefetch.ts).
   if (prefetch) {
     bot.use(
       prefetch.middleware((ctx) => {
@@ -152,6 +149,12 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
       }),
     );
   }
+  const claims = opts.redis
+    ? redisUpdateClaims(opts.redis, opts.redisPrefix)
+    : memoryUpdateClaims();
+  bot.use(
+    dropRedelivered(prefetch ? prefetch.gate(claims) : claims, { settles: isPermanentFailure }),
+  );
   bot.use(
     session({
       initial: initialSession,
@@ -162,6 +165,8 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   );
   bot.use(deps.i18n);
   bot.use(floodLimit(opts));
+  // Outside the conversations plugin: what a flow defers is awaited after its state is saved.
+  bot.use(settleDeferred());
   bot.use(
     conversations<BotContext, Context>({
       storage: {

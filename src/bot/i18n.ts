@@ -37,7 +37,40 @@ export function createI18n<C extends Context>(negotiate: (ctx: C) => Locale | Pr
     fluentBundleOptions: { useIsolating: false },
     localeNegotiator: negotiate,
   });
+  memoizeBundleMatching(i18n);
   return i18n;
+}
+
+/** Locale lists remembered at most; ours are a handful (LOCALES, Telegram's codes). */
+const MATCHED_LOCALES_KEPT = 64;
+
+/**
+ * @grammyjs/i18n negotiates the bundles (@fluent/langneg) on every `t` call: a replayed flow
+ * step translates its buttons and prompts again on every update, so this was 2% of the bot's
+ * CPU. The bundles only change when a translation is added, so each locale's match is kept
+ * until then.
+ */
+function memoizeBundleMatching(i18n: I18n<never>): void {
+  const fluent = i18n.fluent as unknown as {
+    bundles: Set<unknown>;
+    matchBundles(locales: string[]): Set<unknown>;
+  };
+  const match = fluent.matchBundles.bind(fluent);
+  const matched = new Map<string, Set<unknown>>();
+  let bundles = fluent.bundles.size;
+  fluent.matchBundles = (locales) => {
+    if (fluent.bundles.size !== bundles || matched.size >= MATCHED_LOCALES_KEPT) {
+      matched.clear();
+      bundles = fluent.bundles.size;
+    }
+    const key = locales.join("\n");
+    let found = matched.get(key);
+    if (found === undefined) {
+      found = match(locales);
+      matched.set(key, found);
+    }
+    return found;
+  };
 }
 
 export function translator(i18n: I18n<never> | I18n<Context>, locale: string): Translate {

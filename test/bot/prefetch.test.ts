@@ -2,6 +2,7 @@ import { RedisAdapter } from "@grammyjs/storage-redis";
 import type { Context } from "grammy";
 import { afterAll, describe, expect, it } from "vitest";
 import { decodeConversation, deflatedRedisStorage } from "../../src/bot/conversation-storage.ts";
+import { dropRedelivered, redisUpdateClaims } from "../../src/bot/dedupe.ts";
 import { readingPrefetched, redisPrefetch } from "../../src/bot/prefetch.ts";
 import { testRedis } from "../support/redis.ts";
 
@@ -12,7 +13,7 @@ import { testRedis } from "../support/redis.ts";
 describe("prefetched session and conversation reads", () => {
   const t = testRedis("prefetch");
   afterAll(() => t.cleanup());
-  const ctx = {} as Context;
+  const ctx = { update: { update_id: 1 } } as Context;
 
   function stores() {
     const prefetch = redisPrefetch(t.redis);
@@ -59,7 +60,47 @@ describe("prefetched session and conversation reads", () => {
     await prefetch.middleware(() => [key])(ctx, async () => {});
     await session.write(key, { n: 3 });
     // Nothing of the earlier updates is left to be handed out.
-    expect(prefetch.take(key)).toBeUndefined();
+    expect(await prefetch.take(key)).toBeUndefined();
     expect(await session.read(key)).toEqual({ n: 3 });
+  });
+
+  // Sent before the update's claim (one round trip for both): what was read holds only when the
+  // claim was taken at once. A claim that waited for another process may find the state that
+  // process saved meanwhile.
+  it("uses a read sent with the claim when the claim is taken at once", async () => {
+    const { prefetch, session } = stores();
+    const key = `${t.prefix}session:3`;
+    await session.write(key, { n: 1 });
+    const claims = prefetch.gate(redisUpdateClaims(t.redis, `${t.prefix}claims3:`));
+    const update = { update: { update_id: 301 } } as Context;
+    const seen: unknown[] = [];
+    await prefetch.middleware(() => [key])(update, async () => {
+      await dropRedelivered(claims)(update, async () => {
+        // Changed after the read went out: the update sees what it read.
+        await t.redis.set(key, JSON.stringify({ n: 2 }));
+        seen.push(await session.read(key));
+      });
+    });
+    expect(seen).toEqual([{ n: 1 }]);
+  });
+
+  it("reads again when the claim had to wait for another holder", async () => {
+    const { prefetch, session } = stores();
+    const key = `${t.prefix}session:4`;
+    await session.write(key, { n: 1 });
+    const inner = redisUpdateClaims(t.redis, `${t.prefix}claims4:`);
+    const claims = prefetch.gate(inner);
+    // Another process holds update 401 and saves the session before its lease runs out.
+    expect(await inner.claim(401, 150)).toBe(true);
+    const update = { update: { update_id: 401 } } as Context;
+    const seen: unknown[] = [];
+    const handled = prefetch.middleware(() => [key])(update, async () => {
+      await dropRedelivered(claims, { pollMs: 20, maxWaitMs: 2_000 })(update, async () => {
+        seen.push(await session.read(key));
+      });
+    });
+    await t.redis.set(key, JSON.stringify({ n: 2 }));
+    await handled;
+    expect(seen).toEqual([{ n: 2 }]);
   });
 });

@@ -9,6 +9,7 @@ import {
   leaveButton,
 } from "../callback-data.ts";
 import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
+import { finishWithUpdate } from "../deferred.ts";
 import { type BotDeps, roleOf } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
 import { balanceText, fetchBalance } from "../features/balance.ts";
@@ -206,25 +207,32 @@ async function next(
   const { idle } = deps;
   const chatId = s.ctx.chat?.id ?? 0;
   for (;;) {
-    const before = await conversation.now();
     // The notice is sent when the time runs out (idle.ts), not when the user next writes.
     // The token is drawn with the arm, inside external, so a replay disarms with the same one.
-    const token = idle
-      ? await conversation.external(async () => {
+    // The clock is read in the same external as the arm (and the disarm below): every step of
+    // a flow is replayed on each later update, and each recorded op costs on every replay.
+    const { before, token } = idle
+      ? await conversation.external(async (outer: BotContext) => {
+          const at = Date.now();
           const drawn = randomUUID();
           const info = {
             locale: t.locale,
             token: drawn,
             ...(s.nav.flow ? { flow: s.nav.flow } : {}),
           };
-          await idle.arm(chatId, before + deps.settings.idleMs, info);
-          return drawn;
+          // Written while the conversation state is saved; the update waits for both (deferred.ts).
+          await finishWithUpdate(outer, idle.arm(chatId, at + deps.settings.idleMs, info));
+          return { before: at, token: drawn };
         })
-      : undefined;
+      : { before: await conversation.now(), token: undefined };
     const u = await conversation.wait();
-    const after = await conversation.now();
     // Whoever removes the deadline first decides: a notice already sent ends the flow too.
-    const pending = idle ? await conversation.external(() => idle.disarm(chatId, token)) : true;
+    const { after, pending } = idle
+      ? await conversation.external(async () => {
+          const at = Date.now();
+          return { after: at, pending: await idle.disarm(chatId, token) };
+        })
+      : { after: await conversation.now(), pending: true };
     if (!pending || after - before > deps.settings.idleMs) {
       // A command or a menu button (Start again among them) runs as if no flow had been running,
       // and answers its own button press.
