@@ -373,11 +373,15 @@ export function createOrders(opts: OrdersOptions) {
       );
     }
     const input = parsed.data;
-    const known = await store.getByIdempotencyKey(input.idempotencyKey);
+    // The key's lookup and the next reference in one round trip (a Confirm waits on both): a key
+    // already placed (a replay after a crash) costs a reference number, a gap and nothing more.
+    const [known, reference] = await Promise.all([
+      store.getByIdempotencyKey(input.idempotencyKey),
+      input.referenceNo ?? store.nextReference(),
+    ]);
     if (known) return known;
 
     const at = now();
-    const reference = input.referenceNo ?? (await store.nextReference());
     // The rest of the input is the order's own fields, its category and details included.
     const { referenceNo: _, executeReference, ...fields } = input;
     const exchange = exchangeOf(fields);
