@@ -50,6 +50,14 @@ export interface LatencyOut {
   confirmToReceiptMs: Summary;
   /** The stack floor, the same rounds: a tap on the echo's button -> the message edited. */
   floorTapToEditMs: Summary;
+  /**
+   * This process's CPU (user + system) from the first tap of a burst to its last answer, per tap,
+   * mean over the rounds: what one tap costs, the emulator's share included for both. Taps that
+   * arrive together wait for each other's CPU, so the last one waits about users x this; unlike
+   * the wall times it does not grow with what else the machine runs.
+   */
+  confirmCpuMsPerTap: number;
+  floorCpuMsPerTap: number;
   webhooksPerSecond: number;
   webhooks: number;
   webhookToPushMs: Summary;
@@ -102,6 +110,7 @@ export async function runLatency(): Promise<LatencyOut> {
     // in the same round (the same machine load), on an emulator of its own in this process.
     const confirm: number[] = [];
     const floorTaps: number[] = [];
+    const cpu = { confirm: [] as number[], floor: [] as number[] };
     const steps = MOBILE_FLOW.slice(0, -1);
     const tapConfirm = MOBILE_FLOW.at(-1)!;
     for (let round = 0; round < rounds; round++) {
@@ -116,16 +125,11 @@ export async function runLatency(): Promise<LatencyOut> {
         }),
       );
       await sleep(500);
-      floorTaps.push(
-        ...(await profiledIf(last, "latency-floor", () =>
-          burst(
-            floorIds,
-            (id) => floorEmu.clickButton(id, FLOOR_TAP_LABEL),
-            floorEmu,
-            FLOOR_TAPPED,
-          ),
-        )),
+      const floorBurst = await profiledIf(last, "latency-floor", () =>
+        burst(floorIds, (id) => floorEmu.clickButton(id, FLOOR_TAP_LABEL), floorEmu, FLOOR_TAPPED),
       );
+      floorTaps.push(...floorBurst.times);
+      cpu.floor.push(floorBurst.cpuMs / users);
 
       // Numbers ending in 0000 fail at the sandbox: start at 1.
       const ids = Array.from({ length: users }, (_, i) => 7_300_001 + round * users + i);
@@ -139,11 +143,11 @@ export async function runLatency(): Promise<LatencyOut> {
         }),
       );
       await sleep(500); // let the walk's tail settle so the taps start together
-      confirm.push(
-        ...(await profiledIf(last, "latency-confirm", () =>
-          burst(ids, (id) => tapConfirm.act(emu, id), emu, RECEIPT),
-        )),
+      const confirmBurst = await profiledIf(last, "latency-confirm", () =>
+        burst(ids, (id) => tapConfirm.act(emu, id), emu, RECEIPT),
       );
+      confirm.push(...confirmBurst.times);
+      cpu.confirm.push(confirmBurst.cpuMs / users);
     }
     await floor.stop();
     floor = undefined;
@@ -186,6 +190,8 @@ export async function runLatency(): Promise<LatencyOut> {
       sandbox: "a process of its own (dev/sandbox/standalone.ts)",
       confirmToReceiptMs: summarize(confirm),
       floorTapToEditMs: summarize(floorTaps),
+      confirmCpuMsPerTap: mean(cpu.confirm),
+      floorCpuMsPerTap: mean(cpu.floor),
       webhooksPerSecond: rate,
       webhooks: push.length,
       webhookToPushMs: summarize(push),
@@ -201,14 +207,18 @@ export async function runLatency(): Promise<LatencyOut> {
   }
 }
 
-/** All users act at once; each one's time from its act to the bot message matching `done`. */
-function burst(
+/**
+ * All users act at once; each one's time from its act to the bot message matching `done`, and the
+ * process's CPU time over the whole burst.
+ */
+async function burst(
   ids: number[],
   act: (id: number) => unknown,
   emu: BotApiEmulator,
   done: RegExp,
-): Promise<number[]> {
-  return Promise.all(
+): Promise<{ times: number[]; cpuMs: number }> {
+  const cpu0 = process.cpuUsage();
+  const times = await Promise.all(
     ids.map(async (id) => {
       const t0 = performance.now();
       act(id);
@@ -216,7 +226,11 @@ function burst(
       return performance.now() - t0;
     }),
   );
+  const used = process.cpuUsage(cpu0);
+  return { times, cpuMs: (used.user + used.system) / 1000 };
 }
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 /** The last round's burst is profiled (JIT warm) when BENCH_PROFILE names it. */
 function profiledIf<T>(when: boolean, name: string, fn: () => Promise<T>): Promise<T> {

@@ -538,6 +538,7 @@ const latency: Runner = async () => {
     notes: [
       `confirm -> receipt: mean ${round(out.confirmToReceiptMs.mean)} ms, p50 ${round(out.confirmToReceiptMs.p50)} ms, max ${round(out.confirmToReceiptMs.max)} ms (sandbox: ${out.sandbox})`,
       `stack floor tap -> edit: mean ${round(out.floorTapToEditMs.mean)} ms, p50 ${round(out.floorTapToEditMs.p50)} ms, p99 ${round(out.floorTapToEditMs.p99)} ms, max ${round(out.floorTapToEditMs.max)} ms`,
+      `CPU of this process per tap, first tap to last answer: product ${round(out.confirmCpuMsPerTap)} ms, stack floor ${round(out.floorCpuMsPerTap)} ms (x ${out.users} taps at once = the last one's wait when the CPU is ours alone)`,
       `webhook -> push: ${out.webhooks} webhooks, mean ${round(out.webhookToPushMs.mean)} ms, p50 ${round(out.webhookToPushMs.p50)} ms, max ${round(out.webhookToPushMs.max)} ms, ${out.pushesLate} over 250 ms`,
       `  of which webhook -> order stored final (delivery, confirming status query, write): p50 ${round(out.webhookToFinalMs.p50)} ms, p99 ${round(out.webhookToFinalMs.p99)} ms; order final -> push (outbox, notifier, pacer, send): p50 ${round(out.finalToPushMs.p50)} ms, p99 ${round(out.finalToPushMs.p99)} ms`,
     ],
