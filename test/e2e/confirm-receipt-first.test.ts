@@ -12,40 +12,46 @@ import { waitUntil } from "../support/wait.ts";
 describe("Confirm: the receipt does not wait for the confirmation's buttons to go (Redis)", () => {
   const ts = useTestSystem({ redis: true });
 
-  /** The bot's (and its conversations') fetch, with the buttons-off edit held or refused. */
-  function buttonsOffEdit(action: "hold" | "fail") {
+  /** Bot API calls of the checkout that are for the eye only: held or refused here. */
+  type Target = "buttons off" | "tap answer";
+  const isTarget = (target: Target, url: string, body: unknown): boolean => {
+    if (target === "tap answer") return url.endsWith("/answerCallbackQuery");
+    if (!url.endsWith("/editMessageText") || typeof body !== "string") return false;
+    const markup = (JSON.parse(body) as { reply_markup?: { inline_keyboard?: unknown[][] } })
+      .reply_markup;
+    // No buttons left (grammY sends an empty keyboard as one empty row).
+    return markup?.inline_keyboard?.flat().length === 0;
+  };
+
+  /** The bot's (and its conversations') fetch, with the `target` call held or refused. */
+  function intercept(target: Target, action: "hold" | "fail") {
     const options = ts.system.bot.api.options as ApiClientOptions;
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => {
       release = resolve;
     });
     let seen = 0;
-    const intercept = async (url: string, init?: { body?: unknown }) => {
-      if (String(url).endsWith("/editMessageText") && typeof init?.body === "string") {
-        const markup = (
-          JSON.parse(init.body) as { reply_markup?: { inline_keyboard?: unknown[][] } }
-        ).reply_markup;
-        // No buttons left (grammY sends an empty keyboard as one empty row).
-        if (markup?.inline_keyboard?.flat().length === 0) {
-          seen++;
-          if (action === "fail") {
-            return new Response(
-              JSON.stringify({
-                ok: false,
-                error_code: 400,
-                description: "Bad Request: message to edit not found",
-              }),
-              { status: 400, headers: { "content-type": "application/json" } },
-            );
-          }
-          await released;
+    const fetchFn = async (url: string, init?: { body?: unknown }) => {
+      if (isTarget(target, String(url), init?.body)) {
+        seen++;
+        if (action === "fail") {
+          return new Response(
+            JSON.stringify({
+              ok: false,
+              error_code: 400,
+              description: "Bad Request: message to edit not found",
+            }),
+            { status: 400, headers: { "content-type": "application/json" } },
+          );
         }
+        await released;
       }
       return fetch(url, init as RequestInit);
     };
-    options.fetch = intercept as unknown as ApiClientOptions["fetch"];
+    options.fetch = fetchFn as unknown as ApiClientOptions["fetch"];
     return { release, seen: () => seen };
   }
+  const buttonsOffEdit = (action: "hold" | "fail") => intercept("buttons off", action);
 
   afterEach(() => {
     delete (ts.system.bot.api.options as ApiClientOptions).fetch;
@@ -101,5 +107,18 @@ describe("Confirm: the receipt does not wait for the confirmation's buttons to g
       { timeoutMs: 5_000, intervalMs: 10 },
     );
     expect((await ts.system.orders.listByUser(u.id)).length).toBe(1);
+  }, 30_000);
+
+  it("shows the receipt while the answer to the Confirm tap is still on its way", async () => {
+    const u = ts.user(313);
+    await u.mobileToConfirm("9841230313", "150");
+    const answer = intercept("tap answer", "hold");
+    const receipt = await u.tap("✅ Confirm", /Order \d+/, 5_000);
+    const ref = /Order (\d+)/.exec(receipt.text)?.[1];
+    expect(answer.seen()).toBe(1);
+    answer.release();
+    await u.waitFor(new RegExp(`Order ${ref} succeeded`), 10_000);
+    const mine = await ts.system.orders.listByUser(u.id);
+    expect(mine.map((o) => o.reference)).toEqual([ref]);
   }, 30_000);
 });

@@ -56,8 +56,9 @@ export interface CheckoutOptions {
  * The confirmation's answer: Confirm, or the step an Edit button names (Cancel and Back end it in
  * the loop). Whatever is pressed, the message is left as the plain confirmation without buttons,
  * so nothing is left to tap twice and no "use the buttons" line stays above buttons that are gone.
- * On Confirm that edit is handed back still in flight (`buttonsGone`): the checkout places the
- * order meanwhile, so the edit's Bot API round trip is not on the way to the receipt.
+ * On Confirm that edit and the press's callback answer are handed back still in flight
+ * (`buttonsGone`): the checkout places the order meanwhile, so neither Bot API round trip is on the
+ * way to the receipt.
  */
 async function confirm(
   s: FlowScope,
@@ -68,8 +69,13 @@ async function confirm(
   // Text typed here edits the confirmation in place with this reason on top: one message, one set
   // of buttons, however often the customer types (prompt-loop.ts, `restate`).
   const reason = s.t(edits.length > 0 ? "confirm-use-buttons" : "confirm-use-buttons-no-edit");
+  // The press's callback answer, in flight on Confirm (see `buttonsGone` below).
+  let answered: Promise<unknown> = Promise.resolve();
   const answer = await askUntil<{ pressed: FlowContext; edit: string | null }>(s, {
     text,
+    answerLater: (p) => {
+      answered = p;
+    },
     buttons: () => {
       const kb = new InlineKeyboard().text(s.t("common-confirm"), CB.confirm.data).row();
       edits.forEach((e, i) => {
@@ -89,7 +95,7 @@ async function confirm(
   });
   // The pressed message always has buttons, so this edit always changes something; "not
   // modified" could only mean a second instance got there first.
-  const buttonsGone = answer.pressed
+  const edited = answer.pressed
     .editMessageText(text, { reply_markup: new InlineKeyboard() })
     .then(
       () => undefined,
@@ -97,6 +103,10 @@ async function confirm(
         if (!isNotModified(err)) throw err;
       },
     );
+  // Both settle before this resolves; a failure of either rejects it (after both settled).
+  const buttonsGone = Promise.allSettled([answered, edited]).then((results) => {
+    for (const r of results) if (r.status === "rejected") throw r.reason;
+  });
   if (answer.edit !== null) {
     await buttonsGone;
     return { edit: answer.edit, buttonsGone };
@@ -161,7 +171,7 @@ export async function confirmAndPlace(
   const buttonsGone = answer.buttonsGone.catch((err: unknown) => {
     deps.logger.warn(
       { chatId, err: err instanceof Error ? err.message : String(err) },
-      "the confirmation's buttons could not be taken off",
+      "the confirmation's buttons could not be taken off (or the tap answered)",
     );
   });
   try {
