@@ -95,14 +95,12 @@ async function confirm(
   });
   // The pressed message always has buttons, so this edit always changes something; "not
   // modified" could only mean a second instance got there first.
-  const edited = answer.pressed
-    .editMessageText(text, { reply_markup: new InlineKeyboard() })
-    .then(
-      () => undefined,
-      (err: unknown) => {
-        if (!isNotModified(err)) throw err;
-      },
-    );
+  const edited = answer.pressed.editMessageText(text, { reply_markup: new InlineKeyboard() }).then(
+    () => undefined,
+    (err: unknown) => {
+      if (!isNotModified(err)) throw err;
+    },
+  );
   // Both settle before this resolves; a failure of either rejects it (after both settled).
   const buttonsGone = Promise.allSettled([answered, edited]).then((results) => {
     for (const r of results) if (r.status === "rejected") throw r.reason;
