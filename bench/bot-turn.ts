@@ -1,11 +1,5 @@
 import { performance } from "node:perf_hooks";
-import {
-  type ConversationFlavor,
-  conversations,
-  createConversation,
-} from "@grammyjs/conversations";
-import { RedisAdapter } from "@grammyjs/storage-redis";
-import { Bot, type Context, type SessionFlavor, session } from "grammy";
+import { Bot } from "grammy";
 import { PLAYGROUND_TOKEN } from "../src/local-mode.ts";
 import { asSingleKeyClient } from "../src/redis/connection.ts";
 import type { System } from "../src/system.ts";
@@ -23,6 +17,7 @@ import { childMain } from "./lib/child.ts";
 import { intEnv, listEnv } from "./lib/env.ts";
 import { profiled } from "./lib/profiler.ts";
 import { benchPrefix, deleteKeys } from "./lib/redis.ts";
+import { stackFloorBot } from "./lib/stack-floor.ts";
 import { type Summary, summarize } from "./lib/stats.ts";
 import { PLAYGROUND_BOT_INFO, startBenchSystem } from "./lib/system.ts";
 
@@ -145,46 +140,15 @@ function echoBot(system: System, inProcess: boolean): Bot {
   return bot;
 }
 
-type FloorContext = ConversationFlavor<Context & SessionFlavor<{ updates: number }>>;
-
 /** Echo on the product's mandated stack: Redis session + conversations v2 stored in Redis. */
-function stackFloorBot(system: System, prefix: string): Bot {
+function floorBot(system: System, prefix: string): Bot {
   const redis = system.redis && asSingleKeyClient(system.redis);
   if (!redis) throw new Error("the bot benchmark needs Redis");
-  const bot = new Bot<FloorContext>(PLAYGROUND_TOKEN, {
+  return stackFloorBot({
+    redis,
+    prefix,
     client: { apiRoot: `${system.url}/telegram`, fetch: inProcessFetch(system.emulator!) },
-    botInfo: PLAYGROUND_BOT_INFO,
   });
-  bot.use(
-    session({
-      initial: () => ({ updates: 0 }),
-      storage: new RedisAdapter({ instance: redis, ttl: 3600 }),
-      prefix: `${prefix}floor-session:`,
-    }),
-  );
-  bot.use(
-    conversations({
-      storage: {
-        type: "key",
-        prefix: `${prefix}floor-conversation:`,
-        adapter: new RedisAdapter({ instance: redis, ttl: 3600 }),
-      },
-    }),
-  );
-  bot.use(
-    createConversation<FloorContext, Context>(async (conversation, ctx) => {
-      let current: Context = ctx;
-      for (;;) {
-        await current.reply(current.message?.text ?? "");
-        current = await conversation.waitFor("message:text");
-      }
-    }, "echo"),
-  );
-  bot.on("message:text", async (ctx) => {
-    ctx.session.updates++;
-    await ctx.conversation.enter("echo");
-  });
-  return bot as unknown as Bot;
 }
 
 let nextUser = 100_000;
@@ -244,7 +208,7 @@ export async function runBotTurn() {
     useInProcessFetch(system.bot.api, system.emulator!);
     const runs = await measure(
       system,
-      { product, echo: echoBot(system, true), floor: stackFloorBot(system, prefix) },
+      { product, echo: echoBot(system, true), floor: floorBot(system, prefix) },
       sizes,
       warmup,
       "in-process",

@@ -1,24 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
+import { run } from "@grammyjs/runner";
+import { serve } from "@hono/node-server";
+import { type BotApiEmulator, createBotApiEmulator } from "../dev/playground/emulator/index.ts";
+import { PLAYGROUND_TOKEN } from "../src/local-mode.ts";
+import { asSingleKeyClient } from "../src/redis/connection.ts";
+import type { System } from "../src/system.ts";
 import { MOBILE_FLOW } from "./lib/bot-driver.ts";
 import { childMain } from "./lib/child.ts";
 import { intEnv } from "./lib/env.ts";
+import { profiled } from "./lib/profiler.ts";
 import { benchPrefix, deleteKeys } from "./lib/redis.ts";
+import { startSandboxProcess } from "./lib/sandbox-process.ts";
+import { FLOOR_TAP_LABEL, FLOOR_TAPPED, stackFloorBot } from "./lib/stack-floor.ts";
 import { type Summary, summarize } from "./lib/stats.ts";
 import { startBenchSystem } from "./lib/system.ts";
 
 /**
  * User-felt latency, the product as `npm start` builds it with workers on (the bot long-polls the
- * Bot API emulator, the notifier and the webhook route run as in production), on Redis:
+ * Bot API emulator served from its own process, the notifier and the webhook route run as in
+ * production), on Redis, against the sandbox aggregator in a process of its own (`npm run
+ * sandbox`): the real aggregator is remote, so the execute's handling and the webhooks it sends
+ * are not the product's CPU.
  *
  *  1. Tap on Confirm -> the receipt on screen: N users walk the mobile top-up to the confirm
  *     screen (untimed), then all tap Confirm at once; from the tap to the receipt message in the
- *     chat. The execute goes to the embedded sandbox in this process (answering at once), so
- *     this is the product's own time plus a loopback round trip.
+ *     chat. In the same round, before it, the stack floor (stack-floor.ts: a grammY session and a
+ *     conversations v2 conversation in Redis, nothing else) gets N taps at once on its own
+ *     emulator over the same transport and answers each by editing the tapped message: what the
+ *     mandated stack alone costs for such a burst on this machine.
  *  2. Final webhook -> push sent: the orders of step 1 are made final at the sandbox at a steady
- *     rate, each for a different chat; from the sandbox's status change (it sends the encrypted
- *     webhook at once) to the final push in the chat: delivery, decrypt, the confirming status
- *     query, the compare-and-set, the outbox, the notifier's receipt edit and push, all included.
+ *     rate, each for a different chat; from asking the sandbox for the status change (it sends the
+ *     encrypted webhook at once) to the final push in the chat: delivery, decrypt, the confirming
+ *     status query, the compare-and-set, the outbox, the notifier's receipt edit and push, all
+ *     included.
  */
 
 const RECEIPT = /Order \d+/;
@@ -27,7 +45,19 @@ const FINAL_PUSH = /^(?:✅|❌) Order (\d+) (succeeded|failed)\./;
 export interface LatencyOut {
   users: number;
   rounds: number;
+  /** Where the sandbox aggregator ran. */
+  sandbox: string;
   confirmToReceiptMs: Summary;
+  /** The stack floor, the same rounds: a tap on the echo's button -> the message edited. */
+  floorTapToEditMs: Summary;
+  /**
+   * This process's CPU (user + system) from the first tap of a burst to its last answer, per tap,
+   * mean over the rounds: what one tap costs, the emulator's share included for both. Taps that
+   * arrive together wait for each other's CPU, so the last one waits about users x this; unlike
+   * the wall times it does not grow with what else the machine runs.
+   */
+  confirmCpuMsPerTap: number;
+  floorCpuMsPerTap: number;
   webhooksPerSecond: number;
   webhooks: number;
   webhookToPushMs: Summary;
@@ -38,24 +68,69 @@ export interface LatencyOut {
   pushesLate: number;
 }
 
+/** The floor's users: a block of ids apart from the product's (7 300 001 on). */
+const FLOOR_FIRST_ID = 7_350_001;
+
 export async function runLatency(): Promise<LatencyOut> {
   const users = intEnv("BENCH_LATENCY_USERS", 100);
   const rounds = intEnv("BENCH_LATENCY_ROUNDS", 3);
   const rate = intEnv("BENCH_LATENCY_WEBHOOKS_PER_SECOND", 20);
   const prefix = benchPrefix("latency");
-  const system = await startBenchSystem({ prefix, workers: true });
+  // The aggregator is remote in production: its CPU is not the product's (sandbox-process.ts).
+  const sandbox = await startSandboxProcess({
+    token: "bench-latency-token",
+    secret: randomBytes(16).toString("hex"),
+    env: {
+      // It answers at once and never refuses for rate; its timers stay out of the way.
+      SANDBOX_RATE_LIMIT: "0",
+      SANDBOX_TO_PENDING_MS: "3600000",
+      SANDBOX_TO_FINAL_MS: "3600000",
+    },
+  });
+  let system: System | undefined;
+  let floor: Awaited<ReturnType<typeof startFloor>> | undefined;
   try {
+    system = await startBenchSystem({
+      prefix,
+      workers: true,
+      env: {
+        PROVIDER_URL: sandbox.baseUrl,
+        PROVIDER_TOKEN: sandbox.token,
+        WEBHOOK_SECRET: sandbox.secret,
+      },
+    });
+    await sandbox.setWebhook(`${system.url}${system.config.webhook.path}`);
+    // Each benchmark user places one order; the wallet must cover thousands of them.
+    await sandbox.setBalance(1_000_000_000_000);
     const emu = system.emulator;
-    const sandbox = system.sandbox;
-    if (!emu || !sandbox)
-      throw new Error("the latency benchmark needs the embedded emulator and sandbox");
-    const token = system.config.sandbox.token;
+    if (!emu) throw new Error("the latency benchmark needs the Bot API emulator");
+    floor = await startFloor(system, prefix);
 
-    // 1. Confirm -> receipt, all users of a round at once.
+    // 1. Confirm -> receipt, all users of a round at once; the stack floor's tap -> edit likewise,
+    // in the same round (the same machine load), on an emulator of its own in this process.
     const confirm: number[] = [];
+    const floorTaps: number[] = [];
+    const cpu = { confirm: [] as number[], floor: [] as number[] };
     const steps = MOBILE_FLOW.slice(0, -1);
     const tapConfirm = MOBILE_FLOW.at(-1)!;
     for (let round = 0; round < rounds; round++) {
+      const last = round === rounds - 1;
+      const floorEmu = floor.emulator;
+      const floorIds = Array.from({ length: users }, (_, i) => FLOOR_FIRST_ID + round * users + i);
+      for (const id of floorIds) floorEmu.users.upsert(id, { first_name: `Floor${id}` });
+      await Promise.all(
+        floorIds.map(async (id) => {
+          floorEmu.sendText(id, "hello");
+          await floorEmu.waitForBotMessage(id, /^hello$/, { timeoutMs: 60_000 });
+        }),
+      );
+      await sleep(500);
+      const floorBurst = await profiledIf(last, "latency-floor", () =>
+        burst(floorIds, (id) => floorEmu.clickButton(id, FLOOR_TAP_LABEL), floorEmu, FLOOR_TAPPED),
+      );
+      floorTaps.push(...floorBurst.times);
+      cpu.floor.push(floorBurst.cpuMs / users);
+
       // Numbers ending in 0000 fail at the sandbox: start at 1.
       const ids = Array.from({ length: users }, (_, i) => 7_300_001 + round * users + i);
       for (const id of ids) emu.users.upsert(id, { first_name: `Lat${id}` });
@@ -68,25 +143,23 @@ export async function runLatency(): Promise<LatencyOut> {
         }),
       );
       await sleep(500); // let the walk's tail settle so the taps start together
-      const times = await Promise.all(
-        ids.map(async (id) => {
-          const t0 = performance.now();
-          tapConfirm.act(emu, id);
-          await emu.waitForBotMessage(id, RECEIPT, { timeoutMs: 60_000 });
-          return performance.now() - t0;
-        }),
+      const confirmBurst = await profiledIf(last, "latency-confirm", () =>
+        burst(ids, (id) => tapConfirm.act(emu, id), emu, RECEIPT),
       );
-      confirm.push(...times);
+      confirm.push(...confirmBurst.times);
+      cpu.confirm.push(confirmBurst.cpuMs / users);
     }
+    await floor.stop();
+    floor = undefined;
     // Every order is now queued at the sandbox (its timers are an hour long in the benchmark).
     await sleep(2_000);
     // The number each user typed is 984 followed by the user id (mobileNumberOf): the chat.
-    const finals = sandbox
-      .transactions(token)
+    const finals = (await sandbox.transactions())
       .filter((t) => t.status === "queued" || t.status === "pending")
       .map((t) => ({ tx: t.transactionId, chatId: Number(t.connectionNo.slice(3)) }));
 
-    // 2. Final webhooks at a steady rate, one per chat.
+    // 2. Final webhooks at a steady rate, one per chat. The clock starts as the status change is
+    // asked of the sandbox (one loopback round trip to its admin API before it sends the webhook).
     const gapMs = 1000 / rate;
     const start = performance.now();
     const waits = finals.map(async (o, i) => {
@@ -94,8 +167,7 @@ export async function runLatency(): Promise<LatencyOut> {
       if (ahead > 0) await sleep(ahead);
       const t0 = performance.now();
       const wallT0 = Date.now();
-      const r = sandbox.forceStatus(token, o.tx, "success");
-      if (!r.ok) throw new Error(r.message);
+      await sandbox.forceStatus(o.tx, "success");
       const m = await emu.waitForBotMessage(o.chatId, FINAL_PUSH, { timeoutMs: 120_000 });
       const ms = performance.now() - t0;
       return { ms, wallT0, pushedAt: wallT0 + ms, reference: FINAL_PUSH.exec(m.text)?.[1] };
@@ -103,9 +175,10 @@ export async function runLatency(): Promise<LatencyOut> {
     const pushed = await Promise.all(waits);
     const push = pushed.map((p) => p.ms);
     // The order's history says when it was stored final (whole milliseconds of the same clock).
+    const orders = system.orders;
     const split = await Promise.all(
       pushed.map(async (p) => {
-        const order = p.reference ? await system.orders.get(p.reference) : null;
+        const order = p.reference ? await orders.get(p.reference) : null;
         const at = order?.history.find((h) => h.status === "success")?.at;
         return at === undefined ? undefined : { toFinal: at - p.wallT0, toPush: p.pushedAt - at };
       }),
@@ -114,7 +187,11 @@ export async function runLatency(): Promise<LatencyOut> {
     return {
       users,
       rounds,
+      sandbox: "a process of its own (dev/sandbox/standalone.ts)",
       confirmToReceiptMs: summarize(confirm),
+      floorTapToEditMs: summarize(floorTaps),
+      confirmCpuMsPerTap: mean(cpu.confirm),
+      floorCpuMsPerTap: mean(cpu.floor),
       webhooksPerSecond: rate,
       webhooks: push.length,
       webhookToPushMs: summarize(push),
@@ -123,9 +200,71 @@ export async function runLatency(): Promise<LatencyOut> {
       pushesLate: push.filter((ms) => ms > 250).length,
     };
   } finally {
-    await system.stop();
+    await floor?.stop();
+    await system?.stop();
+    await sandbox.close();
     await deleteKeys(prefix);
   }
+}
+
+/**
+ * All users act at once; each one's time from its act to the bot message matching `done`, and the
+ * process's CPU time over the whole burst.
+ */
+async function burst(
+  ids: number[],
+  act: (id: number) => unknown,
+  emu: BotApiEmulator,
+  done: RegExp,
+): Promise<{ times: number[]; cpuMs: number }> {
+  const cpu0 = process.cpuUsage();
+  const times = await Promise.all(
+    ids.map(async (id) => {
+      const t0 = performance.now();
+      act(id);
+      await emu.waitForBotMessage(id, done, { timeoutMs: 60_000 });
+      return performance.now() - t0;
+    }),
+  );
+  const used = process.cpuUsage(cpu0);
+  return { times, cpuMs: (used.user + used.system) / 1000 };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+/** The last round's burst is profiled (JIT warm) when BENCH_PROFILE names it. */
+function profiledIf<T>(when: boolean, name: string, fn: () => Promise<T>): Promise<T> {
+  return when ? profiled(name, fn) : fn();
+}
+
+/**
+ * The stack floor (stack-floor.ts) as the product runs: long polling through @grammyjs/runner,
+ * over loopback HTTP to a Bot API emulator served from this process (an emulator of its own: one
+ * token's update queue has one reader), its session and conversation in the same Redis.
+ */
+async function startFloor(system: System, prefix: string) {
+  const redis = system.redis && asSingleKeyClient(system.redis);
+  if (!redis) throw new Error("the latency benchmark needs Redis");
+  const emulator = createBotApiEmulator({ token: PLAYGROUND_TOKEN });
+  const server = serve({ fetch: emulator.app.fetch, port: 0, hostname: "127.0.0.1" });
+  await once(server, "listening");
+  const port = (server.address() as AddressInfo).port;
+  const bot = stackFloorBot({
+    redis,
+    prefix,
+    client: { apiRoot: `http://127.0.0.1:${port}` },
+    tap: true,
+    concurrent: true,
+  });
+  const runner = run(bot, { runner: { silent: true } });
+  return {
+    emulator,
+    async stop() {
+      if (runner.isRunning()) await runner.stop();
+      emulator.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 childMain(import.meta.url, runLatency);

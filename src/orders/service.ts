@@ -375,8 +375,8 @@ export function createOrders(opts: OrdersOptions) {
     const input = parsed.data;
     // No look-up of the idempotency key first: create finds a known key before it writes anything
     // and hands back that order (a repeated place costs a reference number, nothing else).
-    const at = now();
     const reference = input.referenceNo ?? (await store.nextReference());
+    const at = now();
     // The rest of the input is the order's own fields, its category and details included.
     const { referenceNo: _, executeReference, ...fields } = input;
     const exchange = exchangeOf(fields);

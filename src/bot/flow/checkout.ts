@@ -56,18 +56,26 @@ export interface CheckoutOptions {
  * The confirmation's answer: Confirm, or the step an Edit button names (Cancel and Back end it in
  * the loop). Whatever is pressed, the message is left as the plain confirmation without buttons,
  * so nothing is left to tap twice and no "use the buttons" line stays above buttons that are gone.
+ * On Confirm that edit and the press's callback answer are handed back still in flight
+ * (`buttonsGone`): the checkout places the order meanwhile, so neither Bot API round trip is on the
+ * way to the receipt.
  */
 async function confirm(
   s: FlowScope,
   lines: string[],
   edits: NonNullable<CheckoutOptions["edits"]>,
-): Promise<{ edit: string | null }> {
+): Promise<{ edit: string | null; buttonsGone: Promise<void> }> {
   const text = [s.t("confirm-title"), "", ...lines, "", s.t("confirm-question")].join("\n");
   // Text typed here edits the confirmation in place with this reason on top: one message, one set
   // of buttons, however often the customer types (prompt-loop.ts, `restate`).
   const reason = s.t(edits.length > 0 ? "confirm-use-buttons" : "confirm-use-buttons-no-edit");
+  // The press's callback answer, in flight on Confirm (see `buttonsGone` below).
+  let answered: Promise<unknown> = Promise.resolve();
   const answer = await askUntil<{ pressed: FlowContext; edit: string | null }>(s, {
     text,
+    answerLater: (p) => {
+      answered = p;
+    },
     buttons: () => {
       const kb = new InlineKeyboard().text(s.t("common-confirm"), CB.confirm.data).row();
       edits.forEach((e, i) => {
@@ -87,12 +95,23 @@ async function confirm(
   });
   // The pressed message always has buttons, so this edit always changes something; "not
   // modified" could only mean a second instance got there first.
-  await answer.pressed
-    .editMessageText(text, { reply_markup: new InlineKeyboard() })
-    .catch((err: unknown) => {
+  const edited = answer.pressed.editMessageText(text, { reply_markup: new InlineKeyboard() }).then(
+    () => undefined,
+    (err: unknown) => {
       if (!isNotModified(err)) throw err;
-    });
-  return { edit: answer.edit };
+    },
+  );
+  // Both settle before this resolves; a failure of either rejects it (after both settled).
+  const buttonsGone = Promise.allSettled([answered, edited]).then((results) => {
+    for (const r of results) if (r.status === "rejected") throw r.reason;
+  });
+  if (answer.edit !== null) {
+    await buttonsGone;
+    return { edit: answer.edit, buttonsGone };
+  }
+  // Awaited by the checkout; until then a failure must not surface as an unhandled rejection.
+  buttonsGone.catch(() => {});
+  return { edit: null, buttonsGone };
 }
 
 /**
@@ -112,7 +131,7 @@ export async function confirmAndPlace(
   opts: CheckoutOptions = {},
 ): Promise<Order | null | { edit: string }> {
   const { conversation, ctx, deps } = s;
-  const { userId, chatId, locale } = buyer;
+  const { userId, chatId } = buyer;
   // Who may spend at all (ACCESS_MODE): an unregistered customer (prepaid) or an unlisted user
   // (staff) is told so here, however the order was reached, and nothing is reserved or placed.
   const access = await conversation.external(() => accessOf(deps, userId));
@@ -144,6 +163,36 @@ export async function confirmAndPlace(
     opts.edits ?? [],
   );
   if (answer.edit !== null) return { edit: answer.edit };
+  // Taking the buttons off is for the eye only (a second tap finds the flow over either way), so
+  // the order is placed and the receipt sent while that edit is on its way, and a failed edit is
+  // logged rather than standing between a Confirm and its order.
+  const buttonsGone = answer.buttonsGone.catch((err: unknown) => {
+    deps.logger.warn(
+      { chatId, err: err instanceof Error ? err.message : String(err) },
+      "the confirmation's buttons could not be taken off (or the tap answered)",
+    );
+  });
+  try {
+    const order = await placeConfirmed(s, buyer, draft, key);
+    return order && (await receiptAndSubmit(s, order));
+  } finally {
+    // Every Bot API call of the conversation settles before it returns.
+    await buttonsGone;
+  }
+}
+
+/**
+ * After Confirm: the operator still offered, the limits reserved under the order's key, the order
+ * placed (and in prepaid mode its hold taken). Null when one of them refused (the user is told).
+ */
+async function placeConfirmed(
+  s: FlowScope,
+  buyer: Buyer,
+  draft: OrderDraft,
+  key: string,
+): Promise<Order | null> {
+  const { conversation, ctx, deps } = s;
+  const { userId, chatId, locale } = buyer;
   // The provider may have withdrawn the operator since the flow offered it (a catalogue refresh):
   // said plainly here rather than as a refusal after the order is placed.
   const offered = await conversation.external(() => deps.catalog.isOffered(draft.operatorId));
@@ -172,7 +221,15 @@ export async function confirmAndPlace(
     await ctx.reply(shortText(s, placed.short.balance, placed.short.total));
     return null;
   }
-  const order = placed;
+  return placed;
+}
+
+/**
+ * The receipt first (what the user waits for), then the submitting mark and the execute: the order
+ * is held and its key fixed, so the receipt can say "submitting" before the execute leaves.
+ */
+async function receiptAndSubmit(s: FlowScope, order: Order): Promise<Order> {
+  const { conversation, ctx, deps } = s;
   try {
     const receipt = await ctx.reply(receiptText(s.t, { ...order, status: "submitting" }));
     // The receipt is remembered with the submitting mark, on the order just placed (no read).

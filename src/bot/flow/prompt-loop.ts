@@ -105,6 +105,12 @@ export interface Question<R> {
   onButton: (data: string, u: FlowContext) => Outcome<R>;
   /** Anything else the user sends: text, a sticker, a photo. */
   onMessage: (u: FlowContext) => Outcome<R>;
+  /**
+   * When given, the answer to the button press that ends the question ("done") is handed here
+   * still in flight instead of being awaited, so the caller can act on the answer meanwhile (the
+   * checkout places the order); the caller must await it before the conversation returns.
+   */
+  answerLater?: (answered: Promise<unknown>) => void;
 }
 
 /** Back (when there is a step to go back to) and Cancel on a row of their own (no empty row is sent). */
@@ -180,7 +186,14 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
       }
       outcome = q.onButton(data, u);
       const toast = outcome.kind === "stay" ? outcome.toast : undefined;
-      await u.answerCallbackQuery(toast === undefined ? undefined : { text: toast });
+      const answered = u.answerCallbackQuery(toast === undefined ? undefined : { text: toast });
+      if (outcome.kind === "done" && q.answerLater) {
+        // Marked handled here: the caller awaits it later, not before this turn ends.
+        answered.catch(() => {});
+        q.answerLater(answered);
+        return outcome.value;
+      }
+      await answered;
     } else {
       outcome = q.onMessage(u);
     }
