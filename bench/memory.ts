@@ -7,6 +7,7 @@ import {
 import { MOBILE_FLOW, type Step } from "./lib/bot-driver.ts";
 import { childMain } from "./lib/child.ts";
 import { intEnv } from "./lib/env.ts";
+import { describeMemory, type ProcMemory } from "./lib/proc-memory.ts";
 import { benchPrefix, connectRedis, deleteKeys } from "./lib/redis.ts";
 import { startHelper } from "./lib/rpc.ts";
 import { summarize } from "./lib/stats.ts";
@@ -26,12 +27,7 @@ const SERVER = fileURLToPath(new URL("./memory-server.ts", import.meta.url));
 const TOKEN = "7000000003:bench-memory";
 const MIDDLE: Step[] = MOBILE_FLOW.slice(0, 3);
 
-interface Memory {
-  rss: number;
-  heapUsed: number;
-  heapTotal: number;
-  external: number;
-}
+type Memory = ProcMemory & { rssAtGc: number };
 
 async function walk(emulator: BotApiEmulator, users: number[], steps: Step[], concurrency: number) {
   let next = 0;
@@ -80,6 +76,7 @@ export async function runMemoryBench() {
     const menuOnly = Array.from({ length: 100 }, (_, i) => 8_100_000 + i);
     await walk(emulator, menuOnly, MIDDLE.slice(0, 1), 25);
     const idle = await server.call<Memory>("memory");
+    console.error(`[memory] idle: ${describeMemory(idle)}`);
     const redisBefore = Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1]);
 
     const ids = Array.from({ length: users }, (_, i) => 1_000_000 + i);
@@ -87,10 +84,12 @@ export async function runMemoryBench() {
     await walk(emulator, ids, MIDDLE, concurrency);
     const seconds = (Date.now() - t0) / 1000;
     const loaded = await server.call<Memory>("memory");
+    console.error(`[memory] right after the burst: ${describeMemory(loaded)}`);
     // The state the figure is about: everyone mid-conversation, nobody typing for a moment.
     const settleSeconds = intEnv("BENCH_MEMORY_SETTLE_SECONDS", 10);
     await new Promise((r) => setTimeout(r, settleSeconds * 1000));
     const settled = await server.call<Memory>("memory");
+    console.error(`[memory] settled: ${describeMemory(settled)}`);
     const redisAfter = Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1]);
 
     const perConversation: number[] = [];
