@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Redis } from "ioredis";
 import {
@@ -24,6 +25,18 @@ import { summarize } from "./lib/stats.ts";
  */
 
 const SERVER = fileURLToPath(new URL("./memory-server.ts", import.meta.url));
+const BUILD = fileURLToPath(new URL("../scripts/build.mjs", import.meta.url));
+const BUILD_DIR = fileURLToPath(new URL("./results/memory-server-dist", import.meta.url));
+
+/**
+ * `npm start` runs the product compiled by scripts/build.mjs on node alone (no tsx); the server is
+ * compiled the same way so that its memory is what `npm start`'s would be. BENCH_MEMORY_RUNNER=tsx
+ * runs it under tsx instead (as `npm run start:tsx` does), for comparison.
+ */
+function buildServer(): string {
+  execFileSync(process.execPath, [BUILD, SERVER, BUILD_DIR], { stdio: "inherit" });
+  return `${BUILD_DIR}/memory-server.js`;
+}
 const TOKEN = "7000000003:bench-memory";
 const MIDDLE: Step[] = MOBILE_FLOW.slice(0, 3);
 
@@ -64,10 +77,12 @@ export async function runMemoryBench() {
   });
   const redis = connectRedis();
   const nodeFlags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  const runner = process.env.BENCH_MEMORY_RUNNER === "tsx" ? "tsx" : "node";
   const server = await startHelper(
-    SERVER,
+    runner === "tsx" ? SERVER : buildServer(),
     { BENCH_PREFIX: prefix, BENCH_API_ROOT: em.apiRoot, BENCH_BOT_TOKEN: TOKEN },
     nodeFlags,
+    { tsx: runner === "tsx" },
   );
   try {
     const emulator = em.emulator;
@@ -112,6 +127,9 @@ export async function runMemoryBench() {
     );
     return {
       users,
+      runner,
+      nodeFlags,
+      mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null,
       seconds,
       idle,
       loaded,
