@@ -30,6 +30,6 @@ EXPOSE 8080
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "const h=process.env.HOST;const host=!h||h==='0.0.0.0'||h==='::'?'127.0.0.1':h.includes(':')?'['+h+']':h;fetch('http://'+host+':'+(process.env.PORT||8080)+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
 # node itself on the compiled product, not `npx` or `npm start` (they do not pass SIGTERM on):
-# main.ts handles SIGTERM and SIGINT and stops within 8 s. As PID 1 node reaps no zombies, but it starts no child processes;
-# `docker run --init` (compose: `init: true`) puts tini in front anyway.
+# main.ts handles SIGTERM and SIGINT and stops within 8 s. As PID 1 node reaps no zombies, but it
+# starts no child processes; `docker run --init` (compose: `init: true`) puts tini in front anyway.
 CMD ["node", "dist/main.js"]
