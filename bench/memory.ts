@@ -131,6 +131,8 @@ export async function runMemoryBench() {
       nodeFlags,
       mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null,
       seconds,
+      /** The product process's CPU time for the burst (the users' 3 updates each), per update. */
+      burstCpuMicrosPerUpdate: (loaded.cpuMicros - idle.cpuMicros) / (users * MIDDLE.length),
       idle,
       loaded,
       settled,

@@ -28,6 +28,8 @@ export interface ProcMemory {
   rssFile: number;
   /** The process's RSS high-water mark so far (VmHWM). */
   peakRss: number;
+  /** CPU time the process has used so far (user + system), microseconds: the cost of a flag. */
+  cpuMicros: number;
   threads: number;
   smaps: {
     file: number;
@@ -98,6 +100,7 @@ function smapsBreakdown(): ProcMemory["smaps"] {
 
 export function procMemory(): ProcMemory {
   const m = process.memoryUsage();
+  const cpu = process.cpuUsage();
   const h = getHeapStatistics();
   const spaces = Object.fromEntries(
     getHeapSpaceStatistics().map((s) => [s.space_name, s.space_size]),
@@ -120,6 +123,7 @@ export function procMemory(): ProcMemory {
     rssAnon: field("RssAnon") * 1024,
     rssFile: field("RssFile") * 1024,
     peakRss: field("VmHWM") * 1024,
+    cpuMicros: cpu.user + cpu.system,
     threads: field("Threads"),
     smaps: smapsBreakdown(),
   };
