@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Redis } from "ioredis";
 import {
@@ -7,6 +8,7 @@ import {
 import { MOBILE_FLOW, type Step } from "./lib/bot-driver.ts";
 import { childMain } from "./lib/child.ts";
 import { intEnv } from "./lib/env.ts";
+import { describeMemory, type ProcMemory } from "./lib/proc-memory.ts";
 import { benchPrefix, connectRedis, deleteKeys } from "./lib/redis.ts";
 import { startHelper } from "./lib/rpc.ts";
 import { summarize } from "./lib/stats.ts";
@@ -23,15 +25,22 @@ import { summarize } from "./lib/stats.ts";
  */
 
 const SERVER = fileURLToPath(new URL("./memory-server.ts", import.meta.url));
+const BUILD = fileURLToPath(new URL("../scripts/build.mjs", import.meta.url));
+const BUILD_DIR = fileURLToPath(new URL("./results/memory-server-dist", import.meta.url));
+
+/**
+ * `npm start` runs the product compiled by scripts/build.mjs on node alone (no tsx); the server is
+ * compiled the same way so that its memory is what `npm start`'s would be. BENCH_MEMORY_RUNNER=tsx
+ * runs it under tsx instead (as `npm run start:tsx` does), for comparison.
+ */
+function buildServer(): string {
+  execFileSync(process.execPath, [BUILD, SERVER, BUILD_DIR], { stdio: "inherit" });
+  return `${BUILD_DIR}/memory-server.js`;
+}
 const TOKEN = "7000000003:bench-memory";
 const MIDDLE: Step[] = MOBILE_FLOW.slice(0, 3);
 
-interface Memory {
-  rss: number;
-  heapUsed: number;
-  heapTotal: number;
-  external: number;
-}
+type Memory = ProcMemory & { rssAtGc: number };
 
 async function walk(emulator: BotApiEmulator, users: number[], steps: Step[], concurrency: number) {
   let next = 0;
@@ -68,10 +77,12 @@ export async function runMemoryBench() {
   });
   const redis = connectRedis();
   const nodeFlags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  const runner = process.env.BENCH_MEMORY_RUNNER === "tsx" ? "tsx" : "node";
   const server = await startHelper(
-    SERVER,
+    runner === "tsx" ? SERVER : buildServer(),
     { BENCH_PREFIX: prefix, BENCH_API_ROOT: em.apiRoot, BENCH_BOT_TOKEN: TOKEN },
     nodeFlags,
+    { tsx: runner === "tsx" },
   );
   try {
     const emulator = em.emulator;
@@ -80,6 +91,7 @@ export async function runMemoryBench() {
     const menuOnly = Array.from({ length: 100 }, (_, i) => 8_100_000 + i);
     await walk(emulator, menuOnly, MIDDLE.slice(0, 1), 25);
     const idle = await server.call<Memory>("memory");
+    console.error(`[memory] idle: ${describeMemory(idle)}`);
     const redisBefore = Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1]);
 
     const ids = Array.from({ length: users }, (_, i) => 1_000_000 + i);
@@ -87,10 +99,12 @@ export async function runMemoryBench() {
     await walk(emulator, ids, MIDDLE, concurrency);
     const seconds = (Date.now() - t0) / 1000;
     const loaded = await server.call<Memory>("memory");
+    console.error(`[memory] right after the burst: ${describeMemory(loaded)}`);
     // The state the figure is about: everyone mid-conversation, nobody typing for a moment.
     const settleSeconds = intEnv("BENCH_MEMORY_SETTLE_SECONDS", 10);
     await new Promise((r) => setTimeout(r, settleSeconds * 1000));
     const settled = await server.call<Memory>("memory");
+    console.error(`[memory] settled: ${describeMemory(settled)}`);
     const redisAfter = Number(/used_memory:(\d+)/.exec(await redis.info("memory"))?.[1]);
 
     const perConversation: number[] = [];
@@ -113,7 +127,12 @@ export async function runMemoryBench() {
     );
     return {
       users,
+      runner,
+      nodeFlags,
+      mallocArenaMax: process.env.MALLOC_ARENA_MAX ?? null,
       seconds,
+      /** The product process's CPU time for the burst (the users' 3 updates each), per update. */
+      burstCpuMicrosPerUpdate: (loaded.cpuMicros - idle.cpuMicros) / (users * MIDDLE.length),
       idle,
       loaded,
       settled,

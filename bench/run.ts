@@ -380,12 +380,16 @@ const notifier: Runner = async () => {
 
 interface Mem {
   rss: number;
+  rssAtGc: number;
+  peakRss: number;
   heapUsed: number;
   heapTotal: number;
+  smaps: { file: number; brk: number; arenas: number; otherAnon: number };
 }
 interface MemoryOut {
   users: number;
   seconds: number;
+  burstCpuMicrosPerUpdate: number;
   idle: Mem;
   loaded: Mem;
   settled: Mem;
@@ -441,8 +445,10 @@ const memory: Runner = async () => {
     title: "4. Memory",
     figures,
     notes: [
-      `${out.users} users walked to the operator question in ${round(out.seconds)} s; heap used after GC: idle ${round(out.idle.heapUsed / MB)} MB, loaded ${round(out.loaded.heapUsed / MB)} MB, settled ${round(out.settled.heapUsed / MB)} MB`,
+      `${out.users} users walked to the operator question in ${round(out.seconds)} s (product CPU ${round(out.burstCpuMicrosPerUpdate)} µs per update); heap used after GC: idle ${round(out.idle.heapUsed / MB)} MB, loaded ${round(out.loaded.heapUsed / MB)} MB, settled ${round(out.settled.heapUsed / MB)} MB`,
       `conversation state ${out.conversationStoredBytes} bytes stored (deflated JSON); all Redis memory per user (incl. update claims, flood counters): ${round(out.redisUsedMemoryPerUser)} B`,
+      `RSS read the moment gc() returns, before V8 has handed back what it freed: after the burst ${round(out.loaded.rssAtGc / MB)} MB, settled ${round(out.settled.rssAtGc / MB)} MB; peak RSS during the burst ${round(out.loaded.peakRss / MB)} MB`,
+      `settled RSS by mapping: files ${round(out.settled.smaps.file / MB)} MB, malloc main arena ${round(out.settled.smaps.brk / MB)} MB, other malloc arenas ${round(out.settled.smaps.arenas / MB)} MB, other anonymous (V8 heap ${round(out.settled.heapTotal / MB)} MB committed, stacks, large mallocs) ${round(out.settled.smaps.otherAnon / MB)} MB`,
     ],
     details: out as unknown as Record<string, unknown>,
   };

@@ -29,9 +29,11 @@ export async function startHelper(
   modulePath: string,
   env: Record<string, string> = {},
   execArgv: string[] = [],
+  /** `tsx: false`: the module is JavaScript already (a build), run by node alone. */
+  opts: { tsx?: boolean } = {},
 ): Promise<Helper> {
   const child: ChildProcess = fork(modulePath, [], {
-    execArgv: childExecArgv(execArgv),
+    execArgv: opts.tsx === false ? ["--expose-gc", ...execArgv] : childExecArgv(execArgv),
     env: { ...process.env, ...env },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
