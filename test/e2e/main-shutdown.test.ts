@@ -1,11 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEV_WEBHOOK_SECRET } from "../../src/config.ts";
 import { encryptPayload, signature } from "../../src/webhook/codec.ts";
+import { baseUrl, type MainProcess, spawnMain } from "../support/main-process.ts";
+import { playgroundUser } from "../support/playground-user.ts";
 
 /**
  * `src/main.ts` as the image runs it (`node --import tsx src/main.ts`, local mode): a SIGTERM ends
@@ -13,16 +13,10 @@ import { encryptPayload, signature } from "../../src/webhook/codec.ts";
  * start that fails says why in one line.
  */
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Docker sends SIGKILL this long after SIGTERM (`docker stop`'s default). */
 const DOCKER_GRACE_MS = 10_000;
 
-interface Child {
-  proc: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
+type Child = MainProcess;
 
 const children: Child[] = [];
 /** Servers of the test (closed after each test). */
@@ -36,42 +30,9 @@ afterEach(async () => {
 });
 
 function startMain(env: Record<string, string> = {}): Child {
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: ROOT,
-    // Exactly this environment: no BOT_TOKEN, PROVIDER_URL or REDIS_URL leaking in from the shell.
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/tmp",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  let err = "";
-  proc.stdout?.on("data", (c: Buffer) => {
-    out += String(c);
-  });
-  proc.stderr?.on("data", (c: Buffer) => {
-    err += String(c);
-  });
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once("exit", (code, signal) => resolve({ code, signal })),
-  );
-  const child = { proc, stdout: () => out, stderr: () => err, exit };
+  const child = spawnMain(["--import", "tsx", "src/main.ts"], env);
   children.push(child);
   return child;
-}
-
-/** The base URL main.ts prints once everything is started. */
-async function baseUrl(child: Child): Promise<string> {
-  for (;;) {
-    const m = /Recharge assistant is running[^\n]*?(http:\/\/[\d.]+:\d+)/.exec(child.stdout());
-    if (m?.[1]) return m[1];
-    const done = await Promise.race([child.exit, sleep(50).then(() => undefined)]);
-    if (done) throw new Error(`main.ts exited before it was ready: ${child.stderr()}`);
-  }
 }
 
 /** The exit of a child, or an error once Docker would have sent SIGKILL. */
@@ -90,53 +51,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-interface MessageView {
-  id: number;
-  from: "bot" | "user";
-  text: string;
-  inline_keyboard: { text: string; callback_data?: string }[][] | null;
-}
-
-/** One playground user driven over the playground's JSON API, as the chat page drives it. */
-function playgroundUser(base: string, userId: number) {
-  const api = `${base}/playground/api/users/${userId}`;
-  const post = async (path: string, body: unknown) => {
-    const res = await fetch(`${api}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    expect(res.status).toBe(200);
-    return (await res.json()) as { message_id: number };
-  };
-  const waitForBot = async (pattern: RegExp, afterId: number): Promise<MessageView> => {
-    for (let i = 0; i < 300; i++) {
-      const res = await fetch(`${api}/messages`);
-      const { messages } = (await res.json()) as { messages: MessageView[] };
-      const hit = messages.find((m) => m.from === "bot" && m.id > afterId && pattern.test(m.text));
-      if (hit) return hit;
-      await sleep(50);
-    }
-    throw new Error(`no bot message matching ${pattern}`);
-  };
-  let last: MessageView | undefined;
-  return {
-    async say(text: string, answer: RegExp) {
-      const sent = await post("/messages", { text });
-      last = await waitForBot(answer, sent.message_id);
-      return last;
-    },
-    async tap(label: RegExp, answer: RegExp) {
-      const button = last?.inline_keyboard?.flat().find((b) => label.test(b.text));
-      if (!last || !button?.callback_data)
-        throw new Error(`no button ${label} on the last message`);
-      await post("/callbacks", { message_id: last.id, data: button.callback_data });
-      last = await waitForBot(answer, last.id);
-      return last;
-    },
-  };
-}
-
 describe("main.ts in a container's life", () => {
   it("answers /healthz, then exits 0 on SIGTERM", { timeout: 40_000 }, async () => {
     const app = startMain();
@@ -153,11 +67,7 @@ describe("main.ts in a container's life", () => {
     const app = startMain();
     const base = await baseUrl(app);
     const u = playgroundUser(base, 1001);
-    await u.say("/recharge", /What would you like to pay/);
-    await u.tap(/Mobile top-up/, /Which mobile number/);
-    await u.say("9841234567", /Operator for 9841234567/);
-    await u.tap(/detected/, /How much\?/);
-    await u.say("150", /Please check your order/);
+    await u.mobileToConfirm("9841234567", "150");
     // From now on every request to the aggregator takes 20 s: the execute, and the status query
     // that confirms a webhook's final claim (which stop() waits for).
     const fault = await fetch(`${base}/sandbox/api/v1/_sandbox/faults`, {

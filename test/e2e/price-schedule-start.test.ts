@@ -1,36 +1,18 @@
-import { spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { spawnMain } from "../support/main-process.ts";
 
 /** `src/main.ts` refuses to start with a bad price schedule: exit code 2, the problem on stderr. */
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), "prices-start-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function startMain(env: Record<string, string>) {
-  const proc = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: process.env.HOME ?? "/tmp",
-      HOST: "127.0.0.1",
-      PORT: "0",
-      METRICS_PORT: "0",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  proc.stderr.on("data", (c: Buffer) => {
-    stderr += String(c);
-  });
-  const [code] = (await once(proc, "exit")) as [number | null];
-  return { code, stderr };
+  const main = spawnMain(["--import", "tsx", "src/main.ts"], { METRICS_PORT: "0", ...env });
+  const { code } = await main.exit;
+  return { code, stderr: main.stderr() };
 }
 
 describe("a bad price schedule at start", () => {
