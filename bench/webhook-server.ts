@@ -23,7 +23,7 @@ if (!prefix) throw new Error("BENCH_PREFIX is required");
 // The provider (a sandbox in the load generator's process) is reached over loopback, as a real
 // aggregator would be: only the client side of the confirming status queries is this process's work.
 const env: Record<string, string> = {};
-for (const name of ["PROVIDER_URL", "PROVIDER_TOKEN", "WEBHOOK_SECRET"]) {
+for (const name of ["PROVIDER_URL", "PROVIDER_TOKEN", "WEBHOOK_SECRET", "WEBHOOK_CONFIRM_FINAL"]) {
   const value = process.env[`BENCH_${name}`];
   if (value) env[name] = value;
 }
