@@ -91,6 +91,7 @@ describe("two processes on one Redis behind a load balancer", () => {
     const dying = handler === 0 ? a : b;
     const killedAt = Date.now();
     await dying.kill("SIGKILL");
+    const deadAt = Date.now();
     for (const h of holds) h.release();
     const shown = victim.botMessages().filter((m) => /^Operator for/.test(m.text));
     const takenOver = await victim.waitFor(
@@ -127,6 +128,23 @@ describe("two processes on one Redis behind a load balancer", () => {
       stack.emu.emulator,
       everyone,
     );
+    // Pushes are at least once (README, Reliability): a push the killed instance had sent in the
+    // moment before the kill, Telegram having answered but its sent marker not yet written, is
+    // sent again by the other instance once the dead one's lock runs out. Only that repeat is
+    // allowed: the first copy went through the dying instance's tap within a second before the
+    // kill, and there are exactly two.
+    const dyingSent = taps[handler]?.sent ?? [];
+    const killRepeats = result.duplicatePushes.filter((ref) => {
+      const copies = finalPushes(stack.emu.emulator, everyone).get(ref)?.outcomes.length ?? 0;
+      const before = dyingSent.filter(
+        (m) =>
+          new RegExp(`Order ${ref} (succeeded|failed)`).test(m.text) &&
+          m.at <= deadAt &&
+          deadAt - m.at <= 1_000,
+      );
+      return copies === 2 && before.length === 1;
+    });
+    result.duplicatePushes = result.duplicatePushes.filter((ref) => !killRepeats.includes(ref));
     const decidedBy = (orders as Order[]).reduce<Record<string, number>>((acc, o) => {
       const h = o.history.find((x) => x.status === o.status);
       const key = h?.source ?? "?";
@@ -146,6 +164,8 @@ describe("two processes on one Redis behind a load balancer", () => {
       "execute answers dropped after commit (share)": 0.25,
       "decided by": decidedBy,
       ...auditFigures(result),
+      "pushes repeated because the kill fell between Telegram's answer and the sent marker":
+        killRepeats.length,
       "kill -> all final and pushed (ms)": settledMs,
       ...secretFigures(scan),
     });
@@ -153,6 +173,7 @@ describe("two processes on one Redis behind a load balancer", () => {
     expect(takenOver.inlineKeyboard?.flat().some((b) => /detected/.test(b.text))).toBe(true);
     expect(allRefs.every((r) => orders.some((o) => o.reference === r))).toBe(true);
     expect(problems(result)).toEqual({});
+    expect(killRepeats.length).toBeLessThanOrEqual(1);
     expect(scan.leaks).toEqual([]);
   });
 });

@@ -14,6 +14,8 @@ export interface ApiTap {
     /** Lets the held answer go (or, if nothing matched yet, withdraws the hold). */
     release(): void;
   };
+  /** The sendMessage calls that took effect through this tap, with when the Bot API answered. */
+  sent: Array<{ chatId: unknown; text: string; at: number }>;
   close(): Promise<void>;
 }
 
@@ -23,6 +25,7 @@ export async function startApiTap(target: string): Promise<ApiTap> {
     reach: () => void;
     released: Promise<void>;
   }> = [];
+  const sent: ApiTap["sent"] = [];
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
@@ -41,6 +44,9 @@ export async function startApiTap(target: string): Promise<ApiTap> {
         ...(req.method === "GET" ? {} : { body }),
       });
       const text = await answer.text();
+      // In the chat now, whether or not the bot hears the answer.
+      if (method === "sendMessage" && answer.ok)
+        sent.push({ chatId: params.chat_id, text: String(params.text ?? ""), at: Date.now() });
       const i = holds.findIndex((h) => h.match(method, params));
       const held = i >= 0 ? holds.splice(i, 1)[0] : undefined;
       if (held) {
@@ -58,6 +64,7 @@ export async function startApiTap(target: string): Promise<ApiTap> {
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
+    sent,
     hold(match) {
       let reach = () => {};
       let release = () => {};
