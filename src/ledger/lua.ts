@@ -45,17 +45,25 @@ local function ledger_entry(L, sid)
   return redis.call('XRANGE', L.journal, sid, sid)[1]
 end
 
+-- The entry is booked at 'at' ("<at>-*": Redis numbers it after the last entry of that ms); only
+-- when the journal already ends later (clocks apart) is the last entry read, and the new one
+-- booked right after it. Returns the entry as XRANGE would (its id and its fields), without
+-- reading it back.
 local function ledger_book(L, at, fields)
-  local ms, n = tonumber(at), 0
-  local last = redis.call('XREVRANGE', L.journal, '+', '-', 'COUNT', 1)[1]
-  if last then
-    local dash = string.find(last[1], '-', 1, true)
-    local lms = tonumber(string.sub(last[1], 1, dash - 1))
-    if lms >= ms then ms = lms; n = tonumber(string.sub(last[1], dash + 1)) + 1 end
+  local ms = tonumber(at)
+  local sid = redis.pcall('XADD', L.journal, ledger_fmt(ms) .. '-*', unpack(fields))
+  if type(sid) ~= 'string' then
+    local n = 0
+    local last = redis.call('XREVRANGE', L.journal, '+', '-', 'COUNT', 1)[1]
+    if last then
+      local dash = string.find(last[1], '-', 1, true)
+      local lms = tonumber(string.sub(last[1], 1, dash - 1))
+      if lms >= ms then ms = lms; n = tonumber(string.sub(last[1], dash + 1)) + 1 end
+    end
+    sid = ledger_fmt(ms) .. '-' .. ledger_fmt(n)
+    redis.call('XADD', L.journal, sid, unpack(fields))
   end
-  local sid = ledger_fmt(ms) .. '-' .. ledger_fmt(n)
-  redis.call('XADD', L.journal, sid, unpack(fields))
-  return sid
+  return {sid, fields}
 end
 
 local function ledger_available(L, acc)
@@ -81,11 +89,11 @@ local function ledger_write(L, A, i, pending)
   if pending then d, c = 'dq', 'cq' end
   redis.call('HINCRBY', L.bal, debit .. '|' .. d, amount)
   redis.call('HINCRBY', L.bal, credit .. '|' .. c, amount)
-  local sid = ledger_book(L, A[i+9], {'id', id, 'k', kind, 'd', debit, 'c', credit, 'a', amount,
+  local entry = ledger_book(L, A[i+9], {'id', id, 'k', kind, 'd', debit, 'c', credit, 'a', amount,
     'r', A[i+7], 'p', '', 'w', A[i+8]})
-  redis.call('HSET', L.xfer, id, sid .. ' ' .. fp)
+  redis.call('HSET', L.xfer, id, entry[1] .. ' ' .. fp)
   if pending then redis.call('HSET', L.pend, id, 'pending') end
-  return {1, 0, ledger_entry(L, sid)}
+  return {1, 0, entry}
 end
 
 local function ledger_transfer(L, A, i) return ledger_write(L, A, i, false) end
@@ -113,10 +121,10 @@ local function ledger_resolve(L, pid, action, at)
     redis.call('HINCRBY', L.bal, f.d .. '|dp', f.a)
     redis.call('HINCRBY', L.bal, f.c .. '|cp', f.a)
   end
-  local sid = ledger_book(L, at, {'id', pid .. '/' .. action, 'k', action, 'd', f.d, 'c', f.c,
+  local entry = ledger_book(L, at, {'id', pid .. '/' .. action, 'k', action, 'd', f.d, 'c', f.c,
     'a', f.a, 'r', f.r, 'p', pid, 'w', ''})
-  redis.call('HSET', L.pend, pid, want .. ' ' .. sid)
-  return {1, 0, ledger_entry(L, sid)}
+  redis.call('HSET', L.pend, pid, want .. ' ' .. entry[1])
+  return {1, 0, entry}
 end
 
 local function ledger_post(L, pid, at) return ledger_resolve(L, pid, 'post', at) end
