@@ -116,6 +116,9 @@ status-placed = ⏳ received
 status-submitting = ⏳ processing
 status-queued = ⏳ queued
 status-pending = ⏳ pending
+# On a receipt, queued and pending read alike: both mean the order is with the operator and not
+# final yet (a move between them is not sent to the chat; src/orders/model.ts RECEIPT_RANK).
+receipt-status-open = ⏳ with the operator
 receipt-will-follow = We will send you a message as soon as the operator answers, usually within a few minutes.
 status-unknown = ⏳ checking with the operator
 status-success = ✅ successful

@@ -112,6 +112,8 @@ status-placed = ⏳ प्राप्त हुआ
 status-submitting = ⏳ प्रक्रिया में
 status-queued = ⏳ कतार में
 status-pending = ⏳ लंबित
+# रसीद पर queued और pending एक जैसे (src/orders/model.ts RECEIPT_RANK).
+receipt-status-open = ⏳ ऑपरेटर के पास
 receipt-will-follow = ऑपरेटर का जवाब आते ही हम आपको संदेश भेजेंगे, आमतौर पर कुछ ही मिनटों में।
 status-unknown = ⏳ ऑपरेटर से जाँच हो रही है
 status-success = ✅ सफल

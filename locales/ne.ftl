@@ -112,6 +112,8 @@ status-placed = ⏳ प्राप्त भयो
 status-submitting = ⏳ प्रक्रियामा
 status-queued = ⏳ लाइनमा
 status-pending = ⏳ बाँकी
+# रसिदमा queued र pending उस्तै (src/orders/model.ts RECEIPT_RANK).
+receipt-status-open = ⏳ अपरेटरकहाँ
 receipt-will-follow = अपरेटरले जवाफ दिनासाथ हामी तपाईंलाई सन्देश पठाउनेछौं, प्रायः केही मिनेटभित्र।
 status-unknown = ⏳ अपरेटरसँग जाँच हुँदै
 status-success = ✅ सफल

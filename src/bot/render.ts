@@ -11,6 +11,17 @@ export function statusLabel(t: Translate, status: OrderStatus | string): string 
   return known.includes(status) ? t(`status-${status}`) : status;
 }
 
+/**
+ * A status as the receipt words it: queued and pending alike ("with the operator"), since moving
+ * between them is not sent to the chat (RECEIPT_RANK in src/orders/model.ts). /status and the
+ * history still name the status itself.
+ */
+export function receiptStatusLabel(t: Translate, status: OrderStatus): string {
+  return status === "queued" || status === "pending"
+    ? t("receipt-status-open")
+    : statusLabel(t, status);
+}
+
 function orderParams(t: Translate, order: Order) {
   return {
     ref: order.reference,
@@ -94,7 +105,7 @@ export function receiptText(t: Translate, order: Order): string {
   const lines = [
     t("receipt-title", { ref: order.reference }),
     ...receiptLines(t, order),
-    t("receipt-line-status", { status: statusLabel(t, order.status) }),
+    t("receipt-line-status", { status: receiptStatusLabel(t, order.status) }),
   ];
   return lines.join("\n") + followLine(t, order);
 }

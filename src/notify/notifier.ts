@@ -7,7 +7,7 @@ import {
   type Notification,
   notificationKey,
   type Order,
-  STATUS_RANK,
+  RECEIPT_RANK,
 } from "../orders/model.ts";
 import { createSendPacer, type SendPacer } from "./pacer.ts";
 import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
@@ -262,8 +262,9 @@ export function createNotifier(opts: NotifierOptions) {
       return "sent";
     }
     if (!isFinal(n.status)) {
-      // Overtaken by a later status: that one's notification shows the newer state.
-      if (STATUS_RANK[order.status] > STATUS_RANK[n.status]) return "dropped";
+      // Overtaken by a later state the receipt words differently: that one's notification shows
+      // it. A later status the receipt words alike (queued -> pending) has none: this edit shows it.
+      if (RECEIPT_RANK[order.status] > RECEIPT_RANK[n.status]) return "dropped";
       if (order.receiptMessageId === undefined) return "dropped";
       editReceipt(later, order, n.status, receiptText, readAt);
       return "sent";

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { Logger } from "../logger.ts";
 import type { MoneyPathMetrics } from "../orders/metrics.ts";
-import { isFinal, type Order, STATUS_RANK } from "../orders/model.ts";
+import { isFinal, type Order, RECEIPT_RANK, STATUS_RANK } from "../orders/model.ts";
 import type { SendPacer } from "./pacer.ts";
 import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
 
@@ -16,7 +16,8 @@ import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
  *    them claimed; if the process dies they are reclaimed by another consumer, whose notifier
  *    edits again (the same text is "message is not modified", which is fine).
  *  - Never backwards: an edit whose text is older than `freshMs` re-reads the order first and is
- *    dropped when the order has moved on (that newer state has a notification of its own).
+ *    dropped when the order has moved on to a state the receipt words differently (that state has
+ *    a notification of its own; one worded alike, RECEIPT_RANK, has none and shows the same).
  */
 
 /** A receipt to edit and what to show on it. */
@@ -179,8 +180,9 @@ export function createReceiptEditLane(opts: ReceiptEditLaneOptions) {
         try {
           if (!isFinal(edit.status) && now() - edit.readAt > freshMs) {
             const order = await opts.orders.get(edit.reference);
-            if (order && STATUS_RANK[order.status] > rank) {
-              // Overtaken while it waited: the newer status's own notification edits the receipt.
+            if (order && RECEIPT_RANK[order.status] > RECEIPT_RANK[edit.status]) {
+              // Overtaken while it waited: the newer state's own notification edits the receipt
+              // (a later status the receipt words alike, queued -> pending, has none: edited here).
               if (job.edit === edit) await settle(job, rank, "overtaken");
               continue;
             }

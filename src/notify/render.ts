@@ -15,8 +15,9 @@ const STATUS_TEXT: Record<OrderStatus, string> = {
   placed: "Processing",
   submitting: "Processing",
   unknown: "Processing (confirming with the operator)",
-  queued: "Queued",
-  pending: "Pending",
+  // Worded alike: a move between them is not sent (RECEIPT_RANK in orders/model.ts).
+  queued: "With the operator",
+  pending: "With the operator",
   success: "Successful",
   failed: "Failed",
 };

@@ -33,6 +33,24 @@ export const STATUS_RANK: Readonly<Record<OrderStatus, number>> = {
   failed: 5,
 };
 
+/**
+ * What the customer's receipt tells of a status, as a rank (the receipt shows one word per rank).
+ * Queued and pending rank alike: both say the order is with the operator and not final yet, and
+ * the receipt says exactly that for both ("with the operator", locales `receipt-status-open`), so a
+ * move from one to the other changes nothing the receipt shows and is not sent to the chat (the
+ * order records it all the same). Everything that decides whether a receipt edit is overtaken
+ * compares these ranks: an edit is dropped only for a later state that reads differently.
+ */
+export const RECEIPT_RANK: Readonly<Record<OrderStatus, number>> = {
+  placed: 0,
+  submitting: 1,
+  unknown: 2,
+  queued: 3,
+  pending: 3,
+  success: 4,
+  failed: 4,
+};
+
 export const FINAL_STATUSES: readonly OrderStatus[] = ["success", "failed"];
 export const isFinal = (s: OrderStatus): boolean => s === "success" || s === "failed";
 

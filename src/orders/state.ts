@@ -5,6 +5,7 @@ import {
   type Order,
   type OrderEvent,
   type OrderStatus,
+  RECEIPT_RANK,
   STATUS_RANK,
 } from "./model.ts";
 
@@ -41,7 +42,10 @@ export const MAX_HISTORY = 100;
 /** Unrecognised status words kept per order, newest kept. */
 export const MAX_UNRECOGNISED = 20;
 
-/** States the user is told about: edits of the receipt, and the final message. */
+/**
+ * States the user is told about: edits of the receipt, and the final message; a move between two
+ * states the receipt words alike (RECEIPT_RANK) is not told.
+ */
 const NOTIFIED: ReadonlySet<OrderStatus> = new Set([
   "unknown",
   "queued",
@@ -151,7 +155,12 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
     else delete next.providerMessage;
     if (event.floatShort) next.floatShort = true;
     else delete next.floatShort;
-    if (NOTIFIED.has(event.status)) {
+    // A move the receipt would not show (queued -> pending with the same transaction id: both
+    // read "with the operator", RECEIPT_RANK) is recorded, not sent: an edit to the same text.
+    const shownAlike =
+      RECEIPT_RANK[event.status] === RECEIPT_RANK[order.status] &&
+      (event.transactionId === undefined || event.transactionId === order.transactionId);
+    if (NOTIFIED.has(event.status) && !shownAlike) {
       notifications.push({
         kind: "status",
         reference: order.reference,

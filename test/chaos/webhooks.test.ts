@@ -141,7 +141,8 @@ describe("webhooks duplicated, reordered, replayed and spread over two processes
     const receiptEdits = orders.map((o) => edits.get(`${o.chatId}:${o.receiptMessageId}`) ?? []);
     const repeatedEdits = receiptEdits.filter((list) => new Set(list).size !== list.length);
     const rank = (text: string) =>
-      ["checking", "queued", "pending", "successful|failed"].findIndex((w) =>
+      // Queued and pending read alike on a receipt ("with the operator"); "checking" comes first.
+      ["checking", "with the operator", "successful|failed"].findIndex((w) =>
         new RegExp(`Status: .*(${w})`).test(text),
       );
     const backwards = receiptEdits.filter((list) =>

@@ -137,13 +137,14 @@ describe("say the right thing, end to end", () => {
       const follow =
         "We will send you a message as soon as the operator answers, usually within a few minutes.";
       expect(receipt.text).toContain(follow);
-      // Edited to pending, it still says so; so does /status.
+      // Edited to "with the operator" (queued and pending read alike), it still says so; /status
+      // names the status itself (queued until the sandbox's pending lands).
       const pending = await u.waitFor(
-        (m) => m.id === receipt.id && m.text.includes("Status: ⏳ pending"),
+        (m) => m.id === receipt.id && m.text.includes("Status: ⏳ with the operator"),
       );
       expect(pending.text).toContain(follow);
       const ref = /Order (\d+)/.exec(receipt.text)?.[1];
-      const shown = await u.say(`/status ${ref}`, /Status: ⏳ pending/);
+      const shown = await u.say(`/status ${ref}`, /Status: ⏳ (queued|pending)/);
       expect(shown.text).toContain(follow);
     });
 
@@ -152,7 +153,7 @@ describe("say the right thing, end to end", () => {
       const receipt = await payPending(u, "ne");
       expect(receipt.text).toContain("हामी तपाईंलाई सन्देश पठाउनेछौं, प्रायः केही मिनेटभित्र।");
       const pending = await u.waitFor(
-        (m) => m.id === receipt.id && m.text.includes("अवस्था: ⏳ बाँकी"),
+        (m) => m.id === receipt.id && m.text.includes("अवस्था: ⏳ अपरेटरकहाँ"),
       );
       expect(pending.text).toContain("केही मिनेटभित्र");
     });

@@ -86,7 +86,9 @@ describe("notifier", () => {
 
     await orders.apply({ reference, source: "webhook", status: "pending", at: Date.now() });
     await drain(notifier, queue);
-    expect(botMessages(user).find((m) => m.id === receiptId)?.text).toMatch(/Status: Pending/);
+    expect(botMessages(user).find((m) => m.id === receiptId)?.text).toMatch(
+      /Status: With the operator/,
+    );
 
     await orders.apply({
       reference,
@@ -146,7 +148,9 @@ describe("notifier", () => {
     expect(
       em.emulator
         .calls("editMessageText")
-        .filter((c) => c.params.chat_id === user && /Pending/.test(String(c.params.text))),
+        .filter(
+          (c) => c.params.chat_id === user && /With the operator/.test(String(c.params.text)),
+        ),
     ).toHaveLength(0);
   });
 
@@ -495,7 +499,27 @@ describe("the final push renders the order its queue entry carries (Redis)", () 
     const notifier = createNotifier({ queue, orders: counting, api, consumerName: "w3" });
     await drain(notifier, queue);
     const receipt = botMessages(user).find((m) => m.id === receiptId);
-    expect(receipt?.text).toMatch(/Status: Pending/);
+    expect(receipt?.text).toMatch(/Status: With the operator/);
+  });
+
+  it("edits the receipt from a queued entry read after the order reached pending (pending is not sent)", async () => {
+    const { queue, orders, reads, counting } = setup();
+    const user = newUser();
+    const { reference, receiptId } = await withReceipt(orders, user);
+    await orders.apply({ reference, source: "webhook", status: "queued", at: 10 });
+    await orders.apply({ reference, source: "webhook", status: "pending", at: 11 });
+    // Old entries by the notifier's clock: the order is read, and it is pending by then.
+    const notifier = createNotifier({
+      queue,
+      orders: counting,
+      api,
+      consumerName: "w5",
+      now: () => Date.now() + 5_000,
+    });
+    await drain(notifier, queue);
+    expect(reads.length).toBeGreaterThanOrEqual(2);
+    const receipt = botMessages(user).find((m) => m.id === receiptId);
+    expect(receipt?.text).toMatch(/Status: With the operator/);
   });
 
   it("drops a stale intermediate entry whose order moved on, and reads when the entry is old", async () => {
@@ -514,7 +538,7 @@ describe("the final push renders the order its queue entry carries (Redis)", () 
     await drain(notifier, queue);
     expect(reads.length).toBeGreaterThanOrEqual(2);
     const receipt = botMessages(user).find((m) => m.id === receiptId);
-    expect(receipt?.text).toMatch(/Status: Pending/);
+    expect(receipt?.text).toMatch(/Status: With the operator/);
   });
 
   it("reads the order when the entry is older than a read may be", async () => {

@@ -179,7 +179,8 @@ describe.each(setups)("pushes before receipt edits (%s)", (_name, make) => {
       edits
         .filter((c) => Number(c.params.chat_id) === o.user && c.params.message_id === o.receiptId)
         .map((c) => String(c.params.text));
-    for (const o of editOnly) expect(editsOf(o)).toEqual([expect.stringMatching(/Pending/)]);
+    for (const o of editOnly)
+      expect(editsOf(o)).toEqual([expect.stringMatching(/With the operator/)]);
     for (const o of finishing) expect(editsOf(o)).toEqual([expect.stringMatching(/Successful/)]);
     expect(editsOf(late)).toEqual([expect.stringMatching(/Failed/)]);
     expect(await queue.listDead(5)).toEqual([]);

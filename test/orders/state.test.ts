@@ -50,6 +50,45 @@ describe("transition", () => {
     ]);
   });
 
+  it("records queued -> pending without notifying: the receipt words both alike", () => {
+    const { order, notified } = run(placedOrder(), [
+      ev("submitting", { source: "system" }),
+      ev("queued", { source: "execute", transactionId: "T1" }),
+      ev("pending", { source: "webhook", transactionId: "T1" }),
+      ev("pending", { source: "status" }),
+      ev("success", { source: "webhook", transactionId: "T1" }),
+    ]);
+    expect(notified).toEqual(["status:queued:42", "status:success:42"]);
+    expect(order.history.map((h) => h.status)).toEqual([
+      "placed",
+      "submitting",
+      "queued",
+      "pending",
+      "pending",
+      "success",
+    ]);
+    const t = transition(
+      run(placedOrder(), [ev("queued", { source: "execute", transactionId: "T1" })]).order,
+      ev("pending", { source: "webhook" }),
+    );
+    expect(t.statusChanged).toBe(true);
+    expect(t.order.status).toBe("pending");
+    expect(t.notifications).toEqual([]);
+  });
+
+  it("notifies pending when the receipt would change: from another state, or a first transaction id", () => {
+    expect(run(placedOrder(), [ev("submitting"), ev("pending")]).notified).toEqual([
+      "status:pending:42",
+    ]);
+    expect(run(placedOrder(), [ev("unknown"), ev("pending")]).notified).toEqual([
+      "status:unknown:42",
+      "status:pending:42",
+    ]);
+    expect(
+      run(placedOrder(), [ev("queued"), ev("pending", { transactionId: "T2" })]).notified,
+    ).toEqual(["status:queued:42", "status:pending:42"]);
+  });
+
   it("never moves a final order, whatever arrives later", () => {
     const done = run(placedOrder(), [ev("failed", { source: "execute" })]).order;
     for (const late of [ev("pending"), ev("success"), ev("unknown"), ev(null, { note: "x" })]) {

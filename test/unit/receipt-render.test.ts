@@ -165,6 +165,18 @@ describe("the final push and the receipt", () => {
     expect(text).not.toMatch(/Fee|Total|Balance after/);
     const receipt = receiptText(t("en"), { ...water, status: "pending" });
     expect(receipt).toContain("🧾 Order 1700000000001");
-    expect(receipt).toContain("Status: ⏳ pending");
+    expect(receipt).toContain("Status: ⏳ with the operator");
+  });
+
+  it("words queued and pending alike on a receipt, in every locale (the move is not sent)", () => {
+    const o = placedOrder({ reference: "1700000000002", createdAt: AT, transactionId: "T1" });
+    for (const locale of ["en", "hi", "ne"]) {
+      const queued = receiptText(t(locale), { ...o, status: "queued" });
+      expect(receiptText(t(locale), { ...o, status: "pending" })).toBe(queued);
+      // Still not final, and still unlike every other state's receipt.
+      expect(queued).toContain(t(locale)("receipt-will-follow"));
+      for (const other of ["placed", "submitting", "unknown", "success", "failed"] as const)
+        expect(receiptText(t(locale), { ...o, status: other })).not.toBe(queued);
+    }
   });
 });
