@@ -121,6 +121,16 @@ describe.each(adapters)("spend limits contract: %s", (_name, makeHarness) => {
     expect(await l.check(7, 1)).toEqual({ ok: false, reason: "daily_cap" });
   });
 
+  it("takes back what a replay counted: in the same hour, and on a later day", async () => {
+    const l = h.make({ dailyCapPaisa: 10_000, ordersPerHour: 2, now: clock });
+    expect(await l.reserve(7, 6_000, "a")).toEqual({ ok: true });
+    expect(await l.reserve(7, 6_000, "a")).toEqual({ ok: true });
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 4_000, ordersLeft: 1 });
+    now = at("2025-03-11T06:00:00Z");
+    expect(await l.reserve(7, 6_000, "a")).toEqual({ ok: true });
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 10_000, ordersLeft: 2 });
+  });
+
   it("keeps an order key's reservation to its user", async () => {
     const l = h.make({ dailyCapPaisa: 10_000, ordersPerHour: 100, now: clock });
     expect(await l.reserve(7, 10_000, "same")).toEqual({ ok: true });
@@ -177,6 +187,11 @@ describe("spend limits in Redis: the counters' keys", () => {
       const left = await counters();
       expect(left.map(([v]) => v).sort()).toEqual(["1", "4000"]);
       for (const [, ttl] of left) expect(Number(ttl)).toBeGreaterThan(0);
+      // A replay counts and takes back: the same figures, the TTLs kept.
+      expect(await l.reserve(7, 4_000, "a")).toEqual({ ok: true });
+      const again = await counters();
+      expect(again.map(([v]) => v).sort()).toEqual(["1", "4000"]);
+      for (const [, ttl] of again) expect(Number(ttl)).toBeGreaterThan(0);
     } finally {
       await t.cleanup();
     }
