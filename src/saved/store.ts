@@ -65,13 +65,20 @@ export function createMemorySaved(): SavedStore {
   );
 }
 
-/** Writes the list only if its version is still `expected`. KEYS: list. ARGV: expected, JSON. */
+/**
+ * Writes the list only if it is still the one the change was made on: its version `expected` and,
+ * when given, its JSON `expectedJson` (a list this process remembers, not read just now: the text
+ * too, so a list deleted and written again up to the same version is never taken for it).
+ * KEYS: list. ARGV: expected, JSON, expectedJson?.
+ */
 const compareAndSet = luaScript<"list", number>(
   "raSavedCas",
   ["list"],
   `
-local v = redis.call('HGET', KEYS[1], 'v') or '0'
+local cur = redis.call('HMGET', KEYS[1], 'v', 'j')
+local v = cur[1] or '0'
 if v ~= ARGV[1] then return 0 end
+if ARGV[3] and (cur[2] or '') ~= ARGV[3] then return 0 end
 redis.call('HSET', KEYS[1], 'v', tostring(tonumber(v) + 1), 'j', ARGV[2])
 return 1
 `,
@@ -80,27 +87,64 @@ return 1
 /** Another writer won this many times in a row: give up rather than spin. */
 const MAX_ATTEMPTS = 20;
 
-export function createRedisSaved(opts: { redis: RedisClient; prefix: string }): SavedStore {
+/** Lists this process read or wrote, kept this long for the next change (a flow's read, then the save after its order). */
+const REMEMBER_MS = 10 * 60_000;
+/** Users whose list is remembered at most (the oldest is forgotten first). */
+const REMEMBER_MAX = 1_000;
+
+export function createRedisSaved(opts: {
+  redis: RedisClient;
+  prefix: string;
+  now?: () => number;
+}): SavedStore {
   const { redis } = opts;
+  const now = opts.now ?? Date.now;
   const k = keyspace(opts.prefix);
+  /**
+   * The list as this process last read or wrote it, by user: a change starts from it instead of a
+   * read (one command less for the save after an order, whose flow read the list). The
+   * compare-and-set checks version and text, so a list changed elsewhere meanwhile only costs a
+   * read and a second try, never a lost change.
+   */
+  const known = new Map<number, { version: string; json: string; at: number }>();
+  const remember = (userId: number, version: string, json: string) => {
+    known.delete(userId);
+    known.set(userId, { version, json, at: now() });
+    if (known.size > REMEMBER_MAX) known.delete(known.keys().next().value as number);
+  };
+  const parse = (j: string) => (j ? savedListSchema.parse(JSON.parse(j)) : []);
   const load = async (userId: number) => {
     const [v, j] = await redis.hmget(k.saved(userId), "v", "j");
-    return { version: v ?? "0", entries: j ? savedListSchema.parse(JSON.parse(j)) : [] };
+    const version = v ?? "0";
+    remember(userId, version, j ?? "");
+    return { version, entries: parse(j ?? ""), json: j ?? "" };
   };
   return over(
     async (userId) => (await load(userId)).entries,
     async (userId, fn) => {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const { version, entries } = await load(userId);
+        const mine = attempt === 0 ? known.get(userId) : undefined;
+        const remembered = mine !== undefined && now() - mine.at <= REMEMBER_MS;
+        const { version, entries, json } = remembered
+          ? { version: mine.version, entries: parse(mine.json), json: mine.json }
+          : await load(userId);
         const after = fn(entries);
+        // "No such entry" is only believed of a list just read.
+        if (after === null && remembered) continue;
         if (after === null) return null;
+        const text = JSON.stringify(after);
         const written = await compareAndSet.run(
           redis,
           { list: k.saved(userId) },
           version,
-          JSON.stringify(after),
+          text,
+          ...(remembered ? [json] : []),
         );
-        if (written === 1) return after;
+        if (written === 1) {
+          remember(userId, String(Number(version) + 1), text);
+          return after;
+        }
+        known.delete(userId);
       }
       throw new Error(`saved entries of user ${userId}: too many concurrent changes`);
     },

@@ -116,6 +116,50 @@ describe.each([
   });
 });
 
+describe("saved store (redis): a list this process remembers", () => {
+  const two = () => {
+    const prefix = `${redis.prefix}${Math.random()}:`;
+    return [
+      createRedisSaved({ redis: redis.redis, prefix }),
+      createRedisSaved({ redis: redis.redis, prefix }),
+      prefix,
+    ] as const;
+  };
+
+  it("never overwrites a change another process made after this one read the list", async () => {
+    const [a, b] = two();
+    await a.remember(1, mobile("9841000001", 10));
+    expect(await b.list(1)).toHaveLength(1); // b remembers the list with one entry
+    await a.remember(1, mobile("9841000002", 20));
+    await b.remember(1, mobile("9841000003", 30)); // starts from what it remembers: refused, read again
+    expect((await a.list(1)).map((e) => e.number)).toEqual([
+      "9841000003",
+      "9841000002",
+      "9841000001",
+    ]);
+  });
+
+  it("never takes a list deleted and written again up to the same version for the one it remembers", async () => {
+    const [a, b, prefix] = two();
+    await a.remember(1, mobile("9841000001", 10));
+    expect(await b.list(1)).toHaveLength(1); // version 1, one entry
+    await redis.redis.del(`${prefix}{user:1}:saved`);
+    await a.remember(1, mobile("9841000009", 20)); // version 1 again, another entry
+    await b.remember(1, mobile("9841000003", 30));
+    expect((await a.list(1)).map((e) => e.number)).toEqual(["9841000003", "9841000009"]);
+  });
+
+  it("renames and deletes an entry another process added after this one read the list", async () => {
+    const [a, b] = two();
+    expect(await b.list(1)).toEqual([]);
+    const added = await a.remember(1, mobile("9841000001", 10));
+    expect(await b.rename(1, added.id, "Aama")).toMatchObject({ nickname: "Aama" });
+    const other = await a.remember(1, mobile("9841000002", 20));
+    expect(await b.remove(1, other.id)).toBe(true);
+    expect((await a.list(1)).map((e) => [e.number, e.nickname])).toEqual([["9841000001", "Aama"]]);
+  });
+});
+
 describe("nicknames", () => {
   it("accepts 1 to 24 characters on one line, and says why not otherwise", () => {
     expect(checkNickname("  Aama  ")).toEqual({ ok: true, value: "Aama" });
