@@ -1,7 +1,7 @@
 import type { MemoryLedger } from "../ledger/memory-store.ts";
 import type { LedgerResult } from "../ledger/model.ts";
 import type { Notification, Order, UnmatchedEvent } from "./model.ts";
-import { isFinal, orderSchema } from "./model.ts";
+import { holdIdOf, isFinal, orderSchema } from "./model.ts";
 import {
   balanceAccountOf,
   bookingsOf,
@@ -74,11 +74,25 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
       return String(counter);
     },
 
-    async create(order: Order): Promise<CreateResult> {
-      const existing = byKey.get(order.idempotencyKey);
+    async create(unnumbered: Order, opts: { numbered?: boolean } = {}): Promise<CreateResult> {
+      const existing = byKey.get(unnumbered.idempotencyKey);
       if (existing !== undefined) {
         const o = orders.get(existing);
         if (o) return { created: false, order: clone(o) };
+      }
+      let order = unnumbered;
+      if (opts.numbered) {
+        // As the Redis script: the next free number, once the key is known to be new.
+        let reference: string;
+        do {
+          counter = nextCounterValue(counter, now());
+          reference = String(counter);
+        } while (orders.has(reference) || byAlias.has(reference));
+        order = {
+          ...unnumbered,
+          reference,
+          ...(unnumbered.holdId === undefined ? {} : { holdId: holdIdOf(reference) }),
+        };
       }
       if (orders.has(order.reference) || byAlias.has(order.reference))
         throw new ReferenceInUseError(order.reference);

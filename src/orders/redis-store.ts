@@ -16,6 +16,7 @@ import { ensureReplicated } from "../redis/replication.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { ORDER_PARTS } from "./categories/index.ts";
 import {
+  holdIdOf,
   isFinal,
   ORDER_STATUSES,
   type Order,
@@ -58,15 +59,37 @@ export interface RedisOrderStoreOptions {
   now?: () => number;
 }
 
-const NEXT_REFERENCE = `
-local last = tonumber(redis.call('GET', KEYS[1]) or '0')
-local nextv = last + 1
-local nowms = tonumber(ARGV[1])
-if nowms > nextv then nextv = nowms end
-local text = string.format('%.0f', nextv)
-redis.call('SET', KEYS[1], text)
-return text
+// The next reference from the counter (in the money slot), never below the clock: max(last + 1,
+// now in ms). A counter not there yet (a deployment's first use since the counter moved into the
+// slot, or a counter lost) is seeded from \`seed\`; without one the caller is asked for it (false)
+// and nothing is written. The seed (seedOf) is the counter as it was, or the clock, whichever is
+// later, plus a day: the processes of the version before still number from the old key for as
+// long as they run, around the clock, and never reach the new numbers' range within that day.
+const NEXT_REFERENCE_LUA = `
+local function next_reference(key, nowms, seed)
+  local last = redis.call('GET', key)
+  if not last then
+    if seed == '' then return false end
+    last = seed
+  end
+  local nextv = tonumber(last) + 1
+  if tonumber(nowms) > nextv then nextv = tonumber(nowms) end
+  local text = string.format('%.0f', nextv)
+  redis.call('SET', key, text)
+  return text
+end
 `;
+
+// KEYS: the counter. ARGV: now (ms), seed (or ''). Returns the reference, or false for "seed me".
+const NEXT_REFERENCE = `${NEXT_REFERENCE_LUA}
+return next_reference(KEYS[1], ARGV[1], ARGV[2])
+`;
+
+/** How far ahead of the old counter (or the clock) a new counter starts. */
+const SEED_AHEAD_MS = 86_400_000;
+
+/** The placeholder in a numbered create's hold arguments that the script replaces by the reference. */
+export const REFERENCE_SLOT = "@REF@";
 
 // The order's JSON with the customer's available balance now as its last field
 // (balanceAfterPaisa), when the step records it (acc not ''): the caller leaves the field out of
@@ -79,28 +102,62 @@ local function with_balance_after(json, acc)
 end
 `;
 
-// KEYS: idempotency, order, byUser, open, alias-or-order, then the four ledger keys.
+// KEYS: idempotency, order, byUser, open, alias-or-order, then the four ledger keys, then the
+// reference counter.
 // ARGV: reference, json, createdAt, version, alias, open?, hold?, balance account (or ''), then
-// the hold's TRANSFER_ARGC. Every check (and the ledger's) comes before the first write: a
-// refusal writes nothing.
+// the hold's TRANSFER_ARGC, then (a numbered create) the counter's seed (or '') and the hold id.
+// A numbered create (reference '') takes the next reference from the counter once the idempotency
+// key is known to be new, in the same step as the order: KEYS[2] is then the order key's prefix,
+// the JSON has no reference and no hold id (they are put first), and REFERENCE_SLOT in the hold's
+// id, fingerprint and reference is replaced by the reference. Every check (and the ledger's) comes
+// before the first write: a refusal writes nothing.
 const CREATE = `${LEDGER_LUA}
 ${ledgerKeysLua(6)}
 ${BALANCE_AFTER_LUA}
+${NEXT_REFERENCE_LUA}
 local existing = redis.call('GET', KEYS[1])
 if existing then return {0, existing} end
-if redis.call('EXISTS', KEYS[2]) == 1 then return {-1, ARGV[1]} end
-if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[5]) == 1 then return {-1, ARGV[5]} end
-if ARGV[7] == '1' then
-  local held = ledger_hold(L, ARGV, 9)
-  if held[1] ~= 1 then return {2, ARGV[1], held} end
+local A = {}
+for j = 1, #ARGV do A[j] = ARGV[j] end
+local ref, okey, json0 = A[1], KEYS[2], A[2]
+if ref == '' then
+  local extra = 9
+  if A[7] == '1' then extra = 9 + ${TRANSFER_ARGC} end
+  -- A number an order has already (the counter lost, or numbered by the version before) is skipped.
+  local free = false
+  for _ = 1, 20 do
+    ref = next_reference(KEYS[10], A[3], A[extra])
+    if not ref then return {-2} end
+    okey = KEYS[2] .. ref
+    free = redis.call('EXISTS', okey) == 0
+    if free then break end
+  end
+  if not free then return {-1, ref} end
+  local function put(s)
+    local a, b = string.find(s, '${REFERENCE_SLOT}', 1, true)
+    if not a then return s end
+    return string.sub(s, 1, a - 1) .. ref .. string.sub(s, b + 1)
+  end
+  if A[7] == '1' then
+    for j = 9, 9 + ${TRANSFER_ARGC} - 1 do A[j] = put(A[j]) end
+  end
+  local head = '{"reference":"' .. ref .. '",'
+  if A[extra + 1] ~= '' then head = head .. '"holdId":"' .. put(A[extra + 1]) .. '",' end
+  json0 = head .. string.sub(json0, 2)
 end
-local json, after = with_balance_after(ARGV[2], ARGV[8])
-if ARGV[5] ~= '' then redis.call('SET', KEYS[5], ARGV[1]) end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('HSET', KEYS[2], 'v', ARGV[4], 'j', json)
-redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
-if ARGV[6] == '1' then redis.call('ZADD', KEYS[4], ARGV[3], ARGV[1]) end
-return {1, ARGV[1], after}
+if A[1] ~= '' and redis.call('EXISTS', okey) == 1 then return {-1, ref} end
+if A[5] ~= '' and redis.call('EXISTS', KEYS[5]) == 1 then return {-1, A[5]} end
+if A[7] == '1' then
+  local held = ledger_hold(L, A, 9)
+  if held[1] ~= 1 then return {2, ref, held} end
+end
+local json, after = with_balance_after(json0, A[8])
+if A[5] ~= '' then redis.call('SET', KEYS[5], ref) end
+redis.call('SET', KEYS[1], ref)
+redis.call('HSET', okey, 'v', A[4], 'j', json)
+redis.call('ZADD', KEYS[3], A[3], ref)
+if A[6] == '1' then redis.call('ZADD', KEYS[4], A[3], ref) end
+return {1, ref, after}
 `;
 
 // KEYS: order, open, byTx, outbox, then the four ledger keys. The notifications carry the order as
@@ -133,11 +190,15 @@ return {1, settled, booked, after}
 `;
 
 // Cross-slot on Redis Cluster (global keys): see src/redis/keyspace.ts.
-const nextReference = luaScript<"seq", string>("raNextReference", ["seq"], NEXT_REFERENCE);
+const nextReference = luaScript<"seq", string | null>("raNextReference", ["seq"], NEXT_REFERENCE);
 const orderCreate = luaScript<
-  "idempotency" | "order" | "byUser" | "open" | "alias" | LedgerKey,
-  [number, string, unknown?]
->("raOrderCreate", ["idempotency", "order", "byUser", "open", "alias", ...LEDGER_KEYS], CREATE);
+  "idempotency" | "order" | "byUser" | "open" | "alias" | LedgerKey | "seq",
+  [number, string?, unknown?]
+>(
+  "raOrderCreate",
+  ["idempotency", "order", "byUser", "open", "alias", ...LEDGER_KEYS, "seq"],
+  CREATE,
+);
 const orderUpdate = luaScript<
   "order" | "open" | "byTx" | "outbox" | LedgerKey,
   [number, unknown?, unknown[]?, string?]
@@ -199,6 +260,15 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
   const ledger = ledgerKeys(k);
   // The hot pair (read the order, compare-and-set it) leaves with the turn's other commands.
   const hold = holdWritesForTurn(redis);
+  /**
+   * What a missing reference counter starts from: the counter as it was (outside the money slot,
+   * which the version before still writes while it runs) or the clock, whichever is later, plus a
+   * day (SEED_AHEAD_MS), so the numbers of both never meet while both run.
+   */
+  const seedOf = async (): Promise<string> => {
+    const before = Number((await redis.get(k.referenceSeqBefore)) ?? 0);
+    return String(Math.max(before, Math.floor(now())) + SEED_AHEAD_MS);
+  };
 
   const load = async (reference: string): Promise<Order | null> => {
     hold();
@@ -225,10 +295,16 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
 
   return {
     async nextReference() {
-      return nextReference.run(redis, { seq: k.referenceSeq }, String(Math.floor(now())));
+      const at = String(Math.floor(now()));
+      const ref = await nextReference.run(redis, { seq: k.referenceSeq }, at, "");
+      if (ref !== null) return ref;
+      const seeded = await nextReference.run(redis, { seq: k.referenceSeq }, at, await seedOf());
+      if (seeded === null) throw new Error("the reference counter was not seeded");
+      return seeded;
     },
 
-    async create(order: Order): Promise<CreateResult> {
+    async create(order: Order, opts: { numbered?: boolean } = {}): Promise<CreateResult> {
+      const numbered = opts.numbered === true;
       const valid = orderSchema.parse(order);
       const alias =
         valid.executeReference !== undefined && valid.executeReference !== valid.reference
@@ -236,26 +312,45 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
           : "";
       const hold = holdOf(valid);
       const balanceAccount = balanceAccountOf(null, valid);
-      const [code, ref, third] = await orderCreate.run(
-        redis,
-        {
-          idempotency: k.idempotency(valid.idempotencyKey),
-          order: k.order(valid.reference),
-          byUser: k.byUser(valid.userId),
-          open: k.open,
-          alias: alias ? k.alias(alias) : k.order(valid.reference),
-          ...ledger,
-        },
-        valid.reference,
-        orderJson(valid, balanceAccount),
-        String(valid.createdAt),
-        String(valid.version),
-        alias,
-        isFinal(valid.status) ? "0" : "1",
-        hold ? "1" : "0",
-        balanceAccount ?? "",
-        ...(hold ? holdArgv(hold, now()) : []),
-      );
+      // Numbered here: the script puts the reference (and the hold id) first in the JSON, and in
+      // the hold's id, fingerprint and reference (REFERENCE_SLOT).
+      const { reference: _placeholder, holdId: _holdId, ...unnumbered } = valid;
+      const json = numbered
+        ? orderJson(unnumbered as Order, balanceAccount)
+        : orderJson(valid, balanceAccount);
+      const holdInput =
+        hold && numbered
+          ? { ...hold, id: holdIdOf(REFERENCE_SLOT), reference: REFERENCE_SLOT }
+          : hold;
+      const at = now();
+      const run = (seed: string) =>
+        orderCreate.run(
+          redis,
+          {
+            idempotency: k.idempotency(valid.idempotencyKey),
+            order: numbered ? k.order("") : k.order(valid.reference),
+            byUser: k.byUser(valid.userId),
+            open: k.open,
+            alias: alias ? k.alias(alias) : k.order(numbered ? "" : valid.reference),
+            ...ledger,
+            seq: k.referenceSeq,
+          },
+          numbered ? "" : valid.reference,
+          json,
+          String(valid.createdAt),
+          String(valid.version),
+          alias,
+          isFinal(valid.status) ? "0" : "1",
+          holdInput ? "1" : "0",
+          balanceAccount ?? "",
+          ...(holdInput ? holdArgv(holdInput, at) : []),
+          ...(numbered ? [seed, valid.holdId === undefined ? "" : holdIdOf(REFERENCE_SLOT)] : []),
+        );
+      let reply = await run("");
+      // The counter is not there yet: seeded, in the same step, from what seedOf reads.
+      if (reply[0] === -2) reply = await run(await seedOf());
+      const [code, ref, third] = reply;
+      if (ref === undefined) throw new Error("the reference counter was not seeded");
       if (code === -1) throw new ReferenceInUseError(ref);
       if (code === 2) {
         const r = parseLedgerReply(third);
@@ -274,7 +369,14 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
         if (!existing) throw new Error(`idempotency key points at missing order ${ref}`);
         return { created: false, order: existing };
       }
-      return { created: true, order: withBalanceAfter(valid, third) };
+      const created: Order = numbered
+        ? {
+            ...valid,
+            reference: ref,
+            ...(valid.holdId === undefined ? {} : { holdId: holdIdOf(ref) }),
+          }
+        : valid;
+      return { created: true, order: withBalanceAfter(created, third) };
     },
 
     get: load,

@@ -98,6 +98,9 @@ export class OrderInputError extends Error {
   }
 }
 
+/** The reference of an order the store numbers as it creates it, until then (a valid one). */
+const UNNUMBERED = "1";
+
 export class OrderNotFoundError extends Error {
   constructor(readonly reference: string) {
     super(`no order ${reference}`);
@@ -374,8 +377,10 @@ export function createOrders(opts: OrdersOptions) {
     }
     const input = parsed.data;
     // No look-up of the idempotency key first: create finds a known key before it writes anything
-    // and hands back that order (a repeated place costs a reference number, nothing else).
-    const reference = input.referenceNo ?? (await store.nextReference());
+    // and hands back that order. Without a reference from a listing, create numbers the order in
+    // the same step (a repeated place costs nothing); until then it carries a placeholder.
+    const numbered = input.referenceNo === undefined;
+    const reference = input.referenceNo ?? UNNUMBERED;
     const at = now();
     // The rest of the input is the order's own fields, its category and details included.
     const { referenceNo: _, executeReference, ...fields } = input;
@@ -409,7 +414,7 @@ export function createOrders(opts: OrdersOptions) {
     }
     let created: Awaited<ReturnType<OrderStore["create"]>>;
     try {
-      created = await store.create(order);
+      created = await store.create(order, numbered ? { numbered: true } : undefined);
     } catch (err) {
       if (err instanceof HoldRefusedError && err.refusal.code === "insufficient_funds") {
         const r = err.refusal;
@@ -419,7 +424,11 @@ export function createOrders(opts: OrdersOptions) {
     }
     if (created.created) {
       log?.info(
-        { reference, category: order.category, operatorId: order.operatorId },
+        {
+          reference: created.order.reference,
+          category: order.category,
+          operatorId: order.operatorId,
+        },
         "order placed",
       );
     }

@@ -63,8 +63,11 @@ export interface OrderStore {
    * Create-if-absent by idempotency key. Throws ReferenceInUseError if the reference is taken.
    * An order with a `holdId` takes its hold (holdOf) in the same atomic step; when the ledger
    * refuses (insufficient funds) nothing is written and HoldRefusedError is thrown.
+   * `numbered`: the store gives the order its reference (as nextReference would) in the same step,
+   * only once the idempotency key is known to be new; the order's `reference` (and `holdId`, which
+   * becomes holdIdOf the reference) are placeholders. The created order carries the real ones.
    */
-  create(order: Order): Promise<CreateResult>;
+  create(order: Order, opts?: { numbered?: boolean }): Promise<CreateResult>;
   /** By our reference or by the execute reference (listing reference of data packs / DTH). */
   get(reference: string): Promise<Order | null>;
   getByTransactionId(transactionId: string): Promise<Order | null>;

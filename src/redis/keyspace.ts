@@ -8,8 +8,8 @@
  * touches therefore share a tag, and every script's keys are in one slot (the Cluster e2e test,
  * test/e2e/redis-cluster.test.ts, runs the order flow on three masters):
  *  - `{money}`: everything the money path writes in one atomic step. The order create script
- *    (idempotency key, order, the user's order index, the open-orders set, the alias, the hold in
- *    the books), the order update script (order, open set, transaction-id hash, the notification
+ *    (the reference counter, idempotency key, order, the user's order index, the open-orders set,
+ *    the alias, the hold in the books), the order update script (order, open set, transaction-id hash, the notification
  *    outbox, the post/void and bookings), the ledger's own scripts, the top-up scripts (top-up,
  *    schedule, the credit), the books' crossing script (its state and the outbox) and the
  *    notifier's transactions (outbox, attempts, dead letters). One slot, so one master carries
@@ -19,7 +19,7 @@
  *    `{idle}`: the idle deadlines; `{accounts}`: the phone registry (the register script).
  *  - single keys, spread over the cluster by their own names: sessions, conversation state, the
  *    flood counters, update claims, sent markers (with the sending locks), leases, the reference
- *    counter.
+ *    counter as it was (only read, to seed the one in `{money}`).
  *
  * Expiries given by callers (session TTL from config, lease and lock TTLs, the sent marker in
  * notify/queue.ts, the done mark in bot/dedupe.ts) are not repeated here.
@@ -36,8 +36,16 @@ export function keyspace(prefix: string) {
     prefix,
 
     // --- Orders (orders/redis-store.ts) ---
-    /** String counter behind nextReference. */
-    referenceSeq: `${prefix}orders:seq`,
+    /**
+     * String: the reference counter (orders/redis-store.ts), in the money slot so the create
+     * script numbers the order it writes. Seeded on first use from `referenceSeqBefore`.
+     */
+    referenceSeq: `${money}:orders:seq`,
+    /**
+     * String: the reference counter as it was, outside any slot (read once per process, to seed
+     * `referenceSeq` when that is not there yet; no longer written).
+     */
+    referenceSeqBefore: `${prefix}orders:seq`,
     /** Hash {v: version, j: order JSON}. */
     order: (reference: string) => `${money}:order:${reference}`,
     /** String: idempotency key -> reference. */

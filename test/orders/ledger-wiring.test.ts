@@ -220,6 +220,39 @@ describe.each(adapters)("order store with the ledger: %s", (_name, makeHarness) 
     await expectBooksBalanced(h.ledger);
   });
 
+  it("numbers a prepaid order as it holds it: the hold's id and reference are the order's", async () => {
+    h = makeHarness();
+    await credit(h.ledger, 511, 20_000);
+    const o = prepaid("1", 511);
+    const a = await h.store.create(o, { numbered: true });
+    const ref = a.order.reference;
+    expect(ref).not.toBe("1");
+    expect(a.order.holdId).toBe(`order:${ref}`);
+    expect(await h.store.get(ref)).toMatchObject({ reference: ref, holdId: `order:${ref}` });
+    expect(await h.ledger.pendingOf(`order:${ref}`)).toMatchObject({
+      state: "pending",
+      hold: { amountPaisa: 10_300, debit: "customer:511", reference: ref },
+    });
+    // The same hold as an order created with that reference would take: a repeat is a duplicate.
+    const same = await h.ledger.hold({
+      id: `order:${ref}`,
+      debit: account.customer(511),
+      credit: account.merchant.sales,
+      amountPaisa: 10_300,
+      reference: ref,
+    });
+    expect(same).toMatchObject({ ok: true, duplicate: true });
+    expect((await h.second().create(o, { numbered: true })).order.reference).toBe(ref);
+    const done = await event(h.store, ref, "success");
+    expect(done?.settlement).toMatchObject({ ok: true, duplicate: false, entry: { kind: "post" } });
+    expect(await entriesFor(h.ledger, `order:${ref}`)).toEqual({ holds: 1, posts: 1, voids: 0 });
+    expect(await h.ledger.balance(account.customer(511))).toMatchObject({
+      postedPaisa: 9_700,
+      heldPaisa: 0,
+    });
+    await expectBooksBalanced(h.ledger);
+  });
+
   it("success posts the hold once; repeated and contrary final events change nothing", async () => {
     h = makeHarness();
     await credit(h.ledger, 503, 20_000);

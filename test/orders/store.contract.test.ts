@@ -100,11 +100,39 @@ describe.each(adapters)("order store contract: %s", (_name, makeHarness) => {
     const { store } = setup();
     h.setNow(5_000);
     const first = [await store.nextReference(), await store.nextReference()];
-    expect(first).toEqual(["5000", "5001"]);
+    // From the clock (Redis: a new counter starts a day ahead of it, see the migration below).
+    expect(Number(first[0])).toBeGreaterThanOrEqual(5_000);
+    expect(Number(first[1])).toBe(Number(first[0]) + 1);
     await h.loseCounter();
     h.setNow(6_000);
     const after = await h.second().nextReference();
     expect(Number(after)).toBeGreaterThan(5001);
+  });
+
+  it("numbers an order as it creates it: once per idempotency key, in the same sequence", async () => {
+    const { store } = setup();
+    h.setNow(7_000);
+    const before = Number(await store.nextReference());
+    const a = await store.create(order("1", { idempotencyKey: "n-1" }), { numbered: true });
+    expect(a.created).toBe(true);
+    expect(Number(a.order.reference)).toBe(before + 1);
+    expect((await store.get(a.order.reference))?.reference).toBe(a.order.reference);
+    // A repeat with the same key is that order, and costs no number.
+    const again = await h
+      .second()
+      .create(order("1", { idempotencyKey: "n-1" }), { numbered: true });
+    expect(again).toMatchObject({ created: false, order: { reference: a.order.reference } });
+    expect(Number(await store.nextReference())).toBe(before + 2);
+  });
+
+  it("numbers past a reference an order already has (a counter lost, the clock behind)", async () => {
+    const { store } = setup();
+    h.setNow(9_000);
+    const next = Number(await store.nextReference());
+    await store.create(order(String(next + 1)));
+    await store.create(order(String(next + 2)));
+    const c = await store.create(order("1", { idempotencyKey: "n-2" }), { numbered: true });
+    expect(Number(c.order.reference)).toBe(next + 3);
   });
 
   it("creates once per idempotency key and returns the existing order for a known key", async () => {
@@ -274,5 +302,46 @@ describe.each(adapters)("order store contract: %s", (_name, makeHarness) => {
     await h.second().recordUnmatched({ source: "webhook", transactionId: "T", receivedAt: 2 });
     const list = await store.listUnmatched(10);
     expect(list.map((e) => e.receivedAt)).toEqual([2, 1]);
+  });
+});
+
+describe("order store (redis): the reference counter moved into the money slot", () => {
+  let t: ReturnType<typeof testRedis>;
+  afterEach(async () => {
+    await t.cleanup();
+  });
+
+  it("starts from the counter as it was, a day ahead, and never writes the old one", async () => {
+    t = testRedis("store-seq");
+    const keys = keyspace(t.prefix);
+    expect(keys.referenceSeq).toContain("{money}");
+    let now = 5_000;
+    const make = () =>
+      createRedisOrderStore({ redis: t.connect(), prefix: t.prefix, now: () => now });
+    // The version before numbered from the old key, ahead of the clock.
+    await t.redis.set(keys.referenceSeqBefore, "9000000");
+    const day = 86_400_000;
+    const [a, b] = [make(), make()];
+    // Two processes seed at once: one seed wins, every number is handed out once.
+    const refs = await Promise.all([
+      a.nextReference(),
+      b.nextReference(),
+      a.create(placedOrder({ reference: "1", idempotencyKey: "m-1" }), { numbered: true }),
+      b.create(placedOrder({ reference: "1", idempotencyKey: "m-2" }), { numbered: true }),
+    ]);
+    const numbers = refs.map((r) => Number(typeof r === "string" ? r : r.order.reference));
+    expect(new Set(numbers).size).toBe(4);
+    for (const n of numbers) expect(n).toBeGreaterThan(9_000_000 + day);
+    expect(Math.max(...numbers)).toBeLessThanOrEqual(9_000_000 + day + 4);
+    expect(await t.redis.get(keys.referenceSeqBefore)).toBe("9000000");
+    // The clock far ahead of the seed: numbers follow the clock again.
+    now = 9_000_000 + 2 * day;
+    expect(Number(await a.nextReference())).toBe(now);
+  });
+
+  it("seeds from the clock, a day ahead, when there was no counter before", async () => {
+    t = testRedis("store-seq");
+    const store = createRedisOrderStore({ redis: t.redis, prefix: t.prefix, now: () => 5_000 });
+    expect(await store.nextReference()).toBe(String(5_000 + 86_400_000 + 1));
   });
 });
