@@ -124,6 +124,9 @@ export function classifyApiError(err: unknown): {
   };
 }
 
+/** A chat that placed an order this long ago counts as active (the queue remembers one as long). */
+const ACTIVE_MS = 60_000;
+
 /** An order read this long ago is still current enough to render (the receipt lane's freshMs). */
 const FRESH_MS = 100;
 
@@ -234,6 +237,18 @@ export function createNotifier(opts: NotifierOptions) {
     return { order: await opts.orders.get(reference), readAt: t };
   };
 
+  /**
+   * The chat placed this order (tapped Confirm) within the last ACTIVE_MS: it is as active as the
+   * queue's "found active" memory says a chat is for that long, so the look at the inactive set
+   * is not made (one command per order). Known from the order the entry carries.
+   */
+  const orderedLately = (n: Notification, written: Delivery["written"]): boolean =>
+    n.kind === "status" &&
+    written !== undefined &&
+    written.order.reference === n.reference &&
+    written.order.chatId === n.chatId &&
+    Math.abs(now() - written.order.createdAt) <= ACTIVE_MS;
+
   /** `pushed`: a redelivered final whose push went out; only its receipt edit is made again. */
   async function deliver(
     n: Notification,
@@ -241,7 +256,7 @@ export function createNotifier(opts: NotifierOptions) {
     pushed = false,
     written?: Delivery["written"],
   ): Promise<"sent" | "dropped"> {
-    if (await queue.isChatInactive(n.chatId)) return "dropped";
+    if (!orderedLately(n, written) && (await queue.isChatInactive(n.chatId))) return "dropped";
     if (n.kind === "admin_alert" && n.topic) {
       // The books' alerts are about the merchant's money, not one order: their own text.
       await pace(n.chatId);

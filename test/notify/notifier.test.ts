@@ -522,6 +522,35 @@ describe("the final push renders the order its queue entry carries (Redis)", () 
     expect(receipt?.text).toMatch(/Status: With the operator/);
   });
 
+  it("takes a chat that ordered within the last minute as active, without a look at the inactive set", async () => {
+    const { queue, orders } = setup();
+    const user = newUser();
+    const { reference } = await withReceipt(orders, user);
+    await queue.markChatInactive(user); // e.g. blocked once, never sent /start again
+    await orders.apply({ reference, source: "status", status: "success", at: 11 });
+    await drain(createNotifier({ queue, orders, api, consumerName: "w6" }), queue);
+    const pushes = botMessages(user).filter((m) => !m.edited && /Recharge successful/.test(m.text));
+    expect(pushes).toHaveLength(1);
+  });
+
+  it("drops the push to an inactive chat whose order is older than a minute", async () => {
+    const { queue, orders } = setup();
+    const user = newUser();
+    const { reference } = await withReceipt(orders, user);
+    await queue.markChatInactive(user);
+    await orders.apply({ reference, source: "status", status: "success", at: 11 });
+    const before = botMessages(user).length;
+    const notifier = createNotifier({
+      queue,
+      orders,
+      api,
+      consumerName: "w7",
+      now: () => Date.now() + 120_000,
+    });
+    await drain(notifier, queue);
+    expect(botMessages(user)).toHaveLength(before);
+  });
+
   it("drops a stale intermediate entry whose order moved on, and reads when the entry is old", async () => {
     const { queue, orders, reads, counting } = setup();
     const user = newUser();
