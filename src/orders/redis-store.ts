@@ -189,7 +189,8 @@ for i = 12 + n * ${TRANSFER_ARGC}, #ARGV do redis.call('XADD', KEYS[4], '*', 'n'
 return {1, settled, booked, after}
 `;
 
-// Cross-slot on Redis Cluster (global keys): see src/redis/keyspace.ts.
+// Every key of each script in the {money} slot (src/redis/keyspace.ts); a numbered create also
+// touches the order key it builds from KEYS[2] and the reference, in that slot too.
 const nextReference = luaScript<"seq", string | null>("raNextReference", ["seq"], NEXT_REFERENCE);
 const orderCreate = luaScript<
   "idempotency" | "order" | "byUser" | "open" | "alias" | LedgerKey | "seq",
