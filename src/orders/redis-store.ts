@@ -240,6 +240,20 @@ const parseOrder = (json: string): Order => {
   return orderSchema.parse(o);
 };
 
+/**
+ * A deep copy of JSON data (an order: objects, arrays, strings, numbers, booleans, null), handed
+ * to a mutation so that it cannot change an order a caller holds. structuredClone did the same
+ * for seven times the CPU (about 7 µs an order against 1), on every compare-and-set.
+ */
+function cloneJson<T>(value: T): T {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(cloneJson) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value))
+    copy[key] = cloneJson((value as Record<string, unknown>)[key]);
+  return copy as T;
+}
+
 /** The JSON a script writes; without balanceAfterPaisa when the script records it (appends it). */
 function orderJson(order: Order, balanceAccount: string | null): string {
   if (balanceAccount === null) return JSON.stringify(order);
@@ -407,7 +421,7 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
       for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
         const current = attempt === 0 && known ? known : await load(reference);
         if (!current) return null;
-        const result = mutate(structuredClone(current));
+        const result = mutate(cloneJson(current));
         if (!result) return { order: current, updated: false, notifications: [] };
         const written = orderSchema.parse({ ...result.order, version: current.version + 1 });
         const action = settlementOf(current, written);

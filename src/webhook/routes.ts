@@ -24,7 +24,8 @@ import { parseWebhookPayload, type WebhookPayload } from "./payload.ts";
  * for an admin and acknowledged, so the provider does not retry forever), then 200. Because the
  * signature covers only the secret, a claim of a FINAL status is confirmed with a status query by
  * reference before it is applied (confirmFinal, default on); that query runs after the answer, and
- * if it fails the claim stays recorded without a status change and the reconciler decides.
+ * if it fails the claim stays recorded without a status change and the reconciler decides. Until
+ * then a claim on a sent order is only read, not written: the confirmation's write records it.
  */
 
 export const REJECTED_STATUS = 400;
@@ -39,7 +40,7 @@ export interface WebhookRoutesOptions {
   confirmFinal?: boolean;
   /** PROVIDER_UTC_OFFSET_MINUTES: the offset of a zone-less timestamp; default Nepal Time. */
   timestampUtcOffsetMinutes?: number;
-  orders: Pick<Orders, "apply" | "get">;
+  orders: Pick<Orders, "apply" | "get" | "getByTransactionId">;
   provider: Pick<OrdersProvider, "statusByReference">;
   logger?: Logger;
   now?: () => number;
@@ -133,14 +134,27 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
 
   /**
    * Status query for a final claim, then apply what the provider says (not what the webhook said).
-   * `order` is the order as the claim was recorded on it a moment ago: it saves reading it again
-   * (changed meanwhile, it costs the compare-and-set a retry, and a final one changes no more).
+   * `order` is the order as read (or the claim recorded on it) a moment ago: it saves reading it
+   * again (changed meanwhile, it costs the compare-and-set a retry, and a final one changes no
+   * more). The write names the claim: the answer's entry carries "confirms webhook X", and an
+   * answer that says nothing readable, or no answer, leaves "claimed X; confirmation failed".
    */
   async function confirm(order: Order, claimed: OrderStatus): Promise<void> {
+    let current = order;
     try {
       const answer = await provider.statusByReference(order.region, providerReference(order));
       const event = eventFromStatus(answer, "status", now(), `confirms webhook ${claimed}`);
-      await orders.apply({ reference: order.reference, ...event, expect: SENT_STATES }, order);
+      const applied = await orders.apply(
+        { reference: order.reference, ...event, expect: SENT_STATES },
+        order,
+      );
+      if (event.status !== null) return;
+      // An unrecognised word: recorded in the order's list, without the claim; the note below.
+      current = applied.order ?? order;
+      log?.warn(
+        { reference: order.reference, claimed, answered: event.unrecognised },
+        "could not confirm webhook claim; the reconciler will decide",
+      );
     } catch (err) {
       log?.warn(
         {
@@ -150,17 +164,17 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
         },
         "could not confirm webhook claim; the reconciler will decide",
       );
-      await orders.apply(
-        {
-          reference: order.reference,
-          source: "webhook",
-          status: null,
-          at: now(),
-          note: `claimed ${claimed}; confirmation failed`,
-        },
-        order,
-      );
     }
+    await orders.apply(
+      {
+        reference: order.reference,
+        source: "webhook",
+        status: null,
+        at: now(),
+        note: `claimed ${claimed}; confirmation failed`,
+      },
+      current,
+    );
   }
 
   function scheduleConfirm(order: Order, claimed: OrderStatus): void {
@@ -175,6 +189,17 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
       )
       .finally(() => confirming.delete(reference));
     confirming.set(reference, task);
+  }
+
+  /** The order an event names: by reference first, then by transaction id (as orders.apply finds it). */
+  async function lookUp(where: { reference?: string; byTransactionId?: string }) {
+    if (where.reference !== undefined) {
+      const order = await orders.get(where.reference);
+      if (order) return order;
+    }
+    return where.byTransactionId === undefined
+      ? null
+      : orders.getByTransactionId(where.byTransactionId);
   }
 
   async function accept(p: WebhookPayload): Promise<void> {
@@ -209,14 +234,25 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
       });
       return;
     }
-    const recorded = await orders.apply({
-      ...where,
-      source: "webhook",
-      status: null,
-      at,
-      note: `claimed ${status}`,
-    });
-    const stored = recorded.order;
+    // A claim on a sent order is not written before its confirmation: the confirmation's own write
+    // carries it (its note names the claim, and a failed query records "claimed X; confirmation
+    // failed"), and a claim lost with the process between the 200 and that write is recovered by
+    // the reconciler, which queries every sent order that is not final. One read instead of a
+    // read and a compare-and-set. An unknown order or one never sent is recorded as before: the
+    // claim is all there is to go on (an admin's unmatched list, or the order's history).
+    const found = await lookUp(where);
+    const stored =
+      found && (isFinal(found.status) || SENT_STATES.includes(found.status))
+        ? found
+        : (
+            await orders.apply({
+              ...where,
+              source: "webhook",
+              status: null,
+              at,
+              note: `claimed ${status}`,
+            })
+          ).order;
     if (stored && !isFinal(stored.status)) {
       scheduleConfirm(stored, status);
     } else if (stored && stored.status !== status) {

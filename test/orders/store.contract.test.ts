@@ -271,6 +271,28 @@ describe.each(adapters)("order store contract: %s", (_name, makeHarness) => {
     expect(final?.history.map((e) => e.note).filter(Boolean)).toEqual(["first", "second"]);
   });
 
+  it("hands a mutation a copy: an order the caller holds stays as it was, nested parts included", async () => {
+    const { store } = setup();
+    await store.create(order("603", { details: {} }));
+    const held = await store.get("603");
+    if (!held) throw new Error("order 603 missing");
+    const before = JSON.stringify(held);
+    const result = await store.update(
+      "603",
+      (cur) => {
+        cur.history.push({ source: "system", status: null, at: 2, note: "in place" });
+        cur.history[0]!.at = -1;
+        (cur.details as Record<string, unknown>).touched = true;
+        cur.connectionNo = "0000000000";
+        return null;
+      },
+      held,
+    );
+    expect(result?.updated).toBe(false);
+    expect(JSON.stringify(held)).toBe(before);
+    expect(JSON.stringify(result?.order)).toBe(before);
+  });
+
   it("two processes applying different events concurrently both land, notifying once each", async () => {
     const { store } = setup();
     await store.create(order("602"));

@@ -52,6 +52,8 @@ interface Setup {
   statusAnswer: { value: string | "error" };
   /** Orders read from the store (get and getByTransactionId) so far. */
   reads: { count: number };
+  /** Orders written (update calls that changed something) so far. */
+  writes: { count: number };
   close(): Promise<void>;
 }
 
@@ -66,8 +68,14 @@ async function setup(
   const outbox: Notification[] = [];
   const memory = createMemoryOrderStore({ outbox: { append: (ns) => outbox.push(...ns) } });
   const reads = { count: 0 };
+  const writes = { count: 0 };
   const store: typeof memory = {
     ...memory,
+    update: async (reference, mutate, known) => {
+      const r = await memory.update(reference, mutate, known);
+      if (r?.updated) writes.count++;
+      return r;
+    },
     get: (reference) => {
       reads.count++;
       return memory.get(reference);
@@ -126,6 +134,7 @@ async function setup(
     statusQueries,
     statusAnswer,
     reads,
+    writes,
     close: server.close,
   };
 }
@@ -381,7 +390,7 @@ describe("final claims", () => {
     }
   });
 
-  it("read the order once: the confirmation goes on from the order the claim was recorded on", async () => {
+  it("read the order once: the confirmation goes on from the order read for the claim", async () => {
     const s = await setup();
     try {
       const ref = await sentOrder(s);
@@ -394,6 +403,65 @@ describe("final claims", () => {
         expect(s.reads.count).toBe(1);
       }
       expect((await s.orders.get(ref))?.status).toBe("success");
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("on a sent order are written once, by the confirmation, which names the claim", async () => {
+    const s = await setup();
+    try {
+      const ref = await sentOrder(s);
+      const before = (await s.orders.get(ref))!.history.length;
+      s.statusAnswer.value = "pending";
+      s.writes.count = 0;
+      await post(s.url, JSON.stringify({ data: encrypt(payload(ref, "success")) }));
+      await s.routes.settled();
+      expect(s.writes.count).toBe(1);
+      const o = await s.orders.get(ref);
+      expect(o?.status).toBe("pending");
+      expect(o?.history.slice(before)).toEqual([
+        expect.objectContaining({
+          source: "status",
+          status: "pending",
+          note: "confirms webhook success",
+        }),
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("stay recorded when the status query answers a word nobody knows", async () => {
+    const s = await setup();
+    try {
+      const ref = await sentOrder(s);
+      s.statusAnswer.value = "in-limbo";
+      await post(s.url, JSON.stringify({ data: encrypt(payload(ref, "success")) }));
+      await s.routes.settled();
+      const o = await s.orders.get(ref);
+      expect(o?.status).toBe("unknown");
+      expect(o?.unrecognised?.map((u) => u.word)).toEqual(["in-limbo"]);
+      expect(o?.history.at(-1)).toMatchObject({
+        source: "webhook",
+        status: null,
+        note: "claimed success; confirmation failed",
+      });
+    } finally {
+      await s.close();
+    }
+  });
+
+  it("on an order never sent are recorded as claims and change nothing", async () => {
+    const s = await setup();
+    try {
+      const placed = await s.orders.place(mobileInput());
+      await post(s.url, JSON.stringify({ data: encrypt(payload(placed.reference, "success")) }));
+      await s.routes.settled();
+      const o = await s.orders.get(placed.reference);
+      expect(o?.status).toBe("placed");
+      expect(o?.history.map((h) => h.note)).toContain("claimed success");
+      expect(s.outbox.filter((n) => n.reference === placed.reference)).toEqual([]);
     } finally {
       await s.close();
     }
@@ -527,7 +595,6 @@ describe("unrecognised status words", () => {
         ["system", "submitting", ""],
         ["execute", "unknown", "outcome unknown (timeout)"],
         ["webhook", "pending", ""],
-        ["webhook", null, "claimed success"],
         ["status", "success", "confirms webhook success"],
       ]);
       expect(o?.unrecognised).toHaveLength(MAX_UNRECOGNISED);
