@@ -180,6 +180,92 @@ describe("idle deadlines in Redis", () => {
   });
 });
 
+/**
+ * The removal sent with an update's claim (prefetch.ts): the flow's disarm takes its outcome when
+ * the claim was taken at once, and otherwise finds out from Redis what happened to the deadline.
+ */
+describe("idle deadlines removed ahead of the update (Redis)", () => {
+  const claimed = { usable: () => true };
+  const waited = { usable: () => false };
+
+  it("sends nothing for a chat this process did not arm", async () => {
+    const t = testRedis("idle-ahead-none");
+    try {
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      expect(d.removeAhead?.(20, claimed)).toBeUndefined();
+      // Armed by another process: still nothing (this one cannot know).
+      await redisIdleDeadlines(t.connect(), t.prefix).arm(20, 5_000, { locale: "en" });
+      expect(d.removeAhead?.(20, claimed)).toBeUndefined();
+      expect(await d.disarm(20, 5_000)).toBe(true);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("the disarm takes the removal sent ahead instead of asking Redis again", async () => {
+    const t = testRedis("idle-ahead");
+    try {
+      const k = keyspace(t.prefix);
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      await d.arm(21, 5_000, { locale: "en" });
+      const done = d.removeAhead?.(21, claimed);
+      expect(done).toBeDefined();
+      // Let the removal land, then put a deadline back behind the disarm's back: a disarm that
+      // asked Redis itself would remove it.
+      while ((await t.redis.zscore(k.idleDue, "21")) !== null)
+        await new Promise((r) => setImmediate(r));
+      await t.redis.zadd(k.idleDue, 7_000, "21");
+      expect(await d.disarm(21, 5_000)).toBe(true);
+      expect(await t.redis.zscore(k.idleDue, "21")).toBe("7000");
+      await done?.();
+      // Taken once: the chat's next update asks nothing ahead until it is armed again.
+      expect(d.removeAhead?.(21, claimed)).toBeUndefined();
+      await d.arm(21, 9_000);
+      expect(d.removeAhead?.(21, claimed)).toBeDefined();
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("a notice claimed before the update started still ends the flow, claim at once or not", async () => {
+    const t = testRedis("idle-ahead-noticed");
+    try {
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      for (const [chatId, claim] of [
+        [22, claimed],
+        [23, waited],
+      ] as const) {
+        await d.arm(chatId, 1_000, { locale: "en" });
+        expect(await d.claimDue(1_000, 10)).toHaveLength(1);
+        const done = d.removeAhead?.(chatId, claim);
+        expect(await d.disarm(chatId, 1_000)).toBe(false);
+        await done?.();
+      }
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("a removal sent before a claim that had to wait is not taken: the disarm asks Redis", async () => {
+    const t = testRedis("idle-ahead-waited");
+    try {
+      const k = keyspace(t.prefix);
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      await d.arm(24, 5_000, { locale: "en" });
+      const done = d.removeAhead?.(24, waited);
+      while ((await t.redis.zscore(k.idleDue, "24")) !== null)
+        await new Promise((r) => setImmediate(r));
+      // Meanwhile the process that held the update ran it and armed the next question.
+      await t.redis.zadd(k.idleDue, 8_000, "24");
+      expect(await d.disarm(24, 5_000)).toBe(true);
+      expect(await t.redis.zscore(k.idleDue, "24")).toBeNull();
+      await done?.();
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
 describe("idle notice text", () => {
   const i18n = createI18n(() => "en" as const);
   it("names whole minutes as minutes and anything else in seconds", () => {
