@@ -160,8 +160,9 @@ export function redisIdleDeadlines(
 ): IdleDeadlines {
   const k = keyspace(prefix);
   const keys = { due: k.idleDue, info: k.idleInfo, noticed: k.idleNoticed };
-  // Chats whose deadline this process armed and no disarm here removed since (newest last).
-  const armedHere = new Set<number>();
+  // Chats whose deadline this process armed and no disarm here removed since, with the
+  // deadline (newest last).
+  const armedHere = new Map<number, number>();
   // Removals sent ahead of the running update of a chat (removeAhead), for its disarm to take.
   const ahead = new Map<
     number,
@@ -175,9 +176,9 @@ export function redisIdleDeadlines(
     // disarm only removes the deadline.
     async arm(chatId, at, info) {
       armedHere.delete(chatId);
-      armedHere.add(chatId);
+      armedHere.set(chatId, at);
       if (armedHere.size > max) {
-        const oldest = armedHere.values().next().value;
+        const oldest = armedHere.keys().next().value;
         if (oldest !== undefined) armedHere.delete(oldest);
       }
       if (info === undefined) {
@@ -209,13 +210,21 @@ export function redisIdleDeadlines(
       return (await disarmScript.run(redis, keys, String(chatId), String(armedAt))) === 1;
     },
     removeAhead(chatId, claim) {
-      if (!armedHere.has(chatId)) return undefined;
+      const at = armedHere.get(chatId);
+      if (at === undefined) return undefined;
       // A failed removal is no failure of the update: the disarm then removes it itself.
       const removed = redis.zrem(k.idleDue, String(chatId)).catch(() => 0);
       const entry = { removed, claim, taken: false };
       ahead.set(chatId, entry);
       return async () => {
         if (ahead.get(chatId) === entry) ahead.delete(chatId);
+        // The update ran here (its claim taken at once) but never reached the flow's disarm (the
+        // flood limit held it): the deadline goes back as it was, unless something armed anew.
+        // A redelivery dropped as done, or run after another holder, is left alone: that holder
+        // may have disarmed and be working, when the old deadline must not come back.
+        if (entry.taken || !claim.usable() || !claim.ran()) return;
+        if ((await removed) !== 1) return;
+        await redis.zadd(k.idleDue, "NX", at, String(chatId)).catch(() => undefined);
       };
     },
     async claimDue(now, limit) {

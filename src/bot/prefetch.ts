@@ -38,6 +38,8 @@ export interface Prefetch {
 export interface ClaimOutcome {
   /** The claim was taken at the first try: what was sent with it still holds. */
   usable(): boolean;
+  /** The claim was taken (the update ran here). */
+  ran(): boolean;
 }
 
 /**
@@ -50,6 +52,8 @@ interface Batch {
   values: Promise<Array<Buffer | null> | undefined>;
   /** False once the update's claim had to wait: what was read may be stale. */
   usable: boolean;
+  /** The claim was taken. */
+  ran: boolean;
   claims: number;
 }
 
@@ -77,9 +81,9 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
         if (keys.length === 0) return next();
         // A failed read is no failure of the update: the adapters then read for themselves.
         const values = readAll(keys).catch(() => undefined);
-        const batch: Batch = { values, usable: true, claims: 0 };
+        const batch: Batch = { values, usable: true, ran: false, claims: 0 };
         // In the same turn as the read: the same round trip.
-        const after = alongside?.(ctx, { usable: () => batch.usable });
+        const after = alongside?.(ctx, { usable: () => batch.usable, ran: () => batch.ran });
         const id = ctx.update.update_id;
         byUpdate.set(id, batch);
         keys.forEach((key, index) => {
@@ -105,6 +109,7 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
           if (batch) {
             batch.claims += 1;
             if (!taken || batch.claims > 1) batch.usable = false;
+            if (taken) batch.ran = true;
           }
           return taken;
         },

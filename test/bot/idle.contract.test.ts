@@ -185,8 +185,8 @@ describe("idle deadlines in Redis", () => {
  * the claim was taken at once, and otherwise finds out from Redis what happened to the deadline.
  */
 describe("idle deadlines removed ahead of the update (Redis)", () => {
-  const claimed = { usable: () => true };
-  const waited = { usable: () => false };
+  const claimed = { usable: () => true, ran: () => true };
+  const waited = { usable: () => false, ran: () => true };
 
   it("sends nothing for a chat this process did not arm", async () => {
     const t = testRedis("idle-ahead-none");
@@ -260,6 +260,32 @@ describe("idle deadlines removed ahead of the update (Redis)", () => {
       expect(await d.disarm(24, 5_000)).toBe(true);
       expect(await t.redis.zscore(k.idleDue, "24")).toBeNull();
       await done?.();
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("puts back a deadline the update removed but never disarmed (the flood limit held it)", async () => {
+    const t = testRedis("idle-ahead-restore");
+    try {
+      const k = keyspace(t.prefix);
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      await d.arm(25, 5_000, { locale: "en" });
+      await d.removeAhead?.(25, claimed)?.();
+      expect(await t.redis.zscore(k.idleDue, "25")).toBe("5000");
+      // Armed anew meanwhile: that deadline stays.
+      const done = d.removeAhead?.(25, claimed);
+      while ((await t.redis.zscore(k.idleDue, "25")) !== null)
+        await new Promise((r) => setImmediate(r));
+      await t.redis.zadd(k.idleDue, 6_000, "25");
+      await done?.();
+      expect(await t.redis.zscore(k.idleDue, "25")).toBe("6000");
+      // A redelivery that waited for another holder, or was dropped: not put back.
+      for (const claim of [waited, { usable: () => true, ran: () => false }]) {
+        await t.redis.zadd(k.idleDue, 5_000, "25");
+        await d.removeAhead?.(25, claim)?.();
+        expect(await t.redis.zscore(k.idleDue, "25")).toBeNull();
+      }
     } finally {
       await t.cleanup();
     }

@@ -110,10 +110,10 @@ describe("prefetched session and conversation reads", () => {
     const inner = redisUpdateClaims(t.redis, `${t.prefix}claims5:`);
     const claims = prefetch.gate(inner);
     const log: string[] = [];
-    const alongside = (_ctx: Context, claim: { usable(): boolean }) => {
+    const alongside = (_ctx: Context, claim: { usable(): boolean; ran(): boolean }) => {
       log.push("sent");
       return async () => {
-        log.push(`ended usable=${claim.usable()}`);
+        log.push(`ended usable=${claim.usable()} ran=${claim.ran()}`);
       };
     };
     const at = (id: number) => ({ update: { update_id: id } }) as Context;
@@ -131,6 +131,12 @@ describe("prefetched session and conversation reads", () => {
         });
       }),
     ).rejects.toThrow("handler failed");
-    expect(log).toEqual(["sent", "ran", "ended usable=true", "sent", "ended usable=false"]);
+    expect(log).toEqual([
+      "sent",
+      "ran",
+      "ended usable=true ran=true",
+      "sent",
+      "ended usable=false ran=true",
+    ]);
   });
 });
