@@ -22,7 +22,8 @@ import type { Alongside, ClaimOutcome } from "./prefetch.ts";
  * that finds no deadline (the arm is not repeated on replay) although no notice was sent. So each
  * arm is named by its own time (the deadline's score, drawn with the arm and replayed with it), the
  * sweeper records the time of the deadline it noticed, and disarm reports a notice only when that
- * time is the flow's own arm's.
+ * time is the flow's own arm's. (A chat's arm after a notice is due at least the idle time after
+ * the noticed one, so two arms share a time only with process clocks apart by the idle time.)
  *
  * What the notice says (locale, the flow to start again) is a key of its own, written by a flow's
  * first arm and again only when it changes (a /language mid-flow) or is half a day old: the other
