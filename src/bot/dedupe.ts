@@ -16,6 +16,12 @@ import { extendIfHeld } from "../redis/scripts.ts";
  * was handling is handled by the next one instead of being dropped (which left the conversation
  * one answer behind what the chat shows, waiting for an answer the user had already given). Money
  * never depends on this: the conversation's idempotency key does.
+ *
+ * Why two commands (lease, then done mark) and not one claim that stays: a claim left by a process
+ * that died must be told "done" (drop the redelivery) from "died half-way" (run it), and only a
+ * write after the update says which. A liveness heartbeat per process cannot: an update finished
+ * just before its process died (its webhook 200 lost with it) would run again (README,
+ * Performance, "Redis commands").
  */
 export interface UpdateClaims {
   /** Takes the lease unless someone holds it or the update is done. */

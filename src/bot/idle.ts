@@ -6,6 +6,7 @@ import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { menuButton } from "./callback-data.ts";
 import { LOCALES, type Locale, type Translate } from "./i18n.ts";
+import type { Alongside, ClaimOutcome } from "./prefetch.ts";
 
 /**
  * The idle notice, sent when a question's time runs out rather than when the user next writes.
@@ -19,79 +20,121 @@ import { LOCALES, type Locale, type Translate } from "./i18n.ts";
  * "Lost the race" must mean a notice went out for THIS question, not merely "no deadline found":
  * a process killed after it disarmed, before the conversation's step was saved, leaves a replay
  * that finds no deadline (the arm is not repeated on replay) although no notice was sent. So each
- * arm carries a token (drawn with the arm, replayed with it), the sweeper records the token of the
- * deadline it noticed, and disarm reports a notice only when that token is the flow's own.
+ * arm is named by its own time (the deadline's score, drawn with the arm and replayed with it), the
+ * sweeper records the time of the deadline it noticed, and disarm reports a notice only when that
+ * time is the flow's own arm's. (A chat's arm after a notice is due at least the idle time after
+ * the noticed one, so two arms share a time only with process clocks apart by the idle time.)
+ *
+ * What the notice says (locale, the flow to start again) is a key of its own, written by a flow's
+ * first arm and again only when it changes (a /language mid-flow) or is half a day old: the other
+ * questions' arms are one `ZADD` each (prompt-loop.ts keeps what its flow last wrote).
  */
 
 export const idleInfoSchema = z.object({
   locale: z.enum(LOCALES),
   /** The conversation to start again (a menu entry), if the flow is one. */
   flow: z.string().optional(),
-  /** Names this arm: disarm tells "its notice went out" from "no deadline here". */
+  /** Read and dropped: arms written before an arm was named by its time carried a token. */
   token: z.string().max(64).optional(),
 });
 export type IdleInfo = z.infer<typeof idleInfoSchema>;
 
 export interface IdleDeadlines {
-  arm(chatId: number, atMs: number, info: IdleInfo): Promise<void>;
   /**
-   * Removes the chat's deadline. False only when the notice of the deadline armed with `token`
+   * Sets the chat's deadline to `atMs`, which also names this arm (see disarm). `info` is what the
+   * notice will say; without it the notice says what the chat's last arm with info said.
+   */
+  arm(chatId: number, atMs: number, info?: IdleInfo): Promise<void>;
+  /**
+   * Removes the chat's deadline. False only when the notice of the deadline armed at `armedAt`
    * went out (the flow must end); true otherwise, a deadline that was never written or already
    * removed included.
    */
-  disarm(chatId: number, token?: string): Promise<boolean>;
+  disarm(chatId: number, armedAt?: number): Promise<boolean>;
   /** Takes up to `limit` deadlines due by `nowMs`; each one is handed to exactly one caller. */
   claimDue(nowMs: number, limit: number): Promise<Array<{ chatId: number; info: IdleInfo }>>;
+  /**
+   * Removes the deadline of a chat whose flow this process armed as an update of the chat starts,
+   * sent with the update's reads and claim (prefetch.ts): one round trip less per answer. The
+   * flow's disarm takes the outcome when the claim was taken at once and this removal took the
+   * deadline; otherwise it asks Redis itself (and finds what happened to it). Returns what to run
+   * once the update is over, or undefined when nothing was sent.
+   */
+  removeAhead?(chatId: number, claim: ClaimOutcome): (() => Promise<void>) | undefined;
 }
 
-export function memoryIdleDeadlines(): IdleDeadlines {
-  const due = new Map<number, { at: number; info: IdleInfo }>();
-  const noticed = new Map<number, string>();
+/** `removeAhead` of `idle` for the update's chat, as prefetch.ts sends it; undefined without one. */
+export function removeIdleAhead<C extends { chat?: { id: number } | undefined }>(
+  idle: IdleDeadlines | undefined,
+): Alongside<C> | undefined {
+  const ahead = idle?.removeAhead?.bind(idle);
+  if (ahead === undefined) return undefined;
+  return (ctx, claim) => (ctx.chat === undefined ? undefined : ahead(ctx.chat.id, claim));
+}
+
+/** What a notice says without an info (lost, or armed before infos were kept). */
+const FALLBACK_INFO: IdleInfo = { locale: "en" };
+const withoutToken = ({ token: _token, ...rest }: IdleInfo): IdleInfo => rest;
+
+export function memoryIdleDeadlines(max = 100_000): IdleDeadlines {
+  const due = new Map<number, number>();
+  const infos = new Map<number, IdleInfo>();
+  const noticed = new Map<number, number>();
   return {
     async arm(chatId, at, info) {
-      due.set(chatId, { at, info });
+      due.set(chatId, at);
+      if (info === undefined) return;
+      infos.delete(chatId);
+      infos.set(chatId, withoutToken(info));
+      if (infos.size > max) {
+        const oldest = infos.keys().next().value;
+        if (oldest !== undefined) infos.delete(oldest);
+      }
     },
-    async disarm(chatId, token) {
+    async disarm(chatId, armedAt) {
       due.delete(chatId);
       const seen = noticed.get(chatId);
-      if (seen === undefined || token === undefined || seen !== token) return true;
+      if (seen === undefined || armedAt === undefined || seen !== armedAt) return true;
       noticed.delete(chatId);
       return false;
     },
     async claimDue(now, limit) {
       const out: Array<{ chatId: number; info: IdleInfo }> = [];
-      for (const [chatId, d] of due) {
+      for (const [chatId, at] of due) {
         if (out.length >= limit) break;
-        if (d.at > now) continue;
+        if (at > now) continue;
         due.delete(chatId);
-        if (d.info.token !== undefined) noticed.set(chatId, d.info.token);
-        out.push({ chatId, info: d.info });
+        noticed.set(chatId, at);
+        const info = infos.get(chatId) ?? FALLBACK_INFO;
+        infos.delete(chatId);
+        out.push({ chatId, info });
       }
       return out;
     },
   };
 }
 
-// KEYS: due (zset), info (hash), noticed (hash). ARGV: chat id, the arm's token ('' = none).
+// KEYS: due (zset), info (hash), noticed (hash). ARGV: chat id, the arm's time ('' = none).
 // Returns 0 only when the notice of this very arm went out. Only run when the disarm's ZREM found
 // no deadline (a notice went out, or a replay disarms again).
 const DISARM = `
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('HDEL', KEYS[2], ARGV[1])
 local seen = redis.call('HGET', KEYS[3], ARGV[1])
-if ARGV[2] ~= '' and seen == ARGV[2] then
+if ARGV[2] ~= '' and seen and tonumber(seen) ~= nil and tonumber(seen) == tonumber(ARGV[2]) then
   redis.call('HDEL', KEYS[3], ARGV[1])
   return 0
 end
 return 1
 `;
 // KEYS: due, info (hash, as armed before the per-chat keys), noticed. ARGV: now, limit, the per-chat
-// info key without the chat id (same slot). For each claimed deadline its token is kept in noticed.
-// Returns chat id, info JSON, chat id, info JSON...
+// info key without the chat id (same slot). For each claimed deadline its time (which names the
+// arm) is kept in noticed. Returns chat id, info JSON, chat id, info JSON...
 const CLAIM = `
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
 local out = {}
-for _, id in ipairs(ids) do
+for i = 1, #due, 2 do
+  local id = due[i]
   redis.call('ZREM', KEYS[1], id)
   local own = ARGV[3] .. id
   local info = redis.call('GET', own)
@@ -101,10 +144,7 @@ for _, id in ipairs(ids) do
     info = redis.call('HGET', KEYS[2], id) or ''
     redis.call('HDEL', KEYS[2], id)
   end
-  local ok, decoded = pcall(cjson.decode, info)
-  if ok and type(decoded) == 'table' and type(decoded.token) == 'string' then
-    redis.call('HSET', KEYS[3], id, decoded.token)
-  end
+  redis.call('HSET', KEYS[3], id, due[i + 1])
   out[#out + 1] = id
   out[#out + 1] = info
 end
@@ -114,30 +154,79 @@ type IdleKey = "due" | "info" | "noticed";
 const disarmScript = luaScript<IdleKey, number>("raIdleDisarm", ["due", "info", "noticed"], DISARM);
 const claimScript = luaScript<IdleKey, string[]>("raIdleClaim", ["due", "info", "noticed"], CLAIM);
 
-export function redisIdleDeadlines(redis: RedisClient, prefix: string): IdleDeadlines {
+export function redisIdleDeadlines(
+  redis: RedisClient,
+  prefix: string,
+  max = 100_000,
+): IdleDeadlines {
   const k = keyspace(prefix);
   const keys = { due: k.idleDue, info: k.idleInfo, noticed: k.idleNoticed };
+  // Chats whose deadline this process armed and no disarm here removed since, with the
+  // deadline (newest last).
+  const armedHere = new Map<number, number>();
+  // Removals sent ahead of the running update of a chat (removeAhead), for its disarm to take.
+  const ahead = new Map<
+    number,
+    { removed: Promise<number>; claim: ClaimOutcome; taken: boolean }
+  >();
   return {
-    // Arm and disarm run once per question: plain commands (arm two, pipelined; disarm one)
-    // rather than a transaction or a script (4 commands each, as Redis counts them). The notice's
-    // info is a key of its own that outlives the deadline by a day (a sweeper down that long still
-    // finds it) and then goes by itself, so a disarm only removes the deadline.
+    // Arm and disarm run once per question: plain commands rather than a transaction or a
+    // script (4 commands each, as Redis counts them). An arm is one ZADD; a flow's first arm (or
+    // one whose notice changed) writes the notice's info too, as a key of its own that outlives the
+    // deadline by a day (a sweeper down that long still finds it) and then goes by itself, so a
+    // disarm only removes the deadline.
     async arm(chatId, at, info) {
+      armedHere.delete(chatId);
+      armedHere.set(chatId, at);
+      if (armedHere.size > max) {
+        const oldest = armedHere.keys().next().value;
+        if (oldest !== undefined) armedHere.delete(oldest);
+      }
+      if (info === undefined) {
+        await redis.zadd(k.idleDue, at, String(chatId));
+        return;
+      }
       // The deadline first: from then on the chat's member carries the new (future) time, so a
       // sweep between the two cannot claim it before its info is replaced.
       await pipelineOk(
         redis
           .pipeline()
           .zadd(k.idleDue, at, String(chatId))
-          .set(k.idleInfoOf(chatId), JSON.stringify(info), "PX", infoTtlMs(at)),
+          .set(k.idleInfoOf(chatId), JSON.stringify(withoutToken(info)), "PX", infoTtlMs(at)),
       );
     },
-    async disarm(chatId, token) {
+    async disarm(chatId, armedAt) {
+      armedHere.delete(chatId);
+      const early = ahead.get(chatId);
+      if (early !== undefined && !early.taken) {
+        early.taken = true;
+        // Taken by this update's own removal, before any sweep could claim it: no notice.
+        if (early.claim.usable() && (await early.removed) === 1) return true;
+      }
       const removed = await redis.zrem(k.idleDue, String(chatId));
       // Removed by us: no notice was claimed for it. Otherwise a sweeper may have noticed this
-      // very arm (or nothing was armed, e.g. a replay): the script tells the two apart.
-      if (removed === 1 || token === undefined) return true;
-      return (await disarmScript.run(redis, keys, String(chatId), token)) === 1;
+      // very arm (or nothing was armed, e.g. a replay, or a removal sent ahead): the script tells
+      // the two apart.
+      if (removed === 1 || armedAt === undefined) return true;
+      return (await disarmScript.run(redis, keys, String(chatId), String(armedAt))) === 1;
+    },
+    removeAhead(chatId, claim) {
+      const at = armedHere.get(chatId);
+      if (at === undefined) return undefined;
+      // A failed removal is no failure of the update: the disarm then removes it itself.
+      const removed = redis.zrem(k.idleDue, String(chatId)).catch(() => 0);
+      const entry = { removed, claim, taken: false };
+      ahead.set(chatId, entry);
+      return async () => {
+        if (ahead.get(chatId) === entry) ahead.delete(chatId);
+        // The update ran here (its claim taken at once) but never reached the flow's disarm (the
+        // flood limit held it): the deadline goes back as it was, unless something armed anew.
+        // A redelivery dropped as done, or run after another holder, is left alone: that holder
+        // may have disarmed and be working, when the old deadline must not come back.
+        if (entry.taken || !claim.usable() || !claim.ran()) return;
+        if ((await removed) !== 1) return;
+        await redis.zadd(k.idleDue, "NX", at, String(chatId)).catch(() => undefined);
+      };
     },
     async claimDue(now, limit) {
       const flat = await claimScript.run(
@@ -152,7 +241,7 @@ export function redisIdleDeadlines(redis: RedisClient, prefix: string): IdleDead
         const parsed = idleInfoSchema.safeParse(safeJson(flat[i + 1] ?? ""));
         out.push({
           chatId: Number(flat[i]),
-          info: parsed.success ? parsed.data : { locale: "en" },
+          info: parsed.success ? withoutToken(parsed.data) : FALLBACK_INFO,
         });
       }
       return out;

@@ -147,9 +147,9 @@ export function keyspace(prefix: string) {
     idleDue: `${prefix}{idle}:due`,
     /** Hash: chat id -> what the idle notice needs, as armed before idleInfoOf (still read). */
     idleInfo: `${prefix}{idle}:info`,
-    /** String per chat: what the idle notice needs (JSON: locale, flow, the arm's token), with a TTL. */
+    /** String per chat: what the idle notice says (JSON: locale, flow), written by a flow's first arm, with a TTL. */
     idleInfoOf: (chatId: number) => `${prefix}{idle}:info:${chatId}`,
-    /** Hash: chat id -> the token of the deadline whose notice went out (until the flow sees it). */
+    /** Hash: chat id -> the time of the deadline whose notice went out, naming its arm (until the flow sees it). */
     idleNoticed: `${prefix}{idle}:noticed`,
   };
 }

@@ -53,44 +53,42 @@ describe.each(adapters)("idle deadlines contract: %s", (_name, makeHarness) => {
   it("claims only what is due, each once, with what the notice needs", async () => {
     const a = h.make();
     const b = h.make();
-    await a.arm(1, 1_000, { locale: "ne", flow: "mobile", token: "t1" });
-    await a.arm(2, 5_000, { locale: "en", token: "t2" });
+    await a.arm(1, 1_000, { locale: "ne", flow: "mobile" });
+    await a.arm(2, 5_000, { locale: "en" });
     expect(await a.claimDue(999, 10)).toEqual([]);
     const [x, y] = await Promise.all([a.claimDue(1_000, 10), b.claimDue(1_000, 10)]);
-    expect([...x, ...y]).toEqual([
-      { chatId: 1, info: { locale: "ne", flow: "mobile", token: "t1" } },
-    ]);
+    expect([...x, ...y]).toEqual([{ chatId: 1, info: { locale: "ne", flow: "mobile" } }]);
     // Claimed: the flow learns the notice went out.
-    expect(await a.disarm(1, "t1")).toBe(false);
+    expect(await a.disarm(1, 1_000)).toBe(false);
     // Not yet due: the flow's disarm wins and the sweeper gets nothing.
-    expect(await b.disarm(2, "t2")).toBe(true);
+    expect(await b.disarm(2, 5_000)).toBe(true);
     expect(await a.claimDue(10_000, 10)).toEqual([]);
   });
 
   it("reports a notice only for the arm it was sent for: a deadline already removed is no notice", async () => {
     const a = h.make();
-    await a.arm(4, 1_000, { locale: "en", token: "first" });
+    await a.arm(4, 1_000, { locale: "en" });
     // A process disarmed it and died before its step was saved: the replay disarms again.
-    expect(await a.disarm(4, "first")).toBe(true);
-    expect(await a.disarm(4, "first")).toBe(true);
+    expect(await a.disarm(4, 1_000)).toBe(true);
+    expect(await a.disarm(4, 1_000)).toBe(true);
     // A notice for an older question does not end the flow waiting on a newer one.
-    await a.arm(5, 1_000, { locale: "en", token: "old" });
+    await a.arm(5, 1_000, { locale: "en" });
     expect(await a.claimDue(1_000, 10)).toHaveLength(1);
-    await a.arm(5, 9_000, { locale: "en", token: "new" });
-    expect(await a.disarm(5, "new")).toBe(true);
+    await a.arm(5, 9_000, { locale: "en" });
+    expect(await a.disarm(5, 9_000)).toBe(true);
   });
 
   it("re-arming replaces what the notice says, and a disarmed deadline leaves nothing to claim", async () => {
     const a = h.make();
-    await a.arm(6, 1_000, { locale: "en", flow: "mobile", token: "q1" });
-    expect(await a.disarm(6, "q1")).toBe(true);
-    await a.arm(6, 2_000, { locale: "ne", flow: "dth", token: "q2" });
+    await a.arm(6, 1_000, { locale: "en", flow: "mobile" });
+    expect(await a.disarm(6, 1_000)).toBe(true);
+    await a.arm(6, 2_000, { locale: "ne", flow: "dth" });
     expect(await a.claimDue(5_000, 10)).toEqual([
-      { chatId: 6, info: { locale: "ne", flow: "dth", token: "q2" } },
+      { chatId: 6, info: { locale: "ne", flow: "dth" } },
     ]);
-    expect(await a.disarm(6, "q2")).toBe(false);
-    await a.arm(7, 1_000, { locale: "hi", token: "q3" });
-    expect(await a.disarm(7, "q3")).toBe(true);
+    expect(await a.disarm(6, 2_000)).toBe(false);
+    await a.arm(7, 1_000, { locale: "hi" });
+    expect(await a.disarm(7, 1_000)).toBe(true);
     expect(await a.claimDue(5_000, 10)).toEqual([]);
   });
 
@@ -100,6 +98,45 @@ describe.each(adapters)("idle deadlines contract: %s", (_name, makeHarness) => {
     await a.arm(3, 9_000, { locale: "hi" });
     expect(await a.claimDue(5_000, 10)).toEqual([]);
     expect(await a.claimDue(9_000, 10)).toHaveLength(1);
+  });
+
+  it("an arm without info keeps what the chat's last arm said, from another process too", async () => {
+    const a = h.make();
+    const b = h.make();
+    await a.arm(11, 1_000, { locale: "ne", flow: "dth" });
+    expect(await a.disarm(11, 1_000)).toBe(true);
+    // The flow's next questions: the deadline only.
+    await b.arm(11, 2_000);
+    expect(await a.disarm(11, 2_000)).toBe(true);
+    await b.arm(11, 3_000);
+    expect(await a.claimDue(3_000, 10)).toEqual([
+      { chatId: 11, info: { locale: "ne", flow: "dth" } },
+    ]);
+    expect(await b.disarm(11, 3_000)).toBe(false);
+  });
+
+  it("names an arm by its time: the notice of an earlier arm of the chat is not this one's", async () => {
+    const a = h.make();
+    await a.arm(12, 1_000, { locale: "en" });
+    expect(await a.claimDue(1_000, 10)).toHaveLength(1);
+    // A flow that never saw that notice (its own arm was later, and removed) goes on.
+    expect(await a.disarm(12, 1_500)).toBe(true);
+    // The flow that was noticed still learns it, once.
+    expect(await a.disarm(12, 1_000)).toBe(false);
+    expect(await a.disarm(12, 1_000)).toBe(true);
+  });
+
+  it("a notice's arm is not told apart without its time: no arm named, no notice reported", async () => {
+    const a = h.make();
+    await a.arm(13, 1_000, { locale: "en" });
+    expect(await a.claimDue(1_000, 10)).toHaveLength(1);
+    expect(await a.disarm(13)).toBe(true);
+  });
+
+  it("says the fallback when no info was ever written for the chat", async () => {
+    const a = h.make();
+    await a.arm(14, 1_000);
+    expect(await a.claimDue(1_000, 10)).toEqual([{ chatId: 14, info: { locale: "en" } }]);
   });
 });
 
@@ -112,9 +149,11 @@ describe("idle deadlines in Redis", () => {
       await t.redis.zadd(k.idleDue, 1_000, "9");
       await t.redis.hset(k.idleInfo, "9", JSON.stringify(info));
       const d = redisIdleDeadlines(t.redis, t.prefix);
-      expect(await d.claimDue(1_000, 10)).toEqual([{ chatId: 9, info }]);
+      expect(await d.claimDue(1_000, 10)).toEqual([
+        { chatId: 9, info: { locale: "ne", flow: "mobile" } },
+      ]);
       expect(await t.redis.hlen(k.idleInfo)).toBe(0);
-      expect(await d.disarm(9, "old")).toBe(false);
+      expect(await d.disarm(9, 1_000)).toBe(false);
     } finally {
       await t.cleanup();
     }
@@ -125,10 +164,128 @@ describe("idle deadlines in Redis", () => {
     try {
       const k = keyspace(t.prefix);
       const d = redisIdleDeadlines(t.redis, t.prefix);
-      await d.arm(10, Date.now() + 60_000, { locale: "en", token: "x" });
+      await d.arm(10, Date.now() + 60_000, { locale: "en" });
       const ttl = await t.redis.pttl(k.idleInfoOf(10));
       expect(ttl).toBeGreaterThan(60_000);
       expect(ttl).toBeLessThanOrEqual(60_000 + 86_400_000);
+      // An arm without info writes the deadline alone: the info and its expiry stay as they were.
+      await t.redis.pexpire(k.idleInfoOf(10), 120_000);
+      await d.arm(10, Date.now() + 90_000);
+      expect(await t.redis.zscore(k.idleDue, "10")).not.toBeNull();
+      expect(await t.redis.pttl(k.idleInfoOf(10))).toBeLessThanOrEqual(120_000);
+      expect(JSON.parse((await t.redis.get(k.idleInfoOf(10))) ?? "null")).toEqual({ locale: "en" });
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
+
+/**
+ * The removal sent with an update's claim (prefetch.ts): the flow's disarm takes its outcome when
+ * the claim was taken at once, and otherwise finds out from Redis what happened to the deadline.
+ */
+describe("idle deadlines removed ahead of the update (Redis)", () => {
+  const claimed = { usable: () => true, ran: () => true };
+  const waited = { usable: () => false, ran: () => true };
+
+  it("sends nothing for a chat this process did not arm", async () => {
+    const t = testRedis("idle-ahead-none");
+    try {
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      expect(d.removeAhead?.(20, claimed)).toBeUndefined();
+      // Armed by another process: still nothing (this one cannot know).
+      await redisIdleDeadlines(t.connect(), t.prefix).arm(20, 5_000, { locale: "en" });
+      expect(d.removeAhead?.(20, claimed)).toBeUndefined();
+      expect(await d.disarm(20, 5_000)).toBe(true);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("the disarm takes the removal sent ahead instead of asking Redis again", async () => {
+    const t = testRedis("idle-ahead");
+    try {
+      const k = keyspace(t.prefix);
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      await d.arm(21, 5_000, { locale: "en" });
+      const done = d.removeAhead?.(21, claimed);
+      expect(done).toBeDefined();
+      // Let the removal land, then put a deadline back behind the disarm's back: a disarm that
+      // asked Redis itself would remove it.
+      while ((await t.redis.zscore(k.idleDue, "21")) !== null)
+        await new Promise((r) => setImmediate(r));
+      await t.redis.zadd(k.idleDue, 7_000, "21");
+      expect(await d.disarm(21, 5_000)).toBe(true);
+      expect(await t.redis.zscore(k.idleDue, "21")).toBe("7000");
+      await done?.();
+      // Taken once: the chat's next update asks nothing ahead until it is armed again.
+      expect(d.removeAhead?.(21, claimed)).toBeUndefined();
+      await d.arm(21, 9_000);
+      expect(d.removeAhead?.(21, claimed)).toBeDefined();
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("a notice claimed before the update started still ends the flow, claim at once or not", async () => {
+    const t = testRedis("idle-ahead-noticed");
+    try {
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      for (const [chatId, claim] of [
+        [22, claimed],
+        [23, waited],
+      ] as const) {
+        await d.arm(chatId, 1_000, { locale: "en" });
+        expect(await d.claimDue(1_000, 10)).toHaveLength(1);
+        const done = d.removeAhead?.(chatId, claim);
+        expect(await d.disarm(chatId, 1_000)).toBe(false);
+        await done?.();
+      }
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("a removal sent before a claim that had to wait is not taken: the disarm asks Redis", async () => {
+    const t = testRedis("idle-ahead-waited");
+    try {
+      const k = keyspace(t.prefix);
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      await d.arm(24, 5_000, { locale: "en" });
+      const done = d.removeAhead?.(24, waited);
+      while ((await t.redis.zscore(k.idleDue, "24")) !== null)
+        await new Promise((r) => setImmediate(r));
+      // Meanwhile the process that held the update ran it and armed the next question.
+      await t.redis.zadd(k.idleDue, 8_000, "24");
+      expect(await d.disarm(24, 5_000)).toBe(true);
+      expect(await t.redis.zscore(k.idleDue, "24")).toBeNull();
+      await done?.();
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("puts back a deadline the update removed but never disarmed (the flood limit held it)", async () => {
+    const t = testRedis("idle-ahead-restore");
+    try {
+      const k = keyspace(t.prefix);
+      const d = redisIdleDeadlines(t.redis, t.prefix);
+      await d.arm(25, 5_000, { locale: "en" });
+      await d.removeAhead?.(25, claimed)?.();
+      expect(await t.redis.zscore(k.idleDue, "25")).toBe("5000");
+      // Armed anew meanwhile: that deadline stays.
+      const done = d.removeAhead?.(25, claimed);
+      while ((await t.redis.zscore(k.idleDue, "25")) !== null)
+        await new Promise((r) => setImmediate(r));
+      await t.redis.zadd(k.idleDue, 6_000, "25");
+      await done?.();
+      expect(await t.redis.zscore(k.idleDue, "25")).toBe("6000");
+      // A redelivery that waited for another holder, or was dropped: not put back.
+      for (const claim of [waited, { usable: () => true, ran: () => false }]) {
+        await t.redis.zadd(k.idleDue, 5_000, "25");
+        await d.removeAhead?.(25, claim)?.();
+        expect(await t.redis.zscore(k.idleDue, "25")).toBeNull();
+      }
     } finally {
       await t.cleanup();
     }

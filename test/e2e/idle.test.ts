@@ -1,5 +1,7 @@
+import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { deleteKeys, startTestSystem, type TestSystem } from "../support/system.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { deleteKeys, REDIS_URL, startTestSystem, type TestSystem } from "../support/system.ts";
 
 /**
  * Issue 16, item 5: the idle notice is sent when the question's time runs out (not when the user
@@ -72,5 +74,53 @@ describe("the idle notice across a restart (Redis)", () => {
     expect(after.buttons(notice)).toEqual(["🔁 Start again"]);
     await new Promise((r) => setTimeout(r, 1500));
     expect(after.botTexts().filter((m) => m.includes("ended after"))).toHaveLength(1);
+  });
+});
+
+/**
+ * A flow writes what its notice says once (its first question) and again only when that changes:
+ * every other question's arm is the deadline alone (idle.ts, prompt-loop.ts).
+ */
+describe("what the idle notice says, kept per flow (Redis)", () => {
+  let ts: TestSystem | undefined;
+  let redis: Redis | undefined;
+  afterEach(async () => {
+    redis?.disconnect();
+    redis = undefined;
+    await ts?.cleanup();
+    ts = undefined;
+  });
+
+  it("the next question's arm leaves the info its flow's first question wrote", async () => {
+    ts = await startTestSystem({ redis: true, env: { CONVERSATION_IDLE_MS: "1500" } });
+    redis = new Redis(REDIS_URL);
+    const key = keyspace(ts.prefix).idleInfoOf(1804);
+    const u = ts.user(1804);
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    // Written with the conversation state, after the question went out.
+    let raw: string | null = null;
+    while (raw === null) {
+      raw = await redis.get(key);
+      if (raw === null) await new Promise((r) => setTimeout(r, 20));
+    }
+    const written = JSON.parse(raw);
+    expect(written).toMatchObject({ locale: "en" });
+    // Changed behind the flow's back: an arm that wrote it again would put English back.
+    await redis.set(key, JSON.stringify({ ...written, locale: "hi" }), "KEEPTTL");
+    await u.say("9841001804", /Operator for 9841001804/);
+    const notice = await u.waitFor(/सेकंड तक जवाब न आने से/, 6000);
+    expect(u.buttons(notice)).toEqual(["🔁 फिर से शुरू करें"]);
+  });
+
+  it("a language switched mid-flow is what the notice says", async () => {
+    ts = await startTestSystem({ redis: true, env: { CONVERSATION_IDLE_MS: "1500" } });
+    const u = ts.user(1805);
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    await u.say("/language", /Choose your language/);
+    u.press("नेपाली");
+    await u.waitFor("भाषा नेपाली राखियो।");
+    const notice = await u.waitFor(/सेकेन्डसम्म जवाफ नआएकाले/, 6000);
+    expect(u.buttons(notice)).toEqual(["🔁 फेरि सुरु गर्ने"]);
+    expect(u.botTexts().filter((m) => m.includes("ended after"))).toHaveLength(0);
   });
 });

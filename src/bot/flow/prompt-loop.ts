@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { InlineKeyboard } from "grammy";
 import type { Message } from "grammy/types";
 import {
@@ -205,6 +204,14 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
 }
 
 /**
+ * What the idle notice of a flow's arms says, as its arms last wrote it (idle.ts), and when. Per
+ * run of the conversation: rebuilt on every replay from what the arms' externals returned.
+ */
+const infoWritten = new WeakMap<object, { said: string; at: number }>();
+/** Past this age the notice's info is written again (it is kept a day past its deadline). */
+const INFO_REWRITE_MS = 12 * 3600 * 1000;
+
+/**
  * The next update of this chat meant for the question, after the idle and cancel checks; what
  * the chat does meanwhile (an informational command, a language button, "Leave this order?" and
  * its answers) is handled here, and the question keeps waiting. `reshow` sends the question again
@@ -221,29 +228,32 @@ async function next(
   const chatId = s.ctx.chat?.id ?? 0;
   for (;;) {
     // The notice is sent when the time runs out (idle.ts), not when the user next writes.
-    // The token is drawn with the arm, inside external, so a replay disarms with the same one.
-    // The clock is read in the same external as the arm (and the disarm below): every step of
-    // a flow is replayed on each later update, and each recorded op costs on every replay.
-    const { before, token } = idle
+    // The arm is named by its deadline, drawn with the arm inside external, so a replay disarms
+    // with the same one. The clock is read in the same external as the arm (and the disarm below):
+    // every step of a flow is replayed on each later update, and each recorded op costs on every
+    // replay. What the notice says is written only when this flow has not written it yet, it
+    // changed (a language switch) or it is half a day old: decided inside the external and
+    // returned, so a replay keeps the same record of it.
+    const { before, armedAt, wrote } = idle
       ? await conversation.external(async (outer: BotContext) => {
           const at = Date.now();
-          const drawn = randomUUID();
-          const info = {
-            locale: t.locale,
-            token: drawn,
-            ...(s.nav.flow ? { flow: s.nav.flow } : {}),
-          };
+          const info = { locale: t.locale, ...(s.nav.flow ? { flow: s.nav.flow } : {}) };
+          const said = JSON.stringify(info);
+          const last = infoWritten.get(conversation);
+          const fresh = last !== undefined && last.said === said && at - last.at < INFO_REWRITE_MS;
+          const deadline = at + deps.settings.idleMs;
           // Written while the conversation state is saved; the update waits for both (deferred.ts).
-          await finishWithUpdate(outer, idle.arm(chatId, at + deps.settings.idleMs, info));
-          return { before: at, token: drawn };
+          await finishWithUpdate(outer, idle.arm(chatId, deadline, fresh ? undefined : info));
+          return { before: at, armedAt: deadline, wrote: fresh ? undefined : said };
         })
-      : { before: await conversation.now(), token: undefined };
+      : { before: await conversation.now(), armedAt: undefined, wrote: undefined };
+    if (wrote !== undefined) infoWritten.set(conversation, { said: wrote, at: before });
     const u = await conversation.wait();
     // Whoever removes the deadline first decides: a notice already sent ends the flow too.
     const { after, pending } = idle
       ? await conversation.external(async () => {
           const at = Date.now();
-          return { after: at, pending: await idle.disarm(chatId, token) };
+          return { after: at, pending: await idle.disarm(chatId, armedAt) };
         })
       : { after: await conversation.now(), pending: true };
     if (!pending || after - before > deps.settings.idleMs) {
