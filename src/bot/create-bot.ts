@@ -47,7 +47,6 @@ import { FLOOD_LIMIT, FLOOD_WINDOW_MS, floodCounter } from "./flood.ts";
 import { flowVersion } from "./flow/version.ts";
 import type { BotFlows } from "./flows.ts";
 import { LOCALES, translator } from "./i18n.ts";
-import { removeIdleAhead } from "./idle.ts";
 import { readingPrefetched, redisPrefetch } from "./prefetch.ts";
 import { skipUnchangedWrites } from "./session-storage.ts";
 
@@ -147,7 +146,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
       prefetch.middleware((ctx) => {
         const key = chatKey(ctx);
         return key === undefined ? [] : [keys.sessionPrefix + key, keys.conversationPrefix + key];
-      }, removeIdleAhead(deps.idle)),
+      }),
     );
   }
   const claims = opts.redis

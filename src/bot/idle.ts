@@ -6,7 +6,6 @@ import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { menuButton } from "./callback-data.ts";
 import { LOCALES, type Locale, type Translate } from "./i18n.ts";
-import type { Alongside, ClaimOutcome } from "./prefetch.ts";
 
 /**
  * The idle notice, sent when a question's time runs out rather than when the user next writes.
@@ -53,23 +52,6 @@ export interface IdleDeadlines {
   disarm(chatId: number, armedAt?: number): Promise<boolean>;
   /** Takes up to `limit` deadlines due by `nowMs`; each one is handed to exactly one caller. */
   claimDue(nowMs: number, limit: number): Promise<Array<{ chatId: number; info: IdleInfo }>>;
-  /**
-   * Removes the deadline of a chat whose flow this process armed as an update of the chat starts,
-   * sent with the update's reads and claim (prefetch.ts): one round trip less per answer. The
-   * flow's disarm takes the outcome when the claim was taken at once and this removal took the
-   * deadline; otherwise it asks Redis itself (and finds what happened to it). Returns what to run
-   * once the update is over, or undefined when nothing was sent.
-   */
-  removeAhead?(chatId: number, claim: ClaimOutcome): (() => Promise<void>) | undefined;
-}
-
-/** `removeAhead` of `idle` for the update's chat, as prefetch.ts sends it; undefined without one. */
-export function removeIdleAhead<C extends { chat?: { id: number } | undefined }>(
-  idle: IdleDeadlines | undefined,
-): Alongside<C> | undefined {
-  const ahead = idle?.removeAhead?.bind(idle);
-  if (ahead === undefined) return undefined;
-  return (ctx, claim) => (ctx.chat === undefined ? undefined : ahead(ctx.chat.id, claim));
 }
 
 /** What a notice says without an info (lost, or armed before infos were kept). */
@@ -154,21 +136,9 @@ type IdleKey = "due" | "info" | "noticed";
 const disarmScript = luaScript<IdleKey, number>("raIdleDisarm", ["due", "info", "noticed"], DISARM);
 const claimScript = luaScript<IdleKey, string[]>("raIdleClaim", ["due", "info", "noticed"], CLAIM);
 
-export function redisIdleDeadlines(
-  redis: RedisClient,
-  prefix: string,
-  max = 100_000,
-): IdleDeadlines {
+export function redisIdleDeadlines(redis: RedisClient, prefix: string): IdleDeadlines {
   const k = keyspace(prefix);
   const keys = { due: k.idleDue, info: k.idleInfo, noticed: k.idleNoticed };
-  // Chats whose deadline this process armed and no disarm here removed since, with the
-  // deadline (newest last).
-  const armedHere = new Map<number, number>();
-  // Removals sent ahead of the running update of a chat (removeAhead), for its disarm to take.
-  const ahead = new Map<
-    number,
-    { removed: Promise<number>; claim: ClaimOutcome; taken: boolean }
-  >();
   return {
     // Arm and disarm run once per question: plain commands rather than a transaction or a
     // script (4 commands each, as Redis counts them). An arm is one ZADD; a flow's first arm (or
@@ -176,12 +146,6 @@ export function redisIdleDeadlines(
     // deadline by a day (a sweeper down that long still finds it) and then goes by itself, so a
     // disarm only removes the deadline.
     async arm(chatId, at, info) {
-      armedHere.delete(chatId);
-      armedHere.set(chatId, at);
-      if (armedHere.size > max) {
-        const oldest = armedHere.keys().next().value;
-        if (oldest !== undefined) armedHere.delete(oldest);
-      }
       if (info === undefined) {
         await redis.zadd(k.idleDue, at, String(chatId));
         return;
@@ -196,37 +160,11 @@ export function redisIdleDeadlines(
       );
     },
     async disarm(chatId, armedAt) {
-      armedHere.delete(chatId);
-      const early = ahead.get(chatId);
-      if (early !== undefined && !early.taken) {
-        early.taken = true;
-        // Taken by this update's own removal, before any sweep could claim it: no notice.
-        if (early.claim.usable() && (await early.removed) === 1) return true;
-      }
       const removed = await redis.zrem(k.idleDue, String(chatId));
       // Removed by us: no notice was claimed for it. Otherwise a sweeper may have noticed this
-      // very arm (or nothing was armed, e.g. a replay, or a removal sent ahead): the script tells
-      // the two apart.
+      // very arm (or nothing was armed, e.g. a replay): the script tells the two apart.
       if (removed === 1 || armedAt === undefined) return true;
       return (await disarmScript.run(redis, keys, String(chatId), String(armedAt))) === 1;
-    },
-    removeAhead(chatId, claim) {
-      const at = armedHere.get(chatId);
-      if (at === undefined) return undefined;
-      // A failed removal is no failure of the update: the disarm then removes it itself.
-      const removed = redis.zrem(k.idleDue, String(chatId)).catch(() => 0);
-      const entry = { removed, claim, taken: false };
-      ahead.set(chatId, entry);
-      return async () => {
-        if (ahead.get(chatId) === entry) ahead.delete(chatId);
-        // The update ran here (its claim taken at once) but never reached the flow's disarm (the
-        // flood limit held it): the deadline goes back as it was, unless something armed anew.
-        // A redelivery dropped as done, or run after another holder, is left alone: that holder
-        // may have disarmed and be working, when the old deadline must not come back.
-        if (entry.taken || !claim.usable() || !claim.ran()) return;
-        if ((await removed) !== 1) return;
-        await redis.zadd(k.idleDue, "NX", at, String(chatId)).catch(() => undefined);
-      };
     },
     async claimDue(now, limit) {
       const flat = await claimScript.run(

@@ -22,38 +22,15 @@ import type { UpdateClaims } from "./dedupe.ts";
 export interface Prefetch {
   /** The value read for `key` by the running update (null: no such key), once; else undefined. */
   take(key: string): Promise<Buffer | null | undefined>;
-  /**
-   * Reads `keysOf` as the update starts; `alongside`, when given, sends more of the update's
-   * first commands in the same round trip (the idle deadline's removal, idle.ts).
-   */
-  middleware<C extends Context>(
-    keysOf: (ctx: C) => string[],
-    alongside?: Alongside<C>,
-  ): MiddlewareFn<C>;
+  middleware<C extends Context>(keysOf: (ctx: C) => string[]): MiddlewareFn<C>;
   /** `claims`, dropping an update's early read when its claim was not taken at the first try. */
   gate(claims: UpdateClaims): UpdateClaims;
 }
-
-/** How the update's claim went, for what was sent with it. */
-export interface ClaimOutcome {
-  /** The claim was taken at the first try: what was sent with it still holds. */
-  usable(): boolean;
-  /** The claim was taken (the update ran here). */
-  ran(): boolean;
-}
-
-/**
- * Commands sent with the update's reads, before its claim; returns what to do once the update
- * is over (or nothing was sent).
- */
-export type Alongside<C> = (ctx: C, claim: ClaimOutcome) => (() => Promise<void>) | undefined;
 
 interface Batch {
   values: Promise<Array<Buffer | null> | undefined>;
   /** False once the update's claim had to wait: what was read may be stale. */
   usable: boolean;
-  /** The claim was taken. */
-  ran: boolean;
   claims: number;
 }
 
@@ -75,15 +52,13 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
       const values = await entry.batch.values;
       return values === undefined ? undefined : (values[entry.index] ?? null);
     },
-    middleware(keysOf, alongside) {
+    middleware(keysOf) {
       return async (ctx, next) => {
         const keys = keysOf(ctx);
         if (keys.length === 0) return next();
         // A failed read is no failure of the update: the adapters then read for themselves.
         const values = readAll(keys).catch(() => undefined);
-        const batch: Batch = { values, usable: true, ran: false, claims: 0 };
-        // In the same turn as the read: the same round trip.
-        const after = alongside?.(ctx, { usable: () => batch.usable, ran: () => batch.ran });
+        const batch: Batch = { values, usable: true, claims: 0 };
         const id = ctx.update.update_id;
         byUpdate.set(id, batch);
         keys.forEach((key, index) => {
@@ -94,7 +69,6 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
         } finally {
           for (const key of keys) ready.delete(key);
           if (byUpdate.get(id) === batch) byUpdate.delete(id);
-          await after?.();
         }
       };
     },
@@ -109,7 +83,6 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
           if (batch) {
             batch.claims += 1;
             if (!taken || batch.claims > 1) batch.usable = false;
-            if (taken) batch.ran = true;
           }
           return taken;
         },

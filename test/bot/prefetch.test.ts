@@ -103,40 +103,4 @@ describe("prefetched session and conversation reads", () => {
     await handled;
     expect(seen).toEqual([{ n: 2 }]);
   });
-
-  it("sends the alongside work with the reads, tells it how the claim went, and ends it after the update", async () => {
-    const { prefetch } = stores();
-    const key = `${t.prefix}session:5`;
-    const inner = redisUpdateClaims(t.redis, `${t.prefix}claims5:`);
-    const claims = prefetch.gate(inner);
-    const log: string[] = [];
-    const alongside = (_ctx: Context, claim: { usable(): boolean; ran(): boolean }) => {
-      log.push("sent");
-      return async () => {
-        log.push(`ended usable=${claim.usable()} ran=${claim.ran()}`);
-      };
-    };
-    const at = (id: number) => ({ update: { update_id: id } }) as Context;
-    await prefetch.middleware(() => [key], alongside)(at(501), async () => {
-      await dropRedelivered(claims)(at(501), async () => {
-        log.push("ran");
-      });
-    });
-    // Another holder first: the claim waits, and what was sent with it is not to be used.
-    expect(await inner.claim(502, 100)).toBe(true);
-    await expect(
-      prefetch.middleware(() => [key], alongside)(at(502), async () => {
-        await dropRedelivered(claims, { pollMs: 20, maxWaitMs: 2_000 })(at(502), async () => {
-          throw new Error("handler failed");
-        });
-      }),
-    ).rejects.toThrow("handler failed");
-    expect(log).toEqual([
-      "sent",
-      "ran",
-      "ended usable=true ran=true",
-      "sent",
-      "ended usable=false ran=true",
-    ]);
-  });
 });
