@@ -92,7 +92,7 @@ function storages(opts: CreateBotOptions) {
             prefetch,
             (raw) => JSON.parse(raw.toString("utf8")) as SessionData,
           ),
-          { refreshMs: Math.min(24 * 3600 * 1000, ttlMs / 2) },
+          { refreshMs: Math.min(24 * 3600 * 1000, ttlMs / 2), initial: initialSession },
         )
       : new MemorySessionStorage<SessionData>(ttlMs);
   type State = VersionedState<ConversationData>;

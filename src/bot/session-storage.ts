@@ -10,9 +10,15 @@ import type { StorageAdapter } from "grammy";
  * What it remembers is per process and bounded (`maxKeys`, least recently used dropped first); a
  * key it forgot is simply written again.
  */
-export interface SkipUnchangedOptions {
+export interface SkipUnchangedOptions<T> {
   /** Rewrite an unchanged value at least this often, to renew the store's TTL. */
   refreshMs: number;
+  /**
+   * The session a missing key reads as (the session plugin's `initial`): a key found missing is
+   * not written while the session still equals it, since reading nothing gives the same session
+   * (a new user's first update wrote `{}` for nothing).
+   */
+  initial?: () => T;
   maxKeys?: number;
   now?: () => number;
 }
@@ -25,9 +31,10 @@ interface Seen {
 
 export function skipUnchangedWrites<T>(
   inner: StorageAdapter<T>,
-  opts: SkipUnchangedOptions,
+  opts: SkipUnchangedOptions<T>,
 ): StorageAdapter<T> {
   const now = opts.now ?? Date.now;
+  const initialJson = opts.initial ? JSON.stringify(opts.initial()) : undefined;
   const maxKeys = opts.maxKeys ?? 50_000;
   const seen = new Map<string, Seen>();
   const remember = (key: string, entry: Seen) => {
@@ -53,6 +60,7 @@ export function skipUnchangedWrites<T>(
       const before = seen.get(key);
       const fresh = before?.writtenAt !== undefined && now() - before.writtenAt < opts.refreshMs;
       if (before && before.json === json && fresh) return;
+      if (before?.json === "null" && json === initialJson) return;
       await inner.write(key, value);
       remember(key, { json, writtenAt: now() });
     },

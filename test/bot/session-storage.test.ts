@@ -51,6 +51,22 @@ describe("session storage that skips unchanged writes", () => {
     expect(await c.store.read("a")).toEqual({ n: 5 });
   });
 
+  it("does not write a missing session that still equals the initial one (reading nothing gives it back)", async () => {
+    const c = counting<{ n?: number }>();
+    const s = skipUnchangedWrites(c.store, { refreshMs: 60_000, initial: () => ({}) });
+    expect(await s.read("a")).toBeUndefined();
+    await s.write("a", {}); // a new user's untouched session
+    expect(c.writes()).toBe(0);
+    expect(await s.read("a")).toBeUndefined();
+    await s.write("a", { n: 1 }); // changed: written
+    expect(c.writes()).toBe(1);
+    expect(await c.store.read("a")).toEqual({ n: 1 });
+    await s.read("a");
+    await s.write("a", {}); // back to the initial value over a stored one: written, not skipped
+    expect(c.writes()).toBe(2);
+    expect(await c.store.read("a")).toEqual({});
+  });
+
   it("forgets the least recently used keys beyond maxKeys (they are written again)", async () => {
     const c = counting<{ n: number }>();
     const s = skipUnchangedWrites(c.store, { refreshMs: 60_000, maxKeys: 2 });

@@ -60,9 +60,13 @@ describe("Redis restarted mid-run", () => {
     const { emu, provider, app } = stack;
     const k = keyspace(prefix);
     // Five users stop half-way through a mobile top-up: session and conversation live in Redis.
+    // Each chose a language first: an untouched session is not stored at all.
     const midFlow = MID_FLOW.map((id) => new ChatUser(emu.emulator, id));
     await Promise.all(
       midFlow.map(async (u, n) => {
+        await u.say("/language", /Choose your language/);
+        u.press("English");
+        await u.waitFor(/Language set to English/);
         await u.say("/recharge", /What would you like to pay/);
         await u.tap("📱 Mobile top-up", /Which mobile number/);
         await u.say(`98410${String(n).padStart(2, "0")}555`, /Operator for/);
