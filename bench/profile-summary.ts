@@ -44,7 +44,7 @@ function area(url: string): string {
   const nm = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (nm) return nm[1]!;
   if (url.startsWith("node:")) return url;
-  const ours = /\/work\/main\/(.+)$/.exec(url.replace("file://", ""));
+  const ours = /\/work\/(?:main|wt\/[^/]+)\/(.+)$/.exec(url.replace("file://", ""));
   return ours ? ours[1]! : url;
 }
 

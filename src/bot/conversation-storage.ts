@@ -16,9 +16,12 @@ const MARKER = 0x00;
 /**
  * A 4 KB window and small internal state: a conversation is a few KB, and zlib's defaults (32 KB
  * window, about 256 KB of state per call) made the process's RSS grow with no gain in size.
- * Inflate must use a window at least as large as deflate did.
+ * Inflate must use a window at least as large as deflate did. Level 2 instead of zlib's 6: on
+ * the states of a mobile top-up (4.5 to 8.8 KB of JSON) a write's deflate takes about 51 µs
+ * instead of 76, for 5 to 11% more bytes (1,252 instead of 1,195 three steps in). The level
+ * changes nothing for the reader.
  */
-const ZLIB = { windowBits: 12, memLevel: 5 } as const;
+const ZLIB = { level: 2, windowBits: 12, memLevel: 5 } as const;
 
 /** A stored value as the adapter wrote it (deflated) or as written before it (plain JSON). */
 export function decodeConversation<T>(raw: Buffer | null): T | undefined {

@@ -1,3 +1,4 @@
+import { deflateRawSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { deflatedRedisStorage } from "../../src/bot/conversation-storage.ts";
 import { testRedis } from "../support/redis.ts";
@@ -36,6 +37,17 @@ describe("deflated conversation storage in Redis", () => {
     const s = deflatedRedisStorage<typeof state>(t.redis, 3600);
     const key = `${t.prefix}conversation:2`;
     await t.redis.set(key, JSON.stringify(state), "EX", 3600);
+    expect(await s.read(key)).toEqual(state);
+  });
+
+  it("reads a conversation deflated at zlib's default level, as written before level 2", async () => {
+    const s = deflatedRedisStorage<typeof state>(t.redis, 3600);
+    const key = `${t.prefix}conversation:3`;
+    const packed = deflateRawSync(Buffer.from(JSON.stringify(state)), {
+      windowBits: 12,
+      memLevel: 5,
+    });
+    await t.redis.set(key, Buffer.concat([Buffer.of(0), packed]), "EX", 3600);
     expect(await s.read(key)).toEqual(state);
   });
 });
