@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Redis } from "ioredis";
 import {
@@ -7,6 +6,7 @@ import {
 } from "../dev/playground/emulator/index.ts";
 import { MOBILE_FLOW, type Step } from "./lib/bot-driver.ts";
 import { childMain } from "./lib/child.ts";
+import { compiledServer } from "./lib/compiled.ts";
 import { intEnv } from "./lib/env.ts";
 import { describeMemory, type ProcMemory } from "./lib/proc-memory.ts";
 import { benchPrefix, connectRedis, deleteKeys } from "./lib/redis.ts";
@@ -25,18 +25,6 @@ import { summarize } from "./lib/stats.ts";
  */
 
 const SERVER = fileURLToPath(new URL("./memory-server.ts", import.meta.url));
-const BUILD = fileURLToPath(new URL("../scripts/build.mjs", import.meta.url));
-const BUILD_DIR = fileURLToPath(new URL("./results/memory-server-dist", import.meta.url));
-
-/**
- * `npm start` runs the product compiled by scripts/build.mjs on node alone (no tsx); the server is
- * compiled the same way so that its memory is what `npm start`'s would be. BENCH_MEMORY_RUNNER=tsx
- * runs it under tsx instead (as `npm run start:tsx` does), for comparison.
- */
-function buildServer(): string {
-  execFileSync(process.execPath, [BUILD, SERVER, BUILD_DIR], { stdio: "inherit" });
-  return `${BUILD_DIR}/memory-server.js`;
-}
 const TOKEN = "7000000003:bench-memory";
 const MIDDLE: Step[] = MOBILE_FLOW.slice(0, 3);
 
@@ -77,9 +65,11 @@ export async function runMemoryBench() {
   });
   const redis = connectRedis();
   const nodeFlags = (process.env.BENCH_MEMORY_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+  // Compiled as `npm start` runs it (lib/compiled.ts); BENCH_MEMORY_RUNNER=tsx runs it under tsx
+  // instead (as `npm run start:tsx` does), for comparison.
   const runner = process.env.BENCH_MEMORY_RUNNER === "tsx" ? "tsx" : "node";
   const server = await startHelper(
-    runner === "tsx" ? SERVER : buildServer(),
+    runner === "tsx" ? SERVER : compiledServer(SERVER),
     { BENCH_PREFIX: prefix, BENCH_API_ROOT: em.apiRoot, BENCH_BOT_TOKEN: TOKEN },
     nodeFlags,
     { tsx: runner === "tsx" },

@@ -17,6 +17,7 @@ import {
 import { parseWebhookPayload } from "../src/webhook/payload.ts";
 import { envelopeData } from "../src/webhook/routes.ts";
 import { childMain } from "./lib/child.ts";
+import { compiledServer } from "./lib/compiled.ts";
 import { intEnv, listEnv } from "./lib/env.ts";
 import { benchOrder, benchReference, benchTransactionId, seedOrders } from "./lib/orders.ts";
 import { profileWanted } from "./lib/profiler.ts";
@@ -94,12 +95,20 @@ export async function runWebhookIngest() {
   const providerServer = serve({ fetch: providerApp.fetch, port: 0, hostname: "127.0.0.1" });
   await new Promise<void>((resolve) => providerServer.once("listening", () => resolve()));
   const providerUrl = `http://127.0.0.1:${(providerServer.address() as AddressInfo).port}/api/v1`;
-  const server = await startHelper(SERVER, {
-    BENCH_PREFIX: prefix,
-    BENCH_PROVIDER_URL: providerUrl,
-    BENCH_PROVIDER_TOKEN: providerToken,
-    BENCH_WEBHOOK_SECRET: webhookSecret,
-  });
+  // Compiled as `npm start` runs the product (lib/compiled.ts), floors and product alike;
+  // BENCH_WEBHOOK_RUNNER=tsx serves it under tsx instead, for comparison.
+  const tsx = process.env.BENCH_WEBHOOK_RUNNER === "tsx";
+  const server = await startHelper(
+    tsx ? SERVER : compiledServer(SERVER),
+    {
+      BENCH_PREFIX: prefix,
+      BENCH_PROVIDER_URL: providerUrl,
+      BENCH_PROVIDER_TOKEN: providerToken,
+      BENCH_WEBHOOK_SECRET: webhookSecret,
+    },
+    [],
+    { tsx },
+  );
   const redis = connectRedis();
   try {
     const info = await server.call<ServerInfo>("info");
