@@ -25,6 +25,7 @@ import {
   orderSchema,
   referenceSchema,
 } from "./model.ts";
+import { type RecentOrders, recentOrders } from "./recent.ts";
 import { transition } from "./state.ts";
 import { HoldRefusedError, type OrderStore } from "./store.ts";
 
@@ -161,6 +162,8 @@ export interface OrdersOptions {
   now?: () => number;
   registry?: Registry;
   metrics?: MoneyPathMetrics;
+  /** How many orders this process remembers as compare-and-set starting points (recent.ts); 0: none. */
+  recentOrders?: number;
 }
 
 /**
@@ -257,6 +260,7 @@ export function createOrders(opts: OrdersOptions) {
   const schedule = opts.pricing ?? DEFAULT_PRICE_SCHEDULE;
   const accessMode = opts.accessMode ?? "open";
   const rateE4 = opts.inrToNprRateE4 ?? defaultRateE4();
+  const recent: RecentOrders = recentOrders(opts.recentOrders);
 
   /** The price a customer pays for a draft: the same figures the confirm screen shows. */
   const priceOf = (d: { category: Order["category"]; operatorId: number; amountPaisa: number }) =>
@@ -287,19 +291,28 @@ export function createOrders(opts: OrdersOptions) {
   /**
    * The only code that changes a status and the only producer of notifications. Idempotent.
    * `known`: the order the caller has just written or read (the read is saved; a stale one only
-   * costs a retry of the compare-and-set).
+   * costs a retry of the compare-and-set). Without it, the order this process last wrote or read
+   * plays that part (recent.ts).
    */
   async function apply(input: ApplyInput, known?: Order): Promise<ApplyResult> {
+    const result = await applyOnce(input, known);
+    recent.remember(result.order);
+    return result;
+  }
+
+  async function applyOnce(input: ApplyInput, known?: Order, hints = true): Promise<ApplyResult> {
     const { reference, byTransactionId, ...rest } = input;
     const event = orderEventSchema.parse(rest);
     const transactionId = byTransactionId ?? event.transactionId;
+    const given = known !== undefined && known.reference === reference ? known : undefined;
+    const hinted = given || !hints ? undefined : recent.hint(reference);
     const order =
-      known !== undefined && known.reference === reference
-        ? known
-        : await find({
-            ...(reference === undefined ? {} : { reference }),
-            ...(transactionId === undefined ? {} : { transactionId }),
-          });
+      given ??
+      hinted ??
+      (await find({
+        ...(reference === undefined ? {} : { reference }),
+        ...(transactionId === undefined ? {} : { transactionId }),
+      }));
     if (!order) {
       await store.recordUnmatched({
         source: event.source,
@@ -331,7 +344,14 @@ export function createOrders(opts: OrdersOptions) {
       },
       order,
     );
-    if (!result) return { outcome: "unmatched", order: null, notifications: [] };
+    if (!result) {
+      return hinted
+        ? applyOnce(input, undefined, false)
+        : { outcome: "unmatched", order: null, notifications: [] };
+    }
+    // "Nothing to do" judged on a remembered order is judged again on a fresh read: another
+    // process may have moved the order on since, and a write would have found that out, a no-op not.
+    if (!result.updated && hinted) return applyOnce(input, undefined, false);
     if (!result.updated) return { outcome: "unchanged", order: result.order, notifications: [] };
     if (result.settlement && !result.settlement.ok) {
       // Cannot happen by construction (the hold is created with the order); loud if it does.
@@ -432,6 +452,7 @@ export function createOrders(opts: OrdersOptions) {
         "order placed",
       );
     }
+    recent.remember(created.order);
     return created.order;
   }
 
@@ -467,6 +488,7 @@ export function createOrders(opts: OrdersOptions) {
       known?.reference === reference ? known : undefined,
     );
     if (!marked) throw new OrderNotFoundError(reference);
+    recent.remember(marked.order);
     if (!marked.updated || !submitting) return marked.order;
     // The reconciler counts the execute's time in flight from the mark's stamp, and believes "no
     // such reference" once that window is over. A mark written late (Redis away, its command
@@ -528,9 +550,22 @@ export function createOrders(opts: OrdersOptions) {
           ? null
           : { order: { ...current, receiptMessageId: messageId }, notifications: [] },
       );
+      recent.remember(r?.order);
       return r?.order ?? null;
     },
+    /** A fresh read from the store. */
     get: (reference: string) => store.get(reference),
+    /**
+     * The order as this process last wrote or read it, else a fresh read: a starting point for
+     * apply, whose write compares versions; it may be behind the store (another process).
+     */
+    async recentOrGet(reference: string): Promise<Order | null> {
+      const hinted = recent.hint(reference);
+      if (hinted) return hinted;
+      const read = await store.get(reference);
+      if (read?.reference === reference) recent.remember(read);
+      return read;
+    },
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),
     listUnmatched: (limit = 50) => store.listUnmatched(limit),

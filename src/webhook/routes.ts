@@ -40,7 +40,7 @@ export interface WebhookRoutesOptions {
   confirmFinal?: boolean;
   /** PROVIDER_UTC_OFFSET_MINUTES: the offset of a zone-less timestamp; default Nepal Time. */
   timestampUtcOffsetMinutes?: number;
-  orders: Pick<Orders, "apply" | "get" | "getByTransactionId">;
+  orders: Pick<Orders, "apply" | "recentOrGet" | "getByTransactionId">;
   provider: Pick<OrdersProvider, "statusByReference">;
   logger?: Logger;
   now?: () => number;
@@ -148,6 +148,9 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
         { reference: order.reference, ...event, expect: SENT_STATES },
         order,
       );
+      // The order may have been final before the claim was looked at (read a moment ago, or
+      // remembered from this process's last write): the same alarm as for a claim on a final order.
+      if (applied.outcome === "unchanged") contradicts(applied.order, claimed);
       if (event.status !== null) return;
       // An unrecognised word: recorded in the order's list, without the claim; the note below.
       current = applied.order ?? order;
@@ -191,10 +194,27 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
     confirming.set(reference, task);
   }
 
-  /** The order an event names: by reference first, then by transaction id (as orders.apply finds it). */
+  /**
+   * A signed claim opposite to an outcome already decided and told to the user (e.g. an execute
+   * that reached the provider after the reconciler concluded it never would). Nothing may change a
+   * final order automatically, so it must at least not pass silently: a person has to look.
+   */
+  function contradicts(stored: Order | null, claimed: OrderStatus): void {
+    if (!stored || !isFinal(stored.status) || stored.status === claimed) return;
+    log?.error(
+      { reference: stored.reference, stored: stored.status, claimed },
+      "provider contradicts a final order; check it by hand",
+    );
+  }
+
+  /**
+   * The order an event names: by reference first (as this process last wrote or read it, else read:
+   * a starting point, since the confirmation's write compares versions), then by transaction id (as
+   * orders.apply finds it).
+   */
   async function lookUp(where: { reference?: string; byTransactionId?: string }) {
     if (where.reference !== undefined) {
-      const order = await orders.get(where.reference);
+      const order = await orders.recentOrGet(where.reference);
       if (order) return order;
     }
     return where.byTransactionId === undefined
@@ -253,17 +273,8 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
               note: `claimed ${status}`,
             })
           ).order;
-    if (stored && !isFinal(stored.status)) {
-      scheduleConfirm(stored, status);
-    } else if (stored && stored.status !== status) {
-      // A signed claim opposite to an outcome already decided and told to the user (e.g. an execute
-      // that reached the provider after the reconciler concluded it never would). Nothing may change
-      // a final order automatically, so it must at least not pass silently: a person has to look.
-      log?.error(
-        { reference: stored.reference, stored: stored.status, claimed: status },
-        "provider contradicts a final order; check it by hand",
-      );
-    }
+    if (stored && !isFinal(stored.status)) scheduleConfirm(stored, status);
+    else contradicts(stored, status);
   }
 
   const app = new Hono();
