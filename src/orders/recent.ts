@@ -20,9 +20,9 @@ export function recentOrders(cap = RECENT_ORDERS_CAP): RecentOrders {
   return {
     remember(order) {
       if (!order || cap <= 0) return;
-      const known = byReference.get(order.reference);
-      // A reply that arrives late must not put back an older version than one already seen.
-      if (known && known.version > order.version) return;
+      // The latest word wins, even an older version: after a failover the store itself can be
+      // back at an older version (a write the replica never had), and a read of it must be
+      // believed; a late reply that puts an older copy back only costs the next write a retry.
       byReference.delete(order.reference);
       byReference.set(order.reference, order);
       if (byReference.size > cap) {

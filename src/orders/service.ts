@@ -17,6 +17,7 @@ import { toExecuteRequest } from "./execute-request.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
 import {
   holdIdOf,
+  isFinal,
   type Notification,
   normalizeProviderStatus,
   type Order,
@@ -556,12 +557,14 @@ export function createOrders(opts: OrdersOptions) {
     /** A fresh read from the store. */
     get: (reference: string) => store.get(reference),
     /**
-     * The order as this process last wrote or read it, else a fresh read: a starting point for
-     * apply, whose write compares versions; it may be behind the store (another process).
+     * The order as this process last wrote or read it while it is still open, else a fresh read: a
+     * starting point for apply, whose write compares versions; it may be behind the store (another
+     * process). A final one is read again: a caller acts on "final" without a write to check it,
+     * and a final write can be lost at a failover.
      */
     async recentOrGet(reference: string): Promise<Order | null> {
       const hinted = recent.hint(reference);
-      if (hinted) return hinted;
+      if (hinted && !isFinal(hinted.status)) return hinted;
       const read = await store.get(reference);
       if (read?.reference === reference) recent.remember(read);
       return read;
