@@ -126,6 +126,31 @@ describe("orders remembered by the process that wrote them (Redis, two processes
     expect(sent.status).toBe("queued");
     return sent.reference;
   };
+  /** The provider's signed final claim, delivered to `orders`' process's webhook route. */
+  const claimAt = async (orders: typeof a, reference: string, claimed: string) => {
+    const routes = createWebhookRoutes({
+      secret: SECRET,
+      orders,
+      provider: provider(status),
+      logger,
+    });
+    const data = encryptPayload(SECRET, {
+      status: claimed,
+      transaction_id: 1,
+      order_id: Number(reference),
+      amount: "100.00",
+      timestamp: "2024-12-21T15:18:00Z",
+      details: {},
+      package_name: null,
+    });
+    const res = await routes.request("/", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-signature": signature(SECRET) },
+      body: JSON.stringify({ data }),
+    });
+    expect(res.status).toBe(200);
+    await routes.settled();
+  };
   const pending = (reference: string) =>
     ({ reference, source: "webhook", status: "pending", at: Date.now() }) as const;
 
@@ -188,57 +213,15 @@ describe("orders remembered by the process that wrote them (Redis, two processes
     expect((await b.get(ref))?.status).toBe("pending");
 
     status.value = "success";
-    const routes = createWebhookRoutes({
-      secret: SECRET,
-      orders: a,
-      provider: provider(status),
-      logger,
-    });
-    const data = encryptPayload(SECRET, {
-      status: "success",
-      transaction_id: 1,
-      order_id: Number(ref),
-      amount: "100.00",
-      timestamp: "2024-12-21T15:18:00Z",
-      details: {},
-      package_name: null,
-    });
-    const res = await routes.request("/", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-signature": signature(SECRET) },
-      body: JSON.stringify({ data }),
-    });
-    expect(res.status).toBe(200);
-    await routes.settled();
+    await claimAt(a, ref, "success");
     expect((await b.get(ref))?.status).toBe("success");
   });
 
   it("a signed claim against an order the other process made final still raises the alarm", async () => {
     const ref = await sentBy(a); // a remembers it queued
     await b.apply({ reference: ref, source: "status", status: "success", at: 1 });
-    const routes = createWebhookRoutes({
-      secret: SECRET,
-      orders: a,
-      provider: provider(status),
-      logger,
-    });
     lines.length = 0;
-    const data = encryptPayload(SECRET, {
-      status: "failed",
-      transaction_id: 1,
-      order_id: Number(ref),
-      amount: "100.00",
-      timestamp: "2024-12-21T15:18:00Z",
-      details: {},
-      package_name: null,
-    });
-    const res = await routes.request("/", {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-signature": signature(SECRET) },
-      body: JSON.stringify({ data }),
-    });
-    expect(res.status).toBe(200);
-    await routes.settled();
+    await claimAt(a, ref, "failed");
     expect((await b.get(ref))?.status).toBe("success");
     const alarms = lines.filter((l) => l.includes("provider contradicts a final order"));
     expect(alarms).toHaveLength(1);
