@@ -17,7 +17,6 @@ import { toExecuteRequest } from "./execute-request.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
 import {
   holdIdOf,
-  isFinal,
   type Notification,
   normalizeProviderStatus,
   type Order,
@@ -554,21 +553,7 @@ export function createOrders(opts: OrdersOptions) {
       recent.remember(r?.order);
       return r?.order ?? null;
     },
-    /** A fresh read from the store. */
     get: (reference: string) => store.get(reference),
-    /**
-     * The order as this process last wrote or read it while it is still open, else a fresh read: a
-     * starting point for apply, whose write compares versions; it may be behind the store (another
-     * process). A final one is read again: a caller acts on "final" without a write to check it,
-     * and a final write can be lost at a failover.
-     */
-    async recentOrGet(reference: string): Promise<Order | null> {
-      const hinted = recent.hint(reference);
-      if (hinted && !isFinal(hinted.status)) return hinted;
-      const read = await store.get(reference);
-      if (read?.reference === reference) recent.remember(read);
-      return read;
-    },
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),
     listUnmatched: (limit = 50) => store.listUnmatched(limit),

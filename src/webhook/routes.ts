@@ -40,7 +40,7 @@ export interface WebhookRoutesOptions {
   confirmFinal?: boolean;
   /** PROVIDER_UTC_OFFSET_MINUTES: the offset of a zone-less timestamp; default Nepal Time. */
   timestampUtcOffsetMinutes?: number;
-  orders: Pick<Orders, "apply" | "recentOrGet" | "getByTransactionId">;
+  orders: Pick<Orders, "apply" | "get" | "getByTransactionId">;
   provider: Pick<OrdersProvider, "statusByReference">;
   logger?: Logger;
   now?: () => number;
@@ -148,8 +148,8 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
         { reference: order.reference, ...event, expect: SENT_STATES },
         order,
       );
-      // The order may have been final before the claim was looked at (read a moment ago, or
-      // remembered from this process's last write): the same alarm as for a claim on a final order.
+      // The order may have become final since the claim was looked at (another process, a moment
+      // ago): the same alarm as for a claim on a final order.
       if (applied.outcome === "unchanged") contradicts(applied.order, claimed);
       if (event.status !== null) return;
       // An unrecognised word: recorded in the order's list, without the claim; the note below.
@@ -208,13 +208,14 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
   }
 
   /**
-   * The order an event names: by reference first (as this process last wrote or read it, else read:
-   * a starting point, since the confirmation's write compares versions), then by transaction id (as
-   * orders.apply finds it).
+   * The order an event names: by reference first, then by transaction id (as orders.apply finds it).
+   * Always read, never this process's remembered copy (orders/recent.ts): a final claim on an order
+   * another process has made final must cost no status query (a replayed claim would otherwise
+   * make one), and a final copy may be one a failover has since taken back.
    */
   async function lookUp(where: { reference?: string; byTransactionId?: string }) {
     if (where.reference !== undefined) {
-      const order = await orders.recentOrGet(where.reference);
+      const order = await orders.get(where.reference);
       if (order) return order;
     }
     return where.byTransactionId === undefined

@@ -19,8 +19,16 @@ import { mobileInput, placedOrder, testRedis } from "../support/orders.ts";
 
 const SECRET = "whsec-recent-0123456789";
 
-/** The aggregator, as far as these tests need it: execute answers "queued", status as set. */
-function provider(status: { value: string }): OrdersProvider {
+/**
+ * The aggregator, as far as these tests need it: execute answers "queued"; a status query counts
+ * itself, lets `whileOut` act while it is out (then forgets it), and answers `value`.
+ */
+interface StatusScript {
+  value: string;
+  queries: number;
+  whileOut?: () => Promise<unknown>;
+}
+function provider(status: StatusScript): OrdersProvider {
   return {
     async execute(req) {
       return {
@@ -38,6 +46,10 @@ function provider(status: { value: string }): OrdersProvider {
       };
     },
     async statusByReference(_region, referenceNo): Promise<StatusResult> {
+      status.queries++;
+      const whileOut = status.whileOut;
+      status.whileOut = undefined;
+      await whileOut?.();
       return {
         status: status.value,
         transactionId: `TX-${referenceNo}`,
@@ -93,7 +105,7 @@ describe("recentOrders (pure)", () => {
 
 describe("orders remembered by the process that wrote them (Redis, two processes)", () => {
   const r = testRedis("recent-orders");
-  const status = { value: "success" };
+  const status: StatusScript = { value: "success", queries: 0 };
   const lines: string[] = [];
   const logger = createLogger({
     level: "info",
@@ -200,7 +212,7 @@ describe("orders remembered by the process that wrote them (Redis, two processes
     expect((await b.get(ref))?.status).toBe("success");
   });
 
-  it("a final copy is not believed for a claim: the store may be back at an older version", async () => {
+  it("a claim lands on an order a failover took back under a process that remembers it final", async () => {
     // A failover loses the final write the replica never had: the store holds the order pending
     // again while this process remembers it final. The provider's final claim must still land.
     const ref = await sentBy(a);
@@ -215,6 +227,35 @@ describe("orders remembered by the process that wrote them (Redis, two processes
     status.value = "success";
     await claimAt(a, ref, "success");
     expect((await b.get(ref))?.status).toBe("success");
+  });
+
+  it("a final claim replayed to a process whose copy is behind costs no status query", async () => {
+    const ref = await sentBy(a); // a remembers it queued
+    await b.apply({ reference: ref, source: "status", status: "success", at: 1 });
+    const before = status.queries;
+    await claimAt(a, ref, "success");
+    expect(status.queries).toBe(before);
+    expect((await b.get(ref))?.status).toBe("success");
+  });
+
+  it("a claim on an order made final while its status query is out still raises the alarm", async () => {
+    const ref = await sentBy(a);
+    lines.length = 0;
+    // The claim says failed, and so does the provider; meanwhile the other process has been told
+    // success (the reconciler, an earlier webhook): the order is final with the opposite outcome.
+    status.value = "failed";
+    status.whileOut = () =>
+      b.apply({ reference: ref, source: "status", status: "success", at: Date.now() });
+    await claimAt(a, ref, "failed");
+    status.value = "success";
+    expect((await b.get(ref))?.status).toBe("success");
+    const alarms = lines.filter((l) => l.includes("provider contradicts a final order"));
+    expect(alarms).toHaveLength(1);
+    expect(JSON.parse(alarms[0]!)).toMatchObject({
+      reference: ref,
+      stored: "success",
+      claimed: "failed",
+    });
   });
 
   it("a signed claim against an order the other process made final still raises the alarm", async () => {
