@@ -4,8 +4,9 @@ import type { Order } from "./model.ts";
  * The orders this process last wrote or read, by reference, as starting points for a
  * compare-and-set, never as an answer: the store's write compares versions, so a hint that another
  * process has since overtaken only costs that write a retry from a fresh read. On one instance, where
- * the bot places an order and the webhook route moves it on, this saves the read before each of the
- * provider's events (README, Performance, Redis commands). Bounded: the oldest entry goes first.
+ * the bot places an order and the webhook route moves it on, this saves the read before the
+ * provider's pending event (a final claim is still read first: webhook/routes.ts lookUp says why;
+ * README, Performance, Redis commands). Bounded: the oldest entry goes first.
  * Orders are held as the store returned them; nothing in the product mutates an order it was handed.
  */
 export interface RecentOrders {
