@@ -14,7 +14,7 @@ export interface RecentOrders {
   hint(reference: string | undefined): Order | undefined;
 }
 
-export const RECENT_ORDERS_CAP = 2000;
+const RECENT_ORDERS_CAP = 2000;
 
 export function recentOrders(cap = RECENT_ORDERS_CAP): RecentOrders {
   const byReference = new Map<string, Order>();

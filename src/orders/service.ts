@@ -162,8 +162,6 @@ export interface OrdersOptions {
   now?: () => number;
   registry?: Registry;
   metrics?: MoneyPathMetrics;
-  /** How many orders this process remembers as compare-and-set starting points (recent.ts); 0: none. */
-  recentOrders?: number;
 }
 
 /**
@@ -260,7 +258,7 @@ export function createOrders(opts: OrdersOptions) {
   const schedule = opts.pricing ?? DEFAULT_PRICE_SCHEDULE;
   const accessMode = opts.accessMode ?? "open";
   const rateE4 = opts.inrToNprRateE4 ?? defaultRateE4();
-  const recent: RecentOrders = recentOrders(opts.recentOrders);
+  const recent: RecentOrders = recentOrders();
 
   /** The price a customer pays for a draft: the same figures the confirm screen shows. */
   const priceOf = (d: { category: Order["category"]; operatorId: number; amountPaisa: number }) =>

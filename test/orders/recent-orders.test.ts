@@ -163,6 +163,16 @@ describe("orders remembered by the process that wrote them (Redis, two processes
     expect(res.status).toBe(200);
     await routes.settled();
   };
+  /** Exactly one "contradicts a final order" line since `lines` was emptied: stored success, claimed failed. */
+  const expectOneAlarm = (reference: string) => {
+    const alarms = lines.filter((l) => l.includes("provider contradicts a final order"));
+    expect(alarms).toHaveLength(1);
+    expect(JSON.parse(alarms[0]!)).toMatchObject({
+      reference,
+      stored: "success",
+      claimed: "failed",
+    });
+  };
   const pending = (reference: string) =>
     ({ reference, source: "webhook", status: "pending", at: Date.now() }) as const;
 
@@ -249,13 +259,7 @@ describe("orders remembered by the process that wrote them (Redis, two processes
     await claimAt(a, ref, "failed");
     status.value = "success";
     expect((await b.get(ref))?.status).toBe("success");
-    const alarms = lines.filter((l) => l.includes("provider contradicts a final order"));
-    expect(alarms).toHaveLength(1);
-    expect(JSON.parse(alarms[0]!)).toMatchObject({
-      reference: ref,
-      stored: "success",
-      claimed: "failed",
-    });
+    expectOneAlarm(ref);
   });
 
   it("a signed claim against an order the other process made final still raises the alarm", async () => {
@@ -264,12 +268,6 @@ describe("orders remembered by the process that wrote them (Redis, two processes
     lines.length = 0;
     await claimAt(a, ref, "failed");
     expect((await b.get(ref))?.status).toBe("success");
-    const alarms = lines.filter((l) => l.includes("provider contradicts a final order"));
-    expect(alarms).toHaveLength(1);
-    expect(JSON.parse(alarms[0]!)).toMatchObject({
-      reference: ref,
-      stored: "success",
-      claimed: "failed",
-    });
+    expectOneAlarm(ref);
   });
 });
