@@ -1,12 +1,73 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 
-/** Debian's Chromium (never a downloaded browser); .ci/run installs it when missing. */
-export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's Chromium, preferred when installed (`apt-get install chromium`). */
+export const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 /** Screenshots of the browser tests (git-ignored). */
 export const ARTIFACTS = join(import.meta.dirname, "..", "artifacts");
+
+const ROOT = join(import.meta.dirname, "..", "..");
+/** Where the npm package's Chromium is unpacked: node_modules goes, it goes. */
+const CACHE = join(ROOT, "node_modules", ".cache");
+
+/**
+ * The Chromium the browser tests drive, never one downloaded by a test tool: CHROMIUM_PATH if set,
+ * else Debian's (/usr/bin/chromium) if installed, else the one inside the @sparticuz/chromium dev
+ * dependency (a brotli-compressed headless Chromium shipped in the npm package, so `npm install` is
+ * all a fresh machine needs). That one is unpacked once into node_modules/.cache/chromium-VERSION.
+ */
+export function chromiumExecutable(): string {
+  const chosen = process.env.CHROMIUM_PATH;
+  if (chosen) {
+    if (!existsSync(chosen)) throw new Error(`CHROMIUM_PATH=${chosen}: no such file`);
+    return chosen;
+  }
+  if (existsSync(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
+  return unpackedChromium();
+}
+
+function unpackedChromium(): string {
+  const pkg = join(ROOT, "node_modules", "@sparticuz", "chromium");
+  if (!existsSync(pkg)) {
+    throw new Error(
+      `No Chromium: ${SYSTEM_CHROMIUM} is missing and so is the dev dependency @sparticuz/chromium (run "npm install")`,
+    );
+  }
+  const { version } = JSON.parse(readFileSync(join(pkg, "package.json"), "utf8")) as {
+    version: string;
+  };
+  const dir = join(CACHE, `chromium-${version}`);
+  const binary = join(dir, "chromium");
+  if (existsSync(binary)) return binary;
+  // The package unpacks into os.tmpdir(): a child with TMPDIR set to a staging folder of its own,
+  // then one rename, so browser test files starting side by side never see half a binary.
+  mkdirSync(CACHE, { recursive: true });
+  const staging = mkdtempSync(join(CACHE, `chromium-${version}-unpacking-`));
+  const unpack = spawnSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      'const { default: c } = await import("@sparticuz/chromium"); process.stdout.write(await c.executablePath());',
+    ],
+    { cwd: ROOT, env: { ...process.env, TMPDIR: staging }, encoding: "utf8" },
+  );
+  if (unpack.status !== 0 || unpack.stdout !== join(staging, "chromium")) {
+    rmSync(staging, { recursive: true, force: true });
+    throw new Error(`Unpacking @sparticuz/chromium failed: ${unpack.stderr || unpack.stdout}`);
+  }
+  try {
+    renameSync(staging, dir);
+  } catch (err) {
+    // Another test file unpacked it first: keep theirs.
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(binary)) throw err;
+  }
+  return binary;
+}
 
 export interface Browser {
   context: BrowserContext;
@@ -25,16 +86,14 @@ export async function launchChromium(opts: {
   allowedOrigin: string;
   viewport?: { width: number; height: number };
 }): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium is missing at ${CHROMIUM}: install it with "apt-get install -y chromium" (.ci/run does)`,
-    );
-  }
+  const executablePath = chromiumExecutable();
   mkdirSync(ARTIFACTS, { recursive: true });
   const profile = mkdtempSync(join(tmpdir(), `${opts.name}-chromium-`));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath,
     headless: true,
+    // As root (CI, containers) only without the sandbox; the background-networking flags keep it
+    // from calling Google's hosts, which a closed network refuses many times a second.
     args: [
       "--headless",
       "--no-sandbox",
