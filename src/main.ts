@@ -15,6 +15,10 @@ import { type System, startSystem } from "./system.ts";
  */
 const SHUTDOWN_DEADLINE_MS = 8_000;
 
+/** False in the image's build (scripts/build.mjs --without-local-mode): no dev/ harness there. */
+declare const __LOCAL_MODE__: boolean | undefined;
+const LOCAL_MODE_BUILT = typeof __LOCAL_MODE__ === "undefined" || __LOCAL_MODE__;
+
 let config: Config | undefined;
 let system: System | undefined;
 let stopSignal: string | undefined;
@@ -35,6 +39,30 @@ function fail(what: string, err: unknown, code: number): never {
       .trim()}\n`,
   );
   process.exit(code);
+}
+
+/**
+ * A port already taken (a second `npm start`, another service) named by the variable that sets
+ * it, so the one line says what to change.
+ */
+function portInUseHint(err: unknown, running: Config): string | undefined {
+  const e = err as { code?: unknown; port?: unknown; address?: unknown };
+  if (e?.code !== "EADDRINUSE" || typeof e.port !== "number") return undefined;
+  const owner =
+    e.port === running.http.port ? "PORT" : e.port === running.metrics.port ? "METRICS_PORT" : "";
+  if (!owner) return undefined;
+  return `${String(e.address ?? "")}:${e.port} is in use (another instance running?): set ${owner} to a free port, or ${owner}=0 for any free one`;
+}
+
+/** Without the local-mode harness (the image) a start needs a real bot and a real aggregator. */
+function needsConfiguration(running: Config): string | undefined {
+  if (LOCAL_MODE_BUILT) return undefined;
+  const missing = [
+    running.mode.playground ? "BOT_TOKEN" : "",
+    running.mode.embeddedSandbox ? "PROVIDER_URL" : "",
+  ].filter(Boolean);
+  if (missing.length === 0) return undefined;
+  return `Recharge assistant needs its configuration: set ${missing.join(" and ")} (every variable is in .env.example); this build has no playground (run "npm start" in a clone of the repository for one)`;
 }
 
 function exit(logger: Logger | undefined): never {
@@ -79,11 +107,20 @@ async function main(): Promise<void> {
     }
     throw e;
   }
+  const missing = needsConfiguration(config);
+  if (missing) {
+    process.stderr.write(`${missing}\n`);
+    process.exit(2);
+  }
   try {
     system = await startSystem({ config });
   } catch (err) {
     // Asked to stop while starting: the stop was clean even if the start it cut short was not.
-    fail("Recharge assistant could not start", err, stopSignal ? 0 : 1);
+    fail(
+      "Recharge assistant could not start",
+      portInUseHint(err, config) ?? err,
+      stopSignal ? 0 : 1,
+    );
   }
   if (stopSignal) return stop(system, stopSignal);
   const { logger } = system;

@@ -121,7 +121,7 @@ describe("main.ts in a container's life", () => {
     expect(await exitWithinGrace(app)).toEqual({ code: 0, signal: null });
   });
 
-  it("a failed start prints one line (no stack) to stderr and exits 1", {
+  it("a failed start prints one line (no stack) to stderr, naming the variable to change, and exits 1", {
     timeout: 40_000,
   }, async () => {
     const taken = createServer();
@@ -131,7 +131,11 @@ describe("main.ts in a container's life", () => {
     const port = (taken.address() as { port: number }).port;
     const app = startMain({ PORT: String(port) });
     expect(await app.exit).toEqual({ code: 1, signal: null });
-    expect(app.stderr()).toMatch(/^Recharge assistant could not start: .*EADDRINUSE.*\n$/);
+    expect(app.stderr()).toMatch(
+      new RegExp(
+        `^Recharge assistant could not start: 127.0.0.1:${port} is in use .*set PORT .*\n$`,
+      ),
+    );
     expect(app.stderr().trim().split("\n")).toHaveLength(1);
   });
 });

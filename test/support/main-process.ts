@@ -12,7 +12,10 @@ export interface MainProcess {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** `node <args>` in the repository with exactly `env` on top of PATH, HOME and a free port. */
+/**
+ * `node <args>` in the repository with exactly `env` on top of PATH, HOME and free ports (an
+ * `npm start` left open on this machine holds the default ones).
+ */
 export function spawnMain(args: string[], env: Record<string, string> = {}): MainProcess {
   const proc = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -22,6 +25,7 @@ export function spawnMain(args: string[], env: Record<string, string> = {}): Mai
       HOME: process.env.HOME ?? "/tmp",
       HOST: "127.0.0.1",
       PORT: "0",
+      METRICS_PORT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

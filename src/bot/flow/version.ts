@@ -2,6 +2,9 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
+/** Set by scripts/build.mjs; undefined when the sources run as they are (tsx, vitest). */
+declare const __FLOW_VERSION__: string | undefined;
+
 /**
  * The conversation storage version: a hash of the flow sources (conversations/, src/categories/,
  * the toolkit and the callback-data codec). Conversation state holds replay logs that only make sense to the code that
@@ -9,6 +12,8 @@ import { fileURLToPath } from "node:url";
  * dropped instead of replayed into the wrong step.
  */
 export function flowVersion(): string {
+  // Compiled (scripts/build.mjs): the hash of the sources it was compiled from, computed there.
+  if (typeof __FLOW_VERSION__ === "string") return __FLOW_VERSION__;
   const hash = createHash("sha256");
   const dirs = [
     new URL("../../../conversations/", import.meta.url),
