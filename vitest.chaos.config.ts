@@ -1,4 +1,7 @@
 import { defineConfig } from "vitest/config";
+import { requirePinnedNodeMajor } from "./scripts/node-version.ts";
+
+requirePinnedNodeMajor("The chaos tests");
 
 /**
  * `npm run test:chaos`: faults, restarts, kills, two processes, fuzzing (test/chaos). Real Redis on

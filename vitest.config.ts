@@ -1,4 +1,7 @@
 import { defineConfig } from "vitest/config";
+import { requirePinnedNodeMajor } from "./scripts/node-version.ts";
+
+requirePinnedNodeMajor("The tests");
 
 /**
  * `npm test` runs both projects; `npm run test:unit` only the first: pure logic, no Redis, no
