@@ -55,8 +55,9 @@ function npmStart(env: Record<string, string>): MainProcess {
   proc.stderr?.on("data", (c: Buffer) => {
     err += String(c);
   });
+  // "close": npm has exited and every writer of its output (node too) has closed it.
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    proc.once("exit", (code, signal) => resolve({ code, signal })),
+    proc.once("close", (code, signal) => resolve({ code, signal })),
   );
   const s = { proc, stdout: () => out, stderr: () => err, exit };
   started.push(s);
@@ -124,6 +125,7 @@ describe("npm start behaves like a server", () => {
 
     process.kill(pgid, "SIGTERM"); // npm only, as `kill <pid of npm start>` or a supervisor does
     expect(await groupGone(pgid, 12_000)).toEqual([]);
+    await app.exit;
     expect(app.stdout()).toContain('"signal":"SIGTERM"');
     expect(app.stdout()).toContain('"msg":"stopped"');
   });
@@ -134,6 +136,7 @@ describe("npm start behaves like a server", () => {
     const pgid = app.proc.pid as number;
     process.kill(pgid, "SIGINT");
     expect(await groupGone(pgid, 12_000)).toEqual([]);
+    await app.exit;
     expect(app.stdout()).toContain('"signal":"SIGINT"');
   });
 
