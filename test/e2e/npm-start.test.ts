@@ -140,6 +140,18 @@ describe("npm start behaves like a server", () => {
     expect(app.stdout()).toContain('"signal":"SIGINT"');
   });
 
+  it("npm killed outright (SIGKILL, nothing forwarded): node notices and stops cleanly", {
+    timeout: 90_000,
+  }, async () => {
+    const app = npmStart({ PORT: "0", METRICS_PORT: "0" });
+    await baseUrl(app);
+    const pgid = app.proc.pid as number;
+    process.kill(pgid, "SIGKILL");
+    expect(await groupGone(pgid, 12_000)).toEqual([]);
+    await app.exit;
+    expect(app.stdout()).toContain('"msg":"stopped"');
+  });
+
   it("a second instance names the port variable to set, then starts side by side on free ports", {
     timeout: 120_000,
   }, async () => {
