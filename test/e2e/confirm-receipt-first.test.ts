@@ -31,7 +31,13 @@ describe("Confirm: the receipt does not wait for the confirmation's buttons to g
       release = resolve;
     });
     let seen = 0;
-    const fetchFn = async (url: string, init?: { body?: unknown }) => {
+    const fetchFn = async (
+      url: string,
+      init?: {
+        body?: unknown;
+        signal?: { aborted: boolean; addEventListener: AbortSignal["addEventListener"] };
+      },
+    ) => {
       if (isTarget(target, String(url), init?.body)) {
         seen++;
         if (action === "fail") {
@@ -46,7 +52,13 @@ describe("Confirm: the receipt does not wait for the confirmation's buttons to g
         }
         await released;
       }
-      return fetch(url, init as RequestInit);
+      // grammY hands over the AbortSignal of its polyfill, which Node 24's fetch refuses: a
+      // native one that follows it.
+      const { signal, ...rest } = init ?? {};
+      const native = new AbortController();
+      if (signal?.aborted) native.abort();
+      else signal?.addEventListener("abort", () => native.abort());
+      return fetch(url, { ...rest, signal: native.signal } as RequestInit);
     };
     options.fetch = fetchFn as unknown as ApiClientOptions["fetch"];
     return { release, seen: () => seen };
