@@ -8,9 +8,10 @@ import { baseUrl, type MainProcess, spawnMain } from "../support/main-process.ts
 import { playgroundUser } from "../support/playground-user.ts";
 
 /**
- * `src/main.ts` as the image runs it (`node --import tsx src/main.ts`, local mode): a SIGTERM ends
+ * `src/main.ts` in a container's life (run from source here, `node --import tsx src/main.ts`, local
+ * mode; the image runs the same code compiled, scripts/image-check.ts starts that): a SIGTERM ends
  * it with exit code 0 inside Docker's 10 s grace period, even with an execute in flight, and a
- * start that fails says why in one line.
+ * start that fails says why in one line, naming the variable to change when a port is taken.
  */
 
 /** Docker sends SIGKILL this long after SIGTERM (`docker stop`'s default). */
