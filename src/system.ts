@@ -7,6 +7,7 @@ import { type Base, createBase } from "./system/base.ts";
 import { botDeps, wireBot, wireIdleSweeper, wireNotifier } from "./system/bot.ts";
 import { wireCatalog } from "./system/catalog.ts";
 import { wireMoneyPath } from "./system/money-path.ts";
+import { watchOperations } from "./system/operations.ts";
 import { type Listeners, openListeners } from "./system/server.ts";
 import { knowBot, mountTelegramWebhook, startWorkers, watchTelegram } from "./system/start.ts";
 import { wireRedis, wireStores } from "./system/stores.ts";
@@ -73,6 +74,7 @@ export async function startSystem(opts: SystemOptions) {
         ...(parts.topUp ? [parts.topUp.reconciler] : []),
       ];
       runner = await startWorkers(base, { bot, deps, workers, hook: parts.hook });
+      parts.operations.started();
     }
     // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.
     const stop = once(async () => {
@@ -170,6 +172,12 @@ async function wire(
     send: (chatId, text) => send(chatId, text),
   });
   if (topUp) deps.topUps = topUp.topUps;
+  const operations = watchOperations(base, {
+    redis,
+    stores,
+    provider: money.providerWatch,
+    gateway: topUp !== undefined,
+  });
   if (local && deps.accounts) {
     await local.attachBooks({
       ledger: stores.ledger,
@@ -199,6 +207,7 @@ async function wire(
     hook,
     catalogSync,
     topUp,
+    operations,
   };
 }
 

@@ -9,7 +9,12 @@ import type { Base } from "./base.ts";
  */
 export async function openListeners(base: Base) {
   const { config, logger, stops } = base;
-  const app = createHttpApp({ health: base.health, logger });
+  const app = createHttpApp({
+    health: base.health,
+    readiness: base.readiness,
+    logger,
+    registry: base.registry,
+  });
   const gate = { ready: false, early: (_req: Request): boolean => false };
   const server: Listener = await listen(
     (req, env) =>
