@@ -106,8 +106,10 @@ async function snapshot(src: OperationsSources): Promise<Snapshot> {
     src.alarm ? part(src.alarm("low-float")) : undefined,
     src.alarm ? part(src.alarm("books-drift")) : undefined,
   ]);
-  // The aggregator's figure: ask it when the last one is stale (bounded, shared with readiness).
-  await src.provider.answering();
+  // The aggregator's figure: asked again when the last one is stale (one call in flight, shared
+  // with readiness), not waited for: a scrape stays quick while the aggregator is down, and the
+  // figure's timestamp gauge shows its age.
+  void src.provider.answering();
   return {
     ...(booksFloat !== undefined ? { booksFloatPaisa: booksFloat } : {}),
     ...(held !== undefined ? { heldPaisa: held } : {}),
