@@ -9,7 +9,7 @@ import type { ProviderWatch } from "./provider-watch.ts";
  * (one hash field each), the open-orders set (non-final orders only, read up to OPEN_SCAN_MAX),
  * the notification stream's length and oldest entry, the top-up schedule (open and watched
  * top-ups only), and the crossing marks of the product's own alerts. One snapshot per scrape
- * (all gauges read it); an error leaves the gauges of that part out of the scrape.
+ * (all gauges read it); a part that fails makes its gauges NaN (no labels) or absent (labels).
  */
 
 /** Open orders read per scrape at most (orders stuck by the thousand are an alarm in themselves). */
@@ -150,53 +150,53 @@ export function registerOperationsMetrics(registry: Registry, src: OperationsSou
         fill(this, s);
       },
     });
-  const rupees = (paisa: number) => toRupeesNumber(paisa);
+  /**
+   * A gauge without labels: prom-client always prints one of those (0 after a reset), so a figure
+   * this scrape could not read is NaN, never a 0 that would be a false word about money.
+   */
+  const single = (name: string, help: string, value: (s: Snapshot) => number | undefined) =>
+    gauge(name, help, [], (g, s) => g.set(value(s) ?? Number.NaN));
+  const rupees = (paisa: number | undefined) =>
+    paisa === undefined ? undefined : toRupeesNumber(paisa);
   const seconds = (ms: number) => ms / 1000;
+  const ageOf = (at: number | null | undefined) =>
+    at === undefined ? undefined : at === null ? 0 : seconds(Math.max(0, src.now() - at));
 
-  gauge(
+  single(
     "recharge_float_books_rupees",
     "The merchant's wallet at the aggregator as the books have it (merchant:float)",
-    [],
-    (g, s) => s.booksFloatPaisa !== undefined && g.set(rupees(s.booksFloatPaisa)),
+    (s) => rupees(s.booksFloatPaisa),
   );
-  gauge(
+  single(
     "recharge_float_expected_rupees",
     "The wallet the books expect at the aggregator: the books' float less the debits of open orders the aggregator already took",
-    [],
-    (g, s) =>
-      s.booksFloatPaisa !== undefined &&
-      s.open &&
-      g.set(rupees(s.booksFloatPaisa - s.open.inFlightPaisa)),
+    (s) =>
+      s.booksFloatPaisa === undefined || !s.open
+        ? undefined
+        : rupees(s.booksFloatPaisa - s.open.inFlightPaisa),
   );
-  gauge(
+  single(
     "recharge_float_reported_rupees",
     "The aggregator's credit_available in its last answer to this process",
-    [],
-    (g) => {
-      const last = src.provider.last();
-      if (last) g.set(rupees(last.creditAvailablePaisa));
-    },
+    () => rupees(src.provider.last()?.creditAvailablePaisa),
   );
-  gauge(
+  single(
     "recharge_float_reported_timestamp_seconds",
     "When the aggregator last answered this process with the wallet's figure",
-    [],
-    (g) => {
-      const last = src.provider.last();
-      if (last) g.set(seconds(last.at));
+    () => {
+      const at = src.provider.last()?.at;
+      return at === undefined ? undefined : seconds(at);
     },
   );
-  gauge(
+  single(
     "recharge_float_low_alert_threshold_rupees",
     "LOW_FLOAT_ALERT: a reported float below this alerts the admins (0: off)",
-    [],
-    (g) => g.set(rupees(src.lowFloatAlertPaisa)),
+    () => rupees(src.lowFloatAlertPaisa),
   );
-  gauge(
+  single(
     "recharge_held_rupees",
     "Customers' and agents' money held for orders not final yet (merchant:sales pending credits)",
-    [],
-    (g, s) => s.heldPaisa !== undefined && g.set(rupees(s.heldPaisa)),
+    (s) => rupees(s.heldPaisa),
   );
   gauge("recharge_open_orders", "Orders not final, by status", ["status"], (g, s) => {
     if (!s.open) return;
@@ -205,35 +205,25 @@ export function registerOperationsMetrics(registry: Registry, src: OperationsSou
       g.set({ status }, s.open.byStatus.get(status) ?? 0);
     }
   });
-  gauge(
+  single(
     "recharge_open_orders_oldest_age_seconds",
     "Age of the oldest order not final (0 when none)",
-    [],
-    (g, s) =>
-      s.open &&
-      g.set(s.open.oldestAt === null ? 0 : seconds(Math.max(0, src.now() - s.open.oldestAt))),
+    (s) => (s.open ? ageOf(s.open.oldestAt) : undefined),
   );
-  gauge(
+  single(
     "recharge_open_orders_truncated",
     `1 when more than ${OPEN_SCAN_MAX} orders are open and the open-order gauges count only the oldest ${OPEN_SCAN_MAX}`,
-    [],
-    (g, s) => s.open && g.set(s.open.truncated ? 1 : 0),
+    (s) => (s.open ? (s.open.truncated ? 1 : 0) : undefined),
   );
-  gauge(
+  single(
     "recharge_notifications_queued",
     "Push messages queued and not yet delivered, dropped or dead-lettered",
-    [],
-    (g, s) => s.queued !== undefined && g.set(s.queued),
+    (s) => s.queued,
   );
-  gauge(
+  single(
     "recharge_notifications_oldest_age_seconds",
-    "How long the oldest queued push message has waited (0 when none): the notifier's lag",
-    [],
-    (g, s) => {
-      if (s.oldestNotificationAt === undefined) return;
-      const at = s.oldestNotificationAt;
-      g.set(at === null ? 0 : seconds(Math.max(0, src.now() - at)));
-    },
+    "How long the oldest queued push has waited (0 when none): the notifier's lag",
+    (s) => ageOf(s.oldestNotificationAt),
   );
   gauge(
     "recharge_gateway_topups_open",

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeLabel } from "../../src/http/latency.ts";
 import { account } from "../../src/ledger/index.ts";
+import { type OwnRedis, startOwnRedis } from "../support/chaos/redis-server.ts";
 import { mobileInput } from "../support/orders.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
@@ -185,6 +186,42 @@ describe("readiness apart from liveness", () => {
       checks: { bot: "ok", provider: "down" },
     });
     expect((await fetch(`${ts.system.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("readiness and liveness when Redis goes away", () => {
+  let own: OwnRedis;
+  let ts: TestSystem;
+  beforeAll(async () => {
+    own = await startOwnRedis();
+    ts = await startTestSystem({
+      env: { REDIS_URL: own.url, REDIS_PREFIX: "ops-ready:", METRICS_TOKEN: TOKEN },
+    });
+  });
+  afterAll(async () => {
+    await ts?.stop().catch(() => undefined);
+    await own?.destroy();
+  });
+
+  it("both fail while Redis is down, both pass again when it is back, and a scrape still answers", async () => {
+    expect((await fetch(`${ts.system.url}/readyz`)).status).toBe(200);
+    await own.shutdown();
+    const ready = await fetch(`${ts.system.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ checks: { redis: "down", bot: "ok" } });
+    expect((await fetch(`${ts.system.url}/healthz`)).status).toBe(503);
+    // The gauges that read Redis say they do not know (NaN, never 0); the scrape itself answers.
+    const down = await scrape(ts);
+    expect(down.status).toBe(200);
+    expect(sample(down.text, "recharge_held_rupees")).toBeNaN();
+    expect(sample(down.text, "recharge_open_orders", { status: "placed" })).toBeUndefined();
+    expect(sample(down.text, "recharge_float_low_alert_threshold_rupees")).toBe(5000);
+    await own.start();
+    await waitUntil(
+      async () => (await fetch(`${ts.system.url}/readyz`)).status === 200,
+      "ready again",
+    );
+    expect(sample((await scrape(ts)).text, "recharge_held_rupees")).toBe(0);
   });
 });
 
