@@ -112,9 +112,23 @@ describe("operator's metrics (real Redis, the product as npm start runs it)", ()
     const queued = sample(text, "recharge_notifications_queued");
     expect(queued).toBeGreaterThanOrEqual(0);
     expect(sample(text, "recharge_notifications_oldest_age_seconds")).toBeGreaterThanOrEqual(0);
-    expect(
-      sample(text, "recharge_gateway_topups_open", { gateway: "khalti", status: "initiated" }),
-    ).toBe(0);
+    const topUpsOpen = async () =>
+      sample((await scrape(ts)).text, "recharge_gateway_topups_open", {
+        gateway: "khalti",
+        status: "initiated",
+      });
+    expect(await topUpsOpen()).toBe(0);
+    // A top-up started at the local Khalti stand-in and not paid: open.
+    const topUps = ts.system.topUps;
+    if (!topUps) throw new Error("no gateway in local mode");
+    const started = await topUps.start({
+      userId: customer,
+      chatId: customer,
+      locale: "en",
+      amountPaisa: 50_000,
+    });
+    expect(started.ok).toBe(true);
+    expect(await topUpsOpen()).toBe(1);
     // The success push above is delivered by the notifier: the queue drains to nothing.
     await waitUntil(
       async () => sample((await scrape(ts)).text, "recharge_notifications_queued") === 0,
@@ -155,6 +169,33 @@ describe("operator's metrics (real Redis, the product as npm start runs it)", ()
       checks: { redis: "ok", bot: "ok", provider: "ok" },
     });
     expect((await fetch(`${ts.system.url}/healthz`)).status).toBe(200);
+  });
+});
+
+describe("two instances on one Redis", () => {
+  let a: TestSystem;
+  let b: TestSystem;
+  beforeAll(async () => {
+    const env = {
+      ACCESS_MODE: "staff",
+      METRICS_TOKEN: TOKEN,
+      RECONCILE_INTERVAL_MS: "3600000",
+      RECONCILE_MIN_AGE_MS: "3600000",
+    };
+    a = await startTestSystem({ redis: true, env });
+    b = await startTestSystem({ redis: true, prefix: a.prefix, env });
+  });
+  afterAll(async () => {
+    await b?.stop();
+    await a?.cleanup();
+  });
+
+  it("report the same shared figures: an order placed on one is open on the other's gauges", async () => {
+    await a.system.orders.place(mobileInput({ userId: 77, chatId: 77 }));
+    const open = async (ts: TestSystem) =>
+      sample((await scrape(ts)).text, "recharge_open_orders", { status: "placed" });
+    expect(await open(a)).toBe(1);
+    expect(await open(b)).toBe(1);
   });
 });
 
