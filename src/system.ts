@@ -1,5 +1,6 @@
 import type { UserFromGetMe } from "grammy/types";
 import type { Config } from "./config.ts";
+import { exportJournalCsv } from "./ledger/index.ts";
 import type { LocalMode, LocalModeContext, SandboxOverrides } from "./local-mode.ts";
 import type { Logger } from "./logger.ts";
 import type { RedisClient } from "./redis/connection.ts";
@@ -56,6 +57,7 @@ export async function startSystem(opts: SystemOptions) {
       idleSweeper,
     } = parts;
     listeners.books.report = () => books.report();
+    listeners.books.journalCsv = (range) => exportJournalCsv(parts.stores.ledger, range);
     await knowBot(bot, parts.target);
     watchTelegram(base, bot, parts.telegram);
     gate.ready = true;

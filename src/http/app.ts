@@ -4,6 +4,7 @@ import { secureHeaders } from "hono/secure-headers";
 import type { Registry } from "prom-client";
 import type { Logger } from "../logger.ts";
 import { accessLog } from "./access-log.ts";
+import { type JournalRange, journalRangeSchema } from "./journal-range.ts";
 import { httpLatency } from "./latency.ts";
 
 export interface HealthCheck {
@@ -100,7 +101,11 @@ export function createMetricsApp(opts: {
    * The admin's books as JSON (GET /books, issue 15), set once the money path is wired (the
    * listener opens first); until then 503. Behind the same token as /metrics.
    */
-  books?: { report?: () => Promise<unknown> };
+  books?: {
+    report?: () => Promise<unknown>;
+    /** The journal as CSV for the accountant (GET /books/journal.csv?from=&to=). */
+    journalCsv?: (range: JournalRange) => Promise<string>;
+  };
 }) {
   const app = new Hono();
   const expected = opts.token ? Buffer.from(`Bearer ${opts.token}`) : undefined;
@@ -121,6 +126,26 @@ export function createMetricsApp(opts: {
     const report = opts.books?.report;
     if (!report) return c.json({ ok: false, error: "starting" }, 503);
     return c.json(await report(), 200, { "Cache-Control": "no-store" });
+  });
+  app.get("/books/journal.csv", async (c) => {
+    if (!authorized(c.req.header("authorization")))
+      return c.text("unauthorized", 401, { "WWW-Authenticate": "Bearer" });
+    const range = journalRangeSchema.safeParse({
+      from: c.req.query("from"),
+      to: c.req.query("to"),
+    });
+    if (!range.success) {
+      const why = range.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      return c.json({ ok: false, error: why }, 400);
+    }
+    const csv = opts.books?.journalCsv;
+    if (!csv) return c.json({ ok: false, error: "starting" }, 503);
+    const name = `journal-${new Date(range.data.from).toISOString().slice(0, 10)}.csv`;
+    return c.body(await csv(range.data), 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "Cache-Control": "no-store",
+    });
   });
   app.notFound((c) => c.text("not found", 404));
   return app;

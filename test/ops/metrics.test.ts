@@ -155,6 +155,42 @@ describe("operator's metrics (real Redis, the product as npm start runs it)", ()
     expect(text).toContain('http_request_duration_seconds_bucket{le="0.005"');
   });
 
+  it("exports the journal as CSV for a date range, behind the token, and refuses a bad range", async () => {
+    const base = ts.system.metricsUrl.replace(/\/metrics$/, "/books/journal.csv");
+    const get = (query: string, token = TOKEN) =>
+      fetch(`${base}${query}`, { headers: { authorization: `Bearer ${token}` } });
+    const day = new Date().toISOString().slice(0, 10);
+    const next = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await get(`?from=${day}&to=${next}`, "wrong")).status).toBe(401);
+    const res = await get(`?from=${day}&to=${next}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("text/csv");
+    const lines = (await res.text()).trim().split("\r\n");
+    expect(lines[0]).toBe(
+      "seq,time_utc,id,kind,debit,credit,amount_rs,reference,pending_id,reason",
+    );
+    // The funding credit, the holds of the three orders and the capture of the successful one.
+    expect(lines.find((l) => l.includes(`ops-fund-${customer}`))).toContain(",1000.00,");
+    expect(lines.filter((l) => l.includes(`customer:${customer}`)).length).toBeGreaterThanOrEqual(
+      4,
+    );
+    // A range before any of it: the header alone.
+    const before = await get(`?from=2020-01-01&to=2020-01-02`);
+    expect((await before.text()).trim().split("\r\n")).toHaveLength(1);
+    for (const bad of [
+      "",
+      "?from=2026-04-01",
+      "?from=yesterday&to=today",
+      `?from=${next}&to=${day}`,
+      "?from=2020-01-01&to=2026-01-01",
+      "?from=2026-02-30&to=2026-03-01",
+    ]) {
+      const r = await get(bad);
+      expect(r.status, bad).toBe(400);
+      expect(((await r.json()) as { error: string }).error.length).toBeGreaterThan(0);
+    }
+  });
+
   it("keeps the counters' names (Prometheus conventions: _total)", async () => {
     const { text } = await scrape(ts);
     expect(text).toContain("# TYPE recharge_order_transitions_total counter");
