@@ -1,5 +1,6 @@
 import type { UserFromGetMe } from "grammy/types";
 import type { Config } from "./config.ts";
+import { exportJournalCsv } from "./ledger/index.ts";
 import type { LocalMode, LocalModeContext, SandboxOverrides } from "./local-mode.ts";
 import type { Logger } from "./logger.ts";
 import type { RedisClient } from "./redis/connection.ts";
@@ -7,6 +8,7 @@ import { type Base, createBase } from "./system/base.ts";
 import { botDeps, wireBot, wireIdleSweeper, wireNotifier } from "./system/bot.ts";
 import { wireCatalog } from "./system/catalog.ts";
 import { wireMoneyPath } from "./system/money-path.ts";
+import { watchOperations } from "./system/operations.ts";
 import { type Listeners, openListeners } from "./system/server.ts";
 import { knowBot, mountTelegramWebhook, startWorkers, watchTelegram } from "./system/start.ts";
 import { wireRedis, wireStores } from "./system/stores.ts";
@@ -55,6 +57,7 @@ export async function startSystem(opts: SystemOptions) {
       idleSweeper,
     } = parts;
     listeners.books.report = () => books.report();
+    listeners.books.journalCsv = (range) => exportJournalCsv(parts.stores.ledger, range);
     await knowBot(bot, parts.target);
     watchTelegram(base, bot, parts.telegram);
     gate.ready = true;
@@ -73,6 +76,7 @@ export async function startSystem(opts: SystemOptions) {
         ...(parts.topUp ? [parts.topUp.reconciler] : []),
       ];
       runner = await startWorkers(base, { bot, deps, workers, hook: parts.hook });
+      parts.operations.started();
     }
     // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.
     const stop = once(async () => {
@@ -170,6 +174,12 @@ async function wire(
     send: (chatId, text) => send(chatId, text),
   });
   if (topUp) deps.topUps = topUp.topUps;
+  const operations = watchOperations(base, {
+    redis,
+    stores,
+    provider: money.providerWatch,
+    gateway: topUp !== undefined,
+  });
   if (local && deps.accounts) {
     await local.attachBooks({
       ledger: stores.ledger,
@@ -199,6 +209,7 @@ async function wire(
     hook,
     catalogSync,
     topUp,
+    operations,
   };
 }
 

@@ -4,6 +4,8 @@ import { secureHeaders } from "hono/secure-headers";
 import type { Registry } from "prom-client";
 import type { Logger } from "../logger.ts";
 import { accessLog } from "./access-log.ts";
+import { type JournalRange, journalRangeSchema } from "./journal-range.ts";
+import { httpLatency } from "./latency.ts";
 
 export interface HealthCheck {
   name: string;
@@ -15,11 +17,22 @@ export interface HealthCheck {
 
 /**
  * The public Hono app of the process. Parts mount their routes on it; this module owns the
- * operational parts: the access log, secure headers, /healthz, and the answers to an unknown route
- * or a crashed handler. Metrics are NOT here: they have a listener of their own (createMetricsApp).
+ * operational parts: the access log, the latency histogram, secure headers, /healthz (liveness),
+ * /readyz (readiness), and the answers to an unknown route or a crashed handler. Metrics are NOT
+ * served here: they have a listener of their own (createMetricsApp).
  */
-export function createHttpApp(opts: { health: HealthCheck[]; logger: Logger }) {
+export function createHttpApp(opts: {
+  health: HealthCheck[];
+  /**
+   * What readiness wants beyond the critical health checks (the bot started, the aggregator
+   * answering lately); read at each request, so parts may add theirs after the app is built.
+   */
+  readiness?: HealthCheck[];
+  logger: Logger;
+  registry?: Registry;
+}) {
   const app = new Hono();
+  if (opts.registry) app.use(httpLatency(opts.registry));
   app.use(accessLog(opts.logger));
   // The playground page loads its script, style and icon from this origin and talks to it through
   // fetch and EventSource: nothing inline, nothing third-party, so the strictest policy fits.
@@ -39,13 +52,18 @@ export function createHttpApp(opts: { health: HealthCheck[]; logger: Logger }) {
     }),
   );
 
+  // Liveness: is this process of use at all (Redis answers)? A container orchestrator restarts
+  // on it, so it must not depend on anything outside the operator's hands (Telegram, the aggregator).
   app.get("/healthz", async (c) => {
-    const results = await Promise.all(
-      opts.health.map(async (h) => [h.name, await h.check().catch(() => false)] as const),
-    );
-    const checks = Object.fromEntries(results.map(([n, ok]) => [n, ok ? "ok" : "down"]));
-    const healthy = results.every(([, ok], i) => ok || opts.health[i]?.critical === false);
-    return c.json({ status: healthy ? "ok" : "unavailable", checks }, healthy ? 200 : 503);
+    const { checks, ok } = await runChecks(opts.health);
+    return c.json({ status: ok ? "ok" : "unavailable", checks }, ok ? 200 : 503);
+  });
+  // Readiness: may this instance take traffic now? Liveness's critical checks, plus the bot
+  // started and the aggregator answering lately. A load balancer stops sending to it meanwhile;
+  // nothing restarts it.
+  app.get("/readyz", async (c) => {
+    const { checks, ok } = await runChecks([...opts.health, ...(opts.readiness ?? [])]);
+    return c.json({ status: ok ? "ready" : "not ready", checks }, ok ? 200 : 503);
   });
 
   app.notFound((c) => c.json({ ok: false, error: "not found" }, 404));
@@ -62,6 +80,16 @@ export function createHttpApp(opts: { health: HealthCheck[]; logger: Logger }) {
   return app;
 }
 
+/** Runs the checks at once; a non-critical one is reported but does not decide. */
+async function runChecks(list: readonly HealthCheck[]) {
+  const results = await Promise.all(
+    list.map(async (h) => [h.name, await h.check().catch(() => false)] as const),
+  );
+  const checks = Object.fromEntries(results.map(([n, ok]) => [n, ok ? "ok" : "down"]));
+  const ok = results.every(([, up], i) => up || list[i]?.critical === false);
+  return { checks, ok };
+}
+
 /**
  * The metrics listener's app: GET /metrics only, behind a bearer token when one is configured.
  * It is served on METRICS_HOST:METRICS_PORT (loopback by default), never on the public listener.
@@ -73,7 +101,11 @@ export function createMetricsApp(opts: {
    * The admin's books as JSON (GET /books, issue 15), set once the money path is wired (the
    * listener opens first); until then 503. Behind the same token as /metrics.
    */
-  books?: { report?: () => Promise<unknown> };
+  books?: {
+    report?: () => Promise<unknown>;
+    /** The journal as CSV for the accountant (GET /books/journal.csv?from=&to=). */
+    journalCsv?: (range: JournalRange) => Promise<string>;
+  };
 }) {
   const app = new Hono();
   const expected = opts.token ? Buffer.from(`Bearer ${opts.token}`) : undefined;
@@ -94,6 +126,26 @@ export function createMetricsApp(opts: {
     const report = opts.books?.report;
     if (!report) return c.json({ ok: false, error: "starting" }, 503);
     return c.json(await report(), 200, { "Cache-Control": "no-store" });
+  });
+  app.get("/books/journal.csv", async (c) => {
+    if (!authorized(c.req.header("authorization")))
+      return c.text("unauthorized", 401, { "WWW-Authenticate": "Bearer" });
+    const range = journalRangeSchema.safeParse({
+      from: c.req.query("from"),
+      to: c.req.query("to"),
+    });
+    if (!range.success) {
+      const why = range.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      return c.json({ ok: false, error: why }, 400);
+    }
+    const csv = opts.books?.journalCsv;
+    if (!csv) return c.json({ ok: false, error: "starting" }, 503);
+    const name = `journal-${new Date(range.data.from).toISOString().slice(0, 10)}.csv`;
+    return c.body(await csv(range.data), 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "Cache-Control": "no-store",
+    });
   });
   app.notFound((c) => c.text("not found", 404));
   return app;

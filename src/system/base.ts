@@ -15,7 +15,10 @@ export interface Base {
   instance: string;
   registry: Registry;
   metrics: ReturnType<typeof createMoneyPathMetrics>;
+  /** Liveness (/healthz): the process is of use (Redis answers). */
   health: HealthCheck[];
+  /** Readiness (/readyz) beyond liveness's critical checks: the bot started, the aggregator answers. */
+  readiness: HealthCheck[];
   stops: Stops;
 }
 
@@ -38,6 +41,7 @@ export function createBase(opts: {
     registry,
     metrics: createMoneyPathMetrics(registry),
     health: [],
+    readiness: [],
     stops: createStops(logger),
   };
 }

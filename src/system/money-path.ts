@@ -1,4 +1,5 @@
 import { createBooks, createBooksCheck, createFloatWatch } from "../books/index.ts";
+import { createProviderWatch } from "../http/provider-watch.ts";
 import { createOrders, createReconciler } from "../orders/index.ts";
 import { createProviderClient } from "../provider/index.ts";
 import { createWebhookRoutes } from "../webhook/routes.ts";
@@ -42,8 +43,13 @@ export function wireMoneyPath(
     walletBalance: () => provider.walletBalance(),
     logger,
   });
+  // The aggregator's last word on the wallet, for readiness and the float gauge (system/operations.ts).
+  const providerWatch = createProviderWatch({ walletBalance: () => provider.walletBalance(), now });
   const orders = createOrders({
-    onWalletReading: observeFloat,
+    onWalletReading: (r) => {
+      if (r.creditAvailablePaisa !== undefined) providerWatch.record(r.creditAvailablePaisa);
+      return observeFloat(r);
+    },
     store: parts.stores.store,
     pricing: config.pricing.schedule,
     accessMode: config.accessMode,
@@ -100,5 +106,5 @@ export function wireMoneyPath(
     adminChatIds: [...parts.adminIds],
     logger,
   });
-  return { provider, orders, webhook, reconciler, books, booksCheck };
+  return { provider, providerWatch, orders, webhook, reconciler, books, booksCheck };
 }

@@ -9,7 +9,12 @@ import type { Base } from "./base.ts";
  */
 export async function openListeners(base: Base) {
   const { config, logger, stops } = base;
-  const app = createHttpApp({ health: base.health, logger });
+  const app = createHttpApp({
+    health: base.health,
+    readiness: base.readiness,
+    logger,
+    registry: base.registry,
+  });
   const gate = { ready: false, early: (_req: Request): boolean => false };
   const server: Listener = await listen(
     (req, env) =>
@@ -20,7 +25,7 @@ export async function openListeners(base: Base) {
   );
   // Metrics never go on the public listener: a listener of their own, loopback by default.
   // The books' report is plugged in once the money path is wired (src/system.ts).
-  const books: { report?: () => Promise<unknown> } = {};
+  const books: NonNullable<Parameters<typeof createMetricsApp>[0]["books"]> = {};
   const metricsListener = await listen(
     createMetricsApp({ registry: base.registry, token: config.metrics.token, books }).fetch,
     config.metrics,
