@@ -77,6 +77,8 @@ export const topUpSchema = z.object({
       at: z.number().int().nonnegative(),
     })
     .optional(),
+  /** The admins were alerted that it is held. */
+  heldAlerted: z.boolean().optional(),
   /** An admin's decision on a held top-up. */
   decision: z
     .object({

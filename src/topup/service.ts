@@ -89,7 +89,7 @@ export function createTopUps(opts: TopUpsOptions) {
 
   /** When the reconciler should look at `t` next; null: never again. */
   const dueAt = (t: TopUp, at: number): number | null => {
-    if (needsPush(t)) return at + opts.lookupEveryMs;
+    if (needsPush(t) || (t.status === "held" && !t.heldAlerted)) return at + opts.lookupEveryMs;
     if (needsLookup(t)) {
       // Long past its link's expiry with no end from the gateway: an admin was told; look now
       // and then, and give up when the refund watch would have ended.
@@ -264,10 +264,28 @@ export function createTopUps(opts: TopUpsOptions) {
           { topUp: stored.id, from: tr.from, to: stored.status, credited: stored.creditedPaisa },
           "top-up changed",
         );
-      await deliver(stored);
+      await deliver(await alertHeld(stored));
       return (await store.get(gatewayName, paymentId)) ?? stored;
     }
     throw new Error(`top-up ${paymentId}: too many concurrent writers`);
+  }
+
+  /**
+   * The admins' alert of a held top-up, apart from the customer's push (a customer who blocked the
+   * bot must not keep the admins from hearing), recorded on the top-up; the reconciler sends what a
+   * crash left unsent. Returns the top-up as stored afterwards.
+   */
+  async function alertHeld(t: TopUp): Promise<TopUp> {
+    if (t.status !== "held" || t.heldAlerted) return t;
+    await alertAdmins(t, "held");
+    let cur: TopUp | null = t;
+    for (let round = 0; round < MAX_ROUNDS && cur?.status === "held"; round++) {
+      const flagged: TopUp = { ...cur, heldAlerted: true };
+      if ((await store.update(cur.version, flagged, undefined, dueAt(flagged, now()))).ok)
+        return { ...flagged, version: cur.version + 1 };
+      cur = await store.get(t.gateway, t.paymentId);
+    }
+    return cur ?? t;
   }
 
   async function alertAdmins(t: TopUp, reason: AlertReason): Promise<void> {
@@ -298,7 +316,6 @@ export function createTopUps(opts: TopUpsOptions) {
       const balancePaisa = (await ledger.balance(account.customer(t.userId))).availablePaisa;
       await opts.notify({ chatId: t.chatId, audience: "customer", topUp: t, balancePaisa });
       if (t.status === "refunded" && t.reversedPaisa !== undefined) await alertAdmins(t, "refund");
-      if (t.status === "held") await alertAdmins(t, "held");
     } catch (err) {
       logger.warn({ err: String(err), topUp: t.id }, "top-up push failed; the reconciler retries");
       await store.update(held.version, free, undefined, now() + opts.lookupEveryMs);
@@ -375,7 +392,7 @@ export function createTopUps(opts: TopUpsOptions) {
         const t = await store.get(g, pid);
         if (!t) continue;
         if (needsLookup(t) || t.status === "completed") await confirm(g, pid);
-        else await deliver(t);
+        else await deliver(await alertHeld(t));
         const after = await store.get(g, pid);
         if (
           after &&

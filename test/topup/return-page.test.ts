@@ -73,8 +73,8 @@ describe("the return page and the caps at credit time", () => {
     });
     expect((await ledger.check()).entries).toBe(0);
     expect(notices.map((n) => [n.audience, n.topUp.status, n.reason])).toEqual([
-      ["customer", "held", undefined],
       ["admin", "held", "held"],
+      ["customer", "held", undefined],
     ]);
     expect(await after.topUps.decide(pidx, "credit_initiated", 9)).toEqual({
       ok: false,
@@ -82,5 +82,51 @@ describe("the return page and the caps at credit time", () => {
     });
     await before.gateway.close();
     await after.gateway.close();
+  });
+
+  it("a held top-up whose customer cannot be reached still alerts the admins, once", async () => {
+    const { ledger, store } = setUp();
+    const sent: TopUpNotice[] = [];
+    const { topUps, gateway } = topUpService({
+      apiUrl: khalti.apiUrl,
+      store,
+      ledger,
+      notices: sent,
+      notify: async (n) => {
+        if (n.audience === "customer") throw new Error("403: bot was blocked by the user");
+        sent.push(n);
+      },
+    });
+    const started = await topUps.start({ userId: 3, chatId: 3, locale: "en", amountPaisa: 10_000 });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    khalti.standIn.misreport(pidx, { totalAmount: 5_000_000 });
+    khalti.standIn.act(pidx, "pay");
+    expect(await topUps.confirm("khalti", pidx)).toMatchObject({ status: "held" });
+    const lookups = khalti.standIn.payment(pidx)!.lookups;
+    let clock = Date.now();
+    const later = topUpService({
+      apiUrl: khalti.apiUrl,
+      store,
+      ledger,
+      notices: sent,
+      notify: async (n) => {
+        if (n.audience === "customer") throw new Error("403: bot was blocked by the user");
+        sent.push(n);
+      },
+      now: () => clock,
+    });
+    for (let i = 0; i < 3; i++) {
+      clock += 120_000; // past the push lease: the reconciler tries the customer again
+      await later.topUps.reconcile();
+    }
+    expect(sent.map((n) => [n.audience, n.reason, n.topUp.paymentId])).toEqual([
+      ["admin", "held", pidx],
+    ]);
+    expect((await topUps.get(pidx))?.heldAlerted).toBe(true);
+    expect(khalti.standIn.payment(pidx)?.lookups).toBe(lookups);
+    expect((await ledger.check()).entries).toBe(0);
+    await gateway.close();
+    await later.gateway.close();
   });
 });
