@@ -7,7 +7,7 @@ import type { TopUps } from "./service.ts";
 /**
  * The page the payer's browser comes back to after the gateway's checkout. The redirect is not
  * authenticated (anyone can forge one), so its query is never believed: only the pidx is read, and
- * only to ask the gateway (a lookup) before anything is credited. The page says one of four
+ * only to ask the gateway (a lookup) before anything is credited. The page says one of five
  * things and nothing else: no amount, no balance, no name, no ids, so a forged or guessed pidx
  * learns nothing. The bot's push carries the details, to the chat that started the top-up.
  *
@@ -16,7 +16,7 @@ import type { TopUps } from "./service.ts";
  * this process, and not again within `minGapMs` of the last one (reloads read the store).
  */
 
-type Outcome = "received" | "not_completed" | "confirming" | "checking";
+type Outcome = "received" | "not_completed" | "confirming" | "checking" | "not_added";
 
 const TEXT: Record<Outcome, { title: string; en: string; ne: string; hi: string }> = {
   received: {
@@ -43,6 +43,12 @@ const TEXT: Record<Outcome, { title: string; en: string; ne: string; hi: string 
     ne: "हाम्रो टोलीले यो भुक्तानी जाँच गर्दैछ। केही गुमेको छैन। बोटले च्याटमा सन्देश पठाउनेछ।",
     hi: "हमारी टीम इस भुगतान की जाँच कर रही है। कुछ नहीं खोया है। बॉट आपको चैट में संदेश भेजेगा।",
   },
+  not_added: {
+    title: "Payment not added",
+    en: "This payment was not added to your balance. The bot has messaged you in the chat.",
+    ne: "यो भुक्तानी तपाईंको मौज्दातमा थपिएन। बोटले च्याटमा सन्देश पठाएको छ।",
+    hi: "यह भुगतान आपके बैलेंस में नहीं जोड़ा गया। बॉट ने चैट में संदेश भेजा है।",
+  },
 };
 
 function page(o: Outcome): string {
@@ -61,8 +67,9 @@ function outcomeOf(t: TopUp | null): Outcome {
     case "pending":
       return "confirming";
     case "held":
-    case "rejected":
       return "checking";
+    case "rejected":
+      return "not_added";
     default:
       return "not_completed";
   }

@@ -179,7 +179,7 @@ describe.each([
       () => pushes(903).some((p) => p.includes("खल्तीमार्फत तपाईंलाई फिर्ता")),
       "the rejection notice",
     );
-    expect((await open(returnPage(t))).html).toContain("being checked");
+    expect((await open(returnPage(t))).html).toContain("Payment not added");
   });
 
   it("another order id in the lookup (another merchant's payment): held, nothing credited", async () => {
