@@ -62,7 +62,10 @@ export type AlertReason = "refund" | "ledger_refused" | "stuck" | "held";
 
 export type DecideResult =
   | { ok: true; topUp: TopUp }
-  | { ok: false; reason: "unknown" | "not_held" | "paid_less" | "above_cap" | "currency" };
+  | {
+      ok: false;
+      reason: "unknown" | "not_held" | "paid_less" | "above_cap" | "currency" | "ledger_refused";
+    };
 
 export type StartResult =
   | { ok: true; topUp: TopUp }
@@ -371,7 +374,7 @@ export function createTopUps(opts: TopUpsOptions) {
       if (!out.ok) {
         logger.error({ topUp: current.id, refusal: out.refusal }, "held top-up credit refused");
         await alertAdmins(current, "ledger_refused");
-        return { ok: false, reason: "not_held" };
+        return { ok: false, reason: "ledger_refused" };
       }
       const stored = { ...next, version: current.version + 1 };
       logger.warn(

@@ -47,6 +47,7 @@ const REFUSED: Record<string, string> = {
   paid_less: "Less was paid than asked: crediting what was asked would add money nobody paid.",
   above_cap: "Above TOPUP_MAX_AMOUNT or what TOPUP_DAILY_CAP leaves today: not credited.",
   currency: "Paid in another currency: credit what was asked or reject.",
+  ledger_refused: "The books refused the credit (see the alert): nothing was written.",
 };
 
 export function heldTopUps(deps: BotDeps): Composer<BotContext> {
