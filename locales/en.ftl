@@ -493,3 +493,8 @@ saved-delete-yes = 🗑 Yes, delete
 saved-delete-keep = ↩ Keep it
 saved-kept = { $entry } stays saved.
 saved-deleted = Deleted { $entry }.
+
+# --- h-topup: held top-ups (issue 25) ---
+topup-held = Your payment of { $amount } is being checked by our team before it is added to your balance. Nothing is lost: we will message you here when it is done.
+topup-rejected = Our team could not add your payment of { $amount } to your balance; nothing was added. Any money taken is returned to you through Khalti.
+cmd-topups = Held top-ups: decide

@@ -38,7 +38,23 @@ export interface StandInPayment {
   refundsAt?: number;
   lookups: number;
   redirects: number;
+  /** Fault (tests): what the lookup reports instead of the truth (see `misreport`). */
+  misreport?: StandInMisreport;
 }
+
+/**
+ * A lookup answer that disagrees with what was initiated (tests of the merchant's checks): another
+ * `total_amount`, and fields Khalti's documented lookup does not carry (a currency, a
+ * purchase_order_id) to show what a gateway that does carry them would say.
+ */
+export const standInMisreportSchema = z
+  .object({
+    totalAmount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+    currency: z.string().min(1).max(8).optional(),
+    purchaseOrderId: z.string().min(1).max(100).optional(),
+  })
+  .strict();
+export type StandInMisreport = z.infer<typeof standInMisreportSchema>;
 
 export const standInFaultsSchema = z
   .object({
@@ -186,13 +202,16 @@ export function createKhaltiStandIn(opts: KhaltiStandInOptions) {
     if (!p) return c.json({ detail: "Not found.", error_key: "validation_error" }, 404);
     p.lookups += 1;
     settle(p);
+    const m = p.misreport;
     const answer = {
       pidx: p.pidx,
-      total_amount: p.amount,
+      total_amount: m?.totalAmount ?? p.amount,
       status: p.status,
       transaction_id: p.transactionId,
       fee: p.fee,
       refunded: p.refunded,
+      ...(m?.currency !== undefined ? { currency: m.currency } : {}),
+      ...(m?.purchaseOrderId !== undefined ? { purchase_order_id: m.purchaseOrderId } : {}),
     };
     opts.onLookup?.({ pidx: p.pidx, status: p.status });
     // Khalti answers the lookup of an expired or cancelled payment with 400 and the same fields.
@@ -279,6 +298,12 @@ export function createKhaltiStandIn(opts: KhaltiStandInOptions) {
         if (faults.noRedirect) return undefined;
       } else p.status = action === "cancel" ? "User canceled" : "Pending";
       return redirect(p);
+    },
+    /** Fault: the lookups of this payment report `m` instead of the truth (tests only). */
+    misreport(pidx: string, m: StandInMisreport) {
+      const p = payments.get(pidx);
+      if (!p) throw new Error(`no payment ${pidx}`);
+      p.misreport = standInMisreportSchema.parse(m);
     },
     /** Khalti's merchant refund: full, or partial (the lookup then says Partially Refunded). */
     refund(pidx: string, partial = false) {

@@ -33,6 +33,7 @@ import { books } from "./features/books.ts";
 import { cancel } from "./features/cancel.ts";
 import { cashIn } from "./features/cashin.ts";
 import { fallbacks } from "./features/fallbacks.ts";
+import { heldTopUps } from "./features/held-topups.ts";
 import { help } from "./features/help.ts";
 import { history } from "./features/history.ts";
 import { language } from "./features/language.ts";
@@ -208,6 +209,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     balance(deps, { extraButtons: opts.balanceButtons ?? addMoneyButtons(deps) }),
     books(deps),
     addMoney(),
+    heldTopUps(deps),
     cashIn(),
     fallbacks(),
   );
@@ -255,6 +257,11 @@ export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
       }
     };
     await scoped(agents, ["cashin"]);
-    await scoped(deps.settings.adminIds, ["credit", "reverse", "books"]);
+    await scoped(deps.settings.adminIds, [
+      "credit",
+      "reverse",
+      "books",
+      ...(deps.topUps ? ["topups"] : []),
+    ]);
   }
 }

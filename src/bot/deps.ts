@@ -8,7 +8,7 @@ import type { AccessMode, SubmitOptions } from "../orders/service.ts";
 import type { NprCharge, Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { SavedStore } from "../saved/index.ts";
-import type { StartResult } from "../topup/index.ts";
+import type { DecideResult, HeldDecision, StartResult, TopUp } from "../topup/index.ts";
 import type { BotContext } from "./context.ts";
 import type { IdleDeadlines } from "./idle.ts";
 import type { SpendLimits } from "./limits.ts";
@@ -98,6 +98,10 @@ export interface BotTopUps {
     locale: string;
     amountPaisa: number;
   }): Promise<StartResult>;
+  /** Admins: top-ups held for a decision (a lookup that did not match what was initiated). */
+  held(limit?: number): Promise<TopUp[]>;
+  /** Admins: credit what was asked, what was paid (within the caps), or reject. */
+  decide(paymentId: string, decision: HeldDecision, adminId: number): Promise<DecideResult>;
 }
 
 export interface BotDeps {

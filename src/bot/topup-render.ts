@@ -19,15 +19,17 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
             `Attention: ${t.gateway} reports top-up ${t.paymentId} refunded.`,
             `User ${t.userId}; credited ${formatRupees(credited)}, taken back ${formatRupees(reversed)}.`,
           ]
-        : n.reason === "stuck"
-          ? [
-              `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
-              "Nothing was credited. Please check it in the gateway's merchant dashboard.",
-            ]
-          : [
-              `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} could not be booked.`,
-              `Status ${t.status}; the books refused the transfer. Please look at it.`,
-            ];
+        : n.reason === "held"
+          ? heldAlert(t)
+          : n.reason === "stuck"
+            ? [
+                `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
+                "Nothing was credited. Please check it in the gateway's merchant dashboard.",
+              ]
+            : [
+                `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} could not be booked.`,
+                `Status ${t.status}; the books refused the transfer. Please look at it.`,
+              ];
     if (n.reason === "refund" && reversed < credited)
       lines.push(
         `The balance was short by ${formatRupees(credited - reversed)}: recover it by hand.`,
@@ -48,7 +50,30 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
       });
     case "expired":
       return tr("topup-expired", { amount: money(t.amountPaisa) });
+    case "held":
+      return tr("topup-held", { amount: money(t.amountPaisa) });
+    case "rejected":
+      return tr("topup-rejected", { amount: money(t.amountPaisa) });
     default:
       return tr("topup-cancelled", { amount: money(t.amountPaisa) });
   }
+}
+
+const HELD_WHY: Record<string, string> = {
+  amount: "the amount differs from what was initiated",
+  cap: "it is above what TOPUP_MAX_AMOUNT / TOPUP_DAILY_CAP allow",
+  currency: "another currency",
+  merchant: "another order id",
+};
+
+/** The admins' alert for a held top-up: what was asked, what the gateway says, why, what to do. */
+function heldAlert(t: TopUpNotice["topUp"]): string[] {
+  const h = t.held;
+  const lines = [
+    `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} is HELD: nothing was credited.`,
+    `Asked ${formatRupees(t.amountPaisa)}; the ${t.gateway} lookup reports ${formatRupees(h?.reportedPaisa ?? 0)}${h?.currency ? ` ${h.currency}` : ""}${h?.purchaseOrderId ? ` for order ${h.purchaseOrderId}` : ""} (txn ${h?.transactionId ?? "-"}).`,
+    `Why: ${(h?.reasons ?? []).map((r) => HELD_WHY[r] ?? r).join("; ")}.`,
+    `Decide with /topups: credit what was asked, credit what was paid (within the caps), or reject (a refund is made in ${t.gateway}'s merchant dashboard: the bot cannot refund).`,
+  ];
+  return lines;
 }

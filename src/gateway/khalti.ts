@@ -43,6 +43,10 @@ const lookupAnswer = z.object({
   transaction_id: z.string().min(1).max(128).nullable(),
   fee: z.number().int().nonnegative().default(0),
   refunded: z.boolean().default(false),
+  // Not in Khalti's documented lookup answer; read when present so that a payment in another
+  // currency or for another order is held rather than credited.
+  currency: z.string().min(1).max(8).optional(),
+  purchase_order_id: z.string().min(1).max(128).optional(),
 });
 
 const MAX_BODY = 64 * 1024;
@@ -151,6 +155,10 @@ export function createKhaltiGateway(opts: KhaltiOptions): PaymentGateway {
         transactionId: a.data.transaction_id,
         feePaisa: a.data.fee,
         refunded: a.data.refunded,
+        ...(a.data.currency !== undefined ? { currency: a.data.currency } : {}),
+        ...(a.data.purchase_order_id !== undefined
+          ? { purchaseOrderId: a.data.purchase_order_id }
+          : {}),
       };
     },
     async close() {

@@ -49,6 +49,12 @@ export interface Lookup {
   transactionId: string | null;
   feePaisa: number;
   refunded: boolean;
+  /**
+   * What the answer says the payment was in and for, when it says so (Khalti's lookup carries
+   * neither today; a gateway that does is checked against what we initiated).
+   */
+  currency?: string;
+  purchaseOrderId?: string;
 }
 
 /**

@@ -112,6 +112,8 @@ export function keyspace(prefix: string) {
     topUpsByUser: (userId: number) => `${money}:user:${userId}:topups`,
     /** Sorted set of top-ups the reconciler must look at, scored by when. Global. */
     topUpsDue: `${money}:topups:due`,
+    /** Sorted set of held top-ups (an admin decides), "<gateway>:<paymentId>" by when held. */
+    topUpsHeld: `${money}:topups:held`,
     // --- Who is who beside the books (accounts/store.ts). Global, one tag: the register script
     // touches both hashes. ---
     /** Hash: phone (international digits) -> Telegram user id. */

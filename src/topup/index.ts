@@ -7,6 +7,7 @@ export { topUpReturnRoutes } from "./return-page.ts";
 export {
   type AlertReason,
   createTopUps,
+  type DecideResult,
   STUCK_AFTER_MS,
   type StartResult,
   TOPUP_MIN_PAISA,
@@ -14,5 +15,11 @@ export {
   type TopUps,
   type TopUpsOptions,
 } from "./service.ts";
-export { needsLookup, needsPush, transition } from "./state.ts";
+export {
+  type Decision as HeldDecision,
+  decide,
+  needsLookup,
+  needsPush,
+  transition,
+} from "./state.ts";
 export type { TopUpStore, UpdateOutcome } from "./store.ts";

@@ -51,6 +51,13 @@ export function createMemoryTopUpStore(opts: { ledger: MemoryLedger }): TopUpSto
       else due.set(k, dueAt);
       return ledger ? { ok: true, ledger } : { ok: true };
     },
+    async held(limit) {
+      return [...topUps.values()]
+        .filter((t) => t.status === "held")
+        .sort((a, b) => (a.held?.at ?? a.updatedAt) - (b.held?.at ?? b.updatedAt))
+        .slice(0, limit)
+        .map(clone);
+    },
     async due(now, limit) {
       return [...due.entries()]
         .filter(([, at]) => at <= now)

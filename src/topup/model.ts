@@ -6,12 +6,15 @@ import { type LookupStatus, paymentIdSchema } from "../gateway/port.ts";
  * own states, changed only by `transition` (state.ts) as the top-up service applies it:
  *
  *   initiated ─▶ pending ─▶ completed ─▶ refunded
- *       │           │
+ *       │           │            ▲
+ *       │           ├─▶ held ────┴─▶ rejected      (an admin decides)
  *       └───────────┴─▶ expired | cancelled | refunded (paid and refunded before we looked)
  *
- * Only a gateway lookup moves it (never the browser's redirect). `completed` is the one state that
- * credits the customer, once, with the amount the lookup reports; `refunded` after `completed`
- * reverses that credit.
+ * Only a gateway lookup moves it (never the browser's redirect), except held, which only an
+ * admin's decision moves. `completed` is the one state that credits the customer, once; a lookup
+ * credits only when it reports exactly what was initiated, within the caps, in our currency and for
+ * our order: anything else is `held` (nothing credited, the admins alerted). `refunded` after
+ * `completed` reverses that credit.
  */
 
 export const topUpStatusSchema = z.enum([
@@ -21,12 +24,24 @@ export const topUpStatusSchema = z.enum([
   "expired",
   "cancelled",
   "refunded",
+  "held",
+  "rejected",
 ]);
 export type TopUpStatus = z.infer<typeof topUpStatusSchema>;
 
-const FINAL: ReadonlySet<TopUpStatus> = new Set(["expired", "cancelled", "refunded"]);
-/** Nothing moves a final top-up (completed is not final: a refund may still come). */
+const FINAL: ReadonlySet<TopUpStatus> = new Set(["expired", "cancelled", "refunded", "rejected"]);
+/**
+ * Nothing a lookup says moves a final top-up (completed is not final: a refund may still come;
+ * held is not final: an admin's decision moves it).
+ */
 export const isFinalTopUp = (s: TopUpStatus) => FINAL.has(s);
+
+/** Why a top-up was held instead of credited. */
+export const heldReasonSchema = z.enum(["amount", "cap", "currency", "merchant"]);
+export type HeldReason = z.infer<typeof heldReasonSchema>;
+
+/** The currency every top-up is initiated in (Khalti takes NPR only). */
+export const TOPUP_CURRENCY = "NPR";
 
 const paisa = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
@@ -50,6 +65,28 @@ export const topUpSchema = z.object({
   creditedPaisa: paisa.optional(),
   transactionId: z.string().max(128).optional(),
   feePaisa: paisa.optional(),
+  /** Held: what the completing lookup reported instead of crediting it. */
+  held: z
+    .object({
+      reasons: z.array(heldReasonSchema).min(1),
+      reportedPaisa: paisa,
+      transactionId: z.string().max(128).nullable(),
+      feePaisa: paisa,
+      currency: z.string().max(8).optional(),
+      purchaseOrderId: z.string().max(128).optional(),
+      at: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /** The admins were alerted that it is held. */
+  heldAlerted: z.boolean().optional(),
+  /** An admin's decision on a held top-up. */
+  decision: z
+    .object({
+      kind: z.enum(["credit_initiated", "credit_paid", "reject"]),
+      adminId: z.number().int(),
+      at: z.number().int().nonnegative(),
+    })
+    .optional(),
   /** What the refund's reversal took back from the balance (less than credited: shortfall). */
   reversedPaisa: paisa.optional(),
   /** The last status the customer was told about (a push after the change, at least once). */
@@ -69,6 +106,9 @@ export interface TopUpEvent {
   transactionId: string | null;
   feePaisa: number;
   refunded: boolean;
+  /** When the gateway's answer carries them (Khalti's lookup carries neither today). */
+  currency?: string;
+  purchaseOrderId?: string;
 }
 
 /** The ledger transfer ids of a top-up: derived from the payment id, so a second credit is a duplicate. */

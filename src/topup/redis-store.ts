@@ -31,20 +31,22 @@ redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
 return 1
 `;
 
-// KEYS: topUp, due, then the four ledger keys.
-// ARGV: expected version, new version, json, member, dueAt ('' = off the schedule), transfer?,
-// then the transfer's TRANSFER_ARGC.
+// KEYS: topUp, due, held, then the four ledger keys.
+// ARGV: expected version, new version, json, member, dueAt ('' = off the schedule), held since
+// ('' = not held), transfer?, then the transfer's TRANSFER_ARGC.
 const UPDATE = `${LEDGER_LUA}
-${ledgerKeysLua(3)}
+${ledgerKeysLua(4)}
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
 local booked = false
-if ARGV[6] == '1' then
-  booked = ledger_transfer(L, ARGV, 7)
+if ARGV[7] == '1' then
+  booked = ledger_transfer(L, ARGV, 8)
   if booked[1] ~= 1 then return {2, booked} end
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', ARGV[3])
 if ARGV[5] == '' then redis.call('ZREM', KEYS[2], ARGV[4])
 else redis.call('ZADD', KEYS[2], ARGV[5], ARGV[4]) end
+if ARGV[6] == '' then redis.call('ZREM', KEYS[3], ARGV[4])
+else redis.call('ZADD', KEYS[3], ARGV[6], ARGV[4]) end
 if booked then return {1, booked} end
 return {1}
 `;
@@ -54,9 +56,9 @@ const createScript = luaScript<"topUp" | "byUser" | "due", number>(
   ["topUp", "byUser", "due"],
   CREATE,
 );
-const updateScript = luaScript<"topUp" | "due" | LedgerKey, [number, unknown?]>(
+const updateScript = luaScript<"topUp" | "due" | "held" | LedgerKey, [number, unknown?]>(
   "raTopUpUpdate",
-  ["topUp", "due", ...LEDGER_KEYS],
+  ["topUp", "due", "held", ...LEDGER_KEYS],
   UPDATE,
 );
 
@@ -69,6 +71,10 @@ export function createRedisTopUpStore(opts: {
   const now = opts.now ?? Date.now;
   const k = keyspace(opts.prefix);
   const member = (gateway: string, paymentId: string) => `${gateway}:${paymentId}`;
+  const split = (m: string): [string, string] => {
+    const i = m.indexOf(":");
+    return [m.slice(0, i), m.slice(i + 1)];
+  };
   const parse = (json: string, version: string): TopUp =>
     topUpSchema.parse({ ...JSON.parse(json), version: Number(version) });
 
@@ -113,6 +119,7 @@ export function createRedisTopUpStore(opts: {
         {
           topUp: k.topUp(written.gateway, written.paymentId),
           due: k.topUpsDue,
+          held: k.topUpsHeld,
           ...ledgerKeys(k),
         },
         String(expectedVersion),
@@ -120,6 +127,7 @@ export function createRedisTopUpStore(opts: {
         JSON.stringify(written),
         member(written.gateway, written.paymentId),
         dueAt === null ? "" : String(dueAt),
+        written.status === "held" ? String(written.held?.at ?? written.updatedAt) : "",
         t ? "1" : "0",
         ...(t ? transferArgv(t, now()) : []),
       );
@@ -135,10 +143,16 @@ export function createRedisTopUpStore(opts: {
     },
     async due(at, limit) {
       const members = await redis.zrangebyscore(k.topUpsDue, "-inf", String(at), "LIMIT", 0, limit);
-      return members.map((m) => {
-        const i = m.indexOf(":");
-        return [m.slice(0, i), m.slice(i + 1)] as [string, string];
-      });
+      return members.map(split);
+    },
+    async held(limit) {
+      const members = await redis.zrange(k.topUpsHeld, "0", String(limit - 1));
+      const out: TopUp[] = [];
+      for (const [g, pid] of members.map(split)) {
+        const t = await get(g, pid);
+        if (t?.status === "held") out.push(t);
+      }
+      return out;
     },
   };
 }

@@ -1,33 +1,53 @@
 import { Hono } from "hono";
-import { GatewayError, paymentIdSchema } from "../gateway/port.ts";
+import { GatewayError, type PaymentId, paymentIdSchema } from "../gateway/port.ts";
 import type { Logger } from "../logger.ts";
+import type { TopUp } from "./model.ts";
 import type { TopUps } from "./service.ts";
 
 /**
  * The page the payer's browser comes back to after the gateway's checkout. The redirect is not
  * authenticated (anyone can forge one), so its query is never believed: only the pidx is read, and
- * only to ask the gateway (a lookup) before anything is credited. The page says one of three
+ * only to ask the gateway (a lookup) before anything is credited. The page says one of five
  * things and nothing else: no amount, no balance, no name, no ids, so a forged or guessed pidx
  * learns nothing. The bot's push carries the details, to the chat that started the top-up.
+ *
+ * Lookups cost the merchant's key a call each, so the page asks the gateway only about an open
+ * top-up (a held or final one answers from the store), at most one lookup per pidx in flight in
+ * this process, and not again within `minGapMs` of the last one (reloads read the store).
  */
 
-type Outcome = "received" | "not_completed" | "confirming";
+type Outcome = "received" | "not_completed" | "confirming" | "checking" | "not_added";
 
-const TEXT: Record<Outcome, { title: string; en: string; ne: string }> = {
+const TEXT: Record<Outcome, { title: string; en: string; ne: string; hi: string }> = {
   received: {
     title: "Payment received",
     en: "Payment received. You can return to the chat.",
     ne: "भुक्तानी प्राप्त भयो। अब च्याटमा फर्कनुहोस्।",
+    hi: "भुगतान मिल गया। अब चैट पर लौटें।",
   },
   not_completed: {
     title: "Payment not completed",
     en: "Payment not completed. Nothing was added.",
     ne: "भुक्तानी पूरा भएन। केही थपिएन।",
+    hi: "भुगतान पूरा नहीं हुआ। कुछ नहीं जुड़ा।",
   },
   confirming: {
     title: "Confirming payment",
     en: "We are confirming your payment. The bot will message you in the chat.",
     ne: "भुक्तानी पुष्टि हुँदैछ। बोटले च्याटमा सन्देश पठाउनेछ।",
+    hi: "भुगतान की पुष्टि हो रही है। बॉट आपको चैट में संदेश भेजेगा।",
+  },
+  checking: {
+    title: "Payment being checked",
+    en: "Our team is checking this payment. Nothing is lost. The bot will message you in the chat.",
+    ne: "हाम्रो टोलीले यो भुक्तानी जाँच गर्दैछ। केही गुमेको छैन। बोटले च्याटमा सन्देश पठाउनेछ।",
+    hi: "हमारी टीम इस भुगतान की जाँच कर रही है। कुछ नहीं खोया है। बॉट आपको चैट में संदेश भेजेगा।",
+  },
+  not_added: {
+    title: "Payment not added",
+    en: "This payment was not added to your balance. The bot has messaged you in the chat.",
+    ne: "यो भुक्तानी तपाईंको मौज्दातमा थपिएन। बोटले च्याटमा सन्देश पठाएको छ।",
+    hi: "यह भुगतान आपके बैलेंस में नहीं जोड़ा गया। बॉट ने चैट में संदेश भेजा है।",
   },
 };
 
@@ -36,20 +56,65 @@ function page(o: Outcome): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><title>${t.title}</title></head>
-<body><main><h1 data-outcome="${o}">${t.title}</h1><p>${t.en}</p><p lang="ne">${t.ne}</p></main></body></html>`;
+<body><main><h1 data-outcome="${o}">${t.title}</h1><p>${t.en}</p><p lang="ne">${t.ne}</p><p lang="hi">${t.hi}</p></main></body></html>`;
 }
 
-export function topUpReturnRoutes(opts: { topUps: TopUps; logger: Logger }) {
+function outcomeOf(t: TopUp | null): Outcome {
+  switch (t?.status) {
+    case "completed":
+      return "received";
+    case "initiated":
+    case "pending":
+      return "confirming";
+    case "held":
+      return "checking";
+    case "rejected":
+      return "not_added";
+    default:
+      return "not_completed";
+  }
+}
+
+/** Remembered pidxs of recent lookups, at most this many (the oldest forgotten first). */
+const MAX_REMEMBERED = 10_000;
+
+export function topUpReturnRoutes(opts: {
+  topUps: TopUps;
+  logger: Logger;
+  /** The least time between two of this page's lookups of one pidx. */
+  minGapMs?: number;
+  now?: () => number;
+}) {
+  const now = opts.now ?? Date.now;
+  const minGapMs = opts.minGapMs ?? 2_000;
+  const inFlight = new Map<PaymentId, Promise<TopUp | null>>();
+  const lastLookup = new Map<PaymentId, number>();
+
+  /** One lookup per pidx at a time, none within minGapMs of the last: the rest read the store. */
+  function visit(pidx: PaymentId): Promise<TopUp | null> {
+    const running = inFlight.get(pidx);
+    if (running) return running;
+    const last = lastLookup.get(pidx);
+    if (last !== undefined && now() - last < minGapMs) return opts.topUps.get(pidx);
+    lastLookup.delete(pidx);
+    lastLookup.set(pidx, now());
+    if (lastLookup.size > MAX_REMEMBERED) {
+      const oldest = lastLookup.keys().next().value;
+      if (oldest !== undefined) lastLookup.delete(oldest);
+    }
+    const p = opts.topUps.visit(pidx).finally(() => inFlight.delete(pidx));
+    inFlight.set(pidx, p);
+    return p;
+  }
+
   const app = new Hono();
   app.get("/", async (c) => {
     const headers = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" };
     const pidx = paymentIdSchema.safeParse(c.req.query("pidx"));
     if (!pidx.success) return c.html(page("not_completed"), 400, headers);
-    let outcome: Outcome = "not_completed";
+    let outcome: Outcome;
     try {
-      const t = await opts.topUps.confirm(opts.topUps.gateway, pidx.data);
-      if (t?.status === "completed") outcome = "received";
-      else if (t?.status === "initiated" || t?.status === "pending") outcome = "confirming";
+      outcome = outcomeOf(await visit(pidx.data));
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err;
       opts.logger.warn(

@@ -5,7 +5,14 @@ import type { TransferInput } from "../ledger/model.ts";
 import type { LedgerStore } from "../ledger/store.ts";
 import type { Logger } from "../logger.ts";
 import { creditTransferId, reversalTransferId, type TopUp, type TopUpEvent } from "./model.ts";
-import { needsLookup, needsPush, transition } from "./state.ts";
+import {
+  type Decision,
+  decide as decideHeld,
+  type Effect,
+  needsLookup,
+  needsPush,
+  transition,
+} from "./state.ts";
 import type { TopUpStore } from "./store.ts";
 
 /**
@@ -51,7 +58,14 @@ export interface TopUpsOptions {
   refundCheckEveryMs: number;
 }
 
-export type AlertReason = "refund" | "ledger_refused" | "stuck";
+export type AlertReason = "refund" | "ledger_refused" | "stuck" | "held";
+
+export type DecideResult =
+  | { ok: true; topUp: TopUp }
+  | {
+      ok: false;
+      reason: "unknown" | "not_held" | "paid_less" | "above_cap" | "currency" | "ledger_refused";
+    };
 
 export type StartResult =
   | { ok: true; topUp: TopUp }
@@ -78,7 +92,7 @@ export function createTopUps(opts: TopUpsOptions) {
 
   /** When the reconciler should look at `t` next; null: never again. */
   const dueAt = (t: TopUp, at: number): number | null => {
-    if (needsPush(t)) return at + opts.lookupEveryMs;
+    if (needsPush(t) || (t.status === "held" && !t.heldAlerted)) return at + opts.lookupEveryMs;
     if (needsLookup(t)) {
       // Long past its link's expiry with no end from the gateway: an admin was told; look now
       // and then, and give up when the refund watch would have ended.
@@ -90,11 +104,31 @@ export function createTopUps(opts: TopUpsOptions) {
     return null;
   };
 
+  /** What counts against the daily cap: everything not ended without money. */
+  const counts = (t: TopUp) =>
+    t.status !== "expired" && t.status !== "cancelled" && t.status !== "rejected";
+  const usedSum = (ts: TopUp[]) =>
+    ts.filter(counts).reduce((sum, t) => sum + (t.creditedPaisa ?? t.amountPaisa), 0);
+
   async function usedToday(userId: number): Promise<number> {
-    const today = await store.listByUser(userId, dayStart(now()));
-    return today
-      .filter((t) => t.status !== "expired" && t.status !== "cancelled")
-      .reduce((sum, t) => sum + (t.creditedPaisa ?? t.amountPaisa), 0);
+    return usedSum(await store.listByUser(userId, dayStart(now())));
+  }
+
+  /**
+   * The most `t` may credit now: TOPUP_MAX_AMOUNT, and what the daily cap leaves beside the user's
+   * other top-ups of the day `t` was started on (the caps hold at credit time, not only at start).
+   */
+  async function creditLimit(t: TopUp): Promise<number> {
+    const from = dayStart(t.createdAt);
+    // Only money that came in counts here: an open checkout may never be paid, and a held one is
+    // checked against the caps again when an admin decides.
+    const credited = (await store.listByUser(t.userId, from))
+      .filter(
+        (o) =>
+          o.createdAt < from + DAY_MS && !(o.gateway === t.gateway && o.paymentId === t.paymentId),
+      )
+      .reduce((sum, o) => sum + (o.creditedPaisa ?? 0), 0);
+    return Math.max(0, Math.min(opts.maxPaisa, opts.dailyCapPaisa - credited));
   }
 
   async function start(input: {
@@ -150,7 +184,8 @@ export function createTopUps(opts: TopUpsOptions) {
   /** The ledger transfer that goes with a transition, or a refusal to try. */
   async function transferFor(
     t: TopUp,
-    effect: ReturnType<typeof transition>["effect"],
+    effect: Effect | undefined,
+    note = "",
   ): Promise<{ transfer?: TransferInput; reversed?: number }> {
     if (!effect) return {};
     const customer = account.customer(t.userId);
@@ -164,7 +199,7 @@ export function createTopUps(opts: TopUpsOptions) {
           kind: "topup",
           // The journal carries what the accountant reconciles with the gateway's statement. The
           // lookup that completes the top-up is the only one that books, so this text is stable.
-          reference: `${t.gateway} pidx=${t.paymentId} txn=${effect.transactionId ?? "-"} fee=${effect.feePaisa}`,
+          reference: `${t.gateway} pidx=${t.paymentId} txn=${effect.transactionId ?? "-"} fee=${effect.feePaisa}${note}`,
         },
       };
     }
@@ -197,7 +232,10 @@ export function createTopUps(opts: TopUpsOptions) {
       const current = await store.get(gatewayName, paymentId);
       if (!current) return null;
       const at = now();
-      const tr = transition(current, e, at);
+      // The caps are read only when a Completed could credit (they cost a read of the day's top-ups).
+      const open = current.status === "initiated" || current.status === "pending";
+      const limit = open && e.status === "completed" ? await creditLimit(current) : 0;
+      const tr = transition(current, e, at, limit);
       if (!tr.changed) {
         await deliver(current);
         return current;
@@ -219,14 +257,38 @@ export function createTopUps(opts: TopUpsOptions) {
       if (out.ledger?.ok && out.ledger.duplicate)
         logger.warn({ topUp: current.id }, "top-up transfer was already booked");
       const stored = { ...next, version: current.version + 1 };
-      logger.info(
-        { topUp: stored.id, from: tr.from, to: stored.status, credited: stored.creditedPaisa },
-        "top-up changed",
-      );
-      await deliver(stored);
+      if (stored.status === "held")
+        logger.warn(
+          { topUp: stored.id, paymentId, held: stored.held, askedPaisa: stored.amountPaisa },
+          "top-up held: the lookup does not match what was initiated; nothing credited",
+        );
+      else
+        logger.info(
+          { topUp: stored.id, from: tr.from, to: stored.status, credited: stored.creditedPaisa },
+          "top-up changed",
+        );
+      await deliver(await alertHeld(stored));
       return (await store.get(gatewayName, paymentId)) ?? stored;
     }
     throw new Error(`top-up ${paymentId}: too many concurrent writers`);
+  }
+
+  /**
+   * The admins' alert of a held top-up, apart from the customer's push (a customer who blocked the
+   * bot must not keep the admins from hearing), recorded on the top-up; the reconciler sends what a
+   * crash left unsent. Returns the top-up as stored afterwards.
+   */
+  async function alertHeld(t: TopUp): Promise<TopUp> {
+    if (t.status !== "held" || t.heldAlerted) return t;
+    await alertAdmins(t, "held");
+    let cur: TopUp | null = t;
+    for (let round = 0; round < MAX_ROUNDS && cur?.status === "held"; round++) {
+      const flagged: TopUp = { ...cur, heldAlerted: true };
+      if ((await store.update(cur.version, flagged, undefined, dueAt(flagged, now()))).ok)
+        return { ...flagged, version: cur.version + 1 };
+      cur = await store.get(t.gateway, t.paymentId);
+    }
+    return cur ?? t;
   }
 
   async function alertAdmins(t: TopUp, reason: AlertReason): Promise<void> {
@@ -274,13 +336,55 @@ export function createTopUps(opts: TopUpsOptions) {
     }
   }
 
-  /** Asks the gateway and applies its answer. Throws GatewayError when the gateway did not answer. */
+  /**
+   * Asks the gateway and applies its answer, for an open top-up, or a completed one while its
+   * refund is watched (the reconciler's schedule). A held or final one is never looked up again:
+   * its stored state is the answer. Throws GatewayError when the gateway did not answer.
+   */
   async function confirm(gatewayName: string, paymentId: PaymentId): Promise<TopUp | null> {
     if (gatewayName !== gateway.name) return null;
     const known = await store.get(gatewayName, paymentId);
     if (!known) return null;
+    if (!needsLookup(known) && known.status !== "completed") return known;
     const found: Lookup = await gateway.lookup(paymentId);
     return apply(gatewayName, paymentId, found);
+  }
+
+  /** The return page's question: only an open top-up is looked up; the rest answer from the store. */
+  async function visit(paymentId: PaymentId): Promise<TopUp | null> {
+    const known = await store.get(gateway.name, paymentId);
+    if (!known || !needsLookup(known)) return known;
+    return confirm(gateway.name, paymentId);
+  }
+
+  /** An admin's decision on a held top-up (state.ts `decide`), booked like any credit: one step. */
+  async function decide(paymentId: string, d: Decision, adminId: number): Promise<DecideResult> {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const current = await store.get(gateway.name, paymentId);
+      if (!current) return { ok: false, reason: "unknown" };
+      const limit = current.status === "held" ? await creditLimit(current) : 0;
+      const at = now();
+      const r = decideHeld(current, d, adminId, at, limit);
+      if (!r.ok) return r;
+      const next = r.transition.topUp;
+      const note = ` admin=${adminId} decision=${d} held=${current.held?.reasons.join("+")}`;
+      const { transfer } = await transferFor(current, r.transition.effect, note);
+      const out = await store.update(current.version, next, transfer, dueAt(next, at));
+      if (!out.ok && out.reason === "version") continue;
+      if (!out.ok) {
+        logger.error({ topUp: current.id, refusal: out.refusal }, "held top-up credit refused");
+        await alertAdmins(current, "ledger_refused");
+        return { ok: false, reason: "ledger_refused" };
+      }
+      const stored = { ...next, version: current.version + 1 };
+      logger.warn(
+        { topUp: stored.id, paymentId, adminId, decision: d, credited: stored.creditedPaisa },
+        "held top-up decided",
+      );
+      await deliver(stored);
+      return { ok: true, topUp: (await store.get(gateway.name, paymentId)) ?? stored };
+    }
+    throw new Error(`top-up ${paymentId}: too many concurrent writers`);
   }
 
   /** One reconciler pass: everything due is looked up (or pushed) again. */
@@ -291,7 +395,7 @@ export function createTopUps(opts: TopUpsOptions) {
         const t = await store.get(g, pid);
         if (!t) continue;
         if (needsLookup(t) || t.status === "completed") await confirm(g, pid);
-        else await deliver(t);
+        else await deliver(await alertHeld(t));
         const after = await store.get(g, pid);
         if (
           after &&
@@ -326,6 +430,9 @@ export function createTopUps(opts: TopUpsOptions) {
     start,
     apply,
     confirm,
+    visit,
+    decide,
+    held: (limit = 20) => store.held(limit),
     reconcile,
     get: (paymentId: string) => store.get(gateway.name, paymentId),
     remainingToday: async (userId: number) =>

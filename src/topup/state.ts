@@ -1,4 +1,11 @@
-import { isFinalTopUp, type TopUp, type TopUpEvent, type TopUpStatus } from "./model.ts";
+import {
+  type HeldReason,
+  isFinalTopUp,
+  TOPUP_CURRENCY,
+  type TopUp,
+  type TopUpEvent,
+  type TopUpStatus,
+} from "./model.ts";
 
 /**
  * The top-up state machine: pure, no I/O. The service runs it and the store writes its result and
@@ -7,7 +14,10 @@ import { isFinalTopUp, type TopUp, type TopUpEvent, type TopUpStatus } from "./m
  * Rules:
  *  - only a lookup's verdict is an event; a browser redirect is not one;
  *  - expired, cancelled and refunded are final; a completed top-up moves only to refunded;
- *  - Completed credits exactly what the lookup reports (total_amount), from any open state;
+ *  - Completed credits from any open state only when the lookup reports exactly the amount
+ *    initiated, within what the caps allow now, and (when the answer carries them) our currency
+ *    and our order id; anything else is held: nothing credited until an admin decides;
+ *  - held and final top-ups are never moved by a lookup;
  *  - Refunded or Partially Refunded (or `refunded: true`) after completed reverses the credit;
  *    before completed nothing was credited, so nothing is reversed;
  *  - the same verdict twice changes nothing the second time.
@@ -27,9 +37,29 @@ export interface Transition {
 
 const OPEN: ReadonlySet<TopUpStatus> = new Set(["initiated", "pending"]);
 
-export function transition(t: TopUp, e: TopUpEvent, now: number): Transition {
+/** Why a Completed lookup may not credit `t` by itself (empty: it may). */
+export function heldReasons(t: TopUp, e: TopUpEvent, creditLimitPaisa: number): HeldReason[] {
+  const reasons: HeldReason[] = [];
+  if (e.totalPaisa !== t.amountPaisa) reasons.push("amount");
+  if (e.totalPaisa > creditLimitPaisa) reasons.push("cap");
+  if (e.currency !== undefined && e.currency.toUpperCase() !== TOPUP_CURRENCY)
+    reasons.push("currency");
+  if (e.purchaseOrderId !== undefined && e.purchaseOrderId !== t.id) reasons.push("merchant");
+  return reasons;
+}
+
+/**
+ * `creditLimitPaisa`: the most the caps let this top-up credit now (TOPUP_MAX_AMOUNT and what the
+ * daily cap leaves beside the user's other top-ups of that day).
+ */
+export function transition(
+  t: TopUp,
+  e: TopUpEvent,
+  now: number,
+  creditLimitPaisa: number,
+): Transition {
   const same: Transition = { topUp: t, changed: false, from: t.status };
-  if (isFinalTopUp(t.status)) return same;
+  if (isFinalTopUp(t.status) || t.status === "held") return same;
   const move = (status: TopUpStatus, extra: Partial<TopUp> = {}, effect?: Effect): Transition => ({
     topUp: { ...t, ...extra, status, updatedAt: now },
     changed: true,
@@ -50,6 +80,23 @@ export function transition(t: TopUp, e: TopUpEvent, now: number): Transition {
     case "completed":
       // A Completed lookup without an amount is not believable: nothing to credit, look again.
       if (e.totalPaisa <= 0) return same;
+      {
+        const reasons = heldReasons(t, e, creditLimitPaisa);
+        if (reasons.length > 0)
+          return move("held", {
+            held: {
+              reasons,
+              reportedPaisa: e.totalPaisa,
+              transactionId: e.transactionId,
+              feePaisa: e.feePaisa,
+              ...(e.currency !== undefined ? { currency: e.currency.slice(0, 8) } : {}),
+              ...(e.purchaseOrderId !== undefined
+                ? { purchaseOrderId: e.purchaseOrderId.slice(0, 128) }
+                : {}),
+              at: now,
+            },
+          });
+      }
       return move(
         "completed",
         {
@@ -73,6 +120,63 @@ export function transition(t: TopUp, e: TopUpEvent, now: number): Transition {
     default:
       return same;
   }
+}
+
+export type Decision = "credit_initiated" | "credit_paid" | "reject";
+
+export type DecisionResult =
+  | { ok: true; transition: Transition }
+  | { ok: false; reason: "not_held" | "paid_less" | "above_cap" | "currency" };
+
+/**
+ * An admin's decision on a held top-up: credit what was initiated (only when at least that was
+ * paid), credit what the gateway reports was paid (only within the caps and in our currency), or
+ * reject (nothing credited; a refund is made at the gateway, not here). Pure, like `transition`.
+ */
+export function decide(
+  t: TopUp,
+  d: Decision,
+  adminId: number,
+  now: number,
+  creditLimitPaisa: number,
+): DecisionResult {
+  if (t.status !== "held" || !t.held) return { ok: false, reason: "not_held" };
+  const decision = { kind: d, adminId, at: now };
+  const move = (status: TopUpStatus, extra: Partial<TopUp>, effect?: Effect): DecisionResult => ({
+    ok: true,
+    transition: {
+      topUp: { ...t, ...extra, status, decision, updatedAt: now },
+      changed: true,
+      from: t.status,
+      ...(effect ? { effect } : {}),
+    },
+  });
+  if (d === "reject") return move("rejected", {});
+  const h = t.held;
+  let amount: number;
+  if (d === "credit_initiated") {
+    if (h.reportedPaisa < t.amountPaisa) return { ok: false, reason: "paid_less" };
+    amount = t.amountPaisa;
+  } else {
+    if (h.reasons.includes("currency")) return { ok: false, reason: "currency" };
+    amount = h.reportedPaisa;
+  }
+  if (amount > creditLimitPaisa) return { ok: false, reason: "above_cap" };
+  const credit: Effect = {
+    kind: "credit",
+    amountPaisa: amount,
+    transactionId: h.transactionId,
+    feePaisa: h.feePaisa,
+  };
+  return move(
+    "completed",
+    {
+      creditedPaisa: amount,
+      feePaisa: h.feePaisa,
+      ...(h.transactionId ? { transactionId: h.transactionId } : {}),
+    },
+    credit,
+  );
 }
 
 /** Whether the reconciler still has to look at it: open, or completed and a refund may come. */

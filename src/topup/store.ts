@@ -32,4 +32,6 @@ export interface TopUpStore {
   ): Promise<UpdateOutcome>;
   /** Top-ups due by `now`, as [gateway, paymentId], oldest due first. */
   due(now: number, limit: number): Promise<Array<[string, string]>>;
+  /** Held top-ups (waiting for an admin's decision), oldest first. */
+  held(limit: number): Promise<TopUp[]>;
 }

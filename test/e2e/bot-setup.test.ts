@@ -45,6 +45,8 @@ describe("bot set-up and fallbacks, end to end", () => {
         "credit",
         "reverse",
         "books",
+        // Held top-ups (issue 25): with a gateway wired, as here (the local stand-in).
+        "topups",
       ]);
     }
     const describe = (key: string, command: string) =>

@@ -30,6 +30,8 @@ export function topUpService(opts: {
   notices: TopUpNotice[];
   notify?: (n: TopUpNotice) => Promise<void>;
   now?: () => number;
+  maxPaisa?: number;
+  dailyCapPaisa?: number;
 }) {
   const gateway = createKhaltiGateway({
     baseUrl: opts.apiUrl,
@@ -47,8 +49,8 @@ export function topUpService(opts: {
       }),
     logger: createLogger({ level: "silent" }),
     ...(opts.now ? { now: opts.now } : {}),
-    maxPaisa: 1_000_000,
-    dailyCapPaisa: 10_000_000,
+    maxPaisa: opts.maxPaisa ?? 1_000_000,
+    dailyCapPaisa: opts.dailyCapPaisa ?? 10_000_000,
     returnUrl: "http://127.0.0.1:9/pay/khalti/return",
     websiteUrl: "http://127.0.0.1:9",
     adminChatIds: [3001],

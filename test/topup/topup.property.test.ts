@@ -31,7 +31,9 @@ import { testRedis } from "../support/redis.ts";
  * us (redirects, forged redirects, repeated lookups, reconciler passes, failed lookups) and what
  * the customer spends meanwhile, on the memory and the Redis stores:
  *  - the books balance (recomputed = stored, sum zero, nobody below zero);
- *  - a top-up is credited at most once, only if Khalti said Completed, with Khalti's amount;
+ *  - a top-up is credited at most once, only if Khalti said Completed; by itself only when Khalti's
+ *    amount is the amount asked (otherwise it is held: issue 25), and by an admin's decision only
+ *    up to what was paid and within the caps;
  *  - a reversal exists only after a credit and a refund, and never exceeds the credit;
  *  - the gateway clearing account mirrors the customers' top-up money exactly;
  *  - each customer hears of each status at most once.
@@ -103,7 +105,9 @@ type Cmd =
   | { c: "forged"; i: number }
   | { c: "reconcile" }
   | { c: "fail"; k: number }
-  | { c: "spend"; user: number; rupees: number };
+  | { c: "spend"; user: number; rupees: number }
+  | { c: "misreport"; i: number; paisa: number }
+  | { c: "decide"; i: number; d: "credit_initiated" | "credit_paid" | "reject" };
 
 const idx = fc.integer({ min: 0, max: 7 });
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
@@ -125,6 +129,16 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   fc.record({ c: fc.constant("forged" as const), i: idx }),
   { weight: 2, arbitrary: fc.constant({ c: "reconcile" as const }) },
   fc.record({ c: fc.constant("fail" as const), k: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({
+    c: fc.constant("misreport" as const),
+    i: idx,
+    paisa: fc.oneof(fc.integer({ min: -5_000, max: 5_000 }), fc.constant(5_000_000)),
+  }),
+  fc.record({
+    c: fc.constant("decide" as const),
+    i: idx,
+    d: fc.constantFrom("credit_initiated" as const, "credit_paid" as const, "reject" as const),
+  }),
   fc.record({
     c: fc.constant("spend" as const),
     user: fc.constantFrom(...USERS),
@@ -222,6 +236,14 @@ async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
       case "fail":
         k.failLookups(cmd.k);
         break;
+      case "misreport":
+        // Khalti's answer disagrees with what was initiated (before it is paid).
+        if (truth && (truth.status === "initiated" || truth.status === "pending"))
+          truth.total = Math.max(1, truth.total + cmd.paisa);
+        break;
+      case "decide":
+        if (pidx) await topUps.decide(pidx, cmd.d, 99);
+        break;
       case "spend": {
         const available = (await ledger.balance(account.customer(cmd.user))).availablePaisa;
         const amount = Math.min(available, cmd.rupees * 100);
@@ -259,15 +281,27 @@ async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
     const reversals = journal.filter((e) => e.id === reversalTransferId("khalti", pidx));
     expect(credits.length).toBeLessThanOrEqual(1);
     expect(reversals.length).toBeLessThanOrEqual(1);
+    // Held only for a reason: here (caps far above the amounts asked) another amount than asked.
+    if (t.held) {
+      expect(t.held.reportedPaisa).toBe(truth.total);
+      expect(t.held.reportedPaisa).not.toBe(t.amountPaisa);
+    }
     if (credits[0]) {
       expect(everCompleted.has(pidx)).toBe(true);
-      expect(credits[0].amountPaisa).toBe(truth.total);
+      if (t.decision) {
+        expect(t.decision.kind).not.toBe("reject");
+        expect(credits[0].amountPaisa).toBeLessThanOrEqual(truth.total);
+        expect(credits[0].amountPaisa).toBeLessThanOrEqual(100_000);
+      } else {
+        expect(credits[0].amountPaisa).toBe(truth.total);
+        expect(credits[0].amountPaisa).toBe(t.amountPaisa);
+      }
       expect(credits[0]).toMatchObject({
         kind: "topup",
         debit: account.merchant.gateway("khalti"),
         credit: account.customer(t.userId),
       });
-      expect(t.creditedPaisa).toBe(truth.total);
+      expect(t.creditedPaisa).toBe(credits[0].amountPaisa);
       credited += credits[0].amountPaisa;
     } else {
       expect(t.creditedPaisa).toBeUndefined();
@@ -279,15 +313,16 @@ async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
       expect(t.reversedPaisa).toBe(reversals[0].amountPaisa);
       reversed += reversals[0].amountPaisa;
     }
-    // After settling, our status is Khalti's (a refund we saw before any credit stays uncredited).
+    // After settling, our status is Khalti's (a refund we saw before any credit stays uncredited),
+    // or held / rejected when its Completed did not match what was asked (never looked up again).
     const expected: Record<LookupStatus, string[]> = {
       initiated: ["initiated"],
       pending: ["pending"],
-      completed: ["completed"],
+      completed: ["completed", "held", "rejected"],
       expired: ["expired"],
       cancelled: ["cancelled"],
-      refunded: ["refunded"],
-      partially_refunded: ["refunded"],
+      refunded: ["refunded", "held", "rejected"],
+      partially_refunded: ["refunded", "held", "rejected"],
     };
     expect(expected[truth.status]).toContain(t.status);
     // Each status the customer heard of, once.

@@ -74,6 +74,7 @@ describe("redis keyspace", () => {
       k.topUp("khalti", "p"),
       k.topUpsByUser(7),
       k.topUpsDue,
+      k.topUpsHeld,
     ];
     expect(slot(...ledger, ...orderScripts, ...others)).toEqual(new Set(["money"]));
   });

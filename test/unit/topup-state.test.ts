@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { LookupStatus } from "../../src/gateway/port.ts";
 import type { TopUp, TopUpEvent, TopUpStatus } from "../../src/topup/model.ts";
-import { needsPush, transition } from "../../src/topup/state.ts";
+import { decide, needsPush, transition as run } from "../../src/topup/state.ts";
 
 /** The top-up state machine (pure): which lookup verdict moves which state, and what it books. */
 
@@ -33,25 +33,88 @@ const ev = (status: LookupStatus, totalPaisa = 50_000, refunded = false): TopUpE
   refunded,
 });
 
+/** The caps allow Rs 1,000 here unless a test says otherwise. */
+const transition = (t: TopUp, e: TopUpEvent, now: number, limit = 100_000) => run(t, e, now, limit);
+
 describe("top-up transitions", () => {
-  it("Completed credits exactly the amount the lookup reports, from initiated or pending", () => {
+  it("Completed credits the amount initiated when the lookup reports exactly it, from initiated or pending", () => {
     for (const from of ["initiated", "pending"] as const) {
-      const r = transition(at(from), ev("completed", 49_900), 7);
+      const r = transition(at(from), ev("completed", 50_000), 7);
       expect(r.changed).toBe(true);
       expect(r.effect).toEqual({
         kind: "credit",
-        amountPaisa: 49_900,
+        amountPaisa: 50_000,
         transactionId: "TXN1",
         feePaisa: 1_500,
       });
       expect(r.topUp).toMatchObject({
         status: "completed",
-        creditedPaisa: 49_900,
+        creditedPaisa: 50_000,
         transactionId: "TXN1",
         feePaisa: 1_500,
         updatedAt: 7,
       });
     }
+  });
+
+  it("a Completed of another amount, above the caps, in another currency or for another order is held: nothing booked", () => {
+    const cases: Array<[TopUpEvent, number, string[]]> = [
+      [ev("completed", 49_900), 100_000, ["amount"]],
+      [ev("completed", 5_000_000), 100_000, ["amount", "cap"]],
+      [ev("completed", 50_000), 40_000, ["cap"]],
+      [{ ...ev("completed"), currency: "INR" }, 100_000, ["currency"]],
+      [{ ...ev("completed"), currency: "npr" }, 100_000, []],
+      [{ ...ev("completed"), purchaseOrderId: "TUsomeoneelse" }, 100_000, ["merchant"]],
+      [{ ...ev("completed"), purchaseOrderId: base.id }, 100_000, []],
+    ];
+    for (const [e, limit, reasons] of cases) {
+      const r = transition(at("pending"), e, 7, limit);
+      if (reasons.length === 0) {
+        expect(r.topUp.status).toBe("completed");
+        continue;
+      }
+      expect(r.effect).toBeUndefined();
+      expect(r.topUp.status).toBe("held");
+      expect(r.topUp.creditedPaisa).toBeUndefined();
+      expect(r.topUp.held).toMatchObject({ reasons, reportedPaisa: e.totalPaisa, at: 7 });
+      // A held top-up is moved by no lookup, whatever it says later.
+      for (const later of [ev("completed"), ev("refunded"), ev("expired")])
+        expect(transition(r.topUp, later, 8).changed).toBe(false);
+    }
+  });
+
+  it("an admin's decision on a held top-up: credit what was asked, what was paid within the caps, or reject", () => {
+    const held = transition(at("pending"), ev("completed", 60_000), 3).topUp;
+    const asked = decide(held, "credit_initiated", 42, 4, 100_000);
+    expect(asked.ok && asked.transition.effect).toEqual({
+      kind: "credit",
+      amountPaisa: 50_000,
+      transactionId: "TXN1",
+      feePaisa: 1_500,
+    });
+    expect(asked.ok && asked.transition.topUp).toMatchObject({
+      status: "completed",
+      creditedPaisa: 50_000,
+      decision: { kind: "credit_initiated", adminId: 42, at: 4 },
+    });
+    const paid = decide(held, "credit_paid", 42, 4, 100_000);
+    expect(paid.ok && paid.transition.effect).toMatchObject({ amountPaisa: 60_000 });
+    expect(decide(held, "credit_paid", 42, 4, 59_999)).toEqual({ ok: false, reason: "above_cap" });
+    const rejected = decide(held, "reject", 42, 4, 0);
+    expect(rejected.ok && rejected.transition.topUp.status).toBe("rejected");
+    expect(rejected.ok && rejected.transition.effect).toBeUndefined();
+    // Less paid than asked: crediting what was asked would create money.
+    const less = transition(at("pending"), ev("completed", 40_000), 3).topUp;
+    expect(decide(less, "credit_initiated", 42, 4, 100_000)).toEqual({
+      ok: false,
+      reason: "paid_less",
+    });
+    const currency = transition(at("pending"), { ...ev("completed"), currency: "USD" }, 3).topUp;
+    expect(decide(currency, "credit_paid", 42, 4, 100_000)).toEqual({
+      ok: false,
+      reason: "currency",
+    });
+    expect(decide(at("completed"), "reject", 42, 4, 0)).toEqual({ ok: false, reason: "not_held" });
   });
 
   it("a second Completed changes nothing and books nothing", () => {
@@ -83,7 +146,7 @@ describe("top-up transitions", () => {
   });
 
   it("final states never move, whatever a lookup says later", () => {
-    for (const s of ["expired", "cancelled", "refunded"] as const)
+    for (const s of ["expired", "cancelled", "refunded", "rejected"] as const)
       for (const e of ["completed", "pending", "refunded"] as const)
         expect(transition(at(s), ev(e), 2).changed).toBe(false);
   });
@@ -112,5 +175,7 @@ describe("top-up transitions", () => {
     expect(needsPush(at("completed"))).toBe(true);
     expect(needsPush(at("completed", { notified: "completed" }))).toBe(false);
     expect(needsPush(at("refunded", { notified: "completed" }))).toBe(true);
+    expect(needsPush(at("held"))).toBe(true);
+    expect(needsPush(at("completed", { notified: "held" }))).toBe(true);
   });
 });

@@ -1,0 +1,91 @@
+import { Composer, InlineKeyboard } from "grammy";
+import { formatRupees } from "../../money.ts";
+import type { HeldDecision, TopUp } from "../../topup/index.ts";
+import type { BotContext } from "../context.ts";
+import { type BotDeps, roleOf } from "../deps.ts";
+
+/**
+ * /topups (admins): the top-ups held because the gateway's lookup did not match what was initiated
+ * (another amount, above the caps, another currency or order). One message each, with what was
+ * asked, what the gateway reports and why, and three buttons: credit what was asked, credit what
+ * was paid (within the caps), reject. A decision is booked by the top-up service like any credit
+ * (one ledger transfer, one atomic step); a second tap or a second admin finds it decided. The
+ * bot cannot refund: a rejected payment is refunded in the gateway's merchant dashboard. In
+ * English, the admins' working language here (as the top-up alerts).
+ */
+
+const DATA = /^tuh:([ipr]):([A-Za-z0-9_-]{6,56})$/;
+const DECISION: Record<string, HeldDecision> = {
+  i: "credit_initiated",
+  p: "credit_paid",
+  r: "reject",
+};
+const LIST_MAX = 20;
+
+export function heldTopUpText(t: TopUp): string {
+  const h = t.held;
+  return [
+    `Held top-up ${t.paymentId} (${t.gateway}), user ${t.userId}.`,
+    `Asked ${formatRupees(t.amountPaisa)}; the lookup reports ${formatRupees(h?.reportedPaisa ?? 0)}${h?.currency ? ` ${h.currency}` : ""}${h?.purchaseOrderId ? ` for order ${h.purchaseOrderId}` : ""}, txn ${h?.transactionId ?? "-"}.`,
+    `Held because: ${(h?.reasons ?? []).join(", ")}.`,
+  ].join("\n");
+}
+
+function buttons(t: TopUp): InlineKeyboard {
+  const kb = new InlineKeyboard()
+    .text(`Credit ${formatRupees(t.amountPaisa)} (asked)`, `tuh:i:${t.paymentId}`)
+    .row()
+    .text(`Credit ${formatRupees(t.held?.reportedPaisa ?? 0)} (paid)`, `tuh:p:${t.paymentId}`)
+    .row()
+    .text("Reject (refund at the gateway)", `tuh:r:${t.paymentId}`);
+  return kb;
+}
+
+const REFUSED: Record<string, string> = {
+  unknown: "No such top-up.",
+  not_held: "Not held any more: another decision was taken.",
+  paid_less: "Less was paid than asked: crediting what was asked would add money nobody paid.",
+  above_cap: "Above TOPUP_MAX_AMOUNT or what TOPUP_DAILY_CAP leaves today: not credited.",
+  currency: "Paid in another currency: credit what was asked or reject.",
+  ledger_refused: "The books refused the credit (see the alert): nothing was written.",
+};
+
+export function heldTopUps(deps: BotDeps): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  const priv = composer.chatType("private");
+  const isAdmin = (id: number) => roleOf(deps.settings, id) === "admin";
+
+  priv.command("topups", async (ctx) => {
+    const topUps = deps.topUps;
+    if (!isAdmin(ctx.from.id) || !topUps) {
+      await ctx.reply(ctx.t("balance-denied"));
+      return;
+    }
+    const held = await topUps.held(LIST_MAX);
+    if (held.length === 0) {
+      await ctx.reply("No top-up is held.");
+      return;
+    }
+    for (const t of held) await ctx.reply(heldTopUpText(t), { reply_markup: buttons(t) });
+  });
+
+  priv.callbackQuery(DATA, async (ctx) => {
+    const topUps = deps.topUps;
+    if (!isAdmin(ctx.from.id) || !topUps) {
+      await ctx.answerCallbackQuery();
+      return;
+    }
+    const [, code, paymentId] = ctx.match as RegExpMatchArray;
+    const decision = DECISION[code ?? ""];
+    if (!decision || !paymentId) return;
+    const r = await topUps.decide(paymentId, decision, ctx.from.id);
+    await ctx.answerCallbackQuery();
+    const outcome = r.ok
+      ? r.topUp.status === "rejected"
+        ? `Rejected by you: nothing credited. Refund it in ${r.topUp.gateway}'s merchant dashboard; the customer was told.`
+        : `Credited ${formatRupees(r.topUp.creditedPaisa ?? 0)} by you; the customer was told.`
+      : REFUSED[r.reason];
+    await ctx.reply(`${paymentId}: ${outcome}`);
+  });
+  return composer;
+}

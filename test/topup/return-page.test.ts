@@ -1,0 +1,132 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMemoryLedger } from "../../src/ledger/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import {
+  createMemoryTopUpStore,
+  type TopUpNotice,
+  topUpReturnRoutes,
+} from "../../src/topup/index.ts";
+import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+
+/**
+ * The return page's lookups (issue 25) and the caps at credit time, against the Khalti stand-in
+ * over loopback with no reconciler running, so every lookup the stand-in counts is the page's.
+ */
+describe("the return page and the caps at credit time", () => {
+  let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
+  beforeAll(async () => {
+    khalti = await serveKhaltiStandIn();
+  });
+  afterAll(() => khalti.close());
+
+  function setUp(caps: { maxPaisa?: number; dailyCapPaisa?: number } = {}) {
+    const ledger = createMemoryLedger();
+    const store = createMemoryTopUpStore({ ledger });
+    const notices: TopUpNotice[] = [];
+    const service = (c = caps) =>
+      topUpService({ apiUrl: khalti.apiUrl, store, ledger, notices, ...c });
+    return { ledger, store, notices, service };
+  }
+
+  it("a burst of GETs of an open pidx costs one lookup; once final, none", async () => {
+    const { service } = setUp();
+    const { topUps, gateway } = service();
+    const page = topUpReturnRoutes({
+      topUps,
+      logger: createLogger({ level: "silent" }),
+      minGapMs: 60_000,
+    });
+    const started = await topUps.start({ userId: 1, chatId: 1, locale: "en", amountPaisa: 20_000 });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    const get = async () => (await page.request(`/?pidx=${pidx}`)).text();
+    const burst = await Promise.all(Array.from({ length: 30 }, get));
+    for (const html of burst) expect(html).toContain("Confirming payment");
+    expect(khalti.standIn.payment(pidx)?.lookups).toBe(1);
+    // Paid: the page's next lookup waits out the gap (the reconciler credits meanwhile).
+    khalti.standIn.act(pidx, "pay");
+    await topUps.reconcile();
+    expect(await topUps.confirm("khalti", pidx)).toMatchObject({ status: "completed" });
+    const seen = khalti.standIn.payment(pidx)!.lookups;
+    for (let i = 0; i < 100; i++) expect(await get()).toContain("Payment received");
+    expect(khalti.standIn.payment(pidx)?.lookups).toBe(seen);
+    await gateway.close();
+  });
+
+  it("TOPUP_MAX_AMOUNT lowered while a checkout was open: the credit is held, not booked", async () => {
+    const { ledger, notices, service } = setUp();
+    const before = service({ maxPaisa: 1_000_000 });
+    const started = await before.topUps.start({
+      userId: 2,
+      chatId: 2,
+      locale: "en",
+      amountPaisa: 600_000,
+    });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    khalti.standIn.act(pidx, "pay");
+    // A restart with the new setting, over the same store and books.
+    const after = service({ maxPaisa: 500_000 });
+    expect(await after.topUps.confirm("khalti", pidx)).toMatchObject({
+      status: "held",
+      held: { reasons: ["cap"], reportedPaisa: 600_000 },
+    });
+    expect((await ledger.check()).entries).toBe(0);
+    expect(notices.map((n) => [n.audience, n.topUp.status, n.reason])).toEqual([
+      ["admin", "held", "held"],
+      ["customer", "held", undefined],
+    ]);
+    expect(await after.topUps.decide(pidx, "credit_initiated", 9)).toEqual({
+      ok: false,
+      reason: "above_cap",
+    });
+    await before.gateway.close();
+    await after.gateway.close();
+  });
+
+  it("a held top-up whose customer cannot be reached still alerts the admins, once", async () => {
+    const { ledger, store } = setUp();
+    const sent: TopUpNotice[] = [];
+    const { topUps, gateway } = topUpService({
+      apiUrl: khalti.apiUrl,
+      store,
+      ledger,
+      notices: sent,
+      notify: async (n) => {
+        if (n.audience === "customer") throw new Error("403: bot was blocked by the user");
+        sent.push(n);
+      },
+    });
+    const started = await topUps.start({ userId: 3, chatId: 3, locale: "en", amountPaisa: 10_000 });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    khalti.standIn.misreport(pidx, { totalAmount: 5_000_000 });
+    khalti.standIn.act(pidx, "pay");
+    expect(await topUps.confirm("khalti", pidx)).toMatchObject({ status: "held" });
+    const lookups = khalti.standIn.payment(pidx)!.lookups;
+    let clock = Date.now();
+    const later = topUpService({
+      apiUrl: khalti.apiUrl,
+      store,
+      ledger,
+      notices: sent,
+      notify: async (n) => {
+        if (n.audience === "customer") throw new Error("403: bot was blocked by the user");
+        sent.push(n);
+      },
+      now: () => clock,
+    });
+    for (let i = 0; i < 3; i++) {
+      clock += 120_000; // past the push lease: the reconciler tries the customer again
+      await later.topUps.reconcile();
+    }
+    expect(sent.map((n) => [n.audience, n.reason, n.topUp.paymentId])).toEqual([
+      ["admin", "held", pidx],
+    ]);
+    expect((await topUps.get(pidx))?.heldAlerted).toBe(true);
+    expect(khalti.standIn.payment(pidx)?.lookups).toBe(lookups);
+    expect((await ledger.check()).entries).toBe(0);
+    await gateway.close();
+    await later.gateway.close();
+  });
+});
