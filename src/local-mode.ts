@@ -12,6 +12,8 @@ import {
   PLAYGROUND_AGENT_ID,
   PLAYGROUND_CUSTOMER_ID,
   PLAYGROUND_SECOND_CUSTOMER_ID,
+  type PlaygroundGuardOptions,
+  playgroundGuard,
   playgroundPhone,
 } from "../dev/playground/web/index.ts";
 import {
@@ -85,6 +87,9 @@ export function startLocalMode(ctx: LocalModeContext) {
   let books: BooksSource | undefined;
   if (config.mode.playground) {
     emulator = createBotApiEmulator({ token: PLAYGROUND_TOKEN });
+    const guard = guardOf(config, selfUrl);
+    // The emulator too: a foreign page must not setWebhook it to itself, nor read getUpdates.
+    app.use(`${EMULATOR_MOUNT}/*`, playgroundGuard({ ...guard, requireJson: false }));
     app.route(EMULATOR_MOUNT, emulator.app);
     app.route(
       "/",
@@ -94,6 +99,7 @@ export function startLocalMode(ctx: LocalModeContext) {
         sandboxToken: config.sandbox.token,
         ...roles,
         books: () => books,
+        guard,
       }),
     );
   }
@@ -227,6 +233,17 @@ function embedSandbox(ctx: LocalModeContext, faults: SandboxOptions["faults"]): 
     ...(ctx.now ? { now: ctx.now } : {}),
     ...ctx.sandbox,
   });
+}
+
+/**
+ * The Host values the playground answers besides its own loopback names: the server's own URL (a
+ * named HOST), and with PLAYGROUND_PUBLIC=1 an IP address of this machine and PUBLIC_URL's host.
+ */
+function guardOf(config: Config, selfUrl: string): PlaygroundGuardOptions {
+  const hosts = [new URL(selfUrl).host];
+  if (config.mode.playgroundPublic && config.http.publicUrl)
+    hosts.push(new URL(config.http.publicUrl).host);
+  return { public: config.mode.playgroundPublic, hosts };
 }
 
 /**
