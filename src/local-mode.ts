@@ -71,9 +71,11 @@ export function startLocalMode(ctx: LocalModeContext) {
   }
   const sandbox = config.mode.embeddedSandbox ? embedSandbox(ctx, faults) : undefined;
   if (sandbox) app.route(SANDBOX_MOUNT, sandbox.app);
-  // Khalti's stand-in, unless KHALTI_BASE_URL names the real one (or Khalti's own sandbox).
+  // Khalti's stand-in credits balances nobody paid: only when the whole product is local (its
+  // orders go to the embedded sandbox), never beside a real provider (PLAYGROUND=1) or a real bot,
+  // and not when KHALTI_BASE_URL names the real Khalti (or Khalti's own sandbox).
   let khalti: KhaltiStandIn | undefined;
-  if (!config.topUp.khalti) {
+  if (config.mode.local && !config.topUp.khalti) {
     khalti = createKhaltiStandIn({
       secretKey: STANDIN_SECRET_KEY,
       publicBase: `${selfUrl}${KHALTI_MOUNT}`,
