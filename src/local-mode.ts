@@ -70,7 +70,13 @@ export function startLocalMode(ctx: LocalModeContext) {
     );
   }
   const sandbox = config.mode.embeddedSandbox ? embedSandbox(ctx, faults) : undefined;
-  if (sandbox) app.route(SANDBOX_MOUNT, sandbox.app);
+  const guard = guardOf(config, selfUrl);
+  if (sandbox) {
+    // The product calls it at its own loopback URL; nobody else, also not through PUBLIC_URL with
+    // a real bot (its admin routes show every delivery, numbers included, under a known token).
+    app.use(`${SANDBOX_MOUNT}/*`, playgroundGuard({ ...guard, requireJson: false }));
+    app.route(SANDBOX_MOUNT, sandbox.app);
+  }
   // Khalti's stand-in credits balances nobody paid: only when the whole product is local (its
   // orders go to the embedded sandbox), never beside a real provider (PLAYGROUND=1) or a real bot,
   // and not when KHALTI_BASE_URL names the real Khalti (or Khalti's own sandbox).
@@ -81,6 +87,8 @@ export function startLocalMode(ctx: LocalModeContext) {
       publicBase: `${selfUrl}${KHALTI_MOUNT}`,
       ...(ctx.now ? { now: ctx.now } : {}),
     });
+    // The payer's page and the API answer this machine's loopback names only, like the sandbox.
+    app.use(`${KHALTI_MOUNT}/*`, playgroundGuard({ ...guard, requireJson: false }));
     app.route(KHALTI_MOUNT, khalti.app);
   }
   const roles = rolesOf(config);
@@ -89,7 +97,6 @@ export function startLocalMode(ctx: LocalModeContext) {
   let books: BooksSource | undefined;
   if (config.mode.playground) {
     emulator = createBotApiEmulator({ token: PLAYGROUND_TOKEN });
-    const guard = guardOf(config, selfUrl);
     // The emulator too: a foreign page must not setWebhook it to itself, nor read getUpdates.
     app.use(`${EMULATOR_MOUNT}/*`, playgroundGuard({ ...guard, requireJson: false }));
     app.route(EMULATOR_MOUNT, emulator.app);

@@ -1,3 +1,4 @@
+import { request } from "node:http";
 import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +61,28 @@ async function served(system: System): Promise<Route[]> {
     if (res.status !== 404) out.push(route);
   }
   return out;
+}
+
+/** The status of a probe sent with another Host (a DNS-rebinding page, a request through PUBLIC_URL). */
+function statusWithHost(url: string, probe: (typeof PROBES)[Route], host: string): Promise<number> {
+  const { port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: "127.0.0.1",
+        port: Number(port),
+        method: probe.method,
+        path: probe.path,
+        headers: { host, ...(probe.body ? { "content-type": "application/json" } : {}) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(probe.body);
+  });
 }
 
 function freePort(): Promise<number> {
@@ -220,6 +243,21 @@ describe.each(COMBINATIONS)("$name", (combo) => {
     expect(system.sandbox !== undefined).toBe(combo.served.includes("sandbox aggregator"));
     expect(system.emulator !== undefined).toBe(combo.served.includes("Bot API emulator"));
     expect(system.topUps !== undefined).toBe(combo.topUps);
+  });
+
+  it("answers for its stand-ins only to this machine's own loopback Host", async () => {
+    const port = new URL(system.url).port;
+    const standIns = combo.served.filter((r) => r !== "Khalti return page");
+    for (const route of standIns) {
+      for (const host of [`evil.example:${port}`, `127.evil.example:${port}`, "bot.example.com"]) {
+        expect(await statusWithHost(system.url, PROBES[route], host), `${route} ${host}`).toBe(403);
+      }
+    }
+    // The product's own pages for the outside world are not the stand-ins' business.
+    if (combo.served.includes("Khalti return page"))
+      expect(
+        await statusWithHost(system.url, PROBES["Khalti return page"], "bot.example.com"),
+      ).not.toBe(403);
   });
 
   it(`${combo.topUps ? "offers" : "does not offer"} adding money in /help, /addmoney and the menu`, async () => {

@@ -43,7 +43,9 @@ export function playgroundGuard(opts: PlaygroundGuardOptions = {}): MiddlewareHa
     const origin = c.req.header("origin");
     if (origin !== undefined && !sameOrigin(origin, host))
       return c.json({ error: "requests from another origin are refused" }, 403);
-    if (c.req.header("sec-fetch-site") === "cross-site")
+    // A link followed from elsewhere (a GET navigation) is fine; a write from elsewhere is not.
+    const safe = c.req.method === "GET" || c.req.method === "HEAD";
+    if (!safe && c.req.header("sec-fetch-site") === "cross-site")
       return c.json({ error: "requests from another site are refused" }, 403);
     if (
       opts.requireJson !== false &&
