@@ -1,5 +1,7 @@
 import { request } from "node:http";
+import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { playgroundGuard } from "../../dev/playground/web/guard.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
@@ -166,5 +168,35 @@ describe("the playground's API is the developer's alone", () => {
       headers: { host: `evil.example:${port}` },
     });
     expect(res.status).toBe(200);
+  });
+});
+
+describe("the guard's Host rule", () => {
+  const app = new Hono();
+  app.use("*", playgroundGuard({ hosts: ["bot.example.com"] }));
+  app.get("/", (c) => c.text("ok"));
+  const open = new Hono();
+  open.use("*", playgroundGuard({ public: true, hosts: ["bot.example.com"] }));
+  open.get("/", (c) => c.text("ok"));
+  const on8080 = { incoming: { socket: { localPort: 8080 } } };
+  const status = async (a: Hono, host: string) =>
+    (await a.request("http://x/", { headers: { host } }, on8080)).status;
+
+  it("loopback only, on the port the request came in on, plus the names configured", async () => {
+    expect(await status(app, "localhost:8080")).toBe(200);
+    expect(await status(app, "[::1]:8080")).toBe(200);
+    expect(await status(app, "bot.example.com")).toBe(200);
+    expect(await status(app, "localhost:18080")).toBe(403);
+    expect(await status(app, "192.168.1.5:8080")).toBe(403);
+    expect(await status(app, "127.evil.example:8080")).toBe(403);
+    expect(await status(app, "user@localhost:8080")).toBe(403);
+  });
+
+  it("PLAYGROUND_PUBLIC=1: IP addresses too, on any port (a container's published one), never a foreign name", async () => {
+    expect(await status(open, "localhost:18080")).toBe(200);
+    expect(await status(open, "192.168.1.5:18080")).toBe(200);
+    expect(await status(open, "[fd00::5]:8080")).toBe(200);
+    expect(await status(open, "evil.example:8080")).toBe(403);
+    expect(await status(open, "127.evil.example")).toBe(403);
   });
 });

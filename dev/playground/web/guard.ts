@@ -4,8 +4,8 @@
  *
  * - Host: only the server's own loopback names on its own port (127.0.0.1:8080, localhost:8080,
  *   [::1]:8080). A DNS-rebinding page (evil.example re-pointed at 127.0.0.1) sends its own name
- *   and is refused, so it can read nothing. With PLAYGROUND_PUBLIC=1 an IP address on the own port
- *   (a rebinding page cannot have one as its origin) and the names configured are accepted too.
+ *   and is refused, so it can read nothing. With PLAYGROUND_PUBLIC=1 an IP address (a rebinding
+ *   page cannot have one as its origin) and the names configured are accepted too, on any port.
  * - Origin: absent (scripts, same-origin GETs) or the same origin as Host; a page elsewhere is
  *   refused even where the browser would send its request without asking (a "simple" POST).
  * - A POST must say Content-Type: application/json (415 otherwise): a form or a text/plain fetch,
@@ -21,7 +21,10 @@ export interface PlaygroundGuardOptions {
    * naming another port is refused.
    */
   port?: number;
-  /** PLAYGROUND_PUBLIC=1: an IP address of this machine on the own port is a valid Host. */
+  /**
+   * PLAYGROUND_PUBLIC=1: an IP address is a valid Host too, and the port is not checked (a
+   * container's published port is not the one it listens on).
+   */
   public?: boolean;
   /** Further Host values (name[:port], e.g. a PUBLIC_URL's) accepted as they are. */
   hosts?: readonly string[];
@@ -76,9 +79,12 @@ function hostAllowed(
 ): boolean {
   if (extra.has(host)) return true;
   const parts = splitHost(host);
-  if (!parts || port === undefined || parts.port !== port) return false;
-  if (isLoopbackHost(parts.name)) return true;
-  return publicIp && isIP(parts.name.replace(/^\[(.*)\]$/, "$1")) !== 0;
+  if (!parts) return false;
+  // Served on purpose beyond loopback (a container's published port may differ from its own):
+  // any port, but still only names no rebinding page can have.
+  if (publicIp)
+    return isLoopbackHost(parts.name) || isIP(parts.name.replace(/^\[(.*)\]$/, "$1")) !== 0;
+  return port !== undefined && parts.port === port && isLoopbackHost(parts.name);
 }
 
 function sameOrigin(origin: string, host: string): boolean {
