@@ -35,13 +35,18 @@ const host = (def: string) =>
     z
       .string()
       .default(def)
-      .refine(
-        (h) => isIP(h) !== 0 || (!/^[\d.]+$/.test(h) && HOSTNAME.test(h)),
-        "must be an IPv4 or IPv6 address or a hostname",
-      ),
+      .refine(isIpOrPlainHostname, "must be an IPv4 or IPv6 address or a plain hostname"),
   );
 const HOSTNAME =
   /^(?=.{1,253}$)[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+/**
+ * An IP address, or a hostname of letters, digits and hyphens whose last label is not all digits
+ * (RFC 1123 2.1: a name must not look like a dotted number; "10.0.0.256" is no name).
+ */
+function isIpOrPlainHostname(h: string): boolean {
+  if (isIP(h) !== 0) return true;
+  return HOSTNAME.test(h) && !/(^|\.)\d+$/.test(h);
+}
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL" });
 /** INDIA_OPERATOR_IDS: "jio-prepaid=301,tata-play=330"; each key one of INDIA_OPERATOR_KEYS. */
 const indiaOperatorIds = z.preprocess(
@@ -69,7 +74,24 @@ const indiaOperatorIds = z.preprocess(
       return ids;
     }),
 );
-const LOOPBACK = (h: string) => h === "localhost" || h === "::1" || /^127\./.test(h);
+/**
+ * Only real loopback addresses count: `localhost`, an IPv4 address in 127.0.0.0/8, `::1` (also
+ * bracketed) and the IPv4-mapped `::ffff:127.x.y.z`. A DNS name that merely starts with "127."
+ * (127.evil.example) resolves wherever its owner wants.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  if (h === "localhost") return true;
+  if (isIP(h) === 4) return h.startsWith("127.");
+  if (isIP(h) !== 6) return false;
+  if (h === "::1" || h === "0:0:0:0:0:0:0:1") return true;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(h)?.[1];
+  return mapped !== undefined && isIP(mapped) === 4 && mapped.startsWith("127.");
+}
+/** The most any configured body limit may be: a larger body is no webhook, only a memory load. */
+const MAX_BODY_LIMIT_BYTES = 1024 * 1024;
+/** A webhook secret shorter than this is guessable (it keys the HMAC and the cipher). */
+const MIN_WEBHOOK_SECRET_LENGTH = 16;
 const idList = z.preprocess(
   emptyToUndefined,
   z
@@ -104,7 +126,7 @@ const hostPortList = z.preprocess(
         const m = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(part);
         const h = m?.[1] ?? m?.[2] ?? "";
         const p = Number(m?.[3]);
-        const hostOk = isIP(h) !== 0 || (!/^[\d.]+$/.test(h) && HOSTNAME.test(h));
+        const hostOk = isIpOrPlainHostname(h);
         if (!m || !hostOk || p < 1 || p > 65_535) {
           ctx.addIssue({ code: "custom", message: `"${part}" is not host:port` });
           return z.NEVER;
@@ -140,7 +162,10 @@ const envSchema = z.object({
     z.string().startsWith("/").default("/webhooks/provider"),
   ),
   WEBHOOK_KEY_MODE: z.preprocess(emptyToUndefined, z.enum(["php", "sha256"]).default("php")),
-  WEBHOOK_MAX_BODY_BYTES: int(64 * 1024, 256),
+  WEBHOOK_MAX_BODY_BYTES: int(64 * 1024, 256).refine(
+    (n) => n <= MAX_BODY_LIMIT_BYTES,
+    `must be at most ${MAX_BODY_LIMIT_BYTES} (1 MiB)`,
+  ),
   WEBHOOK_CONFIRM_FINAL: bool(true),
   SANDBOX_TOKEN: z.preprocess(emptyToUndefined, z.string().default("sandbox-token")),
   SANDBOX_PORT: port(8090),
@@ -390,6 +415,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push("PROVIDER_TOKEN: required when PROVIDER_URL is set");
   if (e.PROVIDER_URL && !e.WEBHOOK_SECRET)
     problems.push("WEBHOOK_SECRET: required when PROVIDER_URL is set");
+  // The aggregator's webhooks are signed and encrypted with it: a short one is guessed offline.
+  if (e.PROVIDER_URL && e.WEBHOOK_SECRET && e.WEBHOOK_SECRET.length < MIN_WEBHOOK_SECRET_LENGTH)
+    problems.push(
+      `WEBHOOK_SECRET: must be at least ${MIN_WEBHOOK_SECRET_LENGTH} characters when PROVIDER_URL is set`,
+    );
   if (e.PROVIDER_URL && !e.BOT_TOKEN && !e.PLAYGROUND)
     problems.push(
       "BOT_TOKEN: required when PROVIDER_URL is set (or set PLAYGROUND=1 to chat with the bot in a browser against that provider, on purpose)",
@@ -470,13 +500,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const embeddedSandbox = !e.PROVIDER_URL;
   const playground = !e.BOT_TOKEN;
   // The playground lets anyone who reaches it chat as any demo user: loopback only, unless asked.
-  const hostForced = playground && !e.PLAYGROUND_PUBLIC && !LOOPBACK(e.HOST);
+  const hostForced = playground && !e.PLAYGROUND_PUBLIC && !isLoopbackHost(e.HOST);
   // The development secret is only ever used against the embedded sandbox; a real provider needs its own.
   const webhookSecret = e.WEBHOOK_SECRET ?? DEV_WEBHOOK_SECRET;
   return {
     mode: {
       playground,
       embeddedSandbox,
+      /**
+       * The whole product runs locally (no PROVIDER_URL, no BOT_TOKEN): only then may a stand-in
+       * that impersonates money (the Khalti stand-in) be served. PLAYGROUND=1 against a real
+       * provider is not local: a balance credited there is spent at the real aggregator.
+       */
+      local: embeddedSandbox && playground,
+      /** PLAYGROUND_PUBLIC=1: the playground is served on a non-loopback HOST, on purpose. */
+      playgroundPublic: playground && e.PLAYGROUND_PUBLIC,
       redis: Boolean(e.REDIS_URL || e.REDIS_SENTINELS || e.REDIS_CLUSTER_NODES),
     },
     http: {

@@ -12,6 +12,8 @@ import {
   PLAYGROUND_AGENT_ID,
   PLAYGROUND_CUSTOMER_ID,
   PLAYGROUND_SECOND_CUSTOMER_ID,
+  type PlaygroundGuardOptions,
+  playgroundGuard,
   playgroundPhone,
 } from "../dev/playground/web/index.ts";
 import {
@@ -68,15 +70,25 @@ export function startLocalMode(ctx: LocalModeContext) {
     );
   }
   const sandbox = config.mode.embeddedSandbox ? embedSandbox(ctx, faults) : undefined;
-  if (sandbox) app.route(SANDBOX_MOUNT, sandbox.app);
-  // Khalti's stand-in, unless KHALTI_BASE_URL names the real one (or Khalti's own sandbox).
+  const guard = guardOf(config, selfUrl);
+  if (sandbox) {
+    // The product calls it at its own loopback URL; nobody else, also not through PUBLIC_URL with
+    // a real bot (its admin routes show every delivery, numbers included, under a known token).
+    app.use(`${SANDBOX_MOUNT}/*`, playgroundGuard({ ...guard, requireJson: false }));
+    app.route(SANDBOX_MOUNT, sandbox.app);
+  }
+  // Khalti's stand-in credits balances nobody paid: only when the whole product is local (its
+  // orders go to the embedded sandbox), never beside a real provider (PLAYGROUND=1) or a real bot,
+  // and not when KHALTI_BASE_URL names the real Khalti (or Khalti's own sandbox).
   let khalti: KhaltiStandIn | undefined;
-  if (!config.topUp.khalti) {
+  if (config.mode.local && !config.topUp.khalti) {
     khalti = createKhaltiStandIn({
       secretKey: STANDIN_SECRET_KEY,
       publicBase: `${selfUrl}${KHALTI_MOUNT}`,
       ...(ctx.now ? { now: ctx.now } : {}),
     });
+    // The payer's page and the API answer this machine's loopback names only, like the sandbox.
+    app.use(`${KHALTI_MOUNT}/*`, playgroundGuard({ ...guard, requireJson: false }));
     app.route(KHALTI_MOUNT, khalti.app);
   }
   const roles = rolesOf(config);
@@ -85,6 +97,8 @@ export function startLocalMode(ctx: LocalModeContext) {
   let books: BooksSource | undefined;
   if (config.mode.playground) {
     emulator = createBotApiEmulator({ token: PLAYGROUND_TOKEN });
+    // The emulator too: a foreign page must not setWebhook it to itself, nor read getUpdates.
+    app.use(`${EMULATOR_MOUNT}/*`, playgroundGuard({ ...guard, requireJson: false }));
     app.route(EMULATOR_MOUNT, emulator.app);
     app.route(
       "/",
@@ -94,6 +108,7 @@ export function startLocalMode(ctx: LocalModeContext) {
         sandboxToken: config.sandbox.token,
         ...roles,
         books: () => books,
+        guard,
       }),
     );
   }
@@ -227,6 +242,17 @@ function embedSandbox(ctx: LocalModeContext, faults: SandboxOptions["faults"]): 
     ...(ctx.now ? { now: ctx.now } : {}),
     ...ctx.sandbox,
   });
+}
+
+/**
+ * The Host values the playground answers besides its own loopback names: the server's own URL (a
+ * named HOST), and with PLAYGROUND_PUBLIC=1 an IP address of this machine and PUBLIC_URL's host.
+ */
+function guardOf(config: Config, selfUrl: string): PlaygroundGuardOptions {
+  const hosts = [new URL(selfUrl).host];
+  if (config.mode.playgroundPublic && config.http.publicUrl)
+    hosts.push(new URL(config.http.publicUrl).host);
+  return { public: config.mode.playgroundPublic, hosts };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { z } from "zod";
 import { CATEGORIES } from "../catalog/operators.ts";
 import { toPaisa } from "../money.ts";
@@ -170,21 +170,61 @@ export function parsePriceSchedule(json: unknown, source: string): PriceSchedule
   return parsed.data;
 }
 
-/** Reads and validates the schedule file; throws PriceScheduleError for a missing file or bad JSON too. */
+/** A schedule is a few kilobytes; anything near this is the wrong file. */
+const MAX_SCHEDULE_BYTES = 1024 * 1024;
+
+/**
+ * Reads and validates the schedule file; throws PriceScheduleError for a missing, unreadable or
+ * unparsable file too. No problem quotes the file's contents: a wrong path (/etc/shadow, a key
+ * file) must not end up in the start's error message or a log.
+ */
 export function readPriceSchedule(file: string): PriceSchedule {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : `cannot be read (${code ?? String(e)})`;
-    throw new PriceScheduleError([`${file}: ${why}`]);
-  }
+  const text = readScheduleText(file);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new PriceScheduleError([`${file}: not valid JSON (${(e as Error).message})`]);
+    // Only the position: the parser's own message quotes the text around it.
+    const at = /position (\d+)/.exec((e as Error).message)?.[1];
+    throw new PriceScheduleError([
+      `${file}: not valid JSON${at ? ` (${lineAndColumn(text, Number(at))})` : ""}`,
+    ]);
   }
   return parsePriceSchedule(json, file);
+}
+
+function readScheduleText(file: string): string {
+  const fail = (why: string) => new PriceScheduleError([`${file}: ${why}`]);
+  let fd: number;
+  try {
+    // Non-blocking: a FIFO or a device must not hang the start.
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw fail(code === "ENOENT" ? "no such file" : `cannot be read (${code ?? "error"})`);
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile()) throw fail("is not a regular file");
+    if (stat.size > MAX_SCHEDULE_BYTES) throw fail("is larger than 1 MiB: not a price schedule");
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(fd);
+    } catch (e) {
+      throw fail(`cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"})`);
+    }
+    if (bytes.includes(0)) throw fail("is a binary file, not JSON");
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      throw fail("is not UTF-8 text");
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function lineAndColumn(text: string, position: number): string {
+  const before = text.slice(0, position).split("\n");
+  return `line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
 }

@@ -37,7 +37,13 @@ export function wireTopUps(
   const { config, logger, now } = base;
   const c = config.topUp;
   const target = c.khalti ?? parts.standIn;
-  if (!target) return undefined;
+  if (!target) {
+    // Said once at start, so nobody wonders why /addmoney is not offered.
+    logger.info(
+      "adding money online is off: KHALTI_BASE_URL is unset (the Khalti stand-in serves local mode only)",
+    );
+    return undefined;
+  }
   const gateway = createKhaltiGateway({
     baseUrl: target.baseUrl,
     secretKey: target.secretKey,

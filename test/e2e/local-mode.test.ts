@@ -50,7 +50,7 @@ describe("local mode as one plug", () => {
       BOT_TOKEN: "123456:production-token",
       PROVIDER_URL: "http://127.0.0.1:9/api/v1",
       PROVIDER_TOKEN: "provider-token",
-      WEBHOOK_SECRET: "webhook-secret",
+      WEBHOOK_SECRET: "webhook-secret-0123456789",
       ALLOW_MEMORY_STORES: "1",
     });
     // The hook saw the product load (so an empty list below means something).

@@ -398,6 +398,7 @@ describe("playground JSON API over a bare emulator", () => {
       running.emulator.sendText(505, "someone else");
       const hello = await fetch(`${base}/users/504/messages`, {
         method: "POST",
+        headers: { "content-type": "application/json" },
         body: JSON.stringify({ text: "hello" }),
       });
       expect(hello.status).toBe(200);
@@ -408,6 +409,7 @@ describe("playground JSON API over a bare emulator", () => {
       });
       const pressed = await fetch(`${base}/users/504/callbacks`, {
         method: "POST",
+        headers: { "content-type": "application/json" },
         body: JSON.stringify({ message_id: sent.message_id, data: "refresh" }),
       });
       const { callback_query_id } = (await pressed.json()) as { callback_query_id: string };

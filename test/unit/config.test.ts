@@ -6,7 +6,13 @@ import { createLogger } from "../../src/logger.ts";
 describe("config", () => {
   it("needs nothing: playground, embedded sandbox, memory stores", () => {
     const c = loadConfig({});
-    expect(c.mode).toEqual({ playground: true, embeddedSandbox: true, redis: false });
+    expect(c.mode).toEqual({
+      playground: true,
+      embeddedSandbox: true,
+      local: true,
+      playgroundPublic: false,
+      redis: false,
+    });
     expect(c.http.port).toBe(8080);
     expect(c.webhook.secret).toBe(DEV_WEBHOOK_SECRET);
     expect(c.webhook.path).toBe("/webhooks/provider");
@@ -18,14 +24,20 @@ describe("config", () => {
       BOT_TOKEN: "123:abc",
       PROVIDER_URL: "https://provider.example/api/v1/",
       PROVIDER_TOKEN: "tok-123456",
-      WEBHOOK_SECRET: "sec-123456",
+      WEBHOOK_SECRET: "sec-1234567890abcdef",
       AGENT_IDS: "1, 2,3",
       ADMIN_IDS: "",
       PORT: "9000",
       METRICS_PORT: "9100",
       REDIS_URL: "redis://127.0.0.1:6379/0",
     });
-    expect(c.mode).toEqual({ playground: false, embeddedSandbox: false, redis: true });
+    expect(c.mode).toEqual({
+      playground: false,
+      embeddedSandbox: false,
+      local: false,
+      playgroundPublic: false,
+      redis: true,
+    });
     expect(c.provider.baseUrl).toBe("https://provider.example/api/v1");
     expect(c.bot.agentIds).toEqual([1, 2, 3]);
     expect(c.bot.adminIds).toEqual([]);
@@ -121,7 +133,7 @@ describe("config", () => {
   const realProvider = {
     PROVIDER_URL: "https://p.example/api/v1",
     PROVIDER_TOKEN: "tok-123456",
-    WEBHOOK_SECRET: "sec-123456",
+    WEBHOOK_SECRET: "sec-1234567890abcdef",
     REDIS_URL: "redis://127.0.0.1:6379",
   };
 
@@ -131,7 +143,13 @@ describe("config", () => {
     expect(msg).toContain("BOT_TOKEN");
     expect(msg).toContain("PLAYGROUND=1");
     const c = loadConfig({ ...realProvider, PLAYGROUND: "1" });
-    expect(c.mode).toEqual({ playground: true, embeddedSandbox: false, redis: true });
+    expect(c.mode).toEqual({
+      playground: true,
+      embeddedSandbox: false,
+      local: false,
+      playgroundPublic: false,
+      redis: true,
+    });
     expect(problemsOf({ ...realProvider, BOT_TOKEN: "1:x", PLAYGROUND: "1" })).toContain(
       "PLAYGROUND",
     );
@@ -243,7 +261,7 @@ describe("logger", () => {
   it("never writes a configured secret, by path or by value", () => {
     const config = loadConfig({
       BOT_TOKEN: "123456:SECRET-bot-token",
-      WEBHOOK_SECRET: "whsec-abcdef",
+      WEBHOOK_SECRET: "whsec-abcdef-123456",
     });
     const lines: string[] = [];
     const sink = new Writable({
@@ -259,11 +277,11 @@ describe("logger", () => {
       new Error("GET https://api.telegram.org/bot123456:SECRET-bot-token/getMe failed"),
       "oops",
     );
-    log.info({ url: "x", note: "the secret is whsec-abcdef" }, "inline");
+    log.info({ url: "x", note: "the secret is whsec-abcdef-123456" }, "inline");
     const all = lines.join("");
     expect(lines).toHaveLength(4);
     expect(all).not.toContain("SECRET-bot-token");
-    expect(all).not.toContain("whsec-abcdef");
+    expect(all).not.toContain("whsec-abcdef-123456");
     expect(all).not.toContain("sandbox-token");
     expect(all).toContain("[redacted]");
   });

@@ -28,6 +28,9 @@
  *                                         [{time, id, kind, debit, credit, amount, reason}] (newest
  *                                         first)}: the merchant's books of the running product
  *
+ * Every route checks Host and Origin, and a POST wants Content-Type: application/json (403 and 415
+ * otherwise; ./guard.ts says why).
+ *
  * A MessageView is {id, from: "bot"|"user", kind, text, entities?, inline_keyboard: [[{text,
  * callback_data?, url?}]] | null, reply_keyboard?, remove_keyboard?, emoji?, edited, time (ISO),
  * edited_time?}. A DeliveryView is {id, kind, time, order_id, transaction_id, status, state,
@@ -39,6 +42,7 @@ import { streamSSE } from "hono/streaming";
 import type { z } from "zod";
 import type { SandboxControl } from "../../sandbox/index.ts";
 import { type BotApiEmulator, EmulatorError, type EmulatorEventType } from "../emulator/index.ts";
+import { type PlaygroundGuardOptions, playgroundGuard } from "./guard.ts";
 import {
   type BooksSource,
   booksView,
@@ -62,6 +66,8 @@ export interface PlaygroundApiOptions {
   deliveriesShown: number;
   /** The product's books, once the product is wired (absent before, and in tests without). */
   books?: () => BooksSource | undefined;
+  /** Which Host values beside the own loopback ones are accepted (./guard.ts). */
+  guard?: PlaygroundGuardOptions;
 }
 
 class BadRequest extends Error {
@@ -119,6 +125,7 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
     throw error;
   });
 
+  app.use("*", playgroundGuard(opts.guard));
   app.use(
     "*",
     bodyLimit({ maxSize: 64 * 1024, onError: (c) => c.json({ error: "body too large" }, 413) }),

@@ -10,8 +10,10 @@ import type { Role } from "../../../src/bot/deps.ts";
 import type { SandboxControl } from "../../sandbox/index.ts";
 import type { BotApiEmulator } from "../emulator/index.ts";
 import { createPlaygroundApi } from "./api.ts";
+import { type PlaygroundGuardOptions, playgroundGuard } from "./guard.ts";
 import type { BooksSource, PlaygroundUser } from "./views.ts";
 
+export { type PlaygroundGuardOptions, playgroundGuard } from "./guard.ts";
 export type {
   BooksSource,
   CommandView,
@@ -41,6 +43,8 @@ export interface PlaygroundOptions {
   deliveriesShown?: number;
   /** The product's books for the side panel (balances, journal), once the product is wired. */
   books?: () => BooksSource | undefined;
+  /** Which Host values beside the own loopback ones are accepted (./guard.ts). */
+  guard?: PlaygroundGuardOptions;
 }
 
 const ASSETS = {
@@ -83,6 +87,9 @@ export function createPlayground(opts: PlaygroundOptions): Hono {
   );
 
   const app = new Hono();
+  // Scoped to the playground's own paths: the app is mounted at the root of the product's.
+  const guard = playgroundGuard(opts.guard);
+  for (const path of ["/", "/playground", "/playground/assets/*"]) app.use(path, guard);
   app.get("/", (c) =>
     c.html(html, 200, { "Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff" }),
   );
@@ -105,6 +112,7 @@ export function createPlayground(opts: PlaygroundOptions): Hono {
       users,
       deliveriesShown: opts.deliveriesShown ?? 10,
       ...(opts.books ? { books: opts.books } : {}),
+      ...(opts.guard ? { guard: opts.guard } : {}),
     }),
   );
   return app;
