@@ -125,16 +125,20 @@ export function createMemoryNotificationQueue(
     },
     async markSent(key) {
       sent.add(key);
+      locks.delete(key);
     },
     async lockSending(key, ttlMs) {
       if (sent.has(key)) return "sent";
       const until = locks.get(key);
       if (until !== undefined && until > now()) return "held";
       locks.set(key, now() + ttlMs);
-      return "locked";
+      return until === undefined ? "locked" : "uncertain";
     },
     async unlockSending(key) {
       locks.delete(key);
+    },
+    async markUncertain(key) {
+      if (locks.has(key)) locks.set(key, 0);
     },
     async markChatInactive(chatId) {
       inactive.add(chatId);
