@@ -132,7 +132,8 @@ export function createMemoryNotificationQueue(
       const until = locks.get(key);
       if (until !== undefined && until > now()) return "held";
       locks.set(key, now() + ttlMs);
-      return until === undefined ? "locked" : "uncertain";
+      if (until === undefined) return "locked";
+      return until === 0 ? "unanswered" : "abandoned";
     },
     async unlockSending(key) {
       locks.delete(key);

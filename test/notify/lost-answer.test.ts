@@ -169,4 +169,17 @@ describe("a push whose answer Telegram lost", () => {
     expect(pushes.every((n) => n === 1)).toBe(true);
     expect(await counter(s.registry, "notify_push_possible_duplicates_total")).toBe(LOST);
   });
+
+  it("whose sender died mid-send is sent again, even with a receipt, and counted", async () => {
+    const s = setup();
+    const [p] = await placeOrders(s.orders, true);
+    await drain(s);
+    await s.orders.apply({ reference: p!.reference, source: "webhook", status: "success", at: 5 });
+    // What a sender killed between its lock and its marker leaves: the lock, run out.
+    await s.queue.lockSending(`status:${p!.reference}:success`, 1);
+    await new Promise((r) => setTimeout(r, 20));
+    await drain(s);
+    expect(pushesIn(p!.user, p!.reference, p!.receiptId)).toBe(1);
+    expect(await counter(s.registry, "notify_push_possible_duplicates_total")).toBe(1);
+  });
 });

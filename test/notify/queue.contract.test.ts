@@ -170,10 +170,10 @@ describe.each([
     expect(await queue.lockSending("u", 50)).toBe("locked");
     expect(await other.lockSending("u", 10_000)).toBe("held");
     await new Promise((r) => setTimeout(r, 80));
-    expect(await other.lockSending("u", 10_000)).toBe("uncertain");
+    expect(await other.lockSending("u", 10_000)).toBe("abandoned");
     expect(await queue.lockSending("u", 10_000)).toBe("held");
     await other.markUncertain("u");
-    expect(await queue.lockSending("u", 10_000)).toBe("uncertain");
+    expect(await queue.lockSending("u", 10_000)).toBe("unanswered");
     // A definite failure removes the record: the next attempt is a plain one.
     await queue.unlockSending("u");
     expect(await other.lockSending("u", 10_000)).toBe("locked");
