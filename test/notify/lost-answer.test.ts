@@ -142,17 +142,20 @@ async function finalsWithLostAnswers(receipts: boolean, how: LostAnswer) {
 }
 
 describe("a push whose answer Telegram lost", () => {
-  it(`is not pushed again where the receipt can show it: ${LOST} lost answers, 0 extra pushes`, async () => {
-    const { s, placed, pushes, extra } = await finalsWithLostAnswers(true, "reset");
-    expect(pushes).toEqual(placed.map(() => 1)); // before: 2 each (6 extra)
-    expect(extra).toBe(0);
-    for (const p of placed) {
-      const receipt = em.emulator.chat(p.user).find((m) => m.id === p.receiptId);
-      expect(receipt?.text).toMatch(/Status: Successful/);
-    }
-    expect(await counter(s.registry, "notify_push_possible_duplicates_total")).toBe(0);
-    expect(await counter(s.registry, "notify_push_outcome_unknown_total")).toBe(LOST);
-  });
+  it.each(["reset", "hang"] as const)(
+    `is not pushed again where the receipt can show it: ${LOST} lost answers (%s), 0 extra pushes`,
+    async (how) => {
+      const { s, placed, pushes, extra } = await finalsWithLostAnswers(true, how);
+      expect(pushes).toEqual(placed.map(() => 1)); // before: 2 each (6 extra)
+      expect(extra).toBe(0);
+      for (const p of placed) {
+        const receipt = em.emulator.chat(p.user).find((m) => m.id === p.receiptId);
+        expect(receipt?.text).toMatch(/Status: Successful/);
+      }
+      expect(await counter(s.registry, "notify_push_possible_duplicates_total")).toBe(0);
+      expect(await counter(s.registry, "notify_push_outcome_unknown_total")).toBe(LOST);
+    },
+  );
 
   it("without a receipt is sent again, and every resend is counted as a possible duplicate", async () => {
     const { s, pushes, extra } = await finalsWithLostAnswers(false, "reset");
