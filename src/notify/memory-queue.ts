@@ -125,16 +125,21 @@ export function createMemoryNotificationQueue(
     },
     async markSent(key) {
       sent.add(key);
+      locks.delete(key);
     },
     async lockSending(key, ttlMs) {
       if (sent.has(key)) return "sent";
       const until = locks.get(key);
       if (until !== undefined && until > now()) return "held";
       locks.set(key, now() + ttlMs);
-      return "locked";
+      if (until === undefined) return "locked";
+      return until === 0 ? "unanswered" : "abandoned";
     },
     async unlockSending(key) {
       locks.delete(key);
+    },
+    async markUncertain(key) {
+      if (locks.has(key)) locks.set(key, 0);
     },
     async markChatInactive(chatId) {
       inactive.add(chatId);

@@ -9,6 +9,8 @@ import {
   type Order,
   RECEIPT_RANK,
 } from "../orders/model.ts";
+import { type ApiSignal, mayHaveArrived, sendOnceSignal } from "../telegram/api.ts";
+import { createPushMetrics } from "./metrics.ts";
 import { createSendPacer, type SendPacer } from "./pacer.ts";
 import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
 import { createReceiptEditLane, type ReceiptEdit } from "./receipt-edits.ts";
@@ -17,10 +19,16 @@ import { booksAlertText, defaultRender, type Render } from "./render.ts";
 /**
  * The notifier: drains the notification queue into chats.
  *
- *  - At least once, shown once: before sending a new message (final push, admin alert) it takes a
- *    short sending lock, checks the (order, status) "sent" marker, sends, writes the marker, then
- *    acknowledges. A crash after the send and before the marker is the only way a message can
- *    repeat. Receipt edits for intermediate statuses skip both: repeating an edit changes nothing.
+ *  - Shown once where Telegram lets us know, counted where it does not: right before sending a new
+ *    message (final push, admin alert) it takes a short sending lock, which also checks the
+ *    (order, status) "sent" marker, sends, writes the marker (WAITed for under Sentinel), then
+ *    acknowledges. A push is sent once (sendOnceSignal: no blind resend after a lost answer). When
+ *    Telegram's answer was lost, an order with a receipt is not pushed again: the receipt edit
+ *    shows the outcome. A push without a receipt (API orders, admin alerts), and any push whose
+ *    sender died between its lock and its marker (the lock left behind says so), is sent again,
+ *    since a lost result is worse than a duplicate, and counted
+ *    (notify_push_possible_duplicates_total). Receipt edits for intermediate statuses need
+ *    neither: repeating an edit changes nothing.
  *  - A status change edits the order's receipt message in place ("message is not modified" is
  *    fine); a final outcome also sends a NEW message so the phone buzzes. An intermediate status
  *    already overtaken by a later one is skipped, so a late retry cannot edit the receipt backwards.
@@ -46,8 +54,26 @@ export interface NotifierApi {
     chatId: number,
     text: string,
     other?: { reply_markup?: InlineKeyboardMarkup },
+    /** sendOnceSignal(): the Bot API client must not send it again after a lost answer. */
+    signal?: ApiSignal,
   ): Promise<{ message_id: number }>;
   editMessageText(chatId: number, messageId: number, text: string): Promise<unknown>;
+}
+
+/** The notifier's sendMessage: at most once per call (see sendOnceSignal). */
+type Push = (
+  chatId: number,
+  text: string,
+  other: { reply_markup?: InlineKeyboardMarkup } | undefined,
+  /** The order has a receipt in this chat that the delivery edits to the same outcome. */
+  receipt: boolean,
+) => Promise<void>;
+
+/** A push found its key sent or held by another consumer when it came to send. */
+class PushSettled extends Error {
+  constructor(readonly outcome: "duplicate" | "retry") {
+    super(outcome);
+  }
 }
 
 export interface NotifierOptions {
@@ -141,6 +167,8 @@ export function createNotifier(opts: NotifierOptions) {
   const log = opts.logger;
   const now = opts.now ?? Date.now;
   const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
+  const pushMetrics = createPushMetrics(opts.registry);
+  const sendOnce = sendOnceSignal();
   const batchSize = opts.batchSize ?? 50;
   const blockMs = opts.blockMs ?? 2_000;
   const claimIdleMs = opts.claimIdleMs ?? 30_000;
@@ -210,6 +238,18 @@ export function createNotifier(opts: NotifierOptions) {
       wake = finish;
     });
 
+  /** Writes a delivery's record (marker, lock release) through a Redis restart or failover. */
+  const persist = async (write: () => Promise<void>) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (err) {
+        if (stopped || attempt >= 40) throw err;
+        await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2_000)));
+      }
+    }
+  };
+
   /** The receipt edit to hand to the lane once the delivery is through (none without a receipt). */
   function editReceipt(
     later: ReceiptEdit[],
@@ -249,18 +289,17 @@ export function createNotifier(opts: NotifierOptions) {
     written.order.chatId === n.chatId &&
     Math.abs(now() - written.order.createdAt) <= ACTIVE_MS;
 
-  /** `pushed`: a redelivered final whose push went out; only its receipt edit is made again. */
+  /** `push` undefined: a redelivered final whose push went out; only its receipt edit is made again. */
   async function deliver(
     n: Notification,
     later: ReceiptEdit[],
-    pushed = false,
+    push: Push | undefined,
     written?: Delivery["written"],
   ): Promise<"sent" | "dropped"> {
     if (!orderedLately(n, written) && (await queue.isChatInactive(n.chatId))) return "dropped";
     if (n.kind === "admin_alert" && n.topic) {
       // The books' alerts are about the merchant's money, not one order: their own text.
-      await pace(n.chatId);
-      await api.sendMessage(n.chatId, booksAlertText(n));
+      await push?.(n.chatId, booksAlertText(n), undefined, false);
       return "sent";
     }
     if (n.reference === undefined) return "dropped";
@@ -272,8 +311,7 @@ export function createNotifier(opts: NotifierOptions) {
     // money moved), never read now: a late push must not show later movements.
     const { text, receiptText = text } = render(n, order);
     if (n.kind === "admin_alert") {
-      await pace(n.chatId);
-      await api.sendMessage(n.chatId, text);
+      await push?.(n.chatId, text, undefined, false);
       return "sent";
     }
     if (!isFinal(n.status)) {
@@ -284,14 +322,59 @@ export function createNotifier(opts: NotifierOptions) {
       editReceipt(later, order, n.status, receiptText, readAt);
       return "sent";
     }
-    if (!pushed) {
+    if (push) {
       const markup = n.status === "success" ? await opts.onSuccess?.(order) : undefined;
-      await pace(n.chatId);
-      await api.sendMessage(n.chatId, text, markup ? { reply_markup: markup } : undefined);
+      const receipt = order.receiptMessageId !== undefined && order.chatId === n.chatId;
+      await push(n.chatId, text, markup ? { reply_markup: markup } : undefined, receipt);
     }
     editReceipt(later, order, n.status, receiptText, readAt);
     return "sent";
   }
+
+  /**
+   * The push of one notification key: the sending lock is taken right before the Bot API call, so
+   * the lock left behind by an attempt that never finished marks exactly the sends that may have
+   * reached the chat.
+   */
+  const pushFor =
+    (key: string, kind: string, state: { sending: boolean }): Push =>
+    async (chatId, text, other, receipt) => {
+      await pace(chatId);
+      const lock = await queue.lockSending(key, lockMs);
+      if (lock === "held") throw new PushSettled("retry");
+      if (lock === "sent") throw new PushSettled("duplicate");
+      if (lock === "unanswered" && receipt) {
+        // Its answer was lost and the marker not written: the receipt edit shows the outcome.
+        pushMetrics.outcomeUnknown(kind, "receipt");
+        return;
+      }
+      if (lock === "unanswered" || lock === "abandoned") {
+        // The chat may have it. A push whose sender died is sent again even with a receipt: the
+        // death may have come before the request left, and a lost result is worse than a repeat.
+        pushMetrics.outcomeUnknown(kind, "sent_again");
+        pushMetrics.possibleDuplicate(kind);
+        log?.warn({ key, lock }, "push sent again after an attempt with an unknown outcome");
+      }
+      state.sending = true;
+      try {
+        await api.sendMessage(chatId, text, other, sendOnce);
+      } catch (err) {
+        if (!mayHaveArrived(err)) {
+          state.sending = false; // not in the chat: the lock goes
+          throw err;
+        }
+        // Telegram may have shown it: never sent blindly again. The lock stays as the record.
+        await persist(() => queue.markUncertain(key)).catch(() => undefined);
+        log?.warn(
+          { key, receipt, err: err instanceof Error ? err.message.slice(0, 200) : String(err) },
+          receipt
+            ? "push answer lost; the receipt edit shows the outcome instead of a second push"
+            : "push answer lost; it will be sent again (possible duplicate)",
+        );
+        if (!receipt) throw err;
+        pushMetrics.outcomeUnknown(kind, "receipt");
+      }
+    };
 
   async function handle(c: QueueConsumer, d: Delivery): Promise<DeliveryOutcome> {
     const key = notificationKey(d.notification);
@@ -304,7 +387,8 @@ export function createNotifier(opts: NotifierOptions) {
     /** The push went out before: the receipt edit may not have, so it is made again (no push). */
     const duplicate = async (): Promise<"duplicate"> => {
       const later: ReceiptEdit[] = [];
-      if (d.notification.kind === "status") await deliver(d.notification, later, true, d.written);
+      if (d.notification.kind === "status")
+        await deliver(d.notification, later, undefined, d.written);
       await handOver(later);
       return "duplicate";
     };
@@ -315,7 +399,7 @@ export function createNotifier(opts: NotifierOptions) {
       else await ack();
     };
     // A first delivery of an entry is almost never a duplicate: its only look at the marker is the
-    // one under the lock below. A reclaimed one may well be, and is settled without the lock.
+    // one the sending lock takes. A reclaimed one may well be, and is settled without the lock.
     if (once && counted && (await queue.isSent(key))) return duplicate();
     const attempts = counted ? 1 + (await c.noteAttempt(d.id)) : 1;
     if (attempts > maxAttempts) {
@@ -325,30 +409,21 @@ export function createNotifier(opts: NotifierOptions) {
       log?.error({ reference: d.notification.reference, key }, "notification dead-lettered");
       return "dead";
     }
-    if (once) {
-      // Taken in one step with a look at the sent marker: another consumer may have sent it
-      // since our first look (or it is on it now).
-      const lock = await queue.lockSending(key, lockMs);
-      if (lock === "held") return "retry";
-      if (lock === "sent") return duplicate();
-    }
-    // The marker replaces the lock (one key): nothing to release once it is written.
+    // The marker replaces the lock (one key): nothing to release once it is written. Once a send
+    // may have reached the chat the lock is not released either: it stays as the record of it.
     let marked = false;
+    const state = { sending: false };
     try {
       const later: ReceiptEdit[] = [];
-      const outcome = await deliver(d.notification, later, false, d.written);
+      const push = once ? pushFor(key, d.notification.kind, state) : undefined;
+      const outcome = await deliver(d.notification, later, push, d.written);
       if (outcome === "sent") {
-        // The chat has the message now. If the marker cannot be written (Redis restarting), keep
-        // trying while the sending lock is held: giving up here is what sends it a second time.
-        for (let attempt = 0; once; attempt++) {
-          try {
-            await queue.markSent(key);
-            marked = true;
-            break;
-          } catch (err) {
-            if (stopped || attempt >= 40) throw err;
-            await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2_000)));
-          }
+        // The chat has the message now. If the marker cannot be written (Redis restarting, or
+        // not yet on a replica under Sentinel), keep trying while the sending lock is held:
+        // giving up here is what sends it a second time.
+        if (once) {
+          await persist(() => queue.markSent(key));
+          marked = true;
         }
         // An intermediate status is counted by the lane, once its edit is made.
         if (once) metrics.notificationsSent.inc({ kind: d.notification.kind });
@@ -356,6 +431,9 @@ export function createNotifier(opts: NotifierOptions) {
       await handOver(outcome === "sent" ? later : []);
       return outcome;
     } catch (err) {
+      if (err instanceof PushSettled) {
+        return err.outcome === "duplicate" ? duplicate() : "retry";
+      }
       const { code, description, retryAfterMs } = classifyApiError(err);
       if (code === 403 || (code === 400 && GONE_CHAT.test(description))) {
         await queue.markChatInactive(d.notification.chatId);
@@ -383,7 +461,10 @@ export function createNotifier(opts: NotifierOptions) {
       );
       return "retry";
     } finally {
-      if (once && !marked) await queue.unlockSending(key).catch(() => undefined);
+      // Released only when nothing reached the chat; a release that cannot be written (Redis
+      // away) would leave the lock to say "abandoned" and have the push counted as a duplicate.
+      if (once && !marked && !state.sending)
+        await persist(() => queue.unlockSending(key)).catch(() => undefined);
     }
   }
 

@@ -56,10 +56,17 @@ export interface NotificationQueue {
   markSent(key: string): Promise<void>;
   /**
    * A short exclusive claim on sending one key, so two consumers do not send it at once; in the
-   * same step it tells a key already sent ("sent") from one another consumer holds ("held").
+   * same step it tells a key already sent ("sent") from one another consumer holds ("held"). The
+   * claim is also the record that a send was tried: taken right before the Bot API call, it
+   * outlives its `ttlMs` (then it no longer excludes anyone), and a later claim on a key whose
+   * earlier attempt left it behind is answered (and taken) "abandoned" (that attempt's consumer
+   * died mid-send) or "unanswered" (its answer was lost: markUncertain): the chat may have it.
    */
   lockSending(key: string, ttlMs: number): Promise<SendLock>;
+  /** A definite failure (the message is not in the chat): the claim and its record go. */
   unlockSending(key: string): Promise<void>;
+  /** The send's answer was lost: the claim ends now, its record stays ("uncertain" next time). */
+  markUncertain(key: string): Promise<void>;
 
   /** Chats that blocked the bot (403): notifications to them are dropped. */
   markChatInactive(chatId: number): Promise<void>;
@@ -77,8 +84,12 @@ export interface NotificationQueue {
   backlog(): Promise<number>;
 }
 
-/** What taking the sending lock found. */
-export type SendLock = "locked" | "sent" | "held";
+/**
+ * What taking the sending lock found: free ("locked"), sent, held by another consumer now, or
+ * tried before with an unknown outcome (the lock is ours now): "abandoned" by a consumer that
+ * died mid-send, or "unanswered" (the Bot API's answer was lost).
+ */
+export type SendLock = "locked" | "sent" | "held" | "abandoned" | "unanswered";
 
 /** How long a "sent" marker lives: far longer than any redelivery could take. */
 export const SENT_MARKER_TTL_MS = 30 * 24 * 3600 * 1000;

@@ -162,6 +162,8 @@ export function wireNotifier(
     lockMs: config.notifier.lockMs,
     minLockMs: minSendLockMs(config.bot.api),
     metrics,
+    // The push counters of its own (notify_push_*): possible duplicates after a lost answer.
+    registry: base.registry,
     now,
   });
 }

@@ -1,4 +1,4 @@
-import { HttpError, type Transformer } from "grammy";
+import { type Api, GrammyError, HttpError, type Transformer } from "grammy";
 import type { BotApiPolicy } from "./policy.ts";
 
 // The policy's numbers live below config (src/telegram/policy.ts); re-exported for the bot's callers.
@@ -33,6 +33,50 @@ function attemptTimeoutMs(p: BotApiPolicy, method: string, payload: unknown): nu
 }
 
 /**
+ * Calls made with this signal are sent at most once: Telegram has no idempotency key for
+ * sendMessage, so a request whose answer was lost (timeout after it went out, connection reset,
+ * 5xx) may have been carried out, and sending it again would show the message twice. Such a call
+ * is not repeated here: the error goes to the caller (`mayHaveArrived` tells it so), which decides
+ * (the notifier edits the receipt instead, or sends again and counts a possible duplicate). A
+ * request that certainly never reached the Bot API (no connection made) and a 429 are still retried.
+ */
+const sendOnceSignals = new WeakSet<object>();
+/** The signal type grammY's methods take (typed after the abort-controller polyfill). */
+export type ApiSignal = NonNullable<Parameters<Api["sendMessage"]>[3]>;
+export function sendOnceSignal(): ApiSignal {
+  const signal = new AbortController().signal;
+  sendOnceSignals.add(signal);
+  return signal as unknown as ApiSignal;
+}
+
+/** Errors of a connection that was never made: the request did not reach the Bot API. */
+const NEVER_CONNECTED = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
+
+function neverReached(err: HttpError): boolean {
+  const cause = err.error as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = cause?.code ?? cause?.cause?.code;
+  return typeof code === "string" && NEVER_CONNECTED.has(code);
+}
+
+/**
+ * Whether a failed call may nevertheless have been carried out by Telegram: its answer was lost
+ * (timeout, reset, unreadable) or was a 5xx. A 4xx (429 included) and a connection never made
+ * mean it was not.
+ */
+export function mayHaveArrived(err: unknown): boolean {
+  if (err instanceof GrammyError) return err.error_code >= 500;
+  if (err instanceof HttpError) return !neverReached(err);
+  return false;
+}
+
+/**
  * An API transformer that bounds every call (see BotApiPolicy) and reports every answer from the
  * Bot API (`onAnswer`, any status: Telegram was reachable). Install it in place of auto-retry.
  */
@@ -44,6 +88,7 @@ export function boundedRetry(
   return async (prev, method, payload, grammySignal) => {
     // grammY types its signal with the abort-controller polyfill's types; at run time it is Node's.
     const signal = grammySignal as unknown as AbortSignal | undefined;
+    const once = signal !== undefined && sendOnceSignals.has(signal);
     type PrevSignal = Parameters<typeof prev>[2];
     for (let attempt = 1; ; attempt++) {
       const last = attempt >= policy.attempts;
@@ -63,13 +108,15 @@ export function boundedRetry(
         res = await prev(method, payload, attemptAbort.signal as unknown as PrevSignal);
       } catch (err) {
         if (signal?.aborted || !(err instanceof HttpError)) throw err;
-        if (last) {
+        const lost = once && !neverReached(err);
+        if (last || lost) {
+          const note = `attempt ${attempt} of ${policy.attempts}${lost ? "; not repeated: it may have arrived" : ""}`;
           throw timedOut
             ? new HttpError(
-                `Network request for '${method}' timed out after ${limitMs} ms (attempt ${attempt} of ${policy.attempts})`,
+                `Network request for '${method}' timed out after ${limitMs} ms (${note})`,
                 err.error,
               )
-            : new HttpError(`${err.message} (attempt ${attempt} of ${policy.attempts})`, err.error);
+            : new HttpError(`${err.message} (${note})`, err.error);
         }
         await pause(backoff(attempt), signal);
         continue;
@@ -85,7 +132,7 @@ export function boundedRetry(
         await pause(retryAfter * 1000, signal);
         continue;
       }
-      if (res.error_code >= 500) {
+      if (res.error_code >= 500 && !once) {
         await pause(backoff(attempt), signal);
         continue;
       }

@@ -1,3 +1,4 @@
+import type { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/model.ts";
 import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
@@ -18,8 +19,15 @@ import { ChatUser } from "../support/chat.ts";
  * test's own. The product (REDIS_SENTINELS, REDIS_WAIT_REPLICAS=1) takes orders from a stream of
  * API callers and from chat users through the Bot API emulator; the primary is killed with
  * SIGKILL mid-traffic, a replica promoted. No order may be lost or executed twice, the books must
- * agree, every order must end final and be pushed once, and the service must answer again (health
- * 200 and a new order accepted): how long that took is printed.
+ * agree, every order must end final and be pushed exactly once (what the README promises for a
+ * failover the pushing process survives: the sending lock and the sent marker are WAITed for, so
+ * neither the marker nor the order's final status can vanish after a push); a second copy is
+ * allowed only where the product counted a possible duplicate (notify_push_possible_duplicates_total:
+ * a send whose answer was lost, on an order without a receipt). The service must answer again
+ * (health 200 and a new order accepted): how long that took is printed.
+ *
+ * Before the WAITs, 1 run in 10 pushed 4 orders twice, one of them with the other outcome (the
+ * order's final status was lost with the old primary after its push).
  *
  * One replica and WAIT 1: a write WAIT acknowledged is on the only node that can be promoted.
  * (With two replicas and WAIT 1 the Sentinels may promote the one that had not acknowledged it,
@@ -28,6 +36,12 @@ import { ChatUser } from "../support/chat.ts";
  * supervisor would; the Sentinels turn it into the new primary's replica, and orders are taken
  * again once it acknowledges.
  */
+
+/** A counter's total over its labels (NaN when the product does not register it). */
+async function counterTotal(registry: Registry, name: string): Promise<number> {
+  const metric = registry.getSingleMetric(name);
+  return metric ? (await metric.get()).values.reduce((a, v) => a + v.value, 0) : Number.NaN;
+}
 
 const STREAM_USERS = 12;
 const FIRST_STREAM_USER = 640_001;
@@ -185,6 +199,11 @@ describe("Redis primary killed under Sentinel", () => {
       chatIds,
     );
     const dead = await app.queue.listDead(100);
+    const possibleDuplicates = await counterTotal(
+      app.registry,
+      "notify_push_possible_duplicates_total",
+    );
+    const unknownOutcomes = await counterTotal(app.registry, "notify_push_outcome_unknown_total");
     const scan = logs.scan(secretNeedles(secrets));
     report("Redis primary killed under Sentinel (1 primary, 1 replica, 3 sentinels, WAIT 1)", {
       "primary killed (port) / promoted (port)": `${oldPrimary} / ${newPrimary}`,
@@ -196,13 +215,17 @@ describe("Redis primary killed under Sentinel", () => {
       "orders audited (every order of these users)": everyOrder.size,
       "orders lost": lost.length,
       "notifications dead-lettered": dead.length,
+      "pushes with an unknown outcome / sent again (possible duplicates)": `${unknownOutcomes} / ${possibleDuplicates}`,
       ...auditFigures(result),
       ...secretFigures(scan),
     });
     expect(newPrimary).not.toBe(oldPrimary);
     expect(lost).toEqual([]);
     expect(dead).toEqual([]);
-    expect(problems(result)).toEqual({});
+    // Exactly once, but for a push the product counted as a possible duplicate (a send whose
+    // answer was lost, under this test's load, on an order without a receipt): README, Reliability.
+    expect(problems({ ...result, duplicatePushes: [] })).toEqual({});
+    expect(result.duplicatePushes.length).toBeLessThanOrEqual(possibleDuplicates);
     expect(scan.leaks).toEqual([]);
   });
 });

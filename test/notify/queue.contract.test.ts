@@ -165,6 +165,21 @@ describe.each([
     expect(await queue.lockSending("k", 10_000)).toBe("sent");
     expect(await queue.isSent("k")).toBe(true);
 
+    // A lock left behind (its consumer died mid-send) stops excluding once its time is up, and
+    // says the send may have happened; so does one whose answer was lost (markUncertain).
+    expect(await queue.lockSending("u", 50)).toBe("locked");
+    expect(await other.lockSending("u", 10_000)).toBe("held");
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await other.lockSending("u", 10_000)).toBe("abandoned");
+    expect(await queue.lockSending("u", 10_000)).toBe("held");
+    await other.markUncertain("u");
+    expect(await queue.lockSending("u", 10_000)).toBe("unanswered");
+    // A definite failure removes the record: the next attempt is a plain one.
+    await queue.unlockSending("u");
+    expect(await other.lockSending("u", 10_000)).toBe("locked");
+    await other.markSent("u");
+    expect(await queue.lockSending("u", 10_000)).toBe("sent");
+
     await queue.markChatInactive(42);
     expect(await other.isChatInactive(42)).toBe(true);
     await other.reactivateChat(42);

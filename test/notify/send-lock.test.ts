@@ -7,7 +7,9 @@ import { createMemoryNotificationQueue, createNotifier } from "../../src/notify/
 import {
   botApiCallBoundMs,
   DEFAULT_BOT_API_POLICY,
+  mayHaveArrived,
   minSendLockMs,
+  sendOnceSignal,
 } from "../../src/telegram/api.ts";
 
 /**
@@ -39,6 +41,50 @@ describe("Bot API calls are bounded and the send lock outlives them", () => {
       for (const s of sockets) s.destroy();
       await new Promise((r) => silent.close(r));
     }
+  });
+
+  it("a send-once call whose answer never comes is not sent again, and may have arrived", async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const api = createNotifierApi("42:send-lock", {
+        apiRoot: `http://127.0.0.1:${port}`,
+        timeoutMs: 200,
+        maxRetryAttempts: 2,
+        maxDelaySeconds: 0.1,
+      });
+      const err = await api.sendMessage(1, "hello", undefined, sendOnceSignal()).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect((err as Error).message).toMatch(/attempt 1 of 3; not repeated: it may have arrived/);
+      expect(mayHaveArrived(err)).toBe(true);
+      expect(sockets).toHaveLength(1); // before: 3 requests, each of which Telegram may carry out
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  });
+
+  it("a send-once call that could not connect is retried: it never reached the Bot API", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((r) => closed.close(r));
+    const api = createNotifierApi("42:send-lock", {
+      apiRoot: `http://127.0.0.1:${port}`,
+      timeoutMs: 200,
+      maxRetryAttempts: 2,
+      maxDelaySeconds: 0.1,
+    });
+    const err = await api.sendMessage(1, "hello", undefined, sendOnceSignal()).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((err as Error).message).toMatch(/attempt 3 of 3\)/);
+    expect(mayHaveArrived(err)).toBe(false);
   });
 
   it("a network error is retried a bounded number of times, not forever", async () => {

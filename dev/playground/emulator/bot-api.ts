@@ -5,7 +5,7 @@ import { type Context, Hono } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { BotApiResponse } from "./bot-checks.ts";
 import { dispatch } from "./bot-methods.ts";
-import type { EmulatorCore } from "./core.ts";
+import type { EmulatorCore, LostAnswer } from "./core.ts";
 import { ParamsError, readParams } from "./params.ts";
 
 export function createBotApiRoutes(core: EmulatorCore): Hono {
@@ -42,12 +42,33 @@ export function createBotApiRoutes(core: EmulatorCore): Hono {
       );
       return reply(c, 400, { ok: false, error_code: 400, description });
     }
+    if (core.takeLostAnswer(method, true)) return loseAnswer(c, "reset");
     const { status, body } = await dispatch(core, method, params, c.req.raw.signal);
+    const lost = status === 200 ? core.takeLostAnswer(method) : undefined;
+    if (lost) return loseAnswer(c, lost);
     return reply(c, status, body);
   };
   app.all("/:token{bot[^/]+}/test/:method", handle);
   app.all("/:token{bot[^/]+}/:method", handle);
   return app;
+}
+
+/**
+ * No answer arrives (the call was carried out, or not: see LostAnswer). "reset": the socket is
+ * destroyed (on the Node server; elsewhere it hangs like "hang"). "hang": no answer until the
+ * client gives up.
+ */
+async function loseAnswer(c: Context, how: LostAnswer): Promise<Response> {
+  const incoming = (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming;
+  if (how === "reset" && incoming?.socket) incoming.socket.destroy();
+  const signal = c.req.raw.signal;
+  await new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener("abort", () => resolve(), { once: true });
+    // Never longer than a minute, whatever the client does.
+    setTimeout(resolve, 60_000).unref();
+  });
+  return new Response(null, { status: 504 });
 }
 
 function reply(c: Context, status: number, body: BotApiResponse): Response {

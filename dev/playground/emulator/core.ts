@@ -97,6 +97,12 @@ const TYPING_MS = 5_000;
  */
 const firstUpdateId = (now: number) => Math.floor(now / 10);
 
+/**
+ * How an answer is lost: the call carried out, then the connection reset ("reset") or no answer
+ * at all ("hang"); or the request lost on its way, never carried out, the connection reset ("drop").
+ */
+export type LostAnswer = "reset" | "hang" | "drop";
+
 export class EmulatorCore {
   readonly users = new Map<number, EmulatorUser>();
   readonly chats = new Map<number, ChatRecord>();
@@ -112,6 +118,10 @@ export class EmulatorCore {
   private readonly waiters = new Set<Waiter>();
   private callbackSeq = 0;
   private fileSeq = 0;
+  /** Fault knob: answers still to lose, by lower-case method name (see loseAnswers). */
+  private readonly answersToLose = new Map<string, { count: number; how: LostAnswer }>();
+  /** Answers lost so far (the call was carried out, its answer never reached the bot). */
+  answersLost = 0;
 
   constructor(readonly options: CoreOptions) {
     this.queue = new UpdateQueue({
@@ -137,6 +147,31 @@ export class EmulatorCore {
 
   get now(): number {
     return this.options.now();
+  }
+
+  /**
+   * Fault knob (tests): the next `count` successful calls of `method` are carried out (a message
+   * sent is in the chat) but their answers are lost: the connection is reset ("reset") or never
+   * answered ("hang", until the client gives up). Telegram accepting a send whose answer a network
+   * fault then loses looks exactly like this to the bot. "drop": the next `count` requests are lost
+   * before Telegram carries them out (the connection reset): the same failure, nothing sent.
+   */
+  loseAnswers(method: string, count: number, how: LostAnswer = "reset"): void {
+    if (count > 0) this.answersToLose.set(method.toLowerCase(), { count, how });
+    else this.answersToLose.delete(method.toLowerCase());
+  }
+
+  /**
+   * Whether this call of `method` is to be lost, and how (counts it down). Asked before the call
+   * is carried out (`before`: only "drop" is taken then) and after a successful one (the others).
+   */
+  takeLostAnswer(method: string, before = false): LostAnswer | undefined {
+    const name = method.toLowerCase();
+    const fault = this.answersToLose.get(name);
+    if (!fault || before !== (fault.how === "drop")) return undefined;
+    if (--fault.count <= 0) this.answersToLose.delete(name);
+    this.answersLost++;
+    return fault.how;
   }
 
   get botUser(): BotUser {

@@ -6,7 +6,13 @@ import type { BotCommand, MessageEntity } from "grammy/types";
 import type { Hono } from "hono";
 import { createBotApiRoutes } from "./bot-api.ts";
 import { commandScopeKey } from "./bot-checks.ts";
-import { type ChatRecord, EmulatorCore, type StoredMessage, transcriptEntry } from "./core.ts";
+import {
+  type ChatRecord,
+  EmulatorCore,
+  type LostAnswer,
+  type StoredMessage,
+  transcriptEntry,
+} from "./core.ts";
 import type { FloodLimitsInput } from "./flood.ts";
 import {
   type BotUser,
@@ -144,6 +150,13 @@ export interface BotApiEmulator {
   stats(): EmulatorStats;
   /** Switches Telegram's flood limits on (`{}` for the defaults) or off (false). */
   setLimits(limits: FloodLimitsInput | false): void;
+  /**
+   * Fault knob: the next `count` successful calls of `method` are carried out but their answers
+   * lost (connection reset, or no answer: "hang"), or ("drop") the next `count` requests are lost
+   * before they are carried out. `answersLost()` counts them.
+   */
+  loseAnswers(method: string, count: number, how?: LostAnswer): void;
+  answersLost(): number;
   /** Ends held long polls and stops webhook deliveries. */
   close(): void;
 }
@@ -387,6 +400,8 @@ export function createBotApiEmulator(options: BotApiEmulatorOptions = {}): BotAp
 
     stats: () => structuredClone(core.stats),
     setLimits: (limits) => core.setLimits(limits),
+    loseAnswers: (method, count, how) => core.loseAnswers(method, count, how),
+    answersLost: () => core.answersLost,
     close() {
       core.queue.releasePoller();
       core.webhook.unset();
