@@ -1,6 +1,8 @@
 import { account, type LedgerStore } from "../ledger/index.ts";
 import type { Logger } from "../logger.ts";
+import { isInferred } from "../orders/inferred-debit.ts";
 import { chargedPaisa, type Notification, type Order } from "../orders/model.ts";
+import { INFERRED_REASON } from "../orders/store.ts";
 import { margin } from "../pricing/index.ts";
 import type { Crossings } from "./crossing.ts";
 
@@ -41,6 +43,12 @@ export interface BooksReport {
   feeIncomePaisa: number;
   /** Σ over successful orders booked: price paid − aggregator debit + commission reported. */
   margin: { orders: number; marginPaisa: number; commissionReportedPaisa: number };
+  /**
+   * Successful orders whose aggregator debit is inferred from the order (no answer carried it:
+   * src/orders/inferred-debit.ts), and their sum: booked all the same, so the float check stays
+   * whole, but a figure of ours, not the aggregator's.
+   */
+  inferredDebits: { orders: number; paisa: number };
   float: {
     booksPaisa: number;
     inFlightPaisa: number;
@@ -84,6 +92,7 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
     }
     // Margin: every float debit is one successful order booked (orders/store.ts bookingsOf).
     const m = { orders: 0, marginPaisa: 0, commissionReportedPaisa: 0 };
+    const inferred = { orders: 0, paisa: 0 };
     let anchored = false;
     let after: string | undefined;
     for (;;) {
@@ -95,18 +104,24 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
         // In Nepal rupees, as the debit is: an India order's converted total.
         const paid = order?.holdId !== undefined ? chargedPaisa(order) : 0;
         const commission = order?.wallet?.commissionPaisa ?? 0;
+        // The order's figure is the latest: an inferred debit corrected later (float-fix).
+        const debit = order?.wallet?.debitAmountPaisa ?? e.amountPaisa;
         m.orders += 1;
         m.commissionReportedPaisa += commission;
         m.marginPaisa += margin({
           pricePaidPaisa: paid,
-          providerDebitPaisa: e.amountPaisa,
+          providerDebitPaisa: debit,
           commissionPaisa: commission,
         });
+        if (order ? isInferred(order.wallet) : e.reason === INFERRED_REASON) {
+          inferred.orders += 1;
+          inferred.paisa += debit;
+        }
       }
       if (!page.next) break;
       after = page.next;
     }
-    return { ...totals, margin: m, anchored };
+    return { ...totals, margin: m, inferred, anchored };
   }
 
   /**
@@ -183,6 +198,7 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
       agents: s.agents,
       feeIncomePaisa: (await deps.ledger.balance(account.merchant.fees)).postedPaisa,
       margin: s.margin,
+      inferredDebits: s.inferred,
       float: {
         booksPaisa: books,
         inFlightPaisa: flying.paisa,
