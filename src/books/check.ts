@@ -4,8 +4,10 @@ import type { Books } from "./report.ts";
 
 /**
  * The books' scheduled check (BOOKS_CHECK_INTERVAL_MS, daily by default): the report and its
- * drift alert (report.ts `check`). With several processes, the lease lets one of them run it per
- * interval; a missed run is harmless, the next one sees the same books.
+ * drift alert (report.ts `check`), once at start and then every interval, so a drift is told
+ * within the first minutes of a (re)start rather than a day later. With several processes, the
+ * lease lets one of them run it per interval (a process started within the interval of another's
+ * run skips its first); a missed run is harmless, the next one sees the same books.
  */
 export function createBooksCheck(opts: {
   books: Books;
@@ -31,15 +33,17 @@ export function createBooksCheck(opts: {
     runOnce,
     start() {
       if (timer) return;
-      timer = setInterval(() => {
+      const tick = () => {
         if (running) return;
         running = runOnce()
           .catch((err: unknown) => opts.logger?.error({ err: String(err) }, "books check failed"))
           .finally(() => {
             running = undefined;
           });
-      }, opts.intervalMs);
+      };
+      timer = setInterval(tick, opts.intervalMs);
       timer.unref();
+      tick();
     },
     async stop() {
       if (timer) clearInterval(timer);
