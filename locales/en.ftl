@@ -502,4 +502,5 @@ books-check-no-report = Last check { $time }: no verdict, the aggregator's walle
 books-check-beyond-alerted = Last check { $time }: beyond the tolerance; { $admins } admins were alerted at { $alerted }.
 books-check-beyond-silent = Last check { $time }: beyond the tolerance; no alert was sent.
 books-check-no-admins = No admin is configured (ADMIN_IDS): alerts reach nobody.
+status-wallet-inferred = The debit is inferred from the order: no answer of the aggregator with its figures reached us.
 # --- end issue 25 (h-float) ---
