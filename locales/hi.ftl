@@ -493,6 +493,6 @@ books-check-deferred = अंतिम जाँच { $time }: कोई नि�
 books-check-no-report = अंतिम जाँच { $time }: कोई निर्णय नहीं, प्रदाता के वॉलेट ने जवाब नहीं दिया; सूचना नहीं भेजी गई।
 books-check-beyond-alerted = अंतिम जाँच { $time }: सहनसीमा से अधिक; { $alerted } पर { $admins } एडमिन को सूचना भेजी गई।
 books-check-beyond-silent = अंतिम जाँच { $time }: सहनसीमा से अधिक; कोई सूचना नहीं भेजी गई।
-books-check-no-admins = कोई एडमिन तय नहीं है (ADMIN_IDS): सूचना किसी तक नहीं पहुँचती।
+books-check-no-admins = कोई एडमिन तय नहीं है: सूचना किसी तक नहीं पहुँचती।
 status-wallet-inferred = कटौती ऑर्डर से अनुमानित है: प्रदाता का आँकड़ों वाला कोई जवाब हम तक नहीं पहुँचा।
 # --- end issue 25 (h-float) ---

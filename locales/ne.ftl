@@ -493,6 +493,6 @@ books-check-deferred = अन्तिम जाँच { $time }: निर्�
 books-check-no-report = अन्तिम जाँच { $time }: निर्णय छैन, प्रदायकको वालेटले जवाफ दिएन; सूचना पठाइएन।
 books-check-beyond-alerted = अन्तिम जाँच { $time }: सहनसीमाभन्दा बढी; { $alerted } मा { $admins } एडमिनलाई सूचना पठाइयो।
 books-check-beyond-silent = अन्तिम जाँच { $time }: सहनसीमाभन्दा बढी; सूचना पठाइएन।
-books-check-no-admins = कुनै एडमिन तोकिएको छैन (ADMIN_IDS): सूचना कसैलाई पुग्दैन।
+books-check-no-admins = कुनै एडमिन तोकिएको छैन: सूचना कसैलाई पुग्दैन।
 status-wallet-inferred = कटौती अर्डरबाट अनुमान गरिएको हो: प्रदायकको अंकसहितको कुनै जवाफ आइपुगेन।
 # --- end issue 25 (h-float) ---
