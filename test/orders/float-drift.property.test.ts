@@ -8,6 +8,7 @@ import { isFinal } from "../../src/orders/model.ts";
 import { createReconciler, type Reconciler } from "../../src/orders/reconciler.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders, type Orders } from "../../src/orders/service.ts";
+import type { OrderStore } from "../../src/orders/store.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
 import { createWebhookRoutes, type WebhookRoutes } from "../../src/webhook/routes.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
@@ -52,7 +53,29 @@ const scenarioArb = fc.record({
   ),
   // Reconciler ticks while the executes are still out (before their answers are applied).
   reconcileEarly: fc.boolean(),
+  // Redis is away when the execute answers come: the answers are lost with the write (the order
+  // stays submitting, as after a process killed mid-execute).
+  answersLost: fc.constantFrom(false, false, false, true),
 });
+
+type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
+const ISSUE_CASE: Scenario = {
+  seed: 25,
+  faults: {
+    commitThenDrop: 1,
+    commitThen5xx: 0,
+    errorRate5xx: 0,
+    latencyMs: 0,
+    duplicateWebhooks: false,
+    outOfOrderWebhooks: false,
+    dropWebhooks: false,
+    webhookDelayMs: 0,
+  },
+  prepaid: false,
+  orders: [{ rupees: 200, fails: false }],
+  reconcileEarly: false,
+  answersLost: false,
+};
 
 describe("the books' float after any fault sequence", () => {
   const r = testRedis("float-prop");
@@ -69,6 +92,7 @@ describe("the books' float after any fault sequence", () => {
   let reconciler: Reconciler;
   let n = 0;
   let successes = 0;
+  let answersLost = false;
 
   beforeAll(async () => {
     sandbox = createSandbox({
@@ -88,8 +112,22 @@ describe("the books' float after any fault sequence", () => {
     });
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
-    open = createOrders({ store, provider: client });
-    prepaid = createOrders({ store, provider: client, accessMode: "prepaid" });
+    // The store the submits write through: it fails the write of an execute answer while
+    // `answersLost` (the mutation is pure, so it may be run here to see what it writes).
+    const lossy: OrderStore = {
+      ...store,
+      async update(reference, mutate, known) {
+        if (answersLost) {
+          const current = await store.get(reference);
+          const next = current ? mutate(structuredClone(current)) : null;
+          if (next?.order.history.at(-1)?.source === "execute")
+            throw new Error("Redis went away with the execute answer");
+        }
+        return store.update(reference, mutate, known);
+      },
+    };
+    open = createOrders({ store: lossy, provider: client });
+    prepaid = createOrders({ store: lossy, provider: client, accessMode: "prepaid" });
     webhook = createWebhookRoutes({ secret: SECRET, orders: open, provider: client });
     hook = await serveFetch((req, env) => webhook.fetch(req, env));
     sandbox.setWebhook(TOKEN, { url: hook.url, secret: SECRET });
@@ -131,6 +169,7 @@ describe("the books' float after any fault sequence", () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async (sc) => {
         rng = seeded(sc.seed);
+        answersLost = false;
         sandbox.setFaults(TOKEN, sc.faults);
         const orders = sc.prepaid ? prepaid : open;
         const placed = [];
@@ -155,9 +194,14 @@ describe("the books' float after any fault sequence", () => {
             await orders.place(mobileInput({ userId, chatId: userId, connectionNo, amountPaisa })),
           );
         }
-        const submits = Promise.all(placed.map((o) => orders.submit(o.reference, { known: o })));
+        answersLost = sc.answersLost;
+        const submits = Promise.allSettled(
+          placed.map((o) => orders.submit(o.reference, { known: o })),
+        );
         if (sc.reconcileEarly) await reconciler.runOnce();
-        await submits;
+        const submitted = await submits;
+        answersLost = false;
+        if (!sc.answersLost) expect(submitted.every((x) => x.status === "fulfilled")).toBe(true);
         const refs = placed.map((o) => o.reference);
         await waitUntil(
           async () => {
@@ -195,7 +239,33 @@ describe("the books' float after any fault sequence", () => {
         // Margin counts every success, whichever path made it final.
         expect(report.margin.orders).toBe(successes);
       }),
-      { numRuns: 8, seed: 25, endOnFailure: true },
+      {
+        numRuns: 8,
+        seed: 25,
+        endOnFailure: true,
+        // Always run: the issue's case (one Rs 200 order, answer lost after the commit), and a
+        // prepaid run with every answer late and every webhook lost (the reconciler alone).
+        examples: [
+          [{ ...ISSUE_CASE }],
+          [
+            {
+              ...ISSUE_CASE,
+              seed: 7,
+              prepaid: true,
+              faults: {
+                ...ISSUE_CASE.faults,
+                commitThenDrop: 0,
+                latencyMs: EXECUTE_TIMEOUT_MS + 100,
+                dropWebhooks: true,
+              },
+              orders: [
+                { rupees: 1_000, fails: false },
+                { rupees: 50, fails: true },
+              ],
+            },
+          ],
+        ],
+      },
     );
   }, 60_000);
 });
