@@ -10,10 +10,12 @@ import { booksText } from "../../src/bot/features/books.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { createMemoryLedger, createRedisLedger } from "../../src/ledger/index.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
-import { createRedisLease } from "../../src/orders/lease.ts";
+import { createMemoryLease, createRedisLease } from "../../src/orders/lease.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import type { OrderStatus } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { testRedis, waitUntil } from "../support/orders.ts";
+import { transition } from "../../src/orders/state.ts";
+import { placedOrder, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
  * Issue 25, "true words": /books says what the books check did (when it ran, its verdict, whether
@@ -87,6 +89,57 @@ describe("/books tells what the check did", () => {
     expect(text).toContain("no alert was sent");
     expect(text).toContain(t("books-check-no-admins"));
     expect(text).not.toMatch(/were alerted/);
+  });
+});
+
+describe("a check without a verdict", () => {
+  it("is tried again soon, not a whole interval later", async () => {
+    const queue = createMemoryNotificationQueue();
+    const ledger = createMemoryLedger();
+    const store = createMemoryOrderStore({ ledger, outbox: queue });
+    const books = createBooks(
+      {
+        ledger,
+        orders: store,
+        walletBalance: async () => ({ creditAvailablePaisa: 100_000 }),
+        crossings: createMemoryCrossings(queue),
+        now: Date.now,
+      },
+      { tolerancePaisa: 0 },
+    );
+    // An order sent without an answer yet: its debit is unknown, the check gives no verdict.
+    const o = placedOrder({ reference: "1700000000301", idempotencyKey: "k301" });
+    await store.create(o);
+    const move = (status: OrderStatus) =>
+      store.update(o.reference, (cur) => {
+        const tr = transition(cur, { source: "reconciler", status, at: Date.now() });
+        return tr.changed ? { order: tr.order, notifications: tr.notifications } : null;
+      });
+    await move("unknown");
+    const check = createBooksCheck({
+      books,
+      lease: createMemoryLease(),
+      intervalMs: 86_400_000,
+      retryMs: 30,
+      adminChatIds: [3001],
+    });
+    check.start();
+    try {
+      await waitUntil(async () => (await books.report()).lastCheck !== null, "the first check");
+      expect((await books.report()).lastCheck).toMatchObject({
+        verdict: "deferred",
+        unknownDebits: 1,
+      });
+      expect(booksText(t, await books.report())).toMatch(/no verdict, the debit of 1 orders/);
+      await move("failed");
+      await waitUntil(
+        async () => (await books.report()).lastCheck?.verdict === "within",
+        "the retry's verdict",
+        { timeoutMs: 5_000 },
+      );
+    } finally {
+      await check.stop();
+    }
   });
 });
 
