@@ -344,7 +344,6 @@ books-fees = Fee income: { $fees }
 books-margin = Margin: { $margin } on { $orders } orders (commission reported: { $commission })
 books-float = Wallet at the aggregator: the books expect { $expected }, it reports { $reported } (debits not yet booked: { $flying })
 books-drift = Difference: { $drift } (tolerance { $tolerance })
-books-drift-alert = ⚠️ The difference is beyond the tolerance: admins were alerted.
 books-balanced = ✅ The books balance: every account sums to zero.
 books-unbalanced = ❌ The books do not balance: { $problems } problems. Check the journal.
 books-unknown = unknown
@@ -498,3 +497,16 @@ saved-deleted = Deleted { $entry }.
 topup-held = Your payment of { $amount } is being checked by our team before it is added to your balance. Nothing is lost: we will message you here when it is done.
 topup-rejected = Our team could not add your payment of { $amount } to your balance; nothing was added. Any money taken is returned to you through Khalti.
 cmd-topups = Held top-ups: decide
+
+# --- issue 25: /books says what the check did, inferred debits (h-float) ---
+books-drift-now = ⚠️ The difference is beyond the tolerance now.
+books-inferred = Debits inferred from the order (the aggregator's answer was lost): { $count } orders, { $sum }
+books-check-never = The books check has not run yet: no admin was alerted.
+books-check-within = Last check { $time }: within the tolerance, no alert needed.
+books-check-deferred = Last check { $time }: no verdict, the debit of { $count } orders was not known yet; no alert sent.
+books-check-no-report = Last check { $time }: no verdict, the aggregator's wallet did not answer; no alert sent.
+books-check-beyond-alerted = Last check { $time }: beyond the tolerance; { $admins } admins were alerted at { $alerted }.
+books-check-beyond-silent = Last check { $time }: beyond the tolerance; no alert was sent.
+books-check-no-admins = No admin is configured (ADMIN_IDS): alerts reach nobody.
+status-wallet-inferred = The debit is inferred from the order: no answer of the aggregator with its figures reached us.
+# --- end issue 25 (h-float) ---

@@ -339,7 +339,6 @@ books-fees = शुल्क आय: { $fees }
 books-margin = मुनाफ़ा: { $orders } ऑर्डर पर { $margin } (बताया गया कमीशन: { $commission })
 books-float = सेवा प्रदाता के पास वॉलेट: खाते के अनुसार { $expected }, प्रदाता बताता है { $reported } (अभी दर्ज नहीं हुई कटौती: { $flying })
 books-drift = अंतर: { $drift } (सहनसीमा { $tolerance })
-books-drift-alert = ⚠️ अंतर सहनसीमा से ज़्यादा है: एडमिन को सूचना भेजी गई।
 books-balanced = ✅ खाता मिलता है: सभी खातों का जोड़ शून्य है।
 books-unbalanced = ❌ खाता नहीं मिलता: { $problems } समस्याएँ। जर्नल जाँचिए।
 books-unknown = पता नहीं
@@ -490,3 +489,16 @@ saved-deleted = { $entry } हटा दिया गया।
 topup-held = आपके { $amount } के भुगतान को बैलेंस में जोड़ने से पहले हमारी टीम उसकी जाँच कर रही है। कुछ नहीं खोया है: काम पूरा होने पर हम आपको यहीं संदेश भेजेंगे।
 topup-rejected = हमारी टीम आपके { $amount } के भुगतान को बैलेंस में नहीं जोड़ सकी; कुछ नहीं जुड़ा। कटी हुई रकम खल्ती के ज़रिए आपको लौटा दी जाती है।
 cmd-topups = रुके हुए टॉप-अप: फ़ैसला
+
+# --- issue 25: /books says what the check did, inferred debits (h-float) ---
+books-drift-now = ⚠️ अभी अंतर सहनसीमा से अधिक है।
+books-inferred = ऑर्डर से अनुमानित कटौती (प्रदाता का जवाब खो गया): { $count } ऑर्डर, { $sum }
+books-check-never = खाता जाँच अभी तक नहीं चली: किसी एडमिन को सूचना नहीं भेजी गई।
+books-check-within = अंतिम जाँच { $time }: सहनसीमा के भीतर, सूचना की ज़रूरत नहीं।
+books-check-deferred = अंतिम जाँच { $time }: कोई निर्णय नहीं, { $count } ऑर्डर की कटौती अभी ज्ञात नहीं थी; सूचना नहीं भेजी गई।
+books-check-no-report = अंतिम जाँच { $time }: कोई निर्णय नहीं, प्रदाता के वॉलेट ने जवाब नहीं दिया; सूचना नहीं भेजी गई।
+books-check-beyond-alerted = अंतिम जाँच { $time }: सहनसीमा से अधिक; { $alerted } पर { $admins } एडमिन को सूचना भेजी गई।
+books-check-beyond-silent = अंतिम जाँच { $time }: सहनसीमा से अधिक; कोई सूचना नहीं भेजी गई।
+books-check-no-admins = कोई एडमिन तय नहीं है: सूचना किसी तक नहीं पहुँचती।
+status-wallet-inferred = कटौती ऑर्डर से अनुमानित है: प्रदाता का आँकड़ों वाला कोई जवाब हम तक नहीं पहुँचा।
+# --- end issue 25 (h-float) ---

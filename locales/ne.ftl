@@ -339,7 +339,6 @@ books-fees = शुल्क आम्दानी: { $fees }
 books-margin = नाफा: { $orders } अर्डरमा { $margin } (जानकारी दिइएको कमिसन: { $commission })
 books-float = सेवा प्रदायकमा रहेको वालेट: खाताअनुसार { $expected }, प्रदायक भन्छ { $reported } (अझै नलेखिएको कटौती: { $flying })
 books-drift = फरक: { $drift } (सहनसीमा { $tolerance })
-books-drift-alert = ⚠️ फरक सहनसीमाभन्दा बढी छ: एडमिनलाई सूचना पठाइयो।
 books-balanced = ✅ खाता मिल्छ: सबै खाताको जोड शून्य छ।
 books-unbalanced = ❌ खाता मिल्दैन: { $problems } समस्या। जर्नल जाँच्नुहोस्।
 books-unknown = थाहा छैन
@@ -490,3 +489,16 @@ saved-deleted = { $entry } हटाइयो।
 topup-held = तपाईंको { $amount } को भुक्तानी मौज्दातमा थप्नुअघि हाम्रो टोलीले जाँच गर्दैछ। केही गुमेको छैन: काम सकिएपछि हामी यहीँ सन्देश पठाउनेछौं।
 topup-rejected = हाम्रो टोलीले तपाईंको { $amount } को भुक्तानी मौज्दातमा थप्न सकेन; केही थपिएन। काटिएको रकम खल्तीमार्फत तपाईंलाई फिर्ता हुन्छ।
 cmd-topups = रोकिएका टप-अप: निर्णय
+
+# --- issue 25: /books says what the check did, inferred debits (h-float) ---
+books-drift-now = ⚠️ अहिले फरक सहनसीमाभन्दा बढी छ।
+books-inferred = अर्डरबाट अनुमान गरिएको कटौती (प्रदायकको जवाफ हरायो): { $count } अर्डर, { $sum }
+books-check-never = खाता जाँच अझै चलेको छैन: कुनै एडमिनलाई सूचना पठाइएको छैन।
+books-check-within = अन्तिम जाँच { $time }: सहनसीमाभित्र, सूचना आवश्यक छैन।
+books-check-deferred = अन्तिम जाँच { $time }: निर्णय छैन, { $count } अर्डरको कटौती अझै थाहा थिएन; सूचना पठाइएन।
+books-check-no-report = अन्तिम जाँच { $time }: निर्णय छैन, प्रदायकको वालेटले जवाफ दिएन; सूचना पठाइएन।
+books-check-beyond-alerted = अन्तिम जाँच { $time }: सहनसीमाभन्दा बढी; { $alerted } मा { $admins } एडमिनलाई सूचना पठाइयो।
+books-check-beyond-silent = अन्तिम जाँच { $time }: सहनसीमाभन्दा बढी; सूचना पठाइएन।
+books-check-no-admins = कुनै एडमिन तोकिएको छैन: सूचना कसैलाई पुग्दैन।
+status-wallet-inferred = कटौती अर्डरबाट अनुमान गरिएको हो: प्रदायकको अंकसहितको कुनै जवाफ आइपुगेन।
+# --- end issue 25 (h-float) ---

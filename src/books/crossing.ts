@@ -19,12 +19,22 @@ export interface Crossings {
   /** Sets a named mark once: true for the caller that set it, false when it was set already. */
   markOnce(name: string): Promise<boolean>;
   isMarked(name: string): Promise<boolean>;
+  /** Keeps a small named record (the books check's last outcome), readable by every process. */
+  remember(name: string, json: string): Promise<void>;
+  recall(name: string): Promise<string | null>;
 }
 
 export function createMemoryCrossings(outbox: MemoryOutbox): Crossings {
   const state = new Map<string, "below" | "above">();
   const marks = new Set<string>();
+  const notes = new Map<string, string>();
   return {
+    async remember(name, json) {
+      notes.set(name, json);
+    },
+    async recall(name) {
+      return notes.get(name) ?? null;
+    },
     async markOnce(name) {
       if (marks.has(name)) return false;
       marks.add(name);
@@ -66,6 +76,12 @@ const recordScript = luaScript<"state" | "outbox", number>(
 export function createRedisCrossings(redis: RedisClient, prefix: string): Crossings {
   const k = keyspace(prefix);
   return {
+    async remember(name, json) {
+      await redis.set(k.crossing(`note:${name}`), json);
+    },
+    async recall(name) {
+      return redis.get(k.crossing(`note:${name}`));
+    },
     async markOnce(name) {
       return (await redis.set(k.crossing(`mark:${name}`), "1", "NX")) === "OK";
     },

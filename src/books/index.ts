@@ -9,4 +9,6 @@ export {
   type BooksReport,
   createBooks,
   FLOAT_OPENING_ID,
+  type LastCheck,
+  lastCheckSchema,
 } from "./report.ts";

@@ -1,6 +1,9 @@
+import { z } from "zod";
 import { account, type LedgerStore } from "../ledger/index.ts";
 import type { Logger } from "../logger.ts";
+import { isInferred } from "../orders/inferred-debit.ts";
 import { chargedPaisa, type Notification, type Order } from "../orders/model.ts";
+import { INFERRED_REASON } from "../orders/store.ts";
 import { margin } from "../pricing/index.ts";
 import type { Crossings } from "./crossing.ts";
 
@@ -41,6 +44,14 @@ export interface BooksReport {
   feeIncomePaisa: number;
   /** Σ over successful orders booked: price paid − aggregator debit + commission reported. */
   margin: { orders: number; marginPaisa: number; commissionReportedPaisa: number };
+  /**
+   * Successful orders whose aggregator debit is inferred from the order (no answer carried it:
+   * src/orders/inferred-debit.ts), and their sum: booked all the same, so the float check stays
+   * whole, but a figure of ours, not the aggregator's.
+   */
+  inferredDebits: { orders: number; paisa: number };
+  /** The scheduled check's last run (any process's); null before the first. */
+  lastCheck: LastCheck | null;
   float: {
     booksPaisa: number;
     inFlightPaisa: number;
@@ -56,6 +67,27 @@ export interface BooksReport {
     withinTolerance: boolean | null;
   };
 }
+
+/**
+ * What the scheduled check last did (issue 25, "true words"): when it ran, its verdict and whether
+ * admins were alerted, so /books says what was done rather than what should have been.
+ *  - `within` / `beyond`: the float against the tolerance (`beyond` also when the books did not
+ *    balance); `alertedAt`: when the alert covering this drift was queued for `alertedAdmins`
+ *    admins (absent: no alert was sent, e.g. no admin configured);
+ *  - `deferred`: no verdict, `unknownDebits` orders' debits were not known yet;
+ *  - `no_report`: no verdict, the aggregator's wallet did not answer.
+ */
+export const lastCheckSchema = z.object({
+  at: z.number().int(),
+  verdict: z.enum(["within", "beyond", "deferred", "no_report"]),
+  driftPaisa: z.number().int().nullable(),
+  balanced: z.boolean(),
+  unknownDebits: z.number().int().nonnegative(),
+  alertedAt: z.number().int().optional(),
+  alertedAdmins: z.number().int().nonnegative().optional(),
+});
+export type LastCheck = z.infer<typeof lastCheckSchema>;
+const LAST_CHECK = "books-check";
 
 export const FLOAT_OPENING_ID = "float-opening";
 const FLOAT_ANCHORED = "float-anchored";
@@ -84,6 +116,7 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
     }
     // Margin: every float debit is one successful order booked (orders/store.ts bookingsOf).
     const m = { orders: 0, marginPaisa: 0, commissionReportedPaisa: 0 };
+    const inferred = { orders: 0, paisa: 0 };
     let anchored = false;
     let after: string | undefined;
     for (;;) {
@@ -95,18 +128,24 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
         // In Nepal rupees, as the debit is: an India order's converted total.
         const paid = order?.holdId !== undefined ? chargedPaisa(order) : 0;
         const commission = order?.wallet?.commissionPaisa ?? 0;
+        // The order's figure is the latest: an inferred debit corrected later (float-fix).
+        const debit = order?.wallet?.debitAmountPaisa ?? e.amountPaisa;
         m.orders += 1;
         m.commissionReportedPaisa += commission;
         m.marginPaisa += margin({
           pricePaidPaisa: paid,
-          providerDebitPaisa: e.amountPaisa,
+          providerDebitPaisa: debit,
           commissionPaisa: commission,
         });
+        if (order ? isInferred(order.wallet) : e.reason === INFERRED_REASON) {
+          inferred.orders += 1;
+          inferred.paisa += debit;
+        }
       }
       if (!page.next) break;
       after = page.next;
     }
-    return { ...totals, margin: m, anchored };
+    return { ...totals, margin: m, inferred, anchored };
   }
 
   /**
@@ -133,11 +172,18 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
   /** The float as the books see it (debit-normal: debits − credits). */
   const booksFloat = async () => -(await deps.ledger.balance(account.merchant.float)).postedPaisa;
 
-  /** Books the opening float once (see above). */
-  async function anchor(expected: number, reported: number): Promise<number> {
+  /**
+   * Books the opening float once (see above) and answers by how much the books' float moved. Two
+   * reports at once (the check at start and an admin's /books, or two processes) may both get
+   * here: the transfer's id makes it one booking, and the one that finds it booked already reads
+   * the float again, so neither reports the opening as a drift.
+   */
+  async function anchor(books: number, expected: number, reported: number): Promise<number> {
     const diff = reported - expected;
-    if (!(await deps.crossings.markOnce(FLOAT_ANCHORED))) return 0;
-    if (diff === 0) return 0;
+    if (diff === 0) {
+      await deps.crossings.markOnce(FLOAT_ANCHORED);
+      return 0;
+    }
     const r = await deps.ledger.transfer({
       id: FLOAT_OPENING_ID,
       debit: diff > 0 ? account.merchant.float : account.merchant.adjustments,
@@ -146,14 +192,34 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
       kind: "adjustment",
       reason: "opening float as the aggregator reported it",
     });
-    if (!r.ok || r.duplicate) return 0;
-    deps.logger?.info({ paisa: diff }, "opening float booked");
-    return diff;
+    await deps.crossings.markOnce(FLOAT_ANCHORED);
+    if (r.ok && !r.duplicate) {
+      deps.logger?.info({ paisa: diff }, "opening float booked");
+      return diff;
+    }
+    return (await booksFloat()) - books;
+  }
+
+  /** The last check's record; an unreadable one (never written by us) counts as none. */
+  async function lastCheck(): Promise<LastCheck | null> {
+    const raw = await deps.crossings.recall(LAST_CHECK);
+    if (raw === null) return null;
+    try {
+      return lastCheckSchema.parse(JSON.parse(raw));
+    } catch {
+      deps.logger?.warn("books: the last check's record is unreadable");
+      return null;
+    }
   }
 
   async function report(): Promise<BooksReport> {
     const at = deps.now();
-    const [s, check, flying] = await Promise.all([scan(), deps.ledger.check(), inFlight()]);
+    const [s, check, flying, last] = await Promise.all([
+      scan(),
+      deps.ledger.check(),
+      inFlight(),
+      lastCheck(),
+    ]);
     let reported: number | null = null;
     try {
       reported = (await deps.walletBalance()).creditAvailablePaisa;
@@ -169,7 +235,7 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
       !s.anchored &&
       !(await deps.crossings.isMarked(FLOAT_ANCHORED))
     ) {
-      books += await anchor(books - flying.paisa, reported);
+      books += await anchor(books, books - flying.paisa, reported);
     }
     const expected = books - flying.paisa;
     const drift = reported === null ? null : reported - expected;
@@ -183,6 +249,8 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
       agents: s.agents,
       feeIncomePaisa: (await deps.ledger.balance(account.merchant.fees)).postedPaisa,
       margin: s.margin,
+      inferredDebits: s.inferred,
+      lastCheck: last,
       float: {
         booksPaisa: books,
         inFlightPaisa: flying.paisa,
@@ -198,14 +266,23 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
 
   /**
    * The scheduled check: the report, and one alert to the admins when the float drifts beyond the
-   * tolerance (re-armed once it is back within it).
+   * tolerance or the books do not balance (re-armed once it is back within it). What it did is
+   * recorded (LastCheck) for /books to tell.
    */
   async function check(adminChatIds: readonly number[]): Promise<BooksReport> {
     const r = await report();
+    const base = {
+      at: r.at,
+      driftPaisa: r.float.driftPaisa,
+      balanced: r.balanced,
+      unknownDebits: r.float.unknownDebits,
+    };
     // No figure, or a debit we cannot know yet: no verdict this time (neither alert nor re-arm).
     if (r.float.withinTolerance === null || r.float.unknownDebits > 0) {
       deps.logger?.info({ unknownDebits: r.float.unknownDebits }, "books check deferred");
-      return r;
+      const verdict = r.float.unknownDebits > 0 ? "deferred" : "no_report";
+      // A drift alerted earlier stays alerted (its crossing is still open): carried on.
+      return record(r, { ...base, verdict, ...alertOf(r.lastCheck) });
     }
     const drifting = !r.float.withinTolerance || !r.balanced;
     const alerts: Notification[] = drifting
@@ -224,10 +301,31 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
           },
         }))
       : [];
-    if (await deps.crossings.record(BOOKS_DRIFT, drifting, alerts)) {
-      deps.logger?.warn({ float: r.float, balanced: r.balanced }, "books drift alert");
-    }
-    return r;
+    const crossed = await deps.crossings.record(BOOKS_DRIFT, drifting, alerts);
+    if (crossed) deps.logger?.warn({ float: r.float, balanced: r.balanced }, "books drift alert");
+    if (!drifting) return record(r, { ...base, verdict: "within" });
+    // Still beyond since an earlier check: the alert of that crossing is the one admins have.
+    // Crossed with nobody to tell (no admin configured): recorded as alerting none.
+    const alert = crossed
+      ? alerts.length > 0
+        ? { alertedAt: r.at, alertedAdmins: alerts.length }
+        : { alertedAdmins: 0 }
+      : alertOf(r.lastCheck);
+    return record(r, { ...base, verdict: "beyond", ...alert });
+  }
+
+  /** The alert an earlier check sent for a drift still open, if any. */
+  function alertOf(last: LastCheck | null): Pick<LastCheck, "alertedAt" | "alertedAdmins"> {
+    if (last?.alertedAt === undefined) return {};
+    return {
+      alertedAt: last.alertedAt,
+      ...(last.alertedAdmins === undefined ? {} : { alertedAdmins: last.alertedAdmins }),
+    };
+  }
+
+  async function record(r: BooksReport, last: LastCheck): Promise<BooksReport> {
+    await deps.crossings.remember(LAST_CHECK, JSON.stringify(lastCheckSchema.parse(last)));
+    return { ...r, lastCheck: last };
   }
 
   return { report, check };

@@ -1,5 +1,6 @@
 import { asciiDigits } from "../catalog/index.ts";
 import { formatMoney } from "../money.ts";
+import { isInferred } from "../orders/inferred-debit.ts";
 import { normalizeProviderStatus, type Order, referenceSchema } from "../orders/model.ts";
 import {
   isProviderError,
@@ -92,10 +93,8 @@ export function orderStatusText(t: Translate, order: Order, role: Role): string 
   if (role === "admin" && order.wallet) {
     lines.push(
       t("status-wallet", {
-        debit: formatMoney(order.wallet.debitAmountPaisa, {
-          region: order.region,
-          locale: t.locale,
-        }),
+        // The wallet is in Nepal rupees for both regions (its debit and balance; spec 2.1).
+        debit: formatMoney(order.wallet.debitAmountPaisa, { region: "np", locale: t.locale }),
         fee: formatMoney(order.wallet.serviceChargePaisa, {
           region: order.region,
           locale: t.locale,
@@ -103,12 +102,10 @@ export function orderStatusText(t: Translate, order: Order, role: Role): string 
         balance:
           order.wallet.creditAvailablePaisa === null
             ? "—"
-            : formatMoney(order.wallet.creditAvailablePaisa, {
-                region: order.region,
-                locale: t.locale,
-              }),
+            : formatMoney(order.wallet.creditAvailablePaisa, { region: "np", locale: t.locale }),
       }),
     );
+    if (isInferred(order.wallet)) lines.push(t("status-wallet-inferred"));
   }
   return lines.join("\n");
 }

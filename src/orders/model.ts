@@ -86,6 +86,14 @@ export const walletEffectsSchema = z.object({
   debitAmountPaisa: paisa,
   creditAvailablePaisa: z.number().int().nullable(),
   commissionPaisa: z.number().int().optional(),
+  /**
+   * Where the figures come from: the aggregator's execute answer (absent on orders recorded before
+   * this field), or inferred from the order itself when the order became success without any
+   * answer carrying them (the execute answer lost; status answers and webhooks carry no debit):
+   * the face amount in the wallet's rupees (src/orders/inferred-debit.ts). The books count the
+   * inferred ones apart (/books); the aggregator's own figures arriving later replace them.
+   */
+  source: z.enum(["execute", "inferred"]).optional(),
 });
 export type WalletEffects = z.infer<typeof walletEffectsSchema>;
 

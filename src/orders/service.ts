@@ -188,6 +188,7 @@ export function eventFromExecute(result: ExecuteResult, at: number): OrderEvent 
           instantDiscountPaisa: result.instantDiscountPaisa,
           debitAmountPaisa: result.debitAmountPaisa,
           creditAvailablePaisa: result.creditAvailablePaisa,
+          source: "execute",
           ...(result.commissionPaisa === undefined
             ? {}
             : { commissionPaisa: result.commissionPaisa }),

@@ -1,3 +1,4 @@
+import { inferredWallet, isInferred } from "./inferred-debit.ts";
 import {
   type HistoryEntry,
   isFinal,
@@ -95,11 +96,13 @@ function recordUnrecognised(order: Order, event: OrderEvent, word: string): Tran
 /**
  * A final order changes no more, with one exception: the execute answer's wallet figures, when
  * the webhook's success came first. They are the aggregator's own numbers (its debit of the float)
- * and the books need them once (store.ts bookingsOf). Recorded only, no status, no notification.
+ * and replace the inferred ones the success recorded (inferred-debit.ts); the books book the
+ * difference, if any, once (store.ts bookingsOf). Recorded only, no status, no notification.
  */
 function lateWallet(order: Order, event: OrderEvent): TransitionResult {
-  if (event.source !== "execute" || !event.wallet || order.wallet !== undefined)
+  if (event.source !== "execute" || !event.wallet || isInferred(event.wallet))
     return unchanged(order);
+  if (order.wallet !== undefined && !isInferred(order.wallet)) return unchanged(order);
   if (order.status !== "success") return unchanged(order);
   if (
     event.transactionId !== undefined &&
@@ -183,6 +186,10 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
     next.transactionId = event.transactionId;
   }
   if (event.wallet !== undefined && next.wallet === undefined) next.wallet = event.wallet;
+  // Every success carries the aggregator's debit, so the books book it in this same step: its own
+  // figures when an answer gave them, else inferred from the order (its execute answer was lost).
+  if (moves && next.status === "success" && next.wallet === undefined)
+    next.wallet = inferredWallet(order);
 
   if (flags && event.flag) {
     next.flaggedAt = event.at;

@@ -7,6 +7,7 @@ import {
   type TransferInput,
   transferInputSchema,
 } from "../ledger/model.ts";
+import { isInferred } from "./inferred-debit.ts";
 import {
   chargedPaisa,
   isFinal,
@@ -145,19 +146,25 @@ export function balanceAccountOf(current: Order | null, written: Order): Account
 
 /**
  * The posted transfers a successful order books, in the same atomic step as its transition
- * (LEDGER.md): the aggregator's debit of the merchant's float (`debit_amount`, from the execute
- * response, in the wallet's Nepal rupees as the aggregator reports it, India orders too) and,
- * in prepaid mode, the order's fee moved from sales into fee income. A prepaid
- * order's float debit is paid from sales (what the customer paid); an order nobody paid for (open
- * mode) is paid from the merchant's own money (`merchant:funding`). Commission is not booked here:
- * it stays on the order until the aggregator's balance shows it credited (LEDGER.md), so the float
- * check stays exact. Booked once: when the order becomes success with its wallet figures known, or
- * when the figures arrive after the success (a late execute response); ids derive from the
- * reference, so a repeat is a ledger duplicate anyway.
+ * (LEDGER.md): the aggregator's debit of the merchant's float (`debit_amount`, in the wallet's
+ * Nepal rupees as the aggregator reports it, India orders too) and, in prepaid mode, the order's
+ * fee moved from sales into fee income. A prepaid order's float debit is paid from sales (what the
+ * customer paid); an order nobody paid for (open mode) from the merchant's own money
+ * (`merchant:funding`). Commission is not booked here: it stays on the order until the
+ * aggregator's balance shows it credited (LEDGER.md), so the float check stays exact.
+ *
+ * Booked once, whichever path made the order final (issue 25): every success carries a wallet
+ * (state.ts), the aggregator's figures or, when no answer gave them, figures inferred from the
+ * order, and the float transfer's reason says which. When the aggregator's figures arrive after an
+ * inferred success (a late execute answer), the difference is booked once as a correction
+ * (`order:<ref>:float-fix`, an adjustment with its reason). An order made success before every
+ * success carried a wallet books its figures when they arrive. Ids derive from the reference, so a
+ * repeat is a ledger duplicate anyway.
  */
 export function bookingsOf(current: Order, written: Order): TransferInput[] {
   if (written.status !== "success" || !written.wallet) return [];
-  if (current.status === "success" && current.wallet) return [];
+  const entering = current.status !== "success" || !current.wallet;
+  if (!entering) return correctionOf(current, written);
   const reference = written.reference;
   const prepaid = written.holdId !== undefined;
   const out: TransferInput[] = [];
@@ -165,11 +172,12 @@ export function bookingsOf(current: Order, written: Order): TransferInput[] {
   if (debit > 0) {
     out.push({
       id: `order:${reference}:float`,
-      debit: prepaid ? account.merchant.sales : account.merchant.funding,
+      debit: payerOf(written),
       credit: account.merchant.float,
       amountPaisa: debit,
       kind: "float_debit",
       reference,
+      ...(isInferred(written.wallet) ? { reason: INFERRED_REASON } : {}),
     });
   }
   // In the books' rupees: an India order's fee as converted when it was placed.
@@ -185,6 +193,33 @@ export function bookingsOf(current: Order, written: Order): TransferInput[] {
     });
   }
   return out.map((t) => transferInputSchema.parse(t));
+}
+
+/** The float transfer's reason when the debit was inferred (/books counts these). */
+export const INFERRED_REASON =
+  "inferred from the order: no answer of the aggregator carried its debit";
+
+/** Who pays the aggregator's debit in the books: sales (prepaid) or the merchant's own money. */
+const payerOf = (o: Order): AccountId =>
+  o.holdId !== undefined ? account.merchant.sales : account.merchant.funding;
+
+/** An inferred debit replaced by the aggregator's own figure: the difference, once. */
+function correctionOf(current: Order, written: Order): TransferInput[] {
+  if (!isInferred(current.wallet) || !written.wallet || isInferred(written.wallet)) return [];
+  const diff = written.wallet.debitAmountPaisa - (current.wallet?.debitAmountPaisa ?? 0);
+  if (diff === 0) return [];
+  const payer = payerOf(written);
+  return [
+    transferInputSchema.parse({
+      id: `order:${written.reference}:float-fix`,
+      debit: diff > 0 ? payer : account.merchant.float,
+      credit: diff > 0 ? account.merchant.float : payer,
+      amountPaisa: Math.abs(diff),
+      kind: "adjustment",
+      reference: written.reference,
+      reason: "the aggregator's own debit replaces the inferred one",
+    }),
+  ];
 }
 
 export class StoreConflictError extends Error {

@@ -5,6 +5,7 @@ import type { OrderStore } from "../../src/orders/store.ts";
 import type { ApiTap } from "../support/chaos/api-tap.ts";
 import type { AppProcess } from "../support/chaos/app.ts";
 import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
+import { chaosBooks } from "../support/chaos/books.ts";
 import { freePort, report, secretNeedles, seeded, sleep, waitUntil } from "../support/chaos/env.ts";
 import { patientMobileOrder } from "../support/chaos/flows.ts";
 import { secretFigures } from "../support/chaos/logs.ts";
@@ -59,7 +60,12 @@ describe("the bot process killed with SIGKILL", () => {
     });
     store = createRedisOrderStore({ redis: stack.redis, prefix });
     await startApp();
+    books = chaosBooks(stack.redis, prefix, () =>
+      stack.provider.sandbox.balance(secrets.providerToken),
+    );
+    await books.anchor();
   });
+  let books: ReturnType<typeof chaosBooks>;
 
   const ordersOf = async (users: number[]) =>
     (await Promise.all(users.map((u) => store.listByUser(u, 100)))).flat();
@@ -134,6 +140,8 @@ describe("the bot process killed with SIGKILL", () => {
       "decided by": order?.history.find((h) => h.status === "success")?.source ?? "?",
       "execute requests for the reference": stack.provider.executes.get(ref) ?? 0,
       ...auditFigures(result),
+      // Issue 25: the debit whose answer died with the process is booked once (inferred).
+      ...(await books.expectNoDrift()),
     });
     expect(before?.status).toBe("submitting");
     expect(push.text).toContain("NTC Prepaid · 9841630001 · Rs 250");
@@ -278,6 +286,7 @@ describe("the bot process killed with SIGKILL", () => {
       ),
       "last order done -> all final and pushed (ms)": settledMs,
       ...auditFigures(result),
+      ...(await books.expectNoDrift()),
       "pushes repeated because a kill fell between sending and recording them": explained.length,
       ...(unexplained.length
         ? { "repeated pushes no kill explains": { unexplained, killTimes } }

@@ -5,6 +5,7 @@ import type { LedgerStore } from "../../src/ledger/store.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
 import type { AppProcess } from "../support/chaos/app.ts";
+import { chaosBooks } from "../support/chaos/books.ts";
 import { freePort, report, secretNeedles, waitUntil } from "../support/chaos/env.ts";
 import { secretFigures } from "../support/chaos/logs.ts";
 import { useProcessStack } from "../support/chaos/process-stack.ts";
@@ -56,7 +57,12 @@ describe("prepaid: the bot process killed between the hold and the execute", () 
     orders = createRedisOrderStore({ redis: stack.redis, prefix });
     ledger = createRedisLedger({ redis: stack.redis, prefix });
     await startApp();
+    books = chaosBooks(stack.redis, prefix, () =>
+      stack.provider.sandbox.balance(secrets.providerToken),
+    );
+    await books.anchor();
   });
+  let books: ReturnType<typeof chaosBooks>;
 
   /** A customer who shared their own contact and was credited Rs 1,000 by the merchant. */
   async function customer(id: number): Promise<ChatUser> {
@@ -134,6 +140,8 @@ describe("prepaid: the bot process killed between the hold and the execute", () 
         "customer balance after (paisa)": balance.availablePaisa,
         "final pushes": pushesOf(stack.emu.emulator, id, ref).length,
         ...secretFigures(scan),
+        // Issue 25: the books' float equals the aggregator's wallet (drift 0).
+        ...(await books.expectNoDrift()),
       });
       expect(before?.status).toBe("submitting");
       expect(heldAtKill?.state).toBe("pending");

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isFinal, type Order } from "../../src/orders/model.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
+import { expectAnchored, expectNoDrift } from "../support/chaos/books.ts";
 import { pool, report, secretNeedles, sleep, waitUntil } from "../support/chaos/env.ts";
 import { everyOrderFinal, everyPushDelivered, orderStream } from "../support/chaos/flows.ts";
 import { secretFigures } from "../support/chaos/logs.ts";
@@ -59,6 +60,8 @@ describe("Redis restarted mid-run", () => {
   it("loses no order, session or queued notification across two restarts", async () => {
     const { emu, provider, app } = stack;
     const k = keyspace(prefix);
+    // The opening float is booked before the first order (the books check at start).
+    await expectAnchored(app.books);
     // Five users stop half-way through a mobile top-up: session and conversation live in Redis.
     // Each chose a language first: an untouched session is not stored at all.
     const midFlow = MID_FLOW.map((id) => new ChatUser(emu.emulator, id));
@@ -174,6 +177,8 @@ describe("Redis restarted mid-run", () => {
       "notifications dead-lettered": dead.length,
       ...auditFigures(result),
       ...secretFigures(scan),
+      // Issue 25: every debit booked once, whatever the outage did to its answer (drift 0).
+      ...(await expectNoDrift(app.books)),
     });
     expect(lost).toEqual([]);
     expect(midRefs.every((r) => r !== "")).toBe(true);

@@ -47,9 +47,39 @@ describe.each([
     await ts.cleanup();
   });
 
+  it("the books check ran at start and booked the opening float from the aggregator's wallet", async () => {
+    await waitUntil(
+      async () => (await ts.system.books.report()).lastCheck !== null,
+      "the check at start",
+    );
+    const r = await ts.system.books.report();
+    expect(r.lastCheck).toMatchObject({ verdict: "within", driftPaisa: 0 });
+    expect(r.float.driftPaisa).toBe(0);
+  });
+
   const ledger = () => ts.system.ledger;
   const token = () => ts.system.config.sandbox.token;
-  const setWallet = (paisa: number) => ts.system.sandbox!.setBalance(token(), paisa);
+  let walletSets = 0;
+  /**
+   * Sets the aggregator's wallet as the merchant would (a top-up or a withdrawal there) and books
+   * the move as an adjustment, as an admin records it: the books follow, no drift.
+   */
+  const setWallet = async (paisa: number) => {
+    const diff = paisa - ts.system.sandbox!.balance(token());
+    ts.system.sandbox!.setBalance(token(), paisa);
+    if (diff === 0) return;
+    const r = await ledger().transfer({
+      id: `wallet-set-${++walletSets}`,
+      debit: diff > 0 ? account.merchant.float : account.merchant.adjustments,
+      credit: diff > 0 ? account.merchant.adjustments : account.merchant.float,
+      amountPaisa: Math.abs(diff),
+      kind: "adjustment",
+      reason: "the merchant moved money at the aggregator",
+    });
+    expect(r.ok).toBe(true);
+  };
+  /** Money moves at the aggregator that the books do not know of: a real drift. */
+  const driftWallet = (paisa: number) => ts.system.sandbox!.setBalance(token(), paisa);
   const admin = () => ts.user(ADMIN);
   const alerts = (re: RegExp) =>
     admin()
@@ -81,7 +111,7 @@ describe.each([
 
   it("a refusal for the merchant's float: the customer reads 'briefly unavailable' and gets the hold back; admins get one alert", async () => {
     await fund(801, 100_000);
-    setWallet(10_000);
+    await setWallet(10_000);
     const { u, push } = await order(801, "9841230801", "failed");
     expect(push.text).toContain("Rs 153 has been returned to your balance.");
     expect(push.text).toContain("Reason: the service is briefly unavailable");
@@ -103,18 +133,18 @@ describe.each([
   });
 
   it("a reading above the threshold re-arms: the next crossing alerts once more", async () => {
-    setWallet(500_000);
+    await setWallet(500_000);
     const ok = await order(801, "9841230803", "succeeded");
     expect(ok.push.text).toContain("Total paid: Rs 153");
     expect(ok.push.text).toContain("Balance after: Rs 847");
     await drained();
     expect(alerts(LOW)).toHaveLength(1);
-    setWallet(5_000);
+    await setWallet(5_000);
     await order(801, "9841230804", "failed");
     await waitUntil(async () => alerts(LOW).length === 2, "the second crossing's alert");
     await drained();
     expect(alerts(LOW)).toHaveLength(2);
-    setWallet(500_000 - 15_000);
+    await setWallet(500_000 - 15_000);
   });
 
   it("/books and GET /books: balances sum to zero, fee income, margin, the float and no drift", async () => {
@@ -133,7 +163,7 @@ describe.each([
     expect(demo).toBeGreaterThan(0);
     expect(r.customers).toMatchObject({ balancePaisa: demo + 100_000 - 15_300, heldPaisa: 0 });
     expect(r.float.reportedPaisa).toBe(485_000);
-    // The opening float was booked from the first report: from now on the books track it.
+    // The opening float was booked by the check at start: from now on the books track it.
     expect(r.float.driftPaisa).toBe(0);
     expect(r.float.withinTolerance).toBe(true);
     // Never on the public listener.
@@ -157,7 +187,7 @@ describe.each([
     await drained();
     expect(alerts(DRIFT)).toHaveLength(0);
     // Money moved at the aggregator that the books do not know of.
-    setWallet(485_000 - 20_000);
+    driftWallet(485_000 - 20_000);
     const r = await ts.system.books.check([ADMIN]);
     expect(r.float).toMatchObject({ driftPaisa: -20_000, withinTolerance: false });
     const alert = await admin().waitFor(DRIFT);
@@ -167,9 +197,9 @@ describe.each([
     await drained();
     expect(alerts(DRIFT)).toHaveLength(1);
     // Back within tolerance re-arms; a new drift alerts again.
-    setWallet(485_000);
+    driftWallet(485_000);
     await ts.system.books.check([ADMIN]);
-    setWallet(485_000 + 5_000);
+    driftWallet(485_000 + 5_000);
     await ts.system.books.check([ADMIN]);
     await waitUntil(async () => alerts(DRIFT).length === 2, "the second drift's alert");
   });

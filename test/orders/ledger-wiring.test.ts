@@ -17,7 +17,7 @@ import {
 } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
-import { HoldRefusedError, type OrderStore } from "../../src/orders/store.ts";
+import { HoldRefusedError, INFERRED_REASON, type OrderStore } from "../../src/orders/store.ts";
 import { nprCharge } from "../../src/pricing/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
@@ -270,7 +270,15 @@ describe.each(adapters)("order store with the ledger: %s", (_name, makeHarness) 
       heldPaisa: 0,
       availablePaisa: 9_700,
     });
-    expect((await h.ledger.balance(account.merchant.sales)).postedPaisa).toBe(10_300);
+    // No answer carried the aggregator's figures: the debit is inferred from the face amount
+    // (100.00) and booked with the fee in the same step (issue 25).
+    expect((await h.ledger.balance(account.merchant.sales)).postedPaisa).toBe(
+      10_300 - 10_000 - 500,
+    );
+    expect((await h.store.get(o.reference))?.wallet).toMatchObject({
+      debitAmountPaisa: 10_000,
+      source: "inferred",
+    });
     await expectBooksBalanced(h.ledger);
   });
 
@@ -324,12 +332,27 @@ describe.each(adapters)("order store with the ledger: %s", (_name, makeHarness) 
     await expectBooksBalanced(h.ledger);
   });
 
-  it("an order without a hold id (open mode) and no wallet figures touches no account", async () => {
+  it("an open-mode success without the aggregator's figures books the inferred debit from funding", async () => {
     h = makeHarness();
     const o = placedOrder({ reference: "1000000000008", idempotencyKey: "idem-open" });
     await h.store.create(o);
-    await event(h.store, o.reference, "success");
-    expect(await h.ledger.accounts()).toEqual([]);
+    const done = await event(h.store, o.reference, "success");
+    expect(done?.bookings).toMatchObject([
+      {
+        ok: true,
+        entry: {
+          id: "order:1000000000008:float",
+          kind: "float_debit",
+          debit: "merchant:funding",
+          credit: "merchant:float",
+          amountPaisa: 10_000,
+          reason: INFERRED_REASON,
+        },
+      },
+    ]);
+    expect((await event(h.second(), o.reference, "success"))?.updated).toBe(false);
+    expect((await h.ledger.balance(account.merchant.float)).postedPaisa).toBe(10_000);
+    await expectBooksBalanced(h.ledger);
   });
 
   it("success books the float debit from sales and the fee into fee income, once", async () => {
@@ -387,9 +410,27 @@ describe.each(adapters)("order store with the ledger: %s", (_name, makeHarness) 
     await credit(h.ledger, 512, 20_000);
     const o = prepaid("1000000000012", 512);
     await h.store.create(o);
-    expect((await event(h.store, o.reference, "success"))?.bookings).toBeUndefined();
+    // The success books the inferred debit (the face amount, 100.00) and the fee at once.
+    const done = await event(h.store, o.reference, "success");
+    expect(done?.bookings?.map((b) => b.ok && [b.entry.kind, b.entry.amountPaisa])).toEqual([
+      ["float_debit", 10_000],
+      ["fee", 500],
+    ]);
+    // The aggregator's own figure (102.00) replaces it: the difference is booked once.
     const late = await event(h.store, o.reference, "queued", WALLET, "execute");
-    expect(late?.bookings?.map((b) => b.ok && b.entry.kind)).toEqual(["float_debit", "fee"]);
+    expect(late?.bookings).toMatchObject([
+      {
+        ok: true,
+        entry: {
+          id: `order:${o.reference}:float-fix`,
+          kind: "adjustment",
+          debit: "merchant:sales",
+          credit: "merchant:float",
+          amountPaisa: 200,
+        },
+      },
+    ]);
+    expect(late?.order.wallet).toEqual(WALLET);
     expect((await event(h.second(), o.reference, "queued", WALLET, "execute"))?.updated).toBe(
       false,
     );

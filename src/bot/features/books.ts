@@ -35,9 +35,42 @@ export function booksText(t: Translate, r: BooksReport): string {
     }),
     t("books-drift", { drift: rs(r.float.driftPaisa), tolerance: rs(r.float.tolerancePaisa) }),
   ];
-  if (r.float.withinTolerance === false) lines.push(t("books-drift-alert"));
+  if (r.inferredDebits.orders > 0) {
+    lines.push(
+      t("books-inferred", { count: r.inferredDebits.orders, sum: rs(r.inferredDebits.paisa) }),
+    );
+  }
+  if (r.float.withinTolerance === false) lines.push(t("books-drift-now"));
   lines.push(r.balanced ? t("books-balanced") : t("books-unbalanced", { problems: r.problems }));
+  lines.push(lastCheckText(t, r.lastCheck));
   return lines.join("\n");
+}
+
+/**
+ * What the scheduled check did when it last ran, in its own words: when, its verdict and whether
+ * admins were alerted (issue 25: never "alerted" for an alert that was not sent).
+ */
+function lastCheckText(t: Translate, last: BooksReport["lastCheck"]): string {
+  if (last === null) return t("books-check-never");
+  const time = formatOrderTime(last.at, "np", t.locale);
+  switch (last.verdict) {
+    case "within":
+      return t("books-check-within", { time });
+    case "deferred":
+      return t("books-check-deferred", { time, count: last.unknownDebits });
+    case "no_report":
+      return t("books-check-no-report", { time });
+    case "beyond":
+      if (last.alertedAt === undefined) {
+        const silent = t("books-check-beyond-silent", { time });
+        return last.alertedAdmins === 0 ? `${silent}\n${t("books-check-no-admins")}` : silent;
+      }
+      return t("books-check-beyond-alerted", {
+        time,
+        alerted: formatOrderTime(last.alertedAt, "np", t.locale),
+        admins: last.alertedAdmins ?? 0,
+      });
+  }
 }
 
 export function books(deps: BotDeps): Composer<BotContext> {

@@ -1,0 +1,194 @@
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  type Books,
+  createBooks,
+  createBooksCheck,
+  createMemoryCrossings,
+  createRedisCrossings,
+} from "../../src/books/index.ts";
+import { booksText } from "../../src/bot/features/books.ts";
+import { createI18n, translator } from "../../src/bot/i18n.ts";
+import { createMemoryLedger, createRedisLedger } from "../../src/ledger/index.ts";
+import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
+import { createMemoryLease, createRedisLease } from "../../src/orders/lease.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import type { OrderStatus } from "../../src/orders/model.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { transition } from "../../src/orders/state.ts";
+import { placedOrder, testRedis, waitUntil } from "../support/orders.ts";
+
+/**
+ * Issue 25, "true words": /books says what the books check did (when it ran, its verdict, whether
+ * admins were alerted), never "admins were alerted" for an alert nobody sent; and the check runs
+ * once at start (then on its interval), one process per interval by the lease.
+ */
+
+const t = translator(
+  createI18n(() => "en"),
+  "en",
+);
+
+function system(wallet: { value: number }) {
+  const queue = createMemoryNotificationQueue();
+  const ledger = createMemoryLedger();
+  const books = createBooks(
+    {
+      ledger,
+      orders: createMemoryOrderStore({ ledger, outbox: queue }),
+      walletBalance: async () => ({ creditAvailablePaisa: wallet.value }),
+      crossings: createMemoryCrossings(queue),
+      now: Date.now,
+    },
+    { tolerancePaisa: 100 },
+  );
+  const consumer = queue.consumer("t");
+  const seen: unknown[] = [];
+  const alerts = async () => {
+    seen.push(...(await consumer.read(100, 0)).map((d) => d.notification));
+    return seen;
+  };
+  return { books, alerts };
+}
+
+describe("/books tells what the check did", () => {
+  it("never claims an alert before a check sent one; then says when and to how many", async () => {
+    const wallet = { value: 500_000 };
+    const s = system(wallet);
+    await s.books.report(); // books the opening float
+    wallet.value -= 5_000; // a drift beyond the tolerance, no check run yet
+    const before = booksText(t, await s.books.report());
+    expect(before).not.toMatch(/were alerted/);
+    expect(before).toContain("beyond the tolerance now");
+    expect(before).toContain(t("books-check-never"));
+    expect(await s.alerts()).toEqual([]);
+
+    const checked = await s.books.check([3001, 3002]);
+    expect(checked.lastCheck).toMatchObject({ verdict: "beyond", alertedAdmins: 2 });
+    expect(await s.alerts()).toHaveLength(2);
+    const after = booksText(t, await s.books.report());
+    expect(after).toMatch(/Last check .*: beyond the tolerance; 2 admins were alerted at /);
+
+    // A later check of the same drift sends nothing new and still names the alert sent.
+    const again = await s.books.check([3001, 3002]);
+    expect(again.lastCheck?.alertedAt).toBe(checked.lastCheck?.alertedAt);
+    expect(await s.alerts()).toHaveLength(2);
+
+    // Back within the tolerance.
+    wallet.value += 5_000;
+    await s.books.check([3001, 3002]);
+    expect(booksText(t, await s.books.report())).toMatch(/Last check .*: within the tolerance/);
+  });
+
+  it("with no admin configured says no alert was sent", async () => {
+    const wallet = { value: 500_000 };
+    const s = system(wallet);
+    await s.books.report();
+    wallet.value += 9_999;
+    await s.books.check([]);
+    const text = booksText(t, await s.books.report());
+    expect(text).toContain("no alert was sent");
+    expect(text).toContain(t("books-check-no-admins"));
+    expect(text).not.toMatch(/were alerted/);
+  });
+});
+
+describe("a check without a verdict", () => {
+  it("is tried again soon, not a whole interval later", async () => {
+    const queue = createMemoryNotificationQueue();
+    const ledger = createMemoryLedger();
+    const store = createMemoryOrderStore({ ledger, outbox: queue });
+    const books = createBooks(
+      {
+        ledger,
+        orders: store,
+        walletBalance: async () => ({ creditAvailablePaisa: 100_000 }),
+        crossings: createMemoryCrossings(queue),
+        now: Date.now,
+      },
+      { tolerancePaisa: 0 },
+    );
+    // An order sent without an answer yet: its debit is unknown, the check gives no verdict.
+    const o = placedOrder({ reference: "1700000000301", idempotencyKey: "k301" });
+    await store.create(o);
+    const move = (status: OrderStatus) =>
+      store.update(o.reference, (cur) => {
+        const tr = transition(cur, { source: "reconciler", status, at: Date.now() });
+        return tr.changed ? { order: tr.order, notifications: tr.notifications } : null;
+      });
+    await move("unknown");
+    const check = createBooksCheck({
+      books,
+      lease: createMemoryLease(),
+      intervalMs: 86_400_000,
+      retryMs: 30,
+      adminChatIds: [3001],
+    });
+    check.start();
+    try {
+      await waitUntil(async () => (await books.report()).lastCheck !== null, "the first check");
+      expect((await books.report()).lastCheck).toMatchObject({
+        verdict: "deferred",
+        unknownDebits: 1,
+      });
+      expect(booksText(t, await books.report())).toMatch(/no verdict, the debit of 1 orders/);
+      await move("failed");
+      await waitUntil(
+        async () => (await books.report()).lastCheck?.verdict === "within",
+        "the retry's verdict",
+        { timeoutMs: 5_000 },
+      );
+    } finally {
+      await check.stop();
+    }
+  });
+});
+
+describe("the books check at start", () => {
+  const r = testRedis("books-start");
+  afterAll(() => r.cleanup());
+
+  it("runs once at start, one process of two by the lease, not a day later", async () => {
+    const runs: number[] = [];
+    const processes = [r.redis, r.connect()].map((redis, i) => {
+      const ledger = createRedisLedger({ redis, prefix: r.prefix });
+      const books = createBooks(
+        {
+          ledger,
+          orders: createRedisOrderStore({ redis, prefix: r.prefix }),
+          walletBalance: async () => ({ creditAvailablePaisa: 100_000 }),
+          crossings: createRedisCrossings(redis, r.prefix),
+          now: Date.now,
+        },
+        { tolerancePaisa: 0 },
+      );
+      const counted: Books = {
+        ...books,
+        check: (admins) => {
+          runs.push(i);
+          return books.check(admins);
+        },
+      };
+      return {
+        books,
+        check: createBooksCheck({
+          books: counted,
+          lease: createRedisLease(redis, r.prefix),
+          intervalMs: 86_400_000,
+          adminChatIds: [3001],
+        }),
+      };
+    });
+    for (const p of processes) p.check.start();
+    const [first] = processes;
+    await waitUntil(
+      async () => (await first!.books.report()).lastCheck !== null,
+      "the first check",
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
+    await Promise.all(processes.map((p) => p.check.stop()));
+    expect(runs).toHaveLength(1);
+    const report = await first!.books.report();
+    expect(report.lastCheck).toMatchObject({ verdict: "within", driftPaisa: 0 });
+    expect(booksText(t, report)).toMatch(/Last check .*: within the tolerance/);
+  });
+});

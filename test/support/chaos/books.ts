@@ -1,0 +1,55 @@
+import type { Redis } from "ioredis";
+import { expect } from "vitest";
+import { type Books, createBooks, createRedisCrossings } from "../../../src/books/index.ts";
+import { createRedisLedger } from "../../../src/ledger/index.ts";
+import { createRedisOrderStore } from "../../../src/orders/redis-store.ts";
+
+/**
+ * The books as an admin reads them (GET /books), computed from the product's Redis by the test
+ * (issue 25): the float the books expect against the sandbox's wallet. `anchor` before the first
+ * order (a no-op when the product's check at start did it), `expectNoDrift` once every order is
+ * final: the journal balances, no debit is unknown, and the drift is 0.
+ */
+export function chaosBooks(redis: Redis, prefix: string, wallet: () => number) {
+  const ledger = createRedisLedger({ redis, prefix });
+  const books = createBooks(
+    {
+      ledger,
+      orders: createRedisOrderStore({ redis, prefix }),
+      walletBalance: async () => ({ creditAvailablePaisa: wallet() }),
+      crossings: createRedisCrossings(redis, prefix),
+      now: Date.now,
+    },
+    { tolerancePaisa: 0 },
+  );
+  return {
+    anchor: () => expectAnchored(books),
+    expectNoDrift: () => expectNoDrift(books),
+  };
+}
+
+/** Before the first order: the opening float is booked and nothing drifts yet. */
+export async function expectAnchored(books: Pick<Books, "report">): Promise<void> {
+  const r = await books.report();
+  expect(r.float.unknownDebits).toBe(0);
+  expect(r.float.driftPaisa).toBe(0);
+}
+
+/**
+ * Once every order is final: the journal balances, no debit is unknown, and the float the books
+ * expect is the aggregator's wallet (drift 0). Answers the figures for the test's report.
+ */
+export async function expectNoDrift(books: Pick<Books, "report">): Promise<Record<string, number>> {
+  const r = await books.report();
+  const figures = {
+    "books: float expected (paisa)": r.float.expectedPaisa,
+    "books: aggregator's wallet (paisa)": r.float.reportedPaisa ?? -1,
+    "books: drift (paisa)": r.float.driftPaisa ?? -1,
+    "books: debits inferred (orders)": r.inferredDebits.orders,
+    "books: margin counted on (orders)": r.margin.orders,
+  };
+  expect(r.balanced).toBe(true);
+  expect(r.float.unknownDebits).toBe(0);
+  expect(figures["books: drift (paisa)"]).toBe(0);
+  return figures;
+}
