@@ -16,10 +16,12 @@ import {
   session,
 } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
+import { type ChatTurnSettings, redisChatTurns } from "../redis/chat-turns.ts";
 import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
 import { orderGate } from "./access.ts";
+import { chatOrder } from "./chat-order.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { decodeConversation, deflatedRedisStorage } from "./conversation-storage.ts";
@@ -68,6 +70,8 @@ export interface CreateBotOptions {
   flows: BotFlows;
   /** Buttons under /balance (features/balance.ts): the seam of another way to add money. */
   balanceButtons?: BalanceButtons;
+  /** The chat's turn across instances (redis/chat-turns.ts); defaults there. */
+  chatTurns?: ChatTurnSettings;
 }
 
 const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
@@ -137,7 +141,8 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
 
   // First, so that no error leaves the middleware stack in any transport (error-boundary.ts).
   bot.use(errorBoundary({ logger: deps.logger, i18n: deps.i18n }));
-  // Per-chat order, also under @grammyjs/runner's concurrent processing.
+  // Per-chat order within this process, also under @grammyjs/runner's concurrent processing
+  // (across instances: the chat's turn, below).
   bot.use(sequentialize(chatKey));
   // The session and conversation reads go out with the update's claim, in one round trip;
   // they are used only when the claim is taken at once (prefetch.ts).
@@ -155,6 +160,16 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   bot.use(
     dropRedelivered(prefetch ? prefetch.gate(claims) : claims, { settles: isPermanentFailure }),
   );
+  // Per-chat order across instances (sequentialize above holds it within this one): the chat's
+  // turn in Redis, taken in update_id order and held until the update's state is saved.
+  if (opts.redis) {
+    bot.use(
+      chatOrder(redisChatTurns(opts.redis, opts.redisPrefix, opts.chatTurns), chatKey, {
+        logger: deps.logger,
+        onWaited: (ctx) => prefetch?.stale(ctx.update.update_id),
+      }),
+    );
+  }
   bot.use(
     session({
       initial: initialSession,
