@@ -51,6 +51,7 @@ import type { BotFlows } from "./flows.ts";
 import { LOCALES, translator } from "./i18n.ts";
 import { readingPrefetched, redisPrefetch } from "./prefetch.ts";
 import { skipUnchangedWrites } from "./session-storage.ts";
+import { staleCallbackAnswers } from "./stale-callback.ts";
 
 export interface CreateBotOptions {
   token: string;
@@ -135,6 +136,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   const retryPolicy = () =>
     boundedRetry(apiPolicy, opts.onApiAnswer ? { onAnswer: opts.onApiAnswer } : {});
   bot.api.config.use(retryPolicy());
+  bot.api.config.use(staleCallbackAnswers);
 
   const { sessionStorage, conversationStorage, prefetch } = storages(opts);
   const keys = keyspace(opts.redisPrefix);
@@ -195,6 +197,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
       plugins: [
         async (ctx, next) => {
           ctx.api.config.use(retryPolicy());
+          ctx.api.config.use(staleCallbackAnswers);
           await next();
         },
       ],

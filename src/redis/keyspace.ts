@@ -121,6 +121,8 @@ export function keyspace(prefix: string) {
     accountUsers: `${accounts}:users`,
     /** Hash: ledger transfer id -> receipt JSON (cash-ins, agent credits, reversals). */
     accountReceipts: `${accounts}:receipts`,
+    /** Hash: "<transfer id>:<side>" -> 1 once that side was told of the transfer (accounts/store.ts). */
+    accountNotices: `${accounts}:notices`,
     /** Hash: Telegram user id -> the language their pushes go in (register, /language). */
     accountLocales: `${accounts}:locales`,
 
