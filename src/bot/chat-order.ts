@@ -1,6 +1,6 @@
 import type { Context, MiddlewareFn } from "grammy";
 import type { Logger } from "../logger.ts";
-import type { ChatTurns } from "../redis/chat-turns.ts";
+import type { ChatTurns, HeldTurn } from "../redis/chat-turns.ts";
 
 /**
  * A chat's updates one at a time, in update_id order, across every instance (redis/chat-turns.ts):
@@ -8,21 +8,22 @@ import type { ChatTurns } from "../redis/chat-turns.ts";
  * conversation is saved before the turn is released), then frees it. grammY's sequentialize,
  * before this, keeps the order within the process for free; this keeps it between processes.
  *
- * `onWaited` is told when the turn was not free at once: anything read for the update before it
- * (the prefetched session and conversation state) may be stale. A wait that runs out (a holder
+ * `onTaken` is told how the turn was taken: anything read for the update before it (the
+ * prefetched session and conversation state) may be stale when it had to wait or the chat's epoch
+ * moved since the read. A wait that runs out (a holder
  * stuck far beyond any bound of the handlers) is logged and the update handled anyway: a chat
  * never stays blocked.
  */
 export function chatOrder<C extends Context>(
   turns: ChatTurns,
   chatOf: (ctx: C) => string | undefined,
-  opts: { logger: Logger; onWaited?: (ctx: C) => void },
+  opts: { logger: Logger; onTaken?: (ctx: C, turn: HeldTurn) => Promise<void> },
 ): MiddlewareFn<C> {
   return async (ctx, next) => {
     const chat = chatOf(ctx);
     if (chat === undefined) return next();
     const turn = await turns.take(chat, ctx.update.update_id);
-    if (turn.tries > 1) opts.onWaited?.(ctx);
+    await opts.onTaken?.(ctx, turn);
     if (!turn.held) {
       opts.logger.warn(
         { chat, updateId: ctx.update.update_id },

@@ -16,7 +16,7 @@ import {
   session,
 } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
-import { type ChatTurnSettings, redisChatTurns } from "../redis/chat-turns.ts";
+import { type ChatTurnSettings, epochKey, redisChatTurns } from "../redis/chat-turns.ts";
 import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
@@ -152,7 +152,13 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     bot.use(
       prefetch.middleware((ctx) => {
         const key = chatKey(ctx);
-        return key === undefined ? [] : [keys.sessionPrefix + key, keys.conversationPrefix + key];
+        return key === undefined
+          ? []
+          : [
+              keys.sessionPrefix + key,
+              keys.conversationPrefix + key,
+              ...(opts.redis ? [epochKey(keys.prefix, key)] : []),
+            ];
       }),
     );
   }
@@ -168,7 +174,15 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     bot.use(
       chatOrder(redisChatTurns(opts.redis, opts.redisPrefix, opts.chatTurns), chatKey, {
         logger: deps.logger,
-        onWaited: (ctx) => prefetch?.stale(ctx.update.update_id),
+        // The early read holds only if no turn of the chat ended between it and this take.
+        onTaken: async (ctx, turn) => {
+          if (!prefetch) return;
+          const key = chatKey(ctx);
+          const read =
+            key === undefined ? undefined : await prefetch.take(epochKey(keys.prefix, key));
+          if (turn.tries > 1 || read === undefined || String(read ?? "0") !== turn.epoch)
+            prefetch.stale(ctx.update.update_id);
+        },
       }),
     );
   }

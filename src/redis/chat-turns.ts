@@ -31,6 +31,12 @@ export interface ChatTurns {
 export interface HeldTurn {
   /** False when the wait ran out (`maxWaitMs`): the update goes on without the turn. */
   held: boolean;
+  /**
+   * The chat's epoch when the turn was taken: how many turns were released before (as Redis holds
+   * it, "0" for none). A read of the chat's state made before the take holds only if it saw the
+   * same epoch (nobody finished an update in between): see `epochKey`.
+   */
+  epoch: string;
   /** How many polls it took (1: the turn was free at once). */
   tries: number;
   release(): Promise<void>;
@@ -47,10 +53,13 @@ export interface ChatTurnSettings {
   maxWaitMs?: number;
 }
 
-/** KEYS: queue, alive, turn. ARGV: update id, token, lease ms, alive ms. 1: taken, 0: wait. */
-const takeTurn = luaScript<"queue" | "alive" | "turn", number>(
+/**
+ * KEYS: queue, alive, turn, epoch. ARGV: update id, token, lease ms, alive ms. The epoch when
+ * taken, or false (nil): wait.
+ */
+const takeTurn = luaScript<"queue" | "alive" | "turn" | "epoch", string | null>(
   "raTakeChatTurn",
-  ["queue", "alive", "turn"],
+  ["queue", "alive", "turn", "epoch"],
   `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -69,25 +78,38 @@ for i = 1, 50 do
   redis.call('ZREM', KEYS[1], head)
   redis.call('HDEL', KEYS[2], head)
 end
-if head ~= id then return 0 end
+if head ~= id then return false end
 local holder = redis.call('GET', KEYS[3])
-if holder and holder ~= ARGV[2] then return 0 end
+if holder and holder ~= ARGV[2] then return false end
 redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
+return redis.call('GET', KEYS[4]) or '0'
+`,
+);
+
+/**
+ * KEYS: queue, alive, turn, epoch. ARGV: update id, token, epoch ttl ms. Leaves the queue and frees
+ * our turn; a turn freed moves the epoch on (the chat's state may have changed).
+ */
+const leaveTurn = luaScript<"queue" | "alive" | "turn" | "epoch", number>(
+  "raLeaveChatTurn",
+  ["queue", "alive", "turn", "epoch"],
+  `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+if redis.call('GET', KEYS[3]) ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[3])
+redis.call('INCR', KEYS[4])
+redis.call('PEXPIRE', KEYS[4], ARGV[3])
 return 1
 `,
 );
 
-/** KEYS: queue, alive, turn. ARGV: update id, token. Leaves the queue and frees our turn. */
-const leaveTurn = luaScript<"queue" | "alive" | "turn", number>(
-  "raLeaveChatTurn",
-  ["queue", "alive", "turn"],
-  `
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('HDEL', KEYS[2], ARGV[1])
-if redis.call('GET', KEYS[3]) == ARGV[2] then return redis.call('DEL', KEYS[3]) end
-return 0
-`,
-);
+/** The key whose value a read of the chat's state takes along, to compare with `HeldTurn.epoch`. */
+export const epochKey = (prefix: string, chat: string): string =>
+  keyspace(prefix).chatTurn(chat).epoch;
+
+/** The epoch outlives by far any read it is compared with (an expired one starts again at "0"). */
+const EPOCH_TTL_MS = 24 * 3600 * 1000;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -121,9 +143,12 @@ export function redisChatTurns(
       const giveUpAt = Date.now() + maxWaitMs;
       let tries = 0;
       let held = false;
+      let epoch = "";
       for (;;) {
         tries++;
-        held = (await takeTurn.run(redis, keys, updateId, token, leaseMs, aliveMs)) === 1;
+        const taken = await takeTurn.run(redis, keys, updateId, token, leaseMs, aliveMs);
+        held = taken !== null;
+        epoch = taken ?? "";
         if (held || Date.now() > giveUpAt || opts.signal?.aborted) break;
         await sleep(Math.min(pollMs, 10 * tries), opts.signal);
       }
@@ -136,12 +161,13 @@ export function redisChatTurns(
       let released = false;
       return {
         held,
+        epoch,
         tries,
         async release() {
           if (released) return;
           released = true;
           clearInterval(renewal);
-          await leaveTurn.run(redis, keys, updateId, token);
+          await leaveTurn.run(redis, keys, updateId, token, EPOCH_TTL_MS);
         },
       };
     },

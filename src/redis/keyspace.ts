@@ -148,6 +148,8 @@ export function keyspace(prefix: string) {
       queue: `${prefix}{chat:${chat}}:turns`,
       alive: `${prefix}{chat:${chat}}:alive`,
       turn: `${prefix}{chat:${chat}}:turn`,
+      /** Turns released so far: what a read of the chat's state before its turn compares. */
+      epoch: `${prefix}{chat:${chat}}:epoch`,
     }),
     /** grammY session key prefix (the chat id follows). */
     sessionPrefix: `${prefix}session:`,

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { redisChatTurns } from "../../src/redis/chat-turns.ts";
+import { epochKey, redisChatTurns } from "../../src/redis/chat-turns.ts";
 import { testRedis } from "../support/redis.ts";
 import { waitUntil } from "../support/wait.ts";
 
@@ -79,6 +79,21 @@ describe("chat turns in Redis", () => {
     await turn.release();
   });
 
+  it("moves the chat's epoch on each turn released, so a read made before a take can tell it is stale", async () => {
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const epoch = () => t.redis.get(epochKey(t.prefix, "c5"));
+    const one = await a.take("c5", 50);
+    expect(one.epoch).toBe("0");
+    // Read before the next take (as the prefetch does), then a turn ends in between.
+    const before = await epoch();
+    await one.release();
+    const two = await a.take("c5", 51);
+    expect(two.epoch).toBe("1");
+    expect(String(before ?? "0")).not.toBe(two.epoch);
+    await two.release();
+    expect(await epoch()).toBe("2");
+  });
+
   it("gives up waiting after maxWaitMs (held false) and leaves the queue", async () => {
     const a = redisChatTurns(t.connect(), t.prefix, { ...FAST, leaseMs: 5_000 });
     const b = redisChatTurns(t.connect(), t.prefix, { ...FAST, maxWaitMs: 200 });
@@ -86,6 +101,8 @@ describe("chat turns in Redis", () => {
     const late = await b.take("c4", 41);
     expect(late.held).toBe(false);
     await late.release();
+    // A wait that ran out frees nothing and moves no epoch.
+    expect(await t.redis.get(epochKey(t.prefix, "c4"))).toBeNull();
     expect(await t.redis.zscore(`${t.prefix}{chat:c4}:turns`, "41")).toBeNull();
     // The holder's turn is untouched by the waiter's release.
     expect(await t.redis.exists(`${t.prefix}{chat:c4}:turn`)).toBe(1);
