@@ -36,6 +36,19 @@ function holdAnswer(taps: ApiTap[], chatId: number, text: RegExp) {
   };
 }
 
+/**
+ * The number of webhook deliveries so far, once every update sent is delivered (an update's
+ * delivery ends a moment after its answer shows in the chat).
+ */
+async function deliveriesNow(pair: InstancePair): Promise<number> {
+  await waitUntil(
+    () => Number(pair.emu.emulator.webhookInfo().pending_update_count) === 0,
+    "every update delivered",
+    { timeoutMs: 15_000, intervalMs: 20 },
+  );
+  return pair.emu.emulator.stats().webhookDeliveries;
+}
+
 /** Waits until the emulator has delivered `n` more webhook updates than `before`. */
 async function delivered(pair: InstancePair, before: number, n: number): Promise<void> {
   await waitUntil(
@@ -58,7 +71,7 @@ describe("two instances on one Redis: one chat's updates in order", () => {
     await u.say("9851695301", /Operator for/);
     // The tap's answer ("How much?") is held at whichever instance handles the tap.
     const hold = holdAnswer(pair.taps, u.id, /How much/);
-    const before = pair.emu.emulator.stats().webhookDeliveries;
+    const before = await deliveriesNow(pair);
     u.press(/detected/);
     await hold.reached;
     const typed = u.emu.sendText(u.id, "200");
@@ -83,7 +96,7 @@ describe("two instances on one Redis: one chat's updates in order", () => {
     expect(data).toBeDefined();
     // The receipt's answer is held: the first tap is in the handling when the second arrives.
     const hold = holdAnswer(pair.taps, u.id, /^🧾 Order/);
-    const before = pair.emu.emulator.stats().webhookDeliveries;
+    const before = await deliveriesNow(pair);
     u.emu.pressButton(u.id, confirm.id, data ?? "");
     await hold.reached;
     u.emu.pressButton(u.id, confirm.id, data ?? "", { force: true });
@@ -140,7 +153,7 @@ describe("two instances on one Redis: a cash-in confirmed at both", () => {
     const data = confirm.inlineKeyboard?.flat().find((b) => b.text === "✅ Confirm")?.callback_data;
     expect(data).toBeDefined();
     const hold = holdAnswer(pair.taps, AGENT, /Cash-in done/);
-    const before = pair.emu.emulator.stats().webhookDeliveries;
+    const before = await deliveriesNow(pair);
     agent.emu.pressButton(AGENT, confirm.id, data ?? "");
     await hold.reached;
     agent.emu.pressButton(AGENT, confirm.id, data ?? "", { force: true });
