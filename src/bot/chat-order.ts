@@ -1,6 +1,7 @@
 import type { Context, MiddlewareFn } from "grammy";
 import type { Logger } from "../logger.ts";
-import type { ChatTurns, HeldTurn } from "../redis/chat-turns.ts";
+import { type ChatTurns, epochKey, type HeldTurn } from "../redis/chat-turns.ts";
+import type { Prefetch } from "./prefetch.ts";
 
 /**
  * A chat's updates one at a time, in update_id order, across every instance (redis/chat-turns.ts):
@@ -42,5 +43,24 @@ export function chatOrder<C extends Context>(
           ),
         );
     }
+  };
+}
+
+/**
+ * `onTaken` for a bot whose session and conversation state are read early (prefetch.ts, which
+ * must read `epochKey` of the chat with them): the early read holds only if the turn was free at
+ * once and no turn of the chat ended between the read and the take (same epoch); else it is
+ * dropped and the adapters read Redis.
+ */
+export function dropStaleReads<C extends Context>(
+  prefetch: Prefetch,
+  prefix: string,
+  chatOf: (ctx: C) => string | undefined,
+): (ctx: C, turn: HeldTurn) => Promise<void> {
+  return async (ctx, turn) => {
+    const chat = chatOf(ctx);
+    const read = chat === undefined ? undefined : await prefetch.take(epochKey(prefix, chat));
+    if (turn.tries > 1 || read === undefined || String(read ?? "0") !== turn.epoch)
+      prefetch.stale(ctx.update.update_id);
   };
 }

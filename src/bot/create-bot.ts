@@ -21,7 +21,7 @@ import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
 import { orderGate } from "./access.ts";
-import { chatOrder } from "./chat-order.ts";
+import { chatOrder, dropStaleReads } from "./chat-order.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { decodeConversation, deflatedRedisStorage } from "./conversation-storage.ts";
@@ -175,14 +175,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
       chatOrder(redisChatTurns(opts.redis, opts.redisPrefix, opts.chatTurns), chatKey, {
         logger: deps.logger,
         // The early read holds only if no turn of the chat ended between it and this take.
-        onTaken: async (ctx, turn) => {
-          if (!prefetch) return;
-          const key = chatKey(ctx);
-          const read =
-            key === undefined ? undefined : await prefetch.take(epochKey(keys.prefix, key));
-          if (turn.tries > 1 || read === undefined || String(read ?? "0") !== turn.epoch)
-            prefetch.stale(ctx.update.update_id);
-        },
+        ...(prefetch ? { onTaken: dropStaleReads(prefetch, keys.prefix, chatKey) } : {}),
       }),
     );
   }
