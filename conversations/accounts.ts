@@ -73,6 +73,19 @@ async function push(
   });
 }
 
+/**
+ * Whether `side` of transfer `id` is still to be told (the first ask only, across instances): a
+ * Confirm handled again after the instance that told died, or taken at two instances, says it once.
+ */
+async function firstNotice(
+  conversation: FlowConversation,
+  accounts: Accounts,
+  id: string,
+  side: "by" | "party",
+): Promise<boolean> {
+  return conversation.external(() => accounts.firstNotice(id, side));
+}
+
 /** Confirm (or Cancel, which the loop handles) as one button. */
 async function confirm(flow: Flow, text: string): Promise<void> {
   await flow.choose(text, [{ label: flow.t("common-confirm"), value: "yes" }], { columns: 1 });
@@ -153,21 +166,25 @@ export function cashInConversation(deps: BotDeps) {
       await flow.reply(refused ?? t("accounts-failed"));
       return;
     }
-    await flow.reply(
-      t("cashin-done", {
-        amount: money(t, amount),
-        phone: customer.phone,
-        balance: money(t, r.debitAfter.availablePaisa),
-        ref: id,
-      }),
-    );
-    await push(conversation, deps, customer.userId, t, (theirs) =>
-      theirs("cashin-received", {
-        amount: money(theirs, amount),
-        balance: money(theirs, r.creditAfter.availablePaisa),
-        ref: id,
-      }),
-    );
+    if (await firstNotice(conversation, accounts, id, "by")) {
+      await flow.reply(
+        t("cashin-done", {
+          amount: money(t, amount),
+          phone: customer.phone,
+          balance: money(t, r.debitAfter.availablePaisa),
+          ref: id,
+        }),
+      );
+    }
+    if (await firstNotice(conversation, accounts, id, "party")) {
+      await push(conversation, deps, customer.userId, t, (theirs) =>
+        theirs("cashin-received", {
+          amount: money(theirs, amount),
+          balance: money(theirs, r.creditAfter.availablePaisa),
+          ref: id,
+        }),
+      );
+    }
   };
 }
 
@@ -221,21 +238,25 @@ export function creditConversation(deps: BotDeps) {
       return;
     }
     const balance = (lt: Translate) => money(lt, r.creditAfter.availablePaisa);
-    await flow.reply(
-      t("credit-done", {
-        agent: agentText,
-        amount: money(t, amount),
-        balance: balance(t),
-        ref: id,
-      }),
-    );
-    await push(conversation, deps, agentId, t, (theirs) =>
-      theirs("credit-received", {
-        amount: money(theirs, amount),
-        balance: balance(theirs),
-        ref: id,
-      }),
-    );
+    if (await firstNotice(conversation, accounts, id, "by")) {
+      await flow.reply(
+        t("credit-done", {
+          agent: agentText,
+          amount: money(t, amount),
+          balance: balance(t),
+          ref: id,
+        }),
+      );
+    }
+    if (await firstNotice(conversation, accounts, id, "party")) {
+      await push(conversation, deps, agentId, t, (theirs) =>
+        theirs("credit-received", {
+          amount: money(theirs, amount),
+          balance: balance(theirs),
+          ref: id,
+        }),
+      );
+    }
   };
 }
 
@@ -318,9 +339,16 @@ export function reverseConversation(deps: BotDeps) {
       }
       return;
     }
-    await flow.reply(t("reverse-done", { amount, from: names.from, to: names.to, rev: revId }));
-    if (original.partyUserId !== undefined && original.partyUserId > 0) {
-      await push(conversation, deps, original.partyUserId, t, (theirs) =>
+    if (await firstNotice(conversation, accounts, revId, "by")) {
+      await flow.reply(t("reverse-done", { amount, from: names.from, to: names.to, rev: revId }));
+    }
+    const party = original.partyUserId;
+    if (
+      party !== undefined &&
+      party > 0 &&
+      (await firstNotice(conversation, accounts, revId, "party"))
+    ) {
+      await push(conversation, deps, party, t, (theirs) =>
         theirs("reverse-notice", {
           amount: money(theirs, original.amountPaisa),
           ref: original.id,

@@ -120,6 +120,8 @@ export function createAccounts(opts: {
     userByPhone: (phone: Phone) => store.userByPhone(phone),
     phoneOf: (userId: number) => store.phoneOf(userId),
     receipt: (id: string) => store.receipt(id),
+    /** True the first time only: whether `side` is still to be told of transfer `id`. */
+    firstNotice: (id: string, side: "by" | "party") => store.firstNotice(id, side),
     setLocale: (userId: number, locale: string) => store.setLocale(userId, locale),
     localeOf: (userId: number) => store.localeOf(userId),
     balanceOf: (acc: AccountId) => ledger.balance(acc),

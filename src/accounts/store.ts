@@ -53,12 +53,19 @@ export interface AccountsStore {
   /** Keeps the first receipt of an id (a replay writes nothing new). */
   putReceipt(r: Receipt): Promise<void>;
   receipt(id: string): Promise<Receipt | null>;
+  /**
+   * True the first time it is asked for (transfer id, side), false ever after: who says "done" or
+   * "Rs N was added" for a transfer. A Confirm handled again (an instance died after telling, and
+   * Telegram sent the update to another) finds it said and stays quiet.
+   */
+  firstNotice(id: string, side: string): Promise<boolean>;
 }
 
 export function createMemoryAccounts(): AccountsStore {
   const phones = new Map<string, number>();
   const users = new Map<number, Phone>();
   const receipts = new Map<string, Receipt>();
+  const told = new Set<string>();
   const locales = new Map<number, string>();
   return {
     async register(userId, phone) {
@@ -83,6 +90,12 @@ export function createMemoryAccounts(): AccountsStore {
     },
     async putReceipt(r) {
       if (!receipts.has(r.id)) receipts.set(r.id, receiptSchema.parse(r));
+    },
+    async firstNotice(id, side) {
+      const key = `${id}:${side}`;
+      if (told.has(key)) return false;
+      told.add(key);
+      return true;
     },
     async receipt(id) {
       return receipts.get(id) ?? null;
@@ -136,6 +149,9 @@ export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }
     },
     async putReceipt(r) {
       await redis.hsetnx(k.accountReceipts, r.id, JSON.stringify(receiptSchema.parse(r)));
+    },
+    async firstNotice(id, side) {
+      return (await redis.hsetnx(k.accountNotices, `${id}:${side}`, "1")) === 1;
     },
     async receipt(id) {
       const raw = await redis.hget(k.accountReceipts, id);

@@ -16,10 +16,12 @@ import {
   session,
 } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
+import { type ChatTurnSettings, epochKey, redisChatTurns } from "../redis/chat-turns.ts";
 import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
 import { orderGate } from "./access.ts";
+import { chatOrder, dropStaleReads } from "./chat-order.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { decodeConversation, deflatedRedisStorage } from "./conversation-storage.ts";
@@ -50,6 +52,7 @@ import type { BotFlows } from "./flows.ts";
 import { LOCALES, translator } from "./i18n.ts";
 import { readingPrefetched, redisPrefetch } from "./prefetch.ts";
 import { skipUnchangedWrites } from "./session-storage.ts";
+import { staleCallbackAnswers } from "./stale-callback.ts";
 
 export interface CreateBotOptions {
   token: string;
@@ -69,6 +72,8 @@ export interface CreateBotOptions {
   flows: BotFlows;
   /** Buttons under /balance (features/balance.ts): the seam of another way to add money. */
   balanceButtons?: BalanceButtons;
+  /** The chat's turn across instances (redis/chat-turns.ts); defaults there. */
+  chatTurns?: ChatTurnSettings;
 }
 
 const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
@@ -132,13 +137,15 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   const retryPolicy = () =>
     boundedRetry(apiPolicy, opts.onApiAnswer ? { onAnswer: opts.onApiAnswer } : {});
   bot.api.config.use(retryPolicy());
+  bot.api.config.use(staleCallbackAnswers);
 
   const { sessionStorage, conversationStorage, prefetch } = storages(opts);
   const keys = keyspace(opts.redisPrefix);
 
   // First, so that no error leaves the middleware stack in any transport (error-boundary.ts).
   bot.use(errorBoundary({ logger: deps.logger, i18n: deps.i18n }));
-  // Per-chat order, also under @grammyjs/runner's concurrent processing.
+  // Per-chat order within this process, also under @grammyjs/runner's concurrent processing
+  // (across instances: the chat's turn, below).
   bot.use(sequentialize(chatKey));
   // The session and conversation reads go out with the update's claim, in one round trip;
   // they are used only when the claim is taken at once (prefetch.ts).
@@ -146,7 +153,13 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     bot.use(
       prefetch.middleware((ctx) => {
         const key = chatKey(ctx);
-        return key === undefined ? [] : [keys.sessionPrefix + key, keys.conversationPrefix + key];
+        return key === undefined
+          ? []
+          : [
+              keys.sessionPrefix + key,
+              keys.conversationPrefix + key,
+              ...(opts.redis ? [epochKey(keys.prefix, key)] : []),
+            ];
       }),
     );
   }
@@ -156,6 +169,17 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   bot.use(
     dropRedelivered(prefetch ? prefetch.gate(claims) : claims, { settles: isPermanentFailure }),
   );
+  // Per-chat order across instances (sequentialize above holds it within this one): the chat's
+  // turn in Redis, taken in update_id order and held until the update's state is saved.
+  if (opts.redis) {
+    bot.use(
+      chatOrder(redisChatTurns(opts.redis, opts.redisPrefix, opts.chatTurns), chatKey, {
+        logger: deps.logger,
+        // The early read holds only if no turn of the chat ended between it and this take.
+        ...(prefetch ? { onTaken: dropStaleReads(prefetch, keys.prefix, chatKey) } : {}),
+      }),
+    );
+  }
   bot.use(
     session({
       initial: initialSession,
@@ -181,6 +205,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
       plugins: [
         async (ctx, next) => {
           ctx.api.config.use(retryPolicy());
+          ctx.api.config.use(staleCallbackAnswers);
           await next();
         },
       ],

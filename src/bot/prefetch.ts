@@ -16,7 +16,8 @@ import type { UpdateClaims } from "./dedupe.ts";
  *
  * A value read here is only handed to a read of the same key by the same update: the entries
  * are dropped when the update is done (whether or not a plugin asked for them), and updates of
- * one chat run one after another (sequentialize, before this). An adapter read that finds no
+ * one chat run one after another (sequentialize before this, and the chat's turn across instances
+ * after it, which calls `stale` when it had to wait). An adapter read that finds no
  * entry (a key not prefetched, a second read, a read that failed) goes to Redis as before.
  */
 export interface Prefetch {
@@ -25,6 +26,8 @@ export interface Prefetch {
   middleware<C extends Context>(keysOf: (ctx: C) => string[]): MiddlewareFn<C>;
   /** `claims`, dropping an update's early read when its claim was not taken at the first try. */
   gate(claims: UpdateClaims): UpdateClaims;
+  /** Drops the update's early read: it had to wait (for its chat's turn, chat-order.ts). */
+  stale(updateId: number): void;
 }
 
 interface Batch {
@@ -71,6 +74,10 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
           if (byUpdate.get(id) === batch) byUpdate.delete(id);
         }
       };
+    },
+    stale(updateId) {
+      const batch = byUpdate.get(updateId);
+      if (batch) batch.usable = false;
     },
     gate(claims) {
       return {

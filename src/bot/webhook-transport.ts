@@ -20,7 +20,8 @@ export interface TelegramWebhookOptions {
  * by default throws after 10 s; Hono then answered 500 and Telegram redelivered the update while
  * the first run was still executing. Here the answer goes out when the update is handled or after
  * `answerWithinMs`, whichever is first (onTimeout "return"), and the handling goes on in the
- * background: sequentialize keeps one chat's updates in order in this process, and the update claim
+ * background: the chat's turn (chat-order.ts) keeps one chat's updates in order in this process and
+ * across instances (the next update, sent once this one was answered, waits), and the update claim
  * (dedupe.ts) keeps its lease renewed until the handling ends, so a redelivery of the same update
  * (to this or another instance) waits for it and is then ignored. A fast update is still answered
  * only once it is done, so an instance that dies mid-update is covered by Telegram's redelivery.

@@ -16,7 +16,8 @@
  *    all of it: sharding it means per-slot open sets, outboxes and sub-ledgers (README "Redis
  *    Cluster").
  *  - `{user:U}`: one user's spend limits (the reserve script); `{pace}`: the send pacer's buckets;
- *    `{idle}`: the idle deadlines; `{accounts}`: the phone registry (the register script).
+ *    `{idle}`: the idle deadlines; `{accounts}`: the phone registry (the register script);
+ *    `{chat:C}`: one chat's turn across instances (queue, waiters, lease: redis/chat-turns.ts).
  *  - single keys, spread over the cluster by their own names: sessions, conversation state, the
  *    flood counters, update claims, sent markers (with the sending locks), leases, the reference
  *    counter as it was (only read, to seed the one in `{money}`).
@@ -122,6 +123,8 @@ export function keyspace(prefix: string) {
     accountUsers: `${accounts}:users`,
     /** Hash: ledger transfer id -> receipt JSON (cash-ins, agent credits, reversals). */
     accountReceipts: `${accounts}:receipts`,
+    /** Hash: "<transfer id>:<side>" -> 1 once that side was told of the transfer (accounts/store.ts). */
+    accountNotices: `${accounts}:notices`,
     /** Hash: Telegram user id -> the language their pushes go in (register, /language). */
     accountLocales: `${accounts}:locales`,
 
@@ -139,6 +142,17 @@ export function keyspace(prefix: string) {
     saved: (userId: number) => `${user(userId)}:saved`,
     /** Lease, then done mark, of one Telegram update id. */
     update: (updateId: number) => `${prefix}update:${updateId}`,
+    /**
+     * One chat's turn across instances (redis/chat-turns.ts), one slot per chat (`{chat:C}`): the
+     * queue (sorted set of waiting update ids), their waiters' liveness (hash) and the turn (lease).
+     */
+    chatTurn: (chat: string) => ({
+      queue: `${prefix}{chat:${chat}}:turns`,
+      alive: `${prefix}{chat:${chat}}:alive`,
+      turn: `${prefix}{chat:${chat}}:turn`,
+      /** Turns released so far: what a read of the chat's state before its turn compares. */
+      epoch: `${prefix}{chat:${chat}}:epoch`,
+    }),
     /** grammY session key prefix (the chat id follows). */
     sessionPrefix: `${prefix}session:`,
     /** Conversations v2 state key prefix (the chat id follows). */

@@ -231,6 +231,15 @@ async function placeConfirmed(
 async function receiptAndSubmit(s: FlowScope, order: Order): Promise<Order> {
   const { conversation, ctx, deps } = s;
   try {
+    // The order already has its receipt: this Confirm runs again (an instance died after showing
+    // it, and Telegram sent the update to another). A second receipt would never be edited (the
+    // order names one) and would say "processing" for good; the first one is edited when the
+    // order moves, so nothing new is sent. An order placed but not yet submitted is submitted.
+    if (order.receiptMessageId !== undefined) {
+      return await conversation.external(() =>
+        deps.orders.submit(order.reference, { known: order }),
+      );
+    }
     const receipt = await ctx.reply(receiptText(s.t, { ...order, status: "submitting" }));
     // The receipt is remembered with the submitting mark, on the order just placed (no read).
     const submitted = await conversation.external(() =>

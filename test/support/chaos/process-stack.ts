@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll } from "vitest";
 import {
+  type BotApiEmulatorOptions,
   type RunningEmulator,
   startBotApiEmulatorServer,
 } from "../../../dev/playground/emulator/index.ts";
@@ -51,6 +52,8 @@ export function useProcessStack(
   ) =>
     | Omit<ProviderServerOptions, "token" | "logs">
     | Promise<Omit<ProviderServerOptions, "token" | "logs">>,
+  /** The emulator's own options (e.g. webhook retries that outlast a restart of the instances). */
+  emulator: Omit<BotApiEmulatorOptions, "token"> = {},
 ): ProcessStack {
   const secrets = chaosSecrets();
   const logs = new LogCapture();
@@ -77,7 +80,7 @@ export function useProcessStack(
   };
   const stack = lateParts<ProcessStack>("process stack", parts);
   beforeAll(async () => {
-    parts.emu = await startBotApiEmulatorServer({ token: secrets.botToken });
+    parts.emu = await startBotApiEmulatorServer({ token: secrets.botToken, ...emulator });
     parts.provider = await startProviderServer({
       token: secrets.providerToken,
       logs,

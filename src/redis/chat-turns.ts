@@ -1,0 +1,175 @@
+import { randomUUID } from "node:crypto";
+import type { RedisClient } from "./connection.ts";
+import { keyspace } from "./keyspace.ts";
+import { extendIfHeld, luaScript } from "./scripts.ts";
+
+/**
+ * One chat's updates one at a time and in update_id order, across every instance on one Redis.
+ *
+ * grammY's sequentialize orders a chat's updates within one process only. Behind a balancer the
+ * next update of a chat may reach another instance while the first is still being handled (the
+ * webhook is answered after a few seconds, so Telegram sends the next one): both then read the
+ * same conversation state, and a double tap gave two receipts, a quickly typed amount was read as
+ * the number. So each chat has a queue in Redis:
+ *  - a sorted set of the update ids waiting for the chat, scored by update_id (Telegram numbers a
+ *    bot's updates in the order they happened, and hands a chat's next update out only after the
+ *    previous one was answered, so every earlier update is queued before a later one arrives);
+ *  - a hash: update id -> until when its waiter is alive (each poll extends it), so a waiter whose
+ *    instance died leaves the queue by itself;
+ *  - the turn: a lease naming the update being handled, renewed while it works, so an instance that
+ *    dies mid-update frees the chat within `leaseMs`.
+ * An update takes the turn only when it is the lowest update id alive in the queue and nobody
+ * holds the turn; the decision is one script, with Redis's clock. Nothing ever waits for two
+ * chats, so there is no deadlock; a waiter gives up waiting after `maxWaitMs` (the caller decides
+ * what then).
+ */
+export interface ChatTurns {
+  /** Waits for the chat's turn; resolves with the held turn (release it!) or "timeout". */
+  take(chat: string, updateId: number, opts?: { signal?: AbortSignal }): Promise<HeldTurn>;
+}
+
+export interface HeldTurn {
+  /** False when the wait ran out (`maxWaitMs`): the update goes on without the turn. */
+  held: boolean;
+  /**
+   * The chat's epoch when the turn was taken: how many turns were released before (as Redis holds
+   * it, "0" for none). A read of the chat's state made before the take holds only if it saw the
+   * same epoch (nobody finished an update in between): see `epochKey`.
+   */
+  epoch: string;
+  /** How many polls it took (1: the turn was free at once). */
+  tries: number;
+  release(): Promise<void>;
+}
+
+export interface ChatTurnSettings {
+  /** The turn's lease; renewed every third of it while held. Default 5 s. */
+  leaseMs?: number;
+  /** A waiter not heard from for this long has left the queue. Default 5 s. */
+  aliveMs?: number;
+  /** Poll interval while waiting (first polls faster). Default 100 ms. */
+  pollMs?: number;
+  /** The longest wait for a turn. Default 120 s (an execute and its lookups, with margin). */
+  maxWaitMs?: number;
+}
+
+/**
+ * KEYS: queue, alive, turn, epoch. ARGV: update id, token, lease ms, alive ms. The epoch when
+ * taken, or false (nil): wait.
+ */
+const takeTurn = luaScript<"queue" | "alive" | "turn" | "epoch", string | null>(
+  "raTakeChatTurn",
+  ["queue", "alive", "turn", "epoch"],
+  `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local id = ARGV[1]
+redis.call('ZADD', KEYS[1], tonumber(id), id)
+redis.call('HSET', KEYS[2], id, now + tonumber(ARGV[4]))
+local keep = tonumber(ARGV[4]) * 4 + tonumber(ARGV[3])
+redis.call('PEXPIRE', KEYS[1], keep)
+redis.call('PEXPIRE', KEYS[2], keep)
+local head = id
+for i = 1, 50 do
+  head = redis.call('ZRANGE', KEYS[1], 0, 0)[1]
+  if head == id then break end
+  local alive = tonumber(redis.call('HGET', KEYS[2], head) or '0')
+  if alive > now then break end
+  redis.call('ZREM', KEYS[1], head)
+  redis.call('HDEL', KEYS[2], head)
+end
+if head ~= id then return false end
+local holder = redis.call('GET', KEYS[3])
+if holder and holder ~= ARGV[2] then return false end
+redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
+return redis.call('GET', KEYS[4]) or '0'
+`,
+);
+
+/**
+ * KEYS: queue, alive, turn, epoch. ARGV: update id, token, epoch ttl ms. Leaves the queue and frees
+ * our turn; a turn freed moves the epoch on (the chat's state may have changed).
+ */
+const leaveTurn = luaScript<"queue" | "alive" | "turn" | "epoch", number>(
+  "raLeaveChatTurn",
+  ["queue", "alive", "turn", "epoch"],
+  `
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('HDEL', KEYS[2], ARGV[1])
+if redis.call('GET', KEYS[3]) ~= ARGV[2] then return 0 end
+redis.call('DEL', KEYS[3])
+redis.call('INCR', KEYS[4])
+redis.call('PEXPIRE', KEYS[4], ARGV[3])
+return 1
+`,
+);
+
+/** The key whose value a read of the chat's state takes along, to compare with `HeldTurn.epoch`. */
+export const epochKey = (prefix: string, chat: string): string =>
+  keyspace(prefix).chatTurn(chat).epoch;
+
+/** The epoch outlives by far any read it is compared with (an expired one starts again at "0"). */
+const EPOCH_TTL_MS = 24 * 3600 * 1000;
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+
+export function redisChatTurns(
+  redis: RedisClient,
+  prefix: string,
+  s: ChatTurnSettings = {},
+): ChatTurns {
+  const leaseMs = s.leaseMs ?? 5_000;
+  const aliveMs = s.aliveMs ?? 5_000;
+  const pollMs = s.pollMs ?? 100;
+  const maxWaitMs = s.maxWaitMs ?? 120_000;
+  const instance = randomUUID();
+  const ks = keyspace(prefix);
+  return {
+    async take(chat, updateId, opts = {}) {
+      const keys = ks.chatTurn(chat);
+      // Our token names the update too: a redelivery of it elsewhere is someone else.
+      const token = `${instance}:${updateId}`;
+      const giveUpAt = Date.now() + maxWaitMs;
+      let tries = 0;
+      let held = false;
+      let epoch = "";
+      for (;;) {
+        tries++;
+        const taken = await takeTurn.run(redis, keys, updateId, token, leaseMs, aliveMs);
+        held = taken !== null;
+        epoch = taken ?? "";
+        if (held || Date.now() > giveUpAt || opts.signal?.aborted) break;
+        await sleep(Math.min(pollMs, 10 * tries), opts.signal);
+      }
+      const renewal = held
+        ? setInterval(
+            () => void extendIfHeld.run(redis, { key: keys.turn }, token, leaseMs).catch(() => {}),
+            Math.max(50, Math.floor(leaseMs / 3)),
+          )
+        : undefined;
+      let released = false;
+      return {
+        held,
+        epoch,
+        tries,
+        async release() {
+          if (released) return;
+          released = true;
+          clearInterval(renewal);
+          await leaveTurn.run(redis, keys, updateId, token, EPOCH_TTL_MS);
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,112 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { epochKey, redisChatTurns } from "../../src/redis/chat-turns.ts";
+import { testRedis } from "../support/redis.ts";
+import { waitUntil } from "../support/wait.ts";
+
+/**
+ * A chat's turn across instances on real Redis (src/redis/chat-turns.ts): one at a time, in
+ * update_id order whatever the order of arrival, free again when a holder or a waiter dies, and
+ * never a wait without end. Each "instance" is a ChatTurns of its own on a connection of its own.
+ */
+
+const t = testRedis("chat-turns");
+afterAll(() => t.cleanup());
+
+const FAST = { leaseMs: 600, aliveMs: 600, pollMs: 20 };
+
+describe("chat turns in Redis", () => {
+  it("hands the turn out one at a time, lowest update id first, whoever asked first", async () => {
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const first = await a.take("c1", 10);
+    expect(first.held).toBe(true);
+    const got: number[] = [];
+    let inside = 0;
+    let overlap = false;
+    const run = async (turns: typeof a, id: number) => {
+      const turn = await turns.take("c1", id);
+      inside++;
+      if (inside > 1) overlap = true;
+      got.push(id);
+      await new Promise((r) => setTimeout(r, 30));
+      inside--;
+      await turn.release();
+    };
+    // 12 asks before 11 (at the other instance): 11 still goes first.
+    const twelve = run(b, 12);
+    await new Promise((r) => setTimeout(r, 60));
+    const eleven = run(a, 11);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(got).toEqual([]);
+    await first.release();
+    await Promise.all([eleven, twelve]);
+    expect(got).toEqual([11, 12]);
+    expect(overlap).toBe(false);
+  });
+
+  it("frees the turn of an instance that died holding it, within the lease", async () => {
+    const dying = t.connect();
+    const a = redisChatTurns(dying, t.prefix, FAST);
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const held = await a.take("c2", 20);
+    expect(held.held).toBe(true);
+    // The process is gone: no renewal, no release.
+    dying.disconnect();
+    const next = await b.take("c2", 21);
+    expect(next.held).toBe(true);
+    expect(next.tries).toBeGreaterThan(1);
+    await next.release();
+  });
+
+  it("skips a waiter whose instance died, once it has not been heard of for its alive time", async () => {
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const dying = t.connect();
+    const gone = redisChatTurns(dying, t.prefix, FAST);
+    const c = redisChatTurns(t.connect(), t.prefix, FAST);
+    const holder = await a.take("c3", 30);
+    // 31 queues at an instance that then dies; 32 waits behind it.
+    const lost = gone.take("c3", 31).catch(() => null);
+    await waitUntil(
+      async () => (await t.redis.zscore(`${t.prefix}{chat:c3}:turns`, "31")) !== null,
+      "31 queued",
+    );
+    dying.disconnect();
+    await lost;
+    const later = c.take("c3", 32);
+    await holder.release();
+    const turn = await later;
+    expect(turn.held).toBe(true);
+    await turn.release();
+  });
+
+  it("moves the chat's epoch on each turn released, so a read made before a take can tell it is stale", async () => {
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const epoch = () => t.redis.get(epochKey(t.prefix, "c5"));
+    const one = await a.take("c5", 50);
+    expect(one.epoch).toBe("0");
+    // Read before the next take (as the prefetch does), then a turn ends in between.
+    const before = await epoch();
+    await one.release();
+    const two = await a.take("c5", 51);
+    expect(two.epoch).toBe("1");
+    expect(String(before ?? "0")).not.toBe(two.epoch);
+    await two.release();
+    expect(await epoch()).toBe("2");
+  });
+
+  it("gives up waiting after maxWaitMs (held false) and leaves the queue", async () => {
+    const a = redisChatTurns(t.connect(), t.prefix, { ...FAST, leaseMs: 5_000 });
+    const b = redisChatTurns(t.connect(), t.prefix, { ...FAST, maxWaitMs: 200 });
+    const holder = await a.take("c4", 40);
+    const late = await b.take("c4", 41);
+    expect(late.held).toBe(false);
+    await late.release();
+    // A wait that ran out frees nothing and moves no epoch.
+    expect(await t.redis.get(epochKey(t.prefix, "c4"))).toBeNull();
+    expect(await t.redis.zscore(`${t.prefix}{chat:c4}:turns`, "41")).toBeNull();
+    // The holder's turn is untouched by the waiter's release.
+    expect(await t.redis.exists(`${t.prefix}{chat:c4}:turn`)).toBe(1);
+    await holder.release();
+    expect(await t.redis.exists(`${t.prefix}{chat:c4}:turn`)).toBe(0);
+  });
+});
