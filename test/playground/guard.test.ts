@@ -157,6 +157,20 @@ describe("the playground's API is the developer's alone", () => {
       });
       expect(res.status, host).toBe(200);
     }
+    // A form posted by our own page under Referrer-Policy: no-referrer: Origin "null", and the
+    // browser's Sec-Fetch-Site says same-origin (a foreign page's "null" says cross-site).
+    const opaque = await say("/start opaque", {
+      "content-type": "application/json",
+      origin: "null",
+      "sec-fetch-site": "same-origin",
+    });
+    expect(opaque.status).toBe(200);
+    const foreignOpaque = await say("/credit", {
+      "content-type": "application/json",
+      origin: "null",
+      "sec-fetch-site": "cross-site",
+    });
+    expect(foreignOpaque.status).toBe(403);
     const script = await say("/start script", { "content-type": "application/json" });
     expect(script.status).toBe(200);
     expect(adminSaid("/start script")).toBe(true);

@@ -44,11 +44,12 @@ export function playgroundGuard(opts: PlaygroundGuardOptions = {}): MiddlewareHa
     if (!hostAllowed(host, ownPort(c, opts), opts.public === true, extra))
       return c.json({ error: "this Host is not the playground's" }, 403);
     const origin = c.req.header("origin");
-    if (origin !== undefined && !sameOrigin(origin, host))
+    const fetchSite = c.req.header("sec-fetch-site");
+    if (origin !== undefined && !sameOrigin(origin, host, fetchSite))
       return c.json({ error: "requests from another origin are refused" }, 403);
     // A link followed from elsewhere (a GET navigation) is fine; a write from elsewhere is not.
     const safe = c.req.method === "GET" || c.req.method === "HEAD";
-    if (!safe && c.req.header("sec-fetch-site") === "cross-site")
+    if (!safe && fetchSite === "cross-site")
       return c.json({ error: "requests from another site are refused" }, 403);
     if (
       opts.requireJson !== false &&
@@ -87,7 +88,10 @@ function hostAllowed(
   return port !== undefined && parts.port === port && isLoopbackHost(parts.name);
 }
 
-function sameOrigin(origin: string, host: string): boolean {
+function sameOrigin(origin: string, host: string, fetchSite: string | undefined): boolean {
+  // A form posted by a page served with `Referrer-Policy: no-referrer` (our secure headers) says
+  // Origin "null"; the browser's own Sec-Fetch-Site, which no page can set, tells it is our page.
+  if (origin === "null" && fetchSite === "same-origin") return true;
   try {
     const u = new URL(origin);
     return (u.protocol === "http:" || u.protocol === "https:") && u.host.toLowerCase() === host;
