@@ -24,14 +24,16 @@ export function chatOrder<C extends Context>(
     const chat = chatOf(ctx);
     if (chat === undefined) return next();
     const turn = await turns.take(chat, ctx.update.update_id);
-    await opts.onTaken?.(ctx, turn);
     if (!turn.held) {
       opts.logger.warn(
         { chat, updateId: ctx.update.update_id },
         "the chat's turn was not free in time: handled out of turn",
       );
     }
+    // Released whatever happens once taken: a held turn is renewed until released, so one left
+    // behind would block the chat for good (every later update waiting maxWaitMs).
     try {
+      await opts.onTaken?.(ctx, turn);
       await next();
     } finally {
       await turn

@@ -79,3 +79,27 @@ describe("the chat's turn and the early read", () => {
     expect(seen).toEqual({ step: "number" });
   });
 });
+
+describe("the chat's turn when the early-read check fails", () => {
+  const t = testRedis("chat-order-fail");
+  afterAll(() => t.cleanup());
+  const logger = createLogger({ level: "silent" });
+
+  it("releases the turn, so the chat's next update takes it at once", async () => {
+    const chat = "79";
+    const turns = redisChatTurns(t.redis, t.prefix, { maxWaitMs: 2_000 });
+    const first = { update: { update_id: 1 } } as Context;
+    await expect(
+      chatOrder(turns, () => chat, {
+        logger,
+        onTaken: async () => {
+          throw new Error("read failed");
+        },
+      })(first, async () => {}),
+    ).rejects.toThrow("read failed");
+    const next = await turns.take(chat, 2);
+    await next.release();
+    expect(next.held).toBe(true);
+    expect(next.tries).toBe(1);
+  });
+});
