@@ -66,13 +66,20 @@ const HELD_WHY: Record<string, string> = {
   merchant: "another order id",
 };
 
-/** The admins' alert for a held top-up: what was asked, what the gateway says, why, what to do. */
-function heldAlert(t: TopUpNotice["topUp"]): string[] {
+/** What was asked, what the gateway's lookup reports, and why it was held (also /topups' list). */
+export function heldFacts(t: TopUpNotice["topUp"]): [string, string] {
   const h = t.held;
-  const lines = [
-    `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} is HELD: nothing was credited.`,
+  return [
     `Asked ${formatRupees(t.amountPaisa)}; the ${t.gateway} lookup reports ${formatRupees(h?.reportedPaisa ?? 0)}${h?.currency ? ` ${h.currency}` : ""}${h?.purchaseOrderId ? ` for order ${h.purchaseOrderId}` : ""} (txn ${h?.transactionId ?? "-"}).`,
     `Why: ${(h?.reasons ?? []).map((r) => HELD_WHY[r] ?? r).join("; ")}.`,
+  ];
+}
+
+/** The admins' alert for a held top-up: what was asked, what the gateway says, why, what to do. */
+function heldAlert(t: TopUpNotice["topUp"]): string[] {
+  const lines = [
+    `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} is HELD: nothing was credited.`,
+    ...heldFacts(t),
     `Decide with /topups: credit what was asked, credit what was paid (within the caps), or reject (a refund is made in ${t.gateway}'s merchant dashboard: the bot cannot refund).`,
   ];
   return lines;

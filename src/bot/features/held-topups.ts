@@ -3,6 +3,7 @@ import { formatRupees } from "../../money.ts";
 import type { HeldDecision, TopUp } from "../../topup/index.ts";
 import type { BotContext } from "../context.ts";
 import { type BotDeps, roleOf } from "../deps.ts";
+import { heldFacts } from "../topup-render.ts";
 
 /**
  * /topups (admins): the top-ups held because the gateway's lookup did not match what was initiated
@@ -23,12 +24,9 @@ const DECISION: Record<string, HeldDecision> = {
 const LIST_MAX = 20;
 
 export function heldTopUpText(t: TopUp): string {
-  const h = t.held;
-  return [
-    `Held top-up ${t.paymentId} (${t.gateway}), user ${t.userId}.`,
-    `Asked ${formatRupees(t.amountPaisa)}; the lookup reports ${formatRupees(h?.reportedPaisa ?? 0)}${h?.currency ? ` ${h.currency}` : ""}${h?.purchaseOrderId ? ` for order ${h.purchaseOrderId}` : ""}, txn ${h?.transactionId ?? "-"}.`,
-    `Held because: ${(h?.reasons ?? []).join(", ")}.`,
-  ].join("\n");
+  return [`Held top-up ${t.paymentId} (${t.gateway}), user ${t.userId}.`, ...heldFacts(t)].join(
+    "\n",
+  );
 }
 
 function buttons(t: TopUp): InlineKeyboard {
