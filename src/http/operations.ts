@@ -83,8 +83,11 @@ async function openOrders(src: OperationsSources): Promise<NonNullable<Snapshot[
 
 async function topUpsOpen(t: NonNullable<OperationsSources["topUps"]>) {
   const byGateway = new Map<string, Map<string, number>>();
-  for (const [gateway, id] of await t.due(Number.MAX_SAFE_INTEGER, TOPUP_SCAN_MAX)) {
-    const status = (await t.get(gateway, id))?.status;
+  const due = await t.due(Number.MAX_SAFE_INTEGER, TOPUP_SCAN_MAX);
+  // Read together, not one round trip after the other (up to TOPUP_SCAN_MAX each scrape).
+  const read = await Promise.all(due.map(([gateway, id]) => t.get(gateway, id)));
+  for (const [i, [gateway]] of due.entries()) {
+    const status = read[i]?.status;
     if (!status || !(OPEN_TOPUP as readonly string[]).includes(status)) continue;
     const counts = byGateway.get(gateway) ?? new Map<string, number>();
     counts.set(status, (counts.get(status) ?? 0) + 1);
