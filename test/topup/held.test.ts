@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import type { TopUp } from "../../src/topup/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { useTopUpSystem } from "../support/topup-system.ts";
 import { sleep, waitUntil } from "../support/wait.ts";
 
 /**
@@ -20,43 +20,16 @@ describe.each([
   ["memory", false],
   ["redis", true],
 ])("held top-ups (%s)", (_name, redis) => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem({
-      redis,
-      env: {
-        ACCESS_MODE: "prepaid",
-        TOPUP_LOOKUP_INTERVAL_MS: "150",
-        // The refund watch's lookups of credited top-ups stay out of these tests' window.
-        TOPUP_REFUND_CHECK_MS: "3600000",
-        TOPUP_MAX_AMOUNT: "5000",
-        TOPUP_DAILY_CAP: "8000",
-      },
-    });
+  const sys = useTopUpSystem(redis, {
+    // The refund watch's lookups of credited top-ups stay out of these tests' window.
+    TOPUP_REFUND_CHECK_MS: "3600000",
   });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
-
-  const topUps = () => ts.system.topUps!;
-  const khalti = () => ts.system.khalti!;
-  const ledger = () => ts.system.ledger;
-  const balance = async (userId: number) =>
-    (await ledger().balance(account.customer(userId))).availablePaisa;
-  const entries = async (paymentId: string) =>
-    (await ledger().journal()).entries.filter((e) => e.id.includes(paymentId));
+  const { topUps, khalti, ledger, balance, entries, pushes, start, open } = sys;
   const lookups = (t: TopUp) => khalti().payment(t.paymentId)!.lookups;
-  const pushes = (userId: number) => ts.user(userId).botTexts();
   const status = async (t: TopUp) => (await topUps().get(t.paymentId))?.status;
 
-  async function start(userId: number, rupees: number, locale = "en"): Promise<TopUp> {
-    ts.user(userId);
-    const r = await topUps().start({ userId, chatId: userId, locale, amountPaisa: rupees * 100 });
-    if (!r.ok) throw new Error(`start refused: ${JSON.stringify(r)}`);
-    return r.topUp;
-  }
   async function pay(t: TopUp, action: "pay" | "cancel" = "pay"): Promise<string> {
-    const res = await fetch(`${ts.system.url}/khalti/pay/${t.paymentId}/${action}`, {
+    const res = await fetch(`${sys.ts().system.url}/khalti/pay/${t.paymentId}/${action}`, {
       method: "POST",
       redirect: "manual",
     });
@@ -65,11 +38,7 @@ describe.each([
     if (!back) throw new Error(`no redirect (${res.status})`);
     return back;
   }
-  async function open(url: string) {
-    const res = await fetch(url);
-    return { status: res.status, html: await res.text() };
-  }
-  const returnPage = (t: TopUp) => `${ts.system.url}/pay/khalti/return?pidx=${t.paymentId}`;
+  const returnPage = (t: TopUp) => `${sys.ts().system.url}/pay/khalti/return?pidx=${t.paymentId}`;
 
   it("Rs 100 asked, the lookup says Rs 50,000: held, nothing credited, the customer told, the admins alerted", async () => {
     const t = await start(901, 100);
@@ -96,7 +65,8 @@ describe.each([
     expect(pushes(901).join("\n")).not.toContain("Rs 50,000 added");
     await waitUntil(
       () =>
-        ts
+        sys
+          .ts()
           .user(ADMIN)
           .botTexts()
           .some(
@@ -121,9 +91,12 @@ describe.each([
     khalti().misreport(t.paymentId, { totalAmount: 15_000 });
     await open(await pay(t));
     expect(await status(t)).toBe("held");
-    const admin = ts.user(ADMIN);
+    const admin = sys.ts().user(ADMIN);
     // A customer cannot see or decide held top-ups.
-    await ts.user(902).say("/topups", /for admins/);
+    await sys
+      .ts()
+      .user(902)
+      .say("/topups", /for admins/);
     await admin.say("/topups", (m) => m.text.includes(`Held top-up ${t.paymentId}`));
     // Paid Rs 150, asked Rs 140: the admin credits what was asked (the rest is refunded at Khalti).
     await admin.tap("Credit Rs 140 (asked)", (m) => m.text.includes(`${t.paymentId}: Credited`));
@@ -167,7 +140,7 @@ describe.each([
       ok: false,
       reason: "currency",
     });
-    const admin = ts.user(ADMIN);
+    const admin = sys.ts().user(ADMIN);
     await admin.say("/topups", (m) => m.text.includes(`Held top-up ${t.paymentId}`));
     await admin.tap("Reject (refund at the gateway)", (m) =>
       m.text.includes(`${t.paymentId}: Rejected by you`),
@@ -198,7 +171,8 @@ describe.each([
     );
     await waitUntil(
       () =>
-        ts
+        sys
+          .ts()
           .user(ADMIN)
           .botTexts()
           .some((p) => p.includes(`top-up ${t.paymentId}`) && p.includes("another order id")),
@@ -212,7 +186,7 @@ describe.each([
       topUps().start({ userId: 905, chatId: 905, locale: "en", amountPaisa: 500_000 }),
       topUps().start({ userId: 905, chatId: 905, locale: "en", amountPaisa: 500_000 }),
     ]);
-    ts.user(905);
+    sys.ts().user(905);
     if (!a.ok || !b.ok) throw new Error("both starts were meant to pass the initiation check");
     await open(await pay(a.topUp));
     await open(await pay(b.topUp));

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { STANDIN_SECRET_KEY } from "../../dev/khalti/index.ts";
 import { account } from "../../src/ledger/index.ts";
 import type { TopUp } from "../../src/topup/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { useTopUpSystem } from "../support/topup-system.ts";
 import { sleep, waitUntil } from "../support/wait.ts";
 
 /**
@@ -17,65 +17,29 @@ describe.each([
   ["memory", false],
   ["redis", true],
 ])("top-ups through Khalti (%s)", (_name, redis) => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem({
-      redis,
-      env: {
-        ACCESS_MODE: "prepaid",
-        TOPUP_LOOKUP_INTERVAL_MS: "150",
-        TOPUP_REFUND_CHECK_MS: "150",
-        TOPUP_MAX_AMOUNT: "5000",
-        TOPUP_DAILY_CAP: "8000",
-      },
-    });
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
+  const sys = useTopUpSystem(redis, { TOPUP_REFUND_CHECK_MS: "150" });
+  const { topUps, khalti, ledger, balance, entries: topUpEntries, pushes, start, open } = sys;
 
-  const topUps = () => ts.system.topUps!;
-  const khalti = () => ts.system.khalti!;
-  const ledger = () => ts.system.ledger;
-  const balance = async (userId: number) =>
-    (await ledger().balance(account.customer(userId))).availablePaisa;
-  const topUpEntries = async (paymentId: string) =>
-    (await ledger().journal()).entries.filter((e) => e.id.includes(paymentId));
-
-  async function start(userId: number, rupees: number): Promise<TopUp> {
-    ts.user(userId);
-    const r = await topUps().start({
-      userId,
-      chatId: userId,
-      locale: "en",
-      amountPaisa: rupees * 100,
-    });
-    if (!r.ok) throw new Error(`start refused: ${JSON.stringify(r)}`);
-    return r.topUp;
-  }
   /** The payer's browser on the stand-in's page: the redirect it gets, if any. */
   async function act(t: TopUp, action: "pay" | "cancel" | "pending"): Promise<string | null> {
-    const res = await fetch(`${ts.system.url}/khalti/pay/${t.paymentId}/${action}`, {
+    const res = await fetch(`${sys.ts().system.url}/khalti/pay/${t.paymentId}/${action}`, {
       method: "POST",
       redirect: "manual",
     });
     await res.text();
     return res.status === 302 ? res.headers.get("location") : null;
   }
-  async function open(url: string) {
-    const res = await fetch(url);
-    return { status: res.status, html: await res.text() };
-  }
-  const pushes = (userId: number) => ts.user(userId).botTexts();
 
   it("pays, redirects, confirms by lookup and credits what Khalti reports, with the push", async () => {
     const t = await start(801, 500);
-    expect(t.paymentUrl).toBe(`${ts.system.url}/khalti/pay?pidx=${t.paymentId}`);
+    expect(t.paymentUrl).toBe(`${sys.ts().system.url}/khalti/pay?pidx=${t.paymentId}`);
     const page = await open(t.paymentUrl);
     expect(page.html).toContain("Rs 500.00");
     const back = await act(t, "pay");
     expect(back).toMatch(
-      new RegExp(`^${ts.system.url}/pay/khalti/return\\?pidx=${t.paymentId}&status=Completed`),
+      new RegExp(
+        `^${sys.ts().system.url}/pay/khalti/return\\?pidx=${t.paymentId}&status=Completed`,
+      ),
     );
     const ret = await open(back!);
     expect(ret.status).toBe(200);
@@ -111,15 +75,15 @@ describe.each([
   it("a forged redirect (status=Completed, any pidx) credits nothing", async () => {
     const t = await start(802, 300);
     const forgedReal = await open(
-      `${ts.system.url}/pay/khalti/return?pidx=${t.paymentId}&status=Completed&amount=30000&transaction_id=FAKE`,
+      `${sys.ts().system.url}/pay/khalti/return?pidx=${t.paymentId}&status=Completed&amount=30000&transaction_id=FAKE`,
     );
     expect(forgedReal.html).toContain("Confirming payment");
     const forgedUnknown = await open(
-      `${ts.system.url}/pay/khalti/return?pidx=AAAAAAAAAAAAAAAAAAAAAA&status=Completed&total_amount=99900`,
+      `${sys.ts().system.url}/pay/khalti/return?pidx=AAAAAAAAAAAAAAAAAAAAAA&status=Completed&total_amount=99900`,
     );
     expect(forgedUnknown.status).toBe(200);
     expect(forgedUnknown.html).toContain("Payment not completed");
-    const malformed = await open(`${ts.system.url}/pay/khalti/return?status=Completed`);
+    const malformed = await open(`${sys.ts().system.url}/pay/khalti/return?status=Completed`);
     expect(malformed.status).toBe(400);
     await sleep(400); // reconciler passes too
     expect(await balance(802)).toBe(0);
@@ -227,7 +191,7 @@ describe.each([
       () => pushes(808).some((p) => p.includes("Khalti refunded your payment of Rs 400")),
       "the refund push",
     );
-    const admin = ts.user(3001);
+    const admin = sys.ts().user(3001);
     await waitUntil(
       () => admin.botTexts().some((p) => p.includes(`top-up ${t.paymentId} refunded`)),
       "the admin alert",
@@ -257,7 +221,8 @@ describe.each([
     expect(await balance(809)).toBe(0);
     await waitUntil(
       () =>
-        ts
+        sys
+          .ts()
           .user(3001)
           .botTexts()
           .some((p) => p.includes("short by Rs 200")),
@@ -288,16 +253,16 @@ describe.each([
     const t = await start(811, 50);
     const pages = [
       await open(t.paymentUrl),
-      await open(`${ts.system.url}/pay/khalti/return?pidx=${t.paymentId}`),
+      await open(`${sys.ts().system.url}/pay/khalti/return?pidx=${t.paymentId}`),
     ];
     for (const p of pages) expect(p.html).not.toContain(STANDIN_SECRET_KEY);
-    expect(ts.logs.join("")).not.toContain(STANDIN_SECRET_KEY);
+    expect(sys.ts().logs.join("")).not.toContain(STANDIN_SECRET_KEY);
     // Nor any chat message: the customers' pushes and the admin's alerts.
     const chats = [801, 802, 803, 804, 805, 806, 807, 808, 809, 3001].flatMap((id) =>
-      ts.user(id).botTexts(),
+      sys.ts().user(id).botTexts(),
     );
     expect(chats.length).toBeGreaterThan(8);
     for (const text of chats) expect(text).not.toContain(STANDIN_SECRET_KEY);
-    expect(ts.logs.length).toBeGreaterThan(10);
+    expect(sys.ts().logs.length).toBeGreaterThan(10);
   });
 });
