@@ -2,15 +2,12 @@ import type { Api } from "grammy";
 import { Registry } from "prom-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { LostAnswer } from "../../dev/playground/emulator/core.ts";
-import {
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../../dev/playground/emulator/index.ts";
-import { createNotifierApi } from "../../src/notify/api.ts";
+import type { RunningEmulator } from "../../dev/playground/emulator/index.ts";
 import { createNotifier } from "../../src/notify/notifier.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { createOrders, type OrdersProvider } from "../../src/orders/service.ts";
+import { createOrders } from "../../src/orders/service.ts";
+import { noProvider, notifierEmulator } from "../support/notify.ts";
 import { mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
@@ -25,27 +22,16 @@ import { mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 const LOST = 6;
 
-const noProvider: OrdersProvider = {
-  async execute(req) {
-    return { kind: "unknown", referenceNo: req.referenceNo, reason: "timeout", detail: "" };
-  },
-  async statusByReference() {
-    throw new Error("unused");
-  },
-};
-
 let em: RunningEmulator;
 let api: Api;
 let nextUser = 77_000;
 
 beforeAll(async () => {
-  em = await startBotApiEmulatorServer();
   // The default policy's attempts (3): a blind retry of the lost send is what this test counts.
-  api = createNotifierApi("123:lost-answer", {
-    apiRoot: em.apiRoot,
+  ({ em, api } = await notifierEmulator("123:lost-answer", {
     timeoutMs: 2_000,
     maxDelaySeconds: 0.1,
-  });
+  }));
 });
 afterAll(async () => {
   await em.close();

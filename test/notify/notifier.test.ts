@@ -1,10 +1,6 @@
 import type { Api } from "grammy";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  type RunningEmulator,
-  startBotApiEmulatorServer,
-} from "../../dev/playground/emulator/index.ts";
-import { createNotifierApi } from "../../src/notify/api.ts";
+import type { RunningEmulator } from "../../dev/playground/emulator/index.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
 import { createNotifier, type NotifierApi } from "../../src/notify/notifier.ts";
 import type { NotificationQueue } from "../../src/notify/queue.ts";
@@ -13,32 +9,22 @@ import { defaultRender } from "../../src/notify/render.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { notificationKey } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { createOrders, type OrdersProvider } from "../../src/orders/service.ts";
+import { createOrders } from "../../src/orders/service.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
+import { noProvider, notifierEmulator } from "../support/notify.ts";
 import { mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 /** The notifier against the Bot API emulator over HTTP (and fakes where a failure must be exact). */
-
-const noProvider: OrdersProvider = {
-  async execute(req) {
-    return { kind: "unknown", referenceNo: req.referenceNo, reason: "timeout", detail: "" };
-  },
-  async statusByReference() {
-    throw new Error("unused");
-  },
-};
 
 let em: RunningEmulator;
 let api: Api;
 let nextUser = 500;
 
 beforeAll(async () => {
-  em = await startBotApiEmulatorServer();
-  api = createNotifierApi("123:notifier-test", {
-    apiRoot: em.apiRoot,
+  ({ em, api } = await notifierEmulator("123:notifier-test", {
     maxRetryAttempts: 1,
     maxDelaySeconds: 1,
-  });
+  }));
 });
 afterAll(async () => {
   await em.close();

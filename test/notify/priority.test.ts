@@ -17,7 +17,8 @@ import type { NotificationQueue } from "../../src/notify/queue.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { createOrders, type OrdersProvider } from "../../src/orders/service.ts";
+import { createOrders } from "../../src/orders/service.ts";
+import { noProvider } from "../support/notify.ts";
 import { mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
@@ -26,15 +27,6 @@ import { mobileInput, testRedis, waitUntil } from "../support/orders.ts";
  * The pushes never wait behind an edit; every receipt still ends showing its latest state, edited
  * once with only the newest text; no 429.
  */
-
-const noProvider: OrdersProvider = {
-  async execute(req) {
-    return { kind: "unknown", referenceNo: req.referenceNo, reason: "timeout", detail: "" };
-  },
-  async statusByReference() {
-    throw new Error("unused");
-  },
-};
 
 /** 5 messages a second, burst 3: two of them kept for pushes (edits need an idle bucket). */
 const PACING: PacerLimitsInput = {
