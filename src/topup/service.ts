@@ -280,7 +280,9 @@ export function createTopUps(opts: TopUpsOptions) {
    */
   async function alertHeld(t: TopUp): Promise<TopUp> {
     if (t.status !== "held" || t.heldAlerted) return t;
-    await alertAdmins(t, "held");
+    // Not recorded as alerted unless it went out: the reconciler tries again (an admin who had it
+    // already may get it twice, which beats none hearing of money held).
+    if (!(await alertAdmins(t, "held"))) return t;
     let cur: TopUp | null = t;
     for (let round = 0; round < MAX_ROUNDS && cur?.status === "held"; round++) {
       const flagged: TopUp = { ...cur, heldAlerted: true };
@@ -291,14 +293,16 @@ export function createTopUps(opts: TopUpsOptions) {
     return cur ?? t;
   }
 
-  async function alertAdmins(t: TopUp, reason: AlertReason): Promise<void> {
+  /** True when every admin's alert was handed over. */
+  async function alertAdmins(t: TopUp, reason: AlertReason): Promise<boolean> {
+    let all = true;
     for (const chatId of opts.adminChatIds) {
-      await opts
-        .notify({ chatId, audience: "admin", reason, topUp: t })
-        .catch((err) =>
-          logger.warn({ err: String(err), topUp: t.id }, "top-up admin alert failed"),
-        );
+      await opts.notify({ chatId, audience: "admin", reason, topUp: t }).catch((err) => {
+        all = false;
+        logger.warn({ err: String(err), topUp: t.id }, "top-up admin alert failed");
+      });
     }
+    return all;
   }
 
   /**
