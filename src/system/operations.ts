@@ -9,8 +9,8 @@ import type { Stores } from "./stores.ts";
 
 /**
  * The operator's view of one process: the gauges of src/http/operations.ts on the process's
- * registry, and readiness's two checks beyond liveness (the bot started; the aggregator answered
- * lately). `started()` is called once the bot takes updates.
+ * registry, and readiness's checks beyond liveness (the bot started; the aggregator answered
+ * lately, reported only). `started()` is called once the bot takes updates.
  */
 export function watchOperations(
   base: Base,
@@ -26,7 +26,9 @@ export function watchOperations(
   let botStarted = false;
   const readiness: HealthCheck[] = [
     { name: "bot", check: async () => botStarted },
-    { name: "provider", check: () => provider.answering() },
+    // Reported, not deciding: the aggregator is shared by every instance, so its outage would take
+    // them all out of the balancer at once, with the webhooks, /balance and /status they still serve.
+    { name: "provider", check: () => provider.answering(), critical: false },
   ];
   base.readiness.push(...readiness);
   const k = keyspace(base.config.redis.prefix);
