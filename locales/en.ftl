@@ -495,7 +495,7 @@ saved-deleted = Deleted { $entry }.
 
 # --- h-topup: held top-ups (issue 25) ---
 topup-held = Your payment of { $amount } is being checked by our team before it is added to your balance. Nothing is lost: we will message you here when it is done.
-topup-rejected = Our team could not add your payment of { $amount } to your balance; nothing was added. Any money taken is returned to you through Khalti.
+topup-rejected = Our team could not add your payment of { $amount } to your balance; nothing was added. If money was taken from your Khalti account, the shop refunds it through Khalti; ask the shop if it has not arrived.
 cmd-topups = Held top-ups: decide
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---

@@ -64,7 +64,15 @@ export type DecideResult =
   | { ok: true; topUp: TopUp }
   | {
       ok: false;
-      reason: "unknown" | "not_held" | "paid_less" | "above_cap" | "currency" | "ledger_refused";
+      reason:
+        | "unknown"
+        | "not_held"
+        | "paid_less"
+        | "above_cap"
+        | "currency"
+        | "ledger_refused"
+        | "gateway_disagrees"
+        | "gateway_unavailable";
     };
 
 export type StartResult =
@@ -363,6 +371,10 @@ export function createTopUps(opts: TopUpsOptions) {
 
   /** An admin's decision on a held top-up (state.ts `decide`), booked like any credit: one step. */
   async function decide(paymentId: string, d: Decision, adminId: number): Promise<DecideResult> {
+    if (d !== "reject") {
+      const asked = await stillPaid(paymentId);
+      if (asked !== "paid") return { ok: false, reason: asked };
+    }
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const current = await store.get(gateway.name, paymentId);
       if (!current) return { ok: false, reason: "unknown" };
@@ -389,6 +401,41 @@ export function createTopUps(opts: TopUpsOptions) {
       return { ok: true, topUp: (await store.get(gateway.name, paymentId)) ?? stored };
     }
     throw new Error(`top-up ${paymentId}: too many concurrent writers`);
+  }
+
+  /**
+   * Before an admin's credit, the gateway is asked once more: a payment refunded or reversed at the
+   * gateway since it was held (the refund watch ends) must not be credited on the strength of an
+   * old answer. It must still say Completed, unrefunded, with the figure the top-up was held on.
+   */
+  async function stillPaid(
+    paymentId: string,
+  ): Promise<"paid" | "unknown" | "not_held" | "gateway_disagrees" | "gateway_unavailable"> {
+    const held = await store.get(gateway.name, paymentId);
+    if (!held) return "unknown";
+    if (held.status !== "held" || !held.held) return "not_held";
+    let answer: Lookup;
+    try {
+      answer = await gateway.lookup(held.paymentId);
+    } catch (err) {
+      logger.warn({ topUp: held.id, err: String(err) }, "held top-up: the gateway did not answer");
+      return "gateway_unavailable";
+    }
+    const same =
+      answer.status === "completed" &&
+      !answer.refunded &&
+      answer.totalPaisa === held.held.reportedPaisa;
+    if (same) return "paid";
+    logger.warn(
+      {
+        topUp: held.id,
+        status: answer.status,
+        refunded: answer.refunded,
+        totalPaisa: answer.totalPaisa,
+      },
+      "held top-up: the gateway's answer changed, not credited",
+    );
+    return "gateway_disagrees";
   }
 
   /** One reconciler pass: everything due is looked up (or pushed) again. */

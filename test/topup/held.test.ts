@@ -123,6 +123,28 @@ describe.each([
     await expectBooksBalanced(ledger());
   });
 
+  it("an admin's credit asks the gateway once more: a payment refunded since it was held is not credited", async () => {
+    const t = await start(904, 130);
+    khalti().misreport(t.paymentId, { totalAmount: 15_000 });
+    await open(await pay(t));
+    expect(await status(t)).toBe("held");
+    // Refunded at Khalti after it was held (the refund watch is not looking at held top-ups).
+    khalti().refund(t.paymentId);
+    const before = lookups(t);
+    expect(await topUps().decide(t.paymentId, "credit_initiated", ADMIN)).toEqual({
+      ok: false,
+      reason: "gateway_disagrees",
+    });
+    expect(lookups(t)).toBe(before + 1);
+    expect(await status(t)).toBe("held");
+    expect(await balance(904)).toBe(0);
+    expect(await entries(t.paymentId)).toHaveLength(0);
+    // Rejecting needs no lookup: nothing is credited.
+    expect(await topUps().decide(t.paymentId, "reject", ADMIN)).toMatchObject({ ok: true });
+    expect(lookups(t)).toBe(before + 1);
+    await expectBooksBalanced(ledger());
+  });
+
   it("another currency: held; what was paid cannot be credited; the admin rejects and the customer is told (Nepali)", async () => {
     const t = await start(903, 120, "ne");
     khalti().misreport(t.paymentId, { currency: "INR" });
@@ -149,7 +171,7 @@ describe.each([
     expect(await balance(903)).toBe(0);
     expect(await entries(t.paymentId)).toHaveLength(0);
     await waitUntil(
-      () => pushes(903).some((p) => p.includes("खल्तीमार्फत तपाईंलाई फिर्ता")),
+      () => pushes(903).some((p) => p.includes("पसलले खल्तीमार्फत फिर्ता गर्छ")),
       "the rejection notice",
     );
     expect((await open(returnPage(t))).html).toContain("Payment not added");

@@ -46,6 +46,9 @@ const REFUSED: Record<string, string> = {
   above_cap: "Above TOPUP_MAX_AMOUNT or what TOPUP_DAILY_CAP leaves today: not credited.",
   currency: "Paid in another currency: credit what was asked or reject.",
   ledger_refused: "The books refused the credit (see the alert): nothing was written.",
+  gateway_disagrees:
+    "The gateway no longer reports this payment as completed with that amount (refunded or changed): not credited.",
+  gateway_unavailable: "The gateway did not answer: nothing credited; try again later.",
 };
 
 export function heldTopUps(deps: BotDeps): Composer<BotContext> {
