@@ -12,6 +12,42 @@ import {
   sendOnceSignal,
 } from "../../src/telegram/api.ts";
 
+/** A Bot API that accepts connections and never answers; every socket it took is counted. */
+async function withSilentBotApi(run: (port: number, sockets: Socket[]) => Promise<void>) {
+  const sockets: Socket[] = [];
+  const silent = createServer((s) => sockets.push(s));
+  await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+  try {
+    await run((silent.address() as { port: number }).port, sockets);
+  } finally {
+    for (const s of sockets) s.destroy();
+    await new Promise((r) => silent.close(r));
+  }
+}
+
+/** A loopback port nobody listens on: every connection is refused. */
+async function closedPort(): Promise<number> {
+  const closed = createServer();
+  await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+  const port = (closed.address() as { port: number }).port;
+  await new Promise((r) => closed.close(r));
+  return port;
+}
+
+const apiAt = (port: number, maxRetryAttempts: number) =>
+  createNotifierApi("42:send-lock", {
+    apiRoot: `http://127.0.0.1:${port}`,
+    timeoutMs: 200,
+    maxRetryAttempts,
+    maxDelaySeconds: 0.1,
+  });
+
+const failureOf = (call: Promise<unknown>) =>
+  call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+
 /**
  * The notifier's send lock outlives any Bot API call it guards: calls are bounded, and a lock
  * shorter than the bound is refused, so an outage can never end in a second push of the same
@@ -19,85 +55,33 @@ import {
  */
 describe("Bot API calls are bounded and the send lock outlives them", () => {
   it("a sendMessage to a Bot API that never answers gives up after its attempts", async () => {
-    const sockets: Socket[] = [];
-    const silent = createServer((s) => sockets.push(s));
-    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
-    const port = (silent.address() as { port: number }).port;
-    try {
-      const api = createNotifierApi("42:send-lock", {
-        apiRoot: `http://127.0.0.1:${port}`,
-        timeoutMs: 200,
-        maxRetryAttempts: 1,
-        maxDelaySeconds: 0.1,
-      });
-      const err = await api.sendMessage(1, "hello").then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    await withSilentBotApi(async (port, sockets) => {
+      const err = await failureOf(apiAt(port, 1).sendMessage(1, "hello"));
       expect(err).toBeInstanceOf(HttpError);
       expect((err as Error).message).toMatch(/timed out after 200 ms \(attempt 2 of 2\)/);
       expect(sockets).toHaveLength(2);
-    } finally {
-      for (const s of sockets) s.destroy();
-      await new Promise((r) => silent.close(r));
-    }
+    });
   });
 
   it("a send-once call whose answer never comes is not sent again, and may have arrived", async () => {
-    const sockets: Socket[] = [];
-    const silent = createServer((s) => sockets.push(s));
-    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
-    const port = (silent.address() as { port: number }).port;
-    try {
-      const api = createNotifierApi("42:send-lock", {
-        apiRoot: `http://127.0.0.1:${port}`,
-        timeoutMs: 200,
-        maxRetryAttempts: 2,
-        maxDelaySeconds: 0.1,
-      });
-      const err = await api.sendMessage(1, "hello", undefined, sendOnceSignal()).then(
-        () => undefined,
-        (e: unknown) => e,
-      );
+    await withSilentBotApi(async (port, sockets) => {
+      const api = apiAt(port, 2);
+      const err = await failureOf(api.sendMessage(1, "hello", undefined, sendOnceSignal()));
       expect((err as Error).message).toMatch(/attempt 1 of 3; not repeated: it may have arrived/);
       expect(mayHaveArrived(err)).toBe(true);
       expect(sockets).toHaveLength(1); // before: 3 requests, each of which Telegram may carry out
-    } finally {
-      for (const s of sockets) s.destroy();
-      await new Promise((r) => silent.close(r));
-    }
+    });
   });
 
   it("a send-once call that could not connect is retried: it never reached the Bot API", async () => {
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
-    const port = (closed.address() as { port: number }).port;
-    await new Promise((r) => closed.close(r));
-    const api = createNotifierApi("42:send-lock", {
-      apiRoot: `http://127.0.0.1:${port}`,
-      timeoutMs: 200,
-      maxRetryAttempts: 2,
-      maxDelaySeconds: 0.1,
-    });
-    const err = await api.sendMessage(1, "hello", undefined, sendOnceSignal()).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const api = apiAt(await closedPort(), 2);
+    const err = await failureOf(api.sendMessage(1, "hello", undefined, sendOnceSignal()));
     expect((err as Error).message).toMatch(/attempt 3 of 3\)/);
     expect(mayHaveArrived(err)).toBe(false);
   });
 
   it("a network error is retried a bounded number of times, not forever", async () => {
-    const closed = createServer();
-    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
-    const port = (closed.address() as { port: number }).port;
-    await new Promise((r) => closed.close(r));
-    const api = createNotifierApi("42:send-lock", {
-      apiRoot: `http://127.0.0.1:${port}`,
-      timeoutMs: 200,
-      maxRetryAttempts: 2,
-      maxDelaySeconds: 0.1,
-    });
+    const api = apiAt(await closedPort(), 2);
     await expect(api.sendMessage(1, "hello")).rejects.toThrow(/attempt 3 of 3/);
   });
 

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
-import { type Books, createBooks, createRedisCrossings } from "../../src/books/index.ts";
+import type { Books } from "../../src/books/index.ts";
 import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import { createRedisLease } from "../../src/orders/lease.ts";
 import { isFinal } from "../../src/orders/model.ts";
@@ -11,6 +11,7 @@ import { createOrders, type Orders } from "../../src/orders/service.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
 import { createWebhookRoutes, type WebhookRoutes } from "../../src/webhook/routes.ts";
+import { booksOnRedis } from "../support/books.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { mobileInput, serveFetch, testRedis, waitUntil } from "../support/orders.ts";
 import { seeded } from "../support/wait.ts";
@@ -143,16 +144,7 @@ describe("the books' float after any fault sequence", () => {
       notFoundGraceMs: 2_500,
       adminChatIds: [],
     });
-    books = createBooks(
-      {
-        ledger,
-        orders: store,
-        walletBalance: async () => ({ creditAvailablePaisa: sandbox.balance(TOKEN) }),
-        crossings: createRedisCrossings(r.redis, r.prefix),
-        now: Date.now,
-      },
-      { tolerancePaisa: 0 },
-    );
+    books = booksOnRedis(r.redis, r.prefix, () => sandbox.balance(TOKEN));
     expect((await books.report()).float.driftPaisa).toBe(0);
   });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
-import { type Books, createBooks, createRedisCrossings } from "../../src/books/index.ts";
+import type { Books } from "../../src/books/index.ts";
 import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import { createRedisLease } from "../../src/orders/lease.ts";
 import { isFinal } from "../../src/orders/model.ts";
@@ -8,6 +8,7 @@ import { createReconciler } from "../../src/orders/reconciler.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders, type Orders } from "../../src/orders/service.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
+import { booksOnRedis } from "../support/books.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { mobileInput, serveFetch, testRedis, waitUntil } from "../support/orders.ts";
 
@@ -48,16 +49,7 @@ describe("an execute answer lost after the aggregator committed", () => {
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
     orders = createOrders({ store, provider: client });
-    books = createBooks(
-      {
-        ledger,
-        orders: store,
-        walletBalance: async () => ({ creditAvailablePaisa: sandbox.balance(TOKEN) }),
-        crossings: createRedisCrossings(r.redis, r.prefix),
-        now: Date.now,
-      },
-      { tolerancePaisa: 0 },
-    );
+    books = booksOnRedis(r.redis, r.prefix, () => sandbox.balance(TOKEN));
     // The opening float is booked from the aggregator's figure before any order.
     expect((await books.report()).float.driftPaisa).toBe(0);
   });

@@ -1,8 +1,7 @@
 import type { Redis } from "ioredis";
 import { expect } from "vitest";
-import { type Books, createBooks, createRedisCrossings } from "../../../src/books/index.ts";
-import { createRedisLedger } from "../../../src/ledger/index.ts";
-import { createRedisOrderStore } from "../../../src/orders/redis-store.ts";
+import type { Books } from "../../../src/books/index.ts";
+import { booksOnRedis } from "../books.ts";
 
 /**
  * The books as an admin reads them (GET /books), computed from the product's Redis by the test
@@ -11,17 +10,7 @@ import { createRedisOrderStore } from "../../../src/orders/redis-store.ts";
  * final: the journal balances, no debit is unknown, and the drift is 0.
  */
 export function chaosBooks(redis: Redis, prefix: string, wallet: () => number) {
-  const ledger = createRedisLedger({ redis, prefix });
-  const books = createBooks(
-    {
-      ledger,
-      orders: createRedisOrderStore({ redis, prefix }),
-      walletBalance: async () => ({ creditAvailablePaisa: wallet() }),
-      crossings: createRedisCrossings(redis, prefix),
-      now: Date.now,
-    },
-    { tolerancePaisa: 0 },
-  );
+  const books = booksOnRedis(redis, prefix, wallet);
   return {
     anchor: () => expectAnchored(books),
     expectNoDrift: () => expectNoDrift(books),
