@@ -1,7 +1,23 @@
+import { orderGate } from "../src/bot/access.ts";
 import type { BotDeps } from "../src/bot/deps.ts";
+import type { BotFeatures, FlowBuilder } from "../src/bot/features.ts";
+import type { AnyCategoryModule } from "../src/categories/index.ts";
+import { balanceAside } from "./balance/aside.ts";
+import { type BalanceButtons, balance } from "./balance/command.ts";
+import { books } from "./books/command.ts";
+import { cancel } from "./cancel/command.ts";
+import { cashIn } from "./cash/command.ts";
+import {
+  cashInConversation,
+  creditConversation,
+  reverseConversation,
+} from "./cash/conversations.ts";
+import { helpAside } from "./help/aside.ts";
+import { help } from "./help/command.ts";
+import { historyAside } from "./history/aside.ts";
+import { history } from "./history/command.ts";
 import {
   ADD_MONEY_FLOW,
-  type BotFlows,
   CASHIN_FLOW,
   CREDIT_FLOW,
   REPEAT_FLOW,
@@ -9,33 +25,85 @@ import {
   SAVE_NAME_FLOW,
   SAVED_FLOW,
   STATUS_FLOW,
-} from "../src/bot/flows.ts";
-import type { AnyCategoryModule } from "../src/categories/index.ts";
-import { cashInConversation, creditConversation, reverseConversation } from "./accounts.ts";
-import { addMoneyConversation } from "./add-money.ts";
-import { repeatConversation } from "./repeat.ts";
-import { savedConversation, saveNameConversation } from "./saved.ts";
-import { statusConversation } from "./status.ts";
+} from "./ids.ts";
+import { languageAside } from "./language/aside.ts";
+import { language } from "./language/command.ts";
+import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
+import { register } from "./register/command.ts";
+import { repeatConversation } from "./repeat/conversation.ts";
+import { saved } from "./saved/command.ts";
+import { savedConversation, saveNameConversation } from "./saved/conversation.ts";
+import { start } from "./start/command.ts";
+import { status } from "./status/command.ts";
+import { statusConversation } from "./status/conversation.ts";
+import { addMoneyConversation } from "./top-up/add-money.ts";
+import { addMoney, addMoneyButton } from "./top-up/add-money-command.ts";
+import { heldTopUps } from "./top-up/held-command.ts";
+
+export { registerCommands } from "./commands.ts";
+export { topUpNoticeText } from "./top-up/notices.ts";
 
 /**
- * Every conversation the bot runs: one per category module (its menu button enters it) and those
- * entered by commands and buttons: /status, the repeat of /history, /cashin, /credit, /reverse,
- * /saved and "Save as…" under a success push.
+ * Every feature of the chat, for the composition root to hand to `createBot`: one conversation
+ * per category module (its menu button enters it), those entered by commands and buttons
+ * (/status, the repeat of /history, /addmoney, /cashin, /credit, /reverse, /saved and "Save as…"
+ * under a success push), the commands in the order they are tried, and the asides a flow answers
+ * in place.
  */
-export function botFlows(deps: BotDeps, categories: readonly AnyCategoryModule[]): BotFlows {
+export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModule[]): BotFeatures {
   return {
-    conversations: {
-      ...Object.fromEntries(categories.map((c) => [c.id, c.conversation(deps)])),
-      [STATUS_FLOW]: statusConversation(deps),
-      [REPEAT_FLOW]: repeatConversation(deps, categories),
-      [ADD_MONEY_FLOW]: addMoneyConversation(deps),
-      [CASHIN_FLOW]: cashInConversation(deps),
-      [CREDIT_FLOW]: creditConversation(deps),
-      [REVERSE_FLOW]: reverseConversation(deps),
-      [SAVED_FLOW]: savedConversation(deps, categories),
-      [SAVE_NAME_FLOW]: saveNameConversation(deps),
-    },
-    menu: categories.map((c) => ({ conversation: c.id, labelKey: c.menu.labelKey })),
-    offered: (id) => deps.catalog.offersCategory(id),
+    conversations: conversationsOf(deps, categories),
+    composers: commandsOf(deps, categories),
+    asides: [helpAside, historyAside, balanceAside, languageAside],
   };
+}
+
+function conversationsOf(
+  deps: BotDeps,
+  categories: readonly AnyCategoryModule[],
+): Record<string, FlowBuilder> {
+  return {
+    ...Object.fromEntries(categories.map((c) => [c.id, c.conversation(deps)])),
+    [STATUS_FLOW]: statusConversation(deps),
+    [REPEAT_FLOW]: repeatConversation(deps, categories),
+    [ADD_MONEY_FLOW]: addMoneyConversation(deps),
+    [CASHIN_FLOW]: cashInConversation(deps),
+    [CREDIT_FLOW]: creditConversation(deps),
+    [REVERSE_FLOW]: reverseConversation(deps),
+    [SAVED_FLOW]: savedConversation(deps, categories),
+    [SAVE_NAME_FLOW]: saveNameConversation(deps),
+  };
+}
+
+/** The commands and buttons, in this order (the engine puts the group notice and Leave first). */
+function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
+  const entries: MenuEntry[] = categories.map((c) => ({
+    conversation: c.id,
+    labelKey: c.menu.labelKey,
+  }));
+  // Read on every /recharge and every press: the catalogue's offer follows the provider's lookups.
+  const offered = (id: string) => deps.catalog.offersCategory(id);
+  const menu = menuKeyboard(entries, offered);
+  return [
+    start(deps, menu),
+    categoryMenu(entries, menu, offered, orderGate(deps)),
+    register(deps),
+    help(deps),
+    cancel(),
+    language(deps),
+    status(),
+    history(deps),
+    saved(),
+    balance(deps, { extraButtons: addMoneyButtons(deps) }),
+    books(deps),
+    addMoney(),
+    heldTopUps(deps),
+    cashIn(),
+  ];
+}
+
+/** A customer's /balance offers adding money online when a gateway is wired (Khalti). */
+function addMoneyButtons(deps: BotDeps): BalanceButtons | undefined {
+  if (!deps.topUps) return undefined;
+  return (t, r) => (r.kind === "customer" ? addMoneyButton(t) : undefined);
 }

@@ -1,12 +1,12 @@
 import { Composer, type InlineKeyboard } from "grammy";
-import { formatPhone, type Phone } from "../../accounts/index.ts";
-import type { JournalEntry } from "../../ledger/index.ts";
-import { formatMoney } from "../../money.ts";
-import { isProviderError } from "../../provider/index.ts";
-import type { BotContext } from "../context.ts";
-import { type BotDeps, roleOf } from "../deps.ts";
-import { formatOrderTime } from "../format.ts";
-import { type Translate, translator } from "../i18n.ts";
+import { formatPhone, type Phone } from "../../src/accounts/index.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { formatOrderTime } from "../../src/bot/format.ts";
+import { type Translate, translator } from "../../src/bot/i18n.ts";
+import type { JournalEntry } from "../../src/ledger/index.ts";
+import { formatMoney } from "../../src/money.ts";
+import { isProviderError } from "../../src/provider/index.ts";
 
 /**
  * /balance, by role: a customer sees their own balance, what is held for orders under way and

@@ -1,10 +1,10 @@
 import { Composer } from "grammy";
-import type { BooksReport } from "../../books/index.ts";
-import { formatMoney } from "../../money.ts";
-import type { BotContext } from "../context.ts";
-import { type BotDeps, roleOf } from "../deps.ts";
-import { formatOrderTime } from "../format.ts";
-import { type Translate, translator } from "../i18n.ts";
+import type { BooksReport } from "../../src/books/index.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { formatOrderTime } from "../../src/bot/format.ts";
+import { type Translate, translator } from "../../src/bot/i18n.ts";
+import { formatMoney } from "../../src/money.ts";
 
 /**
  * /books (issue 15), for admins only: what the merchant owes its customers and agents, what it

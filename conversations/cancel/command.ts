@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { BotContext } from "../context.ts";
+import type { BotContext } from "../../src/bot/context.ts";
 
 /** /cancel outside a conversation (inside one, the conversation handles it). */
 export function cancel(): Composer<BotContext> {

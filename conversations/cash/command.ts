@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
-import type { BotContext } from "../context.ts";
-import { CASHIN_FLOW, CREDIT_FLOW, REVERSE_FLOW } from "../flows.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import { CASHIN_FLOW, CREDIT_FLOW, REVERSE_FLOW } from "../ids.ts";
 
 /**
  * /cashin (agents), /credit and /reverse [receipt] (admins): conversations, so every step can

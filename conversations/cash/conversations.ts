@@ -5,14 +5,14 @@ import {
   type MoveResult,
   phoneFromTyped,
   type Receipt,
-} from "../src/accounts/index.ts";
-import type { BotContext, FlowContext, FlowConversation } from "../src/bot/context.ts";
-import type { BotDeps } from "../src/bot/deps.ts";
-import { Flow, type Parsed } from "../src/bot/flow/toolkit.ts";
-import { formatOrderTime } from "../src/bot/format.ts";
-import { isLocale, type Translate, translator } from "../src/bot/i18n.ts";
-import type { AccountId } from "../src/ledger/index.ts";
-import { formatMoney, rupeesToPaisa } from "../src/money.ts";
+} from "../../src/accounts/index.ts";
+import type { BotContext, FlowContext, FlowConversation } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
+import { formatOrderTime } from "../../src/bot/format.ts";
+import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
+import type { AccountId } from "../../src/ledger/index.ts";
+import { formatMoney, rupeesToPaisa } from "../../src/money.ts";
 
 /**
  * Money coming in through people: /cashin (an agent took cash and credits a customer by phone

@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
-import type { BotContext } from "../context.ts";
-import { type BotDeps, type Role, roleOf } from "../deps.ts";
-import { type Translate, translator } from "../i18n.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import { type BotDeps, type Role, roleOf } from "../../src/bot/deps.ts";
+import { type Translate, translator } from "../../src/bot/i18n.ts";
 
 /**
  * The /help text for a role (also answered in the middle of a flow, by the flow's wait loop);

@@ -1,14 +1,14 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { formatMoney } from "../../money.ts";
-import type { Order } from "../../orders/model.ts";
-import { historyPageButton, repeatButton } from "../callback-data.ts";
-import type { BotContext } from "../context.ts";
-import type { BotDeps } from "../deps.ts";
-import { REPEAT_FLOW } from "../flows.ts";
-import { formatOrderTime } from "../format.ts";
-import { type Translate, translator } from "../i18n.ts";
-import { statusLabel } from "../render.ts";
-import { nicknameLabel } from "../saved.ts";
+import { historyPageButton, repeatButton } from "../../src/bot/callback-data.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { formatOrderTime } from "../../src/bot/format.ts";
+import { type Translate, translator } from "../../src/bot/i18n.ts";
+import { statusLabel } from "../../src/bot/render.ts";
+import { nicknameLabel } from "../../src/bot/saved.ts";
+import { formatMoney } from "../../src/money.ts";
+import type { Order } from "../../src/orders/model.ts";
+import { REPEAT_FLOW } from "../ids.ts";
 
 /** Orders on one page of /history. */
 export const HISTORY_SIZE = 5;

@@ -1,8 +1,8 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { languageButton } from "../callback-data.ts";
-import type { BotContext } from "../context.ts";
-import type { BotDeps } from "../deps.ts";
-import { LOCALES, type Locale, translator } from "../i18n.ts";
+import { languageButton } from "../../src/bot/callback-data.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { LOCALES, type Locale, translator } from "../../src/bot/i18n.ts";
 
 /** Every locale, each named in itself (also offered in the middle of a flow, by its wait loop). */
 export function languageKeyboard(deps: BotDeps): InlineKeyboard {

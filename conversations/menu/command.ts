@@ -1,7 +1,12 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { menuButton } from "../callback-data.ts";
-import type { BotContext } from "../context.ts";
-import type { MenuEntry } from "../flows.ts";
+import { menuButton } from "../../src/bot/callback-data.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+
+/** A button of the category menu: the conversation it enters and the locale key of its label. */
+export interface MenuEntry {
+  conversation: string;
+  labelKey: string;
+}
 
 /** The category menu, two buttons a row, in the order the composition root gives. */
 export type MenuKeyboard = (ctx: BotContext) => InlineKeyboard;

@@ -1,9 +1,9 @@
 import { Composer } from "grammy";
-import { formatPhone, phoneFromContact } from "../../accounts/index.ts";
-import { contactKeyboard } from "../access.ts";
-import type { BotContext } from "../context.ts";
-import type { BotDeps } from "../deps.ts";
-import { translator } from "../i18n.ts";
+import { formatPhone, phoneFromContact } from "../../src/accounts/index.ts";
+import { contactKeyboard } from "../../src/bot/access.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { translator } from "../../src/bot/i18n.ts";
 
 /**
  * Registration: the user shares their own phone contact (Telegram's request_contact button), and

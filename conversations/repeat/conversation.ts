@@ -1,8 +1,8 @@
-import type { FlowContext, FlowConversation } from "../src/bot/context.ts";
-import type { BotDeps } from "../src/bot/deps.ts";
-import { Flow } from "../src/bot/flow/toolkit.ts";
-import type { AnyCategoryModule, Rebuilt, RepeatKit } from "../src/categories/index.ts";
-import { isFinal, type Order, referenceSchema } from "../src/orders/model.ts";
+import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { Flow } from "../../src/bot/flow/toolkit.ts";
+import type { AnyCategoryModule, Rebuilt, RepeatKit } from "../../src/categories/index.ts";
+import { isFinal, type Order, referenceSchema } from "../../src/orders/model.ts";
 
 /** How far back a repeat looks for a payment of the same bill still under way. */
 const RECENT_ORDERS = 50;

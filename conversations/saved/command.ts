@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
-import { saveNameButton } from "../callback-data.ts";
-import type { BotContext } from "../context.ts";
-import { SAVE_NAME_FLOW, SAVED_FLOW } from "../flows.ts";
+import { saveNameButton } from "../../src/bot/callback-data.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import { SAVE_NAME_FLOW, SAVED_FLOW } from "../ids.ts";
 
 /** /saved enters the saved-entries conversation; "Save as…" under a push enters the naming one. */
 export function saved(): Composer<BotContext> {

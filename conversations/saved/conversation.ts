@@ -1,10 +1,10 @@
-import type { FlowContext, FlowConversation } from "../src/bot/context.ts";
-import type { BotDeps } from "../src/bot/deps.ts";
-import { Flow, type Parsed } from "../src/bot/flow/toolkit.ts";
-import { savedInputOf, savedLabel } from "../src/bot/saved.ts";
-import type { AnyCategoryModule } from "../src/categories/index.ts";
-import { referenceSchema } from "../src/orders/model.ts";
-import { checkNickname, type Nickname, type SavedEntry } from "../src/saved/index.ts";
+import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
+import { savedInputOf, savedLabel } from "../../src/bot/saved.ts";
+import type { AnyCategoryModule } from "../../src/categories/index.ts";
+import { referenceSchema } from "../../src/orders/model.ts";
+import { checkNickname, type Nickname, type SavedEntry } from "../../src/saved/index.ts";
 
 /**
  * /saved (the customer's saved numbers and billers, grouped by category, each to rename or

@@ -1,9 +1,9 @@
 import { Composer } from "grammy";
-import { accessOf, deniedReply } from "../access.ts";
-import type { BotContext } from "../context.ts";
-import type { BotDeps } from "../deps.ts";
-import { translator } from "../i18n.ts";
-import type { MenuKeyboard } from "./menu.ts";
+import { accessOf, deniedReply } from "../../src/bot/access.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { translator } from "../../src/bot/i18n.ts";
+import type { MenuKeyboard } from "../menu/command.ts";
 
 /** /start: a chat that had blocked the bot is active again, and gets the welcome and the menu. */
 export function start(deps: BotDeps, menu: MenuKeyboard): Composer<BotContext> {

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
-import type { BotContext } from "../context.ts";
-import { STATUS_FLOW } from "../flows.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import { STATUS_FLOW } from "../ids.ts";
 
 /** /status [reference]: a conversation, so a lookup that fails can offer Retry. */
 export function status(): Composer<BotContext> {

@@ -1,13 +1,13 @@
-import type { FlowContext, FlowConversation } from "../src/bot/context.ts";
-import type { BotDeps } from "../src/bot/deps.ts";
-import { Flow, type Parsed } from "../src/bot/flow/toolkit.ts";
+import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
 import {
   askProvider,
   findVisibleOrder,
   orderStatusText,
   parseOrderQuery,
   providerStatusText,
-} from "../src/bot/order-lookup.ts";
+} from "./order-text.ts";
 
 /**
  * /status: the reference (or transaction id) comes with the command or is asked for; then the order

@@ -1,16 +1,16 @@
-import { asciiDigits } from "../catalog/index.ts";
-import { formatMoney } from "../money.ts";
-import { isInferred } from "../orders/inferred-debit.ts";
-import { normalizeProviderStatus, type Order, referenceSchema } from "../orders/model.ts";
+import type { BotOrders, Role } from "../../src/bot/deps.ts";
+import type { Translate } from "../../src/bot/i18n.ts";
+import { failureReason, statusLabel, statusText } from "../../src/bot/render.ts";
+import { asciiDigits } from "../../src/catalog/index.ts";
+import { formatMoney } from "../../src/money.ts";
+import { isInferred } from "../../src/orders/inferred-debit.ts";
+import { normalizeProviderStatus, type Order, referenceSchema } from "../../src/orders/model.ts";
 import {
   isProviderError,
   type ProviderClient,
   type Region,
   type StatusResult,
-} from "../provider/index.ts";
-import type { BotOrders, Role } from "./deps.ts";
-import type { Translate } from "./i18n.ts";
-import { failureReason, statusLabel, statusText } from "./render.ts";
+} from "../../src/provider/index.ts";
 
 /**
  * Finding an order for /status and for "repeat": by our reference number or by the provider's

@@ -1,11 +1,11 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { addMoneyButtonData } from "../callback-data.ts";
-import type { BotContext } from "../context.ts";
-import { ADD_MONEY_FLOW } from "../flows.ts";
-import type { Translate } from "../i18n.ts";
+import { addMoneyButtonData } from "../../src/bot/callback-data.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import type { Translate } from "../../src/bot/i18n.ts";
+import { ADD_MONEY_FLOW } from "../ids.ts";
 
 /**
- * /addmoney and the "Add money" button: both enter the top-up flow (conversations/add-money.ts),
+ * /addmoney and the "Add money" button: both enter the top-up flow (add-money.ts),
  * which asks the amount and answers with Khalti's "Pay with Khalti" link.
  */
 

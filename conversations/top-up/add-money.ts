@@ -1,8 +1,8 @@
 import { InlineKeyboard } from "grammy";
-import type { FlowContext, FlowConversation } from "../src/bot/context.ts";
-import type { BotDeps } from "../src/bot/deps.ts";
-import { Flow } from "../src/bot/flow/toolkit.ts";
-import { formatMoney } from "../src/money.ts";
+import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { Flow } from "../../src/bot/flow/toolkit.ts";
+import { formatMoney } from "../../src/money.ts";
 
 /**
  * /addmoney: the amount (quick buttons or typed, from Rs 10 up to the configured maximum and what

@@ -1,9 +1,9 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { formatRupees } from "../../money.ts";
-import type { HeldDecision, TopUp } from "../../topup/index.ts";
-import type { BotContext } from "../context.ts";
-import { type BotDeps, roleOf } from "../deps.ts";
-import { heldFacts } from "../topup-render.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { formatRupees } from "../../src/money.ts";
+import type { HeldDecision, TopUp } from "../../src/topup/index.ts";
+import { heldFacts } from "./notices.ts";
 
 /**
  * /topups (admins): the top-ups held because the gateway's lookup did not match what was initiated

@@ -29,7 +29,7 @@ export async function accessOf(deps: BotDeps, userId: number): Promise<AccessVer
   return deps.payment ? deps.payment.access(userId) : "ok";
 }
 
-/** The menu's gate (features/menu.ts): tells a user who may not order why, before any flow. */
+/** The menu's gate (conversations/menu/): tells a user who may not order why, before any flow. */
 export function orderGate(deps: BotDeps): (ctx: BotContext) => Promise<boolean> {
   return async (ctx) => {
     const verdict = await accessOf(deps, ctx.from?.id ?? 0);

@@ -7,20 +7,12 @@ import {
 import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import { RedisAdapter } from "@grammyjs/storage-redis";
-import {
-  type Api,
-  Bot,
-  type Context,
-  MemorySessionStorage,
-  type StorageAdapter,
-  session,
-} from "grammy";
+import { Bot, type Context, MemorySessionStorage, type StorageAdapter, session } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { type ChatTurnSettings, epochKey, redisChatTurns } from "../redis/chat-turns.ts";
 import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
-import { orderGate } from "./access.ts";
 import { chatOrder, dropStaleReads } from "./chat-order.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
@@ -29,28 +21,14 @@ import { dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe
 import { settleDeferred } from "./deferred.ts";
 import type { BotDeps } from "./deps.ts";
 import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
-import { addMoney, addMoneyButton } from "./features/add-money.ts";
-import { type BalanceButtons, balance } from "./features/balance.ts";
-import { books } from "./features/books.ts";
-import { cancel } from "./features/cancel.ts";
-import { cashIn } from "./features/cashin.ts";
-import { fallbacks } from "./features/fallbacks.ts";
-import { heldTopUps } from "./features/held-topups.ts";
-import { help } from "./features/help.ts";
-import { history } from "./features/history.ts";
-import { language } from "./features/language.ts";
-import { leave } from "./features/leave.ts";
-import { categoryMenu, menuKeyboard } from "./features/menu.ts";
-import { privateOnly } from "./features/private-only.ts";
-import { register } from "./features/register.ts";
-import { saved } from "./features/saved.ts";
-import { start } from "./features/start.ts";
-import { status } from "./features/status.ts";
+import { fallbacks } from "./fallbacks.ts";
+import type { BotFeatures, FlowBuilder } from "./features.ts";
 import { FLOOD_LIMIT, FLOOD_WINDOW_MS, floodCounter } from "./flood.ts";
+import { bindAsides } from "./flow/scope.ts";
 import { flowVersion } from "./flow/version.ts";
-import type { BotFlows } from "./flows.ts";
-import { LOCALES, translator } from "./i18n.ts";
+import { leave } from "./leave.ts";
 import { readingPrefetched, redisPrefetch } from "./prefetch.ts";
+import { privateOnly } from "./private-only.ts";
 import { skipUnchangedWrites } from "./session-storage.ts";
 import { staleCallbackAnswers } from "./stale-callback.ts";
 
@@ -68,10 +46,8 @@ export interface CreateBotOptions {
   apiPolicy?: BotApiPolicy;
   /** Called on every answer from the Bot API (for /healthz). */
   onApiAnswer?: () => void;
-  /** The conversations and the category menu, from the composition root. */
-  flows: BotFlows;
-  /** Buttons under /balance (features/balance.ts): the seam of another way to add money. */
-  balanceButtons?: BalanceButtons;
+  /** The conversations, commands and asides, from the composition root (conversations/index.ts). */
+  features: BotFeatures;
   /** The chat's turn across instances (redis/chat-turns.ts); defaults there. */
   chatTurns?: ChatTurnSettings;
 }
@@ -127,6 +103,10 @@ function floodLimit(opts: CreateBotOptions) {
   });
 }
 
+/**
+ * The bot: the engine's middleware in order (error boundary, per-chat order, dedupe, the chat's
+ * turn, session, i18n, flood limit, conversations), then the features it is handed.
+ */
 export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   const bot = new Bot<BotContext>(opts.token, {
     client: opts.apiRoot ? { apiRoot: opts.apiRoot } : {},
@@ -140,10 +120,52 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   bot.api.config.use(staleCallbackAnswers);
 
   const { sessionStorage, conversationStorage, prefetch } = storages(opts);
-  const keys = keyspace(opts.redisPrefix);
-
   // First, so that no error leaves the middleware stack in any transport (error-boundary.ts).
   bot.use(errorBoundary({ logger: deps.logger, i18n: deps.i18n }));
+  useChatOrder(bot, deps, opts, prefetch);
+  bot.use(
+    session({
+      initial: initialSession,
+      storage: sessionStorage,
+      prefix: keyspace(opts.redisPrefix).sessionPrefix,
+      getSessionKey: chatKey,
+    }),
+  );
+  bot.use(deps.i18n);
+  bot.use(floodLimit(opts));
+  // Outside the conversations plugin: what a flow defers is awaited after its state is saved.
+  bot.use(settleDeferred());
+  bot.use(conversationsPlugin(opts, conversationStorage, retryPolicy));
+  const { features } = opts;
+  for (const [id, builder] of Object.entries(features.conversations))
+    bot.use(createConversation(withAsides(builder, features), id));
+
+  // The features, in this order: group notices first, fallbacks last.
+  bot.use(
+    privateOnly(),
+    // Before every command: a Leave press becomes the command it carries (leave.ts).
+    leave(),
+    ...features.composers,
+    fallbacks(),
+  );
+
+  // Unreachable while the boundary above holds; kept so that polling never stops on an error.
+  bot.catch((err) => reportUpdateError(err.ctx, err, { logger: deps.logger, i18n: deps.i18n }));
+
+  return bot;
+}
+
+/**
+ * One update of a chat at a time, each once: per-chat order within this process, the early read,
+ * the update's claim (a redelivered one is dropped) and the chat's turn across instances.
+ */
+function useChatOrder(
+  bot: Bot<BotContext>,
+  deps: BotDeps,
+  opts: CreateBotOptions,
+  prefetch: ReturnType<typeof storages>["prefetch"],
+) {
+  const keys = keyspace(opts.redisPrefix);
   // Per-chat order within this process, also under @grammyjs/runner's concurrent processing
   // (across instances: the chat's turn, below).
   bot.use(sequentialize(chatKey));
@@ -180,113 +202,37 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
       }),
     );
   }
-  bot.use(
-    session({
-      initial: initialSession,
-      storage: sessionStorage,
-      prefix: keys.sessionPrefix,
-      getSessionKey: chatKey,
-    }),
-  );
-  bot.use(deps.i18n);
-  bot.use(floodLimit(opts));
-  // Outside the conversations plugin: what a flow defers is awaited after its state is saved.
-  bot.use(settleDeferred());
-  bot.use(
-    conversations<BotContext, Context>({
-      storage: {
-        type: "key",
-        version: flowVersion(),
-        prefix: keys.conversationPrefix,
-        getStorageKey: chatKey,
-        adapter: conversationStorage,
+}
+
+/** The conversations plugin over the conversation storage, versioned by the flows' sources. */
+function conversationsPlugin(
+  opts: CreateBotOptions,
+  adapter: ReturnType<typeof storages>["conversationStorage"],
+  retryPolicy: () => ReturnType<typeof boundedRetry>,
+) {
+  return conversations<BotContext, Context>({
+    storage: {
+      type: "key",
+      version: flowVersion(),
+      prefix: keyspace(opts.redisPrefix).conversationPrefix,
+      getStorageKey: chatKey,
+      adapter,
+    },
+    // Each conversation has its own Api: give it the same bounded retries as bot.api.
+    plugins: [
+      async (ctx, next) => {
+        ctx.api.config.use(retryPolicy());
+        ctx.api.config.use(staleCallbackAnswers);
+        await next();
       },
-      // Each conversation has its own Api: give it the same bounded retries as bot.api.
-      plugins: [
-        async (ctx, next) => {
-          ctx.api.config.use(retryPolicy());
-          ctx.api.config.use(staleCallbackAnswers);
-          await next();
-        },
-      ],
-    }),
-  );
-
-  const { flows } = opts;
-  for (const [id, builder] of Object.entries(flows.conversations))
-    bot.use(createConversation(builder, id));
-
-  // The features, in this order: group notices first, fallbacks last (features/*.ts).
-  const menu = menuKeyboard(flows.menu, flows.offered);
-  bot.use(
-    privateOnly(),
-    // Before every command: a Leave press becomes the command it carries (features/leave.ts).
-    leave(),
-    start(deps, menu),
-    categoryMenu(flows.menu, menu, flows.offered, orderGate(deps)),
-    register(deps),
-    help(deps),
-    cancel(),
-    language(deps),
-    status(),
-    history(deps),
-    saved(),
-    balance(deps, { extraButtons: opts.balanceButtons ?? addMoneyButtons(deps) }),
-    books(deps),
-    addMoney(),
-    heldTopUps(deps),
-    cashIn(),
-    fallbacks(),
-  );
-
-  // Unreachable while the boundary above holds; kept so that polling never stops on an error.
-  bot.catch((err) => reportUpdateError(err.ctx, err, { logger: deps.logger, i18n: deps.i18n }));
-
-  return bot;
+    ],
+  });
 }
 
-/** A customer's /balance offers adding money online when a gateway is wired (Khalti). */
-function addMoneyButtons(deps: BotDeps): BalanceButtons | undefined {
-  if (!deps.topUps) return undefined;
-  return (t, r) => (r.kind === "customer" ? addMoneyButton(t) : undefined);
-}
-
-/**
- * The command menu Telegram shows, in each language: everyone's (with /addmoney when a gateway is
- * wired), plus /cashin for agents and /credit, /reverse, /books for admins in their own chats.
- */
-export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
-  const names = [
-    "start",
-    "recharge",
-    "balance",
-    "register",
-    "status",
-    "history",
-    "saved",
-    "language",
-    "help",
-    "cancel",
-  ];
-  if (deps.topUps) names.splice(4, 0, "addmoney");
-  const agents = deps.settings.agentIds.filter((id) => !deps.settings.adminIds.includes(id));
-  for (const locale of LOCALES) {
-    const t = translator(deps.i18n, locale);
-    const lang = locale === "en" ? {} : { language_code: locale };
-    const commands = names.map((command) => ({ command, description: t(`cmd-${command}`) }));
-    await api.setMyCommands(commands, lang);
-    const scoped = async (ids: readonly number[], extra: string[]) => {
-      const list = [...commands, ...extra.map((c) => ({ command: c, description: t(`cmd-${c}`) }))];
-      for (const chatId of ids) {
-        await api.setMyCommands(list, { scope: { type: "chat", chat_id: chatId }, ...lang });
-      }
-    };
-    await scoped(agents, ["cashin"]);
-    await scoped(deps.settings.adminIds, [
-      "credit",
-      "reverse",
-      "books",
-      ...(deps.topUps ? ["topups"] : []),
-    ]);
-  }
+/** The builder, with the asides bound to the context it runs with (every replay too). */
+function withAsides(builder: FlowBuilder, features: BotFeatures): FlowBuilder {
+  return (conversation, ctx, ...args) => {
+    bindAsides(ctx, features.asides);
+    return builder(conversation, ctx, ...args);
+  };
 }

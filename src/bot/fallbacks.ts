@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { BotContext } from "../context.ts";
+import type { BotContext } from "./context.ts";
 
 /**
  * Last: buttons of finished conversations, forged or malformed callback data (no codec parsed

@@ -1,7 +1,7 @@
 import { Composer } from "grammy";
 import type { Message, MessageEntity, Update } from "grammy/types";
-import { leaveButton } from "../callback-data.ts";
-import type { BotContext } from "../context.ts";
+import { leaveButton } from "./callback-data.ts";
+import type { BotContext } from "./context.ts";
 
 /**
  * "Leave this order?" -> Leave. The flow has ended (prompt-loop.ts halts it and passes the press

@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { BotContext } from "../context.ts";
+import type { BotContext } from "./context.ts";
 
 /** Orders are private: these commands in a group get one line saying so, and nothing else. */
 const PRIVATE_COMMANDS = ["start", "recharge", "status", "history", "balance"];

@@ -1,5 +1,5 @@
 import type { UserFromGetMe } from "grammy/types";
-import { botFlows } from "../../conversations/index.ts";
+import { botFeatures } from "../../conversations/index.ts";
 import { accessVerdict, createAccounts } from "../accounts/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { createBot } from "../bot/create-bot.ts";
@@ -111,7 +111,7 @@ export function wireBot(
     ...(redis ? { redis } : {}),
     redisPrefix: config.redis.prefix,
     sessionTtlSeconds: config.bot.sessionTtlSeconds,
-    flows: botFlows(deps, CATEGORY_MODULES),
+    features: botFeatures(deps, CATEGORY_MODULES),
   });
   return { bot, telegram };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { type RunnerHandle, run } from "@grammyjs/runner";
 import { GrammyError } from "grammy";
-import { registerCommands } from "../bot/create-bot.ts";
+import { registerCommands } from "../../conversations/index.ts";
 import type { BotDeps } from "../bot/deps.ts";
 import { errorFields } from "../bot/error-boundary.ts";
 import { telegramWebhook } from "../bot/webhook-transport.ts";

@@ -1,6 +1,6 @@
 import type { I18n } from "@grammyjs/i18n";
+import { topUpNoticeText } from "../../conversations/index.ts";
 import type { BotContext } from "../bot/context.ts";
-import { topUpNoticeText } from "../bot/topup-render.ts";
 import { createKhaltiGateway } from "../gateway/index.ts";
 import { rupeesToPaisa } from "../money.ts";
 import {

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { booksText } from "../../conversations/books/command.ts";
 import {
   type Books,
   createBooks,
@@ -6,7 +7,6 @@ import {
   createMemoryCrossings,
   createRedisCrossings,
 } from "../../src/books/index.ts";
-import { booksText } from "../../src/bot/features/books.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { createMemoryLedger, createRedisLedger } from "../../src/ledger/index.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/index.ts";

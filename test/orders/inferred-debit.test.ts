@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { orderStatusText } from "../../conversations/status/order-text.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
-import { orderStatusText } from "../../src/bot/order-lookup.ts";
 import { inferredWallet } from "../../src/orders/inferred-debit.ts";
 import type { Order } from "../../src/orders/model.ts";
 import { transition } from "../../src/orders/state.ts";

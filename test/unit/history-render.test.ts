@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { renderHistory } from "../../conversations/history/command.ts";
 import { historyPageButton, repeatButton } from "../../src/bot/callback-data.ts";
-import { renderHistory } from "../../src/bot/features/history.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import type { Order } from "../../src/orders/model.ts";
 

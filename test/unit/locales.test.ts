@@ -166,9 +166,9 @@ describe("locale files", () => {
       }
     }
     // The scan finds the keys it should (a broken pattern would find nothing and pass).
-    expect(used.get("start-welcome")).toBe("src/bot/features/start.ts");
+    expect(used.get("start-welcome")).toBe("conversations/start/command.ts");
     expect(used.get("confirm-title")).toBe("src/bot/flow/checkout.ts");
-    expect(used.get("language-name")).toBe("src/bot/features/language.ts");
+    expect(used.get("language-name")).toBe("conversations/language/command.ts");
     const missing = [...used]
       .filter(([key]) => !enKeys.has(key))
       .map(([key, path]) => `${key} (${path})`);

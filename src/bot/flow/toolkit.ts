@@ -13,8 +13,8 @@ import {
 } from "../i18n.ts";
 import * as checkout from "./checkout.ts";
 import { type LookupResult, lookup } from "./lookup.ts";
-import type { FlowScope } from "./prompt-loop.ts";
 import * as prompts from "./prompts.ts";
+import { asidesOf, type FlowScope } from "./scope.ts";
 import { runSteps, type Step } from "./steps.ts";
 
 /**
@@ -29,6 +29,7 @@ import { runSteps, type Step } from "./steps.ts";
 
 export type { LookupResult } from "./lookup.ts";
 export type { Choice, Parsed } from "./prompts.ts";
+export type { Aside, FlowScope } from "./scope.ts";
 export type { Step, StepResult } from "./steps.ts";
 
 export interface FlowEnv {
@@ -66,6 +67,7 @@ export class Flow {
         this.env.locale = locale;
       },
       nav: { back: false, asked: 0, ...(flowId ? { flow: flowId } : {}) },
+      asides: asidesOf(ctx),
     };
   }
 

@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { BotDeps, OrderDraft } from "../../bot/deps.ts";
+import type { FlowBuilder } from "../../bot/features.ts";
 import type { Flow } from "../../bot/flow/toolkit.ts";
-import type { FlowBuilder } from "../../bot/flows.ts";
 import type { Category, Operator } from "../../catalog/index.ts";
 import type { CategoryOrderPart } from "../../orders/categories/order-part.ts";
 import type { Order, OrderOf } from "../../orders/model.ts";

@@ -1,0 +1,43 @@
+import type { Api } from "grammy";
+import type { BotDeps } from "../src/bot/deps.ts";
+import { LOCALES, translator } from "../src/bot/i18n.ts";
+
+/**
+ * The command menu Telegram shows, in each language: everyone's (with /addmoney when a gateway is
+ * wired), plus /cashin for agents and /credit, /reverse, /books for admins in their own chats.
+ */
+export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
+  const names = [
+    "start",
+    "recharge",
+    "balance",
+    "register",
+    "status",
+    "history",
+    "saved",
+    "language",
+    "help",
+    "cancel",
+  ];
+  if (deps.topUps) names.splice(4, 0, "addmoney");
+  const agents = deps.settings.agentIds.filter((id) => !deps.settings.adminIds.includes(id));
+  for (const locale of LOCALES) {
+    const t = translator(deps.i18n, locale);
+    const lang = locale === "en" ? {} : { language_code: locale };
+    const commands = names.map((command) => ({ command, description: t(`cmd-${command}`) }));
+    await api.setMyCommands(commands, lang);
+    const scoped = async (ids: readonly number[], extra: string[]) => {
+      const list = [...commands, ...extra.map((c) => ({ command: c, description: t(`cmd-${c}`) }))];
+      for (const chatId of ids) {
+        await api.setMyCommands(list, { scope: { type: "chat", chat_id: chatId }, ...lang });
+      }
+    };
+    await scoped(agents, ["cashin"]);
+    await scoped(deps.settings.adminIds, [
+      "credit",
+      "reverse",
+      "books",
+      ...(deps.topUps ? ["topups"] : []),
+    ]);
+  }
+}

@@ -1,0 +1,172 @@
+import { InlineKeyboard } from "grammy";
+import { flowButtons as CB, isGlobalCallback, leaveButton } from "../callback-data.ts";
+import type { BotContext, FlowContext } from "../context.ts";
+import { finishWithUpdate } from "../deferred.ts";
+import { idleText } from "../idle.ts";
+import type { FlowScope } from "./scope.ts";
+
+/**
+ * How a waiting question gets its next update: the idle deadline armed and disarmed around the
+ * wait, Cancel, "Leave this order?" and its answers, and the asides (/help and the like) answered
+ * in place; only what is left reaches the question (prompt-loop.ts).
+ */
+
+function isCommand(u: FlowContext): boolean {
+  return /^\/[A-Za-z]/.test(u.message?.text ?? "");
+}
+
+function commandName(u: FlowContext): string | null {
+  return /^\/([A-Za-z0-9_]+)(@\w+)?(\s|$)/.exec(u.message?.text ?? "")?.[1] ?? null;
+}
+
+function isCancel(u: FlowContext): boolean {
+  if (CB.cancel.is(u.callbackQuery?.data)) return true;
+  return /^\/cancel(@\w+)?(\s|$)/i.test(u.message?.text ?? "");
+}
+
+/**
+ * What the idle notice of a flow's arms says, as its arms last wrote it (idle.ts), and when. Per
+ * run of the conversation: rebuilt on every replay from what the arms' externals returned.
+ */
+const infoWritten = new WeakMap<object, { said: string; at: number }>();
+/** Past this age the notice's info is written again (it is kept a day past its deadline). */
+const INFO_REWRITE_MS = 12 * 3600 * 1000;
+
+/**
+ * Arms the chat's idle deadline before a wait; returns when (`before`) and the arm's name.
+ *
+ * The notice is sent when the time runs out (idle.ts), not when the user next writes. The arm is
+ * named by its deadline, drawn with the arm inside external, so a replay disarms with the same
+ * one. The clock is read in the same external as the arm (and the disarm): every step of a flow
+ * is replayed on each later update, and each recorded op costs on every replay. What the notice
+ * says is written only when this flow has not written it yet, it changed (a language switch) or
+ * it is half a day old: decided inside the external and returned, so a replay keeps the same
+ * record of it.
+ */
+async function armIdle(s: FlowScope, chatId: number) {
+  const { conversation, deps, t } = s;
+  const { idle } = deps;
+  const { before, armedAt, wrote } = idle
+    ? await conversation.external(async (outer: BotContext) => {
+        const at = Date.now();
+        const info = { locale: t.locale, ...(s.nav.flow ? { flow: s.nav.flow } : {}) };
+        const said = JSON.stringify(info);
+        const last = infoWritten.get(conversation);
+        const fresh = last !== undefined && last.said === said && at - last.at < INFO_REWRITE_MS;
+        const deadline = at + deps.settings.idleMs;
+        // Written while the conversation state is saved; the update waits for both (deferred.ts).
+        await finishWithUpdate(outer, idle.arm(chatId, deadline, fresh ? undefined : info));
+        return { before: at, armedAt: deadline, wrote: fresh ? undefined : said };
+      })
+    : { before: await conversation.now(), armedAt: undefined, wrote: undefined };
+  if (wrote !== undefined) infoWritten.set(conversation, { said: wrote, at: before });
+  return { before, armedAt };
+}
+
+/** Disarms after the wait; `pending` is false when the idle notice already went out. */
+async function disarmIdle(s: FlowScope, chatId: number, armedAt: number | undefined) {
+  const { conversation } = s;
+  const { idle } = s.deps;
+  return idle
+    ? await conversation.external(async () => {
+        const at = Date.now();
+        return { after: at, pending: await idle.disarm(chatId, armedAt) };
+      })
+    : { after: await conversation.now(), pending: true };
+}
+
+/**
+ * The next update of this chat meant for the question, after the idle and cancel checks; what
+ * the chat does meanwhile (an aside, "Leave this order?" and its answers) is handled here, and
+ * the question keeps waiting. `reshow` sends the question again (after Keep, so it is the last
+ * thing in the chat); `sent` is told when a message went out below the question (an aside's
+ * answer, the Leave question).
+ */
+export async function nextUpdate(
+  s: FlowScope,
+  reshow: (u: FlowContext) => Promise<void>,
+  sent: () => void,
+): Promise<FlowContext> {
+  const { conversation, deps, t } = s;
+  const chatId = s.ctx.chat?.id ?? 0;
+  for (;;) {
+    const { before, armedAt } = await armIdle(s, chatId);
+    const u = await conversation.wait();
+    // Whoever removes the deadline first decides: a notice already sent ends the flow too.
+    const { after, pending } = await disarmIdle(s, chatId, armedAt);
+    if (!pending || after - before > deps.settings.idleMs) {
+      // A command or a menu button (Start again among them) runs as if no flow had been running,
+      // and answers its own button press.
+      const passOn = (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
+      if (u.callbackQuery && !passOn) await u.answerCallbackQuery();
+      if (pending) await u.reply(idleText(t, deps.settings.idleMs));
+      await conversation.halt({ next: passOn });
+    }
+    if (isCancel(u)) {
+      if (u.callbackQuery) await u.answerCallbackQuery();
+      await u.reply(t("common-cancelled"));
+      await conversation.halt();
+    }
+    if (await handledMeanwhile(s, u, reshow, sent)) continue;
+    return u;
+  }
+}
+
+/** What the chat did meanwhile, handled (true) or not the flow's business (false). */
+async function handledMeanwhile(
+  s: FlowScope,
+  u: FlowContext,
+  reshow: (u: FlowContext) => Promise<void>,
+  sent: () => void,
+): Promise<boolean> {
+  const { conversation, t } = s;
+  const data = u.callbackQuery?.data;
+  // Leave: the flow ends here and the leave feature runs what the button carries.
+  if (leaveButton.parse(data) !== null) await conversation.halt({ next: true });
+  if (CB.keep.is(data)) {
+    await u.answerCallbackQuery();
+    // The Leave question's buttons go (a second tap of a Keep already used changes nothing),
+    // and the question is asked again below it.
+    await u.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() }).catch(() => {});
+    await reshow(u);
+    return true;
+  }
+  // A button of an aside's answer (/history's Prev / Next, a language): handled in place.
+  if (data !== undefined) {
+    for (const aside of s.asides) if (await aside.onButton?.(s, u, data)) return true;
+  }
+  const command = commandName(u);
+  const aside = command === null ? undefined : s.asides.find((a) => a.commands.includes(command));
+  if (aside && command !== null) {
+    await aside.answer(s, u, command);
+    sent();
+    return true;
+  }
+  const target = leaveTarget(u);
+  if (target !== null) {
+    if (u.callbackQuery) await u.answerCallbackQuery();
+    const kb = new InlineKeyboard()
+      .text(t("flow-keep"), CB.keep.data)
+      .text(t("flow-leave"), leaveButton.build(target));
+    await u.reply(t("flow-leave-question"), { reply_markup: kb });
+    sent();
+    return true;
+  }
+  return false;
+}
+
+/**
+ * What a command or a menu button would start, as the Leave button carries it: the command's text
+ * (only its first word when the whole does not fit on a button) or the button's data; null for
+ * anything else.
+ */
+function leaveTarget(u: FlowContext): string | null {
+  const data = u.callbackQuery?.data;
+  if (isGlobalCallback(data)) return data ?? null;
+  if (!isCommand(u)) return null;
+  const text = (u.message?.text ?? "").trim();
+  for (const candidate of [text, text.split(/\s/)[0] ?? ""]) {
+    if (leaveButton.fits(candidate)) return candidate;
+  }
+  return null;
+}

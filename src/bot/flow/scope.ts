@@ -1,0 +1,66 @@
+import type { FlowContext, FlowConversation } from "../context.ts";
+import type { BotDeps } from "../deps.ts";
+import type { Locale, Translate } from "../i18n.ts";
+
+/** What a flow's widgets work with: its conversation, the context it started with, deps, language. */
+export interface FlowScope {
+  readonly conversation: FlowConversation;
+  readonly ctx: FlowContext;
+  readonly deps: BotDeps;
+  /** In the flow's current language (it follows a /language choice made mid-flow). */
+  readonly t: Translate;
+  /** Switches the flow's language: what is asked from now on, and the order's. */
+  readonly setLocale: (locale: Locale) => void;
+  /** Where the flow stands among its steps (steps.ts): whether Back is offered, questions asked. */
+  readonly nav: Nav;
+  /** What the chat may ask for while a question waits (/help, /balance…), answered in place. */
+  readonly asides: readonly Aside[];
+}
+
+export interface Nav {
+  /** The conversation's id when it is a menu entry: the idle notice's Start again enters it. */
+  flow?: string;
+  /** Questions offer Back (there is an earlier step to go back to). */
+  back: boolean;
+  /** How many questions were asked so far: a step that asked none is skipped by Back. */
+  asked: number;
+}
+
+/** Thrown by a question whose Back was pressed; the step runner (steps.ts) catches it. */
+export class GoBack extends Error {
+  constructor() {
+    super("back");
+    this.name = "GoBack";
+  }
+}
+
+/**
+ * A feature answered in the middle of a flow without leaving it (/help, /history, /balance,
+ * /language): the question keeps waiting. The features are conversations/'s; they reach the
+ * toolkit through `createBot` (bindAsides), so the toolkit imports none of them.
+ */
+export interface Aside {
+  /** The commands it answers, without the slash. */
+  readonly commands: readonly string[];
+  /** Answers one of its commands in the flow's language; it sends a message below the question. */
+  answer(s: FlowScope, u: FlowContext, command: string): Promise<void>;
+  /**
+   * A press of a button of its own earlier answer (a page turned, a language chosen), handled in
+   * place; false when the button is not its own.
+   */
+  onButton?(s: FlowScope, u: FlowContext, data: string): Promise<boolean>;
+}
+
+/**
+ * The asides of the conversation a context was entered with. `createBot` binds them to the
+ * context each conversation builder is run with (every replay included); a flow reads them once.
+ */
+const bound = new WeakMap<FlowContext, readonly Aside[]>();
+
+export function bindAsides(ctx: FlowContext, asides: readonly Aside[]): void {
+  bound.set(ctx, asides);
+}
+
+export function asidesOf(ctx: FlowContext): readonly Aside[] {
+  return bound.get(ctx) ?? [];
+}
