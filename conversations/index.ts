@@ -6,12 +6,10 @@ import { balanceAside } from "./balance/aside.ts";
 import { type BalanceButtons, balance } from "./balance/command.ts";
 import { books } from "./books/command.ts";
 import { cancel } from "./cancel/command.ts";
+import { cashInConversation } from "./cash/cash-in.ts";
 import { cashIn } from "./cash/command.ts";
-import {
-  cashInConversation,
-  creditConversation,
-  reverseConversation,
-} from "./cash/conversations.ts";
+import { creditConversation } from "./cash/credit.ts";
+import { reverseConversation } from "./cash/reverse.ts";
 import { helpAside } from "./help/aside.ts";
 import { help } from "./help/command.ts";
 import { historyAside } from "./history/aside.ts";

@@ -1,0 +1,111 @@
+import { type Accounts, formatPhone, phoneFromTyped } from "../../src/accounts/index.ts";
+import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { Flow } from "../../src/bot/flow/toolkit.ts";
+import {
+  confirm,
+  firstNotice,
+  MAX_CREDIT_PAISA,
+  MIN_PAISA,
+  money,
+  newId,
+  push,
+  refusalText,
+} from "./transfers.ts";
+
+/** A registered customer found by the phone number the agent typed. */
+interface Customer {
+  userId: number;
+  phone: string;
+}
+
+/** /cashin: an agent took cash and credits a registered customer by phone number. */
+export function cashInConversation(deps: BotDeps) {
+  return async function cashin(conversation: FlowConversation, ctx: FlowContext) {
+    const flow = await Flow.start(conversation, ctx, deps);
+    const { t } = flow;
+    const accounts = deps.accounts;
+    if (!accounts || flow.env.role !== "agent") {
+      await flow.reply(t("cashin-denied"));
+      return;
+    }
+    const agentId = flow.env.userId;
+    // Fixed before anything is confirmed: the one id this cash-in can ever be booked under.
+    const id = await conversation.external(() => newId("cashin"));
+    const customer = await askCustomer(flow, conversation, accounts);
+
+    const available = await conversation.external(
+      async () => (await accounts.agentSummary(agentId)).balance.availablePaisa,
+    );
+    if (available < MIN_PAISA) {
+      await flow.reply(t("cashin-no-balance", { balance: money(t, available) }));
+      return;
+    }
+    const amount = await flow.askAmount("cashin-ask-amount", {
+      minPaisa: MIN_PAISA,
+      maxPaisa: Math.min(available, MAX_CREDIT_PAISA),
+    });
+    await confirm(
+      flow,
+      t("cashin-confirm", {
+        amount: money(t, amount),
+        phone: customer.phone,
+        after: money(t, available - amount),
+        ref: id,
+      }),
+    );
+    const r = await conversation.external(() =>
+      accounts.cashIn({
+        id,
+        agentUserId: agentId,
+        customerUserId: customer.userId,
+        amountPaisa: amount,
+      }),
+    );
+    const refused = refusalText(t, r);
+    if (refused !== null || !r.ok) {
+      await flow.reply(refused ?? t("accounts-failed"));
+      return;
+    }
+    if (await firstNotice(conversation, accounts, id, "by")) {
+      await flow.reply(
+        t("cashin-done", {
+          amount: money(t, amount),
+          phone: customer.phone,
+          balance: money(t, r.debitAfter.availablePaisa),
+          ref: id,
+        }),
+      );
+    }
+    if (await firstNotice(conversation, accounts, id, "party")) {
+      await push(conversation, deps, customer.userId, t, (theirs) =>
+        theirs("cashin-received", {
+          amount: money(theirs, amount),
+          balance: money(theirs, r.creditAfter.availablePaisa),
+          ref: id,
+        }),
+      );
+    }
+  };
+}
+
+/** Asks the phone number until it is a registered customer's other than the agent's own. */
+async function askCustomer(
+  flow: Flow,
+  conversation: FlowConversation,
+  accounts: Accounts,
+): Promise<Customer> {
+  const { t } = flow;
+  let hint = "";
+  for (;;) {
+    const phone = await flow.ask(`${hint}${t("cashin-ask-phone")}`, (text) => {
+      const p = phoneFromTyped(text);
+      return p.ok ? { ok: true, value: p.phone } : { ok: false, error: t("cashin-bad-phone") };
+    });
+    const userId = await conversation.external(() => accounts.userByPhone(phone));
+    const shown = formatPhone(phone);
+    if (userId === flow.env.userId) hint = `${t("cashin-self")}\n\n`;
+    else if (userId === null) hint = `${t("cashin-unknown-phone", { phone: shown })}\n\n`;
+    else return { userId, phone: shown };
+  }
+}

@@ -1,0 +1,99 @@
+import { randomBytes } from "node:crypto";
+import { type Accounts, formatPhone, type MoveResult } from "../../src/accounts/index.ts";
+import type { BotContext, FlowConversation } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import type { Flow } from "../../src/bot/flow/toolkit.ts";
+import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
+import type { AccountId } from "../../src/ledger/index.ts";
+import { formatMoney, rupeesToPaisa } from "../../src/money.ts";
+
+/**
+ * The shared part of the cash conversations (cash-in.ts, credit.ts, reverse.ts).
+ *
+ * Money coming in through people: /cashin (an agent took cash and credits a customer by phone
+ * number), /credit (an admin credits an agent), /reverse (an admin reverses either, with a
+ * reason). Each books one ledger transfer under an id drawn (through `external`) before the
+ * confirm step, so a double tap, a redelivered update or a replay books it once; both sides get
+ * a receipt naming that id, which is also what /reverse takes.
+ */
+
+/** The most one cash-in or credit may move (a typo of a zero or two is caught). */
+export const MAX_CREDIT_PAISA = rupeesToPaisa(100_000);
+export const MIN_PAISA = rupeesToPaisa(1);
+
+export const newId = (kind: string) => `${kind}-${randomBytes(6).toString("hex")}`;
+
+export const money = (t: Translate, paisa: number) => formatMoney(paisa, { locale: t.locale });
+
+/** A person or account of a transfer, in words: "customer +977 9841234567", "agent 2001". */
+export async function partyName(t: Translate, accounts: Accounts, acc: AccountId): Promise<string> {
+  const [kind, id] = acc.split(":");
+  if (kind === "customer") {
+    const phone = await accounts.phoneOf(Number(id));
+    return t("party-customer", { who: phone ? formatPhone(phone) : String(id) });
+  }
+  if (kind === "agent") return t("party-agent", { who: String(id) });
+  return t("party-merchant");
+}
+
+/**
+ * Tells `userId` in their chat, in their own language (the one kept beside their account at
+ * registration and /language; the sender's `t` when none is known); a chat that blocked the bot
+ * loses only this message.
+ */
+export async function push(
+  conversation: FlowConversation,
+  deps: BotDeps,
+  userId: number,
+  t: Translate,
+  text: (theirs: Translate) => string,
+): Promise<void> {
+  const kept = await conversation.external(async () => {
+    try {
+      return (await deps.accounts?.localeOf(userId)) ?? null;
+    } catch {
+      return null;
+    }
+  });
+  const theirs = isLocale(kept) ? translator(deps.i18n, kept) : t;
+  await conversation.external(async (outer: BotContext) => {
+    try {
+      await outer.api.sendMessage(userId, text(theirs));
+    } catch (err) {
+      deps.logger.warn(
+        { userId, err: err instanceof Error ? err.message : String(err) },
+        "receipt push not delivered",
+      );
+    }
+  });
+}
+
+/**
+ * Whether `side` of transfer `id` is still to be told (the first ask only, across instances): a
+ * Confirm handled again after the instance that told died, or taken at two instances, says it once.
+ */
+export async function firstNotice(
+  conversation: FlowConversation,
+  accounts: Accounts,
+  id: string,
+  side: "by" | "party",
+): Promise<boolean> {
+  return conversation.external(() => accounts.firstNotice(id, side));
+}
+
+/** Confirm (or Cancel, which the loop handles) as one button. */
+export async function confirm(flow: Flow, text: string): Promise<void> {
+  await flow.choose(text, [{ label: flow.t("common-confirm"), value: "yes" }], { columns: 1 });
+}
+
+/** The refusals every booking can answer. Returns the text, or null when booked. */
+export function refusalText(t: Translate, r: MoveResult): string | null {
+  if (r.ok) return null;
+  if (r.code === "insufficient_funds") {
+    return t("cashin-short", {
+      balance: money(t, r.availablePaisa),
+      shortfall: money(t, r.shortfallPaisa),
+    });
+  }
+  return t("accounts-failed");
+}
