@@ -120,7 +120,7 @@ module.exports = {
       "bot-core",
       "^src/bot/",
       "^(src/categories/|conversations/)",
-      "The flows are injected into createBot by the composition root: no bot <-> flows cycle.",
+      "The engine: the features are injected into createBot by the composition root (conversations import the engine, never the reverse).",
     ),
     layer(
       "bot",
@@ -128,6 +128,29 @@ module.exports = {
       "^src/(http|system|main)",
       "The chat layer never reaches into the composition root.",
     ),
+    {
+      name: "conversation-folders-apart",
+      comment:
+        "A feature's conversation folder (conversations/<feature>/) imports the engine and itself; another feature only through the shared ids (conversations/ids.ts), never its folder.",
+      severity: "error",
+      from: { path: "^conversations/([^/]+)/" },
+      to: { path: "^conversations/", pathNot: ["^conversations/$1/", "^conversations/ids\\.ts$"] },
+    },
+    {
+      name: "conversations-through-index",
+      comment:
+        "Only the composition root (src/system/) takes the features, and only from conversations/index.ts; src/bot never (layer-bot-core).",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { path: "^conversations/", pathNot: "^conversations/index\\.ts$" },
+    },
+    {
+      name: "conversations-to-composition-root",
+      comment: "Nothing in src/ but the composition root imports the conversations.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/system/" },
+      to: { path: "^conversations/" },
+    },
     layer("http", "^src/http/", "^src/(system|main)", "Operational endpoints only."),
   ],
   options: {

@@ -1,12 +1,15 @@
-import { Composer } from "grammy";
+import { Composer, type InlineKeyboard } from "grammy";
 import { accessOf, deniedReply } from "../../src/bot/access.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { translator } from "../../src/bot/i18n.ts";
-import type { MenuKeyboard } from "../menu/command.ts";
 
 /** /start: a chat that had blocked the bot is active again, and gets the welcome and the menu. */
-export function start(deps: BotDeps, menu: MenuKeyboard): Composer<BotContext> {
+export function start(
+  deps: BotDeps,
+  /** The category menu (menu/), as the composition root built it. */
+  menu: (ctx: BotContext) => InlineKeyboard,
+): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("start", async (ctx) => {
     await deps.reactivateChat(ctx.chat.id);
