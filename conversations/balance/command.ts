@@ -67,7 +67,6 @@ export async function fetchBalance(deps: BotDeps, userId: number): Promise<Balan
   const role = roleOf(deps.settings, userId);
   if (role === "admin") return walletBalance(deps);
   const accounts = deps.accounts;
-  if (!accounts) return { kind: "denied" };
   if (role === "agent") {
     const s = await accounts.agentSummary(userId);
     const cashIns = await Promise.all(
@@ -89,7 +88,7 @@ export async function fetchBalance(deps: BotDeps, userId: number): Promise<Balan
     };
   }
   // Staff mode: customers have no balance to show; the merchant pays for the listed ones.
-  if (deps.payment?.mode === "staff") {
+  if (deps.payment.mode === "staff") {
     return (await deps.payment.access(userId)) === "ok" ? { kind: "staff" } : { kind: "private" };
   }
   const [phone, s] = await Promise.all([

@@ -25,7 +25,7 @@ export function cashInConversation(deps: BotDeps) {
     const flow = await Flow.start(conversation, ctx, deps);
     const { t } = flow;
     const accounts = deps.accounts;
-    if (!accounts || flow.env.role !== "agent") {
+    if (flow.env.role !== "agent") {
       await flow.reply(t("cashin-denied"));
       return;
     }

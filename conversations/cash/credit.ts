@@ -18,7 +18,7 @@ export function creditConversation(deps: BotDeps) {
     const flow = await Flow.start(conversation, ctx, deps);
     const { t } = flow;
     const accounts = deps.accounts;
-    if (!accounts || flow.env.role !== "admin") {
+    if (flow.env.role !== "admin") {
       await flow.reply(t("credit-denied"));
       return;
     }

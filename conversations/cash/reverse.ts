@@ -15,7 +15,7 @@ export function reverseConversation(deps: BotDeps) {
     const flow = await Flow.start(conversation, ctx, deps);
     const { t } = flow;
     const accounts = deps.accounts;
-    if (!accounts || flow.env.role !== "admin") {
+    if (flow.env.role !== "admin") {
       await flow.reply(t("reverse-denied"));
       return;
     }

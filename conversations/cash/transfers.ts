@@ -50,7 +50,7 @@ export async function push(
 ): Promise<void> {
   const kept = await conversation.external(async () => {
     try {
-      return (await deps.accounts?.localeOf(userId)) ?? null;
+      return (await deps.accounts.localeOf(userId)) ?? null;
     } catch {
       return null;
     }

@@ -23,7 +23,7 @@ export function helpText(
 
 /** What the help shows besides the basics, from what this deployment has wired. */
 export function helpOptions(deps: BotDeps): { prepaid: boolean; topUps: boolean } {
-  return { prepaid: deps.payment?.mode === "prepaid", topUps: deps.topUps !== undefined };
+  return { prepaid: deps.payment.mode === "prepaid", topUps: deps.topUps !== undefined };
 }
 
 /** /help: the customer's text, plus the agent's and the admin's parts for their roles. */

@@ -10,7 +10,7 @@ async function historyPage(s: FlowScope, userId: number, page: number) {
     s.deps.orders.listByUser(userId, HISTORY_SIZE + 1, page * HISTORY_SIZE),
   );
   // Saved nicknames name the numbers, as outside a flow.
-  const saved = await s.conversation.external(() => s.deps.saved?.list(userId) ?? []);
+  const saved = await s.conversation.external(() => s.deps.saved.list(userId));
   return renderHistory(
     s.t,
     s.t.locale,

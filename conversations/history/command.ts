@@ -19,14 +19,11 @@ export const HISTORY_SIZE = 5;
  * buttons alike.
  */
 export type NumberLabel = (order: Order) => string;
-export const plainNumber: NumberLabel = (order) => order.connectionNo;
+const plainNumber: NumberLabel = (order) => order.connectionNo;
 
-/** The user's nicknames as a NumberLabel (no saved store: the numbers). */
-export async function labelsFor(
-  deps: Pick<BotDeps, "saved">,
-  userId: number,
-): Promise<NumberLabel> {
-  return deps.saved ? nicknameLabel(await deps.saved.list(userId)) : plainNumber;
+/** The user's nicknames as a NumberLabel. */
+async function labelsFor(deps: Pick<BotDeps, "saved">, userId: number): Promise<NumberLabel> {
+  return nicknameLabel(await deps.saved.list(userId));
 }
 
 /** A /history message: sent as a reply, or edited in place by Prev / Next. */
@@ -86,7 +83,7 @@ export function renderHistory(
  * (orders gone since, or forged data) shows the first page. Usable wherever a `t` and the user's
  * locale are at hand (a command, a page button, a question in the middle of a flow).
  */
-export async function historyReply(
+async function historyReply(
   orders: Pick<BotDeps["orders"], "listByUser">,
   userId: number,
   page: number,

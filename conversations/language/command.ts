@@ -18,7 +18,7 @@ export function languageKeyboard(deps: BotDeps): InlineKeyboard {
  */
 export async function keepLocale(deps: BotDeps, ctx: BotContext, locale: Locale): Promise<void> {
   ctx.session.locale = locale;
-  if (ctx.from) await deps.accounts?.setLocale(ctx.from.id, locale);
+  if (ctx.from) await deps.accounts.setLocale(ctx.from.id, locale);
 }
 
 /** /language offers every locale, each named in itself; the choice is kept (keepLocale). */

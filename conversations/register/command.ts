@@ -16,7 +16,7 @@ export function register(deps: BotDeps): Composer<BotContext> {
   const priv = composer.chatType("private");
   priv.command("register", async (ctx) => {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    const phone = await deps.accounts?.phoneOf(ctx.from.id);
+    const phone = await deps.accounts.phoneOf(ctx.from.id);
     const known = phone ? `${t("register-already", { phone: formatPhone(phone) })}\n\n` : "";
     await ctx.reply(`${known}${t("register-prompt")}`, { reply_markup: contactKeyboard(t) });
   });
@@ -29,7 +29,7 @@ export function register(deps: BotDeps): Composer<BotContext> {
       return;
     }
     const phone = phoneFromContact(contact.phone_number);
-    if (!phone || !deps.accounts) {
+    if (!phone) {
       await ctx.reply(t("register-bad-number"), { reply_markup: contactKeyboard(t) });
       return;
     }

@@ -34,8 +34,8 @@ export function savedConversation(deps: BotDeps, categories: readonly AnyCategor
     const { t } = flow;
     const { userId } = flow.env;
     const store = deps.saved;
-    const entries = store ? await conversation.external(() => store.list(userId)) : [];
-    if (!store || entries.length === 0) {
+    const entries = await conversation.external(() => store.list(userId));
+    if (entries.length === 0) {
       await flow.reply(t("saved-empty"));
       return;
     }
@@ -104,14 +104,13 @@ export function saveNameConversation(deps: BotDeps) {
     const store = deps.saved;
     const ref = referenceSchema.safeParse(reference);
     // Only the presser's own successful order (forged data names someone else's or none).
-    const order =
-      store && ref.success
-        ? await conversation.external(async () => {
-            const o = await deps.orders.get(ref.data);
-            return o && o.userId === userId && o.status === "success" ? o : null;
-          })
-        : null;
-    if (!store || !order) {
+    const order = ref.success
+      ? await conversation.external(async () => {
+          const o = await deps.orders.get(ref.data);
+          return o && o.userId === userId && o.status === "success" ? o : null;
+        })
+      : null;
+    if (!order) {
       await flow.reply(t("status-not-found"));
       return;
     }

@@ -30,7 +30,7 @@ export function parseOrderQuery(text: string): string | null {
   return /^\d{1,30}$/.test(s) ? s : null;
 }
 
-export function canSee(viewer: Viewer, order: Order): boolean {
+function canSee(viewer: Viewer, order: Order): boolean {
   return viewer.role !== "customer" || order.userId === viewer.userId;
 }
 

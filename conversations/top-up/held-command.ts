@@ -23,7 +23,7 @@ const DECISION: Record<string, HeldDecision> = {
 };
 const LIST_MAX = 20;
 
-export function heldTopUpText(t: TopUp): string {
+function heldTopUpText(t: TopUp): string {
   return [`Held top-up ${t.paymentId} (${t.gateway}), user ${t.userId}.`, ...heldFacts(t)].join(
     "\n",
   );

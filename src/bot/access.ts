@@ -24,9 +24,9 @@ export function deniedReply(
   return { text: t("access-register"), other: { reply_markup: contactKeyboard(t) } };
 }
 
-/** The verdict for a user; "ok" when the deps carry no payment (hand-built test deps). */
+/** The verdict for a user: may they order (the access mode's rule, src/accounts/access.ts)? */
 export async function accessOf(deps: BotDeps, userId: number): Promise<AccessVerdict> {
-  return deps.payment ? deps.payment.access(userId) : "ok";
+  return deps.payment.access(userId);
 }
 
 /** The menu's gate (conversations/menu/): tells a user who may not order why, before any flow. */

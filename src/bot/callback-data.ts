@@ -123,27 +123,6 @@ export const flowButtons = {
   page: valueButton("p:", pageNumber, pageDigits),
 } as const;
 
-/** Every kind, for the tests that no two overlap. */
-export const VALUE_BUTTONS = {
-  menu: menuButton,
-  language: languageButton,
-  repeat: repeatButton,
-  historyPage: historyPageButton,
-  saveName: saveNameButton,
-  leave: leaveButton,
-  value: flowButtons.value,
-  page: flowButtons.page,
-  edit: flowButtons.edit,
-} as const;
-export const CONSTANT_BUTTONS = {
-  keep: flowButtons.keep,
-  back: flowButtons.back,
-  cancel: flowButtons.cancel,
-  confirm: flowButtons.confirm,
-  retry: flowButtons.retry,
-  addMoney: addMoneyButtonData,
-} as const;
-
 /**
  * Buttons of the menu and other global messages (menu, language, repeat, "Save as…"): pressing one inside a
  * running conversation leaves it and is handled as if no conversation had been running. Only

@@ -56,7 +56,7 @@ function trimMessage(message: unknown): unknown {
  * trimmed (`trimMessage`), everything else (the updates' own fields, `external` results) as it
  * is. A new object where something was trimmed; the state handed in is not changed.
  */
-export function trimConversation(value: unknown): unknown {
+function trimConversation(value: unknown): unknown {
   if (!isObject(value) || !isObject(value.state)) return value;
   const state: Json = {};
   for (const [id, stack] of Object.entries(value.state)) {

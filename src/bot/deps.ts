@@ -104,24 +104,28 @@ export interface BotTopUps {
   decide(paymentId: string, decision: HeldDecision, adminId: number): Promise<DecideResult>;
 }
 
+/**
+ * What the chat needs from the parts below it, every field given (the composition root builds
+ * them: src/system/bot.ts; tests through it). Only the online top-ups are optional: a deployment
+ * without a payment gateway has none, and /addmoney says so.
+ */
 export interface BotDeps {
   catalog: Catalog;
   provider: ProviderClient;
   orders: BotOrders;
   limits: SpendLimits;
-  /** When a waiting question times out (idle.ts); absent: the notice waits for the next update. */
-  idle?: IdleDeadlines;
-  /** Absent: open mode at face value (tests that build deps by hand). */
-  payment?: BotPayment;
-  /** The admin's books (/books); absent in tests that build deps by hand. */
-  books?: { report(): Promise<BooksReport> };
-  /** Registration, cash-in, credits, reversals (src/accounts/); absent in hand-built test deps. */
-  accounts?: Accounts;
+  /** When a waiting question times out (idle.ts): the sweeper sends the notice on time. */
+  idle: IdleDeadlines;
+  payment: BotPayment;
+  /** The admin's books (/books). */
+  books: { report(): Promise<BooksReport> };
+  /** Registration, cash-in, credits, reversals (src/accounts/). */
+  accounts: Accounts;
   i18n: I18n<BotContext>;
   settings: BotSettings;
   logger: Logger;
-  /** Saved numbers and billers (src/saved/); absent in hand-built test deps: nothing is offered. */
-  saved?: SavedStore;
+  /** Saved numbers and billers (src/saved/). */
+  saved: SavedStore;
   /** Absent: no gateway configured (/addmoney says so). */
   topUps?: BotTopUps;
   /** A user who blocked the bot and comes back with /start gets notifications again. */

@@ -214,7 +214,7 @@ export function idleText(t: Translate, idleMs: number): string {
 }
 
 /** Start again: the same category's menu button when the flow is one. */
-export function startAgainKeyboard(t: Translate, info: IdleInfo): InlineKeyboard | undefined {
+function startAgainKeyboard(t: Translate, info: IdleInfo): InlineKeyboard | undefined {
   if (!info.flow || !menuButton.fits(info.flow)) return undefined;
   return new InlineKeyboard().text(t("common-start-again"), menuButton.build(info.flow));
 }

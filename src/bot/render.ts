@@ -16,7 +16,7 @@ export function statusLabel(t: Translate, status: OrderStatus | string): string 
  * between them is not sent to the chat (RECEIPT_RANK in src/orders/model.ts). /status and the
  * history still name the status itself.
  */
-export function receiptStatusLabel(t: Translate, status: OrderStatus): string {
+function receiptStatusLabel(t: Translate, status: OrderStatus): string {
   return status === "queued" || status === "pending"
     ? t("receipt-status-open")
     : statusLabel(t, status);
@@ -56,7 +56,7 @@ function itemLine(t: Translate, order: Order): string | null {
  * balance is the Nepal wallet's, always in Nepal rupees. An India order paid from the balance
  * shows its ₹ figures, then the Nepal rupees held or paid and the rate (`exchange`).
  */
-export function receiptLines(t: Translate, order: Order): string[] {
+function receiptLines(t: Translate, order: Order): string[] {
   const money = (paisa: number) => formatMoney(paisa, { region: order.region, locale: t.locale });
   // The reference is in the title line of every receipt and push.
   const lines = [

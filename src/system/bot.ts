@@ -37,7 +37,7 @@ export function botDeps(
     orders: Orders;
     stores: Stores;
     roles: { agentIds: readonly number[]; adminIds: readonly number[] };
-    books?: BotDeps["books"];
+    books: BotDeps["books"];
   },
 ): BotDeps {
   const { config, now } = base;
@@ -58,7 +58,7 @@ export function botDeps(
     catalog: parts.catalog,
     provider: parts.provider,
     orders: parts.orders,
-    ...(parts.books ? { books: parts.books } : {}),
+    books: parts.books,
     limits: parts.stores.limits(limitSettings),
     idle: parts.stores.idle,
     payment: {

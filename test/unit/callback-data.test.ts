@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  CONSTANT_BUTTONS,
   flowButtons,
   historyPageButton,
   isGlobalCallback,
@@ -10,10 +9,10 @@ import {
   MAX_CALLBACK_BYTES,
   menuButton,
   repeatButton,
-  VALUE_BUTTONS,
   type ValueButton,
 } from "../../src/bot/callback-data.ts";
 import { CATEGORIES } from "../../src/catalog/index.ts";
+import { CONSTANT_BUTTONS, VALUE_BUTTONS } from "../support/callback-data.ts";
 
 /** Values each kind carries, for the properties below. */
 const valueArbs = {

@@ -268,13 +268,8 @@ const charged = (pay: Payment): number => pay.exchange?.totalPaisa ?? pay.price.
 /** The price of a draft and, in prepaid mode, the customer's available balance. */
 async function paymentOf(deps: BotDeps, userId: number, draft: OrderDraft): Promise<Payment> {
   const p = deps.payment;
-  const price = p?.priceOf(draft) ?? {
-    amountPaisa: draft.amountPaisa,
-    feePaisa: 0,
-    discountPaisa: 0,
-    totalPaisa: draft.amountPaisa,
-  };
-  if (p?.mode !== "prepaid") return { price };
+  const price = p.priceOf(draft);
+  if (p.mode !== "prepaid") return { price };
   const exchange = p.exchangeOf?.(draft);
   return {
     price,

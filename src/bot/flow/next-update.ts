@@ -45,34 +45,27 @@ const INFO_REWRITE_MS = 12 * 3600 * 1000;
  */
 async function armIdle(s: FlowScope, chatId: number) {
   const { conversation, deps, t } = s;
-  const { idle } = deps;
-  const { before, armedAt, wrote } = idle
-    ? await conversation.external(async (outer: BotContext) => {
-        const at = Date.now();
-        const info = { locale: t.locale, ...(s.nav.flow ? { flow: s.nav.flow } : {}) };
-        const said = JSON.stringify(info);
-        const last = infoWritten.get(conversation);
-        const fresh = last !== undefined && last.said === said && at - last.at < INFO_REWRITE_MS;
-        const deadline = at + deps.settings.idleMs;
-        // Written while the conversation state is saved; the update waits for both (deferred.ts).
-        await finishWithUpdate(outer, idle.arm(chatId, deadline, fresh ? undefined : info));
-        return { before: at, armedAt: deadline, wrote: fresh ? undefined : said };
-      })
-    : { before: await conversation.now(), armedAt: undefined, wrote: undefined };
+  const { before, armedAt, wrote } = await conversation.external(async (outer: BotContext) => {
+    const at = Date.now();
+    const info = { locale: t.locale, ...(s.nav.flow ? { flow: s.nav.flow } : {}) };
+    const said = JSON.stringify(info);
+    const last = infoWritten.get(conversation);
+    const fresh = last !== undefined && last.said === said && at - last.at < INFO_REWRITE_MS;
+    const deadline = at + deps.settings.idleMs;
+    // Written while the conversation state is saved; the update waits for both (deferred.ts).
+    await finishWithUpdate(outer, deps.idle.arm(chatId, deadline, fresh ? undefined : info));
+    return { before: at, armedAt: deadline, wrote: fresh ? undefined : said };
+  });
   if (wrote !== undefined) infoWritten.set(conversation, { said: wrote, at: before });
   return { before, armedAt };
 }
 
 /** Disarms after the wait; `pending` is false when the idle notice already went out. */
-async function disarmIdle(s: FlowScope, chatId: number, armedAt: number | undefined) {
-  const { conversation } = s;
-  const { idle } = s.deps;
-  return idle
-    ? await conversation.external(async () => {
-        const at = Date.now();
-        return { after: at, pending: await idle.disarm(chatId, armedAt) };
-      })
-    : { after: await conversation.now(), pending: true };
+function disarmIdle(s: FlowScope, chatId: number, armedAt: number) {
+  return s.conversation.external(async () => {
+    const at = Date.now();
+    return { after: at, pending: await s.deps.idle.disarm(chatId, armedAt) };
+  });
 }
 
 /**

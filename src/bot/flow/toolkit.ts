@@ -183,7 +183,6 @@ export class Flow {
   /** The customer's saved numbers or billers of `category`, newest used first (read through `external`). */
   async saved(category: Category): Promise<SavedEntry[]> {
     const store = this.deps.saved;
-    if (!store) return [];
     const { userId } = this.env;
     const all = await this.scope.conversation.external(() => store.list(userId));
     return all.filter((e) => e.category === category);
