@@ -4,7 +4,7 @@ import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
-import { statusLabel } from "../../src/bot/render.ts";
+import { statusLabel } from "../../src/bot/order-texts.ts";
 import { nicknameLabel } from "../../src/bot/saved.ts";
 import { formatMoney } from "../../src/money.ts";
 import type { Order } from "../../src/orders/model.ts";

@@ -7,7 +7,7 @@ import {
   orderStatusText,
   parseOrderQuery,
   providerStatusText,
-} from "./order-text.ts";
+} from "./status-text.ts";
 
 /**
  * /status: the reference (or transaction id) comes with the command or is asked for; then the order

@@ -3,7 +3,7 @@ import type { Render } from "../notify/render.ts";
 import { isFinal } from "../orders/model.ts";
 import type { BotContext } from "./context.ts";
 import { DEFAULT_LOCALE, translator } from "./i18n.ts";
-import { finalText, receiptText, stuckAlertText } from "./render.ts";
+import { finalText, receiptText, stuckAlertText } from "./order-texts.ts";
 
 /**
  * Notification texts in the order's language: the receipt shows the status it reached; a final

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { orderStatusText } from "../../conversations/status/order-text.ts";
+import { orderStatusText } from "../../conversations/status/status-text.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { inferredWallet } from "../../src/orders/inferred-debit.ts";
 import type { Order } from "../../src/orders/model.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
-import { finalText, receiptText } from "../../src/bot/render.ts";
+import { finalText, receiptText } from "../../src/bot/order-texts.ts";
 import type { Order } from "../../src/orders/model.ts";
 import { placedOrder } from "../support/orders.ts";
 

@@ -9,7 +9,7 @@ import type { FlowContext } from "../context.ts";
 import type { BotDeps, OrderDraft } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
 import type { Locale } from "../i18n.ts";
-import { receiptText } from "../render.ts";
+import { receiptText } from "../order-texts.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
 
 /**

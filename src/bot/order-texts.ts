@@ -4,7 +4,11 @@ import { formatRate } from "../pricing/index.ts";
 import { formatOrderTime, formatTime } from "./format.ts";
 import type { Translate } from "./i18n.ts";
 
-/** Chat texts about an order, in the order's (or reader's) language. */
+/**
+ * Chat texts about an order, in the order's (or reader's) language: its status, the receipt the
+ * checkout sends and the notifier edits, the final push, the admins' stuck alert. Shared by the
+ * toolkit, the notifier's render (notification-render.ts) and the /status and /history features.
+ */
 
 export function statusLabel(t: Translate, status: OrderStatus | string): string {
   const known = ["placed", "submitting", "queued", "pending", "unknown", "success", "failed"];

@@ -1,6 +1,6 @@
 import type { BotOrders, Role } from "../../src/bot/deps.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
-import { failureReason, statusLabel, statusText } from "../../src/bot/render.ts";
+import { failureReason, statusLabel, statusText } from "../../src/bot/order-texts.ts";
 import { asciiDigits } from "../../src/catalog/index.ts";
 import { formatMoney } from "../../src/money.ts";
 import { isInferred } from "../../src/orders/inferred-debit.ts";
