@@ -33,9 +33,15 @@ export function botFlows(deps: BotDeps, categories: readonly AnyCategoryModule[]
       [CREDIT_FLOW]: creditConversation(deps),
       [REVERSE_FLOW]: reverseConversation(deps),
       [SAVED_FLOW]: savedConversation(deps, categories),
-      [SAVE_NAME_FLOW]: saveNameConversation(deps),
+      [SAVE_NAME_FLOW]: saveNameConversation(deps, categories),
     },
     menu: categories.map((c) => ({ conversation: c.id, labelKey: c.menu.labelKey })),
-    offered: (id) => deps.catalog.offersCategory(id),
+    offered: offeredBy(deps, categories),
   };
+}
+
+/** A menu entry is offered while the catalogue offers its operators (see the module's `menu`). */
+function offeredBy(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
+  const operatorsOf = new Map(categories.map((c) => [c.id, c.menu.operatorsOf ?? c.id]));
+  return (id: string) => deps.catalog.offersCategory(operatorsOf.get(id) ?? id);
 }

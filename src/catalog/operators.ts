@@ -6,7 +6,9 @@
  * provider's operator lookups list (./offer.ts).
  */
 
-export type Region = "np" | "in";
+/** Where an operator is: Nepal or India (the one declaration; the others import it). */
+export const REGIONS = ["np", "in"] as const;
+export type Region = (typeof REGIONS)[number];
 
 export const CATEGORIES = [
   "mobile",
@@ -19,6 +21,12 @@ export const CATEGORIES = [
   "india",
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
+
+/**
+ * A category's id as orders and saved numbers carry it: the built-in ones above (the operators'
+ * data) or a category added at start (src/categories/index.ts lists them): lower-case words.
+ */
+export const CATEGORY_ID = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** What a conversation must collect before execute. */
 export type Flow =

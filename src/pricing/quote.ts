@@ -1,4 +1,3 @@
-import type { Category } from "../catalog/operators.ts";
 import type { Adjustment, PriceRule, PriceSchedule } from "./schedule.ts";
 
 /**
@@ -7,7 +6,7 @@ import type { Adjustment, PriceRule, PriceSchedule } from "./schedule.ts";
  */
 
 export interface QuoteInput {
-  category: Category;
+  category: string;
   operatorId: number;
   /** The face amount sent to the aggregator, in paisa. */
   amountPaisa: number;
@@ -26,12 +25,11 @@ export interface Quote {
  * category's, else the default's, else none. So an operator rule that sets only a discount keeps
  * its category's fee.
  */
-export function ruleFor(
-  schedule: PriceSchedule,
-  category: Category,
-  operatorId: number,
-): PriceRule {
-  const cat = schedule.categories[category];
+export function ruleFor(schedule: PriceSchedule, category: string, operatorId: number): PriceRule {
+  // A category the schedule does not name (one added at start) has no rule of its own.
+  const cat = (
+    schedule.categories as Partial<Record<string, PriceSchedule["categories"]["mobile"]>>
+  )[category];
   const op = cat?.operators[String(operatorId)];
   return {
     fee: op?.fee ?? cat?.fee ?? schedule.default.fee,

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  createProviderClient,
   type ExecuteResult,
   ProviderAuthError,
-  type ProviderClient,
   ProviderInvalidRequestError,
   ProviderRejectedError,
 } from "../../src/provider/index.ts";
+import { createProviderClient, type TermsClient } from "../support/execute-terms.ts";
 import { call, type RunningSandbox, startSandbox, TOKEN } from "../support/sandbox.ts";
 
 /**
@@ -19,7 +18,7 @@ const NOW = Date.UTC(2024, 11, 21, 15, 18, 30);
 const START_BALANCE = 100_000_00;
 
 let run: RunningSandbox;
-let client: ProviderClient;
+let client: TermsClient;
 let refSeq = 1000;
 const nextRef = () => String(++refSeq);
 

@@ -1,10 +1,11 @@
-import { electricityOrder } from "../../orders/categories/electricity.ts";
+import { billBiller } from "../shared/biller.ts";
 import type { CategoryModule } from "../shared/module.ts";
 import { sameBill } from "../shared/repeat.ts";
 import { electricityConversation } from "./flow.ts";
+import { electricityOrder } from "./order.ts";
 
 /** Electricity (NEA) bills: a repeat checks the bill again and pays what is due. */
-export const electricity: CategoryModule<"electricity"> = {
+export const electricity: CategoryModule<"electricity", typeof electricityOrder.details> = {
   ...electricityOrder,
   menu: { labelKey: "menu-electricity" },
   conversation: electricityConversation,
@@ -16,4 +17,5 @@ export const electricity: CategoryModule<"electricity"> = {
         phone: order.details.phone,
       }),
     ),
+  billerOf: (order) => billBiller(order, { scNo: order.details.scNo, phone: order.details.phone }),
 };
