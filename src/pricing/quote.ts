@@ -1,4 +1,7 @@
-import type { Adjustment, PriceRule, PriceSchedule } from "./schedule.ts";
+import type { z } from "zod";
+import type { Adjustment, categoryRuleSchema, PriceRule, PriceSchedule } from "./schedule.ts";
+
+type CategoryRule = z.output<typeof categoryRuleSchema>;
 
 /**
  * The price a customer pays for one order, from the merchant's schedule. Pure integer arithmetic
@@ -27,9 +30,7 @@ export interface Quote {
  */
 export function ruleFor(schedule: PriceSchedule, category: string, operatorId: number): PriceRule {
   // A category the schedule does not name (one added at start) has no rule of its own.
-  const cat = (
-    schedule.categories as Partial<Record<string, PriceSchedule["categories"]["mobile"]>>
-  )[category];
+  const cat = (schedule.categories as Partial<Record<string, CategoryRule>>)[category];
   const op = cat?.operators[String(operatorId)];
   return {
     fee: op?.fee ?? cat?.fee ?? schedule.default.fee,
