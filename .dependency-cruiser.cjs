@@ -12,10 +12,11 @@ const layer = (name, path, mayNotImport, comment, except) => ({
 });
 
 /**
- * Each category's order part (details schema, execute request) and their shared helpers: pure, so
- * the registry can hand them to the orders without the chat coming along.
+ * Each category's order part (details schema, execute request), its provider lookups (a bill
+ * check's arguments and body) and their shared helpers: pure, so the registry can hand them to the
+ * orders without the chat coming along.
  */
-const ORDER_PARTS = "^src/categories/([^/]+/order|shared/order-part)\\.ts$";
+const ORDER_PARTS = "^src/categories/([^/]+/(order|lookup)|shared/order-part)\\.ts$";
 
 module.exports = {
   forbidden: [

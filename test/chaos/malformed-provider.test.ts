@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import { checkWaterBill } from "../../src/categories/water/lookup.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
 import { createMemoryLease } from "../../src/orders/lease.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
@@ -151,7 +152,7 @@ describe("malformed aggregator responses", () => {
       method: "POST",
       path: "/np/recharge/check",
       run: () =>
-        client.checkWaterBill({
+        checkWaterBill(client, {
           operatorId: 46,
           operatorTypeId: 7,
           connectionNo: "123456",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { toRupeesString } from "../../money.ts";
-import { electricityBillBody } from "../../provider/index.ts";
 import { billFields, executeCommon, orderPart, paisaAmount, text } from "../shared/order-part.ts";
+import { electricityBillBody } from "./lookup.ts";
 
 /** Electricity bill orders: office, SC number and the contact phone of the bill checked. */
 export const electricityOrder = orderPart({

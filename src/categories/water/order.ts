@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { toRupeesString } from "../../money.ts";
-import { waterBillBody } from "../../provider/index.ts";
 import { billFields, executeCommon, orderPart, paisaAmount, text } from "../shared/order-part.ts";
+import { waterBillBody } from "./lookup.ts";
 
 /** Water bill orders: office and Nepali month of the bill checked. */
 export const waterOrder = orderPart({
