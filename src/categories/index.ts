@@ -10,11 +10,9 @@ import { mobile } from "./mobile/index.ts";
 import type { AnyCategoryModule } from "./shared/module.ts";
 import { water } from "./water/index.ts";
 
-export { billBiller, operatorBiller } from "./shared/biller.ts";
 export type {
   AnyCategoryModule,
   CategoryModule,
-  OrderOf,
   Rebuilt,
   RepeatKit,
 } from "./shared/module.ts";
@@ -37,10 +35,6 @@ export const CATEGORY_MODULES: readonly AnyCategoryModule[] = [
   india,
 ];
 
-/** The ids of the categories, in menu order. */
-export const categoryIds = (categories: readonly AnyCategoryModule[]): string[] =>
-  categories.map((c) => c.id);
-
 /** The order parts the orders service is built on (details schema, execute request). */
 export const orderPartsOf = (categories: readonly AnyCategoryModule[]): readonly OrderPart[] =>
   categories;
@@ -52,7 +46,3 @@ export function billerRule(
   const byId = new Map(categories.map((c) => [c.id, c]));
   return (order) => byId.get(order.category)?.billerOf?.(order);
 }
-
-/** The menu's buttons: one per category, in registry order. */
-export const menuOf = (categories: readonly AnyCategoryModule[]) =>
-  categories.map((c) => ({ conversation: c.id, labelKey: c.menu.labelKey }));

@@ -51,9 +51,6 @@ export interface AnyCategoryModule {
   localesDir?: string;
 }
 
-/** The order of one category, with its own details (what its part checked at `place`). */
-export type OrderOf<D extends z.ZodObject> = OrderWith<D>;
-
 export type Rebuilt =
   | { ok: true; draft: OrderDraft; extra: string[] }
   | { ok: false; message: string };
