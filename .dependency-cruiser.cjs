@@ -11,8 +11,12 @@ const layer = (name, path, mayNotImport, comment, except) => ({
   to: except ? { path: mayNotImport, pathNot: except } : { path: mayNotImport },
 });
 
-/** Each category's order part (details schema, execute body): pure data the order model is built from. */
-const ORDER_PARTS = "^src/orders/categories/";
+/**
+ * Each category's order part (details schema, execute request), its provider lookups (a bill
+ * check's arguments and body) and their shared helpers: pure, so the registry can hand them to the
+ * orders without the chat coming along.
+ */
+const ORDER_PARTS = "^src/categories/([^/]+/(order|lookup)|shared/order-part)\\.ts$";
 
 module.exports = {
   forbidden: [
@@ -82,10 +86,28 @@ module.exports = {
     layer(
       "order-parts",
       ORDER_PARTS,
-      "^src/(orders|notify|webhook|bot|categories|http|system|main)",
-      "A category's order part is pure: no order model, no stores, no flows.",
+      "^(src/(notify|webhook|bot|categories|http|system|main|saved|accounts|topup|gateway)|conversations/)",
+      "A category's order part is pure: the order's and the provider's types, no stores, no flows.",
       ORDER_PARTS,
     ),
+    {
+      name: "category-not-category",
+      comment:
+        "A category is one folder: it imports no other category's folder (shared helpers are in src/categories/shared/).",
+      severity: "error",
+      from: { path: "^src/categories/([^/]+)/", pathNot: "^src/categories/shared/" },
+      to: {
+        path: "^src/categories/[^/]+/",
+        pathNot: ["^src/categories/$1/", "^src/categories/shared/"],
+      },
+    },
+    {
+      name: "shared-not-category",
+      comment: "The categories' shared helpers name no category: none imports a category's folder.",
+      severity: "error",
+      from: { path: "^src/categories/shared/" },
+      to: { path: "^src/categories/", pathNot: "^src/categories/shared/" },
+    },
     layer(
       "telegram",
       "^src/telegram/",

@@ -69,7 +69,7 @@ function conversationsOf(
     [CREDIT_FLOW]: creditConversation(deps),
     [REVERSE_FLOW]: reverseConversation(deps),
     [SAVED_FLOW]: savedConversation(deps, categories),
-    [SAVE_NAME_FLOW]: saveNameConversation(deps),
+    [SAVE_NAME_FLOW]: saveNameConversation(deps, categories),
   };
 }
 
@@ -79,8 +79,7 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     conversation: c.id,
     labelKey: c.menu.labelKey,
   }));
-  // Read on every /recharge and every press: the catalogue's offer follows the provider's lookups.
-  const offered = (id: string) => deps.catalog.offersCategory(id);
+  const offered = offeredBy(deps, categories);
   const menu = menuKeyboard(entries, offered);
   return [
     start(deps, menu),
@@ -104,4 +103,13 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
 function addMoneyButtons(deps: BotDeps): BalanceButtons | undefined {
   if (!deps.topUps) return undefined;
   return (t, r) => (r.kind === "customer" ? addMoneyButton(t) : undefined);
+}
+
+/**
+ * A menu entry is offered while the catalogue offers its operators (see the module's `menu`):
+ * read on every /recharge and every press, as the catalogue's offer follows the provider's lookups.
+ */
+function offeredBy(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
+  const operatorsOf = new Map(categories.map((c) => [c.id, c.menu.operatorsOf ?? c.id]));
+  return (id: string) => deps.catalog.offersCategory(operatorsOf.get(id) ?? id);
 }

@@ -1,4 +1,5 @@
 import type { UserFromGetMe } from "grammy/types";
+import type { AnyCategoryModule } from "./categories/index.ts";
 import type { Config } from "./config.ts";
 import { exportJournalCsv } from "./ledger/index.ts";
 import type { LocalMode, LocalModeContext, SandboxOverrides } from "./local-mode.ts";
@@ -28,6 +29,8 @@ export interface SystemOptions {
   workers?: boolean;
   /** Use an existing Redis connection instead of config.redis.url (tests). */
   redis?: RedisClient;
+  /** The categories offered (default: the registry, src/categories/index.ts); tests add their own. */
+  categories?: readonly AnyCategoryModule[];
 }
 
 /**

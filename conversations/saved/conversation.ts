@@ -2,7 +2,7 @@ import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
 import { savedInputOf, savedLabel } from "../../src/bot/saved.ts";
-import type { AnyCategoryModule } from "../../src/categories/index.ts";
+import { type AnyCategoryModule, billerRule } from "../../src/categories/index.ts";
 import { referenceSchema } from "../../src/orders/model.ts";
 import { checkNickname, type Nickname, type SavedEntry } from "../../src/saved/index.ts";
 
@@ -92,7 +92,8 @@ export function savedConversation(deps: BotDeps, categories: readonly AnyCategor
 }
 
 /** "Save as…" under a success push: the order's number (saved with its success) gets a name. */
-export function saveNameConversation(deps: BotDeps) {
+export function saveNameConversation(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
+  const billerOf = billerRule(categories);
   return async function saveName(
     conversation: FlowConversation,
     ctx: FlowContext,
@@ -114,7 +115,7 @@ export function saveNameConversation(deps: BotDeps) {
       await flow.reply(t("status-not-found"));
       return;
     }
-    const input = savedInputOf(order);
+    const input = savedInputOf(order, billerOf);
     const nickname = await askNickname(flow, input);
     // Saved again first: it may have been deleted (/saved) since the push.
     const named = await conversation.external(async () => {

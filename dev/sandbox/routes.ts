@@ -6,6 +6,7 @@ import {
   OPERATOR_TYPE,
   type Operator,
   prefixesFor,
+  type Region,
   validateAccountId,
   validateMobileNumber,
   validateMonth,
@@ -151,7 +152,7 @@ export function createProviderRoutes(deps: RouteDeps): Hono {
     return sendError(c, "B", 504, "Gateway timeout", "failed");
   }
 
-  function region(c: Context): "np" | "in" {
+  function region(c: Context): Region {
     return c.req.path.includes("/in/") ? "in" : "np";
   }
 

@@ -4,6 +4,7 @@ import {
   checkAmount,
   type Operator,
   prefixesFor,
+  type Region,
   validateAccountId,
   validateIndiaNumber,
   validateLandline,
@@ -59,7 +60,7 @@ export type Validation = { ok: true; order: ValidOrder } | { ok: false; message:
 export interface ValidateContext {
   catalog: Catalog;
   /** The region of the path the execute came on: /np accepts every operator, /in India only. */
-  region: "np" | "in";
+  region: Region;
   listing(referenceText: string): Listing | undefined;
 }
 

@@ -1,3 +1,5 @@
+import type { Region } from "../catalog/index.ts";
+
 /** Display formatting of times for chat messages (money is formatted by src/money.ts). */
 
 /**
@@ -33,7 +35,7 @@ const INTL_LOCALE: Record<string, string> = { en: "en-GB", ne: "ne-NP", hi: "hi-
  * When an order was placed, in the reader's language and the order's region's time zone, on a
  * 24-hour clock (Hindi's 12-hour clock would print an English "pm").
  */
-export function formatOrderTime(ms: number, region: "np" | "in", locale: string): string {
+export function formatOrderTime(ms: number, region: Region, locale: string): string {
   return formatter(INTL_LOCALE[locale] ?? "en-GB", {
     timeZone: REGION_TIME_ZONE[region],
     year: "numeric",

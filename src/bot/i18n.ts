@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { I18n } from "@grammyjs/i18n";
 import type { Context } from "grammy";
@@ -29,14 +31,25 @@ export type Translate = ((key: string, params?: Record<string, string | number>)
  * Telegram's language code; conversations get the locale passed explicitly, because i18n's session
  * negotiation falls back to the default locale inside them.
  */
-export function createI18n<C extends Context>(negotiate: (ctx: C) => Locale | Promise<Locale>) {
+export function createI18n<C extends Context>(
+  negotiate: (ctx: C) => Locale | Promise<Locale>,
+  /** More locale folders ({en,ne,hi}.ftl each): a category's own strings, in its folder. */
+  extraDirs: readonly string[] = [],
+) {
   const i18n = new I18n<C>({
     defaultLocale: DEFAULT_LOCALE,
-    directory: LOCALES_DIR,
     // Unicode isolation marks around variables break copying numbers out of messages.
     fluentBundleOptions: { useIsolating: false },
     localeNegotiator: negotiate,
   });
+  // One bundle per language: the shared strings, then each category's own (a folder may lack one).
+  for (const locale of LOCALES) {
+    const sources = [LOCALES_DIR, ...extraDirs]
+      .map((dir) => join(dir, `${locale}.ftl`))
+      .filter((file) => existsSync(file))
+      .map((file) => readFileSync(file, "utf8"));
+    i18n.loadLocaleSync(locale, { source: sources.join("\n") });
+  }
   memoizeBundleMatching(i18n);
   return i18n;
 }

@@ -1,6 +1,6 @@
 import { InlineKeyboard } from "grammy";
 import type { Order } from "../orders/model.ts";
-import { type Biller, type SavedEntry, type SavedInput, savedId } from "../saved/index.ts";
+import type { Biller, SavedEntry, SavedInput } from "../saved/index.ts";
 import { saveNameButton } from "./callback-data.ts";
 import type { Translate } from "./i18n.ts";
 
@@ -10,44 +10,31 @@ import type { Translate } from "./i18n.ts";
  * /history, and the "Save as…" button under a success push.
  */
 
+/** What a category saves as a biller (the registry's rule, src/categories/index.ts). */
+export type BillerRule = (order: Order) => Biller | undefined;
+
 /** What a successful order saves: its number and, for billers, what paying again needs. */
-export function savedInputOf(order: Order): SavedInput {
+export function savedInputOf(order: Order, billerOf: BillerRule): SavedInput {
   const base = { category: order.category, number: order.connectionNo, usedAt: order.createdAt };
   const biller = billerOf(order);
   return biller ? { ...base, biller } : base;
 }
 
-function billerOf(order: Order): Biller | undefined {
-  const operatorId = order.operatorId;
-  switch (order.category) {
-    case "water": {
-      const { officeCode, customerName } = order.details;
-      return { operatorId, officeCode, ...(customerName ? { holder: customerName } : {}) };
-    }
-    case "electricity": {
-      const { officeCode, scNo, phone, customerName } = order.details;
-      return {
-        operatorId,
-        officeCode,
-        scNo,
-        phone,
-        ...(customerName ? { holder: customerName } : {}),
-      };
-    }
-    // India: the operator tells a mobile from a DTH id (both are ten digits).
-    case "internet":
-    case "dth":
-    case "india":
-      return { operatorId };
-    default:
-      return undefined;
-  }
-}
-
-/** The saved entry an order belongs to, among `entries` (by the same id its save would get). */
+/**
+ * The saved entry an order belongs to, among `entries`: its category and number and, for a biller,
+ * the same account (operator, office, SC number: what its id is made of, see savedId).
+ */
 export function entryOfOrder(entries: readonly SavedEntry[], order: Order): SavedEntry | undefined {
-  const id = savedId(savedInputOf(order));
-  return entries.find((e) => e.id === id);
+  const d = order.details;
+  return entries.find(
+    (e) =>
+      e.category === order.category &&
+      e.number === order.connectionNo &&
+      (e.biller === undefined ||
+        (e.biller.operatorId === order.operatorId &&
+          e.biller.officeCode === d.officeCode &&
+          e.biller.scNo === d.scNo)),
+  );
 }
 
 /** An entry on a button or in a list: "Aama · 9841234567", or the number (and holder) alone. */
@@ -69,8 +56,9 @@ export async function saveOnSuccess(
   saved: { remember(userId: number, input: SavedInput): Promise<SavedEntry> },
   t: Translate,
   order: Order,
+  billerOf: BillerRule,
 ): Promise<InlineKeyboard | undefined> {
-  const entry = await saved.remember(order.userId, savedInputOf(order));
+  const entry = await saved.remember(order.userId, savedInputOf(order, billerOf));
   if (entry.nickname !== undefined) return undefined;
   return new InlineKeyboard().text(t("saved-save-as"), saveNameButton.build(order.reference));
 }

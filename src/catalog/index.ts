@@ -1,12 +1,6 @@
 import { rupeesToPaisa } from "../money.ts";
 import { offeredOperators, type ProviderListing } from "./offer.ts";
-import {
-  buildOperators,
-  type CatalogOptions,
-  type Category,
-  type Operator,
-  type Region,
-} from "./operators.ts";
+import { buildOperators, type CatalogOptions, type Operator, type Region } from "./operators.ts";
 import type { AmountBounds } from "./rules.ts";
 
 export * from "./nepali-calendar.ts";
@@ -55,7 +49,7 @@ export function createCatalog(settings: CatalogSettings = {}) {
       return byId.get(id);
     },
     /** The operators of a category offered now. */
-    byCategory(category: Category): Operator[] {
+    byCategory(category: string): Operator[] {
       return offered.filter((o) => o.category === category);
     },
     isOffered(id: number): boolean {

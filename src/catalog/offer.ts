@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Operator, Region } from "./operators.ts";
+import { type Operator, REGIONS, type Region } from "./operators.ts";
 
 /**
  * What the customer is offered: the catalogue's rules (operators we know how to sell) cut down to
@@ -51,7 +51,7 @@ export function unknownListed(
   listing: ProviderListing,
 ): Array<Listed & { region: Region }> {
   const out: Array<Listed & { region: Region }> = [];
-  for (const region of ["np", "in"] as const) {
+  for (const region of REGIONS) {
     const known = new Set(rules.filter((o) => o.region === region).map((o) => String(o.id)));
     for (const o of listing.regions[region]?.operators ?? []) {
       if (!known.has(o.value)) out.push({ ...o, region });

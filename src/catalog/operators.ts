@@ -6,7 +6,9 @@
  * provider's operator lookups list (./offer.ts).
  */
 
-export type Region = "np" | "in";
+/** Where an operator is: Nepal or India (the one declaration; the others import it). */
+export const REGIONS = ["np", "in"] as const;
+export type Region = (typeof REGIONS)[number];
 
 export const CATEGORIES = [
   "mobile",
@@ -19,6 +21,12 @@ export const CATEGORIES = [
   "india",
 ] as const;
 export type Category = (typeof CATEGORIES)[number];
+
+/**
+ * A category's id as orders and saved numbers carry it: the built-in ones above (the operators'
+ * data) or a category added at start (src/categories/index.ts lists them): lower-case words.
+ */
+export const CATEGORY_ID = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** What a conversation must collect before execute. */
 export type Flow =
@@ -159,137 +167,148 @@ export interface CatalogOptions {
   waterOperatorId?: number;
 }
 
+/** Nepal's mobile, data-pack and landline operators (spec section 1): fixed ids and types. */
+const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
+  {
+    id: 5,
+    name: "NTC Prepaid",
+    category: "mobile",
+    operatorTypeId: 1,
+    flow: "amount",
+    family: "ntc",
+    line: "prepaid",
+  },
+  {
+    id: 6,
+    name: "NTC Postpaid",
+    category: "mobile",
+    operatorTypeId: 1,
+    flow: "amount",
+    family: "ntc",
+    line: "postpaid",
+  },
+  {
+    id: 14,
+    name: "NTC CDMA / Fixed Wireless",
+    category: "mobile",
+    operatorTypeId: 1,
+    flow: "amount",
+    family: "ntc",
+    line: "cdma",
+  },
+  {
+    id: 2,
+    name: "Ncell Data",
+    category: "datapack",
+    operatorTypeId: 3,
+    flow: "packages",
+    family: "ncell",
+    product: "data",
+  },
+  {
+    id: 3,
+    name: "Ncell Voice",
+    category: "datapack",
+    operatorTypeId: 3,
+    flow: "packages",
+    family: "ncell",
+    product: "voice",
+  },
+  {
+    id: 4,
+    name: "Ncell SMS",
+    category: "datapack",
+    operatorTypeId: 3,
+    flow: "packages",
+    family: "ncell",
+    product: "sms",
+  },
+  {
+    id: 113,
+    name: "Ncell Roaming",
+    category: "datapack",
+    operatorTypeId: 3,
+    flow: "packages",
+    family: "ncell",
+    product: "roaming",
+  },
+  {
+    id: 114,
+    name: "Ncell Sadhain On",
+    category: "datapack",
+    operatorTypeId: 3,
+    flow: "packages",
+    family: "ncell",
+    product: "special",
+  },
+  {
+    id: 8,
+    name: "NTC Data",
+    category: "datapack",
+    operatorTypeId: 3,
+    flow: "packages",
+    family: "ntc",
+    product: "data",
+  },
+  {
+    id: 9,
+    name: "NTC Voice",
+    category: "datapack",
+    operatorTypeId: 3,
+    flow: "packages",
+    family: "ntc",
+    product: "voice",
+  },
+  {
+    id: 10,
+    name: "NTC Recommended",
+    category: "datapack",
+    operatorTypeId: 3,
+    flow: "packages",
+    family: "ntc",
+    product: "recommended",
+  },
+  {
+    id: 11,
+    name: "NTC Landline",
+    category: "landline",
+    operatorTypeId: 4,
+    flow: "amount",
+    line: "landline",
+  },
+  {
+    id: 17,
+    name: "NTC Fibre Voice",
+    category: "landline",
+    operatorTypeId: 4,
+    flow: "amount",
+    line: "fibre_voice",
+  },
+  {
+    id: 117,
+    name: "NTC Toll-free",
+    category: "landline",
+    operatorTypeId: 4,
+    flow: "amount",
+    line: "toll_free",
+  },
+];
+
+/** Every operator, with the settings' ids (electricity, water, India) applied. */
 export function buildOperators(opts: CatalogOptions = {}): Operator[] {
-  const np = (o: Omit<Operator, "region">): Operator => ({ ...o, region: "np" });
-  const ops: Operator[] = [
-    np({
-      id: 5,
-      name: "NTC Prepaid",
-      category: "mobile",
-      operatorTypeId: 1,
-      flow: "amount",
-      family: "ntc",
-      line: "prepaid",
-    }),
-    np({
-      id: 6,
-      name: "NTC Postpaid",
-      category: "mobile",
-      operatorTypeId: 1,
-      flow: "amount",
-      family: "ntc",
-      line: "postpaid",
-    }),
-    np({
-      id: 14,
-      name: "NTC CDMA / Fixed Wireless",
-      category: "mobile",
-      operatorTypeId: 1,
-      flow: "amount",
-      family: "ntc",
-      line: "cdma",
-    }),
-    np({
-      id: 2,
-      name: "Ncell Data",
-      category: "datapack",
-      operatorTypeId: 3,
-      flow: "packages",
-      family: "ncell",
-      product: "data",
-    }),
-    np({
-      id: 3,
-      name: "Ncell Voice",
-      category: "datapack",
-      operatorTypeId: 3,
-      flow: "packages",
-      family: "ncell",
-      product: "voice",
-    }),
-    np({
-      id: 4,
-      name: "Ncell SMS",
-      category: "datapack",
-      operatorTypeId: 3,
-      flow: "packages",
-      family: "ncell",
-      product: "sms",
-    }),
-    np({
-      id: 113,
-      name: "Ncell Roaming",
-      category: "datapack",
-      operatorTypeId: 3,
-      flow: "packages",
-      family: "ncell",
-      product: "roaming",
-    }),
-    np({
-      id: 114,
-      name: "Ncell Sadhain On",
-      category: "datapack",
-      operatorTypeId: 3,
-      flow: "packages",
-      family: "ncell",
-      product: "special",
-    }),
-    np({
-      id: 8,
-      name: "NTC Data",
-      category: "datapack",
-      operatorTypeId: 3,
-      flow: "packages",
-      family: "ntc",
-      product: "data",
-    }),
-    np({
-      id: 9,
-      name: "NTC Voice",
-      category: "datapack",
-      operatorTypeId: 3,
-      flow: "packages",
-      family: "ntc",
-      product: "voice",
-    }),
-    np({
-      id: 10,
-      name: "NTC Recommended",
-      category: "datapack",
-      operatorTypeId: 3,
-      flow: "packages",
-      family: "ntc",
-      product: "recommended",
-    }),
-    np({
-      id: 11,
-      name: "NTC Landline",
-      category: "landline",
-      operatorTypeId: 4,
-      flow: "amount",
-      line: "landline",
-    }),
-    np({
-      id: 17,
-      name: "NTC Fibre Voice",
-      category: "landline",
-      operatorTypeId: 4,
-      flow: "amount",
-      line: "fibre_voice",
-    }),
-    np({
-      id: 117,
-      name: "NTC Toll-free",
-      category: "landline",
-      operatorTypeId: 4,
-      flow: "amount",
-      line: "toll_free",
-    }),
+  return [
+    ...NEPAL_FIXED.map(inNepal),
     ...DTH.map(([id, name]) =>
-      np({ id, name, category: "dth", operatorTypeId: OPERATOR_TYPE.dth, flow: "dth_packages" }),
+      inNepal({
+        id,
+        name,
+        category: "dth",
+        operatorTypeId: OPERATOR_TYPE.dth,
+        flow: "dth_packages",
+      }),
     ),
     ...INTERNET.map(([id, name]) =>
-      np({
+      inNepal({
         id,
         name,
         category: "internet",
@@ -297,36 +316,48 @@ export function buildOperators(opts: CatalogOptions = {}): Operator[] {
         flow: "internet_packages",
       }),
     ),
-    np({
+    ...billOperators(opts),
+    ...indiaOperators(opts),
+  ];
+}
+
+const inNepal = (o: Omit<Operator, "region">): Operator => ({ ...o, region: "np" });
+
+/** The water and electricity operators; their ids are settings (undocumented by the provider). */
+function billOperators(opts: CatalogOptions): Operator[] {
+  return [
+    inNepal({
       id: opts.waterOperatorId ?? 46,
       name: "Khanepani (Water)",
       category: "water",
       operatorTypeId: 7,
       flow: "water_bill",
     }),
-    np({
+    inNepal({
       id: opts.electricityOperatorId ?? 118,
       name: "Nepal Electricity Authority",
       category: "electricity",
       operatorTypeId: opts.electricityOperatorTypeId ?? OPERATOR_TYPE.electricity,
       flow: "electricity_bill",
     }),
-    // India (ids from the setting, see INDIA_OPERATORS). Operator types default to the Nepal samples'.
-    ...INDIA_OPERATOR_KEYS.map((key): Operator => {
-      const [id, name, india] = INDIA_OPERATORS[key];
-      return {
-        id: opts.indiaOperatorIds?.[key] ?? id,
-        name,
-        category: "india",
-        operatorTypeId:
-          india === "dth"
-            ? (opts.indiaDthOperatorTypeId ?? OPERATOR_TYPE.dth)
-            : (opts.indiaMobileOperatorTypeId ?? OPERATOR_TYPE.mobile),
-        region: "in",
-        flow: "circle",
-        india,
-      };
-    }),
   ];
-  return ops;
+}
+
+/** India (ids from the setting, see INDIA_OPERATORS). Operator types default to the Nepal samples'. */
+function indiaOperators(opts: CatalogOptions): Operator[] {
+  return INDIA_OPERATOR_KEYS.map((key): Operator => {
+    const [id, name, india] = INDIA_OPERATORS[key];
+    return {
+      id: opts.indiaOperatorIds?.[key] ?? id,
+      name,
+      category: "india",
+      operatorTypeId:
+        india === "dth"
+          ? (opts.indiaDthOperatorTypeId ?? OPERATOR_TYPE.dth)
+          : (opts.indiaMobileOperatorTypeId ?? OPERATOR_TYPE.mobile),
+      region: "in",
+      flow: "circle",
+      india,
+    };
+  });
 }

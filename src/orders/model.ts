@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { Category } from "../catalog/index.ts";
-import { perCategory } from "./categories/index.ts";
+import { CATEGORY_ID, REGIONS } from "../catalog/index.ts";
 
 /**
  * The order and everything that can happen to it, as zod schemas (types are derived, never written
@@ -155,11 +154,19 @@ export type UnrecognisedEntry = z.infer<typeof unrecognisedEntrySchema>;
 
 const chatId = z.number().int().refine(Number.isSafeInteger);
 
+/** A category id as orders carry it (the registry's ids: lower-case words). */
+export const categoryIdSchema = z.string().regex(CATEGORY_ID);
+
+/** Details as the order model stores them; their category's part checked them at `place`. */
+export const detailsSchema = z.record(z.string(), z.unknown());
+
 /**
- * An order: the fields every category has, and `category` with that category's `details` (a
- * discriminated union: each category's details schema is in its module, src/categories/<cat>/).
+ * An order: the fields every category has, its `category` and that category's `details` (checked
+ * at `place` by the category's part, src/categories/<id>/order.ts; see ./parts.ts).
  */
-export const orderSchema = perCategory({
+export const orderSchema = z.object({
+  category: categoryIdSchema,
+  details: detailsSchema,
   reference: referenceSchema,
   /**
    * The reference_no sent to execute, when it is not `reference`: data packs and DTH must carry the
@@ -170,7 +177,7 @@ export const orderSchema = perCategory({
   userId: chatId,
   chatId,
   locale: z.string().min(2).max(16),
-  region: z.enum(["np", "in"]),
+  region: z.enum(REGIONS),
   operatorId: z.number().int().positive(),
   operatorTypeId: z.number().int().positive(),
   operatorName: z.string().min(1),
@@ -225,8 +232,6 @@ export const orderSchema = perCategory({
   version: z.number().int().nonnegative(),
 });
 export type Order = z.infer<typeof orderSchema>;
-/** The order of one category, with its own details. */
-export type OrderOf<C extends Category> = Extract<Order, { category: C }>;
 
 /**
  * Something that happened to an order, from one of the three sources (or the system itself). The

@@ -1,5 +1,6 @@
 import type { Registry } from "prom-client";
 import { z } from "zod";
+import { REGIONS } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
 import {
   DEFAULT_INR_TO_NPR_RATE,
@@ -12,10 +13,11 @@ import {
 } from "../pricing/index.ts";
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
 import type { ExecuteResult, StatusResult } from "../provider/schemas.ts";
-import { perCategory } from "./categories/index.ts";
 import { toExecuteRequest } from "./execute-request.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
 import {
+  categoryIdSchema,
+  detailsSchema,
   holdIdOf,
   type Notification,
   normalizeProviderStatus,
@@ -25,6 +27,7 @@ import {
   orderSchema,
   referenceSchema,
 } from "./model.ts";
+import { type OrderPart, orderPartsOf } from "./parts.ts";
 import { type RecentOrders, recentOrders } from "./recent.ts";
 import { transition } from "./state.ts";
 import { HoldRefusedError, type OrderStore } from "./store.ts";
@@ -42,8 +45,10 @@ export interface OrdersProvider {
 
 const chatId = z.number().int().refine(Number.isSafeInteger);
 
-/** One member per category, like the order: the details must be those of its category. */
-export const placeInputSchema = perCategory({
+/** A draft to place; its details must be those of its category (checked by the category's part). */
+export const placeInputSchema = z.object({
+  category: categoryIdSchema,
+  details: detailsSchema,
   /** Fixed by the caller when the confirmation is shown; placing with a known key is a no-op. */
   idempotencyKey: z.string().min(1).max(200),
   /** A reference allocated earlier with nextReference (e.g. for a package listing). */
@@ -53,7 +58,7 @@ export const placeInputSchema = perCategory({
   userId: chatId,
   chatId,
   locale: z.string().min(2).max(16).default("en"),
-  region: z.enum(["np", "in"]),
+  region: z.enum(REGIONS),
   operatorId: z.number().int().positive(),
   operatorTypeId: z.number().int().positive(),
   operatorName: z.string().min(1),
@@ -143,6 +148,11 @@ export interface OrdersOptions {
   /** Told every wallet reading of an execute answer (src/books float watch); errors are logged. */
   onWalletReading?: (r: WalletReading) => Promise<unknown>;
   store: OrderStore;
+  /**
+   * The categories' order parts (details, execute request), from the registry the composition
+   * root hands in (src/categories/index.ts): orders are placed and executed only in these.
+   */
+  categories: readonly OrderPart[];
   /** The merchant's price schedule (config.pricing.schedule); default: face amount, no fee. */
   pricing?: PriceSchedule;
   /** Default "open". In "prepaid" every order takes a hold on its customer's balance. */
@@ -253,6 +263,7 @@ function defaultRateE4(): number {
 
 export function createOrders(opts: OrdersOptions) {
   const { store, provider } = opts;
+  const parts = orderPartsOf(opts.categories);
   const now = opts.now ?? Date.now;
   const log = opts.logger;
   const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
@@ -387,6 +398,19 @@ export function createOrders(opts: OrdersOptions) {
     };
   }
 
+  /** The draft's details as its category's part reads them (strict: an unknown key is refused). */
+  function detailsOf(input: { category: string; details: unknown }): Order["details"] {
+    const part = parts.get(input.category);
+    if (!part) throw new OrderInputError(`category: no category ${input.category} is registered`);
+    const details = part.details.safeParse(input.details);
+    if (!details.success) {
+      throw new OrderInputError(
+        details.error.issues.map((i) => `details.${i.path.join(".")}: ${i.message}`).join("; "),
+      );
+    }
+    return details.data as Order["details"];
+  }
+
   async function place(raw: PlaceInput): Promise<Order> {
     const parsed = placeInputSchema.safeParse(raw);
     if (!parsed.success) {
@@ -394,7 +418,7 @@ export function createOrders(opts: OrdersOptions) {
         parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
       );
     }
-    const input = parsed.data;
+    const input = { ...parsed.data, details: detailsOf(parsed.data) };
     // No look-up of the idempotency key first: create finds a known key before it writes anything
     // and hands back that order. Without a reference from a listing, create numbers the order in
     // the same step (a repeated place costs nothing); until then it carries a placeholder.
@@ -422,7 +446,7 @@ export function createOrders(opts: OrdersOptions) {
     };
     try {
       // Refuse now what could never be executed, rather than at submit time.
-      toExecuteRequest(order);
+      toExecuteRequest(order, parts);
       orderSchema.parse(order);
     } catch (err) {
       const detail =
@@ -505,7 +529,7 @@ export function createOrders(opts: OrdersOptions) {
 
     let result: ExecuteResult;
     try {
-      result = await provider.execute(toExecuteRequest(marked.order));
+      result = await provider.execute(toExecuteRequest(marked.order, parts));
     } catch (err) {
       // The client reports outcomes as values; anything thrown here is unexpected, and the request
       // may have left: treat it as unknown, never as failed.

@@ -1,5 +1,7 @@
-import type { Category } from "../catalog/operators.ts";
-import type { Adjustment, PriceRule, PriceSchedule } from "./schedule.ts";
+import type { z } from "zod";
+import type { Adjustment, categoryRuleSchema, PriceRule, PriceSchedule } from "./schedule.ts";
+
+type CategoryRule = z.output<typeof categoryRuleSchema>;
 
 /**
  * The price a customer pays for one order, from the merchant's schedule. Pure integer arithmetic
@@ -7,7 +9,7 @@ import type { Adjustment, PriceRule, PriceSchedule } from "./schedule.ts";
  */
 
 export interface QuoteInput {
-  category: Category;
+  category: string;
   operatorId: number;
   /** The face amount sent to the aggregator, in paisa. */
   amountPaisa: number;
@@ -26,12 +28,9 @@ export interface Quote {
  * category's, else the default's, else none. So an operator rule that sets only a discount keeps
  * its category's fee.
  */
-export function ruleFor(
-  schedule: PriceSchedule,
-  category: Category,
-  operatorId: number,
-): PriceRule {
-  const cat = schedule.categories[category];
+export function ruleFor(schedule: PriceSchedule, category: string, operatorId: number): PriceRule {
+  // A category the schedule does not name (one added at start) has no rule of its own.
+  const cat = (schedule.categories as Partial<Record<string, CategoryRule>>)[category];
   const op = cat?.operators[String(operatorId)];
   return {
     fee: op?.fee ?? cat?.fee ?? schedule.default.fee,

@@ -106,7 +106,7 @@ export type PriceRule = z.output<typeof ruleSchema>;
 /** Operator ids as the operator lookup gives them (object keys in JSON are text). */
 const operatorId = z.string().regex(/^[1-9]\d{0,9}$/, "operator ids are whole numbers, e.g. 46");
 
-const categoryRuleSchema = z.strictObject({
+export const categoryRuleSchema = z.strictObject({
   ...ruleShape,
   operators: z.record(operatorId, ruleSchema).default({}),
 });

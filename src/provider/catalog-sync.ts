@@ -6,9 +6,9 @@ import {
   type RegionListing,
   unknownListed,
 } from "../catalog/index.ts";
+import { REGIONS, type Region } from "../catalog/operators.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import type { ProviderClient } from "./client.ts";
-import type { Region } from "./requests.ts";
 
 /**
  * Keeps the catalogue's offer in step with the provider: the operator and operator-type lookups of
@@ -67,8 +67,6 @@ export interface CatalogSyncOptions {
   /** How long the start waits for the first lookups before going on with what it has. */
   startWaitMs?: number;
 }
-
-const REGIONS: readonly Region[] = ["np", "in"];
 
 function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

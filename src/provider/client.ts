@@ -1,14 +1,13 @@
 import type { Dispatcher } from "undici";
-import { createEndpoints, invoke } from "./endpoints.ts";
+import { billCheck, createEndpoints, invoke } from "./endpoints.ts";
 import { createExecute } from "./execute.ts";
 import type {
-  ElectricityBillQuery,
+  BillCheck,
   ExecuteRequest,
   IndiaDthBillQuery,
   IndiaPlansQuery,
   PackageQuery,
   Region,
-  WaterBillQuery,
 } from "./requests.ts";
 import type {
   Bill,
@@ -94,8 +93,8 @@ export interface ProviderClient {
   listDthPackages(query: PackageQuery): Promise<DthListing>;
   officeCodes(operatorId: number | string): Promise<Option[]>;
   circles(): Promise<Circle[]>;
-  checkWaterBill(query: WaterBillQuery): Promise<Bill>;
-  checkElectricityBill(query: ElectricityBillQuery): Promise<Bill>;
+  /** A bill check as a bill category asks it (its arguments' schema and body, see BillCheck). */
+  checkBill<I extends PackageQuery>(check: BillCheck<I>, query: I): Promise<Bill>;
   statusByTransaction(region: Region, transactionId: string): Promise<StatusResult>;
   statusByReference(region: Region, referenceNo: string): Promise<StatusResult>;
   walletBalance(): Promise<WalletBalance>;
@@ -144,8 +143,7 @@ export function createProviderClient(opts: ProviderClientOptions): ProviderClien
     listDthPackages: (query) => invoke(transport, api.listDthPackages, query),
     officeCodes: (operatorId) => invoke(transport, api.officeCodes, operatorId),
     circles: () => invoke(transport, api.circles),
-    checkWaterBill: (query) => invoke(transport, api.checkWaterBill, query),
-    checkElectricityBill: (query) => invoke(transport, api.checkElectricityBill, query),
+    checkBill: (check, query) => invoke(transport, billCheck(check.input, check.body), query),
     statusByTransaction: (region, transactionId) =>
       invoke(transport, api.statusByTransaction, { region, id: transactionId }),
     statusByReference: (region, referenceNo) =>

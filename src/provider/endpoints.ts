@@ -6,16 +6,12 @@ import {
   ProviderUnavailableError,
 } from "./errors.ts";
 import {
-  electricityBillBody,
-  electricityBillQuerySchema,
   idForJson,
   indiaDthBillQuerySchema,
   indiaPlansQuerySchema,
   packageBody,
   packageQuerySchema,
   regionSchema,
-  waterBillBody,
-  waterBillQuerySchema,
 } from "./requests.ts";
 import {
   type Bill,
@@ -74,8 +70,8 @@ export interface EndpointConfig {
 const PACKAGE_PATH = "/np/recharge/package";
 const CHECK_PATH = "/np/recharge/check";
 
-/** A bill check: one spec for water and electricity, only the arguments and body differ. */
-function billCheck<I extends { connectionNo: string; referenceNo: string }>(
+/** A bill check: one spec for every bill category, only the arguments and body differ. */
+export function billCheck<I extends { connectionNo: string; referenceNo: string }>(
   input: z.ZodType<I>,
   body: (q: I) => unknown,
 ) {
@@ -178,8 +174,6 @@ export function createEndpoints(config: EndpointConfig, transport: Transport) {
       response: wireOptionList,
     }),
     circles: endpoint({ method: "GET", path: "/in/circle", response: wireCircleList }),
-    checkWaterBill: billCheck(waterBillQuerySchema, waterBillBody),
-    checkElectricityBill: billCheck(electricityBillQuerySchema, electricityBillBody),
     statusByTransaction: status("service", "transaction_id"),
     statusByReference: status("order", "order_id"),
     walletBalance: endpoint({ method: "GET", path: "/wallet/balance", response: wireWallet }),

@@ -1,5 +1,5 @@
 import { ProviderNetworkError, ProviderTimeoutError } from "./errors.ts";
-import { type ExecuteRequest, executeBody, executeRequestSchema } from "./requests.ts";
+import { type ExecuteRequest, executeRequestSchema } from "./requests.ts";
 import { type ExecuteResult, readEnvelope, wireExecuteData } from "./schemas.ts";
 import type { ProviderLogger, RawResponse, Transport } from "./transport.ts";
 
@@ -15,7 +15,7 @@ const EXECUTE_PATH = "/np/recharge/execute";
 export interface ExecuteOptions {
   transport: Transport;
   timeoutMs: number;
-  /** Path of the India execute (undocumented, see provider-notes). */
+  /** Path of the India execute (region "in"; undocumented, see provider-notes). */
   indiaPath: string;
   logger: ProviderLogger | undefined;
 }
@@ -24,8 +24,7 @@ export function createExecute(opts: ExecuteOptions) {
   const { transport, logger } = opts;
 
   return async function execute(input: ExecuteRequest): Promise<ExecuteResult> {
-    const isIndia = (input as { category?: unknown }).category === "india";
-    const path = isIndia ? opts.indiaPath : EXECUTE_PATH;
+    const path = input.region === "in" ? opts.indiaPath : EXECUTE_PATH;
     const endpoint = `POST ${path}`;
     const req = transport.validate(endpoint, executeRequestSchema, input);
     const referenceNo = req.referenceNo;
@@ -49,7 +48,7 @@ export function createExecute(opts: ExecuteOptions) {
 
     let raw: RawResponse;
     try {
-      raw = await transport.send("POST", path, executeBody(req), opts.timeoutMs);
+      raw = await transport.send("POST", path, req.body, opts.timeoutMs);
     } catch (err) {
       if (err instanceof ProviderTimeoutError) return unknown("timeout", err.message);
       if (err instanceof ProviderNetworkError) return unknown("network", err.message);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { toRupeesNumber, toRupeesString } from "../money.ts";
+import { REGIONS } from "../catalog/operators.ts";
 
 /**
  * Request shapes, in the program's terms (ids and references as strings, money as integer paisa),
@@ -9,12 +9,9 @@ import { toRupeesNumber, toRupeesString } from "../money.ts";
 
 const operatorId = z.number().int().positive();
 const text = z.string().trim().min(1);
-/** A reference the spec sends as a JSON number: canonical digits (no leading zero) within 2^53. */
-const numericReference = z
-  .string()
-  .regex(/^(0|[1-9]\d*)$/, "must be digits without a leading zero")
-  .refine((s) => Number.isSafeInteger(Number(s)), "must fit a safe integer");
-const paisa = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+export type { Region } from "../catalog/operators.ts";
+
 const circleId = z.union([
   z.string().regex(/^\d+$/, "must be digits"),
   z.number().int().nonnegative(),
@@ -22,83 +19,21 @@ const circleId = z.union([
 
 const common = { operatorId, operatorTypeId: operatorId, connectionNo: text };
 
-export const internetExecuteSchema = z.object({
-  category: z.literal("internet"),
-  ...common,
-  /** From the internet package listing; sent as a number when it is one (spec), else as text. */
-  packageId: text,
-  packageName: text,
-  amountPaisa: paisa,
-  referenceNo: numericReference,
-});
-export const dataPackExecuteSchema = z.object({
-  category: z.literal("datapack"),
-  ...common,
-  packageId: text,
-  /** The reference used for the package listing. */
-  referenceNo: text,
-  /** In the spec's field table though its samples omit it: sent when given. */
-  amountPaisa: paisa.optional(),
-});
-export const dthExecuteSchema = z.object({
-  category: z.literal("dth"),
-  ...common,
-  packageId: text,
-  /** The reference returned by the DTH package listing. */
-  referenceNo: text,
-});
-export const mobileExecuteSchema = z.object({
-  category: z.literal("mobile"),
-  ...common,
-  referenceNo: numericReference,
-  amountPaisa: paisa,
-});
-export const indiaExecuteSchema = z.object({
-  category: z.literal("india"),
-  ...common,
-  circleId,
-  referenceNo: numericReference,
-  amountPaisa: paisa,
-});
-export const landlineExecuteSchema = z.object({
-  category: z.literal("landline"),
-  ...common,
-  referenceNo: numericReference,
-  amountPaisa: paisa,
-});
-export const waterExecuteSchema = z.object({
-  category: z.literal("water"),
-  ...common,
-  officeCode: text,
-  referenceNo: text,
-  /** Nepali month number. */
-  monthId: z.number().int().min(1).max(12),
-  /** The due amount from the bill check, or an advance when there is no bill. */
-  amountPaisa: paisa,
-});
-export const electricityExecuteSchema = z.object({
-  category: z.literal("electricity"),
-  ...common,
-  officeCode: text,
-  scNo: text,
-  referenceNo: text,
-  phone: text,
-  /** Sent as `advance_amount`: the due amount from the bill check, or an advance. */
-  amountPaisa: paisa,
-});
+export const regionSchema = z.enum(REGIONS);
 
-export const executeRequestSchema = z.discriminatedUnion("category", [
-  internetExecuteSchema,
-  dataPackExecuteSchema,
-  dthExecuteSchema,
-  mobileExecuteSchema,
-  indiaExecuteSchema,
-  landlineExecuteSchema,
-  waterExecuteSchema,
-  electricityExecuteSchema,
-]);
+/**
+ * An execute as the client sends it, whatever the category: the category (for the logs), the
+ * region (which execute path), the reference_no and the exact JSON body of spec 4.1. Each
+ * category builds and validates its own body in its folder (src/categories/<id>/order.ts), so
+ * the client names no category.
+ */
+export const executeRequestSchema = z.object({
+  category: z.string().min(1),
+  region: regionSchema,
+  referenceNo: text,
+  body: z.record(z.string(), z.unknown()),
+});
 export type ExecuteRequest = z.infer<typeof executeRequestSchema>;
-export type ExecuteCategory = ExecuteRequest["category"];
 
 /** A safe non-negative integer text as a JSON number, anything else as a JSON string. */
 export function idForJson(id: string): number | string {
@@ -106,7 +41,11 @@ export function idForJson(id: string): number | string {
 }
 
 /** The fields every Nepal request about one account starts with. */
-function accountHead(r: { operatorId: number; operatorTypeId: number; connectionNo: string }) {
+export function accountHead(r: {
+  operatorId: number;
+  operatorTypeId: number;
+  connectionNo: string;
+}) {
   return {
     operator_id: r.operatorId,
     operator_type_id: r.operatorTypeId,
@@ -119,90 +58,26 @@ export function packageBody(q: PackageQuery) {
   return { ...accountHead(q), reference_no: q.referenceNo };
 }
 
-/** Body of a water bill check; the water execute sends the same plus the amount. */
-export function waterBillBody(q: WaterBillQuery) {
-  return {
-    ...packageBody(q),
-    month_id: String(q.monthId),
-    office_code: q.officeCode,
-  };
-}
-
-/** Body of an electricity bill check; the electricity execute sends the same plus the amount. */
-export function electricityBillBody(q: ElectricityBillQuery) {
-  return { ...packageBody(q), phone: q.phone, sc_no: q.scNo, office_code: q.officeCode };
-}
-
-/** The JSON body of spec 4.1 for one request (already validated). */
-export function executeBody(r: ExecuteRequest): Record<string, unknown> {
-  const head = accountHead(r);
-  switch (r.category) {
-    case "internet":
-      return {
-        ...head,
-        package_id: idForJson(r.packageId),
-        package_name: r.packageName,
-        amount: toRupeesNumber(r.amountPaisa),
-        reference_no: Number(r.referenceNo),
-      };
-    case "datapack":
-      return {
-        ...head,
-        package_id: r.packageId,
-        reference_no: r.referenceNo,
-        ...(r.amountPaisa === undefined ? {} : { amount: toRupeesNumber(r.amountPaisa) }),
-      };
-    case "dth":
-      return { ...head, package_id: r.packageId, reference_no: r.referenceNo };
-    case "mobile":
-    case "landline":
-      return {
-        ...head,
-        reference_no: Number(r.referenceNo),
-        amount: toRupeesNumber(r.amountPaisa),
-      };
-    case "india":
-      return {
-        ...head,
-        circle_id: Number(r.circleId),
-        reference_no: Number(r.referenceNo),
-        amount: toRupeesNumber(r.amountPaisa),
-      };
-    case "water":
-      return { ...waterBillBody(r), amount: toRupeesString(r.amountPaisa) };
-    case "electricity":
-      return { ...electricityBillBody(r), advance_amount: toRupeesString(r.amountPaisa) };
-  }
-}
-
 // Arguments of the lookups.
 
 /** One Nepal account and the client's reference: what listings and bill checks are about. */
-const account = { ...common, referenceNo: text };
+export const account = { ...common, referenceNo: text };
 
 export const packageQuerySchema = z.object(account);
 export type PackageQuery = z.infer<typeof packageQuerySchema>;
 
-export const waterBillQuerySchema = z.object({
-  ...account,
-  monthId: z.number().int().min(1).max(12),
-  officeCode: text,
-});
-export type WaterBillQuery = z.infer<typeof waterBillQuerySchema>;
-
-export const electricityBillQuerySchema = z.object({
-  ...account,
-  phone: text,
-  scNo: text,
-  officeCode: text,
-});
-export type ElectricityBillQuery = z.infer<typeof electricityBillQuerySchema>;
+/**
+ * A bill check (spec 4.3, one path for every bill) as a category asks it: the arguments' schema
+ * (nothing is sent when they fail it) and the JSON body. Each bill category has its own, in its
+ * folder (src/categories/<id>/lookup.ts).
+ */
+export interface BillCheck<I extends PackageQuery> {
+  input: z.ZodType<I>;
+  body(query: I): Record<string, unknown>;
+}
 
 export const indiaPlansQuerySchema = z.object({ operatorId, circleId });
 export type IndiaPlansQuery = z.infer<typeof indiaPlansQuerySchema>;
 
 export const indiaDthBillQuerySchema = z.object({ operatorId, connectionNo: text, circleId });
 export type IndiaDthBillQuery = z.infer<typeof indiaDthBillQuerySchema>;
-
-export const regionSchema = z.enum(["np", "in"]);
-export type Region = z.infer<typeof regionSchema>;

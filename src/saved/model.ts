@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { CATEGORIES } from "../catalog/index.ts";
+import { CATEGORY_ID } from "../catalog/index.ts";
 
 /**
  * A number or account the customer paid before, kept per user and category, durable (no TTL,
@@ -39,7 +39,7 @@ export const savedIdSchema = z.string().regex(/^[0-9a-f]{10}$/);
 export const savedEntrySchema = z.strictObject({
   /** Derived from the category and what identifies the account (savedId): saving again updates it. */
   id: savedIdSchema,
-  category: z.enum(CATEGORIES),
+  category: z.string().regex(CATEGORY_ID),
   /** The number or customer id (an order's connectionNo). */
   number: z.string().min(1).max(40),
   nickname: nicknameSchema.optional(),

@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { collectDefaultMetrics, Registry } from "prom-client";
+import { type AnyCategoryModule, CATEGORY_MODULES } from "../categories/index.ts";
 import type { Config } from "../config.ts";
 import { secretsOf } from "../config.ts";
 import type { HealthCheck } from "../http/app.ts";
@@ -20,6 +21,8 @@ export interface Base {
   /** Readiness (/readyz) beyond liveness's critical checks: the bot started, the aggregator answers. */
   readiness: HealthCheck[];
   stops: Stops;
+  /** The categories the system offers: the registry's, or a caller's own list (a test's extra). */
+  categories: readonly AnyCategoryModule[];
 }
 
 export function createBase(opts: {
@@ -27,6 +30,7 @@ export function createBase(opts: {
   logger?: Logger | undefined;
   now?: (() => number) | undefined;
   instanceName?: string | undefined;
+  categories?: readonly AnyCategoryModule[] | undefined;
 }): Base {
   const { config } = opts;
   const logger =
@@ -43,6 +47,7 @@ export function createBase(opts: {
     health: [],
     readiness: [],
     stops: createStops(logger),
+    categories: opts.categories ?? CATEGORY_MODULES,
   };
 }
 

@@ -9,7 +9,7 @@ import { createIdleSweeper } from "../bot/idle.ts";
 import { notificationRender } from "../bot/notification-render.ts";
 import { saveOnSuccess } from "../bot/saved.ts";
 import type { Catalog } from "../catalog/index.ts";
-import { CATEGORY_MODULES } from "../categories/index.ts";
+import { billerRule } from "../categories/index.ts";
 import { account } from "../ledger/index.ts";
 import { rupeesToPaisa } from "../money.ts";
 import { createNotifier, createSendPacer } from "../notify/index.ts";
@@ -77,6 +77,7 @@ export function botDeps(
     saved: parts.stores.saved,
     i18n: createI18n<BotContext>(
       (ctx) => ctx.session?.locale ?? localeFromLanguageCode(ctx.from?.language_code),
+      base.categories.flatMap((c) => (c.localesDir ? [c.localesDir] : [])),
     ),
     settings: {
       ...parts.roles,
@@ -111,7 +112,7 @@ export function wireBot(
     ...(redis ? { redis } : {}),
     redisPrefix: config.redis.prefix,
     sessionTtlSeconds: config.bot.sessionTtlSeconds,
-    features: botFeatures(deps, CATEGORY_MODULES),
+    features: botFeatures(deps, base.categories),
   });
   return { bot, telegram };
 }
@@ -144,6 +145,7 @@ export function wireNotifier(
   parts: { stores: Stores; orders: Orders; bot: ProductBot; deps: BotDeps },
 ) {
   const { config, logger, now, metrics } = base;
+  const billerOf = billerRule(base.categories);
   return createNotifier({
     queue: parts.stores.queue,
     orders: parts.orders,
@@ -154,7 +156,7 @@ export function wireNotifier(
     onSuccess: async (order) => {
       const saved = parts.deps.saved;
       if (!saved) return undefined;
-      return saveOnSuccess(saved, translator(parts.deps.i18n, order.locale), order);
+      return saveOnSuccess(saved, translator(parts.deps.i18n, order.locale), order, billerOf);
     },
     logger,
     consumerName: base.instance,

@@ -1,4 +1,5 @@
 import { createBooks, createBooksCheck, createFloatWatch } from "../books/index.ts";
+import { orderPartsOf } from "../categories/index.ts";
 import { createProviderWatch } from "../http/provider-watch.ts";
 import { createOrders, createReconciler } from "../orders/index.ts";
 import { createProviderClient } from "../provider/index.ts";
@@ -46,6 +47,7 @@ export function wireMoneyPath(
   // The aggregator's last word on the wallet, for readiness and the float gauge (system/operations.ts).
   const providerWatch = createProviderWatch({ walletBalance: () => provider.walletBalance(), now });
   const orders = createOrders({
+    categories: orderPartsOf(base.categories),
     onWalletReading: (r) => {
       if (r.creditAvailablePaisa !== undefined) providerWatch.record(r.creditAvailablePaisa);
       return observeFloat(r);

@@ -1,16 +1,15 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import { checkWaterBill } from "../../src/categories/water/lookup.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
 import { createMemoryLease } from "../../src/orders/lease.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { createReconciler } from "../../src/orders/reconciler.ts";
 import { createOrders } from "../../src/orders/service.ts";
-import {
-  createProviderClient,
-  isProviderError,
-  type ProviderClient,
-} from "../../src/provider/index.ts";
+import { isProviderError } from "../../src/provider/index.ts";
 import { countBy, report } from "../support/chaos/env.ts";
+import { createProviderClient, type TermsClient } from "../support/execute-terms.ts";
 import {
   type FakeProvider,
   type Reply,
@@ -104,7 +103,7 @@ const replyArb: fc.Arbitrary<Reply> = fc.oneof(
 
 describe("malformed aggregator responses", () => {
   let fake: FakeProvider;
-  let client: ProviderClient;
+  let client: TermsClient;
 
   beforeAll(async () => {
     fake = await startFakeProvider();
@@ -153,7 +152,7 @@ describe("malformed aggregator responses", () => {
       method: "POST",
       path: "/np/recharge/check",
       run: () =>
-        client.checkWaterBill({
+        checkWaterBill(client, {
           operatorId: 46,
           operatorTypeId: 7,
           connectionNo: "123456",
@@ -233,7 +232,7 @@ describe("malformed aggregator responses", () => {
   it("calls an execute with an unreadable answer 'outcome unknown', never 'failed'", async () => {
     const queue = createMemoryNotificationQueue();
     const store = createMemoryOrderStore({ outbox: queue });
-    const orders = createOrders({ store, provider: client });
+    const orders = createOrders({ categories: CATEGORY_MODULES, store, provider: client });
     let n = 0;
     const place = () =>
       orders.place({

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { checkElectricityBill } from "../../src/categories/electricity/lookup.ts";
+import { checkWaterBill } from "../../src/categories/water/lookup.ts";
 import { formatRupees } from "../../src/money.ts";
 import { sandboxLedger, type TestUser, useTestSystem } from "../support/system.ts";
 
@@ -305,7 +307,7 @@ describe("order history and repeat, end to end", () => {
     // Earlier water payments of this user (office 501, month 7), as the water flow places them.
     const earlierBill = async (customerId: string, key: string, outcome: RegExp) => {
       const referenceNo = await ts.system.orders.nextReference();
-      const bill = await ts.system.provider.checkWaterBill({
+      const bill = await checkWaterBill(ts.system.provider, {
         operatorId: op.id,
         operatorTypeId: op.operatorTypeId,
         connectionNo: customerId,
@@ -386,7 +388,7 @@ describe("order history and repeat, end to end", () => {
       phone: "9841234567",
     };
     const referenceNo = await ts.system.orders.nextReference();
-    const bill = await ts.system.provider.checkElectricityBill({
+    const bill = await checkElectricityBill(ts.system.provider, {
       operatorId: op.id,
       operatorTypeId: op.operatorTypeId,
       referenceNo,
@@ -447,7 +449,7 @@ describe("repeating a bill whose payment is under way", () => {
       officeCode: "501",
     };
     const referenceNo = await ts.system.orders.nextReference();
-    const bill = await ts.system.provider.checkWaterBill({ ...query, referenceNo });
+    const bill = await checkWaterBill(ts.system.provider, { ...query, referenceNo });
     const held = await ts.system.orders.place({
       idempotencyKey: "history-water-held",
       referenceNo,
@@ -473,7 +475,7 @@ describe("repeating a bill whose payment is under way", () => {
       .poll(async () => (await ts.system.orders.get(held.reference))?.status, { timeout: 8000 })
       .toBe("pending");
     // The utility still shows the bill due: only our own record knows a payment is on its way.
-    const again = await ts.system.provider.checkWaterBill({
+    const again = await checkWaterBill(ts.system.provider, {
       ...query,
       referenceNo: await ts.system.orders.nextReference(),
     });

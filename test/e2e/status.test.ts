@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatRupees } from "../../src/money.ts";
+import { wireRequest } from "../support/execute-terms.ts";
 import {
   sandboxLedger,
   startTestSystem,
@@ -96,14 +97,16 @@ describe("order status and wallet, end to end", () => {
   it("lets an agent ask the aggregator about a reference the bot never stored", async () => {
     const catalog = ts.system.deps.catalog;
     const op = catalog.byCategory("mobile").find((o) => o.name === "NTC Prepaid")!;
-    const executed = await ts.system.provider.execute({
-      category: "mobile",
-      operatorId: op.id,
-      operatorTypeId: op.operatorTypeId,
-      connectionNo: "9841777666",
-      referenceNo: "880000123",
-      amountPaisa: 7500,
-    });
+    const executed = await ts.system.provider.execute(
+      wireRequest({
+        category: "mobile",
+        operatorId: op.id,
+        operatorTypeId: op.operatorTypeId,
+        connectionNo: "9841777666",
+        referenceNo: "880000123",
+        amountPaisa: 7500,
+      }),
+    );
     expect(executed.kind).toBe("accepted");
     expect(await ts.system.orders.get("880000123")).toBeNull();
 

@@ -3,6 +3,7 @@ import { Registry } from "prom-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { LostAnswer } from "../../dev/playground/emulator/core.ts";
 import type { RunningEmulator } from "../../dev/playground/emulator/index.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createNotifier } from "../../src/notify/notifier.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
@@ -48,6 +49,7 @@ afterAll(async () => {
 function setup() {
   const queue = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
   const orders = createOrders({
+    categories: CATEGORY_MODULES,
     store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
     provider: noProvider,
   });

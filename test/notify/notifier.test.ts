@@ -1,6 +1,7 @@
 import type { Api } from "grammy";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../dev/playground/emulator/index.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
 import { createNotifier, type NotifierApi } from "../../src/notify/notifier.ts";
 import type { NotificationQueue } from "../../src/notify/queue.ts";
@@ -39,7 +40,11 @@ function newUser(): number {
 function memoryParts() {
   const queue = createMemoryNotificationQueue();
   const store = createMemoryOrderStore({ outbox: queue });
-  return { queue, store, orders: createOrders({ store, provider: noProvider }) };
+  return {
+    queue,
+    store,
+    orders: createOrders({ categories: CATEGORY_MODULES, store, provider: noProvider }),
+  };
 }
 
 /** Runs the notifier until the queue is empty. */
@@ -375,7 +380,11 @@ describe("kill and restart (Redis)", () => {
     const queueFor = (redis = r.redis) => createRedisNotificationQueue({ redis, prefix: r.prefix });
     const storeFor = (redis = r.redis): OrderStore =>
       createRedisOrderStore({ redis, prefix: r.prefix });
-    const orders = createOrders({ store: storeFor(), provider: noProvider });
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      store: storeFor(),
+      provider: noProvider,
+    });
     const users = [newUser(), newUser(), newUser()];
 
     // Process 1 runs a notifier, then dies.
@@ -452,7 +461,7 @@ describe("the final push renders the order its queue entry carries (Redis)", () 
     r = testRedis("notifier-written");
     const queue = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    const orders = createOrders({ store, provider: noProvider });
+    const orders = createOrders({ categories: CATEGORY_MODULES, store, provider: noProvider });
     const reads: string[] = [];
     const counting = {
       async get(reference: string) {

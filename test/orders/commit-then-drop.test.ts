@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createRedisLease } from "../../src/orders/lease.ts";
 import { isFinal, type Notification, notificationSchema } from "../../src/orders/model.ts";
 import { createReconciler } from "../../src/orders/reconciler.ts";
@@ -59,7 +60,7 @@ describe("commit then drop on 100 executes", () => {
 
   it("ends every order final, one debit and one execute request per reference", async () => {
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    const orders = createOrders({ store, provider: client });
+    const orders = createOrders({ categories: CATEGORY_MODULES, store, provider: client });
 
     // Numbers ending 0000 fail at the sandbox; the rest succeed.
     const inputs = Array.from({ length: N }, (_, i) =>
@@ -74,6 +75,7 @@ describe("commit then drop on 100 executes", () => {
     const reconcilers = [r.redis, r.connect()].map((redis) =>
       createReconciler({
         orders: createOrders({
+          categories: CATEGORY_MODULES,
           store: createRedisOrderStore({ redis, prefix: r.prefix }),
           provider: client,
         }),

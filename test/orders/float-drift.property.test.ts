@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
 import type { Books } from "../../src/books/index.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import { createRedisLease } from "../../src/orders/lease.ts";
 import { isFinal } from "../../src/orders/model.ts";
@@ -127,8 +128,13 @@ describe("the books' float after any fault sequence", () => {
         return store.update(reference, mutate, known);
       },
     };
-    open = createOrders({ store: lossy, provider: client });
-    prepaid = createOrders({ store: lossy, provider: client, accessMode: "prepaid" });
+    open = createOrders({ categories: CATEGORY_MODULES, store: lossy, provider: client });
+    prepaid = createOrders({
+      categories: CATEGORY_MODULES,
+      store: lossy,
+      provider: client,
+      accessMode: "prepaid",
+    });
     webhook = createWebhookRoutes({ secret: SECRET, orders: open, provider: client });
     hook = await serveFetch((req, env) => webhook.fetch(req, env));
     sandbox.setWebhook(TOKEN, { url: hook.url, secret: SECRET });

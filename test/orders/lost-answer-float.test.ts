@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
 import type { Books } from "../../src/books/index.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import { createRedisLease } from "../../src/orders/lease.ts";
 import { isFinal } from "../../src/orders/model.ts";
@@ -48,7 +49,7 @@ describe("an execute answer lost after the aggregator committed", () => {
     });
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    orders = createOrders({ store, provider: client });
+    orders = createOrders({ categories: CATEGORY_MODULES, store, provider: client });
     books = booksOnRedis(r.redis, r.prefix, () => sandbox.balance(TOKEN));
     // The opening float is booked from the aggregator's figure before any order.
     expect((await books.report()).float.driftPaisa).toBe(0);

@@ -1,6 +1,7 @@
 import { Writable } from "node:stream";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import { recentOrders } from "../../src/orders/recent.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
@@ -118,6 +119,7 @@ describe("orders remembered by the process that wrote them (Redis, two processes
   });
   const serviceOn = (redis: Redis) =>
     createOrders({
+      categories: CATEGORY_MODULES,
       store: createRedisOrderStore({ redis, prefix: r.prefix }),
       provider: provider(status),
       logger,

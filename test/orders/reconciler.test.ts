@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createMemoryLease, createRedisLease } from "../../src/orders/lease.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import type { Notification, OrderStatus } from "../../src/orders/model.ts";
@@ -64,7 +65,7 @@ function setup(
       };
     },
   };
-  const orders = createOrders({ store, provider, now: () => now });
+  const orders = createOrders({ categories: CATEGORY_MODULES, store, provider, now: () => now });
   const reconciler = createReconciler({
     orders,
     provider,

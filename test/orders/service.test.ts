@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { account, createMemoryLedger } from "../../src/ledger/index.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import type { Notification } from "../../src/orders/model.ts";
@@ -43,7 +44,7 @@ function setup(execute: (req: ExecuteRequest) => Promise<ExecuteResult>) {
       throw new Error("not used");
     },
   };
-  const orders = createOrders({ store, provider });
+  const orders = createOrders({ categories: CATEGORY_MODULES, store, provider });
   return { orders, store, outbox, calls };
 }
 
@@ -86,7 +87,8 @@ describe("orders.place", () => {
     expect(calls[0]).toMatchObject({
       category: "datapack",
       referenceNo: "LIST-9",
-      packageId: "PROD_001_inv",
+      // The data pack's execute body (spec 4.1), built by its order part.
+      body: { package_id: "PROD_001_inv", reference_no: "LIST-9" },
     });
   });
 });
@@ -184,7 +186,13 @@ describe("orders.submit: a submitting mark written late", () => {
         throw new Error("not used");
       },
     };
-    const orders = createOrders({ store, provider, now: () => clock, sendWindowMs: 5_000 });
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      store,
+      provider,
+      now: () => clock,
+      sendWindowMs: 5_000,
+    });
     return { orders, calls };
   }
 
@@ -299,7 +307,13 @@ describe("orders.place: price and access mode", () => {
     return {
       ledger,
       sent,
-      orders: createOrders({ store, provider, pricing: schedule, accessMode }),
+      orders: createOrders({
+        categories: CATEGORY_MODULES,
+        store,
+        provider,
+        pricing: schedule,
+        accessMode,
+      }),
     };
   };
 
@@ -331,7 +345,8 @@ describe("orders.place: price and access mode", () => {
     });
     const done = await orders.placeAndSubmit(input);
     expect(done.status).toBe("success");
-    expect(sent.map((r) => ("amountPaisa" in r ? r.amountPaisa : null))).toEqual([10_000]);
+    // The face amount, Rs 100, in the execute body (spec 4.1).
+    expect(sent.map((r) => r.body.amount)).toEqual([100]);
     expect((await ledger.pendingOf(done.holdId!))?.state).toBe("posted");
     expect((await ledger.balance(account.customer(input.userId))).postedPaisa).toBe(0);
     expect((await ledger.check()).ok).toBe(true);

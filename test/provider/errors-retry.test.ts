@@ -1,7 +1,6 @@
 import { inspect } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
-  createProviderClient,
   isProviderError,
   ProviderAuthError,
   type ProviderClientOptions,
@@ -14,6 +13,7 @@ import {
   ProviderUnavailableError,
   parseRetryAfter,
 } from "../../src/provider/index.ts";
+import { createProviderClient } from "../support/execute-terms.ts";
 import {
   captureLogger,
   type FakeProvider,

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { ProviderInvalidRequestError } from "../../src/provider/index.ts";
 import {
   createProviderClient,
-  type ExecuteRequest,
-  type ProviderClient,
-  ProviderInvalidRequestError,
-} from "../../src/provider/index.ts";
+  type ExecuteTerms,
+  type TermsClient,
+} from "../support/execute-terms.ts";
 import {
   captureLogger,
   type FakeProvider,
@@ -17,7 +17,7 @@ import {
 
 const EXECUTE = "/np/recharge/execute";
 let provider: FakeProvider;
-let client: ProviderClient;
+let client: TermsClient;
 const logger = captureLogger();
 
 beforeAll(async () => {
@@ -52,7 +52,7 @@ const successBody = {
   },
 };
 
-const mobile: ExecuteRequest = {
+const mobile: ExecuteTerms = {
   category: "mobile",
   operatorId: 5,
   operatorTypeId: 1,
@@ -62,7 +62,7 @@ const mobile: ExecuteRequest = {
 };
 
 /** Executes against a one-route server and returns the result and the single recorded request. */
-async function executeWith(req: ExecuteRequest, reply: Reply, path = EXECUTE) {
+async function executeWith(req: ExecuteTerms, reply: Reply, path = EXECUTE) {
   provider.on("POST", path, reply);
   const result = await client.execute(req);
   expect(provider.requests).toHaveLength(1);
@@ -70,7 +70,7 @@ async function executeWith(req: ExecuteRequest, reply: Reply, path = EXECUTE) {
 }
 
 describe("request bodies, field by field, in the JSON types of spec 4.1", () => {
-  const cases: Array<{ req: ExecuteRequest; body: Record<string, unknown>; path?: string }> = [
+  const cases: Array<{ req: ExecuteTerms; body: Record<string, unknown>; path?: string }> = [
     {
       req: {
         category: "internet",
@@ -303,7 +303,7 @@ describe("request bodies, field by field, in the JSON types of spec 4.1", () => 
       { ...mobile, connectionNo: "" },
     ];
     for (const req of bad) {
-      await expect(client.execute(req as ExecuteRequest)).rejects.toBeInstanceOf(
+      await expect(client.execute(req as ExecuteTerms)).rejects.toBeInstanceOf(
         ProviderInvalidRequestError,
       );
     }

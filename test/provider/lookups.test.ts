@@ -1,4 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { checkElectricityBill } from "../../src/categories/electricity/lookup.ts";
+import { checkWaterBill } from "../../src/categories/water/lookup.ts";
 import {
   createProviderClient,
   type ProviderClient,
@@ -281,7 +283,7 @@ describe("bill check: POST /np/recharge/check", () => {
         ],
       }),
     );
-    const bill = await client.checkWaterBill({
+    const bill = await checkWaterBill(client, {
       operatorId: 46,
       operatorTypeId: 7,
       connectionNo: "1234",
@@ -328,7 +330,7 @@ describe("bill check: POST /np/recharge/check", () => {
         dues: [{ due_bill_of: "Mangsir 2081", bill_amount: 1200.5, days: 12, status: null }],
       }),
     );
-    const bill = await client.checkElectricityBill({
+    const bill = await checkElectricityBill(client, {
       operatorId: 90,
       operatorTypeId: 8,
       connectionNo: "012.34.567",
@@ -357,7 +359,7 @@ describe("bill check: POST /np/recharge/check", () => {
 
   it("no bill: bill_amount absent reads as 0 with no dues", async () => {
     provider.on("POST", "/np/recharge/check", ok({ customer_name: "Hari Prasad" }));
-    const bill = await client.checkWaterBill({
+    const bill = await checkWaterBill(client, {
       operatorId: 46,
       operatorTypeId: 7,
       connectionNo: "1234",

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createProviderClient,
-  type ExecuteRequest,
-  type ProviderClient,
-} from "../../src/provider/index.ts";
+  type ExecuteTerms,
+  type TermsClient,
+} from "../support/execute-terms.ts";
 import { type RunningSandbox, seeded, startSandbox, TOKEN } from "../support/sandbox.ts";
 
 /**
@@ -13,7 +13,7 @@ import { type RunningSandbox, seeded, startSandbox, TOKEN } from "../support/san
 
 const START = 100_000_00;
 let run: RunningSandbox | undefined;
-let client: ProviderClient | undefined;
+let client: TermsClient | undefined;
 
 afterEach(async () => {
   await client?.close();
@@ -22,7 +22,7 @@ afterEach(async () => {
   run = undefined;
 });
 
-const mobile = (ref: string, amountPaisa = 10_000): ExecuteRequest => ({
+const mobile = (ref: string, amountPaisa = 10_000): ExecuteTerms => ({
   category: "mobile",
   operatorId: 5,
   operatorTypeId: 1,

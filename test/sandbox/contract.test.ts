@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { checkElectricityBill } from "../../src/categories/electricity/lookup.ts";
+import { checkWaterBill } from "../../src/categories/water/lookup.ts";
 import {
-  createProviderClient,
   type ExecuteResult,
   ProviderAuthError,
-  type ProviderClient,
   ProviderInvalidRequestError,
   ProviderRejectedError,
 } from "../../src/provider/index.ts";
+import { createProviderClient, type TermsClient } from "../support/execute-terms.ts";
 import { call, type RunningSandbox, startSandbox, TOKEN } from "../support/sandbox.ts";
 
 /**
@@ -19,7 +20,7 @@ const NOW = Date.UTC(2024, 11, 21, 15, 18, 30);
 const START_BALANCE = 100_000_00;
 
 let run: RunningSandbox;
-let client: ProviderClient;
+let client: TermsClient;
 let refSeq = 1000;
 const nextRef = () => String(++refSeq);
 
@@ -369,7 +370,7 @@ describe("mobile (NTC) and landline", () => {
 
 describe("water and electricity bills", () => {
   it("checks a water bill and pays its amount with the Rs 5 service charge", async () => {
-    const bill = await client.checkWaterBill({
+    const bill = await checkWaterBill(client, {
       operatorId: 46,
       operatorTypeId: 7,
       connectionNo: "KTM-1234",
@@ -410,10 +411,10 @@ describe("water and electricity bills", () => {
       monthId: 1,
       officeCode: "504",
     };
-    const bill = await client.checkWaterBill(q);
+    const bill = await checkWaterBill(client, q);
     expect(bill.billAmountPaisa).toBe(0);
     expect(bill.dues).toEqual([]);
-    await expect(client.checkWaterBill({ ...q, officeCode: "999" })).rejects.toThrow(
+    await expect(checkWaterBill(client, { ...q, officeCode: "999" })).rejects.toThrow(
       /Unknown office_code 999/,
     );
     const r = rejected(
@@ -470,7 +471,7 @@ describe("water and electricity bills", () => {
       scNo: "012.04.056",
       officeCode: "273",
     };
-    const bill = await client.checkElectricityBill({ ...q, referenceNo: `E-${nextRef()}` });
+    const bill = await checkElectricityBill(client, { ...q, referenceNo: `E-${nextRef()}` });
     expect(bill.billAmountPaisa).toBeGreaterThan(0);
     expect(bill.dues[0]).toHaveProperty("payable_amount");
     const r = accepted(

@@ -1,11 +1,11 @@
 import { createDecipheriv } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import {
-  createProviderClient,
   ProviderRateLimitedError,
   ProviderTimeoutError,
   ProviderUnavailableError,
 } from "../../src/provider/index.ts";
+import { createProviderClient } from "../support/execute-terms.ts";
 import {
   call,
   closedAfterEach,

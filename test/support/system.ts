@@ -3,12 +3,13 @@ import { Writable } from "node:stream";
 import { afterAll, beforeAll } from "vitest";
 import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
 import type { SandboxOptions } from "../../dev/sandbox/index.ts";
-import type { Category } from "../../src/catalog/index.ts";
+import type { AnyCategoryModule } from "../../src/categories/index.ts";
 import { loadConfig } from "../../src/config.ts";
 import { account } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import type { Order, OrderOf } from "../../src/orders/model.ts";
+import type { Order } from "../../src/orders/model.ts";
 import { type System, startSystem } from "../../src/system.ts";
+import type { BuiltInCategory, DetailsOf } from "./category-types.ts";
 import { ChatUser } from "./chat.ts";
 import { deleteKeys, REDIS_URL } from "./redis.ts";
 
@@ -49,6 +50,8 @@ export interface TestSystemOptions {
   prefix?: string;
   env?: Record<string, string>;
   sandbox?: Partial<Omit<SandboxOptions, "accounts">>;
+  /** The categories offered (default: the registry's); a test may add one of its own. */
+  categories?: readonly AnyCategoryModule[];
 }
 
 export interface TestSystem {
@@ -63,14 +66,14 @@ export interface TestSystem {
 }
 
 /** An order's details typed for its category; throws when there is no order or it is another one. */
-export function detailsOf<C extends Category>(
+export function detailsOf<C extends BuiltInCategory>(
   order: Order | null | undefined,
   category: C,
-): OrderOf<C>["details"] {
+): DetailsOf<C> {
   if (order?.category !== category) {
     throw new Error(`expected a ${category} order, got ${order ? order.category : "none"}`);
   }
-  return order.details as OrderOf<C>["details"];
+  return order.details as DetailsOf<C>;
 }
 
 export async function startTestSystem(opts: TestSystemOptions = {}): Promise<TestSystem> {
@@ -99,6 +102,7 @@ export async function startTestSystem(opts: TestSystemOptions = {}): Promise<Tes
     config,
     logger,
     sandbox: { delays: { toPendingMs: 20, toFinalMs: 40 }, rateLimitPerSecond: 0, ...opts.sandbox },
+    ...(opts.categories ? { categories: opts.categories } : {}),
   });
   let stopped = false;
   const stop = async () => {

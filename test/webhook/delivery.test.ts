@@ -5,6 +5,7 @@ import {
   startBotApiEmulatorServer,
 } from "../../dev/playground/emulator/index.ts";
 import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createNotifierApi } from "../../src/notify/api.ts";
 import { createNotifier, type Notifier } from "../../src/notify/notifier.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
@@ -42,6 +43,7 @@ describe("webhooks end to end", () => {
       createWebhookRoutes({
         secret: SECRET,
         orders: createOrders({
+          categories: CATEGORY_MODULES,
           store: createRedisOrderStore({ redis, prefix: r.prefix }),
           provider: {
             execute: () => Promise.reject(new Error("unused")),
@@ -98,7 +100,7 @@ describe("webhooks end to end", () => {
 
   it("gives exactly one push per real transition", async () => {
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    const orders = createOrders({ store, provider: client });
+    const orders = createOrders({ categories: CATEGORY_MODULES, store, provider: client });
     const api = createNotifierApi("42:delivery", { apiRoot: em.apiRoot });
     const users = [701, 702, 703, 704, 705, 706];
     const placed: Order[] = [];

@@ -4,6 +4,7 @@ import { Writable } from "node:stream";
 import { Hono } from "hono";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import type { Notification } from "../../src/orders/model.ts";
@@ -109,6 +110,7 @@ async function setup(
     },
   };
   const orders = createOrders({
+    categories: CATEGORY_MODULES,
     store,
     provider,
     ...(opts.registry ? { registry: opts.registry } : {}),

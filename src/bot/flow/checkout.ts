@@ -33,7 +33,7 @@ export function summary(s: FlowScope, draft: OrderDraft, extra: string[] = []): 
     ...extra,
   ];
   const d = draft.details;
-  if ("packageName" in d && d.packageName)
+  if (typeof d.packageName === "string" && d.packageName)
     lines.push(s.t("confirm-package", { package: d.packageName }));
   lines.push(
     s.t("confirm-amount", {

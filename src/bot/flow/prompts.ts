@@ -23,7 +23,10 @@ export interface Choice {
 }
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
-export type Region = "np" | "in";
+
+import type { Region } from "../../catalog/index.ts";
+
+export type { Region };
 
 export type AskOptions = { choices?: Choice[]; columns?: number };
 export type AmountOptions = { region?: Region; params?: Record<string, string | number> };

@@ -1,5 +1,5 @@
 import type { Message } from "grammy/types";
-import type { AmountBounds, Category, RuleError, RuleResult } from "../../catalog/index.ts";
+import type { AmountBounds, RuleError, RuleResult } from "../../catalog/index.ts";
 import type { Order } from "../../orders/model.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
@@ -181,7 +181,7 @@ export class Flow {
   }
 
   /** The customer's saved numbers or billers of `category`, newest used first (read through `external`). */
-  async saved(category: Category): Promise<SavedEntry[]> {
+  async saved(category: string): Promise<SavedEntry[]> {
     const store = this.deps.saved;
     const { userId } = this.env;
     const all = await this.scope.conversation.external(() => store.list(userId));

@@ -1,10 +1,10 @@
-import { datapackOrder } from "../../orders/categories/datapack.ts";
 import type { CategoryModule } from "../shared/module.ts";
 import { samePackageUnderOurReference } from "../shared/repeat.ts";
 import { datapackConversation } from "./flow.ts";
+import { datapackOrder } from "./order.ts";
 
 /** Data, voice and SMS packs: a repeat lists the packages again and takes the same one. */
-export const datapack: CategoryModule<"datapack"> = {
+export const datapack: CategoryModule<"datapack", typeof datapackOrder.details> = {
   ...datapackOrder,
   menu: { labelKey: "menu-datapack" },
   conversation: datapackConversation,

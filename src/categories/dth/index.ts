@@ -1,10 +1,11 @@
-import { dthOrder } from "../../orders/categories/dth.ts";
+import { operatorBiller } from "../shared/biller.ts";
 import type { CategoryModule } from "../shared/module.ts";
 import { samePackage } from "../shared/repeat.ts";
 import { dthConversation } from "./flow.ts";
+import { dthOrder } from "./order.ts";
 
 /** TV (DTH): a repeat lists the packages again (with the subscriber) and takes the same one. */
-export const dth: CategoryModule<"dth"> = {
+export const dth: CategoryModule<"dth", typeof dthOrder.details> = {
   ...dthOrder,
   menu: { labelKey: "menu-dth" },
   conversation: dthConversation,
@@ -13,4 +14,5 @@ export const dth: CategoryModule<"dth"> = {
       const l = await kit.flow.deps.provider.listDthPackages(query);
       return { packages: l.packages, referenceNo: l.referenceNo, info: l.customerInfo };
     }),
+  billerOf: operatorBiller,
 };

@@ -9,6 +9,7 @@ import {
   operatorAndOfficeSteps,
   parseAccount,
 } from "../shared/bill.ts";
+import { checkElectricityBill } from "./lookup.ts";
 
 /**
  * Electricity (NEA) bill: office (paged, searchable) -> SC number -> customer id -> phone -> bill
@@ -87,7 +88,7 @@ export function electricityConversation(deps: BotDeps) {
       ...billSteps<State>(flow, {
         key: (st) => `${st.scNo}|${st.customerId}|${st.phone}`,
         check: (st, referenceNo) =>
-          deps.provider.checkElectricityBill({
+          checkElectricityBill(deps.provider, {
             operatorId: st.operator!.id,
             operatorTypeId: st.operator!.operatorTypeId,
             connectionNo: st.customerId!,

@@ -1,11 +1,12 @@
-import { indiaOrder } from "../../orders/categories/india.ts";
+import { operatorBiller } from "../shared/biller.ts";
 import type { CategoryModule } from "../shared/module.ts";
 import { amountStillAllowed, sameAgain } from "../shared/repeat.ts";
 import { indiaConversation } from "./flow.ts";
+import { indiaOrder } from "./order.ts";
 import { samePlan } from "./repeat.ts";
 
 /** India recharge: a repeat is the same amount again, or the same plan at today's price. */
-export const india: CategoryModule<"india"> = {
+export const india: CategoryModule<"india", typeof indiaOrder.details> = {
   ...indiaOrder,
   menu: { labelKey: "menu-india" },
   conversation: indiaConversation,
@@ -16,4 +17,5 @@ export const india: CategoryModule<"india"> = {
     if (!amountStillAllowed(kit, order.amountPaisa)) return kit.unavailable;
     return samePlan(kit, order);
   },
+  billerOf: operatorBiller,
 };

@@ -1,9 +1,13 @@
-import type { OrderOf } from "../../orders/model.ts";
 import type { Rebuilt, RepeatKit } from "../shared/module.ts";
+import type { OrderWith } from "../shared/order-part.ts";
 import { amountStillAllowed } from "../shared/repeat.ts";
+import type { indiaOrder } from "./order.ts";
 
 /** An India order made from a plan: the plan must still be offered; its price today is what is paid. */
-export async function samePlan(kit: RepeatKit, order: OrderOf<"india">): Promise<Rebuilt> {
+export async function samePlan(
+  kit: RepeatKit,
+  order: OrderWith<typeof indiaOrder.details>,
+): Promise<Rebuilt> {
   const { flow, operator } = kit;
   const { circleId, packageId, packageName } = order.details;
   const plans = await flow.lookup(() =>

@@ -1,10 +1,10 @@
-import { landlineOrder } from "../../orders/categories/landline.ts";
 import type { CategoryModule } from "../shared/module.ts";
 import { sameAgain } from "../shared/repeat.ts";
 import { landlineConversation } from "./flow.ts";
+import { landlineOrder } from "./order.ts";
 
 /** Landline: a repeat is the same amount again, within today's bounds. */
-export const landline: CategoryModule<"landline"> = {
+export const landline: CategoryModule<"landline", typeof landlineOrder.details> = {
   ...landlineOrder,
   menu: { labelKey: "menu-landline" },
   conversation: landlineConversation,

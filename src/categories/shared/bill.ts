@@ -8,7 +8,6 @@ import {
   validateAmount,
 } from "../../catalog/index.ts";
 import { formatMoney } from "../../money.ts";
-import type { OrderOf } from "../../orders/model.ts";
 import type { Bill } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "./offered.ts";
@@ -18,8 +17,6 @@ import { savedBillerStep } from "./saved.ts";
  * Steps shared by the bill flows (water, electricity): operator, office, account ids, the bill
  * check under a reference of our own, showing the bill and asking what to pay. Not a flow itself.
  */
-
-type BillCategory = "water" | "electricity";
 
 /** What every bill flow's state holds besides its own answers. */
 export interface BillState {
@@ -45,7 +42,7 @@ export interface BillState {
  */
 export function operatorAndOfficeSteps<S extends BillState>(
   flow: Flow,
-  category: BillCategory,
+  category: string,
   askOperatorKey: string,
   askOffice: (operator: Operator) => string,
   officeColumns: number,
@@ -298,26 +295,26 @@ export function billSteps<S extends BillState>(
  * A bill order under the bill check's reference, with its confirmation lines. `own` holds the
  * category's own details (besides office, customer name and due) and its confirmation lines.
  */
-export function billOrder<C extends BillCategory>(
+export function billOrder(
   flow: Flow,
-  category: C,
+  category: string,
   st: BillState,
   connectionNo: string,
   own: {
-    details: Omit<OrderOf<C>["details"], "officeCode" | "customerName" | "billAmountPaisa">;
+    details: Record<string, unknown>;
     lines: string[];
   },
 ): { draft: OrderDraft; lines: string[] } {
   const { bill, referenceNo } = st.checked!;
   const operator = st.operator!;
   const office = st.office!;
-  // The generic category hides the category/details pairing from the type system, hence the casts.
+  // Checked at place by the category's part (src/categories/<id>/order.ts).
   const details = {
     officeCode: office.value,
     ...own.details,
     ...(bill.customerName ? { customerName: bill.customerName } : {}),
     billAmountPaisa: Math.max(0, bill.billAmountPaisa),
-  } as OrderOf<C>["details"];
+  };
   const draft = {
     category,
     region: "np",

@@ -10,8 +10,6 @@ import type { PackageQuery } from "./repeat.ts";
  * and the draft of its order. Not a flow itself.
  */
 
-export type PackageCategory = "datapack" | "internet" | "dth";
-
 export interface Listing {
   /** The reference the listing was made under; the execute carries it too (spec 4.1). */
   referenceNo: string;
@@ -79,7 +77,7 @@ export async function choosePackage(
  * `executeReference` where the listing named another one the execute must carry.
  */
 export function packageDraft(
-  category: PackageCategory,
+  category: string,
   operator: Operator,
   connectionNo: string,
   pkg: Package,

@@ -1,9 +1,10 @@
 import type { OrderDraft } from "../../bot/deps.ts";
 import { checkAmount } from "../../catalog/index.ts";
 import { formatMoney } from "../../money.ts";
-import type { Order, OrderOf } from "../../orders/model.ts";
+import type { Order } from "../../orders/model.ts";
 import type { Bill, Package, ProviderClient } from "../../provider/index.ts";
 import type { Rebuilt, RepeatKit } from "./module.ts";
+import type { Detailed } from "./order-part.ts";
 
 /**
  * How the three kinds of category rebuild a repeat. Amount-only categories reuse the draft as it
@@ -37,10 +38,7 @@ export function amountStillAllowed(kit: RepeatKit, amountPaisa: number): boolean
 }
 
 /** The same amount and details again. */
-export function sameAgain(
-  kit: RepeatKit,
-  order: OrderOf<"mobile" | "landline" | "india">,
-): Rebuilt {
+export function sameAgain(kit: RepeatKit, order: Order): Rebuilt {
   if (!amountStillAllowed(kit, order.amountPaisa)) return kit.unavailable;
   return {
     ok: true,
@@ -48,6 +46,16 @@ export function sameAgain(
     extra: [],
   };
 }
+
+/** What a package order (data pack, internet, DTH) carries: the package chosen. */
+type PackageDetails = { packageId: string; packageName: string };
+/** What a bill order carries: the office, and electricity's SC number and phone. */
+type BillDetails = {
+  officeCode: string;
+  customerName?: string;
+  scNo?: string;
+  billAmountPaisa?: number;
+};
 
 /** A package listing, in the shape every package category gives it. */
 export interface Listed {
@@ -79,7 +87,7 @@ export function underOurReference(
 /** The same package, listed again under a fresh reference; its price today is what is paid. */
 export async function samePackage(
   kit: RepeatKit,
-  order: OrderOf<"datapack" | "internet" | "dth">,
+  order: Detailed<PackageDetails>,
   list: (query: PackageQuery) => Promise<Listed>,
 ): Promise<Rebuilt> {
   const { flow, operator } = kit;
@@ -112,7 +120,7 @@ export async function samePackage(
 /** The repeat of a category whose listing returns packages only (datapack, internet). */
 export function samePackageUnderOurReference(
   list: (provider: ProviderClient, query: PackageQuery) => Promise<Package[]>,
-): (kit: RepeatKit, order: OrderOf<"datapack" | "internet">) => Promise<Rebuilt> {
+): (kit: RepeatKit, order: Detailed<PackageDetails>) => Promise<Rebuilt> {
   return (kit, order) =>
     samePackage(
       kit,
@@ -126,15 +134,13 @@ export interface BillQuery extends PackageQuery {
 }
 
 /** Whether two orders pay the same bill: operator, customer, office and (electricity) SC number. */
-function sameBillAs(order: OrderOf<"water" | "electricity">) {
-  const scNo = (o: Order) => ("scNo" in o.details ? o.details.scNo : undefined);
+function sameBillAs(order: Detailed<BillDetails>) {
   return (o: Order) =>
     o.category === order.category &&
     o.operatorId === order.operatorId &&
     o.connectionNo === order.connectionNo &&
-    "officeCode" in o.details &&
     o.details.officeCode === order.details.officeCode &&
-    scNo(o) === scNo(order);
+    o.details.scNo === order.details.scNo;
 }
 
 /**
@@ -144,7 +150,7 @@ function sameBillAs(order: OrderOf<"water" | "electricity">) {
  */
 export async function sameBill(
   kit: RepeatKit,
-  order: OrderOf<"water" | "electricity">,
+  order: Detailed<BillDetails>,
   check: (query: BillQuery) => Promise<Bill>,
 ): Promise<Rebuilt> {
   const { flow, operator } = kit;

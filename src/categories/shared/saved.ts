@@ -1,6 +1,6 @@
 import type { Choice, Flow, Step } from "../../bot/flow/toolkit.ts";
 import { savedLabel } from "../../bot/saved.ts";
-import type { Category, Operator } from "../../catalog/index.ts";
+import type { Operator } from "../../catalog/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 
 /**
@@ -13,7 +13,7 @@ import type { SavedEntry } from "../../saved/index.ts";
 /** The category's saved numbers as quick answers (only those `fits` accepts, e.g. landlines). */
 export async function savedNumberChoices(
   flow: Flow,
-  category: Category,
+  category: string,
   fits: (entry: SavedEntry) => boolean = () => true,
 ): Promise<Choice[]> {
   const entries = await flow.saved(category);
@@ -28,7 +28,7 @@ const ANOTHER = "new";
  */
 export async function chooseSavedBiller(
   flow: Flow,
-  category: Category,
+  category: string,
   offered: (operatorId: number) => boolean,
 ): Promise<SavedEntry | null> {
   const entries = (await flow.saved(category)).filter(
@@ -50,7 +50,7 @@ export async function chooseSavedBiller(
  */
 export function savedBillerStep<S extends { from?: SavedEntry; operator?: Operator }>(
   flow: Flow,
-  category: Category,
+  category: string,
   offered: () => Promise<readonly Operator[]>,
   fill: (st: S, entry: SavedEntry) => void = () => {},
 ): Step<S> {

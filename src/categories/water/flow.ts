@@ -9,6 +9,7 @@ import {
   operatorAndOfficeSteps,
   parseAccount,
 } from "../shared/bill.ts";
+import { checkWaterBill } from "./lookup.ts";
 
 /**
  * Water (khanepani) bill: operator -> office (paged, searchable) -> customer id -> Nepali month (by
@@ -95,7 +96,7 @@ export function waterConversation(deps: BotDeps) {
       ...billSteps<State>(flow, {
         key: (st) => `${st.customerId}|${st.monthId}`,
         check: (st, referenceNo) =>
-          deps.provider.checkWaterBill({
+          checkWaterBill(deps.provider, {
             operatorId: st.operator!.id,
             operatorTypeId: st.operator!.operatorTypeId,
             connectionNo: st.customerId!,

@@ -1,0 +1,200 @@
+import type { BotDeps } from "../../bot/deps.ts";
+import type { Choice, Flow, Step } from "../../bot/flow/toolkit.ts";
+import {
+  INDIA_OPERATORS,
+  type IndiaOperatorKey,
+  type Operator,
+  validateIndiaMobile,
+  validateIndiaNumber,
+} from "../../catalog/index.ts";
+import type { IndiaDthBill, Plan } from "../../provider/index.ts";
+import { savedNumberChoices } from "../shared/saved.ts";
+import { circleKey, seriesOf } from "./series.ts";
+
+/**
+ * The India flow's questions before the payment (./flow.ts runs them in order): circles, kind,
+ * number, operator, circle. Each step is a named builder over the flow's kit.
+ */
+
+/** What every step of the India flow uses. */
+export interface IndiaKit {
+  flow: Flow;
+  t: Flow["t"];
+  deps: BotDeps;
+  /** The India operators offered when the flow started. */
+  operators: Operator[];
+  /** Asks a DTH subscriber id (10 digits, or the registered mobile number). */
+  askDthId(prompt: string): Promise<string>;
+}
+
+export const KINDS = ["prepaid", "postpaid", "dth"] as const;
+
+/** Plan choices are "p<index>", a typed amount "a<paisa>": the two cannot be confused. */
+export const PLAN = "p";
+export const AMOUNT = "a";
+/** The DTH bill's amount. */
+export const BILLED = "b";
+/** The suggested operator and circle, as one choice. */
+export const SUGGESTED = "s";
+
+export interface State {
+  circles?: Choice[];
+  circle?: Choice;
+  /** The circle was answered with the suggested operator (the circle step asks nothing). */
+  circleSuggested?: boolean;
+  kind?: string;
+  operator?: Operator;
+  number?: string;
+  /** A DTH subscriber's bill, fetched for the number. */
+  bill?: IndiaDthBill;
+  /** The number the bill was fetched for (an edited number fetches it again). */
+  billFor?: string;
+  /** The bill step asked an id again (a refused one): Back lands on that question. */
+  billAsked?: boolean;
+  amountPaisa?: number;
+  plan?: Plan;
+}
+
+/** What a number's series suggests, among what is offered: the operator of this kind, the circle. */
+function suggestionFor(
+  number: string,
+  kind: string,
+  operators: Operator[],
+  circles: Choice[],
+): { operator?: Operator; circle?: Choice } {
+  const guess = seriesOf(number);
+  if (!guess) return {};
+  const key = `${guess.brand}-${kind}` as IndiaOperatorKey;
+  const name = INDIA_OPERATORS[key]?.[1];
+  const operator = operators.find((o) => o.india === kind && o.name === name);
+  const circle = circles.find((c) => circleKey(c.label) === circleKey(guess.circle));
+  return { ...(operator ? { operator } : {}), ...(circle ? { circle } : {}) };
+}
+
+/** The circles, listed once by the provider (ended when they cannot be). */
+export function circlesStep({ flow, t, deps }: IndiaKit): Step<State> {
+  return {
+    name: "circles",
+    run: async (st) => {
+      const loaded = await flow.lookup(() => deps.provider.circles());
+      if (!loaded.ok || loaded.value.length === 0) {
+        return flow.end(t("india-circles-failed", { reason: loaded.ok ? "-" : loaded.message }));
+      }
+      st.circles = loaded.value.map((c) => ({ label: c.circleName, value: c.circleId }));
+    },
+  };
+}
+
+/** Prepaid, postpaid or DTH: the kinds the offered operators have. */
+export function kindStep({ flow, t, operators }: IndiaKit): Step<State> {
+  return {
+    name: "kind",
+    run: async (st) => {
+      st.kind = await flow.choose(
+        t("india-ask-kind"),
+        KINDS.filter((k) => operators.some((o) => o.india === k)).map((k) => ({
+          label: t(`india-kind-${k}`),
+          value: k,
+        })),
+        { columns: 1 },
+      );
+    },
+  };
+}
+
+/** The number (a mobile, or a DTH subscriber id), with the saved ones of this kind as buttons. */
+export function numberStep({ flow, t, deps }: IndiaKit): Step<State> {
+  return {
+    name: "number",
+    editKey: "flow-edit-number",
+    run: async (st) => {
+      // The sandbox (like the operators' recharge APIs) takes DTH subscribers by a 10-digit id or
+      // the registered mobile number, so DTH takes any 10 digits; a mobile must also start with 6 to 9.
+      const kind = st.kind!;
+      const valid = (text: string) =>
+        kind === "dth" ? validateIndiaNumber(text) : validateIndiaMobile(text);
+      // Saved India numbers of this kind (a DTH id is not offered for a mobile, nor the other way).
+      const choices = await savedNumberChoices(
+        flow,
+        "india",
+        (e) =>
+          valid(e.number).ok && deps.catalog.operator(e.biller?.operatorId ?? 0)?.india === kind,
+      );
+      st.number = await flow.ask(
+        t(kind === "dth" ? "india-ask-dth-id-first" : "india-ask-number"),
+        (text) => flow.rule(valid(text)),
+        { choices },
+      );
+    },
+  };
+}
+
+/** The operator, the number series' suggestion (operator and circle) first when there is one. */
+export function operatorStep({ flow, t, deps, operators }: IndiaKit): Step<State> {
+  return {
+    name: "operator",
+    run: async (st) => {
+      const kind = st.kind!;
+      const list = operators
+        .filter((o) => o.india === kind)
+        .map((o) => ({ label: o.name, value: String(o.id) }));
+      const hint = kind === "dth" ? {} : suggestionFor(st.number!, kind, operators, st.circles!);
+      if (!hint.operator) {
+        const picked = await flow.choose(
+          t("india-ask-operator", { kind: t(`india-kind-${kind}`) }),
+          list,
+          { columns: 2 },
+        );
+        st.operator = deps.catalog.operator(Number(picked))!;
+        st.circleSuggested = false;
+        return;
+      }
+      const suggestion = [hint.operator.name, ...(hint.circle ? [hint.circle.label] : [])].join(
+        " · ",
+      );
+      const picked = await flow.choose(
+        t("india-ask-operator-suggested", { number: st.number!, suggestion }),
+        [{ label: t("india-suggested", { suggestion }), value: SUGGESTED }, ...list],
+        { columns: 2 },
+      );
+      if (picked === SUGGESTED) {
+        st.operator = hint.operator;
+        // The series named a circle the listing has: that is the circle's answer too.
+        if (hint.circle) st.circle = hint.circle;
+        st.circleSuggested = hint.circle !== undefined;
+        return;
+      }
+      st.operator = deps.catalog.operator(Number(picked))!;
+      st.circleSuggested = false;
+    },
+  };
+}
+
+/** The circle (paged, searchable), the series' circle first; skipped when the suggestion answered it. */
+export function circleStep({ flow, t, operators }: IndiaKit): Step<State> {
+  return {
+    name: "circle",
+    run: async (st) => {
+      if (st.circleSuggested) return;
+      const circles = st.circles!;
+      // The series' circle first, when the number is in a known one (the customer may have
+      // picked another operator: a number moves operators more often than circles).
+      const hint = st.kind === "dth" ? {} : suggestionFor(st.number!, st.kind!, operators, circles);
+      const ordered = hint.circle
+        ? [
+            {
+              label: t("india-suggested", { suggestion: hint.circle.label }),
+              value: hint.circle.value,
+            },
+            ...circles.filter((c) => c.value !== hint.circle!.value),
+          ]
+        : circles;
+      const circleId = await flow.choose(t("india-ask-circle"), ordered, {
+        columns: 2,
+        pageSize: 8,
+        searchable: true,
+      });
+      st.circle = circles.find((c) => c.value === circleId)!;
+    },
+  };
+}
