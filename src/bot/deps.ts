@@ -46,8 +46,6 @@ export interface BotOrders {
   place(input: PlaceInput): Promise<Order>;
   /** A fresh reference_no, e.g. for a package listing whose reference the execute must carry. */
   nextReference(): Promise<string>;
-  /** Remembers the chat message (receipt) the notifier edits in place. */
-  attachReceipt(reference: string, messageId: number): Promise<Order | null>;
   /**
    * Marks the order submitting and executes it once; a replay that finds it submitting or beyond
    * sends nothing and returns the order as stored.
