@@ -3,7 +3,7 @@ import { account, type LedgerStore } from "../ledger/index.ts";
 import type { Logger } from "../logger.ts";
 import { isInferred } from "../orders/inferred-debit.ts";
 import { chargedPaisa, type Notification, type Order } from "../orders/model.ts";
-import { INFERRED_REASON } from "../orders/store.ts";
+import { INFERRED_REASON } from "../orders/postings.ts";
 import { margin } from "../pricing/index.ts";
 import type { Crossings } from "./crossing.ts";
 
@@ -114,7 +114,7 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
       group.balancePaisa += b.postedPaisa;
       group.heldPaisa += b.heldPaisa;
     }
-    // Margin: every float debit is one successful order booked (orders/store.ts bookingsOf).
+    // Margin: every float debit is one successful order booked (orders/postings.ts bookingsOf).
     const m = { orders: 0, marginPaisa: 0, commissionReportedPaisa: 0 };
     const inferred = { orders: 0, paisa: 0 };
     let anchored = false;

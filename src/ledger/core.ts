@@ -1,4 +1,4 @@
-import { type AccountId, debitsMustNotExceedCredits } from "./accounts.ts";
+import { type AccountId, debitsMustNotExceedCredits } from "./chart.ts";
 import type {
   Balance,
   Balances,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type AccountId, accountIdSchema } from "./accounts.ts";
+import { type AccountId, accountIdSchema } from "./chart.ts";
 
 /**
  * The ledger's data: transfers in, journal entries and balances out. Double entry as TigerBeetle

@@ -3,6 +3,7 @@ export * from "./lease.ts";
 export * from "./memory-store.ts";
 export * from "./metrics.ts";
 export * from "./model.ts";
+export * from "./postings.ts";
 export * from "./reconciler.ts";
 export * from "./redis-store.ts";
 export * from "./service.ts";

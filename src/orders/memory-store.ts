@@ -2,18 +2,15 @@ import type { MemoryLedger } from "../ledger/memory-store.ts";
 import type { LedgerResult } from "../ledger/model.ts";
 import type { Notification, Order, UnmatchedEvent } from "./model.ts";
 import { holdIdOf, isFinal, orderSchema } from "./model.ts";
+import { balanceAccountOf, bookingsOf, holdOf, settlementOf } from "./postings.ts";
 import {
-  balanceAccountOf,
-  bookingsOf,
   type CreateResult,
   HoldRefusedError,
-  holdOf,
   type ListOpenOptions,
   type Mutation,
   nextCounterValue,
   type OrderStore,
   ReferenceInUseError,
-  settlementOf,
   UNMATCHED_CAP,
   type UpdateResult,
 } from "./store.ts";

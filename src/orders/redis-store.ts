@@ -24,20 +24,17 @@ import {
   type UnmatchedEvent,
   unmatchedEventSchema,
 } from "./model.ts";
+import { balanceAccountOf, bookingsOf, holdOf, settlementOf } from "./postings.ts";
 import { holdWritesForTurn } from "./redis-batch.ts";
 import {
-  balanceAccountOf,
-  bookingsOf,
   CAS_ATTEMPTS,
   type CreateResult,
   HoldRefusedError,
-  holdOf,
   type ListOpenOptions,
   type Mutation,
   type OrderStore,
   ReferenceInUseError,
   StoreConflictError,
-  settlementOf,
   UNMATCHED_CAP,
   type UpdateResult,
 } from "./store.ts";

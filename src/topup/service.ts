@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { GatewayError, type Lookup, type PaymentGateway, type PaymentId } from "../gateway/port.ts";
-import { account } from "../ledger/accounts.ts";
+import { account } from "../ledger/index.ts";
 import type { TransferInput } from "../ledger/model.ts";
 import type { LedgerStore } from "../ledger/store.ts";
 import type { Logger } from "../logger.ts";
