@@ -5,6 +5,7 @@ import {
   type JournalEntry,
   type LedgerStore,
 } from "../ledger/index.ts";
+import { nepalDayStart } from "../nepal-time.ts";
 import type { Phone } from "./phone.ts";
 import type { AccountsStore, Receipt } from "./store.ts";
 
@@ -37,13 +38,9 @@ const REVERSIBLE: ReadonlySet<Receipt["kind"]> = new Set(["cash_in", "credit", "
 /** Customer's and agent's journal windows, newest last; older windows first when quiet. */
 const WINDOWS_MS = [7 * 24 * 3_600_000, 24 * 3_600_000, 3_600_000];
 const MAX_PAGES = 5;
-/** Nepal is UTC+5:45: the agent's "today" is the Nepal day, as the spend limits count it. */
-const NEPAL_OFFSET_MS = 345 * 60_000;
-const DAY_MS = 24 * 3_600_000;
 
-export function nepalDayStart(now: number): number {
-  return Math.floor((now + NEPAL_OFFSET_MS) / DAY_MS) * DAY_MS - NEPAL_OFFSET_MS;
-}
+/** The agent's "today" is the Nepal day, as the spend limits count it. */
+export { nepalDayStart };
 
 export function createAccounts(opts: {
   ledger: LedgerStore;

@@ -3,6 +3,7 @@ import type { AccessVerdict, Accounts } from "../accounts/index.ts";
 import type { BooksReport } from "../books/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
+import type { SpendLimits } from "../orders/index.ts";
 import type { Order } from "../orders/model.ts";
 import type { AccessMode, SubmitOptions } from "../orders/service.ts";
 import type { NprCharge, Quote } from "../pricing/index.ts";
@@ -11,7 +12,6 @@ import type { SavedStore } from "../saved/index.ts";
 import type { DecideResult, HeldDecision, StartResult, TopUp } from "../topup/index.ts";
 import type { BotContext } from "./context.ts";
 import type { IdleDeadlines } from "./idle.ts";
-import type { SpendLimits } from "./limits.ts";
 
 /** The fields of a draft, kept per category (a water draft has water details). */
 type DraftFields<O> = O extends Order

@@ -1,5 +1,6 @@
 export * from "./execute-request.ts";
 export * from "./lease.ts";
+export * from "./limits.ts";
 export * from "./memory-store.ts";
 export * from "./metrics.ts";
 export * from "./model.ts";
