@@ -29,12 +29,12 @@ type DraftFields<O> = O extends Order
   : never;
 
 /** What a confirmed conversation hands to the orders service (ids and chat come from the flow). */
-export type OrderDraft = { referenceNo?: string; executeReference?: string } & DraftFields<Order>;
+export type OrderDraft = { reference?: string; executeReference?: string } & DraftFields<Order>;
 
 export type PlaceInput = OrderDraft & {
   idempotencyKey: string;
-  /** A reference allocated earlier with nextReference (package listings carry one). */
-  referenceNo?: string;
+  /** Our reference, minted earlier (mintReference) for a lookup; absent: the store numbers it. */
+  reference?: string;
   userId: number;
   chatId: number;
   locale: string;

@@ -7,6 +7,7 @@ export * from "./model.ts";
 export * from "./postings.ts";
 export * from "./reconciler.ts";
 export * from "./redis-store.ts";
+export * from "./reference.ts";
 export * from "./service.ts";
 export * from "./state.ts";
 export * from "./store.ts";

@@ -14,8 +14,8 @@ const chatId = z.number().int().refine(Number.isSafeInteger);
 export const placeInputSchema = perCategory({
   /** Fixed by the caller when the confirmation is shown; placing with a known key is a no-op. */
   idempotencyKey: z.string().min(1).max(200),
-  /** A reference allocated earlier with nextReference (e.g. for a package listing). */
-  referenceNo: referenceSchema.optional(),
+  /** Our reference, minted earlier (mintReference) for a lookup the order is placed under. */
+  reference: referenceSchema.optional(),
   /** The reference the listing returned, when the provider answered with another one. */
   executeReference: z.string().min(1).max(64).optional(),
   userId: chatId,
@@ -62,9 +62,9 @@ function draftOrder(
   accessMode: AccessMode,
   at: number,
 ): Order {
-  const reference = input.referenceNo ?? UNNUMBERED;
+  const reference = input.reference ?? UNNUMBERED;
   // The rest of the input is the order's own fields, its category and details included.
-  const { referenceNo: _, executeReference, ...fields } = input;
+  const { reference: _, executeReference, ...fields } = input;
   const exchange = charges.exchangeOf(fields);
   return {
     reference,
@@ -115,7 +115,7 @@ export function createPlace(ctx: OrdersContext, charges: Charges, accessMode: Ac
     // No look-up of the idempotency key first: create finds a known key before it writes anything
     // and hands back that order. Without a reference from a listing, create numbers the order in
     // the same step (a repeated place costs nothing); until then it carries a placeholder.
-    const numbered = input.referenceNo === undefined;
+    const numbered = input.reference === undefined;
     const order = draftOrder(input, charges, accessMode, ctx.now());
     checkExecutable(order);
     const created = await create(ctx.store, order, numbered);

@@ -10,7 +10,8 @@ import { normalizeProviderStatus, type OrderEvent } from "./model.ts";
 /** What the orders service needs of the provider client (createProviderClient satisfies it). */
 export interface OrdersProvider {
   execute(req: ExecuteRequest): Promise<ExecuteResult>;
-  statusByReference(region: Region, referenceNo: string): Promise<StatusResult>;
+  /** By the reference the provider knows the order by (providerReference). */
+  statusByReference(region: Region, reference: string): Promise<StatusResult>;
 }
 
 /**

@@ -73,7 +73,7 @@ describe("orders.place", () => {
     const ref = await orders.nextReference();
     const placed = await orders.place(
       mobileInput({
-        referenceNo: ref,
+        reference: ref,
         executeReference: "LIST-9",
         category: "datapack",
         operatorId: 8,

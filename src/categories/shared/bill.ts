@@ -8,6 +8,7 @@ import {
   validateAmount,
 } from "../../catalog/index.ts";
 import { formatMoney } from "../../money.ts";
+import { mintReference } from "../../orders/index.ts";
 import type { OrderOf } from "../../orders/model.ts";
 import type { Bill } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
@@ -120,7 +121,7 @@ export function checkBill(
   check: (referenceNo: string) => Promise<Bill>,
 ): Promise<LookupResult<CheckedBill>> {
   return flow.lookup(async () => {
-    const referenceNo = await flow.deps.orders.nextReference();
+    const referenceNo = await mintReference(flow.deps.orders);
     return { referenceNo, bill: await check(referenceNo) };
   });
 }
@@ -326,7 +327,7 @@ export function billOrder<C extends BillCategory>(
     operatorName: operator.name,
     connectionNo,
     amountPaisa: st.amountPaisa!,
-    referenceNo,
+    reference: referenceNo,
     details,
   } as OrderDraft;
   return { draft, lines: billConfirmLines(flow, office, bill, own.lines) };

@@ -23,7 +23,7 @@ function draftOf<O extends Order>(
   fields: {
     amountPaisa: number;
     details: O["details"];
-    referenceNo?: string;
+    reference?: string;
     executeReference?: string;
   },
 ): OrderDraft {
@@ -100,7 +100,7 @@ export async function samePackage(
     draft: draftOf(kit, order, {
       amountPaisa: pkg.amountPaisa,
       details: { ...order.details, packageId: pkg.id, packageName: pkg.name },
-      referenceNo,
+      reference: referenceNo,
       ...(listed.value.referenceNo !== referenceNo
         ? { executeReference: listed.value.referenceNo }
         : {}),
@@ -176,7 +176,7 @@ export async function sameBill(
         billAmountPaisa: bill.billAmountPaisa,
       },
       // Placed under the reference of the check, as the bill flows do.
-      referenceNo,
+      reference: referenceNo,
     }),
     extra: [
       t("repeat-bill", {
