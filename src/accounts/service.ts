@@ -30,7 +30,7 @@ export type ReverseResult =
   | { ok: false; code: "already_reversed"; receipt: Receipt | null };
 
 /** The id of the reversal of transfer `id`: one per transfer, whatever the reason typed. */
-export const reversalIdOf = (id: string) => `rev-${id}`;
+const reversalIdOf = (id: string) => `rev-${id}`;
 
 /** Kinds an admin may reverse: money that came in through people, never an order's hold. */
 const REVERSIBLE: ReadonlySet<Receipt["kind"]> = new Set(["cash_in", "credit", "demo_credit"]);
