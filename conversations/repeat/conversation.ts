@@ -2,6 +2,7 @@ import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow } from "../../src/bot/flow/toolkit.ts";
 import type { AnyCategoryModule, Rebuilt, RepeatKit } from "../../src/categories/index.ts";
+import { mintReference } from "../../src/orders/index.ts";
 import { isFinal, type Order, referenceSchema } from "../../src/orders/model.ts";
 
 /** How far back a repeat looks for a payment of the same bill still under way. */
@@ -75,7 +76,7 @@ async function rebuild(
       operatorName: operator.name,
       connectionNo: order.connectionNo,
     },
-    fresh: () => conversation.external(() => flow.deps.orders.nextReference()),
+    fresh: () => conversation.external(() => mintReference(flow.deps.orders)),
     unsettled: (same) =>
       conversation.external(async () => {
         const recent = await flow.deps.orders.listByUser(flow.env.userId, RECENT_ORDERS);

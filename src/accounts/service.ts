@@ -5,6 +5,7 @@ import {
   type JournalEntry,
   type LedgerStore,
 } from "../ledger/index.ts";
+import { nepalDayStart } from "../nepal-time.ts";
 import type { Phone } from "./phone.ts";
 import type { AccountsStore, Receipt } from "./store.ts";
 
@@ -29,7 +30,7 @@ export type ReverseResult =
   | { ok: false; code: "already_reversed"; receipt: Receipt | null };
 
 /** The id of the reversal of transfer `id`: one per transfer, whatever the reason typed. */
-export const reversalIdOf = (id: string) => `rev-${id}`;
+const reversalIdOf = (id: string) => `rev-${id}`;
 
 /** Kinds an admin may reverse: money that came in through people, never an order's hold. */
 const REVERSIBLE: ReadonlySet<Receipt["kind"]> = new Set(["cash_in", "credit", "demo_credit"]);
@@ -37,12 +38,75 @@ const REVERSIBLE: ReadonlySet<Receipt["kind"]> = new Set(["cash_in", "credit", "
 /** Customer's and agent's journal windows, newest last; older windows first when quiet. */
 const WINDOWS_MS = [7 * 24 * 3_600_000, 24 * 3_600_000, 3_600_000];
 const MAX_PAGES = 5;
-/** Nepal is UTC+5:45: the agent's "today" is the Nepal day, as the spend limits count it. */
-const NEPAL_OFFSET_MS = 345 * 60_000;
-const DAY_MS = 24 * 3_600_000;
 
-export function nepalDayStart(now: number): number {
-  return Math.floor((now + NEPAL_OFFSET_MS) / DAY_MS) * DAY_MS - NEPAL_OFFSET_MS;
+/** The agent's "today" is the Nepal day, as the spend limits count it. */
+export { nepalDayStart };
+
+/** A transfer in the books and its receipt, the two written one after the other. */
+async function move(
+  ledger: LedgerStore,
+  store: AccountsStore,
+  r: Omit<Receipt, "at">,
+  extra: { reason?: string; reference?: string } = {},
+): Promise<MoveResult> {
+  const booked = await ledger.transfer({
+    id: r.id,
+    debit: r.debit,
+    credit: r.credit,
+    amountPaisa: r.amountPaisa,
+    kind: r.kind,
+    ...(extra.reference ? { reference: extra.reference } : {}),
+    ...(extra.reason ? { reason: extra.reason } : {}),
+  });
+  if (!booked.ok) {
+    const refusal = booked.refusal;
+    if (refusal.code === "insufficient_funds") {
+      return {
+        ok: false,
+        code: "insufficient_funds",
+        availablePaisa: refusal.availablePaisa,
+        shortfallPaisa: refusal.shortfallPaisa,
+      };
+    }
+    return { ok: false, code: "id_conflict" };
+  }
+  // After the transfer: a crash between the two leaves a booked transfer whose receipt is
+  // written when the flow's step runs again (the transfer then answers as a duplicate).
+  await store.putReceipt({ ...r, at: booked.entry.at });
+  const receipt = (await store.receipt(r.id)) ?? { ...r, at: booked.entry.at };
+  return {
+    ok: true,
+    duplicate: booked.duplicate,
+    receipt,
+    debitAfter: await ledger.balance(r.debit),
+    creditAfter: await ledger.balance(r.credit),
+  };
+}
+
+/**
+ * Journal entries touching `acc`, oldest first, from the widest window that could be read whole
+ * (at most MAX_PAGES pages); `complete` is false when even the narrowest could not, and then
+ * `entries` holds only the part read, which must not be shown as the whole.
+ */
+async function recentOf(
+  ledger: LedgerStore,
+  now: () => number,
+  acc: AccountId,
+  since?: number,
+): Promise<{ entries: JournalEntry[]; complete: boolean }> {
+  const windows = since === undefined ? WINDOWS_MS.map((w) => now() - w) : [since];
+  let found: JournalEntry[] = [];
+  for (const from of windows) {
+    found = [];
+    let after: string | undefined;
+    for (let pages = 0; pages < MAX_PAGES; pages++) {
+      const page = await ledger.journal({ from, ...(after ? { after } : {}), limit: 1_000 });
+      for (const e of page.entries) if (e.debit === acc || e.credit === acc) found.push(e);
+      if (!page.next) return { entries: found, complete: true };
+      after = page.next;
+    }
+  }
+  return { entries: found, complete: false };
 }
 
 export function createAccounts(opts: {
@@ -52,68 +116,6 @@ export function createAccounts(opts: {
 }) {
   const { ledger, store } = opts;
   const now = opts.now ?? Date.now;
-
-  async function move(
-    r: Omit<Receipt, "at">,
-    extra: { reason?: string; reference?: string } = {},
-  ): Promise<MoveResult> {
-    const booked = await ledger.transfer({
-      id: r.id,
-      debit: r.debit,
-      credit: r.credit,
-      amountPaisa: r.amountPaisa,
-      kind: r.kind,
-      ...(extra.reference ? { reference: extra.reference } : {}),
-      ...(extra.reason ? { reason: extra.reason } : {}),
-    });
-    if (!booked.ok) {
-      const refusal = booked.refusal;
-      if (refusal.code === "insufficient_funds") {
-        return {
-          ok: false,
-          code: "insufficient_funds",
-          availablePaisa: refusal.availablePaisa,
-          shortfallPaisa: refusal.shortfallPaisa,
-        };
-      }
-      return { ok: false, code: "id_conflict" };
-    }
-    // After the transfer: a crash between the two leaves a booked transfer whose receipt is
-    // written when the flow's step runs again (the transfer then answers as a duplicate).
-    await store.putReceipt({ ...r, at: booked.entry.at });
-    const receipt = (await store.receipt(r.id)) ?? { ...r, at: booked.entry.at };
-    return {
-      ok: true,
-      duplicate: booked.duplicate,
-      receipt,
-      debitAfter: await ledger.balance(r.debit),
-      creditAfter: await ledger.balance(r.credit),
-    };
-  }
-
-  /**
-   * Journal entries touching `acc`, oldest first, from the widest window that could be read whole
-   * (at most MAX_PAGES pages); `complete` is false when even the narrowest could not, and then
-   * `entries` holds only the part read, which must not be shown as the whole.
-   */
-  async function recent(
-    acc: AccountId,
-    since?: number,
-  ): Promise<{ entries: JournalEntry[]; complete: boolean }> {
-    const windows = since === undefined ? WINDOWS_MS.map((w) => now() - w) : [since];
-    let found: JournalEntry[] = [];
-    for (const from of windows) {
-      found = [];
-      let after: string | undefined;
-      for (let pages = 0; pages < MAX_PAGES; pages++) {
-        const page = await ledger.journal({ from, ...(after ? { after } : {}), limit: 1_000 });
-        for (const e of page.entries) if (e.debit === acc || e.credit === acc) found.push(e);
-        if (!page.next) return { entries: found, complete: true };
-        after = page.next;
-      }
-    }
-    return { entries: found, complete: false };
-  }
 
   return {
     register: (userId: number, phone: Phone) => store.register(userId, phone),
@@ -133,7 +135,7 @@ export function createAccounts(opts: {
       customerUserId: number;
       amountPaisa: number;
     }) {
-      return move({
+      return move(ledger, store, {
         id: input.id,
         kind: "cash_in",
         debit: account.agent(input.agentUserId),
@@ -151,7 +153,7 @@ export function createAccounts(opts: {
       agentUserId: number;
       amountPaisa: number;
     }) {
-      return move({
+      return move(ledger, store, {
         id: input.id,
         kind: "credit",
         debit: account.merchant.funding,
@@ -169,7 +171,7 @@ export function createAccounts(opts: {
       userId: number;
       amountPaisa: number;
     }) {
-      return move({
+      return move(ledger, store, {
         id: input.id,
         kind: "demo_credit",
         debit: account.merchant.funding,
@@ -196,6 +198,8 @@ export function createAccounts(opts: {
       const earlier = await store.receipt(id);
       if (earlier) return { ok: false, code: "already_reversed", receipt: earlier };
       const r = await move(
+        ledger,
+        store,
         {
           id,
           kind: "reversal",
@@ -219,7 +223,7 @@ export function createAccounts(opts: {
     /** A customer's balance and newest movements (at most `n`, newest first). */
     async customerSummary(userId: number, n = 5) {
       const acc = account.customer(userId);
-      const [balance, read] = await Promise.all([ledger.balance(acc), recent(acc)]);
+      const [balance, read] = await Promise.all([ledger.balance(acc), recentOf(ledger, now, acc)]);
       return {
         balance,
         movements: read.complete ? read.entries.slice(-n).reverse() : [],
@@ -232,7 +236,7 @@ export function createAccounts(opts: {
       const acc = account.agent(agentUserId);
       const [balance, read] = await Promise.all([
         ledger.balance(acc),
-        recent(acc, nepalDayStart(now())),
+        recentOf(ledger, now, acc, nepalDayStart(now())),
       ]);
       const cashIns = read.entries.filter((e) => e.kind === "cash_in" && e.debit === acc);
       return { balance, cashIns: cashIns.reverse(), complete: read.complete };

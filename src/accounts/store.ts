@@ -13,7 +13,7 @@ import { type Phone, phoneSchema } from "./phone.ts";
  * a transfer.
  */
 
-export const receiptSchema = z.object({
+const receiptSchema = z.object({
   /** The ledger transfer id (the idempotency key fixed before the confirm step). */
   id: z.string().min(1).max(128),
   kind: z.enum(["cash_in", "credit", "reversal", "demo_credit"]),
@@ -32,7 +32,7 @@ export const receiptSchema = z.object({
 export type Receipt = z.infer<typeof receiptSchema>;
 
 /** A chat language as the bot names it ("en", "ne", "hi"); the bot checks it is one of its own. */
-export const localeSchema = z.string().min(2).max(16);
+const localeSchema = z.string().min(2).max(16);
 
 export interface AccountsStore {
   /**

@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { account, type LedgerStore } from "../ledger/index.ts";
-import type { Logger } from "../logger.ts";
-import { isInferred } from "../orders/inferred-debit.ts";
-import { chargedPaisa, type Notification, type Order } from "../orders/model.ts";
-import { INFERRED_REASON } from "../orders/store.ts";
-import { margin } from "../pricing/index.ts";
-import type { Crossings } from "./crossing.ts";
+import { account } from "../ledger/index.ts";
+import type { Notification } from "../orders/model.ts";
+import { type BooksDeps, FLOAT_OPENING_ID } from "./deps.ts";
+import { inFlight, scan } from "./scan.ts";
+
+export { type BooksDeps, FLOAT_OPENING_ID };
 
 /**
  * The admin's books (issue 15): what the merchant owes (customers, agents), what it has earned
@@ -18,19 +17,6 @@ import type { Crossings } from "./crossing.ts";
  * real one. Expected = the books' float − the debits of orders the aggregator has already taken
  * but our books book only at success (open orders whose execute answer said so).
  */
-
-export interface BooksDeps {
-  ledger: LedgerStore;
-  orders: {
-    get(reference: string): Promise<Order | null>;
-    listOpen(opts: { createdBefore: number; limit: number; offset?: number }): Promise<Order[]>;
-  };
-  /** The aggregator's wallet now; throws when it cannot say. */
-  walletBalance(): Promise<{ creditAvailablePaisa: number }>;
-  crossings: Crossings;
-  now: () => number;
-  logger?: Logger;
-}
 
 export interface BooksReport {
   at: number;
@@ -89,86 +75,49 @@ export const lastCheckSchema = z.object({
 export type LastCheck = z.infer<typeof lastCheckSchema>;
 const LAST_CHECK = "books-check";
 
-export const FLOAT_OPENING_ID = "float-opening";
 const FLOAT_ANCHORED = "float-anchored";
 export const BOOKS_DRIFT = "books-drift";
 
-/** Open orders read per page when adding up the aggregator's debits not yet booked. */
-const OPEN_PAGE = 500;
+/** The alert an earlier check sent for a drift still open, if any. */
+function alertOf(last: LastCheck | null): Pick<LastCheck, "alertedAt" | "alertedAdmins"> {
+  if (last?.alertedAt === undefined) return {};
+  return {
+    alertedAt: last.alertedAt,
+    ...(last.alertedAdmins === undefined ? {} : { alertedAdmins: last.alertedAdmins }),
+  };
+}
+
+/** The last check's record; an unreadable one (never written by us) counts as none. */
+async function lastCheck(deps: Pick<BooksDeps, "crossings" | "logger">): Promise<LastCheck | null> {
+  const raw = await deps.crossings.recall(LAST_CHECK);
+  if (raw === null) return null;
+  try {
+    return lastCheckSchema.parse(JSON.parse(raw));
+  } catch {
+    deps.logger?.warn("books: the last check's record is unreadable");
+    return null;
+  }
+}
+
+/** The admins' alert of a float drift (or books that do not balance), one per admin. */
+function driftAlerts(r: BooksReport, adminChatIds: readonly number[]): Notification[] {
+  return adminChatIds.map((chatId) => ({
+    kind: "admin_alert",
+    topic: "books_drift",
+    status: "success",
+    chatId,
+    at: r.at,
+    figures: {
+      expectedPaisa: r.float.expectedPaisa,
+      reportedPaisa: r.float.reportedPaisa ?? 0,
+      driftPaisa: r.float.driftPaisa ?? 0,
+      tolerancePaisa: r.float.tolerancePaisa,
+      balanced: r.balanced ? 1 : 0,
+    },
+  }));
+}
 
 export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number }) {
-  async function scan() {
-    const totals = {
-      customers: { accounts: 0, balancePaisa: 0, heldPaisa: 0 },
-      agents: { accounts: 0, balancePaisa: 0, heldPaisa: 0 },
-    };
-    for (const id of await deps.ledger.accounts()) {
-      const group = id.startsWith("customer:")
-        ? totals.customers
-        : id.startsWith("agent:")
-          ? totals.agents
-          : null;
-      if (!group) continue;
-      const b = await deps.ledger.balance(id);
-      group.accounts += 1;
-      group.balancePaisa += b.postedPaisa;
-      group.heldPaisa += b.heldPaisa;
-    }
-    // Margin: every float debit is one successful order booked (orders/store.ts bookingsOf).
-    const m = { orders: 0, marginPaisa: 0, commissionReportedPaisa: 0 };
-    const inferred = { orders: 0, paisa: 0 };
-    let anchored = false;
-    let after: string | undefined;
-    for (;;) {
-      const page = await deps.ledger.journal(after === undefined ? {} : { after });
-      for (const e of page.entries) {
-        if (e.id === FLOAT_OPENING_ID) anchored = true;
-        if (e.kind !== "float_debit" || !e.reference) continue;
-        const order = await deps.orders.get(e.reference);
-        // In Nepal rupees, as the debit is: an India order's converted total.
-        const paid = order?.holdId !== undefined ? chargedPaisa(order) : 0;
-        const commission = order?.wallet?.commissionPaisa ?? 0;
-        // The order's figure is the latest: an inferred debit corrected later (float-fix).
-        const debit = order?.wallet?.debitAmountPaisa ?? e.amountPaisa;
-        m.orders += 1;
-        m.commissionReportedPaisa += commission;
-        m.marginPaisa += margin({
-          pricePaidPaisa: paid,
-          providerDebitPaisa: debit,
-          commissionPaisa: commission,
-        });
-        if (order ? isInferred(order.wallet) : e.reason === INFERRED_REASON) {
-          inferred.orders += 1;
-          inferred.paisa += debit;
-        }
-      }
-      if (!page.next) break;
-      after = page.next;
-    }
-    return { ...totals, margin: m, inferred, anchored };
-  }
-
-  /**
-   * The aggregator's debits our books do not have yet: open orders whose execute answer gave the
-   * figure; and how many were sent without an answer yet (their debit is unknown, if any).
-   */
-  async function inFlight(): Promise<{ paisa: number; unknown: number }> {
-    let paisa = 0;
-    let unknown = 0;
-    for (let offset = 0; ; offset += OPEN_PAGE) {
-      const open = await deps.orders.listOpen({
-        createdBefore: deps.now(),
-        limit: OPEN_PAGE,
-        offset,
-      });
-      for (const o of open) {
-        if (o.wallet) paisa += o.wallet.debitAmountPaisa;
-        else if (o.status !== "placed") unknown += 1;
-      }
-      if (open.length < OPEN_PAGE) return { paisa, unknown };
-    }
-  }
-
   /** The float as the books see it (debit-normal: debits − credits). */
   const booksFloat = async () => -(await deps.ledger.balance(account.merchant.float)).postedPaisa;
 
@@ -200,25 +149,13 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
     return (await booksFloat()) - books;
   }
 
-  /** The last check's record; an unreadable one (never written by us) counts as none. */
-  async function lastCheck(): Promise<LastCheck | null> {
-    const raw = await deps.crossings.recall(LAST_CHECK);
-    if (raw === null) return null;
-    try {
-      return lastCheckSchema.parse(JSON.parse(raw));
-    } catch {
-      deps.logger?.warn("books: the last check's record is unreadable");
-      return null;
-    }
-  }
-
   async function report(): Promise<BooksReport> {
     const at = deps.now();
     const [s, check, flying, last] = await Promise.all([
-      scan(),
+      scan(deps),
       deps.ledger.check(),
-      inFlight(),
-      lastCheck(),
+      inFlight(deps),
+      lastCheck(deps),
     ]);
     let reported: number | null = null;
     try {
@@ -285,22 +222,7 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
       return record(r, { ...base, verdict, ...alertOf(r.lastCheck) });
     }
     const drifting = !r.float.withinTolerance || !r.balanced;
-    const alerts: Notification[] = drifting
-      ? adminChatIds.map((chatId) => ({
-          kind: "admin_alert",
-          topic: "books_drift",
-          status: "success",
-          chatId,
-          at: r.at,
-          figures: {
-            expectedPaisa: r.float.expectedPaisa,
-            reportedPaisa: r.float.reportedPaisa ?? 0,
-            driftPaisa: r.float.driftPaisa ?? 0,
-            tolerancePaisa: r.float.tolerancePaisa,
-            balanced: r.balanced ? 1 : 0,
-          },
-        }))
-      : [];
+    const alerts = drifting ? driftAlerts(r, adminChatIds) : [];
     const crossed = await deps.crossings.record(BOOKS_DRIFT, drifting, alerts);
     if (crossed) deps.logger?.warn({ float: r.float, balanced: r.balanced }, "books drift alert");
     if (!drifting) return record(r, { ...base, verdict: "within" });
@@ -312,15 +234,6 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
         : { alertedAdmins: 0 }
       : alertOf(r.lastCheck);
     return record(r, { ...base, verdict: "beyond", ...alert });
-  }
-
-  /** The alert an earlier check sent for a drift still open, if any. */
-  function alertOf(last: LastCheck | null): Pick<LastCheck, "alertedAt" | "alertedAdmins"> {
-    if (last?.alertedAt === undefined) return {};
-    return {
-      alertedAt: last.alertedAt,
-      ...(last.alertedAdmins === undefined ? {} : { alertedAdmins: last.alertedAdmins }),
-    };
   }
 
   async function record(r: BooksReport, last: LastCheck): Promise<BooksReport> {

@@ -3,6 +3,7 @@ import type { AccessVerdict, Accounts } from "../accounts/index.ts";
 import type { BooksReport } from "../books/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
+import type { SpendLimits } from "../orders/index.ts";
 import type { Order } from "../orders/model.ts";
 import type { AccessMode, SubmitOptions } from "../orders/service.ts";
 import type { NprCharge, Quote } from "../pricing/index.ts";
@@ -11,7 +12,6 @@ import type { SavedStore } from "../saved/index.ts";
 import type { DecideResult, HeldDecision, StartResult, TopUp } from "../topup/index.ts";
 import type { BotContext } from "./context.ts";
 import type { IdleDeadlines } from "./idle.ts";
-import type { SpendLimits } from "./limits.ts";
 
 /** The fields of a draft, kept per category (a water draft has water details). */
 type DraftFields<O> = O extends Order
@@ -29,12 +29,12 @@ type DraftFields<O> = O extends Order
   : never;
 
 /** What a confirmed conversation hands to the orders service (ids and chat come from the flow). */
-export type OrderDraft = { referenceNo?: string; executeReference?: string } & DraftFields<Order>;
+export type OrderDraft = { reference?: string; executeReference?: string } & DraftFields<Order>;
 
 export type PlaceInput = OrderDraft & {
   idempotencyKey: string;
-  /** A reference allocated earlier with nextReference (package listings carry one). */
-  referenceNo?: string;
+  /** Our reference, minted earlier (mintReference) for a lookup; absent: the store numbers it. */
+  reference?: string;
   userId: number;
   chatId: number;
   locale: string;
@@ -46,8 +46,6 @@ export interface BotOrders {
   place(input: PlaceInput): Promise<Order>;
   /** A fresh reference_no, e.g. for a package listing whose reference the execute must carry. */
   nextReference(): Promise<string>;
-  /** Remembers the chat message (receipt) the notifier edits in place. */
-  attachReceipt(reference: string, messageId: number): Promise<Order | null>;
   /**
    * Marks the order submitting and executes it once; a replay that finds it submitting or beyond
    * sends nothing and returns the order as stored.

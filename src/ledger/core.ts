@@ -1,4 +1,4 @@
-import { type AccountId, debitsMustNotExceedCredits } from "./accounts.ts";
+import { type AccountId, debitsMustNotExceedCredits } from "./chart.ts";
 import type {
   Balance,
   Balances,
@@ -73,14 +73,14 @@ export function fingerprint(kind: string, t: HoldInput | TransferInput): string 
 }
 
 /** The next journal position: never earlier than the last one ("<ms>-<n>", as Redis streams). */
-export function nextSeq(last: string | undefined, now: number): { seq: string; at: number } {
+function nextSeq(last: string | undefined, now: number): { seq: string; at: number } {
   if (!last) return { seq: `${now}-0`, at: now };
   const [ms, n] = last.split("-").map(Number) as [number, number];
   if (ms >= now) return { seq: `${ms}-${n + 1}`, at: ms };
   return { seq: `${now}-0`, at: now };
 }
 
-export function availableOf(b: Balances): number {
+function availableOf(b: Balances): number {
   return b.creditsPosted - b.debitsPosted - b.debitsPending;
 }
 
@@ -95,7 +95,7 @@ export function toBalance(account: AccountId, b: Balances): Balance {
 }
 
 /** The balances of the two accounts after `entry`, which must be one of its kind's rules. */
-export function applyEntry(
+function applyEntry(
   get: (a: AccountId) => Balances,
   entry: JournalEntry,
 ): Array<[AccountId, Balances]> {

@@ -1,10 +1,13 @@
-/** The merchant's books: accounts, transfers, holds (see the README's "The merchant's books"). */
+/**
+ * The merchant's books: the chart of accounts (chart.ts), transfers, holds (see the README's "The
+ * merchant's books").
+ */
 export {
   type AccountId,
   account,
   accountIdSchema,
   debitsMustNotExceedCredits,
-} from "./accounts.ts";
+} from "./chart.ts";
 export { exportJournalCsv, JOURNAL_CSV_HEADER, journalToCsv } from "./csv.ts";
 export {
   holdArgv,

@@ -1,5 +1,5 @@
 import type { Keyspace } from "../redis/keyspace.ts";
-import { debitsMustNotExceedCredits } from "./accounts.ts";
+import { debitsMustNotExceedCredits } from "./chart.ts";
 import { fingerprint } from "./core.ts";
 import {
   type HoldInput,

@@ -1,4 +1,4 @@
-import type { AccountId } from "./accounts.ts";
+import type { AccountId } from "./chart.ts";
 import {
   audit,
   commit,

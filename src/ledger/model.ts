@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type AccountId, accountIdSchema } from "./accounts.ts";
+import { type AccountId, accountIdSchema } from "./chart.ts";
 
 /**
  * The ledger's data: transfers in, journal entries and balances out. Double entry as TigerBeetle
@@ -15,7 +15,7 @@ import { type AccountId, accountIdSchema } from "./accounts.ts";
 export const transferIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, "bad transfer id");
 
 /** Kinds of a posted (single-phase) transfer. */
-export const postedKindSchema = z.enum([
+const postedKindSchema = z.enum([
   /** An admin credits an agent or a customer from money the merchant put in. */
   "credit",
   /** The playground's demo credit, visible as such in the journal. */
@@ -37,7 +37,7 @@ export const postedKindSchema = z.enum([
 ]);
 export type PostedKind = z.infer<typeof postedKindSchema>;
 
-export const entryKindSchema = z.union([postedKindSchema, z.enum(["hold", "post", "void"])]);
+const entryKindSchema = z.union([postedKindSchema, z.enum(["hold", "post", "void"])]);
 export type EntryKind = z.infer<typeof entryKindSchema>;
 
 /** Amounts are integer paisa, positive, safe integers (Redis HINCRBY and Lua doubles stay exact). */
@@ -100,7 +100,7 @@ export const journalEntrySchema = z.object({
 export type JournalEntry = z.infer<typeof journalEntrySchema>;
 
 /** TigerBeetle's four counters of an account, in paisa. Nothing but transfers changes them. */
-export const balancesSchema = z.object({
+const balancesSchema = z.object({
   debitsPosted: z.number().int(),
   creditsPosted: z.number().int(),
   debitsPending: z.number().int(),

@@ -1,7 +1,7 @@
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
-import { type AccountId, accountIdSchema } from "./accounts.ts";
+import { type AccountId, accountIdSchema } from "./chart.ts";
 import { audit, toBalance } from "./core.ts";
 import {
   holdArgv,

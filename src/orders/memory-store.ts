@@ -2,18 +2,15 @@ import type { MemoryLedger } from "../ledger/memory-store.ts";
 import type { LedgerResult } from "../ledger/model.ts";
 import type { Notification, Order, UnmatchedEvent } from "./model.ts";
 import { holdIdOf, isFinal, orderSchema } from "./model.ts";
+import { balanceAccountOf, bookingsOf, holdOf, settlementOf } from "./postings.ts";
 import {
-  balanceAccountOf,
-  bookingsOf,
   type CreateResult,
   HoldRefusedError,
-  holdOf,
   type ListOpenOptions,
   type Mutation,
   nextCounterValue,
   type OrderStore,
   ReferenceInUseError,
-  settlementOf,
   UNMATCHED_CAP,
   type UpdateResult,
 } from "./store.ts";
@@ -39,87 +36,142 @@ export interface MemoryOrderStoreOptions {
 
 const clone = <T>(v: T): T => structuredClone(v);
 
+/** The memory store's maps; every step reads and writes them with no await in between. */
+interface MemoryState {
+  opts: MemoryOrderStoreOptions;
+  now: () => number;
+  orders: Map<string, Order>;
+  byAlias: Map<string, string>;
+  byTx: Map<string, string>;
+  byKey: Map<string, string>;
+  counter: number;
+}
+
+const find = (st: MemoryState, reference: string): Order | undefined => {
+  const direct = st.orders.get(reference);
+  if (direct) return direct;
+  const main = st.byAlias.get(reference);
+  return main === undefined ? undefined : st.orders.get(main);
+};
+
+const ledgerOf = (st: MemoryState, o: Order): MemoryLedger => {
+  if (!st.opts.ledger)
+    throw new Error(`order ${o.reference} has a hold but the store has no ledger`);
+  return st.opts.ledger;
+};
+
+/** The order with the customer's balance after this step, when the step records it. */
+const withBalanceAfter = (st: MemoryState, current: Order | null, written: Order): Order => {
+  const acc = balanceAccountOf(current, written);
+  if (acc === null) return written;
+  return { ...written, balanceAfterPaisa: ledgerOf(st, written).availableSync(acc) };
+};
+
+/** As the Redis script: the next free number, once the key is known to be new. */
+function numbered(st: MemoryState, unnumbered: Order): Order {
+  let reference: string;
+  do {
+    st.counter = nextCounterValue(st.counter, st.now());
+    reference = String(st.counter);
+  } while (st.orders.has(reference) || st.byAlias.has(reference));
+  return {
+    ...unnumbered,
+    reference,
+    ...(unnumbered.holdId === undefined ? {} : { holdId: holdIdOf(reference) }),
+  };
+}
+
+function create(st: MemoryState, unnumbered: Order, opts: { numbered?: boolean }): CreateResult {
+  const existing = st.byKey.get(unnumbered.idempotencyKey);
+  if (existing !== undefined) {
+    const o = st.orders.get(existing);
+    if (o) return { created: false, order: clone(o) };
+  }
+  const order = opts.numbered ? numbered(st, unnumbered) : unnumbered;
+  const taken = (ref: string) => st.orders.has(ref) || st.byAlias.has(ref);
+  if (taken(order.reference)) throw new ReferenceInUseError(order.reference);
+  const alias =
+    order.executeReference !== undefined && order.executeReference !== order.reference
+      ? order.executeReference
+      : undefined;
+  if (alias !== undefined && taken(alias)) throw new ReferenceInUseError(alias);
+  // Parsed like the Redis store does: an order one store refuses, the other refuses too.
+  const parsed = orderSchema.parse(order);
+  // The hold is decided before anything is written and committed with the order, no await
+  // between: an order without its hold, or a hold without its order, cannot exist.
+  const hold = holdOf(parsed);
+  const decision = hold ? ledgerOf(st, parsed).decideSync({ op: "hold", input: hold }) : null;
+  if (decision?.type === "refused") throw new HoldRefusedError(decision.refusal);
+  if (decision) ledgerOf(st, parsed).commitSync(decision);
+  const stored = withBalanceAfter(st, null, parsed);
+  if (alias !== undefined) st.byAlias.set(alias, order.reference);
+  st.orders.set(order.reference, stored);
+  st.byKey.set(order.idempotencyKey, order.reference);
+  if (order.transactionId) st.byTx.set(order.transactionId, order.reference);
+  return { created: true, order: clone(stored) };
+}
+
+/** The hold's post or void and the success's bookings, written with the order (postings.ts). */
+function post(st: MemoryState, current: Order, written: Order) {
+  const action = settlementOf(current, written);
+  let settlement: LedgerResult | undefined;
+  if (action && written.holdId) {
+    const l = ledgerOf(st, written);
+    settlement = l.commitSync(l.decideSync({ op: action, pendingId: written.holdId }));
+  }
+  // A store without books (logic tests of open mode only; the system always gives one) has
+  // nowhere to book: an order with a hold would have thrown above.
+  const transfers = st.opts.ledger ? bookingsOf(current, written) : [];
+  const bookings = transfers.map((input) => {
+    const l = ledgerOf(st, written);
+    return l.commitSync(l.decideSync({ op: "transfer", input }));
+  });
+  return { ...(settlement ? { settlement } : {}), ...(bookings.length > 0 ? { bookings } : {}) };
+}
+
+function update(st: MemoryState, reference: string, mutate: Mutation): UpdateResult | null {
+  const current = find(st, reference);
+  if (!current) return null;
+  const result = mutate(clone(current));
+  if (!result) return { order: clone(current), updated: false, notifications: [] };
+  const written = orderSchema.parse({ ...result.order, version: current.version + 1 });
+  const posted = post(st, current, written);
+  const final = withBalanceAfter(st, current, written);
+  st.orders.set(current.reference, final);
+  if (written.transactionId && !st.byTx.has(written.transactionId))
+    st.byTx.set(written.transactionId, written.reference);
+  st.opts.outbox?.append(result.notifications);
+  return {
+    order: clone(final),
+    updated: true,
+    notifications: result.notifications,
+    ...posted,
+  };
+}
+
 export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): OrderStore {
-  const now = opts.now ?? Date.now;
-  const orders = new Map<string, Order>();
-  const byAlias = new Map<string, string>();
-  const byTx = new Map<string, string>();
-  const byKey = new Map<string, string>();
+  const st: MemoryState = {
+    opts,
+    now: opts.now ?? Date.now,
+    orders: new Map(),
+    byAlias: new Map(),
+    byTx: new Map(),
+    byKey: new Map(),
+    counter: 0,
+  };
+  const { orders, byTx, byKey } = st;
   const unmatched: UnmatchedEvent[] = [];
-  let counter = 0;
-
-  const find = (reference: string): Order | undefined => {
-    const direct = orders.get(reference);
-    if (direct) return direct;
-    const main = byAlias.get(reference);
-    return main === undefined ? undefined : orders.get(main);
-  };
-
-  const ledgerOf = (o: Order): MemoryLedger => {
-    if (!opts.ledger)
-      throw new Error(`order ${o.reference} has a hold but the store has no ledger`);
-    return opts.ledger;
-  };
-
-  /** The order with the customer's balance after this step, when the step records it. */
-  const withBalanceAfter = (current: Order | null, written: Order): Order => {
-    const acc = balanceAccountOf(current, written);
-    if (acc === null) return written;
-    return { ...written, balanceAfterPaisa: ledgerOf(written).availableSync(acc) };
-  };
 
   return {
     async nextReference() {
-      counter = nextCounterValue(counter, now());
-      return String(counter);
+      st.counter = nextCounterValue(st.counter, st.now());
+      return String(st.counter);
     },
 
-    async create(unnumbered: Order, opts: { numbered?: boolean } = {}): Promise<CreateResult> {
-      const existing = byKey.get(unnumbered.idempotencyKey);
-      if (existing !== undefined) {
-        const o = orders.get(existing);
-        if (o) return { created: false, order: clone(o) };
-      }
-      let order = unnumbered;
-      if (opts.numbered) {
-        // As the Redis script: the next free number, once the key is known to be new.
-        let reference: string;
-        do {
-          counter = nextCounterValue(counter, now());
-          reference = String(counter);
-        } while (orders.has(reference) || byAlias.has(reference));
-        order = {
-          ...unnumbered,
-          reference,
-          ...(unnumbered.holdId === undefined ? {} : { holdId: holdIdOf(reference) }),
-        };
-      }
-      if (orders.has(order.reference) || byAlias.has(order.reference))
-        throw new ReferenceInUseError(order.reference);
-      const alias =
-        order.executeReference !== undefined && order.executeReference !== order.reference
-          ? order.executeReference
-          : undefined;
-      if (alias !== undefined && (orders.has(alias) || byAlias.has(alias)))
-        throw new ReferenceInUseError(alias);
-      // Parsed like the Redis store does: an order one store refuses, the other refuses too.
-      const parsed = orderSchema.parse(order);
-      // The hold is decided before anything is written and committed with the order, no await
-      // between: an order without its hold, or a hold without its order, cannot exist.
-      const hold = holdOf(parsed);
-      const decision = hold ? ledgerOf(parsed).decideSync({ op: "hold", input: hold }) : null;
-      if (decision?.type === "refused") throw new HoldRefusedError(decision.refusal);
-      if (decision) ledgerOf(parsed).commitSync(decision);
-      const stored = withBalanceAfter(null, parsed);
-      if (alias !== undefined) byAlias.set(alias, order.reference);
-      orders.set(order.reference, stored);
-      byKey.set(order.idempotencyKey, order.reference);
-      if (order.transactionId) byTx.set(order.transactionId, order.reference);
-      return { created: true, order: clone(stored) };
-    },
+    create: async (order, o = {}) => create(st, order, o),
 
     async get(reference) {
-      const o = find(reference);
+      const o = find(st, reference);
       return o ? clone(o) : null;
     },
 
@@ -151,38 +203,7 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
         .map(clone);
     },
 
-    async update(reference: string, mutate: Mutation): Promise<UpdateResult | null> {
-      const current = find(reference);
-      if (!current) return null;
-      const result = mutate(clone(current));
-      if (!result) return { order: clone(current), updated: false, notifications: [] };
-      const written = orderSchema.parse({ ...result.order, version: current.version + 1 });
-      const action = settlementOf(current, written);
-      let settlement: LedgerResult | undefined;
-      if (action && written.holdId) {
-        const l = ledgerOf(written);
-        settlement = l.commitSync(l.decideSync({ op: action, pendingId: written.holdId }));
-      }
-      // A store without books (logic tests of open mode only; the system always gives one) has
-      // nowhere to book: an order with a hold would have thrown above.
-      const transfers = opts.ledger ? bookingsOf(current, written) : [];
-      const bookings = transfers.map((input) => {
-        const l = ledgerOf(written);
-        return l.commitSync(l.decideSync({ op: "transfer", input }));
-      });
-      const final = withBalanceAfter(current, written);
-      orders.set(current.reference, final);
-      if (written.transactionId && !byTx.has(written.transactionId))
-        byTx.set(written.transactionId, written.reference);
-      opts.outbox?.append(result.notifications);
-      return {
-        order: clone(final),
-        updated: true,
-        notifications: result.notifications,
-        ...(settlement ? { settlement } : {}),
-        ...(bookings.length > 0 ? { bookings } : {}),
-      };
-    },
+    update: async (reference, mutate) => update(st, reference, mutate),
 
     async recordUnmatched(event) {
       unmatched.unshift(clone(event));

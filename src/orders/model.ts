@@ -15,7 +15,7 @@ export const ORDER_STATUSES = [
   "success",
   "failed",
 ] as const;
-export const orderStatusSchema = z.enum(ORDER_STATUSES);
+const orderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
 /**
@@ -50,7 +50,6 @@ export const RECEIPT_RANK: Readonly<Record<OrderStatus, number>> = {
   failed: 4,
 };
 
-export const FINAL_STATUSES: readonly OrderStatus[] = ["success", "failed"];
 export const isFinal = (s: OrderStatus): boolean => s === "success" || s === "failed";
 
 /** The provider's open-ended status words, mapped onto ours; null when the word means nothing to us. */
@@ -72,13 +71,13 @@ export const referenceSchema = z
   .regex(/^[1-9]\d{0,14}$/, "reference must be 1-15 digits without a leading zero");
 
 export const EVENT_SOURCES = ["execute", "webhook", "status", "reconciler", "system"] as const;
-export const eventSourceSchema = z.enum(EVENT_SOURCES);
+const eventSourceSchema = z.enum(EVENT_SOURCES);
 export type EventSource = z.infer<typeof eventSourceSchema>;
 
 const paisa = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
 /** What the execute response says the order did to the merchant's wallet. */
-export const walletEffectsSchema = z.object({
+const walletEffectsSchema = z.object({
   amountPaisa: paisa,
   serviceChargePaisa: paisa,
   instantDiscountPaisa: paisa,
@@ -97,7 +96,7 @@ export const walletEffectsSchema = z.object({
 export type WalletEffects = z.infer<typeof walletEffectsSchema>;
 
 /** What the customer pays (src/pricing quote): amount + fee - discount = total. */
-export const orderPriceSchema = z
+const orderPriceSchema = z
   .object({
     amountPaisa: paisa,
     feePaisa: paisa,
@@ -115,7 +114,7 @@ export type OrderPrice = z.infer<typeof orderPriceSchema>;
  * figures, each the ₹ figure converted and rounded up to the paisa (src/pricing/exchange.ts). The
  * hold takes `totalPaisa`; receipts show both currencies from these figures.
  */
-export const orderExchangeSchema = z
+const orderExchangeSchema = z
   .object({
     rateE4: z.number().int().positive(),
     totalPaisa: paisa,
@@ -135,7 +134,7 @@ export function chargedPaisa(order: {
 /** The ledger hold of an order: the transfer id derived from its reference (prepaid mode). */
 export const holdIdOf = (reference: string): string => `order:${reference}`;
 
-export const historyEntrySchema = z.object({
+const historyEntrySchema = z.object({
   source: eventSourceSchema,
   /** The status the event claimed (null: a record only, e.g. an unconfirmed webhook claim). */
   status: orderStatusSchema.nullable(),
@@ -145,7 +144,7 @@ export const historyEntrySchema = z.object({
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 /** A status word we could not read, kept apart from the history (see MAX_UNRECOGNISED). */
-export const unrecognisedEntrySchema = z.object({
+const unrecognisedEntrySchema = z.object({
   source: eventSourceSchema,
   at: z.number().int(),
   word: z.string().max(40),

@@ -1,11 +1,9 @@
 import type { Registry } from "prom-client";
 import type { Logger } from "../logger.ts";
-import { ProviderNotFoundError } from "../provider/errors.ts";
-import { providerReference } from "./execute-request.ts";
 import type { Lease } from "./lease.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
-import { isFinal, type Order } from "./model.ts";
-import { eventFromStatus, type Orders, type OrdersProvider } from "./service.ts";
+import { reconcileOne } from "./reconcile-order.ts";
+import type { Orders, OrdersProvider } from "./service.ts";
 
 /**
  * Asks the provider about orders whose outcome is not final and feeds the answers through
@@ -66,112 +64,29 @@ export interface ReconcileReport {
   errors: number;
 }
 
-export const NOT_EXECUTED_MESSAGE = "The provider never received this order; nothing was charged.";
-export const NOT_SUBMITTED_MESSAGE =
-  "This order was not sent to the provider; nothing was charged.";
+export { NOT_EXECUTED_MESSAGE, NOT_SUBMITTED_MESSAGE } from "./reconcile-order.ts";
 
 export function createReconciler(opts: ReconcilerOptions) {
   const { orders, provider, lease } = opts;
   const now = opts.now ?? Date.now;
   const log = opts.logger;
   const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
-  const grace = opts.notFoundGraceMs ?? opts.executeTimeoutMs;
-  const placedTimeout = opts.placedTimeoutMs ?? 2 * opts.executeTimeoutMs + opts.minAgeMs;
   const batchSize = opts.batchSize ?? 500;
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const leaseName = opts.leaseName ?? "reconciler";
   let cursor = 0;
 
-  async function examine(
-    order: Order,
-    report: ReconcileReport,
-    finalized: Set<string>,
-  ): Promise<void> {
-    const note = (r: { order: Order | null }) => {
-      if (r.order && isFinal(r.order.status)) finalized.add(r.order.reference);
-    };
-    const t = now();
-    const ref = order.reference;
-    const sentAt = order.submittedAt ?? order.createdAt;
-    const inFlightWindowOver = t - sentAt >= opts.executeTimeoutMs + grace;
-
-    if (order.status === "placed") {
-      if (t - order.createdAt < placedTimeout) return;
-      const r = await orders.apply({
-        reference: ref,
-        source: "reconciler",
-        status: "failed",
-        at: t,
-        note: "not submitted",
-        providerMessage: NOT_SUBMITTED_MESSAGE,
-        expect: ["placed"],
-      });
-      note(r);
-      if (r.outcome === "changed") report.changed++;
-      return;
-    }
-    if (order.status === "submitting" && !inFlightWindowOver) return;
-
-    report.queried++;
-    try {
-      const answer = await provider.statusByReference(order.region, providerReference(order));
-      const r = await orders.apply({
-        reference: ref,
-        ...eventFromStatus(answer, "reconciler", now()),
-      });
-      note(r);
-      if (r.outcome === "changed") report.changed++;
-    } catch (err) {
-      if (err instanceof ProviderNotFoundError) {
-        if ((order.status === "submitting" || order.status === "unknown") && inFlightWindowOver) {
-          const r = await orders.apply({
-            reference: ref,
-            source: "reconciler",
-            status: "failed",
-            at: now(),
-            note: "not executed (provider has no such reference)",
-            providerMessage: NOT_EXECUTED_MESSAGE,
-            expect: ["submitting", "unknown"],
-          });
-          note(r);
-          if (r.outcome === "changed") {
-            report.changed++;
-            report.notExecuted++;
-          }
-        } else {
-          log?.warn({ reference: ref, status: order.status }, "provider does not know the order");
-        }
-      } else {
-        report.errors++;
-        log?.warn(
-          { reference: ref, err: err instanceof Error ? err.message : String(err) },
-          "status query failed; will retry next tick",
-        );
-      }
-    }
-  }
-
-  async function flagIfStuck(order: Order, report: ReconcileReport): Promise<void> {
-    if (order.flaggedAt !== undefined || now() - order.createdAt < opts.maxAgeMs) return;
-    const current = await orders.get(order.reference);
-    if (!current || isFinal(current.status) || current.flaggedAt !== undefined) return;
-    const minutes = Math.floor((now() - current.createdAt) / 60_000);
-    const r = await orders.apply({
-      reference: current.reference,
-      source: "reconciler",
-      status: null,
-      at: now(),
-      note: `not final after ${minutes} min`,
-      flag: { adminChatIds: opts.adminChatIds },
-    });
-    if (r.outcome !== "unchanged" && r.outcome !== "unmatched") {
-      report.flagged++;
-      log?.warn(
-        { reference: current.reference, status: current.status, minutes },
-        "order flagged: not final after the maximum age",
-      );
-    }
-  }
+  const one = reconcileOne({
+    orders,
+    provider,
+    now,
+    log,
+    executeTimeoutMs: opts.executeTimeoutMs,
+    grace: opts.notFoundGraceMs ?? opts.executeTimeoutMs,
+    placedTimeout: opts.placedTimeoutMs ?? 2 * opts.executeTimeoutMs + opts.minAgeMs,
+    maxAgeMs: opts.maxAgeMs,
+    adminChatIds: opts.adminChatIds,
+  });
 
   async function runOnce(): Promise<ReconcileReport> {
     const report: ReconcileReport = {
@@ -213,8 +128,8 @@ export function createReconciler(opts: ReconcilerOptions) {
         const order = open[next++];
         if (!order) break;
         try {
-          await examine(order, report, finalized);
-          await flagIfStuck(order, report);
+          await one.examine(order, report, finalized);
+          await one.flagIfStuck(order, report);
         } catch (err) {
           report.errors++;
           log?.warn(

@@ -97,7 +97,7 @@ function recordUnrecognised(order: Order, event: OrderEvent, word: string): Tran
  * A final order changes no more, with one exception: the execute answer's wallet figures, when
  * the webhook's success came first. They are the aggregator's own numbers (its debit of the float)
  * and replace the inferred ones the success recorded (inferred-debit.ts); the books book the
- * difference, if any, once (store.ts bookingsOf). Recorded only, no status, no notification.
+ * difference, if any, once (postings.ts bookingsOf). Recorded only, no status, no notification.
  */
 function lateWallet(order: Order, event: OrderEvent): TransitionResult {
   if (event.source !== "execute" || !event.wallet || isInferred(event.wallet))

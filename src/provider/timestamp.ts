@@ -3,7 +3,9 @@
  * ISO 8601 UTC. Zone-less times are read in the provider's local offset; the provider is a Nepal
  * service, so the default is Nepal Time (UTC+05:45). Inference, hence configurable.
  */
-export const NEPAL_UTC_OFFSET_MINUTES = 345;
+import { NEPAL_UTC_OFFSET_MINUTES } from "../nepal-time.ts";
+
+export { NEPAL_UTC_OFFSET_MINUTES };
 
 const MONTHS = [
   "january",

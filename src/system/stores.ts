@@ -1,7 +1,6 @@
 import { createMemoryAccounts, createRedisAccounts } from "../accounts/index.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
-import { type LimitSettings, memoryLimits, redisLimits } from "../bot/limits.ts";
 import { createMemoryLedger, createRedisLedger, type LedgerStore } from "../ledger/index.ts";
 import {
   createMemoryNotificationQueue,
@@ -14,6 +13,9 @@ import {
   createMemoryOrderStore,
   createRedisLease,
   createRedisOrderStore,
+  type LimitSettings,
+  memoryLimits,
+  redisLimits,
 } from "../orders/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { createRedis, redisAnswers } from "../redis/connection.ts";

@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { GatewayError, type Lookup, type PaymentGateway, type PaymentId } from "../gateway/port.ts";
-import { account } from "../ledger/accounts.ts";
+import { account } from "../ledger/index.ts";
 import type { TransferInput } from "../ledger/model.ts";
 import type { LedgerStore } from "../ledger/store.ts";
 import type { Logger } from "../logger.ts";
+import { nepalDayStart } from "../nepal-time.ts";
 import { creditTransferId, reversalTransferId, type TopUp, type TopUpEvent } from "./model.ts";
 import {
   type Decision,
@@ -81,7 +82,6 @@ export type StartResult =
   | { ok: false; reason: "daily_cap"; remainingPaisa: number }
   | { ok: false; reason: "unavailable" };
 
-const NEPAL_OFFSET_MS = 345 * 60_000;
 const DAY_MS = 86_400_000;
 /** Version races (two lookups at once) settle in a few rounds. */
 const MAX_ROUNDS = 10;
@@ -95,8 +95,7 @@ export function createTopUps(opts: TopUpsOptions) {
   const now = opts.now ?? Date.now;
   const clearing = account.merchant.gateway(gateway.name);
 
-  const dayStart = (t: number) =>
-    Math.floor((t + NEPAL_OFFSET_MS) / DAY_MS) * DAY_MS - NEPAL_OFFSET_MS;
+  const dayStart = nepalDayStart;
 
   /** When the reconciler should look at `t` next; null: never again. */
   const dueAt = (t: TopUp, at: number): number | null => {

@@ -7,7 +7,7 @@ import { REJECTED_BODY, REJECTED_STATUS } from "../../src/webhook/routes.ts";
 import { pool, report, secretNeedles, waitUntil } from "../support/chaos/env.ts";
 import { secretFigures } from "../support/chaos/logs.ts";
 import { useChaosStack } from "../support/chaos/stack.ts";
-import { mobileInput } from "../support/orders.ts";
+import { attachReceipt, mobileInput } from "../support/orders.ts";
 
 /**
  * 100,000 fuzzed requests at the provider webhook, generated with fast-check: random bodies and
@@ -48,7 +48,7 @@ describe("fuzzed provider webhooks", () => {
         }),
       );
       const receipt = await stack.app.bot.api.sendMessage(user, `🧾 Order ${order.reference}`);
-      await stack.app.orders.attachReceipt(order.reference, receipt.message_id);
+      await attachReceipt(stack.app.orders, order.reference, receipt.message_id);
       const submitted = await stack.app.orders.submit(order.reference);
       realRefs.push(submitted.reference);
       if (submitted.transactionId) realTx.push(submitted.transactionId);

@@ -13,6 +13,7 @@ import { secretFigures } from "../support/chaos/logs.ts";
 import { MASTER_NAME, type SentinelSetup, startSentinelSetup } from "../support/chaos/sentinel.ts";
 import { useChaosStack } from "../support/chaos/stack.ts";
 import { ChatUser } from "../support/chat.ts";
+import { placeAndSubmit as placeThenSubmit } from "../support/orders.ts";
 
 /**
  * Redis under Sentinel: a primary, a replica, three Sentinels (quorum 2), all processes of the
@@ -151,7 +152,7 @@ describe("Redis primary killed under Sentinel", () => {
         if (!(await healthy())) return null;
         healthyMs ||= Date.now() - killedAt;
         try {
-          const o = await app.orders.placeAndSubmit(input(1_000 + probe, `fresh-${probe++}`));
+          const o = await placeThenSubmit(app.orders, input(1_000 + probe, `fresh-${probe++}`));
           return ["queued", "pending", "success"].includes(o.status) ? o : null;
         } catch {
           return null;

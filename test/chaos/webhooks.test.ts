@@ -20,6 +20,7 @@ import {
 import { LogCapture, secretFigures } from "../support/chaos/logs.ts";
 import { type ProviderServer, startProviderServer } from "../support/chaos/provider.ts";
 import { recordEdits } from "../support/chat.ts";
+import { attachReceipt } from "../support/orders.ts";
 
 /**
  * Provider webhooks as they really come: every event twice, "pending" after the final event, the
@@ -108,7 +109,7 @@ describe("webhooks duplicated, reordered, replayed and spread over two processes
         });
         // The receipt the bot shows at confirmation; the notifier edits it on every transition.
         const receipt = await a.bot.api.sendMessage(user, `🧾 Order ${order.reference}`);
-        await a.orders.attachReceipt(order.reference, receipt.message_id);
+        await attachReceipt(a.orders, order.reference, receipt.message_id);
         return a.orders.submit(order.reference);
       },
     );

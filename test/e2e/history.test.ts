@@ -259,7 +259,7 @@ describe("order history and repeat, end to end", () => {
     const earlier = await ts.system.orders.place({
       ...draft,
       idempotencyKey: "history-datapack-1",
-      referenceNo: listingRef,
+      reference: listingRef,
       amountPaisa: pkg.amountPaisa,
       details: { packageId: pkg.id, packageName: pkg.name },
     });
@@ -317,7 +317,7 @@ describe("order history and repeat, end to end", () => {
       });
       const order = await ts.system.orders.place({
         idempotencyKey: key,
-        referenceNo,
+        reference: referenceNo,
         userId: 924,
         chatId: 924,
         locale: "en",
@@ -397,7 +397,7 @@ describe("order history and repeat, end to end", () => {
     expect(bill.billAmountPaisa).toBeGreaterThan(0);
     const order = await ts.system.orders.place({
       idempotencyKey: "history-nea-1",
-      referenceNo,
+      reference: referenceNo,
       userId: 928,
       chatId: 928,
       locale: "en",
@@ -452,7 +452,7 @@ describe("repeating a bill whose payment is under way", () => {
     const bill = await checkWaterBill(ts.system.provider, { ...query, referenceNo });
     const held = await ts.system.orders.place({
       idempotencyKey: "history-water-held",
-      referenceNo,
+      reference: referenceNo,
       userId: 929,
       chatId: 929,
       locale: "en",

@@ -9,7 +9,7 @@ import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import { noProvider, notifierEmulator } from "../support/notify.ts";
-import { mobileInput, testRedis, waitUntil } from "../support/orders.ts";
+import { attachReceipt, mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
  * Telegram accepts a push and its answer is lost (connection reset after the message is in the
@@ -76,7 +76,7 @@ async function placeOrders(orders: ReturnType<typeof createOrders>, receipts: bo
     let receiptId: number | undefined;
     if (receipts) {
       receiptId = (await api.sendMessage(user, `Order ${o.reference}: processing`)).message_id;
-      await orders.attachReceipt(o.reference, receiptId);
+      await attachReceipt(orders, o.reference, receiptId);
     }
     await orders.submit(o.reference);
     placed.push({ user, reference: o.reference, ...(receiptId ? { receiptId } : {}) });

@@ -13,7 +13,7 @@ import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
 import { noProvider, notifierEmulator } from "../support/notify.ts";
-import { mobileInput, testRedis, waitUntil } from "../support/orders.ts";
+import { attachReceipt, mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 /** The notifier against the Bot API emulator over HTTP (and fakes where a failure must be exact). */
 
@@ -59,7 +59,7 @@ async function drain(notifier: { runOnce(): Promise<unknown> }, queue: Notificat
 async function withReceipt(orders: ReturnType<typeof createOrders>, user: number) {
   const o = await orders.place(mobileInput({ userId: user, chatId: user }));
   const receipt = await api.sendMessage(user, `Order ${o.reference}: processing`);
-  await orders.attachReceipt(o.reference, receipt.message_id);
+  await attachReceipt(orders, o.reference, receipt.message_id);
   await orders.submit(o.reference); // -> unknown
   return { reference: o.reference, receiptId: receipt.message_id };
 }
@@ -156,7 +156,7 @@ describe("notifier", () => {
       current,
     ).text;
     const receipt = await api.sendMessage(user, text);
-    await orders.attachReceipt(o.reference, receipt.message_id);
+    await attachReceipt(orders, o.reference, receipt.message_id);
     await drain(createNotifier({ queue, orders, api, consumerName: "n5" }), queue);
     // Acknowledged, not retried and not dead-lettered. An edit leaves no "sent" marker: repeating
     // it changes nothing, so only new messages carry one.

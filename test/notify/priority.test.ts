@@ -20,7 +20,7 @@ import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import { noProvider } from "../support/notify.ts";
-import { mobileInput, testRedis, waitUntil } from "../support/orders.ts";
+import { attachReceipt, mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
  * Final pushes before receipt edits, under a budget the pushes fill: over the Bot API emulator
@@ -103,7 +103,7 @@ function newUser(): number {
 async function withReceipt(orders: Parts["orders"], user: number) {
   const o = await orders.place(mobileInput({ userId: user, chatId: user }));
   const receipt = await api.sendMessage(user, `Order ${o.reference}: processing`);
-  await orders.attachReceipt(o.reference, receipt.message_id);
+  await attachReceipt(orders, o.reference, receipt.message_id);
   await orders.submit(o.reference); // -> unknown: an edit of the receipt is queued
   return { reference: o.reference, receiptId: receipt.message_id, user };
 }

@@ -9,7 +9,7 @@ import { account } from "../../src/ledger/index.ts";
 import type { Order } from "../../src/orders/model.ts";
 import { ROOT } from "../support/chaos/env.ts";
 import { type OwnRedis, startOwnRedis } from "../support/chaos/redis-server.ts";
-import { mobileInput } from "../support/orders.ts";
+import { mobileInput, placeAndSubmit } from "../support/orders.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 
@@ -90,10 +90,11 @@ describe("Redis backup and restore", () => {
       const who = { userId: CUSTOMER, chatId: CUSTOMER };
       const placed: Order[] = [
         await first.system.orders.place(mobileInput({ ...who, amountPaisa: 10_000 })),
-        await first.system.orders.placeAndSubmit(
+        await placeAndSubmit(
+          first.system.orders,
           mobileInput({ ...who, amountPaisa: 20_000, connectionNo: "9841238888" }),
         ),
-        await first.system.orders.placeAndSubmit(mobileInput({ ...who, amountPaisa: 30_000 })),
+        await placeAndSubmit(first.system.orders, mobileInput({ ...who, amountPaisa: 30_000 })),
       ];
       refs = placed.map((o) => o.reference);
       // The third settles through the sandbox's webhook: success.

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routeLabel } from "../../src/http/latency.ts";
 import { account } from "../../src/ledger/index.ts";
 import { type OwnRedis, startOwnRedis } from "../support/chaos/redis-server.ts";
-import { mobileInput } from "../support/orders.ts";
+import { mobileInput, placeAndSubmit } from "../support/orders.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 
@@ -74,7 +74,8 @@ describe("operator's metrics (real Redis, the product as npm start runs it)", ()
     await ts.system.orders.place(mobileInput({ ...who, amountPaisa: 10_000 }));
     await ts.system.orders.place(mobileInput({ ...who, amountPaisa: 25_000 }));
     // Success in the execute answer itself: final at once, its hold captured.
-    const done = await ts.system.orders.placeAndSubmit(
+    const done = await placeAndSubmit(
+      ts.system.orders,
       mobileInput({ ...who, amountPaisa: 5_000, connectionNo: "9841238888" }),
     );
     expect(done.status).toBe("success");

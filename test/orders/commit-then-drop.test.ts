@@ -8,7 +8,13 @@ import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { mobileInput, serveFetch, testRedis, waitUntil } from "../support/orders.ts";
+import {
+  mobileInput,
+  placeAndSubmit,
+  serveFetch,
+  testRedis,
+  waitUntil,
+} from "../support/orders.ts";
 
 /**
  * Acceptance: the sandbox commits every execute and drops the connection ("commit then drop"). The
@@ -68,7 +74,7 @@ describe("commit then drop on 100 executes", () => {
         connectionNo: i % 10 === 0 ? `984${String(i).padStart(3, "0")}0000` : `98412${20_000 + i}`,
       }),
     );
-    const submitted = await Promise.all(inputs.map((input) => orders.placeAndSubmit(input)));
+    const submitted = await Promise.all(inputs.map((input) => placeAndSubmit(orders, input)));
     expect(submitted.every((o) => o.status === "unknown")).toBe(true);
 
     // Two processes run the reconciler on one Redis; the lease lets one work per tick.

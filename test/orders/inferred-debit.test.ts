@@ -3,8 +3,8 @@ import { orderStatusText } from "../../conversations/status/status-text.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { inferredWallet } from "../../src/orders/inferred-debit.ts";
 import type { Order } from "../../src/orders/model.ts";
+import { bookingsOf } from "../../src/orders/postings.ts";
 import { transition } from "../../src/orders/state.ts";
-import { bookingsOf } from "../../src/orders/store.ts";
 import { placedOrder } from "../support/orders.ts";
 
 /**

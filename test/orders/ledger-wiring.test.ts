@@ -15,9 +15,10 @@ import {
   type OrderStatus,
   type WalletEffects,
 } from "../../src/orders/model.ts";
+import { INFERRED_REASON } from "../../src/orders/postings.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
-import { HoldRefusedError, INFERRED_REASON, type OrderStore } from "../../src/orders/store.ts";
+import { HoldRefusedError, type OrderStore } from "../../src/orders/store.ts";
 import { nprCharge } from "../../src/pricing/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";

@@ -11,7 +11,13 @@ import { createOrders, type Orders } from "../../src/orders/service.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
 import { booksOnRedis } from "../support/books.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { mobileInput, serveFetch, testRedis, waitUntil } from "../support/orders.ts";
+import {
+  mobileInput,
+  placeAndSubmit,
+  serveFetch,
+  testRedis,
+  waitUntil,
+} from "../support/orders.ts";
 
 /**
  * Issue 25, point 1: an order whose execute answer is lost after the aggregator committed (sandbox
@@ -67,7 +73,8 @@ describe("an execute answer lost after the aggregator committed", () => {
   }
 
   it("a Rs 200 mobile order made final by the reconciler books the debit once: drift 0", async () => {
-    const placed = await orders.placeAndSubmit(
+    const placed = await placeAndSubmit(
+      orders,
       mobileInput({ connectionNo: "9841220001", amountPaisa: 20_000 }),
     );
     expect(placed.status).toBe("unknown");
@@ -108,7 +115,8 @@ describe("an execute answer lost after the aggregator committed", () => {
   });
 
   it("the same order made final by the webhook's success (a push) books it once, twice told", async () => {
-    const placed = await orders.placeAndSubmit(
+    const placed = await placeAndSubmit(
+      orders,
       mobileInput({ connectionNo: "9841220002", amountPaisa: 20_000 }),
     );
     expect(placed.status).toBe("unknown");

@@ -13,7 +13,7 @@ import type { OrderStore } from "../../src/orders/store.ts";
 import { parsePriceSchedule } from "../../src/pricing/index.ts";
 import type { ExecuteRequest } from "../../src/provider/requests.ts";
 import type { ExecuteResult } from "../../src/provider/schemas.ts";
-import { mobileInput } from "../support/orders.ts";
+import { attachReceipt, mobileInput, placeAndSubmit } from "../support/orders.ts";
 
 function accepted(req: ExecuteRequest, status = "success"): ExecuteResult {
   return {
@@ -74,7 +74,7 @@ describe("orders.place", () => {
     const ref = await orders.nextReference();
     const placed = await orders.place(
       mobileInput({
-        referenceNo: ref,
+        reference: ref,
         executeReference: "LIST-9",
         category: "datapack",
         operatorId: 8,
@@ -117,7 +117,7 @@ describe("orders.submit", () => {
       message: "Insufficient balance",
       rateLimited: false,
     }));
-    const o = await orders.placeAndSubmit(mobileInput());
+    const o = await placeAndSubmit(orders, mobileInput());
     expect(o.status).toBe("failed");
     expect(o.providerMessage).toBe("Insufficient balance");
   });
@@ -129,11 +129,11 @@ describe("orders.submit", () => {
       reason: "timeout",
       detail: "no response",
     }));
-    expect((await orders.placeAndSubmit(mobileInput())).status).toBe("unknown");
+    expect((await placeAndSubmit(orders, mobileInput())).status).toBe("unknown");
     const throwing = setup(async () => {
       throw new Error("socket hang up");
     });
-    expect((await throwing.orders.placeAndSubmit(mobileInput())).status).toBe("unknown");
+    expect((await placeAndSubmit(throwing.orders, mobileInput())).status).toBe("unknown");
   });
 
   it("sends once however often and however concurrently submit is called", async () => {
@@ -218,7 +218,7 @@ describe("orders.submit: a submitting mark written late", () => {
 describe("orders.apply", () => {
   it("is idempotent and notifies once per real transition", async () => {
     const { orders, outbox } = setup(async (req) => accepted(req, "queued"));
-    const o = await orders.placeAndSubmit(mobileInput());
+    const o = await placeAndSubmit(orders, mobileInput());
     const pending = {
       reference: o.reference,
       source: "webhook" as const,
@@ -249,7 +249,7 @@ describe("orders.apply", () => {
 
   it("finds an order by transaction id when the event has no reference", async () => {
     const { orders } = setup(async (req) => accepted(req, "pending"));
-    const o = await orders.placeAndSubmit(mobileInput());
+    const o = await placeAndSubmit(orders, mobileInput());
     const r = await orders.apply({
       byTransactionId: `TX-${o.reference}`,
       source: "webhook",
@@ -262,7 +262,7 @@ describe("orders.apply", () => {
   it("remembers the receipt message without a status change or notification", async () => {
     const { orders, outbox } = setup(async (req) => accepted(req));
     const o = await orders.place(mobileInput());
-    const withReceipt = await orders.attachReceipt(o.reference, 77);
+    const withReceipt = await attachReceipt(orders, o.reference, 77);
     expect(withReceipt?.receiptMessageId).toBe(77);
     expect(withReceipt?.status).toBe("placed");
     expect(outbox).toEqual([]);
@@ -343,7 +343,7 @@ describe("orders.place: price and access mode", () => {
       amountPaisa: 10_300,
       kind: "credit",
     });
-    const done = await orders.placeAndSubmit(input);
+    const done = await placeAndSubmit(orders, input);
     expect(done.status).toBe("success");
     // The face amount, Rs 100, in the execute body (spec 4.1).
     expect(sent.map((r) => r.body.amount)).toEqual([100]);

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Order } from "../../src/orders/model.ts";
 import type { PlaceInput } from "../../src/orders/service.ts";
+import type { OrderStore } from "../../src/orders/store.ts";
 
 /** Shared helpers of the money-path tests (orders, notify, webhook). */
 
@@ -53,4 +54,34 @@ export function placedOrder(over: Partial<Order> = {}): Order {
     version: 0,
     ...over,
   } as Order;
+}
+
+/** What the two seams below need of the orders service (createOrders satisfies it). */
+interface PlaceSubmit {
+  place(input: PlaceInput): Promise<Order>;
+  submit(reference: string, opts?: { known?: Order }): Promise<Order>;
+  store: Pick<OrderStore, "update">;
+}
+
+/** place then submit; returns the order after the execute outcome was applied. */
+export async function placeAndSubmit(orders: PlaceSubmit, input: PlaceInput): Promise<Order> {
+  const order = await orders.place(input);
+  return orders.submit(order.reference, { known: order });
+}
+
+/**
+ * Remembers the chat message the notifier edits in place, as the checkout's submit does with its
+ * receipt (a write of the store, not a status change).
+ */
+export async function attachReceipt(
+  orders: Pick<PlaceSubmit, "store">,
+  reference: string,
+  messageId: number,
+): Promise<Order | null> {
+  const r = await orders.store.update(reference, (current) =>
+    current.receiptMessageId === messageId
+      ? null
+      : { order: { ...current, receiptMessageId: messageId }, notifications: [] },
+  );
+  return r?.order ?? null;
 }

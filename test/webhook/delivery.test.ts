@@ -15,7 +15,7 @@ import { createOrders } from "../../src/orders/service.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
 import { encryptPayload, signature } from "../../src/webhook/codec.ts";
 import { createWebhookRoutes, type WebhookRoutes } from "../../src/webhook/routes.ts";
-import { mobileInput, serveFetch, testRedis, waitUntil } from "../support/orders.ts";
+import { attachReceipt, mobileInput, serveFetch, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
  * Acceptance: duplicate, out-of-order and replayed webhooks, delivered alternately to two processes
@@ -114,7 +114,7 @@ describe("webhooks end to end", () => {
         }),
       );
       const receipt = await api.sendMessage(user, `Order ${o.reference}: processing`);
-      await orders.attachReceipt(o.reference, receipt.message_id);
+      await attachReceipt(orders, o.reference, receipt.message_id);
       placed.push(await orders.submit(o.reference));
     }
 

@@ -2,6 +2,7 @@ import type { FlowContext, FlowConversation } from "../../bot/context.ts";
 import type { BotDeps } from "../../bot/deps.ts";
 import { Flow, type Parsed, type Step } from "../../bot/flow/toolkit.ts";
 import { type Operator, validateAccountId } from "../../catalog/index.ts";
+import { mintReference } from "../../orders/index.ts";
 import type { DthListing, Package } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
@@ -70,7 +71,7 @@ export function dthConversation(deps: BotDeps) {
               (await flow.ask(t("dth-ask-customer", { operator: operator.name }), parseAccount));
             saved = undefined;
             const r = await flow.lookup(async () => {
-              const ourReference = await deps.orders.nextReference();
+              const ourReference = await mintReference(deps.orders);
               const listing = await deps.provider.listDthPackages({
                 operatorId: operator.id,
                 operatorTypeId: operator.operatorTypeId,

@@ -8,6 +8,7 @@ import {
   validateAmount,
 } from "../../catalog/index.ts";
 import { formatMoney } from "../../money.ts";
+import { mintReference } from "../../orders/index.ts";
 import type { Bill } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "./offered.ts";
@@ -117,7 +118,7 @@ export function checkBill(
   check: (referenceNo: string) => Promise<Bill>,
 ): Promise<LookupResult<CheckedBill>> {
   return flow.lookup(async () => {
-    const referenceNo = await flow.deps.orders.nextReference();
+    const referenceNo = await mintReference(flow.deps.orders);
     return { referenceNo, bill: await check(referenceNo) };
   });
 }
@@ -323,7 +324,7 @@ export function billOrder(
     operatorName: operator.name,
     connectionNo,
     amountPaisa: st.amountPaisa!,
-    referenceNo,
+    reference: referenceNo,
     details,
   } as OrderDraft;
   return { draft, lines: billConfirmLines(flow, office, bill, own.lines) };

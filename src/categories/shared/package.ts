@@ -2,6 +2,7 @@ import type { OrderDraft } from "../../bot/deps.ts";
 import type { Flow, LookupResult } from "../../bot/flow/toolkit.ts";
 import type { Operator } from "../../catalog/index.ts";
 import { formatMoney } from "../../money.ts";
+import { mintReference } from "../../orders/index.ts";
 import type { Package } from "../../provider/index.ts";
 import type { PackageQuery } from "./repeat.ts";
 
@@ -24,7 +25,7 @@ export function listPackages(
   list: (query: PackageQuery) => Promise<Package[]>,
 ): Promise<LookupResult<Listing>> {
   return flow.lookup(async () => {
-    const referenceNo = await flow.deps.orders.nextReference();
+    const referenceNo = await mintReference(flow.deps.orders);
     const packages = await list({
       operatorId: operator.id,
       operatorTypeId: operator.operatorTypeId,
@@ -93,7 +94,7 @@ export function packageDraft(
     connectionNo,
     amountPaisa: pkg.amountPaisa,
     details: { packageId: pkg.id, packageName: pkg.name },
-    referenceNo,
+    reference: referenceNo,
     ...(executeReference !== undefined && executeReference !== referenceNo
       ? { executeReference }
       : {}),

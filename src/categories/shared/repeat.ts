@@ -24,7 +24,7 @@ function draftOf<O extends Order>(
   fields: {
     amountPaisa: number;
     details: O["details"];
-    referenceNo?: string;
+    reference?: string;
     executeReference?: string;
   },
 ): OrderDraft {
@@ -108,7 +108,7 @@ export async function samePackage(
     draft: draftOf(kit, order, {
       amountPaisa: pkg.amountPaisa,
       details: { ...order.details, packageId: pkg.id, packageName: pkg.name },
-      referenceNo,
+      reference: referenceNo,
       ...(listed.value.referenceNo !== referenceNo
         ? { executeReference: listed.value.referenceNo }
         : {}),
@@ -182,7 +182,7 @@ export async function sameBill(
         billAmountPaisa: bill.billAmountPaisa,
       },
       // Placed under the reference of the check, as the bill flows do.
-      referenceNo,
+      reference: referenceNo,
     }),
     extra: [
       t("repeat-bill", {

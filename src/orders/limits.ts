@@ -1,11 +1,14 @@
+import { nepalDay } from "../nepal-time.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace, TTL } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 
 /**
- * Wallet protection per user: a daily spend cap and an hourly order count. `reserve` is atomic and
- * idempotent by order key, so a replayed confirm never counts twice. Failed orders are not released:
- * the cap counts what users attempted, the conservative reading for a prepaid merchant wallet.
+ * Spend limits, the policy that guards placing an order (the checkout reserves before it places):
+ * wallet protection per user, a daily spend cap (per Nepal day) and an hourly order count.
+ * `reserve` is atomic and idempotent by order key, so a replayed confirm never counts twice. Failed
+ * orders are not released: the cap counts what users attempted, the conservative reading for a
+ * prepaid merchant wallet.
  * The order key is the user's own (an order's idempotency key), so verdicts are kept per user.
  */
 export type LimitVerdict = { ok: true } | { ok: false; reason: "daily_cap" | "rate" };
@@ -29,7 +32,8 @@ export interface LimitSettings {
   now?: () => number;
 }
 
-const dayOf = (ms: number) => new Date(ms + 345 * 60_000).toISOString().slice(0, 10); // Nepal day
+/** Days are Nepal days: a cap resets at the merchant's midnight. */
+const dayOf = nepalDay;
 const hourOf = (ms: number) => Math.floor(ms / 3_600_000);
 
 function room(s: LimitSettings, spentPaisa: number, count: number): Headroom {

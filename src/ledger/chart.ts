@@ -1,7 +1,8 @@
 import { z } from "zod";
 
 /**
- * Account ids of the merchant's books, built here and nowhere else. An id is text ("customer:5555",
+ * The chart of accounts: the account ids of the merchant's books, built here and nowhere else
+ * (not the customers' records of src/accounts). An id is text ("customer:5555",
  * "merchant:float") so it reads the same in a journal line, a Redis field and a CSV column. The
  * characters are restricted so an id can be a field-name part in Redis ("<account>|cp") and a CSV
  * cell without quoting.

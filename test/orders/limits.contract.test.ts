@@ -4,7 +4,7 @@ import {
   memoryLimits,
   redisLimits,
   type SpendLimits,
-} from "../../src/bot/limits.ts";
+} from "../../src/orders/limits.ts";
 import { testRedis } from "../support/orders.ts";
 
 /**

@@ -1,0 +1,151 @@
+import type { OrdersContext } from "./context.ts";
+import { type Notification, type Order, type OrderEvent, orderEventSchema } from "./model.ts";
+import { transition } from "./state.ts";
+import type { UpdateResult } from "./store.ts";
+
+/**
+ * The one door through which every outcome passes (an execute answer, a webhook, a status query,
+ * the reconciler): the only code that changes a status and the only producer of notifications.
+ */
+
+/**
+ * An event plus how to find its order: by reference (ours or the execute reference), else by
+ * `byTransactionId`, else by the event's own transactionId. `byTransactionId` only finds the order;
+ * it is not recorded on it (an unconfirmed claim must not plant a transaction id).
+ */
+export type ApplyInput = OrderEvent & { reference?: string; byTransactionId?: string };
+
+export type ApplyOutcome =
+  /** The status moved (notifications were queued). */
+  | "changed"
+  /** Recorded in the history or filled a missing field, status unchanged. */
+  | "recorded"
+  /** Nothing to do: duplicate, stale, final order or precondition not met. */
+  | "unchanged"
+  /** No such order: the event was kept for an admin. */
+  | "unmatched";
+
+export interface ApplyResult {
+  outcome: ApplyOutcome;
+  order: Order | null;
+  notifications: Notification[];
+}
+
+export type Apply = (input: ApplyInput, known?: Order) => Promise<ApplyResult>;
+
+const UNMATCHED: ApplyResult = { outcome: "unmatched", order: null, notifications: [] };
+
+/**
+ * Idempotent. `known`: the order the caller has just written or read (the read is saved; a stale
+ * one only costs a retry of the compare-and-set). Without it, the order this process last wrote or
+ * read plays that part (recent.ts).
+ */
+export function createApply(ctx: OrdersContext): Apply {
+  const { store, recent } = ctx;
+
+  async function find(reference: string | undefined, transactionId: string | undefined) {
+    if (reference !== undefined) {
+      const o = await store.get(reference);
+      if (o) return o;
+    }
+    if (transactionId !== undefined) return store.getByTransactionId(transactionId);
+    return null;
+  }
+
+  async function applyOnce(input: ApplyInput, known?: Order, hints = true): Promise<ApplyResult> {
+    const { reference, byTransactionId, ...rest } = input;
+    const event = orderEventSchema.parse(rest);
+    const transactionId = byTransactionId ?? event.transactionId;
+    const given = known !== undefined && known.reference === reference ? known : undefined;
+    const hinted = given || !hints ? undefined : recent.hint(reference);
+    const order = given ?? hinted ?? (await find(reference, transactionId));
+    if (!order) {
+      await recordUnmatched(ctx, event, reference, transactionId);
+      return UNMATCHED;
+    }
+
+    let statusChanged = false;
+    let from = order.status;
+    const result = await store.update(
+      order.reference,
+      (current) => {
+        const t = transition(current, event);
+        statusChanged = t.statusChanged;
+        from = t.from;
+        return t.changed ? { order: t.order, notifications: t.notifications } : null;
+      },
+      order,
+    );
+    if (!result) return hinted ? applyOnce(input, undefined, false) : UNMATCHED;
+    // "Nothing to do" judged on a remembered order is judged again on a fresh read: another
+    // process may have moved the order on since, and a write would have found that out, a no-op not.
+    if (!result.updated && hinted) return applyOnce(input, undefined, false);
+    if (!result.updated) return { outcome: "unchanged", order: result.order, notifications: [] };
+    reportWrite(ctx, result);
+    if (statusChanged) reportTransition(ctx, event, from, result.order);
+    return {
+      outcome: statusChanged ? "changed" : "recorded",
+      order: result.order,
+      notifications: result.notifications,
+    };
+  }
+
+  return async function apply(input, known) {
+    const result = await applyOnce(input, known);
+    recent.remember(result.order);
+    return result;
+  };
+}
+
+/** An event naming no known order is kept for an admin (listUnmatched). */
+async function recordUnmatched(
+  ctx: OrdersContext,
+  event: OrderEvent,
+  reference: string | undefined,
+  transactionId: string | undefined,
+): Promise<void> {
+  await ctx.store.recordUnmatched({
+    source: event.source,
+    ...(reference === undefined ? {} : { reference }),
+    ...(transactionId === undefined ? {} : { transactionId }),
+    ...(event.status === null ? {} : { status: event.status }),
+    receivedAt: ctx.now(),
+    ...(event.note === undefined ? {} : { note: event.note }),
+    ...(event.unrecognised === undefined
+      ? {}
+      : { note: `unrecognised status "${event.unrecognised}"` }),
+  });
+  ctx.log?.warn(
+    { reference, transactionId, source: event.source, status: event.status },
+    "event for an unknown order recorded",
+  );
+}
+
+/** The books written with the update: a refusal cannot happen by construction, so it is loud. */
+function reportWrite(ctx: OrdersContext, result: UpdateResult): void {
+  const reference = result.order.reference;
+  if (result.settlement && !result.settlement.ok) {
+    // The hold is created with the order, so it can always be settled.
+    ctx.log?.error(
+      { reference, refusal: result.settlement.refusal },
+      "the order's hold could not be settled",
+    );
+  }
+  for (const b of result.bookings ?? []) {
+    // Ids derive from the reference and the fields from the order: a refusal is a bug.
+    if (!b.ok) ctx.log?.error({ reference, refusal: b.refusal }, "an order's booking was refused");
+  }
+}
+
+function reportTransition(
+  ctx: OrdersContext,
+  event: OrderEvent,
+  from: Order["status"],
+  order: Order,
+): void {
+  ctx.metrics.transitions.inc({ from, to: order.status, source: event.source });
+  ctx.log?.info(
+    { reference: order.reference, from, to: order.status, source: event.source, note: event.note },
+    "order status changed",
+  );
+}

@@ -1,0 +1,51 @@
+import {
+  DEFAULT_INR_TO_NPR_RATE,
+  DEFAULT_PRICE_SCHEDULE,
+  type NprCharge,
+  nprCharge,
+  type PriceSchedule,
+  parseRate,
+  quote,
+} from "../pricing/index.ts";
+import type { Order } from "./model.ts";
+
+/**
+ * Who pays (ACCESS_MODE): prepaid, the customer's balance is held; staff, the merchant's wallet
+ * pays (no hold; the chat lets only listed users order). "open" is this service's default for
+ * parts built by hand (no hold, no gate); the configuration does not offer it.
+ */
+export type AccessMode = "open" | "prepaid" | "staff";
+
+type Draft = { category: Order["category"]; operatorId: number; amountPaisa: number };
+
+function defaultRateE4(): number {
+  const r = parseRate(DEFAULT_INR_TO_NPR_RATE);
+  if (!r.ok) throw new Error(r.why);
+  return r.rateE4;
+}
+
+/** What a customer pays for a draft, in the price's currency and in their balance's. */
+export function createCharges(opts: {
+  pricing?: PriceSchedule | undefined;
+  accessMode: AccessMode;
+  inrToNprRateE4?: number | undefined;
+}) {
+  const schedule = opts.pricing ?? DEFAULT_PRICE_SCHEDULE;
+  const rateE4 = opts.inrToNprRateE4 ?? defaultRateE4();
+
+  /** The price a customer pays for a draft: the same figures the confirm screen shows. */
+  const priceOf = (d: Draft) =>
+    quote(schedule, { category: d.category, operatorId: d.operatorId, amountPaisa: d.amountPaisa });
+
+  /**
+   * What a prepaid customer's Nepal-rupee balance pays for a draft priced in ₹ (an India order):
+   * the price converted at the configured rate. Undefined when the balance pays the price as it
+   * is (a Nepal order) or nobody's balance pays (staff mode).
+   */
+  const exchangeOf = (d: Draft & { region: Order["region"] }): NprCharge | undefined =>
+    opts.accessMode === "prepaid" && d.region === "in" ? nprCharge(priceOf(d), rateE4) : undefined;
+
+  return { priceOf, exchangeOf };
+}
+
+export type Charges = ReturnType<typeof createCharges>;

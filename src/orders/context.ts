@@ -1,0 +1,16 @@
+import type { Logger } from "../logger.ts";
+import type { MoneyPathMetrics } from "./metrics.ts";
+import type { OrderParts } from "./parts.ts";
+import type { RecentOrders } from "./recent.ts";
+import type { OrderStore } from "./store.ts";
+
+/** What place, submit and apply share: the store, the clock, the log and the remembered orders. */
+export interface OrdersContext {
+  store: OrderStore;
+  now: () => number;
+  log: Logger | undefined;
+  metrics: MoneyPathMetrics;
+  recent: RecentOrders;
+  /** The registered categories' order parts (details schema, execute request), by id. */
+  parts: OrderParts;
+}

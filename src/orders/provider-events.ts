@@ -1,0 +1,96 @@
+import type { ExecuteRequest, Region } from "../provider/requests.ts";
+import type { ExecuteResult, StatusResult } from "../provider/schemas.ts";
+import { normalizeProviderStatus, type OrderEvent } from "./model.ts";
+
+/**
+ * What the provider's answers mean to an order: an execute answer, a status query's or a webhook's
+ * status, turned into the order event `apply` takes. Pure: no I/O here.
+ */
+
+/** What the orders service needs of the provider client (createProviderClient satisfies it). */
+export interface OrdersProvider {
+  execute(req: ExecuteRequest): Promise<ExecuteResult>;
+  /** By the reference the provider knows the order by (providerReference). */
+  statusByReference(region: Region, reference: string): Promise<StatusResult>;
+}
+
+/**
+ * Whether the aggregator refused an order for the merchant's own wallet. The spec names no code for
+ * it (section 7: "not shown"), so its words decide: "Insufficient balance: Rs 500.00 needed, ...".
+ */
+export function isFloatRefusal(message: string): boolean {
+  return /\b(insufficient|not enough|low)\b[^.]{0,20}\b(balance|credit|fund|wallet)/i.test(message);
+}
+
+/** The event an execute outcome stands for. */
+export function eventFromExecute(result: ExecuteResult, at: number): OrderEvent {
+  switch (result.kind) {
+    case "accepted":
+      return {
+        source: "execute",
+        status: normalizeProviderStatus(result.status) ?? "queued",
+        at,
+        transactionId: result.transactionId,
+        ...(result.message ? { providerMessage: result.message.slice(0, 500) } : {}),
+        wallet: {
+          amountPaisa: result.amountPaisa,
+          serviceChargePaisa: result.serviceChargePaisa,
+          instantDiscountPaisa: result.instantDiscountPaisa,
+          debitAmountPaisa: result.debitAmountPaisa,
+          creditAvailablePaisa: result.creditAvailablePaisa,
+          source: "execute",
+          ...(result.commissionPaisa === undefined
+            ? {}
+            : { commissionPaisa: result.commissionPaisa }),
+        },
+      };
+    case "rejected": {
+      const floatShort = !result.rateLimited && isFloatRefusal(result.message);
+      return {
+        source: "execute",
+        status: "failed",
+        at,
+        note: result.rateLimited
+          ? "rejected: rate limited"
+          : floatShort
+            ? `rejected: the merchant's wallet is short (HTTP ${result.httpStatus})`
+            : `rejected (HTTP ${result.httpStatus})`,
+        // The aggregator's own words stay on the order for admins; the customer's texts never
+        // show them for a short float (failureReason).
+        providerMessage: result.message.slice(0, 500),
+        ...(floatShort ? { floatShort: true as const } : {}),
+      };
+    }
+    case "unknown":
+      return {
+        source: "execute",
+        status: "unknown",
+        at,
+        note: `outcome unknown (${result.reason})`,
+      };
+  }
+}
+
+/** The wallet reading an execute answer carries, if any (for the low-float alert). */
+export function readingOf(
+  result: ExecuteResult,
+): { creditAvailablePaisa?: number; refused: boolean } | null {
+  if (result.kind === "accepted" && result.creditAvailablePaisa !== null)
+    return { creditAvailablePaisa: result.creditAvailablePaisa, refused: false };
+  if (result.kind === "rejected" && !result.rateLimited && isFloatRefusal(result.message))
+    return { refused: true };
+  return null;
+}
+
+/** The event a status-query answer stands for; an unrecognised status word is recorded only. */
+export function eventFromStatus(
+  result: StatusResult,
+  source: "status" | "reconciler" | "webhook",
+  at: number,
+  note?: string,
+): OrderEvent {
+  const status = normalizeProviderStatus(result.status);
+  const base = { source, at, transactionId: result.transactionId };
+  if (status === null) return { ...base, status: null, unrecognised: result.status.slice(0, 40) };
+  return { ...base, status, ...(note === undefined ? {} : { note }) };
+}

@@ -1,0 +1,67 @@
+import { type LedgerKey, ledgerKeys } from "../ledger/lua.ts";
+import type { RedisClient } from "../redis/connection.ts";
+import { type Keyspace, keyspace } from "../redis/keyspace.ts";
+import type { Order } from "./model.ts";
+import { holdWritesForTurn } from "./redis-batch.ts";
+import { parseOrder } from "./redis-codec.ts";
+import { SEED_AHEAD_MS } from "./redis-scripts.ts";
+
+/** What the Redis order store's parts (create, update, reads) share: the keys, the reads, the clock. */
+export interface RedisOrderEnv {
+  redis: RedisClient;
+  k: Keyspace;
+  ledger: Record<LedgerKey, string>;
+  now: () => number;
+  /** The hot pair (read the order, compare-and-set it) leaves with the turn's other commands. */
+  hold: () => void;
+  /** By our reference or by an alias (the execute reference). */
+  load(reference: string): Promise<Order | null>;
+  loadMany(references: string[]): Promise<Order[]>;
+  /**
+   * What a missing reference counter starts from: the counter as it was (outside the money slot,
+   * which the version before still writes while it runs) or the clock, whichever is later, plus a
+   * day (SEED_AHEAD_MS), so the numbers of both never meet while both run.
+   */
+  seedOf(): Promise<string>;
+}
+
+export function createRedisOrderEnv(opts: {
+  redis: RedisClient;
+  prefix: string;
+  now?: (() => number) | undefined;
+}): RedisOrderEnv {
+  const { redis } = opts;
+  const now = opts.now ?? Date.now;
+  const k = keyspace(opts.prefix);
+  const hold = holdWritesForTurn(redis);
+
+  const load = async (reference: string): Promise<Order | null> => {
+    hold();
+    const json = await redis.hget(k.order(reference), "j");
+    if (json !== null) return parseOrder(json);
+    const main = await redis.get(k.alias(reference));
+    if (main === null) return null;
+    const aliased = await redis.hget(k.order(main), "j");
+    return aliased === null ? null : parseOrder(aliased);
+  };
+
+  const loadMany = async (references: string[]): Promise<Order[]> => {
+    if (references.length === 0) return [];
+    const pipe = redis.pipeline();
+    for (const ref of references) pipe.hget(k.order(ref), "j");
+    const replies = (await pipe.exec()) ?? [];
+    const out: Order[] = [];
+    for (const [err, json] of replies) {
+      if (err) throw err;
+      if (typeof json === "string") out.push(parseOrder(json));
+    }
+    return out;
+  };
+
+  const seedOf = async (): Promise<string> => {
+    const before = Number((await redis.get(k.referenceSeqBefore)) ?? 0);
+    return String(Math.max(before, Math.floor(now())) + SEED_AHEAD_MS);
+  };
+
+  return { redis, k, ledger: ledgerKeys(k), now, hold, load, loadMany, seedOf };
+}
