@@ -13,7 +13,7 @@ const NEPAL_OFFSET_MS = 345 * 60_000;
 const DAY_MS = 86_400_000;
 
 /** The start of the Nepal day `t` falls in. */
-export const dayStart = (t: number) =>
+const dayStart = (t: number) =>
   Math.floor((t + NEPAL_OFFSET_MS) / DAY_MS) * DAY_MS - NEPAL_OFFSET_MS;
 
 /** What counts against the daily cap: everything not ended without money. */

@@ -1,18 +1,10 @@
-import {
-  LEDGER_KEYS,
-  LEDGER_LUA,
-  type LedgerKey,
-  ledgerKeys,
-  ledgerKeysLua,
-  parseLedgerReply,
-  transferArgv,
-} from "../ledger/lua.ts";
-import { transferInputSchema } from "../ledger/model.ts";
+import { ledgerKeys, parseLedgerReply, transferArgv } from "../ledger/lua.ts";
+import { type TransferInput, transferInputSchema } from "../ledger/model.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
-import { luaScript } from "../redis/scripts.ts";
 import { type TopUp, topUpSchema } from "./model.ts";
-import type { TopUpStore } from "./store.ts";
+import { createScript, updateScript } from "./redis-scripts.ts";
+import type { TopUpStore, UpdateOutcome } from "./store.ts";
 
 /**
  * Top-ups in Redis: a hash {v, j} per top-up, the user's index and the global schedule. The update
@@ -22,55 +14,57 @@ import type { TopUpStore } from "./store.ts";
  * Cross-slot on Redis Cluster, like the order scripts (see src/redis/keyspace.ts).
  */
 
-// KEYS: topUp, byUser, due. ARGV: json, createdAt, member, dueAt.
-const CREATE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', '0', 'j', ARGV[1])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
-return 1
-`;
+type StoreOptions = { redis: RedisClient; prefix: string; now?: () => number };
 
-// KEYS: topUp, due, held, then the four ledger keys.
-// ARGV: expected version, new version, json, member, dueAt ('' = off the schedule), held since
-// ('' = not held), transfer?, then the transfer's TRANSFER_ARGC.
-const UPDATE = `${LEDGER_LUA}
-${ledgerKeysLua(4)}
-if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
-local booked = false
-if ARGV[7] == '1' then
-  booked = ledger_transfer(L, ARGV, 8)
-  if booked[1] ~= 1 then return {2, booked} end
-end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', ARGV[3])
-if ARGV[5] == '' then redis.call('ZREM', KEYS[2], ARGV[4])
-else redis.call('ZADD', KEYS[2], ARGV[5], ARGV[4]) end
-if ARGV[6] == '' then redis.call('ZREM', KEYS[3], ARGV[4])
-else redis.call('ZADD', KEYS[3], ARGV[6], ARGV[4]) end
-if booked then return {1, booked} end
-return {1}
-`;
+/** A top-up's member in the user's index and the schedules. */
+const member = (gateway: string, paymentId: string) => `${gateway}:${paymentId}`;
 
-const createScript = luaScript<"topUp" | "byUser" | "due", number>(
-  "raTopUpCreate",
-  ["topUp", "byUser", "due"],
-  CREATE,
-);
-const updateScript = luaScript<"topUp" | "due" | "held" | LedgerKey, [number, unknown?]>(
-  "raTopUpUpdate",
-  ["topUp", "due", "held", ...LEDGER_KEYS],
-  UPDATE,
-);
-
-export function createRedisTopUpStore(opts: {
-  redis: RedisClient;
-  prefix: string;
-  now?: () => number;
-}): TopUpStore {
+/**
+ * The compare-and-set of a top-up with its ledger transfer and schedule, in one script (see
+ * redis-scripts.ts): refused on a version race or when the books refuse the transfer.
+ */
+async function update(
+  opts: StoreOptions,
+  expectedVersion: number,
+  next: TopUp,
+  transfer: TransferInput | undefined,
+  dueAt: number | null,
+): Promise<UpdateOutcome> {
   const { redis } = opts;
-  const now = opts.now ?? Date.now;
   const k = keyspace(opts.prefix);
-  const member = (gateway: string, paymentId: string) => `${gateway}:${paymentId}`;
+  const now = opts.now ?? Date.now;
+  const written = topUpSchema.parse({ ...next, version: expectedVersion + 1 });
+  const t = transfer ? transferInputSchema.parse(transfer) : undefined;
+  const reply = await updateScript.run(
+    redis,
+    {
+      topUp: k.topUp(written.gateway, written.paymentId),
+      due: k.topUpsDue,
+      held: k.topUpsHeld,
+      ...ledgerKeys(k),
+    },
+    String(expectedVersion),
+    String(written.version),
+    JSON.stringify(written),
+    member(written.gateway, written.paymentId),
+    dueAt === null ? "" : String(dueAt),
+    written.status === "held" ? String(written.held?.at ?? written.updatedAt) : "",
+    t ? "1" : "0",
+    ...(t ? transferArgv(t, now()) : []),
+  );
+  if (reply[0] === 0) return { ok: false, reason: "version" };
+  if (reply[0] === 2) {
+    const r = parseLedgerReply(reply[1]);
+    if (r.ok) throw new Error("a booked transfer reported as refused");
+    return { ok: false, reason: "ledger", refusal: r.refusal };
+  }
+  return reply[1] === undefined ? { ok: true } : { ok: true, ledger: parseLedgerReply(reply[1]) };
+}
+
+export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
+  const { redis } = opts;
+  const k = keyspace(opts.prefix);
+
   const split = (m: string): [string, string] => {
     const i = m.indexOf(":");
     return [m.slice(0, i), m.slice(i + 1)];
@@ -111,36 +105,8 @@ export function createRedisTopUpStore(opts: {
       }
       return out;
     },
-    async update(expectedVersion, next, transfer, dueAt) {
-      const written = topUpSchema.parse({ ...next, version: expectedVersion + 1 });
-      const t = transfer ? transferInputSchema.parse(transfer) : undefined;
-      const reply = await updateScript.run(
-        redis,
-        {
-          topUp: k.topUp(written.gateway, written.paymentId),
-          due: k.topUpsDue,
-          held: k.topUpsHeld,
-          ...ledgerKeys(k),
-        },
-        String(expectedVersion),
-        String(written.version),
-        JSON.stringify(written),
-        member(written.gateway, written.paymentId),
-        dueAt === null ? "" : String(dueAt),
-        written.status === "held" ? String(written.held?.at ?? written.updatedAt) : "",
-        t ? "1" : "0",
-        ...(t ? transferArgv(t, now()) : []),
-      );
-      if (reply[0] === 0) return { ok: false, reason: "version" };
-      if (reply[0] === 2) {
-        const r = parseLedgerReply(reply[1]);
-        if (r.ok) throw new Error("a booked transfer reported as refused");
-        return { ok: false, reason: "ledger", refusal: r.refusal };
-      }
-      return reply[1] === undefined
-        ? { ok: true }
-        : { ok: true, ledger: parseLedgerReply(reply[1]) };
-    },
+    update: (expectedVersion, next, transfer, dueAt) =>
+      update(opts, expectedVersion, next, transfer, dueAt),
     async due(at, limit) {
       const members = await redis.zrangebyscore(k.topUpsDue, "-inf", String(at), "LIMIT", 0, limit);
       return members.map(split);
