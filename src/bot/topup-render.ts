@@ -1,6 +1,6 @@
 import type { I18n } from "@grammyjs/i18n";
 import { formatMoney, formatRupees } from "../money.ts";
-import type { TopUpNotice } from "../topup/index.ts";
+import type { TopUpNotice } from "../payments/index.ts";
 import type { BotContext } from "./context.ts";
 import { DEFAULT_LOCALE, isLocale, translator } from "./i18n.ts";
 

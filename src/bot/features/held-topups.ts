@@ -1,6 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
 import { formatRupees } from "../../money.ts";
-import type { HeldDecision, TopUp } from "../../topup/index.ts";
+import type { HeldDecision, TopUp } from "../../payments/index.ts";
 import type { BotContext } from "../context.ts";
 import { type BotDeps, roleOf } from "../deps.ts";
 import { heldFacts } from "../topup-render.ts";

@@ -1,6 +1,6 @@
-import type { Lookup, PaymentId } from "../gateway/port.ts";
 import { creditLimit } from "./caps.ts";
 import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
+import type { Lookup, PaymentId } from "./gateway/port.ts";
 import type { TopUp, TopUpEvent } from "./model.ts";
 import { alertAdmins, alertHeld, pushStatus } from "./notices.ts";
 import { needsLookup, transition } from "./state.ts";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { GatewayError, type PaymentGateway } from "../gateway/port.ts";
 import { TOPUP_MIN_PAISA, usedToday } from "./caps.ts";
 import type { TopUpContext } from "./context.ts";
+import { GatewayError, type PaymentGateway } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
 import type { StartResult } from "./types.ts";
 

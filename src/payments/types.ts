@@ -1,6 +1,6 @@
-import type { PaymentGateway } from "../gateway/port.ts";
 import type { LedgerStore } from "../ledger/store.ts";
 import type { Logger } from "../logger.ts";
+import type { PaymentGateway } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
 import type { TopUpStore } from "./store.ts";
 

@@ -2,6 +2,8 @@
  * Top-ups (the customer's words: "add money"): paying into the balance online through the payment
  * gateway. Their state machine, stores, service and reconciler.
  */
+
+export * from "./gateway/index.ts";
 export { createMemoryTopUpStore } from "./memory-store.ts";
 export * from "./model.ts";
 export { createTopUpReconciler } from "./reconciler.ts";

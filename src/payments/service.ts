@@ -1,7 +1,7 @@
-import type { PaymentId } from "../gateway/port.ts";
 import { applyLookup, confirmTopUp, visitTopUp } from "./apply.ts";
 import { TOPUP_MIN_PAISA, usedToday } from "./caps.ts";
 import { topUpContext } from "./context.ts";
+import type { PaymentId } from "./gateway/port.ts";
 import { decideHeldTopUp } from "./held-decision.ts";
 import type { TopUpEvent } from "./model.ts";
 import { reconcilePass } from "./reconcile-pass.ts";

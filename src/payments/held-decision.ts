@@ -1,6 +1,6 @@
-import type { Lookup } from "../gateway/port.ts";
 import { creditLimit } from "./caps.ts";
 import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
+import type { Lookup } from "./gateway/port.ts";
 import { alertAdmins, pushStatus } from "./notices.ts";
 import { type Decision, decide as decideHeld } from "./state.ts";
 import { transferFor } from "./transfers.ts";

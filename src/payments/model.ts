@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type LookupStatus, paymentIdSchema } from "../gateway/port.ts";
+import { type LookupStatus, paymentIdSchema } from "./gateway/port.ts";
 
 /**
  * A top-up: a customer adding money to their balance through a gateway's web checkout. It has its

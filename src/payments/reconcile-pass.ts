@@ -1,6 +1,6 @@
-import { GatewayError } from "../gateway/port.ts";
 import { confirmTopUp } from "./apply.ts";
 import { dueAt, STUCK_AFTER_MS, type TopUpContext } from "./context.ts";
+import { GatewayError } from "./gateway/port.ts";
 import { alertAdmins, alertHeld, pushStatus } from "./notices.ts";
 import { needsLookup } from "./state.ts";
 
