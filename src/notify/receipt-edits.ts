@@ -152,8 +152,11 @@ async function drop(lane: Lane, job: Job, reason: "blocked" | "dead", why: strin
   });
 }
 
-/** One edit of the receipt to the job's newest text, unless the order moved on meanwhile. */
-async function editOnce(lane: Lane, job: Job, edit: ReceiptEdit): Promise<void> {
+/**
+ * One edit of the receipt to the job's newest text, unless the order moved on meanwhile.
+ * Returns whether the receipt was edited (false: overtaken, nothing sent).
+ */
+async function editOnce(lane: Lane, job: Job, edit: ReceiptEdit): Promise<boolean> {
   const { opts } = lane;
   const rank = STATUS_RANK[edit.status];
   if (!isFinal(edit.status) && opts.now() - edit.readAt > lane.freshMs) {
@@ -162,7 +165,7 @@ async function editOnce(lane: Lane, job: Job, edit: ReceiptEdit): Promise<void> 
       // Overtaken while it waited: the newer state's own notification edits the receipt
       // (a later status the receipt words alike, queued -> pending, has none: edited here).
       if (job.edit === edit) await settle(lane, job, rank, "overtaken");
-      return;
+      return false;
     }
   }
   try {
@@ -171,6 +174,7 @@ async function editOnce(lane: Lane, job: Job, edit: ReceiptEdit): Promise<void> 
     if (!opts.isSettled(opts.classify(err))) throw err;
   }
   await settle(lane, job, rank, "shown");
+  return true;
 }
 
 /**
@@ -220,26 +224,31 @@ async function afterFailure(
   return failed;
 }
 
-/** Edits one receipt until every entry waiting on it is acknowledged, or the lane is stopped. */
-async function editUntilShown(lane: Lane, job: Job, signal: AbortSignal): Promise<void> {
-  let failures = 0;
-  while (job.waiting.length > 0 && !signal.aborted) {
-    try {
-      await lane.opts.pacer?.acquire(job.edit.chatId, { kind: "edit", signal });
-    } catch {
-      return; // stopped: the entries stay pending for the next consumer
-    }
-    if (signal.aborted) return;
-    const edit = job.edit;
-    try {
-      await editOnce(lane, job, edit);
-      failures = 0;
-    } catch (err) {
-      const next = await afterFailure(lane, job, edit, err, failures, signal);
-      if (next === "stop") return;
-      failures = next;
-    }
+/**
+ * One round on a receipt: a slot from the pacer, then the edit of its newest text. "stop": the
+ * lane gave up on the receipt (chat gone, refused, too many tries) or was stopped.
+ */
+async function editRound(
+  lane: Lane,
+  job: Job,
+  signal: AbortSignal,
+  failures: { count: number },
+): Promise<"next" | "stop"> {
+  try {
+    await lane.opts.pacer?.acquire(job.edit.chatId, { kind: "edit", signal });
+  } catch {
+    return "stop"; // stopped: the entries stay pending for the next consumer
   }
+  if (signal.aborted) return "stop";
+  const edit = job.edit;
+  try {
+    if (await editOnce(lane, job, edit)) failures.count = 0;
+  } catch (err) {
+    const next = await afterFailure(lane, job, edit, err, failures.count, signal);
+    if (next === "stop") return "stop";
+    failures.count = next;
+  }
+  return "next";
 }
 
 export function createReceiptEditLane(opts: ReceiptEditLaneOptions) {
@@ -266,9 +275,17 @@ export function createReceiptEditLane(opts: ReceiptEditLaneOptions) {
     keeper = undefined;
   };
 
+  /**
+   * Edits one receipt until every entry waiting on it is acknowledged, or the lane is stopped.
+   * The last look at `job.waiting` and the job's removal below run with no await between them:
+   * an entry added meanwhile would otherwise join a job that is ending and never be edited.
+   */
   async function run(key: string, job: Job, signal: AbortSignal): Promise<void> {
+    const failures = { count: 0 };
     try {
-      await editUntilShown(lane, job, signal);
+      while (job.waiting.length > 0 && !signal.aborted) {
+        if ((await editRound(lane, job, signal, failures)) === "stop") return;
+      }
     } catch (err) {
       // Acknowledging failed (Redis away): the entries stay pending and are reclaimed later.
       opts.logger?.warn(
