@@ -44,7 +44,7 @@ module.exports = {
     layer(
       "base",
       "^src/(logger|money|redis|telegram|ledger)",
-      "^src/(gateway|topup|config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main|accounts|saved)",
+      "^src/(payments|config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main|accounts|saved)",
       "Logging, money, Redis, the Bot API transport and the books know nothing of the product's parts.",
     ),
     layer(
@@ -56,25 +56,25 @@ module.exports = {
     layer(
       "saved",
       "^src/saved/",
-      "^src/(gateway|topup|config|pricing|provider|orders|notify|webhook|bot|categories|http|system|main|accounts|books)",
+      "^src/(payments|config|pricing|provider|orders|notify|webhook|bot|categories|http|system|main|accounts|books)",
       "Saved numbers and billers: a store beside the chat, on the catalogue's categories only.",
     ),
     layer(
       "config",
       "^src/(config|pricing)",
-      "^src/(gateway|topup|provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "^src/(payments|provider|orders|notify|webhook|bot|categories|http|system|main)",
       "The configuration and the price schedule read only the catalogue's data.",
     ),
     layer(
       "catalog",
       "^src/catalog/",
-      "^src/(gateway|topup|provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "^src/(payments|provider|orders|notify|webhook|bot|categories|http|system|main)",
       "The catalogue is pure data and rules.",
     ),
     layer(
       "provider",
       "^src/provider/",
-      "^src/(gateway|topup|orders|notify|webhook|bot|categories|http|system|main)",
+      "^src/(payments|orders|notify|webhook|bot|categories|http|system|main)",
       "The aggregator client knows nothing of orders or chats.",
     ),
     layer(
@@ -111,18 +111,19 @@ module.exports = {
     layer(
       "telegram",
       "^src/telegram/",
-      "^src/(gateway|topup|catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
+      "^src/(payments|catalog|provider|orders|notify|webhook|bot|categories|http|system|main)",
       "The bounded Bot API transport serves the bot and the notifier alike.",
     ),
     layer(
-      "gateway",
-      "^src/gateway/",
-      "^src/(topup|orders|notify|webhook|bot|categories|http|system|main)",
+      "payment-gateway",
+      "^src/payments/gateway/",
+      "^src/(payments|orders|notify|webhook|bot|categories|http|system|main)",
       "The payment-gateway port and its adapters know nothing of top-ups or chats.",
+      "^src/payments/gateway/",
     ),
     layer(
-      "topup",
-      "^src/topup/",
+      "payments",
+      "^src/payments/",
       "^src/(orders|notify|webhook|bot|categories|http|system|main)",
       "Top-ups sit on the gateway port and the books, beside the orders, below the chat.",
     ),

@@ -8,12 +8,12 @@ import {
 import type { BotContext } from "../src/bot/context.ts";
 import { createI18n, DEFAULT_LOCALE } from "../src/bot/i18n.ts";
 import { notificationRender } from "../src/bot/notification-render.ts";
-import { createNotifierApi } from "../src/notify/api.ts";
 import { createNotifier } from "../src/notify/notifier.ts";
 import { createSendPacer, type PacerLimitsInput, redisPaceStore } from "../src/notify/pacer.ts";
 import { createRedisNotificationQueue } from "../src/notify/redis-queue.ts";
 import type { Notification } from "../src/orders/model.ts";
 import { createRedisOrderStore } from "../src/orders/redis-store.ts";
+import { createNotifierApi } from "../test/support/notify.ts";
 import { childMain } from "./lib/child.ts";
 import { type BenchClock, scaledClock } from "./lib/clock.ts";
 import { intEnv } from "./lib/env.ts";

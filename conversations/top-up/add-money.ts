@@ -7,7 +7,7 @@ import { formatMoney } from "../../src/money.ts";
 /**
  * /addmoney: the amount (quick buttons or typed, from Rs 10 up to the configured maximum and what
  * the daily cap still allows), then Khalti's checkout as a "Pay with Khalti" link button. Nothing
- * is credited here: the credit follows a lookup (src/topup/), and the push tells the customer.
+ * is credited here: the credit follows a lookup (src/payments/), and the push tells the customer.
  */
 export function addMoneyConversation(deps: BotDeps) {
   return async function addmoney(conversation: FlowConversation, ctx: FlowContext) {

@@ -2,7 +2,7 @@ import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
 import { formatRupees } from "../../src/money.ts";
-import type { HeldDecision, TopUp } from "../../src/topup/index.ts";
+import type { HeldDecision, TopUp } from "../../src/payments/index.ts";
 import { heldFacts } from "./notices.ts";
 
 /**

@@ -2,7 +2,7 @@ import type { I18n } from "@grammyjs/i18n";
 import type { BotContext } from "../../src/bot/context.ts";
 import { DEFAULT_LOCALE, isLocale, translator } from "../../src/bot/i18n.ts";
 import { formatMoney, formatRupees } from "../../src/money.ts";
-import type { TopUpNotice } from "../../src/topup/index.ts";
+import type { TopUpNotice } from "../../src/payments/index.ts";
 
 /**
  * The chat text of a top-up notice: the customer's in the language the top-up was started in;

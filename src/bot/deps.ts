@@ -6,10 +6,10 @@ import type { Logger } from "../logger.ts";
 import type { SpendLimits } from "../orders/index.ts";
 import type { Order } from "../orders/model.ts";
 import type { AccessMode, SubmitOptions } from "../orders/service.ts";
+import type { DecideResult, HeldDecision, StartResult, TopUp } from "../payments/index.ts";
 import type { NprCharge, Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { SavedStore } from "../saved/index.ts";
-import type { DecideResult, HeldDecision, StartResult, TopUp } from "../topup/index.ts";
 import type { BotContext } from "./context.ts";
 import type { IdleDeadlines } from "./idle.ts";
 
@@ -83,7 +83,7 @@ export interface BotPayment {
   access(userId: number): Promise<AccessVerdict>;
 }
 
-/** Adding money online (src/topup/), as the chat uses it. */
+/** Adding money online (src/payments/), as the chat uses it. */
 export interface BotTopUps {
   minPaisa: number;
   maxPaisa: number;

@@ -1,6 +1,6 @@
-export * from "./api.ts";
 export * from "./memory-queue.ts";
 export * from "./notifier.ts";
+export * from "./options.ts";
 export * from "./pacer.ts";
 export * from "./queue.ts";
 export * from "./redis-queue.ts";

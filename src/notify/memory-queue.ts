@@ -16,6 +16,85 @@ interface Entry {
   attempts: number;
 }
 
+/**
+ * One consumer of the memory queue: takes unowned entries, waits for new ones up to blockMs, and
+ * claims entries another consumer left unacknowledged for minIdleMs.
+ */
+function memoryConsumer(
+  name: string,
+  entries: Map<string, Entry>,
+  waiters: Set<() => void>,
+  now: () => number,
+): QueueConsumer {
+  let closed = false;
+  let wakeOnClose: (() => void) | undefined;
+  const take = (count: number): Delivery[] => {
+    const out: Delivery[] = [];
+    for (const e of entries.values()) {
+      if (out.length >= count) break;
+      if (e.owner !== null) continue;
+      e.owner = name;
+      e.deliveredAt = now();
+      out.push({ id: e.id, notification: structuredClone(e.notification) });
+    }
+    return out;
+  };
+  return {
+    name,
+    async read(count, blockMs) {
+      if (closed) return [];
+      const ready = take(count);
+      if (ready.length || blockMs <= 0) return ready;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(done);
+          wakeOnClose = undefined;
+          resolve();
+        };
+        const timer = setTimeout(done, blockMs);
+        waiters.add(done);
+        wakeOnClose = done;
+      });
+      return closed ? [] : take(count);
+    },
+    async claimStale(minIdleMs, count) {
+      if (closed) return [];
+      const out: Delivery[] = [];
+      const t = now();
+      for (const e of entries.values()) {
+        if (out.length >= count) break;
+        if (e.owner === null || t - e.deliveredAt < minIdleMs) continue;
+        e.owner = name;
+        e.deliveredAt = t;
+        out.push({ id: e.id, notification: structuredClone(e.notification), reclaimed: true });
+      }
+      return out;
+    },
+    async ack(id) {
+      entries.delete(id);
+    },
+    async keep(ids) {
+      for (const id of ids) {
+        const e = entries.get(id);
+        if (!e) continue;
+        e.owner = name;
+        e.deliveredAt = now();
+      }
+    },
+    async noteAttempt(id) {
+      const e = entries.get(id);
+      if (!e) return 0;
+      e.attempts += 1;
+      return e.attempts;
+    },
+    async close() {
+      closed = true;
+      wakeOnClose?.();
+    },
+  };
+}
+
 export type MemoryNotificationQueue = NotificationQueue & MemoryOutbox;
 
 export function createMemoryNotificationQueue(
@@ -44,75 +123,7 @@ export function createMemoryNotificationQueue(
     if (notifications.length) for (const wake of [...waiters]) wake();
   };
 
-  const consumer = (name: string): QueueConsumer => {
-    let closed = false;
-    let wakeOnClose: (() => void) | undefined;
-    const take = (count: number): Delivery[] => {
-      const out: Delivery[] = [];
-      for (const e of entries.values()) {
-        if (out.length >= count) break;
-        if (e.owner !== null) continue;
-        e.owner = name;
-        e.deliveredAt = now();
-        out.push({ id: e.id, notification: structuredClone(e.notification) });
-      }
-      return out;
-    };
-    return {
-      name,
-      async read(count, blockMs) {
-        if (closed) return [];
-        const ready = take(count);
-        if (ready.length || blockMs <= 0) return ready;
-        await new Promise<void>((resolve) => {
-          const done = () => {
-            clearTimeout(timer);
-            waiters.delete(done);
-            wakeOnClose = undefined;
-            resolve();
-          };
-          const timer = setTimeout(done, blockMs);
-          waiters.add(done);
-          wakeOnClose = done;
-        });
-        return closed ? [] : take(count);
-      },
-      async claimStale(minIdleMs, count) {
-        if (closed) return [];
-        const out: Delivery[] = [];
-        const t = now();
-        for (const e of entries.values()) {
-          if (out.length >= count) break;
-          if (e.owner === null || t - e.deliveredAt < minIdleMs) continue;
-          e.owner = name;
-          e.deliveredAt = t;
-          out.push({ id: e.id, notification: structuredClone(e.notification), reclaimed: true });
-        }
-        return out;
-      },
-      async ack(id) {
-        entries.delete(id);
-      },
-      async keep(ids) {
-        for (const id of ids) {
-          const e = entries.get(id);
-          if (!e) continue;
-          e.owner = name;
-          e.deliveredAt = now();
-        }
-      },
-      async noteAttempt(id) {
-        const e = entries.get(id);
-        if (!e) return 0;
-        e.attempts += 1;
-        return e.attempts;
-      },
-      async close() {
-        closed = true;
-        wakeOnClose?.();
-      },
-    };
-  };
+  const consumer = (name: string) => memoryConsumer(name, entries, waiters, now);
 
   return {
     append,

@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { Logger } from "../logger.ts";
 import type { MoneyPathMetrics } from "../orders/metrics.ts";
 import { isFinal, type Order, RECEIPT_RANK, STATUS_RANK } from "../orders/model.ts";
+import type { ApiFailure } from "./api-errors.ts";
 import type { SendPacer } from "./pacer.ts";
 import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
 
@@ -32,22 +33,16 @@ export interface ReceiptEdit {
   readAt: number;
 }
 
-export interface EditClassification {
-  code: number | undefined;
-  description: string;
-  retryAfterMs: number | undefined;
-}
-
 export interface ReceiptEditLaneOptions {
   api: { editMessageText(chatId: number, messageId: number, text: string): Promise<unknown> };
   pacer: SendPacer | undefined;
   queue: NotificationQueue;
   orders: { get(reference: string): Promise<Order | null> };
-  classify: (err: unknown) => EditClassification;
+  classify: (err: unknown) => ApiFailure;
   /** "message is not modified" or a message that cannot be edited: nothing more to do. */
-  isSettled: (e: EditClassification) => boolean;
+  isSettled: (e: ApiFailure) => boolean;
   /** The chat is gone (403, chat not found): mark it inactive. */
-  isGone: (e: EditClassification) => boolean;
+  isGone: (e: ApiFailure) => boolean;
   /** A 429: the notifier pauses its pushes too. */
   onRateLimited: (ms: number) => void;
   metrics: MoneyPathMetrics;
@@ -77,13 +72,188 @@ interface Job {
 
 const keyOf = (e: { chatId: number; messageId: number }) => `${e.chatId}:${e.messageId}`;
 
-export function createReceiptEditLane(opts: ReceiptEditLaneOptions) {
-  const { api, queue, metrics, now } = opts;
-  const log = opts.logger;
-  const freshMs = opts.freshMs ?? 100;
-  const jobs = new Map<string, Job>();
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** What the lane's rounds share: its options, the receipts waiting and the entries they hold. */
+interface Lane {
+  opts: ReceiptEditLaneOptions;
+  freshMs: number;
+  jobs: Map<string, Job>;
   /** Entry ids waiting here, so the notifier does not handle a reclaimed one again meanwhile. */
-  const held = new Set<string>();
+  held: Set<string>;
+}
+
+/** Waits `ms` (through opts.sleep when given), or less when the lane is stopped. */
+const pause = (lane: Lane, ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const sleep = lane.opts.sleep;
+    const t = sleep ? undefined : setTimeout(done, ms);
+    if (sleep) void sleep(ms).then(done, done);
+    signal.addEventListener("abort", done, { once: true });
+  });
+
+/** Keeps every entry waiting here claimed, one command per consumer. */
+async function keepClaimed(lane: Lane): Promise<void> {
+  const byConsumer = new Map<QueueConsumer, string[]>();
+  for (const job of lane.jobs.values()) {
+    for (const w of job.waiting) {
+      const ids = byConsumer.get(w.consumer) ?? [];
+      ids.push(w.delivery.id);
+      byConsumer.set(w.consumer, ids);
+    }
+  }
+  for (const [consumer, ids] of byConsumer) {
+    await consumer
+      .keep(ids)
+      .catch((err: unknown) =>
+        lane.opts.logger?.warn(
+          { err: message(err) },
+          "could not keep waiting receipt edits claimed",
+        ),
+      );
+  }
+}
+
+/** Acknowledges what the receipt now shows; the rest waits for the job's next round. */
+async function settle(
+  lane: Lane,
+  job: Job,
+  shownRank: number,
+  kind: "shown" | "overtaken",
+): Promise<void> {
+  const done = job.waiting.filter((w) => w.rank <= shownRank);
+  for (const w of done) {
+    await w.consumer.ack(w.delivery.id, w.delivery.reclaimed === true);
+    lane.held.delete(w.delivery.id);
+    job.waiting.splice(job.waiting.indexOf(w), 1);
+    // A final push was counted when it was sent; an intermediate status is this edit.
+    const n = w.delivery.notification;
+    if (kind === "shown" && n.kind === "status" && !isFinal(n.status))
+      lane.opts.metrics.notificationsSent.inc({ kind: n.kind });
+  }
+}
+
+/** Gives up on a receipt: its entries are acknowledged (and dead-lettered when refused). */
+async function drop(lane: Lane, job: Job, reason: "blocked" | "dead", why: string): Promise<void> {
+  for (const w of job.waiting) {
+    if (reason === "dead") await lane.opts.queue.deadLetter(w.delivery, why);
+    await w.consumer.ack(w.delivery.id, w.delivery.reclaimed === true);
+    lane.held.delete(w.delivery.id);
+  }
+  job.waiting.length = 0;
+  lane.opts.metrics.notificationsFailed.inc({
+    reason: reason === "dead" ? "bad_request" : "blocked",
+  });
+}
+
+/**
+ * One edit of the receipt to the job's newest text, unless the order moved on meanwhile.
+ * Returns whether the receipt was edited (false: overtaken, nothing sent).
+ */
+async function editOnce(lane: Lane, job: Job, edit: ReceiptEdit): Promise<boolean> {
+  const { opts } = lane;
+  const rank = STATUS_RANK[edit.status];
+  if (!isFinal(edit.status) && opts.now() - edit.readAt > lane.freshMs) {
+    const order = await opts.orders.get(edit.reference);
+    if (order && RECEIPT_RANK[order.status] > RECEIPT_RANK[edit.status]) {
+      // Overtaken while it waited: the newer state's own notification edits the receipt
+      // (a later status the receipt words alike, queued -> pending, has none: edited here).
+      if (job.edit === edit) await settle(lane, job, rank, "overtaken");
+      return false;
+    }
+  }
+  try {
+    await opts.api.editMessageText(edit.chatId, edit.messageId, edit.text);
+  } catch (err) {
+    if (!opts.isSettled(opts.classify(err))) throw err;
+  }
+  await settle(lane, job, rank, "shown");
+  return true;
+}
+
+/**
+ * What a failed edit means: the receipt given up on ("stop": chat gone, refused, too many tries),
+ * or the failures so far, after the pause a 429 or the back-off asks for.
+ */
+async function afterFailure(
+  lane: Lane,
+  job: Job,
+  edit: ReceiptEdit,
+  err: unknown,
+  failures: number,
+  signal: AbortSignal,
+): Promise<number | "stop"> {
+  const { opts } = lane;
+  const log = opts.logger;
+  const e = opts.classify(err);
+  if (opts.isGone(e)) {
+    await opts.queue.markChatInactive(edit.chatId).catch(() => undefined);
+    await drop(lane, job, "blocked", "chat gone");
+    log?.info({ chatId: edit.chatId, code: e.code }, "chat unreachable; marked inactive");
+    return "stop";
+  }
+  if (e.code === 400) {
+    await drop(lane, job, "dead", `bad request: ${e.description.slice(0, 200)}`);
+    log?.error({ reference: edit.reference, description: e.description }, "edit refused");
+    return "stop";
+  }
+  if (e.code === 429) {
+    const ms = Math.min(e.retryAfterMs ?? 1_000, opts.maxPauseMs);
+    opts.onRateLimited(ms);
+    opts.metrics.notificationsFailed.inc({ reason: "rate_limited" });
+    await pause(lane, ms, signal);
+    return failures;
+  }
+  const failed = failures + 1;
+  opts.metrics.notificationsFailed.inc({ reason: "transient" });
+  log?.warn(
+    { reference: edit.reference, code: e.code, description: e.description.slice(0, 200) },
+    "receipt edit failed; will retry",
+  );
+  if (failed >= opts.maxAttempts) {
+    await drop(lane, job, "dead", `edit failed ${failed} times: ${e.description.slice(0, 200)}`);
+    return "stop";
+  }
+  await pause(lane, Math.min(200 * 2 ** failed, 10_000), signal);
+  return failed;
+}
+
+/**
+ * One round on a receipt: a slot from the pacer, then the edit of its newest text. "stop": the
+ * lane gave up on the receipt (chat gone, refused, too many tries) or was stopped.
+ */
+async function editRound(
+  lane: Lane,
+  job: Job,
+  signal: AbortSignal,
+  failures: { count: number },
+): Promise<"next" | "stop"> {
+  try {
+    await lane.opts.pacer?.acquire(job.edit.chatId, { kind: "edit", signal });
+  } catch {
+    return "stop"; // stopped: the entries stay pending for the next consumer
+  }
+  if (signal.aborted) return "stop";
+  const edit = job.edit;
+  try {
+    if (await editOnce(lane, job, edit)) failures.count = 0;
+  } catch (err) {
+    const next = await afterFailure(lane, job, edit, err, failures.count, signal);
+    if (next === "stop") return "stop";
+    failures.count = next;
+  }
+  return "next";
+}
+
+export function createReceiptEditLane(opts: ReceiptEditLaneOptions) {
+  const lane: Lane = { opts, freshMs: opts.freshMs ?? 100, jobs: new Map(), held: new Set() };
+  const { jobs, held } = lane;
   const running = new Set<Promise<void>>();
   /** Every waiting edit listens on it (a lane may hold thousands under a long peak). */
   const controller = () => {
@@ -94,44 +264,9 @@ export function createReceiptEditLane(opts: ReceiptEditLaneOptions) {
   let abort = controller();
   let keeper: ReturnType<typeof setInterval> | undefined;
 
-  const pause = (ms: number, signal: AbortSignal) =>
-    new Promise<void>((resolve) => {
-      if (signal.aborted) return resolve();
-      const done = () => {
-        clearTimeout(t);
-        signal.removeEventListener("abort", done);
-        resolve();
-      };
-      const t = opts.sleep ? undefined : setTimeout(done, ms);
-      if (opts.sleep) void opts.sleep(ms).then(done, done);
-      signal.addEventListener("abort", done, { once: true });
-    });
-
-  /** Keeps every entry waiting here claimed, one command per consumer. */
-  async function keepClaimed(): Promise<void> {
-    const byConsumer = new Map<QueueConsumer, string[]>();
-    for (const job of jobs.values()) {
-      for (const w of job.waiting) {
-        const ids = byConsumer.get(w.consumer) ?? [];
-        ids.push(w.delivery.id);
-        byConsumer.set(w.consumer, ids);
-      }
-    }
-    for (const [consumer, ids] of byConsumer) {
-      await consumer
-        .keep(ids)
-        .catch((err: unknown) =>
-          log?.warn(
-            { err: err instanceof Error ? err.message : String(err) },
-            "could not keep waiting receipt edits claimed",
-          ),
-        );
-    }
-  }
-
   const startKeeper = () => {
     if (keeper) return;
-    keeper = setInterval(() => void keepClaimed(), Math.max(50, opts.keepEveryMs));
+    keeper = setInterval(() => void keepClaimed(lane), Math.max(50, opts.keepEveryMs));
     keeper.unref?.();
   };
   const stopKeeperIfIdle = () => {
@@ -140,101 +275,21 @@ export function createReceiptEditLane(opts: ReceiptEditLaneOptions) {
     keeper = undefined;
   };
 
-  /** Acknowledges what the receipt now shows; the rest waits for the job's next round. */
-  async function settle(job: Job, shownRank: number, kind: "shown" | "overtaken"): Promise<void> {
-    const done = job.waiting.filter((w) => w.rank <= shownRank);
-    for (const w of done) {
-      await w.consumer.ack(w.delivery.id, w.delivery.reclaimed === true);
-      held.delete(w.delivery.id);
-      job.waiting.splice(job.waiting.indexOf(w), 1);
-      // A final push was counted when it was sent; an intermediate status is this edit.
-      const n = w.delivery.notification;
-      if (kind === "shown" && n.kind === "status" && !isFinal(n.status))
-        metrics.notificationsSent.inc({ kind: n.kind });
-    }
-  }
-
-  async function drop(job: Job, reason: "blocked" | "dead", why: string): Promise<void> {
-    for (const w of job.waiting) {
-      if (reason === "dead") await queue.deadLetter(w.delivery, why);
-      await w.consumer.ack(w.delivery.id, w.delivery.reclaimed === true);
-      held.delete(w.delivery.id);
-    }
-    job.waiting.length = 0;
-    metrics.notificationsFailed.inc({ reason: reason === "dead" ? "bad_request" : "blocked" });
-  }
-
-  /** Edits one receipt until every entry waiting on it is acknowledged, or the lane is stopped. */
+  /**
+   * Edits one receipt until every entry waiting on it is acknowledged, or the lane is stopped.
+   * The last look at `job.waiting` and the job's removal below run with no await between them:
+   * an entry added meanwhile would otherwise join a job that is ending and never be edited.
+   */
   async function run(key: string, job: Job, signal: AbortSignal): Promise<void> {
-    let failures = 0;
+    const failures = { count: 0 };
     try {
       while (job.waiting.length > 0 && !signal.aborted) {
-        try {
-          await opts.pacer?.acquire(job.edit.chatId, { kind: "edit", signal });
-        } catch {
-          return; // stopped: the entries stay pending for the next consumer
-        }
-        if (signal.aborted) return;
-        const edit = job.edit;
-        const rank = STATUS_RANK[edit.status];
-        try {
-          if (!isFinal(edit.status) && now() - edit.readAt > freshMs) {
-            const order = await opts.orders.get(edit.reference);
-            if (order && RECEIPT_RANK[order.status] > RECEIPT_RANK[edit.status]) {
-              // Overtaken while it waited: the newer state's own notification edits the receipt
-              // (a later status the receipt words alike, queued -> pending, has none: edited here).
-              if (job.edit === edit) await settle(job, rank, "overtaken");
-              continue;
-            }
-          }
-          try {
-            await api.editMessageText(edit.chatId, edit.messageId, edit.text);
-          } catch (err) {
-            if (!opts.isSettled(opts.classify(err))) throw err;
-          }
-          await settle(job, rank, "shown");
-          failures = 0;
-        } catch (err) {
-          const e = opts.classify(err);
-          if (opts.isGone(e)) {
-            await queue.markChatInactive(edit.chatId).catch(() => undefined);
-            await drop(job, "blocked", "chat gone");
-            log?.info({ chatId: edit.chatId, code: e.code }, "chat unreachable; marked inactive");
-            return;
-          }
-          if (e.code === 400) {
-            await drop(job, "dead", `bad request: ${e.description.slice(0, 200)}`);
-            log?.error({ reference: edit.reference, description: e.description }, "edit refused");
-            return;
-          }
-          if (e.code === 429) {
-            const ms = Math.min(e.retryAfterMs ?? 1_000, opts.maxPauseMs);
-            opts.onRateLimited(ms);
-            metrics.notificationsFailed.inc({ reason: "rate_limited" });
-            await pause(ms, signal);
-            continue;
-          }
-          failures++;
-          metrics.notificationsFailed.inc({ reason: "transient" });
-          log?.warn(
-            { reference: edit.reference, code: e.code, description: e.description.slice(0, 200) },
-            "receipt edit failed; will retry",
-          );
-          if (failures >= opts.maxAttempts) {
-            await drop(
-              job,
-              "dead",
-              `edit failed ${failures} times: ${e.description.slice(0, 200)}`,
-            );
-            return;
-          }
-          await pause(Math.min(200 * 2 ** failures, 10_000), signal);
-        }
+        if ((await editRound(lane, job, signal, failures)) === "stop") return;
       }
     } catch (err) {
       // Acknowledging failed (Redis away): the entries stay pending and are reclaimed later.
-      log?.warn(
-        { err: err instanceof Error ? err.message : String(err) },
+      opts.logger?.warn(
+        { err: message(err) },
         "receipt edit lane could not finish; the queue will redeliver",
       );
     } finally {

@@ -106,7 +106,7 @@ export function keyspace(prefix: string) {
     // --- The catalogue (provider/catalog-sync.ts) ---
     /** String: the provider's last operator listings (JSON), the fallback when the lookups fail. */
     catalogListing: `${prefix}catalog:listing`,
-    // --- Top-ups (topup/redis-store.ts). The update script also holds the four {ledger} keys. ---
+    // --- Top-ups (payments/redis-store.ts). The update script also holds the four {ledger} keys. ---
     /** Hash {v: version, j: top-up JSON}, by the gateway's payment id. */
     topUp: (gateway: string, paymentId: string) => `${money}:topup:${gateway}:${paymentId}`,
     /** Sorted set per user: "<gateway>:<paymentId>" scored by createdAt. */

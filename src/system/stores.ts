@@ -17,10 +17,10 @@ import {
   memoryLimits,
   redisLimits,
 } from "../orders/index.ts";
+import { createMemoryTopUpStore, createRedisTopUpStore } from "../payments/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { createRedis, redisAnswers } from "../redis/connection.ts";
 import { createMemorySaved, createRedisSaved, type SavedStore } from "../saved/index.ts";
-import { createMemoryTopUpStore, createRedisTopUpStore } from "../topup/index.ts";
 import type { Base } from "./base.ts";
 
 /** The Redis connection: the one given (tests), one of our own (REDIS_URL), or none (memory). */

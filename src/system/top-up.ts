@@ -1,14 +1,14 @@
 import type { I18n } from "@grammyjs/i18n";
 import { topUpNoticeText } from "../../conversations/index.ts";
 import type { BotContext } from "../bot/context.ts";
-import { createKhaltiGateway } from "../gateway/index.ts";
 import { rupeesToPaisa } from "../money.ts";
 import {
+  createKhaltiGateway,
   createTopUpReconciler,
   createTopUps,
   type TopUpNotice,
   topUpReturnRoutes,
-} from "../topup/index.ts";
+} from "../payments/index.ts";
 import type { Base } from "./base.ts";
 import type { HttpApp } from "./server.ts";
 import type { Stores } from "./stores.ts";

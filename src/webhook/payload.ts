@@ -22,7 +22,7 @@ const optionalText = z
   );
 
 /** The payload schema; zone-less timestamps are read in `utcOffsetMinutes` (PROVIDER_UTC_OFFSET_MINUTES). */
-export const webhookPayloadSchemaFor = (utcOffsetMinutes: number) =>
+const webhookPayloadSchemaFor = (utcOffsetMinutes: number) =>
   z
     .object({
       status: z.string().trim().min(1).max(40),
@@ -51,7 +51,7 @@ export const webhookPayloadSchemaFor = (utcOffsetMinutes: number) =>
         packageName: p.package_name,
       };
     });
-export const webhookPayloadSchema = webhookPayloadSchemaFor(NEPAL_UTC_OFFSET_MINUTES);
+const webhookPayloadSchema = webhookPayloadSchemaFor(NEPAL_UTC_OFFSET_MINUTES);
 export type WebhookPayload = z.output<typeof webhookPayloadSchema>;
 
 const schemas = new Map<number, typeof webhookPayloadSchema>([

@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STANDIN_SECRET_KEY } from "../../dev/khalti/index.ts";
 import { account, createRedisLedger } from "../../src/ledger/index.ts";
-import { createRedisTopUpStore, creditTransferId } from "../../src/topup/index.ts";
+import { createRedisTopUpStore, creditTransferId } from "../../src/payments/index.ts";
 import type { AppProcess } from "../support/chaos/app.ts";
 import { freePort, report, sleep, waitUntil } from "../support/chaos/env.ts";
 import { useProcessStack } from "../support/chaos/process-stack.ts";

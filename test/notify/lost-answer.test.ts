@@ -4,11 +4,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { LostAnswer } from "../../dev/playground/emulator/core.ts";
 import type { RunningEmulator } from "../../dev/playground/emulator/index.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createNotifier } from "../../src/notify/notifier.ts";
+
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
-import { noProvider, notifierEmulator } from "../support/notify.ts";
+import { createNotifier, noProvider, notifierEmulator } from "../support/notify.ts";
 import { attachReceipt, mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 /**

@@ -3,16 +3,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { RunningEmulator } from "../../dev/playground/emulator/index.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
-import { createNotifier, type NotifierApi } from "../../src/notify/notifier.ts";
+import type { NotifierApi } from "../../src/notify/options.ts";
 import type { NotificationQueue } from "../../src/notify/queue.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
-import { defaultRender } from "../../src/notify/render.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { notificationKey } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
-import { noProvider, notifierEmulator } from "../support/notify.ts";
+import { createNotifier, englishRender, noProvider, notifierEmulator } from "../support/notify.ts";
 import { attachReceipt, mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 /** The notifier against the Bot API emulator over HTTP (and fakes where a failure must be exact). */
@@ -151,7 +150,7 @@ describe("notifier", () => {
     const o = await orders.place(mobileInput({ userId: user, chatId: user }));
     await orders.submit(o.reference); // unknown
     const current = (await orders.get(o.reference))!;
-    const text = defaultRender(
+    const text = englishRender(
       { kind: "status", reference: o.reference, status: "unknown", chatId: user, at: 1 },
       current,
     ).text;

@@ -5,9 +5,7 @@ import {
   startBotApiEmulatorServer,
 } from "../../dev/playground/emulator/index.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createNotifierApi } from "../../src/notify/api.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
-import { createNotifier } from "../../src/notify/notifier.ts";
 import {
   createSendPacer,
   memoryPaceStore,
@@ -19,7 +17,7 @@ import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
-import { noProvider } from "../support/notify.ts";
+import { createNotifier, createNotifierApi, noProvider } from "../support/notify.ts";
 import { attachReceipt, mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 /**

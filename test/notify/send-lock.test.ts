@@ -2,8 +2,7 @@ import { createServer, type Socket } from "node:net";
 import { HttpError } from "grammy";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
-import { createNotifierApi } from "../../src/notify/api.ts";
-import { createMemoryNotificationQueue, createNotifier } from "../../src/notify/index.ts";
+import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
 import {
   botApiCallBoundMs,
   DEFAULT_BOT_API_POLICY,
@@ -11,6 +10,7 @@ import {
   minSendLockMs,
   sendOnceSignal,
 } from "../../src/telegram/api.ts";
+import { createNotifier, createNotifierApi } from "../support/notify.ts";
 
 /** A Bot API that accepts connections and never answers; every socket it took is counted. */
 async function withSilentBotApi(run: (port: number, sockets: Socket[]) => Promise<void>) {

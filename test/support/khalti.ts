@@ -1,9 +1,13 @@
 import { createKhaltiStandIn, STANDIN_SECRET_KEY } from "../../dev/khalti/index.ts";
-import { createKhaltiGateway } from "../../src/gateway/index.ts";
 import { listen } from "../../src/http/listen.ts";
 import type { LedgerStore } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import { createTopUps, type TopUpNotice, type TopUpStore } from "../../src/topup/index.ts";
+import {
+  createKhaltiGateway,
+  createTopUps,
+  type TopUpNotice,
+  type TopUpStore,
+} from "../../src/payments/index.ts";
 
 /** The Khalti stand-in alone on a loopback port (tests that build the top-up service by hand). */
 export async function serveKhaltiStandIn(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import { account } from "../../src/ledger/index.ts";
-import type { TopUp } from "../../src/topup/index.ts";
+import type { TopUp } from "../../src/payments/index.ts";
 import { startTestSystem, type TestSystem } from "./system.ts";
 
 /**

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { LookupStatus } from "../../src/gateway/port.ts";
-import type { TopUp, TopUpEvent, TopUpStatus } from "../../src/topup/model.ts";
-import { decide, needsPush, transition as run } from "../../src/topup/state.ts";
+import type { LookupStatus, TopUp, TopUpEvent, TopUpStatus } from "../../src/payments/index.ts";
+import { decide, needsPush, transition as run } from "../../src/payments/state.ts";
 
 /** The top-up state machine (pure): which lookup verdict moves which state, and what it books. */
 

@@ -6,8 +6,7 @@ import {
 } from "../../dev/playground/emulator/index.ts";
 import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createNotifierApi } from "../../src/notify/api.ts";
-import { createNotifier, type Notifier } from "../../src/notify/notifier.ts";
+import type { Notifier } from "../../src/notify/notifier.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { isFinal, type Order, STATUS_RANK } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
@@ -15,6 +14,7 @@ import { createOrders } from "../../src/orders/service.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
 import { encryptPayload, signature } from "../../src/webhook/codec.ts";
 import { createWebhookRoutes, type WebhookRoutes } from "../../src/webhook/routes.ts";
+import { createNotifier, createNotifierApi } from "../support/notify.ts";
 import { attachReceipt, mobileInput, serveFetch, testRedis, waitUntil } from "../support/orders.ts";
 
 /**

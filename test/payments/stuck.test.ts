@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryLedger } from "../../src/ledger/index.ts";
-import { createMemoryTopUpStore, STUCK_AFTER_MS, type TopUpNotice } from "../../src/topup/index.ts";
+import {
+  createMemoryTopUpStore,
+  STUCK_AFTER_MS,
+  type TopUpNotice,
+} from "../../src/payments/index.ts";
 import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
 
 /**

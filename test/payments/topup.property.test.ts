@@ -1,12 +1,6 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  GatewayError,
-  type Lookup,
-  type LookupStatus,
-  type PaymentGateway,
-} from "../../src/gateway/port.ts";
-import {
   account,
   createMemoryLedger,
   createRedisLedger,
@@ -18,10 +12,14 @@ import {
   createRedisTopUpStore,
   createTopUps,
   creditTransferId,
+  GatewayError,
+  type Lookup,
+  type LookupStatus,
+  type PaymentGateway,
   reversalTransferId,
   type TopUpNotice,
   type TopUpStore,
-} from "../../src/topup/index.ts";
+} from "../../src/payments/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { testRedis } from "../support/redis.ts";
 

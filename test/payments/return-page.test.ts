@@ -5,7 +5,7 @@ import {
   createMemoryTopUpStore,
   type TopUpNotice,
   topUpReturnRoutes,
-} from "../../src/topup/index.ts";
+} from "../../src/payments/index.ts";
 import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
 
 /**

@@ -30,7 +30,7 @@ export interface Checkout {
 }
 
 /** A lookup's verdict, in the gateway's words mapped to ours. */
-export const lookupStatusSchema = z.enum([
+const lookupStatusSchema = z.enum([
   "completed",
   "pending",
   "initiated",

@@ -38,7 +38,7 @@ export interface Transition {
 const OPEN: ReadonlySet<TopUpStatus> = new Set(["initiated", "pending"]);
 
 /** Why a Completed lookup may not credit `t` by itself (empty: it may). */
-export function heldReasons(t: TopUp, e: TopUpEvent, creditLimitPaisa: number): HeldReason[] {
+function heldReasons(t: TopUp, e: TopUpEvent, creditLimitPaisa: number): HeldReason[] {
   const reasons: HeldReason[] = [];
   if (e.totalPaisa !== t.amountPaisa) reasons.push("amount");
   if (e.totalPaisa > creditLimitPaisa) reasons.push("cap");
@@ -46,6 +46,62 @@ export function heldReasons(t: TopUp, e: TopUpEvent, creditLimitPaisa: number): 
     reasons.push("currency");
   if (e.purchaseOrderId !== undefined && e.purchaseOrderId !== t.id) reasons.push("merchant");
   return reasons;
+}
+
+type Move = (status: TopUpStatus, extra?: Partial<TopUp>, effect?: Effect) => Transition;
+
+/** The transition of `t` to another status, at `now`. */
+const mover =
+  (t: TopUp, now: number): Move =>
+  (status, extra = {}, effect) => ({
+    topUp: { ...t, ...extra, status, updatedAt: now },
+    changed: true,
+    from: t.status,
+    ...(effect ? { effect } : {}),
+  });
+
+/**
+ * A lookup's Completed on an open top-up: credited when it matches what was initiated and the
+ * caps allow it, otherwise held with what the gateway reported (nothing credited). Null: a
+ * Completed without an amount is not believable: nothing to credit, look again.
+ */
+function completed(
+  t: TopUp,
+  e: TopUpEvent,
+  now: number,
+  creditLimitPaisa: number,
+  move: Move,
+): Transition | null {
+  if (e.totalPaisa <= 0) return null;
+  const reasons = heldReasons(t, e, creditLimitPaisa);
+  if (reasons.length > 0)
+    return move("held", {
+      held: {
+        reasons,
+        reportedPaisa: e.totalPaisa,
+        transactionId: e.transactionId,
+        feePaisa: e.feePaisa,
+        ...(e.currency !== undefined ? { currency: e.currency.slice(0, 8) } : {}),
+        ...(e.purchaseOrderId !== undefined
+          ? { purchaseOrderId: e.purchaseOrderId.slice(0, 128) }
+          : {}),
+        at: now,
+      },
+    });
+  return move(
+    "completed",
+    {
+      creditedPaisa: e.totalPaisa,
+      feePaisa: e.feePaisa,
+      ...(e.transactionId ? { transactionId: e.transactionId } : {}),
+    },
+    {
+      kind: "credit",
+      amountPaisa: e.totalPaisa,
+      transactionId: e.transactionId,
+      feePaisa: e.feePaisa,
+    },
+  );
 }
 
 /**
@@ -60,12 +116,7 @@ export function transition(
 ): Transition {
   const same: Transition = { topUp: t, changed: false, from: t.status };
   if (isFinalTopUp(t.status) || t.status === "held") return same;
-  const move = (status: TopUpStatus, extra: Partial<TopUp> = {}, effect?: Effect): Transition => ({
-    topUp: { ...t, ...extra, status, updatedAt: now },
-    changed: true,
-    from: t.status,
-    ...(effect ? { effect } : {}),
-  });
+  const move = mover(t, now);
   const refunded =
     e.status === "refunded" ||
     e.status === "partially_refunded" ||
@@ -78,39 +129,7 @@ export function transition(
   if (!OPEN.has(t.status)) return same;
   switch (e.status) {
     case "completed":
-      // A Completed lookup without an amount is not believable: nothing to credit, look again.
-      if (e.totalPaisa <= 0) return same;
-      {
-        const reasons = heldReasons(t, e, creditLimitPaisa);
-        if (reasons.length > 0)
-          return move("held", {
-            held: {
-              reasons,
-              reportedPaisa: e.totalPaisa,
-              transactionId: e.transactionId,
-              feePaisa: e.feePaisa,
-              ...(e.currency !== undefined ? { currency: e.currency.slice(0, 8) } : {}),
-              ...(e.purchaseOrderId !== undefined
-                ? { purchaseOrderId: e.purchaseOrderId.slice(0, 128) }
-                : {}),
-              at: now,
-            },
-          });
-      }
-      return move(
-        "completed",
-        {
-          creditedPaisa: e.totalPaisa,
-          feePaisa: e.feePaisa,
-          ...(e.transactionId ? { transactionId: e.transactionId } : {}),
-        },
-        {
-          kind: "credit",
-          amountPaisa: e.totalPaisa,
-          transactionId: e.transactionId,
-          feePaisa: e.feePaisa,
-        },
-      );
+      return completed(t, e, now, creditLimitPaisa, move) ?? same;
     case "pending":
       return t.status === "initiated" ? move("pending") : same;
     case "expired":

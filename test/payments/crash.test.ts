@@ -5,7 +5,7 @@ import {
   creditTransferId,
   type TopUpNotice,
   type TopUpStore,
-} from "../../src/topup/index.ts";
+} from "../../src/payments/index.ts";
 import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { testRedis } from "../support/redis.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
-import type { TopUp } from "../../src/topup/index.ts";
+import type { TopUp } from "../../src/payments/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { useTopUpSystem } from "../support/topup-system.ts";
 import { sleep, waitUntil } from "../support/wait.ts";

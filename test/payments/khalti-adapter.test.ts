@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STANDIN_SECRET_KEY } from "../../dev/khalti/index.ts";
-import { createKhaltiGateway, GatewayError } from "../../src/gateway/index.ts";
 import { listen } from "../../src/http/listen.ts";
+import { createKhaltiGateway, GatewayError } from "../../src/payments/index.ts";
 import { serveKhaltiStandIn } from "../support/khalti.ts";
 
 /**

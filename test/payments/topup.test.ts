@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { STANDIN_SECRET_KEY } from "../../dev/khalti/index.ts";
 import { account } from "../../src/ledger/index.ts";
-import type { TopUp } from "../../src/topup/index.ts";
+import type { TopUp } from "../../src/payments/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { useTopUpSystem } from "../support/topup-system.ts";
 import { sleep, waitUntil } from "../support/wait.ts";

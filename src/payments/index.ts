@@ -1,4 +1,9 @@
-/** Adding money online: top-ups, their state machine, stores, service and reconciler. */
+/**
+ * Top-ups (the customer's words: "add money"): paying into the balance online through the payment
+ * gateway. Their state machine, stores, service and reconciler.
+ */
+
+export * from "./gateway/index.ts";
 export { createMemoryTopUpStore } from "./memory-store.ts";
 export * from "./model.ts";
 export { createTopUpReconciler } from "./reconciler.ts";
@@ -10,7 +15,6 @@ export {
   type DecideResult,
   STUCK_AFTER_MS,
   type StartResult,
-  TOPUP_MIN_PAISA,
   type TopUpNotice,
   type TopUps,
   type TopUpsOptions,
@@ -18,7 +22,6 @@ export {
 export {
   type Decision as HeldDecision,
   decide,
-  needsLookup,
   needsPush,
   transition,
 } from "./state.ts";

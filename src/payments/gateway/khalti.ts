@@ -1,6 +1,6 @@
 import { Agent, request } from "undici";
 import { z } from "zod";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "../../logger.ts";
 import {
   type Checkout,
   type CheckoutRequest,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type LookupStatus, paymentIdSchema } from "../gateway/port.ts";
+import { type LookupStatus, paymentIdSchema } from "./gateway/port.ts";
 
 /**
  * A top-up: a customer adding money to their balance through a gateway's web checkout. It has its
@@ -17,7 +17,7 @@ import { type LookupStatus, paymentIdSchema } from "../gateway/port.ts";
  * `completed` reverses that credit.
  */
 
-export const topUpStatusSchema = z.enum([
+const topUpStatusSchema = z.enum([
   "initiated",
   "pending",
   "completed",
@@ -37,7 +37,7 @@ const FINAL: ReadonlySet<TopUpStatus> = new Set(["expired", "cancelled", "refund
 export const isFinalTopUp = (s: TopUpStatus) => FINAL.has(s);
 
 /** Why a top-up was held instead of credited. */
-export const heldReasonSchema = z.enum(["amount", "cap", "currency", "merchant"]);
+const heldReasonSchema = z.enum(["amount", "cap", "currency", "merchant"]);
 export type HeldReason = z.infer<typeof heldReasonSchema>;
 
 /** The currency every top-up is initiated in (Khalti takes NPR only). */

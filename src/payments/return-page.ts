@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { GatewayError, type PaymentId, paymentIdSchema } from "../gateway/port.ts";
 import type { Logger } from "../logger.ts";
+import { GatewayError, type PaymentId, paymentIdSchema } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
 import type { TopUps } from "./service.ts";
 

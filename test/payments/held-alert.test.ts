@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryLedger } from "../../src/ledger/index.ts";
-import { createMemoryTopUpStore, type TopUpNotice } from "../../src/topup/index.ts";
+import { createMemoryTopUpStore, type TopUpNotice } from "../../src/payments/index.ts";
 import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
 
 /**

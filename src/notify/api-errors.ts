@@ -1,0 +1,41 @@
+/** What a Bot API failure means for the notifier. grammY's GrammyError carries error_code and description. */
+export interface ApiFailure {
+  code: number | undefined;
+  description: string;
+  retryAfterMs: number | undefined;
+}
+
+export function classifyApiError(err: unknown): ApiFailure {
+  const e = err as {
+    error_code?: unknown;
+    description?: unknown;
+    message?: unknown;
+    parameters?: { retry_after?: unknown };
+  };
+  const code = typeof e?.error_code === "number" ? e.error_code : undefined;
+  const description =
+    typeof e?.description === "string"
+      ? e.description
+      : typeof e?.message === "string"
+        ? e.message
+        : String(err);
+  const ra = e?.parameters?.retry_after;
+  return {
+    code,
+    description,
+    retryAfterMs: typeof ra === "number" && ra >= 0 ? ra * 1000 : undefined,
+  };
+}
+
+const NOT_MODIFIED = /message is not modified/i;
+const CANNOT_EDIT = /message to edit not found|message can't be edited|MESSAGE_ID_INVALID/i;
+const GONE_CHAT =
+  /chat not found|user is deactivated|bot was kicked|bot was blocked|PEER_ID_INVALID/i;
+
+/** The chat is gone (blocked, deleted, kicked): it is marked inactive, the message dropped. */
+export const isGoneChat = ({ code, description }: ApiFailure): boolean =>
+  code === 403 || (code === 400 && GONE_CHAT.test(description));
+
+/** An edit with nothing more to do: the text is already shown, or the message cannot be edited. */
+export const isSettledEdit = ({ code, description }: ApiFailure): boolean =>
+  code === 400 && (NOT_MODIFIED.test(description) || CANNOT_EDIT.test(description));

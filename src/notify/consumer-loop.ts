@@ -1,0 +1,171 @@
+import type { Logger } from "../logger.ts";
+import type { Handle } from "./handle.ts";
+import type { DeliveryOutcome, NotifierSettings } from "./options.ts";
+import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
+import type { ReceiptEditLane } from "./receipt-edits.ts";
+import type { RunState } from "./run-state.ts";
+
+/**
+ * The notifier's consumer loop: reads the queue (stale entries first, a few times per claim idle
+ * time), and dispatches each delivery as it is read, not batch by batch: a push read while an
+ * earlier one waits for its slot (or for Telegram) is prepared meanwhile instead of waiting for the
+ * whole batch, which under load turned arrivals into bursts. One chat's deliveries run in order;
+ * at most `concurrency` run at once; at most `batchSize` are in flight. A 429 pauses the reading.
+ */
+
+export interface ConsumerLoopDeps {
+  queue: NotificationQueue;
+  consumerName: string;
+  handle: Handle;
+  edits: ReceiptEditLane;
+  settings: NotifierSettings;
+  state: RunState;
+  logger: Logger | undefined;
+  now: () => number;
+  sleep: ((ms: number) => Promise<void>) | undefined;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** At most `concurrency` tasks run at once; the others wait their turn in order. */
+function createPermits(concurrency: number) {
+  let handling = 0;
+  const waiters: Array<() => void> = [];
+  return async function withPermit<T>(f: () => Promise<T>): Promise<T> {
+    if (handling >= concurrency) await new Promise<void>((r) => waiters.push(r));
+    else handling++;
+    try {
+      return await f();
+    } finally {
+      const next = waiters.shift();
+      if (next) next();
+      else handling--;
+    }
+  };
+}
+
+export function createConsumerLoop(deps: ConsumerLoopDeps) {
+  const { queue, handle, edits, settings, state, now } = deps;
+  const { batchSize, blockMs, claimIdleMs } = settings;
+  const log = deps.logger;
+  const withPermit = createPermits(settings.concurrency);
+  const chatTails = new Map<number, Promise<unknown>>();
+  const inFlight = new Set<Promise<unknown>>();
+  let consumer: QueueConsumer | undefined;
+  let loop: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+  let roomMade: (() => void) | undefined;
+
+  const getConsumer = () => {
+    consumer ??= queue.consumer(deps.consumerName);
+    return consumer;
+  };
+
+  /** Waits `ms` (through deps.sleep when given), or less when stop() wakes it. */
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(t);
+        wake = undefined;
+        resolve();
+      };
+      const t = deps.sleep ? undefined : setTimeout(finish, ms);
+      if (deps.sleep) void deps.sleep(ms).then(finish, finish);
+      wake = finish;
+    });
+
+  /** Resolves when a delivery finished (or stop() was called). */
+  const room = () =>
+    new Promise<void>((resolve) => {
+      roomMade = () => {
+        roomMade = undefined;
+        resolve();
+      };
+      wake = roomMade;
+    });
+
+  /** Starts one delivery after its chat's previous one. */
+  function dispatch(c: QueueConsumer, d: Delivery): Promise<DeliveryOutcome> {
+    const chatId = d.notification.chatId;
+    const run = (chatTails.get(chatId) ?? Promise.resolve()).then(() =>
+      state.pauseLeft() > 0 ? ("retry" as const) : withPermit(() => handle(c, d)),
+    );
+    const tail = run.catch(() => undefined);
+    chatTails.set(chatId, tail);
+    inFlight.add(tail);
+    void tail.then(() => {
+      if (chatTails.get(chatId) === tail) chatTails.delete(chatId);
+      inFlight.delete(tail);
+      roomMade?.();
+    });
+    return run;
+  }
+
+  /** One read: stale entries (when `claim`), then new ones; dispatched, not awaited. */
+  async function readAndDispatch(waitMs: number, claim: boolean) {
+    const c = getConsumer();
+    // Entries waiting in the edit lane are ours already (claimIdleMs 0 takes them back at once).
+    const stale = claim
+      ? (await c.claimStale(claimIdleMs, batchSize)).filter((d) => !edits.holds(d.id))
+      : [];
+    const room = batchSize - inFlight.size - stale.length;
+    const fresh = room > 0 ? await c.read(room, stale.length ? 0 : waitMs) : [];
+    return [...stale, ...fresh].map((d) => dispatch(c, d));
+  }
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    let lastClaim = Number.NEGATIVE_INFINITY;
+    while (!state.stopped) {
+      try {
+        const pause = state.pauseLeft();
+        if (pause > 0) await sleep(pause);
+        if (state.stopped) break;
+        if (inFlight.size >= batchSize) {
+          await room();
+          continue;
+        }
+        // Stale entries only appear after claimIdleMs: looking a few times per idle time is enough.
+        const claim = now() - lastClaim >= Math.min(claimIdleMs / 4, 1_000);
+        if (claim) lastClaim = now();
+        const started = await readAndDispatch(blockMs, claim);
+        for (const p of started)
+          p.catch((err) =>
+            log?.warn({ err: message(err) }, "notification failed; the queue will redeliver it"),
+          );
+        failures = 0;
+      } catch (err) {
+        if (state.stopped) break;
+        failures++;
+        log?.warn({ err: message(err), failures }, "notifier loop error; backing off");
+        await sleep(Math.min(200 * 2 ** Math.min(failures, 6), 10_000));
+      }
+    }
+    await Promise.all([...inFlight]);
+  }
+
+  return {
+    /** One pass: take over stale entries, read new ones (waiting up to waitMs), deliver them. */
+    async runOnce(waitMs = 0): Promise<DeliveryOutcome[]> {
+      return Promise.all(await readAndDispatch(waitMs, true));
+    },
+    start() {
+      if (!state.stopped) return;
+      state.stopped = false;
+      loop = run();
+    },
+    /** Stops after the deliveries in flight; unacknowledged entries stay for the next consumer. */
+    async stop() {
+      state.stopped = true;
+      wake?.();
+      await consumer?.close();
+      await loop;
+      await edits.stop();
+      consumer = undefined;
+      loop = undefined;
+    },
+  };
+}

@@ -1,0 +1,125 @@
+import type { InlineKeyboardMarkup } from "grammy/types";
+import { isFinal, type Notification, type Order, RECEIPT_RANK } from "../orders/model.ts";
+import type { NotifierOrders } from "./options.ts";
+import type { Delivery, NotificationQueue } from "./queue.ts";
+import type { ReceiptEdit } from "./receipt-edits.ts";
+import { booksAlertText, type Render } from "./render.ts";
+
+/**
+ * What one notification becomes in the chat: a push (a NEW message: final outcome, admin alert),
+ * a receipt edit, both, or nothing (chat gone, order overtaken). No sending here: the push is
+ * handed in (push.ts), the edits are collected for the receipt edit lane (receipt-edits.ts).
+ */
+
+/** The notifier's sendMessage: at most once per call (see push.ts). */
+export type Push = (
+  chatId: number,
+  text: string,
+  other: { reply_markup?: InlineKeyboardMarkup } | undefined,
+  /** The order has a receipt in this chat that the delivery edits to the same outcome. */
+  receipt: boolean,
+) => Promise<void>;
+
+/**
+ * Delivers one notification. `push` undefined: a redelivered final whose push went out; only its
+ * receipt edit is made again. Receipt edits are appended to `later`.
+ */
+export type Deliver = (
+  n: Notification,
+  later: ReceiptEdit[],
+  push: Push | undefined,
+  written?: Delivery["written"],
+) => Promise<"sent" | "dropped">;
+
+/** A chat that placed an order this long ago counts as active (the queue remembers one as long). */
+const ACTIVE_MS = 60_000;
+
+/** An order read this long ago is still current enough to render (the receipt lane's freshMs). */
+const FRESH_MS = 100;
+
+export interface DeliverDeps {
+  queue: NotificationQueue;
+  orders: NotifierOrders;
+  render: Render;
+  onSuccess: ((order: Order) => Promise<InlineKeyboardMarkup | undefined>) | undefined;
+  now: () => number;
+}
+
+/** The receipt edit to hand to the lane once the delivery is through (none without a receipt). */
+function editReceipt(
+  later: ReceiptEdit[],
+  order: Order,
+  status: Order["status"],
+  text: string,
+  readAt: number,
+): void {
+  if (order.receiptMessageId === undefined) return;
+  const { chatId, receiptMessageId: messageId, reference } = order;
+  later.push({ chatId, messageId, reference, status, text, readAt });
+}
+
+export function createDeliver(deps: DeliverDeps): Deliver {
+  const { queue, render, now } = deps;
+
+  /**
+   * The order to render: the one the entry carries when it was written at most FRESH_MS ago (as
+   * good as a read; with clocks more than that apart, or an older entry, the order is read).
+   */
+  const orderOf = async (
+    reference: string,
+    written: Delivery["written"],
+  ): Promise<{ order: Order | null; readAt: number }> => {
+    const t = now();
+    if (written && written.order.reference === reference && Math.abs(t - written.at) <= FRESH_MS)
+      return { order: written.order, readAt: Math.min(t, written.at) };
+    return { order: await deps.orders.get(reference), readAt: t };
+  };
+
+  /**
+   * The chat placed this order (tapped Confirm) within the last ACTIVE_MS: it is as active as the
+   * queue's "found active" memory says a chat is for that long, so the look at the inactive set
+   * is not made (one command per order). Known from the order the entry carries.
+   */
+  const orderedLately = (n: Notification, written: Delivery["written"]): boolean =>
+    n.kind === "status" &&
+    written !== undefined &&
+    written.order.reference === n.reference &&
+    written.order.chatId === n.chatId &&
+    Math.abs(now() - written.order.createdAt) <= ACTIVE_MS;
+
+  return async (n, later, push, written) => {
+    if (!orderedLately(n, written) && (await queue.isChatInactive(n.chatId))) return "dropped";
+    if (n.kind === "admin_alert" && n.topic) {
+      // The books' alerts are about the merchant's money, not one order: their own text.
+      await push?.(n.chatId, booksAlertText(n), undefined, false);
+      return "sent";
+    }
+    if (n.reference === undefined) return "dropped";
+    // What the order was when written counts as a read at that time: the receipt lane re-reads
+    // an intermediate status whose text is older than its freshMs before it edits.
+    const { order, readAt } = await orderOf(n.reference, written);
+    if (!order) return "dropped";
+    // A prepaid receipt's "balance after" is on the order (balanceAfterPaisa, recorded when its
+    // money moved), never read now: a late push must not show later movements.
+    const { text, receiptText = text } = render(n, order);
+    if (n.kind === "admin_alert") {
+      await push?.(n.chatId, text, undefined, false);
+      return "sent";
+    }
+    if (!isFinal(n.status)) {
+      // Overtaken by a later state the receipt words differently: that one's notification shows
+      // it. A later status the receipt words alike (queued -> pending) has none: this edit shows it.
+      if (RECEIPT_RANK[order.status] > RECEIPT_RANK[n.status]) return "dropped";
+      if (order.receiptMessageId === undefined) return "dropped";
+      editReceipt(later, order, n.status, receiptText, readAt);
+      return "sent";
+    }
+    if (push) {
+      const markup = n.status === "success" ? await deps.onSuccess?.(order) : undefined;
+      const receipt = order.receiptMessageId !== undefined && order.chatId === n.chatId;
+      await push(n.chatId, text, markup ? { reply_markup: markup } : undefined, receipt);
+    }
+    editReceipt(later, order, n.status, receiptText, readAt);
+    return "sent";
+  };
+}

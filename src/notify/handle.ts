@@ -1,0 +1,137 @@
+import type { Logger } from "../logger.ts";
+import type { MoneyPathMetrics } from "../orders/metrics.ts";
+import { isFinal, notificationKey } from "../orders/model.ts";
+import { classifyApiError, isGoneChat } from "./api-errors.ts";
+import type { Deliver } from "./deliver.ts";
+import type { DeliveryOutcome } from "./options.ts";
+import { type PushFor, PushSettled, type SendingState } from "./push.ts";
+import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
+import type { ReceiptEdit, ReceiptEditLane } from "./receipt-edits.ts";
+import { persist, type RunState } from "./run-state.ts";
+
+/**
+ * One queue entry from read to acknowledgement: the sent marker and the sending lock around a
+ * push (a final outcome, an admin alert), the attempts of a redelivered entry, and what a failure
+ * means (chat gone, bad request, 429, passing). Receipt edits are handed to the edit lane, which
+ * acknowledges the entry once the receipt shows them.
+ */
+
+export interface HandleDeps {
+  queue: NotificationQueue;
+  deliver: Deliver;
+  pushFor: PushFor;
+  edits: ReceiptEditLane;
+  metrics: MoneyPathMetrics;
+  logger: Logger | undefined;
+  state: RunState;
+  maxAttempts: number;
+  maxPauseMs: number;
+}
+
+export type Handle = (c: QueueConsumer, d: Delivery) => Promise<DeliveryOutcome>;
+
+/** A delivery whose send failed: dropped (chat gone), dead-lettered (refused) or left to retry. */
+async function settleFailure(
+  deps: HandleDeps,
+  d: Delivery,
+  key: string,
+  err: unknown,
+  ack: () => Promise<void>,
+): Promise<DeliveryOutcome> {
+  const { queue, metrics } = deps;
+  const log = deps.logger;
+  const failure = classifyApiError(err);
+  const { code, description, retryAfterMs } = failure;
+  if (isGoneChat(failure)) {
+    await queue.markChatInactive(d.notification.chatId);
+    await ack();
+    metrics.notificationsFailed.inc({ reason: "blocked" });
+    log?.info({ chatId: d.notification.chatId, code }, "chat unreachable; marked inactive");
+    return "dropped";
+  }
+  if (code === 400) {
+    await queue.deadLetter(d, `bad request: ${description.slice(0, 200)}`);
+    await ack();
+    metrics.notificationsFailed.inc({ reason: "bad_request" });
+    log?.error({ reference: d.notification.reference, description }, "notification refused");
+    return "dead";
+  }
+  if (code === 429) {
+    deps.state.pauseFor(Math.min(retryAfterMs ?? 1_000, deps.maxPauseMs));
+    metrics.notificationsFailed.inc({ reason: "rate_limited" });
+  } else {
+    metrics.notificationsFailed.inc({ reason: "transient" });
+  }
+  log?.warn(
+    { reference: d.notification.reference, key, code, description: description.slice(0, 200) },
+    "notification failed; will retry",
+  );
+  return "retry";
+}
+
+export function createHandle(deps: HandleDeps): Handle {
+  const { queue, deliver, edits, metrics, state } = deps;
+  const log = deps.logger;
+  return async (c, d) => {
+    const key = notificationKey(d.notification);
+    // Editing the receipt to an intermediate status can be repeated harmlessly (the same text again
+    // is "message is not modified"), so it needs neither the sent marker nor the sending lock that
+    // keep a NEW message (a final push, an admin alert) from reaching the chat twice.
+    const once = d.notification.kind === "admin_alert" || isFinal(d.notification.status);
+    const counted = d.reclaimed === true;
+    const ack = () => c.ack(d.id, counted);
+    /** Acknowledged now, or by the edit lane once the receipt shows the edit. */
+    const handOver = async (later: ReceiptEdit[]) => {
+      const [edit] = later;
+      if (edit) edits.add(edit, d, c);
+      else await ack();
+    };
+    /** The push went out before: the receipt edit may not have, so it is made again (no push). */
+    const duplicate = async (): Promise<"duplicate"> => {
+      const later: ReceiptEdit[] = [];
+      if (d.notification.kind === "status")
+        await deliver(d.notification, later, undefined, d.written);
+      await handOver(later);
+      return "duplicate";
+    };
+    // A first delivery of an entry is almost never a duplicate: its only look at the marker is the
+    // one the sending lock takes. A reclaimed one may well be, and is settled without the lock.
+    if (once && counted && (await queue.isSent(key))) return duplicate();
+    const attempts = counted ? 1 + (await c.noteAttempt(d.id)) : 1;
+    if (attempts > deps.maxAttempts) {
+      await queue.deadLetter(d, "too many attempts");
+      await ack();
+      metrics.notificationsFailed.inc({ reason: "dead_letter" });
+      log?.error({ reference: d.notification.reference, key }, "notification dead-lettered");
+      return "dead";
+    }
+    // The marker replaces the lock (one key): nothing to release once it is written. Once a send
+    // may have reached the chat the lock is not released either: it stays as the record of it.
+    let marked = false;
+    const sending: SendingState = { sending: false };
+    try {
+      const later: ReceiptEdit[] = [];
+      const push = once ? deps.pushFor(key, d.notification.kind, sending) : undefined;
+      const outcome = await deliver(d.notification, later, push, d.written);
+      if (outcome === "sent" && once) {
+        // The chat has the message now. If the marker cannot be written (Redis restarting, or
+        // not yet on a replica under Sentinel), keep trying while the sending lock is held:
+        // giving up here is what sends it a second time.
+        await persist(state, () => queue.markSent(key));
+        marked = true;
+        // An intermediate status is counted by the lane, once its edit is made.
+        metrics.notificationsSent.inc({ kind: d.notification.kind });
+      }
+      await handOver(outcome === "sent" ? later : []);
+      return outcome;
+    } catch (err) {
+      if (err instanceof PushSettled) return err.outcome === "duplicate" ? duplicate() : "retry";
+      return settleFailure(deps, d, key, err, ack);
+    } finally {
+      // Released only when nothing reached the chat; a release that cannot be written (Redis
+      // away) would leave the lock to say "abandoned" and have the push counted as a duplicate.
+      if (once && !marked && !sending.sending)
+        await persist(state, () => queue.unlockSending(key)).catch(() => undefined);
+    }
+  };
+}

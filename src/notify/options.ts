@@ -1,0 +1,102 @@
+import type { InlineKeyboardMarkup } from "grammy/types";
+import type { Registry } from "prom-client";
+import type { Logger } from "../logger.ts";
+import type { MoneyPathMetrics } from "../orders/metrics.ts";
+import type { Order } from "../orders/model.ts";
+import type { ApiSignal } from "../telegram/api.ts";
+import type { SendPacer } from "./pacer.ts";
+import type { NotificationQueue } from "./queue.ts";
+import type { Render } from "./render.ts";
+
+/** The part of grammY's Api the notifier uses (with boundedRetry from src/telegram/api.ts on it). */
+export interface NotifierApi {
+  sendMessage(
+    chatId: number,
+    text: string,
+    other?: { reply_markup?: InlineKeyboardMarkup },
+    /** sendOnceSignal(): the Bot API client must not send it again after a lost answer. */
+    signal?: ApiSignal,
+  ): Promise<{ message_id: number }>;
+  editMessageText(chatId: number, messageId: number, text: string): Promise<unknown>;
+}
+
+/** Reads the order being notified about (the order store or the orders service). */
+export interface NotifierOrders {
+  get(reference: string): Promise<Order | null>;
+}
+
+export interface NotifierOptions {
+  queue: NotificationQueue;
+  orders: NotifierOrders;
+  api: NotifierApi;
+  /** The chat's words for a notification (the bot's Fluent bundles: src/bot/notification-render.ts). */
+  render: Render;
+  /**
+   * Called before a success push is sent (again on a retried delivery, so it must be idempotent):
+   * the chat saves the number (src/bot/saved.ts) and may put buttons under the push ("Save as…").
+   */
+  onSuccess?: (order: Order) => Promise<InlineKeyboardMarkup | undefined>;
+  logger?: Logger;
+  /** Unique per process (e.g. hostname-pid); a restarted process may use a new one. */
+  consumerName: string;
+  batchSize?: number;
+  /** How long a read waits for new entries. Default 2 s. */
+  blockMs?: number;
+  /** Entries unacknowledged this long are taken over (crashed consumer, failed send). Default 30 s. */
+  claimIdleMs?: number;
+  /** Sending lock per notification. Default 60 s. */
+  lockMs?: number;
+  /**
+   * The longest a delivery's Bot API calls can take (minSendLockMs in src/telegram/api.ts).
+   * A lock shorter than this is refused: it could run out while a send is still pending, and
+   * another consumer would send the same push again when the network returns.
+   */
+  minLockMs?: number;
+  /** Attempts before a notification is dead-lettered. Default 8. */
+  maxAttempts?: number;
+  /** Longest pause honoured for a 429's retry_after. Default 60 s. */
+  maxPauseMs?: number;
+  /** Chats served in parallel (one chat's messages stay in order). Default 16. */
+  concurrency?: number;
+  /**
+   * Paces sends and edits under Telegram's limits. Default: createSendPacer() (memory, 30/s
+   * overall, 1/s per chat). `false` turns pacing off (429s are then only reacted to).
+   */
+  pacer?: SendPacer | false;
+  /** How to wait (pauses, back-off); a test or benchmark with its own clock passes a matching one. */
+  sleep?: (ms: number) => Promise<void>;
+  registry?: Registry;
+  metrics?: MoneyPathMetrics;
+  now?: () => number;
+}
+
+/** The notifier's numbers, defaults filled in. */
+export interface NotifierSettings {
+  batchSize: number;
+  blockMs: number;
+  claimIdleMs: number;
+  lockMs: number;
+  maxAttempts: number;
+  maxPauseMs: number;
+  concurrency: number;
+}
+
+export function notifierSettings(opts: NotifierOptions): NotifierSettings {
+  const lockMs = opts.lockMs ?? 60_000;
+  if (opts.minLockMs !== undefined && lockMs < opts.minLockMs) {
+    throw new Error(
+      `notifier send lock ${lockMs} ms is shorter than its Bot API calls can take (${opts.minLockMs} ms)`,
+    );
+  }
+  return {
+    batchSize: opts.batchSize ?? 50,
+    blockMs: opts.blockMs ?? 2_000,
+    claimIdleMs: opts.claimIdleMs ?? 30_000,
+    lockMs,
+    maxAttempts: opts.maxAttempts ?? 8,
+    maxPauseMs: opts.maxPauseMs ?? 60_000,
+    concurrency: Math.max(1, opts.concurrency ?? 16),
+  };
+}
+
+export type DeliveryOutcome = "sent" | "duplicate" | "dropped" | "retry" | "dead";

@@ -1,0 +1,86 @@
+import type { Logger } from "../logger.ts";
+import { mayHaveArrived, sendOnceSignal } from "../telegram/api.ts";
+import type { Push } from "./deliver.ts";
+import type { PushMetrics } from "./metrics.ts";
+import type { NotifierApi } from "./options.ts";
+import type { NotificationQueue } from "./queue.ts";
+import { persist, type RunState } from "./run-state.ts";
+
+/**
+ * The send of a push (a NEW message), at most once where Telegram lets us know:
+ *  - the sending lock is taken right before the Bot API call, so the lock left behind by an
+ *    attempt that never finished marks exactly the sends that may have reached the chat;
+ *  - the call is made with sendOnceSignal: no blind resend after a lost answer;
+ *  - a lost answer with a receipt to edit is not pushed again (the receipt edit shows the
+ *    outcome); without one (API orders, admin alerts), or after a sender died mid-send, the push is
+ *    sent again and counted as a possible duplicate: a lost result is worse than a repeat.
+ */
+
+/** A push found its key sent or held by another consumer when it came to send. */
+export class PushSettled extends Error {
+  constructor(readonly outcome: "duplicate" | "retry") {
+    super(outcome);
+  }
+}
+
+/** Whether the send may have reached the chat: then the lock is kept as the record of it. */
+export interface SendingState {
+  sending: boolean;
+}
+
+export interface PushDeps {
+  queue: NotificationQueue;
+  api: NotifierApi;
+  /** Waits for a slot under Telegram's limits (the pacer). */
+  pace: (chatId: number) => Promise<void>;
+  lockMs: number;
+  pushMetrics: PushMetrics;
+  logger: Logger | undefined;
+  state: RunState;
+}
+
+/** The push of one notification key (`kind` labels its metrics). */
+export type PushFor = (key: string, kind: string, sending: SendingState) => Push;
+
+export function createPushFor(deps: PushDeps): PushFor {
+  const { queue, api, pushMetrics, state } = deps;
+  const log = deps.logger;
+  const sendOnce = sendOnceSignal();
+  return (key, kind, sending) => async (chatId, text, other, receipt) => {
+    await deps.pace(chatId);
+    const lock = await queue.lockSending(key, deps.lockMs);
+    if (lock === "held") throw new PushSettled("retry");
+    if (lock === "sent") throw new PushSettled("duplicate");
+    if (lock === "unanswered" && receipt) {
+      // Its answer was lost and the marker not written: the receipt edit shows the outcome.
+      pushMetrics.outcomeUnknown(kind, "receipt");
+      return;
+    }
+    if (lock === "unanswered" || lock === "abandoned") {
+      // The chat may have it. A push whose sender died is sent again even with a receipt: the
+      // death may have come before the request left, and a lost result is worse than a repeat.
+      pushMetrics.outcomeUnknown(kind, "sent_again");
+      pushMetrics.possibleDuplicate(kind);
+      log?.warn({ key, lock }, "push sent again after an attempt with an unknown outcome");
+    }
+    sending.sending = true;
+    try {
+      await api.sendMessage(chatId, text, other, sendOnce);
+    } catch (err) {
+      if (!mayHaveArrived(err)) {
+        sending.sending = false; // not in the chat: the lock goes
+        throw err;
+      }
+      // Telegram may have shown it: never sent blindly again. The lock stays as the record.
+      await persist(state, () => queue.markUncertain(key)).catch(() => undefined);
+      log?.warn(
+        { key, receipt, err: err instanceof Error ? err.message.slice(0, 200) : String(err) },
+        receipt
+          ? "push answer lost; the receipt edit shows the outcome instead of a second push"
+          : "push answer lost; it will be sent again (possible duplicate)",
+      );
+      if (!receipt) throw err;
+      pushMetrics.outcomeUnknown(kind, "receipt");
+    }
+  };
+}

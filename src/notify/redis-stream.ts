@@ -1,0 +1,200 @@
+import type { Logger } from "../logger.ts";
+import { type Notification, notificationSchema, orderSchema } from "../orders/model.ts";
+import { duplicateClient, type RedisClient } from "../redis/connection.ts";
+import { type keyspace, NOTIFIER_GROUP } from "../redis/keyspace.ts";
+import { DEAD_CAP, type Delivery, type QueueConsumer } from "./queue.ts";
+
+/**
+ * The Redis queue's reading side: the outbox stream's consumer group, the entries' decoding, and
+ * one consumer (XREADGROUP, XAUTOCLAIM, XDEL as acknowledgement, XCLAIM JUSTID to keep entries).
+ */
+
+type StreamEntry = [id: string, fields: string[]];
+
+interface StreamDeps {
+  redis: RedisClient;
+  k: ReturnType<typeof keyspace>;
+  log: Logger | undefined;
+}
+
+/** The order an entry carries (field "o"), with the entry's time; none if absent or unreadable. */
+function writtenOrder(id: string, fields: string[]): Delivery["written"] {
+  const at = fields.indexOf("o");
+  const raw = at >= 0 ? fields[at + 1] : undefined;
+  if (raw === undefined) return undefined;
+  try {
+    return { order: orderSchema.parse(JSON.parse(raw)), at: Number(id.split("-")[0]) };
+  } catch {
+    return undefined;
+  }
+}
+
+function isNoGroup(err: unknown): boolean {
+  return err instanceof Error && /NOGROUP/.test(err.message);
+}
+
+/** The notifier's consumer group on the outbox stream, created when first needed. */
+export function createStreamGroup(deps: StreamDeps) {
+  const { redis, k, log } = deps;
+  /** The group starts at "0" so entries written before the first notifier ever ran are delivered. */
+  async function ensureGroup(): Promise<void> {
+    try {
+      await redis.xgroup("CREATE", k.outbox, NOTIFIER_GROUP, "0", "MKSTREAM");
+    } catch (err) {
+      if (!(err instanceof Error && /BUSYGROUP/.test(err.message))) throw err;
+    }
+  }
+  let groupReady: Promise<void> | undefined;
+  const ready = () => {
+    groupReady ??= ensureGroup().catch((err) => {
+      groupReady = undefined;
+      throw err;
+    });
+    return groupReady;
+  };
+
+  /** Entries whose body cannot be read are dead-lettered raw and acknowledged, never retried. */
+  async function decode(entries: StreamEntry[]): Promise<Delivery[]> {
+    const out: Delivery[] = [];
+    for (const entry of entries) {
+      if (!Array.isArray(entry)) continue;
+      const [id, fields] = entry;
+      const at = fields?.indexOf("n") ?? -1;
+      const raw = at >= 0 ? fields[at + 1] : undefined;
+      let notification: Notification | undefined;
+      try {
+        notification = notificationSchema.parse(JSON.parse(raw ?? ""));
+      } catch {
+        notification = undefined;
+      }
+      if (notification) {
+        const written = writtenOrder(id, fields);
+        out.push(written ? { id, notification, written } : { id, notification });
+      } else {
+        log?.error({ id }, "unreadable notification entry dead-lettered");
+        await redis
+          .multi()
+          .lpush(
+            k.dead,
+            JSON.stringify({
+              raw: String(raw).slice(0, 2000),
+              reason: "unreadable",
+              at: Date.now(),
+            }),
+          )
+          .ltrim(k.dead, 0, DEAD_CAP - 1)
+          .xack(k.outbox, NOTIFIER_GROUP, id)
+          .xdel(k.outbox, id)
+          .exec();
+      }
+    }
+    return out;
+  }
+
+  return {
+    ready,
+    /** The stream or group vanished (Redis lost its data): created again on the next ready(). */
+    reset() {
+      groupReady = undefined;
+    },
+    decode,
+  };
+}
+
+export type StreamGroup = ReturnType<typeof createStreamGroup>;
+
+/** One consumer of the group; a blocking read gets a connection of its own. */
+export function redisConsumer(name: string, group: StreamGroup, deps: StreamDeps): QueueConsumer {
+  const { redis, k, log } = deps;
+  // Blocking reads get their own connection: a BLOCK on the shared one would stall every caller.
+  let blocking: RedisClient | undefined;
+  let closed = false;
+  const conn = () => {
+    if (!blocking) {
+      blocking = duplicateClient(redis);
+      // Without a listener an emitted 'error' (Redis restarting) would crash the process; ioredis
+      // reconnects by itself and the read that failed is retried by the notifier's loop.
+      blocking.on("error", (err: Error) =>
+        log?.warn({ err: err.message }, "notifier's blocking Redis connection"),
+      );
+    }
+    return blocking;
+  };
+  const readOnce = async (count: number, blockMs: number) => {
+    const args: Array<string | number> = ["GROUP", NOTIFIER_GROUP, name, "COUNT", count];
+    if (blockMs > 0) args.push("BLOCK", blockMs);
+    args.push("STREAMS", k.outbox, ">");
+    const c = blockMs > 0 ? conn() : redis;
+    // biome-ignore lint/suspicious/noExplicitAny: ioredis types XREADGROUP's variadic form loosely
+    const reply = (await (c as any).xreadgroup(...args)) as Array<[string, StreamEntry[]]> | null;
+    return reply?.[0]?.[1] ?? [];
+  };
+  return {
+    name,
+    async read(count, blockMs) {
+      if (closed) return [];
+      await group.ready();
+      let entries: StreamEntry[];
+      try {
+        entries = await readOnce(count, blockMs);
+      } catch (err) {
+        if (closed) return [];
+        if (!isNoGroup(err)) throw err;
+        // The stream or group vanished (Redis lost its data): recreate and read again.
+        group.reset();
+        await group.ready();
+        entries = await readOnce(count, 0);
+      }
+      return closed ? [] : group.decode(entries);
+    },
+    async claimStale(minIdleMs, count) {
+      if (closed) return [];
+      await group.ready();
+      let reply: unknown[];
+      try {
+        reply = (await redis.xautoclaim(
+          k.outbox,
+          NOTIFIER_GROUP,
+          name,
+          Math.max(0, Math.floor(minIdleMs)),
+          "0-0",
+          "COUNT",
+          count,
+        )) as unknown[];
+      } catch (err) {
+        if (!isNoGroup(err)) throw err;
+        group.reset();
+        return [];
+      }
+      const taken = await group.decode(((reply?.[1] as StreamEntry[]) ?? []).filter(Boolean));
+      return taken.map((d) => ({ ...d, reclaimed: true as const }));
+    },
+    async ack(id, counted = true) {
+      // One XDEL, no XACK: the group's pending entry left behind points at nothing, and the
+      // next XAUTOCLAIM (claimStale, about once a second) drops it from the pending list
+      // whatever its idle time (Redis 7 checks that an entry exists before its idle time), so
+      // nothing is delivered twice or kept. One command per delivery instead of two.
+      if (!counted) {
+        await redis.xdel(k.outbox, id);
+        return;
+      }
+      const replies = (await redis.pipeline().xdel(k.outbox, id).hdel(k.attempts, id).exec()) ?? [];
+      const failed = replies.find(([err]) => err);
+      if (failed?.[0]) throw failed[0];
+    },
+    async keep(ids) {
+      if (ids.length === 0) return;
+      // JUSTID: the idle time is reset without counting a delivery.
+      // (`call`: the typed xclaim's overloads do not resolve on the Redis | Cluster union.)
+      await redis.call("XCLAIM", k.outbox, NOTIFIER_GROUP, name, "0", ...ids, "JUSTID");
+    },
+    async noteAttempt(id) {
+      return redis.hincrby(k.attempts, id, 1);
+    },
+    async close() {
+      closed = true;
+      blocking?.disconnect();
+      blocking = undefined;
+    },
+  };
+}

@@ -1,0 +1,124 @@
+import { ledgerKeys, parseLedgerReply, transferArgv } from "../ledger/lua.ts";
+import { type TransferInput, transferInputSchema } from "../ledger/model.ts";
+import type { RedisClient } from "../redis/connection.ts";
+import { keyspace } from "../redis/keyspace.ts";
+import { type TopUp, topUpSchema } from "./model.ts";
+import { createScript, updateScript } from "./redis-scripts.ts";
+import type { TopUpStore, UpdateOutcome } from "./store.ts";
+
+/**
+ * Top-ups in Redis: a hash {v, j} per top-up, the user's index and the global schedule. The update
+ * is one Lua script that checks the version, books the transfer with the ledger's own Lua (which
+ * checks everything before it writes), and only then writes the top-up and its schedule: the
+ * credit and "completed" are one step, and a kill -9 at any point leaves both or neither.
+ * Cross-slot on Redis Cluster, like the order scripts (see src/redis/keyspace.ts).
+ */
+
+type StoreOptions = { redis: RedisClient; prefix: string; now?: () => number };
+
+/** A top-up's member in the user's index and the schedules. */
+const member = (gateway: string, paymentId: string) => `${gateway}:${paymentId}`;
+
+/**
+ * The compare-and-set of a top-up with its ledger transfer and schedule, in one script (see
+ * redis-scripts.ts): refused on a version race or when the books refuse the transfer.
+ */
+async function update(
+  opts: StoreOptions,
+  expectedVersion: number,
+  next: TopUp,
+  transfer: TransferInput | undefined,
+  dueAt: number | null,
+): Promise<UpdateOutcome> {
+  const { redis } = opts;
+  const k = keyspace(opts.prefix);
+  const now = opts.now ?? Date.now;
+  const written = topUpSchema.parse({ ...next, version: expectedVersion + 1 });
+  const t = transfer ? transferInputSchema.parse(transfer) : undefined;
+  const reply = await updateScript.run(
+    redis,
+    {
+      topUp: k.topUp(written.gateway, written.paymentId),
+      due: k.topUpsDue,
+      held: k.topUpsHeld,
+      ...ledgerKeys(k),
+    },
+    String(expectedVersion),
+    String(written.version),
+    JSON.stringify(written),
+    member(written.gateway, written.paymentId),
+    dueAt === null ? "" : String(dueAt),
+    written.status === "held" ? String(written.held?.at ?? written.updatedAt) : "",
+    t ? "1" : "0",
+    ...(t ? transferArgv(t, now()) : []),
+  );
+  if (reply[0] === 0) return { ok: false, reason: "version" };
+  if (reply[0] === 2) {
+    const r = parseLedgerReply(reply[1]);
+    if (r.ok) throw new Error("a booked transfer reported as refused");
+    return { ok: false, reason: "ledger", refusal: r.refusal };
+  }
+  return reply[1] === undefined ? { ok: true } : { ok: true, ledger: parseLedgerReply(reply[1]) };
+}
+
+export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
+  const { redis } = opts;
+  const k = keyspace(opts.prefix);
+
+  const split = (m: string): [string, string] => {
+    const i = m.indexOf(":");
+    return [m.slice(0, i), m.slice(i + 1)];
+  };
+  const parse = (json: string, version: string): TopUp =>
+    topUpSchema.parse({ ...JSON.parse(json), version: Number(version) });
+
+  const get = async (gateway: string, paymentId: string): Promise<TopUp | null> => {
+    const [v, j] = await redis.hmget(k.topUp(gateway, paymentId), "v", "j");
+    return v == null || j == null ? null : parse(j, v);
+  };
+
+  return {
+    async create(t, dueAt) {
+      const v = topUpSchema.parse({ ...t, version: 0 });
+      const created = await createScript.run(
+        redis,
+        {
+          topUp: k.topUp(v.gateway, v.paymentId),
+          byUser: k.topUpsByUser(v.userId),
+          due: k.topUpsDue,
+        },
+        JSON.stringify(v),
+        String(v.createdAt),
+        member(v.gateway, v.paymentId),
+        String(dueAt),
+      );
+      if (created !== 1) throw new Error(`top-up ${v.gateway}:${v.paymentId} exists`);
+    },
+    get,
+    async listByUser(userId, since) {
+      const members = await redis.zrevrangebyscore(k.topUpsByUser(userId), "+inf", String(since));
+      const out: TopUp[] = [];
+      for (const m of members) {
+        const i = m.indexOf(":");
+        const t = await get(m.slice(0, i), m.slice(i + 1));
+        if (t) out.push(t);
+      }
+      return out;
+    },
+    update: (expectedVersion, next, transfer, dueAt) =>
+      update(opts, expectedVersion, next, transfer, dueAt),
+    async due(at, limit) {
+      const members = await redis.zrangebyscore(k.topUpsDue, "-inf", String(at), "LIMIT", 0, limit);
+      return members.map(split);
+    },
+    async held(limit) {
+      const members = await redis.zrange(k.topUpsHeld, "0", String(limit - 1));
+      const out: TopUp[] = [];
+      for (const [g, pid] of members.map(split)) {
+        const t = await get(g, pid);
+        if (t?.status === "held") out.push(t);
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { applyLookup, confirmTopUp, visitTopUp } from "./apply.ts";
+import { TOPUP_MIN_PAISA, usedToday } from "./caps.ts";
+import { topUpContext } from "./context.ts";
+import type { PaymentId } from "./gateway/port.ts";
+import { decideHeldTopUp } from "./held-decision.ts";
+import type { TopUpEvent } from "./model.ts";
+import { reconcilePass } from "./reconcile-pass.ts";
+import { type StartInput, startTopUp } from "./start.ts";
+import type { Decision } from "./state.ts";
+import type { TopUpsOptions } from "./types.ts";
+
+export { TOPUP_MIN_PAISA } from "./caps.ts";
+export { STUCK_AFTER_MS } from "./context.ts";
+export type {
+  AlertReason,
+  DecideResult,
+  StartResult,
+  TopUpNotice,
+  TopUpsOptions,
+} from "./types.ts";
+
+/**
+ * The top-up service: adding money online through the payment gateway. Its parts:
+ *  - start.ts: a checkout within the caps (caps.ts);
+ *  - apply.ts: `apply`, the only code that changes a top-up on the gateway's word, with the ledger
+ *    transfer of transfers.ts in the store's one atomic update; `confirm` and `visit` ask first;
+ *  - held-decision.ts: an admin's decision on a held top-up;
+ *  - notices.ts: the customer's push (at least once: the top-up records the status the customer
+ *    was told of) and the admins' alerts;
+ *  - reconcile-pass.ts: what the reconciler does on each pass (looks up, pushes what a crash left
+ *    untold).
+ */
+export function createTopUps(opts: TopUpsOptions) {
+  const ctx = topUpContext(opts);
+  const { gateway, store } = ctx;
+  return {
+    gateway: gateway.name,
+    minPaisa: TOPUP_MIN_PAISA,
+    maxPaisa: opts.maxPaisa,
+    start: (input: StartInput) => startTopUp(ctx, input),
+    apply: (gatewayName: string, paymentId: string, e: TopUpEvent) =>
+      applyLookup(ctx, gatewayName, paymentId, e),
+    confirm: (gatewayName: string, paymentId: PaymentId) =>
+      confirmTopUp(ctx, gatewayName, paymentId),
+    visit: (paymentId: PaymentId) => visitTopUp(ctx, paymentId),
+    decide: (paymentId: string, d: Decision, adminId: number) =>
+      decideHeldTopUp(ctx, paymentId, d, adminId),
+    held: (limit = 20) => store.held(limit),
+    reconcile: (limit?: number) => reconcilePass(ctx, limit),
+    get: (paymentId: string) => store.get(gateway.name, paymentId),
+    remainingToday: async (userId: number) =>
+      Math.max(0, opts.dailyCapPaisa - (await usedToday(ctx, userId))),
+  };
+}
+
+export type TopUps = ReturnType<typeof createTopUps>;

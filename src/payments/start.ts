@@ -1,0 +1,59 @@
+import { randomBytes } from "node:crypto";
+import { TOPUP_MIN_PAISA, usedToday } from "./caps.ts";
+import type { TopUpContext } from "./context.ts";
+import { GatewayError, type PaymentGateway } from "./gateway/port.ts";
+import type { TopUp } from "./model.ts";
+import type { StartResult } from "./types.ts";
+
+export interface StartInput {
+  userId: number;
+  chatId: number;
+  locale: string;
+  amountPaisa: number;
+}
+
+/** A new top-up: checked against the caps, a checkout at the gateway, stored as "initiated". */
+export async function startTopUp(ctx: TopUpContext, input: StartInput): Promise<StartResult> {
+  const { opts, gateway, store, logger } = ctx;
+  const { amountPaisa } = input;
+  if (amountPaisa < TOPUP_MIN_PAISA)
+    return { ok: false, reason: "below", limitPaisa: TOPUP_MIN_PAISA };
+  if (amountPaisa > opts.maxPaisa) return { ok: false, reason: "above", limitPaisa: opts.maxPaisa };
+  const remaining = opts.dailyCapPaisa - (await usedToday(ctx, input.userId));
+  if (amountPaisa > remaining)
+    return { ok: false, reason: "daily_cap", remainingPaisa: Math.max(0, remaining) };
+  const id = `TU${randomBytes(10).toString("hex")}`;
+  let checkout: Awaited<ReturnType<PaymentGateway["initiate"]>>;
+  try {
+    checkout = await gateway.initiate({
+      amountPaisa,
+      purchaseOrderId: id,
+      purchaseOrderName: "Balance top-up",
+      returnUrl: opts.returnUrl,
+      websiteUrl: opts.websiteUrl,
+    });
+  } catch (err) {
+    if (!(err instanceof GatewayError)) throw err;
+    logger.warn({ kind: err.kind, detail: err.detail }, "top-up initiate failed");
+    return { ok: false, reason: "unavailable" };
+  }
+  const at = ctx.now();
+  const topUp: TopUp = {
+    id,
+    gateway: gateway.name,
+    paymentId: checkout.paymentId,
+    paymentUrl: checkout.paymentUrl,
+    userId: input.userId,
+    chatId: input.chatId,
+    locale: input.locale,
+    amountPaisa,
+    status: "initiated",
+    createdAt: at,
+    updatedAt: at,
+    expiresAt: checkout.expiresAt,
+    version: 0,
+  };
+  await store.create(topUp, at + opts.lookupEveryMs);
+  logger.info({ topUp: id, paymentId: topUp.paymentId, amountPaisa }, "top-up initiated");
+  return { ok: true, topUp };
+}

@@ -1,0 +1,61 @@
+import type { LedgerStore } from "../ledger/store.ts";
+import type { Logger } from "../logger.ts";
+import type { PaymentGateway } from "./gateway/port.ts";
+import type { TopUp } from "./model.ts";
+import type { TopUpStore } from "./store.ts";
+
+/** What the top-up service is built from, and what its parts answer. */
+
+export interface TopUpNotice {
+  chatId: number;
+  audience: "customer" | "admin";
+  /** Admin notices: a refund reversed a credit, the books refused a transfer, or no end in sight. */
+  reason?: AlertReason;
+  topUp: TopUp;
+  /** The customer's available balance after the change (customer notices). */
+  balancePaisa?: number;
+}
+
+export interface TopUpsOptions {
+  store: TopUpStore;
+  gateway: PaymentGateway;
+  ledger: LedgerStore;
+  /** Sends one notice; throws when it could not (the reconciler tries again). */
+  notify: (n: TopUpNotice) => Promise<void>;
+  logger: Logger;
+  now?: () => number;
+  maxPaisa: number;
+  dailyCapPaisa: number;
+  /** Our return page (absolute, no query). */
+  returnUrl: string;
+  websiteUrl: string;
+  adminChatIds: readonly number[];
+  /** How often an open top-up is looked up. */
+  lookupEveryMs: number;
+  /** How long after the credit a refund is watched for, and how often. */
+  refundWatchMs: number;
+  refundCheckEveryMs: number;
+}
+
+export type AlertReason = "refund" | "ledger_refused" | "stuck" | "held";
+
+export type DecideResult =
+  | { ok: true; topUp: TopUp }
+  | {
+      ok: false;
+      reason:
+        | "unknown"
+        | "not_held"
+        | "paid_less"
+        | "above_cap"
+        | "currency"
+        | "ledger_refused"
+        | "gateway_disagrees"
+        | "gateway_unavailable";
+    };
+
+export type StartResult =
+  | { ok: true; topUp: TopUp }
+  | { ok: false; reason: "below" | "above"; limitPaisa: number }
+  | { ok: false; reason: "daily_cap"; remainingPaisa: number }
+  | { ok: false; reason: "unavailable" };

@@ -1,0 +1,96 @@
+import type { Logger } from "../logger.ts";
+import { isFinal, normalizeProviderStatus } from "../orders/model.ts";
+import type { Orders } from "../orders/service.ts";
+import { type Confirmations, contradicts, SENT_STATES } from "./confirm.ts";
+import type { WebhookPayload } from "./payload.ts";
+
+/**
+ * What a valid event does to the books: recorded through orders.apply (an unknown order is
+ * recorded for an admin, so the provider does not retry forever). A FINAL claim is confirmed
+ * first (confirm.ts) unless confirmFinal is off; until then a claim on a sent order is only read,
+ * not written: the confirmation's write records it.
+ */
+
+export interface ApplyDeps {
+  orders: Pick<Orders, "apply" | "get" | "getByTransactionId">;
+  confirmations: Confirmations;
+  confirmFinal: boolean;
+  logger: Logger | undefined;
+  now: () => number;
+}
+
+/**
+ * The order an event names: by reference first, then by transaction id (as orders.apply finds it).
+ * Always read, never this process's remembered copy (orders/recent.ts): a final claim on an order
+ * another process has made final must cost no status query (a replayed claim would otherwise
+ * make one), and a final copy may be one a failover has since taken back.
+ */
+async function lookUp(
+  orders: ApplyDeps["orders"],
+  where: { reference?: string; byTransactionId?: string },
+) {
+  if (where.reference !== undefined) {
+    const order = await orders.get(where.reference);
+    if (order) return order;
+  }
+  return where.byTransactionId === undefined
+    ? null
+    : orders.getByTransactionId(where.byTransactionId);
+}
+
+/** Records one event (the webhook answers 200 once this returns, 503 if it throws). */
+export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Promise<void> {
+  const { orders, now } = deps;
+  const status = normalizeProviderStatus(p.status);
+  const where = {
+    ...(p.reference === undefined ? {} : { reference: p.reference }),
+    ...(p.transactionId === undefined ? {} : { byTransactionId: p.transactionId }),
+  };
+  const at = now();
+  if (status === null) {
+    await orders.apply({
+      ...where,
+      source: "webhook",
+      status: null,
+      at,
+      unrecognised: p.status.slice(0, 40),
+    });
+    return;
+  }
+  if (!isFinal(status) || !deps.confirmFinal) {
+    // Non-final claims cannot do harm (forward-only, never past final); with confirmation off a
+    // final claim is trusted as the operator chose, transaction id included.
+    await orders.apply({
+      ...where,
+      source: "webhook",
+      status,
+      at,
+      expect: SENT_STATES,
+      ...(isFinal(status) && p.transactionId !== undefined
+        ? { transactionId: p.transactionId }
+        : {}),
+    });
+    return;
+  }
+  // A claim on a sent order is not written before its confirmation: the confirmation's own write
+  // carries it (its note names the claim, and a failed query records "claimed X; confirmation
+  // failed"), and a claim lost with the process between the 200 and that write is recovered by
+  // the reconciler, which queries every sent order that is not final. One read instead of a
+  // read and a compare-and-set. An unknown order or one never sent is recorded as before: the
+  // claim is all there is to go on (an admin's unmatched list, or the order's history).
+  const found = await lookUp(orders, where);
+  const stored =
+    found && (isFinal(found.status) || SENT_STATES.includes(found.status))
+      ? found
+      : (
+          await orders.apply({
+            ...where,
+            source: "webhook",
+            status: null,
+            at,
+            note: `claimed ${status}`,
+          })
+        ).order;
+  if (stored && !isFinal(stored.status)) deps.confirmations.schedule(stored, status);
+  else contradicts(deps.logger, stored, status);
+}

@@ -1,0 +1,109 @@
+import type { Logger } from "../logger.ts";
+import { providerReference } from "../orders/execute-request.ts";
+import { isFinal, type Order, type OrderStatus } from "../orders/model.ts";
+import { eventFromStatus, type Orders, type OrdersProvider } from "../orders/service.ts";
+
+/**
+ * A final claim's confirmation: because the signature covers only the secret, a webhook claiming a
+ * FINAL status is confirmed with a status query by reference before anything is applied; the
+ * query runs after the webhook's answer (in the background, one per order at a time), and if it
+ * fails the claim stays recorded without a status change and the reconciler decides.
+ */
+
+/** Webhook claims may move an order that was sent to the provider; never a "placed" one. */
+export const SENT_STATES: OrderStatus[] = ["submitting", "unknown", "queued", "pending"];
+
+export interface ConfirmDeps {
+  orders: Pick<Orders, "apply">;
+  provider: Pick<OrdersProvider, "statusByReference">;
+  logger: Logger | undefined;
+  now: () => number;
+}
+
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/**
+ * A signed claim opposite to an outcome already decided and told to the user (e.g. an execute
+ * that reached the provider after the reconciler concluded it never would). Nothing may change a
+ * final order automatically, so it must at least not pass silently: a person has to look.
+ */
+export function contradicts(
+  log: Logger | undefined,
+  stored: Order | null,
+  claimed: OrderStatus,
+): void {
+  if (!stored || !isFinal(stored.status) || stored.status === claimed) return;
+  log?.error(
+    { reference: stored.reference, stored: stored.status, claimed },
+    "provider contradicts a final order; check it by hand",
+  );
+}
+
+/**
+ * Status query for a final claim, then apply what the provider says (not what the webhook said).
+ * `order` is the order as read (or the claim recorded on it) a moment ago: it saves reading it
+ * again (changed meanwhile, it costs the compare-and-set a retry, and a final one changes no
+ * more). The write names the claim: the answer's entry carries "confirms webhook X", and an
+ * answer that says nothing readable, or no answer, leaves "claimed X; confirmation failed".
+ */
+async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): Promise<void> {
+  const { orders, provider, now } = deps;
+  const log = deps.logger;
+  let current = order;
+  try {
+    const answer = await provider.statusByReference(order.region, providerReference(order));
+    const event = eventFromStatus(answer, "status", now(), `confirms webhook ${claimed}`);
+    const applied = await orders.apply(
+      { reference: order.reference, ...event, expect: SENT_STATES },
+      order,
+    );
+    // The order may have become final since the claim was looked at (another process, a moment
+    // ago): the same alarm as for a claim on a final order.
+    if (applied.outcome === "unchanged") contradicts(log, applied.order, claimed);
+    if (event.status !== null) return;
+    // An unrecognised word: recorded in the order's list, without the claim; the note below.
+    current = applied.order ?? order;
+    log?.warn(
+      { reference: order.reference, claimed, answered: event.unrecognised },
+      "could not confirm webhook claim; the reconciler will decide",
+    );
+  } catch (err) {
+    log?.warn(
+      { reference: order.reference, claimed, err: message(err) },
+      "could not confirm webhook claim; the reconciler will decide",
+    );
+  }
+  await orders.apply(
+    {
+      reference: order.reference,
+      source: "webhook",
+      status: null,
+      at: now(),
+      note: `claimed ${claimed}; confirmation failed`,
+    },
+    current,
+  );
+}
+
+/** Final claims being confirmed, one status query per order at a time. */
+export function createConfirmations(deps: ConfirmDeps) {
+  const confirming = new Map<string, Promise<void>>();
+  return {
+    schedule(order: Order, claimed: OrderStatus): void {
+      const { reference } = order;
+      if (confirming.has(reference)) return; // one status query per order at a time
+      const task = confirm(deps, order, claimed)
+        .catch((err) =>
+          deps.logger?.error({ reference, err: message(err) }, "webhook confirmation crashed"),
+        )
+        .finally(() => confirming.delete(reference));
+      confirming.set(reference, task);
+    },
+    /** Resolves when every confirmation started so far has finished (tests, shutdown). */
+    async settled(): Promise<void> {
+      while (confirming.size > 0) await Promise.all([...confirming.values()]);
+    },
+  };
+}
+
+export type Confirmations = ReturnType<typeof createConfirmations>;

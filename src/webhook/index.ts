@@ -1,0 +1,3 @@
+export * from "./codec.ts";
+export * from "./payload.ts";
+export * from "./routes.ts";
