@@ -1,5 +1,5 @@
 import type { UserFromGetMe } from "grammy/types";
-import type { Config } from "./config.ts";
+import type { Config } from "./config/index.ts";
 import { exportJournalCsv } from "./ledger/index.ts";
 import type { LocalMode, LocalModeContext, SandboxOverrides } from "./local-mode.ts";
 import type { Logger } from "./logger.ts";

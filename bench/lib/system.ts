@@ -1,7 +1,7 @@
 import type { UserFromGetMe } from "grammy/types";
 import pino from "pino";
 import { createBotApiEmulator } from "../../dev/playground/emulator/index.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
 import { type System, startSystem } from "../../src/system.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError } from "../../src/config.ts";
+import { ConfigError } from "../../src/config/index.ts";
 
 /** Faults switchable per token (issue 3, "Faults on demand"). Shares are probabilities 0..1. */
 export const faultsSchema = z.object({

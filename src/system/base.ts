@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { collectDefaultMetrics, Registry } from "prom-client";
-import type { Config } from "../config.ts";
-import { secretsOf } from "../config.ts";
+import type { Config } from "../config/index.ts";
+import { secretsOf } from "../config/index.ts";
 import type { HealthCheck } from "../http/app.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { createMoneyPathMetrics } from "../orders/index.ts";

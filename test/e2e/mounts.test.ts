@@ -8,7 +8,7 @@ import {
   type RunningEmulator,
   startBotApiEmulatorServer,
 } from "../../dev/playground/emulator/index.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger } from "../../src/logger.ts";
 import { type System, startSystem } from "../../src/system.ts";

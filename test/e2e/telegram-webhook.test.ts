@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import { format } from "node:util";
 import { GrammyError } from "grammy";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger } from "../../src/logger.ts";
 import { type System, startSystem } from "../../src/system.ts";

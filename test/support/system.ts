@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
 import type { SandboxOptions } from "../../dev/sandbox/index.ts";
 import type { Category } from "../../src/catalog/index.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { account } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { Order, OrderOf } from "../../src/orders/model.ts";

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { loadConfig, secretsOf } from "../../../src/config.ts";
+import { loadConfig, secretsOf } from "../../../src/config/index.ts";
 import { createLogger } from "../../../src/logger.ts";
 import { type System, startSystem } from "../../../src/system.ts";
 import { type ChaosSecrets, ROOT, SHARED_REDIS_URL } from "./env.ts";
