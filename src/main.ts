@@ -1,10 +1,10 @@
 import { type Config, ConfigError, loadConfig, secretsOf } from "./config/index.ts";
 import type { Logger } from "./logger.ts";
-import { type System, startSystem } from "./system.ts";
+import { type System, startSystem } from "./system/index.ts";
 
 /**
  * Entry point of `npm start` and of the image: read the configuration, start everything
- * (src/system.ts is the composition root), stop gracefully on SIGTERM and SIGINT.
+ * (src/system/ is the composition root), stop gracefully on SIGTERM and SIGINT.
  */
 
 /**

@@ -5,7 +5,7 @@ import { startBotApiEmulatorServer } from "../../dev/playground/emulator/index.t
 import { loadConfig } from "../../src/config/index.ts";
 import { createHttpApp } from "../../src/http/app.ts";
 import { createLogger } from "../../src/logger.ts";
-import { startSystem } from "../../src/system.ts";
+import { startSystem } from "../../src/system/index.ts";
 import { botApiCallBoundMs } from "../../src/telegram/api.ts";
 import { startTestSystem } from "../support/system.ts";
 
