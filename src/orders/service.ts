@@ -111,10 +111,10 @@ export class OrderNotFoundError extends Error {
 
 /**
  * Who pays (ACCESS_MODE): prepaid, the customer's balance is held; staff, the merchant's wallet
- * pays (no hold; the chat lets only listed users order). "open" is this service's default for
- * parts built by hand (no hold, no gate); the configuration does not offer it.
+ * pays (no hold; the chat lets only listed users order). No default: whoever builds the service
+ * says which (the composition root: config.accessMode).
  */
-export type AccessMode = "open" | "prepaid" | "staff";
+export type AccessMode = "prepaid" | "staff";
 
 /** The customer's available balance does not cover the order's price: nothing was written. */
 export class InsufficientFundsError extends Error {
@@ -145,8 +145,8 @@ export interface OrdersOptions {
   store: OrderStore;
   /** The merchant's price schedule (config.pricing.schedule); default: face amount, no fee. */
   pricing?: PriceSchedule;
-  /** Default "open". In "prepaid" every order takes a hold on its customer's balance. */
-  accessMode?: AccessMode;
+  /** In "prepaid" every order takes a hold on its customer's balance. */
+  accessMode: AccessMode;
   /**
    * NPR per 1 INR in ten-thousandths (config INR_TO_NPR_RATE; default the peg, 1.6): an India
    * order in prepaid mode holds its ₹ price converted at this rate (src/pricing/exchange.ts).
@@ -257,7 +257,7 @@ export function createOrders(opts: OrdersOptions) {
   const log = opts.logger;
   const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
   const schedule = opts.pricing ?? DEFAULT_PRICE_SCHEDULE;
-  const accessMode = opts.accessMode ?? "open";
+  const { accessMode } = opts;
   const rateE4 = opts.inrToNprRateE4 ?? defaultRateE4();
   const recent: RecentOrders = recentOrders();
 

@@ -233,7 +233,7 @@ describe("malformed aggregator responses", () => {
   it("calls an execute with an unreadable answer 'outcome unknown', never 'failed'", async () => {
     const queue = createMemoryNotificationQueue();
     const store = createMemoryOrderStore({ outbox: queue });
-    const orders = createOrders({ store, provider: client });
+    const orders = createOrders({ accessMode: "staff", store, provider: client });
     let n = 0;
     const place = () =>
       orders.place({

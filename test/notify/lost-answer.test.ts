@@ -48,6 +48,7 @@ afterAll(async () => {
 function setup() {
   const queue = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
   const orders = createOrders({
+    accessMode: "staff",
     store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
     provider: noProvider,
   });

@@ -39,7 +39,11 @@ function newUser(): number {
 function memoryParts() {
   const queue = createMemoryNotificationQueue();
   const store = createMemoryOrderStore({ outbox: queue });
-  return { queue, store, orders: createOrders({ store, provider: noProvider }) };
+  return {
+    queue,
+    store,
+    orders: createOrders({ accessMode: "staff", store, provider: noProvider }),
+  };
 }
 
 /** Runs the notifier until the queue is empty. */
@@ -375,7 +379,7 @@ describe("kill and restart (Redis)", () => {
     const queueFor = (redis = r.redis) => createRedisNotificationQueue({ redis, prefix: r.prefix });
     const storeFor = (redis = r.redis): OrderStore =>
       createRedisOrderStore({ redis, prefix: r.prefix });
-    const orders = createOrders({ store: storeFor(), provider: noProvider });
+    const orders = createOrders({ accessMode: "staff", store: storeFor(), provider: noProvider });
     const users = [newUser(), newUser(), newUser()];
 
     // Process 1 runs a notifier, then dies.
@@ -452,7 +456,7 @@ describe("the final push renders the order its queue entry carries (Redis)", () 
     r = testRedis("notifier-written");
     const queue = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    const orders = createOrders({ store, provider: noProvider });
+    const orders = createOrders({ accessMode: "staff", store, provider: noProvider });
     const reads: string[] = [];
     const counting = {
       async get(reference: string) {

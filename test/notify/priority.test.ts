@@ -69,7 +69,11 @@ const setups: Array<[string, () => Parts]> = [
       const queue = createMemoryNotificationQueue();
       const store = createMemoryOrderStore({ outbox: queue });
       const pacer = createSendPacer({ store: memoryPaceStore(), limits: PACING });
-      return { queue, orders: createOrders({ store, provider: noProvider }), pacer };
+      return {
+        queue,
+        orders: createOrders({ accessMode: "staff", store, provider: noProvider }),
+        pacer,
+      };
     },
   ],
   [
@@ -79,7 +83,11 @@ const setups: Array<[string, () => Parts]> = [
       const queue = createRedisNotificationQueue({ redis: redis.redis, prefix });
       const store = createRedisOrderStore({ redis: redis.redis, prefix });
       const pacer = createSendPacer({ store: redisPaceStore(redis.redis, prefix), limits: PACING });
-      return { queue, orders: createOrders({ store, provider: noProvider }), pacer };
+      return {
+        queue,
+        orders: createOrders({ accessMode: "staff", store, provider: noProvider }),
+        pacer,
+      };
     },
   ],
 ];
@@ -184,7 +192,7 @@ describe("an edit still waiting when its notifier stops (Redis)", () => {
     const prefix = `${redis.prefix}stop:`;
     const queue = createRedisNotificationQueue({ redis: redis.redis, prefix });
     const store = createRedisOrderStore({ redis: redis.redis, prefix });
-    const orders = createOrders({ store, provider: noProvider });
+    const orders = createOrders({ accessMode: "staff", store, provider: noProvider });
     const pacer = createSendPacer({ store: redisPaceStore(redis.redis, prefix), limits: PACING });
     em.emulator.setLimits(false);
     const o = await withReceipt(orders, newUser());
@@ -230,7 +238,7 @@ describe("a push read while an earlier one waits", () => {
   it("is sent without waiting for the earlier one's batch", async () => {
     const queue = createMemoryNotificationQueue();
     const store = createMemoryOrderStore({ outbox: queue });
-    const orders = createOrders({ store, provider: noProvider });
+    const orders = createOrders({ accessMode: "staff", store, provider: noProvider });
     em.emulator.setLimits(false);
     const slow = newUser();
     const quick = newUser();

@@ -59,7 +59,7 @@ describe("commit then drop on 100 executes", () => {
 
   it("ends every order final, one debit and one execute request per reference", async () => {
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    const orders = createOrders({ store, provider: client });
+    const orders = createOrders({ accessMode: "staff", store, provider: client });
 
     // Numbers ending 0000 fail at the sandbox; the rest succeed.
     const inputs = Array.from({ length: N }, (_, i) =>
@@ -74,6 +74,7 @@ describe("commit then drop on 100 executes", () => {
     const reconcilers = [r.redis, r.connect()].map((redis) =>
       createReconciler({
         orders: createOrders({
+          accessMode: "staff",
           store: createRedisOrderStore({ redis, prefix: r.prefix }),
           provider: client,
         }),

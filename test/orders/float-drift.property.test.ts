@@ -127,7 +127,7 @@ describe("the books' float after any fault sequence", () => {
         return store.update(reference, mutate, known);
       },
     };
-    open = createOrders({ store: lossy, provider: client });
+    open = createOrders({ accessMode: "staff", store: lossy, provider: client });
     prepaid = createOrders({ store: lossy, provider: client, accessMode: "prepaid" });
     webhook = createWebhookRoutes({ secret: SECRET, orders: open, provider: client });
     hook = await serveFetch((req, env) => webhook.fetch(req, env));

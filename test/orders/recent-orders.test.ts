@@ -118,6 +118,7 @@ describe("orders remembered by the process that wrote them (Redis, two processes
   });
   const serviceOn = (redis: Redis) =>
     createOrders({
+      accessMode: "staff",
       store: createRedisOrderStore({ redis, prefix: r.prefix }),
       provider: provider(status),
       logger,

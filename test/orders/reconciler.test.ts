@@ -64,7 +64,7 @@ function setup(
       };
     },
   };
-  const orders = createOrders({ store, provider, now: () => now });
+  const orders = createOrders({ accessMode: "staff", store, provider, now: () => now });
   const reconciler = createReconciler({
     orders,
     provider,

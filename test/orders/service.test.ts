@@ -43,7 +43,7 @@ function setup(execute: (req: ExecuteRequest) => Promise<ExecuteResult>) {
       throw new Error("not used");
     },
   };
-  const orders = createOrders({ store, provider });
+  const orders = createOrders({ accessMode: "staff", store, provider });
   return { orders, store, outbox, calls };
 }
 
@@ -184,7 +184,13 @@ describe("orders.submit: a submitting mark written late", () => {
         throw new Error("not used");
       },
     };
-    const orders = createOrders({ store, provider, now: () => clock, sendWindowMs: 5_000 });
+    const orders = createOrders({
+      accessMode: "staff",
+      store,
+      provider,
+      now: () => clock,
+      sendWindowMs: 5_000,
+    });
     return { orders, calls };
   }
 
@@ -283,7 +289,7 @@ describe("orders.place: price and access mode", () => {
     { categories: { mobile: { fee: { flat: "5" }, discount: { flat: "2" } } } },
     "test",
   );
-  const withLedger = (accessMode: "open" | "prepaid") => {
+  const withLedger = (accessMode: "staff" | "prepaid") => {
     const ledger = createMemoryLedger();
     const store = createMemoryOrderStore({ ledger });
     const sent: ExecuteRequest[] = [];
@@ -303,8 +309,8 @@ describe("orders.place: price and access mode", () => {
     };
   };
 
-  it("open: stores the schedule's price and takes no hold", async () => {
-    const { orders, ledger } = withLedger("open");
+  it("staff: stores the schedule's price and takes no hold", async () => {
+    const { orders, ledger } = withLedger("staff");
     const o = await orders.place(mobileInput());
     expect(o.price).toEqual({
       amountPaisa: 10_000,

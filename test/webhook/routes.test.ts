@@ -109,6 +109,7 @@ async function setup(
     },
   };
   const orders = createOrders({
+    accessMode: "staff",
     store,
     provider,
     ...(opts.registry ? { registry: opts.registry } : {}),
