@@ -32,7 +32,6 @@ export {
 export {
   type Faults,
   type FaultsPatch,
-  faultsFromConfig,
   NO_FAULTS,
   parseFaultsEnv,
 } from "./faults.ts";

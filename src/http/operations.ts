@@ -13,10 +13,10 @@ import type { ProviderWatch } from "./provider-watch.ts";
  */
 
 /** Open orders read per scrape at most (orders stuck by the thousand are an alarm in themselves). */
-export const OPEN_SCAN_MAX = 5_000;
+const OPEN_SCAN_MAX = 5_000;
 const OPEN_PAGE = 500;
 /** Top-ups on the reconciler's schedule read per scrape at most. */
-export const TOPUP_SCAN_MAX = 1_000;
+const TOPUP_SCAN_MAX = 1_000;
 const OPEN_TOPUP = ["initiated", "pending"] as const;
 
 export interface OperationsSources {

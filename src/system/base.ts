@@ -47,7 +47,7 @@ export function createBase(opts: {
 }
 
 /** Things to close when the process stops, closed in the reverse order of their opening. */
-export type Stops = ReturnType<typeof createStops>;
+type Stops = ReturnType<typeof createStops>;
 
 function createStops(logger: Logger) {
   const list: Array<() => Promise<void> | void> = [];

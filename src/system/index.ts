@@ -77,7 +77,7 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
 }
 
 /** The parts as built, with the configuration, the public app and the registry they run on. */
-export type SystemParts = Parts & {
+type SystemParts = Parts & {
   config: Config;
   app: PublicListener["app"];
   registry: Base["registry"];
