@@ -7,7 +7,7 @@ import { type ReplicationPolicy, setReplicationPolicy } from "./replication.ts";
  */
 export type RedisClient = Redis | Cluster;
 
-/** Where and how to connect: config.redis (src/config.ts). */
+/** Where and how to connect: config.redis (src/config/redis.ts). */
 export interface RedisTarget {
   /** redis:// or rediss:// URL; with `sentinel` only its credentials, database and TLS count. */
   url?: string | undefined;
