@@ -73,7 +73,11 @@ async function wireOutside(base: Base, opts: WireOptions, { app, gate, server }:
   return {
     local,
     roles: local?.roles ?? { agentIds: config.bot.agentIds, adminIds: config.bot.adminIds },
-    provider: local?.provider ?? { baseUrl: config.provider.baseUrl, token: config.provider.token },
+    /** The aggregator to call: the embedded sandbox, or PROVIDER_URL. */
+    providerTarget: local?.provider ?? {
+      baseUrl: config.provider.baseUrl,
+      token: config.provider.token,
+    },
     botApi,
     /** When the Bot API last answered (any client of it): /healthz reports it. */
     telegram: createTelegramContact(),
@@ -94,7 +98,7 @@ function wireBelowChat(
   const money = wireMoneyPath(base, {
     app,
     stores,
-    target: outside.provider,
+    target: outside.providerTarget,
     adminIds: roles.adminIds,
   });
   const { catalog, catalogSync } = wireCatalog(base, money.provider, redis);
