@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { Bot } from "grammy";
 import { PLAYGROUND_TOKEN } from "../src/local-mode.ts";
 import { asSingleKeyClient } from "../src/redis/connection.ts";
-import type { System } from "../src/system.ts";
+import type { SystemView as System } from "../test/support/system-view.ts";
 import {
   checkReply,
   clearInProcessFetch,

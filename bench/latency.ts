@@ -8,7 +8,7 @@ import { serve } from "@hono/node-server";
 import { type BotApiEmulator, createBotApiEmulator } from "../dev/playground/emulator/index.ts";
 import { PLAYGROUND_TOKEN } from "../src/local-mode.ts";
 import { asSingleKeyClient } from "../src/redis/connection.ts";
-import type { System } from "../src/system.ts";
+import type { SystemView as System } from "../test/support/system-view.ts";
 import { MOBILE_FLOW } from "./lib/bot-driver.ts";
 import { childMain } from "./lib/child.ts";
 import { intEnv } from "./lib/env.ts";

@@ -18,12 +18,13 @@ import {
 } from "../dev/playground/web/index.ts";
 import {
   createSandbox,
-  faultsFromConfig,
+  loadSandboxSettings,
   type Sandbox,
   type SandboxOptions,
+  type SandboxSettings,
 } from "../dev/sandbox/index.ts";
 import { type Accounts, phoneSchema } from "./accounts/index.ts";
-import type { Config } from "./config.ts";
+import type { Config } from "./config/index.ts";
 import type { createHttpApp } from "./http/app.ts";
 import { account, type JournalEntry, type LedgerStore } from "./ledger/index.ts";
 import type { Logger } from "./logger.ts";
@@ -59,17 +60,20 @@ export interface LocalModeContext {
 
 export type LocalMode = ReturnType<typeof startLocalMode>;
 
-/** Mounts what the configuration asks for on the app. Throws a ConfigError for a bad SANDBOX_FAULTS. */
+/**
+ * Mounts what the configuration asks for on the app. Throws a ConfigError for a bad SANDBOX_*
+ * variable (the sandbox reads its own settings: dev/sandbox/settings.ts).
+ */
 export function startLocalMode(ctx: LocalModeContext) {
   const { config, app, selfUrl } = ctx;
-  const faults = faultsFromConfig(config.sandbox.faults);
+  const settings = loadSandboxSettings(config.sandbox.env);
   if (config.http.hostRefused) {
     ctx.logger.warn(
       { host: config.http.hostRefused },
       "the playground listens on loopback only; set PLAYGROUND_PUBLIC=1 to serve it on HOST",
     );
   }
-  const sandbox = config.mode.embeddedSandbox ? embedSandbox(ctx, faults) : undefined;
+  const sandbox = config.mode.embeddedSandbox ? embedSandbox(ctx, settings) : undefined;
   const guard = guardOf(config, selfUrl);
   if (sandbox) {
     // The product calls it at its own loopback URL; nobody else, also not through PUBLIC_URL with
@@ -219,7 +223,7 @@ function booksSource(
   };
 }
 
-function embedSandbox(ctx: LocalModeContext, faults: SandboxOptions["faults"]): Sandbox {
+function embedSandbox(ctx: LocalModeContext, settings: SandboxSettings): Sandbox {
   const { config } = ctx;
   return createSandbox({
     accounts: [
@@ -228,9 +232,9 @@ function embedSandbox(ctx: LocalModeContext, faults: SandboxOptions["faults"]): 
         webhook: { url: `${ctx.selfUrl}${config.webhook.path}`, secret: config.webhook.secret },
       },
     ],
-    delays: config.sandbox.delays,
-    rateLimitPerSecond: config.sandbox.rateLimitPerSecond,
-    faults,
+    delays: settings.delays,
+    rateLimitPerSecond: settings.rateLimitPerSecond,
+    faults: settings.faults,
     ntcMobileMaxAmount: config.catalog.ntcMobileMaxAmount,
     waterOperatorId: config.catalog.waterOperatorId,
     electricityOperatorId: config.catalog.electricityOperatorId,

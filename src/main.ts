@@ -1,10 +1,10 @@
-import { type Config, ConfigError, loadConfig, secretsOf } from "./config.ts";
+import { type Config, ConfigError, loadConfig, secretsOf } from "./config/index.ts";
 import type { Logger } from "./logger.ts";
-import { type System, startSystem } from "./system.ts";
+import { type System, startSystem } from "./system/index.ts";
 
 /**
  * Entry point of `npm start` and of the image: read the configuration, start everything
- * (src/system.ts is the composition root), stop gracefully on SIGTERM and SIGINT.
+ * (src/system/ is the composition root), stop gracefully on SIGTERM and SIGINT.
  */
 
 /**
@@ -65,6 +65,13 @@ function needsConfiguration(running: Config): string | undefined {
   return `Recharge assistant needs its configuration: set ${missing.join(" and ")} (every variable is in .env.example); this build has no playground (run "npm start" in a clone of the repository for one)`;
 }
 
+/** A configuration refused stops the start with exit code 2, each problem on a line of its own. */
+function refuseConfiguration(err: unknown): void {
+  if (!(err instanceof ConfigError)) return;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(2);
+}
+
 function exit(logger: Logger | undefined): never {
   logger?.flush();
   process.exit(0);
@@ -101,10 +108,7 @@ async function main(): Promise<void> {
   try {
     config = loadConfig();
   } catch (e) {
-    if (e instanceof ConfigError) {
-      process.stderr.write(`${e.message}\n`);
-      process.exit(2);
-    }
+    refuseConfiguration(e);
     throw e;
   }
   const missing = needsConfiguration(config);
@@ -115,6 +119,8 @@ async function main(): Promise<void> {
   try {
     system = await startSystem({ config });
   } catch (err) {
+    // The sandbox's own settings are read where it starts (local mode): refused like the rest.
+    if (!stopSignal) refuseConfiguration(err);
     // Asked to stop while starting: the stop was clean even if the start it cut short was not.
     fail(
       "Recharge assistant could not start",

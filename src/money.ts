@@ -125,7 +125,7 @@ function groupLakh(digits: string): string {
 }
 
 /** The chat languages, as money.ts knows them (it imports nothing; the bot's Locale is the same list). */
-export type MoneyLocale = "en" | "ne" | "hi";
+type MoneyLocale = "en" | "ne" | "hi";
 
 /**
  * The sign before an amount. The currency follows the region of the order (NPR for Nepal, INR for
@@ -163,10 +163,7 @@ export function formatRupees(paisa: number, region: Region = "np"): string {
 // ---------------------------------------------------------------------------------------------
 // What a user types.
 
-export type TypedAmountError =
-  | { code: "empty" }
-  | { code: "amount_format" }
-  | { code: "amount_grouping" };
+type TypedAmountError = { code: "empty" } | { code: "amount_format" } | { code: "amount_grouping" };
 export type TypedAmount = { ok: true; value: number } | { ok: false; error: TypedAmountError };
 
 const DEVANAGARI_ZERO = 0x0966;

@@ -1,10 +1,11 @@
 import type { UserFromGetMe } from "grammy/types";
 import pino from "pino";
 import { createBotApiEmulator } from "../../dev/playground/emulator/index.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
-import { type System, startSystem } from "../../src/system.ts";
+import { startSystem } from "../../src/system/index.ts";
+import { type SystemView, viewOf } from "../../test/support/system-view.ts";
 import { REDIS_URL } from "./env.ts";
 
 /**
@@ -44,7 +45,7 @@ export async function startBenchSystem(opts: {
   env?: Record<string, string>;
   workers?: boolean;
   logger?: Logger;
-}): Promise<System> {
+}): Promise<SystemView> {
   const config = loadConfig({
     PORT: "0",
     METRICS_PORT: "0",
@@ -61,12 +62,14 @@ export async function startBenchSystem(opts: {
     STAFF_IDS: BENCH_STAFF_IDS,
     ...opts.env,
   });
-  const system = await startSystem({
-    config,
-    logger: opts.logger ?? benchLogger(),
-    workers: opts.workers ?? false,
-    ...(opts.workers ? {} : { botInfo: PLAYGROUND_BOT_INFO }),
-  });
+  const system = viewOf(
+    await startSystem({
+      config,
+      logger: opts.logger ?? benchLogger(),
+      workers: opts.workers ?? false,
+      ...(opts.workers ? {} : { botInfo: PLAYGROUND_BOT_INFO }),
+    }),
+  );
   // Each benchmark user places one order; the wallet must cover thousands of them.
   system.sandbox?.setBalance(config.sandbox.token, 1_000_000_000_000);
   return system;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ConfigError } from "../../src/config.ts";
+import { ConfigError } from "../../src/config/index.ts";
 
 /** Faults switchable per token (issue 3, "Faults on demand"). Shares are probabilities 0..1. */
 export const faultsSchema = z.object({
@@ -65,7 +65,7 @@ export function parseFaultsEnv(text: string | undefined): Record<string, FaultsP
 }
 
 /**
- * The faults of SANDBOX_FAULTS (config.sandbox.faults: JSON already parsed, one object per token),
+ * The faults of SANDBOX_FAULTS (JSON already parsed by settings.ts, one object per token),
  * checked against the sandbox's own schema. Throws a ConfigError naming the variable.
  */
 export function faultsFromConfig(raw: Record<string, unknown>): Record<string, FaultsPatch> {

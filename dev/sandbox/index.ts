@@ -32,12 +32,12 @@ export {
 export {
   type Faults,
   type FaultsPatch,
-  faultsFromConfig,
   NO_FAULTS,
   parseFaultsEnv,
 } from "./faults.ts";
 export { FEE_RULES, feesFor, SANDBOX_INR_TO_NPR_RATE_E4 } from "./fees.ts";
 export { NOTHING_DUE_SUFFIX, UNKNOWN_CUSTOMER_SUFFIX } from "./lookups.ts";
+export { loadSandboxSettings, type SandboxSettings } from "./settings.ts";
 export type * from "./types.ts";
 export type { Delivery, DeliveryAttempt, WebhookPolicy, WebhookTarget } from "./webhooks.ts";
 

@@ -1,19 +1,21 @@
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { loadConfig, secretsOf } from "../../src/config.ts";
+import { loadConfig, secretsOf } from "../../src/config/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import { createSandbox, faultsFromConfig } from "./index.ts";
+import { createSandbox } from "./index.ts";
+import { loadSandboxSettings } from "./settings.ts";
 
 /**
  * `npm run sandbox`: the sandbox aggregator alone at http://127.0.0.1:SANDBOX_PORT/api/v1.
- * Settings from loadConfig: SANDBOX_TOKEN, SANDBOX_PORT, WEBHOOK_SECRET, the catalogue options and the
- * sandbox-only variables SANDBOX_WEBHOOK_URL (webhook target at start), SANDBOX_FAULTS (JSON token ->
+ * Settings from loadConfig: SANDBOX_TOKEN, WEBHOOK_SECRET and the catalogue options; from the
+ * sandbox's own settings (settings.ts): SANDBOX_PORT and SANDBOX_WEBHOOK_URL (webhook target at start), SANDBOX_FAULTS (JSON token ->
  * faults) and SANDBOX_TO_PENDING_MS / SANDBOX_TO_FINAL_MS / SANDBOX_RATE_LIMIT.
  */
 
 function main(): void {
   const config = loadConfig();
-  const webhookUrl = config.sandbox.webhookUrl;
+  const settings = loadSandboxSettings(process.env);
+  const webhookUrl = settings.webhookUrl;
   const logger = createLogger({ level: config.logLevel, secrets: secretsOf(config) });
   const token = config.sandbox.token;
   const secret = config.webhook.secret;
@@ -25,10 +27,10 @@ function main(): void {
         ...(webhookUrl ? { webhook: { url: webhookUrl, secret } } : {}),
       },
     ],
-    delays: config.sandbox.delays,
-    rateLimitPerSecond: config.sandbox.rateLimitPerSecond,
+    delays: settings.delays,
+    rateLimitPerSecond: settings.rateLimitPerSecond,
     ...config.catalog,
-    faults: faultsFromConfig(config.sandbox.faults),
+    faults: settings.faults,
     logger,
   });
 
@@ -37,7 +39,7 @@ function main(): void {
   root.get("/", (c) => c.redirect("/api/v1/np/operators"));
 
   const server = serve(
-    { fetch: root.fetch, port: config.sandbox.port, hostname: "127.0.0.1" },
+    { fetch: root.fetch, port: settings.port, hostname: "127.0.0.1" },
     (info) => {
       const base = `http://127.0.0.1:${info.port}/api/v1`;
       // Printed on purpose: this is a local sandbox, and a developer needs these to point a client at it.

@@ -5,10 +5,9 @@
 export type AccessVerdict = "ok" | "register" | "private";
 
 export function accessVerdict(
-  mode: "prepaid" | "staff" | "open",
+  mode: "prepaid" | "staff",
   who: { registered: boolean; staff: boolean },
 ): AccessVerdict {
   if (mode === "staff") return who.staff ? "ok" : "private";
-  if (mode === "prepaid") return who.registered ? "ok" : "register";
-  return "ok";
+  return who.registered ? "ok" : "register";
 }

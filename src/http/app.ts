@@ -98,8 +98,8 @@ export function createMetricsApp(opts: {
   registry: Registry;
   token?: string | undefined;
   /**
-   * The admin's books as JSON (GET /books, issue 15), set once the money path is wired (the
-   * listener opens first); until then 503. Behind the same token as /metrics.
+   * The admin's books as JSON (GET /books, issue 15); without them 503. Behind the same token as
+   * /metrics.
    */
   books?: {
     report?: () => Promise<unknown>;

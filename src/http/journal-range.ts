@@ -4,7 +4,7 @@ import { z } from "zod";
  * The range of GET /books/journal.csv: `from` and `to` as ISO dates (UTC midnight) or ISO times,
  * `to` exclusive, at most MAX_RANGE_DAYS apart (the export is built in memory).
  */
-export const MAX_RANGE_DAYS = 400;
+const MAX_RANGE_DAYS = 400;
 const DAY_MS = 86_400_000;
 
 const instant = z

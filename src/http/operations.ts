@@ -13,10 +13,10 @@ import type { ProviderWatch } from "./provider-watch.ts";
  */
 
 /** Open orders read per scrape at most (orders stuck by the thousand are an alarm in themselves). */
-export const OPEN_SCAN_MAX = 5_000;
+const OPEN_SCAN_MAX = 5_000;
 const OPEN_PAGE = 500;
 /** Top-ups on the reconciler's schedule read per scrape at most. */
-export const TOPUP_SCAN_MAX = 1_000;
+const TOPUP_SCAN_MAX = 1_000;
 const OPEN_TOPUP = ["initiated", "pending"] as const;
 
 export interface OperationsSources {
@@ -126,6 +126,27 @@ async function snapshot(src: OperationsSources): Promise<Snapshot> {
   };
 }
 
+/** One gauge: its name, help and labels, and how it is filled from the scrape's snapshot. */
+interface GaugeDef {
+  name: string;
+  help: string;
+  labelNames: string[];
+  fill: (g: Gauge, s: Snapshot) => void;
+}
+
+/**
+ * A gauge without labels: prom-client always prints one of those (0 after a reset), so a figure
+ * this scrape could not read is NaN, never a 0 that would be a false word about money.
+ */
+const single = (
+  name: string,
+  help: string,
+  value: (s: Snapshot) => number | undefined,
+): GaugeDef => ({ name, help, labelNames: [], fill: (g, s) => g.set(value(s) ?? Number.NaN) });
+const rupees = (paisa: number | undefined) =>
+  paisa === undefined ? undefined : toRupeesNumber(paisa);
+const seconds = (ms: number) => ms / 1000;
+
 export function registerOperationsMetrics(registry: Registry, src: OperationsSources) {
   // One snapshot per scrape: prom-client starts every metric's collect in the same tick, so
   // they share the read in flight; the next scrape reads afresh.
@@ -136,120 +157,131 @@ export function registerOperationsMetrics(registry: Registry, src: OperationsSou
     });
     return current;
   };
-  const gauge = (
-    name: string,
-    help: string,
-    labelNames: string[],
-    fill: (g: Gauge, s: Snapshot) => void,
-  ) =>
+  const ageOf = (at: number | null | undefined) =>
+    at === undefined ? undefined : at === null ? 0 : seconds(Math.max(0, src.now() - at));
+  for (const def of [...moneyGauges(src), ...orderGauges(ageOf), ...queueGauges(ageOf)]) {
     new Gauge({
-      name,
-      help,
-      labelNames,
+      name: def.name,
+      help: def.help,
+      labelNames: def.labelNames,
       registers: [registry],
       async collect() {
         const s = await read();
         this.reset();
-        fill(this, s);
+        def.fill(this, s);
       },
     });
-  /**
-   * A gauge without labels: prom-client always prints one of those (0 after a reset), so a figure
-   * this scrape could not read is NaN, never a 0 that would be a false word about money.
-   */
-  const single = (name: string, help: string, value: (s: Snapshot) => number | undefined) =>
-    gauge(name, help, [], (g, s) => g.set(value(s) ?? Number.NaN));
-  const rupees = (paisa: number | undefined) =>
-    paisa === undefined ? undefined : toRupeesNumber(paisa);
-  const seconds = (ms: number) => ms / 1000;
-  const ageOf = (at: number | null | undefined) =>
-    at === undefined ? undefined : at === null ? 0 : seconds(Math.max(0, src.now() - at));
+  }
+}
 
-  single(
-    "recharge_float_books_rupees",
-    "The merchant's wallet at the aggregator as the books have it (merchant:float)",
-    (s) => rupees(s.booksFloatPaisa),
-  );
-  single(
-    "recharge_float_expected_rupees",
-    "The wallet the books expect at the aggregator: the books' float less the debits of open orders the aggregator already took",
-    (s) =>
-      s.booksFloatPaisa === undefined || !s.open
-        ? undefined
-        : rupees(s.booksFloatPaisa - s.open.inFlightPaisa),
-  );
-  single(
-    "recharge_float_reported_rupees",
-    "The aggregator's credit_available in its last answer to this process",
-    () => rupees(src.provider.last()?.creditAvailablePaisa),
-  );
-  single(
-    "recharge_float_reported_timestamp_seconds",
-    "When the aggregator last answered this process with the wallet's figure",
-    () => {
-      const at = src.provider.last()?.at;
-      return at === undefined ? undefined : seconds(at);
-    },
-  );
-  single(
-    "recharge_float_low_alert_threshold_rupees",
-    "LOW_FLOAT_ALERT: a reported float below this alerts the admins (0: off)",
-    () => rupees(src.lowFloatAlertPaisa),
-  );
-  single(
-    "recharge_held_rupees",
-    "Customers' and agents' money held for orders not final yet (merchant:sales pending credits)",
-    (s) => rupees(s.heldPaisa),
-  );
-  gauge("recharge_open_orders", "Orders not final, by status", ["status"], (g, s) => {
-    if (!s.open) return;
-    for (const status of ORDER_STATUSES) {
-      if (status === "success" || status === "failed") continue;
-      g.set({ status }, s.open.byStatus.get(status) ?? 0);
-    }
-  });
-  single(
-    "recharge_open_orders_oldest_age_seconds",
-    "Age of the oldest order not final (0 when none)",
-    (s) => (s.open ? ageOf(s.open.oldestAt) : undefined),
-  );
-  single(
-    "recharge_open_orders_truncated",
-    `1 when more than ${OPEN_SCAN_MAX} orders are open and the open-order gauges count only the oldest ${OPEN_SCAN_MAX}`,
-    (s) => (s.open ? (s.open.truncated ? 1 : 0) : undefined),
-  );
-  single(
-    "recharge_notifications_queued",
-    "Push messages queued and not yet delivered, dropped or dead-lettered",
-    (s) => s.queued,
-  );
-  single(
-    "recharge_notifications_oldest_age_seconds",
-    "How long the oldest queued push has waited (0 when none): the notifier's lag",
-    (s) => ageOf(s.oldestNotificationAt),
-  );
-  gauge(
-    "recharge_gateway_topups_open",
-    "Online top-ups (Khalti) started and not yet paid, expired or cancelled, by gateway and status",
-    ["gateway", "status"],
-    (g, s) => {
-      if (!s.topUps) return;
-      const gateways = s.topUps.byGateway.size > 0 ? [...s.topUps.byGateway.keys()] : ["khalti"];
-      for (const gateway of gateways) {
-        for (const status of OPEN_TOPUP) {
-          g.set({ gateway, status }, s.topUps.byGateway.get(gateway)?.get(status) ?? 0);
+type AgeOf = (at: number | null | undefined) => number | undefined;
+
+/** The float (books, expected, reported), its alert threshold and the money held. */
+function moneyGauges(src: OperationsSources): GaugeDef[] {
+  return [
+    single(
+      "recharge_float_books_rupees",
+      "The merchant's wallet at the aggregator as the books have it (merchant:float)",
+      (s) => rupees(s.booksFloatPaisa),
+    ),
+    single(
+      "recharge_float_expected_rupees",
+      "The wallet the books expect at the aggregator: the books' float less the debits of open orders the aggregator already took",
+      (s) =>
+        s.booksFloatPaisa === undefined || !s.open
+          ? undefined
+          : rupees(s.booksFloatPaisa - s.open.inFlightPaisa),
+    ),
+    single(
+      "recharge_float_reported_rupees",
+      "The aggregator's credit_available in its last answer to this process",
+      () => rupees(src.provider.last()?.creditAvailablePaisa),
+    ),
+    single(
+      "recharge_float_reported_timestamp_seconds",
+      "When the aggregator last answered this process with the wallet's figure",
+      () => {
+        const at = src.provider.last()?.at;
+        return at === undefined ? undefined : seconds(at);
+      },
+    ),
+    single(
+      "recharge_float_low_alert_threshold_rupees",
+      "LOW_FLOAT_ALERT: a reported float below this alerts the admins (0: off)",
+      () => rupees(src.lowFloatAlertPaisa),
+    ),
+    single(
+      "recharge_held_rupees",
+      "Customers' and agents' money held for orders not final yet (merchant:sales pending credits)",
+      (s) => rupees(s.heldPaisa),
+    ),
+  ];
+}
+
+/** Orders not final: by status, the oldest's age, and whether the count was cut short. */
+function orderGauges(ageOf: AgeOf): GaugeDef[] {
+  return [
+    {
+      name: "recharge_open_orders",
+      help: "Orders not final, by status",
+      labelNames: ["status"],
+      fill: (g, s) => {
+        if (!s.open) return;
+        for (const status of ORDER_STATUSES) {
+          if (status === "success" || status === "failed") continue;
+          g.set({ status }, s.open.byStatus.get(status) ?? 0);
         }
-      }
+      },
     },
-  );
-  gauge(
-    "recharge_alert_active",
-    "1 while one of the product's own alerts to the admins stands (low_float, books_drift): re-armed only by a reading back on the right side",
-    ["alert"],
-    (g, s) => {
-      if (!s.alarms) return;
-      g.set({ alert: "low_float" }, s.alarms.lowFloat ? 1 : 0);
-      g.set({ alert: "books_drift" }, s.alarms.booksDrift ? 1 : 0);
+    single(
+      "recharge_open_orders_oldest_age_seconds",
+      "Age of the oldest order not final (0 when none)",
+      (s) => (s.open ? ageOf(s.open.oldestAt) : undefined),
+    ),
+    single(
+      "recharge_open_orders_truncated",
+      `1 when more than ${OPEN_SCAN_MAX} orders are open and the open-order gauges count only the oldest ${OPEN_SCAN_MAX}`,
+      (s) => (s.open ? (s.open.truncated ? 1 : 0) : undefined),
+    ),
+  ];
+}
+
+/** What waits: pushes queued (and for how long), top-ups not yet paid, alerts standing. */
+function queueGauges(ageOf: AgeOf): GaugeDef[] {
+  return [
+    single(
+      "recharge_notifications_queued",
+      "Push messages queued and not yet delivered, dropped or dead-lettered",
+      (s) => s.queued,
+    ),
+    single(
+      "recharge_notifications_oldest_age_seconds",
+      "How long the oldest queued push has waited (0 when none): the notifier's lag",
+      (s) => ageOf(s.oldestNotificationAt),
+    ),
+    {
+      name: "recharge_gateway_topups_open",
+      help: "Online top-ups (Khalti) started and not yet paid, expired or cancelled, by gateway and status",
+      labelNames: ["gateway", "status"],
+      fill: (g, s) => {
+        if (!s.topUps) return;
+        const gateways = s.topUps.byGateway.size > 0 ? [...s.topUps.byGateway.keys()] : ["khalti"];
+        for (const gateway of gateways) {
+          for (const status of OPEN_TOPUP) {
+            g.set({ gateway, status }, s.topUps.byGateway.get(gateway)?.get(status) ?? 0);
+          }
+        }
+      },
     },
-  );
+    {
+      name: "recharge_alert_active",
+      help: "1 while one of the product's own alerts to the admins stands (low_float, books_drift): re-armed only by a reading back on the right side",
+      labelNames: ["alert"],
+      fill: (g, s) => {
+        if (!s.alarms) return;
+        g.set({ alert: "low_float" }, s.alarms.lowFloat ? 1 : 0);
+        g.set({ alert: "books_drift" }, s.alarms.booksDrift ? 1 : 0);
+      },
+    },
+  ];
 }

@@ -11,10 +11,10 @@ import type { Order } from "./model.ts";
 
 /**
  * Who pays (ACCESS_MODE): prepaid, the customer's balance is held; staff, the merchant's wallet
- * pays (no hold; the chat lets only listed users order). "open" is this service's default for
- * parts built by hand (no hold, no gate); the configuration does not offer it.
+ * pays (no hold; the chat lets only listed users order). No default: whoever builds the service
+ * says which (the composition root: config.accessMode).
  */
-export type AccessMode = "open" | "prepaid" | "staff";
+export type AccessMode = "prepaid" | "staff";
 
 type Draft = { category: Order["category"]; operatorId: number; amountPaisa: number };
 

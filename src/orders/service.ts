@@ -45,8 +45,8 @@ export interface OrdersOptions {
   categories: readonly OrderPart[];
   /** The merchant's price schedule (config.pricing.schedule); default: face amount, no fee. */
   pricing?: PriceSchedule;
-  /** Default "open". In "prepaid" every order takes a hold on its customer's balance. */
-  accessMode?: AccessMode;
+  /** In "prepaid" every order takes a hold on its customer's balance. */
+  accessMode: AccessMode;
   /**
    * NPR per 1 INR in ten-thousandths (config INR_TO_NPR_RATE; default the peg, 1.6): an India
    * order in prepaid mode holds its ₹ price converted at this rate (src/pricing/exchange.ts).
@@ -66,7 +66,7 @@ export interface OrdersOptions {
 
 export function createOrders(opts: OrdersOptions) {
   const { store, provider } = opts;
-  const accessMode = opts.accessMode ?? "open";
+  const { accessMode } = opts;
   const ctx: OrdersContext = {
     store,
     now: opts.now ?? Date.now,

@@ -7,7 +7,7 @@ import { type ReplicationPolicy, setReplicationPolicy } from "./replication.ts";
  */
 export type RedisClient = Redis | Cluster;
 
-/** Where and how to connect: config.redis (src/config.ts). */
+/** Where and how to connect: config.redis (src/config/redis.ts). */
 export interface RedisTarget {
   /** redis:// or rediss:// URL; with `sentinel` only its credentials, database and TLS count. */
   url?: string | undefined;
@@ -35,7 +35,7 @@ const COMMON: RedisOptions = {
  * answer): reconnect, which asks the Sentinels for the primary again, and resend the command.
  * The write was refused, never applied, so resending cannot apply it twice.
  */
-export const reconnectOnReadonly = (err: Error): 2 | false =>
+const reconnectOnReadonly = (err: Error): 2 | false =>
   err.message.startsWith("READONLY") ? 2 : false;
 
 /** ioredis options of a Sentinel-managed connection; duplicate() copies them (blocking readers). */
@@ -88,7 +88,7 @@ export function createRedis(target: string | RedisTarget): RedisClient {
  * dialled), commands to masters only (a replica's read could be behind the money path's writes),
  * and MOVED/ASK redirections followed during a resharding.
  */
-export function clusterOptions(target: RedisTarget) {
+function clusterOptions(target: RedisTarget) {
   const u = target.url ? new URL(target.url) : undefined;
   return {
     scaleReads: "master" as const,

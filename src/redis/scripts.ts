@@ -52,11 +52,6 @@ export function luaScript<K extends string, R>(
   return script;
 }
 
-/** Every script declared so far in this process (the modules that declare them are loaded). */
-export function registeredScripts(): ReadonlyArray<LuaScript<string, unknown>> {
-  return [...registry.values()];
-}
-
 /** Deletes a lock or lease only if it still holds our token (nobody else's). ARGV: token. */
 export const deleteIfHeld = luaScript<"key", number>(
   "raDeleteIfHeld",

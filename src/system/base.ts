@@ -1,8 +1,8 @@
 import { hostname } from "node:os";
 import { collectDefaultMetrics, Registry } from "prom-client";
 import { type AnyCategoryModule, CATEGORY_MODULES } from "../categories/index.ts";
-import type { Config } from "../config.ts";
-import { secretsOf } from "../config.ts";
+import type { Config } from "../config/index.ts";
+import { secretsOf } from "../config/index.ts";
 import type { HealthCheck } from "../http/app.ts";
 import { createLogger, type Logger } from "../logger.ts";
 import { createMoneyPathMetrics } from "../orders/index.ts";
@@ -52,7 +52,7 @@ export function createBase(opts: {
 }
 
 /** Things to close when the process stops, closed in the reverse order of their opening. */
-export type Stops = ReturnType<typeof createStops>;
+type Stops = ReturnType<typeof createStops>;
 
 function createStops(logger: Logger) {
   const list: Array<() => Promise<void> | void> = [];

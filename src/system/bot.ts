@@ -1,6 +1,8 @@
+import type { I18n } from "@grammyjs/i18n";
+import { Api } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { botFeatures } from "../../conversations/index.ts";
-import { accessVerdict, createAccounts } from "../accounts/index.ts";
+import { type Accounts, accessVerdict } from "../accounts/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { createBot } from "../bot/create-bot.ts";
 import type { BotDeps } from "../bot/deps.ts";
@@ -9,14 +11,14 @@ import { createIdleSweeper } from "../bot/idle.ts";
 import { notificationRender } from "../bot/notification-render.ts";
 import { saveOnSuccess } from "../bot/saved.ts";
 import type { Catalog } from "../catalog/index.ts";
-import { billerRule } from "../categories/index.ts";
+import { type AnyCategoryModule, billerRule } from "../categories/index.ts";
 import { account } from "../ledger/index.ts";
 import { rupeesToPaisa } from "../money.ts";
 import { createNotifier, createSendPacer } from "../notify/index.ts";
 import type { createOrders } from "../orders/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
-import { createTelegramContact, minSendLockMs } from "../telegram/api.ts";
+import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
 import type { Base } from "./base.ts";
 import type { Stores } from "./stores.ts";
 
@@ -28,6 +30,32 @@ export interface BotApiTarget {
   apiRoot: string | undefined;
 }
 
+/** The chat's translations: the user's chosen language, else their Telegram client's. */
+export function createChatI18n(categories: readonly AnyCategoryModule[]): I18n<BotContext> {
+  return createI18n<BotContext>(
+    (ctx) => ctx.session?.locale ?? localeFromLanguageCode(ctx.from?.language_code),
+    // A category's own strings, from its folder (a category defined outside src/ brings its own).
+    categories.flatMap((c) => (c.localesDir ? [c.localesDir] : [])),
+  );
+}
+
+/**
+ * A Bot API client of its own for the messages the product sends unasked outside a push (the
+ * top-ups' notices), on the bot's target and bounds: it exists before the bot, which offers the
+ * top-ups, so both are built once, complete.
+ */
+export function chatSender(
+  base: Base,
+  target: BotApiTarget,
+  telegram: TelegramContact,
+): (chatId: number, text: string) => Promise<void> {
+  const api = new Api(target.token, target.apiRoot ? { apiRoot: target.apiRoot } : {});
+  api.config.use(boundedRetry(base.config.bot.api, { onAnswer: telegram.seen }));
+  return async (chatId, text) => {
+    await api.sendMessage(chatId, text);
+  };
+}
+
 /** What the chat needs from the parts below it, and the settings it runs with. */
 export function botDeps(
   base: Base,
@@ -36,37 +64,35 @@ export function botDeps(
     provider: ProviderClient;
     orders: Orders;
     stores: Stores;
+    accounts: Accounts;
+    i18n: I18n<BotContext>;
     roles: { agentIds: readonly number[]; adminIds: readonly number[] };
     books: BotDeps["books"];
+    topUps: BotDeps["topUps"];
   },
 ): BotDeps {
   const { config, now } = base;
+  const { stores, orders, accounts } = parts;
   const limitSettings = {
     dailyCapPaisa: rupeesToPaisa(config.bot.dailySpendCapRupees),
     ordersPerHour: config.bot.ordersPerHour,
     now,
   };
-  const queue = parts.stores.queue;
-  const accounts = createAccounts({
-    ledger: parts.stores.ledger,
-    store: parts.stores.accounts,
-    now,
-  });
   const staff = new Set([...parts.roles.agentIds, ...parts.roles.adminIds, ...config.staffIds]);
   const mode = config.accessMode;
   return {
     catalog: parts.catalog,
     provider: parts.provider,
-    orders: parts.orders,
+    orders,
     books: parts.books,
-    limits: parts.stores.limits(limitSettings),
-    idle: parts.stores.idle,
+    limits: stores.limits(limitSettings),
+    idle: stores.idle,
     payment: {
       mode,
-      priceOf: (draft) => parts.orders.priceOf(draft),
-      exchangeOf: (draft) => parts.orders.exchangeOf(draft),
+      priceOf: (draft) => orders.priceOf(draft),
+      exchangeOf: (draft) => orders.exchangeOf(draft),
       availablePaisa: async (userId) =>
-        (await parts.stores.ledger.balance(account.customer(userId))).availablePaisa,
+        (await stores.ledger.balance(account.customer(userId))).availablePaisa,
       access: async (userId) =>
         accessVerdict(mode, {
           staff: staff.has(userId),
@@ -74,11 +100,9 @@ export function botDeps(
         }),
     },
     accounts,
-    saved: parts.stores.saved,
-    i18n: createI18n<BotContext>(
-      (ctx) => ctx.session?.locale ?? localeFromLanguageCode(ctx.from?.language_code),
-      base.categories.flatMap((c) => (c.localesDir ? [c.localesDir] : [])),
-    ),
+    saved: stores.saved,
+    ...(parts.topUps ? { topUps: parts.topUps } : {}),
+    i18n: parts.i18n,
     settings: {
       ...parts.roles,
       staffIds: config.staffIds,
@@ -86,24 +110,24 @@ export function botDeps(
       dailyCapPaisa: limitSettings.dailyCapPaisa,
     },
     logger: base.logger,
-    reactivateChat: (chatId) => queue.reactivateChat(chatId),
+    reactivateChat: (chatId) => stores.queue.reactivateChat(chatId),
   };
 }
 
-/** The bot itself, and `telegram`: when the Bot API last answered (reported on /healthz). */
+/** The bot itself; `telegram` hears when the Bot API last answered (reported on /healthz). */
 export function wireBot(
   base: Base,
   deps: BotDeps,
   parts: {
     target: BotApiTarget;
+    telegram: TelegramContact;
     redis: RedisClient | undefined;
     botInfo: UserFromGetMe | undefined;
   },
 ) {
   const { config } = base;
-  const { target, redis, botInfo } = parts;
-  const telegram = createTelegramContact();
-  const bot = createBot(deps, {
+  const { target, redis, botInfo, telegram } = parts;
+  return createBot(deps, {
     token: target.token,
     apiPolicy: config.bot.api,
     onApiAnswer: telegram.seen,
@@ -114,10 +138,9 @@ export function wireBot(
     sessionTtlSeconds: config.bot.sessionTtlSeconds,
     features: botFeatures(deps, base.categories),
   });
-  return { bot, telegram };
 }
 
-export type ProductBot = ReturnType<typeof wireBot>["bot"];
+export type ProductBot = ReturnType<typeof wireBot>;
 
 /** Sends the idle notice when a waiting question's time runs out (with Start again). */
 export function wireIdleSweeper(

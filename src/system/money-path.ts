@@ -2,11 +2,15 @@ import { createBooks, createBooksCheck, createFloatWatch } from "../books/index.
 import { orderPartsOf } from "../categories/index.ts";
 import { createProviderWatch } from "../http/provider-watch.ts";
 import { createOrders, createReconciler } from "../orders/index.ts";
-import { createProviderClient } from "../provider/index.ts";
+import { createProviderClient, type ProviderClient } from "../provider/index.ts";
+
 import { createWebhookRoutes } from "../webhook/routes.ts";
 import type { Base } from "./base.ts";
 import type { HttpApp } from "./server.ts";
 import type { Stores } from "./stores.ts";
+
+/** What an answer of the aggregator says of the wallet (the float watch reads it). */
+type WalletReading = Parameters<ReturnType<typeof createFloatWatch>>[0];
 
 /**
  * The money path below the chat: the provider client, the orders service, the provider's webhook
@@ -37,21 +41,10 @@ export function wireMoneyPath(
     logger,
   });
   base.stops.add(() => provider.close());
-  const observeFloat = createFloatWatch({
-    thresholdPaisa: config.books.lowFloatAlertPaisa,
-    adminChatIds: [...parts.adminIds],
-    crossings: parts.stores.crossings,
-    walletBalance: () => provider.walletBalance(),
-    logger,
-  });
-  // The aggregator's last word on the wallet, for readiness and the float gauge (system/operations.ts).
-  const providerWatch = createProviderWatch({ walletBalance: () => provider.walletBalance(), now });
+  const { providerWatch, onWalletReading } = watchWallet(base, provider, parts);
   const orders = createOrders({
     categories: orderPartsOf(base.categories),
-    onWalletReading: (r) => {
-      if (r.creditAvailablePaisa !== undefined) providerWatch.record(r.creditAvailablePaisa);
-      return observeFloat(r);
-    },
+    onWalletReading,
     store: parts.stores.store,
     pricing: config.pricing.schedule,
     accessMode: config.accessMode,
@@ -90,6 +83,42 @@ export function wireMoneyPath(
     adminChatIds: [...parts.adminIds],
     metrics,
   });
+  const { books, booksCheck } = wireBooks(base, provider, parts);
+  return { provider, providerWatch, orders, webhook, reconciler, books, booksCheck };
+}
+
+/**
+ * What the aggregator says of the merchant's wallet in its answers: recorded for readiness and
+ * the float gauge (system/operations.ts), and watched for the low-float alert.
+ */
+function watchWallet(
+  base: Base,
+  provider: ProviderClient,
+  parts: { stores: Stores; adminIds: readonly number[] },
+) {
+  const { config, logger, now } = base;
+  const observeFloat = createFloatWatch({
+    thresholdPaisa: config.books.lowFloatAlertPaisa,
+    adminChatIds: [...parts.adminIds],
+    crossings: parts.stores.crossings,
+    walletBalance: () => provider.walletBalance(),
+    logger,
+  });
+  const providerWatch = createProviderWatch({ walletBalance: () => provider.walletBalance(), now });
+  const onWalletReading = (r: WalletReading) => {
+    if (r.creditAvailablePaisa !== undefined) providerWatch.record(r.creditAvailablePaisa);
+    return observeFloat(r);
+  };
+  return { providerWatch, onWalletReading };
+}
+
+/** The admin's books (/books, the metrics listener) and their scheduled check against the aggregator. */
+function wireBooks(
+  base: Base,
+  provider: ProviderClient,
+  parts: { stores: Stores; adminIds: readonly number[] },
+) {
+  const { config, logger, now } = base;
   const books = createBooks(
     {
       ledger: parts.stores.ledger,
@@ -108,5 +137,5 @@ export function wireMoneyPath(
     adminChatIds: [...parts.adminIds],
     logger,
   });
-  return { provider, providerWatch, orders, webhook, reconciler, books, booksCheck };
+  return { books, booksCheck };
 }

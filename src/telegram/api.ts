@@ -7,8 +7,6 @@ export {
   botApiCallBoundMs,
   DEFAULT_BOT_API_POLICY,
   minSendLockMs,
-  NOTIFIER_CALLS_PER_DELIVERY,
-  SEND_LOCK_MARGIN_MS,
 } from "./policy.ts";
 
 const pause = (ms: number, signal?: AbortSignal) =>

@@ -34,8 +34,8 @@ export function botApiCallBoundMs(p: BotApiPolicy): number {
  * the receipt, send the push) plus the pacer's waits for a slot (a margin). A lock that ran out
  * while a call was still pending lets another consumer send the same push.
  */
-export const NOTIFIER_CALLS_PER_DELIVERY = 2;
-export const SEND_LOCK_MARGIN_MS = 10_000;
+const NOTIFIER_CALLS_PER_DELIVERY = 2;
+const SEND_LOCK_MARGIN_MS = 10_000;
 export function minSendLockMs(p: BotApiPolicy): number {
   return NOTIFIER_CALLS_PER_DELIVERY * botApiCallBoundMs(p) + SEND_LOCK_MARGIN_MS;
 }

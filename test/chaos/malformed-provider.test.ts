@@ -232,7 +232,12 @@ describe("malformed aggregator responses", () => {
   it("calls an execute with an unreadable answer 'outcome unknown', never 'failed'", async () => {
     const queue = createMemoryNotificationQueue();
     const store = createMemoryOrderStore({ outbox: queue });
-    const orders = createOrders({ categories: CATEGORY_MODULES, store, provider: client });
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store,
+      provider: client,
+    });
     let n = 0;
     const place = () =>
       orders.place({

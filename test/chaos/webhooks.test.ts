@@ -5,7 +5,6 @@ import {
   startBotApiEmulatorServer,
 } from "../../dev/playground/emulator/index.ts";
 import { isFinal, type Order } from "../../src/orders/model.ts";
-import type { System } from "../../src/system.ts";
 import { encryptPayload, signature } from "../../src/webhook/codec.ts";
 import { appEnv, deletePrefix, startInProcess } from "../support/chaos/app.ts";
 import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
@@ -21,6 +20,7 @@ import { LogCapture, secretFigures } from "../support/chaos/logs.ts";
 import { type ProviderServer, startProviderServer } from "../support/chaos/provider.ts";
 import { recordEdits } from "../support/chat.ts";
 import { attachReceipt } from "../support/orders.ts";
+import type { SystemView as System } from "../support/system-view.ts";
 
 /**
  * Provider webhooks as they really come: every event twice, "pending" after the final event, the

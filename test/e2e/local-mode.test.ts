@@ -4,9 +4,9 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import { startSystem } from "../../src/system.ts";
+import { startSystem } from "../../src/system/index.ts";
 
 /**
  * Local mode (embedded sandbox, Bot API emulator, playground) is one plug the composition root
@@ -54,7 +54,7 @@ describe("local mode as one plug", () => {
       ALLOW_MEMORY_STORES: "1",
     });
     // The hook saw the product load (so an empty list below means something).
-    expect(loaded.some((u) => u.endsWith("/src/system.ts"))).toBe(true);
+    expect(loaded.some((u) => u.endsWith("/src/system/index.ts"))).toBe(true);
     expect(loaded.some((u) => u.endsWith("/local-mode.ts"))).toBe(false);
     expect(harness(loaded)).toEqual([]);
   }, 30_000);

@@ -2,7 +2,7 @@ import { once } from "node:events";
 import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEV_WEBHOOK_SECRET } from "../../src/config.ts";
+import { DEV_WEBHOOK_SECRET } from "../../src/config/index.ts";
 import { encryptPayload, signature } from "../../src/webhook/codec.ts";
 import { baseUrl, type MainProcess, spawnMain } from "../support/main-process.ts";
 import { playgroundUser } from "../support/playground-user.ts";

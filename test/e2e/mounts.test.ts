@@ -8,13 +8,14 @@ import {
   type RunningEmulator,
   startBotApiEmulatorServer,
 } from "../../dev/playground/emulator/index.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger } from "../../src/logger.ts";
-import { type System, startSystem } from "../../src/system.ts";
+import { startSystem } from "../../src/system/index.ts";
 import { ChatUser } from "../support/chat.ts";
 import { serveKhaltiStandIn } from "../support/khalti.ts";
 import { type RunningSandbox, TOKEN as SANDBOX_TOKEN, startSandbox } from "../support/sandbox.ts";
+import { type SystemView as System, viewOf } from "../support/system-view.ts";
 
 /**
  * Which of the development stand-ins a start serves, for every supported combination of settings
@@ -228,7 +229,7 @@ describe.each(COMBINATIONS)("$name", (combo) => {
       env.PORT = String(port);
       env.PUBLIC_URL = `http://127.0.0.1:${port}`;
     }
-    system = await startSystem({ config: loadConfig(env), logger: quietLogger() });
+    system = viewOf(await startSystem({ config: loadConfig(env), logger: quietLogger() }));
     const emu = combo.chat === "embedded" ? system.emulator : telegram.emulator;
     if (!emu) throw new Error("no Bot API emulator to chat through");
     emulator = emu;

@@ -2,10 +2,10 @@ import { createServer, type Server, type Socket } from "node:net";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { startBotApiEmulatorServer } from "../../dev/playground/emulator/index.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { createHttpApp } from "../../src/http/app.ts";
 import { createLogger } from "../../src/logger.ts";
-import { startSystem } from "../../src/system.ts";
+import { startSystem } from "../../src/system/index.ts";
 import { botApiCallBoundMs } from "../../src/telegram/api.ts";
 import { startTestSystem } from "../support/system.ts";
 

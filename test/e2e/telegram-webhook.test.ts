@@ -3,11 +3,17 @@ import { Writable } from "node:stream";
 import { format } from "node:util";
 import { GrammyError } from "grammy";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger } from "../../src/logger.ts";
-import { type System, startSystem } from "../../src/system.ts";
-import { E2E_ACCESS, startTestSystem, TestUser } from "../support/system.ts";
+import { startSystem } from "../../src/system/index.ts";
+import {
+  E2E_ACCESS,
+  type SystemView as System,
+  startTestSystem,
+  TestUser,
+  viewOf,
+} from "../support/system.ts";
 
 /**
  * Telegram's webhook mode, end to end: the Bot API emulator POSTs every update to the bot's webhook
@@ -67,11 +73,13 @@ async function startWebhookSystem(env: Record<string, string>, logs: string[]): 
   });
   // No secrets to scrub, as in the playground: nothing may log the token in the first place.
   const logger = createLogger({ level: "debug", destination: sink, secrets: [] });
-  return startSystem({
-    config,
-    logger,
-    sandbox: { delays: { toPendingMs: 20, toFinalMs: 40 }, rateLimitPerSecond: 0 },
-  });
+  return viewOf(
+    await startSystem({
+      config,
+      logger,
+      sandbox: { delays: { toPendingMs: 20, toFinalMs: 40 }, rateLimitPerSecond: 0 },
+    }),
+  );
 }
 
 const TELEGRAM_4XX = () =>

@@ -50,6 +50,7 @@ function setup() {
   const queue = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
   const orders = createOrders({
     categories: CATEGORY_MODULES,
+    accessMode: "staff",
     store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
     provider: noProvider,
   });

@@ -42,7 +42,12 @@ function memoryParts() {
   return {
     queue,
     store,
-    orders: createOrders({ categories: CATEGORY_MODULES, store, provider: noProvider }),
+    orders: createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store,
+      provider: noProvider,
+    }),
   };
 }
 
@@ -381,6 +386,7 @@ describe("kill and restart (Redis)", () => {
       createRedisOrderStore({ redis, prefix: r.prefix });
     const orders = createOrders({
       categories: CATEGORY_MODULES,
+      accessMode: "staff",
       store: storeFor(),
       provider: noProvider,
     });
@@ -460,7 +466,12 @@ describe("the final push renders the order its queue entry carries (Redis)", () 
     r = testRedis("notifier-written");
     const queue = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    const orders = createOrders({ categories: CATEGORY_MODULES, store, provider: noProvider });
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store,
+      provider: noProvider,
+    });
     const reads: string[] = [];
     const counting = {
       async get(reference: string) {

@@ -70,7 +70,12 @@ const setups: Array<[string, () => Parts]> = [
       const pacer = createSendPacer({ store: memoryPaceStore(), limits: PACING });
       return {
         queue,
-        orders: createOrders({ categories: CATEGORY_MODULES, store, provider: noProvider }),
+        orders: createOrders({
+          categories: CATEGORY_MODULES,
+          accessMode: "staff",
+          store,
+          provider: noProvider,
+        }),
         pacer,
       };
     },
@@ -84,7 +89,12 @@ const setups: Array<[string, () => Parts]> = [
       const pacer = createSendPacer({ store: redisPaceStore(redis.redis, prefix), limits: PACING });
       return {
         queue,
-        orders: createOrders({ categories: CATEGORY_MODULES, store, provider: noProvider }),
+        orders: createOrders({
+          categories: CATEGORY_MODULES,
+          accessMode: "staff",
+          store,
+          provider: noProvider,
+        }),
         pacer,
       };
     },
@@ -191,7 +201,12 @@ describe("an edit still waiting when its notifier stops (Redis)", () => {
     const prefix = `${redis.prefix}stop:`;
     const queue = createRedisNotificationQueue({ redis: redis.redis, prefix });
     const store = createRedisOrderStore({ redis: redis.redis, prefix });
-    const orders = createOrders({ categories: CATEGORY_MODULES, store, provider: noProvider });
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store,
+      provider: noProvider,
+    });
     const pacer = createSendPacer({ store: redisPaceStore(redis.redis, prefix), limits: PACING });
     em.emulator.setLimits(false);
     const o = await withReceipt(orders, newUser());
@@ -237,7 +252,12 @@ describe("a push read while an earlier one waits", () => {
   it("is sent without waiting for the earlier one's batch", async () => {
     const queue = createMemoryNotificationQueue();
     const store = createMemoryOrderStore({ outbox: queue });
-    const orders = createOrders({ categories: CATEGORY_MODULES, store, provider: noProvider });
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store,
+      provider: noProvider,
+    });
     em.emulator.setLimits(false);
     const slow = newUser();
     const quick = newUser();

@@ -1,7 +1,7 @@
 import { createServer, type Socket } from "node:net";
 import { HttpError } from "grammy";
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
 import {
   botApiCallBoundMs,

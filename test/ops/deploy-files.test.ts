@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { TOPUP_RETURN_PATH } from "../../src/system/top-up.ts";
 import { ROOT } from "../support/chaos/env.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
@@ -19,9 +19,13 @@ const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 // biome-ignore lint/suspicious/noExplicitAny: compose's shape is checked field by field below.
 const compose = parse(read("compose.yaml")) as any;
 
-/** The variables src/config.ts reads (the keys of its environment schema). */
+/** The variables src/config/ reads (the keys of its concerns' environment schemas). */
 const CONFIG_VARS = new Set(
-  [...read("src/config.ts").matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map((m) => m[1] as string),
+  readdirSync(join(ROOT, "src/config")).flatMap((file) =>
+    [...read(`src/config/${file}`).matchAll(/^ {2}([A-Z][A-Z0-9_]+):/gm)].map(
+      (m) => m[1] as string,
+    ),
+  ),
 );
 /** Read by compose.yaml (and its Caddy, Redis, Prometheus), not by the app. */
 const COMPOSE_ONLY = new Set(["DOMAIN", "REDIS_PASSWORD"]);

@@ -66,7 +66,12 @@ describe("commit then drop on 100 executes", () => {
 
   it("ends every order final, one debit and one execute request per reference", async () => {
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    const orders = createOrders({ categories: CATEGORY_MODULES, store, provider: client });
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store,
+      provider: client,
+    });
 
     // Numbers ending 0000 fail at the sandbox; the rest succeed.
     const inputs = Array.from({ length: N }, (_, i) =>
@@ -82,6 +87,7 @@ describe("commit then drop on 100 executes", () => {
       createReconciler({
         orders: createOrders({
           categories: CATEGORY_MODULES,
+          accessMode: "staff",
           store: createRedisOrderStore({ redis, prefix: r.prefix }),
           provider: client,
         }),

@@ -128,7 +128,12 @@ describe("the books' float after any fault sequence", () => {
         return store.update(reference, mutate, known);
       },
     };
-    open = createOrders({ categories: CATEGORY_MODULES, store: lossy, provider: client });
+    open = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store: lossy,
+      provider: client,
+    });
     prepaid = createOrders({
       categories: CATEGORY_MODULES,
       store: lossy,

@@ -55,7 +55,12 @@ describe("an execute answer lost after the aggregator committed", () => {
     });
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    orders = createOrders({ categories: CATEGORY_MODULES, store, provider: client });
+    orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store,
+      provider: client,
+    });
     books = booksOnRedis(r.redis, r.prefix, () => sandbox.balance(TOKEN));
     // The opening float is booked from the aggregator's figure before any order.
     expect((await books.report()).float.driftPaisa).toBe(0);

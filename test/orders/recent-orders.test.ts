@@ -120,6 +120,7 @@ describe("orders remembered by the process that wrote them (Redis, two processes
   const serviceOn = (redis: Redis) =>
     createOrders({
       categories: CATEGORY_MODULES,
+      accessMode: "staff",
       store: createRedisOrderStore({ redis, prefix: r.prefix }),
       provider: provider(status),
       logger,

@@ -65,7 +65,13 @@ function setup(
       };
     },
   };
-  const orders = createOrders({ categories: CATEGORY_MODULES, store, provider, now: () => now });
+  const orders = createOrders({
+    categories: CATEGORY_MODULES,
+    accessMode: "staff",
+    store,
+    provider,
+    now: () => now,
+  });
   const reconciler = createReconciler({
     orders,
     provider,

@@ -44,7 +44,12 @@ function setup(execute: (req: ExecuteRequest) => Promise<ExecuteResult>) {
       throw new Error("not used");
     },
   };
-  const orders = createOrders({ categories: CATEGORY_MODULES, store, provider });
+  const orders = createOrders({
+    categories: CATEGORY_MODULES,
+    accessMode: "staff",
+    store,
+    provider,
+  });
   return { orders, store, outbox, calls };
 }
 
@@ -188,6 +193,7 @@ describe("orders.submit: a submitting mark written late", () => {
     };
     const orders = createOrders({
       categories: CATEGORY_MODULES,
+      accessMode: "staff",
       store,
       provider,
       now: () => clock,
@@ -291,7 +297,7 @@ describe("orders.place: price and access mode", () => {
     { categories: { mobile: { fee: { flat: "5" }, discount: { flat: "2" } } } },
     "test",
   );
-  const withLedger = (accessMode: "open" | "prepaid") => {
+  const withLedger = (accessMode: "staff" | "prepaid") => {
     const ledger = createMemoryLedger();
     const store = createMemoryOrderStore({ ledger });
     const sent: ExecuteRequest[] = [];
@@ -317,8 +323,8 @@ describe("orders.place: price and access mode", () => {
     };
   };
 
-  it("open: stores the schedule's price and takes no hold", async () => {
-    const { orders, ledger } = withLedger("open");
+  it("staff: stores the schedule's price and takes no hold", async () => {
+    const { orders, ledger } = withLedger("staff");
     const o = await orders.place(mobileInput());
     expect(o.price).toEqual({
       amountPaisa: 10_000,

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEV_WEBHOOK_SECRET } from "../../src/config.ts";
+import { DEV_WEBHOOK_SECRET } from "../../src/config/index.ts";
 
 /** `npm run sandbox`: the standalone process prints where it listens, serves the API, stops on SIGTERM. */
 

@@ -4,16 +4,17 @@ import { afterAll, beforeAll } from "vitest";
 import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
 import type { SandboxOptions } from "../../dev/sandbox/index.ts";
 import type { AnyCategoryModule } from "../../src/categories/index.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { account } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { Order } from "../../src/orders/model.ts";
-import { type System, startSystem } from "../../src/system.ts";
+import { startSystem } from "../../src/system/index.ts";
 import type { BuiltInCategory, DetailsOf } from "./category-types.ts";
 import { ChatUser } from "./chat.ts";
 import { deleteKeys, REDIS_URL } from "./redis.ts";
+import { type SystemView, viewOf } from "./system-view.ts";
 
-export { deleteKeys, REDIS_URL };
+export { deleteKeys, REDIS_URL, type SystemView, viewOf };
 
 /**
  * The whole product as `npm start` runs it (embedded sandbox, Bot API emulator, real HTTP on
@@ -55,7 +56,7 @@ export interface TestSystemOptions {
 }
 
 export interface TestSystem {
-  system: System;
+  system: SystemView;
   prefix: string;
   logs: string[];
   user(id: number, fields?: { first_name?: string; language_code?: string }): TestUser;
@@ -98,12 +99,18 @@ export async function startTestSystem(opts: TestSystemOptions = {}): Promise<Tes
     },
   });
   const logger = createLogger({ level: "info", destination: sink, secrets: [] });
-  const system = await startSystem({
-    config,
-    logger,
-    sandbox: { delays: { toPendingMs: 20, toFinalMs: 40 }, rateLimitPerSecond: 0, ...opts.sandbox },
-    ...(opts.categories ? { categories: opts.categories } : {}),
-  });
+  const system = viewOf(
+    await startSystem({
+      config,
+      logger,
+      sandbox: {
+        delays: { toPendingMs: 20, toFinalMs: 40 },
+        rateLimitPerSecond: 0,
+        ...opts.sandbox,
+      },
+      ...(opts.categories ? { categories: opts.categories } : {}),
+    }),
+  );
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -158,7 +165,7 @@ export function ledgerFor(ts: TestSystem, ref: string) {
 /** One chat user of the emulator of a test system (the one chat driver, with e2e defaults). */
 export class TestUser extends ChatUser {
   constructor(
-    system: System,
+    system: SystemView,
     id: number,
     fields: { first_name?: string; language_code?: string } = {},
   ) {
@@ -168,7 +175,7 @@ export class TestUser extends ChatUser {
     this.system = system;
   }
 
-  private readonly system: System;
+  private readonly system: SystemView;
   private credits = 0;
 
   /** A phone number of this user's own, unless one is given: +977 98 followed by the id. */

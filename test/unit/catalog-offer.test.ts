@@ -6,7 +6,7 @@ import {
   type ProviderListing,
   unknownListed,
 } from "../../src/catalog/index.ts";
-import { loadConfig } from "../../src/config.ts";
+import { loadConfig } from "../../src/config/index.ts";
 import { parseWebhookPayload } from "../../src/webhook/payload.ts";
 
 /** The catalogue's offer: the rules cut down to the provider's listing (src/catalog/offer.ts). */

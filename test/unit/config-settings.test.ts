@@ -3,7 +3,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, DEV_WEBHOOK_SECRET, isLoopbackHost, loadConfig } from "../../src/config.ts";
+import {
+  ConfigError,
+  DEV_WEBHOOK_SECRET,
+  isLoopbackHost,
+  loadConfig,
+} from "../../src/config/index.ts";
 
 /**
  * Settings that must stop the start (issue 25): a guessable webhook secret, a body limit that is

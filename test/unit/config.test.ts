@@ -1,6 +1,6 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { ConfigError, DEV_WEBHOOK_SECRET, loadConfig, secretsOf } from "../../src/config.ts";
+import { ConfigError, DEV_WEBHOOK_SECRET, loadConfig, secretsOf } from "../../src/config/index.ts";
 import { createLogger } from "../../src/logger.ts";
 
 describe("config", () => {
@@ -60,7 +60,6 @@ describe("config", () => {
     ["PORT", "-1"],
     ["PORT", "80.5"],
     ["METRICS_PORT", "65536"],
-    ["SANDBOX_PORT", "70000"],
     ["HOST", "999.1.1.1"],
     ["HOST", "not a host"],
     ["HOST", "exa_mple..com"],
@@ -71,15 +70,8 @@ describe("config", () => {
     ["PROVIDER_INDIA_EXECUTE_PATH", "in/recharge/execute"],
     ["ADMIN_IDS", "12,abc"],
     ["PLAYGROUND", "maybe"],
-    ["SANDBOX_FAULTS", "{not json"],
   ])("refuses %s=%s, naming the variable", (name, value) => {
     expect(problemsOf({ [name]: value })).toMatch(new RegExp(`^  - ${name}: `, "m"));
-  });
-
-  it("refuses SANDBOX_FAULTS whose token maps to anything but an object, naming the token", () => {
-    expect(problemsOf({ SANDBOX_FAULTS: '{"sandbox-token": 3}' })).toMatch(
-      /^ {2}- SANDBOX_FAULTS\.sandbox-token: /m,
-    );
   });
 
   it.each([["0.0.0.0"], ["::"], ["::1"], ["localhost"], ["bot.internal"], ["10.0.0.5"]])(

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config.ts";
+import { ConfigError, loadConfig } from "../../src/config/index.ts";
 import { DEFAULT_PRICE_SCHEDULE, quote } from "../../src/pricing/index.ts";
 
 /** PRICE_SCHEDULE_FILE through loadConfig: a bad file stops the start, naming the file and the field. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig, secretsOf } from "../../src/config.ts";
+import { ConfigError, loadConfig, secretsOf } from "../../src/config/index.ts";
 
 /** The top-up settings (issue 17): the real Khalti needs its key and a public return URL. */
 describe("top-up configuration", () => {

@@ -44,6 +44,7 @@ describe("webhooks end to end", () => {
         secret: SECRET,
         orders: createOrders({
           categories: CATEGORY_MODULES,
+          accessMode: "staff",
           store: createRedisOrderStore({ redis, prefix: r.prefix }),
           provider: {
             execute: () => Promise.reject(new Error("unused")),
@@ -100,7 +101,12 @@ describe("webhooks end to end", () => {
 
   it("gives exactly one push per real transition", async () => {
     const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    const orders = createOrders({ categories: CATEGORY_MODULES, store, provider: client });
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store,
+      provider: client,
+    });
     const api = createNotifierApi("42:delivery", { apiRoot: em.apiRoot });
     const users = [701, 702, 703, 704, 705, 706];
     const placed: Order[] = [];

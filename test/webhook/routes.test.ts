@@ -111,6 +111,7 @@ async function setup(
   };
   const orders = createOrders({
     categories: CATEGORY_MODULES,
+    accessMode: "staff",
     store,
     provider,
     ...(opts.registry ? { registry: opts.registry } : {}),

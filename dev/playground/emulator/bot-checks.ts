@@ -37,7 +37,7 @@ export type Params = Record<string, unknown>;
 export type Handler = (core: EmulatorCore, params: Params, signal?: AbortSignal) => unknown;
 
 export const badRequest = (what: string) => new BotApiError(400, `Bad Request: ${what}`);
-export const forbidden = (what: string) => new BotApiError(403, `Forbidden: ${what}`);
+const forbidden = (what: string) => new BotApiError(403, `Forbidden: ${what}`);
 
 // ---------------------------------------------------------------- parameter schemas
 // A query string carries every value as a string, a JSON body numbers and booleans: accept both,

@@ -4,7 +4,7 @@
 // 429 "retry_after" does.
 import { z } from "zod";
 
-export const floodLimitsSchema = z.object({
+const floodLimitsSchema = z.object({
   globalPerSecond: z.number().positive().default(30),
   /** Messages the whole bot may send at once after being idle. */
   globalBurst: z.number().min(1).optional(),

@@ -13,7 +13,7 @@
  */
 import { isIP } from "node:net";
 import type { Context, MiddlewareHandler } from "hono";
-import { isLoopbackHost } from "../../../src/config.ts";
+import { isLoopbackHost } from "../../../src/config/index.ts";
 
 export interface PlaygroundGuardOptions {
   /**

@@ -170,7 +170,7 @@ export interface DeliveryView {
   duplicate: boolean;
 }
 
-export function deliveryView(d: Delivery): DeliveryView {
+function deliveryView(d: Delivery): DeliveryView {
   const last = d.attempts.at(-1);
   return {
     id: d.id,

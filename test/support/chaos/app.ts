@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { loadConfig, secretsOf } from "../../../src/config.ts";
+import { loadConfig, secretsOf } from "../../../src/config/index.ts";
 import { createLogger } from "../../../src/logger.ts";
-import { type System, startSystem } from "../../../src/system.ts";
+import { startSystem } from "../../../src/system/index.ts";
+import { type SystemView, viewOf } from "../system-view.ts";
 import { type ChaosSecrets, ROOT, SHARED_REDIS_URL } from "./env.ts";
 import type { LogCapture } from "./logs.ts";
 
@@ -66,20 +67,22 @@ export interface InProcessOptions {
 }
 
 /** startSystem with the production logger (secret scrubbing on) writing into the capture. */
-export async function startInProcess(o: InProcessOptions): Promise<System> {
+export async function startInProcess(o: InProcessOptions): Promise<SystemView> {
   const config = loadConfig(o.env);
   const logger = createLogger({
     level: config.logLevel,
     secrets: secretsOf(config),
     destination: o.logs.sink(o.source ?? "app"),
   });
-  return startSystem({
-    config,
-    logger,
-    ...(o.now ? { now: o.now } : {}),
-    ...(o.workers === undefined ? {} : { workers: o.workers }),
-    ...(o.instanceName ? { instanceName: o.instanceName } : {}),
-  });
+  return viewOf(
+    await startSystem({
+      config,
+      logger,
+      ...(o.now ? { now: o.now } : {}),
+      ...(o.workers === undefined ? {} : { workers: o.workers }),
+      ...(o.instanceName ? { instanceName: o.instanceName } : {}),
+    }),
+  );
 }
 
 export interface AppProcess {

@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { BotApiEmulator, TranscriptEntry } from "../../../dev/playground/emulator/index.ts";
 import type { Order } from "../../../src/orders/model.ts";
-import type { System } from "../../../src/system.ts";
 import { type ChatUser, FINAL_PUSH, finalPushes } from "../chat.ts";
+import type { SystemView as System } from "../system-view.ts";
 import { sleep, waitUntil } from "./env.ts";
 
 const RECEIPT = /^🧾 Order (\d+)/;

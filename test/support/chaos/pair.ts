@@ -5,8 +5,8 @@ import {
   type RunningEmulator,
   startBotApiEmulatorServer,
 } from "../../../dev/playground/emulator/index.ts";
-import type { System } from "../../../src/system.ts";
 import { deleteKeys } from "../redis.ts";
+import type { SystemView as System } from "../system-view.ts";
 import { type ApiTap, startApiTap } from "./api-tap.ts";
 import { appEnv, startInProcess } from "./app.ts";
 import { type ChaosSecrets, chaosSecrets, freePort, SHARED_REDIS_URL } from "./env.ts";

@@ -5,8 +5,8 @@ import {
   type RunningEmulator,
   startBotApiEmulatorServer,
 } from "../../../dev/playground/emulator/index.ts";
-import type { System } from "../../../src/system.ts";
 import { deleteKeys } from "../redis.ts";
+import type { SystemView as System } from "../system-view.ts";
 import { appEnv, startInProcess } from "./app.ts";
 import { type ChaosSecrets, chaosSecrets } from "./env.ts";
 import { LogCapture } from "./logs.ts";

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { type BotApiPolicy, minSendLockMs } from "../telegram/policy.ts";
+import { emptyToUndefined, int, type Parsed } from "./fields.ts";
+
+/** The notifier: when a stuck push is taken over, and how long one process holds a push. */
+export const notifyEnv = {
+  NOTIFY_CLAIM_IDLE_MS: int(30_000, 1000),
+  /** Default: the shortest lock that outlives a delivery's Bot API calls (minSendLockMs). */
+  NOTIFY_LOCK_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).optional()),
+};
+type NotifyEnv = Parsed<typeof notifyEnv>;
+
+export function notifyRules(e: NotifyEnv, botApi: BotApiPolicy): string[] {
+  const minLockMs = minSendLockMs(botApi);
+  if (e.NOTIFY_LOCK_MS !== undefined && e.NOTIFY_LOCK_MS < minLockMs)
+    return [
+      `NOTIFY_LOCK_MS: must be at least ${minLockMs} (two Bot API calls of TELEGRAM_ATTEMPTS × TELEGRAM_TIMEOUT_MS plus waits, and a margin)`,
+    ];
+  return [];
+}
+
+export function notifierSettings(e: NotifyEnv, botApi: BotApiPolicy) {
+  return {
+    /** Unacknowledged pushes older than this are taken over (a crashed or stuck process). */
+    claimIdleMs: e.NOTIFY_CLAIM_IDLE_MS,
+    /** One process at a time sends a given push; the lock outlives its Bot API calls (notifyRules). */
+    lockMs: e.NOTIFY_LOCK_MS ?? Math.max(60_000, minSendLockMs(botApi)),
+  };
+}

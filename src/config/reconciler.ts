@@ -1,0 +1,24 @@
+import { z } from "zod";
+import { emptyToUndefined, int, type Parsed } from "./fields.ts";
+
+/** The reconciler: how often it asks the aggregator about orders without a final word, and which. */
+export const reconcilerEnv = {
+  RECONCILE_INTERVAL_MS: int(15_000, 100),
+  RECONCILE_MIN_AGE_MS: int(20_000, 0),
+  RECONCILE_MAX_AGE_MS: int(60 * 60_000, 1000),
+  /** How long "not found" from the provider is not trusted after submit; default: the execute timeout. */
+  RECONCILE_NOT_FOUND_GRACE_MS: z.preprocess(
+    emptyToUndefined,
+    z.coerce.number().int().min(0).optional(),
+  ),
+};
+type ReconcilerEnv = Parsed<typeof reconcilerEnv>;
+
+export function reconcilerSettings(e: ReconcilerEnv & { PROVIDER_EXECUTE_TIMEOUT_MS: number }) {
+  return {
+    intervalMs: e.RECONCILE_INTERVAL_MS,
+    minAgeMs: e.RECONCILE_MIN_AGE_MS,
+    maxAgeMs: e.RECONCILE_MAX_AGE_MS,
+    notFoundGraceMs: e.RECONCILE_NOT_FOUND_GRACE_MS ?? e.PROVIDER_EXECUTE_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,49 @@
+import { z } from "zod";
+import {
+  emptyToUndefined,
+  host,
+  isLoopbackHost,
+  optionalBaseUrl,
+  optionalString,
+  type Parsed,
+  port,
+} from "./fields.ts";
+import type { Mode } from "./local.ts";
+
+/** The public listener, the metrics listener and the logs. */
+export const serverEnv = {
+  PORT: port(8080),
+  HOST: host("127.0.0.1"),
+  /** Prometheus metrics, on a listener of their own (never the public one). */
+  METRICS_PORT: port(9464),
+  METRICS_HOST: host("127.0.0.1"),
+  METRICS_TOKEN: optionalString,
+  PUBLIC_URL: optionalBaseUrl,
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  ),
+};
+type ServerEnv = Parsed<typeof serverEnv>;
+
+export function serverRules(e: ServerEnv): string[] {
+  if (e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
+    return ["METRICS_PORT: must differ from PORT (metrics are never served publicly)"];
+  return [];
+}
+
+export function serverSettings(e: ServerEnv & { PLAYGROUND_PUBLIC: boolean }, mode: Mode) {
+  // The playground lets anyone who reaches it chat as any demo user: loopback only, unless asked.
+  const hostForced = mode.playground && !e.PLAYGROUND_PUBLIC && !isLoopbackHost(e.HOST);
+  return {
+    http: {
+      host: hostForced ? "127.0.0.1" : e.HOST,
+      /** Set when HOST was replaced by loopback because the playground runs (PLAYGROUND_PUBLIC unset). */
+      hostRefused: hostForced ? e.HOST : undefined,
+      port: e.PORT,
+      publicUrl: e.PUBLIC_URL,
+    },
+    metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT, token: e.METRICS_TOKEN },
+    logLevel: e.LOG_LEVEL,
+  };
+}

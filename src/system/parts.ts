@@ -1,0 +1,157 @@
+import type { UserFromGetMe } from "grammy/types";
+import { createAccounts } from "../accounts/index.ts";
+import type { SandboxOverrides } from "../local-mode.ts";
+import type { RedisClient } from "../redis/connection.ts";
+import { createTelegramContact } from "../telegram/api.ts";
+import type { Base } from "./base.ts";
+import {
+  type BotApiTarget,
+  botDeps,
+  chatSender,
+  createChatI18n,
+  wireBot,
+  wireIdleSweeper,
+  wireNotifier,
+} from "./bot.ts";
+import { wireCatalog } from "./catalog.ts";
+import { loadLocalMode } from "./local.ts";
+import { wireMoneyPath } from "./money-path.ts";
+import { watchOperations } from "./operations.ts";
+import type { PublicListener } from "./server.ts";
+import { mountTelegramWebhook } from "./start.ts";
+import { type Stores, wireStores } from "./stores.ts";
+import { wireTopUps } from "./top-up.ts";
+
+export interface WireOptions {
+  now?: (() => number) | undefined;
+  sandbox?: SandboxOverrides | undefined;
+  botInfo?: UserFromGetMe | undefined;
+}
+
+/**
+ * Every part of one process, each built once and complete, in the order they need each other:
+ * the outside (local mode's stand-ins, or the real one), the stores, the money path, the
+ * catalogue, accounts and top-ups, then the chat on top. Mounted on the public app; nothing is
+ * started yet (startSystem does that).
+ */
+export async function wireParts(
+  base: Base,
+  opts: WireOptions,
+  redis: RedisClient | undefined,
+  listener: PublicListener,
+) {
+  const outside = await wireOutside(base, opts, listener);
+  const below = wireBelowChat(base, outside, redis, listener);
+  if (outside.local) {
+    await outside.local.attachBooks({
+      ledger: below.stores.ledger,
+      accounts: below.accounts,
+      logger: base.logger,
+    });
+  }
+  const chat = wireChat(base, opts, { ...outside, ...below, redis, listener });
+  return { ...outside, ...below, ...chat };
+}
+
+export type Parts = Awaited<ReturnType<typeof wireParts>>;
+
+/** Who we talk to: local mode's stand-ins when nothing real is configured, else the real ones. */
+async function wireOutside(base: Base, opts: WireOptions, { app, gate, server }: PublicListener) {
+  const { config } = base;
+  const local = await loadLocalMode(base, {
+    app,
+    selfUrl: server.url,
+    sandbox: opts.sandbox,
+    now: opts.now,
+  });
+  if (local) gate.early = local.servesEarly;
+  // Without the emulator BOT_TOKEN is set (loadConfig: no BOT_TOKEN means the playground).
+  const botApi: BotApiTarget = local?.botApi ?? {
+    token: config.bot.token ?? "",
+    apiRoot: config.bot.apiRoot,
+  };
+  return {
+    local,
+    roles: local?.roles ?? { agentIds: config.bot.agentIds, adminIds: config.bot.adminIds },
+    /** The aggregator to call: the embedded sandbox, or PROVIDER_URL. */
+    providerTarget: local?.provider ?? {
+      baseUrl: config.provider.baseUrl,
+      token: config.provider.token,
+    },
+    botApi,
+    /** When the Bot API last answered (any client of it): /healthz reports it. */
+    telegram: createTelegramContact(),
+  };
+}
+
+type Outside = Awaited<ReturnType<typeof wireOutside>>;
+
+/** The stores, the money path, the catalogue, the accounts and the top-ups: all below the chat. */
+function wireBelowChat(
+  base: Base,
+  outside: Outside,
+  redis: RedisClient | undefined,
+  { app, server }: PublicListener,
+) {
+  const { roles } = outside;
+  const stores: Stores = wireStores(base, redis);
+  const money = wireMoneyPath(base, {
+    app,
+    stores,
+    target: outside.providerTarget,
+    adminIds: roles.adminIds,
+  });
+  const { catalog, catalogSync } = wireCatalog(base, money.provider, redis);
+  const accounts = createAccounts({ ledger: stores.ledger, store: stores.accounts, now: base.now });
+  const i18n = createChatI18n(base.categories);
+  const topUp = wireTopUps(base, {
+    app,
+    stores,
+    selfUrl: server.url,
+    standIn: outside.local?.khalti,
+    adminIds: roles.adminIds,
+    i18n,
+    send: chatSender(base, outside.botApi, outside.telegram),
+  });
+  const operations = watchOperations(base, {
+    redis,
+    stores,
+    provider: money.providerWatch,
+    gateway: topUp !== undefined,
+  });
+  return { stores, money, catalog, catalogSync, accounts, i18n, topUp, operations };
+}
+
+/** The chat on top of it all: the bot, its pushes, its idle notices and Telegram's webhook. */
+function wireChat(
+  base: Base,
+  opts: WireOptions,
+  parts: Outside &
+    ReturnType<typeof wireBelowChat> & {
+      redis: RedisClient | undefined;
+      listener: PublicListener;
+    },
+) {
+  const { stores, money } = parts;
+  const deps = botDeps(base, {
+    catalog: parts.catalog,
+    provider: money.provider,
+    orders: money.orders,
+    stores,
+    accounts: parts.accounts,
+    i18n: parts.i18n,
+    roles: parts.roles,
+    books: money.books,
+    topUps: parts.topUp?.topUps,
+  });
+  const bot = wireBot(base, deps, {
+    target: parts.botApi,
+    telegram: parts.telegram,
+    redis: parts.redis,
+    botInfo: opts.botInfo,
+  });
+  const notifier = wireNotifier(base, { stores, orders: money.orders, bot, deps });
+  const idleSweeper = wireIdleSweeper(base, { stores, bot, deps });
+  const hook = mountTelegramWebhook(base, parts.listener.app, bot, parts.botApi.token);
+  return { deps, bot, notifier, idleSweeper, hook };
+}
