@@ -1,12 +1,12 @@
 import { z } from "zod";
-import type { RedisClient } from "../redis/connection.ts";
 import type { DashboardKeys } from "./keys.ts";
+import type { DashboardKv } from "./kv.ts";
 
 /**
  * The back office's audit log: who (the person and their role), when, from where (the address
  * the request came from, the forwarded-for header as given, the browser) and what (login, logout,
  * an export with its range, a session refused for a role gone). Admins read it in the back office.
- * A Redis list, newest first, capped at AUDIT_KEPT entries.
+ * A list (Redis, or memory in local mode without Redis), newest first, capped at AUDIT_KEPT entries.
  */
 
 export const AUDIT_KEPT = 10_000;
@@ -36,15 +36,14 @@ export interface AuditLog {
 export const clip = (s: string | undefined, max: number): string | undefined =>
   s === undefined ? undefined : s.slice(0, max);
 
-export function createAuditLog(redis: RedisClient, keys: DashboardKeys): AuditLog {
+export function createAuditLog(kv: DashboardKv, keys: DashboardKeys): AuditLog {
   return {
     async record(entry) {
       const valid = auditEntrySchema.parse(entry);
-      await redis.lpush(keys.audit, JSON.stringify(valid));
-      await redis.ltrim(keys.audit, 0, AUDIT_KEPT - 1);
+      await kv.lpushCapped(keys.audit, JSON.stringify(valid), AUDIT_KEPT);
     },
     async list(limit) {
-      const raw = await redis.lrange(keys.audit, 0, Math.max(0, limit - 1));
+      const raw = await kv.lhead(keys.audit, limit);
       const out: AuditEntry[] = [];
       for (const line of raw) {
         try {

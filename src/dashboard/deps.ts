@@ -2,7 +2,7 @@ import type { BooksReport } from "../books/index.ts";
 import type { LedgerStore } from "../ledger/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/index.ts";
-import type { RedisClient } from "../redis/connection.ts";
+import type { DashboardKv } from "./kv.ts";
 
 /**
  * What the back office needs from the rest of the product, and nothing more: it reads the stores,
@@ -16,8 +16,12 @@ export type PersonRole = "admin" | "agent" | "customer";
 export type DashboardRole = Exclude<PersonRole, "customer">;
 
 export interface DashboardDeps {
-  /** Link tokens, sessions and the audit log live here, under `prefix` (REDIS_PREFIX). */
-  redis: RedisClient;
+  /**
+   * Link tokens, sessions and the audit log live here, under `prefix` (REDIS_PREFIX): the
+   * product's Redis through `redisKv(redis)`, or `memoryKv()` in local mode without Redis. Every
+   * process of a deployment must share it (a link may be opened on another instance).
+   */
+  kv: DashboardKv;
   prefix: string;
   orders: { get(reference: string): Promise<Order | null> };
   /** Read only here: balances, the journal and holds (no transfer is made). */

@@ -11,5 +11,6 @@ export {
   dashboardRole,
   type PersonRole,
 } from "./deps.ts";
+export { type DashboardKv, memoryKv, redisKv } from "./kv.ts";
 export { type IssuedLink, loginPath } from "./links.ts";
 export { sessionVerdict } from "./sessions.ts";

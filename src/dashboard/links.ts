@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { RedisClient } from "../redis/connection.ts";
 import { DASHBOARD_PATH } from "./deps.ts";
 import type { DashboardKeys } from "./keys.ts";
+import type { DashboardKv } from "./kv.ts";
 import { hashSecret, isSecretShaped, newSecret } from "./secret.ts";
 
 /**
@@ -51,29 +51,29 @@ export function liveLink(raw: string | null, now: number): LinkRecord | null {
 }
 
 export function createLoginLinks(opts: {
-  redis: RedisClient;
+  kv: DashboardKv;
   keys: DashboardKeys;
   publicUrl: string;
   linkMs: number;
   now: () => number;
 }): LoginLinks {
-  const { redis, keys } = opts;
+  const { kv, keys } = opts;
   const origin = opts.publicUrl.replace(/\/+$/, "");
   return {
     async issue(userId) {
       const token = newSecret();
       const expiresAt = opts.now() + opts.linkMs;
       const record: LinkRecord = linkRecordSchema.parse({ userId, expiresAt });
-      await redis.set(keys.link(hashSecret(token)), JSON.stringify(record), "PX", opts.linkMs);
+      await kv.setPx(keys.link(hashSecret(token)), JSON.stringify(record), opts.linkMs);
       return { token, url: `${origin}${loginPath(token)}`, expiresAt };
     },
     async peek(token) {
       if (!isSecretShaped(token)) return null;
-      return liveLink(await redis.get(keys.link(hashSecret(token))), opts.now());
+      return liveLink(await kv.get(keys.link(hashSecret(token))), opts.now());
     },
     async spend(token) {
       if (!isSecretShaped(token)) return null;
-      return liveLink(await redis.getdel(keys.link(hashSecret(token))), opts.now());
+      return liveLink(await kv.getdel(keys.link(hashSecret(token))), opts.now());
     },
   };
 }

@@ -26,13 +26,13 @@ export function dashboardParts(deps: DashboardDeps): DashboardParts {
     deps,
     times,
     links: createLoginLinks({
-      redis: deps.redis,
+      kv: deps.kv,
       keys,
       publicUrl: deps.publicUrl,
       linkMs: times.linkMs,
       now: deps.now,
     }),
-    sessions: createSessions({ redis: deps.redis, keys, times, now: deps.now }),
-    audit: createAuditLog(deps.redis, keys),
+    sessions: createSessions({ kv: deps.kv, keys, times, now: deps.now }),
+    audit: createAuditLog(deps.kv, keys),
   };
 }

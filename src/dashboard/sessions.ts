@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { RedisClient } from "../redis/connection.ts";
 import type { DashboardTimes } from "./deps.ts";
 import type { DashboardKeys } from "./keys.ts";
+import type { DashboardKv } from "./kv.ts";
 import { hashSecret, isSecretShaped, newSecret } from "./secret.ts";
 
 /**
@@ -10,7 +10,7 @@ import { hashSecret, isSecretShaped, newSecret } from "./secret.ts";
  * sent one, is ended), so an id planted before login is worth nothing. A session ends when unused
  * for `idleMs`, `absoluteMs` after login whatever its use, at logout, and with all of its person's
  * sessions when their role is gone (revokeAll). Revoking deletes the record; the touch that keeps a
- * session alive writes only over an existing record (SET XX), so it cannot bring one back.
+ * session alive writes only over an existing record (SET XX, kv.replace), so it cannot bring one back.
  */
 
 export const sessionRecordSchema = z.object({
@@ -40,7 +40,7 @@ export interface Sessions {
   touch(id: string | undefined): Promise<SessionRecord | null>;
   /** Ends one session (logout); unknown ids are fine. */
   destroy(id: string | undefined): Promise<void>;
-  /** Ends every session of the person; returns how many there were. */
+  /** Ends every session of the person; returns how many ids its index held (some may have ended). */
   revokeAll(userId: number): Promise<number>;
 }
 
@@ -55,16 +55,16 @@ function parseRecord(raw: string | null): SessionRecord | null {
 }
 
 export function createSessions(opts: {
-  redis: RedisClient;
+  kv: DashboardKv;
   keys: DashboardKeys;
   times: DashboardTimes;
   now: () => number;
 }): Sessions {
-  const { redis, keys, times } = opts;
+  const { kv, keys, times } = opts;
 
   async function forget(hash: string, userId: number | undefined): Promise<void> {
-    await redis.del(keys.session(hash));
-    if (userId !== undefined) await redis.srem(keys.userSessions(userId), hash);
+    await kv.del(keys.session(hash));
+    if (userId !== undefined) await kv.srem(keys.userSessions(userId), hash);
   }
 
   return {
@@ -73,16 +73,15 @@ export function createSessions(opts: {
       const hash = hashSecret(id);
       const at = opts.now();
       const record: SessionRecord = { userId, createdAt: at, lastSeenAt: at };
-      await redis.set(keys.session(hash), JSON.stringify(record), "PX", times.absoluteMs);
+      await kv.setPx(keys.session(hash), JSON.stringify(record), times.absoluteMs);
       // The person's index lives as long as their newest session can.
-      await redis.sadd(keys.userSessions(userId), hash);
-      await redis.pexpire(keys.userSessions(userId), times.absoluteMs);
+      await kv.sadd(keys.userSessions(userId), hash, times.absoluteMs);
       return id;
     },
     async touch(id) {
       if (!isSecretShaped(id)) return null;
       const hash = hashSecret(id);
-      const record = parseRecord(await redis.get(keys.session(hash)));
+      const record = parseRecord(await kv.get(keys.session(hash)));
       if (!record) return null;
       const now = opts.now();
       if (sessionVerdict(record, now, times) !== "ok") {
@@ -90,20 +89,19 @@ export function createSessions(opts: {
         return null;
       }
       const used: SessionRecord = { ...record, lastSeenAt: Math.max(now, record.lastSeenAt) };
-      const kept = await redis.set(keys.session(hash), JSON.stringify(used), "KEEPTTL", "XX");
-      return kept === "OK" ? used : null;
+      return (await kv.replace(keys.session(hash), JSON.stringify(used))) ? used : null;
     },
     async destroy(id) {
       if (!isSecretShaped(id)) return;
       const hash = hashSecret(id);
-      const record = parseRecord(await redis.get(keys.session(hash)));
+      const record = parseRecord(await kv.get(keys.session(hash)));
       await forget(hash, record?.userId);
     },
     async revokeAll(userId) {
-      const hashes = await redis.smembers(keys.userSessions(userId));
+      const hashes = await kv.smembers(keys.userSessions(userId));
       // One key at a time: in a Cluster the sessions are spread over slots.
-      for (const hash of hashes) await redis.del(keys.session(hash));
-      await redis.del(keys.userSessions(userId));
+      for (const hash of hashes) await kv.del(keys.session(hash));
+      await kv.del(keys.userSessions(userId));
       return hashes.length;
     },
   };

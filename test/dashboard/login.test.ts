@@ -40,16 +40,16 @@ describe("the login link", () => {
     const link = await h.access.issueLink(ADMIN);
     expect(link?.url).toMatch(new RegExp(`^${h.url}/dashboard/login/[A-Za-z0-9_-]{43}$`));
     const token = link!.token;
-    const keys = await h.deps.redis.keys(`${h.deps.prefix}dash:link:*`);
+    const keys = await h.redis.keys(`${h.deps.prefix}dash:link:*`);
     const hashed = createHash("sha256").update(token).digest("hex");
     expect(keys).toContain(`${h.deps.prefix}dash:link:${hashed}`);
     for (const k of keys) {
       expect(k).not.toContain(token);
-      expect(await h.deps.redis.get(k)).not.toContain(token);
+      expect(await h.redis.get(k)).not.toContain(token);
     }
-    const stored = JSON.parse((await h.deps.redis.get(`${h.deps.prefix}dash:link:${hashed}`))!);
+    const stored = JSON.parse((await h.redis.get(`${h.deps.prefix}dash:link:${hashed}`))!);
     expect(stored.userId).toBe(ADMIN);
-    const ttl = await h.deps.redis.pttl(`${h.deps.prefix}dash:link:${hashed}`);
+    const ttl = await h.redis.pttl(`${h.deps.prefix}dash:link:${hashed}`);
     expect(ttl).toBeGreaterThan(9 * MIN);
     expect(ttl).toBeLessThanOrEqual(10 * MIN);
   });
@@ -227,7 +227,7 @@ describe("roles, checked on every request", () => {
     }
     // The other browser's session went too, even with the role back.
     expect((await b.get("/dashboard")).status).toBe(303);
-    expect(await h.deps.redis.exists(`${h.deps.prefix}dash:user:${AGENT}:sessions`)).toBe(0);
+    expect(await h.redis.exists(`${h.deps.prefix}dash:user:${AGENT}:sessions`)).toBe(0);
   });
 
   it("revokeAll ends every session of a person", async () => {

@@ -1,4 +1,11 @@
-import { createDashboard, type DashboardDeps, dashboardAccess } from "../../src/dashboard/index.ts";
+import type { Redis } from "ioredis";
+import {
+  createDashboard,
+  type DashboardDeps,
+  dashboardAccess,
+  memoryKv,
+  redisKv,
+} from "../../src/dashboard/index.ts";
 import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import { holdIdOf, type Order, type OrderStore, transition } from "../../src/orders/index.ts";
@@ -18,6 +25,8 @@ export const AGENT = 2001;
 
 export interface DashboardHarness {
   url: string;
+  /** The Redis the stores use (and the back office, unless started on memory). */
+  redis: Redis;
   store: OrderStore;
   ledger: LedgerStore;
   deps: DashboardDeps;
@@ -31,7 +40,8 @@ export interface DashboardHarness {
 
 let seq = 0;
 
-export async function startDashboard(): Promise<DashboardHarness> {
+/** `memory`: the back office keeps its links and sessions in memory (local mode without Redis). */
+export async function startDashboard(opts: { memory?: boolean } = {}): Promise<DashboardHarness> {
   const t = testRedis("dashboard");
   const store = createRedisOrderStore({ redis: t.redis, prefix: t.prefix });
   const ledger = createRedisLedger({ redis: t.redis, prefix: t.prefix });
@@ -43,7 +53,7 @@ export async function startDashboard(): Promise<DashboardHarness> {
     app ? app.fetch(req, env) : new Response("starting", { status: 503 }),
   );
   const deps: DashboardDeps = {
-    redis: t.redis,
+    kv: opts.memory ? memoryKv() : redisKv(t.redis),
     prefix: t.prefix,
     orders: store,
     ledger,
@@ -104,6 +114,7 @@ export async function startDashboard(): Promise<DashboardHarness> {
 
   return {
     url: server.url,
+    redis: t.redis,
     store,
     ledger,
     deps,
