@@ -175,6 +175,20 @@ module.exports = {
       to: { path: "^conversations/" },
     },
     layer("http", "^src/http/", "^src/(system|main)", "Operational endpoints only."),
+    layer(
+      "dashboard",
+      "^src/dashboard/",
+      "^(src/(bot|categories|system|main|notify|webhook|topup|gateway|provider)|conversations/)",
+      "The back office reads the stores and the books; it knows nothing of the chat or the workers.",
+    ),
+    {
+      name: "dashboard-only-from-root",
+      comment:
+        "Only the composition root mounts the back office; the chat gets its link through an injected port.",
+      severity: "error",
+      from: { path: "^(src|conversations)/", pathNot: "^src/(dashboard/|system|main)" },
+      to: { path: "^src/dashboard/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

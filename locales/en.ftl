@@ -510,3 +510,10 @@ books-check-beyond-silent = Last check { $time }: beyond the tolerance; no alert
 books-check-no-admins = No admin is configured (ADMIN_IDS): alerts reach nobody.
 status-wallet-inferred = The debit is inferred from the order: no answer of the aggregator with its figures reached us.
 # --- end issue 25 (h-float) ---
+# --- issue 29 (h-dashboard): the back office's login link ---
+cmd-dashboard = The back office in a browser (admins, agents)
+dashboard-link = Your back-office login link. It works once, for 10 minutes; do not forward it:
+    { $url }
+dashboard-denied = The back office is for admins and agents.
+dashboard-unavailable = The back office cannot give a link right now. Please try again in a minute.
+# --- end issue 29 (h-dashboard) ---

@@ -502,3 +502,10 @@ books-check-beyond-silent = अंतिम जाँच { $time }: सहनस
 books-check-no-admins = कोई एडमिन तय नहीं है: सूचना किसी तक नहीं पहुँचती।
 status-wallet-inferred = कटौती ऑर्डर से अनुमानित है: प्रदाता का आँकड़ों वाला कोई जवाब हम तक नहीं पहुँचा।
 # --- end issue 25 (h-float) ---
+# --- issue 29 (h-dashboard): the back office's login link ---
+cmd-dashboard = ब्राउज़र में बैक ऑफ़िस (एडमिन, एजेंट)
+dashboard-link = आपका बैक ऑफ़िस लॉगिन लिंक। यह एक बार, 10 मिनट तक ही चलता है; इसे किसी को न भेजें:
+    { $url }
+dashboard-denied = बैक ऑफ़िस केवल एडमिन और एजेंट के लिए है।
+dashboard-unavailable = बैक ऑफ़िस अभी लिंक नहीं दे सका। कृपया एक मिनट बाद फिर कोशिश करें।
+# --- end issue 29 (h-dashboard) ---

@@ -502,3 +502,10 @@ books-check-beyond-silent = अन्तिम जाँच { $time }: सहन
 books-check-no-admins = कुनै एडमिन तोकिएको छैन: सूचना कसैलाई पुग्दैन।
 status-wallet-inferred = कटौती अर्डरबाट अनुमान गरिएको हो: प्रदायकको अंकसहितको कुनै जवाफ आइपुगेन।
 # --- end issue 25 (h-float) ---
+# --- issue 29 (h-dashboard): the back office's login link ---
+cmd-dashboard = ब्राउजरमा ब्याक अफिस (एडमिन, एजेन्ट)
+dashboard-link = तपाईंको ब्याक अफिस लगइन लिंक। यो एक पटक, १० मिनेटसम्म मात्र चल्छ; अरूलाई नपठाउनुहोस्:
+    { $url }
+dashboard-denied = ब्याक अफिस एडमिन र एजेन्टका लागि मात्र हो।
+dashboard-unavailable = ब्याक अफिसले अहिले लिंक दिन सकेन। एक मिनेटपछि फेरि प्रयास गर्नुहोस्।
+# --- end issue 29 (h-dashboard) ---

@@ -167,6 +167,16 @@ export function keyspace(prefix: string) {
     idleInfoOf: (chatId: number) => `${prefix}{idle}:info:${chatId}`,
     /** Hash: chat id -> the time of the deadline whose notice went out, naming its arm (until the flow sees it). */
     idleNoticed: `${prefix}{idle}:noticed`,
+
+    // --- The back office (dashboard/): single keys, no script touches two ---
+    /** String (JSON: user id, end), PX the link's life: a login link by its token's SHA-256. */
+    dashboardLink: (tokenHash: string) => `${prefix}dash:link:${tokenHash}`,
+    /** String (JSON: user id, login, last use), PX the absolute timeout: a session by its id's SHA-256. */
+    dashboardSession: (idHash: string) => `${prefix}dash:session:${idHash}`,
+    /** Set of one person's session-id hashes (revoke all), PX the absolute timeout. */
+    dashboardUserSessions: (userId: number) => `${prefix}dash:user:${userId}:sessions`,
+    /** List of audit entries (JSON), newest first, capped (dashboard/audit.ts). */
+    dashboardAudit: `${prefix}dash:audit`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;

@@ -1,0 +1,115 @@
+import { getConnInfo } from "@hono/node-server/conninfo";
+import type { Context, MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { type AuditAction, clip } from "./audit.ts";
+import { type DashboardRole, dashboardRole } from "./deps.ts";
+import { notice, page, path } from "./html.ts";
+import type { DashboardEnv, DashboardParts } from "./parts.ts";
+
+/**
+ * Who is asking, checked on the server for every page and action. The session cookie is
+ * `__Host-dashboard` (hono/cookie's host prefix: Secure, Path=/, no Domain), HttpOnly and
+ * SameSite=Strict. The role is read from the settings on every request, not from the session: a
+ * person whose role is gone loses every session at once (revokeAll) and gets 403.
+ */
+
+export const COOKIE = "dashboard";
+
+export function setSessionCookie(c: Context, id: string, maxAgeMs: number): void {
+  setCookie(c, COOKIE, id, {
+    prefix: "host",
+    httpOnly: true,
+    secure: true,
+    sameSite: "Strict",
+    path: "/",
+    maxAge: Math.floor(maxAgeMs / 1000),
+  });
+}
+
+export const sessionCookie = (c: Context): string | undefined => getCookie(c, COOKIE, "host");
+
+export function clearSessionCookie(c: Context): void {
+  deleteCookie(c, COOKIE, { prefix: "host", path: "/", secure: true });
+}
+
+/** Where a request came from, for the audit log. */
+export function origin(c: Context): { ip: string; forwardedFor?: string; userAgent: string } {
+  let ip = "unknown";
+  try {
+    ip = getConnInfo(c).remote.address ?? "unknown";
+  } catch {
+    // Served without node's socket (a test calling app.request): no address to tell.
+  }
+  const forwarded = clip(c.req.header("x-forwarded-for"), 200);
+  return {
+    ip: ip.slice(0, 100),
+    ...(forwarded ? { forwardedFor: forwarded } : {}),
+    userAgent: clip(c.req.header("user-agent"), 300) ?? "",
+  };
+}
+
+export async function audit(
+  parts: DashboardParts,
+  c: Context,
+  who: { userId: number; role: string },
+  action: AuditAction,
+  detail?: string,
+): Promise<void> {
+  await parts.audit.record({
+    at: parts.deps.now(),
+    userId: who.userId,
+    role: who.role,
+    action,
+    ...origin(c),
+    ...(detail ? { detail: detail.slice(0, 300) } : {}),
+  });
+}
+
+/**
+ * The session check before every page but the login ones: no good session → the login help
+ * (303 for a page, 401 for an action); a role gone → every session of the person ended, 403.
+ */
+export function authenticate(parts: DashboardParts): MiddlewareHandler<DashboardEnv> {
+  return async (c, next) => {
+    const id = sessionCookie(c);
+    const session = await parts.sessions.touch(id);
+    if (!session || !id) {
+      if (id) clearSessionCookie(c);
+      if (c.req.method === "GET" || c.req.method === "HEAD") return c.redirect(path("/login"), 303);
+      return c.html(
+        page("Logged out", notice("Your session is over. Log in again.", "error")),
+        401,
+      );
+    }
+    const role = dashboardRole(parts.deps.roleOf(session.userId));
+    if (!role) {
+      const ended = await parts.sessions.revokeAll(session.userId);
+      await audit(
+        parts,
+        c,
+        { userId: session.userId, role: "none" },
+        "revoked",
+        `${ended} sessions`,
+      );
+      clearSessionCookie(c);
+      return c.html(page("No access", notice("You no longer have access.", "error")), 403);
+    }
+    c.set("viewer", { userId: session.userId, role });
+    c.set("sessionId", id);
+    await next();
+  };
+}
+
+/** Only these roles; anyone else signed in gets 403. */
+export function allow(...roles: DashboardRole[]): MiddlewareHandler<DashboardEnv> {
+  return async (c, next) => {
+    const viewer = c.get("viewer");
+    if (!roles.includes(viewer.role)) {
+      return c.html(
+        page("Not allowed", notice("This page is for admins only.", "error"), viewer),
+        403,
+      );
+    }
+    await next();
+  };
+}

@@ -1,0 +1,67 @@
+import type { BooksReport } from "../books/index.ts";
+import type { LedgerStore } from "../ledger/index.ts";
+import type { Logger } from "../logger.ts";
+import type { Order } from "../orders/index.ts";
+import type { DashboardKv } from "./kv.ts";
+
+/**
+ * What the back office needs from the rest of the product, and nothing more: it reads the stores,
+ * it moves no money. The composition root builds this from the parts it already has (see
+ * docs/incoming/h-dashboard.md for the exact lines).
+ */
+
+/** The role as the bot's settings give it (ADMIN_IDS, AGENT_IDS): the same `roleOf` as the chat. */
+export type PersonRole = "admin" | "agent" | "customer";
+/** The roles that may open the back office. */
+export type DashboardRole = Exclude<PersonRole, "customer">;
+
+export interface DashboardDeps {
+  /**
+   * Link tokens, sessions and the audit log live here, under `prefix` (REDIS_PREFIX): the
+   * product's Redis through `redisKv(redis)`, or `memoryKv()` in local mode without Redis. Every
+   * process of a deployment must share it (a link may be opened on another instance).
+   */
+  kv: DashboardKv;
+  prefix: string;
+  orders: { get(reference: string): Promise<Order | null> };
+  /** Read only here: balances, the journal and holds (no transfer is made). */
+  ledger: LedgerStore;
+  /** The admin's books (src/books report): trial balance, float expected against the aggregator. */
+  books: { report(): Promise<BooksReport> };
+  /** Asked on every request, so a role removed from the settings loses access at once. */
+  roleOf(userId: number): PersonRole;
+  now(): number;
+  /** The origin people open the links on (PUBLIC_URL, else the listener's own URL). */
+  publicUrl: string;
+  logger: Logger;
+  /** Timeouts; defaults in DEFAULT_TIMES. */
+  times?: Partial<DashboardTimes>;
+}
+
+export interface DashboardTimes {
+  /** A login link is good this long after it was sent. */
+  linkMs: number;
+  /** A session unused this long is over. */
+  idleMs: number;
+  /** A session is over this long after its login, however busy. */
+  absoluteMs: number;
+}
+
+export const DEFAULT_TIMES: DashboardTimes = {
+  linkMs: 10 * 60_000,
+  idleMs: 30 * 60_000,
+  absoluteMs: 12 * 3_600_000,
+};
+
+export const timesOf = (deps: Pick<DashboardDeps, "times">): DashboardTimes => ({
+  ...DEFAULT_TIMES,
+  ...deps.times,
+});
+
+/** The role if it may open the back office, else null. */
+export function dashboardRole(role: PersonRole): DashboardRole | null {
+  return role === "admin" || role === "agent" ? role : null;
+}
+
+/** Where the back office is served on the public listener. */
+export const DASHBOARD_PATH = "/dashboard";

@@ -1,0 +1,96 @@
+import { html } from "hono/html";
+import type { HtmlEscapedString } from "hono/utils/html";
+import { toDecimalString } from "../money.ts";
+import { DASHBOARD_PATH, type DashboardRole } from "./deps.ts";
+
+/**
+ * The pages' frame. Written with hono/html, whose interpolations are escaped (only nested html``
+ * fragments pass as they are), so nothing a page shows (an operator's name, a provider's message)
+ * can become markup. No script at all: the pages are forms and links, and the CSP allows no
+ * inline code.
+ */
+
+export type Fragment = HtmlEscapedString | Promise<HtmlEscapedString>;
+
+/** A path in the back office; its home is /dashboard itself. */
+export const path = (rest = "/") => (rest === "/" ? DASHBOARD_PATH : `${DASHBOARD_PATH}${rest}`);
+export const STYLESHEET = path("/static/dashboard.css");
+
+export interface Viewer {
+  userId: number;
+  role: DashboardRole;
+}
+
+export function page(title: string, body: Fragment, viewer?: Viewer): Fragment {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${title} · Back office</title>
+<link rel="stylesheet" href="${STYLESHEET}">
+</head>
+<body>
+<header>${viewer ? nav(viewer) : html`<strong>Back office</strong>`}</header>
+<main>
+<h1>${title}</h1>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+function nav(viewer: Viewer): Fragment {
+  const admin =
+    viewer.role === "admin"
+      ? html`<a href="${path("/books")}">Books</a> <a href="${path("/books/journal")}">Journal</a>
+<a href="${path("/audit")}">Audit log</a>`
+      : "";
+  return html`<nav><a href="${path("/")}">Home</a> ${admin}</nav>
+<form class="logout" method="post" action="${path("/logout")}">
+<span class="who">${viewer.role} ${viewer.userId}</span>
+<button type="submit">Log out</button>
+</form>`;
+}
+
+/** Rupees with two decimals, as the journal CSV writes them; "—" when unknown. */
+export const rs = (paisa: number | null | undefined): string =>
+  paisa === null || paisa === undefined ? "—" : `Rs ${toDecimalString(paisa)}`;
+
+export const time = (ms: number | undefined): string =>
+  ms === undefined
+    ? "—"
+    : new Date(ms)
+        .toISOString()
+        .replace("T", " ")
+        .replace(/\.\d+Z$/, " UTC");
+
+/** A two-column table of label and value. */
+export function facts(
+  rows: ReadonlyArray<readonly [string, string | number | Fragment]>,
+): Fragment {
+  return html`<table class="facts">${rows.map(
+    ([k, v]) => html`<tr><th scope="row">${k}</th><td>${v}</td></tr>`,
+  )}</table>`;
+}
+
+export function table(
+  head: readonly string[],
+  rows: ReadonlyArray<ReadonlyArray<string | number | Fragment>>,
+): Fragment {
+  if (rows.length === 0) return html`<p class="empty">Nothing yet.</p>`;
+  return html`<table><thead><tr>${head.map((h) => html`<th>${h}</th>`)}</tr></thead>
+<tbody>${rows.map((r) => html`<tr>${r.map((v) => html`<td>${v}</td>`)}</tr>`)}</tbody></table>`;
+}
+
+export const notice = (text: string, kind: "error" | "info" = "info"): Fragment =>
+  html`<p class="notice ${kind}" role="${kind === "error" ? "alert" : "status"}">${text}</p>`;
+
+/** The order lookup form (every role). */
+export const orderForm = (
+  value = "",
+): Fragment => html`<form method="get" action="${path("/orders")}">
+<label>Order reference <input name="ref" value="${value}" inputmode="numeric" maxlength="20" required></label>
+<button type="submit">Open</button>
+</form>`;

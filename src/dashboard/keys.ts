@@ -1,0 +1,17 @@
+import { keyspace } from "../redis/keyspace.ts";
+
+/**
+ * The back office's keys, from the product's keyspace (src/redis/keyspace.ts, where every key is
+ * built), under the deployment's prefix. Each is a single key spread over a Cluster by its own
+ * name: no script or transaction touches two of them.
+ */
+export function dashboardKeys(prefix: string) {
+  const k = keyspace(prefix);
+  return {
+    link: k.dashboardLink,
+    session: k.dashboardSession,
+    userSessions: k.dashboardUserSessions,
+    audit: k.dashboardAudit,
+  };
+}
+export type DashboardKeys = ReturnType<typeof dashboardKeys>;

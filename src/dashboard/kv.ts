@@ -1,0 +1,115 @@
+import type { RedisClient } from "../redis/connection.ts";
+
+/**
+ * The few storage operations the back office needs (links, sessions, the audit log), so it runs
+ * on the product's Redis and, in local mode without Redis, in this process's memory (like the
+ * other stores there). Every operation touches one key: fine on a Redis Cluster.
+ */
+export interface DashboardKv {
+  get(key: string): Promise<string | null>;
+  /** Reads and deletes in one step: of two callers at once, one gets the value. */
+  getdel(key: string): Promise<string | null>;
+  /** Sets with a time to live. */
+  setPx(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Overwrites only an existing key, keeping its time to live; false when it is gone. */
+  replace(key: string, value: string): Promise<boolean>;
+  del(key: string): Promise<void>;
+  /** Adds to a set and gives the whole set this time to live. */
+  sadd(key: string, member: string, ttlMs: number): Promise<void>;
+  srem(key: string, member: string): Promise<void>;
+  smembers(key: string): Promise<string[]>;
+  /** Pushes on the head of a list kept at most `keep` long. */
+  lpushCapped(key: string, value: string, keep: number): Promise<void>;
+  /** The first `count` of a list. */
+  lhead(key: string, count: number): Promise<string[]>;
+}
+
+export function redisKv(redis: RedisClient): DashboardKv {
+  return {
+    get: (key) => redis.get(key),
+    getdel: (key) => redis.getdel(key),
+    async setPx(key, value, ttlMs) {
+      await redis.set(key, value, "PX", ttlMs);
+    },
+    async replace(key, value) {
+      return (await redis.set(key, value, "KEEPTTL", "XX")) === "OK";
+    },
+    async del(key) {
+      await redis.del(key);
+    },
+    async sadd(key, member, ttlMs) {
+      await redis.sadd(key, member);
+      await redis.pexpire(key, ttlMs);
+    },
+    async srem(key, member) {
+      await redis.srem(key, member);
+    },
+    smembers: (key) => redis.smembers(key),
+    async lpushCapped(key, value, keep) {
+      await redis.lpush(key, value);
+      await redis.ltrim(key, 0, keep - 1);
+    },
+    lhead: (key, count) => redis.lrange(key, 0, Math.max(0, count - 1)),
+  };
+}
+
+type Entry = { value: string | Set<string> | string[]; until: number };
+
+/** In this process only (local mode without Redis); expiry by the wall clock, checked on read. */
+export function memoryKv(now: () => number = Date.now): DashboardKv {
+  const map = new Map<string, Entry>();
+  const live = (key: string): Entry | undefined => {
+    const e = map.get(key);
+    if (e && e.until <= now()) map.delete(key);
+    return map.get(key);
+  };
+  const text = (key: string) => {
+    const v = live(key)?.value;
+    return typeof v === "string" ? v : null;
+  };
+  return {
+    get: async (key) => text(key),
+    async getdel(key) {
+      const v = text(key);
+      map.delete(key);
+      return v;
+    },
+    async setPx(key, value, ttlMs) {
+      map.set(key, { value, until: now() + ttlMs });
+    },
+    async replace(key, value) {
+      const e = live(key);
+      if (!e) return false;
+      e.value = value;
+      return true;
+    },
+    async del(key) {
+      map.delete(key);
+    },
+    async sadd(key, member, ttlMs) {
+      const v = live(key)?.value;
+      const set = v instanceof Set ? v : new Set<string>();
+      set.add(member);
+      map.set(key, { value: set, until: now() + ttlMs });
+    },
+    async srem(key, member) {
+      const v = live(key)?.value;
+      if (v instanceof Set) v.delete(member);
+    },
+    smembers: async (key) => {
+      const v = live(key)?.value;
+      return v instanceof Set ? [...v] : [];
+    },
+    async lpushCapped(key, value, keep) {
+      const v = live(key)?.value;
+      const list = Array.isArray(v) ? v : [];
+      list.unshift(value);
+      list.length = Math.min(list.length, keep);
+      map.set(key, { value: list, until: Number.POSITIVE_INFINITY });
+    },
+    lhead: async (key, count) => {
+      const v = live(key)?.value;
+      return Array.isArray(v) ? v.slice(0, Math.max(0, count)) : [];
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { z } from "zod";
+import { DASHBOARD_PATH } from "./deps.ts";
+import type { DashboardKeys } from "./keys.ts";
+import type { DashboardKv } from "./kv.ts";
+import { hashSecret, isSecretShaped, newSecret } from "./secret.ts";
+
+/**
+ * One-time login links (issue 29). The token is 256 random bits, handed out once in the chat; Redis
+ * keeps only its SHA-256 with the person who asked and when the link ends, expiring with it.
+ * Reading a link (GET, which a link-preview crawler may do) never spends it; only the confirm POST
+ * does, with GETDEL: one atomic read-and-delete, so two POSTs of the same token log in once.
+ * The end time is also checked against the injected clock, so tests (and a Redis whose expiry
+ * lags) cannot stretch a link past its 10 minutes.
+ */
+
+export const linkRecordSchema = z.object({
+  userId: z.number().int().positive(),
+  expiresAt: z.number().int(),
+});
+export type LinkRecord = z.infer<typeof linkRecordSchema>;
+
+export interface IssuedLink {
+  token: string;
+  url: string;
+  expiresAt: number;
+}
+
+export interface LoginLinks {
+  issue(userId: number): Promise<IssuedLink>;
+  /** The link's record when it is good, without spending it (the confirm page). */
+  peek(token: string): Promise<LinkRecord | null>;
+  /** Spends the link: the first call gets its record, every later one null. */
+  spend(token: string): Promise<LinkRecord | null>;
+}
+
+/** The path of a login link under the back office (its token is a path segment). */
+export const loginPath = (token: string) => `${DASHBOARD_PATH}/login/${token}`;
+
+/** A stored record, or null when it is missing, unreadable or past its end. */
+export function liveLink(raw: string | null, now: number): LinkRecord | null {
+  if (raw === null) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const record = linkRecordSchema.safeParse(parsed);
+  if (!record.success || record.data.expiresAt <= now) return null;
+  return record.data;
+}
+
+export function createLoginLinks(opts: {
+  kv: DashboardKv;
+  keys: DashboardKeys;
+  publicUrl: string;
+  linkMs: number;
+  now: () => number;
+}): LoginLinks {
+  const { kv, keys } = opts;
+  const origin = opts.publicUrl.replace(/\/+$/, "");
+  return {
+    async issue(userId) {
+      const token = newSecret();
+      const expiresAt = opts.now() + opts.linkMs;
+      const record: LinkRecord = linkRecordSchema.parse({ userId, expiresAt });
+      await kv.setPx(keys.link(hashSecret(token)), JSON.stringify(record), opts.linkMs);
+      return { token, url: `${origin}${loginPath(token)}`, expiresAt };
+    },
+    async peek(token) {
+      if (!isSecretShaped(token)) return null;
+      return liveLink(await kv.get(keys.link(hashSecret(token))), opts.now());
+    },
+    async spend(token) {
+      if (!isSecretShaped(token)) return null;
+      return liveLink(await kv.getdel(keys.link(hashSecret(token))), opts.now());
+    },
+  };
+}

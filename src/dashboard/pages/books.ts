@@ -1,0 +1,88 @@
+import type { Hono } from "hono";
+import { html } from "hono/html";
+import type { BooksReport } from "../../books/index.ts";
+import { journalRangeSchema } from "../../http/journal-range.ts";
+import { exportJournalCsv } from "../../ledger/index.ts";
+import { allow, audit, authenticate } from "../auth.ts";
+import { type Fragment, facts, notice, page, path, rs, time } from "../html.ts";
+import type { DashboardEnv, DashboardParts } from "../parts.ts";
+
+/**
+ * The books for admins: the same report as /books and GET /books on the metrics port (the trial
+ * balance's sums, what is owed to customers and agents, fees, margin, the float expected against
+ * the aggregator's), and the journal as CSV for a date range, written by src/ledger/csv.ts and
+ * recorded in the audit log.
+ */
+
+const yesNo = (v: boolean | null) => (v === null ? "—" : v ? "yes" : "no");
+
+function reportView(r: BooksReport): Fragment {
+  return html`<h2>Trial balance</h2>${facts([
+    ["Balanced", r.balanced ? "yes" : `no (${r.problems} problems)`],
+    ["Sum of posted balances", rs(r.postedSumPaisa)],
+    ["Sum of pending balances", rs(r.pendingSumPaisa)],
+    [
+      "Customers owed",
+      `${rs(r.customers.balancePaisa)} over ${r.customers.accounts} (held ${rs(r.customers.heldPaisa)})`,
+    ],
+    [
+      "Agents owed",
+      `${rs(r.agents.balancePaisa)} over ${r.agents.accounts} (held ${rs(r.agents.heldPaisa)})`,
+    ],
+    ["Fee income", rs(r.feeIncomePaisa)],
+    ["Margin", `${rs(r.margin.marginPaisa)} over ${r.margin.orders} orders`],
+    ["Inferred debits", `${r.inferredDebits.orders} (${rs(r.inferredDebits.paisa)})`],
+  ])}
+<h2>Float at the aggregator</h2>${facts([
+    ["In the books", rs(r.float.booksPaisa)],
+    ["Debits not booked yet", rs(r.float.inFlightPaisa)],
+    ["Expected", rs(r.float.expectedPaisa)],
+    ["The aggregator reports", rs(r.float.reportedPaisa)],
+    ["Drift", rs(r.float.driftPaisa)],
+    ["Within tolerance", yesNo(r.float.withinTolerance)],
+    ["Orders whose debit is unknown", r.float.unknownDebits],
+    ["Last check", r.lastCheck ? `${time(r.lastCheck.at)}: ${r.lastCheck.verdict}` : "never"],
+  ])}<p class="empty">As of ${time(r.at)}.</p>`;
+}
+
+function journalForm(from = "", to = ""): Fragment {
+  return html`<form method="get" action="${path("/books/journal.csv")}">
+<label>From <input type="date" name="from" value="${from}" required></label>
+<label>To (not included) <input type="date" name="to" value="${to}" required></label>
+<button type="submit">Download CSV</button>
+</form>`;
+}
+
+export function booksRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
+  const admin = [authenticate(parts), allow("admin")] as const;
+
+  app.get("/books", ...admin, async (c) => {
+    const report = await parts.deps.books.report();
+    return c.html(page("The books", reportView(report), c.get("viewer")));
+  });
+
+  app.get("/books/journal", ...admin, (c) =>
+    c.html(page("The journal as CSV", journalForm(), c.get("viewer"))),
+  );
+
+  app.get("/books/journal.csv", ...admin, async (c) => {
+    const given = { from: c.req.query("from") ?? "", to: c.req.query("to") ?? "" };
+    const range = journalRangeSchema.safeParse(given);
+    if (!range.success) {
+      const why = range.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      const form = journalForm(given.from.slice(0, 30), given.to.slice(0, 30));
+      return c.html(
+        page("The journal as CSV", html`${notice(why, "error")}${form}`, c.get("viewer")),
+        400,
+      );
+    }
+    const csv = await exportJournalCsv(parts.deps.ledger, range.data);
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const span = `${day(range.data.from)}..${day(range.data.to)}`;
+    await audit(parts, c, c.get("viewer"), "export", `journal ${span}`);
+    return c.body(csv, 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="journal-${day(range.data.from)}.csv"`,
+    });
+  });
+}

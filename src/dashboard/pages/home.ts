@@ -1,0 +1,47 @@
+import type { Hono } from "hono";
+import { html } from "hono/html";
+import { account } from "../../ledger/index.ts";
+import { allow, authenticate } from "../auth.ts";
+import { type Fragment, facts, orderForm, page, path, rs, table, time } from "../html.ts";
+import type { DashboardEnv, DashboardParts } from "../parts.ts";
+
+/**
+ * The first page after login: the order lookup for everyone, an agent's own float, and for admins
+ * the way to the books and the audit log (who logged in and out, and what was exported).
+ */
+
+async function agentFloat(parts: DashboardParts, userId: number): Promise<Fragment> {
+  const b = await parts.deps.ledger.balance(account.agent(userId));
+  return html`<h2>Your float</h2>${facts([
+    ["Balance", rs(b.postedPaisa)],
+    ["Held for orders", rs(b.heldPaisa)],
+    ["Available", rs(b.availablePaisa)],
+  ])}`;
+}
+
+const adminLinks = html`<h2>The books</h2>
+<p><a href="${path("/books")}">Trial balance and float</a> ·
+<a href="${path("/books/journal")}">Journal as CSV</a> ·
+<a href="${path("/audit")}">Audit log</a></p>`;
+
+export function homeRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
+  app.get("/", authenticate(parts), async (c) => {
+    const viewer = c.get("viewer");
+    const mine = viewer.role === "agent" ? await agentFloat(parts, viewer.userId) : adminLinks;
+    return c.html(page("Back office", html`<h2>Find an order</h2>${orderForm()}${mine}`, viewer));
+  });
+
+  app.get("/audit", authenticate(parts), allow("admin"), async (c) => {
+    const entries = await parts.audit.list(200);
+    const rows = entries.map((e) => [
+      time(e.at),
+      `${e.role} ${e.userId}`,
+      e.action,
+      e.detail ?? "",
+      e.forwardedFor ? `${e.ip} (for ${e.forwardedFor})` : e.ip,
+      e.userAgent,
+    ]);
+    const body = table(["Time", "Who", "What", "Detail", "From", "Browser"], rows);
+    return c.html(page("Audit log", body, c.get("viewer")));
+  });
+}

@@ -1,0 +1,109 @@
+import type { Hono } from "hono";
+import { html } from "hono/html";
+import type { JournalEntry } from "../../ledger/index.ts";
+import { type Order, referenceSchema } from "../../orders/index.ts";
+import { allow, authenticate } from "../auth.ts";
+import {
+  type Fragment,
+  facts,
+  notice,
+  orderForm,
+  page,
+  rs,
+  table,
+  time,
+  type Viewer,
+} from "../html.ts";
+import { transfersOf } from "../order-transfers.ts";
+import type { DashboardEnv, DashboardParts } from "../parts.ts";
+
+/**
+ * An order by its reference, for admins and agents (what /status gives an agent, and more): its
+ * fields, its status, its history as the store records it (each source's claim with its note),
+ * status words nobody understood, and, for admins, the books' transfers for it.
+ */
+
+function orderFacts(o: Order): Fragment {
+  return facts([
+    ["Reference", o.reference],
+    ["Status", o.status],
+    ["Category", `${o.category} (${o.region})`],
+    ["Operator", `${o.operatorName} (#${o.operatorId})`],
+    ["Number / account", o.connectionNo],
+    ["Amount", rs(o.amountPaisa)],
+    ["Price paid", o.price ? `${rs(o.price.totalPaisa)} (fee ${rs(o.price.feePaisa)})` : "—"],
+    ["Aggregator debit", rs(o.wallet?.debitAmountPaisa)],
+    ["Provider transaction", o.transactionId ?? "—"],
+    ["Execute reference", o.executeReference ?? "—"],
+    ["Customer (Telegram id)", o.userId],
+    ["Provider message", o.providerMessage ?? "—"],
+    ["Placed", time(o.createdAt)],
+    ["Submitted", time(o.submittedAt)],
+    ["Last change", time(o.updatedAt)],
+    ["Flagged as stuck", time(o.flaggedAt)],
+  ]);
+}
+
+function timeline(o: Order): Fragment {
+  const rows = o.history.map((h) => [
+    time(h.at),
+    h.source,
+    h.status ?? "(record only)",
+    h.note ?? "",
+  ]);
+  const words = (o.unrecognised ?? []).map((u) => [time(u.at), u.source, u.word]);
+  return html`<h2>Timeline</h2>${table(["Time", "Source", "Status", "Note"], rows)}
+${words.length ? html`<h2>Status words not understood</h2>${table(["Time", "Source", "Word"], words)}` : ""}`;
+}
+
+function transfers(entries: JournalEntry[]): Fragment {
+  const rows = entries.map((e) => [
+    time(e.at),
+    e.id,
+    e.kind,
+    e.debit,
+    e.credit,
+    html`<span class="amount">${rs(e.amountPaisa)}</span>`,
+    e.reason ?? "",
+  ]);
+  return html`<h2>The books' transfers</h2>${table(
+    ["Time", "Transfer", "Kind", "Debit", "Credit", "Amount", "Reason"],
+    rows,
+  )}`;
+}
+
+async function orderPage(parts: DashboardParts, viewer: Viewer, o: Order): Promise<Fragment> {
+  const books = viewer.role === "admin" ? transfers(await transfersOf(parts.deps.ledger, o)) : "";
+  return page(
+    `Order ${o.reference}`,
+    html`${orderForm(o.reference)}${orderFacts(o)}${timeline(o)}${books}`,
+    viewer,
+  );
+}
+
+export function orderRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
+  app.get("/orders", authenticate(parts), allow("admin", "agent"), async (c) => {
+    const viewer = c.get("viewer");
+    const given = c.req.query("ref") ?? "";
+    const ref = referenceSchema.safeParse(given.trim());
+    if (!ref.success) {
+      const why = given ? "A reference is 1 to 15 digits." : "Give an order reference.";
+      return c.html(
+        page("Order", html`${notice(why, "error")}${orderForm(given.slice(0, 20))}`, viewer),
+        400,
+      );
+    }
+    const order = await parts.deps.orders.get(ref.data);
+    if (!order) {
+      return c.html(
+        page(
+          "Order",
+          html`${notice(`No order ${ref.data}.`, "error")}${orderForm(ref.data)}`,
+          viewer,
+        ),
+        404,
+      );
+    }
+    return c.html(await orderPage(parts, viewer, order));
+  });
+}
