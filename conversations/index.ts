@@ -39,6 +39,7 @@ import { addMoney, addMoneyButton } from "./top-up/add-money-command.ts";
 import { heldTopUps } from "./top-up/held-command.ts";
 
 export { registerCommands } from "./commands.ts";
+export { dashboardCommand } from "./dashboard/index.ts";
 export { topUpNoticeText } from "./top-up/notices.ts";
 
 /**

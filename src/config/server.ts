@@ -19,6 +19,8 @@ export const serverEnv = {
   METRICS_HOST: host("127.0.0.1"),
   METRICS_TOKEN: optionalString,
   PUBLIC_URL: optionalBaseUrl,
+  /** The back office under /dashboard on the public listener; default: on in local mode only. */
+  DASHBOARD: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).optional()),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -44,6 +46,8 @@ export function serverSettings(e: ServerEnv & { PLAYGROUND_PUBLIC: boolean }, mo
       publicUrl: e.PUBLIC_URL,
     },
     metrics: { host: e.METRICS_HOST, port: e.METRICS_PORT, token: e.METRICS_TOKEN },
+    /** The back office: DASHBOARD=1 / 0; unset, on in local mode (no PROVIDER_URL, no BOT_TOKEN). */
+    dashboard: { enabled: e.DASHBOARD === undefined ? mode.local : e.DASHBOARD === "1" },
     logLevel: e.LOG_LEVEL,
   };
 }

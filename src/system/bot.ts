@@ -1,5 +1,5 @@
 import type { I18n } from "@grammyjs/i18n";
-import { Api } from "grammy";
+import { Api, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { botFeatures } from "../../conversations/index.ts";
 import { type Accounts, accessVerdict } from "../accounts/index.ts";
@@ -123,10 +123,13 @@ export function wireBot(
     telegram: TelegramContact;
     redis: RedisClient | undefined;
     botInfo: UserFromGetMe | undefined;
+    /** Commands the composition root adds beside the features (the back office's /dashboard). */
+    extraCommands: readonly Composer<BotContext>[];
   },
 ) {
   const { config } = base;
   const { target, redis, botInfo, telegram } = parts;
+  const features = botFeatures(deps, base.categories);
   return createBot(deps, {
     token: target.token,
     apiPolicy: config.bot.api,
@@ -136,7 +139,7 @@ export function wireBot(
     ...(redis ? { redis } : {}),
     redisPrefix: config.redis.prefix,
     sessionTtlSeconds: config.bot.sessionTtlSeconds,
-    features: botFeatures(deps, base.categories),
+    features: { ...features, composers: [...features.composers, ...parts.extraCommands] },
   });
 }
 

@@ -14,6 +14,7 @@ import {
   wireNotifier,
 } from "./bot.ts";
 import { wireCatalog } from "./catalog.ts";
+import { wireDashboard } from "./dashboard.ts";
 import { loadLocalMode } from "./local.ts";
 import { wireMoneyPath } from "./money-path.ts";
 import { watchOperations } from "./operations.ts";
@@ -144,14 +145,23 @@ function wireChat(
     books: money.books,
     topUps: parts.topUp?.topUps,
   });
+  const dashboard = wireDashboard(base, {
+    app: parts.listener.app,
+    redis: parts.redis,
+    stores,
+    books: money.books,
+    settings: deps.settings,
+    selfUrl: parts.listener.server.url,
+  });
   const bot = wireBot(base, deps, {
     target: parts.botApi,
     telegram: parts.telegram,
     redis: parts.redis,
     botInfo: opts.botInfo,
+    extraCommands: dashboard ? [dashboard.command] : [],
   });
   const notifier = wireNotifier(base, { stores, orders: money.orders, bot, deps });
   const idleSweeper = wireIdleSweeper(base, { stores, bot, deps });
   const hook = mountTelegramWebhook(base, parts.listener.app, bot, parts.botApi.token);
-  return { deps, bot, notifier, idleSweeper, hook };
+  return { deps, bot, notifier, idleSweeper, hook, dashboard };
 }

@@ -1,0 +1,50 @@
+import { dashboardCommand } from "../../conversations/index.ts";
+import type { Books } from "../books/index.ts";
+import { type BotSettings, roleOf } from "../bot/deps.ts";
+import {
+  createDashboard,
+  type DashboardDeps,
+  dashboardAccess,
+  memoryKv,
+  redisKv,
+} from "../dashboard/index.ts";
+import type { RedisClient } from "../redis/connection.ts";
+import type { Base } from "./base.ts";
+import type { HttpApp } from "./server.ts";
+import type { Stores } from "./stores.ts";
+
+/**
+ * The back office when DASHBOARD is on: mounted under /dashboard on the public app, over the
+ * product's stores and books, with roles read from the bot's own settings on every request; and
+ * /dashboard in the chat, which sends its one-time link. Undefined when it is off.
+ */
+export function wireDashboard(
+  base: Base,
+  parts: {
+    app: HttpApp;
+    redis: RedisClient | undefined;
+    stores: Stores;
+    books: Books;
+    settings: BotSettings;
+    selfUrl: string;
+  },
+) {
+  const { config, logger, now } = base;
+  if (!config.dashboard.enabled) return undefined;
+  // One deps object for the pages and the links: they share one store of links and sessions.
+  const deps: DashboardDeps = {
+    // Without Redis (local mode's memory stores) the links and sessions live in this process.
+    kv: parts.redis ? redisKv(parts.redis) : memoryKv(),
+    prefix: config.redis.prefix,
+    orders: parts.stores.store,
+    ledger: parts.stores.ledger,
+    books: parts.books,
+    roleOf: (userId) => roleOf(parts.settings, userId),
+    now,
+    publicUrl: config.http.publicUrl ?? parts.selfUrl,
+    logger: logger.child({ part: "dashboard" }),
+  };
+  parts.app.route("/", createDashboard(deps));
+  const access = dashboardAccess(deps);
+  return { access, command: dashboardCommand({ issueLink: (id) => access.issueLink(id) }) };
+}
