@@ -86,7 +86,7 @@ module.exports = {
     layer(
       "order-parts",
       ORDER_PARTS,
-      "^(src/(notify|webhook|bot|categories|http|system|main|saved|accounts|topup|gateway)|conversations/)",
+      "^(src/(notify|webhook|bot|categories|http|system|main|saved|accounts|payments)|conversations/)",
       "A category's order part is pure: the order's and the provider's types, no stores, no flows.",
       ORDER_PARTS,
     ),
@@ -178,7 +178,7 @@ module.exports = {
     layer(
       "dashboard",
       "^src/dashboard/",
-      "^(src/(bot|categories|system|main|notify|webhook|topup|gateway|provider)|conversations/)",
+      "^(src/(bot|categories|system|main|notify|webhook|payments|provider)|conversations/)",
       "The back office reads the stores and the books; it knows nothing of the chat or the workers.",
     ),
     {

@@ -119,8 +119,8 @@ function post(st: MemoryState, current: Order, written: Order) {
     const l = ledgerOf(st, written);
     settlement = l.commitSync(l.decideSync({ op: action, pendingId: written.holdId }));
   }
-  // A store without books (logic tests of open mode only; the system always gives one) has
-  // nowhere to book: an order with a hold would have thrown above.
+  // A store without books (logic tests only; the system always gives one) has nowhere to book:
+  // an order with a hold would have thrown above.
   const transfers = st.opts.ledger ? bookingsOf(current, written) : [];
   const bookings = transfers.map((input) => {
     const l = ledgerOf(st, written);

@@ -128,7 +128,7 @@ export function keyspace(prefix: string) {
     /** Hash: Telegram user id -> the language their pushes go in (register, /language). */
     accountLocales: `${accounts}:locales`,
 
-    // --- Bot (bot/limits.ts, bot/dedupe.ts, bot/create-bot.ts) ---
+    // --- Bot and its spend limits (orders/limits.ts, bot/dedupe.ts, bot/create-bot.ts) ---
     /** Paisa a user reserved on one Nepal day (YYYY-MM-DD). */
     spendDay: (userId: number, day: string) => `${user(userId)}:spend:${day}`,
     /** Orders a user reserved in one clock hour (hours since the epoch). */

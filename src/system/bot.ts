@@ -179,11 +179,8 @@ export function wireNotifier(
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
     // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts).
-    onSuccess: async (order) => {
-      const saved = parts.deps.saved;
-      if (!saved) return undefined;
-      return saveOnSuccess(saved, translator(parts.deps.i18n, order.locale), order, billerOf);
-    },
+    onSuccess: (order) =>
+      saveOnSuccess(parts.deps.saved, translator(parts.deps.i18n, order.locale), order, billerOf),
     logger,
     consumerName: base.instance,
     claimIdleMs: config.notifier.claimIdleMs,
