@@ -71,10 +71,13 @@ async function lookup(c: DashboardContext, parts: DashboardParts): Promise<Respo
     );
   const parsed = lookupSchema.safeParse(given);
   if (!parsed.success) {
-    return again(
-      given.by === "id" ? "A Telegram id is a positive number." : "Choose phone or Telegram id.",
-      400,
-    );
+    const why =
+      given.by !== "id" && given.by !== "phone"
+        ? "Choose phone or Telegram id."
+        : given.by === "id"
+          ? "A Telegram id is a positive number."
+          : "Give a phone number.";
+    return again(why, 400);
   }
   if (parsed.data.by === "id") return c.redirect(personPath(parsed.data.q), 303);
   const typed = phoneFromTyped(parsed.data.q);
@@ -154,7 +157,11 @@ function rangeOf(c: DashboardContext, now: number) {
   return journalRangeSchema.safeParse({ from: from ?? "", to: to ?? "" });
 }
 
-const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** A range end as the address gives it back: the date at UTC midnight, else the ISO time. */
+const day = (ms: number) => {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
+};
 
 function rangeForm(userId: number, from: string, to: string): Fragment {
   return html`<form method="get" action="${personPath(userId)}">
@@ -189,7 +196,10 @@ async function personPage(c: DashboardContext, parts: DashboardParts): Promise<R
   const balance = await ledger.balance(acc);
   const statement = await statementOf(ledger, acc, range.data);
   const [from, to] = [day(range.data.from), day(range.data.to)];
-  const csv = personPath(userId, `/statement.csv?from=${from}&to=${to}`);
+  const csv = personPath(
+    userId,
+    `/statement.csv?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
+  );
   const body = html`${await registration(people, userId, role)}
 <h2>Balance (${acc})</h2>${facts([
     ["Posted", rs(balance.postedPaisa)],
@@ -229,7 +239,7 @@ async function statementCsv(c: DashboardContext, parts: DashboardParts): Promise
   await audit(parts, c, viewer, "export", `statement ${acc} ${span}`);
   return c.body(statementToCsv(s), 200, {
     "Content-Type": "text/csv; charset=utf-8",
-    "Content-Disposition": `attachment; filename="statement-${acc.replace(":", "-")}-${day(range.data.from)}.csv"`,
+    "Content-Disposition": `attachment; filename="statement-${acc.replace(":", "-")}-${new Date(range.data.from).toISOString().slice(0, 10)}.csv"`,
   });
 }
 
