@@ -115,3 +115,34 @@ describe("block a customer and see the bot refuse them", () => {
     });
   });
 });
+
+describe("local mode's memory stores: registration shown, block refused (prepaid)", () => {
+  let ts: TestSystem;
+  beforeAll(async () => {
+    ts = await startTestSystem({ env: { ACCESS_MODE: "prepaid" } });
+  });
+  afterAll(async () => {
+    await ts?.cleanup();
+  });
+
+  it("finds a customer registered in the chat by phone, with name and time; a block holds", async () => {
+    const u = ts.user(10_044, { first_name: "Gita" });
+    await u.register();
+    const reply = await ts.user(ADMIN).say("/dashboard", /back-office login link/);
+    const c = client(ts.system.url);
+    expect((await c.post(new URL(linkIn(reply.text)!).pathname)).status).toBe(303);
+    const found = await c.get(`/dashboard/customers?by=phone&q=${u.phone()}`);
+    expect(found.headers.get("location")).toBe("/dashboard/customers/10044");
+    const text = await (await c.get("/dashboard/customers/10044")).text();
+    expect(text).toContain("Customer 10044");
+    expect(text).toMatch(/Name<\/th><td>Gita/);
+    expect(text).toMatch(/Registered<\/th><td>\d{4}-\d{2}-\d{2} /);
+    expect(text).toContain("+977 9800010044");
+
+    await u.say("/recharge", /What would you like to pay/);
+    await u.say("/cancel");
+    const res = await c.post("/dashboard/customers/10044/block", {}, "reason=chargebacks");
+    expect(res.status).toBe(303);
+    await u.say("/recharge", BLOCKED);
+  });
+});
