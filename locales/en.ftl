@@ -517,3 +517,6 @@ dashboard-link = Your back-office login link. It works once, for 10 minutes; do 
 dashboard-denied = The back office is for admins and agents.
 dashboard-unavailable = The back office cannot give a link right now. Please try again in a minute.
 # --- end issue 29 (h-dashboard) ---
+# --- issue 29 (h-people): a customer the merchant blocked ---
+access-blocked = Your account is blocked by the shop, so you cannot order or add money here. Orders you placed before go on as usual. To ask why, contact the shop.
+# --- end issue 29 (h-people) ---

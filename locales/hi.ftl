@@ -509,3 +509,6 @@ dashboard-link = आपका बैक ऑफ़िस लॉगिन लि�
 dashboard-denied = बैक ऑफ़िस केवल एडमिन और एजेंट के लिए है।
 dashboard-unavailable = बैक ऑफ़िस अभी लिंक नहीं दे सका। कृपया एक मिनट बाद फिर कोशिश करें।
 # --- end issue 29 (h-dashboard) ---
+# --- issue 29 (h-people): a customer the merchant blocked ---
+access-blocked = आपका खाता दुकान ने रोक दिया है, इसलिए आप यहाँ ऑर्डर नहीं कर सकते और पैसे नहीं जोड़ सकते। पहले किए गए ऑर्डर हमेशा की तरह चलते रहेंगे। कारण जानने के लिए दुकान से संपर्क कीजिए।
+# --- end issue 29 (h-people) ---

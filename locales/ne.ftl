@@ -509,3 +509,6 @@ dashboard-link = तपाईंको ब्याक अफिस लगइन
 dashboard-denied = ब्याक अफिस एडमिन र एजेन्टका लागि मात्र हो।
 dashboard-unavailable = ब्याक अफिसले अहिले लिंक दिन सकेन। एक मिनेटपछि फेरि प्रयास गर्नुहोस्।
 # --- end issue 29 (h-dashboard) ---
+# --- issue 29 (h-people): a customer the merchant blocked ---
+access-blocked = तपाईंको खाता पसलले रोकेको छ, त्यसैले यहाँ अर्डर गर्न वा पैसा थप्न सकिँदैन। पहिले गरेका अर्डरहरू सधैंझैं चल्छन्। कारण जान्न पसललाई सम्पर्क गर्नुहोस्।
+# --- end issue 29 (h-people) ---

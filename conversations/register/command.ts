@@ -33,7 +33,12 @@ export function register(deps: BotDeps): Composer<BotContext> {
       await ctx.reply(t("register-bad-number"), { reply_markup: contactKeyboard(t) });
       return;
     }
-    await deps.accounts.register(ctx.from.id, phone);
+    const name = [ctx.from.first_name, ctx.from.last_name].filter(Boolean).join(" ");
+    await deps.accounts.register(ctx.from.id, phone, {
+      name,
+      ...(ctx.from.username ? { username: ctx.from.username } : {}),
+      channel: "telegram",
+    });
     // The language of the pushes others' actions send them (a cash-in's receipt): the one they
     // chose with /language, else Telegram's (what this chat negotiated).
     await deps.accounts.setLocale(ctx.from.id, t.locale);

@@ -1,4 +1,5 @@
 import { InlineKeyboard } from "grammy";
+import { accessOf } from "../../src/bot/access.ts";
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow } from "../../src/bot/flow/toolkit.ts";
@@ -16,6 +17,12 @@ export function addMoneyConversation(deps: BotDeps) {
     const topUps = deps.topUps;
     if (!topUps) {
       await flow.reply(t("topup-not-offered"));
+      return;
+    }
+    // A blocked customer adds no money either (the merchant's block, read now).
+    const verdict = await conversation.external(() => accessOf(deps, flow.env.userId));
+    if (verdict === "blocked") {
+      await flow.reply(t("access-blocked"));
       return;
     }
     const money = (p: number) => formatMoney(p, { locale: t.locale });

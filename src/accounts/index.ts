@@ -1,4 +1,6 @@
 export * from "./access.ts";
+export * from "./blocked.ts";
 export * from "./phone.ts";
 export * from "./service.ts";
+export * from "./statement.ts";
 export * from "./store.ts";

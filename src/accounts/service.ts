@@ -7,7 +7,7 @@ import {
 } from "../ledger/index.ts";
 import { nepalDayStart } from "../nepal-time.ts";
 import type { Phone } from "./phone.ts";
-import type { AccountsStore, Receipt } from "./store.ts";
+import type { AccountsStore, ProfileInput, Receipt } from "./store.ts";
 
 /**
  * Money coming in, as people move it: an agent takes cash and credits a customer from the agent's
@@ -118,7 +118,12 @@ export function createAccounts(opts: {
   const now = opts.now ?? Date.now;
 
   return {
-    register: (userId: number, phone: Phone) => store.register(userId, phone),
+    /** Binds the phone; with `who`, also keeps the name and the time for the back office. */
+    async register(userId: number, phone: Phone, who?: ProfileInput) {
+      await store.register(userId, phone);
+      if (who) await store.putProfile(userId, who, now());
+    },
+    profileOf: (userId: number) => store.profileOf(userId),
     userByPhone: (phone: Phone) => store.userByPhone(phone),
     phoneOf: (userId: number) => store.phoneOf(userId),
     receipt: (id: string) => store.receipt(id),

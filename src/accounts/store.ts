@@ -31,6 +31,31 @@ const receiptSchema = z.object({
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 
+/**
+ * Who registered, as the back office shows them (issue 29): the name and username Telegram gave
+ * when they shared their contact, and when they first and last shared one. Absent for people who
+ * registered before it was kept.
+ */
+export const profileSchema = z.object({
+  name: z.string().max(200),
+  username: z.string().max(64).optional(),
+  /** The channel they registered on (Telegram today). */
+  channel: z.enum(["telegram"]),
+  firstAt: z.number().int(),
+  at: z.number().int(),
+});
+export type Profile = z.infer<typeof profileSchema>;
+export type ProfileInput = Pick<Profile, "name" | "username" | "channel">;
+
+const keepFirst = (old: Profile | null, p: ProfileInput, at: number): Profile =>
+  profileSchema.parse({
+    name: p.name.slice(0, 200),
+    ...(p.username ? { username: p.username.slice(0, 64) } : {}),
+    channel: p.channel,
+    firstAt: old?.firstAt ?? at,
+    at,
+  });
+
 /** A chat language as the bot names it ("en", "ne", "hi"); the bot checks it is one of its own. */
 const localeSchema = z.string().min(2).max(16);
 
@@ -59,6 +84,9 @@ export interface AccountsStore {
    * Telegram sent the update to another) finds it said and stays quiet.
    */
   firstNotice(id: string, side: string): Promise<boolean>;
+  /** Keeps who shared their contact at `at` (the first time stays; the rest is the latest). */
+  putProfile(userId: number, p: ProfileInput, at: number): Promise<void>;
+  profileOf(userId: number): Promise<Profile | null>;
 }
 
 export function createMemoryAccounts(): AccountsStore {
@@ -67,7 +95,14 @@ export function createMemoryAccounts(): AccountsStore {
   const receipts = new Map<string, Receipt>();
   const told = new Set<string>();
   const locales = new Map<number, string>();
+  const profiles = new Map<number, Profile>();
   return {
+    async putProfile(userId, p, at) {
+      profiles.set(userId, keepFirst(profiles.get(userId) ?? null, p, at));
+    },
+    async profileOf(userId) {
+      return profiles.get(userId) ?? null;
+    },
     async register(userId, phone) {
       const old = users.get(userId);
       if (old !== undefined && old !== phone && phones.get(old) === userId) phones.delete(old);
@@ -124,7 +159,23 @@ return 1
 export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }): AccountsStore {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
+  const profileOf = async (userId: number): Promise<Profile | null> => {
+    const raw = await redis.hget(k.accountProfiles, String(userId));
+    if (raw === null) return null;
+    try {
+      const p = profileSchema.safeParse(JSON.parse(raw));
+      return p.success ? p.data : null;
+    } catch {
+      return null;
+    }
+  };
   return {
+    // Read, then written: two shares of one user at once could only disagree on `firstAt` by ms.
+    async putProfile(userId, p, at) {
+      const next = keepFirst(await profileOf(userId), p, at);
+      await redis.hset(k.accountProfiles, String(userId), JSON.stringify(next));
+    },
+    profileOf,
     async register(userId, phone) {
       await registerScript.run(
         redis,

@@ -21,6 +21,8 @@ export function deniedReply(
   verdict: Exclude<AccessVerdict, "ok">,
 ): { text: string; other: { reply_markup?: Keyboard } } {
   if (verdict === "private") return { text: t("access-private"), other: {} };
+  // Blocked by the merchant (the back office): no way forward from the chat, no keyboard.
+  if (verdict === "blocked") return { text: t("access-blocked"), other: {} };
   return { text: t("access-register"), other: { reply_markup: contactKeyboard(t) } };
 }
 

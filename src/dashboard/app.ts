@@ -9,6 +9,7 @@ import { homeRoutes } from "./pages/home.ts";
 import { loginRoutes } from "./pages/login.ts";
 import { orderRoutes } from "./pages/orders.ts";
 import { type DashboardEnv, dashboardParts } from "./parts.ts";
+import { peopleRoutes } from "./people/index.ts";
 import { DASHBOARD_CSS } from "./static.ts";
 
 /**
@@ -66,6 +67,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   homeRoutes(app, parts);
   orderRoutes(app, parts);
   booksRoutes(app, parts);
+  peopleRoutes(app, parts);
   app.all("*", (c) => {
     if (c.req.path === `${DASHBOARD_PATH}/`) return c.redirect(DASHBOARD_PATH, 308);
     return c.html(page("Not found", notice("No such page.", "error")), 404);

@@ -11,7 +11,16 @@ import type { DashboardKv } from "./kv.ts";
 
 export const AUDIT_KEPT = 10_000;
 
-export const auditActionSchema = z.enum(["login", "logout", "export", "revoked", "denied"]);
+export const auditActionSchema = z.enum([
+  "login",
+  "logout",
+  "export",
+  "revoked",
+  "denied",
+  // issue 29 (h-people): a customer blocked or unblocked, with the block before and after.
+  "block",
+  "unblock",
+]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
 export const auditEntrySchema = z.object({
@@ -23,6 +32,9 @@ export const auditEntrySchema = z.object({
   forwardedFor: z.string().max(200).optional(),
   userAgent: z.string().max(300),
   detail: z.string().max(300).optional(),
+  /** What a change found and left (an action's state before and after it), as text. */
+  before: z.string().max(500).optional(),
+  after: z.string().max(500).optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 

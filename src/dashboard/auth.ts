@@ -54,6 +54,7 @@ export async function audit(
   who: { userId: number; role: string },
   action: AuditAction,
   detail?: string,
+  change?: { before: string; after: string },
 ): Promise<void> {
   await parts.audit.record({
     at: parts.deps.now(),
@@ -62,6 +63,7 @@ export async function audit(
     action,
     ...origin(c),
     ...(detail ? { detail: detail.slice(0, 300) } : {}),
+    ...(change ? { before: change.before.slice(0, 500), after: change.after.slice(0, 500) } : {}),
   });
 }
 

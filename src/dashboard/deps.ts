@@ -3,6 +3,7 @@ import type { LedgerStore } from "../ledger/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/index.ts";
 import type { DashboardKv } from "./kv.ts";
+import type { DashboardPeople } from "./people/port.ts";
 
 /**
  * What the back office needs from the rest of the product, and nothing more: it reads the stores,
@@ -36,6 +37,8 @@ export interface DashboardDeps {
   logger: Logger;
   /** Timeouts; defaults in DEFAULT_TIMES. */
   times?: Partial<DashboardTimes>;
+  /** Customers and agents: registration, the blocked list, their orders (people/port.ts). */
+  people: DashboardPeople;
 }
 
 export interface DashboardTimes {

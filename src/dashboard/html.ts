@@ -47,7 +47,12 @@ function nav(viewer: Viewer): Fragment {
       ? html`<a href="${path("/books")}">Books</a> <a href="${path("/books/journal")}">Journal</a>
 <a href="${path("/audit")}">Audit log</a>`
       : "";
-  return html`<nav><a href="${path("/")}">Home</a> ${admin}</nav>
+  // issue 29 (h-people): customers and agents for admins, an agent's own day.
+  const people =
+    viewer.role === "admin"
+      ? html`<a href="${path("/customers")}">Customers</a>`
+      : html`<a href="${path("/me")}">My day</a>`;
+  return html`<nav><a href="${path("/")}">Home</a> ${admin} ${people}</nav>
 <form class="logout" method="post" action="${path("/logout")}">
 <span class="who">${viewer.role} ${viewer.userId}</span>
 <button type="submit">Log out</button>

@@ -13,4 +13,5 @@ export {
 } from "./deps.ts";
 export { type DashboardKv, memoryKv, redisKv } from "./kv.ts";
 export { type IssuedLink, loginPath } from "./links.ts";
+export type { DashboardPeople } from "./people/index.ts";
 export { sessionVerdict } from "./sessions.ts";

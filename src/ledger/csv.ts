@@ -22,13 +22,15 @@ export const JOURNAL_CSV_HEADER = [
   "reason",
 ] as const;
 
-function cell(value: string): string {
+/** One CSV field, quoted when it must be. */
+export function csvCell(value: string): string {
   return /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-function text(value: string | undefined): string {
+/** Free text as a CSV field, defused against formula injection. */
+export function csvText(value: string | undefined): string {
   if (value === undefined) return "";
-  return cell(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+  return csvCell(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 }
 
 /** CSV of the entries whose booking time is in [from, to) (all when no range is given). */
@@ -44,14 +46,14 @@ export function journalToCsv(
       [
         e.seq,
         new Date(e.at).toISOString(),
-        cell(e.id),
+        csvCell(e.id),
         e.kind,
         e.debit,
         e.credit,
         toDecimalString(e.amountPaisa),
-        text(e.reference),
-        cell(e.pendingId ?? ""),
-        text(e.reason),
+        csvText(e.reference),
+        csvCell(e.pendingId ?? ""),
+        csvText(e.reason),
       ].join(","),
     );
   }

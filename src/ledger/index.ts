@@ -8,7 +8,13 @@ export {
   accountIdSchema,
   debitsMustNotExceedCredits,
 } from "./chart.ts";
-export { exportJournalCsv, JOURNAL_CSV_HEADER, journalToCsv } from "./csv.ts";
+export {
+  csvCell,
+  csvText,
+  exportJournalCsv,
+  JOURNAL_CSV_HEADER,
+  journalToCsv,
+} from "./csv.ts";
 export {
   holdArgv,
   LEDGER_KEYS,

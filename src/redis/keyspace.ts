@@ -177,6 +177,12 @@ export function keyspace(prefix: string) {
     dashboardUserSessions: (userId: number) => `${prefix}dash:user:${userId}:sessions`,
     /** List of audit entries (JSON), newest first, capped (dashboard/audit.ts). */
     dashboardAudit: `${prefix}dash:audit`,
+
+    // --- Customers and agents in the back office (issue 29, h-people): in the accounts' tag ---
+    /** Hash: Telegram user id -> block JSON (reason, by, at); accounts/blocked.ts. */
+    accountBlocked: `${accounts}:blocked`,
+    /** Hash: Telegram user id -> registration JSON (name, username, first and latest share). */
+    accountProfiles: `${accounts}:profiles`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;

@@ -93,10 +93,12 @@ export function botDeps(
       exchangeOf: (draft) => orders.exchangeOf(draft),
       availablePaisa: async (userId) =>
         (await stores.ledger.balance(account.customer(userId))).availablePaisa,
+      // The blocked list is read on every check: a block from the back office holds at once.
       access: async (userId) =>
         accessVerdict(mode, {
           staff: staff.has(userId),
           registered: mode === "prepaid" && (await accounts.phoneOf(userId)) !== null,
+          blocked: await stores.blocked.isBlocked(userId),
         }),
     },
     accounts,

@@ -1,4 +1,5 @@
 import { dashboardCommand } from "../../conversations/index.ts";
+import type { Accounts } from "../accounts/index.ts";
 import type { Books } from "../books/index.ts";
 import { type BotSettings, roleOf } from "../bot/deps.ts";
 import {
@@ -25,6 +26,7 @@ export function wireDashboard(
     redis: RedisClient | undefined;
     stores: Stores;
     books: Books;
+    accounts: Accounts;
     settings: BotSettings;
     selfUrl: string;
   },
@@ -43,6 +45,15 @@ export function wireDashboard(
     now,
     publicUrl: config.http.publicUrl ?? parts.selfUrl,
     logger: logger.child({ part: "dashboard" }),
+    // Customers and agents: the same blocked list the chat reads on every access check.
+    people: {
+      phoneOf: (id) => parts.accounts.phoneOf(id),
+      userByPhone: (phone) => parts.accounts.userByPhone(phone),
+      profileOf: (id) => parts.accounts.profileOf(id),
+      localeOf: (id) => parts.accounts.localeOf(id),
+      blocked: parts.stores.blocked,
+      ordersOf: (id, limit) => parts.stores.store.listByUser(id, limit),
+    },
   };
   parts.app.route("/", createDashboard(deps));
   const access = dashboardAccess(deps);

@@ -150,6 +150,7 @@ function wireChat(
     redis: parts.redis,
     stores,
     books: money.books,
+    accounts: parts.accounts,
     settings: deps.settings,
     selfUrl: parts.listener.server.url,
   });

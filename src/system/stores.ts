@@ -1,4 +1,9 @@
-import { createMemoryAccounts, createRedisAccounts } from "../accounts/index.ts";
+import {
+  createMemoryAccounts,
+  createMemoryBlocked,
+  createRedisAccounts,
+  createRedisBlocked,
+} from "../accounts/index.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
 import { createMemoryLedger, createRedisLedger, type LedgerStore } from "../ledger/index.ts";
@@ -60,6 +65,8 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       topUps: createRedisTopUpStore({ redis, prefix, now }),
       /** Saved numbers and billers, per user (saved/store.ts). */
       saved: createRedisSaved({ redis, prefix }) as SavedStore,
+      /** Who the merchant blocked (accounts/blocked.ts): the chat reads it on every access check. */
+      blocked: createRedisBlocked({ redis, prefix }),
     };
   }
   // In memory the queue is the order store's outbox: a status and its notifications in one step.
@@ -79,6 +86,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     crossings: createMemoryCrossings(queue),
     topUps: createMemoryTopUpStore({ ledger }),
     saved: createMemorySaved() as SavedStore,
+    blocked: createMemoryBlocked(),
   };
 }
 

@@ -69,4 +69,24 @@ describe.each([
     await s.putReceipt(receipt("cashin-1", 999));
     expect(await s.receipt("cashin-1")).toEqual(receipt("cashin-1", 100));
   });
+
+  it("keeps who registered: the first share's time, the latest name", async () => {
+    const s = make();
+    expect(await s.profileOf(9)).toBeNull();
+    await s.putProfile(9, { name: "Sita", username: "sita_np", channel: "telegram" }, 100);
+    expect(await s.profileOf(9)).toEqual({
+      name: "Sita",
+      username: "sita_np",
+      channel: "telegram",
+      firstAt: 100,
+      at: 100,
+    });
+    await s.putProfile(9, { name: "Sita Sharma", channel: "telegram" }, 200);
+    expect(await s.profileOf(9)).toEqual({
+      name: "Sita Sharma",
+      channel: "telegram",
+      firstAt: 100,
+      at: 200,
+    });
+  });
 });

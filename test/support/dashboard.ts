@@ -1,5 +1,11 @@
 import type { Redis } from "ioredis";
 import {
+  type AccountsStore,
+  type BlockedUsers,
+  createRedisAccounts,
+  createRedisBlocked,
+} from "../../src/accounts/index.ts";
+import {
   createDashboard,
   type DashboardDeps,
   dashboardAccess,
@@ -29,6 +35,9 @@ export interface DashboardHarness {
   redis: Redis;
   store: OrderStore;
   ledger: LedgerStore;
+  /** Phones and registrations, and the blocked list (customers and agents pages). */
+  accounts: AccountsStore;
+  blocked: BlockedUsers;
   deps: DashboardDeps;
   access: ReturnType<typeof dashboardAccess>;
   roles: { admins: Set<number>; agents: Set<number> };
@@ -46,6 +55,8 @@ export async function startDashboard(opts: { memory?: boolean } = {}): Promise<D
   const store = createRedisOrderStore({ redis: t.redis, prefix: t.prefix });
   const ledger = createRedisLedger({ redis: t.redis, prefix: t.prefix });
   const books = booksOnRedis(t.redis, t.prefix, () => 1_000_000);
+  const accounts = createRedisAccounts({ redis: t.redis, prefix: t.prefix });
+  const blocked = createRedisBlocked({ redis: t.redis, prefix: t.prefix });
   const roles = { admins: new Set([ADMIN]), agents: new Set([AGENT]) };
   const clock = { now: Date.now() };
   let app: ReturnType<typeof createDashboard> | undefined;
@@ -62,6 +73,14 @@ export async function startDashboard(opts: { memory?: boolean } = {}): Promise<D
     now: () => clock.now,
     publicUrl: server.url,
     logger: createLogger({ level: "silent", secrets: [] }),
+    people: {
+      phoneOf: (id) => accounts.phoneOf(id),
+      userByPhone: (phone) => accounts.userByPhone(phone),
+      profileOf: (id) => accounts.profileOf(id),
+      localeOf: (id) => accounts.localeOf(id),
+      blocked,
+      ordersOf: (id, limit) => store.listByUser(id, limit),
+    },
   };
   app = createDashboard(deps);
 
@@ -117,6 +136,8 @@ export async function startDashboard(opts: { memory?: boolean } = {}): Promise<D
     redis: t.redis,
     store,
     ledger,
+    accounts,
+    blocked,
     deps,
     access: dashboardAccess(deps),
     roles,

@@ -159,3 +159,38 @@ describe("accounts (memory)", () => {
     expect((await accounts.agentSummary(7)).complete).toBe(false);
   });
 });
+
+describe("a blocked person (issue 29)", () => {
+  it("may not spend, whatever the mode, registration or staff list says", () => {
+    for (const mode of ["prepaid", "staff"] as const) {
+      for (const registered of [true, false]) {
+        for (const staff of [true, false]) {
+          expect(accessVerdict(mode, { registered, staff, blocked: true })).toBe("blocked");
+        }
+      }
+    }
+    expect(accessVerdict("prepaid", { registered: true, staff: false, blocked: false })).toBe("ok");
+  });
+
+  it("keeps the name and the time of a registration through the service", async () => {
+    let now = 1_000;
+    const accounts = createAccounts({
+      ledger: createMemoryLedger(),
+      store: createMemoryAccounts(),
+      now: () => now,
+    });
+    await accounts.register(5, phone("9779800000005"), { name: "Ram", channel: "telegram" });
+    now = 2_000;
+    await accounts.register(5, phone("9779800000005"), { name: "Ram B", channel: "telegram" });
+    expect(await accounts.profileOf(5)).toEqual({
+      name: "Ram B",
+      channel: "telegram",
+      firstAt: 1_000,
+      at: 2_000,
+    });
+    // Without who, only the phone (local mode's demo users).
+    await accounts.register(6, phone("9779800000006"));
+    expect(await accounts.profileOf(6)).toBeNull();
+    expect(await accounts.phoneOf(6)).toBe("9779800000006");
+  });
+});

@@ -193,6 +193,12 @@ async function placeConfirmed(
 ): Promise<Order | null> {
   const { conversation, ctx, deps } = s;
   const { userId, chatId, locale } = buyer;
+  // Blocked from the back office while the confirmation was shown: refused at the tap too.
+  const access = await conversation.external(() => accessOf(deps, userId));
+  if (access === "blocked") {
+    await ctx.reply(deniedReply(s.t, access).text);
+    return null;
+  }
   // The provider may have withdrawn the operator since the flow offered it (a catalogue refresh):
   // said plainly here rather than as a refusal after the order is placed.
   const offered = await conversation.external(() => deps.catalog.isOffered(draft.operatorId));

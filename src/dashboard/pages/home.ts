@@ -40,8 +40,11 @@ export function homeRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void
       e.detail ?? "",
       e.forwardedFor ? `${e.ip} (for ${e.forwardedFor})` : e.ip,
       e.userAgent,
+      e.before ?? "",
+      e.after ?? "",
     ]);
-    const body = table(["Time", "Who", "What", "Detail", "From", "Browser"], rows);
+    const head = ["Time", "Who", "What", "Detail", "From", "Browser", "Before", "After"];
+    const body = table(head, rows);
     return c.html(page("Audit log", body, c.get("viewer")));
   });
 }

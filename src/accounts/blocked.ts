@@ -1,0 +1,104 @@
+import { z } from "zod";
+import type { RedisClient } from "../redis/connection.ts";
+import { keyspace } from "../redis/keyspace.ts";
+
+/**
+ * Who the merchant blocked (issue 29: an abusive account), with the reason, by whom and when.
+ * The chat asks `isBlocked` on every access check (src/accounts/access.ts), reading the store each
+ * time: a block takes effect at once, on every instance sharing the Redis. Orders already in
+ * flight are not touched (the check runs before an order is placed, never after). Unblocking
+ * deletes the record; the back office's audit log keeps the history (who, when, why, before and
+ * after).
+ */
+
+export const blockReasonSchema = z.string().trim().min(1).max(300);
+
+export const blockSchema = z.object({
+  userId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  reason: blockReasonSchema,
+  /** The admin who blocked. */
+  by: z.number().int(),
+  at: z.number().int().nonnegative(),
+});
+export type Block = z.infer<typeof blockSchema>;
+
+export interface BlockedUsers {
+  isBlocked(userId: number): Promise<boolean>;
+  get(userId: number): Promise<Block | null>;
+  /** Blocks (again, with the new reason, when already blocked); the record before and after. */
+  block(b: Block): Promise<{ before: Block | null; after: Block }>;
+  /** Ends a block; the record before (null: the person was not blocked). */
+  unblock(userId: number): Promise<{ before: Block | null }>;
+  /** Everyone blocked, newest block first, at most `limit`. */
+  list(limit: number): Promise<Block[]>;
+}
+
+const parse = (raw: string | null | undefined): Block | null => {
+  if (raw === null || raw === undefined) return null;
+  try {
+    const r = blockSchema.safeParse(JSON.parse(raw));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+};
+
+const newestFirst = (list: Block[], limit: number) =>
+  list.sort((a, b) => b.at - a.at || a.userId - b.userId).slice(0, Math.max(0, limit));
+
+export function createMemoryBlocked(): BlockedUsers {
+  const blocks = new Map<number, Block>();
+  return {
+    isBlocked: async (userId) => blocks.has(userId),
+    get: async (userId) => blocks.get(userId) ?? null,
+    async block(b) {
+      const after = blockSchema.parse(b);
+      const before = blocks.get(after.userId) ?? null;
+      blocks.set(after.userId, after);
+      return { before, after };
+    },
+    async unblock(userId) {
+      const before = blocks.get(userId) ?? null;
+      blocks.delete(userId);
+      return { before };
+    },
+    list: async (limit) => newestFirst([...blocks.values()], limit),
+  };
+}
+
+/** One hash, user id → block JSON; each change is a MULTI on that one key (Cluster-safe). */
+export function createRedisBlocked(opts: { redis: RedisClient; prefix: string }): BlockedUsers {
+  const { redis } = opts;
+  const key = keyspace(opts.prefix).accountBlocked;
+  const earlier = (replies: [Error | null, unknown][] | null): Block | null => {
+    const [first] = replies ?? [];
+    if (!first || first[0]) throw first?.[0] ?? new Error("blocked users: no answer");
+    return parse(first[1] as string | null);
+  };
+  return {
+    isBlocked: async (userId) => (await redis.hexists(key, String(userId))) === 1,
+    get: async (userId) => parse(await redis.hget(key, String(userId))),
+    async block(b) {
+      const after = blockSchema.parse(b);
+      const field = String(after.userId);
+      const replies = await redis
+        .multi()
+        .hget(key, field)
+        .hset(key, field, JSON.stringify(after))
+        .exec();
+      return { before: earlier(replies), after };
+    },
+    async unblock(userId) {
+      const field = String(userId);
+      const replies = await redis.multi().hget(key, field).hdel(key, field).exec();
+      return { before: earlier(replies) };
+    },
+    async list(limit) {
+      const all = Object.values(await redis.hgetall(key));
+      return newestFirst(
+        all.map(parse).filter((b): b is Block => b !== null),
+        limit,
+      );
+    },
+  };
+}
