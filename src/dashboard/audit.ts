@@ -11,7 +11,18 @@ import type { DashboardKv } from "./kv.ts";
 
 export const AUDIT_KEPT = 10_000;
 
-export const auditActionSchema = z.enum(["login", "logout", "export", "revoked", "denied"]);
+export const auditActionSchema = z.enum([
+  "login",
+  "logout",
+  "export",
+  "revoked",
+  "denied",
+  // Money actions and alerts (h-actions): each with the balances before and after.
+  "reverse",
+  "topup_credit",
+  "topup_reject",
+  "acknowledge",
+]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
 export const auditEntrySchema = z.object({
@@ -23,6 +34,9 @@ export const auditEntrySchema = z.object({
   forwardedFor: z.string().max(200).optional(),
   userAgent: z.string().max(300),
   detail: z.string().max(300).optional(),
+  /** A money action's balances (account id -> posted paisa) or state before and after it. */
+  before: z.record(z.string().max(80), z.union([z.number().int(), z.string().max(40)])).optional(),
+  after: z.record(z.string().max(80), z.union([z.number().int(), z.string().max(40)])).optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 

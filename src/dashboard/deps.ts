@@ -2,6 +2,7 @@ import type { BooksReport } from "../books/index.ts";
 import type { LedgerStore } from "../ledger/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/index.ts";
+import type { ActionDeps } from "./actions/deps.ts";
 import type { DashboardKv } from "./kv.ts";
 
 /**
@@ -36,6 +37,8 @@ export interface DashboardDeps {
   logger: Logger;
   /** Timeouts; defaults in DEFAULT_TIMES. */
   times?: Partial<DashboardTimes>;
+  /** Money actions, alerts and the price schedule (h-actions); without them those pages say so. */
+  actions?: ActionDeps;
 }
 
 export interface DashboardTimes {

@@ -45,7 +45,9 @@ function nav(viewer: Viewer): Fragment {
   const admin =
     viewer.role === "admin"
       ? html`<a href="${path("/books")}">Books</a> <a href="${path("/books/journal")}">Journal</a>
-<a href="${path("/audit")}">Audit log</a>`
+<a href="${path("/audit")}">Audit log</a>
+<a href="${path("/alerts")}">Alerts</a> <a href="${path("/cash-ins")}">Cash-ins</a>
+<a href="${path("/topups")}">Held top-ups</a> <a href="${path("/prices")}">Prices</a>`
       : "";
   return html`<nav><a href="${path("/")}">Home</a> ${admin}</nav>
 <form class="logout" method="post" action="${path("/logout")}">

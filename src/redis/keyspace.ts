@@ -177,6 +177,8 @@ export function keyspace(prefix: string) {
     dashboardUserSessions: (userId: number) => `${prefix}dash:user:${userId}:sessions`,
     /** List of audit entries (JSON), newest first, capped (dashboard/audit.ts). */
     dashboardAudit: `${prefix}dash:audit`,
+    /** String (JSON: who, when), PX 30 days: an alert acknowledged in the back office, by its id. */
+    dashboardAck: (alertId: string) => `${prefix}dash:ack:${alertId}`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;

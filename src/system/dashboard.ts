@@ -1,4 +1,5 @@
 import { dashboardCommand } from "../../conversations/index.ts";
+import type { Accounts } from "../accounts/index.ts";
 import type { Books } from "../books/index.ts";
 import { type BotSettings, roleOf } from "../bot/deps.ts";
 import {
@@ -8,6 +9,7 @@ import {
   memoryKv,
   redisKv,
 } from "../dashboard/index.ts";
+import type { TopUps } from "../payments/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import type { Base } from "./base.ts";
 import type { HttpApp } from "./server.ts";
@@ -27,6 +29,9 @@ export function wireDashboard(
     books: Books;
     settings: BotSettings;
     selfUrl: string;
+    /** The chat's own services, so the back office's money actions are the chat's operations. */
+    accounts?: Accounts;
+    topUps?: TopUps | undefined;
   },
 ) {
   const { config, logger, now } = base;
@@ -43,6 +48,18 @@ export function wireDashboard(
     now,
     publicUrl: config.http.publicUrl ?? parts.selfUrl,
     logger: logger.child({ part: "dashboard" }),
+    ...(parts.accounts
+      ? {
+          actions: {
+            accounts: parts.accounts,
+            ...(parts.topUps ? { topUps: parts.topUps } : {}),
+            orders: parts.stores.store,
+            lowFloatPaisa: config.books.lowFloatAlertPaisa,
+            stuckAfterMs: config.reconciler.maxAgeMs,
+            priceSchedule: config.pricing.schedule,
+          },
+        }
+      : {}),
   };
   parts.app.route("/", createDashboard(deps));
   const access = dashboardAccess(deps);

@@ -152,6 +152,8 @@ function wireChat(
     books: money.books,
     settings: deps.settings,
     selfUrl: parts.listener.server.url,
+    accounts: parts.accounts,
+    topUps: parts.topUp?.topUps,
   });
   const bot = wireBot(base, deps, {
     target: parts.botApi,
