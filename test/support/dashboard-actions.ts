@@ -43,6 +43,8 @@ export interface ActionsHarness {
   wallet: { paisa: number };
   clock: { now: number };
   login(userId: number): Promise<ReturnType<typeof client>>;
+  /** The one-time login link the chat's /dashboard would send. */
+  linkFor(userId: number): Promise<string>;
   /** Funds agent `agentId` (an admin's credit) and books a cash-in of `paisa` to `customerId`. */
   cashIn(agentId: number, customerId: number, paisa: number): Promise<string>;
   /** A top-up of `userId` held because the gateway reports another amount. */
@@ -120,6 +122,11 @@ export async function startActions(): Promise<ActionsHarness> {
     deps,
     wallet,
     clock,
+    async linkFor(userId) {
+      const link = await access.issueLink(userId);
+      if (!link) throw new Error(`no link for ${userId}`);
+      return link.url;
+    },
     async login(userId) {
       const link = await access.issueLink(userId);
       if (!link) throw new Error(`no link for ${userId}`);
