@@ -8,6 +8,7 @@ import { alertRoutes } from "./pages/alerts.ts";
 import { auditExportRoutes } from "./pages/audit-export.ts";
 import { booksRoutes } from "./pages/books.ts";
 import { cashInRoutes } from "./pages/cash-ins.ts";
+import { chartRoutes } from "./pages/chart.ts";
 import { homeRoutes } from "./pages/home.ts";
 import { loginRoutes } from "./pages/login.ts";
 import { orderRoutes } from "./pages/orders.ts";
@@ -77,6 +78,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   alertRoutes(app, parts);
   priceRoutes(app, parts);
   auditExportRoutes(app, parts);
+  chartRoutes(app, parts);
   app.all("*", (c) => {
     if (c.req.path === `${DASHBOARD_PATH}/`) return c.redirect(DASHBOARD_PATH, 308);
     return c.html(page("Not found", notice("No such page.", "error")), 404);

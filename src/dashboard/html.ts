@@ -47,7 +47,8 @@ function nav(viewer: Viewer): Fragment {
       ? html`<a href="${path("/books")}">Books</a> <a href="${path("/books/journal")}">Journal</a>
 <a href="${path("/audit")}">Audit log</a>
 <a href="${path("/alerts")}">Alerts</a> <a href="${path("/cash-ins")}">Cash-ins</a>
-<a href="${path("/topups")}">Held top-ups</a> <a href="${path("/prices")}">Prices</a>`
+<a href="${path("/topups")}">Held top-ups</a> <a href="${path("/prices")}">Prices</a>
+<a href="${path("/books/chart")}">Chart</a>`
       : "";
   return html`<nav><a href="${path("/")}">Home</a> ${admin}</nav>
 <form class="logout" method="post" action="${path("/logout")}">

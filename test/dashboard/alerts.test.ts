@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ackStore } from "../../src/dashboard/actions/alerts.ts";
 import { memoryKv, redisKv } from "../../src/dashboard/index.ts";
 import { dashboardKeys } from "../../src/dashboard/keys.ts";
+import { account } from "../../src/ledger/index.ts";
 import {
   type ActionsHarness,
   ADMIN,
@@ -153,6 +154,41 @@ describe("the price schedule and the audit export", () => {
     // Rs 100 mobile on operator 46: fee 3.50, discount 1.5% = 1.50 → 102.00.
     expect(text).toContain("Rs 102.00 (fee Rs 3.50, discount Rs 1.50)");
     expect((await (await h.login(AGENT)).get("/dashboard/prices")).status).toBe(403);
+  });
+
+  it("draws the float and the daily sales as inline SVG, no script", async () => {
+    const userId = 6301;
+    const customer = account.customer(userId);
+    const funded = await h.ledger.transfer({
+      id: "chart-fund",
+      debit: account.merchant.funding,
+      credit: customer,
+      amountPaisa: 12_345,
+      kind: "credit",
+    });
+    expect(funded.ok).toBe(true);
+    expect(
+      (
+        await h.ledger.hold({
+          id: "chart-order",
+          debit: customer,
+          credit: account.merchant.sales,
+          amountPaisa: 12_345,
+        })
+      ).ok,
+    ).toBe(true);
+    expect((await h.ledger.post("chart-order")).ok).toBe(true);
+    const c = await h.login(ADMIN);
+    const res = await c.get("/dashboard/books/chart?days=7");
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain("<svg");
+    expect(text).toContain("<polyline");
+    expect(text).not.toContain("<script");
+    const today = new Date(h.clock.now).toISOString().slice(0, 10);
+    expect(text).toContain(`<td>${today}</td><td>Rs 123.45</td>`);
+    expect((await c.get("/dashboard/books/chart?days=500")).status).toBe(400);
+    expect((await (await h.login(AGENT)).get("/dashboard/books/chart")).status).toBe(403);
   });
 
   it("exports the audit log for a range as CSV, and answers a bad range with the reason", async () => {
