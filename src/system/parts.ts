@@ -154,6 +154,7 @@ function wireChat(
     selfUrl: parts.listener.server.url,
     accounts: parts.accounts,
     topUps: parts.topUp?.topUps,
+    chat: { i18n: parts.i18n, send: chatSender(base, parts.botApi, parts.telegram) },
   });
   const bot = wireBot(base, deps, {
     target: parts.botApi,

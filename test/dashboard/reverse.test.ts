@@ -81,6 +81,16 @@ describe("reversing a cash-in", () => {
       reference: id,
     });
     expect(await h.accounts.receipt(`rev-${id}`)).toMatchObject({ by: ADMIN, reverses: id });
+    // The customer is told once, as /reverse tells them, with their balance after.
+    expect(h.told.filter((t) => t.originalId === id)).toEqual([
+      {
+        userId: 5102,
+        originalId: id,
+        amountPaisa: 40_000,
+        reason: "cash was counterfeit",
+        balancePaisa: 0,
+      },
+    ]);
 
     const entries = (await h.deps.kv.lhead(`${h.deps.prefix}dash:audit`, 100))
       .map((l) => JSON.parse(l))

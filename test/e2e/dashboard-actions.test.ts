@@ -3,6 +3,7 @@ import { account } from "../../src/ledger/index.ts";
 import { client } from "../support/dashboard.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
 
 /**
  * The back office's money actions as `npm start` wires them (local mode, on memory and on Redis):
@@ -54,6 +55,21 @@ describe.each([
     const revs = (await ts.system.ledger.journal()).entries.filter((e) => e.id === `rev-${id}`);
     expect(revs).toHaveLength(1);
     await expectBooksBalanced(ts.system.ledger);
+    // The agent is told once in the chat, with /reverse's own words.
+    await waitUntil(
+      () =>
+        ts
+          .user(AGENT)
+          .botTexts()
+          .some((t) => t.includes(`receipt ${id}: credited the wrong agent`)),
+      "the agent told of the reversal",
+    );
+    expect(
+      ts
+        .user(AGENT)
+        .botTexts()
+        .filter((t) => t.includes(`receipt ${id}`)),
+    ).toHaveLength(1);
 
     for (const page of [
       "/dashboard/alerts",

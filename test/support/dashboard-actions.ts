@@ -41,6 +41,14 @@ export interface ActionsHarness {
   deps: DashboardDeps;
   /** The aggregator's wallet as the books read it (paisa). */
   wallet: { paisa: number };
+  /** What the reversal notices told (tellReversed), in order. */
+  told: Array<{
+    userId: number;
+    originalId: string;
+    amountPaisa: number;
+    reason: string;
+    balancePaisa: number;
+  }>;
   clock: { now: number };
   login(userId: number): Promise<ReturnType<typeof client>>;
   /** The one-time login link the chat's /dashboard would send. */
@@ -86,6 +94,7 @@ export async function startActions(): Promise<ActionsHarness> {
     notices,
   });
   const clock = { now: Date.now() };
+  const told: ActionsHarness["told"] = [];
   let app: ReturnType<typeof createDashboard> | undefined;
   const server = await serveFetch((req, env) =>
     app ? app.fetch(req, env) : new Response("starting", { status: 503 }),
@@ -107,6 +116,9 @@ export async function startActions(): Promise<ActionsHarness> {
       lowFloatPaisa: 500_000,
       stuckAfterMs: 3_600_000,
       priceSchedule: SCHEDULE,
+      tellReversed: async (r) => {
+        told.push(r);
+      },
     },
   };
   app = createDashboard(deps);
@@ -121,6 +133,7 @@ export async function startActions(): Promise<ActionsHarness> {
     khalti,
     deps,
     wallet,
+    told,
     clock,
     async linkFor(userId) {
       const link = await access.issueLink(userId);

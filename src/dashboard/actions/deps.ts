@@ -19,7 +19,20 @@ export interface ActionDeps {
       reason: string;
     }): Promise<ReverseResult>;
     phoneOf(userId: number): Promise<Phone | null>;
+    /** True the first time only: whether `side` of transfer `id` is still to be told. */
+    firstNotice(id: string, side: "by" | "party"): Promise<boolean>;
   };
+  /**
+   * Tells the person a reversal took money from, in their chat and language, as /reverse does
+   * (the root builds it on the chat's sender); absent, nobody is told. Throws when not delivered.
+   */
+  tellReversed?: (r: {
+    userId: number;
+    originalId: string;
+    amountPaisa: number;
+    reason: string;
+    balancePaisa: number;
+  }) => Promise<void>;
   /** src/payments createTopUps: /topups' operations; absent when no gateway is configured. */
   topUps?: {
     gateway: string;

@@ -83,6 +83,38 @@ async function confirmPage(
   return c.html(page(title, body, viewer), error ? 400 : 200);
 }
 
+/**
+ * The party (the customer of a cash-in, the agent of a credit) is told once, in their chat, as
+ * /reverse tells them (firstNotice: a second POST, or the chat's own /reverse, says nothing more).
+ * A message not delivered is logged; the reversal stands.
+ */
+async function tellParty(
+  parts: DashboardParts,
+  original: Receipt,
+  reversalId: string,
+  reason: string,
+  balancePaisa: number,
+): Promise<void> {
+  const actions = actionsOf(parts);
+  const userId = original.partyUserId;
+  if (!actions?.tellReversed || userId === undefined || userId <= 0) return;
+  try {
+    if (!(await actions.accounts.firstNotice(reversalId, "party"))) return;
+    await actions.tellReversed({
+      userId,
+      originalId: original.id,
+      amountPaisa: original.amountPaisa,
+      reason,
+      balancePaisa,
+    });
+  } catch (err) {
+    parts.deps.logger.warn(
+      { userId, reversalId, err: err instanceof Error ? err.message : String(err) },
+      "reversal notice not delivered",
+    );
+  }
+}
+
 /** The page after the service answered; audited when this POST booked the reversal. */
 async function reversed(
   c: Context<DashboardEnv>,
@@ -112,6 +144,13 @@ async function reversed(
     const detail = `${r.receipt.id} of ${original.id}, ${rs(original.amountPaisa)}: ${r.receipt.reason ?? ""}`;
     await recordAction(parts, c, viewer, "reverse", detail, before, after);
   }
+  await tellParty(
+    parts,
+    original,
+    r.receipt.id,
+    r.receipt.reason ?? "",
+    r.debitAfter.availablePaisa,
+  );
   const body = html`${notice(r.duplicate ? "Already reversed: nothing more was booked." : "Reversed.")}${facts(
     [
       ["Reversal", r.receipt.id],
