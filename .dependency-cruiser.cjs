@@ -178,8 +178,8 @@ module.exports = {
     layer(
       "dashboard",
       "^src/dashboard/",
-      "^(src/(bot|categories|system|main|notify|webhook|payments|provider)|conversations/)",
-      "The back office reads the stores and the books; it knows nothing of the chat or the workers.",
+      "^(src/(bot|categories|system|main|notify|webhook|provider|payments/gateway)|conversations/)",
+      "The back office reads the stores and the books and acts through the services' own operations (accounts, top-ups); it knows nothing of the chat, the workers or the gateway's adapters.",
     ),
     {
       name: "dashboard-only-from-root",

@@ -4,10 +4,16 @@ import { HTTPException } from "hono/http-exception";
 import { secureHeaders } from "hono/secure-headers";
 import { DASHBOARD_PATH, type DashboardDeps } from "./deps.ts";
 import { notice, page } from "./html.ts";
+import { alertRoutes } from "./pages/alerts.ts";
+import { auditExportRoutes } from "./pages/audit-export.ts";
 import { booksRoutes } from "./pages/books.ts";
+import { cashInRoutes } from "./pages/cash-ins.ts";
+import { chartRoutes } from "./pages/chart.ts";
 import { homeRoutes } from "./pages/home.ts";
 import { loginRoutes } from "./pages/login.ts";
 import { orderRoutes } from "./pages/orders.ts";
+import { priceRoutes } from "./pages/prices.ts";
+import { topUpRoutes } from "./pages/topups.ts";
 import { type DashboardEnv, dashboardParts } from "./parts.ts";
 import { peopleRoutes } from "./people/index.ts";
 import { DASHBOARD_CSS } from "./static.ts";
@@ -68,6 +74,13 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   orderRoutes(app, parts);
   booksRoutes(app, parts);
   peopleRoutes(app, parts);
+  // Money actions, alerts, prices and the audit export (h-actions).
+  cashInRoutes(app, parts);
+  topUpRoutes(app, parts);
+  alertRoutes(app, parts);
+  priceRoutes(app, parts);
+  auditExportRoutes(app, parts);
+  chartRoutes(app, parts);
   app.all("*", (c) => {
     if (c.req.path === `${DASHBOARD_PATH}/`) return c.redirect(DASHBOARD_PATH, 308);
     return c.html(page("Not found", notice("No such page.", "error")), 404);

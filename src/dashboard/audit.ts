@@ -20,6 +20,11 @@ export const auditActionSchema = z.enum([
   // issue 29 (h-people): a customer blocked or unblocked, with the block before and after.
   "block",
   "unblock",
+  // Money actions and alerts (h-actions): each with the balances before and after.
+  "reverse",
+  "topup_credit",
+  "topup_reject",
+  "acknowledge",
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
@@ -32,9 +37,9 @@ export const auditEntrySchema = z.object({
   forwardedFor: z.string().max(200).optional(),
   userAgent: z.string().max(300),
   detail: z.string().max(300).optional(),
-  /** What a change found and left (an action's state before and after it), as text. */
-  before: z.string().max(500).optional(),
-  after: z.string().max(500).optional(),
+  /** What an action found and left: a money action's balances (account id -> posted paisa), a block's state. */
+  before: z.record(z.string().max(80), z.union([z.number().int(), z.string().max(300)])).optional(),
+  after: z.record(z.string().max(80), z.union([z.number().int(), z.string().max(300)])).optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 

@@ -1,7 +1,7 @@
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { type AuditAction, clip } from "./audit.ts";
+import { type AuditAction, type AuditEntry, clip } from "./audit.ts";
 import { type DashboardRole, dashboardRole } from "./deps.ts";
 import { notice, page, path } from "./html.ts";
 import type { DashboardEnv, DashboardParts } from "./parts.ts";
@@ -54,7 +54,7 @@ export async function audit(
   who: { userId: number; role: string },
   action: AuditAction,
   detail?: string,
-  change?: { before: string; after: string },
+  change?: Pick<AuditEntry, "before" | "after">,
 ): Promise<void> {
   await parts.audit.record({
     at: parts.deps.now(),
@@ -63,7 +63,7 @@ export async function audit(
     action,
     ...origin(c),
     ...(detail ? { detail: detail.slice(0, 300) } : {}),
-    ...(change ? { before: change.before.slice(0, 500), after: change.after.slice(0, 500) } : {}),
+    ...change,
   });
 }
 

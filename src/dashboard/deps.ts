@@ -2,6 +2,7 @@ import type { BooksReport } from "../books/index.ts";
 import type { LedgerStore } from "../ledger/index.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/index.ts";
+import type { ActionDeps } from "./actions/deps.ts";
 import type { DashboardKv } from "./kv.ts";
 import type { DashboardPeople } from "./people/port.ts";
 
@@ -39,6 +40,8 @@ export interface DashboardDeps {
   times?: Partial<DashboardTimes>;
   /** Customers and agents: registration, the blocked list, their orders (people/port.ts). */
   people: DashboardPeople;
+  /** Money actions, alerts and the price schedule (h-actions); without them those pages say so. */
+  actions?: ActionDeps;
 }
 
 export interface DashboardTimes {

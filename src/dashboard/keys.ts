@@ -12,6 +12,7 @@ export function dashboardKeys(prefix: string) {
     session: k.dashboardSession,
     userSessions: k.dashboardUserSessions,
     audit: k.dashboardAudit,
+    ack: k.dashboardAck,
   };
 }
 export type DashboardKeys = ReturnType<typeof dashboardKeys>;

@@ -22,6 +22,8 @@ export interface DashboardKv {
   lpushCapped(key: string, value: string, keep: number): Promise<void>;
   /** The first `count` of a list. */
   lhead(key: string, count: number): Promise<string[]>;
+  /** Sets with a time to live only when the key is absent: true for the one caller that set it. */
+  setNx(key: string, value: string, ttlMs: number): Promise<boolean>;
 }
 
 export function redisKv(redis: RedisClient): DashboardKv {
@@ -50,6 +52,7 @@ export function redisKv(redis: RedisClient): DashboardKv {
       await redis.ltrim(key, 0, keep - 1);
     },
     lhead: (key, count) => redis.lrange(key, 0, Math.max(0, count - 1)),
+    setNx: async (key, value, ttlMs) => (await redis.set(key, value, "PX", ttlMs, "NX")) === "OK",
   };
 }
 
@@ -110,6 +113,11 @@ export function memoryKv(now: () => number = Date.now): DashboardKv {
     lhead: async (key, count) => {
       const v = live(key)?.value;
       return Array.isArray(v) ? v.slice(0, Math.max(0, count)) : [];
+    },
+    async setNx(key, value, ttlMs) {
+      if (live(key)) return false;
+      map.set(key, { value, until: now() + ttlMs });
+      return true;
     },
   };
 }

@@ -183,6 +183,8 @@ export function keyspace(prefix: string) {
     accountBlocked: `${accounts}:blocked`,
     /** Hash: Telegram user id -> registration JSON (name, username, first and latest share). */
     accountProfiles: `${accounts}:profiles`,
+    /** String (JSON: who, when), PX 30 days: an alert acknowledged in the back office, by its id. */
+    dashboardAck: (alertId: string) => `${prefix}dash:ack:${alertId}`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;

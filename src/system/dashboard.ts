@@ -1,7 +1,10 @@
+import type { I18n } from "@grammyjs/i18n";
 import { dashboardCommand } from "../../conversations/index.ts";
 import type { Accounts } from "../accounts/index.ts";
 import type { Books } from "../books/index.ts";
+import type { BotContext } from "../bot/context.ts";
 import { type BotSettings, roleOf } from "../bot/deps.ts";
+import { DEFAULT_LOCALE, isLocale, translator } from "../bot/i18n.ts";
 import {
   createDashboard,
   type DashboardDeps,
@@ -9,6 +12,8 @@ import {
   memoryKv,
   redisKv,
 } from "../dashboard/index.ts";
+import { formatMoney } from "../money.ts";
+import type { TopUps } from "../payments/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import type { Base } from "./base.ts";
 import type { HttpApp } from "./server.ts";
@@ -29,6 +34,10 @@ export function wireDashboard(
     accounts: Accounts;
     settings: BotSettings;
     selfUrl: string;
+    /** The chat's own services, so the back office's money actions are the chat's operations. */
+    topUps?: TopUps | undefined;
+    /** The chat's translations and a sender: a reversal made in the browser is told as /reverse tells it. */
+    chat?: { i18n: I18n<BotContext>; send: (chatId: number, text: string) => Promise<void> };
   },
 ) {
   const { config, logger, now } = base;
@@ -54,8 +63,45 @@ export function wireDashboard(
       blocked: parts.stores.blocked,
       ordersOf: (id, limit) => parts.stores.store.listByUser(id, limit),
     },
+    // Money actions, alerts and the price schedule: the chat's own operations.
+    actions: {
+      accounts: parts.accounts,
+      ...(parts.topUps ? { topUps: parts.topUps } : {}),
+      orders: parts.stores.store,
+      lowFloatPaisa: config.books.lowFloatAlertPaisa,
+      stuckAfterMs: config.reconciler.maxAgeMs,
+      priceSchedule: config.pricing.schedule,
+      ...(parts.chat ? { tellReversed: reversalTeller(parts.accounts, parts.chat) } : {}),
+    },
   };
   parts.app.route("/", createDashboard(deps));
   const access = dashboardAccess(deps);
   return { access, command: dashboardCommand({ issueLink: (id) => access.issueLink(id) }) };
+}
+
+/** The party's notice of a reversal made in the back office: /reverse's own text, in their language. */
+function reversalTeller(
+  accounts: Accounts,
+  chat: { i18n: I18n<BotContext>; send: (chatId: number, text: string) => Promise<void> },
+) {
+  return async (r: {
+    userId: number;
+    originalId: string;
+    amountPaisa: number;
+    reason: string;
+    balancePaisa: number;
+  }) => {
+    const kept = await accounts.localeOf(r.userId).catch(() => null);
+    const t = translator(chat.i18n, isLocale(kept) ? kept : DEFAULT_LOCALE);
+    const money = (paisa: number) => formatMoney(paisa, { locale: t.locale });
+    await chat.send(
+      r.userId,
+      t("reverse-notice", {
+        amount: money(r.amountPaisa),
+        ref: r.originalId,
+        reason: r.reason,
+        balance: money(r.balancePaisa),
+      }),
+    );
+  };
 }

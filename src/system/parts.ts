@@ -153,6 +153,8 @@ function wireChat(
     accounts: parts.accounts,
     settings: deps.settings,
     selfUrl: parts.listener.server.url,
+    topUps: parts.topUp?.topUps,
+    chat: { i18n: parts.i18n, send: chatSender(base, parts.botApi, parts.telegram) },
   });
   const bot = wireBot(base, deps, {
     target: parts.botApi,

@@ -203,9 +203,9 @@ describe("blocking a customer", () => {
       role: "admin",
       ip: "127.0.0.1",
       detail: "customer 7104: abusive <b>messages</b>",
-      before: "not blocked",
+      before: { block: "not blocked" },
     });
-    expect(blocked?.after).toContain("abusive <b>messages</b>");
+    expect(blocked?.after?.block).toContain("abusive <b>messages</b>");
     expect(await (await c.get("/dashboard/audit")).text()).toContain(
       "customer 7104: abusive &lt;b&gt;",
     );
@@ -215,8 +215,11 @@ describe("blocking a customer", () => {
     expect(un.status).toBe(303);
     expect(await h.blocked.isBlocked(7104)).toBe(false);
     const unblocked = (await auditEntries()).find((e) => e.action === "unblock");
-    expect(unblocked).toMatchObject({ detail: "customer 7104: apologised", after: "not blocked" });
-    expect(unblocked?.before).toContain("abusive");
+    expect(unblocked).toMatchObject({
+      detail: "customer 7104: apologised",
+      after: { block: "not blocked" },
+    });
+    expect(unblocked?.before?.block).toContain("abusive");
     expect((await c.get("/dashboard/customers/7104/unblock")).status).toBe(409);
     expect((await c.post("/dashboard/customers/7104/unblock", {}, "reason=again")).status).toBe(
       409,

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { account } from "../../ledger/index.ts";
+import type { AuditEntry } from "../audit.ts";
 import { allow, authenticate } from "../auth.ts";
 import { type Fragment, facts, orderForm, page, path, rs, table, time } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
@@ -24,6 +25,13 @@ const adminLinks = html`<h2>The books</h2>
 <a href="${path("/books/journal")}">Journal as CSV</a> ·
 <a href="${path("/audit")}">Audit log</a></p>`;
 
+/** A money action's state before and after (h-actions), "account: 100 → 0" per key. */
+function changeOf(e: AuditEntry): string {
+  if (!e.before && !e.after) return "";
+  const keys = [...new Set([...Object.keys(e.before ?? {}), ...Object.keys(e.after ?? {})])];
+  return keys.map((k) => `${k}: ${e.before?.[k] ?? "—"} → ${e.after?.[k] ?? "—"}`).join("; ");
+}
+
 export function homeRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
   app.get("/", authenticate(parts), async (c) => {
     const viewer = c.get("viewer");
@@ -40,11 +48,12 @@ export function homeRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void
       e.detail ?? "",
       e.forwardedFor ? `${e.ip} (for ${e.forwardedFor})` : e.ip,
       e.userAgent,
-      e.before ?? "",
-      e.after ?? "",
+      changeOf(e),
     ]);
-    const head = ["Time", "Who", "What", "Detail", "From", "Browser", "Before", "After"];
-    const body = table(head, rows);
+    const body = html`<p><a href="${path("/audit/export")}">Export as CSV</a></p>${table(
+      ["Time", "Who", "What", "Detail", "From", "Browser", "Before → after"],
+      rows,
+    )}`;
     return c.html(page("Audit log", body, c.get("viewer")));
   });
 }

@@ -104,8 +104,8 @@ async function change(c: DashboardContext, parts: DashboardParts, verb: Verb) {
       at: parts.deps.now(),
     });
     await audit(parts, c, viewer, "block", `customer ${t.userId}: ${reason.data}`, {
-      before: blockText(r.before),
-      after: blockText(r.after),
+      before: { block: blockText(r.before) },
+      after: { block: blockText(r.after) },
     });
   } else {
     const r = await blocked.unblock(t.userId);
@@ -114,8 +114,8 @@ async function change(c: DashboardContext, parts: DashboardParts, verb: Verb) {
       return c.html(page(WHAT[verb].title, body, viewer), 409);
     }
     await audit(parts, c, viewer, "unblock", `customer ${t.userId}: ${reason.data}`, {
-      before: blockText(r.before),
-      after: blockText(null),
+      before: { block: blockText(r.before) },
+      after: { block: blockText(null) },
     });
   }
   return c.redirect(personPath(t.userId), 303);

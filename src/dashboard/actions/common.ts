@@ -1,0 +1,75 @@
+import type { Context } from "hono";
+import { html } from "hono/html";
+import type { z } from "zod";
+import type { AccountId, LedgerStore } from "../../ledger/index.ts";
+import type { AuditAction } from "../audit.ts";
+import { origin } from "../auth.ts";
+import { type Fragment, notice, page, type Viewer } from "../html.ts";
+import type { DashboardParts } from "../parts.ts";
+import type { ActionDeps } from "./deps.ts";
+
+/**
+ * What the money actions share: their dependencies (or a page saying they are not configured),
+ * the balances an audit entry keeps before and after, the audit entry itself, and the reasons of a
+ * zod refusal as one line for the page.
+ */
+
+/** The actions' dependencies, or null (the composition root gave none: a 404 page says so). */
+export const actionsOf = (parts: DashboardParts): ActionDeps | null => parts.deps.actions ?? null;
+
+export function notConfigured(c: Context, viewer: Viewer, what: string) {
+  return c.html(page(what, notice(`${what}: not configured here.`, "error"), viewer), 404);
+}
+
+/** One line of every issue, "field: message", for the page that shows the form again. */
+export const reasons = (error: z.ZodError): string =>
+  error.issues
+    .map((i) => (i.path.length ? `${i.path.join(".")}: ${i.message}` : i.message))
+    .join("; ");
+
+/** The posted balances of some accounts, by id: what an audit entry keeps before and after. */
+export async function postedOf(
+  ledger: LedgerStore,
+  accounts: readonly AccountId[],
+): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const a of accounts) out[a] = (await ledger.balance(a)).postedPaisa;
+  return out;
+}
+
+/** The audit entry of an action: who, when, from where, what, and the state before and after. */
+export async function recordAction(
+  parts: DashboardParts,
+  c: Context,
+  who: Viewer,
+  action: AuditAction,
+  detail: string,
+  before: Record<string, number | string>,
+  after: Record<string, number | string>,
+): Promise<void> {
+  await parts.audit.record({
+    at: parts.deps.now(),
+    userId: who.userId,
+    role: who.role,
+    action,
+    ...origin(c),
+    detail: detail.slice(0, 300),
+    before,
+    after,
+  });
+}
+
+/** A form field as text ("" when missing or a file): the zod schema decides what is good. */
+export function field(body: Record<string, unknown>, name: string): string {
+  const v = body[name];
+  return typeof v === "string" ? v : "";
+}
+
+/** The body of a form POST (urlencoded or multipart; app.ts refuses any other type). */
+export async function formOf(c: Context): Promise<Record<string, unknown>> {
+  return (await c.req.parseBody()) as Record<string, unknown>;
+}
+
+/** A page's outcome section: what happened, and where to go next. */
+export const outcome = (text: string, kind: "error" | "info", back: Fragment): Fragment =>
+  html`${notice(text, kind)}<p>${back}</p>`;

@@ -1,0 +1,54 @@
+import type { Phone, Receipt, ReverseResult } from "../../accounts/index.ts";
+import type { ListOpenOptions, Order, UnmatchedEvent } from "../../orders/index.ts";
+import type { DecideResult, HeldDecision, TopUp } from "../../payments/index.ts";
+import type { PriceSchedule } from "../../pricing/index.ts";
+
+/**
+ * What the back office's money actions and alerts need (issue 29, h-actions): the chat's OWN
+ * services, so a reversal or a held top-up's decision from the browser is the very operation
+ * /reverse and /topups run (the same ids, the same idempotency, the same gateway lookup before a
+ * credit). The composition root passes the instances it built for the chat.
+ */
+export interface ActionDeps {
+  /** src/accounts createAccounts: /reverse's operation and the receipts it reads. */
+  accounts: {
+    receipt(id: string): Promise<Receipt | null>;
+    reverse(input: {
+      originalId: string;
+      adminUserId: number;
+      reason: string;
+    }): Promise<ReverseResult>;
+    phoneOf(userId: number): Promise<Phone | null>;
+    /** True the first time only: whether `side` of transfer `id` is still to be told. */
+    firstNotice(id: string, side: "by" | "party"): Promise<boolean>;
+  };
+  /**
+   * Tells the person a reversal took money from, in their chat and language, as /reverse does
+   * (the root builds it on the chat's sender); absent, nobody is told. Throws when not delivered.
+   */
+  tellReversed?: (r: {
+    userId: number;
+    originalId: string;
+    amountPaisa: number;
+    reason: string;
+    balancePaisa: number;
+  }) => Promise<void>;
+  /** src/payments createTopUps: /topups' operations; absent when no gateway is configured. */
+  topUps?: {
+    gateway: string;
+    held(limit?: number): Promise<TopUp[]>;
+    get(paymentId: string): Promise<TopUp | null>;
+    decide(paymentId: string, d: HeldDecision, adminId: number): Promise<DecideResult>;
+  };
+  /** The order store's open set and the provider events that named no order. */
+  orders: {
+    listOpen(opts: ListOpenOptions): Promise<Order[]>;
+    listUnmatched(limit: number): Promise<UnmatchedEvent[]>;
+  };
+  /** LOW_FLOAT_ALERT in paisa (0: off): the aggregator's wallet below it is an alert. */
+  lowFloatPaisa: number;
+  /** An open order older than this is stuck (RECONCILE_MAX_AGE_MS, as the reconciler's alert). */
+  stuckAfterMs: number;
+  /** The price schedule in force (config.pricing.schedule). */
+  priceSchedule: PriceSchedule;
+}

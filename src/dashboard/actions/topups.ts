@@ -1,0 +1,98 @@
+import { html } from "hono/html";
+import { z } from "zod";
+import type { HeldDecision, TopUp } from "../../payments/index.ts";
+import { type Fragment, facts, path, rs, table, time } from "../html.ts";
+
+/**
+ * Top-ups held for an admin's decision (the gateway's lookup did not match what was initiated):
+ * the list, and the confirm form of one decision. The decision is the top-up service's own
+ * (src/payments held-decision.ts, what /topups runs): a credit asks the gateway once more first.
+ */
+
+export const LIST_MAX = 50;
+
+export const DECISIONS: Record<HeldDecision, string> = {
+  credit_initiated: "Credit what was asked",
+  credit_paid: "Credit what was paid",
+  reject: "Reject (refund at the gateway)",
+};
+
+export const decideSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/, "not a payment id"),
+  d: z.enum(["credit_initiated", "credit_paid", "reject"], {
+    error: "credit_initiated, credit_paid or reject",
+  }),
+});
+
+/** Why the service refused, in words (the chat's, conversations/top-up/held-command.ts). */
+export const REFUSED: Record<string, string> = {
+  unknown: "No such top-up.",
+  not_held: "Not held any more: another decision was taken. Nothing more was done.",
+  paid_less: "Less was paid than asked: crediting what was asked would add money nobody paid.",
+  above_cap: "Above TOPUP_MAX_AMOUNT or what TOPUP_DAILY_CAP leaves today: not credited.",
+  currency: "Paid in another currency: credit what was asked or reject.",
+  ledger_refused: "The books refused the credit (see the alert): nothing was written.",
+  gateway_disagrees:
+    "The gateway no longer reports this payment as completed with that amount (refunded or changed): not credited.",
+  gateway_unavailable: "The gateway did not answer: nothing credited; try again later.",
+};
+
+const WHY: Record<string, string> = {
+  amount: "the amount differs from what was initiated",
+  cap: "above TOPUP_MAX_AMOUNT / TOPUP_DAILY_CAP",
+  currency: "another currency",
+  merchant: "another order id",
+};
+
+export const whyHeld = (t: TopUp) => (t.held?.reasons ?? []).map((r) => WHY[r] ?? r).join("; ");
+
+const decideLink = (t: TopUp, d: HeldDecision) =>
+  html`<a href="${path(`/topups/decide?id=${encodeURIComponent(t.paymentId)}&d=${d}`)}">${DECISIONS[d]}…</a>`;
+
+export function heldList(held: readonly TopUp[]): Fragment {
+  const rows = held.map((t) => [
+    time(t.held?.at ?? t.updatedAt),
+    t.paymentId,
+    `user ${t.userId}`,
+    rs(t.amountPaisa),
+    `${rs(t.held?.reportedPaisa)}${t.held?.currency ? ` ${t.held.currency}` : ""}`,
+    whyHeld(t),
+    html`${decideLink(t, "credit_initiated")}<br>${decideLink(t, "credit_paid")}<br>${decideLink(t, "reject")}`,
+  ]);
+  return html`<p>Top-ups the gateway's lookup did not confirm as initiated: nothing was credited.
+A credit asks the gateway once more; a rejection is refunded in the gateway's merchant dashboard.</p>
+${table(["Held", "Payment", "Customer", "Asked", "The gateway reports", "Why", "Decide"], rows)}`;
+}
+
+export function topUpFacts(t: TopUp, balancePaisa: number): Fragment {
+  return facts([
+    ["Payment", `${t.paymentId} (${t.gateway})`],
+    ["Top-up", t.id],
+    ["Customer", `user ${t.userId}, balance now ${rs(balancePaisa)}`],
+    ["Asked", rs(t.amountPaisa)],
+    [
+      "The gateway reports",
+      `${rs(t.held?.reportedPaisa)}${t.held?.currency ? ` ${t.held.currency}` : ""}`,
+    ],
+    ["Gateway transaction", t.held?.transactionId ?? "—"],
+    ["Why held", whyHeld(t)],
+    ["Held since", time(t.held?.at)],
+    ["Status", t.status],
+  ]);
+}
+
+/** What the decision does, and the form that confirms it. */
+export function decideForm(t: TopUp, d: HeldDecision): Fragment {
+  const what =
+    d === "reject"
+      ? html`Nothing is credited; the customer is told. Refund the payment in ${t.gateway}'s merchant dashboard.`
+      : html`The gateway is asked once more; if it still reports the payment completed with
+${rs(t.held?.reportedPaisa)}, the customer is credited
+${d === "credit_paid" ? rs(t.held?.reportedPaisa) : rs(t.amountPaisa)} (one transfer in the books) and told.`;
+  return html`<p>${what}</p>
+<form method="post" action="${path("/topups/decide")}">
+<input type="hidden" name="id" value="${t.paymentId}">
+<input type="hidden" name="d" value="${d}">
+<button type="submit">${DECISIONS[d]}</button>
+</form>`;
+}

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
+import { creditTransferId } from "../../src/payments/index.ts";
+import {
+  type ActionsHarness,
+  ADMIN,
+  AGENT,
+  client,
+  expectBooksBalanced,
+  form,
+  startActions,
+} from "../support/dashboard-actions.ts";
+
+/**
+ * Held top-ups decided from the browser, over real Redis, HTTP and the Khalti stand-in: the list,
+ * the confirm page, and the POST that decides through the top-up service /topups uses (a credit
+ * asks the gateway once more first), once however often it is posted, audited before and after.
+ */
+
+let h: ActionsHarness;
+beforeAll(async () => {
+  h = await startActions();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const creditsOf = async (paymentId: string) =>
+  (await h.ledger.journal()).entries.filter((e) => e.id === creditTransferId("khalti", paymentId));
+const balance = async (userId: number) =>
+  (await h.ledger.balance(account.customer(userId))).postedPaisa;
+const auditOf = async (paymentId: string) =>
+  (await h.deps.kv.lhead(`${h.deps.prefix}dash:audit`, 200))
+    .map((l) => JSON.parse(l))
+    .filter((e) => typeof e.detail === "string" && e.detail.includes(paymentId));
+
+describe("held top-ups in the back office", () => {
+  it("lists a held top-up and shows the confirm page of a decision", async () => {
+    const t = await h.heldTopUp(6101, 20_000, 25_000);
+    const c = await h.login(ADMIN);
+    const list = await (await c.get("/dashboard/topups")).text();
+    expect(list).toContain(t.paymentId);
+    expect(list).toContain("Rs 200.00");
+    expect(list).toContain("Rs 250.00");
+    expect(list).toContain("the amount differs from what was initiated");
+    const res = await c.get(`/dashboard/topups/decide?id=${t.paymentId}&d=credit_paid`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain("The gateway is asked once more");
+    expect(text).toContain('name="d" value="credit_paid"');
+    expect(await creditsOf(t.paymentId)).toHaveLength(0);
+    expect((await c.get(`/dashboard/topups/decide?id=${t.paymentId}&d=steal`)).status).toBe(400);
+    expect((await c.get("/dashboard/topups/decide?id=zzzzzzzz&d=reject")).status).toBe(404);
+  });
+
+  it("credits what was paid once, however often posted, audited with both balances", async () => {
+    const t = await h.heldTopUp(6102, 20_000, 25_000);
+    const c = await h.login(ADMIN);
+    const body = form({ id: t.paymentId, d: "credit_paid" });
+    const [a, b] = await Promise.all([
+      c.post("/dashboard/topups/decide", {}, body),
+      c.post("/dashboard/topups/decide", {}, body),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const again = await c.post("/dashboard/topups/decide", {}, body);
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("Not held any more");
+    expect(await balance(6102)).toBe(25_000);
+    expect(await creditsOf(t.paymentId)).toHaveLength(1);
+    expect((await h.topUps.get(t.paymentId))?.status).toBe("completed");
+    const entries = await auditOf(t.paymentId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      action: "topup_credit",
+      userId: ADMIN,
+      before: { "customer:6102": 0, status: "held" },
+      after: { "customer:6102": 25_000, status: "completed" },
+    });
+    expect(entries[0].after["merchant:gateway:khalti"]).toBe(
+      entries[0].before["merchant:gateway:khalti"] - 25_000,
+    );
+    expect(await (await c.get("/dashboard/topups")).text()).not.toContain(t.paymentId);
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("asks the gateway again before a credit: a payment changed since is not credited", async () => {
+    const t = await h.heldTopUp(6103, 20_000, 25_000);
+    h.khalti.standIn.misreport(t.paymentId, { totalAmount: 1_000 });
+    const c = await h.login(ADMIN);
+    const res = await c.post(
+      "/dashboard/topups/decide",
+      {},
+      form({ id: t.paymentId, d: "credit_paid" }),
+    );
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("The gateway no longer reports this payment");
+    expect(await balance(6103)).toBe(0);
+    expect(await creditsOf(t.paymentId)).toHaveLength(0);
+    expect(await auditOf(t.paymentId)).toHaveLength(0);
+    expect((await h.topUps.get(t.paymentId))?.status).toBe("held");
+  });
+
+  it("rejects: nothing credited, audited", async () => {
+    const t = await h.heldTopUp(6104, 20_000, 25_000);
+    const c = await h.login(ADMIN);
+    const res = await c.post(
+      "/dashboard/topups/decide",
+      {},
+      form({ id: t.paymentId, d: "reject" }),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Rejected");
+    expect((await h.topUps.get(t.paymentId))?.status).toBe("rejected");
+    expect(await balance(6104)).toBe(0);
+    expect((await auditOf(t.paymentId)).map((e) => e.action)).toEqual(["topup_reject"]);
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("refuses an agent (403), no session (401) and another origin (403)", async () => {
+    const t = await h.heldTopUp(6105, 20_000, 25_000);
+    const body = form({ id: t.paymentId, d: "credit_initiated" });
+    const agent = await h.login(AGENT);
+    expect((await agent.get("/dashboard/topups")).status).toBe(403);
+    expect((await agent.post("/dashboard/topups/decide", {}, body)).status).toBe(403);
+    expect((await client(h.url).post("/dashboard/topups/decide", {}, body)).status).toBe(401);
+    const admin = await h.login(ADMIN);
+    const foreign = await admin.post(
+      "/dashboard/topups/decide",
+      { origin: "https://evil.example" },
+      body,
+    );
+    expect(foreign.status).toBe(403);
+    expect((await h.topUps.get(t.paymentId))?.status).toBe("held");
+    expect(await creditsOf(t.paymentId)).toHaveLength(0);
+  });
+});

@@ -1,0 +1,218 @@
+import {
+  type Accounts,
+  createAccounts,
+  createRedisAccounts,
+  createRedisBlocked,
+} from "../../src/accounts/index.ts";
+import {
+  createDashboard,
+  type DashboardDeps,
+  dashboardAccess,
+  redisKv,
+} from "../../src/dashboard/index.ts";
+import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import type { OrderStore } from "../../src/orders/index.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import {
+  createRedisTopUpStore,
+  type TopUp,
+  type TopUpNotice,
+  type TopUps,
+} from "../../src/payments/index.ts";
+import { parsePriceSchedule } from "../../src/pricing/index.ts";
+import { booksOnRedis } from "./books.ts";
+import { ADMIN, AGENT, client } from "./dashboard.ts";
+import { serveFetch } from "./http.ts";
+import { serveKhaltiStandIn, topUpService } from "./khalti.ts";
+import { expectBooksBalanced } from "./ledger.ts";
+import { testRedis } from "./redis.ts";
+
+/**
+ * The back office with its money actions (h-actions) over the product's real Redis-backed stores
+ * under a prefix of its own: the ledger, the accounts service the chat's /reverse uses, the top-up
+ * service /topups uses (over the Khalti stand-in on a loopback port), the order store and the
+ * books; served by @hono/node-server on port 0.
+ */
+export { ADMIN, AGENT, client };
+
+export interface ActionsHarness {
+  url: string;
+  ledger: LedgerStore;
+  store: OrderStore;
+  accounts: Accounts;
+  topUps: TopUps;
+  khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
+  deps: DashboardDeps;
+  /** The aggregator's wallet as the books read it (paisa). */
+  wallet: { paisa: number };
+  /** What the reversal notices told (tellReversed), in order. */
+  told: Array<{
+    userId: number;
+    originalId: string;
+    amountPaisa: number;
+    reason: string;
+    balancePaisa: number;
+  }>;
+  clock: { now: number };
+  login(userId: number): Promise<ReturnType<typeof client>>;
+  /** The one-time login link the chat's /dashboard would send. */
+  linkFor(userId: number): Promise<string>;
+  /** Funds agent `agentId` (an admin's credit) and books a cash-in of `paisa` to `customerId`. */
+  cashIn(agentId: number, customerId: number, paisa: number): Promise<string>;
+  /** A top-up of `userId` held because the gateway reports another amount. */
+  heldTopUp(userId: number, askedPaisa: number, reportedPaisa: number): Promise<TopUp>;
+  close(): Promise<void>;
+}
+
+let seq = 0;
+
+export const SCHEDULE = parsePriceSchedule(
+  {
+    default: { fee: { flat: "2" } },
+    categories: {
+      mobile: {
+        discount: { percent: "1.5", max: "10" },
+        operators: { "46": { fee: { flat: "3.50" } } },
+      },
+    },
+  },
+  "test",
+);
+
+export async function startActions(): Promise<ActionsHarness> {
+  const t = testRedis("dash-actions");
+  const store = createRedisOrderStore({ redis: t.redis, prefix: t.prefix });
+  const ledger = createRedisLedger({ redis: t.redis, prefix: t.prefix });
+  const wallet = { paisa: 10_000_000 };
+  const books = booksOnRedis(t.redis, t.prefix, () => wallet.paisa);
+  const accounts = createAccounts({
+    ledger,
+    store: createRedisAccounts({ redis: t.redis, prefix: t.prefix }),
+  });
+  const khalti = await serveKhaltiStandIn();
+  const notices: TopUpNotice[] = [];
+  const { topUps, gateway } = topUpService({
+    apiUrl: khalti.apiUrl,
+    store: createRedisTopUpStore({ redis: t.redis, prefix: t.prefix }),
+    ledger,
+    notices,
+  });
+  const clock = { now: Date.now() };
+  const told: ActionsHarness["told"] = [];
+  let app: ReturnType<typeof createDashboard> | undefined;
+  const server = await serveFetch((req, env) =>
+    app ? app.fetch(req, env) : new Response("starting", { status: 503 }),
+  );
+  const deps: DashboardDeps = {
+    kv: redisKv(t.redis),
+    prefix: t.prefix,
+    orders: store,
+    ledger,
+    books,
+    roleOf: (id) => (id === ADMIN ? "admin" : id === AGENT ? "agent" : "customer"),
+    now: () => clock.now,
+    publicUrl: server.url,
+    people: {
+      phoneOf: (id) => accounts.phoneOf(id),
+      userByPhone: (phone) => accounts.userByPhone(phone),
+      profileOf: (id) => accounts.profileOf(id),
+      localeOf: (id) => accounts.localeOf(id),
+      blocked: createRedisBlocked({ redis: t.redis, prefix: t.prefix }),
+      ordersOf: (id, limit) => store.listByUser(id, limit),
+    },
+    logger: createLogger({ level: "silent", secrets: [] }),
+    actions: {
+      accounts,
+      topUps,
+      orders: store,
+      lowFloatPaisa: 500_000,
+      stuckAfterMs: 3_600_000,
+      priceSchedule: SCHEDULE,
+      tellReversed: async (r) => {
+        told.push(r);
+      },
+    },
+  };
+  app = createDashboard(deps);
+  const access = dashboardAccess(deps);
+
+  return {
+    url: server.url,
+    ledger,
+    store,
+    accounts,
+    topUps,
+    khalti,
+    deps,
+    wallet,
+    told,
+    clock,
+    async linkFor(userId) {
+      const link = await access.issueLink(userId);
+      if (!link) throw new Error(`no link for ${userId}`);
+      return link.url;
+    },
+    async login(userId) {
+      const link = await access.issueLink(userId);
+      if (!link) throw new Error(`no link for ${userId}`);
+      const c = client(server.url);
+      const res = await c.post(new URL(link.url).pathname);
+      if (res.status !== 303) throw new Error(`login answered ${res.status}`);
+      return c;
+    },
+    async cashIn(agentId, customerId, paisa) {
+      const n = ++seq;
+      const credit = await accounts.creditAgent({
+        id: `credit-t${n}`,
+        adminUserId: ADMIN,
+        agentUserId: agentId,
+        amountPaisa: paisa,
+      });
+      if (!credit.ok) throw new Error("credit refused");
+      const id = `cash_in-t${n}`;
+      const r = await accounts.cashIn({
+        id,
+        agentUserId: agentId,
+        customerUserId: customerId,
+        amountPaisa: paisa,
+      });
+      if (!r.ok) throw new Error("cash-in refused");
+      return id;
+    },
+    async heldTopUp(userId, askedPaisa, reportedPaisa) {
+      const started = await topUps.start({
+        userId,
+        chatId: userId,
+        locale: "en",
+        amountPaisa: askedPaisa,
+      });
+      if (!started.ok) throw new Error("start refused");
+      const pidx = started.topUp.paymentId;
+      khalti.standIn.misreport(pidx, { totalAmount: reportedPaisa });
+      khalti.standIn.act(pidx, "pay");
+      const held = await topUps.confirm("khalti", pidx);
+      if (held?.status !== "held") throw new Error(`not held: ${held?.status}`);
+      return held;
+    },
+    async close() {
+      await server.close();
+      await gateway.close();
+      await khalti.close();
+      await t.cleanup();
+    },
+  };
+}
+
+/** Both sides' balances (posted paisa) and the books' own check. */
+export async function balancesOf(ledger: LedgerStore, customerId: number, agentId: number) {
+  return {
+    customer: (await ledger.balance(account.customer(customerId))).postedPaisa,
+    agent: (await ledger.balance(account.agent(agentId))).postedPaisa,
+  };
+}
+
+export { expectBooksBalanced };
+
+/** A form body. */
+export const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
