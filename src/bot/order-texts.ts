@@ -55,7 +55,7 @@ function itemLine(t: Translate, order: Order): string | null {
  * The lines every receipt and final push shows (issue 15): reference, the aggregator's transaction
  * id when known, date and time in the order's country, category, operator, number, package or
  * bill month, and the money. An order somebody paid for through the books (prepaid: it has a
- * hold) shows amount, fee, discount and total, and the balance; in open mode nobody was charged
+ * hold) shows amount, fee, discount and total, and the balance; in staff mode nobody was charged
  * through the books, so only the amount. The order's money is in its country's rupees; the
  * balance is the Nepal wallet's, always in Nepal rupees. An India order paid from the balance
  * shows its ₹ figures, then the Nepal rupees held or paid and the rate (`exchange`).

@@ -89,8 +89,6 @@ export function createOrders(opts: OrdersOptions) {
   });
   return {
     nextReference: () => store.nextReference(),
-    /** Who pays for orders in this process. */
-    accessMode,
     /** What the customer would pay for a draft (the schedule's quote). */
     priceOf: charges.priceOf,
     /** For a draft in ₹ paid from a Nepal-rupee balance: the rate and the NPR figures. */
