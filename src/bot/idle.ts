@@ -29,7 +29,7 @@ import { LOCALES, type Locale, type Translate } from "./i18n.ts";
  * questions' arms are one `ZADD` each (prompt-loop.ts keeps what its flow last wrote).
  */
 
-export const idleInfoSchema = z.object({
+const idleInfoSchema = z.object({
   locale: z.enum(LOCALES),
   /** The conversation to start again (a menu entry), if the flow is one. */
   flow: z.string().optional(),

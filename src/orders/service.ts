@@ -20,19 +20,14 @@ import { createSubmit, type WalletReading } from "./submit.ts";
 
 export type { ApplyInput, ApplyOutcome, ApplyResult } from "./apply.ts";
 export type { AccessMode } from "./charges.ts";
-export {
-  InsufficientFundsError,
-  OrderInputError,
-  type PlaceInput,
-  placeInputSchema,
-} from "./place.ts";
+export { InsufficientFundsError, OrderInputError, type PlaceInput } from "./place.ts";
 export {
   eventFromExecute,
   eventFromStatus,
   isFloatRefusal,
   type OrdersProvider,
 } from "./provider-events.ts";
-export { OrderNotFoundError, type SubmitOptions, type WalletReading } from "./submit.ts";
+export type { SubmitOptions, WalletReading } from "./submit.ts";
 
 export interface OrdersOptions {
   /** Told every wallet reading of an execute answer (src/books float watch); errors are logged. */

@@ -19,10 +19,5 @@ export {
   type TopUps,
   type TopUpsOptions,
 } from "./service.ts";
-export {
-  type Decision as HeldDecision,
-  decide,
-  needsPush,
-  transition,
-} from "./state.ts";
+export type { Decision as HeldDecision } from "./state.ts";
 export type { TopUpStore, UpdateOutcome } from "./store.ts";

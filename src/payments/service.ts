@@ -9,7 +9,6 @@ import { type StartInput, startTopUp } from "./start.ts";
 import type { Decision } from "./state.ts";
 import type { TopUpsOptions } from "./types.ts";
 
-export { TOPUP_MIN_PAISA } from "./caps.ts";
 export { STUCK_AFTER_MS } from "./context.ts";
 export type {
   AlertReason,

@@ -72,7 +72,7 @@ export interface ProviderClientOptions {
   random?: () => number;
 }
 
-export const DEFAULT_PATHS: Required<ProviderPaths> = {
+const DEFAULT_PATHS: Required<ProviderPaths> = {
   indiaExecute: "/in/recharge/execute",
   operators: "/np/operators",
   operatorTypes: "/np/operator-types",

@@ -7,7 +7,6 @@ export {
 } from "./catalog-sync.ts";
 export {
   createProviderClient,
-  DEFAULT_PATHS,
   type ProviderClient,
   type ProviderClientOptions,
   type ProviderLogger,
@@ -18,4 +17,4 @@ export * from "./errors.ts";
 export { parseJsonPreservingBigInts } from "./json.ts";
 export * from "./requests.ts";
 export * from "./schemas.ts";
-export { NEPAL_UTC_OFFSET_MINUTES, parseProviderTimestamp } from "./timestamp.ts";
+export { parseProviderTimestamp } from "./timestamp.ts";
