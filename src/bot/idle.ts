@@ -36,7 +36,7 @@ const idleInfoSchema = z.object({
   /** Read and dropped: arms written before an arm was named by its time carried a token. */
   token: z.string().max(64).optional(),
 });
-export type IdleInfo = z.infer<typeof idleInfoSchema>;
+type IdleInfo = z.infer<typeof idleInfoSchema>;
 
 export interface IdleDeadlines {
   /**

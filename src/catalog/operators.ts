@@ -29,7 +29,7 @@ export type Category = (typeof CATEGORIES)[number];
 export const CATEGORY_ID = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** What a conversation must collect before execute. */
-export type Flow =
+type Flow =
   | "amount" // number + amount (mobile, landline)
   | "packages" // data-pack listing
   | "dth_packages" // DTH listing (object with customer info)
@@ -41,7 +41,7 @@ export type Flow =
 /** Mobile operator families by prefix: A = Ncell, B = Nepal Telecom (NTC). */
 export type Family = "ncell" | "ntc";
 
-export type Product = "data" | "voice" | "sms" | "roaming" | "special" | "recommended";
+type Product = "data" | "voice" | "sms" | "roaming" | "special" | "recommended";
 
 /**
  * How an amount typed for the operator is bounded (spec section 1): `ntc_mobile` from Rs 50 to the

@@ -4,8 +4,8 @@
  */
 export { type AccountId, account, accountIdSchema } from "./chart.ts";
 export { exportJournalCsv, JOURNAL_CSV_HEADER } from "./csv.ts";
-export type { LedgerKey } from "./lua.ts";
-export { createMemoryLedger, type MemoryLedger } from "./memory-store.ts";
+
+export { createMemoryLedger } from "./memory-store.ts";
 export * from "./model.ts";
 export { createRedisLedger } from "./redis-store.ts";
 export type { LedgerStore } from "./store.ts";

@@ -18,7 +18,6 @@ import { createSubmit, type WalletReading } from "./submit.ts";
  * status changes anywhere else). What the provider's answers mean is in provider-events.ts.
  */
 
-export type { ApplyInput, ApplyOutcome, ApplyResult } from "./apply.ts";
 export type { AccessMode } from "./charges.ts";
 export { InsufficientFundsError, OrderInputError, type PlaceInput } from "./place.ts";
 export {

@@ -9,11 +9,9 @@ export {
   RATE_SCALE,
 } from "./exchange.ts";
 export { margin } from "./margin.ts";
-export { type Quote, type QuoteInput, quote } from "./quote.ts";
+export { type Quote, quote } from "./quote.ts";
 export {
-  type Adjustment,
   DEFAULT_PRICE_SCHEDULE,
-  type PriceRule,
   type PriceSchedule,
   PriceScheduleError,
   parsePriceSchedule,

@@ -30,7 +30,6 @@ export type DthListing = z.infer<typeof dthListingSchema>;
 /** Office codes, operators and operator types: the `{value, label}` records of the lookups. */
 const optionSchema = z.object({ value: z.string(), label: z.string() });
 export type Option = z.infer<typeof optionSchema>;
-export type OfficeCode = Option;
 
 const circleSchema = z.object({ circleId: z.string(), circleName: z.string() });
 export type Circle = z.infer<typeof circleSchema>;
@@ -123,8 +122,4 @@ export const executeResultSchema = z.discriminatedUnion("kind", [
   executeRejectedSchema,
   executeUnknownSchema,
 ]);
-export type ExecuteAccepted = z.infer<typeof executeAcceptedSchema>;
-export type ExecuteRejected = z.infer<typeof executeRejectedSchema>;
-export type ExecuteUnknown = z.infer<typeof executeUnknownSchema>;
 export type ExecuteResult = z.infer<typeof executeResultSchema>;
-export type UnknownOutcomeReason = ExecuteUnknown["reason"];

@@ -1,16 +1,8 @@
-export {
-  type CatalogSync,
-  createCatalogSync,
-  type ListingCache,
-  memoryListingCache,
-  redisListingCache,
-} from "./catalog-sync.ts";
+export { createCatalogSync, memoryListingCache, redisListingCache } from "./catalog-sync.ts";
 export {
   createProviderClient,
   type ProviderClient,
   type ProviderClientOptions,
-  type ProviderLogger,
-  type ProviderPaths,
   parseRetryAfter,
 } from "./client.ts";
 export * from "./errors.ts";

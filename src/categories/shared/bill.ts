@@ -106,7 +106,7 @@ export function parseAccount(flow: Flow, text: string): Parsed<string> {
   return flow.rule(r);
 }
 
-export interface CheckedBill {
+interface CheckedBill {
   /** The reference the bill check used; the order is placed under it. */
   referenceNo: string;
   bill: Bill;
