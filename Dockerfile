@@ -25,8 +25,12 @@ COPY scripts/build.mjs ./scripts/build.mjs
 # Without local mode: the sandbox, the Bot API emulator and the playground (dev/) are not compiled
 # in, and the flows' version hash is computed here (the runtime reads no sources).
 RUN node scripts/build.mjs --without-local-mode
+# The categories' own strings (src/categories/<id>/locales/*.ftl) are read where their module is
+# in the source tree (build.mjs keeps import.meta.url pointing at the source file): gathered here at
+# their paths under src/, so the runtime gets them and nothing else of src/.
+RUN mkdir -p category-locales && find src -path '*/locales/*.ftl' -exec cp --parents {} category-locales/ \;
 
-# ---- runtime: the compiled product, its locales and production dependencies; no src/, no dev/ --
+# ---- runtime: the compiled product, its locales and production dependencies; no sources, no dev/
 FROM node:24.21-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080
@@ -37,7 +41,9 @@ COPY package.json package-lock.json ./
 COPY patches ./patches
 RUN --mount=type=cache,target=/root/.npm npm ci --omit=dev --omit=optional --no-audit --no-fund
 COPY locales ./locales
-# The same WORKDIR in both stages: dist/ finds locales/ at the path it was compiled with.
+COPY --from=build /app/category-locales ./
+# The same WORKDIR in both stages: dist/ finds locales/ (and src/categories/*/locales/) at the
+# path it was compiled with.
 COPY --from=build /app/dist ./dist
 # Code and dependencies stay owned by root: the app runs as `node` and can read them, not change
 # them. It writes nothing but stdout.

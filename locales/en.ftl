@@ -156,50 +156,6 @@ history-next = Next ➡️
 balance-result = Wallet balance: { $amount }
 balance-denied = This command is for admins.
 
-# mobile
-mobile-ask-number = 📱 Which mobile number should I recharge? (10 digits, NTC)
-mobile-ncell = That is an Ncell number. Ncell is recharged with a data pack: send /recharge and choose "Data pack".
-mobile-detected = ✓ { $operator } (detected)
-mobile-ask-operator = Operator for { $number }:
-mobile-ask-amount = How much? Type an amount from { $min } to { $max }, or choose:
-
-# datapack
-datapack-ask-number = 📶 Which mobile number is the pack for? (10 digits, Ncell or NTC)
-datapack-family-ncell = Ncell
-datapack-family-ntc = NTC
-datapack-ask-product = { $number } is an { $family } number. What kind of pack?
-datapack-product-data = 📶 Data
-datapack-product-voice = 📞 Voice
-datapack-product-sms = ✉️ SMS
-datapack-product-roaming = ✈️ Roaming
-datapack-product-special = ⭐ Sadhain On
-datapack-product-recommended = 👍 Recommended
-datapack-ask-package = { $operator } packs for { $number } ({ $count }). Choose one:
-datapack-package = { $name } · { $amount }
-datapack-no-packages = { $operator } has no packs for this number right now. Please choose another kind of pack.
-datapack-list-rejected = The packs could not be loaded: { $message }
-    Please choose another kind of pack or try again.
-
-# dth
-dth-ask-operator = 📺 Which TV (DTH) operator?
-dth-ask-customer = Your { $operator } customer id (on the bill or the set-top box screen):
-dth-customer-rejected = The operator answered: "{ $message }"
-    Please check the customer id and send it again.
-dth-customer-info = { $operator } subscriber { $id }:
-    { $info }
-dth-no-packages = { $operator } offers no packages for this customer right now. Please choose the operator again.
-dth-ask-package = Choose a package ({ $count }):
-dth-package = { $name } · { $amount }
-
-# internet
-internet-ask-isp = 🌐 Which internet provider?
-internet-ask-username = Your { $operator } username (customer id):
-internet-username-rejected = The provider answered: "{ $message }"
-    Please check the username and send it again.
-internet-no-packages = { $operator } has no packages for this username right now. Please choose the provider again.
-internet-ask-package = { $operator } packages for { $username } ({ $count }). Choose one:
-internet-package = { $name } · { $amount }
-
 # status, history, repeat, balance
 status-transaction = Transaction id: { $tx }
 status-reason = Reason: { $reason }
@@ -214,11 +170,6 @@ repeat-lookup-failed = I could not repeat this order: { $message }
 repeat-nothing-due = Nothing is due on this bill now. Send /recharge if you want to pay an advance.
 repeat-bill-under-way = A payment of this bill (order { $ref }) is still being processed, so I will not pay it again now. You will get a message with its result; then check /history.
 repeat-bill = Bill of { $name }: { $amount } due now.
-
-# landline
-landline-ask-operator = ☎️ Which line do you want to recharge?
-landline-ask-number = ☎️ Which { $operator } number? Type its 9 digits without the leading 0.
-landline-ask-amount = How much? Type an amount from { $min } to { $max }, or choose:
 
 # bill (shared by the water and electricity flows)
 bill-offices-failed = I could not get the list of offices ({ $reason }). Nothing was charged. Please try again later with /recharge.
@@ -254,63 +205,9 @@ bill-confirm-office = Office: { $office }
 bill-confirm-customer = Customer: { $name }
 bill-confirm-due = Bill due: { $amount }
 
-# water
-water-ask-operator = 🚰 Which water operator?
-water-ask-office = 🚰 { $operator }: which office is your water connection with?
-water-ask-customer = Your customer id at { $office } (as printed on the water bill):
-water-ask-month = For which month?
-water-another-month = 📅 Another month
-water-bill-rejected = The water office could not check that bill: { $reason }
-    Please check the customer id.
-water-bill-title = 🚰 Water bill of { $name } ({ $month })
-water-confirm-month = Month: { $month }
-
-# electricity
-electricity-ask-operator = 💡 Which electricity operator?
-electricity-ask-office = 💡 { $operator }: which distribution centre (office) is your meter with?
-electricity-ask-sc = Your SC number at { $office } (service connection number, on the bill):
-electricity-ask-customer = Your customer id (on the bill):
-electricity-ask-phone = A phone number for this bill: a mobile (10 digits starting with 9) or a landline (7 to 9 digits with its area code).
-electricity-phone-invalid = That is not a phone number: a mobile has 10 digits starting with 9; a landline has 7 to 9 digits (not counting a leading 0) and does not start with 9.
-electricity-bill-rejected = The electricity office could not check that bill: { $reason }
-    Please check the SC number and the customer id.
-electricity-bill-title = 💡 Electricity bill of { $name } (SC { $sc })
-electricity-confirm-sc = SC number: { $sc }
-electricity-confirm-phone = Phone: { $phone }
-
-# india
-india-circles-failed = I could not get the list of circles ({ $reason }). Nothing was charged. Please try again later with /recharge.
-india-ask-circle = Which telecom circle (state) is the connection in?
-india-ask-kind = 🇮🇳 India: what do you want to recharge?
-india-kind-prepaid = 📱 Prepaid mobile
-india-kind-postpaid = 🧾 Postpaid mobile
-india-kind-dth = 📡 DTH (TV)
-india-ask-operator = { $kind }: which operator?
-india-ask-number = Which mobile number? (10 digits; +91 is fine)
-india-ask-dth-id-first = Your DTH subscriber id (10 digits) or the registered mobile number:
-india-ask-operator-suggested = { $number } is in a number series of { $suggestion }. Numbers can move to another operator, so this is only a suggestion: choose it, or pick your operator.
-india-suggested = { $suggestion } (suggested)
-india-ask-dth-id = Your { $operator } subscriber id (10 digits) or the registered mobile number:
-india-plan = { $amount } · { $details }
-india-ask-plan = Choose a plan for { $number }, or type an amount from { $min } to { $max }:
-india-plans-unavailable = The plan list is not available right now; you can still type an amount.
-india-ask-amount = How much for { $number }? Type an amount from { $min } to { $max }, or choose:
-india-confirm-circle = Circle: { $circle }
-dth-invalid-customer = A customer id has only letters, digits and . _ - / @ (no spaces).
-internet-invalid-username = A username has only letters, digits and . _ - / @ (no spaces).
-
 # --- h-catalog: the provider's catalogue and the India DTH bill (issue 16) ---
 catalog-category-withdrawn = Sorry, nothing in this category is on offer right now. Nothing was charged. Please choose another with /recharge.
 catalog-operator-withdrawn = Sorry, { $operator } is no longer on offer, so this order was not placed and nothing was charged. Please start again with /recharge.
-india-dth-bill-title = 📡 { $operator } subscriber { $number }: { $name }
-india-dth-bill-amount = Monthly recharge: { $amount }
-india-dth-bill-balance = Balance left: { $amount }
-india-dth-bill-due = Next recharge by: { $date }
-india-dth-bill-rejected = That subscriber could not be found: { $reason }
-    Please check the subscriber id or the registered mobile number.
-india-dth-pay-bill = Pay the monthly recharge: { $amount }
-india-confirm-subscriber = Subscriber: { $name }
-catalog-none-for-number = Sorry, nothing is on offer for { $number } right now. Nothing was charged. Please try again later with /recharge.
 # --- issue 15: receipts and pushes with the money (h-books) ---
 receipt-title = 🧾 Order { $ref }
 receipt-line-tx = Transaction id: { $tx }
@@ -455,11 +352,8 @@ flow-edit-number = ✏️ Number
 flow-edit-amount = ✏️ Amount
 flow-edit-package = ✏️ Package
 flow-edit-customer = ✏️ Customer id
-flow-edit-month = ✏️ Month
-flow-edit-plan = ✏️ Plan / amount
 confirm-use-buttons = Please use the buttons below: ✅ Confirm, ✏️ Edit or ✖ Cancel.
 confirm-use-buttons-no-edit = Please use the buttons below: ✅ Confirm or ✖ Cancel.
-mobile-operator-mismatch = { $number } is not a { $operator } number: those start with { $prefixes }. It looks like { $detected } (marked ✓). Which operator is it?
 bill-due-over-limit = The due is more than you may still pay today ({ $left }): you can pay part of it now.
 common-idle-ended-seconds = Your previous request ended after { $seconds ->
         [one] { $seconds } second

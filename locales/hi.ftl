@@ -151,50 +151,6 @@ history-next = अगला ➡️
 balance-result = वॉलेट बैलेंस: { $amount }
 balance-denied = यह कमांड केवल एडमिन के लिए है।
 
-# mobile
-mobile-ask-number = 📱 कौन सा मोबाइल नंबर रिचार्ज करना है? (10 अंक, NTC)
-mobile-ncell = यह Ncell नंबर है। Ncell के लिए डेटा पैक लीजिए: /recharge भेजकर "डेटा पैक" चुनिए।
-mobile-detected = ✓ { $operator } (पहचाना गया)
-mobile-ask-operator = { $number } का ऑपरेटर:
-mobile-ask-amount = कितना? { $min } से { $max } तक की राशि लिखिए, या चुनिए:
-
-# datapack
-datapack-ask-number = 📶 पैक किस मोबाइल नंबर के लिए है? (10 अंक, Ncell या NTC)
-datapack-family-ncell = Ncell
-datapack-family-ntc = NTC
-datapack-ask-product = { $number } एक { $family } नंबर है। कौन सा पैक चाहिए?
-datapack-product-data = 📶 डेटा
-datapack-product-voice = 📞 वॉइस (कॉल)
-datapack-product-sms = ✉️ एसएमएस
-datapack-product-roaming = ✈️ रोमिंग
-datapack-product-special = ⭐ सधैं ऑन
-datapack-product-recommended = 👍 सुझाए गए
-datapack-ask-package = { $number } के लिए { $operator } पैक ({ $count })। एक चुनिए:
-datapack-package = { $name } · { $amount }
-datapack-no-packages = { $operator } के पास अभी इस नंबर के लिए कोई पैक नहीं है। कृपया दूसरी तरह का पैक चुनिए।
-datapack-list-rejected = पैक लोड नहीं हो सके: { $message }
-    कृपया दूसरी तरह का पैक चुनिए या फिर से कोशिश कीजिए।
-
-# dth
-dth-ask-operator = 📺 कौन सा टीवी (DTH) ऑपरेटर?
-dth-ask-customer = आपकी { $operator } ग्राहक आईडी (बिल पर या सेट-टॉप बॉक्स की स्क्रीन पर):
-dth-customer-rejected = ऑपरेटर का जवाब: "{ $message }"
-    कृपया ग्राहक आईडी जाँचकर फिर से भेजिए।
-dth-customer-info = { $operator } ग्राहक { $id }:
-    { $info }
-dth-no-packages = { $operator } के पास अभी इस ग्राहक के लिए कोई पैकेज नहीं है। कृपया फिर से ऑपरेटर चुनिए।
-dth-ask-package = पैकेज चुनिए ({ $count }):
-dth-package = { $name } · { $amount }
-
-# internet
-internet-ask-isp = 🌐 कौन सा इंटरनेट प्रदाता?
-internet-ask-username = आपका { $operator } यूज़रनेम (ग्राहक आईडी):
-internet-username-rejected = प्रदाता का जवाब: "{ $message }"
-    कृपया यूज़रनेम जाँचकर फिर से भेजिए।
-internet-no-packages = { $operator } के पास अभी इस यूज़रनेम के लिए कोई पैकेज नहीं है। कृपया फिर से प्रदाता चुनिए।
-internet-ask-package = { $username } के लिए { $operator } पैकेज ({ $count })। एक चुनिए:
-internet-package = { $name } · { $amount }
-
 # status, history, repeat, balance
 status-transaction = ट्रांज़ैक्शन आईडी: { $tx }
 status-reason = कारण: { $reason }
@@ -209,11 +165,6 @@ repeat-lookup-failed = यह ऑर्डर दोहराया नहीं
 repeat-nothing-due = इस बिल पर अभी कुछ बकाया नहीं है। अग्रिम भुगतान करना हो तो /recharge भेजिए।
 repeat-bill-under-way = इस बिल का भुगतान (ऑर्डर { $ref }) अभी प्रक्रिया में है, इसलिए मैं इसे अभी दोबारा नहीं भरूँगा। इसका नतीजा संदेश में आएगा; फिर /history देखें।
 repeat-bill = { $name } का बिल: अभी { $amount } बकाया।
-
-# landline
-landline-ask-operator = ☎️ कौन सी लाइन रिचार्ज करनी है?
-landline-ask-number = ☎️ कौन सा { $operator } नंबर? शुरुआती 0 के बिना 9 अंक लिखिए।
-landline-ask-amount = कितना? { $min } से { $max } तक की राशि लिखिए, या चुनिए:
 
 # bill (shared by the water and electricity flows)
 bill-offices-failed = कार्यालयों की सूची नहीं मिल सकी ({ $reason })। कोई पैसा नहीं कटा। थोड़ी देर बाद /recharge भेजकर फिर कोशिश कीजिए।
@@ -249,63 +200,9 @@ bill-confirm-office = कार्यालय: { $office }
 bill-confirm-customer = ग्राहक: { $name }
 bill-confirm-due = बिल का बकाया: { $amount }
 
-# water
-water-ask-operator = 🚰 कौन सा जल सेवा प्रदाता?
-water-ask-office = 🚰 { $operator }: आपका पानी कनेक्शन किस कार्यालय के अंतर्गत है?
-water-ask-customer = { $office } में आपकी ग्राहक संख्या (पानी के बिल पर छपी):
-water-ask-month = किस महीने का?
-water-another-month = 📅 दूसरा महीना
-water-bill-rejected = जल कार्यालय यह बिल नहीं जाँच सका: { $reason }
-    कृपया ग्राहक संख्या जाँचिए।
-water-bill-title = 🚰 { $name } का पानी का बिल ({ $month })
-water-confirm-month = महीना: { $month }
-
-# electricity
-electricity-ask-operator = 💡 कौन सा बिजली सेवा प्रदाता?
-electricity-ask-office = 💡 { $operator }: आपका मीटर किस वितरण केंद्र (कार्यालय) के अंतर्गत है?
-electricity-ask-sc = { $office } में आपका SC नंबर (सर्विस कनेक्शन नंबर, बिल पर):
-electricity-ask-customer = आपकी ग्राहक आईडी (बिल पर):
-electricity-ask-phone = इस बिल के लिए फ़ोन नंबर: मोबाइल (9 से शुरू होने वाले 10 अंक) या लैंडलाइन (एरिया कोड सहित 7 से 9 अंक)।
-electricity-phone-invalid = यह फ़ोन नंबर नहीं है: मोबाइल में 9 से शुरू होने वाले 10 अंक होते हैं; लैंडलाइन में (शुरू के 0 के बिना) 7 से 9 अंक होते हैं और वह 9 से शुरू नहीं होता।
-electricity-bill-rejected = बिजली कार्यालय यह बिल नहीं जाँच सका: { $reason }
-    कृपया SC नंबर और ग्राहक आईडी जाँचिए।
-electricity-bill-title = 💡 { $name } का बिजली का बिल (SC { $sc })
-electricity-confirm-sc = SC नंबर: { $sc }
-electricity-confirm-phone = फ़ोन: { $phone }
-
-# india
-india-circles-failed = सर्किलों की सूची नहीं मिल सकी ({ $reason })। कोई पैसा नहीं कटा। थोड़ी देर बाद /recharge भेजकर फिर कोशिश कीजिए।
-india-ask-circle = कनेक्शन किस टेलीकॉम सर्किल (राज्य) का है?
-india-ask-kind = 🇮🇳 भारत: क्या रिचार्ज करना है?
-india-kind-prepaid = 📱 प्रीपेड मोबाइल
-india-kind-postpaid = 🧾 पोस्टपेड मोबाइल
-india-kind-dth = 📡 DTH (टीवी)
-india-ask-operator = { $kind }: कौन सा ऑपरेटर?
-india-ask-number = कौन सा मोबाइल नंबर? (10 अंक; +91 के साथ भी चलेगा)
-india-ask-dth-id-first = आपकी DTH सब्सक्राइबर आईडी (10 अंक) या रजिस्टर्ड मोबाइल नंबर:
-india-ask-operator-suggested = { $number } { $suggestion } की नंबर सीरीज़ में है। नंबर दूसरे ऑपरेटर पर जा सकता है, इसलिए यह सिर्फ़ सुझाव है: इसे चुनिए, या अपना ऑपरेटर चुनिए।
-india-suggested = { $suggestion } (सुझाव)
-india-ask-dth-id = आपकी { $operator } सब्सक्राइबर आईडी (10 अंक) या रजिस्टर्ड मोबाइल नंबर:
-india-plan = { $amount } · { $details }
-india-ask-plan = { $number } के लिए प्लान चुनिए, या { $min } से { $max } तक की राशि लिखिए:
-india-plans-unavailable = प्लान की सूची अभी उपलब्ध नहीं है; आप राशि लिख सकते हैं।
-india-ask-amount = { $number } के लिए कितना? { $min } से { $max } तक की राशि लिखिए, या चुनिए:
-india-confirm-circle = सर्किल: { $circle }
-dth-invalid-customer = ग्राहक आईडी में केवल अक्षर, अंक और . _ - / @ होते हैं (खाली जगह नहीं)।
-internet-invalid-username = यूज़रनेम में केवल अक्षर, अंक और . _ - / @ होते हैं (खाली जगह नहीं)।
-
 # --- h-catalog: the provider's catalogue and the India DTH bill (issue 16) ---
 catalog-category-withdrawn = माफ़ कीजिए, अभी इस श्रेणी में कुछ भी उपलब्ध नहीं है। कोई पैसा नहीं कटा। /recharge भेजकर कोई और चुनिए।
 catalog-operator-withdrawn = माफ़ कीजिए, { $operator } अब उपलब्ध नहीं है, इसलिए यह ऑर्डर नहीं किया गया और कोई पैसा नहीं कटा। /recharge भेजकर फिर से शुरू कीजिए।
-india-dth-bill-title = 📡 { $operator } ग्राहक { $number }: { $name }
-india-dth-bill-amount = मासिक रिचार्ज: { $amount }
-india-dth-bill-balance = बचा हुआ बैलेंस: { $amount }
-india-dth-bill-due = अगला रिचार्ज इस तारीख़ तक: { $date }
-india-dth-bill-rejected = वह ग्राहक नहीं मिला: { $reason }
-    कृपया सब्सक्राइबर आईडी या रजिस्टर्ड मोबाइल नंबर जाँचिए।
-india-dth-pay-bill = मासिक रिचार्ज भरिए: { $amount }
-india-confirm-subscriber = ग्राहक: { $name }
-catalog-none-for-number = माफ़ कीजिए, अभी { $number } के लिए कुछ भी उपलब्ध नहीं है। कोई पैसा नहीं कटा। थोड़ी देर बाद /recharge भेजकर फिर कोशिश कीजिए।
 # --- issue 15: receipts and pushes with the money (h-books) ---
 receipt-title = 🧾 ऑर्डर { $ref }
 receipt-line-tx = ट्रांज़ैक्शन आईडी: { $tx }
@@ -450,11 +347,8 @@ flow-edit-number = ✏️ नंबर
 flow-edit-amount = ✏️ राशि
 flow-edit-package = ✏️ पैक
 flow-edit-customer = ✏️ ग्राहक आईडी
-flow-edit-month = ✏️ महीना
-flow-edit-plan = ✏️ प्लान / राशि
 confirm-use-buttons = कृपया नीचे दिए बटन इस्तेमाल कीजिए: ✅ पुष्टि करें, ✏️ बदलें या ✖ रद्द करें।
 confirm-use-buttons-no-edit = कृपया नीचे दिए बटन इस्तेमाल कीजिए: ✅ पुष्टि करें या ✖ रद्द करें।
-mobile-operator-mismatch = { $number } { $operator } का नंबर नहीं है: वे { $prefixes } से शुरू होते हैं। यह { $detected } जैसा दिखता है (✓ लगा हुआ)। कौन सा ऑपरेटर है?
 bill-due-over-limit = बकाया आज आपके लिए बची राशि ({ $left }) से ज़्यादा है: अभी उसका कुछ हिस्सा चुका सकते हैं।
 common-idle-ended-seconds = { $seconds } सेकंड तक जवाब न आने से पिछला अनुरोध बंद हो गया। कोई राशि नहीं कटी।
 common-start-again = 🔁 फिर से शुरू करें

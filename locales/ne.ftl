@@ -151,50 +151,6 @@ history-next = अर्को ➡️
 balance-result = वालेट ब्यालेन्स: { $amount }
 balance-denied = यो आदेश एडमिनका लागि मात्र हो।
 
-# mobile
-mobile-ask-number = 📱 कुन मोबाइल नम्बर रिचार्ज गर्ने? (१० अङ्क, NTC)
-mobile-ncell = यो एनसेल नम्बर हो। एनसेलका लागि डाटा प्याक किन्नुहोस्: /recharge पठाएर "डाटा प्याक" छान्नुहोस्।
-mobile-detected = ✓ { $operator } (पहिचान भयो)
-mobile-ask-operator = { $number } को अपरेटर:
-mobile-ask-amount = कति? { $min } देखि { $max } सम्मको रकम टाइप गर्नुहोस्, वा छान्नुहोस्:
-
-# datapack
-datapack-ask-number = 📶 कुन मोबाइल नम्बरका लागि प्याक? (१० अङ्क, एनसेल वा NTC)
-datapack-family-ncell = एनसेल
-datapack-family-ntc = NTC
-datapack-ask-product = { $number } { $family } नम्बर हो। कस्तो प्याक चाहियो?
-datapack-product-data = 📶 डाटा
-datapack-product-voice = 📞 भ्वाइस (कल)
-datapack-product-sms = ✉️ एसएमएस
-datapack-product-roaming = ✈️ रोमिङ
-datapack-product-special = ⭐ सधैं अन
-datapack-product-recommended = 👍 सिफारिस गरिएका
-datapack-ask-package = { $number } का लागि { $operator } प्याकहरू ({ $count })। एउटा छान्नुहोस्:
-datapack-package = { $name } · { $amount }
-datapack-no-packages = { $operator } मा अहिले यो नम्बरका लागि कुनै प्याक छैन। कृपया अर्को प्रकारको प्याक छान्नुहोस्।
-datapack-list-rejected = प्याकहरू ल्याउन सकिएन: { $message }
-    कृपया अर्को प्रकारको प्याक छान्नुहोस् वा फेरि प्रयास गर्नुहोस्।
-
-# dth
-dth-ask-operator = 📺 कुन टिभी (DTH) अपरेटर?
-dth-ask-customer = तपाईंको { $operator } ग्राहक आईडी (बिलमा वा सेट-टप बक्सको स्क्रिनमा हुन्छ):
-dth-customer-rejected = अपरेटरको जवाफ: "{ $message }"
-    कृपया ग्राहक आईडी जाँचेर फेरि पठाउनुहोस्।
-dth-customer-info = { $operator } ग्राहक { $id }:
-    { $info }
-dth-no-packages = { $operator } मा अहिले यो ग्राहकका लागि कुनै प्याकेज छैन। कृपया फेरि अपरेटर छान्नुहोस्।
-dth-ask-package = प्याकेज छान्नुहोस् ({ $count }):
-dth-package = { $name } · { $amount }
-
-# internet
-internet-ask-isp = 🌐 कुन इन्टरनेट सेवा प्रदायक?
-internet-ask-username = तपाईंको { $operator } युजरनेम (ग्राहक आईडी):
-internet-username-rejected = सेवा प्रदायकको जवाफ: "{ $message }"
-    कृपया युजरनेम जाँचेर फेरि पठाउनुहोस्।
-internet-no-packages = { $operator } मा अहिले यो युजरनेमका लागि कुनै प्याकेज छैन। कृपया फेरि सेवा प्रदायक छान्नुहोस्।
-internet-ask-package = { $username } का लागि { $operator } प्याकेजहरू ({ $count })। एउटा छान्नुहोस्:
-internet-package = { $name } · { $amount }
-
 # status, history, repeat, balance
 status-transaction = कारोबार आईडी: { $tx }
 status-reason = कारण: { $reason }
@@ -209,11 +165,6 @@ repeat-lookup-failed = यो अर्डर फेरि गर्न सक�
 repeat-nothing-due = यो बिलमा अहिले तिर्न बाँकी केही छैन। अग्रिम तिर्न चाहनुहुन्छ भने /recharge पठाउनुहोस्।
 repeat-bill-under-way = यो बिलको भुक्तानी (अर्डर { $ref }) अझै प्रक्रियामा छ, त्यसैले अहिले फेरि तिर्दिनँ। यसको नतिजा सन्देशमा आउनेछ; त्यसपछि /history हेर्नुहोस्।
 repeat-bill = { $name } को बिल: अहिले { $amount } तिर्न बाँकी।
-
-# landline
-landline-ask-operator = ☎️ कुन लाइन रिचार्ज गर्ने?
-landline-ask-number = ☎️ कुन { $operator } नम्बर? सुरुको ० बिना ९ अङ्क टाइप गर्नुहोस्।
-landline-ask-amount = कति? { $min } देखि { $max } सम्मको रकम टाइप गर्नुहोस्, वा छान्नुहोस्:
 
 # bill (shared by the water and electricity flows)
 bill-offices-failed = कार्यालयहरूको सूची ल्याउन सकिएन ({ $reason })। कुनै रकम काटिएको छैन। केही बेरपछि /recharge पठाएर फेरि प्रयास गर्नुहोस्।
@@ -249,63 +200,9 @@ bill-confirm-office = कार्यालय: { $office }
 bill-confirm-customer = ग्राहक: { $name }
 bill-confirm-due = बिलको बक्यौता: { $amount }
 
-# water
-water-ask-operator = 🚰 कुन खानेपानी सेवा प्रदायक?
-water-ask-office = 🚰 { $operator }: तपाईंको धारा कुन कार्यालय अन्तर्गत छ?
-water-ask-customer = { $office } मा तपाईंको ग्राहक नम्बर (पानीको बिलमा लेखिएको):
-water-ask-month = कुन महिनाको?
-water-another-month = 📅 अर्को महिना
-water-bill-rejected = खानेपानी कार्यालयले यो बिल जाँच्न सकेन: { $reason }
-    कृपया ग्राहक नम्बर जाँच्नुहोस्।
-water-bill-title = 🚰 { $name } को पानीको बिल ({ $month })
-water-confirm-month = महिना: { $month }
-
-# electricity
-electricity-ask-operator = 💡 कुन विद्युत सेवा प्रदायक?
-electricity-ask-office = 💡 { $operator }: तपाईंको मिटर कुन वितरण केन्द्र (कार्यालय) अन्तर्गत छ?
-electricity-ask-sc = { $office } मा तपाईंको SC नम्बर (सर्भिस कनेक्सन नम्बर, बिलमा छ):
-electricity-ask-customer = तपाईंको ग्राहक आईडी (बिलमा छ):
-electricity-ask-phone = यो बिलका लागि फोन नम्बर: मोबाइल (९ बाट सुरु हुने १० अङ्क) वा ल्यान्डलाइन (क्षेत्र कोडसहित ७ देखि ९ अङ्क)।
-electricity-phone-invalid = यो फोन नम्बर होइन: मोबाइलमा ९ बाट सुरु हुने १० अङ्क हुन्छन्; ल्यान्डलाइनमा (सुरुको 0 बाहेक) ७ देखि ९ अङ्क हुन्छन् र ९ बाट सुरु हुँदैन।
-electricity-bill-rejected = विद्युत कार्यालयले यो बिल जाँच्न सकेन: { $reason }
-    कृपया SC नम्बर र ग्राहक आईडी जाँच्नुहोस्।
-electricity-bill-title = 💡 { $name } को बिजुलीको बिल (SC { $sc })
-electricity-confirm-sc = SC नम्बर: { $sc }
-electricity-confirm-phone = फोन: { $phone }
-
-# india
-india-circles-failed = सर्कलहरूको सूची ल्याउन सकिएन ({ $reason })। कुनै रकम काटिएको छैन। केही बेरपछि /recharge पठाएर फेरि प्रयास गर्नुहोस्।
-india-ask-circle = कनेक्सन कुन टेलिकम सर्कल (राज्य) मा छ?
-india-ask-kind = 🇮🇳 भारत: के रिचार्ज गर्ने?
-india-kind-prepaid = 📱 प्रिपेड मोबाइल
-india-kind-postpaid = 🧾 पोस्टपेड मोबाइल
-india-kind-dth = 📡 DTH (टिभी)
-india-ask-operator = { $kind }: कुन अपरेटर?
-india-ask-number = कुन मोबाइल नम्बर? (१० अङ्क; +91 राख्न मिल्छ)
-india-ask-dth-id-first = तपाईंको DTH सब्सक्राइबर आईडी (१० अङ्क) वा दर्ता गरिएको मोबाइल नम्बर:
-india-ask-operator-suggested = { $number } { $suggestion } को नम्बर शृङ्खलामा पर्छ। नम्बर अर्को अपरेटरमा सर्न सक्छ, त्यसैले यो सुझाव मात्र हो: यसलाई छान्नुहोस्, वा आफ्नो अपरेटर छान्नुहोस्।
-india-suggested = { $suggestion } (सुझाव)
-india-ask-dth-id = तपाईंको { $operator } सब्सक्राइबर आईडी (१० अङ्क) वा दर्ता गरिएको मोबाइल नम्बर:
-india-plan = { $amount } · { $details }
-india-ask-plan = { $number } का लागि प्लान छान्नुहोस्, वा { $min } देखि { $max } सम्मको रकम टाइप गर्नुहोस्:
-india-plans-unavailable = अहिले प्लानको सूची उपलब्ध छैन; तपाईं रकम टाइप गर्न सक्नुहुन्छ।
-india-ask-amount = { $number } का लागि कति? { $min } देखि { $max } सम्मको रकम टाइप गर्नुहोस्, वा छान्नुहोस्:
-india-confirm-circle = सर्कल: { $circle }
-dth-invalid-customer = ग्राहक आईडीमा अक्षर, अङ्क र . _ - / @ मात्र हुन्छन् (खाली ठाउँ हुँदैन)।
-internet-invalid-username = युजरनेममा अक्षर, अङ्क र . _ - / @ मात्र हुन्छन् (खाली ठाउँ हुँदैन)।
-
 # --- h-catalog: the provider's catalogue and the India DTH bill (issue 16) ---
 catalog-category-withdrawn = माफ गर्नुहोस्, अहिले यो वर्गमा केही पनि उपलब्ध छैन। कुनै रकम काटिएको छैन। /recharge पठाएर अर्को छान्नुहोस्।
 catalog-operator-withdrawn = माफ गर्नुहोस्, { $operator } अब उपलब्ध छैन, त्यसैले यो अर्डर राखिएन र कुनै रकम काटिएको छैन। /recharge पठाएर फेरि सुरु गर्नुहोस्।
-india-dth-bill-title = 📡 { $operator } ग्राहक { $number }: { $name }
-india-dth-bill-amount = मासिक रिचार्ज: { $amount }
-india-dth-bill-balance = बाँकी रकम: { $amount }
-india-dth-bill-due = अर्को रिचार्जको मिति: { $date }
-india-dth-bill-rejected = त्यो ग्राहक भेटिएन: { $reason }
-    कृपया सब्सक्राइबर आईडी वा दर्ता गरिएको मोबाइल नम्बर जाँच गर्नुहोस्।
-india-dth-pay-bill = मासिक रिचार्ज तिर्नुहोस्: { $amount }
-india-confirm-subscriber = ग्राहक: { $name }
-catalog-none-for-number = माफ गर्नुहोस्, अहिले { $number } का लागि केही पनि उपलब्ध छैन। कुनै रकम काटिएको छैन। केही बेरपछि /recharge पठाएर फेरि प्रयास गर्नुहोस्।
 # --- issue 15: receipts and pushes with the money (h-books) ---
 receipt-title = 🧾 अर्डर { $ref }
 receipt-line-tx = कारोबार आईडी: { $tx }
@@ -450,11 +347,8 @@ flow-edit-number = ✏️ नम्बर
 flow-edit-amount = ✏️ रकम
 flow-edit-package = ✏️ प्याकेज
 flow-edit-customer = ✏️ ग्राहक आईडी
-flow-edit-month = ✏️ महिना
-flow-edit-plan = ✏️ प्लान / रकम
 confirm-use-buttons = कृपया तलका बटन प्रयोग गर्नुहोस्: ✅ पुष्टि, ✏️ बदल्न वा ✖ रद्द।
 confirm-use-buttons-no-edit = कृपया तलका बटन प्रयोग गर्नुहोस्: ✅ पुष्टि वा ✖ रद्द।
-mobile-operator-mismatch = { $number } { $operator } को नम्बर होइन: ती { $prefixes } बाट सुरु हुन्छन्। यो { $detected } जस्तो देखिन्छ (✓ लगाइएको)। कुन अपरेटर हो?
 bill-due-over-limit = बक्यौता तपाईंले आज तिर्न सक्ने बाँकी रकम ({ $left }) भन्दा बढी छ: अहिले त्यसको केही भाग तिर्न सक्नुहुन्छ।
 common-idle-ended-seconds = { $seconds } सेकेन्डसम्म जवाफ नआएकाले अघिल्लो अनुरोध बन्द भयो। कुनै रकम काटिएन।
 common-start-again = 🔁 फेरि सुरु गर्ने

@@ -17,7 +17,8 @@ import { build } from "esbuild";
  * local mode is still loaded only when the configuration uses it.
  *
  * The flows' version hash (src/bot/flow/version.ts) is computed here and written into the output,
- * so the compiled product never reads its sources (the image has no src/). With
+ * so the compiled product never reads its sources (the image has no src/ but the categories'
+ * locale files, read where they are: see the Dockerfile). With
  * `withoutLocalMode` (the image: `--without-local-mode`), src/local-mode.ts and the dev/ harness it
  * plugs in are left out, and main.ts says in one line what to configure instead.
  *

@@ -5,8 +5,9 @@
  *   - copies exactly what each COPY copies, honouring .dockerignore,
  *   - runs each RUN command as written (the install: same command, same flags),
  *   - checks that every patch in patches/ is applied inside the installed node_modules,
- *   - checks that the last (runtime) stage has no src/, dev/ or build tools, a dist/ that does not
- *     refer to dev/, and a non-root USER,
+ *   - checks that the last (runtime) stage has no sources (its src/ holds the categories' locale
+ *     files alone, all of them), dev/ or build tools, a dist/ that does not refer to dev/, and a
+ *     non-root USER,
  *   - runs the CMD with no configuration: it must exit 2 with one line naming what to set,
  *   - runs the HEALTHCHECK command against a closed port (it must fail),
  *   - starts the CMD with the image's ENV (PORT on a free port, HOST=127.0.0.1) configured against
@@ -265,14 +266,15 @@ const BUILD_TOOLS = ["esbuild", "tsx", "typescript", "vitest", "@biomejs/biome",
 
 /**
  * The runtime stage holds the compiled product, its locales and production dependencies only: no
- * sources (src/, conversations/), no development harness (dev/), no build tools, and a compiled
- * product that does not reach for dev/ either.
+ * sources (src/ holds the categories' locale files alone; no conversations/), no development
+ * harness (dev/), no build tools, and a compiled product that does not reach for dev/ either.
  */
 function checkRuntimeContents(runtime: Stage): void {
   const app = join(runtime.root, runtime.workdir);
-  for (const dir of ["src", "dev", "conversations", "test"]) {
+  for (const dir of ["dev", "conversations", "test"]) {
     if (existsSync(join(app, dir))) fail(`the runtime stage (${runtime.name}) has ${dir}/`);
   }
+  checkCategoryLocales(runtime, app);
   for (const tool of BUILD_TOOLS) {
     if (existsSync(join(app, "node_modules", tool)))
       fail(`the runtime stage (${runtime.name}) has the build tool ${tool} in node_modules`);
@@ -284,8 +286,34 @@ function checkRuntimeContents(runtime: Stage): void {
       fail(`dist/${f} in the runtime stage refers to dev/ (build it with --without-local-mode)`);
   }
   say(
-    `runtime stage ${runtime.name}: no src/, dev/ or build tools; dist/ ${readdirSync(dist).join(", ")}`,
+    `runtime stage ${runtime.name}: no sources, dev/ or build tools; dist/ ${readdirSync(dist).join(", ")}`,
   );
+}
+
+/** Files under `dir`, relative to it ("/"-separated). */
+function filesUnder(dir: string, at = ""): string[] {
+  return readdirSync(join(dir, at)).flatMap((name) => {
+    const rel = at ? `${at}/${name}` : name;
+    return statSync(join(dir, rel)).isDirectory() ? filesUnder(dir, rel) : [rel];
+  });
+}
+
+/**
+ * The compiled product reads each category's strings where its module is in the source tree
+ * (src/categories/<id>/locales/*.ftl): the runtime's src/ holds exactly those locale files of the
+ * context, and no source.
+ */
+function checkCategoryLocales(runtime: Stage, app: string): void {
+  const isLocale = (rel: string) => /(^|\/)locales\/[^/]+\.ftl$/.test(rel);
+  const wanted = filesUnder(join(CONTEXT, "src")).filter(isLocale).sort();
+  const held = existsSync(join(app, "src")) ? filesUnder(join(app, "src")).sort() : [];
+  const sources = held.filter((rel) => !isLocale(rel));
+  if (sources.length > 0)
+    fail(`the runtime stage (${runtime.name}) has sources in src/: ${sources.join(", ")}`);
+  const missing = wanted.filter((rel) => !held.includes(rel));
+  if (missing.length > 0)
+    fail(`the runtime stage (${runtime.name}) lacks src/${missing.join(", src/")}`);
+  say(`runtime stage ${runtime.name}: src/ holds only the ${held.length} category locale files`);
 }
 
 /**

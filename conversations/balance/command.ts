@@ -15,7 +15,7 @@ import { isProviderError } from "../../src/provider/index.ts";
  */
 
 /** One line of a customer's movements: plain data, so a flow can record it through `external`. */
-export interface Movement {
+interface Movement {
   at: number;
   kind: JournalEntry["kind"];
   /** Money towards the customer (credits, released holds) or away (holds, reversals). */

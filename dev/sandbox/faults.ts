@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ConfigError } from "../../src/config/index.ts";
 
 /** Faults switchable per token (issue 3, "Faults on demand"). Shares are probabilities 0..1. */
-export const faultsSchema = z.object({
+const faultsSchema = z.object({
   /** Added to every request of the token before it is handled. */
   latencyMs: z.number().int().min(0).max(600_000),
   /** Share of requests answered 500/502/503/504 before anything is applied. */

@@ -15,7 +15,7 @@ import { inrToNprPaisa } from "../../src/pricing/index.ts";
 /** The peg, NPR 1.60 per INR 1: the sandbox's rate unless told another (SandboxOptions). */
 export const SANDBOX_INR_TO_NPR_RATE_E4 = 16_000;
 
-export interface FeeRule {
+interface FeeRule {
   /** Flat service charge in paisa. */
   serviceChargePaisa: number;
   /** Instant discount in basis points of the amount (100 = 1 %). */

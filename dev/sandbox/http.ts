@@ -9,7 +9,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 export type ErrorShape = "A" | "B";
 
-export function errorBody(shape: ErrorShape, message: string, statusValue: false | "failed") {
+function errorBody(shape: ErrorShape, message: string, statusValue: false | "failed") {
   return shape === "A" ? { error: true, message } : { status: statusValue, message, data: [] };
 }
 
@@ -23,7 +23,7 @@ export function sendError(
   return c.json(errorBody(shape, message, statusValue), httpStatus);
 }
 
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 export type BodyResult =
   | { ok: true; body: Record<string, unknown> }

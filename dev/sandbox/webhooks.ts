@@ -22,13 +22,7 @@ export interface DeliveryAttempt {
   durationMs: number;
 }
 
-export type DeliveryState =
-  | "scheduled"
-  | "sending"
-  | "retrying"
-  | "delivered"
-  | "failed"
-  | "dropped";
+type DeliveryState = "scheduled" | "sending" | "retrying" | "delivered" | "failed" | "dropped";
 
 export interface Delivery {
   id: number;

@@ -1,14 +1,5 @@
 /** The admin's books (issue 15): the report, the low-float watch and the scheduled check. */
 export { createBooksCheck } from "./check.ts";
 export { type Crossings, createMemoryCrossings, createRedisCrossings } from "./crossing.ts";
-export { createFloatWatch, type FloatWatchOptions, LOW_FLOAT } from "./float-watch.ts";
-export {
-  BOOKS_DRIFT,
-  type Books,
-  type BooksDeps,
-  type BooksReport,
-  createBooks,
-  FLOAT_OPENING_ID,
-  type LastCheck,
-  lastCheckSchema,
-} from "./report.ts";
+export { createFloatWatch } from "./float-watch.ts";
+export { type Books, type BooksReport, createBooks, FLOAT_OPENING_ID } from "./report.ts";

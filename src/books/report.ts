@@ -63,7 +63,7 @@ export interface BooksReport {
  *  - `deferred`: no verdict, `unknownDebits` orders' debits were not known yet;
  *  - `no_report`: no verdict, the aggregator's wallet did not answer.
  */
-export const lastCheckSchema = z.object({
+const lastCheckSchema = z.object({
   at: z.number().int(),
   verdict: z.enum(["within", "beyond", "deferred", "no_report"]),
   driftPaisa: z.number().int().nullable(),
@@ -76,7 +76,7 @@ export type LastCheck = z.infer<typeof lastCheckSchema>;
 const LAST_CHECK = "books-check";
 
 const FLOAT_ANCHORED = "float-anchored";
-export const BOOKS_DRIFT = "books-drift";
+const BOOKS_DRIFT = "books-drift";
 
 /** The alert an earlier check sent for a drift still open, if any. */
 function alertOf(last: LastCheck | null): Pick<LastCheck, "alertedAt" | "alertedAdmins"> {

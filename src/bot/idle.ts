@@ -29,14 +29,14 @@ import { LOCALES, type Locale, type Translate } from "./i18n.ts";
  * questions' arms are one `ZADD` each (prompt-loop.ts keeps what its flow last wrote).
  */
 
-export const idleInfoSchema = z.object({
+const idleInfoSchema = z.object({
   locale: z.enum(LOCALES),
   /** The conversation to start again (a menu entry), if the flow is one. */
   flow: z.string().optional(),
   /** Read and dropped: arms written before an arm was named by its time carried a token. */
   token: z.string().max(64).optional(),
 });
-export type IdleInfo = z.infer<typeof idleInfoSchema>;
+type IdleInfo = z.infer<typeof idleInfoSchema>;
 
 export interface IdleDeadlines {
   /**

@@ -24,7 +24,7 @@ export function savedInputOf(order: Order, billerOf: BillerRule): SavedInput {
  * The saved entry an order belongs to, among `entries`: its category and number and, for a biller,
  * the same account (operator, office, SC number: what its id is made of, see savedId).
  */
-export function entryOfOrder(entries: readonly SavedEntry[], order: Order): SavedEntry | undefined {
+function entryOfOrder(entries: readonly SavedEntry[], order: Order): SavedEntry | undefined {
   const d = order.details;
   return entries.find(
     (e) =>

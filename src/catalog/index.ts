@@ -72,11 +72,14 @@ export function createCatalog(settings: CatalogSettings = {}) {
     advanceBounds(): AmountBounds {
       return advance;
     },
-    /** Amount bounds where the spec gives them; undefined where amounts come from packages or bills. */
+    /**
+     * Amount bounds where the spec gives them, by the operator's amount rule (operator data);
+     * undefined where amounts come from packages or bills.
+     */
     amountBounds(op: Operator): AmountBounds | undefined {
-      if (op.category === "mobile")
+      if (op.amounts === "ntc_mobile")
         return { minPaisa: rupeesToPaisa(50), maxPaisa: rupeesToPaisa(ntcMax) };
-      if (op.category === "landline" || op.category === "india") {
+      if (op.amounts === "up_to_5000") {
         return { minPaisa: rupeesToPaisa(50), maxPaisa: rupeesToPaisa(5000) };
       }
       return undefined;

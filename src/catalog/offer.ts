@@ -12,7 +12,7 @@ const listedSchema = z.object({ value: z.string(), label: z.string() });
 export type Listed = z.infer<typeof listedSchema>;
 
 /** What the provider listed for one region. */
-export const regionListingSchema = z.object({
+const regionListingSchema = z.object({
   operators: z.array(listedSchema),
   /** Null when the operator-type lookup failed or listed nothing: types then cut nothing. */
   operatorTypes: z.array(listedSchema).nullable(),

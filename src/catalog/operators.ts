@@ -29,7 +29,7 @@ export type Category = (typeof CATEGORIES)[number];
 export const CATEGORY_ID = /^[a-z][a-z0-9_-]{0,31}$/;
 
 /** What a conversation must collect before execute. */
-export type Flow =
+type Flow =
   | "amount" // number + amount (mobile, landline)
   | "packages" // data-pack listing
   | "dth_packages" // DTH listing (object with customer info)
@@ -41,7 +41,21 @@ export type Flow =
 /** Mobile operator families by prefix: A = Ncell, B = Nepal Telecom (NTC). */
 export type Family = "ncell" | "ntc";
 
-export type Product = "data" | "voice" | "sms" | "roaming" | "special" | "recommended";
+type Product = "data" | "voice" | "sms" | "roaming" | "special" | "recommended";
+
+/**
+ * How an amount typed for the operator is bounded (spec section 1): `ntc_mobile` from Rs 50 to the
+ * NTC mobile maximum (a catalogue setting, Rs 3,000 by default), `up_to_5000` from Rs 50 to
+ * Rs 5,000. Absent: the amount comes from a package or a bill.
+ */
+type AmountRule = "ntc_mobile" | "up_to_5000";
+
+/**
+ * Which prefixes the operator's numbers start with: `line` those of its NTC line
+ * (NTC_LINE_PREFIXES, none for a line not listed there), `family` those of its family
+ * (FAMILY_PREFIXES). Absent: no prefix rule.
+ */
+type PrefixRule = "line" | "family";
 
 export interface Operator {
   id: number;
@@ -56,6 +70,10 @@ export interface Operator {
   line?: "prepaid" | "postpaid" | "cdma" | "landline" | "fibre_voice" | "toll_free";
   /** India: what kind of recharge. */
   india?: "prepaid" | "postpaid" | "dth";
+  /** The bounds of a typed amount (catalog.amountBounds). */
+  amounts?: AmountRule;
+  /** The number prefix rule (prefixesFor). */
+  prefixes?: PrefixRule;
 }
 
 /**
@@ -177,6 +195,8 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "amount",
     family: "ntc",
     line: "prepaid",
+    amounts: "ntc_mobile",
+    prefixes: "line",
   },
   {
     id: 6,
@@ -186,6 +206,8 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "amount",
     family: "ntc",
     line: "postpaid",
+    amounts: "ntc_mobile",
+    prefixes: "line",
   },
   {
     id: 14,
@@ -195,6 +217,8 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "amount",
     family: "ntc",
     line: "cdma",
+    amounts: "ntc_mobile",
+    prefixes: "line",
   },
   {
     id: 2,
@@ -204,6 +228,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "packages",
     family: "ncell",
     product: "data",
+    prefixes: "family",
   },
   {
     id: 3,
@@ -213,6 +238,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "packages",
     family: "ncell",
     product: "voice",
+    prefixes: "family",
   },
   {
     id: 4,
@@ -222,6 +248,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "packages",
     family: "ncell",
     product: "sms",
+    prefixes: "family",
   },
   {
     id: 113,
@@ -231,6 +258,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "packages",
     family: "ncell",
     product: "roaming",
+    prefixes: "family",
   },
   {
     id: 114,
@@ -240,6 +268,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "packages",
     family: "ncell",
     product: "special",
+    prefixes: "family",
   },
   {
     id: 8,
@@ -249,6 +278,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "packages",
     family: "ntc",
     product: "data",
+    prefixes: "family",
   },
   {
     id: 9,
@@ -258,6 +288,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "packages",
     family: "ntc",
     product: "voice",
+    prefixes: "family",
   },
   {
     id: 10,
@@ -267,6 +298,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     flow: "packages",
     family: "ntc",
     product: "recommended",
+    prefixes: "family",
   },
   {
     id: 11,
@@ -275,6 +307,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     operatorTypeId: 4,
     flow: "amount",
     line: "landline",
+    amounts: "up_to_5000",
   },
   {
     id: 17,
@@ -283,6 +316,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     operatorTypeId: 4,
     flow: "amount",
     line: "fibre_voice",
+    amounts: "up_to_5000",
   },
   {
     id: 117,
@@ -291,6 +325,7 @@ const NEPAL_FIXED: readonly Omit<Operator, "region">[] = [
     operatorTypeId: 4,
     flow: "amount",
     line: "toll_free",
+    amounts: "up_to_5000",
   },
 ];
 
@@ -358,6 +393,7 @@ function indiaOperators(opts: CatalogOptions): Operator[] {
       region: "in",
       flow: "circle",
       india,
+      amounts: "up_to_5000",
     };
   });
 }

@@ -123,12 +123,12 @@ export function validateMobileNumber(
   return ok(n);
 }
 
-/** The prefixes an operator's numbers may start with (mobile and data-pack operators). */
+/** The prefixes an operator's numbers may start with, by its prefix rule (operator data). */
 export function prefixesFor(op: Operator): readonly string[] | null {
-  if (op.category === "mobile" && op.line && op.line in NTC_LINE_PREFIXES) {
+  if (op.prefixes === "line" && op.line && op.line in NTC_LINE_PREFIXES) {
     return NTC_LINE_PREFIXES[op.line as keyof typeof NTC_LINE_PREFIXES];
   }
-  if (op.category === "datapack" && op.family) return FAMILY_PREFIXES[op.family];
+  if (op.prefixes === "family" && op.family) return FAMILY_PREFIXES[op.family];
   return null;
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NEPAL_UTC_OFFSET_MINUTES } from "../nepal-time.ts";
 import { apiPath, emptyToUndefined, httpUrl, int, optionalString, type Parsed } from "./fields.ts";
 
 /** The recharge aggregator's API: where, with which token, how patiently, and its paths. */
@@ -22,7 +23,7 @@ export const providerEnv = {
   /** The provider's zone-less timestamps are in this UTC offset (Nepal Time, +05:45, assumed). */
   PROVIDER_UTC_OFFSET_MINUTES: z.preprocess(
     emptyToUndefined,
-    z.coerce.number().int().min(-720).max(840).default(345),
+    z.coerce.number().int().min(-720).max(840).default(NEPAL_UTC_OFFSET_MINUTES),
   ),
   PROVIDER_INDIA_PLANS_PATH: apiPath("/in/operator-plans"),
   PROVIDER_INDIA_DTH_BILL_PATH: apiPath("/in/operator-plans"),

@@ -234,7 +234,7 @@ export function step(state: LedgerState, op: LedgerOp, now: number): LedgerResul
 }
 
 /** Balances recomputed from the journal alone. */
-export function replay(journal: readonly JournalEntry[]): Map<AccountId, Balances> {
+function replay(journal: readonly JournalEntry[]): Map<AccountId, Balances> {
   const out = new Map<AccountId, Balances>();
   for (const e of journal) {
     for (const [a, b] of applyEntry((x) => out.get(x) ?? ZERO, e)) out.set(a, b);

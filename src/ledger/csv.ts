@@ -34,7 +34,7 @@ export function csvText(value: string | undefined): string {
 }
 
 /** CSV of the entries whose booking time is in [from, to) (all when no range is given). */
-export function journalToCsv(
+function journalToCsv(
   entries: readonly JournalEntry[],
   range: { from?: number; to?: number } = {},
 ): string {

@@ -35,10 +35,8 @@ const postedKindSchema = z.enum([
   /** An admin's reversal of an earlier transfer; needs a reason. Never an edit. */
   "reversal",
 ]);
-export type PostedKind = z.infer<typeof postedKindSchema>;
 
 const entryKindSchema = z.union([postedKindSchema, z.enum(["hold", "post", "void"])]);
-export type EntryKind = z.infer<typeof entryKindSchema>;
 
 /** Amounts are integer paisa, positive, safe integers (Redis HINCRBY and Lua doubles stay exact). */
 const amountSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);

@@ -50,12 +50,12 @@ export const pacerLimitsSchema = z.object({
   pushReserve: z.number().int().min(0).default(2),
 });
 export type PacerLimitsInput = z.input<typeof pacerLimitsSchema>;
-export type PacerLimits = z.output<typeof pacerLimitsSchema>;
+type PacerLimits = z.output<typeof pacerLimitsSchema>;
 
 /** A push is a new message that makes the phone buzz; an edit brings a message up to date. */
-export type SlotKind = "push" | "edit";
+type SlotKind = "push" | "edit";
 
-export type TakeResult =
+type TakeResult =
   /**
    * Taken. When the store tells, the buckets' theoretical arrival times after this slot (the
    * caller's clock): lower bounds for the next ask, since other processes only push them later.
@@ -69,7 +69,7 @@ export interface PaceStore {
   take(chatId: number, now: number, limits: PacerLimits, kind?: SlotKind): Promise<TakeResult>;
 }
 
-export interface AcquireOptions {
+interface AcquireOptions {
   /** Default "push". */
   kind?: SlotKind;
   /** Gives up waiting (acquire then rejects with the signal's reason); no slot is taken. */

@@ -13,9 +13,9 @@ import type { UpdateResult } from "./store.ts";
  * `byTransactionId`, else by the event's own transactionId. `byTransactionId` only finds the order;
  * it is not recorded on it (an unconfirmed claim must not plant a transaction id).
  */
-export type ApplyInput = OrderEvent & { reference?: string; byTransactionId?: string };
+type ApplyInput = OrderEvent & { reference?: string; byTransactionId?: string };
 
-export type ApplyOutcome =
+type ApplyOutcome =
   /** The status moved (notifications were queued). */
   | "changed"
   /** Recorded in the history or filled a missing field, status unchanged. */
@@ -25,7 +25,7 @@ export type ApplyOutcome =
   /** No such order: the event was kept for an admin. */
   | "unmatched";
 
-export interface ApplyResult {
+interface ApplyResult {
   outcome: ApplyOutcome;
   order: Order | null;
   notifications: Notification[];

@@ -11,10 +11,10 @@ import { luaScript } from "../redis/scripts.ts";
  * prepaid merchant wallet.
  * The order key is the user's own (an order's idempotency key), so verdicts are kept per user.
  */
-export type LimitVerdict = { ok: true } | { ok: false; reason: "daily_cap" | "rate" };
+type LimitVerdict = { ok: true } | { ok: false; reason: "daily_cap" | "rate" };
 
 /** What a user may still do now: spend today (paisa, never negative) and orders this hour. */
-export interface Headroom {
+interface Headroom {
   spendLeftPaisa: number;
   ordersLeft: number;
 }

@@ -72,7 +72,6 @@ export const referenceSchema = z
 
 export const EVENT_SOURCES = ["execute", "webhook", "status", "reconciler", "system"] as const;
 const eventSourceSchema = z.enum(EVENT_SOURCES);
-export type EventSource = z.infer<typeof eventSourceSchema>;
 
 const paisa = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
@@ -149,7 +148,6 @@ const unrecognisedEntrySchema = z.object({
   at: z.number().int(),
   word: z.string().max(40),
 });
-export type UnrecognisedEntry = z.infer<typeof unrecognisedEntrySchema>;
 
 const chatId = z.number().int().refine(Number.isSafeInteger);
 

@@ -19,7 +19,7 @@ import { HoldRefusedError, type OrderStore } from "./store.ts";
 const chatId = z.number().int().refine(Number.isSafeInteger);
 
 /** A draft to place; its details must be those of its category (checked by the category's part). */
-export const placeInputSchema = z.object({
+const placeInputSchema = z.object({
   category: categoryIdSchema,
   details: detailsSchema,
   /** Fixed by the caller when the confirmation is shown; placing with a known key is a no-op. */

@@ -63,7 +63,7 @@ export function balanceAccountOf(current: Order | null, written: Order): Account
  * (LEDGER.md): the aggregator's debit of the merchant's float (`debit_amount`, in the wallet's
  * Nepal rupees as the aggregator reports it, India orders too) and, in prepaid mode, the order's
  * fee moved from sales into fee income. A prepaid order's float debit is paid from sales (what the
- * customer paid); an order nobody paid for through the books (staff mode) from the merchant's own money
+ * customer paid); an order nobody paid for (staff mode: no hold) from the merchant's own money
  * (`merchant:funding`). Commission is not booked here: it stays on the order until the
  * aggregator's balance shows it credited (LEDGER.md), so the float check stays exact.
  *

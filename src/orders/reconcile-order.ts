@@ -12,8 +12,7 @@ import type { Orders, OrdersProvider } from "./service.ts";
  */
 
 export const NOT_EXECUTED_MESSAGE = "The provider never received this order; nothing was charged.";
-export const NOT_SUBMITTED_MESSAGE =
-  "This order was not sent to the provider; nothing was charged.";
+const NOT_SUBMITTED_MESSAGE = "This order was not sent to the provider; nothing was charged.";
 
 /** The counts one tick reports (reconciler.ts ReconcileReport). */
 export interface ReconcileCounts {

@@ -64,7 +64,7 @@ export interface ReconcileReport {
   errors: number;
 }
 
-export { NOT_EXECUTED_MESSAGE, NOT_SUBMITTED_MESSAGE } from "./reconcile-order.ts";
+export { NOT_EXECUTED_MESSAGE } from "./reconcile-order.ts";
 
 export function createReconciler(opts: ReconcilerOptions) {
   const { orders, provider, lease } = opts;

@@ -18,21 +18,15 @@ import { createSubmit, type WalletReading } from "./submit.ts";
  * status changes anywhere else). What the provider's answers mean is in provider-events.ts.
  */
 
-export type { ApplyInput, ApplyOutcome, ApplyResult } from "./apply.ts";
 export type { AccessMode } from "./charges.ts";
-export {
-  InsufficientFundsError,
-  OrderInputError,
-  type PlaceInput,
-  placeInputSchema,
-} from "./place.ts";
+export { InsufficientFundsError, OrderInputError, type PlaceInput } from "./place.ts";
 export {
   eventFromExecute,
   eventFromStatus,
   isFloatRefusal,
   type OrdersProvider,
 } from "./provider-events.ts";
-export { OrderNotFoundError, type SubmitOptions, type WalletReading } from "./submit.ts";
+export type { SubmitOptions, WalletReading } from "./submit.ts";
 
 export interface OrdersOptions {
   /** Told every wallet reading of an execute answer (src/books float watch); errors are logged. */
@@ -89,8 +83,6 @@ export function createOrders(opts: OrdersOptions) {
   });
   return {
     nextReference: () => store.nextReference(),
-    /** Who pays for orders in this process. */
-    accessMode,
     /** What the customer would pay for a draft (the schedule's quote). */
     priceOf: charges.priceOf,
     /** For a draft in ₹ paid from a Nepal-rupee balance: the rate and the NPR figures. */

@@ -21,7 +21,7 @@ export interface SubmitOptions {
   receiptMessageId?: number;
 }
 
-export class OrderNotFoundError extends Error {
+class OrderNotFoundError extends Error {
   constructor(readonly reference: string) {
     super(`no order ${reference}`);
     this.name = "OrderNotFoundError";

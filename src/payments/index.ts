@@ -10,19 +10,12 @@ export { createTopUpReconciler } from "./reconciler.ts";
 export { createRedisTopUpStore } from "./redis-store.ts";
 export { topUpReturnRoutes } from "./return-page.ts";
 export {
-  type AlertReason,
   createTopUps,
   type DecideResult,
   STUCK_AFTER_MS,
   type StartResult,
   type TopUpNotice,
   type TopUps,
-  type TopUpsOptions,
 } from "./service.ts";
-export {
-  type Decision as HeldDecision,
-  decide,
-  needsPush,
-  transition,
-} from "./state.ts";
-export type { TopUpStore, UpdateOutcome } from "./store.ts";
+export type { Decision as HeldDecision } from "./state.ts";
+export type { TopUpStore } from "./store.ts";

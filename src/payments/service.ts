@@ -9,15 +9,8 @@ import { type StartInput, startTopUp } from "./start.ts";
 import type { Decision } from "./state.ts";
 import type { TopUpsOptions } from "./types.ts";
 
-export { TOPUP_MIN_PAISA } from "./caps.ts";
 export { STUCK_AFTER_MS } from "./context.ts";
-export type {
-  AlertReason,
-  DecideResult,
-  StartResult,
-  TopUpNotice,
-  TopUpsOptions,
-} from "./types.ts";
+export type { DecideResult, StartResult, TopUpNotice, TopUpsOptions } from "./types.ts";
 
 /**
  * The top-up service: adding money online through the payment gateway. Its parts:

@@ -9,7 +9,7 @@ export {
   RATE_SCALE,
 } from "./exchange.ts";
 export { margin } from "./margin.ts";
-export { adjustmentPaisa, type Quote, type QuoteInput, quote, ruleFor } from "./quote.ts";
+export { type Quote, quote } from "./quote.ts";
 export {
   type Adjustment,
   DEFAULT_PRICE_SCHEDULE,
@@ -17,6 +17,4 @@ export {
   type PriceSchedule,
   PriceScheduleError,
   parsePriceSchedule,
-  priceScheduleSchema,
-  readPriceSchedule,
 } from "./schedule.ts";

@@ -28,7 +28,7 @@ export interface Quote {
  * category's, else the default's, else none. So an operator rule that sets only a discount keeps
  * its category's fee.
  */
-export function ruleFor(schedule: PriceSchedule, category: string, operatorId: number): PriceRule {
+function ruleFor(schedule: PriceSchedule, category: string, operatorId: number): PriceRule {
   // A category the schedule does not name (one added at start) has no rule of its own.
   const cat = (schedule.categories as Partial<Record<string, CategoryRule>>)[category];
   const op = cat?.operators[String(operatorId)];
@@ -42,7 +42,7 @@ export function ruleFor(schedule: PriceSchedule, category: string, operatorId: n
  * One fee or discount on a face amount. A percentage is of the face amount, rounded half up to
  * the whole paisa (0.5 paisa becomes 1), then held within its min and max.
  */
-export function adjustmentPaisa(adj: Adjustment | undefined, amountPaisa: number): number {
+function adjustmentPaisa(adj: Adjustment | undefined, amountPaisa: number): number {
   if (!adj) return 0;
   if (adj.kind === "flat") return adj.paisa;
   // BigInt: amount × basis points may pass 2^53 for large amounts; no float is ever involved.

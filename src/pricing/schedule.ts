@@ -117,7 +117,7 @@ const categoriesSchema = z.strictObject(
   },
 );
 
-export const priceScheduleSchema = z.strictObject({
+const priceScheduleSchema = z.strictObject({
   /** Free text for the merchant's own notes; ignored. */
   comment: z.string().optional(),
   default: ruleSchema.default({}),

@@ -51,7 +51,7 @@ export function redisListingCache(redis: RedisClient, key: string): ListingCache
   };
 }
 
-export interface CatalogSyncLogger {
+interface CatalogSyncLogger {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
 }
@@ -219,5 +219,3 @@ export function createCatalogSync(opts: CatalogSyncOptions) {
     },
   };
 }
-
-export type CatalogSync = ReturnType<typeof createCatalogSync>;

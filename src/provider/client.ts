@@ -30,9 +30,9 @@ import { createTransport, type ProviderLogger } from "./transport.ts";
  * execute.ts: the one call that is never retried).
  */
 
-export { type ProviderLogger, parseRetryAfter } from "./transport.ts";
+export { parseRetryAfter } from "./transport.ts";
 
-export interface ProviderPaths {
+interface ProviderPaths {
   indiaExecute?: string;
   operators?: string;
   operatorTypes?: string;
@@ -72,7 +72,7 @@ export interface ProviderClientOptions {
   random?: () => number;
 }
 
-export const DEFAULT_PATHS: Required<ProviderPaths> = {
+const DEFAULT_PATHS: Required<ProviderPaths> = {
   indiaExecute: "/in/recharge/execute",
   operators: "/np/operators",
   operatorTypes: "/np/operator-types",

@@ -8,14 +8,14 @@ import { z } from "zod";
 // ---------------------------------------------------------------------------------------------
 // Domain shapes
 
-export const packageSchema = z.object({
+const packageSchema = z.object({
   id: z.string(),
   name: z.string(),
   amountPaisa: z.number().int(),
 });
 export type Package = z.infer<typeof packageSchema>;
 
-export const dthListingSchema = z.object({
+const dthListingSchema = z.object({
   operatorId: z.string(),
   connectionNo: z.string(),
   /** The reference the DTH execute must carry (spec 4.1). */
@@ -28,14 +28,13 @@ export const dthListingSchema = z.object({
 export type DthListing = z.infer<typeof dthListingSchema>;
 
 /** Office codes, operators and operator types: the `{value, label}` records of the lookups. */
-export const optionSchema = z.object({ value: z.string(), label: z.string() });
+const optionSchema = z.object({ value: z.string(), label: z.string() });
 export type Option = z.infer<typeof optionSchema>;
-export type OfficeCode = Option;
 
-export const circleSchema = z.object({ circleId: z.string(), circleName: z.string() });
+const circleSchema = z.object({ circleId: z.string(), circleName: z.string() });
 export type Circle = z.infer<typeof circleSchema>;
 
-export const billSchema = z.object({
+const billSchema = z.object({
   customerName: z.string(),
   connectionNo: z.string(),
   referenceNo: z.string(),
@@ -46,7 +45,7 @@ export const billSchema = z.object({
 });
 export type Bill = z.infer<typeof billSchema>;
 
-export const statusResultSchema = z.object({
+const statusResultSchema = z.object({
   /** Provider's status, lowercased: "success", "failed", "pending", "queued", ... (open set). */
   status: z.string(),
   transactionId: z.string(),
@@ -60,10 +59,10 @@ export const statusResultSchema = z.object({
 });
 export type StatusResult = z.infer<typeof statusResultSchema>;
 
-export const walletBalanceSchema = z.object({ creditAvailablePaisa: z.number().int() });
+const walletBalanceSchema = z.object({ creditAvailablePaisa: z.number().int() });
 export type WalletBalance = z.infer<typeof walletBalanceSchema>;
 
-export const planSchema = z.object({
+const planSchema = z.object({
   id: z.string().nullable(),
   amountPaisa: z.number().int(),
   description: z.string(),
@@ -73,7 +72,7 @@ export const planSchema = z.object({
 });
 export type Plan = z.infer<typeof planSchema>;
 
-export const indiaDthBillSchema = z.object({
+const indiaDthBillSchema = z.object({
   customerName: z.string().nullable(),
   /** What a recharge should pay (the bill, or the monthly pack price); null when not stated. */
   billAmountPaisa: z.number().int().nullable(),
@@ -85,7 +84,7 @@ export const indiaDthBillSchema = z.object({
 });
 export type IndiaDthBill = z.infer<typeof indiaDthBillSchema>;
 
-export const executeAcceptedSchema = z.object({
+const executeAcceptedSchema = z.object({
   kind: z.literal("accepted"),
   referenceNo: z.string(),
   transactionId: z.string(),
@@ -100,14 +99,14 @@ export const executeAcceptedSchema = z.object({
   creditAvailablePaisa: z.number().int().nullable(),
   commissionPaisa: z.number().int().optional(),
 });
-export const executeRejectedSchema = z.object({
+const executeRejectedSchema = z.object({
   kind: z.literal("rejected"),
   referenceNo: z.string(),
   httpStatus: z.number().int(),
   message: z.string(),
   rateLimited: z.boolean(),
 });
-export const executeUnknownSchema = z.object({
+const executeUnknownSchema = z.object({
   kind: z.literal("unknown"),
   referenceNo: z.string(),
   reason: z.enum(["timeout", "network", "server_error", "malformed"]),
@@ -123,8 +122,4 @@ export const executeResultSchema = z.discriminatedUnion("kind", [
   executeRejectedSchema,
   executeUnknownSchema,
 ]);
-export type ExecuteAccepted = z.infer<typeof executeAcceptedSchema>;
-export type ExecuteRejected = z.infer<typeof executeRejectedSchema>;
-export type ExecuteUnknown = z.infer<typeof executeUnknownSchema>;
 export type ExecuteResult = z.infer<typeof executeResultSchema>;
-export type UnknownOutcomeReason = ExecuteUnknown["reason"];

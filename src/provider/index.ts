@@ -1,21 +1,12 @@
-export {
-  type CatalogSync,
-  createCatalogSync,
-  type ListingCache,
-  memoryListingCache,
-  redisListingCache,
-} from "./catalog-sync.ts";
+export { createCatalogSync, memoryListingCache, redisListingCache } from "./catalog-sync.ts";
 export {
   createProviderClient,
-  DEFAULT_PATHS,
   type ProviderClient,
   type ProviderClientOptions,
-  type ProviderLogger,
-  type ProviderPaths,
   parseRetryAfter,
 } from "./client.ts";
 export * from "./errors.ts";
 export { parseJsonPreservingBigInts } from "./json.ts";
 export * from "./requests.ts";
 export * from "./schemas.ts";
-export { NEPAL_UTC_OFFSET_MINUTES, parseProviderTimestamp } from "./timestamp.ts";
+export { parseProviderTimestamp } from "./timestamp.ts";

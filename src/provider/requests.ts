@@ -41,11 +41,7 @@ export function idForJson(id: string): number | string {
 }
 
 /** The fields every Nepal request about one account starts with. */
-export function accountHead(r: {
-  operatorId: number;
-  operatorTypeId: number;
-  connectionNo: string;
-}) {
+function accountHead(r: { operatorId: number; operatorTypeId: number; connectionNo: string }) {
   return {
     operator_id: r.operatorId,
     operator_type_id: r.operatorTypeId,

@@ -26,7 +26,7 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Wire payloads (the `data` member of a success envelope)
 
-export const wirePackage = z
+const wirePackage = z
   .object({ id: wireId, name: wireText, amount: wirePaisa })
   .transform((p): Package => ({ id: p.id, name: p.name, amountPaisa: p.amount }));
 
@@ -69,7 +69,7 @@ function firstPresent(record: Record<string, unknown>, keys: readonly string[]):
 }
 
 /** `{value, label}` records; operator lookups may name them id/name (undocumented, tolerated). */
-export const wireOption = z.record(z.string(), z.unknown()).transform((r, ctx): Option => {
+const wireOption = z.record(z.string(), z.unknown()).transform((r, ctx): Option => {
   const value = wireId.safeParse(
     firstPresent(r, ["value", "id", "operator_id", "operator_type_id"]),
   );
@@ -83,7 +83,7 @@ export const wireOption = z.record(z.string(), z.unknown()).transform((r, ctx): 
 export const wireOptionList = z.array(wireOption);
 
 /** Circles as `{circle_id, circle_name}` (spec) and/or `{value, label}` with a number value (sample). */
-export const wireCircle = z
+const wireCircle = z
   .object({
     circle_id: wireId.optional(),
     circle_name: wireText.optional(),

@@ -67,11 +67,11 @@ export type Envelope =
   | { outcome: "error"; message: string }
   | { outcome: "unrecognised" };
 
-export const FAILURE_WORDS = new Set(["false", "failed", "failure", "fail", "error", "0", "no"]);
-export const SUCCESS_WORDS = new Set(["true", "success", "successful", "ok", "1", "yes"]);
+const FAILURE_WORDS = new Set(["false", "failed", "failure", "fail", "error", "0", "no"]);
+const SUCCESS_WORDS = new Set(["true", "success", "successful", "ok", "1", "yes"]);
 
 /** true/false from a boolean, 0/1 or their text; undefined when it is neither. */
-export function boolish(value: unknown): boolean | undefined {
+function boolish(value: unknown): boolean | undefined {
   if (typeof value === "boolean") return value;
   if (value === 1 || value === 0) return value === 1;
   if (typeof value === "string") {

@@ -15,14 +15,14 @@ export const SAVED_PER_CATEGORY = 10;
 export const NICKNAME_MAX = 24;
 
 /** A nickname as stored: trimmed, 1-24 characters, no line breaks or control characters. */
-export const nicknameSchema = z.string().refine((s) => {
+const nicknameSchema = z.string().refine((s) => {
   const length = [...s].length;
   return length >= 1 && length <= NICKNAME_MAX && s === s.trim() && !/\p{Cc}/u.test(s);
 });
 export type Nickname = z.infer<typeof nicknameSchema>;
 
 /** What paying a biller again needs besides its customer id (the entry's number). */
-export const billerSchema = z.strictObject({
+const billerSchema = z.strictObject({
   operatorId: z.number().int().positive(),
   /** Water and electricity: the office's code (its name is read from the office list again). */
   officeCode: z.string().min(1).max(40).optional(),
@@ -34,7 +34,7 @@ export const billerSchema = z.strictObject({
 });
 export type Biller = z.infer<typeof billerSchema>;
 
-export const savedIdSchema = z.string().regex(/^[0-9a-f]{10}$/);
+const savedIdSchema = z.string().regex(/^[0-9a-f]{10}$/);
 
 export const savedEntrySchema = z.strictObject({
   /** Derived from the category and what identifies the account (savedId): saving again updates it. */

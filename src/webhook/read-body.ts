@@ -17,7 +17,7 @@ export class TooLarge extends Error {
  * How much of a too-large body is read and thrown away so the sender, still writing, gets our 413
  * instead of a reset connection; past this the connection is closed after the answer.
  */
-export const DISCARD_LIMIT_BYTES = 1024 * 1024;
+const DISCARD_LIMIT_BYTES = 1024 * 1024;
 
 /** Reads and discards the rest of a body, up to `limit` bytes; true when it ended within. */
 async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number) {

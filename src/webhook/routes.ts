@@ -10,7 +10,6 @@ import { decodeWebhook } from "./decode.ts";
 import { readCapped, TooLarge } from "./read-body.ts";
 
 export { envelopeData } from "./decode.ts";
-export { DISCARD_LIMIT_BYTES } from "./read-body.ts";
 
 /**
  * The provider's webhook (spec 6): GET connection check, POST encrypted event.

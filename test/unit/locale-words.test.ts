@@ -1,10 +1,9 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { localeText } from "../support/locale-files.ts";
 
 /**
  * Every message a Nepali or Hindi reader gets is in their language: no English word in the values
- * of locales/ne.ftl and locales/hi.ftl outside the names people use as they are (operators, brands,
+ * of the Nepali and Hindi strings (locales/ne.ftl, locales/hi.ftl and each category's own) outside the names people use as they are (operators, brands,
  * abbreviations printed on bills). Placeholders, /commands and examples of typed input are not words.
  */
 
@@ -16,13 +15,11 @@ const ALLOWED = new Set([
   "SC", // the service connection number printed on an NEA bill
 ]);
 
-const LOCALES_DIR = fileURLToPath(new URL("../../locales/", import.meta.url));
-
-/** Each message's value (continuation lines included), keyed by id. */
+/** Each message's value (continuation lines included), keyed by id, over every locale folder. */
 function values(locale: string): Map<string, string> {
   const out = new Map<string, string>();
   let id: string | null = null;
-  for (const line of readFileSync(`${LOCALES_DIR}${locale}.ftl`, "utf8").split(/\r?\n/)) {
+  for (const line of localeText(locale).split(/\r?\n/)) {
     const start = /^([A-Za-z][\w-]*)\s*=(.*)$/.exec(line);
     if (start?.[1]) {
       id = start[1];
@@ -42,7 +39,7 @@ function latinWords(value: string): string[] {
   return [...text.matchAll(/[A-Za-z][A-Za-z'-]*/g)].map((m) => m[0]);
 }
 
-describe.each(["ne", "hi"])("locales/%s.ftl", (locale) => {
+describe.each(["ne", "hi"])("the %s strings", (locale) => {
   const messages = values(locale);
 
   it("has messages to check", () => {

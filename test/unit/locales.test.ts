@@ -11,11 +11,14 @@ import {
 } from "../../src/catalog/index.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { ORDER_STATUSES } from "../../src/orders/model.ts";
+import { folderName, LOCALE_FOLDERS, localeFile, localeText } from "../support/locale-files.ts";
 
 /**
- * The three locale files carry the same messages with the same variables, and every key the code
- * asks for exists. Literal keys are found in the sources; keys built from a template are checked by
- * enumerating where their variable part comes from (a new template needs an entry in TEMPLATES).
+ * The three languages carry the same messages with the same variables, and every key the code
+ * asks for exists. A language is its file in locales/ and in each category's own locales/ folder,
+ * loaded together (test/support/locale-files.ts). Literal keys are found in the sources; keys
+ * built from a template are checked by enumerating where their variable part comes from (a new
+ * template needs an entry in TEMPLATES).
  */
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -58,9 +61,11 @@ function parseFtl(text: string): { messages: Message[]; duplicates: string[] } {
   return { messages, duplicates };
 }
 
-const files = Object.fromEntries(
-  LOCALES.map((l) => [l, parseFtl(readFileSync(join(ROOT, "locales", `${l}.ftl`), "utf8"))]),
-) as Record<(typeof LOCALES)[number], ReturnType<typeof parseFtl>>;
+// Each language as the chat loads it: the shared locales/ then every category's own folder.
+const files = Object.fromEntries(LOCALES.map((l) => [l, parseFtl(localeText(l))])) as Record<
+  (typeof LOCALES)[number],
+  ReturnType<typeof parseFtl>
+>;
 const keys = (l: (typeof LOCALES)[number]) => files[l].messages.map((m) => m.id).sort();
 const enKeys = new Set(keys("en"));
 
@@ -149,6 +154,20 @@ describe("locale files", () => {
   it("have exactly the same keys in English, Nepali and Hindi", () => {
     expect(keys("ne")).toEqual(keys("en"));
     expect(keys("hi")).toEqual(keys("en"));
+  });
+
+  it("have the same keys in every language within each folder (a category's own too)", () => {
+    // locales/ and the eight built-in categories' folders.
+    expect(LOCALE_FOLDERS.length).toBeGreaterThan(CATEGORY_MODULES.length);
+    for (const dir of LOCALE_FOLDERS) {
+      const ids = (l: string) =>
+        parseFtl(localeFile(dir, l))
+          .messages.map((m) => m.id)
+          .sort();
+      expect(ids("en").length, folderName(dir)).toBeGreaterThan(0);
+      expect(ids("ne"), folderName(dir)).toEqual(ids("en"));
+      expect(ids("hi"), folderName(dir)).toEqual(ids("en"));
+    }
   });
 
   it("use the same variables in every translation of a message", () => {

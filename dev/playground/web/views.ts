@@ -50,7 +50,7 @@ export interface CommandView {
 
 // ---------------------------------------------------------------- messages
 
-export interface ButtonView {
+interface ButtonView {
   text: string;
   callback_data?: string;
   url?: string;

@@ -14,7 +14,7 @@ import { type FlowScope, GoBack } from "./scope.ts";
  * only say what an answer means; how a chat is waited on is written here once.
  */
 
-export { type Aside, type FlowScope, GoBack, type Nav } from "./scope.ts";
+export { type FlowScope, GoBack, type Nav } from "./scope.ts";
 
 /** Callback data of the toolkit's own buttons, built and parsed by the one codec. */
 export { CB };

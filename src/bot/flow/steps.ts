@@ -10,7 +10,7 @@ import { GoBack, type Nav } from "./prompt-loop.ts";
 
 /** What a step may ask for besides going on: run the named (earlier) step again. */
 // biome-ignore lint/suspicious/noConfusingVoidType: steps that just go on are plain async functions.
-export type StepResult = void | { redo: string };
+type StepResult = void | { redo: string };
 
 export interface Step<S> {
   /** Unique in its flow; an Edit button carries it (`e:<name>`). */

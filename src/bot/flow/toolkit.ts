@@ -30,7 +30,7 @@ import { runSteps, type Step } from "./steps.ts";
 export type { LookupResult } from "./lookup.ts";
 export type { Choice, Parsed } from "./prompts.ts";
 export type { Aside, FlowScope } from "./scope.ts";
-export type { Step, StepResult } from "./steps.ts";
+export type { Step } from "./steps.ts";
 
 export interface FlowEnv {
   locale: Locale;

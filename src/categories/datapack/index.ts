@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import type { CategoryModule } from "../shared/module.ts";
 import { samePackageUnderOurReference } from "../shared/repeat.ts";
 import { datapackConversation } from "./flow.ts";
@@ -11,4 +12,5 @@ export const datapack: CategoryModule<"datapack", typeof datapackOrder.details> 
   rebuildForRepeat: samePackageUnderOurReference((provider, query) =>
     provider.listDataPackages(query),
   ),
+  localesDir: fileURLToPath(new URL("./locales", import.meta.url)),
 };

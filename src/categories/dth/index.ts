@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { operatorBiller } from "../shared/biller.ts";
 import type { CategoryModule } from "../shared/module.ts";
 import { samePackage } from "../shared/repeat.ts";
@@ -15,4 +16,5 @@ export const dth: CategoryModule<"dth", typeof dthOrder.details> = {
       return { packages: l.packages, referenceNo: l.referenceNo, info: l.customerInfo };
     }),
   billerOf: operatorBiller,
+  localesDir: fileURLToPath(new URL("./locales", import.meta.url)),
 };

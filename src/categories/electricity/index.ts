@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { billBiller } from "../shared/biller.ts";
 import type { CategoryModule } from "../shared/module.ts";
 import { sameBill } from "../shared/repeat.ts";
@@ -19,4 +20,5 @@ export const electricity: CategoryModule<"electricity", typeof electricityOrder.
       }),
     ),
   billerOf: (order) => billBiller(order, { scNo: order.details.scNo, phone: order.details.phone }),
+  localesDir: fileURLToPath(new URL("./locales", import.meta.url)),
 };

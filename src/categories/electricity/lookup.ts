@@ -8,7 +8,7 @@ import {
 } from "../../provider/index.ts";
 
 /** An electricity bill check (spec 4.3): the account, the SC number, the phone and the office. */
-export const electricityBillQuerySchema = z.object({
+const electricityBillQuerySchema = z.object({
   ...account,
   phone: z.string().trim().min(1),
   scNo: z.string().trim().min(1),

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { operatorBiller } from "../shared/biller.ts";
 import type { CategoryModule } from "../shared/module.ts";
 import { amountStillAllowed, sameAgain } from "../shared/repeat.ts";
@@ -18,4 +19,5 @@ export const india: CategoryModule<"india", typeof indiaOrder.details> = {
     return samePlan(kit, order);
   },
   billerOf: operatorBiller,
+  localesDir: fileURLToPath(new URL("./locales", import.meta.url)),
 };

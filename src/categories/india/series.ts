@@ -16,7 +16,7 @@
  */
 
 /** The operator families the catalogue offers (INDIA_OPERATORS keys are `<brand>-<kind>`). */
-export type IndiaBrand = "jio" | "airtel" | "vi" | "bsnl";
+type IndiaBrand = "jio" | "airtel" | "vi" | "bsnl";
 
 export interface SeriesGuess {
   brand: IndiaBrand;

@@ -27,7 +27,7 @@ export interface IndiaKit {
   askDthId(prompt: string): Promise<string>;
 }
 
-export const KINDS = ["prepaid", "postpaid", "dth"] as const;
+const KINDS = ["prepaid", "postpaid", "dth"] as const;
 
 /** Plan choices are "p<index>", a typed amount "a<paisa>": the two cannot be confused. */
 export const PLAN = "p";
@@ -35,7 +35,7 @@ export const AMOUNT = "a";
 /** The DTH bill's amount. */
 export const BILLED = "b";
 /** The suggested operator and circle, as one choice. */
-export const SUGGESTED = "s";
+const SUGGESTED = "s";
 
 export interface State {
   circles?: Choice[];

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { operatorBiller } from "../shared/biller.ts";
 import type { CategoryModule } from "../shared/module.ts";
 import { samePackageUnderOurReference } from "../shared/repeat.ts";
@@ -13,4 +14,5 @@ export const internet: CategoryModule<"internet", typeof internetOrder.details> 
     provider.listInternetPackages(query),
   ),
   billerOf: operatorBiller,
+  localesDir: fileURLToPath(new URL("./locales", import.meta.url)),
 };

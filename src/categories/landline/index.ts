@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import type { CategoryModule } from "../shared/module.ts";
 import { sameAgain } from "../shared/repeat.ts";
 import { landlineConversation } from "./flow.ts";
@@ -9,4 +10,5 @@ export const landline: CategoryModule<"landline", typeof landlineOrder.details> 
   menu: { labelKey: "menu-landline" },
   conversation: landlineConversation,
   rebuildForRepeat: async (kit, order) => sameAgain(kit, order),
+  localesDir: fileURLToPath(new URL("./locales", import.meta.url)),
 };

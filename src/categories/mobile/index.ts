@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import type { CategoryModule } from "../shared/module.ts";
 import { sameAgain } from "../shared/repeat.ts";
 import { mobileConversation } from "./flow.ts";
@@ -9,4 +10,5 @@ export const mobile: CategoryModule<"mobile", typeof mobileOrder.details> = {
   menu: { labelKey: "menu-mobile" },
   conversation: mobileConversation,
   rebuildForRepeat: async (kit, order) => sameAgain(kit, order),
+  localesDir: fileURLToPath(new URL("./locales", import.meta.url)),
 };

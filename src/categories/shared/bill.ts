@@ -106,14 +106,14 @@ export function parseAccount(flow: Flow, text: string): Parsed<string> {
   return flow.rule(r);
 }
 
-export interface CheckedBill {
+interface CheckedBill {
   /** The reference the bill check used; the order is placed under it. */
   referenceNo: string;
   bill: Bill;
 }
 
 /** A bill check under a fresh reference of ours (a retry after a transient failure takes another). */
-export function checkBill(
+function checkBill(
   flow: Flow,
   check: (referenceNo: string) => Promise<Bill>,
 ): Promise<LookupResult<CheckedBill>> {
@@ -124,7 +124,7 @@ export function checkBill(
 }
 
 /** A provider month name ("Kartik", "Kartik 2081") in the user's language; other text unchanged. */
-export function localizeMonth(flow: Flow, text: string): string {
+function localizeMonth(flow: Flow, text: string): string {
   const [first = "", ...rest] = text.trim().split(/\s+/);
   const i = NEPALI_MONTHS.findIndex((m) => m.toLowerCase() === first.toLowerCase());
   return i < 0 ? text : [flow.t(`bill-month-${i + 1}`), ...rest].join(" ");
@@ -169,7 +169,7 @@ function rowLine(flow: Flow, row: Record<string, string>): string {
 }
 
 /** The bill as the user reads it: title, address, one line per due row, the total. */
-export function billText(flow: Flow, title: string, bill: Bill): string {
+function billText(flow: Flow, title: string, bill: Bill): string {
   const lines = [title];
   const address = bill.dues.find((r) => r.address)?.address;
   if (address) lines.push(flow.t("bill-address", { address }));
@@ -197,7 +197,7 @@ const OTHER = "other";
  * Pay the due (button) or type another amount; with nothing due, an advance is asked for. With
  * `other`, its button is offered too and picking it answers null.
  */
-export async function askBillAmount(
+async function askBillAmount(
   flow: Flow,
   bill: Bill,
   other?: BillAmountOther,
@@ -228,12 +228,7 @@ export async function askBillAmount(
 }
 
 /** Confirmation lines every bill order shows: office, the flow's own lines, customer name, the due. */
-export function billConfirmLines(
-  flow: Flow,
-  office: Choice,
-  bill: Bill,
-  own: string[] = [],
-): string[] {
+function billConfirmLines(flow: Flow, office: Choice, bill: Bill, own: string[] = []): string[] {
   const lines = [flow.t("bill-confirm-office", { office: office.label }), ...own];
   if (bill.customerName) lines.push(flow.t("bill-confirm-customer", { name: bill.customerName }));
   lines.push(

@@ -74,7 +74,7 @@ export interface PackageQuery {
 }
 
 /** A listing that returns packages only: the execute carries the reference we listed under. */
-export function underOurReference(
+function underOurReference(
   list: (query: PackageQuery) => Promise<Package[]>,
 ): (query: PackageQuery) => Promise<Listed> {
   return async (query) => ({

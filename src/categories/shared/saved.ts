@@ -26,7 +26,7 @@ const ANOTHER = "new";
  * One of the category's saved billers whose operator is still offered, or null for another
  * account; asks nothing (null) when there is none.
  */
-export async function chooseSavedBiller(
+async function chooseSavedBiller(
   flow: Flow,
   category: string,
   offered: (operatorId: number) => boolean,

@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { billBiller } from "../shared/biller.ts";
 import type { CategoryModule } from "../shared/module.ts";
 import { sameBill } from "../shared/repeat.ts";
@@ -15,4 +16,5 @@ export const water: CategoryModule<"water", typeof waterOrder.details> = {
       checkWaterBill(kit.flow.deps.provider, { ...query, monthId: order.details.monthId }),
     ),
   billerOf: (order) => billBiller(order),
+  localesDir: fileURLToPath(new URL("./locales", import.meta.url)),
 };

@@ -8,7 +8,7 @@ import {
 } from "../../provider/index.ts";
 
 /** A water bill check (spec 4.3): the account, the Nepali month and the office. */
-export const waterBillQuerySchema = z.object({
+const waterBillQuerySchema = z.object({
   ...account,
   monthId: z.number().int().min(1).max(12),
   officeCode: z.string().trim().min(1),

@@ -1,2 +1,2 @@
-export { createKhaltiGateway, type KhaltiOptions } from "./khalti.ts";
+export { createKhaltiGateway } from "./khalti.ts";
 export * from "./port.ts";

@@ -1,0 +1,7 @@
+# The mobile category's own strings, loaded through its module's localesDir (shared strings: locales/en.ftl).
+mobile-ask-number = 📱 Which mobile number should I recharge? (10 digits, NTC)
+mobile-ncell = That is an Ncell number. Ncell is recharged with a data pack: send /recharge and choose "Data pack".
+mobile-detected = ✓ { $operator } (detected)
+mobile-ask-operator = Operator for { $number }:
+mobile-ask-amount = How much? Type an amount from { $min } to { $max }, or choose:
+mobile-operator-mismatch = { $number } is not a { $operator } number: those start with { $prefixes }. It looks like { $detected } (marked ✓). Which operator is it?
