@@ -177,6 +177,10 @@ export function keyspace(prefix: string) {
     dashboardUserSessions: (userId: number) => `${prefix}dash:user:${userId}:sessions`,
     /** List of audit entries (JSON), newest first, capped (dashboard/audit.ts). */
     dashboardAudit: `${prefix}dash:audit`,
+
+    // --- Order search (orders/search.ts), written by the order create script: {money} ---
+    /** Sorted set, every score 0: three members per order (by time, by number, by customer). */
+    orderSearch: `${money}:orders:search`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;
