@@ -3,6 +3,7 @@ import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import type { Order, OrderStatus } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { matchesSearch, type OrderSearch, SEARCH_SCAN_BOUND } from "../../src/orders/search.ts";
+import { backfillSearchIndex } from "../../src/orders/search-backfill.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
@@ -261,5 +262,26 @@ describe.each(adapters)("order search contract: %s", (_name, makeHarness) => {
     await seed(h.store);
     expect((await h.store.search({ limit: 0 })).orders.length).toBe(1);
     expect((await h.store.search({ limit: 1000 })).orders.length).toBe(40);
+  });
+});
+
+describe("order search (redis): the index for orders created before it", () => {
+  it("is written by the backfill from the orders themselves, and a second run adds nothing", async () => {
+    const t = testRedis("search-backfill");
+    try {
+      const store = createRedisOrderStore({ redis: t.redis, prefix: t.prefix });
+      const all = await seed(store);
+      await t.redis.del(keyspace(t.prefix).orderSearch);
+      expect((await store.search({ limit: 100 })).orders).toEqual([]);
+      expect(await backfillSearchIndex(t.redis, t.prefix, 7)).toBe(3 * all.length);
+      expect(await backfillSearchIndex(t.redis, t.prefix)).toBe(0);
+      for (const q of [
+        { limit: 100 },
+        { limit: 100, connectionNo: "98:12", status: "failed" as const },
+      ])
+        expect((await store.search(q)).orders.map((o) => o.reference)).toEqual(byHand(all, q));
+    } finally {
+      await t.cleanup();
+    }
   });
 });
