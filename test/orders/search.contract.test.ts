@@ -191,6 +191,9 @@ describe.each(adapters)("order search contract: %s", (_name, makeHarness) => {
         placedOrder({
           reference: String(1_700_000_009_000 + q.limit),
           idempotencyKey: `late-${q.limit}`,
+          // Matches only the first query's criteria (none): the later ones start from a clean slate.
+          connectionNo: "9800000000",
+          userId: 9999,
           createdAt: T0 + 60 * MIN,
           updatedAt: T0 + 60 * MIN,
         }),
