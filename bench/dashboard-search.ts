@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { createRedisOrderStore } from "../src/orders/redis-store.ts";
 import type { OrderSearch } from "../src/orders/search.ts";
 import { keyspace } from "../src/redis/keyspace.ts";
+import { childMain } from "./lib/child.ts";
 import { intEnv } from "./lib/env.ts";
 import { benchOrder, benchReference, seedOrders } from "./lib/orders.ts";
 import { benchPrefix, connectRedis, deleteKeys } from "./lib/redis.ts";
@@ -15,8 +16,8 @@ import { round, summarize } from "./lib/stats.ts";
  * cheapest read there is, and the store's get), and a page of 50 by number, by customer, the
  * newest, failed ones (a filter: a bounded scan), and one day's failed ones. Prints JSON.
  *
- *   node bench/dashboard-search.ts            (BENCH_REDIS_URL, default redis://127.0.0.1:6379)
- * Not in bench/run.ts: seeding 100,000 orders takes longer than that runner's budget.
+ *   npx tsx bench/dashboard-search.ts     (BENCH_REDIS_URL, default redis://127.0.0.1:6379)
+ * and in bench/run.ts as `search` (BENCH_ONLY=search): about 25 s at 100,000 orders on 2 cores.
  */
 
 const DAY = 86_400_000;
@@ -62,6 +63,9 @@ async function main() {
     const result = {
       orders: n,
       indexMembers: await redis.zcard(k.orderSearch),
+      indexBytesPerOrder: round(
+        Number(await redis.call("MEMORY", "USAGE", k.orderSearch, "SAMPLES", "0")) / n,
+      ),
       seedSeconds: round(seedSeconds),
       ms: {
         floorHget: await time(() => redis.hget(k.order(benchReference(pick())), "j")),
@@ -91,7 +95,12 @@ async function main() {
   }
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+export type SearchOut = Awaited<ReturnType<typeof runDashboardSearch>>;
+export const runDashboardSearch = main;
+
+// Under bench/run.ts (a child process) or by hand.
+childMain(import.meta.url, main);
+if (!process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
   main().then(
     (r) => {
       process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
