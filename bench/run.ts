@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import type { FlowRun } from "./bot-turn.ts";
+import type { SearchOut } from "./dashboard-search.ts";
 import type { LatencyOut } from "./latency.ts";
 import { runInChild } from "./lib/child.ts";
 import { connectRedis } from "./lib/redis.ts";
@@ -14,7 +15,7 @@ import type { LoadRun } from "./webhook-ingest.ts";
 /**
  * `npm run bench`: every benchmark in a process of its own, each with its baseline measured in the
  * same run; prints value, baseline, ratio, target and pass/fail per figure and writes
- * bench/results/latest.json with the machine it ran on. BENCH_ONLY=webhook,bot,notifier,memory,commands,latency
+ * bench/results/latest.json with the machine it ran on. BENCH_ONLY=webhook,bot,notifier,memory,commands,latency,search
  * picks some; sizes come from BENCH_* variables (see README "Performance").
  */
 
@@ -604,8 +605,44 @@ function printResult(r: BenchResult): void {
   for (const n of r.notes) console.log(`        ${n}`);
 }
 
+// ----------------------------------------------------------------- 7: the back office's order search
+
+const search: Runner = async () => {
+  const out = await runInChild<SearchOut>(here("./dashboard-search.ts"));
+  const floor = out.ms.floorGet.p50;
+  const page = (id: string, label: string, ms: { p50: number; p99: number }) =>
+    figure({
+      id: `search.${id}.p50`,
+      label: `${label}, p50 (p99 ${ms.p99} ms)`,
+      value: ms.p50,
+      unit: "ms",
+      baseline: floor,
+      baselineLabel: "one order by reference (the store's get), p50",
+    });
+  return {
+    id: "search",
+    title: `7. Order search over ${out.orders} orders (back office)`,
+    figures: [
+      page("byNumber", "A page of 50 by number", out.ms.byNumber),
+      page("byCustomer", "A page of 50 by customer", out.ms.byCustomer),
+      page("newest", "The newest 50", out.ms.newest),
+      page(
+        "failed",
+        `Failed ones, any time (a filter: ${out.failedScannedPerPage} orders looked at)`,
+        out.ms.failedAnyTime,
+      ),
+      page("failedOneDay", "Failed ones in one day", out.ms.failedOneDay),
+    ],
+    notes: [
+      `index: ${out.indexMembers} members, ${out.indexBytesPerOrder} bytes per order (MEMORY USAGE); seeding through the create script took ${out.seedSeconds} s`,
+      `floor: one HGET of an order p50 ${out.ms.floorHget.p50} ms; the store's get p50 ${floor} ms`,
+    ],
+    details: out as unknown as Record<string, unknown>,
+  };
+};
+
 async function main(): Promise<void> {
-  const all: Record<string, Runner> = { webhook, bot, notifier, memory, commands, latency };
+  const all: Record<string, Runner> = { webhook, bot, notifier, memory, commands, latency, search };
   const only = (process.env.BENCH_ONLY ?? "")
     .split(",")
     .map((s) => s.trim())

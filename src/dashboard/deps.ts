@@ -1,7 +1,7 @@
 import type { BooksReport } from "../books/index.ts";
 import type { LedgerStore } from "../ledger/index.ts";
 import type { Logger } from "../logger.ts";
-import type { Order } from "../orders/index.ts";
+import type { Order, OrderStore } from "../orders/index.ts";
 import type { ActionDeps } from "./actions/deps.ts";
 import type { DashboardKv } from "./kv.ts";
 import type { DashboardPeople } from "./people/port.ts";
@@ -25,7 +25,8 @@ export interface DashboardDeps {
    */
   kv: DashboardKv;
   prefix: string;
-  orders: { get(reference: string): Promise<Order | null> };
+  /** `search`: the orders page (pages/order-search.ts), over the store's index. */
+  orders: Pick<OrderStore, "get" | "search">;
   /** Read only here: balances, the journal and holds (no transfer is made). */
   ledger: LedgerStore;
   /** The admin's books (src/books report): trial balance, float expected against the aggregator. */

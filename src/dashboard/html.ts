@@ -44,7 +44,7 @@ ${body}
 function nav(viewer: Viewer): Fragment {
   const admin =
     viewer.role === "admin"
-      ? html`<a href="${path("/books")}">Books</a> <a href="${path("/books/journal")}">Journal</a>
+      ? html`<a href="${path("/orders")}">Orders</a> <a href="${path("/books")}">Books</a> <a href="${path("/books/journal")}">Journal</a>
 <a href="${path("/audit")}">Audit log</a>
 <a href="${path("/alerts")}">Alerts</a> <a href="${path("/cash-ins")}">Cash-ins</a>
 <a href="${path("/topups")}">Held top-ups</a> <a href="${path("/prices")}">Prices</a>

@@ -26,4 +26,7 @@ button { font: inherit; padding: .3rem .9rem; cursor: pointer; }
 .notice.error { border-color: #c62828; }
 .empty { color: var(--muted); }
 .amount { text-align: right; font-variant-numeric: tabular-nums; }
+form.search { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: .5rem .8rem; align-items: end; }
+form.search label { display: flex; flex-direction: column; gap: .15rem; color: var(--muted); }
+form.search input, form.search select { color: var(--fg); }
 `;

@@ -9,6 +9,7 @@ export * from "./postings.ts";
 export * from "./reconciler.ts";
 export * from "./redis-store.ts";
 export * from "./reference.ts";
+export * from "./search.ts";
 export * from "./service.ts";
 export * from "./state.ts";
 export * from "./store.ts";

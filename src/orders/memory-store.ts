@@ -3,6 +3,7 @@ import type { LedgerResult } from "../ledger/model.ts";
 import type { Notification, Order, UnmatchedEvent } from "./model.ts";
 import { holdIdOf, isFinal, orderSchema } from "./model.ts";
 import { balanceAccountOf, bookingsOf, holdOf, settlementOf } from "./postings.ts";
+import { indexMembers, runSearch, type SearchSource } from "./search.ts";
 import {
   type CreateResult,
   HoldRefusedError,
@@ -44,6 +45,8 @@ interface MemoryState {
   byAlias: Map<string, string>;
   byTx: Map<string, string>;
   byKey: Map<string, string>;
+  /** The search index's members (search.ts), as the Redis create script writes them. */
+  index: Set<string>;
   counter: number;
 }
 
@@ -107,6 +110,7 @@ function create(st: MemoryState, unnumbered: Order, opts: { numbered?: boolean }
   if (alias !== undefined) st.byAlias.set(alias, order.reference);
   st.orders.set(order.reference, stored);
   st.byKey.set(order.idempotencyKey, order.reference);
+  for (const m of indexMembers(stored)) st.index.add(m);
   if (order.transactionId) st.byTx.set(order.transactionId, order.reference);
   return { created: true, order: clone(stored) };
 }
@@ -149,6 +153,24 @@ function update(st: MemoryState, reference: string, mutate: Mutation): UpdateRes
   };
 }
 
+/** The same search as the Redis adapter's, over the maps (a member is compared as Redis does: by text). */
+function searchSource(st: MemoryState): SearchSource {
+  const copy = (o: Order | undefined) => (o ? clone(o) : null);
+  return {
+    get: async (reference) => copy(find(st, reference)),
+    getByTransactionId: async (tx) => {
+      const ref = st.byTx.get(tx);
+      return copy(ref === undefined ? undefined : st.orders.get(ref));
+    },
+    range: async (min, max, n) =>
+      [...st.index]
+        .filter((m) => m >= min && m < max)
+        .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))
+        .slice(0, n),
+    loadMany: async (refs) => refs.flatMap((r) => copy(st.orders.get(r)) ?? []),
+  };
+}
+
 export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): OrderStore {
   const st: MemoryState = {
     opts,
@@ -157,6 +179,7 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
     byAlias: new Map(),
     byTx: new Map(),
     byKey: new Map(),
+    index: new Set(),
     counter: 0,
   };
   const { orders, byTx, byKey } = st;
@@ -204,6 +227,8 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
     },
 
     update: async (reference, mutate) => update(st, reference, mutate),
+
+    search: async (query) => runSearch(searchSource(st), query),
 
     async recordUnmatched(event) {
       unmatched.unshift(clone(event));

@@ -5,11 +5,12 @@ import { balanceAccountOf, holdOf } from "./postings.ts";
 import { orderJson, withBalanceAfter } from "./redis-codec.ts";
 import type { RedisOrderEnv } from "./redis-env.ts";
 import { orderCreate, REFERENCE_SLOT } from "./redis-scripts.ts";
+import { indexArgs } from "./search.ts";
 import { type CreateResult, HoldRefusedError, ReferenceInUseError } from "./store.ts";
 
 /**
  * The Redis order store's create (OrderStore.create): idempotency key, order, user index, open set,
- * alias and hold in one script; a numbered create takes its reference from the counter in the
+ * alias, hold and the search index's members (search.ts) in one script; a numbered create takes its reference from the counter in the
  * same step.
  */
 
@@ -38,6 +39,7 @@ function createArgs(env: RedisOrderEnv, valid: Order, numbered: boolean, at: num
     alias: alias ? k.alias(alias) : k.order(numbered ? "" : valid.reference),
     ...env.ledger,
     seq: k.referenceSeq,
+    search: k.orderSearch,
   };
   const argv = [
     numbered ? "" : valid.reference,
@@ -50,6 +52,7 @@ function createArgs(env: RedisOrderEnv, valid: Order, numbered: boolean, at: num
     balanceAccount ?? "",
     ...(holdInput ? holdArgv(holdInput, at) : []),
     ...(numbered ? [seed, valid.holdId === undefined ? "" : holdIdOf(REFERENCE_SLOT)] : []),
+    ...indexArgs(valid),
   ];
   return { keys, argv };
 }

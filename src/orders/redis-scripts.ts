@@ -6,6 +6,7 @@ import {
   TRANSFER_ARGC,
 } from "../ledger/lua.ts";
 import { luaScript } from "../redis/scripts.ts";
+import { SEARCH_ARGC } from "./search.ts";
 
 /**
  * The Lua scripts of the Redis order store (redis-store.ts): the reference counter, the create and
@@ -57,9 +58,11 @@ end
 `;
 
 // KEYS: idempotency, order, byUser, open, alias-or-order, then the four ledger keys, then the
-// reference counter.
+// reference counter, then the search index.
 // ARGV: reference, json, createdAt, version, alias, open?, hold?, balance account (or ''), then
-// the hold's TRANSFER_ARGC, then (a numbered create) the counter's seed (or '') and the hold id.
+// the hold's TRANSFER_ARGC, then (a numbered create) the counter's seed (or '') and the hold id,
+// then LAST the search index's SEARCH_ARGC (search.ts indexArgs: the time, then the prefixes):
+// one ZADD writes the order's members, prefix .. time .. ':' .. reference, each with score 0.
 // A numbered create (reference '') takes the next reference from the counter once the idempotency
 // key is known to be new, in the same step as the order: KEYS[2] is then the order key's prefix,
 // the JSON has no reference and no hold id (they are put first), and REFERENCE_SLOT in the hold's
@@ -111,6 +114,13 @@ redis.call('SET', KEYS[1], ref)
 redis.call('HSET', okey, 'v', A[4], 'j', json)
 redis.call('ZADD', KEYS[3], A[3], ref)
 if A[6] == '1' then redis.call('ZADD', KEYS[4], A[3], ref) end
+local first = #A - ${SEARCH_ARGC} + 1
+local members = {}
+for j = first + 1, #A do
+  members[#members + 1] = 0
+  members[#members + 1] = A[j] .. A[first] .. ':' .. ref
+end
+redis.call('ZADD', KEYS[11], unpack(members))
 return {1, ref, after}
 `;
 
@@ -151,11 +161,11 @@ export const nextReference = luaScript<"seq", string | null>(
   NEXT_REFERENCE,
 );
 export const orderCreate = luaScript<
-  "idempotency" | "order" | "byUser" | "open" | "alias" | LedgerKey | "seq",
+  "idempotency" | "order" | "byUser" | "open" | "alias" | LedgerKey | "seq" | "search",
   [number, string?, unknown?]
 >(
   "raOrderCreate",
-  ["idempotency", "order", "byUser", "open", "alias", ...LEDGER_KEYS, "seq"],
+  ["idempotency", "order", "byUser", "open", "alias", ...LEDGER_KEYS, "seq", "search"],
   CREATE,
 );
 export const orderUpdate = luaScript<

@@ -5,12 +5,14 @@ import { createOrder } from "./redis-create.ts";
 import { createRedisOrderEnv } from "./redis-env.ts";
 import { nextReference } from "./redis-scripts.ts";
 import { updateOrder } from "./redis-update.ts";
+import { runSearch } from "./search.ts";
 import { type ListOpenOptions, type OrderStore, UNMATCHED_CAP } from "./store.ts";
 
 /**
  * Redis adapter of the order store. Each order is a hash {v: version, j: JSON}. Writes are Lua
  * scripts (atomic on the server, replicated and AOF-logged as a unit):
- *  - create: idempotency key, order, user index, open set and alias in one step;
+ *  - create: idempotency key, order, user index, open set, alias and the search index's members
+ *    (search.ts) in one step;
  *  - update: compare-and-set on the version, plus the indexes AND the outbox stream entries of the
  *    notifications the change produced, so "status changed" and "notification queued" are one write.
  * Plain WATCH/MULTI is avoided on purpose: WATCH state belongs to a connection, and one ioredis
@@ -31,6 +33,10 @@ export interface RedisOrderStoreOptions {
 export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore {
   const env = createRedisOrderEnv(opts);
   const { redis, k, now, load, loadMany } = env;
+  const byTx = async (transactionId: string) => {
+    const ref = await redis.hget(k.byTransaction, transactionId);
+    return ref === null ? null : load(ref);
+  };
   return {
     async nextReference() {
       const at = String(Math.floor(now()));
@@ -47,10 +53,7 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
     },
     create: (order, o) => createOrder(env, order, o),
     get: load,
-    async getByTransactionId(transactionId) {
-      const ref = await redis.hget(k.byTransaction, transactionId);
-      return ref === null ? null : load(ref);
-    },
+    getByTransactionId: byTx,
     async getByIdempotencyKey(key) {
       const ref = await redis.get(k.idempotency(key));
       return ref === null ? null : load(ref);
@@ -65,6 +68,18 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
       return (await loadMany(refs)).filter((o) => !isFinal(o.status));
     },
     update: (reference, mutate, known) => updateOrder(env, reference, mutate, known),
+    search(query) {
+      return runSearch(
+        {
+          get: load,
+          getByTransactionId: byTx,
+          range: (min, max, n) =>
+            redis.zrevrangebylex(k.orderSearch, `(${max}`, `[${min}`, "LIMIT", 0, n),
+          loadMany,
+        },
+        query,
+      );
+    },
     async recordUnmatched(event: UnmatchedEvent) {
       await redis
         .multi()

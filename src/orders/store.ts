@@ -1,5 +1,6 @@
 import type { LedgerResult, Refusal } from "../ledger/model.ts";
 import type { Notification, Order, UnmatchedEvent } from "./model.ts";
+import type { OrderSearch, OrderSearchPage } from "./search.ts";
 
 /**
  * The order store port. Two adapters: Redis (production, many processes) and memory (embedded mode
@@ -69,6 +70,11 @@ export interface OrderStore {
    * saves the first read; a stale one only costs a retry, since the write compares versions.
    */
   update(reference: string, mutate: Mutation, known?: Order): Promise<UpdateResult | null>;
+  /**
+   * One page of orders matching every given criterion, newest first (search.ts: the index the
+   * create writes in the order's own atomic step, a bounded scan per page for the filters).
+   */
+  search(query: OrderSearch): Promise<OrderSearchPage>;
   /** Events naming no known order, newest first (capped). */
   recordUnmatched(event: UnmatchedEvent): Promise<void>;
   listUnmatched(limit: number): Promise<UnmatchedEvent[]>;

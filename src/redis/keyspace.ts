@@ -185,6 +185,10 @@ export function keyspace(prefix: string) {
     accountProfiles: `${accounts}:profiles`,
     /** String (JSON: who, when), PX 30 days: an alert acknowledged in the back office, by its id. */
     dashboardAck: (alertId: string) => `${prefix}dash:ack:${alertId}`,
+
+    // --- Order search (orders/search.ts), written by the order create script: {money} ---
+    /** Sorted set, every score 0: three members per order (by time, by number, by customer). */
+    orderSearch: `${money}:orders:search`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;

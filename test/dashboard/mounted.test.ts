@@ -30,6 +30,7 @@ beforeAll(async () => {
           if (ref === "666") throw new Error("store down");
           return h.store.get(ref);
         },
+        search: (q) => h.store.search(q),
       },
     }),
   );

@@ -65,6 +65,7 @@ describe("redis keyspace", () => {
       k.alias("a"),
       k.byTransaction,
       k.outbox,
+      k.orderSearch,
     ];
     // The notifier's transactions, the books' crossings, the top-ups with their credit.
     const others = [
@@ -114,6 +115,7 @@ describe("redis keyspace", () => {
       k.ledgerTransfers,
       k.ledgerPending,
       k.ledgerJournal,
+      k.orderSearch,
     ];
     for (const key of keys) expect(key.startsWith("dep1:")).toBe(true);
     expect(new Set(keys).size).toBe(keys.length);

@@ -16,6 +16,7 @@ import {
 } from "../html.ts";
 import { transfersOf } from "../order-transfers.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
+import { searchOrders } from "./order-search.ts";
 
 /**
  * An order by its reference, for admins and agents (what /status gives an agent, and more): its
@@ -41,7 +42,17 @@ function orderFacts(o: Order): Fragment {
     ["Submitted", time(o.submittedAt)],
     ["Last change", time(o.updatedAt)],
     ["Flagged as stuck", time(o.flaggedAt)],
+    ["Receipt in the chat", receiptOf(o)],
+    ["Customer's balance after", rs(o.balanceAfterPaisa)],
+    ["Language", o.locale],
   ]);
+}
+
+/** What the order records of its receipt: the chat message the notifier edits in place. */
+function receiptOf(o: Order): string {
+  return o.receiptMessageId === undefined
+    ? `none recorded (chat ${o.chatId})`
+    : `message ${o.receiptMessageId} in chat ${o.chatId}`;
 }
 
 function timeline(o: Order): Fragment {
@@ -83,6 +94,8 @@ async function orderPage(parts: DashboardParts, viewer: Viewer, o: Order): Promi
 
 export function orderRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
   app.get("/orders", authenticate(parts), allow("admin", "agent"), async (c) => {
+    // Without `ref` this is the orders search (admins only); with it, one order by reference.
+    if (c.req.query("ref") === undefined) return searchOrders(c, parts);
     const viewer = c.get("viewer");
     const given = c.req.query("ref") ?? "";
     const ref = referenceSchema.safeParse(given.trim());
