@@ -1,7 +1,7 @@
 import type { BooksReport } from "../books/index.ts";
 import type { LedgerStore } from "../ledger/index.ts";
 import type { Logger } from "../logger.ts";
-import type { Order, OrderStore } from "../orders/index.ts";
+import type { OrderStore } from "../orders/index.ts";
 import type { ActionDeps } from "./actions/deps.ts";
 import type { DashboardKv } from "./kv.ts";
 import type { DashboardPeople } from "./people/port.ts";
