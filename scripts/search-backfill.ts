@@ -1,7 +1,9 @@
 // The order search index for orders created before it existed (src/orders/search-backfill.ts):
-//   REDIS_URL=redis://… REDIS_PREFIX=ra: node scripts/search-backfill.ts
+//   REDIS_URL=redis://… REDIS_PREFIX=ra: npx node scripts/search-backfill.ts
+// (Node 24 runs the TypeScript as it is; `npx node` is the project's Node 24 after npm install.)
 // Safe while the product runs and safe to repeat. On a Cluster, REDIS_URL is the master holding
-// the {money} slot. In the image: docker compose exec -T app node scripts/search-backfill.ts
+// the {money} slot. The image holds neither scripts/ nor src/: run it from a checkout of this
+// version (docs/deploying.md).
 import { Redis } from "ioredis";
 import { backfillSearchIndex } from "../src/orders/search-backfill.ts";
 
