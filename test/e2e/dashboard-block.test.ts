@@ -105,13 +105,13 @@ describe("block a customer and see the bot refuse them", () => {
       userId: ADMIN,
       role: "admin",
       detail: `customer ${CUSTOMER}: abusive messages`,
-      before: "not blocked",
+      before: { block: "not blocked" },
     });
     expect(block?.ip).toMatch(/127\.0\.0\.1/);
-    expect(block?.after).toContain("abusive messages");
+    expect(block?.after?.block).toContain("abusive messages");
     expect(unblock).toMatchObject({
       detail: `customer ${CUSTOMER}: apologised`,
-      after: "not blocked",
+      after: { block: "not blocked" },
     });
   });
 });
