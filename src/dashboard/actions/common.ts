@@ -3,7 +3,7 @@ import { html } from "hono/html";
 import type { z } from "zod";
 import type { AccountId, LedgerStore } from "../../ledger/index.ts";
 import type { AuditAction } from "../audit.ts";
-import { origin } from "../auth.ts";
+import { audit } from "../auth.ts";
 import { type Fragment, notice, page, type Viewer } from "../html.ts";
 import type { DashboardParts } from "../parts.ts";
 import type { ActionDeps } from "./deps.ts";
@@ -38,7 +38,7 @@ export async function postedOf(
 }
 
 /** The audit entry of an action: who, when, from where, what, and the state before and after. */
-export async function recordAction(
+export function recordAction(
   parts: DashboardParts,
   c: Context,
   who: Viewer,
@@ -47,16 +47,7 @@ export async function recordAction(
   before: Record<string, number | string>,
   after: Record<string, number | string>,
 ): Promise<void> {
-  await parts.audit.record({
-    at: parts.deps.now(),
-    userId: who.userId,
-    role: who.role,
-    action,
-    ...origin(c),
-    detail: detail.slice(0, 300),
-    before,
-    after,
-  });
+  return audit(parts, c, who, action, detail, { before, after });
 }
 
 /** A form field as text ("" when missing or a file): the zod schema decides what is good. */
