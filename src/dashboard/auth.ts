@@ -63,7 +63,8 @@ export async function audit(
     action,
     ...origin(c),
     ...(detail ? { detail: detail.slice(0, 300) } : {}),
-    ...change,
+    ...(change?.before ? { before: clipped(change.before) } : {}),
+    ...(change?.after ? { after: clipped(change.after) } : {}),
   });
 }
 
@@ -114,4 +115,11 @@ export function allow(...roles: DashboardRole[]): MiddlewareHandler<DashboardEnv
     }
     await next();
   };
+}
+
+/** An audit record's values as the log keeps them: text clipped to its 300 characters. */
+function clipped(r: Record<string, number | string>): Record<string, number | string> {
+  return Object.fromEntries(
+    Object.entries(r).map(([k, v]) => [k, typeof v === "string" ? v.slice(0, 300) : v]),
+  );
 }

@@ -168,6 +168,31 @@ describe("a customer's page", () => {
 });
 
 describe("blocking a customer", () => {
+  it("a reason of the full 300 characters blocks and is audited (the log clips what it keeps)", async () => {
+    await customer(7115, "9779800007115");
+    const c = await loggedIn(ADMIN);
+    const reason = "x".repeat(300);
+    const done = await c.post("/dashboard/customers/7115/block", {}, `reason=${reason}`);
+    expect(done.status).toBe(303);
+    expect(await h.blocked.isBlocked(7115)).toBe(true);
+    const entry = (await auditEntries()).find((e) => e.detail?.startsWith("customer 7115:"));
+    expect(entry?.action).toBe("block");
+    expect(String(entry?.after?.block)).toHaveLength(300);
+  });
+
+  it("a malformed multipart body is refused with a reason, not a 500", async () => {
+    await customer(7116, "9779800007116");
+    const c = await loggedIn(ADMIN);
+    const bad = await c.post(
+      "/dashboard/customers/7116/block",
+      { "content-type": "multipart/form-data; boundary=zzz" },
+      "--zzz\r\nnot a part",
+    );
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("Give a reason.");
+    expect(await h.blocked.isBlocked(7116)).toBe(false);
+  });
+
   it("confirms, blocks with a reason, audits before and after; unblocks the same way", async () => {
     await customer(7104, "9779800007104");
     const c = await loggedIn(ADMIN);
@@ -273,7 +298,7 @@ describe("roles", () => {
 
 describe("an agent's own day", () => {
   it("shows the float, the day's cash-ins with the customer, credits and reversals", async () => {
-    await h.accounts.register(7106, "9779800007106" as Phone);
+    await h.accounts.register(7116, "9779800007116" as Phone);
     const stamp = Date.now();
     const move = async (id: string, debit: string, credit: string, paisa: number, kind: string) => {
       const r = await h.ledger.transfer({
@@ -288,7 +313,7 @@ describe("an agent's own day", () => {
     };
     const agent = account.agent(AGENT);
     await move("float", account.merchant.funding, agent, 100_000, "credit");
-    await move("cash1", agent, account.customer(7106), 20_000, "cash_in");
+    await move("cash1", agent, account.customer(7116), 20_000, "cash_in");
     await move("cash2", agent, account.customer(7107), 5_000, "cash_in");
     await move("rev2", account.customer(7107), agent, 5_000, "reversal");
     const c = await loggedIn(AGENT);
@@ -298,7 +323,7 @@ describe("an agent's own day", () => {
     expect(text).toContain("Your float now");
     expect(text).toContain("Today, ");
     expect(text).toMatch(/Cash-ins you made<\/th><td>\d+, Rs/);
-    expect(text).toContain("+977 9800007106");
+    expect(text).toContain("+977 9800007116");
     expect(text).toContain("customer:7107");
     expect(text).toMatch(/Reversals given back to you<\/th><td>[1-9]/);
     expect(text).toContain(`cash1-${stamp}`);

@@ -195,7 +195,7 @@ async function placeConfirmed(
   const { userId, chatId, locale } = buyer;
   // Blocked from the back office while the confirmation was shown: refused at the tap too.
   const access = await conversation.external(() => accessOf(deps, userId));
-  if (access === "blocked") {
+  if (access === "blocked" && !(await placedBefore(s, userId, key))) {
     await ctx.reply(deniedReply(s.t, access).text);
     return null;
   }
@@ -228,6 +228,17 @@ async function placeConfirmed(
     return null;
   }
   return placed;
+}
+
+/**
+ * Whether this Confirm's order was placed already: a Confirm run again after an instance died
+ * between the place and the conversation's save. A block made since applies to orders not yet
+ * placed, never to one in flight, so such an order goes on to its receipt and submit.
+ */
+function placedBefore(s: FlowScope, userId: number, key: string): Promise<boolean> {
+  return s.conversation.external(async () =>
+    (await s.deps.orders.listByUser(userId, 20)).some((o) => o.idempotencyKey === key),
+  );
 }
 
 /**

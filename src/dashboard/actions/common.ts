@@ -47,7 +47,14 @@ export function recordAction(
   before: Record<string, number | string>,
   after: Record<string, number | string>,
 ): Promise<void> {
-  return audit(parts, c, who, action, detail, { before, after });
+  // The money has moved by now: a failed audit write must not turn the result into a 500 that
+  // hides it (a retry finds the action done and writes nothing). Logged loudly instead.
+  return audit(parts, c, who, action, detail, { before, after }).catch((err: unknown) =>
+    parts.deps.logger.error(
+      { err: String(err), action, detail, before, after, userId: who.userId },
+      "a money action was done but its audit entry was not written",
+    ),
+  );
 }
 
 /** A form field as text ("" when missing or a file): the zod schema decides what is good. */
@@ -56,9 +63,17 @@ export function field(body: Record<string, unknown>, name: string): string {
   return typeof v === "string" ? v : "";
 }
 
-/** The body of a form POST (urlencoded or multipart; app.ts refuses any other type). */
+/**
+ * The body of a form POST (urlencoded or multipart; app.ts refuses any other type). A body that
+ * cannot be read (a malformed multipart) is an empty form: its fields are then refused with their
+ * reasons, a 4xx, never a 500.
+ */
 export async function formOf(c: Context): Promise<Record<string, unknown>> {
-  return (await c.req.parseBody()) as Record<string, unknown>;
+  try {
+    return (await c.req.parseBody()) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
 }
 
 /** A page's outcome section: what happened, and where to go next. */

@@ -101,8 +101,8 @@ async function decide(
   );
   const done =
     d === "reject"
-      ? `Rejected: nothing credited. Refund it in ${current.gateway}'s merchant dashboard; the customer was told.`
-      : `Credited ${rs(credited)}; the customer was told.`;
+      ? `Rejected: nothing credited. Refund it in ${current.gateway}'s merchant dashboard; the customer's notice is on its way to the chat.`
+      : `Credited ${rs(credited)}; the customer's notice is on its way to the chat.`;
   const paisa = (v: number | string | undefined) => (typeof v === "number" ? rs(v) : "—");
   const rows = accounts.map(
     (a) => [a, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],

@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { blockReasonSchema } from "../../accounts/index.ts";
+import { formOf } from "../actions/common.ts";
 import { allow, audit, authenticate } from "../auth.ts";
 import { type Fragment, facts, notice, page, time } from "../html.ts";
 import type { DashboardContext, DashboardEnv, DashboardParts } from "../parts.ts";
@@ -87,7 +88,7 @@ async function change(c: DashboardContext, parts: DashboardParts, verb: Verb) {
   const t = await target(c, parts, verb);
   if ("error" in t) return t.error;
   const viewer = c.get("viewer");
-  const form = await c.req.parseBody();
+  const form = await formOf(c);
   const given = typeof form.reason === "string" ? form.reason : "";
   const reason = blockReasonSchema.safeParse(given);
   if (!reason.success) {
