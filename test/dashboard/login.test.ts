@@ -6,6 +6,7 @@ import {
   AGENT,
   client,
   type DashboardHarness,
+  loggedIn as logIn,
   startDashboard,
 } from "../support/dashboard.ts";
 
@@ -25,15 +26,7 @@ afterAll(async () => {
 
 const MIN = 60_000;
 
-async function loggedIn(userId: number) {
-  const link = await h.access.issueLink(userId);
-  if (!link) throw new Error(`no link for ${userId}`);
-  const c = client(h.url);
-  const res = await c.post(new URL(link.url).pathname);
-  expect(res.status).toBe(303);
-  expect(c.cookie).toBeDefined();
-  return c;
-}
+const loggedIn = (userId: number) => logIn(h, userId);
 
 describe("the login link", () => {
   it("is random, 256 bits, and kept in Redis only as its SHA-256, bound to who asked", async () => {

@@ -3,8 +3,8 @@ import { account, JOURNAL_CSV_HEADER } from "../../src/ledger/index.ts";
 import {
   ADMIN,
   AGENT,
-  client,
   type DashboardHarness,
+  loggedIn as logIn,
   startDashboard,
 } from "../support/dashboard.ts";
 
@@ -22,14 +22,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function loggedIn(userId: number) {
-  const link = (await h.access.issueLink(userId))!;
-  const c = client(h.url);
-  expect((await c.post(new URL(link.url).pathname, { "user-agent": "pages-test/1" })).status).toBe(
-    303,
-  );
-  return c;
-}
+const loggedIn = (userId: number) => logIn(h, userId, "pages-test/1");
 
 describe("an order by its reference", () => {
   it("shows an admin its fields, its timeline (escaped) and the books' transfers", async () => {

@@ -7,8 +7,8 @@ import { keyspace } from "../../src/redis/keyspace.ts";
 import {
   ADMIN,
   AGENT,
-  client,
   type DashboardHarness,
+  loggedIn as logIn,
   startDashboard,
 } from "../support/dashboard.ts";
 import { placedOrder } from "../support/orders.ts";
@@ -29,13 +29,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function loggedIn(userId: number) {
-  const link = (await h.access.issueLink(userId))!;
-  const c = client(h.url);
-  const res = await c.post(new URL(link.url).pathname, { "user-agent": "people-test/1" });
-  expect(res.status).toBe(303);
-  return c;
-}
+const loggedIn = (userId: number) => logIn(h, userId, "people-test/1");
 
 const today = () => new Date().toISOString().slice(0, 10);
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);

@@ -6,6 +6,7 @@ import {
   AGENT,
   client,
   type DashboardHarness,
+  loggedIn as logIn,
   startDashboard,
 } from "../support/dashboard.ts";
 import { placedOrder } from "../support/orders.ts";
@@ -24,12 +25,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-async function loggedIn(userId: number) {
-  const link = (await h.access.issueLink(userId))!;
-  const c = client(h.url);
-  expect((await c.post(new URL(link.url).pathname)).status).toBe(303);
-  return c;
-}
+const loggedIn = (userId: number) => logIn(h, userId);
 
 let seq = 0;
 async function place(over: Partial<Order>): Promise<Order> {

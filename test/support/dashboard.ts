@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { expect } from "vitest";
 import {
   type AccountsStore,
   type BlockedUsers,
@@ -190,4 +191,25 @@ export function client(base: string) {
         }),
       ),
   };
+}
+
+/**
+ * A browser-like client logged in as `userId` through a fresh one-time link (the POST answers 303
+ * and sets the session cookie); `userAgent` is what the audit log then records.
+ */
+export async function loggedIn(
+  h: Pick<DashboardHarness, "access" | "url">,
+  userId: number,
+  userAgent?: string,
+) {
+  const link = await h.access.issueLink(userId);
+  if (!link) throw new Error(`no link for ${userId}`);
+  const c = client(h.url);
+  const res = await c.post(
+    new URL(link.url).pathname,
+    userAgent ? { "user-agent": userAgent } : {},
+  );
+  expect(res.status).toBe(303);
+  expect(c.cookie).toBeDefined();
+  return c;
 }
