@@ -1,7 +1,7 @@
 import {
   type AccountId,
-  csvCell,
   csvText,
+  entryCells,
   JOURNAL_PAGE_MAX,
   type JournalEntry,
   type LedgerStore,
@@ -187,13 +187,7 @@ export function statementToCsv(s: Extract<Statement, { complete: true }>): strin
     const e = l.entry;
     lines.push(
       [
-        e.seq,
-        new Date(e.at).toISOString(),
-        csvCell(e.id),
-        e.kind,
-        e.debit,
-        e.credit,
-        toDecimalString(e.amountPaisa),
+        ...entryCells(e),
         signed(l.postedChangePaisa),
         signed(l.postedPaisa),
         signed(l.heldChangePaisa),

@@ -33,6 +33,19 @@ export function csvText(value: string | undefined): string {
   return csvCell(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 }
 
+/** An entry's own cells, as every CSV of the books writes them: seq, time, id, kind, sides, amount. */
+export function entryCells(e: JournalEntry): Array<string | number> {
+  return [
+    e.seq,
+    new Date(e.at).toISOString(),
+    csvCell(e.id),
+    e.kind,
+    e.debit,
+    e.credit,
+    toDecimalString(e.amountPaisa),
+  ];
+}
+
 /** CSV of the entries whose booking time is in [from, to) (all when no range is given). */
 function journalToCsv(
   entries: readonly JournalEntry[],
@@ -43,18 +56,9 @@ function journalToCsv(
     if (range.from !== undefined && e.at < range.from) continue;
     if (range.to !== undefined && e.at >= range.to) continue;
     lines.push(
-      [
-        e.seq,
-        new Date(e.at).toISOString(),
-        csvCell(e.id),
-        e.kind,
-        e.debit,
-        e.credit,
-        toDecimalString(e.amountPaisa),
-        csvText(e.reference),
-        csvCell(e.pendingId ?? ""),
-        csvText(e.reason),
-      ].join(","),
+      [...entryCells(e), csvText(e.reference), csvCell(e.pendingId ?? ""), csvText(e.reason)].join(
+        ",",
+      ),
     );
   }
   return `${lines.join("\r\n")}\r\n`;

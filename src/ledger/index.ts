@@ -3,7 +3,7 @@
  * merchant's books").
  */
 export { type AccountId, account, accountIdSchema } from "./chart.ts";
-export { csvCell, csvText, exportJournalCsv, JOURNAL_CSV_HEADER } from "./csv.ts";
+export { csvCell, csvText, entryCells, exportJournalCsv, JOURNAL_CSV_HEADER } from "./csv.ts";
 export { createMemoryLedger } from "./memory-store.ts";
 export * from "./model.ts";
 export { createRedisLedger } from "./redis-store.ts";
