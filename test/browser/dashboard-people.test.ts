@@ -5,13 +5,12 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, type Browser, launchChromium } from "../support/browser.ts";
+import { linkIn } from "../support/dashboard.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
 const WAIT_MS = 20_000;
 const ADMIN = 3001;
 const CUSTOMER = 1043;
-const linkIn = (text: string) =>
-  /(http:\/\/\S+\/dashboard\/login\/[A-Za-z0-9_-]{43})/.exec(text)?.[1];
 
 describe("the back office's customers in Chromium", () => {
   let ts: TestSystem;

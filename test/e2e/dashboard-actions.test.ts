@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
-import { client } from "../support/dashboard.ts";
+import { client, linkIn } from "../support/dashboard.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
@@ -15,8 +15,6 @@ import { waitUntil } from "../support/wait.ts";
 
 const ADMIN = 3001;
 const AGENT = 2001;
-const linkIn = (text: string) =>
-  /(http:\/\/\S+\/dashboard\/login\/[A-Za-z0-9_-]{43})/.exec(text)?.[1];
 
 describe.each([
   ["memory", false],

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisBlocked } from "../../src/accounts/index.ts";
 import { auditEntrySchema } from "../../src/dashboard/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { client } from "../support/dashboard.ts";
+import { client, linkIn } from "../support/dashboard.ts";
 import { REDIS_URL, startTestSystem, type TestSystem } from "../support/system.ts";
 
 /**
@@ -18,8 +18,6 @@ import { REDIS_URL, startTestSystem, type TestSystem } from "../support/system.t
 const ADMIN = 3001;
 const CUSTOMER = 1042;
 const BLOCKED = /Your account is blocked by the shop/;
-const linkIn = (text: string) =>
-  /(http:\/\/\S+\/dashboard\/login\/[A-Za-z0-9_-]{43})/.exec(text)?.[1];
 
 describe("block a customer and see the bot refuse them", () => {
   let ts: TestSystem;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { client } from "../support/dashboard.ts";
+import { client, linkIn } from "../support/dashboard.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
 /**
@@ -11,8 +11,6 @@ import { startTestSystem, type TestSystem } from "../support/system.ts";
 
 const ADMIN = 3001;
 const AGENT = 2001;
-const linkIn = (text: string) =>
-  /(http:\/\/\S+\/dashboard\/login\/[A-Za-z0-9_-]{43})/.exec(text)?.[1];
 
 describe.each([
   ["memory", false],

@@ -213,3 +213,7 @@ export async function loggedIn(
   expect(c.cookie).toBeDefined();
   return c;
 }
+
+/** The one-time login link in a chat message (/dashboard's answer), if there is one. */
+export const linkIn = (text: string) =>
+  /(http:\/\/\S+\/dashboard\/login\/[A-Za-z0-9_-]{43})/.exec(text)?.[1];
