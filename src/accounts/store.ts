@@ -39,19 +39,22 @@ export type Receipt = z.infer<typeof receiptSchema>;
 export const profileSchema = z.object({
   name: z.string().max(200),
   username: z.string().max(64).optional(),
-  /** The channel they registered on (Telegram today). */
-  channel: z.enum(["telegram"]),
+  /** The channel they registered on: Telegram (a shared contact) or WhatsApp (the sender's number). */
+  channel: z.enum(["telegram", "whatsapp"]),
+  /** WhatsApp's business-scoped user id, kept beside the phone (it outlives a change of number). */
+  waUserId: z.string().max(128).optional(),
   firstAt: z.number().int(),
   at: z.number().int(),
 });
 export type Profile = z.infer<typeof profileSchema>;
-export type ProfileInput = Pick<Profile, "name" | "username" | "channel">;
+export type ProfileInput = Pick<Profile, "name" | "username" | "channel" | "waUserId">;
 
 const keepFirst = (old: Profile | null, p: ProfileInput, at: number): Profile =>
   profileSchema.parse({
     name: p.name.slice(0, 200),
     ...(p.username ? { username: p.username.slice(0, 64) } : {}),
     channel: p.channel,
+    ...(p.waUserId ? { waUserId: p.waUserId.slice(0, 128) } : {}),
     firstAt: old?.firstAt ?? at,
     at,
   });

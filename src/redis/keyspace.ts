@@ -186,6 +186,22 @@ export function keyspace(prefix: string) {
     /** String (JSON: who, when), PX 30 days: an alert acknowledged in the back office, by its id. */
     dashboardAck: (alertId: string) => `${prefix}dash:ack:${alertId}`,
 
+    // --- WhatsApp (src/whatsapp/): the inbound queue in `{wa}`, each chat's renderings in `{wachat:C}` ---
+    /** String, EX 7 days: a customer message's wamid, seen (the webhook's once-only mark). */
+    waSeen: (wamid: string) => `${prefix}{wa}:seen:${wamid}`,
+    /** String: the counter that numbers inbound messages as updates (their handling order). */
+    waUpdateSeq: `${prefix}{wa}:seq`,
+    /** Stream: the inbound messages, handled by the consumer group `whatsapp`. */
+    waInbound: `${prefix}{wa}:inbound`,
+    /** Sorted set per chat: update ids of its messages not yet handled (in order per customer). */
+    waPending: (chatId: number) => `${prefix}{wa}:pending:${chatId}`,
+    /** Hash per chat: message-id counter, last inbound, the renderings of the bot's messages. */
+    waChat: (chatId: number) => `${prefix}{wachat:${chatId}}`,
+    /** String, EX 35 days: a sent wamid -> "chat:message id" (a tap's context names the message). */
+    waWamid: (wamid: string) => `${prefix}wa:wamid:${wamid}`,
+    /** Hash, EX 35 days: a sent wamid's delivery statuses (status -> unix seconds). */
+    waStatus: (wamid: string) => `${prefix}wa:status:${wamid}`,
+
     // --- Order search (orders/search.ts), written by the order create script: {money} ---
     /** Sorted set, every score 0: three members per order (by time, by number, by customer). */
     orderSearch: `${money}:orders:search`,

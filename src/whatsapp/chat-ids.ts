@@ -1,0 +1,26 @@
+/**
+ * A WhatsApp customer as the chat engine sees them: a chat id of its own range. The flows, the
+ * sessions, the conversations and the pushes all key on a numeric chat id (Telegram's); a WhatsApp
+ * chat gets `WA_CHAT_BASE + the phone's digits`. Telegram's ids have at most 52 significant bits
+ * (below 4.6e15) and a phone at most 15 digits (below 1e15), so the range [8e15, 9e15) is nobody
+ * else's, stays a safe integer, and needs no table: the id names the phone and back.
+ */
+export const WA_CHAT_BASE = 8_000_000_000_000_000;
+const WA_CHAT_END = 9_000_000_000_000_000;
+
+const PHONE = /^[1-9][0-9]{7,14}$/;
+
+export function isWhatsAppChat(chatId: number): boolean {
+  return Number.isSafeInteger(chatId) && chatId >= WA_CHAT_BASE && chatId < WA_CHAT_END;
+}
+
+/** The chat id of a WhatsApp phone (`wa_id`, international digits); null for anything else. */
+export function chatIdOfWaId(waId: string): number | null {
+  if (!PHONE.test(waId)) return null;
+  return WA_CHAT_BASE + Number(waId);
+}
+
+/** The phone (`wa_id`) a WhatsApp chat id stands for; null for a Telegram chat. */
+export function waIdOfChat(chatId: number): string | null {
+  return isWhatsAppChat(chatId) ? String(chatId - WA_CHAT_BASE) : null;
+}

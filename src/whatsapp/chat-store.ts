@@ -1,0 +1,168 @@
+import { z } from "zod";
+import type { RedisClient } from "../redis/connection.ts";
+import { keyspace } from "../redis/keyspace.ts";
+
+/**
+ * What the WhatsApp channel remembers of each chat, since WhatsApp keeps no state for the bot: the
+ * message ids the chat engine sees (Telegram-like, one counter per chat for both directions, so
+ * "newer" compares), what each of the bot's messages last showed (an edit that changes nothing
+ * sends nothing), which WhatsApp messages render which of them (a tap names the message by its
+ * wamid), the numbered choices of the newest list (a typed "3"), the customer's last message (the
+ * 24-hour window, and the typing indicator) and the delivery statuses of what was sent.
+ */
+
+const choiceSchema = z.object({ n: z.number().int(), data: z.string(), label: z.string() });
+export const shownSchema = z.object({
+  text: z.string(),
+  /** The buttons as shown: a key that changes when they change ("" for none). */
+  buttons: z.string(),
+  choices: z.array(choiceSchema),
+});
+export type Shown = z.infer<typeof shownSchema>;
+export type Choice = z.infer<typeof choiceSchema>;
+
+const inboundSchema = z.object({ at: z.number(), wamid: z.string() });
+export type LastInbound = z.infer<typeof inboundSchema>;
+
+export const STATUS_RANK = { sent: 1, delivered: 2, read: 3, failed: 4 } as const;
+export type DeliveryStatus = keyof typeof STATUS_RANK;
+
+export interface WaChatStore {
+  nextMessageId(chatId: number): Promise<number>;
+  /** What message `messageId` shows now, and the WhatsApp messages (wamids) that rendered it. */
+  putShown(chatId: number, messageId: number, shown: Shown, wamids: string[]): Promise<void>;
+  shown(chatId: number, messageId: number): Promise<Shown | null>;
+  /** The chat message a sent wamid renders (a tap's `context.id`); null when unknown or expired. */
+  messageOf(wamid: string): Promise<{ chatId: number; messageId: number } | null>;
+  /** The newest message with buttons, and its numbered choices (empty when not numbered). */
+  lastButtons(chatId: number): Promise<{ messageId: number; choices: Choice[] } | null>;
+  putInbound(chatId: number, last: LastInbound): Promise<void>;
+  lastInbound(chatId: number): Promise<LastInbound | null>;
+  /** Keeps a delivery status of a sent wamid; false when it was known already (a redelivery). */
+  putStatus(wamid: string, status: DeliveryStatus, at: number): Promise<boolean>;
+  statuses(wamid: string): Promise<Partial<Record<DeliveryStatus, number>>>;
+}
+
+/** Renderings and statuses outlive WhatsApp's 30-day conversation by a margin. */
+const TTL_SECONDS = 35 * 86_400;
+/** A chat keeps the renderings of its last 200 messages: older buttons answer "no longer active". */
+const KEEP_MESSAGES = 200;
+
+const parse = <T>(schema: z.ZodType<T>, raw: string | null | undefined): T | null => {
+  if (!raw) return null;
+  const r = schema.safeParse(JSON.parse(raw));
+  return r.success ? r.data : null;
+};
+
+export function createMemoryWaChatStore(): WaChatStore {
+  const seq = new Map<number, number>();
+  const shownBy = new Map<string, Shown>();
+  const wamids = new Map<string, { chatId: number; messageId: number }>();
+  const lastButtoned = new Map<number, number>();
+  const inbound = new Map<number, LastInbound>();
+  const statuses = new Map<string, Partial<Record<DeliveryStatus, number>>>();
+  return {
+    async nextMessageId(chatId) {
+      const n = (seq.get(chatId) ?? 0) + 1;
+      seq.set(chatId, n);
+      return n;
+    },
+    async putShown(chatId, messageId, shown, sent) {
+      shownBy.set(`${chatId}:${messageId}`, shown);
+      for (const w of sent) wamids.set(w, { chatId, messageId });
+      if (shown.buttons) lastButtoned.set(chatId, messageId);
+    },
+    async shown(chatId, messageId) {
+      return shownBy.get(`${chatId}:${messageId}`) ?? null;
+    },
+    async messageOf(wamid) {
+      return wamids.get(wamid) ?? null;
+    },
+    async lastButtons(chatId) {
+      const messageId = lastButtoned.get(chatId);
+      if (messageId === undefined) return null;
+      return { messageId, choices: shownBy.get(`${chatId}:${messageId}`)?.choices ?? [] };
+    },
+    async putInbound(chatId, last) {
+      inbound.set(chatId, last);
+    },
+    async lastInbound(chatId) {
+      return inbound.get(chatId) ?? null;
+    },
+    async putStatus(wamid, status, at) {
+      const known = statuses.get(wamid) ?? {};
+      if (known[status] !== undefined) return false;
+      statuses.set(wamid, { ...known, [status]: at });
+      return true;
+    },
+    async statuses(wamid) {
+      return statuses.get(wamid) ?? {};
+    },
+  };
+}
+
+export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaChatStore {
+  const k = keyspace(prefix);
+  const field = (messageId: number) => `m:${messageId}`;
+  return {
+    async nextMessageId(chatId) {
+      const key = k.waChat(chatId);
+      const [[, n]] = (await redis
+        .multi()
+        .hincrby(key, "seq", 1)
+        .expire(key, TTL_SECONDS)
+        .exec()) as [[unknown, number]];
+      return Number(n);
+    },
+    async putShown(chatId, messageId, shown, sent) {
+      const key = k.waChat(chatId);
+      const tx = redis.multi().hset(key, field(messageId), JSON.stringify(shown));
+      if (shown.buttons) tx.hset(key, "lb", String(messageId));
+      tx.hdel(key, field(messageId - KEEP_MESSAGES)).expire(key, TTL_SECONDS);
+      await Promise.all([
+        tx.exec(),
+        ...sent.map((w) => redis.set(k.waWamid(w), `${chatId}:${messageId}`, "EX", TTL_SECONDS)),
+      ]);
+    },
+    async shown(chatId, messageId) {
+      return parse(shownSchema, await redis.hget(k.waChat(chatId), field(messageId)));
+    },
+    async messageOf(wamid) {
+      const raw = await redis.get(k.waWamid(wamid));
+      const m = /^(\d+):(\d+)$/.exec(raw ?? "");
+      return m ? { chatId: Number(m[1]), messageId: Number(m[2]) } : null;
+    },
+    async lastButtons(chatId) {
+      const key = k.waChat(chatId);
+      const lb = await redis.hget(key, "lb");
+      if (lb === null) return null;
+      const messageId = Number(lb);
+      const shown = parse(shownSchema, await redis.hget(key, field(messageId)));
+      return { messageId, choices: shown?.choices ?? [] };
+    },
+    async putInbound(chatId, last) {
+      const key = k.waChat(chatId);
+      await redis.multi().hset(key, "in", JSON.stringify(last)).expire(key, TTL_SECONDS).exec();
+    },
+    async lastInbound(chatId) {
+      return parse(inboundSchema, await redis.hget(k.waChat(chatId), "in"));
+    },
+    async putStatus(wamid, status, at) {
+      const key = k.waStatus(wamid);
+      const [[, added]] = (await redis
+        .multi()
+        .hsetnx(key, status, String(at))
+        .expire(key, TTL_SECONDS)
+        .exec()) as [[unknown, number]];
+      return Number(added) === 1;
+    },
+    async statuses(wamid) {
+      const all = await redis.hgetall(k.waStatus(wamid));
+      const out: Partial<Record<DeliveryStatus, number>> = {};
+      for (const s of Object.keys(STATUS_RANK) as DeliveryStatus[]) {
+        if (all[s] !== undefined) out[s] = Number(all[s]);
+      }
+      return out;
+    },
+  };
+}

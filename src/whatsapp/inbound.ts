@@ -1,0 +1,89 @@
+import type { Update } from "grammy/types";
+import { type Phone, phoneSchema } from "../accounts/phone.ts";
+import type { ProfileInput } from "../accounts/store.ts";
+import type { Logger } from "../logger.ts";
+import type { Choice, WaChatStore } from "./chat-store.ts";
+import type { InboundItem } from "./inbound-queue.ts";
+import type { WaInboundMessage } from "./types.ts";
+import { updateOf } from "./update.ts";
+
+/**
+ * One customer message, taken from the queue, handed to the chat engine: who it is (the person the
+ * phone belongs to, so a Telegram customer's balance, saved numbers and history are theirs on
+ * WhatsApp too; a new phone is registered as it writes: WhatsApp has verified the number), the
+ * 24-hour window refreshed, the message marked read with "typing…" while the bot works, and a tap
+ * (or a number typed where a numbered list was shown) turned into a press of the button it stands for.
+ */
+
+export interface InboundDeps {
+  store: WaChatStore;
+  accounts: {
+    userByPhone(phone: Phone): Promise<number | null>;
+    register(userId: number, phone: Phone, who?: ProfileInput): Promise<void>;
+  };
+  handleUpdate: (update: Update) => Promise<void>;
+  markRead: (wamid: string) => Promise<void>;
+  typedChoice: (text: string, choices: Choice[]) => string | null;
+  commands: ReadonlySet<string>;
+  now: () => number;
+  logger: Logger;
+}
+
+/** The person behind a phone: whoever registered it, else the WhatsApp chat itself, registered now. */
+async function personOf(deps: InboundDeps, chatId: number, m: WaInboundMessage, phone: Phone) {
+  const owner = await deps.accounts.userByPhone(phone);
+  if (owner !== null) return owner;
+  await deps.accounts.register(chatId, phone, {
+    name: m.name ?? "",
+    channel: "whatsapp",
+    ...(m.userId ? { waUserId: m.userId } : {}),
+  });
+  return chatId;
+}
+
+/** The button a message stands for: a tap on it, or a typed number of the newest numbered list. */
+async function tapOf(deps: InboundDeps, chatId: number, m: WaInboundMessage) {
+  if ((m.kind === "button_reply" || m.kind === "list_reply") && m.replyId) {
+    const on = m.contextWamid ? await deps.store.messageOf(m.contextWamid) : null;
+    // Unknown or another chat's: message 0, which no question waits on ("no longer active").
+    return { data: m.replyId, messageId: on?.chatId === chatId ? on.messageId : 0 };
+  }
+  if (m.kind === "text" && m.text) {
+    const last = await deps.store.lastButtons(chatId);
+    const data = last ? deps.typedChoice(m.text, last.choices) : null;
+    if (last && data !== null) return { data, messageId: last.messageId };
+  }
+  return undefined;
+}
+
+export function createInboundHandler(deps: InboundDeps) {
+  return async ({ updateId, chatId, message: m }: InboundItem): Promise<void> => {
+    const phone = phoneSchema.safeParse(m.waId);
+    if (!phone.success) {
+      // A sender whose number WhatsApp withholds (a username, BSUID only) cannot be answered here.
+      deps.logger.warn(
+        { userId: m.userId },
+        "whatsapp message without a phone number: not handled",
+      );
+      return;
+    }
+    await deps.store.putInbound(chatId, { at: deps.now(), wamid: m.wamid });
+    void deps.markRead(m.wamid).catch(() => {});
+    const personId = await personOf(deps, chatId, m, phone.data);
+    const tap = await tapOf(deps, chatId, m);
+    // A template's quick reply carries its payload as text: it reads as typed.
+    const message = m.kind === "quick_reply" ? { ...m, kind: "text" as const } : m;
+    const update = updateOf({
+      updateId,
+      chatId,
+      personId,
+      name: m.name ?? "",
+      date: m.timestamp,
+      message,
+      ...(tap ? { tap } : {}),
+      messageId: tap ? 0 : await deps.store.nextMessageId(chatId),
+      commands: deps.commands,
+    });
+    await deps.handleUpdate(update);
+  };
+}

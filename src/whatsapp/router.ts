@@ -1,0 +1,227 @@
+import { HttpError, type Transformer } from "grammy";
+import type { Logger } from "../logger.ts";
+import { isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
+import type { Shown, WaChatStore } from "./chat-store.ts";
+import type { WaOutbound } from "./types.ts";
+import { chatOfCallbackId } from "./update.ts";
+
+/**
+ * The bot's Bot API calls into WhatsApp chats, carried out on WhatsApp: a grammY API transformer,
+ * installed outermost on every Api the bot uses (the bot's, each conversation's, the pushes'), so
+ * the flows, the pushes and the idle notices are written once. A call into a Telegram chat passes
+ * through untouched.
+ *
+ * WhatsApp cannot edit: an edit that changes the text or adds buttons sends a new message, mapped
+ * to the same chat message (a tap on it is a tap on that message); an edit that only takes buttons
+ * away sends nothing (old buttons stay tappable there, and the flows already answer a tap on a
+ * message that is no longer the question "no longer active"). Outside the customer's 24-hour
+ * window, or when WhatsApp answers 131047, the message goes as the approved utility template.
+ */
+
+export interface RenderInput {
+  text: string;
+  rows: { label: string; data: string }[][];
+  opener: string;
+}
+export interface Rendered {
+  messages: WaOutbound[];
+  choices: { n: number; data: string; label: string }[];
+}
+
+export interface WaSender {
+  send(to: string, body: WaOutbound): Promise<{ wamid: string }>;
+  markRead(wamid: string, typing?: boolean): Promise<void>;
+}
+
+export interface RouterDeps {
+  store: WaChatStore;
+  client: WaSender;
+  render: (input: RenderInput) => Rendered;
+  /** The chat's language, and the list opener's label in it. */
+  localeOf: (chatId: number) => Promise<{ locale: string; opener: string }>;
+  template: { name: string; languages: Record<string, string> };
+  now: () => number;
+  logger: Logger;
+  /** Calls that name no WhatsApp chat go to Telegram when it is configured; else answered here. */
+  telegram: boolean;
+  /** getMe's answer when there is no Telegram. */
+  botInfo: Record<string, unknown>;
+}
+
+type Payload = Record<string, unknown>;
+type ApiAnswer =
+  | { ok: true; result: unknown }
+  | { ok: false; error_code: number; description: string };
+
+const WINDOW_MS = 24 * 3600 * 1000;
+
+/** Meta: a template parameter has no newline or tab and at most 4 spaces in a row. */
+export function templateText(text: string): string {
+  const flat = text
+    .split(/\n+/)
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" · ")
+    .replace(/[\t ]{2,}/g, " ");
+  return flat.length > 900 ? `${flat.slice(0, 899)}…` : flat;
+}
+
+/** The inline keyboard's callback buttons of a reply_markup (a reply keyboard has no place here). */
+export function rowsOf(markup: unknown): RenderInput["rows"] {
+  const rows = (markup as { inline_keyboard?: unknown } | undefined)?.inline_keyboard;
+  if (!Array.isArray(rows)) return [];
+  return rows
+    .map((row: unknown) =>
+      (Array.isArray(row) ? row : []).flatMap((b: { text?: unknown; callback_data?: unknown }) =>
+        typeof b.callback_data === "string" && typeof b.text === "string"
+          ? [{ label: b.text, data: b.callback_data }]
+          : [],
+      ),
+    )
+    .filter((r) => r.length > 0);
+}
+
+const buttonsKey = (rows: RenderInput["rows"]) =>
+  rows.length === 0 ? "" : JSON.stringify(rows.map((r) => r.map((b) => [b.label, b.data])));
+
+interface ApiError {
+  code?: number;
+  status?: number;
+  message: string;
+  mayHaveArrived?: boolean;
+}
+const asApiError = (err: unknown): ApiError =>
+  (err instanceof Error ? err : new Error(String(err))) as ApiError;
+
+export function whatsappRouter(deps: RouterDeps): Transformer {
+  const { store, client, logger } = deps;
+
+  async function inWindow(chatId: number): Promise<boolean> {
+    const last = await store.lastInbound(chatId);
+    return last !== null && deps.now() - last.at < WINDOW_MS;
+  }
+
+  async function asTemplate(to: string, locale: string, text: string) {
+    const code = deps.template.languages[locale] ?? deps.template.languages.en ?? "en_US";
+    const body: WaOutbound = {
+      type: "template",
+      template: {
+        name: deps.template.name,
+        language: { code, policy: "deterministic" },
+        components: [{ type: "body", parameters: [{ type: "text", text: templateText(text) }] }],
+      },
+    };
+    return (await client.send(to, body)).wamid;
+  }
+
+  /** Sends a rendering of `text` with `rows`; outside the window as the template. The wamids. */
+  async function show(chatId: number, text: string, rows: RenderInput["rows"]) {
+    const to = waIdOfChat(chatId) as string;
+    const { locale, opener } = await deps.localeOf(chatId);
+    if (!(await inWindow(chatId)))
+      return { wamids: [await asTemplate(to, locale, text)], choices: [] };
+    const rendered = deps.render({ text, rows, opener });
+    const wamids: string[] = [];
+    for (const body of rendered.messages) {
+      try {
+        wamids.push((await client.send(to, body)).wamid);
+      } catch (err) {
+        // The window closed without our knowing (the customer's clock is Meta's): the template.
+        if (asApiError(err).code !== 131047 || wamids.length > 0) throw err;
+        return { wamids: [await asTemplate(to, locale, text)], choices: [] };
+      }
+    }
+    return { wamids, choices: rendered.choices };
+  }
+
+  async function put(chatId: number, messageId: number, text: string, rows: RenderInput["rows"]) {
+    const { wamids, choices } = await show(chatId, text, rows);
+    const shown: Shown = { text, buttons: buttonsKey(rows), choices };
+    await store.putShown(chatId, messageId, shown, wamids);
+  }
+
+  const message = (chatId: number, messageId: number, text: string) => ({
+    message_id: messageId,
+    date: Math.floor(deps.now() / 1000),
+    chat: { id: chatId, type: "private", first_name: "" },
+    text,
+  });
+
+  async function call(method: string, p: Payload, chatId: number): Promise<unknown> {
+    switch (method) {
+      case "sendMessage": {
+        const messageId = await store.nextMessageId(chatId);
+        await put(chatId, messageId, String(p.text ?? ""), rowsOf(p.reply_markup));
+        return message(chatId, messageId, String(p.text ?? ""));
+      }
+      case "editMessageText":
+      case "editMessageReplyMarkup": {
+        const messageId = Number(p.message_id);
+        const before = await store.shown(chatId, messageId);
+        const text = method === "editMessageText" ? String(p.text ?? "") : (before?.text ?? "");
+        const rows = rowsOf(p.reply_markup);
+        const changed = before === null || text !== before.text;
+        const newButtons = rows.length > 0 && buttonsKey(rows) !== before?.buttons;
+        if (changed || newButtons) await put(chatId, messageId, text, rows);
+        else if (before && rows.length === 0 && before.buttons) {
+          // Only the buttons went: nothing to send; the message no longer counts as the one with them.
+          await store.putShown(chatId, messageId, { ...before, buttons: "", choices: [] }, []);
+        }
+        return message(chatId, messageId, text);
+      }
+      case "answerCallbackQuery": {
+        if (typeof p.text === "string" && p.text) {
+          const messageId = await store.nextMessageId(chatId);
+          await put(chatId, messageId, p.text, []);
+        }
+        return true;
+      }
+      case "sendChatAction": {
+        const last = await store.lastInbound(chatId);
+        if (last && (await inWindow(chatId)))
+          await client.markRead(last.wamid, true).catch(() => {});
+        return true;
+      }
+      case "getChat":
+        return { id: chatId, type: "private", first_name: "" };
+      default:
+        // Deleting, pinning, reactions: WhatsApp has none; a sent message stays as it is.
+        return true;
+    }
+  }
+
+  /** The WhatsApp chat a call is for, if any. */
+  function chatOf(method: string, p: Payload): number | null {
+    const id = Number(p.chat_id);
+    if (isWhatsAppChat(id)) return id;
+    if (method === "answerCallbackQuery" && typeof p.callback_query_id === "string")
+      return chatOfCallbackId(p.callback_query_id);
+    return null;
+  }
+
+  return async (prev, method, payload, signal) => {
+    const p = (payload ?? {}) as Payload;
+    const chatId = chatOf(method, p);
+    const scoped = Number((p.scope as { chat_id?: unknown } | undefined)?.chat_id);
+    if (chatId === null) {
+      // A command menu for a WhatsApp person: WhatsApp has none (they type the words).
+      if (isWhatsAppChat(scoped)) return { ok: true, result: true } as never;
+      if (deps.telegram) return prev(method, payload, signal);
+      return { ok: true, result: method === "getMe" ? deps.botInfo : true } as never;
+    }
+    try {
+      return { ok: true, result: await call(method, p, chatId) } as never;
+    } catch (err) {
+      const e = asApiError(err);
+      logger.warn({ method, chatId, code: e.code, err: e.message }, "whatsapp send failed");
+      // Lost on the way: the caller decides (the notifier edits or counts a possible duplicate).
+      if (e.mayHaveArrived) throw new HttpError(`WhatsApp: ${e.message}`, err);
+      const answer: ApiAnswer = {
+        ok: false,
+        error_code: e.status && e.status >= 400 && e.status < 600 ? e.status : 400,
+        description: `WhatsApp error ${e.code ?? "?"}: ${e.message}`,
+      };
+      return answer as never;
+    }
+  };
+}

@@ -1,0 +1,86 @@
+import type { Update } from "grammy/types";
+import type { WaInboundMessage } from "./types.ts";
+
+/**
+ * A customer's WhatsApp message as the update the chat engine handles: the flows are written once,
+ * against the Bot API's shapes, and WhatsApp's messages become those shapes here (and the bot's
+ * answers become WhatsApp messages in router.ts). A tap becomes a button press on the chat message
+ * it was shown with; anything typed becomes a text message, with a command's entity when it is
+ * one: WhatsApp has no command menu, so a bare command word ("balance", "status 123") and a
+ * greeting ("hi") count as the command.
+ */
+
+/** Words that open the menu, as a customer greets a shop's number. */
+const GREETINGS = new Set(["hi", "hello", "hey", "menu", "namaste", "namaskar", "नमस्ते", "नमस्कार"]);
+
+/** "/balance", "balance", "Balance please"? Only the first two: a command word alone, or with arguments. */
+export function asCommand(text: string, commands: ReadonlySet<string>): string {
+  const trimmed = text.trim();
+  if (trimmed.startsWith("/")) return trimmed;
+  const [first = "", ...rest] = trimmed.split(/\s+/);
+  const word = first.toLowerCase();
+  if (GREETINGS.has(word) && rest.length === 0) return "/start";
+  if (commands.has(word)) return [`/${word}`, ...rest].join(" ");
+  return text;
+}
+
+export interface UpdateInput {
+  updateId: number;
+  chatId: number;
+  /** Who the engine sees: the person the phone is registered to (one account on every channel). */
+  personId: number;
+  name: string;
+  /** Unix seconds. */
+  date: number;
+  message: WaInboundMessage;
+  /** A tap (or a typed number standing for one): the button's data and the message it was on. */
+  tap?: { data: string; messageId: number };
+  /** The chat message id of a typed message. */
+  messageId: number;
+  commands: ReadonlySet<string>;
+}
+
+export function updateOf(u: UpdateInput): Update {
+  const chat = { id: u.chatId, type: "private" as const, first_name: u.name };
+  const from = { id: u.personId, is_bot: false as const, first_name: u.name };
+  if (u.tap) {
+    return {
+      update_id: u.updateId,
+      callback_query: {
+        // The chat travels in the id: answerCallbackQuery names no chat, and its text must reach one.
+        id: callbackId(u.chatId, u.message.wamid),
+        from,
+        chat_instance: String(u.chatId),
+        data: u.tap.data,
+        message: { message_id: u.tap.messageId, date: u.date, chat, text: "" },
+      },
+    } as Update;
+  }
+  const text = asCommand(u.message.text ?? "", u.commands);
+  const command = /^\/[A-Za-z0-9_]+/.exec(text)?.[0];
+  return {
+    update_id: u.updateId,
+    message: {
+      message_id: u.messageId,
+      date: u.date,
+      chat,
+      from,
+      text,
+      ...(command
+        ? { entities: [{ type: "bot_command", offset: 0, length: command.length }] }
+        : {}),
+    },
+  } as Update;
+}
+
+const CALLBACK_PREFIX = "wa:";
+
+export function callbackId(chatId: number, wamid: string): string {
+  return `${CALLBACK_PREFIX}${chatId}:${wamid}`;
+}
+
+/** The chat of a callback query id made by `callbackId`; null for Telegram's own ids. */
+export function chatOfCallbackId(id: string): number | null {
+  const m = /^wa:(\d+):/.exec(id);
+  return m ? Number(m[1]) : null;
+}
