@@ -414,3 +414,7 @@ dashboard-unavailable = The back office cannot give a link right now. Please try
 # --- issue 29 (h-people): a customer the merchant blocked ---
 access-blocked = Your account is blocked by the shop, so you cannot order or add money here. Orders you placed before go on as usual. To ask why, contact the shop.
 # --- end issue 29 (h-people) ---
+
+# --- WhatsApp (issue 28) ---
+# The label of the button that opens a WhatsApp list (at most 20 characters).
+wa-list-opener = Choose

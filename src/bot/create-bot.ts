@@ -7,7 +7,14 @@ import {
 import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import { RedisAdapter } from "@grammyjs/storage-redis";
-import { Bot, type Context, MemorySessionStorage, type StorageAdapter, session } from "grammy";
+import {
+  Bot,
+  type Context,
+  MemorySessionStorage,
+  type StorageAdapter,
+  session,
+  type Transformer,
+} from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { type ChatTurnSettings, epochKey, redisChatTurns } from "../redis/chat-turns.ts";
 import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
@@ -50,6 +57,12 @@ export interface CreateBotOptions {
   features: BotFeatures;
   /** The chat's turn across instances (redis/chat-turns.ts); defaults there. */
   chatTurns?: ChatTurnSettings;
+  /**
+   * Installed outermost on every Api the bot uses (its own and each conversation's): another
+   * channel's router (src/whatsapp/router.ts) takes the calls into its chats before they reach
+   * the Bot API's bounds.
+   */
+  channels?: readonly Transformer[];
 }
 
 const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
@@ -118,6 +131,7 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     boundedRetry(apiPolicy, opts.onApiAnswer ? { onAnswer: opts.onApiAnswer } : {});
   bot.api.config.use(retryPolicy());
   bot.api.config.use(staleCallbackAnswers);
+  for (const channel of opts.channels ?? []) bot.api.config.use(channel);
 
   const { sessionStorage, conversationStorage, prefetch } = storages(opts);
   // First, so that no error leaves the middleware stack in any transport (error-boundary.ts).
@@ -223,6 +237,7 @@ function conversationsPlugin(
       async (ctx, next) => {
         ctx.api.config.use(retryPolicy());
         ctx.api.config.use(staleCallbackAnswers);
+        for (const channel of opts.channels ?? []) ctx.api.config.use(channel);
         await next();
       },
     ],

@@ -93,7 +93,16 @@ interface ApiError {
 const asApiError = (err: unknown): ApiError =>
   (err instanceof Error ? err : new Error(String(err))) as ApiError;
 
-export function whatsappRouter(deps: RouterDeps): Transformer {
+export interface WhatsAppRouter {
+  transformer: Transformer;
+  /**
+   * A message WhatsApp accepted and later reported `failed` with 131047 (the window had closed):
+   * sent again as the template, in place of the same chat message. False when it is not ours.
+   */
+  resendAsTemplate(wamid: string): Promise<boolean>;
+}
+
+export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
   const { store, client, logger } = deps;
 
   async function inWindow(chatId: number): Promise<boolean> {
@@ -199,7 +208,17 @@ export function whatsappRouter(deps: RouterDeps): Transformer {
     return null;
   }
 
-  return async (prev, method, payload, signal) => {
+  async function resendAsTemplate(wamid: string): Promise<boolean> {
+    const at = await store.messageOf(wamid);
+    const shown = at ? await store.shown(at.chatId, at.messageId) : null;
+    if (!at || !shown) return false;
+    const { locale } = await deps.localeOf(at.chatId);
+    const sent = await asTemplate(waIdOfChat(at.chatId) as string, locale, shown.text);
+    await store.putShown(at.chatId, at.messageId, shown, [sent]);
+    return true;
+  }
+
+  const transformer: Transformer = async (prev, method, payload, signal) => {
     const p = (payload ?? {}) as Payload;
     const chatId = chatOf(method, p);
     const scoped = Number((p.scope as { chat_id?: unknown } | undefined)?.chat_id);
@@ -224,4 +243,5 @@ export function whatsappRouter(deps: RouterDeps): Transformer {
       return answer as never;
     }
   };
+  return { transformer, resendAsTemplate };
 }

@@ -1,0 +1,199 @@
+import type { I18n } from "@grammyjs/i18n";
+import type { Update } from "grammy/types";
+import { Counter } from "prom-client";
+import type { Accounts } from "../accounts/index.ts";
+import type { BotContext } from "../bot/context.ts";
+import { translator } from "../bot/i18n.ts";
+import { createSendPacer, memoryPaceStore, redisPaceStore } from "../notify/index.ts";
+import type { RedisClient } from "../redis/connection.ts";
+import {
+  createMemoryWaChatStore,
+  createRedisWaChatStore,
+  type WaChatStore,
+} from "../whatsapp/chat-store.ts";
+import { chatIdOfWaId, waIdOfChat } from "../whatsapp/chat-ids.ts";
+import { createWhatsAppClient } from "../whatsapp/client.ts";
+import { createInboundHandler } from "../whatsapp/inbound.ts";
+import {
+  createMemoryInboundQueue,
+  createRedisInboundQueue,
+  type WaInboundQueue,
+} from "../whatsapp/inbound-queue.ts";
+import { renderMessage, typedChoice } from "../whatsapp/render.ts";
+import { whatsappRouter } from "../whatsapp/router.ts";
+import type { WaWebhookEvents } from "../whatsapp/types.ts";
+import { whatsappWebhook } from "../whatsapp/webhook.ts";
+import type { Base } from "./base.ts";
+import type { HttpApp } from "./server.ts";
+
+/** The WhatsApp number's settings: WHATSAPP_* (src/config/whatsapp.ts), or the local stand-in's. */
+export type WhatsAppSettings = NonNullable<Base["config"]["whatsapp"]>;
+
+/**
+ * Words a WhatsApp customer types for a command (no command menu there): every command the bot
+ * answers, so "balance" or "status 123" works like "/balance" (src/whatsapp/update.ts).
+ */
+export const WHATSAPP_COMMANDS: ReadonlySet<string> = new Set([
+  "start",
+  "recharge",
+  "balance",
+  "register",
+  "addmoney",
+  "status",
+  "history",
+  "saved",
+  "language",
+  "help",
+  "cancel",
+  "cashin",
+  "credit",
+  "reverse",
+  "books",
+  "topups",
+  "dashboard",
+]);
+
+/** What a chat's list opener says and which template language it gets: its person's language. */
+function localeLookup(base: Base, accounts: Accounts, i18n: I18n<BotContext>) {
+  const cache = new Map<number, { at: number; locale: string }>();
+  return async (chatId: number) => {
+    const hit = cache.get(chatId);
+    let locale = hit && base.now() - hit.at < 15_000 ? hit.locale : undefined;
+    if (locale === undefined) {
+      const phone = waIdOfChat(chatId);
+      const person = phone ? await accounts.userByPhone(phone as never) : null;
+      locale = (await accounts.localeOf(person ?? chatId)) ?? "en";
+      cache.set(chatId, { at: base.now(), locale });
+    }
+    return { locale, opener: translator(i18n, locale)("wa-list-opener") };
+  };
+}
+
+function statusCounter(base: Base) {
+  return new Counter({
+    name: "whatsapp_statuses_total",
+    help: "Delivery statuses WhatsApp reported for the messages sent, by status and error code",
+    labelNames: ["status", "code"],
+    registers: [base.registry],
+  });
+}
+
+/**
+ * The WhatsApp channel, when a number is configured (or the local stand-in runs): the router the
+ * bot installs on its Apis, the webhook on the public app, and the queue's consumer (`worker`,
+ * started with the other workers once the bot is known).
+ */
+export function wireWhatsApp(
+  base: Base,
+  parts: {
+    settings: WhatsAppSettings | undefined;
+    redis: RedisClient | undefined;
+    accounts: Accounts;
+    i18n: I18n<BotContext>;
+    app: HttpApp;
+    telegram: boolean;
+  },
+) {
+  const { settings, redis } = parts;
+  if (!settings) return undefined;
+  const { config, logger, now } = base;
+  const prefix = config.redis.prefix;
+  const store: WaChatStore = redis
+    ? createRedisWaChatStore(redis, prefix)
+    : createMemoryWaChatStore();
+  const pacer = createSendPacer({
+    store: redis ? redisPaceStore(redis, `${prefix}wa:`) : memoryPaceStore(),
+    limits: {
+      globalPerSecond: settings.messagesPerSecond,
+      globalBurst: 10,
+      perChatPerSecond: 1,
+      perChatBurst: 4,
+      pushReserve: 0,
+    },
+    now,
+  });
+  const client = createWhatsAppClient({
+    apiRoot: settings.apiRoot,
+    apiVersion: settings.apiVersion,
+    phoneNumberId: settings.phoneNumberId,
+    accessToken: settings.accessToken,
+    ...settings.api,
+    pace: (to) => pacer.acquire(chatIdOfWaId(to) ?? 0),
+    registry: base.registry,
+    logger,
+    now,
+  });
+  const router = whatsappRouter({
+    store,
+    client,
+    render: renderMessage,
+    localeOf: localeLookup(base, parts.accounts, parts.i18n),
+    template: settings.template,
+    now,
+    logger,
+    telegram: parts.telegram,
+    botInfo: WHATSAPP_ONLY_BOT,
+  });
+  const queue: WaInboundQueue = redis
+    ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })
+    : createMemoryInboundQueue(logger);
+  const statuses = statusCounter(base);
+  const accept = async (events: WaWebhookEvents) => {
+    for (const m of events.messages) {
+      const chatId = m.waId ? chatIdOfWaId(m.waId) : null;
+      if (chatId !== null) await queue.enqueue(chatId, m);
+    }
+    for (const s of events.statuses) {
+      if (!(await store.putStatus(s.wamid, s.status, s.timestamp * 1000))) continue;
+      const code = s.errors?.[0]?.code;
+      statuses.inc({ status: s.status, code: code === undefined ? "" : String(code) });
+      if (s.status !== "failed") continue;
+      logger.warn({ wamid: s.wamid, code }, "whatsapp message failed to deliver");
+      if (code === 131047) await router.resendAsTemplate(s.wamid).catch(() => false);
+    }
+  };
+  parts.app.route(
+    settings.webhookPath,
+    whatsappWebhook({
+      appSecret: settings.appSecret,
+      verifyToken: settings.verifyToken,
+      bodyLimitBytes: config.webhook.bodyLimitBytes,
+      accept,
+      logger,
+    }),
+  );
+  return {
+    router: router.transformer,
+    store,
+    queue,
+    /** The consumer, once the bot can handle updates. */
+    worker(handleUpdate: (u: Update) => Promise<void>) {
+      const handle = createInboundHandler({
+        store,
+        accounts: parts.accounts,
+        handleUpdate,
+        markRead: (wamid) => client.markRead(wamid, true),
+        typedChoice,
+        commands: WHATSAPP_COMMANDS,
+        now,
+        logger,
+      });
+      return { start: () => queue.start(handle), stop: () => queue.stop() };
+    },
+  };
+}
+
+export type WhatsAppChannel = NonNullable<ReturnType<typeof wireWhatsApp>>;
+
+/** Who the bot is when only WhatsApp is configured (getMe has no Telegram to ask). */
+export const WHATSAPP_ONLY_BOT = {
+  id: 1,
+  is_bot: true,
+  first_name: "Recharge",
+  username: "recharge_whatsapp",
+  can_join_groups: false,
+  can_read_all_group_messages: false,
+  supports_inline_queries: false,
+  can_connect_to_business: false,
+  has_main_web_app: false,
+};
