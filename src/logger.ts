@@ -24,6 +24,18 @@ const REDACT_PATHS = [
   "config.bot.token",
   "config.provider.token",
   "config.webhook.secret",
+  // WhatsApp: the Cloud API's bearer token, the app secret (webhook HMAC) and the verify token.
+  "accessToken",
+  "appSecret",
+  "verifyToken",
+  "*.accessToken",
+  "*.appSecret",
+  "*.verifyToken",
+  "headers.authorization",
+  "*.headers.authorization",
+  "config.whatsapp.accessToken",
+  "config.whatsapp.appSecret",
+  "config.whatsapp.verifyToken",
 ];
 
 function escapeRegExp(s: string): string {

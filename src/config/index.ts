@@ -14,6 +14,7 @@ import { rolesEnv, rolesSettings } from "./roles.ts";
 import { serverEnv, serverRules, serverSettings } from "./server.ts";
 import { botApiPolicyOf, botSettings, telegramEnv } from "./telegram.ts";
 import { webhookEnv, webhookRules, webhookSettings } from "./webhook.ts";
+import { whatsappEnv, whatsappRules, whatsappSettings } from "./whatsapp.ts";
 
 export { ConfigError } from "./error.ts";
 export { isLoopbackHost } from "./fields.ts";
@@ -40,6 +41,7 @@ const envSchema = z.object({
   ...pricingEnv,
   ...booksEnv,
   ...khaltiEnv,
+  ...whatsappEnv,
 });
 type ParsedEnv = z.output<typeof envSchema>;
 
@@ -50,6 +52,7 @@ function problemsOf(e: ParsedEnv): string[] {
     ...providerRules(e),
     ...webhookRules(e),
     ...localRules(e),
+    ...whatsappRules(e),
     ...redisRules(e),
     ...khaltiRules(e),
     ...serverRules(e),
@@ -91,6 +94,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     books: booksSettings(e),
     topUp: topUpSettings(e),
     staffIds,
+    /** The WhatsApp channel; undefined when its four credentials are not set. */
+    whatsapp: whatsappSettings(e),
   };
 }
 
@@ -105,5 +110,8 @@ export function secretsOf(config: Config): string[] {
     config.metrics.token,
     config.redis.sentinel?.password,
     config.topUp.khalti?.secretKey,
+    config.whatsapp?.accessToken,
+    config.whatsapp?.appSecret,
+    config.whatsapp?.verifyToken,
   ].filter((s): s is string => typeof s === "string" && s.length >= 6);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { bool, emptyToUndefined, type Parsed } from "./fields.ts";
+import { WHATSAPP_CREDENTIALS, whatsappConfigured, whatsappMeant } from "./whatsapp.ts";
 
 /**
  * Local mode: what runs in place of the real outside when it is not configured (the embedded
@@ -16,32 +17,36 @@ export const localEnv = {
   SANDBOX_TOKEN: z.preprocess(emptyToUndefined, z.string().default("sandbox-token")),
 };
 type LocalEnv = Parsed<typeof localEnv>;
+/** What decides the mode: the provider, and the channels (Telegram's token, WhatsApp's credentials). */
+type ModeEnv = LocalEnv & {
+  PROVIDER_URL?: string | undefined;
+  BOT_TOKEN?: string | undefined;
+} & Partial<Record<(typeof WHATSAPP_CREDENTIALS)[number], string | undefined>>;
 
-/** Whether the real bot and the real provider are there decides what runs locally. */
-export function localRules(
-  e: LocalEnv & { PROVIDER_URL?: string | undefined; BOT_TOKEN?: string | undefined },
-): string[] {
+/** Whether the real channels and the real provider are there decides what runs locally. */
+export function localRules(e: ModeEnv): string[] {
   const problems: string[] = [];
-  if (e.PROVIDER_URL && !e.BOT_TOKEN && !e.PLAYGROUND)
+  // A real provider needs a real channel: Telegram, WhatsApp or both (a partial WhatsApp
+  // configuration is named by whatsappRules).
+  if (e.PROVIDER_URL && !e.BOT_TOKEN && !whatsappMeant(e) && !e.PLAYGROUND)
     problems.push(
-      "BOT_TOKEN: required when PROVIDER_URL is set (or set PLAYGROUND=1 to chat with the bot in a browser against that provider, on purpose)",
+      `BOT_TOKEN or ${WHATSAPP_CREDENTIALS.join(", ")}: a channel is required when PROVIDER_URL is set: Telegram (BOT_TOKEN), WhatsApp (all four WHATSAPP_ variables) or both (or set PLAYGROUND=1 to chat with the bot in a browser against that provider, on purpose)`,
     );
   if (e.PLAYGROUND && e.BOT_TOKEN)
     problems.push("PLAYGROUND: the playground replaces Telegram; unset BOT_TOKEN or PLAYGROUND");
   return problems;
 }
 
-export function modeOf(
-  e: LocalEnv & { PROVIDER_URL?: string | undefined; BOT_TOKEN?: string | undefined },
-  redis: boolean,
-) {
+export function modeOf(e: ModeEnv, redis: boolean) {
   const embeddedSandbox = !e.PROVIDER_URL;
-  const playground = !e.BOT_TOKEN;
+  // Without Telegram the playground stands in for it, unless WhatsApp is the channel (PLAYGROUND=1
+  // still asks for it beside WhatsApp).
+  const playground = !e.BOT_TOKEN && (e.PLAYGROUND || !whatsappConfigured(e));
   return {
     playground,
     embeddedSandbox,
     /**
-     * The whole product runs locally (no PROVIDER_URL, no BOT_TOKEN): only then may a stand-in
+     * The whole product runs locally (no PROVIDER_URL, no real channel): only then may a stand-in
      * that impersonates money (the Khalti stand-in) be served. PLAYGROUND=1 against a real
      * provider is not local: a balance credited there is spent at the real aggregator.
      */

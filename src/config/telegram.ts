@@ -31,6 +31,11 @@ export function botSettings(
 ) {
   return {
     token: e.BOT_TOKEN,
+    /**
+     * Telegram is configured (BOT_TOKEN set). False with WhatsApp alone: no grammY bot against
+     * Telegram then; the playground's emulated Telegram is `mode.playground`.
+     */
+    telegram: e.BOT_TOKEN !== undefined,
     /** Another Bot API server (a local one, or the emulator of another process); Telegram's by default. */
     apiRoot: e.TELEGRAM_API_ROOT,
     agentIds: roles.agentIds,
