@@ -58,7 +58,7 @@ function portInUseHint(err: unknown, running: Config): string | undefined {
 function needsConfiguration(running: Config): string | undefined {
   if (LOCAL_MODE_BUILT) return undefined;
   const missing = [
-    running.mode.playground ? "BOT_TOKEN" : "",
+    running.mode.playground ? "BOT_TOKEN or the WHATSAPP_ variables" : "",
     running.mode.embeddedSandbox ? "PROVIDER_URL" : "",
   ].filter(Boolean);
   if (missing.length === 0) return undefined;

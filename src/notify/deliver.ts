@@ -42,6 +42,8 @@ export interface DeliverDeps {
   orders: NotifierOrders;
   render: Render;
   onSuccess: ((order: Order) => Promise<InlineKeyboardMarkup | undefined>) | undefined;
+  /** Whether the chat's messages can be edited (NotifierOptions.editsReceipts). */
+  editsReceipts: (chatId: number) => boolean;
   now: () => number;
 }
 
@@ -60,6 +62,9 @@ function editReceipt(
 
 export function createDeliver(deps: DeliverDeps): Deliver {
   const { queue, render, now } = deps;
+  /** The order's receipt, when its chat can edit it. */
+  const hasReceipt = (order: Order) =>
+    order.receiptMessageId !== undefined && deps.editsReceipts(order.chatId);
 
   /**
    * The order to render: the one the entry carries when it was written at most FRESH_MS ago (as
@@ -110,16 +115,16 @@ export function createDeliver(deps: DeliverDeps): Deliver {
       // Overtaken by a later state the receipt words differently: that one's notification shows
       // it. A later status the receipt words alike (queued -> pending) has none: this edit shows it.
       if (RECEIPT_RANK[order.status] > RECEIPT_RANK[n.status]) return "dropped";
-      if (order.receiptMessageId === undefined) return "dropped";
+      if (!hasReceipt(order)) return "dropped";
       editReceipt(later, order, n.status, receiptText, readAt);
       return "sent";
     }
     if (push) {
       const markup = n.status === "success" ? await deps.onSuccess?.(order) : undefined;
-      const receipt = order.receiptMessageId !== undefined && order.chatId === n.chatId;
+      const receipt = hasReceipt(order) && order.chatId === n.chatId;
       await push(n.chatId, text, markup ? { reply_markup: markup } : undefined, receipt);
     }
-    editReceipt(later, order, n.status, receiptText, readAt);
+    if (hasReceipt(order)) editReceipt(later, order, n.status, receiptText, readAt);
     return "sent";
   };
 }

@@ -92,6 +92,7 @@ export function createNotifier(opts: NotifierOptions) {
     orders: opts.orders,
     render: opts.render,
     onSuccess: opts.onSuccess,
+    editsReceipts: opts.editsReceipts ?? (() => true),
     now,
   });
   const handle = createHandle({

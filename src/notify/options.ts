@@ -36,6 +36,12 @@ export interface NotifierOptions {
    * the chat saves the number (src/bot/saved.ts) and may put buttons under the push ("Save as…").
    */
   onSuccess?: (order: Order) => Promise<InlineKeyboardMarkup | undefined>;
+  /**
+   * Whether a chat's messages can be edited (default: yes). A channel that cannot (WhatsApp)
+   * gets no receipt edits: its receipt would only come again as a new message, and the final
+   * push says the outcome; a push whose answer was lost there is then sent again, not left to an edit.
+   */
+  editsReceipts?: (chatId: number) => boolean;
   logger?: Logger;
   /** Unique per process (e.g. hostname-pid); a restarted process may use a new one. */
   consumerName: string;

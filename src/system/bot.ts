@@ -1,5 +1,5 @@
 import type { I18n } from "@grammyjs/i18n";
-import { Api, type Composer } from "grammy";
+import { Api, type Composer, type Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { botFeatures } from "../../conversations/index.ts";
 import { type Accounts, accessVerdict } from "../accounts/index.ts";
@@ -19,6 +19,7 @@ import type { createOrders } from "../orders/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
+import { isWhatsAppChat } from "../whatsapp/chat-ids.ts";
 import type { Base } from "./base.ts";
 import type { Stores } from "./stores.ts";
 
@@ -48,9 +49,11 @@ export function chatSender(
   base: Base,
   target: BotApiTarget,
   telegram: TelegramContact,
+  channels: readonly Transformer[] = [],
 ): (chatId: number, text: string) => Promise<void> {
   const api = new Api(target.token, target.apiRoot ? { apiRoot: target.apiRoot } : {});
   api.config.use(boundedRetry(base.config.bot.api, { onAnswer: telegram.seen }));
+  for (const channel of channels) api.config.use(channel);
   return async (chatId, text) => {
     await api.sendMessage(chatId, text);
   };
@@ -127,6 +130,8 @@ export function wireBot(
     botInfo: UserFromGetMe | undefined;
     /** Commands the composition root adds beside the features (the back office's /dashboard). */
     extraCommands: readonly Composer<BotContext>[];
+    /** Other channels' routers (WhatsApp), outermost on every Api of the bot. */
+    channels: readonly Transformer[];
   },
 ) {
   const { config } = base;
@@ -142,6 +147,7 @@ export function wireBot(
     redisPrefix: config.redis.prefix,
     sessionTtlSeconds: config.bot.sessionTtlSeconds,
     features: { ...features, composers: [...features.composers, ...parts.extraCommands] },
+    channels: parts.channels,
   });
 }
 
@@ -183,6 +189,8 @@ export function wireNotifier(
     // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts).
     onSuccess: (order) =>
       saveOnSuccess(parts.deps.saved, translator(parts.deps.i18n, order.locale), order, billerOf),
+    // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
+    editsReceipts: (chatId) => !isWhatsAppChat(chatId),
     logger,
     consumerName: base.instance,
     claimIdleMs: config.notifier.claimIdleMs,

@@ -94,27 +94,37 @@ type SystemParts = Parts & {
 async function start(base: Base, opts: SystemOptions, listener: PublicListener, parts: Parts) {
   const { bot, money, catalogSync, notifier, idleSweeper, topUp } = parts;
   await knowBot(bot, parts.botApi);
-  watchTelegram(base, bot, parts.telegram);
+  if (parts.telegramOn) watchTelegram(base, bot, parts.telegram);
   listener.gate.ready = true;
   // The provider's operator lookups (after `ready`: the embedded sandbox is served by our own
   // server). Never fails the start: a cached listing or the rules serve meanwhile.
   await catalogSync.start();
+  // WhatsApp's customers' messages, handed to the same bot as Telegram's updates.
+  const whatsapp = parts.whatsapp?.worker((u) => bot.handleUpdate(u));
   const workers = [
     notifier,
     money.reconciler,
     money.booksCheck,
     idleSweeper,
     ...(topUp ? [topUp.reconciler] : []),
+    ...(whatsapp ? [whatsapp] : []),
   ];
   let runner: Awaited<ReturnType<typeof startWorkers>>;
   if (opts.workers !== false) {
     await parts.local?.connect(base.logger);
-    runner = await startWorkers(base, { bot, deps: parts.deps, workers, hook: parts.hook });
+    runner = await startWorkers(base, {
+      bot,
+      deps: parts.deps,
+      workers,
+      hook: parts.hook,
+      telegram: parts.telegramOn,
+    });
     parts.operations.started();
   }
   // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.
   return once(async () => {
     if (runner?.isRunning()) await runner.stop();
+    await whatsapp?.stop();
     await idleSweeper.stop();
     await money.reconciler.stop();
     await money.booksCheck.stop();

@@ -22,6 +22,7 @@ import type { PublicListener } from "./server.ts";
 import { mountTelegramWebhook } from "./start.ts";
 import { type Stores, wireStores } from "./stores.ts";
 import { wireTopUps } from "./top-up.ts";
+import { WHATSAPP_ONLY_TOKEN, wireWhatsApp } from "./whatsapp.ts";
 
 export interface WireOptions {
   now?: (() => number) | undefined;
@@ -66,9 +67,10 @@ async function wireOutside(base: Base, opts: WireOptions, { app, gate, server }:
     now: opts.now,
   });
   if (local) gate.early = local.servesEarly;
-  // Without the emulator BOT_TOKEN is set (loadConfig: no BOT_TOKEN means the playground).
+  // Without the emulator BOT_TOKEN is set, or WhatsApp runs alone (the bot then never reaches
+  // a Bot API: the WhatsApp router answers the calls that name no chat).
   const botApi: BotApiTarget = local?.botApi ?? {
-    token: config.bot.token ?? "",
+    token: config.bot.token ?? WHATSAPP_ONLY_TOKEN,
     apiRoot: config.bot.apiRoot,
   };
   return {
@@ -80,6 +82,10 @@ async function wireOutside(base: Base, opts: WireOptions, { app, gate, server }:
       token: config.provider.token,
     },
     botApi,
+    /** Whether a Telegram bot runs (the emulator or BOT_TOKEN); false when WhatsApp runs alone. */
+    telegramOn: local?.botApi !== undefined || config.bot.telegram,
+    /** The WhatsApp number: WHATSAPP_*, or the local stand-in's. */
+    whatsapp: config.whatsapp ?? local?.whatsapp,
     /** When the Bot API last answered (any client of it): /healthz reports it. */
     telegram: createTelegramContact(),
   };
@@ -105,6 +111,15 @@ function wireBelowChat(
   const { catalog, catalogSync } = wireCatalog(base, money.provider, redis);
   const accounts = createAccounts({ ledger: stores.ledger, store: stores.accounts, now: base.now });
   const i18n = createChatI18n(base.categories);
+  const whatsapp = wireWhatsApp(base, {
+    settings: outside.whatsapp,
+    redis,
+    accounts,
+    i18n,
+    app,
+    telegram: outside.telegramOn,
+  });
+  const channels = whatsapp ? [whatsapp.router] : [];
   const topUp = wireTopUps(base, {
     app,
     stores,
@@ -112,7 +127,7 @@ function wireBelowChat(
     standIn: outside.local?.khalti,
     adminIds: roles.adminIds,
     i18n,
-    send: chatSender(base, outside.botApi, outside.telegram),
+    send: chatSender(base, outside.botApi, outside.telegram, channels),
   });
   const operations = watchOperations(base, {
     redis,
@@ -120,7 +135,18 @@ function wireBelowChat(
     provider: money.providerWatch,
     gateway: topUp !== undefined,
   });
-  return { stores, money, catalog, catalogSync, accounts, i18n, topUp, operations };
+  return {
+    stores,
+    money,
+    catalog,
+    catalogSync,
+    accounts,
+    i18n,
+    topUp,
+    operations,
+    whatsapp,
+    channels,
+  };
 }
 
 /** The chat on top of it all: the bot, its pushes, its idle notices and Telegram's webhook. */
@@ -154,7 +180,10 @@ function wireChat(
     settings: deps.settings,
     selfUrl: parts.listener.server.url,
     topUps: parts.topUp?.topUps,
-    chat: { i18n: parts.i18n, send: chatSender(base, parts.botApi, parts.telegram) },
+    chat: {
+      i18n: parts.i18n,
+      send: chatSender(base, parts.botApi, parts.telegram, parts.channels),
+    },
   });
   const bot = wireBot(base, deps, {
     target: parts.botApi,
@@ -162,9 +191,12 @@ function wireChat(
     redis: parts.redis,
     botInfo: opts.botInfo,
     extraCommands: dashboard ? [dashboard.command] : [],
+    channels: parts.channels,
   });
   const notifier = wireNotifier(base, { stores, orders: money.orders, bot, deps });
   const idleSweeper = wireIdleSweeper(base, { stores, bot, deps });
-  const hook = mountTelegramWebhook(base, parts.listener.app, bot, parts.botApi.token);
+  const hook = parts.telegramOn
+    ? mountTelegramWebhook(base, parts.listener.app, bot, parts.botApi.token)
+    : undefined;
   return { deps, bot, notifier, idleSweeper, hook, dashboard };
 }

@@ -99,13 +99,23 @@ interface Workers {
  */
 export async function startWorkers(
   base: Base,
-  parts: { bot: ProductBot; deps: BotDeps; workers: Workers[]; hook: TelegramHook },
+  parts: {
+    bot: ProductBot;
+    deps: BotDeps;
+    workers: Workers[];
+    hook: TelegramHook;
+    /** False when WhatsApp runs alone: no command menu, no webhook, no polling. */
+    telegram: boolean;
+  },
 ): Promise<RunnerHandle | undefined> {
   const { bot, hook } = parts;
-  await registerCommands(bot.api, parts.deps).catch((err) =>
-    base.logger.warn({ err: String(err) }, "setMyCommands failed"),
-  );
+  if (parts.telegram) {
+    await registerCommands(bot.api, parts.deps).catch((err) =>
+      base.logger.warn({ err: String(err) }, "setMyCommands failed"),
+    );
+  }
   for (const w of parts.workers) w.start();
+  if (!parts.telegram) return undefined;
   if (hook) {
     await bot.api.setWebhook(hook.url, { secret_token: hook.secret, drop_pending_updates: false });
     return undefined;

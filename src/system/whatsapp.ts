@@ -157,7 +157,7 @@ export function wireWhatsApp(
     whatsappWebhook({
       appSecret: settings.appSecret,
       verifyToken: settings.verifyToken,
-      bodyLimitBytes: config.webhook.bodyLimitBytes,
+      bodyLimitBytes: settings.webhookMaxBodyBytes,
       accept,
       logger,
     }),
@@ -184,6 +184,9 @@ export function wireWhatsApp(
 }
 
 export type WhatsAppChannel = NonNullable<ReturnType<typeof wireWhatsApp>>;
+
+/** The grammY bot's token when only WhatsApp is configured: never sent anywhere (the router answers). */
+export const WHATSAPP_ONLY_TOKEN = "0:whatsapp-only";
 
 /** Who the bot is when only WhatsApp is configured (getMe has no Telegram to ask). */
 export const WHATSAPP_ONLY_BOT = {

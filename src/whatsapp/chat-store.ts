@@ -17,6 +17,8 @@ export const shownSchema = z.object({
   /** The buttons as shown: a key that changes when they change ("" for none). */
   buttons: z.string(),
   choices: z.array(choiceSchema),
+  /** Short hashes of every text the message showed: an edit back to one of them sends nothing. */
+  seen: z.array(z.string()).default([]),
 });
 export type Shown = z.infer<typeof shownSchema>;
 export type Choice = z.infer<typeof choiceSchema>;

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { HttpError, type Transformer } from "grammy";
 import type { Logger } from "../logger.ts";
 import { isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
@@ -81,6 +82,11 @@ export function rowsOf(markup: unknown): RenderInput["rows"] {
     .filter((r) => r.length > 0);
 }
 
+/** A short hash of a text, to remember that a message showed it. */
+const textHash = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 12);
+/** The texts a message remembers having shown (a flow's question and its restated reasons). */
+const SEEN_KEEP = 8;
+
 const buttonsKey = (rows: RenderInput["rows"]) =>
   rows.length === 0 ? "" : JSON.stringify(rows.map((r) => r.map((b) => [b.label, b.data])));
 
@@ -143,9 +149,16 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     return { wamids, choices: rendered.choices };
   }
 
-  async function put(chatId: number, messageId: number, text: string, rows: RenderInput["rows"]) {
+  async function put(
+    chatId: number,
+    messageId: number,
+    text: string,
+    rows: RenderInput["rows"],
+    before?: Shown | null,
+  ) {
     const { wamids, choices } = await show(chatId, text, rows);
-    const shown: Shown = { text, buttons: buttonsKey(rows), choices };
+    const seen = [...new Set([...(before?.seen ?? []), textHash(text)])].slice(-SEEN_KEEP);
+    const shown: Shown = { text, buttons: buttonsKey(rows), choices, seen };
     await store.putShown(chatId, messageId, shown, wamids);
   }
 
@@ -169,9 +182,12 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
         const before = await store.shown(chatId, messageId);
         const text = method === "editMessageText" ? String(p.text ?? "") : (before?.text ?? "");
         const rows = rowsOf(p.reply_markup);
-        const changed = before === null || text !== before.text;
+        // New words are sent; words the message showed before are not (a reason taken away, the
+        // confirmation losing its buttons): WhatsApp still shows them above.
+        const changed =
+          before === null || (text !== before.text && !before.seen.includes(textHash(text)));
         const newButtons = rows.length > 0 && buttonsKey(rows) !== before?.buttons;
-        if (changed || newButtons) await put(chatId, messageId, text, rows);
+        if (changed || newButtons) await put(chatId, messageId, text, rows, before);
         else if (before && rows.length === 0 && before.buttons) {
           // Only the buttons went: nothing to send; the message no longer counts as the one with them.
           await store.putShown(chatId, messageId, { ...before, buttons: "", choices: [] }, []);
