@@ -129,7 +129,10 @@ export function splitBody(text: string): { lead: string[]; body: string } {
   } else {
     start = tailStart(whole, whole.length - LIMITS.body);
   }
-  return { lead: splitText(whole.slice(0, start)), body: whole.slice(start).trim() || MORE_BODY };
+  return {
+    lead: splitText(whole.slice(0, start).trimEnd()),
+    body: whole.slice(start).trim() || MORE_BODY,
+  };
 }
 
 const textMessage = (body: string): WaOutbound => ({
