@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { z } from "zod";
+import { chatIdOfWaId } from "../whatsapp/chat-ids.ts";
 
 /**
  * The building blocks every concern's schema is made of: an environment variable is a string or
@@ -72,21 +73,32 @@ export const listItems = (s: string) =>
     .map((p) => p.trim())
     .filter(Boolean);
 
-/** Telegram user ids, comma-separated: AGENT_IDS, ADMIN_IDS, STAFF_IDS. */
+/**
+ * People by id, comma-separated: AGENT_IDS, ADMIN_IDS, STAFF_IDS. A Telegram user id, or
+ * `wa:<phone digits>` for someone who uses only WhatsApp (their WhatsApp chat's id,
+ * src/whatsapp/chat-ids.ts). Someone registered on Telegram with the phone they write from on
+ * WhatsApp needs no second entry: WhatsApp finds them by the phone.
+ */
 export const idList = z.preprocess(
   emptyToUndefined,
   z
     .string()
     .default("")
     .transform((s, ctx) => {
-      const ids = listItems(s);
-      for (const id of ids) {
-        if (!/^-?\d{1,20}$/.test(id)) {
-          ctx.addIssue({ code: "custom", message: `"${id}" is not a Telegram user id` });
+      const ids: number[] = [];
+      for (const item of listItems(s)) {
+        const wa = /^wa:\+?(\d+)$/i.exec(item);
+        const id = wa ? chatIdOfWaId(wa[1] ?? "") : /^-?\d{1,20}$/.test(item) ? Number(item) : null;
+        if (id === null) {
+          ctx.addIssue({
+            code: "custom",
+            message: `"${item}" is not a Telegram user id or wa:<WhatsApp number>`,
+          });
           return z.NEVER;
         }
+        ids.push(id);
       }
-      return ids.map(Number);
+      return ids;
     }),
 );
 
