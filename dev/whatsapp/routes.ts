@@ -15,8 +15,6 @@ export function createGraphRoutes(core: StandInCore): Hono {
         throw new MetaError(190, "Invalid OAuth access token - Cannot parse access token");
       const id = c.req.param("phoneNumberId");
       if (id !== core.opts.phoneNumberId) throw unsupported(id);
-      const declared = Number(c.req.header("content-length") ?? 0);
-      if (declared > MAX_BODY_BYTES) throw tooLarge();
       const bytes = await c.req.arrayBuffer();
       if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
       let raw: unknown;
