@@ -156,9 +156,13 @@ export class StandInCore {
     const waId = to ?? this.bsuids.get(recipient ?? "");
     if (!waId) throw invalidParam(`Param recipient: unknown business-scoped user id ${recipient}`);
     this.takeSendFault(waId);
-    if (checked.kind !== "template" && !this.windowOpen(waId))
-      throw new MetaError(131047, detailsOf(131047));
-    const message = this.accept(waId, checked);
+    // Outside the window: refused at once (default), or accepted and then failed, as Meta also does.
+    let windowFailure: number | undefined;
+    if (checked.kind !== "template" && !this.windowOpen(waId)) {
+      if (this.opts.windowRefusal !== "status") throw new MetaError(131047, detailsOf(131047));
+      windowFailure = 131047;
+    }
+    const message = this.accept(waId, checked, windowFailure);
     return {
       messaging_product: "whatsapp",
       contacts: [{ input: to ?? recipient ?? waId, wa_id: waId }],
@@ -193,7 +197,7 @@ export class StandInCore {
     return this.now() - phone.lastInboundAt <= WINDOW_MS;
   }
 
-  private accept(waId: string, checked: CheckedSend): StandInMessage {
+  private accept(waId: string, checked: CheckedSend, windowFailure?: number): StandInMessage {
     const { messaging_product: _p, to: _t, recipient: _r, ...body } = checked.envelope;
     const message: StandInMessage = {
       wamid: newWamid(),
@@ -210,10 +214,18 @@ export class StandInCore {
     this.seqOf.set(message, seq);
     this.phone(waId).messages.push(message);
     this.accepted++;
-    const failCode = this.statusFaults.get(waId);
-    this.statusFaults.delete(waId);
+    const failCode = windowFailure ?? this.statusFaults.get(waId);
+    if (windowFailure === undefined) this.statusFaults.delete(waId);
     const steps: StandInStatus[] =
-      failCode === undefined ? ["sent", "delivered", "read"] : ["sent", "failed"];
+      windowFailure !== undefined
+        ? ["failed"]
+        : failCode === undefined
+          ? ["sent", "delivered", "read"]
+          : ["sent", "failed"];
+    this.opts.logger?.info(
+      { to: waId, kind: message.kind, wamid: message.wamid },
+      "stand-in: accepted",
+    );
     this.scheduleStatuses(message, steps, failCode);
     this.changed();
     return message;
@@ -299,6 +311,15 @@ export class StandInCore {
         },
       ],
     };
+  }
+
+  /** Resolves once every scheduled status is emitted and no webhook is queued or in flight. */
+  async settled(): Promise<void> {
+    for (;;) {
+      await this.sender.settled();
+      if (this.timers.size === 0 || this.closed) return;
+      await new Promise((resolve) => setTimeout(resolve, this.opts.statusGapMs ?? 5));
+    }
   }
 
   unixNow(): string {

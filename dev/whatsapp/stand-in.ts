@@ -43,7 +43,7 @@ export function createWhatsAppStandIn(opts: WhatsAppStandInOptions): WhatsAppSta
     readMarks: () => [...core.reads],
     sendCount: () => core.accepted,
     verifyWebhook: (token) => verifyWebhook(core, token),
-    settled: () => sender.settled(),
+    settled: () => core.settled(),
     close: async () => core.close(),
   };
 }

@@ -59,6 +59,11 @@ export interface WhatsAppStandInOptions {
   webhookTimeoutMs?: number;
   /** Gap between the sent, delivered and read statuses of an accepted message. */
   statusGapMs?: number;
+  /**
+   * A free-form send outside the 24-hour window: "sync" (default) answers 400 code 131047;
+   * "status" accepts it and then sends a `failed` status with 131047 (Meta does both).
+   */
+  windowRefusal?: "sync" | "status";
 }
 
 export type WebhookKind = "messages" | "statuses";
@@ -114,7 +119,7 @@ export interface WhatsAppStandIn {
   sendCount(): number;
   /** Calls the product's verify GET (hub.mode=subscribe) with `token` (default verifyToken). */
   verifyWebhook(token?: string): Promise<{ status: number; body: string; challenge: string }>;
-  /** Resolves when no webhook is queued or in flight. */
+  /** Resolves once every scheduled status is emitted and no webhook is queued or in flight. */
   settled(): Promise<void>;
   /** Stops timers and retries. */
   close(): Promise<void>;

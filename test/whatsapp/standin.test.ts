@@ -7,6 +7,7 @@ import {
   type RunningStandIn,
   startWhatsAppStandInServer,
   type WhatsAppStandIn,
+  type WhatsAppStandInOptions,
 } from "../../dev/whatsapp/index.ts";
 import { eventually } from "../support/wait.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
@@ -33,14 +34,11 @@ interface WaValue {
   statuses?: { id: string; status: string; recipient_id: string; errors?: { code: number }[] }[];
 }
 type WaWebhook = { object: string; entry: { changes: { value: WaValue }[] }[] };
-interface Received {
-  raw: string;
-  signature: string;
-  json: WaWebhook;
-}
+type Received = { raw: string; signature: string; json: WaWebhook };
 
 /** The product's webhook, as far as these tests need one: records raw bodies, answers 200. */
-async function receiver(answers: number[] = [], onPost?: (json: WaWebhook) => Promise<void>) {
+type OnPost = (json: WaWebhook) => Promise<void>;
+async function receiver(answers: number[], onPost?: OnPost) {
   const received: Received[] = [];
   const app = new Hono();
   app.get("/hook", (c) =>
@@ -77,7 +75,9 @@ let standIn: WhatsAppStandIn;
 let hook: Awaited<ReturnType<typeof receiver>>;
 let offset = 0;
 
-async function start(answers: number[] = [], onPost?: (json: WaWebhook) => Promise<void>) {
+type Setup = { answers?: number[]; onPost?: OnPost; extra?: Partial<WhatsAppStandInOptions> };
+async function start({ answers = [], onPost, extra }: Setup = {}) {
+  offset = 0;
   hook = await receiver(answers, onPost);
   running = await startWhatsAppStandInServer({
     appSecret: SECRET,
@@ -87,50 +87,34 @@ async function start(answers: number[] = [], onPost?: (json: WaWebhook) => Promi
     webhookUrl: hook.url,
     now: () => Date.now() + offset,
     retryDelaysMs: [20, 40],
+    ...extra,
   });
   standIn = running.standIn;
 }
 
-const stop = async () => {
-  await running.close();
-  await hook.close();
-};
-const restart = (answers: number[], onPost?: (json: WaWebhook) => Promise<void>) =>
-  stop().then(() => start(answers, onPost));
+const stop = () => running.close().then(() => hook.close());
+const restart = (setup: Setup) => stop().then(() => start(setup));
 
-beforeEach(() => {
-  offset = 0;
-  return start();
-});
+beforeEach(() => start());
 afterEach(stop);
 
 type GraphError = { code: number; type: string; error_data: { details: string } };
 type GraphAnswer = { error?: GraphError; contacts?: unknown[]; messages?: { id: string }[] };
 
 /** One Graph API call; `code` is the Meta error code, `id` the accepted wamid. */
-async function send(
-  body: unknown,
-  opts: { token?: string | null; path?: string; method?: string } = {},
-) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  const token = opts.token === undefined ? TOKEN : opts.token;
-  if (token !== null) headers.authorization = `Bearer ${token}`;
-  const response = await fetch(`${running.graphRoot}${opts.path ?? `/v24.0/${PNID}/messages`}`, {
-    method: opts.method ?? "POST",
-    headers,
-    body: JSON.stringify(body),
-  });
+async function send(body: unknown, opts: { token?: string; path?: string; method?: string } = {}) {
+  const headers = new Headers({ "content-type": "application/json" });
+  if (opts.token !== "") headers.set("authorization", `Bearer ${opts.token ?? TOKEN}`);
+  const url = `${running.graphRoot}${opts.path ?? `/v24.0/${PNID}/messages`}`;
+  const method = opts.method ?? "POST";
+  const response = await fetch(url, { method, headers, body: JSON.stringify(body) });
   const json = (await response.json()) as GraphAnswer;
   const id = json.messages?.[0]?.id ?? "";
   return { status: response.status, json, code: json.error?.code, id };
 }
 
-const wa = (type: string, fields: Record<string, unknown>, to = PHONE) => ({
-  messaging_product: "whatsapp",
-  to,
-  type,
-  ...fields,
-});
+const wa = (type: string, fields: object, to = PHONE) =>
+  Object.assign({ messaging_product: "whatsapp", to, type }, fields);
 const text = (body: string, to = PHONE) => wa("text", { text: { body } }, to);
 const interactive = (i: Record<string, unknown>) => wa("interactive", { interactive: i });
 const buttons = (titles: string[], extra: Record<string, unknown> = {}) =>
@@ -138,7 +122,7 @@ const buttons = (titles: string[], extra: Record<string, unknown> = {}) =>
     type: "button",
     body: { text: "Pick one" },
     action: {
-      buttons: titles.map((t, i) => ({ type: "reply", reply: { id: `b${i}`, title: t } })),
+      buttons: titles.map((title, i) => ({ type: "reply", reply: { id: `b${i}`, title } })),
     },
     ...extra,
   });
@@ -146,14 +130,13 @@ const list = (sections: unknown[], button = "Choose") =>
   interactive({ type: "list", body: { text: "Operators" }, action: { button, sections } });
 const rows = (n: number, row: Record<string, unknown> = {}, prefix = "r") =>
   Array.from({ length: n }, (_, i) => ({ id: `${prefix}${i}`, title: `Row ${i}`, ...row }));
-const template = (params: string[]) =>
-  wa("template", {
-    template: {
-      name: "renewal_due",
-      language: { code: "en_US", policy: "deterministic" },
-      components: [{ type: "body", parameters: params.map((p) => ({ type: "text", text: p })) }],
-    },
+const template = (params: string[]) => {
+  const parameters = params.map((p) => ({ type: "text", text: p }));
+  const language = { code: "en_US", policy: "deterministic" };
+  return wa("template", {
+    template: { name: "renewal_due", language, components: [{ type: "body", parameters }] },
   });
+};
 const cta = (display_text: string) =>
   interactive({
     type: "cta_url",
@@ -164,7 +147,7 @@ const cta = (display_text: string) =>
 describe("sends", () => {
   it("refuses a bad token (190, 401) and an unknown phone number id (100)", async () => {
     await standIn.userSends({ waId: PHONE }, "hi");
-    const none = await send(text("x"), { token: null });
+    const none = await send(text("x"), { token: "" });
     const wrong = await send(text("x"), { token: "nope" });
     const pnid = await send(text("x"), { path: "/v24.0/999/messages" });
     expect([none.status, none.code, wrong.status, wrong.code]).toEqual([401, 190, 401, 190]);
@@ -185,8 +168,8 @@ describe("sends", () => {
     expect(statusesIn(hook.received).map((s) => [s.id, s.status, s.recipient_id])).toEqual(
       ["sent", "delivered", "read"].map((s) => [id, s, PHONE]),
     );
-    const statusPosts = hook.received.filter((r) => valueIn(r.json).statuses);
-    expect(statusPosts.filter((r) => valueIn(r.json).contacts)).toEqual([]);
+    const withContacts = hook.received.filter((r) => valueIn(r.json).contacts);
+    expect(withContacts).toHaveLength(1); // the user's message; statuses carry none
   });
 
   const two = (a: unknown[], b: unknown[], titleB: string | null = "B") => [
@@ -309,7 +292,7 @@ describe("webhooks", () => {
   });
 
   it("keeps one phone's webhooks in order and retries one not answered 200", async () => {
-    await restart([500, 503]);
+    await restart({ answers: [500, 503] });
     for (const t of ["one", "two", "three"]) await standIn.userSends({ waId: PHONE }, t);
     await standIn.settled();
     expect(inboundTexts(hook.received)).toEqual(["one", "two", "three"]);
@@ -370,6 +353,24 @@ describe("faults", () => {
   });
 });
 
+describe("recipients and the window's late refusal", () => {
+  it("sends to a BSUID; windowRefusal 'status' accepts outside the window, then fails it", async () => {
+    await restart({ extra: { windowRefusal: "status" } });
+    await standIn.userSends({ waId: PHONE, userId: "NP.123" }, "hi");
+    const bsuid = await send({ ...text("x"), to: undefined, recipient: "NP.123" });
+    expect([bsuid.status, bsuid.json.contacts]).toEqual([200, [{ input: "NP.123", wa_id: PHONE }]]);
+    standIn.closeWindow(PHONE);
+    const late = await send(text("late"));
+    await standIn.settled();
+    expect([late.status, standIn.statuses(late.id)]).toEqual([200, ["failed"]]);
+    const failed = statusesIn(hook.received).find((s) => s.id === late.id);
+    expect(failed?.errors?.[0]?.code).toBe(131047);
+    expect(valueIn(hook.received[0]!.json).contacts).toEqual([
+      { profile: { name: PHONE }, wa_id: PHONE, user_id: "NP.123" },
+    ]);
+  });
+});
+
 describe("WhatsAppChatUser", () => {
   /** A two-step bot: text gets buttons whose first title it cut to 20; a tap, its id and context. */
   async function bot(json: WaWebhook) {
@@ -380,7 +381,7 @@ describe("WhatsAppChatUser", () => {
   }
 
   it("says, taps a cut title by its full label, taps an older message, reads the chat", async () => {
-    await restart([], bot);
+    await restart({ onPost: bot });
     const user = new WhatsAppChatUser(standIn, PHONE, { name: "Sita", timeoutMs: 5_000 });
     const menu = await user.say("menu", "Pick one");
     expect(user.buttons()).toEqual(["💳 Pay the due Rs 1…", "Cancel"]);
