@@ -23,8 +23,10 @@ import {
   type SandboxOptions,
   type SandboxSettings,
 } from "../dev/sandbox/index.ts";
+import { createWhatsAppStandIn, type WhatsAppStandIn } from "../dev/whatsapp/index.ts";
 import { type Accounts, phoneSchema } from "./accounts/index.ts";
 import type { Config } from "./config/index.ts";
+import type { WhatsAppSettings } from "./config/whatsapp.ts";
 import type { createHttpApp } from "./http/app.ts";
 import { account, type JournalEntry, type LedgerStore } from "./ledger/index.ts";
 import type { Logger } from "./logger.ts";
@@ -47,6 +49,15 @@ export type SandboxOverrides = Partial<Omit<SandboxOptions, "accounts">>;
 const SANDBOX_MOUNT = "/sandbox/api/v1";
 const EMULATOR_MOUNT = "/telegram";
 const KHALTI_MOUNT = "/khalti";
+const WHATSAPP_MOUNT = "/whatsapp-api";
+
+/** The local WhatsApp number's credentials: the stand-in accepts only these. */
+const STANDIN_WHATSAPP = {
+  phoneNumberId: "100000000000001",
+  accessToken: "local-whatsapp-access-token",
+  appSecret: "local-whatsapp-app-secret",
+  verifyToken: "local-whatsapp-verify-token",
+};
 
 export interface LocalModeContext {
   config: Config;
@@ -96,6 +107,11 @@ export function startLocalMode(ctx: LocalModeContext) {
     app.route(KHALTI_MOUNT, khalti.app);
   }
   const roles = rolesOf(config);
+  const whatsapp = config.mode.playground && !config.whatsapp ? embedWhatsApp(ctx) : undefined;
+  if (whatsapp) {
+    app.use(`${WHATSAPP_MOUNT}/*`, playgroundGuard({ ...guard, requireJson: false }));
+    app.route(WHATSAPP_MOUNT, whatsapp.standIn.app);
+  }
   let emulator: BotApiEmulator | undefined;
   // The side panel reads the product's books once the product is wired (attachBooks).
   let books: BooksSource | undefined;
@@ -130,6 +146,10 @@ export function startLocalMode(ctx: LocalModeContext) {
     provider: sandbox
       ? { baseUrl: `${selfUrl}${SANDBOX_MOUNT}`, token: config.sandbox.token }
       : undefined,
+    /** The WhatsApp Cloud API stand-in (tests and the playground drive its phones). */
+    whatsappStandIn: whatsapp?.standIn,
+    /** The WhatsApp number to use instead of WHATSAPP_*: the stand-in's. */
+    whatsapp: whatsapp?.settings,
     /** The Bot API to use instead of Telegram's: the emulator. */
     botApi: emulator
       ? { token: PLAYGROUND_TOKEN, apiRoot: `${selfUrl}${EMULATOR_MOUNT}` }
@@ -176,9 +196,38 @@ export function startLocalMode(ctx: LocalModeContext) {
     },
     close() {
       emulator?.close();
+      void whatsapp?.standIn.close();
       sandbox?.close();
     },
   };
+}
+
+/**
+ * The WhatsApp number of local mode: the stand-in on our own server, and the settings the product
+ * would read from WHATSAPP_* pointing at it (the webhook on the product's usual path).
+ */
+function embedWhatsApp(ctx: LocalModeContext): {
+  standIn: WhatsAppStandIn;
+  settings: WhatsAppSettings;
+} {
+  const webhookPath = "/webhooks/whatsapp";
+  const standIn = createWhatsAppStandIn({
+    ...STANDIN_WHATSAPP,
+    webhookUrl: `${ctx.selfUrl}${webhookPath}`,
+    ...(ctx.now ? { now: ctx.now } : {}),
+    logger: ctx.logger,
+  });
+  const settings: WhatsAppSettings = {
+    ...STANDIN_WHATSAPP,
+    apiRoot: `${ctx.selfUrl}${WHATSAPP_MOUNT}`,
+    apiVersion: "v24.0",
+    webhookPath,
+    webhookMaxBodyBytes: 1024 * 1024,
+    template: { name: "order_update", languages: { en: "en_US", hi: "hi", ne: "en_US" } },
+    api: { timeoutMs: 10_000, attempts: 3, maxBackoffMs: 2_000 },
+    messagesPerSecond: 80,
+  };
+  return { standIn, settings };
 }
 
 /** The playground's demo credits: enough for a few orders, and for the agent to cash in. */

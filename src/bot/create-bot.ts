@@ -7,14 +7,7 @@ import {
 import { limit } from "@grammyjs/ratelimiter";
 import { sequentialize } from "@grammyjs/runner";
 import { RedisAdapter } from "@grammyjs/storage-redis";
-import {
-  Bot,
-  type Context,
-  MemorySessionStorage,
-  type StorageAdapter,
-  session,
-  type Transformer,
-} from "grammy";
+import { Bot, type Context, MemorySessionStorage, type StorageAdapter, session } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { type ChatTurnSettings, epochKey, redisChatTurns } from "../redis/chat-turns.ts";
 import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
@@ -58,11 +51,10 @@ export interface CreateBotOptions {
   /** The chat's turn across instances (redis/chat-turns.ts); defaults there. */
   chatTurns?: ChatTurnSettings;
   /**
-   * Installed outermost on every Api the bot uses (its own and each conversation's): another
-   * channel's router (src/whatsapp/router.ts) takes the calls into its chats before they reach
-   * the Bot API's bounds.
+   * The Bot API client's fetch (grammY's client option, which each conversation's Api copies):
+   * another channel's router (src/whatsapp/router.ts) answers the calls into its chats there.
    */
-  channels?: readonly Transformer[];
+  fetch?: typeof fetch;
 }
 
 const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
@@ -122,7 +114,10 @@ function floodLimit(opts: CreateBotOptions) {
  */
 export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   const bot = new Bot<BotContext>(opts.token, {
-    client: opts.apiRoot ? { apiRoot: opts.apiRoot } : {},
+    client: {
+      ...(opts.apiRoot ? { apiRoot: opts.apiRoot } : {}),
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    },
     ...(opts.botInfo ? { botInfo: opts.botInfo } : {}),
   });
   // Flood limits, network errors and 5xx are retried, but no call outlives the policy's bound.
@@ -131,7 +126,6 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
     boundedRetry(apiPolicy, opts.onApiAnswer ? { onAnswer: opts.onApiAnswer } : {});
   bot.api.config.use(retryPolicy());
   bot.api.config.use(staleCallbackAnswers);
-  for (const channel of opts.channels ?? []) bot.api.config.use(channel);
 
   const { sessionStorage, conversationStorage, prefetch } = storages(opts);
   // First, so that no error leaves the middleware stack in any transport (error-boundary.ts).
@@ -237,7 +231,6 @@ function conversationsPlugin(
       async (ctx, next) => {
         ctx.api.config.use(retryPolicy());
         ctx.api.config.use(staleCallbackAnswers);
-        for (const channel of opts.channels ?? []) ctx.api.config.use(channel);
         await next();
       },
     ],

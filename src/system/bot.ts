@@ -1,5 +1,5 @@
 import type { I18n } from "@grammyjs/i18n";
-import { Api, type Composer, type Transformer } from "grammy";
+import { Api, type Composer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
 import { botFeatures } from "../../conversations/index.ts";
 import { type Accounts, accessVerdict } from "../accounts/index.ts";
@@ -49,11 +49,13 @@ export function chatSender(
   base: Base,
   target: BotApiTarget,
   telegram: TelegramContact,
-  channels: readonly Transformer[] = [],
+  channelFetch?: typeof fetch,
 ): (chatId: number, text: string) => Promise<void> {
-  const api = new Api(target.token, target.apiRoot ? { apiRoot: target.apiRoot } : {});
+  const api = new Api(target.token, {
+    ...(target.apiRoot ? { apiRoot: target.apiRoot } : {}),
+    ...(channelFetch ? { fetch: channelFetch } : {}),
+  });
   api.config.use(boundedRetry(base.config.bot.api, { onAnswer: telegram.seen }));
-  for (const channel of channels) api.config.use(channel);
   return async (chatId, text) => {
     await api.sendMessage(chatId, text);
   };
@@ -130,8 +132,8 @@ export function wireBot(
     botInfo: UserFromGetMe | undefined;
     /** Commands the composition root adds beside the features (the back office's /dashboard). */
     extraCommands: readonly Composer<BotContext>[];
-    /** Other channels' routers (WhatsApp), outermost on every Api of the bot. */
-    channels: readonly Transformer[];
+    /** The Bot API client's fetch when another channel (WhatsApp) answers its own chats' calls. */
+    channelFetch: typeof fetch | undefined;
   },
 ) {
   const { config } = base;
@@ -147,7 +149,7 @@ export function wireBot(
     redisPrefix: config.redis.prefix,
     sessionTtlSeconds: config.bot.sessionTtlSeconds,
     features: { ...features, composers: [...features.composers, ...parts.extraCommands] },
-    channels: parts.channels,
+    ...(parts.channelFetch ? { fetch: parts.channelFetch } : {}),
   });
 }
 

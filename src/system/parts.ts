@@ -85,7 +85,7 @@ async function wireOutside(base: Base, opts: WireOptions, { app, gate, server }:
     /** Whether a Telegram bot runs (the emulator or BOT_TOKEN); false when WhatsApp runs alone. */
     telegramOn: local?.botApi !== undefined || config.bot.telegram,
     /** The WhatsApp number: WHATSAPP_*, or the local stand-in's. */
-    whatsapp: config.whatsapp ?? local?.whatsapp,
+    whatsappSettings: config.whatsapp ?? local?.whatsapp,
     /** When the Bot API last answered (any client of it): /healthz reports it. */
     telegram: createTelegramContact(),
   };
@@ -112,14 +112,14 @@ function wireBelowChat(
   const accounts = createAccounts({ ledger: stores.ledger, store: stores.accounts, now: base.now });
   const i18n = createChatI18n(base.categories);
   const whatsapp = wireWhatsApp(base, {
-    settings: outside.whatsapp,
+    settings: outside.whatsappSettings,
     redis,
     accounts,
     i18n,
     app,
     telegram: outside.telegramOn,
   });
-  const channels = whatsapp ? [whatsapp.router] : [];
+  const channelFetch = whatsapp?.fetch;
   const topUp = wireTopUps(base, {
     app,
     stores,
@@ -127,7 +127,7 @@ function wireBelowChat(
     standIn: outside.local?.khalti,
     adminIds: roles.adminIds,
     i18n,
-    send: chatSender(base, outside.botApi, outside.telegram, channels),
+    send: chatSender(base, outside.botApi, outside.telegram, channelFetch),
   });
   const operations = watchOperations(base, {
     redis,
@@ -145,7 +145,7 @@ function wireBelowChat(
     topUp,
     operations,
     whatsapp,
-    channels,
+    channelFetch,
   };
 }
 
@@ -182,7 +182,7 @@ function wireChat(
     topUps: parts.topUp?.topUps,
     chat: {
       i18n: parts.i18n,
-      send: chatSender(base, parts.botApi, parts.telegram, parts.channels),
+      send: chatSender(base, parts.botApi, parts.telegram, parts.channelFetch),
     },
   });
   const bot = wireBot(base, deps, {
@@ -191,7 +191,7 @@ function wireChat(
     redis: parts.redis,
     botInfo: opts.botInfo,
     extraCommands: dashboard ? [dashboard.command] : [],
-    channels: parts.channels,
+    channelFetch: parts.channelFetch,
   });
   const notifier = wireNotifier(base, { stores, orders: money.orders, bot, deps });
   const idleSweeper = wireIdleSweeper(base, { stores, bot, deps });

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import type { I18n } from "@grammyjs/i18n";
 import type { Update } from "grammy/types";
 import { Counter } from "prom-client";
@@ -6,12 +7,12 @@ import type { BotContext } from "../bot/context.ts";
 import { translator } from "../bot/i18n.ts";
 import { createSendPacer, memoryPaceStore, redisPaceStore } from "../notify/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
+import { chatIdOfWaId, waIdOfChat } from "../whatsapp/chat-ids.ts";
 import {
   createMemoryWaChatStore,
   createRedisWaChatStore,
   type WaChatStore,
 } from "../whatsapp/chat-store.ts";
-import { chatIdOfWaId, waIdOfChat } from "../whatsapp/chat-ids.ts";
 import { createWhatsAppClient } from "../whatsapp/client.ts";
 import { createInboundHandler } from "../whatsapp/inbound.ts";
 import {
@@ -163,7 +164,8 @@ export function wireWhatsApp(
     }),
   );
   return {
-    router: router.transformer,
+    /** The Bot API client's fetch: WhatsApp chats here, Telegram's calls on with grammY's own fetch. */
+    fetch: router.fetchVia(grammyFetch),
     store,
     queue,
     /** The consumer, once the bot can handle updates. */
@@ -184,6 +186,12 @@ export function wireWhatsApp(
 }
 
 export type WhatsAppChannel = NonNullable<ReturnType<typeof wireWhatsApp>>;
+
+/**
+ * The fetch grammY uses on Node (node-fetch 2, which takes grammY's abort-controller signals):
+ * the Bot API's calls keep their transport when the WhatsApp router sits in front of it.
+ */
+const grammyFetch = createRequire(import.meta.url)("node-fetch") as typeof fetch;
 
 /** The grammY bot's token when only WhatsApp is configured: never sent anywhere (the router answers). */
 export const WHATSAPP_ONLY_TOKEN = "0:whatsapp-only";

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { HttpError, type Transformer } from "grammy";
 import type { Logger } from "../logger.ts";
 import { isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import type { Shown, WaChatStore } from "./chat-store.ts";
@@ -7,10 +6,11 @@ import type { WaOutbound } from "./types.ts";
 import { chatOfCallbackId } from "./update.ts";
 
 /**
- * The bot's Bot API calls into WhatsApp chats, carried out on WhatsApp: a grammY API transformer,
- * installed outermost on every Api the bot uses (the bot's, each conversation's, the pushes'), so
- * the flows, the pushes and the idle notices are written once. A call into a Telegram chat passes
- * through untouched.
+ * The bot's Bot API calls into WhatsApp chats, carried out on WhatsApp: the `fetch` of every Api
+ * the bot uses (grammY's client option, which each conversation's Api copies), so the flows, the
+ * pushes and the idle notices are written once, and a conversation's replay finds the call's
+ * recorded answer as it does for Telegram (a transformer above the replay would send again). A
+ * call into a Telegram chat goes on to the Bot API untouched.
  *
  * WhatsApp cannot edit: an edit that changes the text or adds buttons sends a new message, mapped
  * to the same chat message (a tap on it is a tap on that message); an edit that only takes buttons
@@ -83,7 +83,8 @@ export function rowsOf(markup: unknown): RenderInput["rows"] {
 }
 
 /** A short hash of a text, to remember that a message showed it. */
-const textHash = (text: string) => createHash("sha256").update(text).digest("base64url").slice(0, 12);
+const textHash = (text: string) =>
+  createHash("sha256").update(text).digest("base64url").slice(0, 12);
 /** The texts a message remembers having shown (a flow's question and its restated reasons). */
 const SEEN_KEEP = 8;
 
@@ -100,7 +101,8 @@ const asApiError = (err: unknown): ApiError =>
   (err instanceof Error ? err : new Error(String(err))) as ApiError;
 
 export interface WhatsAppRouter {
-  transformer: Transformer;
+  /** The Bot API client's fetch: WhatsApp chats answered here, the rest by `real`. */
+  fetchVia(real: typeof fetch): typeof fetch;
   /**
    * A message WhatsApp accepted and later reported `failed` with 131047 (the window had closed):
    * sent again as the template, in place of the same chat message. False when it is not ours.
@@ -234,30 +236,48 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     return true;
   }
 
-  const transformer: Transformer = async (prev, method, payload, signal) => {
-    const p = (payload ?? {}) as Payload;
+  /** The answer to a Bot API call, or "pass" for one that is Telegram's. */
+  async function answer(method: string, p: Payload): Promise<ApiAnswer | "pass"> {
     const chatId = chatOf(method, p);
     const scoped = Number((p.scope as { chat_id?: unknown } | undefined)?.chat_id);
     if (chatId === null) {
       // A command menu for a WhatsApp person: WhatsApp has none (they type the words).
-      if (isWhatsAppChat(scoped)) return { ok: true, result: true } as never;
-      if (deps.telegram) return prev(method, payload, signal);
-      return { ok: true, result: method === "getMe" ? deps.botInfo : true } as never;
+      if (isWhatsAppChat(scoped)) return { ok: true, result: true };
+      if (deps.telegram) return "pass";
+      return { ok: true, result: method === "getMe" ? deps.botInfo : true };
     }
     try {
-      return { ok: true, result: await call(method, p, chatId) } as never;
+      return { ok: true, result: await call(method, p, chatId) };
     } catch (err) {
       const e = asApiError(err);
       logger.warn({ method, chatId, code: e.code, err: e.message }, "whatsapp send failed");
-      // Lost on the way: the caller decides (the notifier edits or counts a possible duplicate).
-      if (e.mayHaveArrived) throw new HttpError(`WhatsApp: ${e.message}`, err);
-      const answer: ApiAnswer = {
+      // Lost on the way: thrown like a lost Bot API answer (grammY's HttpError, "may have
+      // arrived"), so the caller decides (the notifier counts a possible duplicate).
+      if (e.mayHaveArrived) throw new Error(`WhatsApp: ${e.message}`);
+      return {
         ok: false,
         error_code: e.status && e.status >= 400 && e.status < 600 ? e.status : 400,
         description: `WhatsApp error ${e.code ?? "?"}: ${e.message}`,
       };
-      return answer as never;
     }
-  };
-  return { transformer, resendAsTemplate };
+  }
+
+  const fetchVia = (real: typeof fetch): typeof fetch =>
+    (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      const method = url.slice(url.lastIndexOf("/") + 1);
+      let payload: Payload = {};
+      if (typeof init?.body === "string") {
+        try {
+          payload = JSON.parse(init.body) as Payload;
+        } catch {
+          return real(input, init);
+        }
+      }
+      const a = await answer(method, payload);
+      if (a === "pass") return real(input, init);
+      return new Response(JSON.stringify(a), { headers: { "content-type": "application/json" } });
+    }) as typeof fetch;
+
+  return { fetchVia, resendAsTemplate };
 }

@@ -37,6 +37,8 @@ export function viewOf(system: System) {
     emulator: local?.emulator,
     /** The Khalti stand-in of local mode (tests drive its faults and refunds). */
     khalti: local?.khaltiStandIn,
+    /** The WhatsApp Cloud API stand-in of local mode (tests write as customers' phones). */
+    whatsapp: local?.whatsappStandIn,
   };
 }
 

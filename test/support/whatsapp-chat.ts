@@ -88,13 +88,22 @@ export function findButton(
   msg: StandInMessage,
   label: string | RegExp,
 ): StandInMessage["buttons"][number] | undefined {
-  if (label instanceof RegExp) return msg.buttons.find((b) => label.test(b.title));
+  // A numbered list row reads "3. Label"; a cut title's whole label is its description.
+  const shown = (b: { title: string; description?: string }) => [
+    b.title.replace(NUMBERED, ""),
+    ...(b.description ? [b.description] : []),
+  ];
+  if (label instanceof RegExp)
+    return msg.buttons.find((b) => shown(b).some((t) => label.test(t)));
   return (
-    msg.buttons.find((b) => b.title === label) ??
+    msg.buttons.find((b) => shown(b).includes(label)) ??
     msg.buttons.find((b) => {
-      if (!ELLIPSIS.test(b.title)) return false;
-      const stem = b.title.replace(ELLIPSIS, "").trimEnd();
+      const title = b.title.replace(NUMBERED, "");
+      if (!ELLIPSIS.test(title)) return false;
+      const stem = title.replace(ELLIPSIS, "").trimEnd();
       return stem.length > 0 && label.startsWith(stem);
     })
   );
 }
+
+const NUMBERED = /^\d+\. /;
