@@ -162,7 +162,7 @@ export class StandInCore {
       if (this.opts.windowRefusal !== "status") throw new MetaError(131047, detailsOf(131047));
       windowFailure = 131047;
     }
-    const message = this.accept(waId, checked, windowFailure);
+    const message = this.accept(waId, raw as Record<string, unknown>, checked, windowFailure);
     return {
       messaging_product: "whatsapp",
       contacts: [{ input: to ?? recipient ?? waId, wa_id: waId }],
@@ -197,8 +197,14 @@ export class StandInCore {
     return this.now() - phone.lastInboundAt <= WINDOW_MS;
   }
 
-  private accept(waId: string, checked: CheckedSend, windowFailure?: number): StandInMessage {
-    const { messaging_product: _p, to: _t, recipient: _r, ...body } = checked.envelope;
+  private accept(
+    waId: string,
+    raw: Record<string, unknown>,
+    checked: CheckedSend,
+    windowFailure?: number,
+  ): StandInMessage {
+    // The JSON as sent (not zod's output), minus who it went to.
+    const { messaging_product: _p, to: _t, recipient: _r, ...body } = raw;
     const message: StandInMessage = {
       wamid: newWamid(),
       to: waId,
@@ -216,12 +222,7 @@ export class StandInCore {
     this.accepted++;
     const failCode = windowFailure ?? this.statusFaults.get(waId);
     if (windowFailure === undefined) this.statusFaults.delete(waId);
-    const steps: StandInStatus[] =
-      windowFailure !== undefined
-        ? ["failed"]
-        : failCode === undefined
-          ? ["sent", "delivered", "read"]
-          : ["sent", "failed"];
+    const steps = statusSteps(windowFailure, failCode);
     this.opts.logger?.info(
       { to: waId, kind: message.kind, wamid: message.wamid },
       "stand-in: accepted",
@@ -333,4 +334,10 @@ export class StandInCore {
     this.sender.close();
     this.changed();
   }
+}
+
+/** A window refusal fails at once (no `sent`); a failStatusFor fault after `sent`. */
+function statusSteps(windowFailure?: number, failCode?: number): StandInStatus[] {
+  if (windowFailure !== undefined) return ["failed"];
+  return failCode === undefined ? ["sent", "delivered", "read"] : ["sent", "failed"];
 }
