@@ -112,6 +112,32 @@ function decode(entry: StreamEntry): InboundItem | null {
   }
 }
 
+async function createGroup(redis: RedisClient, stream: string): Promise<void> {
+  try {
+    await redis.xgroup("CREATE", stream, GROUP, "0", "MKSTREAM");
+  } catch (err) {
+    if (!(err instanceof Error && /BUSYGROUP/.test(err.message))) throw err;
+  }
+}
+
+/** Waits until no earlier message of the chat is queued (or the wait runs out). */
+async function waitForTurn(
+  redis: RedisClient,
+  pending: string,
+  item: InboundItem,
+  running: () => boolean,
+  logger: Logger,
+): Promise<void> {
+  const seq = String(item.updateId - WA_UPDATE_BASE);
+  const until = Date.now() + MAX_WAIT_MS;
+  for (let pollMs = 5; running() && Date.now() < until; pollMs = Math.min(100, pollMs * 2)) {
+    const [first] = await redis.zrange(pending, "0", "0");
+    if (first === undefined || first === seq) return;
+    await sleep(pollMs);
+  }
+  logger.warn({ chatId: item.chatId }, "whatsapp message handled before an earlier one");
+}
+
 export function createRedisInboundQueue(opts: {
   redis: RedisClient;
   prefix: string;
@@ -126,24 +152,9 @@ export function createRedisInboundQueue(opts: {
   let blocking: RedisClient | undefined;
   const inFlight = new Set<Promise<void>>();
 
-  const ensureGroup = async () => {
-    try {
-      await redis.xgroup("CREATE", k.waInbound, GROUP, "0", "MKSTREAM");
-    } catch (err) {
-      if (!(err instanceof Error && /BUSYGROUP/.test(err.message))) throw err;
-    }
-  };
-  /** Waits until no earlier message of the chat is queued (or the wait runs out). */
-  const waitTurn = async (item: InboundItem) => {
-    const seq = String(item.updateId - WA_UPDATE_BASE);
-    const until = Date.now() + MAX_WAIT_MS;
-    for (let pollMs = 5; running && Date.now() < until; pollMs = Math.min(100, pollMs * 2)) {
-      const [first] = await redis.zrange(pendingOf(item.chatId), "0", "0");
-      if (first === undefined || first === seq) return;
-      await sleep(pollMs);
-    }
-    logger.warn({ chatId: item.chatId }, "whatsapp message handled before an earlier one");
-  };
+  const ensureGroup = () => createGroup(redis, k.waInbound);
+  const waitTurn = (item: InboundItem) =>
+    waitForTurn(redis, pendingOf(item.chatId), item, () => running, logger);
   const dispatch = (
     entryId: string,
     item: InboundItem,

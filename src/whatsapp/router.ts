@@ -110,9 +110,12 @@ export interface WhatsAppRouter {
   resendAsTemplate(wamid: string): Promise<boolean>;
 }
 
-export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
-  const { store, client, logger } = deps;
-
+/**
+ * Sending on WhatsApp: a rendering of a text and its buttons inside the customer's 24-hour window,
+ * the approved template outside it (and when WhatsApp says the window closed: 131047).
+ */
+function outbound(deps: RouterDeps) {
+  const { store, client } = deps;
   async function inWindow(chatId: number): Promise<boolean> {
     const last = await store.lastInbound(chatId);
     return last !== null && deps.now() - last.at < WINDOW_MS;
@@ -150,6 +153,14 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     }
     return { wamids, choices: rendered.choices };
   }
+
+  return { inWindow, asTemplate, show };
+}
+
+export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
+  const { store, client, logger } = deps;
+
+  const { inWindow, asTemplate, show } = outbound(deps);
 
   async function put(
     chatId: number,

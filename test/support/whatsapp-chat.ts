@@ -93,8 +93,7 @@ export function findButton(
     b.title.replace(NUMBERED, ""),
     ...(b.description ? [b.description] : []),
   ];
-  if (label instanceof RegExp)
-    return msg.buttons.find((b) => shown(b).some((t) => label.test(t)));
+  if (label instanceof RegExp) return msg.buttons.find((b) => shown(b).some((t) => label.test(t)));
   return (
     msg.buttons.find((b) => shown(b).includes(label)) ??
     msg.buttons.find((b) => {

@@ -32,9 +32,9 @@ describe("whatsapp smoke", () => {
     const after = await u.tap(/Confirm/);
     console.log(after.text);
     console.log(ts.logs.filter((l) => /warn|error/.test(l)).join("\n"));
-    const push = await u.standIn.waitForMessage(u.waId, /successful/i, { timeoutMs: 15000 });
+    const push = await u.standIn.waitForMessage(u.waId, /succeeded/, { timeoutMs: 15000 });
     console.log(push.text);
     console.log(u.texts().join("\n----\n"));
-    expect(push.text).toMatch(/successful/i);
+    expect(push.text).toMatch(/succeeded/);
   });
 });
