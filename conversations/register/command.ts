@@ -4,6 +4,8 @@ import { contactKeyboard } from "../../src/bot/access.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { translator } from "../../src/bot/i18n.ts";
+import { telegramIdOf } from "../../src/bot/person.ts";
+import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
 
 /**
  * Registration: the user shares their own phone contact (Telegram's request_contact button), and
@@ -24,13 +26,26 @@ export function register(deps: BotDeps): Composer<BotContext> {
     const locale = await ctx.i18n.getLocale();
     const t = translator(deps.i18n, locale);
     const contact = ctx.message.contact;
-    if (contact.user_id !== ctx.from.id) {
+    const telegramId = telegramIdOf(ctx) ?? ctx.from.id;
+    if (contact.user_id !== telegramId) {
       await ctx.reply(t("register-not-yours"), { reply_markup: contactKeyboard(t) });
       return;
     }
     const phone = phoneFromContact(contact.phone_number);
     if (!phone) {
       await ctx.reply(t("register-bad-number"), { reply_markup: contactKeyboard(t) });
+      return;
+    }
+    const owner = await deps.accounts.userByPhone(phone);
+    if (owner !== null && owner !== ctx.from.id && isWhatsAppChat(owner)) {
+      // The number already is an account on WhatsApp (WhatsApp verified it): this Telegram user is
+      // that person, so they act as that account from now on, balance and history included.
+      await deps.accounts.linkPerson(telegramId, owner);
+      deps.persons.linked(telegramId, owner);
+      deps.logger.info({ userId: telegramId, personId: owner }, "telegram user linked");
+      await ctx.reply(t("register-done", { phone: formatPhone(phone) }), {
+        reply_markup: { remove_keyboard: true },
+      });
       return;
     }
     const name = [ctx.from.first_name, ctx.from.last_name].filter(Boolean).join(" ");

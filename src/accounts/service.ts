@@ -124,6 +124,8 @@ export function createAccounts(opts: {
       if (who) await store.putProfile(userId, who, now());
     },
     profileOf: (userId: number) => store.profileOf(userId),
+    linkPerson: (telegramId: number, personId: number) => store.linkPerson(telegramId, personId),
+    personOf: (telegramId: number) => store.personOf(telegramId),
     userByPhone: (phone: Phone) => store.userByPhone(phone),
     phoneOf: (userId: number) => store.phoneOf(userId),
     receipt: (id: string) => store.receipt(id),

@@ -131,6 +131,8 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   // First, so that no error leaves the middleware stack in any transport (error-boundary.ts).
   bot.use(errorBoundary({ logger: deps.logger, i18n: deps.i18n }));
   useChatOrder(bot, deps, opts, prefetch);
+  // Before anything reads the sender: a linked Telegram user acts as their WhatsApp-born account.
+  bot.use(deps.persons);
   bot.use(
     session({
       initial: initialSession,

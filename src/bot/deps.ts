@@ -12,6 +12,7 @@ import type { ProviderClient } from "../provider/index.ts";
 import type { SavedStore } from "../saved/index.ts";
 import type { BotContext } from "./context.ts";
 import type { IdleDeadlines } from "./idle.ts";
+import type { SamePerson } from "./person.ts";
 
 /** The fields of a draft, kept per category (a water draft has water details). */
 type DraftFields<O> = O extends Order
@@ -119,6 +120,8 @@ export interface BotDeps {
   books: { report(): Promise<BooksReport> };
   /** Registration, cash-in, credits, reversals (src/accounts/). */
   accounts: Accounts;
+  /** Who a Telegram user acts as (a linked WhatsApp-born account): the bot's middleware (person.ts). */
+  persons: SamePerson;
   i18n: I18n<BotContext>;
   settings: BotSettings;
   logger: Logger;

@@ -181,6 +181,11 @@ export function keyspace(prefix: string) {
     // --- Customers and agents in the back office (issue 29, h-people): in the accounts' tag ---
     /** Hash: Telegram user id -> block JSON (reason, by, at); accounts/blocked.ts. */
     accountBlocked: `${accounts}:blocked`,
+    /**
+     * Hash: Telegram user id -> the person they are (a WhatsApp-born account whose phone they
+     * registered on Telegram later): one account per person across channels (bot/person.ts).
+     */
+    accountPersons: `${accounts}:persons`,
     /** Hash: Telegram user id -> registration JSON (name, username, first and latest share). */
     accountProfiles: `${accounts}:profiles`,
     /** String (JSON: who, when), PX 30 days: an alert acknowledged in the back office, by its id. */

@@ -9,6 +9,7 @@ import type { BotDeps } from "../bot/deps.ts";
 import { createI18n, localeFromLanguageCode, translator } from "../bot/i18n.ts";
 import { createIdleSweeper } from "../bot/idle.ts";
 import { notificationRender } from "../bot/notification-render.ts";
+import { samePerson } from "../bot/person.ts";
 import { saveOnSuccess } from "../bot/saved.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { type AnyCategoryModule, billerRule } from "../categories/index.ts";
@@ -107,6 +108,7 @@ export function botDeps(
         }),
     },
     accounts,
+    persons: samePerson(accounts),
     saved: stores.saved,
     ...(parts.topUps ? { topUps: parts.topUps } : {}),
     i18n: parts.i18n,
