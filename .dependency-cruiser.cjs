@@ -174,6 +174,13 @@ module.exports = {
       from: { path: "^src/", pathNot: "^src/system/" },
       to: { path: "^conversations/" },
     },
+    layer(
+      "whatsapp",
+      "^src/whatsapp/",
+      "^(src/(payments|config|pricing|catalog|provider|orders|notify|webhook|bot|categories|http|system|main|books|saved|dashboard)|conversations/)",
+      "The WhatsApp channel (webhook, queue, router, renderer, client) sits on accounts and Redis; it reaches the chat only through what the composition root hands it (bot.handleUpdate). It shares the webhooks' body reader.",
+      "^src/webhook/read-body\\.ts$",
+    ),
     layer("http", "^src/http/", "^src/(system|main)", "Operational endpoints only."),
     layer(
       "dashboard",

@@ -176,19 +176,20 @@ describe(".env.example", () => {
 
 describe("deploy/Caddyfile", () => {
   const caddy = read("deploy/Caddyfile");
-  it("forwards exactly the provider webhook, Telegram's webhook and Khalti's return", () => {
+  it("forwards exactly the provider webhook, Telegram's and WhatsApp's webhooks and Khalti's return", () => {
     const matchers = [...caddy.matchAll(/^\s*@\w+ path (.+)$/gm)].map((m) => m[1]?.trim());
     const webhookPath = loadConfig({}).webhook.path;
     expect(matchers).toEqual([
       `{$WEBHOOK_PATH:${webhookPath}} {$WEBHOOK_PATH:${webhookPath}}/`,
       "/telegram-webhook/*",
+      "{$WHATSAPP_WEBHOOK_PATH:/webhooks/whatsapp} {$WHATSAPP_WEBHOOK_PATH:/webhooks/whatsapp}/",
       `${TOPUP_RETURN_PATH} ${TOPUP_RETURN_PATH}/`,
     ]);
     // The Telegram path is where the product mounts it.
     expect(read("src/system/start.ts")).toMatch(/`\/telegram-webhook\/\$\{tokenHash/);
     // Each forward goes to the app's port; anything else is 404.
     const proxies = [...caddy.matchAll(/reverse_proxy (\S+)/g)].map((m) => m[1]);
-    expect(proxies).toEqual(["app:8080", "app:8080", "app:8080"]);
+    expect(proxies).toEqual(["app:8080", "app:8080", "app:8080", "app:8080"]);
     expect(compose.services.app.environment.PORT).toBe("8080");
     expect(caddy).toMatch(/handle \{\s*respond 404\s*\}/);
     const directives = caddy.split("\n").filter((l) => !l.trim().startsWith("#"));
