@@ -117,7 +117,9 @@ function renderUsers() {
       item.type = "button";
       item.dataset.waId = u.wa_id;
       const who = el("div", "who");
-      who.append(el("div", "uname", u.name), el("div", "role", `${u.label} ${u.phone}`));
+      const role = el("div", "role", `${u.label} `);
+      role.append(el("span", "phone", u.phone));
+      who.append(el("div", "uname", u.name), role);
       item.append(el("div", `avatar wa${i === 1 ? " alt" : ""}`, u.name[0]), who);
       item.addEventListener("click", () => selectWhatsApp(u.wa_id));
       return item;

@@ -62,6 +62,10 @@ export function createWhatsAppChats({ els, el, api, showToast, clock, onActivity
       for (const r of section.rows) rows.append(tapButton(m, r, "wa-row"));
     }
     details.append(summary, rows);
+    // Opened near the bottom of the chat, the rows would hide below the fold.
+    details.addEventListener("toggle", () => {
+      if (details.open) rows.scrollIntoView({ block: "nearest" });
+    });
     return details;
   }
 
