@@ -110,16 +110,12 @@ export function businessView(m: StandInMessage): WaMessageView {
   const body = sentBody.safeParse(m.body).data ?? {};
   const action = body.interactive?.action;
   const byId = new Map(m.buttons.map((b) => [b.id, b]));
-  const list =
-    m.kind === "list" && action?.sections
-      ? {
-          button: action.button ?? "",
-          sections: action.sections.map((s) => ({
-            title: s.title ?? null,
-            rows: s.rows.flatMap((r) => byId.get(r.id) ?? []),
-          })),
-        }
-      : null;
+  // The rows by section as sent; without sections (never from a valid send) one of all rows.
+  const sections = action?.sections?.map((s) => ({
+    title: s.title ?? null,
+    rows: s.rows.flatMap((r) => byId.get(r.id) ?? []),
+  })) ?? [{ title: null, rows: m.buttons }];
+  const list = m.kind === "list" ? { button: action?.button ?? "", sections } : null;
   return {
     id: m.wamid,
     from: "business",
