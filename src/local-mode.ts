@@ -129,6 +129,7 @@ export function startLocalMode(ctx: LocalModeContext) {
         ...roles,
         books: () => books,
         guard,
+        whatsapp: whatsapp?.standIn,
       }),
     );
   }

@@ -57,13 +57,18 @@ describe("playground page in Chromium", () => {
       "Bikash",
       "Chandra",
       "Deepa",
+      "Sita",
+      "Hari",
     ]);
     expect(await page.locator(".person .role").allTextContents()).toEqual([
       "Customer · 1001",
       "Customer · 1002",
       "Agent · 2001",
       "Admin · 3001",
+      "Customer (WhatsApp) +977 9841000001",
+      "Customer (WhatsApp) +977 9841000002",
     ]);
+    expect(await page.locator(".users-head").allTextContents()).toEqual(["Telegram", "WhatsApp"]);
     // The first user is chosen, with an empty chat and a START button.
     await page.locator(".person.active", { hasText: "Asha" }).waitFor();
     await page.locator("#start-button").waitFor();
@@ -218,6 +223,92 @@ describe("playground page in Chromium", () => {
       .waitFor({
         timeout: WAIT_MS,
       });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("plays a WhatsApp customer beside them: hi, the menu list, a row, a reply button", async () => {
+    await page.locator(".person.wa", { hasText: "Sita" }).click();
+    await page.locator(".person.wa.active", { hasText: "Sita" }).waitFor({ timeout: WAIT_MS });
+    await page.locator('#messages.wa[data-chat="wa-9779841000001"]').waitFor({ timeout: WAIT_MS });
+    expect(page.url()).toContain("#wa-9779841000001");
+    // No Telegram furniture on WhatsApp: no command menu, no START.
+    expect(await page.locator("#menu-button").isVisible()).toBe(false);
+    expect(await page.locator("#start-button").isVisible()).toBe(false);
+    expect(await textOf(page.locator("#acting-as"))).toContain(
+      "Sita on WhatsApp (+977 9841000001)",
+    );
+
+    await type("hi");
+    const menu = page.locator(".row.wa.bot", { hasText: "Namaste Sita" });
+    await menu.waitFor({ timeout: WAIT_MS });
+    // A list message: its body, and an opener that shows the rows (title and description).
+    const opener = menu.locator("details.wa-list > summary");
+    expect(await opener.textContent()).toBe("☰ Choose");
+    const row = menu.locator(".wa-row", { hasText: "Mobile top-up" });
+    expect(await row.isVisible()).toBe(false);
+    await opener.click();
+    await row.waitFor({ timeout: WAIT_MS });
+    expect(await menu.locator(".wa-row").count()).toBeGreaterThanOrEqual(8);
+    await row.click();
+    // The tap is the customer's message, quoting the list; the list stays as sent (no edits).
+    const tapped = page.locator(".row.wa.user", { hasText: "Mobile top-up" });
+    await tapped.waitFor({ timeout: WAIT_MS });
+    expect(await textOf(tapped.locator(".wa-quote"))).toContain("Namaste Sita");
+    const question = page.locator(".row.wa.bot", { hasText: "Which mobile number" });
+    await question.waitFor({ timeout: WAIT_MS });
+    expect(await menu.locator(".wa-row").count()).toBeGreaterThanOrEqual(8);
+    // Reply buttons sit under the message.
+    expect(await question.locator(".wa-buttons .wa-button").allTextContents()).toContain(
+      "✖ Cancel",
+    );
+    await type("9841234567");
+    const operators = page.locator(".row.wa.bot", { hasText: "Operator for 9841234567" });
+    await operators.waitFor({ timeout: WAIT_MS });
+    // The business messages' delivery ticks follow the statuses WhatsApp reported.
+    await menu.locator(".ticks.read").waitFor({ timeout: WAIT_MS });
+    await page.screenshot({ path: join(ARTIFACTS, "playground-whatsapp.png") });
+
+    // The other WhatsApp customer's chat is their own, and empty.
+    await page.locator(".person.wa", { hasText: "Hari" }).click();
+    await page.locator('#messages[data-chat="wa-9779841000002"]').waitFor({ timeout: WAIT_MS });
+    await page.locator("#messages .empty").waitFor({ timeout: WAIT_MS });
+    expect(await page.locator("#messages .row").count()).toBe(0);
+    // Back to Telegram: the Telegram chat and its furniture come back.
+    await openAs("Asha", 1001);
+    await bubble(/Order \d+ succeeded/).waitFor({ timeout: WAIT_MS });
+    expect(await page.locator("#messages.wa").count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it("pictures both channels side by side (docs/playground-whatsapp.png)", async () => {
+    await page.setViewportSize({ width: 1000, height: 760 });
+    // The last test's toast gone, so it covers neither chat.
+    await page.locator("#toast").waitFor({ state: "hidden", timeout: WAIT_MS });
+    await openAs("Asha", 1001);
+    await bubble(/Order \d+ succeeded/).waitFor({ timeout: WAIT_MS });
+    const telegram = await page.locator("main.chat").screenshot();
+    await page.locator(".person.wa", { hasText: "Sita" }).click();
+    await page
+      .locator(".row.wa.bot", { hasText: "Operator for 9841234567" })
+      .waitFor({ timeout: WAIT_MS });
+    // The operator list opened, as a customer about to choose sees it.
+    await page.locator("details.wa-list > summary").last().click();
+    const whatsapp = await page.locator("main.chat").screenshot();
+    const sidebar = await page.locator("aside.sidebar").screenshot();
+    const picture = await browser!.context.newPage();
+    const img = (png: Buffer) => `<img src="data:image/png;base64,${png.toString("base64")}">`;
+    await picture.setContent(
+      `<body style="margin:0;display:flex;gap:2px;background:#ccc;width:max-content">${img(sidebar)}${img(telegram)}${img(whatsapp)}</body>`,
+    );
+    const out = join(ARTIFACTS, "playground-both-channels.png");
+    await picture.locator("body").screenshot({ path: out });
+    // `PLAYGROUND_DOCS_SCREENSHOT=1 npx vitest run test/browser` refreshes the docs' picture.
+    if (process.env.PLAYGROUND_DOCS_SCREENSHOT === "1") {
+      await picture.locator("body").screenshot({
+        path: join(import.meta.dirname, "..", "..", "docs", "playground-whatsapp.png"),
+      });
+    }
+    await picture.close();
     expect(pageErrors).toEqual([]);
   });
 });

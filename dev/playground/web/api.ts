@@ -21,6 +21,8 @@
  *                                         {user_id, message}, `delete` {user_id, message_id},
  *                                         `typing` {user_id, action}, `callback_answer`
  *                                         {user_id, message_id, text, show_alert}
+ *   /whatsapp/...                      the WhatsApp customers, played through the stand-in:
+ *                                         ./whatsapp.ts lists its routes
  *   GET  /sandbox                      -> {enabled: false} | {enabled: true, balance_paisa, balance,
  *                                         deliveries: DeliveryView[] (newest first)}
  *   GET  /books                        -> {enabled: false} | {enabled: true, users: [{id, name, role,
@@ -39,10 +41,11 @@
 import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { streamSSE } from "hono/streaming";
-import type { z } from "zod";
 import type { SandboxControl } from "../../sandbox/index.ts";
+import type { WhatsAppStandIn } from "../../whatsapp/index.ts";
 import { type BotApiEmulator, EmulatorError, type EmulatorEventType } from "../emulator/index.ts";
 import { type PlaygroundGuardOptions, playgroundGuard } from "./guard.ts";
+import { BadRequest, jsonBody, parse } from "./http.ts";
 import {
   type BooksSource,
   booksView,
@@ -57,6 +60,7 @@ import {
   shareContactBody,
   userIdParam,
 } from "./views.ts";
+import { mountWhatsApp } from "./whatsapp.ts";
 
 export interface PlaygroundApiOptions {
   emulator: BotApiEmulator;
@@ -68,15 +72,8 @@ export interface PlaygroundApiOptions {
   books?: () => BooksSource | undefined;
   /** Which Host values beside the own loopback ones are accepted (./guard.ts). */
   guard?: PlaygroundGuardOptions;
-}
-
-class BadRequest extends Error {
-  constructor(
-    message: string,
-    readonly issues?: unknown,
-  ) {
-    super(message);
-  }
+  /** The WhatsApp Cloud API stand-in whose customers the page plays (./whatsapp.ts). */
+  whatsapp?: WhatsAppStandIn | undefined;
 }
 
 const EVENT_TYPES: EmulatorEventType[] = ["message", "edit", "delete", "typing", "callback_answer"];
@@ -178,6 +175,8 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
     });
   });
 
+  mountWhatsApp(app, opts.whatsapp);
+
   app.get("/sandbox", (c) => {
     const { sandbox } = opts;
     if (!sandbox?.tokens().includes(opts.sandboxToken)) return c.json({ enabled: false });
@@ -249,22 +248,6 @@ export function createPlaygroundApi(opts: PlaygroundApiOptions): Hono {
   return app;
 }
 
-function parse<S extends z.ZodType>(schema: S, value: unknown, message: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (!result.success) throw new BadRequest(message, result.error.issues);
-  return result.data;
-}
-
 function userIdOf(c: Context): number {
   return parse(userIdParam, c.req.param("userId"), "invalid user id");
-}
-
-async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
-  let value: unknown;
-  try {
-    value = JSON.parse(await c.req.text());
-  } catch {
-    throw new BadRequest("body must be JSON");
-  }
-  return parse(schema, value, "invalid body");
 }

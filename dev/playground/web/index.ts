@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { Hono } from "hono";
 import type { Role } from "../../../src/bot/deps.ts";
 import type { SandboxControl } from "../../sandbox/index.ts";
+import type { WhatsAppStandIn } from "../../whatsapp/index.ts";
 import type { BotApiEmulator } from "../emulator/index.ts";
 import { createPlaygroundApi } from "./api.ts";
 import { type PlaygroundGuardOptions, playgroundGuard } from "./guard.ts";
@@ -23,6 +24,11 @@ export type {
   SandboxView,
 } from "./views.ts";
 export { playgroundPhone } from "./views.ts";
+export {
+  PLAYGROUND_WHATSAPP_USERS,
+  type WaMessageView,
+  type WhatsAppUserView,
+} from "./whatsapp.ts";
 
 /** The demo users of the switcher. The agent and admin ids must be in AGENT_IDS / ADMIN_IDS. */
 export const PLAYGROUND_CUSTOMER_ID = 1001;
@@ -45,11 +51,15 @@ export interface PlaygroundOptions {
   books?: () => BooksSource | undefined;
   /** Which Host values beside the own loopback ones are accepted (./guard.ts). */
   guard?: PlaygroundGuardOptions;
+  /** The WhatsApp Cloud API stand-in: its customers join the switcher beside the Telegram users. */
+  whatsapp?: WhatsAppStandIn | undefined;
 }
 
 const ASSETS = {
   "app.js": "text/javascript; charset=utf-8",
+  "whatsapp.js": "text/javascript; charset=utf-8",
   "style.css": "text/css; charset=utf-8",
+  "whatsapp.css": "text/css; charset=utf-8",
   "favicon.svg": "image/svg+xml",
 } as const;
 
@@ -113,6 +123,7 @@ export function createPlayground(opts: PlaygroundOptions): Hono {
       deliveriesShown: opts.deliveriesShown ?? 10,
       ...(opts.books ? { books: opts.books } : {}),
       ...(opts.guard ? { guard: opts.guard } : {}),
+      whatsapp: opts.whatsapp,
     }),
   );
   return app;

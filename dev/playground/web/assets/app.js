@@ -1,5 +1,8 @@
 // The playground page: a Telegram-like private chat with the bot, driven through the JSON API
-// under /playground/api (see dev/playground/web/api.ts). Plain ES module, no build step.
+// under /playground/api (see dev/playground/web/api.ts), and WhatsApp customers' chats beside it
+// (./whatsapp.js). Plain ES modules, no build step.
+
+import { createWhatsAppChats } from "./whatsapp.js";
 
 const API = "/playground/api";
 const TYPING_MS = 5000;
@@ -29,6 +32,9 @@ const els = {
 const state = {
   users: [],
   userId: 0,
+  /** The WhatsApp customers, and the one shown (then userId is 0). */
+  waUsers: [],
+  waId: null,
   /** Message rows of the chat shown, by message id. */
   rows: new Map(),
   unread: new Map(),
@@ -88,6 +94,7 @@ function currentUser() {
 
 function renderUsers() {
   els.users.replaceChildren(
+    el("div", "users-head", "Telegram"),
     ...state.users.map((u, i) => {
       const item = el("button", `person${u.id === state.userId ? " active" : ""}`);
       item.type = "button";
@@ -102,9 +109,43 @@ function renderUsers() {
       return item;
     }),
   );
+  if (state.waUsers.length === 0) return;
+  els.users.append(
+    el("div", "users-head", "WhatsApp"),
+    ...state.waUsers.map((u, i) => {
+      const item = el("button", `person wa${u.wa_id === state.waId ? " active" : ""}`);
+      item.type = "button";
+      item.dataset.waId = u.wa_id;
+      const who = el("div", "who");
+      const role = el("div", "role", `${u.label} `);
+      role.append(el("span", "phone", u.phone));
+      who.append(el("div", "uname", u.name), role);
+      item.append(el("div", `avatar wa${i === 1 ? " alt" : ""}`, u.name[0]), who);
+      item.addEventListener("click", () => selectWhatsApp(u.wa_id));
+      return item;
+    }),
+  );
+}
+
+/** Shows a WhatsApp customer's chat: no commands, no reply keyboard, no START on WhatsApp. */
+async function selectWhatsApp(waId) {
+  const user = state.waUsers.find((u) => u.wa_id === waId);
+  state.userId = 0;
+  state.waId = waId;
+  if (location.hash !== `#wa-${waId}`) history.replaceState(null, "", `#wa-${waId}`);
+  renderUsers();
+  els.actingAs.textContent = user ? `You are ${user.name} on WhatsApp (${user.phone})` : "";
+  for (const hidden of [els.commands, els.start, els.replyKeyboard, els.menuButton])
+    hidden.hidden = true;
+  setTyping(false);
+  els.status.textContent = "WhatsApp Business account";
+  await whatsapp.open(waId);
+  els.input.focus();
 }
 
 async function selectUser(id) {
+  whatsapp.close();
+  state.waId = null;
   state.userId = id;
   state.unread.delete(id);
   if (location.hash !== `#${id}`) history.replaceState(null, "", `#${id}`);
@@ -138,6 +179,7 @@ function renderCommands() {
 
 /** Reloads the whole chat of the user shown (user switch, reconnect). */
 async function syncChat() {
+  if (state.waId) return;
   const sync = { id: state.userId, pending: [] };
   state.sync = sync;
   let data;
@@ -325,8 +367,10 @@ function renderReplyKeyboard(rows, contactLabels = []) {
 
 function setTyping(on) {
   clearTimeout(state.typingTimer);
-  els.status.textContent = on ? "typing…" : "bot";
-  els.status.classList.toggle("typing", on);
+  // WhatsApp shows no bot typing here (the stand-in's typing indicator rides on a read mark).
+  const shown = on && !state.waId;
+  els.status.textContent = shown ? "typing…" : state.waId ? "WhatsApp Business account" : "bot";
+  els.status.classList.toggle("typing", shown);
   let row = els.messages.querySelector(".typing-row");
   if (on && !row) {
     row = el("div", "row bot typing-row");
@@ -368,7 +412,7 @@ els.composer.addEventListener("submit", (ev) => {
   ev.preventDefault();
   const text = els.input.value;
   els.input.value = "";
-  void send(text);
+  void (state.waId ? whatsapp.send(text) : send(text));
 });
 els.menuButton.addEventListener("click", () => {
   els.commands.hidden = !els.commands.hidden;
@@ -550,10 +594,27 @@ function scheduleSandboxRefresh(delayMs) {
 
 // ---------------------------------------------------------------- start
 
+const whatsapp = createWhatsAppChats({
+  els,
+  el,
+  api,
+  showToast,
+  clock,
+  onActivity: () => scheduleSandboxRefresh(300),
+});
+
 async function main() {
   const data = await api("/users");
   state.users = data.users;
+  state.waUsers = await whatsapp.users();
   els.botName.textContent = data.bot.name;
+  const waHash = location.hash.startsWith("#wa-") ? location.hash.slice(4) : null;
+  if (state.waUsers.some((u) => u.wa_id === waHash)) {
+    connectEvents();
+    scheduleSandboxRefresh(0);
+    await selectWhatsApp(waHash);
+    return;
+  }
   const fromHash = Number(location.hash.slice(1));
   const first = state.users.some((u) => u.id === fromHash) ? fromHash : state.users[0]?.id;
   connectEvents();
