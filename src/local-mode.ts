@@ -12,6 +12,7 @@ import {
   PLAYGROUND_AGENT_ID,
   PLAYGROUND_CUSTOMER_ID,
   PLAYGROUND_SECOND_CUSTOMER_ID,
+  PLAYGROUND_WHATSAPP_USERS,
   type PlaygroundGuardOptions,
   playgroundGuard,
   playgroundPhone,
@@ -31,6 +32,7 @@ import type { createHttpApp } from "./http/app.ts";
 import { account, type JournalEntry, type LedgerStore } from "./ledger/index.ts";
 import type { Logger } from "./logger.ts";
 import { rupeesToPaisa } from "./money.ts";
+import { chatIdOfWaId } from "./whatsapp/chat-ids.ts";
 
 /**
  * Local mode as one plug: the embedded sandbox aggregator, the Bot API emulator and the playground
@@ -188,6 +190,8 @@ export function startLocalMode(ctx: LocalModeContext) {
         });
         if (!r.ok) parts.logger.warn({ userId: u.id, code: r.code }, "demo credit refused");
       }
+      // The WhatsApp customers too: registered by their number, as their first message would.
+      if (whatsapp) await creditWhatsAppDemo(parts.accounts, parts.logger);
     },
     /** Once the product is ready: the sandbox starts delivering its webhooks to us. */
     async connect(logger: Logger) {
@@ -229,6 +233,25 @@ function embedWhatsApp(ctx: LocalModeContext): {
     messagesPerSecond: 80,
   };
   return { standIn, settings };
+}
+
+async function creditWhatsAppDemo(accounts: Accounts, logger: Logger) {
+  for (const u of PLAYGROUND_WHATSAPP_USERS) {
+    const userId = chatIdOfWaId(u.waId);
+    if (userId === null) continue;
+    if ((await accounts.userByPhone(phoneSchema.parse(u.waId))) === null)
+      await accounts.register(userId, phoneSchema.parse(u.waId), {
+        name: u.name,
+        channel: "whatsapp",
+      });
+    const r = await accounts.demoCredit({
+      id: `demo-credit-wa-${u.waId}`,
+      to: "customer",
+      userId,
+      amountPaisa: DEMO_CUSTOMER_CREDIT,
+    });
+    if (!r.ok) logger.warn({ userId, code: r.code }, "demo credit refused");
+  }
 }
 
 /** The playground's demo credits: enough for a few orders, and for the agent to cash in. */
