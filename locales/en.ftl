@@ -414,3 +414,6 @@ dashboard-unavailable = The back office cannot give a link right now. Please try
 # --- issue 29 (h-people): a customer the merchant blocked ---
 access-blocked = Your account is blocked by the shop, so you cannot order or add money here. Orders you placed before go on as usual. To ask why, contact the shop.
 # --- end issue 29 (h-people) ---
+# --- issue 29 (h-dash29): /dashboard in /help ---
+help-dashboard = /dashboard – a one-time link to the back office in a browser (orders, customers, the books), if this bot runs it.
+# --- end issue 29 (h-dash29) ---

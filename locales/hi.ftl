@@ -406,3 +406,6 @@ dashboard-unavailable = बैक ऑफ़िस अभी लिंक नह�
 # --- issue 29 (h-people): a customer the merchant blocked ---
 access-blocked = आपका खाता दुकान ने रोक दिया है, इसलिए आप यहाँ ऑर्डर नहीं कर सकते और पैसे नहीं जोड़ सकते। पहले किए गए ऑर्डर हमेशा की तरह चलते रहेंगे। कारण जानने के लिए दुकान से संपर्क कीजिए।
 # --- end issue 29 (h-people) ---
+# --- issue 29 (h-dash29): /dashboard in /help ---
+help-dashboard = /dashboard – ब्राउज़र में बैक ऑफ़िस (ऑर्डर, ग्राहक, खाता) खोलने का एक बार का लिंक, अगर यह बॉट उसे चलाता है।
+# --- end issue 29 (h-dash29) ---

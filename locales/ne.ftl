@@ -406,3 +406,6 @@ dashboard-unavailable = ब्याक अफिसले अहिले ल�
 # --- issue 29 (h-people): a customer the merchant blocked ---
 access-blocked = तपाईंको खाता पसलले रोकेको छ, त्यसैले यहाँ अर्डर गर्न वा पैसा थप्न सकिँदैन। पहिले गरेका अर्डरहरू सधैंझैं चल्छन्। कारण जान्न पसललाई सम्पर्क गर्नुहोस्।
 # --- end issue 29 (h-people) ---
+# --- issue 29 (h-dash29): /dashboard in /help ---
+help-dashboard = /dashboard – ब्राउजरमा ब्याक अफिस (अर्डर, ग्राहक, खाता) खोल्ने एक पटकको लिंक, यो बोटले चलाएको भए।
+# --- end issue 29 (h-dash29) ---

@@ -109,7 +109,13 @@ async function start(base: Base, opts: SystemOptions, listener: PublicListener, 
   let runner: Awaited<ReturnType<typeof startWorkers>>;
   if (opts.workers !== false) {
     await parts.local?.connect(base.logger);
-    runner = await startWorkers(base, { bot, deps: parts.deps, workers, hook: parts.hook });
+    runner = await startWorkers(base, {
+      bot,
+      deps: parts.deps,
+      workers,
+      hook: parts.hook,
+      dashboard: parts.dashboard !== undefined,
+    });
     parts.operations.started();
   }
   // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.

@@ -99,11 +99,18 @@ interface Workers {
  */
 export async function startWorkers(
   base: Base,
-  parts: { bot: ProductBot; deps: BotDeps; workers: Workers[]; hook: TelegramHook },
+  parts: {
+    bot: ProductBot;
+    deps: BotDeps;
+    workers: Workers[];
+    hook: TelegramHook;
+    /** The back office runs: /dashboard joins the admins' and agents' menus. */
+    dashboard?: boolean;
+  },
 ): Promise<RunnerHandle | undefined> {
   const { bot, hook } = parts;
-  await registerCommands(bot.api, parts.deps).catch((err) =>
-    base.logger.warn({ err: String(err) }, "setMyCommands failed"),
+  await registerCommands(bot.api, parts.deps, { dashboard: parts.dashboard === true }).catch(
+    (err) => base.logger.warn({ err: String(err) }, "setMyCommands failed"),
   );
   for (const w of parts.workers) w.start();
   if (hook) {
