@@ -5,6 +5,7 @@ import type { OrderStore } from "../orders/index.ts";
 import type { ActionDeps } from "./actions/deps.ts";
 import type { DashboardKv } from "./kv.ts";
 import type { DashboardPeople } from "./people/port.ts";
+import type { RateLimits } from "./rate-limit.ts";
 
 /**
  * What the back office needs from the rest of the product, and nothing more: it reads the stores,
@@ -39,6 +40,8 @@ export interface DashboardDeps {
   logger: Logger;
   /** Timeouts; defaults in DEFAULT_TIMES. */
   times?: Partial<DashboardTimes>;
+  /** The login entry points' rate limits; defaults in DEFAULT_RATE_LIMITS (rate-limit.ts). */
+  rateLimits?: Partial<RateLimits>;
   /** Customers and agents: registration, the blocked list, their orders (people/port.ts). */
   people: DashboardPeople;
   /** Money actions, alerts and the price schedule (h-actions); without them those pages say so. */

@@ -14,4 +14,5 @@ export {
 export { type DashboardKv, memoryKv, redisKv } from "./kv.ts";
 export { type IssuedLink, loginPath } from "./links.ts";
 export type { DashboardPeople } from "./people/index.ts";
+export { DEFAULT_RATE_LIMITS, type RateLimits } from "./rate-limit.ts";
 export { sessionVerdict } from "./sessions.ts";
