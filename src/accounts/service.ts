@@ -124,6 +124,8 @@ export function createAccounts(opts: {
       if (who) await store.putProfile(userId, who, now());
     },
     profileOf: (userId: number) => store.profileOf(userId),
+    /** Who registered, newest first (the back office's list of customers). */
+    joined: (offset: number, limit: number) => store.joined(offset, limit),
     userByPhone: (phone: Phone) => store.userByPhone(phone),
     phoneOf: (userId: number) => store.phoneOf(userId),
     receipt: (id: string) => store.receipt(id),

@@ -185,6 +185,8 @@ export function keyspace(prefix: string) {
     accountBlocked: `${accounts}:blocked`,
     /** Hash: Telegram user id -> registration JSON (name, username, first and latest share). */
     accountProfiles: `${accounts}:profiles`,
+    /** Sorted set: Telegram user id by its profile's firstAt (the back office's list of customers). */
+    accountJoined: `${accounts}:joined`,
     /** String counter, PX its window: hits on the login entry points in one fixed window (dashboard/rate-limit.ts). */
     dashboardRate: (bucket: string) => `${prefix}dash:rate:${bucket}`,
     /** String (JSON: who, when), PX 30 days: an alert acknowledged in the back office, by its id. */
