@@ -1,10 +1,10 @@
 import type { Context } from "hono";
 import { type AuditLog, createAuditLog } from "./audit.ts";
-import { type DashboardDeps, type DashboardTimes, timesOf } from "./deps.ts";
+import { type DashboardDeps, type DashboardTimes, DEFAULT_RATE_LIMITS, timesOf } from "./deps.ts";
 import type { Viewer } from "./html.ts";
 import { dashboardKeys } from "./keys.ts";
 import { createLoginLinks, type LoginLinks } from "./links.ts";
-import { createRateLimiter, DEFAULT_RATE_LIMITS, type RateLimiter } from "./rate-limit.ts";
+import { createRateLimiter, type RateLimiter } from "./rate-limit.ts";
 import { createSessions, type Sessions } from "./sessions.ts";
 
 /** The back office's pieces over one Redis and clock: links, sessions and the audit log. */

@@ -2,6 +2,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import type { Context, MiddlewareHandler } from "hono";
 import { html } from "hono/html";
 import type { Logger } from "../logger.ts";
+import type { RateLimits } from "./deps.ts";
 import { notice, page } from "./html.ts";
 import type { DashboardKeys } from "./keys.ts";
 import type { DashboardKv } from "./kv.ts";
@@ -14,28 +15,6 @@ import type { DashboardKv } from "./kv.ts";
  * otherwise). A refusal is a 429 page that says when to try again, with Retry-After. No library:
  * hono-rate-limiter would need its own Redis store adapter and still not count failures apart.
  */
-
-export interface RateLimits {
-  /** The counting window of the hits per address and per token prefix. */
-  windowMs: number;
-  /** Hits on the entry points from one address in a window. */
-  perIp: number;
-  /** Hits on links whose tokens start alike (TOKEN_PREFIX_LENGTH characters) in a window. */
-  perTokenPrefix: number;
-  /** The window of failed logins. */
-  failureWindowMs: number;
-  /** Failed logins from one address in that window; more are refused before they are tried. */
-  failuresPerIp: number;
-}
-
-/** Generous for people (a link is opened and confirmed: two hits), tight for a guesser. */
-export const DEFAULT_RATE_LIMITS: RateLimits = {
-  windowMs: 60_000,
-  perIp: 60,
-  perTokenPrefix: 10,
-  failureWindowMs: 15 * 60_000,
-  failuresPerIp: 20,
-};
 
 export const TOKEN_PREFIX_LENGTH = 8;
 
