@@ -7,16 +7,16 @@ import type { DashboardKv } from "./kv.ts";
  * the request came from, the forwarded-for header as given, the browser) and what (login, logout,
  * an export with its range, a session refused for a role gone). Admins read it in the back office.
  * Two lists (Redis, or memory in local mode without Redis), newest first: what changed money or
- * access (blocks, reversals, top-up decisions, refusals, acknowledgements: every action but the
- * three below) is never trimmed; logins, logouts and exports, which change nothing, are capped at
- * AUDIT_KEPT. The first list is the key the single capped list had, so entries written before the
- * split (money ones among them) are no longer trimmed either.
+ * access (blocks, reversals, top-up decisions, logins and logouts, refusals, acknowledgements:
+ * every action but exports) is never trimmed; exports, which only read, are capped at AUDIT_KEPT.
+ * The first list is the key the single capped list had, so entries written before the split
+ * (money ones among them) are no longer trimmed either.
  */
 
 export const AUDIT_KEPT = 10_000;
 
-/** The entries that change nothing, and so the only ones the log may forget (the oldest first). */
-export const TRIMMABLE_ACTIONS: ReadonlySet<AuditAction> = new Set(["login", "logout", "export"]);
+/** The entries that only read, and so the only ones the log may forget (the oldest first). */
+export const TRIMMABLE_ACTIONS: ReadonlySet<AuditAction> = new Set(["export"]);
 
 export const auditActionSchema = z.enum([
   "login",

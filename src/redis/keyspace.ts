@@ -177,7 +177,7 @@ export function keyspace(prefix: string) {
     dashboardUserSessions: (userId: number) => `${prefix}dash:user:${userId}:sessions`,
     /** List of audit entries (JSON), newest first, never trimmed: money and access actions (dashboard/audit.ts). */
     dashboardAudit: `${prefix}dash:audit`,
-    /** List of audit entries (JSON), newest first, capped: logins, logouts, exports (dashboard/audit.ts). */
+    /** List of audit entries (JSON), newest first, capped: exports, which only read (dashboard/audit.ts). */
     dashboardAuditViews: `${prefix}dash:audit:views`,
 
     // --- Customers and agents in the back office (issue 29, h-people): in the accounts' tag ---
