@@ -21,11 +21,16 @@ export const TOKEN_PREFIX_LENGTH = 8;
 /** Answers that mean a login attempt failed (not a link, spent or late, no role). */
 const FAILED = new Set([403, 404, 410]);
 
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+/**
+ * Peers whose X-Forwarded-For is believed: this host and private networks (compose's `caddy`
+ * reaches the app from its container's private address); nobody on the internet connects from one.
+ */
+export const PROXY_PEER =
+  /^(::ffff:)?(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)|^::1$|^f[cd][0-9a-f]{2}:/i;
 
 /**
- * The client's address: the socket's, except from a proxy on this host (loopback), where the
- * last X-Forwarded-For entry is the one that proxy added (a client cannot forge that entry).
+ * The client's address: the socket's, except from a proxy (PROXY_PEER), where the last
+ * X-Forwarded-For entry is the one that proxy added (a client cannot forge that entry).
  */
 export function clientIp(c: Context): string {
   let ip = "unknown";
@@ -34,7 +39,7 @@ export function clientIp(c: Context): string {
   } catch {
     // Served without node's socket (app.request in a test).
   }
-  if (LOOPBACK.test(ip) || ip === "unknown") {
+  if (PROXY_PEER.test(ip) || ip === "unknown") {
     const last = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
     if (last) ip = last;
   }

@@ -8,6 +8,7 @@ import {
   memoryKv,
   type RateLimits,
 } from "../../src/dashboard/index.ts";
+import { PROXY_PEER } from "../../src/dashboard/rate-limit.ts";
 import { ADMIN, client, type DashboardHarness, startDashboard } from "../support/dashboard.ts";
 import { serveFetch } from "../support/http.ts";
 
@@ -43,6 +44,25 @@ async function office(limits: Partial<RateLimits>, over: Partial<DashboardDeps> 
 
 const token = (start = "") => (start + randomBytes(32).toString("base64url")).slice(0, 43);
 const from = (ip: string) => ({ "x-forwarded-for": `198.51.100.1, ${ip}` });
+
+describe("whose X-Forwarded-For is believed", () => {
+  it("this host's and private networks' proxies, nobody else", () => {
+    for (const a of [
+      "127.0.0.1",
+      "::ffff:127.0.0.1",
+      "::1",
+      "10.1.2.3",
+      "172.18.0.5",
+      "192.168.1.1",
+      "fd12::1",
+    ]) {
+      expect(PROXY_PEER.test(a), a).toBe(true);
+    }
+    for (const a of ["8.8.8.8", "::ffff:8.8.8.8", "172.32.0.1", "2001:db8::1", "100.64.0.1"]) {
+      expect(PROXY_PEER.test(a), a).toBe(false);
+    }
+  });
+});
 
 describe("the login entry points' rate limit", () => {
   it("refuses an address past its hits in the window with a 429 that says when to retry; another address goes on; the next window is open", async () => {
