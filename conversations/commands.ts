@@ -4,9 +4,15 @@ import { LOCALES, translator } from "../src/bot/i18n.ts";
 
 /**
  * The command menu Telegram shows, in each language: everyone's (with /addmoney when a gateway is
- * wired), plus /cashin for agents and /credit, /reverse, /books for admins in their own chats.
+ * wired), plus /cashin for agents and /credit, /reverse, /books for admins in their own chats, and
+ * /dashboard for both when this deployment runs the back office (`opts.dashboard`: the composition
+ * root knows, the chat's deps do not).
  */
-export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
+export async function registerCommands(
+  api: Api,
+  deps: BotDeps,
+  opts: { dashboard?: boolean } = {},
+): Promise<void> {
   const names = [
     "start",
     "recharge",
@@ -20,6 +26,7 @@ export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
     "cancel",
   ];
   if (deps.topUps) names.splice(4, 0, "addmoney");
+  const office = opts.dashboard ? ["dashboard"] : [];
   const agents = deps.settings.agentIds.filter((id) => !deps.settings.adminIds.includes(id));
   for (const locale of LOCALES) {
     const t = translator(deps.i18n, locale);
@@ -32,12 +39,13 @@ export async function registerCommands(api: Api, deps: BotDeps): Promise<void> {
         await api.setMyCommands(list, { scope: { type: "chat", chat_id: chatId }, ...lang });
       }
     };
-    await scoped(agents, ["cashin"]);
+    await scoped(agents, ["cashin", ...office]);
     await scoped(deps.settings.adminIds, [
       "credit",
       "reverse",
       "books",
       ...(deps.topUps ? ["topups"] : []),
+      ...office,
     ]);
   }
 }

@@ -418,3 +418,6 @@ access-blocked = Your account is blocked by the shop, so you cannot order or add
 # --- WhatsApp (issue 28) ---
 # The label of the button that opens a WhatsApp list (at most 20 characters).
 wa-list-opener = Choose
+# --- issue 29 (h-dash29): /dashboard in /help ---
+help-dashboard = /dashboard – a one-time link to the back office in a browser (orders, customers, the books), if this bot runs it.
+# --- end issue 29 (h-dash29) ---

@@ -409,3 +409,6 @@ access-blocked = आपका खाता दुकान ने रोक द�
 
 # --- WhatsApp (issue 28) ---
 wa-list-opener = चुनें
+# --- issue 29 (h-dash29): /dashboard in /help ---
+help-dashboard = /dashboard – ब्राउज़र में बैक ऑफ़िस (ऑर्डर, ग्राहक, खाता) खोलने का एक बार का लिंक, अगर यह बॉट उसे चलाता है।
+# --- end issue 29 (h-dash29) ---

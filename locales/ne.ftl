@@ -409,3 +409,6 @@ access-blocked = तपाईंको खाता पसलले रोके
 
 # --- WhatsApp (issue 28) ---
 wa-list-opener = छान्नुहोस्
+# --- issue 29 (h-dash29): /dashboard in /help ---
+help-dashboard = /dashboard – ब्राउजरमा ब्याक अफिस (अर्डर, ग्राहक, खाता) खोल्ने एक पटकको लिंक, यो बोटले चलाएको भए।
+# --- end issue 29 (h-dash29) ---

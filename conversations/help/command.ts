@@ -18,6 +18,9 @@ export function helpText(
   if (role !== "customer") lines.push(t("help-agent"));
   if (role === "agent") lines.push(t("help-agent-cashin"));
   if (role === "admin") lines.push(t("help-admin"), t("help-admin-accounts"));
+  // Said to both staff roles: the chat's deps cannot tell whether this deployment runs the back
+  // office, so the line says what /dashboard does and that it may be off.
+  if (role !== "customer") lines.push(t("help-dashboard"));
   return lines.join("\n\n");
 }
 

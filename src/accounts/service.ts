@@ -126,6 +126,8 @@ export function createAccounts(opts: {
     profileOf: (userId: number) => store.profileOf(userId),
     linkPerson: (telegramId: number, personId: number) => store.linkPerson(telegramId, personId),
     personOf: (telegramId: number) => store.personOf(telegramId),
+    /** Who registered, newest first (the back office's list of customers). */
+    joined: (offset: number, limit: number) => store.joined(offset, limit),
     userByPhone: (phone: Phone) => store.userByPhone(phone),
     phoneOf: (userId: number) => store.phoneOf(userId),
     receipt: (id: string) => store.receipt(id),

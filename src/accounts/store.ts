@@ -97,6 +97,8 @@ export interface AccountsStore {
   linkPerson(telegramId: number, personId: number): Promise<void>;
   /** The account a Telegram user acts as, when linked; null otherwise. */
   personOf(telegramId: number): Promise<number | null>;
+  /** Who has a profile, newest first registration first: `limit` of them after skipping `offset`. */
+  joined(offset: number, limit: number): Promise<number[]>;
 }
 
 export function createMemoryAccounts(): AccountsStore {
@@ -119,6 +121,12 @@ export function createMemoryAccounts(): AccountsStore {
     },
     async profileOf(userId) {
       return profiles.get(userId) ?? null;
+    },
+    async joined(offset, limit) {
+      return [...profiles]
+        .sort(([a, p], [b, q]) => q.firstAt - p.firstAt || b - a)
+        .slice(offset, offset + limit)
+        .map(([id]) => id);
     },
     async register(userId, phone) {
       const old = users.get(userId);
@@ -173,6 +181,34 @@ return 1
 `,
 );
 
+/** Profiles kept before the index existed join it once (the index is short of the profiles). */
+async function indexOlderProfiles(redis: RedisClient, k: ReturnType<typeof keyspace>) {
+  const [indexed, kept] = await Promise.all([
+    redis.zcard(k.accountJoined),
+    redis.hlen(k.accountProfiles),
+  ]);
+  if (indexed >= kept) return;
+  let cursor = "0";
+  do {
+    const [next, flat] = await redis.hscan(k.accountProfiles, cursor, "COUNT", 500);
+    cursor = next;
+    const args: (string | number)[] = [];
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      const p = profileSchema.safeParse(safeJson(flat[i + 1] ?? ""));
+      if (p.success) args.push(p.data.firstAt, flat[i] ?? "");
+    }
+    if (args.length > 0) await redis.zadd(k.accountJoined, "NX", ...args);
+  } while (cursor !== "0");
+}
+
+const safeJson = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+};
+
 export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }): AccountsStore {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
@@ -188,9 +224,14 @@ export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }
   };
   return {
     // Read, then written: two shares of one user at once could only disagree on `firstAt` by ms.
+    // The index by first registration in the same MULTI (one tag): NX keeps the first time.
     async putProfile(userId, p, at) {
       const next = keepFirst(await profileOf(userId), p, at);
-      await redis.hset(k.accountProfiles, String(userId), JSON.stringify(next));
+      await redis
+        .multi()
+        .hset(k.accountProfiles, String(userId), JSON.stringify(next))
+        .zadd(k.accountJoined, "NX", next.firstAt, String(userId))
+        .exec();
     },
     profileOf,
     async linkPerson(telegramId, personId) {
@@ -199,6 +240,11 @@ export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }
     async personOf(telegramId) {
       const id = await redis.hget(k.accountPersons, String(telegramId));
       return id === null ? null : Number(id);
+    },
+    async joined(offset, limit) {
+      await indexOlderProfiles(redis, k);
+      const ids = await redis.zrevrange(k.accountJoined, offset, offset + limit - 1);
+      return ids.map(Number);
     },
     async register(userId, phone) {
       await registerScript.run(

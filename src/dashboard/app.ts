@@ -24,6 +24,7 @@ import { DASHBOARD_CSS } from "./static.ts";
  *  - a POST (login, logout) must come from our own origin (hono/csrf: Origin or Sec-Fetch-Site),
  *    with a form body, and every page but the login ones needs the session cookie (auth.ts);
  *  - secure headers with a CSP that allows no script at all and styles from our origin only;
+ *  - the login link's GET and POST are rate limited per address and token prefix (rate-limit.ts);
  *  - nothing is cached, and a bad request gets a 4xx page, a crash a 500 page that tells nothing.
  */
 
@@ -69,6 +70,8 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   app.get("/static/dashboard.css", (c) =>
     c.body(DASHBOARD_CSS, 200, { "Content-Type": "text/css; charset=utf-8" }),
   );
+  // Before the login routes: a refused hit never reads a link.
+  app.use("/login/:token", parts.limiter.entry);
   loginRoutes(app, parts);
   homeRoutes(app, parts);
   orderRoutes(app, parts);

@@ -6,10 +6,17 @@ import type { DashboardKv } from "./kv.ts";
  * The back office's audit log: who (the person and their role), when, from where (the address
  * the request came from, the forwarded-for header as given, the browser) and what (login, logout,
  * an export with its range, a session refused for a role gone). Admins read it in the back office.
- * A list (Redis, or memory in local mode without Redis), newest first, capped at AUDIT_KEPT entries.
+ * Two lists (Redis, or memory in local mode without Redis), newest first: what changed money or
+ * access (blocks, reversals, top-up decisions, logins and logouts, refusals, acknowledgements:
+ * every action but exports) is never trimmed; exports, which only read, are capped at AUDIT_KEPT.
+ * The first list is the key the single capped list had, so entries written before the split
+ * (money ones among them) are no longer trimmed either.
  */
 
 export const AUDIT_KEPT = 10_000;
+
+/** The entries that only read, and so the only ones the log may forget (the oldest first). */
+export const TRIMMABLE_ACTIONS: ReadonlySet<AuditAction> = new Set(["export"]);
 
 export const auditActionSchema = z.enum([
   "login",
@@ -45,32 +52,52 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
-  /** Newest first. */
+  /** The newest `limit` of both lists, newest first. */
   list(limit: number): Promise<AuditEntry[]>;
+  /** Every entry kept (the export), newest first. */
+  all(): Promise<AuditEntry[]>;
 }
 
 /** Cuts free text to the schema's lengths (a header can be anything). */
 export const clip = (s: string | undefined, max: number): string | undefined =>
   s === undefined ? undefined : s.slice(0, max);
 
+function parsed(raw: readonly string[]): AuditEntry[] {
+  const out: AuditEntry[] = [];
+  for (const line of raw) {
+    try {
+      const e = auditEntrySchema.safeParse(JSON.parse(line));
+      if (e.success) out.push(e.data);
+    } catch {
+      // A line nobody of ours wrote: skipped, the rest still shows.
+    }
+  }
+  return out;
+}
+
+/** Two newest-first lists as one, newest first (stable: an equal time keeps the kept one first). */
+function merged(a: AuditEntry[], b: AuditEntry[], limit: number): AuditEntry[] {
+  return [...a, ...b].sort((x, y) => y.at - x.at).slice(0, limit);
+}
+
 export function createAuditLog(kv: DashboardKv, keys: DashboardKeys): AuditLog {
+  const read = async (limit: number) =>
+    merged(
+      parsed(await kv.lhead(keys.audit, limit)),
+      parsed(await kv.lhead(keys.auditViews, Math.min(limit, AUDIT_KEPT))),
+      limit,
+    );
   return {
     async record(entry) {
       const valid = auditEntrySchema.parse(entry);
-      await kv.lpushCapped(keys.audit, JSON.stringify(valid), AUDIT_KEPT);
-    },
-    async list(limit) {
-      const raw = await kv.lhead(keys.audit, limit);
-      const out: AuditEntry[] = [];
-      for (const line of raw) {
-        try {
-          const e = auditEntrySchema.safeParse(JSON.parse(line));
-          if (e.success) out.push(e.data);
-        } catch {
-          // A line nobody of ours wrote: skipped, the rest still shows.
-        }
+      const line = JSON.stringify(valid);
+      if (TRIMMABLE_ACTIONS.has(valid.action)) {
+        await kv.lpushCapped(keys.auditViews, line, AUDIT_KEPT);
+      } else {
+        await kv.lpush(keys.audit, line);
       }
-      return out;
     },
+    list: (limit) => read(limit),
+    all: () => read(Number.MAX_SAFE_INTEGER),
   };
 }

@@ -39,6 +39,8 @@ export interface DashboardDeps {
   logger: Logger;
   /** Timeouts; defaults in DEFAULT_TIMES. */
   times?: Partial<DashboardTimes>;
+  /** The login entry points' rate limits; defaults in DEFAULT_RATE_LIMITS. */
+  rateLimits?: Partial<RateLimits>;
   /** Customers and agents: registration, the blocked list, their orders (people/port.ts). */
   people: DashboardPeople;
   /** Money actions, alerts and the price schedule (h-actions); without them those pages say so. */
@@ -64,6 +66,29 @@ export const timesOf = (deps: Pick<DashboardDeps, "times">): DashboardTimes => (
   ...DEFAULT_TIMES,
   ...deps.times,
 });
+
+/** The login entry points' fixed-window limits (rate-limit.ts). */
+export interface RateLimits {
+  /** The counting window of the hits per address and per token prefix. */
+  windowMs: number;
+  /** Hits on the entry points from one address in a window. */
+  perIp: number;
+  /** Hits on links whose tokens start alike (TOKEN_PREFIX_LENGTH characters) in a window. */
+  perTokenPrefix: number;
+  /** The window of failed logins. */
+  failureWindowMs: number;
+  /** Failed logins from one address in that window; more are refused before they are tried. */
+  failuresPerIp: number;
+}
+
+/** Generous for people (a link is opened and confirmed: two hits), tight for a guesser. */
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  windowMs: 60_000,
+  perIp: 60,
+  perTokenPrefix: 10,
+  failureWindowMs: 15 * 60_000,
+  failuresPerIp: 20,
+};
 
 /** The role if it may open the back office, else null. */
 export function dashboardRole(role: PersonRole): DashboardRole | null {

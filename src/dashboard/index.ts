@@ -7,11 +7,14 @@ export {
   type DashboardDeps,
   type DashboardRole,
   type DashboardTimes,
+  DEFAULT_RATE_LIMITS,
   DEFAULT_TIMES,
   dashboardRole,
   type PersonRole,
+  type RateLimits,
 } from "./deps.ts";
 export { type DashboardKv, memoryKv, redisKv } from "./kv.ts";
 export { type IssuedLink, loginPath } from "./links.ts";
 export type { DashboardPeople } from "./people/index.ts";
+
 export { sessionVerdict } from "./sessions.ts";

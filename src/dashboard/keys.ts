@@ -12,7 +12,9 @@ export function dashboardKeys(prefix: string) {
     session: k.dashboardSession,
     userSessions: k.dashboardUserSessions,
     audit: k.dashboardAudit,
+    auditViews: k.dashboardAuditViews,
     ack: k.dashboardAck,
+    rate: k.dashboardRate,
   };
 }
 export type DashboardKeys = ReturnType<typeof dashboardKeys>;

@@ -18,12 +18,16 @@ export interface DashboardKv {
   sadd(key: string, member: string, ttlMs: number): Promise<void>;
   srem(key: string, member: string): Promise<void>;
   smembers(key: string): Promise<string[]>;
+  /** Pushes on the head of a list that is never trimmed. */
+  lpush(key: string, value: string): Promise<void>;
   /** Pushes on the head of a list kept at most `keep` long. */
   lpushCapped(key: string, value: string, keep: number): Promise<void>;
   /** The first `count` of a list. */
   lhead(key: string, count: number): Promise<string[]>;
   /** Sets with a time to live only when the key is absent: true for the one caller that set it. */
   setNx(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /** Adds one to a counter; a new counter lives `ttlMs` (a later add keeps its end). The new count. */
+  incrPx(key: string, ttlMs: number): Promise<number>;
 }
 
 export function redisKv(redis: RedisClient): DashboardKv {
@@ -47,12 +51,21 @@ export function redisKv(redis: RedisClient): DashboardKv {
       await redis.srem(key, member);
     },
     smembers: (key) => redis.smembers(key),
+    async lpush(key, value) {
+      await redis.lpush(key, value);
+    },
     async lpushCapped(key, value, keep) {
       await redis.lpush(key, value);
       await redis.ltrim(key, 0, keep - 1);
     },
     lhead: (key, count) => redis.lrange(key, 0, Math.max(0, count - 1)),
     setNx: async (key, value, ttlMs) => (await redis.set(key, value, "PX", ttlMs, "NX")) === "OK",
+    async incrPx(key, ttlMs) {
+      const n = await redis.incr(key);
+      // NX: only a counter without an end gets one (the first add, or one whose PEXPIRE was lost).
+      await redis.pexpire(key, ttlMs, "NX");
+      return n;
+    },
   };
 }
 
@@ -103,6 +116,12 @@ export function memoryKv(now: () => number = Date.now): DashboardKv {
       const v = live(key)?.value;
       return v instanceof Set ? [...v] : [];
     },
+    async lpush(key, value) {
+      const v = live(key)?.value;
+      const list = Array.isArray(v) ? v : [];
+      list.unshift(value);
+      map.set(key, { value: list, until: Number.POSITIVE_INFINITY });
+    },
     async lpushCapped(key, value, keep) {
       const v = live(key)?.value;
       const list = Array.isArray(v) ? v : [];
@@ -118,6 +137,12 @@ export function memoryKv(now: () => number = Date.now): DashboardKv {
       if (live(key)) return false;
       map.set(key, { value, until: now() + ttlMs });
       return true;
+    },
+    async incrPx(key, ttlMs) {
+      const e = live(key);
+      const n = (typeof e?.value === "string" ? Number(e.value) || 0 : 0) + 1;
+      map.set(key, { value: String(n), until: e ? e.until : now() + ttlMs });
+      return n;
     },
   };
 }

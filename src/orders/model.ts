@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CATEGORY_ID, REGIONS } from "../catalog/index.ts";
+import { MAX_PAYLOAD_CHARS } from "./payload.ts";
 
 /**
  * The order and everything that can happen to it, as zod schemas (types are derived, never written
@@ -139,6 +140,8 @@ const historyEntrySchema = z.object({
   status: orderStatusSchema.nullable(),
   at: z.number().int(),
   note: z.string().optional(),
+  /** What the provider sent for this event (payload.ts: JSON, secrets hidden, bounded). */
+  payload: z.string().max(MAX_PAYLOAD_CHARS).optional(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
@@ -242,6 +245,8 @@ export const orderEventSchema = z.object({
   note: z.string().max(300).optional(),
   transactionId: z.string().min(1).optional(),
   providerMessage: z.string().max(500).optional(),
+  /** The answer, webhook or status reply behind the event (payloadOf), kept in its history entry. */
+  payload: z.string().max(MAX_PAYLOAD_CHARS).optional(),
   /**
    * A status word we could not read (status must then be null): recorded in the order's bounded
    * `unrecognised` list, not in its history.

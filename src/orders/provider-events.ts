@@ -1,6 +1,7 @@
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
 import type { ExecuteResult, StatusResult } from "../provider/schemas.ts";
 import { normalizeProviderStatus, type OrderEvent } from "./model.ts";
+import { payloadOf } from "./payload.ts";
 
 /**
  * What the provider's answers mean to an order: an execute answer, a status query's or a webhook's
@@ -22,8 +23,12 @@ export function isFloatRefusal(message: string): boolean {
   return /\b(insufficient|not enough|low)\b[^.]{0,20}\b(balance|credit|fund|wallet)/i.test(message);
 }
 
-/** The event an execute outcome stands for. */
+/** The event an execute outcome stands for, with the answer as read (payloadOf). */
 export function eventFromExecute(result: ExecuteResult, at: number): OrderEvent {
+  return { ...executeEvent(result, at), payload: payloadOf(result) };
+}
+
+function executeEvent(result: ExecuteResult, at: number): OrderEvent {
   switch (result.kind) {
     case "accepted":
       return {
@@ -90,7 +95,7 @@ export function eventFromStatus(
   note?: string,
 ): OrderEvent {
   const status = normalizeProviderStatus(result.status);
-  const base = { source, at, transactionId: result.transactionId };
+  const base = { source, at, transactionId: result.transactionId, payload: payloadOf(result) };
   if (status === null) return { ...base, status: null, unrecognised: result.status.slice(0, 40) };
   return { ...base, status, ...(note === undefined ? {} : { note }) };
 }

@@ -65,6 +65,7 @@ function entryOf(e: OrderEvent, note = e.note): HistoryEntry {
     status: e.status,
     at: e.at,
     ...(note === undefined ? {} : { note }),
+    ...(e.payload === undefined ? {} : { payload: e.payload }),
   };
 }
 
@@ -133,6 +134,7 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
       status: null,
       at: event.at,
       note: `transaction id mismatch (${event.status ?? "no status"})`,
+      ...(event.payload === undefined ? {} : { payload: event.payload }),
     };
     if (order.history.some((h) => sameEntry(h, mismatch))) return unchanged(order);
     return {

@@ -175,8 +175,10 @@ export function keyspace(prefix: string) {
     dashboardSession: (idHash: string) => `${prefix}dash:session:${idHash}`,
     /** Set of one person's session-id hashes (revoke all), PX the absolute timeout. */
     dashboardUserSessions: (userId: number) => `${prefix}dash:user:${userId}:sessions`,
-    /** List of audit entries (JSON), newest first, capped (dashboard/audit.ts). */
+    /** List of audit entries (JSON), newest first, never trimmed: money and access actions (dashboard/audit.ts). */
     dashboardAudit: `${prefix}dash:audit`,
+    /** List of audit entries (JSON), newest first, capped: exports, which only read (dashboard/audit.ts). */
+    dashboardAuditViews: `${prefix}dash:audit:views`,
 
     // --- Customers and agents in the back office (issue 29, h-people): in the accounts' tag ---
     /** Hash: Telegram user id -> block JSON (reason, by, at); accounts/blocked.ts. */
@@ -188,6 +190,10 @@ export function keyspace(prefix: string) {
     accountPersons: `${accounts}:persons`,
     /** Hash: Telegram user id -> registration JSON (name, username, first and latest share). */
     accountProfiles: `${accounts}:profiles`,
+    /** Sorted set: Telegram user id by its profile's firstAt (the back office's list of customers). */
+    accountJoined: `${accounts}:joined`,
+    /** String counter, PX its window: hits on the login entry points in one fixed window (dashboard/rate-limit.ts). */
+    dashboardRate: (bucket: string) => `${prefix}dash:rate:${bucket}`,
     /** String (JSON: who, when), PX 30 days: an alert acknowledged in the back office, by its id. */
     dashboardAck: (alertId: string) => `${prefix}dash:ack:${alertId}`,
 

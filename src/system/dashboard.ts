@@ -62,6 +62,7 @@ export function wireDashboard(
       localeOf: (id) => parts.accounts.localeOf(id),
       blocked: parts.stores.blocked,
       ordersOf: (id, limit) => parts.stores.store.listByUser(id, limit),
+      joined: (offset, limit) => parts.accounts.joined(offset, limit),
     },
     // Money actions, alerts and the price schedule: the chat's own operations.
     actions: {

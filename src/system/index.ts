@@ -118,6 +118,7 @@ async function start(base: Base, opts: SystemOptions, listener: PublicListener, 
       workers,
       hook: parts.hook,
       telegram: parts.telegramOn,
+      dashboard: parts.dashboard !== undefined,
     });
     parts.operations.started();
   }

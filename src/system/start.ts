@@ -106,12 +106,14 @@ export async function startWorkers(
     hook: TelegramHook;
     /** False when WhatsApp runs alone: no command menu, no webhook, no polling. */
     telegram: boolean;
+    /** The back office runs: /dashboard joins the admins' and agents' menus. */
+    dashboard?: boolean;
   },
 ): Promise<RunnerHandle | undefined> {
   const { bot, hook } = parts;
   if (parts.telegram) {
-    await registerCommands(bot.api, parts.deps).catch((err) =>
-      base.logger.warn({ err: String(err) }, "setMyCommands failed"),
+    await registerCommands(bot.api, parts.deps, { dashboard: parts.dashboard === true }).catch(
+      (err) => base.logger.warn({ err: String(err) }, "setMyCommands failed"),
     );
   }
   for (const w of parts.workers) w.start();

@@ -1,5 +1,6 @@
 import type { Logger } from "../logger.ts";
 import { isFinal, normalizeProviderStatus } from "../orders/model.ts";
+import { payloadOf } from "../orders/payload.ts";
 import type { Orders } from "../orders/service.ts";
 import { type Confirmations, contradicts, SENT_STATES } from "./confirm.ts";
 import type { WebhookPayload } from "./payload.ts";
@@ -51,6 +52,7 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
     await orders.apply({
       ...where,
       source: "webhook",
+      payload: payloadOf(p),
       status: null,
       at,
       unrecognised: p.status.slice(0, 40),
@@ -63,6 +65,7 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
     await orders.apply({
       ...where,
       source: "webhook",
+      payload: payloadOf(p),
       status,
       at,
       expect: SENT_STATES,
@@ -86,6 +89,7 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
           await orders.apply({
             ...where,
             source: "webhook",
+            payload: payloadOf(p),
             status: null,
             at,
             note: `claimed ${status}`,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Phone, STATEMENT_CSV_HEADER } from "../../src/accounts/index.ts";
-import { auditEntrySchema } from "../../src/dashboard/index.ts";
+import { createAuditLog } from "../../src/dashboard/audit.ts";
+import { dashboardKeys } from "../../src/dashboard/keys.ts";
 import { account } from "../../src/ledger/index.ts";
 import { holdIdOf } from "../../src/orders/index.ts";
-import { keyspace } from "../../src/redis/keyspace.ts";
 import {
   ADMIN,
   AGENT,
@@ -34,9 +34,9 @@ const loggedIn = (userId: number) => logIn(h, userId, "people-test/1");
 const today = () => new Date().toISOString().slice(0, 10);
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
+// Both lists (money and access actions; logins and exports), newest first, parsed by the log.
 async function auditEntries() {
-  const raw = await h.redis.lrange(keyspace(h.deps.prefix).dashboardAudit, 0, 50);
-  return raw.map((l) => auditEntrySchema.parse(JSON.parse(l)));
+  return createAuditLog(h.deps.kv, dashboardKeys(h.deps.prefix)).list(50);
 }
 
 let orders = 50;

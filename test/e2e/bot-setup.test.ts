@@ -39,7 +39,11 @@ describe("bot set-up and fallbacks, end to end", () => {
     ];
     for (const lang of ["", "|ne", "|hi"]) {
       expect(all[`default${lang}`]?.map((c) => c.command)).toEqual(everyone);
-      expect(all[`chat:962${lang}`]?.map((c) => c.command)).toEqual([...everyone, "cashin"]);
+      expect(all[`chat:962${lang}`]?.map((c) => c.command)).toEqual([
+        ...everyone,
+        "cashin",
+        "dashboard",
+      ]);
       expect(all[`chat:${ADMIN}${lang}`]?.map((c) => c.command)).toEqual([
         ...everyone,
         "credit",
@@ -47,6 +51,8 @@ describe("bot set-up and fallbacks, end to end", () => {
         "books",
         // Held top-ups (issue 25): with a gateway wired, as here (the local stand-in).
         "topups",
+        // The back office (issue 29): on in this local-mode system.
+        "dashboard",
       ]);
     }
     const describe = (key: string, command: string) =>

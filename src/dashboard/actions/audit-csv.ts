@@ -1,4 +1,4 @@
-import { AUDIT_KEPT, type AuditEntry } from "../audit.ts";
+import type { AuditEntry } from "../audit.ts";
 
 /**
  * The audit log as CSV for a range of time (RFC 4180 as the journal's: CRLF, a field quoted when
@@ -19,9 +19,6 @@ export const AUDIT_CSV_HEADER = [
   "before",
   "after",
 ] as const;
-
-/** The log keeps at most this many entries; the export reads them all. */
-export const AUDIT_READ = AUDIT_KEPT;
 
 function cell(value: string | undefined): string {
   if (value === undefined) return "";

@@ -20,7 +20,8 @@ import { searchOrders } from "./order-search.ts";
 
 /**
  * An order by its reference, for admins and agents (what /status gives an agent, and more): its
- * fields, its status, its history as the store records it (each source's claim with its note),
+ * fields, its status, its history as the store records it (each source's claim with its note and
+ * the provider's answer, webhook or status reply behind it, collapsed),
  * status words nobody understood, and, for admins, the books' transfers for it.
  */
 
@@ -55,15 +56,22 @@ function receiptOf(o: Order): string {
     : `message ${o.receiptMessageId} in chat ${o.chatId}`;
 }
 
+/** The provider's answer behind an entry, collapsed (kept JSON with secrets hidden; escaped here). */
+function payloadCell(payload: string | undefined): Fragment | string {
+  if (payload === undefined) return "";
+  return html`<details><summary>payload (${payload.length} characters)</summary><pre>${payload}</pre></details>`;
+}
+
 function timeline(o: Order): Fragment {
   const rows = o.history.map((h) => [
     time(h.at),
     h.source,
     h.status ?? "(record only)",
     h.note ?? "",
+    payloadCell(h.payload),
   ]);
   const words = (o.unrecognised ?? []).map((u) => [time(u.at), u.source, u.word]);
-  return html`<h2>Timeline</h2>${table(["Time", "Source", "Status", "Note"], rows)}
+  return html`<h2>Timeline</h2>${table(["Time", "Source", "Status", "Note", "What was sent"], rows)}
 ${words.length ? html`<h2>Status words not understood</h2>${table(["Time", "Source", "Word"], words)}` : ""}`;
 }
 

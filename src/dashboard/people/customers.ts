@@ -9,6 +9,7 @@ import { allow, audit, authenticate } from "../auth.ts";
 import type { PersonRole } from "../deps.ts";
 import { type Fragment, facts, notice, page, path, rs, table, time } from "../html.ts";
 import type { DashboardContext, DashboardEnv, DashboardParts } from "../parts.ts";
+import { customerList } from "./list.ts";
 import type { DashboardPeople } from "./port.ts";
 import {
   accountOf,
@@ -23,7 +24,7 @@ import {
  * Customers and agents for admins (issue 29): a lookup by Telegram id or phone; a person's page
  * with their role, registration (phone, name, when, channel, language), block state, balance, the
  * holds still open and their statement for a date range, with the statement as CSV (recorded in
- * the audit log like the journal's export). Blocking is in block.ts.
+ * the audit log like the journal's export). Blocking is in block.ts; the list of all in list.ts.
  */
 
 const DAY_MS = 86_400_000;
@@ -247,7 +248,12 @@ export function customerRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): 
   const admin = [authenticate(parts), allow("admin")] as const;
   app.get("/customers", ...admin, async (c) => {
     if (c.req.query("q") !== undefined || c.req.query("by") !== undefined) return lookup(c, parts);
-    const body = html`${lookupForm()}${await blockedList(parts.deps.people)}`;
+    const list = await customerList(c, parts);
+    if (!list.ok) {
+      const body = html`${notice(list.why, "error")}${lookupForm()}`;
+      return c.html(page("Customers and agents", body, c.get("viewer")), 400);
+    }
+    const body = html`${lookupForm()}${await blockedList(parts.deps.people)}${list.body}`;
     return c.html(page("Customers and agents", body, c.get("viewer")));
   });
   app.get("/customers/:id", ...admin, (c) => personPage(c, parts));

@@ -15,4 +15,6 @@ export interface DashboardPeople {
   blocked: BlockedUsers;
   /** Newest first. */
   ordersOf(userId: number, limit: number): Promise<Order[]>;
+  /** Who registered (with a profile), newest first: `limit` ids after `offset`. Absent: no list. */
+  joined?(offset: number, limit: number): Promise<number[]>;
 }

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { transition } from "../../src/orders/index.ts";
+import { MAX_PAYLOAD_CHARS, payloadOf } from "../../src/orders/payload.ts";
+import { eventFromExecute, eventFromStatus } from "../../src/orders/provider-events.ts";
+import { applyWebhookEvent } from "../../src/webhook/apply.ts";
+import type { WebhookPayload } from "../../src/webhook/payload.ts";
+import {
+  ADMIN,
+  AGENT,
+  type DashboardHarness,
+  loggedIn,
+  startDashboard,
+} from "../support/dashboard.ts";
+import { placedOrder } from "../support/orders.ts";
+
+/**
+ * An order's timeline keeps what the provider sent behind each event (an execute answer, a status
+ * reply, a webhook) as JSON with secret-looking fields hidden and at most 4 KB, in the same write
+ * as the event (its history entry); the order's page shows it collapsed and escaped.
+ */
+
+let h: DashboardHarness;
+beforeAll(async () => {
+  h = await startDashboard();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("payloadOf", () => {
+  it("hides secret-looking fields at any depth and keeps the rest", () => {
+    const text = payloadOf({
+      status: "success",
+      token: "T0KEN",
+      nested: { apiKey: "K3Y", Authorization: "Bearer X", password: "pw", keep: "<b>ok</b>" },
+    });
+    expect(text).not.toMatch(/T0KEN|K3Y|Bearer X|"pw"/);
+    expect(JSON.parse(text)).toEqual({
+      status: "success",
+      token: "[hidden]",
+      nested: {
+        apiKey: "[hidden]",
+        Authorization: "[hidden]",
+        password: "[hidden]",
+        keep: "<b>ok</b>",
+      },
+    });
+  });
+
+  it("cuts a long answer to 4 KB, saying so", () => {
+    const text = payloadOf({ message: "x".repeat(10_000) });
+    expect(text).toHaveLength(MAX_PAYLOAD_CHARS);
+    expect(text.endsWith("…(cut)")).toBe(true);
+    expect(payloadOf(undefined)).toBe("undefined");
+  });
+});
+
+describe("the events carry their payload into the order's history", () => {
+  it("an execute answer, a status reply and a webhook", async () => {
+    const order = await h.successfulOrder(7301);
+    const rejected = eventFromExecute(
+      {
+        kind: "rejected",
+        referenceNo: "R1",
+        httpStatus: 400,
+        message: "bad <number>",
+        rateLimited: false,
+      },
+      1,
+    );
+    expect(JSON.parse(rejected.payload!)).toMatchObject({
+      kind: "rejected",
+      message: "bad <number>",
+    });
+    const status = eventFromStatus(
+      { status: "success", transactionId: order.transactionId } as never,
+      "status",
+      2,
+    );
+    expect(JSON.parse(status.payload!)).toMatchObject({ status: "success" });
+    const t = transition(placedOrder(), { ...status, status: "queued", note: "checked" });
+    expect(t.order.history.at(-1)).toMatchObject({ source: "status", note: "checked" });
+    expect(t.order.history.at(-1)?.payload).toBe(status.payload);
+
+    const applied: unknown[] = [];
+    const p = { status: "pending", reference: order.reference, transactionId: undefined } as never;
+    await applyWebhookEvent(
+      {
+        orders: {
+          apply: async (e: unknown) => {
+            applied.push(e);
+            return { order: null } as never;
+          },
+          get: async () => null,
+          getByTransactionId: async () => null,
+        } as never,
+        confirmations: { schedule: () => {} } as never,
+        confirmFinal: true,
+        logger: undefined,
+        now: () => 3,
+      },
+      p as WebhookPayload,
+    );
+    expect(applied).toHaveLength(1);
+    expect(JSON.parse((applied[0] as { payload: string }).payload)).toMatchObject({
+      status: "pending",
+      reference: order.reference,
+    });
+  });
+});
+
+describe("an order's page", () => {
+  it("shows each payload collapsed and escaped, never a secret; agents see it too", async () => {
+    const reference = String(Date.now()).slice(-13);
+    await h.store.create(
+      placedOrder({
+        reference,
+        idempotencyKey: `payload-${reference}`,
+        userId: 7302,
+        chatId: 7302,
+      }),
+    );
+    const payload = payloadOf({
+      status: "success",
+      note: "<script>alert(1)</script>",
+      token: "S3CRET",
+    });
+    const r = await h.store.update(reference, (cur) => {
+      const t = transition(cur, {
+        source: "status",
+        status: null,
+        at: Date.now(),
+        note: "reply",
+        payload,
+      });
+      return t.changed ? { order: t.order, notifications: t.notifications } : null;
+    });
+    expect(r?.order.history.at(-1)?.payload).toBe(payload);
+    for (const who of [ADMIN, AGENT]) {
+      const c = await loggedIn(h, who);
+      const text = await (await c.get(`/dashboard/orders?ref=${reference}`)).text();
+      expect(text).toMatch(/<details><summary>payload \(\d+ characters\)<\/summary><pre>/);
+      expect(text).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+      expect(text).not.toContain("<script>alert(1)</script>");
+      expect(text).not.toContain("S3CRET");
+      expect(text).toContain("[hidden]");
+    }
+  });
+});
