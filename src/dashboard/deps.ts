@@ -45,6 +45,18 @@ export interface DashboardDeps {
   people: DashboardPeople;
   /** Money actions, alerts and the price schedule (h-actions); without them those pages say so. */
   actions?: ActionDeps;
+  /** What the notifier sent for an order (notify/sent-log.ts), shown under its timeline. */
+  sent?: { list(reference: string): Promise<SentMessage[]> };
+}
+
+/** One message the notifier sent for an order, and whether the messenger took it. */
+export interface SentMessage {
+  at: number;
+  chatId: number;
+  kind: string;
+  status: string;
+  ok: boolean;
+  error?: string | undefined;
 }
 
 export interface DashboardTimes {

@@ -1,9 +1,11 @@
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { isFinal, type Notification, type Order, RECEIPT_RANK } from "../orders/model.ts";
 import type { NotifierOrders } from "./options.ts";
+import { PushSettled } from "./push-settled.ts";
 import type { Delivery, NotificationQueue } from "./queue.ts";
 import type { ReceiptEdit } from "./receipt-edits.ts";
 import { booksAlertText, type Render } from "./render.ts";
+import type { SentLog } from "./sent-log.ts";
 
 /**
  * What one notification becomes in the chat: a push (a NEW message: final outcome, admin alert),
@@ -44,6 +46,8 @@ export interface DeliverDeps {
   onSuccess: ((order: Order) => Promise<InlineKeyboardMarkup | undefined>) | undefined;
   /** Whether the chat's messages can be edited (NotifierOptions.editsReceipts). */
   editsReceipts: (chatId: number) => boolean;
+  /** Where each push of an order is written down (the back office's timeline); none: not kept. */
+  sentLog: SentLog | undefined;
   now: () => number;
 }
 
@@ -62,6 +66,31 @@ function editReceipt(
 
 export function createDeliver(deps: DeliverDeps): Deliver {
   const { queue, render, now } = deps;
+  /** A push, written down with its outcome (a settled one, sent by someone else, is not). */
+  const logged = async (n: Notification, send: () => Promise<void>) => {
+    const write = (ok: boolean, err?: unknown) =>
+      n.reference === undefined
+        ? undefined
+        : deps.sentLog
+            ?.add(n.reference, {
+              at: now(),
+              chatId: n.chatId,
+              kind: "push",
+              status: n.status,
+              ok,
+              ...(err === undefined
+                ? {}
+                : { error: String((err as Error)?.message ?? err).slice(0, 300) }),
+            })
+            .catch(() => undefined);
+    try {
+      await send();
+    } catch (err) {
+      if (!(err instanceof PushSettled)) await write(false, err);
+      throw err;
+    }
+    await write(true);
+  };
   /** The order's receipt, when its chat can edit it. */
   const hasReceipt = (order: Order) =>
     order.receiptMessageId !== undefined && deps.editsReceipts(order.chatId);
@@ -122,7 +151,9 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     if (push) {
       const markup = n.status === "success" ? await deps.onSuccess?.(order) : undefined;
       const receipt = hasReceipt(order) && order.chatId === n.chatId;
-      await push(n.chatId, text, markup ? { reply_markup: markup } : undefined, receipt);
+      await logged(n, () =>
+        push(n.chatId, text, markup ? { reply_markup: markup } : undefined, receipt),
+      );
     }
     if (hasReceipt(order)) editReceipt(later, order, n.status, receiptText, readAt);
     return "sent";

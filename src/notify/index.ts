@@ -5,3 +5,4 @@ export * from "./pacer.ts";
 export * from "./queue.ts";
 export * from "./redis-queue.ts";
 export * from "./render.ts";
+export * from "./sent-log.ts";

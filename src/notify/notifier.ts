@@ -93,6 +93,7 @@ export function createNotifier(opts: NotifierOptions) {
     render: opts.render,
     onSuccess: opts.onSuccess,
     editsReceipts: opts.editsReceipts ?? (() => true),
+    sentLog: opts.sentLog,
     now,
   });
   const handle = createHandle({

@@ -7,6 +7,7 @@ import type { ApiSignal } from "../telegram/api.ts";
 import type { SendPacer } from "./pacer.ts";
 import type { NotificationQueue } from "./queue.ts";
 import type { Render } from "./render.ts";
+import type { SentLog } from "./sent-log.ts";
 
 /** The part of grammY's Api the notifier uses (with boundedRetry from src/telegram/api.ts on it). */
 export interface NotifierApi {
@@ -42,6 +43,8 @@ export interface NotifierOptions {
    * push says the outcome; a push whose answer was lost there is then sent again, not left to an edit.
    */
   editsReceipts?: (chatId: number) => boolean;
+  /** Where each push of an order is written down for the back office (notify/sent-log.ts). */
+  sentLog?: SentLog;
   logger?: Logger;
   /** Unique per process (e.g. hostname-pid); a restarted process may use a new one. */
   consumerName: string;

@@ -16,12 +16,9 @@ import { persist, type RunState } from "./run-state.ts";
  *    sent again and counted as a possible duplicate: a lost result is worse than a repeat.
  */
 
-/** A push found its key sent or held by another consumer when it came to send. */
-export class PushSettled extends Error {
-  constructor(readonly outcome: "duplicate" | "retry") {
-    super(outcome);
-  }
-}
+import { PushSettled } from "./push-settled.ts";
+
+export { PushSettled };
 
 /** Whether the send may have reached the chat: then the lock is kept as the record of it. */
 export interface SendingState {

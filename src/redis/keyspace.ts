@@ -197,6 +197,9 @@ export function keyspace(prefix: string) {
     /** String (JSON: who, when), PX 30 days: an alert acknowledged in the back office, by its id. */
     dashboardAck: (alertId: string) => `${prefix}dash:ack:${alertId}`,
 
+    /** List (JSON), EX 180 days: what the notifier sent for an order (notify/sent-log.ts). */
+    orderSent: (reference: string) => `${prefix}sent:${reference}`,
+
     // --- WhatsApp (src/whatsapp/): the inbound queue in `{wa}`, each chat's renderings in `{wachat:C}` ---
     /** String, EX 7 days: a customer message's wamid, seen (the webhook's once-only mark). */
     waSeen: (wamid: string) => `${prefix}{wa}:seen:${wamid}`,

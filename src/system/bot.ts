@@ -195,6 +195,7 @@ export function wireNotifier(
       saveOnSuccess(parts.deps.saved, translator(parts.deps.i18n, order.locale), order, billerOf),
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
     editsReceipts: (chatId) => !isWhatsAppChat(chatId),
+    sentLog: parts.stores.sentLog,
     logger,
     consumerName: base.instance,
     claimIdleMs: config.notifier.claimIdleMs,

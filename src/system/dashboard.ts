@@ -53,6 +53,7 @@ export function wireDashboard(
     roleOf: (userId) => roleOf(parts.settings, userId),
     now,
     publicUrl: config.http.publicUrl ?? parts.selfUrl,
+    sent: parts.stores.sentLog,
     logger: logger.child({ part: "dashboard" }),
     // Customers and agents: the same blocked list the chat reads on every access check.
     people: {

@@ -11,7 +11,9 @@ import {
   createMemoryNotificationQueue,
   createRedisNotificationQueue,
   memoryPaceStore,
+  memorySentLog,
   redisPaceStore,
+  redisSentLog,
 } from "../notify/index.ts";
 import {
   createMemoryLease,
@@ -55,6 +57,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       /** Phones and receipts beside the books (accounts/store.ts). */
       accounts: createRedisAccounts({ redis, prefix }),
       queue: createRedisNotificationQueue({ redis, prefix, logger }),
+      sentLog: redisSentLog(redis, prefix),
       limits: (s: LimitSettings) => redisLimits(redis, prefix, s),
       idle: redisIdleDeadlines(redis, prefix),
       // Telegram's flood limits are per bot: with Redis every process draws on one shared budget.
@@ -81,6 +84,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     limits: (s: LimitSettings) => memoryLimits(s),
     idle: memoryIdleDeadlines() as IdleDeadlines,
     paceStore: memoryPaceStore(),
+    sentLog: memorySentLog(),
     lease: createMemoryLease(now),
     // The books' alerts go to the same outbox as the orders' notifications.
     crossings: createMemoryCrossings(queue),

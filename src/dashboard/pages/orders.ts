@@ -3,6 +3,7 @@ import { html } from "hono/html";
 import type { JournalEntry } from "../../ledger/index.ts";
 import { type Order, referenceSchema } from "../../orders/index.ts";
 import { allow, authenticate } from "../auth.ts";
+import type { SentMessage } from "../deps.ts";
 import {
   type Fragment,
   facts,
@@ -91,11 +92,26 @@ function transfers(entries: JournalEntry[]): Fragment {
   )}`;
 }
 
+/** The messages the notifier sent for the order: when, to which chat, what, and if it went. */
+function sentMessages(list: SentMessage[] | undefined): Fragment | string {
+  if (list === undefined) return "";
+  const rows = list.map((m) => [
+    time(m.at),
+    String(m.chatId),
+    `${m.kind}: ${m.status}`,
+    m.ok ? "taken by the messenger" : `refused: ${m.error ?? "unknown"}`,
+  ]);
+  return html`<h2>Messages sent</h2>${
+    rows.length ? table(["Time", "Chat", "Message", "Delivery"], rows) : html`<p>None yet.</p>`
+  }`;
+}
+
 async function orderPage(parts: DashboardParts, viewer: Viewer, o: Order): Promise<Fragment> {
   const books = viewer.role === "admin" ? transfers(await transfersOf(parts.deps.ledger, o)) : "";
+  const sent = await parts.deps.sent?.list(o.reference);
   return page(
     `Order ${o.reference}`,
-    html`${orderForm(o.reference)}${orderFacts(o)}${timeline(o)}${books}`,
+    html`${orderForm(o.reference)}${orderFacts(o)}${timeline(o)}${sentMessages(sent)}${books}`,
     viewer,
   );
 }
