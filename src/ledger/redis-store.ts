@@ -1,6 +1,14 @@
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
+import {
+  ACCOUNT_PAGE_MAX,
+  type AccountPage,
+  accountRange,
+  parseAccountMember,
+  referencePrefix,
+  seqOfReferenceMember,
+} from "./account-index.ts";
 import { type AccountId, accountIdSchema } from "./chart.ts";
 import { audit, toBalance } from "./core.ts";
 import {
@@ -94,6 +102,18 @@ export function createRedisLedger(opts: {
     if (!raw) throw new Error(`ledger journal entry ${seq} is missing`);
     return parseStreamEntry(raw);
   };
+  /** The entries at these seqs, in one round trip (the index names them; the journal holds them). */
+  const entriesAt = async (seqs: string[]): Promise<JournalEntry[]> => {
+    if (seqs.length === 0) return [];
+    const pipe = redis.pipeline();
+    for (const s of seqs) pipe.xrange(k.ledgerJournal, s, s);
+    return ((await pipe.exec()) ?? []).map(([err, v], i) => {
+      if (err) throw err;
+      const [raw] = v as Array<[string, string[]]>;
+      if (!raw) throw new Error(`ledger journal entry ${seqs[i]} is missing`);
+      return parseStreamEntry(raw);
+    });
+  };
 
   return {
     async transfer(t) {
@@ -168,6 +188,47 @@ export function createRedisLedger(opts: {
         hold,
         resolution: await entryAt(state.slice(sp + 1)),
       };
+    },
+
+    async accountEntries(account, q): Promise<AccountPage> {
+      const acc = accountIdSchema.parse(account);
+      const limit = Math.max(1, Math.min(q.limit ?? ACCOUNT_PAGE_MAX, ACCOUNT_PAGE_MAX));
+      const { min, max, below } = accountRange(acc, q);
+      // One snapshot: the page and the member just before it (entries only ever come after).
+      const [page, prev] = (await redis
+        .multi()
+        .zrangebylex(k.ledgerIndex, min, max, "LIMIT", 0, limit + 1)
+        .zrevrangebylex(k.ledgerIndex, below, `[a:${acc}|`, "LIMIT", 0, 1)
+        .exec()
+        .then((r) =>
+          (r ?? []).map(([err, v]) => {
+            if (err) throw err;
+            return v as string[];
+          }),
+        )) as [string[], string[]];
+      const members = page.slice(0, limit).map(parseAccountMember);
+      const entries = await entriesAt(members.map((m) => m.seq));
+      const lines = members.map((m, i) => ({
+        entry: entries[i]!,
+        postedPaisa: m.postedPaisa,
+        heldPaisa: m.heldPaisa,
+      }));
+      const before = prev[0] === undefined ? undefined : parseAccountMember(prev[0]);
+      const opening = { postedPaisa: before?.postedPaisa ?? 0, heldPaisa: before?.heldPaisa ?? 0 };
+      return page.length > limit ? { opening, lines, next: lines.at(-1)!.entry.seq } : { opening, lines };
+    },
+
+    async entriesOf(reference) {
+      const p = referencePrefix(reference);
+      const members = await redis.zrangebylex(
+        k.ledgerIndex,
+        `[${p}`,
+        `[${p}~`,
+        "LIMIT",
+        0,
+        JOURNAL_PAGE_MAX,
+      );
+      return entriesAt(members.map(seqOfReferenceMember));
     },
 
     async accounts() {
