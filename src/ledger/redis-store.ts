@@ -11,6 +11,7 @@ import {
 } from "./account-index.ts";
 import { type AccountId, accountIdSchema } from "./chart.ts";
 import { audit, toBalance } from "./core.ts";
+import { journalRead, unpackEntries } from "./journal-read.ts";
 import {
   holdArgv,
   LEDGER_KEYS,
@@ -103,16 +104,12 @@ export function createRedisLedger(opts: {
     return parseStreamEntry(raw);
   };
   /** The entries at these seqs, in one round trip (the index names them; the journal holds them). */
+  const journal = { journal: k.ledgerJournal };
   const entriesAt = async (seqs: string[]): Promise<JournalEntry[]> => {
     if (seqs.length === 0) return [];
-    const pipe = redis.pipeline();
-    for (const s of seqs) pipe.xrange(k.ledgerJournal, s, s);
-    return ((await pipe.exec()) ?? []).map(([err, v], i) => {
-      if (err) throw err;
-      const [raw] = v as Array<[string, string[]]>;
-      if (!raw) throw new Error(`ledger journal entry ${seqs[i]} is missing`);
-      return parseStreamEntry(raw);
-    });
+    const entries = unpackEntries(await journalRead.run(redis, journal, "ids", ...seqs));
+    if (entries.length !== seqs.length) throw new Error("a ledger journal entry is missing");
+    return entries;
   };
 
   return {
@@ -160,10 +157,10 @@ export function createRedisLedger(opts: {
       }
       const end = q.to === undefined ? "+" : `(${q.to}-0`;
       if (q.to !== undefined && q.to <= 0) return { entries: [] };
-      const raw = (await redis.xrange(k.ledgerJournal, start, end, "COUNT", limit + 1)) as Array<
-        [string, string[]]
-      >;
-      const entries = raw.slice(0, limit).map(parseStreamEntry);
+      const raw = unpackEntries(
+        await journalRead.run(redis, journal, "range", start, end, limit + 1),
+      );
+      const entries = raw.slice(0, limit);
       return raw.length > limit ? { entries, next: entries.at(-1)!.seq } : { entries };
     },
 
@@ -215,7 +212,9 @@ export function createRedisLedger(opts: {
       }));
       const before = prev[0] === undefined ? undefined : parseAccountMember(prev[0]);
       const opening = { postedPaisa: before?.postedPaisa ?? 0, heldPaisa: before?.heldPaisa ?? 0 };
-      return page.length > limit ? { opening, lines, next: lines.at(-1)!.entry.seq } : { opening, lines };
+      return page.length > limit
+        ? { opening, lines, next: lines.at(-1)!.entry.seq }
+        : { opening, lines };
     },
 
     async entriesOf(reference) {
