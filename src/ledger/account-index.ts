@@ -77,10 +77,6 @@ export function parseAccountMember(member: string): {
   };
 }
 
-/** The seq of a reference member. */
-export const seqOfReferenceMember = (member: string): string =>
-  unpadSeq(member.slice(member.lastIndexOf("|") + 1));
-
 /**
  * The lexicographic bounds of a page of `acc` (ZRANGEBYLEX syntax): from `after` (exclusive) or
  * `from`, to `to` (exclusive); and the bound just below the page, for its opening member.

@@ -17,6 +17,7 @@ export {
   JOURNAL_CSV_HEADER,
   journalCsvChunks,
 } from "./csv.ts";
+export { backfillLedgerIndex } from "./index-backfill.ts";
 export { createMemoryLedger } from "./memory-store.ts";
 export * from "./model.ts";
 export { createRedisLedger } from "./redis-store.ts";

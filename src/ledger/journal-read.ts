@@ -11,8 +11,12 @@ import { type JournalEntry, journalEntrySchema } from "./model.ts";
  * the order id k d c a r p w); the free text ones (r, w) have '%', RS and US escaped as %XX.
  *
  *   ARGV 'range', start, end, count  -> XRANGE's entries in [start, end], at most count
- *   ARGV 'ids', seq...               -> the entries at these seqs, in that order ('' when missing)
- * Reply: entries joined by RS (\x1e), each "seq US id US k US d US c US a US r US p US w".
+ *   ARGV 'ref', min, max, count      -> the entries the index names in [min, max] (a reference's)
+ *   ARGV 'account', min, max, count, below, lowest
+ *        -> {the index members in [min, max] joined by RS, the member just below the page
+ *           (ZREVRANGEBYLEX below lowest LIMIT 0 1) or '', their entries}: a statement's page in
+ *           one round trip and one snapshot (account-index.ts)
+ * Entries are joined by RS (\x1e), each "seq US id US k US d US c US a US r US p US w".
  */
 const READ = `
 local function esc(s)
@@ -23,23 +27,46 @@ local function pack(e)
   local f = e[2]
   return table.concat({e[1], f[2], f[4], f[6], f[8], f[10], esc(f[12]), f[14], esc(f[16])}, '\\31')
 end
+local function at(sid)
+  local e = redis.call('XRANGE', KEYS[1], sid, sid)[1]
+  if e then return pack(e) end
+  return ''
+end
+-- The seq a member names: after its last '|' (a reference's) or its third-last (an account's).
+local function seqs_of(members, account)
+  local out = {}
+  for i, m in ipairs(members) do
+    local s = m
+    if account then s = string.match(m, '|([%d-]+)|[^|]*|[^|]*$') else s = string.match(m, '|([%d-]+)$') end
+    local dash = string.find(s, '-', 1, true)
+    out[i] = string.format('%.0f-%.0f', tonumber(string.sub(s, 1, dash - 1)), tonumber(string.sub(s, dash + 1)))
+  end
+  return out
+end
 local out = {}
-if ARGV[1] == 'range' then
+local mode = ARGV[1]
+if mode == 'range' then
   for _, e in ipairs(redis.call('XRANGE', KEYS[1], ARGV[2], ARGV[3], 'COUNT', ARGV[4])) do
     out[#out + 1] = pack(e)
   end
 else
-  for j = 2, #ARGV do
-    local e = redis.call('XRANGE', KEYS[1], ARGV[j], ARGV[j])[1]
-    if e then out[#out + 1] = pack(e) else out[#out + 1] = '' end
+  local members = redis.call('ZRANGEBYLEX', KEYS[2], ARGV[2], ARGV[3], 'LIMIT', 0, ARGV[4])
+  for _, s in ipairs(seqs_of(members, mode == 'account')) do out[#out + 1] = at(s) end
+  if mode == 'account' then
+    local prev = redis.call('ZREVRANGEBYLEX', KEYS[2], ARGV[5], ARGV[6], 'LIMIT', 0, 1)[1] or ''
+    return {table.concat(members, '\\30'), prev, table.concat(out, '\\30')}
   end
 end
 return table.concat(out, '\\30')
 `;
 
-export const journalRead = luaScript<"journal", string>("raLedgerJournalRead", ["journal"], READ);
+export const journalRead = luaScript<"journal" | "index", unknown>(
+  "raLedgerJournalRead",
+  ["journal", "index"],
+  READ,
+);
 
-const unescape = (s: string) =>
+const unescapeText = (s: string) =>
   s.includes("%")
     ? s.replace(/%([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
     : s;
@@ -63,9 +90,9 @@ export function unpackEntry(packed: string): JournalEntry | undefined {
     credit: credit as AccountId,
     amountPaisa,
   };
-  if (r) e.reference = unescape(r);
+  if (r) e.reference = unescapeText(r);
   if (p) e.pendingId = p;
-  if (w) e.reason = unescape(w);
+  if (w) e.reason = unescapeText(w);
   return e;
 }
 

@@ -1,17 +1,8 @@
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
-import {
-  ACCOUNT_PAGE_MAX,
-  type AccountPage,
-  accountRange,
-  parseAccountMember,
-  referencePrefix,
-  seqOfReferenceMember,
-} from "./account-index.ts";
 import { type AccountId, accountIdSchema } from "./chart.ts";
 import { audit, toBalance } from "./core.ts";
-import { journalRead, unpackEntries } from "./journal-read.ts";
 import {
   holdArgv,
   LEDGER_KEYS,
@@ -32,7 +23,8 @@ import {
   transferIdSchema,
   transferInputSchema,
 } from "./model.ts";
-import { JOURNAL_PAGE_MAX, type LedgerStore } from "./store.ts";
+import { redisLedgerReads } from "./redis-reads.ts";
+import type { LedgerStore } from "./store.ts";
 
 /**
  * The ledger in Redis: every mutation is one Lua script over the four ledger keys, built from the
@@ -103,16 +95,8 @@ export function createRedisLedger(opts: {
     if (!raw) throw new Error(`ledger journal entry ${seq} is missing`);
     return parseStreamEntry(raw);
   };
-  /** The entries at these seqs, in one round trip (the index names them; the journal holds them). */
-  const journal = { journal: k.ledgerJournal };
-  const entriesAt = async (seqs: string[]): Promise<JournalEntry[]> => {
-    if (seqs.length === 0) return [];
-    const entries = unpackEntries(await journalRead.run(redis, journal, "ids", ...seqs));
-    if (entries.length !== seqs.length) throw new Error("a ledger journal entry is missing");
-    return entries;
-  };
-
   return {
+    ...redisLedgerReads(redis, k),
     async transfer(t) {
       const v = transferInputSchema.parse(t);
       return parseLedgerReply(await transferScript.run(redis, keys, ...transferArgv(v, now())));
@@ -147,23 +131,6 @@ export function createRedisLedger(opts: {
       });
     },
 
-    async journal(q = {}) {
-      const limit = Math.min(q.limit ?? JOURNAL_PAGE_MAX, JOURNAL_PAGE_MAX);
-      // Stream ids are booking times, so a time range is an id range; `to` is exclusive.
-      let start = q.from === undefined ? "-" : `${q.from}-0`;
-      if (q.after !== undefined) {
-        const after = `(${q.after}`;
-        start = q.from === undefined || compare(q.after, `${q.from}-0`) >= 0 ? after : start;
-      }
-      const end = q.to === undefined ? "+" : `(${q.to}-0`;
-      if (q.to !== undefined && q.to <= 0) return { entries: [] };
-      const raw = unpackEntries(
-        await journalRead.run(redis, journal, "range", start, end, limit + 1),
-      );
-      const entries = raw.slice(0, limit);
-      return raw.length > limit ? { entries, next: entries.at(-1)!.seq } : { entries };
-    },
-
     async pendingOf(id) {
       const [state, transfer] = await redis
         .multi()
@@ -185,49 +152,6 @@ export function createRedisLedger(opts: {
         hold,
         resolution: await entryAt(state.slice(sp + 1)),
       };
-    },
-
-    async accountEntries(account, q): Promise<AccountPage> {
-      const acc = accountIdSchema.parse(account);
-      const limit = Math.max(1, Math.min(q.limit ?? ACCOUNT_PAGE_MAX, ACCOUNT_PAGE_MAX));
-      const { min, max, below } = accountRange(acc, q);
-      // One snapshot: the page and the member just before it (entries only ever come after).
-      const [page, prev] = (await redis
-        .multi()
-        .zrangebylex(k.ledgerIndex, min, max, "LIMIT", 0, limit + 1)
-        .zrevrangebylex(k.ledgerIndex, below, `[a:${acc}|`, "LIMIT", 0, 1)
-        .exec()
-        .then((r) =>
-          (r ?? []).map(([err, v]) => {
-            if (err) throw err;
-            return v as string[];
-          }),
-        )) as [string[], string[]];
-      const members = page.slice(0, limit).map(parseAccountMember);
-      const entries = await entriesAt(members.map((m) => m.seq));
-      const lines = members.map((m, i) => ({
-        entry: entries[i]!,
-        postedPaisa: m.postedPaisa,
-        heldPaisa: m.heldPaisa,
-      }));
-      const before = prev[0] === undefined ? undefined : parseAccountMember(prev[0]);
-      const opening = { postedPaisa: before?.postedPaisa ?? 0, heldPaisa: before?.heldPaisa ?? 0 };
-      return page.length > limit
-        ? { opening, lines, next: lines.at(-1)!.entry.seq }
-        : { opening, lines };
-    },
-
-    async entriesOf(reference) {
-      const p = referencePrefix(reference);
-      const members = await redis.zrangebylex(
-        k.ledgerIndex,
-        `[${p}`,
-        `[${p}~`,
-        "LIMIT",
-        0,
-        JOURNAL_PAGE_MAX,
-      );
-      return entriesAt(members.map(seqOfReferenceMember));
     },
 
     async accounts() {
@@ -256,11 +180,4 @@ export function createRedisLedger(opts: {
       return audit(parseBalances(bal), journal.map(parseStreamEntry), pending);
     },
   };
-}
-
-/** Orders two stream ids. */
-function compare(a: string, b: string): number {
-  const [am, an] = a.split("-").map(Number) as [number, number];
-  const [bm, bn] = b.split("-").map(Number) as [number, number];
-  return am - bm || an - bn;
 }
