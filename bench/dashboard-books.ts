@@ -93,16 +93,17 @@ export async function measureBooks(c: BooksContext) {
     timelineToday: await c.time(timelineToday, 50),
     timelineIndexed: await c.time(timelineIndexed),
   };
-  const exported = await runInChild<ExportOut>(
-    new URL("./journal-export.ts", import.meta.url).pathname,
-    {
+  const exportRun = (execArgv: string[] = []) =>
+    runInChild<ExportOut>(new URL("./journal-export.ts", import.meta.url).pathname, {
+      execArgv,
       env: {
         BENCH_EXPORT_PREFIX: c.prefix,
         BENCH_EXPORT_FROM: String(month.from),
         BENCH_EXPORT_TO: String(month.to),
       },
-    },
-  );
+    });
+  const exported = await exportRun();
+  const exportSemi8 = await exportRun(["--max-semi-space-size=8"]);
   return {
     journalEntries: await c.redis.xlen(c.k.ledgerJournal),
     indexMembers: await c.redis.zcard(c.k.ledgerIndex),
@@ -114,5 +115,6 @@ export async function measureBooks(c: BooksContext) {
     ordinaryLines: await linesOf(sample),
     ms,
     export: exported,
+    exportSemi8,
   };
 }

@@ -11,8 +11,11 @@ import { round } from "./lib/stats.ts";
  * metrics app (src/http/app.ts), which streams ledger/csv.ts journalCsvChunks, over the journal
  * dashboard-search.ts seeded (BENCH_EXPORT_PREFIX, from BENCH_EXPORT_FROM to BENCH_EXPORT_TO).
  * A process of its own, so its RSS is the export's: sampled every 50 ms from just before the
- * request to the last byte; growth = the highest sample − the first. The body is read as bytes
- * and its lines counted, as a client writing it to disk would.
+ * request to the last byte; growth = the highest sample − the first, also over the first half
+ * (a plateau reached early is flat; a leak keeps climbing), and the heap after a GC at the end
+ * (what the export kept). The body is read as bytes and its lines counted, as a client writing
+ * it to disk would. Run with Node's defaults, and again with the young generation capped
+ * (--max-semi-space-size=8): Node 24's default semi-space on a large machine is what RSS shows.
  */
 
 async function main() {
@@ -33,12 +36,20 @@ async function main() {
     const warm = await app.request(`/books/journal.csv?from=${iso(from)}&to=${iso(from + 60_000)}`);
     await warm.text();
     globalThis.gc?.();
-    const rssStart = process.memoryUsage.rss();
+    const start = process.memoryUsage();
+    const rssStart = start.rss;
     let rssMax = rssStart;
-    const sampler = setInterval(() => {
-      rssMax = Math.max(rssMax, process.memoryUsage.rss());
-    }, 50);
+    let heapMax = start.heapUsed;
+    let externalMax = start.external;
     const t0 = performance.now();
+    const samples: Array<[number, number]> = [];
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      samples.push([performance.now() - t0, m.rss]);
+      rssMax = Math.max(rssMax, m.rss);
+      heapMax = Math.max(heapMax, m.heapUsed);
+      externalMax = Math.max(externalMax, m.external);
+    }, 50);
     const res = await app.request(`/books/journal.csv?from=${iso(from)}&to=${iso(to)}`);
     if (res.status !== 200 || !res.body) throw new Error(`export answered ${res.status}`);
     let lines = 0;
@@ -47,11 +58,19 @@ async function main() {
     for await (const chunk of res.body) {
       if (bytes === 0) firstByteMs = performance.now() - t0;
       bytes += chunk.byteLength;
-      for (let i = 0; i < chunk.byteLength; i++) if (chunk[i] === 10) lines++;
+      for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
     }
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
     rssMax = Math.max(rssMax, process.memoryUsage.rss());
+    // Flat or growing: the highest RSS in the first half of the export against the whole.
+    const half = (seconds * 1000) / 2;
+    const firstHalfMax = Math.max(
+      rssStart,
+      ...samples.filter(([t]) => t <= half).map(([, r]) => r),
+    );
+    globalThis.gc?.();
+    const afterGc = process.memoryUsage();
     return {
       lines: lines - 1,
       megabytes: round(bytes / 2 ** 20),
@@ -60,6 +79,11 @@ async function main() {
       firstByteMs: round(firstByteMs),
       rssStartMB: round(rssStart / 2 ** 20),
       rssGrowthMB: round((rssMax - rssStart) / 2 ** 20),
+      rssGrowthFirstHalfMB: round((firstHalfMax - rssStart) / 2 ** 20),
+      heapUsedAfterGcGrowthMB: round((afterGc.heapUsed - start.heapUsed) / 2 ** 20),
+      v8Flags: process.execArgv.filter((a) => a.startsWith("--max-semi")).join(" ") || "defaults",
+      heapUsedGrowthMB: round((heapMax - start.heapUsed) / 2 ** 20),
+      externalGrowthMB: round((externalMax - start.external) / 2 ** 20),
     };
   } finally {
     redis.disconnect();

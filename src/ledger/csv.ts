@@ -46,14 +46,30 @@ export function entryCells(e: JournalEntry): Array<string | number> {
   ];
 }
 
-/** One entry's CSV line (no line end). */
-function journalLine(e: JournalEntry): string {
-  return [
-    ...entryCells(e),
-    csvText(e.reference),
-    csvCell(e.pendingId ?? ""),
-    csvText(e.reason),
-  ].join(",");
+/** ISO 8601 UTC of a time, the date-and-minute part reused while the minute lasts (an export). */
+function isoTimes(): (ms: number) => string {
+  let minute = -1;
+  let head = "";
+  return (ms) => {
+    const m = Math.floor(ms / 60_000);
+    if (m !== minute) {
+      minute = m;
+      head = new Date(m * 60_000).toISOString().slice(0, 17);
+    }
+    const inMinute = ms - m * 60_000;
+    const sec = Math.floor(inMinute / 1000);
+    const milli = inMinute - sec * 1000;
+    return `${head}${sec < 10 ? "0" : ""}${sec}.${String(milli).padStart(3, "0")}Z`;
+  };
+}
+
+/** One entry's CSV line (no line end): entryCells' cells, then reference, pending id, reason. */
+function journalLine(e: JournalEntry, iso: (ms: number) => string): string {
+  const id = csvCell(e.id);
+  const ref = csvText(e.reference);
+  const why = csvText(e.reason);
+  const amount = toDecimalString(e.amountPaisa);
+  return `${e.seq},${iso(e.at)},${id},${e.kind},${e.debit},${e.credit},${amount},${ref},${csvCell(e.pendingId ?? "")},${why}`;
 }
 
 /**
@@ -68,6 +84,7 @@ export async function* journalCsvChunks(
   yield `${JOURNAL_CSV_HEADER.join(",")}\r\n`;
   const read = (after?: string) =>
     store.journal({ ...range, limit: JOURNAL_PAGE_MAX, ...(after ? { after } : {}) });
+  const iso = isoTimes();
   let pending = read();
   for (;;) {
     const page = await pending;
@@ -79,7 +96,7 @@ export async function* journalCsvChunks(
     let chunk = "";
     for (const e of page.entries) {
       if (e.at < range.from || e.at >= range.to) continue;
-      chunk += `${journalLine(e)}\r\n`;
+      chunk += `${journalLine(e, iso)}\r\n`;
     }
     if (chunk) yield chunk;
     if (!page.next) return;

@@ -16,21 +16,22 @@ import { type JournalEntry, journalEntrySchema } from "./model.ts";
  *        -> {the index members in [min, max] joined by RS, the member just below the page
  *           (ZREVRANGEBYLEX below lowest LIMIT 0 1) or '', their entries}: a statement's page in
  *           one round trip and one snapshot (account-index.ts)
- * Entries are joined by RS (\x1e), each "seq US id US k US d US c US a US r US p US w".
+ * Entries come as one string of fields joined by US (\x1f), nine an entry: seq id k d c a r p w.
  */
 const READ = `
 local function esc(s)
   if not string.find(s, '[%%\\30\\31]') then return s end
   return (string.gsub(s, '[%%\\30\\31]', function(c) return string.format('%%%02X', string.byte(c)) end))
 end
-local function pack(e)
-  local f = e[2]
-  return table.concat({e[1], f[2], f[4], f[6], f[8], f[10], esc(f[12]), f[14], esc(f[16])}, '\\31')
+-- Appends an entry's nine fields to out (one concat for the whole reply, no string per entry).
+local function pack(out, e)
+  local f, n = e[2], #out
+  out[n + 1] = e[1]; out[n + 2] = f[2]; out[n + 3] = f[4]; out[n + 4] = f[6]; out[n + 5] = f[8]
+  out[n + 6] = f[10]; out[n + 7] = esc(f[12]); out[n + 8] = f[14]; out[n + 9] = esc(f[16])
 end
-local function at(sid)
+local function at(out, sid)
   local e = redis.call('XRANGE', KEYS[1], sid, sid)[1]
-  if e then return pack(e) end
-  return ''
+  if e then pack(out, e) end
 end
 -- The seq a member names: after its last '|' (a reference's) or its third-last (an account's).
 local function seqs_of(members, account)
@@ -47,17 +48,17 @@ local out = {}
 local mode = ARGV[1]
 if mode == 'range' then
   for _, e in ipairs(redis.call('XRANGE', KEYS[1], ARGV[2], ARGV[3], 'COUNT', ARGV[4])) do
-    out[#out + 1] = pack(e)
+    pack(out, e)
   end
 else
   local members = redis.call('ZRANGEBYLEX', KEYS[2], ARGV[2], ARGV[3], 'LIMIT', 0, ARGV[4])
-  for _, s in ipairs(seqs_of(members, mode == 'account')) do out[#out + 1] = at(s) end
+  for _, s in ipairs(seqs_of(members, mode == 'account')) do at(out, s) end
   if mode == 'account' then
     local prev = redis.call('ZREVRANGEBYLEX', KEYS[2], ARGV[5], ARGV[6], 'LIMIT', 0, 1)[1] or ''
-    return {table.concat(members, '\\30'), prev, table.concat(out, '\\30')}
+    return {table.concat(members, '\\30'), prev, table.concat(out, '\\31')}
   end
 end
-return table.concat(out, '\\30')
+return table.concat(out, '\\31')
 `;
 
 export const journalRead = luaScript<"journal" | "index", unknown>(
@@ -73,36 +74,32 @@ const unescapeText = (s: string) =>
 
 const KINDS = new Set<string>(journalEntrySchema.shape.kind.options.flatMap((o) => o.options));
 
-/** One packed entry as a JournalEntry (or undefined for ''), checked lightly: our own writes. */
-export function unpackEntry(packed: string): JournalEntry | undefined {
-  if (packed === "") return undefined;
-  const [seq, id, kind, debit, credit, amount, r, p, w] = packed.split("\x1f") as string[];
-  const amountPaisa = Number(amount);
-  if (w === undefined || !KINDS.has(kind!) || !Number.isSafeInteger(amountPaisa)) {
-    throw new Error(`unexpected ledger journal entry ${packed.slice(0, 200)}`);
-  }
-  const e: JournalEntry = {
-    seq: seq!,
-    at: Number(seq!.slice(0, seq!.indexOf("-"))),
-    id: id!,
-    kind: kind as JournalEntry["kind"],
-    debit: debit as AccountId,
-    credit: credit as AccountId,
-    amountPaisa,
-  };
-  if (r) e.reference = unescapeText(r);
-  if (p) e.pendingId = p;
-  if (w) e.reason = unescapeText(w);
-  return e;
-}
-
-/** A packed reply as entries ('' entries, missing ones, left out). */
+/** A packed reply as entries, nine fields each, checked lightly: our own scripts wrote them. */
 export function unpackEntries(reply: string): JournalEntry[] {
   if (reply === "") return [];
+  const f = reply.split("\x1f");
+  if (f.length % 9 !== 0) throw new Error(`unexpected ledger journal reply ${reply.slice(0, 200)}`);
   const out: JournalEntry[] = [];
-  for (const packed of reply.split("\x1e")) {
-    const e = unpackEntry(packed);
-    if (e) out.push(e);
+  for (let i = 0; i < f.length; i += 9) {
+    const seq = f[i]!;
+    const kind = f[i + 2]!;
+    const amountPaisa = Number(f[i + 5]);
+    if (!KINDS.has(kind) || !Number.isSafeInteger(amountPaisa)) {
+      throw new Error(`unexpected ledger journal entry ${f.slice(i, i + 9).join(" ")}`);
+    }
+    const e: JournalEntry = {
+      seq,
+      at: Number(seq.slice(0, seq.indexOf("-"))),
+      id: f[i + 1]!,
+      kind: kind as JournalEntry["kind"],
+      debit: f[i + 3] as AccountId,
+      credit: f[i + 4] as AccountId,
+      amountPaisa,
+    };
+    if (f[i + 6]) e.reference = unescapeText(f[i + 6]!);
+    if (f[i + 7]) e.pendingId = f[i + 7]!;
+    if (f[i + 8]) e.reason = unescapeText(f[i + 8]!);
+    out.push(e);
   }
   return out;
 }
