@@ -12,7 +12,11 @@ import {
   journalCsvChunks,
   type LedgerStore,
 } from "../../src/ledger/index.ts";
+import { holdIdOf } from "../../src/orders/model.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { transition } from "../../src/orders/state.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
+import { placedOrder } from "../support/orders.ts";
 import { testRedis } from "../support/redis.ts";
 
 /**
@@ -287,5 +291,57 @@ describe("the read index in Redis", () => {
     expect(await backfillLedgerIndex(redis.redis, prefix)).toBe(written.length);
     expect(await redis.redis.zrange(k.ledgerIndex, "0", "-1")).toEqual(written);
     expect(await backfillLedgerIndex(redis.redis, prefix)).toBe(0);
+  });
+
+  it("is written by the order scripts too: the hold in the create, the post, float and fee in the update", async () => {
+    const prefix = `${redis.prefix}orders:`;
+    const ledger = createRedisLedger({ redis: redis.redis, prefix });
+    const store = createRedisOrderStore({ redis: redis.redis, prefix });
+    const [alice] = people as [AccountId];
+    const userId = 1001;
+    await ledger.transfer({
+      id: "top",
+      debit: funding,
+      credit: alice,
+      amountPaisa: 50_000,
+      kind: "credit",
+    });
+    const reference = "1700000000077";
+    const price = { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 200, totalPaisa: 10_300 };
+    const order = placedOrder({
+      reference,
+      idempotencyKey: `idem-${reference}`,
+      userId,
+      chatId: userId,
+      amountPaisa: 10_000,
+      price,
+      holdId: holdIdOf(reference),
+    });
+    await store.create(order);
+    expect((await ledger.entriesOf(reference)).map((e) => e.kind)).toEqual(["hold"]);
+    expect((await ledger.accountEntries(alice, {})).lines.at(-1)).toMatchObject({
+      postedPaisa: 50_000,
+      heldPaisa: 10_300,
+    });
+    const wallet = {
+      amountPaisa: 10_000,
+      serviceChargePaisa: 300,
+      instantDiscountPaisa: 100,
+      debitAmountPaisa: 10_200,
+      creditAvailablePaisa: 500_000,
+      commissionPaisa: 250,
+    };
+    await store.update(reference, (cur) => {
+      const t = transition(cur, { source: "webhook", status: "success", at: Date.now(), wallet });
+      return t.changed ? { order: t.order, notifications: t.notifications } : null;
+    });
+    const kinds = (await ledger.entriesOf(reference)).map((e) => e.kind);
+    expect(kinds.slice(0, 2)).toEqual(["hold", "post"]);
+    expect(kinds).toEqual(expect.arrayContaining(["float_debit", "fee"]));
+    const b = await ledger.balance(alice);
+    expect((await ledger.accountEntries(alice, {})).lines.at(-1)).toMatchObject({
+      postedPaisa: b.postedPaisa,
+      heldPaisa: 0,
+    });
   });
 });
