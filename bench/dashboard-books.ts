@@ -35,7 +35,7 @@ export interface BooksContext {
   time: (
     run: () => Promise<unknown>,
     n?: number,
-  ) => Promise<{ p50: number; p99: number; mean: number }>;
+  ) => Promise<{ p50: number; p99: number; mean: number; floorP50: number; floorP99: number }>;
 }
 
 const DAY = 86_400_000;

@@ -69,15 +69,29 @@ async function main() {
     const booksSeedSeconds = (performance.now() - booksStart) / 1000;
     const pick = () => Math.floor(Math.random() * n);
 
+    // Each query sample is paired with a floor sample taken just before it (one HGET of a random
+    // order), so a query and its floor see the same moment of a shared machine's load.
+    const floorRead = () => redis.hget(k.order(benchReference(pick())), "j");
     const time = async (run: () => Promise<unknown>, times = queries) => {
       const samples: number[] = [];
+      const floors: number[] = [];
       for (let q = 0; q < times; q++) {
-        const t = performance.now();
+        let t = performance.now();
+        await floorRead();
+        floors.push(performance.now() - t);
+        t = performance.now();
         await run();
         samples.push(performance.now() - t);
       }
       const s = summarize(samples);
-      return { p50: round(s.p50), p99: round(s.p99), mean: round(s.mean) };
+      const f = summarize(floors);
+      return {
+        p50: round(s.p50),
+        p99: round(s.p99),
+        mean: round(s.mean),
+        floorP50: round(f.p50),
+        floorP99: round(f.p99),
+      };
     };
     const search = (q: () => OrderSearch) => () => store.search(q());
     const scanned: number[] = [];
@@ -98,7 +112,7 @@ async function main() {
       seedSeconds: round(seedSeconds),
       booksSeedSeconds: round(booksSeedSeconds),
       ms: {
-        floorHget: await time(() => redis.hget(k.order(benchReference(pick())), "j")),
+        floorHget: await time(floorRead),
         floorGet: await time(() => store.get(benchReference(pick()))),
         byNumber: await time(search(() => ({ limit: 50, connectionNo: numberOf(pick()) }))),
         byCustomer: await time(search(() => ({ limit: 50, userId: customerOf(pick()) }))),

@@ -610,29 +610,30 @@ function printResult(r: BenchResult): void {
 const search: Runner = async () => {
   const out = await runInChild<SearchOut>(here("./dashboard-search.ts"));
   const floor = out.ms.floorHget;
-  // Issue 31 target 5: each query's p99 <= 20x a single Redis key read (one HGET, its p99 in the
-  // same run, on the same loaded or quiet machine).
-  const page = (id: string, label: string, ms: { p50: number; p99: number }) =>
+  // Issue 31 target 5: each query's p99 <= 20x a single Redis key read: one HGET of an order, its
+  // samples paired with the query's (one just before each), so both see the same load.
+  type Ms = { p50: number; p99: number; floorP50: number; floorP99: number };
+  const page = (id: string, label: string, ms: Ms) =>
     figure(
       {
         id: `search.${id}.p99`,
-        label: `${label}, p99 (p50 ${ms.p50} ms)`,
+        label: `${label}, p99 (p50 ${ms.p50} ms; floor p50 ${ms.floorP50} ms)`,
         value: ms.p99,
         unit: "ms",
-        baseline: floor.p99,
-        baselineLabel: "one HGET of an order, p99",
+        baseline: ms.floorP99,
+        baselineLabel: "one HGET of an order, p99, paired",
         target: "<= 20x",
       },
       (f) => (f.ratio ?? Number.POSITIVE_INFINITY) <= 20,
     );
-  const info = (id: string, label: string, ms: { p50: number; p99: number }) =>
+  const info = (id: string, label: string, ms: Ms) =>
     figure({
       id: `search.${id}.p50`,
       label: `${label}, p50 (p99 ${ms.p99} ms)`,
       value: ms.p50,
       unit: "ms",
-      baseline: floor.p50,
-      baselineLabel: "one HGET of an order, p50",
+      baseline: ms.floorP50,
+      baselineLabel: "one HGET of an order, p50, paired",
     });
   const b = out.books;
   const ex = b.export;
