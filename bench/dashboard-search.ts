@@ -1,7 +1,10 @@
 import { fileURLToPath } from "node:url";
+import { createRedisLedger } from "../src/ledger/redis-store.ts";
 import { createRedisOrderStore } from "../src/orders/redis-store.ts";
 import type { OrderSearch } from "../src/orders/search.ts";
 import { keyspace } from "../src/redis/keyspace.ts";
+import { measureBooks } from "./dashboard-books.ts";
+import { seedBooks } from "./lib/books-seed.ts";
 import { childMain } from "./lib/child.ts";
 import { intEnv } from "./lib/env.ts";
 import { benchOrder, benchReference, seedOrders } from "./lib/orders.ts";
@@ -9,56 +12,96 @@ import { benchPrefix, connectRedis, deleteKeys } from "./lib/redis.ts";
 import { round, summarize } from "./lib/stats.ts";
 
 /**
- * The back office's order search (src/orders/search.ts) over a seeded Redis: SEARCH_ORDERS orders
- * (default 100,000; issue 31 wants 1,000,000) written by the product's own create script (so the
- * index is the one production writes), spread over 30 days, 20,000 numbers, 5,000 customers, 2%
- * failed. Then, one at a time, SEARCH_QUERIES times each: the floor (one HGET of an order, the
- * cheapest read there is, and the store's get), and a page of 50 by number, by customer, the
- * newest, failed ones (a filter: a bounded scan), and one day's failed ones. Prints JSON.
+ * The back office's queries (issue 29; issue 31 target 5) over a seeded Redis: SEARCH_ORDERS
+ * orders (default 1,000,000) written by the product's own create script (so the index is the one
+ * production writes), spread over 30 days, 20,000 numbers, 5,000 customers plus a busy one (one
+ * order in 25), 2% failed; and SEARCH_TRANSFERS journal entries (default 1,000,000) written by the
+ * ledger's own scripts (lib/books-seed.ts: hold, post, float debit and fee of every 4th order, so
+ * each carries an order's reference and customer). Then, one at a time, SEARCH_QUERIES times
+ * each: the floor (one HGET of an order, the cheapest read there is, and the store's get), a page
+ * of 50 by number, by customer, by reference, the newest, the first page of a week, failed ones
+ * (a filter: a bounded scan), one day's failed ones; and the books' reads (dashboard-books.ts:
+ * statements, an order's timeline, the journal export in a child). Prints JSON.
  *
  *   npx tsx bench/dashboard-search.ts     (BENCH_REDIS_URL, default redis://127.0.0.1:6379)
- * and in bench/run.ts as `search` (BENCH_ONLY=search): about 25 s at 100,000 orders on 2 cores.
+ * and in bench/run.ts as `search` (BENCH_ONLY=search). On 2 cores: seeding 1,000,000 orders takes
+ * about `seedSeconds`, the books `booksSeedSeconds` (both in the output); SEARCH_ORDERS=100000
+ * SEARCH_TRANSFERS=100000 for a quick run.
  */
 
 const DAY = 86_400_000;
+/** The busy customer's id (one order in 25); the others are 2,000,000 + i % 5,000. */
+const BUSY = 1_999_999;
 
 async function main() {
-  const n = intEnv("SEARCH_ORDERS", 100_000);
+  const n = intEnv("SEARCH_ORDERS", 1_000_000);
+  const transfers = Math.min(intEnv("SEARCH_TRANSFERS", 1_000_000), 4 * n);
   const queries = intEnv("SEARCH_QUERIES", 300);
   const prefix = benchPrefix("search");
   const redis = connectRedis();
   const store = createRedisOrderStore({ redis, prefix });
+  const clock = { now: Date.now() };
+  const ledger = createRedisLedger({ redis, prefix, now: () => clock.now });
   const k = keyspace(prefix);
   const end = Date.now();
   const start = end - 30 * DAY;
   const orderAt = (i: number) => start + Math.floor((i / n) * 30 * DAY);
+  const customerOf = (i: number) => (i % 25 === 0 ? BUSY : 2_000_000 + (i % 5_000));
+  const numberOf = (i: number) => `98${String(i % 20_000).padStart(8, "0")}`;
   try {
     const seedStart = performance.now();
     await seedOrders(store, 0, n, (i) => {
       const o = benchOrder(i, i % 50 === 0 ? "failed" : "success", {
-        chatId: 2_000_000 + (i % 5_000),
+        chatId: customerOf(i),
         at: orderAt(i),
       });
-      return { ...o, connectionNo: `98${String(i % 20_000).padStart(8, "0")}` };
+      return { ...o, connectionNo: numberOf(i) };
     });
     const seedSeconds = (performance.now() - seedStart) / 1000;
+    const stride = Math.max(1, Math.floor(n / Math.floor(transfers / 4)));
+    const order = (j: number) => {
+      const i = j * stride;
+      return { reference: benchReference(i), userId: customerOf(i), at: orderAt(i) };
+    };
+    const customers = [BUSY, ...Array.from({ length: 5_000 }, (_, u) => 2_000_000 + u)];
+    const booksStart = performance.now();
+    const ledgerOrders = await seedBooks(ledger, { transfers, order, customers, clock });
+    const booksSeedSeconds = (performance.now() - booksStart) / 1000;
     const pick = () => Math.floor(Math.random() * n);
 
-    const time = async (run: () => Promise<unknown>) => {
+    // Each query sample is paired with a floor sample taken just before it (one HGET of a random
+    // order), so a query and its floor see the same moment of a shared machine's load.
+    const floorRead = () => redis.hget(k.order(benchReference(pick())), "j");
+    const time = async (run: () => Promise<unknown>, times = queries) => {
       const samples: number[] = [];
-      for (let q = 0; q < queries; q++) {
-        const t = performance.now();
+      const floors: number[] = [];
+      for (let q = 0; q < times; q++) {
+        let t = performance.now();
+        await floorRead();
+        floors.push(performance.now() - t);
+        t = performance.now();
         await run();
         samples.push(performance.now() - t);
       }
       const s = summarize(samples);
-      return { p50: round(s.p50), p99: round(s.p99), mean: round(s.mean) };
+      const f = summarize(floors);
+      return {
+        p50: round(s.p50),
+        p99: round(s.p99),
+        mean: round(s.mean),
+        floorP50: round(f.p50),
+        floorP99: round(f.p99),
+      };
     };
     const search = (q: () => OrderSearch) => () => store.search(q());
     const scanned: number[] = [];
     const failed = async () => {
       const page = await store.search({ limit: 50, status: "failed" });
       scanned.push(page.scanned);
+    };
+    const byReference = async () => {
+      const page = await store.search({ limit: 50, reference: benchReference(pick()) });
+      if (page.orders.length !== 1) throw new Error("an order by reference was not found");
     };
     const result = {
       orders: n,
@@ -67,17 +110,20 @@ async function main() {
         Number(await redis.call("MEMORY", "USAGE", k.orderSearch, "SAMPLES", "0")) / n,
       ),
       seedSeconds: round(seedSeconds),
+      booksSeedSeconds: round(booksSeedSeconds),
       ms: {
-        floorHget: await time(() => redis.hget(k.order(benchReference(pick())), "j")),
+        floorHget: await time(floorRead),
         floorGet: await time(() => store.get(benchReference(pick()))),
-        byNumber: await time(
-          search(() => ({
-            limit: 50,
-            connectionNo: `98${String(pick() % 20_000).padStart(8, "0")}`,
-          })),
-        ),
-        byCustomer: await time(search(() => ({ limit: 50, userId: 2_000_000 + (pick() % 5_000) }))),
+        byNumber: await time(search(() => ({ limit: 50, connectionNo: numberOf(pick()) }))),
+        byCustomer: await time(search(() => ({ limit: 50, userId: customerOf(pick()) }))),
+        byReference: await time(byReference),
         newest: await time(search(() => ({ limit: 50 }))),
+        byWeek: await time(
+          search(() => {
+            const from = start + Math.floor(Math.random() * 23 * DAY);
+            return { limit: 50, from, to: from + 7 * DAY };
+          }),
+        ),
         failedAnyTime: await time(failed),
         failedOneDay: await time(
           search(() => {
@@ -87,6 +133,19 @@ async function main() {
         ),
       },
       failedScannedPerPage: round(summarize(scanned).mean),
+      books: await measureBooks({
+        redis,
+        k,
+        store,
+        ledger,
+        prefix,
+        start,
+        end,
+        ledgerOrders,
+        order,
+        busy: BUSY,
+        time,
+      }),
     };
     return result;
   } finally {

@@ -25,11 +25,11 @@ type ChildMessage = { type: "result"; result: unknown } | { type: "error"; error
 /** Runs a module's `childMain` in a fresh process and resolves with what it sent back. */
 export function runInChild<T>(
   modulePath: string,
-  opts: { env?: Record<string, string>; args?: string[] } = {},
+  opts: { env?: Record<string, string>; args?: string[]; execArgv?: string[] } = {},
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = fork(modulePath, opts.args ?? [], {
-      execArgv: childExecArgv(),
+      execArgv: childExecArgv(opts.execArgv),
       env: { ...process.env, ...opts.env },
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

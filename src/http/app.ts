@@ -103,8 +103,11 @@ export function createMetricsApp(opts: {
    */
   books?: {
     report?: () => Promise<unknown>;
-    /** The journal as CSV for the accountant (GET /books/journal.csv?from=&to=). */
-    journalCsv?: (range: JournalRange) => Promise<string>;
+    /**
+     * The journal as CSV for the accountant (GET /books/journal.csv?from=&to=): the whole text, or
+     * its chunks, streamed as they come (ledger/csv.ts journalCsvChunks).
+     */
+    journalCsv?: (range: JournalRange) => Promise<string> | AsyncIterable<string>;
   };
 }) {
   const app = new Hono();
@@ -141,7 +144,8 @@ export function createMetricsApp(opts: {
     const csv = opts.books?.journalCsv;
     if (!csv) return c.json({ ok: false, error: "starting" }, 503);
     const name = `journal-${new Date(range.data.from).toISOString().slice(0, 10)}.csv`;
-    return c.body(await csv(range.data), 200, {
+    const out = csv(range.data);
+    return c.body(out instanceof Promise ? await out : textStream(out), 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${name}"`,
       "Cache-Control": "no-store",
@@ -149,4 +153,20 @@ export function createMetricsApp(opts: {
   });
   app.notFound((c) => c.text("not found", 404));
   return app;
+}
+
+/** Chunks of text as a byte stream, each read when the client is ready for it. */
+function textStream(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+  const it = chunks[Symbol.asyncIterator]();
+  const encoder = new TextEncoder();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await it.next();
+      if (done) controller.close();
+      else controller.enqueue(encoder.encode(value));
+    },
+    async cancel() {
+      await it.return?.();
+    },
+  });
 }

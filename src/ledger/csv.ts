@@ -46,40 +46,69 @@ export function entryCells(e: JournalEntry): Array<string | number> {
   ];
 }
 
-/** CSV of the entries whose booking time is in [from, to) (all when no range is given). */
-function journalToCsv(
-  entries: readonly JournalEntry[],
-  range: { from?: number; to?: number } = {},
-): string {
-  const lines = [JOURNAL_CSV_HEADER.join(",")];
-  for (const e of entries) {
-    if (range.from !== undefined && e.at < range.from) continue;
-    if (range.to !== undefined && e.at >= range.to) continue;
-    lines.push(
-      [...entryCells(e), csvText(e.reference), csvCell(e.pendingId ?? ""), csvText(e.reason)].join(
-        ",",
-      ),
-    );
-  }
-  return `${lines.join("\r\n")}\r\n`;
+/** ISO 8601 UTC of a time, the date-and-minute part reused while the minute lasts (an export). */
+function isoTimes(): (ms: number) => string {
+  let minute = -1;
+  let head = "";
+  return (ms) => {
+    const m = Math.floor(ms / 60_000);
+    if (m !== minute) {
+      minute = m;
+      head = new Date(m * 60_000).toISOString().slice(0, 17);
+    }
+    const inMinute = ms - m * 60_000;
+    const sec = Math.floor(inMinute / 1000);
+    const milli = inMinute - sec * 1000;
+    return `${head}${sec < 10 ? "0" : ""}${sec}.${String(milli).padStart(3, "0")}Z`;
+  };
 }
 
-/** Reads the store's journal for [from, to) page by page and writes it as CSV. */
+/** One entry's CSV line (no line end): entryCells' cells, then reference, pending id, reason. */
+function journalLine(e: JournalEntry, iso: (ms: number) => string): string {
+  const id = csvCell(e.id);
+  const ref = csvText(e.reference);
+  const why = csvText(e.reason);
+  const amount = toDecimalString(e.amountPaisa);
+  return `${e.seq},${iso(e.at)},${id},${e.kind},${e.debit},${e.credit},${amount},${ref},${csvCell(e.pendingId ?? "")},${why}`;
+}
+
+/**
+ * The journal for [from, to) as CSV, one chunk per journal page (the header first), read page by
+ * page with the next page asked for while this one is written: a route streams it, so a year's
+ * journal never sits in memory whole (bench/dashboard-search.ts measures lines a second and RSS).
+ */
+export async function* journalCsvChunks(
+  store: LedgerStore,
+  range: { from: number; to: number },
+): AsyncGenerator<string> {
+  yield `${JOURNAL_CSV_HEADER.join(",")}\r\n`;
+  const read = (after?: string) =>
+    store.journal({ ...range, limit: JOURNAL_PAGE_MAX, ...(after ? { after } : {}) });
+  const iso = isoTimes();
+  let pending = read();
+  for (;;) {
+    const page = await pending;
+    if (page.next) {
+      pending = read(page.next);
+      // A reader that stops early (a closed download) leaves it unawaited: not an unhandled error.
+      pending.catch(() => undefined);
+    }
+    let chunk = "";
+    for (const e of page.entries) {
+      if (e.at < range.from || e.at >= range.to) continue;
+      chunk += `${journalLine(e, iso)}\r\n`;
+    }
+    if (chunk) yield chunk;
+    if (!page.next) return;
+  }
+}
+
+/** The whole CSV of [from, to) as one string (small ranges, tests; a route streams the chunks). */
 export async function exportJournalCsv(
   store: LedgerStore,
   range: { from: number; to: number },
 ): Promise<string> {
-  const all: JournalEntry[] = [];
-  let after: string | undefined;
-  for (;;) {
-    const page = await store.journal({
-      ...range,
-      limit: JOURNAL_PAGE_MAX,
-      ...(after ? { after } : {}),
-    });
-    all.push(...page.entries);
-    if (!page.next) break;
-    after = page.next;
-  }
-  return journalToCsv(all, range);
+  let csv = "";
+  for await (const chunk of journalCsvChunks(store, range)) csv += chunk;
+  return csv;
 }

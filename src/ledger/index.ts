@@ -2,8 +2,22 @@
  * The merchant's books: the chart of accounts (chart.ts), transfers, holds (see the README's "The
  * merchant's books").
  */
+export {
+  ACCOUNT_PAGE_MAX,
+  type AccountLine,
+  type AccountPage,
+  changeOf,
+} from "./account-index.ts";
 export { type AccountId, account, accountIdSchema } from "./chart.ts";
-export { csvCell, csvText, entryCells, exportJournalCsv, JOURNAL_CSV_HEADER } from "./csv.ts";
+export {
+  csvCell,
+  csvText,
+  entryCells,
+  exportJournalCsv,
+  JOURNAL_CSV_HEADER,
+  journalCsvChunks,
+} from "./csv.ts";
+export { backfillLedgerIndex } from "./index-backfill.ts";
 export { createMemoryLedger } from "./memory-store.ts";
 export * from "./model.ts";
 export { createRedisLedger } from "./redis-store.ts";

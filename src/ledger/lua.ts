@@ -19,8 +19,9 @@ import {
  * Interface (every function checks everything before it writes anything, so a caller that calls
  * it before its own writes can return a refusal with nothing written; Lua has no rollback):
  *
- *   local L = {bal = KEYS[a], xfer = KEYS[a+1], pend = KEYS[a+2], journal = KEYS[a+3]}
- *     (the four ledger keys, in LEDGER_KEYS order; `ledgerKeysLua(a)` writes this line)
+ *   local L = {bal = KEYS[a], xfer = KEYS[a+1], pend = KEYS[a+2], journal = KEYS[a+3],
+ *              idx = KEYS[a+4]}
+ *     (the five ledger keys, in LEDGER_KEYS order; `ledgerKeysLua(a)` writes this line)
  *   ledger_transfer(L, ARGV, i)  -- posted transfer; ARGV[i .. i+9] from transferArgv()
  *   ledger_hold(L, ARGV, i)      -- pending transfer; ARGV[i .. i+9] from holdArgv()
  *   ledger_post(L, pendingId, at) / ledger_void(L, pendingId, at)
@@ -36,6 +37,7 @@ import {
  * "posted <streamId>" / "voided <streamId>"; `journal` a stream, one entry per transfer, fields
  * id k(ind) d(ebit) c(redit) a(mount) r(eference) p(endingId) w(hy), with explicit ids
  * "<ms>-<n>" never earlier than the last (the booking time; the memory store books the same way).
+ * `idx` the read index (account-index.ts), written by every booking in the same step.
  * Amounts travel as decimal strings and are compared as Lua numbers, exact below 2^53.
  */
 export const LEDGER_LUA = `
@@ -66,6 +68,26 @@ local function ledger_book(L, at, fields)
   return {sid, fields}
 end
 
+-- The read index (account-index.ts): per side, the account's posted and held balances right
+-- after the entry (read from the balances just written); and the entry by its reference.
+local function ledger_index(L, sid, debit, credit, ref)
+  local dash = string.find(sid, '-', 1, true)
+  local s = string.format('%015.0f-%08.0f', tonumber(string.sub(sid, 1, dash - 1)),
+    tonumber(string.sub(sid, dash + 1)))
+  local m = {}
+  for _, acc in ipairs({debit, credit}) do
+    local b = redis.call('HMGET', L.bal, acc .. '|cp', acc .. '|dp', acc .. '|dq')
+    local posted = tonumber(b[1] or '0') - tonumber(b[2] or '0')
+    m[#m + 1] = 0
+    m[#m + 1] = 'a:' .. acc .. '|' .. s .. '|' .. ledger_fmt(posted) .. '|' .. ledger_fmt(tonumber(b[3] or '0'))
+  end
+  if ref ~= '' then
+    m[#m + 1] = 0
+    m[#m + 1] = 'r:' .. string.len(ref) .. ':' .. ref .. '|' .. s
+  end
+  redis.call('ZADD', L.idx, unpack(m))
+end
+
 local function ledger_available(L, acc)
   local b = redis.call('HMGET', L.bal, acc .. '|cp', acc .. '|dp', acc .. '|dq')
   return tonumber(b[1] or '0') - tonumber(b[2] or '0') - tonumber(b[3] or '0')
@@ -92,6 +114,7 @@ local function ledger_write(L, A, i, pending)
   local entry = ledger_book(L, A[i+9], {'id', id, 'k', kind, 'd', debit, 'c', credit, 'a', amount,
     'r', A[i+7], 'p', '', 'w', A[i+8]})
   redis.call('HSET', L.xfer, id, entry[1] .. ' ' .. fp)
+  ledger_index(L, entry[1], debit, credit, A[i+7])
   if pending then redis.call('HSET', L.pend, id, 'pending') end
   return {1, 0, entry}
 end
@@ -124,6 +147,7 @@ local function ledger_resolve(L, pid, action, at)
   local entry = ledger_book(L, at, {'id', pid .. '/' .. action, 'k', action, 'd', f.d, 'c', f.c,
     'a', f.a, 'r', f.r, 'p', pid, 'w', ''})
   redis.call('HSET', L.pend, pid, want .. ' ' .. entry[1])
+  ledger_index(L, entry[1], f.d, f.c, f.r)
   return {1, 0, entry}
 end
 
@@ -137,6 +161,7 @@ export const LEDGER_KEYS = [
   "ledgerTransfers",
   "ledgerPending",
   "ledgerJournal",
+  "ledgerIndex",
 ] as const;
 export type LedgerKey = (typeof LEDGER_KEYS)[number];
 
@@ -146,12 +171,13 @@ export function ledgerKeys(k: Keyspace): Record<LedgerKey, string> {
     ledgerTransfers: k.ledgerTransfers,
     ledgerPending: k.ledgerPending,
     ledgerJournal: k.ledgerJournal,
+    ledgerIndex: k.ledgerIndex,
   };
 }
 
-/** The Lua line that names the ledger's keys, when they are KEYS[first .. first+3]. */
+/** The Lua line that names the ledger's keys, when they are KEYS[first .. first+4]. */
 export function ledgerKeysLua(first: number): string {
-  return `local L = {bal = KEYS[${first}], xfer = KEYS[${first + 1}], pend = KEYS[${first + 2}], journal = KEYS[${first + 3}]}`;
+  return `local L = {bal = KEYS[${first}], xfer = KEYS[${first + 1}], pend = KEYS[${first + 2}], journal = KEYS[${first + 3}], idx = KEYS[${first + 4}]}`;
 }
 
 /** How many ARGV a transfer or a hold takes. */

@@ -1,3 +1,4 @@
+import { accountPageOf } from "./account-index.ts";
 import type { AccountId } from "./chart.ts";
 import {
   audit,
@@ -74,6 +75,14 @@ export function createMemoryLedger(opts: { now?: () => number } = {}): MemoryLed
       return p.seq === undefined
         ? { state: p.state, hold }
         : { state: p.state, hold, resolution: state.bySeq.get(p.seq)! };
+    },
+
+    async accountEntries(account, q) {
+      return accountPageOf(state.journal, account, q);
+    },
+
+    async entriesOf(reference) {
+      return state.journal.filter((e) => e.reference === reference).slice(0, JOURNAL_PAGE_MAX);
     },
 
     async accounts() {

@@ -23,7 +23,8 @@ import {
   transferIdSchema,
   transferInputSchema,
 } from "./model.ts";
-import { JOURNAL_PAGE_MAX, type LedgerStore } from "./store.ts";
+import { redisLedgerReads } from "./redis-reads.ts";
+import type { LedgerStore } from "./store.ts";
 
 /**
  * The ledger in Redis: every mutation is one Lua script over the four ledger keys, built from the
@@ -94,8 +95,8 @@ export function createRedisLedger(opts: {
     if (!raw) throw new Error(`ledger journal entry ${seq} is missing`);
     return parseStreamEntry(raw);
   };
-
   return {
+    ...redisLedgerReads(redis, k),
     async transfer(t) {
       const v = transferInputSchema.parse(t);
       return parseLedgerReply(await transferScript.run(redis, keys, ...transferArgv(v, now())));
@@ -128,23 +129,6 @@ export function createRedisLedger(opts: {
         debitsPending: Number(dq ?? 0),
         creditsPending: Number(cq ?? 0),
       });
-    },
-
-    async journal(q = {}) {
-      const limit = Math.min(q.limit ?? JOURNAL_PAGE_MAX, JOURNAL_PAGE_MAX);
-      // Stream ids are booking times, so a time range is an id range; `to` is exclusive.
-      let start = q.from === undefined ? "-" : `${q.from}-0`;
-      if (q.after !== undefined) {
-        const after = `(${q.after}`;
-        start = q.from === undefined || compare(q.after, `${q.from}-0`) >= 0 ? after : start;
-      }
-      const end = q.to === undefined ? "+" : `(${q.to}-0`;
-      if (q.to !== undefined && q.to <= 0) return { entries: [] };
-      const raw = (await redis.xrange(k.ledgerJournal, start, end, "COUNT", limit + 1)) as Array<
-        [string, string[]]
-      >;
-      const entries = raw.slice(0, limit).map(parseStreamEntry);
-      return raw.length > limit ? { entries, next: entries.at(-1)!.seq } : { entries };
     },
 
     async pendingOf(id) {
@@ -196,11 +180,4 @@ export function createRedisLedger(opts: {
       return audit(parseBalances(bal), journal.map(parseStreamEntry), pending);
     },
   };
-}
-
-/** Orders two stream ids. */
-function compare(a: string, b: string): number {
-  const [am, an] = a.split("-").map(Number) as [number, number];
-  const [bm, bn] = b.split("-").map(Number) as [number, number];
-  return am - bm || an - bn;
 }

@@ -1,8 +1,10 @@
+import type { AccountPage } from "./account-index.ts";
 import type { AccountId } from "./chart.ts";
 import type {
   Balance,
   CheckReport,
   HoldInput,
+  JournalEntry,
   JournalPage,
   JournalQuery,
   LedgerResult,
@@ -28,6 +30,14 @@ export interface LedgerStore {
   /** The append-only journal, oldest first. */
   journal(q?: JournalQuery): Promise<JournalPage>;
   pendingOf(id: string): Promise<PendingTransfer | null>;
+  /**
+   * One account's entries in [from, to) (or after `after`), oldest first, each with the account's
+   * posted and held balances right after it, and the balances before the page: a statement's page
+   * (account-index.ts). The Redis store reads its index, O(log N + page).
+   */
+  accountEntries(account: AccountId, q: JournalQuery): Promise<AccountPage>;
+  /** The entries that carry this reference (an order's hold, post or void, float debit, fee), oldest first, at most JOURNAL_PAGE_MAX. */
+  entriesOf(reference: string): Promise<JournalEntry[]>;
   /** Every account a transfer has touched, sorted. */
   accounts(): Promise<AccountId[]>;
   /** Recomputes every balance from the journal and compares (see core.ts `audit`). */

@@ -57,7 +57,7 @@ local function with_balance_after(json, acc)
 end
 `;
 
-// KEYS: idempotency, order, byUser, open, alias-or-order, then the four ledger keys, then the
+// KEYS: idempotency, order, byUser, open, alias-or-order, then the five ledger keys, then the
 // reference counter, then the search index.
 // ARGV: reference, json, createdAt, version, alias, open?, hold?, balance account (or ''), then
 // the hold's TRANSFER_ARGC, then (a numbered create) the counter's seed (or '') and the hold id,
@@ -83,7 +83,7 @@ if ref == '' then
   -- A number an order has already (the counter lost, or numbered by the version before) is skipped.
   local free = false
   for _ = 1, 20 do
-    ref = next_reference(KEYS[10], A[3], A[extra])
+    ref = next_reference(KEYS[${6 + LEDGER_KEYS.length}], A[3], A[extra])
     if not ref then return {-2} end
     okey = KEYS[2] .. ref
     free = redis.call('EXISTS', okey) == 0
@@ -120,11 +120,11 @@ for j = first + 1, #A do
   members[#members + 1] = 0
   members[#members + 1] = A[j] .. A[first] .. ':' .. ref
 end
-redis.call('ZADD', KEYS[11], unpack(members))
+redis.call('ZADD', KEYS[${7 + LEDGER_KEYS.length}], unpack(members))
 return {1, ref, after}
 `;
 
-// KEYS: order, open, byTx, outbox, then the four ledger keys. The notifications carry the order as
+// KEYS: order, open, byTx, outbox, then the five ledger keys. The notifications carry the order as
 // written (field 'o'): while the entry is fresh the notifier renders from it instead of reading
 // the order (notifier.ts).
 // ARGV: expected version, new version, json, reference, final?, txId, settle (post|void|''),

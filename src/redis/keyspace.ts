@@ -93,7 +93,7 @@ export function keyspace(prefix: string) {
      */
     paceBuckets: `${pace}:buckets`,
 
-    // --- The merchant's books (ledger/redis-store.ts, ledger/lua.ts). All four global. ---
+    // --- The merchant's books (ledger/redis-store.ts, ledger/lua.ts). All five global. ---
     /** Hash: "<account>|dp|cp|dq|cq" -> paisa (debits/credits posted/pending). */
     ledgerBalances: `${ledger}:balances`,
     /** Hash: transfer id -> "<journal stream id> <fingerprint>" (idempotency). */
@@ -102,6 +102,11 @@ export function keyspace(prefix: string) {
     ledgerPending: `${ledger}:pending`,
     /** Stream: the append-only journal, one entry per transfer, ids "<booking ms>-<n>". */
     ledgerJournal: `${ledger}:journal`,
+    /**
+     * Sorted set (score 0, by bytes): the books' read index, each account's entries with its
+     * balances after them and each reference's entries (ledger/account-index.ts).
+     */
+    ledgerIndex: `${ledger}:index`,
 
     // --- The catalogue (provider/catalog-sync.ts) ---
     /** String: the provider's last operator listings (JSON), the fallback when the lookups fail. */

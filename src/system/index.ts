@@ -1,7 +1,7 @@
 import type { UserFromGetMe } from "grammy/types";
 import type { AnyCategoryModule } from "../categories/index.ts";
 import type { Config } from "../config/index.ts";
-import { exportJournalCsv } from "../ledger/index.ts";
+import { journalCsvChunks } from "../ledger/index.ts";
 import type { SandboxOverrides } from "../local-mode.ts";
 import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
@@ -59,7 +59,7 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
     const parts = await wireParts(base, opts, redis, listener);
     const metricsUrl = await openMetricsListener(base, {
       report: () => parts.money.books.report(),
-      journalCsv: (range) => exportJournalCsv(parts.stores.ledger, range),
+      journalCsv: (range) => journalCsvChunks(parts.stores.ledger, range),
     });
     const stop = await start(base, opts, listener, parts);
     return {

@@ -1,5 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { STATEMENT_CSV_HEADER, statementOf, statementToCsv } from "../../src/accounts/index.ts";
+import {
+  STATEMENT_CSV_HEADER,
+  statementOf,
+  statementPage,
+  statementToCsv,
+} from "../../src/accounts/index.ts";
 import {
   account,
   createMemoryLedger,
@@ -125,23 +130,43 @@ describe.each([
     });
   });
 
-  it("says it is incomplete rather than show part of a long journal as the whole", async () => {
+  it("reads only the account's own lines, and says it is incomplete past its bound", async () => {
     const clock = { now: T0 };
     const ledger = make(clock);
     await history(ledger, clock);
-    const s = await statementOf(ledger, C, { from: T0, to: T0 + DAY }, 1);
-    expect(s.complete).toBe(true); // 8 entries fit in one page: the bound counts pages read
-    for (let i = 0; i < 1_001; i++) {
-      clock.now = T0 + 10 * DAY + i;
-      await ledger.transfer({
-        id: `noise-${i}`,
+    const noise = (id: string, to: ReturnType<typeof account.customer>) =>
+      ledger.transfer({
+        id,
         debit: account.merchant.funding,
-        credit: account.customer(77),
+        credit: to,
         amountPaisa: 1,
         kind: "credit",
       });
+    // Others' entries, however many, cost nothing (the read index gives the account's own).
+    for (let i = 0; i < 1_001; i++) {
+      clock.now = T0 + 10 * DAY + i;
+      await noise(`noise-${i}`, account.customer(77));
     }
-    const long = await statementOf(ledger, C, { from: T0, to: T0 + DAY }, 1_000);
+    const s = await statementOf(ledger, C, { from: T0, to: T0 + 12 * DAY }, 1_000);
+    expect(s).toMatchObject({ complete: true, closingPostedPaisa: 12_700 });
+    // More lines of its own in the range than the bound: incomplete, never a part shown as all.
+    for (let i = 0; i < 1_001; i++) {
+      clock.now = T0 + 11 * DAY + i;
+      await noise(`mine-${i}`, C);
+    }
+    const long = await statementOf(ledger, C, { from: T0, to: T0 + 12 * DAY }, 1_000);
     expect(long).toMatchObject({ complete: false, readEntries: 1_000 });
+    const first = await statementPage(ledger, C, { from: T0, to: T0 + 12 * DAY }, { limit: 5 });
+    expect(first.lines).toHaveLength(5);
+    expect(first.openingPostedPaisa).toBe(0);
+    const second = await statementPage(
+      ledger,
+      C,
+      { from: T0, to: T0 + 12 * DAY },
+      { limit: 5, after: first.next },
+    );
+    expect(second.lines[0]!.postedPaisa - second.lines[0]!.postedChangePaisa).toBe(
+      first.lines[4]!.postedPaisa,
+    );
   });
 });
