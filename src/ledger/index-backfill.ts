@@ -38,3 +38,21 @@ export async function backfillLedgerIndex(redis: RedisClient, prefix: string): P
     after = page.next;
   }
 }
+
+/**
+ * Once per journal: the backfill, unless a previous start finished it (`ledgerIndexComplete`).
+ * Called before the process reports ready, so no statement is read from a half-built index; a
+ * journal that began with this version backfills nothing and only writes the mark.
+ */
+export async function ensureLedgerIndex(
+  redis: RedisClient,
+  prefix: string,
+  log: (added: number, ms: number) => void,
+): Promise<void> {
+  const k = keyspace(prefix);
+  if ((await redis.get(k.ledgerIndexComplete)) !== null) return;
+  const started = Date.now();
+  const added = await backfillLedgerIndex(redis, prefix);
+  await redis.set(k.ledgerIndexComplete, String(Date.now()));
+  log(added, Date.now() - started);
+}

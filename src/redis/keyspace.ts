@@ -107,6 +107,8 @@ export function keyspace(prefix: string) {
      * balances after them and each reference's entries (ledger/account-index.ts).
      */
     ledgerIndex: `${ledger}:index`,
+    /** String: when the read index's backfill finished (ledger/index-backfill.ts); absent: run it. */
+    ledgerIndexComplete: `${ledger}:index:complete`,
 
     // --- The catalogue (provider/catalog-sync.ts) ---
     /** String: the provider's last operator listings (JSON), the fallback when the lookups fail. */

@@ -3,6 +3,7 @@ import type { AnyCategoryModule } from "../categories/index.ts";
 import type { Config } from "../config/index.ts";
 import { journalCsvChunks } from "../ledger/index.ts";
 import type { SandboxOverrides } from "../local-mode.ts";
+import { ensureLedgerIndex } from "../ledger/index-backfill.ts";
 import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { type Base, createBase } from "./base.ts";
@@ -61,6 +62,12 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
       report: () => parts.money.books.report(),
       journalCsv: (range) => journalCsvChunks(parts.stores.ledger, range),
     });
+    // A journal booked before the read index existed gets it before any statement is read.
+    if (redis) {
+      await ensureLedgerIndex(redis, base.config.redis.prefix, (added, ms) =>
+        base.logger.info({ added, ms }, "ledger read index backfilled"),
+      );
+    }
     const stop = await start(base, opts, listener, parts);
     return {
       url: server.url,

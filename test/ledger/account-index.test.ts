@@ -16,6 +16,7 @@ import { holdIdOf } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
+import { ensureLedgerIndex } from "../../src/ledger/index-backfill.ts";
 import { placedOrder } from "../support/orders.ts";
 import { testRedis } from "../support/redis.ts";
 
@@ -291,6 +292,25 @@ describe("the read index in Redis", () => {
     expect(await backfillLedgerIndex(redis.redis, prefix)).toBe(written.length);
     expect(await redis.redis.zrange(k.ledgerIndex, "0", "-1")).toEqual(written);
     expect(await backfillLedgerIndex(redis.redis, prefix)).toBe(0);
+  });
+
+  it("is backfilled once per journal before a start reports ready (ensureLedgerIndex)", async () => {
+    const clock = { now: T0 };
+    const prefix = `${redis.prefix}ensure:`;
+    const l = createRedisLedger({ redis: redis.redis, prefix, now: () => clock.now });
+    await history(l, clock, 60);
+    const k = keyspace(prefix);
+    const written = await redis.redis.zrange(k.ledgerIndex, "0", "-1");
+    // A journal booked before the index existed: no index, no mark.
+    await redis.redis.del(k.ledgerIndex);
+    const runs: number[] = [];
+    await ensureLedgerIndex(redis.redis, prefix, (added) => runs.push(added));
+    expect(runs).toEqual([written.length]);
+    expect(await redis.redis.zrange(k.ledgerIndex, "0", "-1")).toEqual(written);
+    expect(await redis.redis.get(k.ledgerIndexComplete)).not.toBeNull();
+    // The next start finds the mark and reads nothing.
+    await ensureLedgerIndex(redis.redis, prefix, (added) => runs.push(added));
+    expect(runs).toHaveLength(1);
   });
 
   it("is written by the order scripts too: the hold in the create, the post, float and fee in the update", async () => {
