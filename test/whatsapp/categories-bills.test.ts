@@ -1,5 +1,4 @@
-import { writeFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectParts } from "../support/chat.ts";
 import { useTestSystem } from "../support/system.ts";
 import {
@@ -16,7 +15,6 @@ import {
 /** Landline, water, electricity and India on WhatsApp: from "hi" to the success push. */
 describe("WhatsApp: bills and India from hi to the success push", () => {
   const ts = useTestSystem({ env: { ACCESS_MODE: "prepaid" } });
-  afterAll(() => writeFileSync("/tmp/wae/logs", ts.logs.filter((l) => /"level":[45]0/.test(l)).join("")));
 
   async function customer(waId: string) {
     const u = waCustomer(ts, waId);
@@ -28,11 +26,20 @@ describe("WhatsApp: bills and India from hi to the success push", () => {
     const { u, person, before } = await customer("9779841000201");
     const ops = await openCategory(u, /Landline/, /Which line do you want to recharge/);
     // Four choices: a numbered list (typing "2" would pick the second).
-    expect(u.buttons(ops)).toEqual(["1. NTC Landline", "2. NTC Fibre Voice", "3. NTC Toll-free", "4. ✖ Cancel"]);
+    expect(u.buttons(ops)).toEqual([
+      "1. NTC Landline",
+      "2. NTC Fibre Voice",
+      "3. NTC Toll-free",
+      "4. ✖ Cancel",
+    ]);
     await u.tap("NTC Landline", /Which NTC Landline number/);
     await u.say("014-123 4567", /How much\? Type an amount from Rs 50 to Rs 5,000/);
     const check = await u.tap("Rs 500", /Please check your order/);
-    expectParts(check.text, ["Operator: NTC Landline", "Number / account: 141234567", "Amount: Rs 500"]);
+    expectParts(check.text, [
+      "Operator: NTC Landline",
+      "Number / account: 141234567",
+      "Amount: Rs 500",
+    ]);
     const { ref, push } = await confirmUntil(u, "succeeded");
     expect(push.text).toContain("NTC Landline · 141234567 · Rs 500");
     expectChatWithinLimits(u);
@@ -44,15 +51,24 @@ describe("WhatsApp: bills and India from hi to the success push", () => {
     const offices = await openCategory(u, /Water bill/, /type part of the name to search/);
     // Eight offices and the pager: more than one list holds, the pager comes in the next one.
     expect(u.buttons(offices)).toHaveLength(8);
-    const pager = await u.waitFor((m) => u.buttons(m).includes("10. ›"), { afterWamid: offices.wamid });
+    const pager = await u.waitFor((m) => u.buttons(m).includes("10. ›"), {
+      afterWamid: offices.wamid,
+    });
     await u.tapOn(pager, "›", /which office/);
-    await u.tap("Nepal Khanepani Sansthan Pokhara", /customer id at Nepal Khanepani Sansthan Pokhara/);
+    await u.tap(
+      "Nepal Khanepani Sansthan Pokhara",
+      /customer id at Nepal Khanepani Sansthan Pokhara/,
+    );
     await u.say("123456", /For which month\?/);
     const bill = await u.tap("Kartik", /Water bill of/);
     expect(bill.text).toContain("Total due:");
     const ask = await u.waitFor(/Pay the due of/);
     const check = await u.tap(/Pay the due/, /Please check your order/);
-    expectParts(check.text, ["Operator: Khanepani (Water)", "Number / account: 123456", "Month: Kartik"]);
+    expectParts(check.text, [
+      "Operator: Khanepani (Water)",
+      "Number / account: 123456",
+      "Month: Kartik",
+    ]);
     const { ref, push } = await confirmUntil(u, "succeeded");
     expect(push.text).toContain("Khanepani (Water) · 123456");
     expectChatWithinLimits(u);

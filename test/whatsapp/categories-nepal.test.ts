@@ -1,5 +1,4 @@
-import { writeFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectParts } from "../support/chat.ts";
 import { useTestSystem } from "../support/system.ts";
 import {
@@ -16,7 +15,6 @@ import {
 /** Mobile, data pack, TV and internet on WhatsApp: from "hi" to the success push. */
 describe("WhatsApp: Nepal recharges from hi to the success push", () => {
   const ts = useTestSystem({ env: { ACCESS_MODE: "prepaid" } });
-  afterAll(() => writeFileSync("/tmp/wae/logs", ts.logs.filter((l) => /"level":[45]0/.test(l)).join("")));
 
   async function customer(waId: string) {
     const u = waCustomer(ts, waId);
@@ -31,7 +29,11 @@ describe("WhatsApp: Nepal recharges from hi to the success push", () => {
     expect(op.kind).toBe("list");
     await u.tap("✓ NTC Prepaid (detected)", /How much\?/);
     const check = await u.say("Rs 150", /Please check your order/);
-    expectParts(check.text, ["Operator: NTC Prepaid", "Number / account: 9841234567", "Amount: Rs 150"]);
+    expectParts(check.text, [
+      "Operator: NTC Prepaid",
+      "Number / account: 9841234567",
+      "Amount: Rs 150",
+    ]);
     const { ref, push } = await confirmUntil(u, "succeeded");
     expect(push.text).toContain("NTC Prepaid · 9841234567 · Rs 150");
     expectChatWithinLimits(u);
@@ -57,7 +59,10 @@ describe("WhatsApp: Nepal recharges from hi to the success push", () => {
     expectChatWithinLimits(u);
     await expectPaid(ts, ref, person, before, 15_000);
     const order = await ts.system.orders.get(ref);
-    expect(order).toMatchObject({ category: "datapack", details: { packageId: "PROD_002_06_inv" } });
+    expect(order).toMatchObject({
+      category: "datapack",
+      details: { packageId: "PROD_002_06_inv" },
+    });
   });
 
   it("TV: the subscriber shown, a package from the second page", async () => {

@@ -1,5 +1,4 @@
-import { writeFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { ledgerFor, useTestSystem } from "../support/system.ts";
 import type { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
@@ -19,7 +18,6 @@ const STALE = "This button is no longer active.";
 /** How a WhatsApp chat keeps its word: once per message, stale buttons refused, typed numbers. */
 describe("WhatsApp: once, stale buttons and typed numbers", () => {
   const ts = useTestSystem({ env: { ACCESS_MODE: "prepaid" } });
-  afterAll(() => writeFileSync("/tmp/wae/logs", ts.logs.filter((l) => /"level":[45]0/.test(l)).join("")));
 
   /** A customer with Rs 1,000 at the confirmation of an Rs 100 NTC top-up. */
   async function toConfirmation(waId: string) {
@@ -118,7 +116,9 @@ describe("WhatsApp: once, stale buttons and typed numbers", () => {
     expect(u.buttons(menu)).toContain("1. 📱 मोबाइल टप-अप");
     expectWithinLimits(menu);
     // The stand-in signs the \u-escaped bytes as Meta does: the webhook accepted them.
-    const posts = standInOf(ts).webhookDeliveries().filter((d) => d.body.includes("\\u0928"));
+    const posts = standInOf(ts)
+      .webhookDeliveries()
+      .filter((d) => d.body.includes("\\u0928"));
     expect(posts.length).toBeGreaterThan(0);
     expect(posts.every((d) => d.status === 200)).toBe(true);
   });

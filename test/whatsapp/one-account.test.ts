@@ -1,5 +1,4 @@
-import { writeFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { useTestSystem } from "../support/system.ts";
 import { availableOf, confirmUntil, openCategory, waCustomer } from "../support/whatsapp-steps.ts";
@@ -15,7 +14,6 @@ const PHONE = "9779800012002";
  */
 describe("WhatsApp and Telegram: one account per phone", () => {
   const ts = useTestSystem({ env: { ACCESS_MODE: "prepaid", AGENT_IDS: String(AGENT) } });
-  afterAll(() => writeFileSync("/tmp/wae/logs", ts.logs.filter((l) => /"level":[45]0/.test(l)).join("")));
 
   it("shares the balance, the history and the saved numbers, and a cash-in shows on both", async () => {
     const tg = ts.user(TG);

@@ -1,5 +1,4 @@
-import { writeFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { useTestSystem } from "../support/system.ts";
 import {
@@ -22,7 +21,6 @@ describe("WhatsApp: agents and admins work on WhatsApp too", () => {
   const ts = useTestSystem({
     env: { ACCESS_MODE: "prepaid", AGENT_IDS: String(AGENT), ADMIN_IDS: `wa:${ADMIN_PHONE}` },
   });
-  afterAll(() => writeFileSync("/tmp/wae/logs", ts.logs.filter((l) => /"level":[45]0/.test(l)).join("")));
 
   it("an agent checks an order by reference and cashes in for a WhatsApp customer", async () => {
     // The customer, born on WhatsApp, buys something: the agent will look it up.

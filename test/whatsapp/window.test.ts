@@ -1,5 +1,4 @@
-import { writeFileSync } from "node:fs";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { useTestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 import {
@@ -23,7 +22,6 @@ describe("WhatsApp: outside the 24-hour window, the template", () => {
     env: { ACCESS_MODE: "prepaid" },
     sandbox: { delays: { toPendingMs: 20, toFinalMs: 3_600_000 } },
   });
-  afterAll(() => writeFileSync("/tmp/wae/logs", ts.logs.filter((l) => /"level":[45]0/.test(l)).join("")));
 
   it("a success push after the window closed arrives as the template", async () => {
     const u = waCustomer(ts, "9779841000401");
