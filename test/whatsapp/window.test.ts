@@ -69,4 +69,22 @@ describe("WhatsApp: outside the 24-hour window, the template", () => {
     // One accepted message for the answer: the refused send was not counted, nothing was doubled.
     expect(standInOf(ts).sendCount()).toBe(sent + 1);
   });
+  it("a message accepted and then failed with 131047 is sent again as the template", async () => {
+    const u = waCustomer(ts, "9779841000403");
+    await creditPerson(ts, waPerson(u.waId), 30_000);
+    const menu = await u.say("hi", /Choose what you want to pay/);
+    // Meta also refuses late: the send is accepted, a `failed` status with 131047 follows.
+    standInOf(ts).faults.failStatusFor(u.waId, 131047);
+    const first = await u.say("balance", /Your balance: Rs 300/);
+    expect(first.kind).not.toBe("template");
+    const again = await u.waitFor((m) => m.kind === "template", { afterWamid: first.wamid });
+    expect(again.text).toMatch(TEMPLATE);
+    expect(again.text).toContain("Your balance: Rs 300");
+    expect(standInOf(ts).statuses(first.wamid)).toContain("failed");
+    // Sent again once: the next answer is the only message after it.
+    const history = await u.say("history");
+    const after = u.messages().filter((m) => m.at >= again.at && m.wamid !== again.wamid);
+    expect(after.map((m) => m.wamid)).toEqual([history.wamid]);
+    expect(menu.kind).toBe("list");
+  });
 });
