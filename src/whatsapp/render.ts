@@ -231,9 +231,18 @@ function listMessages(input: RenderInput, buttons: Button[]): Rendered {
   return { messages, choices };
 }
 
+/**
+ * One button per callback data: WhatsApp refuses a message whose ids repeat, and a keyboard may
+ * repeat one (a pager of two pages: "‹" and "›" both lead to the other page). The last one
+ * stays, in its place: "›" reads as "more".
+ */
+export function uniqueButtons<B extends Button>(buttons: B[]): B[] {
+  return buttons.filter((b, i) => !buttons.slice(i + 1).some((later) => later.data === b.data));
+}
+
 /** The WhatsApp messages that say what one Bot API message says, and the typed numbers they offer. */
 export function renderMessage(input: RenderInput): Rendered {
-  const buttons = input.rows.flat();
+  const buttons = uniqueButtons(input.rows.flat());
   if (buttons.length === 0)
     return { messages: splitText(input.text).map(textMessage), choices: [] };
   if (buttons.length <= LIMITS.buttons) {
