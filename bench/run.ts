@@ -664,6 +664,7 @@ const whatsapp: Runner = async () => {
     steps("whatsapp"),
   ];
   const first = wa[0];
+  const status = hooks("status");
   const figures: Figure[] = [
     figure({
       id: "whatsapp.webhook.cpu",
@@ -680,6 +681,15 @@ const whatsapp: Runner = async () => {
       unit: "ms",
       baseline: pooled(floor, "p99"),
       baselineLabel: "floor route",
+    }),
+    figure({
+      id: "whatsapp.status.cpu",
+      label:
+        "A status webhook (sent / delivered / read) on the product's path, CPU each; 3 per reply",
+      value: cpu(status),
+      unit: "us",
+      baseline: cpu(floor),
+      baselineLabel: "floor: signature check + one XADD",
     }),
     figure(
       {
@@ -717,7 +727,7 @@ const whatsapp: Runner = async () => {
   const line = (r: WebhookRun) =>
     `${r.route} ${round(r.cpuUsPerMessage)} us/msg p50 ${round(r.latencyMs.p50)} ms p99 ${round(r.latencyMs.p99)} ms (${r.messages} msgs, non-200 ${r.non2xx})`;
   const stepLine = (r: StepRun) =>
-    `${r.channel} ${round(r.cpuUsPerStep)} us/step (raw ${round(r.rawCpuUsPerStep)}) p50 ${round(r.latencyMs.p50)} ms p99 ${round(r.latencyMs.p99)} ms max ${round(r.latencyMs.max)} ms (${r.steps} steps)`;
+    `${r.channel} ${round(r.cpuUsPerStep)} us/step (raw ${round(r.rawCpuUsPerStep)}, of which system ${round(r.systemUsPerStep)}) p50 ${round(r.latencyMs.p50)} ms p99 ${round(r.latencyMs.p99)} ms max ${round(r.latencyMs.max)} ms (${r.steps} steps)`;
   return {
     id: "whatsapp",
     title: "8. WhatsApp: inbound message CPU and reply latency (issue 31 target 4)",
@@ -726,6 +736,14 @@ const whatsapp: Runner = async () => {
       "product in a process of its own (startSystem, workers on, Redis); the Cloud API stand-in and the Bot API emulator in the driver's, over loopback; Telegram by its webhook (PUBLIC_URL); medians over the rounds",
       `product CPU idle ${round(out.idleCpuUsPerSecond)} us/s, subtracted from the step figures (raw in the runs below); WhatsApp's includes the sent/delivered/read status webhooks of each reply`,
       `first replies: Telegram ${JSON.stringify(out.firstReplies.telegram.slice(0, 60))}, WhatsApp ${JSON.stringify(out.firstReplies.whatsapp.slice(0, 60))}; messages in the first chat after all rounds: Telegram ${out.repliesPerChat.telegram}, WhatsApp ${out.repliesPerChat.whatsapp}`,
+      ...(["telegram", "whatsapp"] as const).map((c) => {
+        const t = out.perStep[c];
+        const top = Object.entries(t.redisByCommand)
+          .slice(0, 12)
+          .map(([k, v]) => `${k} ${round(v)}`)
+          .join(", ");
+        return `${c} per step (a counted pass of ${t.steps}): ${round(t.redisCommands)} Redis commands (${top}); HTTP in ${round(t.httpIn)}, out ${round(t.httpOut)}`;
+      }),
       `webhook runs: ${out.webhook.map(line).join(" | ")}`,
       `step runs: ${out.steps.map(stepLine).join(" | ")}`,
     ],

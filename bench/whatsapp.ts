@@ -32,7 +32,8 @@ import { WA_BENCH } from "./lib/whatsapp-creds.ts";
  *     loopback, `concurrency` at a time, to the floor (the product's signature check over the
  *     exact bytes + one XADD of the body) and to the product's webhook (size cap, signature, JSON,
  *     normalise, the enqueue script), alternating in `rounds`; the server's CPU per message and
- *     the sender's p50/p99 to the 200.
+ *     the sender's p50/p99 to the 200. A third route: a "delivered" status POSTed to the product's
+ *     own webhook path (Meta sends sent, delivered and read for every reply: part of each step).
  *  2. The chat step "hi" -> the menu, the whole path on each channel at the same steady rate,
  *     each step a different chat (WhatsApp's per-chat pacing is 1/s), alternating in rounds:
  *     Telegram: the emulator POSTs the update to the product's Telegram webhook -> the bot ->
@@ -46,7 +47,8 @@ import { WA_BENCH } from "./lib/whatsapp-creds.ts";
 const SERVER = fileURLToPath(new URL("./lib/whatsapp-server.ts", import.meta.url));
 
 export interface WebhookRun {
-  route: "floor" | "product";
+  /** product: the webhook alone (bench listener); status: a status webhook on the product's own path. */
+  route: "floor" | "product" | "status";
   messages: number;
   concurrency: number;
   cpuUsPerMessage: number;
@@ -61,6 +63,8 @@ export interface StepRun {
   cpuUsPerStep: number;
   /** The same, idle CPU not subtracted. */
   rawCpuUsPerStep: number;
+  /** Of the raw figure, the kernel's (system time: loopback TCP for HTTP and Redis). */
+  systemUsPerStep: number;
   latencyMs: Summary;
 }
 
@@ -70,6 +74,8 @@ export interface WhatsAppOut {
   idleCpuUsPerSecond: number;
   step: string;
   firstReplies: { telegram: string; whatsapp: string };
+  /** Per step, a pass of its own with counting on: Redis commands by name, HTTP calls. */
+  perStep: Record<StepRun["channel"], Traffic>;
   /** What the first user's chat holds after every round (bot / business messages): one per step. */
   repliesPerChat: { telegram: number; whatsapp: number };
 }
@@ -99,10 +105,11 @@ async function startEmulator() {
 }
 
 const cpuMs = async (helper: Helper) => (await helper.call<{ cpuMs: number }>("cpu")).cpuMs;
+const systemMs = async (helper: Helper) =>
+  (await helper.call<{ systemMs: number }>("cpu")).systemMs;
 
-/** A Meta webhook body with one text message from `waId`, signed as Meta signs it. */
-function signedText(waId: string, text: string): { body: string; sig: string } {
-  const wamid = `wamid.HBgM${randomBytes(24).toString("base64url")}`;
+/** A Meta webhook body around `value` (messages or statuses), signed as Meta signs it. */
+function signed(value: Record<string, unknown>): { body: string; sig: string } {
   const body = metaJson({
     object: "whatsapp_business_account",
     entry: [
@@ -117,16 +124,7 @@ function signedText(waId: string, text: string): { body: string; sig: string } {
                 display_phone_number: WA_BENCH.displayPhoneNumber,
                 phone_number_id: WA_BENCH.phoneNumberId,
               },
-              contacts: [{ profile: { name: "Bench" }, wa_id: waId }],
-              messages: [
-                {
-                  from: waId,
-                  id: wamid,
-                  timestamp: String(Math.floor(Date.now() / 1000)),
-                  type: "text",
-                  text: { body: text },
-                },
-              ],
+              ...value,
             },
           },
         ],
@@ -134,6 +132,34 @@ function signedText(waId: string, text: string): { body: string; sig: string } {
     ],
   });
   return { body, sig: signature(WA_BENCH.appSecret, body) };
+}
+
+const newWamid = () => `wamid.HBgM${randomBytes(24).toString("base64url")}`;
+const unixNow = () => String(Math.floor(Date.now() / 1000));
+
+/** One text message from `waId`. */
+function signedText(waId: string, text: string) {
+  return signed({
+    contacts: [{ profile: { name: "Bench" }, wa_id: waId }],
+    messages: [
+      { from: waId, id: newWamid(), timestamp: unixNow(), type: "text", text: { body: text } },
+    ],
+  });
+}
+
+/** One "delivered" status of a reply to `waId` (as the stand-in sends them, pricing included). */
+function signedStatus(waId: string) {
+  const pricing = {
+    billable: false,
+    pricing_model: "PMP",
+    category: "service",
+    type: "free_customer_service",
+  };
+  return signed({
+    statuses: [
+      { id: newWamid(), status: "delivered", timestamp: unixNow(), recipient_id: waId, pricing },
+    ],
+  });
 }
 
 let phoneSeq = 0;
@@ -146,7 +172,9 @@ async function webhookLoad(
   messages: number,
   concurrency: number,
 ): Promise<WebhookRun> {
-  const bodies = Array.from({ length: messages }, () => signedText(nextPhone(), "hi"));
+  const bodies = Array.from({ length: messages }, () =>
+    route === "status" ? signedStatus(nextPhone()) : signedText(nextPhone(), "hi"),
+  );
   const times: number[] = [];
   let non2xx = 0;
   let next = 0;
@@ -178,12 +206,24 @@ async function webhookLoad(
   };
 }
 
+export interface Traffic {
+  steps: number;
+  redisCommands: number;
+  redisByCommand: Record<string, number>;
+  /** HTTP requests the product received (webhooks: the message, and WhatsApp's statuses). */
+  httpIn: number;
+  /** HTTP requests the product made (Bot API / Cloud API calls). */
+  httpOut: number;
+}
+
 interface StepChannel {
   channel: StepRun["channel"];
   /** The user's act; resolves when the reply reached the Bot API / Cloud API stand-in. */
   step(user: number): Promise<unknown>;
   /** Until the product has nothing more coming for the steps (WhatsApp: the statuses). */
   settled(): Promise<void>;
+  /** HTTP requests so far: to the product, and from it. */
+  http(): { in: number; out: number };
 }
 
 function telegramChannel(emu: BotApiEmulator, firstId: number): StepChannel {
@@ -197,6 +237,11 @@ function telegramChannel(emu: BotApiEmulator, firstId: number): StepChannel {
       return emu.waitForBotMessage(id, undefined, { afterId: sent.message_id, timeoutMs: 30_000 });
     },
     settled: async () => {},
+    http: () => {
+      const st = emu.stats();
+      const calls = Object.values(st.methodCalls).reduce((a, b) => a + b, 0);
+      return { in: st.webhookDeliveries, out: calls };
+    },
   };
 }
 
@@ -212,6 +257,10 @@ function whatsappChannel(standIn: RunningStandIn, firstPhone: number): StepChann
       });
     },
     settled: () => standIn.standIn.settled(),
+    http: () => ({
+      in: standIn.standIn.webhookDeliveries().length,
+      out: standIn.standIn.sendCount() + standIn.standIn.readMarks().length,
+    }),
   };
 }
 
@@ -226,6 +275,7 @@ async function stepRound(
 ): Promise<StepRun & { last?: unknown }> {
   const gap = 1000 / perSecond;
   if (profile) await helper.call("profileStart");
+  const sys0 = await systemMs(helper);
   const cpu0 = await cpuMs(helper);
   const start = performance.now();
   let last: unknown;
@@ -241,12 +291,14 @@ async function stepRound(
   await ch.settled();
   const elapsed = performance.now() - start;
   const cpu = (await cpuMs(helper)) - cpu0;
+  const sys = (await systemMs(helper)) - sys0;
   if (profile) await helper.call("profileStop", profile);
   return {
     channel: ch.channel,
     steps: users,
     perSecond,
     rawCpuUsPerStep: (cpu * 1000) / users,
+    systemUsPerStep: (sys * 1000) / users,
     cpuUsPerStep: ((cpu - idleShare * elapsed) * 1000) / users,
     latencyMs: summarize(times),
     last,
@@ -281,12 +333,15 @@ export async function runWhatsApp(): Promise<WhatsAppOut> {
 
     // 1. The webhook against its floor, alternating; a first pass of each warms the JIT.
     const url = (r: WebhookRun["route"]) =>
-      `${info.benchUrl}${r === "floor" ? "/bench/wa-floor" : "/bench/wa-webhook"}`;
-    for (const r of ["floor", "product"] as const)
+      r === "status"
+        ? `${info.url}${info.whatsappPath}`
+        : `${info.benchUrl}${r === "floor" ? "/bench/wa-floor" : "/bench/wa-webhook"}`;
+    const routes = ["floor", "product", "status"] as const;
+    for (const r of routes)
       await webhookLoad(helper, url(r), r, Math.min(1000, messages), concurrency);
     const webhook: WebhookRun[] = [];
     for (let i = 0; i < rounds; i++)
-      for (const r of ["floor", "product"] as const)
+      for (const r of routes)
         webhook.push(await webhookLoad(helper, url(r), r, messages, concurrency));
 
     // 2. The chat step on both channels. Each user says "hi" once untimed (first contact: the
@@ -321,9 +376,13 @@ export async function runWhatsApp(): Promise<WhatsAppOut> {
         await sleep(500);
       }
     }
+    const perStep = {} as WhatsAppOut["perStep"];
+    for (const ch of [tg, wa])
+      perStep[ch.channel] = await countedRound(helper, ch, users, perSecond);
     return {
       webhook,
       steps,
+      perStep,
       idleCpuUsPerSecond: idleShare * 1_000_000,
       step: '"hi" (Telegram: /start) -> the menu, each step a different chat that has said it before',
       firstReplies,
@@ -338,6 +397,33 @@ export async function runWhatsApp(): Promise<WhatsAppOut> {
     await emu.close();
     await deleteKeys(prefix);
   }
+}
+
+/** One more round with the product counting its Redis commands, and the HTTP calls both ways. */
+async function countedRound(
+  helper: Helper,
+  ch: StepChannel,
+  users: number,
+  perSecond: number,
+): Promise<Traffic> {
+  await sleep(1_000);
+  const http0 = ch.http();
+  await helper.call("countStart");
+  await stepRound(helper, ch, users, perSecond, 0);
+  const byCommand = await helper.call<Record<string, number>>("countStop");
+  const http1 = ch.http();
+  const per = (n: number) => n / users;
+  return {
+    steps: users,
+    redisCommands: per(Object.values(byCommand).reduce((a, b) => a + b, 0)),
+    redisByCommand: Object.fromEntries(
+      Object.entries(byCommand)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => [k, per(v)]),
+    ),
+    httpIn: per(http1.in - http0.in),
+    httpOut: per(http1.out - http0.out),
+  };
 }
 
 function textOf(m: unknown): string {

@@ -3,6 +3,7 @@ import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
+import { Redis } from "ioredis";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import type { RedisClient } from "../../src/redis/connection.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
@@ -99,6 +100,18 @@ const ready = started.then((system) => {
   return serveWebhookRoutes(system.redis);
 });
 
+/**
+ * Redis commands this process sends, by name, while counting is on (a pass of its own, apart from
+ * the timed ones): every command goes through Redis#sendCommand, pipelines' and MULTI's too.
+ */
+const counts = new Map<string, number>();
+let counting = false;
+const send = Redis.prototype.sendCommand;
+Redis.prototype.sendCommand = function (this: Redis, command, stream) {
+  if (counting) counts.set(command.name, (counts.get(command.name) ?? 0) + 1);
+  return send.call(this, command, stream);
+};
+
 /** Telegram's webhook path and secret, as src/system/start.ts derives them from the token. */
 function telegramHook() {
   const hash = createHash("sha256").update(PLAYGROUND_TOKEN).digest("hex");
@@ -119,7 +132,15 @@ serveHelper(
     },
     cpu() {
       const u = process.cpuUsage();
-      return { cpuMs: (u.user + u.system) / 1000 };
+      return { cpuMs: (u.user + u.system) / 1000, systemMs: u.system / 1000 };
+    },
+    countStart() {
+      counts.clear();
+      counting = true;
+    },
+    countStop() {
+      counting = false;
+      return Object.fromEntries(counts);
     },
     profileStart: () => startProfile(),
     profileStop: (name) => stopProfile(String(name)),
