@@ -11,11 +11,12 @@ import { type BenchResult, type Figure, figure } from "./lib/result.ts";
 import { round } from "./lib/stats.ts";
 import type { CommandsOut } from "./redis-commands.ts";
 import type { LoadRun } from "./webhook-ingest.ts";
+import type { StepRun, WebhookRun, WhatsAppOut } from "./whatsapp.ts";
 
 /**
  * `npm run bench`: every benchmark in a process of its own, each with its baseline measured in the
  * same run; prints value, baseline, ratio, target and pass/fail per figure and writes
- * bench/results/latest.json with the machine it ran on. BENCH_ONLY=webhook,bot,notifier,memory,commands,latency,search
+ * bench/results/latest.json with the machine it ran on. BENCH_ONLY=webhook,bot,notifier,memory,commands,latency,search,whatsapp
  * picks some; sizes come from BENCH_* variables (see README "Performance").
  */
 
@@ -715,8 +716,126 @@ const search: Runner = async () => {
   };
 };
 
+// ----------------------------------------------------------------- 8: WhatsApp (issue 31, target 4)
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)]! : Number.NaN;
+};
+
+const whatsapp: Runner = async () => {
+  const out = await runInChild<WhatsAppOut>(here("./whatsapp.ts"));
+  const hooks = (r: WebhookRun["route"]) => out.webhook.filter((w) => w.route === r);
+  const steps = (c: StepRun["channel"]) => out.steps.filter((s) => s.channel === c);
+  const cpu = (runs: { cpuUsPerMessage: number }[]) => median(runs.map((r) => r.cpuUsPerMessage));
+  const stepCpu = (runs: StepRun[]) => median(runs.map((r) => r.cpuUsPerStep));
+  const pooled = (runs: Array<{ latencyMs: { p50: number; p99: number } }>, p: "p50" | "p99") =>
+    median(runs.map((r) => r.latencyMs[p]));
+  const [floor, product, tg, wa] = [
+    hooks("floor"),
+    hooks("product"),
+    steps("telegram"),
+    steps("whatsapp"),
+  ];
+  const first = wa[0];
+  const status = hooks("status");
+  const figures: Figure[] = [
+    figure({
+      id: "whatsapp.webhook.cpu",
+      label: `WhatsApp webhook CPU per inbound message (signature, normalise, enqueue script), ${product[0]?.concurrency ?? 0} at a time`,
+      value: cpu(product),
+      unit: "us",
+      baseline: cpu(floor),
+      baselineLabel: "floor: signature check + one XADD, same run",
+    }),
+    figure({
+      id: "whatsapp.webhook.p99",
+      label: "WhatsApp webhook p99 to the 200",
+      value: pooled(product, "p99"),
+      unit: "ms",
+      baseline: pooled(floor, "p99"),
+      baselineLabel: "floor route",
+    }),
+    figure({
+      id: "whatsapp.status.cpu",
+      label:
+        "A status webhook (sent / delivered / read) on the product's path, CPU each; 3 per reply",
+      value: cpu(status),
+      unit: "us",
+      baseline: cpu(floor),
+      baselineLabel: "floor: signature check + one XADD",
+    }),
+    figure(
+      {
+        id: "whatsapp.step.cpu",
+        label: `CPU per inbound message, whole chat step (${out.step}), ${first?.perSecond ?? 0}/s`,
+        value: stepCpu(wa),
+        unit: "us",
+        baseline: stepCpu(tg),
+        baselineLabel: "the Telegram update, same step, same run",
+        target: "<= 1.5x Telegram",
+      },
+      (f) => (f.ratio ?? Number.POSITIVE_INFINITY) <= 1.5,
+    ),
+    figure(
+      {
+        id: "whatsapp.step.p99",
+        label: "Inbound -> reply p99 (signed webhook POST -> the reply at the stand-in)",
+        value: pooled(wa, "p99"),
+        unit: "ms",
+        baseline: pooled(tg, "p99"),
+        baselineLabel: "Telegram: update POSTed to the webhook -> sendMessage at the emulator",
+        target: "<= 1.5x Telegram",
+      },
+      (f) => (f.ratio ?? Number.POSITIVE_INFINITY) <= 1.5,
+    ),
+    figure({
+      id: "whatsapp.step.p50",
+      label: "Inbound -> reply p50",
+      value: pooled(wa, "p50"),
+      unit: "ms",
+      baseline: pooled(tg, "p50"),
+      baselineLabel: "Telegram, same step",
+    }),
+  ];
+  const line = (r: WebhookRun) =>
+    `${r.route} ${round(r.cpuUsPerMessage)} us/msg p50 ${round(r.latencyMs.p50)} ms p99 ${round(r.latencyMs.p99)} ms (${r.messages} msgs, non-200 ${r.non2xx})`;
+  const stepLine = (r: StepRun) =>
+    `${r.channel} ${round(r.cpuUsPerStep)} us/step (raw ${round(r.rawCpuUsPerStep)}, of which system ${round(r.systemUsPerStep)}) p50 ${round(r.latencyMs.p50)} ms p99 ${round(r.latencyMs.p99)} ms max ${round(r.latencyMs.max)} ms (${r.steps} steps)`;
+  return {
+    id: "whatsapp",
+    title: "8. WhatsApp: inbound message CPU and reply latency (issue 31 target 4)",
+    figures,
+    notes: [
+      "product in a process of its own (startSystem, workers on, Redis); the Cloud API stand-in and the Bot API emulator in the driver's, over loopback; Telegram by its webhook (PUBLIC_URL); medians over the rounds",
+      `product CPU idle ${round(out.idleCpuUsPerSecond)} us/s, subtracted from the step figures (raw in the runs below); WhatsApp's includes the sent/delivered/read status webhooks of each reply`,
+      `first replies: Telegram ${JSON.stringify(out.firstReplies.telegram.slice(0, 60))}, WhatsApp ${JSON.stringify(out.firstReplies.whatsapp.slice(0, 60))}; messages in the first chat after all rounds: Telegram ${out.repliesPerChat.telegram}, WhatsApp ${out.repliesPerChat.whatsapp}`,
+      ...(["telegram", "whatsapp"] as const).map((c) => {
+        const t = out.perStep[c];
+        const top = Object.entries(t.redisByCommand)
+          .slice(0, 12)
+          .map(([k, v]) => `${k} ${round(v)}`)
+          .join(", ");
+        return `${c} per step (a counted pass of ${t.steps}): ${round(t.redisCommands)} Redis commands (${top}); HTTP in ${round(t.httpIn)}, out ${round(t.httpOut)}`;
+      }),
+      `webhook runs: ${out.webhook.map(line).join(" | ")}`,
+      `step runs: ${out.steps.map(stepLine).join(" | ")}`,
+    ],
+    details: out as unknown as Record<string, unknown>,
+  };
+};
+
 async function main(): Promise<void> {
-  const all: Record<string, Runner> = { webhook, bot, notifier, memory, commands, latency, search };
+  const all: Record<string, Runner> = {
+    webhook,
+    bot,
+    notifier,
+    memory,
+    commands,
+    latency,
+    search,
+    whatsapp,
+  };
   const only = (process.env.BENCH_ONLY ?? "")
     .split(",")
     .map((s) => s.trim())

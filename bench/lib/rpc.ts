@@ -69,7 +69,14 @@ export async function startHelper(
     });
   // Messages sent before the helper listens would be lost: wait for its hello first.
   await Promise.race([listening, exit]);
-  await call("ready");
+  try {
+    await call("ready");
+  } catch (err) {
+    // A helper that failed to start would otherwise outlive the benchmark (and hold its stdout).
+    child.kill("SIGKILL");
+    await exit;
+    throw err;
+  }
   return {
     pid: child.pid!,
     call,
