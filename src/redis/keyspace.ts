@@ -220,6 +220,8 @@ export function keyspace(prefix: string) {
     waChat: (chatId: number) => `${prefix}{wachat:${chatId}}`,
     /** String, EX 35 days: a sent wamid -> "chat:message id" (a tap's context names the message). */
     waWamid: (wamid: string) => `${prefix}wa:wamid:${wamid}`,
+    /** The WhatsApp number's send pacer: its own buckets, apart from Telegram's (notify/pacer.ts). */
+    waPacePrefix: `${prefix}wa:`,
     /** Hash, EX 35 days: a sent wamid's delivery statuses (status -> unix seconds). */
     waStatus: (wamid: string) => `${prefix}wa:status:${wamid}`,
 

@@ -7,6 +7,7 @@ import type { BotContext } from "../bot/context.ts";
 import { translator } from "../bot/i18n.ts";
 import { createSendPacer, memoryPaceStore, redisPaceStore } from "../notify/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
+import { keyspace } from "../redis/keyspace.ts";
 import { chatIdOfWaId, waIdOfChat } from "../whatsapp/chat-ids.ts";
 import {
   createMemoryWaChatStore,
@@ -103,7 +104,7 @@ export function wireWhatsApp(
     ? createRedisWaChatStore(redis, prefix)
     : createMemoryWaChatStore();
   const pacer = createSendPacer({
-    store: redis ? redisPaceStore(redis, `${prefix}wa:`) : memoryPaceStore(),
+    store: redis ? redisPaceStore(redis, keyspace(prefix).waPacePrefix) : memoryPaceStore(),
     limits: {
       globalPerSecond: settings.messagesPerSecond,
       globalBurst: 10,
@@ -191,7 +192,8 @@ export type WhatsAppChannel = NonNullable<ReturnType<typeof wireWhatsApp>>;
  * The fetch grammY uses on Node (node-fetch 2, which takes grammY's abort-controller signals):
  * the Bot API's calls keep their transport when the WhatsApp router sits in front of it.
  */
-const grammyFetch = createRequire(import.meta.url)("node-fetch") as typeof fetch;
+const load = createRequire(import.meta.url);
+const grammyFetch = load("node-fetch") as typeof fetch;
 
 /** The grammY bot's token when only WhatsApp is configured: never sent anywhere (the router answers). */
 export const WHATSAPP_ONLY_TOKEN = "0:whatsapp-only";

@@ -40,10 +40,13 @@ describe("the playground's books (prepaid, Redis)", () => {
     expect(byId.get(OTHER)).toMatchObject({ phone: "+9779800001002", available: "Rs 5,000" });
     expect(byId.get(AGENT)).toMatchObject({ role: "agent", available: "Rs 20,000" });
     const demo = view.journal.filter((e) => e.kind === "demo credit");
+    // The WhatsApp customers (Sita and Hari, their chats' ids) too.
     expect(demo.map((e) => e.credit).sort()).toEqual([
       "agent:2001",
       "customer:1001",
       "customer:1002",
+      "customer:8009779841000001",
+      "customer:8009779841000002",
     ]);
     expect(demo.every((e) => e.debit === "merchant:funding")).toBe(true);
   });
