@@ -12,11 +12,11 @@ import {
   journalCsvChunks,
   type LedgerStore,
 } from "../../src/ledger/index.ts";
+import { ensureLedgerIndex } from "../../src/ledger/index-backfill.ts";
 import { holdIdOf } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { ensureLedgerIndex } from "../../src/ledger/index-backfill.ts";
 import { placedOrder } from "../support/orders.ts";
 import { testRedis } from "../support/redis.ts";
 
