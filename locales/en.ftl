@@ -421,3 +421,6 @@ wa-list-opener = Choose
 # --- issue 29 (h-dash29): /dashboard in /help ---
 help-dashboard = /dashboard – a one-time link to the back office in a browser (orders, customers, the books), if this bot runs it.
 # --- end issue 29 (h-dash29) ---
+# --- WhatsApp (issue 28): a Telegram user and a WhatsApp account of one number ---
+register-linked = This chat is your WhatsApp account's ({ $phone }): its number stays as it is. To use another number, ask the shop.
+register-whatsapp-taken = { $phone } is already an account on WhatsApp, and you have an account here of your own. Ask the shop to join them; nothing was changed.

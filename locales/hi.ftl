@@ -412,3 +412,6 @@ wa-list-opener = चुनें
 # --- issue 29 (h-dash29): /dashboard in /help ---
 help-dashboard = /dashboard – ब्राउज़र में बैक ऑफ़िस (ऑर्डर, ग्राहक, खाता) खोलने का एक बार का लिंक, अगर यह बॉट उसे चलाता है।
 # --- end issue 29 (h-dash29) ---
+# --- WhatsApp (issue 28): a Telegram user and a WhatsApp account of one number ---
+register-linked = यह चैट आपके WhatsApp खाते ({ $phone }) की है: उसका नंबर वैसा ही रहता है। दूसरा नंबर इस्तेमाल करने के लिए दुकान से पूछिए।
+register-whatsapp-taken = { $phone } पहले से WhatsApp पर एक खाता है, और यहाँ आपका अपना खाता है। दोनों को जोड़ने के लिए दुकान से पूछिए; कुछ नहीं बदला गया।

@@ -412,3 +412,6 @@ wa-list-opener = छान्नुहोस्
 # --- issue 29 (h-dash29): /dashboard in /help ---
 help-dashboard = /dashboard – ब्राउजरमा ब्याक अफिस (अर्डर, ग्राहक, खाता) खोल्ने एक पटकको लिंक, यो बोटले चलाएको भए।
 # --- end issue 29 (h-dash29) ---
+# --- WhatsApp (issue 28): a Telegram user and a WhatsApp account of one number ---
+register-linked = यो च्याट तपाईंको WhatsApp खाता ({ $phone }) को हो: त्यसको नम्बर जस्ताको तस्तै रहन्छ। अर्को नम्बर चलाउन पसललाई सोध्नुहोस्।
+register-whatsapp-taken = { $phone } WhatsApp मा पहिल्यै एउटा खाता हो, र यहाँ तपाईंको आफ्नै खाता छ। दुवै जोड्न पसललाई सोध्नुहोस्; केही बदलिएको छैन।

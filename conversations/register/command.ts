@@ -1,9 +1,9 @@
 import { Composer } from "grammy";
-import { formatPhone, phoneFromContact } from "../../src/accounts/index.ts";
+import { formatPhone, type Phone, phoneFromContact } from "../../src/accounts/index.ts";
 import { contactKeyboard } from "../../src/bot/access.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import { translator } from "../../src/bot/i18n.ts";
+import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { telegramIdOf } from "../../src/bot/person.ts";
 import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
 
@@ -36,16 +36,17 @@ export function register(deps: BotDeps): Composer<BotContext> {
       await ctx.reply(t("register-bad-number"), { reply_markup: contactKeyboard(t) });
       return;
     }
-    const owner = await deps.accounts.userByPhone(phone);
-    if (owner !== null && owner !== ctx.from.id && isWhatsAppChat(owner)) {
-      // The number already is an account on WhatsApp (WhatsApp verified it): this Telegram user is
-      // that person, so they act as that account from now on, balance and history included.
-      await deps.accounts.linkPerson(telegramId, owner);
-      deps.persons.linked(telegramId, owner);
-      deps.logger.info({ userId: telegramId, personId: owner }, "telegram user linked");
-      await ctx.reply(t("register-done", { phone: formatPhone(phone) }), {
+    if (telegramId !== ctx.from.id) {
+      // Linked to a WhatsApp account: its number is its identity and does not move from here.
+      const own = await deps.accounts.phoneOf(ctx.from.id);
+      await ctx.reply(t("register-linked", { phone: own ? formatPhone(own) : "" }), {
         reply_markup: { remove_keyboard: true },
       });
+      return;
+    }
+    const owner = await deps.accounts.userByPhone(phone);
+    if (owner !== null && owner !== ctx.from.id && isWhatsAppChat(owner)) {
+      await linkToWhatsApp(deps, ctx, t, { telegramId, owner, phone });
       return;
     }
     const name = [ctx.from.first_name, ctx.from.last_name].filter(Boolean).join(" ");
@@ -63,4 +64,36 @@ export function register(deps: BotDeps): Composer<BotContext> {
     });
   });
   return composer;
+}
+
+/**
+ * The number already is an account on WhatsApp (WhatsApp verified it): this Telegram user is that
+ * person and acts as that account from now on, balance and history included. Only a Telegram user
+ * with nothing of their own (no number, no money): one with an account of their own would lose
+ * sight of it, so they are told to ask the shop instead (moving money is a booked transfer).
+ */
+async function linkToWhatsApp(
+  deps: BotDeps,
+  ctx: BotContext,
+  t: Translate,
+  who: { telegramId: number; owner: number; phone: Phone },
+): Promise<void> {
+  const own = await deps.accounts.phoneOf(who.telegramId);
+  const money = await deps.payment.availablePaisa(who.telegramId);
+  if (own !== null || money > 0) {
+    deps.logger.info(
+      { userId: who.telegramId },
+      "link to a WhatsApp account refused: has an account",
+    );
+    await ctx.reply(t("register-whatsapp-taken", { phone: formatPhone(who.phone) }), {
+      reply_markup: { remove_keyboard: true },
+    });
+    return;
+  }
+  await deps.accounts.linkPerson(who.telegramId, who.owner);
+  deps.persons.linked(who.telegramId, who.owner);
+  deps.logger.info({ userId: who.telegramId, personId: who.owner }, "telegram user linked");
+  await ctx.reply(t("register-done", { phone: formatPhone(who.phone) }), {
+    reply_markup: { remove_keyboard: true },
+  });
 }

@@ -20,6 +20,7 @@ export interface InboundDeps {
   accounts: {
     userByPhone(phone: Phone): Promise<number | null>;
     register(userId: number, phone: Phone, who?: ProfileInput): Promise<void>;
+    phoneOf(userId: number): Promise<Phone | null>;
   };
   handleUpdate: (update: Update) => Promise<void>;
   markRead: (wamid: string) => Promise<void>;
@@ -33,6 +34,10 @@ export interface InboundDeps {
 async function personOf(deps: InboundDeps, chatId: number, m: WaInboundMessage, phone: Phone) {
   const owner = await deps.accounts.userByPhone(phone);
   if (owner !== null) return owner;
+  // The chat's own account is bound to another number (it moved): never taken over by whoever
+  // writes from this one now.
+  const bound = await deps.accounts.phoneOf(chatId);
+  if (bound !== null && bound !== phone) return null;
   await deps.accounts.register(chatId, phone, {
     name: m.name ?? "",
     channel: "whatsapp",
@@ -70,6 +75,13 @@ export function createInboundHandler(deps: InboundDeps) {
     await deps.store.putInbound(chatId, { at: deps.now(), wamid: m.wamid });
     void deps.markRead(m.wamid).catch(() => {});
     const personId = await personOf(deps, chatId, m, phone.data);
+    if (personId === null) {
+      deps.logger.warn(
+        { chatId },
+        "whatsapp chat's account is bound to another number: not handled",
+      );
+      return;
+    }
     const tap = await tapOf(deps, chatId, m);
     // A template's quick reply carries its payload as text: it reads as typed.
     const message = m.kind === "quick_reply" ? { ...m, kind: "text" as const } : m;

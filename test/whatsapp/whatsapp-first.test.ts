@@ -44,5 +44,29 @@ describe("WhatsApp first, then Telegram: one account", () => {
     await wa.say("balance", /Rs 500/);
     const orders = await ts.system.orders.listByUser(person, 10);
     expect(orders.map((o) => o.status)).toEqual(["success"]);
+
+    // Linked, the Telegram chat cannot move the WhatsApp account to another number (whoever got
+    // the old number next would write as this account on WhatsApp).
+    const { message_id } = tg.emu.sendContact(tg.id, { phoneNumber: "+9779841777002" });
+    await tg.emu.waitForBotMessage(tg.id, /WhatsApp account's \(\+977 9841777001\)/, {
+      afterId: message_id,
+    });
+    expect(await ts.system.deps.accounts.phoneOf(person)).toBe(phone);
+    expect(await ts.system.deps.accounts.userByPhone("9779841777002" as never)).toBeNull();
+  });
+
+  it("does not link a Telegram user who has an account of their own", async () => {
+    const standIn = ts.system.whatsapp;
+    if (!standIn) throw new Error("local mode runs the WhatsApp stand-in");
+    const phone = "9779841777011";
+    await new WhatsAppChatUser(standIn, phone, { name: "Ram" }).say("hi", /Namaste Ram/);
+    const tg = ts.user(4102);
+    await tg.register();
+    const { message_id } = tg.emu.sendContact(tg.id, { phoneNumber: `+${phone}` });
+    await tg.emu.waitForBotMessage(tg.id, /already an account on WhatsApp/, { afterId: message_id });
+    // Nothing moved: the number is the WhatsApp account's, the Telegram user keeps their own.
+    expect(await ts.system.deps.accounts.userByPhone(phone as never)).toBe(chatIdOfWaId(phone));
+    expect(await ts.system.deps.accounts.phoneOf(4102)).toBe(tg.phone());
+    expect(await ts.system.deps.accounts.personOf(4102)).toBeNull();
   });
 });
