@@ -52,7 +52,7 @@ export interface RouterDeps {
 type Payload = Record<string, unknown>;
 type ApiAnswer =
   | { ok: true; result: unknown }
-  | { ok: false; error_code: number; description: string };
+  | { ok: false; error_code: number; description: string; parameters?: { retry_after: number } };
 
 const WINDOW_MS = 24 * 3600 * 1000;
 
@@ -99,6 +99,25 @@ interface ApiError {
 }
 const asApiError = (err: unknown): ApiError =>
   (err instanceof Error ? err : new Error(String(err))) as ApiError;
+
+/** Meta's "not now" codes: throughput and the pair rate (the client retried them already). */
+const NOT_NOW = new Set([130429, 131056]);
+
+/**
+ * A failed call as the Bot API would answer it, so its callers (the notifier above all) read it
+ * as they read Telegram's: lost on the way (or not Meta's answer at all: a store error after the
+ * send) is thrown like a lost answer ("may have arrived": the caller decides, the notifier counts
+ * a possible duplicate); "not now" is a 429 with a wait; never reached is a 503 (tried again);
+ * only Meta's refusal of the message itself is a 400 (the notifier gives up on it).
+ */
+function failureAnswer(e: ApiError): ApiAnswer {
+  if (e.mayHaveArrived || typeof e.status !== "number") throw new Error(`WhatsApp: ${e.message}`);
+  const description = `WhatsApp error ${e.code ?? e.status}: ${e.message}`;
+  if (e.code !== undefined && NOT_NOW.has(e.code))
+    return { ok: false, error_code: 429, description, parameters: { retry_after: 5 } };
+  if (e.status === 0 || e.status >= 500) return { ok: false, error_code: 503, description };
+  return { ok: false, error_code: e.status >= 400 ? e.status : 400, description };
+}
 
 export interface WhatsAppRouter {
   /** The Bot API client's fetch: WhatsApp chats answered here, the rest by `real`. */
@@ -262,14 +281,7 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     } catch (err) {
       const e = asApiError(err);
       logger.warn({ method, chatId, code: e.code, err: e.message }, "whatsapp send failed");
-      // Lost on the way: thrown like a lost Bot API answer (grammY's HttpError, "may have
-      // arrived"), so the caller decides (the notifier counts a possible duplicate).
-      if (e.mayHaveArrived) throw new Error(`WhatsApp: ${e.message}`);
-      return {
-        ok: false,
-        error_code: e.status && e.status >= 400 && e.status < 600 ? e.status : 400,
-        description: `WhatsApp error ${e.code ?? "?"}: ${e.message}`,
-      };
+      return failureAnswer(e);
     }
   }
 

@@ -1,0 +1,76 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createLogger } from "../../src/logger.ts";
+import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { WhatsAppApiError } from "../../src/whatsapp/errors.ts";
+import { renderMessage } from "../../src/whatsapp/render.ts";
+import { whatsappRouter } from "../../src/whatsapp/router.ts";
+
+/**
+ * A failed WhatsApp send as the Bot API would answer it, so the notifier treats it as it treats
+ * Telegram's: Meta's "not now" (130429, 131056) a 429 with a wait and a connection never made a
+ * 503 (both tried again, never dead-lettered), Meta refusing the message a 400, and a send that
+ * may have gone out (or a store error after it) thrown as a lost answer.
+ */
+const WA_ID = "9779841000902";
+const CHAT = WA_CHAT_BASE + Number(WA_ID);
+
+function routerFailingWith(err: unknown) {
+  const store = createMemoryWaChatStore();
+  const router = whatsappRouter({
+    store,
+    client: {
+      send: async () => {
+        throw err;
+      },
+      markRead: async () => {},
+    },
+    render: renderMessage,
+    localeOf: async () => ({ locale: "en", opener: "Choose" }),
+    template: { name: "order_update", languages: { en: "en_US" } },
+    now: () => Date.now(),
+    logger: createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
+    telegram: false,
+    botInfo: {},
+  });
+  const fetch = router.fetchVia(async () => new Response("{}"));
+  return async () => {
+    await store.putInbound(CHAT, { at: Date.now(), wamid: "wamid.in" });
+    const res = await fetch("http://bot.test/botX/sendMessage", {
+      method: "POST",
+      body: JSON.stringify({ chat_id: CHAT, text: "✅ Order 1 succeeded." }),
+    });
+    return (await res.json()) as { ok: boolean; error_code?: number; parameters?: unknown };
+  };
+}
+
+const meta = (status: number, code: number | undefined, mayHaveArrived = false) =>
+  new WhatsAppApiError("refused", {
+    status,
+    ...(code === undefined ? {} : { code }),
+    mayHaveArrived,
+  } as ConstructorParameters<typeof WhatsAppApiError>[1]);
+
+describe("router: a failed send as the Bot API would answer it", () => {
+  it.each([
+    [130429, 429],
+    [131056, 429],
+  ])("Meta's %i is a 429 with a wait", async (code, expected) => {
+    const answer = await routerFailingWith(meta(400, code))();
+    expect(answer).toMatchObject({ ok: false, error_code: expected, parameters: { retry_after: 5 } });
+  });
+
+  it("a connection never made is a 503", async () => {
+    expect(await routerFailingWith(meta(0, undefined))()).toMatchObject({ error_code: 503 });
+  });
+
+  it("Meta refusing the message is a 400", async () => {
+    expect(await routerFailingWith(meta(400, 100))()).toMatchObject({ error_code: 400 });
+  });
+
+  it("a send that may have arrived, or an error that is not Meta's, is thrown", async () => {
+    await expect(routerFailingWith(meta(0, undefined, true))()).rejects.toThrow(/WhatsApp/);
+    await expect(routerFailingWith(new Error("redis down"))()).rejects.toThrow(/redis down/);
+  });
+});
