@@ -32,8 +32,13 @@ export const WA_UPDATE_BASE = 1_000_000_000_000_000;
 const SEEN_SECONDS = 7 * 86_400;
 /** A message waits at most this long for an earlier one of its chat, then goes anyway. */
 const MAX_WAIT_MS = 120_000;
-/** A message taken by an instance that went quiet this long is taken over. */
-const CLAIM_IDLE_MS = 120_000;
+/**
+ * A message taken by an instance that went quiet this long is taken over. Well above the wait for
+ * a turn: an instance keeps the messages it works on fresh (KEEP_EVERY_MS), so only a dead or
+ * stopped one's are taken.
+ */
+const CLAIM_IDLE_MS = 300_000;
+const KEEP_EVERY_MS = 30_000;
 const GROUP = "whatsapp";
 const IN_FLIGHT = 64;
 
@@ -135,7 +140,88 @@ async function waitForTurn(
     if (first === undefined || first === seq) return;
     await sleep(pollMs);
   }
-  logger.warn({ chatId: item.chatId }, "whatsapp message handled before an earlier one");
+  if (running())
+    logger.warn({ chatId: item.chatId }, "whatsapp message handled before an earlier one");
+}
+
+/** What the read loop works with: the queue's state, handed in. */
+interface ReadLoop {
+  redis: RedisClient;
+  /** The connection the blocking reads wait on (its own: a BLOCK would stall every other caller). */
+  own: RedisClient;
+  stream: string;
+  consumer: string;
+  logger: Logger;
+  running: () => boolean;
+  /** Entries being worked on here. */
+  busy: Set<Promise<void>>;
+  working: Set<string>;
+  take: (entries: StreamEntry[]) => void;
+}
+
+const xreadgroup = (c: RedisClient, ...args: Array<string | number>) =>
+  // biome-ignore lint/suspicious/noExplicitAny: ioredis types XREADGROUP's variadic form loosely
+  (c as any).xreadgroup(...args) as Promise<Array<[string, StreamEntry[]]> | null>;
+
+/** One turn of the loop: keep what is worked on claimed, take a quiet instance's, read new ones. */
+async function readOnce(l: ReadLoop, clock: { claim: number; keep: number }): Promise<void> {
+  const { redis } = l;
+  if (l.working.size > 0 && Date.now() - clock.keep > KEEP_EVERY_MS) {
+    clock.keep = Date.now();
+    // JUSTID: the idle time reset without a delivery counted.
+    await redis.call("XCLAIM", l.stream, GROUP, l.consumer, "0", ...l.working, "JUSTID");
+  }
+  if (Date.now() - clock.claim > 1_000) {
+    clock.claim = Date.now();
+    const r = (await redis.xautoclaim(
+      l.stream,
+      GROUP,
+      l.consumer,
+      CLAIM_IDLE_MS,
+      "0-0",
+      "COUNT",
+      20,
+    )) as [string, StreamEntry[]];
+    l.take((r?.[1] ?? []).filter(Boolean));
+  }
+  const reply = await xreadgroup(
+    l.own,
+    "GROUP",
+    GROUP,
+    l.consumer,
+    "COUNT",
+    20,
+    "BLOCK",
+    500,
+    "STREAMS",
+    l.stream,
+    ">",
+  );
+  l.take(reply?.[0]?.[1] ?? []);
+}
+
+/** Reads until stopped; a Redis that answers late (at start too) is waited for, never thrown. */
+async function readEntries(l: ReadLoop): Promise<void> {
+  let grouped = false;
+  const clock = { claim: 0, keep: Date.now() };
+  while (l.running()) {
+    try {
+      if (!grouped) {
+        await createGroup(l.redis, l.stream);
+        grouped = true;
+      }
+      if (l.busy.size >= IN_FLIGHT) {
+        await Promise.race(l.busy);
+        continue;
+      }
+      await readOnce(l, clock);
+    } catch (err) {
+      if (!l.running()) break;
+      if (err instanceof Error && /NOGROUP/.test(err.message)) grouped = false;
+      l.logger.warn({ err: String(err) }, "whatsapp queue read failed; retrying");
+      await sleep(500);
+    }
+  }
 }
 
 export function createRedisInboundQueue(opts: {
@@ -150,83 +236,51 @@ export function createRedisInboundQueue(opts: {
   let running = false;
   let loop: Promise<void> | undefined;
   let blocking: RedisClient | undefined;
-  const inFlight = new Set<Promise<void>>();
+  const busy = new Set<Promise<void>>();
+  const working = new Set<string>();
 
-  const ensureGroup = () => createGroup(redis, k.waInbound);
-  const waitTurn = (item: InboundItem) =>
-    waitForTurn(redis, pendingOf(item.chatId), item, () => running, logger);
-  const dispatch = (
+  /** One message: its turn, the handling, then its place in the line and the stream released. */
+  const work = async (
     entryId: string,
     item: InboundItem,
     handle: (i: InboundItem) => Promise<void>,
   ) => {
     const seq = String(item.updateId - WA_UPDATE_BASE);
-    const p = (async () => {
-      await waitTurn(item);
-      try {
-        await handle(item);
-      } catch (err) {
-        logger.error({ err: String(err), chatId: item.chatId }, "whatsapp message not handled");
-      }
-      await redis.zrem(pendingOf(item.chatId), seq);
-      await redis.xack(k.waInbound, GROUP, entryId);
-      await redis.xdel(k.waInbound, entryId);
-    })().catch((err: unknown) => logger.warn({ err: String(err) }, "whatsapp queue entry"));
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
+    await waitForTurn(redis, pendingOf(item.chatId), item, () => running, logger);
+    // Stopping: a message not begun stays queued (in its chat's line, unacknowledged) for another
+    // instance or the next start, so a chat's order holds across a shutdown.
+    if (!running) return;
+    let handled = true;
+    try {
+      await handle(item);
+    } catch (err) {
+      handled = false;
+      logger.error({ err: String(err), chatId: item.chatId }, "whatsapp message not handled");
+    }
+    // The chat's line moves on either way; a failed message stays unacknowledged and is taken
+    // again after CLAIM_IDLE_MS (the engine's update claim drops it if it did finish).
+    await redis.zrem(pendingOf(item.chatId), seq);
+    if (!handled) return;
+    await redis.xack(k.waInbound, GROUP, entryId);
+    await redis.xdel(k.waInbound, entryId);
   };
   const take = (entries: StreamEntry[], handle: (i: InboundItem) => Promise<void>) => {
     for (const e of entries) {
+      const [entryId] = e;
+      if (working.has(entryId)) continue;
       const item = decode(e);
-      if (item) dispatch(e[0], item, handle);
-      else void redis.xack(k.waInbound, GROUP, e[0]);
-    }
-  };
-  const readLoop = async (handle: (i: InboundItem) => Promise<void>) => {
-    await ensureGroup();
-    blocking = duplicateClient(redis);
-    blocking.on("error", (err: Error) => logger.warn({ err: err.message }, "whatsapp queue Redis"));
-    let lastClaim = 0;
-    while (running) {
-      try {
-        if (inFlight.size >= IN_FLIGHT) {
-          await Promise.race(inFlight);
-          continue;
-        }
-        if (Date.now() - lastClaim > 1_000) {
-          lastClaim = Date.now();
-          const r = (await redis.xautoclaim(
-            k.waInbound,
-            GROUP,
-            opts.consumer,
-            CLAIM_IDLE_MS,
-            "0-0",
-            "COUNT",
-            20,
-          )) as [string, StreamEntry[]];
-          take((r?.[1] ?? []).filter(Boolean), handle);
-        }
-        // biome-ignore lint/suspicious/noExplicitAny: ioredis types XREADGROUP's variadic form loosely
-        const reply = (await (blocking as any).xreadgroup(
-          "GROUP",
-          GROUP,
-          opts.consumer,
-          "COUNT",
-          20,
-          "BLOCK",
-          500,
-          "STREAMS",
-          k.waInbound,
-          ">",
-        )) as Array<[string, StreamEntry[]]> | null;
-        take(reply?.[0]?.[1] ?? [], handle);
-      } catch (err) {
-        if (!running) break;
-        if (err instanceof Error && /NOGROUP/.test(err.message))
-          await ensureGroup().catch(() => {});
-        logger.warn({ err: String(err) }, "whatsapp queue read failed; retrying");
-        await sleep(500);
+      if (!item) {
+        void redis.xack(k.waInbound, GROUP, entryId).then(() => redis.xdel(k.waInbound, entryId));
+        continue;
       }
+      working.add(entryId);
+      const p = work(entryId, item, handle)
+        .catch((err: unknown) => logger.warn({ err: String(err) }, "whatsapp queue entry"))
+        .finally(() => {
+          working.delete(entryId);
+          busy.delete(p);
+        });
+      busy.add(p);
     }
   };
   return {
@@ -248,13 +302,27 @@ export function createRedisInboundQueue(opts: {
     start(handle) {
       if (running) return;
       running = true;
-      loop = readLoop(handle);
+      // Made now, so a stop always finds it (and disconnects it).
+      const own = duplicateClient(redis);
+      own.on("error", (err: Error) => logger.warn({ err: err.message }, "whatsapp queue Redis"));
+      blocking = own;
+      loop = readEntries({
+        redis,
+        own,
+        stream: k.waInbound,
+        consumer: opts.consumer,
+        logger,
+        running: () => running,
+        busy,
+        working,
+        take: (entries) => take(entries, handle),
+      });
     },
     async stop() {
       running = false;
       blocking?.disconnect();
-      await loop?.catch(() => {});
-      await Promise.allSettled([...inFlight]);
+      await loop;
+      await Promise.allSettled([...busy]);
       blocking = undefined;
     },
   };

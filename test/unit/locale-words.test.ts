@@ -13,6 +13,7 @@ const ALLOWED = new Set([
   "Ncell",
   "DTH", // the name of the TV service on every dish
   "SC", // the service connection number printed on an NEA bill
+  "WhatsApp", // the app's name, as its users write it
 ]);
 
 /** Each message's value (continuation lines included), keyed by id, over every locale folder. */
