@@ -36,7 +36,10 @@ export interface WaChatStore {
   shown(chatId: number, messageId: number): Promise<Shown | null>;
   /** The chat message a sent wamid renders (a tap's `context.id`); null when unknown or expired. */
   messageOf(wamid: string): Promise<{ chatId: number; messageId: number } | null>;
-  /** The newest message with buttons, and its numbered choices (empty when not numbered). */
+  /**
+   * The newest message with buttons and its numbered choices (empty when not numbered); null when
+   * a message without buttons came after it (a number typed then answers that one, not a list).
+   */
   lastButtons(chatId: number): Promise<{ messageId: number; choices: Choice[] } | null>;
   putInbound(chatId: number, last: LastInbound): Promise<void>;
   lastInbound(chatId: number): Promise<LastInbound | null>;
@@ -61,6 +64,7 @@ export function createMemoryWaChatStore(): WaChatStore {
   const shownBy = new Map<string, Shown>();
   const wamids = new Map<string, { chatId: number; messageId: number }>();
   const lastButtoned = new Map<number, number>();
+  const lastShown = new Map<number, number>();
   const inbound = new Map<number, LastInbound>();
   const statuses = new Map<string, Partial<Record<DeliveryStatus, number>>>();
   return {
@@ -73,6 +77,7 @@ export function createMemoryWaChatStore(): WaChatStore {
       shownBy.set(`${chatId}:${messageId}`, shown);
       for (const w of sent) wamids.set(w, { chatId, messageId });
       if (shown.buttons) lastButtoned.set(chatId, messageId);
+      if (sent.length > 0) lastShown.set(chatId, messageId);
     },
     async shown(chatId, messageId) {
       return shownBy.get(`${chatId}:${messageId}`) ?? null;
@@ -82,7 +87,7 @@ export function createMemoryWaChatStore(): WaChatStore {
     },
     async lastButtons(chatId) {
       const messageId = lastButtoned.get(chatId);
-      if (messageId === undefined) return null;
+      if (messageId === undefined || (lastShown.get(chatId) ?? 0) > messageId) return null;
       return { messageId, choices: shownBy.get(`${chatId}:${messageId}`)?.choices ?? [] };
     },
     async putInbound(chatId, last) {
@@ -120,6 +125,8 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
       const key = k.waChat(chatId);
       const tx = redis.multi().hset(key, field(messageId), JSON.stringify(shown));
       if (shown.buttons) tx.hset(key, "lb", String(messageId));
+      // The message shown last (a new rendering of an edited one counts as shown last).
+      if (sent.length > 0) tx.hset(key, "lo", String(messageId));
       tx.hdel(key, field(messageId - KEEP_MESSAGES)).expire(key, TTL_SECONDS);
       await Promise.all([
         tx.exec(),
@@ -136,8 +143,8 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
     },
     async lastButtons(chatId) {
       const key = k.waChat(chatId);
-      const lb = await redis.hget(key, "lb");
-      if (lb === null) return null;
+      const [lb, lo] = await redis.hmget(key, "lb", "lo");
+      if (lb === null || lb === undefined || Number(lo ?? 0) > Number(lb)) return null;
       const messageId = Number(lb);
       const shown = parse(shownSchema, await redis.hget(key, field(messageId)));
       return { messageId, choices: shown?.choices ?? [] };
