@@ -58,7 +58,11 @@ describe("router: a failed send as the Bot API would answer it", () => {
     [131056, 429],
   ])("Meta's %i is a 429 with a wait", async (code, expected) => {
     const answer = await routerFailingWith(meta(400, code))();
-    expect(answer).toMatchObject({ ok: false, error_code: expected, parameters: { retry_after: 5 } });
+    expect(answer).toMatchObject({
+      ok: false,
+      error_code: expected,
+      parameters: { retry_after: 5 },
+    });
   });
 
   it("a connection never made is a 503", async () => {

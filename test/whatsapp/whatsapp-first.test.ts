@@ -63,7 +63,9 @@ describe("WhatsApp first, then Telegram: one account", () => {
     const tg = ts.user(4102);
     await tg.register();
     const { message_id } = tg.emu.sendContact(tg.id, { phoneNumber: `+${phone}` });
-    await tg.emu.waitForBotMessage(tg.id, /already an account on WhatsApp/, { afterId: message_id });
+    await tg.emu.waitForBotMessage(tg.id, /already an account on WhatsApp/, {
+      afterId: message_id,
+    });
     // Nothing moved: the number is the WhatsApp account's, the Telegram user keeps their own.
     expect(await ts.system.deps.accounts.userByPhone(phone as never)).toBe(chatIdOfWaId(phone));
     expect(await ts.system.deps.accounts.phoneOf(4102)).toBe(tg.phone());
