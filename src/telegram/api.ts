@@ -47,8 +47,8 @@ export function sendOnceSignal(): ApiSignal {
   return signal as unknown as ApiSignal;
 }
 
-/** Errors of a connection that was never made: the request did not reach the Bot API. */
-const NEVER_CONNECTED = new Set([
+/** Errors of a connection that was never made: the request did not reach the server. */
+export const NEVER_CONNECTED: ReadonlySet<string> = new Set([
   "ECONNREFUSED",
   "ENOTFOUND",
   "EAI_AGAIN",

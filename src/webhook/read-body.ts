@@ -30,8 +30,11 @@ async function discard(reader: ReadableStreamDefaultReader<Uint8Array>, limit: n
   }
 }
 
-/** The body as text, refusing more than `max` bytes without buffering them. */
-export async function readCapped(req: Request, max: number): Promise<string> {
+/**
+ * The body's exact bytes, refusing more than `max` without buffering them. Bytes, not text: a
+ * signature covers the bytes, and a decode/encode round trip need not give them back (WhatsApp's).
+ */
+export async function readBytesCapped(req: Request, max: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? "NaN");
   if (Number.isFinite(declared) && declared > max) {
     if (declared > DISCARD_LIMIT_BYTES || !req.body) throw new TooLarge(!req.body);
@@ -39,8 +42,8 @@ export async function readCapped(req: Request, max: number): Promise<string> {
   }
   // A declared length within the cap is enforced by Node's HTTP parser (the body cannot be longer),
   // so the whole body can be read at once: the server's fast path, much cheaper than a stream.
-  if (Number.isFinite(declared)) return req.text();
-  if (!req.body) return "";
+  if (Number.isFinite(declared)) return new Uint8Array(await req.arrayBuffer());
+  if (!req.body) return new Uint8Array();
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -51,5 +54,11 @@ export async function readCapped(req: Request, max: number): Promise<string> {
     if (total > max) throw new TooLarge(await discard(reader, DISCARD_LIMIT_BYTES - total));
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** The body as text (UTF-8), refusing more than `max` bytes without buffering them. */
+export async function readCapped(req: Request, max: number): Promise<string> {
+  const bytes = await readBytesCapped(req, max);
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
 }

@@ -1,6 +1,7 @@
 import { Counter, Histogram, type Registry } from "prom-client";
 import { z } from "zod";
 import type { Logger } from "../logger.ts";
+import { NEVER_CONNECTED } from "../telegram/api.ts";
 import { parseMetaError, RETRYABLE_CODES, WhatsAppApiError } from "./errors.ts";
 import type { WaOutbound } from "./types.ts";
 
@@ -40,16 +41,6 @@ export interface WhatsAppClient {
   /** Marks a received message (and those before it) read; with `typing`, shows the indicator. */
   markRead(wamid: string, typing?: boolean): Promise<void>;
 }
-
-/** Errors of a connection that was never made: the request did not reach Meta (as src/telegram/api.ts). */
-const NEVER_CONNECTED = new Set([
-  "ECONNREFUSED",
-  "ENOTFOUND",
-  "EAI_AGAIN",
-  "ENETUNREACH",
-  "EHOSTUNREACH",
-  "UND_ERR_CONNECT_TIMEOUT",
-]);
 
 function neverConnected(err: unknown): boolean {
   const e = err as { code?: unknown; cause?: { code?: unknown; cause?: { code?: unknown } } };

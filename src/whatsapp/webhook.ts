@@ -1,6 +1,9 @@
 import { Hono } from "hono";
 import type { Logger } from "../logger.ts";
-import { TooLarge } from "../webhook/read-body.ts";
+import { readBytesCapped, TooLarge } from "../webhook/read-body.ts";
+
+export { readBytesCapped };
+
 import { normalizeWebhook } from "./payload.ts";
 import { sameSecret, verifySignature } from "./signature.ts";
 import type { WaWebhookEvents } from "./types.ts";
@@ -13,45 +16,6 @@ export interface WhatsAppWebhookOptions {
   /** The integrator's durable enqueue: resolved means stored, so Meta may stop redelivering. */
   accept: (events: WaWebhookEvents) => Promise<void>;
   logger: Logger;
-}
-
-/** How much of a too-large body is read and dropped so the sender gets the 413, not a reset. */
-const DISCARD_LIMIT_BYTES = 1024 * 1024;
-
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number) {
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return true;
-    total += value.byteLength;
-    if (total > limit) return false;
-  }
-}
-
-/**
- * The body's exact bytes, at most `max` (the approach of src/webhook/read-body.ts, kept as bytes:
- * the signature covers the bytes, and a decode/encode round trip is not guaranteed to give them back).
- */
-export async function readBytesCapped(req: Request, max: number): Promise<Uint8Array> {
-  const declared = Number(req.headers.get("content-length") ?? "NaN");
-  if (Number.isFinite(declared) && declared > max) {
-    if (declared > DISCARD_LIMIT_BYTES || !req.body) throw new TooLarge(!req.body);
-    throw new TooLarge(await drain(req.body.getReader(), DISCARD_LIMIT_BYTES));
-  }
-  // Node's parser enforces a declared length: the body cannot be longer than what was checked.
-  if (Number.isFinite(declared)) return new Uint8Array(await req.arrayBuffer());
-  if (!req.body) return new Uint8Array();
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > max) throw new TooLarge(await drain(reader, DISCARD_LIMIT_BYTES - total));
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
