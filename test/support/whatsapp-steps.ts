@@ -115,3 +115,10 @@ export async function expectPaid(
   expect(charged).toBeGreaterThanOrEqual(paisa);
   expect(await availableOf(ts, personId)).toBe(before - charged);
 }
+
+/** A WhatsApp customer credited with `paisa`, and their balance before the test's order. */
+export async function creditedCustomer(ts: TestSystem, waId: string, paisa: number) {
+  const u = waCustomer(ts, waId);
+  await creditPerson(ts, waPerson(waId), paisa);
+  return { u, person: waPerson(waId), before: await availableOf(ts, waPerson(waId)) };
+}

@@ -2,25 +2,18 @@ import { describe, expect, it } from "vitest";
 import { expectParts } from "../support/chat.ts";
 import { useTestSystem } from "../support/system.ts";
 import {
-  availableOf,
   confirmUntil,
-  creditPerson,
+  creditedCustomer,
   expectChatWithinLimits,
   expectPaid,
   openCategory,
-  waCustomer,
-  waPerson,
 } from "../support/whatsapp-steps.ts";
 
 /** Landline, water, electricity and India on WhatsApp: from "hi" to the success push. */
 describe("WhatsApp: bills and India from hi to the success push", () => {
   const ts = useTestSystem({ env: { ACCESS_MODE: "prepaid" } });
 
-  async function customer(waId: string) {
-    const u = waCustomer(ts, waId);
-    await creditPerson(ts, waPerson(waId), 2_000_000);
-    return { u, person: waPerson(waId), before: await availableOf(ts, waPerson(waId)) };
-  }
+  const customer = (waId: string) => creditedCustomer(ts, waId, 2_000_000);
 
   it("landline: the line, a typed number, an amount button", async () => {
     const { u, person, before } = await customer("9779841000201");
