@@ -163,15 +163,14 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
     } catch (err) {
       deps.logger?.warn({ err: String(err) }, "books: the aggregator's wallet did not answer");
     }
-    let books = await booksFloat();
     // The opening is booked only when no debit is unknown: it must not absorb one.
     const settled = flying.unknown === 0;
-    if (
-      reported !== null &&
-      settled &&
-      !s.anchored &&
-      !(await deps.crossings.isMarked(FLOAT_ANCHORED))
-    ) {
+    const anchored = s.anchored || (await deps.crossings.isMarked(FLOAT_ANCHORED));
+    // Read after the mark: whoever set it booked the opening first, so a float read before the
+    // mark could miss an opening booked meanwhile (another report, another process) and call the
+    // whole opening a drift.
+    let books = await booksFloat();
+    if (reported !== null && settled && !anchored) {
       books += await anchor(books, books - flying.paisa, reported);
     }
     const expected = books - flying.paisa;

@@ -174,3 +174,40 @@ describe("the admin's books", () => {
     await expectBooksBalanced(s.ledger);
   });
 });
+
+describe("the books read while another report books the opening float", () => {
+  it("never calls the opening a drift (the float is read after the anchored mark)", async () => {
+    const queue = createMemoryNotificationQueue();
+    const ledger = createMemoryLedger();
+    const store = createMemoryOrderStore({ ledger, outbox: queue });
+    const crossings = createMemoryCrossings(queue);
+    // The slow reader stops right before it asks whether the opening is booked, until the other
+    // report has booked it.
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const slowCrossings = {
+      ...crossings,
+      isMarked: async (name: string) => {
+        await gate;
+        return crossings.isMarked(name);
+      },
+    };
+    const deps = {
+      ledger,
+      orders: store,
+      walletBalance: async () => ({ creditAvailablePaisa: 5_000_000 }),
+      now: Date.now,
+    };
+    const slow = createBooks({ ...deps, crossings: slowCrossings }, { tolerancePaisa: 100 });
+    const fast = createBooks({ ...deps, crossings }, { tolerancePaisa: 100 });
+    const slowReport = slow.report();
+    const first = await fast.report();
+    expect(first.float.driftPaisa).toBe(0);
+    release();
+    const late = await slowReport;
+    expect(late.float.driftPaisa).toBe(0);
+    expect(late.float.expectedPaisa).toBe(5_000_000);
+  });
+});
