@@ -424,3 +424,10 @@ help-dashboard = /dashboard – a one-time link to the back office in a browser 
 # --- WhatsApp (issue 28): a Telegram user and a WhatsApp account of one number ---
 register-linked = This chat is your WhatsApp account's ({ $phone }): its number stays as it is. To use another number, ask the shop.
 register-whatsapp-taken = { $phone } is already an account on WhatsApp, and you have an account here of your own. Ask the shop to join them; nothing was changed.
+
+# --- issue 30 (h-r30): what identifies the account on every receipt and push ---
+receipt-line-office = Office: { $office }
+receipt-line-sc = SC number: { $sc }
+receipt-line-holder = Account holder: { $name }
+receipt-line-subscriber = Subscriber: { $name }
+# --- end issue 30 (h-r30) ---

@@ -415,3 +415,10 @@ help-dashboard = /dashboard – ब्राउज़र में बैक ऑ
 # --- WhatsApp (issue 28): a Telegram user and a WhatsApp account of one number ---
 register-linked = यह चैट आपके WhatsApp खाते ({ $phone }) की है: उसका नंबर वैसा ही रहता है। दूसरा नंबर इस्तेमाल करने के लिए दुकान से पूछिए।
 register-whatsapp-taken = { $phone } पहले से WhatsApp पर एक खाता है, और यहाँ आपका अपना खाता है। दोनों को जोड़ने के लिए दुकान से पूछिए; कुछ नहीं बदला गया।
+
+# --- issue 30 (h-r30): what identifies the account on every receipt and push ---
+receipt-line-office = कार्यालय: { $office }
+receipt-line-sc = SC नंबर: { $sc }
+receipt-line-holder = खाताधारक: { $name }
+receipt-line-subscriber = ग्राहक: { $name }
+# --- end issue 30 (h-r30) ---

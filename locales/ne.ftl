@@ -415,3 +415,10 @@ help-dashboard = /dashboard – ब्राउजरमा ब्याक अ�
 # --- WhatsApp (issue 28): a Telegram user and a WhatsApp account of one number ---
 register-linked = यो च्याट तपाईंको WhatsApp खाता ({ $phone }) को हो: त्यसको नम्बर जस्ताको तस्तै रहन्छ। अर्को नम्बर चलाउन पसललाई सोध्नुहोस्।
 register-whatsapp-taken = { $phone } WhatsApp मा पहिल्यै एउटा खाता हो, र यहाँ तपाईंको आफ्नै खाता छ। दुवै जोड्न पसललाई सोध्नुहोस्; केही बदलिएको छैन।
+
+# --- issue 30 (h-r30): what identifies the account on every receipt and push ---
+receipt-line-office = कार्यालय: { $office }
+receipt-line-sc = SC नम्बर: { $sc }
+receipt-line-holder = ग्राहकको नाम: { $name }
+receipt-line-subscriber = ग्राहक: { $name }
+# --- end issue 30 (h-r30) ---

@@ -1,7 +1,7 @@
 import { formatMoney } from "../money.ts";
 import { chargedPaisa, isFinal, type Order, type OrderStatus } from "../orders/model.ts";
 import { formatRate } from "../pricing/index.ts";
-import { formatOrderTime, formatTime } from "./format.ts";
+import { formatOrderTime } from "./format.ts";
 import type { Translate } from "./i18n.ts";
 
 /**
@@ -51,11 +51,44 @@ function itemLine(t: Translate, order: Order): string | null {
   return null;
 }
 
+/** A details field that is a non-empty string, else undefined. */
+function detail(order: Order, key: string): string | undefined {
+  const v = (order.details as Record<string, unknown>)[key];
+  return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined;
+}
+
+/**
+ * What identifies the account besides the number (issue 30), from the order's details: a bill's
+ * office, SC number and holder; a TV subscriber's name. A receipt kept for a dispute must name
+ * them as the confirmation did.
+ */
+function accountLines(t: Translate, order: Order): string[] {
+  const lines: string[] = [];
+  const office = detail(order, "officeName") ?? detail(order, "officeCode");
+  if (office) lines.push(t("receipt-line-office", { office }));
+  const sc = detail(order, "scNo");
+  if (sc) lines.push(t("receipt-line-sc", { sc }));
+  const holder = detail(order, "customerName");
+  if (holder) lines.push(t("receipt-line-holder", { name: holder }));
+  const subscriber = detail(order, "subscriber");
+  if (subscriber) lines.push(t("receipt-line-subscriber", { name: subscriber }));
+  return lines;
+}
+
+/** Fee and discount lines, each only when not zero (as the confirmation shows them). */
+function feeLines(t: Translate, fee: number, discount: number, money: (p: number) => string) {
+  const lines: string[] = [];
+  if (fee > 0) lines.push(t("receipt-line-fee", { fee: money(fee) }));
+  if (discount > 0) lines.push(t("receipt-line-discount", { discount: money(discount) }));
+  return lines;
+}
+
 /**
  * The lines every receipt and final push shows (issue 15): reference, the aggregator's transaction
- * id when known, date and time in the order's country, category, operator, number, package or
- * bill month, and the money. An order somebody paid for through the books (prepaid: it has a
- * hold) shows amount, fee, discount and total, and the balance; in staff mode nobody was charged
+ * id when known, date and time in the order's country (its zone named), category, operator,
+ * number, what identifies the account, package or bill month, and the money. An order somebody
+ * paid for through the books (prepaid: it has a hold) shows amount, fee and discount (each when
+ * not zero) and total, and the balance; in staff mode nobody was charged
  * through the books, so only the amount. The order's money is in its country's rupees; the
  * balance is the Nepal wallet's, always in Nepal rupees. An India order paid from the balance
  * shows its ₹ figures, then the Nepal rupees held or paid and the rate (`exchange`).
@@ -70,6 +103,7 @@ function receiptLines(t: Translate, order: Order): string[] {
       amount: money(order.amountPaisa),
     }),
     t("receipt-line-category", { category: t(`menu-${order.category}`) }),
+    ...accountLines(t, order),
   ];
   const item = itemLine(t, order);
   if (item) lines.push(item);
@@ -77,8 +111,7 @@ function receiptLines(t: Translate, order: Order): string[] {
     const p = order.price;
     const x = order.exchange;
     lines.push(
-      t("receipt-line-fee", { fee: money(p.feePaisa) }),
-      t("receipt-line-discount", { discount: money(p.discountPaisa) }),
+      ...feeLines(t, p.feePaisa, p.discountPaisa, money),
       order.status === "success" && !x
         ? t("receipt-line-total-paid", { total: money(p.totalPaisa) })
         : t("receipt-line-total", { total: money(p.totalPaisa) }),
@@ -164,7 +197,8 @@ export function statusText(t: Translate, order: Order): string {
     t("status-result", {
       ...orderParams(t, order),
       status: statusLabel(t, order.status),
-      time: formatTime(order.createdAt),
+      // The one format and the order's own zone, as on its receipt and in /history.
+      time: formatOrderTime(order.createdAt, order.region, t.locale),
     }) + followLine(t, order)
   );
 }

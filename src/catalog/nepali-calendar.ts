@@ -43,3 +43,20 @@ export function nepaliMonthAt(ms: number, timeZone = "Asia/Kathmandu"): number |
     return undefined;
   }
 }
+
+/**
+ * The Bikram Sambat date (year, month 1-12, day) of the day `ms` falls on in `timeZone`, for the
+ * dates receipts show in Nepali beside the Gregorian one; undefined out of the converter's range.
+ */
+export function bikramSambatAt(
+  ms: number,
+  timeZone = "Asia/Kathmandu",
+): { y: number; m: number; d: number } | undefined {
+  const { y, m, d } = civilDay(ms, timeZone);
+  try {
+    const bs = new NepaliDate(new Date(y, m - 1, d));
+    return { y: bs.getYear(), m: bs.getMonth() + 1, d: bs.getDate() };
+  } catch {
+    return undefined;
+  }
+}

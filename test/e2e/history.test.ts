@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { bikramSambatAt } from "../../src/catalog/index.ts";
 import { checkElectricityBill } from "../../src/categories/electricity/lookup.ts";
 import { checkWaterBill } from "../../src/categories/water/lookup.ts";
 import { formatRupees } from "../../src/money.ts";
@@ -173,8 +174,10 @@ describe("order history and repeat, end to end", () => {
       );
     }
     const at = await timesOf(927, "ne");
-    // Nepali dates are in Devanagari with Nepali month names.
-    expect(at[placed[0]!]).toMatch(/^[०-९]{4} \S+ [०-९]{1,2}, [०-९]{2}:[०-९]{2}$/);
+    // Nepali dates: Nepali month names, the Bikram Sambat date beside, Latin digits like the rest.
+    expect(at[placed[0]!]).toMatch(
+      /^\d{4} \S+ \d{1,2} \(वि\.सं\. \d{4} \S+ \d{1,2}\), \d{2}:\d{2} NPT$/,
+    );
 
     const page1 = await u.say("/history", /पछिल्ला अर्डरहरू/);
     const lines = page1.text.split("\n\n");
@@ -503,18 +506,45 @@ describe("repeating a bill whose payment is under way", () => {
   });
 });
 
-/** A time as /history shows it, computed here independently of the product's formatter. */
+/**
+ * A time as /history shows it, computed here independently of the product's formatter: date and
+ * 24-hour time in Latin digits, the zone named (NPT, IST); in Nepali the Bikram Sambat date beside
+ * the Gregorian (from the converter the product also uses, with the bills' month names).
+ */
 function clock(locale: "en" | "ne", timeZone: string, ms: number): string {
-  return new Intl.DateTimeFormat(locale === "en" ? "en-GB" : "ne-NP", {
+  const intl = locale === "en" ? "en-GB" : "ne-NP-u-nu-latn";
+  const date = new Intl.DateTimeFormat(intl, {
     timeZone,
     year: "numeric",
     month: "short",
     day: "numeric",
+  }).format(ms);
+  const time = new Intl.DateTimeFormat(intl, {
+    timeZone,
     hour: "2-digit",
     minute: "2-digit",
     hourCycle: "h23",
   }).format(ms);
+  const zone = timeZone === "Asia/Kolkata" ? "IST" : "NPT";
+  if (locale === "en") return `${date}, ${time} ${zone}`;
+  const bs = bikramSambatAt(ms, timeZone)!;
+  return `${date} (वि.सं. ${bs.y} ${BS_MONTHS[bs.m - 1]} ${bs.d}), ${time} ${zone}`;
 }
+
+const BS_MONTHS = [
+  "बैशाख",
+  "जेठ",
+  "असार",
+  "साउन",
+  "भदौ",
+  "असोज",
+  "कात्तिक",
+  "मंसिर",
+  "पुस",
+  "माघ",
+  "फागुन",
+  "चैत",
+];
 
 function status(locale: "ne"): string {
   return { ne: "✅ सफल" }[locale];

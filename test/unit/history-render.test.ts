@@ -49,13 +49,13 @@ const india = order({
 });
 
 describe("history page rendering", () => {
-  it("shows Nepal orders in Nepal time and India orders in India time, with category and status", () => {
+  it("shows Nepal orders in Nepal time and India orders in India time, each zone named, with category and status", () => {
     const page = renderHistory(t("en"), "en", { orders: [nepal, india], page: 0, hasNext: false });
     expect(page.text).toBe(
       [
         "Your last orders:",
-        "12 Mar 2025, 14:05 · 📱 Mobile top-up\nNTC Prepaid · 9841234567 · Rs 100 · ✅ successful",
-        "12 Mar 2025, 13:50 · 🇮🇳 India recharge\nJio · 9876543210 · ₹239 · ❌ failed",
+        "12 Mar 2025, 14:05 NPT · 📱 Mobile top-up\nNTC Prepaid · 9841234567 · Rs 100 · ✅ successful",
+        "12 Mar 2025, 13:50 IST · 🇮🇳 India recharge\nJio · 9876543210 · ₹239 · ❌ failed",
       ].join("\n\n"),
     );
     const buttons = page.keyboard!.inline_keyboard.flat();
@@ -92,7 +92,7 @@ describe("history page rendering", () => {
     expect(page.text).toBe(
       [
         "आपके पिछले ऑर्डर (पेज 2):",
-        "12 मार्च 2025, 14:05 · 📱 मोबाइल टॉप-अप\nNTC Prepaid · Aama · रु 100 · ✅ सफल",
+        "12 मार्च 2025, 14:05 NPT · 📱 मोबाइल टॉप-अप\nNTC Prepaid · Aama · रु 100 · ✅ सफल",
       ].join("\n\n"),
     );
     expect(page.keyboard!.inline_keyboard.flat().map((b) => b.text)).toEqual([

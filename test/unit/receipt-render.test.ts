@@ -6,8 +6,8 @@ import { placedOrder } from "../support/orders.ts";
 
 /**
  * Receipts and final pushes (issue 15): reference, the aggregator's transaction id when known,
- * date and time in the order's country, category, operator, number, package or bill month,
- * amount, fee, discount, total paid and the balance after; a failure says what was returned. In
+ * date and time in the order's country with its zone's name, category, operator, number, package
+ * or bill month, amount, fee and discount (when not zero), total paid and the balance after; a failure says what was returned. In
  * English, Nepali and Hindi; Nepal orders in रु/Rs, India orders in ₹, the balance always in the
  * Nepal wallet's rupees.
  */
@@ -41,7 +41,7 @@ describe("the final push and the receipt", () => {
       "Total paid: Rs 153",
       "Balance after: Rs 847",
       "Transaction id: TX-991",
-      "Date: 22 Nov 2026, 13:45",
+      "Date: 22 Nov 2026, 13:45 NPT",
     ]);
   });
 
@@ -81,7 +81,9 @@ describe("the final push and the receipt", () => {
     expect(text).toContain("जम्मा तिरेको: रु 153");
     expect(text).toContain("पछिको मौज्दात: रु 847");
     expect(text).toContain("कारोबार आईडी: TX-991");
-    expect(text).toMatch(/मिति: .*१३:४५/);
+    // Latin digits like the rest of the message; the Bikram Sambat date beside the Gregorian.
+    expect(text).toContain("मिति: 2026 नोभेम्बर 22 (वि.सं. 2083 मंसिर 6), 13:45 NPT");
+    expect(text).not.toMatch(/[०-९]/);
   });
 
   it("an India order in Hindi: ₹ for the order, the Nepal wallet's balance never as ₹", () => {
@@ -100,7 +102,7 @@ describe("the final push and the receipt", () => {
     expect(text).toContain("कुल भुगतान: ₹153");
     expect(text).toContain("बाद में बैलेंस: रु 847");
     expect(text).not.toMatch(/बैलेंस: ₹/);
-    expect(text).toMatch(/तारीख: .*13:30/);
+    expect(text).toContain("तारीख: 22 नव॰ 2026, 13:30 IST");
   });
 
   /** ₹100 + ₹1.50 fee, paid from the Nepal-rupee balance at 1.6: Rs 162.40 held. */
@@ -125,12 +127,11 @@ describe("the final push and the receipt", () => {
       "Airtel Prepaid · 9810012345 · ₹100",
       "Service: 🇮🇳 India recharge",
       "Fee: ₹1.50",
-      "Discount: −₹0",
       "Total: ₹101.50",
       "Paid Rs 162.40 from your balance (₹1 = Rs 1.60)",
       "Balance after: Rs 837.60",
       "Transaction id: TX-7",
-      "Date: 22 Nov 2026, 13:30",
+      "Date: 22 Nov 2026, 13:30 IST",
     ]);
     // While under way the receipt says what is held, in Nepal rupees.
     const pending = receiptText(t("en"), { ...o, status: "pending" });

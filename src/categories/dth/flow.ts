@@ -17,6 +17,18 @@ import { savedBillerStep } from "../shared/saved.ts";
 
 const PACKAGES_PER_PAGE = 6;
 
+/**
+ * The subscriber's name from the listing's customer info, for the receipt (issue 30): its first
+ * line, without the "Customer:" or "Name:" label some operators put before it.
+ */
+export function subscriberName(info: readonly string[]): string | undefined {
+  const first = info[0]?.trim() ?? "";
+  const labelled = /^(customer(\s*name)?|name|subscriber)\s*:\s*(.+)$/i.exec(first);
+  if (labelled) return labelled[3]!.trim();
+  // Another label first ("STB No: ...") is not a name.
+  return first && !first.includes(":") ? first : undefined;
+}
+
 interface State {
   /** A saved subscriber being paid again: operator and id are not asked (cleared once used). */
   from?: SavedEntry;
@@ -125,15 +137,17 @@ export function dthConversation(deps: BotDeps) {
 
     await flow.steps<State>({}, steps, (st) => {
       const listing = st.listing!;
+      const draft = packageDraft(
+        "dth",
+        st.operator!,
+        st.customerId!,
+        st.pkg!,
+        listing.ourReference,
+        listing.referenceNo,
+      );
+      const subscriber = subscriberName(listing.customerInfo);
       return {
-        draft: packageDraft(
-          "dth",
-          st.operator!,
-          st.customerId!,
-          st.pkg!,
-          listing.ourReference,
-          listing.referenceNo,
-        ),
+        draft: subscriber ? { ...draft, details: { ...draft.details, subscriber } } : draft,
         lines: listing.customerInfo,
       };
     });

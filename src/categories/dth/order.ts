@@ -10,7 +10,8 @@ import {
 /** DTH orders: the package alone decides the price. */
 export const dthOrder = orderPart({
   id: "dth",
-  details: packageDetailsSchema,
+  // The subscriber the listing named, for the receipt (issue 30); older orders lack it.
+  details: packageDetailsSchema.extend({ subscriber: z.string().min(1).optional() }),
   request: z.object({
     category: z.literal("dth"),
     ...executeCommon,

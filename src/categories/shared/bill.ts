@@ -307,6 +307,7 @@ export function billOrder(
   // Checked at place by the category's part (src/categories/<id>/order.ts).
   const details = {
     officeCode: office.value,
+    officeName: office.label,
     ...own.details,
     ...(bill.customerName ? { customerName: bill.customerName } : {}),
     billAmountPaisa: Math.max(0, bill.billAmountPaisa),

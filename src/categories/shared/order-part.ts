@@ -132,6 +132,8 @@ const paisa = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 /** What every bill order (water, electricity) records of the bill it paid. */
 export const billFields = {
   officeCode: z.string().min(1),
+  /** The office as its list named it, for the receipt (issue 30); older orders lack it. */
+  officeName: z.string().optional(),
   customerName: z.string().optional(),
   billAmountPaisa: paisa.optional(),
 };
