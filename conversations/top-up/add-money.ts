@@ -2,7 +2,7 @@ import { InlineKeyboard } from "grammy";
 import { accessOf } from "../../src/bot/access.ts";
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import { Flow } from "../../src/bot/flow/toolkit.ts";
+import { Flow, type FlowWords } from "../../src/bot/flow/toolkit.ts";
 import { formatMoney } from "../../src/money.ts";
 
 /**
@@ -10,9 +10,15 @@ import { formatMoney } from "../../src/money.ts";
  * the daily cap still allows), then Khalti's checkout as a "Pay with Khalti" link button. Nothing
  * is credited here: the credit follows a lookup (src/payments/), and the push tells the customer.
  */
+/** A top-up is no order: Cancel and Leave speak of adding money (issue 30). */
+const TOPUP_WORDS: FlowWords = {
+  cancelled: "topup-flow-cancelled",
+  leaveQuestion: "topup-leave-question",
+};
+
 export function addMoneyConversation(deps: BotDeps) {
   return async function addmoney(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, undefined, TOPUP_WORDS);
     const { t } = flow;
     const topUps = deps.topUps;
     if (!topUps) {
