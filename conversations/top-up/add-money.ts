@@ -5,17 +5,17 @@ import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow, type FlowWords } from "../../src/bot/flow/toolkit.ts";
 import { formatMoney } from "../../src/money.ts";
 
-/**
- * /addmoney: the amount (quick buttons or typed, from Rs 10 up to the configured maximum and what
- * the daily cap still allows), then Khalti's checkout as a "Pay with Khalti" link button. Nothing
- * is credited here: the credit follows a lookup (src/payments/), and the push tells the customer.
- */
 /** A top-up is no order: Cancel and Leave speak of adding money (issue 30). */
 const TOPUP_WORDS: FlowWords = {
   cancelled: "topup-flow-cancelled",
   leaveQuestion: "topup-leave-question",
 };
 
+/**
+ * /addmoney: the amount (quick buttons or typed, from Rs 10 up to the configured maximum and what
+ * the daily cap still allows), then Khalti's checkout as a "Pay with Khalti" link button. Nothing
+ * is credited here: the credit follows a lookup (src/payments/), and the push tells the customer.
+ */
 export function addMoneyConversation(deps: BotDeps) {
   return async function addmoney(conversation: FlowConversation, ctx: FlowContext) {
     const flow = await Flow.start(conversation, ctx, deps, undefined, TOPUP_WORDS);
