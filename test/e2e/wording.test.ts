@@ -7,8 +7,8 @@ import { useTestSystem } from "../support/system.ts";
  * top-up is no order, and an agent cancelling a cash-in is not sent to /recharge); an order still
  * asks "Leave this order?". In English, Nepali and Hindi.
  */
-const AGENT = 3001;
-const AGENT_HI = 3002;
+const AGENT = 3041; // not 3001: the playground's admin
+const AGENT_HI = 3042;
 
 describe("issue 30's wording, end to end", () => {
   const ts = useTestSystem({
@@ -58,7 +58,7 @@ describe("issue 30's wording, end to end", () => {
       const ne = ts.user(3021, { language_code: "ne" });
       await ne.say("/addmoney", /कति थप्ने/);
       await ne.say("/recharge", /मौज्दातमा रकम थप्ने काम छोड्ने\?/);
-      await ne.tap("↩ Keep");
+      await ne.tap("↩ जारी राख्ने");
       expect((await ne.say("/cancel", /रद्द गरियो/)).text).toContain("/addmoney");
       const hi = ts.user(3022, { language_code: "hi" });
       await hi.say("/addmoney");
