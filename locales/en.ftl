@@ -2,7 +2,6 @@
 # Variables are passed as plain strings, already formatted (amounts by formatMoney: "Rs 1,234.50", "₹299").
 
 start-welcome = Namaste { $name }! I recharge mobiles, data packs, TV, internet, landline, water and electricity bills in Nepal and India.
-    Choose what you want to pay, or send /help.
 help-text = What I can do:
     /recharge – recharge or pay a bill
     /status – check an order by its reference number
@@ -59,7 +58,7 @@ common-search-results = Matches for "{ $query }":
 flow-leave-question = Leave this order? What you entered so far will be lost.
 flow-keep = ↩ Keep
 flow-leave = 🚪 Leave
-flow-left = Order left. Nothing was charged.
+flow-left = Left. Nothing was charged.
 common-private-only = For your safety, orders are only taken in a private chat with me.
 common-unknown-input = I did not understand that. Send /recharge to pay something or /help for help.
 common-lookup-failed = The recharge service is not answering right now. Your answers are kept; press Retry or try again in a minute.
@@ -68,12 +67,21 @@ common-error = Something went wrong on our side. Before you try again, please ch
 
 err-empty = Please type a value.
 err-not-digits = Please use digits only.
-err-length = That has { $actual } digits; it needs exactly { $expected }.
+err-length = That has { $actual ->
+        [one] { $actual } digit
+       *[other] { $actual } digits
+    }; it needs exactly { $expected }.
 err-leading-zero = The number must not start with 0.
 err-trunk-zero = Please drop the leading 0: the number is the { $expected } digits after it, and after the 0 you typed { $actual }.
 err-india-prefix = An Indian mobile number starts with 6, 7, 8 or 9.
-err-phone-mobile-length = That is not a phone number: it starts with 9 like a mobile but has { $actual } digits, and a mobile number has 10. (A landline has 7 to 9 digits and does not start with 9.)
-err-phone-landline-length = That is not a phone number: it has { $actual } digits (not counting a leading 0), and a landline has 7 to 9. (A mobile has 10 digits starting with 9.)
+err-phone-mobile-length = That is not a phone number: it starts with 9 like a mobile but has { $actual ->
+        [one] { $actual } digit
+       *[other] { $actual } digits
+    }, and a mobile number has 10. (A landline has 7 to 9 digits and does not start with 9.)
+err-phone-landline-length = That is not a phone number: it has { $actual ->
+        [one] { $actual } digit
+       *[other] { $actual } digits
+    } (not counting a leading 0), and a landline has 7 to 9. (A mobile has 10 digits starting with 9.)
 err-prefix = That number does not belong to this operator. It must start with { $allowed }.
 err-retired-operator = That number belongs to SmartCell, which no longer operates.
 err-amount-format = Please type an amount in rupees, for example 100 or 250.50.
@@ -129,7 +137,10 @@ notify-success = ✅ Order { $ref } succeeded.
 notify-failed = ❌ Order { $ref } failed. Nothing was charged.
     { $operator } · { $number } · { $amount }
     Reason: { $reason }
-notify-admin-stuck = ⚠️ Order { $ref } ({ $operator }, { $amount }) is still not final after { $minutes } minutes. Please check it with the provider.
+notify-admin-stuck = ⚠️ Order { $ref } ({ $operator }, { $amount }) is still not final after { $minutes ->
+        [one] { $minutes } minute
+       *[other] { $minutes } minutes
+    }. Please check it with the provider.
 notify-reason-unknown = the operator did not complete it
 
 status-prompt = Send the reference number (or the transaction id) of the order.
@@ -235,14 +246,26 @@ notify-service-unavailable = the service is briefly unavailable; please try agai
 # --- issue 15: the admin's books, /books (h-books) ---
 cmd-books = The merchant's books (admins)
 books-title = 📒 Books at { $time }
-books-customers = Customers' balances: { $balance } (held for orders: { $held }; { $count } accounts)
-books-agents = Agents' balances: { $balance } ({ $count } accounts)
+books-customers = Customers' balances: { $balance } (held for orders: { $held }; { $count ->
+        [one] { $count } account
+       *[other] { $count } accounts
+    })
+books-agents = Agents' balances: { $balance } ({ $count ->
+        [one] { $count } account
+       *[other] { $count } accounts
+    })
 books-fees = Fee income: { $fees }
-books-margin = Margin: { $margin } on { $orders } orders (commission reported: { $commission })
+books-margin = Margin: { $margin } on { $orders ->
+        [one] { $orders } order
+       *[other] { $orders } orders
+    } (commission reported: { $commission })
 books-float = Wallet at the aggregator: the books expect { $expected }, it reports { $reported } (debits not yet booked: { $flying })
 books-drift = Difference: { $drift } (tolerance { $tolerance })
 books-balanced = ✅ The books balance: every account sums to zero.
-books-unbalanced = ❌ The books do not balance: { $problems } problems. Check the journal.
+books-unbalanced = ❌ The books do not balance: { $problems ->
+        [one] { $problems } problem
+       *[other] { $problems } problems
+    }. Check the journal.
 books-unknown = unknown
 # --- end /books (h-books) ---
 # --- top-up: adding money with Khalti (issue 17) ---
@@ -394,12 +417,21 @@ cmd-topups = Held top-ups: decide
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ The difference is beyond the tolerance now.
-books-inferred = Debits inferred from the order (the aggregator's answer was lost): { $count } orders, { $sum }
+books-inferred = Debits inferred from the order (the aggregator's answer was lost): { $count ->
+        [one] { $count } order
+       *[other] { $count } orders
+    }, { $sum }
 books-check-never = The books check has not run yet: no admin was alerted.
 books-check-within = Last check { $time }: within the tolerance, no alert needed.
-books-check-deferred = Last check { $time }: no verdict, the debit of { $count } orders was not known yet; no alert sent.
+books-check-deferred = Last check { $time }: no verdict, the debit of { $count ->
+        [one] { $count } order
+       *[other] { $count } orders
+    } was not known yet; no alert sent.
 books-check-no-report = Last check { $time }: no verdict, the aggregator's wallet did not answer; no alert sent.
-books-check-beyond-alerted = Last check { $time }: beyond the tolerance; { $admins } admins were alerted at { $alerted }.
+books-check-beyond-alerted = Last check { $time }: beyond the tolerance; { $admins ->
+        [one] { $admins } admin was
+       *[other] { $admins } admins were
+    } alerted at { $alerted }.
 books-check-beyond-silent = Last check { $time }: beyond the tolerance; no alert was sent.
 books-check-no-admins = No admin is configured (ADMIN_IDS): alerts reach nobody.
 status-wallet-inferred = The debit is inferred from the order: no answer of the aggregator with its figures reached us.
@@ -431,3 +463,10 @@ receipt-line-sc = SC number: { $sc }
 receipt-line-holder = Account holder: { $name }
 receipt-line-subscriber = Subscriber: { $name }
 # --- end issue 30 (h-r30) ---
+# --- issue 30 wording (h-w30) ---
+start-choose = Choose what you want to pay, or send /help.
+topup-leave-question = Stop adding money to your balance? Nothing has been paid yet.
+topup-flow-cancelled = Cancelled. Nothing was added and nothing was paid. Send /addmoney to add money.
+cashin-leave-question = Leave this cash-in? Nothing has been moved yet.
+cashin-cancelled = Cash-in cancelled. Nothing was moved: no balance changed. Send /cashin to start again.
+notify-reason-not-sent = the order did not go through

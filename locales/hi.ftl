@@ -1,7 +1,6 @@
 # मुख्य पाठ। हर प्रक्रिया के पाठ नीचे उसके उपसर्ग के साथ हैं।
 
 start-welcome = नमस्ते { $name }! मैं नेपाल और भारत में मोबाइल, डेटा पैक, टीवी, इंटरनेट, लैंडलाइन, पानी और बिजली के बिल भरने में मदद करता हूँ।
-    क्या भरना है चुनिए, या /help भेजिए।
 help-text = मैं यह कर सकता हूँ:
     /recharge – रिचार्ज या बिल भुगतान
     /status – रेफ़रेंस नंबर से ऑर्डर देखें
@@ -55,7 +54,7 @@ common-search-results = "{ $query }" से मिलते नतीजे:
 flow-leave-question = यह ऑर्डर छोड़ दें? अब तक भरी गई जानकारी मिट जाएगी।
 flow-keep = ↩ जारी रखें
 flow-leave = 🚪 छोड़ दें
-flow-left = ऑर्डर छोड़ दिया। कोई राशि नहीं कटी।
+flow-left = छोड़ दिया। कोई राशि नहीं कटी।
 common-private-only = आपकी सुरक्षा के लिए ऑर्डर केवल मेरे साथ निजी चैट में लिए जाते हैं।
 common-unknown-input = मैं समझ नहीं पाया। कुछ भरने के लिए /recharge या सहायता के लिए /help भेजिए।
 common-lookup-failed = रिचार्ज सेवा अभी जवाब नहीं दे रही है। आपके जवाब सुरक्षित हैं; "फिर कोशिश करें" दबाइए या एक मिनट बाद कोशिश कीजिए।
@@ -230,8 +229,14 @@ notify-service-unavailable = सेवा कुछ देर के लिए �
 # --- issue 15: the admin's books, /books (h-books) ---
 cmd-books = व्यापारी का खाता (एडमिन)
 books-title = 📒 { $time } का खाता
-books-customers = ग्राहकों का बैलेंस: { $balance } (ऑर्डर के लिए रोका गया: { $held }; { $count } खाते)
-books-agents = एजेंटों का बैलेंस: { $balance } ({ $count } खाते)
+books-customers = ग्राहकों का बैलेंस: { $balance } (ऑर्डर के लिए रोका गया: { $held }; { $count ->
+        [one] { $count } खाता
+       *[other] { $count } खाते
+    })
+books-agents = एजेंटों का बैलेंस: { $balance } ({ $count ->
+        [one] { $count } खाता
+       *[other] { $count } खाते
+    })
 books-fees = शुल्क आय: { $fees }
 books-margin = मुनाफ़ा: { $orders } ऑर्डर पर { $margin } (बताया गया कमीशन: { $commission })
 books-float = सेवा प्रदाता के पास वॉलेट: खाते के अनुसार { $expected }, प्रदाता बताता है { $reported } (अभी दर्ज नहीं हुई कटौती: { $flying })
@@ -422,3 +427,10 @@ receipt-line-sc = SC नंबर: { $sc }
 receipt-line-holder = खाताधारक: { $name }
 receipt-line-subscriber = ग्राहक: { $name }
 # --- end issue 30 (h-r30) ---
+# --- issue 30 wording (h-w30) ---
+start-choose = क्या भरना है चुनिए, या /help भेजिए।
+topup-leave-question = बैलेंस में पैसे जोड़ना छोड़ दें? अभी तक कुछ भुगतान नहीं हुआ है।
+topup-flow-cancelled = रद्द कर दिया। कुछ नहीं जोड़ा गया, कुछ भुगतान नहीं हुआ। पैसे जोड़ने के लिए /addmoney भेजिए।
+cashin-leave-question = यह नकद जमा छोड़ दें? अभी तक कुछ नहीं भेजा गया।
+cashin-cancelled = नकद जमा रद्द कर दिया। कुछ नहीं भेजा गया: कोई बैलेंस नहीं बदला। फिर से शुरू करने के लिए /cashin भेजिए।
+notify-reason-not-sent = ऑर्डर पूरा नहीं हो सका

@@ -22,7 +22,10 @@ interface Customer {
 /** /cashin: an agent took cash and credits a registered customer by phone number. */
 export function cashInConversation(deps: BotDeps) {
   return async function cashin(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, undefined, {
+      cancelled: "cashin-cancelled",
+      leaveQuestion: "cashin-leave-question",
+    });
     const { t } = flow;
     const accounts = deps.accounts;
     if (flow.env.role !== "agent") {

@@ -24,7 +24,8 @@ export function start(
       await ctx.reply(`${welcome}\n\n${why}`, denied.other);
       return;
     }
-    await ctx.reply(welcome, { reply_markup: menu(ctx) });
+    // Only the menu shown below is offered ("Choose…"), never to someone told to register first.
+    await ctx.reply(`${welcome}\n${ctx.t("start-choose")}`, { reply_markup: menu(ctx) });
   });
   return composer;
 }

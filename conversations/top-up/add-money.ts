@@ -2,8 +2,14 @@ import { InlineKeyboard } from "grammy";
 import { accessOf } from "../../src/bot/access.ts";
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import { Flow } from "../../src/bot/flow/toolkit.ts";
+import { Flow, type FlowWords } from "../../src/bot/flow/toolkit.ts";
 import { formatMoney } from "../../src/money.ts";
+
+/** A top-up is no order: Cancel and Leave speak of adding money (issue 30). */
+const TOPUP_WORDS: FlowWords = {
+  cancelled: "topup-flow-cancelled",
+  leaveQuestion: "topup-leave-question",
+};
 
 /**
  * /addmoney: the amount (quick buttons or typed, from Rs 10 up to the configured maximum and what
@@ -12,7 +18,7 @@ import { formatMoney } from "../../src/money.ts";
  */
 export function addMoneyConversation(deps: BotDeps) {
   return async function addmoney(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, undefined, TOPUP_WORDS);
     const { t } = flow;
     const topUps = deps.topUps;
     if (!topUps) {

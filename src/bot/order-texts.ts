@@ -1,6 +1,8 @@
 import { formatMoney } from "../money.ts";
 import { chargedPaisa, isFinal, type Order, type OrderStatus } from "../orders/model.ts";
+import { RECONCILER_MESSAGES } from "../orders/reconcile-order.ts";
 import { formatRate } from "../pricing/index.ts";
+import type { Role } from "./deps.ts";
 import { formatOrderTime } from "./format.ts";
 import type { Translate } from "./i18n.ts";
 
@@ -150,11 +152,17 @@ export function receiptText(t: Translate, order: Order): string {
 /**
  * Why a failed order failed: the words of the event that failed it, or a plain "the operator did
  * not complete it" (never an earlier event's words such as "accepted and queued"). A refusal for
- * the merchant's own wallet is never explained with it: the service is briefly unavailable.
+ * the merchant's own wallet is never explained with it: the service is briefly unavailable. The
+ * reconciler's own words ("The provider never received this order") are for staff: a customer
+ * reads that the order did not go through (issue 30).
  */
-export function failureReason(t: Translate, order: Order): string {
+export function failureReason(t: Translate, order: Order, role: Role = "customer"): string {
   if (order.floatShort) return t("notify-service-unavailable");
-  return order.providerMessage?.trim() || t("notify-reason-unknown");
+  const said = order.providerMessage?.trim();
+  if (said && role === "customer" && RECONCILER_MESSAGES.includes(said)) {
+    return t("notify-reason-not-sent");
+  }
+  return said || t("notify-reason-unknown");
 }
 
 /** What happened to the money of a failed order: returned to the balance, or never taken. */

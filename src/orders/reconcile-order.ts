@@ -13,6 +13,8 @@ import type { Orders, OrdersProvider } from "./service.ts";
 
 export const NOT_EXECUTED_MESSAGE = "The provider never received this order; nothing was charged.";
 const NOT_SUBMITTED_MESSAGE = "This order was not sent to the provider; nothing was charged.";
+/** The reconciler's own failure words: for staff; a customer is told the order did not go through. */
+export const RECONCILER_MESSAGES: readonly string[] = [NOT_EXECUTED_MESSAGE, NOT_SUBMITTED_MESSAGE];
 
 /** The counts one tick reports (reconciler.ts ReconcileReport). */
 export interface ReconcileCounts {

@@ -130,7 +130,7 @@ describe("a check without a verdict", () => {
         verdict: "deferred",
         unknownDebits: 1,
       });
-      expect(booksText(t, await books.report())).toMatch(/no verdict, the debit of 1 orders/);
+      expect(booksText(t, await books.report())).toMatch(/no verdict, the debit of 1 order was/);
       await move("failed");
       await waitUntil(
         async () => (await books.report()).lastCheck?.verdict === "within",

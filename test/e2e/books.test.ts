@@ -173,7 +173,7 @@ describe.each([
 
     const shown = await admin().say("/books", /Books at/);
     expect(shown.text).toContain("Fee income: Rs 5");
-    expect(shown.text).toContain("Margin: Rs 7.50 on 1 orders (commission reported: Rs 4.50)");
+    expect(shown.text).toContain("Margin: Rs 7.50 on 1 order (commission reported: Rs 4.50)");
     expect(shown.text).toContain("Difference: Rs 0");
     expect(shown.text).toContain("✅ The books balance");
     // Customers are refused.

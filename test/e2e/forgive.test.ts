@@ -34,7 +34,7 @@ describe("conversations that forgive, end to end", () => {
       await u.say("9851234567", /Operator for 9851234567/);
       const again = await u.tap(
         "NTC Prepaid",
-        "9851234567 is not a NTC Prepaid number: those start with 984, 986, 976, 9040. It looks like NTC Postpaid (marked ✓). Which operator is it?",
+        "NTC Prepaid numbers start with 984, 986, 976, 9040, and 9851234567 does not. It looks like NTC Postpaid (marked ✓). Which operator is it?",
       );
       expect(u.buttons(again)[0]).toBe("✓ NTC Postpaid (detected)");
       // The number is not asked again.

@@ -97,7 +97,7 @@ describe("commands in the middle of a flow, end to end", () => {
     const ask2 = await u.say("/recharge", /Leave this order\?/);
     const menu = await u.tap("🚪 Leave", /What would you like to pay/);
     expect(u.buttons(menu)).toContain("📱 Mobile top-up");
-    expect(u.chat().find((m) => m.id === ask2.id)?.text).toBe("Order left. Nothing was charged.");
+    expect(u.chat().find((m) => m.id === ask2.id)?.text).toBe("Left. Nothing was charged.");
     // The amount question belongs to the order left: its buttons no longer work.
     const press = u.emu.clickButton(u.id, "Rs 100");
     const answer = await u.emu.waitFor(() =>

@@ -34,9 +34,17 @@ function values(locale: string): Map<string, string> {
   return out;
 }
 
-/** Latin words of a message value, after placeholders ({ $x }, selectors) and /commands are removed. */
+/**
+ * Latin words of a message value, after placeholders ({ $x }), a selector's head and variant keys
+ * ({ $n -> [one] … *[other] … }: the variants' text is checked) and /commands are removed.
+ */
 function latinWords(value: string): string[] {
-  const text = value.replace(/\{[^{}]*\}/g, " ").replace(/(^|\s)\/[a-z_]+/g, " ");
+  const text = value
+    .replace(/\{\s*[^{}]*?->/g, " ")
+    .replace(/^\s*\*?\[[^\]]+\]/gm, " ")
+    .replace(/\{[^{}]*\}/g, " ")
+    .replace(/[{}]/g, " ")
+    .replace(/(^|\s)\/[a-z_]+/g, " ");
   return [...text.matchAll(/[A-Za-z][A-Za-z'-]*/g)].map((m) => m[0]);
 }
 
@@ -59,5 +67,11 @@ describe.each(["ne", "hi"])("the %s strings", (locale) => {
 describe("the word finder", () => {
   it("finds English between Devanagari and ignores placeholders and commands", () => {
     expect(latinWords("कृपया { $amount } Please /recharge भेज्नुहोस् NTC")).toEqual(["Please", "NTC"]);
+  });
+
+  it("reads the variants of a plural, not its selector or keys", () => {
+    expect(latinWords("({ $n ->\n    [one] { $n } खाता\n   *[other] { $n } accounts\n})")).toEqual([
+      "accounts",
+    ]);
   });
 });

@@ -27,6 +27,8 @@ const LOCALES = ["en", "ne", "hi"] as const;
 interface Message {
   id: string;
   variables: string[];
+  /** The value as written (continuation lines included). */
+  body: string;
 }
 
 /** Messages of a Fluent file: an id at the start of a line, its value up to the next unindented line. */
@@ -40,7 +42,7 @@ function parseFtl(text: string): { messages: Message[]; duplicates: string[] } {
     const variables = [
       ...new Set([...current.body.matchAll(/\$([A-Za-z][\w-]*)/g)].map((m) => m[1]!)),
     ].sort();
-    messages.push({ id: current.id, variables });
+    messages.push({ id: current.id, variables, body: current.body });
     current = null;
   };
   for (const line of text.split(/\r?\n/)) {
@@ -129,6 +131,54 @@ const COMMANDS = [
 ];
 const catalog = createCatalog();
 
+/**
+ * The placeables of a Fluent value: variables (`$name`), message and term references and
+ * functions, wherever they stand (a selector, a variant's text); the text and the variant keys
+ * around them are not placeables ("[one] { $n } account" has the one placeable `$n`).
+ */
+function placeables(value: string): string[] {
+  const found = new Set<string>();
+  const expression = (inner: string) => {
+    const arrow = inner.indexOf("->");
+    const head = (arrow < 0 ? inner : inner.slice(0, arrow)).replace(/"[^"]*"/g, " ");
+    for (const m of head.matchAll(/(\$?-?[A-Za-z][\w-]*)\s*(\()?/g)) {
+      // A named argument (`minimumFractionDigits: 2`) is no placeable.
+      if (!m[1]!.startsWith("$") && head.slice(m.index + m[0].length).startsWith(":")) continue;
+      found.add(m[2] ? `${m[1]}()` : m[1]!);
+    }
+    if (arrow >= 0) text(inner.slice(arrow + 2).replace(/\*?\[[^\]]*\]/g, " "));
+  };
+  // The text around placeables: every outermost { … } is one.
+  const text = (t: string) => {
+    let depth = 0;
+    let start = 0;
+    for (let i = 0; i < t.length; i++) {
+      if (t[i] === "{" && depth++ === 0) start = i + 1;
+      else if (t[i] === "}" && depth > 0 && --depth === 0) expression(t.slice(start, i));
+    }
+  };
+  text(value);
+  return [...found].sort();
+}
+
+/** Each key present in every language whose placeables differ between them, with what each uses. */
+function placeableDisagreements(byLocale: Readonly<Record<string, readonly Message[]>>): string[] {
+  const [first, ...others] = Object.keys(byLocale);
+  const maps = Object.fromEntries(
+    Object.entries(byLocale).map(([l, ms]) => [l, new Map(ms.map((m) => [m.id, m.body]))]),
+  );
+  const out: string[] = [];
+  for (const [id, body] of maps[first!]!) {
+    if (others.some((l) => !maps[l]!.has(id))) continue;
+    const sets = Object.keys(maps).map(
+      (l) => `${l}: ${placeables(maps[l]!.get(id) ?? body).join(" ")}`,
+    );
+    if (new Set(sets.map((s) => s.slice(s.indexOf(":")))).size > 1)
+      out.push(`${id} (${sets.join("; ")})`);
+  }
+  return out;
+}
+
 /** Template prefix -> every key it can build. */
 const TEMPLATES: Record<string, () => string[]> = {
   "status-": () => ORDER_STATUSES.map((s) => `status-${s}`),
@@ -177,6 +227,19 @@ describe("locale files", () => {
     expect(vars("hi")).toEqual(vars("en"));
   });
 
+  it("use the same placeables in every language of a key, in each folder and as loaded", () => {
+    const all = placeableDisagreements(
+      Object.fromEntries(LOCALES.map((l) => [l, files[l].messages])),
+    );
+    expect(all).toEqual([]);
+    for (const dir of LOCALE_FOLDERS) {
+      const byLocale = Object.fromEntries(
+        LOCALES.map((l) => [l, parseFtl(localeFile(dir, l)).messages]),
+      );
+      expect(placeableDisagreements(byLocale), folderName(dir)).toEqual([]);
+    }
+  });
+
   it("contain every key the code uses literally", () => {
     const used = new Map<string, string>();
     for (const { path, text } of sources) {
@@ -215,5 +278,37 @@ describe("locale files", () => {
       (TEMPLATES[p]?.() ?? []).filter((k) => !enKeys.has(k)),
     );
     expect(missing).toEqual([]);
+  });
+});
+
+describe("the placeable check", () => {
+  const ftl = (text: string) => parseFtl(text).messages;
+
+  it("finds a key whose translation names another variable", () => {
+    const found = placeableDisagreements({
+      en: ftl("a-key = Sent to { $number }.\nsame = { $n } ok"),
+      ne: ftl("a-key = { $phone } मा पठाइयो।\nsame = { $n } ठीक"),
+      hi: ftl("a-key = { $number } पर भेजा।\nsame = { $n } ठीक"),
+    });
+    expect(found).toEqual(["a-key (en: $number; ne: $phone; hi: $number)"]);
+  });
+
+  it("reads selectors, variants, references and functions, not the text around them", () => {
+    expect(
+      placeables(
+        "{ $n ->\n    [one] { $n } account of { -brand }\n   *[other] { NUMBER($n, minimumFractionDigits: 2) } { other-msg }\n}",
+      ),
+    ).toEqual(["$n", "-brand", "NUMBER()", "other-msg"]);
+    expect(placeables("No placeable [one] here")).toEqual([]);
+  });
+
+  it("skips a key missing in a language (the same-keys check reports it)", () => {
+    expect(
+      placeableDisagreements({
+        en: ftl("x = { $a }"),
+        ne: ftl("y = { $b }"),
+        hi: ftl("x = { $c }"),
+      }),
+    ).toEqual([]);
   });
 });

@@ -97,7 +97,7 @@ export async function nextUpdate(
     }
     if (isCancel(u)) {
       if (u.callbackQuery) await u.answerCallbackQuery();
-      await u.reply(t("common-cancelled"));
+      await u.reply(t(s.words.cancelled));
       await conversation.halt();
     }
     if (await handledMeanwhile(s, u, reshow, sent)) continue;
@@ -141,7 +141,7 @@ async function handledMeanwhile(
     const kb = new InlineKeyboard()
       .text(t("flow-keep"), CB.keep.data)
       .text(t("flow-leave"), leaveButton.build(target));
-    await u.reply(t("flow-leave-question"), { reply_markup: kb });
+    await u.reply(t(s.words.leaveQuestion), { reply_markup: kb });
     sent();
     return true;
   }

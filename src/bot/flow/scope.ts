@@ -15,7 +15,25 @@ export interface FlowScope {
   readonly nav: Nav;
   /** What the chat may ask for while a question waits (/help, /balance…), answered in place. */
   readonly asides: readonly Aside[];
+  /** What the toolkit says for this flow on Cancel and Leave (FlowWords). */
+  readonly words: FlowWords;
 }
+
+/**
+ * The locale keys the toolkit answers Cancel and "Leave …?" with. An order's by default; a flow
+ * that is no order (a top-up, a cash-in) names itself and its own next step (issue 30).
+ */
+export interface FlowWords {
+  /** Said when Cancel or /cancel ends the flow. */
+  readonly cancelled: string;
+  /** The question asked before another command leaves the flow. */
+  readonly leaveQuestion: string;
+}
+
+export const ORDER_WORDS: FlowWords = {
+  cancelled: "common-cancelled",
+  leaveQuestion: "flow-leave-question",
+};
 
 export interface Nav {
   /** The conversation's id when it is a menu entry: the idle notice's Start again enters it. */

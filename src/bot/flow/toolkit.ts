@@ -14,7 +14,7 @@ import {
 import * as checkout from "./checkout.ts";
 import { type LookupResult, lookup } from "./lookup.ts";
 import * as prompts from "./prompts.ts";
-import { asidesOf, type FlowScope } from "./scope.ts";
+import { asidesOf, type FlowScope, type FlowWords, ORDER_WORDS } from "./scope.ts";
 import { runSteps, type Step } from "./steps.ts";
 
 /**
@@ -29,7 +29,7 @@ import { runSteps, type Step } from "./steps.ts";
 
 export type { LookupResult } from "./lookup.ts";
 export type { Choice, Parsed } from "./prompts.ts";
-export type { Aside, FlowScope } from "./scope.ts";
+export type { Aside, FlowScope, FlowWords } from "./scope.ts";
 export type { Step } from "./steps.ts";
 
 export interface FlowEnv {
@@ -52,6 +52,7 @@ export class Flow {
     readonly deps: BotDeps,
     readonly env: FlowEnv,
     flowId: string | undefined,
+    words: FlowWords,
   ) {
     // Always in the current locale: /language in the middle of a flow switches it (prompt-loop.ts).
     const t = (key: string, params?: Record<string, string | number>) =>
@@ -68,6 +69,7 @@ export class Flow {
       },
       nav: { back: false, asked: 0, ...(flowId ? { flow: flowId } : {}) },
       asides: asidesOf(ctx),
+      words,
     };
   }
 
@@ -78,6 +80,8 @@ export class Flow {
     deps: BotDeps,
     /** The conversation's id when it is a menu entry (the idle notice's Start again enters it). */
     flowId?: string,
+    /** What Cancel and Leave say: an order's unless the flow is none (a top-up, a cash-in). */
+    words: FlowWords = ORDER_WORDS,
   ): Promise<Flow> {
     const env = await conversation.external(
       (outer: BotContext): FlowEnv => ({
@@ -91,7 +95,7 @@ export class Flow {
         role: roleOf(deps.settings, outer.from?.id),
       }),
     );
-    return new Flow(conversation, ctx, deps, env, flowId);
+    return new Flow(conversation, ctx, deps, env, flowId, words);
   }
 
   /** A catalogue rule result as an answer in this flow's language (₹ amounts when `region` is "in"). */

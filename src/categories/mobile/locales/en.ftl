@@ -4,4 +4,4 @@ mobile-ncell = That is an Ncell number. Ncell is recharged with a data pack: sen
 mobile-detected = ✓ { $operator } (detected)
 mobile-ask-operator = Operator for { $number }:
 mobile-ask-amount = How much? Type an amount from { $min } to { $max }, or choose:
-mobile-operator-mismatch = { $number } is not a { $operator } number: those start with { $prefixes }. It looks like { $detected } (marked ✓). Which operator is it?
+mobile-operator-mismatch = { $operator } numbers start with { $prefixes }, and { $number } does not. It looks like { $detected } (marked ✓). Which operator is it?
