@@ -470,3 +470,23 @@ topup-flow-cancelled = Cancelled. Nothing was added and nothing was paid. Send /
 cashin-leave-question = Leave this cash-in? Nothing has been moved yet.
 cashin-cancelled = Cash-in cancelled. Nothing was moved: no balance changed. Send /cashin to start again.
 notify-reason-not-sent = the order did not go through
+# --- issue 30 (h-a30): agents and admins ---
+reverse-notice-agent = ↩️ Your cash-in { $ref } of { $amount } to { $customer } was reversed by the merchant: { $reason }
+    { $amount } is back in your agent balance: { $balance }
+cashin-confirm-named = Add { $amount } to the balance of { $phone } ({ $name })?
+    Your balance after: { $after }
+    Receipt: { $ref }
+agent-statement-title = Last movements (newest first, balance after each):
+agent-statement-credit = { $time } · +{ $amount } credited by the merchant · balance { $balance }
+agent-statement-cash-in = { $time } · −{ $amount } cash-in to { $customer } · balance { $balance }
+agent-statement-reversal-in = { $time } · +{ $amount } back: cash-in { $ref } to { $customer } reversed ({ $reason }) · balance { $balance }
+agent-statement-reversal-out = { $time } · −{ $amount } taken back: credit { $ref } reversed ({ $reason }) · balance { $balance }
+agent-statement-in = { $time } · +{ $amount } · balance { $balance }
+agent-statement-out = { $time } · −{ $amount } · balance { $balance }
+help-admin-books = /books – the merchant's books: the aggregator wallet, what customers and agents hold, and whether they agree
+help-admin-topups = /topups – online top-ups held for your decision
+help-admin-status = /status 9841234567 – the recent orders of the customer registered with a phone number, with their reference numbers (/status and a reference number shows one order)
+status-phone-title = Recent orders of the customer registered with { $phone } (newest first; /status and a reference shows one):
+status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
+status-phone-unknown = Nobody is registered with { $phone }, and no order has that reference number.
+status-phone-empty = The customer registered with { $phone } has no orders yet.

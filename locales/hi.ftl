@@ -434,3 +434,23 @@ topup-flow-cancelled = रद्द कर दिया। कुछ नही�
 cashin-leave-question = यह नकद जमा छोड़ दें? अभी तक कुछ नहीं भेजा गया।
 cashin-cancelled = नकद जमा रद्द कर दिया। कुछ नहीं भेजा गया: कोई बैलेंस नहीं बदला। फिर से शुरू करने के लिए /cashin भेजिए।
 notify-reason-not-sent = ऑर्डर पूरा नहीं हो सका
+# --- issue 30 (h-a30): agents and admins ---
+reverse-notice-agent = ↩️ { $customer } को किया गया आपका नकद जमा { $ref } ({ $amount }) व्यापारी ने वापस लिया: { $reason }
+    { $amount } आपके एजेंट बैलेंस में लौट आए: { $balance }
+cashin-confirm-named = { $phone } ({ $name }) के बैलेंस में { $amount } जोड़ें?
+    उसके बाद आपका बैलेंस: { $after }
+    रसीद: { $ref }
+agent-statement-title = पिछले लेन-देन (नए पहले, हर एक के बाद का बैलेंस):
+agent-statement-credit = { $time } · व्यापारी ने +{ $amount } जमा किए · बैलेंस { $balance }
+agent-statement-cash-in = { $time } · { $customer } को −{ $amount } नकद जमा · बैलेंस { $balance }
+agent-statement-reversal-in = { $time } · +{ $amount } लौटे: { $customer } को नकद जमा { $ref } वापस ({ $reason }) · बैलेंस { $balance }
+agent-statement-reversal-out = { $time } · −{ $amount } वापस लिए: जमा { $ref } वापस ({ $reason }) · बैलेंस { $balance }
+agent-statement-in = { $time } · +{ $amount } · बैलेंस { $balance }
+agent-statement-out = { $time } · −{ $amount } · बैलेंस { $balance }
+help-admin-books = /books – व्यापारी का हिसाब: एग्रीगेटर वॉलेट, ग्राहकों और एजेंटों के पास की रकम, और क्या वे मेल खाते हैं
+help-admin-topups = /topups – आपके फ़ैसले के लिए रोके गए ऑनलाइन टॉप-अप
+help-admin-status = /status 9841234567 – फ़ोन नंबर से पंजीकृत ग्राहक के हाल के ऑर्डर, रेफ़रेंस नंबर के साथ (रेफ़रेंस नंबर से एक ऑर्डर दिखता है)
+status-phone-title = { $phone } से पंजीकृत ग्राहक के हाल के ऑर्डर (नए पहले; /status और रेफ़रेंस एक दिखाता है):
+status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
+status-phone-unknown = { $phone } से कोई पंजीकृत नहीं है, और उस रेफ़रेंस नंबर का कोई ऑर्डर नहीं है।
+status-phone-empty = { $phone } से पंजीकृत ग्राहक का अभी तक कोई ऑर्डर नहीं है।

@@ -428,3 +428,23 @@ topup-flow-cancelled = रद्द गरियो। केही थपिए
 cashin-leave-question = यो नगद जम्मा छोड्ने? अहिलेसम्म केही सारिएको छैन।
 cashin-cancelled = नगद जम्मा रद्द गरियो। केही सारिएन: कुनै मौज्दात बदलिएन। फेरि सुरु गर्न /cashin पठाउनुहोस्।
 notify-reason-not-sent = अर्डर पूरा हुन सकेन
+# --- issue 30 (h-a30): agents and admins ---
+reverse-notice-agent = ↩️ { $customer } लाई गरिएको तपाईंको नगद जम्मा { $ref } ({ $amount }) व्यापारीले फिर्ता गर्नुभयो: { $reason }
+    { $amount } तपाईंको एजेन्ट मौज्दातमा फर्कियो: { $balance }
+cashin-confirm-named = { $phone } ({ $name }) को मौज्दातमा { $amount } थप्ने?
+    त्यसपछि तपाईंको मौज्दात: { $after }
+    रसिद: { $ref }
+agent-statement-title = पछिल्ला कारोबार (नयाँ पहिले, प्रत्येकपछिको मौज्दात):
+agent-statement-credit = { $time } · व्यापारीले +{ $amount } जम्मा गर्नुभयो · मौज्दात { $balance }
+agent-statement-cash-in = { $time } · { $customer } लाई −{ $amount } नगद जम्मा · मौज्दात { $balance }
+agent-statement-reversal-in = { $time } · +{ $amount } फर्कियो: { $customer } लाई नगद जम्मा { $ref } फिर्ता ({ $reason }) · मौज्दात { $balance }
+agent-statement-reversal-out = { $time } · −{ $amount } फिर्ता लिइयो: जम्मा { $ref } फिर्ता ({ $reason }) · मौज्दात { $balance }
+agent-statement-in = { $time } · +{ $amount } · मौज्दात { $balance }
+agent-statement-out = { $time } · −{ $amount } · मौज्दात { $balance }
+help-admin-books = /books – व्यापारीको हिसाब: एग्रिगेटर वालेट, ग्राहक र एजेन्टसँग रहेको रकम, र ती मिल्छन् कि मिल्दैनन्
+help-admin-topups = /topups – तपाईंको निर्णयका लागि रोकिएका अनलाइन टप-अप
+help-admin-status = /status 9841234567 – फोन नम्बरबाट दर्ता भएका ग्राहकका हालका अर्डर, रेफरेन्स नम्बरसहित (रेफरेन्स नम्बरले चाहिँ एउटा अर्डर देखाउँछ)
+status-phone-title = { $phone } बाट दर्ता भएका ग्राहकका हालका अर्डर (नयाँ पहिले; /status र रेफरेन्सले एउटा देखाउँछ):
+status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
+status-phone-unknown = { $phone } बाट कोही दर्ता छैन, र त्यो रेफरेन्स नम्बरको कुनै अर्डर छैन।
+status-phone-empty = { $phone } बाट दर्ता भएका ग्राहकका अहिलेसम्म कुनै अर्डर छैनन्।

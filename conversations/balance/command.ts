@@ -7,6 +7,7 @@ import { type Translate, translator } from "../../src/bot/i18n.ts";
 import type { JournalEntry } from "../../src/ledger/index.ts";
 import { formatMoney } from "../../src/money.ts";
 import { isProviderError } from "../../src/provider/index.ts";
+import { type AgentBalance, agentBalanceText, fetchAgentBalance } from "./agent.ts";
 
 /**
  * /balance, by role: a customer sees their own balance, what is held for orders under way and
@@ -42,14 +43,7 @@ export type BalanceResult =
       /** False when the journal was too long to read the movements whole: none are shown. */
       complete: boolean;
     }
-  | {
-      kind: "agent";
-      availablePaisa: number;
-      cashIns: Array<{ at: number; amountPaisa: number; customer: string }>;
-      totalTodayPaisa: number;
-      /** False when the day's journal was too long to read whole: no count or total is claimed. */
-      complete: boolean;
-    };
+  | AgentBalance;
 
 const orderOf = (e: JournalEntry) => (e.pendingId ?? e.id).replace(/^order:/, "");
 
@@ -67,26 +61,7 @@ export async function fetchBalance(deps: BotDeps, userId: number): Promise<Balan
   const role = roleOf(deps.settings, userId);
   if (role === "admin") return walletBalance(deps);
   const accounts = deps.accounts;
-  if (role === "agent") {
-    const s = await accounts.agentSummary(userId);
-    const cashIns = await Promise.all(
-      s.cashIns.map(async (e) => {
-        const phone = await accounts.phoneOf(Number(e.credit.split(":")[1]));
-        return {
-          at: e.at,
-          amountPaisa: e.amountPaisa,
-          customer: phone ? formatPhone(phone) : e.credit,
-        };
-      }),
-    );
-    return {
-      kind: "agent",
-      availablePaisa: s.balance.availablePaisa,
-      cashIns,
-      totalTodayPaisa: cashIns.reduce((sum, c) => sum + c.amountPaisa, 0),
-      complete: s.complete,
-    };
-  }
+  if (role === "agent") return fetchAgentBalance(accounts, userId);
   // Staff mode: customers have no balance to show; the merchant pays for the listed ones.
   if (deps.payment.mode === "staff") {
     return (await deps.payment.access(userId)) === "ok" ? { kind: "staff" } : { kind: "private" };
@@ -138,21 +113,7 @@ export function balanceText(t: Translate, r: BalanceResult): string {
   if (r.kind === "ok") {
     return [t("balance-result", { amount: rs(r.creditPaisa) }), t("balance-books")].join("\n\n");
   }
-  if (r.kind === "agent") {
-    const lines = [t("balance-agent", { available: rs(r.availablePaisa) })];
-    if (!r.complete) return [...lines, t("balance-partial")].join("\n");
-    lines.push(t("balance-agent-today", { count: r.cashIns.length, total: rs(r.totalTodayPaisa) }));
-    for (const c of r.cashIns.slice(0, 10)) {
-      lines.push(
-        t("balance-agent-line", {
-          time: formatOrderTime(c.at, "np", t.locale),
-          amount: rs(c.amountPaisa),
-          customer: c.customer,
-        }),
-      );
-    }
-    return lines.join("\n");
-  }
+  if (r.kind === "agent") return agentBalanceText(t, r);
   const lines = [t("balance-customer", { available: rs(r.availablePaisa) })];
   if (r.heldPaisa > 0) lines.push(t("balance-held", { held: rs(r.heldPaisa) }));
   lines.push("");

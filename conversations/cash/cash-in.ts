@@ -17,6 +17,8 @@ import {
 interface Customer {
   userId: number;
   phone: string;
+  /** The name they registered with (Telegram's or WhatsApp's), so a mistyped number shows. */
+  name: string | null;
 }
 
 /** /cashin: an agent took cash and credits a registered customer by phone number. */
@@ -48,14 +50,17 @@ export function cashInConversation(deps: BotDeps) {
       minPaisa: MIN_PAISA,
       maxPaisa: Math.min(available, MAX_CREDIT_PAISA),
     });
+    const shown = {
+      amount: money(t, amount),
+      phone: customer.phone,
+      after: money(t, available - amount),
+      ref: id,
+    };
     await confirm(
       flow,
-      t("cashin-confirm", {
-        amount: money(t, amount),
-        phone: customer.phone,
-        after: money(t, available - amount),
-        ref: id,
-      }),
+      customer.name
+        ? t("cashin-confirm-named", { ...shown, name: customer.name })
+        : t("cashin-confirm", shown),
     );
     const r = await conversation.external(() =>
       accounts.cashIn({
@@ -109,6 +114,11 @@ async function askCustomer(
     const shown = formatPhone(phone);
     if (userId === flow.env.userId) hint = `${t("cashin-self")}\n\n`;
     else if (userId === null) hint = `${t("cashin-unknown-phone", { phone: shown })}\n\n`;
-    else return { userId, phone: shown };
+    else {
+      const name = await conversation.external(
+        async () => (await accounts.profileOf(userId))?.name.trim() || null,
+      );
+      return { userId, phone: shown, name };
+    }
   }
 }

@@ -1,4 +1,9 @@
-import type { Accounts, Receipt, ReverseResult } from "../../src/accounts/index.ts";
+import {
+  type Accounts,
+  formatPhone,
+  type Receipt,
+  type ReverseResult,
+} from "../../src/accounts/index.ts";
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
@@ -76,7 +81,42 @@ export function reverseConversation(deps: BotDeps) {
         }),
       );
     }
+    await tellAgent(conversation, deps, t, {
+      original,
+      revId,
+      reason,
+      balancePaisa: r.creditAfter.availablePaisa,
+    });
   };
+}
+
+/**
+ * A cash-in's agent is told its reversal too (the money is back in their float, and the customer
+ * will come back to them asking why), once across instances and the back office's reversal.
+ */
+async function tellAgent(
+  conversation: FlowConversation,
+  deps: BotDeps,
+  t: Translate,
+  x: { original: Receipt; revId: string; reason: string; balancePaisa: number },
+): Promise<void> {
+  const agent = x.original.by;
+  if (x.original.kind !== "cash_in" || agent <= 0) return;
+  if (!(await firstNotice(conversation, deps.accounts, x.revId, "agent"))) return;
+  const customer = await conversation.external(async () => {
+    const party = x.original.partyUserId;
+    const phone = party === undefined ? null : await deps.accounts.phoneOf(party);
+    return phone ? formatPhone(phone) : String(party ?? "");
+  });
+  await push(conversation, deps, agent, t, (theirs) =>
+    theirs("reverse-notice-agent", {
+      amount: money(theirs, x.original.amountPaisa),
+      ref: x.original.id,
+      customer,
+      reason: x.reason,
+      balance: money(theirs, x.balancePaisa),
+    }),
+  );
 }
 
 /**

@@ -1,5 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { type Accounts, formatPhone, type MoveResult } from "../../src/accounts/index.ts";
+import {
+  type Accounts,
+  formatPhone,
+  type MoveResult,
+  type NoticeSide,
+} from "../../src/accounts/index.ts";
 import type { BotContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import type { Flow } from "../../src/bot/flow/toolkit.ts";
@@ -76,7 +81,7 @@ export async function firstNotice(
   conversation: FlowConversation,
   accounts: Accounts,
   id: string,
-  side: "by" | "party",
+  side: NoticeSide,
 ): Promise<boolean> {
   return conversation.external(() => accounts.firstNotice(id, side));
 }

@@ -6,7 +6,8 @@ import { type Translate, translator } from "../../src/bot/i18n.ts";
 /**
  * The /help text for a role (also answered in the middle of a flow, by the flow's wait loop);
  * /balance and /register are a customer's only when customers pay from a balance (prepaid), and
- * /addmoney only when an online gateway is wired.
+ * /addmoney (and an admin's /topups) only when an online gateway is wired. Each staff role sees
+ * every command of theirs (issue 30).
  */
 export function helpText(
   t: Translate,
@@ -17,7 +18,11 @@ export function helpText(
   if (opts.prepaid) lines.push(t("help-accounts"));
   if (role !== "customer") lines.push(t("help-agent"));
   if (role === "agent") lines.push(t("help-agent-cashin"));
-  if (role === "admin") lines.push(t("help-admin"), t("help-admin-accounts"));
+  if (role === "admin") {
+    lines.push(t("help-admin"), t("help-admin-books"), t("help-admin-accounts"));
+    if (opts.topUps) lines.push(t("help-admin-topups"));
+    lines.push(t("help-admin-status"));
+  }
   // Said to both staff roles: the chat's deps cannot tell whether this deployment runs the back
   // office, so the line says what /dashboard does and that it may be off.
   if (role !== "customer") lines.push(t("help-dashboard"));

@@ -1,6 +1,7 @@
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
+import { ordersOfPhone, phoneOfQuery, phoneOrdersText } from "./by-phone.ts";
 import {
   askProvider,
   findVisibleOrder,
@@ -12,7 +13,8 @@ import {
 /**
  * /status: the reference (or transaction id) comes with the command or is asked for; then the order
  * as the store has it. Customers get only their own orders; staff may also ask the aggregator about a
- * number the bot never stored (transient provider errors offer Retry, like every lookup).
+ * number the bot never stored (transient provider errors offer Retry, like every lookup); an admin
+ * may give a customer's phone number instead, for their recent orders.
  */
 export function statusConversation(deps: BotDeps) {
   return async function status(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
@@ -35,6 +37,13 @@ export function statusConversation(deps: BotDeps) {
     const order = await conversation.external(() => findVisibleOrder(deps.orders, viewer, query));
     if (order) {
       await flow.reply(orderStatusText(t, order, viewer.role));
+      return;
+    }
+    // An admin's phone number: the orders of the customer registered with it (issue 30).
+    const phone = viewer.role === "admin" ? phoneOfQuery(query) : null;
+    if (phone !== null) {
+      const found = await conversation.external(() => ordersOfPhone(deps, phone));
+      await flow.reply(phoneOrdersText(t, found));
       return;
     }
     if (viewer.role === "customer") {

@@ -7,6 +7,7 @@ import {
 } from "../ledger/index.ts";
 import { nepalDayStart } from "../nepal-time.ts";
 import type { Phone } from "./phone.ts";
+import { statementOf } from "./statement.ts";
 import type { AccountsStore, ProfileInput, Receipt } from "./store.ts";
 
 /**
@@ -29,6 +30,9 @@ export type ReverseResult =
   | { ok: false; code: "not_reversible" }
   | { ok: false; code: "already_reversed"; receipt: Receipt | null };
 
+/** Who is told of a transfer: who booked it, whom it moved money for, a reversed cash-in's agent. */
+export type NoticeSide = "by" | "party" | "agent";
+
 /** The id of the reversal of transfer `id`: one per transfer, whatever the reason typed. */
 const reversalIdOf = (id: string) => `rev-${id}`;
 
@@ -38,6 +42,9 @@ const REVERSIBLE: ReadonlySet<Receipt["kind"]> = new Set(["cash_in", "credit", "
 /** Customer's and agent's journal windows, newest last; older windows first when quiet. */
 const WINDOWS_MS = [7 * 24 * 3_600_000, 24 * 3_600_000, 3_600_000];
 const MAX_PAGES = 5;
+
+/** How far back an agent's /balance statement reads. */
+const AGENT_STATEMENT_MS = 30 * 24 * 3_600_000;
 
 /** The agent's "today" is the Nepal day, as the spend limits count it. */
 export { nepalDayStart };
@@ -109,6 +116,40 @@ async function recentOf(
   return { entries: found, complete: false };
 }
 
+/** What an agent's /balance reads: the day's cash-ins and the statement. */
+function agentViews(ledger: LedgerStore, store: AccountsStore, now: () => number) {
+  return {
+    /**
+     * An agent's balance and the cash-ins of the current Nepal day, newest first; a cash-in an
+     * admin reversed is not one of them (the money came back).
+     */
+    async agentSummary(agentUserId: number) {
+      const acc = account.agent(agentUserId);
+      const [balance, read] = await Promise.all([
+        ledger.balance(acc),
+        recentOf(ledger, now, acc, nepalDayStart(now())),
+      ]);
+      const made = read.entries.filter((e) => e.kind === "cash_in" && e.debit === acc);
+      const reversed = await Promise.all(made.map((e) => store.receipt(reversalIdOf(e.id))));
+      const cashIns = made.filter((_, i) => !reversed[i]);
+      return { balance, cashIns: cashIns.reverse(), complete: read.complete };
+    },
+
+    /**
+     * An agent's last `n` movements of the last 30 days (credits received, cash-ins made,
+     * reversals), newest first, each with the balance right after it; null when the range is too
+     * long to read whole.
+     */
+    async agentStatement(agentUserId: number, n = 10) {
+      const s = await statementOf(ledger, account.agent(agentUserId), {
+        from: now() - AGENT_STATEMENT_MS,
+        to: now() + 1,
+      });
+      return s.complete ? s.lines.slice(-n).reverse() : null;
+    },
+  };
+}
+
 export function createAccounts(opts: {
   ledger: LedgerStore;
   store: AccountsStore;
@@ -131,8 +172,11 @@ export function createAccounts(opts: {
     userByPhone: (phone: Phone) => store.userByPhone(phone),
     phoneOf: (userId: number) => store.phoneOf(userId),
     receipt: (id: string) => store.receipt(id),
-    /** True the first time only: whether `side` is still to be told of transfer `id`. */
-    firstNotice: (id: string, side: "by" | "party") => store.firstNotice(id, side),
+    /**
+     * True the first time only: whether `side` is still to be told of transfer `id` ("agent": the
+     * agent whose cash-in a reversal took back, neither its booker nor its party).
+     */
+    firstNotice: (id: string, side: NoticeSide) => store.firstNotice(id, side),
     setLocale: (userId: number, locale: string) => store.setLocale(userId, locale),
     localeOf: (userId: number) => store.localeOf(userId),
     balanceOf: (acc: AccountId) => ledger.balance(acc),
@@ -240,16 +284,7 @@ export function createAccounts(opts: {
       };
     },
 
-    /** An agent's balance and the cash-ins of the current Nepal day, newest first. */
-    async agentSummary(agentUserId: number) {
-      const acc = account.agent(agentUserId);
-      const [balance, read] = await Promise.all([
-        ledger.balance(acc),
-        recentOf(ledger, now, acc, nepalDayStart(now())),
-      ]);
-      const cashIns = read.entries.filter((e) => e.kind === "cash_in" && e.debit === acc);
-      return { balance, cashIns: cashIns.reverse(), complete: read.complete };
-    },
+    ...agentViews(ledger, store, now),
   };
 }
 

@@ -1,6 +1,6 @@
 import type { I18n } from "@grammyjs/i18n";
 import { dashboardCommand } from "../../conversations/index.ts";
-import type { Accounts } from "../accounts/index.ts";
+import { type Accounts, formatPhone } from "../accounts/index.ts";
 import type { Books } from "../books/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { type BotSettings, roleOf } from "../bot/deps.ts";
@@ -12,6 +12,7 @@ import {
   memoryKv,
   redisKv,
 } from "../dashboard/index.ts";
+import { account } from "../ledger/index.ts";
 import { formatMoney } from "../money.ts";
 import type { TopUps } from "../payments/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
@@ -105,5 +106,31 @@ function reversalTeller(
         balance: money(r.balancePaisa),
       }),
     );
+    await tellAgentReversed(accounts, chat, r);
   };
+}
+
+/** A cash-in's agent is told its reversal too, once (the chat's /reverse tells them the same way). */
+async function tellAgentReversed(
+  accounts: Accounts,
+  chat: { i18n: I18n<BotContext>; send: (chatId: number, text: string) => Promise<void> },
+  r: { userId: number; originalId: string; amountPaisa: number; reason: string },
+): Promise<void> {
+  const original = await accounts.receipt(r.originalId);
+  if (original?.kind !== "cash_in" || original.by <= 0) return;
+  if (!(await accounts.firstNotice(`rev-${original.id}`, "agent"))) return;
+  const kept = await accounts.localeOf(original.by).catch(() => null);
+  const t = translator(chat.i18n, isLocale(kept) ? kept : DEFAULT_LOCALE);
+  const phone = await accounts.phoneOf(r.userId);
+  const balance = await accounts.balanceOf(account.agent(original.by));
+  await chat.send(
+    original.by,
+    t("reverse-notice-agent", {
+      amount: formatMoney(r.amountPaisa, { locale: t.locale }),
+      ref: original.id,
+      customer: phone ? formatPhone(phone) : String(r.userId),
+      reason: r.reason,
+      balance: formatMoney(balance.availablePaisa, { locale: t.locale }),
+    }),
+  );
 }
