@@ -88,7 +88,7 @@ export function orderStatusText(t: Translate, order: Order, role: Role): string 
   const lines = [statusText(t, order)];
   if (order.transactionId) lines.push(t("status-transaction", { tx: order.transactionId }));
   if (order.status === "failed")
-    lines.push(t("status-reason", { reason: failureReason(t, order) }));
+    lines.push(t("status-reason", { reason: failureReason(t, order, role) }));
   if (role !== "customer") lines.push(t("status-customer", { user: String(order.userId) }));
   if (role === "admin" && order.wallet) {
     lines.push(
