@@ -103,7 +103,7 @@ describe("agents and admins", () => {
     await agent.say("9800004703", /How much cash/);
     const confirm = await agent.say("50", /Add Rs 50 to the balance of/);
     expect(confirm.text).toContain("Add Rs 50 to the balance of +977 9800004703 (Sita)?");
-    await agent.say("/cancel", /Cancelled/);
+    await agent.say("/cancel", /Cash-in cancelled/);
   });
 
   it("/help lists each staff role's commands: /books, /reverse and /status by phone for admins", async () => {
