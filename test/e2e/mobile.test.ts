@@ -85,7 +85,10 @@ describe("mobile top-up, end to end", () => {
     await u.say("prepaid please", /Please choose one of the buttons/);
     // Override with an operator the number cannot belong to: explained, the number kept and the
     // operator asked again with the detected one marked.
-    const again = await u.tap("NTC Postpaid", /NTC Postpaid numbers start with 985.*and 9841112222 does not/);
+    const again = await u.tap(
+      "NTC Postpaid",
+      /NTC Postpaid numbers start with 985.*and 9841112222 does not/,
+    );
     expect(again.text).toContain("It looks like NTC Prepaid");
     expect(u.buttons(again)[0]).toBe("✓ NTC Prepaid (detected)");
     await u.tap(/detected/, /How much/);
