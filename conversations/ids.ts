@@ -10,3 +10,4 @@ export const CREDIT_FLOW = "credit";
 export const REVERSE_FLOW = "reverse";
 export const SAVED_FLOW = "saved";
 export const SAVE_NAME_FLOW = "savename";
+export const HISTORY_SEARCH_FLOW = "historysearch";

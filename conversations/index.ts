@@ -14,10 +14,12 @@ import { helpAside } from "./help/aside.ts";
 import { help } from "./help/command.ts";
 import { historyAside } from "./history/aside.ts";
 import { history } from "./history/command.ts";
+import { historySearchConversation } from "./history/search.ts";
 import {
   ADD_MONEY_FLOW,
   CASHIN_FLOW,
   CREDIT_FLOW,
+  HISTORY_SEARCH_FLOW,
   REPEAT_FLOW,
   REVERSE_FLOW,
   SAVE_NAME_FLOW,
@@ -71,6 +73,7 @@ function conversationsOf(
     [REVERSE_FLOW]: reverseConversation(deps),
     [SAVED_FLOW]: savedConversation(deps, categories),
     [SAVE_NAME_FLOW]: saveNameConversation(deps, categories),
+    [HISTORY_SEARCH_FLOW]: historySearchConversation(deps),
   };
 }
 

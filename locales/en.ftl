@@ -106,8 +106,11 @@ confirm-pay-npr = To pay from your balance: { $npr } (₹1 = Rs { $rate })
 balance-short = Your balance is { $balance } and this order costs { $total }: { $shortfall } short. Please add money to your balance (an agent can credit it) and try again.
 confirm-question = Pay now?
 
-limit-daily-cap = You have reached today's limit of { $cap } for orders. Please try again tomorrow.
-limit-rate = You have placed many orders in the last hour. Please wait a little before the next one.
+limit-daily-cap = You have reached today's limit of { $cap } for orders. It resets at midnight: you can order again from { $time }.
+limit-rate = You can place { $count ->
+    [one] one order
+   *[other] { $count } orders
+  } an hour; the next one from { $time }.
 
 receipt-processing = 🧾 Order { $ref }
     { $operator } · { $number }
@@ -159,7 +162,8 @@ history-title = Your last orders:
 history-title-page = Your last orders (page { $page }):
 history-item =
     { $time } · { $category }
-    { $operator } · { $number } · { $amount } · { $status }
+    { $operator } · { $number } · { $status }
+    Total: { $total } · Ref: { $ref }
 history-repeat = 🔁 Repeat { $number } · { $amount }
 history-prev = ⬅️ Previous
 history-next = Next ➡️
@@ -490,3 +494,22 @@ status-phone-title = Recent orders of the customer registered with { $phone } (n
 status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
 status-phone-unknown = Nobody is registered with { $phone }, and no order has that reference number.
 status-phone-empty = The customer registered with { $phone } has no orders yet.
+
+# /history: totals, references, months and search (issue 30)
+history-total-npr = { $total } ({ $npr } from your balance)
+history-title-month = { $page ->
+    [1] Your orders in { $month }:
+   *[other] Your orders in { $month } (page { $page }):
+  }
+history-title-number = { $page ->
+    [1] Your orders for { $number }:
+   *[other] Your orders for { $number } (page { $page }):
+  }
+history-empty-month = You have no orders in { $month }.
+history-empty-number = You have no orders for { $number }.
+history-month-button = 📅 { $month }
+history-all = 📋 All orders
+history-search = 🔎 Search a number
+history-search-ask = Which number or account should I look for? Type it, for example 9841234567.
+history-search-invalid = That is not a number or account id. Type its digits (and letters), for example 9841234567.
+history-invalid = After /history type a month (for example 2026-10) or a number (9841234567), or nothing for your last orders.

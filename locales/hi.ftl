@@ -93,8 +93,8 @@ confirm-pay-npr = बैलेंस से भुगतान: { $npr } (₹1 =
 balance-short = आपका बैलेंस { $balance } है और इस ऑर्डर की कीमत { $total } है: { $shortfall } कम। कृपया अपने बैलेंस में पैसे जोड़िए (एजेंट जोड़ सकते हैं) और फिर कोशिश कीजिए।
 confirm-question = अभी भुगतान करें?
 
-limit-daily-cap = आपने आज की { $cap } की सीमा पूरी कर ली है। कृपया कल कोशिश कीजिए।
-limit-rate = आपने पिछले एक घंटे में बहुत ऑर्डर किए हैं। अगले ऑर्डर से पहले थोड़ा रुकिए।
+limit-daily-cap = आपने आज की { $cap } की सीमा पूरी कर ली है। यह आधी रात को फिर शुरू होती है: { $time } से आप फिर ऑर्डर कर सकते हैं।
+limit-rate = आप एक घंटे में { $count } ऑर्डर कर सकते हैं; अगला { $time } से।
 
 receipt-processing = 🧾 ऑर्डर { $ref }
     { $operator } · { $number }
@@ -142,7 +142,8 @@ history-title = आपके पिछले ऑर्डर:
 history-title-page = आपके पिछले ऑर्डर (पेज { $page }):
 history-item =
     { $time } · { $category }
-    { $operator } · { $number } · { $amount } · { $status }
+    { $operator } · { $number } · { $status }
+    कुल: { $total } · रेफ़रेंस: { $ref }
 history-repeat = 🔁 दोहराएँ { $number } · { $amount }
 history-prev = ⬅️ पिछला
 history-next = अगला ➡️
@@ -454,3 +455,22 @@ status-phone-title = { $phone } से पंजीकृत ग्राहक 
 status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
 status-phone-unknown = { $phone } से कोई पंजीकृत नहीं है, और उस रेफ़रेंस नंबर का कोई ऑर्डर नहीं है।
 status-phone-empty = { $phone } से पंजीकृत ग्राहक का अभी तक कोई ऑर्डर नहीं है।
+
+# /history: totals, references, months and search (issue 30)
+history-total-npr = { $total } (आपके बैलेंस से { $npr })
+history-title-month = { $page ->
+    [1] { $month } के आपके ऑर्डर:
+   *[other] { $month } के आपके ऑर्डर (पेज { $page }):
+  }
+history-title-number = { $page ->
+    [1] { $number } के आपके ऑर्डर:
+   *[other] { $number } के आपके ऑर्डर (पेज { $page }):
+  }
+history-empty-month = { $month } में आपका कोई ऑर्डर नहीं है।
+history-empty-number = { $number } के लिए आपका कोई ऑर्डर नहीं है।
+history-month-button = 📅 { $month }
+history-all = 📋 सभी ऑर्डर
+history-search = 🔎 नंबर खोजें
+history-search-ask = कौन-सा नंबर या खाता खोजूँ? टाइप कीजिए, जैसे 9841234567।
+history-search-invalid = यह नंबर या खाता आईडी नहीं है। इसके अंक (और अक्षर) टाइप कीजिए, जैसे 9841234567।
+history-invalid = /history के बाद महीना (जैसे 2026-10) या नंबर (9841234567) टाइप कीजिए, या पिछले ऑर्डर के लिए कुछ नहीं।

@@ -93,8 +93,8 @@ confirm-pay-npr = मौज्दातबाट तिर्नुपर्न�
 balance-short = तपाईंको मौज्दात { $balance } छ र यो अर्डरको मूल्य { $total } हो: { $shortfall } नपुग। कृपया मौज्दातमा पैसा थप्नुहोस् (एजेन्टले थपिदिन सक्छन्) र फेरि प्रयास गर्नुहोस्।
 confirm-question = अहिले तिर्ने?
 
-limit-daily-cap = तपाईंले आजको { $cap } को सीमा पुर्‍याउनुभयो। कृपया भोलि प्रयास गर्नुहोस्।
-limit-rate = तपाईंले पछिल्लो एक घण्टामा धेरै अर्डर गर्नुभयो। अर्को अर्डरअघि केही समय पर्खनुहोस्।
+limit-daily-cap = तपाईंले आजको { $cap } को सीमा पुर्‍याउनुभयो। यो मध्यरातमा नयाँ हुन्छ: { $time } देखि फेरि अर्डर गर्न सक्नुहुन्छ।
+limit-rate = तपाईं एक घण्टामा { $count } वटा अर्डर गर्न सक्नुहुन्छ; अर्को { $time } देखि।
 
 receipt-processing = 🧾 अर्डर { $ref }
     { $operator } · { $number }
@@ -142,7 +142,8 @@ history-title = तपाईंका पछिल्ला अर्डरह�
 history-title-page = तपाईंका पछिल्ला अर्डरहरू (पृष्ठ { $page }):
 history-item =
     { $time } · { $category }
-    { $operator } · { $number } · { $amount } · { $status }
+    { $operator } · { $number } · { $status }
+    जम्मा: { $total } · रेफरेन्स: { $ref }
 history-repeat = 🔁 फेरि { $number } · { $amount }
 history-prev = ⬅️ अघिल्लो
 history-next = अर्को ➡️
@@ -448,3 +449,22 @@ status-phone-title = { $phone } बाट दर्ता भएका ग्र
 status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
 status-phone-unknown = { $phone } बाट कोही दर्ता छैन, र त्यो रेफरेन्स नम्बरको कुनै अर्डर छैन।
 status-phone-empty = { $phone } बाट दर्ता भएका ग्राहकका अहिलेसम्म कुनै अर्डर छैनन्।
+
+# /history: totals, references, months and search (issue 30)
+history-total-npr = { $total } (तपाईंको ब्यालेन्सबाट { $npr })
+history-title-month = { $page ->
+    [1] { $month } का तपाईंका अर्डरहरू:
+   *[other] { $month } का तपाईंका अर्डरहरू (पृष्ठ { $page }):
+  }
+history-title-number = { $page ->
+    [1] { $number } का तपाईंका अर्डरहरू:
+   *[other] { $number } का तपाईंका अर्डरहरू (पृष्ठ { $page }):
+  }
+history-empty-month = { $month } मा तपाईंको कुनै अर्डर छैन।
+history-empty-number = { $number } का लागि तपाईंको कुनै अर्डर छैन।
+history-month-button = 📅 { $month }
+history-all = 📋 सबै अर्डर
+history-search = 🔎 नम्बर खोज्नुहोस्
+history-search-ask = कुन नम्बर वा खाता खोजूँ? टाइप गर्नुहोस्, जस्तै 9841234567।
+history-search-invalid = यो नम्बर वा खाता आईडी होइन। यसका अङ्क (र अक्षर) टाइप गर्नुहोस्, जस्तै 9841234567।
+history-invalid = /history पछि महिना (जस्तै 2026-10) वा नम्बर (9841234567) टाइप गर्नुहोस्, वा पछिल्ला अर्डरका लागि केही नलेख्नुहोस्।

@@ -1,40 +1,38 @@
-import type { InlineKeyboard } from "grammy";
-import { historyPageButton } from "../../src/bot/callback-data.ts";
 import type { Aside, FlowScope } from "../../src/bot/flow/toolkit.ts";
-import { nicknameLabel } from "../../src/bot/saved.ts";
-import { HISTORY_SIZE, renderHistory } from "./command.ts";
+import { historyReply, viewOfButton } from "./command.ts";
+import { type HistoryView, parseHistoryArg } from "./view.ts";
 
-/** One page of /history, read through `external`: a replay sees the list the user saw. */
-async function historyPage(s: FlowScope, userId: number, page: number) {
-  const found = await s.conversation.external(() =>
-    s.deps.orders.listByUser(userId, HISTORY_SIZE + 1, page * HISTORY_SIZE),
-  );
-  // Saved nicknames name the numbers, as outside a flow.
-  const saved = await s.conversation.external(() => s.deps.saved.list(userId));
-  return renderHistory(
-    s.t,
-    s.t.locale,
-    { orders: found.slice(0, HISTORY_SIZE), page, hasNext: found.length > HISTORY_SIZE },
-    nicknameLabel(saved),
-  );
+/**
+ * One page of /history, read through `external`: a replay sees the list the user saw. No Search
+ * button here: its question would be asked inside another flow.
+ */
+async function historyPage(s: FlowScope, userId: number, view: HistoryView) {
+  const now = await s.conversation.now();
+  return s.conversation.external(async () => {
+    const r = await historyReply(s.deps, userId, view, s.t, { now, search: false });
+    // What a replay needs: the text and the buttons as plain data.
+    return {
+      text: r.text,
+      markup: r.keyboard ? { reply_markup: { inline_keyboard: r.keyboard.inline_keyboard } } : {},
+    };
+  });
 }
 
-function historyMessage(r: { text: string; keyboard?: InlineKeyboard }) {
-  return [r.text, r.keyboard ? { reply_markup: r.keyboard } : {}] as const;
-}
-
-/** /history in the middle of a flow, and its Prev / Next turning the page in place. */
+/** /history (with its month or number) in the middle of a flow, and its buttons turning it in place. */
 export const historyAside: Aside = {
   commands: ["history"],
   async answer(s, u) {
-    await u.reply(...historyMessage(await historyPage(s, u.from?.id ?? 0, 0)));
+    const arg = (u.message?.text ?? "").replace(/^\/history(@\w+)?/, "");
+    const view = parseHistoryArg(arg) ?? { page: 0 };
+    const page = await historyPage(s, u.from?.id ?? 0, view);
+    await u.reply(page.text, page.markup);
   },
   async onButton(s, u, data) {
-    const page = historyPageButton.parse(data);
-    if (page === null) return false;
+    const view = viewOfButton(data);
+    if (view === null) return false;
     await u.answerCallbackQuery();
-    const [text, other] = historyMessage(await historyPage(s, u.from?.id ?? 0, page));
-    await u.editMessageText(text, other);
+    const page = await historyPage(s, u.from?.id ?? 0, view);
+    await u.editMessageText(page.text, page.markup);
     return true;
   },
 };

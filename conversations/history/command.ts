@@ -1,131 +1,101 @@
-import { Composer, InlineKeyboard } from "grammy";
-import { historyPageButton, repeatButton } from "../../src/bot/callback-data.ts";
+import { Composer } from "grammy";
+import {
+  historyPageButton,
+  historySearchButton,
+  historyViewButton,
+  repeatButton,
+} from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import { formatOrderTime } from "../../src/bot/format.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
-import { statusLabel } from "../../src/bot/order-texts.ts";
 import { nicknameLabel } from "../../src/bot/saved.ts";
-import { formatMoney } from "../../src/money.ts";
-import type { Order } from "../../src/orders/model.ts";
-import { REPEAT_FLOW } from "../ids.ts";
+import { HISTORY_SEARCH_FLOW, REPEAT_FLOW } from "../ids.ts";
+import { type HistoryReply, type NumberLabel, renderHistory } from "./render.ts";
+import { findPage, type HistoryView, parseHistoryArg, parseViewData } from "./view.ts";
 
-/** Orders on one page of /history. */
-export const HISTORY_SIZE = 5;
-
-/**
- * How the customer calls the number or account of an order: its saved nickname ("Aama", "Shop
- * landline") where there is one (`labelsFor`), else the number; for the lines and the Repeat
- * buttons alike.
- */
-export type NumberLabel = (order: Order) => string;
-const plainNumber: NumberLabel = (order) => order.connectionNo;
+export { HISTORY_SIZE } from "./view.ts";
+export { type HistoryReply, type NumberLabel, renderHistory };
 
 /** The user's nicknames as a NumberLabel. */
 async function labelsFor(deps: Pick<BotDeps, "saved">, userId: number): Promise<NumberLabel> {
   return nicknameLabel(await deps.saved.list(userId));
 }
 
-/** A /history message: sent as a reply, or edited in place by Prev / Next. */
-export interface HistoryReply {
-  text: string;
-  /** Absent when there is nothing to repeat. */
-  keyboard?: InlineKeyboard;
-}
-
-export interface HistoryPage {
-  orders: readonly Order[];
-  /** 0-based. */
-  page: number;
-  hasNext: boolean;
-}
-
 /**
- * One page as text and buttons: per order its time (in the order's region's time zone), category,
- * operator, number, amount and status; a Repeat button per order labelled with number and amount
- * (the reference travels in the button's data only); Prev / Next when there is another page.
+ * The /history message for a view of this user's orders, newest first. A page past the end
+ * (orders gone since, or forged data) shows the view's first page. Usable wherever a `t` is at
+ * hand (a command, a page button, the search flow, a question in the middle of a flow).
  */
-export function renderHistory(
-  t: Translate,
-  locale: string,
-  { orders, page, hasNext }: HistoryPage,
-  label: NumberLabel = plainNumber,
-): HistoryReply {
-  if (orders.length === 0) return { text: t("history-empty") };
-  const paged = page > 0 || hasNext;
-  const title = paged ? t("history-title-page", { page: page + 1 }) : t("history-title");
-  const items = orders.map((o) =>
-    t("history-item", {
-      time: formatOrderTime(o.createdAt, o.region, locale),
-      // Category ids are the menu's keys (menu-mobile, menu-water, ...); the locale test checks all.
-      category: t(`menu-${o.category}`),
-      operator: o.operatorName,
-      number: label(o),
-      amount: formatMoney(o.amountPaisa, { region: o.region, locale: t.locale }),
-      status: statusLabel(t, o.status),
-    }),
-  );
-  const keyboard = new InlineKeyboard();
-  for (const o of orders) {
-    const text = t("history-repeat", {
-      number: label(o),
-      amount: formatMoney(o.amountPaisa, { region: o.region, locale: t.locale }),
-    });
-    keyboard.text(text, repeatButton.build(o.reference)).row();
-  }
-  if (page > 0) keyboard.text(t("history-prev"), historyPageButton.build(page - 1));
-  if (hasNext) keyboard.text(t("history-next"), historyPageButton.build(page + 1));
-  return { text: [title, ...items].join("\n\n"), keyboard };
-}
-
-/**
- * The /history message for page `page` of this user's orders, newest first. A page past the end
- * (orders gone since, or forged data) shows the first page. Usable wherever a `t` and the user's
- * locale are at hand (a command, a page button, a question in the middle of a flow).
- */
-async function historyReply(
-  orders: Pick<BotDeps["orders"], "listByUser">,
+export async function historyReply(
+  deps: Pick<BotDeps, "orders" | "saved">,
   userId: number,
-  page: number,
+  view: HistoryView,
   t: Translate,
-  locale: string,
-  label: NumberLabel = plainNumber,
+  opts: { now: number; search?: boolean },
 ): Promise<HistoryReply> {
-  // One more than a page tells whether there is a next one.
-  const found = await orders.listByUser(userId, HISTORY_SIZE + 1, page * HISTORY_SIZE);
-  if (found.length === 0 && page > 0) return historyReply(orders, userId, 0, t, locale, label);
-  return renderHistory(
-    t,
-    locale,
-    { orders: found.slice(0, HISTORY_SIZE), page, hasNext: found.length > HISTORY_SIZE },
-    label,
-  );
+  const label = await labelsFor(deps, userId);
+  let found = await findPage(deps.orders, userId, view);
+  let shown = view;
+  if (found.orders.length === 0 && view.page > 0) {
+    shown = { ...view, page: 0 };
+    found = await findPage(deps.orders, userId, shown);
+  }
+  return renderHistory(t, { view: shown, ...found, ...opts }, label);
 }
 
-/** /history: the user's orders, a page at a time, each with a Repeat button that enters the repeat flow. */
+/** A reply's text and its buttons as grammY's `other`. */
+export function historyMessage(r: HistoryReply) {
+  return [r.text, r.keyboard ? { reply_markup: r.keyboard } : {}] as const;
+}
+
+/** The view a /history, Prev / Next or month button stands for (old `hp:` buttons included). */
+export function viewOfButton(data: string | undefined): HistoryView | null {
+  const v = historyViewButton.parse(data);
+  if (v !== null) return parseViewData(v);
+  const page = historyPageButton.parse(data);
+  return page === null ? null : { page };
+}
+
+/**
+ * /history [month | number]: the user's orders, a page at a time, each with its reference and total
+ * paid and a Repeat button that enters the repeat flow; month buttons and "Search a number" under
+ * them (`/history 2026-10`, `/history 9841234567` do the same in one message).
+ */
 export function history(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const priv = composer.chatType("private");
   // The reader's locale: the texts and the money signs follow it.
-  const t = (locale: string): Translate => translator(deps.i18n, locale);
+  const tOf = async (ctx: BotContext): Promise<Translate> =>
+    translator(deps.i18n, await ctx.i18n.getLocale());
 
   priv.command("history", async (ctx) => {
-    const locale = await ctx.i18n.getLocale();
-    const label = await labelsFor(deps, ctx.from.id);
-    const reply = await historyReply(deps.orders, ctx.from.id, 0, t(locale), locale, label);
-    await ctx.reply(reply.text, reply.keyboard ? { reply_markup: reply.keyboard } : {});
+    const t = await tOf(ctx);
+    const view = parseHistoryArg(ctx.match);
+    if (view === null) {
+      await ctx.reply(t("history-invalid"));
+      return;
+    }
+    const reply = await historyReply(deps, ctx.from.id, view, t, { now: Date.now() });
+    await ctx.reply(...historyMessage(reply));
   });
 
-  // Prev / Next edit the list in place; the page is read for the presser, so forged data shows only their own orders.
+  // Prev / Next and the months edit the list in place; the view is read for the presser, so forged
+  // data shows only their own orders.
   priv.on("callback_query:data", async (ctx, next) => {
-    const page = historyPageButton.parse(ctx.callbackQuery.data);
-    if (page === null) return next();
+    const view = viewOfButton(ctx.callbackQuery.data);
+    if (view === null) return next();
     await ctx.answerCallbackQuery();
-    const locale = await ctx.i18n.getLocale();
-    const label = await labelsFor(deps, ctx.from.id);
-    const reply = await historyReply(deps.orders, ctx.from.id, page, t(locale), locale, label);
+    const t = await tOf(ctx);
+    const reply = await historyReply(deps, ctx.from.id, view, t, { now: Date.now() });
     // A double tap's "message is not modified" is ignored by the error boundary.
-    await ctx.editMessageText(reply.text, reply.keyboard ? { reply_markup: reply.keyboard } : {});
+    await ctx.editMessageText(...historyMessage(reply));
+  });
+
+  // "Search a number": a question, so a flow of its own (the typed number is its answer).
+  priv.on("callback_query:data", async (ctx, next) => {
+    if (!historySearchButton.is(ctx.callbackQuery.data)) return next();
+    await ctx.answerCallbackQuery();
+    await ctx.conversation.enter(HISTORY_SEARCH_FLOW);
   });
 
   // The reference is checked inside the flow: forged data for someone else's order answers "not found".

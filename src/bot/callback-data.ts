@@ -89,6 +89,16 @@ export const repeatButton = valueButton("rep:", referenceSchema);
 export const saveNameButton = valueButton("sn:", referenceSchema);
 /** /history's Prev / Next: `hp:<page index>`; the page is read for the presser, so forging one shows only their own orders. */
 export const historyPageButton = valueButton("hp:", pageNumber, pageDigits);
+/**
+ * /history's Prev / Next and month filters: `hv:<page>[:m<YYYY-MM>|:n<number>]` (the view,
+ * conversations/history/view.ts); read for the presser like `hp:`.
+ */
+export const historyViewButton = valueButton(
+  "hv:",
+  z.string().regex(/^(0|[1-9]\d{0,5})(:m\d{4}-(0[1-9]|1[0-2])|:n[0-9A-Za-z][0-9A-Za-z./-]{0,39})?$/),
+);
+/** /history's "Search a number": asks for the number (the history search flow). */
+export const historySearchButton = constantButton("hs");
 
 /**
  * What a command or a menu button sent in the middle of a flow would have done, carried by the

@@ -5,6 +5,7 @@ import type { Catalog } from "../catalog/index.ts";
 import type { Logger } from "../logger.ts";
 import type { SpendLimits } from "../orders/index.ts";
 import type { Order } from "../orders/model.ts";
+import type { OrderSearch, OrderSearchPage } from "../orders/search.ts";
 import type { AccessMode, SubmitOptions } from "../orders/service.ts";
 import type { DecideResult, HeldDecision, StartResult, TopUp } from "../payments/index.ts";
 import type { NprCharge, Quote } from "../pricing/index.ts";
@@ -56,6 +57,8 @@ export interface BotOrders {
   getByTransactionId(transactionId: string): Promise<Order | null>;
   /** Newest first; `offset` skips that many of the newest (history paging). */
   listByUser(userId: number, limit: number, offset?: number): Promise<Order[]>;
+  /** One page of a search through the store's indexes (/history's month and number). */
+  search(query: OrderSearch): Promise<OrderSearchPage>;
 }
 
 export interface BotSettings {

@@ -9,6 +9,7 @@ import { type OrderPart, orderPartsOf } from "./parts.ts";
 import { createPlace } from "./place.ts";
 import type { OrdersProvider } from "./provider-events.ts";
 import { recentOrders } from "./recent.ts";
+import type { OrderSearch } from "./search.ts";
 import type { OrderStore } from "./store.ts";
 import { createSubmit, type WalletReading } from "./submit.ts";
 
@@ -94,6 +95,7 @@ export function createOrders(opts: OrdersOptions) {
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),
     listUnmatched: (limit = 50) => store.listUnmatched(limit),
+    search: (query: OrderSearch) => store.search(query),
     store,
     provider,
   };
