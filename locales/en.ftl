@@ -498,11 +498,11 @@ status-phone-empty = The customer registered with { $phone } has no orders yet.
 # /history: totals, references, months and search (issue 30)
 history-total-npr = { $total } ({ $npr } from your balance)
 history-title-month = { $page ->
-    [1] Your orders in { $month }:
+    [0] Your orders in { $month }:
    *[other] Your orders in { $month } (page { $page }):
   }
 history-title-number = { $page ->
-    [1] Your orders for { $number }:
+    [0] Your orders for { $number }:
    *[other] Your orders for { $number } (page { $page }):
   }
 history-empty-month = You have no orders in { $month }.

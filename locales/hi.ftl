@@ -459,11 +459,11 @@ status-phone-empty = { $phone } से पंजीकृत ग्राहक 
 # /history: totals, references, months and search (issue 30)
 history-total-npr = { $total } (आपके बैलेंस से { $npr })
 history-title-month = { $page ->
-    [1] { $month } के आपके ऑर्डर:
+    [0] { $month } के आपके ऑर्डर:
    *[other] { $month } के आपके ऑर्डर (पेज { $page }):
   }
 history-title-number = { $page ->
-    [1] { $number } के आपके ऑर्डर:
+    [0] { $number } के आपके ऑर्डर:
    *[other] { $number } के आपके ऑर्डर (पेज { $page }):
   }
 history-empty-month = { $month } में आपका कोई ऑर्डर नहीं है।

@@ -453,11 +453,11 @@ status-phone-empty = { $phone } बाट दर्ता भएका ग्र
 # /history: totals, references, months and search (issue 30)
 history-total-npr = { $total } (तपाईंको ब्यालेन्सबाट { $npr })
 history-title-month = { $page ->
-    [1] { $month } का तपाईंका अर्डरहरू:
+    [0] { $month } का तपाईंका अर्डरहरू:
    *[other] { $month } का तपाईंका अर्डरहरू (पृष्ठ { $page }):
   }
 history-title-number = { $page ->
-    [1] { $number } का तपाईंका अर्डरहरू:
+    [0] { $number } का तपाईंका अर्डरहरू:
    *[other] { $number } का तपाईंका अर्डरहरू (पृष्ठ { $page }):
   }
 history-empty-month = { $month } मा तपाईंको कुनै अर्डर छैन।

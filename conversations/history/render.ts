@@ -109,12 +109,13 @@ function keyboardOf(t: Translate, page: HistoryPage, label: NumberLabel): Inline
   );
 }
 
-function titleOf(t: Translate, { view }: HistoryPage): string {
-  const page = view.page + 1;
+/** The title; "(page n)" whenever there is more than one page (0 stands for "no page"). */
+function titleOf(t: Translate, { view, hasNext }: HistoryPage): string {
+  const page = view.page > 0 || hasNext ? view.page + 1 : 0;
   if (view.month !== undefined)
     return t("history-title-month", { month: monthLabel(view.month, t.locale), page });
   if (view.number !== undefined) return t("history-title-number", { number: view.number, page });
-  return view.page > 0 ? t("history-title-page", { page }) : t("history-title");
+  return page > 0 ? t("history-title-page", { page }) : t("history-title");
 }
 
 function emptyText(t: Translate, { view }: HistoryPage): string {

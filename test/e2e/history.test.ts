@@ -76,9 +76,9 @@ describe("order history and repeat, end to end", () => {
     expect(list.text).toBe(
       [
         "Your last orders:",
-        `${at[third]} · 📱 Mobile top-up\nNTC Prepaid · 9861000203 · Rs 200 · ✅ successful`,
-        `${at[second]} · 📱 Mobile top-up\nNTC Prepaid · 9861230000 · Rs 150 · ❌ failed`,
-        `${at[first]} · 📱 Mobile top-up\nNTC Prepaid · 9841000201 · Rs 100 · ✅ successful`,
+        `${at[third]} · 📱 Mobile top-up\nNTC Prepaid · 9861000203 · ✅ successful\nTotal: Rs 200 · Ref: ${third}`,
+        `${at[second]} · 📱 Mobile top-up\nNTC Prepaid · 9861230000 · ❌ failed\nTotal: Rs 150 · Ref: ${second}`,
+        `${at[first]} · 📱 Mobile top-up\nNTC Prepaid · 9841000201 · ✅ successful\nTotal: Rs 100 · Ref: ${first}`,
       ].join("\n\n"),
     );
     // One page only: no Previous / Next.
@@ -86,6 +86,7 @@ describe("order history and repeat, end to end", () => {
       "🔁 Repeat 9861000203 · Rs 200",
       "🔁 Repeat 9861230000 · Rs 150",
       "🔁 Repeat 9841000201 · Rs 100",
+      ...filters("en"),
     ]);
   });
 
@@ -114,11 +115,11 @@ describe("order history and repeat, end to end", () => {
     expect(page1.text).toBe(
       [
         "Your last orders (page 1):",
-        `${at[placed[6]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000607 · Rs 700 · ✅ successful`,
-        `${at[placed[5]!]} · ☎️ Landline\nNTC Landline · 415551236 · Rs 600 · ✅ successful`,
-        `${at[placed[4]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000605 · Rs 500 · ✅ successful`,
-        `${at[placed[3]!]} · 🇮🇳 India recharge\n${indiaOrder.operatorName} · 9876543214 · ₹400 · ✅ successful`,
-        `${at[placed[2]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000603 · Rs 300 · ✅ successful`,
+        `${at[placed[6]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000607 · ✅ successful\nTotal: Rs 700 · Ref: ${placed[6]}`,
+        `${at[placed[5]!]} · ☎️ Landline\nNTC Landline · 415551236 · ✅ successful\nTotal: Rs 600 · Ref: ${placed[5]}`,
+        `${at[placed[4]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000605 · ✅ successful\nTotal: Rs 500 · Ref: ${placed[4]}`,
+        `${at[placed[3]!]} · 🇮🇳 India recharge\n${indiaOrder.operatorName} · 9876543214 · ✅ successful\nTotal: ₹400 · Ref: ${placed[3]}`,
+        `${at[placed[2]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000603 · ✅ successful\nTotal: Rs 300 · Ref: ${placed[2]}`,
       ].join("\n\n"),
     );
     expect(u.buttons(page1)).toEqual([
@@ -128,6 +129,7 @@ describe("order history and repeat, end to end", () => {
       "🔁 Repeat 9876543214 · ₹400",
       "🔁 Repeat 9841000603 · Rs 300",
       "Next ➡️",
+      ...filters("en"),
     ]);
     // No label shows a reference (it travels only in the button's data).
     for (const ref of placed) expect(u.buttons(page1).join(" ")).not.toContain(ref);
@@ -139,14 +141,15 @@ describe("order history and repeat, end to end", () => {
     expect(page2.text).toBe(
       [
         "Your last orders (page 2):",
-        `${at[placed[1]!]} · ☎️ Landline\nNTC Landline · 415551232 · Rs 200 · ✅ successful`,
-        `${at[placed[0]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000601 · Rs 100 · ✅ successful`,
+        `${at[placed[1]!]} · ☎️ Landline\nNTC Landline · 415551232 · ✅ successful\nTotal: Rs 200 · Ref: ${placed[1]}`,
+        `${at[placed[0]!]} · 📱 Mobile top-up\nNTC Prepaid · 9841000601 · ✅ successful\nTotal: Rs 100 · Ref: ${placed[0]}`,
       ].join("\n\n"),
     );
     expect(u.buttons(page2)).toEqual([
       "🔁 Repeat 415551232 · Rs 200",
       "🔁 Repeat 9841000601 · Rs 100",
       "⬅️ Previous",
+      ...filters("en"),
     ]);
 
     // Previous goes back; a Repeat from page 2 repeats that order.
@@ -183,11 +186,11 @@ describe("order history and repeat, end to end", () => {
     const lines = page1.text.split("\n\n");
     expect(lines[0]).toBe("तपाईंका पछिल्ला अर्डरहरू (पृष्ठ १):");
     expect(lines.slice(1)).toEqual([
-      `${at[placed[5]!]} · ☎️ ल्यान्डलाइन\nNTC Landline · 415551277 · रु 600 · ${status("ne")}`,
-      `${at[placed[4]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000705 · रु 500 · ${status("ne")}`,
-      `${at[placed[3]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000704 · रु 400 · ${status("ne")}`,
-      `${at[placed[2]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000703 · रु 300 · ${status("ne")}`,
-      `${at[placed[1]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000702 · रु 200 · ${status("ne")}`,
+      `${at[placed[5]!]} · ☎️ ल्यान्डलाइन\nNTC Landline · 415551277 · ${status("ne")}\nजम्मा: रु 600 · रेफरेन्स: ${placed[5]}`,
+      `${at[placed[4]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000705 · ${status("ne")}\nजम्मा: रु 500 · रेफरेन्स: ${placed[4]}`,
+      `${at[placed[3]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000704 · ${status("ne")}\nजम्मा: रु 400 · रेफरेन्स: ${placed[3]}`,
+      `${at[placed[2]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000703 · ${status("ne")}\nजम्मा: रु 300 · रेफरेन्स: ${placed[2]}`,
+      `${at[placed[1]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000702 · ${status("ne")}\nजम्मा: रु 200 · रेफरेन्स: ${placed[1]}`,
     ]);
     expect(u.buttons(page1)).toEqual([
       "🔁 फेरि 415551277 · रु 600",
@@ -196,14 +199,19 @@ describe("order history and repeat, end to end", () => {
       "🔁 फेरि 9841000703 · रु 300",
       "🔁 फेरि 9841000702 · रु 200",
       "अर्को ➡️",
+      ...filters("ne"),
     ]);
     u.press("अर्को ➡️");
     const page2 = await u.waitFor(/पृष्ठ २/);
     expect(page2.text.split("\n\n")[0]).toBe("तपाईंका पछिल्ला अर्डरहरू (पृष्ठ २):");
     expect(page2.text.split("\n\n").slice(1)).toEqual([
-      `${at[placed[0]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000701 · रु 100 · ${status("ne")}`,
+      `${at[placed[0]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000701 · ${status("ne")}\nजम्मा: रु 100 · रेफरेन्स: ${placed[0]}`,
     ]);
-    expect(u.buttons(page2)).toEqual(["🔁 फेरि 9841000701 · रु 100", "⬅️ अघिल्लो"]);
+    expect(u.buttons(page2)).toEqual([
+      "🔁 फेरि 9841000701 · रु 100",
+      "⬅️ अघिल्लो",
+      ...filters("ne"),
+    ]);
   });
 
   it("repeats a mobile top-up as a new order with the same number and amount", async () => {
@@ -553,4 +561,20 @@ function status(locale: "ne"): string {
 /** The first bot message after message `afterId` that matches. */
 function next(u: TestUser, afterId: number, match: RegExp) {
   return u.emu.waitForBotMessage(u.id, match, { afterId, timeoutMs: 8000 });
+}
+
+/**
+ * The filter buttons under every /history page, computed here independently of the product: this
+ * month and the two before (Nepal time, short names), then "Search a number".
+ */
+function filters(locale: "en" | "ne" | "hi"): string[] {
+  const intl = { en: "en-GB", ne: "ne-NP-u-nu-latn", hi: "hi-IN-u-nu-latn" }[locale];
+  const nepalNow = new Date(Date.now() + 345 * 60_000);
+  const months = [0, 1, 2].map((back) =>
+    new Intl.DateTimeFormat(intl, { timeZone: "UTC", year: "numeric", month: "short" }).format(
+      Date.UTC(nepalNow.getUTCFullYear(), nepalNow.getUTCMonth() - back, 15),
+    ),
+  );
+  const search = { en: "🔎 Search a number", ne: "🔎 नम्बर खोज्नुहोस्", hi: "🔎 नंबर खोजें" }[locale];
+  return [...months.map((m) => `📅 ${m}`), search];
 }
