@@ -14,7 +14,9 @@ export function historySearchConversation(deps: BotDeps) {
     const { t } = flow;
     const parse = (text: string): Parsed<HistoryView> => {
       const view = searchNumberOf(text);
-      return view === null ? { ok: false, error: t("history-search-invalid") } : { ok: true, value: view };
+      return view === null
+        ? { ok: false, error: t("history-search-invalid") }
+        : { ok: true, value: view };
     };
     const view = await flow.ask(t("history-search-ask"), parse);
     const now = await conversation.now();

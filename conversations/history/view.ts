@@ -137,7 +137,11 @@ export async function findPage(
   found = [];
   let after: string | undefined;
   for (let round = 0; round < MAX_ROUNDS && found.length < want; round++) {
-    const page = await orders.search({ ...query, limit: Math.min(100, want - found.length), after });
+    const page = await orders.search({
+      ...query,
+      limit: Math.min(100, want - found.length),
+      after,
+    });
     found.push(...page.orders);
     if (page.next === undefined) break;
     after = page.next;

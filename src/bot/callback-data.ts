@@ -95,7 +95,9 @@ export const historyPageButton = valueButton("hp:", pageNumber, pageDigits);
  */
 export const historyViewButton = valueButton(
   "hv:",
-  z.string().regex(/^(0|[1-9]\d{0,5})(:m\d{4}-(0[1-9]|1[0-2])|:n[0-9A-Za-z][0-9A-Za-z./-]{0,39})?$/),
+  z
+    .string()
+    .regex(/^(0|[1-9]\d{0,5})(:m\d{4}-(0[1-9]|1[0-2])|:n[0-9A-Za-z][0-9A-Za-z./-]{0,39})?$/),
 );
 /** /history's "Search a number": asks for the number (the history search flow). */
 export const historySearchButton = constantButton("hs");

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bikramSambatAt } from "../../src/catalog/index.ts";
 import { checkElectricityBill } from "../../src/categories/electricity/lookup.ts";
@@ -207,11 +210,7 @@ describe("order history and repeat, end to end", () => {
     expect(page2.text.split("\n\n").slice(1)).toEqual([
       `${at[placed[0]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000701 · ${status("ne")}\nजम्मा: रु 100 · रेफरेन्स: ${placed[0]}`,
     ]);
-    expect(u.buttons(page2)).toEqual([
-      "🔁 फेरि 9841000701 · रु 100",
-      "⬅️ अघिल्लो",
-      ...filters("ne"),
-    ]);
+    expect(u.buttons(page2)).toEqual(["🔁 फेरि 9841000701 · रु 100", "⬅️ अघिल्लो", ...filters("ne")]);
   });
 
   it("repeats a mobile top-up as a new order with the same number and amount", async () => {
@@ -578,3 +577,135 @@ function filters(locale: "en" | "ne" | "hi"): string[] {
   const search = { en: "🔎 Search a number", ne: "🔎 नम्बर खोज्नुहोस्", hi: "🔎 नंबर खोजें" }[locale];
   return [...months.map((m) => `📅 ${m}`), search];
 }
+
+/**
+ * Issue 30: /history as a wallet app's: each order's reference (which /status needs) and the total
+ * paid (the fee included; an India order's ₹ with the Rs its balance paid), a month at a time or
+ * one number's orders, through the store's indexes on Redis.
+ */
+describe("history: references, totals, months and search", () => {
+  const dir = mkdtempSync(join(tmpdir(), "history-"));
+  const scheduleFile = join(dir, "prices.json");
+  writeFileSync(
+    scheduleFile,
+    JSON.stringify({
+      categories: { mobile: { fee: { flat: "5" } }, india: { fee: { flat: "1.50" } } },
+    }),
+  );
+  const ts = useTestSystem({
+    redis: true,
+    env: {
+      ACCESS_MODE: "prepaid",
+      PRICE_SCHEDULE_FILE: scheduleFile,
+      INR_TO_NPR_RATE: "1.6",
+      LOW_FLOAT_ALERT: "0",
+    },
+  });
+  const t = (locale: string, key: string, args?: Record<string, string | number>) =>
+    ts.system.deps.i18n.t(locale, key, args);
+
+  /** A registered customer (through the chat, in their language) with Rs 1,000 to spend. */
+  async function customer(id: number, language_code = "en") {
+    const u = ts.user(id, { language_code });
+    u.emu.sendContact(id, { phoneNumber: `+${u.phone()}` });
+    await u.waitFor(/✅/);
+    await u.credit(100_000);
+    return u;
+  }
+
+  it("shows each order's reference and total paid, one month at a time, and finds a number's orders", async () => {
+    const u = await customer(15_101);
+    const first = await u.placeMobile("9841000951", "100");
+    await u.waitFor(new RegExp(`Order ${first} succeeded`));
+    const second = await u.placeMobile("9841000952", "200");
+    await u.waitFor(new RegExp(`Order ${second} succeeded`));
+
+    // The total paid (Rs 100 and the Rs 5 fee) and the reference /status takes.
+    const list = await u.say("/history", /Your last orders/);
+    const [, newest, older] = list.text.split("\n\n");
+    expect(newest).toContain("NTC Prepaid · 9841000952 · ✅ successful");
+    expect(newest).toContain(`Total: Rs 205 · Ref: ${second}`);
+    expect(older).toContain(`Total: Rs 105 · Ref: ${first}`);
+    expect((await u.say(`/status ${first}`, /Order/)).text).toContain(first);
+
+    // This month's button: both orders; last month's: none, with a way back to all of them.
+    const [thisMonth, lastMonth] = filters("en");
+    await u.say("/history", /Your last orders/);
+    u.press(thisMonth!);
+    const month = await u.waitFor(/Your orders in /);
+    expect(month.text.split("\n\n")).toHaveLength(3);
+    expect(month.text).toContain(`Ref: ${first}`);
+    u.press(lastMonth!);
+    const empty = await u.waitFor(/You have no orders in /);
+    expect(u.buttons(empty)).toContain("📋 All orders");
+    u.press("📋 All orders");
+    await u.waitFor((m) => m.id === empty.id && m.text.startsWith("Your last orders:"));
+    // A month typed after the command.
+    const nepalNow = new Date(Date.now() + 345 * 60_000).toISOString().slice(0, 7);
+    const typed = await u.say(`/history ${nepalNow}`, /Your orders in /);
+    expect(typed.text).toBe(month.text);
+
+    // A number typed after the command, as the customer writes it: only that number's orders.
+    const byNumber = await u.say("/history +977 984-1000951", /Your orders for 9841000951/);
+    expect(byNumber.text.split("\n\n")).toEqual([
+      "Your orders for 9841000951:",
+      expect.stringContaining(`Total: Rs 105 · Ref: ${first}`),
+    ]);
+    // The Search button asks for the number.
+    await u.say("/history", /Your last orders/);
+    await u.tap("🔎 Search a number", /Which number or account should I look for\?/);
+    await u.say("what?", /That is not a number or account id/);
+    const found = await u.say("9841000952", /Your orders for 9841000952/);
+    expect(found.text).toContain(`Ref: ${second}`);
+    expect(found.text).not.toContain(first);
+    expect((await u.say("/history ???", /After \/history/)).text).toBe(t("en", "history-invalid"));
+
+    // Another customer searching the same number finds only their own orders.
+    const other = await customer(15_102);
+    expect((await other.say("/history 9841000951")).text).toBe(
+      "You have no orders for 9841000951.",
+    );
+  });
+
+  /** Confirm in the customer's language; resolves with the reference once the order succeeded. */
+  async function confirmIn(u: TestUser, locale: string): Promise<string> {
+    const receipt = await u.tap(t(locale, "common-confirm"), /🧾 \S+ \d+/);
+    const ref = /🧾 \S+ (\d+)/.exec(receipt.text)?.[1] ?? "";
+    await expect
+      .poll(async () => (await ts.system.orders.get(ref))?.status, { timeout: 8000 })
+      .toBe("success");
+    return ref;
+  }
+
+  it("in Hindi: an India order's total in ₹ with the Rs its balance paid; in Nepali: the month and the search", async () => {
+    const hi = await customer(15_103, "hi");
+    await hi.say("/recharge", t("hi", "menu-prompt"));
+    await hi.tap(t("hi", "menu-india"));
+    await hi.tap(t("hi", "india-kind-prepaid"));
+    await hi.say("9810012345", /Airtel Prepaid · Delhi NCR/);
+    await hi.tap(/Airtel Prepaid · Delhi NCR \(/, /9810012345/);
+    await hi.say("100", new RegExp(t("hi", "confirm-title").slice(0, 12)));
+    const ref = await confirmIn(hi, "hi");
+    const list = await hi.say("/history", /आपके पिछले ऑर्डर/);
+    // ₹100 and the ₹1.50 fee, Rs 162.40 at 1.6 from the balance.
+    expect(list.text).toContain(`कुल: ₹101.50 (आपके बैलेंस से रु 162.40) · रेफ़रेंस: ${ref}`);
+    expect(hi.buttons(list)).toEqual(["🔁 दोहराएँ 9810012345 · ₹100", ...filters("hi")]);
+
+    const ne = await customer(15_104, "ne");
+    const neRef = await (async () => {
+      await ne.say("/recharge", t("ne", "menu-prompt"));
+      await ne.tap(t("ne", "menu-mobile"), /कुन मोबाइल नम्बर/);
+      await ne.say("9841000954", /अपरेटर/);
+      await ne.tap(/✓ NTC Prepaid/, /कति\?/);
+      await ne.say("100", /कृपया आफ्नो अर्डर जाँच्नुहोस्/);
+      return confirmIn(ne, "ne");
+    })();
+    await ne.say("/history", /पछिल्ला अर्डरहरू/);
+    ne.press(filters("ne")[0]!);
+    const month = await ne.waitFor(/का तपाईंका अर्डरहरू:/);
+    expect(month.text).toContain(`जम्मा: रु 105 · रेफरेन्स: ${neRef}`);
+    await ne.tap("🔎 नम्बर खोज्नुहोस्", /कुन नम्बर वा खाता खोजूँ\?/);
+    const found = await ne.say("9841000954", /9841000954 का तपाईंका अर्डरहरू:/);
+    expect(found.text).toContain(`रेफरेन्स: ${neRef}`);
+  });
+});
