@@ -107,10 +107,7 @@ balance-short = Your balance is { $balance } and this order costs { $total }: { 
 confirm-question = Pay now?
 
 limit-daily-cap = You have reached today's limit of { $cap } for orders. It resets at midnight: you can order again from { $time }.
-limit-rate = You can place { $count ->
-    [one] one order
-   *[other] { $count } orders
-  } an hour; the next one from { $time }.
+limit-rate = You have reached your limit of orders per hour ({ $count }); the next one from { $time }.
 
 receipt-processing = 🧾 Order { $ref }
     { $operator } · { $number }

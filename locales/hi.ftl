@@ -94,7 +94,7 @@ balance-short = आपका बैलेंस { $balance } है और इ�
 confirm-question = अभी भुगतान करें?
 
 limit-daily-cap = आपने आज की { $cap } की सीमा पूरी कर ली है। यह आधी रात को फिर शुरू होती है: { $time } से आप फिर ऑर्डर कर सकते हैं।
-limit-rate = आप एक घंटे में { $count } ऑर्डर कर सकते हैं; अगला { $time } से।
+limit-rate = आपने प्रति घंटे ऑर्डर की सीमा ({ $count }) पूरी कर ली है; अगला { $time } से।
 
 receipt-processing = 🧾 ऑर्डर { $ref }
     { $operator } · { $number }

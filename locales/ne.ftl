@@ -94,7 +94,7 @@ balance-short = तपाईंको मौज्दात { $balance } छ र
 confirm-question = अहिले तिर्ने?
 
 limit-daily-cap = तपाईंले आजको { $cap } को सीमा पुर्‍याउनुभयो। यो मध्यरातमा नयाँ हुन्छ: { $time } देखि फेरि अर्डर गर्न सक्नुहुन्छ।
-limit-rate = तपाईं एक घण्टामा { $count } वटा अर्डर गर्न सक्नुहुन्छ; अर्को { $time } देखि।
+limit-rate = तपाईंले प्रति घण्टा अर्डरको सीमा ({ $count }) पुर्‍याउनुभयो; अर्को { $time } देखि।
 
 receipt-processing = 🧾 अर्डर { $ref }
     { $operator } · { $number }

@@ -16,7 +16,7 @@ import { type AnyCategoryModule, billerRule } from "../categories/index.ts";
 import { account } from "../ledger/index.ts";
 import { rupeesToPaisa } from "../money.ts";
 import { createNotifier, createSendPacer } from "../notify/index.ts";
-import type { createOrders } from "../orders/index.ts";
+import { type createOrders, reachedProviderOnly } from "../orders/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
@@ -84,14 +84,16 @@ export function botDeps(
     ordersPerHour: config.bot.ordersPerHour,
     now,
   };
+  // The limits count only orders that reached the provider (orders/limits.ts).
+  const limits = stores.limits(limitSettings);
   const staff = new Set([...parts.roles.agentIds, ...parts.roles.adminIds, ...config.staffIds]);
   const mode = config.accessMode;
   return {
     catalog: parts.catalog,
     provider: parts.provider,
-    orders,
+    orders: reachedProviderOnly(orders, limits),
     books: parts.books,
-    limits: stores.limits(limitSettings),
+    limits,
     idle: stores.idle,
     payment: {
       mode,

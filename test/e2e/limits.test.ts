@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { formatOrderTime } from "../../src/bot/format.ts";
+import { account } from "../../src/ledger/index.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
 /** Wallet protection and idle conversations, as a user meets them. */
@@ -9,7 +11,19 @@ describe("per-user limits and idle conversations", () => {
     ts = undefined;
   });
 
-  const REFUSED_OR_CONFIRM = /Please check your order|limit|many orders/;
+  const REFUSED_OR_CONFIRM = /Please check your order|limit/;
+  // When the windows end, computed here: Nepal is UTC+05:45; hours are clock hours.
+  const nextHour = (locale: string) =>
+    formatOrderTime(Math.floor(Date.now() / 3_600_000 + 1) * 3_600_000, "np", locale);
+  const nextNepalMidnight = (locale: string) => {
+    const offset = 345 * 60_000;
+    const day = 86_400_000;
+    return formatOrderTime(
+      Math.floor((Date.now() + offset) / day + 1) * day - offset,
+      "np",
+      locale,
+    );
+  };
 
   it("narrows the amount question to what is left today, and says the cap before asking anything", async () => {
     ts = await startTestSystem({ env: { DAILY_SPEND_CAP: "500" } });
@@ -33,8 +47,9 @@ describe("per-user limits and idle conversations", () => {
     // All of today's cap is spent: the next flow says so before its first question.
     await u.say("/recharge", /What would you like to pay/);
     const refused = await u.tap("📱 Mobile top-up");
+    // The cap and when it resets: the next midnight in Nepal.
     expect(refused.text).toBe(
-      "You have reached today's limit of Rs 500 for orders. Please try again tomorrow.",
+      `You have reached today's limit of Rs 500 for orders. It resets at midnight: you can order again from ${nextNepalMidnight("en")}.`,
     );
     await new Promise((r) => setTimeout(r, 200));
     expect(u.botTexts().at(-1)).toBe(refused.text);
@@ -55,7 +70,10 @@ describe("per-user limits and idle conversations", () => {
     await u.waitFor(new RegExp(`Order ${ref} succeeded`));
     await u.say("/recharge", /What would you like to pay/);
     const refused = await u.tap("📶 Data pack");
-    expect(refused.text).toContain("You have placed many orders in the last hour");
+    // The number and when the next one may be placed: the next clock hour, in Nepal time.
+    expect(refused.text).toBe(
+      `You have reached your limit of orders per hour (1); the next one from ${nextHour("en")}.`,
+    );
     expect(u.botTexts().join("\n")).not.toContain("Which mobile number should I find packs");
     // Cancel-free: the flow has ended; a number typed now starts nothing.
     expect(await ts.system.orders.listByUser(903, 10)).toHaveLength(1);
@@ -69,7 +87,9 @@ describe("per-user limits and idle conversations", () => {
     await ne.tap("✅ पुष्टि", /🧾 अर्डर \d+/);
     await ne.say("/recharge", "के तिर्न चाहनुहुन्छ?");
     const neRefused = await ne.tap("📱 मोबाइल टप-अप");
-    expect(neRefused.text).toBe(ts.system.deps.i18n.t("ne", "limit-rate"));
+    expect(neRefused.text).toBe(
+      `तपाईंले प्रति घण्टा अर्डरको सीमा (1) पुर्‍याउनुभयो; अर्को ${nextHour("ne")} देखि।`,
+    );
   });
 
   it("narrows a bill's amount to today's headroom: a due above it is explained, not offered", async () => {
@@ -98,6 +118,42 @@ describe("per-user limits and idle conversations", () => {
     await u.tap("बैशाख");
     const ask = await u.waitFor(/आज आपके लिए बची राशि \(रु 1,000\) से ज़्यादा है/);
     expect(u.buttons(ask)).toEqual(["‹ पीछे", "✖ रद्द करें"]);
+  });
+
+  it("counts only orders that reached the provider: one refused for the balance does not use up the hour", async () => {
+    ts = await startTestSystem({
+      redis: true,
+      env: { ACCESS_MODE: "prepaid", ORDERS_PER_HOUR: "1", LOW_FLOAT_ALERT: "0" },
+    });
+    const u = ts.user(15_201);
+    await u.register();
+    await u.credit(15_000);
+    // Rs 150 when the confirmation is shown...
+    await u.mobileToConfirm("9841000921", "100");
+    // ...then Rs 100 of it taken back (an admin's reversal) before the customer taps Confirm.
+    const taken = await ts.system.ledger.transfer({
+      id: "limits-reversal-15201",
+      debit: account.customer(15_201),
+      credit: account.merchant.funding,
+      amountPaisa: 10_000,
+      kind: "reversal",
+      reason: "credited twice",
+    });
+    expect(taken.ok).toBe(true);
+    const short = await u.tap("✅ Confirm", /Your balance is Rs 50/);
+    expect(short.text).toContain("Rs 50 short");
+    expect(await ts.system.orders.listByUser(15_201, 10)).toEqual([]);
+
+    // Money added: the hour's one order is still there to place, and it reaches the provider.
+    await u.credit(10_000);
+    const ref = await u.placeMobile("9841000921", "100");
+    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    // That one counts: the next is refused, with the limit's number and when it resets.
+    await u.say("/recharge", /What would you like to pay/);
+    const refused = await u.tap("📱 Mobile top-up");
+    expect(refused.text).toBe(
+      `You have reached your limit of orders per hour (1); the next one from ${nextHour("en")}.`,
+    );
   });
 
   it("ends a conversation left idle with a notice, and the next /recharge starts afresh", async () => {

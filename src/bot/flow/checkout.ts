@@ -8,6 +8,7 @@ import { accessOf, deniedReply } from "../access.ts";
 import type { FlowContext } from "../context.ts";
 import type { BotDeps, OrderDraft } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
+import { formatOrderTime } from "../format.ts";
 import type { Locale } from "../i18n.ts";
 import { receiptText } from "../order-texts.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
@@ -346,11 +347,20 @@ async function orderTrouble(s: FlowScope, order: Order, err: unknown): Promise<v
   await s.ctx.reply(s.t("order-checking", { ref: order.reference })).catch(() => {});
 }
 
-/** Why a limit refuses: today's cap (named) or the hourly count. */
+/**
+ * Why a limit refuses, with its number and when it ends (the limits' own clock and windows, in
+ * Nepal time, the one date format): today's cap, which ends at Nepal midnight, or the hourly count,
+ * which ends with the clock hour. A replay sends nothing new, so the clock read here changes no
+ * message once sent.
+ */
 export function limitText(s: FlowScope, reason: "daily_cap" | "rate"): string {
+  const { limits } = s.deps;
+  const time = formatOrderTime(limits.resetAt(reason), "np", s.t.locale);
   return reason === "daily_cap"
     ? s.t("limit-daily-cap", {
-        cap: formatMoney(s.deps.settings.dailyCapPaisa, { locale: s.t.locale }),
+        cap: formatMoney(limits.terms.dailyCapPaisa, { locale: s.t.locale }),
+        time,
       })
-    : s.t("limit-rate");
+    : // The count as text: Latin digits in every language, like the rest of the message.
+      s.t("limit-rate", { count: String(limits.terms.ordersPerHour), time });
 }
