@@ -148,6 +148,42 @@ describe.each(adapters)("spend limits contract: %s", (_name, makeHarness) => {
     expect(await l.reserve(7, 5_000, "c")).toEqual({ ok: true });
   });
 
+  it("takes a reservation back on release, in the day and hour it counted in, once", async () => {
+    const l = h.make({ dailyCapPaisa: 10_000, ordersPerHour: 2, now: clock });
+    now = at("2025-03-10T10:59:00Z");
+    expect(await l.reserve(7, 6_000, "short")).toEqual({ ok: true });
+    expect(await l.reserve(7, 1_000, "kept")).toEqual({ ok: true });
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 3_000, ordersLeft: 0 });
+    // Released in the next hour: the earlier hour's count and the day's spend get it back.
+    now = at("2025-03-10T11:00:30Z");
+    await l.release(7, "short");
+    await l.release(7, "short");
+    // Another process releases it too: nothing more is taken back.
+    await h.make({ dailyCapPaisa: 10_000, ordersPerHour: 2, now: clock }).release(7, "short");
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 9_000, ordersLeft: 2 });
+    now = at("2025-03-10T10:59:30Z");
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 9_000, ordersLeft: 1 });
+    // A key never reserved, or refused, releases nothing.
+    await l.release(7, "never");
+    expect(await l.reserve(7, 9_001, "refused")).toEqual({ ok: false, reason: "daily_cap" });
+    await l.release(7, "refused");
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 9_000, ordersLeft: 1 });
+    // The released key reserves afresh (the order is placed after all), and counts once.
+    expect(await l.reserve(7, 6_000, "short")).toEqual({ ok: true });
+    expect(await l.reserve(7, 6_000, "short")).toEqual({ ok: true });
+    expect(await l.headroom(7)).toEqual({ spendLeftPaisa: 3_000, ordersLeft: 0 });
+  });
+
+  it("says when a refusal ends: the next Nepal midnight, the next clock hour", async () => {
+    now = at("2025-03-10T10:05:00Z");
+    const l = h.make({ dailyCapPaisa: 10_000, ordersPerHour: 3, now: clock });
+    expect(l.terms).toEqual({ dailyCapPaisa: 10_000, ordersPerHour: 3 });
+    expect(l.resetAt("rate")).toBe(at("2025-03-10T11:00:00Z"));
+    expect(l.resetAt("daily_cap")).toBe(at("2025-03-10T18:15:00Z"));
+    now = at("2025-03-10T18:15:00Z");
+    expect(l.resetAt("daily_cap")).toBe(at("2025-03-11T18:15:00Z"));
+  });
+
   it("rolls the day over at midnight in Nepal (18:15 UTC), not at midnight UTC", async () => {
     const l = h.make({ dailyCapPaisa: 10_000, ordersPerHour: 100, now: clock });
     // 23:59:59 in Kathmandu on 10 March.
