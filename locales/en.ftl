@@ -5,7 +5,7 @@ start-welcome = Namaste { $name }! I recharge mobiles, data packs, TV, internet,
 help-text = What I can do:
     /recharge – recharge or pay a bill
     /status – check an order by its reference number
-    /history – your last orders, with reference, total and "repeat" (/history 2026-10: one month; /history 9841234567: one number)
+    /history – your last orders, with reference, total and "repeat"; /history 2026-10 shows one month, /history 9841234567 one number
     /saved – your saved numbers and accounts
     /language – change the language
     /cancel – stop what we are doing
