@@ -665,6 +665,13 @@ describe("history: references, totals, months and search", () => {
     expect((await other.say("/history 9841000951")).text).toBe(
       "You have no orders for 9841000951.",
     );
+    // Forged buttons naming that number or a month, pressed on their own list, show theirs only.
+    const own = await other.say("/history 9841000951");
+    other.emu.pressButton(15_102, own.id, `hv:0:m${nepalNow}`, { force: true });
+    const forged = await other.waitFor(
+      (m) => m.id === own.id && m.text.startsWith("You have no orders in "),
+    );
+    expect(forged.text).not.toContain(first);
   });
 
   /** Confirm in the customer's language; resolves with the reference once the order succeeded. */
