@@ -28,6 +28,7 @@ import { languageAside } from "./language/aside.ts";
 import { language } from "./language/command.ts";
 import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
 import { register } from "./register/command.ts";
+import { reminders } from "./reminders/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
 import { savedConversation, saveNameConversation } from "./saved/conversation.ts";
@@ -40,6 +41,7 @@ import { heldTopUps } from "./top-up/held-command.ts";
 
 export { registerCommands } from "./commands.ts";
 export { dashboardCommand } from "./dashboard/index.ts";
+export { reminderMessage } from "./reminders/text.ts";
 export { topUpNoticeText } from "./top-up/notices.ts";
 
 /**
@@ -92,6 +94,7 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     status(),
     history(deps),
     saved(),
+    reminders(deps),
     balance(deps, { extraButtons: addMoneyButtons(deps) }),
     books(deps),
     addMoney(),

@@ -9,6 +9,7 @@ import { readPricesFile } from "./prices-file.ts";
 import { pricingEnv, pricingSettings } from "./pricing.ts";
 import { providerEnv, providerRules, providerSettings } from "./provider.ts";
 import { reconcilerEnv, reconcilerSettings } from "./reconciler.ts";
+import { remindersEnv, remindersSettings } from "./reminders.ts";
 import { redisEnv, redisRules, redisSettings, usesRedis } from "./redis.ts";
 import { rolesEnv, rolesSettings } from "./roles.ts";
 import { serverEnv, serverRules, serverSettings } from "./server.ts";
@@ -42,6 +43,7 @@ const envSchema = z.object({
   ...booksEnv,
   ...khaltiEnv,
   ...whatsappEnv,
+  ...remindersEnv,
 });
 type ParsedEnv = z.output<typeof envSchema>;
 
@@ -96,6 +98,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staffIds,
     /** The WhatsApp channel; undefined when its four credentials are not set. */
     whatsapp: whatsappSettings(e),
+    /** Reminders: the worker on or off, and its interval (src/reminders/). */
+    reminders: remindersSettings(e),
   };
 }
 
