@@ -59,7 +59,10 @@ export function reminders(deps: BotDeps): Composer<BotContext> {
           ? t("reminders-all-off-done")
           : t("reminders-on-done");
     // A new message rather than an edit: WhatsApp cannot edit, and the answer reads the same.
-    await ctx.reply(`${said}\n\n${view.text}`, view.keyboard ? { reply_markup: view.keyboard } : {});
+    await ctx.reply(
+      `${said}\n\n${view.text}`,
+      view.keyboard ? { reply_markup: view.keyboard } : {},
+    );
   });
 
   return composer;

@@ -57,10 +57,18 @@ export const emptyState = (): ReminderState => ({
 export const reminderIdSchema = z.string().regex(/^[0-9a-f]{10}$/);
 
 /** The account an order paid: category, number and, for billers, operator, office and SC number. */
-export function reminderIdOf(order: Pick<Order, "category" | "connectionNo" | "operatorId" | "details">) {
+export function reminderIdOf(
+  order: Pick<Order, "category" | "connectionNo" | "operatorId" | "details">,
+) {
   const d = order.details;
   const text = (v: unknown) => (typeof v === "string" ? v : "");
-  const parts = [order.category, order.connectionNo, order.operatorId, text(d.officeCode), text(d.scNo)];
+  const parts = [
+    order.category,
+    order.connectionNo,
+    order.operatorId,
+    text(d.officeCode),
+    text(d.scNo),
+  ];
   return createHash("sha256").update(parts.join("|")).digest("hex").slice(0, 10);
 }
 

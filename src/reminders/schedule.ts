@@ -4,12 +4,12 @@ import type { ReminderRecord, ReminderState } from "./model.ts";
  * When a reminder is due and what one message carries: pure, the clock passed in.
  *
  * - **plan**: a package or plan whose validity the provider names ends `validity` days after it
- *   was paid; reminded 3 days before (a third of a shorter validity before).
+ *   was paid; reminded from the day 3 days before (a third of a shorter validity before).
  * - **bill** (water, electricity, landline): paid monthly on the customer's usual day (the day of
  *   the month they last paid); reminded on that day of the next month.
  * - **usual**: any other number (a top-up, a plan without a stated validity) comes round after
  *   the customer's usual interval (the median of their last gaps, 7 to 60 days), else the
- *   category's usual period (28 days for mobiles, 30 for DTH and internet); reminded a day before.
+ *   category's usual period (28 days for mobiles, 30 for DTH and internet); reminded the day before.
  *
  * A reminder goes out between 09:00 and 20:00 on the customer's clock (Nepal or India time),
  * never before its time, at most one message per customer per day (several due at once are one
@@ -52,8 +52,7 @@ export const localDay = (ms: number, region: Region): string =>
   new Date(ms + OFFSET_MS[region]).toISOString().slice(0, 10);
 
 /** The local hour of `ms` (0-23). */
-const localHour = (ms: number, region: Region) =>
-  new Date(ms + OFFSET_MS[region]).getUTCHours();
+const localHour = (ms: number, region: Region) => new Date(ms + OFFSET_MS[region]).getUTCHours();
 
 /** The instant local midnight began on the day holding `ms`. */
 const localDayStart = (ms: number, region: Region) =>
@@ -97,18 +96,22 @@ export function usualDays(times: readonly number[]): number | undefined {
 
 /** The record's due date and when to remind of it. */
 export function cycleOf(record: ReminderRecord, times: readonly number[] = []): Cycle {
+  // Reminded from the start of the local day `lead` before the due time (then from 09:00).
+  const cycle = (kind: ReminderKind, dueAt: number, lead: number): Cycle => ({
+    kind,
+    dueAt,
+    remindAt: localDayStart(dueAt - lead, record.region),
+  });
   if (record.validityDays !== undefined) {
     const span = record.validityDays * DAY_MS;
-    const dueAt = record.at + span;
-    return { kind: "plan", dueAt, remindAt: dueAt - Math.min(3 * DAY_MS, Math.floor(span / 3)) };
+    return cycle("plan", record.at + span, Math.min(3 * DAY_MS, Math.floor(span / 3)));
   }
   if (BILLS.has(record.category)) {
-    const dueAt = nextMonthSameDay(record.at, record.region);
-    return { kind: "bill", dueAt, remindAt: dueAt };
+    return cycle("bill", nextMonthSameDay(record.at, record.region), 0);
   }
-  const days = usualDays([...times, record.at]) ?? PERIOD_DAYS[record.category] ?? DEFAULT_PERIOD_DAYS;
-  const dueAt = record.at + days * DAY_MS;
-  return { kind: "usual", dueAt, remindAt: dueAt - DAY_MS };
+  const days =
+    usualDays([...times, record.at]) ?? PERIOD_DAYS[record.category] ?? DEFAULT_PERIOD_DAYS;
+  return cycle("usual", record.at + days * DAY_MS, DAY_MS);
 }
 
 /** One reminder of a message, or of /reminders' list. */

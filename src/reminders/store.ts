@@ -30,7 +30,11 @@ export interface ReminderStore {
    * Claims the customer's `day` and marks each reminder sent for its due time, in one step;
    * false (nothing written) when the day's message was already claimed.
    */
-  markSent(userId: number, day: string, marks: ReadonlyArray<{ id: string; dueAt: number }>): Promise<boolean>;
+  markSent(
+    userId: number,
+    day: string,
+    marks: ReadonlyArray<{ id: string; dueAt: number }>,
+  ): Promise<boolean>;
   /**
    * After a claim: the next look at `at` (null: none), unless a success recorded meanwhile asked
    * for an earlier one.
@@ -38,7 +42,12 @@ export interface ReminderStore {
   release(userId: number, claimedUntil: number, at: number | null): Promise<void>;
   forget(userId: number, fields: readonly string[]): Promise<void>;
   /** Turns reminders off or on: some accounts, or all ("all"); on, the customer is looked at by `now`. */
-  setOff(userId: number, which: readonly string[] | "all", off: boolean, now: number): Promise<void>;
+  setOff(
+    userId: number,
+    which: readonly string[] | "all",
+    off: boolean,
+    now: number,
+  ): Promise<void>;
 }
 
 /** A customer's hash fields as a state (unreadable records are skipped). */
@@ -179,7 +188,13 @@ export function redisReminders(redis: RedisClient, prefix: string): ReminderStor
     },
     async claim(userId, now, leaseMs) {
       const until = now + leaseMs;
-      const won = await claimScript.run(redis, { schedule: k.schedule }, String(userId), now, until);
+      const won = await claimScript.run(
+        redis,
+        { schedule: k.schedule },
+        String(userId),
+        now,
+        until,
+      );
       return won === 1 ? until : null;
     },
     async read(userId) {

@@ -23,7 +23,8 @@ export async function rememberSuccess(store: ReminderStore, order: Order): Promi
   const { id, record } = recordOf(order);
   const cycle = cycleOf(record);
   // A number's usual interval is known only with its earlier times: look early, the worker plans.
-  const first = cycle.kind === "usual" ? Math.min(cycle.remindAt, record.at + FIRST_LOOK_MS) : cycle.remindAt;
+  const first =
+    cycle.kind === "usual" ? Math.min(cycle.remindAt, record.at + FIRST_LOOK_MS) : cycle.remindAt;
   await store.record(order.userId, id, record, windowFrom(first, record.region));
 }
 

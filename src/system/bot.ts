@@ -11,7 +11,6 @@ import { createIdleSweeper } from "../bot/idle.ts";
 import { notificationRender } from "../bot/notification-render.ts";
 import { samePerson } from "../bot/person.ts";
 import { saveOnSuccess } from "../bot/saved.ts";
-import { rememberSuccess } from "../reminders/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { type AnyCategoryModule, billerRule } from "../categories/index.ts";
 import { account } from "../ledger/index.ts";
@@ -20,6 +19,7 @@ import { createNotifier, createSendPacer } from "../notify/index.ts";
 import type { createOrders } from "../orders/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
+import { rememberSuccess } from "../reminders/index.ts";
 import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
 import { isWhatsAppChat } from "../whatsapp/chat-ids.ts";
 import type { Base } from "./base.ts";
@@ -199,7 +199,12 @@ export function wireNotifier(
       await rememberSuccess(parts.stores.reminders, order).catch((err) =>
         logger.warn({ ref: order.reference, err: String(err) }, "reminder not recorded"),
       );
-      return saveOnSuccess(parts.deps.saved, translator(parts.deps.i18n, order.locale), order, billerOf);
+      return saveOnSuccess(
+        parts.deps.saved,
+        translator(parts.deps.i18n, order.locale),
+        order,
+        billerOf,
+      );
     },
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
     editsReceipts: (chatId) => !isWhatsAppChat(chatId),

@@ -1,14 +1,13 @@
 import type { Api } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import type { BotReminders } from "../bot/deps.ts";
+import { reminderMessage } from "../../conversations/index.ts";
+import type { Accounts } from "../accounts/index.ts";
+import type { BotDeps, BotReminders } from "../bot/deps.ts";
 import { translator } from "../bot/i18n.ts";
 import { createSendPacer } from "../notify/index.ts";
 import { createReminderWorker, type ReminderStore, upcoming } from "../reminders/index.ts";
-import { reminderMessage } from "../../conversations/index.ts";
 import type { Base } from "./base.ts";
 import type { Stores } from "./stores.ts";
-import type { Accounts } from "../accounts/index.ts";
-import type { BotDeps } from "../bot/deps.ts";
 
 /** /reminders' view of the store: what is coming at this moment, and turning them off or on. */
 export function remindersPort(store: ReminderStore, now: () => number): BotReminders {
@@ -29,7 +28,12 @@ export function remindersPort(store: ReminderStore, now: () => number): BotRemin
  */
 export function wireReminders(
   base: Base,
-  parts: { stores: Stores; bot: { api: Pick<Api, "sendMessage"> }; deps: BotDeps; accounts: Accounts },
+  parts: {
+    stores: Stores;
+    bot: { api: Pick<Api, "sendMessage"> };
+    deps: BotDeps;
+    accounts: Accounts;
+  },
 ) {
   const { logger, now, config } = base;
   const pacer = createSendPacer({ store: parts.stores.paceStore, now });
