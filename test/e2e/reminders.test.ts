@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { nepalDayStart } from "../../src/nepal-time.ts";
 import { DAY_MS } from "../../src/reminders/index.ts";
-import { startTestSystem, type TestSystem, type TestUser, useTestSystem } from "../support/system.ts";
+import {
+  startTestSystem,
+  type TestSystem,
+  type TestUser,
+  useTestSystem,
+} from "../support/system.ts";
 
 /**
  * Issue 30, "Reminders": the bot speaks first. A top-up that succeeds comes round again after the
@@ -53,7 +58,9 @@ describe("reminders, end to end", () => {
 
     // /reminders lists it with its date, and when the reminder will come.
     const list = await u.say("/reminders", /Your upcoming reminders/);
-    expect(list.text).toContain("📱 Mobile top-up · 9841003101 (NTC Prepaid): you usually recharge around");
+    expect(list.text).toContain(
+      "📱 Mobile top-up · 9841003101 (NTC Prepaid): you usually recharge around",
+    );
     expect(list.text).toContain("Last time: Rs 100.");
     expect(u.buttons(list)).toEqual(["🔕 Stop 9841003101", "🔕 Turn all reminders off"]);
 
@@ -71,7 +78,10 @@ describe("reminders, end to end", () => {
     expect(more).toHaveLength(0);
     expect(reminder?.text).toContain("⏰ A reminder");
     expect(reminder?.text).toContain("9841003101 (NTC Prepaid): you usually recharge around");
-    expect(u.buttons(reminder)).toEqual(["🔁 Pay again 9841003101 · Rs 100", "🔕 Stop these reminders"]);
+    expect(u.buttons(reminder)).toEqual([
+      "🔁 Pay again 9841003101 · Rs 100",
+      "🔕 Stop these reminders",
+    ]);
 
     // Later that day, and the next: still one (it was this due date's).
     clock.to(tenOClock(due, 0));
