@@ -7,6 +7,14 @@ import {
   type TestUser,
   useTestSystem,
 } from "../support/system.ts";
+import {
+  confirmUntil,
+  creditPerson,
+  openCategory,
+  standInOf,
+  waCustomer,
+  waPerson,
+} from "../support/whatsapp-steps.ts";
 
 /**
  * Issue 30, "Reminders": the bot speaks first. A top-up that succeeds comes round again after the
@@ -153,5 +161,34 @@ describe("reminders across two instances on one Redis", () => {
       await b?.stop();
       await a.cleanup();
     }
+  });
+});
+
+describe("reminders on WhatsApp", () => {
+  const clock = movableClock();
+  const ts = useTestSystem({
+    now: clock.now,
+    env: { ACCESS_MODE: "prepaid", REMINDERS_INTERVAL_MS: "3600000" },
+  });
+
+  it("goes as the approved template when the customer has not written for 24 hours", async () => {
+    const u = waCustomer(ts, "9779841003301");
+    await creditPerson(ts, waPerson(u.waId), 100_000);
+    await openCategory(u, /Mobile top-up/, /Which mobile number/);
+    await u.say("9841003301", /Operator for/);
+    await u.tap(/detected/, /How much\?/);
+    await u.say("100", /Please check your order/);
+    const { ref } = await confirmUntil(u, "succeeded");
+    const order = await ts.system.orders.get(ref);
+    if (!order) throw new Error(`no order ${ref}`);
+
+    standInOf(ts).closeWindow(u.waId);
+    clock.to(tenOClock(order.createdAt + 28 * DAY_MS, -1));
+    await ts.system.reminders.tick();
+    const reminder = await u.waitFor((m) => m.text.includes("A reminder"));
+    expect(reminder.kind).toBe("template");
+    expect(reminder.text).toContain("9841003301 (NTC Prepaid): you usually recharge around");
+    await ts.system.reminders.tick();
+    expect(u.messages().filter((m) => m.text.includes("A reminder"))).toHaveLength(1);
   });
 });
