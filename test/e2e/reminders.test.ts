@@ -7,6 +7,7 @@ import {
   type TestUser,
   useTestSystem,
 } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
 import {
   confirmUntil,
   creditPerson,
@@ -157,6 +158,29 @@ describe("reminders across two instances on one Redis", () => {
       await Promise.all([a.system.reminders.tick(), b.system.reminders.tick()]);
       await Promise.all([a.system.reminders.tick(), b.system.reminders.tick()]);
       expect(reminders(u).length + reminders(onB).length).toBe(1);
+    } finally {
+      await b?.stop();
+      await a.cleanup();
+    }
+  });
+
+  it("brings it on the workers' own interval, once", async () => {
+    const clock = movableClock();
+    const env = { REMINDERS_INTERVAL_MS: "50" };
+    const a = await startTestSystem({ redis: true, now: clock.now, env });
+    let b: TestSystem | undefined;
+    try {
+      const u = a.user(3202);
+      const order = await topUp(a, u, "9841003202", "100");
+      b = await startTestSystem({ redis: true, prefix: a.prefix, now: clock.now, env });
+      const onB = b.user(3202);
+      const total = () => reminders(u).length + reminders(onB).length;
+
+      clock.to(tenOClock(order.createdAt + 28 * DAY_MS, -1));
+      // Nobody ticks by hand: the workers started with the instances look by themselves.
+      await waitUntil(() => total() > 0, "the reminder");
+      await Promise.all([a.system.reminders.tick(), b.system.reminders.tick()]);
+      expect(total()).toBe(1);
     } finally {
       await b?.stop();
       await a.cleanup();
