@@ -113,6 +113,33 @@ describe("reminders, end to end", () => {
     expect(reminders(u)).toHaveLength(1);
   });
 
+  it("reminds of a data pack 3 days before the validity its name gives ends", async () => {
+    const u = ts.user(3103);
+    await u.menu("📶 Data pack", /Which mobile number is the pack for/);
+    await u.say("9801003103", /9801003103 is an Ncell number/);
+    await u.tap("📶 Data", /Ncell Data packs for 9801003103/);
+    await u.tap("12 GB / 28 days · Rs 700", /Please check your order/);
+    const { ref } = await u.confirmUntil("succeeded");
+    const order = (await ts.system.orders.get(ref))!;
+    const list = await u.say("/reminders", /Your upcoming reminders/);
+    expect(list.text).toContain(
+      "📶 Data pack · 9801003103 (Ncell Data): your plan of Rs 700 ends on",
+    );
+
+    const ends = order.createdAt + 28 * DAY_MS;
+    clock.to(tenOClock(ends, -4));
+    await ts.system.reminders.tick();
+    expect(reminders(u)).toHaveLength(0);
+    clock.to(tenOClock(ends, -3));
+    await ts.system.reminders.tick();
+    const [reminder] = reminders(u);
+    expect(reminder?.text).toContain("9801003103 (Ncell Data): your plan of Rs 700 ends on");
+    expect(u.buttons(reminder)).toEqual([
+      "🔁 Pay again 9801003103 · Rs 700",
+      "🔕 Stop these reminders",
+    ]);
+  });
+
   it("speaks the customer's language, combines what is due into one message, and stops from the reminder", async () => {
     const u = ts.user(3102);
     const first = await topUp(ts, u, "9841003102", "100");
