@@ -28,6 +28,7 @@ import { languageAside } from "./language/aside.ts";
 import { language } from "./language/command.ts";
 import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
 import { register } from "./register/command.ts";
+import { remindersAside } from "./reminders/aside.ts";
 import { reminders } from "./reminders/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
@@ -55,7 +56,7 @@ export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModul
   return {
     conversations: conversationsOf(deps, categories),
     composers: commandsOf(deps, categories),
-    asides: [helpAside, historyAside, balanceAside, languageAside],
+    asides: [helpAside, historyAside, balanceAside, languageAside, remindersAside],
   };
 }
 

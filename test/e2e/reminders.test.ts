@@ -140,6 +140,20 @@ describe("reminders, end to end", () => {
     ]);
   });
 
+  it("answers Stop these reminders and /reminders in the middle of an order, which carries on", async () => {
+    const u = ts.user(3104);
+    const order = await topUp(ts, u, "9841003104", "100");
+    clock.to(tenOClock(order.createdAt + 28 * DAY_MS, -1));
+    await ts.system.reminders.tick();
+    expect(reminders(u)).toHaveLength(1);
+
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    await u.tap("🔕 Stop these reminders", /no more reminders for these/);
+    await u.say("/reminders", /No reminders coming up/);
+    // The question still waits: the order goes on.
+    await u.say("9841003105", /Operator for 9841003105/);
+  });
+
   it("speaks the customer's language, combines what is due into one message, and stops from the reminder", async () => {
     const u = ts.user(3102);
     const first = await topUp(ts, u, "9841003102", "100");
