@@ -41,6 +41,8 @@ export interface ReminderWorkerOptions {
   render: (locale: string, reminders: readonly DueReminder[]) => ReminderMessage;
   /** Sends through the paced path; throws when the message could not be sent. */
   send: (chatId: number, message: ReminderMessage) => Promise<void>;
+  /** False for a customer the merchant blocked: their reminders pass unsent. */
+  mayRemind?: (userId: number) => Promise<boolean>;
   now: () => number;
   intervalMs: number;
   logger: Logger;
@@ -72,6 +74,7 @@ export function createReminderWorker(o: ReminderWorkerOptions) {
         wakeAt = Math.min(plan.wakeAt ?? Number.POSITIVE_INFINITY, now + RETRY_MS);
         return;
       }
+      if (o.mayRemind && !(await o.mayRemind(userId))) return;
       const newest = [...plan.send].sort((a, b) => b.record.at - a.record.at)[0]!;
       const locale = (await o.localeOf(userId)) ?? newest.record.locale;
       await o

@@ -47,6 +47,8 @@ export function wireReminders(
         reply_markup: message.replyMarkup as InlineKeyboardMarkup,
       });
     },
+    // The blocked list is read at each reminder, as at each access check.
+    mayRemind: async (userId) => !(await parts.stores.blocked.isBlocked(userId)),
     now,
     intervalMs: config.reminders.intervalMs,
     logger,
