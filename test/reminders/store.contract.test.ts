@@ -6,6 +6,7 @@ import {
   redisReminders,
 } from "../../src/reminders/index.ts";
 import { testRedis } from "../support/redis.ts";
+import { waitUntil } from "../support/wait.ts";
 
 /**
  * One contract for the reminders' store, kept by the memory and the Redis store: a success is
@@ -100,5 +101,25 @@ describe.each(stores)("reminder store (%s)", (_name, make) => {
     state = await s.read(14);
     expect(state.allOff).toBe(false);
     expect(await s.due(T, 10)).toContain(14);
+  });
+});
+
+describe("reminder store on Redis, what an order pays", () => {
+  it("records a success in two commands (issue 31 caps an order at 90)", async () => {
+    const s = redisReminders(redis.redis, redis.prefix);
+    const monitor = await redis.connect().monitor();
+    const seen: string[] = [];
+    monitor.on("monitor", (_time: string, args: string[]) => {
+      if (args.some((a) => String(a).startsWith(redis.prefix))) seen.push(String(args[0]));
+    });
+    try {
+      await s.record(15, "ffffffffff", record(T), T);
+      // A marker after it: once the monitor shows it, it showed everything before it.
+      await redis.redis.get(`${redis.prefix}marker`);
+      await waitUntil(() => seen.includes("get"), "the marker in the monitor");
+      expect(seen.filter((c) => c !== "get").map((c) => c.toLowerCase())).toEqual(["hset", "zadd"]);
+    } finally {
+      monitor.disconnect();
+    }
   });
 });
