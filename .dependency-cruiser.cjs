@@ -181,6 +181,12 @@ module.exports = {
       "The WhatsApp channel (webhook, queue, router, renderer, client) sits on accounts and Redis; it reaches the chat only through what the composition root hands it (bot.handleUpdate). It shares the webhooks' body reader.",
       "^src/webhook/read-body\\.ts$",
     ),
+    layer(
+      "reminders",
+      "^src/reminders/",
+      "^(src/(payments|provider|notify|webhook|bot|categories|http|system|main|dashboard|whatsapp|accounts|books)|conversations/)",
+      "Reminders (what successful orders leave, when one is due, the worker) sit on the orders' model and Redis; the words, the buttons and the paced send are handed in by the composition root.",
+    ),
     layer("http", "^src/http/", "^src/(system|main)", "Operational endpoints only."),
     layer(
       "dashboard",

@@ -21,6 +21,7 @@ export async function registerCommands(
     "status",
     "history",
     "saved",
+    "reminders",
     "language",
     "help",
     "cancel",

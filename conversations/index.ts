@@ -30,6 +30,8 @@ import { languageAside } from "./language/aside.ts";
 import { language } from "./language/command.ts";
 import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
 import { register } from "./register/command.ts";
+import { remindersAside } from "./reminders/aside.ts";
+import { reminders } from "./reminders/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
 import { savedConversation, saveNameConversation } from "./saved/conversation.ts";
@@ -42,6 +44,7 @@ import { heldTopUps } from "./top-up/held-command.ts";
 
 export { registerCommands } from "./commands.ts";
 export { dashboardCommand } from "./dashboard/index.ts";
+export { reminderMessage } from "./reminders/text.ts";
 export { topUpNoticeText } from "./top-up/notices.ts";
 
 /**
@@ -55,7 +58,7 @@ export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModul
   return {
     conversations: conversationsOf(deps, categories),
     composers: commandsOf(deps, categories),
-    asides: [helpAside, historyAside, balanceAside, languageAside],
+    asides: [helpAside, historyAside, balanceAside, languageAside, remindersAside],
   };
 }
 
@@ -95,6 +98,7 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     status(),
     history(deps),
     saved(),
+    reminders(deps),
     balance(deps, { extraButtons: addMoneyButtons(deps) }),
     books(deps),
     addMoney(),

@@ -510,3 +510,24 @@ history-search = 🔎 Search a number
 history-search-ask = Which number or account should I look for? Type it, for example 9841234567.
 history-search-invalid = That is not a number or account id. Type its digits (and letters), for example 9841234567.
 history-invalid = After /history type a month (for example 2026-10) or a number (9841234567), or nothing for your last orders.
+# --- issue 30 (h-reminders): reminders ---
+cmd-reminders = Upcoming reminders, and turning them off
+reminders-title = ⏰ A reminder
+reminder-plan = { $category } · { $number } ({ $operator }): your plan of { $amount } ends on { $date }.
+reminder-bill = { $category } · { $number } ({ $operator }): your monthly bill is usually paid on { $date }. Last time: { $amount }.
+reminder-usual = { $category } · { $number } ({ $operator }): you usually recharge around { $date }. Last time: { $amount }.
+reminders-pay-again = Tap to pay again: you see the order and confirm it before anything is paid. /reminders shows what is coming and turns reminders off.
+reminder-button = 🔁 Pay again { $number } · { $amount }
+reminders-stop-these = 🔕 Stop these reminders
+reminders-stopped-these = 🔕 Done: no more reminders for these. /reminders shows the others.
+reminders-list-title = ⏰ Your upcoming reminders (one message a day at most, between 09:00 and 20:00):
+reminders-list-item = { $line }
+    Reminder on { $when }.
+reminders-list-empty = No reminders coming up. When a recharge or a bill payment succeeds, I remind you before the plan ends or when the next one is due.
+reminders-list-off = 🔕 Reminders are off: I send none.
+reminders-stop-one = 🔕 Stop { $number }
+reminders-stop-all = 🔕 Turn all reminders off
+reminders-turn-on = 🔔 Turn reminders back on
+reminders-one-off-done = 🔕 Done: no more reminders for that one.
+reminders-all-off-done = 🔕 All reminders are off.
+reminders-on-done = 🔔 Reminders are on again.

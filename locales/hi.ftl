@@ -474,3 +474,24 @@ history-search = 🔎 नंबर खोजें
 history-search-ask = कौन-सा नंबर या खाता खोजूँ? टाइप कीजिए, जैसे 9841234567।
 history-search-invalid = यह नंबर या खाता आईडी नहीं है। इसके अंक (और अक्षर) टाइप कीजिए, जैसे 9841234567।
 history-invalid = /history के बाद महीना (जैसे 2026-10) या नंबर (9841234567) टाइप कीजिए, या पिछले ऑर्डर के लिए कुछ नहीं।
+# --- issue 30 (h-reminders): reminders ---
+cmd-reminders = आने वाले रिमाइंडर, और उन्हें बंद करना
+reminders-title = ⏰ एक रिमाइंडर
+reminder-plan = { $category } · { $number } ({ $operator }): आपका { $amount } का प्लान { $date } को खत्म होगा।
+reminder-bill = { $category } · { $number } ({ $operator }): आप मासिक बिल आमतौर पर { $date } को भरते हैं। पिछली बार: { $amount }।
+reminder-usual = { $category } · { $number } ({ $operator }): आप आमतौर पर { $date } के आसपास रिचार्ज करते हैं। पिछली बार: { $amount }।
+reminders-pay-again = फिर से भुगतान करने के लिए दबाएँ: कुछ भी भुगतान होने से पहले आप ऑर्डर देखकर पुष्टि करते हैं। /reminders आने वाले रिमाइंडर दिखाता है और उन्हें बंद करता है।
+reminder-button = 🔁 फिर से भुगतान { $number } · { $amount }
+reminders-stop-these = 🔕 ये रिमाइंडर बंद करें
+reminders-stopped-these = 🔕 हो गया: इनके लिए अब रिमाइंडर नहीं आएँगे। /reminders बाकी दिखाता है।
+reminders-list-title = ⏰ आपके आने वाले रिमाइंडर (दिन में अधिकतम एक संदेश, 09:00 से 20:00 के बीच):
+reminders-list-item = { $line }
+    रिमाइंडर { $when } को।
+reminders-list-empty = अभी कोई रिमाइंडर नहीं है। रिचार्ज या बिल भुगतान सफल होने पर, मैं प्लान खत्म होने से पहले या अगली बार भुगतान का समय आने पर याद दिलाऊँगा।
+reminders-list-off = 🔕 रिमाइंडर बंद हैं: मैं कोई नहीं भेजता।
+reminders-stop-one = 🔕 { $number } बंद करें
+reminders-stop-all = 🔕 सभी रिमाइंडर बंद करें
+reminders-turn-on = 🔔 रिमाइंडर फिर से चालू करें
+reminders-one-off-done = 🔕 हो गया: उसके लिए अब रिमाइंडर नहीं आएँगे।
+reminders-all-off-done = 🔕 सभी रिमाइंडर बंद हो गए।
+reminders-on-done = 🔔 रिमाइंडर फिर से चालू हो गए।

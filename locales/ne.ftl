@@ -468,3 +468,24 @@ history-search = 🔎 नम्बर खोज्नुहोस्
 history-search-ask = कुन नम्बर वा खाता खोजूँ? टाइप गर्नुहोस्, जस्तै 9841234567।
 history-search-invalid = यो नम्बर वा खाता आईडी होइन। यसका अङ्क (र अक्षर) टाइप गर्नुहोस्, जस्तै 9841234567।
 history-invalid = /history पछि महिना (जस्तै 2026-10) वा नम्बर (9841234567) टाइप गर्नुहोस्, वा पछिल्ला अर्डरका लागि केही नलेख्नुहोस्।
+# --- issue 30 (h-reminders): reminders ---
+cmd-reminders = आउँदा सम्झनाहरू, र तिनलाई बन्द गर्ने
+reminders-title = ⏰ एउटा सम्झना
+reminder-plan = { $category } · { $number } ({ $operator }): तपाईंको { $amount } को प्लान { $date } मा सकिन्छ।
+reminder-bill = { $category } · { $number } ({ $operator }): तपाईंले मासिक बिल प्रायः { $date } मा तिर्नुहुन्छ। पछिल्लो पटक: { $amount }।
+reminder-usual = { $category } · { $number } ({ $operator }): तपाईंले प्रायः { $date } तिर रिचार्ज गर्नुहुन्छ। पछिल्लो पटक: { $amount }।
+reminders-pay-again = फेरि तिर्न थिच्नुहोस्: केही तिर्नुअघि तपाईंले अर्डर हेरेर पक्का गर्नुहुन्छ। /reminders ले आउँदा सम्झनाहरू देखाउँछ र तिनलाई बन्द गर्छ।
+reminder-button = 🔁 फेरि तिर्ने { $number } · { $amount }
+reminders-stop-these = 🔕 यी सम्झनाहरू बन्द गर्ने
+reminders-stopped-these = 🔕 भयो: यिनका लागि अब सम्झना आउँदैन। /reminders ले अरू देखाउँछ।
+reminders-list-title = ⏰ तपाईंका आउँदा सम्झनाहरू (दिनमा बढीमा एउटा सन्देश, 09:00 देखि 20:00 बीच):
+reminders-list-item = { $line }
+    सम्झना { $when } मा।
+reminders-list-empty = अहिले कुनै सम्झना छैन। रिचार्ज वा बिल भुक्तानी सफल भएपछि, प्लान सकिनुअघि वा अर्को तिर्ने बेला आएपछि म सम्झाउँछु।
+reminders-list-off = 🔕 सम्झनाहरू बन्द छन्: म कुनै पठाउँदिनँ।
+reminders-stop-one = 🔕 { $number } बन्द गर्ने
+reminders-stop-all = 🔕 सबै सम्झना बन्द गर्ने
+reminders-turn-on = 🔔 सम्झनाहरू फेरि खोल्ने
+reminders-one-off-done = 🔕 भयो: त्यसका लागि अब सम्झना आउँदैन।
+reminders-all-off-done = 🔕 सबै सम्झनाहरू बन्द भए।
+reminders-on-done = 🔔 सम्झनाहरू फेरि खुले।

@@ -146,3 +146,12 @@ export function isGlobalCallback(data: string | undefined): boolean {
     (b) => b.parse(data) !== null,
   );
 }
+
+/** A reminder account's id (src/reminders/model.ts): ten hex digits. */
+const reminderIds = z.string().regex(/^[0-9a-f]{10}(\.[0-9a-f]{10}){0,4}$/);
+/** "Stop these reminders" under a reminder: `rms:<id>.<id>…` (at most five, the message's own). */
+export const reminderStopButton = valueButton("rms:", reminderIds);
+/** /reminders: one account's reminders off, `rmo:<id>`; every one off, `rma`; back on, `rmon`. */
+export const reminderOffButton = valueButton("rmo:", z.string().regex(/^[0-9a-f]{10}$/));
+export const remindersAllOffButton = constantButton("rma");
+export const remindersOnButton = constantButton("rmon");

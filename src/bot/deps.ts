@@ -10,6 +10,7 @@ import type { AccessMode, SubmitOptions } from "../orders/service.ts";
 import type { DecideResult, HeldDecision, StartResult, TopUp } from "../payments/index.ts";
 import type { NprCharge, Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
+import type { DueReminder } from "../reminders/index.ts";
 import type { SavedStore } from "../saved/index.ts";
 import type { BotContext } from "./context.ts";
 import type { IdleDeadlines } from "./idle.ts";
@@ -134,6 +135,14 @@ export interface BotDeps {
   topUps?: BotTopUps;
   /** A user who blocked the bot and comes back with /start gets notifications again. */
   reactivateChat(chatId: number): Promise<void>;
+  /** The customer's reminders (src/reminders/): /reminders and "Stop these reminders". */
+  reminders?: BotReminders;
+}
+
+/** Reminders as the chat sees them: what is coming, and turning them off (or back on). */
+export interface BotReminders {
+  list(userId: number): Promise<{ upcoming: DueReminder[]; allOff: boolean }>;
+  setOff(userId: number, which: readonly string[] | "all", off: boolean): Promise<void>;
 }
 
 export type Role = "customer" | "agent" | "admin";

@@ -10,6 +10,7 @@ import { pricingEnv, pricingSettings } from "./pricing.ts";
 import { providerEnv, providerRules, providerSettings } from "./provider.ts";
 import { reconcilerEnv, reconcilerSettings } from "./reconciler.ts";
 import { redisEnv, redisRules, redisSettings, usesRedis } from "./redis.ts";
+import { remindersEnv, remindersSettings } from "./reminders.ts";
 import { rolesEnv, rolesSettings } from "./roles.ts";
 import { serverEnv, serverRules, serverSettings } from "./server.ts";
 import { botApiPolicyOf, botSettings, telegramEnv } from "./telegram.ts";
@@ -42,6 +43,7 @@ const envSchema = z.object({
   ...booksEnv,
   ...khaltiEnv,
   ...whatsappEnv,
+  ...remindersEnv,
 });
 type ParsedEnv = z.output<typeof envSchema>;
 
@@ -96,6 +98,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     staffIds,
     /** The WhatsApp channel; undefined when its four credentials are not set. */
     whatsapp: whatsappSettings(e),
+    /** Reminders: the worker on or off, and its interval (src/reminders/). */
+    reminders: remindersSettings(e),
   };
 }
 

@@ -228,6 +228,12 @@ export function keyspace(prefix: string) {
     // --- Order search (orders/search.ts), written by the order create script: {money} ---
     /** Sorted set, every score 0: three members per order (by time, by number, by customer). */
     orderSearch: `${money}:orders:search`,
+
+    // --- Reminders (reminders/store.ts): `{reminders}`, no script touches two keys ---
+    /** Sorted set: customer (user id) -> when the reminder worker looks at them next (ms). */
+    remindersDue: `${prefix}{reminders}:due`,
+    /** Hash per customer: records, payment times, sent marks, what is off, the last message's day. */
+    reminders: (userId: number) => `${prefix}{reminders}:u:${userId}`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;

@@ -19,9 +19,11 @@ import { createNotifier, createSendPacer } from "../notify/index.ts";
 import { type createOrders, reachedProviderOnly } from "../orders/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
+import { rememberSuccess } from "../reminders/index.ts";
 import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
 import { isWhatsAppChat } from "../whatsapp/chat-ids.ts";
 import type { Base } from "./base.ts";
+import { remindersPort } from "./reminders.ts";
 import type { Stores } from "./stores.ts";
 
 type Orders = ReturnType<typeof createOrders>;
@@ -122,6 +124,7 @@ export function botDeps(
     },
     logger: base.logger,
     reactivateChat: (chatId) => stores.queue.reactivateChat(chatId),
+    reminders: remindersPort(stores.reminders, now),
   };
 }
 
@@ -193,8 +196,18 @@ export function wireNotifier(
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
     // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts).
-    onSuccess: (order) =>
-      saveOnSuccess(parts.deps.saved, translator(parts.deps.i18n, order.locale), order, billerOf),
+    // Its reminders are recorded too (two Redis commands; a failure costs a reminder, not the push).
+    onSuccess: async (order) => {
+      await rememberSuccess(parts.stores.reminders, order).catch((err) =>
+        logger.warn({ ref: order.reference, err: String(err) }, "reminder not recorded"),
+      );
+      return saveOnSuccess(
+        parts.deps.saved,
+        translator(parts.deps.i18n, order.locale),
+        order,
+        billerOf,
+      );
+    },
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
     editsReceipts: (chatId) => !isWhatsAppChat(chatId),
     sentLog: parts.stores.sentLog,

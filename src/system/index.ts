@@ -115,6 +115,7 @@ async function start(base: Base, opts: SystemOptions, listener: PublicListener, 
     idleSweeper,
     ...(topUp ? [topUp.reconciler] : []),
     ...(whatsapp ? [whatsapp] : []),
+    ...(base.config.reminders.on ? [parts.reminders] : []),
   ];
   let runner: Awaited<ReturnType<typeof startWorkers>>;
   if (opts.workers !== false) {
@@ -134,6 +135,7 @@ async function start(base: Base, opts: SystemOptions, listener: PublicListener, 
     if (runner?.isRunning()) await runner.stop();
     await whatsapp?.stop();
     await idleSweeper.stop();
+    await parts.reminders.stop();
     await money.reconciler.stop();
     await money.booksCheck.stop();
     await topUp?.reconciler.stop();

@@ -18,6 +18,7 @@ import { wireDashboard } from "./dashboard.ts";
 import { loadLocalMode } from "./local.ts";
 import { wireMoneyPath } from "./money-path.ts";
 import { watchOperations } from "./operations.ts";
+import { wireReminders } from "./reminders.ts";
 import type { PublicListener } from "./server.ts";
 import { mountTelegramWebhook } from "./start.ts";
 import { type Stores, wireStores } from "./stores.ts";
@@ -195,8 +196,9 @@ function wireChat(
   });
   const notifier = wireNotifier(base, { stores, orders: money.orders, bot, deps });
   const idleSweeper = wireIdleSweeper(base, { stores, bot, deps });
+  const reminders = wireReminders(base, { stores, bot, deps, accounts: parts.accounts });
   const hook = parts.telegramOn
     ? mountTelegramWebhook(base, parts.listener.app, bot, parts.botApi.token)
     : undefined;
-  return { deps, bot, notifier, idleSweeper, hook, dashboard };
+  return { deps, bot, notifier, idleSweeper, hook, dashboard, reminders };
 }

@@ -27,6 +27,7 @@ import {
 import { createMemoryTopUpStore, createRedisTopUpStore } from "../payments/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { createRedis, redisAnswers } from "../redis/connection.ts";
+import { memoryReminders, type ReminderStore, redisReminders } from "../reminders/index.ts";
 import { createMemorySaved, createRedisSaved, type SavedStore } from "../saved/index.ts";
 import type { Base } from "./base.ts";
 
@@ -70,6 +71,8 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       saved: createRedisSaved({ redis, prefix }) as SavedStore,
       /** Who the merchant blocked (accounts/blocked.ts): the chat reads it on every access check. */
       blocked: createRedisBlocked({ redis, prefix }),
+      /** What successful orders leave for their reminders, and the reminders' schedule. */
+      reminders: redisReminders(redis, prefix) as ReminderStore,
     };
   }
   // In memory the queue is the order store's outbox: a status and its notifications in one step.
@@ -91,6 +94,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     topUps: createMemoryTopUpStore({ ledger }),
     saved: createMemorySaved() as SavedStore,
     blocked: createMemoryBlocked(),
+    reminders: memoryReminders(),
   };
 }
 

@@ -33,6 +33,7 @@ describe("bot set-up and fallbacks, end to end", () => {
       "status",
       "history",
       "saved",
+      "reminders",
       "language",
       "help",
       "cancel",

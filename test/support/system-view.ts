@@ -21,6 +21,8 @@ export function viewOf(system: System) {
     bot: parts.bot,
     deps: parts.deps,
     notifier: parts.notifier,
+    /** The reminder worker (src/reminders/): tests tick it after moving the clock. */
+    reminders: parts.reminders,
     catalogSync: parts.catalogSync,
     provider: money.provider,
     orders: money.orders,

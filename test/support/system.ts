@@ -53,6 +53,8 @@ export interface TestSystemOptions {
   sandbox?: Partial<Omit<SandboxOptions, "accounts">>;
   /** The categories offered (default: the registry's); a test may add one of its own. */
   categories?: readonly AnyCategoryModule[];
+  /** The process's clock (default Date.now): a test moves time for the workers that read it. */
+  now?: () => number;
 }
 
 export interface TestSystem {
@@ -109,6 +111,7 @@ export async function startTestSystem(opts: TestSystemOptions = {}): Promise<Tes
         ...opts.sandbox,
       },
       ...(opts.categories ? { categories: opts.categories } : {}),
+      ...(opts.now ? { now: opts.now } : {}),
     }),
   );
   let stopped = false;

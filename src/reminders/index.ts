@@ -1,0 +1,4 @@
+export * from "./model.ts";
+export * from "./schedule.ts";
+export * from "./store.ts";
+export * from "./worker.ts";
