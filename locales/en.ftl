@@ -46,7 +46,7 @@ common-nothing-to-cancel = There is nothing to cancel.
 common-idle-ended = Your previous request ended after { $minutes ->
         [one] { $minutes } minute
        *[other] { $minutes } minutes
-    } without an answer. Nothing was charged. Send /recharge to start again.
+    } without an answer. Nothing was charged.
 common-send-text = Please answer with a text message or use the buttons.
 common-slow-down = You are sending messages very fast. Please wait a few seconds; messages sent meanwhile are ignored.
 common-use-buttons = Please choose one of the buttons.
@@ -490,3 +490,9 @@ status-phone-title = Recent orders of the customer registered with { $phone } (n
 status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
 status-phone-unknown = Nobody is registered with { $phone }, and no order has that reference number.
 status-phone-empty = The customer registered with { $phone } has no orders yet.
+# --- issue 30 (h-deadends): no dead ends ---
+idle-start-again = Send { $command } to start again.
+credit-leave-question = Leave this credit? Nothing has been moved yet.
+credit-cancelled = Credit cancelled. Nothing was moved: no balance changed. Send /credit to start again.
+reverse-leave-question = Leave this reversal? Nothing has been moved yet.
+reverse-cancelled = Reversal cancelled. Nothing was moved: no balance changed. Send /reverse to start again.

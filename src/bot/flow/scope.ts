@@ -28,11 +28,14 @@ export interface FlowWords {
   readonly cancelled: string;
   /** The question asked before another command leaves the flow. */
   readonly leaveQuestion: string;
+  /** The command that starts the flow again, named by its idle notice ("/addmoney"). */
+  readonly again?: string;
 }
 
 export const ORDER_WORDS: FlowWords = {
   cancelled: "common-cancelled",
   leaveQuestion: "flow-leave-question",
+  again: "/recharge",
 };
 
 export interface Nav {
