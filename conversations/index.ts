@@ -27,6 +27,7 @@ import {
 import { languageAside } from "./language/aside.ts";
 import { language } from "./language/command.ts";
 import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
+import { registerAside } from "./register/aside.ts";
 import { register } from "./register/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
@@ -53,7 +54,7 @@ export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModul
   return {
     conversations: conversationsOf(deps, categories),
     composers: commandsOf(deps, categories),
-    asides: [helpAside, historyAside, balanceAside, languageAside],
+    asides: [helpAside, historyAside, balanceAside, languageAside, registerAside],
   };
 }
 

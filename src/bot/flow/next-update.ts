@@ -135,6 +135,13 @@ async function handledMeanwhile(
   if (data !== undefined) {
     for (const aside of s.asides) if (await aside.onButton?.(s, u, data)) return true;
   }
+  if (u.message && !isCommand(u)) {
+    for (const a of s.asides) {
+      if (!(await a.onMessage?.(s, u))) continue;
+      sent();
+      return true;
+    }
+  }
   const command = commandName(u);
   const aside = command === null ? undefined : s.asides.find((a) => a.commands.includes(command));
   if (aside && command !== null) {

@@ -70,6 +70,11 @@ export interface Aside {
    * place; false when the button is not its own.
    */
   onButton?(s: FlowScope, u: FlowContext, data: string): Promise<boolean>;
+  /**
+   * A message that is no command (a shared contact), handled in place: it sends its answer below
+   * the question; false when the message is not its business.
+   */
+  onMessage?(s: FlowScope, u: FlowContext): Promise<boolean>;
 }
 
 /**
