@@ -496,3 +496,5 @@ credit-leave-question = Leave this credit? Nothing has been moved yet.
 credit-cancelled = Credit cancelled. Nothing was moved: no balance changed. Send /credit to start again.
 reverse-leave-question = Leave this reversal? Nothing has been moved yet.
 reverse-cancelled = Reversal cancelled. Nothing was moved: no balance changed. Send /reverse to start again.
+push-try-again = 🔁 Try again
+push-change-number = ✏️ Change number

@@ -454,3 +454,5 @@ credit-leave-question = यो रकम थप छोड्ने? अहिल
 credit-cancelled = रकम थप रद्द गरियो। केही सारिएन: कुनै मौज्दात बदलिएन। फेरि सुरु गर्न /credit पठाउनुहोस्।
 reverse-leave-question = यो फिर्ता छोड्ने? अहिलेसम्म केही सारिएको छैन।
 reverse-cancelled = फिर्ता रद्द गरियो। केही सारिएन: कुनै मौज्दात बदलिएन। फेरि सुरु गर्न /reverse पठाउनुहोस्।
+push-try-again = 🔁 फेरि प्रयास गर्ने
+push-change-number = ✏️ नम्बर बदल्ने

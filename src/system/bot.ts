@@ -6,6 +6,7 @@ import { type Accounts, accessVerdict } from "../accounts/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { createBot } from "../bot/create-bot.ts";
 import type { BotDeps } from "../bot/deps.ts";
+import { failureButtons } from "../bot/final-buttons.ts";
 import { createI18n, localeFromLanguageCode, translator } from "../bot/i18n.ts";
 import { createIdleSweeper } from "../bot/idle.ts";
 import { notificationRender } from "../bot/notification-render.ts";
@@ -190,9 +191,14 @@ export function wireNotifier(
     api: parts.bot.api,
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
-    // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts).
-    onSuccess: (order) =>
-      saveOnSuccess(parts.deps.saved, translator(parts.deps.i18n, order.locale), order, billerOf),
+    // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts); a
+    // failed one's push offers the next step (src/bot/final-buttons.ts).
+    finalButtons: (order, status) => {
+      const t = translator(parts.deps.i18n, order.locale);
+      return status === "success"
+        ? saveOnSuccess(parts.deps.saved, t, order, billerOf)
+        : failureButtons(parts.deps, t, order);
+    },
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
     editsReceipts: (chatId) => !isWhatsAppChat(chatId),
     sentLog: parts.stores.sentLog,
