@@ -41,7 +41,7 @@ import { heldTopUps } from "./top-up/held-command.ts";
 
 export { registerCommands } from "./commands.ts";
 export { dashboardCommand } from "./dashboard/index.ts";
-export { topUpNoticeText } from "./top-up/notices.ts";
+export { topUpNoticeMarkup, topUpNoticeText } from "./top-up/notices.ts";
 
 /**
  * Every feature of the chat, for the composition root to hand to `createBot`: one conversation

@@ -1,6 +1,6 @@
 import type { I18n } from "@grammyjs/i18n";
 import { Api, type Composer } from "grammy";
-import type { UserFromGetMe } from "grammy/types";
+import type { InlineKeyboardMarkup, UserFromGetMe } from "grammy/types";
 import { botFeatures } from "../../conversations/index.ts";
 import { type Accounts, accessVerdict } from "../accounts/index.ts";
 import type { BotContext } from "../bot/context.ts";
@@ -42,6 +42,13 @@ export function createChatI18n(categories: readonly AnyCategoryModule[]): I18n<B
   );
 }
 
+/** Sends one chat message unasked, with buttons when given. */
+export type ChatSend = (
+  chatId: number,
+  text: string,
+  markup?: InlineKeyboardMarkup,
+) => Promise<void>;
+
 /**
  * A Bot API client of its own for the messages the product sends unasked outside a push (the
  * top-ups' notices), on the bot's target and bounds: it exists before the bot, which offers the
@@ -52,14 +59,14 @@ export function chatSender(
   target: BotApiTarget,
   telegram: TelegramContact,
   channelFetch?: typeof fetch,
-): (chatId: number, text: string) => Promise<void> {
+): ChatSend {
   const api = new Api(target.token, {
     ...(target.apiRoot ? { apiRoot: target.apiRoot } : {}),
     ...(channelFetch ? { fetch: channelFetch } : {}),
   });
   api.config.use(boundedRetry(base.config.bot.api, { onAnswer: telegram.seen }));
-  return async (chatId, text) => {
-    await api.sendMessage(chatId, text);
+  return async (chatId, text, markup) => {
+    await api.sendMessage(chatId, text, markup ? { reply_markup: markup } : {});
   };
 }
 
