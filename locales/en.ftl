@@ -507,3 +507,4 @@ shortfall-add = ➕ Add { $amount } and continue
 shortfall-check-again = 🔄 Check my balance again
 shortfall-pay = To add { $amount }, tap "Pay with Khalti" and pay in the browser. Once it is added, tap "▶ Continue my order" (here or under the message that says it was added): your order comes back to confirm, priced afresh, with your answers.
 shortfall-continue = ▶ Continue my order
+shortfall-gone = That order is no longer waiting (it was cancelled or timed out). The money added stays in your balance: send /recharge to order again.

@@ -86,4 +86,21 @@ describe.each([
     await u.confirmUntil("succeeded");
     expect(await sys.balance(3303)).toBe(0);
   });
+
+  it("Continue under a credited notice whose order no longer waits says so, the money kept", async () => {
+    const u = sys.ts().user(3304);
+    await u.register();
+    await u.credit(1_000);
+    await u.mobileToConfirm("9841233304", "50", /short/);
+    const pay = await u.tap("➕ Add Rs 40 and continue", /Pay with Khalti/);
+    const link = pay.inlineKeyboard?.flat().find((b) => b.text === "Pay with Khalti");
+    const pidx = new URL(link!.url!).searchParams.get("pidx")!;
+    // The customer cancels the order before paying; the payment still goes through.
+    await u.tap("✖ Cancel", /Cancelled/);
+    await fetch(sys.khalti().act(pidx, "pay")!).then((r) => r.text());
+    await u.waitFor(/added to your balance/);
+    const gone = await u.tap("▶ Continue my order", /no longer waiting/);
+    expect(gone.text).toContain("stays in your balance");
+    expect(await sys.balance(3304)).toBe(5_000);
+  });
 });
