@@ -5,7 +5,7 @@ import type { Order } from "../../orders/model.ts";
 import { InsufficientFundsError } from "../../orders/service.ts";
 import { formatRate, type NprCharge, type Quote } from "../../pricing/index.ts";
 import { accessOf, deniedReply } from "../access.ts";
-import { addMoneyButtonData } from "../callback-data.ts";
+import { addMoneyButtonData, menuButton } from "../callback-data.ts";
 import type { FlowContext } from "../context.ts";
 import type { BotDeps, OrderDraft, Role } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
@@ -208,7 +208,18 @@ async function placeConfirmed(
   // said plainly here rather than as a refusal after the order is placed.
   const offered = await conversation.external(() => deps.catalog.isOffered(draft.operatorId));
   if (!offered) {
-    await ctx.reply(s.t("catalog-operator-withdrawn", { operator: draft.operatorName }));
+    // The next step as a button: the category afresh (its operators as offered now).
+    const flow = s.nav.flow;
+    const again =
+      flow && menuButton.fits(flow)
+        ? {
+            reply_markup: new InlineKeyboard().text(
+              s.t("common-start-again"),
+              menuButton.build(flow),
+            ),
+          }
+        : {};
+    await ctx.reply(s.t("catalog-operator-withdrawn", { operator: draft.operatorName }), again);
     return null;
   }
   // Reserved under the order's key: a replay reserves nothing twice.
