@@ -24,6 +24,22 @@ describe.each([
     expect(u.buttons(told)).toEqual(["➕ Add money"]);
     expect(u.botTexts().join("\n")).not.toContain("Which mobile number");
     await u.tap("➕ Add money", /How much do you want to add/);
+    await u.say("/cancel", /Cancelled/);
+  });
+
+  it("says the shortfall and its buttons in Nepali", async () => {
+    const u = sys.ts().user(3305, { language_code: "ne" });
+    const { message_id } = u.emu.sendContact(u.id, { phoneNumber: `+${u.phone()}` });
+    await u.emu.waitForBotMessage(u.id, /दर्ता भयो/, { afterId: message_id });
+    await u.credit(2_000);
+    await u.say("/recharge", /के तिर्न चाहनुहुन्छ/);
+    await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर/);
+    await u.say("9841233305", /अपरेटर/);
+    await u.tap(/✓/, /कति/);
+    const short = await u.say("100", /नपुग/);
+    expect(short.text).toContain("तपाईंको मौज्दात रु 20 छ र यो अर्डरको मूल्य रु 100 हो: रु 80 नपुग।");
+    expect(u.buttons(short)).toContain("➕ रु 80 थपेर जारी राख्ने");
+    expect(u.buttons(short)).toContain("🔄 मौज्दात फेरि जाँच्ने");
   });
 
   it("short at the confirmation: Add Rs 60 and continue, pay, Continue, the same order confirmed", async () => {
