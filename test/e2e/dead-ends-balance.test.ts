@@ -103,6 +103,19 @@ describe.each([
     expect(await sys.balance(3303)).toBe(0);
   });
 
+  it("Back from the shortfall asks the amount again: a smaller one is confirmed, the number kept", async () => {
+    const u = sys.ts().user(3306);
+    await u.register();
+    await u.credit(6_000);
+    await u.mobileToConfirm("9841233306", "100", /short/);
+    await u.tap("‹ Back", /How much/);
+    const confirm = await u.say("60", /Please check your order/);
+    expect(confirm.text).toContain("9841233306");
+    expect(confirm.text).toContain("Balance after: Rs 0");
+    await u.confirmUntil("succeeded");
+    expect(await sys.balance(3306)).toBe(0);
+  });
+
   it("Continue under a credited notice whose order no longer waits says so, the money kept", async () => {
     const u = sys.ts().user(3304);
     await u.register();
