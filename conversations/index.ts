@@ -29,6 +29,7 @@ import {
 import { languageAside } from "./language/aside.ts";
 import { language } from "./language/command.ts";
 import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
+import { registerAside } from "./register/aside.ts";
 import { register } from "./register/command.ts";
 import { remindersAside } from "./reminders/aside.ts";
 import { reminders } from "./reminders/command.ts";
@@ -45,7 +46,7 @@ import { heldTopUps } from "./top-up/held-command.ts";
 export { registerCommands } from "./commands.ts";
 export { dashboardCommand } from "./dashboard/index.ts";
 export { reminderMessage } from "./reminders/text.ts";
-export { topUpNoticeText } from "./top-up/notices.ts";
+export { topUpNoticeMarkup, topUpNoticeText } from "./top-up/notices.ts";
 
 /**
  * Every feature of the chat, for the composition root to hand to `createBot`: one conversation
@@ -58,7 +59,7 @@ export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModul
   return {
     conversations: conversationsOf(deps, categories),
     composers: commandsOf(deps, categories),
-    asides: [helpAside, historyAside, balanceAside, languageAside, remindersAside],
+    asides: [helpAside, historyAside, balanceAside, languageAside, remindersAside, registerAside],
   };
 }
 

@@ -46,7 +46,7 @@ common-nothing-to-cancel = There is nothing to cancel.
 common-idle-ended = Your previous request ended after { $minutes ->
         [one] { $minutes } minute
        *[other] { $minutes } minutes
-    } without an answer. Nothing was charged. Send /recharge to start again.
+    } without an answer. Nothing was charged.
 common-send-text = Please answer with a text message or use the buttons.
 common-slow-down = You are sending messages very fast. Please wait a few seconds; messages sent meanwhile are ignored.
 common-use-buttons = Please choose one of the buttons.
@@ -531,3 +531,21 @@ reminders-turn-on = 🔔 Turn reminders back on
 reminders-one-off-done = 🔕 Done: no more reminders for that one.
 reminders-all-off-done = 🔕 All reminders are off.
 reminders-on-done = 🔔 Reminders are on again.
+# --- issue 30 (h-deadends): no dead ends ---
+idle-start-again = Send { $command } to start again.
+credit-leave-question = Leave this credit? Nothing has been moved yet.
+credit-cancelled = Credit cancelled. Nothing was moved: no balance changed. Send /credit to start again.
+reverse-leave-question = Leave this reversal? Nothing has been moved yet.
+reverse-cancelled = Reversal cancelled. Nothing was moved: no balance changed. Send /reverse to start again.
+push-try-again = 🔁 Try again
+push-change-number = ✏️ Change number
+balance-empty = Your balance is { $balance }: there is nothing to pay with yet, so nothing was asked. Add money first, then choose what to pay.
+balance-cash-in = An agent (a shop) can add money to your balance for cash, by your registered number.
+balance-own-agent = Orders are paid from your own balance, not from your agent float (that is for cash-ins). Ask the merchant to add money to your own balance.
+balance-short-by = Your balance is { $balance } and this order costs { $total }: { $shortfall } short.
+shortfall-kept = Your answers are kept: once the money is added, this order comes back to confirm.
+shortfall-add = ➕ Add { $amount } and continue
+shortfall-check-again = 🔄 Check my balance again
+shortfall-pay = To add { $amount }, tap "Pay with Khalti" and pay in the browser. Once it is added, tap "▶ Continue my order" (here or under the message that says it was added): your order comes back to confirm, priced afresh, with your answers.
+shortfall-continue = ▶ Continue my order
+shortfall-gone = That order is no longer waiting (it was cancelled or timed out). The money added stays in your balance: send /recharge to order again.

@@ -27,6 +27,7 @@ export function cashInConversation(deps: BotDeps) {
     const flow = await Flow.start(conversation, ctx, deps, undefined, {
       cancelled: "cashin-cancelled",
       leaveQuestion: "cashin-leave-question",
+      again: "/cashin",
     });
     const { t } = flow;
     const accounts = deps.accounts;

@@ -15,7 +15,11 @@ import {
 /** /credit: an admin credits an agent (chosen among AGENT_IDS) with money to cash in. */
 export function creditConversation(deps: BotDeps) {
   return async function credit(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, undefined, {
+      cancelled: "credit-cancelled",
+      leaveQuestion: "credit-leave-question",
+      again: "/credit",
+    });
     const { t } = flow;
     const accounts = deps.accounts;
     if (flow.env.role !== "admin") {

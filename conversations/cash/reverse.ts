@@ -17,7 +17,11 @@ import { confirm, firstNotice, money, partyName, push } from "./transfers.ts";
  */
 export function reverseConversation(deps: BotDeps) {
   return async function reverse(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, undefined, {
+      cancelled: "reverse-cancelled",
+      leaveQuestion: "reverse-leave-question",
+      again: "/reverse",
+    });
     const { t } = flow;
     const accounts = deps.accounts;
     if (flow.env.role !== "admin") {

@@ -1,4 +1,4 @@
-import { Composer } from "grammy";
+import { Composer, type Context } from "grammy";
 import { formatPhone, type Phone, phoneFromContact } from "../../src/accounts/index.ts";
 import { contactKeyboard } from "../../src/bot/access.ts";
 import type { BotContext } from "../../src/bot/context.ts";
@@ -23,47 +23,82 @@ export function register(deps: BotDeps): Composer<BotContext> {
     await ctx.reply(`${known}${t("register-prompt")}`, { reply_markup: contactKeyboard(t) });
   });
   priv.on("message:contact", async (ctx) => {
-    const locale = await ctx.i18n.getLocale();
-    const t = translator(deps.i18n, locale);
-    const contact = ctx.message.contact;
-    const telegramId = telegramIdOf(ctx) ?? ctx.from.id;
-    if (contact.user_id !== telegramId) {
-      await ctx.reply(t("register-not-yours"), { reply_markup: contactKeyboard(t) });
-      return;
-    }
-    const phone = phoneFromContact(contact.phone_number);
-    if (!phone) {
-      await ctx.reply(t("register-bad-number"), { reply_markup: contactKeyboard(t) });
-      return;
-    }
-    if (telegramId !== ctx.from.id) {
-      // Linked to a WhatsApp account: its number is its identity and does not move from here.
-      const own = await deps.accounts.phoneOf(ctx.from.id);
-      await ctx.reply(t("register-linked", { phone: own ? formatPhone(own) : "" }), {
-        reply_markup: { remove_keyboard: true },
-      });
-      return;
-    }
-    const owner = await deps.accounts.userByPhone(phone);
-    if (owner !== null && owner !== ctx.from.id && isWhatsAppChat(owner)) {
-      await linkToWhatsApp(deps, ctx, t, { telegramId, owner, phone });
-      return;
-    }
-    const name = [ctx.from.first_name, ctx.from.last_name].filter(Boolean).join(" ");
-    await deps.accounts.register(ctx.from.id, phone, {
-      name,
-      ...(ctx.from.username ? { username: ctx.from.username } : {}),
-      channel: "telegram",
-    });
-    // The language of the pushes others' actions send them (a cash-in's receipt): the one they
-    // chose with /language, else Telegram's (what this chat negotiated).
-    await deps.accounts.setLocale(ctx.from.id, t.locale);
-    deps.logger.info({ userId: ctx.from.id }, "customer registered");
-    await ctx.reply(t("register-done", { phone: formatPhone(phone) }), {
-      reply_markup: { remove_keyboard: true },
-    });
+    const t = translator(deps.i18n, await ctx.i18n.getLocale());
+    const answer = await registerContact(deps, t, sharerOf(ctx));
+    await ctx.reply(answer.text, { reply_markup: answer.markup });
   });
   return composer;
+}
+
+/** Who shared a contact, and what: read from the update (its Telegram sender before any link). */
+export interface Sharer {
+  fromId: number;
+  telegramId: number;
+  firstName: string;
+  lastName?: string;
+  username?: string;
+  contact: { phone_number: string; user_id?: number };
+}
+
+/** The sharer of a contact message (undefined for anything else). */
+export function sharerOf(ctx: Context): Sharer | undefined {
+  const contact = ctx.message?.contact;
+  const from = ctx.from;
+  if (!contact || !from) return undefined;
+  return {
+    fromId: from.id,
+    telegramId: telegramIdOf(ctx) ?? from.id,
+    firstName: from.first_name,
+    ...(from.last_name ? { lastName: from.last_name } : {}),
+    ...(from.username ? { username: from.username } : {}),
+    contact: {
+      phone_number: contact.phone_number,
+      ...(contact.user_id !== undefined ? { user_id: contact.user_id } : {}),
+    },
+  };
+}
+
+/** What registering a shared contact answers: the text and the keyboard under it. */
+export interface RegisterAnswer {
+  text: string;
+  markup: ReturnType<typeof contactKeyboard> | { remove_keyboard: true };
+}
+
+/**
+ * Registers the sharer with the contact's number, or says why not (someone else's card, a number
+ * that is no phone, a WhatsApp account's). The same wherever the contact is shared: as an answer
+ * to /register, out of the blue, or while a flow waits for an answer (aside.ts).
+ */
+export async function registerContact(
+  deps: BotDeps,
+  t: Translate,
+  who: Sharer | undefined,
+): Promise<RegisterAnswer> {
+  const retry = (key: string): RegisterAnswer => ({ text: t(key), markup: contactKeyboard(t) });
+  const done = (text: string): RegisterAnswer => ({ text, markup: { remove_keyboard: true } });
+  if (!who || who.contact.user_id !== who.telegramId) return retry("register-not-yours");
+  const phone = phoneFromContact(who.contact.phone_number);
+  if (!phone) return retry("register-bad-number");
+  if (who.telegramId !== who.fromId) {
+    // Linked to a WhatsApp account: its number is its identity and does not move from here.
+    const own = await deps.accounts.phoneOf(who.fromId);
+    return done(t("register-linked", { phone: own ? formatPhone(own) : "" }));
+  }
+  const owner = await deps.accounts.userByPhone(phone);
+  if (owner !== null && owner !== who.fromId && isWhatsAppChat(owner)) {
+    return done(await linkToWhatsApp(deps, t, { telegramId: who.telegramId, owner, phone }));
+  }
+  const name = [who.firstName, who.lastName].filter(Boolean).join(" ");
+  await deps.accounts.register(who.fromId, phone, {
+    name,
+    ...(who.username ? { username: who.username } : {}),
+    channel: "telegram",
+  });
+  // The language of the pushes others' actions send them (a cash-in's receipt): the one they
+  // chose with /language, else Telegram's (what this chat negotiated).
+  await deps.accounts.setLocale(who.fromId, t.locale);
+  deps.logger.info({ userId: who.fromId }, "customer registered");
+  return done(t("register-done", { phone: formatPhone(phone) }));
 }
 
 /**
@@ -74,10 +109,9 @@ export function register(deps: BotDeps): Composer<BotContext> {
  */
 async function linkToWhatsApp(
   deps: BotDeps,
-  ctx: BotContext,
   t: Translate,
   who: { telegramId: number; owner: number; phone: Phone },
-): Promise<void> {
+): Promise<string> {
   const own = await deps.accounts.phoneOf(who.telegramId);
   const money = await deps.payment.availablePaisa(who.telegramId);
   if (own !== null || money > 0) {
@@ -85,15 +119,10 @@ async function linkToWhatsApp(
       { userId: who.telegramId },
       "link to a WhatsApp account refused: has an account",
     );
-    await ctx.reply(t("register-whatsapp-taken", { phone: formatPhone(who.phone) }), {
-      reply_markup: { remove_keyboard: true },
-    });
-    return;
+    return t("register-whatsapp-taken", { phone: formatPhone(who.phone) });
   }
   await deps.accounts.linkPerson(who.telegramId, who.owner);
   deps.persons.linked(who.telegramId, who.owner);
   deps.logger.info({ userId: who.telegramId, personId: who.owner }, "telegram user linked");
-  await ctx.reply(t("register-done", { phone: formatPhone(who.phone) }), {
-    reply_markup: { remove_keyboard: true },
-  });
+  return t("register-done", { phone: formatPhone(who.phone) });
 }

@@ -1,5 +1,5 @@
 import { Composer, InlineKeyboard } from "grammy";
-import { addMoneyButtonData } from "../../src/bot/callback-data.ts";
+import { addMoneyButtonData, flowButtons } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
 import { ADD_MONEY_FLOW } from "../ids.ts";
@@ -21,6 +21,12 @@ export function addMoney(): Composer<BotContext> {
   priv.callbackQuery(addMoneyButtonData.data, async (ctx) => {
     await ctx.answerCallbackQuery();
     await ctx.conversation.enter(ADD_MONEY_FLOW);
+  });
+  // Continue under a credited notice whose order no longer waits (cancelled, timed out): said so,
+  // with the money kept, rather than a silent "no longer active" (a waiting order takes it first).
+  priv.callbackQuery(flowButtons.resume.data, async (ctx) => {
+    await ctx.answerCallbackQuery();
+    await ctx.reply(ctx.t("shortfall-gone"));
   });
   return composer;
 }

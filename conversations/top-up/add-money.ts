@@ -9,6 +9,7 @@ import { formatMoney } from "../../src/money.ts";
 const TOPUP_WORDS: FlowWords = {
   cancelled: "topup-flow-cancelled",
   leaveQuestion: "topup-leave-question",
+  again: "/addmoney",
 };
 
 /**

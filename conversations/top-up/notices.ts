@@ -1,8 +1,25 @@
 import type { I18n } from "@grammyjs/i18n";
+import { InlineKeyboard } from "grammy";
+import type { InlineKeyboardMarkup } from "grammy/types";
+import { flowButtons } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { DEFAULT_LOCALE, isLocale, translator } from "../../src/bot/i18n.ts";
 import { formatMoney, formatRupees } from "../../src/money.ts";
 import type { TopUpNotice } from "../../src/payments/index.ts";
+
+/**
+ * The buttons under a top-up notice: Continue under the credited notice of a top-up an order's
+ * confirmation waits for (its "Add Rs X and continue"), which brings that confirmation back.
+ */
+export function topUpNoticeMarkup(
+  i18n: I18n<BotContext>,
+  n: TopUpNotice,
+): InlineKeyboardMarkup | undefined {
+  const t = n.topUp;
+  if (n.audience !== "customer" || t.status !== "completed" || !t.resume) return undefined;
+  const tr = translator(i18n, isLocale(t.locale) ? t.locale : DEFAULT_LOCALE);
+  return new InlineKeyboard().text(tr("shortfall-continue"), flowButtons.resume.data);
+}
 
 /**
  * The chat text of a top-up notice: the customer's in the language the top-up was started in;

@@ -133,6 +133,13 @@ export const flowButtons = {
   value: valueButton("v:", choiceValue),
   /** A page of a long choice: `p:<page index>`. */
   page: valueButton("p:", pageNumber, pageDigits),
+  /** A short balance at the confirmation: "Add Rs X and continue" (shortfall.ts). */
+  addAndContinue: constantButton("ad"),
+  /**
+   * Back to the waiting confirmation, priced afresh: on the shortfall question and under the
+   * credited notice of a top-up it started (accepted from any message: prompt-loop.ts `anywhere`).
+   */
+  resume: constantButton("go"),
 } as const;
 
 /**

@@ -100,6 +100,8 @@ export interface BotTopUps {
     chatId: number;
     locale: string;
     amountPaisa: number;
+    /** An order's confirmation waits for it: the credited notice offers Continue. */
+    resume?: boolean;
   }): Promise<StartResult>;
   /** Admins: top-ups held for a decision (a lookup that did not match what was initiated). */
   held(limit?: number): Promise<TopUp[]>;

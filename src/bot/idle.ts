@@ -33,6 +33,11 @@ const idleInfoSchema = z.object({
   locale: z.enum(LOCALES),
   /** The conversation to start again (a menu entry), if the flow is one. */
   flow: z.string().optional(),
+  /** The command that starts the flow again ("/addmoney"), named when no Start again is offered. */
+  again: z
+    .string()
+    .regex(/^\/[a-z]{1,32}$/)
+    .optional(),
   /** Read and dropped: arms written before an arm was named by its time carried a token. */
   token: z.string().max(64).optional(),
 });
@@ -206,11 +211,17 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** The notice, naming the configured time in minutes when it is whole minutes, else in seconds. */
-export function idleText(t: Translate, idleMs: number): string {
-  return idleMs >= 60_000 && idleMs % 60_000 === 0
-    ? t("common-idle-ended", { minutes: idleMs / 60_000 })
-    : t("common-idle-ended-seconds", { seconds: Math.max(1, Math.round(idleMs / 1000)) });
+/**
+ * The notice, naming the configured time in minutes when it is whole minutes, else in seconds, and
+ * the command that starts the flow the user was in again (`again`: /addmoney after a top-up, not
+ * /recharge) when no Start again button is offered with it.
+ */
+export function idleText(t: Translate, idleMs: number, again?: string): string {
+  const ended =
+    idleMs >= 60_000 && idleMs % 60_000 === 0
+      ? t("common-idle-ended", { minutes: idleMs / 60_000 })
+      : t("common-idle-ended-seconds", { seconds: Math.max(1, Math.round(idleMs / 1000)) });
+  return again ? `${ended} ${t("idle-start-again", { command: again })}` : ended;
 }
 
 /** Start again: the same category's menu button when the flow is one. */
@@ -238,8 +249,9 @@ export function createIdleSweeper(o: IdleSweeperOptions) {
     for (const { chatId, info } of claimed) {
       const t = o.translate(info.locale);
       // A notice that cannot be sent is only a notice: the flow still ends on the next update.
+      const keyboard = startAgainKeyboard(t, info);
       await o
-        .send(chatId, idleText(t, o.idleMs), startAgainKeyboard(t, info))
+        .send(chatId, idleText(t, o.idleMs, keyboard ? undefined : info.again), keyboard)
         .catch((err) => o.logger.warn({ chatId, err: String(err) }, "idle notice not sent"));
     }
   };

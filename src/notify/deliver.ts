@@ -1,6 +1,6 @@
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { isFinal, type Notification, type Order, RECEIPT_RANK } from "../orders/model.ts";
-import type { NotifierOrders } from "./options.ts";
+import type { FinalButtons, NotifierOrders } from "./options.ts";
 import { PushSettled } from "./push-settled.ts";
 import type { Delivery, NotificationQueue } from "./queue.ts";
 import type { ReceiptEdit } from "./receipt-edits.ts";
@@ -43,7 +43,7 @@ export interface DeliverDeps {
   queue: NotificationQueue;
   orders: NotifierOrders;
   render: Render;
-  onSuccess: ((order: Order) => Promise<InlineKeyboardMarkup | undefined>) | undefined;
+  finalButtons: FinalButtons | undefined;
   /** Whether the chat's messages can be edited (NotifierOptions.editsReceipts). */
   editsReceipts: (chatId: number) => boolean;
   /** Where each push of an order is written down (the back office's timeline); none: not kept. */
@@ -149,7 +149,10 @@ export function createDeliver(deps: DeliverDeps): Deliver {
       return "sent";
     }
     if (push) {
-      const markup = n.status === "success" ? await deps.onSuccess?.(order) : undefined;
+      const markup = await deps.finalButtons?.(
+        order,
+        n.status === "success" ? "success" : "failed",
+      );
       const receipt = hasReceipt(order) && order.chatId === n.chatId;
       await logged(n, () =>
         push(n.chatId, text, markup ? { reply_markup: markup } : undefined, receipt),

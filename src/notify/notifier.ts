@@ -91,7 +91,7 @@ export function createNotifier(opts: NotifierOptions) {
     queue,
     orders: opts.orders,
     render: opts.render,
-    onSuccess: opts.onSuccess,
+    finalButtons: opts.finalButtons,
     editsReceipts: opts.editsReceipts ?? (() => true),
     sentLog: opts.sentLog,
     now,

@@ -21,6 +21,12 @@ export interface NotifierApi {
   editMessageText(chatId: number, messageId: number, text: string): Promise<unknown>;
 }
 
+/** The buttons under an order's final push, from the order and the outcome it reached. */
+export type FinalButtons = (
+  order: Order,
+  status: "success" | "failed",
+) => Promise<InlineKeyboardMarkup | undefined>;
+
 /** Reads the order being notified about (the order store or the orders service). */
 export interface NotifierOrders {
   get(reference: string): Promise<Order | null>;
@@ -33,10 +39,11 @@ export interface NotifierOptions {
   /** The chat's words for a notification (the bot's Fluent bundles: src/bot/notification-render.ts). */
   render: Render;
   /**
-   * Called before a success push is sent (again on a retried delivery, so it must be idempotent):
-   * the chat saves the number (src/bot/saved.ts) and may put buttons under the push ("Save as…").
+   * Called before a final push is sent (again on a retried delivery, so it must be idempotent):
+   * the buttons under the push. On a success the chat saves the number (src/bot/saved.ts) and may
+   * offer "Save as…"; on a failure it offers the next step (Try again, Change number, Add money).
    */
-  onSuccess?: (order: Order) => Promise<InlineKeyboardMarkup | undefined>;
+  finalButtons?: FinalButtons;
   /**
    * Whether a chat's messages can be edited (default: yes). A channel that cannot (WhatsApp)
    * gets no receipt edits: its receipt would only come again as a new message, and the final

@@ -56,6 +56,11 @@ export const topUpSchema = z.object({
   locale: z.string().min(2).max(8),
   /** What the customer asked to add. */
   amountPaisa: paisa.positive(),
+  /**
+   * Started from an order's confirmation that waits for it ("Add Rs X and continue"): the credited
+   * notice offers Continue, which brings that confirmation back (src/bot/flow/shortfall.ts).
+   */
+  resume: z.boolean().optional(),
   status: topUpStatusSchema,
   createdAt: z.number().int().nonnegative(),
   updatedAt: z.number().int().nonnegative(),

@@ -10,6 +10,8 @@ export interface StartInput {
   chatId: number;
   locale: string;
   amountPaisa: number;
+  /** An order's confirmation waits for this top-up: its credited notice offers Continue. */
+  resume?: boolean;
 }
 
 /** A new top-up: checked against the caps, a checkout at the gateway, stored as "initiated". */
@@ -47,6 +49,7 @@ export async function startTopUp(ctx: TopUpContext, input: StartInput): Promise<
     chatId: input.chatId,
     locale: input.locale,
     amountPaisa,
+    ...(input.resume ? { resume: true } : {}),
     status: "initiated",
     createdAt: at,
     updatedAt: at,

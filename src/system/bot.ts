@@ -1,11 +1,12 @@
 import type { I18n } from "@grammyjs/i18n";
 import { Api, type Composer } from "grammy";
-import type { UserFromGetMe } from "grammy/types";
+import type { InlineKeyboardMarkup, UserFromGetMe } from "grammy/types";
 import { botFeatures } from "../../conversations/index.ts";
 import { type Accounts, accessVerdict } from "../accounts/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { createBot } from "../bot/create-bot.ts";
 import type { BotDeps } from "../bot/deps.ts";
+import { failureButtons } from "../bot/final-buttons.ts";
 import { createI18n, localeFromLanguageCode, translator } from "../bot/i18n.ts";
 import { createIdleSweeper } from "../bot/idle.ts";
 import { notificationRender } from "../bot/notification-render.ts";
@@ -43,6 +44,13 @@ export function createChatI18n(categories: readonly AnyCategoryModule[]): I18n<B
   );
 }
 
+/** Sends one chat message unasked, with buttons when given. */
+export type ChatSend = (
+  chatId: number,
+  text: string,
+  markup?: InlineKeyboardMarkup,
+) => Promise<void>;
+
 /**
  * A Bot API client of its own for the messages the product sends unasked outside a push (the
  * top-ups' notices), on the bot's target and bounds: it exists before the bot, which offers the
@@ -53,14 +61,14 @@ export function chatSender(
   target: BotApiTarget,
   telegram: TelegramContact,
   channelFetch?: typeof fetch,
-): (chatId: number, text: string) => Promise<void> {
+): ChatSend {
   const api = new Api(target.token, {
     ...(target.apiRoot ? { apiRoot: target.apiRoot } : {}),
     ...(channelFetch ? { fetch: channelFetch } : {}),
   });
   api.config.use(boundedRetry(base.config.bot.api, { onAnswer: telegram.seen }));
-  return async (chatId, text) => {
-    await api.sendMessage(chatId, text);
+  return async (chatId, text, markup) => {
+    await api.sendMessage(chatId, text, markup ? { reply_markup: markup } : {});
   };
 }
 
@@ -195,18 +203,16 @@ export function wireNotifier(
     api: parts.bot.api,
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
-    // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts).
-    // Its reminders are recorded too (two Redis commands; a failure costs a reminder, not the push).
-    onSuccess: async (order) => {
+    // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts); a
+    // failed one's push offers the next step (src/bot/final-buttons.ts). A success's reminders are
+    // recorded too (two Redis commands; a failure costs a reminder, not the push).
+    finalButtons: async (order, status) => {
+      const t = translator(parts.deps.i18n, order.locale);
+      if (status !== "success") return failureButtons(parts.deps, t, order);
       await rememberSuccess(parts.stores.reminders, order).catch((err) =>
         logger.warn({ ref: order.reference, err: String(err) }, "reminder not recorded"),
       );
-      return saveOnSuccess(
-        parts.deps.saved,
-        translator(parts.deps.i18n, order.locale),
-        order,
-        billerOf,
-      );
+      return saveOnSuccess(parts.deps.saved, t, order, billerOf);
     },
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
     editsReceipts: (chatId) => !isWhatsAppChat(chatId),

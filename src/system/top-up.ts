@@ -1,5 +1,5 @@
 import type { I18n } from "@grammyjs/i18n";
-import { topUpNoticeText } from "../../conversations/index.ts";
+import { topUpNoticeMarkup, topUpNoticeText } from "../../conversations/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { rupeesToPaisa } from "../money.ts";
 import {
@@ -10,6 +10,7 @@ import {
   topUpReturnRoutes,
 } from "../payments/index.ts";
 import type { Base } from "./base.ts";
+import type { ChatSend } from "./bot.ts";
 import type { HttpApp } from "./server.ts";
 import type { Stores } from "./stores.ts";
 
@@ -31,7 +32,7 @@ export function wireTopUps(
     standIn: { baseUrl: string; secretKey: string } | undefined;
     adminIds: readonly number[];
     i18n: I18n<BotContext>;
-    send: (chatId: number, text: string) => Promise<void>;
+    send: ChatSend;
   },
 ) {
   const { config, logger, now } = base;
@@ -58,7 +59,8 @@ export function wireTopUps(
     store: parts.stores.topUps,
     gateway,
     ledger: parts.stores.ledger,
-    notify: (n: TopUpNotice) => parts.send(n.chatId, topUpNoticeText(parts.i18n, n)),
+    notify: (n: TopUpNotice) =>
+      parts.send(n.chatId, topUpNoticeText(parts.i18n, n), topUpNoticeMarkup(parts.i18n, n)),
     logger,
     now,
     maxPaisa: rupeesToPaisa(c.maxRupees),

@@ -237,7 +237,8 @@ describe.each([
     // A reversal cannot be reversed; an unknown receipt is asked again.
     await admin.say(`/reverse rev-${id}`, /is itself a reversal/);
     await admin.say("cashin-000000000000", /There is no cash-in or credit with receipt/);
-    await admin.say("/cancel", /Cancelled/);
+    // A reversal says what was cancelled (issue 30: its own words, like /cashin).
+    await admin.say("/cancel", /Reversal cancelled/);
     const reversals = (await ledger().journal()).entries.filter((e) => e.kind === "reversal");
     expect(reversals.filter((e) => e.reference === id)).toHaveLength(1);
     expect(reversals.find((e) => e.reference === id)).toMatchObject({

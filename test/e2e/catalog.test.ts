@@ -91,6 +91,8 @@ describe("the catalogue from the provider, end to end", () => {
       expect(told.text).toBe(
         "Sorry, NTC Landline is no longer on offer, so this order was not placed and nothing was charged. Please start again with /recharge.",
       );
+      // The next step as a button (issue 30): the category afresh.
+      expect(u.buttons(told)).toEqual(["🔁 Start again"]);
       expect(await ts.system.orders.listByUser(1602, 10)).toEqual([]);
       expect(sandboxLedger(ts).filter((r) => r.connectionNo === "141234567")).toEqual([]);
     } finally {

@@ -119,12 +119,17 @@ describe.each([
     expect(confirm.text).toContain("this order costs Rs 153");
     expect(confirm.text).toContain("Rs 53 short");
     expect(u.buttons(confirm)).not.toContain("✅ Confirm");
+    // No dead end (issue 30): the shortfall can be added and the answers are kept.
+    expect(u.buttons(confirm)).toContain("➕ Add Rs 53 and continue");
+    await u.tap("✖ Cancel", /Cancelled/);
     expect(await ts.system.orders.listByUser(703, 10)).toEqual([]);
     expect(await balance(703)).toMatchObject({ availablePaisa: 10_000, heldPaisa: 0 });
-    // A registered customer nobody credited is told the same, with a zero balance.
-    await ts.user(704).register();
-    const none = await toConfirm(704, "9841230704", "50");
-    expect(none.confirm.text).toContain("Your balance is Rs 0");
+    // A registered customer nobody credited is told before the first question (issue 30).
+    const none = ts.user(704);
+    await none.register();
+    await none.say("/recharge", /What would you like to pay/);
+    const told = await none.tap("📱 Mobile top-up", /Your balance is Rs 0/);
+    expect(none.buttons(told)).toEqual(["➕ Add money"]);
     expect(await ts.system.orders.listByUser(704, 10)).toEqual([]);
     await booksOk();
   });

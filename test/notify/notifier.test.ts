@@ -207,7 +207,7 @@ function scriptedApi(failures: unknown[]) {
 }
 
 describe("success hook", () => {
-  it("asks onSuccess before a success push and puts its buttons under the push; a failure is not asked", async () => {
+  it("asks finalButtons before each final push and puts its buttons under the push", async () => {
     const { queue, orders } = memoryParts();
     const ok = await orders.place(mobileInput());
     await orders.apply({ reference: ok.reference, source: "execute", status: "success", at: 1 });
@@ -230,13 +230,13 @@ describe("success hook", () => {
       orders,
       api: fake,
       consumerName: "hook",
-      onSuccess: async (order) => {
-        asked.push(order.reference);
-        return markup;
+      finalButtons: async (order, status) => {
+        asked.push(`${order.reference}:${status}`);
+        return status === "success" ? markup : undefined;
       },
     });
     await drain(notifier, queue);
-    expect(asked).toEqual([ok.reference]);
+    expect(asked).toEqual([`${ok.reference}:success`, `${bad.reference}:failed`]);
     expect(sent).toHaveLength(2);
     expect(sent.find((m) => m.markup !== undefined)?.markup).toEqual(markup);
     expect(sent.filter((m) => m.markup === undefined)).toHaveLength(1);

@@ -5,12 +5,14 @@ import type { Order } from "../../orders/model.ts";
 import { InsufficientFundsError } from "../../orders/service.ts";
 import { formatRate, type NprCharge, type Quote } from "../../pricing/index.ts";
 import { accessOf, deniedReply } from "../access.ts";
+import { addMoneyButtonData, menuButton } from "../callback-data.ts";
 import type { FlowContext } from "../context.ts";
-import type { BotDeps, OrderDraft } from "../deps.ts";
+import type { BotDeps, OrderDraft, Role } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
 import { formatOrderTime } from "../format.ts";
 import type { Locale } from "../i18n.ts";
 import { receiptText } from "../order-texts.ts";
+import { coverShortfall, shortText } from "./balance.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
 
 /**
@@ -24,6 +26,8 @@ export interface Buyer {
   userId: number;
   chatId: number;
   locale: Locale;
+  /** An agent's or admin's own balance pays (their float is for cash-ins): said so when short. */
+  role?: Role;
 }
 
 /** The lines of a confirmation for a draft: operator, number, extras, package, amount. */
@@ -149,13 +153,14 @@ export async function confirmAndPlace(
     return null;
   }
   // The price, and in prepaid mode the balance, before the confirmation: nobody confirms an
-  // order the balance cannot pay for.
+  // order the balance cannot pay for. Short, every answer is kept: the shortfall can be added
+  // (or an agent cashes it in) and the confirmation comes back, priced afresh (balance.ts).
   // An India order is paid from the Nepal-rupee balance at the configured rate: the balance is
   // compared with, and the hold takes, the converted total (`charged`).
-  const pay = await conversation.external(() => paymentOf(deps, userId, draft));
-  if (pay.balancePaisa !== undefined && pay.balancePaisa < charged(pay)) {
-    await ctx.reply(shortText(s, pay.balancePaisa, charged(pay)));
-    return null;
+  let pay = await conversation.external(() => paymentOf(deps, userId, draft));
+  while (pay.balancePaisa !== undefined && pay.balancePaisa < charged(pay)) {
+    await coverShortfall(s, buyer, { balancePaisa: pay.balancePaisa, totalPaisa: charged(pay) });
+    pay = await conversation.external(() => paymentOf(deps, userId, draft));
   }
   const key = await conversation.external(() => randomUUID());
   const answer = await confirm(
@@ -204,7 +209,18 @@ async function placeConfirmed(
   // said plainly here rather than as a refusal after the order is placed.
   const offered = await conversation.external(() => deps.catalog.isOffered(draft.operatorId));
   if (!offered) {
-    await ctx.reply(s.t("catalog-operator-withdrawn", { operator: draft.operatorName }));
+    // The next step as a button: the category afresh (its operators as offered now).
+    const flow = s.nav.flow;
+    const again =
+      flow && menuButton.fits(flow)
+        ? {
+            reply_markup: new InlineKeyboard().text(
+              s.t("common-start-again"),
+              menuButton.build(flow),
+            ),
+          }
+        : {};
+    await ctx.reply(s.t("catalog-operator-withdrawn", { operator: draft.operatorName }), again);
     return null;
   }
   // Reserved under the order's key: a replay reserves nothing twice.
@@ -225,7 +241,12 @@ async function placeConfirmed(
     }
   });
   if ("short" in placed) {
-    await ctx.reply(shortText(s, placed.short.balance, placed.short.total));
+    // Spent meanwhile (another chat): said with the way money gets in, and Add money.
+    const short = { balancePaisa: placed.short.balance, totalPaisa: placed.short.total };
+    const kb = deps.topUps
+      ? new InlineKeyboard().text(s.t("topup-button"), addMoneyButtonData.data)
+      : undefined;
+    await ctx.reply(shortText(s, buyer, short), kb ? { reply_markup: kb } : {});
     return null;
   }
   return placed;
@@ -321,16 +342,6 @@ function priceLines(s: FlowScope, draft: OrderDraft, pay: Payment): string[] {
   if (pay.balancePaisa !== undefined)
     lines.push(s.t("confirm-balance-after", { balance: npr(pay.balancePaisa - charged(pay)) }));
   return lines;
-}
-
-/** The balance and what the order takes from it: Nepal rupees, whatever the order's country. */
-function shortText(s: FlowScope, balance: number, total: number): string {
-  const rs = (paisa: number) => formatMoney(paisa, { region: "np", locale: s.t.locale });
-  return s.t("balance-short", {
-    balance: rs(balance),
-    total: rs(total),
-    shortfall: rs(total - balance),
-  });
 }
 
 /** An error after the order was placed: name the order, say it is checked and a message follows. */

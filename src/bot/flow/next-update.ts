@@ -47,7 +47,11 @@ async function armIdle(s: FlowScope, chatId: number) {
   const { conversation, deps, t } = s;
   const { before, armedAt, wrote } = await conversation.external(async (outer: BotContext) => {
     const at = Date.now();
-    const info = { locale: t.locale, ...(s.nav.flow ? { flow: s.nav.flow } : {}) };
+    const info = {
+      locale: t.locale,
+      ...(s.nav.flow ? { flow: s.nav.flow } : {}),
+      ...(s.words.again ? { again: s.words.again } : {}),
+    };
     const said = JSON.stringify(info);
     const last = infoWritten.get(conversation);
     const fresh = last !== undefined && last.said === said && at - last.at < INFO_REWRITE_MS;
@@ -88,11 +92,14 @@ export async function nextUpdate(
     // Whoever removes the deadline first decides: a notice already sent ends the flow too.
     const { after, pending } = await disarmIdle(s, chatId, armedAt);
     if (!pending || after - before > deps.settings.idleMs) {
-      // A command or a menu button (Start again among them) runs as if no flow had been running,
-      // and answers its own button press.
-      const passOn = (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
+      // The notice went out already: the flow is over, and this update is answered as if no flow
+      // had been running (/cancel: "nothing to cancel", a contact registers, a stale button says
+      // so), never with silence. Else the notice is this update's answer; a command or a menu
+      // button (Start again among them) still runs, and answers its own button press.
+      const passOn =
+        !pending || (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
       if (u.callbackQuery && !passOn) await u.answerCallbackQuery();
-      if (pending) await u.reply(idleText(t, deps.settings.idleMs));
+      if (pending) await u.reply(idleText(t, deps.settings.idleMs, s.words.again));
       await conversation.halt({ next: passOn });
     }
     if (isCancel(u)) {
@@ -127,6 +134,13 @@ async function handledMeanwhile(
   // A button of an aside's answer (/history's Prev / Next, a language): handled in place.
   if (data !== undefined) {
     for (const aside of s.asides) if (await aside.onButton?.(s, u, data)) return true;
+  }
+  if (u.message && !isCommand(u)) {
+    for (const a of s.asides) {
+      if (!(await a.onMessage?.(s, u))) continue;
+      sent();
+      return true;
+    }
   }
   const command = commandName(u);
   const aside = command === null ? undefined : s.asides.find((a) => a.commands.includes(command));

@@ -51,6 +51,11 @@ export interface Question<R> {
    * checkout places the order); the caller must await it before the conversation returns.
    */
   answerLater?: (answered: Promise<unknown>) => void;
+  /**
+   * Buttons taken from any message, not only the question's own: "Continue" under a top-up's
+   * credited notice answers the shortfall question it was started from (shortfall.ts).
+   */
+  anywhere?: (data: string) => boolean;
 }
 
 /** Back (when there is a step to go back to) and Cancel on a row of their own (no empty row is sent). */
@@ -117,7 +122,7 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
     const send = (text: string) => resend(u, text);
     let outcome: Outcome<R>;
     if (u.callbackQuery) {
-      const data = await ownCallback(s, u, msg, () => send(q.text));
+      const data = await ownCallback(s, u, msg, () => send(q.text), q.anywhere);
       if (data === null) continue;
       if (back && CB.back.is(data)) {
         await u.answerCallbackQuery();
@@ -156,9 +161,11 @@ async function ownCallback(
   u: FlowContext,
   prompt: Message,
   reshow: () => Promise<void>,
+  anywhere?: (data: string) => boolean,
 ): Promise<string | null> {
   const cb = u.callbackQuery;
   if (!cb) return null;
+  if (typeof cb.data === "string" && anywhere?.(cb.data)) return cb.data;
   if (cb.message?.message_id !== prompt.message_id || typeof cb.data !== "string") {
     await u.answerCallbackQuery({ text: s.t("common-button-expired") });
     if ((cb.message?.message_id ?? 0) > prompt.message_id) await reshow();

@@ -28,11 +28,14 @@ export interface FlowWords {
   readonly cancelled: string;
   /** The question asked before another command leaves the flow. */
   readonly leaveQuestion: string;
+  /** The command that starts the flow again, named by its idle notice ("/addmoney"). */
+  readonly again?: string;
 }
 
 export const ORDER_WORDS: FlowWords = {
   cancelled: "common-cancelled",
   leaveQuestion: "flow-leave-question",
+  again: "/recharge",
 };
 
 export interface Nav {
@@ -67,6 +70,11 @@ export interface Aside {
    * place; false when the button is not its own.
    */
   onButton?(s: FlowScope, u: FlowContext, data: string): Promise<boolean>;
+  /**
+   * A message that is no command (a shared contact), handled in place: it sends its answer below
+   * the question; false when the message is not its business.
+   */
+  onMessage?(s: FlowScope, u: FlowContext): Promise<boolean>;
 }
 
 /**

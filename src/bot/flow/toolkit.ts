@@ -11,6 +11,7 @@ import {
   type Translate,
   translator,
 } from "../i18n.ts";
+import { weighBalance } from "./balance.ts";
 import * as checkout from "./checkout.ts";
 import { type LookupResult, lookup } from "./lookup.ts";
 import * as prompts from "./prompts.ts";
@@ -164,6 +165,7 @@ export class Flow {
     order: (state: S) => { draft: OrderDraft; lines?: string[] },
   ): Promise<Order | null> {
     if (!(await this.limitsUpFront())) return null;
+    if (!(await weighBalance(this.scope, this.env))) return null;
     return runSteps(this.scope.nav, state, steps, (st) => {
       const { draft, lines } = order(st);
       return (edits) => checkout.confirmAndPlace(this.scope, this.env, draft, lines, { edits });
