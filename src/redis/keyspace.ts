@@ -228,6 +228,20 @@ export function keyspace(prefix: string) {
     // --- Order search (orders/search.ts), written by the order create script: {money} ---
     /** Sorted set, every score 0: three members per order (by time, by number, by customer). */
     orderSearch: `${money}:orders:search`,
+
+    // --- Complaints (complaints/redis-store.ts): {money}, so a resolution books its refund in the same script ---
+    /** String: the complaint number counter. */
+    complaintSeq: `${money}:complaints:seq`,
+    /** Hash {v: version, j: complaint JSON}. */
+    complaint: (ref: string) => `${money}:complaint:${ref}`,
+    /** Hash: order reference -> the number of its one open complaint (the one-per-order rule). */
+    complaintOpenByOrder: `${money}:complaints:open-by-order`,
+    /** Sorted set: open complaint numbers scored by their due time. */
+    complaintsOpen: `${money}:complaints:open`,
+    /** Sorted set per order: every complaint number of the order, scored by createdAt. */
+    complaintsOfOrder: (orderRef: string) => `${money}:complaints:order:${orderRef}`,
+    /** Sorted set per user: their complaint numbers, scored by createdAt. */
+    complaintsOfUser: (userId: number) => `${money}:complaints:user:${userId}`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;
