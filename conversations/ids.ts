@@ -10,3 +10,5 @@ export const CREDIT_FLOW = "credit";
 export const REVERSE_FLOW = "reverse";
 export const SAVED_FLOW = "saved";
 export const SAVE_NAME_FLOW = "savename";
+export const COMPLAIN_FLOW = "complain";
+export const COMPLAINT_ANSWER_FLOW = "complaintanswer";

@@ -2,6 +2,7 @@ import type { I18n } from "@grammyjs/i18n";
 import type { AccessVerdict, Accounts } from "../accounts/index.ts";
 import type { BooksReport } from "../books/index.ts";
 import type { Catalog } from "../catalog/index.ts";
+import type { Complaints } from "../complaints/index.ts";
 import type { Logger } from "../logger.ts";
 import type { SpendLimits } from "../orders/index.ts";
 import type { Order } from "../orders/model.ts";
@@ -131,6 +132,8 @@ export interface BotDeps {
   topUps?: BotTopUps;
   /** A user who blocked the bot and comes back with /start gets notifications again. */
   reactivateChat(chatId: number): Promise<void>;
+  /** Customers' complaints on orders (src/complaints/); absent: /complain says it is not offered. */
+  complaints?: Complaints;
 }
 
 export type Role = "customer" | "agent" | "admin";

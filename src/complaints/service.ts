@@ -59,95 +59,93 @@ export interface ComplaintsOptions {
 
 const MAX_TRIES = 5;
 
+interface Ctx {
+  opts: ComplaintsOptions;
+  now: () => number;
+  get(ref: string): Promise<Complaint | null>;
+  tell(c: Complaint, change: ComplaintChange, extra?: { balancePaisa?: number }): Promise<void>;
+}
+
+/** The refund a resolution may book on this complaint, or why none. */
+async function refundable(
+  ctx: Ctx,
+  c: Complaint,
+): Promise<{ ok: true; paisa: number } | { ok: false; code: RefundRefusal | "already_refunded" }> {
+  const order = await ctx.opts.orders.get(c.orderReference);
+  if (!order) return { ok: false, code: "not_paid_by_customer" };
+  const r = refundableOf(order);
+  if (!r.ok) return r;
+  const earlier = await ctx.opts.store.ofOrder(c.orderReference);
+  if (earlier.some((e) => e.reference !== c.reference && e.closing?.refund)) {
+    return { ok: false, code: "already_refunded" };
+  }
+  return r;
+}
+
+/** One change, retried on a version race with a fresh read (the rules decide again). */
+async function change(
+  ctx: Ctx,
+  ref: string,
+  action: ComplaintAction,
+  adminId: number,
+  words?: { text: string; refundPaisa?: number },
+): Promise<ChangeResult> {
+  for (let tries = 0; tries < MAX_TRIES; tries++) {
+    const c = await ctx.get(ref);
+    if (!c) return { ok: false, code: "unknown" };
+    const refused = canChange(c.status, action);
+    if (refused) return { ok: false, code: refused, complaint: c };
+    const at = ctx.now();
+    const next: Complaint =
+      action === "take"
+        ? { ...c, status: "taken", taken: { by: adminId, at } }
+        : {
+            ...c,
+            status: statusAfter(action),
+            closing: { by: adminId, at, text: words?.text ?? "" },
+          };
+    let refund: ReturnType<typeof refundTransfer> | undefined;
+    const asked = words?.refundPaisa;
+    if (action === "resolve" && asked !== undefined) {
+      const can = await refundable(ctx, c);
+      if (!can.ok) return { ok: false, code: can.code, complaint: c };
+      if (asked <= 0 || asked > can.paisa) return { ok: false, code: "too_much", complaint: c };
+      refund = refundTransfer(c, asked, words?.text ?? "");
+      next.closing = { ...next.closing!, refund: { transferId: refund.id, amountPaisa: asked } };
+    }
+    const r = await ctx.opts.store.update(c.version, next, refund);
+    if (!r.ok && r.reason === "version") continue;
+    if (!r.ok) return { ok: false, code: "ledger_refused", complaint: c };
+    const written = { ...next, version: c.version + 1 };
+    const extra = refund
+      ? { balancePaisa: (await ctx.opts.ledger.balance(account.customer(c.userId))).availablePaisa }
+      : {};
+    await ctx.tell(written, statusAfter(action) as ComplaintChange, extra);
+    return { ok: true, complaint: written, ...extra };
+  }
+  throw new Error(`complaint ${ref}: ${MAX_TRIES} version races in a row`);
+}
+
 export function createComplaints(opts: ComplaintsOptions) {
   const { store, logger } = opts;
   const now = opts.now ?? Date.now;
-
-  const tell = async (
-    c: Complaint,
-    change: ComplaintChange,
-    extra: { balancePaisa?: number } = {},
-  ) => {
+  const tell: Ctx["tell"] = async (c, what, extra = {}) => {
     try {
-      await opts.tell?.(c, change, extra);
+      await opts.tell?.(c, what, extra);
     } catch (err) {
       logger.warn(
-        { complaint: c.reference, change, err: err instanceof Error ? err.message : String(err) },
+        {
+          complaint: c.reference,
+          change: what,
+          err: err instanceof Error ? err.message : String(err),
+        },
         "complaint notice not delivered",
       );
     }
   };
-
   const get = async (ref: string) =>
     complaintRefSchema.safeParse(ref).success ? store.get(ref) : null;
-
-  /** The refund a resolution may book on this complaint, or why none. */
-  async function refundable(
-    c: Complaint,
-  ): Promise<
-    { ok: true; paisa: number } | { ok: false; code: RefundRefusal | "already_refunded" }
-  > {
-    const order = await opts.orders.get(c.orderReference);
-    if (!order) return { ok: false, code: "not_paid_by_customer" };
-    const r = refundableOf(order);
-    if (!r.ok) return r;
-    const earlier = await store.ofOrder(c.orderReference);
-    if (earlier.some((e) => e.reference !== c.reference && e.closing?.refund)) {
-      return { ok: false, code: "already_refunded" };
-    }
-    return r;
-  }
-
-  /** One change, retried on a version race with a fresh read (the rules decide again). */
-  async function change(
-    ref: string,
-    action: ComplaintAction,
-    adminId: number,
-    words?: { text: string; refundPaisa?: number },
-  ): Promise<ChangeResult> {
-    for (let tries = 0; tries < MAX_TRIES; tries++) {
-      const c = await get(ref);
-      if (!c) return { ok: false, code: "unknown" };
-      const refused = canChange(c.status, action);
-      if (refused) return { ok: false, code: refused, complaint: c };
-      const at = now();
-      const next: Complaint =
-        action === "take"
-          ? { ...c, status: "taken", taken: { by: adminId, at } }
-          : {
-              ...c,
-              status: statusAfter(action),
-              closing: { by: adminId, at, text: words?.text ?? "" },
-            };
-      let refund: ReturnType<typeof refundTransfer> | undefined;
-      const asked = words?.refundPaisa;
-      if (action === "resolve" && asked !== undefined) {
-        const can = await refundable(c);
-        if (!can.ok) return { ok: false, code: can.code, complaint: c };
-        if (asked <= 0 || asked > can.paisa) return { ok: false, code: "too_much", complaint: c };
-        refund = refundTransfer(c, asked, words?.text ?? "");
-        next.closing = { ...next.closing!, refund: { transferId: refund.id, amountPaisa: asked } };
-      }
-      const r = await store.update(c.version, next, refund);
-      if (!r.ok && r.reason === "version") continue;
-      if (!r.ok) return { ok: false, code: "ledger_refused", complaint: c };
-      const written = { ...next, version: c.version + 1 };
-      const balancePaisa = refund
-        ? (await opts.ledger.balance(account.customer(c.userId))).availablePaisa
-        : undefined;
-      await tell(
-        written,
-        statusAfter(action) as ComplaintChange,
-        balancePaisa === undefined ? {} : { balancePaisa },
-      );
-      return {
-        ok: true,
-        complaint: written,
-        ...(balancePaisa === undefined ? {} : { balancePaisa }),
-      };
-    }
-    throw new Error(`complaint ${ref}: ${MAX_TRIES} version races in a row`);
-  }
+  const ctx: Ctx = { opts, now, get, tell };
 
   return {
     get,
@@ -160,7 +158,7 @@ export function createComplaints(opts: ComplaintsOptions) {
     /** What a resolution of this complaint may refund (the order's paid total), or why nothing. */
     async refundableOf(ref: string) {
       const c = await get(ref);
-      return c ? refundable(c) : ({ ok: false, code: "not_paid_by_customer" } as const);
+      return c ? refundable(ctx, c) : ({ ok: false, code: "not_paid_by_customer" } as const);
     },
 
     /** A customer's complaint on their own order; a second while one is open gets that one. */
@@ -190,12 +188,12 @@ export function createComplaints(opts: ComplaintsOptions) {
       return { ok: true, created: r.created, complaint: r.complaint };
     },
 
-    take: (ref: string, adminId: number) => change(ref, "take", adminId),
+    take: (ref: string, adminId: number) => change(ctx, ref, "take", adminId),
     /** Resolved with what was done (the customer reads it), and a refund of `refundPaisa` when given. */
     resolve: (ref: string, adminId: number, words: { text: string; refundPaisa?: number }) =>
-      change(ref, "resolve", adminId, words),
+      change(ctx, ref, "resolve", adminId, words),
     reject: (ref: string, adminId: number, why: string) =>
-      change(ref, "reject", adminId, { text: why }),
+      change(ctx, ref, "reject", adminId, { text: why }),
   };
 }
 

@@ -22,6 +22,7 @@ import type { RedisClient } from "../redis/connection.ts";
 import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
 import { isWhatsAppChat } from "../whatsapp/chat-ids.ts";
 import type { Base } from "./base.ts";
+import { withReportButton } from "./report-button.ts";
 import type { Stores } from "./stores.ts";
 
 type Orders = ReturnType<typeof createOrders>;
@@ -191,8 +192,17 @@ export function wireNotifier(
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
     // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts).
-    onSuccess: (order) =>
-      saveOnSuccess(parts.deps.saved, translator(parts.deps.i18n, order.locale), order, billerOf),
+    onSuccess: async (order) =>
+      withReportButton(
+        parts.deps,
+        order,
+        await saveOnSuccess(
+          parts.deps.saved,
+          translator(parts.deps.i18n, order.locale),
+          order,
+          billerOf,
+        ),
+      ),
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
     editsReceipts: (chatId) => !isWhatsAppChat(chatId),
     sentLog: parts.stores.sentLog,

@@ -6,6 +6,7 @@ import {
 } from "../accounts/index.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
+import { createMemoryComplaintStore, createRedisComplaintStore } from "../complaints/index.ts";
 import { createMemoryLedger, createRedisLedger, type LedgerStore } from "../ledger/index.ts";
 import {
   createMemoryNotificationQueue,
@@ -70,6 +71,8 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       saved: createRedisSaved({ redis, prefix }) as SavedStore,
       /** Who the merchant blocked (accounts/blocked.ts): the chat reads it on every access check. */
       blocked: createRedisBlocked({ redis, prefix }),
+      /** Complaints on orders: in {money}, a resolution books its refund in the same script. */
+      complaints: createRedisComplaintStore({ redis, prefix, now }),
     };
   }
   // In memory the queue is the order store's outbox: a status and its notifications in one step.
@@ -91,6 +94,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     topUps: createMemoryTopUpStore({ ledger }),
     saved: createMemorySaved() as SavedStore,
     blocked: createMemoryBlocked(),
+    complaints: createMemoryComplaintStore({ ledger }),
   };
 }
 
