@@ -552,3 +552,4 @@ complaint-admin-refunded = Complaint { $ref } is resolved with a refund of { $am
 complaint-admin-rejected = Complaint { $ref } is rejected; the customer was told.
 complaint-admin-refused = Nothing was done: { $why }.
 complaints-new-admin = 📝 New complaint { $ref } on order { $order }: { $reason } ({ $code }), customer { $user }. Due { $due }. /complaints
+movement-refund = { $time } · +{ $amount } refunded on a complaint

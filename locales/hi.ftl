@@ -516,3 +516,4 @@ complaint-admin-refunded = शिकायत { $ref } { $amount } लौटा�
 complaint-admin-rejected = शिकायत { $ref } अस्वीकार हुई; ग्राहक को बता दिया गया।
 complaint-admin-refused = कुछ नहीं किया गया: { $why }।
 complaints-new-admin = 📝 ऑर्डर { $order } पर नई शिकायत { $ref }: { $reason } ({ $code }), ग्राहक { $user }। समय सीमा { $due }। /complaints
+movement-refund = { $time } · शिकायत पर +{ $amount } वापस

@@ -510,3 +510,4 @@ complaint-admin-refunded = उजुरी { $ref } { $amount } फिर्त�
 complaint-admin-rejected = उजुरी { $ref } अस्वीकार भयो; ग्राहकलाई जानकारी दिइयो।
 complaint-admin-refused = केही गरिएन: { $why }।
 complaints-new-admin = 📝 अर्डर { $order } मा नयाँ उजुरी { $ref }: { $reason } ({ $code }), ग्राहक { $user }। म्याद { $due }। /complaints
+movement-refund = { $time } · उजुरीमा +{ $amount } फिर्ता

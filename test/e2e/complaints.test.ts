@@ -88,6 +88,9 @@ describe.each([
     expect(told.text).toContain("resolved: The operator did not deliver it");
     expect(told.text).toContain("Rs 100 was returned to your balance. Balance: Rs 500");
     expect(await balance(10_501)).toBe(50_000);
+    // /balance names the money that came back.
+    const movements = await u.say("/balance", /Last movements/);
+    expect(movements.text).toMatch(/\+Rs 100 refunded on a complaint/);
 
     // The books: one transfer, from sales back to the customer, under the complaint's number.
     const booked = await ts.system.ledger.entriesOf(cref);

@@ -14,6 +14,7 @@ import {
 import { account, createMemoryLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { Order } from "../../src/orders/model.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 
 /**
  * The complaints' rules (issue 30): the promised time in Nepal working days (Saturday off), the
@@ -165,5 +166,21 @@ describe("the complaints service (memory)", () => {
     expect(await service.reject(ref, 1, "the money is back")).toMatchObject({ ok: true });
     expect(await service.openOf("1700000000001")).toBeNull();
     expect(told).toEqual([`${ref}:raised`, `${ref}:taken`, `${ref}:rejected`]);
+  });
+});
+
+describe("the complaints' Redis keys", () => {
+  it("are in the {money} slot with the books, so a resolution and its refund are one script", () => {
+    const k = keyspace("ra:");
+    const keys = [
+      k.complaintSeq,
+      k.complaint("C100001"),
+      k.complaintOpenByOrder,
+      k.complaintsOpen,
+      k.complaintsOfOrder("1700000000001"),
+      k.complaintsOfUser(42),
+      k.ledgerBalances,
+    ];
+    for (const key of keys) expect(key.startsWith("ra:{money}:")).toBe(true);
   });
 });
