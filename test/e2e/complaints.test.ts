@@ -18,6 +18,19 @@ import { waitUntil } from "../support/wait.ts";
 
 const ADMIN = 3001;
 
+/** A registered customer with Rs 500 who recharged Rs 100 successfully: the order's reference. */
+async function paidOrder(ts: TestSystem, u: TestUser): Promise<string> {
+  await u.register();
+  await u.credit(50_000);
+  const ref = await u.placeMobile("9841234567", "100");
+  await u.outcome(ref, "succeeded");
+  await waitUntil(
+    async () => (await ts.system.orders.get(ref))?.status === "success",
+    "the order success",
+  );
+  return ref;
+}
+
 describe.each([
   ["memory", false],
   ["redis", true],
@@ -34,22 +47,9 @@ describe.each([
   const balance = async (id: number) =>
     (await ts.system.ledger.balance(account.customer(id))).availablePaisa;
 
-  /** A registered customer with Rs 500 who recharged Rs 100 successfully: the order's reference. */
-  async function paidOrder(u: TestUser): Promise<string> {
-    await u.register();
-    await u.credit(50_000);
-    const ref = await u.placeMobile("9841234567", "100");
-    await u.outcome(ref, "succeeded");
-    await waitUntil(
-      async () => (await ts.system.orders.get(ref))?.status === "success",
-      "the order success",
-    );
-    return ref;
-  }
-
   it("a customer raises from the receipt; an admin takes it and resolves it with a refund", async () => {
     const u = ts.user(10_501);
-    const ref = await paidOrder(u);
+    const ref = await paidOrder(ts, u);
     expect(await balance(10_501)).toBe(40_000);
     const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`));
     expect(u.buttons(push)).toContain("⚠️ Report a problem");
@@ -109,7 +109,7 @@ describe.each([
 
   it("a second complaint while one is open gets its number; a rejection says why", async () => {
     const u = ts.user(10_502);
-    const ref = await paidOrder(u);
+    const ref = await paidOrder(ts, u);
     await u.say("/complain", /Which order is the problem with\?/);
     await u.tap(new RegExp(`^${ref} · `), new RegExp(`What went wrong with order ${ref}`));
     const raised = await u.tap("Wrong amount", /Complaint C\d+ is registered/);
@@ -143,7 +143,7 @@ describe.each([
 
   it("the back office resolves with a refund once, however often the POST comes", async () => {
     const u = ts.user(10_503);
-    const ref = await paidOrder(u);
+    const ref = await paidOrder(ts, u);
     await u.say(`/complain ${ref}`, /What went wrong/);
     const raised = await u.tap("Paid but not received", /Complaint C\d+ is registered/);
     const cref = /Complaint (C\d+)/.exec(raised.text)![1]!;
@@ -196,22 +196,9 @@ describe("complaints on two instances of one Redis", () => {
   const balance = async (id: number) =>
     (await ts.system.ledger.balance(account.customer(id))).availablePaisa;
 
-  /** A registered customer with Rs 500 who recharged Rs 100 successfully: the order's reference. */
-  async function paidOrder(u: TestUser): Promise<string> {
-    await u.register();
-    await u.credit(50_000);
-    const ref = await u.placeMobile("9841234567", "100");
-    await u.outcome(ref, "succeeded");
-    await waitUntil(
-      async () => (await ts.system.orders.get(ref))?.status === "success",
-      "the order success",
-    );
-    return ref;
-  }
-
   it("two instances on one Redis: two raises at once give one complaint", async () => {
     const u = ts.user(10_504);
-    const ref = await paidOrder(u);
+    const ref = await paidOrder(ts, u);
     const b = await startTestSystem({
       redis: true,
       prefix: ts.prefix,
