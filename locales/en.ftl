@@ -553,3 +553,5 @@ complaint-admin-rejected = Complaint { $ref } is rejected; the customer was told
 complaint-admin-refused = Nothing was done: { $why }.
 complaints-new-admin = 📝 New complaint { $ref } on order { $order }: { $reason } ({ $code }), customer { $user }. Due { $due }. /complaints
 movement-refund = { $time } · +{ $amount } refunded on a complaint
+help-complain = /complain – report a problem with an order (paid but not received, a wrong number or amount, charged twice); /complain and the order's reference number, or ⚠️ Report a problem under a receipt
+help-admin-complaints = /complaints – open complaints with their due times: take, resolve (with a refund) or reject

@@ -517,3 +517,5 @@ complaint-admin-rejected = शिकायत { $ref } अस्वीकार 
 complaint-admin-refused = कुछ नहीं किया गया: { $why }।
 complaints-new-admin = 📝 ऑर्डर { $order } पर नई शिकायत { $ref }: { $reason } ({ $code }), ग्राहक { $user }। समय सीमा { $due }। /complaints
 movement-refund = { $time } · शिकायत पर +{ $amount } वापस
+help-complain = /complain – ऑर्डर में समस्या बताएँ (पैसे कटे पर रिचार्ज नहीं मिला, गलत नंबर या राशि, दो बार पैसे कटे); /complain और ऑर्डर का रेफरेंस नंबर, या रसीद के नीचे ⚠️ समस्या बताएँ
+help-admin-complaints = /complaints – समय सीमा सहित खुली शिकायतें: लें, सुलझाएँ (पैसे लौटाकर) या अस्वीकार करें

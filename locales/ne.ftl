@@ -511,3 +511,5 @@ complaint-admin-rejected = उजुरी { $ref } अस्वीकार भ
 complaint-admin-refused = केही गरिएन: { $why }।
 complaints-new-admin = 📝 अर्डर { $order } मा नयाँ उजुरी { $ref }: { $reason } ({ $code }), ग्राहक { $user }। म्याद { $due }। /complaints
 movement-refund = { $time } · उजुरीमा +{ $amount } फिर्ता
+help-complain = /complain – अर्डरमा समस्या जनाउनुहोस् (पैसा तिरियो तर पाइएन, गलत नम्बर वा रकम, दुई पटक काटियो); /complain र अर्डरको रेफरेन्स नम्बर, वा रसिदमुनिको ⚠️ समस्या जनाउनुहोस्
+help-admin-complaints = /complaints – म्यादसहित खुला उजुरीहरू: लिनुहोस्, समाधान (फिर्तासहित) वा अस्वीकार गर्नुहोस्
