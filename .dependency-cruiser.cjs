@@ -128,6 +128,12 @@ module.exports = {
       "Top-ups sit on the gateway port and the books, beside the orders, below the chat.",
     ),
     layer(
+      "complaints",
+      "^src/complaints/",
+      "^(src/(payments|config|pricing|catalog|provider|notify|webhook|bot|categories|http|system|main|accounts|saved|books|dashboard|whatsapp)|conversations/)",
+      "Complaints sit on the orders and the books, below the chat and the back office.",
+    ),
+    layer(
       "notify-webhook",
       "^src/(notify|webhook)/",
       "^src/(bot|categories|http|system|main)",

@@ -27,6 +27,7 @@ export async function registerCommands(
     "cancel",
   ];
   if (deps.topUps) names.splice(4, 0, "addmoney");
+  if (deps.complaints) names.splice(names.indexOf("help"), 0, "complain");
   const office = opts.dashboard ? ["dashboard"] : [];
   const agents = deps.settings.agentIds.filter((id) => !deps.settings.adminIds.includes(id));
   for (const locale of LOCALES) {
@@ -46,6 +47,7 @@ export async function registerCommands(
       "reverse",
       "books",
       ...(deps.topUps ? ["topups"] : []),
+      ...(deps.complaints ? ["complaints"] : []),
       ...office,
     ]);
   }

@@ -11,3 +11,5 @@ export const REVERSE_FLOW = "reverse";
 export const SAVED_FLOW = "saved";
 export const SAVE_NAME_FLOW = "savename";
 export const HISTORY_SEARCH_FLOW = "historysearch";
+export const COMPLAIN_FLOW = "complain";
+export const COMPLAINT_ANSWER_FLOW = "complaintanswer";

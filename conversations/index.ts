@@ -10,6 +10,9 @@ import { cashInConversation } from "./cash/cash-in.ts";
 import { cashIn } from "./cash/command.ts";
 import { creditConversation } from "./cash/credit.ts";
 import { reverseConversation } from "./cash/reverse.ts";
+import { complaintAnswerConversation } from "./complaints/admin.ts";
+import { complaintCommands } from "./complaints/command.ts";
+import { complainConversation } from "./complaints/customer.ts";
 import { helpAside } from "./help/aside.ts";
 import { help } from "./help/command.ts";
 import { historyAside } from "./history/aside.ts";
@@ -18,6 +21,8 @@ import { historySearchConversation } from "./history/search.ts";
 import {
   ADD_MONEY_FLOW,
   CASHIN_FLOW,
+  COMPLAIN_FLOW,
+  COMPLAINT_ANSWER_FLOW,
   CREDIT_FLOW,
   HISTORY_SEARCH_FLOW,
   REPEAT_FLOW,
@@ -44,6 +49,11 @@ import { addMoney, addMoneyButton } from "./top-up/add-money-command.ts";
 import { heldTopUps } from "./top-up/held-command.ts";
 
 export { registerCommands } from "./commands.ts";
+export {
+  changeText as complaintChangeText,
+  reasonText as complaintReasonText,
+  reportProblemRow,
+} from "./complaints/texts.ts";
 export { dashboardCommand } from "./dashboard/index.ts";
 export { reminderMessage } from "./reminders/text.ts";
 export { topUpNoticeMarkup, topUpNoticeText } from "./top-up/notices.ts";
@@ -78,6 +88,8 @@ function conversationsOf(
     [SAVED_FLOW]: savedConversation(deps, categories),
     [SAVE_NAME_FLOW]: saveNameConversation(deps, categories),
     [HISTORY_SEARCH_FLOW]: historySearchConversation(deps),
+    [COMPLAIN_FLOW]: complainConversation(deps),
+    [COMPLAINT_ANSWER_FLOW]: complaintAnswerConversation(deps),
   };
 }
 
@@ -105,6 +117,7 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     addMoney(),
     heldTopUps(deps),
     cashIn(),
+    complaintCommands(deps),
   ];
 }
 

@@ -100,6 +100,8 @@ function movementText(t: Translate, m: Movement): string {
   if (m.kind === "cash_in") return t("movement-cash-in", { time, amount });
   if (m.kind === "demo_credit") return t("movement-demo", { time, amount });
   if (m.kind === "topup") return t("movement-topup", { time, amount });
+  // Money back to a customer is a complaint's refund (issue 30): every other reversal takes away.
+  if (m.kind === "reversal" && m.direction === "in") return t("movement-refund", { time, amount });
   if (m.kind === "reversal") return t("movement-reversal", { time, amount });
   return t(m.direction === "in" ? "movement-in" : "movement-out", { time, amount });
 }

@@ -12,15 +12,17 @@ import { type Translate, translator } from "../../src/bot/i18n.ts";
 export function helpText(
   t: Translate,
   role: Role,
-  opts: { prepaid?: boolean; topUps?: boolean } = {},
+  opts: { prepaid?: boolean; topUps?: boolean; complaints?: boolean } = {},
 ): string {
   const lines = [opts.topUps ? `${t("help-text")}\n${t("help-topup")}` : t("help-text")];
   if (opts.prepaid) lines.push(t("help-accounts"));
+  if (opts.complaints) lines.push(t("help-complain"));
   if (role !== "customer") lines.push(t("help-agent"));
   if (role === "agent") lines.push(t("help-agent-cashin"));
   if (role === "admin") {
     lines.push(t("help-admin"), t("help-admin-books"), t("help-admin-accounts"));
     if (opts.topUps) lines.push(t("help-admin-topups"));
+    if (opts.complaints) lines.push(t("help-admin-complaints"));
     lines.push(t("help-admin-status"));
   }
   // Said to both staff roles: the chat's deps cannot tell whether this deployment runs the back
@@ -30,8 +32,16 @@ export function helpText(
 }
 
 /** What the help shows besides the basics, from what this deployment has wired. */
-export function helpOptions(deps: BotDeps): { prepaid: boolean; topUps: boolean } {
-  return { prepaid: deps.payment.mode === "prepaid", topUps: deps.topUps !== undefined };
+export function helpOptions(deps: BotDeps): {
+  prepaid: boolean;
+  topUps: boolean;
+  complaints: boolean;
+} {
+  return {
+    prepaid: deps.payment.mode === "prepaid",
+    topUps: deps.topUps !== undefined,
+    complaints: deps.complaints !== undefined,
+  };
 }
 
 /** /help: the customer's text, plus the agent's and the admin's parts for their roles. */

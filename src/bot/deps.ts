@@ -2,6 +2,7 @@ import type { I18n } from "@grammyjs/i18n";
 import type { AccessVerdict, Accounts } from "../accounts/index.ts";
 import type { BooksReport } from "../books/index.ts";
 import type { Catalog } from "../catalog/index.ts";
+import type { Complaints } from "../complaints/index.ts";
 import type { Logger } from "../logger.ts";
 import type { SpendLimits } from "../orders/index.ts";
 import type { Order } from "../orders/model.ts";
@@ -139,6 +140,8 @@ export interface BotDeps {
   reactivateChat(chatId: number): Promise<void>;
   /** The customer's reminders (src/reminders/): /reminders and "Stop these reminders". */
   reminders?: BotReminders;
+  /** Customers' complaints on orders (src/complaints/); absent: /complain says it is not offered. */
+  complaints?: Complaints;
 }
 
 /** Reminders as the chat sees them: what is coming, and turning them off (or back on). */

@@ -9,6 +9,7 @@ import { auditExportRoutes } from "./pages/audit-export.ts";
 import { booksRoutes } from "./pages/books.ts";
 import { cashInRoutes } from "./pages/cash-ins.ts";
 import { chartRoutes } from "./pages/chart.ts";
+import { complaintRoutes } from "./pages/complaints.ts";
 import { homeRoutes } from "./pages/home.ts";
 import { loginRoutes } from "./pages/login.ts";
 import { orderRoutes } from "./pages/orders.ts";
@@ -84,6 +85,7 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   priceRoutes(app, parts);
   auditExportRoutes(app, parts);
   chartRoutes(app, parts);
+  complaintRoutes(app, parts);
   app.all("*", (c) => {
     if (c.req.path === `${DASHBOARD_PATH}/`) return c.redirect(DASHBOARD_PATH, 308);
     return c.html(page("Not found", notice("No such page.", "error")), 404);

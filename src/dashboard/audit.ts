@@ -32,6 +32,10 @@ export const auditActionSchema = z.enum([
   "topup_credit",
   "topup_reject",
   "acknowledge",
+  // Complaints (issue 30): taken, resolved (with a refund's balances before and after), rejected.
+  "complaint_take",
+  "complaint_resolve",
+  "complaint_reject",
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 

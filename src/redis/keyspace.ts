@@ -234,6 +234,19 @@ export function keyspace(prefix: string) {
     remindersDue: `${prefix}{reminders}:due`,
     /** Hash per customer: records, payment times, sent marks, what is off, the last message's day. */
     reminders: (userId: number) => `${prefix}{reminders}:u:${userId}`,
+    // --- Complaints (complaints/redis-store.ts): {money}, so a resolution books its refund in the same script ---
+    /** String: the complaint number counter. */
+    complaintSeq: `${money}:complaints:seq`,
+    /** Hash {v: version, j: complaint JSON}. */
+    complaint: (ref: string) => `${money}:complaint:${ref}`,
+    /** Hash: order reference -> the number of its one open complaint (the one-per-order rule). */
+    complaintOpenByOrder: `${money}:complaints:open-by-order`,
+    /** Sorted set: open complaint numbers scored by their due time. */
+    complaintsOpen: `${money}:complaints:open`,
+    /** Sorted set per order: every complaint number of the order, scored by createdAt. */
+    complaintsOfOrder: (orderRef: string) => `${money}:complaints:order:${orderRef}`,
+    /** Sorted set per user: their complaint numbers, scored by createdAt. */
+    complaintsOfUser: (userId: number) => `${money}:complaints:user:${userId}`,
   };
 }
 export type Keyspace = ReturnType<typeof keyspace>;

@@ -25,6 +25,7 @@ import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/a
 import { isWhatsAppChat } from "../whatsapp/chat-ids.ts";
 import type { Base } from "./base.ts";
 import { remindersPort } from "./reminders.ts";
+import { withReportButton } from "./report-button.ts";
 import type { Stores } from "./stores.ts";
 
 type Orders = ReturnType<typeof createOrders>;
@@ -203,16 +204,18 @@ export function wireNotifier(
     api: parts.bot.api,
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
-    // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts); a
-    // failed one's push offers the next step (src/bot/final-buttons.ts). A success's reminders are
-    // recorded too (two Redis commands; a failure costs a reminder, not the push).
+    // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts) and
+    // to report a problem (report-button.ts); a failed one's push offers the next step
+    // (src/bot/final-buttons.ts). A success's reminders are recorded too (two Redis commands; a
+    // failure costs a reminder, not the push).
     finalButtons: async (order, status) => {
       const t = translator(parts.deps.i18n, order.locale);
       if (status !== "success") return failureButtons(parts.deps, t, order);
       await rememberSuccess(parts.stores.reminders, order).catch((err) =>
         logger.warn({ ref: order.reference, err: String(err) }, "reminder not recorded"),
       );
-      return saveOnSuccess(parts.deps.saved, t, order, billerOf);
+      const saved = await saveOnSuccess(parts.deps.saved, t, order, billerOf);
+      return withReportButton(parts.deps, order, saved);
     },
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
     editsReceipts: (chatId) => !isWhatsAppChat(chatId),

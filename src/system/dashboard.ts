@@ -5,6 +5,7 @@ import type { Books } from "../books/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { type BotSettings, roleOf } from "../bot/deps.ts";
 import { DEFAULT_LOCALE, isLocale, translator } from "../bot/i18n.ts";
+import type { Complaints } from "../complaints/index.ts";
 import {
   createDashboard,
   type DashboardDeps,
@@ -37,6 +38,8 @@ export function wireDashboard(
     selfUrl: string;
     /** The chat's own services, so the back office's money actions are the chat's operations. */
     topUps?: TopUps | undefined;
+    /** Complaints on orders: the back office answers them with the chat's own service. */
+    complaints?: Complaints | undefined;
     /** The chat's translations and a sender: a reversal made in the browser is told as /reverse tells it. */
     chat?: { i18n: I18n<BotContext>; send: (chatId: number, text: string) => Promise<void> };
   },
@@ -70,6 +73,7 @@ export function wireDashboard(
     actions: {
       accounts: parts.accounts,
       ...(parts.topUps ? { topUps: parts.topUps } : {}),
+      ...(parts.complaints ? { complaints: parts.complaints } : {}),
       orders: parts.stores.store,
       lowFloatPaisa: config.books.lowFloatAlertPaisa,
       stuckAfterMs: config.reconciler.maxAgeMs,

@@ -14,6 +14,7 @@ import {
   wireNotifier,
 } from "./bot.ts";
 import { wireCatalog } from "./catalog.ts";
+import { wireComplaints } from "./complaints.ts";
 import { wireDashboard } from "./dashboard.ts";
 import { loadLocalMode } from "./local.ts";
 import { wireMoneyPath } from "./money-path.ts";
@@ -161,6 +162,14 @@ function wireChat(
     },
 ) {
   const { stores, money } = parts;
+  const complaints = wireComplaints(base, {
+    stores,
+    orders: money.orders,
+    accounts: parts.accounts,
+    i18n: parts.i18n,
+    send: chatSender(base, parts.botApi, parts.telegram, parts.channelFetch),
+    adminIds: parts.roles.adminIds,
+  });
   const deps = botDeps(base, {
     catalog: parts.catalog,
     provider: money.provider,
@@ -172,6 +181,7 @@ function wireChat(
     books: money.books,
     topUps: parts.topUp?.topUps,
   });
+  deps.complaints = complaints;
   const dashboard = wireDashboard(base, {
     app: parts.listener.app,
     redis: parts.redis,
@@ -181,6 +191,7 @@ function wireChat(
     settings: deps.settings,
     selfUrl: parts.listener.server.url,
     topUps: parts.topUp?.topUps,
+    complaints,
     chat: {
       i18n: parts.i18n,
       send: chatSender(base, parts.botApi, parts.telegram, parts.channelFetch),

@@ -6,6 +6,7 @@ import {
 } from "../accounts/index.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
+import { createMemoryComplaintStore, createRedisComplaintStore } from "../complaints/index.ts";
 import { createMemoryLedger, createRedisLedger, type LedgerStore } from "../ledger/index.ts";
 import {
   createMemoryNotificationQueue,
@@ -73,6 +74,8 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       blocked: createRedisBlocked({ redis, prefix }),
       /** What successful orders leave for their reminders, and the reminders' schedule. */
       reminders: redisReminders(redis, prefix) as ReminderStore,
+      /** Complaints on orders: in {money}, a resolution books its refund in the same script. */
+      complaints: createRedisComplaintStore({ redis, prefix, now }),
     };
   }
   // In memory the queue is the order store's outbox: a status and its notifications in one step.
@@ -95,6 +98,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     saved: createMemorySaved() as SavedStore,
     blocked: createMemoryBlocked(),
     reminders: memoryReminders(),
+    complaints: createMemoryComplaintStore({ ledger }),
   };
 }
 

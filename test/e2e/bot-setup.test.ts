@@ -35,6 +35,8 @@ describe("bot set-up and fallbacks, end to end", () => {
       "saved",
       "reminders",
       "language",
+      // Complaints on orders (issue 30).
+      "complain",
       "help",
       "cancel",
     ];
@@ -52,6 +54,8 @@ describe("bot set-up and fallbacks, end to end", () => {
         "books",
         // Held top-ups (issue 25): with a gateway wired, as here (the local stand-in).
         "topups",
+        // Open complaints (issue 30).
+        "complaints",
         // The back office (issue 29): on in this local-mode system.
         "dashboard",
       ]);

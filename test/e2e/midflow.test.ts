@@ -30,7 +30,9 @@ describe("commands in the middle of a flow, end to end", () => {
     const u = ts.user(1601);
     await toOperator(u, "9841234567");
     const help = await u.say("/help", /What I can do/);
-    expect(help.text).toBe(`${t("en", "help-text")}\n${t("en", "help-topup")}`);
+    expect(help.text).toBe(
+      `${t("en", "help-text")}\n${t("en", "help-topup")}\n\n${t("en", "help-complain")}`,
+    );
     // The operator question's buttons still work.
     await u.tap("✓ NTC Prepaid (detected)", /How much\?/);
     const confirm = await u.say("150", /Please check your order/);
@@ -45,7 +47,9 @@ describe("commands in the middle of a flow, end to end", () => {
     const u = ts.user(1602, { language_code: "hi" });
     await toOperator(u, "9841230002", "hi");
     const help = await u.say("/help");
-    expect(help.text).toBe(`${t("hi", "help-text")}\n${t("hi", "help-topup")}`);
+    expect(help.text).toBe(
+      `${t("hi", "help-text")}\n${t("hi", "help-topup")}\n\n${t("hi", "help-complain")}`,
+    );
     const history = await u.say("/history");
     expect(history.text).toBe(t("hi", "history-empty"));
     // A customer's /balance (staff mode, the test systems': the merchant pays), in Hindi.

@@ -1,4 +1,5 @@
 import type { Phone, Receipt, ReverseResult } from "../../accounts/index.ts";
+import type { Complaints } from "../../complaints/index.ts";
 import type { ListOpenOptions, Order, UnmatchedEvent } from "../../orders/index.ts";
 import type { DecideResult, HeldDecision, TopUp } from "../../payments/index.ts";
 import type { PriceSchedule } from "../../pricing/index.ts";
@@ -40,6 +41,11 @@ export interface ActionDeps {
     get(paymentId: string): Promise<TopUp | null>;
     decide(paymentId: string, d: HeldDecision, adminId: number): Promise<DecideResult>;
   };
+  /** src/complaints createComplaints: /complaints' operations (list, take, resolve, reject). */
+  complaints?: Pick<
+    Complaints,
+    "get" | "listOpen" | "take" | "resolve" | "reject" | "refundableOf"
+  >;
   /** The order store's open set and the provider events that named no order. */
   orders: {
     listOpen(opts: ListOpenOptions): Promise<Order[]>;

@@ -1,0 +1,200 @@
+import { account } from "../ledger/chart.ts";
+import type { LedgerStore } from "../ledger/store.ts";
+import type { Logger } from "../logger.ts";
+import type { Order } from "../orders/model.ts";
+import { type Complaint, type ComplaintReason, complaintRefSchema, isClosed } from "./model.ts";
+import {
+  type ChangeRefusal,
+  type ComplaintAction,
+  canChange,
+  dueAtOf,
+  type RefundRefusal,
+  refundableOf,
+  refundTransfer,
+  statusAfter,
+} from "./rules.ts";
+import type { ComplaintStore } from "./store.ts";
+
+/**
+ * Complaints as the chat and the back office run them: a customer raises one on their order (one
+ * open per order: a second gets the open one), an admin takes it, resolves it (with a refund in
+ * the books, or with words alone) or rejects it with why. Each change is a compare-and-set on the
+ * complaint; whoever wrote it tells the customer (and a raise tells the admins), so a repeated tap
+ * or POST changes nothing and tells nobody twice. A refund is one transfer whose id is the
+ * complaint's, booked in the same step as the resolution.
+ */
+
+export type ComplaintChange = "raised" | "taken" | "resolved" | "rejected";
+
+/** Who is told of a change, and what they need beyond the complaint: the balance after a refund. */
+export type ComplaintTeller = (
+  c: Complaint,
+  change: ComplaintChange,
+  extra: { balancePaisa?: number },
+) => Promise<void>;
+
+export type RaiseResult =
+  | { ok: true; created: boolean; complaint: Complaint }
+  /** No such order, or not this customer's. */
+  | { ok: false; code: "unknown_order" };
+
+export type ChangeResult =
+  | { ok: true; complaint: Complaint; balancePaisa?: number }
+  | { ok: false; code: "unknown" }
+  | { ok: false; code: ChangeRefusal; complaint: Complaint }
+  | {
+      ok: false;
+      code: RefundRefusal | "too_much" | "already_refunded" | "ledger_refused";
+      complaint: Complaint;
+    };
+
+export interface ComplaintsOptions {
+  store: ComplaintStore;
+  orders: { get(reference: string): Promise<Order | null> };
+  ledger: Pick<LedgerStore, "balance">;
+  logger: Logger;
+  now?: () => number;
+  tell?: ComplaintTeller;
+}
+
+const MAX_TRIES = 5;
+
+interface Ctx {
+  opts: ComplaintsOptions;
+  now: () => number;
+  get(ref: string): Promise<Complaint | null>;
+  tell(c: Complaint, change: ComplaintChange, extra?: { balancePaisa?: number }): Promise<void>;
+}
+
+/** The refund a resolution may book on this complaint, or why none. */
+async function refundable(
+  ctx: Ctx,
+  c: Complaint,
+): Promise<{ ok: true; paisa: number } | { ok: false; code: RefundRefusal | "already_refunded" }> {
+  const order = await ctx.opts.orders.get(c.orderReference);
+  if (!order) return { ok: false, code: "not_paid_by_customer" };
+  const r = refundableOf(order);
+  if (!r.ok) return r;
+  const earlier = await ctx.opts.store.ofOrder(c.orderReference);
+  if (earlier.some((e) => e.reference !== c.reference && e.closing?.refund)) {
+    return { ok: false, code: "already_refunded" };
+  }
+  return r;
+}
+
+/** One change, retried on a version race with a fresh read (the rules decide again). */
+async function change(
+  ctx: Ctx,
+  ref: string,
+  action: ComplaintAction,
+  adminId: number,
+  words?: { text: string; refundPaisa?: number },
+): Promise<ChangeResult> {
+  for (let tries = 0; tries < MAX_TRIES; tries++) {
+    const c = await ctx.get(ref);
+    if (!c) return { ok: false, code: "unknown" };
+    const refused = canChange(c.status, action);
+    if (refused) return { ok: false, code: refused, complaint: c };
+    const at = ctx.now();
+    const next: Complaint =
+      action === "take"
+        ? { ...c, status: "taken", taken: { by: adminId, at } }
+        : {
+            ...c,
+            status: statusAfter(action),
+            closing: { by: adminId, at, text: words?.text ?? "" },
+          };
+    let refund: ReturnType<typeof refundTransfer> | undefined;
+    const asked = words?.refundPaisa;
+    if (action === "resolve" && asked !== undefined) {
+      const can = await refundable(ctx, c);
+      if (!can.ok) return { ok: false, code: can.code, complaint: c };
+      if (asked <= 0 || asked > can.paisa) return { ok: false, code: "too_much", complaint: c };
+      refund = refundTransfer(c, asked, words?.text ?? "");
+      next.closing = { ...next.closing!, refund: { transferId: refund.id, amountPaisa: asked } };
+    }
+    const r = await ctx.opts.store.update(c.version, next, refund);
+    if (!r.ok && r.reason === "version") continue;
+    if (!r.ok) return { ok: false, code: "ledger_refused", complaint: c };
+    const written = { ...next, version: c.version + 1 };
+    const extra = refund
+      ? { balancePaisa: (await ctx.opts.ledger.balance(account.customer(c.userId))).availablePaisa }
+      : {};
+    await ctx.tell(written, statusAfter(action) as ComplaintChange, extra);
+    return { ok: true, complaint: written, ...extra };
+  }
+  throw new Error(`complaint ${ref}: ${MAX_TRIES} version races in a row`);
+}
+
+export function createComplaints(opts: ComplaintsOptions) {
+  const { store, logger } = opts;
+  const now = opts.now ?? Date.now;
+  const tell: Ctx["tell"] = async (c, what, extra = {}) => {
+    try {
+      await opts.tell?.(c, what, extra);
+    } catch (err) {
+      logger.warn(
+        {
+          complaint: c.reference,
+          change: what,
+          err: err instanceof Error ? err.message : String(err),
+        },
+        "complaint notice not delivered",
+      );
+    }
+  };
+  const get = async (ref: string) =>
+    complaintRefSchema.safeParse(ref).success ? store.get(ref) : null;
+  const ctx: Ctx = { opts, now, get, tell };
+
+  return {
+    get,
+    listOpen: (limit = 50) => store.listOpen(limit),
+    ofUser: (userId: number, limit = 10) => store.ofUser(userId, limit),
+    /** The order's open complaint, if any. */
+    async openOf(orderRef: string): Promise<Complaint | null> {
+      return (await store.ofOrder(orderRef)).find((c) => !isClosed(c.status)) ?? null;
+    },
+    /** What a resolution of this complaint may refund (the order's paid total), or why nothing. */
+    async refundableOf(ref: string) {
+      const c = await get(ref);
+      return c ? refundable(ctx, c) : ({ ok: false, code: "not_paid_by_customer" } as const);
+    },
+
+    /** A customer's complaint on their own order; a second while one is open gets that one. */
+    async raise(input: {
+      userId: number;
+      chatId: number;
+      locale: string;
+      orderReference: string;
+      reason: ComplaintReason;
+    }): Promise<RaiseResult> {
+      const order = await opts.orders.get(input.orderReference);
+      if (!order || order.userId !== input.userId) return { ok: false, code: "unknown_order" };
+      const createdAt = now();
+      const r = await store.open({
+        reference: await store.nextReference(),
+        orderReference: order.reference,
+        userId: input.userId,
+        chatId: input.chatId,
+        locale: input.locale,
+        reason: input.reason,
+        status: "logged",
+        version: 0,
+        createdAt,
+        dueAt: dueAtOf(input.reason, createdAt),
+      });
+      if (r.created) await tell(r.complaint, "raised");
+      return { ok: true, created: r.created, complaint: r.complaint };
+    },
+
+    take: (ref: string, adminId: number) => change(ctx, ref, "take", adminId),
+    /** Resolved with what was done (the customer reads it), and a refund of `refundPaisa` when given. */
+    resolve: (ref: string, adminId: number, words: { text: string; refundPaisa?: number }) =>
+      change(ctx, ref, "resolve", adminId, words),
+    reject: (ref: string, adminId: number, why: string) =>
+      change(ctx, ref, "reject", adminId, { text: why }),
+  };
+}
+
+export type Complaints = ReturnType<typeof createComplaints>;

@@ -1,0 +1,37 @@
+import type { LedgerResult, Refusal, TransferInput } from "../ledger/model.ts";
+import type { Complaint } from "./model.ts";
+
+/**
+ * The complaint store (memory, Redis). `open` keeps the one-per-order rule atomically (across
+ * instances on one Redis); `update` is a compare-and-set on the version that writes the complaint,
+ * its refund transfer (if any) and its place in the open list in ONE step: a resolution and its
+ * refund are written together or not at all.
+ */
+
+export type OpenOutcome =
+  | { created: true; complaint: Complaint }
+  /** The order already has an open complaint: this one, nothing was written. */
+  | { created: false; complaint: Complaint };
+
+export type UpdateOutcome =
+  | { ok: true; ledger?: LedgerResult }
+  /** Someone else wrote first: read again and decide again. */
+  | { ok: false; reason: "version" }
+  /** The books refused the refund: nothing was written. */
+  | { ok: false; reason: "ledger"; refusal: Refusal };
+
+export interface ComplaintStore {
+  /** A fresh complaint number ("C…"); numbers a refused open leaves unused are skipped. */
+  nextReference(): Promise<string>;
+  /** Writes `c` (version 0) unless its order has an open complaint, which is then returned. */
+  open(c: Complaint): Promise<OpenOutcome>;
+  get(ref: string): Promise<Complaint | null>;
+  /** Writes `next` (version + 1) if the stored version is `expectedVersion`, with `refund` booked in the same step. */
+  update(expectedVersion: number, next: Complaint, refund?: TransferInput): Promise<UpdateOutcome>;
+  /** Open complaints, the soonest due first. */
+  listOpen(limit: number): Promise<Complaint[]>;
+  /** Every complaint of an order, newest first. */
+  ofOrder(orderRef: string): Promise<Complaint[]>;
+  /** A user's complaints, newest first. */
+  ofUser(userId: number, limit: number): Promise<Complaint[]>;
+}
