@@ -27,6 +27,7 @@ import {
 import { languageAside } from "./language/aside.ts";
 import { language } from "./language/command.ts";
 import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
+import { shareReceipt, shareReceiptAside } from "./receipt/share.ts";
 import { register } from "./register/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
@@ -53,7 +54,7 @@ export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModul
   return {
     conversations: conversationsOf(deps, categories),
     composers: commandsOf(deps, categories),
-    asides: [helpAside, historyAside, balanceAside, languageAside],
+    asides: [helpAside, historyAside, balanceAside, languageAside, shareReceiptAside],
   };
 }
 
@@ -97,6 +98,7 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     addMoney(),
     heldTopUps(deps),
     cashIn(),
+    shareReceipt(deps),
   ];
 }
 

@@ -490,3 +490,7 @@ status-phone-title = Recent orders of the customer registered with { $phone } (n
 status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
 status-phone-unknown = Nobody is registered with { $phone }, and no order has that reference number.
 status-phone-empty = The customer registered with { $phone } has no orders yet.
+receipt-share = 📄 Share receipt
+receipt-doc-caption = Receipt for order { $ref }: keep it or forward it.
+receipt-doc-footer = Keep the reference number: /status and the reference shows this order in the chat.
+receipt-share-not-final = This order is not final yet: its receipt can be shared once the operator answers.

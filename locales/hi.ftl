@@ -454,3 +454,7 @@ status-phone-title = { $phone } से पंजीकृत ग्राहक 
 status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
 status-phone-unknown = { $phone } से कोई पंजीकृत नहीं है, और उस रेफ़रेंस नंबर का कोई ऑर्डर नहीं है।
 status-phone-empty = { $phone } से पंजीकृत ग्राहक का अभी तक कोई ऑर्डर नहीं है।
+receipt-share = 📄 रसीद शेयर करें
+receipt-doc-caption = ऑर्डर { $ref } की रसीद: इसे रखें या आगे भेजें।
+receipt-doc-footer = संदर्भ संख्या संभालकर रखें: /status और संदर्भ संख्या भेजने पर चैट में यह ऑर्डर दिखता है।
+receipt-share-not-final = यह ऑर्डर अभी पूरा नहीं हुआ है: ऑपरेटर के जवाब के बाद रसीद शेयर की जा सकती है।

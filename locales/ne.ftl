@@ -448,3 +448,7 @@ status-phone-title = { $phone } बाट दर्ता भएका ग्र
 status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
 status-phone-unknown = { $phone } बाट कोही दर्ता छैन, र त्यो रेफरेन्स नम्बरको कुनै अर्डर छैन।
 status-phone-empty = { $phone } बाट दर्ता भएका ग्राहकका अहिलेसम्म कुनै अर्डर छैनन्।
+receipt-share = 📄 रसिद सेयर गर्नुहोस्
+receipt-doc-caption = अर्डर { $ref } को रसिद: राख्नुहोस् वा अरूलाई पठाउनुहोस्।
+receipt-doc-footer = सन्दर्भ नम्बर राख्नुहोस्: /status र सन्दर्भ नम्बर पठाउँदा च्याटमा यो अर्डर देखिन्छ।
+receipt-share-not-final = यो अर्डर अझै पूरा भएको छैन: अपरेटरले जवाफ दिएपछि रसिद सेयर गर्न सकिन्छ।

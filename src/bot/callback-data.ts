@@ -134,3 +134,6 @@ export function isGlobalCallback(data: string | undefined): boolean {
     (b) => b.parse(data) !== null,
   );
 }
+
+/** "Share receipt" under a success push and /status: `rcp:<reference>`, sends the receipt as a PDF. */
+export const shareReceiptButton = valueButton("rcp:", referenceSchema);

@@ -10,6 +10,7 @@ import { createI18n, localeFromLanguageCode, translator } from "../bot/i18n.ts";
 import { createIdleSweeper } from "../bot/idle.ts";
 import { notificationRender } from "../bot/notification-render.ts";
 import { samePerson } from "../bot/person.ts";
+import { withShareReceipt } from "../bot/receipt-document.ts";
 import { saveOnSuccess } from "../bot/saved.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { type AnyCategoryModule, billerRule } from "../categories/index.ts";
@@ -191,8 +192,11 @@ export function wireNotifier(
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
     // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts).
-    onSuccess: (order) =>
-      saveOnSuccess(parts.deps.saved, translator(parts.deps.i18n, order.locale), order, billerOf),
+    onSuccess: async (order) => {
+      const t = translator(parts.deps.i18n, order.locale);
+      // "Share receipt" as a row of its own under what the hook offers (issue 30).
+      return withShareReceipt(t, order, await saveOnSuccess(parts.deps.saved, t, order, billerOf));
+    },
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
     editsReceipts: (chatId) => !isWhatsAppChat(chatId),
     sentLog: parts.stores.sentLog,
