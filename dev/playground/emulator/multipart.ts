@@ -1,7 +1,7 @@
 // A multipart/form-data body as the Bot API reads it (grammY switches to multipart to upload a
 // file: sendDocument with an InputFile). Fields are text; a file part stands in for the field that
-// names it `attach://<part name>`. Written here rather than with Request.formData(), which refuses
-// grammY's unquoted `filename=` while Telegram accepts it.
+// names it `attach://<part name>`. Read here rather than with Request.formData(): grammY writes
+// `filename=` unquoted and the part headers without spaces, which Telegram accepts.
 
 export interface UploadedFile {
   filename: string;
