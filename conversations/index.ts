@@ -33,6 +33,7 @@ import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
 import { savedConversation, saveNameConversation } from "./saved/conversation.ts";
 import { start } from "./start/command.ts";
+import { statement, statementAside } from "./statement/command.ts";
 import { status } from "./status/command.ts";
 import { statusConversation } from "./status/conversation.ts";
 import { addMoneyConversation } from "./top-up/add-money.ts";
@@ -54,7 +55,14 @@ export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModul
   return {
     conversations: conversationsOf(deps, categories),
     composers: commandsOf(deps, categories),
-    asides: [helpAside, historyAside, balanceAside, languageAside, shareReceiptAside],
+    asides: [
+      helpAside,
+      historyAside,
+      balanceAside,
+      languageAside,
+      shareReceiptAside,
+      statementAside,
+    ],
   };
 }
 
@@ -99,6 +107,7 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     heldTopUps(deps),
     cashIn(),
     shareReceipt(deps),
+    statement(deps),
   ];
 }
 

@@ -137,3 +137,9 @@ export function isGlobalCallback(data: string | undefined): boolean {
 
 /** "Share receipt" under a success push and /status: `rcp:<reference>`, sends the receipt as a PDF. */
 export const shareReceiptButton = valueButton("rcp:", referenceSchema);
+
+/** /statement's month choice: `stm:YYYY-MM` (a month in Nepal time); the presser's own account is read. */
+export const statementMonthButton = valueButton(
+  "stm:",
+  z.string().regex(/^20\d\d-(0[1-9]|1[0-2])$/),
+);

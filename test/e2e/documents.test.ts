@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
+import { monthLabel, recentMonths } from "../../src/bot/statement-document.ts";
+import { account } from "../../src/ledger/index.ts";
 import { pdfText } from "../support/pdf-text.ts";
 import { type TestUser, useTestSystem } from "../support/system.ts";
 
@@ -78,5 +80,31 @@ describe("documents to keep, end to end", () => {
     await other.waitFor("I found no order with that number.");
     expect(other.chat().some(isDocument)).toBe(false);
     expect(push.id).toBeGreaterThan(0);
+  });
+
+  it("/statement: the month's movements as a PDF whose balances agree with the books", async () => {
+    const u = await funded(3105);
+    await u.mobileToConfirm("9841234567", "150");
+    const { ref } = await u.confirmUntil("succeeded");
+    await u.mobileToConfirm("9841234567", "250");
+    const second = await u.confirmUntil("succeeded");
+    const choice = await u.say("/statement", /Which month's statement\?/);
+    const month = monthLabel("en", recentMonths(Date.now(), 1)[0]!);
+    expect(u.buttons(choice)[0]).toBe(month);
+    const doc = await u.tap(month, isDocument);
+    expect(doc.text).toBe(`Your statement for ${month}.`);
+    expect(doc.document?.fileName).toMatch(/^statement-20\d\d-\d\d\.pdf$/);
+    const pdf = pdfText(doc.document!.bytes).text;
+    const books = await ts.system.ledger.balance(account.customer(u.id));
+    expect(books.postedPaisa).toBe(2_000_000 - 15_000 - 25_000);
+    expect(pdf).toContain(`Statement for ${month}`);
+    expect(pdf).toContain("Opening balance: Rs 0");
+    expect(pdf).toContain("Money in: Rs 20,000 · Money out: Rs 400");
+    // The closing balance is the books' balance now (nothing after this month).
+    expect(pdf).toContain("Closing balance: Rs 19,600");
+    // Each order paid is a line with its reference and the balance right after it.
+    expect(pdf).toMatch(new RegExp(`Order ${ref} −Rs 150 Rs 19,850`));
+    expect(pdf).toMatch(new RegExp(`Order ${second.ref} −Rs 250 Rs 19,600`));
+    expect(pdf).toMatch(/Credit .*\+Rs 20,000 Rs 20,000/);
   });
 });
