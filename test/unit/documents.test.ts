@@ -2,6 +2,14 @@ import { describe, expect, it } from "vitest";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { receiptText } from "../../src/bot/order-texts.ts";
 import { receiptDocument, receiptDocumentSpec } from "../../src/bot/receipt-document.ts";
+import {
+  type CompleteStatement,
+  monthLabel,
+  monthRange,
+  recentMonths,
+  statementDocument,
+  statementTotals,
+} from "../../src/bot/statement-document.ts";
 import { documentFonts } from "../../src/documents/fonts.ts";
 import { renderPdf } from "../../src/documents/pdf.ts";
 import type { Order } from "../../src/orders/model.ts";
@@ -122,5 +130,86 @@ describe("renderPdf", () => {
       ),
     );
     expect(read.text.split("\n")).toEqual(["Order 1", "done"]);
+  });
+});
+
+describe("the monthly statement document", () => {
+  it("a month is a calendar month on Nepal's clocks", () => {
+    const { from, to } = monthRange("2026-11");
+    // 1 Nov 2026 00:00 NPT is 31 Oct 18:15 UTC.
+    expect(new Date(from).toISOString()).toBe("2026-10-31T18:15:00.000Z");
+    expect(new Date(to).toISOString()).toBe("2026-11-30T18:15:00.000Z");
+    // 30 Nov 19:00 UTC is already December in Nepal.
+    expect(recentMonths(Date.UTC(2026, 10, 30, 19), 3)).toEqual(["2026-12", "2026-11", "2026-10"]);
+    expect(recentMonths(Date.UTC(2026, 0, 10), 2)).toEqual(["2026-01", "2025-12"]);
+    expect(monthLabel("en", "2026-11")).toBe("November 2026");
+    expect(monthLabel("ne", "2026-11")).not.toMatch(/[०-९]/);
+  });
+
+  it("opening + money in − money out = closing, and each line shows the balance after it", async () => {
+    const entry = (at: number, kind: string, amountPaisa: number, reference?: string) => ({
+      seq: `${at}-0`,
+      at,
+      id: `t${at}`,
+      kind,
+      debit: "x",
+      credit: "y",
+      amountPaisa,
+      ...(reference ? { reference } : {}),
+    });
+    const { from, to } = monthRange("2026-11");
+    const s = {
+      complete: true as const,
+      account: "customer:1",
+      from,
+      to,
+      openingPostedPaisa: 50_000,
+      openingHeldPaisa: 0,
+      closingPostedPaisa: 135_000,
+      closingHeldPaisa: 10_000,
+      lines: [
+        {
+          entry: entry(from + 1000, "credit", 100_000),
+          postedChangePaisa: 100_000,
+          heldChangePaisa: 0,
+          postedPaisa: 150_000,
+          heldPaisa: 0,
+        },
+        {
+          entry: entry(from + 2000, "hold", 15_000, "1700000000001"),
+          postedChangePaisa: 0,
+          heldChangePaisa: 15_000,
+          postedPaisa: 150_000,
+          heldPaisa: 15_000,
+        },
+        {
+          entry: entry(from + 3000, "post", 15_000, "1700000000001"),
+          postedChangePaisa: -15_000,
+          heldChangePaisa: -15_000,
+          postedPaisa: 135_000,
+          heldPaisa: 0,
+        },
+        {
+          entry: entry(from + 4000, "hold", 10_000, "1700000000002"),
+          postedChangePaisa: 0,
+          heldChangePaisa: 10_000,
+          postedPaisa: 135_000,
+          heldPaisa: 10_000,
+        },
+      ],
+    } as unknown as CompleteStatement;
+    expect(statementTotals(s)).toEqual({ inPaisa: 100_000, outPaisa: 15_000 });
+    const doc = await statementDocument(t("en"), s, "2026-11", "+977 9841234567");
+    const text = pdfText(doc.bytes).text;
+    expect(text).toContain("Statement for November 2026");
+    expect(text).toContain("Account: +977 9841234567");
+    expect(text).toContain("Opening balance: Rs 500");
+    expect(text).toMatch(/Credit \+Rs 1,000 Rs 1,500/);
+    expect(text).toMatch(/Order 1700000000001 −Rs 150 Rs 1,350/);
+    // A hold changes nothing in the balance: not a line.
+    expect(text.match(/1700000000002/g)).toBeNull();
+    expect(text).toContain("Money in: Rs 1,000 · Money out: Rs 150");
+    expect(text).toContain("Closing balance: Rs 1,350");
+    expect(text).toContain("Held for orders still with the operator: Rs 100");
   });
 });
