@@ -107,4 +107,17 @@ describe("documents to keep, end to end", () => {
     expect(pdf).toMatch(new RegExp(`Order ${second.ref} −Rs 250 Rs 19,600`));
     expect(pdf).toMatch(/Credit .*\+Rs 20,000 Rs 20,000/);
   });
+
+  it("/status of a final order offers Share receipt; a tap while a flow waits keeps the question", async () => {
+    const u = await funded(3106);
+    await u.mobileToConfirm("9841234567", "150");
+    const { ref } = await u.confirmUntil("succeeded");
+    const status = await u.say(`/status ${ref}`, new RegExp(ref));
+    expect(u.buttons(status)).toContain("📄 Share receipt");
+    // A flow is open: its question waits while the document comes.
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    const doc = await u.tap("📄 Share receipt", isDocument);
+    expect(pdfText(doc.document!.bytes).text).toContain(`Order ${ref}`);
+    await u.say("9841234567", /NTC Prepaid|Operator for 9841234567/);
+  });
 });
