@@ -1,5 +1,22 @@
+import { createRequire } from "node:module";
 import PDFDocument from "pdfkit";
 import type { DocumentFonts } from "./fonts.ts";
+
+/**
+ * fontkit (pdfkit's own font engine) parses a font once per bytes: parsing Noto Sans Devanagari and
+ * building its shaping tables on every document cost most of a render (about half a second for a
+ * Nepali receipt, measured), and pdfkit takes a parsed font as it takes bytes.
+ */
+const fontkit = createRequire(import.meta.url)("fontkit") as { create(data: Buffer): unknown };
+const parsedFonts = new WeakMap<Uint8Array, unknown>();
+function parsedFont(bytes: Uint8Array): unknown {
+  let font = parsedFonts.get(bytes);
+  if (!font) {
+    font = fontkit.create(Buffer.from(bytes));
+    parsedFonts.set(bytes, font);
+  }
+  return font;
+}
 
 /**
  * A chat document as a PDF: data in, bytes out (no store, no clock: the creation date is the
@@ -99,8 +116,8 @@ export async function renderPdf(spec: DocumentSpec, fonts: DocumentFonts): Promi
     doc.on("end", () => resolve());
     doc.on("error", reject);
   });
-  doc.registerFont("regular", Buffer.from(fonts.regular));
-  doc.registerFont("bold", Buffer.from(fonts.bold));
+  doc.registerFont("regular", parsedFont(fonts.regular) as Buffer);
+  doc.registerFont("bold", parsedFont(fonts.bold) as Buffer);
   doc.font("bold").fontSize(15).text(printable(doc, spec.title));
   if (spec.subtitle) doc.font("regular").fontSize(9).fillColor("#555555").text(spec.subtitle);
   doc.fillColor("#000000").moveDown(0.6);
