@@ -10,11 +10,15 @@ import type { DocumentFonts } from "./fonts.ts";
 const fontkit = createRequire(import.meta.url)("fontkit") as { create(data: Buffer): unknown };
 const parsedFonts = new WeakMap<Uint8Array, unknown>();
 function parsedFont(bytes: Uint8Array): unknown {
-  let font = parsedFonts.get(bytes);
+  let font = parsedFonts.get(bytes) as { _glyphs?: object } | undefined;
   if (!font) {
-    font = fontkit.create(Buffer.from(bytes));
+    font = fontkit.create(Buffer.from(bytes)) as { _glyphs?: object };
     parsedFonts.set(bytes, font);
   }
+  // fontkit keeps each glyph with the characters it was first drawn for, and pdfkit writes those
+  // into the copy-text map: a fresh glyph cache per document keeps a document's bytes a function
+  // of its data alone (the parsed tables, the costly part, stay).
+  font._glyphs = {};
   return font;
 }
 

@@ -82,6 +82,13 @@ describe("the receipt document", () => {
     expect(ne).toMatch(/2026 \S+ 22 \(\S+\.सं\. 2083 \S+ 6\)/);
   });
 
+  it("is a function of its data: the same order renders the same bytes, whatever came before", async () => {
+    const hi = async () => Buffer.from((await receiptDocument(t("hi"), order())).bytes);
+    const first = await hi();
+    await receiptDocument(t("ne"), order({ reference: "1700000000100" }));
+    expect((await hi()).equals(first)).toBe(true);
+  });
+
   it("the spec is the chat receipt: its title the first line, its lines the rest", () => {
     const o = order();
     const spec = receiptDocumentSpec(t("en"), o);
