@@ -20,6 +20,7 @@ export async function registerCommands(
     "register",
     "status",
     "history",
+    "statement",
     "saved",
     "reminders",
     "language",

@@ -35,6 +35,7 @@ import { languageAside } from "./language/aside.ts";
 import { language } from "./language/command.ts";
 import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
 import { registerAside } from "./register/aside.ts";
+import { shareReceipt, shareReceiptAside } from "./receipt/share.ts";
 import { register } from "./register/command.ts";
 import { remindersAside } from "./reminders/aside.ts";
 import { reminders } from "./reminders/command.ts";
@@ -42,6 +43,7 @@ import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
 import { savedConversation, saveNameConversation } from "./saved/conversation.ts";
 import { start } from "./start/command.ts";
+import { statement, statementAside } from "./statement/command.ts";
 import { status } from "./status/command.ts";
 import { statusConversation } from "./status/conversation.ts";
 import { addMoneyConversation } from "./top-up/add-money.ts";
@@ -69,7 +71,16 @@ export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModul
   return {
     conversations: conversationsOf(deps, categories),
     composers: commandsOf(deps, categories),
-    asides: [helpAside, historyAside, balanceAside, languageAside, remindersAside, registerAside],
+    asides: [
+      helpAside,
+      historyAside,
+      balanceAside,
+      languageAside,
+      remindersAside,
+      registerAside,
+      shareReceiptAside,
+      statementAside,
+    ],
   };
 }
 
@@ -118,6 +129,8 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     heldTopUps(deps),
     cashIn(),
     complaintCommands(deps),
+    shareReceipt(deps),
+    statement(deps),
   ];
 }
 

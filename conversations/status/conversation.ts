@@ -1,6 +1,7 @@
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
+import { canShareReceipt, shareReceiptKeyboard } from "../../src/bot/receipt-document.ts";
 import { ordersOfPhone, phoneOfQuery, phoneOrdersText } from "./by-phone.ts";
 import {
   askProvider,
@@ -36,7 +37,9 @@ export function statusConversation(deps: BotDeps) {
     const viewer = { userId: flow.env.userId, role: flow.env.role };
     const order = await conversation.external(() => findVisibleOrder(deps.orders, viewer, query));
     if (order) {
-      await flow.reply(orderStatusText(t, order, viewer.role));
+      // A final order's receipt can be had as a document (issue 30).
+      const share = canShareReceipt(order) ? { reply_markup: shareReceiptKeyboard(t, order) } : {};
+      await flow.reply(orderStatusText(t, order, viewer.role), share);
       return;
     }
     // An admin's phone number: the orders of the customer registered with it (issue 30).

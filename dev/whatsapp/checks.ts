@@ -103,7 +103,27 @@ const template = z.strictObject({
   components: z.array(component).optional(),
 });
 
-const MESSAGE_TYPES = ["text", "interactive", "template"] as const;
+/** A media message's object: an uploaded media id or a link, exactly one (Meta's media messages). */
+const document = z.strictObject({
+  id: z.string().min(1).optional(),
+  link: z.url({ protocol: /^https?$/ }).optional(),
+  caption: str(1, 1024).optional(),
+  filename: str(1, 240).optional(),
+});
+
+/** What a media upload may be, as Meta lists the document types (a PDF, text, office files). */
+export const DOCUMENT_MIME_TYPES = new Set([
+  "application/pdf",
+  "text/plain",
+  "application/vnd.ms-excel",
+  "application/msword",
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+]);
+/** Meta's limit for a document: 100 MB. */
+export const MAX_DOCUMENT_BYTES = 100 * 1024 * 1024;
+
+const MESSAGE_TYPES = ["text", "interactive", "template", "document"] as const;
 const envelope = z.strictObject({
   messaging_product: z.literal("whatsapp"),
   recipient_type: z.literal("individual").optional(),
@@ -118,6 +138,7 @@ const envelope = z.strictObject({
   text: z.strictObject({ body: str(1, 4096), preview_url: z.boolean().optional() }).optional(),
   interactive: interactive.optional(),
   template: template.optional(),
+  document: document.optional(),
 });
 type Envelope = z.infer<typeof envelope>;
 
@@ -152,6 +173,13 @@ export function checkSend(raw: unknown): CheckedSend {
   if (env.type === "interactive") {
     if (!env.interactive) throw invalidParam("Param interactive is required");
     return { envelope: env, ...checkInteractive(env.interactive) };
+  }
+  if (env.type === "document") {
+    const d = env.document;
+    if (!d) throw invalidParam("Param document is required");
+    if ((d.id === undefined) === (d.link === undefined))
+      throw invalidParam("Param document: exactly one of `id` and `link` is required");
+    return { envelope: env, kind: "document", text: d.caption ?? "", buttons: [] };
   }
   if (!env.template) throw invalidParam("Param template is required");
   return { envelope: env, ...checkTemplate(env.template) };

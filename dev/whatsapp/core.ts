@@ -4,7 +4,12 @@
 import { randomBytes } from "node:crypto";
 import { type CheckedSend, checkSend, readCallSchema } from "./checks.ts";
 import { detailsOf, invalidParam, MetaError, titleOf } from "./errors.ts";
-import type { StandInMessage, StandInStatus, WhatsAppStandInOptions } from "./types.ts";
+import type {
+  StandInMedia,
+  StandInMessage,
+  StandInStatus,
+  WhatsAppStandInOptions,
+} from "./types.ts";
 import { WebhookSender } from "./webhooks.ts";
 
 const WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -39,6 +44,8 @@ export class StandInCore {
   private readonly known = new Map<string, Known>();
   private readonly seqOf = new Map<StandInMessage, number>();
   private readonly bsuids = new Map<string, string>();
+  /** Uploaded media by id (POST /media), for the document messages that name them. */
+  private readonly media = new Map<string, StandInMedia>();
   private readonly statusLog = new Map<string, string[]>();
   private readonly sendFaults: { code: number; n: number; waId?: string }[] = [];
   private readonly statusFaults = new Map<string, number>();
@@ -162,12 +169,30 @@ export class StandInCore {
       if (this.opts.windowRefusal !== "status") throw new MetaError(131047, detailsOf(131047));
       windowFailure = 131047;
     }
+    const media = checked.kind === "document" ? this.mediaOf(checked) : undefined;
     const message = this.accept(waId, raw as Record<string, unknown>, checked, windowFailure);
+    if (media) message.document = media;
     return {
       messaging_product: "whatsapp",
       contacts: [{ input: to ?? recipient ?? waId, wa_id: waId }],
       messages: [{ id: message.wamid }],
     };
+  }
+
+  /** Keeps an upload (checked by the route: type, size); its id for a document message. */
+  upload(file: Omit<StandInMedia, "id">): { id: string } {
+    const id = String(1_000_000_000_000_000 + this.media.size + 1);
+    this.media.set(id, { id, ...file });
+    return { id };
+  }
+
+  /** The media a document message names: an upload of ours (a link is not fetched). */
+  private mediaOf(checked: CheckedSend): StandInMedia | undefined {
+    const d = checked.envelope.document;
+    if (!d?.id) return undefined;
+    const media = this.media.get(d.id);
+    if (!media) throw invalidParam(`Param document['id']: unknown media id ${d.id}`);
+    return { ...media, ...(d.filename ? { filename: d.filename } : {}) };
   }
 
   private markRead(raw: object): { success: true } {

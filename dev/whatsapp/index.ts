@@ -10,6 +10,7 @@ export type {
   StandInKind,
   StandInLogger,
   StandInMatch,
+  StandInMedia,
   StandInMessage,
   StandInStatus,
   WebhookDelivery,

@@ -2,7 +2,7 @@
 // messages it accepted, the options it takes, and its control surface.
 import type { Hono } from "hono";
 
-export type StandInKind = "text" | "button" | "list" | "cta_url" | "template";
+export type StandInKind = "text" | "button" | "list" | "cta_url" | "template" | "document";
 export type StandInStatus = "accepted" | "sent" | "delivered" | "read" | "failed";
 
 /** A reply button or a list row (or a template quick reply: id = title = its payload). */
@@ -31,6 +31,16 @@ export interface StandInMessage {
   buttons: StandInButton[];
   /** The last status the stand-in emitted for it. */
   status: StandInStatus;
+  /** A document message: the uploaded media it named (the text is its caption). */
+  document?: StandInMedia;
+}
+
+/** A file uploaded with POST /{phone-number-id}/media. */
+export interface StandInMedia {
+  id: string;
+  filename: string;
+  mimeType: string;
+  bytes: Uint8Array;
 }
 
 export type StandInMatch = string | RegExp | ((m: StandInMessage) => boolean);

@@ -180,6 +180,9 @@ export function createAccounts(opts: {
     setLocale: (userId: number, locale: string) => store.setLocale(userId, locale),
     localeOf: (userId: number) => store.localeOf(userId),
     balanceOf: (acc: AccountId) => ledger.balance(acc),
+    /** A customer's statement for [from, to): the monthly statement document (issue 30). */
+    customerStatement: (userId: number, range: { from: number; to: number }) =>
+      statementOf(ledger, account.customer(userId), range),
 
     /** An agent took `amountPaisa` in cash and credits the customer from the agent's balance. */
     cashIn(input: {

@@ -162,3 +162,11 @@ export const reminderStopButton = valueButton("rms:", reminderIds);
 export const reminderOffButton = valueButton("rmo:", z.string().regex(/^[0-9a-f]{10}$/));
 export const remindersAllOffButton = constantButton("rma");
 export const remindersOnButton = constantButton("rmon");
+/** "Share receipt" under a success push and /status: `rcp:<reference>`, sends the receipt as a PDF. */
+export const shareReceiptButton = valueButton("rcp:", referenceSchema);
+
+/** /statement's month choice: `stm:YYYY-MM` (a month in Nepal time); the presser's own account is read. */
+export const statementMonthButton = valueButton(
+  "stm:",
+  z.string().regex(/^20\d\d-(0[1-9]|1[0-2])$/),
+);

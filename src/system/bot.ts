@@ -11,6 +11,7 @@ import { createI18n, localeFromLanguageCode, translator } from "../bot/i18n.ts";
 import { createIdleSweeper } from "../bot/idle.ts";
 import { notificationRender } from "../bot/notification-render.ts";
 import { samePerson } from "../bot/person.ts";
+import { withShareReceipt } from "../bot/receipt-document.ts";
 import { saveOnSuccess } from "../bot/saved.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { type AnyCategoryModule, billerRule } from "../categories/index.ts";
@@ -205,7 +206,7 @@ export function wireNotifier(
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
     // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts) and
-    // to report a problem (report-button.ts); a failed one's push offers the next step
+    // to share the receipt (a PDF) and report a problem (report-button.ts); a failed one's push offers the next step
     // (src/bot/final-buttons.ts). A success's reminders are recorded too (two Redis commands; a
     // failure costs a reminder, not the push).
     finalButtons: async (order, status) => {
@@ -215,7 +216,7 @@ export function wireNotifier(
         logger.warn({ ref: order.reference, err: String(err) }, "reminder not recorded"),
       );
       const saved = await saveOnSuccess(parts.deps.saved, t, order, billerOf);
-      return withReportButton(parts.deps, order, saved);
+      return withReportButton(parts.deps, order, withShareReceipt(t, order, saved));
     },
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
     editsReceipts: (chatId) => !isWhatsAppChat(chatId),

@@ -36,8 +36,17 @@ export interface SendOptions {
   signal?: AbortSignal;
 }
 
+/** A file to upload as WhatsApp media (a document the chat sends: a receipt, a statement). */
+export interface MediaFile {
+  bytes: Uint8Array;
+  filename: string;
+  mimeType: string;
+}
+
 export interface WhatsAppClient {
   send(to: string, body: WaOutbound, opts?: SendOptions): Promise<{ wamid: string }>;
+  /** POST /{phone-number-id}/media (multipart): the media id a `document` message then names. */
+  upload(file: MediaFile): Promise<{ id: string }>;
   /** Marks a received message (and those before it) read; with `typing`, shows the indicator. */
   markRead(wamid: string, typing?: boolean): Promise<void>;
 }
@@ -121,6 +130,8 @@ type Attempt =
 
 interface CallSpec {
   payload: Record<string, unknown>;
+  /** A media upload: sent as multipart to /media, in place of the JSON payload to /messages. */
+  media?: MediaFile;
   /** Safe to repeat after a lost answer or a 5xx (mark-read); a send is not. */
   idempotent: boolean;
   /** Awaited before each attempt. */
@@ -140,10 +151,20 @@ interface Target {
 const scrubbed = (t: Target, s: string) =>
   t.accessToken ? s.split(t.accessToken).join("[redacted]") : s;
 
+/** Meta's media upload: the file, its type, and the product's name. */
+function mediaForm(file: MediaFile): FormData {
+  const form = new FormData();
+  form.set("messaging_product", "whatsapp");
+  form.set("type", file.mimeType);
+  form.set("file", new Blob([Buffer.from(file.bytes)], { type: file.mimeType }), file.filename);
+  return form;
+}
+
 async function attemptOnce(
   t: Target,
   payload: Record<string, unknown>,
   signal?: AbortSignal,
+  media?: MediaFile,
 ): Promise<Attempt> {
   const ctl = new AbortController();
   let timedOut = false;
@@ -152,10 +173,12 @@ async function attemptOnce(
     ctl.abort();
   }, t.timeoutMs);
   try {
-    const res = await fetch(t.url, {
+    const res = await fetch(media ? t.url.replace(/\/messages$/, "/media") : t.url, {
       method: "POST",
-      headers: { authorization: `Bearer ${t.accessToken}`, "content-type": "application/json" },
-      body: JSON.stringify(payload),
+      headers: media
+        ? { authorization: `Bearer ${t.accessToken}` }
+        : { authorization: `Bearer ${t.accessToken}`, "content-type": "application/json" },
+      body: media ? mediaForm(media) : JSON.stringify(payload),
       signal: signal ? AbortSignal.any([ctl.signal, signal]) : ctl.signal,
       // Meta does not redirect its API; a redirect would carry the token elsewhere.
       redirect: "error",
@@ -232,7 +255,7 @@ export function createWhatsAppClient(opts: WhatsAppClientOptions): WhatsAppClien
     for (let n = 1; ; n++) {
       const last = n >= t.attempts;
       await spec.before?.();
-      const a = await attemptOnce(t, spec.payload, spec.signal);
+      const a = await attemptOnce(t, spec.payload, spec.signal, spec.media);
       let err: WhatsAppApiError;
       let again: boolean;
       if (a.kind === "failed") {
@@ -287,6 +310,18 @@ export function createWhatsAppClient(opts: WhatsAppClientOptions): WhatsAppClien
         metrics.done((now() - started) / 1000, err);
         throw err;
       }
+    },
+
+    async upload(file) {
+      // Repeating an upload whose answer was lost costs only an unused media id.
+      const body = await call({ payload: {}, media: file, idempotent: true });
+      const id = (body as { id?: unknown } | undefined)?.id;
+      if (typeof id !== "string" || id === "")
+        throw new WhatsAppApiError("WhatsApp media upload answered 2xx without an id", {
+          status: 200,
+          mayHaveArrived: false,
+        });
+      return { id };
     },
 
     async markRead(wamid, typing = false) {

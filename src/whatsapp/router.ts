@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import { isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import type { Shown, WaChatStore } from "./chat-store.ts";
+import { multipartPayload } from "./multipart.ts";
 import type { WaOutbound } from "./types.ts";
 import { chatOfCallbackId } from "./update.ts";
 
@@ -31,6 +32,8 @@ export interface Rendered {
 
 export interface WaSender {
   send(to: string, body: WaOutbound): Promise<{ wamid: string }>;
+  /** A media upload (POST /{phone-number-id}/media): the id a document message names. */
+  upload?(file: { bytes: Uint8Array; filename: string; mimeType: string }): Promise<{ id: string }>;
   markRead(wamid: string, typing?: boolean): Promise<void>;
 }
 
@@ -119,6 +122,26 @@ function failureAnswer(e: ApiError): ApiAnswer {
   return { ok: false, error_code: e.status >= 400 ? e.status : 400, description };
 }
 
+const asResponse = (a: ApiAnswer) =>
+  new Response(JSON.stringify(a), { headers: { "content-type": "application/json" } });
+
+/** A request header from fetch's init, whatever form grammY gave them in. */
+function headerOf(headers: RequestInit["headers"], name: string): string | undefined {
+  if (!headers) return undefined;
+  return new Headers(headers).get(name) ?? undefined;
+}
+
+/** A request body (grammY's multipart stream) as bytes. */
+async function bodyBytes(body: NonNullable<RequestInit["body"]>): Promise<Uint8Array> {
+  if (typeof body === "object" && Symbol.asyncIterator in body) {
+    const chunks: Uint8Array[] = [];
+    for await (const c of body as AsyncIterable<Uint8Array | string>)
+      chunks.push(typeof c === "string" ? Buffer.from(c) : c);
+    return new Uint8Array(Buffer.concat(chunks));
+  }
+  return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
 export interface WhatsAppRouter {
   /** The Bot API client's fetch: WhatsApp chats answered here, the rest by `real`. */
   fetchVia(real: typeof fetch): typeof fetch;
@@ -176,10 +199,48 @@ function outbound(deps: RouterDeps) {
   return { inWindow, asTemplate, show };
 }
 
+/**
+ * A document (a receipt, a statement): uploaded as media, then sent as a `document` message with
+ * the caption. Outside the window only the template can go, with the caption's words.
+ */
+function documentSender(deps: RouterDeps, out: ReturnType<typeof outbound>) {
+  const { store, client } = deps;
+  return async function sendDocument(chatId: number, p: Payload): Promise<unknown> {
+    const file = p.document as { bytes?: unknown; filename?: unknown } | undefined;
+    if (!(file?.bytes instanceof Uint8Array) || typeof file.filename !== "string")
+      throw Object.assign(new Error("sendDocument: no uploaded file"), { status: 400 });
+    const caption = String(p.caption ?? "");
+    const messageId = await store.nextMessageId(chatId);
+    const to = waIdOfChat(chatId) as string;
+    const { locale } = await deps.localeOf(chatId);
+    let wamid: string;
+    if (client.upload && (await out.inWindow(chatId))) {
+      const mimeType = file.filename.endsWith(".pdf")
+        ? "application/pdf"
+        : "application/octet-stream";
+      const { id } = await client.upload({ bytes: file.bytes, filename: file.filename, mimeType });
+      const document = { id, filename: file.filename, ...(caption ? { caption } : {}) };
+      wamid = (await client.send(to, { type: "document", document })).wamid;
+    } else wamid = await out.asTemplate(to, locale, caption || file.filename);
+    const shown: Shown = { text: caption, buttons: "", choices: [], seen: [textHash(caption)] };
+    await store.putShown(chatId, messageId, shown, [wamid]);
+    const fileId = textHash(wamid);
+    return {
+      message_id: messageId,
+      date: Math.floor(deps.now() / 1000),
+      chat: { id: chatId, type: "private", first_name: "" },
+      caption,
+      document: { file_id: fileId, file_unique_id: fileId, file_name: file.filename },
+    };
+  };
+}
+
 export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
   const { store, client, logger } = deps;
 
-  const { inWindow, asTemplate, show } = outbound(deps);
+  const out = outbound(deps);
+  const { inWindow, asTemplate, show } = out;
+  const sendDocument = documentSender(deps, out);
 
   async function put(
     chatId: number,
@@ -226,6 +287,8 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
         }
         return message(chatId, messageId, text);
       }
+      case "sendDocument":
+        return sendDocument(chatId, p);
       case "answerCallbackQuery": {
         if (typeof p.text === "string" && p.text) {
           const messageId = await store.nextMessageId(chatId);
@@ -290,6 +353,14 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
       const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
       const method = url.slice(url.lastIndexOf("/") + 1);
       let payload: Payload = {};
+      const type = headerOf(init?.headers, "content-type");
+      if (type?.startsWith("multipart/form-data") && init?.body) {
+        // grammY's upload (sendDocument): read once, handed on as bytes when it is Telegram's.
+        const bytes = await bodyBytes(init.body);
+        const parsed = multipartPayload(bytes, type);
+        const a = parsed ? await answer(method, parsed) : "pass";
+        return a === "pass" ? real(input, { ...init, body: bytes }) : asResponse(a);
+      }
       if (typeof init?.body === "string") {
         try {
           payload = JSON.parse(init.body) as Payload;
@@ -298,8 +369,7 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
         }
       }
       const a = await answer(method, payload);
-      if (a === "pass") return real(input, init);
-      return new Response(JSON.stringify(a), { headers: { "content-type": "application/json" } });
+      return a === "pass" ? real(input, init) : asResponse(a);
     }) as typeof fetch;
 
   return { fetchVia, resendAsTemplate };

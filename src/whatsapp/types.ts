@@ -45,7 +45,9 @@ export interface WaTemplate {
 export type WaOutbound =
   | { type: "text"; text: { body: string; preview_url?: boolean } }
   | { type: "interactive"; interactive: WaInteractive }
-  | { type: "template"; template: WaTemplate };
+  | { type: "template"; template: WaTemplate }
+  /** A document uploaded first as media (its id), with a caption and the name the chat shows. */
+  | { type: "document"; document: { id: string; caption?: string; filename?: string } };
 
 /** A customer's message, as the webhook brought it (normalised by src/whatsapp/payload.ts). */
 export interface WaInboundMessage {

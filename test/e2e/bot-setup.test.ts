@@ -32,6 +32,7 @@ describe("bot set-up and fallbacks, end to end", () => {
       "addmoney",
       "status",
       "history",
+      "statement",
       "saved",
       "reminders",
       "language",

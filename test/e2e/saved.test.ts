@@ -31,7 +31,7 @@ describe("saved numbers and billers, end to end", () => {
       return u.confirmUntil("succeeded");
     })();
     // The success push offers to name the number, without asking anything.
-    expect(u.buttons(push)).toEqual(["🏷 Save as…", "⚠️ Report a problem"]);
+    expect(u.buttons(push)).toEqual(["🏷 Save as…", "📄 Share receipt", "⚠️ Report a problem"]);
     await u.mobileToConfirm("9841230000", "100");
     const failed = await u.confirmUntil("failed");
     // A failed order is not saved: its push offers the next step instead (issue 30), no Save as….
@@ -56,7 +56,7 @@ describe("saved numbers and billers, end to end", () => {
     const u = ts.user(1502);
     await u.mobileToConfirm("9841000502", "200");
     const { push } = await u.confirmUntil("succeeded");
-    expect(u.buttons(push)).toEqual(["🏷 Save as…", "⚠️ Report a problem"]);
+    expect(u.buttons(push)).toEqual(["🏷 Save as…", "📄 Share receipt", "⚠️ Report a problem"]);
     await u.tap("🏷 Save as…", /What should I call 9841000502\?/);
     // A bad name is asked again with the reason.
     await u.say("x".repeat(25), /That name is too long \(at most 24 characters\)/);
@@ -70,8 +70,8 @@ describe("saved numbers and billers, end to end", () => {
     await u.tap(/detected/, /How much/);
     await u.say("300", /Please check your order/);
     const second = await u.confirmUntil("succeeded");
-    // Named already: no "Save as…" under the next push (only "Report a problem", issue 30).
-    expect(u.buttons(second.push)).toEqual(["⚠️ Report a problem"]);
+    // Named already: no "Save as…" under the next push (only Share receipt and Report a problem, issue 30).
+    expect(u.buttons(second.push)).toEqual(["📄 Share receipt", "⚠️ Report a problem"]);
 
     // /history names the number, on the lines and the Repeat buttons.
     const history = await u.say("/history", /Your last orders/);
@@ -196,7 +196,7 @@ describe("saved numbers and billers, end to end", () => {
     const receipt = await u.tap("✅ पुष्टि", /🧾 अर्डर \d+/);
     const ref = /अर्डर (\d+)/.exec(receipt.text)?.[1];
     const push = await u.waitFor(new RegExp(`✅ अर्डर ${ref} सफल भयो।`));
-    expect(u.buttons(push)).toEqual(["🏷 नाम राखेर सुरक्षित गर्ने…", "⚠️ समस्या जनाउनुहोस्"]);
+    expect(u.buttons(push)).toEqual(["🏷 नाम राखेर सुरक्षित गर्ने…", "📄 रसिद सेयर", "⚠️ समस्या जनाउनुहोस्"]);
     await u.tap("🏷 नाम राखेर सुरक्षित गर्ने…", /9841000505 लाई के नाम दिने\?/);
     await u.say("क".repeat(25), /नाम धेरै लामो भयो \(बढीमा 24 अक्षर\)/);
     await u.say("आमा", /आमा · 9841000505 नामले सुरक्षित भयो।/);

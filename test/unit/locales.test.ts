@@ -128,6 +128,7 @@ const COMMANDS = [
   "cancel",
   "balance",
   "saved",
+  "statement",
 ];
 const catalog = createCatalog();
 

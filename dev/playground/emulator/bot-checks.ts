@@ -83,6 +83,16 @@ export const schemas = {
     reply_markup: replyMarkupSchema.optional(),
     ...plainText,
   }),
+  sendDocument: z.looseObject({
+    chat_id: chatIdParam.optional(),
+    /** An uploaded file (multipart), or a file_id sent before. */
+    document: z
+      .union([z.object({ filename: z.string(), bytes: z.instanceof(Uint8Array) }), z.string()])
+      .optional(),
+    caption: text.optional(),
+    reply_markup: replyMarkupSchema.optional(),
+    ...plainText,
+  }),
   editText: z.looseObject({
     chat_id: chatIdParam.optional(),
     message_id: int.optional(),

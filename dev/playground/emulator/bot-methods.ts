@@ -37,6 +37,51 @@ function sendMessage(core: EmulatorCore, params: Params): unknown {
   return core.messageAsTelegram(message);
 }
 
+/** Telegram's limit for a file a bot uploads (50 MB), and a caption's (1024 characters). */
+const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+/** A document the bot uploads: kept with the message, so a test reads what the customer got. */
+function sendDocument(core: EmulatorCore, params: Params): unknown {
+  const p = parse(schemas.sendDocument, params);
+  requireChatId(p.chat_id);
+  const chat = targetChat(core, p.chat_id);
+  if (p.document === undefined) throw badRequest("there is no document in the request");
+  const file =
+    typeof p.document === "string" ? core.fileById(p.document) : (p.document ?? undefined);
+  if (!file) throw badRequest("wrong file identifier/HTTP URL specified");
+  if (file.bytes.length === 0) throw badRequest("file must be non-empty");
+  if (file.bytes.length > MAX_UPLOAD_BYTES) throw badRequest("file is too big");
+  const caption = p.caption ?? "";
+  if (caption.length > 1024) throw badRequest("message caption is too long");
+  const markup = readMarkup(p.reply_markup);
+  takeFloodSlot(core, chat);
+  const fileId = core.keepFile(file);
+  const message = core.addMessage(chat, {
+    from: "bot",
+    kind: "document",
+    text: caption,
+    document: { fileName: file.filename, bytes: file.bytes },
+    media: {
+      document: {
+        file_id: fileId,
+        file_unique_id: fileId.slice(-16),
+        file_name: file.filename,
+        mime_type: mimeOf(file.filename),
+        file_size: file.bytes.length,
+      },
+    },
+    ...markup,
+  });
+  return core.messageAsTelegram(message);
+}
+
+const mimeOf = (name: string) =>
+  name.endsWith(".pdf")
+    ? "application/pdf"
+    : name.endsWith(".png")
+      ? "image/png"
+      : "application/octet-stream";
+
 /** The message an edit aims at, refusing what Telegram refuses. */
 function editTarget(
   core: EmulatorCore,
@@ -239,6 +284,7 @@ const handlers: Record<string, Handler> = {
   setWebhook,
   deleteWebhook,
   sendMessage,
+  sendDocument,
   editMessageText,
   editMessageReplyMarkup,
   deleteMessage,

@@ -60,6 +60,8 @@ export interface StoredMessage {
   /** Telegram's media field of a user's photo or sticker, as it appears in a Message. */
   media?: Record<string, unknown>;
   emoji?: string;
+  /** A document the bot sent. */
+  document?: { fileName: string; bytes: Uint8Array };
   date: number;
   editedAt?: number;
   deleted: boolean;
@@ -312,6 +314,19 @@ export class EmulatorCore {
     return { file_id: `${prefix}${String(n).padStart(12, "0")}`, file_unique_id: `U${prefix}${n}` };
   }
 
+  /** Files the bot uploaded, by the file_id Telegram gave them (sent again by id). */
+  private readonly files = new Map<string, { filename: string; bytes: Uint8Array }>();
+
+  keepFile(file: { filename: string; bytes: Uint8Array }): string {
+    const { file_id } = this.nextFileId("BQAC");
+    this.files.set(file_id, file);
+    return file_id;
+  }
+
+  fileById(fileId: string): { filename: string; bytes: Uint8Array } | undefined {
+    return this.files.get(fileId);
+  }
+
   // ------------------------------------------------------------ updates from users
 
   userMessage(
@@ -530,6 +545,7 @@ export function transcriptEntry(message: StoredMessage): TranscriptEntry {
   if (message.replyKeyboard) entry.replyKeyboard = message.replyKeyboard;
   if (message.removeKeyboard) entry.removeKeyboard = true;
   if (message.emoji) entry.emoji = message.emoji;
+  if (message.document) entry.document = message.document;
   if (message.editedAt !== undefined) entry.editedAt = message.editedAt;
   if (message.deleted) entry.deleted = true;
   return entry;

@@ -54,7 +54,7 @@ export interface BotUser {
 
 // ---------------------------------------------------------------- transcript
 
-export type MessageKind = "text" | "photo" | "sticker" | "contact";
+export type MessageKind = "text" | "photo" | "sticker" | "contact" | "document";
 
 export interface InlineButtonView {
   text: string;
@@ -79,6 +79,8 @@ export interface TranscriptEntry {
   removeKeyboard?: true;
   /** Emoji of a sticker. */
   emoji?: string;
+  /** A document the bot sent: its file name and bytes (the text is its caption). */
+  document?: { fileName: string; bytes: Uint8Array };
   edited: boolean;
   /** Milliseconds since the epoch (the emulator's clock). */
   date: number;

@@ -54,6 +54,8 @@ export interface WaMessageView {
   /** A call-to-action URL button. */
   url: { display_text: string; url: string } | null;
   template: { name: string; language: string } | null;
+  /** A document message: the file's name and size (a receipt, a statement). */
+  document: { filename: string; size: number } | null;
   /** A customer's tap quotes the business message tapped: its wamid and (the start of) its text. */
   reply_to: { id: string; text: string } | null;
   /** The business message's last delivery status (sent, delivered, read, failed). */
@@ -129,6 +131,7 @@ export function businessView(m: StandInMessage): WaMessageView {
     template: body.template
       ? { name: body.template.name, language: body.template.language.code }
       : null,
+    document: m.document ? { filename: m.document.filename, size: m.document.bytes.length } : null,
     reply_to: null,
     status: m.status,
     time: new Date(m.at).toISOString(),
@@ -250,6 +253,7 @@ function inboundView(m: Inbound): WaMessageView {
     list: null,
     url: null,
     template: null,
+    document: null,
     reply_to: m.replyTo,
     status: null,
     time: new Date(m.at).toISOString(),

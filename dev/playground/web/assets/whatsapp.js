@@ -79,6 +79,10 @@ export function createWhatsAppChats({ els, el, api, showToast, clock, onActivity
     }
     if (m.reply_to) bubble.append(el("div", "wa-quote", m.reply_to.text));
     if (m.header) bubble.append(el("div", "wa-header", m.header));
+    if (m.document) {
+      const kb = Math.max(1, Math.round(m.document.size / 1024));
+      bubble.append(el("div", "wa-document", `📄 ${m.document.filename} · ${kb} KB`));
+    }
     const text = el("div", "text");
     text.append(waText(el, m.text), meta(m));
     bubble.append(text);

@@ -1,0 +1,68 @@
+import { Composer, InputFile } from "grammy";
+import { shareReceiptButton } from "../../src/bot/callback-data.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import type { Aside } from "../../src/bot/flow/toolkit.ts";
+import { type Translate, translator } from "../../src/bot/i18n.ts";
+import { canShareReceipt, receiptDocument } from "../../src/bot/receipt-document.ts";
+import type { Order } from "../../src/orders/model.ts";
+
+/** The order of `ref` when the viewer may see it: their own; staff any. */
+async function visibleOrder(
+  deps: Pick<BotDeps, "orders" | "settings">,
+  userId: number,
+  ref: string,
+): Promise<Order | null> {
+  const order = await deps.orders.get(ref);
+  if (!order) return null;
+  return roleOf(deps.settings, userId) !== "customer" || order.userId === userId ? order : null;
+}
+
+/**
+ * "Share receipt" (issue 30): the order's receipt as a PDF the customer can keep and forward, sent
+ * as a document below. Only an order the presser may see (their own; staff any), and only once it
+ * is final; forged data for someone else's order answers "not found". Outside a flow a command
+ * handler; inside one an aside, so the question waiting above is kept.
+ */
+
+type Sendable = {
+  replyWithDocument: BotContext["replyWithDocument"];
+  reply: BotContext["reply"];
+};
+
+async function share(u: Sendable, t: Translate, order: Order | null) {
+  if (!order || !canShareReceipt(order)) {
+    await u.reply(t(order ? "receipt-share-not-final" : "status-not-found"));
+    return;
+  }
+  // The receipt in the order's language is the one the chat showed; the reader's is asked here.
+  const doc = await receiptDocument(t, order);
+  await u.replyWithDocument(new InputFile(doc.bytes, doc.filename), { caption: doc.caption });
+}
+
+export function shareReceipt(deps: BotDeps): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.chatType("private").on("callback_query:data", async (ctx, next) => {
+    const ref = shareReceiptButton.parse(ctx.callbackQuery.data);
+    if (ref === null) return next();
+    await ctx.answerCallbackQuery();
+    const order = await visibleOrder(deps, ctx.from.id, ref);
+    await share(ctx, translator(deps.i18n, await ctx.i18n.getLocale()), order);
+  });
+  return composer;
+}
+
+/** The same press while a flow waits: the document is sent below, the question stays. */
+export const shareReceiptAside: Aside = {
+  commands: [],
+  async answer() {},
+  async onButton(s, u, data) {
+    const ref = shareReceiptButton.parse(data);
+    if (ref === null) return false;
+    await u.answerCallbackQuery();
+    const userId = u.from?.id ?? 0;
+    const order = await s.conversation.external(() => visibleOrder(s.deps, userId, ref));
+    await share(u, s.t, order);
+    return true;
+  },
+};
