@@ -490,3 +490,6 @@ status-phone-title = Recent orders of the customer registered with { $phone } (n
 status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
 status-phone-unknown = Nobody is registered with { $phone }, and no order has that reference number.
 status-phone-empty = The customer registered with { $phone } has no orders yet.
+# --- issue 30 (h-shortcuts): shortcuts ---
+bot-description = Recharge mobiles and pay bills in Nepal and India: NTC top-ups, data packs, TV, internet, landline, water and electricity. Send /start, or just send a phone number or customer id and I will start with it.
+bot-short-description = Mobile recharge and bill payments for Nepal and India. Send a number to start.

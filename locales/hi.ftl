@@ -454,3 +454,6 @@ status-phone-title = { $phone } से पंजीकृत ग्राहक 
 status-phone-line = { $time } · { $ref } · { $operator } · { $number } · { $amount } · { $status }
 status-phone-unknown = { $phone } से कोई पंजीकृत नहीं है, और उस रेफ़रेंस नंबर का कोई ऑर्डर नहीं है।
 status-phone-empty = { $phone } से पंजीकृत ग्राहक का अभी तक कोई ऑर्डर नहीं है।
+# --- issue 30 (h-shortcuts): shortcuts ---
+bot-description = नेपाल और भारत में मोबाइल रिचार्ज और बिल भुगतान: NTC टॉप-अप, डेटा पैक, टीवी, इंटरनेट, लैंडलाइन, पानी और बिजली। /start भेजें, या सिर्फ़ फ़ोन नंबर या ग्राहक आईडी भेजें, मैं उसी से शुरू करूँगा।
+bot-short-description = नेपाल और भारत के लिए मोबाइल रिचार्ज और बिल भुगतान। शुरू करने के लिए नंबर भेजें।

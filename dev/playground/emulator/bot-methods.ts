@@ -20,6 +20,7 @@ import {
   takeFloodSlot,
   targetChat,
 } from "./bot-checks.ts";
+import { profileHandlers } from "./bot-profile.ts";
 import type { EmulatorCore, StoredMessage } from "./core.ts";
 
 // ---------------------------------------------------------------- messages
@@ -245,6 +246,7 @@ const handlers: Record<string, Handler> = {
   answerCallbackQuery,
   sendChatAction,
   setMyCommands,
+  ...profileHandlers,
 };
 
 // Telegram matches method names case-insensitively.

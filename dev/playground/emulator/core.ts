@@ -110,6 +110,8 @@ export class EmulatorCore {
   readonly webhook: WebhookDeliverer;
   flood: FloodControl | undefined;
   readonly commands = new Map<string, BotCommand[]>();
+  /** The bot's description and short description by key ("description|ne"): bot-profile.ts. */
+  readonly profileTexts = new Map<string, string>();
   readonly callbackQueries = new Map<string, PendingCallback>();
   readonly callbackAnswers: CallbackAnswer[] = [];
   private readonly callLog: RecordedCall[] = [];
