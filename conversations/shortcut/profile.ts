@@ -9,7 +9,7 @@ import type { Translate } from "../../src/bot/i18n.ts";
 export async function setProfileTexts(
   api: Api,
   t: Translate,
-  lang: { language_code?: string },
+  lang: NonNullable<Parameters<Api["setMyDescription"]>[1]>,
 ): Promise<void> {
   await api.setMyDescription(t("bot-description"), lang);
   await api.setMyShortDescription(t("bot-short-description"), lang);
