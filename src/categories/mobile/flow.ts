@@ -13,7 +13,10 @@ import {
 import { offeredOperators } from "../shared/offered.ts";
 import { savedNumberChoices } from "../shared/saved.ts";
 
-/** Mobile top-up (NTC, operator family B): number -> operator (detected, can be changed) -> amount. */
+/**
+ * Mobile top-up (NTC, operator family B): number -> operator (the number's series decides it) ->
+ * amount.
+ */
 
 const ALL_NTC = [
   ...NTC_LINE_PREFIXES.prepaid,
@@ -36,38 +39,44 @@ export function mobileConversation(deps: BotDeps) {
     const { t } = flow;
     const operators = await offeredOperators(flow, "mobile");
 
+    /** The offered operators a number's series belongs to (NTC's lines have disjoint series). */
+    const fitting = (number: string) => operators.filter((o) => fits(number, o));
+
     const parseNumber = (text: string): Parsed<string> => {
       const r = validateMobileNumber(text, ALL_NTC);
       if (!r.ok && r.error.code === "prefix" && detectOperator(text) === "ncell") {
         return { ok: false, error: t("mobile-ncell") };
       }
+      if (r.ok && fitting(r.value).length === 0) {
+        // Its line's operator is withdrawn (a catalogue refresh): said, and another number asked.
+        const rule = deps.catalog.operators.find(
+          (o) => o.category === "mobile" && fits(r.value, o),
+        );
+        return {
+          ok: false,
+          error: t("mobile-line-not-offered", { operator: rule?.name ?? "NTC", number: r.value }),
+        };
+      }
       return flow.rule(r);
     };
 
-    /** The operator; one that does not fit the number is explained and asked again, the number kept. */
-    const askOperator = async (number: string): Promise<Operator> => {
+    /**
+     * The operator: the number's series decides it (984 is NTC Prepaid, never offered Postpaid);
+     * asked only when more than one offered operator takes the series, the detected one first.
+     */
+    const operatorOf = async (number: string): Promise<Operator> => {
+      const candidates = fitting(number);
+      if (candidates.length === 1) return candidates[0]!;
       const detected = detectNtcLine(number);
-      // The detected operator comes first and is marked; the others stay as an override.
-      const ordered = [...operators].sort(
+      const ordered = [...candidates].sort(
         (a, b) => Number(b.line === detected) - Number(a.line === detected),
       );
       const choices: Choice[] = ordered.map((o) => ({
         label: o.line === detected ? t("mobile-detected", { operator: o.name }) : o.name,
         value: String(o.id),
       }));
-      let prompt = t("mobile-ask-operator", { number });
-      for (;;) {
-        const opId = await flow.choose(prompt, choices, { columns: 1 });
-        const operator = deps.catalog.operator(Number(opId))!;
-        if (fits(number, operator)) return operator;
-        const likely = ordered[0];
-        prompt = t("mobile-operator-mismatch", {
-          number,
-          operator: operator.name,
-          prefixes: (prefixesFor(operator) ?? []).join(", "),
-          detected: likely && fits(number, likely) ? likely.name : "-",
-        });
-      }
+      const opId = await flow.choose(t("mobile-ask-operator", { number }), choices, { columns: 1 });
+      return deps.catalog.operator(Number(opId))!;
     };
 
     const steps: Step<State>[] = [
@@ -85,7 +94,7 @@ export function mobileConversation(deps: BotDeps) {
         // A changed number keeps its operator only when it still fits.
         holds: (st) => st.operator !== undefined && fits(st.number!, st.operator),
         run: async (st) => {
-          st.operator = await askOperator(st.number!);
+          st.operator = await operatorOf(st.number!);
         },
       },
       {
@@ -96,8 +105,9 @@ export function mobileConversation(deps: BotDeps) {
           checkAmount(st.amountPaisa, deps.catalog.amountBounds(st.operator!)!).ok,
         run: async (st) => {
           st.amountPaisa = await flow.askAmount(
-            "mobile-ask-amount",
+            "mobile-ask-amount-for",
             deps.catalog.amountBounds(st.operator!)!,
+            { params: { number: st.number!, operator: st.operator!.name } },
           );
         },
       },
