@@ -42,7 +42,7 @@ export async function registerCommands(
         await api.setMyCommands(list, { scope: { type: "chat", chat_id: chatId }, ...lang });
       }
     };
-    await scoped(agents, ["cashin", ...office]);
+    await scoped(agents, ["cashin", "myqr", ...office]);
     await scoped(deps.settings.adminIds, [
       "credit",
       "reverse",

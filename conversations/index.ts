@@ -30,6 +30,8 @@ import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
 import { register } from "./register/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
+import { bareNumber, rechargeLink } from "./shortcut/command.ts";
+import { myQr, shopLink } from "./shortcut/shop.ts";
 import { savedConversation, saveNameConversation } from "./saved/conversation.ts";
 import { start } from "./start/command.ts";
 import { status } from "./status/command.ts";
@@ -82,7 +84,11 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
   }));
   const offered = offeredBy(deps, categories);
   const menu = menuKeyboard(entries, offered);
+  // Issue 30's shortcuts: deep links before /start, a bare number after every command.
+  const shortcuts = { entries, offered, gate: orderGate(deps) };
   return [
+    rechargeLink(shortcuts, deps.reactivateChat),
+    shopLink(deps),
     start(deps, menu),
     categoryMenu(entries, menu, offered, orderGate(deps)),
     register(deps),
@@ -97,6 +103,8 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     addMoney(),
     heldTopUps(deps),
     cashIn(),
+    myQr(deps),
+    bareNumber(shortcuts),
   ];
 }
 

@@ -6,6 +6,7 @@ import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { telegramIdOf } from "../../src/bot/person.ts";
 import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { shopOnRegistration } from "../shortcut/shop.ts";
 
 /**
  * Registration: the user shares their own phone contact (Telegram's request_contact button), and
@@ -62,6 +63,8 @@ export function register(deps: BotDeps): Composer<BotContext> {
     await ctx.reply(t("register-done", { phone: formatPhone(phone) }), {
       reply_markup: { remove_keyboard: true },
     });
+    // Scanned a shop's QR code first (/start shop-<agent>): that shop is theirs now.
+    await shopOnRegistration(deps, ctx);
   });
   return composer;
 }

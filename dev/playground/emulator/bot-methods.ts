@@ -20,6 +20,7 @@ import {
   takeFloodSlot,
   targetChat,
 } from "./bot-checks.ts";
+import { mediaHandlers } from "./bot-media.ts";
 import { profileHandlers } from "./bot-profile.ts";
 import type { EmulatorCore, StoredMessage } from "./core.ts";
 
@@ -247,6 +248,7 @@ const handlers: Record<string, Handler> = {
   sendChatAction,
   setMyCommands,
   ...profileHandlers,
+  ...mediaHandlers,
 };
 
 // Telegram matches method names case-insensitively.

@@ -133,6 +133,8 @@ export interface BotApiEmulator {
   allCommands(): CommandsByScope;
   /** The bot's description or short description set for a language (exactly; none: the default). */
   profileText(field: ProfileText, languageCode?: string): string | undefined;
+  /** The bytes of a photo the bot uploaded (sendPhoto with a file), if any. */
+  photoBytes(chatId: number, messageId: number): Uint8Array | undefined;
   /** Recorded Bot API calls (except getUpdates), optionally of one method. */
   calls(method?: string): RecordedCall[];
   webhookInfo(): Record<string, unknown>;
@@ -353,6 +355,7 @@ export function createBotApiEmulator(options: BotApiEmulatorOptions = {}): BotAp
     },
     allCommands: () => Object.fromEntries(core.commands),
     profileText: (field, languageCode) => core.profileTexts.get(profileKey(field, languageCode)),
+    photoBytes: (chatId, messageId) => core.photoBytes.get(`${chatId}:${messageId}`),
     calls: (method) =>
       method === undefined
         ? core.recentCalls()

@@ -11,6 +11,7 @@ import {
   validateMobileNumber,
 } from "../../catalog/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
+import { prefilled } from "../shared/prefill.ts";
 import { savedNumberChoices } from "../shared/saved.ts";
 
 /**
@@ -34,8 +35,10 @@ const fits = (number: string, operator: Operator) =>
   validateMobileNumber(number, prefixesFor(operator) ?? []).ok;
 
 export function mobileConversation(deps: BotDeps) {
-  return async function mobile(conversation: FlowConversation, ctx: FlowContext) {
+  return async function mobile(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
     const flow = await Flow.start(conversation, ctx, deps, "mobile");
+    // A number (and amount) a shortcut brought: a bare number typed, a deep link.
+    const pre = prefilled(given);
     const { t } = flow;
     const operators = await offeredOperators(flow, "mobile");
 
@@ -84,7 +87,15 @@ export function mobileConversation(deps: BotDeps) {
         name: "number",
         editKey: "flow-edit-number",
         run: async (st) => {
-          st.number = await flow.ask(t("mobile-ask-number"), parseNumber, {
+          const typed = pre.take("number");
+          const r = typed === undefined ? undefined : parseNumber(typed);
+          if (r?.ok) {
+            st.number = r.value;
+            return;
+          }
+          // A shortcut's number this flow refuses: the reason, then the question.
+          const prompt = t("mobile-ask-number");
+          st.number = await flow.ask(r ? `${r.error}\n\n${prompt}` : prompt, parseNumber, {
             choices: await savedNumberChoices(flow, "mobile"),
           });
         },
@@ -104,6 +115,12 @@ export function mobileConversation(deps: BotDeps) {
           st.amountPaisa !== undefined &&
           checkAmount(st.amountPaisa, deps.catalog.amountBounds(st.operator!)!).ok,
         run: async (st) => {
+          const bounds = await flow.spendable(deps.catalog.amountBounds(st.operator!)!);
+          const amount = pre.take("amountPaisa");
+          if (amount !== undefined && checkAmount(amount, bounds).ok) {
+            st.amountPaisa = amount;
+            return;
+          }
           st.amountPaisa = await flow.askAmount(
             "mobile-ask-amount-for",
             deps.catalog.amountBounds(st.operator!)!,
