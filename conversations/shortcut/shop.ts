@@ -73,7 +73,9 @@ export function shopLink(deps: BotDeps): Composer<BotContext> {
       return;
     }
     const recorded = await recordShop(deps, ctx, ctx.from.id, agentId);
-    await ctx.reply(`${welcome}\n\n${t(recorded ? "shortcut-shop-joined" : "shortcut-shop-again")}`);
+    await ctx.reply(
+      `${welcome}\n\n${t(recorded ? "shortcut-shop-joined" : "shortcut-shop-again")}`,
+    );
   });
   return composer;
 }

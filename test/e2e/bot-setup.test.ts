@@ -42,6 +42,8 @@ describe("bot set-up and fallbacks, end to end", () => {
       expect(all[`chat:962${lang}`]?.map((c) => c.command)).toEqual([
         ...everyone,
         "cashin",
+        // The shop's QR code (issue 30).
+        "myqr",
         "dashboard",
       ]);
       expect(all[`chat:${ADMIN}${lang}`]?.map((c) => c.command)).toEqual([

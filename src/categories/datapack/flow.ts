@@ -10,8 +10,8 @@ import {
 } from "../../catalog/index.ts";
 import type { Package } from "../../provider/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
-import { prefilled } from "../shared/prefill.ts";
 import { choosePackage, type Listing, listPackages, packageDraft } from "../shared/package.ts";
+import { prefilled } from "../shared/prefill.ts";
 import { savedNumberChoices } from "../shared/saved.ts";
 
 /**
@@ -35,7 +35,11 @@ interface State {
 const familyOf = (number: string): Family => (detectOperator(number) === "ncell" ? "ncell" : "ntc");
 
 export function datapackConversation(deps: BotDeps) {
-  return async function datapack(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
+  return async function datapack(
+    conversation: FlowConversation,
+    ctx: FlowContext,
+    given?: unknown,
+  ) {
     const flow = await Flow.start(conversation, ctx, deps, "datapack");
     // A number a shortcut brought (an Ncell number typed alone): answers the first question.
     const pre = prefilled(given);

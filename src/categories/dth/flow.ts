@@ -6,8 +6,8 @@ import { mintReference } from "../../orders/index.ts";
 import type { DthListing, Package } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
-import { prefilled } from "../shared/prefill.ts";
 import { choosePackage, packageDraft } from "../shared/package.ts";
+import { prefilled } from "../shared/prefill.ts";
 import { savedBillerStep } from "../shared/saved.ts";
 
 /**
@@ -78,7 +78,8 @@ export function dthConversation(deps: BotDeps) {
           const operator = st.operator!;
           // A saved subscriber's id is tried first, without asking.
           const brought = pre.take("number");
-          let saved = st.from?.number ?? (brought && parseAccount(brought).ok ? brought : undefined);
+          let saved =
+            st.from?.number ?? (brought && parseAccount(brought).ok ? brought : undefined);
           st.from = undefined;
           // Customer id until the aggregator knows it; a refusal keeps the operator and asks again.
           for (;;) {

@@ -8,9 +8,9 @@ import {
   validateIndiaNumber,
 } from "../../catalog/index.ts";
 import type { IndiaDthBill, Plan } from "../../provider/index.ts";
+import type { Prefilled } from "../shared/prefill.ts";
 import { savedNumberChoices } from "../shared/saved.ts";
 import { circleKey, seriesOf } from "./series.ts";
-import type { Prefilled } from "../shared/prefill.ts";
 
 /**
  * The India flow's questions before the payment (./flow.ts runs them in order): circles, kind,

@@ -5,8 +5,8 @@ import { type Operator, validateAccountId } from "../../catalog/index.ts";
 import type { Package } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
-import { prefilled } from "../shared/prefill.ts";
 import { choosePackage, type Listing, listPackages, packageDraft } from "../shared/package.ts";
+import { prefilled } from "../shared/prefill.ts";
 import { savedBillerStep } from "../shared/saved.ts";
 
 /**
@@ -31,7 +31,11 @@ interface State {
 }
 
 export function internetConversation(deps: BotDeps) {
-  return async function internet(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
+  return async function internet(
+    conversation: FlowConversation,
+    ctx: FlowContext,
+    given?: unknown,
+  ) {
     // An account id a shortcut brought (typed alone in the chat): tried first, as a saved one is.
     const pre = prefilled(given);
     const flow = await Flow.start(conversation, ctx, deps, "internet");
@@ -66,7 +70,8 @@ export function internetConversation(deps: BotDeps) {
           const operator = st.operator!;
           // A saved account's username is tried first, without asking.
           const brought = pre.take("number");
-          let saved = st.from?.number ?? (brought && parseAccount(brought).ok ? brought : undefined);
+          let saved =
+            st.from?.number ?? (brought && parseAccount(brought).ok ? brought : undefined);
           st.from = undefined;
           // Username until the ISP knows it; a refusal keeps the ISP and asks again.
           for (;;) {
