@@ -32,7 +32,7 @@ import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
 import { savedConversation, saveNameConversation } from "./saved/conversation.ts";
 import { bareNumber, rechargeLink } from "./shortcut/command.ts";
-import { myQr, shopLink } from "./shortcut/shop.ts";
+import { myQr, shopLink, shopOnRegistration } from "./shortcut/shop.ts";
 import { start } from "./start/command.ts";
 import { status } from "./status/command.ts";
 import { statusConversation } from "./status/conversation.ts";
@@ -91,7 +91,8 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     shopLink(deps),
     start(deps, menu),
     categoryMenu(entries, menu, offered, orderGate(deps)),
-    register(deps),
+    // A shop's QR code scanned before registering: that shop is theirs once they register.
+    register(deps, (ctx) => shopOnRegistration(deps, ctx)),
     help(deps),
     cancel(),
     language(deps),

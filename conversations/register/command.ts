@@ -6,7 +6,6 @@ import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { telegramIdOf } from "../../src/bot/person.ts";
 import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
-import { shopOnRegistration } from "../shortcut/shop.ts";
 
 /**
  * Registration: the user shares their own phone contact (Telegram's request_contact button), and
@@ -14,7 +13,11 @@ import { shopOnRegistration } from "../shortcut/shop.ts";
  * whose user_id is not the sender's (someone else's card, forwarded or typed in) is refused: only
  * Telegram's own share carries the sender's id.
  */
-export function register(deps: BotDeps): Composer<BotContext> {
+export function register(
+  deps: BotDeps,
+  /** What follows a registration (issue 30: the shop whose QR code was scanned first). */
+  onRegistered: (ctx: BotContext) => Promise<void> = async () => {},
+): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const priv = composer.chatType("private");
   priv.command("register", async (ctx) => {
@@ -63,8 +66,7 @@ export function register(deps: BotDeps): Composer<BotContext> {
     await ctx.reply(t("register-done", { phone: formatPhone(phone) }), {
       reply_markup: { remove_keyboard: true },
     });
-    // Scanned a shop's QR code first (/start shop-<agent>): that shop is theirs now.
-    await shopOnRegistration(deps, ctx);
+    await onRegistered(ctx);
   });
   return composer;
 }

@@ -2,7 +2,6 @@ import { Composer, InlineKeyboard } from "grammy";
 import { shortcutButton } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { rupeesToPaisa } from "../../src/money.ts";
-import type { MenuEntry, MenuOffer, OrderGate } from "../menu/command.ts";
 import { classify, type Shortcut } from "./classify.ts";
 
 /**
@@ -13,10 +12,18 @@ import { classify, type Shortcut } from "./classify.ts";
  * shortcut brings as their conversation argument (src/categories/shared/prefill.ts).
  */
 
+/** A menu button: its conversation and label (as menu/ has them; the folders stay apart). */
+interface MenuEntry {
+  conversation: string;
+  labelKey: string;
+}
+
 export interface ShortcutMenu {
   entries: readonly MenuEntry[];
-  offered: MenuOffer;
-  gate: OrderGate;
+  /** Whether a category is offered now (its menu button shows). */
+  offered: (conversation: string) => boolean;
+  /** May this user order; when not, it has told them why. */
+  gate: (ctx: BotContext) => Promise<boolean>;
 }
 
 /** The categories of `found` this deployment has and offers now, most likely first. */
