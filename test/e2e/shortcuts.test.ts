@@ -73,6 +73,15 @@ describe("shortcuts, end to end", () => {
     expect(u.botTexts().some((m) => m === t("ne", "datapack-ask-number"))).toBe(false);
   });
 
+  it("an Indian number with +91 opens the India recharge: the kind is asked, the number is not", async () => {
+    const u = ts.user(3106);
+    await u.say("+91 98765 43210", t("en", "india-ask-kind"));
+    // The number came with the message: the operator is asked next.
+    await u.tap(t("en", "india-kind-prepaid"), /Prepaid mobile: which operator\?/);
+    expect(u.botTexts()).not.toContain(t("en", "india-ask-number"));
+    await u.say("/cancel", /Cancelled/);
+  });
+
   it("an account id that could be a TV box or an internet login asks which, in Hindi, then goes on with it", async () => {
     const u = ts.user(3104, { language_code: "hi" });
     const which = await u.say("DH123456", t("hi", "shortcut-which", { number: "DH123456" }));

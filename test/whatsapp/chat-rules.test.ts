@@ -24,9 +24,9 @@ describe("WhatsApp: once, stale buttons and typed numbers", () => {
     const u = waCustomer(ts, waId);
     await creditPerson(ts, waPerson(waId), 100_000);
     await openCategory(u, /Mobile top-up/, /Which mobile number/);
-    const operators = await u.say("9841234567", /How much\?/);
+    const amount = await u.say("9841234567", /How much\?/);
     const confirmation = await u.say("100", /Please check your order/);
-    return { u, operators, confirmation };
+    return { u, amount, confirmation };
   }
 
   /** The replies to `u` after `wamid` whose text matches `re`, once the chat has answered `probe`. */
@@ -60,10 +60,10 @@ describe("WhatsApp: once, stale buttons and typed numbers", () => {
   });
 
   it("a tap on an older question or on the confirmation after confirming is no longer active", async () => {
-    const { u, operators, confirmation } = await toConfirmation("9779841000503");
+    const { u, amount, confirmation } = await toConfirmation("9779841000503");
     const person = waPerson(u.waId);
-    // The operator question was answered: its list is stale now.
-    const old = await u.tapOn(operators, "NTC Postpaid", STALE);
+    // The amount question was answered: its list is stale now.
+    const old = await u.tapOn(amount, "Rs 500", STALE);
     expect(old.text).toBe(STALE);
     const { ref } = await confirmUntil(u, "succeeded");
     const again = await u.tapOn(confirmation, /Confirm/, STALE);
