@@ -1,12 +1,14 @@
 import type { Api } from "grammy";
 import type { BotDeps } from "../src/bot/deps.ts";
 import { LOCALES, translator } from "../src/bot/i18n.ts";
+import { setProfileTexts } from "./shortcut/profile.ts";
 
 /**
  * The command menu Telegram shows, in each language: everyone's (with /addmoney when a gateway is
  * wired), plus /cashin for agents and /credit, /reverse, /books for admins in their own chats, and
  * /dashboard for both when this deployment runs the back office (`opts.dashboard`: the composition
- * root knows, the chat's deps do not).
+ * root knows, the chat's deps do not). The bot's description and short description go with them,
+ * per language (shortcut/profile.ts).
  */
 export async function registerCommands(
   api: Api,
@@ -36,13 +38,14 @@ export async function registerCommands(
     const lang = locale === "en" ? {} : { language_code: locale };
     const commands = names.map((command) => ({ command, description: t(`cmd-${command}`) }));
     await api.setMyCommands(commands, lang);
+    await setProfileTexts(api, t, lang);
     const scoped = async (ids: readonly number[], extra: string[]) => {
       const list = [...commands, ...extra.map((c) => ({ command: c, description: t(`cmd-${c}`) }))];
       for (const chatId of ids) {
         await api.setMyCommands(list, { scope: { type: "chat", chat_id: chatId }, ...lang });
       }
     };
-    await scoped(agents, ["cashin", ...office]);
+    await scoped(agents, ["cashin", "myqr", ...office]);
     await scoped(deps.settings.adminIds, [
       "credit",
       "reverse",

@@ -42,6 +42,8 @@ import { reminders } from "./reminders/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
 import { savedConversation, saveNameConversation } from "./saved/conversation.ts";
+import { bareNumber, rechargeLink } from "./shortcut/command.ts";
+import { myQr, shopLink, shopOnRegistration } from "./shortcut/shop.ts";
 import { start } from "./start/command.ts";
 import { statement, statementAside } from "./statement/command.ts";
 import { status } from "./status/command.ts";
@@ -112,10 +114,15 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
   }));
   const offered = offeredBy(deps, categories);
   const menu = menuKeyboard(entries, offered);
+  // Issue 30's shortcuts: deep links before /start, a bare number after every command.
+  const shortcuts = { entries, offered, gate: orderGate(deps) };
   return [
+    rechargeLink(shortcuts, deps.reactivateChat),
+    shopLink(deps),
     start(deps, menu),
     categoryMenu(entries, menu, offered, orderGate(deps)),
-    register(deps),
+    // A shop's QR code scanned before registering: that shop is theirs once they register.
+    register(deps, (ctx) => shopOnRegistration(deps, ctx)),
     help(deps),
     cancel(),
     language(deps),
@@ -131,6 +138,8 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     complaintCommands(deps),
     shareReceipt(deps),
     statement(deps),
+    myQr(deps),
+    bareNumber(shortcuts),
   ];
 }
 

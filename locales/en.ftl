@@ -642,3 +642,17 @@ statement-kind-adjustment = Correction
 statement-kind-refund = Returned
 statement-kind-reversal = Reversal
 statement-kind-other = Other
+# --- issue 30 (h-shortcuts): shortcuts ---
+bot-description = Recharge mobiles and pay bills in Nepal and India: NTC top-ups, data packs, TV, internet, landline, water and electricity. Send /start, or just send a phone number or customer id and I will start with it.
+bot-short-description = Mobile recharge and bill payments for Nepal and India. Send a number to start.
+cmd-myqr = My shop's QR code (agents)
+shortcut-which = What is { $number }? Choose what to pay:
+shortcut-shop-register = You scanned a shop's QR code. Register with your phone number (the button below) and you become the shop's customer: it can add money to your balance for cash.
+shortcut-shop-joined = ✅ You are now a customer of this shop. Send /recharge, or just send a phone number to recharge it.
+shortcut-shop-again = You are already registered. Send /recharge, or just send a phone number to recharge it.
+shortcut-shop-agent-told = 🆕 New customer through your shop's QR code: { $name }, { $phone }. You can add money to their balance with /cashin.
+shortcut-qr-caption = Your shop's QR code. Print it and put it where customers pay: scanning it opens this bot, and whoever registers becomes your customer (you get a message).
+    Link: { $link }
+    On WhatsApp, customers send: { $code }
+shortcut-qr-whatsapp = WhatsApp cannot carry the QR image here: send /myqr on Telegram for it, or print the link as a QR code.
+shortcut-qr-agents-only = Only agents have a shop QR code.

@@ -64,11 +64,7 @@ export const MOBILE_FLOW: Step[] = [
   {
     name: "type number",
     act: (e, u) => e.sendText(u, mobileNumberOf(u)),
-    expect: /Operator for/,
-  },
-  {
-    name: "tap operator",
-    act: (e, u) => e.clickButton(u, "✓ NTC Prepaid (detected)"),
+    // The number's series names the operator (issue 30): the amount is asked next.
     expect: /How much\?/,
   },
   { name: "type amount", act: (e, u) => e.sendText(u, "150"), expect: /Please check your order/ },

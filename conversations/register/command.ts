@@ -13,7 +13,11 @@ import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
  * whose user_id is not the sender's (someone else's card, forwarded or typed in) is refused: only
  * Telegram's own share carries the sender's id.
  */
-export function register(deps: BotDeps): Composer<BotContext> {
+export function register(
+  deps: BotDeps,
+  /** What follows a registration (issue 30: the shop whose QR code was scanned first). */
+  onRegistered: (ctx: BotContext) => Promise<void> = async () => {},
+): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const priv = composer.chatType("private");
   priv.command("register", async (ctx) => {
@@ -26,6 +30,7 @@ export function register(deps: BotDeps): Composer<BotContext> {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
     const answer = await registerContact(deps, t, sharerOf(ctx));
     await ctx.reply(answer.text, { reply_markup: answer.markup });
+    if (answer.registered) await onRegistered(ctx);
   });
   return composer;
 }
@@ -62,6 +67,8 @@ export function sharerOf(ctx: Context): Sharer | undefined {
 export interface RegisterAnswer {
   text: string;
   markup: ReturnType<typeof contactKeyboard> | { remove_keyboard: true };
+  /** A new registration of the sharer's own number (not a refusal, not a link). */
+  registered?: boolean;
 }
 
 /**
@@ -98,7 +105,7 @@ export async function registerContact(
   // chose with /language, else Telegram's (what this chat negotiated).
   await deps.accounts.setLocale(who.fromId, t.locale);
   deps.logger.info({ userId: who.fromId }, "customer registered");
-  return done(t("register-done", { phone: formatPhone(phone) }));
+  return { ...done(t("register-done", { phone: formatPhone(phone) })), registered: true };
 }
 
 /**

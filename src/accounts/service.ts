@@ -165,6 +165,9 @@ export function createAccounts(opts: {
       if (who) await store.putProfile(userId, who, now());
     },
     profileOf: (userId: number) => store.profileOf(userId),
+    /** The agent whose shop QR code brought the customer: recorded once (true), then kept. */
+    claimShop: (userId: number, agentId: number) => store.claimShop(userId, agentId),
+    shopOf: (userId: number) => store.shopOf(userId),
     linkPerson: (telegramId: number, personId: number) => store.linkPerson(telegramId, personId),
     personOf: (telegramId: number) => store.personOf(telegramId),
     /** Who registered, newest first (the back office's list of customers). */

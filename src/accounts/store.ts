@@ -99,6 +99,13 @@ export interface AccountsStore {
   personOf(telegramId: number): Promise<number | null>;
   /** Who has a profile, newest first registration first: `limit` of them after skipping `offset`. */
   joined(offset: number, limit: number): Promise<number[]>;
+  /**
+   * Records the agent whose shop QR code brought the customer (issue 30): true the first time,
+   * false when a shop is recorded already (the first one stays).
+   */
+  claimShop(userId: number, agentId: number): Promise<boolean>;
+  /** The agent whose shop brought the customer, if any. */
+  shopOf(userId: number): Promise<number | null>;
 }
 
 export function createMemoryAccounts(): AccountsStore {
@@ -109,7 +116,16 @@ export function createMemoryAccounts(): AccountsStore {
   const locales = new Map<number, string>();
   const profiles = new Map<number, Profile>();
   const persons = new Map<number, number>();
+  const shops = new Map<number, number>();
   return {
+    async claimShop(userId, agentId) {
+      if (shops.has(userId)) return false;
+      shops.set(userId, agentId);
+      return true;
+    },
+    async shopOf(userId) {
+      return shops.get(userId) ?? null;
+    },
     async linkPerson(telegramId, personId) {
       persons.set(telegramId, personId);
     },
@@ -234,6 +250,13 @@ export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }
         .exec();
     },
     profileOf,
+    async claimShop(userId, agentId) {
+      return (await redis.hsetnx(k.accountShops, String(userId), String(agentId))) === 1;
+    },
+    async shopOf(userId) {
+      const id = await redis.hget(k.accountShops, String(userId));
+      return id === null ? null : Number(id);
+    },
     async linkPerson(telegramId, personId) {
       await redis.hset(k.accountPersons, String(telegramId), String(personId));
     },

@@ -115,6 +115,15 @@ const leaveTarget = z
 /** "Leave this order?" -> Leave: `lv:<command text or global button data>`. */
 export const leaveButton = valueButton("lv:", leaveTarget);
 
+/**
+ * A bare number's "which is it?" (issue 30, conversations/shortcut/): `sc:<category>:<number or
+ * id>`, enters that category's flow with the number filled in.
+ */
+export const shortcutButton = valueButton(
+  "sc:",
+  z.string().regex(/^[a-z][a-z0-9_-]{0,15}:[A-Za-z0-9@._\-/]{1,40}$/),
+);
+
 /** "Add money" (under /balance and a short balance): enters the top-up flow. */
 export const addMoneyButtonData = constantButton("am");
 

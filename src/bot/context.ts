@@ -7,6 +7,8 @@ import type { Locale } from "./i18n.ts";
 export interface SessionData {
   /** Chosen with /language; Telegram's language code decides until then. */
   locale?: Locale;
+  /** The agent whose shop QR code (/start shop-<id>) was scanned before registering (issue 30). */
+  shop?: number;
   // Saved numbers moved to their own durable store (src/saved/); an old session's `savedNumbers`
   // field is ignored.
 }

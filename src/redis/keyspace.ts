@@ -199,6 +199,8 @@ export function keyspace(prefix: string) {
     accountProfiles: `${accounts}:profiles`,
     /** Sorted set: Telegram user id by its profile's firstAt (the back office's list of customers). */
     accountJoined: `${accounts}:joined`,
+    /** Hash: user id -> the agent whose shop QR code they came through (first one kept). */
+    accountShops: `${accounts}:shops`,
     /** String counter, PX its window: hits on the login entry points in one fixed window (dashboard/rate-limit.ts). */
     dashboardRate: (bucket: string) => `${prefix}dash:rate:${bucket}`,
     /** String (JSON: who, when), PX 30 days: an alert acknowledged in the back office, by its id. */

@@ -53,6 +53,7 @@ export const WHATSAPP_COMMANDS: ReadonlySet<string> = new Set([
   "books",
   "topups",
   "dashboard",
+  "myqr",
 ]);
 
 /** What a chat's list opener says and which template language it gets: its person's language. */

@@ -78,8 +78,7 @@ describe("playground page in Chromium", () => {
     await bubble("What would you like to pay?").waitFor({ timeout: WAIT_MS });
     await click("📱 Mobile top-up", "Which mobile number");
     await type("9841234567");
-    await bubble("Operator for 9841234567").waitFor({ timeout: WAIT_MS });
-    await click("✓ NTC Prepaid (detected)", "How much?");
+    await bubble("9841234567 · NTC Prepaid").waitFor({ timeout: WAIT_MS });
     await type("150");
     const confirm = bubble("Please check your order");
     await confirm.waitFor({ timeout: WAIT_MS });
@@ -262,8 +261,8 @@ describe("playground page in Chromium", () => {
       "✖ Cancel",
     );
     await type("9841234567");
-    const operators = page.locator(".row.wa.bot", { hasText: "Operator for 9841234567" });
-    await operators.waitFor({ timeout: WAIT_MS });
+    const amount = page.locator(".row.wa.bot", { hasText: "9841234567 · NTC Prepaid" });
+    await amount.waitFor({ timeout: WAIT_MS });
     // The business messages' delivery ticks follow the statuses WhatsApp reported.
     await menu.locator(".ticks.read").waitFor({ timeout: WAIT_MS });
     await page.screenshot({ path: join(ARTIFACTS, "playground-whatsapp.png") });
@@ -289,9 +288,9 @@ describe("playground page in Chromium", () => {
     const telegram = await page.locator("main.chat").screenshot();
     await page.locator(".person.wa", { hasText: "Sita" }).click();
     await page
-      .locator(".row.wa.bot", { hasText: "Operator for 9841234567" })
+      .locator(".row.wa.bot", { hasText: "9841234567 · NTC Prepaid" })
       .waitFor({ timeout: WAIT_MS });
-    // The operator list opened, as a customer about to choose sees it.
+    // The amount list opened, as a customer about to choose sees it.
     await page.locator("details.wa-list > summary").last().click();
     const whatsapp = await page.locator("main.chat").screenshot();
     const sidebar = await page.locator("aside.sidebar").screenshot();

@@ -75,8 +75,7 @@ describe("adding money with Khalti in Chromium", () => {
     await type("/recharge");
     await click("📱 Mobile top-up", "Which mobile number");
     await type("9841234567");
-    await bubble("Operator for 9841234567").waitFor({ timeout: WAIT_MS });
-    await click("✓ NTC Prepaid (detected)", "How much?");
+    await bubble("9841234567 · NTC Prepaid").waitFor({ timeout: WAIT_MS });
     await type("150");
     const confirm = bubble("Please check your order");
     await confirm.waitFor({ timeout: WAIT_MS });

@@ -27,19 +27,14 @@ describe("conversations that forgive, end to end", () => {
     return u.tap(t(locale, "menu-mobile"), t(locale, "mobile-ask-number"));
   }
 
-  describe("an operator that does not fit the number", () => {
-    it("keeps the number, marks the detected operator first and explains (English)", async () => {
+  describe("the operator the number's series names (issue 30)", () => {
+    it("takes NTC Postpaid for a 985 number without asking, and the confirmation names it (English)", async () => {
       const u = ts.user(1701);
       await mobileNumber(u, "en");
-      await u.say("9851234567", /Operator for 9851234567/);
-      const again = await u.tap(
-        "NTC Prepaid",
-        "NTC Prepaid numbers start with 984, 986, 976, 9040, and 9851234567 does not. It looks like NTC Postpaid (marked ✓). Which operator is it?",
-      );
-      expect(u.buttons(again)[0]).toBe("✓ NTC Postpaid (detected)");
-      // The number is not asked again.
-      expect(u.botTexts().filter((m) => m === t("en", "mobile-ask-number"))).toHaveLength(1);
-      await u.tap("✓ NTC Postpaid (detected)", /How much\?/);
+      const amount = await u.say("9851234567", /How much\?/);
+      expect(amount.text.split("\n")[0]).toBe("📱 9851234567 · NTC Postpaid");
+      // No operator question: nothing to tap, nothing to get wrong.
+      expect(u.botTexts().some((m) => m.startsWith("Operator for"))).toBe(false);
       const confirm = await u.say("100", /Please check your order/);
       expect(confirm.text).toContain("Operator: NTC Postpaid");
       expect(confirm.text).toContain("Number / account: 9851234567");
@@ -48,13 +43,9 @@ describe("conversations that forgive, end to end", () => {
     it("in Nepali", async () => {
       const u = ts.user(1702, { language_code: "ne" });
       await mobileNumber(u, "ne");
-      await u.say("9851234567", /9851234567 को अपरेटर:/);
-      const again = await u.tap(
-        "NTC Prepaid",
-        /9851234567 NTC Prepaid को नम्बर होइन: ती 984, 986, 976, 9040 बाट सुरु हुन्छन्। यो NTC Postpaid जस्तो देखिन्छ/,
-      );
-      expect(u.buttons(again)[0]).toBe("✓ NTC Postpaid (पहिचान भयो)");
-      await u.tap("✓ NTC Postpaid (पहिचान भयो)", /कति\?/);
+      const amount = await u.say("9851234567", /कति\?/);
+      expect(amount.text.split("\n")[0]).toBe("📱 9851234567 · NTC Postpaid");
+      await u.say("100", /अपरेटर: NTC Postpaid/);
     });
   });
 
@@ -64,21 +55,14 @@ describe("conversations that forgive, end to end", () => {
       const first = await mobileNumber(u, "en");
       // Nothing to go back to on the first question.
       expect(u.buttons(first)).not.toContain("‹ Back");
-      const op = await u.say("9841231703", /Operator for 9841231703/);
-      expect(u.buttons(op)).toContain("‹ Back");
-      const amount = await u.tap(/detected/, /How much\?/);
-      await u.tap("‹ Back", /Operator for 9841231703/);
+      // The operator is the number's (no question): the amount is the second question.
+      const amount = await u.say("9841231703", /9841231703 · NTC Prepaid\nHow much\?/);
+      expect(u.buttons(amount)).toContain("‹ Back");
+      const number = await u.tap("‹ Back", /Which mobile number/);
       // The question left by Back lost its buttons.
       expect(u.buttons(u.chat().find((m) => m.id === amount.id))).toEqual([]);
-      await u.tap("‹ Back", /Which mobile number/);
-      // The first operator question's Back belongs to a step already left: no longer active.
-      const press = u.emu.clickButton(u.id, "‹ Back", { messageId: op.id });
-      const answer = await u.emu.waitFor(() =>
-        u.emu.callbackAnswers().find((a) => a.callback_query_id === press.callback_query_id),
-      );
-      expect(answer.text).toBe("This button is no longer active.");
-      await u.say("9841231704", /Operator for 9841231704/);
-      await u.tap(/detected/, /How much\?/);
+      expect(u.buttons(number)).not.toContain("‹ Back");
+      await u.say("9841231704", /How much\?/);
       const confirm = await u.say("150", /Please check your order/);
       // Back at the confirmation asks the last question again.
       await u.tap("‹ Back", /How much\?/);
@@ -174,8 +158,7 @@ describe("conversations that forgive, end to end", () => {
       const u = ts.user(1708);
       await u.mobileToConfirm("9841231708", "150");
       await u.tap("✏️ Number", /Which mobile number/);
-      await u.say("9851231708", /Operator for 9851231708/);
-      const confirm = await u.tap(/detected/, /Please check your order/);
+      const confirm = await u.say("9851231708", /Please check your order/);
       expect(confirm.text).toContain("Operator: NTC Postpaid");
       expect(confirm.text).toContain("Amount: Rs 150");
     });
@@ -183,8 +166,7 @@ describe("conversations that forgive, end to end", () => {
     it("Back from an Edit question returns to the confirmation unchanged, in Nepali", async () => {
       const u = ts.user(1709, { language_code: "ne" });
       await mobileNumber(u, "ne");
-      await u.say("9841231709", /अपरेटर/);
-      await u.tap(/पहिचान भयो/, /कति\?/);
+      await u.say("9841231709", /कति\?/);
       await u.say("150", /रकम: रु 150/);
       await u.tap("✏️ रकम", /कति\?/);
       const back = await u.tap("‹ पछाडि", /कृपया आफ्नो अर्डर जाँच्नुहोस्/);
@@ -281,8 +263,7 @@ describe("a fresh price after an Edit, end to end", () => {
     const u = ts.user(1722, { language_code: "ne" });
     await u.say("/recharge", "के तिर्न चाहनुहुन्छ?");
     await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर/);
-    await u.say("9841231722", /अपरेटर/);
-    await u.tap(/पहिचान भयो/, /कति\?/);
+    await u.say("9841231722", /कति\?/);
     await u.say("150", /रु 151.50/);
     await u.tap("✏️ रकम", /कति\?/);
     const again = await u.say("1000", /कृपया आफ्नो अर्डर जाँच्नुहोस्/);

@@ -19,7 +19,7 @@ describe("the idle notice, end to end", () => {
     ts = await startTestSystem({ env: { CONVERSATION_IDLE_MS: "2000" } });
     const u = ts.user(1801);
     await u.menu("📱 Mobile top-up", /Which mobile number/);
-    await u.say("9841001801", /Operator for 9841001801/);
+    await u.say("9841001801", /9841001801 · NTC Prepaid/);
     const asked = Date.now();
     // Nothing typed: the notice comes by itself.
     const notice = await u.waitFor(/ended after/, 6000);
@@ -30,7 +30,7 @@ describe("the idle notice, end to end", () => {
     expect(u.buttons(notice)).toEqual(["🔁 Start again"]);
     // Start again enters the same flow afresh.
     await u.tap("🔁 Start again", /Which mobile number/);
-    await u.say("9841001801", /Operator for 9841001801/);
+    await u.say("9841001801", /9841001801 · NTC Prepaid/);
     // One notice only.
     expect(u.botTexts().filter((m) => m.includes("ended after"))).toHaveLength(1);
   });
@@ -43,10 +43,10 @@ describe("the idle notice, end to end", () => {
     const notice = await u.waitFor(/सेकेन्डसम्म जवाफ नआएकाले/, 6000);
     expect(notice.text).toContain("१ सेकेन्डसम्म");
     expect(u.buttons(notice)).toEqual(["🔁 फेरि सुरु गर्ने"]);
-    // A number typed now belongs to no flow: the operator question never comes.
+    // A number typed now belongs to no flow: the amount question never comes.
     u.emu.sendText(u.id, "9841001802");
     await new Promise((r) => setTimeout(r, 300));
-    expect(u.botTexts().join("\n")).not.toContain("9841001802 को अपरेटर");
+    expect(u.botTexts().join("\n")).not.toContain("9841001802 · NTC Prepaid");
   });
 });
 
@@ -107,7 +107,7 @@ describe("what the idle notice says, kept per flow (Redis)", () => {
     expect(written).toMatchObject({ locale: "en" });
     // Changed behind the flow's back: an arm that wrote it again would put English back.
     await redis.set(key, JSON.stringify({ ...written, locale: "hi" }), "KEEPTTL");
-    await u.say("9841001804", /Operator for 9841001804/);
+    await u.say("9841001804", /9841001804 · NTC Prepaid/);
     const notice = await u.waitFor(/सेकंड तक जवाब न आने से/, 6000);
     expect(u.buttons(notice)).toEqual(["🔁 फिर से शुरू करें"]);
   });

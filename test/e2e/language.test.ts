@@ -37,11 +37,13 @@ describe("languages, end to end", () => {
     await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर रिचार्ज गर्ने\?/);
     // A wrong number is explained in Nepali too.
     await u.say("12345", /यसमा ५ अङ्क छन्; ठ्याक्कै १० चाहिन्छ।/);
-    const op = await u.say("९८४१०००५०१", /9841000501 को अपरेटर:/);
-    expect(u.buttons(op)).toContain("✓ NTC Prepaid (पहिचान भयो)");
-    expect(u.buttons(op)).toContain("✖ रद्द");
-    // Nepal's rupee is written रु in Nepali, in the question, its buttons, the confirm and the push.
-    const amountQ = await u.tap("✓ NTC Prepaid (पहिचान भयो)", /कति\? रु 50 देखि रु 3,000 सम्मको रकम/);
+    // The number's series names the operator; Nepal's rupee is written रु in Nepali, in the
+    // question, its buttons, the confirm and the push.
+    const amountQ = await u.say(
+      "९८४१०००५०१",
+      /9841000501 · NTC Prepaid\nकति\? रु 50 देखि रु 3,000 सम्मको रकम/,
+    );
+    expect(u.buttons(amountQ)).toContain("✖ रद्द");
     expect(u.buttons(amountQ)).toContain("रु 100");
     // A misplaced comma, typed in Devanagari digits, is refused with the Nepali reason.
     await u.say("१२,०", /अल्पविराम \(,\) अङ्कका समूहबीच मात्र आउँछ/);
@@ -72,8 +74,10 @@ describe("languages, end to end", () => {
     const u = ts.user(944, { language_code: "hi" });
     await u.say("/recharge", "आप क्या भरना चाहते हैं?");
     await u.tap("📱 मोबाइल टॉप-अप", /कौन सा मोबाइल नंबर रिचार्ज करना है\?/);
-    await u.say("9841000502", /9841000502 का ऑपरेटर:/);
-    const amountQ = await u.tap("✓ NTC Prepaid (पहचाना गया)", /कितना\? रु 50 से रु 3,000 तक/);
+    const amountQ = await u.say(
+      "9841000502",
+      /9841000502 · NTC Prepaid\nकितना\? रु 50 से रु 3,000 तक/,
+    );
     expect(u.buttons(amountQ)).toContain("रु 1,000");
     const confirm = await u.say("1,500", /कृपया अपना ऑर्डर जाँच लीजिए:/);
     expect(confirm.text).toContain("राशि: रु 1,500");

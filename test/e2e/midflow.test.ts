@@ -19,33 +19,35 @@ describe("commands in the middle of a flow, end to end", () => {
 
   const t = (locale: string, key: string) => ts.system.deps.i18n.t(locale, key);
 
-  /** /recharge -> Mobile -> the number: the operator question is the current one. */
-  async function toOperator(u: TestUser, number: string, lang: "en" | "ne" | "hi" = "en") {
+  /**
+   * /recharge -> Mobile -> the number: its series names the operator, so the amount question
+   * (which names the number) is the current one.
+   */
+  async function toAmount(u: TestUser, number: string, lang: "en" | "ne" | "hi" = "en") {
     await u.say("/recharge", t(lang, "menu-prompt"));
     await u.tap(t(lang, "menu-mobile"), /NTC/);
     return u.say(number, new RegExp(number));
   }
 
-  it("answers /help and goes on: pressing NTC Prepaid afterwards asks the amount", async () => {
+  it("answers /help and goes on: pressing an amount afterwards asks to confirm", async () => {
     const u = ts.user(1601);
-    await toOperator(u, "9841234567");
+    await toAmount(u, "9841234567");
     const help = await u.say("/help", /What I can do/);
     expect(help.text).toBe(
       `${t("en", "help-text")}\n${t("en", "help-topup")}\n\n${t("en", "help-complain")}`,
     );
-    // The operator question's buttons still work.
-    await u.tap("✓ NTC Prepaid (detected)", /How much\?/);
-    const confirm = await u.say("150", /Please check your order/);
+    // The amount question's buttons still work.
+    const confirm = await u.tap("Rs 200", /Please check your order/);
     expect(confirm.text).toContain("Number / account: 9841234567");
     const receipt = await u.tap("✅ Confirm", /Order \d+/);
     const ref = /Order (\d+)/.exec(receipt.text)?.[1];
-    expect((await ts.system.orders.get(ref!))?.amountPaisa).toBe(15000);
+    expect((await ts.system.orders.get(ref!))?.amountPaisa).toBe(20000);
     expect(u.botTexts().join("\n")).not.toContain("no longer active");
   });
 
   it("answers /help in Hindi and /history, /balance mid-flow, and the typed answer still counts", async () => {
     const u = ts.user(1602, { language_code: "hi" });
-    await toOperator(u, "9841230002", "hi");
+    await toAmount(u, "9841230002", "hi");
     const help = await u.say("/help");
     expect(help.text).toBe(
       `${t("hi", "help-text")}\n${t("hi", "help-topup")}\n\n${t("hi", "help-complain")}`,
@@ -55,21 +57,19 @@ describe("commands in the middle of a flow, end to end", () => {
     // A customer's /balance (staff mode, the test systems': the merchant pays), in Hindi.
     const balance = await u.say("/balance");
     expect(balance.text).toBe(t("hi", "balance-staff"));
-    await u.tap("✓ NTC Prepaid (पहचाना गया)", /कितना\?/);
     await u.say("120", /राशि: रु 120/);
   });
 
   it("shows an admin the wallet mid-flow and goes on", async () => {
     const u = ts.user(ADMIN);
-    await toOperator(u, "9841230003");
+    await toAmount(u, "9841230003");
     await u.say("/balance", /Wallet balance: Rs/);
-    await u.tap("✓ NTC Prepaid (detected)", /How much\?/);
+    await u.say("150", /Please check your order/);
   });
 
   it("switches the language with /language mid-flow and goes on in it", async () => {
     const u = ts.user(1603);
-    await toOperator(u, "9841230004");
-    await u.tap("✓ NTC Prepaid (detected)", /How much\?/);
+    await toAmount(u, "9841230004");
     const prompt = await u.say("/language", /Choose your language/);
     expect(u.buttons(prompt)).toEqual(["English", "नेपाली", "हिन्दी"]);
     u.press("नेपाली");
@@ -87,15 +87,14 @@ describe("commands in the middle of a flow, end to end", () => {
 
   it("asks before /recharge leaves the order: Keep goes on, Leave shows the menu", async () => {
     const u = ts.user(1604);
-    await toOperator(u, "9841230005");
+    await toAmount(u, "9841230005");
     const ask = await u.say("/recharge", /Leave this order\?/);
     expect(u.buttons(ask)).toEqual(["↩ Keep", "🚪 Leave"]);
     // Keep: the question is asked again and answered.
-    const again = await u.tap("↩ Keep", /Operator for 9841230005/);
-    expect(u.buttons(again)).toContain("✓ NTC Prepaid (detected)");
+    const again = await u.tap("↩ Keep", /9841230005 · NTC Prepaid\nHow much\?/);
+    expect(u.buttons(again)).toContain("Rs 100");
     // The Leave question lost its buttons.
     expect(u.buttons(u.chat().find((m) => m.id === ask.id))).toEqual([]);
-    await u.tap("✓ NTC Prepaid (detected)", /How much\?/);
 
     // Leave: the order is left and /recharge runs as if sent outside a flow.
     const ask2 = await u.say("/recharge", /Leave this order\?/);
@@ -115,10 +114,10 @@ describe("commands in the middle of a flow, end to end", () => {
 
   it("asks in Nepali before a menu button or /status leaves; Leave runs them", async () => {
     const u = ts.user(1605, { language_code: "ne" });
-    await toOperator(u, "9841230006", "ne");
+    await toAmount(u, "9841230006", "ne");
     // A menu button of an older message: the same question.
     await u.tap("📶 डाटा प्याक", /यो अर्डर छोड्ने\?/);
-    const kept = await u.tap("↩ जारी राख्ने", /9841230006 को अपरेटर:/);
+    const kept = await u.tap("↩ जारी राख्ने", /9841230006 · NTC Prepaid\nकति\?/);
     expect(u.buttons(kept)).toContain("✖ रद्द");
     await u.say("/status 123", /यो अर्डर छोड्ने\?/);
     await u.tap("🚪 छोड्ने", "त्यो नम्बरको कुनै अर्डर भेटिएन।");
@@ -129,14 +128,13 @@ describe("commands in the middle of a flow, end to end", () => {
 
   it("lists /history mid-flow; its Repeat button asks Leave first, then repeats", async () => {
     const u = ts.user(1607);
-    await toOperator(u, "9841230008");
-    await u.tap("✓ NTC Prepaid (detected)", /How much\?/);
+    await toAmount(u, "9841230008");
     await u.say("100", /Please check your order/);
     const receipt = await u.tap("✅ Confirm", /Order \d+/);
     const ref = /Order (\d+)/.exec(receipt.text)?.[1] ?? "";
     await u.waitFor(new RegExp(`Order ${ref} succeeded`));
 
-    await toOperator(u, "9841230009");
+    await toAmount(u, "9841230009");
     const list = await u.say("/history", /Your last orders/);
     expect(u.buttons(list).some((b) => b.includes("🔁"))).toBe(true);
     // (By its icon: the label is being reworded for issue 16.)
@@ -149,7 +147,7 @@ describe("commands in the middle of a flow, end to end", () => {
 
   it("still cancels with /cancel mid-flow", async () => {
     const u = ts.user(1606, { language_code: "hi" });
-    await toOperator(u, "9841230007", "hi");
+    await toAmount(u, "9841230007", "hi");
     await u.say("/help");
     await u.say("/cancel", t("hi", "common-cancelled"));
   });
@@ -169,8 +167,7 @@ describe("changing the amount at the confirmation, end to end", () => {
     const u = ts.user(1621);
     await u.say("/recharge", /What would you like to pay/);
     await u.tap("📱 Mobile top-up", /Which mobile number/);
-    await u.say("9841231621", /Operator for/);
-    await u.tap("✓ NTC Prepaid (detected)", /How much\?/);
+    await u.say("9841231621", /How much\?/);
     const first = await u.say("150", /Please check your order/);
     await u.tap("✏️ Amount", /How much\?/);
     // The old confirmation has no buttons left to tap.
@@ -188,8 +185,7 @@ describe("changing the amount at the confirmation, end to end", () => {
     const u = ts.user(1622, { language_code: "ne" });
     await u.say("/recharge", "के तिर्न चाहनुहुन्छ?");
     await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर/);
-    await u.say("9841231622", /9841231622 को अपरेटर:/);
-    await u.tap("✓ NTC Prepaid (पहिचान भयो)", /कति\?/);
+    await u.say("9841231622", /9841231622 · NTC Prepaid\nकति\?/);
     await u.say("150", /रकम: रु 150/);
     await u.tap("✏️ रकम", /कति\?/);
     await u.say("300", /रकम: रु 300/);

@@ -55,8 +55,7 @@ describe.each([
     const u = ts.user(userId);
     await u.say("/recharge", /What would you like to pay/);
     await u.tap("📱 Mobile top-up", /Which mobile number/);
-    await u.say(number, /Operator for/);
-    await u.tap(/detected/, /How much/);
+    await u.say(number, /How much/);
     return { u, confirm: await u.say(amount, /Please check your order|short/) };
   }
 

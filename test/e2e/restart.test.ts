@@ -25,8 +25,7 @@ describe("restart mid-conversation (Redis), end to end", () => {
     await before.waitFor("भाषा नेपाली राखियो।");
     await before.say("/recharge", "के तिर्न चाहनुहुन्छ?");
     await before.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर/);
-    await before.say("9841000971", /9841000971 को अपरेटर:/);
-    await before.tap("✓ NTC Prepaid (पहिचान भयो)", /कति\?/);
+    await before.say("9841000971", /9841000971 · NTC Prepaid\nकति\?/);
 
     // The session and the conversation in progress are in Redis under this process's prefix.
     const redis = new Redis(REDIS_URL);

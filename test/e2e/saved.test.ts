@@ -66,8 +66,7 @@ describe("saved numbers and billers, end to end", () => {
     // The mobile question labels it with the name; the button still answers with the number.
     const ask = await u.menu("📱 Mobile top-up", /Which mobile number/);
     expect(u.buttons(ask)).toEqual(["Aama · 9841000502", "✖ Cancel"]);
-    await u.tap("Aama · 9841000502", /Operator for 9841000502/);
-    await u.tap(/detected/, /How much/);
+    await u.tap("Aama · 9841000502", /9841000502 · NTC Prepaid\nHow much/);
     await u.say("300", /Please check your order/);
     const second = await u.confirmUntil("succeeded");
     // Named already: no "Save as…" under the next push (only Share receipt and Report a problem, issue 30).
@@ -190,8 +189,7 @@ describe("saved numbers and billers, end to end", () => {
     const u = ts.user(1505, { language_code: "ne" });
     await u.say("/recharge", "के तिर्न चाहनुहुन्छ?");
     await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर रिचार्ज गर्ने\?/);
-    await u.say("9841000505", /9841000505 को अपरेटर:/);
-    await u.tap("✓ NTC Prepaid (पहिचान भयो)", /कति\?/);
+    await u.say("9841000505", /9841000505 · NTC Prepaid\nकति\?/);
     await u.say("100", /कृपया आफ्नो अर्डर जाँच्नुहोस्:/);
     const receipt = await u.tap("✅ पुष्टि", /🧾 अर्डर \d+/);
     const ref = /अर्डर (\d+)/.exec(receipt.text)?.[1];

@@ -125,8 +125,8 @@ describe("say the right thing, end to end", () => {
     async function payPending(u: TestUser, locale: string) {
       await u.say("/recharge", t(locale, "menu-prompt"));
       await u.tap(t(locale, "menu-mobile"));
-      await u.say("9841001234", /9841001234/);
-      await u.tap(/NTC Prepaid/);
+      // The number's series names the operator: the amount is asked next.
+      await u.say("9841001234", /9841001234 · NTC Prepaid/);
       await u.say("100", /./);
       return u.tap(/✅/, /🧾/);
     }
@@ -163,8 +163,7 @@ describe("say the right thing, end to end", () => {
     const u = ts.user(1609);
     await u.say("/recharge", t("en", "menu-prompt"));
     await u.tap(t("en", "menu-mobile"));
-    await u.say("9841001235", /9841001235/);
-    await u.tap(/NTC Prepaid/);
+    await u.say("9841001235", /9841001235 · NTC Prepaid/);
     await u.say("100", /./);
     const receipt = await u.tap(/✅/, /🧾/);
     const done = await u.waitFor((m) => m.id === receipt.id && /successful/.test(m.text));

@@ -130,7 +130,7 @@ describe("playground JSON API: WhatsApp customers", () => {
     expect(question.buttons.map((b) => b.title)).toContain("✖ Cancel");
     const typed = await wa.request("POST", `/users/${SITA}/messages`, { text: "9841234567" });
     expect(typed.status).toBe(200);
-    await wa.waitFor(SITA, /Operator for 9841234567/, before + 2);
+    await wa.waitFor(SITA, /9841234567 · NTC Prepaid/, before + 2);
   });
 
   it("refuses bad input with 4xx and a reason, never a 5xx", async () => {

@@ -115,8 +115,7 @@ export class ChatUser {
     answer: MessageMatch = /Please check your order/,
   ): Promise<TranscriptEntry> {
     await this.menu("📱 Mobile top-up", /Which mobile number/);
-    await this.say(number, /Operator for/);
-    await this.tap(/detected/, /How much/);
+    await this.say(number, /How much/);
     return this.say(amount, answer);
   }
 

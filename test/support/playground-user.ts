@@ -51,12 +51,11 @@ export function playgroundUser(base: string, userId: number) {
       last = await waitForBot(answer, last.id);
       return last;
     },
-    /** A mobile top-up up to its confirmation, the detected operator tapped. */
+    /** A mobile top-up up to its confirmation (the number's series names the operator). */
     async mobileToConfirm(number: string, amount: string) {
       await user.say("/recharge", /What would you like to pay/);
       await user.tap(/Mobile top-up/, /Which mobile number/);
-      await user.say(number, new RegExp(`Operator for ${number}`));
-      await user.tap(/detected/, /How much\?/);
+      await user.say(number, new RegExp(`${number} · NTC .*\\nHow much\\?`));
       return user.say(amount, /Please check your order/);
     },
   };

@@ -59,13 +59,12 @@ describe("WhatsApp on two instances behind a balancer", () => {
     const first = await standIn().userSends({ waId: u.waId, name: "Hari" }, "hi");
     await standIn().userSends({ waId: u.waId, name: "Hari" }, "1");
     await standIn().userSends({ waId: u.waId, name: "Hari" }, "9841234567");
-    const operators = await u.waitFor(/Operator for 9841234567/, { afterWamid: first });
+    await u.waitFor(/9841234567 · NTC Prepaid/, { afterWamid: first });
     expect(u.texts().map((t) => t.split("\n")[0])).toEqual([
       expect.stringMatching(/^Namaste Hari!/),
       expect.stringMatching(/Which mobile number should I recharge/),
-      "Operator for 9841234567:",
+      "📱 9841234567 · NTC Prepaid",
     ]);
-    await u.tapOn(operators, /detected/, /How much\?/);
     await u.say("150", /Please check your order/);
     const receipt = await u.tap(/Confirm/, /Order \d+/);
     const ref = /Order (\d+)/.exec(receipt.text)?.[1] ?? "";

@@ -20,6 +20,8 @@ import {
   takeFloodSlot,
   targetChat,
 } from "./bot-checks.ts";
+import { mediaHandlers } from "./bot-media.ts";
+import { profileHandlers } from "./bot-profile.ts";
 import type { EmulatorCore, StoredMessage } from "./core.ts";
 
 // ---------------------------------------------------------------- messages
@@ -291,6 +293,8 @@ const handlers: Record<string, Handler> = {
   answerCallbackQuery,
   sendChatAction,
   setMyCommands,
+  ...profileHandlers,
+  ...mediaHandlers,
 };
 
 // Telegram matches method names case-insensitively.

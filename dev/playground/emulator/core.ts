@@ -112,6 +112,10 @@ export class EmulatorCore {
   readonly webhook: WebhookDeliverer;
   flood: FloodControl | undefined;
   readonly commands = new Map<string, BotCommand[]>();
+  /** The bot's description and short description by key ("description|ne"): bot-profile.ts. */
+  readonly profileTexts = new Map<string, string>();
+  /** The bytes of photos the bot uploaded, by "chatId:messageId" (bot-media.ts). */
+  readonly photoBytes = new Map<string, Uint8Array>();
   readonly callbackQueries = new Map<string, PendingCallback>();
   readonly callbackAnswers: CallbackAnswer[] = [];
   private readonly callLog: RecordedCall[] = [];

@@ -6,6 +6,7 @@ import type { BotCommand, MessageEntity } from "grammy/types";
 import type { Hono } from "hono";
 import { createBotApiRoutes } from "./bot-api.ts";
 import { commandScopeKey } from "./bot-checks.ts";
+import { type ProfileText, profileKey } from "./bot-profile.ts";
 import {
   type ChatRecord,
   EmulatorCore,
@@ -130,6 +131,10 @@ export interface BotApiEmulator {
   }): BotCommand[] | undefined;
   /** Every stored command list by key: "default", "chat:42", "all_private_chats|ne", ... */
   allCommands(): CommandsByScope;
+  /** The bot's description or short description set for a language (exactly; none: the default). */
+  profileText(field: ProfileText, languageCode?: string): string | undefined;
+  /** The bytes of a photo the bot uploaded (sendPhoto with a file), if any. */
+  photoBytes(chatId: number, messageId: number): Uint8Array | undefined;
   /** Recorded Bot API calls (except getUpdates), optionally of one method. */
   calls(method?: string): RecordedCall[];
   webhookInfo(): Record<string, unknown>;
@@ -349,6 +354,8 @@ export function createBotApiEmulator(options: BotApiEmulatorOptions = {}): BotAp
       return core.commands.get(commandScopeKey(opts?.scope, opts?.language_code));
     },
     allCommands: () => Object.fromEntries(core.commands),
+    profileText: (field, languageCode) => core.profileTexts.get(profileKey(field, languageCode)),
+    photoBytes: (chatId, messageId) => core.photoBytes.get(`${chatId}:${messageId}`),
     calls: (method) =>
       method === undefined
         ? core.recentCalls()

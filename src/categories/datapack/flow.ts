@@ -11,6 +11,7 @@ import {
 import type { Package } from "../../provider/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, type Listing, listPackages, packageDraft } from "../shared/package.ts";
+import { prefilled } from "../shared/prefill.ts";
 import { savedNumberChoices } from "../shared/saved.ts";
 
 /**
@@ -34,8 +35,14 @@ interface State {
 const familyOf = (number: string): Family => (detectOperator(number) === "ncell" ? "ncell" : "ntc");
 
 export function datapackConversation(deps: BotDeps) {
-  return async function datapack(conversation: FlowConversation, ctx: FlowContext) {
+  return async function datapack(
+    conversation: FlowConversation,
+    ctx: FlowContext,
+    given?: unknown,
+  ) {
     const flow = await Flow.start(conversation, ctx, deps, "datapack");
+    // A number a shortcut brought (an Ncell number typed alone): answers the first question.
+    const pre = prefilled(given);
     const { t } = flow;
     const operators = await offeredOperators(flow, "datapack");
 
@@ -44,6 +51,11 @@ export function datapackConversation(deps: BotDeps) {
         name: "number",
         editKey: "flow-edit-number",
         run: async (st) => {
+          const brought = validateMobileNumber(pre.take("number") ?? "", ALL_FAMILY_PREFIXES);
+          if (brought.ok) {
+            st.number = brought.value;
+            return;
+          }
           const choices = await savedNumberChoices(
             flow,
             "datapack",

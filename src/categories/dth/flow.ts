@@ -7,6 +7,7 @@ import type { DthListing, Package } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, packageDraft } from "../shared/package.ts";
+import { prefilled } from "../shared/prefill.ts";
 import { savedBillerStep } from "../shared/saved.ts";
 
 /**
@@ -41,7 +42,9 @@ interface State {
 }
 
 export function dthConversation(deps: BotDeps) {
-  return async function dth(conversation: FlowConversation, ctx: FlowContext) {
+  return async function dth(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
+    // An account id a shortcut brought (typed alone in the chat): tried first, as a saved one is.
+    const pre = prefilled(given);
     const flow = await Flow.start(conversation, ctx, deps, "dth");
     const { t } = flow;
     // Ids may hold letters, so "digits only" would be the wrong reason for a stray character.
@@ -54,7 +57,7 @@ export function dthConversation(deps: BotDeps) {
     const operators = await offeredOperators(flow, "dth");
 
     const steps: Step<State>[] = [
-      savedBillerStep<State>(flow, "dth", async () => operators),
+      ...(pre.hasNumber ? [] : [savedBillerStep<State>(flow, "dth", async () => operators)]),
       {
         name: "operator",
         run: async (st) => {
@@ -74,7 +77,9 @@ export function dthConversation(deps: BotDeps) {
         run: async (st) => {
           const operator = st.operator!;
           // A saved subscriber's id is tried first, without asking.
-          let saved = st.from?.number;
+          const brought = pre.take("number");
+          let saved =
+            st.from?.number ?? (brought && parseAccount(brought).ok ? brought : undefined);
           st.from = undefined;
           // Customer id until the aggregator knows it; a refusal keeps the operator and asks again.
           for (;;) {

@@ -3,6 +3,7 @@ import type { BotDeps } from "../../bot/deps.ts";
 import { Flow, type Step } from "../../bot/flow/toolkit.ts";
 import { validateIndiaNumber } from "../../catalog/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
+import { prefilled } from "../shared/prefill.ts";
 import { billStep, planDetails, planStep } from "./pay.ts";
 import {
   circleStep,
@@ -24,7 +25,7 @@ import {
  */
 
 export function indiaConversation(deps: BotDeps) {
-  return async function india(conversation: FlowConversation, ctx: FlowContext) {
+  return async function india(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
     const flow = await Flow.start(conversation, ctx, deps, "india");
     const { t } = flow;
     const operators = await offeredOperators(flow, "india");
@@ -33,7 +34,7 @@ export function indiaConversation(deps: BotDeps) {
     const askDthId = (prompt: string) =>
       flow.ask(prompt, (text) => flow.rule(validateIndiaNumber(text)));
 
-    const kit: IndiaKit = { flow, t, deps, operators, askDthId };
+    const kit: IndiaKit = { flow, t, deps, operators, askDthId, brought: prefilled(given) };
     const steps: Step<State>[] = [
       circlesStep(kit),
       kindStep(kit),

@@ -8,6 +8,7 @@ import {
   validateIndiaNumber,
 } from "../../catalog/index.ts";
 import type { IndiaDthBill, Plan } from "../../provider/index.ts";
+import type { Prefilled } from "../shared/prefill.ts";
 import { savedNumberChoices } from "../shared/saved.ts";
 import { circleKey, seriesOf } from "./series.ts";
 
@@ -25,6 +26,8 @@ export interface IndiaKit {
   operators: Operator[];
   /** Asks a DTH subscriber id (10 digits, or the registered mobile number). */
   askDthId(prompt: string): Promise<string>;
+  /** What a shortcut brought (a number typed alone): the number step takes it when it fits. */
+  brought?: Prefilled;
 }
 
 const KINDS = ["prepaid", "postpaid", "dth"] as const;
@@ -103,7 +106,8 @@ export function kindStep({ flow, t, operators }: IndiaKit): Step<State> {
 }
 
 /** The number (a mobile, or a DTH subscriber id), with the saved ones of this kind as buttons. */
-export function numberStep({ flow, t, deps }: IndiaKit): Step<State> {
+export function numberStep(kit: IndiaKit): Step<State> {
+  const { flow, t, deps } = kit;
   return {
     name: "number",
     editKey: "flow-edit-number",
@@ -120,6 +124,12 @@ export function numberStep({ flow, t, deps }: IndiaKit): Step<State> {
         (e) =>
           valid(e.number).ok && deps.catalog.operator(e.biller?.operatorId ?? 0)?.india === kind,
       );
+      // A number a shortcut brought (a +91 or Indian mobile typed alone): taken when it fits.
+      const brought = valid(kit.brought?.take("number") ?? "");
+      if (brought.ok) {
+        st.number = brought.value;
+        return;
+      }
       st.number = await flow.ask(
         t(kind === "dth" ? "india-ask-dth-id-first" : "india-ask-number"),
         (text) => flow.rule(valid(text)),

@@ -6,6 +6,7 @@ import type { Package } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
 import { choosePackage, type Listing, listPackages, packageDraft } from "../shared/package.ts";
+import { prefilled } from "../shared/prefill.ts";
 import { savedBillerStep } from "../shared/saved.ts";
 
 /**
@@ -30,7 +31,13 @@ interface State {
 }
 
 export function internetConversation(deps: BotDeps) {
-  return async function internet(conversation: FlowConversation, ctx: FlowContext) {
+  return async function internet(
+    conversation: FlowConversation,
+    ctx: FlowContext,
+    given?: unknown,
+  ) {
+    // An account id a shortcut brought (typed alone in the chat): tried first, as a saved one is.
+    const pre = prefilled(given);
     const flow = await Flow.start(conversation, ctx, deps, "internet");
     const { t } = flow;
     // Ids may hold letters, so "digits only" would be the wrong reason for a stray character.
@@ -43,7 +50,7 @@ export function internetConversation(deps: BotDeps) {
     const isps = await offeredOperators(flow, "internet");
 
     const steps: Step<State>[] = [
-      savedBillerStep<State>(flow, "internet", async () => isps),
+      ...(pre.hasNumber ? [] : [savedBillerStep<State>(flow, "internet", async () => isps)]),
       {
         name: "isp",
         run: async (st) => {
@@ -62,7 +69,9 @@ export function internetConversation(deps: BotDeps) {
         run: async (st) => {
           const operator = st.operator!;
           // A saved account's username is tried first, without asking.
-          let saved = st.from?.number;
+          const brought = pre.take("number");
+          let saved =
+            st.from?.number ?? (brought && parseAccount(brought).ok ? brought : undefined);
           st.from = undefined;
           // Username until the ISP knows it; a refusal keeps the ISP and asks again.
           for (;;) {

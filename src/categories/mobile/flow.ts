@@ -11,9 +11,13 @@ import {
   validateMobileNumber,
 } from "../../catalog/index.ts";
 import { offeredOperators } from "../shared/offered.ts";
+import { prefilled } from "../shared/prefill.ts";
 import { savedNumberChoices } from "../shared/saved.ts";
 
-/** Mobile top-up (NTC, operator family B): number -> operator (detected, can be changed) -> amount. */
+/**
+ * Mobile top-up (NTC, operator family B): number -> operator (the number's series decides it) ->
+ * amount.
+ */
 
 const ALL_NTC = [
   ...NTC_LINE_PREFIXES.prepaid,
@@ -31,43 +35,51 @@ const fits = (number: string, operator: Operator) =>
   validateMobileNumber(number, prefixesFor(operator) ?? []).ok;
 
 export function mobileConversation(deps: BotDeps) {
-  return async function mobile(conversation: FlowConversation, ctx: FlowContext) {
+  return async function mobile(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
     const flow = await Flow.start(conversation, ctx, deps, "mobile");
+    // A number (and amount) a shortcut brought: a bare number typed, a deep link.
+    const pre = prefilled(given);
     const { t } = flow;
     const operators = await offeredOperators(flow, "mobile");
+
+    /** The offered operators a number's series belongs to (NTC's lines have disjoint series). */
+    const fitting = (number: string) => operators.filter((o) => fits(number, o));
 
     const parseNumber = (text: string): Parsed<string> => {
       const r = validateMobileNumber(text, ALL_NTC);
       if (!r.ok && r.error.code === "prefix" && detectOperator(text) === "ncell") {
         return { ok: false, error: t("mobile-ncell") };
       }
+      if (r.ok && fitting(r.value).length === 0) {
+        // Its line's operator is withdrawn (a catalogue refresh): said, and another number asked.
+        const rule = deps.catalog.operators.find(
+          (o) => o.category === "mobile" && fits(r.value, o),
+        );
+        return {
+          ok: false,
+          error: t("mobile-line-not-offered", { operator: rule?.name ?? "NTC", number: r.value }),
+        };
+      }
       return flow.rule(r);
     };
 
-    /** The operator; one that does not fit the number is explained and asked again, the number kept. */
-    const askOperator = async (number: string): Promise<Operator> => {
+    /**
+     * The operator: the number's series decides it (984 is NTC Prepaid, never offered Postpaid);
+     * asked only when more than one offered operator takes the series, the detected one first.
+     */
+    const operatorOf = async (number: string): Promise<Operator> => {
+      const candidates = fitting(number);
+      if (candidates.length === 1) return candidates[0]!;
       const detected = detectNtcLine(number);
-      // The detected operator comes first and is marked; the others stay as an override.
-      const ordered = [...operators].sort(
+      const ordered = [...candidates].sort(
         (a, b) => Number(b.line === detected) - Number(a.line === detected),
       );
       const choices: Choice[] = ordered.map((o) => ({
         label: o.line === detected ? t("mobile-detected", { operator: o.name }) : o.name,
         value: String(o.id),
       }));
-      let prompt = t("mobile-ask-operator", { number });
-      for (;;) {
-        const opId = await flow.choose(prompt, choices, { columns: 1 });
-        const operator = deps.catalog.operator(Number(opId))!;
-        if (fits(number, operator)) return operator;
-        const likely = ordered[0];
-        prompt = t("mobile-operator-mismatch", {
-          number,
-          operator: operator.name,
-          prefixes: (prefixesFor(operator) ?? []).join(", "),
-          detected: likely && fits(number, likely) ? likely.name : "-",
-        });
-      }
+      const opId = await flow.choose(t("mobile-ask-operator", { number }), choices, { columns: 1 });
+      return deps.catalog.operator(Number(opId))!;
     };
 
     const steps: Step<State>[] = [
@@ -75,7 +87,15 @@ export function mobileConversation(deps: BotDeps) {
         name: "number",
         editKey: "flow-edit-number",
         run: async (st) => {
-          st.number = await flow.ask(t("mobile-ask-number"), parseNumber, {
+          const typed = pre.take("number");
+          const r = typed === undefined ? undefined : parseNumber(typed);
+          if (r?.ok) {
+            st.number = r.value;
+            return;
+          }
+          // A shortcut's number this flow refuses: the reason, then the question.
+          const prompt = t("mobile-ask-number");
+          st.number = await flow.ask(r ? `${r.error}\n\n${prompt}` : prompt, parseNumber, {
             choices: await savedNumberChoices(flow, "mobile"),
           });
         },
@@ -85,7 +105,7 @@ export function mobileConversation(deps: BotDeps) {
         // A changed number keeps its operator only when it still fits.
         holds: (st) => st.operator !== undefined && fits(st.number!, st.operator),
         run: async (st) => {
-          st.operator = await askOperator(st.number!);
+          st.operator = await operatorOf(st.number!);
         },
       },
       {
@@ -95,9 +115,16 @@ export function mobileConversation(deps: BotDeps) {
           st.amountPaisa !== undefined &&
           checkAmount(st.amountPaisa, deps.catalog.amountBounds(st.operator!)!).ok,
         run: async (st) => {
+          const bounds = await flow.spendable(deps.catalog.amountBounds(st.operator!)!);
+          const amount = pre.take("amountPaisa");
+          if (amount !== undefined && checkAmount(amount, bounds).ok) {
+            st.amountPaisa = amount;
+            return;
+          }
           st.amountPaisa = await flow.askAmount(
-            "mobile-ask-amount",
+            "mobile-ask-amount-for",
             deps.catalog.amountBounds(st.operator!)!,
+            { params: { number: st.number!, operator: st.operator!.name } },
           );
         },
       },

@@ -5,3 +5,6 @@ mobile-detected = ✓ { $operator } (detected)
 mobile-ask-operator = Operator for { $number }:
 mobile-ask-amount = How much? Type an amount from { $min } to { $max }, or choose:
 mobile-operator-mismatch = { $operator } numbers start with { $prefixes }, and { $number } does not. It looks like { $detected } (marked ✓). Which operator is it?
+mobile-ask-amount-for = 📱 { $number } · { $operator }
+    { mobile-ask-amount }
+mobile-line-not-offered = { $number } is an { $operator } number, and { $operator } cannot be recharged right now. Please send another number, or try again later.

@@ -1,0 +1,103 @@
+import { Composer, InputFile } from "grammy";
+import QRCode from "qrcode";
+import { formatPhone } from "../../src/accounts/index.ts";
+import { contactKeyboard } from "../../src/bot/access.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { translator } from "../../src/bot/i18n.ts";
+import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+
+/**
+ * A shop's QR code (issue 30): an agent's /myqr sends a QR code of the bot's link with the shop's
+ * payload (t.me/<bot>?start=shop-<agent id>) to print at the counter. A customer who scans it and
+ * registers is recorded as the shop's (the first shop stays: accounts' claimShop) and the agent
+ * is told. Scanned before registering, the shop waits in the chat's session until the contact is
+ * shared (register/ calls `shopOnRegistration`); on WhatsApp the number is the registration, so
+ * the shop is recorded at once.
+ */
+
+const SHOP_LINK = /^shop-(\d{1,16})$/;
+
+/** The payload a shop's QR code carries. */
+export const shopPayload = (agentId: number) => `shop-${agentId}`;
+
+/** The PNG of a QR code for `link` (what /myqr sends; a test renders the same to compare). */
+export function shopQrPng(link: string): Promise<Buffer> {
+  return QRCode.toBuffer(link, { type: "png", width: 512, margin: 2, errorCorrectionLevel: "M" });
+}
+
+/** Records the shop of a registered customer (once) and tells its agent, in the agent's language. */
+async function recordShop(deps: BotDeps, ctx: BotContext, userId: number, agentId: number) {
+  if (userId === agentId || !(await deps.accounts.claimShop(userId, agentId))) return false;
+  const phone = await deps.accounts.phoneOf(userId);
+  const name = [ctx.from?.first_name, ctx.from?.last_name].filter(Boolean).join(" ");
+  const t = translator(deps.i18n, (await deps.accounts.localeOf(agentId)) ?? "en");
+  deps.logger.info({ userId, agentId }, "customer recorded for a shop");
+  await ctx.api
+    .sendMessage(
+      agentId,
+      t("shortcut-shop-agent-told", { name: name || "-", phone: phone ? formatPhone(phone) : "-" }),
+    )
+    .catch((err: unknown) =>
+      deps.logger.warn({ agentId, err: String(err) }, "shop agent not told"),
+    );
+  return true;
+}
+
+/** After a contact registered the chat: the shop scanned before, if any, is recorded. */
+export async function shopOnRegistration(deps: BotDeps, ctx: BotContext): Promise<void> {
+  const agentId = ctx.session.shop;
+  if (agentId === undefined || !ctx.from) return;
+  delete ctx.session.shop;
+  if (await recordShop(deps, ctx, ctx.from.id, agentId)) {
+    await ctx.reply(ctx.t("shortcut-shop-joined"));
+  }
+}
+
+/** /start shop-<agent id>: a shop's QR code scanned. Tried before /start. */
+export function shopLink(deps: BotDeps): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.chatType("private").command("start", async (ctx, next) => {
+    const m = SHOP_LINK.exec(ctx.match.trim());
+    const agentId = m ? Number(m[1]) : Number.NaN;
+    // Only a listed agent's shop: any other payload is a plain /start.
+    if (!deps.settings.agentIds.includes(agentId)) return next();
+    await deps.reactivateChat(ctx.chat.id);
+    const t = translator(deps.i18n, await ctx.i18n.getLocale());
+    const welcome = t("start-welcome", { name: ctx.from.first_name });
+    if ((await deps.accounts.phoneOf(ctx.from.id)) === null) {
+      ctx.session.shop = agentId;
+      await ctx.reply(`${welcome}\n\n${t("shortcut-shop-register")}`, {
+        reply_markup: contactKeyboard(t),
+      });
+      return;
+    }
+    const recorded = await recordShop(deps, ctx, ctx.from.id, agentId);
+    await ctx.reply(
+      `${welcome}\n\n${t(recorded ? "shortcut-shop-joined" : "shortcut-shop-again")}`,
+    );
+  });
+  return composer;
+}
+
+/** /myqr (agents): the shop's QR code as an image; on WhatsApp, which carries none, the link. */
+export function myQr(deps: BotDeps): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.chatType("private").command(["myqr", "shopqr"], async (ctx) => {
+    const t = translator(deps.i18n, await ctx.i18n.getLocale());
+    if (roleOf(deps.settings, ctx.from.id) !== "agent") {
+      await ctx.reply(t("shortcut-qr-agents-only"));
+      return;
+    }
+    const payload = shopPayload(ctx.from.id);
+    const link = `https://t.me/${ctx.me.username}?start=${payload}`;
+    const text = t("shortcut-qr-caption", { link, code: `start ${payload}` });
+    if (isWhatsAppChat(ctx.chat.id)) {
+      await ctx.reply(`${t("shortcut-qr-whatsapp")}\n\n${text}`);
+      return;
+    }
+    const png = await shopQrPng(link);
+    await ctx.replyWithPhoto(new InputFile(png, "shop-qr.png"), { caption: text });
+  });
+  return composer;
+}
