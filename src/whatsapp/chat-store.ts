@@ -44,6 +44,12 @@ export interface WaChatStore {
   lastButtons(chatId: number): Promise<{ messageId: number; choices: Choice[] } | null>;
   putInbound(chatId: number, last: LastInbound): Promise<void>;
   lastInbound(chatId: number): Promise<LastInbound | null>;
+  /**
+   * The last message of the chat this process recorded (putInbound) in the last 24 hours, without
+   * a read: a later one may be stored by another instance, never an earlier one, so a window this
+   * says is open is open (the router's check before each send).
+   */
+  knownInbound(chatId: number): LastInbound | null;
   /** Keeps a delivery status of a sent wamid; false when it was known already (a redelivery). */
   putStatus(wamid: string, status: DeliveryStatus, at: number): Promise<boolean>;
   statuses(wamid: string): Promise<Partial<Record<DeliveryStatus, number>>>;
@@ -95,6 +101,9 @@ export function createMemoryWaChatStore(): WaChatStore {
       inbound.set(chatId, last);
     },
     async lastInbound(chatId) {
+      return inbound.get(chatId) ?? null;
+    },
+    knownInbound(chatId) {
       return inbound.get(chatId) ?? null;
     },
     async putStatus(wamid, status, at) {
@@ -170,9 +179,31 @@ return {v[1], v[2] or '0', redis.call('HGET', KEYS[1], 'm:' .. v[1]) or ''}
 `,
 );
 
+/** The chats whose last message this process recorded, newest last, at most this many. */
+const KNOWN_INBOUND_MAX = 10_000;
+const DAY_MS = 86_400_000;
+
+/** This process's own record of each chat's last message, kept a day (and at most the newest N). */
+function knownInbounds() {
+  const known = new Map<number, LastInbound>();
+  return {
+    put(chatId: number, last: LastInbound) {
+      known.delete(chatId);
+      known.set(chatId, last);
+      if (known.size > KNOWN_INBOUND_MAX) known.delete(known.keys().next().value as number);
+    },
+    get(chatId: number): LastInbound | null {
+      const last = known.get(chatId);
+      if (last && Date.now() - last.at >= DAY_MS) known.delete(chatId);
+      return known.get(chatId) ?? null;
+    },
+  };
+}
+
 export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaChatStore {
   const k = keyspace(prefix);
   const field = (messageId: number) => `m:${messageId}`;
+  const known = knownInbounds();
   return {
     async nextMessageId(chatId) {
       return Number(await nextIdScript.run(redis, { chat: k.waChat(chatId) }, TTL_SECONDS));
@@ -208,6 +239,7 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
       return { messageId: Number(lb), choices: shown?.choices ?? [] };
     },
     async putInbound(chatId, last) {
+      known.put(chatId, last);
       await putFieldScript.run(
         redis,
         { key: k.waChat(chatId) },
@@ -219,6 +251,7 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
     async lastInbound(chatId) {
       return parse(inboundSchema, await redis.hget(k.waChat(chatId), "in"));
     },
+    knownInbound: (chatId) => known.get(chatId),
     async putStatus(wamid, status, at) {
       const added = await putStatusScript.run(
         redis,

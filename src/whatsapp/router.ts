@@ -135,9 +135,10 @@ export interface WhatsAppRouter {
  */
 function outbound(deps: RouterDeps) {
   const { store, client } = deps;
+  const open = (last: { at: number } | null) => last !== null && deps.now() - last.at < WINDOW_MS;
   async function inWindow(chatId: number): Promise<boolean> {
-    const last = await store.lastInbound(chatId);
-    return last !== null && deps.now() - last.at < WINDOW_MS;
+    // The message this process just handled says so without a read (the usual reply).
+    return open(store.knownInbound(chatId)) || open(await store.lastInbound(chatId));
   }
 
   async function asTemplate(to: string, locale: string, text: string) {
@@ -173,13 +174,13 @@ function outbound(deps: RouterDeps) {
     return { wamids, choices: rendered.choices };
   }
 
-  return { inWindow, asTemplate, show };
+  return { asTemplate, show };
 }
 
 export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
   const { store, client, logger } = deps;
 
-  const { inWindow, asTemplate, show } = outbound(deps);
+  const { asTemplate, show } = outbound(deps);
 
   async function put(
     chatId: number,
@@ -235,7 +236,7 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
       }
       case "sendChatAction": {
         const last = await store.lastInbound(chatId);
-        if (last && (await inWindow(chatId)))
+        if (last && deps.now() - last.at < WINDOW_MS)
           await client.markRead(last.wamid, true).catch(() => {});
         return true;
       }
