@@ -4,7 +4,9 @@ import { connectRedis } from "./lib/redis.ts";
 
 /**
  * Seeds only the journal (lib/books-seed.ts) under a fixed prefix, for measuring the export alone
- * (journal-export.ts) without the orders: BENCH_EXPORT_PREFIX, SEARCH_TRANSFERS. Prints the range.
+ * (journal-export.ts) without the orders: BENCH_EXPORT_PREFIX, SEARCH_TRANSFERS. Prints the range
+ * (BENCH_EXPORT_FROM / BENCH_EXPORT_TO for journal-export.ts). The keys stay until deleted:
+ * `redis-cli --scan --pattern 'bench:export-only:*' | xargs redis-cli unlink`.
  */
 const prefix = process.env.BENCH_EXPORT_PREFIX ?? "bench:export-only:";
 const transfers = Number(process.env.SEARCH_TRANSFERS ?? 1_000_000);
