@@ -1,21 +1,24 @@
 import { Registry } from "prom-client";
 import { createMetricsApp } from "../src/http/app.ts";
 import { journalCsvChunks } from "../src/ledger/csv.ts";
+import { journalCsvOffThread } from "../src/ledger/csv-off-thread.ts";
 import { createRedisLedger } from "../src/ledger/redis-store.ts";
 import { childMain } from "./lib/child.ts";
+import { REDIS_URL } from "./lib/env.ts";
 import { connectRedis } from "./lib/redis.ts";
 import { round } from "./lib/stats.ts";
 
 /**
  * The journal export as the accountant gets it (issue 31 target 5): GET /books/journal.csv on the
- * metrics app (src/http/app.ts), which streams ledger/csv.ts journalCsvChunks, over the journal
+ * metrics app (src/http/app.ts), which streams ledger/csv.ts journalCsvChunks made on the export's
+ * own thread as the product does (ledger/csv-off-thread.ts; BENCH_EXPORT_THREAD=main: on the
+ * main thread, as before issue 31), over the journal
  * dashboard-search.ts seeded (BENCH_EXPORT_PREFIX, from BENCH_EXPORT_FROM to BENCH_EXPORT_TO).
  * A process of its own, so its RSS is the export's: sampled every 50 ms from just before the
  * request to the last byte; growth = the highest sample − the first, also over the first half
  * (a plateau reached early is flat; a leak keeps climbing), and the heap after a GC at the end
  * (what the export kept). The body is read as bytes and its lines counted, as a client writing
- * it to disk would. Run with Node's defaults, and again with the young generation capped
- * (--max-semi-space-size=8): Node 24's default semi-space on a large machine is what RSS shows.
+ * it to disk would. The worker's RSS is the process's: it counts.
  */
 
 async function main() {
@@ -28,7 +31,12 @@ async function main() {
   const ledger = createRedisLedger({ redis, prefix });
   const app = createMetricsApp({
     registry: new Registry(),
-    books: { journalCsv: (range) => journalCsvChunks(ledger, range) },
+    books: {
+      journalCsv: (range) =>
+        process.env.BENCH_EXPORT_THREAD === "main"
+          ? journalCsvChunks(ledger, range)
+          : journalCsvOffThread({ redis: { url: REDIS_URL }, prefix }, range),
+    },
   });
   const iso = (ms: number) => new Date(ms).toISOString();
   try {
@@ -81,7 +89,7 @@ async function main() {
       rssGrowthMB: round((rssMax - rssStart) / 2 ** 20),
       rssGrowthFirstHalfMB: round((firstHalfMax - rssStart) / 2 ** 20),
       heapUsedAfterGcGrowthMB: round((afterGc.heapUsed - start.heapUsed) / 2 ** 20),
-      v8Flags: process.execArgv.filter((a) => a.startsWith("--max-semi")).join(" ") || "defaults",
+      thread: process.env.BENCH_EXPORT_THREAD === "main" ? "main" : "worker",
       heapUsedGrowthMB: round((heapMax - start.heapUsed) / 2 ** 20),
       externalGrowthMB: round((externalMax - start.external) / 2 ** 20),
     };

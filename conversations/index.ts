@@ -34,8 +34,8 @@ import {
 import { languageAside } from "./language/aside.ts";
 import { language } from "./language/command.ts";
 import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
-import { registerAside } from "./register/aside.ts";
 import { shareReceipt, shareReceiptAside } from "./receipt/share.ts";
+import { registerAside } from "./register/aside.ts";
 import { register } from "./register/command.ts";
 import { remindersAside } from "./reminders/aside.ts";
 import { reminders } from "./reminders/command.ts";

@@ -1,5 +1,5 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, relative, resolve, sep } from "node:path";
+import { basename, dirname, relative, resolve, sep } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
 
@@ -88,8 +88,15 @@ export async function flowVersionOfSources() {
 export async function buildProduct(opts = {}) {
   const entry = opts.entry ?? `${ROOT}src/main.ts`;
   const outdir = resolve(opts.outdir ?? `${ROOT}dist`);
+  // The journal export's worker thread (src/ledger/csv-off-thread.ts) is an entry of its own,
+  // found beside the entry's output through __CSV_WORKER__ (relative to its source file).
+  const worker = `${ROOT}src/ledger/csv-worker.ts`;
+  const offThread = `${ROOT}src/ledger/csv-off-thread.ts`;
   const { outputFiles } = await build({
-    entryPoints: [entry],
+    entryPoints: [
+      { in: entry, out: basename(entry).replace(/\.ts$/, "") },
+      { in: worker, out: "csv-worker" },
+    ],
     outdir,
     bundle: true,
     splitting: true,
@@ -101,6 +108,9 @@ export async function buildProduct(opts = {}) {
     define: {
       __FLOW_VERSION__: JSON.stringify(await flowVersionOfSources()),
       __LOCAL_MODE__: JSON.stringify(!opts.withoutLocalMode),
+      __CSV_WORKER__: JSON.stringify(
+        relative(dirname(offThread), `${outdir}/csv-worker.js`).split(sep).join("/"),
+      ),
     },
     // No source maps: keeping them loaded is part of what tsx costs. Names are kept (no
     // minifying), so a stack trace still says which function.

@@ -107,7 +107,7 @@ export function createMetricsApp(opts: {
      * The journal as CSV for the accountant (GET /books/journal.csv?from=&to=): the whole text, or
      * its chunks, streamed as they come (ledger/csv.ts journalCsvChunks).
      */
-    journalCsv?: (range: JournalRange) => Promise<string> | AsyncIterable<string>;
+    journalCsv?: (range: JournalRange) => Promise<string> | AsyncIterable<string | Uint8Array>;
   };
 }) {
   const app = new Hono();
@@ -155,15 +155,15 @@ export function createMetricsApp(opts: {
   return app;
 }
 
-/** Chunks of text as a byte stream, each read when the client is ready for it. */
-function textStream(chunks: AsyncIterable<string>): ReadableStream<Uint8Array> {
+/** Chunks of text (or its bytes) as a byte stream, each read when the client is ready for it. */
+function textStream(chunks: AsyncIterable<string | Uint8Array>): ReadableStream<Uint8Array> {
   const it = chunks[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await it.next();
       if (done) controller.close();
-      else controller.enqueue(encoder.encode(value));
+      else controller.enqueue(typeof value === "string" ? encoder.encode(value) : value);
     },
     async cancel() {
       await it.return?.();

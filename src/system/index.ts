@@ -1,6 +1,7 @@
 import type { UserFromGetMe } from "grammy/types";
 import type { AnyCategoryModule } from "../categories/index.ts";
 import type { Config } from "../config/index.ts";
+import { journalCsvOffThread } from "../ledger/csv-off-thread.ts";
 import { journalCsvChunks } from "../ledger/index.ts";
 import { ensureLedgerIndex } from "../ledger/index-backfill.ts";
 import type { SandboxOverrides } from "../local-mode.ts";
@@ -60,7 +61,15 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
     const parts = await wireParts(base, opts, redis, listener);
     const metricsUrl = await openMetricsListener(base, {
       report: () => parts.money.books.report(),
-      journalCsv: (range) => journalCsvChunks(parts.stores.ledger, range),
+      // On its own thread when this process made its own connection (its heap stays small: issue
+      // 31 target 5); with a connection handed in (tests) or no Redis, here.
+      journalCsv: (range) =>
+        redis && !opts.redis
+          ? journalCsvOffThread(
+              { redis: base.config.redis, prefix: base.config.redis.prefix },
+              range,
+            )
+          : journalCsvChunks(parts.stores.ledger, range),
     });
     // A journal booked before the read index existed gets it before any statement is read.
     if (redis) {

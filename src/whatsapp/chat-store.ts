@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
+import { luaScript } from "../redis/scripts.ts";
 
 /**
  * What the WhatsApp channel remembers of each chat, since WhatsApp keeps no state for the bot: the
@@ -43,6 +44,12 @@ export interface WaChatStore {
   lastButtons(chatId: number): Promise<{ messageId: number; choices: Choice[] } | null>;
   putInbound(chatId: number, last: LastInbound): Promise<void>;
   lastInbound(chatId: number): Promise<LastInbound | null>;
+  /**
+   * The last message of the chat this process recorded (putInbound) in the last 24 hours, without
+   * a read: a later one may be stored by another instance, never an earlier one, so a window this
+   * says is open is open (the router's check before each send).
+   */
+  knownInbound(chatId: number): LastInbound | null;
   /** Keeps a delivery status of a sent wamid; false when it was known already (a redelivery). */
   putStatus(wamid: string, status: DeliveryStatus, at: number): Promise<boolean>;
   statuses(wamid: string): Promise<Partial<Record<DeliveryStatus, number>>>;
@@ -96,6 +103,9 @@ export function createMemoryWaChatStore(): WaChatStore {
     async lastInbound(chatId) {
       return inbound.get(chatId) ?? null;
     },
+    knownInbound(chatId) {
+      return inbound.get(chatId) ?? null;
+    },
     async putStatus(wamid, status, at) {
       const known = statuses.get(wamid) ?? {};
       if (known[status] !== undefined) return false;
@@ -108,28 +118,109 @@ export function createMemoryWaChatStore(): WaChatStore {
   };
 }
 
+/**
+ * Each write is one script: the field(s) and the key's expiry in one command and one round trip
+ * (a MULTI of the same was four to seven commands; issue 31 counted 49 Redis commands a step).
+ * KEYS: the chat's hash (or a wamid's statuses). ARGV[1]: the TTL in seconds.
+ */
+const nextIdScript = luaScript<"chat", number>(
+  "waNextMessageId",
+  ["chat"],
+  `
+local n = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return n
+`,
+);
+/** ARGV: ttl, field, value: HSET and EXPIRE. */
+const putFieldScript = luaScript<"key", number>(
+  "waPutField",
+  ["key"],
+  `
+redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+`,
+);
+/** ARGV: ttl, status, at: 1 when the status is new, 0 when it was known (a redelivery). */
+const putStatusScript = luaScript<"key", number>(
+  "waPutStatus",
+  ["key"],
+  `
+local added = redis.call('HSETNX', KEYS[1], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return added
+`,
+);
+/**
+ * ARGV: ttl, message id, the shown JSON, "1" when it has buttons, "1" when it was sent, the field
+ * of the rendering dropped (KEEP_MESSAGES before).
+ */
+const putShownScript = luaScript<"chat", number>(
+  "waPutShown",
+  ["chat"],
+  `
+redis.call('HSET', KEYS[1], 'm:' .. ARGV[2], ARGV[3])
+if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'lb', ARGV[2]) end
+if ARGV[5] == '1' then redis.call('HSET', KEYS[1], 'lo', ARGV[2]) end
+redis.call('HDEL', KEYS[1], ARGV[6])
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return 1
+`,
+);
+/** The newest message with buttons: {lb, lo, its rendering} in one read, or {} without one. */
+const lastButtonsScript = luaScript<"chat", Array<string | null>>(
+  "waLastButtons",
+  ["chat"],
+  `
+local v = redis.call('HMGET', KEYS[1], 'lb', 'lo')
+if not v[1] then return {} end
+return {v[1], v[2] or '0', redis.call('HGET', KEYS[1], 'm:' .. v[1]) or ''}
+`,
+);
+
+/** The chats whose last message this process recorded, newest last, at most this many. */
+const KNOWN_INBOUND_MAX = 10_000;
+const DAY_MS = 86_400_000;
+
+/** This process's own record of each chat's last message, kept a day (and at most the newest N). */
+function knownInbounds() {
+  const known = new Map<number, LastInbound>();
+  return {
+    put(chatId: number, last: LastInbound) {
+      known.delete(chatId);
+      known.set(chatId, last);
+      if (known.size > KNOWN_INBOUND_MAX) known.delete(known.keys().next().value as number);
+    },
+    get(chatId: number): LastInbound | null {
+      const last = known.get(chatId);
+      if (last && Date.now() - last.at >= DAY_MS) known.delete(chatId);
+      return known.get(chatId) ?? null;
+    },
+  };
+}
+
 export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaChatStore {
   const k = keyspace(prefix);
   const field = (messageId: number) => `m:${messageId}`;
+  const known = knownInbounds();
   return {
     async nextMessageId(chatId) {
-      const key = k.waChat(chatId);
-      const [[, n]] = (await redis
-        .multi()
-        .hincrby(key, "seq", 1)
-        .expire(key, TTL_SECONDS)
-        .exec()) as [[unknown, number]];
-      return Number(n);
+      return Number(await nextIdScript.run(redis, { chat: k.waChat(chatId) }, TTL_SECONDS));
     },
     async putShown(chatId, messageId, shown, sent) {
-      const key = k.waChat(chatId);
-      const tx = redis.multi().hset(key, field(messageId), JSON.stringify(shown));
-      if (shown.buttons) tx.hset(key, "lb", String(messageId));
-      // The message shown last (a new rendering of an edited one counts as shown last).
-      if (sent.length > 0) tx.hset(key, "lo", String(messageId));
-      tx.hdel(key, field(messageId - KEEP_MESSAGES)).expire(key, TTL_SECONDS);
       await Promise.all([
-        tx.exec(),
+        putShownScript.run(
+          redis,
+          { chat: k.waChat(chatId) },
+          TTL_SECONDS,
+          messageId,
+          JSON.stringify(shown),
+          shown.buttons ? "1" : "0",
+          // The message shown last (a new rendering of an edited one counts as shown last).
+          sent.length > 0 ? "1" : "0",
+          field(messageId - KEEP_MESSAGES),
+        ),
         ...sent.map((w) => redis.set(k.waWamid(w), `${chatId}:${messageId}`, "EX", TTL_SECONDS)),
       ]);
     },
@@ -142,27 +233,33 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
       return m ? { chatId: Number(m[1]), messageId: Number(m[2]) } : null;
     },
     async lastButtons(chatId) {
-      const key = k.waChat(chatId);
-      const [lb, lo] = await redis.hmget(key, "lb", "lo");
+      const [lb, lo, raw] = await lastButtonsScript.run(redis, { chat: k.waChat(chatId) });
       if (lb === null || lb === undefined || Number(lo ?? 0) > Number(lb)) return null;
-      const messageId = Number(lb);
-      const shown = parse(shownSchema, await redis.hget(key, field(messageId)));
-      return { messageId, choices: shown?.choices ?? [] };
+      const shown = parse(shownSchema, raw);
+      return { messageId: Number(lb), choices: shown?.choices ?? [] };
     },
     async putInbound(chatId, last) {
-      const key = k.waChat(chatId);
-      await redis.multi().hset(key, "in", JSON.stringify(last)).expire(key, TTL_SECONDS).exec();
+      known.put(chatId, last);
+      await putFieldScript.run(
+        redis,
+        { key: k.waChat(chatId) },
+        TTL_SECONDS,
+        "in",
+        JSON.stringify(last),
+      );
     },
     async lastInbound(chatId) {
       return parse(inboundSchema, await redis.hget(k.waChat(chatId), "in"));
     },
+    knownInbound: (chatId) => known.get(chatId),
     async putStatus(wamid, status, at) {
-      const key = k.waStatus(wamid);
-      const [[, added]] = (await redis
-        .multi()
-        .hsetnx(key, status, String(at))
-        .expire(key, TTL_SECONDS)
-        .exec()) as [[unknown, number]];
+      const added = await putStatusScript.run(
+        redis,
+        { key: k.waStatus(wamid) },
+        TTL_SECONDS,
+        status,
+        String(at),
+      );
       return Number(added) === 1;
     },
     async statuses(wamid) {

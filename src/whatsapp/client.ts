@@ -1,4 +1,5 @@
 import { Counter, Histogram, type Registry } from "prom-client";
+import { Agent, FormData, request } from "undici";
 import { z } from "zod";
 import type { Logger } from "../logger.ts";
 import { NEVER_CONNECTED } from "../telegram/api.ts";
@@ -160,6 +161,9 @@ function mediaForm(file: MediaFile): FormData {
   return form;
 }
 
+/** Connections to the Cloud API, kept alive between calls (as the global fetch's were). */
+const POOL = new Agent({ keepAliveTimeout: 10_000, connections: 64 });
+
 async function attemptOnce(
   t: Target,
   payload: Record<string, unknown>,
@@ -173,25 +177,33 @@ async function attemptOnce(
     ctl.abort();
   }, t.timeoutMs);
   try {
-    const res = await fetch(media ? t.url.replace(/\/messages$/, "/media") : t.url, {
+    // undici's request on a kept-alive pool, not the global fetch: the same exchange at a fraction
+    // of the CPU (no WHATWG Request/Response/stream objects; issue 31 profiled fetch at about a
+    // fifth of a WhatsApp step's CPU).
+    const res = await request(media ? t.url.replace(/\/messages$/, "/media") : t.url, {
       method: "POST",
       headers: media
         ? { authorization: `Bearer ${t.accessToken}` }
         : { authorization: `Bearer ${t.accessToken}`, "content-type": "application/json" },
       body: media ? mediaForm(media) : JSON.stringify(payload),
       signal: signal ? AbortSignal.any([ctl.signal, signal]) : ctl.signal,
-      // Meta does not redirect its API; a redirect would carry the token elsewhere.
-      redirect: "error",
+      dispatcher: POOL,
     });
+    // Meta does not redirect its API; a redirect would carry the token elsewhere: refused, as
+    // fetch's redirect "error" refuses it (the request went out: it may have arrived).
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      await res.body.dump();
+      throw new Error(`redirect refused (${res.statusCode})`);
+    }
     // The body is read under the same timer: an answer that stalls mid-body is a lost answer.
-    const text = await res.text();
+    const text = await res.body.text();
     let body: unknown;
     try {
       body = text ? JSON.parse(text) : undefined;
     } catch {
       body = undefined;
     }
-    return { kind: "answer", status: res.status, body };
+    return { kind: "answer", status: res.statusCode, body };
   } catch (err) {
     return { kind: "failed", timedOut, err };
   } finally {

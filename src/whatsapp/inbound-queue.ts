@@ -101,6 +101,22 @@ return id
 `,
 );
 
+/**
+ * KEYS: the chat's pending set, the stream. ARGV: the message's seq, its entry id, "1" when it was
+ * handled. The chat's line moves on; a handled message is acknowledged and deleted. One command
+ * and one round trip (was ZREM, XACK and XDEL one after another).
+ */
+const doneScript = luaScript<"pending" | "stream", number>(
+  "waInboundDone",
+  ["pending", "stream"],
+  `
+redis.call('ZREM', KEYS[1], ARGV[1])
+if ARGV[3] ~= '1' then return 0 end
+redis.call('XACK', KEYS[2], '${GROUP}', ARGV[2])
+return redis.call('XDEL', KEYS[2], ARGV[2])
+`,
+);
+
 type StreamEntry = [id: string, fields: string[]];
 
 function decode(entry: StreamEntry): InboundItem | null {
@@ -259,10 +275,13 @@ export function createRedisInboundQueue(opts: {
     }
     // The chat's line moves on either way; a failed message stays unacknowledged and is taken
     // again after CLAIM_IDLE_MS (the engine's update claim drops it if it did finish).
-    await redis.zrem(pendingOf(item.chatId), seq);
-    if (!handled) return;
-    await redis.xack(k.waInbound, GROUP, entryId);
-    await redis.xdel(k.waInbound, entryId);
+    await doneScript.run(
+      redis,
+      { pending: pendingOf(item.chatId), stream: k.waInbound },
+      seq,
+      entryId,
+      handled ? "1" : "0",
+    );
   };
   const take = (entries: StreamEntry[], handle: (i: InboundItem) => Promise<void>) => {
     for (const e of entries) {

@@ -158,9 +158,10 @@ export interface WhatsAppRouter {
  */
 function outbound(deps: RouterDeps) {
   const { store, client } = deps;
+  const open = (last: { at: number } | null) => last !== null && deps.now() - last.at < WINDOW_MS;
   async function inWindow(chatId: number): Promise<boolean> {
-    const last = await store.lastInbound(chatId);
-    return last !== null && deps.now() - last.at < WINDOW_MS;
+    // The message this process just handled says so without a read (the usual reply).
+    return open(store.knownInbound(chatId)) || open(await store.lastInbound(chatId));
   }
 
   async function asTemplate(to: string, locale: string, text: string) {
@@ -239,7 +240,7 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
   const { store, client, logger } = deps;
 
   const out = outbound(deps);
-  const { inWindow, asTemplate, show } = out;
+  const { asTemplate, show } = out;
   const sendDocument = documentSender(deps, out);
 
   async function put(
@@ -298,7 +299,7 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
       }
       case "sendChatAction": {
         const last = await store.lastInbound(chatId);
-        if (last && (await inWindow(chatId)))
+        if (last && deps.now() - last.at < WINDOW_MS)
           await client.markRead(last.wamid, true).catch(() => {});
         return true;
       }

@@ -15,8 +15,7 @@ describe("WhatsApp: a receipt to keep", () => {
   it("Share receipt under the success push sends the receipt as a PDF document", async () => {
     const { u } = await creditedCustomer(ts, "9779841000401", 500_000);
     await openCategory(u, /Mobile top-up/, /Which mobile number should I recharge/);
-    await u.say("9841234567", /Operator for 9841234567/);
-    await u.tap("✓ NTC Prepaid (detected)", /How much\?/);
+    await u.say("9841234567", /9841234567 · NTC Prepaid\nHow much\?/);
     await u.say("150", /Please check your order/);
     const { ref, push } = await confirmUntil(u, "succeeded");
     expect(u.buttons(push)).toContain("📄 Share receipt");

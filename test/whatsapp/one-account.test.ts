@@ -31,7 +31,7 @@ describe("WhatsApp and Telegram: one account per phone", () => {
     expect(await ts.system.orders.get(ref)).toMatchObject({ userId: TG, status: "success" });
     expect(await availableOf(ts, TG)).toBe(50_000);
     await tg.say("/balance", /Your balance: Rs 500/);
-    await tg.say("/history", /NTC Landline · 141234567 · Rs 500 · ✅ successful/);
+    await tg.say("/history", /NTC Landline · 141234567 · ✅ successful\nTotal: Rs 500/);
     // Telegram offers the number saved on WhatsApp.
     await tg.menu("☎️ Landline", /Which line/);
     const ask = await tg.tap("NTC Fibre Voice", /Which NTC Fibre Voice number/);
@@ -54,6 +54,6 @@ describe("WhatsApp and Telegram: one account per phone", () => {
     await tg.waitFor(/Rs 300 was added to your balance/);
     await wa.say("balance", /Your balance: Rs 800/);
     await tg.say("/balance", /Your balance: Rs 800/);
-    await wa.say("history", /NTC Landline · 141234567 · Rs 500 · ✅ successful/);
+    await wa.say("history", /NTC Landline · 141234567 · ✅ successful\nTotal: Rs 500/);
   });
 });

@@ -1,0 +1,55 @@
+import { parentPort, workerData } from "node:worker_threads";
+import { createRedis, type RedisTarget } from "../redis/connection.ts";
+import { journalCsvChunks } from "./csv.ts";
+import { createRedisLedger } from "./redis-store.ts";
+
+/**
+ * The journal export's thread (csv-off-thread.ts starts it): reads and formats the CSV as
+ * journalCsvChunks does, on a connection of its own, and hands each chunk over as bytes. It runs
+ * at most `credit` chunks ahead of the download: each chunk the main thread has passed on comes
+ * back as an "ack" and lets one more be made, so a slow download holds a few chunks here, and a
+ * fast one never waits for a thread to wake up between two chunks.
+ */
+export interface CsvWorkerData {
+  redis: RedisTarget;
+  prefix: string;
+  range: { from: number; to: number };
+  credit: number;
+}
+
+const port = parentPort;
+if (port) {
+  const data = workerData as CsvWorkerData;
+  const redis = createRedis(data.redis);
+  redis.on("error", () => undefined);
+  const chunks = journalCsvChunks(createRedisLedger({ redis, prefix: data.prefix }), data.range);
+  const encoder = new TextEncoder();
+  let credit = data.credit;
+  let running = false;
+  const finish = (message: { done: true } | { error: string }) => {
+    port.postMessage(message);
+    redis.disconnect();
+  };
+  const run = async () => {
+    if (running) return;
+    running = true;
+    try {
+      while (credit > 0) {
+        const { done, value } = await chunks.next();
+        if (done) return finish({ done: true });
+        credit -= 1;
+        const bytes = encoder.encode(value);
+        port.postMessage({ bytes }, [bytes.buffer as ArrayBuffer]);
+      }
+    } catch (err) {
+      return finish({ error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      running = false;
+    }
+  };
+  port.on("message", () => {
+    credit += 1;
+    void run();
+  });
+  void run();
+}
