@@ -656,3 +656,7 @@ shortcut-qr-caption = Your shop's QR code. Print it and put it where customers p
     On WhatsApp, customers send: { $code }
 shortcut-qr-whatsapp = WhatsApp cannot carry the QR image here: send /myqr on Telegram for it, or print the link as a QR code.
 shortcut-qr-agents-only = Only agents have a shop QR code.
+# /help: the statement, reminders and the shop QR code (issue 30)
+help-statement = /statement – a month's statement as a PDF (opening and closing balance, every movement)
+help-reminders = /reminders – what I will remind you of (plans ending, monthly bills), and turning reminders off
+help-agent-shop = /myqr – your shop's QR code: a customer who scans it registers with your shop

@@ -620,3 +620,7 @@ shortcut-qr-caption = आपकी दुकान का क्यूआर क
     WhatsApp पर ग्राहक भेजें: { $code }
 shortcut-qr-whatsapp = WhatsApp पर यहाँ क्यूआर तस्वीर नहीं भेजी जा सकती: उसके लिए टेलीग्राम पर /myqr भेजिए, या लिंक को क्यूआर कोड के रूप में छापिए।
 shortcut-qr-agents-only = दुकान का क्यूआर कोड सिर्फ़ एजेंटों का होता है।
+# /help: the statement, reminders and the shop QR code (issue 30)
+help-statement = /statement – महीने का विवरण पीडीएफ में (शुरुआती और अंतिम बैलेंस, हर लेन-देन)
+help-reminders = /reminders – मैं किस बात की याद दिलाऊँगा (खत्म होते प्लान, मासिक बिल), और याद दिलाना बंद करना
+help-agent-shop = /myqr – आपकी दुकान का क्यूआर कोड: इसे स्कैन करने वाला ग्राहक आपकी दुकान से जुड़कर रजिस्टर होता है

@@ -614,3 +614,7 @@ shortcut-qr-caption = तपाईंको पसलको क्यूआर �
     WhatsApp मा ग्राहकले पठाउने: { $code }
 shortcut-qr-whatsapp = WhatsApp मा यहाँ क्यूआर तस्बिर पठाउन मिल्दैन: त्यसका लागि टेलिग्राम मा /myqr पठाउनुहोस्, वा लिङ्कलाई क्यूआर कोडका रूपमा छाप्नुहोस्।
 shortcut-qr-agents-only = पसलको क्यूआर कोड एजेन्टहरूको मात्र हुन्छ।
+# /help: the statement, reminders and the shop QR code (issue 30)
+help-statement = /statement – महिनाको विवरण पीडीएफमा (सुरु र अन्तिम मौज्दात, हरेक कारोबार)
+help-reminders = /reminders – म के सम्झाउँछु (सकिन लागेका प्लान, मासिक बिल), र सम्झना बन्द गर्ने
+help-agent-shop = /myqr – तपाईंको पसलको क्यूआर कोड: यसलाई स्क्यान गर्ने ग्राहक तपाईंको पसलमा दर्ता हुन्छन्

@@ -12,13 +12,14 @@ import { type Translate, translator } from "../../src/bot/i18n.ts";
 export function helpText(
   t: Translate,
   role: Role,
-  opts: { prepaid?: boolean; topUps?: boolean; complaints?: boolean } = {},
+  opts: { prepaid?: boolean; topUps?: boolean; complaints?: boolean; reminders?: boolean } = {},
 ): string {
   const lines = [opts.topUps ? `${t("help-text")}\n${t("help-topup")}` : t("help-text")];
   if (opts.prepaid) lines.push(t("help-accounts"));
+  lines.push(opts.reminders ? `${t("help-statement")}\n${t("help-reminders")}` : t("help-statement"));
   if (opts.complaints) lines.push(t("help-complain"));
   if (role !== "customer") lines.push(t("help-agent"));
-  if (role === "agent") lines.push(t("help-agent-cashin"));
+  if (role === "agent") lines.push(t("help-agent-cashin"), t("help-agent-shop"));
   if (role === "admin") {
     lines.push(t("help-admin"), t("help-admin-books"), t("help-admin-accounts"));
     if (opts.topUps) lines.push(t("help-admin-topups"));
@@ -36,11 +37,13 @@ export function helpOptions(deps: BotDeps): {
   prepaid: boolean;
   topUps: boolean;
   complaints: boolean;
+  reminders: boolean;
 } {
   return {
     prepaid: deps.payment.mode === "prepaid",
     topUps: deps.topUps !== undefined,
     complaints: deps.complaints !== undefined,
+    reminders: deps.reminders !== undefined,
   };
 }
 

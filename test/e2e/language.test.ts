@@ -23,7 +23,7 @@ describe("languages, end to end", () => {
     // Telegram still says Nepali; the choice wins from now on.
     expect((await u.say("/start", /नमस्ते Ram!/)).text).toContain("मैं नेपाल और भारत में");
     expect((await u.say("/help")).text).toBe(
-      `${ts.system.deps.i18n.t("hi", "help-text")}\n${ts.system.deps.i18n.t("hi", "help-topup")}\n\n${ts.system.deps.i18n.t("hi", "help-complain")}`,
+      `${ts.system.deps.i18n.t("hi", "help-text")}\n${ts.system.deps.i18n.t("hi", "help-topup")}\n\n${ts.system.deps.i18n.t("hi", "help-statement")}\n${ts.system.deps.i18n.t("hi", "help-reminders")}\n\n${ts.system.deps.i18n.t("hi", "help-complain")}`,
     );
     const unknown = await u.say("hello?");
     expect(unknown.text).toBe(ts.system.deps.i18n.t("hi", "common-unknown-input"));

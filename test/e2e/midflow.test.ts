@@ -34,7 +34,7 @@ describe("commands in the middle of a flow, end to end", () => {
     await toAmount(u, "9841234567");
     const help = await u.say("/help", /What I can do/);
     expect(help.text).toBe(
-      `${t("en", "help-text")}\n${t("en", "help-topup")}\n\n${t("en", "help-complain")}`,
+      `${t("en", "help-text")}\n${t("en", "help-topup")}\n\n${t("en", "help-statement")}\n${t("en", "help-reminders")}\n\n${t("en", "help-complain")}`,
     );
     // The amount question's buttons still work.
     const confirm = await u.tap("Rs 200", /Please check your order/);
@@ -50,7 +50,7 @@ describe("commands in the middle of a flow, end to end", () => {
     await toAmount(u, "9841230002", "hi");
     const help = await u.say("/help");
     expect(help.text).toBe(
-      `${t("hi", "help-text")}\n${t("hi", "help-topup")}\n\n${t("hi", "help-complain")}`,
+      `${t("hi", "help-text")}\n${t("hi", "help-topup")}\n\n${t("hi", "help-statement")}\n${t("hi", "help-reminders")}\n\n${t("hi", "help-complain")}`,
     );
     const history = await u.say("/history");
     expect(history.text).toBe(t("hi", "history-empty"));
