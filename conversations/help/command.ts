@@ -16,7 +16,9 @@ export function helpText(
 ): string {
   const lines = [opts.topUps ? `${t("help-text")}\n${t("help-topup")}` : t("help-text")];
   if (opts.prepaid) lines.push(t("help-accounts"));
-  lines.push(opts.reminders ? `${t("help-statement")}\n${t("help-reminders")}` : t("help-statement"));
+  lines.push(
+    opts.reminders ? `${t("help-statement")}\n${t("help-reminders")}` : t("help-statement"),
+  );
   if (opts.complaints) lines.push(t("help-complain"));
   if (role !== "customer") lines.push(t("help-agent"));
   if (role === "agent") lines.push(t("help-agent-cashin"), t("help-agent-shop"));
