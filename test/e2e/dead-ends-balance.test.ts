@@ -34,8 +34,7 @@ describe.each([
     await u.credit(2_000);
     await u.say("/recharge", /के तिर्न चाहनुहुन्छ/);
     await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर/);
-    await u.say("9841233305", /अपरेटर/);
-    await u.tap(/✓/, /कति/);
+    await u.say("9841233305", /NTC Prepaid\nकति/);
     const short = await u.say("100", /नपुग/);
     expect(short.text).toContain("तपाईंको मौज्दात रु 20 छ र यो अर्डरको मूल्य रु 100 हो: रु 80 नपुग।");
     expect(u.buttons(short)).toContain("➕ रु 80 थपेर जारी राख्ने");

@@ -38,13 +38,12 @@ describe("the buttons under a final push", () => {
     const u = ts.user(3202);
     await u.mobileToConfirm("9841233202", "100");
     const { push } = await u.confirmUntil("succeeded");
-    expect(u.buttons(push)).toEqual(["🏷 Save as…"]);
+    expect(u.buttons(push)).toEqual(["🏷 Save as…", "📄 Share receipt", "⚠️ Report a problem"]);
 
     const ne = ts.user(3203, { language_code: "ne" });
     await ne.say("/recharge", /के तिर्न चाहनुहुन्छ/);
     await ne.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर/);
-    await ne.say("9861230000", /अपरेटर/);
-    await ne.tap(/✓/, /कति/);
+    await ne.say("9861230000", /NTC Prepaid\nकति/);
     await ne.say("100", /अर्डर जाँच्नुहोस्/);
     ne.press(/पुष्टि/);
     const failed = await ne.waitFor((m) => m.text.includes("❌"));

@@ -52,8 +52,7 @@ describe("documents to keep, end to end", () => {
     await u.credit(100_000);
     await u.say("/recharge", t("ne", "menu-prompt"));
     await u.tap(t("ne", "menu-mobile"), /कुन मोबाइल नम्बर/);
-    await u.say("9841234567", /को अपरेटर/);
-    await u.tap(/पहिचान भयो/, /कति\?/);
+    await u.say("9841234567", /NTC Prepaid\nकति\?/);
     await u.say("150", t("ne", "confirm-title"));
     const receipt = await u.tap(t("ne", "common-confirm"), /अर्डर \d+/);
     const ref = /अर्डर (\d+)/.exec(receipt.text)![1]!;

@@ -702,8 +702,7 @@ describe("history: references, totals, months and search", () => {
     const neRef = await (async () => {
       await ne.say("/recharge", t("ne", "menu-prompt"));
       await ne.tap(t("ne", "menu-mobile"), /कुन मोबाइल नम्बर/);
-      await ne.say("9841000954", /अपरेटर/);
-      await ne.tap(/✓ NTC Prepaid/, /कति\?/);
+      await ne.say("9841000954", /NTC Prepaid\nकति\?/);
       await ne.say("100", /कृपया आफ्नो अर्डर जाँच्नुहोस्/);
       return confirmIn(ne, "ne");
     })();

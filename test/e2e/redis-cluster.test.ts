@@ -82,6 +82,8 @@ describe("the order flow on a 3-master Redis Cluster", () => {
     for (const id of [811, 812, 813, 814, 815, 816]) {
       const u = ts.user(id);
       await u.register();
+      // With money to spend: a balance of Rs 0 is told so before the first question (issue 30).
+      await u.credit(5_000);
       await u.say("/recharge", /What would you like to pay/);
       await u.tap("📱 Mobile top-up", /Which mobile number/);
     }

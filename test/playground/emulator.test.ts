@@ -644,7 +644,7 @@ describe("other Bot API methods", () => {
     const { emulator, apiRoot } = await startEmulator();
     const api = newBot(apiRoot).api;
 
-    const unknown = await apiError(api.setMyDescription("Recharge in Nepal"));
+    const unknown = await apiError(api.setMyName("Recharge in Nepal"));
     expect([unknown.error_code, unknown.description]).toEqual([404, "Not Found"]);
     // A GET with the parameters in the query string works like a JSON POST.
     const me = await fetch(`${apiRoot}/bot${TOKEN}/getMe`);
@@ -652,8 +652,8 @@ describe("other Bot API methods", () => {
       ok: true,
       result: { id: 123456, is_bot: true, username: "recharge_assistant_bot" },
     });
-    expect(emulator.stats().unknownMethods).toEqual({ setMyDescription: 1 });
-    expect(emulator.stats().methodCalls).toEqual({ setMyDescription: 1, getMe: 1 });
+    expect(emulator.stats().unknownMethods).toEqual({ setMyName: 1 });
+    expect(emulator.stats().methodCalls).toEqual({ setMyName: 1, getMe: 1 });
   });
 
   it("refuses formatted text, which the bot never sends and the emulator does not parse", async () => {
