@@ -31,6 +31,7 @@ export async function registerCommands(
   ];
   if (deps.topUps) names.splice(4, 0, "addmoney");
   if (deps.complaints) names.splice(names.indexOf("help"), 0, "complain");
+  if (!deps.reminders) names.splice(names.indexOf("reminders"), 1);
   const office = opts.dashboard ? ["dashboard"] : [];
   const agents = deps.settings.agentIds.filter((id) => !deps.settings.adminIds.includes(id));
   for (const locale of LOCALES) {

@@ -548,7 +548,7 @@ shortfall-add = ➕ Add { $amount } and continue
 shortfall-check-again = 🔄 Check my balance again
 shortfall-pay = To add { $amount }, tap "Pay with Khalti" and pay in the browser. Once it is added, tap "▶ Continue my order" (here or under the message that says it was added): your order comes back to confirm, priced afresh, with your answers.
 shortfall-continue = ▶ Continue my order
-shortfall-gone = That order is no longer waiting (it was cancelled or timed out). The money added stays in your balance: send /recharge to order again.
+shortfall-gone = That order is no longer waiting (it was cancelled or timed out), and nothing was charged for it. Any money you added is in your balance (/balance): send /recharge to order again.
 # --- issue 30 (h-complaints): complaints on orders ---
 cmd-complain = Report a problem with an order
 cmd-complaints = Open complaints (admins)
@@ -660,3 +660,4 @@ shortcut-qr-agents-only = Only agents have a shop QR code.
 help-statement = /statement – a month's statement as a PDF (opening and closing balance, every movement)
 help-reminders = /reminders – what I will remind you of (plans ending, monthly bills), and turning reminders off
 help-agent-shop = /myqr – your shop's QR code: a customer who scans it registers with your shop
+reminders-not-offered = This shop does not send reminders.

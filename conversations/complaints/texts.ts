@@ -1,6 +1,6 @@
 import { InlineKeyboard } from "grammy";
 import { z } from "zod";
-import { MAX_CALLBACK_BYTES } from "../../src/bot/callback-data.ts";
+import { MAX_CALLBACK_BYTES, reportProblemButton } from "../../src/bot/callback-data.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
 import {
@@ -46,15 +46,8 @@ export const money = (t: Translate, paisa: number) => formatMoney(paisa, { local
 
 const fits = (data: string) => Buffer.byteLength(data, "utf8") <= MAX_CALLBACK_BYTES;
 
-/** "Report a problem" on an order: `cpo:<reference>`. */
-export const reportButton = {
-  build: (orderRef: string) => `cpo:${referenceSchema.parse(orderRef)}`,
-  parse(data: string | undefined): string | null {
-    if (!data?.startsWith("cpo:") || !fits(data)) return null;
-    const r = referenceSchema.safeParse(data.slice(4));
-    return r.success ? r.data : null;
-  },
-};
+/** "Report a problem" on an order: `cpo:<reference>` (a global button: src/bot/callback-data.ts). */
+export const reportButton = reportProblemButton;
 
 const ADMIN_ACTION = z.enum(["t", "r", "x"]);
 export type AdminAction = z.infer<typeof ADMIN_ACTION>;

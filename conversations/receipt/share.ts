@@ -61,8 +61,10 @@ export const shareReceiptAside: Aside = {
     if (ref === null) return false;
     await u.answerCallbackQuery();
     const userId = u.from?.id ?? 0;
-    const order = await s.conversation.external(() => visibleOrder(s.deps, userId, ref));
-    await share(u, s.t, order);
+    // Rendered and sent once, through the outer update: a replay does not render the PDF again.
+    await s.conversation.external(async (outer) =>
+      share(outer, s.t, await visibleOrder(s.deps, userId, ref)),
+    );
     return true;
   },
 };

@@ -11,7 +11,10 @@ export const remindersAside: Aside = {
   commands: ["reminders"],
   async answer(s, u) {
     const port = s.deps.reminders;
-    if (!port) return;
+    if (!port) {
+      await u.reply(s.t("reminders-not-offered"));
+      return;
+    }
     const list = await s.conversation.external(() => port.list(u.from?.id ?? 0));
     const view = remindersList(s.t, list);
     await u.reply(view.text, view.keyboard ? { reply_markup: view.keyboard } : {});

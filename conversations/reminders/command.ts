@@ -60,9 +60,13 @@ export function actionAnswer(
 export function reminders(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const port = deps.reminders;
-  if (!port) return composer;
   const priv = composer.chatType("private");
   const tOf = async (ctx: BotContext) => translator(deps.i18n, await ctx.i18n.getLocale());
+  if (!port) {
+    // REMINDERS=0: said so, not "I did not understand".
+    priv.command("reminders", async (ctx) => ctx.reply((await tOf(ctx))("reminders-not-offered")));
+    return composer;
+  }
 
   priv.command("reminders", async (ctx) => {
     const view = remindersList(await tOf(ctx), await port.list(ctx.from.id));

@@ -87,8 +87,11 @@ export const statementAside: Aside = {
     if (month === null) return false;
     await u.answerCallbackQuery();
     const userId = u.from?.id ?? 0;
-    const read = await s.conversation.external(() => readStatement(s.deps, userId, month));
-    await send(u, s.t, month, read);
+    // Read, rendered and sent once, through the outer update: a replay neither renders the PDF
+    // again nor keeps the statement's lines in the conversation's state.
+    await s.conversation.external(async (outer) =>
+      send(outer, s.t, month, await readStatement(s.deps, userId, month)),
+    );
     return true;
   },
 };

@@ -124,6 +124,9 @@ export const shortcutButton = valueButton(
   z.string().regex(/^[a-z][a-z0-9_-]{0,15}:[A-Za-z0-9@._\-/]{1,40}$/),
 );
 
+/** "Report a problem" on an order (conversations/complaints/): `cpo:<reference>`. */
+export const reportProblemButton = valueButton("cpo:", referenceSchema);
+
 /** "Add money" (under /balance and a short balance): enters the top-up flow. */
 export const addMoneyButtonData = constantButton("am");
 
@@ -158,8 +161,16 @@ export const flowButtons = {
  * History paging is not among them: turning a page must never cost the customer a flow.
  */
 export function isGlobalCallback(data: string | undefined): boolean {
-  return [menuButton, languageButton, repeatButton, saveNameButton].some(
-    (b) => b.parse(data) !== null,
+  // Issue 30's next steps too: Report a problem, a bare number's "which is it?", Add money.
+  return (
+    [
+      menuButton,
+      languageButton,
+      repeatButton,
+      saveNameButton,
+      reportProblemButton,
+      shortcutButton,
+    ].some((b) => b.parse(data) !== null) || addMoneyButtonData.is(data)
   );
 }
 

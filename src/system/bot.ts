@@ -134,7 +134,8 @@ export function botDeps(
     },
     logger: base.logger,
     reactivateChat: (chatId) => stores.queue.reactivateChat(chatId),
-    reminders: remindersPort(stores.reminders, now),
+    // REMINDERS=0: no /reminders promising reminders that are never sent.
+    ...(config.reminders.on ? { reminders: remindersPort(stores.reminders, now) } : {}),
   };
 }
 

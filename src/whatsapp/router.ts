@@ -85,6 +85,26 @@ export function rowsOf(markup: unknown): RenderInput["rows"] {
     .filter((r) => r.length > 0);
 }
 
+/**
+ * A text with its keyboard's link buttons (Khalti's "Pay with Khalti") written under it: WhatsApp's
+ * reply buttons and lists carry no URL, and a link in the text is tappable there.
+ */
+export function withLinks(text: string, markup: unknown): string {
+  const rows = (markup as { inline_keyboard?: unknown } | undefined)?.inline_keyboard;
+  if (!Array.isArray(rows)) return text;
+  const links = rows
+    .flatMap((row: unknown) => (Array.isArray(row) ? row : []))
+    .filter(
+      (b: { text?: unknown; url?: unknown }) =>
+        typeof b.url === "string" && typeof b.text === "string",
+    )
+    .map((b: { text: string; url: string }) => `${b.text}: ${b.url}`);
+  return links.length > 0 ? `${text}\n\n${links.join("\n")}` : text;
+}
+
+/** A send's or an edit's words, its link buttons written under them. */
+const textOf = (p: Payload) => withLinks(String(p.text ?? ""), p.reply_markup);
+
 /** A short hash of a text, to remember that a message showed it. */
 const textHash = (text: string) =>
   createHash("sha256").update(text).digest("base64url").slice(0, 12);
@@ -267,14 +287,15 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     switch (method) {
       case "sendMessage": {
         const messageId = await store.nextMessageId(chatId);
-        await put(chatId, messageId, String(p.text ?? ""), rowsOf(p.reply_markup));
-        return message(chatId, messageId, String(p.text ?? ""));
+        const text = textOf(p);
+        await put(chatId, messageId, text, rowsOf(p.reply_markup));
+        return message(chatId, messageId, text);
       }
       case "editMessageText":
       case "editMessageReplyMarkup": {
         const messageId = Number(p.message_id);
         const before = await store.shown(chatId, messageId);
-        const text = method === "editMessageText" ? String(p.text ?? "") : (before?.text ?? "");
+        const text = method === "editMessageText" ? textOf(p) : (before?.text ?? "");
         const rows = rowsOf(p.reply_markup);
         // New words are sent; words the message showed before are not (a reason taken away, the
         // confirmation losing its buttons): WhatsApp still shows them above.

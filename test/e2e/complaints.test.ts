@@ -107,6 +107,17 @@ describe.each([
     await expectBooksBalanced(ts.system.ledger);
   });
 
+  it("Report a problem tapped while another order waits asks to leave it, then raises", async () => {
+    const u = ts.user(10_511);
+    const ref = await paidOrder(ts, u);
+    await u.waitFor(new RegExp(`Order ${ref} succeeded`));
+    await u.say("/recharge", /What would you like to pay/);
+    await u.tap("📱 Mobile top-up", /Which mobile number/);
+    // The old push's button, not a stale "no longer active": the waiting order is asked about first.
+    await u.tap("⚠️ Report a problem", /Leave this order\?/);
+    await u.tap("🚪 Leave", new RegExp(`What went wrong with order ${ref}\\?`));
+  });
+
   it("a second complaint while one is open gets its number; a rejection says why", async () => {
     const u = ts.user(10_502);
     const ref = await paidOrder(ts, u);

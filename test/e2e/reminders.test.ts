@@ -256,3 +256,19 @@ describe("reminders on WhatsApp", () => {
     expect(u.messages().filter((m) => m.text.includes("A reminder"))).toHaveLength(1);
   });
 });
+
+describe("reminders turned off (REMINDERS=0)", () => {
+  const ts = useTestSystem({ env: { REMINDERS: "0" } });
+
+  it("leaves /reminders out of the menu and /help, and says so when it is sent", async () => {
+    const u = ts.user(3_901);
+    const menu = u.emu.allCommands().default ?? [];
+    expect(menu.map((c) => c.command)).not.toContain("reminders");
+    expect((await u.say("/help", /What I can do/)).text).not.toContain("/reminders");
+    await u.say("/reminders", "This shop does not send reminders.");
+    // In the middle of an order too, and the question keeps waiting.
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    await u.say("/reminders", "This shop does not send reminders.");
+    await u.say("9841003901", /9841003901 · NTC Prepaid\nHow much\?/);
+  });
+});
