@@ -14,7 +14,6 @@ import {
   TURNAROUND_WORKING_DAYS,
 } from "../../src/complaints/index.ts";
 import { formatMoney } from "../../src/money.ts";
-import { referenceSchema } from "../../src/orders/model.ts";
 
 /**
  * The complaints' words and buttons, shared by the customer's and the admins' chat and by the
