@@ -8,8 +8,9 @@ import type { DashboardPeople } from "./people/port.ts";
 
 /**
  * What the back office needs from the rest of the product, and nothing more: it reads the stores,
- * it moves no money. The composition root builds this from the parts it already has (see
- * docs/incoming/h-dashboard.md for the exact lines).
+ * and moves money only through the operations the chat uses too (reversals, held top-ups,
+ * complaints). The composition root builds this from the parts it already has
+ * (src/system/dashboard.ts).
  */
 
 /** The role as the bot's settings give it (ADMIN_IDS, AGENT_IDS): the same `roleOf` as the chat. */
