@@ -1,7 +1,8 @@
-// A multipart/form-data body as grammY writes it: its upload of a file (sendDocument with an
-// InputFile), which the WhatsApp router carries out on WhatsApp. Fields are text; a file part
-// stands in for the field that names it `attach://<part name>`. A reader of its own, since grammY writes
-// `filename=` unquoted and the part headers without spaces, which Telegram accepts.
+// A multipart/form-data body as grammY writes it to upload a file (sendDocument, sendPhoto with an
+// InputFile): read by the WhatsApp router, which carries it out on WhatsApp, and by the Bot API
+// emulator (dev/). Fields are text; a file part stands in for the field that names it
+// `attach://<part name>`. A reader of its own, since grammY writes `filename=` unquoted and the
+// part headers without spaces, which Telegram accepts.
 
 export interface UploadedFile {
   filename: string;

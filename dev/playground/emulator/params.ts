@@ -1,9 +1,9 @@
 // Reads Bot API parameters: the query string and a JSON body, or a multipart body (grammY's
 // upload of a file: a document the bot sends). In multipart each field is text, JSON where it is
 // an object (reply_markup), and `attach://<part>` stands for the uploaded part.
-import { parseMultipart, type UploadedFile } from "./multipart.ts";
+import { parseMultipart, type UploadedFile } from "../../../src/whatsapp/multipart.ts";
 
-export type { UploadedFile } from "./multipart.ts";
+export type { UploadedFile } from "../../../src/whatsapp/multipart.ts";
 
 export type RawParams = Record<string, unknown>;
 
