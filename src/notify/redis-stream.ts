@@ -1,6 +1,6 @@
 import type { Logger } from "../logger.ts";
 import { type Notification, notificationSchema, orderSchema } from "../orders/model.ts";
-import { duplicateClient, type RedisClient } from "../redis/connection.ts";
+import { blockingConnection, type RedisClient } from "../redis/connection.ts";
 import { type keyspace, NOTIFIER_GROUP } from "../redis/keyspace.ts";
 import { DEAD_CAP, type Delivery, type QueueConsumer } from "./queue.ts";
 
@@ -103,30 +103,24 @@ export function createStreamGroup(deps: StreamDeps) {
 
 export type StreamGroup = ReturnType<typeof createStreamGroup>;
 
+type Reply = Array<[string, StreamEntry[]]> | null;
+
 /** One consumer of the group; a blocking read gets a connection of its own. */
 export function redisConsumer(name: string, group: StreamGroup, deps: StreamDeps): QueueConsumer {
   const { redis, k, log } = deps;
   // Blocking reads get their own connection: a BLOCK on the shared one would stall every caller.
-  let blocking: RedisClient | undefined;
+  // ioredis reconnects by itself and a read that failed is retried by the notifier's loop.
+  const blocking = blockingConnection(redis, (err) =>
+    log?.warn({ err: err.message }, "notifier's blocking Redis connection"),
+  );
   let closed = false;
-  const conn = () => {
-    if (!blocking) {
-      blocking = duplicateClient(redis);
-      // Without a listener an emitted 'error' (Redis restarting) would crash the process; ioredis
-      // reconnects by itself and the read that failed is retried by the notifier's loop.
-      blocking.on("error", (err: Error) =>
-        log?.warn({ err: err.message }, "notifier's blocking Redis connection"),
-      );
-    }
-    return blocking;
-  };
   const readOnce = async (count: number, blockMs: number) => {
     const args: Array<string | number> = ["GROUP", NOTIFIER_GROUP, name, "COUNT", count];
     if (blockMs > 0) args.push("BLOCK", blockMs);
     args.push("STREAMS", k.outbox, ">");
-    const c = blockMs > 0 ? conn() : redis;
     // biome-ignore lint/suspicious/noExplicitAny: ioredis types XREADGROUP's variadic form loosely
-    const reply = (await (c as any).xreadgroup(...args)) as Array<[string, StreamEntry[]]> | null;
+    const send = (c: RedisClient) => (c as any).xreadgroup(...args) as Promise<Reply>;
+    const reply = blockMs > 0 ? await blocking.read(send) : await send(redis);
     return reply?.[0]?.[1] ?? [];
   };
   return {
@@ -193,8 +187,7 @@ export function redisConsumer(name: string, group: StreamGroup, deps: StreamDeps
     },
     async close() {
       closed = true;
-      blocking?.disconnect();
-      blocking = undefined;
+      blocking.close();
     },
   };
 }

@@ -109,6 +109,40 @@ export const duplicateClient = (c: RedisClient): RedisClient =>
   c instanceof Cluster ? c.duplicate() : c.duplicate();
 
 /**
+ * A connection of its own for blocking reads (made on first use), and its close. ioredis never
+ * settles a command queued while it waits to reconnect if the connection is then closed for good
+ * (the reconnect timer is cleared and no socket is left to close), so a stop awaiting that read
+ * would hang: every `read` also ends, with null, once `close` is called.
+ */
+export type BlockingConnection = ReturnType<typeof blockingConnection>;
+
+export function blockingConnection(of: RedisClient, onError: (err: Error) => void) {
+  let conn: RedisClient | undefined;
+  let closed = false;
+  let markClosed: (v: null) => void = () => {};
+  const whenClosed = new Promise<null>((resolve) => {
+    markClosed = resolve;
+  });
+  return {
+    read<T>(send: (c: RedisClient) => Promise<T>): Promise<T | null> {
+      if (closed) return Promise.resolve(null);
+      if (!conn) {
+        conn = duplicateClient(of);
+        // Without a listener an emitted 'error' (Redis restarting) would crash the process.
+        conn.on("error", onError);
+      }
+      return Promise.race([send(conn), whenClosed]);
+    },
+    close(): void {
+      closed = true;
+      markClosed(null);
+      conn?.disconnect();
+      conn = undefined;
+    },
+  };
+}
+
+/**
  * For libraries typed against a single Redis (grammY's RedisAdapter) that only send single-key
  * commands (GET, SET, DEL), which a Cluster routes by the key like any other.
  */

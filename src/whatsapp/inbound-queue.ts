@@ -1,5 +1,9 @@
 import type { Logger } from "../logger.ts";
-import { duplicateClient, type RedisClient } from "../redis/connection.ts";
+import {
+  type BlockingConnection,
+  blockingConnection,
+  type RedisClient,
+} from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import type { WaInboundMessage } from "./types.ts";
@@ -164,7 +168,7 @@ async function waitForTurn(
 interface ReadLoop {
   redis: RedisClient;
   /** The connection the blocking reads wait on (its own: a BLOCK would stall every other caller). */
-  own: RedisClient;
+  own: BlockingConnection;
   stream: string;
   consumer: string;
   logger: Logger;
@@ -200,18 +204,8 @@ async function readOnce(l: ReadLoop, clock: { claim: number; keep: number }): Pr
     )) as [string, StreamEntry[]];
     l.take((r?.[1] ?? []).filter(Boolean));
   }
-  const reply = await xreadgroup(
-    l.own,
-    "GROUP",
-    GROUP,
-    l.consumer,
-    "COUNT",
-    20,
-    "BLOCK",
-    500,
-    "STREAMS",
-    l.stream,
-    ">",
+  const reply = await l.own.read((c) =>
+    xreadgroup(c, "GROUP", GROUP, l.consumer, "COUNT", 20, "BLOCK", 500, "STREAMS", l.stream, ">"),
   );
   l.take(reply?.[0]?.[1] ?? []);
 }
@@ -251,7 +245,7 @@ export function createRedisInboundQueue(opts: {
   const pendingOf = (chatId: number) => k.waPending(chatId);
   let running = false;
   let loop: Promise<void> | undefined;
-  let blocking: RedisClient | undefined;
+  let blocking: BlockingConnection | undefined;
   const busy = new Set<Promise<void>>();
   const working = new Set<string>();
 
@@ -321,9 +315,9 @@ export function createRedisInboundQueue(opts: {
     start(handle) {
       if (running) return;
       running = true;
-      // Made now, so a stop always finds it (and disconnects it).
-      const own = duplicateClient(redis);
-      own.on("error", (err: Error) => logger.warn({ err: err.message }, "whatsapp queue Redis"));
+      const own = blockingConnection(redis, (err) =>
+        logger.warn({ err: err.message }, "whatsapp queue Redis"),
+      );
       blocking = own;
       loop = readEntries({
         redis,
@@ -339,7 +333,7 @@ export function createRedisInboundQueue(opts: {
     },
     async stop() {
       running = false;
-      blocking?.disconnect();
+      blocking?.close();
       await loop;
       await Promise.allSettled([...busy]);
       blocking = undefined;
