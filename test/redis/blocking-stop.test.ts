@@ -56,8 +56,6 @@ describe("a stop while Redis is away ends", () => {
     await sleep(100);
     await redisGoneAway(own, redis);
     await consumer.close();
-    expect(await Promise.race([read.catch(() => []), sleep(3_000).then(() => "hung")])).toEqual(
-      [],
-    );
+    expect(await Promise.race([read.catch(() => []), sleep(3_000).then(() => "hung")])).toEqual([]);
   });
 });
