@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { RunnerHandle } from "@grammyjs/runner";
 import type { UserFromGetMe } from "grammy/types";
 import type { AnyCategoryModule } from "../categories/index.ts";
 import type { Config } from "../config/index.ts";
@@ -142,6 +144,7 @@ async function start(base: Base, opts: SystemOptions, listener: PublicListener, 
   // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.
   return once(async () => {
     if (runner?.isRunning()) await runner.stop();
+    await drained(runner, base.logger);
     await whatsapp?.stop();
     await idleSweeper.stop();
     await parts.reminders.stop();
@@ -154,6 +157,25 @@ async function start(base: Base, opts: SystemOptions, listener: PublicListener, 
     await listener.server.close();
     await base.stops.runAll();
   });
+}
+
+/** Longest a stop waits for the updates in hand (a flow waiting for another instance's turn). */
+const DRAIN_MS = 10_000;
+
+/**
+ * Waits for the updates the runner already took to be handled: its stop only stops fetching, and
+ * an update cut off here would lose what it writes last (the conversation's state, the question's
+ * idle deadline) once the Redis connection closes, though Telegram counts it delivered.
+ */
+async function drained(runner: RunnerHandle | undefined, logger: Logger): Promise<void> {
+  const until = Date.now() + DRAIN_MS;
+  while (runner && runner.size() > 0) {
+    if (Date.now() > until) {
+      logger.warn({ updates: runner.size() }, "stopped with updates still being handled");
+      return;
+    }
+    await sleep(10);
+  }
 }
 
 function once(fn: () => Promise<void>): () => Promise<void> {

@@ -125,3 +125,36 @@ describe("what the idle notice says, kept per flow (Redis)", () => {
     expect(u.botTexts().filter((m) => m.includes("ended after"))).toHaveLength(0);
   });
 });
+
+/**
+ * A stop (SIGTERM) while an update is being handled waits for it: the polling runner's stop only
+ * stops fetching, and the process closed Redis under the update, so the question it had just sent
+ * never got its idle deadline (the restart test above failed so in CI, under load).
+ */
+describe("a stop waits for the update in hand (Redis)", () => {
+  it("the question sent during the stop still gets its idle deadline", async () => {
+    const ts = await startTestSystem({ redis: true, env: { CONVERSATION_IDLE_MS: "60000" } });
+    const redis = new Redis(REDIS_URL);
+    try {
+      const u = ts.user(1805);
+      await u.say("/recharge", /What would you like to pay/);
+      // The flow's first question is held on its way out until the stop has begun.
+      const hold = ts.system.emulator!.holdNext("sendMessage");
+      u.press("📱 Mobile top-up");
+      await hold.reached;
+      const stopping = ts.stop();
+      const early = await Promise.race([
+        stopping.then(() => "stopped"),
+        new Promise((resolve) => setTimeout(() => resolve("waiting"), 1500)),
+      ]);
+      hold.release();
+      await stopping;
+      expect(early).toBe("waiting");
+      expect(await redis.zscore(keyspace(ts.prefix).idleDue, "1805")).not.toBeNull();
+    } finally {
+      redis.disconnect();
+      await ts.stop();
+      await deleteKeys(ts.prefix);
+    }
+  });
+});

@@ -42,6 +42,7 @@ export function createBotApiRoutes(core: EmulatorCore): Hono {
       );
       return reply(c, 400, { ok: false, error_code: 400, description });
     }
+    await core.passHold(method);
     if (core.takeLostAnswer(method, true)) return loseAnswer(c, "reset");
     const { status, body } = await dispatch(core, method, params, c.req.raw.signal);
     const lost = status === 200 ? core.takeLostAnswer(method) : undefined;

@@ -126,6 +126,7 @@ export class EmulatorCore {
   private fileSeq = 0;
   /** Fault knob: answers still to lose, by lower-case method name (see loseAnswers). */
   private readonly answersToLose = new Map<string, { count: number; how: LostAnswer }>();
+  private readonly held = new Map<string, () => Promise<void>>();
   /** Answers lost so far (the call was carried out, its answer never reached the bot). */
   answersLost = 0;
 
@@ -165,6 +166,34 @@ export class EmulatorCore {
   loseAnswers(method: string, count: number, how: LostAnswer = "reset"): void {
     if (count > 0) this.answersToLose.set(method.toLowerCase(), { count, how });
     else this.answersToLose.delete(method.toLowerCase());
+  }
+
+  /**
+   * Fault knob (tests): the next call of `method` waits, before it is carried out, until
+   * `release` is called; `reached` resolves when it has arrived. A bot caught mid-update.
+   */
+  holdNext(method: string): { reached: Promise<void>; release: () => void } {
+    let arrived: () => void = () => {};
+    const reached = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    this.held.set(method.toLowerCase(), () => {
+      arrived();
+      return released;
+    });
+    return { reached, release };
+  }
+
+  /** Waits while a call of `method` is held (holdNext); at once otherwise. */
+  async passHold(method: string): Promise<void> {
+    const hold = this.held.get(method.toLowerCase());
+    if (!hold) return;
+    this.held.delete(method.toLowerCase());
+    await hold();
   }
 
   /**

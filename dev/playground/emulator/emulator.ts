@@ -161,6 +161,8 @@ export interface BotApiEmulator {
    * before they are carried out. `answersLost()` counts them.
    */
   loseAnswers(method: string, count: number, how?: LostAnswer): void;
+  /** The next call of `method` waits until released (a bot caught mid-update); see core.ts. */
+  holdNext(method: string): { reached: Promise<void>; release: () => void };
   answersLost(): number;
   /** Ends held long polls and stops webhook deliveries. */
   close(): void;
@@ -408,6 +410,7 @@ export function createBotApiEmulator(options: BotApiEmulatorOptions = {}): BotAp
     stats: () => structuredClone(core.stats),
     setLimits: (limits) => core.setLimits(limits),
     loseAnswers: (method, count, how) => core.loseAnswers(method, count, how),
+    holdNext: (method) => core.holdNext(method),
     answersLost: () => core.answersLost,
     close() {
       core.queue.releasePoller();
