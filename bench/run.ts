@@ -312,10 +312,10 @@ const bot: Runner = async () => {
     figure(
       {
         id: "growth.bot",
-        label: `Bot time per update at ${last.product.users} vs ${first.product.users} users`,
-        value: perUpdate(last.product) / perUpdate(first.product),
+        label: `Bot CPU per update at ${last.product.users} vs ${first.product.users} users (time per update ${round(perUpdate(last.product) / perUpdate(first.product))}x)`,
+        value: last.product.cpuMsPerUpdate / first.product.cpuMsPerUpdate,
         unit: "x",
-        baseline: perUpdate(last.echo) / perUpdate(first.echo),
+        baseline: last.echo.cpuMsPerUpdate / first.echo.cpuMsPerUpdate,
         baselineLabel: "echo bot, same growth",
         target: "<= 1.25 (linear total cost)",
       },
