@@ -81,8 +81,10 @@ export function stackFloorBot(opts: {
       let current: Context = ctx;
       for (;;) {
         const data = current.callbackQuery?.data;
-        if (data === "pay" && pay && current.chat) {
-          await pay(current.chat.id);
+        const chatId = current.chat?.id;
+        if (data === "pay" && pay && chatId !== undefined) {
+          // Outside the replay, as any conversation must run its side effects.
+          await conversation.external(() => pay(chatId));
           await current.editMessageText("Paid");
         } else if (data !== undefined) await current.editMessageText("Tapped");
         else
