@@ -487,7 +487,7 @@ const memory: Runner = async () => {
       {
         id: "memory.redisPerConversation",
         label:
-          "Telegram: Redis bytes per open conversation, the largest of the sample (conversation + session keys)",
+          "Telegram: Redis bytes per open conversation, the largest of the sample (conversation, session, turn epoch)",
         value: out.perConversationBytes.max,
         unit: "B",
         baseline: out.menuOnlyBytes.mean,
