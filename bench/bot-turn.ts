@@ -61,6 +61,11 @@ export interface FlowRun {
    * sandbox's included: less swayed than the wall-clock figures by other load on a shared machine.
    */
   cpuMsPerUpdate: number;
+  /**
+   * The same less the CPU spent while a provider call was in flight (the execute: its client side
+   * and the embedded sandbox's server side, one update at a time so nothing else ran then).
+   */
+  cpuMsPerUpdateExProvider: number;
 }
 
 /**
@@ -70,19 +75,23 @@ export interface FlowRun {
  */
 function providerClock(system: System) {
   let busyMs = 0;
+  let cpuUs = 0;
   const provider = system.provider as unknown as Record<string, unknown>;
   for (const [name, fn] of Object.entries(provider)) {
     if (typeof fn !== "function" || name === "close") continue;
     provider[name] = async (...args: unknown[]) => {
       const t0 = performance.now();
+      const c0 = process.cpuUsage();
       try {
         return await (fn as (...a: unknown[]) => Promise<unknown>).apply(provider, args);
       } finally {
         busyMs += performance.now() - t0;
+        const c = process.cpuUsage(c0);
+        cpuUs += c.user + c.system;
       }
     };
   }
-  return { busyMs: () => busyMs };
+  return { busyMs: () => busyMs, cpuUs: () => cpuUs };
 }
 
 async function runFlow(
@@ -90,7 +99,7 @@ async function runFlow(
   bot: Bot,
   flow: Step[],
   userIds: number[],
-  provider: { busyMs(): number },
+  provider: { busyMs(): number; cpuUs(): number },
 ): Promise<FlowRun> {
   const emulator = system.emulator!;
   const pump = updatePump(emulator, PLAYGROUND_TOKEN);
@@ -98,6 +107,7 @@ async function runFlow(
   const raw: number[] = [];
   const perStep: Record<string, number[]> = {};
   const cpu0 = process.cpuUsage();
+  const providerCpu0 = provider.cpuUs();
   for (const step of flow) {
     const samples: number[] = [];
     for (const user of userIds) {
@@ -115,6 +125,7 @@ async function runFlow(
     all.push(...samples);
   }
   const cpu = process.cpuUsage(cpu0);
+  const providerCpuUs = provider.cpuUs() - providerCpu0;
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   return {
     users: userIds.length,
@@ -125,6 +136,7 @@ async function runFlow(
     updatesPerSecondWithProvider: (raw.length / sum(raw)) * 1000,
     perStepMs: Object.fromEntries(Object.entries(perStep).map(([k, v]) => [k, summarize(v)])),
     cpuMsPerUpdate: (cpu.user + cpu.system) / 1000 / all.length,
+    cpuMsPerUpdateExProvider: (cpu.user + cpu.system - providerCpuUs) / 1000 / all.length,
   };
 }
 

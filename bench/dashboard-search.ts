@@ -48,15 +48,86 @@ async function main() {
   const orderAt = (i: number) => start + Math.floor((i / n) * 30 * DAY);
   const customerOf = (i: number) => (i % 25 === 0 ? BUSY : 2_000_000 + (i % 5_000));
   const numberOf = (i: number) => `98${String(i % 20_000).padStart(8, "0")}`;
-  try {
-    const seedStart = performance.now();
-    await seedOrders(store, 0, n, (i) => {
-      const o = benchOrder(i, i % 50 === 0 ? "failed" : "success", {
-        chatId: customerOf(i),
-        at: orderAt(i),
-      });
-      return { ...o, connectionNo: numberOf(i) };
+  const make = (i: number) => {
+    const o = benchOrder(i, i % 50 === 0 ? "failed" : "success", {
+      chatId: customerOf(i),
+      at: orderAt(i),
     });
+    return { ...o, connectionNo: numberOf(i) };
+  };
+  // Orders seeded so far: `seeded` of them, the i-th being order `orderOf(i)`.
+  let seeded = { count: n, orderOf: (x: number) => x };
+  const pick = () => seeded.orderOf(Math.floor(Math.random() * seeded.count));
+
+  // Each query sample is paired with a floor sample taken just before it (one HGET of a random
+  // order), so a query and its floor see the same moment of a shared machine's load.
+  const floorRead = () => redis.hget(k.order(benchReference(pick())), "j");
+  const time = async (run: () => Promise<unknown>, times = queries) => {
+    const samples: number[] = [];
+    const floors: number[] = [];
+    for (let q = 0; q < times; q++) {
+      let t = performance.now();
+      await floorRead();
+      floors.push(performance.now() - t);
+      t = performance.now();
+      await run();
+      samples.push(performance.now() - t);
+    }
+    const s = summarize(samples);
+    const f = summarize(floors);
+    return {
+      p50: round(s.p50),
+      p99: round(s.p99),
+      mean: round(s.mean),
+      floorP50: round(f.p50),
+      floorP99: round(f.p99),
+    };
+  };
+  const search = (q: () => OrderSearch) => () => store.search(q());
+  const byReference = async () => {
+    const page = await store.search({ limit: 50, reference: benchReference(pick()) });
+    if (page.orders.length !== 1) throw new Error("an order by reference was not found");
+  };
+  /** The order searches whose cost must not grow with the store (growth is measured on these). */
+  const orderSearches = async (count: number, orderOf: (x: number) => number, times = queries) => {
+    seeded = { count, orderOf };
+    return {
+      byNumber: await time(
+        search(() => ({ limit: 50, connectionNo: numberOf(pick()) })),
+        times,
+      ),
+      byCustomer: await time(
+        search(() => ({ limit: 50, userId: customerOf(pick()) })),
+        times,
+      ),
+      byReference: await time(byReference, times),
+      newest: await time(
+        search(() => ({ limit: 50 })),
+        times,
+      ),
+      byWeek: await time(
+        search(() => {
+          const from = start + Math.floor(Math.random() * 23 * DAY);
+          return { limit: 50, from, to: from + 7 * DAY };
+        }),
+        times,
+      ),
+    };
+  };
+  try {
+    // Issue 31 target 7 (growth by orders): the even orders first, half the store spread over
+    // the same 30 days, numbers and customers, the order searches measured there; then the odd
+    // ones, and everything measured at the full size.
+    const half = Math.ceil(n / 2);
+    const seedStart = performance.now();
+    await seedOrders(store, 0, half, (j) => make(2 * j));
+    const halfSeedSeconds = (performance.now() - seedStart) / 1000;
+    // A short pass first so the half's figures are not the JIT's first calls (the full size's
+    // come after the floors and these).
+    await orderSearches(half, (x) => 2 * x, Math.min(50, queries));
+    const growthHalf = await orderSearches(half, (x) => 2 * x);
+    await seedOrders(store, half, n, (j) => make(2 * (j - half) + 1));
+    seeded = { count: n, orderOf: (x) => x };
     const seedSeconds = (performance.now() - seedStart) / 1000;
     const stride = Math.max(1, Math.floor(n / Math.floor(transfers / 4)));
     const order = (j: number) => {
@@ -67,41 +138,10 @@ async function main() {
     const booksStart = performance.now();
     const ledgerOrders = await seedBooks(ledger, { transfers, order, customers, clock });
     const booksSeedSeconds = (performance.now() - booksStart) / 1000;
-    const pick = () => Math.floor(Math.random() * n);
-
-    // Each query sample is paired with a floor sample taken just before it (one HGET of a random
-    // order), so a query and its floor see the same moment of a shared machine's load.
-    const floorRead = () => redis.hget(k.order(benchReference(pick())), "j");
-    const time = async (run: () => Promise<unknown>, times = queries) => {
-      const samples: number[] = [];
-      const floors: number[] = [];
-      for (let q = 0; q < times; q++) {
-        let t = performance.now();
-        await floorRead();
-        floors.push(performance.now() - t);
-        t = performance.now();
-        await run();
-        samples.push(performance.now() - t);
-      }
-      const s = summarize(samples);
-      const f = summarize(floors);
-      return {
-        p50: round(s.p50),
-        p99: round(s.p99),
-        mean: round(s.mean),
-        floorP50: round(f.p50),
-        floorP99: round(f.p99),
-      };
-    };
-    const search = (q: () => OrderSearch) => () => store.search(q());
     const scanned: number[] = [];
     const failed = async () => {
       const page = await store.search({ limit: 50, status: "failed" });
       scanned.push(page.scanned);
-    };
-    const byReference = async () => {
-      const page = await store.search({ limit: 50, reference: benchReference(pick()) });
-      if (page.orders.length !== 1) throw new Error("an order by reference was not found");
     };
     const result = {
       orders: n,
@@ -110,20 +150,14 @@ async function main() {
         Number(await redis.call("MEMORY", "USAGE", k.orderSearch, "SAMPLES", "0")) / n,
       ),
       seedSeconds: round(seedSeconds),
+      halfSeedSeconds: round(halfSeedSeconds),
+      /** The same order searches with half the orders in the store (the even ones). */
+      growthHalf: { orders: half, ms: growthHalf },
       booksSeedSeconds: round(booksSeedSeconds),
       ms: {
         floorHget: await time(floorRead),
         floorGet: await time(() => store.get(benchReference(pick()))),
-        byNumber: await time(search(() => ({ limit: 50, connectionNo: numberOf(pick()) }))),
-        byCustomer: await time(search(() => ({ limit: 50, userId: customerOf(pick()) }))),
-        byReference: await time(byReference),
-        newest: await time(search(() => ({ limit: 50 }))),
-        byWeek: await time(
-          search(() => {
-            const from = start + Math.floor(Math.random() * 23 * DAY);
-            return { limit: 50, from, to: from + 7 * DAY };
-          }),
-        ),
+        ...(await orderSearches(n, (x) => x)),
         failedAnyTime: await time(failed),
         failedOneDay: await time(
           search(() => {

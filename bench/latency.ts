@@ -6,16 +6,26 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { run } from "@grammyjs/runner";
 import { serve } from "@hono/node-server";
 import { type BotApiEmulator, createBotApiEmulator } from "../dev/playground/emulator/index.ts";
+import { account } from "../src/ledger/chart.ts";
+import { createRedisLedger } from "../src/ledger/redis-store.ts";
 import { PLAYGROUND_TOKEN } from "../src/local-mode.ts";
+import { createProviderClient } from "../src/provider/index.ts";
 import { asSingleKeyClient } from "../src/redis/connection.ts";
+import { wireRequest } from "../test/support/execute-terms.ts";
 import type { SystemView as System } from "../test/support/system-view.ts";
-import { MOBILE_FLOW } from "./lib/bot-driver.ts";
+import { MOBILE_FLOW, mobileNumberOf } from "./lib/bot-driver.ts";
 import { childMain } from "./lib/child.ts";
 import { intEnv } from "./lib/env.ts";
 import { profiled } from "./lib/profiler.ts";
 import { benchPrefix, deleteKeys } from "./lib/redis.ts";
-import { startSandboxProcess } from "./lib/sandbox-process.ts";
-import { FLOOR_TAP_LABEL, FLOOR_TAPPED, stackFloorBot } from "./lib/stack-floor.ts";
+import { type SandboxProcess, startSandboxProcess } from "./lib/sandbox-process.ts";
+import {
+  FLOOR_PAID,
+  FLOOR_PAY_LABEL,
+  FLOOR_TAP_LABEL,
+  FLOOR_TAPPED,
+  stackFloorBot,
+} from "./lib/stack-floor.ts";
 import { type Summary, summarize } from "./lib/stats.ts";
 import { startBenchSystem } from "./lib/system.ts";
 
@@ -51,6 +61,15 @@ export interface LatencyOut {
   /** The stack floor, the same rounds: a tap on the echo's button -> the message edited. */
   floorTapToEditMs: Summary;
   /**
+   * Issue 31 target 3's tap floor, the same rounds, the same number of taps at once: the stack
+   * floor's tap plus one execute round trip to the same sandbox process and one ledger script (a
+   * transfer on the product's ledger store) before the edit.
+   */
+  tapFloorMs: Summary;
+  tapFloorCpuMsPerTap: number;
+  /** The tap floor's executes by outcome (accepted / rejected / unknown): all must be answered. */
+  tapFloorExecutes: Record<string, number>;
+  /**
    * This process's CPU (user + system) from the first tap of a burst to its last answer, per tap,
    * mean over the rounds: what one tap costs, the emulator's share included for both. Taps that
    * arrive together wait for each other's CPU, so the last one waits about users x this; unlike
@@ -70,6 +89,20 @@ export interface LatencyOut {
 
 /** The floor's users: a block of ids apart from the product's (7 300 001 on). */
 const FLOOR_FIRST_ID = 7_350_001;
+/** The tap floor's users: the floor's, this much higher. */
+const PAY_OFFSET = 20_000;
+
+/** Each user says hello to the floor bot (untimed): its echo carries the buttons. */
+async function greet(emu: BotApiEmulator, ids: number[]): Promise<void> {
+  for (const id of ids) emu.users.upsert(id, { first_name: `Floor${id}` });
+  await Promise.all(
+    ids.map(async (id) => {
+      emu.sendText(id, "hello");
+      await emu.waitForBotMessage(id, /^hello$/, { timeoutMs: 60_000 });
+    }),
+  );
+  await sleep(500);
+}
 
 export async function runLatency(): Promise<LatencyOut> {
   const users = intEnv("BENCH_LATENCY_USERS", 100);
@@ -104,32 +137,35 @@ export async function runLatency(): Promise<LatencyOut> {
     await sandbox.setBalance(1_000_000_000_000);
     const emu = system.emulator;
     if (!emu) throw new Error("the latency benchmark needs the Bot API emulator");
-    floor = await startFloor(system, prefix);
+    floor = await startFloor(system, prefix, sandbox);
 
     // 1. Confirm -> receipt, all users of a round at once; the stack floor's tap -> edit likewise,
     // in the same round (the same machine load), on an emulator of its own in this process.
     const confirm: number[] = [];
     const floorTaps: number[] = [];
-    const cpu = { confirm: [] as number[], floor: [] as number[] };
+    const payTaps: number[] = [];
+    const cpu = { confirm: [] as number[], floor: [] as number[], pay: [] as number[] };
     const steps = MOBILE_FLOW.slice(0, -1);
     const tapConfirm = MOBILE_FLOW.at(-1)!;
     for (let round = 0; round < rounds; round++) {
       const last = round === rounds - 1;
       const floorEmu = floor.emulator;
       const floorIds = Array.from({ length: users }, (_, i) => FLOOR_FIRST_ID + round * users + i);
-      for (const id of floorIds) floorEmu.users.upsert(id, { first_name: `Floor${id}` });
-      await Promise.all(
-        floorIds.map(async (id) => {
-          floorEmu.sendText(id, "hello");
-          await floorEmu.waitForBotMessage(id, /^hello$/, { timeoutMs: 60_000 });
-        }),
-      );
-      await sleep(500);
+      await greet(floorEmu, floorIds);
       const floorBurst = await profiledIf(last, "latency-floor", () =>
         burst(floorIds, (id) => floorEmu.clickButton(id, FLOOR_TAP_LABEL), floorEmu, FLOOR_TAPPED),
       );
       floorTaps.push(...floorBurst.times);
       cpu.floor.push(floorBurst.cpuMs / users);
+
+      // The tap floor: other users of the same floor bot tap Pay (execute + ledger, then edit).
+      const payIds = floorIds.map((id) => id + PAY_OFFSET);
+      await greet(floorEmu, payIds);
+      const payBurst = await profiledIf(last, "latency-tap-floor", () =>
+        burst(payIds, (id) => floorEmu.clickButton(id, FLOOR_PAY_LABEL), floorEmu, FLOOR_PAID),
+      );
+      payTaps.push(...payBurst.times);
+      cpu.pay.push(payBurst.cpuMs / users);
 
       // Numbers ending in 0000 fail at the sandbox: start at 1.
       const ids = Array.from({ length: users }, (_, i) => 7_300_001 + round * users + i);
@@ -156,7 +192,9 @@ export async function runLatency(): Promise<LatencyOut> {
     // The number each user typed is 984 followed by the user id (mobileNumberOf): the chat.
     const finals = (await sandbox.transactions())
       .filter((t) => t.status === "queued" || t.status === "pending")
-      .map((t) => ({ tx: t.transactionId, chatId: Number(t.connectionNo.slice(3)) }));
+      .map((t) => ({ tx: t.transactionId, chatId: Number(t.connectionNo.slice(3)) }))
+      // The tap floor's executes are the sandbox's too: only the product's orders have a chat.
+      .filter((o) => o.chatId < FLOOR_FIRST_ID);
 
     // 2. Final webhooks at a steady rate, one per chat. The clock starts as the status change is
     // asked of the sandbox (one loopback round trip to its admin API before it sends the webhook).
@@ -190,6 +228,9 @@ export async function runLatency(): Promise<LatencyOut> {
       sandbox: "a process of its own (dev/sandbox/standalone.ts)",
       confirmToReceiptMs: summarize(confirm),
       floorTapToEditMs: summarize(floorTaps),
+      tapFloorMs: summarize(payTaps),
+      tapFloorCpuMsPerTap: mean(cpu.pay),
+      tapFloorExecutes: floorExecutes,
       confirmCpuMsPerTap: mean(cpu.confirm),
       floorCpuMsPerTap: mean(cpu.floor),
       webhooksPerSecond: rate,
@@ -230,6 +271,9 @@ async function burst(
   return { times, cpuMs: (used.user + used.system) / 1000 };
 }
 
+/** The tap floor's executes by outcome, over the whole run. */
+const floorExecutes: Record<string, number> = {};
+
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 
 /** The last round's burst is profiled (JIT warm) when BENCH_PROFILE names it. */
@@ -242,9 +286,39 @@ function profiledIf<T>(when: boolean, name: string, fn: () => Promise<T>): Promi
  * over loopback HTTP to a Bot API emulator served from this process (an emulator of its own: one
  * token's update queue has one reader), its session and conversation in the same Redis.
  */
-async function startFloor(system: System, prefix: string) {
+async function startFloor(system: System, prefix: string, sandbox: SandboxProcess) {
   const redis = system.redis && asSingleKeyClient(system.redis);
-  if (!redis) throw new Error("the latency benchmark needs Redis");
+  if (!system.redis || !redis) throw new Error("the latency benchmark needs Redis");
+  // The tap floor's money work: the product's provider client (a keep-alive pool, as the product
+  // has) to the same sandbox process, and the product's ledger store on the same Redis, under
+  // the floor's own key prefix.
+  const provider = createProviderClient({ baseUrl: sandbox.baseUrl, token: sandbox.token });
+  const ledger = createRedisLedger({ redis: system.redis, prefix: `${prefix}floor-` });
+  let seq = 0;
+  const pay = async (chatId: number) => {
+    const n = ++seq;
+    const reference = String(900_000_000 + n);
+    const moved = await ledger.transfer({
+      id: `floor:${reference}`,
+      debit: account.merchant.funding,
+      credit: account.customer(chatId),
+      amountPaisa: 15_000,
+      kind: "credit",
+    });
+    if (!moved.ok)
+      throw new Error(`the tap floor's ledger script refused: ${JSON.stringify(moved)}`);
+    const r = await provider.execute(
+      wireRequest({
+        category: "mobile",
+        operatorId: 5,
+        operatorTypeId: 1,
+        connectionNo: mobileNumberOf(chatId),
+        referenceNo: reference,
+        amountPaisa: 15_000,
+      }),
+    );
+    floorExecutes[r.kind] = (floorExecutes[r.kind] ?? 0) + 1;
+  };
   const emulator = createBotApiEmulator({ token: PLAYGROUND_TOKEN });
   const server = serve({ fetch: emulator.app.fetch, port: 0, hostname: "127.0.0.1" });
   await once(server, "listening");
@@ -254,6 +328,7 @@ async function startFloor(system: System, prefix: string) {
     prefix,
     client: { apiRoot: `http://127.0.0.1:${port}` },
     tap: true,
+    pay,
     concurrent: true,
   });
   const runner = run(bot, { runner: { silent: true } });
@@ -263,6 +338,7 @@ async function startFloor(system: System, prefix: string) {
       if (runner.isRunning()) await runner.stop();
       emulator.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await provider.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import {
   type BotApiEmulator,
   startBotApiEmulatorServer,
 } from "../dev/playground/emulator/index.ts";
+import { epochKey } from "../src/redis/chat-turns.ts";
 import { MOBILE_FLOW, type Step } from "./lib/bot-driver.ts";
 import { childMain } from "./lib/child.ts";
 import { compiledServer } from "./lib/compiled.ts";
@@ -20,7 +21,8 @@ import { summarize } from "./lib/stats.ts";
  * at a time) and the Bot API emulator are in this process. Figures: the product process's RSS
  * after a forced GC, once right after the users arrived and once after a quiet period
  * (BENCH_MEMORY_SETTLE_SECONDS), against its RSS idle after start-up and a warm-up; Redis bytes per
- * conversation = MEMORY USAGE of the user's conversation key + session key (the largest of a
+ * conversation = MEMORY USAGE of the user's conversation key + session key + the chat's turn
+ * epoch (every chat that spoke has one; bench/whatsapp.ts counts the same) (the largest of a
  * sample), against a user who only opened the menu (no conversation).
  */
 
@@ -102,13 +104,21 @@ export async function runMemoryBench() {
     for (let i = 0; i < users; i += step) {
       const id = ids[i]!;
       perConversation.push(
-        await bytesOf(redis, [`${prefix}conversation:${id}`, `${prefix}session:${id}`]),
+        await bytesOf(redis, [
+          `${prefix}conversation:${id}`,
+          `${prefix}session:${id}`,
+          epochKey(prefix, String(id)),
+        ]),
       );
     }
     const menuOnlyBytes: number[] = [];
     for (const id of menuOnly) {
       menuOnlyBytes.push(
-        await bytesOf(redis, [`${prefix}conversation:${id}`, `${prefix}session:${id}`]),
+        await bytesOf(redis, [
+          `${prefix}conversation:${id}`,
+          `${prefix}session:${id}`,
+          epochKey(prefix, String(id)),
+        ]),
       );
     }
     const convLength = await redis.strlen(`${prefix}conversation:${ids[0]}`);

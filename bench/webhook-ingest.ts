@@ -84,7 +84,9 @@ interface ServerInfo {
 }
 
 export async function runWebhookIngest() {
-  const levels = listEnv("BENCH_WEBHOOK_CONNECTIONS", [50, 200, 800]);
+  // The first level is the headline and its pairs; the last one the growth figure (200 between
+  // them was a reference only: BENCH_WEBHOOK_CONNECTIONS=50,200,800 brings it back).
+  const levels = listEnv("BENCH_WEBHOOK_CONNECTIONS", [50, 800]);
   const seconds = intEnv("BENCH_WEBHOOK_SECONDS", 10);
   const warmupSeconds = intEnv("BENCH_WEBHOOK_WARMUP_SECONDS", 3);
   const prefix = benchPrefix("webhook");
@@ -265,8 +267,25 @@ export async function runWebhookIngest() {
         `[webhook] ${connections} conns: product ${product.requestsPerSecond.toFixed(0)} req/s p99 ${product.latencyMs.p99} ms (non2xx ${product.non2xx}); floor ${floor.requestsPerSecond.toFixed(0)} req/s; checked ${checked.requestsPerSecond.toFixed(0)} req/s; bare ${bare.requestsPerSecond.toFixed(0)} req/s p99 ${bare.latencyMs.p99} ms`,
       );
     }
+    // Issue 31 target 1, "in 5 runs of 5": the floor and the product in turn, BENCH_WEBHOOK_PAIRS
+    // times at the first level, each pair seconds apart so both see the same load; each pair's
+    // ratio is judged on its own.
+    const pairs: Array<{ floor: LoadRun; product: LoadRun }> = [];
+    const pairCount = intEnv("BENCH_WEBHOOK_PAIRS", 5);
+    const pairSeconds = intEnv("BENCH_WEBHOOK_PAIR_SECONDS", 5);
+    const pairLevel = levels[0] ?? 50;
+    for (let i = 0; i < pairCount; i++) {
+      const floor = await load("floor", pairLevel, pairSeconds);
+      await seedFor(expectedRate * pairSeconds * 1.5);
+      const product = await load("product", pairLevel, pairSeconds);
+      pairs.push({ floor, product });
+      console.error(
+        `[webhook] pair ${i + 1}/${pairCount} at ${pairLevel} conns: product ${product.serverCpuUsPerRequest.toFixed(0)} us/req, floor ${floor.serverCpuUsPerRequest.toFixed(0)} us/req`,
+      );
+    }
     return {
       runs,
+      pairs,
       checksCpuUs,
       ordersSeeded: seededQueued + seededFinal + DUP_ORDERS,
       productRequestsSent: sent,

@@ -14,10 +14,14 @@ import {
   startWhatsAppStandInServer,
 } from "../dev/whatsapp/index.ts";
 import { PLAYGROUND_TOKEN } from "../src/local-mode.ts";
+import { epochKey } from "../src/redis/chat-turns.ts";
+import { keyspace } from "../src/redis/keyspace.ts";
+import { chatIdOfWaId } from "../src/whatsapp/chat-ids.ts";
+import { MOBILE_FLOW } from "./lib/bot-driver.ts";
 import { childMain } from "./lib/child.ts";
 import { intEnv } from "./lib/env.ts";
 import { profileWanted } from "./lib/profiler.ts";
-import { benchPrefix, deleteKeys } from "./lib/redis.ts";
+import { benchPrefix, connectRedis, deleteKeys } from "./lib/redis.ts";
 import { type Helper, startHelper } from "./lib/rpc.ts";
 import { type Summary, summarize } from "./lib/stats.ts";
 import { WA_BENCH } from "./lib/whatsapp-creds.ts";
@@ -78,6 +82,23 @@ export interface WhatsAppOut {
   perStep: Record<StepRun["channel"], Traffic>;
   /** What the first user's chat holds after every round (bot / business messages): one per step. */
   repliesPerChat: { telegram: number; whatsapp: number };
+  /**
+   * Issue 31 target 7: one more round per channel with twice the chats (`users` more, first
+   * contact untimed), CPU per step against the rounds' median at `users`.
+   */
+  growth: { users: number; doubled: Record<StepRun["channel"], StepRun> };
+  /** Issue 31 target 6: Redis bytes per open conversation, mid-flow, on each channel. */
+  conversationBytes: Record<StepRun["channel"], ConversationBytes>;
+}
+
+export interface ConversationBytes {
+  chats: number;
+  /** The largest chat's total, and the mean. */
+  max: number;
+  mean: number;
+  /** Keys counted per chat (that existed), and their bytes by kind, the largest chat's. */
+  keysPerChat: number;
+  byKind: Record<string, number>;
 }
 
 async function freePort(): Promise<number> {
@@ -379,6 +400,17 @@ export async function runWhatsApp(): Promise<WhatsAppOut> {
     const perStep = {} as WhatsAppOut["perStep"];
     for (const ch of [tg, wa])
       perStep[ch.channel] = await countedRound(helper, ch, users, perSecond);
+
+    // Growth: `users` more chats make their first contact (untimed), then a round over all 2x.
+    const doubled = {} as WhatsAppOut["growth"]["doubled"];
+    for (const ch of [tg, wa]) {
+      await stepRound(helper, { ...ch, step: (i) => ch.step(users + i) }, users, perSecond, 0);
+      await sleep(1_000);
+      const { last: _, ...run } = await stepRound(helper, ch, 2 * users, perSecond, idleShare);
+      doubled[ch.channel] = run;
+      await sleep(500);
+    }
+    const conversationBytes = await midFlowBytes(prefix, emu.emulator, standIn);
     return {
       webhook,
       steps,
@@ -386,6 +418,8 @@ export async function runWhatsApp(): Promise<WhatsAppOut> {
       idleCpuUsPerSecond: idleShare * 1_000_000,
       step: '"hi" (Telegram: /start) -> the menu, each step a different chat that has said it before',
       firstReplies,
+      growth: { users, doubled },
+      conversationBytes,
       repliesPerChat: {
         telegram: emu.emulator.chat(7_400_001).filter((m) => m.from === "bot").length,
         whatsapp: standIn.standIn.messagesTo("9779850000001").length,
@@ -424,6 +458,114 @@ async function countedRound(
     httpIn: per(http1.in - http0.in),
     httpOut: per(http1.out - http0.out),
   };
+}
+
+/**
+ * Redis bytes per open conversation, mid-flow (BENCH_WA_BYTES_CHATS chats per channel): each walks
+ * the mobile top-up to the amount question (Telegram: /recharge, Mobile, the number; WhatsApp:
+ * "hi", the menu's Mobile top-up row, the number), then MEMORY USAGE of what that chat keeps:
+ * its session, conversation and turn epoch on both; on WhatsApp also the chat store's keys (the
+ * chat's hash, and per business message its wamid -> message id and its statuses); the inbound
+ * queue's keys of the chat are shown apart, not counted.
+ */
+async function midFlowBytes(
+  prefix: string,
+  emu: BotApiEmulator,
+  standIn: RunningStandIn,
+): Promise<WhatsAppOut["conversationBytes"]> {
+  const chats = intEnv("BENCH_WA_BYTES_CHATS", 20);
+  const k = keyspace(prefix);
+  const redis = connectRedis();
+  const measure = async (keysOf: Array<Record<string, string[]>>): Promise<ConversationBytes> => {
+    const totals: Array<{ total: number; keys: number; byKind: Record<string, number> }> = [];
+    for (const kinds of keysOf) {
+      const byKind: Record<string, number> = {};
+      let keys = 0;
+      for (const [kind, names] of Object.entries(kinds))
+        for (const name of names) {
+          const b = Number((await redis.call("MEMORY", "USAGE", name, "SAMPLES", "0")) ?? 0);
+          if (b > 0) keys++;
+          byKind[kind] = (byKind[kind] ?? 0) + b;
+        }
+      // The inbound queue's keys of the chat ("queue:…": its pending list, the seen marks of its
+      // messages) are shown but not counted: the target names the conversation, the session and
+      // the chat store's keys.
+      const counted = Object.entries(byKind).filter(([kind]) => !kind.startsWith("queue:"));
+      totals.push({ total: counted.reduce((a, [, b]) => a + b, 0), keys, byKind });
+    }
+    const biggest = totals.reduce((a, t) => (t.total > a.total ? t : a), totals[0]!);
+    return {
+      chats: totals.length,
+      max: biggest.total,
+      mean: totals.reduce((a, t) => a + t.total, 0) / totals.length,
+      keysPerChat: biggest.keys,
+      byKind: biggest.byKind,
+    };
+  };
+  const common = (chat: string) => ({
+    session: [`${k.sessionPrefix}${chat}`],
+    conversation: [`${k.conversationPrefix}${chat}`],
+    epoch: [epochKey(prefix, chat)],
+  });
+  try {
+    const tgIds = Array.from({ length: chats }, (_, i) => 1_029_001 + i);
+    await Promise.all(
+      tgIds.map(async (id) => {
+        emu.users.upsert(id, { first_name: `Mid${id}` });
+        for (const step of MOBILE_FLOW.slice(0, 3)) {
+          const afterId = emu.chat(id).at(-1)?.id ?? 0;
+          step.act(emu, id);
+          await emu.waitForBotMessage(id, step.expect, { afterId, timeoutMs: 30_000 });
+        }
+      }),
+    );
+    const phones = Array.from({ length: chats }, (_, i) => String(9_779_860_000_001 + i));
+    const inbound = new Map<string, string[]>();
+    await Promise.all(
+      phones.map(async (waId) => {
+        const w = standIn.standIn;
+        const seen: string[] = [];
+        inbound.set(waId, seen);
+        const hi = await w.userSends({ waId, name: "Mid" }, "hi");
+        seen.push(hi);
+        const menu = await w.waitForMessage(waId, /Choose what you want to pay/, {
+          afterWamid: hi,
+          timeoutMs: 30_000,
+        });
+        const row = menu.buttons.find((b) => /Mobile top-up/.test(b.title));
+        if (!row) throw new Error(`the WhatsApp menu has no Mobile top-up row: ${menu.text}`);
+        const tap = await w.tap(waId, menu.wamid, row.id);
+        seen.push(tap);
+        await w.waitForMessage(waId, /Which mobile number/, { afterWamid: tap, timeoutMs: 30_000 });
+        const wamid = await w.userSends({ waId, name: "Mid" }, `984${waId.slice(-7)}`);
+        seen.push(wamid);
+        await standIn.standIn.waitForMessage(waId, /How much\?/, {
+          afterWamid: wamid,
+          timeoutMs: 30_000,
+        });
+      }),
+    );
+    await standIn.standIn.settled();
+    await sleep(500);
+    const telegram = await measure(tgIds.map((id) => common(String(id))));
+    const whatsapp = await measure(
+      phones.map((waId) => {
+        const chatId = chatIdOfWaId(waId)!;
+        const sent = standIn.standIn.messagesTo(waId).map((m) => m.wamid);
+        return {
+          ...common(String(chatId)),
+          chatStore: [k.waChat(chatId)],
+          wamids: sent.map((w) => k.waWamid(w)),
+          statuses: sent.map((w) => k.waStatus(w)),
+          "queue:pending": [k.waPending(chatId)],
+          "queue:seen": (inbound.get(waId) ?? []).map((w) => k.waSeen(w)),
+        };
+      }),
+    );
+    return { telegram, whatsapp };
+  } finally {
+    redis.disconnect();
+  }
 }
 
 function textOf(m: unknown): string {

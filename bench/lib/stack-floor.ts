@@ -29,6 +29,13 @@ import { PLAYGROUND_BOT_INFO } from "./system.ts";
 /** The button the echo carries with `tap`, and what the tapped message is edited to. */
 export const FLOOR_TAP_LABEL = "Tap";
 export const FLOOR_TAPPED = /^Tapped$/;
+/**
+ * The tap floor's button (issue 31 target 3): its tap first runs `pay` (one execute round trip to
+ * the sandbox and one ledger script, what any product that holds money and calls the aggregator
+ * must do), then edits the message as the plain tap does.
+ */
+export const FLOOR_PAY_LABEL = "Pay";
+export const FLOOR_PAID = /^Paid$/;
 
 type FloorContext = ConversationFlavor<Context & SessionFlavor<{ updates: number }>>;
 
@@ -39,6 +46,8 @@ export function stackFloorBot(opts: {
   client: ApiClientOptions;
   /** Echoes carry a Tap button; a tap edits the message. */
   tap?: boolean;
+  /** With `tap`: a Pay button too, whose tap runs this (with the chat id) before its edit. */
+  pay?: (chatId: number) => Promise<void>;
   /** Under @grammyjs/runner (concurrent updates): one chat's updates in order, as grammY requires. */
   concurrent?: boolean;
 }): Bot {
@@ -65,11 +74,19 @@ export function stackFloorBot(opts: {
     }),
   );
   const keyboard = new InlineKeyboard().text(FLOOR_TAP_LABEL, "tap");
+  if (opts.pay) keyboard.text(FLOOR_PAY_LABEL, "pay");
+  const pay = opts.pay;
   bot.use(
     createConversation<FloorContext, Context>(async (conversation, ctx) => {
       let current: Context = ctx;
       for (;;) {
-        if (current.callbackQuery) await current.editMessageText("Tapped");
+        const data = current.callbackQuery?.data;
+        const chatId = current.chat?.id;
+        if (data === "pay" && pay && chatId !== undefined) {
+          // Outside the replay, as any conversation must run its side effects.
+          await conversation.external(() => pay(chatId));
+          await current.editMessageText("Paid");
+        } else if (data !== undefined) await current.editMessageText("Tapped");
         else
           await current.reply(
             current.message?.text ?? "",

@@ -5,6 +5,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
 import { startSystem } from "../../src/system/index.ts";
+import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { type SystemView, viewOf } from "../../test/support/system-view.ts";
 import { REDIS_URL } from "./env.ts";
 
@@ -27,7 +28,7 @@ export const PLAYGROUND_BOT_INFO = createBotApiEmulator({ token: PLAYGROUND_TOKE
  * Benchmark users order as the merchant's staff (ACCESS_MODE=staff, from the merchant's wallet, no
  * registration or balance), as every order did before ACCESS_MODE: the id blocks the benchmarks
  * draw their users from (bot-turn from 100 000, memory from 1 000 000 and 8 000 000 / 8 100 000,
- * Redis commands from 7 100 000, latency from 7 300 000).
+ * Redis commands from 7 100 000, latency from 7 300 000; WhatsApp's mid-flow chats).
  */
 const BENCH_STAFF_IDS = [
   [100_000, 30_000],
@@ -36,6 +37,8 @@ const BENCH_STAFF_IDS = [
   [8_100_000, 1_000],
   [7_100_000, 1_000],
   [7_300_000, 1_000],
+  // WhatsApp chats walked mid-flow by bench/whatsapp.ts (the chat id of phone 9779860000001 on).
+  [WA_CHAT_BASE + 9_779_860_000_001, 1_000],
 ]
   .flatMap(([first, count]) => Array.from({ length: count ?? 0 }, (_, i) => (first ?? 0) + i))
   .join(",");
