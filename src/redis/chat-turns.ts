@@ -68,8 +68,7 @@ const takeTurn = luaScript<"queue" | "alive" | "turn", [string, number] | null>(
   `
 local holder = redis.call('GET', KEYS[3])
 local free = (not holder) or string.sub(holder, 1, 2) == 'f:'
-local epoch = '0'
-if free and holder then epoch = holder end
+local epoch = holder or '0'
 if free and redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
   return {epoch, 0}
