@@ -49,12 +49,16 @@ export function redisSentLog(redis: RedisClient, prefix: string): SentLog {
   return {
     async add(reference, entry) {
       const key = k.orderSent(reference);
-      await redis
-        .multi()
-        .rpush(key, JSON.stringify(sentEntrySchema.parse(entry)))
-        .ltrim(key, -KEEP, -1)
-        .expire(key, TTL_SECONDS)
-        .exec();
+      // A log, not a transaction: the push and its expiry go in one write (two commands), and the
+      // list is trimmed only once it has grown past what is kept (rare: an order sends a few).
+      const [pushed] =
+        (await redis
+          .pipeline()
+          .rpush(key, JSON.stringify(sentEntrySchema.parse(entry)))
+          .expire(key, TTL_SECONDS)
+          .exec()) ?? [];
+      if (pushed?.[0]) throw pushed[0];
+      if (Number(pushed?.[1]) > KEEP) await redis.ltrim(key, -KEEP, -1);
     },
     async list(reference) {
       const raw = await redis.lrange(k.orderSent(reference), 0, -1);

@@ -54,13 +54,25 @@ export interface ChatTurnSettings {
 }
 
 /**
- * KEYS: queue, alive, turn, epoch. ARGV: update id, token, lease ms, alive ms. The epoch when
- * taken, or false (nil): wait.
+ * KEYS: queue, alive, turn. ARGV: update id, token, lease ms, alive ms. Nil: wait; else
+ * { epoch when taken, 1 if the update entered the queue (its leave must take it out) }.
+ *
+ * The turn key is both the lease and the chat's epoch: our token while held, `f:<unique>` once
+ * freed (what the last release wrote, kept a day), absent for a chat never taken (epoch "0").
+ * The usual case, nobody waiting and nobody holding, takes the turn without entering the queue
+ * (three commands); the queue and its alive times are only for updates that have to wait.
  */
-const takeTurn = luaScript<"queue" | "alive" | "turn" | "epoch", string | null>(
-  "raTakeChatTurn",
-  ["queue", "alive", "turn", "epoch"],
+const takeTurn = luaScript<"queue" | "alive" | "turn", [string, number] | null>(
+  "raTakeChatTurn2",
+  ["queue", "alive", "turn"],
   `
+local holder = redis.call('GET', KEYS[3])
+local free = (not holder) or string.sub(holder, 1, 2) == 'f:'
+local epoch = holder or '0'
+if free and redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
+  return {epoch, 0}
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local id = ARGV[1]
@@ -79,36 +91,39 @@ for i = 1, 50 do
   redis.call('HDEL', KEYS[2], head)
 end
 if head ~= id then return false end
-local holder = redis.call('GET', KEYS[3])
-if holder and holder ~= ARGV[2] then return false end
+if not free and holder ~= ARGV[2] then return false end
 redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
-return redis.call('GET', KEYS[4]) or '0'
+return {epoch, 1}
 `,
 );
 
 /**
- * KEYS: queue, alive, turn, epoch. ARGV: update id, token, epoch ttl ms. Leaves the queue and frees
- * our turn; a turn freed moves the epoch on (the chat's state may have changed).
+ * KEYS: queue, alive, turn. ARGV: update id, token, the new epoch, its ttl ms, "1" when the
+ * update entered the queue. Leaves the queue and frees our turn; a turn freed moves the epoch on
+ * (the chat's state may have changed) by writing a value no release wrote before.
  */
-const leaveTurn = luaScript<"queue" | "alive" | "turn" | "epoch", number>(
-  "raLeaveChatTurn",
-  ["queue", "alive", "turn", "epoch"],
+const leaveTurn = luaScript<"queue" | "alive" | "turn", number>(
+  "raLeaveChatTurn2",
+  ["queue", "alive", "turn"],
   `
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('HDEL', KEYS[2], ARGV[1])
+if ARGV[5] == '1' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+end
 if redis.call('GET', KEYS[3]) ~= ARGV[2] then return 0 end
-redis.call('DEL', KEYS[3])
-redis.call('INCR', KEYS[4])
-redis.call('PEXPIRE', KEYS[4], ARGV[3])
+redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4])
 return 1
 `,
 );
 
-/** The key whose value a read of the chat's state takes along, to compare with `HeldTurn.epoch`. */
+/**
+ * The key whose value a read of the chat's state takes along, to compare with `HeldTurn.epoch`
+ * (as a string, "0" for none): the turn key itself.
+ */
 export const epochKey = (prefix: string, chat: string): string =>
-  keyspace(prefix).chatTurn(chat).epoch;
+  keyspace(prefix).chatTurn(chat).turn;
 
-/** The epoch outlives by far any read it is compared with (an expired one starts again at "0"). */
+/** The epoch outlives by far any read it is compared with (an expired one reads "0"). */
 const EPOCH_TTL_MS = 24 * 3600 * 1000;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -134,6 +149,8 @@ export function redisChatTurns(
   const pollMs = s.pollMs ?? 100;
   const maxWaitMs = s.maxWaitMs ?? 120_000;
   const instance = randomUUID();
+  // Each release writes an epoch no release wrote before: this instance's id and a count.
+  let releases = 0;
   const ks = keyspace(prefix);
   return {
     async take(chat, updateId, opts = {}) {
@@ -142,16 +159,17 @@ export function redisChatTurns(
       const token = `${instance}:${updateId}`;
       const giveUpAt = Date.now() + maxWaitMs;
       let tries = 0;
-      let held = false;
-      let epoch = "";
+      let taken: [string, number] | null = null;
       for (;;) {
         tries++;
-        const taken = await takeTurn.run(redis, keys, updateId, token, leaseMs, aliveMs);
-        held = taken !== null;
-        epoch = taken ?? "";
-        if (held || Date.now() > giveUpAt || opts.signal?.aborted) break;
+        taken = await takeTurn.run(redis, keys, updateId, token, leaseMs, aliveMs);
+        if (taken !== null || Date.now() > giveUpAt || opts.signal?.aborted) break;
         await sleep(Math.min(pollMs, 10 * tries), opts.signal);
       }
+      const held = taken !== null;
+      // Only an update taken at the first try without the queue is not in it.
+      const queued = !held || tries > 1 || Number(taken?.[1]) === 1;
+      const epoch = taken === null ? "" : String(taken[0]);
       const renewal = held
         ? setInterval(
             () => void extendIfHeld.run(redis, { key: keys.turn }, token, leaseMs).catch(() => {}),
@@ -167,7 +185,15 @@ export function redisChatTurns(
           if (released) return;
           released = true;
           clearInterval(renewal);
-          await leaveTurn.run(redis, keys, updateId, token, EPOCH_TTL_MS);
+          await leaveTurn.run(
+            redis,
+            keys,
+            updateId,
+            token,
+            `f:${instance}:${++releases}`,
+            EPOCH_TTL_MS,
+            queued ? "1" : "0",
+          );
         },
       };
     },

@@ -151,14 +151,15 @@ export function keyspace(prefix: string) {
     update: (updateId: number) => `${prefix}update:${updateId}`,
     /**
      * One chat's turn across instances (redis/chat-turns.ts), one slot per chat (`{chat:C}`): the
-     * queue (sorted set of waiting update ids), their waiters' liveness (hash) and the turn (lease).
+     * queue (sorted set of waiting update ids), their waiters' liveness (hash) and the turn: the
+     * lease while held, the chat's epoch once freed (what a read of the chat's state made before
+     * its turn compares). Named `:hold` since it took over the epoch (`:turn` and `:epoch` before),
+     * so an instance of the old code reads none of it as a turn held.
      */
     chatTurn: (chat: string) => ({
       queue: `${prefix}{chat:${chat}}:turns`,
       alive: `${prefix}{chat:${chat}}:alive`,
-      turn: `${prefix}{chat:${chat}}:turn`,
-      /** Turns released so far: what a read of the chat's state before its turn compares. */
-      epoch: `${prefix}{chat:${chat}}:epoch`,
+      turn: `${prefix}{chat:${chat}}:hold`,
     }),
     /** grammY session key prefix (the chat id follows). */
     sessionPrefix: `${prefix}session:`,

@@ -167,7 +167,8 @@ describe("two instances on one Redis: a cash-in confirmed at both", () => {
       "both taps delivered",
     );
     await waitUntil(
-      async () => (await pair.redis.exists(`${pair.prefix}{chat:${AGENT}}:turn`)) === 0,
+      async () =>
+        ((await pair.redis.get(`${pair.prefix}{chat:${AGENT}}:hold`)) ?? "f:").startsWith("f:"),
       "the agent's chat turn free",
       { timeoutMs: 15_000 },
     );

@@ -81,17 +81,47 @@ describe("chat turns in Redis", () => {
 
   it("moves the chat's epoch on each turn released, so a read made before a take can tell it is stale", async () => {
     const a = redisChatTurns(t.connect(), t.prefix, FAST);
-    const epoch = () => t.redis.get(epochKey(t.prefix, "c5"));
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const epoch = async () => String((await t.redis.get(epochKey(t.prefix, "c5"))) ?? "0");
     const one = await a.take("c5", 50);
     expect(one.epoch).toBe("0");
     // Read before the next take (as the prefetch does), then a turn ends in between.
     const before = await epoch();
     await one.release();
     const two = await a.take("c5", 51);
-    expect(two.epoch).toBe("1");
-    expect(String(before ?? "0")).not.toBe(two.epoch);
+    expect(two.epoch).not.toBe(before);
+    expect(two.epoch).not.toBe("0");
+    // A read with no turn ended before the take matches it.
     await two.release();
-    expect(await epoch()).toBe("2");
+    const freed = await epoch();
+    const three = await b.take("c5", 52);
+    expect(three.epoch).toBe(freed);
+    await three.release();
+    // Every release writes an epoch none wrote before, whichever instance frees the turn.
+    const seen = new Set([before, two.epoch, three.epoch, await epoch()]);
+    expect(seen.size).toBe(4);
+  });
+
+  it("takes a free turn with nobody waiting without entering the queue; a waiter enters it and leaves it", async () => {
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const queue = `${t.prefix}{chat:c6}:turns`;
+    const one = await a.take("c6", 60);
+    expect(one.tries).toBe(1);
+    expect(await t.redis.exists(queue)).toBe(0);
+    const waiting = b.take("c6", 61);
+    await waitUntil(async () => (await t.redis.zscore(queue, "61")) !== null, "61 queued");
+    // The queue is not empty: a later update waits behind 61 even though the turn is then free.
+    await one.release();
+    const two = await waiting;
+    expect(two.held).toBe(true);
+    const late = a.take("c6", 62);
+    await two.release();
+    const three = await late;
+    expect(three.held).toBe(true);
+    await three.release();
+    expect(await t.redis.exists(queue)).toBe(0);
+    expect(await t.redis.exists(`${t.prefix}{chat:c6}:alive`)).toBe(0);
   });
 
   it("gives up waiting after maxWaitMs (held false) and leaves the queue", async () => {
@@ -101,12 +131,12 @@ describe("chat turns in Redis", () => {
     const late = await b.take("c4", 41);
     expect(late.held).toBe(false);
     await late.release();
-    // A wait that ran out frees nothing and moves no epoch.
-    expect(await t.redis.get(epochKey(t.prefix, "c4"))).toBeNull();
+    // A wait that ran out frees nothing and moves no epoch: the holder's turn is untouched.
+    const turnKey = epochKey(t.prefix, "c4");
+    const held = await t.redis.get(turnKey);
+    expect(held?.startsWith("f:")).toBe(false);
     expect(await t.redis.zscore(`${t.prefix}{chat:c4}:turns`, "41")).toBeNull();
-    // The holder's turn is untouched by the waiter's release.
-    expect(await t.redis.exists(`${t.prefix}{chat:c4}:turn`)).toBe(1);
     await holder.release();
-    expect(await t.redis.exists(`${t.prefix}{chat:c4}:turn`)).toBe(0);
+    expect((await t.redis.get(turnKey))?.startsWith("f:")).toBe(true);
   });
 });
