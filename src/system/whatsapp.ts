@@ -56,20 +56,45 @@ export const WHATSAPP_COMMANDS: ReadonlySet<string> = new Set([
   "myqr",
 ]);
 
-/** What a chat's list opener says and which template language it gets: its person's language. */
+/** How long a chat's locale (and the person the inbound handler found for it) is trusted. */
+const LOCALE_MS = 15_000;
+/** Entries kept at most in each cache below; the oldest go first. */
+const CACHE_MAX = 10_000;
+
+function put<V>(map: Map<number, V>, key: number, value: V) {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > CACHE_MAX) map.delete(map.keys().next().value as number);
+}
+
+/**
+ * What a chat's list opener says and which template language it gets: its person's language. The
+ * person is the one the inbound handler just found for the message being answered (`found`), else
+ * read by the chat's phone.
+ */
 function localeLookup(base: Base, accounts: Accounts, i18n: I18n<BotContext>) {
   const cache = new Map<number, { at: number; locale: string }>();
-  return async (chatId: number) => {
+  const persons = new Map<number, { at: number; personId: number }>();
+  const fresh = (hit: { at: number } | undefined) => hit && base.now() - hit.at < LOCALE_MS;
+  const lookup = async (chatId: number) => {
     const hit = cache.get(chatId);
-    let locale = hit && base.now() - hit.at < 15_000 ? hit.locale : undefined;
+    let locale = fresh(hit) ? hit?.locale : undefined;
     if (locale === undefined) {
+      const known = persons.get(chatId);
       const phone = waIdOfChat(chatId);
-      const person = phone ? await accounts.userByPhone(phone as never) : null;
+      const person = fresh(known)
+        ? (known?.personId ?? null)
+        : phone
+          ? await accounts.userByPhone(phone as never)
+          : null;
       locale = (await accounts.localeOf(person ?? chatId)) ?? "en";
-      cache.set(chatId, { at: base.now(), locale });
+      put(cache, chatId, { at: base.now(), locale });
     }
     return { locale, opener: translator(i18n, locale)("wa-list-opener") };
   };
+  const found = (chatId: number, personId: number) =>
+    put(persons, chatId, { at: base.now(), personId });
+  return { lookup, found };
 }
 
 function statusCounter(base: Base) {
@@ -126,11 +151,12 @@ export function wireWhatsApp(
     logger,
     now,
   });
+  const locales = localeLookup(base, parts.accounts, parts.i18n);
   const router = whatsappRouter({
     store,
     client,
     render: renderMessage,
-    localeOf: localeLookup(base, parts.accounts, parts.i18n),
+    localeOf: locales.lookup,
     template: settings.template,
     now,
     logger,
@@ -181,6 +207,7 @@ export function wireWhatsApp(
         commands: WHATSAPP_COMMANDS,
         now,
         logger,
+        personFound: locales.found,
       });
       return { start: () => queue.start(handle), stop: () => queue.stop() };
     },

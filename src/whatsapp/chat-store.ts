@@ -34,6 +34,11 @@ export interface WaChatStore {
   nextMessageId(chatId: number): Promise<number>;
   /** What message `messageId` shows now, and the WhatsApp messages (wamids) that rendered it. */
   putShown(chatId: number, messageId: number, shown: Shown, wamids: string[]): Promise<void>;
+  /**
+   * A new message: the next message id (nextMessageId) taken as it is recorded (putShown), in one
+   * round trip; its id. Ids then follow the order messages were recorded in.
+   */
+  putNew(chatId: number, shown: Shown, wamids: string[]): Promise<number>;
   shown(chatId: number, messageId: number): Promise<Shown | null>;
   /** The chat message a sent wamid renders (a tap's `context.id`); null when unknown or expired. */
   messageOf(wamid: string): Promise<{ chatId: number; messageId: number } | null>;
@@ -43,6 +48,17 @@ export interface WaChatStore {
    */
   lastButtons(chatId: number): Promise<{ messageId: number; choices: Choice[] } | null>;
   putInbound(chatId: number, last: LastInbound): Promise<void>;
+  /**
+   * A customer's message arrives: putInbound, and in the same round trip what its handling reads
+   * next: "next" takes the next message id (nextMessageId), "buttons" that and lastButtons (a
+   * typed number may press a button; the id is then left unused: ids need only grow), "none"
+   * neither (a tap: its message is the one tapped).
+   */
+  arrive(
+    chatId: number,
+    last: LastInbound,
+    want: "none" | "next" | "buttons",
+  ): Promise<{ messageId: number; buttons: { messageId: number; choices: Choice[] } | null }>;
   lastInbound(chatId: number): Promise<LastInbound | null>;
   /**
    * The last message of the chat this process recorded (putInbound) in the last 24 hours, without
@@ -74,6 +90,12 @@ export function createMemoryWaChatStore(): WaChatStore {
   const lastShown = new Map<number, number>();
   const inbound = new Map<number, LastInbound>();
   const statuses = new Map<string, Partial<Record<DeliveryStatus, number>>>();
+  const putShown = (chatId: number, messageId: number, shown: Shown, sent: string[]) => {
+    shownBy.set(`${chatId}:${messageId}`, shown);
+    for (const w of sent) wamids.set(w, { chatId, messageId });
+    if (shown.buttons) lastButtoned.set(chatId, messageId);
+    if (sent.length > 0) lastShown.set(chatId, messageId);
+  };
   return {
     async nextMessageId(chatId) {
       const n = (seq.get(chatId) ?? 0) + 1;
@@ -81,10 +103,13 @@ export function createMemoryWaChatStore(): WaChatStore {
       return n;
     },
     async putShown(chatId, messageId, shown, sent) {
-      shownBy.set(`${chatId}:${messageId}`, shown);
-      for (const w of sent) wamids.set(w, { chatId, messageId });
-      if (shown.buttons) lastButtoned.set(chatId, messageId);
-      if (sent.length > 0) lastShown.set(chatId, messageId);
+      putShown(chatId, messageId, shown, sent);
+    },
+    async putNew(chatId, shown, sent) {
+      const messageId = (seq.get(chatId) ?? 0) + 1;
+      seq.set(chatId, messageId);
+      putShown(chatId, messageId, shown, sent);
+      return messageId;
     },
     async shown(chatId, messageId) {
       return shownBy.get(`${chatId}:${messageId}`) ?? null;
@@ -99,6 +124,17 @@ export function createMemoryWaChatStore(): WaChatStore {
     },
     async putInbound(chatId, last) {
       inbound.set(chatId, last);
+    },
+    async arrive(chatId, last, want) {
+      inbound.set(chatId, last);
+      const messageId = want === "none" ? 0 : (seq.get(chatId) ?? 0) + 1;
+      if (messageId > 0) seq.set(chatId, messageId);
+      if (want !== "buttons") return { messageId, buttons: null };
+      const lb = lastButtoned.get(chatId);
+      if (lb === undefined || (lastShown.get(chatId) ?? 0) > lb)
+        return { messageId, buttons: null };
+      const choices = shownBy.get(`${chatId}:${lb}`)?.choices ?? [];
+      return { messageId, buttons: { messageId: lb, choices } };
     },
     async lastInbound(chatId) {
       return inbound.get(chatId) ?? null;
@@ -168,6 +204,23 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 return 1
 `,
 );
+/**
+ * putShownScript for a new message: its id taken from the chat's counter first. ARGV: ttl, the
+ * shown JSON, "1" when it has buttons, "1" when it was sent, KEEP_MESSAGES. The id.
+ */
+const putNewScript = luaScript<"chat", number>(
+  "waPutNew",
+  ["chat"],
+  `
+local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
+redis.call('HSET', KEYS[1], 'm:' .. id, ARGV[2])
+if ARGV[3] == '1' then redis.call('HSET', KEYS[1], 'lb', id) end
+if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'lo', id) end
+redis.call('HDEL', KEYS[1], 'm:' .. (id - tonumber(ARGV[5])))
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+return id
+`,
+);
 /** The newest message with buttons: {lb, lo, its rendering} in one read, or {} without one. */
 const lastButtonsScript = luaScript<"chat", Array<string | null>>(
   "waLastButtons",
@@ -178,6 +231,33 @@ if not v[1] then return {} end
 return {v[1], v[2] or '0', redis.call('HGET', KEYS[1], 'm:' .. v[1]) or ''}
 `,
 );
+
+/**
+ * ARGV: ttl, the last inbound JSON, "" / "n" / "b" (none, the next id, the next id and the last
+ * buttons). {next id or 0} or {next id, lb, lo, lb's rendering}: putInbound, nextMessageId and
+ * lastButtons of one customer message in one round trip (they were three).
+ */
+const arriveScript = luaScript<"chat", Array<string | number | null>>(
+  "waArrive",
+  ["chat"],
+  `
+redis.call('HSET', KEYS[1], 'in', ARGV[2])
+local n = 0
+if ARGV[3] ~= '' then n = redis.call('HINCRBY', KEYS[1], 'seq', 1) end
+redis.call('EXPIRE', KEYS[1], ARGV[1])
+if ARGV[3] ~= 'b' then return {n} end
+local v = redis.call('HMGET', KEYS[1], 'lb', 'lo')
+if not v[1] then return {n} end
+return {n, v[1], v[2] or '0', redis.call('HGET', KEYS[1], 'm:' .. v[1]) or ''}
+`,
+);
+
+/** lastButtons from the script's {lb, lo, rendering}: null without buttons or when shown over. */
+function buttonsOf(lb: unknown, lo: unknown, raw: unknown) {
+  if (lb === null || lb === undefined || Number(lo ?? 0) > Number(lb)) return null;
+  const shown = parse(shownSchema, typeof raw === "string" ? raw : null);
+  return { messageId: Number(lb), choices: shown?.choices ?? [] };
+}
 
 /** The chats whose last message this process recorded, newest last, at most this many. */
 const KNOWN_INBOUND_MAX = 10_000;
@@ -224,6 +304,22 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
         ...sent.map((w) => redis.set(k.waWamid(w), `${chatId}:${messageId}`, "EX", TTL_SECONDS)),
       ]);
     },
+    async putNew(chatId, shown, sent) {
+      const messageId = Number(
+        await putNewScript.run(
+          redis,
+          { chat: k.waChat(chatId) },
+          TTL_SECONDS,
+          JSON.stringify(shown),
+          shown.buttons ? "1" : "0",
+          sent.length > 0 ? "1" : "0",
+          KEEP_MESSAGES,
+        ),
+      );
+      const value = `${chatId}:${messageId}`;
+      await Promise.all(sent.map((w) => redis.set(k.waWamid(w), value, "EX", TTL_SECONDS)));
+      return messageId;
+    },
     async shown(chatId, messageId) {
       return parse(shownSchema, await redis.hget(k.waChat(chatId), field(messageId)));
     },
@@ -234,9 +330,19 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
     },
     async lastButtons(chatId) {
       const [lb, lo, raw] = await lastButtonsScript.run(redis, { chat: k.waChat(chatId) });
-      if (lb === null || lb === undefined || Number(lo ?? 0) > Number(lb)) return null;
-      const shown = parse(shownSchema, raw);
-      return { messageId: Number(lb), choices: shown?.choices ?? [] };
+      return buttonsOf(lb, lo, raw);
+    },
+    async arrive(chatId, last, want) {
+      known.put(chatId, last);
+      const mode = want === "none" ? "" : want === "next" ? "n" : "b";
+      const [n, lb, lo, raw] = await arriveScript.run(
+        redis,
+        { chat: k.waChat(chatId) },
+        TTL_SECONDS,
+        JSON.stringify(last),
+        mode,
+      );
+      return { messageId: Number(n), buttons: want === "buttons" ? buttonsOf(lb, lo, raw) : null };
     },
     async putInbound(chatId, last) {
       known.put(chatId, last);

@@ -90,7 +90,9 @@ export function createMemoryInboundQueue(logger: Logger): WaInboundQueue {
 /**
  * KEYS: seen, seq, stream, the chat's pending set. ARGV: seen seconds, chat id, message JSON.
  * The update id, or 0 when seen. One step: the message is in its chat's line before any consumer
- * can read it, so a later message never finds its predecessor missing from the line.
+ * can read it, so a later message never finds its predecessor missing from the line. A message
+ * alone in its line when queued is marked first ('f'): ids only grow, so no earlier message can
+ * join the line after it, and its first consumer need not poll for its turn.
  */
 const enqueueScript = luaScript<"seen" | "seq" | "stream" | "pending", number>(
   "waEnqueue",
@@ -100,7 +102,11 @@ if not redis.call('SET', KEYS[1], '1', 'NX', 'EX', ARGV[1]) then return 0 end
 local id = redis.call('INCR', KEYS[2])
 redis.call('ZADD', KEYS[4], id, id)
 redis.call('PEXPIRE', KEYS[4], ARGV[1] * 1000)
-redis.call('XADD', KEYS[3], '*', 'u', id, 'c', ARGV[2], 'm', ARGV[3])
+if redis.call('ZCARD', KEYS[4]) == 1 then
+  redis.call('XADD', KEYS[3], '*', 'u', id, 'c', ARGV[2], 'm', ARGV[3], 'f', '1')
+else
+  redis.call('XADD', KEYS[3], '*', 'u', id, 'c', ARGV[2], 'm', ARGV[3])
+end
 return id
 `,
 );
@@ -123,15 +129,20 @@ return redis.call('XDEL', KEYS[2], ARGV[2])
 
 type StreamEntry = [id: string, fields: string[]];
 
-function decode(entry: StreamEntry): InboundItem | null {
+/** An entry's message, and whether it was alone in its chat's line when queued. */
+function decode(entry: StreamEntry): { item: InboundItem; first: boolean } | null {
   const [, f] = entry;
-  const get = (name: string) => f[f.indexOf(name) + 1];
+  const at = (name: string) => {
+    const i = f.indexOf(name);
+    return i >= 0 ? f[i + 1] : undefined;
+  };
   try {
-    return {
-      updateId: WA_UPDATE_BASE + Number(get("u")),
-      chatId: Number(get("c")),
-      message: JSON.parse(get("m") ?? "") as WaInboundMessage,
+    const item = {
+      updateId: WA_UPDATE_BASE + Number(at("u")),
+      chatId: Number(at("c")),
+      message: JSON.parse(at("m") ?? "") as WaInboundMessage,
     };
+    return { item, first: at("f") === "1" };
   } catch {
     return null;
   }
@@ -176,7 +187,8 @@ interface ReadLoop {
   /** Entries being worked on here. */
   busy: Set<Promise<void>>;
   working: Set<string>;
-  take: (entries: StreamEntry[]) => void;
+  /** fresh: first deliveries (XREADGROUP >), not entries taken over from a quiet instance. */
+  take: (entries: StreamEntry[], fresh: boolean) => void;
 }
 
 const xreadgroup = (c: RedisClient, ...args: Array<string | number>) =>
@@ -202,12 +214,12 @@ async function readOnce(l: ReadLoop, clock: { claim: number; keep: number }): Pr
       "COUNT",
       20,
     )) as [string, StreamEntry[]];
-    l.take((r?.[1] ?? []).filter(Boolean));
+    l.take((r?.[1] ?? []).filter(Boolean), false);
   }
   const reply = await l.own.read((c) =>
     xreadgroup(c, "GROUP", GROUP, l.consumer, "COUNT", 20, "BLOCK", 500, "STREAMS", l.stream, ">"),
   );
-  l.take(reply?.[0]?.[1] ?? []);
+  l.take(reply?.[0]?.[1] ?? [], true);
 }
 
 /** Reads until stopped; a Redis that answers late (at start too) is waited for, never thrown. */
@@ -254,9 +266,12 @@ export function createRedisInboundQueue(opts: {
     entryId: string,
     item: InboundItem,
     handle: (i: InboundItem) => Promise<void>,
+    first: boolean,
   ) => {
     const seq = String(item.updateId - WA_UPDATE_BASE);
-    await waitForTurn(redis, pendingOf(item.chatId), item, () => running, logger);
+    // First in its line when queued and delivered for the first time: its turn without a poll. A
+    // message taken over from a quiet instance polls as before (later ones may be under way).
+    if (!first) await waitForTurn(redis, pendingOf(item.chatId), item, () => running, logger);
     // Stopping: a message not begun stays queued (in its chat's line, unacknowledged) for another
     // instance or the next start, so a chat's order holds across a shutdown.
     if (!running) return;
@@ -277,17 +292,21 @@ export function createRedisInboundQueue(opts: {
       handled ? "1" : "0",
     );
   };
-  const take = (entries: StreamEntry[], handle: (i: InboundItem) => Promise<void>) => {
+  const take = (
+    entries: StreamEntry[],
+    handle: (i: InboundItem) => Promise<void>,
+    fresh: boolean,
+  ) => {
     for (const e of entries) {
       const [entryId] = e;
       if (working.has(entryId)) continue;
-      const item = decode(e);
-      if (!item) {
+      const decoded = decode(e);
+      if (!decoded) {
         void redis.xack(k.waInbound, GROUP, entryId).then(() => redis.xdel(k.waInbound, entryId));
         continue;
       }
       working.add(entryId);
-      const p = work(entryId, item, handle)
+      const p = work(entryId, decoded.item, handle, fresh && decoded.first)
         .catch((err: unknown) => logger.warn({ err: String(err) }, "whatsapp queue entry"))
         .finally(() => {
           working.delete(entryId);
@@ -328,7 +347,7 @@ export function createRedisInboundQueue(opts: {
         running: () => running,
         busy,
         working,
-        take: (entries) => take(entries, handle),
+        take: (entries, fresh) => take(entries, handle, fresh),
       });
     },
     async stop() {

@@ -28,6 +28,8 @@ export interface InboundDeps {
   commands: ReadonlySet<string>;
   now: () => number;
   logger: Logger;
+  /** Told who a chat's person is once known (the router's locale lookup then need not ask). */
+  personFound?: (chatId: number, personId: number) => void;
 }
 
 /** The person behind a phone: whoever registered it, else the WhatsApp chat itself, registered now. */
@@ -46,15 +48,31 @@ async function personOf(deps: InboundDeps, chatId: number, m: WaInboundMessage, 
   return chatId;
 }
 
+const isTap = (m: WaInboundMessage) =>
+  (m.kind === "button_reply" || m.kind === "list_reply") && Boolean(m.replyId);
+
+/**
+ * The message recorded as the chat's last (the 24-hour window), with what its handling reads from
+ * the chat in the same round trip: a typed text may press a button of the newest list.
+ */
+function arrive(deps: InboundDeps, chatId: number, m: WaInboundMessage) {
+  const want = isTap(m) ? "none" : m.kind === "text" && m.text ? "buttons" : "next";
+  return deps.store.arrive(chatId, { at: deps.now(), wamid: m.wamid }, want);
+}
+
 /** The button a message stands for: a tap on it, or a typed number of the newest numbered list. */
-async function tapOf(deps: InboundDeps, chatId: number, m: WaInboundMessage) {
-  if ((m.kind === "button_reply" || m.kind === "list_reply") && m.replyId) {
+async function tapOf(
+  deps: InboundDeps,
+  chatId: number,
+  m: WaInboundMessage,
+  last: { messageId: number; choices: Choice[] } | null,
+) {
+  if (isTap(m) && m.replyId) {
     const on = m.contextWamid ? await deps.store.messageOf(m.contextWamid) : null;
     // Unknown or another chat's: message 0, which no question waits on ("no longer active").
     return { data: m.replyId, messageId: on?.chatId === chatId ? on.messageId : 0 };
   }
   if (m.kind === "text" && m.text) {
-    const last = await deps.store.lastButtons(chatId);
     const data = last ? deps.typedChoice(m.text, last.choices) : null;
     if (last && data !== null) return { data, messageId: last.messageId };
   }
@@ -72,7 +90,7 @@ export function createInboundHandler(deps: InboundDeps) {
       );
       return;
     }
-    await deps.store.putInbound(chatId, { at: deps.now(), wamid: m.wamid });
+    const arrived = await arrive(deps, chatId, m);
     void deps.markRead(m.wamid).catch(() => {});
     const personId = await personOf(deps, chatId, m, phone.data);
     if (personId === null) {
@@ -82,7 +100,8 @@ export function createInboundHandler(deps: InboundDeps) {
       );
       return;
     }
-    const tap = await tapOf(deps, chatId, m);
+    deps.personFound?.(chatId, personId);
+    const tap = await tapOf(deps, chatId, m, arrived.buttons);
     // A template's quick reply carries its payload as text: it reads as typed.
     const message = m.kind === "quick_reply" ? { ...m, kind: "text" as const } : m;
     const update = updateOf({
@@ -93,7 +112,7 @@ export function createInboundHandler(deps: InboundDeps) {
       date: m.timestamp,
       message,
       ...(tap ? { tap } : {}),
-      messageId: tap ? 0 : await deps.store.nextMessageId(chatId),
+      messageId: tap ? 0 : arrived.messageId,
       commands: deps.commands,
     });
     await deps.handleUpdate(update);

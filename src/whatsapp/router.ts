@@ -263,17 +263,20 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
   const { asTemplate, show } = out;
   const sendDocument = documentSender(deps, out);
 
+  /** Sends a rendering; what it shows recorded as message `messageId`, or a new one ("new"). */
   async function put(
     chatId: number,
-    messageId: number,
+    messageId: number | "new",
     text: string,
     rows: RenderInput["rows"],
     before?: Shown | null,
-  ) {
+  ): Promise<number> {
     const { wamids, choices } = await show(chatId, text, rows);
     const seen = [...new Set([...(before?.seen ?? []), textHash(text)])].slice(-SEEN_KEEP);
     const shown: Shown = { text, buttons: buttonsKey(rows), choices, seen };
+    if (messageId === "new") return store.putNew(chatId, shown, wamids);
     await store.putShown(chatId, messageId, shown, wamids);
+    return messageId;
   }
 
   const message = (chatId: number, messageId: number, text: string) => ({
@@ -286,9 +289,9 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
   async function call(method: string, p: Payload, chatId: number): Promise<unknown> {
     switch (method) {
       case "sendMessage": {
-        const messageId = await store.nextMessageId(chatId);
+        // The id is taken as the message is recorded, after the send: one round trip fewer.
         const text = textOf(p);
-        await put(chatId, messageId, text, rowsOf(p.reply_markup));
+        const messageId = await put(chatId, "new", text, rowsOf(p.reply_markup));
         return message(chatId, messageId, text);
       }
       case "editMessageText":
@@ -313,8 +316,7 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
         return sendDocument(chatId, p);
       case "answerCallbackQuery": {
         if (typeof p.text === "string" && p.text) {
-          const messageId = await store.nextMessageId(chatId);
-          await put(chatId, messageId, p.text, []);
+          await put(chatId, "new", p.text, []);
         }
         return true;
       }

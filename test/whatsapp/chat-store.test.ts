@@ -39,6 +39,53 @@ describe.each([
     expect(await store.lastButtons(CHAT)).toBeNull();
   });
 
+  it("records a customer's message and reads what its handling needs in one call", async () => {
+    const store = make();
+    const chat = CHAT + 1;
+    // knownInbound keeps a day of messages: the times are now's.
+    const at = Date.now();
+    const question = await store.nextMessageId(chat);
+    await store.putShown(chat, question, list, ["wamid.q2"]);
+    const typed = await store.arrive(chat, { at: at + 5, wamid: "wamid.in1" }, "buttons");
+    expect(typed).toEqual({
+      messageId: question + 1,
+      buttons: { messageId: question, choices: list.choices },
+    });
+    expect(await store.lastInbound(chat)).toEqual({ at: at + 5, wamid: "wamid.in1" });
+    expect(store.knownInbound(chat)).toEqual({ at: at + 5, wamid: "wamid.in1" });
+    // A tap takes no id (its message is the one tapped); other kinds take the next one.
+    expect(await store.arrive(chat, { at: at + 6, wamid: "wamid.in2" }, "none")).toEqual({
+      messageId: 0,
+      buttons: null,
+    });
+    expect(await store.arrive(chat, { at: at + 7, wamid: "wamid.in3" }, "next")).toEqual({
+      messageId: question + 2,
+      buttons: null,
+    });
+    expect(await store.lastInbound(chat)).toEqual({ at: at + 7, wamid: "wamid.in3" });
+    expect(await store.nextMessageId(chat)).toBe(question + 3);
+    // Shown over by a message without buttons: no list to answer with a number.
+    await store.putShown(chat, question + 3, plain, ["wamid.p2"]);
+    expect(
+      (await store.arrive(chat, { at: at + 8, wamid: "wamid.in4" }, "buttons")).buttons,
+    ).toBeNull();
+  });
+
+  it("numbers a new message as it records it, after the ids already taken", async () => {
+    const store = make();
+    const chat = CHAT + 2;
+    const taken = await store.nextMessageId(chat);
+    const id = await store.putNew(chat, list, ["wamid.n1"]);
+    expect(id).toBe(taken + 1);
+    expect(await store.shown(chat, id)).toEqual(list);
+    expect(await store.messageOf("wamid.n1")).toEqual({ chatId: chat, messageId: id });
+    expect(await store.lastButtons(chat)).toEqual({ messageId: id, choices: list.choices });
+    const next = await store.putNew(chat, plain, ["wamid.n2"]);
+    expect(next).toBe(id + 1);
+    expect(await store.lastButtons(chat)).toBeNull();
+    expect(await store.nextMessageId(chat)).toBe(next + 1);
+  });
+
   it("keeps each delivery status of a wamid once", async () => {
     const store = make();
     expect(await store.putStatus("wamid.s", "sent", 1)).toBe(true);
