@@ -32,9 +32,11 @@ export interface HeldTurn {
   /** False when the wait ran out (`maxWaitMs`): the update goes on without the turn. */
   held: boolean;
   /**
-   * The chat's epoch when the turn was taken: how many turns were released before (as Redis holds
-   * it, "0" for none). A read of the chat's state made before the take holds only if it saw the
-   * same epoch (nobody finished an update in between): see `epochKey`.
+   * The chat's epoch when the turn was taken: an opaque value of the turn key (the value the last
+   * release wrote, never written before; "0" for none). A read of the chat's state made before
+   * the take holds only if it saw the same value (nobody finished an update in between). A holder
+   * that died after its take and before its release leaves the key to expire, so a read older
+   * than one lease can match again: the reads that compare are made just before the take.
    */
   epoch: string;
   /** How many polls it took (1: the turn was free at once). */
