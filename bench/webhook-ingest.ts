@@ -7,7 +7,7 @@ import { Hono } from "hono";
 import { createSandbox } from "../dev/sandbox/index.ts";
 import { createRedisOrderStore } from "../src/orders/redis-store.ts";
 import {
-  cipherKey,
+  decryptionKey,
   decryptWithKey,
   encryptPayload,
   type KeyMode,
@@ -221,7 +221,7 @@ export async function runWebhookIngest() {
     const checksCpuUs = (() => {
       const bodies = Array.from({ length: 1_000 }, (_, i) => body(event(DUP_BASE + i, "pending")));
       const signatureOk = signatureVerifier(info.secret);
-      const key = cipherKey(info.secret, info.keyMode);
+      const key = decryptionKey(info.secret, info.keyMode);
       const check = (b: string) => {
         const data = signatureOk(headers["x-signature"]) ? envelopeData(b) : null;
         return data === null ? null : parseWebhookPayload(decryptWithKey(key, data));

@@ -1,4 +1,4 @@
-import { cipherKey, decryptWithKey, signatureVerifier } from "../src/webhook/codec.ts";
+import { decryptionKey, decryptWithKey, signatureVerifier } from "../src/webhook/codec.ts";
 import { parseWebhookPayload } from "../src/webhook/payload.ts";
 import { envelopeData } from "../src/webhook/routes.ts";
 import { startProfile, stopProfile } from "./lib/profiler.ts";
@@ -39,7 +39,7 @@ const ready = started.then((system) => {
   });
   const { secret, keyMode } = system.config.webhook;
   const signatureOk = signatureVerifier(secret);
-  const key = cipherKey(secret, keyMode);
+  const key = decryptionKey(secret, keyMode);
   system.app.post("/bench/checked", async (c) => {
     const body = await c.req.text();
     const data = signatureOk(c.req.header("x-signature")) ? envelopeData(body) : null;

@@ -1,3 +1,4 @@
+import type { KeyObject } from "node:crypto";
 import { decryptWithKey } from "./codec.ts";
 import { parseWebhookPayload, type WebhookPayload } from "./payload.ts";
 
@@ -25,8 +26,8 @@ export function envelopeData(body: string): string | null {
 export interface WebhookDecoder {
   /** Checks X-Signature in constant time (codec.ts signatureVerifier). */
   signatureOk: (header: string | undefined) => boolean;
-  /** The AES key derived from the secret (codec.ts cipherKey). */
-  key: Buffer;
+  /** The AES key derived from the secret (codec.ts decryptionKey). */
+  key: KeyObject;
   timestampUtcOffsetMinutes: number | undefined;
 }
 

@@ -4,7 +4,7 @@ import type { Logger } from "../logger.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "../orders/metrics.ts";
 import type { Orders, OrdersProvider } from "../orders/service.ts";
 import { applyWebhookEvent } from "./apply.ts";
-import { cipherKey, type KeyMode, signatureVerifier } from "./codec.ts";
+import { decryptionKey, type KeyMode, signatureVerifier } from "./codec.ts";
 import { createConfirmations } from "./confirm.ts";
 import { decodeWebhook } from "./decode.ts";
 import { readCapped, TooLarge } from "./read-body.ts";
@@ -67,7 +67,7 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
   const signatureOk = signatureVerifier(opts.secret);
   const decoder = {
     signatureOk,
-    key: cipherKey(opts.secret, opts.keyMode ?? "php"),
+    key: decryptionKey(opts.secret, opts.keyMode ?? "php"),
     timestampUtcOffsetMinutes: opts.timestampUtcOffsetMinutes,
   };
   const confirmations = createConfirmations({
