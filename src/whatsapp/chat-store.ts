@@ -43,16 +43,11 @@ export interface WaChatStore {
   /** The chat message a sent wamid renders (a tap's `context.id`); null when unknown or expired. */
   messageOf(wamid: string): Promise<{ chatId: number; messageId: number } | null>;
   /**
-   * The newest message with buttons and its numbered choices (empty when not numbered); null when
-   * a message without buttons came after it (a number typed then answers that one, not a list).
-   */
-  lastButtons(chatId: number): Promise<{ messageId: number; choices: Choice[] } | null>;
-  putInbound(chatId: number, last: LastInbound): Promise<void>;
-  /**
-   * A customer's message arrives: putInbound, and in the same round trip what its handling reads
-   * next: "next" takes the next message id (nextMessageId), "buttons" that and lastButtons (a
-   * typed number may press a button; the id is then left unused: ids need only grow), "none"
-   * neither (a tap: its message is the one tapped).
+   * A customer's message arrives: recorded as the chat's last (the 24-hour window), and in the
+   * same round trip what its handling reads next: "next" takes the next message id
+   * (nextMessageId), "buttons" that and the newest message with buttons with its numbered choices
+   * (a typed number may press one; the id is then left unused: ids need only grow; null when a
+   * message without buttons came after it), "none" neither (a tap: its message is the one tapped).
    */
   arrive(
     chatId: number,
@@ -61,7 +56,7 @@ export interface WaChatStore {
   ): Promise<{ messageId: number; buttons: { messageId: number; choices: Choice[] } | null }>;
   lastInbound(chatId: number): Promise<LastInbound | null>;
   /**
-   * The last message of the chat this process recorded (putInbound) in the last 24 hours, without
+   * The last message of the chat this process recorded (arrive) in the last 24 hours, without
    * a read: a later one may be stored by another instance, never an earlier one, so a window this
    * says is open is open (the router's check before each send).
    */
@@ -117,14 +112,6 @@ export function createMemoryWaChatStore(): WaChatStore {
     async messageOf(wamid) {
       return wamids.get(wamid) ?? null;
     },
-    async lastButtons(chatId) {
-      const messageId = lastButtoned.get(chatId);
-      if (messageId === undefined || (lastShown.get(chatId) ?? 0) > messageId) return null;
-      return { messageId, choices: shownBy.get(`${chatId}:${messageId}`)?.choices ?? [] };
-    },
-    async putInbound(chatId, last) {
-      inbound.set(chatId, last);
-    },
     async arrive(chatId, last, want) {
       inbound.set(chatId, last);
       const messageId = want === "none" ? 0 : (seq.get(chatId) ?? 0) + 1;
@@ -166,16 +153,6 @@ const nextIdScript = luaScript<"chat", number>(
 local n = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 redis.call('EXPIRE', KEYS[1], ARGV[1])
 return n
-`,
-);
-/** ARGV: ttl, field, value: HSET and EXPIRE. */
-const putFieldScript = luaScript<"key", number>(
-  "waPutField",
-  ["key"],
-  `
-redis.call('HSET', KEYS[1], ARGV[2], ARGV[3])
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return 1
 `,
 );
 /** ARGV: ttl, status, at: 1 when the status is new, 0 when it was known (a redelivery). */
@@ -221,21 +198,10 @@ redis.call('EXPIRE', KEYS[1], ARGV[1])
 return id
 `,
 );
-/** The newest message with buttons: {lb, lo, its rendering} in one read, or {} without one. */
-const lastButtonsScript = luaScript<"chat", Array<string | null>>(
-  "waLastButtons",
-  ["chat"],
-  `
-local v = redis.call('HMGET', KEYS[1], 'lb', 'lo')
-if not v[1] then return {} end
-return {v[1], v[2] or '0', redis.call('HGET', KEYS[1], 'm:' .. v[1]) or ''}
-`,
-);
-
 /**
  * ARGV: ttl, the last inbound JSON, "" / "n" / "b" (none, the next id, the next id and the last
- * buttons). {next id or 0} or {next id, lb, lo, lb's rendering}: putInbound, nextMessageId and
- * lastButtons of one customer message in one round trip (they were three).
+ * buttons). {next id or 0} or {next id, lb, lo, lb's rendering}: the inbound recorded, the next
+ * id and the newest buttons of one customer message in one round trip (they were three).
  */
 const arriveScript = luaScript<"chat", Array<string | number | null>>(
   "waArrive",
@@ -252,7 +218,7 @@ return {n, v[1], v[2] or '0', redis.call('HGET', KEYS[1], 'm:' .. v[1]) or ''}
 `,
 );
 
-/** lastButtons from the script's {lb, lo, rendering}: null without buttons or when shown over. */
+/** The newest buttons from the script's {lb, lo, rendering}: null without buttons or when shown over. */
 function buttonsOf(lb: unknown, lo: unknown, raw: unknown) {
   if (lb === null || lb === undefined || Number(lo ?? 0) > Number(lb)) return null;
   const shown = parse(shownSchema, typeof raw === "string" ? raw : null);
@@ -328,10 +294,6 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
       const m = /^(\d+):(\d+)$/.exec(raw ?? "");
       return m ? { chatId: Number(m[1]), messageId: Number(m[2]) } : null;
     },
-    async lastButtons(chatId) {
-      const [lb, lo, raw] = await lastButtonsScript.run(redis, { chat: k.waChat(chatId) });
-      return buttonsOf(lb, lo, raw);
-    },
     async arrive(chatId, last, want) {
       known.put(chatId, last);
       const mode = want === "none" ? "" : want === "next" ? "n" : "b";
@@ -343,16 +305,6 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
         mode,
       );
       return { messageId: Number(n), buttons: want === "buttons" ? buttonsOf(lb, lo, raw) : null };
-    },
-    async putInbound(chatId, last) {
-      known.put(chatId, last);
-      await putFieldScript.run(
-        redis,
-        { key: k.waChat(chatId) },
-        TTL_SECONDS,
-        "in",
-        JSON.stringify(last),
-      );
     },
     async lastInbound(chatId) {
       return parse(inboundSchema, await redis.hget(k.waChat(chatId), "in"));

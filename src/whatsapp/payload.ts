@@ -141,16 +141,9 @@ function statusOf(s: z.output<typeof statusSchema>): WaStatusEvent {
 /**
  * The messages and statuses of a webhook body, over every entry and change; null when the body is
  * not a WhatsApp Business Account payload at all. A payload of other fields (account updates,
- * template reviews...) gives empty lists: the caller acknowledges it and moves on. Three of every
- * four bodies are a reply's delivery statuses (sent, delivered, read): those, when every item is
- * well-formed, are read without zod (statusesOnly); anything else takes the schemas.
+ * template reviews...) gives empty lists: the caller acknowledges it and moves on.
  */
 export function normalizeWebhook(body: unknown): WaWebhookEvents | null {
-  return statusesOnly(body) ?? normalizeWithSchemas(body);
-}
-
-/** normalizeWebhook by the schemas alone (the fast path's reference in the tests). */
-export function normalizeWithSchemas(body: unknown): WaWebhookEvents | null {
   const parsed = bodySchema.safeParse(body);
   if (!parsed.success) return null;
   const events: WaWebhookEvents = { messages: [], statuses: [] };
@@ -167,104 +160,4 @@ export function normalizeWithSchemas(body: unknown): WaWebhookEvents | null {
     }
   }
   return events;
-}
-
-// --- The statuses-only fast path: the same checks as the schemas, on the fields used ---
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
-const optString = (v: unknown) => v === undefined || typeof v === "string";
-const STATUSES = new Set(["sent", "delivered", "read", "failed"]);
-const DIGITS = /^\d{1,12}$/;
-const DIGITS_CODE = /^\d{1,15}$/;
-
-function unixOf(v: unknown): number | undefined {
-  if (typeof v === "number") return Number.isSafeInteger(v) && v >= 0 ? v : undefined;
-  return typeof v === "string" && DIGITS.test(v) ? Number(v) : undefined;
-}
-
-/** An error as statusSchema reads it (unknown keys dropped), or undefined to leave it to zod. */
-function errorOf(e: unknown): NonNullable<WaStatusEvent["errors"]>[number] | undefined {
-  if (!isObj(e) || !optString(e.title) || !optString(e.message)) return undefined;
-  const code =
-    typeof e.code === "number" && Number.isSafeInteger(e.code)
-      ? e.code
-      : typeof e.code === "string" && DIGITS_CODE.test(e.code)
-        ? Number(e.code)
-        : undefined;
-  if (code === undefined) return undefined;
-  const out: { code: number; title?: string; message?: string } = { code };
-  if (e.title !== undefined) out.title = e.title as string;
-  if (e.message !== undefined) out.message = e.message as string;
-  return out;
-}
-
-/** A status item every field of which the schema would accept, or undefined. */
-function fastStatus(s: unknown): WaStatusEvent | undefined {
-  if (!isObj(s) || typeof s.id !== "string" || s.id === "" || typeof s.recipient_id !== "string")
-    return undefined;
-  if (typeof s.status !== "string" || !STATUSES.has(s.status)) return undefined;
-  const timestamp = unixOf(s.timestamp);
-  if (timestamp === undefined) return undefined;
-  const out: WaStatusEvent = {
-    wamid: s.id,
-    status: s.status as WaStatusEvent["status"],
-    timestamp,
-    recipientId: s.recipient_id,
-  };
-  if (s.errors === undefined) return out;
-  if (!Array.isArray(s.errors)) return undefined;
-  const errors = [];
-  for (const e of s.errors) {
-    const err = errorOf(e);
-    if (!err) return undefined;
-    errors.push(err);
-  }
-  if (errors.length) out.errors = errors;
-  return out;
-}
-
-/** A change's value that carries statuses only (no messages), every part well-formed. */
-function fastValue(v: unknown, into: WaStatusEvent[]): boolean {
-  if (!isObj(v)) return false;
-  const md = v.metadata;
-  if (md !== undefined) {
-    if (!isObj(md) || !optString(md.display_phone_number) || !optString(md.phone_number_id))
-      return false;
-  }
-  if (v.contacts !== undefined && !Array.isArray(v.contacts)) return false;
-  if (v.messages !== undefined && !(Array.isArray(v.messages) && v.messages.length === 0))
-    return false;
-  if (v.statuses === undefined) return true;
-  if (!Array.isArray(v.statuses)) return false;
-  for (const s of v.statuses) {
-    const status = fastStatus(s);
-    if (!status) return false;
-    into.push(status);
-  }
-  return true;
-}
-
-/**
- * A body of delivery statuses only, read by hand with the schemas' rules; undefined when it is
- * anything else or any part of it is not exactly what the schemas accept (zod then decides, and
- * drops what it drops).
- */
-export function statusesOnly(body: unknown): WaWebhookEvents | undefined {
-  if (!isObj(body) || body.object !== "whatsapp_business_account" || !Array.isArray(body.entry))
-    return undefined;
-  const statuses: WaStatusEvent[] = [];
-  for (const entry of body.entry) {
-    if (!isObj(entry) || !optString(entry.id)) return undefined;
-    if (entry.changes === undefined) continue;
-    if (!Array.isArray(entry.changes)) return undefined;
-    for (const change of entry.changes) {
-      // The schema wants the key `value` present whatever the field (else the body is not ours).
-      if (!isObj(change) || typeof change.field !== "string" || !("value" in change))
-        return undefined;
-      if (change.field !== "messages") continue;
-      if (!fastValue(change.value, statuses)) return undefined;
-    }
-  }
-  return { messages: [], statuses };
 }

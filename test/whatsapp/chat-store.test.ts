@@ -28,15 +28,18 @@ describe.each([
   ["memory", () => createMemoryWaChatStore()],
   ["redis", () => createRedisWaChatStore(redis.redis, `${redis.prefix}${Math.random()}:`)],
 ])("the WhatsApp chat store (%s)", (_name, make: () => WaChatStore) => {
+  /** The newest buttons, as a customer's typed message reads them (arrive takes an id too). */
+  const listed = async (store: WaChatStore, chat: number) =>
+    (await store.arrive(chat, { at: Date.now(), wamid: `wamid.look.${chat}` }, "buttons")).buttons;
   it("offers the newest list's numbers until a message without buttons follows it", async () => {
     const store = make();
     const question = await store.nextMessageId(CHAT);
     await store.putShown(CHAT, question, list, ["wamid.q"]);
-    expect(await store.lastButtons(CHAT)).toEqual({ messageId: question, choices: list.choices });
+    expect(await listed(store, CHAT)).toEqual({ messageId: question, choices: list.choices });
     expect(await store.messageOf("wamid.q")).toEqual({ chatId: CHAT, messageId: question });
     const after = await store.nextMessageId(CHAT);
     await store.putShown(CHAT, after, plain, ["wamid.p"]);
-    expect(await store.lastButtons(CHAT)).toBeNull();
+    expect(await listed(store, CHAT)).toBeNull();
   });
 
   it("records a customer's message and reads what its handling needs in one call", async () => {
@@ -79,11 +82,12 @@ describe.each([
     expect(id).toBe(taken + 1);
     expect(await store.shown(chat, id)).toEqual(list);
     expect(await store.messageOf("wamid.n1")).toEqual({ chatId: chat, messageId: id });
-    expect(await store.lastButtons(chat)).toEqual({ messageId: id, choices: list.choices });
     const next = await store.putNew(chat, plain, ["wamid.n2"]);
     expect(next).toBe(id + 1);
-    expect(await store.lastButtons(chat)).toBeNull();
     expect(await store.nextMessageId(chat)).toBe(next + 1);
+    expect(await listed(store, chat)).toBeNull();
+    await store.putNew(chat, list, ["wamid.n3"]);
+    expect(await listed(store, chat)).toEqual({ messageId: next + 3, choices: list.choices });
   });
 
   it("keeps each delivery status of a wamid once", async () => {

@@ -36,7 +36,7 @@ function routerFailingWith(err: unknown) {
   });
   const fetch = router.fetchVia(async () => new Response("{}"));
   return async () => {
-    await store.putInbound(CHAT, { at: Date.now(), wamid: "wamid.in" });
+    await store.arrive(CHAT, { at: Date.now(), wamid: "wamid.in" }, "none");
     const res = await fetch("http://bot.test/botX/sendMessage", {
       method: "POST",
       body: JSON.stringify({ chat_id: CHAT, text: "✅ Order 1 succeeded." }),

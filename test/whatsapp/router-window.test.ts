@@ -48,7 +48,7 @@ function setup() {
 describe("router: the 24-hour window by our own clock", () => {
   it("free-form inside the window, the template after 24 hours", async () => {
     const r = setup();
-    await r.store.putInbound(CHAT, { at: r.now(), wamid: "wamid.in.1" });
+    await r.store.arrive(CHAT, { at: r.now(), wamid: "wamid.in.1" }, "none");
     r.advance(23 * HOUR);
     await r.push("✅ Order 1 succeeded.");
     expect(r.sent.at(-1)).toMatchObject({ type: "text", text: { body: "✅ Order 1 succeeded." } });

@@ -3,11 +3,7 @@ import { Writable } from "node:stream";
 import { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.ts";
-import {
-  normalizeWebhook,
-  normalizeWithSchemas,
-  statusesOnly,
-} from "../../src/whatsapp/payload.ts";
+import { normalizeWebhook } from "../../src/whatsapp/payload.ts";
 import { verifySignature } from "../../src/whatsapp/signature.ts";
 import type { WaWebhookEvents } from "../../src/whatsapp/types.ts";
 import { whatsappWebhook } from "../../src/whatsapp/webhook.ts";
@@ -400,77 +396,6 @@ describe("normalizeWebhook", () => {
       },
       { wamid: "wamid.I", waId: "9773", name: "Hari", timestamp: 13, kind: "other" },
     ]);
-  });
-
-  it("reads a statuses-only body by hand exactly as the schemas do, and leaves the rest to them", () => {
-    const body = (value: unknown, extra: Record<string, unknown> = {}) => ({
-      object: "whatsapp_business_account",
-      entry: [{ id: "W", changes: [{ field: "messages", value }], ...extra }],
-    });
-    const status = (over: Record<string, unknown>) => ({
-      id: "wamid.S",
-      status: "delivered",
-      timestamp: "1700000000",
-      recipient_id: "9779841000001",
-      conversation: { id: "c" },
-      ...over,
-    });
-    const good = [
-      body({ metadata: { phone_number_id: "1" }, statuses: [status({})] }),
-      body({ statuses: [status({ status: "sent" }), status({ status: "read", timestamp: 7 })] }),
-      body({
-        statuses: [
-          status({
-            status: "failed",
-            errors: [{ code: 131047, title: "Re-engagement", error_data: { details: "x" } }],
-          }),
-        ],
-      }),
-      body({ statuses: [status({ status: "failed", errors: [{ code: "131026" }] })] }),
-      body({ statuses: [status({ status: "failed", errors: [] })] }),
-      body({ statuses: [] }, { extra: 1 }),
-      {
-        object: "whatsapp_business_account",
-        entry: [{ changes: [{ field: "account_update", value: { x: 1 } }] }],
-      },
-      { object: "whatsapp_business_account", entry: [] },
-    ];
-    for (const b of good) {
-      expect(statusesOnly(b)).toBeDefined();
-      expect(normalizeWebhook(b)).toEqual(normalizeWithSchemas(b));
-    }
-    expect(statusesOnly(good[2])?.statuses[0]?.errors).toEqual([
-      { code: 131047, title: "Re-engagement" },
-    ]);
-    // Anything the hand reading is not sure of goes to the schemas, which decide as before.
-    const other = [
-      body({ statuses: [status({ status: "deleted" })] }),
-      body({ statuses: [status({ id: "" })] }),
-      body({ statuses: [status({ id: 5 })] }),
-      body({ statuses: [status({ recipient_id: undefined })] }),
-      body({ statuses: [status({ timestamp: "17e8" })] }),
-      body({ statuses: [status({ timestamp: -1 })] }),
-      body({ statuses: [status({ timestamp: 2 ** 60 })] }),
-      body({ statuses: [status({ errors: [{ code: "x" }] })] }),
-      body({ statuses: [status({ errors: [{ code: 1, title: 2 }] })] }),
-      body({ statuses: [status({ errors: [{ code: null }] })] }),
-      body({ statuses: [status({ errors: {} })] }),
-      body({ statuses: [status({}), null] }),
-      body({ statuses: "x" }),
-      body({ metadata: { phone_number_id: 1 }, statuses: [status({})] }),
-      body({ contacts: "x", statuses: [status({})] }),
-      body({ statuses: [status({})], messages: [{ id: "wamid.M", timestamp: "1", type: "text" }] }),
-      body("not an object"),
-      { object: "whatsapp_business_account", entry: [{ changes: "x" }] },
-      { object: "whatsapp_business_account", entry: [{ changes: [{ field: "account_update" }] }] },
-      { object: "whatsapp_business_account", entry: [{ id: 1, changes: [] }] },
-      { object: "whatsapp_business_account", entry: [null] },
-      { object: "instagram", entry: [] },
-    ];
-    for (const b of other) {
-      expect(statusesOnly(b)).toBeUndefined();
-      expect(normalizeWebhook(b)).toEqual(normalizeWithSchemas(b));
-    }
   });
 
   it("is null for what is not a WhatsApp Business Account payload", () => {
