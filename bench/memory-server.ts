@@ -1,3 +1,4 @@
+import { type MemoryTrim, startMemoryTrim } from "../src/system/memory-trim.ts";
 import { procMemory } from "./lib/proc-memory.ts";
 import { serveHelper } from "./lib/rpc.ts";
 import { startBenchSystem } from "./lib/system.ts";
@@ -20,6 +21,10 @@ const started = startBenchSystem({
   env: { BOT_TOKEN: token, TELEGRAM_API_ROOT: apiRoot },
 });
 
+// As src/main.ts starts it (trimMemoryWhenQuiet: the same defaults), its trims kept for the report.
+const trims: MemoryTrim[] = [];
+void started.then(() => startMemoryTrim({ onTrim: (t) => trims.push(t) }));
+
 /**
  * RSS after a forced GC, read once the GC is over: V8 returns the pages it freed from a background
  * thread after gc() returns (concurrent sweeping and unmapping), so a read at once still counts
@@ -40,7 +45,7 @@ async function memory() {
     if (Math.abs(now - last) < 2 ** 20) break;
     last = now;
   }
-  return { ...procMemory(), rssAtGc };
+  return { ...procMemory(), rssAtGc, trims: [...trims] };
 }
 
 serveHelper(

@@ -30,7 +30,11 @@ const SERVER = fileURLToPath(new URL("./memory-server.ts", import.meta.url));
 const TOKEN = "7000000003:bench-memory";
 const MIDDLE: Step[] = MOBILE_FLOW.slice(0, 3);
 
-type Memory = ProcMemory & { rssAtGc: number };
+type Memory = ProcMemory & {
+  rssAtGc: number;
+  /** The product's own trims so far (src/system/memory-trim.ts, as src/main.ts starts it). */
+  trims: { rssBefore: number; rssAfter: number; ms: number }[];
+};
 
 async function walk(emulator: BotApiEmulator, users: number[], steps: Step[], concurrency: number) {
   let next = 0;

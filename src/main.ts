@@ -1,6 +1,7 @@
 import { type Config, ConfigError, loadConfig, secretsOf } from "./config/index.ts";
 import type { Logger } from "./logger.ts";
 import { type System, startSystem } from "./system/index.ts";
+import { trimMemoryWhenQuiet } from "./system/memory-trim.ts";
 
 /**
  * Entry point of `npm start` and of the image: read the configuration, start everything
@@ -130,6 +131,7 @@ async function main(): Promise<void> {
   }
   if (stopSignal) return stop(system, stopSignal);
   const { logger } = system;
+  trimMemoryWhenQuiet(logger);
   if (config.mode.embeddedSandbox) {
     logger.info(
       { sandbox: `${system.url}/sandbox/api/v1`, token: "see SANDBOX_TOKEN" },
