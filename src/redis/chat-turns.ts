@@ -26,6 +26,8 @@ import { extendIfHeld, luaScript } from "./scripts.ts";
 export interface ChatTurns {
   /** Waits for the chat's turn; resolves with the held turn (release it!) or "timeout". */
   take(chat: string, updateId: number, opts?: { signal?: AbortSignal }): Promise<HeldTurn>;
+  /** The update id whose handler holds the chat's turn now, if any (one GET). */
+  holder(chat: string): Promise<number | undefined>;
 }
 
 export interface HeldTurn {
@@ -103,18 +105,26 @@ return {epoch, 1}
  * KEYS: queue, alive, turn. ARGV: update id, token, the new epoch, its ttl ms, "1" when the
  * update entered the queue. Leaves the queue and frees our turn; a turn freed moves the epoch on
  * (the chat's state may have changed) by writing a value no release wrote before.
+ *
+ * A turn we lost (our lease ran out) is not ours to free, but the epoch still moves when nobody
+ * holds the turn (absent or freed): the update's done mark (chat-order.ts) is written just before
+ * this release, and a read of it made before now must not be taken as current by the next taker.
+ * A turn someone else holds is left alone. Returns 1 when the turn was ours.
  */
 const leaveTurn = luaScript<"queue" | "alive" | "turn", number>(
-  "raLeaveChatTurn2",
+  "raLeaveChatTurn3",
   ["queue", "alive", "turn"],
   `
 if ARGV[5] == '1' then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
 end
-if redis.call('GET', KEYS[3]) ~= ARGV[2] then return 0 end
-redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4])
-return 1
+local cur = redis.call('GET', KEYS[3])
+if cur == ARGV[2] or (not cur) or string.sub(cur, 1, 2) == 'f:' then
+  redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4])
+end
+if cur == ARGV[2] then return 1 end
+return 0
 `,
 );
 
@@ -155,6 +165,13 @@ export function redisChatTurns(
   let releases = 0;
   const ks = keyspace(prefix);
   return {
+    async holder(chat) {
+      const value = await redis.get(ks.chatTurn(chat).turn);
+      // A holder's token is `<instance uuid>:<update id>`; a freed turn's value starts with "f:".
+      if (value === null || value.startsWith("f:")) return undefined;
+      const id = Number(value.slice(value.lastIndexOf(":") + 1));
+      return Number.isSafeInteger(id) ? id : undefined;
+    },
     async take(chat, updateId, opts = {}) {
       const keys = ks.chatTurn(chat);
       // Our token names the update too: a redelivery of it elsewhere is someone else.

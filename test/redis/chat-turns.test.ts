@@ -124,6 +124,29 @@ describe("chat turns in Redis", () => {
     expect(await t.redis.exists(`${t.prefix}{chat:c6}:alive`)).toBe(0);
   });
 
+  it("a release after the lease ran out moves the epoch when nobody holds the turn, not a new holder's", async () => {
+    // The update's done mark is written just before the release (bot/chat-order.ts): a read of
+    // it made before must not pass for current, even when the releaser had lost its turn.
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const turnKey = epochKey(t.prefix, "c5");
+    const lost = await a.take("c5", 50);
+    expect(await a.holder("c5")).toBe(50);
+    await t.redis.del(turnKey); // the lease ran out (a stalled process)
+    expect(await b.holder("c5")).toBeUndefined();
+    await lost.release();
+    const moved = await t.redis.get(turnKey);
+    expect(moved?.startsWith("f:")).toBe(true);
+    // Lost again, and someone else holds the turn now: theirs stays.
+    const lostAgain = await a.take("c5", 51);
+    await t.redis.del(turnKey);
+    const other = await b.take("c5", 52);
+    await lostAgain.release();
+    expect(await b.holder("c5")).toBe(52);
+    await other.release();
+    expect(await b.holder("c5")).toBeUndefined();
+  });
+
   it("gives up waiting after maxWaitMs (held false) and leaves the queue", async () => {
     const a = redisChatTurns(t.connect(), t.prefix, { ...FAST, leaseMs: 5_000 });
     const b = redisChatTurns(t.connect(), t.prefix, { ...FAST, maxWaitMs: 200 });
