@@ -1,7 +1,27 @@
 import type { Context, MiddlewareFn } from "grammy";
 import type { Logger } from "../logger.ts";
 import { type ChatTurns, epochKey, type HeldTurn } from "../redis/chat-turns.ts";
+import type { UpdateClaims } from "./dedupe.ts";
 import type { Prefetch } from "./prefetch.ts";
+
+/**
+ * Each update once, decided in the chat's turn (replaces the update's own lease, dedupe.ts, for
+ * updates with a chat): the turn already keeps a second handler of the chat out, so a redelivery
+ * of an update being handled waits for the turn like any later update, then finds its done mark.
+ * The mark is written just before the turn is freed (sent first on the same connection; stored
+ * first on a Cluster), so whoever takes the turn next and reads it finds it. A handler that died
+ * wrote no mark: its redelivery is handled once the turn's lease runs out, as with the lease.
+ */
+export interface OnceInTurn<C extends Context> {
+  /** Where the done marks are (dedupe.ts's keys and their day). */
+  claims: UpdateClaims;
+  /** Whether the update is already done, asked once the turn is held (or the wait ran out). */
+  isDone(ctx: C, turn: HeldTurn): Promise<boolean>;
+  /** A failure a redelivery cannot fix is marked done too (dedupe.ts's `settles`). */
+  settles?: (err: unknown) => boolean;
+  /** Wait for the mark before freeing the turn (a Cluster: the two keys may be on two nodes). */
+  markFirst?: boolean;
+}
 
 /**
  * A chat's updates one at a time, in update_id order, across every instance (redis/chat-turns.ts):
@@ -13,39 +33,79 @@ import type { Prefetch } from "./prefetch.ts";
  * prefetched session and conversation state) may be stale when it had to wait or the chat's epoch
  * moved since the read. A wait that runs out (a holder
  * stuck far beyond any bound of the handlers) is logged and the update handled anyway: a chat
- * never stays blocked.
+ * never stays blocked (a redelivery of the update the holder is on is dropped then, `once`).
  */
 export function chatOrder<C extends Context>(
   turns: ChatTurns,
   chatOf: (ctx: C) => string | undefined,
-  opts: { logger: Logger; onTaken?: (ctx: C, turn: HeldTurn) => Promise<void> },
+  opts: {
+    logger: Logger;
+    onTaken?: (ctx: C, turn: HeldTurn) => Promise<void>;
+    once?: OnceInTurn<C>;
+  },
 ): MiddlewareFn<C> {
+  const { logger, once } = opts;
   return async (ctx, next) => {
     const chat = chatOf(ctx);
     if (chat === undefined) return next();
-    const turn = await turns.take(chat, ctx.update.update_id);
+    const id = ctx.update.update_id;
+    const turn = await turns.take(chat, id);
     if (!turn.held) {
-      opts.logger.warn(
-        { chat, updateId: ctx.update.update_id },
+      logger.warn(
+        { chat, updateId: id },
         "the chat's turn was not free in time: handled out of turn",
       );
     }
+    let done = false;
     // Released whatever happens once taken: a held turn is renewed until released, so one left
     // behind would block the chat for good (every later update waiting maxWaitMs).
     try {
       await opts.onTaken?.(ctx, turn);
+      if (once && (await handledElsewhere(once, turns, ctx, chat, turn))) {
+        logger.debug({ chat, updateId: id }, "redelivered update dropped");
+        return;
+      }
       await next();
+      done = true;
+    } catch (err) {
+      if (once?.settles?.(err)) done = true;
+      throw err;
     } finally {
-      await turn
-        .release()
-        .catch((err: unknown) =>
-          opts.logger.warn(
-            { chat, err: err instanceof Error ? err.message : String(err) },
-            "the chat's turn was not released (it runs out by itself)",
-          ),
-        );
+      await finish(once && done ? once : undefined, turn, { id, chat, logger });
     }
   };
+}
+
+/** Done already, or (the wait for the turn ran out) being handled by the turn's holder now. */
+async function handledElsewhere<C extends Context>(
+  once: OnceInTurn<C>,
+  turns: ChatTurns,
+  ctx: C,
+  chat: string,
+  turn: HeldTurn,
+): Promise<boolean> {
+  if (await once.isDone(ctx, turn)) return true;
+  return !turn.held && (await turns.holder(chat)) === ctx.update.update_id;
+}
+
+/** The done mark (when the update is done), then the turn freed; neither fails the update. */
+async function finish<C extends Context>(
+  once: OnceInTurn<C> | undefined,
+  turn: HeldTurn,
+  at: { id: number; chat: string; logger: Logger },
+): Promise<void> {
+  const warn = (what: string) => (err: unknown) =>
+    at.logger.warn(
+      { chat: at.chat, updateId: at.id, err: err instanceof Error ? err.message : String(err) },
+      what,
+    );
+  // Called before the release: on one connection Redis gets the mark first.
+  const mark = once?.claims.complete(at.id).catch(warn("the update's done mark was not written"));
+  if (mark && once?.markFirst) await mark;
+  await Promise.all([
+    mark,
+    turn.release().catch(warn("the chat's turn was not released (it runs out by itself)")),
+  ]);
 }
 
 /**

@@ -9,6 +9,7 @@ import { sequentialize } from "@grammyjs/runner";
 import { RedisAdapter } from "@grammyjs/storage-redis";
 import { Bot, type Context, MemorySessionStorage, type StorageAdapter, session } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
+import { Cluster } from "ioredis";
 import { type ChatTurnSettings, epochKey, redisChatTurns } from "../redis/chat-turns.ts";
 import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
@@ -17,7 +18,7 @@ import { chatOrder, dropStaleReads } from "./chat-order.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { decodeConversation, deflatedRedisStorage } from "./conversation-storage.ts";
-import { dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe.ts";
+import { DONE, dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe.ts";
 import { settleDeferred } from "./deferred.ts";
 import type { BotDeps } from "./deps.ts";
 import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
@@ -167,7 +168,8 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
 
 /**
  * One update of a chat at a time, each once: per-chat order within this process, the early read,
- * the update's claim (a redelivered one is dropped) and the chat's turn across instances.
+ * then (Redis) the chat's turn across instances, in which a redelivered update is told by its done
+ * mark (chat-order.ts), or (no Redis, or an update without a chat) the update's own claim.
  */
 function useChatOrder(
   bot: Bot<BotContext>,
@@ -179,8 +181,8 @@ function useChatOrder(
   // Per-chat order within this process, also under @grammyjs/runner's concurrent processing
   // (across instances: the chat's turn, below).
   bot.use(sequentialize(chatKey));
-  // The session and conversation reads go out with the update's claim, in one round trip;
-  // they are used only when the claim is taken at once (prefetch.ts).
+  // The session and conversation reads, the chat's epoch and the update's done mark go out in
+  // one read before the turn; used only when the turn shows nothing changed since (prefetch.ts).
   if (prefetch) {
     bot.use(
       prefetch.middleware((ctx) => {
@@ -190,7 +192,8 @@ function useChatOrder(
           : [
               keys.sessionPrefix + key,
               keys.conversationPrefix + key,
-              ...(opts.redis ? [epochKey(keys.prefix, key)] : []),
+              epochKey(keys.prefix, key),
+              keys.update(ctx.update.update_id),
             ];
       }),
     );
@@ -198,20 +201,36 @@ function useChatOrder(
   const claims = opts.redis
     ? redisUpdateClaims(opts.redis, opts.redisPrefix)
     : memoryUpdateClaims();
-  bot.use(
-    dropRedelivered(prefetch ? prefetch.gate(claims) : claims, { settles: isPermanentFailure }),
-  );
+  const dedupe = dropRedelivered<BotContext>(prefetch ? prefetch.gate(claims) : claims, {
+    settles: isPermanentFailure,
+  });
+  if (!opts.redis) {
+    bot.use(dedupe);
+    return;
+  }
+  // An update without a chat has no turn: its own claim keeps it once.
+  bot.use((ctx, next) => (chatKey(ctx) === undefined ? dedupe(ctx, next) : next()));
   // Per-chat order across instances (sequentialize above holds it within this one): the chat's
   // turn in Redis, taken in update_id order and held until the update's state is saved.
-  if (opts.redis) {
-    bot.use(
-      chatOrder(redisChatTurns(opts.redis, opts.redisPrefix, opts.chatTurns), chatKey, {
-        logger: deps.logger,
-        // The early read holds only if no turn of the chat ended between it and this take.
-        ...(prefetch ? { onTaken: dropStaleReads(prefetch, keys.prefix, chatKey) } : {}),
-      }),
-    );
-  }
+  const redis = opts.redis;
+  bot.use(
+    chatOrder(redisChatTurns(redis, opts.redisPrefix, opts.chatTurns), chatKey, {
+      logger: deps.logger,
+      // The early read holds only if no turn of the chat ended between it and this take.
+      ...(prefetch ? { onTaken: dropStaleReads(prefetch, keys.prefix, chatKey) } : {}),
+      once: {
+        claims,
+        settles: isPermanentFailure,
+        markFirst: redis instanceof Cluster,
+        isDone: async (ctx) => {
+          const id = ctx.update.update_id;
+          const read = prefetch ? await prefetch.take(keys.update(id)) : undefined;
+          if (read !== undefined) return read?.toString("utf8") === DONE;
+          return (await claims.state(id)) === "done";
+        },
+      },
+    }),
+  );
 }
 
 /** The conversations plugin over the conversation storage, versioned by the flows' sources. */

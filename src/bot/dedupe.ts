@@ -17,6 +17,10 @@ import { extendIfHeld } from "../redis/scripts.ts";
  * one answer behind what the chat shows, waiting for an answer the user had already given). Money
  * never depends on this: the conversation's idempotency key does.
  *
+ * With Redis, an update with a chat is kept once in its chat's turn instead (chat-order.ts): the
+ * turn already excludes a second handler, so only the done mark below is written (and read with
+ * the update's early read); the lease is for updates without a chat and for the in-memory bot.
+ *
  * Why two commands (lease, then done mark) and not one claim that stays: a claim left by a process
  * that died must be told "done" (drop the redelivery) from "died half-way" (run it), and only a
  * write after the update says which. A liveness heartbeat per process cannot: an update finished
@@ -84,6 +88,9 @@ export function memoryUpdateClaims(s: ClaimSettings = {}, max = 100_000): Update
   };
 }
 
+/** The value of a done update's key (a lease's is "1:<owner>"). */
+export const DONE = "2";
+
 export function redisUpdateClaims(
   redis: RedisClient,
   prefix: string,
@@ -101,10 +108,10 @@ export function redisUpdateClaims(
     },
     async state(id) {
       const v = await redis.get(key(id));
-      return v === null ? "free" : v === "2" ? "done" : "leased";
+      return v === null ? "free" : v === DONE ? "done" : "leased";
     },
     async complete(id) {
-      await redis.set(key(id), "2", "EX", s.doneSeconds ?? 86_400);
+      await redis.set(key(id), DONE, "EX", s.doneSeconds ?? 86_400);
     },
   };
 }

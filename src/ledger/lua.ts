@@ -68,6 +68,27 @@ local function ledger_book(L, at, fields)
   return {sid, fields}
 end
 
+-- An account's cp, dp and dq as Redis holds them now, read once a step: every write of a balance
+-- goes through ledger_add, which keeps a read copy current with what HINCRBY answers. (L.seen is
+-- new with every script call: nothing is kept between steps.)
+local function ledger_balances(L, acc)
+  local b = L.seen[acc]
+  if not b then
+    b = redis.call('HMGET', L.bal, acc .. '|cp', acc .. '|dp', acc .. '|dq')
+    L.seen[acc] = b
+  end
+  return b
+end
+
+local LEDGER_SEEN_SLOT = {cp = 1, dp = 2, dq = 3}
+
+local function ledger_add(L, acc, field, amount)
+  local v = redis.call('HINCRBY', L.bal, acc .. '|' .. field, amount)
+  local b = L.seen[acc]
+  local slot = LEDGER_SEEN_SLOT[field]
+  if b and slot then b[slot] = v end
+end
+
 -- The read index (account-index.ts): per side, the account's posted and held balances right
 -- after the entry (read from the balances just written); and the entry by its reference.
 local function ledger_index(L, sid, debit, credit, ref)
@@ -76,7 +97,7 @@ local function ledger_index(L, sid, debit, credit, ref)
     tonumber(string.sub(sid, dash + 1)))
   local m = {}
   for _, acc in ipairs({debit, credit}) do
-    local b = redis.call('HMGET', L.bal, acc .. '|cp', acc .. '|dp', acc .. '|dq')
+    local b = ledger_balances(L, acc)
     local posted = tonumber(b[1] or '0') - tonumber(b[2] or '0')
     m[#m + 1] = 0
     m[#m + 1] = 'a:' .. acc .. '|' .. s .. '|' .. ledger_fmt(posted) .. '|' .. ledger_fmt(tonumber(b[3] or '0'))
@@ -89,7 +110,7 @@ local function ledger_index(L, sid, debit, credit, ref)
 end
 
 local function ledger_available(L, acc)
-  local b = redis.call('HMGET', L.bal, acc .. '|cp', acc .. '|dp', acc .. '|dq')
+  local b = ledger_balances(L, acc)
   return tonumber(b[1] or '0') - tonumber(b[2] or '0') - tonumber(b[3] or '0')
 end
 
@@ -109,8 +130,8 @@ local function ledger_write(L, A, i, pending)
   end
   local d, c = 'dp', 'cp'
   if pending then d, c = 'dq', 'cq' end
-  redis.call('HINCRBY', L.bal, debit .. '|' .. d, amount)
-  redis.call('HINCRBY', L.bal, credit .. '|' .. c, amount)
+  ledger_add(L, debit, d, amount)
+  ledger_add(L, credit, c, amount)
   local entry = ledger_book(L, A[i+9], {'id', id, 'k', kind, 'd', debit, 'c', credit, 'a', amount,
     'r', A[i+7], 'p', '', 'w', A[i+8]})
   redis.call('HSET', L.xfer, id, entry[1] .. ' ' .. fp)
@@ -138,11 +159,11 @@ local function ledger_resolve(L, pid, action, at)
   local f = {}
   for j = 1, #hold[2], 2 do f[hold[2][j]] = hold[2][j + 1] end
   local minus = '-' .. f.a
-  redis.call('HINCRBY', L.bal, f.d .. '|dq', minus)
-  redis.call('HINCRBY', L.bal, f.c .. '|cq', minus)
+  ledger_add(L, f.d, 'dq', minus)
+  ledger_add(L, f.c, 'cq', minus)
   if action == 'post' then
-    redis.call('HINCRBY', L.bal, f.d .. '|dp', f.a)
-    redis.call('HINCRBY', L.bal, f.c .. '|cp', f.a)
+    ledger_add(L, f.d, 'dp', f.a)
+    ledger_add(L, f.c, 'cp', f.a)
   end
   local entry = ledger_book(L, at, {'id', pid .. '/' .. action, 'k', action, 'd', f.d, 'c', f.c,
     'a', f.a, 'r', f.r, 'p', pid, 'w', ''})
@@ -177,7 +198,7 @@ export function ledgerKeys(k: Keyspace): Record<LedgerKey, string> {
 
 /** The Lua line that names the ledger's keys, when they are KEYS[first .. first+4]. */
 export function ledgerKeysLua(first: number): string {
-  return `local L = {bal = KEYS[${first}], xfer = KEYS[${first + 1}], pend = KEYS[${first + 2}], journal = KEYS[${first + 3}], idx = KEYS[${first + 4}]}`;
+  return `local L = {bal = KEYS[${first}], xfer = KEYS[${first + 1}], pend = KEYS[${first + 2}], journal = KEYS[${first + 3}], idx = KEYS[${first + 4}], seen = {}}`;
 }
 
 /** How many ARGV a transfer or a hold takes. */

@@ -9,7 +9,7 @@ import { type NotificationQueue, SENT_MARKER_TTL_MS, type SendLock } from "./que
  * The Redis queue's sending locks and sent markers (NotificationQueue's lockSending and friends).
  * The sending lock and the sent marker are one key: "L:<consumer token>:<until ms>" while a
  * consumer sends, "1" once sent. Taking the lock answers in the same command whether the key was
- * sent already, so a push costs the lock and the marker: two commands.
+ * sent already (SET NX GET), so a push costs the lock and the marker: two commands.
  */
 
 /** The sent marker's key holds this prefix while a consumer holds the sending lock. */
@@ -86,13 +86,16 @@ export function createRedisSendLocks(
       // Remembered before the call: a call that fails may still have taken the lock, and
       // unlockSending must be able to release it.
       held.set(key, value);
-      const found = await lockSendingScript.run(
-        redis,
-        { key: marker },
-        value,
-        t,
-        SENT_MARKER_TTL_MS,
-      );
+      // The usual case, a key nobody sent nor tried: one SET NX GET takes the lock (Redis 7)
+      // instead of the script's three commands. A key found there (sent, held, or a lock past its
+      // time) is decided by the script, atomically, as before.
+      const prior = await redis.set(marker, value, "PX", SENT_MARKER_TTL_MS, "NX", "GET");
+      const found: SendLock =
+        prior === null
+          ? "locked"
+          : prior === "1"
+            ? "sent"
+            : await lockSendingScript.run(redis, { key: marker }, value, t, SENT_MARKER_TTL_MS);
       if (found === "sent" || found === "held") {
         held.delete(key);
         return found;

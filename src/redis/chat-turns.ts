@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RedisClient } from "./connection.ts";
 import { keyspace } from "./keyspace.ts";
-import { extendIfHeld, luaScript } from "./scripts.ts";
+import { luaScript } from "./scripts.ts";
 
 /**
  * One chat's updates one at a time and in update_id order, across every instance on one Redis.
@@ -26,6 +26,8 @@ import { extendIfHeld, luaScript } from "./scripts.ts";
 export interface ChatTurns {
   /** Waits for the chat's turn; resolves with the held turn (release it!) or "timeout". */
   take(chat: string, updateId: number, opts?: { signal?: AbortSignal }): Promise<HeldTurn>;
+  /** The update id whose handler holds the chat's turn now, if any (one GET). */
+  holder(chat: string): Promise<number | undefined>;
 }
 
 export interface HeldTurn {
@@ -61,17 +63,23 @@ export interface ChatTurnSettings {
  *
  * The turn key is both the lease and the chat's epoch: our token while held, `f:<unique>` once
  * freed (what the last release wrote, kept a day), absent for a chat never taken (epoch "0").
- * The usual case, nobody waiting and nobody holding, takes the turn without entering the queue
- * (three commands); the queue and its alive times are only for updates that have to wait.
+ * A value ending in `|q` says someone may be queued: a waiter marks the holder's value so when it
+ * enters the queue, the holder's release carries the mark into the freed value, and only a taker
+ * that leaves nobody queued behind it takes the turn unmarked. So the usual case, a freed turn
+ * without the mark, is taken without looking at the queue (three commands with the script's
+ * own); an absent turn (never taken, or a holder's lease ran out: the mark went with it) looks
+ * at the queue first, as does any marked one. The queue and its alive times are only for updates
+ * that have to wait.
  */
 const takeTurn = luaScript<"queue" | "alive" | "turn", [string, number] | null>(
-  "raTakeChatTurn2",
+  "raTakeChatTurn3",
   ["queue", "alive", "turn"],
   `
 local holder = redis.call('GET', KEYS[3])
+local marked = holder and string.sub(holder, -2) == '|q'
 local free = (not holder) or string.sub(holder, 1, 2) == 'f:'
 local epoch = holder or '0'
-if free and redis.call('EXISTS', KEYS[1]) == 0 then
+if free and not marked and (holder or redis.call('EXISTS', KEYS[1]) == 0) then
   redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
   return {epoch, 0}
 end
@@ -92,29 +100,58 @@ for i = 1, 50 do
   redis.call('ZREM', KEYS[1], head)
   redis.call('HDEL', KEYS[2], head)
 end
-if head ~= id then return false end
-if not free and holder ~= ARGV[2] then return false end
-redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
+local mine = holder == ARGV[2] or holder == ARGV[2] .. '|q'
+if head ~= id or not (free or mine) then
+  if holder and not marked then redis.call('SET', KEYS[3], holder .. '|q', 'KEEPTTL') end
+  return false
+end
+local value = ARGV[2]
+if redis.call('ZCARD', KEYS[1]) > 1 then value = value .. '|q' end
+redis.call('SET', KEYS[3], value, 'PX', ARGV[3])
 return {epoch, 1}
+`,
+);
+
+/** KEYS: turn. ARGV: token, lease ms. Extends our turn, marked or not (nobody else's). */
+const renewTurn = luaScript<"turn", number>(
+  "raRenewChatTurn",
+  ["turn"],
+  `
+local v = redis.call('GET', KEYS[1])
+if v == ARGV[1] or v == ARGV[1] .. '|q' then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
 `,
 );
 
 /**
  * KEYS: queue, alive, turn. ARGV: update id, token, the new epoch, its ttl ms, "1" when the
  * update entered the queue. Leaves the queue and frees our turn; a turn freed moves the epoch on
- * (the chat's state may have changed) by writing a value no release wrote before.
+ * (the chat's state may have changed) by writing a value no release wrote before, marked when
+ * the turn was (someone may be queued).
+ *
+ * A turn we lost (our lease ran out) is not ours to free, but the epoch still moves when nobody
+ * holds the turn (absent or freed): the update's done mark (chat-order.ts) is written just before
+ * this release, and a read of it made before now must not be taken as current by the next taker.
+ * Written so, it is marked (a waiter's mark may have gone with the lapsed lease). A turn someone
+ * else holds is left alone. Returns 1 when the turn was ours.
  */
 const leaveTurn = luaScript<"queue" | "alive" | "turn", number>(
-  "raLeaveChatTurn2",
+  "raLeaveChatTurn4",
   ["queue", "alive", "turn"],
   `
 if ARGV[5] == '1' then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
 end
-if redis.call('GET', KEYS[3]) ~= ARGV[2] then return 0 end
-redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4])
-return 1
+local cur = redis.call('GET', KEYS[3])
+local mine = cur == ARGV[2] or cur == ARGV[2] .. '|q'
+if mine or (not cur) or string.sub(cur, 1, 2) == 'f:' then
+  local value = ARGV[3]
+  if (not mine) or string.sub(cur, -2) == '|q' then value = value .. '|q' end
+  redis.call('SET', KEYS[3], value, 'PX', ARGV[4])
+end
+if mine then return 1 end
+return 0
 `,
 );
 
@@ -155,6 +192,14 @@ export function redisChatTurns(
   let releases = 0;
   const ks = keyspace(prefix);
   return {
+    async holder(chat) {
+      const value = await redis.get(ks.chatTurn(chat).turn);
+      // A holder's token is `<instance uuid>:<update id>`; a freed turn's value starts with "f:".
+      if (value === null || value.startsWith("f:")) return undefined;
+      const token = value.endsWith("|q") ? value.slice(0, -2) : value;
+      const id = Number(token.slice(token.lastIndexOf(":") + 1));
+      return Number.isSafeInteger(id) ? id : undefined;
+    },
     async take(chat, updateId, opts = {}) {
       const keys = ks.chatTurn(chat);
       // Our token names the update too: a redelivery of it elsewhere is someone else.
@@ -174,7 +219,7 @@ export function redisChatTurns(
       const epoch = taken === null ? "" : String(taken[0]);
       const renewal = held
         ? setInterval(
-            () => void extendIfHeld.run(redis, { key: keys.turn }, token, leaseMs).catch(() => {}),
+            () => void renewTurn.run(redis, { turn: keys.turn }, token, leaseMs).catch(() => {}),
             Math.max(50, Math.floor(leaseMs / 3)),
           )
         : undefined;

@@ -121,6 +121,39 @@ describe("two instances on one Redis: one chat's updates in order", () => {
   });
 });
 
+describe("two instances on one Redis: a redelivered update is handled once", () => {
+  const pair = useInstancePair("two-instances-redelivery", { extra: FAST_ANSWER });
+
+  /**
+   * The update's own lease is gone for updates with a chat (the chat's turn keeps a second
+   * handler out; the done mark is read in the turn): an amount redelivered to the other instance
+   * while the first still handles it, and again once it is done, is answered once (handled twice,
+   * the second would be read against the confirmation: "use the buttons").
+   */
+  it("an amount redelivered to the other instance mid-handling and after is answered once", async () => {
+    const u = new ChatUser(pair.emu.emulator, 695_303);
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    await u.say("9851695303", /How much/);
+    const hold = holdAnswer(pair.taps, u.id, /Please check your order/);
+    const before = await deliveriesNow(pair);
+    const typed = u.emu.sendText(u.id, "200");
+    await hold.reached;
+    u.emu.redeliver(typed.update_id);
+    await delivered(pair, before, 2);
+    hold.release();
+    await u.emu.waitForBotMessage(u.id, /Please check your order/, { afterId: typed.message_id });
+    const after = await deliveriesNow(pair);
+    u.emu.redeliver(typed.update_id);
+    await delivered(pair, after, 1);
+    // Handled in the chat's order: once /cancel is answered, both redeliveries were handled.
+    await u.say("/cancel", /cancel/i);
+    const said = u.botMessages().filter((m) => m.id > typed.message_id);
+    expect(said.map((m) => m.text).join("\n")).not.toMatch(/use the buttons/i);
+    expect(said.filter((m) => /Please check your order/.test(m.text))).toHaveLength(1);
+    expect(said).toHaveLength(2);
+  });
+});
+
 const AGENT = 695_311;
 const CUSTOMER = 695_312;
 

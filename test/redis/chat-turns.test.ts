@@ -124,6 +124,81 @@ describe("chat turns in Redis", () => {
     expect(await t.redis.exists(`${t.prefix}{chat:c6}:alive`)).toBe(0);
   });
 
+  it("a freed turn someone waits for is marked: a new update goes behind the waiter, and the fast path comes back once nobody waits", async () => {
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const queue = `${t.prefix}{chat:c7}:turns`;
+    const turnKey = epochKey(t.prefix, "c7");
+    const gaveUp = () => {
+      const c = new AbortController();
+      c.abort();
+      return { signal: c.signal };
+    };
+    const holder = await a.take("c7", 70);
+    // 71 asks once and stays queued (alive) without polling again.
+    const waiter = await b.take("c7", 71, gaveUp());
+    expect(waiter.held).toBe(false);
+    expect(await t.redis.get(turnKey)).toMatch(/\|q$/);
+    await holder.release();
+    expect(await t.redis.get(turnKey)).toMatch(/^f:.*\|q$/);
+    // The turn is free, but 71 waits for it: 72 does not take it past 71.
+    const late = await a.take("c7", 72, gaveUp());
+    expect(late.held).toBe(false);
+    const second = await b.take("c7", 71);
+    expect(second.held).toBe(true);
+    await second.release();
+    await waiter.release();
+    await late.release();
+    // Nobody is queued any more: the next take clears the mark, the one after skips the queue.
+    const clearing = await a.take("c7", 73);
+    expect(await t.redis.get(turnKey)).not.toMatch(/\|q$/);
+    await clearing.release();
+    const fast = await a.take("c7", 74);
+    expect(fast.tries).toBe(1);
+    expect(await t.redis.zscore(queue, "74")).toBeNull();
+    expect(await a.holder("c7")).toBe(74);
+    await fast.release();
+    expect(await t.redis.exists(queue)).toBe(0);
+  });
+
+  it("a holder keeps renewing its turn once a waiter marked it", async () => {
+    const a = redisChatTurns(t.connect(), t.prefix, { ...FAST, leaseMs: 300 });
+    const b = redisChatTurns(t.connect(), t.prefix, { ...FAST, maxWaitMs: 50 });
+    const holder = await a.take("c8", 80);
+    const waiter = await b.take("c8", 81);
+    expect(waiter.held).toBe(false);
+    expect(await t.redis.get(epochKey(t.prefix, "c8"))).toMatch(/\|q$/);
+    // Three leases long: only renewals keep it.
+    await new Promise((r) => setTimeout(r, 900));
+    expect(await b.holder("c8")).toBe(80);
+    await waiter.release();
+    await holder.release();
+    expect(await b.holder("c8")).toBeUndefined();
+  });
+
+  it("a release after the lease ran out moves the epoch when nobody holds the turn, not a new holder's", async () => {
+    // The update's done mark is written just before the release (bot/chat-order.ts): a read of
+    // it made before must not pass for current, even when the releaser had lost its turn.
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const turnKey = epochKey(t.prefix, "c5");
+    const lost = await a.take("c5", 50);
+    expect(await a.holder("c5")).toBe(50);
+    await t.redis.del(turnKey); // the lease ran out (a stalled process)
+    expect(await b.holder("c5")).toBeUndefined();
+    await lost.release();
+    const moved = await t.redis.get(turnKey);
+    expect(moved?.startsWith("f:")).toBe(true);
+    // Lost again, and someone else holds the turn now: theirs stays.
+    const lostAgain = await a.take("c5", 51);
+    await t.redis.del(turnKey);
+    const other = await b.take("c5", 52);
+    await lostAgain.release();
+    expect(await b.holder("c5")).toBe(52);
+    await other.release();
+    expect(await b.holder("c5")).toBeUndefined();
+  });
+
   it("gives up waiting after maxWaitMs (held false) and leaves the queue", async () => {
     const a = redisChatTurns(t.connect(), t.prefix, { ...FAST, leaseMs: 5_000 });
     const b = redisChatTurns(t.connect(), t.prefix, { ...FAST, maxWaitMs: 200 });
