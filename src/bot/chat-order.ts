@@ -1,6 +1,11 @@
 import type { Context, MiddlewareFn } from "grammy";
 import type { Logger } from "../logger.ts";
-import { type ChatTurns, epochKey, type HeldTurn } from "../redis/chat-turns.ts";
+import {
+  type ChatTurns,
+  epochKey,
+  type HeldTurn,
+  type MarkOnRelease,
+} from "../redis/chat-turns.ts";
 import type { UpdateClaims } from "./dedupe.ts";
 import type { Prefetch } from "./prefetch.ts";
 
@@ -8,9 +13,12 @@ import type { Prefetch } from "./prefetch.ts";
  * Each update once, decided in the chat's turn (replaces the update's own lease, dedupe.ts, for
  * updates with a chat): the turn already keeps a second handler of the chat out, so a redelivery
  * of an update being handled waits for the turn like any later update, then finds its done mark.
- * The mark is written just before the turn is freed (sent first on the same connection; stored
- * first on a Cluster), so whoever takes the turn next and reads it finds it. A handler that died
- * wrote no mark: its redelivery is handled once the turn's lease runs out, as with the lease.
+ * The mark is written as the turn is freed (one script on one Redis node, `doneMark`; stored
+ * first on a Cluster, `markFirst`), so whoever takes the turn next and reads it finds it. A
+ * handler that died wrote no mark: its redelivery is handled once the turn's lease runs out, as
+ * with the lease. A handler whose lease lapsed while it worked (a stall beyond `leaseMs`) may be
+ * joined by its redelivery, as with the lease; on a Cluster also when the redelivery takes the
+ * turn between the mark and the release (two nodes: they cannot be one step).
  */
 export interface OnceInTurn<C extends Context> {
   /** Where the done marks are (dedupe.ts's keys and their day). */
@@ -21,6 +29,8 @@ export interface OnceInTurn<C extends Context> {
   settles?: (err: unknown) => boolean;
   /** Wait for the mark before freeing the turn (a Cluster: the two keys may be on two nodes). */
   markFirst?: boolean;
+  /** The mark as the release writes it in its own script (one Redis node; not with markFirst). */
+  doneMark?: (updateId: number) => MarkOnRelease;
 }
 
 /**
@@ -99,13 +109,15 @@ async function finish<C extends Context>(
       { chat: at.chat, updateId: at.id, err: err instanceof Error ? err.message : String(err) },
       what,
     );
+  const released = (mark?: MarkOnRelease) =>
+    turn.release(mark).catch(warn("the chat's turn was not released (it runs out by itself)"));
+  if (once === undefined) return released();
+  // One node: the mark and the release are one script, nothing runs between them.
+  if (once.doneMark && !once.markFirst) return released(once.doneMark(at.id));
   // Called before the release: on one connection Redis gets the mark first.
-  const mark = once?.claims.complete(at.id).catch(warn("the update's done mark was not written"));
-  if (mark && once?.markFirst) await mark;
-  await Promise.all([
-    mark,
-    turn.release().catch(warn("the chat's turn was not released (it runs out by itself)")),
-  ]);
+  const mark = once.claims.complete(at.id).catch(warn("the update's done mark was not written"));
+  if (once.markFirst) await mark;
+  await Promise.all([mark, released()]);
 }
 
 /**

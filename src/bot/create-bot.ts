@@ -18,7 +18,13 @@ import { chatOrder, dropStaleReads } from "./chat-order.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { decodeConversation, deflatedRedisStorage } from "./conversation-storage.ts";
-import { DONE, dropRedelivered, memoryUpdateClaims, redisUpdateClaims } from "./dedupe.ts";
+import {
+  DONE,
+  DONE_SECONDS,
+  dropRedelivered,
+  memoryUpdateClaims,
+  redisUpdateClaims,
+} from "./dedupe.ts";
 import { settleDeferred } from "./deferred.ts";
 import type { BotDeps } from "./deps.ts";
 import { errorBoundary, isPermanentFailure, reportUpdateError } from "./error-boundary.ts";
@@ -181,23 +187,7 @@ function useChatOrder(
   // Per-chat order within this process, also under @grammyjs/runner's concurrent processing
   // (across instances: the chat's turn, below).
   bot.use(sequentialize(chatKey));
-  // The session and conversation reads, the chat's epoch and the update's done mark go out in
-  // one read before the turn; used only when the turn shows nothing changed since (prefetch.ts).
-  if (prefetch) {
-    bot.use(
-      prefetch.middleware((ctx) => {
-        const key = chatKey(ctx);
-        return key === undefined
-          ? []
-          : [
-              keys.sessionPrefix + key,
-              keys.conversationPrefix + key,
-              epochKey(keys.prefix, key),
-              keys.update(ctx.update.update_id),
-            ];
-      }),
-    );
-  }
+  if (prefetch) bot.use(prefetch.middleware(earlyReadKeys(opts.redisPrefix, opts.redis)));
   const claims = opts.redis
     ? redisUpdateClaims(opts.redis, opts.redisPrefix)
     : memoryUpdateClaims();
@@ -222,6 +212,7 @@ function useChatOrder(
         claims,
         settles: isPermanentFailure,
         markFirst: redis instanceof Cluster,
+        doneMark: (id) => ({ key: keys.update(id), value: DONE, ttlSeconds: DONE_SECONDS }),
         isDone: async (ctx) => {
           const id = ctx.update.update_id;
           const read = prefetch ? await prefetch.take(keys.update(id)) : undefined;
@@ -231,6 +222,32 @@ function useChatOrder(
       },
     }),
   );
+}
+
+/**
+ * What the early read (prefetch.ts) takes for an update of a chat: the session and conversation
+ * state, the chat's epoch and (one Redis node) the update's done mark, in one MGET, used only when
+ * the turn shows nothing changed since. On a Cluster the read is one GET a key, answered each by
+ * its node in its own time: a done mark read as absent and an epoch read later, after the mark and
+ * the turn's release (the mark on another node, awaited before the release), would pass for
+ * current together. So there the mark is left out and read once the turn is taken.
+ */
+export function earlyReadKeys(
+  prefix: string,
+  redis: RedisClient | undefined,
+): (ctx: Context) => string[] {
+  const keys = keyspace(prefix);
+  const withMark = !(redis instanceof Cluster);
+  return (ctx) => {
+    const key = chatKey(ctx);
+    if (key === undefined) return [];
+    const read = [
+      keys.sessionPrefix + key,
+      keys.conversationPrefix + key,
+      epochKey(keys.prefix, key),
+    ];
+    return withMark ? [...read, keys.update(ctx.update.update_id)] : read;
+  };
 }
 
 /** The conversations plugin over the conversation storage, versioned by the flows' sources. */

@@ -83,13 +83,16 @@ export function memoryUpdateClaims(s: ClaimSettings = {}, max = 100_000): Update
       return e ? (e.done ? "done" : "leased") : "free";
     },
     async complete(id) {
-      entries.set(id, { done: true, owner, until: now() + (s.doneSeconds ?? 86_400) * 1000 });
+      entries.set(id, { done: true, owner, until: now() + (s.doneSeconds ?? DONE_SECONDS) * 1000 });
     },
   };
 }
 
 /** The value of a done update's key (a lease's is "1:<owner>"). */
 export const DONE = "2";
+
+/** How long a done mark is kept (a redelivery comes within minutes; a day is the margin). */
+export const DONE_SECONDS = 86_400;
 
 export function redisUpdateClaims(
   redis: RedisClient,
@@ -111,7 +114,7 @@ export function redisUpdateClaims(
       return v === null ? "free" : v === DONE ? "done" : "leased";
     },
     async complete(id) {
-      await redis.set(key(id), DONE, "EX", s.doneSeconds ?? 86_400);
+      await redis.set(key(id), DONE, "EX", s.doneSeconds ?? DONE_SECONDS);
     },
   };
 }

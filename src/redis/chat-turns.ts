@@ -43,7 +43,8 @@ export interface HeldTurn {
   epoch: string;
   /** How many polls it took (1: the turn was free at once). */
   tries: number;
-  release(): Promise<void>;
+  /** Frees the turn; `mark`, when given, is set in the same script (one Redis node only). */
+  release(mark?: MarkOnRelease): Promise<void>;
 }
 
 export interface ChatTurnSettings {
@@ -130,15 +131,12 @@ return 0
  * the turn was (someone may be queued).
  *
  * A turn we lost (our lease ran out) is not ours to free, but the epoch still moves when nobody
- * holds the turn (absent or freed): the update's done mark (chat-order.ts) is written just before
- * this release, and a read of it made before now must not be taken as current by the next taker.
+ * holds the turn (absent or freed): the update's done mark (chat-order.ts) is written with this
+ * release, and a read of it made before now must not be taken as current by the next taker.
  * Written so, it is marked (a waiter's mark may have gone with the lapsed lease). A turn someone
  * else holds is left alone. Returns 1 when the turn was ours.
  */
-const leaveTurn = luaScript<"queue" | "alive" | "turn", number>(
-  "raLeaveChatTurn4",
-  ["queue", "alive", "turn"],
-  `
+const LEAVE = `
 if ARGV[5] == '1' then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
@@ -152,8 +150,32 @@ if mine or (not cur) or string.sub(cur, 1, 2) == 'f:' then
 end
 if mine then return 1 end
 return 0
-`,
+`;
+const leaveTurn = luaScript<"queue" | "alive" | "turn", number>(
+  "raLeaveChatTurn4",
+  ["queue", "alive", "turn"],
+  LEAVE,
 );
+
+/**
+ * `leaveTurn` that first writes the update's done mark (KEYS[4], ARGV[6] for ARGV[7] seconds),
+ * in the same script: no take can run between the mark and the epoch's move, so a taker whose
+ * early read saw the epoch before the move (and the update not done) never finds that epoch
+ * current after the mark, not even when our lease lapsed. One node only (the mark's key is in
+ * another Cluster slot): a Cluster writes the mark before the release instead (chat-order.ts).
+ */
+const leaveTurnMarked = luaScript<"queue" | "alive" | "turn" | "done", number>(
+  "raLeaveChatTurnMarked",
+  ["queue", "alive", "turn", "done"],
+  `redis.call('SET', KEYS[4], ARGV[6], 'EX', ARGV[7])${LEAVE}`,
+);
+
+/** A key to set with the release, in the same script (the update's done mark). */
+export interface MarkOnRelease {
+  key: string;
+  value: string;
+  ttlSeconds: number;
+}
 
 /**
  * The key whose value a read of the chat's state takes along, to compare with `HeldTurn.epoch`
@@ -228,19 +250,26 @@ export function redisChatTurns(
         held,
         epoch,
         tries,
-        async release() {
+        async release(mark) {
           if (released) return;
           released = true;
           clearInterval(renewal);
-          await leaveTurn.run(
-            redis,
-            keys,
+          const args = [
             updateId,
             token,
             `f:${instance}:${++releases}`,
             EPOCH_TTL_MS,
             queued ? "1" : "0",
-          );
+          ] as const;
+          if (mark === undefined) await leaveTurn.run(redis, keys, ...args);
+          else
+            await leaveTurnMarked.run(
+              redis,
+              { ...keys, done: mark.key },
+              ...args,
+              mark.value,
+              mark.ttlSeconds,
+            );
         },
       };
     },

@@ -126,7 +126,9 @@ describe("chat turns in Redis", () => {
 
   it("a freed turn someone waits for is marked: a new update goes behind the waiter, and the fast path comes back once nobody waits", async () => {
     const a = redisChatTurns(t.connect(), t.prefix, FAST);
-    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    // 71 must still count as alive when 72 asks, however slow the machine: alive for a minute
+    // (it leaves the queue by its release below, not by its alive time).
+    const b = redisChatTurns(t.connect(), t.prefix, { ...FAST, aliveMs: 60_000 });
     const queue = `${t.prefix}{chat:c7}:turns`;
     const turnKey = epochKey(t.prefix, "c7");
     const gaveUp = () => {
@@ -197,6 +199,34 @@ describe("chat turns in Redis", () => {
     expect(await b.holder("c5")).toBe(52);
     await other.release();
     expect(await b.holder("c5")).toBeUndefined();
+  });
+
+  it("a release with a mark writes the mark whether the turn was ours, lost, or someone else's", async () => {
+    // The done mark goes with the release (one script): written in every case, and the turn
+    // treated as a plain release would (freed, epoch moved, or another holder's left alone).
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const turnKey = epochKey(t.prefix, "c9");
+    const mark = (id: number) => ({ key: `${t.prefix}mark:${id}`, value: "2", ttlSeconds: 60 });
+    const ours = await a.take("c9", 90);
+    await ours.release(mark(90));
+    expect(await t.redis.get(mark(90).key)).toBe("2");
+    expect(await t.redis.ttl(mark(90).key)).toBeGreaterThan(0);
+    const freed = await t.redis.get(turnKey);
+    expect(freed?.startsWith("f:")).toBe(true);
+    const lost = await a.take("c9", 91);
+    await t.redis.del(turnKey);
+    await lost.release(mark(91));
+    expect(await t.redis.get(mark(91).key)).toBe("2");
+    const moved = await t.redis.get(turnKey);
+    expect(moved?.startsWith("f:") && moved !== freed).toBe(true);
+    const lostAgain = await a.take("c9", 92);
+    await t.redis.del(turnKey);
+    const other = await b.take("c9", 93);
+    await lostAgain.release(mark(92));
+    expect(await t.redis.get(mark(92).key)).toBe("2");
+    expect(await b.holder("c9")).toBe(93);
+    await other.release();
   });
 
   it("gives up waiting after maxWaitMs (held false) and leaves the queue", async () => {
