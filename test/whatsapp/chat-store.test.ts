@@ -18,10 +18,15 @@ afterAll(() => redis.cleanup());
 const CHAT = 8_009_779_841_000_777;
 const list: Shown = {
   text: "Which operator?",
-  buttons: '[["1. NTC","v:1"]]',
-  choices: [{ n: 1, data: "v:1", label: "NTC" }],
+  buttons: "bTnKey",
+  choices: [
+    { n: 1, data: "v:1", label: "NTC" },
+    { n: 2, data: "v:2", label: "Ncell" },
+  ],
   seen: [],
 };
+/** The choices as kept: their data by number (a typed number needs no label). */
+const kept = list.choices.map((c) => ({ ...c, label: "" }));
 const plain: Shown = { text: "Order placed", buttons: "", choices: [], seen: [] };
 
 describe.each([
@@ -35,8 +40,10 @@ describe.each([
     const store = make();
     const question = await store.nextMessageId(CHAT);
     await store.putShown(CHAT, question, list, ["wamid.q"]);
-    expect(await listed(store, CHAT)).toEqual({ messageId: question, choices: list.choices });
-    expect(await store.messageOf("wamid.q")).toEqual({ chatId: CHAT, messageId: question });
+    expect(await listed(store, CHAT)).toEqual({ messageId: question, choices: kept });
+    expect(await store.messageOf(CHAT, "wamid.q")).toBe(question);
+    // A wamid names a message of its own chat only.
+    expect(await store.messageOf(CHAT + 9, "wamid.q")).toBeNull();
     const after = await store.nextMessageId(CHAT);
     await store.putShown(CHAT, after, plain, ["wamid.p"]);
     expect(await listed(store, CHAT)).toBeNull();
@@ -52,9 +59,9 @@ describe.each([
     const typed = await store.arrive(chat, { at: at + 5, wamid: "wamid.in1" }, "buttons");
     expect(typed).toEqual({
       messageId: question + 1,
-      buttons: { messageId: question, choices: list.choices },
+      buttons: { messageId: question, choices: kept },
     });
-    expect(await store.lastInbound(chat)).toEqual({ at: at + 5, wamid: "wamid.in1" });
+    expect(await store.lastInbound(chat)).toMatchObject({ at: at + 5 });
     expect(store.knownInbound(chat)).toEqual({ at: at + 5, wamid: "wamid.in1" });
     // A tap takes no id (its message is the one tapped); other kinds take the next one.
     expect(await store.arrive(chat, { at: at + 6, wamid: "wamid.in2" }, "none")).toEqual({
@@ -65,7 +72,7 @@ describe.each([
       messageId: question + 2,
       buttons: null,
     });
-    expect(await store.lastInbound(chat)).toEqual({ at: at + 7, wamid: "wamid.in3" });
+    expect(await store.lastInbound(chat)).toMatchObject({ at: at + 7 });
     expect(await store.nextMessageId(chat)).toBe(question + 3);
     // Shown over by a message without buttons: no list to answer with a number.
     await store.putShown(chat, question + 3, plain, ["wamid.p2"]);
@@ -80,21 +87,145 @@ describe.each([
     const taken = await store.nextMessageId(chat);
     const id = await store.putNew(chat, list, ["wamid.n1"]);
     expect(id).toBe(taken + 1);
-    expect(await store.shown(chat, id)).toEqual(list);
-    expect(await store.messageOf("wamid.n1")).toEqual({ chatId: chat, messageId: id });
+    expect(await store.shown(chat, id)).toEqual({
+      text: list.text,
+      buttons: list.buttons,
+      seen: list.seen,
+    });
+    expect(await store.messageOf(chat, "wamid.n1")).toBe(id);
     const next = await store.putNew(chat, plain, ["wamid.n2"]);
     expect(next).toBe(id + 1);
     expect(await store.nextMessageId(chat)).toBe(next + 1);
     expect(await listed(store, chat)).toBeNull();
     await store.putNew(chat, list, ["wamid.n3"]);
-    expect(await listed(store, chat)).toEqual({ messageId: next + 3, choices: list.choices });
+    expect(await listed(store, chat)).toEqual({ messageId: next + 3, choices: kept });
   });
 
-  it("keeps each delivery status of a wamid once", async () => {
+  it("keeps each delivery status of a wamid once, before and after it is recorded", async () => {
     const store = make();
-    expect(await store.putStatus("wamid.s", "sent", 1)).toBe(true);
-    expect(await store.putStatus("wamid.s", "sent", 2)).toBe(false);
-    expect(await store.putStatus("wamid.s", "read", 3)).toBe(true);
-    expect(await store.statuses("wamid.s")).toEqual({ sent: 1, read: 3 });
+    const chat = CHAT + 3;
+    // Meta's "sent" may come before the send's answer is recorded.
+    expect(await store.putStatus(chat, "wamid.s", "sent")).toBe(true);
+    const id = await store.putNew(chat, plain, ["wamid.s"]);
+    expect(await store.putStatus(chat, "wamid.s", "sent")).toBe(false);
+    expect(await store.putStatus(chat, "wamid.s", "read")).toBe(true);
+    expect(await store.putStatus(chat, "wamid.s", "read")).toBe(false);
+    expect(await store.statuses(chat, "wamid.s")).toEqual(["sent", "read"]);
+    expect(await store.messageOf(chat, "wamid.s")).toBe(id);
+  });
+});
+
+describe("the WhatsApp chat store on Redis: one small hash per chat", () => {
+  const prefix = () => `${redis.prefix}${Math.random()}:`;
+  const chatKey = (p: string, chat: number) => `${p}{wachat:${chat}}`;
+  const question = (i: number): Shown => ({
+    // Devanagari: 3 bytes a character, so a question is several pieces of 64 bytes.
+    text: `प्रश्न ${i}: कुन अपरेटर? Which operator should I recharge this time, number ${i}?`,
+    buttons: "bTnKey",
+    choices: Array.from({ length: 9 }, (_, n) => ({
+      n: n + 1,
+      data: `v:operator-${n}`,
+      label: "",
+    })),
+    seen: ["abcdef"],
+  });
+
+  it.each([
+    ["its statuses come", true],
+    ["no status ever comes", false],
+  ])("stays a listpack of bounded size however long the chat (%s)", async (_, statuses) => {
+    const p = prefix();
+    const store = createRedisWaChatStore(redis.redis, p);
+    const chat = CHAT + 10;
+    for (let i = 1; i <= 120; i++) {
+      const id = await store.putNew(chat, i % 3 === 0 ? plain : question(i), [`wamid.b${i}`]);
+      for (const s of statuses ? (["sent", "delivered", "read"] as const) : [])
+        await store.putStatus(chat, `wamid.b${i}`, s);
+      await store.arrive(chat, { at: Date.now(), wamid: `wamid.in.${i}` }, "buttons");
+      expect(id).toBeGreaterThan(0);
+    }
+    const key = chatKey(p, chat);
+    expect(await redis.redis.object("ENCODING", key)).toBe("listpack");
+    // 40 records, the wamids of about as many, a few fields more: under Redis's 128 by default.
+    expect(await redis.redis.hlen(key)).toBeLessThan(128);
+    // Older than the chat keeps: a tap on it is no longer active; the newest still named.
+    expect(await store.messageOf(chat, "wamid.b1")).toBeNull();
+    expect(await store.messageOf(chat, "wamid.b119")).not.toBeNull();
+  });
+
+  it("keeps a message's words until delivered, and while it has the newest buttons", async () => {
+    const p = prefix();
+    const store = createRedisWaChatStore(redis.redis, p);
+    const chat = CHAT + 11;
+    const answer = await store.putNew(chat, plain, ["wamid.a"]);
+    const asked = await store.putNew(chat, question(1), ["wamid.q"]);
+    expect((await store.shown(chat, answer))?.text).toBe(plain.text);
+    // A failed 131047 may still come for what is not delivered: its words are there to resend.
+    await store.putStatus(chat, "wamid.a", "sent");
+    expect((await store.shown(chat, answer))?.text).toBe(plain.text);
+    await store.putStatus(chat, "wamid.a", "delivered");
+    expect((await store.shown(chat, answer))?.text).toBeNull();
+    // The question, delivered, keeps its words (a new page of its buttons shows them again)...
+    await store.putStatus(chat, "wamid.q", "delivered");
+    expect((await store.shown(chat, asked))?.text).toBe(question(1).text);
+    // ...until a newer message has buttons.
+    await store.putNew(chat, question(2), ["wamid.q2"]);
+    expect((await store.shown(chat, asked))?.text).toBeNull();
+    expect((await store.shown(chat, asked))?.seen).toEqual(["abcdef"]);
+    // Buttons neither numbered nor paged (amounts): the words go once delivered, newest or not.
+    const amounts = { ...question(3), choices: [] };
+    const howMuch = await store.putNew(chat, amounts, ["wamid.q3"]);
+    await store.putStatus(chat, "wamid.q3", "read");
+    expect((await store.shown(chat, howMuch))?.text).toBeNull();
+    const paged = await store.putNew(chat, { ...amounts, paged: true }, ["wamid.q4"]);
+    await store.putStatus(chat, "wamid.q4", "delivered");
+    expect((await store.shown(chat, paged))?.text).toBe(amounts.text);
+  });
+
+  it("a redelivered status of an older rendering does not drop the newest one's words", async () => {
+    const store = createRedisWaChatStore(redis.redis, prefix());
+    const chat = CHAT + 12;
+    const id = await store.putNew(chat, plain, ["wamid.r1"]);
+    await store.putShown(chat, id, { ...plain, text: "Order placed, paid" }, ["wamid.r2"]);
+    await store.putStatus(chat, "wamid.r1", "delivered");
+    expect((await store.shown(chat, id))?.text).toBe("Order placed, paid");
+    await store.putStatus(chat, "wamid.r2", "delivered");
+    expect((await store.shown(chat, id))?.text).toBeNull();
+  });
+
+  it("a list whose buttons were taken away answers no typed number", async () => {
+    const store = createRedisWaChatStore(redis.redis, prefix());
+    const chat = CHAT + 13;
+    const id = await store.putNew(chat, question(1), ["wamid.t1"]);
+    const typed = () => store.arrive(chat, { at: Date.now(), wamid: "wamid.t" }, "buttons");
+    expect((await typed()).buttons?.messageId).toBe(id);
+    await store.putShown(chat, id, { ...question(1), text: null, buttons: "", choices: [] }, []);
+    expect((await typed()).buttons).toBeNull();
+  });
+
+  it("reads the customer's last message from another instance to the second, never later", async () => {
+    const p = prefix();
+    const chat = CHAT + 14;
+    const at = 1_795_697_222_797;
+    await createRedisWaChatStore(redis.redis, p).arrive(chat, { at, wamid: "w" }, "none");
+    const other = await createRedisWaChatStore(redis.redis, p).lastInbound(chat);
+    expect(other).toEqual({ at: 1_795_697_222_000 });
+  });
+
+  it("reads what was written before issue 31", async () => {
+    const p = prefix();
+    const chat = CHAT + 15;
+    const old = { text: "Which operator?", buttons: "[]", choices: [], seen: ["PPrE_4Pd_hQT"] };
+    await redis.redis.hset(chatKey(p, chat), {
+      seq: "3",
+      "m:3": JSON.stringify(old),
+      in: JSON.stringify({ at: 1_795_697_222_797, wamid: "wamid.old" }),
+    });
+    await redis.redis.set(`${p}wa:wamid:wamid.old3`, `${chat}:3`);
+    const store = createRedisWaChatStore(redis.redis, p);
+    expect(await store.shown(chat, 3)).toEqual({ text: old.text, buttons: "[]", seen: old.seen });
+    expect(await store.messageOf(chat, "wamid.old3")).toBe(3);
+    expect(await store.messageOf(chat + 1, "wamid.old3")).toBeNull();
+    expect(await store.lastInbound(chat)).toEqual({ at: 1_795_697_222_797 });
   });
 });
