@@ -216,8 +216,16 @@ function storedOf(raw: string, blob: string): StoredShown | null {
   return { text, buttons: parts[2] ?? "", seen };
 }
 
-/** The seen hashes as the record runs them together: 6 characters each. */
-const seenRun = (seen: readonly string[]) => seen.map((h) => h.slice(0, 6).padEnd(6, "_")).join("");
+/**
+ * The newest seen hashes as the record runs them together: 6 characters each, at most SEEN_MAX
+ * (the record then stays <= 64 bytes: 2 + 1 + 1 + 1 + 6 + 1 + 4 + 1 + 42 = 59).
+ */
+const SEEN_MAX = 7;
+const seenRun = (seen: readonly string[]) =>
+  seen
+    .slice(-SEEN_MAX)
+    .map((h) => h.slice(0, 6).padEnd(6, "_"))
+    .join("");
 
 /** The chats whose last message this process recorded, newest last, at most this many. */
 const KNOWN_INBOUND_MAX = 10_000;
@@ -244,7 +252,8 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
   const k = keyspace(prefix);
   const known = knownInbounds();
   const putArgs = (shown: Shown, sent: string[]) => [
-    shown.buttons,
+    // 6 characters at most (a record from before issue 31 held the buttons as JSON).
+    shown.buttons.slice(0, 6),
     seenRun(shown.seen),
     !shown.buttons ? "0" : shown.choices.length > 0 || shown.paged ? "2" : "1",
     sent.map(wamidHash).join(","),

@@ -109,8 +109,11 @@ const textOf = (p: Payload) => withLinks(String(p.text ?? ""), p.reply_markup);
 /** A short hash of a text, to remember that a message showed it. */
 const textHash = (text: string) =>
   createHash("sha256").update(text).digest("base64url").slice(0, 12);
-/** The texts a message remembers having shown (a flow's question and its restated reasons). */
-const SEEN_KEEP = 8;
+/**
+ * The texts a message remembers having shown (a flow's question and its restated reasons); the
+ * chat store keeps as many (its record stays within 64 bytes).
+ */
+const SEEN_KEEP = 7;
 
 /** A pager's button (CB.page in bot/callback-data.ts: "p:<page>"): a tap on it edits the message's buttons. */
 const isPager = (data: string) => data.startsWith("p:");

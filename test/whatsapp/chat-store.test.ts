@@ -130,6 +130,7 @@ describe("the WhatsApp chat store on Redis: one small hash per chat", () => {
     seen: ["abcdef"],
   });
 
+  const many = Array.from({ length: 12 }, (_, i) => `seen-${i}`.padEnd(12, "x"));
   it.each([
     ["its statuses come", true],
     ["no status ever comes", false],
@@ -138,7 +139,10 @@ describe("the WhatsApp chat store on Redis: one small hash per chat", () => {
     const store = createRedisWaChatStore(redis.redis, p);
     const chat = CHAT + 10;
     for (let i = 1; i <= 120; i++) {
-      const id = await store.putNew(chat, i % 3 === 0 ? plain : question(i), [`wamid.b${i}`]);
+      // Every fifth: as many texts shown as a record keeps and more, words of the most pieces.
+      const most = { ...question(i), text: "प्र".repeat(2000), seen: many };
+      const shown = i % 5 === 0 ? most : i % 3 === 0 ? plain : question(i);
+      const id = await store.putNew(chat, shown, [`wamid.b${i}`]);
       for (const s of statuses ? (["sent", "delivered", "read"] as const) : [])
         await store.putStatus(chat, `wamid.b${i}`, s);
       await store.arrive(chat, { at: Date.now(), wamid: `wamid.in.${i}` }, "buttons");
