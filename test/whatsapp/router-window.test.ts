@@ -2,7 +2,7 @@ import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.ts";
 import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createMemoryWaChatStore, type WaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { renderMessage } from "../../src/whatsapp/render.ts";
 import { whatsappRouter } from "../../src/whatsapp/router.ts";
 import type { WaOutbound } from "../../src/whatsapp/types.ts";
@@ -15,10 +15,10 @@ const HOUR = 3_600_000;
 const WA_ID = "9779841000901";
 const CHAT = WA_CHAT_BASE + Number(WA_ID);
 
-function setup() {
+function setup(chatStore: WaChatStore = createMemoryWaChatStore()) {
   let now = 1_800_000_000_000;
   const sent: WaOutbound[] = [];
-  const store = createMemoryWaChatStore();
+  const store = chatStore;
   const router = whatsappRouter({
     store,
     client: {
@@ -42,7 +42,17 @@ function setup() {
       method: "POST",
       body: JSON.stringify({ chat_id: CHAT, text }),
     });
-  return { store, sent, push, advance: (ms: number) => (now += ms), now: () => now };
+  /** The flows' `strip`: editMessageReplyMarkup with an empty keyboard. */
+  const strip = (messageId: number) =>
+    fetch("http://bot.test/botX/editMessageReplyMarkup", {
+      method: "POST",
+      body: JSON.stringify({
+        chat_id: CHAT,
+        message_id: messageId,
+        reply_markup: { inline_keyboard: [] },
+      }),
+    });
+  return { store, sent, push, strip, advance: (ms: number) => (now += ms), now: () => now };
 }
 
 describe("router: the 24-hour window by our own clock", () => {
@@ -71,5 +81,21 @@ describe("router: the 24-hour window by our own clock", () => {
         ],
       },
     });
+  });
+});
+
+describe("router: buttons taken away from a message whose words are no longer kept", () => {
+  it("send nothing, inside the window or after it (no blank template)", async () => {
+    // The Redis store lets a delivered message's words go (chat-scripts.ts): shown without text.
+    const memory = createMemoryWaChatStore();
+    const r = setup({
+      ...memory,
+      shown: async () => ({ text: null, buttons: "abc123", seen: ["zzzzzz"] }),
+    });
+    await r.store.arrive(CHAT, { at: r.now(), wamid: "wamid.in.1" }, "none");
+    expect((await (await r.strip(3)).json()) as unknown).toMatchObject({ ok: true });
+    r.advance(25 * HOUR);
+    expect((await (await r.strip(3)).json()) as unknown).toMatchObject({ ok: true });
+    expect(r.sent).toEqual([]);
   });
 });
