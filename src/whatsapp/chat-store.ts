@@ -255,7 +255,7 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
     // 6 characters at most (a record from before issue 31 held the buttons as JSON).
     shown.buttons.slice(0, 6),
     seenRun(shown.seen),
-    !shown.buttons ? "0" : shown.choices.length > 0 || shown.paged ? "2" : "1",
+    !shown.buttons ? "0" : shown.paged ? "3" : shown.choices.length > 0 ? "2" : "1",
     sent.map(wamidHash).join(","),
     KEEP_MESSAGES,
     ...(sent.length > 0 ? pieces(encodeWords(shown.text ?? "", shown.choices)) : []),
@@ -326,7 +326,7 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
     },
     async statuses(chatId, wamid) {
       const v = await redis.hget(k.waChat(chatId), `w${wamidHash(wamid)}`);
-      return bitsOf(Number(/\.(\d+)$/.exec(v ?? "")?.[1] ?? 0));
+      return bitsOf(Number(/^\d+\.(\d+)/.exec(v ?? "")?.[1] ?? 0));
     },
   };
 }

@@ -184,6 +184,13 @@ describe("the WhatsApp chat store on Redis: one small hash per chat", () => {
     const paged = await store.putNew(chat, { ...amounts, paged: true }, ["wamid.q4"]);
     await store.putStatus(chat, "wamid.q4", "delivered");
     expect((await store.shown(chat, paged))?.text).toBe(amounts.text);
+    // Paged, its words stay after a newer message has buttons (a new page shows them again)...
+    await store.putNew(chat, question(5), ["wamid.q5"]);
+    await store.putStatus(chat, "wamid.q5", "delivered");
+    expect((await store.shown(chat, paged))?.text).toBe(amounts.text);
+    // ...until its buttons are taken away.
+    await store.putShown(chat, paged, { ...amounts, text: null, buttons: "", choices: [] }, []);
+    expect((await store.shown(chat, paged))?.text).toBeNull();
   });
 
   it("a redelivered status of an older rendering does not drop the newest one's words", async () => {
@@ -214,6 +221,70 @@ describe("the WhatsApp chat store on Redis: one small hash per chat", () => {
     await createRedisWaChatStore(redis.redis, p).arrive(chat, { at, wamid: "w" }, "none");
     const other = await createRedisWaChatStore(redis.redis, p).lastInbound(chat);
     expect(other).toEqual({ at: 1_795_697_222_000 });
+  });
+
+  /** A reply: a message of 3 renderings (a long answer split in parts), delivered. */
+  const reply = async (store: WaChatStore, chat: number, i: number) => {
+    const w = [0, 1, 2].map((k) => `wamid.r${i}.${k}`);
+    await store.putNew(chat, plain, w);
+    for (const x of w) await store.putStatus(chat, x, "delivered");
+  };
+  const fields = async (p: string, chat: number) =>
+    Object.keys(await redis.redis.hgetall(chatKey(p, chat)));
+
+  it("a question still on screen is answered however many messages came after it", async () => {
+    const p = prefix();
+    const store = createRedisWaChatStore(redis.redis, p);
+    const chat = CHAT + 16;
+    for (let i = 1; i <= 50; i++) await reply(store, chat, i);
+    const asked = await store.putNew(chat, question(1), ["wamid.ask"]);
+    expect(asked).toBe(51);
+    await store.putStatus(chat, "wamid.ask", "delivered");
+    const exchange = async (i: number) => {
+      await store.arrive(chat, { at: Date.now(), wamid: `wamid.c${i}` }, "next");
+      await reply(store, chat, 100 + i);
+    };
+    for (let i = 0; i < 21; i++) await exchange(i);
+    expect(await store.messageOf(chat, "wamid.ask")).toBe(asked);
+    expect(await store.shown(chat, asked)).not.toBeNull();
+    // The flow asks it again: a new rendering of the same message, then another message.
+    await store.putShown(chat, asked, { ...question(1), text: "Again: which operator?" }, [
+      "wamid.again",
+    ]);
+    await exchange(21);
+    expect(await store.messageOf(chat, "wamid.again")).toBe(asked);
+    expect(await store.messageOf(chat, "wamid.ask")).toBe(asked);
+    // A reply's renderings from as long ago go; the hash stays within Redis's default 128.
+    expect(await store.messageOf(chat, "wamid.r1.0")).toBeNull();
+    expect((await fields(p, chat)).length).toBeLessThanOrEqual(128);
+  });
+
+  it("lets old records, words and renderings go however the ids are spaced", async () => {
+    const p = prefix();
+    const store = createRedisWaChatStore(redis.redis, p);
+    const chat = CHAT + 17;
+    // Records from before issue 31, without buttons (buttons "": nothing to answer).
+    const old = JSON.stringify({ text: "Done", buttons: "", choices: [], seen: [] });
+    await redis.redis.hset(chatKey(p, chat), { seq: "5", "m:1": old, "m:3": old, "m:5": old });
+    for (let i = 0; i < 300; i++) {
+      // The customer writes 1 to 3 messages (each takes an id), the bot answers.
+      for (let c = 0; c <= i % 3; c++)
+        await store.arrive(chat, { at: Date.now(), wamid: `wamid.c${i}.${c}` }, "next");
+      if (i % 2 === 0) await reply(store, chat, i);
+      // Every other answer: no status ever comes (its words are not kept for long either).
+      else await store.putNew(chat, plain, [`wamid.u${i}`]);
+    }
+    const seq = Number(await redis.redis.hget(chatKey(p, chat), "seq"));
+    const all = await fields(p, chat);
+    const ids = (re: RegExp) =>
+      all.flatMap((f) => {
+        const m = re.exec(f);
+        return m ? [Number(m[1])] : [];
+      });
+    expect(ids(/^m:(\d+)$/).every((n) => n > seq - 40)).toBe(true);
+    expect(ids(/^t:(\d+)/).every((n) => n > seq - 16)).toBe(true);
+    expect(all.length).toBeLessThanOrEqual(128);
+    expect(await redis.redis.object("ENCODING", chatKey(p, chat))).toBe("listpack");
   });
 
   it("reads what was written before issue 31", async () => {
