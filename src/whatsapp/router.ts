@@ -283,7 +283,8 @@ function templateResender(
     }
     const { locale } = await deps.localeOf(chatId);
     const sent = await asTemplate(waIdOfChat(chatId) as string, locale, shown.text);
-    await store.putShown(chatId, messageId, { ...shown, choices: [] }, [sent]);
+    // The template has no buttons: the newest buttons stay where they are (a newer message's).
+    await store.putShown(chatId, messageId, { ...shown, buttons: "", choices: [] }, [sent]);
     return true;
   };
 }
