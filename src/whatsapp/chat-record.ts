@@ -37,12 +37,13 @@ export function encodeWords(text: string, choices: readonly { n: number; data: s
   return `${usable ? choices.map((c) => c.data).join(SEP_DATA) : ""}${SEP_TEXT}${text}`;
 }
 
+/** Its words null (and no choices) when cut at MAX_PIECES before they began: not its data as words. */
 export function decodeWords(blob: string): {
-  text: string;
+  text: string | null;
   choices: { n: number; data: string }[];
 } {
   const at = blob.indexOf(SEP_TEXT);
-  if (at < 0) return { text: blob, choices: [] };
+  if (at < 0) return { text: null, choices: [] };
   const head = blob.slice(0, at);
   const choices = head === "" ? [] : head.split(SEP_DATA).map((data, i) => ({ n: i + 1, data }));
   return { text: blob.slice(at + 1), choices };

@@ -287,6 +287,18 @@ describe("the WhatsApp chat store on Redis: one small hash per chat", () => {
     expect(await redis.redis.object("ENCODING", chatKey(p, chat))).toBe("listpack");
   });
 
+  it("a message whose choices alone fill the pieces kept shows no words, not its choices", async () => {
+    const store = createRedisWaChatStore(redis.redis, prefix());
+    const chat = CHAT + 18;
+    const choices = Array.from({ length: 80 }, (_, n) => ({
+      n: n + 1,
+      data: `v:a-long-pack-code-${n}`,
+      label: "",
+    }));
+    const id = await store.putNew(chat, { ...question(1), choices }, ["wamid.long"]);
+    expect((await store.shown(chat, id))?.text).toBeNull();
+  });
+
   it("reads what was written before issue 31", async () => {
     const p = prefix();
     const chat = CHAT + 15;
