@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
-import { decodeWords, encodeWords, pieces, wamidHash } from "./chat-record.ts";
+import { decodeWords, encodeWords, pieces, seenHash, wamidHash } from "./chat-record.ts";
 import {
   arriveScript,
   KEEP_MESSAGES,
@@ -227,6 +227,14 @@ const seenRun = (seen: readonly string[]) =>
     .map((h) => h.slice(0, 6).padEnd(6, "_"))
     .join("");
 
+/**
+ * The buttons' key as the record holds it: the router's (seenHash: 6 ASCII characters) as it is,
+ * anything else (the JSON of a record from before issue 31) hashed to as many, so the record stays
+ * within 64 bytes whatever characters its labels have.
+ */
+const buttonsField = (buttons: string) =>
+  /^[A-Za-z0-9_-]{0,6}$/.test(buttons) ? buttons : seenHash(buttons);
+
 /** The chats whose last message this process recorded, newest last, at most this many. */
 const KNOWN_INBOUND_MAX = 10_000;
 const DAY_MS = 86_400_000;
@@ -252,8 +260,7 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
   const k = keyspace(prefix);
   const known = knownInbounds();
   const putArgs = (shown: Shown, sent: string[]) => [
-    // 6 characters at most (a record from before issue 31 held the buttons as JSON).
-    shown.buttons.slice(0, 6),
+    buttonsField(shown.buttons),
     seenRun(shown.seen),
     !shown.buttons ? "0" : shown.paged ? "3" : shown.choices.length > 0 ? "2" : "1",
     sent.map(wamidHash).join(","),

@@ -299,6 +299,22 @@ describe("the WhatsApp chat store on Redis: one small hash per chat", () => {
     expect((await store.shown(chat, id))?.text).toBeNull();
   });
 
+  it("keeps a record within 64 bytes whatever buttons a record from before issue 31 had", async () => {
+    const p = prefix();
+    const store = createRedisWaChatStore(redis.redis, p);
+    const chat = CHAT + 19;
+    // Its buttons as JSON with Devanagari labels: 6 characters of it are 14 bytes.
+    const buttons = JSON.stringify(["नेपाल टेलिकम", "v:1"]);
+    await redis.redis.hset(chatKey(p, chat), { seq: "3", "m:3": "{}" });
+    const seen = Array.from({ length: 7 }, (_, i) => `seen${i}`.padEnd(6, "x"));
+    // Words of 10 pieces and more, a rendering not yet delivered: every part at its longest.
+    const long = { text: "प्र".repeat(300), buttons, choices: [], seen };
+    await store.putShown(chat, 3, long, ["wamid.old.again"]);
+    const record = (await redis.redis.hget(chatKey(p, chat), "m:3")) ?? "";
+    expect(Buffer.byteLength(record)).toBeLessThanOrEqual(64);
+    expect(await redis.redis.object("ENCODING", chatKey(p, chat))).toBe("listpack");
+  });
+
   it("reads what was written before issue 31", async () => {
     const p = prefix();
     const chat = CHAT + 15;
