@@ -219,13 +219,19 @@ export function keyspace(prefix: string) {
     waInbound: `${prefix}{wa}:inbound`,
     /** Sorted set per chat: update ids of its messages not yet handled (in order per customer). */
     waPending: (chatId: number) => `${prefix}{wa}:pending:${chatId}`,
-    /** Hash per chat: message-id counter, last inbound, the renderings of the bot's messages. */
+    /**
+     * Hash per chat, a listpack: message-id counter, last inbound, the records of the bot's
+     * messages, its sent wamids and their statuses (whatsapp/chat-scripts.ts has the fields).
+     */
     waChat: (chatId: number) => `${prefix}{wachat:${chatId}}`,
-    /** String, EX 35 days: a sent wamid -> "chat:message id" (a tap's context names the message). */
+    /**
+     * String, EX 35 days: a sent wamid -> "chat:message id". Written before issue 31 only (now a
+     * field of waChat); read for a tap the chat's hash does not know, until the last expire.
+     */
     waWamid: (wamid: string) => `${prefix}wa:wamid:${wamid}`,
     /** The WhatsApp number's send pacer: its own buckets, apart from Telegram's (notify/pacer.ts). */
     waPacePrefix: `${prefix}wa:`,
-    /** Hash, EX 35 days: a sent wamid's delivery statuses (status -> unix seconds). */
+    /** Hash, EX 35 days: a sent wamid's delivery statuses. Before issue 31 only: now in waChat. */
     waStatus: (wamid: string) => `${prefix}wa:status:${wamid}`,
 
     // --- Order search (orders/search.ts), written by the order create script: {money} ---

@@ -173,12 +173,15 @@ export function wireWhatsApp(
       if (chatId !== null) await queue.enqueue(chatId, m);
     }
     for (const s of events.statuses) {
-      if (!(await store.putStatus(s.wamid, s.status, s.timestamp * 1000))) continue;
+      const chatId = chatIdOfWaId(s.recipientId);
+      // Counted once: a redelivered status (Meta redelivers for days) is known to its chat.
+      if (chatId !== null && !(await store.putStatus(chatId, s.wamid, s.status))) continue;
       const code = s.errors?.[0]?.code;
       statuses.inc({ status: s.status, code: code === undefined ? "" : String(code) });
       if (s.status !== "failed") continue;
       logger.warn({ wamid: s.wamid, code }, "whatsapp message failed to deliver");
-      if (code === 131047) await router.resendAsTemplate(s.wamid).catch(() => false);
+      if (code === 131047 && chatId !== null)
+        await router.resendAsTemplate(chatId, s.wamid).catch(() => false);
     }
   };
   parts.app.route(

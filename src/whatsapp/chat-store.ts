@@ -1,34 +1,66 @@
 import { z } from "zod";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
-import { luaScript } from "../redis/scripts.ts";
+import { decodeWords, encodeWords, pieces, seenHash, wamidHash } from "./chat-record.ts";
+import {
+  arriveScript,
+  KEEP_MESSAGES,
+  nextIdScript,
+  putShownScript,
+  putStatusScript,
+  shownScript,
+} from "./chat-scripts.ts";
 
 /**
  * What the WhatsApp channel remembers of each chat, since WhatsApp keeps no state for the bot: the
  * message ids the chat engine sees (Telegram-like, one counter per chat for both directions, so
  * "newer" compares), what each of the bot's messages last showed (an edit that changes nothing
  * sends nothing), which WhatsApp messages render which of them (a tap names the message by its
- * wamid), the numbered choices of the newest list (a typed "3"), the customer's last message (the
- * 24-hour window, and the typing indicator) and the delivery statuses of what was sent.
+ * wamid), the numbered choices of the newest list (a typed "3"), when the customer last wrote (the
+ * 24-hour window) and the delivery statuses of what was sent. On Redis all of it is one small hash
+ * per chat (chat-scripts.ts has its fields; issue 31 measured 4.2 KB in 12 keys mid-flow).
  */
 
 const choiceSchema = z.object({ n: z.number().int(), data: z.string(), label: z.string() });
-export const shownSchema = z.object({
+/** A message as written before issue 31 (JSON in `m:<id>`): still read until its chat expires. */
+const oldShownSchema = z.object({
   text: z.string(),
-  /** The buttons as shown: a key that changes when they change ("" for none). */
   buttons: z.string(),
   choices: z.array(choiceSchema),
-  /** Short hashes of every text the message showed: an edit back to one of them sends nothing. */
   seen: z.array(z.string()).default([]),
 });
-export type Shown = z.infer<typeof shownSchema>;
 export type Choice = z.infer<typeof choiceSchema>;
 
-const inboundSchema = z.object({ at: z.number(), wamid: z.string() });
+/** What a message shows, as the router records it. */
+export interface Shown {
+  /** Its words; null when only the buttons change and the words stay as recorded. */
+  text: string | null;
+  /** The buttons as shown: a short key that changes when they change ("" for none). */
+  buttons: string;
+  choices: Choice[];
+  /** Its buttons page (a new page is an edit that shows its words again). */
+  paged?: boolean;
+  /** Short hashes (chat-record.ts seenHash) of every text it showed: an edit back to one sends nothing. */
+  seen: string[];
+}
+
+/** What a message showed, as the store gives it back. */
+export interface StoredShown {
+  /**
+   * Its words, while kept: until its newest rendering is delivered, and while it is the newest
+   * message with buttons; null after.
+   */
+  text: string | null;
+  buttons: string;
+  seen: string[];
+}
+
+const inboundSchema = z.object({ at: z.number(), wamid: z.string().optional() });
+/** The customer's last message: when (and, known in this process only, its wamid). */
 export type LastInbound = z.infer<typeof inboundSchema>;
 
-export const STATUS_RANK = { sent: 1, delivered: 2, read: 3, failed: 4 } as const;
-export type DeliveryStatus = keyof typeof STATUS_RANK;
+export const STATUS_BIT = { sent: 1, delivered: 2, read: 4, failed: 8 } as const;
+export type DeliveryStatus = keyof typeof STATUS_BIT;
 
 export interface WaChatStore {
   nextMessageId(chatId: number): Promise<number>;
@@ -39,21 +71,26 @@ export interface WaChatStore {
    * round trip; its id. Ids then follow the order messages were recorded in.
    */
   putNew(chatId: number, shown: Shown, wamids: string[]): Promise<number>;
-  shown(chatId: number, messageId: number): Promise<Shown | null>;
-  /** The chat message a sent wamid renders (a tap's `context.id`); null when unknown or expired. */
-  messageOf(wamid: string): Promise<{ chatId: number; messageId: number } | null>;
+  shown(chatId: number, messageId: number): Promise<StoredShown | null>;
+  /**
+   * The message of the chat a sent wamid renders (a tap's `context.id`, a status's wamid); null
+   * when unknown, another chat's, or older than the chat keeps.
+   */
+  messageOf(chatId: number, wamid: string): Promise<number | null>;
   /**
    * A customer's message arrives: recorded as the chat's last (the 24-hour window), and in the
    * same round trip what its handling reads next: "next" takes the next message id
    * (nextMessageId), "buttons" that and the newest message with buttons with its numbered choices
    * (a typed number may press one; the id is then left unused: ids need only grow; null when a
-   * message without buttons came after it), "none" neither (a tap: its message is the one tapped).
+   * message without buttons came after it, or it numbers none), "none" neither (a tap: its
+   * message is the one tapped).
    */
   arrive(
     chatId: number,
     last: LastInbound,
     want: "none" | "next" | "buttons",
   ): Promise<{ messageId: number; buttons: { messageId: number; choices: Choice[] } | null }>;
+  /** When the customer last wrote; the wamid only when this process recorded it. */
   lastInbound(chatId: number): Promise<LastInbound | null>;
   /**
    * The last message of the chat this process recorded (arrive) in the last 24 hours, without
@@ -61,33 +98,41 @@ export interface WaChatStore {
    * says is open is open (the router's check before each send).
    */
   knownInbound(chatId: number): LastInbound | null;
-  /** Keeps a delivery status of a sent wamid; false when it was known already (a redelivery). */
-  putStatus(wamid: string, status: DeliveryStatus, at: number): Promise<boolean>;
-  statuses(wamid: string): Promise<Partial<Record<DeliveryStatus, number>>>;
+  /**
+   * Keeps a delivery status of a wamid sent to the chat; false when it was known already (a
+   * redelivery: Meta redelivers for days, kept as long as the chat keeps the message).
+   */
+  putStatus(chatId: number, wamid: string, status: DeliveryStatus): Promise<boolean>;
+  statuses(chatId: number, wamid: string): Promise<DeliveryStatus[]>;
 }
 
 /** Renderings and statuses outlive WhatsApp's 30-day conversation by a margin. */
 const TTL_SECONDS = 35 * 86_400;
-/** A chat keeps the renderings of its last 200 messages: older buttons answer "no longer active". */
-const KEEP_MESSAGES = 200;
 
-const parse = <T>(schema: z.ZodType<T>, raw: string | null | undefined): T | null => {
-  if (!raw) return null;
-  const r = schema.safeParse(JSON.parse(raw));
-  return r.success ? r.data : null;
+const parseOld = (raw: string) => {
+  try {
+    const r = oldShownSchema.safeParse(JSON.parse(raw));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
 };
+const bitsOf = (bits: number) =>
+  (Object.keys(STATUS_BIT) as DeliveryStatus[]).filter((s) => (bits & STATUS_BIT[s]) !== 0);
 
 export function createMemoryWaChatStore(): WaChatStore {
   const seq = new Map<number, number>();
   const shownBy = new Map<string, Shown>();
-  const wamids = new Map<string, { chatId: number; messageId: number }>();
+  const wamids = new Map<string, number>();
   const lastButtoned = new Map<number, number>();
   const lastShown = new Map<number, number>();
   const inbound = new Map<number, LastInbound>();
-  const statuses = new Map<string, Partial<Record<DeliveryStatus, number>>>();
+  const statuses = new Map<string, number>();
   const putShown = (chatId: number, messageId: number, shown: Shown, sent: string[]) => {
-    shownBy.set(`${chatId}:${messageId}`, shown);
-    for (const w of sent) wamids.set(w, { chatId, messageId });
+    const before = shownBy.get(`${chatId}:${messageId}`);
+    const text = shown.text ?? before?.text ?? null;
+    shownBy.set(`${chatId}:${messageId}`, { ...shown, text });
+    for (const w of sent) wamids.set(`${chatId}:${w}`, messageId);
     if (shown.buttons) lastButtoned.set(chatId, messageId);
     if (sent.length > 0) lastShown.set(chatId, messageId);
   };
@@ -107,10 +152,11 @@ export function createMemoryWaChatStore(): WaChatStore {
       return messageId;
     },
     async shown(chatId, messageId) {
-      return shownBy.get(`${chatId}:${messageId}`) ?? null;
+      const s = shownBy.get(`${chatId}:${messageId}`);
+      return s ? { text: s.text, buttons: s.buttons, seen: s.seen } : null;
     },
-    async messageOf(wamid) {
-      return wamids.get(wamid) ?? null;
+    async messageOf(chatId, wamid) {
+      return wamids.get(`${chatId}:${wamid}`) ?? null;
     },
     async arrive(chatId, last, want) {
       inbound.set(chatId, last);
@@ -120,8 +166,12 @@ export function createMemoryWaChatStore(): WaChatStore {
       const lb = lastButtoned.get(chatId);
       if (lb === undefined || (lastShown.get(chatId) ?? 0) > lb)
         return { messageId, buttons: null };
-      const choices = shownBy.get(`${chatId}:${lb}`)?.choices ?? [];
-      return { messageId, buttons: { messageId: lb, choices } };
+      // As Redis keeps them: the labels are not (a typed number needs only the data).
+      const choices = (shownBy.get(`${chatId}:${lb}`)?.choices ?? []).map((c) => ({
+        ...c,
+        label: "",
+      }));
+      return { messageId, buttons: choices.length > 0 ? { messageId: lb, choices } : null };
     },
     async lastInbound(chatId) {
       return inbound.get(chatId) ?? null;
@@ -129,101 +179,61 @@ export function createMemoryWaChatStore(): WaChatStore {
     knownInbound(chatId) {
       return inbound.get(chatId) ?? null;
     },
-    async putStatus(wamid, status, at) {
-      const known = statuses.get(wamid) ?? {};
-      if (known[status] !== undefined) return false;
-      statuses.set(wamid, { ...known, [status]: at });
+    async putStatus(chatId, wamid, status) {
+      const key = `${chatId}:${wamid}`;
+      const known = statuses.get(key) ?? 0;
+      if ((known & STATUS_BIT[status]) !== 0) return false;
+      statuses.set(key, known | STATUS_BIT[status]);
       return true;
     },
-    async statuses(wamid) {
-      return statuses.get(wamid) ?? {};
+    async statuses(chatId, wamid) {
+      return bitsOf(statuses.get(`${chatId}:${wamid}`) ?? 0);
     },
   };
 }
 
-/**
- * Each write is one script: the field(s) and the key's expiry in one command and one round trip
- * (a MULTI of the same was four to seven commands; issue 31 counted 49 Redis commands a step).
- * KEYS: the chat's hash (or a wamid's statuses). ARGV[1]: the TTL in seconds.
- */
-const nextIdScript = luaScript<"chat", number>(
-  "waNextMessageId",
-  ["chat"],
-  `
-local n = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return n
-`,
-);
-/** ARGV: ttl, status, at: 1 when the status is new, 0 when it was known (a redelivery). */
-const putStatusScript = luaScript<"key", number>(
-  "waPutStatus",
-  ["key"],
-  `
-local added = redis.call('HSETNX', KEYS[1], ARGV[2], ARGV[3])
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return added
-`,
-);
-/**
- * ARGV: ttl, message id, the shown JSON, "1" when it has buttons, "1" when it was sent, the field
- * of the rendering dropped (KEEP_MESSAGES before).
- */
-const putShownScript = luaScript<"chat", number>(
-  "waPutShown",
-  ["chat"],
-  `
-redis.call('HSET', KEYS[1], 'm:' .. ARGV[2], ARGV[3])
-if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'lb', ARGV[2]) end
-if ARGV[5] == '1' then redis.call('HSET', KEYS[1], 'lo', ARGV[2]) end
-redis.call('HDEL', KEYS[1], ARGV[6])
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return 1
-`,
-);
-/**
- * putShownScript for a new message: its id taken from the chat's counter first. ARGV: ttl, the
- * shown JSON, "1" when it has buttons, "1" when it was sent, KEEP_MESSAGES. The id.
- */
-const putNewScript = luaScript<"chat", number>(
-  "waPutNew",
-  ["chat"],
-  `
-local id = redis.call('HINCRBY', KEYS[1], 'seq', 1)
-redis.call('HSET', KEYS[1], 'm:' .. id, ARGV[2])
-if ARGV[3] == '1' then redis.call('HSET', KEYS[1], 'lb', id) end
-if ARGV[4] == '1' then redis.call('HSET', KEYS[1], 'lo', id) end
-redis.call('HDEL', KEYS[1], 'm:' .. (id - tonumber(ARGV[5])))
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-return id
-`,
-);
-/**
- * ARGV: ttl, the last inbound JSON, "" / "n" / "b" (none, the next id, the next id and the last
- * buttons). {next id or 0} or {next id, lb, lo, lb's rendering}: the inbound recorded, the next
- * id and the newest buttons of one customer message in one round trip (they were three).
- */
-const arriveScript = luaScript<"chat", Array<string | number | null>>(
-  "waArrive",
-  ["chat"],
-  `
-redis.call('HSET', KEYS[1], 'in', ARGV[2])
-local n = 0
-if ARGV[3] ~= '' then n = redis.call('HINCRBY', KEYS[1], 'seq', 1) end
-redis.call('EXPIRE', KEYS[1], ARGV[1])
-if ARGV[3] ~= 'b' then return {n} end
-local v = redis.call('HMGET', KEYS[1], 'lb', 'lo')
-if not v[1] then return {n} end
-return {n, v[1], v[2] or '0', redis.call('HGET', KEYS[1], 'm:' .. v[1]) or ''}
-`,
-);
-
-/** The newest buttons from the script's {lb, lo, rendering}: null without buttons or when shown over. */
-function buttonsOf(lb: unknown, lo: unknown, raw: unknown) {
+/** The newest buttons from the arrive script's {lb, lo, record, words}: null without choices. */
+function buttonsOf(lb: unknown, lo: unknown, raw: unknown, blob: unknown) {
   if (lb === null || lb === undefined || Number(lo ?? 0) > Number(lb)) return null;
-  const shown = parse(shownSchema, typeof raw === "string" ? raw : null);
-  return { messageId: Number(lb), choices: shown?.choices ?? [] };
+  const record = typeof raw === "string" ? raw : "";
+  const choices = record.startsWith("{")
+    ? (parseOld(record)?.choices ?? [])
+    : decodeWords(typeof blob === "string" ? blob : "").choices.map((c) => ({ ...c, label: "" }));
+  return choices.length > 0 ? { messageId: Number(lb), choices } : null;
 }
+
+/** A record's parts (chat-scripts.ts): "<pieces>|<delivered>|<buttons>|<last wamid>|<seen>". */
+function storedOf(raw: string, blob: string): StoredShown | null {
+  if (raw.startsWith("{")) {
+    const old = parseOld(raw);
+    return old ? { text: old.text, buttons: old.buttons, seen: old.seen } : null;
+  }
+  const parts = raw.split("|");
+  if (parts.length < 5) return null;
+  const seenRun = parts[4] ?? "";
+  const seen = seenRun.match(/.{6}/g) ?? [];
+  const text = Number(parts[0]) > 0 ? decodeWords(blob).text : null;
+  return { text, buttons: parts[2] ?? "", seen };
+}
+
+/**
+ * The newest seen hashes as the record runs them together: 6 characters each, at most SEEN_MAX
+ * (the record then stays <= 64 bytes: 2 + 1 + 1 + 1 + 6 + 1 + 4 + 1 + 42 = 59).
+ */
+const SEEN_MAX = 7;
+const seenRun = (seen: readonly string[]) =>
+  seen
+    .slice(-SEEN_MAX)
+    .map((h) => h.slice(0, 6).padEnd(6, "_"))
+    .join("");
+
+/**
+ * The buttons' key as the record holds it: the router's (seenHash: 6 ASCII characters) as it is,
+ * anything else (the JSON of a record from before issue 31) hashed to as many, so the record stays
+ * within 64 bytes whatever characters its labels have.
+ */
+const buttonsField = (buttons: string) =>
+  /^[A-Za-z0-9_-]{0,6}$/.test(buttons) ? buttons : seenHash(buttons);
 
 /** The chats whose last message this process recorded, newest last, at most this many. */
 const KNOWN_INBOUND_MAX = 10_000;
@@ -248,85 +258,82 @@ function knownInbounds() {
 
 export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaChatStore {
   const k = keyspace(prefix);
-  const field = (messageId: number) => `m:${messageId}`;
   const known = knownInbounds();
+  const putArgs = (shown: Shown, sent: string[]) => [
+    buttonsField(shown.buttons),
+    seenRun(shown.seen),
+    !shown.buttons ? "0" : shown.paged ? "3" : shown.choices.length > 0 ? "2" : "1",
+    sent.map(wamidHash).join(","),
+    KEEP_MESSAGES,
+    ...(sent.length > 0 ? pieces(encodeWords(shown.text ?? "", shown.choices)) : []),
+  ];
   return {
     async nextMessageId(chatId) {
       return Number(await nextIdScript.run(redis, { chat: k.waChat(chatId) }, TTL_SECONDS));
     },
     async putShown(chatId, messageId, shown, sent) {
-      await Promise.all([
-        putShownScript.run(
-          redis,
-          { chat: k.waChat(chatId) },
-          TTL_SECONDS,
-          messageId,
-          JSON.stringify(shown),
-          shown.buttons ? "1" : "0",
-          // The message shown last (a new rendering of an edited one counts as shown last).
-          sent.length > 0 ? "1" : "0",
-          field(messageId - KEEP_MESSAGES),
-        ),
-        ...sent.map((w) => redis.set(k.waWamid(w), `${chatId}:${messageId}`, "EX", TTL_SECONDS)),
-      ]);
+      const chat = { chat: k.waChat(chatId) };
+      await putShownScript.run(redis, chat, TTL_SECONDS, messageId, ...putArgs(shown, sent));
     },
     async putNew(chatId, shown, sent) {
-      const messageId = Number(
-        await putNewScript.run(
-          redis,
-          { chat: k.waChat(chatId) },
-          TTL_SECONDS,
-          JSON.stringify(shown),
-          shown.buttons ? "1" : "0",
-          sent.length > 0 ? "1" : "0",
-          KEEP_MESSAGES,
-        ),
+      const chat = { chat: k.waChat(chatId) };
+      return Number(
+        await putShownScript.run(redis, chat, TTL_SECONDS, "", ...putArgs(shown, sent)),
       );
-      const value = `${chatId}:${messageId}`;
-      await Promise.all(sent.map((w) => redis.set(k.waWamid(w), value, "EX", TTL_SECONDS)));
-      return messageId;
     },
     async shown(chatId, messageId) {
-      return parse(shownSchema, await redis.hget(k.waChat(chatId), field(messageId)));
+      const [raw, blob] = await shownScript.run(redis, { chat: k.waChat(chatId) }, messageId);
+      return raw ? storedOf(raw, blob ?? "") : null;
     },
-    async messageOf(wamid) {
-      const raw = await redis.get(k.waWamid(wamid));
-      const m = /^(\d+):(\d+)$/.exec(raw ?? "");
-      return m ? { chatId: Number(m[1]), messageId: Number(m[2]) } : null;
+    async messageOf(chatId, wamid) {
+      const v = await redis.hget(k.waChat(chatId), `w${wamidHash(wamid)}`);
+      const id = Number(/^(\d+)\./.exec(v ?? "")?.[1] ?? 0);
+      if (id > 0) return id;
+      // A message sent before issue 31: its own key (35 days at most after the upgrade).
+      const m = /^(\d+):(\d+)$/.exec((await redis.get(k.waWamid(wamid))) ?? "");
+      return m && Number(m[1]) === chatId ? Number(m[2]) : null;
     },
     async arrive(chatId, last, want) {
       known.put(chatId, last);
       const mode = want === "none" ? "" : want === "next" ? "n" : "b";
-      const [n, lb, lo, raw] = await arriveScript.run(
+      const [n, lb, lo, raw, blob] = await arriveScript.run(
         redis,
         { chat: k.waChat(chatId) },
         TTL_SECONDS,
-        JSON.stringify(last),
+        `s${Math.floor(last.at / 1000).toString(36)}`,
         mode,
       );
-      return { messageId: Number(n), buttons: want === "buttons" ? buttonsOf(lb, lo, raw) : null };
+      const buttons = want === "buttons" ? buttonsOf(lb, lo, raw, blob) : null;
+      return { messageId: Number(n), buttons };
     },
     async lastInbound(chatId) {
-      return parse(inboundSchema, await redis.hget(k.waChat(chatId), "in"));
+      const local = known.get(chatId);
+      if (local) return local;
+      const raw = await redis.hget(k.waChat(chatId), "in");
+      if (!raw) return null;
+      // Before issue 31 the field was JSON with the wamid.
+      if (raw.startsWith("{")) {
+        const r = inboundSchema.safeParse(JSON.parse(raw));
+        return r.success ? { at: r.data.at } : null;
+      }
+      const at = raw.startsWith("s") ? Number.parseInt(raw.slice(1), 36) * 1000 : Number.NaN;
+      return Number.isFinite(at) ? { at } : null;
     },
     knownInbound: (chatId) => known.get(chatId),
-    async putStatus(wamid, status, at) {
+    async putStatus(chatId, wamid, status) {
       const added = await putStatusScript.run(
         redis,
-        { key: k.waStatus(wamid) },
+        { chat: k.waChat(chatId) },
         TTL_SECONDS,
-        status,
-        String(at),
+        wamidHash(wamid),
+        STATUS_BIT[status],
+        status === "delivered" || status === "read" ? "1" : "0",
       );
       return Number(added) === 1;
     },
-    async statuses(wamid) {
-      const all = await redis.hgetall(k.waStatus(wamid));
-      const out: Partial<Record<DeliveryStatus, number>> = {};
-      for (const s of Object.keys(STATUS_RANK) as DeliveryStatus[]) {
-        if (all[s] !== undefined) out[s] = Number(all[s]);
-      }
-      return out;
+    async statuses(chatId, wamid) {
+      const v = await redis.hget(k.waChat(chatId), `w${wamidHash(wamid)}`);
+      return bitsOf(Number(/^\d+\.(\d+)/.exec(v ?? "")?.[1] ?? 0));
     },
   };
 }

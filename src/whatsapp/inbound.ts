@@ -68,9 +68,9 @@ async function tapOf(
   last: { messageId: number; choices: Choice[] } | null,
 ) {
   if (isTap(m) && m.replyId) {
-    const on = m.contextWamid ? await deps.store.messageOf(m.contextWamid) : null;
+    const on = m.contextWamid ? await deps.store.messageOf(chatId, m.contextWamid) : null;
     // Unknown or another chat's: message 0, which no question waits on ("no longer active").
-    return { data: m.replyId, messageId: on?.chatId === chatId ? on.messageId : 0 };
+    return { data: m.replyId, messageId: on ?? 0 };
   }
   if (m.kind === "text" && m.text) {
     const data = last ? deps.typedChoice(m.text, last.choices) : null;

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import { isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
-import type { Shown, WaChatStore } from "./chat-store.ts";
+import { seenHas, seenHash } from "./chat-record.ts";
+import type { Shown, StoredShown, WaChatStore } from "./chat-store.ts";
 import { multipartPayload } from "./multipart.ts";
 import type { WaOutbound } from "./types.ts";
 import { chatOfCallbackId } from "./update.ts";
@@ -108,11 +109,20 @@ const textOf = (p: Payload) => withLinks(String(p.text ?? ""), p.reply_markup);
 /** A short hash of a text, to remember that a message showed it. */
 const textHash = (text: string) =>
   createHash("sha256").update(text).digest("base64url").slice(0, 12);
-/** The texts a message remembers having shown (a flow's question and its restated reasons). */
-const SEEN_KEEP = 8;
+/**
+ * The texts a message remembers having shown (a flow's question and its restated reasons); the
+ * chat store keeps as many (its record stays within 64 bytes).
+ */
+const SEEN_KEEP = 7;
 
+/** A pager's button (CB.page in bot/callback-data.ts: "p:<page>"): a tap on it edits the message's buttons. */
+const isPager = (data: string) => data.startsWith("p:");
+
+/** The buttons as a short key (6 characters of a hash: only compared), "" for none. */
 const buttonsKey = (rows: RenderInput["rows"]) =>
-  rows.length === 0 ? "" : JSON.stringify(rows.map((r) => r.map((b) => [b.label, b.data])));
+  rows.length === 0
+    ? ""
+    : seenHash(JSON.stringify(rows.map((r) => r.map((b) => [b.label, b.data]))));
 
 interface ApiError {
   code?: number;
@@ -169,7 +179,7 @@ export interface WhatsAppRouter {
    * A message WhatsApp accepted and later reported `failed` with 131047 (the window had closed):
    * sent again as the template, in place of the same chat message. False when it is not ours.
    */
-  resendAsTemplate(wamid: string): Promise<boolean>;
+  resendAsTemplate(chatId: number, wamid: string): Promise<boolean>;
 }
 
 /**
@@ -243,7 +253,7 @@ function documentSender(deps: RouterDeps, out: ReturnType<typeof outbound>) {
       const document = { id, filename: file.filename, ...(caption ? { caption } : {}) };
       wamid = (await client.send(to, { type: "document", document })).wamid;
     } else wamid = await out.asTemplate(to, locale, caption || file.filename);
-    const shown: Shown = { text: caption, buttons: "", choices: [], seen: [textHash(caption)] };
+    const shown: Shown = { text: caption, buttons: "", choices: [], seen: [seenHash(caption)] };
     await store.putShown(chatId, messageId, shown, [wamid]);
     const fileId = textHash(wamid);
     return {
@@ -253,6 +263,29 @@ function documentSender(deps: RouterDeps, out: ReturnType<typeof outbound>) {
       caption,
       document: { file_id: fileId, file_unique_id: fileId, file_name: file.filename },
     };
+  };
+}
+
+/** WhatsAppRouter.resendAsTemplate: a failed message's words sent again as the template. */
+function templateResender(
+  deps: RouterDeps,
+  asTemplate: ReturnType<typeof outbound>["asTemplate"],
+): WhatsAppRouter["resendAsTemplate"] {
+  const { store, logger } = deps;
+  return async (chatId, wamid) => {
+    const messageId = await store.messageOf(chatId, wamid);
+    const shown = messageId === null ? null : await store.shown(chatId, messageId);
+    if (messageId === null || !shown) return false;
+    if (shown.text === null) {
+      // Kept until delivered: a message delivered once is not failed for the window later.
+      logger.warn({ chatId, messageId }, "whatsapp failed message's words no longer kept");
+      return false;
+    }
+    const { locale } = await deps.localeOf(chatId);
+    const sent = await asTemplate(waIdOfChat(chatId) as string, locale, shown.text);
+    // The template has no buttons: the newest buttons stay where they are (a newer message's).
+    await store.putShown(chatId, messageId, { ...shown, buttons: "", choices: [] }, [sent]);
+    return true;
   };
 }
 
@@ -269,11 +302,12 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     messageId: number | "new",
     text: string,
     rows: RenderInput["rows"],
-    before?: Shown | null,
+    before?: StoredShown | null,
   ): Promise<number> {
     const { wamids, choices } = await show(chatId, text, rows);
-    const seen = [...new Set([...(before?.seen ?? []), textHash(text)])].slice(-SEEN_KEEP);
-    const shown: Shown = { text, buttons: buttonsKey(rows), choices, seen };
+    const seen = [...new Set([...(before?.seen ?? []), seenHash(text)])].slice(-SEEN_KEEP);
+    const paged = rows.some((r) => r.some((b) => isPager(b.data)));
+    const shown: Shown = { text, buttons: buttonsKey(rows), choices, seen, paged };
     if (messageId === "new") return store.putNew(chatId, shown, wamids);
     await store.putShown(chatId, messageId, shown, wamids);
     return messageId;
@@ -301,9 +335,11 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
         const text = method === "editMessageText" ? textOf(p) : (before?.text ?? "");
         const rows = rowsOf(p.reply_markup);
         // New words are sent; words the message showed before are not (a reason taken away, the
-        // confirmation losing its buttons): WhatsApp still shows them above.
+        // confirmation losing its buttons): WhatsApp still shows them above. Only the buttons
+        // changing says nothing new (a message no longer kept included: it is not sent blank).
         const changed =
-          before === null || (text !== before.text && !before.seen.includes(textHash(text)));
+          method === "editMessageText" &&
+          (before === null || (text !== before.text && !seenHas(before.seen, text)));
         const newButtons = rows.length > 0 && buttonsKey(rows) !== before?.buttons;
         if (changed || newButtons) await put(chatId, messageId, text, rows, before);
         else if (before && rows.length === 0 && before.buttons) {
@@ -321,8 +357,10 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
         return true;
       }
       case "sendChatAction": {
+        // The typing indicator rides on marking the customer's last message read: only the
+        // instance that took that message knows its wamid (the one handling it, as a rule).
         const last = await store.lastInbound(chatId);
-        if (last && deps.now() - last.at < WINDOW_MS)
+        if (last?.wamid && deps.now() - last.at < WINDOW_MS)
           await client.markRead(last.wamid, true).catch(() => {});
         return true;
       }
@@ -343,16 +381,7 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     return null;
   }
 
-  async function resendAsTemplate(wamid: string): Promise<boolean> {
-    const at = await store.messageOf(wamid);
-    const shown = at ? await store.shown(at.chatId, at.messageId) : null;
-    if (!at || !shown) return false;
-    const { locale } = await deps.localeOf(at.chatId);
-    const sent = await asTemplate(waIdOfChat(at.chatId) as string, locale, shown.text);
-    await store.putShown(at.chatId, at.messageId, shown, [sent]);
-    return true;
-  }
-
+  const resendAsTemplate = templateResender(deps, asTemplate);
   /** The answer to a Bot API call, or "pass" for one that is Telegram's. */
   async function answer(method: string, p: Payload): Promise<ApiAnswer | "pass"> {
     const chatId = chatOf(method, p);
