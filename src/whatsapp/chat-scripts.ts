@@ -57,7 +57,9 @@ local function sweep(id, keep, lb)
   local newest = function(a, b) return a > b end
   table.sort(old, newest)
   table.sort(paged, newest)
-  local keepIds, wordIds = {[lb] = true}, {[lb] = true}
+  -- No newest buttons (lb 0): id 0 is what a status of an unknown wamid names, never kept.
+  local keepIds, wordIds = {}, {}
+  if lb > 0 then keepIds[lb], wordIds[lb] = true, true end
   for i = 1, math.min(${KEEP_LIVE}, #old) do keepIds[old[i]] = true end
   for i = 1, math.min(${KEEP_LIVE}, #paged) do wordIds[paged[i]] = true end
   local drop, emptied = {}, {}

@@ -287,6 +287,23 @@ describe("the WhatsApp chat store on Redis: one small hash per chat", () => {
     expect(await redis.redis.object("ENCODING", chatKey(p, chat))).toBe("listpack");
   });
 
+  it("lets statuses of unknown wamids go once the chat has no buttons left", async () => {
+    const p = prefix();
+    const store = createRedisWaChatStore(redis.redis, p);
+    const chat = CHAT + 19;
+    await store.putNew(chat, plain, ["wamid.first"]);
+    // Late read receipts for renderings the chat no longer knows (swept, or sent from elsewhere).
+    for (let i = 0; i < 60; i++) await store.putStatus(chat, `wamid.late${i}`, "read");
+    for (let i = 0; i < 100; i++) {
+      await store.arrive(chat, { at: Date.now(), wamid: `wamid.in${i}` }, "next");
+      await store.putNew(chat, plain, [`wamid.p${i}`]);
+    }
+    const all = await redis.redis.hgetall(chatKey(p, chat));
+    const unknown = Object.entries(all).filter(([f, v]) => f.startsWith("w") && v.startsWith("0."));
+    expect(unknown).toEqual([]);
+    expect(Object.keys(all).length).toBeLessThanOrEqual(128);
+  });
+
   it("a message whose choices alone fill the pieces kept shows no words, not its choices", async () => {
     const store = createRedisWaChatStore(redis.redis, prefix());
     const chat = CHAT + 18;
