@@ -230,7 +230,8 @@ function useChatOrder(
  * the turn shows nothing changed since. On a Cluster the read is one GET a key, answered each by
  * its node in its own time: a done mark read as absent and an epoch read later, after the mark and
  * the turn's release (the mark on another node, awaited before the release), would pass for
- * current together. So there the mark is left out and read once the turn is taken.
+ * current together. So there the mark is left out and read once the turn is taken (the session
+ * and conversation are read after the epoch there: prefetch.ts, `readInOrder`).
  */
 export function earlyReadKeys(
   prefix: string,
@@ -241,12 +242,10 @@ export function earlyReadKeys(
   return (ctx) => {
     const key = chatKey(ctx);
     if (key === undefined) return [];
-    const read = [
-      keys.sessionPrefix + key,
-      keys.conversationPrefix + key,
-      epochKey(keys.prefix, key),
-    ];
-    return withMark ? [...read, keys.update(ctx.update.update_id)] : read;
+    const state = [keys.sessionPrefix + key, keys.conversationPrefix + key];
+    const mark = withMark ? [keys.update(ctx.update.update_id)] : [];
+    // The epoch last: on a Cluster it is read first, the others once it answered (readInOrder).
+    return [...state, ...mark, epochKey(keys.prefix, key)];
   };
 }
 

@@ -23,6 +23,10 @@ import type { UpdateClaims } from "./dedupe.ts";
 export interface Prefetch {
   /** The value read for `key` by the running update (null: no such key), once; else undefined. */
   take(key: string): Promise<Buffer | null | undefined>;
+  /**
+   * `keysOf`'s last key is the one the read is judged by (the chat's epoch, chat-order.ts): on a
+   * Cluster it is read first (`readInOrder`).
+   */
   middleware<C extends Context>(keysOf: (ctx: C) => string[]): MiddlewareFn<C>;
   /** `claims`, dropping an update's early read when its claim was not taken at the first try. */
   gate(claims: UpdateClaims): UpdateClaims;
@@ -38,12 +42,8 @@ interface Batch {
 }
 
 export function redisPrefetch(redis: RedisClient): Prefetch {
-  // On a Cluster the keys are in different slots (no MGET across slots): one GET each, sent
-  // together.
   const readAll = (keys: string[]) =>
-    redis instanceof Cluster
-      ? Promise.all(keys.map((key) => redis.getBuffer(key)))
-      : redis.mgetBuffer(...keys);
+    redis instanceof Cluster ? readInOrder(redis, keys) : redis.mgetBuffer(...keys);
   const ready = new Map<string, { batch: Batch; index: number }>();
   const byUpdate = new Map<number, Batch>();
   return {
@@ -96,6 +96,22 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
       };
     },
   };
+}
+
+/**
+ * On a Cluster the keys are in different slots (no MGET across slots): one GET each, each answered
+ * by its node in its own time. So the last key (the epoch) is read first and the others only once
+ * it answered: a holder writes its state before its release moves the epoch, so a read that saw
+ * the moved epoch sees that state too, and one that saw the old epoch is dropped by the take (the
+ * epoch changed). Sent together, a session read answered before a holder's save and an epoch read
+ * answered after its release passed for current together (one round trip more on a Cluster).
+ */
+export async function readInOrder(redis: Cluster, keys: string[]): Promise<Array<Buffer | null>> {
+  const judge = keys.at(-1);
+  if (judge === undefined) return [];
+  const last = await redis.getBuffer(judge);
+  const rest = await Promise.all(keys.slice(0, -1).map((key) => redis.getBuffer(key)));
+  return [...rest, last];
 }
 
 /** `inner`, reading a prefetched value when there is one (decoded as `inner` would have). */

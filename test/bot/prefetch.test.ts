@@ -1,5 +1,6 @@
 import { RedisAdapter } from "@grammyjs/storage-redis";
 import type { Context } from "grammy";
+import { Cluster } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { decodeConversation, deflatedRedisStorage } from "../../src/bot/conversation-storage.ts";
 import { dropRedelivered, redisUpdateClaims } from "../../src/bot/dedupe.ts";
@@ -102,5 +103,36 @@ describe("prefetched session and conversation reads", () => {
     await t.redis.set(key, JSON.stringify({ n: 2 }));
     await handled;
     expect(seen).toEqual([{ n: 2 }]);
+  });
+
+  it("on a Cluster reads the epoch (the last key) first, the others once it answered", async () => {
+    // A holder saves its state before its release moves the epoch: state read after the epoch's
+    // answer is at least as new as that epoch. Sent together, a session answered before a save
+    // and an epoch answered after the release passed for current together.
+    const cluster = new Cluster([{ host: "127.0.0.1", port: 1 }], { lazyConnect: true });
+    const sent: string[] = [];
+    let answerEpoch: (value: Buffer) => void = () => {};
+    Object.assign(cluster, {
+      getBuffer: (key: string) => {
+        sent.push(key);
+        if (key !== "epoch") return Promise.resolve(Buffer.from(`${key} value`));
+        return new Promise<Buffer>((resolve) => {
+          answerEpoch = resolve;
+        });
+      },
+    });
+    try {
+      const prefetch = redisPrefetch(cluster);
+      await prefetch.middleware(() => ["session", "conversation", "epoch"])(ctx, async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(sent).toEqual(["epoch"]);
+        answerEpoch(Buffer.from("f:1"));
+        expect((await prefetch.take("session"))?.toString()).toBe("session value");
+        expect((await prefetch.take("epoch"))?.toString()).toBe("f:1");
+        expect(sent).toEqual(["epoch", "session", "conversation"]);
+      });
+    } finally {
+      cluster.disconnect();
+    }
   });
 });
