@@ -14,7 +14,7 @@ import { type ChatTurnSettings, epochKey, redisChatTurns } from "../redis/chat-t
 import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
-import { chatOrder, dropStaleReads } from "./chat-order.ts";
+import { chatOrder, dropStaleReads, type OnceInTurn } from "./chat-order.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
 import { decodeConversation, deflatedRedisStorage } from "./conversation-storage.ts";
@@ -24,6 +24,7 @@ import {
   dropRedelivered,
   memoryUpdateClaims,
   redisUpdateClaims,
+  type UpdateClaims,
 } from "./dedupe.ts";
 import { settleDeferred } from "./deferred.ts";
 import type { BotDeps } from "./deps.ts";
@@ -34,7 +35,7 @@ import { FLOOD_LIMIT, FLOOD_WINDOW_MS, floodCounter } from "./flood.ts";
 import { bindAsides } from "./flow/scope.ts";
 import { flowVersion } from "./flow/version.ts";
 import { leave } from "./leave.ts";
-import { readingPrefetched, redisPrefetch } from "./prefetch.ts";
+import { type Prefetch, readingPrefetched, redisPrefetch } from "./prefetch.ts";
 import { privateOnly } from "./private-only.ts";
 import { skipUnchangedWrites } from "./session-storage.ts";
 import { staleCallbackAnswers } from "./stale-callback.ts";
@@ -208,20 +209,36 @@ function useChatOrder(
       logger: deps.logger,
       // The early read holds only if no turn of the chat ended between it and this take.
       ...(prefetch ? { onTaken: dropStaleReads(prefetch, keys.prefix, chatKey) } : {}),
-      once: {
-        claims,
-        settles: isPermanentFailure,
-        markFirst: redis instanceof Cluster,
-        doneMark: (id) => ({ key: keys.update(id), value: DONE, ttlSeconds: DONE_SECONDS }),
-        isDone: async (ctx) => {
-          const id = ctx.update.update_id;
-          const read = prefetch ? await prefetch.take(keys.update(id)) : undefined;
-          if (read !== undefined) return read?.toString("utf8") === DONE;
-          return (await claims.state(id)) === "done";
-        },
-      },
+      once: onceInTurn(redis, opts.redisPrefix, claims, prefetch, isPermanentFailure),
     }),
   );
+}
+
+/**
+ * How a chat's update is kept once in its turn: its done mark (dedupe.ts's key and day), read
+ * from the early read when it holds (one Redis node), else with a GET once the turn is taken;
+ * written by the release script on one node, awaited before the release on a Cluster.
+ */
+export function onceInTurn<C extends Context>(
+  redis: RedisClient,
+  prefix: string,
+  claims: UpdateClaims,
+  prefetch: Prefetch | undefined,
+  settles: (err: unknown) => boolean,
+): OnceInTurn<C> {
+  const keys = keyspace(prefix);
+  return {
+    claims,
+    settles,
+    markFirst: redis instanceof Cluster,
+    doneMark: (id) => ({ key: keys.update(id), value: DONE, ttlSeconds: DONE_SECONDS }),
+    isDone: async (ctx) => {
+      const id = ctx.update.update_id;
+      const read = prefetch ? await prefetch.take(keys.update(id)) : undefined;
+      if (read !== undefined) return read?.toString("utf8") === DONE;
+      return (await claims.state(id)) === "done";
+    },
+  };
 }
 
 /**

@@ -2,8 +2,8 @@ import type { Context } from "grammy";
 import { Cluster } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { chatOrder, dropStaleReads, type OnceInTurn } from "../../src/bot/chat-order.ts";
-import { earlyReadKeys } from "../../src/bot/create-bot.ts";
-import { DONE, DONE_SECONDS, redisUpdateClaims } from "../../src/bot/dedupe.ts";
+import { earlyReadKeys, onceInTurn } from "../../src/bot/create-bot.ts";
+import { DONE, redisUpdateClaims } from "../../src/bot/dedupe.ts";
 import { redisPrefetch } from "../../src/bot/prefetch.ts";
 import { createLogger } from "../../src/logger.ts";
 import {
@@ -28,24 +28,14 @@ describe("chatOrder once: the done mark in the chat's turn", () => {
   const keys = keyspace(t.prefix);
   const ctxOf = (id: number) => ({ update: { update_id: id } }) as Context;
 
-  /** `once` as create-bot.ts builds it, over `redis`, with an optional early read. */
-  function onceOver(
+  /** `once` as the bot builds it (create-bot.ts), over `redis`, with an optional early read. */
+  const onceOver = (
     redis: RedisClient,
     prefetch?: ReturnType<typeof redisPrefetch>,
-  ): OnceInTurn<Context> {
-    const claims = redisUpdateClaims(redis, t.prefix);
-    return {
-      claims,
-      settles: (err) => err instanceof Error && err.message === "permanent",
-      doneMark: (id) => ({ key: keys.update(id), value: DONE, ttlSeconds: DONE_SECONDS }),
-      isDone: async (ctx) => {
-        const id = ctx.update.update_id;
-        const read = prefetch ? await prefetch.take(keys.update(id)) : undefined;
-        if (read !== undefined) return read?.toString("utf8") === DONE;
-        return (await claims.state(id)) === "done";
-      },
-    };
-  }
+  ): OnceInTurn<Context> =>
+    onceInTurn(redis, t.prefix, redisUpdateClaims(redis, t.prefix), prefetch, (err) => {
+      return err instanceof Error && err.message === "permanent";
+    });
 
   it("marks an update done when it succeeds or fails for good, not when a retry may fix it", async () => {
     const order = chatOrder(redisChatTurns(t.redis, t.prefix), () => "c1", {
