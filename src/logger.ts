@@ -38,6 +38,22 @@ const REDACT_PATHS = [
   "config.whatsapp.verifyToken",
 ];
 
+/** The paths above that name a top-level field (no `*`): the only ones a line of strings can match. */
+const TOP_LEVEL_REDACT_PATHS = REDACT_PATHS.filter((path) => !path.includes("*"));
+
+/**
+ * A child for hot lines whose fields are strings, numbers or booleans only (an order's status
+ * change, one a webhook): the same redaction for them, for about a third of the CPU. A wildcard
+ * path (`*.token`) matches a field of an object under some top-level field, so it can match
+ * nothing in such a line, yet pino hands every top-level field to the redactor, which walks the
+ * wildcard paths again on each call (about 11 of a line's 16 µs). Every top-level path stays, and
+ * so does the scrub of the secret values (the parent's streamWrite hook). A line given an object
+ * field through this child would lose the wildcard paths: only primitive fields belong here.
+ */
+export function primitiveFieldsLogger(logger: Logger): Logger {
+  return logger.child({}, { redact: { paths: TOP_LEVEL_REDACT_PATHS, censor: "[redacted]" } });
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -144,7 +144,8 @@ function reportTransition(
   order: Order,
 ): void {
   ctx.metrics.transitions.inc({ from, to: order.status, source: event.source });
-  ctx.log?.info(
+  // Strings only (transitionLog): the note is ours, never an object.
+  ctx.transitionLog?.info(
     { reference: order.reference, from, to: order.status, source: event.source, note: event.note },
     "order status changed",
   );

@@ -1,5 +1,5 @@
 import type { Registry } from "prom-client";
-import type { Logger } from "../logger.ts";
+import { type Logger, primitiveFieldsLogger } from "../logger.ts";
 import type { PriceSchedule } from "../pricing/index.ts";
 import { createApply } from "./apply.ts";
 import { type AccessMode, createCharges } from "./charges.ts";
@@ -66,6 +66,7 @@ export function createOrders(opts: OrdersOptions) {
     store,
     now: opts.now ?? Date.now,
     log: opts.logger,
+    transitionLog: opts.logger && primitiveFieldsLogger(opts.logger),
     metrics: opts.metrics ?? createMoneyPathMetrics(opts.registry),
     recent: recentOrders(),
     parts: orderPartsOf(opts.categories),
