@@ -50,8 +50,19 @@ const TOP_LEVEL_REDACT_PATHS = REDACT_PATHS.filter((path) => !path.includes("*")
  * so does the scrub of the secret values (the parent's streamWrite hook). A line given an object
  * field through this child would lose the wildcard paths: only primitive fields belong here.
  */
-export function primitiveFieldsLogger(logger: Logger): Logger {
-  return logger.child({}, { redact: { paths: TOP_LEVEL_REDACT_PATHS, censor: "[redacted]" } });
+export type PrimitiveFields = Record<string, string | number | boolean | undefined>;
+
+/** An info line whose fields the compiler holds to primitives (see primitiveFieldsLogger). */
+export interface PrimitiveFieldsLogger {
+  info(fields: PrimitiveFields, msg: string): void;
+}
+
+export function primitiveFieldsLogger(logger: Logger): PrimitiveFieldsLogger {
+  const child = logger.child(
+    {},
+    { redact: { paths: TOP_LEVEL_REDACT_PATHS, censor: "[redacted]" } },
+  );
+  return { info: (fields, msg) => child.info(fields, msg) };
 }
 
 function escapeRegExp(s: string): string {

@@ -1,4 +1,4 @@
-import type { Logger } from "../logger.ts";
+import type { Logger, PrimitiveFieldsLogger } from "../logger.ts";
 import type { MoneyPathMetrics } from "./metrics.ts";
 import type { OrderParts } from "./parts.ts";
 import type { RecentOrders } from "./recent.ts";
@@ -13,7 +13,7 @@ export interface OrdersContext {
    * The status-change line's logger (primitiveFieldsLogger of `log`: its fields are strings only);
    * one such line per webhook made a tenth of the route's CPU.
    */
-  transitionLog: Logger | undefined;
+  transitionLog: PrimitiveFieldsLogger | undefined;
   metrics: MoneyPathMetrics;
   recent: RecentOrders;
   /** The registered categories' order parts (details schema, execute request), by id. */

@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createLogger, primitiveFieldsLogger } from "../../src/logger.ts";
+import { createLogger, type PrimitiveFields, primitiveFieldsLogger } from "../../src/logger.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import { placedOrder } from "../support/orders.ts";
@@ -39,7 +39,7 @@ describe("primitiveFieldsLogger", () => {
   it("writes what the parent writes for lines of strings, numbers and booleans", () => {
     const { logger, lines } = capture({ requestId: "r-1" });
     const child = primitiveFieldsLogger(logger);
-    const samples: Record<string, unknown>[] = [
+    const samples: PrimitiveFields[] = [
       { reference: "1700000000001", from: "queued", to: "pending", source: "webhook" },
       { reference: "1700000000001", from: "pending", to: "success", note: "confirms webhook x" },
       { token: "abc", secret: "def", webhookSecret: "ghi", accessToken: "jkl", n: 3, ok: true },
