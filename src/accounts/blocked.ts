@@ -1,11 +1,13 @@
 import { z } from "zod";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
+import { setAccessFlags } from "./access-flags.ts";
 
 /**
  * Who the merchant blocked (issue 29: an abusive account), with the reason, by whom and when.
- * The chat asks `isBlocked` on every access check (src/accounts/access.ts), reading the store each
- * time: a block takes effect at once, on every instance sharing the Redis. Orders already in
+ * The chat's access check reads the user's access flags (access-flags.ts), which `block` and
+ * `unblock` write after the record, on every update: a block takes effect at once, on every
+ * instance sharing the Redis. Orders already in
  * flight are not touched (the check runs before an order is placed, never after). Unblocking
  * deletes the record; the back office's audit log keeps the history (who, when, why, before and
  * after).
@@ -86,12 +88,17 @@ export function createRedisBlocked(opts: { redis: RedisClient; prefix: string })
         .hget(key, field)
         .hset(key, field, JSON.stringify(after))
         .exec();
-      return { before: earlier(replies), after };
+      const before = earlier(replies);
+      // After the record: from here on every update that starts reads the block (access-flags.ts).
+      await setAccessFlags(redis, opts.prefix, after.userId, { blocked: true });
+      return { before, after };
     },
     async unblock(userId) {
       const field = String(userId);
       const replies = await redis.multi().hget(key, field).hdel(key, field).exec();
-      return { before: earlier(replies) };
+      const before = earlier(replies);
+      await setAccessFlags(redis, opts.prefix, userId, { blocked: false });
+      return { before };
     },
     async list(limit) {
       const all = Object.values(await redis.hgetall(key));

@@ -3,6 +3,7 @@ import { accountIdSchema } from "../ledger/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
+import { setAccessFlags } from "./access-flags.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
 
 /**
@@ -179,10 +180,14 @@ export function createMemoryAccounts(): AccountsStore {
   };
 }
 
-/** The rebinding of `register` in one step. KEYS: phones, users. ARGV: user id, phone. */
-const registerScript = luaScript<"phones" | "users", number>(
+/**
+ * The rebinding of `register` in one step. KEYS: phones, users, blocked. ARGV: user id, phone.
+ * Returns the owner the phone was taken from ("" if none) and whether the user is blocked, for the
+ * access flags written after it (access-flags.ts).
+ */
+const registerScript = luaScript<"phones" | "users" | "blocked", [string, number]>(
   "raAccountsRegister",
-  ["phones", "users"],
+  ["phones", "users", "blocked"],
   `
 local uid, phone = ARGV[1], ARGV[2]
 local old = redis.call('HGET', KEYS[2], uid)
@@ -190,10 +195,14 @@ if old and old ~= phone and redis.call('HGET', KEYS[1], old) == uid then
   redis.call('HDEL', KEYS[1], old)
 end
 local owner = redis.call('HGET', KEYS[1], phone)
-if owner and owner ~= uid then redis.call('HDEL', KEYS[2], owner) end
+local moved = ''
+if owner and owner ~= uid then
+  redis.call('HDEL', KEYS[2], owner)
+  moved = owner
+end
 redis.call('HSET', KEYS[1], phone, uid)
 redis.call('HSET', KEYS[2], uid, phone)
-return 1
+return {moved, redis.call('HEXISTS', KEYS[3], uid)}
 `,
 );
 
@@ -269,13 +278,27 @@ export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }
       const ids = await redis.zrevrange(k.accountJoined, offset, offset + limit - 1);
       return ids.map(Number);
     },
+    // The access flags follow the registry (access-flags.ts): this user is registered now, and the
+    // owner the phone was taken from is not; the blocked flag is filled from the script's read.
     async register(userId, phone) {
-      await registerScript.run(
+      const [moved, blocked] = await registerScript.run(
         redis,
-        { phones: k.accountPhones, users: k.accountUsers },
+        { phones: k.accountPhones, users: k.accountUsers, blocked: k.accountBlocked },
         String(userId),
         phone,
       );
+      await Promise.all([
+        setAccessFlags(
+          redis,
+          opts.prefix,
+          userId,
+          { registered: true },
+          { blocked: blocked === 1 },
+        ),
+        moved === ""
+          ? undefined
+          : setAccessFlags(redis, opts.prefix, Number(moved), { registered: false }),
+      ]);
     },
     async userByPhone(phone) {
       const id = await redis.hget(k.accountPhones, phone);

@@ -137,6 +137,12 @@ export function keyspace(prefix: string) {
 
     // --- Bot and its spend limits (orders/limits.ts, bot/dedupe.ts, bot/create-bot.ts) ---
     /** Paisa a user reserved on one Nepal day (YYYY-MM-DD). */
+    /**
+     * String, two characters: what the access check needs of a user, "registered" then "blocked",
+     * each "1", "0" or "?" (unknown: read the registry's hashes). Written after the hashes by
+     * whoever changes them (accounts/access-flags.ts); read with the bot's early MGET.
+     */
+    accessFlags: (userId: number) => `${user(userId)}:access`,
     spendDay: (userId: number, day: string) => `${user(userId)}:spend:${day}`,
     /** Orders a user reserved in one clock hour (hours since the epoch). */
     countHour: (userId: number, hour: number) => `${user(userId)}:count:${hour}`,

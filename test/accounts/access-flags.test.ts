@@ -1,0 +1,173 @@
+import type { Context } from "grammy";
+import type { Redis } from "ioredis";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import {
+  createRedisAccounts,
+  createRedisBlocked,
+  redisAccessFacts,
+} from "../../src/accounts/index.ts";
+import { accessInUpdate, accessOf } from "../../src/bot/access.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { redisPrefetch } from "../../src/bot/prefetch.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { testRedis } from "../support/redis.ts";
+
+/**
+ * The access flags (src/accounts/access-flags.ts): what the chat's access check needs of a user,
+ * read with the update's early MGET, written after the registry's hashes by whoever changes them,
+ * and filled from the hashes by a reader only while unknown.
+ */
+
+const t = testRedis("access-flags");
+afterAll(() => t.cleanup());
+
+let n = 0;
+function world() {
+  const prefix = `${t.prefix}${++n}:`;
+  const other = t.connect();
+  return {
+    prefix,
+    key: (id: number) => keyspace(prefix).accessFlags(id),
+    facts: redisAccessFacts({ redis: t.redis, prefix }),
+    accounts: createRedisAccounts({ redis: t.redis, prefix }),
+    // Another instance: the back office on a connection of its own.
+    blocked: createRedisBlocked({ redis: other, prefix }),
+    other,
+  };
+}
+const block = (userId: number) => ({ userId, reason: "abuse", by: 9, at: 1 });
+const prepaid = { registered: true };
+
+describe("access flags", () => {
+  it("reads a user from before the flags from the hashes, then from the flags alone", async () => {
+    const w = world();
+    await t.redis.hset(keyspace(w.prefix).accountUsers, "41", "9800000041");
+    expect(await w.facts.read(41, prepaid)).toEqual({ registered: true, blocked: false });
+    expect(await t.redis.get(w.key(41))).toBe("10");
+    expect(await t.redis.ttl(w.key(41))).toBeGreaterThan(86_400);
+    const hget = vi.spyOn(t.redis, "hget");
+    const hexists = vi.spyOn(t.redis, "hexists");
+    try {
+      const early = await t.redis.getBuffer(w.key(41));
+      expect(await w.facts.read(41, { ...prepaid, early })).toEqual({
+        registered: true,
+        blocked: false,
+      });
+      expect(hget).not.toHaveBeenCalled();
+      expect(hexists).not.toHaveBeenCalled();
+    } finally {
+      hget.mockRestore();
+      hexists.mockRestore();
+    }
+  });
+
+  it("registering sets the flag; the owner a phone is taken from is no longer registered", async () => {
+    const w = world();
+    await w.accounts.register(51, "9800000051");
+    expect(await t.redis.get(w.key(51))).toBe("10");
+    await w.accounts.register(52, "9800000051");
+    expect(await w.facts.read(51, prepaid)).toEqual({ registered: false, blocked: false });
+    expect(await w.facts.read(52, prepaid)).toEqual({ registered: true, blocked: false });
+    // A blocked user who registers stays blocked (the script's read fills the flag).
+    await w.blocked.block(block(53));
+    await w.accounts.register(53, "9800000053");
+    expect(await t.redis.get(w.key(53))).toBe("11");
+  });
+
+  it("a block holds at once for every read after it, and an unblock too", async () => {
+    const w = world();
+    await w.accounts.register(61, "9800000061");
+    expect(await w.facts.read(61, prepaid)).toEqual({ registered: true, blocked: false });
+    await w.blocked.block(block(61));
+    expect(await w.facts.read(61, prepaid)).toEqual({ registered: true, blocked: true });
+    expect((await w.facts.read(61, { registered: false })).blocked).toBe(true);
+    await w.blocked.unblock(61);
+    expect(await w.facts.read(61, prepaid)).toEqual({ registered: true, blocked: false });
+    // Expired (or never written): read from the hashes again, which hold the record.
+    await w.blocked.block(block(61));
+    await t.redis.del(w.key(61));
+    expect(await w.facts.read(61, prepaid)).toEqual({ registered: true, blocked: true });
+  });
+
+  // The reader read "not blocked" from the hash; the block (hash, then flag) lands before the
+  // reader's fill. The fill must not write "not blocked" over the block's flag.
+  it.each([
+    ["no key yet (SET NX)", false],
+    ["a key with the blocked flag unknown (the script)", true],
+  ])("a fill never undoes a block written after its read: %s", async (_name, partial) => {
+    const w = world();
+    const id = partial ? 72 : 71;
+    if (partial) await t.redis.set(w.key(id), "1?");
+    else await t.redis.hset(keyspace(w.prefix).accountUsers, String(id), "9800000071");
+    const hexists = t.redis.hexists.bind(t.redis);
+    const spy = vi.spyOn(t.redis, "hexists").mockImplementation((async (
+      ...args: Parameters<Redis["hexists"]>
+    ) => {
+      const seen = await hexists(...args);
+      await w.blocked.block(block(id));
+      return seen;
+    }) as unknown as Redis["hexists"]);
+    try {
+      expect(await w.facts.read(id, prepaid)).toEqual({ registered: true, blocked: false });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await w.facts.read(id, prepaid)).toEqual({ registered: true, blocked: true });
+  });
+});
+
+describe("the access check in one update", () => {
+  it("takes the flags from the update's early read and gives one verdict for the update", async () => {
+    const w = world();
+    await w.accounts.register(81, "9800000081");
+    const access = vi.fn(async (userId: number, early?: Buffer | null) => {
+      const facts = await w.facts.read(userId, {
+        registered: true,
+        ...(early !== undefined ? { early } : {}),
+      });
+      return facts.blocked
+        ? ("blocked" as const)
+        : facts.registered
+          ? ("ok" as const)
+          : ("register" as const);
+    });
+    const deps = { payment: { access } } as unknown as BotDeps;
+    const prefetch = redisPrefetch(t.redis);
+    const ctx = { update: { update_id: 8101 } } as Context;
+    const seen: string[] = [];
+    const get = vi.spyOn(t.redis, "getBuffer");
+    try {
+      await prefetch.middleware(() => [w.key(81)])(ctx, () =>
+        accessInUpdate<Context>((c, id) => prefetch.peek(c.update.update_id, w.key(id)))(
+          ctx,
+          async () => {
+            // Blocked after the update's read: this update keeps what it read as it started.
+            await w.blocked.block(block(81));
+            seen.push(await accessOf(deps, 81), await accessOf(deps, 81));
+          },
+        ),
+      );
+      expect(get).not.toHaveBeenCalled();
+    } finally {
+      get.mockRestore();
+    }
+    expect(seen).toEqual(["ok", "ok"]);
+    expect(access).toHaveBeenCalledTimes(1);
+    expect(access.mock.calls[0]?.[1]?.toString()).toBe("10");
+    // The next update reads the block.
+    expect(await accessOf(deps, 81)).toBe("blocked");
+  });
+
+  it("reads the flags afresh when the update's early read went stale (its turn waited)", async () => {
+    const w = world();
+    await w.accounts.register(82, "9800000082");
+    const prefetch = redisPrefetch(t.redis);
+    const ctx = { update: { update_id: 8201 } } as Context;
+    let peeked: Buffer | null | undefined = Buffer.from("x");
+    await prefetch.middleware(() => [w.key(82)])(ctx, async () => {
+      prefetch.stale(8201);
+      peeked = await prefetch.peek(8201, w.key(82));
+    });
+    expect(peeked).toBeUndefined();
+  });
+});
