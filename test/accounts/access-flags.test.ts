@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import {
   createRedisAccounts,
   createRedisBlocked,
+  type Phone,
   redisAccessFacts,
 } from "../../src/accounts/index.ts";
 import { accessInUpdate, accessOf } from "../../src/bot/access.ts";
@@ -35,6 +36,7 @@ function world() {
     other,
   };
 }
+const phone = (p: string) => p as Phone;
 const block = (userId: number) => ({ userId, reason: "abuse", by: 9, at: 1 });
 const prepaid = { registered: true };
 
@@ -63,20 +65,20 @@ describe("access flags", () => {
 
   it("registering sets the flag; the owner a phone is taken from is no longer registered", async () => {
     const w = world();
-    await w.accounts.register(51, "9800000051");
+    await w.accounts.register(51, phone("9800000051"));
     expect(await t.redis.get(w.key(51))).toBe("10");
-    await w.accounts.register(52, "9800000051");
+    await w.accounts.register(52, phone("9800000051"));
     expect(await w.facts.read(51, prepaid)).toEqual({ registered: false, blocked: false });
     expect(await w.facts.read(52, prepaid)).toEqual({ registered: true, blocked: false });
     // A blocked user who registers stays blocked (the script's read fills the flag).
     await w.blocked.block(block(53));
-    await w.accounts.register(53, "9800000053");
+    await w.accounts.register(53, phone("9800000053"));
     expect(await t.redis.get(w.key(53))).toBe("11");
   });
 
   it("a block holds at once for every read after it, and an unblock too", async () => {
     const w = world();
-    await w.accounts.register(61, "9800000061");
+    await w.accounts.register(61, phone("9800000061"));
     expect(await w.facts.read(61, prepaid)).toEqual({ registered: true, blocked: false });
     await w.blocked.block(block(61));
     expect(await w.facts.read(61, prepaid)).toEqual({ registered: true, blocked: true });
@@ -119,7 +121,7 @@ describe("access flags", () => {
 describe("the access check in one update", () => {
   it("takes the flags from the update's early read and gives one verdict for the update", async () => {
     const w = world();
-    await w.accounts.register(81, "9800000081");
+    await w.accounts.register(81, phone("9800000081"));
     const access = vi.fn(async (userId: number, early?: Buffer | null) => {
       const facts = await w.facts.read(userId, {
         registered: true,
@@ -137,16 +139,16 @@ describe("the access check in one update", () => {
     const seen: string[] = [];
     const get = vi.spyOn(t.redis, "getBuffer");
     try {
-      await prefetch.middleware(() => [w.key(81)])(ctx, () =>
-        accessInUpdate<Context>((c, id) => prefetch.peek(c.update.update_id, w.key(id)))(
+      await prefetch.middleware(() => [w.key(81)])(ctx, async () => {
+        await accessInUpdate<Context>((c, id) => prefetch.peek(c.update.update_id, w.key(id)))(
           ctx,
           async () => {
             // Blocked after the update's read: this update keeps what it read as it started.
             await w.blocked.block(block(81));
             seen.push(await accessOf(deps, 81), await accessOf(deps, 81));
           },
-        ),
-      );
+        );
+      });
       expect(get).not.toHaveBeenCalled();
     } finally {
       get.mockRestore();
@@ -160,7 +162,7 @@ describe("the access check in one update", () => {
 
   it("reads the flags afresh when the update's early read went stale (its turn waited)", async () => {
     const w = world();
-    await w.accounts.register(82, "9800000082");
+    await w.accounts.register(82, phone("9800000082"));
     const prefetch = redisPrefetch(t.redis);
     const ctx = { update: { update_id: 8201 } } as Context;
     let peeked: Buffer | null | undefined = Buffer.from("x");
