@@ -126,48 +126,55 @@ return 0
 
 /**
  * KEYS: queue, alive, turn. ARGV: update id, token, the new epoch, its ttl ms, "1" when the
- * update entered the queue. Leaves the queue and frees our turn; a turn freed moves the epoch on
- * (the chat's state may have changed) by writing a value no release wrote before, marked when
- * the turn was (someone may be queued).
+ * update entered the queue, the lease ms. Leaves the queue and frees our turn; a turn freed moves
+ * the epoch on (the chat's state may have changed) by writing a value no release wrote before,
+ * marked when the turn was (someone may be queued).
  *
  * A turn we lost (our lease ran out) is not ours to free, but the epoch still moves when nobody
  * holds the turn (absent or freed): the update's done mark (chat-order.ts) is written with this
  * release, and a read of it made before now must not be taken as current by the next taker.
  * Written so, it is marked (a waiter's mark may have gone with the lapsed lease). A turn someone
- * else holds is left alone. Returns 1 when the turn was ours.
+ * else holds is left to them. Returns 1 when the turn was ours.
+ *
+ * The usual release (our turn, unmarked) is one `SET … GET`: the freed value is written and the
+ * value it replaced tells whether that was right. Otherwise a second `SET`, in the same script
+ * (nobody sees the first): the marked freed value, or another holder's token put back. Its
+ * remaining lease is not known then, so it gets a whole lease (ARGV[6]): at most one lease more
+ * for a holder that died, once per lost release (a stall of ours beyond the lease).
  */
 const LEAVE = `
 if ARGV[5] == '1' then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
 end
-local cur = redis.call('GET', KEYS[3])
-local mine = cur == ARGV[2] or cur == ARGV[2] .. '|q'
+local cur = redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4], 'GET')
+if cur == ARGV[2] then return 1 end
+local mine = cur == ARGV[2] .. '|q'
 if mine or (not cur) or string.sub(cur, 1, 2) == 'f:' then
-  local value = ARGV[3]
-  if (not mine) or string.sub(cur, -2) == '|q' then value = value .. '|q' end
-  redis.call('SET', KEYS[3], value, 'PX', ARGV[4])
+  redis.call('SET', KEYS[3], ARGV[3] .. '|q', 'PX', ARGV[4])
+else
+  redis.call('SET', KEYS[3], cur, 'PX', ARGV[6])
 end
 if mine then return 1 end
 return 0
 `;
 const leaveTurn = luaScript<"queue" | "alive" | "turn", number>(
-  "raLeaveChatTurn4",
+  "raLeaveChatTurn5",
   ["queue", "alive", "turn"],
   LEAVE,
 );
 
 /**
- * `leaveTurn` that first writes the update's done mark (KEYS[4], ARGV[6] for ARGV[7] seconds),
+ * `leaveTurn` that first writes the update's done mark (KEYS[4], ARGV[7] for ARGV[8] seconds),
  * in the same script: no take can run between the mark and the epoch's move, so a taker whose
  * early read saw the epoch before the move (and the update not done) never finds that epoch
  * current after the mark, not even when our lease lapsed. One node only (the mark's key is in
  * another Cluster slot): a Cluster writes the mark before the release instead (chat-order.ts).
  */
 const leaveTurnMarked = luaScript<"queue" | "alive" | "turn" | "done", number>(
-  "raLeaveChatTurnMarked",
+  "raLeaveChatTurnMarked2",
   ["queue", "alive", "turn", "done"],
-  `redis.call('SET', KEYS[4], ARGV[6], 'EX', ARGV[7])${LEAVE}`,
+  `redis.call('SET', KEYS[4], ARGV[7], 'EX', ARGV[8])${LEAVE}`,
 );
 
 /** A key to set with the release, in the same script (the update's done mark). */
@@ -260,6 +267,7 @@ export function redisChatTurns(
             `f:${instance}:${++releases}`,
             EPOCH_TTL_MS,
             queued ? "1" : "0",
+            leaseMs,
           ] as const;
           if (mark === undefined) await leaveTurn.run(redis, keys, ...args);
           else

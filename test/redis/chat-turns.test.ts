@@ -229,6 +229,38 @@ describe("chat turns in Redis", () => {
     await other.release();
   });
 
+  it("a release frees its own turn in one SET … GET, and puts another holder's value back as it was, with a lease", async () => {
+    // The release writes the freed value first and looks at what it replaced: ours (the usual
+    // case) is done; a marked one of ours is freed marked; another holder's (we lost the turn)
+    // is put back, mark and all, never left freed or without an expiry.
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const turnKey = epochKey(t.prefix, "c10");
+    const ours = await a.take("c10", 100);
+    await ours.release();
+    const freed = await t.redis.get(turnKey);
+    expect(freed?.startsWith("f:") && !freed.endsWith("|q")).toBe(true);
+    expect(await t.redis.pttl(turnKey)).toBeGreaterThan(3_600_000);
+    const marked = await a.take("c10", 101);
+    const token = await t.redis.get(turnKey);
+    await t.redis.set(turnKey, `${token}|q`, "KEEPTTL"); // a waiter marked it
+    await marked.release();
+    const freedMarked = await t.redis.get(turnKey);
+    expect(freedMarked?.startsWith("f:") && freedMarked.endsWith("|q")).toBe(true);
+    await t.redis.set(turnKey, "f:x"); // nobody waits any more
+    const lost = await a.take("c10", 102);
+    await t.redis.del(turnKey);
+    const other = await b.take("c10", 103);
+    const theirs = `${await t.redis.get(turnKey)}|q`;
+    await t.redis.set(turnKey, theirs, "PX", 300);
+    await lost.release();
+    expect(await t.redis.get(turnKey)).toBe(theirs);
+    const ttl = await t.redis.pttl(turnKey);
+    expect(ttl > 0 && ttl <= FAST.leaseMs).toBe(true);
+    await other.release();
+    expect((await t.redis.get(turnKey))?.startsWith("f:")).toBe(true);
+  });
+
   it("gives up waiting after maxWaitMs (held false) and leaves the queue", async () => {
     const a = redisChatTurns(t.connect(), t.prefix, { ...FAST, leaseMs: 5_000 });
     const b = redisChatTurns(t.connect(), t.prefix, { ...FAST, maxWaitMs: 200 });
