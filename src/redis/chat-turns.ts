@@ -59,8 +59,16 @@ export interface ChatTurnSettings {
 }
 
 /**
- * KEYS: queue, alive, turn. ARGV: update id, token, lease ms, alive ms. Nil: wait; else
- * { epoch when taken, 1 if the update entered the queue (its leave must take it out) }.
+ * KEYS: queue, alive, turn. ARGV: update id, token, lease ms, alive ms, "1" to try the turn as
+ * free, the epoch's ttl ms. Nil: wait; else { epoch when taken, 1 if the update entered the queue
+ * (its leave must take it out) }.
+ *
+ * "Try as free" (this instance freed the chat's turn last, so it is most likely free and
+ * unmarked) takes it with one `SET … GET`; the value it replaced tells whether that was right.
+ * If not (a turn held, marked or absent), the value is put back in the same script (nobody sees
+ * ours), a freed one with the epoch's day, a holder's with a whole lease (its remaining one is not
+ * known: at most one lease more for a holder that died, and the instance stops trying so for
+ * the chat), and the take goes on as below.
  *
  * The turn key is both the lease and the chat's epoch: our token while held, `f:<unique>` once
  * freed (what the last release wrote, kept a day), absent for a chat never taken (epoch "0").
@@ -73,10 +81,21 @@ export interface ChatTurnSettings {
  * that have to wait.
  */
 const takeTurn = luaScript<"queue" | "alive" | "turn", [string, number] | null>(
-  "raTakeChatTurn3",
+  "raTakeChatTurn4",
   ["queue", "alive", "turn"],
   `
-local holder = redis.call('GET', KEYS[3])
+local holder
+if ARGV[5] == '1' then
+  holder = redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3], 'GET')
+  if holder and string.sub(holder, 1, 2) == 'f:' and string.sub(holder, -2) ~= '|q' then
+    return {holder, 0}
+  end
+  if not holder then redis.call('DEL', KEYS[3])
+  elseif string.sub(holder, 1, 2) == 'f:' then redis.call('SET', KEYS[3], holder, 'PX', ARGV[6])
+  else redis.call('SET', KEYS[3], holder, 'PX', ARGV[3]) end
+else
+  holder = redis.call('GET', KEYS[3])
+end
 local marked = holder and string.sub(holder, -2) == '|q'
 local free = (not holder) or string.sub(holder, 1, 2) == 'f:'
 local epoch = holder or '0'
@@ -193,6 +212,8 @@ export const epochKey = (prefix: string, chat: string): string =>
 
 /** The epoch outlives by far any read it is compared with (an expired one reads "0"). */
 const EPOCH_TTL_MS = 24 * 3600 * 1000;
+/** How many chats an instance remembers freeing last (each a few dozen bytes). */
+const FREED_KEPT = 50_000;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -219,6 +240,16 @@ export function redisChatTurns(
   const instance = randomUUID();
   // Each release writes an epoch no release wrote before: this instance's id and a count.
   let releases = 0;
+  // The chats whose turn this instance freed last (a bounded set, oldest dropped first).
+  const freedHere = new Set<string>();
+  const rememberFreed = (chat: string) => {
+    freedHere.delete(chat);
+    freedHere.add(chat);
+    if (freedHere.size > FREED_KEPT) {
+      const oldest = freedHere.values().next().value;
+      if (oldest !== undefined) freedHere.delete(oldest);
+    }
+  };
   const ks = keyspace(prefix);
   return {
     async holder(chat) {
@@ -236,9 +267,21 @@ export function redisChatTurns(
       const giveUpAt = Date.now() + maxWaitMs;
       let tries = 0;
       let taken: [string, number] | null = null;
+      // Freed by us last: tried as free at the first poll (one command less), once.
+      let asFree = freedHere.delete(chat);
       for (;;) {
         tries++;
-        taken = await takeTurn.run(redis, keys, updateId, token, leaseMs, aliveMs);
+        taken = await takeTurn.run(
+          redis,
+          keys,
+          updateId,
+          token,
+          leaseMs,
+          aliveMs,
+          asFree ? "1" : "0",
+          EPOCH_TTL_MS,
+        );
+        asFree = false;
         if (taken !== null || Date.now() > giveUpAt || opts.signal?.aborted) break;
         await sleep(Math.min(pollMs, 10 * tries), opts.signal);
       }
@@ -269,15 +312,18 @@ export function redisChatTurns(
             queued ? "1" : "0",
             leaseMs,
           ] as const;
-          if (mark === undefined) await leaveTurn.run(redis, keys, ...args);
-          else
-            await leaveTurnMarked.run(
-              redis,
-              { ...keys, done: mark.key },
-              ...args,
-              mark.value,
-              mark.ttlSeconds,
-            );
+          const ours =
+            mark === undefined
+              ? await leaveTurn.run(redis, keys, ...args)
+              : await leaveTurnMarked.run(
+                  redis,
+                  { ...keys, done: mark.key },
+                  ...args,
+                  mark.value,
+                  mark.ttlSeconds,
+                );
+          // Freed by us, unmarked unless someone queued: the next take here tries it as free.
+          if (ours === 1) rememberFreed(chat);
         },
       };
     },
