@@ -72,6 +72,13 @@ return 1
 
 const bit = (b: boolean | undefined): string => (b === undefined ? "" : b ? "1" : "0");
 
+let writes = 0;
+/**
+ * How many flag writes this process made (register, block, unblock): a read made before one of
+ * them (the early read of an update that registers its user) is not used after it.
+ */
+export const accessFlagWrites = (): number => writes;
+
 /** A writer's change (after its hash changed): the flags given are set whatever they were. */
 export async function setAccessFlags(
   redis: RedisClient,
@@ -80,15 +87,19 @@ export async function setAccessFlags(
   set: { registered?: boolean; blocked?: boolean },
   fill: { blocked?: boolean } = {},
 ): Promise<void> {
-  await writeFlags.run(
-    redis,
-    { flags: keyspace(prefix).accessFlags(userId) },
-    bit(set.registered),
-    bit(set.blocked),
-    "",
-    bit(fill.blocked),
-    FLAGS_SECONDS,
-  );
+  try {
+    await writeFlags.run(
+      redis,
+      { flags: keyspace(prefix).accessFlags(userId) },
+      bit(set.registered),
+      bit(set.blocked),
+      "",
+      bit(fill.blocked),
+      FLAGS_SECONDS,
+    );
+  } finally {
+    writes++;
+  }
 }
 
 export function redisAccessFacts(opts: { redis: RedisClient; prefix: string }): AccessFactsReader {

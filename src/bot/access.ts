@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { type Context, Keyboard, type MiddlewareFn } from "grammy";
-import type { AccessVerdict } from "../accounts/index.ts";
+import { type AccessVerdict, accessFlagWrites } from "../accounts/index.ts";
 import type { BotContext } from "./context.ts";
 import type { BotDeps } from "./deps.ts";
 import { type Translate, translator } from "./i18n.ts";
@@ -35,6 +35,8 @@ export function deniedReply(
 interface UpdateAccess {
   early(userId: number): Promise<Buffer | null | undefined>;
   verdicts: Map<number, Promise<AccessVerdict>>;
+  /** This process's flag writes as the update started (accessFlagWrites). */
+  writes: number;
 }
 
 const running = new AsyncLocalStorage<UpdateAccess>();
@@ -48,12 +50,22 @@ export function accessInUpdate<C extends Context>(
   early: (ctx: C, userId: number) => Promise<Buffer | null | undefined>,
 ): MiddlewareFn<C> {
   return (ctx, next) =>
-    running.run({ early: (userId) => early(ctx, userId), verdicts: new Map() }, next);
+    running.run(
+      { early: (userId) => early(ctx, userId), verdicts: new Map(), writes: accessFlagWrites() },
+      next,
+    );
 }
 
 /** The verdict for a user: may they order (the access mode's rule, src/accounts/access.ts)? */
 export function accessOf(deps: BotDeps, userId: number): Promise<AccessVerdict> {
   const update = running.getStore();
+  // Registered (or blocked) by this process since the update began (a contact shared in this
+  // very update): what was read or said before is not used any more.
+  if (update && update.writes !== accessFlagWrites()) {
+    update.early = async () => undefined;
+    update.verdicts.clear();
+    update.writes = accessFlagWrites();
+  }
   if (!update) return deps.payment.access(userId);
   const known = update.verdicts.get(userId);
   if (known) return known;

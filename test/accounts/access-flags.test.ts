@@ -143,8 +143,10 @@ describe("the access check in one update", () => {
         await accessInUpdate<Context>((c, id) => prefetch.peek(c.update.update_id, w.key(id)))(
           ctx,
           async () => {
-            // Blocked after the update's read: this update keeps what it read as it started.
-            await w.blocked.block(block(81));
+            // Blocked by another instance after the update's read (its hash, then its flag):
+            // this update keeps what it read as it started.
+            await w.other.hset(keyspace(w.prefix).accountBlocked, "81", JSON.stringify(block(81)));
+            await w.other.set(w.key(81), "11");
             seen.push(await accessOf(deps, 81), await accessOf(deps, 81));
           },
         );
@@ -158,6 +160,36 @@ describe("the access check in one update", () => {
     expect(access.mock.calls[0]?.[1]?.toString()).toBe("10");
     // The next update reads the block.
     expect(await accessOf(deps, 81)).toBe("blocked");
+  });
+
+  it("an update that registers its user checks afresh after it (the early read said not registered)", async () => {
+    const w = world();
+    expect(await w.facts.read(83, prepaid)).toEqual({ registered: false, blocked: false });
+    const deps = {
+      payment: {
+        access: async (userId: number, early?: Buffer | null) => {
+          const f = await w.facts.read(userId, {
+            registered: true,
+            ...(early !== undefined ? { early } : {}),
+          });
+          return f.registered ? ("ok" as const) : ("register" as const);
+        },
+      },
+    } as unknown as BotDeps;
+    const prefetch = redisPrefetch(t.redis);
+    const ctx = { update: { update_id: 8301 } } as Context;
+    const seen: string[] = [];
+    await prefetch.middleware(() => [w.key(83)])(ctx, async () => {
+      await accessInUpdate<Context>((c, id) => prefetch.peek(c.update.update_id, w.key(id)))(
+        ctx,
+        async () => {
+          seen.push(await accessOf(deps, 83));
+          await w.accounts.register(83, phone("9800000083"));
+          seen.push(await accessOf(deps, 83));
+        },
+      );
+    });
+    expect(seen).toEqual(["register", "ok"]);
   });
 
   it("reads the flags afresh when the update's early read went stale (its turn waited)", async () => {
