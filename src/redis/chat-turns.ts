@@ -48,7 +48,14 @@ export interface HeldTurn {
 }
 
 export interface ChatTurnSettings {
-  /** The turn's lease; renewed every third of it while held. Default 5 s. */
+  /**
+   * The turn's lease; renewed every third of it while held. Default 5 s. **Every instance on one
+   * Redis must use the same value**: a take tried as free or a lost release that finds another
+   * holder's token puts it back with its own lease (the holder's remaining one is gone with the
+   * `SET … GET`; a `PTTL` first would cost every take and release a command). A shorter lease here
+   * than the holder's would let its token expire before its next renewal, and the chat's turn be
+   * handed out twice.
+   */
   leaseMs?: number;
   /** A waiter not heard from for this long has left the queue. Default 5 s. */
   aliveMs?: number;

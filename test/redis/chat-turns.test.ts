@@ -312,6 +312,19 @@ describe("chat turns in Redis", () => {
     expect(fresh.epoch).toBe("0");
     expect(await t.redis.pttl(k13)).toBeLessThanOrEqual(FAST.leaseMs);
     await fresh.release();
+    // Absent (expired) while a live waiter is ahead: we wait, and the turn stays absent (our
+    // token, written by the try, is deleted again: nobody holds the turn).
+    const k14 = epochKey(t.prefix, "c14");
+    await (await a.take("c14", 140)).release();
+    await t.redis.del(k14);
+    const q14 = keyspace(t.prefix).chatTurn("c14");
+    await t.redis.zadd(q14.queue, 1, "1");
+    await t.redis.hset(q14.alive, "1", String(Date.now() + 60_000));
+    const absentBehind = await a.take("c14", 141, once());
+    expect(absentBehind.held).toBe(false);
+    expect(await t.redis.get(k14)).toBeNull();
+    await absentBehind.release();
+    await t.redis.zrem(q14.queue, "1");
     // Freed by us and untouched: taken as it was, the epoch our release's.
     const freed = await t.redis.get(k13);
     const fast = await a.take("c13", 132);
