@@ -9,16 +9,21 @@ import { luaScript } from "../redis/scripts.ts";
  * command of its own; before, every check paid an HGET of the phones and an HEXISTS of the blocks.
  *
  * The hashes ({accounts}:users, {accounts}:blocked) stay the record; the flags follow them:
- *  - whoever changes a hash (register, block, unblock) sets the flag after it, unconditionally;
- *  - a reader that finds a flag unknown (no key yet: a user from before this version, or one
- *    whose key expired) reads the hash and fills the flag only while it is still unknown.
- * So a fill can never undo a writer: a writer's hash change is either seen by the fill's read, or
- * its flag write comes after that read and either overwrites the fill or makes it find the flag
- * known. "A block holds at once" keeps its meaning: once `block` returned, every update that
- * starts reads the flag as blocked (an update already running keeps what it read as it started).
- * Every write gives the key a lifetime (FLAGS_SECONDS): an expired key is only unknown again.
- * On a Cluster the flag key is in the user's own slot, apart from the hashes' {accounts}: the
- * order of the writes above is what holds there (no MULTI across slots needed).
+ *  - `register` sets "registered" after its hash, and the owner a phone was taken from unknown;
+ *  - the blocked flag is trusted only as "0" (not blocked): a "1" or unknown is checked against
+ *    the hash (HEXISTS: blocked users are rare, and refused anyway). `block` writes "1" before its
+ *    record and again after it; `unblock` writes unknown after its HDEL, never "0";
+ *  - a reader that finds a flag unknown (no key yet: a user from before this version, one whose
+ *    key expired, one just unblocked) reads the hash and fills the flag only while it is still
+ *    unknown ("1" counts as known: never filled over).
+ * So a "0" for blocked comes only from a fill that found the flag unknown, and a block's record
+ * is written while its "1" stands: a fill that read the hash before the record finds the "1" (or
+ * the post-write's "1" comes after the fill). A failed or overtaken write after a record leaves a
+ * "1" or unknown, which reads the hash: never a block silently off. "A block holds at once": once
+ * `block` returned, every update that starts refuses the user (an update already running keeps
+ * what it read as it started). Every write gives the key a lifetime (FLAGS_SECONDS): an expired
+ * key is only unknown again. On a Cluster the flag key is in the user's own slot, apart from the
+ * hashes' {accounts}: the order of the writes above is what holds there (no MULTI across slots).
  */
 
 export interface AccessFacts {
@@ -70,7 +75,11 @@ return 1
 `,
 );
 
-const bit = (b: boolean | undefined): string => (b === undefined ? "" : b ? "1" : "0");
+/** A writer's value for a flag: set, cleared, or made unknown ("?": the next reader fills it). */
+export type FlagWrite = boolean | "?";
+
+const bit = (b: FlagWrite | undefined): string =>
+  b === undefined ? "" : b === "?" ? "?" : b ? "1" : "0";
 
 let writes = 0;
 /**
@@ -79,12 +88,12 @@ let writes = 0;
  */
 export const accessFlagWrites = (): number => writes;
 
-/** A writer's change (after its hash changed): the flags given are set whatever they were. */
+/** A writer's change (see above for when): the flags given are set whatever they were. */
 export async function setAccessFlags(
   redis: RedisClient,
   prefix: string,
   userId: number,
-  set: { registered?: boolean; blocked?: boolean },
+  set: { registered?: FlagWrite; blocked?: FlagWrite },
   fill: { blocked?: boolean } = {},
 ): Promise<void> {
   try {
@@ -111,9 +120,10 @@ export function redisAccessFacts(opts: { redis: RedisClient; prefix: string }): 
       const raw = early !== undefined ? early : await redis.getBuffer(key);
       const flags = parseAccessFlags(raw === null ? null : raw.toString("latin1"));
       const readRegistered = needRegistered && flags.registered === "?";
-      const readBlocked = flags.blocked === "?";
+      // Only "not blocked" is trusted: a "1" may be a block's first write whose record failed.
+      const readBlocked = flags.blocked !== "0";
       if (!readRegistered && !readBlocked)
-        return { registered: flags.registered === "1", blocked: flags.blocked === "1" };
+        return { registered: flags.registered === "1", blocked: false };
       const field = String(userId);
       const [phone, blockedHere] = await Promise.all([
         readRegistered ? redis.hget(k.accountUsers, field) : undefined,
@@ -123,10 +133,13 @@ export function redisAccessFacts(opts: { redis: RedisClient; prefix: string }): 
         registered: readRegistered ? phone !== null : flags.registered === "1",
         blocked: readBlocked ? blockedHere === 1 : flags.blocked === "1",
       };
-      await fill(redis, key, raw, {
-        ...(readRegistered ? { registered: facts.registered } : {}),
-        ...(readBlocked ? { blocked: facts.blocked } : {}),
-      });
+      // Only what is unknown is filled ("1" is known: never filled over).
+      const fillBlocked = flags.blocked === "?";
+      if (readRegistered || fillBlocked)
+        await fill(redis, key, raw, {
+          ...(readRegistered ? { registered: facts.registered } : {}),
+          ...(fillBlocked ? { blocked: facts.blocked } : {}),
+        });
       return facts;
     },
   };

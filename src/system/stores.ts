@@ -74,7 +74,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       /** Saved numbers and billers, per user (saved/store.ts). */
       saved: createRedisSaved({ redis, prefix }) as SavedStore,
       /** Who the merchant blocked (accounts/blocked.ts). */
-      blocked: createRedisBlocked({ redis, prefix }),
+      blocked: createRedisBlocked({ redis, prefix, logger }),
       /** What the chat's access check reads: the flags that follow the registry (access-flags.ts). */
       accessFacts: redisAccessFacts({ redis, prefix }) as AccessFactsReader,
       /** What successful orders leave for their reminders, and the reminders' schedule. */

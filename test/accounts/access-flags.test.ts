@@ -10,6 +10,7 @@ import {
 import { accessInUpdate, accessOf } from "../../src/bot/access.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { redisPrefetch } from "../../src/bot/prefetch.ts";
+import type { Logger } from "../../src/logger.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/redis.ts";
 
@@ -115,6 +116,97 @@ describe("access flags", () => {
       spy.mockRestore();
     }
     expect(await w.facts.read(id, prepaid)).toEqual({ registered: true, blocked: true });
+  });
+});
+
+/** The access-flags script's calls on `client` (defined on it by a first run), spied. */
+async function spyFlagWrites(
+  client: Redis,
+  prefix: string,
+  around: (call: () => Promise<unknown>, key: string) => Promise<unknown>,
+) {
+  // Defines the script on this connection (scripts.ts defines it at a connection's first use).
+  await createRedisBlocked({ redis: client, prefix: `${prefix}warmup:` }).unblock(1);
+  const named = client as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  const original = named.raAccessFlags!.bind(client);
+  return vi
+    .spyOn(named, "raAccessFlags")
+    .mockImplementation((...args: unknown[]) => around(() => original(...args), String(args[0])));
+}
+
+describe("blocks whose flag writes fail or race", () => {
+  it("a block whose flag write after the record fails is still refused on the next update", async () => {
+    const w = world();
+    const warn = vi.fn();
+    const backOffice = createRedisBlocked({
+      redis: w.other,
+      prefix: w.prefix,
+      logger: { warn } as unknown as Logger,
+    });
+    await w.accounts.register(91, phone("9800000091"));
+    // Known not blocked, as every active user's flag is.
+    expect(await w.facts.read(91, prepaid)).toEqual({ registered: true, blocked: false });
+    const recorded = () => t.redis.hexists(keyspace(w.prefix).accountBlocked, "91");
+    const spy = await spyFlagWrites(w.other, w.prefix, async (call, key) => {
+      // The write that comes after the record fails (a timeout, a dying process, a failover).
+      if (key === w.key(91) && (await recorded()) === 1) throw new Error("connection lost");
+      return call();
+    });
+    let outcome: unknown;
+    try {
+      outcome = await backOffice.block(block(91)).then(
+        () => "blocked",
+        (err: unknown) => err,
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    const early = await t.redis.getBuffer(w.key(91));
+    expect((await w.facts.read(91, { ...prepaid, early })).blocked).toBe(true);
+    // The record is written: the admin is told so (and the audit log written), the failure logged.
+    expect(outcome).toBe("blocked");
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
+  it("an unblock whose flag write lands after a racing block's ends refused", async () => {
+    // Two admins: the unblock's HDEL, then the whole block (flag, record, flag), then the
+    // unblock's flag write.
+    const w = world();
+    const third = createRedisBlocked({ redis: t.connect(), prefix: w.prefix });
+    await w.accounts.register(92, phone("9800000092"));
+    await w.blocked.block(block(92));
+    let raced = false;
+    const spy = await spyFlagWrites(w.other, w.prefix, async (call, key) => {
+      if (key === w.key(92) && !raced) {
+        raced = true;
+        await third.block(block(92));
+      }
+      return call();
+    });
+    try {
+      await w.blocked.unblock(92);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(raced).toBe(true);
+    expect(await w.blocked.isBlocked(92)).toBe(true);
+    for (let i = 0; i < 2; i++) {
+      const early = await t.redis.getBuffer(w.key(92));
+      expect((await w.facts.read(92, { ...prepaid, early })).blocked).toBe(true);
+    }
+  });
+
+  it("a blocked flag without a record (the record's write failed) reads the record, and is kept", async () => {
+    const w = world();
+    await w.accounts.register(93, phone("9800000093"));
+    await t.redis.set(w.key(93), "11");
+    expect(await w.facts.read(93, prepaid)).toEqual({ registered: true, blocked: false });
+    expect(await t.redis.get(w.key(93))).toBe("11");
+    // Unblocked: unknown, filled "not blocked" by the next read, then trusted.
+    await w.blocked.unblock(93);
+    expect(await t.redis.get(w.key(93))).toBe("1?");
+    expect(await w.facts.read(93, prepaid)).toEqual({ registered: true, blocked: false });
+    expect(await t.redis.get(w.key(93))).toBe("10");
   });
 });
 
