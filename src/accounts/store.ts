@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { accountIdSchema } from "../ledger/index.ts";
+import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
@@ -234,7 +235,46 @@ const safeJson = (raw: string): unknown => {
   }
 };
 
-export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }): AccountsStore {
+/**
+ * The access flags' writes after a registration's record (access-flags.ts): this user registered
+ * (with the blocked flag the script read, filled only while unknown), the owner the phone was
+ * taken from unknown (read from the registry next time: a flag "not registered" written here could
+ * land after that owner registered again). A failed write is logged, not thrown (the record is
+ * written: the chat goes on); the user's flag is then made unknown if it can be, so a "not
+ * registered" read before is not trusted over the record.
+ */
+async function flagsAfterRegister(
+  redis: RedisClient,
+  prefix: string,
+  logger: Logger | undefined,
+  userId: number,
+  r: { moved: string; blocked: boolean },
+): Promise<void> {
+  const warn = (id: number, err: unknown) =>
+    logger?.warn(
+      { userId: id, err: String(err) },
+      "access flag not written after the registration (the chat reads the registry)",
+    );
+  await Promise.all([
+    setAccessFlags(redis, prefix, userId, { registered: true }, { blocked: r.blocked }).catch(
+      async (err: unknown) => {
+        warn(userId, err);
+        await setAccessFlags(redis, prefix, userId, { registered: "?" }).catch(() => {});
+      },
+    ),
+    r.moved === ""
+      ? undefined
+      : setAccessFlags(redis, prefix, Number(r.moved), { registered: "?" }).catch((err: unknown) =>
+          warn(Number(r.moved), err),
+        ),
+  ]);
+}
+
+export function createRedisAccounts(opts: {
+  redis: RedisClient;
+  prefix: string;
+  logger?: Logger | undefined;
+}): AccountsStore {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
   const profileOf = async (userId: number): Promise<Profile | null> => {
@@ -278,8 +318,7 @@ export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }
       const ids = await redis.zrevrange(k.accountJoined, offset, offset + limit - 1);
       return ids.map(Number);
     },
-    // The access flags follow the registry (access-flags.ts): this user is registered now, and the
-    // owner the phone was taken from is not; the blocked flag is filled from the script's read.
+    // The access flags follow the registry (flagsAfterRegister).
     async register(userId, phone) {
       const [moved, blocked] = await registerScript.run(
         redis,
@@ -287,18 +326,10 @@ export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }
         String(userId),
         phone,
       );
-      await Promise.all([
-        setAccessFlags(
-          redis,
-          opts.prefix,
-          userId,
-          { registered: true },
-          { blocked: blocked === 1 },
-        ),
-        moved === ""
-          ? undefined
-          : setAccessFlags(redis, opts.prefix, Number(moved), { registered: false }),
-      ]);
+      await flagsAfterRegister(redis, opts.prefix, opts.logger, userId, {
+        moved,
+        blocked: blocked === 1,
+      });
     },
     async userByPhone(phone) {
       const id = await redis.hget(k.accountPhones, phone);

@@ -60,7 +60,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       // The same keys the order store's scripts hold and settle in (ledger/lua.ts).
       ledger: createRedisLedger({ redis, prefix, now }),
       /** Phones and receipts beside the books (accounts/store.ts). */
-      accounts: createRedisAccounts({ redis, prefix }),
+      accounts: createRedisAccounts({ redis, prefix, logger }),
       queue: createRedisNotificationQueue({ redis, prefix, logger }),
       sentLog: redisSentLog(redis, prefix),
       limits: (s: LimitSettings) => redisLimits(redis, prefix, s),

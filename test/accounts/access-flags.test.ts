@@ -69,6 +69,8 @@ describe("access flags", () => {
     await w.accounts.register(51, phone("9800000051"));
     expect(await t.redis.get(w.key(51))).toBe("10");
     await w.accounts.register(52, phone("9800000051"));
+    // Unknown, not "not registered": 51 may be registering again meanwhile (the registry tells).
+    expect(await t.redis.get(w.key(51))).toBe("?0");
     expect(await w.facts.read(51, prepaid)).toEqual({ registered: false, blocked: false });
     expect(await w.facts.read(52, prepaid)).toEqual({ registered: true, blocked: false });
     // A blocked user who registers stays blocked (the script's read fills the flag).
@@ -207,6 +209,39 @@ describe("blocks whose flag writes fail or race", () => {
     expect(await t.redis.get(w.key(93))).toBe("1?");
     expect(await w.facts.read(93, prepaid)).toEqual({ registered: true, blocked: false });
     expect(await t.redis.get(w.key(93))).toBe("10");
+  });
+});
+
+describe("a registration whose flag write fails", () => {
+  it("is not an error: logged, the user's flag made unknown, the next read finds them registered", async () => {
+    const w = world();
+    const client = t.connect();
+    const warn = vi.fn();
+    const accounts = createRedisAccounts({
+      redis: client,
+      prefix: w.prefix,
+      logger: { warn } as unknown as Logger,
+    });
+    // Read before (not registered, filled so): the flag says "not registered".
+    expect(await w.facts.read(95, prepaid)).toEqual({ registered: false, blocked: false });
+    expect(await t.redis.get(w.key(95))).toBe("00");
+    let failed = 0;
+    const spy = await spyFlagWrites(client, w.prefix, async (call, key) => {
+      if (key === w.key(95) && failed++ === 0) throw new Error("timeout");
+      return call();
+    });
+    try {
+      await accounts.register(95, phone("9800000095"));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(await t.redis.get(w.key(95))).toBe("?0");
+    const early = await t.redis.getBuffer(w.key(95));
+    expect(await w.facts.read(95, { ...prepaid, early })).toEqual({
+      registered: true,
+      blocked: false,
+    });
   });
 });
 
