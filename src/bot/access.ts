@@ -37,6 +37,8 @@ interface UpdateAccess {
   verdicts: Map<number, Promise<AccessVerdict>>;
   /** This process's flag writes as the update started (accessFlagWrites). */
   writes: number;
+  /** The update's middleware settled: work it left running checks afresh. */
+  finished: boolean;
 }
 
 const running = new AsyncLocalStorage<UpdateAccess>();
@@ -49,16 +51,26 @@ const running = new AsyncLocalStorage<UpdateAccess>();
 export function accessInUpdate<C extends Context>(
   early: (ctx: C, userId: number) => Promise<Buffer | null | undefined>,
 ): MiddlewareFn<C> {
-  return (ctx, next) =>
-    running.run(
-      { early: (userId) => early(ctx, userId), verdicts: new Map(), writes: accessFlagWrites() },
-      next,
-    );
+  return async (ctx, next) => {
+    const scope: UpdateAccess = {
+      early: (userId) => early(ctx, userId),
+      verdicts: new Map(),
+      writes: accessFlagWrites(),
+      finished: false,
+    };
+    try {
+      await running.run(scope, next);
+    } finally {
+      scope.finished = true;
+    }
+  };
 }
 
 /** The verdict for a user: may they order (the access mode's rule, src/accounts/access.ts)? */
 export function accessOf(deps: BotDeps, userId: number): Promise<AccessVerdict> {
-  const update = running.getStore();
+  const scope = running.getStore();
+  // Work the update left running (a timer, a promise it did not await) is no part of it.
+  const update = scope?.finished ? undefined : scope;
   // Registered (or blocked) by this process since the update began (a contact shared in this
   // very update): what was read or said before is not used any more.
   if (update && update.writes !== accessFlagWrites()) {

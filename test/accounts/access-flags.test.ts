@@ -319,6 +319,43 @@ describe("the access check in one update", () => {
     expect(seen).toEqual(["register", "ok"]);
   });
 
+  it("a check made after the update finished (work it left running) reads afresh", async () => {
+    const w = world();
+    await w.accounts.register(84, phone("9800000084"));
+    const deps = {
+      payment: {
+        access: async (userId: number, early?: Buffer | null) => {
+          const f = await w.facts.read(userId, {
+            registered: true,
+            ...(early !== undefined ? { early } : {}),
+          });
+          return f.blocked ? ("blocked" as const) : ("ok" as const);
+        },
+      },
+    } as unknown as BotDeps;
+    const prefetch = redisPrefetch(t.redis);
+    const ctx = { update: { update_id: 8401 } } as Context;
+    let go!: () => void;
+    const later = new Promise<void>((resolve) => {
+      go = resolve;
+    });
+    let left!: Promise<string>;
+    await prefetch.middleware(() => [w.key(84)])(ctx, async () => {
+      await accessInUpdate<Context>((c, id) => prefetch.peek(c.update.update_id, w.key(id)))(
+        ctx,
+        async () => {
+          expect(await accessOf(deps, 84)).toBe("ok");
+          left = later.then(() => accessOf(deps, 84));
+        },
+      );
+    });
+    // Blocked by another instance (its record, its flag: no flag write of this process).
+    await w.other.hset(keyspace(w.prefix).accountBlocked, "84", JSON.stringify(block(84)));
+    await w.other.set(w.key(84), "11");
+    go();
+    expect(await left).toBe("blocked");
+  });
+
   it("reads the flags afresh when the update's early read went stale (its turn waited)", async () => {
     const w = world();
     await w.accounts.register(82, phone("9800000082"));
