@@ -1,11 +1,14 @@
 import { z } from "zod";
+import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
+import { setAccessFlags } from "./access-flags.ts";
 
 /**
  * Who the merchant blocked (issue 29: an abusive account), with the reason, by whom and when.
- * The chat asks `isBlocked` on every access check (src/accounts/access.ts), reading the store each
- * time: a block takes effect at once, on every instance sharing the Redis. Orders already in
+ * The chat's access check reads the user's access flags (access-flags.ts), which `block` and
+ * `unblock` write around the record, on every update: a block takes effect at once, on every
+ * instance sharing the Redis. Orders already in
  * flight are not touched (the check runs before an order is placed, never after). Unblocking
  * deletes the record; the back office's audit log keeps the history (who, when, why, before and
  * after).
@@ -66,14 +69,36 @@ export function createMemoryBlocked(): BlockedUsers {
   };
 }
 
-/** One hash, user id → block JSON; each change is a MULTI on that one key (Cluster-safe). */
-export function createRedisBlocked(opts: { redis: RedisClient; prefix: string }): BlockedUsers {
-  const { redis } = opts;
-  const key = keyspace(opts.prefix).accountBlocked;
+/**
+ * One hash, user id → block JSON; each change is a MULTI on that one key (Cluster-safe). The
+ * access flag (access-flags.ts): `block` sets it blocked before the record (a reader that looks
+ * meanwhile checks the hash) and again after it (a racing unblock may have made it unknown, and a
+ * reader then filled "not blocked" from the hash read before the record); `unblock` makes
+ * it unknown after the record (never "not blocked": a block racing it may have written its "1"
+ * already). A flag write after the record that fails is logged, not thrown: the record is written,
+ * and what the flag then says ("1" or unknown) makes the reader check the record.
+ */
+export function createRedisBlocked(opts: {
+  redis: RedisClient;
+  prefix: string;
+  logger?: Logger | undefined;
+}): BlockedUsers {
+  const { redis, prefix, logger } = opts;
+  const key = keyspace(prefix).accountBlocked;
   const earlier = (replies: [Error | null, unknown][] | null): Block | null => {
     const [first] = replies ?? [];
     if (!first || first[0]) throw first?.[0] ?? new Error("blocked users: no answer");
     return parse(first[1] as string | null);
+  };
+  const flagAfter = async (userId: number, blocked: true | "?") => {
+    try {
+      await setAccessFlags(redis, prefix, userId, { blocked });
+    } catch (err) {
+      logger?.warn(
+        { userId, err: String(err) },
+        "access flag not written after the block record (the chat checks the record)",
+      );
+    }
   };
   return {
     isBlocked: async (userId) => (await redis.hexists(key, String(userId))) === 1,
@@ -81,17 +106,22 @@ export function createRedisBlocked(opts: { redis: RedisClient; prefix: string })
     async block(b) {
       const after = blockSchema.parse(b);
       const field = String(after.userId);
+      await setAccessFlags(redis, prefix, after.userId, { blocked: true });
       const replies = await redis
         .multi()
         .hget(key, field)
         .hset(key, field, JSON.stringify(after))
         .exec();
-      return { before: earlier(replies), after };
+      const before = earlier(replies);
+      await flagAfter(after.userId, true);
+      return { before, after };
     },
     async unblock(userId) {
       const field = String(userId);
       const replies = await redis.multi().hget(key, field).hdel(key, field).exec();
-      return { before: earlier(replies) };
+      const before = earlier(replies);
+      await flagAfter(userId, "?");
+      return { before };
     },
     async list(limit) {
       const all = Object.values(await redis.hgetall(key));

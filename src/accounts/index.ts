@@ -1,4 +1,5 @@
 export * from "./access.ts";
+export * from "./access-flags.ts";
 export * from "./blocked.ts";
 export * from "./phone.ts";
 export * from "./service.ts";

@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { accountIdSchema } from "../ledger/index.ts";
+import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
+import { setAccessFlags } from "./access-flags.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
 
 /**
@@ -179,10 +181,14 @@ export function createMemoryAccounts(): AccountsStore {
   };
 }
 
-/** The rebinding of `register` in one step. KEYS: phones, users. ARGV: user id, phone. */
-const registerScript = luaScript<"phones" | "users", number>(
+/**
+ * The rebinding of `register` in one step. KEYS: phones, users, blocked. ARGV: user id, phone.
+ * Returns the owner the phone was taken from ("" if none) and whether the user is blocked, for the
+ * access flags written after it (access-flags.ts).
+ */
+const registerScript = luaScript<"phones" | "users" | "blocked", [string, number]>(
   "raAccountsRegister",
-  ["phones", "users"],
+  ["phones", "users", "blocked"],
   `
 local uid, phone = ARGV[1], ARGV[2]
 local old = redis.call('HGET', KEYS[2], uid)
@@ -190,10 +196,14 @@ if old and old ~= phone and redis.call('HGET', KEYS[1], old) == uid then
   redis.call('HDEL', KEYS[1], old)
 end
 local owner = redis.call('HGET', KEYS[1], phone)
-if owner and owner ~= uid then redis.call('HDEL', KEYS[2], owner) end
+local moved = ''
+if owner and owner ~= uid then
+  redis.call('HDEL', KEYS[2], owner)
+  moved = owner
+end
 redis.call('HSET', KEYS[1], phone, uid)
 redis.call('HSET', KEYS[2], uid, phone)
-return 1
+return {moved, redis.call('HEXISTS', KEYS[3], uid)}
 `,
 );
 
@@ -225,7 +235,46 @@ const safeJson = (raw: string): unknown => {
   }
 };
 
-export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }): AccountsStore {
+/**
+ * The access flags' writes after a registration's record (access-flags.ts): this user registered
+ * (with the blocked flag the script read, filled only while unknown), the owner the phone was
+ * taken from unknown (read from the registry next time: a flag "not registered" written here could
+ * land after that owner registered again). A failed write is logged, not thrown (the record is
+ * written: the chat goes on); the user's flag is then made unknown if it can be, so a "not
+ * registered" read before is not trusted over the record.
+ */
+async function flagsAfterRegister(
+  redis: RedisClient,
+  prefix: string,
+  logger: Logger | undefined,
+  userId: number,
+  r: { moved: string; blocked: boolean },
+): Promise<void> {
+  const warn = (id: number, err: unknown) =>
+    logger?.warn(
+      { userId: id, err: String(err) },
+      "access flag not written after the registration (the chat reads the registry)",
+    );
+  await Promise.all([
+    setAccessFlags(redis, prefix, userId, { registered: true }, { blocked: r.blocked }).catch(
+      async (err: unknown) => {
+        warn(userId, err);
+        await setAccessFlags(redis, prefix, userId, { registered: "?" }).catch(() => {});
+      },
+    ),
+    r.moved === ""
+      ? undefined
+      : setAccessFlags(redis, prefix, Number(r.moved), { registered: "?" }).catch((err: unknown) =>
+          warn(Number(r.moved), err),
+        ),
+  ]);
+}
+
+export function createRedisAccounts(opts: {
+  redis: RedisClient;
+  prefix: string;
+  logger?: Logger | undefined;
+}): AccountsStore {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
   const profileOf = async (userId: number): Promise<Profile | null> => {
@@ -269,13 +318,18 @@ export function createRedisAccounts(opts: { redis: RedisClient; prefix: string }
       const ids = await redis.zrevrange(k.accountJoined, offset, offset + limit - 1);
       return ids.map(Number);
     },
+    // The access flags follow the registry (flagsAfterRegister).
     async register(userId, phone) {
-      await registerScript.run(
+      const [moved, blocked] = await registerScript.run(
         redis,
-        { phones: k.accountPhones, users: k.accountUsers },
+        { phones: k.accountPhones, users: k.accountUsers, blocked: k.accountBlocked },
         String(userId),
         phone,
       );
+      await flagsAfterRegister(redis, opts.prefix, opts.logger, userId, {
+        moved,
+        blocked: blocked === 1,
+      });
     },
     async userByPhone(phone) {
       const id = await redis.hget(k.accountPhones, phone);

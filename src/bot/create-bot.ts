@@ -14,6 +14,7 @@ import { type ChatTurnSettings, epochKey, redisChatTurns } from "../redis/chat-t
 import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
+import { accessInUpdate } from "./access.ts";
 import { chatOrder, dropStaleReads, type OnceInTurn } from "./chat-order.ts";
 import type { BotContext, SessionData } from "./context.ts";
 import { initialSession } from "./context.ts";
@@ -188,7 +189,15 @@ function useChatOrder(
   // Per-chat order within this process, also under @grammyjs/runner's concurrent processing
   // (across instances: the chat's turn, below).
   bot.use(sequentialize(chatKey));
-  if (prefetch) bot.use(prefetch.middleware(earlyReadKeys(opts.redisPrefix, opts.redis)));
+  if (prefetch) {
+    bot.use(prefetch.middleware(earlyReadKeys(opts.redisPrefix, opts.redis)));
+    // The access checks of the update take the user's flags from that read (access.ts).
+    bot.use(
+      accessInUpdate((ctx, userId) =>
+        prefetch.peek(ctx.update.update_id, keys.accessFlags(userId)),
+      ),
+    );
+  }
   const claims = opts.redis
     ? redisUpdateClaims(opts.redis, opts.redisPrefix)
     : memoryUpdateClaims();
@@ -243,7 +252,8 @@ export function onceInTurn<C extends Context>(
 
 /**
  * What the early read (prefetch.ts) takes for an update of a chat: the session and conversation
- * state, the chat's epoch and (one Redis node) the update's done mark, in one MGET, used only when
+ * state, the sender's access flags, the chat's epoch and (one Redis node) the update's done mark,
+ * in one MGET, used only when
  * the turn shows nothing changed since. On a Cluster the read is one GET a key, answered each by
  * its node in its own time: a done mark read as absent and an epoch read later, after the mark and
  * the turn's release (the mark on another node, awaited before the release), would pass for
@@ -259,7 +269,10 @@ export function earlyReadKeys(
   return (ctx) => {
     const key = chatKey(ctx);
     if (key === undefined) return [];
-    const state = [keys.sessionPrefix + key, keys.conversationPrefix + key];
+    const from = ctx.from?.id;
+    // The sender's access flags (src/accounts/access-flags.ts): every access check of the update.
+    const access = from === undefined ? [] : [keys.accessFlags(from)];
+    const state = [keys.sessionPrefix + key, keys.conversationPrefix + key, ...access];
     const mark = withMark ? [keys.update(ctx.update.update_id)] : [];
     // The epoch last: on a Cluster it is read first, the others once it answered (readInOrder).
     return [...state, ...mark, epochKey(keys.prefix, key)];

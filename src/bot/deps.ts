@@ -85,8 +85,12 @@ export interface BotPayment {
   exchangeOf?(draft: OrderDraft): NprCharge | undefined;
   /** The customer's available balance (posted credits minus debits and holds), in paisa. */
   availablePaisa(userId: number): Promise<number>;
-  /** May this user spend at all (registered in prepaid mode, listed in staff mode)? */
-  access(userId: number): Promise<AccessVerdict>;
+  /**
+   * May this user spend at all (registered in prepaid mode, listed in staff mode)? `early`: the
+   * user's access flags as the update's early read found them (null: no key), when it read them
+   * (src/accounts/access-flags.ts); absent, they are read now.
+   */
+  access(userId: number, early?: Buffer | null): Promise<AccessVerdict>;
 }
 
 /** Adding money online (src/payments/), as the chat uses it. */

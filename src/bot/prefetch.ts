@@ -32,9 +32,15 @@ export interface Prefetch {
   gate(claims: UpdateClaims): UpdateClaims;
   /** Drops the update's early read: it had to wait (for its chat's turn, chat-order.ts). */
   stale(updateId: number): void;
+  /**
+   * The value the running update `updateId` read early for `key`, as `take` would give it, but
+   * left in place (every read of the update may have it: the access flags, read by each check).
+   */
+  peek(updateId: number, key: string): Promise<Buffer | null | undefined>;
 }
 
 interface Batch {
+  keys: string[];
   values: Promise<Array<Buffer | null> | undefined>;
   /** False once the update's claim had to wait: what was read may be stale. */
   usable: boolean;
@@ -61,7 +67,7 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
         if (keys.length === 0) return next();
         // A failed read is no failure of the update: the adapters then read for themselves.
         const values = readAll(keys).catch(() => undefined);
-        const batch: Batch = { values, usable: true, claims: 0 };
+        const batch: Batch = { keys, values, usable: true, claims: 0 };
         const id = ctx.update.update_id;
         byUpdate.set(id, batch);
         keys.forEach((key, index) => {
@@ -74,6 +80,15 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
           if (byUpdate.get(id) === batch) byUpdate.delete(id);
         }
       };
+    },
+    async peek(updateId, key) {
+      const batch = byUpdate.get(updateId);
+      const index = batch ? batch.keys.indexOf(key) : -1;
+      if (!batch || index < 0 || !batch.usable) return undefined;
+      const values = await batch.values;
+      // Dropped meanwhile (the turn had to wait): not current any more.
+      if (values === undefined || !batch.usable) return undefined;
+      return values[index] ?? null;
     },
     stale(updateId) {
       const batch = byUpdate.get(updateId);

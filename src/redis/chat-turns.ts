@@ -48,7 +48,14 @@ export interface HeldTurn {
 }
 
 export interface ChatTurnSettings {
-  /** The turn's lease; renewed every third of it while held. Default 5 s. */
+  /**
+   * The turn's lease; renewed every third of it while held. Default 5 s. **Every instance on one
+   * Redis must use the same value**: a take tried as free or a lost release that finds another
+   * holder's token puts it back with its own lease (the holder's remaining one is gone with the
+   * `SET … GET`; a `PTTL` first would cost every take and release a command). A shorter lease here
+   * than the holder's would let its token expire before its next renewal, and the chat's turn be
+   * handed out twice.
+   */
   leaseMs?: number;
   /** A waiter not heard from for this long has left the queue. Default 5 s. */
   aliveMs?: number;
@@ -59,8 +66,16 @@ export interface ChatTurnSettings {
 }
 
 /**
- * KEYS: queue, alive, turn. ARGV: update id, token, lease ms, alive ms. Nil: wait; else
- * { epoch when taken, 1 if the update entered the queue (its leave must take it out) }.
+ * KEYS: queue, alive, turn. ARGV: update id, token, lease ms, alive ms, "1" to try the turn as
+ * free, the epoch's ttl ms. Nil: wait; else { epoch when taken, 1 if the update entered the queue
+ * (its leave must take it out) }.
+ *
+ * "Try as free" (this instance freed the chat's turn last, so it is most likely free and
+ * unmarked) takes it with one `SET … GET`; the value it replaced tells whether that was right.
+ * If not (a turn held, marked or absent), the value is put back in the same script (nobody sees
+ * ours), a freed one with the epoch's day, a holder's with a whole lease (its remaining one is not
+ * known: at most one lease more for a holder that died, and the instance stops trying so for
+ * the chat), and the take goes on as below.
  *
  * The turn key is both the lease and the chat's epoch: our token while held, `f:<unique>` once
  * freed (what the last release wrote, kept a day), absent for a chat never taken (epoch "0").
@@ -73,10 +88,21 @@ export interface ChatTurnSettings {
  * that have to wait.
  */
 const takeTurn = luaScript<"queue" | "alive" | "turn", [string, number] | null>(
-  "raTakeChatTurn3",
+  "raTakeChatTurn4",
   ["queue", "alive", "turn"],
   `
-local holder = redis.call('GET', KEYS[3])
+local holder
+if ARGV[5] == '1' then
+  holder = redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3], 'GET')
+  if holder and string.sub(holder, 1, 2) == 'f:' and string.sub(holder, -2) ~= '|q' then
+    return {holder, 0}
+  end
+  if not holder then redis.call('DEL', KEYS[3])
+  elseif string.sub(holder, 1, 2) == 'f:' then redis.call('SET', KEYS[3], holder, 'PX', ARGV[6])
+  else redis.call('SET', KEYS[3], holder, 'PX', ARGV[3]) end
+else
+  holder = redis.call('GET', KEYS[3])
+end
 local marked = holder and string.sub(holder, -2) == '|q'
 local free = (not holder) or string.sub(holder, 1, 2) == 'f:'
 local epoch = holder or '0'
@@ -126,48 +152,55 @@ return 0
 
 /**
  * KEYS: queue, alive, turn. ARGV: update id, token, the new epoch, its ttl ms, "1" when the
- * update entered the queue. Leaves the queue and frees our turn; a turn freed moves the epoch on
- * (the chat's state may have changed) by writing a value no release wrote before, marked when
- * the turn was (someone may be queued).
+ * update entered the queue, the lease ms. Leaves the queue and frees our turn; a turn freed moves
+ * the epoch on (the chat's state may have changed) by writing a value no release wrote before,
+ * marked when the turn was (someone may be queued).
  *
  * A turn we lost (our lease ran out) is not ours to free, but the epoch still moves when nobody
  * holds the turn (absent or freed): the update's done mark (chat-order.ts) is written with this
  * release, and a read of it made before now must not be taken as current by the next taker.
  * Written so, it is marked (a waiter's mark may have gone with the lapsed lease). A turn someone
- * else holds is left alone. Returns 1 when the turn was ours.
+ * else holds is left to them. Returns 1 when the turn was ours.
+ *
+ * The usual release (our turn, unmarked) is one `SET … GET`: the freed value is written and the
+ * value it replaced tells whether that was right. Otherwise a second `SET`, in the same script
+ * (nobody sees the first): the marked freed value, or another holder's token put back. Its
+ * remaining lease is not known then, so it gets a whole lease (ARGV[6]): at most one lease more
+ * for a holder that died, once per lost release (a stall of ours beyond the lease).
  */
 const LEAVE = `
 if ARGV[5] == '1' then
   redis.call('ZREM', KEYS[1], ARGV[1])
   redis.call('HDEL', KEYS[2], ARGV[1])
 end
-local cur = redis.call('GET', KEYS[3])
-local mine = cur == ARGV[2] or cur == ARGV[2] .. '|q'
+local cur = redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4], 'GET')
+if cur == ARGV[2] then return 1 end
+local mine = cur == ARGV[2] .. '|q'
 if mine or (not cur) or string.sub(cur, 1, 2) == 'f:' then
-  local value = ARGV[3]
-  if (not mine) or string.sub(cur, -2) == '|q' then value = value .. '|q' end
-  redis.call('SET', KEYS[3], value, 'PX', ARGV[4])
+  redis.call('SET', KEYS[3], ARGV[3] .. '|q', 'PX', ARGV[4])
+else
+  redis.call('SET', KEYS[3], cur, 'PX', ARGV[6])
 end
 if mine then return 1 end
 return 0
 `;
 const leaveTurn = luaScript<"queue" | "alive" | "turn", number>(
-  "raLeaveChatTurn4",
+  "raLeaveChatTurn5",
   ["queue", "alive", "turn"],
   LEAVE,
 );
 
 /**
- * `leaveTurn` that first writes the update's done mark (KEYS[4], ARGV[6] for ARGV[7] seconds),
+ * `leaveTurn` that first writes the update's done mark (KEYS[4], ARGV[7] for ARGV[8] seconds),
  * in the same script: no take can run between the mark and the epoch's move, so a taker whose
  * early read saw the epoch before the move (and the update not done) never finds that epoch
  * current after the mark, not even when our lease lapsed. One node only (the mark's key is in
  * another Cluster slot): a Cluster writes the mark before the release instead (chat-order.ts).
  */
 const leaveTurnMarked = luaScript<"queue" | "alive" | "turn" | "done", number>(
-  "raLeaveChatTurnMarked",
+  "raLeaveChatTurnMarked2",
   ["queue", "alive", "turn", "done"],
-  `redis.call('SET', KEYS[4], ARGV[6], 'EX', ARGV[7])${LEAVE}`,
+  `redis.call('SET', KEYS[4], ARGV[7], 'EX', ARGV[8])${LEAVE}`,
 );
 
 /** A key to set with the release, in the same script (the update's done mark). */
@@ -186,6 +219,8 @@ export const epochKey = (prefix: string, chat: string): string =>
 
 /** The epoch outlives by far any read it is compared with (an expired one reads "0"). */
 const EPOCH_TTL_MS = 24 * 3600 * 1000;
+/** How many chats an instance remembers freeing last (each a few dozen bytes). */
+const FREED_KEPT = 50_000;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -212,6 +247,16 @@ export function redisChatTurns(
   const instance = randomUUID();
   // Each release writes an epoch no release wrote before: this instance's id and a count.
   let releases = 0;
+  // The chats whose turn this instance freed last (a bounded set, oldest dropped first).
+  const freedHere = new Set<string>();
+  const rememberFreed = (chat: string) => {
+    freedHere.delete(chat);
+    freedHere.add(chat);
+    if (freedHere.size > FREED_KEPT) {
+      const oldest = freedHere.values().next().value;
+      if (oldest !== undefined) freedHere.delete(oldest);
+    }
+  };
   const ks = keyspace(prefix);
   return {
     async holder(chat) {
@@ -229,9 +274,21 @@ export function redisChatTurns(
       const giveUpAt = Date.now() + maxWaitMs;
       let tries = 0;
       let taken: [string, number] | null = null;
+      // Freed by us last: tried as free at the first poll (one command less), once.
+      let asFree = freedHere.delete(chat);
       for (;;) {
         tries++;
-        taken = await takeTurn.run(redis, keys, updateId, token, leaseMs, aliveMs);
+        taken = await takeTurn.run(
+          redis,
+          keys,
+          updateId,
+          token,
+          leaseMs,
+          aliveMs,
+          asFree ? "1" : "0",
+          EPOCH_TTL_MS,
+        );
+        asFree = false;
         if (taken !== null || Date.now() > giveUpAt || opts.signal?.aborted) break;
         await sleep(Math.min(pollMs, 10 * tries), opts.signal);
       }
@@ -260,16 +317,20 @@ export function redisChatTurns(
             `f:${instance}:${++releases}`,
             EPOCH_TTL_MS,
             queued ? "1" : "0",
+            leaseMs,
           ] as const;
-          if (mark === undefined) await leaveTurn.run(redis, keys, ...args);
-          else
-            await leaveTurnMarked.run(
-              redis,
-              { ...keys, done: mark.key },
-              ...args,
-              mark.value,
-              mark.ttlSeconds,
-            );
+          const ours =
+            mark === undefined
+              ? await leaveTurn.run(redis, keys, ...args)
+              : await leaveTurnMarked.run(
+                  redis,
+                  { ...keys, done: mark.key },
+                  ...args,
+                  mark.value,
+                  mark.ttlSeconds,
+                );
+          // Freed by us, unmarked unless someone queued: the next take here tries it as free.
+          if (ours === 1) rememberFreed(chat);
         },
       };
     },

@@ -136,6 +136,12 @@ export function keyspace(prefix: string) {
     accountLocales: `${accounts}:locales`,
 
     // --- Bot and its spend limits (orders/limits.ts, bot/dedupe.ts, bot/create-bot.ts) ---
+    /**
+     * String, two characters: what the access check needs of a user, "registered" then "blocked",
+     * each "1", "0" or "?" (unknown: read the registry's hashes). Written by whoever changes the
+     * hashes (accounts/access-flags.ts); read with the bot's early MGET.
+     */
+    accessFlags: (userId: number) => `${user(userId)}:access`,
     /** Paisa a user reserved on one Nepal day (YYYY-MM-DD). */
     spendDay: (userId: number, day: string) => `${user(userId)}:spend:${day}`,
     /** Orders a user reserved in one clock hour (hours since the epoch). */

@@ -113,13 +113,15 @@ export function botDeps(
       exchangeOf: (draft) => orders.exchangeOf(draft),
       availablePaisa: async (userId) =>
         (await stores.ledger.balance(account.customer(userId))).availablePaisa,
-      // The blocked list is read on every check: a block from the back office holds at once.
-      access: async (userId) =>
-        accessVerdict(mode, {
-          staff: staff.has(userId),
-          registered: mode === "prepaid" && (await accounts.phoneOf(userId)) !== null,
-          blocked: await stores.blocked.isBlocked(userId),
-        }),
+      // The user's access flags (accounts/access-flags.ts), from the update's early read when
+      // given: a block from the back office holds from the next update on.
+      access: async (userId, early) => {
+        const facts = await stores.accessFacts.read(userId, {
+          registered: mode === "prepaid",
+          ...(early !== undefined ? { early } : {}),
+        });
+        return accessVerdict(mode, { staff: staff.has(userId), ...facts });
+      },
     },
     accounts,
     persons: samePerson(accounts),

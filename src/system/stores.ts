@@ -1,8 +1,11 @@
 import {
+  type AccessFactsReader,
   createMemoryAccounts,
   createMemoryBlocked,
   createRedisAccounts,
   createRedisBlocked,
+  memoryAccessFacts,
+  redisAccessFacts,
 } from "../accounts/index.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
@@ -57,7 +60,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       // The same keys the order store's scripts hold and settle in (ledger/lua.ts).
       ledger: createRedisLedger({ redis, prefix, now }),
       /** Phones and receipts beside the books (accounts/store.ts). */
-      accounts: createRedisAccounts({ redis, prefix }),
+      accounts: createRedisAccounts({ redis, prefix, logger }),
       queue: createRedisNotificationQueue({ redis, prefix, logger }),
       sentLog: redisSentLog(redis, prefix),
       limits: (s: LimitSettings) => redisLimits(redis, prefix, s),
@@ -70,8 +73,10 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       topUps: createRedisTopUpStore({ redis, prefix, now }),
       /** Saved numbers and billers, per user (saved/store.ts). */
       saved: createRedisSaved({ redis, prefix }) as SavedStore,
-      /** Who the merchant blocked (accounts/blocked.ts): the chat reads it on every access check. */
-      blocked: createRedisBlocked({ redis, prefix }),
+      /** Who the merchant blocked (accounts/blocked.ts). */
+      blocked: createRedisBlocked({ redis, prefix, logger }),
+      /** What the chat's access check reads: the flags that follow the registry (access-flags.ts). */
+      accessFacts: redisAccessFacts({ redis, prefix }) as AccessFactsReader,
       /** What successful orders leave for their reminders, and the reminders' schedule. */
       reminders: redisReminders(redis, prefix) as ReminderStore,
       /** Complaints on orders: in {money}, a resolution books its refund in the same script. */
@@ -82,10 +87,12 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
   const queue = createMemoryNotificationQueue({ now });
   // The order store takes and settles holds in this ledger, in the same synchronous step.
   const ledger = createMemoryLedger({ now });
+  const accounts = createMemoryAccounts();
+  const blocked = createMemoryBlocked();
   return {
     store: createMemoryOrderStore({ outbox: queue, ledger, now }),
     ledger: ledger as LedgerStore,
-    accounts: createMemoryAccounts(),
+    accounts,
     queue,
     limits: (s: LimitSettings) => memoryLimits(s),
     idle: memoryIdleDeadlines() as IdleDeadlines,
@@ -96,7 +103,11 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     crossings: createMemoryCrossings(queue),
     topUps: createMemoryTopUpStore({ ledger }),
     saved: createMemorySaved() as SavedStore,
-    blocked: createMemoryBlocked(),
+    blocked,
+    accessFacts: memoryAccessFacts({
+      phoneOf: (id) => accounts.phoneOf(id),
+      isBlocked: (id) => blocked.isBlocked(id),
+    }),
     reminders: memoryReminders(),
     complaints: createMemoryComplaintStore({ ledger }),
   };

@@ -235,9 +235,15 @@ describe("chatOrder once: the done mark in the chat's turn", () => {
   });
 
   it("reads the done mark early on one Redis node, not on a Cluster (its GETs answer apart)", () => {
-    const ctx = { update: { update_id: 9 }, chat: { id: 5 } } as unknown as Context;
+    const ctx = {
+      update: { update_id: 9 },
+      chat: { id: 5 },
+      from: { id: 5 },
+    } as unknown as Context;
     const single = earlyReadKeys(t.prefix, t.redis)(ctx);
     expect(single).toContain(keys.update(9));
+    // The sender's access flags, for every access check of the update (src/bot/access.ts).
+    expect(single).toContain(keys.accessFlags(5));
     const cluster = new Cluster([{ host: "127.0.0.1", port: 1 }], { lazyConnect: true });
     try {
       const onCluster = earlyReadKeys(t.prefix, cluster)(ctx);

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { epochKey, redisChatTurns } from "../../src/redis/chat-turns.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/redis.ts";
 import { waitUntil } from "../support/wait.ts";
 
@@ -227,6 +228,109 @@ describe("chat turns in Redis", () => {
     expect(await t.redis.get(mark(92).key)).toBe("2");
     expect(await b.holder("c9")).toBe(93);
     await other.release();
+  });
+
+  it("a release frees its own turn in one SET … GET, and puts another holder's value back as it was, with a lease", async () => {
+    // The release writes the freed value first and looks at what it replaced: ours (the usual
+    // case) is done; a marked one of ours is freed marked; another holder's (we lost the turn)
+    // is put back, mark and all, never left freed or without an expiry.
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const turnKey = epochKey(t.prefix, "c10");
+    const ours = await a.take("c10", 100);
+    await ours.release();
+    const freed = await t.redis.get(turnKey);
+    expect(freed?.startsWith("f:") && !freed.endsWith("|q")).toBe(true);
+    expect(await t.redis.pttl(turnKey)).toBeGreaterThan(3_600_000);
+    const marked = await a.take("c10", 101);
+    const token = await t.redis.get(turnKey);
+    await t.redis.set(turnKey, `${token}|q`, "KEEPTTL"); // a waiter marked it
+    await marked.release();
+    const freedMarked = await t.redis.get(turnKey);
+    expect(freedMarked?.startsWith("f:") && freedMarked.endsWith("|q")).toBe(true);
+    await t.redis.set(turnKey, "f:x"); // nobody waits any more
+    const lost = await a.take("c10", 102);
+    await t.redis.del(turnKey);
+    const other = await b.take("c10", 103);
+    const theirs = `${await t.redis.get(turnKey)}|q`;
+    await t.redis.set(turnKey, theirs, "PX", 300);
+    await lost.release();
+    expect(await t.redis.get(turnKey)).toBe(theirs);
+    const ttl = await t.redis.pttl(turnKey);
+    expect(ttl > 0 && ttl <= FAST.leaseMs).toBe(true);
+    await other.release();
+    expect((await t.redis.get(turnKey))?.startsWith("f:")).toBe(true);
+  });
+
+  it("a take tried as free (this instance freed the turn last) puts back whatever else it found", async () => {
+    const a = redisChatTurns(t.connect(), t.prefix, FAST);
+    const b = redisChatTurns(t.connect(), t.prefix, FAST);
+    const once = () => {
+      const c = new AbortController();
+      c.abort(); // one poll only
+      return { signal: c.signal };
+    };
+    // Another instance holds it: its value stays, with a lease, and we wait.
+    const k11 = epochKey(t.prefix, "c11");
+    await (await a.take("c11", 110)).release();
+    const other = await b.take("c11", 111);
+    const theirs = `${await t.redis.get(k11)}|q`; // marked already: nothing else rewrites it
+    await t.redis.set(k11, theirs, "KEEPTTL");
+    const waited = await a.take("c11", 112, once());
+    expect(waited.held).toBe(false);
+    expect(await t.redis.get(k11)).toBe(theirs);
+    const ttl = await t.redis.pttl(k11);
+    expect(ttl > 0 && ttl <= FAST.leaseMs).toBe(true);
+    await waited.release();
+    await other.release();
+    // Freed but marked (someone may wait): put back with the epoch's day; taken through the queue
+    // once nobody is ahead, the epoch the marked value.
+    const k12 = epochKey(t.prefix, "c12");
+    await (await a.take("c12", 120)).release();
+    const marked = `${await t.redis.get(k12)}|q`;
+    await t.redis.set(k12, marked, "KEEPTTL");
+    // A waiter ahead of us, alive: we wait, and the freed value stays as it was.
+    const q = keyspace(t.prefix).chatTurn("c12");
+    await t.redis.zadd(q.queue, 1, "1");
+    await t.redis.hset(q.alive, "1", String(Date.now() + 60_000));
+    const behind = await a.take("c12", 121, once());
+    expect(behind.held).toBe(false);
+    expect(await t.redis.get(k12)).toBe(marked);
+    expect(await t.redis.pttl(k12)).toBeGreaterThan(3_600_000);
+    await behind.release(); // not held: moves the epoch, marked
+    await t.redis.zrem(q.queue, "1");
+    const moved = await t.redis.get(k12);
+    expect(moved?.endsWith("|q") && moved !== marked).toBe(true);
+    const viaQueue = await a.take("c12", 122);
+    expect(viaQueue.epoch).toBe(moved);
+    await viaQueue.release();
+    // Absent (expired): taken as a never-taken turn, epoch "0".
+    const k13 = epochKey(t.prefix, "c13");
+    await (await a.take("c13", 130)).release();
+    await t.redis.del(k13);
+    const fresh = await a.take("c13", 131);
+    expect(fresh.epoch).toBe("0");
+    expect(await t.redis.pttl(k13)).toBeLessThanOrEqual(FAST.leaseMs);
+    await fresh.release();
+    // Absent (expired) while a live waiter is ahead: we wait, and the turn stays absent (our
+    // token, written by the try, is deleted again: nobody holds the turn).
+    const k14 = epochKey(t.prefix, "c14");
+    await (await a.take("c14", 140)).release();
+    await t.redis.del(k14);
+    const q14 = keyspace(t.prefix).chatTurn("c14");
+    await t.redis.zadd(q14.queue, 1, "1");
+    await t.redis.hset(q14.alive, "1", String(Date.now() + 60_000));
+    const absentBehind = await a.take("c14", 141, once());
+    expect(absentBehind.held).toBe(false);
+    expect(await t.redis.get(k14)).toBeNull();
+    await absentBehind.release();
+    await t.redis.zrem(q14.queue, "1");
+    // Freed by us and untouched: taken as it was, the epoch our release's.
+    const freed = await t.redis.get(k13);
+    const fast = await a.take("c13", 132);
+    expect(fast.epoch).toBe(freed);
+    expect(fast.tries).toBe(1);
+    await fast.release();
   });
 
   it("gives up waiting after maxWaitMs (held false) and leaves the queue", async () => {

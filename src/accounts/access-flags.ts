@@ -1,0 +1,191 @@
+import type { RedisClient } from "../redis/connection.ts";
+import { keyspace } from "../redis/keyspace.ts";
+import { luaScript } from "../redis/scripts.ts";
+
+/**
+ * What the access check (access.ts) needs of a user, in one short string per user beside the
+ * registry's hashes: "registered" then "blocked", each "1", "0" or "?" (unknown). The bot reads it
+ * with the early MGET that starts every update (src/bot/create-bot.ts), so the check costs no
+ * command of its own; before, every check paid an HGET of the phones and an HEXISTS of the blocks.
+ *
+ * The hashes ({accounts}:users, {accounts}:blocked) stay the record; the flags follow them:
+ *  - `register` sets "registered" after its hash, and the owner a phone was taken from unknown;
+ *  - the blocked flag is trusted only as "0" (not blocked): a "1" or unknown is checked against
+ *    the hash (HEXISTS: blocked users are rare, and refused anyway). `block` writes "1" before its
+ *    record and again after it; `unblock` writes unknown after its HDEL, never "0";
+ *  - a reader that finds a flag unknown (no key yet: a user from before this version, one whose
+ *    key expired, one just unblocked) reads the hash and fills the flag only while it is still
+ *    unknown ("1" counts as known: never filled over).
+ * So a "0" for blocked comes only from a fill that found the flag unknown, and a block's record
+ * is written while its "1" stands: a fill that read the hash before the record finds the "1" (or
+ * the post-write's "1" comes after the fill). A failed or overtaken write after a record leaves a
+ * "1" or unknown, which reads the hash: never a block silently off. "A block holds at once": once
+ * `block` returned, every update that starts refuses the user (an update already running keeps
+ * what it read as it started). Every write gives the key a lifetime (FLAGS_SECONDS): an expired
+ * key is only unknown again. On a Cluster the flag key is in the user's own slot, apart from the
+ * hashes' {accounts}: the order of the writes above is what holds there (no MULTI across slots).
+ */
+
+export interface AccessFacts {
+  registered: boolean;
+  blocked: boolean;
+}
+
+export interface AccessFactsReader {
+  /**
+   * The facts for a user. `registered`: whether it is needed (prepaid); when not, it is never
+   * read from the hashes (false unless the flag says registered). `early`: the flag key's value as the update's early read saw it (null: no key; absent:
+   * not read early, read it now).
+   */
+  read(userId: number, opts: { registered: boolean; early?: Buffer | null }): Promise<AccessFacts>;
+}
+
+/** How long a flag key lives after its last write (an expired one is read from the hashes again). */
+export const FLAGS_SECONDS = 7 * 86_400;
+
+type Flag = "0" | "1" | "?";
+const flagAt = (raw: string, i: number): Flag => {
+  const c = raw.charAt(i);
+  return c === "0" || c === "1" ? c : "?";
+};
+
+/** The two flags of a stored value (anything but "0"/"1" at a place is unknown). */
+export function parseAccessFlags(raw: string | null): { registered: Flag; blocked: Flag } {
+  const s = raw ?? "";
+  return { registered: flagAt(s, 0), blocked: flagAt(s, 1) };
+}
+
+/**
+ * Writes the flags of one key. ARGV: registered set, blocked set (a writer's: "0"/"1", "" to keep),
+ * registered fill, blocked fill (a reader's: written only where the flag is unknown), seconds.
+ */
+const writeFlags = luaScript<"flags", number>(
+  "raAccessFlags",
+  ["flags"],
+  `
+local v = redis.call('GET', KEYS[1]) or ''
+local function known(c) return c == '0' or c == '1' end
+local r, b = string.sub(v, 1, 1), string.sub(v, 2, 2)
+if ARGV[1] ~= '' then r = ARGV[1] elseif not known(r) and ARGV[3] ~= '' then r = ARGV[3] end
+if ARGV[2] ~= '' then b = ARGV[2] elseif not known(b) and ARGV[4] ~= '' then b = ARGV[4] end
+if not known(r) then r = '?' end
+if not known(b) then b = '?' end
+redis.call('SET', KEYS[1], r .. b, 'EX', ARGV[5])
+return 1
+`,
+);
+
+/** A writer's value for a flag: set, cleared, or made unknown ("?": the next reader fills it). */
+export type FlagWrite = boolean | "?";
+
+const bit = (b: FlagWrite | undefined): string =>
+  b === undefined ? "" : b === "?" ? "?" : b ? "1" : "0";
+
+let writes = 0;
+/**
+ * How many flag writes this process made (register, block, unblock): a read made before one of
+ * them (the early read of an update that registers its user) is not used after it.
+ */
+export const accessFlagWrites = (): number => writes;
+
+/** A writer's change (see above for when): the flags given are set whatever they were. */
+export async function setAccessFlags(
+  redis: RedisClient,
+  prefix: string,
+  userId: number,
+  set: { registered?: FlagWrite; blocked?: FlagWrite },
+  fill: { blocked?: boolean } = {},
+): Promise<void> {
+  try {
+    await writeFlags.run(
+      redis,
+      { flags: keyspace(prefix).accessFlags(userId) },
+      bit(set.registered),
+      bit(set.blocked),
+      "",
+      bit(fill.blocked),
+      FLAGS_SECONDS,
+    );
+  } finally {
+    writes++;
+  }
+}
+
+export function redisAccessFacts(opts: { redis: RedisClient; prefix: string }): AccessFactsReader {
+  const { redis, prefix } = opts;
+  const k = keyspace(prefix);
+  return {
+    async read(userId, { registered: needRegistered, early }) {
+      const key = k.accessFlags(userId);
+      const raw = early !== undefined ? early : await redis.getBuffer(key);
+      const flags = parseAccessFlags(raw === null ? null : raw.toString("latin1"));
+      const readRegistered = needRegistered && flags.registered === "?";
+      // Only "not blocked" is trusted: a "1" may be a block's first write whose record failed.
+      const readBlocked = flags.blocked !== "0";
+      if (!readRegistered && !readBlocked)
+        return { registered: flags.registered === "1", blocked: false };
+      const field = String(userId);
+      const [phone, blockedHere] = await Promise.all([
+        readRegistered ? redis.hget(k.accountUsers, field) : undefined,
+        readBlocked ? redis.hexists(k.accountBlocked, field) : undefined,
+      ]);
+      const facts = {
+        registered: readRegistered ? phone !== null : flags.registered === "1",
+        blocked: readBlocked ? blockedHere === 1 : flags.blocked === "1",
+      };
+      // Only what is unknown is filled ("1" is known: never filled over).
+      const fillBlocked = flags.blocked === "?";
+      if (readRegistered || fillBlocked)
+        await fill(redis, key, raw, {
+          ...(readRegistered ? { registered: facts.registered } : {}),
+          ...(fillBlocked ? { blocked: facts.blocked } : {}),
+        });
+      return facts;
+    },
+  };
+}
+
+/**
+ * A reader's fill, only where the flag is still unknown: on no key at all one `SET NX` (a writer's
+ * key, written meanwhile, wins), else the script. A failed fill only leaves the flag unknown.
+ */
+async function fill(
+  redis: RedisClient,
+  key: string,
+  raw: Buffer | null,
+  read: { registered?: boolean; blocked?: boolean },
+): Promise<void> {
+  try {
+    if (raw === null) {
+      const value = (bit(read.registered) || "?") + (bit(read.blocked) || "?");
+      await redis.set(key, value, "EX", FLAGS_SECONDS, "NX");
+      return;
+    }
+    await writeFlags.run(
+      redis,
+      { flags: key },
+      "",
+      "",
+      bit(read.registered),
+      bit(read.blocked),
+      FLAGS_SECONDS,
+    );
+  } catch {
+    // Unknown it stays: the next check reads the hashes again.
+  }
+}
+
+/** In memory: the stores themselves, read every time (one process, nothing to keep in step). */
+export function memoryAccessFacts(stores: {
+  phoneOf(userId: number): Promise<unknown>;
+  isBlocked(userId: number): Promise<boolean>;
+}): AccessFactsReader {
+  return {
+    async read(userId, { registered }) {
+      return {
+        registered: registered && (await stores.phoneOf(userId)) !== null,
+        blocked: await stores.isBlocked(userId),
+      };
+    },
+  };
+}
