@@ -2,6 +2,7 @@ import type { Context } from "grammy";
 import type { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import {
+  type AccessFacts,
   createRedisAccounts,
   createRedisBlocked,
   type Phone,
@@ -40,6 +41,15 @@ function world() {
 const phone = (p: string) => p as Phone;
 const block = (userId: number) => ({ userId, reason: "abuse", by: 9, at: 1 });
 const prepaid = { registered: true };
+
+/** Bot deps whose access check reads the flags as the product does, with the update's early read. */
+function depsReading(w: ReturnType<typeof world>, verdict: (f: AccessFacts) => string): BotDeps {
+  const access = async (userId: number, early?: Buffer | null) =>
+    verdict(
+      await w.facts.read(userId, { registered: true, ...(early !== undefined ? { early } : {}) }),
+    );
+  return { payment: { access } } as unknown as BotDeps;
+}
 
 describe("access flags", () => {
   it("reads a user from before the flags from the hashes, then from the flags alone", async () => {
@@ -292,17 +302,7 @@ describe("the access check in one update", () => {
   it("an update that registers its user checks afresh after it (the early read said not registered)", async () => {
     const w = world();
     expect(await w.facts.read(83, prepaid)).toEqual({ registered: false, blocked: false });
-    const deps = {
-      payment: {
-        access: async (userId: number, early?: Buffer | null) => {
-          const f = await w.facts.read(userId, {
-            registered: true,
-            ...(early !== undefined ? { early } : {}),
-          });
-          return f.registered ? ("ok" as const) : ("register" as const);
-        },
-      },
-    } as unknown as BotDeps;
+    const deps = depsReading(w, (f) => (f.registered ? "ok" : "register"));
     const prefetch = redisPrefetch(t.redis);
     const ctx = { update: { update_id: 8301 } } as Context;
     const seen: string[] = [];
@@ -322,17 +322,7 @@ describe("the access check in one update", () => {
   it("a check made after the update finished (work it left running) reads afresh", async () => {
     const w = world();
     await w.accounts.register(84, phone("9800000084"));
-    const deps = {
-      payment: {
-        access: async (userId: number, early?: Buffer | null) => {
-          const f = await w.facts.read(userId, {
-            registered: true,
-            ...(early !== undefined ? { early } : {}),
-          });
-          return f.blocked ? ("blocked" as const) : ("ok" as const);
-        },
-      },
-    } as unknown as BotDeps;
+    const deps = depsReading(w, (f) => (f.blocked ? "blocked" : "ok"));
     const prefetch = redisPrefetch(t.redis);
     const ctx = { update: { update_id: 8401 } } as Context;
     let go!: () => void;
