@@ -1,11 +1,8 @@
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.ts";
 import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { WhatsAppApiError } from "../../src/whatsapp/errors.ts";
-import { renderMessage } from "../../src/whatsapp/render.ts";
-import { whatsappRouter } from "../../src/whatsapp/router.ts";
+import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
  * A failed WhatsApp send as the Bot API would answer it, so the notifier treats it as it treats
@@ -18,23 +15,12 @@ const CHAT = WA_CHAT_BASE + Number(WA_ID);
 
 function routerFailingWith(err: unknown) {
   const store = createMemoryWaChatStore();
-  const router = whatsappRouter({
+  const { fetch } = testRouter({
     store,
-    client: {
-      send: async () => {
-        throw err;
-      },
-      markRead: async () => {},
+    send: async () => {
+      throw err;
     },
-    render: renderMessage,
-    localeOf: async () => ({ locale: "en", opener: "Choose" }),
-    template: { name: "order_update", languages: { en: "en_US" } },
-    now: () => Date.now(),
-    logger: createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
-    telegram: false,
-    botInfo: {},
   });
-  const fetch = router.fetchVia(async () => new Response("{}"));
   return async () => {
     await store.arrive(CHAT, { at: Date.now(), wamid: "wamid.in" }, "none");
     const res = await fetch("http://bot.test/botX/sendMessage", {

@@ -1,12 +1,9 @@
-import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.ts";
 import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { createRedisWaChatStore } from "../../src/whatsapp/chat-store.ts";
-import { renderMessage } from "../../src/whatsapp/render.ts";
-import { whatsappRouter } from "../../src/whatsapp/router.ts";
 import type { WaOutbound } from "../../src/whatsapp/types.ts";
 import { testRedis } from "../support/redis.ts";
+import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
  * A paged question keeps its words while its buttons are there, on the Redis store (which lets
@@ -24,25 +21,14 @@ describe("router: a new page of a question after a newer message with buttons", 
   it("shows the question's words, not an empty body", async () => {
     const store = createRedisWaChatStore(redis.redis, `${redis.prefix}${Math.random()}:`);
     const sent: { wamid: string; body: WaOutbound }[] = [];
-    const router = whatsappRouter({
+    const { fetch } = testRouter({
       store,
-      client: {
-        send: async (_to, body) => {
-          const wamid = `wamid.pg${sent.length}`;
-          sent.push({ wamid, body });
-          return { wamid };
-        },
-        markRead: async () => {},
+      send: async (_to, body) => {
+        const wamid = `wamid.pg${sent.length}`;
+        sent.push({ wamid, body });
+        return { wamid };
       },
-      render: renderMessage,
-      localeOf: async () => ({ locale: "en", opener: "Choose" }),
-      template: { name: "order_update", languages: { en: "en_US" } },
-      now: () => Date.now(),
-      logger: createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
-      telegram: false,
-      botInfo: {},
     });
-    const fetch = router.fetchVia(async () => new Response("{}"));
     const call = async (method: string, body: object) => {
       const res = await fetch(`http://bot.test/botX/${method}`, {
         method: "POST",

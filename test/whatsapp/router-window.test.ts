@@ -1,16 +1,13 @@
-import { Writable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.ts";
 import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
 import {
   createMemoryWaChatStore,
   createRedisWaChatStore,
   type WaChatStore,
 } from "../../src/whatsapp/chat-store.ts";
-import { renderMessage } from "../../src/whatsapp/render.ts";
-import { whatsappRouter } from "../../src/whatsapp/router.ts";
 import type { WaOutbound } from "../../src/whatsapp/types.ts";
 import { testRedis } from "../support/redis.ts";
+import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
  * The router's own clock for the 24-hour window (no 131047 needed): a push more than 24 h after
@@ -26,24 +23,14 @@ function setup(chatStore: WaChatStore = createMemoryWaChatStore()) {
   let now = 1_800_000_000_000;
   const sent: WaOutbound[] = [];
   const store = chatStore;
-  const router = whatsappRouter({
+  const { router, fetch } = testRouter({
     store,
-    client: {
-      send: async (_to, body) => {
-        sent.push(body);
-        return { wamid: `wamid.${sent.length}` };
-      },
-      markRead: async () => {},
+    send: async (_to, body) => {
+      sent.push(body);
+      return { wamid: `wamid.${sent.length}` };
     },
-    render: renderMessage,
-    localeOf: async () => ({ locale: "en", opener: "Choose" }),
-    template: { name: "order_update", languages: { en: "en_US" } },
     now: () => now,
-    logger: createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
-    telegram: false,
-    botInfo: {},
   });
-  const fetch = router.fetchVia(async () => new Response("{}"));
   const push = (text: string) =>
     fetch("http://bot.test/botX/sendMessage", {
       method: "POST",

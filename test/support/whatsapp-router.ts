@@ -1,0 +1,30 @@
+import { Writable } from "node:stream";
+import { createLogger } from "../../src/logger.ts";
+import { renderMessage } from "../../src/whatsapp/render.ts";
+import { whatsappRouter } from "../../src/whatsapp/router.ts";
+
+type RouterOptions = Parameters<typeof whatsappRouter>[0];
+
+/**
+ * The WhatsApp router, and the bot's fetch through it (the Bot API's methods answered from WhatsApp),
+ * with the product's rendering, English, a quiet logger and the client's `send` the test gives;
+ * the read mark does nothing.
+ */
+export function testRouter(opts: {
+  store: RouterOptions["store"];
+  send: RouterOptions["client"]["send"];
+  now?: () => number;
+}) {
+  const router = whatsappRouter({
+    store: opts.store,
+    client: { send: opts.send, markRead: async () => {} },
+    render: renderMessage,
+    localeOf: async () => ({ locale: "en", opener: "Choose" }),
+    template: { name: "order_update", languages: { en: "en_US" } },
+    now: opts.now ?? (() => Date.now()),
+    logger: createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
+    telegram: false,
+    botInfo: {},
+  });
+  return { router, fetch: router.fetchVia(async () => new Response("{}")) };
+}
