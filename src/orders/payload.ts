@@ -8,14 +8,28 @@ export const MAX_PAYLOAD_CHARS = 4096;
 
 const SECRET_KEY =
   /token|secret|password|passwd|api[-_]?key|authori[sz]ation|signature|cookie|\bpin\b|otp/i;
+/**
+ * SECRET_KEY without its word boundaries: whatever part of a key SECRET_KEY matches is made of
+ * letters, `-` and `_`, which JSON writes as they are, so a text this does not match has no key
+ * to hide. (The boundaries can differ in the text: the key "a\npin" is written "a\\npin".)
+ */
+const MAYBE_SECRET_KEY =
+  /token|secret|password|passwd|api[-_]?key|authori[sz]ation|signature|cookie|pin|otp/i;
 const CUT = "…(cut)";
+
+const hideSecrets = (key: string, v: unknown) =>
+  key !== "" && SECRET_KEY.test(key) ? "[hidden]" : v;
 
 export function payloadOf(value: unknown): string {
   let text: string;
   try {
+    // A replacer makes JSON.stringify about three times slower (a webhook's payload, on every
+    // request): it runs only when the plain text may hold a key to hide.
+    const plain = JSON.stringify(value);
     text =
-      JSON.stringify(value, (key, v) => (key !== "" && SECRET_KEY.test(key) ? "[hidden]" : v)) ??
-      String(value);
+      (plain !== undefined && MAYBE_SECRET_KEY.test(plain)
+        ? JSON.stringify(value, hideSecrets)
+        : plain) ?? String(value);
   } catch {
     text = String(value);
   }

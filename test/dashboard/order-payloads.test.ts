@@ -47,6 +47,18 @@ describe("payloadOf", () => {
     });
   });
 
+  it("hides a key whose word boundary JSON's escaping moves, and reads a plain payload as JSON does", () => {
+    // "\npin" is a key SECRET_KEY's \bpin\b matches; written as JSON it reads "\\npin", no boundary.
+    expect(JSON.parse(payloadOf({ "\npin": "1234", spin: "x" }))).toEqual({
+      "\npin": "[hidden]",
+      spin: "x",
+    });
+    const plain = { status: "success", order_id: "42", amount: 150, details: { operator: "NTC" } };
+    expect(payloadOf(plain)).toBe(JSON.stringify(plain));
+    // Secret-looking words in values only: the text may match, nothing is hidden.
+    expect(JSON.parse(payloadOf({ message: "token expired" }))).toEqual({ message: "token expired" });
+  });
+
   it("cuts a long answer to 4 KB, saying so", () => {
     const text = payloadOf({ message: "x".repeat(10_000) });
     expect(text).toHaveLength(MAX_PAYLOAD_CHARS);
