@@ -20,6 +20,10 @@ const WIRE_GROUPED = /^[+-]?\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
  * Throws RangeError when the value is not a finite decimal amount or does not fit a safe integer.
  */
 export function toPaisa(value: string | number): number {
+  // Whole rupees as a JSON number (the provider's usual amount, on every webhook): exact in binary,
+  // no digits to work on. `|| 0` makes -0 the 0 the decimal path gives.
+  if (Number.isSafeInteger(value) && Number.isSafeInteger((value as number) * 100))
+    return (value as number) * 100 || 0;
   let text: string;
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new RangeError("amount is not a finite number");

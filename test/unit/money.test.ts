@@ -44,6 +44,31 @@ describe("wire text", () => {
     );
   });
 
+  it("property: a whole-rupee number gives what its decimal text gives, refusals included", () => {
+    const viaText = (n: number) => {
+      try {
+        return toPaisa(String(n));
+      } catch (err) {
+        return err instanceof RangeError ? "RangeError" : err;
+      }
+    };
+    const viaNumber = (n: number) => {
+      try {
+        return toPaisa(n);
+      } catch (err) {
+        return err instanceof RangeError ? "RangeError" : err;
+      }
+    };
+    const edges = [0, -0, 1, -1, 150, 90_071_992_547_409, 90_071_992_547_410, 2 ** 53 - 1];
+    for (const n of edges) expect(Object.is(viaNumber(n), viaText(n))).toBe(true);
+    expect(viaNumber(2 ** 53 - 1)).toBe("RangeError");
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (n) => {
+        expect(Object.is(viaNumber(n), viaText(n))).toBe(true);
+      }),
+    );
+  });
+
   it("rupeesToPaisa is exact for amounts with up to two decimals and refuses more", () => {
     expect(rupeesToPaisa(533.44)).toBe(53344); // 533.44 * 100 would be 53343.99999999999
     expect(rupeesToPaisa(1.1)).toBe(110);
