@@ -113,6 +113,15 @@ describe("parseJsonPreservingBigInts", () => {
     });
   });
 
+  it("finds an unsafe integer of exactly 16 digits, after shorter runs of digits", () => {
+    // 2^53 + 1 has 16 digits; the runs before it (15 digits, a date) must not hide it.
+    expect(
+      parseJsonPreservingBigInts(
+        '{"a": 123456789012345, "t": "2026-11-26T18:00:00Z", "b": 9007199254740993}',
+      ),
+    ).toEqual({ a: 123456789012345, t: "2026-11-26T18:00:00Z", b: "9007199254740993" });
+  });
+
   it("still rejects invalid JSON", () => {
     expect(() => parseJsonPreservingBigInts("<html>12345678901234567890</html>")).toThrow();
     expect(() => parseJsonPreservingBigInts("")).toThrow();
