@@ -5,6 +5,7 @@ import {
   cipherKey,
   decryptPayload,
   encryptPayload,
+  isBase64,
   signature,
   verifySignature,
   WebhookDecodeError,
@@ -123,6 +124,38 @@ describe("webhook AES-256-CBC codec", () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+});
+
+describe("isBase64", () => {
+  const REGEX = /^[A-Za-z0-9+/]+={0,2}$/;
+  it("accepts exactly what /^[A-Za-z0-9+/]+={0,2}$/ accepts", () => {
+    for (const t of [
+      "",
+      "=",
+      "==",
+      "A",
+      "A=",
+      "A==",
+      "A===",
+      "==A",
+      "A=A",
+      "AB/+",
+      "Zz09",
+      "-_",
+      "A B",
+      "é",
+    ]) {
+      expect(isBase64(t), JSON.stringify(t)).toBe(REGEX.test(t));
+    }
+    const chars = fc.constantFrom(..."Aaz09+/=-_ \n.".split(""));
+    fc.assert(
+      fc.property(fc.array(chars, { maxLength: 12 }), (list) => {
+        const t = list.join("");
+        expect(isBase64(t)).toBe(REGEX.test(t));
+      }),
+      { numRuns: 5_000 },
     );
   });
 });
