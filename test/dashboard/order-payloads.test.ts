@@ -56,7 +56,9 @@ describe("payloadOf", () => {
     const plain = { status: "success", order_id: "42", amount: 150, details: { operator: "NTC" } };
     expect(payloadOf(plain)).toBe(JSON.stringify(plain));
     // Secret-looking words in values only: the text may match, nothing is hidden.
-    expect(JSON.parse(payloadOf({ message: "token expired" }))).toEqual({ message: "token expired" });
+    expect(JSON.parse(payloadOf({ message: "token expired" }))).toEqual({
+      message: "token expired",
+    });
   });
 
   it("cuts a long answer to 4 KB, saying so", () => {
