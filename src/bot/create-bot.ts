@@ -219,6 +219,8 @@ function useChatOrder(
       // The early read holds only if no turn of the chat ended between it and this take.
       ...(prefetch ? { onTaken: dropStaleReads(prefetch, keys.prefix, chatKey) } : {}),
       once: onceInTurn(redis, opts.redisPrefix, claims, prefetch, isPermanentFailure),
+      // One node: the conversation state and the idle deadline go with the release's script.
+      carry: !(redis instanceof Cluster),
     }),
   );
 }

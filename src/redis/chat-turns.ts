@@ -43,8 +43,12 @@ export interface HeldTurn {
   epoch: string;
   /** How many polls it took (1: the turn was free at once). */
   tries: number;
-  /** Frees the turn; `mark`, when given, is set in the same script (one Redis node only). */
-  release(mark?: MarkOnRelease): Promise<void>;
+  /**
+   * Frees the turn; `mark`, when given, is set in the same script (one Redis node only), and so
+   * are `writes` (one node only), in their order, before the mark and the release: a failed write
+   * leaves the rest and the mark unwritten, frees the turn all the same, and rejects.
+   */
+  release(mark?: MarkOnRelease, writes?: readonly TurnWrite[]): Promise<void>;
 }
 
 export interface ChatTurnSettings {
@@ -203,6 +207,53 @@ const leaveTurnMarked = luaScript<"queue" | "alive" | "turn" | "done", number>(
   `redis.call('SET', KEYS[4], ARGV[7], 'EX', ARGV[8])${LEAVE}`,
 );
 
+/**
+ * The update's writes that `leaveTurnWriting` carries (create-bot.ts: the conversation state and
+ * the idle deadline): one of these commands on `key` with `args`.
+ */
+export interface TurnWrite {
+  command: "set" | "del" | "zadd";
+  key: string;
+  args: ReadonlyArray<string | number | Buffer>;
+}
+
+/**
+ * `leaveTurnMarked` that first runs the update's own writes (ARGV[10...]: for each, the command,
+ * the key, the count of its arguments and the arguments), so that the state the update saves,
+ * its done mark and the turn's release reach Redis in one round trip and one socket write instead
+ * of one each; and nothing can run between them (a taker sees all or none). A write that fails
+ * (an error reply) stops the writes after it and the done mark (the update is not done), and is
+ * returned; the turn is freed all the same, as a failed update's turn always was. ARGV[7] is the
+ * mark's value ('' for no mark; KEYS[4] is then unused), ARGV[9] the count of writes. The write
+ * keys are arguments, not KEYS: one node only, like the mark (a Cluster writes them itself).
+ * Returns { 1 when the turn was ours, the failed write's error or '' }.
+ */
+const leaveTurnWriting = luaScript<"queue" | "alive" | "turn" | "done", [number, string]>(
+  "raLeaveChatTurnWriting1",
+  ["queue", "alive", "turn", "done"],
+  `
+local a, failed = 10, nil
+for i = 1, tonumber(ARGV[9]) do
+  local argc = tonumber(ARGV[a + 2])
+  if not failed then
+    local r = redis.pcall(ARGV[a], ARGV[a + 1], unpack(ARGV, a + 3, a + 2 + argc))
+    if type(r) == 'table' and r.err then failed = r.err end
+  end
+  a = a + 3 + argc
+end
+if not failed and ARGV[7] ~= '' then redis.call('SET', KEYS[4], ARGV[7], 'EX', ARGV[8]) end
+local ours = (function()${LEAVE}end)()
+return {ours, failed or ''}
+`,
+);
+
+/** The arguments `leaveTurnWriting` takes for `writes` (from its ARGV[9]). */
+function writeArgs(writes: readonly TurnWrite[]): Array<string | number | Buffer> {
+  const out: Array<string | number | Buffer> = [writes.length];
+  for (const w of writes) out.push(w.command, w.key, w.args.length, ...w.args);
+  return out;
+}
+
 /** A key to set with the release, in the same script (the update's done mark). */
 export interface MarkOnRelease {
   key: string;
@@ -307,7 +358,7 @@ export function redisChatTurns(
         held,
         epoch,
         tries,
-        async release(mark) {
+        async release(mark, writes = []) {
           if (released) return;
           released = true;
           clearInterval(renewal);
@@ -319,18 +370,29 @@ export function redisChatTurns(
             queued ? "1" : "0",
             leaseMs,
           ] as const;
-          const ours =
-            mark === undefined
-              ? await leaveTurn.run(redis, keys, ...args)
-              : await leaveTurnMarked.run(
-                  redis,
-                  { ...keys, done: mark.key },
-                  ...args,
-                  mark.value,
-                  mark.ttlSeconds,
-                );
+          let failed = "";
+          let ours: number;
+          if (writes.length > 0) {
+            [ours, failed] = await leaveTurnWriting.run(
+              redis,
+              { ...keys, done: mark?.key ?? keys.turn },
+              ...args,
+              mark?.value ?? "",
+              mark?.ttlSeconds ?? 0,
+              ...writeArgs(writes),
+            );
+          } else if (mark === undefined) ours = await leaveTurn.run(redis, keys, ...args);
+          else
+            ours = await leaveTurnMarked.run(
+              redis,
+              { ...keys, done: mark.key },
+              ...args,
+              mark.value,
+              mark.ttlSeconds,
+            );
           // Freed by us, unmarked unless someone queued: the next take here tries it as free.
-          if (ours === 1) rememberFreed(chat);
+          if (Number(ours) === 1) rememberFreed(chat);
+          if (failed) throw new Error(`a write released with the chat's turn failed: ${failed}`);
         },
       };
     },

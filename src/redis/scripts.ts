@@ -13,7 +13,11 @@ export interface LuaScript<K extends string, R> {
   readonly keys: readonly K[];
   readonly lua: string;
   /** The reply is Redis's, cast to R: the script's own code is what types it. */
-  run(redis: RedisClient, keys: Record<K, string>, ...argv: Array<string | number>): Promise<R>;
+  run(
+    redis: RedisClient,
+    keys: Record<K, string>,
+    ...argv: Array<string | number | Buffer>
+  ): Promise<R>;
 }
 
 const registry = new Map<string, LuaScript<string, unknown>>();
@@ -43,7 +47,7 @@ export function luaScript<K extends string, R>(
       }
       const commands = redis as unknown as Record<
         string,
-        (...a: Array<string | number>) => unknown
+        (...a: Array<string | number | Buffer>) => unknown
       >;
       return (await commands[name]!(...keys.map((k) => named[k]), ...argv)) as R;
     },
