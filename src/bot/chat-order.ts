@@ -54,6 +54,15 @@ export function chatOrder<C extends Context>(
     onTaken?: (ctx: C, turn: HeldTurn) => Promise<void>;
     once?: OnceInTurn<C>;
     /**
+     * What the update reads as it starts, read by the take's script once the turn is taken (one
+     * Redis node): `keys` asked for, `supply` told the values (undefined when the wait ran out).
+     * Current by construction, so no `onTaken` check is needed for it.
+     */
+    early?: {
+      keys(ctx: C): readonly string[] | undefined;
+      supply(ctx: C, values: Array<Buffer | null> | undefined): void;
+    };
+    /**
      * The release carries the update's writes (carried-writes.ts; one Redis node, where `once`
      * has its `doneMark` and no `markFirst`).
      */
@@ -65,7 +74,9 @@ export function chatOrder<C extends Context>(
     const chat = chatOf(ctx);
     if (chat === undefined) return next();
     const id = ctx.update.update_id;
-    const turn = await turns.take(chat, id);
+    const read = opts.early?.keys(ctx);
+    const turn = await turns.take(chat, id, read ? { read } : {});
+    opts.early?.supply(ctx, turn.held ? turn.read : undefined);
     if (!turn.held) {
       logger.warn(
         { chat, updateId: id },

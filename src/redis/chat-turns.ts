@@ -25,7 +25,15 @@ import { luaScript } from "./scripts.ts";
  */
 export interface ChatTurns {
   /** Waits for the chat's turn; resolves with the held turn (release it!) or "timeout". */
-  take(chat: string, updateId: number, opts?: { signal?: AbortSignal }): Promise<HeldTurn>;
+  /**
+   * `read`: keys to read in the same script as the take, once the turn is taken (one Redis node
+   * only; `HeldTurn.read`): what the update reads as it starts, current by construction.
+   */
+  take(
+    chat: string,
+    updateId: number,
+    opts?: { signal?: AbortSignal; read?: readonly string[] },
+  ): Promise<HeldTurn>;
   /** The update id whose handler holds the chat's turn now, if any (one GET). */
   holder(chat: string): Promise<number | undefined>;
 }
@@ -43,6 +51,11 @@ export interface HeldTurn {
   epoch: string;
   /** How many polls it took (1: the turn was free at once). */
   tries: number;
+  /**
+   * The values of the take's `read` keys (null: no such key), read right after the turn was taken
+   * in the same script; undefined when none were asked for or the wait ran out.
+   */
+  read?: Array<Buffer | null>;
   /**
    * Frees the turn; `mark`, when given, is set in the same script (one Redis node only), and so
    * are `writes` (one node only), in their order, before the mark and the release: a failed write
@@ -71,8 +84,9 @@ export interface ChatTurnSettings {
 
 /**
  * KEYS: queue, alive, turn. ARGV: update id, token, lease ms, alive ms, "1" to try the turn as
- * free, the epoch's ttl ms. Nil: wait; else { epoch when taken, 1 if the update entered the queue
- * (its leave must take it out) }.
+ * free, the epoch's ttl ms, the count of keys to read once taken and those keys (one node only:
+ * they are arguments, not KEYS). Nil: wait; else { epoch when taken, 1 if the update entered the
+ * queue (its leave must take it out), the values read (false for none) }.
  *
  * "Try as free" (this instance freed the chat's turn last, so it is most likely free and
  * unmarked) takes it with one `SET … GET`; the value it replaced tells whether that was right.
@@ -92,14 +106,22 @@ export interface ChatTurnSettings {
  * that have to wait.
  */
 const takeTurn = luaScript<"queue" | "alive" | "turn", [string, number] | null>(
-  "raTakeChatTurn4",
+  "raTakeChatTurn5",
   ["queue", "alive", "turn"],
   `
+local function taken(epoch, queued)
+  local n = tonumber(ARGV[7] or '0')
+  if n == 0 then return {epoch, queued} end
+  local out = redis.call('MGET', unpack(ARGV, 8, 7 + n))
+  table.insert(out, 1, queued)
+  table.insert(out, 1, epoch)
+  return out
+end
 local holder
 if ARGV[5] == '1' then
   holder = redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3], 'GET')
   if holder and string.sub(holder, 1, 2) == 'f:' and string.sub(holder, -2) ~= '|q' then
-    return {holder, 0}
+    return taken(holder, 0)
   end
   if not holder then redis.call('DEL', KEYS[3])
   elseif string.sub(holder, 1, 2) == 'f:' then redis.call('SET', KEYS[3], holder, 'PX', ARGV[6])
@@ -112,7 +134,7 @@ local free = (not holder) or string.sub(holder, 1, 2) == 'f:'
 local epoch = holder or '0'
 if free and not marked and (holder or redis.call('EXISTS', KEYS[1]) == 0) then
   redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
-  return {epoch, 0}
+  return taken(epoch, 0)
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -139,7 +161,7 @@ end
 local value = ARGV[2]
 if redis.call('ZCARD', KEYS[1]) > 1 then value = value .. '|q' end
 redis.call('SET', KEYS[3], value, 'PX', ARGV[3])
-return {epoch, 1}
+return taken(epoch, 1)
 `,
 );
 
@@ -206,6 +228,9 @@ const leaveTurnMarked = luaScript<"queue" | "alive" | "turn" | "done", number>(
   ["queue", "alive", "turn", "done"],
   `redis.call('SET', KEYS[4], ARGV[7], 'EX', ARGV[8])${LEAVE}`,
 );
+
+/** The take's reply: epoch (a Buffer when values were read), queued, the values read. */
+type TakeReply = [string | Buffer, number, ...Array<Buffer | null>];
 
 /**
  * The update's writes that `leaveTurnWriting` carries (create-bot.ts: the conversation state and
@@ -324,21 +349,24 @@ export function redisChatTurns(
       const token = `${instance}:${updateId}`;
       const giveUpAt = Date.now() + maxWaitMs;
       let tries = 0;
-      let taken: [string, number] | null = null;
+      let taken: TakeReply | null = null;
       // Freed by us last: tried as free at the first poll (one command less), once.
       let asFree = freedHere.delete(chat);
+      const read = opts.read ?? [];
       for (;;) {
         tries++;
-        taken = await takeTurn.run(
-          redis,
-          keys,
-          updateId,
-          token,
-          leaseMs,
-          aliveMs,
-          asFree ? "1" : "0",
-          EPOCH_TTL_MS,
-        );
+        const args = [updateId, token, leaseMs, aliveMs, asFree ? "1" : "0", EPOCH_TTL_MS] as const;
+        // Binary values read: the reply's bulk strings as Buffers.
+        taken =
+          read.length === 0
+            ? await takeTurn.run(redis, keys, ...args)
+            : await takeTurn.runBuffer<TakeReply | null>(
+                redis,
+                keys,
+                ...args,
+                read.length,
+                ...read,
+              );
         asFree = false;
         if (taken !== null || Date.now() > giveUpAt || opts.signal?.aborted) break;
         await sleep(Math.min(pollMs, 10 * tries), opts.signal);
@@ -347,6 +375,8 @@ export function redisChatTurns(
       // Only an update taken at the first try without the queue is not in it.
       const queued = !held || tries > 1 || Number(taken?.[1]) === 1;
       const epoch = taken === null ? "" : String(taken[0]);
+      const values =
+        taken !== null && read.length > 0 ? (taken.slice(2) as Array<Buffer | null>) : undefined;
       const renewal = held
         ? setInterval(
             () => void renewTurn.run(redis, { turn: keys.turn }, token, leaseMs).catch(() => {}),
@@ -358,6 +388,7 @@ export function redisChatTurns(
         held,
         epoch,
         tries,
+        ...(values ? { read: values } : {}),
         async release(mark, writes = []) {
           if (released) return;
           released = true;

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { carryWithRelease } from "../../src/bot/carried-writes.ts";
 import { chatOrder, dropStaleReads } from "../../src/bot/chat-order.ts";
 import { decodeConversation, deflatedRedisStorage } from "../../src/bot/conversation-storage.ts";
-import { onceInTurn } from "../../src/bot/create-bot.ts";
+import { earlyByTake, onceInTurn } from "../../src/bot/create-bot.ts";
 import { DONE, redisUpdateClaims } from "../../src/bot/dedupe.ts";
 import { redisIdleDeadlines } from "../../src/bot/idle.ts";
 import { readingPrefetched, redisPrefetch } from "../../src/bot/prefetch.ts";
@@ -140,5 +140,89 @@ describe("writes carried by the chat's turn release", () => {
     await b;
     // B waited for the turn, dropped its early read and read A's carried state.
     expect(seenByB).toEqual({ step: 2 });
+  });
+});
+
+describe("the early read made by the take (one Redis node)", () => {
+  const t = testRedis("early-by-take");
+  afterAll(() => t.cleanup());
+  const logger = createLogger({ level: "silent" });
+  const keys = keyspace(t.prefix);
+  const ctxOf = (id: number) => ({ update: { update_id: id } }) as Context;
+
+  it("reads in the take's script what the holder saved before freeing the turn, with no read of its own", async () => {
+    const chat = "e1";
+    const conv = `${keys.conversationPrefix}${chat}`;
+    const ra = t.connect();
+    const rb = t.connect();
+    const storageA = deflatedRedisStorage<{ step: number }>(ra, 60);
+    await storageA.write(conv, { step: 1 });
+    const orderOf = (redis: RedisClient, prefetch?: ReturnType<typeof redisPrefetch>) =>
+      chatOrder(redisChatTurns(redis, t.prefix, { pollMs: 10 }), () => chat, {
+        logger,
+        once: onceInTurn(
+          redis,
+          t.prefix,
+          redisUpdateClaims(redis, t.prefix),
+          prefetch,
+          () => false,
+        ),
+        ...(prefetch ? { early: earlyByTake(prefetch) } : {}),
+        carry: true,
+      });
+    const prefetchB = redisPrefetch(rb);
+    const storageB = readingPrefetched(
+      deflatedRedisStorage<{ step: number }>(rb, 60),
+      prefetchB,
+      (raw) => decodeConversation<{ step: number }>(raw),
+    );
+    const sentByB: string[] = [];
+    const send = rb.sendCommand.bind(rb);
+    rb.sendCommand = ((cmd: { name: string }) => {
+      sentByB.push(cmd.name);
+      return send(cmd as never);
+    }) as typeof rb.sendCommand;
+    let seenByB: { step: number } | undefined;
+    let b: Promise<void> = Promise.resolve();
+    await orderOf(ra)(ctxOf(51), async () => {
+      const early = prefetchB.middleware<Context>(() => [conv, keys.update(52)], {
+        supplied: true,
+      });
+      const orderB = orderOf(rb, prefetchB);
+      b = (async () => {
+        await early(ctxOf(52), async () => {
+          await orderB(ctxOf(52), async () => {
+            seenByB = await storageB.read(conv);
+          });
+        });
+      })();
+      // B polls for the turn meanwhile.
+      await new Promise((r) => setTimeout(r, 50));
+      await storageA.write(conv, { step: 2 });
+    });
+    await b;
+    expect(seenByB).toEqual({ step: 2 });
+    // The state and the done mark came with the take: no GET, no MGET of B's own.
+    expect(sentByB.filter((n) => n === "get" || n === "mget")).toEqual([]);
+    expect(await t.redis.get(keys.update(52))).toBe(DONE);
+  });
+
+  it("hands the take's values over as they are (binary, and null for a key not there)", async () => {
+    const turns = redisChatTurns(t.redis, t.prefix);
+    const bytes = Buffer.from([0, 255, 1, 128]);
+    await t.redis.set(`${t.prefix}bin`, bytes);
+    const turn = await turns.take("e2", 61, { read: [`${t.prefix}bin`, `${t.prefix}none`] });
+    expect(turn.read).toEqual([bytes, null]);
+    expect(turn.epoch).toBe("0");
+    await turn.release();
+    // Taken again (tried as free, its own freed value): read as well.
+    const again = await turns.take("e2", 62, { read: [`${t.prefix}bin`] });
+    expect(again.read).toEqual([bytes]);
+    expect(again.epoch.startsWith("f:")).toBe(true);
+    await again.release();
+    // Nothing asked: nothing read.
+    const plain = await turns.take("e2", 63);
+    expect(plain.read).toBeUndefined();
+    await plain.release();
   });
 });
