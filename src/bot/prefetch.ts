@@ -12,7 +12,9 @@ import type { UpdateClaims } from "./dedupe.ts";
  * (dedupe.ts) when the middleware runs before the claim: one round trip instead of two. A value
  * read before the claim only holds when the claim was taken at once; when the claim had to wait
  * (another process held the update and may have saved its state meanwhile) the values are
- * dropped and the adapters read Redis. `gate` wraps the claims to tell.
+ * dropped and the adapters read Redis. `gate` wraps the claims to tell. On one Redis node the
+ * bot has the read made by its chat turn's take instead (`supplied`, create-bot.ts): in the take's
+ * script, once the turn is taken, so it is current and costs no socket write of its own.
  *
  * A value read here is only handed to a read of the same key by the same update: the entries
  * are dropped when the update is done (whether or not a plugin asked for them), and updates of
