@@ -70,7 +70,8 @@ const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
 
 /**
  * Sessions and conversation state: in Redis when given, else in memory, with the same TTL. In
- * Redis both are read with one MGET as an update starts (prefetch.ts).
+ * Redis both are read early, with one MGET (a Cluster) or inside the chat turn's take (one node),
+ * prefetch.ts; on one node the conversation state is written by the turn's release (carried-writes.ts).
  */
 function storages(opts: CreateBotOptions) {
   const ttlMs = opts.sessionTtlSeconds * 1000;
