@@ -10,7 +10,8 @@ import type { TurnWrite } from "../redis/chat-turns.ts";
  *
  * Nothing read in the update may depend on a carried write having happened: a write is carried only
  * where the update never reads the key back (its state was read as it started; the idle deadline
- * is armed right before the wait that ends the update, and the next update disarms it).
+ * is armed right before the wait that ends the update, and the next update disarms it). A disarm
+ * sent in the same update as a carried arm would run before it: a flow must not do that.
  */
 export interface Carrier {
   writes: TurnWrite[];
