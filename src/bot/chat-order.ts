@@ -6,6 +6,7 @@ import {
   type HeldTurn,
   type MarkOnRelease,
 } from "../redis/chat-turns.ts";
+import { type Carrier, carrying, newCarrier } from "./carried-writes.ts";
 import type { UpdateClaims } from "./dedupe.ts";
 import type { Prefetch } from "./prefetch.ts";
 
@@ -52,6 +53,20 @@ export function chatOrder<C extends Context>(
     logger: Logger;
     onTaken?: (ctx: C, turn: HeldTurn) => Promise<void>;
     once?: OnceInTurn<C>;
+    /**
+     * What the update reads as it starts, read by the take's script once the turn is taken (one
+     * Redis node): `keys` asked for, `supply` told the values (undefined when the wait ran out).
+     * Current by construction, so no `onTaken` check is needed for it.
+     */
+    early?: {
+      keys(ctx: C): readonly string[] | undefined;
+      supply(ctx: C, values: Array<Buffer | null> | undefined): void;
+    };
+    /**
+     * The release carries the update's writes (carried-writes.ts; one Redis node, where `once`
+     * has its `doneMark` and no `markFirst`).
+     */
+    carry?: boolean;
   },
 ): MiddlewareFn<C> {
   const { logger, once } = opts;
@@ -59,7 +74,9 @@ export function chatOrder<C extends Context>(
     const chat = chatOf(ctx);
     if (chat === undefined) return next();
     const id = ctx.update.update_id;
-    const turn = await turns.take(chat, id);
+    const read = opts.early?.keys(ctx);
+    const turn = await turns.take(chat, id, read ? { read } : {});
+    opts.early?.supply(ctx, turn.held ? turn.read : undefined);
     if (!turn.held) {
       logger.warn(
         { chat, updateId: id },
@@ -67,6 +84,8 @@ export function chatOrder<C extends Context>(
       );
     }
     let done = false;
+    let failed = false;
+    const carrier = opts.carry ? newCarrier() : undefined;
     // Released whatever happens once taken: a held turn is renewed until released, so one left
     // behind would block the chat for good (every later update waiting maxWaitMs).
     try {
@@ -75,13 +94,14 @@ export function chatOrder<C extends Context>(
         logger.debug({ chat, updateId: id }, "redelivered update dropped");
         return;
       }
-      await next();
+      await (carrier ? carrying(carrier, next) : next());
       done = true;
     } catch (err) {
+      failed = true;
       if (once?.settles?.(err)) done = true;
       throw err;
     } finally {
-      await finish(once && done ? once : undefined, turn, { id, chat, logger });
+      await finish(once && done ? once : undefined, turn, { id, chat, logger, carrier, failed });
     }
   };
 }
@@ -98,17 +118,26 @@ async function handledElsewhere<C extends Context>(
   return !turn.held && (await turns.holder(chat)) === ctx.update.update_id;
 }
 
-/** The done mark (when the update is done), then the turn freed; neither fails the update. */
+/**
+ * The done mark (when the update is done), then the turn freed; neither fails the update. The
+ * writes the update left to the release (`carrier`) do: a failed one rejects, unless the update
+ * failed already (its own error stands; this one is logged).
+ */
 async function finish<C extends Context>(
   once: OnceInTurn<C> | undefined,
   turn: HeldTurn,
-  at: { id: number; chat: string; logger: Logger },
+  at: { id: number; chat: string; logger: Logger; carrier?: Carrier | undefined; failed: boolean },
 ): Promise<void> {
   const warn = (what: string) => (err: unknown) =>
     at.logger.warn(
       { chat: at.chat, updateId: at.id, err: err instanceof Error ? err.message : String(err) },
       what,
     );
+  const writes = at.carrier?.writes ?? [];
+  if (writes.length > 0) {
+    const carried = turn.release(once?.doneMark?.(at.id), writes);
+    return at.failed ? carried.catch(warn("the update's writes with its release failed")) : carried;
+  }
   const released = (mark?: MarkOnRelease) =>
     turn.release(mark).catch(warn("the chat's turn was not released (it runs out by itself)"));
   if (once === undefined) return released();

@@ -1,6 +1,7 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { StorageAdapter } from "grammy";
 import type { RedisClient } from "../redis/connection.ts";
+import { carryWithRelease } from "./carried-writes.ts";
 
 /**
  * Conversation state in Redis, trimmed and deflated. Conversations v2 keep every update and Bot
@@ -99,9 +100,14 @@ export function deflatedRedisStorage<T>(redis: RedisClient, ttlSeconds: number):
     async write(key, value) {
       const json = JSON.stringify(trimConversation(value));
       const packed = deflateRawSync(Buffer.from(json, "utf8"), ZLIB);
-      await redis.set(key, Buffer.concat([Buffer.of(MARKER), packed]), "EX", ttlSeconds);
+      const stored = Buffer.concat([Buffer.of(MARKER), packed]);
+      // With the chat's turn release when the update has one (carried-writes.ts): saved before
+      // the turn is freed, in the same script.
+      if (carryWithRelease([{ command: "set", key, args: [stored, "EX", ttlSeconds] }])) return;
+      await redis.set(key, stored, "EX", ttlSeconds);
     },
     async delete(key) {
+      if (carryWithRelease([{ command: "del", key, args: [] }])) return;
       await redis.del(key);
     },
   };

@@ -70,7 +70,8 @@ const chatKey = (ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString();
 
 /**
  * Sessions and conversation state: in Redis when given, else in memory, with the same TTL. In
- * Redis both are read with one MGET as an update starts (prefetch.ts).
+ * Redis both are read early, with one MGET (a Cluster) or inside the chat turn's take (one node),
+ * prefetch.ts; on one node the conversation state is written by the turn's release (carried-writes.ts).
  */
 function storages(opts: CreateBotOptions) {
   const ttlMs = opts.sessionTtlSeconds * 1000;
@@ -189,8 +190,12 @@ function useChatOrder(
   // Per-chat order within this process, also under @grammyjs/runner's concurrent processing
   // (across instances: the chat's turn, below).
   bot.use(sequentialize(chatKey));
+  // One Redis node: the early read is made by the chat turn's take, in its script (below).
+  const oneNode = opts.redis !== undefined && !(opts.redis instanceof Cluster);
   if (prefetch) {
-    bot.use(prefetch.middleware(earlyReadKeys(opts.redisPrefix, opts.redis)));
+    bot.use(
+      prefetch.middleware(earlyReadKeys(opts.redisPrefix, opts.redis), { supplied: oneNode }),
+    );
     // The access checks of the update take the user's flags from that read (access.ts).
     bot.use(
       accessInUpdate((ctx, userId) =>
@@ -216,9 +221,16 @@ function useChatOrder(
   bot.use(
     chatOrder(redisChatTurns(redis, opts.redisPrefix, opts.chatTurns), chatKey, {
       logger: deps.logger,
-      // The early read holds only if no turn of the chat ended between it and this take.
-      ...(prefetch ? { onTaken: dropStaleReads(prefetch, keys.prefix, chatKey) } : {}),
+      ...(prefetch && oneNode
+        ? // Read by the take's script: current, nothing to check.
+          { early: earlyByTake(prefetch) }
+        : // The early read holds only if no turn of the chat ended between it and this take.
+          prefetch
+          ? { onTaken: dropStaleReads(prefetch, keys.prefix, chatKey) }
+          : {}),
       once: onceInTurn(redis, opts.redisPrefix, claims, prefetch, isPermanentFailure),
+      // One node: the conversation state and the idle deadline go with the release's script.
+      carry: oneNode,
     }),
   );
 }
@@ -250,11 +262,21 @@ export function onceInTurn<C extends Context>(
   };
 }
 
+/** chatOrder's `early`: the update's early read (prefetch.ts) made by the take's script. */
+export function earlyByTake(prefetch: Prefetch) {
+  return {
+    keys: (ctx: Context) => prefetch.keysOf(ctx.update.update_id),
+    supply: (ctx: Context, values: Array<Buffer | null> | undefined) =>
+      prefetch.supply(ctx.update.update_id, values),
+  };
+}
+
 /**
  * What the early read (prefetch.ts) takes for an update of a chat: the session and conversation
- * state, the sender's access flags, the chat's epoch and (one Redis node) the update's done mark,
- * in one MGET, used only when
- * the turn shows nothing changed since. On a Cluster the read is one GET a key, answered each by
+ * state, the sender's access flags, and on one Redis node the update's done mark, read by the
+ * chat turn's take in its script once the turn is taken (nothing can change between the two).
+ * On a Cluster (no script across slots) also the chat's epoch, in a read sent before the take and
+ * used only when the turn shows nothing changed since. There the read is one GET a key, answered each by
  * its node in its own time: a done mark read as absent and an epoch read later, after the mark and
  * the turn's release (the mark on another node, awaited before the release), would pass for
  * current together. So there the mark is left out and read once the turn is taken (the session
@@ -265,7 +287,7 @@ export function earlyReadKeys(
   redis: RedisClient | undefined,
 ): (ctx: Context) => string[] {
   const keys = keyspace(prefix);
-  const withMark = !(redis instanceof Cluster);
+  const oneNode = !(redis instanceof Cluster);
   return (ctx) => {
     const key = chatKey(ctx);
     if (key === undefined) return [];
@@ -273,9 +295,9 @@ export function earlyReadKeys(
     // The sender's access flags (src/accounts/access-flags.ts): every access check of the update.
     const access = from === undefined ? [] : [keys.accessFlags(from)];
     const state = [keys.sessionPrefix + key, keys.conversationPrefix + key, ...access];
-    const mark = withMark ? [keys.update(ctx.update.update_id)] : [];
+    if (oneNode) return [...state, keys.update(ctx.update.update_id)];
     // The epoch last: on a Cluster it is read first, the others once it answered (readInOrder).
-    return [...state, ...mark, epochKey(keys.prefix, key)];
+    return [...state, epochKey(keys.prefix, key)];
   };
 }
 

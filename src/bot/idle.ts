@@ -5,6 +5,7 @@ import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { menuButton } from "./callback-data.ts";
+import { carryWithRelease } from "./carried-writes.ts";
 import { LOCALES, type Locale, type Translate } from "./i18n.ts";
 
 /**
@@ -151,6 +152,16 @@ export function redisIdleDeadlines(redis: RedisClient, prefix: string): IdleDead
     // deadline by a day (a sweeper down that long still finds it) and then goes by itself, so a
     // disarm only removes the deadline.
     async arm(chatId, at, info) {
+      // With the chat's turn release when the update has one (carried-writes.ts): the arm comes
+      // right before the wait that ends the update, and only the next update disarms it.
+      const deadline = { command: "zadd", key: k.idleDue, args: [at, String(chatId)] } as const;
+      const infoWrite = (i: IdleInfo) =>
+        ({
+          command: "set",
+          key: k.idleInfoOf(chatId),
+          args: [JSON.stringify(withoutToken(i)), "PX", infoTtlMs(at)],
+        }) as const;
+      if (carryWithRelease(info === undefined ? [deadline] : [deadline, infoWrite(info)])) return;
       if (info === undefined) {
         await redis.zadd(k.idleDue, at, String(chatId));
         return;

@@ -12,7 +12,9 @@ import type { UpdateClaims } from "./dedupe.ts";
  * (dedupe.ts) when the middleware runs before the claim: one round trip instead of two. A value
  * read before the claim only holds when the claim was taken at once; when the claim had to wait
  * (another process held the update and may have saved its state meanwhile) the values are
- * dropped and the adapters read Redis. `gate` wraps the claims to tell.
+ * dropped and the adapters read Redis. `gate` wraps the claims to tell. On one Redis node the
+ * bot has the read made by its chat turn's take instead (`supplied`, create-bot.ts): in the take's
+ * script, once the turn is taken, so it is current and costs no socket write of its own.
  *
  * A value read here is only handed to a read of the same key by the same update: the entries
  * are dropped when the update is done (whether or not a plugin asked for them), and updates of
@@ -25,9 +27,17 @@ export interface Prefetch {
   take(key: string): Promise<Buffer | null | undefined>;
   /**
    * `keysOf`'s last key is the one the read is judged by (the chat's epoch, chat-order.ts): on a
-   * Cluster it is read first (`readInOrder`).
+   * Cluster it is read first (`readInOrder`). `supplied`: nothing is sent here, the values are
+   * handed in by `supply` (the chat's turn reads them as it is taken, one Redis node: chat-order.ts).
    */
-  middleware<C extends Context>(keysOf: (ctx: C) => string[]): MiddlewareFn<C>;
+  middleware<C extends Context>(
+    keysOf: (ctx: C) => string[],
+    opts?: { supplied?: boolean },
+  ): MiddlewareFn<C>;
+  /** The keys the running update `updateId` reads early, if any. */
+  keysOf(updateId: number): readonly string[] | undefined;
+  /** The values of a `supplied` read (undefined: none, the adapters read for themselves). */
+  supply(updateId: number, values: Array<Buffer | null> | undefined): void;
   /** `claims`, dropping an update's early read when its claim was not taken at the first try. */
   gate(claims: UpdateClaims): UpdateClaims;
   /** Drops the update's early read: it had to wait (for its chat's turn, chat-order.ts). */
@@ -45,6 +55,8 @@ interface Batch {
   /** False once the update's claim had to wait: what was read may be stale. */
   usable: boolean;
   claims: number;
+  /** Settles `values` of a supplied read (a no-op once settled). */
+  supply: (values: Array<Buffer | null> | undefined) => void;
 }
 
 export function redisPrefetch(redis: RedisClient): Prefetch {
@@ -61,13 +73,18 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
       const values = await entry.batch.values;
       return values === undefined ? undefined : (values[entry.index] ?? null);
     },
-    middleware(keysOf) {
+    middleware(keysOf, opts = {}) {
       return async (ctx, next) => {
         const keys = keysOf(ctx);
         if (keys.length === 0) return next();
+        let supply: Batch["supply"] = () => {};
         // A failed read is no failure of the update: the adapters then read for themselves.
-        const values = readAll(keys).catch(() => undefined);
-        const batch: Batch = { keys, values, usable: true, claims: 0 };
+        const values = opts.supplied
+          ? new Promise<Array<Buffer | null> | undefined>((resolve) => {
+              supply = resolve;
+            })
+          : readAll(keys).catch(() => undefined);
+        const batch: Batch = { keys, values, usable: true, claims: 0, supply };
         const id = ctx.update.update_id;
         byUpdate.set(id, batch);
         keys.forEach((key, index) => {
@@ -76,6 +93,8 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
         try {
           await next();
         } finally {
+          // Never supplied (the take failed): nothing read, nobody left waiting for it.
+          supply(undefined);
           for (const key of keys) ready.delete(key);
           if (byUpdate.get(id) === batch) byUpdate.delete(id);
         }
@@ -89,6 +108,12 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
       // Dropped meanwhile (the turn had to wait): not current any more.
       if (values === undefined || !batch.usable) return undefined;
       return values[index] ?? null;
+    },
+    keysOf(updateId) {
+      return byUpdate.get(updateId)?.keys;
+    },
+    supply(updateId, values) {
+      byUpdate.get(updateId)?.supply(values);
     },
     stale(updateId) {
       const batch = byUpdate.get(updateId);

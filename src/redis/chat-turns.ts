@@ -25,7 +25,15 @@ import { luaScript } from "./scripts.ts";
  */
 export interface ChatTurns {
   /** Waits for the chat's turn; resolves with the held turn (release it!) or "timeout". */
-  take(chat: string, updateId: number, opts?: { signal?: AbortSignal }): Promise<HeldTurn>;
+  /**
+   * `read`: keys to read in the same script as the take, once the turn is taken (one Redis node
+   * only; `HeldTurn.read`): what the update reads as it starts, current by construction.
+   */
+  take(
+    chat: string,
+    updateId: number,
+    opts?: { signal?: AbortSignal; read?: readonly string[] },
+  ): Promise<HeldTurn>;
   /** The update id whose handler holds the chat's turn now, if any (one GET). */
   holder(chat: string): Promise<number | undefined>;
 }
@@ -43,8 +51,17 @@ export interface HeldTurn {
   epoch: string;
   /** How many polls it took (1: the turn was free at once). */
   tries: number;
-  /** Frees the turn; `mark`, when given, is set in the same script (one Redis node only). */
-  release(mark?: MarkOnRelease): Promise<void>;
+  /**
+   * The values of the take's `read` keys (null: no such key), read right after the turn was taken
+   * in the same script; undefined when none were asked for or the wait ran out.
+   */
+  read?: Array<Buffer | null>;
+  /**
+   * Frees the turn; `mark`, when given, is set in the same script (one Redis node only), and so
+   * are `writes` (one node only), in their order, before the mark and the release: a failed write
+   * leaves the rest and the mark unwritten, frees the turn all the same, and rejects.
+   */
+  release(mark?: MarkOnRelease, writes?: readonly TurnWrite[]): Promise<void>;
 }
 
 export interface ChatTurnSettings {
@@ -67,8 +84,9 @@ export interface ChatTurnSettings {
 
 /**
  * KEYS: queue, alive, turn. ARGV: update id, token, lease ms, alive ms, "1" to try the turn as
- * free, the epoch's ttl ms. Nil: wait; else { epoch when taken, 1 if the update entered the queue
- * (its leave must take it out) }.
+ * free, the epoch's ttl ms, the count of keys to read once taken and those keys (one node only:
+ * they are arguments, not KEYS). Nil: wait; else { epoch when taken, 1 if the update entered the
+ * queue (its leave must take it out), the values read (false for none) }.
  *
  * "Try as free" (this instance freed the chat's turn last, so it is most likely free and
  * unmarked) takes it with one `SET … GET`; the value it replaced tells whether that was right.
@@ -88,14 +106,22 @@ export interface ChatTurnSettings {
  * that have to wait.
  */
 const takeTurn = luaScript<"queue" | "alive" | "turn", [string, number] | null>(
-  "raTakeChatTurn4",
+  "raTakeChatTurn5",
   ["queue", "alive", "turn"],
   `
+local function taken(epoch, queued)
+  local n = tonumber(ARGV[7] or '0')
+  if n == 0 then return {epoch, queued} end
+  local out = redis.call('MGET', unpack(ARGV, 8, 7 + n))
+  table.insert(out, 1, queued)
+  table.insert(out, 1, epoch)
+  return out
+end
 local holder
 if ARGV[5] == '1' then
   holder = redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3], 'GET')
   if holder and string.sub(holder, 1, 2) == 'f:' and string.sub(holder, -2) ~= '|q' then
-    return {holder, 0}
+    return taken(holder, 0)
   end
   if not holder then redis.call('DEL', KEYS[3])
   elseif string.sub(holder, 1, 2) == 'f:' then redis.call('SET', KEYS[3], holder, 'PX', ARGV[6])
@@ -108,7 +134,7 @@ local free = (not holder) or string.sub(holder, 1, 2) == 'f:'
 local epoch = holder or '0'
 if free and not marked and (holder or redis.call('EXISTS', KEYS[1]) == 0) then
   redis.call('SET', KEYS[3], ARGV[2], 'PX', ARGV[3])
-  return {epoch, 0}
+  return taken(epoch, 0)
 end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -135,7 +161,7 @@ end
 local value = ARGV[2]
 if redis.call('ZCARD', KEYS[1]) > 1 then value = value .. '|q' end
 redis.call('SET', KEYS[3], value, 'PX', ARGV[3])
-return {epoch, 1}
+return taken(epoch, 1)
 `,
 );
 
@@ -202,6 +228,56 @@ const leaveTurnMarked = luaScript<"queue" | "alive" | "turn" | "done", number>(
   ["queue", "alive", "turn", "done"],
   `redis.call('SET', KEYS[4], ARGV[7], 'EX', ARGV[8])${LEAVE}`,
 );
+
+/** The take's reply: epoch (a Buffer when values were read), queued, the values read. */
+type TakeReply = [string | Buffer, number, ...Array<Buffer | null>];
+
+/**
+ * The update's writes that `leaveTurnWriting` carries (create-bot.ts: the conversation state and
+ * the idle deadline): one of these commands on `key` with `args`.
+ */
+export interface TurnWrite {
+  command: "set" | "del" | "zadd";
+  key: string;
+  args: ReadonlyArray<string | number | Buffer>;
+}
+
+/**
+ * `leaveTurnMarked` that first runs the update's own writes (ARGV[10...]: for each, the command,
+ * the key, the count of its arguments and the arguments), so that the state the update saves,
+ * its done mark and the turn's release reach Redis in one round trip and one socket write instead
+ * of one each; and nothing can run between them (a taker sees all or none). A write that fails
+ * (an error reply) stops the writes after it and the done mark (the update is not done), and is
+ * returned; the turn is freed all the same, as a failed update's turn always was. ARGV[7] is the
+ * mark's value ('' for no mark; KEYS[4] is then unused), ARGV[9] the count of writes. The write
+ * keys are arguments, not KEYS: one node only, like the mark (a Cluster writes them itself).
+ * Returns { 1 when the turn was ours, the failed write's error or '' }.
+ */
+const leaveTurnWriting = luaScript<"queue" | "alive" | "turn" | "done", [number, string]>(
+  "raLeaveChatTurnWriting1",
+  ["queue", "alive", "turn", "done"],
+  `
+local a, failed = 10, nil
+for i = 1, tonumber(ARGV[9]) do
+  local argc = tonumber(ARGV[a + 2])
+  if not failed then
+    local r = redis.pcall(ARGV[a], ARGV[a + 1], unpack(ARGV, a + 3, a + 2 + argc))
+    if type(r) == 'table' and r.err then failed = r.err end
+  end
+  a = a + 3 + argc
+end
+if not failed and ARGV[7] ~= '' then redis.call('SET', KEYS[4], ARGV[7], 'EX', ARGV[8]) end
+local ours = (function()${LEAVE}end)()
+return {ours, failed or ''}
+`,
+);
+
+/** The arguments `leaveTurnWriting` takes for `writes` (from its ARGV[9]). */
+function writeArgs(writes: readonly TurnWrite[]): Array<string | number | Buffer> {
+  const out: Array<string | number | Buffer> = [writes.length];
+  for (const w of writes) out.push(w.command, w.key, w.args.length, ...w.args);
+  return out;
+}
 
 /** A key to set with the release, in the same script (the update's done mark). */
 export interface MarkOnRelease {
@@ -273,21 +349,24 @@ export function redisChatTurns(
       const token = `${instance}:${updateId}`;
       const giveUpAt = Date.now() + maxWaitMs;
       let tries = 0;
-      let taken: [string, number] | null = null;
+      let taken: TakeReply | null = null;
       // Freed by us last: tried as free at the first poll (one command less), once.
       let asFree = freedHere.delete(chat);
+      const read = opts.read ?? [];
       for (;;) {
         tries++;
-        taken = await takeTurn.run(
-          redis,
-          keys,
-          updateId,
-          token,
-          leaseMs,
-          aliveMs,
-          asFree ? "1" : "0",
-          EPOCH_TTL_MS,
-        );
+        const args = [updateId, token, leaseMs, aliveMs, asFree ? "1" : "0", EPOCH_TTL_MS] as const;
+        // Binary values read: the reply's bulk strings as Buffers.
+        taken =
+          read.length === 0
+            ? await takeTurn.run(redis, keys, ...args)
+            : await takeTurn.runBuffer<TakeReply | null>(
+                redis,
+                keys,
+                ...args,
+                read.length,
+                ...read,
+              );
         asFree = false;
         if (taken !== null || Date.now() > giveUpAt || opts.signal?.aborted) break;
         await sleep(Math.min(pollMs, 10 * tries), opts.signal);
@@ -296,6 +375,8 @@ export function redisChatTurns(
       // Only an update taken at the first try without the queue is not in it.
       const queued = !held || tries > 1 || Number(taken?.[1]) === 1;
       const epoch = taken === null ? "" : String(taken[0]);
+      const values =
+        taken !== null && read.length > 0 ? (taken.slice(2) as Array<Buffer | null>) : undefined;
       const renewal = held
         ? setInterval(
             () => void renewTurn.run(redis, { turn: keys.turn }, token, leaseMs).catch(() => {}),
@@ -307,7 +388,8 @@ export function redisChatTurns(
         held,
         epoch,
         tries,
-        async release(mark) {
+        ...(values ? { read: values } : {}),
+        async release(mark, writes = []) {
           if (released) return;
           released = true;
           clearInterval(renewal);
@@ -319,18 +401,29 @@ export function redisChatTurns(
             queued ? "1" : "0",
             leaseMs,
           ] as const;
-          const ours =
-            mark === undefined
-              ? await leaveTurn.run(redis, keys, ...args)
-              : await leaveTurnMarked.run(
-                  redis,
-                  { ...keys, done: mark.key },
-                  ...args,
-                  mark.value,
-                  mark.ttlSeconds,
-                );
+          let failed = "";
+          let ours: number;
+          if (writes.length > 0) {
+            [ours, failed] = await leaveTurnWriting.run(
+              redis,
+              { ...keys, done: mark?.key ?? keys.turn },
+              ...args,
+              mark?.value ?? "",
+              mark?.ttlSeconds ?? 0,
+              ...writeArgs(writes),
+            );
+          } else if (mark === undefined) ours = await leaveTurn.run(redis, keys, ...args);
+          else
+            ours = await leaveTurnMarked.run(
+              redis,
+              { ...keys, done: mark.key },
+              ...args,
+              mark.value,
+              mark.ttlSeconds,
+            );
           // Freed by us, unmarked unless someone queued: the next take here tries it as free.
-          if (ours === 1) rememberFreed(chat);
+          if (Number(ours) === 1) rememberFreed(chat);
+          if (failed) throw new Error(`a write released with the chat's turn failed: ${failed}`);
         },
       };
     },

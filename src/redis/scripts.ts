@@ -13,7 +13,17 @@ export interface LuaScript<K extends string, R> {
   readonly keys: readonly K[];
   readonly lua: string;
   /** The reply is Redis's, cast to R: the script's own code is what types it. */
-  run(redis: RedisClient, keys: Record<K, string>, ...argv: Array<string | number>): Promise<R>;
+  run(
+    redis: RedisClient,
+    keys: Record<K, string>,
+    ...argv: Array<string | number | Buffer>
+  ): Promise<R>;
+  /** `run` with bulk replies as Buffers (binary values read by the script); typed by the caller. */
+  runBuffer<B>(
+    redis: RedisClient,
+    keys: Record<K, string>,
+    ...argv: Array<string | number | Buffer>
+  ): Promise<B>;
 }
 
 const registry = new Map<string, LuaScript<string, unknown>>();
@@ -32,22 +42,34 @@ export function luaScript<K extends string, R>(
     keys,
     lua,
     async run(redis, named, ...argv) {
-      let names = definedOn.get(redis);
-      if (!names) {
-        names = new Set();
-        definedOn.set(redis, names);
-      }
-      if (!names.has(name)) {
-        redis.defineCommand(name, { numberOfKeys: keys.length, lua });
-        names.add(name);
-      }
-      const commands = redis as unknown as Record<
-        string,
-        (...a: Array<string | number>) => unknown
-      >;
-      return (await commands[name]!(...keys.map((k) => named[k]), ...argv)) as R;
+      return (await command(redis, name)(...keys.map((k) => named[k]), ...argv)) as R;
+    },
+    async runBuffer<B>(
+      redis: RedisClient,
+      named: Record<K, string>,
+      ...argv: Array<string | number | Buffer>
+    ) {
+      // ioredis's defineCommand adds the Buffer variant under the name + "Buffer".
+      return (await command(redis, `${name}Buffer`)(...keys.map((k) => named[k]), ...argv)) as B;
     },
   };
+  /** The script's command on `redis`, defined there the first time. */
+  function command(redis: RedisClient, as: string) {
+    let names = definedOn.get(redis);
+    if (!names) {
+      names = new Set();
+      definedOn.set(redis, names);
+    }
+    if (!names.has(name)) {
+      redis.defineCommand(name, { numberOfKeys: keys.length, lua });
+      names.add(name);
+    }
+    const commands = redis as unknown as Record<
+      string,
+      (...a: Array<string | number | Buffer>) => unknown
+    >;
+    return (...a: Array<string | number | Buffer>) => commands[as]!.apply(redis, a);
+  }
   registry.set(name, script as LuaScript<string, unknown>);
   return script;
 }
