@@ -279,6 +279,36 @@ function writeArgs(writes: readonly TurnWrite[]): Array<string | number | Buffer
   return out;
 }
 
+/** The release's script for `mark` and `writes`: { 1 when the turn was ours, a failed write's error or '' }. */
+async function leave(
+  redis: RedisClient,
+  keys: { queue: string; alive: string; turn: string },
+  args: readonly [number, string, string, number, string, number],
+  mark: MarkOnRelease | undefined,
+  writes: readonly TurnWrite[],
+): Promise<[number, string]> {
+  if (writes.length > 0) {
+    const [ours, failed] = await leaveTurnWriting.run(
+      redis,
+      { ...keys, done: mark?.key ?? keys.turn },
+      ...args,
+      mark?.value ?? "",
+      mark?.ttlSeconds ?? 0,
+      ...writeArgs(writes),
+    );
+    return [Number(ours), String(failed)];
+  }
+  if (mark === undefined) return [Number(await leaveTurn.run(redis, keys, ...args)), ""];
+  const ours = await leaveTurnMarked.run(
+    redis,
+    { ...keys, done: mark.key },
+    ...args,
+    mark.value,
+    mark.ttlSeconds,
+  );
+  return [Number(ours), ""];
+}
+
 /** A key to set with the release, in the same script (the update's done mark). */
 export interface MarkOnRelease {
   key: string;
@@ -401,28 +431,9 @@ export function redisChatTurns(
             queued ? "1" : "0",
             leaseMs,
           ] as const;
-          let failed = "";
-          let ours: number;
-          if (writes.length > 0) {
-            [ours, failed] = await leaveTurnWriting.run(
-              redis,
-              { ...keys, done: mark?.key ?? keys.turn },
-              ...args,
-              mark?.value ?? "",
-              mark?.ttlSeconds ?? 0,
-              ...writeArgs(writes),
-            );
-          } else if (mark === undefined) ours = await leaveTurn.run(redis, keys, ...args);
-          else
-            ours = await leaveTurnMarked.run(
-              redis,
-              { ...keys, done: mark.key },
-              ...args,
-              mark.value,
-              mark.ttlSeconds,
-            );
+          const [ours, failed] = await leave(redis, keys, args, mark, writes);
           // Freed by us, unmarked unless someone queued: the next take here tries it as free.
-          if (Number(ours) === 1) rememberFreed(chat);
+          if (ours === 1) rememberFreed(chat);
           if (failed) throw new Error(`a write released with the chat's turn failed: ${failed}`);
         },
       };
