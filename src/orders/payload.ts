@@ -9,12 +9,12 @@ export const MAX_PAYLOAD_CHARS = 4096;
 const SECRET_KEY =
   /token|secret|password|passwd|api[-_]?key|authori[sz]ation|signature|cookie|\bpin\b|otp/i;
 /**
- * SECRET_KEY without its word boundaries: whatever part of a key SECRET_KEY matches is made of
- * letters, `-` and `_`, which JSON writes as they are, so a text this does not match has no key
- * to hide. (The boundaries can differ in the text: the key "a\npin" is written "a\\npin".)
+ * SECRET_KEY without its word boundaries, derived so a word added there is looked for here too:
+ * whatever part of a key SECRET_KEY matches is made of letters, `-` and `_`, which JSON writes as
+ * they are, so a text this does not match has no key to hide. (The boundaries can differ in the
+ * text: the key "a\npin" is written "a\\npin".)
  */
-const MAYBE_SECRET_KEY =
-  /token|secret|password|passwd|api[-_]?key|authori[sz]ation|signature|cookie|pin|otp/i;
+const MAYBE_SECRET_KEY = new RegExp(SECRET_KEY.source.replaceAll("\\b", ""), SECRET_KEY.flags);
 const CUT = "…(cut)";
 
 const hideSecrets = (key: string, v: unknown) =>

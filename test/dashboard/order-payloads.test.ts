@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transition } from "../../src/orders/index.ts";
 import { MAX_PAYLOAD_CHARS, payloadOf } from "../../src/orders/payload.ts";
@@ -59,6 +60,47 @@ describe("payloadOf", () => {
     expect(JSON.parse(payloadOf({ message: "token expired" }))).toEqual({
       message: "token expired",
     });
+  });
+
+  it("writes what the replacer on every call wrote, for any JSON with secret-looking keys", () => {
+    // The implementation before the plain-text pre-check: the replacer on every call.
+    const SECRET =
+      /token|secret|password|passwd|api[-_]?key|authori[sz]ation|signature|cookie|\bpin\b|otp/i;
+    const before = (value: unknown) => {
+      const text =
+        JSON.stringify(value, (key, v) => (key !== "" && SECRET.test(key) ? "[hidden]" : v)) ??
+        String(value);
+      return text.length <= MAX_PAYLOAD_CHARS
+        ? text
+        : `${text.slice(0, MAX_PAYLOAD_CHARS - "…(cut)".length)}…(cut)`;
+    };
+    const word = fc.constantFrom(
+      "ToKeN",
+      "secret",
+      "PASSWD",
+      "api-key",
+      "Api_Key",
+      "authorisation",
+      "cookie",
+      "pin",
+      "OTP",
+      "spin",
+      "id",
+    );
+    const edge = fc.constantFrom("", "\n", '"', "\\", "\uD800", "-", "_", "x", "é", " ");
+    const key = fc.tuple(edge, word, edge).map(([a, w, b]) => a + w + b);
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.constant(null)),
+        fc.array(tie("value"), { maxLength: 3 }),
+        fc.dictionary(fc.oneof(key, fc.string()), tie("value"), { maxKeys: 4 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(json, (value) => payloadOf(value) === before(value)),
+      { numRuns: 2000 },
+    );
   });
 
   it("cuts a long answer to 4 KB, saying so", () => {
