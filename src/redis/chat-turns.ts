@@ -58,8 +58,10 @@ export interface HeldTurn {
   read?: Array<Buffer | null>;
   /**
    * Frees the turn; `mark`, when given, is set in the same script (one Redis node only), and so
-   * are `writes` (one node only), in their order, before the mark and the release: a failed write
-   * leaves the rest and the mark unwritten, frees the turn all the same, and rejects.
+   * are `writes` (one node only), in their order, before the mark and the release, and only while
+   * the turn is ours: a failed write leaves the rest and the mark unwritten, frees the turn all
+   * the same, and rejects (`CarriedWritesFailed`), as does a turn lost before the release (its
+   * writes not made). A release resent after a reconnect makes no write again.
    */
   release(mark?: MarkOnRelease, writes?: readonly TurnWrite[]): Promise<void>;
 }
