@@ -24,7 +24,8 @@ const running = new AsyncLocalStorage<Carrier>();
 /**
  * Hands `writes` (all or none) to the running update's release; false when there is none to
  * carry them (no chat turn, a Cluster, the update already past its middleware): write them then.
- * A carried write that fails fails the update, after its turn was freed (chat-order.ts).
+ * A carried write that fails fails the update, after its turn was freed (chat-order.ts): the user
+ * gets the generic error and the update counts as handled (error-boundary.ts: no redelivery).
  */
 export function carryWithRelease(writes: readonly TurnWrite[]): boolean {
   const carrier = running.getStore();

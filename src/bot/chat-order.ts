@@ -1,10 +1,12 @@
 import type { Context, MiddlewareFn } from "grammy";
 import type { Logger } from "../logger.ts";
 import {
+  CarriedWritesFailed,
   type ChatTurns,
   epochKey,
   type HeldTurn,
   type MarkOnRelease,
+  type TurnWrite,
 } from "../redis/chat-turns.ts";
 import { type Carrier, carrying, newCarrier } from "./carried-writes.ts";
 import type { UpdateClaims } from "./dedupe.ts";
@@ -85,7 +87,9 @@ export function chatOrder<C extends Context>(
     }
     let done = false;
     let failed = false;
-    const carrier = opts.carry ? newCarrier() : undefined;
+    // Only a held turn carries writes: its release runs them only while the turn is ours
+    // (redis/chat-turns.ts); out of turn they are written at once, as without a turn.
+    const carrier = opts.carry && turn.held ? newCarrier() : undefined;
     // Released whatever happens once taken: a held turn is renewed until released, so one left
     // behind would block the chat for good (every later update waiting maxWaitMs).
     try {
@@ -121,7 +125,8 @@ async function handledElsewhere<C extends Context>(
 /**
  * The done mark (when the update is done), then the turn freed; neither fails the update. The
  * writes the update left to the release (`carrier`) do: a failed one rejects, unless the update
- * failed already (its own error stands; this one is logged).
+ * failed already (its own error stands; this one is logged). The user then gets the generic error
+ * (error-boundary.ts) and Telegram is answered: no redelivery runs it again.
  */
 async function finish<C extends Context>(
   once: OnceInTurn<C> | undefined,
@@ -135,7 +140,10 @@ async function finish<C extends Context>(
     );
   const writes = at.carrier?.writes ?? [];
   if (writes.length > 0) {
-    const carried = turn.release(once?.doneMark?.(at.id), writes);
+    const carried = releaseCarrying(once, turn, at.id, writes, warn).finally(() => {
+      // Work the update left running keeps its async context, and so the carrier, alive.
+      writes.length = 0;
+    });
     return at.failed ? carried.catch(warn("the update's writes with its release failed")) : carried;
   }
   const released = (mark?: MarkOnRelease) =>
@@ -147,6 +155,29 @@ async function finish<C extends Context>(
   const mark = once.claims.complete(at.id).catch(warn("the update's done mark was not written"));
   if (once.markFirst) await mark;
   await Promise.all([mark, released()]);
+}
+
+/**
+ * The release carrying `writes`. When it failed without the script's answer (the connection's
+ * error: the script may have run), the done mark tells: the script writes it only together with
+ * every write, while the turn was ours, so a mark there means the update is done (one GET).
+ */
+async function releaseCarrying<C extends Context>(
+  once: OnceInTurn<C> | undefined,
+  turn: HeldTurn,
+  id: number,
+  writes: TurnWrite[],
+  warn: (what: string) => (err: unknown) => void,
+): Promise<void> {
+  const mark = once?.doneMark?.(id);
+  try {
+    await turn.release(mark, writes);
+  } catch (err) {
+    if (err instanceof CarriedWritesFailed || once === undefined || mark === undefined) throw err;
+    const state = await once.claims.state(id).catch(() => undefined);
+    if (state !== "done") throw err;
+    warn("the release's answer was lost; its done mark is there: the update is done")(err);
+  }
 }
 
 /**

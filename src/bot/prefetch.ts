@@ -55,6 +55,11 @@ interface Batch {
   /** False once the update's claim had to wait: what was read may be stale. */
   usable: boolean;
   claims: number;
+  /**
+   * A supplied read not handed in yet: a read of the update before its take (a middleware before
+   * the chat's turn) reads Redis itself rather than wait for a take that comes after it.
+   */
+  pending: boolean;
   /** Settles `values` of a supplied read (a no-op once settled). */
   supply: (values: Array<Buffer | null> | undefined) => void;
 }
@@ -69,7 +74,7 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
       const entry = ready.get(key);
       if (entry === undefined) return undefined;
       ready.delete(key);
-      if (!entry.batch.usable) return undefined;
+      if (!entry.batch.usable || entry.batch.pending) return undefined;
       const values = await entry.batch.values;
       return values === undefined ? undefined : (values[entry.index] ?? null);
     },
@@ -77,14 +82,19 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
       return async (ctx, next) => {
         const keys = keysOf(ctx);
         if (keys.length === 0) return next();
-        let supply: Batch["supply"] = () => {};
+        let resolve: Batch["supply"] = () => {};
         // A failed read is no failure of the update: the adapters then read for themselves.
         const values = opts.supplied
-          ? new Promise<Array<Buffer | null> | undefined>((resolve) => {
-              supply = resolve;
+          ? new Promise<Array<Buffer | null> | undefined>((r) => {
+              resolve = r;
             })
           : readAll(keys).catch(() => undefined);
-        const batch: Batch = { keys, values, usable: true, claims: 0, supply };
+        const supply: Batch["supply"] = (read) => {
+          batch.pending = false;
+          resolve(read);
+        };
+        const pending = opts.supplied === true;
+        const batch: Batch = { keys, values, usable: true, claims: 0, pending, supply };
         const id = ctx.update.update_id;
         byUpdate.set(id, batch);
         keys.forEach((key, index) => {
@@ -103,7 +113,7 @@ export function redisPrefetch(redis: RedisClient): Prefetch {
     async peek(updateId, key) {
       const batch = byUpdate.get(updateId);
       const index = batch ? batch.keys.indexOf(key) : -1;
-      if (!batch || index < 0 || !batch.usable) return undefined;
+      if (!batch || index < 0 || !batch.usable || batch.pending) return undefined;
       const values = await batch.values;
       // Dropped meanwhile (the turn had to wait): not current any more.
       if (values === undefined || !batch.usable) return undefined;

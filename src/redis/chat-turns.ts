@@ -58,8 +58,10 @@ export interface HeldTurn {
   read?: Array<Buffer | null>;
   /**
    * Frees the turn; `mark`, when given, is set in the same script (one Redis node only), and so
-   * are `writes` (one node only), in their order, before the mark and the release: a failed write
-   * leaves the rest and the mark unwritten, frees the turn all the same, and rejects.
+   * are `writes` (one node only), in their order, before the mark and the release, and only while
+   * the turn is ours: a failed write leaves the rest and the mark unwritten, frees the turn all
+   * the same, and rejects (`CarriedWritesFailed`), as does a turn lost before the release (its
+   * writes not made). A release resent after a reconnect makes no write again.
    */
   release(mark?: MarkOnRelease, writes?: readonly TurnWrite[]): Promise<void>;
 }
@@ -237,27 +239,67 @@ type TakeReply = [string | Buffer, number, ...Array<Buffer | null>];
  * the idle deadline): one of these commands on `key` with `args`.
  */
 export interface TurnWrite {
-  command: "set" | "del" | "zadd";
+  command: (typeof CARRIED)[number];
   key: string;
   args: ReadonlyArray<string | number | Buffer>;
 }
 
+/** What `leaveTurnWriting` may run: what the bot carries (create-bot.ts), nothing else. */
+const CARRIED = ["set", "del", "zadd"] as const;
+
 /**
- * `leaveTurnMarked` that first runs the update's own writes (ARGV[10...]: for each, the command,
- * the key, the count of its arguments and the arguments), so that the state the update saves,
- * its done mark and the turn's release reach Redis in one round trip and one socket write instead
- * of one each; and nothing can run between them (a taker sees all or none). A write that fails
- * (an error reply) stops the writes after it and the done mark (the update is not done), and is
- * returned; the turn is freed all the same, as a failed update's turn always was. ARGV[7] is the
- * mark's value ('' for no mark; KEYS[4] is then unused), ARGV[9] the count of writes. The write
- * keys are arguments, not KEYS: one node only, like the mark (a Cluster writes them itself).
- * Returns { 1 when the turn was ours, the failed write's error or '' }.
+ * The release that first runs the update's own writes (ARGV[10...]: for each, the command, the
+ * key, the count of its arguments and the arguments), then its done mark (KEYS[4]: ARGV[7] for
+ * ARGV[8] seconds, '' for none), so that the state the update saves, its mark and the turn's
+ * release reach Redis in one round trip and one socket write instead of one each; and nothing can
+ * run between them (a taker sees all or none). ARGV[1..6] as `leaveTurn`'s, ARGV[9] the count of
+ * writes. The write keys are arguments, not KEYS: one node only, like the mark (a Cluster writes
+ * them itself). Only while the turn is ours (our token, marked or not):
+ *  - ioredis resends a command left unanswered by a reconnect: a release that ran and whose reply
+ *    was lost runs again, maybe after later updates of the chat saved newer state (an order placed,
+ *    its idle deadline disarmed). The turn then holds another value, and no write is made again:
+ *    `our freed value` (ARGV[3], never written before this release) says it is this release that
+ *    ran ("again"; "unmarked" when it ran without its mark: a write failed); anything else, that
+ *    the turn was lost (a lease that lapsed, "lost": not written, the update not done).
+ *  - a write that fails (an error reply) stops the writes after it and the mark (the update is
+ *    not done), and is returned; the turn is freed all the same, as a failed update's turn always
+ *    was. A command not in CARRIED is refused before any write.
+ * The turn is freed first: inside the script nobody sees the order, and its `SET … GET` tells whose
+ * it was (no command more than the writes, the mark and `leaveTurn`'s own).
+ * Returns { 1 when the turn was ours, the failed write's error or '', ran | again | unmarked | lost }.
  */
-const leaveTurnWriting = luaScript<"queue" | "alive" | "turn" | "done", [number, string]>(
-  "raLeaveChatTurnWriting1",
+const leaveTurnWriting = luaScript<
+  "queue" | "alive" | "turn" | "done",
+  [number, string, ReleaseOutcome]
+>(
+  "raLeaveChatTurnWriting2",
   ["queue", "alive", "turn", "done"],
   `
+local cur = redis.call('SET', KEYS[3], ARGV[3], 'PX', ARGV[4], 'GET')
+if cur ~= ARGV[2] and cur ~= ARGV[2] .. '|q' then
+  if cur == ARGV[3] or cur == ARGV[3] .. '|q' then
+    if cur ~= ARGV[3] then redis.call('SET', KEYS[3], cur, 'PX', ARGV[4]) end
+    if ARGV[7] ~= '' and redis.call('GET', KEYS[4]) ~= ARGV[7] then return {1, '', 'unmarked'} end
+    return {1, '', 'again'}
+  end
+  if ARGV[5] == '1' then
+    redis.call('ZREM', KEYS[1], ARGV[1])
+    redis.call('HDEL', KEYS[2], ARGV[1])
+  end
+  if (not cur) or string.sub(cur, 1, 2) == 'f:' then
+    redis.call('SET', KEYS[3], ARGV[3] .. '|q', 'PX', ARGV[4])
+  else
+    redis.call('SET', KEYS[3], cur, 'PX', ARGV[6])
+  end
+  return {0, '', 'lost'}
+end
+local allowed = {${CARRIED.map((c) => `${c} = true`).join(", ")}}
 local a, failed = 10, nil
+for i = 1, tonumber(ARGV[9]) do
+  if not allowed[string.lower(ARGV[a])] then failed = 'refused command ' .. ARGV[a] end
+  a = a + 3 + tonumber(ARGV[a + 2])
+end
+a = 10
 for i = 1, tonumber(ARGV[9]) do
   local argc = tonumber(ARGV[a + 2])
   if not failed then
@@ -267,10 +309,26 @@ for i = 1, tonumber(ARGV[9]) do
   a = a + 3 + argc
 end
 if not failed and ARGV[7] ~= '' then redis.call('SET', KEYS[4], ARGV[7], 'EX', ARGV[8]) end
-local ours = (function()${LEAVE}end)()
-return {ours, failed or ''}
+if ARGV[5] == '1' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+end
+if cur ~= ARGV[2] then redis.call('SET', KEYS[3], ARGV[3] .. '|q', 'PX', ARGV[4]) end
+return {1, failed or '', 'ran'}
 `,
 );
+
+/** How a release that carried writes went (`leaveTurnWriting`). */
+type ReleaseOutcome = "ran" | "again" | "unmarked" | "lost";
+
+/**
+ * A release's carried writes not made, or made in part (a failed write, a lost turn, a resent
+ * release that had failed): the script answered, so the update is known not to be done. Any other
+ * error of a release (the connection's) leaves that unknown (chat-order.ts asks the done mark).
+ */
+export class CarriedWritesFailed extends Error {
+  override name = "CarriedWritesFailed";
+}
 
 /** The arguments `leaveTurnWriting` takes for `writes` (from its ARGV[9]). */
 function writeArgs(writes: readonly TurnWrite[]): Array<string | number | Buffer> {
@@ -279,16 +337,19 @@ function writeArgs(writes: readonly TurnWrite[]): Array<string | number | Buffer
   return out;
 }
 
-/** The release's script for `mark` and `writes`: { 1 when the turn was ours, a failed write's error or '' }. */
+/**
+ * The release's script for `mark` and `writes`: { 1 when the turn was ours, a failed write's error
+ * or '', how the writes went ("ran" with none) }.
+ */
 async function leave(
   redis: RedisClient,
   keys: { queue: string; alive: string; turn: string },
   args: readonly [number, string, string, number, string, number],
   mark: MarkOnRelease | undefined,
   writes: readonly TurnWrite[],
-): Promise<[number, string]> {
+): Promise<[number, string, ReleaseOutcome]> {
   if (writes.length > 0) {
-    const [ours, failed] = await leaveTurnWriting.run(
+    const [ours, failed, outcome] = await leaveTurnWriting.run(
       redis,
       { ...keys, done: mark?.key ?? keys.turn },
       ...args,
@@ -296,9 +357,9 @@ async function leave(
       mark?.ttlSeconds ?? 0,
       ...writeArgs(writes),
     );
-    return [Number(ours), String(failed)];
+    return [Number(ours), String(failed), outcome];
   }
-  if (mark === undefined) return [Number(await leaveTurn.run(redis, keys, ...args)), ""];
+  if (mark === undefined) return [Number(await leaveTurn.run(redis, keys, ...args)), "", "ran"];
   const ours = await leaveTurnMarked.run(
     redis,
     { ...keys, done: mark.key },
@@ -306,7 +367,20 @@ async function leave(
     mark.value,
     mark.ttlSeconds,
   );
-  return [Number(ours), ""];
+  return [Number(ours), "", "ran"];
+}
+
+/** The error for a release whose carried writes were not all made (none when they were). */
+function carriedFailure(failed: string, outcome: ReleaseOutcome): CarriedWritesFailed | undefined {
+  if (failed)
+    return new CarriedWritesFailed(`a write released with the chat's turn failed: ${failed}`);
+  if (outcome === "lost")
+    return new CarriedWritesFailed("the chat's turn was lost before its release: writes not made");
+  if (outcome === "unmarked")
+    return new CarriedWritesFailed(
+      "a resent release had run without its done mark (a write failed)",
+    );
+  return undefined;
 }
 
 /** A key to set with the release, in the same script (the update's done mark). */
@@ -431,10 +505,11 @@ export function redisChatTurns(
             queued ? "1" : "0",
             leaseMs,
           ] as const;
-          const [ours, failed] = await leave(redis, keys, args, mark, writes);
+          const [ours, failed, outcome] = await leave(redis, keys, args, mark, writes);
           // Freed by us, unmarked unless someone queued: the next take here tries it as free.
           if (ours === 1) rememberFreed(chat);
-          if (failed) throw new Error(`a write released with the chat's turn failed: ${failed}`);
+          const failure = carriedFailure(failed, outcome);
+          if (failure) throw failure;
         },
       };
     },

@@ -8,7 +8,12 @@ import { DONE, redisUpdateClaims } from "../../src/bot/dedupe.ts";
 import { redisIdleDeadlines } from "../../src/bot/idle.ts";
 import { readingPrefetched, redisPrefetch } from "../../src/bot/prefetch.ts";
 import { createLogger } from "../../src/logger.ts";
-import { epochKey, redisChatTurns } from "../../src/redis/chat-turns.ts";
+import {
+  type ChatTurns,
+  epochKey,
+  redisChatTurns,
+  type TurnWrite,
+} from "../../src/redis/chat-turns.ts";
 import type { RedisClient } from "../../src/redis/connection.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/redis.ts";
@@ -65,20 +70,30 @@ describe("writes carried by the chat's turn release", () => {
     expect(await t.redis.exists(conv)).toBe(0);
   });
 
-  it("writes for itself outside an update's turn, and once the update settled", async () => {
+  it("writes for itself outside an update's turn", async () => {
     const storage = deflatedRedisStorage<{ step: number }>(t.redis, 60);
     const conv = `${keys.conversationPrefix}k2`;
     expect(carryWithRelease([{ command: "del", key: conv, args: [] }])).toBe(false);
     await storage.write(conv, { step: 1 });
     expect(await storage.read(conv)).toEqual({ step: 1 });
-    let later: () => Promise<void> = async () => {};
-    await orderOn(t.redis, "k2")(ctxOf(21), async () => {
-      later = async () => {
-        await storage.write(conv, { step: 2 });
-      };
+  });
+
+  it("work the update left running writes at once once the update settled", async () => {
+    const storage = deflatedRedisStorage<{ step: number }>(t.redis, 60);
+    const conv = `${keys.conversationPrefix}k2b`;
+    let go = () => {};
+    const gate = new Promise<void>((r) => {
+      go = r;
     });
-    // Work the update left running (it settled, its release went): written at once.
-    await later();
+    let late: Promise<void> = Promise.resolve();
+    await orderOn(t.redis, "k2b")(ctxOf(22), async () => {
+      // Started inside the update (its async context, so its carrier), writing after it settled.
+      late = gate.then(() => storage.write(conv, { step: 2 }));
+    });
+    expect(await t.redis.exists(conv)).toBe(0);
+    go();
+    await late;
+    // The carrier is closed: written at once, not left to a release that went already.
     expect(await storage.read(conv)).toEqual({ step: 2 });
   });
 
@@ -224,5 +239,215 @@ describe("the early read made by the take (one Redis node)", () => {
     const plain = await turns.take("e2", 63);
     expect(plain.read).toBeUndefined();
     await plain.release();
+  });
+});
+
+describe("the release carrying writes: guarded, allow-listed, its answer lost", () => {
+  const t = testRedis("carried-guard");
+  afterAll(() => t.cleanup());
+  const logger = createLogger({ level: "silent" });
+  const keys = keyspace(t.prefix);
+  const ctxOf = (id: number) => ({ update: { update_id: id } }) as Context;
+  const orderWith = (
+    turns: ChatTurns,
+    redis: RedisClient,
+    chat: string,
+    more: { prefetch?: ReturnType<typeof redisPrefetch> } = {},
+  ) =>
+    chatOrder(turns, () => chat, {
+      logger,
+      once: onceInTurn(
+        redis,
+        t.prefix,
+        redisUpdateClaims(redis, t.prefix),
+        more.prefetch,
+        () => false,
+      ),
+      ...(more.prefetch ? { early: earlyByTake(more.prefetch) } : {}),
+      carry: true,
+    });
+
+  it("a release resent after a reconnect writes nothing over the later updates' state", async () => {
+    const chat = "g1";
+    const chatId = 9001;
+    const conv = `${keys.conversationPrefix}${chat}`;
+    const ra = t.connect();
+    const rb = t.connect();
+    const scripts: Array<{ name: string; args: unknown[] }> = [];
+    const send = ra.sendCommand.bind(ra);
+    ra.sendCommand = ((cmd: { name: string; args: unknown[] }) => {
+      if (cmd.name === "evalsha" || cmd.name === "eval")
+        scripts.push({ name: cmd.name, args: [...cmd.args] });
+      return send(cmd as never);
+    }) as typeof ra.sendCommand;
+    const storageA = deflatedRedisStorage<{ step: number }>(ra, 60);
+    const storageB = deflatedRedisStorage<{ step: number }>(rb, 60);
+    // A: the state S_A and the idle deadline D_A, carried by its release.
+    await orderWith(
+      redisChatTurns(ra, t.prefix),
+      ra,
+      chat,
+    )(ctxOf(91), async () => {
+      await storageA.write(conv, { step: 1 });
+      await redisIdleDeadlines(ra, t.prefix).arm(chatId, 5_000, { locale: "en" });
+    });
+    expect(await t.redis.zscore(keys.idleDue, String(chatId))).toBe("5000");
+    const release = scripts.at(-1);
+    if (release === undefined) throw new Error("no release script seen");
+    const resend = () => t.redis.call(release.name, ...(release.args as string[]));
+    // Resent before anyone else took the turn: this release's own freed value, it ran already.
+    const first = await resend();
+    // B takes the turn: the order placed, the deadline disarmed, a new state saved.
+    await orderWith(
+      redisChatTurns(rb, t.prefix),
+      rb,
+      chat,
+    )(ctxOf(92), async () => {
+      expect(await redisIdleDeadlines(rb, t.prefix).disarm(chatId, 5_000)).toBe(true);
+      await storageB.write(conv, { step: 2 });
+    });
+    // A's connection resends its release: no write of it made again.
+    const second = await resend();
+    expect(await storageB.read(conv)).toEqual({ step: 2 });
+    expect(await t.redis.zscore(keys.idleDue, String(chatId))).toBeNull();
+    expect([first, second]).toEqual([
+      [1, "", "again"],
+      [0, "", "lost"],
+    ]);
+    // B took the turn later still, and it is free for the next update.
+    const next = await redisChatTurns(rb, t.prefix).take(chat, 93);
+    expect(next.held).toBe(true);
+    await next.release();
+  });
+
+  it("refuses a carried command it does not know, before any write", async () => {
+    const chat = "g2";
+    const key = `${t.prefix}g2:counter`;
+    await expect(
+      orderWith(
+        redisChatTurns(t.redis, t.prefix),
+        t.redis,
+        chat,
+      )(ctxOf(101), async () => {
+        carryWithRelease([
+          { command: "set", key: `${key}:before`, args: ["x"] },
+          { command: "incr" as "set", key, args: [] },
+        ]);
+      }),
+    ).rejects.toThrow(/refused command incr/);
+    expect(await t.redis.exists(key, `${key}:before`, keys.update(101))).toBe(0);
+  });
+
+  it("lets go of the carried writes once released", async () => {
+    const inner = redisChatTurns(t.redis, t.prefix);
+    let passed: readonly TurnWrite[] = [];
+    const turns: ChatTurns = {
+      holder: (chat) => inner.holder(chat),
+      async take(chat, id, opts) {
+        const turn = await inner.take(chat, id, opts);
+        return {
+          ...turn,
+          release: (mark, writes) => {
+            passed = writes ?? [];
+            return turn.release(mark, writes);
+          },
+        };
+      },
+    };
+    await orderWith(
+      turns,
+      t.redis,
+      "g3",
+    )(ctxOf(111), async () => {
+      carryWithRelease([{ command: "set", key: `${t.prefix}g3:v`, args: ["big value"] }]);
+    });
+    expect(await t.redis.get(`${t.prefix}g3:v`)).toBe("big value");
+    expect(passed).toEqual([]);
+  });
+
+  /** `inner`'s turns whose release answers with a connection's error, after running or not. */
+  const replyLost = (inner: ChatTurns, ran: boolean): ChatTurns => ({
+    holder: (chat) => inner.holder(chat),
+    async take(chat, id, opts) {
+      const turn = await inner.take(chat, id, opts);
+      return {
+        ...turn,
+        async release(mark, writes) {
+          if (ran) await turn.release(mark, writes);
+          throw new Error("Connection is closed.");
+        },
+      };
+    },
+  });
+
+  it("a release whose answer was lost is done when its done mark is there", async () => {
+    const conv = `${keys.conversationPrefix}g4`;
+    const storage = deflatedRedisStorage<{ step: number }>(t.redis, 60);
+    const turns = replyLost(redisChatTurns(t.redis, t.prefix), true);
+    await orderWith(
+      turns,
+      t.redis,
+      "g4",
+    )(ctxOf(121), async () => {
+      await storage.write(conv, { step: 4 });
+    });
+    expect(await storage.read(conv)).toEqual({ step: 4 });
+    expect(await t.redis.get(keys.update(121))).toBe(DONE);
+    // Not run (no mark): the update fails, as before.
+    const lost = replyLost(redisChatTurns(t.redis, t.prefix), false);
+    await expect(
+      orderWith(
+        lost,
+        t.redis,
+        "g5",
+      )(ctxOf(131), async () => {
+        await storage.write(`${keys.conversationPrefix}g5`, { step: 5 });
+      }),
+    ).rejects.toThrow(/Connection is closed/);
+  });
+
+  it("a turn whose wait ran out: the adapters read Redis, writes go at once, the update ends", async () => {
+    const chat = "g6";
+    const conv = `${keys.conversationPrefix}g6`;
+    const storage = deflatedRedisStorage<{ step: number }>(t.redis, 60);
+    await storage.write(conv, { step: 1 });
+    // A holder stuck on the chat's turn (renewed until released).
+    const stuck = await redisChatTurns(t.connect(), t.prefix).take(chat, 140);
+    const rb = t.connect();
+    const prefetch = redisPrefetch(rb);
+    const read = readingPrefetched(
+      deflatedRedisStorage<{ step: number }>(rb, 60),
+      prefetch,
+      (raw) => decodeConversation<{ step: number }>(raw),
+    );
+    const turns = redisChatTurns(rb, t.prefix, { maxWaitMs: 30, pollMs: 10 });
+    let seen: { step: number } | undefined;
+    const early = prefetch.middleware<Context>(() => [conv, keys.update(141)], { supplied: true });
+    await early(ctxOf(141), async () => {
+      await orderWith(turns, rb, chat, { prefetch })(ctxOf(141), async () => {
+        seen = await read.read(conv);
+        await read.write(conv, { step: 2 });
+      });
+    });
+    expect(seen).toEqual({ step: 1 });
+    // Out of turn: written at once (a release of a turn not held carries nothing).
+    expect(await storage.read(conv)).toEqual({ step: 2 });
+    await stuck.release();
+  });
+
+  it("a read before the take's values are handed in reads Redis, it does not wait for them", async () => {
+    const prefetch = redisPrefetch(t.redis);
+    const key = `${t.prefix}g7`;
+    let before: unknown = "pending";
+    await prefetch.middleware<Context>(() => [key], { supplied: true })(ctxOf(151), async () => {
+      const taken = prefetch.take(key);
+      const peeked = prefetch.peek(151, key);
+      // Settled at once (undefined: read Redis), not left waiting for a supply.
+      before = await Promise.race([
+        Promise.all([taken, peeked]),
+        new Promise((r) => setImmediate(() => r("pending"))),
+      ]);
+    });
+    expect(before).toEqual([undefined, undefined]);
   });
 });
