@@ -69,7 +69,7 @@ async function confirm(
   s: FlowScope,
   lines: string[],
   edits: NonNullable<CheckoutOptions["edits"]>,
-  placed: () => Promise<Order | undefined>,
+  placed: () => Promise<Placed | undefined>,
 ): Promise<{ edit: string | null; buttonsGone: Promise<void> }> {
   const text = [s.t("confirm-title"), "", ...lines, "", s.t("confirm-question")].join("\n");
   // Text typed here edits the confirmation in place with this reason on top: one message, one set
@@ -280,22 +280,26 @@ async function placedBefore(s: FlowScope, userId: number, key: string): Promise<
   return (await placedOrder(s, userId, key)) !== undefined;
 }
 
+/** What the chat is told of an order placed before: its reference and status. */
+type Placed = Pick<Order, "reference" | "status">;
+
 /**
  * The order placed under `key`, if any: among the user's newest, where an order placed since the
- * confirmation was shown is (read through `external`, so a replay sees the same answer).
+ * confirmation was shown is (read through `external`, so a replay sees the same answer; only the
+ * two fields are kept in the conversation's log, not the whole order).
  */
-async function placedOrder(s: FlowScope, userId: number, key: string): Promise<Order | undefined> {
+async function placedOrder(s: FlowScope, userId: number, key: string): Promise<Placed | undefined> {
   const found = await s.conversation.external(async () => {
     const order = (await s.deps.orders.listByUser(userId, 20)).find(
       (o) => o.idempotencyKey === key,
     );
-    return order ?? null;
+    return order ? { reference: order.reference, status: order.status } : null;
   });
   return found ?? undefined;
 }
 
 /** The confirmation's order was placed already: its reference and status now, in the flow's language. */
-async function saidPlaced(s: FlowScope, order: Order): Promise<void> {
+async function saidPlaced(s: FlowScope, order: Placed): Promise<void> {
   await s.ctx.reply(
     s.t("confirm-placed-already", {
       ref: order.reference,
