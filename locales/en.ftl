@@ -118,6 +118,7 @@ receipt-status = 🧾 Order { $ref }
     Amount: { $amount }
     Status: { $status }
 receipt-already = This order was already placed: reference { $ref }.
+confirm-placed-already = This order was already placed: reference { $ref }, status { $status }. It is not placed or charged again; /status shows where it stands.
 order-checking = ⚠️ Something went wrong on our side while processing order { $ref }. We are checking it with the operator and will send you a message with the outcome. Please do not order it again meanwhile; /status shows where it stands.
 
 status-placed = ⏳ received

@@ -11,7 +11,7 @@ import type { BotDeps, OrderDraft, Role } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
 import { formatOrderTime } from "../format.ts";
 import type { Locale } from "../i18n.ts";
-import { receiptText } from "../order-texts.ts";
+import { receiptText, statusLabel } from "../order-texts.ts";
 import { coverShortfall, shortText } from "./balance.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
 
@@ -69,6 +69,7 @@ async function confirm(
   s: FlowScope,
   lines: string[],
   edits: NonNullable<CheckoutOptions["edits"]>,
+  placed: () => Promise<Placed | undefined>,
 ): Promise<{ edit: string | null; buttonsGone: Promise<void> }> {
   const text = [s.t("confirm-title"), "", ...lines, "", s.t("confirm-question")].join("\n");
   // Text typed here edits the confirmation in place with this reason on top: one message, one set
@@ -97,6 +98,18 @@ async function confirm(
       return { kind: "stay" };
     },
     onMessage: () => ({ kind: "restate", text: `${reason}\n\n${text}` }),
+    // A turn that placed this confirmation's order may have lost its save (the conversation still
+    // waits here): its Confirm is stale, its Edit would price a second order and its "balance
+    // after" is from before the order. Any update but a Confirm of this very message looks the
+    // key up (a Confirm finds the order through the place itself, with no read on its way).
+    over: async (u, asked) => {
+      const cb = u.callbackQuery;
+      if (CB.confirm.is(cb?.data) && cb?.message?.message_id === asked.message_id) return false;
+      const order = await placed();
+      if (order === undefined) return false;
+      await saidPlaced(s, order);
+      return true;
+    },
   });
   // The pressed message always has buttons, so this edit always changes something; "not
   // modified" could only mean a second instance got there first.
@@ -167,6 +180,7 @@ export async function confirmAndPlace(
     s,
     [...summary(s, draft, extraLines), ...priceLines(s, draft, pay)],
     opts.edits ?? [],
+    () => placedOrder(s, userId, key),
   );
   if (answer.edit !== null) return { edit: answer.edit };
   // Taking the buttons off is for the eye only (a second tap finds the flow over either way), so
@@ -180,11 +194,16 @@ export async function confirmAndPlace(
   });
   try {
     const order = await placeConfirmed(s, buyer, draft, key);
-    return order && (await receiptAndSubmit(s, order));
+    if (order === null) return null;
+    const done = await receiptAndSubmit(s, order);
+    // Its receipt was sent before: a turn before this one placed it (receiptAndSubmit said so).
+    if (order.receiptMessageId === undefined) return done;
   } finally {
     // Every Bot API call of the conversation settles before it returns.
     await buttonsGone;
   }
+  // What follows an order (a flow's next step) ran with the turn that placed it.
+  return s.conversation.halt();
 }
 
 /**
@@ -257,9 +276,35 @@ async function placeConfirmed(
  * between the place and the conversation's save. A block made since applies to orders not yet
  * placed, never to one in flight, so such an order goes on to its receipt and submit.
  */
-function placedBefore(s: FlowScope, userId: number, key: string): Promise<boolean> {
-  return s.conversation.external(async () =>
-    (await s.deps.orders.listByUser(userId, 20)).some((o) => o.idempotencyKey === key),
+async function placedBefore(s: FlowScope, userId: number, key: string): Promise<boolean> {
+  return (await placedOrder(s, userId, key)) !== undefined;
+}
+
+/** What the chat is told of an order placed before: its reference and status. */
+type Placed = Pick<Order, "reference" | "status">;
+
+/**
+ * The order placed under `key`, if any: among the user's newest, where an order placed since the
+ * confirmation was shown is (read through `external`, so a replay sees the same answer; only the
+ * two fields are kept in the conversation's log, not the whole order).
+ */
+async function placedOrder(s: FlowScope, userId: number, key: string): Promise<Placed | undefined> {
+  const found = await s.conversation.external(async () => {
+    const order = (await s.deps.orders.listByUser(userId, 20)).find(
+      (o) => o.idempotencyKey === key,
+    );
+    return order ? { reference: order.reference, status: order.status } : null;
+  });
+  return found ?? undefined;
+}
+
+/** The confirmation's order was placed already: its reference and status now, in the flow's language. */
+async function saidPlaced(s: FlowScope, order: Placed): Promise<void> {
+  await s.ctx.reply(
+    s.t("confirm-placed-already", {
+      ref: order.reference,
+      status: statusLabel(s.t, order.status),
+    }),
   );
 }
 
@@ -271,13 +316,17 @@ async function receiptAndSubmit(s: FlowScope, order: Order): Promise<Order> {
   const { conversation, ctx, deps } = s;
   try {
     // The order already has its receipt: this Confirm runs again (an instance died after showing
-    // it, and Telegram sent the update to another). A second receipt would never be edited (the
-    // order names one) and would say "processing" for good; the first one is edited when the
-    // order moves, so nothing new is sent. An order placed but not yet submitted is submitted.
+    // it, and Telegram sent the update to another; or the turn that placed it lost its save and
+    // the confirmation was tapped again). A second receipt would never be edited (the order names
+    // one) and would say "processing" for good; the first one is edited when the order moves. The
+    // tap is answered with the order placed and its status, never with silence. An order placed
+    // but not yet submitted is submitted.
     if (order.receiptMessageId !== undefined) {
-      return await conversation.external(() =>
+      const now = await conversation.external(() =>
         deps.orders.submit(order.reference, { known: order }),
       );
+      await saidPlaced(s, now);
+      return now;
     }
     const receipt = await ctx.reply(receiptText(s.t, { ...order, status: "submitting" }));
     // The receipt is remembered with the submitting mark, on the order just placed (no read).

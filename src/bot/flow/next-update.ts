@@ -77,12 +77,14 @@ function disarmIdle(s: FlowScope, chatId: number, armedAt: number) {
  * the chat does meanwhile (an aside, "Leave this order?" and its answers) is handled here, and
  * the question keeps waiting. `reshow` sends the question again (after Keep, so it is the last
  * thing in the chat); `sent` is told when a message went out below the question (an aside's
- * answer, the Leave question).
+ * answer, the Leave question); `over`, when it says so, ends the flow before the update is
+ * answered otherwise.
  */
 export async function nextUpdate(
   s: FlowScope,
   reshow: (u: FlowContext) => Promise<void>,
   sent: () => void,
+  over?: (u: FlowContext) => Promise<boolean>,
 ): Promise<FlowContext> {
   const { conversation, deps, t } = s;
   const chatId = s.ctx.chat?.id ?? 0;
@@ -100,6 +102,14 @@ export async function nextUpdate(
         !pending || (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
       if (u.callbackQuery && !passOn) await u.answerCallbackQuery();
       if (pending) await u.reply(idleText(t, deps.settings.idleMs, s.words.again));
+      await conversation.halt({ next: passOn });
+    }
+    // The question no longer stands (the question's `over`, which told the chat why): the flow
+    // ends before anything else answers, Cancel included ("cancelled" would be untrue); a command
+    // or a menu button still runs, as after the idle notice.
+    if (over && (await over(u))) {
+      const passOn = (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
+      if (u.callbackQuery && !passOn) await u.answerCallbackQuery();
       await conversation.halt({ next: passOn });
     }
     if (isCancel(u)) {

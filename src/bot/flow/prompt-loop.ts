@@ -56,6 +56,12 @@ export interface Question<R> {
    * credited notice answers the shortfall question it was started from (shortfall.ts).
    */
   anywhere?: (data: string) => boolean;
+  /**
+   * Whether the question no longer stands, asked of each update before anything answers it (the
+   * question's own message is `asked`): when true it has told the chat why, and the flow ends.
+   * The confirmation's order may have been placed by a turn whose save was lost (checkout.ts).
+   */
+  over?: (u: FlowContext, asked: Message) => Promise<boolean>;
 }
 
 /** Back (when there is a step to go back to) and Cancel on a row of their own (no empty row is sent). */
@@ -116,9 +122,15 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
   };
   const reshow = (u: FlowContext) => resend(u, q.text);
   for (;;) {
-    const u = await nextUpdate(s, reshow, () => {
-      buried = true;
-    });
+    const over = q.over;
+    const u = await nextUpdate(
+      s,
+      reshow,
+      () => {
+        buried = true;
+      },
+      over && ((v) => over(v, msg)),
+    );
     const send = (text: string) => resend(u, text);
     let outcome: Outcome<R>;
     if (u.callbackQuery) {
