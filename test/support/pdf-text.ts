@@ -16,20 +16,26 @@ interface PdfObject {
 function objects(pdf: Uint8Array): Map<number, PdfObject> {
   const text = Buffer.from(pdf).toString("latin1");
   const out = new Map<number, PdfObject>();
-  const re = /(\d+) 0 obj\s*([\s\S]*?)endobj/g;
+  const re = /(\d+) 0 obj\s*/g;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    const body = m[2] as string;
-    const s = body.indexOf("stream");
-    if (s < 0) {
-      out.set(Number(m[1]), { dict: body });
+    const from = re.lastIndex;
+    const endobj = text.indexOf("endobj", from);
+    const s = text.indexOf("stream", from);
+    if (s < 0 || (endobj >= 0 && endobj < s)) {
+      out.set(Number(m[1]), { dict: text.slice(from, endobj < 0 ? undefined : endobj) });
       continue;
     }
-    const dict = body.slice(0, s);
-    const start = s + (body[s + 6] === "\r" ? 8 : 7);
-    const end = body.lastIndexOf("endstream");
-    let raw = Buffer.from(body.slice(start, end).replace(/\r?\n$/, ""), "latin1");
+    const dict = text.slice(from, s);
+    const start = s + (text[s + 6] === "\r" ? 8 : 7);
+    // The stream's bytes by its /Length (pdfkit writes it directly): compressed bytes may end in
+    // "\r" or hold "endobj", so neither the EOL before "endstream" nor the next "endobj" bounds them.
+    const length = /\/Length (\d+)\b(?! \d+ R)/.exec(dict);
+    if (length === null) throw new Error(`object ${m[1]}: a stream without a direct /Length`);
+    const stop = start + Number(length[1]);
+    let raw = Buffer.from(text.slice(start, stop), "latin1");
     if (/\/FlateDecode/.test(dict)) raw = inflateSync(raw);
     out.set(Number(m[1]), { dict, stream: raw });
+    re.lastIndex = stop;
   }
   return out;
 }
