@@ -3,7 +3,7 @@ import type { MoneyPathMetrics } from "../orders/metrics.ts";
 import { isFinal, notificationKey } from "../orders/model.ts";
 import { classifyApiError, isGoneChat } from "./api-errors.ts";
 import type { Deliver } from "./deliver.ts";
-import type { DeliveryOutcome } from "./options.ts";
+import type { DeliveryOutcome, NotifierOrders } from "./options.ts";
 import { type PushFor, PushSettled, type SendingState } from "./push.ts";
 import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
 import type { ReceiptEdit, ReceiptEditLane } from "./receipt-edits.ts";
@@ -20,6 +20,7 @@ export interface HandleDeps {
   queue: NotificationQueue;
   deliver: Deliver;
   pushFor: PushFor;
+  orders: NotifierOrders;
   edits: ReceiptEditLane;
   metrics: MoneyPathMetrics;
   logger: Logger | undefined;
@@ -29,6 +30,21 @@ export interface HandleDeps {
 }
 
 export type Handle = (c: QueueConsumer, d: Delivery) => Promise<DeliveryOutcome>;
+
+/**
+ * Whether the store still holds the final status an entry announces, asked once its push holds
+ * the sending lock. Without a reconnect since the entry was read, it does (no read). After one, a
+ * Redis restart may have lost the order's last write, or a failover the writes the promoted
+ * replica never had: the order is read. Pushed anyway, the chat would be told an outcome the books
+ * no longer hold, and then, once the order is settled again, perhaps the other one.
+ */
+function stillAnnounced(deps: HandleDeps, d: Delivery): (() => Promise<boolean>) | undefined {
+  const { notification: n } = d;
+  const reference = n.reference;
+  if (n.kind !== "status" || reference === undefined) return undefined;
+  return async () =>
+    deps.queue.unbroken(d) || (await deps.orders.get(reference))?.status === n.status;
+}
 
 /** A delivery whose send failed: dropped (chat gone), dead-lettered (refused) or left to retry. */
 async function settleFailure(
@@ -111,7 +127,9 @@ export function createHandle(deps: HandleDeps): Handle {
     const sending: SendingState = { sending: false };
     try {
       const later: ReceiptEdit[] = [];
-      const push = once ? deps.pushFor(key, d.notification.kind, sending) : undefined;
+      const push = once
+        ? deps.pushFor(key, d.notification.kind, sending, stillAnnounced(deps, d))
+        : undefined;
       const outcome = await deliver(d.notification, later, push, d.written);
       if (outcome === "sent" && once) {
         // The chat has the message now. If the marker cannot be written (Redis restarting, or
@@ -125,7 +143,13 @@ export function createHandle(deps: HandleDeps): Handle {
       await handOver(outcome === "sent" ? later : []);
       return outcome;
     } catch (err) {
-      if (err instanceof PushSettled) return err.outcome === "duplicate" ? duplicate() : "retry";
+      if (err instanceof PushSettled) {
+        if (err.outcome === "duplicate") return duplicate();
+        if (err.outcome === "retry") return "retry";
+        // Withheld: the order's next final status has an entry of its own.
+        await ack();
+        return "dropped";
+      }
       return settleFailure(deps, d, key, err, ack);
     } finally {
       // Released only when nothing reached the chat; a release that cannot be written (Redis

@@ -168,6 +168,8 @@ export function createMemoryNotificationQueue(
     async listDead(limit) {
       return dead.slice(0, limit).map((d) => structuredClone(d));
     },
+    // The process's memory is the store: nothing read from it can be lost while the process runs.
+    unbroken: () => true,
     async backlog() {
       return entries.size;
     },

@@ -10,6 +10,8 @@ export interface PushMetrics {
   outcomeUnknown(kind: string, then: "receipt" | "sent_again"): void;
   /** Sent again after an unknown outcome: the chat may show this push twice. */
   possibleDuplicate(kind: string): void;
+  /** Not sent: the store, read again after a reconnect, no longer holds the announced status. */
+  withheld(kind: string): void;
 }
 
 function counter(registry: Registry, name: string, help: string, labelNames: string[]) {
@@ -20,7 +22,7 @@ function counter(registry: Registry, name: string, help: string, labelNames: str
 }
 
 export function createPushMetrics(registry?: Registry): PushMetrics {
-  if (!registry) return { outcomeUnknown() {}, possibleDuplicate() {} };
+  if (!registry) return { outcomeUnknown() {}, possibleDuplicate() {}, withheld() {} };
   const unknown = counter(
     registry,
     "notify_push_outcome_unknown_total",
@@ -33,8 +35,15 @@ export function createPushMetrics(registry?: Registry): PushMetrics {
     "Pushes sent again after a send with an unknown outcome: the chat may show them twice",
     ["kind"],
   );
+  const withheld = counter(
+    registry,
+    "notify_push_withheld_total",
+    "Final pushes not sent because the order no longer had the status they announce (a Redis restart or failover lost it); the order's next final status is pushed instead",
+    ["kind"],
+  );
   return {
     outcomeUnknown: (kind, then) => unknown.inc({ kind, then }),
     possibleDuplicate: (kind) => duplicates.inc({ kind }),
+    withheld: (kind) => withheld.inc({ kind }),
   };
 }

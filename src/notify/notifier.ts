@@ -100,6 +100,7 @@ export function createNotifier(opts: NotifierOptions) {
     queue,
     deliver,
     pushFor,
+    orders: opts.orders,
     edits,
     metrics,
     logger: log,

@@ -36,18 +36,33 @@ export interface PushDeps {
   state: RunState;
 }
 
-/** The push of one notification key (`kind` labels its metrics). */
-export type PushFor = (key: string, kind: string, sending: SendingState) => Push;
+/**
+ * The push of one notification key (`kind` labels its metrics). `stillTrue`, asked once the
+ * sending lock is taken (and on enough replicas): whether the store still holds what the push
+ * announces; false: nothing is sent (PushSettled "withheld").
+ */
+export type PushFor = (
+  key: string,
+  kind: string,
+  sending: SendingState,
+  stillTrue?: () => Promise<boolean>,
+) => Push;
 
 export function createPushFor(deps: PushDeps): PushFor {
   const { queue, api, pushMetrics, state } = deps;
   const log = deps.logger;
   const sendOnce = sendOnceSignal();
-  return (key, kind, sending) => async (chatId, text, other, receipt) => {
+  return (key, kind, sending, stillTrue) => async (chatId, text, other, receipt) => {
     await deps.pace(chatId);
     const lock = await queue.lockSending(key, deps.lockMs);
     if (lock === "held") throw new PushSettled("retry");
     if (lock === "sent") throw new PushSettled("duplicate");
+    // After the lock: under Sentinel its WAIT also covers the order's write, if the store has it.
+    if (stillTrue && !(await stillTrue())) {
+      pushMetrics.withheld(kind);
+      log?.warn({ key, lock }, "push withheld: the order no longer has the status it announces");
+      throw new PushSettled("withheld");
+    }
     if (lock === "unanswered" && receipt) {
       // Its answer was lost and the marker not written: the receipt edit shows the outcome.
       pushMetrics.outcomeUnknown(kind, "receipt");

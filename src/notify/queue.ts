@@ -21,6 +21,11 @@ export interface Delivery {
    * when (the entry's time, the queue's clock): the notifier's read of the order, while fresh.
    */
   written?: { order: Order; at: number };
+  /**
+   * The queue's connect count before this entry was read (Redis: connectCount). A (re)connect
+   * since then may mean a restart or failover that lost what the entry announces: see `unbroken`.
+   */
+  connects?: number;
 }
 
 export interface QueueConsumer {
@@ -79,6 +84,13 @@ export interface NotificationQueue {
   listDead(
     limit: number,
   ): Promise<Array<{ notification: Notification; reason: string; at: number }>>;
+
+  /**
+   * No connection to the store was (re)established since `d` was read, so the order change it
+   * announces is still stored (a restart or failover closes every connection). False when that
+   * cannot be told: the caller reads the order again before telling the chat about it.
+   */
+  unbroken(d: Delivery): boolean;
 
   /** Entries not yet acknowledged (new + in flight); for health checks and tests. */
   backlog(): Promise<number>;

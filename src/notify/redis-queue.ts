@@ -1,6 +1,6 @@
 import type { Logger } from "../logger.ts";
 import { type Notification, notificationSchema } from "../orders/model.ts";
-import type { RedisClient } from "../redis/connection.ts";
+import { connectCount, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { DEAD_CAP, type NotificationQueue } from "./queue.ts";
 import { createRedisSendLocks } from "./redis-send-lock.ts";
@@ -89,6 +89,7 @@ export function createRedisNotificationQueue(
       }
       return out;
     },
+    unbroken: (d) => d.connects !== undefined && connectCount(redis) === d.connects,
     async backlog() {
       return redis.xlen(k.outbox);
     },

@@ -1,6 +1,6 @@
 import type { Logger } from "../logger.ts";
 import { type Notification, notificationSchema, orderSchema } from "../orders/model.ts";
-import { blockingConnection, type RedisClient } from "../redis/connection.ts";
+import { blockingConnection, connectCount, type RedisClient } from "../redis/connection.ts";
 import { type keyspace, NOTIFIER_GROUP } from "../redis/keyspace.ts";
 import { DEAD_CAP, type Delivery, type QueueConsumer } from "./queue.ts";
 
@@ -53,8 +53,11 @@ export function createStreamGroup(deps: StreamDeps) {
     return groupReady;
   };
 
-  /** Entries whose body cannot be read are dead-lettered raw and acknowledged, never retried. */
-  async function decode(entries: StreamEntry[]): Promise<Delivery[]> {
+  /**
+   * Entries whose body cannot be read are dead-lettered raw and acknowledged, never retried.
+   * `connects`: the connect count taken before the read (Delivery.connects).
+   */
+  async function decode(entries: StreamEntry[], connects?: number): Promise<Delivery[]> {
     const out: Delivery[] = [];
     for (const entry of entries) {
       if (!Array.isArray(entry)) continue;
@@ -69,7 +72,12 @@ export function createStreamGroup(deps: StreamDeps) {
       }
       if (notification) {
         const written = writtenOrder(id, fields);
-        out.push(written ? { id, notification, written } : { id, notification });
+        out.push({
+          id,
+          notification,
+          ...(written ? { written } : {}),
+          ...(connects === undefined ? {} : { connects }),
+        });
       } else {
         log?.error({ id }, "unreadable notification entry dead-lettered");
         await redis
@@ -128,6 +136,7 @@ export function redisConsumer(name: string, group: StreamGroup, deps: StreamDeps
     async read(count, blockMs) {
       if (closed) return [];
       await group.ready();
+      const connects = connectCount(redis);
       let entries: StreamEntry[];
       try {
         entries = await readOnce(count, blockMs);
@@ -139,11 +148,12 @@ export function redisConsumer(name: string, group: StreamGroup, deps: StreamDeps
         await group.ready();
         entries = await readOnce(count, 0);
       }
-      return closed ? [] : group.decode(entries);
+      return closed ? [] : group.decode(entries, connects);
     },
     async claimStale(minIdleMs, count) {
       if (closed) return [];
       await group.ready();
+      const connects = connectCount(redis);
       let reply: unknown[];
       try {
         reply = (await redis.xautoclaim(
@@ -160,7 +170,10 @@ export function redisConsumer(name: string, group: StreamGroup, deps: StreamDeps
         group.reset();
         return [];
       }
-      const taken = await group.decode(((reply?.[1] as StreamEntry[]) ?? []).filter(Boolean));
+      const taken = await group.decode(
+        ((reply?.[1] as StreamEntry[]) ?? []).filter(Boolean),
+        connects,
+      );
       return taken.map((d) => ({ ...d, reclaimed: true as const }));
     },
     async ack(id, counted = true) {

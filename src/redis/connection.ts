@@ -68,6 +68,39 @@ export function sentinelOptions(target: RedisTarget): RedisOptions {
 }
 
 /**
+ * How many times a client and the duplicates made of it (blocking readers) have connected. Data
+ * read before a (re)connect may be gone after it: a restart can lose the last writes, a failover
+ * those not yet on the promoted replica. A reader that acts on what it read (the notifier's final
+ * push) compares the count before its read with the count when it acts, and reads again when
+ * they differ. Reconnects only, counted from a client's first use here on; unknown (undefined)
+ * for a Cluster, whose nodes' connections come and go on their own.
+ */
+const connectCounts = new WeakMap<Redis, { n: number }>();
+
+/** Counts the client's connects into `counter`; a first connect still to come is no reconnect. */
+function track(client: Redis, counter: { n: number }): void {
+  connectCounts.set(client, counter);
+  let first = client.status === "wait" || client.status === "connecting";
+  client.on("connect", () => {
+    if (first) first = false;
+    else counter.n++;
+  });
+}
+
+function counterOf(client: RedisClient): { n: number } | undefined {
+  if (client instanceof Cluster) return undefined;
+  let counter = connectCounts.get(client);
+  if (!counter) {
+    counter = { n: 0 };
+    track(client, counter);
+  }
+  return counter;
+}
+
+/** The connects of `client` and its duplicates since counting began; undefined: not counted. */
+export const connectCount = (client: RedisClient): number | undefined => counterOf(client)?.n;
+
+/**
  * The process's Redis connection; commands fail fast instead of queueing forever while Redis is
  * down. With Sentinels, ioredis asks them for the primary at every (re)connect. A bare URL string
  * is still accepted (tests, tools).
@@ -104,9 +137,17 @@ function clusterOptions(target: RedisTarget) {
   };
 }
 
-/** A second connection like the first (a blocking reader must not stall the shared one). */
-export const duplicateClient = (c: RedisClient): RedisClient =>
-  c instanceof Cluster ? c.duplicate() : c.duplicate();
+/**
+ * A second connection like the first (a blocking reader must not stall the shared one); its
+ * connects are counted with the first's.
+ */
+export function duplicateClient(c: RedisClient): RedisClient {
+  if (c instanceof Cluster) return c.duplicate();
+  const counter = counterOf(c);
+  const copy = c.duplicate();
+  if (counter) track(copy, counter);
+  return copy;
+}
 
 /**
  * A connection of its own for blocking reads (made on first use), and its close. ioredis never

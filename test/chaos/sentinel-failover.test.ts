@@ -1,7 +1,7 @@
 import type { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../src/orders/model.ts";
-import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
+import { audit, auditFigures, problemStories, problems } from "../support/chaos/audit.ts";
 import { pool, report, secretNeedles, waitUntil } from "../support/chaos/env.ts";
 import {
   everyOrderFinal,
@@ -220,12 +220,17 @@ describe("Redis primary killed under Sentinel", () => {
       ...auditFigures(result),
       ...secretFigures(scan),
     });
+    const found = problems({ ...result, duplicatePushes: [] });
+    if (Object.keys(found).length > 0)
+      console.log(
+        `[chaos story]\n${problemStories(result, [...everyOrder.values()], emu.emulator, logs)}`,
+      );
     expect(newPrimary).not.toBe(oldPrimary);
     expect(lost).toEqual([]);
     expect(dead).toEqual([]);
     // Exactly once, but for a push the product counted as a possible duplicate (a send whose
     // answer was lost, under this test's load, on an order without a receipt): README, Reliability.
-    expect(problems({ ...result, duplicatePushes: [] })).toEqual({});
+    expect(found).toEqual({});
     expect(result.duplicatePushes.length).toBeLessThanOrEqual(possibleDuplicates);
     expect(scan.leaks).toEqual([]);
   });

@@ -108,3 +108,39 @@ export function problems(a: Audit): Record<string, string[]> {
   };
   return Object.fromEntries(Object.entries(all).filter(([, v]) => v.length > 0));
 }
+
+/**
+ * The story of every order the audit found a problem with: its pushes as the chat shows them, its
+ * stored history and the log lines naming it. Printed when a chaos test fails, so a failure seen
+ * once in CI can be read without a rerun.
+ */
+export function problemStories(
+  a: Audit,
+  orders: readonly Order[],
+  emu: BotApiEmulator,
+  logs: { matching(re: RegExp): Array<{ source: string; line: string }> },
+): string {
+  const refs = new Set(
+    Object.values(problems(a))
+      .flat()
+      .map((r) => r.split(":")[0] ?? r),
+  );
+  const byRef = new Map(orders.map((o) => [o.reference, o]));
+  const out: string[] = [];
+  for (const ref of refs) {
+    const o = byRef.get(ref);
+    out.push(
+      `--- ${ref}: ${o ? `${o.status} (chat ${o.chatId}, version ${o.version})` : "not stored"}`,
+    );
+    for (const e of o?.history ?? [])
+      out.push(`  history ${e.at} ${e.source} ${e.status ?? "-"} ${e.note ?? ""}`);
+    const chat = o ? emu.chat(o.chatId) : [];
+    for (const m of chat.filter((m) => m.from === "bot" && m.text.includes(ref)))
+      out.push(
+        `  chat #${m.id} ${m.date}${m.edited ? ` edited ${m.editedAt}` : ""} ${m.text.replaceAll("\n", " | ").slice(0, 160)}`,
+      );
+    for (const { source, line } of logs.matching(new RegExp(ref)).slice(0, 60))
+      out.push(`  log ${source} ${line.slice(0, 400)}`);
+  }
+  return out.join("\n");
+}

@@ -18,6 +18,8 @@ export interface OwnRedis {
   shutdown(): Promise<void>;
   /** Starts redis-server again on the same port and directory; resolves once it answers PING. */
   start(): Promise<void>;
+  /** kill -9: no flush; with `snapshots` every write since the last SAVE is lost. */
+  kill(): Promise<void>;
   /** Kills the server for good and removes its directory. */
   destroy(): Promise<void>;
 }
@@ -72,13 +74,19 @@ export async function killHard(proc: ChildProcess): Promise<void> {
   await exited;
 }
 
-export async function startOwnRedis(): Promise<OwnRedis> {
+/**
+ * `snapshots`: no AOF, only the RDB file an explicit SAVE writes, so a kill loses exactly the
+ * writes after the test's last SAVE (a restart losing the last writes, made deterministic).
+ */
+export async function startOwnRedis(o: { snapshots?: boolean } = {}): Promise<OwnRedis> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "chaos-redis-"));
   let proc: ChildProcess | undefined;
+  const args = redisServerArgs(port, dir);
+  if (o.snapshots) args.splice(args.indexOf("--appendonly") + 1, 1, "no");
 
   const start = async () => {
-    proc = spawn("redis-server", redisServerArgs(port, dir), { stdio: "ignore" });
+    proc = spawn("redis-server", args, { stdio: "ignore" });
     let failed: Error | undefined;
     proc.once("error", (err) => {
       failed = new Error(`cannot run redis-server (this test starts its own): ${err.message}`);
@@ -110,6 +118,10 @@ export async function startOwnRedis(): Promise<OwnRedis> {
     dir,
     shutdown,
     start,
+    async kill() {
+      if (proc) await killHard(proc);
+      proc = undefined;
+    },
     async destroy() {
       if (proc) await killHard(proc);
       rmSync(dir, { recursive: true, force: true });
