@@ -126,7 +126,9 @@ describe("a final status lost by a Redis restart between the notifier's read and
   it("reads the order again only after a reconnect: an entry read on the same connections is trusted", async () => {
     const prefix = `lost-final-unbroken:${Date.now()}`;
     const queue = createRedisNotificationQueue({ redis, prefix });
-    await queue.enqueue([{ kind: "status", reference: "1700000000001", chatId: 1, status: "success", at: 1 }]);
+    await queue.enqueue([
+      { kind: "status", reference: "1700000000001", chatId: 1, status: "success", at: 1 },
+    ]);
     const [d] = await queue.consumer("c").read(10, 0);
     if (!d) throw new Error("no entry read");
     expect(d.connects).toBeTypeOf("number");
