@@ -15,6 +15,7 @@ export default defineConfig({
     testTimeout: 240_000,
     hookTimeout: 60_000,
     pool: "forks",
+    setupFiles: ["test/support/fast-check-seed.ts"],
     maxWorkers: 2,
     fileParallelism: true,
   },

@@ -20,6 +20,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Two cores: integration suites share one Redis and bind loopback ports; forks keep them apart.
     pool: "forks",
+    // fast-check's seed fixed for the run (FC_SEED to change it): see the file.
+    setupFiles: ["test/support/fast-check-seed.ts"],
     projects: [
       { extends: true, test: { name: "unit", include: UNIT } },
       {

@@ -59,6 +59,11 @@ export function createPushFor(deps: PushDeps): PushFor {
     if (lock === "sent") throw new PushSettled("duplicate");
     // After the lock: under Sentinel its WAIT also covers the order's write, if the store has it.
     if (stillTrue && !(await stillTrue())) {
+      // An earlier attempt may have reached the chat: its record stays (not released).
+      if (lock !== "locked") {
+        sending.sending = true;
+        await persist(state, () => queue.markUncertain(key)).catch(() => undefined);
+      }
       pushMetrics.withheld(kind);
       log?.warn({ key, lock }, "push withheld: the order no longer has the status it announces");
       throw new PushSettled("withheld");

@@ -123,18 +123,28 @@ describe("a final status lost by a Redis restart between the notifier's read and
     expect((await withheld?.get())?.values.reduce((a, v) => a + v.value, 0)).toBe(1);
   });
 
-  it("reads the order again only after a reconnect: an entry read on the same connections is trusted", async () => {
+  it("counts a reconnect of either connection, not the blocking reader's first connect", async () => {
     const prefix = `lost-final-unbroken:${Date.now()}`;
     const queue = createRedisNotificationQueue({ redis, prefix });
-    await queue.enqueue([
-      { kind: "status", reference: "1700000000001", chatId: 1, status: "success", at: 1 },
-    ]);
-    const [d] = await queue.consumer("c").read(10, 0);
+    const entry = { kind: "status", chatId: 1, status: "success", at: 1 } as const;
+    await queue.enqueue([{ ...entry, reference: "1700000000001" }]);
+    const consumer = queue.consumer("c");
+    // A blocking read: the reader's own connection, made now (its first connect is no reconnect).
+    const [d] = await consumer.read(10, 100);
     if (!d) throw new Error("no entry read");
     expect(d.connects).toBeTypeOf("number");
     expect(queue.unbroken(d)).toBe(true);
-    redis.disconnect(true); // reconnects at once, as after a restart or a failover
+    // Every client connection dropped by the server (the reader's too), as at a restart.
+    const admin = createRedis(own.url);
+    await admin.call("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes");
+    admin.disconnect();
     await waitUntil(async () => (await redis.ping().catch(() => "")) === "PONG", "reconnect");
     expect(queue.unbroken(d)).toBe(false);
+    // Read after the reconnects: trusted again until the next one.
+    await queue.enqueue([{ ...entry, reference: "1700000000002" }]);
+    const [d2] = await consumer.read(10, 100);
+    if (!d2) throw new Error("no second entry read");
+    expect(queue.unbroken(d2)).toBe(true);
+    await consumer.close();
   });
 });
