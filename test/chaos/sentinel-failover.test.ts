@@ -205,6 +205,7 @@ describe("Redis primary killed under Sentinel", () => {
       "notify_push_possible_duplicates_total",
     );
     const unknownOutcomes = await counterTotal(app.registry, "notify_push_outcome_unknown_total");
+    const withheld = await counterTotal(app.registry, "notify_push_withheld_total");
     const scan = logs.scan(secretNeedles(secrets));
     report("Redis primary killed under Sentinel (1 primary, 1 replica, 3 sentinels, WAIT 1)", {
       "primary killed (port) / promoted (port)": `${oldPrimary} / ${newPrimary}`,
@@ -217,6 +218,7 @@ describe("Redis primary killed under Sentinel", () => {
       "orders lost": lost.length,
       "notifications dead-lettered": dead.length,
       "pushes with an unknown outcome / sent again (possible duplicates)": `${unknownOutcomes} / ${possibleDuplicates}`,
+      "pushes withheld (their status lost in the failover)": withheld,
       ...auditFigures(result),
       ...secretFigures(scan),
     });
