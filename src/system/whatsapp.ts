@@ -70,7 +70,8 @@ function put<V>(map: Map<number, V>, key: number, value: V) {
 /**
  * What a chat's list opener says and which template language it gets: its person's language. The
  * person is the one the inbound handler just found for the message being answered (`found`), else
- * read by the chat's phone.
+ * read by the chat's phone; their language too when the handler read it with the message (one
+ * Redis node: the arrival's script reads both), else read at the first send.
  */
 function localeLookup(base: Base, accounts: Accounts, i18n: I18n<BotContext>) {
   const cache = new Map<number, { at: number; locale: string }>();
@@ -92,8 +93,10 @@ function localeLookup(base: Base, accounts: Accounts, i18n: I18n<BotContext>) {
     }
     return { locale, opener: translator(i18n, locale)("wa-list-opener") };
   };
-  const found = (chatId: number, personId: number) =>
+  const found = (chatId: number, personId: number, locale?: string | null) => {
     put(persons, chatId, { at: base.now(), personId });
+    if (locale !== undefined) put(cache, chatId, { at: base.now(), locale: locale ?? "en" });
+  };
   return { lookup, found };
 }
 

@@ -5,6 +5,7 @@ import { account } from "../../src/ledger/index.ts";
 import { type OwnCluster, startOwnCluster } from "../support/redis-cluster.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
+import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
 
 /**
  * The order flow on a Redis Cluster of three masters (issue 18): every script and transaction the
@@ -106,5 +107,15 @@ describe("the order flow on a 3-master Redis Cluster", () => {
       (keys) => keys.filter((k) => k.includes("session:") || k.includes("conversation:")).length,
     );
     expect(chatState.filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("answers a WhatsApp customer: the person is read apart from the chat's script", async () => {
+    // On one node the arrival's script reads the phone's owner and locale too; their hashes are
+    // in the {accounts} slot, so a Cluster must not send them in the chat's script (CROSSSLOT).
+    const standIn = ts.system.whatsapp;
+    if (!standIn) throw new Error("local mode runs the WhatsApp stand-in");
+    const u = new WhatsAppChatUser(standIn, "9779841000831", { name: "Kiran" });
+    await u.say("hi", /Namaste Kiran/);
+    await u.say("hi", /Namaste Kiran/);
   });
 });
