@@ -71,6 +71,21 @@ describe("the arrival reads the person on one Redis node", () => {
     expect(again).toEqual({ messageId: 0, buttons: null, person: { owner: null, locale: "hi" } });
   });
 
+  it("still gives the newest list's choices when the phone has no owner", async () => {
+    const phone = "9779841000903";
+    const chat = chatIdOfWaId(phone) as number;
+    const list = {
+      text: "Which operator?",
+      buttons: "bTnKey",
+      choices: [{ n: 1, data: "v:1", label: "NTC" }],
+      seen: [],
+    };
+    const id = await store.putNew(chat, list, ["wamid.l1"]);
+    const typed = await store.arrive(chat, { at: Date.now(), wamid: "wamid.p5" }, "buttons", phone);
+    expect(typed.person).toEqual({ owner: null, locale: null });
+    expect(typed.buttons).toEqual({ messageId: id, choices: [{ n: 1, data: "v:1", label: "" }] });
+  });
+
   it("reads nothing more without a phone", async () => {
     const a = await store.arrive(CHAT, { at: Date.now(), wamid: "wamid.p4" }, "none");
     expect(a).toEqual({ messageId: 0, buttons: null });
