@@ -182,6 +182,7 @@ export function createAccounts(opts: {
     firstNotice: (id: string, side: NoticeSide) => store.firstNotice(id, side),
     setLocale: (userId: number, locale: string) => store.setLocale(userId, locale),
     localeOf: (userId: number) => store.localeOf(userId),
+    ownerAndLocale: (phone: Phone, orUserId: number) => store.ownerAndLocale(phone, orUserId),
     balanceOf: (acc: AccountId) => ledger.balance(acc),
     /** A customer's statement for [from, to): the monthly statement document (issue 30). */
     customerStatement: (userId: number, range: { from: number; to: number }) =>

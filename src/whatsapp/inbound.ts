@@ -21,6 +21,8 @@ export interface InboundDeps {
     userByPhone(phone: Phone): Promise<number | null>;
     register(userId: number, phone: Phone, who?: ProfileInput): Promise<void>;
     phoneOf(userId: number): Promise<Phone | null>;
+    /** userByPhone and the language of whom it names (else of `orUserId`) in one round trip. */
+    ownerAndLocale?(phone: Phone, orUserId: number): Promise<ArrivedPerson>;
   };
   handleUpdate: (update: Update) => Promise<void>;
   markRead: (wamid: string) => Promise<void>;
@@ -105,7 +107,9 @@ export function createInboundHandler(deps: InboundDeps) {
     }
     const arrived = await arrive(deps, chatId, m, phone.data);
     void deps.markRead(m.wamid).catch(() => {});
-    const personId = await personOf(deps, chatId, m, phone.data, arrived.person);
+    // Not read with the arrival (a Cluster: another slot): one round trip of its own for both.
+    const read = arrived.person ?? (await deps.accounts.ownerAndLocale?.(phone.data, chatId));
+    const personId = await personOf(deps, chatId, m, phone.data, read);
     if (personId === null) {
       deps.logger.warn(
         { chatId },
@@ -114,7 +118,7 @@ export function createInboundHandler(deps: InboundDeps) {
       return;
     }
     // The language read is the owner's, or the chat's when it was registered just now: personId's.
-    deps.personFound?.(chatId, personId, arrived.person?.locale);
+    deps.personFound?.(chatId, personId, read?.locale);
     const tap = await tapOf(deps, chatId, m, arrived.buttons);
     // A template's quick reply carries its payload as text: it reads as typed.
     const message = m.kind === "quick_reply" ? { ...m, kind: "text" as const } : m;

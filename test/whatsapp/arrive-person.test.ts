@@ -103,8 +103,11 @@ describe("the inbound handler takes the person the arrival read", () => {
     message: { wamid, waId: PHONE, name: "Sita", timestamp: 1, kind: "text" as const, text: "hi" },
   });
 
-  /** A handler on `store`; what it asked the accounts and what it told the locale lookup. */
-  function handler(store: WaChatStore) {
+  /**
+   * A handler on `store`; what it asked the accounts and what it told the locale lookup. `both`:
+   * the accounts read the owner and the locale in one round trip (ownerAndLocale).
+   */
+  function handler(store: WaChatStore, both = false) {
     const asked: string[] = [];
     const found: unknown[][] = [];
     const people: number[] = [];
@@ -120,6 +123,13 @@ describe("the inbound handler takes the person the arrival read", () => {
         userByPhone: asking("userByPhone", (p: Phone) => accounts.userByPhone(p)),
         phoneOf: asking("phoneOf", (id: number) => accounts.phoneOf(id)),
         register: asking("register", (id: number, p: Phone) => accounts.register(id, p)),
+        ...(both
+          ? {
+              ownerAndLocale: asking("ownerAndLocale", (p: Phone, or: number) =>
+                accounts.ownerAndLocale(p, or),
+              ),
+            }
+          : {}),
       },
       handleUpdate: async (u) => {
         people.push(Number(u.message?.from?.id ?? 0));
@@ -157,6 +167,16 @@ describe("the inbound handler takes the person the arrival read", () => {
     // No language set for the chat: null, which the locale lookup reads as English.
     expect(h.found).toEqual([[CHAT, CHAT, null]]);
     expect(h.people).toEqual([CHAT]);
+  });
+
+  it("asks for the owner and the language in one call where the store did not read them (a Cluster)", async () => {
+    await accounts.register(4_213, PHONE as Phone);
+    await accounts.setLocale(4_213, "hi");
+    const h = handler(createMemoryWaChatStore(), true);
+    await h.handle(message("wamid.h4"));
+    expect(h.asked).toEqual(["ownerAndLocale"]);
+    expect(h.found).toEqual([[CHAT, 4_213, "hi"]]);
+    expect(h.people).toEqual([4_213]);
   });
 
   it("asks for the owner itself where the store did not read it (memory; a Cluster)", async () => {
