@@ -194,13 +194,8 @@ export function createMemoryAccounts(): AccountsStore {
 }
 
 /**
- * The rebinding of `register` in one step. KEYS: phones, users, blocked. ARGV: user id, phone.
- * Returns the owner the phone was taken from ("" if none) and whether the user is blocked, for the
- * access flags written after it (access-flags.ts).
- */
-/**
  * KEYS: phones, locales (one slot: {accounts}). ARGV: the phone, the user whose language to read
- * when nobody owns it. {owner or nil, locale or nil}.
+ * when nobody owns it. {owner, locale}, false (a nil reply) for none.
  */
 const ownerAndLocaleScript = luaScript<"phones" | "locales", [string | null, string | null]>(
   "raOwnerAndLocale",
@@ -211,6 +206,11 @@ return {owner, redis.call('HGET', KEYS[2], owner or ARGV[2])}
 `,
 );
 
+/**
+ * The rebinding of `register` in one step. KEYS: phones, users, blocked. ARGV: user id, phone.
+ * Returns the owner the phone was taken from ("" if none) and whether the user is blocked, for the
+ * access flags written after it (access-flags.ts).
+ */
 const registerScript = luaScript<"phones" | "users" | "blocked", [string, number]>(
   "raAccountsRegister",
   ["phones", "users", "blocked"],

@@ -32,7 +32,7 @@ export interface InboundDeps {
   logger: Logger;
   /**
    * Told who a chat's person is once known (the router's locale lookup then need not ask), with
-   * their language when it was read with the arrival (null: none set; undefined: not read).
+   * their language when it was read with the person (null: none set; undefined: not read).
    */
   personFound?: (chatId: number, personId: number, locale?: string | null) => void;
 }
