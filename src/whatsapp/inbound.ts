@@ -18,11 +18,10 @@ import { updateOf } from "./update.ts";
 export interface InboundDeps {
   store: WaChatStore;
   accounts: {
-    userByPhone(phone: Phone): Promise<number | null>;
     register(userId: number, phone: Phone, who?: ProfileInput): Promise<void>;
     phoneOf(userId: number): Promise<Phone | null>;
-    /** userByPhone and the language of whom it names (else of `orUserId`) in one round trip. */
-    ownerAndLocale?(phone: Phone, orUserId: number): Promise<ArrivedPerson>;
+    /** The phone's owner and the language of whom it names (else of `orUserId`), one round trip. */
+    ownerAndLocale(phone: Phone, orUserId: number): Promise<ArrivedPerson>;
   };
   handleUpdate: (update: Update) => Promise<void>;
   markRead: (wamid: string) => Promise<void>;
@@ -32,23 +31,22 @@ export interface InboundDeps {
   logger: Logger;
   /**
    * Told who a chat's person is once known (the router's locale lookup then need not ask), with
-   * their language when it was read with the person (null: none set; undefined: not read).
+   * their language, read with the person (null: none set).
    */
-  personFound?: (chatId: number, personId: number, locale?: string | null) => void;
+  personFound?: (chatId: number, personId: number, locale: string | null) => void;
 }
 
 /**
- * The person behind a phone: whoever registered it, else the WhatsApp chat itself, registered now.
- * `read`: the phone's owner as the arrival read it (no round trip of its own).
+ * The person behind a phone: whoever registered it (`owner`, as read with the message), else the
+ * WhatsApp chat itself, registered now.
  */
 async function personOf(
   deps: InboundDeps,
   chatId: number,
   m: WaInboundMessage,
   phone: Phone,
-  read: ArrivedPerson | undefined,
+  owner: number | null,
 ) {
-  const owner = read ? read.owner : await deps.accounts.userByPhone(phone);
   if (owner !== null) return owner;
   // The chat's own account is bound to another number (it moved): never taken over by whoever
   // writes from this one now.
@@ -108,8 +106,8 @@ export function createInboundHandler(deps: InboundDeps) {
     const arrived = await arrive(deps, chatId, m, phone.data);
     void deps.markRead(m.wamid).catch(() => {});
     // Not read with the arrival (a Cluster: another slot): one round trip of its own for both.
-    const read = arrived.person ?? (await deps.accounts.ownerAndLocale?.(phone.data, chatId));
-    const personId = await personOf(deps, chatId, m, phone.data, read);
+    const read = arrived.person ?? (await deps.accounts.ownerAndLocale(phone.data, chatId));
+    const personId = await personOf(deps, chatId, m, phone.data, read.owner);
     if (personId === null) {
       deps.logger.warn(
         { chatId },
@@ -118,7 +116,7 @@ export function createInboundHandler(deps: InboundDeps) {
       return;
     }
     // The language read is the owner's, or the chat's when it was registered just now: personId's.
-    deps.personFound?.(chatId, personId, read?.locale);
+    deps.personFound?.(chatId, personId, read.locale);
     const tap = await tapOf(deps, chatId, m, arrived.buttons);
     // A template's quick reply carries its payload as text: it reads as typed.
     const message = m.kind === "quick_reply" ? { ...m, kind: "text" as const } : m;

@@ -103,11 +103,8 @@ describe("the inbound handler takes the person the arrival read", () => {
     message: { wamid, waId: PHONE, name: "Sita", timestamp: 1, kind: "text" as const, text: "hi" },
   });
 
-  /**
-   * A handler on `store`; what it asked the accounts and what it told the locale lookup. `both`:
-   * the accounts read the owner and the locale in one round trip (ownerAndLocale).
-   */
-  function handler(store: WaChatStore, both = false) {
+  /** A handler on `store`; what it asked the accounts and what it told the locale lookup. */
+  function handler(store: WaChatStore) {
     const asked: string[] = [];
     const found: unknown[][] = [];
     const people: number[] = [];
@@ -120,16 +117,11 @@ describe("the inbound handler takes the person the arrival read", () => {
     const handle = createInboundHandler({
       store,
       accounts: {
-        userByPhone: asking("userByPhone", (p: Phone) => accounts.userByPhone(p)),
         phoneOf: asking("phoneOf", (id: number) => accounts.phoneOf(id)),
         register: asking("register", (id: number, p: Phone) => accounts.register(id, p)),
-        ...(both
-          ? {
-              ownerAndLocale: asking("ownerAndLocale", (p: Phone, or: number) =>
-                accounts.ownerAndLocale(p, or),
-              ),
-            }
-          : {}),
+        ownerAndLocale: asking("ownerAndLocale", (p: Phone, or: number) =>
+          accounts.ownerAndLocale(p, or),
+        ),
       },
       handleUpdate: async (u) => {
         people.push(Number(u.message?.from?.id ?? 0));
@@ -172,21 +164,11 @@ describe("the inbound handler takes the person the arrival read", () => {
   it("asks for the owner and the language in one call where the store did not read them (a Cluster)", async () => {
     await accounts.register(4_213, PHONE as Phone);
     await accounts.setLocale(4_213, "hi");
-    const h = handler(createMemoryWaChatStore(), true);
+    const h = handler(createMemoryWaChatStore());
     await h.handle(message("wamid.h4"));
     expect(h.asked).toEqual(["ownerAndLocale"]);
     expect(h.found).toEqual([[CHAT, 4_213, "hi"]]);
     expect(h.people).toEqual([4_213]);
-  });
-
-  it("asks for the owner itself where the store did not read it (memory; a Cluster)", async () => {
-    await accounts.register(4_212, PHONE as Phone);
-    const h = handler(createMemoryWaChatStore());
-    await h.handle(message("wamid.h3"));
-    expect(h.asked).toEqual(["userByPhone"]);
-    // The language was not read: the locale lookup reads it at the first send, as before.
-    expect(h.found).toEqual([[CHAT, 4_212, undefined]]);
-    expect(h.people).toEqual([4_212]);
   });
 });
 
