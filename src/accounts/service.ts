@@ -157,6 +157,7 @@ export function createAccounts(opts: {
 }) {
   const { ledger, store } = opts;
   const now = opts.now ?? Date.now;
+  const localeSet = new Set<(userId: number, locale: string) => void>();
 
   return {
     /** Binds the phone; with `who`, also keeps the name and the time for the back office. */
@@ -180,8 +181,19 @@ export function createAccounts(opts: {
      * agent whose cash-in a reversal took back, neither its booker nor its party).
      */
     firstNotice: (id: string, side: NoticeSide) => store.firstNotice(id, side),
-    setLocale: (userId: number, locale: string) => store.setLocale(userId, locale),
+    async setLocale(userId: number, locale: string) {
+      await store.setLocale(userId, locale);
+      for (const told of localeSet) told(userId, locale);
+    },
+    /**
+     * `told` after each language this process sets, once stored (the WhatsApp router's locale
+     * cache forgets the person's). Other instances are not told.
+     */
+    onLocaleSet(told: (userId: number, locale: string) => void) {
+      localeSet.add(told);
+    },
     localeOf: (userId: number) => store.localeOf(userId),
+    ownerAndLocale: (phone: Phone, orUserId: number) => store.ownerAndLocale(phone, orUserId),
     balanceOf: (acc: AccountId) => ledger.balance(acc),
     /** A customer's statement for [from, to): the monthly statement document (issue 30). */
     customerStatement: (userId: number, range: { from: number; to: number }) =>

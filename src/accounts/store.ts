@@ -80,6 +80,14 @@ export interface AccountsStore {
    */
   setLocale(userId: number, locale: string): Promise<void>;
   localeOf(userId: number): Promise<string | null>;
+  /**
+   * The phone's owner (userByPhone) and the language of the owner, else of `orUserId` (localeOf),
+   * in one round trip: who writes on WhatsApp and in which language to answer.
+   */
+  ownerAndLocale(
+    phone: Phone,
+    orUserId: number,
+  ): Promise<{ owner: number | null; locale: string | null }>;
   /** Keeps the first receipt of an id (a replay writes nothing new). */
   putReceipt(r: Receipt): Promise<void>;
   receipt(id: string): Promise<Receipt | null>;
@@ -166,6 +174,10 @@ export function createMemoryAccounts(): AccountsStore {
     async localeOf(userId) {
       return locales.get(userId) ?? null;
     },
+    async ownerAndLocale(phone, orUserId) {
+      const owner = phones.get(phone) ?? null;
+      return { owner, locale: locales.get(owner ?? orUserId) ?? null };
+    },
     async putReceipt(r) {
       if (!receipts.has(r.id)) receipts.set(r.id, receiptSchema.parse(r));
     },
@@ -180,6 +192,19 @@ export function createMemoryAccounts(): AccountsStore {
     },
   };
 }
+
+/**
+ * KEYS: phones, locales (one slot: {accounts}). ARGV: the phone, the user whose language to read
+ * when nobody owns it. {owner, locale}, false (a nil reply) for none.
+ */
+const ownerAndLocaleScript = luaScript<"phones" | "locales", [string | null, string | null]>(
+  "raOwnerAndLocale",
+  ["phones", "locales"],
+  `
+local owner = redis.call('HGET', KEYS[1], ARGV[1])
+return {owner, redis.call('HGET', KEYS[2], owner or ARGV[2])}
+`,
+);
 
 /**
  * The rebinding of `register` in one step. KEYS: phones, users, blocked. ARGV: user id, phone.
@@ -344,6 +369,15 @@ export function createRedisAccounts(opts: {
     },
     async localeOf(userId) {
       return redis.hget(k.accountLocales, String(userId));
+    },
+    async ownerAndLocale(phone, orUserId) {
+      const [owner, locale] = await ownerAndLocaleScript.run(
+        redis,
+        { phones: k.accountPhones, locales: k.accountLocales },
+        phone,
+        String(orUserId),
+      );
+      return { owner: owner === null ? null : Number(owner), locale };
     },
     async putReceipt(r) {
       await redis.hsetnx(k.accountReceipts, r.id, JSON.stringify(receiptSchema.parse(r)));

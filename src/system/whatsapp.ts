@@ -70,16 +70,21 @@ function put<V>(map: Map<number, V>, key: number, value: V) {
 /**
  * What a chat's list opener says and which template language it gets: its person's language. The
  * person is the one the inbound handler just found for the message being answered (`found`), else
- * read by the chat's phone.
+ * read by the chat's phone; their language too when the handler read it with the message, else
+ * read at the first send. A language this process sets is not served from the cache after
+ * (`forget`); another instance's cache keeps the old one for at most LOCALE_MS.
  */
 function localeLookup(base: Base, accounts: Accounts, i18n: I18n<BotContext>) {
-  const cache = new Map<number, { at: number; locale: string }>();
+  const cache = new Map<number, { at: number; locale: string; personId: number }>();
   const persons = new Map<number, { at: number; personId: number }>();
   const fresh = (hit: { at: number } | undefined) => hit && base.now() - hit.at < LOCALE_MS;
+  // Moved by each language set: a read begun before it is not cached (it may be the old one).
+  let sets = 0;
   const lookup = async (chatId: number) => {
     const hit = cache.get(chatId);
     let locale = fresh(hit) ? hit?.locale : undefined;
     if (locale === undefined) {
+      const began = sets;
       const known = persons.get(chatId);
       const phone = waIdOfChat(chatId);
       const person = fresh(known)
@@ -87,14 +92,22 @@ function localeLookup(base: Base, accounts: Accounts, i18n: I18n<BotContext>) {
         : phone
           ? await accounts.userByPhone(phone as never)
           : null;
-      locale = (await accounts.localeOf(person ?? chatId)) ?? "en";
-      put(cache, chatId, { at: base.now(), locale });
+      const personId = person ?? chatId;
+      locale = (await accounts.localeOf(personId)) ?? "en";
+      if (began === sets) put(cache, chatId, { at: base.now(), locale, personId });
     }
     return { locale, opener: translator(i18n, locale)("wa-list-opener") };
   };
-  const found = (chatId: number, personId: number) =>
+  const found = (chatId: number, personId: number, locale: string | null) => {
     put(persons, chatId, { at: base.now(), personId });
-  return { lookup, found };
+    put(cache, chatId, { at: base.now(), locale: locale ?? "en", personId });
+  };
+  /** The person's language was set: their chats' cached one goes (read again at the next send). */
+  const forget = (personId: number) => {
+    sets += 1;
+    for (const [chatId, hit] of cache) if (hit.personId === personId) cache.delete(chatId);
+  };
+  return { lookup, found, forget };
 }
 
 function statusCounter(base: Base) {
@@ -152,6 +165,7 @@ export function wireWhatsApp(
     now,
   });
   const locales = localeLookup(base, parts.accounts, parts.i18n);
+  parts.accounts.onLocaleSet(locales.forget);
   const router = whatsappRouter({
     store,
     client,

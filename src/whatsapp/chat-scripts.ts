@@ -263,23 +263,34 @@ return {raw, words(ARGV[1], rec(ARGV[1]))}
 );
 
 /**
- * ARGV: ttl, when (ms), "" / "n" / "b" (none, the next id, the next id and the newest buttons).
- * {next id or 0} or {next id, lb, lo, lb's record, lb's words}: the customer's message recorded,
- * the next id and the newest buttons in one round trip.
+ * ARGV: ttl, when (ms), "" / "n" / "b" (none, the next id, the next id and the newest buttons),
+ * then the accounts' phones and locales hashes ("" for neither), the phone, the chat id.
+ * {next id or 0, owner, locale} or {next id, owner, locale, lb, lo, lb's record, lb's words}: the
+ * customer's message recorded, the next id and the newest buttons in one round trip; with the
+ * hashes named, the person the phone belongs to (false: none) and that person's language (the
+ * chat's own when the phone has no owner yet: it is registered as the chat; false: none) read in
+ * the same round trip (one node only: those keys are arguments, not KEYS, and in another slot; a
+ * Cluster reads them itself). Was waArrive2 (no person): an instance of the version before runs
+ * its own script and reads the person itself, the chat's fields are written the same.
  */
 export const arriveScript = luaScript<"chat", Array<string | number | null>>(
-  "waArrive2",
+  "waArrive3",
   ["chat"],
   `${HELPERS}
 redis.call('HSET', chat, 'in', ARGV[2])
 local n = 0
 if ARGV[3] ~= '' then n = redis.call('HINCRBY', chat, 'seq', 1) end
 redis.call('EXPIRE', chat, ARGV[1])
-if ARGV[3] ~= 'b' then return {n} end
+local owner, locale = false, false
+if ARGV[4] ~= '' then
+  owner = redis.call('HGET', ARGV[4], ARGV[6])
+  locale = redis.call('HGET', ARGV[5], owner or ARGV[7])
+end
+if ARGV[3] ~= 'b' then return {n, owner, locale} end
 local v = redis.call('HMGET', chat, 'lb', 'lo')
-if not v[1] then return {n} end
+if not v[1] then return {n, owner, locale} end
 local raw = redis.call('HGET', chat, 'm:' .. v[1]) or ''
-return {n, v[1], v[2] or '0', raw, words(v[1], rec(v[1]))}
+return {n, owner, locale, v[1], v[2] or '0', raw, words(v[1], rec(v[1]))}
 `,
 );
 

@@ -1,3 +1,4 @@
+import { Cluster } from "ioredis";
 import { z } from "zod";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
@@ -59,6 +60,24 @@ const inboundSchema = z.object({ at: z.number(), wamid: z.string().optional() })
 /** The customer's last message: when (and, known in this process only, its wamid). */
 export type LastInbound = z.infer<typeof inboundSchema>;
 
+/**
+ * Who wrote, read with the arrival when the store can (one Redis node): the person the phone
+ * belongs to (null: nobody yet) and the language of that person, or of the chat when nobody
+ * owns the phone (it is registered as the chat); null when none is set.
+ */
+export interface ArrivedPerson {
+  owner: number | null;
+  locale: string | null;
+}
+
+/** What `arrive` gives back. */
+export interface Arrived {
+  messageId: number;
+  buttons: { messageId: number; choices: Choice[] } | null;
+  /** Only when asked for and read in the same round trip (not on a Cluster, not in memory). */
+  person?: ArrivedPerson;
+}
+
 export const STATUS_BIT = { sent: 1, delivered: 2, read: 4, failed: 8 } as const;
 export type DeliveryStatus = keyof typeof STATUS_BIT;
 
@@ -83,13 +102,15 @@ export interface WaChatStore {
    * (nextMessageId), "buttons" that and the newest message with buttons with its numbered choices
    * (a typed number may press one; the id is then left unused: ids need only grow; null when a
    * message without buttons came after it, or it numbers none), "none" neither (a tap: its
-   * message is the one tapped).
+   * message is the one tapped). With `phone`, the person behind it too where that costs no round
+   * trip of its own (`person`; absent: the caller reads it).
    */
   arrive(
     chatId: number,
     last: LastInbound,
     want: "none" | "next" | "buttons",
-  ): Promise<{ messageId: number; buttons: { messageId: number; choices: Choice[] } | null }>;
+    phone?: string,
+  ): Promise<Arrived>;
   /** When the customer last wrote; the wamid only when this process recorded it. */
   lastInbound(chatId: number): Promise<LastInbound | null>;
   /**
@@ -259,6 +280,7 @@ function knownInbounds() {
 export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaChatStore {
   const k = keyspace(prefix);
   const known = knownInbounds();
+  const oneNode = !(redis instanceof Cluster);
   const putArgs = (shown: Shown, sent: string[]) => [
     buttonsField(shown.buttons),
     seenRun(shown.seen),
@@ -293,18 +315,29 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
       const m = /^(\d+):(\d+)$/.exec((await redis.get(k.waWamid(wamid))) ?? "");
       return m && Number(m[1]) === chatId ? Number(m[2]) : null;
     },
-    async arrive(chatId, last, want) {
+    async arrive(chatId, last, want, phone) {
       known.put(chatId, last);
       const mode = want === "none" ? "" : want === "next" ? "n" : "b";
-      const [n, lb, lo, raw, blob] = await arriveScript.run(
+      // The accounts' hashes are in another slot: read in the script on one node only.
+      const read = phone !== undefined && oneNode;
+      const [n, owner, locale, lb, lo, raw, blob] = await arriveScript.run(
         redis,
         { chat: k.waChat(chatId) },
         TTL_SECONDS,
         `s${Math.floor(last.at / 1000).toString(36)}`,
         mode,
+        read ? k.accountPhones : "",
+        read ? k.accountLocales : "",
+        read ? phone : "",
+        chatId,
       );
       const buttons = want === "buttons" ? buttonsOf(lb, lo, raw, blob) : null;
-      return { messageId: Number(n), buttons };
+      if (!read) return { messageId: Number(n), buttons };
+      const person = {
+        owner: owner === null || owner === undefined ? null : Number(owner),
+        locale: typeof locale === "string" ? locale : null,
+      };
+      return { messageId: Number(n), buttons, person };
     },
     async lastInbound(chatId) {
       const local = known.get(chatId);

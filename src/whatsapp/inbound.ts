@@ -2,7 +2,7 @@ import type { Update } from "grammy/types";
 import { type Phone, phoneSchema } from "../accounts/phone.ts";
 import type { ProfileInput } from "../accounts/store.ts";
 import type { Logger } from "../logger.ts";
-import type { Choice, WaChatStore } from "./chat-store.ts";
+import type { ArrivedPerson, Choice, WaChatStore } from "./chat-store.ts";
 import type { InboundItem } from "./inbound-queue.ts";
 import type { WaInboundMessage } from "./types.ts";
 import { updateOf } from "./update.ts";
@@ -18,9 +18,10 @@ import { updateOf } from "./update.ts";
 export interface InboundDeps {
   store: WaChatStore;
   accounts: {
-    userByPhone(phone: Phone): Promise<number | null>;
     register(userId: number, phone: Phone, who?: ProfileInput): Promise<void>;
     phoneOf(userId: number): Promise<Phone | null>;
+    /** The phone's owner and the language of whom it names (else of `orUserId`), one round trip. */
+    ownerAndLocale(phone: Phone, orUserId: number): Promise<ArrivedPerson>;
   };
   handleUpdate: (update: Update) => Promise<void>;
   markRead: (wamid: string) => Promise<void>;
@@ -28,13 +29,24 @@ export interface InboundDeps {
   commands: ReadonlySet<string>;
   now: () => number;
   logger: Logger;
-  /** Told who a chat's person is once known (the router's locale lookup then need not ask). */
-  personFound?: (chatId: number, personId: number) => void;
+  /**
+   * Told who a chat's person is once known (the router's locale lookup then need not ask), with
+   * their language, read with the person (null: none set).
+   */
+  personFound?: (chatId: number, personId: number, locale: string | null) => void;
 }
 
-/** The person behind a phone: whoever registered it, else the WhatsApp chat itself, registered now. */
-async function personOf(deps: InboundDeps, chatId: number, m: WaInboundMessage, phone: Phone) {
-  const owner = await deps.accounts.userByPhone(phone);
+/**
+ * The person behind a phone: whoever registered it (`owner`, as read with the message), else the
+ * WhatsApp chat itself, registered now.
+ */
+async function personOf(
+  deps: InboundDeps,
+  chatId: number,
+  m: WaInboundMessage,
+  phone: Phone,
+  owner: number | null,
+) {
   if (owner !== null) return owner;
   // The chat's own account is bound to another number (it moved): never taken over by whoever
   // writes from this one now.
@@ -55,9 +67,10 @@ const isTap = (m: WaInboundMessage) =>
  * The message recorded as the chat's last (the 24-hour window), with what its handling reads from
  * the chat in the same round trip: a typed text may press a button of the newest list.
  */
-function arrive(deps: InboundDeps, chatId: number, m: WaInboundMessage) {
+function arrive(deps: InboundDeps, chatId: number, m: WaInboundMessage, phone: Phone) {
   const want = isTap(m) ? "none" : m.kind === "text" && m.text ? "buttons" : "next";
-  return deps.store.arrive(chatId, { at: deps.now(), wamid: m.wamid }, want);
+  // The person behind the phone read in the same round trip where the store can.
+  return deps.store.arrive(chatId, { at: deps.now(), wamid: m.wamid }, want, phone);
 }
 
 /** The button a message stands for: a tap on it, or a typed number of the newest numbered list. */
@@ -90,9 +103,11 @@ export function createInboundHandler(deps: InboundDeps) {
       );
       return;
     }
-    const arrived = await arrive(deps, chatId, m);
+    const arrived = await arrive(deps, chatId, m, phone.data);
     void deps.markRead(m.wamid).catch(() => {});
-    const personId = await personOf(deps, chatId, m, phone.data);
+    // Not read with the arrival (a Cluster: another slot): one round trip of its own for both.
+    const read = arrived.person ?? (await deps.accounts.ownerAndLocale(phone.data, chatId));
+    const personId = await personOf(deps, chatId, m, phone.data, read.owner);
     if (personId === null) {
       deps.logger.warn(
         { chatId },
@@ -100,7 +115,8 @@ export function createInboundHandler(deps: InboundDeps) {
       );
       return;
     }
-    deps.personFound?.(chatId, personId);
+    // The language read is the owner's, or the chat's when it was registered just now: personId's.
+    deps.personFound?.(chatId, personId, read.locale);
     const tap = await tapOf(deps, chatId, m, arrived.buttons);
     // A template's quick reply carries its payload as text: it reads as typed.
     const message = m.kind === "quick_reply" ? { ...m, kind: "text" as const } : m;

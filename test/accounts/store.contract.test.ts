@@ -52,6 +52,23 @@ describe.each([
     expect(await s.userByPhone(phone("9779800000002"))).toBe(2);
   });
 
+  it("gives a phone's owner and their language, else the language of the user named", async () => {
+    const s = make();
+    expect(await s.ownerAndLocale(phone("9779800000011"), 12)).toEqual({
+      owner: null,
+      locale: null,
+    });
+    await s.setLocale(12, "hi");
+    expect(await s.ownerAndLocale(phone("9779800000011"), 12)).toEqual({
+      owner: null,
+      locale: "hi",
+    });
+    await s.register(11, phone("9779800000011"));
+    expect(await s.ownerAndLocale(phone("9779800000011"), 12)).toEqual({ owner: 11, locale: null });
+    await s.setLocale(11, "ne");
+    expect(await s.ownerAndLocale(phone("9779800000011"), 12)).toEqual({ owner: 11, locale: "ne" });
+  });
+
   it("keeps the latest language of a user", async () => {
     const s = make();
     expect(await s.localeOf(3)).toBeNull();

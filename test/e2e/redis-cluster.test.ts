@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { Cluster } from "ioredis";
+import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { type OwnCluster, startOwnCluster } from "../support/redis-cluster.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
+import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
 
 /**
  * The order flow on a Redis Cluster of three masters (issue 18): every script and transaction the
@@ -106,5 +107,29 @@ describe("the order flow on a 3-master Redis Cluster", () => {
       (keys) => keys.filter((k) => k.includes("session:") || k.includes("conversation:")).length,
     );
     expect(chatState.filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("answers a WhatsApp customer: the person is read apart from the chat's script", async () => {
+    // On one node the arrival's script reads the phone's owner and locale too; their hashes are
+    // in the {accounts} slot, so a Cluster must not send them in the chat's script (CROSSSLOT).
+    const standIn = ts.system.whatsapp;
+    if (!standIn) throw new Error("local mode runs the WhatsApp stand-in");
+    const u = new WhatsAppChatUser(standIn, "9779841000831", { name: "Kiran" });
+    await u.say("hi", /Namaste Kiran/);
+    // Every node connection of this process (the system runs in it) while the second "hi" runs.
+    const reads: string[] = [];
+    const send = Redis.prototype.sendCommand;
+    Redis.prototype.sendCommand = function (this: Redis, cmd: { name: string; args: unknown[] }) {
+      const key = String(cmd.args[0] ?? "");
+      if (cmd.name === "hget" && key.startsWith(prefix)) reads.push(key.slice(prefix.length));
+      return send.call(this, cmd as never);
+    } as typeof send;
+    try {
+      await u.say("hi", /Namaste Kiran/);
+    } finally {
+      Redis.prototype.sendCommand = send;
+    }
+    // The phone's owner and the locale in one script of their own slot, no HGET apart.
+    expect(reads.filter((k) => k.includes("{accounts}"))).toEqual([]);
   });
 });
