@@ -1,10 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { InlineKeyboard } from "grammy";
 import { formatMoney } from "../../money.ts";
-import type { LimitReason } from "../../orders/limits.ts";
 import type { Order } from "../../orders/model.ts";
-import { InsufficientFundsError, type PlaceOptions } from "../../orders/service.ts";
-import { NotReservedError } from "../../orders/store.ts";
 import { formatRate, type NprCharge, type Quote } from "../../pricing/index.ts";
 import { accessOf, deniedReply } from "../access.ts";
 import { addMoneyButtonData, menuButton } from "../callback-data.ts";
