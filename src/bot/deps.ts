@@ -7,7 +7,7 @@ import type { Logger } from "../logger.ts";
 import type { SpendLimits } from "../orders/index.ts";
 import type { Order } from "../orders/model.ts";
 import type { OrderSearch, OrderSearchPage } from "../orders/search.ts";
-import type { AccessMode, PlaceOptions, SubmitOptions } from "../orders/service.ts";
+import type { AccessMode, SubmitOptions } from "../orders/service.ts";
 import type { DecideResult, HeldDecision, StartResult, TopUp } from "../payments/index.ts";
 import type { NprCharge, Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
@@ -47,7 +47,7 @@ export type PlaceInput = OrderDraft & {
 /** The part of the orders service the bot uses. */
 export interface BotOrders {
   /** Durable before anything is sent; a known idempotency key returns the existing order. */
-  place(input: PlaceInput, opts?: PlaceOptions): Promise<Order>;
+  place(input: PlaceInput): Promise<Order>;
   /** A fresh reference_no, e.g. for a package listing whose reference the execute must carry. */
   nextReference(): Promise<string>;
   /**

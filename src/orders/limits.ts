@@ -3,13 +3,7 @@ import type { RedisClient } from "../redis/connection.ts";
 import { keyspace, TTL } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import type { Order } from "./model.ts";
-import {
-  InsufficientFundsError,
-  OrderInputError,
-  type PlaceInput,
-  type PlaceOptions,
-} from "./place.ts";
-import type { CreateGuard } from "./store.ts";
+import { InsufficientFundsError, OrderInputError, type PlaceInput } from "./place.ts";
 import type { SubmitOptions } from "./submit.ts";
 
 /**
@@ -43,12 +37,6 @@ export interface SpendLimits {
    * runs): the order never reached the provider. Idempotent; a key never reserved is a no-op.
    */
   release(userId: number, key: string): Promise<void>;
-  /**
-   * What an order create may check, in its own atomic step, to run only after this key's
-   * reservation said ok (orders/store.ts CreateOptions `guard`): the reserve and the create can
-   * then leave in one socket write. Absent where the create cannot read it (memory, a Cluster).
-   */
-  reservedGuard?(userId: number, key: string): CreateGuard;
   /** The numbers, for the refusals' words. */
   readonly terms: { dailyCapPaisa: number; ordersPerHour: number };
   /** When a refusal for `reason` made now ends: the next Nepal midnight, the next clock hour. */
@@ -209,14 +197,7 @@ export function redisLimits(redis: RedisClient, prefix: string, s: LimitSettings
     v === "ok" || v.startsWith("ok|")
       ? { ok: true }
       : { ok: false, reason: v === "rate" ? "rate" : "daily_cap" };
-  // The reservation's kept verdict begins with "ok" exactly when reserve answered ok (the script).
-  const guard = (userId: number, key: string): CreateGuard => ({
-    key: k.reserved(userId, key),
-    prefix: "ok",
-  });
-  const cluster = (redis as { isCluster?: boolean }).isCluster === true;
   return {
-    ...(cluster ? {} : { reservedGuard: guard }),
     terms: { dailyCapPaisa: s.dailyCapPaisa, ordersPerHour: s.ordersPerHour },
     resetAt: (reason) => resetOf(reason, now()),
     async check(userId, amount) {
@@ -267,7 +248,7 @@ export function redisLimits(redis: RedisClient, prefix: string, s: LimitSettings
 
 /** The parts of the orders service whose refusals `reachedProviderOnly` watches. */
 interface WatchedOrders {
-  place(input: PlaceInput, opts?: PlaceOptions): Promise<Order>;
+  place(input: PlaceInput): Promise<Order>;
   submit(reference: string, opts?: SubmitOptions): Promise<Order>;
 }
 
@@ -284,9 +265,9 @@ export function reachedProviderOnly<O extends WatchedOrders>(
   const release = (userId: number, key: string) => limits.release(userId, key).catch(() => {});
   return {
     ...orders,
-    async place(input: PlaceInput, opts?: PlaceOptions) {
+    async place(input: PlaceInput) {
       try {
-        return await orders.place(input, opts);
+        return await orders.place(input);
       } catch (err) {
         if (err instanceof InsufficientFundsError || err instanceof OrderInputError)
           await release(input.userId, input.idempotencyKey);

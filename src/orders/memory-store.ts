@@ -191,11 +191,7 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
       return String(st.counter);
     },
 
-    create: async (order, o = {}) => {
-      // No reservation to read in this step (limits.ts offers no guard in memory).
-      if (o.guard) throw new Error("the memory order store takes no create guard");
-      return create(st, order, o);
-    },
+    create: async (order, o = {}) => create(st, order, o),
 
     async get(reference) {
       const o = find(st, reference);

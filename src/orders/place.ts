@@ -12,7 +12,7 @@ import {
   referenceSchema,
 } from "./model.ts";
 import type { OrderParts } from "./parts.ts";
-import { type CreateGuard, HoldRefusedError, type OrderStore } from "./store.ts";
+import { HoldRefusedError, type OrderStore } from "./store.ts";
 
 /** Placing an order: validated, priced and stored (with its hold) before anything is executed. */
 
@@ -39,10 +39,6 @@ const placeInputSchema = z.object({
   amountPaisa: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
 });
 export type PlaceInput = z.input<typeof placeInputSchema>;
-
-export interface PlaceOptions {
-  guard?: CreateGuard;
-}
 
 export class OrderInputError extends Error {
   constructor(readonly detail: string) {
@@ -121,10 +117,9 @@ function detailsOf(parts: OrderParts, input: { category: string; details: unknow
   return details.data as Order["details"];
 }
 
-async function create(store: OrderStore, order: Order, numbered: boolean, guard?: CreateGuard) {
+async function create(store: OrderStore, order: Order, numbered: boolean) {
   try {
-    const opts = { ...(numbered ? { numbered: true } : {}), ...(guard ? { guard } : {}) };
-    return await store.create(order, numbered || guard ? opts : undefined);
+    return await store.create(order, numbered ? { numbered: true } : undefined);
   } catch (err) {
     if (err instanceof HoldRefusedError && err.refusal.code === "insufficient_funds") {
       const r = err.refusal;
@@ -136,8 +131,7 @@ async function create(store: OrderStore, order: Order, numbered: boolean, guard?
 
 /** Durable before anything is sent; a known idempotency key returns the existing order. */
 export function createPlace(ctx: OrdersContext, charges: Charges, accessMode: AccessMode) {
-  /** `guard`: create only if it holds (store.ts CreateOptions; the checkout's reservation). */
-  return async function place(raw: PlaceInput, opts: PlaceOptions = {}): Promise<Order> {
+  return async function place(raw: PlaceInput): Promise<Order> {
     const parsed = placeInputSchema.safeParse(raw);
     if (!parsed.success) throw new OrderInputError(issuesOf(parsed.error));
     const input = { ...parsed.data, details: detailsOf(ctx.parts, parsed.data) };
@@ -147,7 +141,7 @@ export function createPlace(ctx: OrdersContext, charges: Charges, accessMode: Ac
     const numbered = input.reference === undefined;
     const order = draftOrder(input, charges, accessMode, ctx.now());
     checkExecutable(order, ctx.parts);
-    const created = await create(ctx.store, order, numbered, opts.guard);
+    const created = await create(ctx.store, order, numbered);
     if (created.created) {
       ctx.log?.info(
         {

@@ -4,15 +4,9 @@ import { holdIdOf, isFinal, type Order, orderSchema } from "./model.ts";
 import { balanceAccountOf, holdOf } from "./postings.ts";
 import { orderJson, withBalanceAfter } from "./redis-codec.ts";
 import type { RedisOrderEnv } from "./redis-env.ts";
-import { orderCreate, orderCreateGuarded, REFERENCE_SLOT } from "./redis-scripts.ts";
+import { orderCreate, REFERENCE_SLOT } from "./redis-scripts.ts";
 import { indexArgs } from "./search.ts";
-import {
-  type CreateOptions,
-  type CreateResult,
-  HoldRefusedError,
-  NotReservedError,
-  ReferenceInUseError,
-} from "./store.ts";
+import { type CreateResult, HoldRefusedError, ReferenceInUseError } from "./store.ts";
 
 /**
  * The Redis order store's create (OrderStore.create): idempotency key, order, user index, open set,
@@ -66,27 +60,19 @@ function createArgs(env: RedisOrderEnv, valid: Order, numbered: boolean, at: num
 export async function createOrder(
   env: RedisOrderEnv,
   order: Order,
-  opts: CreateOptions = {},
+  opts: { numbered?: boolean } = {},
 ): Promise<CreateResult> {
   const { redis, k } = env;
   const numbered = opts.numbered === true;
-  const { guard } = opts;
-  if (guard && (redis as { isCluster?: boolean }).isCluster === true)
-    throw new Error("a create guard needs one Redis node (its key is in another slot)");
   const valid = orderSchema.parse(order);
   const at = env.now();
   const run = (seed: string) => {
     const { keys, argv } = createArgs(env, valid, numbered, at, seed);
-    // Held for the turn: it leaves with what was sent just before it (the reservation).
-    env.hold();
-    return guard
-      ? orderCreateGuarded.run(redis, keys, ...argv, guard.key, guard.prefix)
-      : orderCreate.run(redis, keys, ...argv);
+    return orderCreate.run(redis, keys, ...argv);
   };
   let reply = await run("");
   // The counter is not there yet: seeded, in the same step, from what seedOf reads.
   if (reply[0] === -2) reply = await run(await env.seedOf());
-  if (reply[0] === -3) throw new NotReservedError(String(reply[1] ?? ""));
   const [code, ref, third] = reply;
   if (ref === undefined) throw new Error("the reference counter was not seeded");
   if (code === -1) throw new ReferenceInUseError(ref);

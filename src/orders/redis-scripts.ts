@@ -124,17 +124,6 @@ redis.call('ZADD', KEYS[${7 + LEDGER_KEYS.length}], unpack(members))
 return {1, ref, after}
 `;
 
-// The create with a guard (one Redis node only: the guard's key is in another slot, named in ARGV,
-// not KEYS): the create's KEYS and ARGV, then the guard's key and prefix LAST. Unless the key's
-// value begins with the prefix (the checkout's limits reservation, sent just before in the same
-// socket write, said ok), nothing is read or written beyond it: {-3, value}.
-const COPY_ARGV = "for j = 1, #ARGV do A[j] = ARGV[j] end";
-if (!CREATE.includes(COPY_ARGV)) throw new Error("the create script's ARGV copy moved");
-const CREATE_GUARDED = `local guard = redis.call('GET', ARGV[#ARGV - 1])
-local want = ARGV[#ARGV]
-if not guard or string.sub(guard, 1, #want) ~= want then return {-3, guard or ''} end
-${CREATE.replace(COPY_ARGV, "for j = 1, #ARGV - 2 do A[j] = ARGV[j] end")}`;
-
 // KEYS: order, open, byTx, outbox, then the five ledger keys. The notifications carry the order as
 // written (field 'o'): while the entry is fresh the notifier renders from it instead of reading
 // the order (notifier.ts).
@@ -178,14 +167,6 @@ export const orderCreate = luaScript<
   "raOrderCreate",
   ["idempotency", "order", "byUser", "open", "alias", ...LEDGER_KEYS, "seq", "search"],
   CREATE,
-);
-export const orderCreateGuarded = luaScript<
-  "idempotency" | "order" | "byUser" | "open" | "alias" | LedgerKey | "seq" | "search",
-  [number, string?, unknown?]
->(
-  "raOrderCreateReserved1",
-  ["idempotency", "order", "byUser", "open", "alias", ...LEDGER_KEYS, "seq", "search"],
-  CREATE_GUARDED,
 );
 export const orderUpdate = luaScript<
   "order" | "open" | "byTx" | "outbox" | LedgerKey,

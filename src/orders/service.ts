@@ -20,12 +20,7 @@ import { createSubmit, type WalletReading } from "./submit.ts";
  */
 
 export type { AccessMode } from "./charges.ts";
-export {
-  InsufficientFundsError,
-  OrderInputError,
-  type PlaceInput,
-  type PlaceOptions,
-} from "./place.ts";
+export { InsufficientFundsError, OrderInputError, type PlaceInput } from "./place.ts";
 export {
   eventFromExecute,
   eventFromStatus,

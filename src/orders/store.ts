@@ -54,7 +54,7 @@ export interface OrderStore {
    * only once the idempotency key is known to be new; the order's `reference` (and `holdId`, which
    * becomes holdIdOf the reference) are placeholders. The created order carries the real ones.
    */
-  create(order: Order, opts?: CreateOptions): Promise<CreateResult>;
+  create(order: Order, opts?: { numbered?: boolean }): Promise<CreateResult>;
   /** By our reference or by the execute reference (listing reference of data packs / DTH). */
   get(reference: string): Promise<Order | null>;
   getByTransactionId(transactionId: string): Promise<Order | null>;
@@ -78,30 +78,6 @@ export interface OrderStore {
   /** Events naming no known order, newest first (capped). */
   recordUnmatched(event: UnmatchedEvent): Promise<void>;
   listUnmatched(limit: number): Promise<UnmatchedEvent[]>;
-}
-
-export interface CreateOptions {
-  numbered?: boolean;
-  /**
-   * Create only if the value at `key` begins with `prefix`, read in the same atomic step as the
-   * create (a refusal writes nothing: NotReservedError). The checkout's spend limits reservation
-   * (limits.ts `reservedGuard`), sent in the same socket write just before the create. Only a
-   * store that can read that key in its step takes one (one Redis node); others throw.
-   */
-  guard?: CreateGuard;
-}
-
-export interface CreateGuard {
-  key: string;
-  prefix: string;
-}
-
-/** The create's guard did not hold (the limits refused, or never reserved): nothing was written. */
-export class NotReservedError extends Error {
-  constructor(readonly found: string) {
-    super(`order not created: its reservation reads ${JSON.stringify(found)}`);
-    this.name = "NotReservedError";
-  }
 }
 
 export class ReferenceInUseError extends Error {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { InlineKeyboard } from "grammy";
 import { formatMoney } from "../../money.ts";
 import type { Order } from "../../orders/model.ts";
+import { InsufficientFundsError } from "../../orders/service.ts";
 import { formatRate, type NprCharge, type Quote } from "../../pricing/index.ts";
 import { accessOf, deniedReply } from "../access.ts";
 import { addMoneyButtonData, menuButton } from "../callback-data.ts";
@@ -13,7 +14,6 @@ import type { Locale } from "../i18n.ts";
 import { receiptText, statusLabel } from "../order-texts.ts";
 import { coverShortfall, shortText } from "./balance.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
-import { reserveAndPlace } from "./reserve-place.ts";
 
 /**
  * The end of every flow: confirm, reserve the limits, place, show the receipt, execute. Each side
@@ -247,13 +247,23 @@ async function placeConfirmed(
     await ctx.reply(s.t("catalog-operator-withdrawn", { operator: draft.operatorName }), again);
     return null;
   }
-  const placed = await conversation.external(() =>
-    reserveAndPlace(deps, { ...draft, idempotencyKey: key, userId, chatId, locale }),
+  // Reserved under the order's key: a replay reserves nothing twice.
+  const verdict = await conversation.external(() =>
+    deps.limits.reserve(userId, draft.amountPaisa, key),
   );
-  if ("limit" in placed) {
-    await ctx.reply(limitText(s, placed.limit));
+  if (!verdict.ok) {
+    await ctx.reply(limitText(s, verdict.reason));
     return null;
   }
+  // The hold is taken with the order; a balance spent meanwhile (another chat) refuses it.
+  const placed = await conversation.external(async () => {
+    try {
+      return await deps.orders.place({ ...draft, idempotencyKey: key, userId, chatId, locale });
+    } catch (err) {
+      if (!(err instanceof InsufficientFundsError)) throw err;
+      return { short: { balance: err.availablePaisa, total: err.totalPaisa } };
+    }
+  });
   if ("short" in placed) {
     // Spent meanwhile (another chat): said with the way money gets in, and Add money.
     const short = { balancePaisa: placed.short.balance, totalPaisa: placed.short.total };
