@@ -141,8 +141,10 @@ export function createSubmit(ctx: OrdersContext, deps: SubmitDeps) {
 
 /** The order's status once the execute's answer is written (a failed write: handled by submit). */
 function statusAfter(applying: ReturnType<Apply>, marked: Order): Promise<Order["status"]> {
-  const status = applying.then((a) => (a.order ?? marked).status);
-  // Read only by a reading that alerts; a failed write is submit's own error, not this one's.
-  status.catch(() => {});
-  return status;
+  // A failed write is submit's own error, not the reading's: the alert still goes, naming the
+  // status the store last held (the mark), so a low wallet is never left unsaid.
+  return applying.then(
+    (a) => (a.order ?? marked).status,
+    () => marked.status,
+  );
 }

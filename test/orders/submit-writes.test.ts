@@ -22,13 +22,23 @@ describe("the execute's answer and its wallet reading", () => {
   type Writes = { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
   const socket = () => (r.redis as unknown as { stream: Socket }).stream as unknown as Writes;
 
-  function setup(creditAvailablePaisa: number) {
-    const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
+  function setup(creditAvailablePaisa: number, opts: { answerWriteFails?: boolean } = {}) {
+    const real = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
+    let executed = false;
+    // The answer's write (the first update after the execute) fails, as a Redis error would.
+    const store: typeof real = {
+      ...real,
+      update: (...a) =>
+        opts.answerWriteFails && executed
+          ? Promise.reject(new Error("write failed"))
+          : real.update(...a),
+    };
     const crossings = createRedisCrossings(r.redis, r.prefix);
     const watch = createFloatWatch({ thresholdPaisa: 100_000, adminChatIds: [3001], crossings });
     const counted: Array<ReturnType<typeof vi.spyOn>> = [];
     const provider: OrdersProvider = {
       async execute(req) {
+        executed = true;
         // Counted from the answer on: what submit writes after the execute came back.
         counted.push(vi.spyOn(socket(), "_write"), vi.spyOn(socket(), "_writev"));
         return {
@@ -96,5 +106,23 @@ describe("the execute's answer and its wallet reading", () => {
       .filter((n) => n.kind === "admin_alert" && n.reference === placed.reference);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({ topic: "low_float", status: "queued", chatId: 3001 });
+  });
+
+  it("a reading below the line alerts even when the answer's write fails, naming the stored mark", async () => {
+    const { orders, restore } = setup(50_000, { answerWriteFails: true });
+    await r.redis.set(k.crossing("low-float"), "above");
+    const placed = await orders.place(mobileInput());
+    try {
+      await expect(orders.submit(placed.reference, { known: placed })).rejects.toThrow();
+    } finally {
+      restore();
+    }
+    await vi.waitFor(async () => expect(await r.redis.get(k.crossing("low-float"))).toBe("below"));
+    const queued = await r.redis.xrange(k.outbox, "-", "+");
+    const alerts = queued
+      .map(([, fields]) => JSON.parse(fields[1] ?? "{}") as Notification)
+      .filter((n) => n.kind === "admin_alert" && n.reference === placed.reference);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]).toMatchObject({ topic: "low_float", status: "submitting", chatId: 3001 });
   });
 });

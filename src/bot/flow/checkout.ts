@@ -163,9 +163,13 @@ export async function confirmAndPlace(
   // order the balance cannot pay for. The two reads are begun together, held for the turn: one
   // socket write (a balance read for an order the limits refuse is only a read).
   const amount = draft.amountPaisa;
-  const [early, first] = await conversation.external(() => {
+  // A refusal wins: the payment's read (or its failure) is dropped when the limits refuse.
+  const early = await conversation.external(async () => {
     deps.holdWrites?.();
-    return Promise.all([deps.limits.check(userId, amount), paymentOf(deps, userId, draft)]);
+    const payment = paymentOf(deps, userId, draft);
+    payment.catch(() => {});
+    const verdict = await deps.limits.check(userId, amount);
+    return verdict.ok ? { ok: true as const, pay: await payment } : verdict;
   });
   if (!early.ok) {
     await ctx.reply(limitText(s, early.reason));
@@ -175,7 +179,7 @@ export async function confirmAndPlace(
   // confirmation comes back, priced afresh (balance.ts). An India order is paid from the
   // Nepal-rupee balance at the configured rate: the balance is compared with, and the hold
   // takes, the converted total (`charged`).
-  let pay = first;
+  let pay = early.pay;
   while (pay.balancePaisa !== undefined && pay.balancePaisa < charged(pay)) {
     await coverShortfall(s, buyer, { balancePaisa: pay.balancePaisa, totalPaisa: charged(pay) });
     pay = await conversation.external(() => paymentOf(deps, userId, draft));
