@@ -118,8 +118,25 @@ async function countOrders(accessMode: "prepaid" | "staff"): Promise<CommandsOut
     if (!emu) throw new Error("the benchmark needs the embedded emulator");
     // Let the start-up writes and the first loop passes go by, then count the idle rate.
     await sleep(2_000);
+    // With the monitor: the product connection's socket writes (a pipeline or a held turn is
+    // one), per step of the flow (the background loops' writes in the step's time included).
+    const writes = { n: 0 };
+    const countWrites = Boolean(
+      process.env.BENCH_COMMANDS_WRITES || process.env.BENCH_COMMANDS_MONITOR,
+    );
+    if (countWrites) {
+      const stream = (system.redis as unknown as { stream: Record<string, unknown> }).stream;
+      for (const m of ["_write", "_writev"]) {
+        const f = stream[m] as (...a: unknown[]) => unknown;
+        stream[m] = function (this: unknown, ...a: unknown[]) {
+          writes.n++;
+          return f.apply(this, a);
+        };
+      }
+    }
     await admin.config("RESETSTAT");
     await sleep(idleSeconds * 1_000);
+    const idleWrites = writes.n;
     const idle = await commandStats(admin);
     delete idle.config;
     delete idle.info;
@@ -153,21 +170,33 @@ async function countOrders(accessMode: "prepaid" | "staff"): Promise<CommandsOut
     await admin.config("RESETSTAT");
     if (process.env.BENCH_COMMANDS_MONITOR) {
       const mon = await admin.duplicate().monitor();
-      mon.on("monitor", (_t: string, args: string[]) => {
-        process.stderr.write(`MON ${args.map((a) => a.slice(0, 60)).join(" ")}\n`);
+      mon.on("monitor", (_t: string, args: string[], source: string) => {
+        process.stderr.write(`MON ${source} ${args.map((a) => a.slice(0, 60)).join(" ")}\n`);
       });
     }
+    const writesAtRun = writes.n;
     const t0 = Date.now();
-    await Promise.all(
-      ids.map(async (id) => {
-        for (const step of MOBILE_FLOW) {
-          step.act(emu, id);
-          await emu.waitForBotMessage(id, step.expect, { timeoutMs: 30_000 });
-        }
-        await emu.waitForBotMessage(id, FINAL_PUSH, { timeoutMs: 60_000 });
-      }),
-    );
+    const walk = async (id: number) => {
+      let before = writes.n;
+      for (const step of MOBILE_FLOW) {
+        before = writes.n;
+        step.act(emu, id);
+        await emu.waitForBotMessage(id, step.expect, { timeoutMs: 30_000 });
+        if (countWrites) process.stderr.write(`WRITES ${step.name}: ${writes.n - before}\n`);
+      }
+      await emu.waitForBotMessage(id, FINAL_PUSH, { timeoutMs: 60_000 });
+      if (countWrites)
+        process.stderr.write(`WRITES tap Confirm to the final push: ${writes.n - before}\n`);
+    };
+    // BENCH_COMMANDS_SEQUENTIAL: one order after the other (no two orders' commands share a
+    // socket write: the writes per order are the path's own).
+    if (process.env.BENCH_COMMANDS_SEQUENTIAL) for (const id of ids) await walk(id);
+    else await Promise.all(ids.map(walk));
     const runSeconds = (Date.now() - t0) / 1000;
+    if (countWrites)
+      process.stderr.write(
+        `WRITES per order, idle writes subtracted: ${((writes.n - writesAtRun - (idleWrites / idleSeconds) * runSeconds) / users).toFixed(1)} (idle ${idleWrites / idleSeconds}/s, run ${runSeconds} s, ${writes.n - writesAtRun} in the run)\n`,
+      );
     const run = await commandStats(admin);
     delete run.config;
     delete run.info;

@@ -1,5 +1,6 @@
 import type { MemoryOutbox } from "../orders/memory-store.ts";
 import { type Notification, notificationSchema } from "../orders/model.ts";
+import { holdWritesForTurn } from "../orders/redis-batch.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
@@ -75,6 +76,7 @@ const recordScript = luaScript<"state" | "outbox", number>(
 
 export function createRedisCrossings(redis: RedisClient, prefix: string): Crossings {
   const k = keyspace(prefix);
+  const hold = holdWritesForTurn(redis);
   return {
     async remember(name, json) {
       await redis.set(k.crossing(`note:${name}`), json);
@@ -90,8 +92,10 @@ export function createRedisCrossings(redis: RedisClient, prefix: string): Crossi
     },
     async record(name, below, alerts) {
       // Re-arming is one write with nothing to decide: a plain SET, not the script (one command
-      // instead of two, on every reading above the line).
+      // instead of two, on every reading above the line). It leaves with the turn's other
+      // writes: the execute's answer, written in the same turn (orders/submit.ts).
       if (!below) {
+        hold();
         await redis.set(k.crossing(name), "above");
         return false;
       }

@@ -38,12 +38,14 @@ export function createFloatWatch(opts: FloatWatchOptions) {
     }
     if (balance !== undefined) figures.balancePaisa = balance;
     if (r.refused) figures.refused = 1;
-    const alerts: Notification[] = below
+    // Only an alert names the order's status: a re-arm does not wait for the order's write.
+    const status = below ? await r.status : undefined;
+    const alerts: Notification[] = status
       ? opts.adminChatIds.map((chatId) => ({
           kind: "admin_alert",
           topic: "low_float",
           reference: r.reference,
-          status: r.status,
+          status,
           chatId,
           at: r.at,
           figures,

@@ -138,6 +138,11 @@ export interface BotDeps {
   logger: Logger;
   /** Saved numbers and billers (src/saved/). */
   saved: SavedStore;
+  /**
+   * Holds the Redis connection's writes to the end of the event-loop turn (orders/redis-batch.ts):
+   * reads begun together then leave in one socket write. Absent without Redis.
+   */
+  holdWrites?: () => void;
   /** Absent: no gateway configured (/addmoney says so). */
   topUps?: BotTopUps;
   /** A user who blocked the bot and comes back with /start gets notifications again. */

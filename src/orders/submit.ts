@@ -31,7 +31,8 @@ class OrderNotFoundError extends Error {
 /** What one execute answer told about the merchant's wallet (for the low-float alert). */
 export interface WalletReading {
   reference: string;
-  status: Order["status"];
+  /** Settles once the execute's answer is written: only an alert needs to wait for it. */
+  status: Order["status"] | Promise<Order["status"]>;
   at: number;
   /** The wallet after the order, when the aggregator said it. */
   creditAvailablePaisa?: number;
@@ -113,17 +114,37 @@ export function createSubmit(ctx: OrdersContext, deps: SubmitDeps) {
       return marked;
     }
     const result = await execute(deps.provider, ctx.parts, marked, reference);
-    const applied = await deps.apply({ reference, ...eventFromExecute(result, now()) }, marked);
-    const order = applied.order ?? marked;
+    const applying = deps.apply({ reference, ...eventFromExecute(result, now()) }, marked);
     const reading = readingOf(result);
-    if (reading && deps.onWalletReading) {
-      // After the order's own step: the alert must never hold up or undo an order.
-      await deps
-        .onWalletReading({ reference, status: order.status, at: now(), ...reading })
-        .catch((err: unknown) =>
-          log?.error({ err: String(err), reference }, "the wallet reading was not recorded"),
-        );
-    }
-    return order;
+    // Told in the same turn as the answer's write, so a reading that only re-arms the alert
+    // leaves with it in one socket write (the stores hold a turn's writes: redis-batch.ts). The
+    // alert never holds up or undoes the order: it waits for the answer's write only for the
+    // status it names, and its failure is logged.
+    const recorded =
+      reading && deps.onWalletReading
+        ? deps
+            .onWalletReading({
+              reference,
+              status: statusAfter(applying, marked),
+              at: now(),
+              ...reading,
+            })
+            .catch((err: unknown) =>
+              log?.error({ err: String(err), reference }, "the wallet reading was not recorded"),
+            )
+        : undefined;
+    const applied = await applying;
+    await recorded;
+    return applied.order ?? marked;
   };
+}
+
+/** The order's status once the execute's answer is written (a failed write: handled by submit). */
+function statusAfter(applying: ReturnType<Apply>, marked: Order): Promise<Order["status"]> {
+  // A failed write is submit's own error, not the reading's: the alert still goes, naming the
+  // status the store last held (the mark), so a low wallet is never left unsaid.
+  return applying.then(
+    (a) => (a.order ?? marked).status,
+    () => marked.status,
+  );
 }

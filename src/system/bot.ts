@@ -126,6 +126,7 @@ export function botDeps(
     accounts,
     persons: samePerson(accounts),
     saved: stores.saved,
+    ...(stores.holdWrites ? { holdWrites: stores.holdWrites } : {}),
     ...(parts.topUps ? { topUps: parts.topUps } : {}),
     i18n: parts.i18n,
     settings: {

@@ -28,6 +28,7 @@ import {
   memoryLimits,
   redisLimits,
 } from "../orders/index.ts";
+import { holdWritesForTurn } from "../orders/redis-batch.ts";
 import { createMemoryTopUpStore, createRedisTopUpStore } from "../payments/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { createRedis, redisAnswers } from "../redis/connection.ts";
@@ -81,6 +82,8 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       reminders: redisReminders(redis, prefix) as ReminderStore,
       /** Complaints on orders: in {money}, a resolution books its refund in the same script. */
       complaints: createRedisComplaintStore({ redis, prefix, now }),
+      /** Holds the connection's writes to the end of the turn: reads begun together leave in one. */
+      holdWrites: holdWritesForTurn(redis) as (() => void) | undefined,
     };
   }
   // In memory the queue is the order store's outbox: a status and its notifications in one step.
@@ -110,6 +113,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     }),
     reminders: memoryReminders(),
     complaints: createMemoryComplaintStore({ ledger }),
+    holdWrites: undefined as (() => void) | undefined,
   };
 }
 

@@ -42,12 +42,17 @@ function wayIn(s: FlowScope, p: Payer): string {
  * a prepaid customer has nothing to spend. Who may not order at all is left to the gates that say
  * so (the menu, the checkout).
  */
-export async function weighBalance(s: FlowScope, p: Payer): Promise<boolean> {
+export async function weighBalance(
+  s: FlowScope,
+  p: Payer,
+  /** The balance's read, begun already (toolkit.ts `steps`); absent: read here. */
+  begun?: Promise<number>,
+): Promise<boolean> {
   const { deps } = s;
   if (deps.payment.mode !== "prepaid") return true;
   const { access, balance } = await s.conversation.external(async () => ({
     access: await accessOf(deps, p.userId),
-    balance: await deps.payment.availablePaisa(p.userId),
+    balance: await (begun ?? deps.payment.availablePaisa(p.userId)),
   }));
   if (access !== "ok" || balance >= NOTHING_PAISA) return true;
   const text = [s.t("balance-empty", { balance: npr(s, balance) }), wayIn(s, p)]

@@ -159,18 +159,27 @@ export async function confirmAndPlace(
     return null;
   }
   // Checked before the confirmation too, so nobody confirms an order the limits will refuse.
+  // The price, and in prepaid mode the balance, before the confirmation: nobody confirms an
+  // order the balance cannot pay for. The two reads are begun together, held for the turn: one
+  // socket write (a balance read for an order the limits refuse is only a read).
   const amount = draft.amountPaisa;
-  const early = await conversation.external(() => deps.limits.check(userId, amount));
+  // A refusal wins: the payment's read (or its failure) is dropped when the limits refuse.
+  const early = await conversation.external(async () => {
+    deps.holdWrites?.();
+    const payment = paymentOf(deps, userId, draft);
+    payment.catch(() => {});
+    const verdict = await deps.limits.check(userId, amount);
+    return verdict.ok ? { ok: true as const, pay: await payment } : verdict;
+  });
   if (!early.ok) {
     await ctx.reply(limitText(s, early.reason));
     return null;
   }
-  // The price, and in prepaid mode the balance, before the confirmation: nobody confirms an
-  // order the balance cannot pay for. Short, every answer is kept: the shortfall can be added
-  // (or an agent cashes it in) and the confirmation comes back, priced afresh (balance.ts).
-  // An India order is paid from the Nepal-rupee balance at the configured rate: the balance is
-  // compared with, and the hold takes, the converted total (`charged`).
-  let pay = await conversation.external(() => paymentOf(deps, userId, draft));
+  // Short, every answer is kept: the shortfall can be added (or an agent cashes it in) and the
+  // confirmation comes back, priced afresh (balance.ts). An India order is paid from the
+  // Nepal-rupee balance at the configured rate: the balance is compared with, and the hold
+  // takes, the converted total (`charged`).
+  let pay = early.pay;
   while (pay.balancePaisa !== undefined && pay.balancePaisa < charged(pay)) {
     await coverShortfall(s, buyer, { balancePaisa: pay.balancePaisa, totalPaisa: charged(pay) });
     pay = await conversation.external(() => paymentOf(deps, userId, draft));

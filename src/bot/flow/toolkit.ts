@@ -46,6 +46,11 @@ export class Flow {
   private readonly scope: FlowScope;
   /** What the customer may still spend today, read before the first question (`steps`). */
   private spendLeftPaisa: number | undefined;
+  /**
+   * Reads begun with the limits' read before the first question (`steps`), each taken once by the
+   * `external` that needs it later in the same update (a flow runs afresh on every update).
+   */
+  private readonly ahead = new Map<"balance" | "saved", Promise<unknown>>();
 
   private constructor(
     conversation: FlowConversation,
@@ -165,7 +170,8 @@ export class Flow {
     order: (state: S) => { draft: OrderDraft; lines?: string[] },
   ): Promise<Order | null> {
     if (!(await this.limitsUpFront())) return null;
-    if (!(await weighBalance(this.scope, this.env))) return null;
+    const balance = this.taken<number>("balance");
+    if (!(await weighBalance(this.scope, this.env, balance))) return null;
     return runSteps(this.scope.nav, state, steps, (st) => {
       const { draft, lines } = order(st);
       return (edits) => checkout.confirmAndPlace(this.scope, this.env, draft, lines, { edits });
@@ -175,7 +181,17 @@ export class Flow {
   /** The spend cap and the hourly count before anything is asked; false after saying which refuses. */
   private async limitsUpFront(): Promise<boolean> {
     const { userId } = this.env;
-    const room = await this.scope.conversation.external(() => this.deps.limits.headroom(userId));
+    const room = await this.scope.conversation.external(() => {
+      // The balance and the saved numbers, which the first question reads next, are begun with
+      // the limits' read: the three leave in one socket write (held for the turn), not one
+      // round trip each. Reads only: a flow that stops here drops them.
+      const { deps } = this;
+      deps.holdWrites?.();
+      if (deps.payment.mode === "prepaid")
+        this.begin("balance", deps.payment.availablePaisa(userId));
+      this.begin("saved", deps.saved.list(userId));
+      return deps.limits.headroom(userId);
+    });
     if (room.ordersLeft <= 0 || room.spendLeftPaisa < 100) {
       await this.ctx.reply(
         checkout.limitText(this.scope, room.ordersLeft <= 0 ? "rate" : "daily_cap"),
@@ -190,8 +206,23 @@ export class Flow {
   async saved(category: string): Promise<SavedEntry[]> {
     const store = this.deps.saved;
     const { userId } = this.env;
-    const all = await this.scope.conversation.external(() => store.list(userId));
+    const all = await this.scope.conversation.external(
+      () => this.taken<SavedEntry[]>("saved") ?? store.list(userId),
+    );
     return all.filter((e) => e.category === category);
+  }
+
+  /** A read begun ahead; its failure surfaces where it is taken (or nowhere, if never taken). */
+  private begin(name: "balance" | "saved", read: Promise<unknown>): void {
+    read.catch(() => {});
+    this.ahead.set(name, read);
+  }
+
+  /** The read begun ahead under `name`, once: later the caller reads for itself. */
+  private taken<T>(name: "balance" | "saved"): Promise<T> | undefined {
+    const read = this.ahead.get(name) as Promise<T> | undefined;
+    this.ahead.delete(name);
+    return read;
   }
 
   choose(prompt: string, all: prompts.Choice[], opts?: prompts.ChooseOptions): Promise<string> {
