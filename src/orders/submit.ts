@@ -119,16 +119,14 @@ export function createSubmit(ctx: OrdersContext, deps: SubmitDeps) {
     // Told in the same turn as the answer's write, so a reading that only re-arms the alert
     // leaves with it in one socket write (the stores hold a turn's writes: redis-batch.ts). The
     // alert never holds up or undoes the order: it waits for the answer's write only for the
-    // status it names, and its failure is logged.
+    // status it names, and its failure (a synchronous throw included) is logged.
+    const tell = deps.onWalletReading;
     const recorded =
-      reading && deps.onWalletReading
-        ? deps
-            .onWalletReading({
-              reference,
-              status: statusAfter(applying, marked),
-              at: now(),
-              ...reading,
-            })
+      reading && tell
+        ? Promise.resolve()
+            .then(() =>
+              tell({ reference, status: statusAfter(applying, marked), at: now(), ...reading }),
+            )
             .catch((err: unknown) =>
               log?.error({ err: String(err), reference }, "the wallet reading was not recorded"),
             )

@@ -98,16 +98,18 @@ function localeLookup(base: Base, accounts: Accounts, i18n: I18n<BotContext>) {
     }
     return { locale, opener: translator(i18n, locale)("wa-list-opener") };
   };
-  const found = (chatId: number, personId: number, locale: string | null) => {
+  /** `mark`: taken before the language was read; a set since then may make it the old one. */
+  const found = (chatId: number, personId: number, locale: string | null, mark?: number) => {
     put(persons, chatId, { at: base.now(), personId });
-    put(cache, chatId, { at: base.now(), locale: locale ?? "en", personId });
+    if (mark === undefined || mark === sets)
+      put(cache, chatId, { at: base.now(), locale: locale ?? "en", personId });
   };
   /** The person's language was set: their chats' cached one goes (read again at the next send). */
   const forget = (personId: number) => {
     sets += 1;
     for (const [chatId, hit] of cache) if (hit.personId === personId) cache.delete(chatId);
   };
-  return { lookup, found, forget };
+  return { lookup, found, forget, mark: () => sets };
 }
 
 function statusCounter(base: Base) {
@@ -225,6 +227,7 @@ export function wireWhatsApp(
         now,
         logger,
         personFound: locales.found,
+        localeMark: locales.mark,
       });
       return { start: () => queue.start(handle), stop: () => queue.stop() };
     },

@@ -33,7 +33,9 @@ export interface InboundDeps {
    * Told who a chat's person is once known (the router's locale lookup then need not ask), with
    * their language, read with the person (null: none set).
    */
-  personFound?: (chatId: number, personId: number, locale: string | null) => void;
+  personFound?: (chatId: number, personId: number, locale: string | null, mark?: number) => void;
+  /** Taken before the arrival reads the language: `personFound` then knows whether a set came since. */
+  localeMark?: () => number;
 }
 
 /**
@@ -103,6 +105,7 @@ export function createInboundHandler(deps: InboundDeps) {
       );
       return;
     }
+    const mark = deps.localeMark?.();
     const arrived = await arrive(deps, chatId, m, phone.data);
     void deps.markRead(m.wamid).catch(() => {});
     // Not read with the arrival (a Cluster: another slot): one round trip of its own for both.
@@ -116,7 +119,7 @@ export function createInboundHandler(deps: InboundDeps) {
       return;
     }
     // The language read is the owner's, or the chat's when it was registered just now: personId's.
-    deps.personFound?.(chatId, personId, read.locale);
+    deps.personFound?.(chatId, personId, read.locale, mark);
     const tap = await tapOf(deps, chatId, m, arrived.buttons);
     // A template's quick reply carries its payload as text: it reads as typed.
     const message = m.kind === "quick_reply" ? { ...m, kind: "text" as const } : m;

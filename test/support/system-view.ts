@@ -41,6 +41,8 @@ export function viewOf(system: System) {
     khalti: local?.khaltiStandIn,
     /** The WhatsApp Cloud API stand-in of local mode (tests write as customers' phones). */
     whatsapp: local?.whatsappStandIn,
+    /** The product's WhatsApp channel (its chat store, queue), when one is wired. */
+    whatsappChannel: parts.whatsapp,
   };
 }
 

@@ -131,7 +131,7 @@ describe("the inbound handler takes the person the arrival read", () => {
       commands: new Set(["start"]),
       now: Date.now,
       logger,
-      personFound: (...a) => found.push(a),
+      personFound: (chatId, personId, locale) => found.push([chatId, personId, locale]),
     });
     return { handle, asked, found, people };
   }

@@ -65,4 +65,31 @@ describe("WhatsApp: the list opener speaks the person's language", () => {
     expect(pushed.kind).toBe("template");
     expect(pushed.text).toMatch(/^\[template [a-z0-9_]+\/hi\] /);
   });
+
+  it("a language set between a message's arrival and its handling is not undone by the arrival's read", async () => {
+    const u = waCustomer(ts, "9779841000934", "Sita");
+    await u.say("hi", list(/Namaste Sita/));
+    const chatId = chatIdOfWaId(u.waId) as number;
+    // Set on another channel (or instance) right after this message's arrival read English.
+    const store = ts.system.whatsappChannel?.store;
+    if (!store) throw new Error("no WhatsApp channel");
+    const arrive = store.arrive;
+    store.arrive = async (...a: Parameters<typeof arrive>) => {
+      const arrived = await arrive(...a);
+      await ts.system.deps.accounts.setLocale(chatId, "ne");
+      return arrived;
+    };
+    shift += 20_000;
+    try {
+      await u.say("hello", /Sita/);
+    } finally {
+      store.arrive = arrive;
+    }
+    const rows = [1, 2, 3, 4, 5].map((n) => [{ text: `Row ${n}`, callback_data: `y:${n}` }]);
+    await ts.system.bot.api.sendMessage(chatId, "Five more rows", {
+      reply_markup: { inline_keyboard: rows },
+    });
+    const pushed = await u.waitFor(/Five more rows/);
+    expect(openerOf(pushed)).toBe("छान्नुहोस्");
+  });
 });
