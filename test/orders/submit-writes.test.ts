@@ -74,6 +74,13 @@ describe("the execute's answer and its wallet reading", () => {
   }
 
   const k = keyspace(r.prefix);
+  /** The admin alerts the outbox holds for an order. */
+  async function alertsOf(reference: string) {
+    const queued = await r.redis.xrange(k.outbox, "-", "+");
+    return queued
+      .map(([, fields]) => JSON.parse(fields[1] ?? "{}") as Notification)
+      .filter((n) => n.kind === "admin_alert" && n.reference === reference);
+  }
 
   it("a reading above the line re-arms the alert in the answer's own socket write", async () => {
     const { orders, writes, restore } = setup(500_000);
@@ -100,10 +107,7 @@ describe("the execute's answer and its wallet reading", () => {
       restore();
     }
     expect(await r.redis.get(k.crossing("low-float"))).toBe("below");
-    const queued = await r.redis.xrange(k.outbox, "-", "+");
-    const alerts = queued
-      .map(([, fields]) => JSON.parse(fields[1] ?? "{}") as Notification)
-      .filter((n) => n.kind === "admin_alert" && n.reference === placed.reference);
+    const alerts = await alertsOf(placed.reference);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({ topic: "low_float", status: "queued", chatId: 3001 });
   });
@@ -118,10 +122,7 @@ describe("the execute's answer and its wallet reading", () => {
       restore();
     }
     await vi.waitFor(async () => expect(await r.redis.get(k.crossing("low-float"))).toBe("below"));
-    const queued = await r.redis.xrange(k.outbox, "-", "+");
-    const alerts = queued
-      .map(([, fields]) => JSON.parse(fields[1] ?? "{}") as Notification)
-      .filter((n) => n.kind === "admin_alert" && n.reference === placed.reference);
+    const alerts = await alertsOf(placed.reference);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({ topic: "low_float", status: "submitting", chatId: 3001 });
   });
