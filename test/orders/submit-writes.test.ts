@@ -22,7 +22,10 @@ describe("the execute's answer and its wallet reading", () => {
   type Writes = { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
   const socket = () => (r.redis as unknown as { stream: Socket }).stream as unknown as Writes;
 
-  function setup(creditAvailablePaisa: number, opts: { answerWriteFails?: boolean } = {}) {
+  function setup(
+    creditAvailablePaisa: number,
+    opts: { answerWriteFails?: boolean; readingThrows?: boolean } = {},
+  ) {
     const real = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
     let executed = false;
     // The answer's write (the first update after the execute) fails, as a Redis error would.
@@ -64,7 +67,11 @@ describe("the execute's answer and its wallet reading", () => {
       accessMode: "staff",
       store,
       provider,
-      onWalletReading: watch,
+      onWalletReading: opts.readingThrows
+        ? () => {
+            throw new Error("the reading's callback threw");
+          }
+        : watch,
     });
     const writes = () => counted.reduce((n, s) => n + s.mock.calls.length, 0);
     const restore = () => {
@@ -125,5 +132,17 @@ describe("the execute's answer and its wallet reading", () => {
     const alerts = await alertsOf(placed.reference);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]).toMatchObject({ topic: "low_float", status: "submitting", chatId: 3001 });
+  });
+
+  it("a wallet reading whose callback throws at once does not fail the order's submit", async () => {
+    const { orders, restore } = setup(50_000, { readingThrows: true });
+    const placed = await orders.place(mobileInput());
+    try {
+      const done = await orders.submit(placed.reference, { known: placed });
+      expect(done.status).toBe("queued");
+    } finally {
+      restore();
+    }
+    expect((await orders.get(placed.reference))?.status).toBe("queued");
   });
 });
