@@ -10,13 +10,23 @@ import { luaScript } from "../redis/scripts.ts";
  * same atomic step as the step down (one script with the outbox on Redis; one synchronous step
  * with the memory outbox). Going below again alerts only after a reading above re-armed it; a
  * crash cannot lose an alert that flipped the state, nor flip without queueing it.
+ *
+ * A re-arm may carry its reading's time: a reading below taken before it is then stale (the
+ * low-float alert: an answer from before a refill whose alert waits for the order's write, while
+ * the re-arm from after the refill does not) and changes nothing, instead of a false alarm.
  */
 export interface Crossings {
   /**
    * Records a reading. `below`: queue `alerts` when the state was not already below (true when
-   * it did). Not below: re-arms.
+   * it did), unless the re-arm stored last was taken after `at`. Not below: re-arms, remembering
+   * `at`. Without `at`: no reading is stale.
    */
-  record(name: string, below: boolean, alerts: readonly Notification[]): Promise<boolean>;
+  record(
+    name: string,
+    below: boolean,
+    alerts: readonly Notification[],
+    at?: number,
+  ): Promise<boolean>;
   /** Sets a named mark once: true for the caller that set it, false when it was set already. */
   markOnce(name: string): Promise<boolean>;
   isMarked(name: string): Promise<boolean>;
@@ -26,7 +36,8 @@ export interface Crossings {
 }
 
 export function createMemoryCrossings(outbox: MemoryOutbox): Crossings {
-  const state = new Map<string, "below" | "above">();
+  /** `armedAt`: the re-arm's reading time, when it had one. */
+  const state = new Map<string, { below: true } | { below: false; armedAt?: number }>();
   const marks = new Set<string>();
   const notes = new Map<string, string>();
   return {
@@ -44,34 +55,58 @@ export function createMemoryCrossings(outbox: MemoryOutbox): Crossings {
     async isMarked(name) {
       return marks.has(name);
     },
-    async record(name, below, alerts) {
+    async record(name, below, alerts, at) {
+      const readAt = readingTime(at);
       if (!below) {
-        state.set(name, "above");
+        state.set(
+          name,
+          readAt === undefined ? { below: false } : { below: false, armedAt: readAt },
+        );
         return false;
       }
-      if (state.get(name) === "below") return false;
-      state.set(name, "below");
+      const was = state.get(name);
+      if (was?.below) return false;
+      if (was?.armedAt !== undefined && readAt !== undefined && readAt < was.armedAt) return false;
+      state.set(name, { below: true });
       outbox.append(alerts.map((n) => notificationSchema.parse(n)));
       return true;
     },
   };
 }
 
-// KEYS: the crossing's state, the outbox stream. ARGV: below (1|0), alerts (JSON)...
-const RECORD = `
-if ARGV[1] ~= '1' then
-  redis.call('SET', KEYS[1], 'above')
-  return 0
+/**
+ * A reading's time as stored with a re-arm: whole milliseconds, or none (then never stale, as
+ * before times were stored).
+ */
+function readingTime(at: number | undefined): number | undefined {
+  return at !== undefined && Number.isFinite(at) && at >= 0 ? Math.floor(at) : undefined;
+}
+
+/**
+ * The state's values: "below"; "above:<ms>" (the re-arm's reading time) or "above" (a re-arm
+ * without a time, or written before times were: those stay valid). "below" carries no time: the
+ * previous version's script reads anything but "below" as above and would alert again.
+ */
+const ABOVE = "above";
+const aboveValue = (at: number | undefined) => (at === undefined ? ABOVE : `${ABOVE}:${at}`);
+
+// A reading below. KEYS: the crossing's state, the outbox stream. ARGV: the reading's time in ms
+// ('' for none), alerts (JSON)... A re-arm taken after the reading makes it stale: no change.
+const RECORD_BELOW = `
+local state = redis.call('GET', KEYS[1])
+if state == 'below' then return 0 end
+if state and ARGV[1] ~= '' then
+  local armedAt = string.match(state, '^above:(%d+)$')
+  if armedAt and tonumber(ARGV[1]) < tonumber(armedAt) then return 0 end
 end
-if redis.call('GET', KEYS[1]) == 'below' then return 0 end
 redis.call('SET', KEYS[1], 'below')
 for i = 2, #ARGV do redis.call('XADD', KEYS[2], '*', 'n', ARGV[i]) end
 return 1
 `;
-const recordScript = luaScript<"state" | "outbox", number>(
+const recordBelowScript = luaScript<"state" | "outbox", number>(
   "raBooksCrossing",
   ["state", "outbox"],
-  RECORD,
+  RECORD_BELOW,
 );
 
 export function createRedisCrossings(redis: RedisClient, prefix: string): Crossings {
@@ -90,19 +125,20 @@ export function createRedisCrossings(redis: RedisClient, prefix: string): Crossi
     async isMarked(name) {
       return (await redis.exists(k.crossing(`mark:${name}`))) === 1;
     },
-    async record(name, below, alerts) {
+    async record(name, below, alerts, at) {
+      const readAt = readingTime(at);
       // Re-arming is one write with nothing to decide: a plain SET, not the script (one command
       // instead of two, on every reading above the line). It leaves with the turn's other
       // writes: the execute's answer, written in the same turn (orders/submit.ts).
       if (!below) {
         hold();
-        await redis.set(k.crossing(name), "above");
+        await redis.set(k.crossing(name), aboveValue(readAt));
         return false;
       }
-      const r = await recordScript.run(
+      const r = await recordBelowScript.run(
         redis,
         { state: k.crossing(name), outbox: k.outbox },
-        below ? "1" : "0",
+        readAt === undefined ? "" : String(readAt),
         ...alerts.map((n) => JSON.stringify(notificationSchema.parse(n))),
       );
       return r === 1;

@@ -51,7 +51,9 @@ export function createFloatWatch(opts: FloatWatchOptions) {
           figures,
         }))
       : [];
-    const alerted = await opts.crossings.record(LOW_FLOAT, below, alerts);
+    // With the reading's time: a low answer from before a refill, whose alert waited for the
+    // order's write while the refill's re-arm did not, is stale and does not alert.
+    const alerted = await opts.crossings.record(LOW_FLOAT, below, alerts, r.at);
     if (alerted) opts.logger?.warn({ ...figures, reference: r.reference }, "low float alert");
     return alerted;
   };

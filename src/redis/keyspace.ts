@@ -71,8 +71,9 @@ export function keyspace(prefix: string) {
      */
     outbox: `${notify}:stream`,
     /**
-     * String "below" | "above": the books' alert crossings (low float, drift), in the outbox's
-     * slot so a crossing and its alerts are one script (src/books/crossing.ts).
+     * String "below" | "above" | "above:<ms>" (the re-arm's reading time): the books' alert
+     * crossings (low float, drift), in the outbox's slot so a crossing and its alerts are one
+     * script (src/books/crossing.ts).
      */
     crossing: (name: string) => `${notify}:crossing:${name}`,
     /** Hash: stream entry id -> delivery attempts. */

@@ -12,6 +12,7 @@ import {
 } from "../../src/notify/index.ts";
 import type { Notification } from "../../src/orders/model.ts";
 import { eventFromExecute, isFloatRefusal } from "../../src/orders/service.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/redis.ts";
 
 /**
@@ -24,6 +25,10 @@ interface Harness {
   crossings: Crossings;
   /** What reached the outbox, oldest first. */
   queued(): Promise<Notification[]>;
+  /** The crossing's stored state as Redis holds it (Redis only). */
+  stored?(name: string): Promise<string | null>;
+  /** Stores a state as written by the previous version (Redis only). */
+  storeAsBefore?(name: string, value: "above" | "below"): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,6 +49,10 @@ function redisHarness(): Harness {
   return {
     crossings: createRedisCrossings(t.redis, t.prefix),
     queued: async () => (await consumer.read(100, 1)).map((d) => d.notification),
+    stored: (name) => t.redis.get(keyspace(t.prefix).crossing(name)),
+    storeAsBefore: async (name, value) => {
+      await t.redis.set(keyspace(t.prefix).crossing(name), value);
+    },
     close: () => t.cleanup(),
   };
 }
@@ -108,6 +117,58 @@ describe.each([
     const off = createFloatWatch({ thresholdPaisa: 0, adminChatIds: [1], crossings: h.crossings });
     expect(await off({ ...reading, refused: true })).toBe(false);
   });
+
+  // Fails on the code before the fix: the older low reading flipped the state and alerted.
+  it("a low reading from before a refill, recorded after the refill's re-arm, does not alert", async () => {
+    h = make();
+    const watch = createFloatWatch({
+      thresholdPaisa: 100_000,
+      adminChatIds: [3001],
+      crossings: h.crossings,
+    });
+    // A (told at 1000, before the refill) waits for its order's write; B (at 1001) re-arms at once.
+    let written: (s: "queued") => void = () => {};
+    const status = new Promise<"queued">((resolve) => {
+      written = resolve;
+    });
+    const low = watch({
+      reference: "1700000000011",
+      status,
+      at: 1_000,
+      creditAvailablePaisa: 5_000,
+      refused: false,
+    });
+    const high = {
+      reference: "1700000000012",
+      status: "queued" as const,
+      at: 1_001,
+      creditAvailablePaisa: 500_000,
+      refused: false,
+    };
+    expect(await watch(high)).toBe(false);
+    written("queued");
+    expect(await low).toBe(false);
+    expect(await h.queued()).toEqual([]);
+    if (h.stored) expect(await h.stored("low-float")).toBe("above:1001");
+    // The next low reading, newer than the re-arm, alerts; another, older still, changes nothing.
+    const later = { ...high, reference: "1700000000013", creditAvailablePaisa: 5_000 };
+    expect(await watch({ ...later, at: 1_001 })).toBe(true);
+    expect(await watch({ ...later, at: 999 })).toBe(false);
+    expect((await h.queued()).map((n) => n.reference)).toEqual(["1700000000013"]);
+    if (h.stored) expect(await h.stored("low-float")).toBe("below");
+  });
+
+  it("a re-arm without a time (another crossing's, or the previous version's) stales nothing", async () => {
+    h = make();
+    expect(await h.crossings.record("x", false, [], 2_000)).toBe(false);
+    expect(await h.crossings.record("x", false, [])).toBe(false);
+    if (h.stored) expect(await h.stored("x")).toBe("above");
+    expect(await h.crossings.record("x", true, [alert(1)], 1_000)).toBe(true);
+    // A reading without a time is never stale, whatever the re-arm's time.
+    expect(await h.crossings.record("x", false, [], 2_000)).toBe(false);
+    expect(await h.crossings.record("x", true, [alert(2)])).toBe(true);
+    expect((await h.queued()).map((n) => n.at)).toEqual([1, 2]);
+  });
 });
 
 describe("a refusal for the merchant's float", () => {
@@ -144,5 +205,23 @@ describe("GET /books on the metrics listener", () => {
     const res = await app.request("/books", auth);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ balanced: true });
+  });
+});
+
+describe("the crossing's state as the previous version wrote it (during a rolling deploy)", () => {
+  let h: Harness;
+  afterEach(async () => {
+    await h?.close();
+  });
+
+  it('"above" without a time re-arms as before; "below" stays below', async () => {
+    h = redisHarness();
+    await h.storeAsBefore?.("low-float", "above");
+    expect(await h.crossings.record("low-float", true, [alert(1)], 1_000)).toBe(true);
+    expect(await h.stored?.("low-float")).toBe("below");
+    await h.storeAsBefore?.("low-float", "below");
+    expect(await h.crossings.record("low-float", true, [alert(2)], 5_000)).toBe(false);
+    expect(await h.stored?.("low-float")).toBe("below");
+    expect((await h.queued()).map((n) => n.at)).toEqual([1]);
   });
 });
