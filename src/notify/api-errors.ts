@@ -39,3 +39,10 @@ export const isGoneChat = ({ code, description }: ApiFailure): boolean =>
 /** An edit with nothing more to do: the text is already shown, or the message cannot be edited. */
 export const isSettledEdit = ({ code, description }: ApiFailure): boolean =>
   code === 400 && (NOT_MODIFIED.test(description) || CANNOT_EDIT.test(description));
+
+/**
+ * A send that trying again will not deliver, on either channel: the chat is gone, or the message
+ * itself is refused (400: Telegram's bad request, or Meta's refusal, which the WhatsApp router
+ * answers as one). The notifier drops or dead-letters these; 429, 5xx and a lost answer are not.
+ */
+export const isUndeliverable = (f: ApiFailure): boolean => isGoneChat(f) || f.code === 400;

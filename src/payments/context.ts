@@ -29,16 +29,73 @@ export function topUpContext(opts: TopUpsOptions): TopUpContext {
   return { opts, store, gateway, ledger, logger, now: opts.now ?? Date.now };
 }
 
-/** When the reconciler should look at `t` next; null: never again. */
-export function dueAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
-  if (needsPush(t) || (t.status === "held" && !t.heldAlerted)) return at + opts.lookupEveryMs;
+/** A failed send is tried again at most this far apart (doubling from the lookup interval). */
+export const RETRY_CAP_MS = 3_600_000;
+/**
+ * A customer's push that failed this many times in a row (about a day, at the capped interval) is
+ * given up: the chat is as good as gone, and trying forever costs a send each time.
+ */
+export const PUSH_GIVE_UP_TRIES = 30;
+
+/** How long after its `tries`-th failure in a row a send is tried again. */
+export function retryDelay(opts: TopUpsOptions, tries: number): number {
+  return Math.min(opts.lookupEveryMs * 2 ** Math.min(Math.max(tries - 1, 0), 30), RETRY_CAP_MS);
+}
+
+/**
+ * When the customer's push of `t`'s status may be tried: -Infinity at once (not tried yet), or
+ * after a backoff from its last failure; null: nothing to push (told already, or given up).
+ */
+export function pushDueAt(opts: TopUpsOptions, t: TopUp): number | null {
+  if (!needsPush(t)) return null;
+  const f = t.pushFailed;
+  if (!f || f.status !== t.status) return Number.NEGATIVE_INFINITY;
+  return f.gaveUp ? null : f.at + retryDelay(opts, f.tries);
+}
+
+/**
+ * When the admins' alert of a refund's reversal may be sent (again), like `pushDueAt`; null:
+ * none is owed, or every admin has it. It is never given up: it may be money to recover by hand.
+ */
+export function refundAlertDueAt(opts: TopUpsOptions, t: TopUp): number | null {
+  if (t.status !== "refunded" || t.reversedPaisa === undefined || t.refundAlert?.done) return null;
+  const a = t.refundAlert;
+  return a && a.failures > 0 ? a.at + retryDelay(opts, a.failures) : Number.NEGATIVE_INFINITY;
+}
+
+/**
+ * When a completed top-up's refund is next asked about: an interval after it was last asked (or
+ * changed), while the refund watch lasts; null: not watched (any more).
+ */
+export function refundCheckAt(opts: TopUpsOptions, t: TopUp): number | null {
+  if (t.status !== "completed") return null;
+  const last = t.checkedAt ?? t.updatedAt;
+  return t.createdAt + opts.refundWatchMs > last ? last + opts.refundCheckEveryMs : null;
+}
+
+/** When the gateway should be asked about `t` next, computed at `at`; null: not any more. */
+function lookupAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
   if (needsLookup(t)) {
     // Long past its link's expiry with no end from the gateway: an admin was told; look now
     // and then, and give up when the refund watch would have ended.
     if (at <= t.expiresAt + STUCK_AFTER_MS) return at + opts.lookupEveryMs;
     return t.createdAt + opts.refundWatchMs > at ? at + opts.refundCheckEveryMs : null;
   }
-  if (t.status === "completed" && t.createdAt + opts.refundWatchMs > at)
-    return at + opts.refundCheckEveryMs;
-  return null;
+  return refundCheckAt(opts, t);
+}
+
+/**
+ * When the reconciler should look at `t` next; null: never again. The earliest of its lookup
+ * and what it still has to tell (a push or an alert a failure or a crash left unsent: no sooner
+ * than a lookup interval, as the caller tries it at once).
+ */
+export function dueAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
+  const times: number[] = [];
+  const soonest = at + opts.lookupEveryMs;
+  for (const tell of [pushDueAt(opts, t), refundAlertDueAt(opts, t)])
+    if (tell !== null) times.push(Math.max(tell, soonest));
+  if (t.status === "held" && !t.heldAlerted) times.push(soonest);
+  const look = lookupAt(opts, t, at);
+  if (look !== null) times.push(look);
+  return times.length > 0 ? Math.min(...times) : null;
 }

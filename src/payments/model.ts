@@ -100,6 +100,32 @@ export const topUpSchema = z.object({
   stuckAlerted: z.boolean().optional(),
   /** One process is pushing until then: others do not push the same status meanwhile. */
   pushLeaseUntil: z.number().int().nonnegative().optional(),
+  /**
+   * The customer's push of `status` failed `tries` times in a row, the last at `at`: tried again
+   * with a backoff; `gaveUp`: not tried again (the chat is gone, or it kept failing).
+   */
+  pushFailed: z
+    .object({
+      status: topUpStatusSchema,
+      tries: z.number().int().positive(),
+      at: z.number().int().nonnegative(),
+      gaveUp: z.boolean().optional(),
+    })
+    .optional(),
+  /**
+   * The admins' alert of a refund's reversal: the admin chats that have it, `done` once all do;
+   * `failures` rounds in a row left one out, the last at `at` (tried again with a backoff).
+   */
+  refundAlert: z
+    .object({
+      sentTo: z.array(z.number().int()).max(100),
+      done: z.boolean(),
+      failures: z.number().int().nonnegative(),
+      at: z.number().int().nonnegative(),
+    })
+    .optional(),
+  /** When the gateway was last asked about a completed top-up (its refund watch). */
+  checkedAt: z.number().int().nonnegative().optional(),
   version: z.number().int().nonnegative(),
 });
 export type TopUp = z.infer<typeof topUpSchema>;

@@ -1,16 +1,42 @@
 import { account } from "../ledger/index.ts";
-import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
+import {
+  dueAt,
+  MAX_ROUNDS,
+  PUSH_GIVE_UP_TRIES,
+  pushDueAt,
+  refundAlertDueAt,
+  type TopUpContext,
+} from "./context.ts";
 import type { TopUp } from "./model.ts";
-import { needsPush } from "./state.ts";
-import type { AlertReason } from "./types.ts";
+import type { AlertReason, TopUpsOptions } from "./types.ts";
 
 /**
  * Telling people: the customer's push of a top-up's status (at least once, once when nothing
  * crashes), the admins' alerts (held money, a refund, a refused transfer, no end in sight).
  */
 
-/** Longer than a push's bounded Bot API calls (src/telegram/policy.ts: 25 s by default). */
+/** Per send: longer than a send's bounded Bot API calls (src/telegram/policy.ts: 25 s by default). */
 const PUSH_LEASE_MS = 60_000;
+
+/** Sends an alert to the given admin chats; returns those that have it. */
+async function alertChats(
+  ctx: TopUpContext,
+  t: TopUp,
+  reason: AlertReason,
+  chatIds: readonly number[],
+): Promise<number[]> {
+  const { opts, logger } = ctx;
+  const sent: number[] = [];
+  for (const chatId of chatIds) {
+    try {
+      await opts.notify({ chatId, audience: "admin", reason, topUp: t });
+      sent.push(chatId);
+    } catch (err) {
+      logger.warn({ err: String(err), topUp: t.id, reason }, "top-up admin alert failed");
+    }
+  }
+  return sent;
+}
 
 /** True when every admin's alert was handed over. */
 export async function alertAdmins(
@@ -18,15 +44,8 @@ export async function alertAdmins(
   t: TopUp,
   reason: AlertReason,
 ): Promise<boolean> {
-  const { opts, logger } = ctx;
-  let all = true;
-  for (const chatId of opts.adminChatIds) {
-    await opts.notify({ chatId, audience: "admin", reason, topUp: t }).catch((err) => {
-      all = false;
-      logger.warn({ err: String(err), topUp: t.id }, "top-up admin alert failed");
-    });
-  }
-  return all;
+  const chats = ctx.opts.adminChatIds;
+  return (await alertChats(ctx, t, reason, chats)).length === chats.length;
 }
 
 /**
@@ -50,39 +69,93 @@ export async function alertHeld(ctx: TopUpContext, t: TopUp): Promise<TopUp> {
   return cur ?? t;
 }
 
-/**
- * Tells the customer (and for a refund the admins) of the top-up's status, then records that.
- * A short lease on the top-up (compare-and-set) makes one caller the sender when a redirect,
- * lookups and the reconciler arrive at once; a failed send gives the lease back, and a crash
- * leaves it to run out, after which the reconciler sends: at least once, and once when nothing
- * crashes.
- */
-export async function pushStatus(ctx: TopUpContext, t: TopUp): Promise<void> {
-  const { store, ledger, opts, logger, now } = ctx;
-  if (!needsPush(t) || (t.pushLeaseUntil ?? 0) > now()) return;
-  const at = now();
-  const lease = { ...t, pushLeaseUntil: at + PUSH_LEASE_MS };
-  if (!(await store.update(t.version, lease, undefined, dueAt(opts, lease, at))).ok) return;
-  let held: TopUp = { ...lease, version: t.version + 1 };
-  const { pushLeaseUntil: _, ...free } = held;
+/** How a customer's push went: handed over, failed (tried again), or failed for good. */
+type PushOutcome = "sent" | "failed" | "undeliverable";
+
+async function pushCustomer(ctx: TopUpContext, t: TopUp): Promise<PushOutcome> {
+  const { ledger, opts, logger } = ctx;
   try {
     const balancePaisa = (await ledger.balance(account.customer(t.userId))).availablePaisa;
     await opts.notify({ chatId: t.chatId, audience: "customer", topUp: t, balancePaisa });
-    if (t.status === "refunded" && t.reversedPaisa !== undefined)
-      await alertAdmins(ctx, t, "refund");
+    return "sent";
   } catch (err) {
-    logger.warn({ err: String(err), topUp: t.id }, "top-up push failed; the reconciler retries");
-    await store.update(held.version, free, undefined, now() + opts.lookupEveryMs);
-    return;
+    const undeliverable = opts.undeliverable?.(err) ?? false;
+    logger.warn({ err: String(err), topUp: t.id, undeliverable }, "top-up push failed");
+    return undeliverable ? "undeliverable" : "failed";
   }
-  // Record it, unless the status moved meanwhile (that status gets a push of its own).
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    if (held.status !== t.status) return;
-    const { pushLeaseUntil: __, ...rest } = held;
-    const told = { ...rest, notified: t.status, updatedAt: now() };
-    if ((await store.update(held.version, told, undefined, dueAt(opts, told, now()))).ok) return;
-    const again = await store.get(t.gateway, t.paymentId);
-    if (!again) return;
-    held = again;
+}
+
+/** What a round of telling did, to record on the top-up. */
+interface Told {
+  /** The status pushed, and how it went; absent: no push was due. */
+  push?: { status: TopUp["status"]; outcome: PushOutcome };
+  /** The admin chats the refund alert went to this round; absent: none was due. */
+  refundAlertTo?: number[];
+}
+
+/** `cur` with what `told` did recorded (and `lease` dropped if it is still ours), at `at`. */
+function recorded(opts: TopUpsOptions, cur: TopUp, told: Told, lease: number, at: number): TopUp {
+  const { pushLeaseUntil, ...rest } = cur;
+  const next: TopUp = pushLeaseUntil === lease ? { ...rest } : { ...cur };
+  if (told.refundAlertTo) {
+    const before = cur.refundAlert;
+    const sentTo = [...new Set([...(before?.sentTo ?? []), ...told.refundAlertTo])];
+    const done = opts.adminChatIds.every((c) => sentTo.includes(c));
+    const failures = done ? (before?.failures ?? 0) : (before?.failures ?? 0) + 1;
+    next.refundAlert = { sentTo, done, failures, at };
+  }
+  // A status that moved meanwhile gets a push of its own: this one's outcome is history.
+  const push = told.push;
+  if (!push || cur.status !== push.status) return next;
+  if (push.outcome === "sent") {
+    const { pushFailed: _, ...ok } = next;
+    return { ...ok, notified: push.status, updatedAt: at };
+  }
+  const tries = (cur.pushFailed?.status === push.status ? cur.pushFailed.tries : 0) + 1;
+  const gaveUp = push.outcome === "undeliverable" || tries >= PUSH_GIVE_UP_TRIES;
+  return {
+    ...next,
+    pushFailed: { status: push.status, tries, at, ...(gaveUp ? { gaveUp: true } : {}) },
+  };
+}
+
+/**
+ * Tells the customer of the top-up's status and, for a refund's reversal, the admins, each apart
+ * from the other (a customer who blocked the bot must not keep the admins from hearing of money
+ * to recover), then records what went out. A short lease on the top-up (compare-and-set) makes
+ * one caller the sender when a redirect, lookups and the reconciler arrive at once; a crash
+ * leaves it to run out, after which the reconciler sends: at least once, and once when nothing
+ * crashes. A failed send is tried again with a backoff (context.ts); a push that cannot be
+ * delivered is given up and recorded, the admins' alert never.
+ */
+export async function pushStatus(ctx: TopUpContext, t: TopUp): Promise<void> {
+  const { store, opts, logger, now } = ctx;
+  const at = now();
+  const pushAt = pushDueAt(opts, t);
+  const alertAt = refundAlertDueAt(opts, t);
+  const push = pushAt !== null && pushAt <= at;
+  const alert = alertAt !== null && alertAt <= at;
+  if ((!push && !alert) || (t.pushLeaseUntil ?? 0) > at) return;
+  const owed = alert ? opts.adminChatIds.filter((c) => !t.refundAlert?.sentTo.includes(c)) : [];
+  const leaseUntil = at + PUSH_LEASE_MS * ((push ? 1 : 0) + owed.length);
+  const leased = { ...t, pushLeaseUntil: leaseUntil };
+  if (!(await store.update(t.version, leased, undefined, dueAt(opts, leased, at))).ok) return;
+  const told: Told = {};
+  if (alert) told.refundAlertTo = await alertChats(ctx, t, "refund", owed);
+  if (push) told.push = { status: t.status, outcome: await pushCustomer(ctx, t) };
+  let cur: TopUp | null = { ...leased, version: t.version + 1 };
+  for (let round = 0; round < MAX_ROUNDS && cur; round++) {
+    const next = recorded(opts, cur, told, leaseUntil, now());
+    if (!(await store.update(cur.version, next, undefined, dueAt(opts, next, now()))).ok) {
+      cur = await store.get(t.gateway, t.paymentId);
+      continue;
+    }
+    const f = next.pushFailed;
+    if (told.push && told.push.outcome !== "sent" && f?.status === told.push.status && f.gaveUp)
+      logger.warn(
+        { topUp: t.id, status: f.status, tries: f.tries, outcome: told.push.outcome },
+        "top-up push given up: the customer is not told of this status",
+      );
+    return;
   }
 }

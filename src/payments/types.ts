@@ -22,6 +22,12 @@ export interface TopUpsOptions {
   ledger: LedgerStore;
   /** Sends one notice; throws when it could not (the reconciler tries again). */
   notify: (n: TopUpNotice) => Promise<void>;
+  /**
+   * Whether `notify`'s failure is for good (the chat blocked the bot or is gone, or the channel
+   * refuses the message itself): the customer's push is then given up, not tried again. Absent:
+   * every failure is tried again, with a backoff.
+   */
+  undeliverable?: (err: unknown) => boolean;
   logger: Logger;
   now?: () => number;
   maxPaisa: number;

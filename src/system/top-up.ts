@@ -2,6 +2,7 @@ import type { I18n } from "@grammyjs/i18n";
 import { topUpNoticeMarkup, topUpNoticeText } from "../../conversations/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { rupeesToPaisa } from "../money.ts";
+import { classifyApiError, isUndeliverable } from "../notify/api-errors.ts";
 import {
   createKhaltiGateway,
   createTopUpReconciler,
@@ -61,6 +62,8 @@ export function wireTopUps(
     ledger: parts.stores.ledger,
     notify: (n: TopUpNotice) =>
       parts.send(n.chatId, topUpNoticeText(parts.i18n, n), topUpNoticeMarkup(parts.i18n, n)),
+    // As the notifier reads a failed send: a chat that blocked the bot is not pushed to again.
+    undeliverable: (err) => isUndeliverable(classifyApiError(err)),
     logger,
     now,
     maxPaisa: rupeesToPaisa(c.maxRupees),

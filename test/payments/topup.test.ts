@@ -231,6 +231,48 @@ describe.each([
     await expectBooksBalanced(ledger());
   });
 
+  it("a refund whose customer blocked the bot still tells the admin the shortfall; the push is given up", async () => {
+    const t = await start(812, 300);
+    await open((await act(t, "pay"))!);
+    await waitUntil(
+      async () => (await topUps().get(t.paymentId))?.notified === "completed",
+      "the credit's push",
+    );
+    const spent = await ledger().transfer({
+      id: "spend-812",
+      debit: account.customer(812),
+      credit: account.merchant.sales,
+      amountPaisa: 30_000,
+      kind: "adjustment",
+      reason: "test spend",
+    });
+    expect(spent.ok).toBe(true);
+    sys.ts().system.emulator!.users.block(812, true);
+    khalti().refund(t.paymentId);
+    await waitUntil(
+      () =>
+        sys
+          .ts()
+          .user(3001)
+          .botTexts()
+          .some((p) => p.includes(t.paymentId) && p.includes("short by Rs 300")),
+      "the shortfall alert",
+    );
+    // Telegram's 403 is for good (as the notifier reads it): tried once, recorded, not again.
+    await waitUntil(
+      async () => (await topUps().get(t.paymentId))?.pushFailed?.gaveUp === true,
+      "the push given up",
+    );
+    expect(await topUps().get(t.paymentId)).toMatchObject({
+      status: "refunded",
+      reversedPaisa: 0,
+      notified: "completed",
+      pushFailed: { status: "refunded", tries: 1, gaveUp: true },
+      refundAlert: { done: true },
+    });
+    await expectBooksBalanced(ledger());
+  });
+
   it("refuses amounts below Rs 10, above the maximum and over the daily cap", async () => {
     const s = (userId: number, paisa: number) =>
       topUps().start({ userId, chatId: userId, locale: "en", amountPaisa: paisa });
