@@ -2,7 +2,7 @@ import type { LedgerStore } from "../ledger/store.ts";
 import type { Logger } from "../logger.ts";
 import type { PaymentGateway } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
-import { needsLookup, needsPush } from "./state.ts";
+import { needsAdminAlert, needsLookup, needsPush } from "./state.ts";
 import type { TopUpStore } from "./store.ts";
 import type { TopUpsOptions } from "./types.ts";
 
@@ -31,7 +31,7 @@ export function topUpContext(opts: TopUpsOptions): TopUpContext {
 
 /** When the reconciler should look at `t` next; null: never again. */
 export function dueAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
-  if (needsPush(t) || (t.status === "held" && !t.heldAlerted)) return at + opts.lookupEveryMs;
+  if (needsPush(t) || needsAdminAlert(t)) return at + opts.lookupEveryMs;
   if (needsLookup(t)) {
     // Long past its link's expiry with no end from the gateway: an admin was told; look now
     // and then, and give up when the refund watch would have ended.

@@ -2,6 +2,7 @@ import { confirmTopUp } from "./apply.ts";
 import { dueAt, STUCK_AFTER_MS, type TopUpContext } from "./context.ts";
 import { GatewayError } from "./gateway/port.ts";
 import { alertAdmins, alertHeld, pushStatus } from "./notices.ts";
+import { alertPartial } from "./partial-refund.ts";
 import { needsLookup } from "./state.ts";
 
 /**
@@ -18,7 +19,7 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
       const t = await store.get(g, pid);
       if (!t) continue;
       if (needsLookup(t) || t.status === "completed") await confirmTopUp(ctx, g, pid);
-      else await pushStatus(ctx, await alertHeld(ctx, t));
+      else await pushStatus(ctx, await alertPartial(ctx, await alertHeld(ctx, t)));
       const after = await store.get(g, pid);
       if (
         after &&
