@@ -283,6 +283,9 @@ topup-credited = ✅ { $amount } added to your balance. Balance: { $balance }
 topup-expired = The payment link for { $amount } expired. Nothing was added.
 topup-cancelled = The payment of { $amount } was cancelled. Nothing was added.
 topup-refunded = Khalti refunded your payment of { $amount }; { $reversed } was taken back from your balance. Balance: { $balance }
+# --- h-partial: a partial refund at Khalti (the admin enters the amount returned) ---
+topup-refund-partial = Khalti reports that part of your payment of { $amount } was refunded. Our team is checking how much; your balance is unchanged for now. We will message you here when it is done.
+topup-refunded-part = Khalti refunded { $returned } of your payment of { $amount }; { $reversed } was taken back from your balance. Balance: { $balance }
 help-topup = /addmoney – add money to your balance with Khalti
 cmd-addmoney = Add money
 # ---- accounts: registration, access modes, cash-in, credit, reversal, /balance (issue 15, h-accounts) ----

@@ -260,6 +260,9 @@ topup-credited = ✅ { $amount } आपके बैलेंस में ज�
 topup-expired = { $amount } के भुगतान लिंक की समय सीमा ख़त्म हो गई। कुछ नहीं जुड़ा।
 topup-cancelled = { $amount } का भुगतान रद्द हो गया। कुछ नहीं जुड़ा।
 topup-refunded = खल्ती ने आपका { $amount } का भुगतान लौटा दिया; बैलेंस से { $reversed } वापस लिए गए। बैलेंस: { $balance }
+# --- h-partial: a partial refund at Khalti (the admin enters the amount returned) ---
+topup-refund-partial = खल्ती के अनुसार आपके { $amount } के भुगतान का कुछ हिस्सा लौटाया गया है। कितना लौटाया गया, हमारी टीम इसकी जाँच कर रही है; अभी आपका बैलेंस नहीं बदला है। काम पूरा होने पर हम आपको यहीं संदेश भेजेंगे।
+topup-refunded-part = खल्ती ने आपके { $amount } के भुगतान में से { $returned } लौटा दिए; बैलेंस से { $reversed } वापस लिए गए। बैलेंस: { $balance }
 help-topup = /addmoney – खल्ती से बैलेंस में पैसे जोड़ें
 cmd-addmoney = पैसे जोड़ें
 # ---- accounts: registration, access modes, cash-in, credit, reversal, /balance (issue 15, h-accounts) ----

@@ -254,6 +254,9 @@ topup-credited = ✅ { $amount } तपाईंको मौज्दातम�
 topup-expired = { $amount } को भुक्तानी लिंकको समय सकियो। केही थपिएन।
 topup-cancelled = { $amount } को भुक्तानी रद्द भयो। केही थपिएन।
 topup-refunded = खल्तीले तपाईंको { $amount } को भुक्तानी फिर्ता गर्‍यो; मौज्दातबाट { $reversed } घटाइयो। मौज्दात: { $balance }
+# --- h-partial: a partial refund at Khalti (the admin enters the amount returned) ---
+topup-refund-partial = खल्तीका अनुसार तपाईंको { $amount } को भुक्तानीको केही भाग फिर्ता भयो। कति फिर्ता भयो भनेर हाम्रो टोलीले जाँच गर्दैछ; अहिलेलाई तपाईंको मौज्दात उस्तै छ। काम सकिएपछि हामी यहीँ सन्देश पठाउनेछौं।
+topup-refunded-part = खल्तीले तपाईंको { $amount } को भुक्तानीबाट { $returned } फिर्ता गर्‍यो; मौज्दातबाट { $reversed } घटाइयो। मौज्दात: { $balance }
 help-topup = /addmoney – खल्तीबाट मौज्दातमा पैसा थप्नुहोस्
 cmd-addmoney = पैसा थप्नुहोस्
 # ---- accounts: registration, access modes, cash-in, credit, reversal, /balance (issue 15, h-accounts) ----

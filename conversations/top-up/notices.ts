@@ -30,27 +30,35 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
   if (n.audience === "admin") {
     const credited = t.creditedPaisa ?? 0;
     const reversed = t.reversedPaisa ?? 0;
+    const returned = t.partialRefund?.decision?.returnedPaisa;
+    // What should have been taken back: the credit, or the admin's figure of a partial refund.
+    const owed = returned ?? credited;
     const lines =
       n.reason === "refund"
-        ? [
-            `Attention: ${t.gateway} reports top-up ${t.paymentId} refunded.`,
-            `User ${t.userId}; credited ${formatRupees(credited)}, taken back ${formatRupees(reversed)}.`,
-          ]
-        : n.reason === "held"
-          ? heldAlert(t)
-          : n.reason === "stuck"
-            ? [
-                `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
-                "Nothing was credited. Please check it in the gateway's merchant dashboard.",
-              ]
-            : [
-                `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} could not be booked.`,
-                `Status ${t.status}; the books refused the transfer. Please look at it.`,
-              ];
-    if (n.reason === "refund" && reversed < credited)
-      lines.push(
-        `The balance was short by ${formatRupees(credited - reversed)}: recover it by hand.`,
-      );
+        ? returned !== undefined
+          ? [
+              `Partial refund of top-up ${t.paymentId} (${t.gateway}) booked: admin ${t.partialRefund?.decision?.adminId} entered ${formatRupees(returned)} returned by ${t.gateway}.`,
+              `User ${t.userId}; credited ${formatRupees(credited)}, taken back ${formatRupees(reversed)}.`,
+            ]
+          : [
+              `Attention: ${t.gateway} reports top-up ${t.paymentId} refunded.`,
+              `User ${t.userId}; credited ${formatRupees(credited)}, taken back ${formatRupees(reversed)}.`,
+            ]
+        : n.reason === "partial_refund"
+          ? partialAlert(t)
+          : n.reason === "held"
+            ? heldAlert(t)
+            : n.reason === "stuck"
+              ? [
+                  `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
+                  "Nothing was credited. Please check it in the gateway's merchant dashboard.",
+                ]
+              : [
+                  `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} could not be booked.`,
+                  `Status ${t.status}; the books refused the transfer. Please look at it.`,
+                ];
+    if (n.reason === "refund" && reversed < owed)
+      lines.push(`The balance was short by ${formatRupees(owed - reversed)}: recover it by hand.`);
     return lines.join("\n");
   }
   const tr = translator(i18n, isLocale(t.locale) ? t.locale : DEFAULT_LOCALE);
@@ -59,12 +67,25 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
   switch (t.status) {
     case "completed":
       return tr("topup-credited", { amount: money(t.creditedPaisa ?? 0), balance });
-    case "refunded":
+    case "refunded": {
+      // A partial refund: the figure the admin entered, never the whole payment.
+      const returned = t.partialRefund?.decision?.returnedPaisa;
+      if (returned !== undefined)
+        return tr("topup-refunded-part", {
+          amount: money(t.creditedPaisa ?? t.amountPaisa),
+          returned: money(returned),
+          reversed: money(t.reversedPaisa ?? 0),
+          balance,
+        });
       return tr("topup-refunded", {
         amount: money(t.creditedPaisa ?? t.amountPaisa),
         reversed: money(t.reversedPaisa ?? 0),
         balance,
       });
+    }
+    case "partial_refund":
+      // Khalti's lookup does not say how much: no figure but the payment's own.
+      return tr("topup-refund-partial", { amount: money(t.creditedPaisa ?? t.amountPaisa) });
     case "expired":
       return tr("topup-expired", { amount: money(t.amountPaisa) });
     case "held":
@@ -100,4 +121,13 @@ function heldAlert(t: TopUpNotice["topUp"]): string[] {
     `Decide with /topups: credit what was asked, credit what was paid (within the caps), or reject (a refund is made in ${t.gateway}'s merchant dashboard: the bot cannot refund).`,
   ];
   return lines;
+}
+
+/** The admins' alert for a partial refund: the gateway did not say how much; an admin must. */
+function partialAlert(t: TopUpNotice["topUp"]): string[] {
+  return [
+    `Attention: ${t.gateway} reports a PARTIAL refund of top-up ${t.paymentId} (${t.id}) of user ${t.userId}.`,
+    `Credited ${formatRupees(t.creditedPaisa ?? 0)}. ${t.gateway}'s lookup does not say how much was returned: nothing was taken back, and the customer was told no figure.`,
+    `Enter the amount ${t.gateway} returned (its merchant dashboard shows it) in the back office, Top-ups → Partial refunds: exactly that is then taken back from the balance and the customer is told.`,
+  ];
 }

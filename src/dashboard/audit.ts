@@ -31,6 +31,8 @@ export const auditActionSchema = z.enum([
   "reverse",
   "topup_credit",
   "topup_reject",
+  // s20-r2: the amount returned of a partial refund, entered by an admin (the reversal it booked).
+  "topup_refund",
   "acknowledge",
   // Complaints (issue 30): taken, resolved (with a refund's balances before and after), rejected.
   "complaint_take",

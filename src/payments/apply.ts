@@ -3,6 +3,7 @@ import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
 import type { Lookup, PaymentId } from "./gateway/port.ts";
 import type { TopUp, TopUpEvent } from "./model.ts";
 import { alertAdmins, alertHeld, pushStatus } from "./notices.ts";
+import { alertPartial } from "./partial-refund.ts";
 import { needsLookup, transition } from "./state.ts";
 import { transferFor } from "./transfers.ts";
 
@@ -55,12 +56,17 @@ export async function applyLookup(
         { topUp: stored.id, paymentId, held: stored.held, askedPaisa: stored.amountPaisa },
         "top-up held: the lookup does not match what was initiated; nothing credited",
       );
+    else if (stored.status === "partial_refund")
+      logger.warn(
+        { topUp: stored.id, paymentId, credited: stored.creditedPaisa },
+        "top-up partially refunded at the gateway: nothing reversed until an admin enters the amount",
+      );
     else
       logger.info(
         { topUp: stored.id, from: tr.from, to: stored.status, credited: stored.creditedPaisa },
         "top-up changed",
       );
-    await pushStatus(ctx, await alertHeld(ctx, stored));
+    await pushStatus(ctx, await alertPartial(ctx, await alertHeld(ctx, stored)));
     return (await store.get(gatewayName, paymentId)) ?? stored;
   }
   throw new Error(`top-up ${paymentId}: too many concurrent writers`);
@@ -68,7 +74,8 @@ export async function applyLookup(
 
 /**
  * Asks the gateway and applies its answer, for an open top-up, or a completed one while its
- * refund is watched (the reconciler's schedule). A held or final one is never looked up again:
+ * refund is watched (the reconciler's schedule). A held, partial_refund or final one is never
+ * looked up again:
  * its stored state is the answer. Throws GatewayError when the gateway did not answer.
  */
 export async function confirmTopUp(

@@ -2,7 +2,7 @@ import type { LedgerStore } from "../ledger/store.ts";
 import type { Logger } from "../logger.ts";
 import type { PaymentGateway } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
-import { needsLookup, needsPush } from "./state.ts";
+import { needsAdminAlert, needsLookup, needsPush } from "./state.ts";
 import type { TopUpStore } from "./store.ts";
 import type { TopUpsOptions } from "./types.ts";
 
@@ -94,7 +94,7 @@ export function dueAt(opts: TopUpsOptions, t: TopUp, at: number): number | null 
   const soonest = at + opts.lookupEveryMs;
   for (const tell of [pushDueAt(opts, t), refundAlertDueAt(opts, t)])
     if (tell !== null) times.push(Math.max(tell, soonest));
-  if (t.status === "held" && !t.heldAlerted) times.push(soonest);
+  if (needsAdminAlert(t)) times.push(soonest);
   const look = lookupAt(opts, t, at);
   if (look !== null) times.push(look);
   return times.length > 0 ? Math.min(...times) : null;

@@ -12,6 +12,7 @@ export { topUpReturnRoutes } from "./return-page.ts";
 export {
   createTopUps,
   type DecideResult,
+  type RefundDecideResult,
   STUCK_AFTER_MS,
   type StartResult,
   type TopUpNotice,

@@ -58,6 +58,13 @@ export function createMemoryTopUpStore(opts: { ledger: MemoryLedger }): TopUpSto
         .slice(0, limit)
         .map(clone);
     },
+    async partialRefunds(limit) {
+      return [...topUps.values()]
+        .filter((t) => t.status === "partial_refund")
+        .sort((a, b) => (a.partialRefund?.at ?? 0) - (b.partialRefund?.at ?? 0))
+        .slice(0, limit)
+        .map(clone);
+    },
     async due(now, limit) {
       return [...due.entries()]
         .filter(([, at]) => at <= now)

@@ -6,7 +6,8 @@ import { type LookupStatus, paymentIdSchema } from "./gateway/port.ts";
  * own states, changed only by `transition` (state.ts) as the top-up service applies it:
  *
  *   initiated ─▶ pending ─▶ completed ─▶ refunded
- *       │           │            ▲
+ *       │           │            ▲    │         ▲
+ *       │           │            │    └─▶ partial_refund   (an admin enters what was returned)
  *       │           ├─▶ held ────┴─▶ rejected      (an admin decides)
  *       └───────────┴─▶ expired | cancelled | refunded (paid and refunded before we looked)
  *
@@ -14,7 +15,9 @@ import { type LookupStatus, paymentIdSchema } from "./gateway/port.ts";
  * admin's decision moves. `completed` is the one state that credits the customer, once; a lookup
  * credits only when it reports exactly what was initiated, within the caps, in our currency and for
  * our order: anything else is `held` (nothing credited, the admins alerted). `refunded` after
- * `completed` reverses that credit.
+ * `completed` reverses that credit. A partial refund moves it to `partial_refund` instead: the
+ * gateway's lookup does not say how much was returned, so nothing is reversed until an admin enters
+ * that figure (then `refunded`, reversing exactly it).
  */
 
 const topUpStatusSchema = z.enum([
@@ -26,13 +29,14 @@ const topUpStatusSchema = z.enum([
   "refunded",
   "held",
   "rejected",
+  "partial_refund",
 ]);
 export type TopUpStatus = z.infer<typeof topUpStatusSchema>;
 
 const FINAL: ReadonlySet<TopUpStatus> = new Set(["expired", "cancelled", "refunded", "rejected"]);
 /**
  * Nothing a lookup says moves a final top-up (completed is not final: a refund may still come;
- * held is not final: an admin's decision moves it).
+ * held and partial_refund are not final: an admin's decision moves them).
  */
 export const isFinalTopUp = (s: TopUpStatus) => FINAL.has(s);
 
@@ -92,7 +96,27 @@ export const topUpSchema = z.object({
       at: z.number().int().nonnegative(),
     })
     .optional(),
-  /** What the refund's reversal took back from the balance (less than credited: shortfall). */
+  /**
+   * A partial refund the gateway reported (status partial_refund): when, whether the admins were
+   * alerted, and the admin's figure of what the gateway returned (then refunded).
+   */
+  partialRefund: z
+    .object({
+      at: z.number().int().nonnegative(),
+      alerted: z.boolean().optional(),
+      decision: z
+        .object({
+          returnedPaisa: paisa.positive(),
+          adminId: z.number().int(),
+          at: z.number().int().nonnegative(),
+        })
+        .optional(),
+    })
+    .optional(),
+  /**
+   * What the refund's reversal took back from the balance (less than credited, or than a partial
+   * refund's returned figure: shortfall).
+   */
   reversedPaisa: paisa.optional(),
   /** The last status the customer was told about (a push after the change, at least once). */
   notified: topUpStatusSchema.optional(),

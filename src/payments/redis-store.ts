@@ -41,6 +41,7 @@ async function update(
       topUp: k.topUp(written.gateway, written.paymentId),
       due: k.topUpsDue,
       held: k.topUpsHeld,
+      partial: k.topUpsPartial,
       ...ledgerKeys(k),
     },
     String(expectedVersion),
@@ -49,6 +50,9 @@ async function update(
     member(written.gateway, written.paymentId),
     dueAt === null ? "" : String(dueAt),
     written.status === "held" ? String(written.held?.at ?? written.updatedAt) : "",
+    written.status === "partial_refund"
+      ? String(written.partialRefund?.at ?? written.updatedAt)
+      : "",
     t ? "1" : "0",
     ...(t ? transferArgv(t, now()) : []),
   );
@@ -117,6 +121,15 @@ export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
       for (const [g, pid] of members.map(split)) {
         const t = await get(g, pid);
         if (t?.status === "held") out.push(t);
+      }
+      return out;
+    },
+    async partialRefunds(limit) {
+      const members = await redis.zrange(k.topUpsPartial, "0", String(limit - 1));
+      const out: TopUp[] = [];
+      for (const [g, pid] of members.map(split)) {
+        const t = await get(g, pid);
+        if (t?.status === "partial_refund") out.push(t);
       }
       return out;
     },

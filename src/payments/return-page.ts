@@ -7,7 +7,7 @@ import type { TopUps } from "./service.ts";
 /**
  * The page the payer's browser comes back to after the gateway's checkout. The redirect is not
  * authenticated (anyone can forge one), so its query is never believed: only the pidx is read, and
- * only to ask the gateway (a lookup) before anything is credited. The page says one of five
+ * only to ask the gateway (a lookup) before anything is credited. The page says one of seven
  * things and nothing else: no amount, no balance, no name, no ids, so a forged or guessed pidx
  * learns nothing. The bot's push carries the details, to the chat that started the top-up.
  *
@@ -16,7 +16,14 @@ import type { TopUps } from "./service.ts";
  * this process, and not again within `minGapMs` of the last one (reloads read the store).
  */
 
-type Outcome = "received" | "not_completed" | "confirming" | "checking" | "not_added";
+type Outcome =
+  | "received"
+  | "not_completed"
+  | "confirming"
+  | "checking"
+  | "not_added"
+  | "refunded"
+  | "refund_checking";
 
 const TEXT: Record<Outcome, { title: string; en: string; ne: string; hi: string }> = {
   received: {
@@ -49,6 +56,20 @@ const TEXT: Record<Outcome, { title: string; en: string; ne: string; hi: string 
     ne: "यो भुक्तानी तपाईंको मौज्दातमा थपिएन। बोटले च्याटमा सन्देश पठाएको छ।",
     hi: "यह भुगतान आपके बैलेंस में नहीं जोड़ा गया। बॉट ने चैट में संदेश भेजा है।",
   },
+  // Credited, then refunded at the gateway (in whole, or in part by an admin's figure): neither
+  // "not completed" nor "nothing was added" is true. No figure: the chat has it.
+  refunded: {
+    title: "Payment refunded",
+    en: "Khalti refunded this payment, and your balance was adjusted for it. The bot has messaged you the amounts in the chat.",
+    ne: "खल्तीले यो भुक्तानी फिर्ता गर्‍यो, र तपाईंको मौज्दात त्यसअनुसार मिलाइयो। बोटले रकमसहित च्याटमा सन्देश पठाएको छ।",
+    hi: "खल्ती ने यह भुगतान लौटा दिया, और आपका बैलेंस उसके अनुसार ठीक किया गया। बॉट ने रकम के साथ चैट में संदेश भेजा है।",
+  },
+  refund_checking: {
+    title: "Refund being checked",
+    en: "Khalti reports that part of this payment was refunded. Our team is checking how much; your balance is unchanged for now. The bot will message you in the chat.",
+    ne: "खल्तीका अनुसार यो भुक्तानीको केही भाग फिर्ता भयो। कति फिर्ता भयो भनेर हाम्रो टोलीले जाँच गर्दैछ; अहिलेलाई तपाईंको मौज्दात उस्तै छ। बोटले च्याटमा सन्देश पठाउनेछ।",
+    hi: "खल्ती के अनुसार इस भुगतान का कुछ हिस्सा लौटाया गया है। कितना, हमारी टीम इसकी जाँच कर रही है; अभी आपका बैलेंस नहीं बदला है। बॉट आपको चैट में संदेश भेजेगा।",
+  },
 };
 
 function page(o: Outcome): string {
@@ -70,6 +91,11 @@ function outcomeOf(t: TopUp | null): Outcome {
       return "checking";
     case "rejected":
       return "not_added";
+    case "partial_refund":
+      return "refund_checking";
+    // Refunded before it was credited: paid, but nothing was added.
+    case "refunded":
+      return t?.creditedPaisa !== undefined ? "refunded" : "not_added";
     default:
       return "not_completed";
   }

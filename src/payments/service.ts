@@ -4,13 +4,20 @@ import { topUpContext } from "./context.ts";
 import type { PaymentId } from "./gateway/port.ts";
 import { decideHeldTopUp } from "./held-decision.ts";
 import type { TopUpEvent } from "./model.ts";
+import { decidePartialRefund } from "./partial-refund.ts";
 import { reconcilePass } from "./reconcile-pass.ts";
 import { type StartInput, startTopUp } from "./start.ts";
 import type { Decision } from "./state.ts";
 import type { TopUpsOptions } from "./types.ts";
 
 export { STUCK_AFTER_MS } from "./context.ts";
-export type { DecideResult, StartResult, TopUpNotice, TopUpsOptions } from "./types.ts";
+export type {
+  DecideResult,
+  RefundDecideResult,
+  StartResult,
+  TopUpNotice,
+  TopUpsOptions,
+} from "./types.ts";
 
 /**
  * The top-up service: adding money online through the payment gateway. Its parts:
@@ -18,6 +25,7 @@ export type { DecideResult, StartResult, TopUpNotice, TopUpsOptions } from "./ty
  *  - apply.ts: `apply`, the only code that changes a top-up on the gateway's word, with the ledger
  *    transfer of transfers.ts in the store's one atomic update; `confirm` and `visit` ask first;
  *  - held-decision.ts: an admin's decision on a held top-up;
+ *  - partial-refund.ts: a partial refund's alert and the admin's figure of what was returned;
  *  - notices.ts: the customer's push (at least once: the top-up records the status the customer
  *    was told of) and the admins' alerts;
  *  - reconcile-pass.ts: what the reconciler does on each pass (looks up, pushes what a crash left
@@ -39,6 +47,10 @@ export function createTopUps(opts: TopUpsOptions) {
     decide: (paymentId: string, d: Decision, adminId: number) =>
       decideHeldTopUp(ctx, paymentId, d, adminId),
     held: (limit = 20) => store.held(limit),
+    /** An admin's figure (paisa) of what the gateway returned of a partial refund. */
+    decideRefund: (paymentId: string, returnedPaisa: number, adminId: number) =>
+      decidePartialRefund(ctx, paymentId, returnedPaisa, adminId),
+    partialRefunds: (limit = 20) => store.partialRefunds(limit),
     reconcile: (limit?: number) => reconcilePass(ctx, limit),
     get: (paymentId: string) => store.get(gateway.name, paymentId),
     remainingToday: async (userId: number) =>

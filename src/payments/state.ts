@@ -17,16 +17,20 @@ import {
  *  - Completed credits from any open state only when the lookup reports exactly the amount
  *    initiated, within what the caps allow now, and (when the answer carries them) our currency
  *    and our order id; anything else is held: nothing credited until an admin decides;
- *  - held and final top-ups are never moved by a lookup;
- *  - Refunded or Partially Refunded (or `refunded: true`) after completed reverses the credit;
- *    before completed nothing was credited, so nothing is reversed;
+ *  - held, partial_refund and final top-ups are never moved by a lookup;
+ *  - Refunded (or `refunded: true`) after completed reverses the credit; Partially Refunded after
+ *    completed reverses nothing: it moves to partial_refund, where an admin enters what the gateway
+ *    returned (`decideRefund`); before completed nothing was credited, so nothing is reversed;
  *  - the same verdict twice changes nothing the second time.
  */
 
 export type Effect =
   | { kind: "credit"; amountPaisa: number; transactionId: string | null; feePaisa: number }
-  /** Reverse up to the credited amount; the service bounds it by the customer's balance. */
-  | { kind: "reverse"; creditedPaisa: number };
+  /**
+   * Reverse up to this much (the credit, or a partial refund's returned figure); the service
+   * bounds it by the customer's balance.
+   */
+  | { kind: "reverse"; upToPaisa: number };
 
 export interface Transition {
   topUp: TopUp;
@@ -115,15 +119,21 @@ export function transition(
   creditLimitPaisa: number,
 ): Transition {
   const same: Transition = { topUp: t, changed: false, from: t.status };
-  if (isFinalTopUp(t.status) || t.status === "held") return same;
+  // A later Refunded does not move partial_refund either: whether it means "the rest too" or
+  // repeats the partial one, only the gateway's merchant dashboard says; the admin's figure decides.
+  if (isFinalTopUp(t.status) || t.status === "held" || t.status === "partial_refund") return same;
   const move = mover(t, now);
   const refunded =
     e.status === "refunded" ||
     e.status === "partially_refunded" ||
     (e.refunded && e.status === "completed");
   if (refunded) {
+    // The lookup does not say how much a partial refund returned: reversing the whole credit (or
+    // any guess) would take money the customer still owns. Nothing moves until an admin says.
+    if (t.status === "completed" && e.status === "partially_refunded")
+      return move("partial_refund", { partialRefund: { at: now } });
     if (t.status === "completed")
-      return move("refunded", {}, { kind: "reverse", creditedPaisa: t.creditedPaisa ?? 0 });
+      return move("refunded", {}, { kind: "reverse", upToPaisa: t.creditedPaisa ?? 0 });
     return move("refunded");
   }
   if (!OPEN.has(t.status)) return same;
@@ -196,6 +206,44 @@ export function decide(
     },
     credit,
   );
+}
+
+export type RefundDecisionResult =
+  | { ok: true; transition: Transition }
+  | { ok: false; reason: "not_partial" | "amount" };
+
+/**
+ * An admin's figure for a partial refund: what the gateway returned, more than 0 and at most what
+ * was credited. The top-up becomes refunded, reversing exactly that (bounded by the balance, as a
+ * full refund). Pure, like `transition`.
+ */
+export function decideRefund(
+  t: TopUp,
+  returnedPaisa: number,
+  adminId: number,
+  now: number,
+): RefundDecisionResult {
+  if (t.status !== "partial_refund" || !t.partialRefund)
+    return { ok: false, reason: "not_partial" };
+  const credited = t.creditedPaisa ?? 0;
+  if (!Number.isSafeInteger(returnedPaisa) || returnedPaisa <= 0 || returnedPaisa > credited)
+    return { ok: false, reason: "amount" };
+  const partialRefund = { ...t.partialRefund, decision: { returnedPaisa, adminId, at: now } };
+  return {
+    ok: true,
+    transition: {
+      topUp: { ...t, partialRefund, status: "refunded", updatedAt: now },
+      changed: true,
+      from: t.status,
+      effect: { kind: "reverse", upToPaisa: returnedPaisa },
+    },
+  };
+}
+
+/** Whether the admins still have to hear that it waits for them (held, or a partial refund). */
+export function needsAdminAlert(t: TopUp): boolean {
+  if (t.status === "held") return !t.heldAlerted;
+  return t.status === "partial_refund" && !t.partialRefund?.alerted;
 }
 
 /** Whether the reconciler still has to look at it: open, or completed and a refund may come. */

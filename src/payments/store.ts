@@ -34,4 +34,6 @@ export interface TopUpStore {
   due(now: number, limit: number): Promise<Array<[string, string]>>;
   /** Held top-ups (waiting for an admin's decision), oldest first. */
   held(limit: number): Promise<TopUp[]>;
+  /** Top-ups in partial_refund (waiting for an admin's figure), oldest first. */
+  partialRefunds(limit: number): Promise<TopUp[]>;
 }

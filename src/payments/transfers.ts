@@ -36,7 +36,7 @@ export async function transferFor(
   // A refund takes the credit back as far as the balance allows (the customer may have spent
   // it); the admin is told of any shortfall.
   const available = (await ctx.ledger.balance(customer)).availablePaisa;
-  const amount = Math.max(0, Math.min(effect.creditedPaisa, available));
+  const amount = Math.max(0, Math.min(effect.upToPaisa, available));
   if (amount === 0) return { reversed: 0 };
   return {
     reversed: amount,
@@ -47,7 +47,7 @@ export async function transferFor(
       amountPaisa: amount,
       kind: "reversal",
       reference: creditTransferId(t.gateway, t.paymentId),
-      reason: `${t.gateway} reports the payment refunded`,
+      reason: `${t.gateway} reports the payment refunded${note}`,
     },
   };
 }

@@ -9,7 +9,10 @@ import type { TopUpStore } from "./store.ts";
 export interface TopUpNotice {
   chatId: number;
   audience: "customer" | "admin";
-  /** Admin notices: a refund reversed a credit, the books refused a transfer, or no end in sight. */
+  /**
+   * Admin notices: a refund reversed a credit, a partial refund waits for the admin's figure, a
+   * top-up is held, the books refused a transfer, or no end in sight.
+   */
   reason?: AlertReason;
   topUp: TopUp;
   /** The customer's available balance after the change (customer notices). */
@@ -43,7 +46,7 @@ export interface TopUpsOptions {
   refundCheckEveryMs: number;
 }
 
-export type AlertReason = "refund" | "ledger_refused" | "stuck" | "held";
+export type AlertReason = "refund" | "ledger_refused" | "stuck" | "held" | "partial_refund";
 
 export type DecideResult =
   | { ok: true; topUp: TopUp }
@@ -59,6 +62,11 @@ export type DecideResult =
         | "gateway_disagrees"
         | "gateway_unavailable";
     };
+
+/** An admin's figure for a partial refund (partial-refund.ts). */
+export type RefundDecideResult =
+  | { ok: true; topUp: TopUp }
+  | { ok: false; reason: "unknown" | "not_partial" | "amount" | "ledger_refused" };
 
 export type StartResult =
   | { ok: true; topUp: TopUp }

@@ -114,7 +114,7 @@ export function keyspace(prefix: string) {
     // --- The catalogue (provider/catalog-sync.ts) ---
     /** String: the provider's last operator listings (JSON), the fallback when the lookups fail. */
     catalogListing: `${prefix}catalog:listing`,
-    // --- Top-ups (payments/redis-store.ts). The update script also holds the four {ledger} keys. ---
+    // --- Top-ups (payments/redis-store.ts). The update script also holds the {ledger} keys. ---
     /** Hash {v: version, j: top-up JSON}, by the gateway's payment id. */
     topUp: (gateway: string, paymentId: string) => `${money}:topup:${gateway}:${paymentId}`,
     /** Sorted set per user: "<gateway>:<paymentId>" scored by createdAt. */
@@ -123,6 +123,8 @@ export function keyspace(prefix: string) {
     topUpsDue: `${money}:topups:due`,
     /** Sorted set of held top-ups (an admin decides), "<gateway>:<paymentId>" by when held. */
     topUpsHeld: `${money}:topups:held`,
+    /** Sorted set of partial refunds waiting for an admin's figure, by when reported. */
+    topUpsPartial: `${money}:topups:partial`,
     // --- Who is who beside the books (accounts/store.ts). Global, one tag: the register script
     // touches both hashes. ---
     /** Hash: phone (international digits) -> Telegram user id. */

@@ -53,6 +53,42 @@ describe("the return page and the caps at credit time", () => {
     await gateway.close();
   });
 
+  it("a refunded top-up says refunded, a partial refund says it is being checked (s20-r2 note 6)", async () => {
+    const { service } = setUp();
+    const { topUps, gateway } = service();
+    const page = topUpReturnRoutes({ topUps, logger: createLogger({ level: "silent" }) });
+    const paid = async (userId: number) => {
+      const s = await topUps.start({ userId, chatId: userId, locale: "en", amountPaisa: 20_000 });
+      if (!s.ok) throw new Error("start refused");
+      khalti.standIn.act(s.topUp.paymentId, "pay");
+      expect(await topUps.confirm("khalti", s.topUp.paymentId)).toMatchObject({
+        status: "completed",
+      });
+      return s.topUp.paymentId;
+    };
+    const get = async (pidx: string) => (await page.request(`/?pidx=${pidx}`)).text();
+    const full = await paid(11);
+    khalti.standIn.refund(full);
+    expect((await topUps.confirm("khalti", full))?.status).toBe("refunded");
+    const fullPage = await get(full);
+    expect(fullPage).toContain('data-outcome="refunded"');
+    expect(fullPage).toContain("Khalti refunded this payment");
+    expect(fullPage).not.toContain("Nothing was added");
+    expect(fullPage).not.toContain("not completed");
+    const part = await paid(12);
+    khalti.standIn.refund(part, true);
+    expect((await topUps.confirm("khalti", part))?.status).toBe("partial_refund");
+    const partPage = await get(part);
+    expect(partPage).toContain('data-outcome="refund_checking"');
+    expect(partPage).toContain("part of this payment was refunded");
+    expect(partPage).not.toContain("Nothing was added");
+    expect(partPage).not.toContain("200");
+    // Decided by an admin: refunded, the same true text.
+    expect((await topUps.decideRefund(part, 5_000, 9)).ok).toBe(true);
+    expect(await get(part)).toContain('data-outcome="refunded"');
+    await gateway.close();
+  });
+
   it("TOPUP_MAX_AMOUNT lowered while a checkout was open: the credit is held, not booked", async () => {
     const { ledger, notices, service } = setUp();
     const before = service({ maxPaisa: 1_000_000 });

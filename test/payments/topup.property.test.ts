@@ -105,7 +105,8 @@ type Cmd =
   | { c: "fail"; k: number }
   | { c: "spend"; user: number; rupees: number }
   | { c: "misreport"; i: number; paisa: number }
-  | { c: "decide"; i: number; d: "credit_initiated" | "credit_paid" | "reject" };
+  | { c: "decide"; i: number; d: "credit_initiated" | "credit_paid" | "reject" }
+  | { c: "refundFigure"; i: number; rupees: number };
 
 const idx = fc.integer({ min: 0, max: 7 });
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
@@ -136,6 +137,12 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
     c: fc.constant("decide" as const),
     i: idx,
     d: fc.constantFrom("credit_initiated" as const, "credit_paid" as const, "reject" as const),
+  }),
+  // An admin's figure for a partial refund (refused unless it waits for one, or out of range).
+  fc.record({
+    c: fc.constant("refundFigure" as const),
+    i: idx,
+    rupees: fc.integer({ min: 0, max: 1000 }),
   }),
   fc.record({
     c: fc.constant("spend" as const),
@@ -242,6 +249,9 @@ async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
       case "decide":
         if (pidx) await topUps.decide(pidx, cmd.d, 99);
         break;
+      case "refundFigure":
+        if (pidx) await topUps.decideRefund(pidx, cmd.rupees * 100, 99);
+        break;
       case "spend": {
         const available = (await ledger.balance(account.customer(cmd.user))).availablePaisa;
         const amount = Math.min(available, cmd.rupees * 100);
@@ -308,6 +318,12 @@ async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
       expect(credits).toHaveLength(1);
       expect(truth.refunded).toBe(true);
       expect(reversals[0].amountPaisa).toBeLessThanOrEqual(credits[0]!.amountPaisa);
+      // A partial refund reverses at most the admin's figure, and only once one was entered.
+      if (truth.status === "partially_refunded") {
+        const figure = t.partialRefund?.decision?.returnedPaisa;
+        expect(figure).toBeDefined();
+        expect(reversals[0].amountPaisa).toBeLessThanOrEqual(figure!);
+      }
       expect(t.reversedPaisa).toBe(reversals[0].amountPaisa);
       reversed += reversals[0].amountPaisa;
     }
@@ -320,7 +336,8 @@ async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
       expired: ["expired"],
       cancelled: ["cancelled"],
       refunded: ["refunded", "held", "rejected"],
-      partially_refunded: ["refunded", "held", "rejected"],
+      // Partially refunded after the credit: waits for the admin's figure, or refunded by it.
+      partially_refunded: ["partial_refund", "refunded", "held", "rejected"],
     };
     expect(expected[truth.status]).toContain(t.status);
     // Each status the customer heard of, once.

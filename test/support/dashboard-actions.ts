@@ -62,6 +62,10 @@ export interface ActionsHarness {
   cashIn(agentId: number, customerId: number, paisa: number): Promise<string>;
   /** A top-up of `userId` held because the gateway reports another amount. */
   heldTopUp(userId: number, askedPaisa: number, reportedPaisa: number): Promise<TopUp>;
+  /** A credited top-up of `userId` that Khalti then reports partially refunded. */
+  partialRefundTopUp(userId: number, paisa: number): Promise<TopUp>;
+  /** What the top-up service told (customers and admins), in order. */
+  topUpNotices: TopUpNotice[];
   close(): Promise<void>;
 }
 
@@ -195,6 +199,24 @@ export async function startActions(): Promise<ActionsHarness> {
       if (held?.status !== "held") throw new Error(`not held: ${held?.status}`);
       return held;
     },
+    async partialRefundTopUp(userId, paisa) {
+      const started = await topUps.start({
+        userId,
+        chatId: userId,
+        locale: "en",
+        amountPaisa: paisa,
+      });
+      if (!started.ok) throw new Error("start refused");
+      const pidx = started.topUp.paymentId;
+      khalti.standIn.act(pidx, "pay");
+      if ((await topUps.confirm("khalti", pidx))?.status !== "completed")
+        throw new Error("not credited");
+      khalti.standIn.refund(pidx, true);
+      const partial = await topUps.confirm("khalti", pidx);
+      if (partial?.status !== "partial_refund") throw new Error(`not partial: ${partial?.status}`);
+      return partial;
+    },
+    topUpNotices: notices,
     async close() {
       await server.close();
       await gateway.close();

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { LookupStatus, TopUp, TopUpEvent, TopUpStatus } from "../../src/payments/index.ts";
-import { decide, needsPush, transition as run } from "../../src/payments/state.ts";
+import {
+  decide,
+  decideRefund,
+  needsAdminAlert,
+  needsPush,
+  transition as run,
+} from "../../src/payments/state.ts";
 
 /** The top-up state machine (pure): which lookup verdict moves which state, and what it books. */
 
@@ -152,14 +158,36 @@ describe("top-up transitions", () => {
 
   it("a refund after the credit reverses it; before any credit it reverses nothing", () => {
     const done = at("completed", { creditedPaisa: 50_000 });
-    for (const e of [ev("refunded"), ev("partially_refunded"), ev("completed", 50_000, true)]) {
+    for (const e of [ev("refunded"), ev("completed", 50_000, true)]) {
       const r = transition(done, e, 9);
       expect(r.topUp.status).toBe("refunded");
-      expect(r.effect).toEqual({ kind: "reverse", creditedPaisa: 50_000 });
+      expect(r.effect).toEqual({ kind: "reverse", upToPaisa: 50_000 });
     }
     const early = transition(at("pending"), ev("refunded"), 9);
     expect(early.topUp.status).toBe("refunded");
     expect(early.effect).toBeUndefined();
+  });
+
+  it("a partial refund after the credit reverses nothing: it waits for an admin's figure", () => {
+    const done = at("completed", { creditedPaisa: 50_000 });
+    const r = transition(done, ev("partially_refunded"), 9);
+    expect(r.topUp).toMatchObject({ status: "partial_refund", partialRefund: { at: 9 } });
+    expect(r.effect).toBeUndefined();
+    expect(needsAdminAlert(r.topUp)).toBe(true);
+    // No later lookup moves it, a full Refunded included.
+    for (const e of [ev("refunded"), ev("partially_refunded"), ev("completed", 50_000, true)])
+      expect(transition(r.topUp, e, 10).changed).toBe(false);
+    expect(decideRefund(r.topUp, 0, 1, 11)).toEqual({ ok: false, reason: "amount" });
+    expect(decideRefund(r.topUp, 50_001, 1, 11)).toEqual({ ok: false, reason: "amount" });
+    expect(decideRefund(r.topUp, 1.5, 1, 11)).toEqual({ ok: false, reason: "amount" });
+    expect(decideRefund(done, 100, 1, 11)).toEqual({ ok: false, reason: "not_partial" });
+    const d = decideRefund(r.topUp, 20_000, 7, 11);
+    if (!d.ok) throw new Error("refused");
+    expect(d.transition.topUp).toMatchObject({
+      status: "refunded",
+      partialRefund: { decision: { returnedPaisa: 20_000, adminId: 7, at: 11 } },
+    });
+    expect(d.transition.effect).toEqual({ kind: "reverse", upToPaisa: 20_000 });
   });
 
   it("a completed top-up does not expire or get cancelled by a later lookup", () => {

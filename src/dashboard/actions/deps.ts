@@ -1,7 +1,12 @@
 import type { Phone, Receipt, ReverseResult } from "../../accounts/index.ts";
 import type { Complaints } from "../../complaints/index.ts";
 import type { ListOpenOptions, Order, UnmatchedEvent } from "../../orders/index.ts";
-import type { DecideResult, HeldDecision, TopUp } from "../../payments/index.ts";
+import type {
+  DecideResult,
+  HeldDecision,
+  RefundDecideResult,
+  TopUp,
+} from "../../payments/index.ts";
 import type { PriceSchedule } from "../../pricing/index.ts";
 
 /**
@@ -40,6 +45,13 @@ export interface ActionDeps {
     held(limit?: number): Promise<TopUp[]>;
     get(paymentId: string): Promise<TopUp | null>;
     decide(paymentId: string, d: HeldDecision, adminId: number): Promise<DecideResult>;
+    /** Partial refunds waiting for the amount returned, and the admin's entry of it. */
+    partialRefunds(limit?: number): Promise<TopUp[]>;
+    decideRefund(
+      paymentId: string,
+      returnedPaisa: number,
+      adminId: number,
+    ): Promise<RefundDecideResult>;
   };
   /** src/complaints createComplaints: /complaints' operations (list, take, resolve, reject). */
   complaints?: Pick<

@@ -1,5 +1,6 @@
 import { html } from "hono/html";
 import { z } from "zod";
+import { parseTypedAmount } from "../../money.ts";
 import type { HeldDecision, TopUp } from "../../payments/index.ts";
 import { type Fragment, facts, path, rs, table, time } from "../html.ts";
 
@@ -94,5 +95,73 @@ ${d === "credit_paid" ? rs(t.held?.reportedPaisa) : rs(t.amountPaisa)} (one tran
 <input type="hidden" name="id" value="${t.paymentId}">
 <input type="hidden" name="d" value="${d}">
 <button type="submit">${DECISIONS[d]}</button>
+</form>`;
+}
+
+// --- Partial refunds (s20-r2 finding 1): Khalti's lookup said Partially Refunded without saying
+// how much; the admin enters the figure its merchant dashboard shows, and exactly that is reversed.
+
+/** The amount Khalti returned, typed in rupees ("250", "1,000.50"), as paisa through money.ts. */
+export const refundSchema = z.object({
+  id: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/, "not a payment id"),
+  amount: z.string().transform((v, ctx) => {
+    const r = parseTypedAmount(v);
+    if (!r.ok || r.value <= 0) {
+      ctx.addIssue({ code: "custom", message: "the amount returned, in rupees, more than 0" });
+      return z.NEVER;
+    }
+    return r.value;
+  }),
+});
+
+export const REFUND_REFUSED: Record<string, string> = {
+  unknown: "No such top-up.",
+  not_partial:
+    "Not waiting for a partial refund's amount any more: it was entered already. Nothing more was done.",
+  amount: "The amount must be more than Rs 0 and at most what was credited: nothing was done.",
+  ledger_refused: "The books refused the reversal (see the alert): nothing was written.",
+};
+
+const refundLink = (t: TopUp) =>
+  html`<a href="${path(`/topups/refund?id=${encodeURIComponent(t.paymentId)}`)}">Enter the amount returned…</a>`;
+
+export function partialList(partial: readonly TopUp[]): Fragment {
+  if (partial.length === 0) return html``;
+  const rows = partial.map((t) => [
+    time(t.partialRefund?.at ?? t.updatedAt),
+    t.paymentId,
+    `user ${t.userId}`,
+    rs(t.creditedPaisa),
+    refundLink(t),
+  ]);
+  return html`<h2>Partial refunds</h2>
+<p>Khalti reports these payments PARTIALLY refunded but not how much: nothing was taken back yet.
+Enter the amount Khalti returned (its merchant dashboard shows it); exactly that is taken back from
+the balance and the customer is told.</p>
+${table(["Reported", "Payment", "Customer", "Credited", "Amount returned"], rows)}`;
+}
+
+export function partialFacts(t: TopUp, balancePaisa: number): Fragment {
+  return facts([
+    ["Payment", `${t.paymentId} (${t.gateway})`],
+    ["Top-up", t.id],
+    ["Customer", `user ${t.userId}, balance now ${rs(balancePaisa)}`],
+    ["Credited", rs(t.creditedPaisa)],
+    ["Gateway transaction", t.transactionId ?? "—"],
+    ["Partial refund reported", time(t.partialRefund?.at)],
+    ["Status", t.status],
+  ]);
+}
+
+/** The form that enters the amount returned. */
+export function refundForm(t: TopUp): Fragment {
+  return html`<p>Enter the amount ${t.gateway} returned to the payer, as its merchant dashboard shows
+it (more than Rs 0, at most ${rs(t.creditedPaisa)}). Exactly that is taken back from the customer's
+balance (as far as the balance holds it; any shortfall is named in the admins' alert), the top-up
+becomes refunded, and the customer is told the amount.</p>
+<form method="post" action="${path("/topups/refund")}">
+<input type="hidden" name="id" value="${t.paymentId}">
+<label>Amount returned (Rs) <input name="amount" inputmode="decimal" required></label>
+<button type="submit">Take back this amount</button>
 </form>`;
 }

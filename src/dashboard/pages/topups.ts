@@ -19,7 +19,12 @@ import {
   decideSchema,
   heldList,
   LIST_MAX,
+  partialFacts,
+  partialList,
+  REFUND_REFUSED,
   REFUSED,
+  refundForm,
+  refundSchema,
   topUpFacts,
 } from "../actions/topups.ts";
 import { allow, authenticate } from "../auth.ts";
@@ -29,7 +34,9 @@ import type { DashboardEnv, DashboardParts } from "../parts.ts";
 /**
  * Held top-ups from the browser (admins): the list, a confirm page per decision, and the POST that
  * decides through the top-up service (the credit's fresh gateway lookup included). Audited with the
- * customer's and the gateway's clearing balances and the top-up's status before and after.
+ * customer's and the gateway's clearing balances and the top-up's status before and after. Also
+ * the partial refunds Khalti reported without a figure: the admin enters the amount returned, and
+ * the top-up service reverses exactly that (audited the same way).
  */
 
 const TITLE = "Held top-ups";
@@ -111,6 +118,75 @@ async function decide(
   return c.html(page(title, body, viewer));
 }
 
+const REFUND_TITLE = "Partial refund";
+
+async function refundPage(
+  c: Context<DashboardEnv>,
+  parts: DashboardParts,
+  topUps: TopUpsPort,
+  paymentId: string,
+) {
+  const viewer = c.get("viewer");
+  const title = `${REFUND_TITLE}: ${paymentId}`;
+  const t = await topUps.get(paymentId);
+  if (!t) return c.html(page(title, outcome(REFUSED.unknown!, "error", back), viewer), 404);
+  const balance = (await parts.deps.ledger.balance(account.customer(t.userId))).postedPaisa;
+  if (t.status !== "partial_refund") {
+    const body = html`${notice(`Not waiting for a partial refund's amount: it is ${t.status}. Nothing to enter.`)}${partialFacts(t, balance)}<p>${back}</p>`;
+    return c.html(page(title, body, viewer), 409);
+  }
+  return c.html(page(title, html`${partialFacts(t, balance)}${refundForm(t)}`, viewer));
+}
+
+/** The admin's figure of a partial refund: exactly that is reversed, once; audited. */
+async function enterRefund(
+  c: Context<DashboardEnv>,
+  parts: DashboardParts,
+  topUps: TopUpsPort,
+  paymentId: string,
+  returnedPaisa: number,
+) {
+  const viewer = c.get("viewer");
+  const title = `${REFUND_TITLE}: ${paymentId}`;
+  const current = await topUps.get(paymentId);
+  if (!current) return c.html(page(title, outcome(REFUSED.unknown!, "error", back), viewer), 404);
+  const accounts = [account.customer(current.userId), account.merchant.gateway(current.gateway)];
+  const before: Record<string, number | string> = {
+    ...(await postedOf(parts.deps.ledger, accounts)),
+    status: current.status,
+  };
+  const r = await topUps.decideRefund(paymentId, returnedPaisa, viewer.userId);
+  if (!r.ok) {
+    const text = REFUND_REFUSED[r.reason] ?? "Refused: nothing was done.";
+    return c.html(
+      page(title, outcome(text, "error", back), viewer),
+      r.reason === "amount" ? 400 : 409,
+    );
+  }
+  const after: Record<string, number | string> = {
+    ...(await postedOf(parts.deps.ledger, accounts)),
+    status: r.topUp.status,
+  };
+  const reversed = r.topUp.reversedPaisa ?? 0;
+  await recordAction(
+    parts,
+    c,
+    viewer,
+    "topup_refund",
+    `${paymentId} (${current.gateway}) of user ${current.userId}: ${rs(returnedPaisa)} returned by ${current.gateway}, ${rs(reversed)} taken back`,
+    before,
+    after,
+  );
+  const short = returnedPaisa - reversed;
+  const done = `Took back ${rs(reversed)} of the ${rs(returnedPaisa)} ${current.gateway} returned${short > 0 ? `; the balance was short by ${rs(short)}: recover it by hand` : ""}. The customer's notice is on its way to the chat.`;
+  const paisa = (v: number | string | undefined) => (typeof v === "number" ? rs(v) : "—");
+  const rows = accounts.map(
+    (a) => [a, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
+  );
+  const body = html`${notice(done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
+  return c.html(page(title, body, viewer));
+}
+
 export function topUpRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
   const admin = [authenticate(parts), allow("admin")] as const;
 
@@ -118,7 +194,29 @@ export function topUpRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     const topUps = topUpsOf(parts);
     if (!topUps) return notConfigured(c, c.get("viewer"), TITLE);
     const held = await topUps.held(LIST_MAX);
-    return c.html(page(TITLE, heldList(held), c.get("viewer")));
+    const partial = await topUps.partialRefunds(LIST_MAX);
+    return c.html(page(TITLE, html`${partialList(partial)}${heldList(held)}`, c.get("viewer")));
+  });
+
+  app.get("/topups/refund", ...admin, async (c) => {
+    const topUps = topUpsOf(parts);
+    if (!topUps) return notConfigured(c, c.get("viewer"), TITLE);
+    const id = refundSchema.shape.id.safeParse(c.req.query("id") ?? "");
+    if (!id.success) {
+      return c.html(page(TITLE, outcome(reasons(id.error), "error", back), c.get("viewer")), 400);
+    }
+    return refundPage(c, parts, topUps, id.data);
+  });
+
+  app.post("/topups/refund", ...admin, async (c) => {
+    const topUps = topUpsOf(parts);
+    if (!topUps) return notConfigured(c, c.get("viewer"), TITLE);
+    const body = await formOf(c);
+    const q = refundSchema.safeParse({ id: field(body, "id"), amount: field(body, "amount") });
+    if (!q.success) {
+      return c.html(page(TITLE, outcome(reasons(q.error), "error", back), c.get("viewer")), 400);
+    }
+    return enterRefund(c, parts, topUps, q.data.id, q.data.amount);
   });
 
   app.get("/topups/decide", ...admin, async (c) => {

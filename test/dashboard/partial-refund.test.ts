@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { topUpNoticeText } from "../../conversations/top-up/notices.ts";
+import { account } from "../../src/ledger/index.ts";
+import { reversalTransferId } from "../../src/payments/index.ts";
+import { createChatI18n } from "../../src/system/bot.ts";
+import {
+  type ActionsHarness,
+  ADMIN,
+  AGENT,
+  client,
+  expectBooksBalanced,
+  form,
+  startActions,
+} from "../support/dashboard-actions.ts";
+
+/**
+ * A partial refund Khalti reported without a figure (s20-r2 finding 1), decided in the back office
+ * over real Redis, HTTP and the Khalti stand-in: listed, the amount entered once (CSRF-checked
+ * POST, version-checked however often posted), exactly that reversed, audited, the customer told
+ * the figure.
+ */
+
+let h: ActionsHarness;
+beforeAll(async () => {
+  h = await startActions();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const i18n = createChatI18n([]);
+const balance = async (userId: number) =>
+  (await h.ledger.balance(account.customer(userId))).postedPaisa;
+const reversalsOf = async (paymentId: string) =>
+  (await h.ledger.journal()).entries.filter(
+    (e) => e.id === reversalTransferId("khalti", paymentId),
+  );
+const auditOf = async (paymentId: string) =>
+  (await h.deps.kv.lhead(`${h.deps.prefix}dash:audit`, 200))
+    .map((l) => JSON.parse(l))
+    .filter((e) => typeof e.detail === "string" && e.detail.includes(paymentId));
+const toldCustomer = (userId: number) =>
+  h.topUpNotices
+    .filter((n) => n.audience === "customer" && n.topUp.userId === userId)
+    .map((n) => topUpNoticeText(i18n as never, n));
+
+describe("partial refunds in the back office", () => {
+  it("lists it, and the entered amount is reversed once, audited, and told to the customer", async () => {
+    const t = await h.partialRefundTopUp(6201, 100_000);
+    expect(await balance(6201)).toBe(100_000);
+    const alert = h.topUpNotices.find(
+      (n) => n.reason === "partial_refund" && n.topUp.paymentId === t.paymentId,
+    );
+    expect(alert).toBeDefined();
+    const c = await h.login(ADMIN);
+    const list = await (await c.get("/dashboard/topups")).text();
+    expect(list).toContain("Partial refunds");
+    expect(list).toContain(t.paymentId);
+    const confirm = await c.get(`/dashboard/topups/refund?id=${t.paymentId}`);
+    expect(confirm.status).toBe(200);
+    expect(await confirm.text()).toContain('name="amount"');
+    // Out of range or not an amount: refused, nothing booked.
+    for (const amount of ["0", "1000.01", "abc", ""]) {
+      const bad = await c.post("/dashboard/topups/refund", {}, form({ id: t.paymentId, amount }));
+      expect(bad.status).toBe(400);
+    }
+    expect(await reversalsOf(t.paymentId)).toHaveLength(0);
+    // Two tabs at once, then a third: one reversal.
+    const body = form({ id: t.paymentId, amount: "900" });
+    const [a, b] = await Promise.all([
+      c.post("/dashboard/topups/refund", {}, body),
+      c.post("/dashboard/topups/refund", {}, body),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const again = await c.post("/dashboard/topups/refund", {}, body);
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("it was entered already");
+    expect(await balance(6201)).toBe(10_000);
+    const reversals = await reversalsOf(t.paymentId);
+    expect(reversals).toHaveLength(1);
+    expect(reversals[0]).toMatchObject({ kind: "reversal", amountPaisa: 90_000 });
+    expect(await h.topUps.get(t.paymentId)).toMatchObject({
+      status: "refunded",
+      reversedPaisa: 90_000,
+      partialRefund: { decision: { returnedPaisa: 90_000, adminId: ADMIN } },
+    });
+    const entries = await auditOf(t.paymentId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      action: "topup_refund",
+      userId: ADMIN,
+      before: { "customer:6201": 100_000, status: "partial_refund" },
+      after: { "customer:6201": 10_000, status: "refunded" },
+    });
+    expect(toldCustomer(6201).at(-1)).toBe(
+      "Khalti refunded Rs 900 of your payment of Rs 1,000; Rs 900 was taken back from your balance. Balance: Rs 100",
+    );
+    expect(toldCustomer(6201).join("\n")).not.toContain("Rs 1,000 was taken back");
+    expect(await (await c.get("/dashboard/topups")).text()).not.toContain(t.paymentId);
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("refuses an agent (403), no session (401) and another origin (403)", async () => {
+    const t = await h.partialRefundTopUp(6202, 20_000);
+    const body = form({ id: t.paymentId, amount: "100" });
+    const agent = await h.login(AGENT);
+    expect((await agent.get(`/dashboard/topups/refund?id=${t.paymentId}`)).status).toBe(403);
+    expect((await agent.post("/dashboard/topups/refund", {}, body)).status).toBe(403);
+    expect((await client(h.url).post("/dashboard/topups/refund", {}, body)).status).toBe(401);
+    const admin = await h.login(ADMIN);
+    const foreign = await admin.post(
+      "/dashboard/topups/refund",
+      { origin: "https://evil.example" },
+      body,
+    );
+    expect(foreign.status).toBe(403);
+    expect((await h.topUps.get(t.paymentId))?.status).toBe("partial_refund");
+    expect(await reversalsOf(t.paymentId)).toHaveLength(0);
+    expect(await balance(6202)).toBe(20_000);
+  });
+});

@@ -1,0 +1,217 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { topUpNoticeText } from "../../conversations/top-up/notices.ts";
+import {
+  account,
+  createMemoryLedger,
+  createRedisLedger,
+  type LedgerStore,
+} from "../../src/ledger/index.ts";
+import {
+  createMemoryTopUpStore,
+  createRedisTopUpStore,
+  type TopUpNotice,
+  type TopUpStore,
+} from "../../src/payments/index.ts";
+import { createChatI18n } from "../../src/system/bot.ts";
+import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { testRedis } from "../support/redis.ts";
+
+/**
+ * Khalti's "Partially Refunded" (s20-r2 finding 1). Its lookup does not say how much was returned,
+ * so nothing is reversed on its word: the top-up waits in partial_refund, the admins are told it is
+ * a PARTIAL refund and that they must enter the amount, the customer is told no figure; the
+ * admin's figure then reverses exactly that, once. Memory and Redis stores.
+ */
+
+const i18n = createChatI18n([]);
+const text = (n: TopUpNotice) => topUpNoticeText(i18n as never, n);
+
+let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
+beforeAll(async () => {
+  khalti = await serveKhaltiStandIn();
+});
+const redisEnv = testRedis("partial-refund");
+afterAll(async () => {
+  await khalti.close();
+  await redisEnv.cleanup();
+});
+
+type Stores = { store: () => TopUpStore; ledger: LedgerStore };
+function memoryStores(): Stores {
+  const ledger = createMemoryLedger();
+  const store = createMemoryTopUpStore({ ledger });
+  return { store: () => store, ledger };
+}
+function redisStores(): Stores {
+  // Each instance its own connection, as two processes would have.
+  return {
+    store: () => createRedisTopUpStore({ redis: redisEnv.connect(), prefix: redisEnv.prefix }),
+    ledger: createRedisLedger({ redis: redisEnv.connect(), prefix: redisEnv.prefix }),
+  };
+}
+
+describe.each([
+  ["memory", memoryStores],
+  ["redis", redisStores],
+])("a partial refund at Khalti (%s)", (_name, stores) => {
+  let userSeq = _name === "memory" ? 9700 : 9800;
+
+  async function creditedTopUp(s: Stores, rupees: number) {
+    const userId = ++userSeq;
+    let offset = 0;
+    const notices: TopUpNotice[] = [];
+    const svc = (store: TopUpStore) =>
+      topUpService({
+        apiUrl: khalti.apiUrl,
+        store,
+        ledger: s.ledger,
+        notices,
+        now: () => Date.now() + offset,
+      });
+    const one = svc(s.store());
+    const started = await one.topUps.start({
+      userId,
+      chatId: userId,
+      locale: "en",
+      amountPaisa: rupees * 100,
+    });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    khalti.standIn.act(pidx, "pay");
+    expect((await one.topUps.confirm("khalti", pidx))?.status).toBe("completed");
+    return {
+      userId,
+      pidx,
+      notices,
+      topUps: one.topUps,
+      /** A second process over the same stores. */
+      other: () => svc(s.store()).topUps,
+      later: (ms: number) => {
+        offset += ms;
+      },
+      balance: async () => (await s.ledger.balance(account.customer(userId))).postedPaisa,
+      customer: () => notices.filter((n) => n.audience === "customer").map(text),
+      admin: () => notices.filter((n) => n.audience === "admin"),
+      close: () => one.gateway.close(),
+    };
+  }
+
+  it("reverses nothing, tells the customer no false figure and the admins it is PARTIAL", async () => {
+    const s = stores();
+    const t = await creditedTopUp(s, 1000);
+    khalti.standIn.refund(t.pidx, true);
+    t.later(3_600_000);
+    await t.topUps.reconcile(500);
+    const after = await t.topUps.get(t.pidx);
+    expect(after?.status).toBe("partial_refund");
+    expect(after?.reversedPaisa).toBeUndefined();
+    expect(await t.balance()).toBe(100_000);
+    const told = t.customer().at(-1) ?? "";
+    expect(told).toContain("part of your payment of Rs 1,000 was refunded");
+    expect(told).toContain("unchanged");
+    expect(t.customer().join("\n")).not.toContain("refunded your payment of Rs 1,000");
+    expect(t.customer().join("\n")).not.toContain("taken back");
+    const alerts = t.admin();
+    expect(alerts.map((n) => n.reason)).toEqual(["partial_refund"]);
+    const alert = text(alerts[0]!);
+    expect(alert).toContain("PARTIAL refund");
+    expect(alert).toContain(t.pidx);
+    expect(alert).toContain("Credited Rs 1,000");
+    expect(alert).toContain("Enter the amount khalti returned");
+    expect((await s.store().partialRefunds(50)).map((x) => x.paymentId)).toContain(t.pidx);
+    await expectBooksBalanced(s.ledger);
+    await t.close();
+  });
+
+  it("a later full Refunded does not move it, and the reconciler stops looking it up", async () => {
+    const s = stores();
+    const t = await creditedTopUp(s, 500);
+    khalti.standIn.refund(t.pidx, true);
+    t.later(3_600_000);
+    await t.topUps.reconcile(500);
+    expect((await t.topUps.get(t.pidx))?.status).toBe("partial_refund");
+    // Say the rest was refunded too and Khalti now says Refunded: still the admin's figure decides.
+    const applied = await t.topUps.apply("khalti", t.pidx, {
+      status: "refunded",
+      totalPaisa: 50_000,
+      transactionId: null,
+      feePaisa: 0,
+      refunded: true,
+    });
+    expect(applied?.status).toBe("partial_refund");
+    expect(await t.balance()).toBe(50_000);
+    // Told and alerted: off the reconciler's schedule, however long it runs.
+    t.later(86_400_000);
+    const st = s.store();
+    const due = await st.due(Date.now() + 10 * 86_400_000, 10_000);
+    expect(due.map(([, p]) => p)).not.toContain(t.pidx);
+    await t.close();
+  });
+
+  it("the admin's figure is reversed once (two instances at once), bounded by the balance, and told", async () => {
+    const s = stores();
+    const t = await creditedTopUp(s, 300);
+    // Rs 200 of it spent.
+    const spent = await s.ledger.transfer({
+      id: `spend-${t.pidx}`,
+      debit: account.customer(t.userId),
+      credit: account.merchant.sales,
+      amountPaisa: 20_000,
+      kind: "adjustment",
+      reason: "test spend",
+    });
+    expect(spent.ok).toBe(true);
+    khalti.standIn.refund(t.pidx, true);
+    t.later(3_600_000);
+    await t.topUps.reconcile(500);
+    expect(await t.balance()).toBe(10_000);
+    expect(await t.topUps.decideRefund(t.pidx, 0, 3001)).toEqual({ ok: false, reason: "amount" });
+    expect(await t.topUps.decideRefund(t.pidx, 30_001, 3001)).toEqual({
+      ok: false,
+      reason: "amount",
+    });
+    const [a, b] = await Promise.all([
+      t.topUps.decideRefund(t.pidx, 25_000, 3001),
+      t.other().decideRefund(t.pidx, 25_000, 3002),
+    ]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    expect([a, b].find((r) => !r.ok)).toEqual({ ok: false, reason: "not_partial" });
+    const after = await t.topUps.get(t.pidx);
+    expect(after).toMatchObject({ status: "refunded", reversedPaisa: 10_000 });
+    expect(after?.partialRefund?.decision?.returnedPaisa).toBe(25_000);
+    expect(await t.balance()).toBe(0);
+    const reversals = (await s.ledger.journal()).entries.filter(
+      (e) => e.id === `topup:khalti:${t.pidx}:refund`,
+    );
+    expect(reversals).toHaveLength(1);
+    expect(reversals[0]).toMatchObject({ kind: "reversal", amountPaisa: 10_000 });
+    expect(t.customer().at(-1)).toBe(
+      "Khalti refunded Rs 250 of your payment of Rs 300; Rs 100 was taken back from your balance. Balance: Rs 0",
+    );
+    const refundAlert = t.admin().find((n) => n.reason === "refund");
+    expect(refundAlert).toBeDefined();
+    const said = text(refundAlert!);
+    expect(said).toContain("Partial refund");
+    expect(said).toContain("Rs 250 returned");
+    expect(said).toContain("short by Rs 150");
+    expect(await t.topUps.decideRefund(t.pidx, 25_000, 3001)).toEqual({
+      ok: false,
+      reason: "not_partial",
+    });
+    await expectBooksBalanced(s.ledger);
+    await t.close();
+  });
+
+  it("a full Refunded keeps reversing the whole credit", async () => {
+    const s = stores();
+    const t = await creditedTopUp(s, 400);
+    khalti.standIn.refund(t.pidx, false);
+    t.later(3_600_000);
+    await t.topUps.reconcile(500);
+    expect(await t.topUps.get(t.pidx)).toMatchObject({ status: "refunded", reversedPaisa: 40_000 });
+    expect(await t.balance()).toBe(0);
+    expect(t.customer().at(-1)).toContain("Khalti refunded your payment of Rs 400");
+    await t.close();
+  });
+});
