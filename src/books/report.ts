@@ -99,21 +99,30 @@ async function lastCheck(deps: Pick<BooksDeps, "crossings" | "logger">): Promise
   }
 }
 
-/** The admins' alert of a float drift (or books that do not balance), one per admin. */
-function driftAlerts(r: BooksReport, adminChatIds: readonly number[]): Notification[] {
+/**
+ * The admins' alert of a float drift (or books that do not balance), one per admin. Without the
+ * float's verdict (books that do not balance while a debit is unknown or the aggregator is silent)
+ * it carries no float figures: the alert then names only the imbalance.
+ */
+function driftAlerts(
+  r: BooksReport,
+  adminChatIds: readonly number[],
+  floatKnown: boolean,
+): Notification[] {
+  const float: Record<string, number> = floatKnown
+    ? {
+        expectedPaisa: r.float.expectedPaisa,
+        reportedPaisa: r.float.reportedPaisa ?? 0,
+        driftPaisa: r.float.driftPaisa ?? 0,
+      }
+    : {};
   return adminChatIds.map((chatId) => ({
     kind: "admin_alert",
     topic: "books_drift",
     status: "success",
     chatId,
     at: r.at,
-    figures: {
-      expectedPaisa: r.float.expectedPaisa,
-      reportedPaisa: r.float.reportedPaisa ?? 0,
-      driftPaisa: r.float.driftPaisa ?? 0,
-      tolerancePaisa: r.float.tolerancePaisa,
-      balanced: r.balanced ? 1 : 0,
-    },
+    figures: { ...float, tolerancePaisa: r.float.tolerancePaisa, balanced: r.balanced ? 1 : 0 },
   }));
 }
 
@@ -202,26 +211,30 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
 
   /**
    * The scheduled check: the report, and one alert to the admins when the float drifts beyond the
-   * tolerance or the books do not balance (re-armed once it is back within it). What it did is
-   * recorded (LastCheck) for /books to tell.
+   * tolerance or the books do not balance (re-armed once it is back within it). Books that do not
+   * balance are alerted whatever the float's state: only the float's half of the verdict waits for
+   * unknown debits or the aggregator's answer. What it did is recorded (LastCheck) for /books.
    */
   async function check(adminChatIds: readonly number[]): Promise<BooksReport> {
     const r = await report();
+    const floatKnown = r.float.withinTolerance !== null && r.float.unknownDebits === 0;
     const base = {
       at: r.at,
-      driftPaisa: r.float.driftPaisa,
+      // A difference read while a debit was unknown is no figure to record.
+      driftPaisa: floatKnown ? r.float.driftPaisa : null,
       balanced: r.balanced,
       unknownDebits: r.float.unknownDebits,
     };
-    // No figure, or a debit we cannot know yet: no verdict this time (neither alert nor re-arm).
-    if (r.float.withinTolerance === null || r.float.unknownDebits > 0) {
+    // Balanced, but no figure or a debit we cannot know yet: no verdict this time (neither alert
+    // nor re-arm).
+    if (r.balanced && !floatKnown) {
       deps.logger?.info({ unknownDebits: r.float.unknownDebits }, "books check deferred");
       const verdict = r.float.unknownDebits > 0 ? "deferred" : "no_report";
       // A drift alerted earlier stays alerted (its crossing is still open): carried on.
       return record(r, { ...base, verdict, ...alertOf(r.lastCheck) });
     }
-    const drifting = !r.float.withinTolerance || !r.balanced;
-    const alerts = drifting ? driftAlerts(r, adminChatIds) : [];
+    const drifting = !r.balanced || r.float.withinTolerance === false;
+    const alerts = drifting ? driftAlerts(r, adminChatIds, floatKnown) : [];
     const crossed = await deps.crossings.record(BOOKS_DRIFT, drifting, alerts);
     if (crossed) deps.logger?.warn({ float: r.float, balanced: r.balanced }, "books drift alert");
     if (!drifting) return record(r, { ...base, verdict: "within" });
