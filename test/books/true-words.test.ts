@@ -185,11 +185,13 @@ describe("the books check at start", () => {
     });
     for (const p of processes) p.check.start();
     const [first] = processes;
-    await waitUntil(
-      async () => (await first!.books.report()).lastCheck !== null,
-      "the first check",
-      { timeoutMs: 10_000, intervalMs: 20 },
-    );
+    // Waits for the run without reading the books meanwhile: a report polled during the check
+    // could book the opening float while the check asks the aggregator, and the check would then
+    // rightly give no verdict (the float moved during its reading). stop() awaits the run.
+    await waitUntil(async () => runs.length > 0, "the first check", {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
     await Promise.all(processes.map((p) => p.check.stop()));
     expect(runs).toHaveLength(1);
     const report = await first!.books.report();
