@@ -1,6 +1,7 @@
 import type { Logger } from "../logger.ts";
+import { contradicts } from "../orders/contradicts.ts";
 import { providerReference } from "../orders/execute-request.ts";
-import { isFinal, type Order, type OrderStatus } from "../orders/model.ts";
+import type { Order, OrderStatus } from "../orders/model.ts";
 import { eventFromStatus, type Orders, type OrdersProvider } from "../orders/service.ts";
 
 /**
@@ -20,24 +21,9 @@ export interface ConfirmDeps {
   now: () => number;
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+export { contradicts };
 
-/**
- * A signed claim opposite to an outcome already decided and told to the user (e.g. an execute
- * that reached the provider after the reconciler concluded it never would). Nothing may change a
- * final order automatically, so it must at least not pass silently: a person has to look.
- */
-export function contradicts(
-  log: Logger | undefined,
-  stored: Order | null,
-  claimed: OrderStatus,
-): void {
-  if (!stored || !isFinal(stored.status) || stored.status === claimed) return;
-  log?.error(
-    { reference: stored.reference, stored: stored.status, claimed },
-    "provider contradicts a final order; check it by hand",
-  );
-}
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
  * Status query for a final claim, then apply what the provider says (not what the webhook said).
