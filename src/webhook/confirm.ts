@@ -2,7 +2,12 @@ import type { Logger } from "../logger.ts";
 import { contradicts } from "../orders/contradicts.ts";
 import { providerReference } from "../orders/execute-request.ts";
 import type { Order, OrderStatus } from "../orders/model.ts";
-import { eventFromStatus, type Orders, type OrdersProvider } from "../orders/service.ts";
+import {
+  answerAbout,
+  eventFromStatus,
+  type Orders,
+  type OrdersProvider,
+} from "../orders/service.ts";
 
 /**
  * A final claim's confirmation: because the signature covers only the secret, a webhook claiming a
@@ -37,7 +42,9 @@ async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): P
   const log = deps.logger;
   let current = order;
   try {
-    const answer = await provider.statusByReference(order.region, providerReference(order));
+    const asked = providerReference(order);
+    // An answer about another order is a failed confirmation (caught below).
+    const answer = answerAbout(await provider.statusByReference(order.region, asked), asked);
     const event = eventFromStatus(answer, "status", now(), `confirms webhook ${claimed}`);
     const applied = await orders.apply(
       { reference: order.reference, ...event, expect: SENT_STATES },
