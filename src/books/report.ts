@@ -2,7 +2,7 @@ import { z } from "zod";
 import { account } from "../ledger/index.ts";
 import type { Notification } from "../orders/model.ts";
 import { type BooksDeps, FLOAT_OPENING_ID } from "./deps.ts";
-import { inFlight, scan } from "./scan.ts";
+import { floatView, inFlight, scan } from "./scan.ts";
 
 export { type BooksDeps, FLOAT_OPENING_ID };
 
@@ -15,7 +15,9 @@ export { type BooksDeps, FLOAT_OPENING_ID };
  * first report with the books' figure known is booked once as an adjustment with a reason
  * ("float-opening", merchant:float against merchant:adjustments), so every later difference is a
  * real one. Expected = the books' float − the debits of orders the aggregator has already taken
- * but our books book only at success (open orders whose execute answer said so).
+ * but our books book only at success (open orders whose execute answer said so). The books' float
+ * and the open orders are read before and after the aggregator's answer: only when the two views
+ * agree and no debit is unknown is the figure a verdict (and the opening booked).
  */
 
 export interface BooksReport {
@@ -41,7 +43,11 @@ export interface BooksReport {
   float: {
     booksPaisa: number;
     inFlightPaisa: number;
-    /** Orders sent without an answer yet: their debit, if any, is unknown (the check waits). */
+    /**
+     * Debits the aggregator's figure may or may not include (the check waits): orders placed or
+     * sent without an answer yet, and orders that moved while the aggregator was asked
+     * (scan.ts `inFlight`).
+     */
     unknownDebits: number;
     expectedPaisa: number;
     /** The aggregator's `credit_available` now; null when it did not answer. */
@@ -99,21 +105,30 @@ async function lastCheck(deps: Pick<BooksDeps, "crossings" | "logger">): Promise
   }
 }
 
-/** The admins' alert of a float drift (or books that do not balance), one per admin. */
-function driftAlerts(r: BooksReport, adminChatIds: readonly number[]): Notification[] {
+/**
+ * The admins' alert of a float drift (or books that do not balance), one per admin. Without the
+ * float's verdict (books that do not balance while a debit is unknown or the aggregator is silent)
+ * it carries no float figures: the alert then names only the imbalance.
+ */
+function driftAlerts(
+  r: BooksReport,
+  adminChatIds: readonly number[],
+  floatKnown: boolean,
+): Notification[] {
+  const float: Record<string, number> = floatKnown
+    ? {
+        expectedPaisa: r.float.expectedPaisa,
+        reportedPaisa: r.float.reportedPaisa ?? 0,
+        driftPaisa: r.float.driftPaisa ?? 0,
+      }
+    : {};
   return adminChatIds.map((chatId) => ({
     kind: "admin_alert",
     topic: "books_drift",
     status: "success",
     chatId,
     at: r.at,
-    figures: {
-      expectedPaisa: r.float.expectedPaisa,
-      reportedPaisa: r.float.reportedPaisa ?? 0,
-      driftPaisa: r.float.driftPaisa ?? 0,
-      tolerancePaisa: r.float.tolerancePaisa,
-      balanced: r.balanced ? 1 : 0,
-    },
+    figures: { ...float, tolerancePaisa: r.float.tolerancePaisa, balanced: r.balanced ? 1 : 0 },
   }));
 }
 
@@ -151,26 +166,29 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
 
   async function report(): Promise<BooksReport> {
     const at = deps.now();
-    const [s, check, flying, last] = await Promise.all([
+    const [s, check, last, marked] = await Promise.all([
       scan(deps),
       deps.ledger.check(),
-      inFlight(deps),
       lastCheck(deps),
+      deps.crossings.isMarked(FLOAT_ANCHORED),
     ]);
+    const anchored = s.anchored || marked;
+    // The float's side is read before and after the aggregator's answer (an HTTP call: orders
+    // move meanwhile), and the views read after the mark: whoever set it booked the opening
+    // first, so neither view can miss an opening booked before the mark was read.
+    const before = await floatView(deps, booksFloat);
     let reported: number | null = null;
     try {
       reported = (await deps.walletBalance()).creditAvailablePaisa;
     } catch (err) {
       deps.logger?.warn({ err: String(err) }, "books: the aggregator's wallet did not answer");
     }
-    // The opening is booked only when no debit is unknown: it must not absorb one.
-    const settled = flying.unknown === 0;
-    const anchored = s.anchored || (await deps.crossings.isMarked(FLOAT_ANCHORED));
-    // Read after the mark: whoever set it booked the opening first, so a float read before the
-    // mark could miss an opening booked meanwhile (another report, another process) and call the
-    // whole opening a drift.
-    let books = await booksFloat();
-    if (reported !== null && settled && !anchored) {
+    const after = await floatView(deps, booksFloat);
+    // An order unknown, or anything that moved during the call, is counted as unknown: the
+    // reading may or may not include it, so it gives no verdict and books no opening.
+    const flying = inFlight(before, after);
+    let books = after.booksPaisa;
+    if (reported !== null && flying.unknown === 0 && !anchored) {
       books += await anchor(books, books - flying.paisa, reported);
     }
     const expected = books - flying.paisa;
@@ -202,26 +220,30 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
 
   /**
    * The scheduled check: the report, and one alert to the admins when the float drifts beyond the
-   * tolerance or the books do not balance (re-armed once it is back within it). What it did is
-   * recorded (LastCheck) for /books to tell.
+   * tolerance or the books do not balance (re-armed once it is back within it). Books that do not
+   * balance are alerted whatever the float's state: only the float's half of the verdict waits for
+   * unknown debits or the aggregator's answer. What it did is recorded (LastCheck) for /books.
    */
   async function check(adminChatIds: readonly number[]): Promise<BooksReport> {
     const r = await report();
+    const floatKnown = r.float.withinTolerance !== null && r.float.unknownDebits === 0;
     const base = {
       at: r.at,
-      driftPaisa: r.float.driftPaisa,
+      // A difference read while a debit was unknown is no figure to record.
+      driftPaisa: floatKnown ? r.float.driftPaisa : null,
       balanced: r.balanced,
       unknownDebits: r.float.unknownDebits,
     };
-    // No figure, or a debit we cannot know yet: no verdict this time (neither alert nor re-arm).
-    if (r.float.withinTolerance === null || r.float.unknownDebits > 0) {
+    // Balanced, but no figure or a debit we cannot know yet: no verdict this time (neither alert
+    // nor re-arm).
+    if (r.balanced && !floatKnown) {
       deps.logger?.info({ unknownDebits: r.float.unknownDebits }, "books check deferred");
       const verdict = r.float.unknownDebits > 0 ? "deferred" : "no_report";
       // A drift alerted earlier stays alerted (its crossing is still open): carried on.
       return record(r, { ...base, verdict, ...alertOf(r.lastCheck) });
     }
-    const drifting = !r.float.withinTolerance || !r.balanced;
-    const alerts = drifting ? driftAlerts(r, adminChatIds) : [];
+    const drifting = !r.balanced || r.float.withinTolerance === false;
+    const alerts = drifting ? driftAlerts(r, adminChatIds, floatKnown) : [];
     const crossed = await deps.crossings.record(BOOKS_DRIFT, drifting, alerts);
     if (crossed) deps.logger?.warn({ float: r.float, balanced: r.balanced }, "books drift alert");
     if (!drifting) return record(r, { ...base, verdict: "within" });

@@ -62,24 +62,49 @@ export async function scan(deps: Pick<BooksDeps, "ledger" | "orders">) {
 }
 
 /**
- * The aggregator's debits our books do not have yet: open orders whose execute answer gave the
- * figure; and how many were sent without an answer yet (their debit is unknown, if any).
+ * The float's side of the books at one moment: the books' float and every open order's debit at
+ * the aggregator as its execute answer gave it, null while unknown: sent without an answer yet,
+ * or still "placed" (the checkout holds an order placed while it sends the receipt, then executes
+ * it: it may be debited at any moment).
  */
-export async function inFlight(
+export interface FloatView {
+  booksPaisa: number;
+  debits: ReadonlyMap<string, number | null>;
+}
+
+export async function floatView(
   deps: Pick<BooksDeps, "orders" | "now">,
-): Promise<{ paisa: number; unknown: number }> {
-  let paisa = 0;
-  let unknown = 0;
+  booksFloat: () => Promise<number>,
+): Promise<FloatView> {
+  const debits = new Map<string, number | null>();
   for (let offset = 0; ; offset += OPEN_PAGE) {
     const open = await deps.orders.listOpen({
       createdBefore: deps.now(),
       limit: OPEN_PAGE,
       offset,
     });
-    for (const o of open) {
-      if (o.wallet) paisa += o.wallet.debitAmountPaisa;
-      else if (o.status !== "placed") unknown += 1;
-    }
-    if (open.length < OPEN_PAGE) return { paisa, unknown };
+    for (const o of open) debits.set(o.reference, o.wallet ? o.wallet.debitAmountPaisa : null);
+    if (open.length < OPEN_PAGE) break;
   }
+  return { booksPaisa: await booksFloat(), debits };
+}
+
+/**
+ * The aggregator's debits our books do not have yet (open orders whose execute answer gave the
+ * figure, as `after` saw them), and how many debits a reading of the aggregator's wallet taken
+ * between `before` and `after` may or may not include: an order unknown in either view, or one
+ * that moved between them (its debit, or its booking at success, may have landed on either side
+ * of the reading). A booking of the float between them with no open order moving (an order placed
+ * and settled in between, a late debit's fix, the opening booked elsewhere) counts as one.
+ */
+export function inFlight(before: FloatView, after: FloatView): { paisa: number; unknown: number } {
+  let paisa = 0;
+  for (const d of after.debits.values()) paisa += d ?? 0;
+  const unsure = new Set<string>();
+  for (const [ref, d] of after.debits)
+    if (d === null || before.debits.get(ref) !== d) unsure.add(ref);
+  for (const [ref, d] of before.debits)
+    if (d === null || after.debits.get(ref) !== d) unsure.add(ref);
+  const booked = before.booksPaisa !== after.booksPaisa && unsure.size === 0 ? 1 : 0;
+  return { paisa, unknown: unsure.size + booked };
 }

@@ -6,10 +6,21 @@ export const reconcilerEnv = {
   RECONCILE_INTERVAL_MS: int(15_000, 100),
   RECONCILE_MIN_AGE_MS: int(20_000, 0),
   RECONCILE_MAX_AGE_MS: int(60 * 60_000, 1000),
-  /** How long "not found" from the provider is not trusted after submit; default: the execute timeout. */
+  /**
+   * How long "not found" from the provider is not trusted after submit; default: the execute
+   * timeout. Half of it is the window for an execute to leave after its submitting mark
+   * (system/money-path.ts): at 0 almost no execute is sent, so a second is the floor.
+   */
   RECONCILE_NOT_FOUND_GRACE_MS: z.preprocess(
     emptyToUndefined,
-    z.coerce.number().int().min(0).optional(),
+    z.coerce
+      .number()
+      .int()
+      .min(
+        1000,
+        "must be at least 1000: half of it is the window to send an execute after its submitting mark, and below that orders fail unsent",
+      )
+      .optional(),
   ),
 };
 type ReconcilerEnv = Parsed<typeof reconcilerEnv>;

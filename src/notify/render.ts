@@ -37,6 +37,13 @@ export function booksAlertText(n: AdminAlert): string {
     return lines.join("\n");
   }
   if (n.topic === "books_drift") {
+    // Books that do not balance, alerted while the float had no verdict: no float figures.
+    if (f.driftPaisa === undefined) {
+      return [
+        "⚠️ The books do not balance: money was created or lost. See /books.",
+        "The wallet at the aggregator was not compared (a debit not known yet, or no answer).",
+      ].join("\n");
+    }
     return [
       "⚠️ The books and the aggregator disagree about the merchant's wallet.",
       `Books expect: ${rs("expectedPaisa")}; the aggregator reports: ${rs("reportedPaisa")}.`,

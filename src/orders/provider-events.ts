@@ -87,6 +87,19 @@ export function readingOf(
   return null;
 }
 
+/**
+ * A status answer checked against the reference asked (spec 4.6: `data.order_id` echoes it; the
+ * client refuses an answer without one). An answer about another order is thrown as a failed
+ * query: applied, it would give an order with no transaction id yet (its execute timed out) the
+ * other order's outcome.
+ */
+export function answerAbout(answer: StatusResult, asked: string): StatusResult {
+  if (answer.referenceNo !== asked) {
+    throw new Error(`status answer about reference ${answer.referenceNo}, not ${asked}`);
+  }
+  return answer;
+}
+
 /** The event a status-query answer stands for; an unrecognised status word is recorded only. */
 export function eventFromStatus(
   result: StatusResult,

@@ -2,7 +2,7 @@ import type { Logger } from "../logger.ts";
 import { ProviderNotFoundError } from "../provider/errors.ts";
 import { providerReference } from "./execute-request.ts";
 import { isFinal, type Order } from "./model.ts";
-import { eventFromStatus } from "./provider-events.ts";
+import { answerAbout, eventFromStatus } from "./provider-events.ts";
 import type { Orders, OrdersProvider } from "./service.ts";
 
 /**
@@ -74,7 +74,9 @@ export function reconcileOne(o: ReconcileOneOptions) {
 
     report.queried++;
     try {
-      const answer = await provider.statusByReference(order.region, providerReference(order));
+      const asked = providerReference(order);
+      // An answer about another order is a failed query (caught below): retried next tick.
+      const answer = answerAbout(await provider.statusByReference(order.region, asked), asked);
       const r = await orders.apply({
         reference: ref,
         ...eventFromStatus(answer, "reconciler", now()),

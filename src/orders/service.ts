@@ -22,6 +22,7 @@ import { createSubmit, type WalletReading } from "./submit.ts";
 export type { AccessMode } from "./charges.ts";
 export { InsufficientFundsError, OrderInputError, type PlaceInput } from "./place.ts";
 export {
+  answerAbout,
   eventFromExecute,
   eventFromStatus,
   isFloatRefusal,

@@ -1,6 +1,7 @@
 import type { ExecuteResult } from "../provider/schemas.ts";
 import type { Apply } from "./apply.ts";
 import type { OrdersContext } from "./context.ts";
+import { executeContradicts } from "./contradicts.ts";
 import { toExecuteRequest } from "./execute-request.ts";
 import type { Order } from "./model.ts";
 import type { OrderParts } from "./parts.ts";
@@ -114,7 +115,8 @@ export function createSubmit(ctx: OrdersContext, deps: SubmitDeps) {
       return marked;
     }
     const result = await execute(deps.provider, ctx.parts, marked, reference);
-    const applying = deps.apply({ reference, ...eventFromExecute(result, now()) }, marked);
+    const event = eventFromExecute(result, now());
+    const applying = deps.apply({ reference, ...event }, marked);
     const reading = readingOf(result);
     // Told in the same turn as the answer's write, so a reading that only re-arms the alert
     // leaves with it in one socket write (the stores hold a turn's writes: redis-batch.ts). The
@@ -132,6 +134,8 @@ export function createSubmit(ctx: OrdersContext, deps: SubmitDeps) {
             )
         : undefined;
     const applied = await applying;
+    // Made final meanwhile (the reconciler's "not found", a status query): logged like a webhook.
+    if (applied.outcome === "unchanged") executeContradicts(log, applied.order, event);
     await recorded;
     return applied.order ?? marked;
   };

@@ -1,7 +1,13 @@
 import type { Logger } from "../logger.ts";
+import { contradicts } from "../orders/contradicts.ts";
 import { providerReference } from "../orders/execute-request.ts";
-import { isFinal, type Order, type OrderStatus } from "../orders/model.ts";
-import { eventFromStatus, type Orders, type OrdersProvider } from "../orders/service.ts";
+import type { Order, OrderStatus } from "../orders/model.ts";
+import {
+  answerAbout,
+  eventFromStatus,
+  type Orders,
+  type OrdersProvider,
+} from "../orders/service.ts";
 
 /**
  * A final claim's confirmation: because the signature covers only the secret, a webhook claiming a
@@ -20,24 +26,9 @@ export interface ConfirmDeps {
   now: () => number;
 }
 
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+export { contradicts };
 
-/**
- * A signed claim opposite to an outcome already decided and told to the user (e.g. an execute
- * that reached the provider after the reconciler concluded it never would). Nothing may change a
- * final order automatically, so it must at least not pass silently: a person has to look.
- */
-export function contradicts(
-  log: Logger | undefined,
-  stored: Order | null,
-  claimed: OrderStatus,
-): void {
-  if (!stored || !isFinal(stored.status) || stored.status === claimed) return;
-  log?.error(
-    { reference: stored.reference, stored: stored.status, claimed },
-    "provider contradicts a final order; check it by hand",
-  );
-}
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
  * Status query for a final claim, then apply what the provider says (not what the webhook said).
@@ -51,7 +42,9 @@ async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): P
   const log = deps.logger;
   let current = order;
   try {
-    const answer = await provider.statusByReference(order.region, providerReference(order));
+    const asked = providerReference(order);
+    // An answer about another order is a failed confirmation (caught below).
+    const answer = answerAbout(await provider.statusByReference(order.region, asked), asked);
     const event = eventFromStatus(answer, "status", now(), `confirms webhook ${claimed}`);
     const applied = await orders.apply(
       { reference: order.reference, ...event, expect: SENT_STATES },

@@ -102,11 +102,14 @@ describe("the admin's books", () => {
     await to(s.store, "1700000000101", "queued", wallet(9_800, 300));
     await to(s.store, "1700000000101", "success");
     aggregator.value -= 9_800;
-    // One still open with its figures (the aggregator took it, our books not yet) and one held.
+    // Two still open with their figures (the aggregator took them, our books not yet), held.
+    // (A placed one would leave the float without a verdict: it may be executed any moment.)
     await s.store.create(prepaid("1700000000102", 11, 5_000, 0, 0));
     await to(s.store, "1700000000102", "queued", wallet(5_000));
     aggregator.value -= 5_000;
     await s.store.create(prepaid("1700000000103", 11, 2_000, 0, 0));
+    await to(s.store, "1700000000103", "pending", wallet(2_000));
+    aggregator.value -= 2_000;
 
     const r = await s.books.report();
     expect(r).toMatchObject({ balanced: true, postedSumPaisa: 0, pendingSumPaisa: 0, problems: 0 });
@@ -123,10 +126,10 @@ describe("the admin's books", () => {
     });
     // The opening float was booked from this first report, so the books now agree.
     expect(r.float).toMatchObject({
-      inFlightPaisa: 5_000,
+      inFlightPaisa: 7_000,
       unknownDebits: 0,
-      reportedPaisa: 1_000_000 - 14_800,
-      expectedPaisa: 1_000_000 - 14_800,
+      reportedPaisa: 1_000_000 - 16_800,
+      expectedPaisa: 1_000_000 - 16_800,
       driftPaisa: 0,
       withinTolerance: true,
     });
@@ -172,6 +175,116 @@ describe("the admin's books", () => {
       { topic: "books_drift", chatId: 3001, figures: { driftPaisa: 5_000 } },
     ]);
     await expectBooksBalanced(s.ledger);
+  });
+});
+
+describe("the float read while orders move during the aggregator's answer", () => {
+  /** The books whose wallet call runs `during` (once) before it answers. */
+  function moving(aggregator: { value: number }) {
+    let during: (() => Promise<void>) | undefined;
+    const queue = createMemoryNotificationQueue();
+    const ledger = createMemoryLedger();
+    const store = createMemoryOrderStore({ ledger, outbox: queue });
+    const books = createBooks(
+      {
+        ledger,
+        orders: store,
+        walletBalance: async () => {
+          const run = during;
+          during = undefined;
+          await run?.();
+          return { creditAvailablePaisa: aggregator.value };
+        },
+        crossings: createMemoryCrossings(queue),
+        now: Date.now,
+      },
+      { tolerancePaisa: 100 },
+    );
+    const consumer = queue.consumer("t");
+    const alerts = async () =>
+      (await consumer.read(100, 0))
+        .map((d) => d.notification)
+        .filter((n) => n.kind === "admin_alert");
+    return {
+      ledger,
+      store,
+      books,
+      alerts,
+      during: (f: () => Promise<void>) => {
+        during = f;
+      },
+    };
+  }
+
+  // Fails on the code before: the open orders were read before the call and the books' float
+  // after it, so the success was counted twice (a drift of +Rs 100 and an alert).
+  it("gives no verdict when an order succeeds during the call, and no false alert", async () => {
+    const aggregator = { value: 1_000_000 };
+    const s = moving(aggregator);
+    await s.books.check([3001]); // books the opening float
+    await s.store.create(placedOrder({ reference: "1700000000501", idempotencyKey: "k501" }));
+    await to(s.store, "1700000000501", "submitting");
+    await to(s.store, "1700000000501", "queued", wallet(10_000));
+    aggregator.value -= 10_000;
+    s.during(() => to(s.store, "1700000000501", "success"));
+    const racing = await s.books.check([3001]);
+    expect(racing.lastCheck).toMatchObject({ verdict: "deferred", unknownDebits: 1 });
+    expect(await s.alerts()).toEqual([]);
+    const quiet = await s.books.check([3001]);
+    expect(quiet.lastCheck).toMatchObject({ verdict: "within", driftPaisa: 0 });
+    expect(await s.alerts()).toEqual([]);
+  });
+
+  // Fails on the code before: the placed order counted neither in flight nor as unknown, so its
+  // debit taken during the call went into the opening float, and was booked again at success.
+  it("books no opening from a reading an order was executed during; the opening comes later, right", async () => {
+    const aggregator = { value: 1_000_000 };
+    const s = moving(aggregator);
+    await s.store.create(placedOrder({ reference: "1700000000502", idempotencyKey: "k502" }));
+    s.during(async () => {
+      await to(s.store, "1700000000502", "submitting");
+      aggregator.value -= 10_000; // the aggregator debits at execute
+      await to(s.store, "1700000000502", "queued", wallet(10_000));
+    });
+    const first = await s.books.check([3001]);
+    expect(first.lastCheck).toMatchObject({ verdict: "deferred", unknownDebits: 1 });
+    expect((await s.ledger.journal()).entries.filter((e) => e.id === FLOAT_OPENING_ID)).toEqual([]);
+    await to(s.store, "1700000000502", "success");
+    const settled = await s.books.check([3001]);
+    expect(settled.lastCheck).toMatchObject({ verdict: "within", driftPaisa: 0 });
+    expect(settled.float.booksPaisa).toBe(1_000_000 - 10_000);
+    expect(await s.alerts()).toEqual([]);
+  });
+
+  it("counts a placed order's debit as unknown: it may be executed any moment", async () => {
+    const s = moving({ value: 1_000_000 });
+    await s.store.create(placedOrder({ reference: "1700000000503", idempotencyKey: "k503" }));
+    const r = await s.books.check([3001]);
+    expect(r.float.unknownDebits).toBe(1);
+    expect(r.lastCheck).toMatchObject({ verdict: "deferred", unknownDebits: 1 });
+    expect((await s.ledger.journal()).entries).toEqual([]);
+  });
+
+  it("gives no verdict when the float is booked during the call with no open order moving", async () => {
+    const aggregator = { value: 1_000_000 };
+    const s = moving(aggregator);
+    await s.books.check([3001]); // books the opening float
+    // A debit booked meanwhile (an order placed and settled within the call, a late fix).
+    s.during(async () => {
+      await s.ledger.transfer({
+        id: "late-fix",
+        debit: account.merchant.funding,
+        credit: account.merchant.float,
+        amountPaisa: 5_000,
+        kind: "adjustment",
+        reason: "test",
+      });
+    });
+    expect((await s.books.check([3001])).lastCheck).toMatchObject({
+      verdict: "deferred",
+      unknownDebits: 1,
+    });
+    expect(await s.alerts()).toEqual([]);
   });
 });
 

@@ -8,13 +8,18 @@ import {
   createRedisCrossings,
 } from "../../src/books/index.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
-import { createMemoryLedger, createRedisLedger } from "../../src/ledger/index.ts";
-import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
+import { account, createMemoryLedger, createRedisLedger } from "../../src/ledger/index.ts";
+import {
+  booksAlertText,
+  createMemoryNotificationQueue,
+  createRedisNotificationQueue,
+} from "../../src/notify/index.ts";
 import { createMemoryLease, createRedisLease } from "../../src/orders/lease.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
-import type { OrderStatus } from "../../src/orders/model.ts";
+import type { Notification, OrderStatus } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { placedOrder, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
@@ -180,15 +185,98 @@ describe("the books check at start", () => {
     });
     for (const p of processes) p.check.start();
     const [first] = processes;
-    await waitUntil(
-      async () => (await first!.books.report()).lastCheck !== null,
-      "the first check",
-      { timeoutMs: 10_000, intervalMs: 20 },
-    );
+    // Waits for the run without reading the books meanwhile: a report polled during the check
+    // could book the opening float while the check asks the aggregator, and the check would then
+    // rightly give no verdict (the float moved during its reading). stop() awaits the run.
+    await waitUntil(async () => runs.length > 0, "the first check", {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
     await Promise.all(processes.map((p) => p.check.stop()));
     expect(runs).toHaveLength(1);
     const report = await first!.books.report();
     expect(report.lastCheck).toMatchObject({ verdict: "within", driftPaisa: 0 });
     expect(booksText(t, report)).toMatch(/Last check .*: within the tolerance/);
+  });
+});
+
+describe("books that do not balance", () => {
+  const r = testRedis("books-unbalanced");
+  afterAll(() => r.cleanup());
+
+  type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
+
+  /** Books on Redis under a prefix of their own, with one stored balance corrupted (+Rs 1,000). */
+  async function unbalanced(name: string, walletBalance: () => Promise<number>) {
+    const prefix = `${r.prefix}${name}:`;
+    const ledger = createRedisLedger({ redis: r.redis, prefix });
+    const store = createRedisOrderStore({ redis: r.redis, prefix });
+    const books = createBooks(
+      {
+        ledger,
+        orders: store,
+        walletBalance: async () => ({ creditAvailablePaisa: await walletBalance() }),
+        crossings: createRedisCrossings(r.redis, prefix),
+        now: Date.now,
+      },
+      { tolerancePaisa: 100 },
+    );
+    await ledger.transfer({
+      id: "c1",
+      debit: account.merchant.funding,
+      credit: account.agent("7"),
+      amountPaisa: 5_000,
+      kind: "credit",
+    });
+    // Money created: a balance that the journal does not account for.
+    await r.redis.hincrby(keyspace(prefix).ledgerBalances, "agent:7|cp", 100_000);
+    const consumer = createRedisNotificationQueue({ redis: r.redis, prefix }).consumer("t");
+    const seen: AdminAlert[] = [];
+    const alerts = async () => {
+      for (const d of await consumer.read(100, 1)) {
+        if (d.notification.kind === "admin_alert") seen.push(d.notification);
+      }
+      return seen;
+    };
+    return { books, store, alerts };
+  }
+
+  // Fails on the code before: both checks said "deferred" / "no_report" and alerted nobody.
+  it.each([
+    ["an order's debit is unknown", "debit"],
+    ["the aggregator's wallet does not answer", "wallet"],
+  ])("are alerted once while %s", async (_, why) => {
+    const s = await unbalanced(why, async () => {
+      if (why === "wallet") throw new Error("down");
+      return 0;
+    });
+    if (why === "debit") {
+      const o = placedOrder({ reference: "1700000000401", idempotencyKey: "k401" });
+      await s.store.create(o);
+      await s.store.update(o.reference, (cur) => {
+        const tr = transition(cur, { source: "system", status: "submitting", at: Date.now() });
+        return { order: tr.order, notifications: tr.notifications };
+      });
+    }
+    const checked = await s.books.check([3001]);
+    expect(checked.balanced).toBe(false);
+    expect(checked.lastCheck).toMatchObject({
+      verdict: "beyond",
+      balanced: false,
+      driftPaisa: null,
+      alertedAdmins: 1,
+    });
+    const [alert, ...more] = await s.alerts();
+    expect(more).toEqual([]);
+    expect(alert).toMatchObject({ topic: "books_drift", chatId: 3001, figures: { balanced: 0 } });
+    // No float figure read while it had no verdict: the alert names the imbalance only.
+    expect(alert?.figures).not.toHaveProperty("driftPaisa");
+    expect(booksAlertText(alert!)).toMatch(/The books do not balance/);
+    expect(booksAlertText(alert!)).not.toMatch(/disagree/);
+    expect(booksText(t, checked)).toMatch(/Last check .*: beyond the tolerance; 1 admin was/);
+
+    // Once: a later check of the same books sends nothing new.
+    await s.books.check([3001]);
+    expect(await s.alerts()).toHaveLength(1);
   });
 });

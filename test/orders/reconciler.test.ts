@@ -185,6 +185,30 @@ describe("reconciler", () => {
     expect((await t.orders.get(ref))?.status).toBe("unknown");
   });
 
+  // Fails on the code before: the other order's success was applied (status success, its
+  // transaction id planted). Review s20-r1, finding 6.
+  it("does not apply a status answer about another reference: a failed query", async () => {
+    const t = setup({
+      statusByReference: async () => ({
+        status: "success",
+        transactionId: "TX-OTHER",
+        referenceNo: "1700000000999",
+        amountPaisa: 10_000,
+        timestampMs: null,
+        connectionNo: null,
+        operator: null,
+        packageName: null,
+      }),
+    });
+    const ref = await t.orderIn("unknown");
+    t.advance(30_000);
+    const report = await t.reconciler.runOnce();
+    expect(report).toMatchObject({ queried: 1, changed: 0, errors: 1 });
+    const o = await t.orders.get(ref);
+    expect(o?.status).toBe("unknown");
+    expect(o?.transactionId).toBeUndefined();
+  });
+
   it("flags an order still not final after the maximum age, alerting each admin once", async () => {
     const t = setup({ adminChatIds: [7, 8] });
     const ref = await t.orderIn("pending");

@@ -93,11 +93,17 @@ describe("config", () => {
     const c = loadConfig({
       NOTIFY_CLAIM_IDLE_MS: "5000",
       NOTIFY_LOCK_MS: "90000",
-      RECONCILE_NOT_FOUND_GRACE_MS: "0",
+      RECONCILE_NOT_FOUND_GRACE_MS: "1000",
     });
     expect(c.notifier).toEqual({ claimIdleMs: 5000, lockMs: 90_000 });
-    expect(c.reconciler.notFoundGraceMs).toBe(0);
+    expect(c.reconciler.notFoundGraceMs).toBe(1000);
     expect(() => loadConfig({ NOTIFY_CLAIM_IDLE_MS: "10" })).toThrow(/NOTIFY_CLAIM_IDLE_MS/);
+    // A grace of 0 made the send window 0: almost every execute was skipped (review s20-r1, 4).
+    for (const grace of ["0", "999"]) {
+      expect(() => loadConfig({ RECONCILE_NOT_FOUND_GRACE_MS: grace })).toThrow(
+        /RECONCILE_NOT_FOUND_GRACE_MS.*at least 1000/s,
+      );
+    }
   });
 
   it("reads ACCESS_MODE: prepaid by default, staff when asked, the old open refused by name", () => {

@@ -50,7 +50,8 @@ interface Setup {
   orders: ReturnType<typeof createOrders>;
   outbox: Notification[];
   statusQueries: string[];
-  statusAnswer: { value: string | "error" };
+  /** The status query's word, and the reference it names (the one asked, unless `about`). */
+  statusAnswer: { value: string | "error"; about?: string };
   /** Orders read from the store (get and getByTransactionId) so far. */
   reads: { count: number };
   /** Orders written (update calls that changed something) so far. */
@@ -87,7 +88,7 @@ async function setup(
     },
   };
   const statusQueries: string[] = [];
-  const statusAnswer = { value: "success" as string };
+  const statusAnswer: Setup["statusAnswer"] = { value: "success" };
   const provider: OrdersProvider = {
     async execute(req) {
       return { kind: "unknown", referenceNo: req.referenceNo, reason: "timeout", detail: "" };
@@ -100,7 +101,7 @@ async function setup(
       return {
         status: statusAnswer.value,
         transactionId: "TX-1",
-        referenceNo,
+        referenceNo: statusAnswer.about ?? referenceNo,
         amountPaisa: 10_000,
         timestampMs: null,
         connectionNo: null,
@@ -482,6 +483,28 @@ describe("final claims", () => {
       const o = await s.orders.get(ref);
       expect(o?.status).toBe("unknown");
       expect(o?.history.map((h) => h.note)).toContain("claimed failed; confirmation failed");
+    } finally {
+      await s.close();
+    }
+  });
+
+  // Fails on the code before: the answer about another order made this one success with its
+  // transaction id. Review s20-r1, finding 6.
+  it("stay recorded without a status change when the status answer is about another reference", async () => {
+    const s = await setup();
+    try {
+      const ref = await sentOrder(s);
+      s.statusAnswer.about = "1700000000999";
+      await post(s.url, JSON.stringify({ data: encrypt(payload(ref, "success")) }));
+      await s.routes.settled();
+      const o = await s.orders.get(ref);
+      expect(o?.status).toBe("unknown");
+      expect(o?.transactionId).toBeUndefined();
+      expect(o?.history.at(-1)).toMatchObject({
+        source: "webhook",
+        status: null,
+        note: "claimed success; confirmation failed",
+      });
     } finally {
       await s.close();
     }
