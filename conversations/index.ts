@@ -52,6 +52,11 @@ import { addMoneyConversation } from "./top-up/add-money.ts";
 import { addMoney, addMoneyButton } from "./top-up/add-money-command.ts";
 import { heldTopUps } from "./top-up/held-command.ts";
 
+export {
+  type ReversalTeller,
+  type ReversalTold,
+  tellReversal,
+} from "./cash/reversal-notices.ts";
 export { registerCommands } from "./commands.ts";
 export {
   changeText as complaintChangeText,

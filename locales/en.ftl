@@ -578,6 +578,7 @@ complaint-status-rejected = rejected
 complaint-taken = 🔎 Your complaint { $ref } about order { $order } is being looked into. We will answer by { $due }.
 complaint-resolved = ✅ Your complaint { $ref } about order { $order } is resolved: { $text }
 complaint-refunded = { $amount } was returned to your balance. Balance: { $balance }
+complaint-refunded-balance-unknown = { $amount } was returned to your balance.
 complaint-rejected = ❌ Your complaint { $ref } about order { $order } was not accepted: { $why }
 complaint-report-button = ⚠️ Report a problem
 complaint-denied = This command is for admins.

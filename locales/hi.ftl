@@ -542,6 +542,7 @@ complaint-status-rejected = अस्वीकृत
 complaint-taken = 🔎 ऑर्डर { $order } के बारे में आपकी शिकायत { $ref } की जाँच हो रही है। हम { $due } तक जवाब देंगे।
 complaint-resolved = ✅ ऑर्डर { $order } के बारे में आपकी शिकायत { $ref } सुलझ गई: { $text }
 complaint-refunded = { $amount } आपके बैलेंस में लौटा दिए गए। बैलेंस: { $balance }
+complaint-refunded-balance-unknown = { $amount } आपके बैलेंस में लौटा दिए गए।
 complaint-rejected = ❌ ऑर्डर { $order } के बारे में आपकी शिकायत { $ref } स्वीकार नहीं हुई: { $why }
 complaint-report-button = ⚠️ समस्या बताएँ
 complaint-denied = यह कमांड केवल एडमिन के लिए है।

@@ -536,6 +536,7 @@ complaint-status-rejected = अस्वीकृत
 complaint-taken = 🔎 अर्डर { $order } बारे तपाईंको उजुरी { $ref } हेरिँदै छ। हामी { $due } सम्म जवाफ दिनेछौं।
 complaint-resolved = ✅ अर्डर { $order } बारे तपाईंको उजुरी { $ref } समाधान भयो: { $text }
 complaint-refunded = { $amount } तपाईंको मौज्दातमा फिर्ता गरियो। मौज्दात: { $balance }
+complaint-refunded-balance-unknown = { $amount } तपाईंको मौज्दातमा फिर्ता गरियो।
 complaint-rejected = ❌ अर्डर { $order } बारे तपाईंको उजुरी { $ref } स्वीकार भएन: { $why }
 complaint-report-button = ⚠️ समस्या जनाउनुहोस्
 complaint-denied = यो आदेश प्रशासकका लागि मात्र हो।

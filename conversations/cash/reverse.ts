@@ -1,15 +1,11 @@
-import {
-  type Accounts,
-  formatPhone,
-  type Receipt,
-  type ReverseResult,
-} from "../../src/accounts/index.ts";
+import type { Accounts, Receipt, ReverseResult } from "../../src/accounts/index.ts";
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
-import { confirm, firstNotice, money, partyName, push } from "./transfers.ts";
+import { tellReversal } from "./reversal-notices.ts";
+import { confirm, firstNotice, money, partyName } from "./transfers.ts";
 
 /**
  * /reverse [id]: an admin reverses a cash-in or a credit, with a reason. The reversal's id is
@@ -70,57 +66,26 @@ export function reverseConversation(deps: BotDeps) {
     if (await firstNotice(conversation, accounts, revId, "by")) {
       await flow.reply(t("reverse-done", { amount, from: names.from, to: names.to, rev: revId }));
     }
-    const party = original.partyUserId;
-    if (
-      party !== undefined &&
-      party > 0 &&
-      (await firstNotice(conversation, accounts, revId, "party"))
-    ) {
-      await push(conversation, deps, party, t, (theirs) =>
-        theirs("reverse-notice", {
-          amount: money(theirs, original.amountPaisa),
-          ref: original.id,
+    // Inside `external`: the claims and the sends run once, not again on a replay.
+    await conversation.external((outer) =>
+      tellReversal(
+        {
+          accounts,
+          i18n: deps.i18n,
+          fallbackLocale: t.locale,
+          send: (chatId, text) => outer.api.sendMessage(chatId, text),
+          logger: deps.logger,
+        },
+        {
+          original,
+          reversalId: revId,
           reason,
-          balance: money(theirs, r.debitAfter.availablePaisa),
-        }),
-      );
-    }
-    await tellAgent(conversation, deps, t, {
-      original,
-      revId,
-      reason,
-      balancePaisa: r.creditAfter.availablePaisa,
-    });
+          partyBalancePaisa: r.debitAfter.availablePaisa,
+          agentBalancePaisa: r.creditAfter.availablePaisa,
+        },
+      ),
+    );
   };
-}
-
-/**
- * A cash-in's agent is told its reversal too (the money is back in their float, and the customer
- * will come back to them asking why), once across instances and the back office's reversal.
- */
-async function tellAgent(
-  conversation: FlowConversation,
-  deps: BotDeps,
-  t: Translate,
-  x: { original: Receipt; revId: string; reason: string; balancePaisa: number },
-): Promise<void> {
-  const agent = x.original.by;
-  if (x.original.kind !== "cash_in" || agent <= 0) return;
-  if (!(await firstNotice(conversation, deps.accounts, x.revId, "agent"))) return;
-  const customer = await conversation.external(async () => {
-    const party = x.original.partyUserId;
-    const phone = party === undefined ? null : await deps.accounts.phoneOf(party);
-    return phone ? formatPhone(phone) : String(party ?? "");
-  });
-  await push(conversation, deps, agent, t, (theirs) =>
-    theirs("reverse-notice-agent", {
-      amount: money(theirs, x.original.amountPaisa),
-      ref: x.original.id,
-      customer,
-      reason: x.reason,
-      balance: money(theirs, x.balancePaisa),
-    }),
-  );
 }
 
 /**

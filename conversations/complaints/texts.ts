@@ -133,10 +133,12 @@ export function changeText(
   const done = t("complaint-resolved", { ...base, text: c.closing?.text ?? "" });
   const refund = c.closing?.refund;
   if (!refund) return done;
-  const refunded = t("complaint-refunded", {
-    amount: money(t, refund.amountPaisa),
-    balance: money(t, extra.balancePaisa ?? 0),
-  });
+  const amount = money(t, refund.amountPaisa);
+  // The balance read after the booked refund may fail: then no balance line, never "Rs 0".
+  const refunded =
+    extra.balancePaisa === undefined
+      ? t("complaint-refunded-balance-unknown", { amount })
+      : t("complaint-refunded", { amount, balance: money(t, extra.balancePaisa) });
   return `${done}\n${refunded}`;
 }
 

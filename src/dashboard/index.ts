@@ -14,7 +14,7 @@ export {
   type RateLimits,
 } from "./deps.ts";
 export { type DashboardKv, memoryKv, redisKv } from "./kv.ts";
-export { type IssuedLink, loginPath } from "./links.ts";
+export { carriesLoginLink, type IssuedLink, loginPath } from "./links.ts";
 export type { DashboardPeople } from "./people/index.ts";
 
 export { sessionVerdict } from "./sessions.ts";

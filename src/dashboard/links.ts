@@ -36,6 +36,14 @@ export interface LoginLinks {
 /** The path of a login link under the back office (its token is a path segment). */
 export const loginPath = (token: string) => `${DASHBOARD_PATH}/login/${token}`;
 
+/**
+ * Whether a text carries a login link (its path and a token-shaped segment): a channel that
+ * records what it sent (WhatsApp's chat record) must not keep such a text, or Redis would hold
+ * a token that logs in.
+ */
+export const carriesLoginLink = (text: string): boolean =>
+  new RegExp(`${loginPath("")}[A-Za-z0-9_-]{43}`).test(text);
+
 /** A stored record, or null when it is missing, unreadable or past its end. */
 export function liveLink(raw: string | null, now: number): LinkRecord | null {
   if (raw === null) return null;

@@ -1,10 +1,15 @@
 import type { I18n } from "@grammyjs/i18n";
-import { dashboardCommand } from "../../conversations/index.ts";
-import { type Accounts, formatPhone } from "../accounts/index.ts";
+import {
+  dashboardCommand,
+  type ReversalTeller,
+  type ReversalTold,
+  tellReversal,
+} from "../../conversations/index.ts";
+import type { Accounts } from "../accounts/index.ts";
 import type { Books } from "../books/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { type BotSettings, roleOf } from "../bot/deps.ts";
-import { DEFAULT_LOCALE, isLocale, translator } from "../bot/i18n.ts";
+import { DEFAULT_LOCALE } from "../bot/i18n.ts";
 import type { Complaints } from "../complaints/index.ts";
 import {
   createDashboard,
@@ -13,8 +18,6 @@ import {
   memoryKv,
   redisKv,
 } from "../dashboard/index.ts";
-import { account } from "../ledger/index.ts";
-import { formatMoney } from "../money.ts";
 import type { TopUps } from "../payments/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import type { Base } from "./base.ts";
@@ -46,6 +49,15 @@ export function wireDashboard(
 ) {
   const { config, logger, now } = base;
   if (!config.dashboard.enabled) return undefined;
+  // A reversal made in the browser is told through the chat's own telling (the same words, and
+  // each person once across the chat's /reverse and the back office).
+  const chat: ReversalTeller | undefined = parts.chat && {
+    accounts: parts.accounts,
+    i18n: parts.chat.i18n,
+    fallbackLocale: DEFAULT_LOCALE,
+    send: parts.chat.send,
+    logger: logger.child({ part: "dashboard" }),
+  };
   // One deps object for the pages and the links: they share one store of links and sessions.
   const deps: DashboardDeps = {
     // Without Redis (local mode's memory stores) the links and sessions live in this process.
@@ -78,63 +90,10 @@ export function wireDashboard(
       lowFloatPaisa: config.books.lowFloatAlertPaisa,
       stuckAfterMs: config.reconciler.maxAgeMs,
       priceSchedule: config.pricing.schedule,
-      ...(parts.chat ? { tellReversed: reversalTeller(parts.accounts, parts.chat) } : {}),
+      ...(chat ? { tellReversed: (r: ReversalTold) => tellReversal(chat, r) } : {}),
     },
   };
   parts.app.route("/", createDashboard(deps));
   const access = dashboardAccess(deps);
   return { access, command: dashboardCommand({ issueLink: (id) => access.issueLink(id) }) };
-}
-
-/** The party's notice of a reversal made in the back office: /reverse's own text, in their language. */
-function reversalTeller(
-  accounts: Accounts,
-  chat: { i18n: I18n<BotContext>; send: (chatId: number, text: string) => Promise<void> },
-) {
-  return async (r: {
-    userId: number;
-    originalId: string;
-    amountPaisa: number;
-    reason: string;
-    balancePaisa: number;
-  }) => {
-    const kept = await accounts.localeOf(r.userId).catch(() => null);
-    const t = translator(chat.i18n, isLocale(kept) ? kept : DEFAULT_LOCALE);
-    const money = (paisa: number) => formatMoney(paisa, { locale: t.locale });
-    await chat.send(
-      r.userId,
-      t("reverse-notice", {
-        amount: money(r.amountPaisa),
-        ref: r.originalId,
-        reason: r.reason,
-        balance: money(r.balancePaisa),
-      }),
-    );
-    await tellAgentReversed(accounts, chat, r);
-  };
-}
-
-/** A cash-in's agent is told its reversal too, once (the chat's /reverse tells them the same way). */
-async function tellAgentReversed(
-  accounts: Accounts,
-  chat: { i18n: I18n<BotContext>; send: (chatId: number, text: string) => Promise<void> },
-  r: { userId: number; originalId: string; amountPaisa: number; reason: string },
-): Promise<void> {
-  const original = await accounts.receipt(r.originalId);
-  if (original?.kind !== "cash_in" || original.by <= 0) return;
-  if (!(await accounts.firstNotice(`rev-${original.id}`, "agent"))) return;
-  const kept = await accounts.localeOf(original.by).catch(() => null);
-  const t = translator(chat.i18n, isLocale(kept) ? kept : DEFAULT_LOCALE);
-  const phone = await accounts.phoneOf(r.userId);
-  const balance = await accounts.balanceOf(account.agent(original.by));
-  await chat.send(
-    original.by,
-    t("reverse-notice-agent", {
-      amount: formatMoney(r.amountPaisa, { locale: t.locale }),
-      ref: original.id,
-      customer: phone ? formatPhone(phone) : String(r.userId),
-      reason: r.reason,
-      balance: formatMoney(balance.availablePaisa, { locale: t.locale }),
-    }),
-  );
 }

@@ -5,6 +5,7 @@ import { Counter } from "prom-client";
 import type { Accounts } from "../accounts/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { translator } from "../bot/i18n.ts";
+import { carriesLoginLink } from "../dashboard/index.ts";
 import { createSendPacer, memoryPaceStore, redisPaceStore } from "../notify/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
@@ -178,6 +179,8 @@ export function wireWhatsApp(
     logger,
     telegram: parts.telegram,
     botInfo: WHATSAPP_ONLY_BOT,
+    // /dashboard's link: the back office promises Redis holds only its token's hash.
+    secretText: carriesLoginLink,
   });
   const queue: WaInboundQueue = redis
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })

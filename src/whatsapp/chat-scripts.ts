@@ -14,6 +14,7 @@ import { luaScript } from "../redis/scripts.ts";
  *    words again as the template), when it numbers its rows while it is the newest message with
  *    buttons (its choices answer a typed number), and when it pages its buttons until they are
  *    taken away (a new page of its buttons shows its words again, whichever message is newest);
+ *    never for a message whose words carry a secret (chat-store.ts Shown.secret: no pieces given);
  *  - `w<wamid hash>`: "<message id>.<status bits>[.<seq when sent>]" of each sent wamid (a tap's
  *    context names the message; each delivery status is counted once); the seq only when the
  *    rendering was sent after the message's own id (a question asked again): renderings go KEEP

@@ -43,6 +43,11 @@ export interface Shown {
   paged?: boolean;
   /** Short hashes (chat-record.ts seenHash) of every text it showed: an edit back to one sends nothing. */
   seen: string[];
+  /**
+   * Its words carry a secret (a back-office login link): they and its numbered choices are never
+   * kept, whatever could need them later (a template sent again after a late 131047).
+   */
+  secret?: boolean;
 }
 
 /** What a message showed, as the store gives it back. */
@@ -151,8 +156,9 @@ export function createMemoryWaChatStore(): WaChatStore {
   const statuses = new Map<string, number>();
   const putShown = (chatId: number, messageId: number, shown: Shown, sent: string[]) => {
     const before = shownBy.get(`${chatId}:${messageId}`);
-    const text = shown.text ?? before?.text ?? null;
-    shownBy.set(`${chatId}:${messageId}`, { ...shown, text });
+    const text = shown.secret ? null : (shown.text ?? before?.text ?? null);
+    const choices = shown.secret ? [] : shown.choices;
+    shownBy.set(`${chatId}:${messageId}`, { ...shown, text, choices });
     for (const w of sent) wamids.set(`${chatId}:${w}`, messageId);
     if (shown.buttons) lastButtoned.set(chatId, messageId);
     if (sent.length > 0) lastShown.set(chatId, messageId);
@@ -287,7 +293,10 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
     !shown.buttons ? "0" : shown.paged ? "3" : shown.choices.length > 0 ? "2" : "1",
     sent.map(wamidHash).join(","),
     KEEP_MESSAGES,
-    ...(sent.length > 0 ? pieces(encodeWords(shown.text ?? "", shown.choices)) : []),
+    // A secret's words are not written: the script then keeps no words for it.
+    ...(sent.length > 0 && !shown.secret
+      ? pieces(encodeWords(shown.text ?? "", shown.choices))
+      : []),
   ];
   return {
     async nextMessageId(chatId) {

@@ -51,6 +51,11 @@ export interface RouterDeps {
   telegram: boolean;
   /** getMe's answer when there is no Telegram. */
   botInfo: Record<string, unknown>;
+  /**
+   * Whether a text carries a secret whose words the chat's record must not keep (a back-office
+   * login link: Redis keeps only its token's SHA-256); absent, none does.
+   */
+  secretText?: (text: string) => boolean;
 }
 
 type Payload = Record<string, unknown>;
@@ -307,7 +312,8 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     const { wamids, choices } = await show(chatId, text, rows);
     const seen = [...new Set([...(before?.seen ?? []), seenHash(text)])].slice(-SEEN_KEEP);
     const paged = rows.some((r) => r.some((b) => isPager(b.data)));
-    const shown: Shown = { text, buttons: buttonsKey(rows), choices, seen, paged };
+    const secret = deps.secretText?.(text) === true;
+    const shown: Shown = { text, buttons: buttonsKey(rows), choices, seen, paged, secret };
     if (messageId === "new") return store.putNew(chatId, shown, wamids);
     await store.putShown(chatId, messageId, shown, wamids);
     return messageId;

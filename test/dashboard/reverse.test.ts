@@ -28,6 +28,9 @@ afterAll(async () => {
 
 const AGENT_B = 2002;
 
+/** What the reversal of `id` told (its receipt id, whole, in the text). */
+const toldOf = (id: string) => h.told.filter((t) => new RegExp(` ${id}\\b`).test(t.text));
+
 const reversalsOf = async (id: string) =>
   (await h.ledger.journal()).entries.filter((e) => e.id === `rev-${id}`);
 
@@ -81,14 +84,15 @@ describe("reversing a cash-in", () => {
       reference: id,
     });
     expect(await h.accounts.receipt(`rev-${id}`)).toMatchObject({ by: ADMIN, reverses: id });
-    // The customer is told once, as /reverse tells them, with their balance after.
-    expect(h.told.filter((t) => t.originalId === id)).toEqual([
+    // The customer and the agent are told once each, in /reverse's words, with their balances after.
+    expect(toldOf(id)).toEqual([
       {
-        userId: 5102,
-        originalId: id,
-        amountPaisa: 40_000,
-        reason: "cash was counterfeit",
-        balancePaisa: 0,
+        chatId: 5102,
+        text: `↩️ The merchant reversed Rs 400 of receipt ${id}: cash was counterfeit\nYour balance: Rs 0`,
+      },
+      {
+        chatId: AGENT_B,
+        text: `↩️ Your cash-in ${id} of Rs 400 to 5102 was reversed by the merchant: cash was counterfeit\nRs 400 is back in your agent balance: Rs 400`,
       },
     ]);
 
@@ -109,6 +113,31 @@ describe("reversing a cash-in", () => {
     const listed = await (await c.get("/dashboard/cash-ins")).text();
     expect(listed).toMatch(/reversed .* by 3001/);
     await expectBooksBalanced(h.ledger);
+  });
+
+  it("tells the agent even when the customer blocked the bot", async () => {
+    const id = await h.cashIn(AGENT, 5106, 30_000);
+    h.unreachable.add(5106);
+    const c = await h.login(ADMIN);
+    const res = await c.post(
+      "/dashboard/cash-ins/reverse",
+      {},
+      form({ id, reason: "wrong customer" }),
+    );
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Reversed.");
+    expect(toldOf(id).map((t) => t.chatId)).toEqual([AGENT]);
+    expect(toldOf(id)[0]?.text).toContain(`Your cash-in ${id} of Rs 300 to 5106 was reversed`);
+  });
+
+  it("does not tell the agent again when the chat's /reverse already told them", async () => {
+    const id = await h.cashIn(AGENT, 5107, 20_000);
+    // The chat's /reverse claims the agent's notice the same way before it sends.
+    expect(await h.accounts.firstNotice(`rev-${id}`, "agent")).toBe(true);
+    const c = await h.login(ADMIN);
+    const res = await c.post("/dashboard/cash-ins/reverse", {}, form({ id, reason: "chat told" }));
+    expect(res.status).toBe(200);
+    expect(toldOf(id).map((t) => t.chatId)).toEqual([5107]);
   });
 
   it("asks again for a missing reason, escaped, and moves nothing", async () => {

@@ -1,9 +1,11 @@
+import { tellReversal } from "../../conversations/cash/reversal-notices.ts";
 import {
   type Accounts,
   createAccounts,
   createRedisAccounts,
   createRedisBlocked,
 } from "../../src/accounts/index.ts";
+import { createI18n } from "../../src/bot/i18n.ts";
 import {
   createDashboard,
   type DashboardDeps,
@@ -46,14 +48,10 @@ export interface ActionsHarness {
   deps: DashboardDeps;
   /** The aggregator's wallet as the books read it (paisa). */
   wallet: { paisa: number };
-  /** What the reversal notices told (tellReversed), in order. */
-  told: Array<{
-    userId: number;
-    originalId: string;
-    amountPaisa: number;
-    reason: string;
-    balancePaisa: number;
-  }>;
+  /** The chat messages the reversal notices sent (the chat's own telling), in order. */
+  told: Array<{ chatId: number; text: string }>;
+  /** Chats whose send throws, as for a person who blocked the bot. */
+  unreachable: Set<number>;
   clock: { now: number };
   login(userId: number): Promise<ReturnType<typeof client>>;
   /** The one-time login link the chat's /dashboard would send. */
@@ -104,6 +102,8 @@ export async function startActions(): Promise<ActionsHarness> {
   });
   const clock = { now: Date.now() };
   const told: ActionsHarness["told"] = [];
+  const unreachable = new Set<number>();
+  const logger = createLogger({ level: "silent", secrets: [] });
   let app: ReturnType<typeof createDashboard> | undefined;
   const server = await serveFetch((req, env) =>
     app ? app.fetch(req, env) : new Response("starting", { status: 503 }),
@@ -125,7 +125,7 @@ export async function startActions(): Promise<ActionsHarness> {
       blocked: createRedisBlocked({ redis: t.redis, prefix: t.prefix }),
       ordersOf: (id, limit) => store.listByUser(id, limit),
     },
-    logger: createLogger({ level: "silent", secrets: [] }),
+    logger,
     actions: {
       accounts,
       topUps,
@@ -133,9 +133,21 @@ export async function startActions(): Promise<ActionsHarness> {
       lowFloatPaisa: 500_000,
       stuckAfterMs: 3_600_000,
       priceSchedule: SCHEDULE,
-      tellReversed: async (r) => {
-        told.push(r);
-      },
+      // The composition root's wiring: the chat's own telling, on a sender that records.
+      tellReversed: (r) =>
+        tellReversal(
+          {
+            accounts,
+            i18n: createI18n(() => "en"),
+            fallbackLocale: "en",
+            send: async (chatId, text) => {
+              if (unreachable.has(chatId)) throw new Error("403: Forbidden: bot was blocked");
+              told.push({ chatId, text });
+            },
+            logger,
+          },
+          r,
+        ),
     },
   };
   app = createDashboard(deps);
@@ -151,6 +163,7 @@ export async function startActions(): Promise<ActionsHarness> {
     deps,
     wallet,
     told,
+    unreachable,
     clock,
     async linkFor(userId) {
       const link = await access.issueLink(userId);

@@ -101,6 +101,20 @@ describe.each([
     expect(await listed(store, chat)).toEqual({ messageId: next + 3, choices: kept });
   });
 
+  it("keeps no words of a secret message, not even before it is delivered", async () => {
+    const store = make();
+    const chat = CHAT + 5;
+    const link = `Your login link: https://shop.example/dashboard/login/${"T".repeat(43)}`;
+    const id = await store.putNew(chat, { ...plain, text: link, secret: true }, ["wamid.s1"]);
+    expect(await store.shown(chat, id)).toMatchObject({ text: null, buttons: "" });
+    // It is still a message of the chat: its wamid names it, its statuses are kept.
+    expect(await store.messageOf(chat, "wamid.s1")).toBe(id);
+    expect(await store.putStatus(chat, "wamid.s1", "sent")).toBe(true);
+    // A message after it, not secret, keeps its words until delivered as ever.
+    const next = await store.putNew(chat, plain, ["wamid.s2"]);
+    expect((await store.shown(chat, next))?.text).toBe(plain.text);
+  });
+
   it("keeps each delivery status of a wamid once, before and after it is recorded", async () => {
     const store = make();
     const chat = CHAT + 3;

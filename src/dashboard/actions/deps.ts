@@ -25,19 +25,21 @@ export interface ActionDeps {
       reason: string;
     }): Promise<ReverseResult>;
     phoneOf(userId: number): Promise<Phone | null>;
-    /** True the first time only: whether `side` of transfer `id` is still to be told. */
-    firstNotice(id: string, side: "by" | "party"): Promise<boolean>;
   };
   /**
-   * Tells the person a reversal took money from, in their chat and language, as /reverse does
-   * (the root builds it on the chat's sender); absent, nobody is told. Throws when not delivered.
+   * Tells the people a reversal concerns, in their chat and language, as /reverse does: the party
+   * (the customer of a cash-in, the agent of a credit) and a cash-in's agent, each once across the
+   * chat and the back office (the root builds it on the chat's sender and the chat's own telling);
+   * absent, nobody is told. Whatever is not delivered is logged there.
    */
   tellReversed?: (r: {
-    userId: number;
-    originalId: string;
-    amountPaisa: number;
+    original: Receipt;
+    reversalId: string;
     reason: string;
-    balancePaisa: number;
+    /** The party's available balance after (the reversal's debited side). */
+    partyBalancePaisa: number;
+    /** A cash-in's agent's available balance after (the reversal's credited side). */
+    agentBalancePaisa: number;
   }) => Promise<void>;
   /** src/payments createTopUps: /topups' operations; absent when no gateway is configured. */
   topUps?: {

@@ -84,32 +84,28 @@ async function confirmPage(
 }
 
 /**
- * The party (the customer of a cash-in, the agent of a credit) is told once, in their chat, as
- * /reverse tells them (firstNotice: a second POST, or the chat's own /reverse, says nothing more).
- * A message not delivered is logged; the reversal stands.
+ * The party (the customer of a cash-in, the agent of a credit) and a cash-in's agent are told in
+ * their chat, as /reverse tells them, each once (a second POST, or the chat's own /reverse, says
+ * nothing more). A message not delivered is logged; the reversal stands.
  */
-async function tellParty(
+async function tellReversed(
   parts: DashboardParts,
   original: Receipt,
-  reversalId: string,
-  reason: string,
-  balancePaisa: number,
+  r: Extract<ReverseResult, { ok: true }>,
 ): Promise<void> {
-  const actions = actionsOf(parts);
-  const userId = original.partyUserId;
-  if (!actions?.tellReversed || userId === undefined || userId <= 0) return;
+  const tell = actionsOf(parts)?.tellReversed;
+  if (!tell) return;
   try {
-    if (!(await actions.accounts.firstNotice(reversalId, "party"))) return;
-    await actions.tellReversed({
-      userId,
-      originalId: original.id,
-      amountPaisa: original.amountPaisa,
-      reason,
-      balancePaisa,
+    await tell({
+      original,
+      reversalId: r.receipt.id,
+      reason: r.receipt.reason ?? "",
+      partyBalancePaisa: r.debitAfter.availablePaisa,
+      agentBalancePaisa: r.creditAfter.availablePaisa,
     });
   } catch (err) {
     parts.deps.logger.warn(
-      { userId, reversalId, err: err instanceof Error ? err.message : String(err) },
+      { reversalId: r.receipt.id, err: err instanceof Error ? err.message : String(err) },
       "reversal notice not delivered",
     );
   }
@@ -144,13 +140,7 @@ async function reversed(
     const detail = `${r.receipt.id} of ${original.id}, ${rs(original.amountPaisa)}: ${r.receipt.reason ?? ""}`;
     await recordAction(parts, c, viewer, "reverse", detail, before, after);
   }
-  await tellParty(
-    parts,
-    original,
-    r.receipt.id,
-    r.receipt.reason ?? "",
-    r.debitAfter.availablePaisa,
-  );
+  await tellReversed(parts, original, r);
   const body = html`${notice(r.duplicate ? "Already reversed: nothing more was booked." : "Reversed.")}${facts(
     [
       ["Reversal", r.receipt.id],
