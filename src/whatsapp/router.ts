@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../logger.ts";
+import { type ApiAnswer, asApiError, failureAnswer, refusesAccount } from "./bot-api-failure.ts";
 import { isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
 import type { Shown, StoredShown, WaChatStore } from "./chat-store.ts";
@@ -54,9 +55,6 @@ export interface RouterDeps {
 }
 
 type Payload = Record<string, unknown>;
-type ApiAnswer =
-  | { ok: true; result: unknown }
-  | { ok: false; error_code: number; description: string; parameters?: { retry_after: number } };
 
 const WINDOW_MS = 24 * 3600 * 1000;
 
@@ -123,34 +121,6 @@ const buttonsKey = (rows: RenderInput["rows"]) =>
   rows.length === 0
     ? ""
     : seenHash(JSON.stringify(rows.map((r) => r.map((b) => [b.label, b.data]))));
-
-interface ApiError {
-  code?: number;
-  status?: number;
-  message: string;
-  mayHaveArrived?: boolean;
-}
-const asApiError = (err: unknown): ApiError =>
-  (err instanceof Error ? err : new Error(String(err))) as ApiError;
-
-/** Meta's "not now" codes: throughput and the pair rate (the client retried them already). */
-const NOT_NOW = new Set([130429, 131056]);
-
-/**
- * A failed call as the Bot API would answer it, so its callers (the notifier above all) read it
- * as they read Telegram's: lost on the way (or not Meta's answer at all: a store error after the
- * send) is thrown like a lost answer ("may have arrived": the caller decides, the notifier counts
- * a possible duplicate); "not now" is a 429 with a wait; never reached is a 503 (tried again);
- * only Meta's refusal of the message itself is a 400 (the notifier gives up on it).
- */
-function failureAnswer(e: ApiError): ApiAnswer {
-  if (e.mayHaveArrived || typeof e.status !== "number") throw new Error(`WhatsApp: ${e.message}`);
-  const description = `WhatsApp error ${e.code ?? e.status}: ${e.message}`;
-  if (e.code !== undefined && NOT_NOW.has(e.code))
-    return { ok: false, error_code: 429, description, parameters: { retry_after: 5 } };
-  if (e.status === 0 || e.status >= 500) return { ok: false, error_code: 503, description };
-  return { ok: false, error_code: e.status >= 400 ? e.status : 400, description };
-}
 
 const asResponse = (a: ApiAnswer) =>
   new Response(JSON.stringify(a), { headers: { "content-type": "application/json" } });
@@ -396,7 +366,13 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
       return { ok: true, result: await call(method, p, chatId) };
     } catch (err) {
       const e = asApiError(err);
-      logger.warn({ method, chatId, code: e.code, err: e.message }, "whatsapp send failed");
+      if (typeof e.status === "number" && !e.mayHaveArrived && refusesAccount(e))
+        // Not this chat's doing: every send fails until someone fixes the account or the token.
+        logger.error(
+          { method, chatId, status: e.status, code: e.code, err: e.message },
+          "whatsapp refuses the business account; sends are retried until it is fixed",
+        );
+      else logger.warn({ method, chatId, code: e.code, err: e.message }, "whatsapp send failed");
       return failureAnswer(e);
     }
   }
