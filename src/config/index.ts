@@ -58,7 +58,7 @@ function problemsOf(e: ParsedEnv): string[] {
     ...redisRules(e),
     ...khaltiRules(e),
     ...serverRules(e),
-    ...notifyRules(e, botApiPolicyOf(e)),
+    ...notifyRules(e, botApiPolicyOf(e), whatsappSettings(e)?.api),
   ];
 }
 
@@ -76,6 +76,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const mode = modeOf(e, usesRedis(e));
   const { roles, accessMode, staffIds } = rolesSettings(e);
   const botApi = botApiPolicyOf(e);
+  const whatsapp = whatsappSettings(e);
   const sandbox = sandboxSettings(e, env);
   return {
     mode,
@@ -90,14 +91,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     /** The provider's operator lookups, refreshed this often (provider/catalog-sync.ts); 0: at start only. */
     catalogRefreshMs: e.CATALOG_REFRESH_MS,
     reconciler: reconcilerSettings(e),
-    notifier: notifierSettings(e, botApi),
+    notifier: notifierSettings(e, botApi, whatsapp?.api),
     pricing: pricingSettings(e, prices.schedule),
     accessMode,
     books: booksSettings(e),
     topUp: topUpSettings(e),
     staffIds,
     /** The WhatsApp channel; undefined when its four credentials are not set. */
-    whatsapp: whatsappSettings(e),
+    whatsapp,
     /** Reminders: the worker on or off, and its interval (src/reminders/). */
     reminders: remindersSettings(e),
   };

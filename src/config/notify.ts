@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type BotApiPolicy, minSendLockMs } from "../telegram/policy.ts";
+import { type BotApiPolicy, minSendLockMs, type WhatsAppSendBounds } from "../telegram/policy.ts";
 import { emptyToUndefined, int, type Parsed } from "./fields.ts";
 
 /** The notifier: when a stuck push is taken over, and how long one process holds a push. */
@@ -10,20 +10,29 @@ export const notifyEnv = {
 };
 type NotifyEnv = Parsed<typeof notifyEnv>;
 
-export function notifyRules(e: NotifyEnv, botApi: BotApiPolicy): string[] {
-  const minLockMs = minSendLockMs(botApi);
+/** `whatsapp`: the WhatsApp channel's send bounds when it runs (its pushes are sends too). */
+export function notifyRules(
+  e: NotifyEnv,
+  botApi: BotApiPolicy,
+  whatsapp?: WhatsAppSendBounds,
+): string[] {
+  const minLockMs = minSendLockMs(botApi, whatsapp);
   if (e.NOTIFY_LOCK_MS !== undefined && e.NOTIFY_LOCK_MS < minLockMs)
     return [
-      `NOTIFY_LOCK_MS: must be at least ${minLockMs} (two Bot API calls of TELEGRAM_ATTEMPTS × TELEGRAM_TIMEOUT_MS plus waits, and a margin)`,
+      `NOTIFY_LOCK_MS: must be at least ${minLockMs} (two Bot API calls of TELEGRAM_ATTEMPTS × TELEGRAM_TIMEOUT_MS plus waits${whatsapp ? ", or two WhatsApp sends of WHATSAPP_ATTEMPTS × WHATSAPP_TIMEOUT_MS plus waits if longer" : ""}, and a margin)`,
     ];
   return [];
 }
 
-export function notifierSettings(e: NotifyEnv, botApi: BotApiPolicy) {
+export function notifierSettings(
+  e: NotifyEnv,
+  botApi: BotApiPolicy,
+  whatsapp?: WhatsAppSendBounds,
+) {
   return {
     /** Unacknowledged pushes older than this are taken over (a crashed or stuck process). */
     claimIdleMs: e.NOTIFY_CLAIM_IDLE_MS,
-    /** One process at a time sends a given push; the lock outlives its Bot API calls (notifyRules). */
-    lockMs: e.NOTIFY_LOCK_MS ?? Math.max(60_000, minSendLockMs(botApi)),
+    /** One process at a time sends a given push; the lock outlives its sends (notifyRules). */
+    lockMs: e.NOTIFY_LOCK_MS ?? Math.max(60_000, minSendLockMs(botApi, whatsapp)),
   };
 }

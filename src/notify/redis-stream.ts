@@ -122,6 +122,14 @@ export function redisConsumer(name: string, group: StreamGroup, deps: StreamDeps
     log?.warn({ err: err.message }, "notifier's blocking Redis connection"),
   );
   let closed = false;
+  /**
+   * Where the next XAUTOCLAIM scan starts. Redis looks at no more than COUNT×10 pending entries
+   * per call, and the receipt edits kept fresh in the lanes sit at the head of the pending list:
+   * always starting at "0-0" would never reach a dead consumer's entries behind 10×COUNT of them.
+   * Carried between calls, so every pending entry is visited in turn; "0-0" again once Redis says
+   * the scan went round (it answers "0-0"), and after an error.
+   */
+  let claimCursor = "0-0";
   const readOnce = async (count: number, blockMs: number) => {
     const args: Array<string | number> = ["GROUP", NOTIFIER_GROUP, name, "COUNT", count];
     if (blockMs > 0) args.push("BLOCK", blockMs);
@@ -161,11 +169,13 @@ export function redisConsumer(name: string, group: StreamGroup, deps: StreamDeps
           NOTIFIER_GROUP,
           name,
           Math.max(0, Math.floor(minIdleMs)),
-          "0-0",
+          claimCursor,
           "COUNT",
           count,
         )) as unknown[];
+        claimCursor = typeof reply?.[0] === "string" ? reply[0] : "0-0";
       } catch (err) {
+        claimCursor = "0-0";
         if (!isNoGroup(err)) throw err;
         group.reset();
         return [];
@@ -178,7 +188,7 @@ export function redisConsumer(name: string, group: StreamGroup, deps: StreamDeps
     },
     async ack(id, counted = true) {
       // One XDEL, no XACK: the group's pending entry left behind points at nothing, and the
-      // next XAUTOCLAIM (claimStale, about once a second) drops it from the pending list
+      // XAUTOCLAIM scan that next passes it (claimStale, about once a second) drops it from the pending list
       // whatever its idle time (Redis 7 checks that an entry exists before its idle time), so
       // nothing is delivered twice or kept. One command per delivery instead of two.
       if (!counted) {

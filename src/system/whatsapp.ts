@@ -162,7 +162,7 @@ export function wireWhatsApp(
     phoneNumberId: settings.phoneNumberId,
     accessToken: settings.accessToken,
     ...settings.api,
-    pace: (to) => pacer.acquire(chatIdOfWaId(to) ?? 0),
+    pace: (to, signal) => pacer.acquire(chatIdOfWaId(to) ?? 0, signal ? { signal } : {}),
     registry: base.registry,
     logger,
     now,

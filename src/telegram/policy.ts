@@ -30,12 +30,34 @@ export function botApiCallBoundMs(p: BotApiPolicy): number {
 }
 
 /**
+ * WhatsApp's bounds of one Cloud API send (src/whatsapp/client.ts; WHATSAPP_TIMEOUT_MS and
+ * WHATSAPP_ATTEMPTS): a call into a WhatsApp chat is answered by sends under these.
+ */
+export interface WhatsAppSendBounds {
+  timeoutMs: number;
+  attempts: number;
+  /** Longest pause between two attempts. */
+  maxBackoffMs: number;
+}
+
+/** The longest one WhatsApp send can take: every attempt timing out, with the longest pauses. */
+export function whatsappSendBoundMs(w: WhatsAppSendBounds): number {
+  return w.attempts * w.timeoutMs + (w.attempts - 1) * w.maxBackoffMs;
+}
+
+/**
  * The notifier's send lock must outlive what it guards: up to two Bot API calls per delivery (edit
  * the receipt, send the push) plus the pacer's waits for a slot (a margin). A lock that ran out
  * while a call was still pending lets another consumer send the same push.
+ *
+ * A push into a WhatsApp chat is one or more Cloud API sends behind the Bot API call (the text and
+ * its list, or the template after a 131047): the WhatsApp router gives up with the Bot API call's
+ * signal (its sends and the WhatsApp pacer's wait are cut), so the call's bound holds there too;
+ * the lock also outlives two whole WhatsApp sends, so it does not rest on that alone.
  */
 const NOTIFIER_CALLS_PER_DELIVERY = 2;
 const SEND_LOCK_MARGIN_MS = 10_000;
-export function minSendLockMs(p: BotApiPolicy): number {
-  return NOTIFIER_CALLS_PER_DELIVERY * botApiCallBoundMs(p) + SEND_LOCK_MARGIN_MS;
+export function minSendLockMs(p: BotApiPolicy, whatsapp?: WhatsAppSendBounds): number {
+  const call = Math.max(botApiCallBoundMs(p), whatsapp ? whatsappSendBoundMs(whatsapp) : 0);
+  return NOTIFIER_CALLS_PER_DELIVERY * call + SEND_LOCK_MARGIN_MS;
 }

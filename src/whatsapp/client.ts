@@ -22,8 +22,11 @@ export interface WhatsAppClientOptions {
   attempts: number;
   /** The longest pause between two attempts. */
   maxBackoffMs: number;
-  /** Awaited before every attempt of a send: the integrator's throughput / pair-rate pacing. */
-  pace?: (to: string) => Promise<void>;
+  /**
+   * Awaited before every attempt of a send: the integrator's throughput / pair-rate pacing. Gives
+   * up when the send's signal aborts (the send then goes nowhere).
+   */
+  pace?: (to: string, signal?: AbortSignal) => Promise<void>;
   registry?: Registry;
   logger: Logger;
   now?: () => number;
@@ -136,7 +139,7 @@ interface CallSpec {
   /** Safe to repeat after a lost answer or a 5xx (mark-read); a send is not. */
   idempotent: boolean;
   /** Awaited before each attempt. */
-  before?: () => Promise<void>;
+  before?: (signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal | undefined;
 }
 
@@ -224,6 +227,27 @@ function failureOf(t: Target, a: Attempt & { kind: "failed" }, n: number, idempo
   );
 }
 
+/**
+ * The pacing before an attempt (`before`). The caller's signal aborting, there or already, cuts
+ * the call before this attempt goes out: nothing of it reached Meta (an earlier attempt is
+ * repeated only when it did not reach Meta either).
+ */
+async function waitToSend(t: Target, spec: CallSpec, n: number): Promise<void> {
+  const cut = () =>
+    new WhatsAppApiError(
+      `WhatsApp API request cut before it was sent (attempt ${n} of ${t.attempts})`,
+      { status: 0, mayHaveArrived: false },
+    );
+  if (spec.signal?.aborted) throw cut();
+  try {
+    await spec.before?.(spec.signal);
+  } catch (err) {
+    if (spec.signal?.aborted) throw cut();
+    throw err;
+  }
+  if (spec.signal?.aborted) throw cut();
+}
+
 /** A non-2xx answer, with Meta's code when its error body says one. */
 function refusalOf(t: Target, a: Attempt & { kind: "answer" }, n: number) {
   const meta = parseMetaError(a.body);
@@ -266,7 +290,7 @@ export function createWhatsAppClient(opts: WhatsAppClientOptions): WhatsAppClien
   async function call(spec: CallSpec): Promise<unknown> {
     for (let n = 1; ; n++) {
       const last = n >= t.attempts;
-      await spec.before?.();
+      await waitToSend(t, spec, n);
       const a = await attemptOnce(t, spec.payload, spec.signal, spec.media);
       let err: WhatsAppApiError;
       let again: boolean;
@@ -307,7 +331,9 @@ export function createWhatsAppClient(opts: WhatsAppClientOptions): WhatsAppClien
           await call({
             payload,
             idempotent: false,
-            before: opts.pace ? () => opts.pace?.(to) ?? Promise.resolve() : undefined,
+            before: opts.pace
+              ? (signal) => opts.pace?.(to, signal) ?? Promise.resolve()
+              : undefined,
             signal: sendOpts.signal,
           }),
         );

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../logger.ts";
+import { type ApiAnswer, asApiError, failureAnswer, refusesAccount } from "./bot-api-failure.ts";
+import { botApiFetch } from "./bot-api-fetch.ts";
 import { isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
 import type { Shown, StoredShown, WaChatStore } from "./chat-store.ts";
-import { multipartPayload } from "./multipart.ts";
 import type { WaOutbound } from "./types.ts";
 import { chatOfCallbackId } from "./update.ts";
 
@@ -32,7 +33,8 @@ export interface Rendered {
 }
 
 export interface WaSender {
-  send(to: string, body: WaOutbound): Promise<{ wamid: string }>;
+  /** `signal`: the caller gave up; a send not yet out does not go, one on its way is cut. */
+  send(to: string, body: WaOutbound, opts?: { signal?: AbortSignal }): Promise<{ wamid: string }>;
   /** A media upload (POST /{phone-number-id}/media): the id a document message names. */
   upload?(file: { bytes: Uint8Array; filename: string; mimeType: string }): Promise<{ id: string }>;
   markRead(wamid: string, typing?: boolean): Promise<void>;
@@ -59,9 +61,6 @@ export interface RouterDeps {
 }
 
 type Payload = Record<string, unknown>;
-type ApiAnswer =
-  | { ok: true; result: unknown }
-  | { ok: false; error_code: number; description: string; parameters?: { retry_after: number } };
 
 const WINDOW_MS = 24 * 3600 * 1000;
 
@@ -129,54 +128,6 @@ const buttonsKey = (rows: RenderInput["rows"]) =>
     ? ""
     : seenHash(JSON.stringify(rows.map((r) => r.map((b) => [b.label, b.data]))));
 
-interface ApiError {
-  code?: number;
-  status?: number;
-  message: string;
-  mayHaveArrived?: boolean;
-}
-const asApiError = (err: unknown): ApiError =>
-  (err instanceof Error ? err : new Error(String(err))) as ApiError;
-
-/** Meta's "not now" codes: throughput and the pair rate (the client retried them already). */
-const NOT_NOW = new Set([130429, 131056]);
-
-/**
- * A failed call as the Bot API would answer it, so its callers (the notifier above all) read it
- * as they read Telegram's: lost on the way (or not Meta's answer at all: a store error after the
- * send) is thrown like a lost answer ("may have arrived": the caller decides, the notifier counts
- * a possible duplicate); "not now" is a 429 with a wait; never reached is a 503 (tried again);
- * only Meta's refusal of the message itself is a 400 (the notifier gives up on it).
- */
-function failureAnswer(e: ApiError): ApiAnswer {
-  if (e.mayHaveArrived || typeof e.status !== "number") throw new Error(`WhatsApp: ${e.message}`);
-  const description = `WhatsApp error ${e.code ?? e.status}: ${e.message}`;
-  if (e.code !== undefined && NOT_NOW.has(e.code))
-    return { ok: false, error_code: 429, description, parameters: { retry_after: 5 } };
-  if (e.status === 0 || e.status >= 500) return { ok: false, error_code: 503, description };
-  return { ok: false, error_code: e.status >= 400 ? e.status : 400, description };
-}
-
-const asResponse = (a: ApiAnswer) =>
-  new Response(JSON.stringify(a), { headers: { "content-type": "application/json" } });
-
-/** A request header from fetch's init, whatever form grammY gave them in. */
-function headerOf(headers: RequestInit["headers"], name: string): string | undefined {
-  if (!headers) return undefined;
-  return new Headers(headers).get(name) ?? undefined;
-}
-
-/** A request body (grammY's multipart stream) as bytes. */
-async function bodyBytes(body: NonNullable<RequestInit["body"]>): Promise<Uint8Array> {
-  if (typeof body === "object" && Symbol.asyncIterator in body) {
-    const chunks: Uint8Array[] = [];
-    for await (const c of body as AsyncIterable<Uint8Array | string>)
-      chunks.push(typeof c === "string" ? Buffer.from(c) : c);
-    return new Uint8Array(Buffer.concat(chunks));
-  }
-  return new Uint8Array(await new Response(body).arrayBuffer());
-}
-
 export interface WhatsAppRouter {
   /** The Bot API client's fetch: WhatsApp chats answered here, the rest by `real`. */
   fetchVia(real: typeof fetch): typeof fetch;
@@ -199,7 +150,7 @@ function outbound(deps: RouterDeps) {
     return open(store.knownInbound(chatId)) || open(await store.lastInbound(chatId));
   }
 
-  async function asTemplate(to: string, locale: string, text: string) {
+  async function asTemplate(to: string, locale: string, text: string, signal?: AbortSignal) {
     const code = deps.template.languages[locale] ?? deps.template.languages.en ?? "en_US";
     const body: WaOutbound = {
       type: "template",
@@ -209,24 +160,29 @@ function outbound(deps: RouterDeps) {
         components: [{ type: "body", parameters: [{ type: "text", text: templateText(text) }] }],
       },
     };
-    return (await client.send(to, body)).wamid;
+    return (await client.send(to, body, signal ? { signal } : {})).wamid;
   }
 
   /** Sends a rendering of `text` with `rows`; outside the window as the template. The wamids. */
-  async function show(chatId: number, text: string, rows: RenderInput["rows"]) {
+  async function show(
+    chatId: number,
+    text: string,
+    rows: RenderInput["rows"],
+    signal?: AbortSignal,
+  ) {
     const to = waIdOfChat(chatId) as string;
     const { locale, opener } = await deps.localeOf(chatId);
     if (!(await inWindow(chatId)))
-      return { wamids: [await asTemplate(to, locale, text)], choices: [] };
+      return { wamids: [await asTemplate(to, locale, text, signal)], choices: [] };
     const rendered = deps.render({ text, rows, opener });
     const wamids: string[] = [];
     for (const body of rendered.messages) {
       try {
-        wamids.push((await client.send(to, body)).wamid);
+        wamids.push((await client.send(to, body, signal ? { signal } : {})).wamid);
       } catch (err) {
         // The window closed without our knowing (the customer's clock is Meta's): the template.
         if (asApiError(err).code !== 131047 || wamids.length > 0) throw err;
-        return { wamids: [await asTemplate(to, locale, text)], choices: [] };
+        return { wamids: [await asTemplate(to, locale, text, signal)], choices: [] };
       }
     }
     return { wamids, choices: rendered.choices };
@@ -241,7 +197,11 @@ function outbound(deps: RouterDeps) {
  */
 function documentSender(deps: RouterDeps, out: ReturnType<typeof outbound>) {
   const { store, client } = deps;
-  return async function sendDocument(chatId: number, p: Payload): Promise<unknown> {
+  return async function sendDocument(
+    chatId: number,
+    p: Payload,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     const file = p.document as { bytes?: unknown; filename?: unknown } | undefined;
     if (!(file?.bytes instanceof Uint8Array) || typeof file.filename !== "string")
       throw Object.assign(new Error("sendDocument: no uploaded file"), { status: 400 });
@@ -256,8 +216,9 @@ function documentSender(deps: RouterDeps, out: ReturnType<typeof outbound>) {
         : "application/octet-stream";
       const { id } = await client.upload({ bytes: file.bytes, filename: file.filename, mimeType });
       const document = { id, filename: file.filename, ...(caption ? { caption } : {}) };
-      wamid = (await client.send(to, { type: "document", document })).wamid;
-    } else wamid = await out.asTemplate(to, locale, caption || file.filename);
+      wamid = (await client.send(to, { type: "document", document }, signal ? { signal } : {}))
+        .wamid;
+    } else wamid = await out.asTemplate(to, locale, caption || file.filename, signal);
     const shown: Shown = { text: caption, buttons: "", choices: [], seen: [seenHash(caption)] };
     await store.putShown(chatId, messageId, shown, [wamid]);
     const fileId = textHash(wamid);
@@ -308,8 +269,9 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     text: string,
     rows: RenderInput["rows"],
     before?: StoredShown | null,
+    signal?: AbortSignal,
   ): Promise<number> {
-    const { wamids, choices } = await show(chatId, text, rows);
+    const { wamids, choices } = await show(chatId, text, rows, signal);
     const seen = [...new Set([...(before?.seen ?? []), seenHash(text)])].slice(-SEEN_KEEP);
     const paged = rows.some((r) => r.some((b) => isPager(b.data)));
     const secret = deps.secretText?.(text) === true;
@@ -326,12 +288,18 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     text,
   });
 
-  async function call(method: string, p: Payload, chatId: number): Promise<unknown> {
+  /** `signal`: the Bot API client gave up on the call (its bound); the sends are cut with it. */
+  async function call(
+    method: string,
+    p: Payload,
+    chatId: number,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
     switch (method) {
       case "sendMessage": {
         // The id is taken as the message is recorded, after the send: one round trip fewer.
         const text = textOf(p);
-        const messageId = await put(chatId, "new", text, rowsOf(p.reply_markup));
+        const messageId = await put(chatId, "new", text, rowsOf(p.reply_markup), null, signal);
         return message(chatId, messageId, text);
       }
       case "editMessageText":
@@ -347,7 +315,7 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
           method === "editMessageText" &&
           (before === null || (text !== before.text && !seenHas(before.seen, text)));
         const newButtons = rows.length > 0 && buttonsKey(rows) !== before?.buttons;
-        if (changed || newButtons) await put(chatId, messageId, text, rows, before);
+        if (changed || newButtons) await put(chatId, messageId, text, rows, before, signal);
         else if (before && rows.length === 0 && before.buttons) {
           // Only the buttons went: nothing to send; the message no longer counts as the one with them.
           await store.putShown(chatId, messageId, { ...before, buttons: "", choices: [] }, []);
@@ -355,10 +323,10 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
         return message(chatId, messageId, text);
       }
       case "sendDocument":
-        return sendDocument(chatId, p);
+        return sendDocument(chatId, p, signal);
       case "answerCallbackQuery": {
         if (typeof p.text === "string" && p.text) {
-          await put(chatId, "new", p.text, []);
+          await put(chatId, "new", p.text, [], null, signal);
         }
         return true;
       }
@@ -389,7 +357,11 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
 
   const resendAsTemplate = templateResender(deps, asTemplate);
   /** The answer to a Bot API call, or "pass" for one that is Telegram's. */
-  async function answer(method: string, p: Payload): Promise<ApiAnswer | "pass"> {
+  async function answer(
+    method: string,
+    p: Payload,
+    signal?: AbortSignal,
+  ): Promise<ApiAnswer | "pass"> {
     const chatId = chatOf(method, p);
     const scoped = Number((p.scope as { chat_id?: unknown } | undefined)?.chat_id);
     if (chatId === null) {
@@ -399,37 +371,21 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
       return { ok: true, result: method === "getMe" ? deps.botInfo : true };
     }
     try {
-      return { ok: true, result: await call(method, p, chatId) };
+      return { ok: true, result: await call(method, p, chatId, signal) };
     } catch (err) {
       const e = asApiError(err);
-      logger.warn({ method, chatId, code: e.code, err: e.message }, "whatsapp send failed");
+      if (typeof e.status === "number" && !e.mayHaveArrived && refusesAccount(e))
+        // Not this chat's doing: every send fails until someone fixes the account or the token.
+        logger.error(
+          { method, chatId, status: e.status, code: e.code, err: e.message },
+          "whatsapp refuses the business account; sends are retried until it is fixed",
+        );
+      else logger.warn({ method, chatId, code: e.code, err: e.message }, "whatsapp send failed");
       return failureAnswer(e);
     }
   }
 
-  const fetchVia = (real: typeof fetch): typeof fetch =>
-    (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
-      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-      const method = url.slice(url.lastIndexOf("/") + 1);
-      let payload: Payload = {};
-      const type = headerOf(init?.headers, "content-type");
-      if (type?.startsWith("multipart/form-data") && init?.body) {
-        // grammY's upload (sendDocument): read once, handed on as bytes when it is Telegram's.
-        const bytes = await bodyBytes(init.body);
-        const parsed = multipartPayload(bytes, type);
-        const a = parsed ? await answer(method, parsed) : "pass";
-        return a === "pass" ? real(input, { ...init, body: bytes }) : asResponse(a);
-      }
-      if (typeof init?.body === "string") {
-        try {
-          payload = JSON.parse(init.body) as Payload;
-        } catch {
-          return real(input, init);
-        }
-      }
-      const a = await answer(method, payload);
-      return a === "pass" ? real(input, init) : asResponse(a);
-    }) as typeof fetch;
+  const fetchVia = botApiFetch(answer);
 
   return { fetchVia, resendAsTemplate };
 }

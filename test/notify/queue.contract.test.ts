@@ -224,3 +224,32 @@ describe("redis notification queue: acknowledging", () => {
     await c.close();
   });
 });
+
+describe("redis notification queue: taking over a dead consumer's entries", () => {
+  const t = testRedis("queue-claim");
+  afterEach(() => t.cleanup());
+
+  // Redis scans at most COUNT×10 pending entries per XAUTOCLAIM: entries kept fresh by the edit
+  // lanes at the head of the pending list must not hide a dead consumer's entries behind them.
+  it("reaches a dead consumer's entries behind 600 kept ones within a few claims", async () => {
+    const queue = createRedisNotificationQueue({ redis: t.redis, prefix: t.prefix });
+    const kept = 600;
+    await queue.enqueue(Array.from({ length: kept }, (_, i) => note(String(100_000 + i))));
+    const live = queue.consumer("live");
+    const held: string[] = [];
+    while (held.length < kept) held.push(...(await live.read(200, 0)).map((d) => d.id));
+    await queue.enqueue([note("99001"), note("99002")]);
+    const dead = queue.consumer("dead");
+    expect(await dead.read(10, 0)).toHaveLength(2); // read, then its instance dies
+    await new Promise((r) => setTimeout(r, 400));
+    const heir = queue.consumer("heir");
+    const taken: string[] = [];
+    for (let round = 0; round < 4 && taken.length < 2; round++) {
+      await live.keep(held); // the lane's keeper: these stay the live consumer's
+      const got = await heir.claimStale(300, 50);
+      taken.push(...got.map((d) => d.notification.reference as string));
+    }
+    expect(taken.sort()).toEqual(["99001", "99002"]);
+    await Promise.all([live.close(), dead.close(), heir.close()]);
+  });
+});

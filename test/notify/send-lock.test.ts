@@ -103,6 +103,37 @@ describe("Bot API calls are bounded and the send lock outlives them", () => {
     );
   });
 
+  it("with WhatsApp, the send lock also outlives two WhatsApp sends of its bounds", () => {
+    // Pushes into WhatsApp chats are Cloud API sends (WHATSAPP_ATTEMPTS × WHATSAPP_TIMEOUT_MS and
+    // pauses): a lock sized on Telegram's bounds alone could run out under a slow Meta.
+    const whatsapp = {
+      WHATSAPP_PHONE_NUMBER_ID: "106540352242922",
+      WHATSAPP_ACCESS_TOKEN: "EAAG-access-token-123456",
+      WHATSAPP_APP_SECRET: "app-secret-0123456789abcdef",
+      WHATSAPP_VERIFY_TOKEN: "verify-token-42",
+    };
+    const config = loadConfig(whatsapp);
+    const wa = config.whatsapp?.api;
+    expect(wa).toBeDefined();
+    const floor = minSendLockMs(config.bot.api, wa);
+    const send = wa!.attempts * wa!.timeoutMs + (wa!.attempts - 1) * wa!.maxBackoffMs;
+    expect(floor).toBeGreaterThanOrEqual(2 * send);
+    expect(floor).toBeGreaterThan(minSendLockMs(config.bot.api));
+    expect(config.notifier.lockMs).toBeGreaterThanOrEqual(floor);
+    // The Telegram-only floor is not enough with WhatsApp running.
+    const telegramFloor = String(minSendLockMs(config.bot.api));
+    expect(() => loadConfig({ ...whatsapp, NOTIFY_LOCK_MS: telegramFloor })).toThrow(
+      /NOTIFY_LOCK_MS: must be at least .*WHATSAPP_TIMEOUT_MS/,
+    );
+    // Longer WhatsApp timeouts raise the floor; Telegram alone keeps its own.
+    const slower = loadConfig({ ...whatsapp, WHATSAPP_TIMEOUT_MS: "30000" });
+    expect(slower.notifier.lockMs).toBe(
+      minSendLockMs(slower.bot.api, { ...wa!, timeoutMs: 30_000 }),
+    );
+    expect(slower.notifier.lockMs).toBeGreaterThan(config.notifier.lockMs);
+    expect(loadConfig({}).notifier.lockMs).toBe(Math.max(60_000, minSendLockMs(config.bot.api)));
+  });
+
   it("the notifier refuses a lock shorter than its calls can take", () => {
     const make = (lockMs: number) =>
       createNotifier({

@@ -169,6 +169,29 @@ describe("whatsapp client: send", () => {
     expect(paced).toEqual(["919812345678", "919812345678", "919812345678"]);
   });
 
+  it("a send given up while it waits for the pacer is not sent, and says it did not arrive", async () => {
+    script = [ok("wamid.LATE")];
+    const caller = new AbortController();
+    // A busy pacer: a slot in 2 s, unless the send's caller gives up first.
+    const pace = (_to: string, signal?: AbortSignal) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, 2_000);
+        signal?.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        });
+      });
+    setTimeout(() => caller.abort(), 50);
+    const started = Date.now();
+    const err = await failureOf(
+      client({ pace }).send("9779812345678", text, { signal: caller.signal }),
+    );
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(err).toMatchObject({ status: 0, mayHaveArrived: false });
+    expect(err.message).toMatch(/cut before it was sent/);
+    expect(seen).toHaveLength(0);
+  });
+
   it("gives up on 130429 after the attempts, with the code", async () => {
     script = [metaError(130429, "Rate limit hit", 429)];
     const err = await failureOf(client({ attempts: 2 }).send("919812345678", text));

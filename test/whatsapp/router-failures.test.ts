@@ -6,9 +6,10 @@ import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
  * A failed WhatsApp send as the Bot API would answer it, so the notifier treats it as it treats
- * Telegram's: Meta's "not now" (130429, 131056) a 429 with a wait and a connection never made a
- * 503 (both tried again, never dead-lettered), Meta refusing the message a 400, and a send that
- * may have gone out (or a store error after it) thrown as a lost answer.
+ * Telegram's: Meta's "not now" (130429, 131056) a 429 with a wait, a connection never made and
+ * Meta refusing the business a 503 (all tried again, never dead-lettered), the recipient
+ * unreachable a 403 (the chat is gone), Meta refusing the message a 400, and a send that may have
+ * gone out (or a store error after it) thrown as a lost answer.
  */
 const WA_ID = "9779841000902";
 const CHAT = WA_CHAT_BASE + Number(WA_ID);
@@ -57,6 +58,31 @@ describe("router: a failed send as the Bot API would answer it", () => {
 
   it("Meta refusing the message is a 400", async () => {
     expect(await routerFailingWith(meta(400, 100))()).toMatchObject({ error_code: 400 });
+  });
+
+  // A 403 would tell the notifier "this chat blocked the bot": the chat marked inactive and its
+  // push dropped. Meta refusing the business (account locked, permission revoked, policy block,
+  // country restriction, token) says nothing about the chat: tried again, like a 5xx.
+  it.each([
+    [403, 131031],
+    [403, 10],
+    [403, 200],
+    [403, 299],
+    [403, 368],
+    [403, 130497],
+    [403, undefined],
+    [401, 190],
+    [400, 368],
+  ])("Meta refusing the business (HTTP %i, code %s) is a 503, not a 403", async (status, code) => {
+    expect(await routerFailingWith(meta(status, code))()).toMatchObject({ error_code: 503 });
+  });
+
+  it("Meta's recipient undeliverable (131026) is a 403: the chat is gone", async () => {
+    const answer = await routerFailingWith(meta(400, 131026))();
+    expect(answer).toMatchObject({
+      error_code: 403,
+      description: expect.stringMatching(/^Forbidden/),
+    });
   });
 
   it("a send that may have arrived, or an error that is not Meta's, is thrown", async () => {

@@ -1,0 +1,77 @@
+import type { ApiAnswer } from "./bot-api-failure.ts";
+import { followSignal, untilAborted } from "./call-signal.ts";
+import { multipartPayload } from "./multipart.ts";
+
+/**
+ * The Bot API client's `fetch` in front of the WhatsApp router: a call's method and payload read
+ * from grammY's request (JSON, or the multipart of an upload), answered by the router, or handed on
+ * to the real fetch when it is Telegram's ("pass").
+ */
+
+type Payload = Record<string, unknown>;
+/** The router's answer to a call; `signal` aborts when the Bot API client gives up on it. */
+export type Answer = (
+  method: string,
+  payload: Payload,
+  signal?: AbortSignal,
+) => Promise<ApiAnswer | "pass">;
+
+const asResponse = (a: ApiAnswer) =>
+  new Response(JSON.stringify(a), { headers: { "content-type": "application/json" } });
+
+/** A request header from fetch's init, whatever form grammY gave them in. */
+function headerOf(headers: RequestInit["headers"], name: string): string | undefined {
+  if (!headers) return undefined;
+  return new Headers(headers).get(name) ?? undefined;
+}
+
+/** A request body (grammY's multipart stream) as bytes. */
+async function bodyBytes(body: NonNullable<RequestInit["body"]>): Promise<Uint8Array> {
+  if (typeof body === "object" && Symbol.asyncIterator in body) {
+    const chunks: Uint8Array[] = [];
+    for await (const c of body as AsyncIterable<Uint8Array | string>)
+      chunks.push(typeof c === "string" ? Buffer.from(c) : c);
+    return new Uint8Array(Buffer.concat(chunks));
+  }
+  return new Uint8Array(await new Response(body).arrayBuffer());
+}
+
+/**
+ * The answer, given up (its sends cut) when the Bot API client aborts the call: boundedRetry's
+ * per-attempt timeout, which the notifier's send lock is sized on.
+ */
+async function answerUntil(answer: Answer, method: string, p: Payload, given: unknown) {
+  const cut = followSignal(given);
+  if (!cut) return answer(method, p);
+  try {
+    return await untilAborted(answer(method, p, cut.signal), cut.signal, method);
+  } finally {
+    cut.release();
+  }
+}
+
+export const botApiFetch =
+  (answer: Answer) =>
+  (real: typeof fetch): typeof fetch =>
+    (async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
+      const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+      const method = url.slice(url.lastIndexOf("/") + 1);
+      let payload: Payload = {};
+      const type = headerOf(init?.headers, "content-type");
+      if (type?.startsWith("multipart/form-data") && init?.body) {
+        // grammY's upload (sendDocument): read once, handed on as bytes when it is Telegram's.
+        const bytes = await bodyBytes(init.body);
+        const parsed = multipartPayload(bytes, type);
+        const a = parsed ? await answerUntil(answer, method, parsed, init.signal) : "pass";
+        return a === "pass" ? real(input, { ...init, body: bytes }) : asResponse(a);
+      }
+      if (typeof init?.body === "string") {
+        try {
+          payload = JSON.parse(init.body) as Payload;
+        } catch {
+          return real(input, init);
+        }
+      }
+      const a = await answerUntil(answer, method, payload, init?.signal);
+      return a === "pass" ? real(input, init) : asResponse(a);
+    }) as typeof fetch;

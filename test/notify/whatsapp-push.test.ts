@@ -1,0 +1,94 @@
+import { Api } from "grammy";
+import { describe, expect, it } from "vitest";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import { createOrders } from "../../src/orders/service.ts";
+import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
+import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { WhatsAppApiError } from "../../src/whatsapp/errors.ts";
+import { createNotifier, noProvider } from "../support/notify.ts";
+import { mobileInput, waitUntil } from "../support/orders.ts";
+import { testRouter } from "../support/whatsapp-router.ts";
+
+/**
+ * The notifier's final push into a WhatsApp chat, through the bot's Api and the WhatsApp router
+ * as in production. Meta refusing the business (an account locked, a permission revoked) says
+ * nothing about the chat: the push is tried again and the chat stays active. Only the recipient
+ * being unreachable marks the chat inactive, as Telegram's "bot was blocked" does.
+ */
+const CHAT = chatIdOfWaId("9779841000777") as number;
+
+const refusal = (status: number, code: number) =>
+  new WhatsAppApiError(`WhatsApp API ${status} code ${code}`, {
+    status,
+    code,
+    mayHaveArrived: false,
+  });
+
+/** The notifier over a WhatsApp whose sends fail with `failures` first, then succeed. */
+async function whatsappNotifier(failures: unknown[]) {
+  const queue = createMemoryNotificationQueue();
+  const store = createMemoryOrderStore({ outbox: queue });
+  const orders = createOrders({
+    categories: CATEGORY_MODULES,
+    accessMode: "staff",
+    store,
+    provider: noProvider,
+  });
+  const sent: string[] = [];
+  const { fetch } = testRouter({
+    store: createMemoryWaChatStore(),
+    send: async (to) => {
+      const f = failures.shift();
+      if (f !== undefined) throw f;
+      sent.push(to);
+      return { wamid: `wamid.${sent.length}` };
+    },
+  });
+  const api = new Api("1:x", { fetch });
+  api.config.use(boundedRetry(DEFAULT_BOT_API_POLICY));
+  const notifier = createNotifier({
+    queue,
+    orders,
+    api,
+    consumerName: "wa",
+    claimIdleMs: 0,
+    editsReceipts: (chatId) => !isWhatsAppChat(chatId),
+  });
+  const o = await orders.place(mobileInput({ chatId: CHAT }));
+  await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
+  return { queue, notifier, sent };
+}
+
+describe("notifier: a push into a WhatsApp chat", () => {
+  it.each([
+    ["account locked", 403, 131031],
+    ["permission revoked", 403, 200],
+    ["policy block", 403, 368],
+  ])(
+    "Meta refusing the business (%s) is retried; the chat stays active",
+    async (_, status, code) => {
+      const { queue, notifier, sent } = await whatsappNotifier([refusal(status, code)]);
+      expect(await notifier.runOnce()).toEqual(["retry"]);
+      expect(await queue.isChatInactive(CHAT)).toBe(false);
+      expect(await queue.backlog()).toBe(1);
+      await waitUntil(async () => {
+        await notifier.runOnce();
+        return (await queue.backlog()) === 0;
+      }, "push delivered");
+      expect(sent).toEqual(["9779841000777"]);
+      expect(await queue.isChatInactive(CHAT)).toBe(false);
+      expect(await queue.listDead(5)).toEqual([]);
+    },
+  );
+
+  it("the recipient unreachable (131026) marks the chat inactive and drops the push", async () => {
+    const { queue, notifier, sent } = await whatsappNotifier([refusal(400, 131026)]);
+    expect(await notifier.runOnce()).toEqual(["dropped"]);
+    expect(await queue.isChatInactive(CHAT)).toBe(true);
+    expect(await queue.backlog()).toBe(0);
+    expect(sent).toEqual([]);
+  });
+});
