@@ -39,8 +39,9 @@ export interface NotifierOptions {
   /** The chat's words for a notification (the bot's Fluent bundles: src/bot/notification-render.ts). */
   render: Render;
   /**
-   * Called before a final push is sent (again on a retried delivery, so it must be idempotent):
-   * the buttons under the push. On a success the chat saves the number (src/bot/saved.ts) and may
+   * Called right before a final push is sent, once its sending lock says it goes out (not for a
+   * push withheld, held by another consumer or already sent; again on a retried delivery, so it
+   * must be idempotent): the buttons under the push. On a success the chat saves the number (src/bot/saved.ts) and may
    * offer "Save as…"; on a failure it offers the next step (Try again, Change number, Add money).
    */
   finalButtons?: FinalButtons;

@@ -13,7 +13,9 @@ import { persist, type RunState } from "./run-state.ts";
  *  - the call is made with sendOnceSignal: no blind resend after a lost answer;
  *  - a lost answer with a receipt to edit is not pushed again (the receipt edit shows the
  *    outcome); without one (API orders, admin alerts), or after a sender died mid-send, the push is
- *    sent again and counted as a possible duplicate: a lost result is worse than a repeat.
+ *    sent again and counted as a possible duplicate: a lost result is worse than a repeat;
+ *  - the buttons under the push are made only once the lock says it goes out: making them has
+ *    side effects (the number saved, a reminder recorded) that a withheld push must not have.
  */
 
 import { PushSettled } from "./push-settled.ts";
@@ -52,7 +54,7 @@ export function createPushFor(deps: PushDeps): PushFor {
   const { queue, api, pushMetrics, state } = deps;
   const log = deps.logger;
   const sendOnce = sendOnceSignal();
-  return (key, kind, sending, stillTrue) => async (chatId, text, other, receipt) => {
+  return (key, kind, sending, stillTrue) => async (chatId, text, markup, receipt) => {
     await deps.pace(chatId);
     const lock = await queue.lockSending(key, deps.lockMs);
     if (lock === "held") throw new PushSettled("retry");
@@ -80,9 +82,16 @@ export function createPushFor(deps: PushDeps): PushFor {
       pushMetrics.possibleDuplicate(kind);
       log?.warn({ key, lock }, "push sent again after an attempt with an unknown outcome");
     }
+    // Made after the lock said go: their side effects belong to a push that is sent.
+    const replyMarkup = await markup?.();
     sending.sending = true;
     try {
-      await api.sendMessage(chatId, text, other, sendOnce);
+      await api.sendMessage(
+        chatId,
+        text,
+        replyMarkup ? { reply_markup: replyMarkup } : undefined,
+        sendOnce,
+      );
     } catch (err) {
       if (!mayHaveArrived(err)) {
         sending.sending = false; // not in the chat: the lock goes

@@ -243,6 +243,46 @@ describe("success hook", () => {
   });
 });
 
+describe("final buttons' side effects", () => {
+  it("are not made for a push that is withheld or already sent (only once the lock says go)", async () => {
+    const { queue, orders } = memoryParts();
+    const asked: string[] = [];
+    const { fake, sent } = scriptedApi([]);
+    const finalButtons = async (order: { reference: string }, status: string) => {
+      asked.push(`${order.reference}:${status}`); // saves the number, records a reminder
+      return undefined;
+    };
+    // Withheld: after a reconnect the store no longer holds the success (a failover lost it).
+    const lost = await orders.place(mobileInput());
+    await orders.apply({ reference: lost.reference, source: "execute", status: "success", at: 1 });
+    const afterFailover: NotificationQueue = Object.assign(Object.create(queue), {
+      unbroken: () => false,
+    });
+    const rolledBack = {
+      async get(reference: string) {
+        const order = await orders.get(reference);
+        return order && { ...order, status: "failed" as const };
+      },
+    };
+    const a = createNotifier({
+      queue: afterFailover,
+      orders: rolledBack,
+      api: fake,
+      consumerName: "fb1",
+      finalButtons,
+    });
+    expect(await a.runOnce()).toEqual(["dropped"]);
+    // Already sent by another consumer: its lock answers "sent".
+    const done = await orders.place(mobileInput());
+    await orders.apply({ reference: done.reference, source: "execute", status: "success", at: 1 });
+    await queue.markSent(`status:${done.reference}:success`);
+    const b = createNotifier({ queue, orders, api: fake, consumerName: "fb2", finalButtons });
+    expect(await b.runOnce()).toEqual(["duplicate"]);
+    expect(sent).toEqual([]);
+    expect(asked).toEqual([]); // before: both asked, before the lock
+  });
+});
+
 describe("notifier failures", () => {
   it("waits out a 429 and then delivers once", async () => {
     const { queue, orders } = memoryParts();
