@@ -96,10 +96,13 @@ export function createHandle(deps: HandleDeps): Handle {
     const once = d.notification.kind === "admin_alert" || isFinal(d.notification.status);
     const counted = d.reclaimed === true;
     const ack = () => c.ack(d.id, counted);
-    /** Acknowledged now, or by the edit lane once the receipt shows the edit. */
-    const handOver = async (later: ReceiptEdit[]) => {
+    /**
+     * Acknowledged now, or by the edit lane once the receipt shows the edit. `carries`: the edit
+     * is the only carrier of this push's outcome (its answer was lost).
+     */
+    const handOver = async (later: ReceiptEdit[], carries?: string) => {
       const [edit] = later;
-      if (edit) edits.add(edit, d, c);
+      if (edit) edits.add(edit, d, c, carries);
       else await ack();
     };
     /** The push went out before: the receipt edit may not have, so it is made again (no push). */
@@ -131,6 +134,12 @@ export function createHandle(deps: HandleDeps): Handle {
         ? deps.pushFor(key, d.notification.kind, sending, stillAnnounced(deps, d))
         : undefined;
       const outcome = await deliver(d.notification, later, push, d.written);
+      if (outcome === "sent" && once && sending.carried) {
+        // The push's answer was lost: the chat is told once the receipt edit shows the outcome.
+        // The lane writes the marker then and counts it; until then the lock's record stays.
+        await handOver(later, key);
+        return outcome;
+      }
       if (outcome === "sent" && once) {
         // The chat has the message now. If the marker cannot be written (Redis restarting, or
         // not yet on a replica under Sentinel), keep trying while the sending lock is held:

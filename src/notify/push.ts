@@ -25,6 +25,12 @@ export { PushSettled };
 /** Whether the send may have reached the chat: then the lock is kept as the record of it. */
 export interface SendingState {
   sending: boolean;
+  /**
+   * The push's outcome is unknown (its answer was lost) and the receipt edit stands in for it:
+   * the chat is told only once that edit shows, so no sent marker is written before then
+   * (receipt-edits.ts writes it), and the edit is retried as long as a push would be.
+   */
+  carried?: true;
 }
 
 export interface PushDeps {
@@ -71,8 +77,11 @@ export function createPushFor(deps: PushDeps): PushFor {
       throw new PushSettled("withheld");
     }
     if (lock === "unanswered" && receipt) {
-      // Its answer was lost and the marker not written: the receipt edit shows the outcome.
-      pushMetrics.outcomeUnknown(kind, "receipt");
+      // Its answer was lost and the marker not written: the receipt edit shows the outcome. The
+      // record goes back to "unanswered" (the lock just taken would read "held", then "abandoned").
+      sending.sending = true;
+      sending.carried = true;
+      await persist(state, () => queue.markUncertain(key)).catch(() => undefined);
       return;
     }
     if (lock === "unanswered" || lock === "abandoned") {
@@ -106,6 +115,7 @@ export function createPushFor(deps: PushDeps): PushFor {
           : "push answer lost; it will be sent again (possible duplicate)",
       );
       if (!receipt) throw err;
+      sending.carried = true;
       pushMetrics.outcomeUnknown(kind, "receipt");
     }
   };
