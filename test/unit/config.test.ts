@@ -88,16 +88,18 @@ describe("config", () => {
 
   it("reads the notifier's and reconciler's timings, the grace defaulting to the execute timeout", () => {
     const d = loadConfig({ PROVIDER_EXECUTE_TIMEOUT_MS: "12000" });
-    expect(d.notifier).toEqual({ claimIdleMs: 30_000, lockMs: 60_000 });
+    expect(d.notifier).toEqual({ claimIdleMs: 30_000, lockMs: 60_000, retryForMs: 21_600_000 });
     expect(d.reconciler.notFoundGraceMs).toBe(12_000);
     const c = loadConfig({
       NOTIFY_CLAIM_IDLE_MS: "5000",
       NOTIFY_LOCK_MS: "90000",
+      NOTIFY_RETRY_FOR_MS: "3600000",
       RECONCILE_NOT_FOUND_GRACE_MS: "0",
     });
-    expect(c.notifier).toEqual({ claimIdleMs: 5000, lockMs: 90_000 });
+    expect(c.notifier).toEqual({ claimIdleMs: 5000, lockMs: 90_000, retryForMs: 3_600_000 });
     expect(c.reconciler.notFoundGraceMs).toBe(0);
     expect(() => loadConfig({ NOTIFY_CLAIM_IDLE_MS: "10" })).toThrow(/NOTIFY_CLAIM_IDLE_MS/);
+    expect(() => loadConfig({ NOTIFY_RETRY_FOR_MS: "1000" })).toThrow(/NOTIFY_RETRY_FOR_MS/);
   });
 
   it("reads ACCESS_MODE: prepaid by default, staff when asked, the old open refused by name", () => {
