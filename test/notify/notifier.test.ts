@@ -284,6 +284,30 @@ describe("final buttons' side effects", () => {
 });
 
 describe("notifier failures", () => {
+  it("after a 429, runs the push again once retry_after has passed, not after the claim idle time", async () => {
+    const { queue, orders } = memoryParts();
+    const o = await orders.place(mobileInput());
+    await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
+    const { fake, sent } = scriptedApi([
+      {
+        error_code: 429,
+        description: "Too Many Requests: retry after 1",
+        parameters: { retry_after: 1 },
+      },
+    ]);
+    // The default claim idle time (30 s): before, the push waited for the reclaim.
+    const notifier = createNotifier({ queue, orders, api: fake, consumerName: "f0", blockMs: 50 });
+    const t0 = Date.now();
+    notifier.start();
+    try {
+      await waitUntil(() => sent.length === 1, "the push after the pause", { timeoutMs: 6_000 });
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    } finally {
+      await notifier.stop();
+    }
+    expect(await queue.backlog()).toBe(0);
+  });
+
   it("waits out a 429 and then delivers once", async () => {
     const { queue, orders } = memoryParts();
     const o = await orders.place(mobileInput());
