@@ -2,9 +2,14 @@ import { z } from "zod";
 import { type BotApiPolicy, minSendLockMs, type WhatsAppSendBounds } from "../telegram/policy.ts";
 import { emptyToUndefined, int, type Parsed } from "./fields.ts";
 
-/** The notifier: when a stuck push is taken over, and how long one process holds a push. */
+/**
+ * The notifier: when a stuck push is taken over, how long one process holds a push, and how long
+ * a push failing for passing reasons (network, 5xx, 429) is retried before it is dead-lettered.
+ */
 export const notifyEnv = {
   NOTIFY_CLAIM_IDLE_MS: int(30_000, 1000),
+  /** Default 6 hours; at least a minute. */
+  NOTIFY_RETRY_FOR_MS: int(6 * 3_600_000, 60_000),
   /** Default: the shortest lock that outlives a delivery's Bot API calls (minSendLockMs). */
   NOTIFY_LOCK_MS: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1000).optional()),
 };
@@ -34,5 +39,7 @@ export function notifierSettings(
     claimIdleMs: e.NOTIFY_CLAIM_IDLE_MS,
     /** One process at a time sends a given push; the lock outlives its sends (notifyRules). */
     lockMs: e.NOTIFY_LOCK_MS ?? Math.max(60_000, minSendLockMs(botApi, whatsapp)),
+    /** A push failing for passing reasons is retried until it is this old, then dead-lettered. */
+    retryForMs: e.NOTIFY_RETRY_FOR_MS,
   };
 }

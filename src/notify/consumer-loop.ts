@@ -10,8 +10,13 @@ import type { RunState } from "./run-state.ts";
  * time), and dispatches each delivery as it is read, not batch by batch: a push read while an
  * earlier one waits for its slot (or for Telegram) is prepared meanwhile instead of waiting for the
  * whole batch, which under load turned arrivals into bursts. One chat's deliveries run in order;
- * at most `concurrency` run at once; at most `batchSize` are in flight. A 429 pauses the reading.
+ * at most `concurrency` run at once; at most `batchSize` are in flight. A 429 pauses the reading;
+ * the deliveries it turned back are run again once the pause ends (up to PAUSE_RERUNS times each),
+ * instead of waiting the claim idle time (30 s) for the reclaim.
  */
+
+/** How often one delivery turned back by a 429's pause is run again when it ends. */
+const PAUSE_RERUNS = 3;
 
 export interface ConsumerLoopDeps {
   queue: NotificationQueue;
@@ -44,6 +49,34 @@ function createPermits(concurrency: number) {
   };
 }
 
+/**
+ * The deliveries a 429's pause turned back ("retry" while it stood), to run again once it is
+ * over: each at most PAUSE_RERUNS times, then it is left to the reclaim.
+ */
+function createAfterPause(state: RunState) {
+  const waiting = new Map<string, { c: QueueConsumer; d: Delivery }>();
+  /** How often each was run again so far (forgotten once it ends any other way). */
+  const reruns = new Map<string, number>();
+  return {
+    note(c: QueueConsumer, d: Delivery, outcome: DeliveryOutcome) {
+      const runs = reruns.get(d.id) ?? 0;
+      if (outcome === "retry" && state.pauseLeft() > 0 && runs < PAUSE_RERUNS) {
+        waiting.set(d.id, { c, d });
+        reruns.set(d.id, runs + 1);
+      } else {
+        reruns.delete(d.id);
+      }
+    },
+    /** The deliveries of consumer `c` to run again now (none while a pause stands). */
+    due(c: QueueConsumer): Delivery[] {
+      if (state.pauseLeft() > 0 || waiting.size === 0) return [];
+      const due = [...waiting.values()].filter((x) => x.c === c).map((x) => x.d);
+      waiting.clear();
+      return due;
+    },
+  };
+}
+
 export function createConsumerLoop(deps: ConsumerLoopDeps) {
   const { queue, handle, edits, settings, state, now } = deps;
   const { batchSize, blockMs, claimIdleMs } = settings;
@@ -55,6 +88,7 @@ export function createConsumerLoop(deps: ConsumerLoopDeps) {
   let loop: Promise<void> | undefined;
   let wake: (() => void) | undefined;
   let roomMade: (() => void) | undefined;
+  const afterPause = createAfterPause(state);
 
   const getConsumer = () => {
     consumer ??= queue.consumer(deps.consumerName);
@@ -93,7 +127,11 @@ export function createConsumerLoop(deps: ConsumerLoopDeps) {
     const run = (chatTails.get(chatId) ?? Promise.resolve()).then(() =>
       state.pauseLeft() > 0 ? ("retry" as const) : withPermit(() => handle(c, d)),
     );
-    const tail = run.catch(() => undefined);
+    // The chat's next delivery waits for this one, whatever became of it.
+    const tail = run.then(
+      (outcome) => afterPause.note(c, d, outcome),
+      () => afterPause.note(c, d, "dropped"),
+    );
     chatTails.set(chatId, tail);
     inFlight.add(tail);
     void tail.then(() => {
@@ -107,13 +145,18 @@ export function createConsumerLoop(deps: ConsumerLoopDeps) {
   /** One read: stale entries (when `claim`), then new ones; dispatched, not awaited. */
   async function readAndDispatch(waitMs: number, claim: boolean) {
     const c = getConsumer();
+    const again = afterPause.due(c);
+    const rerun = new Set(again.map((d) => d.id));
     // Entries waiting in the edit lane are ours already (claimIdleMs 0 takes them back at once).
     const stale = claim
-      ? (await c.claimStale(claimIdleMs, batchSize)).filter((d) => !edits.holds(d.id))
+      ? (await c.claimStale(claimIdleMs, batchSize)).filter(
+          (d) => !edits.holds(d.id) && !rerun.has(d.id),
+        )
       : [];
-    const room = batchSize - inFlight.size - stale.length;
-    const fresh = room > 0 ? await c.read(room, stale.length ? 0 : waitMs) : [];
-    return [...stale, ...fresh].map((d) => dispatch(c, d));
+    const taken = again.length + stale.length;
+    const room = batchSize - inFlight.size - taken;
+    const fresh = room > 0 ? await c.read(room, taken ? 0 : waitMs) : [];
+    return [...again, ...stale, ...fresh].map((d) => dispatch(c, d));
   }
 
   async function run(): Promise<void> {

@@ -17,7 +17,8 @@ import type { SentLog } from "./sent-log.ts";
 export type Push = (
   chatId: number,
   text: string,
-  other: { reply_markup?: InlineKeyboardMarkup } | undefined,
+  /** The buttons under it, asked only once the push will be sent (their making has side effects). */
+  markup: (() => Promise<InlineKeyboardMarkup | undefined>) | undefined,
   /** The order has a receipt in this chat that the delivery edits to the same outcome. */
   receipt: boolean,
 ) => Promise<void>;
@@ -149,14 +150,11 @@ export function createDeliver(deps: DeliverDeps): Deliver {
       return "sent";
     }
     if (push) {
-      const markup = await deps.finalButtons?.(
-        order,
-        n.status === "success" ? "success" : "failed",
-      );
+      const { finalButtons } = deps;
+      const outcome = n.status === "success" ? "success" : "failed";
+      const markup = finalButtons ? () => finalButtons(order, outcome) : undefined;
       const receipt = hasReceipt(order) && order.chatId === n.chatId;
-      await logged(n, () =>
-        push(n.chatId, text, markup ? { reply_markup: markup } : undefined, receipt),
-      );
+      await logged(n, () => push(n.chatId, text, markup, receipt));
     }
     if (hasReceipt(order)) editReceipt(later, order, n.status, receiptText, readAt);
     return "sent";

@@ -5,8 +5,9 @@ import { classifyApiError, isGoneChat } from "./api-errors.ts";
 import type { Deliver } from "./deliver.ts";
 import type { DeliveryOutcome, NotifierOrders } from "./options.ts";
 import { type PushFor, PushSettled, type SendingState } from "./push.ts";
-import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
+import { type Delivery, type NotificationQueue, type QueueConsumer, queuedAt } from "./queue.ts";
 import type { ReceiptEdit, ReceiptEditLane } from "./receipt-edits.ts";
+import { isPassing } from "./retry-bound.ts";
 import { persist, type RunState } from "./run-state.ts";
 
 /**
@@ -14,6 +15,13 @@ import { persist, type RunState } from "./run-state.ts";
  * push (a final outcome, an admin alert), the attempts of a redelivered entry, and what a failure
  * means (chat gone, bad request, 429, passing). Receipt edits are handed to the edit lane, which
  * acknowledges the entry once the receipt shows them.
+ *
+ * How long an entry is retried depends on what its failures say. One that says nothing about the
+ * message (network, timeout, 5xx, 429, Redis: retry-bound.ts) is retried until the entry is
+ * `retryForMs` old (hours: a Telegram outage of minutes loses nothing) and at least maxAttempts
+ * tries were made; one about the message itself (a refusal, a bug its data triggers) is
+ * dead-lettered after maxAttempts tries (a 400 at once). Dead letters can be replayed
+ * (replay-dead.ts): the sent marker and the sending lock's record keep a replay from pushing twice.
  */
 
 export interface HandleDeps {
@@ -26,7 +34,10 @@ export interface HandleDeps {
   logger: Logger | undefined;
   state: RunState;
   maxAttempts: number;
+  /** A passing failure is retried until the entry is this old (and maxAttempts were made). */
+  retryForMs: number;
   maxPauseMs: number;
+  now: () => number;
 }
 
 export type Handle = (c: QueueConsumer, d: Delivery) => Promise<DeliveryOutcome>;
@@ -46,12 +57,34 @@ function stillAnnounced(deps: HandleDeps, d: Delivery): (() => Promise<boolean>)
     deps.queue.unbroken(d) || (await deps.orders.get(reference))?.status === n.status;
 }
 
-/** A delivery whose send failed: dropped (chat gone), dead-lettered (refused) or left to retry. */
+/** Gives an entry up: dead-lettered (an admin can replay it) and acknowledged. */
+async function giveUp(
+  deps: HandleDeps,
+  d: Delivery,
+  key: string,
+  reason: string,
+  ack: () => Promise<void>,
+): Promise<"dead"> {
+  await deps.queue.deadLetter(d, reason);
+  await ack();
+  deps.metrics.notificationsFailed.inc({ reason: "dead_letter" });
+  deps.logger?.error(
+    { reference: d.notification.reference, key, reason },
+    "notification dead-lettered",
+  );
+  return "dead";
+}
+
+/**
+ * A delivery whose send failed: dropped (chat gone), dead-lettered (refused, or failing for its
+ * own reasons too often) or left to retry. `attempts`: this one included.
+ */
 async function settleFailure(
   deps: HandleDeps,
   d: Delivery,
   key: string,
   err: unknown,
+  attempts: number,
   ack: () => Promise<void>,
 ): Promise<DeliveryOutcome> {
   const { queue, metrics } = deps;
@@ -72,6 +105,8 @@ async function settleFailure(
     log?.error({ reference: d.notification.reference, description }, "notification refused");
     return "dead";
   }
+  if (!isPassing(err, failure) && attempts >= deps.maxAttempts)
+    return giveUp(deps, d, key, `failed ${attempts} times: ${description.slice(0, 200)}`, ack);
   if (code === 429) {
     deps.state.pauseFor(Math.min(retryAfterMs ?? 1_000, deps.maxPauseMs));
     metrics.notificationsFailed.inc({ reason: "rate_limited" });
@@ -87,7 +122,6 @@ async function settleFailure(
 
 export function createHandle(deps: HandleDeps): Handle {
   const { queue, deliver, edits, metrics, state } = deps;
-  const log = deps.logger;
   return async (c, d) => {
     const key = notificationKey(d.notification);
     // Editing the receipt to an intermediate status can be repeated harmlessly (the same text again
@@ -96,10 +130,13 @@ export function createHandle(deps: HandleDeps): Handle {
     const once = d.notification.kind === "admin_alert" || isFinal(d.notification.status);
     const counted = d.reclaimed === true;
     const ack = () => c.ack(d.id, counted);
-    /** Acknowledged now, or by the edit lane once the receipt shows the edit. */
-    const handOver = async (later: ReceiptEdit[]) => {
+    /**
+     * Acknowledged now, or by the edit lane once the receipt shows the edit. `carries`: the edit
+     * is the only carrier of this push's outcome (its answer was lost).
+     */
+    const handOver = async (later: ReceiptEdit[], carries?: string) => {
       const [edit] = later;
-      if (edit) edits.add(edit, d, c);
+      if (edit) edits.add(edit, d, c, carries);
       else await ack();
     };
     /** The push went out before: the receipt edit may not have, so it is made again (no push). */
@@ -114,12 +151,18 @@ export function createHandle(deps: HandleDeps): Handle {
     // one the sending lock takes. A reclaimed one may well be, and is settled without the lock.
     if (once && counted && (await queue.isSent(key))) return duplicate();
     const attempts = counted ? 1 + (await c.noteAttempt(d.id)) : 1;
-    if (attempts > deps.maxAttempts) {
-      await queue.deadLetter(d, "too many attempts");
-      await ack();
-      metrics.notificationsFailed.inc({ reason: "dead_letter" });
-      log?.error({ reference: d.notification.reference, key }, "notification dead-lettered");
-      return "dead";
+    // Failures about the message itself were given up on when they happened (settleFailure):
+    // what comes back here failed for passing reasons, or its consumer died.
+    const age = deps.now() - queuedAt(d);
+    if (attempts > deps.maxAttempts && !(age < deps.retryForMs)) {
+      const minutes = Math.round(age / 60_000);
+      return giveUp(
+        deps,
+        d,
+        key,
+        `still failing after ${minutes} min (${attempts - 1} tries)`,
+        ack,
+      );
     }
     // The marker replaces the lock (one key): nothing to release once it is written. Once a send
     // may have reached the chat the lock is not released either: it stays as the record of it.
@@ -131,6 +174,12 @@ export function createHandle(deps: HandleDeps): Handle {
         ? deps.pushFor(key, d.notification.kind, sending, stillAnnounced(deps, d))
         : undefined;
       const outcome = await deliver(d.notification, later, push, d.written);
+      if (outcome === "sent" && once && sending.carried) {
+        // The push's answer was lost: the chat is told once the receipt edit shows the outcome.
+        // The lane writes the marker then and counts it; until then the lock's record stays.
+        await handOver(later, key);
+        return outcome;
+      }
       if (outcome === "sent" && once) {
         // The chat has the message now. If the marker cannot be written (Redis restarting, or
         // not yet on a replica under Sentinel), keep trying while the sending lock is held:
@@ -150,7 +199,7 @@ export function createHandle(deps: HandleDeps): Handle {
         await ack();
         return "dropped";
       }
-      return settleFailure(deps, d, key, err, ack);
+      return settleFailure(deps, d, key, err, attempts, ack);
     } finally {
       // Released only when nothing reached the chat; a release that cannot be written (Redis
       // away) would leave the lock to say "abandoned" and have the push counted as a duplicate.

@@ -38,8 +38,10 @@ import { createRunState } from "./run-state.ts";
  *  - 403 (the user blocked the bot): the chat is marked inactive and the notification dropped.
  *    429 anyway (another sender used the budget; the retry policy gave up): the worker pauses for
  *    retry_after, the entry is retried.
- *    Other failures are retried (entry left pending, reclaimed after claimIdleMs) up to maxAttempts,
- *    then dead-lettered for an admin.
+ *    Other failures are retried (entry left pending, reclaimed after claimIdleMs): those that say
+ *    nothing about the message (network, 5xx, 429) until the entry is retryForMs old (hours), those
+ *    about the message maxAttempts times; then dead-lettered, for an admin to replay
+ *    (replay-dead.ts; the sent markers keep a replay from pushing twice).
  */
 
 /**
@@ -106,7 +108,9 @@ export function createNotifier(opts: NotifierOptions) {
     logger: log,
     state,
     maxAttempts: settings.maxAttempts,
+    retryForMs: settings.retryForMs,
     maxPauseMs: settings.maxPauseMs,
+    now,
   });
   return createConsumerLoop({
     queue,

@@ -39,8 +39,9 @@ export interface NotifierOptions {
   /** The chat's words for a notification (the bot's Fluent bundles: src/bot/notification-render.ts). */
   render: Render;
   /**
-   * Called before a final push is sent (again on a retried delivery, so it must be idempotent):
-   * the buttons under the push. On a success the chat saves the number (src/bot/saved.ts) and may
+   * Called right before a final push is sent, once its sending lock says it goes out (not for a
+   * push withheld, held by another consumer or already sent; again on a retried delivery, so it
+   * must be idempotent): the buttons under the push. On a success the chat saves the number (src/bot/saved.ts) and may
    * offer "Save as…"; on a failure it offers the next step (Try again, Change number, Add money).
    */
   finalButtons?: FinalButtons;
@@ -68,8 +69,17 @@ export interface NotifierOptions {
    * another consumer would send the same push again when the network returns.
    */
   minLockMs?: number;
-  /** Attempts before a notification is dead-lettered. Default 8. */
+  /**
+   * Tries before a notification is dead-lettered when it fails for its own reasons (a refusal
+   * other than 400, which is at once; a bug its data triggers). Default 8.
+   */
   maxAttempts?: number;
+  /**
+   * How long a notification failing for passing reasons (network, timeout, 5xx, 429, Redis) is
+   * retried, from when it was queued (and at least maxAttempts tries), before it is dead-lettered.
+   * Default 6 hours: an outage of Telegram or of the host's network loses no result.
+   */
+  retryForMs?: number;
   /** Longest pause honoured for a 429's retry_after. Default 60 s. */
   maxPauseMs?: number;
   /** Chats served in parallel (one chat's messages stay in order). Default 16. */
@@ -93,6 +103,7 @@ export interface NotifierSettings {
   claimIdleMs: number;
   lockMs: number;
   maxAttempts: number;
+  retryForMs: number;
   maxPauseMs: number;
   concurrency: number;
 }
@@ -110,6 +121,7 @@ export function notifierSettings(opts: NotifierOptions): NotifierSettings {
     claimIdleMs: opts.claimIdleMs ?? 30_000,
     lockMs,
     maxAttempts: opts.maxAttempts ?? 8,
+    retryForMs: opts.retryForMs ?? 6 * 3_600_000,
     maxPauseMs: opts.maxPauseMs ?? 60_000,
     concurrency: Math.max(1, opts.concurrency ?? 16),
   };

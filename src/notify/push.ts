@@ -13,7 +13,9 @@ import { persist, type RunState } from "./run-state.ts";
  *  - the call is made with sendOnceSignal: no blind resend after a lost answer;
  *  - a lost answer with a receipt to edit is not pushed again (the receipt edit shows the
  *    outcome); without one (API orders, admin alerts), or after a sender died mid-send, the push is
- *    sent again and counted as a possible duplicate: a lost result is worse than a repeat.
+ *    sent again and counted as a possible duplicate: a lost result is worse than a repeat;
+ *  - the buttons under the push are made only once the lock says it goes out: making them has
+ *    side effects (the number saved, a reminder recorded) that a withheld push must not have.
  */
 
 import { PushSettled } from "./push-settled.ts";
@@ -23,6 +25,12 @@ export { PushSettled };
 /** Whether the send may have reached the chat: then the lock is kept as the record of it. */
 export interface SendingState {
   sending: boolean;
+  /**
+   * The push's outcome is unknown (its answer was lost) and the receipt edit stands in for it:
+   * the chat is told only once that edit shows, so no sent marker is written before then
+   * (receipt-edits.ts writes it), and the edit is retried as long as a push would be.
+   */
+  carried?: true;
 }
 
 export interface PushDeps {
@@ -52,7 +60,7 @@ export function createPushFor(deps: PushDeps): PushFor {
   const { queue, api, pushMetrics, state } = deps;
   const log = deps.logger;
   const sendOnce = sendOnceSignal();
-  return (key, kind, sending, stillTrue) => async (chatId, text, other, receipt) => {
+  return (key, kind, sending, stillTrue) => async (chatId, text, markup, receipt) => {
     await deps.pace(chatId);
     const lock = await queue.lockSending(key, deps.lockMs);
     if (lock === "held") throw new PushSettled("retry");
@@ -69,8 +77,11 @@ export function createPushFor(deps: PushDeps): PushFor {
       throw new PushSettled("withheld");
     }
     if (lock === "unanswered" && receipt) {
-      // Its answer was lost and the marker not written: the receipt edit shows the outcome.
-      pushMetrics.outcomeUnknown(kind, "receipt");
+      // Its answer was lost and the marker not written: the receipt edit shows the outcome. The
+      // record goes back to "unanswered" (the lock just taken would read "held", then "abandoned").
+      sending.sending = true;
+      sending.carried = true;
+      await persist(state, () => queue.markUncertain(key)).catch(() => undefined);
       return;
     }
     if (lock === "unanswered" || lock === "abandoned") {
@@ -80,9 +91,16 @@ export function createPushFor(deps: PushDeps): PushFor {
       pushMetrics.possibleDuplicate(kind);
       log?.warn({ key, lock }, "push sent again after an attempt with an unknown outcome");
     }
+    // Made after the lock said go: their side effects belong to a push that is sent.
+    const replyMarkup = await markup?.();
     sending.sending = true;
     try {
-      await api.sendMessage(chatId, text, other, sendOnce);
+      await api.sendMessage(
+        chatId,
+        text,
+        replyMarkup ? { reply_markup: replyMarkup } : undefined,
+        sendOnce,
+      );
     } catch (err) {
       if (!mayHaveArrived(err)) {
         sending.sending = false; // not in the chat: the lock goes
@@ -97,6 +115,7 @@ export function createPushFor(deps: PushDeps): PushFor {
           : "push answer lost; it will be sent again (possible duplicate)",
       );
       if (!receipt) throw err;
+      sending.carried = true;
       pushMetrics.outcomeUnknown(kind, "receipt");
     }
   };

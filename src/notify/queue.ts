@@ -8,7 +8,10 @@ import type { Notification, Order } from "../orders/model.ts";
  */
 
 export interface Delivery {
-  /** Queue entry id (stream id for Redis). */
+  /**
+   * Queue entry id: "<ms>-<seq>", a stream id for Redis (the memory queue's alike), whose time is
+   * when the entry was queued (queuedAt).
+   */
   id: string;
   notification: Notification;
   /**
@@ -26,6 +29,12 @@ export interface Delivery {
    * since then may mean a restart or failover that lost what the entry announces: see `unbroken`.
    */
   connects?: number;
+}
+
+/** When an entry was queued, from its id (NaN for an id of another form). */
+export function queuedAt(d: Pick<Delivery, "id">): number {
+  const dash = d.id.indexOf("-");
+  return dash > 0 ? Number(d.id.slice(0, dash)) : Number.NaN;
 }
 
 export interface QueueConsumer {

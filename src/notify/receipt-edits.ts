@@ -19,6 +19,10 @@ import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
  *  - Never backwards: an edit whose text is older than `freshMs` re-reads the order first and is
  *    dropped when the order has moved on to a state the receipt words differently (that state has
  *    a notification of its own; one worded alike, RECEIPT_RANK, has none and shows the same).
+ *  - Never the only carrier given up on: an edit standing in for a push whose answer was lost
+ *    (`carries`) is the one way the chat learns the outcome. Its sent marker is written once the
+ *    receipt shows it; after maxAttempts passing failures its entries are not dead-lettered but
+ *    left pending, so the queue retries them under the push's own bounds (handle.ts).
  */
 
 /** A receipt to edit and what to show on it. */
@@ -63,6 +67,8 @@ interface Waiting {
   consumer: QueueConsumer;
   /** The status its notification was about; it is acknowledged once the receipt shows this or newer. */
   rank: number;
+  /** The key of the push whose outcome this edit carries (its answer was lost): marked sent once shown. */
+  carries: string | undefined;
 }
 
 interface Job {
@@ -129,12 +135,14 @@ async function settle(
 ): Promise<void> {
   const done = job.waiting.filter((w) => w.rank <= shownRank);
   for (const w of done) {
+    // The chat is told now: the marker says so before the entry goes (a redelivery edits only).
+    if (w.carries !== undefined && kind === "shown") await lane.opts.queue.markSent(w.carries);
     await w.consumer.ack(w.delivery.id, w.delivery.reclaimed === true);
     lane.held.delete(w.delivery.id);
     job.waiting.splice(job.waiting.indexOf(w), 1);
     // A final push was counted when it was sent; an intermediate status is this edit.
     const n = w.delivery.notification;
-    if (kind === "shown" && n.kind === "status" && !isFinal(n.status))
+    if (kind === "shown" && n.kind === "status" && (!isFinal(n.status) || w.carries !== undefined))
       lane.opts.metrics.notificationsSent.inc({ kind: n.kind });
   }
 }
@@ -150,6 +158,21 @@ async function drop(lane: Lane, job: Job, reason: "blocked" | "dead", why: strin
   lane.opts.metrics.notificationsFailed.inc({
     reason: reason === "dead" ? "bad_request" : "blocked",
   });
+}
+
+/**
+ * The edit failed for a passing reason too often: entries whose edit carries a push's outcome are
+ * let go unacknowledged (the queue reclaims them after its claim idle time and retries them as
+ * long as a push: handle.ts), the others are dead-lettered. Returns how many were let go.
+ */
+async function giveUp(lane: Lane, job: Job, why: string): Promise<number> {
+  const carrying = job.waiting.filter((w) => w.carries !== undefined);
+  for (const w of carrying) {
+    lane.held.delete(w.delivery.id);
+    job.waiting.splice(job.waiting.indexOf(w), 1);
+  }
+  if (job.waiting.length > 0) await drop(lane, job, "dead", why);
+  return carrying.length;
 }
 
 /**
@@ -217,7 +240,13 @@ async function afterFailure(
     "receipt edit failed; will retry",
   );
   if (failed >= opts.maxAttempts) {
-    await drop(lane, job, "dead", `edit failed ${failed} times: ${e.description.slice(0, 200)}`);
+    const why = `edit failed ${failed} times: ${e.description.slice(0, 200)}`;
+    const left = await giveUp(lane, job, why);
+    if (left > 0)
+      log?.warn(
+        { reference: edit.reference, entries: left },
+        "receipt edit carrying a push's outcome keeps failing; left to the queue to retry",
+      );
     return "stop";
   }
   await pause(lane, Math.min(200 * 2 ** failed, 10_000), signal);
@@ -302,10 +331,11 @@ export function createReceiptEditLane(opts: ReceiptEditLaneOptions) {
   return {
     /**
      * The receipt should show `edit`; `delivery` is acknowledged once it does (or shows newer).
-     * A delivery without an edit to make is acknowledged by the caller, not here.
+     * A delivery without an edit to make is acknowledged by the caller, not here. `carries`: the
+     * key of the push whose outcome only this edit tells (its answer was lost).
      */
-    add(edit: ReceiptEdit, delivery: Delivery, consumer: QueueConsumer, shownStatus = edit.status) {
-      const waiting: Waiting = { delivery, consumer, rank: STATUS_RANK[shownStatus] };
+    add(edit: ReceiptEdit, delivery: Delivery, consumer: QueueConsumer, carries?: string) {
+      const waiting: Waiting = { delivery, consumer, rank: STATUS_RANK[edit.status], carries };
       held.add(delivery.id);
       const key = keyOf(edit);
       const job = jobs.get(key);

@@ -229,6 +229,7 @@ export function wireNotifier(
     consumerName: base.instance,
     claimIdleMs: config.notifier.claimIdleMs,
     lockMs: config.notifier.lockMs,
+    retryForMs: config.notifier.retryForMs,
     minLockMs: minSendLockMs(config.bot.api, config.whatsapp?.api),
     metrics,
     // The push counters of its own (notify_push_*): possible duplicates after a lost answer.

@@ -243,7 +243,71 @@ describe("success hook", () => {
   });
 });
 
+describe("final buttons' side effects", () => {
+  it("are not made for a push that is withheld or already sent (only once the lock says go)", async () => {
+    const { queue, orders } = memoryParts();
+    const asked: string[] = [];
+    const { fake, sent } = scriptedApi([]);
+    const finalButtons = async (order: { reference: string }, status: string) => {
+      asked.push(`${order.reference}:${status}`); // saves the number, records a reminder
+      return undefined;
+    };
+    // Withheld: after a reconnect the store no longer holds the success (a failover lost it).
+    const lost = await orders.place(mobileInput());
+    await orders.apply({ reference: lost.reference, source: "execute", status: "success", at: 1 });
+    const afterFailover: NotificationQueue = Object.assign(Object.create(queue), {
+      unbroken: () => false,
+    });
+    const rolledBack = {
+      async get(reference: string) {
+        const order = await orders.get(reference);
+        return order && { ...order, status: "failed" as const };
+      },
+    };
+    const a = createNotifier({
+      queue: afterFailover,
+      orders: rolledBack,
+      api: fake,
+      consumerName: "fb1",
+      finalButtons,
+    });
+    expect(await a.runOnce()).toEqual(["dropped"]);
+    // Already sent by another consumer: its lock answers "sent".
+    const done = await orders.place(mobileInput());
+    await orders.apply({ reference: done.reference, source: "execute", status: "success", at: 1 });
+    await queue.markSent(`status:${done.reference}:success`);
+    const b = createNotifier({ queue, orders, api: fake, consumerName: "fb2", finalButtons });
+    expect(await b.runOnce()).toEqual(["duplicate"]);
+    expect(sent).toEqual([]);
+    expect(asked).toEqual([]); // before: both asked, before the lock
+  });
+});
+
 describe("notifier failures", () => {
+  it("after a 429, runs the push again once retry_after has passed, not after the claim idle time", async () => {
+    const { queue, orders } = memoryParts();
+    const o = await orders.place(mobileInput());
+    await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
+    const { fake, sent } = scriptedApi([
+      {
+        error_code: 429,
+        description: "Too Many Requests: retry after 1",
+        parameters: { retry_after: 1 },
+      },
+    ]);
+    // The default claim idle time (30 s): before, the push waited for the reclaim.
+    const notifier = createNotifier({ queue, orders, api: fake, consumerName: "f0", blockMs: 50 });
+    const t0 = Date.now();
+    notifier.start();
+    try {
+      await waitUntil(() => sent.length === 1, "the push after the pause", { timeoutMs: 6_000 });
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    } finally {
+      await notifier.stop();
+    }
+    expect(await queue.backlog()).toBe(0);
+  });
+
   it("waits out a 429 and then delivers once", async () => {
     const { queue, orders } = memoryParts();
     const o = await orders.place(mobileInput());
@@ -268,7 +332,7 @@ describe("notifier failures", () => {
     expect(sent).toHaveLength(1);
   });
 
-  it("retries a transient failure and dead-letters after the attempt limit", async () => {
+  it("retries a passing failure past the attempt limit while the entry is young (test/notify/outage.test.ts: the age bound)", async () => {
     const { queue, orders } = memoryParts();
     const o = await orders.place(mobileInput());
     await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
@@ -283,8 +347,9 @@ describe("notifier failures", () => {
       maxAttempts: 3,
     });
     await drain(notifier, queue);
-    expect(sent).toHaveLength(0);
-    expect((await queue.listDead(5)).map((d) => d.notification.reference)).toEqual([o.reference]);
+    // Before: dead-lettered after 3 tries. A 5xx says nothing about the message: retried.
+    expect(sent).toHaveLength(1);
+    expect(await queue.listDead(5)).toEqual([]);
   });
 
   it("two consumers racing on one entry send it once", async () => {

@@ -88,14 +88,15 @@ describe("config", () => {
 
   it("reads the notifier's and reconciler's timings, the grace defaulting to the execute timeout", () => {
     const d = loadConfig({ PROVIDER_EXECUTE_TIMEOUT_MS: "12000" });
-    expect(d.notifier).toEqual({ claimIdleMs: 30_000, lockMs: 60_000 });
+    expect(d.notifier).toEqual({ claimIdleMs: 30_000, lockMs: 60_000, retryForMs: 21_600_000 });
     expect(d.reconciler.notFoundGraceMs).toBe(12_000);
     const c = loadConfig({
       NOTIFY_CLAIM_IDLE_MS: "5000",
       NOTIFY_LOCK_MS: "90000",
+      NOTIFY_RETRY_FOR_MS: "3600000",
       RECONCILE_NOT_FOUND_GRACE_MS: "1000",
     });
-    expect(c.notifier).toEqual({ claimIdleMs: 5000, lockMs: 90_000 });
+    expect(c.notifier).toEqual({ claimIdleMs: 5000, lockMs: 90_000, retryForMs: 3_600_000 });
     expect(c.reconciler.notFoundGraceMs).toBe(1000);
     expect(() => loadConfig({ NOTIFY_CLAIM_IDLE_MS: "10" })).toThrow(/NOTIFY_CLAIM_IDLE_MS/);
     // A grace of 0 made the send window 0: almost every execute was skipped (review s20-r1, 4).
@@ -104,6 +105,7 @@ describe("config", () => {
         /RECONCILE_NOT_FOUND_GRACE_MS.*at least 1000/s,
       );
     }
+    expect(() => loadConfig({ NOTIFY_RETRY_FOR_MS: "1000" })).toThrow(/NOTIFY_RETRY_FOR_MS/);
   });
 
   it("reads ACCESS_MODE: prepaid by default, staff when asked, the old open refused by name", () => {

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { createOrders } from "../../src/orders/service.ts";
+import { type FakeBotApi, startFakeBotApi } from "../support/fake-bot-api.ts";
+import { createNotifier, createNotifierApi, noProvider } from "../support/notify.ts";
+import { attachReceipt, mobileInput, testRedis, waitUntil } from "../support/orders.ts";
+
+/**
+ * A final push whose answer is lost, on an order with a receipt, is not pushed again: the receipt
+ * edit is then the only thing that tells the chat the outcome. Before this test, the edit lane
+ * gave that edit up after 8 passing failures (about 30 s of 5xx), dead-letter and acknowledgement,
+ * while the sent marker said "sent": the customer was told nothing. Now the edit is retried as
+ * long as a push would be, and the marker is written once the receipt shows the outcome. A fake
+ * Bot API over real HTTP, real Redis, sleeps compressed.
+ */
+
+let bot: FakeBotApi;
+const r = testRedis("carried-edit");
+let nextUser = 91_000;
+
+beforeAll(async () => {
+  bot = await startFakeBotApi();
+});
+afterAll(async () => {
+  await bot.close();
+  await r.cleanup();
+});
+
+/** Edits answered 502 this many times in a row: far past the lane's 8 tries. */
+const FAILING_EDITS = 30;
+
+describe("the receipt edit standing in for a push whose answer was lost", () => {
+  it.each([
+    ["never carried out", "reset", 0],
+    ["carried out", "reset-after", 1],
+  ] as const)(
+    "outlasts a 5xx spell longer than the lane's tries (push %s): the chat is told, no second push",
+    async (_what, lost, pushesShown) => {
+      const api = createNotifierApi("123:carried", {
+        apiRoot: bot.apiRoot,
+        maxRetryAttempts: 0,
+        timeoutMs: 2_000,
+      });
+      const queue = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
+      const orders = createOrders({
+        categories: CATEGORY_MODULES,
+        accessMode: "staff",
+        store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
+        provider: noProvider,
+      });
+      const notifier = createNotifier({
+        queue,
+        orders,
+        api,
+        consumerName: `carried-${lost}`,
+        pacer: false,
+        claimIdleMs: 200,
+        sleep: () => new Promise((done) => setTimeout(done, 1)),
+      });
+      const drain = (what: string) =>
+        waitUntil(
+          async () => {
+            await notifier.runOnce();
+            return (await queue.backlog()) === 0;
+          },
+          what,
+          { timeoutMs: 20_000 },
+        );
+
+      const user = ++nextUser;
+      const o = await orders.place(mobileInput({ userId: user, chatId: user }));
+      const receiptId = (await api.sendMessage(user, `Order ${o.reference}: processing`))
+        .message_id;
+      await attachReceipt(orders, o.reference, receiptId);
+      await orders.submit(o.reference);
+      await drain("the receipt shows confirming");
+
+      let pushesTried = 0;
+      let editsFailed = 0;
+      bot.script = (method, params) => {
+        if (method === "sendMessage" && /Recharge successful/.test(String(params.text)))
+          return pushesTried++ === 0 ? lost : undefined;
+        if (method === "editMessageText" && editsFailed < FAILING_EDITS) {
+          editsFailed++;
+          return { error_code: 502, description: "Bad Gateway" };
+        }
+        return undefined;
+      };
+      await orders.apply({ reference: o.reference, source: "webhook", status: "success", at: 5 });
+      await drain("the outcome told");
+      bot.script = () => undefined;
+
+      const chat = bot.chat(user);
+      expect(chat.find((m) => m.id === receiptId)?.text).toMatch(/Status: Successful/);
+      const pushes = chat.filter((m) => m.id !== receiptId && /Recharge successful/.test(m.text));
+      expect(pushes).toHaveLength(pushesShown); // at most the one whose answer was lost
+      expect(pushesTried).toBe(1); // never pushed again
+      expect(editsFailed).toBe(FAILING_EDITS);
+      expect(await queue.listDead(5)).toEqual([]); // before: "edit failed 8 times: Bad Gateway"
+      expect(await queue.isSent(`status:${o.reference}:success`)).toBe(true);
+      await notifier.stop();
+    },
+  );
+});
