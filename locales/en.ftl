@@ -286,6 +286,11 @@ topup-refunded = Khalti refunded your payment of { $amount }; { $reversed } was 
 # --- h-partial: a partial refund at Khalti (the admin enters the amount returned) ---
 topup-refund-partial = Khalti reports that part of your payment of { $amount } was refunded. Our team is checking how much; your balance is unchanged for now. We will message you here when it is done.
 topup-refunded-part = Khalti refunded { $returned } of your payment of { $amount }; { $reversed } was taken back from your balance. Balance: { $balance }
+# --- h-partial2: a refund whose amount Khalti does not say, credited or not ---
+topup-refund-unknown = Khalti reports that your payment of { $amount } was refunded, but not how much. Our team is checking; your balance is unchanged for now. We will message you here when it is done.
+topup-refunded-rest = Khalti refunded { $returned } of your payment of { $amount }; the remaining { $credited } was added to your balance. Balance: { $balance }
+topup-refunded-uncredited = Khalti refunded your payment of { $amount } before it was added to your balance: nothing was added or taken back. Balance: { $balance }
+topup-rejected-refund = Khalti reports your payment of { $amount } refunded, in whole or in part. Our team could not add any of it to your balance; nothing was added. If Khalti kept part of it, the shop refunds that part through Khalti; ask the shop if it has not arrived.
 help-topup = /addmoney – add money to your balance with Khalti
 cmd-addmoney = Add money
 # ---- accounts: registration, access modes, cash-in, credit, reversal, /balance (issue 15, h-accounts) ----

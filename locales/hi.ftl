@@ -263,6 +263,11 @@ topup-refunded = खल्ती ने आपका { $amount } का भु�
 # --- h-partial: a partial refund at Khalti (the admin enters the amount returned) ---
 topup-refund-partial = खल्ती के अनुसार आपके { $amount } के भुगतान का कुछ हिस्सा लौटाया गया है। कितना लौटाया गया, हमारी टीम इसकी जाँच कर रही है; अभी आपका बैलेंस नहीं बदला है। काम पूरा होने पर हम आपको यहीं संदेश भेजेंगे।
 topup-refunded-part = खल्ती ने आपके { $amount } के भुगतान में से { $returned } लौटा दिए; बैलेंस से { $reversed } वापस लिए गए। बैलेंस: { $balance }
+# --- h-partial2: a refund whose amount Khalti does not say, credited or not ---
+topup-refund-unknown = खल्ती के अनुसार आपका { $amount } का भुगतान लौटाया गया है, पर कितना, यह नहीं बताया। हमारी टीम इसकी जाँच कर रही है; अभी आपका बैलेंस नहीं बदला है। काम पूरा होने पर हम आपको यहीं संदेश भेजेंगे।
+topup-refunded-rest = खल्ती ने आपके { $amount } के भुगतान में से { $returned } लौटा दिए; बाकी { $credited } आपके बैलेंस में जोड़ दिए गए। बैलेंस: { $balance }
+topup-refunded-uncredited = आपका { $amount } का भुगतान बैलेंस में जुड़ने से पहले ही खल्ती ने लौटा दिया: बैलेंस में न कुछ जुड़ा, न कुछ घटा। बैलेंस: { $balance }
+topup-rejected-refund = खल्ती के अनुसार आपका { $amount } का भुगतान पूरा या उसका कुछ हिस्सा लौटाया गया है। हमारी टीम इसमें से कुछ भी आपके बैलेंस में नहीं जोड़ सकी; कुछ नहीं जुड़ा। अगर खल्ती ने कुछ हिस्सा रखा है, तो दुकान वह हिस्सा खल्ती के ज़रिए लौटाती है; न पहुँचे तो दुकान से पूछें।
 help-topup = /addmoney – खल्ती से बैलेंस में पैसे जोड़ें
 cmd-addmoney = पैसे जोड़ें
 # ---- accounts: registration, access modes, cash-in, credit, reversal, /balance (issue 15, h-accounts) ----

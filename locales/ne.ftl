@@ -257,6 +257,11 @@ topup-refunded = खल्तीले तपाईंको { $amount } को 
 # --- h-partial: a partial refund at Khalti (the admin enters the amount returned) ---
 topup-refund-partial = खल्तीका अनुसार तपाईंको { $amount } को भुक्तानीको केही भाग फिर्ता भयो। कति फिर्ता भयो भनेर हाम्रो टोलीले जाँच गर्दैछ; अहिलेलाई तपाईंको मौज्दात उस्तै छ। काम सकिएपछि हामी यहीँ सन्देश पठाउनेछौं।
 topup-refunded-part = खल्तीले तपाईंको { $amount } को भुक्तानीबाट { $returned } फिर्ता गर्‍यो; मौज्दातबाट { $reversed } घटाइयो। मौज्दात: { $balance }
+# --- h-partial2: a refund whose amount Khalti does not say, credited or not ---
+topup-refund-unknown = खल्तीका अनुसार तपाईंको { $amount } को भुक्तानी फिर्ता भयो, तर कति फिर्ता भयो भनेको छैन। हाम्रो टोलीले जाँच गर्दैछ; अहिलेलाई तपाईंको मौज्दात उस्तै छ। काम सकिएपछि हामी यहीँ सन्देश पठाउनेछौं।
+topup-refunded-rest = खल्तीले तपाईंको { $amount } को भुक्तानीबाट { $returned } फिर्ता गर्‍यो; बाँकी { $credited } मौज्दातमा थपियो। मौज्दात: { $balance }
+topup-refunded-uncredited = तपाईंको { $amount } को भुक्तानी मौज्दातमा थपिनुअघि नै खल्तीले फिर्ता गर्‍यो: मौज्दातमा केही थपिएन, केही घटाइएन। मौज्दात: { $balance }
+topup-rejected-refund = खल्तीका अनुसार तपाईंको { $amount } को भुक्तानी पूरै वा केही भाग फिर्ता भयो। हाम्रो टोलीले यसको कुनै पनि रकम मौज्दातमा थप्न सकेन; केही थपिएन। खल्तीले केही भाग राखेको छ भने पसलले त्यो भाग खल्तीमार्फत फिर्ता गर्छ; नआए पसललाई सोध्नुहोस्।
 help-topup = /addmoney – खल्तीबाट मौज्दातमा पैसा थप्नुहोस्
 cmd-addmoney = पैसा थप्नुहोस्
 # ---- accounts: registration, access modes, cash-in, credit, reversal, /balance (issue 15, h-accounts) ----

@@ -70,6 +70,21 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
     case "refunded": {
       // A partial refund: the figure the admin entered, never the whole payment.
       const returned = t.partialRefund?.decision?.returnedPaisa;
+      const uncredited = t.partialRefund?.uncredited;
+      // Refunded before any credit: nothing was added, so nothing was taken back; the rest of a
+      // partial refund was credited.
+      if (uncredited && returned !== undefined && t.creditedPaisa !== undefined)
+        return tr("topup-refunded-rest", {
+          amount: money(uncredited.reportedPaisa),
+          returned: money(returned),
+          credited: money(t.creditedPaisa),
+          balance,
+        });
+      if (t.creditedPaisa === undefined)
+        return tr("topup-refunded-uncredited", {
+          amount: money(uncredited?.reportedPaisa ?? t.amountPaisa),
+          balance,
+        });
       if (returned !== undefined)
         return tr("topup-refunded-part", {
           amount: money(t.creditedPaisa ?? t.amountPaisa),
@@ -83,15 +98,24 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
         balance,
       });
     }
-    case "partial_refund":
-      // Khalti's lookup does not say how much: no figure but the payment's own.
-      return tr("topup-refund-partial", { amount: money(t.creditedPaisa ?? t.amountPaisa) });
+    case "partial_refund": {
+      // Khalti's lookup does not say how much: no figure but the payment's own; nor "part" when
+      // it said only Completed with refunded: true (the refund may be whole).
+      const paid = t.creditedPaisa ?? t.partialRefund?.uncredited?.reportedPaisa ?? t.amountPaisa;
+      const key = t.partialRefund?.mayBeWhole ? "topup-refund-unknown" : "topup-refund-partial";
+      return tr(key, { amount: money(paid) });
+    }
     case "expired":
       return tr("topup-expired", { amount: money(t.amountPaisa) });
     case "held":
       return tr("topup-held", { amount: money(t.amountPaisa) });
-    case "rejected":
+    case "rejected": {
+      // Refunded at Khalti, wholly or in part, before any credit: only what it kept is owed.
+      const uncredited = t.partialRefund?.uncredited;
+      if (uncredited)
+        return tr("topup-rejected-refund", { amount: money(uncredited.reportedPaisa) });
       return tr("topup-rejected", { amount: money(t.amountPaisa) });
+    }
     default:
       return tr("topup-cancelled", { amount: money(t.amountPaisa) });
   }
@@ -123,11 +147,25 @@ function heldAlert(t: TopUpNotice["topUp"]): string[] {
   return lines;
 }
 
-/** The admins' alert for a partial refund: the gateway did not say how much; an admin must. */
+/**
+ * The admins' alert for a refund whose amount the gateway did not say (after a credit, or before
+ * any: then the payer may be owed the rest): an admin must enter it, or reject an uncredited one.
+ */
 function partialAlert(t: TopUpNotice["topUp"]): string[] {
+  const p = t.partialRefund;
+  const what = p?.mayBeWhole
+    ? "REFUNDED (status Completed, refunded: true) without saying how much: in whole or in part"
+    : "PARTIALLY refunded";
+  const u = p?.uncredited;
+  if (u)
+    return [
+      `Attention: ${t.gateway} reports top-up ${t.paymentId} (${t.id}) of user ${t.userId} ${what}, BEFORE we credited it: nothing was credited.`,
+      `Asked ${formatRupees(t.amountPaisa)}; the ${t.gateway} lookup reports ${formatRupees(u.reportedPaisa)} paid (txn ${u.transactionId ?? "-"}), not how much was returned: the payer may be owed the rest. The customer was told no figure.`,
+      `In the back office, Top-ups → Partial refunds: enter the amount ${t.gateway} returned (its merchant dashboard shows it): the rest is then credited (within the caps) and the customer told; or reject it: nothing is credited, and refund the rest in ${t.gateway}'s merchant dashboard.`,
+    ];
   return [
-    `Attention: ${t.gateway} reports a PARTIAL refund of top-up ${t.paymentId} (${t.id}) of user ${t.userId}.`,
+    `Attention: ${t.gateway} reports top-up ${t.paymentId} (${t.id}) of user ${t.userId} ${what}${p?.mayBeWhole ? "" : " (a PARTIAL refund)"}.`,
     `Credited ${formatRupees(t.creditedPaisa ?? 0)}. ${t.gateway}'s lookup does not say how much was returned: nothing was taken back, and the customer was told no figure.`,
-    `Enter the amount ${t.gateway} returned (its merchant dashboard shows it) in the back office, Top-ups → Partial refunds: exactly that is then taken back from the balance and the customer is told.`,
+    `Enter the amount ${t.gateway} returned (its merchant dashboard shows it${p?.mayBeWhole ? "; the whole credit if all of it was refunded" : ""}) in the back office, Top-ups → Partial refunds: exactly that is then taken back from the balance and the customer is told.`,
   ];
 }

@@ -305,11 +305,14 @@ export function createKhaltiStandIn(opts: KhaltiStandInOptions) {
       if (!p) throw new Error(`no payment ${pidx}`);
       p.misreport = standInMisreportSchema.parse(m);
     },
-    /** Khalti's merchant refund: full, or partial (the lookup then says Partially Refunded). */
-    refund(pidx: string, partial = false) {
+    /**
+     * Khalti's merchant refund: full, or partial (the lookup then says Partially Refunded), or
+     * "flag": the lookup keeps saying Completed with `refunded: true` and no amount (tests).
+     */
+    refund(pidx: string, partial: boolean | "flag" = false) {
       const p = payments.get(pidx);
       if (p?.status !== "Completed") throw new Error(`payment ${pidx} is not completed`);
-      p.status = partial ? "Partially Refunded" : "Refunded";
+      if (partial !== "flag") p.status = partial ? "Partially Refunded" : "Refunded";
       p.refunded = true;
     },
   };

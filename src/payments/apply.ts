@@ -58,8 +58,14 @@ export async function applyLookup(
       );
     else if (stored.status === "partial_refund")
       logger.warn(
-        { topUp: stored.id, paymentId, credited: stored.creditedPaisa },
-        "top-up partially refunded at the gateway: nothing reversed until an admin enters the amount",
+        {
+          topUp: stored.id,
+          paymentId,
+          credited: stored.creditedPaisa,
+          uncredited: stored.partialRefund?.uncredited,
+          mayBeWhole: stored.partialRefund?.mayBeWhole,
+        },
+        "top-up refunded at the gateway without its amount: no money moves until an admin enters it",
       );
     else
       logger.info(

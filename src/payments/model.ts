@@ -9,15 +9,17 @@ import { type LookupStatus, paymentIdSchema } from "./gateway/port.ts";
  *       │           │            ▲    │         ▲
  *       │           │            │    └─▶ partial_refund   (an admin enters what was returned)
  *       │           ├─▶ held ────┴─▶ rejected      (an admin decides)
+ *       │           ├─▶ partial_refund ─▶ refunded | rejected (refunded in part before we looked)
  *       └───────────┴─▶ expired | cancelled | refunded (paid and refunded before we looked)
  *
  * Only a gateway lookup moves it (never the browser's redirect), except held, which only an
  * admin's decision moves. `completed` is the one state that credits the customer, once; a lookup
  * credits only when it reports exactly what was initiated, within the caps, in our currency and for
  * our order: anything else is `held` (nothing credited, the admins alerted). `refunded` after
- * `completed` reverses that credit. A partial refund moves it to `partial_refund` instead: the
- * gateway's lookup does not say how much was returned, so nothing is reversed until an admin enters
- * that figure (then `refunded`, reversing exactly it).
+ * `completed` reverses that credit. A partial refund (or a refund whose amount the lookup does not
+ * say) moves it to `partial_refund` instead: nothing is reversed until an admin enters the figure
+ * returned (then `refunded`, reversing exactly it). Seen before any credit, the admin's figure
+ * credits the rest of the payment (then `refunded`), or the admin rejects it (nothing credited).
  */
 
 const topUpStatusSchema = z.enum([
@@ -88,7 +90,7 @@ export const topUpSchema = z.object({
     .optional(),
   /** The admins were alerted that it is held. */
   heldAlerted: z.boolean().optional(),
-  /** An admin's decision on a held top-up. */
+  /** An admin's decision on a held top-up (or the rejection of an uncredited partial refund). */
   decision: z
     .object({
       kind: z.enum(["credit_initiated", "credit_paid", "reject"]),
@@ -97,12 +99,28 @@ export const topUpSchema = z.object({
     })
     .optional(),
   /**
-   * A partial refund the gateway reported (status partial_refund): when, whether the admins were
-   * alerted, and the admin's figure of what the gateway returned (then refunded).
+   * A refund the gateway reported without its amount (status partial_refund): when, whether the
+   * admins were alerted, and the admin's figure of what the gateway returned (then refunded).
    */
   partialRefund: z
     .object({
       at: z.number().int().nonnegative(),
+      /**
+       * The lookup said Completed with `refunded: true`, not Partially Refunded: the refund may be
+       * whole or partial (absent: Partially Refunded).
+       */
+      mayBeWhole: z.boolean().optional(),
+      /**
+       * Reported before any credit: nothing was credited, and the payer may be owed what the
+       * gateway kept. What the lookup reported paid, to credit the rest of on the admin's figure.
+       */
+      uncredited: z
+        .object({
+          reportedPaisa: paisa.positive(),
+          transactionId: z.string().max(128).nullable(),
+          feePaisa: paisa,
+        })
+        .optional(),
       alerted: z.boolean().optional(),
       decision: z
         .object({

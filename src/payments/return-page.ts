@@ -7,7 +7,7 @@ import type { TopUps } from "./service.ts";
 /**
  * The page the payer's browser comes back to after the gateway's checkout. The redirect is not
  * authenticated (anyone can forge one), so its query is never believed: only the pidx is read, and
- * only to ask the gateway (a lookup) before anything is credited. The page says one of seven
+ * only to ask the gateway (a lookup) before anything is credited. The page says one of nine
  * things and nothing else: no amount, no balance, no name, no ids, so a forged or guessed pidx
  * learns nothing. The bot's push carries the details, to the chat that started the top-up.
  *
@@ -23,7 +23,9 @@ type Outcome =
   | "checking"
   | "not_added"
   | "refunded"
-  | "refund_checking";
+  | "refunded_rest"
+  | "refund_checking"
+  | "refund_unknown";
 
 const TEXT: Record<Outcome, { title: string; en: string; ne: string; hi: string }> = {
   received: {
@@ -70,6 +72,20 @@ const TEXT: Record<Outcome, { title: string; en: string; ne: string; hi: string 
     ne: "खल्तीका अनुसार यो भुक्तानीको केही भाग फिर्ता भयो। कति फिर्ता भयो भनेर हाम्रो टोलीले जाँच गर्दैछ; अहिलेलाई तपाईंको मौज्दात उस्तै छ। बोटले च्याटमा सन्देश पठाउनेछ।",
     hi: "खल्ती के अनुसार इस भुगतान का कुछ हिस्सा लौटाया गया है। कितना, हमारी टीम इसकी जाँच कर रही है; अभी आपका बैलेंस नहीं बदला है। बॉट आपको चैट में संदेश भेजेगा।",
   },
+  // Khalti said Completed with refunded: true: the refund may be whole, so not "part".
+  refund_unknown: {
+    title: "Refund being checked",
+    en: "Khalti reports that this payment was refunded, but not how much. Our team is checking; your balance is unchanged for now. The bot will message you in the chat.",
+    ne: "खल्तीका अनुसार यो भुक्तानी फिर्ता भयो, तर कति भनेको छैन। हाम्रो टोलीले जाँच गर्दैछ; अहिलेलाई तपाईंको मौज्दात उस्तै छ। बोटले च्याटमा सन्देश पठाउनेछ।",
+    hi: "खल्ती के अनुसार यह भुगतान लौटाया गया है, पर कितना, यह नहीं बताया। हमारी टीम इसकी जाँच कर रही है; अभी आपका बैलेंस नहीं बदला है। बॉट आपको चैट में संदेश भेजेगा।",
+  },
+  // Refunded in part before any credit, and the rest credited on an admin's figure.
+  refunded_rest: {
+    title: "Payment partly refunded",
+    en: "Khalti refunded part of this payment; the rest was added to your balance. The bot has messaged you the amounts in the chat.",
+    ne: "खल्तीले यो भुक्तानीको केही भाग फिर्ता गर्‍यो; बाँकी तपाईंको मौज्दातमा थपियो। बोटले रकमसहित च्याटमा सन्देश पठाएको छ।",
+    hi: "खल्ती ने इस भुगतान का कुछ हिस्सा लौटा दिया; बाकी आपके बैलेंस में जोड़ दिया गया। बॉट ने रकम के साथ चैट में संदेश भेजा है।",
+  },
 };
 
 function page(o: Outcome): string {
@@ -92,10 +108,12 @@ function outcomeOf(t: TopUp | null): Outcome {
     case "rejected":
       return "not_added";
     case "partial_refund":
-      return "refund_checking";
-    // Refunded before it was credited: paid, but nothing was added.
+      return t?.partialRefund?.mayBeWhole ? "refund_unknown" : "refund_checking";
+    // Refunded before it was credited: paid, but nothing was added (or only the rest of a
+    // partial refund, on an admin's figure).
     case "refunded":
-      return t?.creditedPaisa !== undefined ? "refunded" : "not_added";
+      if (t?.creditedPaisa === undefined) return "not_added";
+      return t.partialRefund?.uncredited ? "refunded_rest" : "refunded";
     default:
       return "not_completed";
   }

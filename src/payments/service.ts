@@ -4,7 +4,7 @@ import { topUpContext } from "./context.ts";
 import type { PaymentId } from "./gateway/port.ts";
 import { decideHeldTopUp } from "./held-decision.ts";
 import type { TopUpEvent } from "./model.ts";
-import { decidePartialRefund } from "./partial-refund.ts";
+import { decidePartialRefund, rejectUncreditedRefund } from "./partial-refund.ts";
 import { reconcilePass } from "./reconcile-pass.ts";
 import { type StartInput, startTopUp } from "./start.ts";
 import type { Decision } from "./state.ts";
@@ -25,7 +25,8 @@ export type {
  *  - apply.ts: `apply`, the only code that changes a top-up on the gateway's word, with the ledger
  *    transfer of transfers.ts in the store's one atomic update; `confirm` and `visit` ask first;
  *  - held-decision.ts: an admin's decision on a held top-up;
- *  - partial-refund.ts: a partial refund's alert and the admin's figure of what was returned;
+ *  - partial-refund.ts: a partial refund's alert and the admin's figure of what was returned (or,
+ *    before any credit, the admin's rejection);
  *  - notices.ts: the customer's push (at least once: the top-up records the status the customer
  *    was told of) and the admins' alerts;
  *  - reconcile-pass.ts: what the reconciler does on each pass (looks up, pushes what a crash left
@@ -50,6 +51,9 @@ export function createTopUps(opts: TopUpsOptions) {
     /** An admin's figure (paisa) of what the gateway returned of a partial refund. */
     decideRefund: (paymentId: string, returnedPaisa: number, adminId: number) =>
       decidePartialRefund(ctx, paymentId, returnedPaisa, adminId),
+    /** An admin's rejection of a partial refund seen before any credit (nothing credited). */
+    rejectRefund: (paymentId: string, adminId: number) =>
+      rejectUncreditedRefund(ctx, paymentId, adminId),
     partialRefunds: (limit = 20) => store.partialRefunds(limit),
     reconcile: (limit?: number) => reconcilePass(ctx, limit),
     get: (paymentId: string) => store.get(gateway.name, paymentId),

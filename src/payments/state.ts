@@ -18,9 +18,12 @@ import {
  *    initiated, within what the caps allow now, and (when the answer carries them) our currency
  *    and our order id; anything else is held: nothing credited until an admin decides;
  *  - held, partial_refund and final top-ups are never moved by a lookup;
- *  - Refunded (or `refunded: true`) after completed reverses the credit; Partially Refunded after
- *    completed reverses nothing: it moves to partial_refund, where an admin enters what the gateway
- *    returned (`decideRefund`); before completed nothing was credited, so nothing is reversed;
+ *  - only Refunded says the whole payment went back: after completed it reverses the credit,
+ *    before it nothing was credited and nothing is owed. Partially Refunded, and Completed with
+ *    `refunded: true`, do not say how much went back: nothing moves money on their word. The
+ *    top-up waits in partial_refund for an admin's figure of what the gateway returned
+ *    (`decideRefund`): after completed that much is reversed; before it (`uncredited`) the rest of
+ *    the payment is credited, or the admin rejects it (`rejectPartialRefund`);
  *  - the same verdict twice changes nothing the second time.
  */
 
@@ -128,13 +131,24 @@ export function transition(
     e.status === "partially_refunded" ||
     (e.refunded && e.status === "completed");
   if (refunded) {
-    // The lookup does not say how much a partial refund returned: reversing the whole credit (or
-    // any guess) would take money the customer still owns. Nothing moves until an admin says.
-    if (t.status === "completed" && e.status === "partially_refunded")
-      return move("partial_refund", { partialRefund: { at: now } });
-    if (t.status === "completed")
+    const whole = e.status === "refunded";
+    if (whole && t.status === "completed")
       return move("refunded", {}, { kind: "reverse", upToPaisa: t.creditedPaisa ?? 0 });
-    return move("refunded");
+    if (whole) return move("refunded");
+    // The lookup does not say how much went back: reversing the whole credit (or any guess) would
+    // take money the customer still owns; before any credit, calling it refunded would keep what
+    // the payer may still be owed. Nothing moves money until an admin enters the figure.
+    const mayBeWhole = e.status === "completed" ? { mayBeWhole: true } : {};
+    if (t.status === "completed")
+      return move("partial_refund", { partialRefund: { at: now, ...mayBeWhole } });
+    // A refund of a payment without an amount is not believable either: look again.
+    if (e.totalPaisa <= 0) return same;
+    const uncredited = {
+      reportedPaisa: e.totalPaisa,
+      transactionId: e.transactionId,
+      feePaisa: e.feePaisa,
+    };
+    return move("partial_refund", { partialRefund: { at: now, ...mayBeWhole, uncredited } });
   }
   if (!OPEN.has(t.status)) return same;
   switch (e.status) {
@@ -210,32 +224,76 @@ export function decide(
 
 export type RefundDecisionResult =
   | { ok: true; transition: Transition }
-  | { ok: false; reason: "not_partial" | "amount" };
+  | { ok: false; reason: "not_partial" | "amount" | "above_cap" };
 
 /**
- * An admin's figure for a partial refund: what the gateway returned, more than 0 and at most what
- * was credited. The top-up becomes refunded, reversing exactly that (bounded by the balance, as a
- * full refund). Pure, like `transition`.
+ * An admin's figure for a partial refund: what the gateway returned, more than 0. The top-up
+ * becomes refunded. After a credit (at most what was credited) exactly that is reversed, bounded
+ * by the balance, as a full refund. Before any credit (`uncredited`; at most what the payer paid)
+ * the rest is credited, as a completed top-up's credit and within the caps (`creditLimitPaisa`,
+ * as a held top-up's credit); all of it returned: nothing is credited. Pure, like `transition`.
  */
 export function decideRefund(
   t: TopUp,
   returnedPaisa: number,
   adminId: number,
   now: number,
+  creditLimitPaisa = 0,
 ): RefundDecisionResult {
   if (t.status !== "partial_refund" || !t.partialRefund)
     return { ok: false, reason: "not_partial" };
-  const credited = t.creditedPaisa ?? 0;
-  if (!Number.isSafeInteger(returnedPaisa) || returnedPaisa <= 0 || returnedPaisa > credited)
+  const u = t.partialRefund.uncredited;
+  const most = u ? u.reportedPaisa : (t.creditedPaisa ?? 0);
+  if (!Number.isSafeInteger(returnedPaisa) || returnedPaisa <= 0 || returnedPaisa > most)
     return { ok: false, reason: "amount" };
   const partialRefund = { ...t.partialRefund, decision: { returnedPaisa, adminId, at: now } };
+  const refunded = (extra: Partial<TopUp>, effect?: Effect): RefundDecisionResult => ({
+    ok: true,
+    transition: {
+      topUp: { ...t, ...extra, partialRefund, status: "refunded", updatedAt: now },
+      changed: true,
+      from: t.status,
+      ...(effect ? { effect } : {}),
+    },
+  });
+  if (!u) return refunded({}, { kind: "reverse", upToPaisa: returnedPaisa });
+  const rest = u.reportedPaisa - returnedPaisa;
+  if (rest === 0) return refunded({});
+  if (rest > creditLimitPaisa) return { ok: false, reason: "above_cap" };
+  return refunded(
+    {
+      creditedPaisa: rest,
+      feePaisa: u.feePaisa,
+      ...(u.transactionId ? { transactionId: u.transactionId } : {}),
+    },
+    { kind: "credit", amountPaisa: rest, transactionId: u.transactionId, feePaisa: u.feePaisa },
+  );
+}
+
+export type RejectPartialResult =
+  | { ok: true; transition: Transition }
+  | { ok: false; reason: "not_partial" | "credited" };
+
+/**
+ * An admin's rejection of a partial refund seen before any credit: nothing is credited (the rest
+ * is refunded at the gateway, not here), as a held top-up's rejection. A partial refund after a
+ * credit has money to take back: only a figure ends it. Pure, like `transition`.
+ */
+export function rejectPartialRefund(t: TopUp, adminId: number, now: number): RejectPartialResult {
+  if (t.status !== "partial_refund" || !t.partialRefund)
+    return { ok: false, reason: "not_partial" };
+  if (!t.partialRefund.uncredited) return { ok: false, reason: "credited" };
   return {
     ok: true,
     transition: {
-      topUp: { ...t, partialRefund, status: "refunded", updatedAt: now },
+      topUp: {
+        ...t,
+        status: "rejected",
+        decision: { kind: "reject", adminId, at: now },
+        updatedAt: now,
+      },
       changed: true,
       from: t.status,
-      effect: { kind: "reverse", upToPaisa: returnedPaisa },
     },
   };
 }

@@ -10,8 +10,9 @@ export interface TopUpNotice {
   chatId: number;
   audience: "customer" | "admin";
   /**
-   * Admin notices: a refund reversed a credit, a partial refund waits for the admin's figure, a
-   * top-up is held, the books refused a transfer, or no end in sight.
+   * Admin notices: a refund reversed a credit, a partial refund (after a credit or before any)
+   * waits for the admin's figure, a top-up is held, the books refused a transfer, or no end in
+   * sight.
    */
   reason?: AlertReason;
   topUp: TopUp;
@@ -63,10 +64,23 @@ export type DecideResult =
         | "gateway_unavailable";
     };
 
-/** An admin's figure for a partial refund (partial-refund.ts). */
+/** An admin's figure for a partial refund, or the rejection of an uncredited one (partial-refund.ts). */
 export type RefundDecideResult =
   | { ok: true; topUp: TopUp }
-  | { ok: false; reason: "unknown" | "not_partial" | "amount" | "ledger_refused" };
+  | {
+      ok: false;
+      reason:
+        | "unknown"
+        | "not_partial"
+        | "amount"
+        | "ledger_refused"
+        // Before any credit only: the rest is above the caps, the payer is credited nothing, or
+        // the gateway no longer reports the payment so (asked again before the rest is credited).
+        | "above_cap"
+        | "credited"
+        | "gateway_disagrees"
+        | "gateway_unavailable";
+    };
 
 export type StartResult =
   | { ok: true; topUp: TopUp }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { topUpNoticeText } from "../../conversations/top-up/notices.ts";
 import { account } from "../../src/ledger/index.ts";
-import { reversalTransferId } from "../../src/payments/index.ts";
+import { creditTransferId, reversalTransferId } from "../../src/payments/index.ts";
 import { createChatI18n } from "../../src/system/bot.ts";
 import {
   type ActionsHarness,
@@ -35,6 +35,8 @@ const reversalsOf = async (paymentId: string) =>
   (await h.ledger.journal()).entries.filter(
     (e) => e.id === reversalTransferId("khalti", paymentId),
   );
+const creditsOf = async (paymentId: string) =>
+  (await h.ledger.journal()).entries.filter((e) => e.id === creditTransferId("khalti", paymentId));
 const auditOf = async (paymentId: string) =>
   (await h.deps.kv.lhead(`${h.deps.prefix}dash:audit`, 200))
     .map((l) => JSON.parse(l))
@@ -117,5 +119,110 @@ describe("partial refunds in the back office", () => {
     expect((await h.topUps.get(t.paymentId))?.status).toBe("partial_refund");
     expect(await reversalsOf(t.paymentId)).toHaveLength(0);
     expect(await balance(6202)).toBe(20_000);
+  });
+
+  it("a partial refund before any credit: the amount returned credits the rest once, audited, told truly", async () => {
+    const t = await h.uncreditedPartialTopUp(6203, 100_000);
+    expect(await balance(6203)).toBe(0);
+    const c = await h.login(ADMIN);
+    const list = await (await c.get("/dashboard/topups")).text();
+    expect(list).toContain(t.paymentId);
+    expect(list).toContain("nothing (Rs 1000.00 paid)");
+    const confirm = await (await c.get(`/dashboard/topups/refund?id=${t.paymentId}`)).text();
+    expect(confirm).toContain("Nothing was credited");
+    expect(confirm).toContain("Credit the rest");
+    expect(confirm).toContain("/dashboard/topups/refund/reject");
+    // More than was paid, or nothing: refused, nothing booked.
+    for (const amount of ["0", "1000.01"]) {
+      const bad = await c.post("/dashboard/topups/refund", {}, form({ id: t.paymentId, amount }));
+      expect(bad.status).toBe(400);
+    }
+    expect(await creditsOf(t.paymentId)).toHaveLength(0);
+    const body = form({ id: t.paymentId, amount: "400" });
+    const [a, b] = await Promise.all([
+      c.post("/dashboard/topups/refund", {}, body),
+      c.post("/dashboard/topups/refund", {}, body),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    const ok = a.status === 200 ? a : b;
+    expect(await ok.text()).toContain("Credited Rs 600.00, the rest of the payment");
+    const credits = await creditsOf(t.paymentId);
+    expect(credits).toHaveLength(1);
+    expect(credits[0]).toMatchObject({ kind: "topup", amountPaisa: 60_000 });
+    expect(await reversalsOf(t.paymentId)).toHaveLength(0);
+    expect(await balance(6203)).toBe(60_000);
+    expect(await h.topUps.get(t.paymentId)).toMatchObject({
+      status: "refunded",
+      creditedPaisa: 60_000,
+      partialRefund: { decision: { returnedPaisa: 40_000, adminId: ADMIN } },
+    });
+    const entries = await auditOf(t.paymentId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      action: "topup_refund",
+      userId: ADMIN,
+      before: { "customer:6203": 0, status: "partial_refund" },
+      after: { "customer:6203": 60_000, status: "refunded" },
+    });
+    expect(entries[0].detail).toContain("Rs 600.00 credited (the rest)");
+    expect(toldCustomer(6203).at(-1)).toBe(
+      "Khalti refunded Rs 400 of your payment of Rs 1,000; the remaining Rs 600 was added to your balance. Balance: Rs 600",
+    );
+    // A rejection now finds it decided: nothing more.
+    const late = await c.post("/dashboard/topups/refund/reject", {}, form({ id: t.paymentId }));
+    expect(late.status).toBe(409);
+    expect(await balance(6203)).toBe(60_000);
+    await expectBooksBalanced(h.ledger);
+  });
+
+  it("a partial refund before any credit may be rejected once: nothing credited, audited, told truly; not a credited one", async () => {
+    const t = await h.uncreditedPartialTopUp(6204, 50_000);
+    const body = form({ id: t.paymentId });
+    const agent = await h.login(AGENT);
+    expect((await agent.post("/dashboard/topups/refund/reject", {}, body)).status).toBe(403);
+    expect((await client(h.url).post("/dashboard/topups/refund/reject", {}, body)).status).toBe(
+      401,
+    );
+    const c = await h.login(ADMIN);
+    const foreign = await c.post(
+      "/dashboard/topups/refund/reject",
+      { origin: "https://evil.example" },
+      body,
+    );
+    expect(foreign.status).toBe(403);
+    expect((await h.topUps.get(t.paymentId))?.status).toBe("partial_refund");
+    const [a, b] = await Promise.all([
+      c.post("/dashboard/topups/refund/reject", {}, body),
+      c.post("/dashboard/topups/refund/reject", {}, body),
+    ]);
+    expect([a.status, b.status].sort()).toEqual([200, 409]);
+    expect(await h.topUps.get(t.paymentId)).toMatchObject({
+      status: "rejected",
+      decision: { kind: "reject", adminId: ADMIN },
+    });
+    expect(await balance(6204)).toBe(0);
+    expect(await creditsOf(t.paymentId)).toHaveLength(0);
+    const entries = await auditOf(t.paymentId);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      action: "topup_reject",
+      userId: ADMIN,
+      before: { "customer:6204": 0, status: "partial_refund" },
+      after: { "customer:6204": 0, status: "rejected" },
+    });
+    expect(toldCustomer(6204).at(-1)).toContain(
+      "Our team could not add any of it to your balance; nothing was added.",
+    );
+    // A credited partial refund has money to take back: only the amount returned ends it.
+    const credited = await h.partialRefundTopUp(6205, 20_000);
+    const refused = await c.post(
+      "/dashboard/topups/refund/reject",
+      {},
+      form({ id: credited.paymentId }),
+    );
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("only the amount returned ends it");
+    expect((await h.topUps.get(credited.paymentId))?.status).toBe("partial_refund");
+    await expectBooksBalanced(h.ledger);
   });
 });

@@ -86,6 +86,24 @@ describe("the return page and the caps at credit time", () => {
     // Decided by an admin: refunded, the same true text.
     expect((await topUps.decideRefund(part, 5_000, 9)).ok).toBe(true);
     expect(await get(part)).toContain('data-outcome="refunded"');
+    // Completed with refunded: true: not "part" (it may be whole); refunded in part before any
+    // credit and the rest credited: "the rest was added".
+    const flagged = await paid(13);
+    khalti.standIn.refund(flagged, "flag");
+    expect((await topUps.confirm("khalti", flagged))?.status).toBe("partial_refund");
+    const flaggedPage = await get(flagged);
+    expect(flaggedPage).toContain('data-outcome="refund_unknown"');
+    expect(flaggedPage).not.toContain("part of this payment");
+    const s = await topUps.start({ userId: 14, chatId: 14, locale: "en", amountPaisa: 20_000 });
+    if (!s.ok) throw new Error("start refused");
+    const early = s.topUp.paymentId;
+    khalti.standIn.act(early, "pay");
+    khalti.standIn.refund(early, true);
+    expect(await get(early)).toContain('data-outcome="refund_checking"');
+    expect((await topUps.decideRefund(early, 5_000, 9)).ok).toBe(true);
+    const earlyPage = await get(early);
+    expect(earlyPage).toContain('data-outcome="refunded_rest"');
+    expect(earlyPage).toContain("the rest was added to your balance");
     await gateway.close();
   });
 

@@ -106,7 +106,8 @@ type Cmd =
   | { c: "spend"; user: number; rupees: number }
   | { c: "misreport"; i: number; paisa: number }
   | { c: "decide"; i: number; d: "credit_initiated" | "credit_paid" | "reject" }
-  | { c: "refundFigure"; i: number; rupees: number };
+  | { c: "refundFigure"; i: number; rupees: number }
+  | { c: "rejectRefund"; i: number };
 
 const idx = fc.integer({ min: 0, max: 7 });
 const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
@@ -144,6 +145,8 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
     i: idx,
     rupees: fc.integer({ min: 0, max: 1000 }),
   }),
+  // An admin's rejection of a partial refund seen before any credit (refused otherwise).
+  fc.record({ c: fc.constant("rejectRefund" as const), i: idx }),
   fc.record({
     c: fc.constant("spend" as const),
     user: fc.constantFrom(...USERS),
@@ -252,6 +255,9 @@ async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
       case "refundFigure":
         if (pidx) await topUps.decideRefund(pidx, cmd.rupees * 100, 99);
         break;
+      case "rejectRefund":
+        if (pidx) await topUps.rejectRefund(pidx, 99);
+        break;
       case "spend": {
         const available = (await ledger.balance(account.customer(cmd.user))).availablePaisa;
         const amount = Math.min(available, cmd.rupees * 100);
@@ -296,10 +302,18 @@ async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
     }
     if (credits[0]) {
       expect(everCompleted.has(pidx)).toBe(true);
+      const uncredited = t.partialRefund?.uncredited;
       if (t.decision) {
         expect(t.decision.kind).not.toBe("reject");
         expect(credits[0].amountPaisa).toBeLessThanOrEqual(truth.total);
         expect(credits[0].amountPaisa).toBeLessThanOrEqual(100_000);
+      } else if (uncredited) {
+        // Refunded in part before any credit: only the rest of the payment, by the admin's figure.
+        const figure = t.partialRefund?.decision?.returnedPaisa;
+        expect(figure).toBeDefined();
+        expect(uncredited.reportedPaisa).toBe(truth.total);
+        expect(credits[0].amountPaisa).toBe(truth.total - figure!);
+        expect(reversals).toHaveLength(0);
       } else {
         expect(credits[0].amountPaisa).toBe(truth.total);
         expect(credits[0].amountPaisa).toBe(t.amountPaisa);
@@ -327,8 +341,9 @@ async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
       expect(t.reversedPaisa).toBe(reversals[0].amountPaisa);
       reversed += reversals[0].amountPaisa;
     }
-    // After settling, our status is Khalti's (a refund we saw before any credit stays uncredited),
-    // or held / rejected when its Completed did not match what was asked (never looked up again).
+    // After settling, our status is Khalti's (a full refund we saw before any credit stays
+    // uncredited; a partial one waits for the admin, who credits the rest or rejects it), or held /
+    // rejected when its Completed did not match what was asked (never looked up again).
     const expected: Record<LookupStatus, string[]> = {
       initiated: ["initiated"],
       pending: ["pending"],

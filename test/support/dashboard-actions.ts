@@ -62,6 +62,8 @@ export interface ActionsHarness {
   heldTopUp(userId: number, askedPaisa: number, reportedPaisa: number): Promise<TopUp>;
   /** A credited top-up of `userId` that Khalti then reports partially refunded. */
   partialRefundTopUp(userId: number, paisa: number): Promise<TopUp>;
+  /** A top-up of `userId` that Khalti reports partially refunded before any credit. */
+  uncreditedPartialTopUp(userId: number, paisa: number): Promise<TopUp>;
   /** What the top-up service told (customers and admins), in order. */
   topUpNotices: TopUpNotice[];
   close(): Promise<void>;
@@ -227,6 +229,22 @@ export async function startActions(): Promise<ActionsHarness> {
       khalti.standIn.refund(pidx, true);
       const partial = await topUps.confirm("khalti", pidx);
       if (partial?.status !== "partial_refund") throw new Error(`not partial: ${partial?.status}`);
+      return partial;
+    },
+    async uncreditedPartialTopUp(userId, paisa) {
+      const started = await topUps.start({
+        userId,
+        chatId: userId,
+        locale: "en",
+        amountPaisa: paisa,
+      });
+      if (!started.ok) throw new Error("start refused");
+      const pidx = started.topUp.paymentId;
+      khalti.standIn.act(pidx, "pay");
+      khalti.standIn.refund(pidx, true);
+      const partial = await topUps.confirm("khalti", pidx);
+      if (partial?.status !== "partial_refund" || !partial.partialRefund?.uncredited)
+        throw new Error(`not an uncredited partial refund: ${partial?.status}`);
       return partial;
     },
     topUpNotices: notices,

@@ -5,6 +5,7 @@ import {
   decideRefund,
   needsAdminAlert,
   needsPush,
+  rejectPartialRefund,
   transition as run,
 } from "../../src/payments/state.ts";
 
@@ -156,16 +157,94 @@ describe("top-up transitions", () => {
         expect(transition(at(s), ev(e), 2).changed).toBe(false);
   });
 
-  it("a refund after the credit reverses it; before any credit it reverses nothing", () => {
+  it("a full Refunded after the credit reverses it; before any credit it reverses nothing", () => {
     const done = at("completed", { creditedPaisa: 50_000 });
-    for (const e of [ev("refunded"), ev("completed", 50_000, true)]) {
-      const r = transition(done, e, 9);
-      expect(r.topUp.status).toBe("refunded");
-      expect(r.effect).toEqual({ kind: "reverse", upToPaisa: 50_000 });
+    const r = transition(done, ev("refunded"), 9);
+    expect(r.topUp.status).toBe("refunded");
+    expect(r.effect).toEqual({ kind: "reverse", upToPaisa: 50_000 });
+    for (const from of ["initiated", "pending"] as const) {
+      const early = transition(at(from), ev("refunded"), 9);
+      expect(early.topUp.status).toBe("refunded");
+      expect(early.topUp.creditedPaisa).toBeUndefined();
+      expect(early.effect).toBeUndefined();
     }
-    const early = transition(at("pending"), ev("refunded"), 9);
-    expect(early.topUp.status).toBe("refunded");
-    expect(early.effect).toBeUndefined();
+  });
+
+  it("Completed with refunded: true after the credit does not say how much: it waits for an admin's figure, as a partial refund", () => {
+    const done = at("completed", { creditedPaisa: 50_000 });
+    const r = transition(done, ev("completed", 50_000, true), 9);
+    expect(r.topUp).toMatchObject({
+      status: "partial_refund",
+      partialRefund: { at: 9, mayBeWhole: true },
+    });
+    expect(r.topUp.partialRefund?.uncredited).toBeUndefined();
+    expect(r.effect).toBeUndefined();
+    expect(needsAdminAlert(r.topUp)).toBe(true);
+    // The admin may enter the whole credit: then all of it is reversed.
+    const d = decideRefund(r.topUp, 50_000, 7, 11);
+    if (!d.ok) throw new Error("refused");
+    expect(d.transition.effect).toEqual({ kind: "reverse", upToPaisa: 50_000 });
+    expect(rejectPartialRefund(r.topUp, 7, 11)).toEqual({ ok: false, reason: "credited" });
+  });
+
+  it("a refund without its amount before any credit credits nothing and waits for an admin: the rest by the figure, or rejected", () => {
+    const cases: Array<[TopUpEvent, boolean]> = [
+      [ev("partially_refunded"), false],
+      [ev("completed", 50_000, true), true],
+    ];
+    for (const from of ["initiated", "pending"] as const)
+      for (const [e, mayBeWhole] of cases) {
+        const r = transition(at(from), { ...e, transactionId: "TXN1" }, 9);
+        expect(r.effect).toBeUndefined();
+        expect(r.topUp.status).toBe("partial_refund");
+        expect(r.topUp.creditedPaisa).toBeUndefined();
+        expect(r.topUp.partialRefund).toEqual({
+          at: 9,
+          ...(mayBeWhole ? { mayBeWhole: true } : {}),
+          uncredited: { reportedPaisa: 50_000, transactionId: "TXN1", feePaisa: 1_500 },
+        });
+        expect(needsAdminAlert(r.topUp)).toBe(true);
+        expect(needsPush(r.topUp)).toBe(true);
+        for (const later of [ev("completed"), ev("refunded"), ev("partially_refunded")])
+          expect(transition(r.topUp, later, 10).changed).toBe(false);
+        const w = r.topUp;
+        // At most what was paid; the rest within the caps.
+        expect(decideRefund(w, 50_001, 7, 11, 100_000)).toEqual({ ok: false, reason: "amount" });
+        expect(decideRefund(w, 0, 7, 11, 100_000)).toEqual({ ok: false, reason: "amount" });
+        expect(decideRefund(w, 20_000, 7, 11, 29_999)).toEqual({ ok: false, reason: "above_cap" });
+        const part = decideRefund(w, 20_000, 7, 11, 30_000);
+        if (!part.ok) throw new Error("refused");
+        expect(part.transition.effect).toEqual({
+          kind: "credit",
+          amountPaisa: 30_000,
+          transactionId: "TXN1",
+          feePaisa: 1_500,
+        });
+        expect(part.transition.topUp).toMatchObject({
+          status: "refunded",
+          creditedPaisa: 30_000,
+          partialRefund: { decision: { returnedPaisa: 20_000, adminId: 7, at: 11 } },
+        });
+        // All of it returned: nothing owed, nothing credited (whatever the caps).
+        const all = decideRefund(w, 50_000, 7, 11, 0);
+        if (!all.ok) throw new Error("refused");
+        expect(all.transition.effect).toBeUndefined();
+        expect(all.transition.topUp).toMatchObject({ status: "refunded" });
+        expect(all.transition.topUp.creditedPaisa).toBeUndefined();
+        const rej = rejectPartialRefund(w, 7, 11);
+        if (!rej.ok) throw new Error("refused");
+        expect(rej.transition.effect).toBeUndefined();
+        expect(rej.transition.topUp).toMatchObject({
+          status: "rejected",
+          decision: { kind: "reject", adminId: 7, at: 11 },
+        });
+        expect(rejectPartialRefund(rej.transition.topUp, 7, 12)).toEqual({
+          ok: false,
+          reason: "not_partial",
+        });
+      }
+    // Without an amount it is not believable: nothing moves, look again.
+    expect(transition(at("pending"), ev("partially_refunded", 0), 9).changed).toBe(false);
   });
 
   it("a partial refund after the credit reverses nothing: it waits for an admin's figure", () => {

@@ -54,6 +54,8 @@ export interface ActionDeps {
       returnedPaisa: number,
       adminId: number,
     ): Promise<RefundDecideResult>;
+    /** The rejection of a partial refund seen before any credit (nothing credited). */
+    rejectRefund(paymentId: string, adminId: number): Promise<RefundDecideResult>;
   };
   /** src/complaints createComplaints: /complaints' operations (list, take, resolve, reject). */
   complaints?: Pick<

@@ -98,8 +98,10 @@ ${d === "credit_paid" ? rs(t.held?.reportedPaisa) : rs(t.amountPaisa)} (one tran
 </form>`;
 }
 
-// --- Partial refunds (s20-r2 finding 1): Khalti's lookup said Partially Refunded without saying
-// how much; the admin enters the figure its merchant dashboard shows, and exactly that is reversed.
+// --- Partial refunds (s20-r2 finding 1): Khalti's lookup said Partially Refunded (or Completed
+// with refunded: true) without saying how much; the admin enters the figure its merchant dashboard
+// shows. After a credit exactly that is reversed; before any credit the rest is credited, or the
+// admin rejects it.
 
 /** The amount Khalti returned, typed in rupees ("250", "1,000.50"), as paisa through money.ts. */
 export const refundSchema = z.object({
@@ -117,13 +119,27 @@ export const refundSchema = z.object({
 export const REFUND_REFUSED: Record<string, string> = {
   unknown: "No such top-up.",
   not_partial:
-    "Not waiting for a partial refund's amount any more: it was entered already. Nothing more was done.",
-  amount: "The amount must be more than Rs 0 and at most what was credited: nothing was done.",
-  ledger_refused: "The books refused the reversal (see the alert): nothing was written.",
+    "Not waiting for a partial refund's amount any more: it was entered already (or the refund rejected). Nothing more was done.",
+  amount:
+    "The amount must be more than Rs 0 and at most what was credited (or, if nothing was, what was paid): nothing was done.",
+  ledger_refused: "The books refused the transfer (see the alert): nothing was written.",
+  above_cap:
+    "The rest is above TOPUP_MAX_AMOUNT or what TOPUP_DAILY_CAP leaves today: not credited. Reject it and refund the rest in the gateway's merchant dashboard.",
+  credited:
+    "It was credited: only the amount returned ends it (that much is taken back). Nothing was done.",
+  gateway_disagrees:
+    "The gateway no longer reports this payment refunded in part with that amount paid (refunded in whole or changed): nothing credited. Check its merchant dashboard; enter the whole amount if all of it was returned, or reject.",
+  gateway_unavailable: "The gateway did not answer: nothing credited; try again later.",
 };
 
 const refundLink = (t: TopUp) =>
   html`<a href="${path(`/topups/refund?id=${encodeURIComponent(t.paymentId)}`)}">Enter the amount returned…</a>`;
+
+/** What was credited; for a refund seen before any credit, nothing, and what Khalti reports paid. */
+const creditedOf = (t: TopUp) => {
+  const u = t.partialRefund?.uncredited;
+  return u ? `nothing (${rs(u.reportedPaisa)} paid)` : rs(t.creditedPaisa);
+};
 
 export function partialList(partial: readonly TopUp[]): Fragment {
   if (partial.length === 0) return html``;
@@ -131,37 +147,64 @@ export function partialList(partial: readonly TopUp[]): Fragment {
     time(t.partialRefund?.at ?? t.updatedAt),
     t.paymentId,
     `user ${t.userId}`,
-    rs(t.creditedPaisa),
+    creditedOf(t),
     refundLink(t),
   ]);
   return html`<h2>Partial refunds</h2>
-<p>Khalti reports these payments PARTIALLY refunded but not how much: nothing was taken back yet.
-Enter the amount Khalti returned (its merchant dashboard shows it); exactly that is taken back from
-the balance and the customer is told.</p>
+<p>Khalti reports these payments refunded (in part, or without saying how much) but not the amount:
+no money was moved yet. Enter the amount Khalti returned (its merchant dashboard shows it). If it
+was credited, exactly that is taken back from the balance; if nothing was credited, the rest of the
+payment is credited (or reject it). The customer is told.</p>
 ${table(["Reported", "Payment", "Customer", "Credited", "Amount returned"], rows)}`;
 }
 
 export function partialFacts(t: TopUp, balancePaisa: number): Fragment {
+  const p = t.partialRefund;
   return facts([
     ["Payment", `${t.paymentId} (${t.gateway})`],
     ["Top-up", t.id],
     ["Customer", `user ${t.userId}, balance now ${rs(balancePaisa)}`],
-    ["Credited", rs(t.creditedPaisa)],
-    ["Gateway transaction", t.transactionId ?? "—"],
-    ["Partial refund reported", time(t.partialRefund?.at)],
+    ["Asked", rs(t.amountPaisa)],
+    ["Credited", creditedOf(t)],
+    ["Gateway transaction", t.transactionId ?? p?.uncredited?.transactionId ?? "—"],
+    [
+      "Khalti reported",
+      p?.mayBeWhole ? "Completed, refunded: true (in whole or in part)" : "Partially Refunded",
+    ],
+    ["Partial refund reported", time(p?.at)],
     ["Status", t.status],
   ]);
 }
 
-/** The form that enters the amount returned. */
+/** The form that enters the amount returned (and, before any credit, the one that rejects). */
 export function refundForm(t: TopUp): Fragment {
-  return html`<p>Enter the amount ${t.gateway} returned to the payer, as its merchant dashboard shows
-it (more than Rs 0, at most ${rs(t.creditedPaisa)}). Exactly that is taken back from the customer's
-balance (as far as the balance holds it; any shortfall is named in the admins' alert), the top-up
-becomes refunded, and the customer is told the amount.</p>
-<form method="post" action="${path("/topups/refund")}">
+  const u = t.partialRefund?.uncredited;
+  const amountForm = (
+    button: string,
+  ) => html`<form method="post" action="${path("/topups/refund")}">
 <input type="hidden" name="id" value="${t.paymentId}">
 <label>Amount returned (Rs) <input name="amount" inputmode="decimal" required></label>
-<button type="submit">Take back this amount</button>
+<button type="submit">${button}</button>
+</form>`;
+  if (!u)
+    return html`<p>Enter the amount ${t.gateway} returned to the payer, as its merchant dashboard shows
+it (more than Rs 0, at most ${rs(t.creditedPaisa)}${t.partialRefund?.mayBeWhole ? "; the whole credit if all of it was refunded" : ""}). Exactly that is taken back from the customer's
+balance (as far as the balance holds it; any shortfall is named in the admins' alert), the top-up
+becomes refunded, and the customer is told the amount.</p>
+${amountForm("Take back this amount")}`;
+  return html`<p>Nothing was credited: ${t.gateway} reported this payment refunded before we looked,
+without saying how much. The payer paid ${rs(u.reportedPaisa)}; they may be owed what ${t.gateway}
+kept.</p>
+<p>Enter the amount ${t.gateway} returned to the payer, as its merchant dashboard shows it (more than
+Rs 0, at most ${rs(u.reportedPaisa)}). ${t.gateway} is asked once more; the rest
+(${rs(u.reportedPaisa)} less that) is then credited to the customer, within TOPUP_MAX_AMOUNT and the
+daily cap (one transfer in the books), and the customer is told. All of it returned: nothing is
+credited, and the customer is told so.</p>
+${amountForm("Credit the rest")}
+<p>Or reject it: nothing is credited and the customer is told; refund what ${t.gateway} kept in its
+merchant dashboard.</p>
+<form method="post" action="${path("/topups/refund/reject")}">
+<input type="hidden" name="id" value="${t.paymentId}">
+<button type="submit">Reject (refund the rest at the gateway)</button>
 </form>`;
 }

@@ -36,7 +36,8 @@ import type { DashboardEnv, DashboardParts } from "../parts.ts";
  * decides through the top-up service (the credit's fresh gateway lookup included). Audited with the
  * customer's and the gateway's clearing balances and the top-up's status before and after. Also
  * the partial refunds Khalti reported without a figure: the admin enters the amount returned, and
- * the top-up service reverses exactly that (audited the same way).
+ * the top-up service reverses exactly that, or (seen before any credit) credits the rest of the
+ * payment; or the admin rejects an uncredited one (audited the same way).
  */
 
 const TITLE = "Held top-ups";
@@ -168,22 +169,67 @@ async function enterRefund(
     status: r.topUp.status,
   };
   const reversed = r.topUp.reversedPaisa ?? 0;
+  // Before any credit the figure credits the rest of the payment (nothing, if all was returned).
+  const uncredited = current.partialRefund?.uncredited !== undefined;
+  const credited = r.topUp.creditedPaisa ?? 0;
+  const booked = uncredited ? `${rs(credited)} credited (the rest)` : `${rs(reversed)} taken back`;
   await recordAction(
     parts,
     c,
     viewer,
     "topup_refund",
-    `${paymentId} (${current.gateway}) of user ${current.userId}: ${rs(returnedPaisa)} returned by ${current.gateway}, ${rs(reversed)} taken back`,
+    `${paymentId} (${current.gateway}) of user ${current.userId}: ${rs(returnedPaisa)} returned by ${current.gateway}, ${booked}`,
     before,
     after,
   );
   const short = returnedPaisa - reversed;
-  const done = `Took back ${rs(reversed)} of the ${rs(returnedPaisa)} ${current.gateway} returned${short > 0 ? `; the balance was short by ${rs(short)}: recover it by hand` : ""}. The customer's notice is on its way to the chat.`;
+  const done = uncredited
+    ? `Credited ${rs(credited)}, the rest of the payment after the ${rs(returnedPaisa)} ${current.gateway} returned. The customer's notice is on its way to the chat.`
+    : `Took back ${rs(reversed)} of the ${rs(returnedPaisa)} ${current.gateway} returned${short > 0 ? `; the balance was short by ${rs(short)}: recover it by hand` : ""}. The customer's notice is on its way to the chat.`;
   const paisa = (v: number | string | undefined) => (typeof v === "number" ? rs(v) : "—");
   const rows = accounts.map(
     (a) => [a, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
   );
   const body = html`${notice(done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
+  return c.html(page(title, body, viewer));
+}
+
+/** The rejection of a partial refund seen before any credit: nothing credited, once; audited. */
+async function rejectRefund(
+  c: Context<DashboardEnv>,
+  parts: DashboardParts,
+  topUps: TopUpsPort,
+  paymentId: string,
+) {
+  const viewer = c.get("viewer");
+  const title = `${REFUND_TITLE}: ${paymentId}`;
+  const current = await topUps.get(paymentId);
+  if (!current) return c.html(page(title, outcome(REFUSED.unknown!, "error", back), viewer), 404);
+  const accounts = [account.customer(current.userId), account.merchant.gateway(current.gateway)];
+  const before: Record<string, number | string> = {
+    ...(await postedOf(parts.deps.ledger, accounts)),
+    status: current.status,
+  };
+  const r = await topUps.rejectRefund(paymentId, viewer.userId);
+  if (!r.ok) {
+    const text = REFUND_REFUSED[r.reason] ?? "Refused: nothing was done.";
+    return c.html(page(title, outcome(text, "error", back), viewer), 409);
+  }
+  const after: Record<string, number | string> = {
+    ...(await postedOf(parts.deps.ledger, accounts)),
+    status: r.topUp.status,
+  };
+  await recordAction(
+    parts,
+    c,
+    viewer,
+    "topup_reject",
+    `${paymentId} (${current.gateway}) of user ${current.userId} rejected: refunded in part before any credit, nothing credited`,
+    before,
+    after,
+  );
+  const done = `Rejected: nothing credited. Refund what ${current.gateway} kept in its merchant dashboard; the customer's notice is on its way to the chat.`;
+  const body = html`${notice(done)}${facts([["Status", `${before.status} → ${after.status}`]])}<p>${back}</p>`;
   return c.html(page(title, body, viewer));
 }
 
@@ -217,6 +263,16 @@ export function topUpRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
       return c.html(page(TITLE, outcome(reasons(q.error), "error", back), c.get("viewer")), 400);
     }
     return enterRefund(c, parts, topUps, q.data.id, q.data.amount);
+  });
+
+  app.post("/topups/refund/reject", ...admin, async (c) => {
+    const topUps = topUpsOf(parts);
+    if (!topUps) return notConfigured(c, c.get("viewer"), TITLE);
+    const id = refundSchema.shape.id.safeParse(field(await formOf(c), "id"));
+    if (!id.success) {
+      return c.html(page(TITLE, outcome(reasons(id.error), "error", back), c.get("viewer")), 400);
+    }
+    return rejectRefund(c, parts, topUps, id.data);
   });
 
   app.get("/topups/decide", ...admin, async (c) => {
