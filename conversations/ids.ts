@@ -13,3 +13,4 @@ export const SAVE_NAME_FLOW = "savename";
 export const HISTORY_SEARCH_FLOW = "historysearch";
 export const COMPLAIN_FLOW = "complain";
 export const COMPLAINT_ANSWER_FLOW = "complaintanswer";
+export const PARTIAL_REFUND_FLOW = "partialrefund";

@@ -25,6 +25,7 @@ import {
   COMPLAINT_ANSWER_FLOW,
   CREDIT_FLOW,
   HISTORY_SEARCH_FLOW,
+  PARTIAL_REFUND_FLOW,
   REPEAT_FLOW,
   REVERSE_FLOW,
   SAVE_NAME_FLOW,
@@ -51,6 +52,7 @@ import { statusConversation } from "./status/conversation.ts";
 import { addMoneyConversation } from "./top-up/add-money.ts";
 import { addMoney, addMoneyButton } from "./top-up/add-money-command.ts";
 import { heldTopUps } from "./top-up/held-command.ts";
+import { partialRefundConversation } from "./top-up/partial-refund.ts";
 
 export {
   type ReversalTeller,
@@ -108,6 +110,7 @@ function conversationsOf(
     [HISTORY_SEARCH_FLOW]: historySearchConversation(deps),
     [COMPLAIN_FLOW]: complainConversation(deps),
     [COMPLAINT_ANSWER_FLOW]: complaintAnswerConversation(deps),
+    [PARTIAL_REFUND_FLOW]: partialRefundConversation(deps),
   };
 }
 

@@ -1,9 +1,17 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { translator } from "../../src/bot/i18n.ts";
 import { formatRupees } from "../../src/money.ts";
 import type { HeldDecision, TopUp } from "../../src/payments/index.ts";
+import { PARTIAL_REFUND_FLOW } from "../ids.ts";
 import { heldFacts } from "./notices.ts";
+import {
+  customerOf,
+  partialRefundButton,
+  partialRefundButtons,
+  partialRefundLine,
+} from "./partial-refund.ts";
 
 /**
  * /topups (admins): the top-ups held because the gateway's lookup did not match what was initiated
@@ -13,6 +21,10 @@ import { heldFacts } from "./notices.ts";
  * (one ledger transfer, one atomic step); a second tap or a second admin finds it decided. The
  * bot cannot refund: a rejected payment is refunded in the gateway's merchant dashboard. In
  * English, the admins' working language here (as the top-up alerts).
+ *
+ * It also lists the top-ups waiting in partial_refund (in the admin's language), each with
+ * "Enter the amount returned" and, before any credit, "Reject": both enter the partial refund
+ * conversation (partial-refund.ts), so a partial refund is decided without the back office.
  */
 
 const DATA = /^tuh:([ipr]):([A-Za-z0-9_-]{6,56})$/;
@@ -63,11 +75,24 @@ export function heldTopUps(deps: BotDeps): Composer<BotContext> {
       return;
     }
     const held = await topUps.held(LIST_MAX);
-    if (held.length === 0) {
-      await ctx.reply("No top-up is held.");
+    const partial = await topUps.partialRefunds(LIST_MAX);
+    const t = translator(deps.i18n, await ctx.i18n.getLocale());
+    if (held.length === 0 && partial.length === 0) {
+      await ctx.reply(t("topup-partial-none-waiting"));
       return;
     }
-    for (const t of held) await ctx.reply(heldTopUpText(t), { reply_markup: buttons(t) });
+    for (const x of partial) {
+      const who = await customerOf(deps, x.userId);
+      await ctx.reply(partialRefundLine(t, x, who), { reply_markup: partialRefundButtons(t, x) });
+    }
+    for (const h of held) await ctx.reply(heldTopUpText(h), { reply_markup: buttons(h) });
+  });
+
+  priv.on("callback_query:data", async (ctx, next) => {
+    if (partialRefundButton.parse(ctx.callbackQuery.data) === null) return next();
+    await ctx.answerCallbackQuery();
+    // The conversation checks the admin and whether it still waits (a stale button says so).
+    await ctx.conversation.enter(PARTIAL_REFUND_FLOW, ctx.callbackQuery.data);
   });
 
   priv.callbackQuery(DATA, async (ctx) => {

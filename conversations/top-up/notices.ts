@@ -161,11 +161,11 @@ function partialAlert(t: TopUpNotice["topUp"]): string[] {
     return [
       `Attention: ${t.gateway} reports top-up ${t.paymentId} (${t.id}) of user ${t.userId} ${what}, BEFORE we credited it: nothing was credited.`,
       `Asked ${formatRupees(t.amountPaisa)}; the ${t.gateway} lookup reports ${formatRupees(u.reportedPaisa)} paid (txn ${u.transactionId ?? "-"}), not how much was returned: the payer may be owed the rest. The customer was told no figure.`,
-      `In the back office, Top-ups → Partial refunds: enter the amount ${t.gateway} returned (its merchant dashboard shows it): the rest is then credited (within the caps) and the customer told; or reject it: nothing is credited, and refund the rest in ${t.gateway}'s merchant dashboard.`,
+      `With /topups here (or in the back office, Top-ups → Partial refunds, where it is on): enter the amount ${t.gateway} returned (its merchant dashboard shows it): the rest is then credited (within the caps) and the customer told; or reject it: nothing is credited, and refund the rest in ${t.gateway}'s merchant dashboard.`,
     ];
   return [
     `Attention: ${t.gateway} reports top-up ${t.paymentId} (${t.id}) of user ${t.userId} ${what}${p?.mayBeWhole ? "" : " (a PARTIAL refund)"}.`,
     `Credited ${formatRupees(t.creditedPaisa ?? 0)}. ${t.gateway}'s lookup does not say how much was returned: nothing was taken back, and the customer was told no figure.`,
-    `Enter the amount ${t.gateway} returned (its merchant dashboard shows it${p?.mayBeWhole ? "; the whole credit if all of it was refunded" : ""}) in the back office, Top-ups → Partial refunds: exactly that is then taken back from the balance and the customer is told.`,
+    `Enter the amount ${t.gateway} returned (its merchant dashboard shows it${p?.mayBeWhole ? "; the whole credit if all of it was refunded" : ""}) with /topups here (or in the back office, Top-ups → Partial refunds, where it is on): exactly that is then taken back from the balance and the customer is told.`,
   ];
 }

@@ -8,7 +8,13 @@ import type { SpendLimits } from "../orders/index.ts";
 import type { Order } from "../orders/model.ts";
 import type { OrderSearch, OrderSearchPage } from "../orders/search.ts";
 import type { AccessMode, SubmitOptions } from "../orders/service.ts";
-import type { DecideResult, HeldDecision, StartResult, TopUp } from "../payments/index.ts";
+import type {
+  DecideResult,
+  HeldDecision,
+  RefundDecideResult,
+  StartResult,
+  TopUp,
+} from "../payments/index.ts";
 import type { NprCharge, Quote } from "../pricing/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { DueReminder } from "../reminders/index.ts";
@@ -112,6 +118,17 @@ export interface BotTopUps {
   held(limit?: number): Promise<TopUp[]>;
   /** Admins: credit what was asked, what was paid (within the caps), or reject. */
   decide(paymentId: string, decision: HeldDecision, adminId: number): Promise<DecideResult>;
+  /** Admins: top-ups waiting in partial_refund for the amount the gateway returned. */
+  partialRefunds(limit?: number): Promise<TopUp[]>;
+  get(paymentId: string): Promise<TopUp | null>;
+  /** Admins: the amount the gateway returned of a partial refund (as the back office's form). */
+  decideRefund(
+    paymentId: string,
+    returnedPaisa: number,
+    adminId: number,
+  ): Promise<RefundDecideResult>;
+  /** Admins: reject a partial refund seen before any credit (nothing credited). */
+  rejectRefund(paymentId: string, adminId: number): Promise<RefundDecideResult>;
 }
 
 /**
