@@ -1,5 +1,5 @@
-import { isInferred } from "../orders/inferred-debit.ts";
-import { chargedPaisa } from "../orders/model.ts";
+import { inferredWallet, isInferred } from "../orders/inferred-debit.ts";
+import { chargedPaisa, type Order } from "../orders/model.ts";
 import { INFERRED_REASON } from "../orders/postings.ts";
 import { margin } from "../pricing/index.ts";
 import { type BooksDeps, FLOAT_OPENING_ID } from "./deps.ts";
@@ -65,25 +65,44 @@ export async function scan(deps: Pick<BooksDeps, "ledger" | "orders">) {
  * The float's side of the books at one moment: the books' float and every open order's debit at
  * the aggregator as its execute answer gave it, null while unknown: sent without an answer yet,
  * or still "placed" (the checkout holds an order placed while it sends the receipt, then executes
- * it: it may be debited at any moment).
+ * it: it may be debited at any moment). `mostPaisa`: the most the aggregator can have taken for
+ * it (its known debit, or a bound: see `mostDebitOf`).
  */
 export interface FloatView {
   booksPaisa: number;
-  debits: ReadonlyMap<string, number | null>;
+  debits: ReadonlyMap<string, { debit: number | null; mostPaisa: number }>;
+}
+
+/**
+ * An order's debit not known yet is bounded by its face amount (in the wallet's Nepal rupees, as
+ * inferred-debit.ts converts it) times this: the aggregator adds its service charge, which the
+ * spec does not bound; taken as at most the amount again. Only widens the range a verdict must
+ * clear, so a generous bound costs a little reach, never a false alert.
+ */
+export const UNKNOWN_DEBIT_FACTOR = 2;
+
+function mostDebitOf(o: Order): number {
+  const known = o.wallet?.debitAmountPaisa ?? 0;
+  return Math.max(known, UNKNOWN_DEBIT_FACTOR * inferredWallet(o).debitAmountPaisa);
 }
 
 export async function floatView(
   deps: Pick<BooksDeps, "orders" | "now">,
   booksFloat: () => Promise<number>,
 ): Promise<FloatView> {
-  const debits = new Map<string, number | null>();
+  const debits = new Map<string, { debit: number | null; mostPaisa: number }>();
   for (let offset = 0; ; offset += OPEN_PAGE) {
     const open = await deps.orders.listOpen({
       createdBefore: deps.now(),
       limit: OPEN_PAGE,
       offset,
     });
-    for (const o of open) debits.set(o.reference, o.wallet ? o.wallet.debitAmountPaisa : null);
+    for (const o of open) {
+      debits.set(o.reference, {
+        debit: o.wallet ? o.wallet.debitAmountPaisa : null,
+        mostPaisa: mostDebitOf(o),
+      });
+    }
     if (open.length < OPEN_PAGE) break;
   }
   return { booksPaisa: await booksFloat(), debits };
@@ -96,15 +115,30 @@ export async function floatView(
  * that moved between them (its debit, or its booking at success, may have landed on either side
  * of the reading). A booking of the float between them with no open order moving (an order placed
  * and settled in between, a late debit's fix, the opening booked elsewhere) counts as one.
+ * `boundPaisa`: the most those unknowns can move the difference, either way (each order's most
+ * debit, and any move of the books' float between the views): the true difference lies within
+ * ± that of the figure read.
  */
-export function inFlight(before: FloatView, after: FloatView): { paisa: number; unknown: number } {
+export function inFlight(
+  before: FloatView,
+  after: FloatView,
+): { paisa: number; unknown: number; boundPaisa: number } {
   let paisa = 0;
-  for (const d of after.debits.values()) paisa += d ?? 0;
-  const unsure = new Set<string>();
-  for (const [ref, d] of after.debits)
-    if (d === null || before.debits.get(ref) !== d) unsure.add(ref);
-  for (const [ref, d] of before.debits)
-    if (d === null || after.debits.get(ref) !== d) unsure.add(ref);
-  const booked = before.booksPaisa !== after.booksPaisa && unsure.size === 0 ? 1 : 0;
-  return { paisa, unknown: unsure.size + booked };
+  for (const d of after.debits.values()) paisa += d.debit ?? 0;
+  const unsure = new Map<string, number>();
+  const consider = (
+    ref: string,
+    d: { debit: number | null; mostPaisa: number },
+    other?: number | null,
+  ) => {
+    if (d.debit !== null && other === d.debit) return;
+    unsure.set(ref, Math.max(unsure.get(ref) ?? 0, d.mostPaisa));
+  };
+  for (const [ref, d] of after.debits) consider(ref, d, before.debits.get(ref)?.debit);
+  for (const [ref, d] of before.debits) consider(ref, d, after.debits.get(ref)?.debit);
+  const moved = Math.abs(after.booksPaisa - before.booksPaisa);
+  const booked = moved !== 0 && unsure.size === 0 ? 1 : 0;
+  let boundPaisa = moved;
+  for (const most of unsure.values()) boundPaisa += most;
+  return { paisa, unknown: unsure.size + booked, boundPaisa };
 }

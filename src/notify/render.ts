@@ -14,7 +14,8 @@ export type Render = (
 type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
 
 /**
- * The books' alerts to admins (low float, books drift), in English like the other admin alerts.
+ * The books' alerts to admins (low float, and the books check's: float drift, books that do not
+ * balance, no verdict for hours), in English like the other admin alerts.
  * The merchant's wallet is in Nepal rupees (one wallet serves both regions).
  */
 export function booksAlertText(n: AdminAlert): string {
@@ -36,20 +37,57 @@ export function booksAlertText(n: AdminAlert): string {
     lines.push("Please top up the wallet. No more alerts until it is above the threshold again.");
     return lines.join("\n");
   }
-  if (n.topic === "books_drift") {
-    // Books that do not balance, alerted while the float had no verdict: no float figures.
-    if (f.driftPaisa === undefined) {
-      return [
-        "⚠️ The books do not balance: money was created or lost. See /books.",
-        "The wallet at the aggregator was not compared (a debit not known yet, or no answer).",
-      ].join("\n");
-    }
+  if (n.topic === "books_drift") return booksCheckText(f, rs);
+  return `⚠️ ${n.note ?? "Admin alert"}`;
+}
+
+/**
+ * The books check's alerts share the `books_drift` topic (a topic of its own would be refused by
+ * the previous version's notifier during a rolling deploy); their figures tell them apart:
+ * `noVerdictHours` (the check could not conclude), `driftPaisa` (the float against the
+ * aggregator's wallet), else the books do not balance. An alert of the previous version named both
+ * in one: a difference within the tolerance with `balanced` 0 was about the books alone.
+ */
+function booksCheckText(f: Record<string, number>, rs: (key: string) => string): string {
+  if (f.noVerdictHours !== undefined) {
     return [
+      `⚠️ The books check could not conclude for ${f.noVerdictHours} hours: the merchant's wallet at the aggregator was not compared with the books.`,
+      f.walletAnswered === 0
+        ? "The aggregator's wallet did not answer at the last try."
+        : `At the last try, ${f.unknownDebits ?? 0} orders' debits were not known yet (orders in flight).`,
+      "The check keeps trying; a drift meanwhile is not seen. See /books.",
+    ].join("\n");
+  }
+  const driftTold =
+    f.driftPaisa !== undefined &&
+    !(f.balanced === 0 && Math.abs(f.driftPaisa) <= (f.tolerancePaisa ?? 0));
+  if (driftTold) {
+    const lines = [
       "⚠️ The books and the aggregator disagree about the merchant's wallet.",
       `Books expect: ${rs("expectedPaisa")}; the aggregator reports: ${rs("reportedPaisa")}.`,
       `Difference: ${rs("driftPaisa")} (tolerance ${rs("tolerancePaisa")}). See /books.`,
-      ...(f.balanced === 0 ? ["The books do not balance: see /books."] : []),
-    ].join("\n");
+    ];
+    if (f.unknownDebits !== undefined && f.unknownDebits > 0) {
+      lines.push(
+        `${f.unknownDebits} orders were in flight: they could explain at most ${rs("unknownBoundPaisa")} of it.`,
+      );
+    }
+    // The previous version's alert, about both.
+    if (f.balanced === 0) lines.push("The books do not balance: see /books.");
+    return lines.join("\n");
   }
-  return `⚠️ ${n.note ?? "Admin alert"}`;
+  const lines = ["⚠️ The books do not balance: money was created or lost."];
+  const failed = [
+    f.differences ? `${f.differences} stored balances differ from the journal` : "",
+    f.belowZero ? `${f.belowZero} accounts are below zero` : "",
+    f.pendingProblems ? `${f.pendingProblems} hold problems` : "",
+  ].filter((x) => x !== "");
+  if (failed.length > 0) lines.push(`Found: ${failed.join("; ")}.`);
+  if (f.postedSumPaisa !== undefined && (f.postedSumPaisa !== 0 || f.pendingSumPaisa !== 0)) {
+    lines.push(
+      `The ledger's sums are not zero: posted ${rs("postedSumPaisa")}, pending ${rs("pendingSumPaisa")}.`,
+    );
+  }
+  lines.push("See /books.");
+  return lines.join("\n");
 }

@@ -1,0 +1,94 @@
+import { z } from "zod";
+
+/** The books' report and the scheduled check's record (report.ts, alerts.ts). */
+
+export interface BooksReport {
+  at: number;
+  /** The ledger's own check: recomputed = stored, sums zero, nobody below zero. */
+  balanced: boolean;
+  postedSumPaisa: number;
+  pendingSumPaisa: number;
+  problems: number;
+  /** Which of the ledger's checks failed, counted (`problems` is their sum). */
+  ledgerProblems: { differences: number; belowZero: number; pendingProblems: number };
+  customers: { accounts: number; balancePaisa: number; heldPaisa: number };
+  agents: { accounts: number; balancePaisa: number; heldPaisa: number };
+  feeIncomePaisa: number;
+  /** Σ over successful orders booked: price paid − aggregator debit + commission reported. */
+  margin: { orders: number; marginPaisa: number; commissionReportedPaisa: number };
+  /**
+   * Successful orders whose aggregator debit is inferred from the order (no answer carried it:
+   * src/orders/inferred-debit.ts), and their sum: booked all the same, so the float check stays
+   * whole, but a figure of ours, not the aggregator's.
+   */
+  inferredDebits: { orders: number; paisa: number };
+  /** The scheduled check's last run (any process's); null before the first. */
+  lastCheck: LastCheck | null;
+  float: {
+    booksPaisa: number;
+    inFlightPaisa: number;
+    /**
+     * Debits the aggregator's figure may or may not include (the check waits): orders placed or
+     * sent without an answer yet, and orders that moved while the aggregator was asked
+     * (scan.ts `inFlight`).
+     */
+    unknownDebits: number;
+    /**
+     * The most the unknown debits can move the difference, either way (scan.ts `inFlight`): the
+     * true difference is within driftPaisa ± this. 0 with no unknown debit.
+     */
+    unknownBoundPaisa: number;
+    /** The opening float is booked: without it the difference is the whole wallet, no drift. */
+    openingBooked: boolean;
+    expectedPaisa: number;
+    /** The aggregator's `credit_available` now; null when it did not answer. */
+    reportedPaisa: number | null;
+    /** reported − expected; null without a report. */
+    driftPaisa: number | null;
+    tolerancePaisa: number;
+    /** null without a report. */
+    withinTolerance: boolean | null;
+  };
+}
+
+/**
+ * An alert a check queued and that still stands (its crossing not re-armed): when, and to how
+ * many admins (`at` absent: crossed with nobody to tell).
+ */
+export const sentSchema = z.object({
+  at: z.number().int().optional(),
+  admins: z.number().int().nonnegative(),
+});
+export type Sent = z.infer<typeof sentSchema>;
+
+/**
+ * What the scheduled check last did (issue 25, "true words"): when it ran, its verdict and whether
+ * admins were alerted, so /books says what was done rather than what should have been.
+ *  - `within` / `beyond`: the float against the tolerance (`beyond` also when the books did not
+ *    balance); `alertedAt`: when the latest alert standing for this verdict was queued for
+ *    `alertedAdmins` admins (absent: no alert was sent, e.g. no admin configured);
+ *  - `deferred`: no verdict, `unknownDebits` orders' debits were not known yet;
+ *  - `no_report`: no verdict, the aggregator's wallet did not answer.
+ * `alerts` (each problem's alert standing) and `floatVerdictAt` (the float's last verdict) are
+ * written by this version only: a record without `alerts` was written by the previous one, whose
+ * one shared alert is read by `toldByPrevious`. Both versions read each other's records (unknown
+ * keys are dropped), as a rolling deploy runs both.
+ */
+export const lastCheckSchema = z.object({
+  at: z.number().int(),
+  verdict: z.enum(["within", "beyond", "deferred", "no_report"]),
+  driftPaisa: z.number().int().nullable(),
+  balanced: z.boolean(),
+  unknownDebits: z.number().int().nonnegative(),
+  alertedAt: z.number().int().optional(),
+  alertedAdmins: z.number().int().nonnegative().optional(),
+  alerts: z
+    .object({
+      drift: sentSchema.optional(),
+      unbalanced: sentSchema.optional(),
+      noVerdict: sentSchema.optional(),
+    })
+    .optional(),
+  floatVerdictAt: z.number().int().optional(),
+});
+export type LastCheck = z.infer<typeof lastCheckSchema>;
