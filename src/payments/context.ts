@@ -2,7 +2,7 @@ import type { LedgerStore } from "../ledger/store.ts";
 import type { Logger } from "../logger.ts";
 import type { PaymentGateway } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
-import { needsAdminAlert, needsLookup, needsPush } from "./state.ts";
+import { needsLookup, needsPush, owedAlert } from "./state.ts";
 import type { TopUpStore } from "./store.ts";
 import type { TopUpsOptions } from "./types.ts";
 
@@ -54,12 +54,14 @@ export function pushDueAt(opts: TopUpsOptions, t: TopUp): number | null {
 }
 
 /**
- * When the admins' alert of a refund's reversal may be sent (again), like `pushDueAt`; null:
- * none is owed, or every admin has it. It is never given up: it may be money to recover by hand.
+ * When the admins' alert of `t`'s status (held, a partial refund, a refund's reversal) may be
+ * sent (again) to the admins that lack it, like `pushDueAt`; null: none is owed, or every admin
+ * has it. It is never given up: it is money held, or to settle or recover by hand.
  */
-export function refundAlertDueAt(opts: TopUpsOptions, t: TopUp): number | null {
-  if (t.status !== "refunded" || t.reversedPaisa === undefined || t.refundAlert?.done) return null;
-  const a = t.refundAlert;
+export function adminAlertDueAt(opts: TopUpsOptions, t: TopUp): number | null {
+  const owed = owedAlert(t);
+  if (!owed) return null;
+  const a = t[owed.field];
   return a && a.failures > 0 ? a.at + retryDelay(opts, a.failures) : Number.NEGATIVE_INFINITY;
 }
 
@@ -92,9 +94,8 @@ function lookupAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
 export function dueAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
   const times: number[] = [];
   const soonest = at + opts.lookupEveryMs;
-  for (const tell of [pushDueAt(opts, t), refundAlertDueAt(opts, t)])
+  for (const tell of [pushDueAt(opts, t), adminAlertDueAt(opts, t)])
     if (tell !== null) times.push(Math.max(tell, soonest));
-  if (needsAdminAlert(t)) times.push(soonest);
   const look = lookupAt(opts, t, at);
   if (look !== null) times.push(look);
   return times.length > 0 ? Math.min(...times) : null;

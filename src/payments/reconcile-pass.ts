@@ -1,8 +1,7 @@
 import { confirmTopUp } from "./apply.ts";
 import { dueAt, refundCheckAt, STUCK_AFTER_MS, type TopUpContext } from "./context.ts";
 import { GatewayError } from "./gateway/port.ts";
-import { alertAdmins, alertHeld, pushStatus } from "./notices.ts";
-import { alertPartial } from "./partial-refund.ts";
+import { alertAdmins, pushStatus } from "./notices.ts";
 import { needsLookup } from "./state.ts";
 
 /**
@@ -21,9 +20,9 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
       const at = now();
       const check = refundCheckAt(opts, t);
       const lookup = needsLookup(t) || (check !== null && check <= at);
-      // The lookup pushes too (apply.ts), when a push is due.
+      // The lookup pushes (and alerts) too (apply.ts), when one is due.
       if (lookup) await confirmTopUp(ctx, g, pid);
-      else await pushStatus(ctx, await alertPartial(ctx, await alertHeld(ctx, t)));
+      else await pushStatus(ctx, t);
       const after = await store.get(g, pid);
       if (!after) continue;
       if (needsLookup(after) && !after.stuckAlerted && now() > after.expiresAt + STUCK_AFTER_MS) {

@@ -177,7 +177,7 @@ describe("the return page and the caps at credit time", () => {
     expect(sent.map((n) => [n.audience, n.reason, n.topUp.paymentId])).toEqual([
       ["admin", "held", pidx],
     ]);
-    expect((await topUps.get(pidx))?.heldAlerted).toBe(true);
+    expect((await topUps.get(pidx))?.heldAlert?.done).toBe(true);
     expect(khalti.standIn.payment(pidx)?.lookups).toBe(lookups);
     expect((await ledger.check()).entries).toBe(0);
     await gateway.close();
