@@ -43,6 +43,31 @@ export function retryDelay(opts: TopUpsOptions, tries: number): number {
 }
 
 /**
+ * An open top-up's lookups that failed this many times in a row are still tried again at the
+ * lookup interval (a payer may be waiting for the chat's message; the gateway's outages are often
+ * short); later ones back off, doubling, to at most `LOOKUP_RETRY_CAP_MS` apart.
+ */
+const LOOKUP_RETRIES_AT_INTERVAL = 4;
+/** Well within a payment link's life (Khalti's: an hour), so a payment is seen soon after. */
+const LOOKUP_RETRY_CAP_MS = 300_000;
+
+/** How long after its `tries`-th failed lookup in a row an open top-up is looked up again. */
+export function lookupRetryDelay(opts: TopUpsOptions, tries: number): number {
+  const cap = Math.max(LOOKUP_RETRY_CAP_MS, opts.lookupEveryMs);
+  return Math.min(retryDelay(opts, tries - LOOKUP_RETRIES_AT_INTERVAL + 1), cap);
+}
+
+/**
+ * When an open top-up is next looked up after failed lookups in its status; null: none failed
+ * (it is looked up at the lookup interval).
+ */
+export function lookupRetryAt(opts: TopUpsOptions, t: TopUp): number | null {
+  const f = t.lookupFailed;
+  if (!needsLookup(t) || !f || f.status !== t.status) return null;
+  return f.at + lookupRetryDelay(opts, f.tries);
+}
+
+/**
  * When the customer's push of `t`'s status may be tried: -Infinity at once (not tried yet), or
  * after a backoff from its last failure; null: nothing to push (told already, or given up).
  */
@@ -80,7 +105,8 @@ function lookupAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
   if (needsLookup(t)) {
     // Long past its link's expiry with no end from the gateway: an admin was told; look now
     // and then, and give up when the refund watch would have ended.
-    if (at <= t.expiresAt + STUCK_AFTER_MS) return at + opts.lookupEveryMs;
+    if (at <= t.expiresAt + STUCK_AFTER_MS)
+      return lookupRetryAt(opts, t) ?? at + opts.lookupEveryMs;
     return t.createdAt + opts.refundWatchMs > at ? at + opts.refundCheckEveryMs : null;
   }
   return refundCheckAt(opts, t);

@@ -174,6 +174,17 @@ export const topUpSchema = z.object({
     .optional(),
   /** The admins' alert of a refund's reversal (adminAlertSchema). */
   refundAlert: adminAlertSchema.optional(),
+  /**
+   * A failed lookup of an open top-up: `tries` in a row in `status`, the last at `at` (looked up
+   * again with a backoff; a new status, or a lookup that answers, starts afresh).
+   */
+  lookupFailed: z
+    .object({
+      status: topUpStatusSchema,
+      tries: z.number().int().positive(),
+      at: z.number().int().nonnegative(),
+    })
+    .optional(),
   /** When the gateway was last asked about a completed top-up (its refund watch). */
   checkedAt: z.number().int().nonnegative().optional(),
   version: z.number().int().nonnegative(),

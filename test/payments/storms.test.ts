@@ -8,6 +8,7 @@ import {
   createMemoryTopUpStore,
   createRedisTopUpStore,
   createTopUps,
+  GatewayError,
   type Lookup,
   type PaymentGateway,
   type TopUp,
@@ -248,5 +249,55 @@ describe("on Redis", () => {
     expect(w.alerts(3101, "held")).toHaveLength(1);
     expectBackoff(w.tries(FAILING_ADMIN, "held"), HOUR);
     expect((await w.topUps.get(pidx))?.heldAlert).toMatchObject({ sentTo: [3101], done: false });
+  });
+});
+
+describe("a lookup the gateway does not answer", () => {
+  it.each([
+    ["a 5xx", new GatewayError("server", "503")],
+    ["throttling (429)", new GatewayError("refused", "429")],
+    ["a pidx Khalti no longer knows (404)", new GatewayError("not_found", "404")],
+  ])(
+    "in the refund watch (%s) is made again an interval later, not every pass",
+    async (_n, err) => {
+      const w = world();
+      const pidx = await started(w, 3501, 1_000);
+      w.g.answer(pidx, { totalPaisa: 100_000 });
+      expect((await w.topUps.confirm("khalti", pidx))?.status).toBe("completed");
+      w.g.lookups.length = 0;
+      w.g.answer(pidx, err);
+      await w.run(2 * HOUR);
+      expect(w.g.lookups.length).toBeGreaterThanOrEqual(1);
+      expect(w.g.lookups.length).toBeLessThanOrEqual(3);
+      // The watch goes on at its pace once the gateway answers again.
+      w.g.answer(pidx, { status: "refunded", totalPaisa: 100_000, refunded: true });
+      await w.run(REFUND_CHECK + LOOKUP_EVERY);
+      expect((await w.topUps.get(pidx))?.status).toBe("refunded");
+    },
+  );
+
+  it("of an open top-up is tried at the lookup interval at first, then less often", async () => {
+    const w = world();
+    const pidx = await started(w, 3502, 100);
+    w.g.answer(pidx, new GatewayError("server", "503"));
+    await w.run(HOUR);
+    const at = w.g.lookups;
+    const gaps = at.slice(1).map((t, i) => t - at[i]!);
+    // A payer waiting on the page: the first retries come at the lookup interval...
+    expect(gaps.slice(0, 3)).toEqual([LOOKUP_EVERY, LOOKUP_EVERY, LOOKUP_EVERY]);
+    // ...then fewer (one every 5 minutes at most apart): not 240 in the hour.
+    expect(at.length).toBeLessThanOrEqual(25);
+    expect(Math.max(...gaps)).toBeLessThanOrEqual(300_000);
+    expect((await w.topUps.get(pidx))?.lookupFailed).toMatchObject({ status: "initiated" });
+    // It answers again: the failures are forgotten and the lookup interval is back.
+    w.g.answer(pidx, { status: "pending", totalPaisa: 0 });
+    await w.run(300_000);
+    expect((await w.topUps.get(pidx))?.lookupFailed).toBeUndefined();
+    const n = w.g.lookups.length;
+    await w.run(4 * LOOKUP_EVERY);
+    expect(w.g.lookups.length - n).toBe(4);
+    w.g.answer(pidx, { status: "completed", totalPaisa: 10_000 });
+    await w.run(LOOKUP_EVERY);
+    expect((await w.topUps.get(pidx))?.status).toBe("completed");
   });
 });
