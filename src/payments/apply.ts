@@ -2,8 +2,7 @@ import { creditLimit } from "./caps.ts";
 import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
 import type { Lookup, PaymentId } from "./gateway/port.ts";
 import type { TopUp, TopUpEvent } from "./model.ts";
-import { alertAdmins, alertHeld, pushStatus } from "./notices.ts";
-import { alertPartial } from "./partial-refund.ts";
+import { alertAdmins, pushStatus } from "./notices.ts";
 import { needsLookup, transition } from "./state.ts";
 import { transferFor } from "./transfers.ts";
 
@@ -72,7 +71,7 @@ export async function applyLookup(
         { topUp: stored.id, from: tr.from, to: stored.status, credited: stored.creditedPaisa },
         "top-up changed",
       );
-    await pushStatus(ctx, await alertPartial(ctx, await alertHeld(ctx, stored)));
+    await pushStatus(ctx, stored);
     return (await store.get(gatewayName, paymentId)) ?? stored;
   }
   throw new Error(`top-up ${paymentId}: too many concurrent writers`);

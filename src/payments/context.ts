@@ -2,7 +2,7 @@ import type { LedgerStore } from "../ledger/store.ts";
 import type { Logger } from "../logger.ts";
 import type { PaymentGateway } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
-import { needsAdminAlert, needsLookup, needsPush } from "./state.ts";
+import { needsLookup, needsPush, owedAlert } from "./state.ts";
 import type { TopUpStore } from "./store.ts";
 import type { TopUpsOptions } from "./types.ts";
 
@@ -43,6 +43,31 @@ export function retryDelay(opts: TopUpsOptions, tries: number): number {
 }
 
 /**
+ * An open top-up's lookups that failed this many times in a row are still tried again at the
+ * lookup interval (a payer may be waiting for the chat's message; the gateway's outages are often
+ * short); later ones back off, doubling, to at most `LOOKUP_RETRY_CAP_MS` apart.
+ */
+const LOOKUP_RETRIES_AT_INTERVAL = 4;
+/** Well within a payment link's life (Khalti's: an hour), so a payment is seen soon after. */
+const LOOKUP_RETRY_CAP_MS = 300_000;
+
+/** How long after its `tries`-th failed lookup in a row an open top-up is looked up again. */
+export function lookupRetryDelay(opts: TopUpsOptions, tries: number): number {
+  const cap = Math.max(LOOKUP_RETRY_CAP_MS, opts.lookupEveryMs);
+  return Math.min(retryDelay(opts, tries - LOOKUP_RETRIES_AT_INTERVAL + 1), cap);
+}
+
+/**
+ * When an open top-up is next looked up after failed lookups in its status; null: none failed
+ * (it is looked up at the lookup interval).
+ */
+export function lookupRetryAt(opts: TopUpsOptions, t: TopUp): number | null {
+  const f = t.lookupFailed;
+  if (!needsLookup(t) || !f || f.status !== t.status) return null;
+  return f.at + lookupRetryDelay(opts, f.tries);
+}
+
+/**
  * When the customer's push of `t`'s status may be tried: -Infinity at once (not tried yet), or
  * after a backoff from its last failure; null: nothing to push (told already, or given up).
  */
@@ -54,12 +79,14 @@ export function pushDueAt(opts: TopUpsOptions, t: TopUp): number | null {
 }
 
 /**
- * When the admins' alert of a refund's reversal may be sent (again), like `pushDueAt`; null:
- * none is owed, or every admin has it. It is never given up: it may be money to recover by hand.
+ * When the admins' alert of `t`'s status (held, a partial refund, a refund's reversal) may be
+ * sent (again) to the admins that lack it, like `pushDueAt`; null: none is owed, or every admin
+ * has it. It is never given up: it is money held, or to settle or recover by hand.
  */
-export function refundAlertDueAt(opts: TopUpsOptions, t: TopUp): number | null {
-  if (t.status !== "refunded" || t.reversedPaisa === undefined || t.refundAlert?.done) return null;
-  const a = t.refundAlert;
+export function adminAlertDueAt(opts: TopUpsOptions, t: TopUp): number | null {
+  const owed = owedAlert(t);
+  if (!owed) return null;
+  const a = t[owed.field];
   return a && a.failures > 0 ? a.at + retryDelay(opts, a.failures) : Number.NEGATIVE_INFINITY;
 }
 
@@ -78,7 +105,8 @@ function lookupAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
   if (needsLookup(t)) {
     // Long past its link's expiry with no end from the gateway: an admin was told; look now
     // and then, and give up when the refund watch would have ended.
-    if (at <= t.expiresAt + STUCK_AFTER_MS) return at + opts.lookupEveryMs;
+    if (at <= t.expiresAt + STUCK_AFTER_MS)
+      return lookupRetryAt(opts, t) ?? at + opts.lookupEveryMs;
     return t.createdAt + opts.refundWatchMs > at ? at + opts.refundCheckEveryMs : null;
   }
   return refundCheckAt(opts, t);
@@ -92,9 +120,8 @@ function lookupAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
 export function dueAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
   const times: number[] = [];
   const soonest = at + opts.lookupEveryMs;
-  for (const tell of [pushDueAt(opts, t), refundAlertDueAt(opts, t)])
+  for (const tell of [pushDueAt(opts, t), adminAlertDueAt(opts, t)])
     if (tell !== null) times.push(Math.max(tell, soonest));
-  if (needsAdminAlert(t)) times.push(soonest);
   const look = lookupAt(opts, t, at);
   if (look !== null) times.push(look);
   return times.length > 0 ? Math.min(...times) : null;

@@ -51,6 +51,19 @@ export const TOPUP_CURRENCY = "NPR";
 
 const paisa = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
+/**
+ * An admins' alert recorded on a top-up (held, a partial refund, a refund's reversal): the admin
+ * chats that have it, `done` once all do; `failures` rounds in a row left one out, the last at
+ * `at`. Only the chats still owed are sent it again, with a backoff (context.ts), never given up.
+ */
+const adminAlertSchema = z.object({
+  sentTo: z.array(z.number().int()).max(100),
+  done: z.boolean(),
+  failures: z.number().int().nonnegative(),
+  at: z.number().int().nonnegative(),
+});
+export type AdminAlert = z.infer<typeof adminAlertSchema>;
+
 export const topUpSchema = z.object({
   /** Our id, sent as Khalti's purchase_order_id. */
   id: z.string().regex(/^TU[A-Za-z0-9]{6,40}$/),
@@ -88,7 +101,9 @@ export const topUpSchema = z.object({
       at: z.number().int().nonnegative(),
     })
     .optional(),
-  /** The admins were alerted that it is held. */
+  /** The admins' alert that it is held (adminAlertSchema). */
+  heldAlert: adminAlertSchema.optional(),
+  /** Written before `heldAlert`: the admins were alerted that it is held (read as done). */
   heldAlerted: z.boolean().optional(),
   /** An admin's decision on a held top-up (or the rejection of an uncredited partial refund). */
   decision: z
@@ -121,6 +136,7 @@ export const topUpSchema = z.object({
           feePaisa: paisa,
         })
         .optional(),
+      /** Written before `partialAlert`: the admins were alerted (read as done). */
       alerted: z.boolean().optional(),
       decision: z
         .object({
@@ -131,6 +147,8 @@ export const topUpSchema = z.object({
         .optional(),
     })
     .optional(),
+  /** The admins' alert of the partial refund (adminAlertSchema). */
+  partialAlert: adminAlertSchema.optional(),
   /**
    * What the refund's reversal took back from the balance (less than credited, or than a partial
    * refund's returned figure: shortfall).
@@ -154,15 +172,16 @@ export const topUpSchema = z.object({
       gaveUp: z.boolean().optional(),
     })
     .optional(),
+  /** The admins' alert of a refund's reversal (adminAlertSchema). */
+  refundAlert: adminAlertSchema.optional(),
   /**
-   * The admins' alert of a refund's reversal: the admin chats that have it, `done` once all do;
-   * `failures` rounds in a row left one out, the last at `at` (tried again with a backoff).
+   * A failed lookup of an open top-up: `tries` in a row in `status`, the last at `at` (looked up
+   * again with a backoff; a new status, or a lookup that answers, starts afresh).
    */
-  refundAlert: z
+  lookupFailed: z
     .object({
-      sentTo: z.array(z.number().int()).max(100),
-      done: z.boolean(),
-      failures: z.number().int().nonnegative(),
+      status: topUpStatusSchema,
+      tries: z.number().int().positive(),
       at: z.number().int().nonnegative(),
     })
     .optional(),

@@ -1,13 +1,14 @@
 import { account } from "../ledger/index.ts";
 import {
+  adminAlertDueAt,
   dueAt,
   MAX_ROUNDS,
   PUSH_GIVE_UP_TRIES,
   pushDueAt,
-  refundAlertDueAt,
   type TopUpContext,
 } from "./context.ts";
 import type { TopUp } from "./model.ts";
+import { owedAlert, type StatusAlert } from "./state.ts";
 import type { AlertReason, TopUpsOptions } from "./types.ts";
 
 /**
@@ -48,27 +49,6 @@ export async function alertAdmins(
   return (await alertChats(ctx, t, reason, chats)).length === chats.length;
 }
 
-/**
- * The admins' alert of a held top-up, apart from the customer's push (a customer who blocked the
- * bot must not keep the admins from hearing), recorded on the top-up; the reconciler sends what a
- * crash left unsent. Returns the top-up as stored afterwards.
- */
-export async function alertHeld(ctx: TopUpContext, t: TopUp): Promise<TopUp> {
-  const { store, now } = ctx;
-  if (t.status !== "held" || t.heldAlerted) return t;
-  // Not recorded as alerted unless it went out: the reconciler tries again (an admin who had it
-  // already may get it twice, which beats none hearing of money held).
-  if (!(await alertAdmins(ctx, t, "held"))) return t;
-  let cur: TopUp | null = t;
-  for (let round = 0; round < MAX_ROUNDS && cur?.status === "held"; round++) {
-    const flagged: TopUp = { ...cur, heldAlerted: true };
-    if ((await store.update(cur.version, flagged, undefined, dueAt(ctx.opts, flagged, now()))).ok)
-      return { ...flagged, version: cur.version + 1 };
-    cur = await store.get(t.gateway, t.paymentId);
-  }
-  return cur ?? t;
-}
-
 /** How a customer's push went: handed over, failed (tried again), or failed for good. */
 type PushOutcome = "sent" | "failed" | "undeliverable";
 
@@ -89,20 +69,20 @@ async function pushCustomer(ctx: TopUpContext, t: TopUp): Promise<PushOutcome> {
 interface Told {
   /** The status pushed, and how it went; absent: no push was due. */
   push?: { status: TopUp["status"]; outcome: PushOutcome };
-  /** The admin chats the refund alert went to this round; absent: none was due. */
-  refundAlertTo?: number[];
+  /** The admins' alert of the status: the chats it went to this round; absent: none was due. */
+  alert?: { field: StatusAlert["field"]; to: number[] };
 }
 
 /** `cur` with what `told` did recorded (and `lease` dropped if it is still ours), at `at`. */
 function recorded(opts: TopUpsOptions, cur: TopUp, told: Told, lease: number, at: number): TopUp {
   const { pushLeaseUntil, ...rest } = cur;
   const next: TopUp = pushLeaseUntil === lease ? { ...rest } : { ...cur };
-  if (told.refundAlertTo) {
-    const before = cur.refundAlert;
-    const sentTo = [...new Set([...(before?.sentTo ?? []), ...told.refundAlertTo])];
+  if (told.alert) {
+    const before = cur[told.alert.field];
+    const sentTo = [...new Set([...(before?.sentTo ?? []), ...told.alert.to])];
     const done = opts.adminChatIds.every((c) => sentTo.includes(c));
     const failures = done ? (before?.failures ?? 0) : (before?.failures ?? 0) + 1;
-    next.refundAlert = { sentTo, done, failures, at };
+    next[told.alert.field] = { sentTo, done, failures, at };
   }
   // A status that moved meanwhile gets a push of its own: this one's outcome is history.
   const push = told.push;
@@ -120,9 +100,10 @@ function recorded(opts: TopUpsOptions, cur: TopUp, told: Told, lease: number, at
 }
 
 /**
- * Tells the customer of the top-up's status and, for a refund's reversal, the admins, each apart
- * from the other (a customer who blocked the bot must not keep the admins from hearing of money
- * to recover), then records what went out. A short lease on the top-up (compare-and-set) makes
+ * Tells the customer of the top-up's status and, when it calls for it (held, a partial refund, a
+ * refund's reversal), the admins that lack it, each apart from the other (a customer who blocked
+ * the bot must not keep the admins from hearing of money held or to recover; an admin whose chat
+ * fails must not make the others hear it again), then records what went out. A short lease on the top-up (compare-and-set) makes
  * one caller the sender when a redirect, lookups and the reconciler arrive at once; a crash
  * leaves it to run out, after which the reconciler sends: at least once, and once when nothing
  * crashes. A failed send is tried again with a backoff (context.ts); a push that cannot be
@@ -132,16 +113,17 @@ export async function pushStatus(ctx: TopUpContext, t: TopUp): Promise<void> {
   const { store, opts, logger, now } = ctx;
   const at = now();
   const pushAt = pushDueAt(opts, t);
-  const alertAt = refundAlertDueAt(opts, t);
+  const alertAt = adminAlertDueAt(opts, t);
+  const kind = owedAlert(t);
   const push = pushAt !== null && pushAt <= at;
-  const alert = alertAt !== null && alertAt <= at;
+  const alert = kind !== null && alertAt !== null && alertAt <= at;
   if ((!push && !alert) || (t.pushLeaseUntil ?? 0) > at) return;
-  const owed = alert ? opts.adminChatIds.filter((c) => !t.refundAlert?.sentTo.includes(c)) : [];
+  const owed = alert ? opts.adminChatIds.filter((c) => !t[kind.field]?.sentTo.includes(c)) : [];
   const leaseUntil = at + PUSH_LEASE_MS * ((push ? 1 : 0) + owed.length);
   const leased = { ...t, pushLeaseUntil: leaseUntil };
   if (!(await store.update(t.version, leased, undefined, dueAt(opts, leased, at))).ok) return;
   const told: Told = {};
-  if (alert) told.refundAlertTo = await alertChats(ctx, t, "refund", owed);
+  if (alert) told.alert = { field: kind.field, to: await alertChats(ctx, t, kind.reason, owed) };
   if (push) told.push = { status: t.status, outcome: await pushCustomer(ctx, t) };
   let cur: TopUp | null = { ...leased, version: t.version + 1 };
   for (let round = 0; round < MAX_ROUNDS && cur; round++) {

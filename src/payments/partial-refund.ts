@@ -10,30 +10,11 @@ import type { RefundDecideResult } from "./types.ts";
 /**
  * A refund at the gateway whose amount its lookup does not say (state.ts: → partial_refund):
  * Partially Refunded, or Completed with `refunded: true`. Nothing moves money by itself: the admins
- * are alerted once (apart from the customer's push, as a held top-up's alert), and an admin enters
+ * are alerted (with the customer's push, notices.ts `pushStatus`), and an admin enters
  * the figure the gateway's merchant dashboard shows. After a credit exactly that is reversed like
  * a full refund's credit; before any credit the rest of the payment is credited like a completed
  * top-up's (or the admin rejects it: nothing credited).
  */
-
-/**
- * The admins' alert of a partial refund, recorded on the top-up; the reconciler sends what a crash
- * or a failed send left unsent. Returns the top-up as stored afterwards.
- */
-export async function alertPartial(ctx: TopUpContext, t: TopUp): Promise<TopUp> {
-  const { store, now } = ctx;
-  if (t.status !== "partial_refund" || !t.partialRefund || t.partialRefund.alerted) return t;
-  if (!(await alertAdmins(ctx, t, "partial_refund"))) return t;
-  let cur: TopUp | null = t;
-  for (let round = 0; round < MAX_ROUNDS && cur?.status === "partial_refund"; round++) {
-    if (!cur.partialRefund) return cur;
-    const flagged: TopUp = { ...cur, partialRefund: { ...cur.partialRefund, alerted: true } };
-    if ((await store.update(cur.version, flagged, undefined, dueAt(ctx.opts, flagged, now()))).ok)
-      return { ...flagged, version: cur.version + 1 };
-    cur = await store.get(t.gateway, t.paymentId);
-  }
-  return cur ?? t;
-}
 
 /**
  * Before the rest of an uncredited payment is credited, the gateway is asked once more (as before

@@ -1,9 +1,30 @@
 import { confirmTopUp } from "./apply.ts";
-import { dueAt, refundCheckAt, STUCK_AFTER_MS, type TopUpContext } from "./context.ts";
+import {
+  dueAt,
+  lookupRetryAt,
+  refundCheckAt,
+  STUCK_AFTER_MS,
+  type TopUpContext,
+} from "./context.ts";
 import { GatewayError } from "./gateway/port.ts";
-import { alertAdmins, alertHeld, pushStatus } from "./notices.ts";
-import { alertPartial } from "./partial-refund.ts";
+import type { TopUp } from "./model.ts";
+import { alertAdmins, pushStatus } from "./notices.ts";
 import { needsLookup } from "./state.ts";
+
+/**
+ * `t` after a lookup at `at` that the gateway did not answer (a 5xx, a 429, a pidx it no longer
+ * knows), so that it is not asked again on every pass: a completed top-up's refund check counts as
+ * made (the next one an interval later, as after an answer: a refund seen an hour later is what
+ * the watch's pace allows anyway, and a pidx Khalti forgot costs no more than the watch);
+ * an open one's failures are counted for the backoff (context.ts `lookupRetryDelay`).
+ */
+function afterFailedLookup(t: TopUp, at: number): TopUp {
+  if (t.status === "completed") return { ...t, checkedAt: at };
+  if (!needsLookup(t)) return { ...t };
+  const f = t.lookupFailed;
+  const tries = (f?.status === t.status ? f.tries : 0) + 1;
+  return { ...t, lookupFailed: { status: t.status, tries, at } };
+}
 
 /**
  * One reconciler pass (reconciler.ts runs it on a timer): everything due is looked up (open, or
@@ -15,15 +36,16 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
   const { store, opts, logger, now } = ctx;
   const due = await store.due(now(), limit);
   for (const [g, pid] of due) {
+    let at = now();
     try {
       const t = await store.get(g, pid);
       if (!t) continue;
-      const at = now();
-      const check = refundCheckAt(opts, t);
-      const lookup = needsLookup(t) || (check !== null && check <= at);
-      // The lookup pushes too (apply.ts), when a push is due.
+      at = now();
+      const lookUpAt = refundCheckAt(opts, t) ?? lookupRetryAt(opts, t);
+      const lookup = lookUpAt !== null ? lookUpAt <= at : needsLookup(t);
+      // The lookup pushes (and alerts) too (apply.ts), when one is due.
       if (lookup) await confirmTopUp(ctx, g, pid);
-      else await pushStatus(ctx, await alertPartial(ctx, await alertHeld(ctx, t)));
+      else await pushStatus(ctx, t);
       const after = await store.get(g, pid);
       if (!after) continue;
       if (needsLookup(after) && !after.stuckAlerted && now() > after.expiresAt + STUCK_AFTER_MS) {
@@ -33,17 +55,24 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
         continue;
       }
       // Record when a completed top-up's refund was asked about (its next check counts from
-      // then), and keep on the schedule what nothing changed (a Pending again, a push not due).
+      // then), that the gateway answered (failed lookups before count no more), and keep on the
+      // schedule what nothing changed (a Pending again, a push not due).
       const checked = lookup && after.status === "completed";
-      if (checked || after.version === t.version) {
-        const next = checked ? { ...after, checkedAt: at } : { ...after };
+      const answered = lookup && after.lookupFailed !== undefined;
+      if (checked || answered || after.version === t.version) {
+        const { lookupFailed: _, ...rest } = after;
+        const base = answered ? rest : after;
+        const next = checked ? { ...base, checkedAt: at } : { ...base };
         await store.update(after.version, next, undefined, dueAt(opts, next, now()));
       }
     } catch (err) {
       if (!(err instanceof GatewayError)) throw err;
       logger.warn({ kind: err.kind, paymentId: pid }, "top-up lookup failed; trying again later");
       const t = await store.get(g, pid);
-      if (t) await store.update(t.version, { ...t }, undefined, now() + opts.lookupEveryMs);
+      if (t) {
+        const next = afterFailedLookup(t, at);
+        await store.update(t.version, next, undefined, dueAt(opts, next, now()));
+      }
     }
   }
   return due.length;

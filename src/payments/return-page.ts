@@ -7,7 +7,7 @@ import type { TopUps } from "./service.ts";
 /**
  * The page the payer's browser comes back to after the gateway's checkout. The redirect is not
  * authenticated (anyone can forge one), so its query is never believed: only the pidx is read, and
- * only to ask the gateway (a lookup) before anything is credited. The page says one of nine
+ * only to ask the gateway (a lookup) before anything is credited. The page says one of eleven
  * things and nothing else: no amount, no balance, no name, no ids, so a forged or guessed pidx
  * learns nothing. The bot's push carries the details, to the chat that started the top-up.
  *
@@ -23,6 +23,8 @@ type Outcome =
   | "checking"
   | "not_added"
   | "refunded"
+  | "refunded_part"
+  | "refunded_none_back"
   | "refunded_rest"
   | "refund_checking"
   | "refund_unknown";
@@ -58,13 +60,28 @@ const TEXT: Record<Outcome, { title: string; en: string; ne: string; hi: string 
     ne: "यो भुक्तानी तपाईंको मौज्दातमा थपिएन। बोटले च्याटमा सन्देश पठाएको छ।",
     hi: "यह भुगतान आपके बैलेंस में नहीं जोड़ा गया। बॉट ने चैट में संदेश भेजा है।",
   },
-  // Credited, then refunded at the gateway (in whole, or in part by an admin's figure): neither
-  // "not completed" nor "nothing was added" is true. No figure: the chat has it.
+  // Credited, then refunded at the gateway in whole, and some of it taken back: neither "not
+  // completed" nor "nothing was added" is true. No figure: the chat has it.
   refunded: {
     title: "Payment refunded",
     en: "Khalti refunded this payment, and your balance was adjusted for it. The bot has messaged you the amounts in the chat.",
     ne: "खल्तीले यो भुक्तानी फिर्ता गर्‍यो, र तपाईंको मौज्दात त्यसअनुसार मिलाइयो। बोटले रकमसहित च्याटमा सन्देश पठाएको छ।",
     hi: "खल्ती ने यह भुगतान लौटा दिया, और आपका बैलेंस उसके अनुसार ठीक किया गया। बॉट ने रकम के साथ चैट में संदेश भेजा है।",
+  },
+  // An admin's figure less than the credit: part of it refunded. No figure, and no word on the
+  // balance (what was taken back may be nothing): the chat has both.
+  refunded_part: {
+    title: "Payment partly refunded",
+    en: "Khalti refunded part of this payment. The bot has messaged you the amounts in the chat.",
+    ne: "खल्तीले यो भुक्तानीको केही भाग फिर्ता गर्‍यो। बोटले रकमसहित च्याटमा सन्देश पठाएको छ।",
+    hi: "खल्ती ने इस भुगतान का कुछ हिस्सा लौटा दिया। बॉट ने रकम के साथ चैट में संदेश भेजा है।",
+  },
+  // Refunded after the credit was spent: nothing was taken back, so not "adjusted".
+  refunded_none_back: {
+    title: "Payment refunded",
+    en: "Khalti refunded this payment. The bot has messaged you the amounts in the chat.",
+    ne: "खल्तीले यो भुक्तानी फिर्ता गर्‍यो। बोटले रकमसहित च्याटमा सन्देश पठाएको छ।",
+    hi: "खल्ती ने यह भुगतान लौटा दिया। बॉट ने रकम के साथ चैट में संदेश भेजा है।",
   },
   refund_checking: {
     title: "Refund being checked",
@@ -111,9 +128,13 @@ function outcomeOf(t: TopUp | null): Outcome {
       return t?.partialRefund?.mayBeWhole ? "refund_unknown" : "refund_checking";
     // Refunded before it was credited: paid, but nothing was added (or only the rest of a
     // partial refund, on an admin's figure).
-    case "refunded":
+    case "refunded": {
       if (t?.creditedPaisa === undefined) return "not_added";
-      return t.partialRefund?.uncredited ? "refunded_rest" : "refunded";
+      if (t.partialRefund?.uncredited) return "refunded_rest";
+      const returned = t.partialRefund?.decision?.returnedPaisa;
+      if (returned !== undefined && returned < t.creditedPaisa) return "refunded_part";
+      return t.reversedPaisa === 0 ? "refunded_none_back" : "refunded";
+    }
     default:
       return "not_completed";
   }

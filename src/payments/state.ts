@@ -298,10 +298,32 @@ export function rejectPartialRefund(t: TopUp, adminId: number, now: number): Rej
   };
 }
 
-/** Whether the admins still have to hear that it waits for them (held, or a partial refund). */
+/** The admins' alert a top-up's status calls for, and the field that records who has it. */
+export interface StatusAlert {
+  reason: "held" | "partial_refund" | "refund";
+  field: "heldAlert" | "partialAlert" | "refundAlert";
+}
+
+/**
+ * The admins' alert `t`'s status calls for (held, a partial refund, a refund's reversal); null:
+ * none, or it was recorded as sent to every admin (the older flags `heldAlerted` and
+ * `partialRefund.alerted` included).
+ */
+export function owedAlert(t: TopUp): StatusAlert | null {
+  const a: StatusAlert | null =
+    t.status === "held" && !t.heldAlerted
+      ? { reason: "held", field: "heldAlert" }
+      : t.status === "partial_refund" && !t.partialRefund?.alerted
+        ? { reason: "partial_refund", field: "partialAlert" }
+        : t.status === "refunded" && t.reversedPaisa !== undefined
+          ? { reason: "refund", field: "refundAlert" }
+          : null;
+  return a && !t[a.field]?.done ? a : null;
+}
+
+/** Whether the admins (some of them) still have to hear of its status. */
 export function needsAdminAlert(t: TopUp): boolean {
-  if (t.status === "held") return !t.heldAlerted;
-  return t.status === "partial_refund" && !t.partialRefund?.alerted;
+  return owedAlert(t) !== null;
 }
 
 /** Whether the reconciler still has to look at it: open, or completed and a refund may come. */

@@ -121,6 +121,20 @@ describe("partial refunds in the back office", () => {
     expect(await balance(6202)).toBe(20_000);
   });
 
+  it("shows the balance a reversal can take (available), and what orders hold (s20-r4 note 4)", async () => {
+    const t = await h.partialRefundTopUp(6205, 100_000);
+    const customer = account.customer(6205);
+    const hold = { id: "order-6205", debit: customer, credit: account.merchant.sales };
+    expect((await h.ledger.hold({ ...hold, amountPaisa: 40_000 })).ok).toBe(true);
+    const c = await h.login(ADMIN);
+    const page = await (await c.get(`/dashboard/topups/refund?id=${t.paymentId}`)).text();
+    expect(page).toContain(
+      "user 6205, Rs 600.00 available now (and Rs 400.00 held for orders); at most that can be taken back",
+    );
+    expect(page).not.toContain("Rs 1000.00 available");
+    expect((await h.ledger.void("order-6205")).ok).toBe(true);
+  });
+
   it("a partial refund before any credit: the amount returned credits the rest once, audited, told truly", async () => {
     const t = await h.uncreditedPartialTopUp(6203, 100_000);
     expect(await balance(6203)).toBe(0);

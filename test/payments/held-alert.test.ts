@@ -47,7 +47,7 @@ describe("a held top-up's alert that failed", () => {
     offset += 60_000; // past the reconciler's next look
     await topUps.reconcile();
     expect(notices.filter((n) => n.audience === "admin").map((n) => n.reason)).toEqual(["held"]);
-    expect((await topUps.get(pidx))?.heldAlerted).toBe(true);
+    expect((await topUps.get(pidx))?.heldAlert?.done).toBe(true);
     expect((await ledger.check()).entries).toBe(0);
     await gateway.close();
   });

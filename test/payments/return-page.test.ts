@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMemoryLedger } from "../../src/ledger/index.ts";
+import { account, createMemoryLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import {
   createMemoryTopUpStore,
@@ -54,7 +54,7 @@ describe("the return page and the caps at credit time", () => {
   });
 
   it("a refunded top-up says refunded, a partial refund says it is being checked (s20-r2 note 6)", async () => {
-    const { service } = setUp();
+    const { service, ledger } = setUp();
     const { topUps, gateway } = service();
     const page = topUpReturnRoutes({ topUps, logger: createLogger({ level: "silent" }) });
     const paid = async (userId: number) => {
@@ -83,9 +83,34 @@ describe("the return page and the caps at credit time", () => {
     expect(partPage).toContain("part of this payment was refunded");
     expect(partPage).not.toContain("Nothing was added");
     expect(partPage).not.toContain("200");
-    // Decided by an admin: refunded, the same true text.
+    // Decided by an admin, Rs 50 of Rs 200: refunded in part, not "adjusted for it" (s20-r4
+    // note 5: what was taken back may be less, or nothing; the chat has the figures).
     expect((await topUps.decideRefund(part, 5_000, 9)).ok).toBe(true);
-    expect(await get(part)).toContain('data-outcome="refunded"');
+    const decidedPage = await get(part);
+    expect(decidedPage).toContain('data-outcome="refunded_part"');
+    expect(decidedPage).toContain("Khalti refunded part of this payment");
+    expect(decidedPage).not.toContain("adjusted");
+    expect(decidedPage).not.toContain("50");
+    // Refunded in whole after the credit was spent: nothing taken back, so not "adjusted".
+    const spent = await paid(15);
+    const spend = await ledger.transfer({
+      id: "spend-15",
+      debit: account.customer(15),
+      credit: account.merchant.sales,
+      amountPaisa: 20_000,
+      kind: "adjustment",
+      reason: "test spend",
+    });
+    expect(spend.ok).toBe(true);
+    khalti.standIn.refund(spent);
+    expect(await topUps.confirm("khalti", spent)).toMatchObject({
+      status: "refunded",
+      reversedPaisa: 0,
+    });
+    const spentPage = await get(spent);
+    expect(spentPage).toContain('data-outcome="refunded_none_back"');
+    expect(spentPage).toContain("Khalti refunded this payment.");
+    expect(spentPage).not.toContain("adjusted");
     // Completed with refunded: true: not "part" (it may be whole); refunded in part before any
     // credit and the rest credited: "the rest was added".
     const flagged = await paid(13);
@@ -177,7 +202,7 @@ describe("the return page and the caps at credit time", () => {
     expect(sent.map((n) => [n.audience, n.reason, n.topUp.paymentId])).toEqual([
       ["admin", "held", pidx],
     ]);
-    expect((await topUps.get(pidx))?.heldAlerted).toBe(true);
+    expect((await topUps.get(pidx))?.heldAlert?.done).toBe(true);
     expect(khalti.standIn.payment(pidx)?.lookups).toBe(lookups);
     expect((await ledger.check()).entries).toBe(0);
     await gateway.close();

@@ -158,12 +158,18 @@ payment is credited (or reject it). The customer is told.</p>
 ${table(["Reported", "Payment", "Customer", "Credited", "Amount returned"], rows)}`;
 }
 
-export function partialFacts(t: TopUp, balancePaisa: number): Fragment {
+export function partialFacts(
+  t: TopUp,
+  balance: { availablePaisa: number; heldPaisa: number },
+): Fragment {
   const p = t.partialRefund;
+  const held = balance.heldPaisa > 0 ? ` (and ${rs(balance.heldPaisa)} held for orders)` : "";
+  // A reversal takes back at most what is available: said, so a shortfall is no surprise.
+  const limit = p?.uncredited ? "" : "; at most that can be taken back";
   return facts([
     ["Payment", `${t.paymentId} (${t.gateway})`],
     ["Top-up", t.id],
-    ["Customer", `user ${t.userId}, balance now ${rs(balancePaisa)}`],
+    ["Customer", `user ${t.userId}, ${rs(balance.availablePaisa)} available now${held}${limit}`],
     ["Asked", rs(t.amountPaisa)],
     ["Credited", creditedOf(t)],
     ["Gateway transaction", t.transactionId ?? p?.uncredited?.transactionId ?? "—"],

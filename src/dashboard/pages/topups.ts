@@ -131,7 +131,8 @@ async function refundPage(
   const title = `${REFUND_TITLE}: ${paymentId}`;
   const t = await topUps.get(paymentId);
   if (!t) return c.html(page(title, outcome(REFUSED.unknown!, "error", back), viewer), 404);
-  const balance = (await parts.deps.ledger.balance(account.customer(t.userId))).postedPaisa;
+  // Available and held, not posted: a reversal takes back at most what is available.
+  const balance = await parts.deps.ledger.balance(account.customer(t.userId));
   if (t.status !== "partial_refund") {
     const body = html`${notice(`Not waiting for a partial refund's amount: it is ${t.status}. Nothing to enter.`)}${partialFacts(t, balance)}<p>${back}</p>`;
     return c.html(page(title, body, viewer), 409);
