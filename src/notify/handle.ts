@@ -20,8 +20,11 @@ import { persist, type RunState } from "./run-state.ts";
  * message (network, timeout, 5xx, 429, Redis: retry-bound.ts) is retried until the entry is
  * `retryForMs` old (hours: a Telegram outage of minutes loses nothing) and at least maxAttempts
  * tries were made; one about the message itself (a refusal, a bug its data triggers) is
- * dead-lettered after maxAttempts tries (a 400 at once). Dead letters can be replayed
- * (replay-dead.ts): the sent marker and the sending lock's record keep a replay from pushing twice.
+ * dead-lettered after maxAttempts tries (a 400 at once). A push that may have arrived (its answer
+ * lost) is sent again at most until maxAttempts such sends are on the sending lock's record, then
+ * dead-lettered (push.ts): hours of resends would be hundreds of copies. Dead letters can be
+ * replayed (replay-dead.ts): the sent marker and the sending lock's record keep a replay from
+ * pushing twice.
  */
 
 export interface HandleDeps {
@@ -195,6 +198,8 @@ export function createHandle(deps: HandleDeps): Handle {
       if (err instanceof PushSettled) {
         if (err.outcome === "duplicate") return duplicate();
         if (err.outcome === "retry") return "retry";
+        if (err.outcome === "spent")
+          return giveUp(deps, d, key, `sent ${err.uncertain} times without an answer`, ack);
         // Withheld: the order's next final status has an entry of its own.
         await ack();
         return "dropped";

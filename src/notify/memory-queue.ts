@@ -103,7 +103,16 @@ export function createMemoryNotificationQueue(
   const now = opts.now ?? Date.now;
   const entries = new Map<string, Entry>();
   const sent = new Set<string>();
-  const locks = new Map<string, number>();
+  /**
+   * Sending locks and their records (redis-send-lock.ts has the rules): `until` 0 once its answer
+   * was lost, `count` the earlier sends that may have arrived, `prior` the record it replaced.
+   */
+  interface Lock {
+    until: number;
+    count: number;
+    prior?: Lock;
+  }
+  const locks = new Map<string, Lock>();
   const inactive = new Set<number>();
   const dead: Array<{ notification: Notification; reason: string; at: number }> = [];
   const waiters = new Set<() => void>();
@@ -139,18 +148,32 @@ export function createMemoryNotificationQueue(
       locks.delete(key);
     },
     async lockSending(key, ttlMs) {
-      if (sent.has(key)) return "sent";
-      const until = locks.get(key);
-      if (until !== undefined && until > now()) return "held";
-      locks.set(key, now() + ttlMs);
-      if (until === undefined) return "locked";
-      return until === 0 ? "unanswered" : "abandoned";
+      if (sent.has(key)) return { lock: "sent", uncertain: 0 };
+      const found = locks.get(key);
+      if (found !== undefined && found.until > now()) return { lock: "held", uncertain: 0 };
+      if (found === undefined) {
+        locks.set(key, { until: now() + ttlMs, count: 0 });
+        return { lock: "locked", uncertain: 0 };
+      }
+      const count = found.count + 1;
+      locks.set(key, {
+        until: now() + ttlMs,
+        count,
+        prior: { until: found.until, count: found.count },
+      });
+      return { lock: found.until === 0 ? "unanswered" : "abandoned", uncertain: count };
     },
     async unlockSending(key) {
-      locks.delete(key);
+      const prior = locks.get(key)?.prior;
+      if (prior) locks.set(key, prior);
+      else locks.delete(key);
     },
     async markUncertain(key) {
-      if (locks.has(key)) locks.set(key, 0);
+      const lock = locks.get(key);
+      if (lock) locks.set(key, { until: 0, count: lock.count });
+    },
+    async giveUpSending(key) {
+      if (locks.has(key)) locks.set(key, { until: 0, count: 0 });
     },
     async markChatInactive(chatId) {
       inactive.add(chatId);

@@ -40,7 +40,8 @@ import { createRunState } from "./run-state.ts";
  *    retry_after, the entry is retried.
  *    Other failures are retried (entry left pending, reclaimed after claimIdleMs): those that say
  *    nothing about the message (network, 5xx, 429) until the entry is retryForMs old (hours), those
- *    about the message maxAttempts times; then dead-lettered, for an admin to replay
+ *    about the message maxAttempts times, a push that may have arrived (answer lost) until
+ *    maxAttempts such sends; then dead-lettered, for an admin to replay
  *    (replay-dead.ts; the sent markers keep a replay from pushing twice).
  */
 
@@ -85,6 +86,7 @@ export function createNotifier(opts: NotifierOptions) {
       await pacer?.acquire(chatId);
     },
     lockMs: settings.lockMs,
+    maxUncertainSends: settings.maxAttempts,
     pushMetrics: createPushMetrics(opts.registry),
     logger: log,
     state,

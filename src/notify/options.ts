@@ -71,12 +71,14 @@ export interface NotifierOptions {
   minLockMs?: number;
   /**
    * Tries before a notification is dead-lettered when it fails for its own reasons (a refusal
-   * other than 400, which is at once; a bug its data triggers). Default 8.
+   * other than 400, which is at once; a bug its data triggers), and sends of a push that may
+   * have arrived (answer lost) before it is dead-lettered instead of sent once more. Default 8.
    */
   maxAttempts?: number;
   /**
    * How long a notification failing for passing reasons (network, timeout, 5xx, 429, Redis) is
-   * retried, from when it was queued (and at least maxAttempts tries), before it is dead-lettered.
+   * retried, from when it was queued (and at least maxAttempts tries), before it is dead-lettered;
+   * a push whose failures may have reached the chat ends sooner (maxAttempts such sends).
    * Default 6 hours: an outage of Telegram or of the host's network loses no result.
    */
   retryForMs?: number;

@@ -13,7 +13,10 @@ import { persist, type RunState } from "./run-state.ts";
  *  - the call is made with sendOnceSignal: no blind resend after a lost answer;
  *  - a lost answer with a receipt to edit is not pushed again (the receipt edit shows the
  *    outcome); without one (API orders, admin alerts), or after a sender died mid-send, the push is
- *    sent again and counted as a possible duplicate: a lost result is worse than a repeat;
+ *    sent again and counted as a possible duplicate: a lost result is worse than a repeat; but
+ *    only until maxUncertainSends such sends are on the lock's record (across reclaims and
+ *    instances), then the push is dead-lettered: a timeout that keeps losing answers must not
+ *    send a copy every reclaim for hours;
  *  - the buttons under the push are made only once the lock says it goes out: making them has
  *    side effects (the number saved, a reminder recorded) that a withheld push must not have.
  */
@@ -39,6 +42,11 @@ export interface PushDeps {
   /** Waits for a slot under Telegram's limits (the pacer). */
   pace: (chatId: number) => Promise<void>;
   lockMs: number;
+  /**
+   * Sends of one push that may have arrived (answers lost, senders that died mid-send) after
+   * which it is not sent again but dead-lettered (the notifier's maxAttempts).
+   */
+  maxUncertainSends: number;
   pushMetrics: PushMetrics;
   logger: Logger | undefined;
   state: RunState;
@@ -62,16 +70,12 @@ export function createPushFor(deps: PushDeps): PushFor {
   const sendOnce = sendOnceSignal();
   return (key, kind, sending, stillTrue) => async (chatId, text, markup, receipt) => {
     await deps.pace(chatId);
-    const lock = await queue.lockSending(key, deps.lockMs);
+    const { lock, uncertain } = await queue.lockSending(key, deps.lockMs);
     if (lock === "held") throw new PushSettled("retry");
     if (lock === "sent") throw new PushSettled("duplicate");
     // After the lock: under Sentinel its WAIT also covers the order's write, if the store has it.
     if (stillTrue && !(await stillTrue())) {
-      // An earlier attempt may have reached the chat: its record stays (not released).
-      if (lock !== "locked") {
-        sending.sending = true;
-        await persist(state, () => queue.markUncertain(key)).catch(() => undefined);
-      }
+      // Nothing sent now; an earlier attempt's record stays (the handler puts it back).
       pushMetrics.withheld(kind);
       log?.warn({ key, lock }, "push withheld: the order no longer has the status it announces");
       throw new PushSettled("withheld");
@@ -81,15 +85,27 @@ export function createPushFor(deps: PushDeps): PushFor {
       // record goes back to "unanswered" (the lock just taken would read "held", then "abandoned").
       sending.sending = true;
       sending.carried = true;
-      await persist(state, () => queue.markUncertain(key)).catch(() => undefined);
+      await persist(state, () => queue.unlockSending(key)).catch(() => undefined);
       return;
+    }
+    if (uncertain >= deps.maxUncertainSends) {
+      // Sent that often already without an answer: the chat most likely has it, and a failure
+      // that keeps losing answers would otherwise resend it every reclaim for hours. A dead
+      // letter (replayable: the record's count starts again) instead of one more copy.
+      sending.sending = true;
+      await persist(state, () => queue.giveUpSending(key)).catch(() => undefined);
+      log?.error({ key, lock, uncertain }, "push given up: sent again and again without an answer");
+      throw new PushSettled("spent", uncertain);
     }
     if (lock === "unanswered" || lock === "abandoned") {
       // The chat may have it. A push whose sender died is sent again even with a receipt: the
       // death may have come before the request left, and a lost result is worse than a repeat.
       pushMetrics.outcomeUnknown(kind, "sent_again");
       pushMetrics.possibleDuplicate(kind);
-      log?.warn({ key, lock }, "push sent again after an attempt with an unknown outcome");
+      log?.warn(
+        { key, lock, uncertain },
+        "push sent again after an attempt with an unknown outcome",
+      );
     }
     // Made after the lock said go: their side effects belong to a push that is sent.
     const replyMarkup = await markup?.();

@@ -75,12 +75,24 @@ export interface NotificationQueue {
    * outlives its `ttlMs` (then it no longer excludes anyone), and a later claim on a key whose
    * earlier attempt left it behind is answered (and taken) "abandoned" (that attempt's consumer
    * died mid-send) or "unanswered" (its answer was lost: markUncertain): the chat may have it.
+   * The record counts those sends across claims and instances (`uncertain`), which bounds how
+   * often a push that may have arrived is sent again.
    */
-  lockSending(key: string, ttlMs: number): Promise<SendLock>;
-  /** A definite failure (the message is not in the chat): the claim and its record go. */
+  lockSending(key: string, ttlMs: number): Promise<SendClaim>;
+  /**
+   * This claim's send did not reach the chat (a definite failure, or nothing sent): the claim
+   * goes, and the key's record is what it was before it (none, or the earlier sends that may
+   * have arrived, with their count).
+   */
   unlockSending(key: string): Promise<void>;
-  /** The send's answer was lost: the claim ends now, its record stays ("uncertain" next time). */
+  /** The send's answer was lost: the claim ends now, its record stays (counted by the next claim). */
   markUncertain(key: string): Promise<void>;
+  /**
+   * The push is given up on (dead-lettered) after too many sends that may have arrived: the claim
+   * ends, the record still says the chat may have it, and its count starts again, so that a
+   * replay of the dead letter sends it once more (a possible duplicate) instead of giving up at once.
+   */
+  giveUpSending(key: string): Promise<void>;
 
   /** Chats that blocked the bot (403): notifications to them are dropped. */
   markChatInactive(chatId: number): Promise<void>;
@@ -111,6 +123,16 @@ export interface NotificationQueue {
  * died mid-send, or "unanswered" (the Bot API's answer was lost).
  */
 export type SendLock = "locked" | "sent" | "held" | "abandoned" | "unanswered";
+
+/**
+ * A claim on sending one key. `uncertain`: the earlier sends of the key that may have reached
+ * the chat (lost answers, senders that died mid-send), 0 unless `lock` is "abandoned" or
+ * "unanswered".
+ */
+export interface SendClaim {
+  lock: SendLock;
+  uncertain: number;
+}
 
 /** How long a "sent" marker lives: far longer than any redelivery could take. */
 export const SENT_MARKER_TTL_MS = 30 * 24 * 3600 * 1000;

@@ -2,8 +2,13 @@ import { randomUUID } from "node:crypto";
 import type { RedisClient } from "../redis/connection.ts";
 import type { keyspace } from "../redis/keyspace.ts";
 import { ensureReplicated } from "../redis/replication.ts";
-import { deleteIfHeld, luaScript } from "../redis/scripts.ts";
-import { type NotificationQueue, SENT_MARKER_TTL_MS, type SendLock } from "./queue.ts";
+import { luaScript } from "../redis/scripts.ts";
+import {
+  type NotificationQueue,
+  SENT_MARKER_TTL_MS,
+  type SendClaim,
+  type SendLock,
+} from "./queue.ts";
 
 /**
  * The Redis queue's sending locks and sent markers (NotificationQueue's lockSending and friends).
@@ -20,43 +25,75 @@ const isSentValue = (v: string | null) => v !== null && !v.startsWith(LOCK_MARK)
  * Takes the sending lock of a notification key. The lock is "L:<token>:<until ms>" and lives as
  * long as a sent marker: past its time it no longer excludes anyone, but it still says that a
  * send was tried and never confirmed: "unanswered" (time 0: markUncertain, the answer was lost) or
- * "abandoned" (its consumer died mid-send). A lock without a time (older version) is held until
- * its own expiry. ARGV: our lock value, now (ms), the record's TTL (ms).
+ * "abandoned" (its consumer died mid-send). A lock taken over such a record carries the count of
+ * those sends in its token ("L:<token>/<n>:<until ms>"), so the count survives claims, instances
+ * and restarts; an older version reads the token as a whole and sees the same states. A lock
+ * without a time (older version) is held until its own expiry. ARGV: our token, our time, now
+ * (ms), the record's TTL (ms). Answers the state, our lock value, the record found, the count.
  */
-const lockSendingScript = luaScript<"key", SendLock>(
+const lockSendingScript = luaScript<"key", [SendLock, string?, string?, string?]>(
   "raNotifyLockSending",
   ["key"],
   `
 local v = redis.call('GET', KEYS[1])
-if v == '1' then return 'sent' end
+if v == '1' then return {'sent'} end
+local count = 0
 local untilMs
 if v then
-  untilMs = tonumber(string.match(v, '^L:[^:]+:(%d+)$'))
-  if untilMs == nil or untilMs > tonumber(ARGV[2]) then return 'held' end
+  local tok, t = string.match(v, '^L:([^:]+):(%d+)$')
+  untilMs = tonumber(t)
+  if untilMs == nil or untilMs > tonumber(ARGV[3]) then return {'held'} end
+  count = (tonumber(string.match(tok, '/(%d+)$')) or 0) + 1
 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-if not v then return 'locked' end
-if untilMs == 0 then return 'unanswered' end
-return 'abandoned'
+local mine = ARGV[1]
+if count > 0 then mine = mine .. '/' .. count end
+mine = mine .. ':' .. ARGV[2]
+redis.call('SET', KEYS[1], mine, 'PX', ARGV[4])
+if not v then return {'locked', mine, '', '0'} end
+local state = 'abandoned'
+if untilMs == 0 then state = 'unanswered' end
+return {state, mine, v, tostring(count)}
 `,
 );
 
-/** Replaces our lock by a lock that has run out (the record stays). ARGV: our value, the new one. */
-const expireLockScript = luaScript<"key", number>(
-  "raNotifyExpireLock",
+/**
+ * Ends our lock, if it is still ours: known by our token and time, its count aside (the script
+ * that took it may have added one, and a lost reply would have kept it from us). ARGV: our lock
+ * without a count ("L:<token>:<until>"), how it ends, and for "back" the record it replaced ('':
+ * none, or not known). "back": nothing was sent under it, the record goes back to what it was
+ * (deleted, or the earlier uncertain sends with their count); "uncertain": time 0, the count
+ * kept; "restart": time 0, the count gone.
+ */
+const endLockScript = luaScript<"key", number>(
+  "raNotifyEndLock",
   ["key"],
   `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
-  return 1
+local v = redis.call('GET', KEYS[1])
+if not v or string.gsub(v, '/%d+:', ':', 1) ~= ARGV[1] then return 0 end
+local base = string.gsub(ARGV[1], ':%d+$', '')
+if ARGV[2] == 'uncertain' then
+  redis.call('SET', KEYS[1], (string.gsub(v, ':%d+$', ':0')), 'KEEPTTL')
+elseif ARGV[2] == 'restart' then
+  redis.call('SET', KEYS[1], base .. ':0', 'KEEPTTL')
+elseif ARGV[3] ~= '' then
+  redis.call('SET', KEYS[1], ARGV[3], 'KEEPTTL')
+else
+  local n = tonumber(string.match(v, '/(%d+):'))
+  if n == nil or n == 0 then
+    redis.call('DEL', KEYS[1])
+  elseif n == 1 then
+    redis.call('SET', KEYS[1], base .. ':0', 'KEEPTTL')
+  else
+    redis.call('SET', KEYS[1], base .. '/' .. (n - 1) .. ':0', 'KEEPTTL')
+  end
 end
-return 0
+return 1
 `,
 );
 
 export type SendLocks = Pick<
   NotificationQueue,
-  "isSent" | "markSent" | "lockSending" | "unlockSending" | "markUncertain"
+  "isSent" | "markSent" | "lockSending" | "unlockSending" | "markUncertain" | "giveUpSending"
 >;
 
 export function createRedisSendLocks(
@@ -64,8 +101,17 @@ export function createRedisSendLocks(
   k: ReturnType<typeof keyspace>,
 ): SendLocks {
   const token = `${LOCK_MARK}${randomUUID()}`;
-  /** The lock value this process holds per key (its time makes it unique). */
-  const held = new Map<string, string>();
+  /**
+   * The lock this process holds per key, without its count (its time makes it unique), and the
+   * record it replaced, if known: what a definite failure puts back.
+   */
+  const held = new Map<string, { id: string; prior?: string }>();
+  const end = async (key: string, how: "back" | "uncertain" | "restart") => {
+    const mine = held.get(key);
+    if (mine === undefined) return;
+    await endLockScript.run(redis, { key: k.sent(key) }, mine.id, how, mine.prior ?? "");
+    held.delete(key);
+  };
   return {
     async isSent(key) {
       return isSentValue(await redis.get(k.sent(key)));
@@ -81,24 +127,33 @@ export function createRedisSendLocks(
     },
     async lockSending(key, ttlMs) {
       const t = Date.now();
-      const value = `${token}:${t + Math.max(1, ttlMs)}`;
+      const id = `${token}:${t + Math.max(1, ttlMs)}`;
       const marker = k.sent(key);
       // Remembered before the call: a call that fails may still have taken the lock, and
       // unlockSending must be able to release it.
-      held.set(key, value);
+      held.set(key, { id });
       // The usual case, a key nobody sent nor tried: one SET NX GET takes the lock (Redis 7)
       // instead of the script's three commands. A key found there (sent, held, or a lock past its
       // time) is decided by the script, atomically, as before.
-      const prior = await redis.set(marker, value, "PX", SENT_MARKER_TTL_MS, "NX", "GET");
-      const found: SendLock =
-        prior === null
-          ? "locked"
-          : prior === "1"
-            ? "sent"
-            : await lockSendingScript.run(redis, { key: marker }, value, t, SENT_MARKER_TTL_MS);
-      if (found === "sent" || found === "held") {
+      const prior = await redis.set(marker, id, "PX", SENT_MARKER_TTL_MS, "NX", "GET");
+      let claim: SendClaim = { lock: prior === null ? "locked" : "sent", uncertain: 0 };
+      let value = id;
+      if (prior !== null && prior !== "1") {
+        const [lock, mine, found, count] = await lockSendingScript.run(
+          redis,
+          { key: marker },
+          token,
+          t + Math.max(1, ttlMs),
+          t,
+          SENT_MARKER_TTL_MS,
+        );
+        claim = { lock, uncertain: Number(count ?? 0) };
+        if (mine) value = mine;
+        if (found) held.set(key, { id, prior: found });
+      }
+      if (claim.lock === "sent" || claim.lock === "held") {
         held.delete(key);
-        return found;
+        return claim;
       }
       // Under Sentinel the send waits until the lock (the record that a send was tried) is on a
       // replica, and with it every earlier write in the replication stream: the order's final
@@ -109,19 +164,17 @@ export function createRedisSendLocks(
         "sending lock",
         async () => (await redis.get(marker)) === value,
       );
-      return found;
+      return claim;
     },
     async unlockSending(key) {
-      const value = held.get(key);
-      if (value === undefined) return;
-      await deleteIfHeld.run(redis, { key: k.sent(key) }, value);
-      held.delete(key);
+      // Earlier sends that may have arrived stay on record: what this lock replaced goes back.
+      await end(key, "back");
     },
     async markUncertain(key) {
-      const value = held.get(key);
-      if (value === undefined) return;
-      await expireLockScript.run(redis, { key: k.sent(key) }, value, `${token}:0`);
-      held.delete(key);
+      await end(key, "uncertain");
+    },
+    async giveUpSending(key) {
+      await end(key, "restart");
     },
   };
 }

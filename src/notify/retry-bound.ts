@@ -6,6 +6,9 @@ import type { ApiFailure } from "./api-errors.ts";
  * long as the notifier's retryForMs (hours): an outage must not use up a push's tries. A 4xx
  * other than 429 (the Bot API refused this message) and a bug its data triggers (TypeError and
  * the like, a schema's refusal) are about the message: a few tries, then a dead letter.
+ * The hours are for failures that sent nothing: a push whose failure may have reached the chat
+ * (a lost answer, a 5xx after the request left) is also bounded by its count of such sends on
+ * the sending lock's record (push.ts), each retry being one more copy in the chat.
  */
 export function isPassing(err: unknown, failure: ApiFailure): boolean {
   const { code } = failure;

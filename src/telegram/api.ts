@@ -64,12 +64,20 @@ function neverReached(err: HttpError): boolean {
 }
 
 /**
+ * How a Bot API server of our own (the WhatsApp router) begins the description of a 5xx when it
+ * knows nothing was sent (the message never left, or its send was refused before it went out):
+ * tried again like any 5xx, but not a lost answer. Telegram's own 5xx never carry it.
+ */
+export const NOT_SENT_PREFIX = "Not sent: ";
+
+/**
  * Whether a failed call may nevertheless have been carried out by Telegram: its answer was lost
- * (timeout, reset, unreadable) or was a 5xx. A 4xx (429 included) and a connection never made
- * mean it was not.
+ * (timeout, reset, unreadable) or was a 5xx. A 4xx (429 included), a connection never made and a
+ * 5xx that says it sent nothing (NOT_SENT_PREFIX) mean it was not.
  */
 export function mayHaveArrived(err: unknown): boolean {
-  if (err instanceof GrammyError) return err.error_code >= 500;
+  if (err instanceof GrammyError)
+    return err.error_code >= 500 && !err.description.startsWith(NOT_SENT_PREFIX);
   if (err instanceof HttpError) return !neverReached(err);
   return false;
 }

@@ -1,3 +1,4 @@
+import { NOT_SENT_PREFIX } from "../telegram/api.ts";
 import { WA_ERROR } from "./errors.ts";
 
 /**
@@ -40,10 +41,11 @@ const RECIPIENT_GONE: ReadonlySet<number> = new Set([WA_ERROR.undeliverable]);
  * A failed call as the Bot API would answer it, so its callers (the notifier above all) read it
  * as they read Telegram's: lost on the way (or not Meta's answer at all: a store error after the
  * send) is thrown like a lost answer ("may have arrived": the caller decides, the notifier counts
- * a possible duplicate); "not now" is a 429 with a wait; never reached is a 503 (tried again);
+ * a possible duplicate); "not now" is a 429 with a wait; never reached is a 503 (tried again,
+ * its description marked NOT_SENT_PREFIX: nothing went out, so no possible duplicate);
  * the recipient unreachable is a 403 (the notifier marks the chat inactive, as Telegram's "bot
  * was blocked"); the business refused (an account locked for an hour, a permission revoked) is a
- * 503 too, never a 403: that would mark every chat pushed to meanwhile inactive and drop its
+ * marked 503 too, never a 403: that would mark every chat pushed to meanwhile inactive and drop its
  * push; only Meta's refusal of the message itself is a 400 (the notifier gives up on it).
  */
 export function failureAnswer(e: ApiError): ApiAnswer {
@@ -54,6 +56,8 @@ export function failureAnswer(e: ApiError): ApiAnswer {
   if (e.code !== undefined && RECIPIENT_GONE.has(e.code))
     return { ok: false, error_code: 403, description: `Forbidden: ${description}` };
   if (e.status === 0 || e.status >= 500 || refusesAccount(e))
-    return { ok: false, error_code: 503, description };
+    // Marked as sending nothing: the notifier neither counts a possible duplicate nor uses up the
+    // resends of a push that may have arrived; it retries for as long as an outage lasts.
+    return { ok: false, error_code: 503, description: `${NOT_SENT_PREFIX}${description}` };
   return { ok: false, error_code: e.status >= 400 ? e.status : 400, description };
 }

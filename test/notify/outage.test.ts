@@ -27,13 +27,21 @@ afterEach(async () => {
   await r.cleanup();
 });
 
-/** A Bot API that cannot be reached while `down()` says so (connection refused: never sent). */
-function flakyApi(down: () => boolean, failure: () => Error) {
+/**
+ * A Bot API that fails while `down()` says so: with `failure` before the message is sent
+ * (connection refused: never sent), or after it reached the chat when `arrives()` says so (the
+ * answer lost: a timeout).
+ */
+function flakyApi(down: () => boolean, failure: () => Error, arrives: () => boolean) {
   const pushes: Array<{ chatId: number; text: string }> = [];
+  /** Every sendMessage call, whatever came of it. */
+  const calls = { count: 0 };
   const api: NotifierApi = {
     async sendMessage(chatId, text) {
-      if (down()) throw failure();
+      calls.count++;
+      if (down() && !arrives()) throw failure();
       pushes.push({ chatId, text });
+      if (down()) throw failure();
       return { message_id: pushes.length };
     },
     async editMessageText() {
@@ -41,7 +49,7 @@ function flakyApi(down: () => boolean, failure: () => Error) {
       return true;
     },
   };
-  return { api, pushes };
+  return { api, pushes, calls };
 }
 
 const refused = () =>
@@ -50,7 +58,17 @@ const refused = () =>
     Object.assign(new Error("connect ECONNREFUSED 149.154.167.220:443"), { code: "ECONNREFUSED" }),
   );
 
-function setup(name: string, opts: { retryForMs?: number; failure?: () => Error } = {}) {
+/** A send whose answer is lost after it reached the chat. */
+const timedOut = () =>
+  new HttpError(
+    "Network request for 'sendMessage' timed out after 25000 ms (attempt 1 of 3; not repeated: it may have arrived)",
+    new Error("The operation was aborted"),
+  );
+
+function setup(
+  name: string,
+  opts: { retryForMs?: number; failure?: () => Error; arrives?: () => boolean } = {},
+) {
   r = testRedis(name);
   let offset = 0;
   let downUntil = Number.POSITIVE_INFINITY;
@@ -62,7 +80,11 @@ function setup(name: string, opts: { retryForMs?: number; failure?: () => Error 
     store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
     provider: noProvider,
   });
-  const { api, pushes } = flakyApi(() => now() < downUntil, opts.failure ?? refused);
+  const { api, pushes, calls } = flakyApi(
+    () => now() < downUntil,
+    opts.failure ?? refused,
+    opts.arrives ?? (() => false),
+  );
   const notifier = createNotifier({
     queue,
     orders,
@@ -77,6 +99,7 @@ function setup(name: string, opts: { retryForMs?: number; failure?: () => Error 
     queue,
     orders,
     pushes,
+    calls,
     notifier,
     /** Telegram comes back `ms` after the notifier's now. */
     upIn(ms: number) {
@@ -109,7 +132,7 @@ describe("a Telegram outage", () => {
     expect(await s.queue.backlog()).toBe(0);
   });
 
-  it("of 5xx answers is retried as long (a 5xx says nothing about the message)", async () => {
+  it("of 5xx answers: each may have arrived, so the push is sent at most maxAttempts times", async () => {
     const s = setup("outage-5xx", {
       failure: () =>
         new GrammyError(
@@ -122,9 +145,16 @@ describe("a Telegram outage", () => {
     s.upIn(10 * MINUTE);
     const reference = await finalOrder(s);
     for (let i = 0; i < 24; i++) await s.round();
-    expect(await s.queue.listDead(5)).toEqual([]);
-    // Each 502 may have reached the chat: the push is sent again, at most once per lost answer.
+    // A 5xx may come after Telegram showed the message: 8 such sends, then a dead letter (not a
+    // copy every 30 s while it lasts); a replay delivers it.
+    expect(s.calls.count).toBe(8);
+    const dead = await s.queue.listDead(5);
+    expect(dead.map((d) => d.notification.reference)).toEqual([reference]);
+    expect(dead[0]?.reason).toBe("sent 8 times without an answer");
+    expect((await replayDeadLetters(r.redis, r.prefix)).replayed).toBe(1);
+    for (let i = 0; i < 3; i++) await s.round();
     expect(s.pushes.filter((p) => p.text.includes(reference))).toHaveLength(1);
+    expect(await s.queue.backlog()).toBe(0);
   });
 
   it("longer than retryForMs dead-letters the push; a replay once Telegram is back delivers it, once", async () => {
@@ -160,6 +190,45 @@ describe("a Telegram outage", () => {
     for (let i = 0; i < 3; i++) await s.round();
     expect(s.pushes.filter((p) => p.text.includes(reference))).toHaveLength(1);
     expect(await s.queue.listDead(5)).toEqual([]);
+  });
+});
+
+describe("a push that may have arrived (its answer lost)", () => {
+  // Before: retried like an outage until the entry was retryForMs old, and each reclaim sent it
+  // again: 40 copies in 40 rounds (s20-r5, finding 1). Now the sending lock's record counts such
+  // sends, across reclaims and instances: maxAttempts of them, then a dead letter.
+  it("is sent at most maxAttempts times, then dead-lettered; a replay sends it once more", async () => {
+    const s = setup("resend-bound", { failure: timedOut, arrives: () => true });
+    const reference = await finalOrder(s);
+    for (let i = 0; i < 40; i++) await s.round(); // 20 minutes
+    expect(s.pushes.filter((p) => p.text.includes(reference))).toHaveLength(8);
+    const dead = await s.queue.listDead(5);
+    expect(dead.map((d) => d.notification.reference)).toEqual([reference]);
+    expect(dead[0]?.reason).toBe("sent 8 times without an answer");
+    expect(await s.queue.backlog()).toBe(0);
+
+    // Replayed once answers come back: sent once more (a possible duplicate), then marked sent.
+    s.upIn(0);
+    expect((await replayDeadLetters(r.redis, r.prefix)).replayed).toBe(1);
+    for (let i = 0; i < 3; i++) await s.round();
+    expect(s.pushes.filter((p) => p.text.includes(reference))).toHaveLength(9);
+    expect(await s.queue.listDead(5)).toEqual([]);
+    expect(await s.queue.backlog()).toBe(0);
+  });
+
+  it("is counted across failures that sent nothing in between", async () => {
+    // Lost answers and refused connections by turns: a refusal puts the record back, it does not
+    // clear it, so the lost answers still add up to the bound.
+    let n = 0;
+    const s = setup("resend-mixed", {
+      failure: () => (n % 2 === 1 ? timedOut() : refused()),
+      arrives: () => ++n % 2 === 1,
+    });
+    const reference = await finalOrder(s);
+    for (let i = 0; i < 40; i++) await s.round();
+    expect(s.pushes.filter((p) => p.text.includes(reference))).toHaveLength(8);
+    const dead = await s.queue.listDead(5);
+    expect(dead.map((d) => d.notification.reference)).toEqual([reference]);
   });
 });
 

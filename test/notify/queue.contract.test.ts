@@ -155,31 +155,32 @@ describe.each([
     await queue.markSent("status:1:success");
     expect(await other.isSent("status:1:success")).toBe(true);
 
-    expect(await queue.lockSending("k", 10_000)).toBe("locked");
-    expect(await other.lockSending("k", 10_000)).toBe("held");
+    const lock = async (q: NotificationQueue, key: string, ttlMs = 10_000) =>
+      (await q.lockSending(key, ttlMs)).lock;
+    expect(await lock(queue, "k")).toBe("locked");
+    expect(await lock(other, "k")).toBe("held");
     expect(await other.isSent("k")).toBe(false);
     await queue.unlockSending("k");
-    expect(await other.lockSending("k", 10_000)).toBe("locked");
+    expect(await lock(other, "k")).toBe("locked");
     // Taking the lock tells a key already sent.
     await other.markSent("k");
-    expect(await queue.lockSending("k", 10_000)).toBe("sent");
+    expect(await lock(queue, "k")).toBe("sent");
     expect(await queue.isSent("k")).toBe(true);
 
     // A lock left behind (its consumer died mid-send) stops excluding once its time is up, and
     // says the send may have happened; so does one whose answer was lost (markUncertain).
-    expect(await queue.lockSending("u", 50)).toBe("locked");
-    expect(await other.lockSending("u", 10_000)).toBe("held");
+    expect(await lock(queue, "u", 50)).toBe("locked");
+    expect(await lock(other, "u")).toBe("held");
     await new Promise((r) => setTimeout(r, 80));
-    expect(await other.lockSending("u", 10_000)).toBe("abandoned");
-    expect(await queue.lockSending("u", 10_000)).toBe("held");
+    expect(await other.lockSending("u", 10_000)).toEqual({ lock: "abandoned", uncertain: 1 });
+    expect(await lock(queue, "u")).toBe("held");
     await other.markUncertain("u");
-    expect(await queue.lockSending("u", 10_000)).toBe("unanswered");
-    // A definite failure removes the record: the next attempt is a plain one.
+    expect(await queue.lockSending("u", 10_000)).toEqual({ lock: "unanswered", uncertain: 2 });
+    // A definite failure puts the record back: the earlier sends may still have arrived.
     await queue.unlockSending("u");
-    expect(await other.lockSending("u", 10_000)).toBe("locked");
+    expect(await other.lockSending("u", 10_000)).toEqual({ lock: "unanswered", uncertain: 2 });
     await other.markSent("u");
-    expect(await queue.lockSending("u", 10_000)).toBe("sent");
-
+    expect(await lock(queue, "u")).toBe("sent");
     await queue.markChatInactive(42);
     expect(await other.isChatInactive(42)).toBe(true);
     await other.reactivateChat(42);
@@ -196,6 +197,29 @@ describe.each([
     expect(await other.listDead(5)).toMatchObject([
       { notification: note("51"), reason: "too many attempts" },
     ]);
+  });
+
+  it("counts a key's sends that may have arrived, across claims and handles", async () => {
+    const { queue } = setup();
+    const other = h.second();
+    // Each lost answer adds one, whoever sent it; a definite failure in between adds none and
+    // loses none; a withheld or carried attempt (unlocked) neither.
+    expect(await queue.lockSending("c", 10_000)).toEqual({ lock: "locked", uncertain: 0 });
+    await queue.markUncertain("c");
+    expect(await other.lockSending("c", 10_000)).toEqual({ lock: "unanswered", uncertain: 1 });
+    await other.markUncertain("c");
+    expect(await queue.lockSending("c", 10_000)).toEqual({ lock: "unanswered", uncertain: 2 });
+    await queue.unlockSending("c");
+    expect(await other.lockSending("c", 10_000)).toEqual({ lock: "unanswered", uncertain: 2 });
+    await other.markUncertain("c");
+    expect(await queue.lockSending("c", 10_000)).toEqual({ lock: "unanswered", uncertain: 3 });
+    // Given up (a dead letter): still "unanswered", the count starts again for a replay.
+    await queue.giveUpSending("c");
+    expect(await other.lockSending("c", 10_000)).toEqual({ lock: "unanswered", uncertain: 1 });
+    // A fresh lock unlocked leaves no record.
+    expect(await queue.lockSending("d", 10_000)).toEqual({ lock: "locked", uncertain: 0 });
+    await queue.unlockSending("d");
+    expect(await other.lockSending("d", 10_000)).toEqual({ lock: "locked", uncertain: 0 });
   });
 });
 
@@ -251,5 +275,26 @@ describe("redis notification queue: taking over a dead consumer's entries", () =
     }
     expect(taken.sort()).toEqual(["99001", "99002"]);
     await Promise.all([live.close(), dead.close(), heir.close()]);
+  });
+});
+
+describe("redis sending lock record", () => {
+  const t = testRedis("queue-lock-record");
+  afterEach(() => t.cleanup());
+  /** The pattern the previous version's script reads a lock with (its time, or no match: held). */
+  const previousReads = (v: string | null) => /^L:[^:]+:(\d+)$/.exec(v ?? "")?.[1];
+
+  it("reads the previous version's records and writes ones it reads", async () => {
+    const queue = createRedisNotificationQueue({ redis: t.redis, prefix: t.prefix });
+    const marker = keyspace(t.prefix).sent("old");
+    // Left "unanswered" by the previous version (no count in it).
+    await t.redis.set(marker, "L:2f1c-old:0", "PX", 60_000);
+    expect(await queue.lockSending("old", 10_000)).toEqual({ lock: "unanswered", uncertain: 1 });
+    expect(Number(previousReads(await t.redis.get(marker)))).toBeGreaterThan(Date.now());
+    await queue.markUncertain("old");
+    // The count rides in the token: the previous version still reads "unanswered" (time 0).
+    expect(await t.redis.get(marker)).toMatch(/^L:[^:/]+\/1:0$/);
+    expect(previousReads(await t.redis.get(marker))).toBe("0");
+    expect(await t.redis.pttl(marker)).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,5 @@
 import { Api } from "grammy";
+import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
@@ -28,7 +29,7 @@ const refusal = (status: number, code: number) =>
   });
 
 /** The notifier over a WhatsApp whose sends fail with `failures` first, then succeed. */
-async function whatsappNotifier(failures: unknown[]) {
+async function whatsappNotifier(failures: unknown[], registry?: Registry) {
   const queue = createMemoryNotificationQueue();
   const store = createMemoryOrderStore({ outbox: queue });
   const orders = createOrders({
@@ -56,6 +57,7 @@ async function whatsappNotifier(failures: unknown[]) {
     consumerName: "wa",
     claimIdleMs: 0,
     editsReceipts: (chatId) => !isWhatsAppChat(chatId),
+    ...(registry ? { registry } : {}),
   });
   const o = await orders.place(mobileInput({ chatId: CHAT }));
   await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
@@ -83,6 +85,23 @@ describe("notifier: a push into a WhatsApp chat", () => {
       expect(await queue.listDead(5)).toEqual([]);
     },
   );
+
+  it("a refusal that sent nothing is not counted as a possible duplicate when tried again", async () => {
+    // Before: the router's 503 read as "may have arrived", so each retry logged a lost answer and
+    // counted a possible duplicate (s20-r5, finding 2): 2 here, for 1 message sent.
+    const registry = new Registry();
+    const { queue, notifier, sent } = await whatsappNotifier(
+      [refusal(403, 131031), refusal(403, 131031)],
+      registry,
+    );
+    for (let i = 0; i < 3; i++) await notifier.runOnce();
+    expect(sent).toEqual(["9779841000777"]);
+    expect(await queue.backlog()).toBe(0);
+    const counted = async (name: string) =>
+      (await registry.getSingleMetric(name)?.get())?.values.reduce((a, v) => a + v.value, 0);
+    expect(await counted("notify_push_possible_duplicates_total")).toBe(0);
+    expect(await counted("notify_push_outcome_unknown_total")).toBe(0);
+  });
 
   it("the recipient unreachable (131026) marks the chat inactive and drops the push", async () => {
     const { queue, notifier, sent } = await whatsappNotifier([refusal(400, 131026)]);

@@ -1,4 +1,6 @@
+import { GrammyError } from "grammy";
 import { describe, expect, it } from "vitest";
+import { mayHaveArrived } from "../../src/telegram/api.ts";
 import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { WhatsAppApiError } from "../../src/whatsapp/errors.ts";
@@ -54,6 +56,25 @@ describe("router: a failed send as the Bot API would answer it", () => {
 
   it("a connection never made is a 503", async () => {
     expect(await routerFailingWith(meta(0, undefined))()).toMatchObject({ error_code: 503 });
+  });
+
+  // Telegram's 5xx may come after the message was shown; the router's 503s come only when
+  // nothing went out, and say so: the notifier neither counts a possible duplicate for them nor
+  // spends the resends of a push that may have arrived.
+  it.each([
+    [0, undefined],
+    [503, 2],
+    [403, 131031],
+  ])("its 503 (HTTP %i, code %s) says nothing was sent", async (status, code) => {
+    const answer = (await routerFailingWith(meta(status, code))()) as {
+      ok: false;
+      error_code: number;
+      description: string;
+    };
+    expect(answer.error_code).toBe(503);
+    expect(mayHaveArrived(new GrammyError("failed", answer, "sendMessage", {}))).toBe(false);
+    const telegrams = { ok: false as const, error_code: 502, description: "Bad Gateway" };
+    expect(mayHaveArrived(new GrammyError("failed", telegrams, "sendMessage", {}))).toBe(true);
   });
 
   it("Meta refusing the message is a 400", async () => {
