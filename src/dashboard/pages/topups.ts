@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { account } from "../../ledger/index.ts";
-import type { HeldDecision } from "../../payments/index.ts";
+import type { HeldDecision, TopUp } from "../../payments/index.ts";
 import {
   actionsOf,
   field,
@@ -27,6 +27,7 @@ import {
   refundSchema,
   topUpFacts,
 } from "../actions/topups.ts";
+import type { AuditAction } from "../audit.ts";
 import { allow, authenticate } from "../auth.ts";
 import { facts, notice, page, path, rs } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
@@ -68,15 +69,33 @@ async function confirmPage(
   return c.html(page(title, html`${topUpFacts(t, balance)}${decideForm(t, d)}`, viewer));
 }
 
-async function decide(
+/** What a decision from the browser answered: the top-up after it, or why nothing was done. */
+type Decided = { ok: true; topUp: TopUp } | { ok: false; text: string; status: 400 | 409 };
+
+/** What the audit and the page say of a decision that was done. */
+interface Told {
+  action: AuditAction;
+  detail: string;
+  done: string;
+  /** The balances' rows beside the status (not for a rejection: nothing moved). */
+  balances: boolean;
+}
+
+/**
+ * One decision on a top-up from the browser: the balances before and after it, its audit entry
+ * and the page saying what was done. `run` decides through the top-up service (once: a second
+ * POST is refused there); `told` words what was done.
+ */
+async function auditedDecision(
   c: Context<DashboardEnv>,
   parts: DashboardParts,
   topUps: TopUpsPort,
   paymentId: string,
-  d: HeldDecision,
+  title: string,
+  run: () => Promise<Decided>,
+  told: (current: TopUp, after: TopUp) => Told,
 ) {
   const viewer = c.get("viewer");
-  const title = `${DECISIONS[d]}: ${paymentId}`;
   const current = await topUps.get(paymentId);
   if (!current) return c.html(page(title, outcome(REFUSED.unknown!, "error", back), viewer), 404);
   const accounts = [account.customer(current.userId), account.merchant.gateway(current.gateway)];
@@ -84,39 +103,61 @@ async function decide(
     ...(await postedOf(parts.deps.ledger, accounts)),
     status: current.status,
   };
-  const r = await topUps.decide(paymentId, d, viewer.userId);
-  if (!r.ok) {
-    const text = REFUSED[r.reason] ?? "Refused: nothing was done.";
-    return c.html(page(title, outcome(text, "error", back), viewer), 409);
-  }
+  const r = await run();
+  if (!r.ok) return c.html(page(title, outcome(r.text, "error", back), viewer), r.status);
   const after: Record<string, number | string> = {
     ...(await postedOf(parts.deps.ledger, accounts)),
     status: r.topUp.status,
   };
-  const credited = r.topUp.creditedPaisa ?? 0;
-  const detail =
-    d === "reject"
-      ? `${paymentId} (${current.gateway}) of user ${current.userId} rejected`
-      : `${paymentId} (${current.gateway}) of user ${current.userId}: ${rs(credited)} credited (${d})`;
-  await recordAction(
-    parts,
-    c,
-    viewer,
-    d === "reject" ? "topup_reject" : "topup_credit",
-    detail,
-    before,
-    after,
-  );
-  const done =
-    d === "reject"
-      ? `Rejected: nothing credited. Refund it in ${current.gateway}'s merchant dashboard; the customer's notice is on its way to the chat.`
-      : `Credited ${rs(credited)}; the customer's notice is on its way to the chat.`;
+  const t = told(current, r.topUp);
+  await recordAction(parts, c, viewer, t.action, t.detail, before, after);
   const paisa = (v: number | string | undefined) => (typeof v === "number" ? rs(v) : "—");
-  const rows = accounts.map(
-    (a) => [a, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
-  );
-  const body = html`${notice(done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
+  const rows = t.balances
+    ? accounts.map((a) => [a, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string])
+    : [];
+  const body = html`${notice(t.done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
   return c.html(page(title, body, viewer));
+}
+
+const NOTHING_DONE = "Refused: nothing was done.";
+
+function decide(
+  c: Context<DashboardEnv>,
+  parts: DashboardParts,
+  topUps: TopUpsPort,
+  paymentId: string,
+  d: HeldDecision,
+) {
+  const adminId = c.get("viewer").userId;
+  const run = async (): Promise<Decided> => {
+    const r = await topUps.decide(paymentId, d, adminId);
+    return r.ok ? r : { ok: false, text: REFUSED[r.reason] ?? NOTHING_DONE, status: 409 };
+  };
+  return auditedDecision(
+    c,
+    parts,
+    topUps,
+    paymentId,
+    `${DECISIONS[d]}: ${paymentId}`,
+    run,
+    (t, after) => {
+      const who = `${paymentId} (${t.gateway}) of user ${t.userId}`;
+      const credited = after.creditedPaisa ?? 0;
+      return d === "reject"
+        ? {
+            action: "topup_reject",
+            detail: `${who} rejected`,
+            done: `Rejected: nothing credited. Refund it in ${t.gateway}'s merchant dashboard; the customer's notice is on its way to the chat.`,
+            balances: true,
+          }
+        : {
+            action: "topup_credit",
+            detail: `${who}: ${rs(credited)} credited (${d})`,
+            done: `Credited ${rs(credited)}; the customer's notice is on its way to the chat.`,
+            balances: true,
+          };
+    },
+  );
 }
 
 const REFUND_TITLE = "Partial refund";
@@ -141,97 +182,74 @@ async function refundPage(
 }
 
 /** The admin's figure of a partial refund: exactly that is reversed, once; audited. */
-async function enterRefund(
+function enterRefund(
   c: Context<DashboardEnv>,
   parts: DashboardParts,
   topUps: TopUpsPort,
   paymentId: string,
   returnedPaisa: number,
 ) {
-  const viewer = c.get("viewer");
-  const title = `${REFUND_TITLE}: ${paymentId}`;
-  const current = await topUps.get(paymentId);
-  if (!current) return c.html(page(title, outcome(REFUSED.unknown!, "error", back), viewer), 404);
-  const accounts = [account.customer(current.userId), account.merchant.gateway(current.gateway)];
-  const before: Record<string, number | string> = {
-    ...(await postedOf(parts.deps.ledger, accounts)),
-    status: current.status,
+  const adminId = c.get("viewer").userId;
+  const run = async (): Promise<Decided> => {
+    const r = await topUps.decideRefund(paymentId, returnedPaisa, adminId);
+    if (r.ok) return r;
+    const text = REFUND_REFUSED[r.reason] ?? NOTHING_DONE;
+    return { ok: false, text, status: r.reason === "amount" ? 400 : 409 };
   };
-  const r = await topUps.decideRefund(paymentId, returnedPaisa, viewer.userId);
-  if (!r.ok) {
-    const text = REFUND_REFUSED[r.reason] ?? "Refused: nothing was done.";
-    return c.html(
-      page(title, outcome(text, "error", back), viewer),
-      r.reason === "amount" ? 400 : 409,
-    );
-  }
-  const after: Record<string, number | string> = {
-    ...(await postedOf(parts.deps.ledger, accounts)),
-    status: r.topUp.status,
-  };
-  const reversed = r.topUp.reversedPaisa ?? 0;
-  // Before any credit the figure credits the rest of the payment (nothing, if all was returned).
-  const uncredited = current.partialRefund?.uncredited !== undefined;
-  const credited = r.topUp.creditedPaisa ?? 0;
-  const booked = uncredited ? `${rs(credited)} credited (the rest)` : `${rs(reversed)} taken back`;
-  await recordAction(
-    parts,
+  return auditedDecision(
     c,
-    viewer,
-    "topup_refund",
-    `${paymentId} (${current.gateway}) of user ${current.userId}: ${rs(returnedPaisa)} returned by ${current.gateway}, ${booked}`,
-    before,
-    after,
+    parts,
+    topUps,
+    paymentId,
+    `${REFUND_TITLE}: ${paymentId}`,
+    run,
+    (t, after) => {
+      const reversed = after.reversedPaisa ?? 0;
+      // Before any credit the figure credits the rest of the payment (nothing, if all was returned).
+      const uncredited = t.partialRefund?.uncredited !== undefined;
+      const credited = after.creditedPaisa ?? 0;
+      const booked = uncredited
+        ? `${rs(credited)} credited (the rest)`
+        : `${rs(reversed)} taken back`;
+      const short = returnedPaisa - reversed;
+      return {
+        action: "topup_refund",
+        detail: `${paymentId} (${t.gateway}) of user ${t.userId}: ${rs(returnedPaisa)} returned by ${t.gateway}, ${booked}`,
+        done: uncredited
+          ? `Credited ${rs(credited)}, the rest of the payment after the ${rs(returnedPaisa)} ${t.gateway} returned. The customer's notice is on its way to the chat.`
+          : `Took back ${rs(reversed)} of the ${rs(returnedPaisa)} ${t.gateway} returned${short > 0 ? `; the balance was short by ${rs(short)}: recover it by hand` : ""}. The customer's notice is on its way to the chat.`,
+        balances: true,
+      };
+    },
   );
-  const short = returnedPaisa - reversed;
-  const done = uncredited
-    ? `Credited ${rs(credited)}, the rest of the payment after the ${rs(returnedPaisa)} ${current.gateway} returned. The customer's notice is on its way to the chat.`
-    : `Took back ${rs(reversed)} of the ${rs(returnedPaisa)} ${current.gateway} returned${short > 0 ? `; the balance was short by ${rs(short)}: recover it by hand` : ""}. The customer's notice is on its way to the chat.`;
-  const paisa = (v: number | string | undefined) => (typeof v === "number" ? rs(v) : "—");
-  const rows = accounts.map(
-    (a) => [a, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
-  );
-  const body = html`${notice(done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
-  return c.html(page(title, body, viewer));
 }
 
 /** The rejection of a partial refund seen before any credit: nothing credited, once; audited. */
-async function rejectRefund(
+function rejectRefund(
   c: Context<DashboardEnv>,
   parts: DashboardParts,
   topUps: TopUpsPort,
   paymentId: string,
 ) {
-  const viewer = c.get("viewer");
-  const title = `${REFUND_TITLE}: ${paymentId}`;
-  const current = await topUps.get(paymentId);
-  if (!current) return c.html(page(title, outcome(REFUSED.unknown!, "error", back), viewer), 404);
-  const accounts = [account.customer(current.userId), account.merchant.gateway(current.gateway)];
-  const before: Record<string, number | string> = {
-    ...(await postedOf(parts.deps.ledger, accounts)),
-    status: current.status,
+  const adminId = c.get("viewer").userId;
+  const run = async (): Promise<Decided> => {
+    const r = await topUps.rejectRefund(paymentId, adminId);
+    return r.ok ? r : { ok: false, text: REFUND_REFUSED[r.reason] ?? NOTHING_DONE, status: 409 };
   };
-  const r = await topUps.rejectRefund(paymentId, viewer.userId);
-  if (!r.ok) {
-    const text = REFUND_REFUSED[r.reason] ?? "Refused: nothing was done.";
-    return c.html(page(title, outcome(text, "error", back), viewer), 409);
-  }
-  const after: Record<string, number | string> = {
-    ...(await postedOf(parts.deps.ledger, accounts)),
-    status: r.topUp.status,
-  };
-  await recordAction(
-    parts,
+  return auditedDecision(
     c,
-    viewer,
-    "topup_reject",
-    `${paymentId} (${current.gateway}) of user ${current.userId} rejected: refunded in part before any credit, nothing credited`,
-    before,
-    after,
+    parts,
+    topUps,
+    paymentId,
+    `${REFUND_TITLE}: ${paymentId}`,
+    run,
+    (t) => ({
+      action: "topup_reject",
+      detail: `${paymentId} (${t.gateway}) of user ${t.userId} rejected: refunded in part before any credit, nothing credited`,
+      done: `Rejected: nothing credited. Refund what ${t.gateway} kept in its merchant dashboard; the customer's notice is on its way to the chat.`,
+      balances: false,
+    }),
   );
-  const done = `Rejected: nothing credited. Refund what ${current.gateway} kept in its merchant dashboard; the customer's notice is on its way to the chat.`;
-  const body = html`${notice(done)}${facts([["Status", `${before.status} → ${after.status}`]])}<p>${back}</p>`;
-  return c.html(page(title, body, viewer));
 }
 
 export function topUpRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
