@@ -26,6 +26,11 @@ function afterFailedLookup(t: TopUp, at: number): TopUp {
   return { ...t, lookupFailed: { status: t.status, tries, at } };
 }
 
+/** Open long past its link's expiry with no end from the gateway, and the admins not told yet. */
+function noEndInSight(t: TopUp, at: number): boolean {
+  return needsLookup(t) && !t.stuckAlerted && at > t.expiresAt + STUCK_AFTER_MS;
+}
+
 /**
  * One reconciler pass (reconciler.ts runs it on a timer): everything due is looked up (open, or
  * completed when its refund check is due) or told again (a push or an alert a failure or a crash
@@ -48,7 +53,7 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
       else await pushStatus(ctx, t);
       const after = await store.get(g, pid);
       if (!after) continue;
-      if (needsLookup(after) && !after.stuckAlerted && now() > after.expiresAt + STUCK_AFTER_MS) {
+      if (noEndInSight(after, now())) {
         await alertAdmins(ctx, after, "stuck");
         const flagged = { ...after, stuckAlerted: true };
         await store.update(after.version, flagged, undefined, dueAt(opts, flagged, now()));
@@ -70,7 +75,12 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
       logger.warn({ kind: err.kind, paymentId: pid }, "top-up lookup failed; trying again later");
       const t = await store.get(g, pid);
       if (t) {
-        const next = afterFailedLookup(t, at);
+        let next = afterFailedLookup(t, at);
+        // A gateway that never answers is no end in sight either: the admins hear of it once.
+        if (noEndInSight(next, now())) {
+          await alertAdmins(ctx, next, "stuck");
+          next = { ...next, stuckAlerted: true };
+        }
         await store.update(t.version, next, undefined, dueAt(opts, next, now()));
       }
     }

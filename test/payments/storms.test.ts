@@ -11,6 +11,7 @@ import {
   GatewayError,
   type Lookup,
   type PaymentGateway,
+  STUCK_AFTER_MS,
   type TopUp,
   type TopUpNotice,
   type TopUpStore,
@@ -299,5 +300,17 @@ describe("a lookup the gateway does not answer", () => {
     w.g.answer(pidx, { status: "completed", totalPaisa: 10_000 });
     await w.run(LOOKUP_EVERY);
     expect((await w.topUps.get(pidx))?.status).toBe("completed");
+  });
+
+  it("of an open top-up the gateway never answers tells the admins once it has no end in sight", async () => {
+    const w = world();
+    const pidx = await started(w, 3503, 100);
+    w.g.answer(pidx, new GatewayError("server", "503"));
+    // Past the link's expiry by more than STUCK_AFTER_MS, every lookup failing all along.
+    await w.run(1_800_000 + STUCK_AFTER_MS + 10 * 60_000);
+    expect(w.alerts(ADMINS[0]!, "stuck")).toHaveLength(1);
+    expect((await w.topUps.get(pidx))?.stuckAlerted).toBe(true);
+    await w.run(HOUR);
+    expect(w.alerts(ADMINS[0]!, "stuck")).toHaveLength(1);
   });
 });
