@@ -321,11 +321,6 @@ export function owedAlert(t: TopUp): StatusAlert | null {
   return a && !t[a.field]?.done ? a : null;
 }
 
-/** Whether the admins (some of them) still have to hear of its status. */
-export function needsAdminAlert(t: TopUp): boolean {
-  return owedAlert(t) !== null;
-}
-
 /** Whether the reconciler still has to look at it: open, or completed and a refund may come. */
 export function needsLookup(t: TopUp): boolean {
   return OPEN.has(t.status);

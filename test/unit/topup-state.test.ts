@@ -3,8 +3,8 @@ import type { LookupStatus, TopUp, TopUpEvent, TopUpStatus } from "../../src/pay
 import {
   decide,
   decideRefund,
-  needsAdminAlert,
   needsPush,
+  owedAlert,
   rejectPartialRefund,
   transition as run,
 } from "../../src/payments/state.ts";
@@ -179,7 +179,7 @@ describe("top-up transitions", () => {
     });
     expect(r.topUp.partialRefund?.uncredited).toBeUndefined();
     expect(r.effect).toBeUndefined();
-    expect(needsAdminAlert(r.topUp)).toBe(true);
+    expect(owedAlert(r.topUp)).not.toBeNull();
     // The admin may enter the whole credit: then all of it is reversed.
     const d = decideRefund(r.topUp, 50_000, 7, 11);
     if (!d.ok) throw new Error("refused");
@@ -203,7 +203,7 @@ describe("top-up transitions", () => {
           ...(mayBeWhole ? { mayBeWhole: true } : {}),
           uncredited: { reportedPaisa: 50_000, transactionId: "TXN1", feePaisa: 1_500 },
         });
-        expect(needsAdminAlert(r.topUp)).toBe(true);
+        expect(owedAlert(r.topUp)).not.toBeNull();
         expect(needsPush(r.topUp)).toBe(true);
         for (const later of [ev("completed"), ev("refunded"), ev("partially_refunded")])
           expect(transition(r.topUp, later, 10).changed).toBe(false);
@@ -252,7 +252,7 @@ describe("top-up transitions", () => {
     const r = transition(done, ev("partially_refunded"), 9);
     expect(r.topUp).toMatchObject({ status: "partial_refund", partialRefund: { at: 9 } });
     expect(r.effect).toBeUndefined();
-    expect(needsAdminAlert(r.topUp)).toBe(true);
+    expect(owedAlert(r.topUp)).not.toBeNull();
     // No later lookup moves it, a full Refunded included.
     for (const e of [ev("refunded"), ev("partially_refunded"), ev("completed", 50_000, true)])
       expect(transition(r.topUp, e, 10).changed).toBe(false);
