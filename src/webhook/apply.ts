@@ -1,8 +1,9 @@
 import type { Logger } from "../logger.ts";
+import { contradicts } from "../orders/contradicts.ts";
 import { isFinal, normalizeProviderStatus } from "../orders/model.ts";
 import { payloadOf } from "../orders/payload.ts";
 import type { Orders } from "../orders/service.ts";
-import { type Confirmations, contradicts, SENT_STATES } from "./confirm.ts";
+import { type Confirmations, SENT_STATES } from "./confirm.ts";
 import type { WebhookPayload } from "./payload.ts";
 
 /**

@@ -26,8 +26,6 @@ export interface ConfirmDeps {
   now: () => number;
 }
 
-export { contradicts };
-
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
