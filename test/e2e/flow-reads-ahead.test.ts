@@ -54,6 +54,18 @@ describe.each([
     }
   }
 
+  /**
+   * Each read was sent while the socket was held and before any of them was answered. Another
+   * store's hold in the same turn corks the same socket once more (corked 2), which still leaves in
+   * that turn's one write.
+   */
+  function expectHeld(seen: Array<{ corked: number; answered: number }>) {
+    for (const s of seen) {
+      expect(s.corked).toBeGreaterThanOrEqual(1);
+      expect(s.answered).toBe(0);
+    }
+  }
+
   it("the first question's and the confirmation's reads leave in one held write each", async () => {
     const userId = mode === "prepaid" ? 30_001 : 301;
     const u = ts.user(userId);
@@ -71,13 +83,13 @@ describe.each([
     const first = await readsDuring(userId, () => u.tap("📱 Mobile top-up", /Which mobile number/));
     expect(JSON.stringify(first.result)).toContain("9841234567");
     expect(first.seen).toHaveLength(firstReads);
-    for (const s of first.seen) expect(s).toMatchObject({ corked: 1, answered: 0 });
+    expectHeld(first.seen);
 
     await u.say("9841234567", /How much/);
     const confirm = await readsDuring(userId, () => u.say("150", /Please check your order/));
     if (mode === "prepaid") expect(confirm.result.text).toContain("Balance after: Rs 850");
     expect(confirm.seen).toHaveLength(confirmReads);
-    for (const s of confirm.seen) expect(s).toMatchObject({ corked: 1, answered: 0 });
+    expectHeld(confirm.seen);
 
     await u.tap("✅ Confirm", /Order \d+/);
   });
