@@ -1,5 +1,5 @@
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
-import type { ExecuteResult, StatusResult } from "../provider/schemas.ts";
+import { type ExecuteResult, type StatusResult, sameReference } from "../provider/schemas.ts";
 import { normalizeProviderStatus, type OrderEvent } from "./model.ts";
 import { payloadOf } from "./payload.ts";
 
@@ -88,13 +88,15 @@ export function readingOf(
 }
 
 /**
- * A status answer checked against the reference asked (spec 4.6: `data.order_id` echoes it; the
- * client refuses an answer without one). An answer about another order is thrown as a failed
+ * A status answer checked against the reference asked (spec 4.6: `data.order_id` echoes it, in
+ * whatever form the provider writes it: sameReference; the client refuses an answer without one). An answer about another order is thrown as a failed
  * query: applied, it would give an order with no transaction id yet (its execute timed out) the
  * other order's outcome.
  */
 export function answerAbout(answer: StatusResult, asked: string): StatusResult {
-  if (answer.referenceNo !== asked) {
+  // The echo may be a number, padded with spaces or without a text reference's leading zeros:
+  // the same order (sameReference); any other reference is refused.
+  if (!sameReference(answer.referenceNo, asked)) {
     throw new Error(`status answer about reference ${answer.referenceNo}, not ${asked}`);
   }
   return answer;

@@ -1,4 +1,4 @@
-import { creditLimit } from "./caps.ts";
+import { capOf, creditLimit } from "./caps.ts";
 import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
 import type { Lookup, PaymentId } from "./gateway/port.ts";
 import type { TopUp, TopUpEvent } from "./model.ts";
@@ -21,13 +21,16 @@ export async function applyLookup(
   e: TopUpEvent,
 ): Promise<TopUp | null> {
   const { store, logger, now } = ctx;
+  // What the store last found the caps leave (a credit of the user's came in after our reading).
+  let capLeft = Number.POSITIVE_INFINITY;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const current = await store.get(gatewayName, paymentId);
     if (!current) return null;
     const at = now();
     // The caps are read only when a Completed could credit (they cost a read of the day's top-ups).
     const open = current.status === "initiated" || current.status === "pending";
-    const limit = open && e.status === "completed" ? await creditLimit(ctx, current) : 0;
+    const limit =
+      open && e.status === "completed" ? Math.min(await creditLimit(ctx, current), capLeft) : 0;
     const tr = transition(current, e, at, limit);
     if (!tr.changed) {
       await pushStatus(ctx, current);
@@ -36,8 +39,14 @@ export async function applyLookup(
     const { transfer, reversed } = await transferFor(ctx, current, tr.effect);
     const next: TopUp =
       reversed === undefined ? tr.topUp : { ...tr.topUp, reversedPaisa: reversed };
-    const out = await store.update(current.version, next, transfer, dueAt(ctx.opts, next, at));
+    const cap = capOf(ctx, current, tr.effect);
+    const out = await store.update(current.version, next, transfer, dueAt(ctx.opts, next, at), cap);
     if (!out.ok && out.reason === "version") continue;
+    if (!out.ok && out.reason === "cap") {
+      // Another credit of the user's took the room: decide again within what is left (held).
+      capLeft = Math.min(capLeft, out.limitPaisa);
+      continue;
+    }
     if (!out.ok) {
       // A reversal raced a spend (insufficient funds): decide again from the new balance.
       if (out.refusal.code === "insufficient_funds") continue;

@@ -1,6 +1,9 @@
 import { nepalDayStart } from "../nepal-time.ts";
 import type { TopUpContext } from "./context.ts";
 import type { TopUp } from "./model.ts";
+import type { Effect } from "./state.ts";
+import type { CreditCap } from "./store.ts";
+import type { TopUpsOptions } from "./types.ts";
 
 /**
  * The caps on adding money: Khalti's minimum, TOPUP_MAX_AMOUNT per top-up and the daily cap per
@@ -24,19 +27,59 @@ export async function usedToday(ctx: TopUpContext, userId: number): Promise<numb
 }
 
 /**
- * The most `t` may credit now: TOPUP_MAX_AMOUNT, and what the daily cap leaves beside the user's
- * other top-ups of the day `t` was started on (the caps hold at credit time, not only at start).
+ * The caps a credit of `creditPaisa` to `t` must stay within: TOPUP_MAX_AMOUNT, and the daily cap
+ * over the user's top-ups started on the Nepal day `t` was started on. The store checks it again
+ * in the step that books the credit (store.ts `CreditCap`).
  */
-export async function creditLimit(ctx: TopUpContext, t: TopUp): Promise<number> {
-  const { store, opts } = ctx;
+export function creditCap(
+  opts: Pick<TopUpsOptions, "maxPaisa" | "dailyCapPaisa">,
+  t: TopUp,
+  creditPaisa: number,
+): CreditCap {
   const from = nepalDayStart(t.createdAt);
-  // Only money that came in counts here: an open checkout may never be paid, and a held one is
-  // checked against the caps again when an admin decides.
-  const credited = (await store.listByUser(t.userId, from))
+  return {
+    creditPaisa,
+    maxPaisa: opts.maxPaisa,
+    dailyCapPaisa: opts.dailyCapPaisa,
+    from,
+    until: from + DAY_MS,
+  };
+}
+
+/**
+ * The most `t` may credit beside `others` (the user's top-ups, any of them): only money that came
+ * in counts here: an open checkout may never be paid, and a held one is checked against the caps
+ * again when an admin decides. The memory store runs this in its update; the Redis update script
+ * does the same in Lua (redis-scripts.ts).
+ */
+export function limitBeside(
+  others: readonly TopUp[],
+  t: TopUp,
+  cap: Omit<CreditCap, "creditPaisa">,
+) {
+  const credited = others
     .filter(
       (o) =>
-        o.createdAt < from + DAY_MS && !(o.gateway === t.gateway && o.paymentId === t.paymentId),
+        o.createdAt >= cap.from &&
+        o.createdAt < cap.until &&
+        !(o.gateway === t.gateway && o.paymentId === t.paymentId),
     )
     .reduce((sum, o) => sum + (o.creditedPaisa ?? 0), 0);
-  return Math.max(0, Math.min(opts.maxPaisa, opts.dailyCapPaisa - credited));
+  return Math.max(0, Math.min(cap.maxPaisa, cap.dailyCapPaisa - credited));
+}
+
+/**
+ * The most `t` may credit now: TOPUP_MAX_AMOUNT, and what the daily cap leaves beside the user's
+ * other top-ups of the day `t` was started on (the caps hold at credit time, not only at start).
+ * A reading: the store checks it again as it books the credit, and refuses ("cap") when another
+ * credit came in between.
+ */
+export async function creditLimit(ctx: TopUpContext, t: TopUp): Promise<number> {
+  const cap = creditCap(ctx.opts, t, 0);
+  return limitBeside(await ctx.store.listByUser(t.userId, cap.from), t, cap);
+}
+
+/** The caps the store checks with a transition's credit (none for any other effect). */
+export function capOf(ctx: TopUpContext, t: TopUp, effect: Effect | undefined) {
+  return effect?.kind === "credit" ? creditCap(ctx.opts, t, effect.amountPaisa) : undefined;
 }

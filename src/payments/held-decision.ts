@@ -1,4 +1,4 @@
-import { creditLimit } from "./caps.ts";
+import { capOf, creditLimit } from "./caps.ts";
 import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
 import type { Lookup } from "./gateway/port.ts";
 import { alertAdmins, pushStatus } from "./notices.ts";
@@ -60,18 +60,27 @@ export async function decideHeldTopUp(
     const asked = await stillPaid(ctx, paymentId);
     if (asked !== "paid") return { ok: false, reason: asked };
   }
+  // What the store last found the caps leave (a credit of the user's came in after our reading).
+  let capLeft = Number.POSITIVE_INFINITY;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const current = await store.get(gateway.name, paymentId);
     if (!current) return { ok: false, reason: "unknown" };
-    const limit = current.status === "held" ? await creditLimit(ctx, current) : 0;
+    const limit =
+      current.status === "held" ? Math.min(await creditLimit(ctx, current), capLeft) : 0;
     const at = now();
     const r = decideHeld(current, d, adminId, at, limit);
     if (!r.ok) return r;
     const next = r.transition.topUp;
     const note = ` admin=${adminId} decision=${d} held=${current.held?.reasons.join("+")}`;
     const { transfer } = await transferFor(ctx, current, r.transition.effect, note);
-    const out = await store.update(current.version, next, transfer, dueAt(ctx.opts, next, at));
+    const cap = capOf(ctx, current, r.transition.effect);
+    const out = await store.update(current.version, next, transfer, dueAt(ctx.opts, next, at), cap);
     if (!out.ok && out.reason === "version") continue;
+    if (!out.ok && out.reason === "cap") {
+      // Another credit of the user's took the room: decide again within what is left (refused).
+      capLeft = Math.min(capLeft, out.limitPaisa);
+      continue;
+    }
     if (!out.ok) {
       logger.error({ topUp: current.id, refusal: out.refusal }, "held top-up credit refused");
       await alertAdmins(ctx, current, "ledger_refused");

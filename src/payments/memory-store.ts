@@ -1,12 +1,14 @@
 import type { MemoryLedger } from "../ledger/memory-store.ts";
 import { transferInputSchema } from "../ledger/model.ts";
+import { limitBeside } from "./caps.ts";
 import { type TopUp, topUpSchema } from "./model.ts";
 import type { TopUpStore } from "./store.ts";
 
 /**
  * Top-ups in memory (local mode, logic tests). Each method reads and writes with no await in
  * between, and the credit goes through the memory ledger's synchronous decide/commit, so the
- * top-up and its transfer change in one step, as the Redis script does.
+ * top-up and its transfer change in one step, as the Redis script does; a credit's caps are
+ * checked in that step too, against the user's other top-ups as they are then.
  */
 export function createMemoryTopUpStore(opts: { ledger: MemoryLedger }): TopUpStore {
   const topUps = new Map<string, TopUp>();
@@ -32,10 +34,15 @@ export function createMemoryTopUpStore(opts: { ledger: MemoryLedger }): TopUpSto
         .sort((a, b) => b.createdAt - a.createdAt)
         .map(clone);
     },
-    async update(expectedVersion, next, transfer, dueAt) {
+    async update(expectedVersion, next, transfer, dueAt, cap) {
       const k = key(next.gateway, next.paymentId);
       const current = topUps.get(k);
       if (!current || current.version !== expectedVersion) return { ok: false, reason: "version" };
+      if (cap) {
+        const mine = [...topUps.values()].filter((t) => t.userId === next.userId);
+        const limitPaisa = limitBeside(mine, next, cap);
+        if (cap.creditPaisa > limitPaisa) return { ok: false, reason: "cap", limitPaisa };
+      }
       const written = topUpSchema.parse({ ...next, version: expectedVersion + 1 });
       let ledger: ReturnType<MemoryLedger["commitSync"]> | undefined;
       if (transfer) {

@@ -1,4 +1,4 @@
-import { creditLimit } from "./caps.ts";
+import { capOf, creditLimit } from "./caps.ts";
 import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
 import type { Lookup } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
@@ -66,12 +66,14 @@ export async function decidePartialRefund(
     const asked = await stillPartlyRefunded(ctx, first);
     if (asked !== "yes") return { ok: false, reason: asked };
   }
+  // What the store last found the caps leave (a credit of the user's came in after our reading).
+  let capLeft = Number.POSITIVE_INFINITY;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const current = await store.get(gateway.name, paymentId);
     if (!current) return { ok: false, reason: "unknown" };
     const limit =
       current.status === "partial_refund" && current.partialRefund?.uncredited
-        ? await creditLimit(ctx, current)
+        ? Math.min(await creditLimit(ctx, current), capLeft)
         : 0;
     const at = now();
     const r = decideRefund(current, returnedPaisa, adminId, at, limit);
@@ -82,8 +84,14 @@ export async function decidePartialRefund(
     const { transfer, reversed } = await transferFor(ctx, current, tr.effect, note);
     const next: TopUp =
       reversed === undefined ? tr.topUp : { ...tr.topUp, reversedPaisa: reversed };
-    const out = await store.update(current.version, next, transfer, dueAt(ctx.opts, next, at));
+    const cap = capOf(ctx, current, tr.effect);
+    const out = await store.update(current.version, next, transfer, dueAt(ctx.opts, next, at), cap);
     if (!out.ok && out.reason === "version") continue;
+    if (!out.ok && out.reason === "cap") {
+      // Another credit of the user's took the room: decide again within what is left (refused).
+      capLeft = Math.min(capLeft, out.limitPaisa);
+      continue;
+    }
     if (!out.ok) {
       // A spend raced the reversal: decide again from the new balance.
       if (out.refusal.code === "insufficient_funds" && tr.effect?.kind === "reverse") continue;

@@ -2,9 +2,9 @@ import { LEDGER_KEYS, LEDGER_LUA, type LedgerKey, ledgerKeysLua } from "../ledge
 import { luaScript } from "../redis/scripts.ts";
 
 /**
- * The Redis top-up store's two scripts. The update checks the version, books the transfer with the
- * ledger's own Lua (which checks everything before it writes), and only then writes the top-up
- * and its schedule: the credit and "completed" are one step.
+ * The Redis top-up store's two scripts. The update checks the version, a credit's caps, books the
+ * transfer with the ledger's own Lua (which checks everything before it writes), and only then
+ * writes the top-up and its schedule: the cap check, the credit and "completed" are one step.
  */
 
 // KEYS: topUp, byUser, due. ARGV: json, createdAt, member, dueAt.
@@ -16,16 +16,34 @@ redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
 return 1
 `;
 
-// KEYS: topUp, due, held, partial, then the ledger keys.
+// KEYS: topUp, due, held, partial, then the ledger keys, then byUser (the user's top-ups).
 // ARGV: expected version, new version, json, member, dueAt ('' = off the schedule), held since
 // ('' = not held), partial refund since ('' = not waiting for a figure), transfer?, then the
-// transfer's TRANSFER_ARGC.
+// credit's caps (credit, TOPUP_MAX_AMOUNT, daily cap, the day's from and until, the top-ups' name
+// prefix; credit '' = no cap to check), then the transfer's TRANSFER_ARGC.
+//
+// The daily cap sums what the user's other top-ups started in [from, until) credited, as
+// caps.ts \`limitBeside\` does: it reads them by name (the byUser members after the prefix, all in
+// the {money} slot), since their number is not known when the script is called. Refused {3, the
+// limit} with nothing written: another credit came in since the caller read them.
 const UPDATE = `${LEDGER_LUA}
 ${ledgerKeysLua(5)}
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
+if ARGV[9] ~= '' then
+  local room = tonumber(ARGV[11])
+  for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[10], ARGV[12], '(' .. ARGV[13])) do
+    if m ~= ARGV[4] then
+      local j = redis.call('HGET', ARGV[14] .. m, 'j')
+      local credited = j and cjson.decode(j).creditedPaisa
+      if type(credited) == 'number' then room = room - credited end
+    end
+  end
+  local limit = math.max(0, math.min(tonumber(ARGV[10]), room))
+  if tonumber(ARGV[9]) > limit then return {3, tostring(limit)} end
+end
 local booked = false
 if ARGV[8] == '1' then
-  booked = ledger_transfer(L, ARGV, 9)
+  booked = ledger_transfer(L, ARGV, 15)
   if booked[1] ~= 1 then return {2, booked} end
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', ARGV[3])
@@ -45,6 +63,6 @@ export const createScript = luaScript<"topUp" | "byUser" | "due", number>(
   CREATE,
 );
 export const updateScript = luaScript<
-  "topUp" | "due" | "held" | "partial" | LedgerKey,
+  "topUp" | "due" | "held" | "partial" | LedgerKey | "byUser",
   [number, unknown?]
->("raTopUpUpdate", ["topUp", "due", "held", "partial", ...LEDGER_KEYS], UPDATE);
+>("raTopUpUpdate", ["topUp", "due", "held", "partial", ...LEDGER_KEYS, "byUser"], UPDATE);

@@ -4,13 +4,14 @@ import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { type TopUp, topUpSchema } from "./model.ts";
 import { createScript, updateScript } from "./redis-scripts.ts";
-import type { TopUpStore, UpdateOutcome } from "./store.ts";
+import type { CreditCap, TopUpStore, UpdateOutcome } from "./store.ts";
 
 /**
  * Top-ups in Redis: a hash {v, j} per top-up, the user's index and the global schedule. The update
- * is one Lua script that checks the version, books the transfer with the ledger's own Lua (which
- * checks everything before it writes), and only then writes the top-up and its schedule: the
- * credit and "completed" are one step, and a kill -9 at any point leaves both or neither.
+ * is one Lua script that checks the version and a credit's caps (beside what the user's other
+ * top-ups credited, read in the script), books the transfer with the ledger's own Lua (which
+ * checks everything before it writes), and only then writes the top-up and its schedule: the cap
+ * check, the credit and "completed" are one step, and a kill -9 at any point leaves both or neither.
  * Cross-slot on Redis Cluster, like the order scripts (see src/redis/keyspace.ts).
  */
 
@@ -21,7 +22,8 @@ const member = (gateway: string, paymentId: string) => `${gateway}:${paymentId}`
 
 /**
  * The compare-and-set of a top-up with its ledger transfer and schedule, in one script (see
- * redis-scripts.ts): refused on a version race or when the books refuse the transfer.
+ * redis-scripts.ts): refused on a version race, a credit above its caps, or when the books refuse
+ * the transfer.
  */
 async function update(
   opts: StoreOptions,
@@ -29,6 +31,7 @@ async function update(
   next: TopUp,
   transfer: TransferInput | undefined,
   dueAt: number | null,
+  cap: CreditCap | undefined,
 ): Promise<UpdateOutcome> {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
@@ -43,6 +46,7 @@ async function update(
       held: k.topUpsHeld,
       partial: k.topUpsPartial,
       ...ledgerKeys(k),
+      byUser: k.topUpsByUser(written.userId),
     },
     String(expectedVersion),
     String(written.version),
@@ -54,9 +58,14 @@ async function update(
       ? String(written.partialRefund?.at ?? written.updatedAt)
       : "",
     t ? "1" : "0",
+    ...(cap
+      ? [cap.creditPaisa, cap.maxPaisa, cap.dailyCapPaisa, cap.from, cap.until].map(String)
+      : ["", "", "", "", ""]),
+    k.topUpNamePrefix,
     ...(t ? transferArgv(t, now()) : []),
   );
   if (reply[0] === 0) return { ok: false, reason: "version" };
+  if (reply[0] === 3) return { ok: false, reason: "cap", limitPaisa: Number(reply[1]) };
   if (reply[0] === 2) {
     const r = parseLedgerReply(reply[1]);
     if (r.ok) throw new Error("a booked transfer reported as refused");
@@ -109,8 +118,8 @@ export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
       }
       return out;
     },
-    update: (expectedVersion, next, transfer, dueAt) =>
-      update(opts, expectedVersion, next, transfer, dueAt),
+    update: (expectedVersion, next, transfer, dueAt, cap) =>
+      update(opts, expectedVersion, next, transfer, dueAt, cap),
     async due(at, limit) {
       const members = await redis.zrangebyscore(k.topUpsDue, "-inf", String(at), "LIMIT", 0, limit);
       return members.map(split);

@@ -12,7 +12,28 @@ export type UpdateOutcome =
   /** Someone else wrote first: read again and re-decide. */
   | { ok: false; reason: "version" }
   /** The ledger refused the transfer: nothing was written. */
-  | { ok: false; reason: "ledger"; refusal: Refusal };
+  | { ok: false; reason: "ledger"; refusal: Refusal }
+  /**
+   * The credit is above what the caps leave as the store sees them in this step (`limitPaisa`):
+   * another credit of the user's came first. Nothing was written: re-decide within that limit.
+   */
+  | { ok: false; reason: "cap"; limitPaisa: number };
+
+/**
+ * The caps a credit must stay within (caps.ts `creditCap`), checked by the store in the same
+ * atomic step as it books the credit: what the caller read of the user's other top-ups may be
+ * out of date by then (two credits of one user at the same moment, on two instances or one).
+ */
+export interface CreditCap {
+  /** What this update credits. */
+  creditPaisa: number;
+  /** The most one top-up may credit (TOPUP_MAX_AMOUNT). */
+  maxPaisa: number;
+  /** The most the user's top-ups created in [from, until) may credit together (TOPUP_DAILY_CAP). */
+  dailyCapPaisa: number;
+  from: number;
+  until: number;
+}
 
 export interface TopUpStore {
   /** A new top-up (version 0), due for its first look at `dueAt`. */
@@ -22,13 +43,15 @@ export interface TopUpStore {
   listByUser(userId: number, since: number): Promise<TopUp[]>;
   /**
    * Writes `next` (version + 1) if the stored version is `expectedVersion`, with `transfer` in the
-   * books in the same step; `dueAt` null takes it off the schedule.
+   * books in the same step; `dueAt` null takes it off the schedule. With `cap` (a credit), only
+   * if the credit is within it beside what the user's other top-ups credited, in the same step.
    */
   update(
     expectedVersion: number,
     next: TopUp,
     transfer: TransferInput | undefined,
     dueAt: number | null,
+    cap?: CreditCap,
   ): Promise<UpdateOutcome>;
   /** Top-ups due by `now`, as [gateway, paymentId], oldest due first. */
   due(now: number, limit: number): Promise<Array<[string, string]>>;

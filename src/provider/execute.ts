@@ -1,6 +1,6 @@
 import { ProviderNetworkError, ProviderTimeoutError } from "./errors.ts";
 import { type ExecuteRequest, executeRequestSchema } from "./requests.ts";
-import { type ExecuteResult, readEnvelope, wireExecuteData } from "./schemas.ts";
+import { type ExecuteResult, readEnvelope, sameReference, wireExecuteData } from "./schemas.ts";
 import type { ProviderLogger, RawResponse, Transport } from "./transport.ts";
 
 /**
@@ -81,7 +81,7 @@ export function createExecute(opts: ExecuteOptions) {
       return unknown("malformed", `${endpoint}: ${transport.zodDetail(data.error)}`);
     }
     const d = data.data;
-    if (d.referenceNo !== null && d.referenceNo !== referenceNo) {
+    if (d.referenceNo !== null && !sameReference(d.referenceNo, referenceNo)) {
       logger?.warn(
         { endpoint, referenceNo, echoedReferenceNo: d.referenceNo },
         "execute response echoes another reference",

@@ -14,6 +14,24 @@ export const wireId = z
   .transform((v) => (typeof v === "number" ? String(v) : v.trim()))
   .pipe(z.string().min(1));
 
+/**
+ * Whether a reference the provider echoed (an answer's `order_id` / `reference_no`, read by
+ * `wireId`: a number as its digits, text trimmed) names the one we sent. The spec has
+ * `reference_no` a number for some categories and text for others, and ids as strings or numbers,
+ * JSON or form-encoded: a number cannot carry leading zeros, so text "0042" sent comes back as 42.
+ * Both sides are trimmed and a run of digits is compared without its leading zeros; anything else
+ * must be equal as text. We mint references as digits without a leading zero (orders/model.ts),
+ * so only a listing's reference (a data pack's, a DTH's) can have them.
+ */
+export function sameReference(echoed: string, sent: string): boolean {
+  return canonicalReference(echoed) === canonicalReference(sent);
+}
+
+function canonicalReference(ref: string): string {
+  const t = ref.trim();
+  return /^\d+$/.test(t) ? t.replace(/^0+(?=\d)/, "") : t;
+}
+
 /** Text that some pages send as a number. */
 export const wireText = z
   .union([z.string(), z.number().finite()])

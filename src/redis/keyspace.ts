@@ -33,6 +33,7 @@ export function keyspace(prefix: string) {
   const pace = `${prefix}{pace}`;
   const ledger = `${money}:ledger`;
   const accounts = `${prefix}{accounts}`;
+  const topUpName = `${money}:topup:`;
   return {
     prefix,
 
@@ -116,7 +117,13 @@ export function keyspace(prefix: string) {
     catalogListing: `${prefix}catalog:listing`,
     // --- Top-ups (payments/redis-store.ts). The update script also holds the {ledger} keys. ---
     /** Hash {v: version, j: top-up JSON}, by the gateway's payment id. */
-    topUp: (gateway: string, paymentId: string) => `${money}:topup:${gateway}:${paymentId}`,
+    topUp: (gateway: string, paymentId: string) => `${topUpName}${gateway}:${paymentId}`,
+    /**
+     * What `topUp`'s names start with, before "<gateway>:<paymentId>" (a member of
+     * `topUpsByUser`): the update script reads the user's other top-ups of the day by it, to
+     * check a credit's daily cap in the step that books it (same slot; payments/redis-scripts.ts).
+     */
+    topUpNamePrefix: topUpName,
     /** Sorted set per user: "<gateway>:<paymentId>" scored by createdAt. */
     topUpsByUser: (userId: number) => `${money}:user:${userId}:topups`,
     /** Sorted set of top-ups the reconciler must look at, scored by when. Global. */

@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
+import { creditCap } from "../../src/payments/caps.ts";
+import { createRedisTopUpStore, creditTransferId, type TopUp } from "../../src/payments/index.ts";
 import { type OwnCluster, startOwnCluster } from "../support/redis-cluster.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
@@ -107,6 +109,49 @@ describe("the order flow on a 3-master Redis Cluster", () => {
       (keys) => keys.filter((k) => k.includes("session:") || k.includes("conversation:")).length,
     );
     expect(chatState.filter((n) => n > 0).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("checks a top-up credit's daily cap in its script: the user's other top-ups read by name in {money}", async () => {
+    const redis = ts.system.redis;
+    if (!redis) throw new Error("the system runs on the cluster");
+    const store = createRedisTopUpStore({ redis, prefix });
+    const at = Date.now();
+    const topUp = (n: number): TopUp => ({
+      id: `TUcluster${n}`,
+      gateway: "khalti",
+      paymentId: `clustercap${n}`,
+      paymentUrl: `http://127.0.0.1:9/pay?pidx=clustercap${n}`,
+      userId: 821,
+      chatId: 821,
+      locale: "en",
+      amountPaisa: 300_000,
+      status: "pending",
+      createdAt: at,
+      updatedAt: at,
+      expiresAt: at + 3_600_000,
+      version: 0,
+    });
+    const caps = { maxPaisa: 1_000_000, dailyCapPaisa: 500_000 };
+    const credit = (t: TopUp) =>
+      store.update(
+        0,
+        { ...t, status: "completed", creditedPaisa: t.amountPaisa },
+        {
+          id: creditTransferId(t.gateway, t.paymentId),
+          debit: account.merchant.gateway("khalti"),
+          credit: account.customer(821),
+          amountPaisa: t.amountPaisa,
+          kind: "topup",
+        },
+        null,
+        creditCap(caps, t, t.amountPaisa),
+      );
+    const [a, b] = [topUp(1), topUp(2)];
+    await store.create(a, at);
+    await store.create(b, at);
+    expect(await credit(a)).toMatchObject({ ok: true });
+    expect(await credit(b)).toEqual({ ok: false, reason: "cap", limitPaisa: 200_000 });
+    expect(await balance(821)).toMatchObject({ postedPaisa: 300_000 });
   });
 
   it("answers a WhatsApp customer: the person is read apart from the chat's script", async () => {

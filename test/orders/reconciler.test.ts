@@ -84,9 +84,20 @@ function setup(
     adminChatIds: opts.adminChatIds ?? [],
     ...(opts.batchSize === undefined ? {} : { batchSize: opts.batchSize }),
   });
-  /** An order in the given state, created at the current clock. */
-  async function orderIn(status: OrderStatus): Promise<string> {
-    const o = await orders.place(mobileInput());
+  /**
+   * An order in the given state, created at the current clock (under the provider's
+   * `executeReference`, when given: what a listing answered with).
+   */
+  async function orderIn(status: OrderStatus, executeReference?: string): Promise<string> {
+    // A listing's reference is a data pack's (text on the wire); a mobile order's is a number.
+    const listed = {
+      category: "datapack",
+      operatorId: 8,
+      operatorName: "NTC Data",
+      details: { packageId: "PROD_001_inv", packageName: "1 GB" },
+      executeReference,
+    } as const;
+    const o = await orders.place(mobileInput(executeReference ? listed : {}));
     if (status === "placed") return o.reference;
     await orders.submit(o.reference); // -> unknown (the fake execute is ambiguous)
     if (status === "submitting") {
@@ -278,6 +289,91 @@ describe("reconciler over real HTTP: only the provider's own body is 'not found'
     expect((await t.reconciler.runOnce()).notExecuted).toBe(1);
     expect((await t.orders.get(ref))?.status).toBe("failed");
     await client.close();
+  });
+});
+
+/**
+ * The status answer's `order_id` echoes the reference asked, but not always in the form it was
+ * sent (spec: `reference_no` is a number for some categories and text for others; ids come as
+ * strings or numbers): a number, text with spaces around it, or a number that lost the leading
+ * zeros of a reference sent as text. Each is the same order and is applied; another reference is
+ * still a failed query. The real client over HTTP, the answer's JSON as the provider would send it.
+ */
+describe("reconciler over real HTTP: the status answer's reference as the provider echoes it", () => {
+  let fake: FakeProvider;
+  beforeAll(async () => {
+    fake = await startFakeProvider();
+  });
+  afterAll(async () => {
+    await fake.close();
+  });
+
+  /** An unknown order asked about (by `asked`, when given: its execute reference), and the reconciler's answer to `orderId`. */
+  async function answered(orderId: (ref: string) => unknown, asked?: string) {
+    const client = createProviderClient({
+      baseUrl: fake.baseUrl,
+      token: TOKEN,
+      sleep: recordingSleep().sleep,
+    });
+    const t = setup({ statusByReference: (region, ref) => client.statusByReference(region, ref) });
+    const ref = await t.orderIn("unknown", asked);
+    t.advance(30_000);
+    fake.on("POST", "/np/order/status", {
+      json: {
+        error: false,
+        message: "Transaction status",
+        data: {
+          status: "success",
+          transaction_id: 88_001,
+          order_id: orderId(asked ?? ref),
+          amount: "100",
+          timestamp: "December 21,2024 9:03pm",
+          details: { connection_no: "9841000001", operator: "NTC" },
+          package_name: null,
+        },
+      },
+    });
+    const report = await t.reconciler.runOnce();
+    const order = await t.orders.get(ref);
+    await client.close();
+    return { report, order, queried: t.queried };
+  }
+
+  it("applies an answer whose order_id is the reference as a JSON number", async () => {
+    const { report, order } = await answered((ref) => Number(ref));
+    expect(report).toMatchObject({ queried: 1, changed: 1, errors: 0 });
+    expect(order?.status).toBe("success");
+    expect(order?.transactionId).toBe("88001");
+  });
+
+  it("applies an answer whose order_id has whitespace around it", async () => {
+    const { report, order } = await answered((ref) => `  ${ref} \n`);
+    expect(report).toMatchObject({ changed: 1, errors: 0 });
+    expect(order?.status).toBe("success");
+  });
+
+  it("applies an answer that lost the leading zeros of a reference sent as text", async () => {
+    // A listing's reference the execute and the query carry as text ("0042…"), echoed as a number.
+    const { report, order, queried } = await answered((ref) => Number(ref), "004217000001");
+    expect(queried).toEqual(["004217000001"]);
+    expect(report).toMatchObject({ changed: 1, errors: 0 });
+    expect(order?.status).toBe("success");
+  });
+
+  it("still refuses an answer about another reference, as a number or as text", async () => {
+    for (const other of [
+      (ref: string) => Number(ref) + 1,
+      (ref: string) => `${ref}1`,
+      () => "42",
+    ]) {
+      const { report, order } = await answered(other);
+      expect(report).toMatchObject({ queried: 1, changed: 0, errors: 1 });
+      expect(order?.status).toBe("unknown");
+      expect(order?.transactionId).toBeUndefined();
+    }
+    // Zeros inside or after the digits are not leading zeros: another reference.
+    const padded = await answered(() => "42170000010", "004217000001");
+    expect(padded.report).toMatchObject({ changed: 0, errors: 1 });
   });
 });
 

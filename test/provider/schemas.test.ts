@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   executeResultSchema,
   readEnvelope,
+  sameReference,
   wireCircleList,
   wireExecuteData,
   wireId,
@@ -66,6 +67,20 @@ describe("wire readers", () => {
     expect(wireId.parse(" A-1 ")).toBe("A-1");
     expect(wireId.safeParse("").success).toBe(false);
     expect(wireId.safeParse(null).success).toBe(false);
+  });
+
+  it("references: an echo names the reference sent as a number, trimmed or without leading zeros, nothing else", () => {
+    const echo = (v: unknown) => wireId.parse(v);
+    expect(sameReference(echo(1_700_000_000_001), "1700000000001")).toBe(true);
+    expect(sameReference(echo(" 1700000000001\n"), "1700000000001")).toBe(true);
+    expect(sameReference(echo(42), "0042")).toBe(true);
+    expect(sameReference(echo("000"), "0")).toBe(true);
+    expect(sameReference(echo("REF-0042"), "REF-0042")).toBe(true);
+    expect(sameReference(echo(1_700_000_000_002), "1700000000001")).toBe(false);
+    expect(sameReference(echo(420), "0042")).toBe(false);
+    expect(sameReference(echo("REF-42"), "REF-0042")).toBe(false);
+    expect(sameReference(echo("ref-0042"), "REF-0042")).toBe(false);
+    expect(sameReference(echo("42.0"), "42")).toBe(false);
   });
 
   it("package lists: an array, or an object wrapping packages", () => {
