@@ -1,5 +1,5 @@
 import { createMoneyPathMetrics } from "../orders/metrics.ts";
-import { classifyApiError, isGoneChat, isSettledEdit } from "./api-errors.ts";
+import { classifyApiError, isGoneChat, isSettledEdit, isUneditable } from "./api-errors.ts";
 import { createConsumerLoop } from "./consumer-loop.ts";
 import { createDeliver } from "./deliver.ts";
 import { createHandle } from "./handle.ts";
@@ -68,6 +68,7 @@ export function createNotifier(opts: NotifierOptions) {
     orders: opts.orders,
     classify: classifyApiError,
     isSettled: isSettledEdit,
+    isUneditable,
     isGone: isGoneChat,
     onRateLimited: (ms) => state.pauseFor(ms),
     metrics,
@@ -90,6 +91,7 @@ export function createNotifier(opts: NotifierOptions) {
     pushMetrics: createPushMetrics(opts.registry),
     logger: log,
     state,
+    now,
   });
   const deliver = createDeliver({
     queue,
