@@ -36,6 +36,13 @@ const GONE_CHAT =
 export const isGoneChat = ({ code, description }: ApiFailure): boolean =>
   code === 403 || (code === 400 && GONE_CHAT.test(description));
 
+/**
+ * The message cannot be edited (deleted by the user, too old, not ours): an edit shows nothing.
+ * A receipt edit that was to carry a push's outcome then leaves the push to be sent anew.
+ */
+export const isUneditable = ({ code, description }: ApiFailure): boolean =>
+  code === 400 && CANNOT_EDIT.test(description);
+
 /** An edit with nothing more to do: the text is already shown, or the message cannot be edited. */
 export const isSettledEdit = ({ code, description }: ApiFailure): boolean =>
   code === 400 && (NOT_MODIFIED.test(description) || CANNOT_EDIT.test(description));

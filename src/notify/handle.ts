@@ -22,7 +22,8 @@ import { persist, type RunState } from "./run-state.ts";
  * tries were made; one about the message itself (a refusal, a bug its data triggers) is
  * dead-lettered after maxAttempts tries (a 400 at once). A push that may have arrived (its answer
  * lost) is sent again at most until maxAttempts such sends are on the sending lock's record, then
- * dead-lettered (push.ts): hours of resends would be hundreds of copies. Dead letters can be
+ * dead-lettered (push.ts): hours of resends would be hundreds of copies. Those sends back off
+ * (resendDelayMs): a reclaim before the record's retry time sends nothing ("retry"). Dead letters can be
  * replayed (replay-dead.ts): the sent marker and the sending lock's record keep a replay from
  * pushing twice.
  */

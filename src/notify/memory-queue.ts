@@ -111,6 +111,9 @@ export function createMemoryNotificationQueue(
     until: number;
     count: number;
     prior?: Lock;
+    /** A lost answer's record only (until 0): see SendClaim. */
+    retryAt?: number;
+    receiptGone?: true;
   }
   const locks = new Map<string, Lock>();
   const inactive = new Set<number>();
@@ -156,21 +159,34 @@ export function createMemoryNotificationQueue(
         return { lock: "locked", uncertain: 0 };
       }
       const count = found.count + 1;
-      locks.set(key, {
-        until: now() + ttlMs,
-        count,
-        prior: { until: found.until, count: found.count },
-      });
-      return { lock: found.until === 0 ? "unanswered" : "abandoned", uncertain: count };
+      const { prior: _, ...record } = found;
+      locks.set(key, { until: now() + ttlMs, count, prior: record });
+      if (found.until !== 0) return { lock: "abandoned", uncertain: count };
+      return {
+        lock: "unanswered",
+        uncertain: count,
+        ...(found.retryAt === undefined ? {} : { retryAt: found.retryAt }),
+        ...(found.receiptGone ? { receiptGone: true as const } : {}),
+      };
     },
     async unlockSending(key) {
       const prior = locks.get(key)?.prior;
       if (prior) locks.set(key, prior);
       else locks.delete(key);
     },
-    async markUncertain(key) {
+    async markUncertain(key, next = {}) {
       const lock = locks.get(key);
-      if (lock) locks.set(key, { until: 0, count: lock.count });
+      if (!lock) return;
+      locks.set(key, {
+        until: 0,
+        count: lock.count,
+        ...(next.retryAt === undefined ? {} : { retryAt: next.retryAt }),
+        ...(next.receiptGone ? { receiptGone: true as const } : {}),
+      });
+    },
+    async markReceiptGone(key) {
+      const lock = locks.get(key);
+      if (lock?.until === 0) lock.receiptGone = true;
     },
     async giveUpSending(key) {
       if (locks.has(key)) locks.set(key, { until: 0, count: 0 });

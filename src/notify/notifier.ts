@@ -1,5 +1,5 @@
 import { createMoneyPathMetrics } from "../orders/metrics.ts";
-import { classifyApiError, isGoneChat, isSettledEdit } from "./api-errors.ts";
+import { classifyApiError, isGoneChat, isSettledEdit, isUneditable } from "./api-errors.ts";
 import { createConsumerLoop } from "./consumer-loop.ts";
 import { createDeliver } from "./deliver.ts";
 import { createHandle } from "./handle.ts";
@@ -18,7 +18,8 @@ import { createRunState } from "./run-state.ts";
  *    (order, status) "sent" marker, sends, writes the marker (WAITed for under Sentinel), then
  *    acknowledges. A push is sent once (sendOnceSignal: no blind resend after a lost answer). When
  *    Telegram's answer was lost, an order with a receipt is not pushed again: the receipt edit
- *    shows the outcome. A push without a receipt (API orders, admin alerts), and any push whose
+ *    shows the outcome (a receipt found gone, deleted or too old, leaves the push to be sent
+ *    anew). A push without a receipt (API orders, admin alerts), and any push whose
  *    sender died between its lock and its marker (the lock left behind says so), is sent again,
  *    since a lost result is worse than a duplicate, and counted
  *    (notify_push_possible_duplicates_total). Receipt edits for intermediate statuses need
@@ -41,7 +42,8 @@ import { createRunState } from "./run-state.ts";
  *    Other failures are retried (entry left pending, reclaimed after claimIdleMs): those that say
  *    nothing about the message (network, 5xx, 429) until the entry is retryForMs old (hours), those
  *    about the message maxAttempts times, a push that may have arrived (answer lost) until
- *    maxAttempts such sends; then dead-lettered, for an admin to replay
+ *    maxAttempts such sends, backing off between them (retry-bound.ts: about two hours for all
+ *    of them); then dead-lettered, for an admin to replay
  *    (replay-dead.ts; the sent markers keep a replay from pushing twice).
  */
 
@@ -68,6 +70,7 @@ export function createNotifier(opts: NotifierOptions) {
     orders: opts.orders,
     classify: classifyApiError,
     isSettled: isSettledEdit,
+    isUneditable,
     isGone: isGoneChat,
     onRateLimited: (ms) => state.pauseFor(ms),
     metrics,
@@ -90,6 +93,7 @@ export function createNotifier(opts: NotifierOptions) {
     pushMetrics: createPushMetrics(opts.registry),
     logger: log,
     state,
+    now,
   });
   const deliver = createDeliver({
     queue,

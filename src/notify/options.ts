@@ -72,7 +72,8 @@ export interface NotifierOptions {
   /**
    * Tries before a notification is dead-lettered when it fails for its own reasons (a refusal
    * other than 400, which is at once; a bug its data triggers), and sends of a push that may
-   * have arrived (answer lost) before it is dead-lettered instead of sent once more. Default 8.
+   * have arrived (answer lost) before it is dead-lettered instead of sent once more (those sends
+   * back off: resendDelayMs in retry-bound.ts). Default 8.
    */
   maxAttempts?: number;
   /**

@@ -4,6 +4,7 @@ import type { Push } from "./deliver.ts";
 import type { PushMetrics } from "./metrics.ts";
 import type { NotifierApi } from "./options.ts";
 import type { NotificationQueue } from "./queue.ts";
+import { resendDelayMs } from "./retry-bound.ts";
 import { persist, type RunState } from "./run-state.ts";
 
 /**
@@ -16,7 +17,12 @@ import { persist, type RunState } from "./run-state.ts";
  *    sent again and counted as a possible duplicate: a lost result is worse than a repeat; but
  *    only until maxUncertainSends such sends are on the lock's record (across reclaims and
  *    instances), then the push is dead-lettered: a timeout that keeps losing answers must not
- *    send a copy every reclaim for hours;
+ *    send a copy every reclaim for hours. Those sends are spread out (resendDelayMs: doubling
+ *    from a minute, capped at an hour), so a Telegram outage of 5xx answers does not use them up
+ *    in minutes: a reclaim before the record's retry time puts the claim back and sends nothing;
+ *  - a receipt edit that was to carry the outcome of a lost answer but cannot be made (the
+ *    receipt deleted, too old: markReceiptGone) leaves the push to be sent anew, as one without
+ *    a receipt, under the same lock, marker and bound;
  *  - the buttons under the push are made only once the lock says it goes out: making them has
  *    side effects (the number saved, a reminder recorded) that a withheld push must not have.
  */
@@ -50,6 +56,8 @@ export interface PushDeps {
   pushMetrics: PushMetrics;
   logger: Logger | undefined;
   state: RunState;
+  /** The notifier's clock: the retry times of sends that may have arrived are on it. */
+  now: () => number;
 }
 
 /**
@@ -70,7 +78,8 @@ export function createPushFor(deps: PushDeps): PushFor {
   const sendOnce = sendOnceSignal();
   return (key, kind, sending, stillTrue) => async (chatId, text, markup, receipt) => {
     await deps.pace(chatId);
-    const { lock, uncertain } = await queue.lockSending(key, deps.lockMs);
+    const claim = await queue.lockSending(key, deps.lockMs);
+    const { lock, uncertain } = claim;
     if (lock === "held") throw new PushSettled("retry");
     if (lock === "sent") throw new PushSettled("duplicate");
     // After the lock: under Sentinel its WAIT also covers the order's write, if the store has it.
@@ -80,7 +89,9 @@ export function createPushFor(deps: PushDeps): PushFor {
       log?.warn({ key, lock }, "push withheld: the order no longer has the status it announces");
       throw new PushSettled("withheld");
     }
-    if (lock === "unanswered" && receipt) {
+    // The receipt carries the outcome of a lost answer, unless its edit found it gone.
+    const carries = receipt && claim.receiptGone !== true;
+    if (lock === "unanswered" && carries) {
       // Its answer was lost and the marker not written: the receipt edit shows the outcome. The
       // record goes back to "unanswered" (the lock just taken would read "held", then "abandoned").
       sending.sending = true;
@@ -96,6 +107,11 @@ export function createPushFor(deps: PushDeps): PushFor {
       await persist(state, () => queue.giveUpSending(key)).catch(() => undefined);
       log?.error({ key, lock, uncertain }, "push given up: sent again and again without an answer");
       throw new PushSettled("spent", uncertain);
+    }
+    if (lock === "unanswered" && claim.retryAt !== undefined && claim.retryAt > deps.now()) {
+      // Backing off: nothing sent now; the handler puts the record back as it was (retry time
+      // included) and the queue brings the entry back at a later reclaim.
+      throw new PushSettled("retry");
     }
     if (lock === "unanswered" || lock === "abandoned") {
       // The chat may have it. A push whose sender died is sent again even with a receipt: the
@@ -122,15 +138,26 @@ export function createPushFor(deps: PushDeps): PushFor {
         sending.sending = false; // not in the chat: the lock goes
         throw err;
       }
-      // Telegram may have shown it: never sent blindly again. The lock stays as the record.
-      await persist(state, () => queue.markUncertain(key)).catch(() => undefined);
+      // Telegram may have shown it: never sent blindly again. The lock stays as the record, with
+      // when it may be sent again if no receipt carries it.
+      const retryAt = carries ? undefined : deps.now() + resendDelayMs(uncertain + 1);
+      const next = {
+        ...(retryAt === undefined ? {} : { retryAt }),
+        receiptGone: !carries && receipt,
+      };
+      await persist(state, () => queue.markUncertain(key, next)).catch(() => undefined);
       log?.warn(
-        { key, receipt, err: err instanceof Error ? err.message.slice(0, 200) : String(err) },
-        receipt
+        {
+          key,
+          receipt,
+          retryAt,
+          err: err instanceof Error ? err.message.slice(0, 200) : String(err),
+        },
+        carries
           ? "push answer lost; the receipt edit shows the outcome instead of a second push"
           : "push answer lost; it will be sent again (possible duplicate)",
       );
-      if (!receipt) throw err;
+      if (!carries) throw err;
       sending.carried = true;
       pushMetrics.outcomeUnknown(kind, "receipt");
     }

@@ -85,8 +85,20 @@ export interface NotificationQueue {
    * have arrived, with their count).
    */
   unlockSending(key: string): Promise<void>;
-  /** The send's answer was lost: the claim ends now, its record stays (counted by the next claim). */
-  markUncertain(key: string): Promise<void>;
+  /**
+   * The send's answer was lost: the claim ends now, its record stays (counted by the next claim),
+   * with what the next claim answers besides: `retryAt`, when the push may be sent again (the
+   * back-off of a push no receipt carries), and `receiptGone`, kept from the record this claim
+   * replaced (SendClaim).
+   */
+  markUncertain(key: string, next?: UncertainNext): Promise<void>;
+  /**
+   * The receipt edit that was to carry the outcome of this key's push (its answer lost) cannot be
+   * made (the message was deleted, or is too old to edit): the record of the lost send says so,
+   * and the next claim answers `receiptGone`, so the push is sent as a new message. Only a record
+   * whose answer was lost is changed (not a sent marker, nor a lock held now).
+   */
+  markReceiptGone(key: string): Promise<void>;
   /**
    * The push is given up on (dead-lettered) after too many sends that may have arrived: the claim
    * ends, the record still says the chat may have it, and its count starts again, so that a
@@ -132,6 +144,19 @@ export type SendLock = "locked" | "sent" | "held" | "abandoned" | "unanswered";
 export interface SendClaim {
   lock: SendLock;
   uncertain: number;
+  /**
+   * "unanswered" only, when the lost send asked for it: the push is not sent again before this
+   * time (the notifier's clock, ms); the claim is then put back (unlockSending).
+   */
+  retryAt?: number;
+  /** "unanswered" only: the receipt cannot carry the outcome (markReceiptGone); push it anew. */
+  receiptGone?: true;
+}
+
+/** What the record of a send whose answer was lost tells the next claim (markUncertain). */
+export interface UncertainNext {
+  retryAt?: number;
+  receiptGone?: boolean;
 }
 
 /** How long a "sent" marker lives: far longer than any redelivery could take. */

@@ -23,6 +23,11 @@ import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
  *    (`carries`) is the one way the chat learns the outcome. Its sent marker is written once the
  *    receipt shows it; after maxAttempts passing failures its entries are not dead-lettered but
  *    left pending, so the queue retries them under the push's own bounds (handle.ts).
+ *  - Never told by a receipt that is not there: "message to edit not found" (or can't be edited)
+ *    shows the chat nothing, so an edit carrying a push's outcome marks the push's record
+ *    "receipt gone" and lets its entries go unacknowledged: the queue reclaims them and the push
+ *    is sent as a new message, under its sending lock and sent marker (push.ts). "Message is not
+ *    modified" means the receipt shows the text already: told.
  */
 
 /** A receipt to edit and what to show on it. */
@@ -45,6 +50,11 @@ export interface ReceiptEditLaneOptions {
   classify: (err: unknown) => ApiFailure;
   /** "message is not modified" or a message that cannot be edited: nothing more to do. */
   isSettled: (e: ApiFailure) => boolean;
+  /**
+   * Of those, a message that cannot be edited (deleted, too old): the chat was not told, so an
+   * edit carrying a push's outcome hands it back to the queue to be pushed anew.
+   */
+  isUneditable: (e: ApiFailure) => boolean;
   /** The chat is gone (403, chat not found): mark it inactive. */
   isGone: (e: ApiFailure) => boolean;
   /** A 429: the notifier pauses its pushes too. */
@@ -176,6 +186,26 @@ async function giveUp(lane: Lane, job: Job, why: string): Promise<number> {
 }
 
 /**
+ * The receipt cannot be edited: the entries whose edit carried a push's outcome are let go
+ * unacknowledged, their push's record marked "receipt gone" first, so the queue's reclaim pushes
+ * the outcome as a new message. Marking fails (Redis away): the error goes up and the entries stay
+ * pending; their redelivery edits again and finds the receipt gone again.
+ */
+async function handBackCarried(lane: Lane, job: Job, edit: ReceiptEdit): Promise<void> {
+  const carrying = job.waiting.filter((w) => w.carries !== undefined);
+  for (const w of carrying) {
+    if (w.carries !== undefined) await lane.opts.queue.markReceiptGone(w.carries);
+    lane.held.delete(w.delivery.id);
+    job.waiting.splice(job.waiting.indexOf(w), 1);
+  }
+  if (carrying.length > 0)
+    lane.opts.logger?.warn(
+      { reference: edit.reference, chatId: edit.chatId, entries: carrying.length },
+      "receipt gone before it showed the outcome of a push whose answer was lost; pushed anew",
+    );
+}
+
+/**
  * One edit of the receipt to the job's newest text, unless the order moved on meanwhile.
  * Returns whether the receipt was edited (false: overtaken, nothing sent).
  */
@@ -194,7 +224,9 @@ async function editOnce(lane: Lane, job: Job, edit: ReceiptEdit): Promise<boolea
   try {
     await opts.api.editMessageText(edit.chatId, edit.messageId, edit.text);
   } catch (err) {
-    if (!opts.isSettled(opts.classify(err))) throw err;
+    const e = opts.classify(err);
+    if (!opts.isSettled(e)) throw err;
+    if (opts.isUneditable(e)) await handBackCarried(lane, job, edit);
   }
   await settle(lane, job, rank, "shown");
   return true;

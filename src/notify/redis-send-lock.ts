@@ -8,6 +8,7 @@ import {
   SENT_MARKER_TTL_MS,
   type SendClaim,
   type SendLock,
+  type UncertainNext,
 } from "./queue.ts";
 
 /**
@@ -28,8 +29,12 @@ const isSentValue = (v: string | null) => v !== null && !v.startsWith(LOCK_MARK)
  * "abandoned" (its consumer died mid-send). A lock taken over such a record carries the count of
  * those sends in its token ("L:<token>/<n>:<until ms>"), so the count survives claims, instances
  * and restarts; an older version reads the token as a whole and sees the same states. A lock
- * without a time (older version) is held until its own expiry. ARGV: our token, our time, now
- * (ms), the record's TTL (ms). Answers the state, our lock value, the record found, the count.
+ * without a time (older version) is held until its own expiry. A lost answer's record may carry
+ * marks after its token's id, before the count ("L:<id>@<retry at>~/<n>:0": when the push may
+ * be sent again, and that its receipt cannot carry it); an older version reads them as part of
+ * the token, its count unchanged. The lock taken over it has no marks: the caller reads them in
+ * the record found, and gives them to markUncertain or unlockSending. ARGV: our token, our time,
+ * now (ms), the record's TTL (ms). Answers the state, our lock value, the record found, the count.
  */
 const lockSendingScript = luaScript<"key", [SendLock, string?, string?, string?]>(
   "raNotifyLockSending",
@@ -62,7 +67,8 @@ return {state, mine, v, tostring(count)}
  * without a count ("L:<token>:<until>"), how it ends, and for "back" the record it replaced ('':
  * none, or not known). "back": nothing was sent under it, the record goes back to what it was
  * (deleted, or the earlier uncertain sends with their count); "uncertain": time 0, the count
- * kept; "restart": time 0, the count gone.
+ * kept, and ARGV[4]'s marks (retry at, receipt gone) after the token; "restart": time 0, the count
+ * gone.
  */
 const endLockScript = luaScript<"key", number>(
   "raNotifyEndLock",
@@ -72,7 +78,8 @@ local v = redis.call('GET', KEYS[1])
 if not v or string.gsub(v, '/%d+:', ':', 1) ~= ARGV[1] then return 0 end
 local base = string.gsub(ARGV[1], ':%d+$', '')
 if ARGV[2] == 'uncertain' then
-  redis.call('SET', KEYS[1], (string.gsub(v, ':%d+$', ':0')), 'KEEPTTL')
+  local head, rest = string.match(v, '^(L:[^/:]*)(.*)$')
+  redis.call('SET', KEYS[1], head .. ARGV[4] .. (string.gsub(rest, ':%d+$', ':0')), 'KEEPTTL')
 elseif ARGV[2] == 'restart' then
   redis.call('SET', KEYS[1], base .. ':0', 'KEEPTTL')
 elseif ARGV[3] ~= '' then
@@ -91,9 +98,46 @@ return 1
 `,
 );
 
+/**
+ * Marks a lost answer's record (time 0) "receipt gone" ("~" after its token), unless it is
+ * marked already; a sent marker or a lock held now is left alone.
+ */
+const receiptGoneScript = luaScript<"key", number>(
+  "raNotifyReceiptGone",
+  ["key"],
+  `
+local v = redis.call('GET', KEYS[1])
+if not v then return 0 end
+local head, rest = string.match(v, '^(L:[^/:]*)(.*:0)$')
+if not head or string.find(head, '~', 1, true) then return 0 end
+redis.call('SET', KEYS[1], head .. '~' .. rest, 'KEEPTTL')
+return 1
+`,
+);
+
+/** The marks of a lost answer's record (see lockSendingScript), from the record found. */
+export function recordMarks(found: string): Pick<SendClaim, "retryAt" | "receiptGone"> {
+  const head = /^L:[^/:]*/.exec(found)?.[0] ?? "";
+  const retryAt = /@(\d+)/.exec(head)?.[1];
+  return {
+    ...(retryAt === undefined ? {} : { retryAt: Number(retryAt) }),
+    ...(head.includes("~") ? { receiptGone: true as const } : {}),
+  };
+}
+
+/** The marks markUncertain writes after the token. */
+const marksOf = (next: UncertainNext) =>
+  `${next.retryAt === undefined ? "" : `@${Math.round(next.retryAt)}`}${next.receiptGone ? "~" : ""}`;
+
 export type SendLocks = Pick<
   NotificationQueue,
-  "isSent" | "markSent" | "lockSending" | "unlockSending" | "markUncertain" | "giveUpSending"
+  | "isSent"
+  | "markSent"
+  | "lockSending"
+  | "unlockSending"
+  | "markUncertain"
+  | "markReceiptGone"
+  | "giveUpSending"
 >;
 
 export function createRedisSendLocks(
@@ -106,10 +150,10 @@ export function createRedisSendLocks(
    * record it replaced, if known: what a definite failure puts back.
    */
   const held = new Map<string, { id: string; prior?: string }>();
-  const end = async (key: string, how: "back" | "uncertain" | "restart") => {
+  const end = async (key: string, how: "back" | "uncertain" | "restart", marks = "") => {
     const mine = held.get(key);
     if (mine === undefined) return;
-    await endLockScript.run(redis, { key: k.sent(key) }, mine.id, how, mine.prior ?? "");
+    await endLockScript.run(redis, { key: k.sent(key) }, mine.id, how, mine.prior ?? "", marks);
     held.delete(key);
   };
   return {
@@ -148,6 +192,7 @@ export function createRedisSendLocks(
           SENT_MARKER_TTL_MS,
         );
         claim = { lock, uncertain: Number(count ?? 0) };
+        if (lock === "unanswered" && found) Object.assign(claim, recordMarks(found));
         if (mine) value = mine;
         if (found) held.set(key, { id, prior: found });
       }
@@ -170,8 +215,11 @@ export function createRedisSendLocks(
       // Earlier sends that may have arrived stay on record: what this lock replaced goes back.
       await end(key, "back");
     },
-    async markUncertain(key) {
-      await end(key, "uncertain");
+    async markUncertain(key, next = {}) {
+      await end(key, "uncertain", marksOf(next));
+    },
+    async markReceiptGone(key) {
+      await receiptGoneScript.run(redis, { key: k.sent(key) });
     },
     async giveUpSending(key) {
       await end(key, "restart");

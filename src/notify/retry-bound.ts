@@ -21,3 +21,20 @@ export function isPassing(err: unknown, failure: ApiFailure): boolean {
     (err instanceof Error && err.name === "ZodError")
   );
 }
+
+/** The wait after the first send of a push that may have arrived, before it is sent again. */
+export const RESEND_FIRST_MS = 60_000;
+/** The longest wait between two such sends. */
+export const RESEND_MAX_MS = 3_600_000;
+
+/**
+ * How long after its `sends`-th send that may have arrived (a lost answer, a 5xx) a push without a
+ * receipt to carry it is sent again: doubling from a minute, capped at an hour, so its 8 sends
+ * span about two hours (1, 3, 7, 15, 31, 63 and 123 minutes after the first). Resent at every
+ * reclaim (30 s), a Telegram outage of four minutes used them all up and dead-lettered the push,
+ * admin alerts included; spread out, an outage of up to two hours delivers it once Telegram is
+ * back, with no more copies than before.
+ */
+export function resendDelayMs(sends: number): number {
+  return Math.min(RESEND_MAX_MS, RESEND_FIRST_MS * 2 ** Math.max(0, sends - 1));
+}

@@ -4,7 +4,7 @@ import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import { type FakeBotApi, startFakeBotApi } from "../support/fake-bot-api.ts";
-import { createNotifier, createNotifierApi, noProvider } from "../support/notify.ts";
+import { createNotifier, createNotifierApi, englishRender, noProvider } from "../support/notify.ts";
 import { attachReceipt, mobileInput, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
@@ -103,4 +103,94 @@ describe("the receipt edit standing in for a push whose answer was lost", () => 
       await notifier.stop();
     },
   );
+});
+
+describe("the receipt edit standing in for a lost answer, on a receipt that is gone", () => {
+  /**
+   * Before: "message to edit not found" counted as told (the edit "settled"), the sent marker was
+   * written and the customer, whose receipt was deleted, never learned the outcome. Now the push
+   * is sent as a new message, once: two notifiers share the queue, and a redelivery of the entry
+   * afterwards sends nothing. "Message is not modified" (the receipt shows it already) is told.
+   */
+  it.each([
+    ["deleted", 1],
+    ["already showing the outcome", 0],
+  ] as const)("receipt %s: %i new message with the result", async (receiptIs, newPushes) => {
+    const api = createNotifierApi("123:gone", {
+      apiRoot: bot.apiRoot,
+      maxRetryAttempts: 0,
+      timeoutMs: 2_000,
+    });
+    const queue = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
+      provider: noProvider,
+    });
+    const notifiers = ["a", "b"].map((name) =>
+      createNotifier({
+        queue,
+        orders,
+        api,
+        consumerName: `gone-${receiptIs}-${name}`,
+        pacer: false,
+        claimIdleMs: 200,
+        sleep: () => new Promise((done) => setTimeout(done, 1)),
+      }),
+    );
+    const drain = (what: string) =>
+      waitUntil(
+        async () => {
+          await Promise.all(notifiers.map((n) => n.runOnce()));
+          return (await queue.backlog()) === 0;
+        },
+        what,
+        { timeoutMs: 20_000 },
+      );
+
+    const user = ++nextUser;
+    const o = await orders.place(mobileInput({ userId: user, chatId: user }));
+    const receiptId = (await api.sendMessage(user, `Order ${o.reference}: processing`)).message_id;
+    await attachReceipt(orders, o.reference, receiptId);
+    await orders.submit(o.reference);
+    await drain("the receipt shows confirming");
+    if (receiptIs === "deleted") await api.deleteMessage(user, receiptId);
+
+    let pushesTried = 0;
+    bot.script = (method, params) => {
+      if (method === "sendMessage" && /Recharge successful/.test(String(params.text)))
+        return pushesTried++ === 0 ? "reset" : undefined; // the first never carried out
+      return undefined;
+    };
+    if (receiptIs === "already showing the outcome") {
+      // The receipt says what the final edit would: that edit is "message is not modified".
+      const shown = await orders.get(o.reference);
+      const final = { ...shown!, status: "success" as const };
+      const text = englishRender(
+        { kind: "status", reference: o.reference, status: "success", chatId: user, at: 5 },
+        final,
+      ).text;
+      await api.editMessageText(user, receiptId, text);
+    }
+    await orders.apply({ reference: o.reference, source: "webhook", status: "success", at: 5 });
+    await drain("the outcome told");
+
+    const results = () =>
+      bot.chat(user).filter((m) => m.id !== receiptId && /Recharge successful/.test(m.text));
+    expect(results()).toHaveLength(newPushes); // before (deleted): 0, the customer told nothing
+    expect(pushesTried).toBe(1 + newPushes);
+    expect(await queue.isSent(`status:${o.reference}:success`)).toBe(true);
+    expect(await queue.listDead(5)).toEqual([]);
+
+    // The entry comes again (a replay, a redelivery): the sent marker keeps it from a second push.
+    await queue.enqueue([
+      { kind: "status", reference: o.reference, status: "success", chatId: user, at: 5 },
+    ]);
+    await drain("the redelivery handled");
+    expect(results()).toHaveLength(newPushes);
+    expect(pushesTried).toBe(1 + newPushes);
+    bot.script = () => undefined;
+    await Promise.all(notifiers.map((n) => n.stop()));
+  });
 });

@@ -6,6 +6,7 @@ import type { RunningEmulator } from "../../dev/playground/emulator/index.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
+import { RESEND_FIRST_MS } from "../../src/notify/retry-bound.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import { createNotifier, noProvider, notifierEmulator } from "../support/notify.ts";
@@ -55,6 +56,9 @@ function setup() {
     provider: noProvider,
   });
   const registry = new Registry();
+  // The notifier's clock, moved on a minute per round of drain(): a push sent again after a lost
+  // answer waits that long (resendDelayMs) by this clock, not by the test's.
+  const clock = { offset: 0 };
   // A short claim idle time: a failed push is retried within the test.
   const notifier = createNotifier({
     queue,
@@ -63,8 +67,9 @@ function setup() {
     consumerName: "lost-answer",
     claimIdleMs: 200,
     registry,
+    now: () => Date.now() + clock.offset,
   });
-  return { queue, orders, notifier, registry };
+  return { queue, orders, notifier, registry, clock };
 }
 
 /** Places one order per new user (with a receipt in its chat when asked), each "unknown". */
@@ -90,6 +95,7 @@ async function drain(s: ReturnType<typeof setup>) {
   await waitUntil(
     async () => {
       await s.notifier.runOnce();
+      s.clock.offset += RESEND_FIRST_MS;
       return (await s.queue.backlog()) === 0;
     },
     "queue drained",

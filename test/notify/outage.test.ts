@@ -1,14 +1,18 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { GrammyError, HttpError } from "grammy";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import type { NotifierApi } from "../../src/notify/options.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
+import { recordMarks } from "../../src/notify/redis-send-lock.ts";
 import { replayDeadLetters } from "../../src/notify/replay-dead.ts";
+import { resendDelayMs } from "../../src/notify/retry-bound.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
-import { createNotifier, noProvider } from "../support/notify.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { startFakeBotApi } from "../support/fake-bot-api.ts";
+import { createNotifier, createNotifierApi, noProvider } from "../support/notify.ts";
 import { mobileInput, REDIS_URL, testRedis } from "../support/orders.ts";
 
 /**
@@ -17,7 +21,8 @@ import { mobileInput, REDIS_URL, testRedis } from "../support/orders.ts";
  * nothing read the dead letters again. Now failures that say nothing about the message are
  * retried until the entry is retryForMs old (hours), and the dead letters can be replayed
  * (scripts/replay-dead-pushes.ts), safely: a push already in the chat is not sent again.
- * Real Redis; the notifier's clock moves 30 s per round (claimIdleMs 0: each round reclaims).
+ * Real Redis; the notifier's clock stands still within a round and moves 30 s (or a minute)
+ * between rounds (claimIdleMs 0: each round reclaims).
  */
 
 const MINUTE = 60_000;
@@ -32,13 +37,19 @@ afterEach(async () => {
  * (connection refused: never sent), or after it reached the chat when `arrives()` says so (the
  * answer lost: a timeout).
  */
-function flakyApi(down: () => boolean, failure: () => Error, arrives: () => boolean) {
+function flakyApi(
+  down: () => boolean,
+  failure: () => Error,
+  arrives: () => boolean,
+  now: () => number,
+) {
   const pushes: Array<{ chatId: number; text: string }> = [];
-  /** Every sendMessage call, whatever came of it. */
-  const calls = { count: 0 };
+  /** Every sendMessage call, whatever came of it, and when (the notifier's clock). */
+  const calls = { count: 0, at: [] as number[] };
   const api: NotifierApi = {
     async sendMessage(chatId, text) {
       calls.count++;
+      calls.at.push(now());
       if (down() && !arrives()) throw failure();
       pushes.push({ chatId, text });
       if (down()) throw failure();
@@ -67,12 +78,19 @@ const timedOut = () =>
 
 function setup(
   name: string,
-  opts: { retryForMs?: number; failure?: () => Error; arrives?: () => boolean } = {},
+  opts: {
+    retryForMs?: number;
+    failure?: () => Error;
+    arrives?: () => boolean;
+    /** A Bot API client of its own (over HTTP to the fake Bot API) instead of the stub. */
+    api?: NotifierApi;
+  } = {},
 ) {
   r = testRedis(name);
-  let offset = 0;
+  // The notifier's clock: still within a round, moved on between rounds only.
+  let clock = Date.now();
   let downUntil = Number.POSITIVE_INFINITY;
-  const now = () => Date.now() + offset;
+  const now = () => clock;
   const queue = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
   const orders = createOrders({
     categories: CATEGORY_MODULES,
@@ -80,15 +98,17 @@ function setup(
     store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
     provider: noProvider,
   });
-  const { api, pushes, calls } = flakyApi(
+  const flaky = flakyApi(
     () => now() < downUntil,
     opts.failure ?? refused,
     opts.arrives ?? (() => false),
+    now,
   );
+  const { pushes, calls } = flaky;
   const notifier = createNotifier({
     queue,
     orders,
-    api,
+    api: opts.api ?? flaky.api,
     consumerName: name,
     pacer: false,
     claimIdleMs: 0,
@@ -101,6 +121,8 @@ function setup(
     pushes,
     calls,
     notifier,
+    /** Telegram is down (by the notifier's clock). */
+    isDown: () => now() < downUntil,
     /** Telegram comes back `ms` after the notifier's now. */
     upIn(ms: number) {
       downUntil = now() + ms;
@@ -108,9 +130,10 @@ function setup(
     /** One round of the notifier, then its clock moves on by `ms`. */
     async round(ms = 30_000) {
       const outcomes = await notifier.runOnce();
-      offset += ms;
+      clock += ms;
       return outcomes;
     },
+    now,
   };
 }
 
@@ -132,28 +155,45 @@ describe("a Telegram outage", () => {
     expect(await s.queue.backlog()).toBe(0);
   });
 
-  it("of 5xx answers: each may have arrived, so the push is sent at most maxAttempts times", async () => {
+  it("of 5xx answers: the resends back off, and the push arrives once Telegram is back", async () => {
+    // Before: a 5xx may come after Telegram showed the message, so each counted as a send that
+    // may have arrived, and one came at every reclaim (30 s): the 8th at 3.5 minutes, then a dead
+    // letter, 4 minutes into any outage (admin alerts too), for an operator to replay. Now each
+    // resend waits longer (a minute, doubling, capped at an hour): the same 8 sends span about
+    // two hours, and an outage of 20 minutes costs 6 of them and loses nothing.
+    const bot = await startFakeBotApi();
+    onTestFinished(() => bot.close());
     const s = setup("outage-5xx", {
-      failure: () =>
-        new GrammyError(
-          "Call to 'sendMessage' failed! (502: Bad Gateway)",
-          { ok: false, error_code: 502, description: "Bad Gateway" },
-          "sendMessage",
-          {},
-        ),
+      api: createNotifierApi("123:outage", { apiRoot: bot.apiRoot }),
     });
-    s.upIn(10 * MINUTE);
+    /** When each sendMessage reached the Bot API (the notifier's clock). */
+    const sends: number[] = [];
+    bot.script = (method) => {
+      if (method !== "sendMessage") return undefined;
+      sends.push(s.now());
+      return s.isDown() ? { error_code: 502, description: "Bad Gateway" } : undefined;
+    };
+    const start = s.now();
+    s.upIn(20 * MINUTE);
     const reference = await finalOrder(s);
-    for (let i = 0; i < 24; i++) await s.round();
-    // A 5xx may come after Telegram showed the message: 8 such sends, then a dead letter (not a
-    // copy every 30 s while it lasts); a replay delivers it.
-    expect(s.calls.count).toBe(8);
-    const dead = await s.queue.listDead(5);
-    expect(dead.map((d) => d.notification.reference)).toEqual([reference]);
-    expect(dead[0]?.reason).toBe("sent 8 times without an answer");
-    expect((await replayDeadLetters(r.redis, r.prefix)).replayed).toBe(1);
-    for (let i = 0; i < 3; i++) await s.round();
-    expect(s.pushes.filter((p) => p.text.includes(reference))).toHaveLength(1);
+    const key = `status:${reference}:success`;
+    /** The retry times the record of the lost sends asked for, in order (minutes from the start). */
+    const asked: number[] = [];
+    for (let i = 0; i < 80; i++) {
+      await s.round(); // 40 minutes of rounds
+      const record = await r.redis.get(keyspace(r.prefix).sent(key));
+      const { retryAt } = recordMarks(record ?? "");
+      if (retryAt !== undefined && retryAt !== asked.at(-1)) asked.push(retryAt);
+    }
+    const minutes = (ts: number[]) => ts.map((t) => (t - start) / MINUTE);
+    // Each resend waits resendDelayMs after the send before it: 1, 2, 4, 8 then 16 minutes.
+    expect(minutes(asked)).toEqual([1, 3, 7, 15, 31]);
+    expect(asked.map((t, i) => t - (sends[i] ?? 0))).toEqual([1, 2, 3, 4, 5].map(resendDelayMs));
+    // Sent when due, not before: the 6th, at 31 minutes, after Telegram came back (20).
+    expect(minutes(sends)).toEqual([0, 1, 3, 7, 15, 31]);
+    expect(await s.queue.listDead(5)).toEqual([]); // before: "sent 8 times without an answer"
+    expect(bot.chat(4242).filter((m) => m.text.includes(reference))).toHaveLength(1);
+    expect(await s.queue.isSent(key)).toBe(true);
     expect(await s.queue.backlog()).toBe(0);
   });
 
@@ -196,12 +236,15 @@ describe("a Telegram outage", () => {
 describe("a push that may have arrived (its answer lost)", () => {
   // Before: retried like an outage until the entry was retryForMs old, and each reclaim sent it
   // again: 40 copies in 40 rounds (s20-r5, finding 1). Now the sending lock's record counts such
-  // sends, across reclaims and instances: maxAttempts of them, then a dead letter.
-  it("is sent at most maxAttempts times, then dead-lettered; a replay sends it once more", async () => {
+  // sends, across reclaims and instances: maxAttempts of them, spread out, then a dead letter.
+  it("is sent at most maxAttempts times, backing off, then dead-lettered; a replay sends it once more", async () => {
     const s = setup("resend-bound", { failure: timedOut, arrives: () => true });
+    const start = s.now();
     const reference = await finalOrder(s);
-    for (let i = 0; i < 40; i++) await s.round(); // 20 minutes
+    for (let i = 0; i < 150; i++) await s.round(MINUTE); // 2.5 hours
     expect(s.pushes.filter((p) => p.text.includes(reference))).toHaveLength(8);
+    // The 8 sends span about two hours (the last wait capped at an hour), not 3.5 minutes.
+    expect(s.calls.at.map((t) => (t - start) / MINUTE)).toEqual([0, 1, 3, 7, 15, 31, 63, 123]);
     const dead = await s.queue.listDead(5);
     expect(dead.map((d) => d.notification.reference)).toEqual([reference]);
     expect(dead[0]?.reason).toBe("sent 8 times without an answer");
@@ -225,7 +268,7 @@ describe("a push that may have arrived (its answer lost)", () => {
       arrives: () => ++n % 2 === 1,
     });
     const reference = await finalOrder(s);
-    for (let i = 0; i < 40; i++) await s.round();
+    for (let i = 0; i < 150; i++) await s.round(MINUTE);
     expect(s.pushes.filter((p) => p.text.includes(reference))).toHaveLength(8);
     const dead = await s.queue.listDead(5);
     expect(dead.map((d) => d.notification.reference)).toEqual([reference]);

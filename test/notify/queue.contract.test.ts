@@ -221,6 +221,44 @@ describe.each([
     await queue.unlockSending("d");
     expect(await other.lockSending("d", 10_000)).toEqual({ lock: "locked", uncertain: 0 });
   });
+
+  it("keeps a lost answer's retry time and 'receipt gone' on its record, for any handle", async () => {
+    const { queue } = setup();
+    const other = h.second();
+    expect(await queue.lockSending("m", 10_000)).toEqual({ lock: "locked", uncertain: 0 });
+    await queue.markUncertain("m", { retryAt: 1_700_000_060_000 });
+    expect(await other.lockSending("m", 10_000)).toEqual({
+      lock: "unanswered",
+      uncertain: 1,
+      retryAt: 1_700_000_060_000,
+    });
+    // Not due yet: the claim is put back, the record with it.
+    await other.unlockSending("m");
+    // The receipt edit carrying it found the receipt gone: said on the record, time kept.
+    await other.markReceiptGone("m");
+    await other.markReceiptGone("m");
+    expect(await queue.lockSending("m", 10_000)).toEqual({
+      lock: "unanswered",
+      uncertain: 1,
+      retryAt: 1_700_000_060_000,
+      receiptGone: true,
+    });
+    // Lost again: the next retry time, "receipt gone" carried on by the sender.
+    await queue.markUncertain("m", { retryAt: 1_700_000_180_000, receiptGone: true });
+    expect(await other.lockSending("m", 10_000)).toEqual({
+      lock: "unanswered",
+      uncertain: 2,
+      retryAt: 1_700_000_180_000,
+      receiptGone: true,
+    });
+    // A lock held now, or a key sent, is not marked.
+    await queue.markReceiptGone("m");
+    await other.markUncertain("m");
+    expect(await queue.lockSending("m", 10_000)).toEqual({ lock: "unanswered", uncertain: 3 });
+    await queue.markSent("m");
+    await queue.markReceiptGone("m");
+    expect(await other.lockSending("m", 10_000)).toEqual({ lock: "sent", uncertain: 0 });
+  });
 });
 
 describe("redis notification queue: acknowledging", () => {

@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 
 /**
- * A Bot API over real HTTP whose answers a test scripts per call: sendMessage and editMessageText
- * keep a chat's messages; `script(method, params)` may answer instead: "reset" (the connection is
+ * A Bot API over real HTTP whose answers a test scripts per call: sendMessage, editMessageText
+ * and deleteMessage keep a chat's messages; `script(method, params)` may answer instead: "reset" (the connection is
  * dropped before an answer, the message NOT kept: Telegram never carried it out), "reset-after"
  * (dropped after the message was kept: carried out, answer lost) or a Bot API error.
  */
@@ -70,6 +70,14 @@ export async function startFakeBotApi(): Promise<FakeBotApi> {
         throw { error_code: 400, description: "Bad Request: message is not modified" };
       m.text = String(p.text);
       m.edited = true;
+      return true;
+    }
+    if (method === "deleteMessage") {
+      const list = chat(chatId);
+      const at = list.findIndex((x) => x.id === Number(p.message_id));
+      if (at < 0)
+        throw { error_code: 400, description: "Bad Request: message to delete not found" };
+      list.splice(at, 1);
       return true;
     }
     return true;
