@@ -13,13 +13,14 @@ import { finalText, receiptText, stuckAlertText } from "./order-texts.ts";
 export function notificationRender(i18n: I18n<BotContext>): Render {
   return (n, order) => {
     if (n.kind === "admin_alert") {
-      return { text: stuckAlertText(translator(i18n, DEFAULT_LOCALE), order, n.at) };
+      const t = translator(i18n, DEFAULT_LOCALE);
+      return { text: stuckAlertText(t, order, n.at), locale: t.locale };
     }
     const t = translator(i18n, order.locale);
     const shown = { ...order, status: n.status };
     const receipt = receiptText(t, shown);
     return isFinal(n.status)
-      ? { text: finalText(t, shown), receiptText: receipt }
-      : { text: receipt };
+      ? { text: finalText(t, shown), receiptText: receipt, locale: t.locale }
+      : { text: receipt, locale: t.locale };
   };
 }

@@ -25,7 +25,11 @@ export const WHATSAPP_CREDENTIALS = [
   "WHATSAPP_VERIFY_TOKEN",
 ] as const;
 
-/** `en:en_US,hi:hi,ne:en_US`: the product's locale, then Meta's template language code. */
+/**
+ * `en:en_US,hi:hi,ne:en_US`: the product's locale, then Meta's code of the template approved for
+ * it. A locale left out, or mapped to another language's code (Meta has no Nepali), gets that
+ * template with its words in that language (src/whatsapp/template-language.ts).
+ */
 const templateLanguages = z.preprocess(
   emptyToUndefined,
   z

@@ -1,5 +1,6 @@
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { isFinal, type Notification, type Order, RECEIPT_RANK } from "../orders/model.ts";
+import type { Words } from "../telegram/words.ts";
 import type { FinalButtons, NotifierOrders } from "./options.ts";
 import { PushSettled } from "./push-settled.ts";
 import type { Delivery, NotificationQueue } from "./queue.ts";
@@ -21,6 +22,8 @@ export type Push = (
   markup: (() => Promise<InlineKeyboardMarkup | undefined>) | undefined,
   /** The order has a receipt in this chat that the delivery edits to the same outcome. */
   receipt: boolean,
+  /** The words' language, and the same words in another (telegram/words.ts); absent: not said. */
+  words?: Words,
 ) => Promise<void>;
 
 /**
@@ -126,7 +129,7 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     if (!orderedLately(n, written) && (await queue.isChatInactive(n.chatId))) return "dropped";
     if (n.kind === "admin_alert" && n.topic) {
       // The books' alerts are about the merchant's money, not one order: their own text.
-      await push?.(n.chatId, booksAlertText(n), undefined, false);
+      await push?.(n.chatId, booksAlertText(n), undefined, false, { locale: "en" });
       return "sent";
     }
     if (n.reference === undefined) return "dropped";
@@ -136,9 +139,10 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     if (!order) return "dropped";
     // A prepaid receipt's "balance after" is on the order (balanceAfterPaisa, recorded when its
     // money moved), never read now: a late push must not show later movements.
-    const { text, receiptText = text } = render(n, order);
+    const { text, receiptText = text, locale } = render(n, order);
     if (n.kind === "admin_alert") {
-      await push?.(n.chatId, text, undefined, false);
+      // The admins' alerts are in one language whatever the order's: said, not rendered again.
+      await push?.(n.chatId, text, undefined, false, locale ? { locale } : undefined);
       return "sent";
     }
     if (!isFinal(n.status)) {
@@ -154,7 +158,11 @@ export function createDeliver(deps: DeliverDeps): Deliver {
       const outcome = n.status === "success" ? "success" : "failed";
       const markup = finalButtons ? () => finalButtons(order, outcome) : undefined;
       const receipt = hasReceipt(order) && order.chatId === n.chatId;
-      await logged(n, () => push(n.chatId, text, markup, receipt));
+      // The same push in another language is the order rendered with that locale.
+      const words = locale
+        ? { locale, in: (l: string) => render(n, { ...order, locale: l }).text }
+        : undefined;
+      await logged(n, () => push(n.chatId, text, markup, receipt, words));
     }
     if (hasReceipt(order)) editReceipt(later, order, n.status, receiptText, readAt);
     return "sent";

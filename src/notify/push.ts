@@ -1,5 +1,6 @@
 import type { Logger } from "../logger.ts";
 import { mayHaveArrived, sendOnceSignal } from "../telegram/api.ts";
+import { withWords } from "../telegram/words.ts";
 import type { Push } from "./deliver.ts";
 import type { PushMetrics } from "./metrics.ts";
 import type { NotifierApi } from "./options.ts";
@@ -76,7 +77,7 @@ export function createPushFor(deps: PushDeps): PushFor {
   const { queue, api, pushMetrics, state } = deps;
   const log = deps.logger;
   const sendOnce = sendOnceSignal();
-  return (key, kind, sending, stillTrue) => async (chatId, text, markup, receipt) => {
+  return (key, kind, sending, stillTrue) => async (chatId, text, markup, receipt, words) => {
     await deps.pace(chatId);
     const claim = await queue.lockSending(key, deps.lockMs);
     const { lock, uncertain } = claim;
@@ -127,11 +128,14 @@ export function createPushFor(deps: PushDeps): PushFor {
     const replyMarkup = await markup?.();
     sending.sending = true;
     try {
-      await api.sendMessage(
-        chatId,
-        text,
-        replyMarkup ? { reply_markup: replyMarkup } : undefined,
-        sendOnce,
+      // The words' language rides with the call, not in it (a WhatsApp template must name it).
+      await withWords(words, () =>
+        api.sendMessage(
+          chatId,
+          text,
+          replyMarkup ? { reply_markup: replyMarkup } : undefined,
+          sendOnce,
+        ),
       );
     } catch (err) {
       if (!mayHaveArrived(err)) {

@@ -4,12 +4,14 @@ import type { Notification, Order } from "../orders/model.ts";
 /**
  * Turning a notification into chat text. Injected into the notifier so the bot renders with its
  * Fluent bundles in the order's locale (src/bot/notification-render.ts). `receiptText`, when given,
- * is what the receipt is edited to (the push itself says `text`).
+ * is what the receipt is edited to (the push itself says `text`). `locale`, when given, is the
+ * language the words are in: a push's words can then be rendered again in another (the WhatsApp
+ * template's, src/whatsapp/template-language.ts) by rendering the order with that locale.
  */
 export type Render = (
   notification: Notification,
   order: Order,
-) => { text: string; receiptText?: string };
+) => { text: string; receiptText?: string; locale?: string };
 
 type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
 

@@ -1,5 +1,5 @@
 import { NOT_SENT_PREFIX } from "../telegram/api.ts";
-import { WA_ERROR } from "./errors.ts";
+import { refusalKind } from "./errors.ts";
 
 /**
  * A failed WhatsApp call as the Bot API would answer it (the router's answers into WhatsApp
@@ -19,43 +19,40 @@ export interface ApiError {
 export const asApiError = (err: unknown): ApiError =>
   (err instanceof Error ? err : new Error(String(err))) as ApiError;
 
-/** Meta's "not now" codes: throughput and the pair rate (the client retried them already). */
-const NOT_NOW: ReadonlySet<number> = new Set([WA_ERROR.throughput, WA_ERROR.pairRate]);
-
 /**
- * Meta's codes that refuse the business, not this recipient (its error codes reference): the
- * token (190), permissions (10, 200-299), a policy block (368), a country restriction (130497),
- * the account locked (131031). Meta answers them (and any other refusal of the caller) with 401
- * or 403; every chat would get the same answer.
+ * Meta refusing the business, not this recipient (errors.ts: the token, a permission, a policy
+ * block, a country restriction, the account locked, a payment issue), by its code whatever the
+ * HTTP status (Meta answers some with 400); any 401 or 403 without a recipient's code too: every
+ * chat would get the same answer.
  */
-const ACCOUNT_CODES: ReadonlySet<number> = new Set([WA_ERROR.auth, 10, 368, 130497, 131031]);
-export const refusesAccount = (e: ApiError): boolean =>
-  e.status === 401 ||
-  e.status === 403 ||
-  (e.code !== undefined && (ACCOUNT_CODES.has(e.code) || (e.code >= 200 && e.code <= 299)));
-
-/** This recipient cannot be reached (not on WhatsApp, terms not accepted, an old app). */
-const RECIPIENT_GONE: ReadonlySet<number> = new Set([WA_ERROR.undeliverable]);
+export const refusesAccount = (e: ApiError): boolean => {
+  const kind = refusalKind(e.code);
+  return kind === "account" || (kind !== "recipient" && (e.status === 401 || e.status === 403));
+};
 
 /**
  * A failed call as the Bot API would answer it, so its callers (the notifier above all) read it
  * as they read Telegram's: lost on the way (or not Meta's answer at all: a store error after the
  * send) is thrown like a lost answer ("may have arrived": the caller decides, the notifier counts
- * a possible duplicate); "not now" is a 429 with a wait; never reached is a 503 (tried again,
- * its description marked NOT_SENT_PREFIX: nothing went out, so no possible duplicate);
+ * a possible duplicate); a rate limit is a 429 with a wait; never reached, and Meta saying it is
+ * unavailable, is a 503 (tried again, its description marked NOT_SENT_PREFIX: nothing went out, so
+ * no possible duplicate);
  * the recipient unreachable is a 403 (the notifier marks the chat inactive, as Telegram's "bot
  * was blocked"); the business refused (an account locked for an hour, a permission revoked) is a
  * marked 503 too, never a 403: that would mark every chat pushed to meanwhile inactive and drop its
- * push; only Meta's refusal of the message itself is a 400 (the notifier gives up on it).
+ * push; only Meta's refusal of the message itself is a 400 (the notifier gives up on it). Each is
+ * told by Meta's code, whatever the HTTP status it came with (errors.ts: refusalKind).
  */
 export function failureAnswer(e: ApiError): ApiAnswer {
   if (e.mayHaveArrived || typeof e.status !== "number") throw new Error(`WhatsApp: ${e.message}`);
   const description = `WhatsApp error ${e.code ?? e.status}: ${e.message}`;
-  if (e.code !== undefined && NOT_NOW.has(e.code))
+  // By Meta's code first: an account's or Meta's own trouble may come as a 400 (errors.ts).
+  const kind = refusalKind(e.code);
+  if (kind === "rate")
     return { ok: false, error_code: 429, description, parameters: { retry_after: 5 } };
-  if (e.code !== undefined && RECIPIENT_GONE.has(e.code))
+  if (kind === "recipient")
     return { ok: false, error_code: 403, description: `Forbidden: ${description}` };
-  if (e.status === 0 || e.status >= 500 || refusesAccount(e))
+  if (kind === "unavailable" || e.status === 0 || e.status >= 500 || refusesAccount(e))
     // Marked as sending nothing: the notifier neither counts a possible duplicate nor uses up the
     // resends of a push that may have arrived; it retries for as long as an outage lasts.
     return { ok: false, error_code: 503, description: `${NOT_SENT_PREFIX}${description}` };

@@ -3,7 +3,7 @@ import { Agent, FormData, request } from "undici";
 import { z } from "zod";
 import type { Logger } from "../logger.ts";
 import { NEVER_CONNECTED } from "../telegram/api.ts";
-import { parseMetaError, RETRYABLE_CODES, WhatsAppApiError } from "./errors.ts";
+import { parseMetaError, RETRYABLE_CODES, sentNothing, WhatsAppApiError } from "./errors.ts";
 import type { WaOutbound } from "./types.ts";
 
 export { WA_ERROR, WhatsAppApiError } from "./errors.ts";
@@ -261,7 +261,8 @@ function refusalOf(t: Target, a: Attempt & { kind: "answer" }, n: number) {
       code: meta?.code,
       subcode: meta?.subcode,
       details: meta?.details !== undefined ? scrubbed(t, meta.details) : undefined,
-      mayHaveArrived: a.status >= 500,
+      // A 5xx may come after the message went out, unless Meta's code says it took nothing.
+      mayHaveArrived: a.status >= 500 && !sentNothing(meta?.code),
     },
   );
 }
@@ -270,7 +271,8 @@ function refusalOf(t: Target, a: Attempt & { kind: "answer" }, n: number) {
  * The Cloud API's send and mark-read, bounded like src/telegram/api.ts: `attempts` in all, each
  * within `timeoutMs`. Repeated: a connection never made, and Meta's "not now" codes (130429
  * throughput, 131056 pair rate), after an exponential pause capped at maxBackoffMs. Not repeated:
- * a send whose answer was lost (timeout after it went out, reset) or was a 5xx: it may have
+ * a send whose answer was lost (timeout after it went out, reset) or was a 5xx (one whose code says
+ * Meta took nothing, sentNothing in errors.ts, is no lost answer): it may have
  * arrived and there is no idempotency key, so the caller decides (mayHaveArrived). Every other 4xx
  * (131047 outside the 24 h window, 100 bad parameter, 190 token...) is thrown at once.
  */

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../logger.ts";
+import { wordsOfCall } from "../telegram/words.ts";
 import { type ApiAnswer, asApiError, failureAnswer, refusesAccount } from "./bot-api-failure.ts";
 import { botApiFetch } from "./bot-api-fetch.ts";
 import { isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
 import type { Shown, StoredShown, WaChatStore } from "./chat-store.ts";
+import { templateLanguage } from "./template-language.ts";
 import type { WaOutbound } from "./types.ts";
 import { chatOfCallbackId } from "./update.ts";
 
@@ -150,14 +152,20 @@ function outbound(deps: RouterDeps) {
     return open(store.knownInbound(chatId)) || open(await store.lastInbound(chatId));
   }
 
+  /**
+   * The template, in the language the person reads when it is approved in it (else English), its
+   * words in that same language when the sender can render them again (template-language.ts).
+   */
   async function asTemplate(to: string, locale: string, text: string, signal?: AbortSignal) {
-    const code = deps.template.languages[locale] ?? deps.template.languages.en ?? "en_US";
+    const words = wordsOfCall();
+    const { code, wordsIn } = templateLanguage(deps.template.languages, locale, words);
+    const said = wordsIn && words?.in ? words.in(wordsIn) : text;
     const body: WaOutbound = {
       type: "template",
       template: {
         name: deps.template.name,
         language: { code, policy: "deterministic" },
-        components: [{ type: "body", parameters: [{ type: "text", text: templateText(text) }] }],
+        components: [{ type: "body", parameters: [{ type: "text", text: templateText(said) }] }],
       },
     };
     return (await client.send(to, body, signal ? { signal } : {})).wamid;

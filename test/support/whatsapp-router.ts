@@ -7,20 +7,23 @@ type RouterOptions = Parameters<typeof whatsappRouter>[0];
 
 /**
  * The WhatsApp router, and the bot's fetch through it (the Bot API's methods answered from WhatsApp),
- * with the product's rendering, English, a quiet logger and the client's `send` the test gives;
+ * with the product's rendering, English unless told, a quiet logger and the client's `send` the test gives;
  * the read mark does nothing.
  */
 export function testRouter(opts: {
   store: RouterOptions["store"];
   send: RouterOptions["client"]["send"];
   now?: () => number;
+  /** The chat's language (default English) and the template's languages (default en only). */
+  localeOf?: RouterOptions["localeOf"];
+  template?: RouterOptions["template"];
 }) {
   const router = whatsappRouter({
     store: opts.store,
     client: { send: opts.send, markRead: async () => {} },
     render: renderMessage,
-    localeOf: async () => ({ locale: "en", opener: "Choose" }),
-    template: { name: "order_update", languages: { en: "en_US" } },
+    localeOf: opts.localeOf ?? (async () => ({ locale: "en", opener: "Choose" })),
+    template: opts.template ?? { name: "order_update", languages: { en: "en_US" } },
     now: opts.now ?? (() => Date.now()),
     logger: createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
     telegram: false,

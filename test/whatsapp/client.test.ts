@@ -207,6 +207,20 @@ describe("whatsapp client: send", () => {
     expect(seen).toHaveLength(1);
   });
 
+  it.each([
+    [131016, "Service unavailable"],
+    [131057, "Business Account is in maintenance mode"],
+    [131031, "Business Account locked"],
+  ])(
+    "a 5xx whose code (%i) says Meta took nothing did not arrive; not repeated",
+    async (code, m) => {
+      script = [metaError(code, m, 503), ok("wamid.dup")];
+      const err = await failureOf(client().send("9779812345678", text));
+      expect(err).toMatchObject({ status: 503, code, mayHaveArrived: false });
+      expect(seen).toHaveLength(1);
+    },
+  );
+
   it("retries a connection never made, within the attempts", async () => {
     const closed = await serveFetch(() => new Response("x"));
     const url = closed.url;

@@ -94,8 +94,50 @@ describe("router: a failed send as the Bot API would answer it", () => {
     [403, undefined],
     [401, 190],
     [400, 368],
+    [400, 131031],
+    [400, 131042],
+    [400, 10],
+    [400, 200],
   ])("Meta refusing the business (HTTP %i, code %s) is a 503, not a 403", async (status, code) => {
     expect(await routerFailingWith(meta(status, code))()).toMatchObject({ error_code: 503 });
+  });
+
+  // Told by Meta's code, not the HTTP status: Meta answers these with 400 too (before: a 400,
+  // the push dead-lettered at once).
+  it.each([
+    [400, 131016],
+    [400, 131057],
+    [400, 131000],
+    [400, 2],
+    [503, 131016],
+  ])(
+    "Meta unavailable (HTTP %i, code %i) is a 503 that says nothing was sent",
+    async (status, code) => {
+      const answer = (await routerFailingWith(meta(status, code))()) as { description?: string };
+      expect(answer).toMatchObject({ error_code: 503 });
+      expect(answer.description).toMatch(/^Not sent: /);
+    },
+  );
+
+  it.each([131048, 4, 80007])(
+    "a rate limit (HTTP 400, code %i) is a 429 with a wait",
+    async (code) => {
+      expect(await routerFailingWith(meta(400, code))()).toMatchObject({
+        error_code: 429,
+        parameters: { retry_after: 5 },
+      });
+    },
+  );
+
+  it.each([131051, 131009, 132001])(
+    "Meta refusing the message (code %i) stays a 400",
+    async (code) => {
+      expect(await routerFailingWith(meta(400, code))()).toMatchObject({ error_code: 400 });
+    },
+  );
+
+  it("the recipient unreachable (131026) stays a 403 when Meta answers it with 403", async () => {
+    expect(await routerFailingWith(meta(403, 131026))()).toMatchObject({ error_code: 403 });
   });
 
   it("Meta's recipient undeliverable (131026) is a 403: the chat is gone", async () => {

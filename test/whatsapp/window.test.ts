@@ -87,3 +87,43 @@ describe("WhatsApp: outside the 24-hour window, the template", () => {
     expect(menu.kind).toBe("list");
   });
 });
+
+/**
+ * The template's words are in its language through the product's own Bot API client (the words'
+ * language rides with the notifier's call, src/telegram/words.ts): an order placed in English,
+ * the person choosing Hindi before its outcome (a Hindi template is approved by default).
+ */
+describe("WhatsApp: the template's words in the template's language", () => {
+  const ts = useTestSystem({
+    env: { ACCESS_MODE: "prepaid" },
+    sandbox: { delays: { toPendingMs: 20, toFinalMs: 3_600_000 } },
+  });
+
+  it("an English order's push to a person who now reads Hindi: the Hindi template, Hindi words", async () => {
+    const u = waCustomer(ts, "9779841000404");
+    await creditPerson(ts, waPerson(u.waId), 100_000);
+    await openCategory(u, /Mobile top-up/, /Which mobile number/);
+    await u.say("9841234567", /How much\?/);
+    await u.say("120", /Please check your order/);
+    const { receipt, ref } = await confirm(u);
+    const order = await waitUntil(async () => {
+      const o = await ts.system.orders.get(ref);
+      return o?.status === "pending" && o.transactionId ? o : null;
+    }, "the order pending at the aggregator");
+    await u.say("language", /Choose your language/);
+    await u.tap("हिन्दी", "भाषा हिंदी कर दी गई।");
+
+    standInOf(ts).closeWindow(u.waId);
+    const sandbox = ts.system.sandbox;
+    if (!sandbox) throw new Error("no sandbox");
+    sandbox.forceStatus(ts.system.config.sandbox.token, order.transactionId ?? "", "success");
+    // Before: [template order_update/hi] ✅ Order … succeeded. (the order's English)
+    const push = await u.waitFor((m) => m.text.includes(`ऑर्डर ${ref} सफल रहा।`), {
+      afterWamid: receipt.wamid,
+      timeoutMs: 15_000,
+    });
+    expect(push.kind).toBe("template");
+    expect(push.text).toMatch(/^\[template [a-z0-9_]+\/hi\] /);
+    expect(push.text).not.toContain("succeeded");
+  });
+});

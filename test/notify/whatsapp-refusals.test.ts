@@ -1,0 +1,158 @@
+import { Writable } from "node:stream";
+import { Api } from "grammy";
+import { Registry } from "prom-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningStandIn, startWhatsAppStandInServer } from "../../dev/whatsapp/index.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import { createOrders } from "../../src/orders/service.ts";
+import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
+import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createWhatsAppClient } from "../../src/whatsapp/client.ts";
+import { createNotifier, noProvider } from "../support/notify.ts";
+import { mobileInput } from "../support/orders.ts";
+import { testRouter } from "../support/whatsapp-router.ts";
+
+/**
+ * A final push into a WhatsApp chat that Meta refuses with HTTP 400, the way the stand-in answers
+ * every refusal (and Meta answers many): what the notifier does is told by Meta's code, not by
+ * the status. The account's or Meta's own trouble (a payment issue, the account locked or in
+ * maintenance, a spam or rate limit, the service unavailable) is tried again later and delivered,
+ * the chat left active and nothing counted as a possible duplicate; the recipient unreachable marks
+ * the chat inactive; a refusal of the message itself is dead-lettered at once (as before).
+ * Before: every 400 but 130429, 131056, 131026, 131031 and 368 was dead-lettered at once.
+ */
+const TOKEN = "EAAG-stand-in-token-0123456789";
+const PHONE_ID = "106540352242922";
+const quiet = () => createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+
+let graph: RunningStandIn;
+beforeAll(async () => {
+  graph = await startWhatsAppStandInServer({
+    appSecret: "stand-in-app-secret-0123",
+    accessToken: TOKEN,
+    phoneNumberId: PHONE_ID,
+  });
+});
+afterAll(async () => {
+  await graph.close();
+});
+
+let phones = 0;
+/** The notifier over the stand-in, for a customer who just wrote (their window is open). */
+async function pushToNewCustomer() {
+  const waId = `97798410${String(++phones).padStart(5, "0")}`;
+  const chatId = chatIdOfWaId(waId) as number;
+  const client = createWhatsAppClient({
+    apiRoot: graph.graphRoot,
+    apiVersion: "v24.0",
+    phoneNumberId: PHONE_ID,
+    accessToken: TOKEN,
+    timeoutMs: 5_000,
+    // One attempt: the refusal reaches the router, not the client's own quick retries.
+    attempts: 1,
+    maxBackoffMs: 10,
+    logger: quiet(),
+  });
+  const chats = createMemoryWaChatStore();
+  await graph.standIn.userSends({ waId }, "hi");
+  await chats.arrive(chatId, { at: Date.now(), wamid: "wamid.in" }, "none");
+  const { fetch } = testRouter({ store: chats, send: (to, body, o) => client.send(to, body, o) });
+  const api = new Api("1:x", { fetch });
+  // A 429's wait handed to the notifier (the default policy waits out 5 s within the call).
+  api.config.use(boundedRetry({ ...DEFAULT_BOT_API_POLICY, maxDelayMs: 1_000 }));
+  const queue = createMemoryNotificationQueue();
+  const orders = createOrders({
+    categories: CATEGORY_MODULES,
+    accessMode: "staff",
+    store: createMemoryOrderStore({ outbox: queue }),
+    provider: noProvider,
+  });
+  // The notifier's own clock: a 429's pause is passed over by moving it, not waited out.
+  let shift = 0;
+  const registry = new Registry();
+  const notifier = createNotifier({
+    queue,
+    orders,
+    api,
+    consumerName: "wa",
+    claimIdleMs: 0,
+    editsReceipts: (id) => !isWhatsAppChat(id),
+    registry,
+    now: () => Date.now() + shift,
+  });
+  const o = await orders.place(mobileInput({ chatId }));
+  await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
+  const counted = async (name: string) =>
+    (await registry.getSingleMetric(name)?.get())?.values.reduce((a, v) => a + v.value, 0) ?? 0;
+  return {
+    waId,
+    chatId,
+    queue,
+    notifier,
+    counted,
+    later: () => {
+      shift += 60_000;
+    },
+    pushes: () => graph.standIn.messagesTo(waId).filter((m) => m.text.includes(o.reference)),
+  };
+}
+
+describe("notifier: Meta refusing a WhatsApp push with HTTP 400", () => {
+  it.each([
+    ["payment issue", 131042],
+    ["account locked", 131031],
+    ["policy block", 368],
+    ["spam rate limit", 131048],
+    ["pair rate limit", 131056],
+    ["throughput", 130429],
+    ["service unavailable", 131016],
+    ["maintenance mode", 131057],
+  ])("the account's or Meta's trouble (%s, %i) is retried later and delivered", async (_, code) => {
+    const p = await pushToNewCustomer();
+    graph.standIn.faults.failNextSends(code, 1, p.waId);
+    expect(await p.notifier.runOnce()).toEqual(["retry"]);
+    expect(p.pushes()).toEqual([]);
+    expect(await p.queue.isChatInactive(p.chatId)).toBe(false);
+    expect(await p.queue.listDead(5)).toEqual([]);
+
+    p.later();
+    expect(await p.notifier.runOnce()).toEqual(["sent"]);
+    expect(p.pushes()).toHaveLength(1);
+    expect(await p.queue.backlog()).toBe(0);
+    expect(await p.queue.isChatInactive(p.chatId)).toBe(false);
+    expect(await p.queue.listDead(5)).toEqual([]);
+    // Nothing went out with the refusal: its retry is no possible duplicate.
+    expect(await p.counted("notify_push_possible_duplicates_total")).toBe(0);
+    expect(await p.counted("notify_push_outcome_unknown_total")).toBe(0);
+  });
+
+  it("the recipient unreachable (131026) marks the chat inactive and drops the push", async () => {
+    const p = await pushToNewCustomer();
+    graph.standIn.faults.failNextSends(131026, 1, p.waId);
+    expect(await p.notifier.runOnce()).toEqual(["dropped"]);
+    expect(await p.queue.isChatInactive(p.chatId)).toBe(true);
+    expect(await p.queue.backlog()).toBe(0);
+    expect(p.pushes()).toEqual([]);
+  });
+
+  it.each([
+    ["invalid parameter", 100],
+    ["unsupported message type", 131051],
+  ])(
+    "a refusal of the message (%s, %i) is dead-lettered at once, the chat left active",
+    async (_, code) => {
+      const p = await pushToNewCustomer();
+      graph.standIn.faults.failNextSends(code, 1, p.waId);
+      expect(await p.notifier.runOnce()).toEqual(["dead"]);
+      expect(await p.queue.isChatInactive(p.chatId)).toBe(false);
+      const dead = await p.queue.listDead(5);
+      expect(dead).toHaveLength(1);
+      expect(JSON.stringify(dead[0])).toContain(`WhatsApp error ${code}`);
+      expect(p.pushes()).toEqual([]);
+    },
+  );
+});

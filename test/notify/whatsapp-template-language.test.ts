@@ -1,0 +1,131 @@
+import { Writable } from "node:stream";
+import { Api } from "grammy";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningStandIn, startWhatsAppStandInServer } from "../../dev/whatsapp/index.ts";
+import { notificationRender } from "../../src/bot/notification-render.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import { createOrders } from "../../src/orders/service.ts";
+import { createChatI18n } from "../../src/system/bot.ts";
+import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
+import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createWhatsAppClient } from "../../src/whatsapp/client.ts";
+import { createNotifier, noProvider } from "../support/notify.ts";
+import { mobileInput } from "../support/orders.ts";
+import { testRouter } from "../support/whatsapp-router.ts";
+
+/**
+ * A final push outside the 24-hour window goes as the approved template: in the language the
+ * person reads when a template is approved in it, else English, and its words in the template's
+ * language, rendered from the order again when the order was placed in another one. Before, the
+ * template's language was the person's and the words the order's: a Nepali order's words in the
+ * English template (Meta has no Nepali, `ne:en_US` by default), or an English order's words in
+ * the Nepali template after the person changed language.
+ */
+const TOKEN = "EAAG-stand-in-token-0123456789";
+const PHONE_ID = "106540352242922";
+const quiet = () => createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+const render = notificationRender(createChatI18n(CATEGORY_MODULES));
+/** WHATSAPP_TEMPLATE_LANGUAGES's default, and one with a Nepali template approved. */
+const DEFAULT_LANGUAGES = { en: "en_US", hi: "hi", ne: "en_US" };
+const WITH_NEPALI = { en: "en_US", hi: "hi", ne: "ne" };
+
+let graph: RunningStandIn;
+beforeAll(async () => {
+  graph = await startWhatsAppStandInServer({
+    appSecret: "stand-in-app-secret-0123",
+    accessToken: TOKEN,
+    phoneNumberId: PHONE_ID,
+  });
+});
+afterAll(async () => {
+  await graph.close();
+});
+
+let phones = 0;
+/**
+ * An order of `orderLocale` pushed to a person who reads `personLocale` now, their window closed
+ * (they never wrote): the template the stand-in received.
+ */
+async function pushedTemplate(
+  orderLocale: string,
+  personLocale: string,
+  languages: Record<string, string>,
+) {
+  const waId = `97798420${String(++phones).padStart(5, "0")}`;
+  const chatId = chatIdOfWaId(waId) as number;
+  const client = createWhatsAppClient({
+    apiRoot: graph.graphRoot,
+    apiVersion: "v24.0",
+    phoneNumberId: PHONE_ID,
+    accessToken: TOKEN,
+    timeoutMs: 5_000,
+    attempts: 1,
+    maxBackoffMs: 10,
+    logger: quiet(),
+  });
+  const { fetch } = testRouter({
+    store: createMemoryWaChatStore(),
+    send: (to, body, o) => client.send(to, body, o),
+    localeOf: async () => ({ locale: personLocale, opener: "Choose" }),
+    template: { name: "order_update", languages },
+  });
+  const api = new Api("1:x", { fetch });
+  api.config.use(boundedRetry(DEFAULT_BOT_API_POLICY));
+  const queue = createMemoryNotificationQueue();
+  const orders = createOrders({
+    categories: CATEGORY_MODULES,
+    accessMode: "staff",
+    store: createMemoryOrderStore({ outbox: queue }),
+    provider: noProvider,
+  });
+  const notifier = createNotifier({
+    queue,
+    orders,
+    api,
+    render,
+    consumerName: "wa",
+    claimIdleMs: 0,
+    editsReceipts: (id) => !isWhatsAppChat(id),
+  });
+  const o = await orders.place(mobileInput({ chatId, userId: chatId, locale: orderLocale }));
+  await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
+  expect(await notifier.runOnce()).toEqual(["sent"]);
+  const [message, ...more] = graph.standIn.messagesTo(waId);
+  expect(more).toEqual([]);
+  expect(message?.kind).toBe("template");
+  return { text: message?.text ?? "", ref: o.reference };
+}
+
+describe("WhatsApp template: its language and its words' are the same", () => {
+  it("a Nepali speaker's push goes in the Nepali template, with Nepali words, when one is approved", async () => {
+    const { text, ref } = await pushedTemplate("ne", "ne", WITH_NEPALI);
+    expect(text).toMatch(/^\[template order_update\/ne\] /);
+    expect(text).toContain(`अर्डर ${ref} सफल भयो।`);
+  });
+
+  it("an order placed in English, pushed after the person chose Nepali: the Nepali template, Nepali words", async () => {
+    // Before: [template order_update/ne] ✅ Order … succeeded.
+    const { text, ref } = await pushedTemplate("en", "ne", WITH_NEPALI);
+    expect(text).toMatch(/^\[template order_update\/ne\] /);
+    expect(text).toContain(`अर्डर ${ref} सफल भयो।`);
+    expect(text).not.toContain("succeeded");
+  });
+
+  it("no Nepali template approved (the default): the English template, with English words", async () => {
+    // Before: [template order_update/en_US] ✅ अर्डर … सफल भयो।
+    const { text, ref } = await pushedTemplate("ne", "ne", DEFAULT_LANGUAGES);
+    expect(text).toMatch(/^\[template order_update\/en_US\] /);
+    expect(text).toContain(`Order ${ref} succeeded.`);
+    expect(text).not.toContain("सफल");
+  });
+
+  it("a Hindi order to a Hindi speaker: the Hindi template, Hindi words (unchanged)", async () => {
+    const { text } = await pushedTemplate("hi", "hi", DEFAULT_LANGUAGES);
+    expect(text).toMatch(/^\[template order_update\/hi\] /);
+    expect(text).not.toContain("succeeded");
+  });
+});
