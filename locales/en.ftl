@@ -444,6 +444,33 @@ books-check-beyond-alerted = Last check { $time }: beyond the tolerance; { $admi
     } alerted at { $alerted }.
 books-check-beyond-silent = Last check { $time }: beyond the tolerance; no alert was sent.
 books-check-no-admins = No admin is configured (ADMIN_IDS): alerts reach nobody.
+books-raised-none = Alerts standing now: none.
+books-raised-title = { $count ->
+        [one] One alert stands now:
+       *[other] { $count } alerts stand now:
+    }
+books-raised-drift = ⚠️ Float drift: the books expect { $expected }, the aggregator reports { $reported }; difference { $drift } (tolerance { $tolerance }).
+books-raised-unbalanced = ⚠️ The books do not balance: { $problems ->
+        [one] { $problems } problem
+       *[other] { $problems } problems
+    } (sum of posted balances { $posted }, of pending { $pending }).
+books-raised-no-verdict-debits = ⚠️ No verdict from the books check for { $hours ->
+        [one] { $hours } hour
+       *[other] { $hours } hours
+    }: at its last try the debit of { $count ->
+        [one] { $count } order
+       *[other] { $count } orders
+    } was not known yet.
+books-raised-no-verdict-wallet = ⚠️ No verdict from the books check for { $hours ->
+        [one] { $hours } hour
+       *[other] { $hours } hours
+    }: at its last try the aggregator's wallet did not answer.
+books-raised-low-float = ⚠️ Low float: the wallet at the aggregator is { $balance } now (alert below { $threshold }); the alert stands until an order's answer shows it at or above that.
+books-raised-sent = { $admins ->
+        [one] { $admins } admin was
+       *[other] { $admins } admins were
+    } alerted at { $time }.
+books-raised-unsent = No admin was alerted (none configured).
 status-wallet-inferred = The debit is inferred from the order: no answer of the aggregator with its figures reached us.
 # --- end issue 25 (h-float) ---
 # --- issue 29 (h-dashboard): the back office's login link ---

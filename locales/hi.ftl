@@ -409,6 +409,15 @@ books-check-no-report = अंतिम जाँच { $time }: कोई नि
 books-check-beyond-alerted = अंतिम जाँच { $time }: सहनसीमा से अधिक; { $alerted } पर { $admins } एडमिन को सूचना भेजी गई।
 books-check-beyond-silent = अंतिम जाँच { $time }: सहनसीमा से अधिक; कोई सूचना नहीं भेजी गई।
 books-check-no-admins = कोई एडमिन तय नहीं है: सूचना किसी तक नहीं पहुँचती।
+books-raised-none = अभी कायम सूचनाएँ: कोई नहीं।
+books-raised-title = अभी कायम सूचनाएँ ({ $count }):
+books-raised-drift = ⚠️ वॉलेट में अंतर: खाते के अनुसार { $expected }, प्रदाता बताता है { $reported }; अंतर { $drift } (सहनसीमा { $tolerance })।
+books-raised-unbalanced = ⚠️ खाता नहीं मिलता: { $problems } समस्याएँ (दर्ज बैलेंस का जोड़ { $posted }, रोके गए का { $pending })।
+books-raised-no-verdict-debits = ⚠️ खाता जाँच { $hours } घंटे से कोई निर्णय नहीं दे पाई: पिछली कोशिश में { $count } ऑर्डर की कटौती अभी ज्ञात नहीं थी।
+books-raised-no-verdict-wallet = ⚠️ खाता जाँच { $hours } घंटे से कोई निर्णय नहीं दे पाई: पिछली कोशिश में प्रदाता के वॉलेट ने जवाब नहीं दिया।
+books-raised-low-float = ⚠️ वॉलेट कम: प्रदाता के पास वॉलेट अभी { $balance } है ({ $threshold } से कम होने पर सूचना); जब तक किसी ऑर्डर का जवाब उतना या अधिक न दिखाए, सूचना कायम रहती है।
+books-raised-sent = { $time } पर { $admins } एडमिन को सूचना भेजी गई।
+books-raised-unsent = किसी एडमिन को सूचना नहीं भेजी गई (कोई तय नहीं है)।
 status-wallet-inferred = कटौती ऑर्डर से अनुमानित है: प्रदाता का आँकड़ों वाला कोई जवाब हम तक नहीं पहुँचा।
 # --- end issue 25 (h-float) ---
 # --- issue 29 (h-dashboard): the back office's login link ---

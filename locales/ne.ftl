@@ -403,6 +403,15 @@ books-check-no-report = अन्तिम जाँच { $time }: निर्�
 books-check-beyond-alerted = अन्तिम जाँच { $time }: सहनसीमाभन्दा बढी; { $alerted } मा { $admins } एडमिनलाई सूचना पठाइयो।
 books-check-beyond-silent = अन्तिम जाँच { $time }: सहनसीमाभन्दा बढी; सूचना पठाइएन।
 books-check-no-admins = कुनै एडमिन तोकिएको छैन: सूचना कसैलाई पुग्दैन।
+books-raised-none = अहिले कायम सूचना: छैन।
+books-raised-title = अहिले कायम सूचना ({ $count }):
+books-raised-drift = ⚠️ वालेटमा फरक: खाताअनुसार { $expected }, प्रदायक भन्छ { $reported }; फरक { $drift } (सहनसीमा { $tolerance })।
+books-raised-unbalanced = ⚠️ खाता मिल्दैन: { $problems } समस्या (लेखिएका ब्यालेन्सको जोड { $posted }, रोकिएकाको { $pending })।
+books-raised-no-verdict-debits = ⚠️ खाता जाँचले { $hours } घण्टादेखि निर्णय दिन सकेको छैन: अन्तिम प्रयासमा { $count } अर्डरको कटौती अझै थाहा थिएन।
+books-raised-no-verdict-wallet = ⚠️ खाता जाँचले { $hours } घण्टादेखि निर्णय दिन सकेको छैन: अन्तिम प्रयासमा प्रदायकको वालेटले जवाफ दिएन।
+books-raised-low-float = ⚠️ वालेट कम: प्रदायकमा रहेको वालेट अहिले { $balance } छ ({ $threshold } भन्दा कम भए सूचना); कुनै अर्डरको जवाफले त्यो वा बढी नदेखाएसम्म सूचना कायम रहन्छ।
+books-raised-sent = { $time } मा { $admins } एडमिनलाई सूचना पठाइयो।
+books-raised-unsent = कुनै एडमिनलाई सूचना पठाइएन (कोही तोकिएको छैन)।
 status-wallet-inferred = कटौती अर्डरबाट अनुमान गरिएको हो: प्रदायकको अंकसहितको कुनै जवाफ आइपुगेन।
 # --- end issue 25 (h-float) ---
 # --- issue 29 (h-dashboard): the back office's login link ---

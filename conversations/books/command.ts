@@ -1,5 +1,6 @@
 import { Composer } from "grammy";
 import type { BooksReport } from "../../src/books/index.ts";
+import { raisedAlertLines } from "../../src/bot/books-alerts.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
@@ -43,6 +44,8 @@ export function booksText(t: Translate, r: BooksReport): string {
   if (r.float.withinTolerance === false) lines.push(t("books-drift-now"));
   lines.push(r.balanced ? t("books-balanced") : t("books-unbalanced", { problems: r.problems }));
   lines.push(lastCheckText(t, r.lastCheck));
+  // Every alert standing, each its own line: the last check's line names one at most.
+  lines.push(...raisedAlertLines(t, r));
   return lines.join("\n");
 }
 
