@@ -371,7 +371,7 @@ movement-void = { $time } · +{ $amount } released: order { $ref } failed
 movement-cash-in = { $time } · +{ $amount } cash paid at a shop
 movement-demo = { $time } · +{ $amount } demo credit
 movement-topup = { $time } · +{ $amount } online top-up
-movement-reversal = { $time } · { $amount } reversed by the merchant
+movement-reversal = { $time } · −{ $amount } taken back by the merchant (a reversal)
 movement-in = { $time } · +{ $amount } credited
 movement-out = { $time } · −{ $amount } debited
 balance-partial = The list of movements is too long to show here right now; the balance above is exact.
@@ -530,6 +530,8 @@ status-phone-empty = The customer registered with { $phone } has no orders yet.
 
 # /history: totals, references, months and search (issue 30)
 history-total-npr = { $total } ({ $npr } from your balance)
+history-total-npr-held = { $total } ({ $npr } held from your balance)
+history-total-npr-returned = { $total } ({ $npr } held, then returned to your balance)
 history-title-month = { $page ->
     [0] Your orders in { $month }:
    *[other] Your orders in { $month } (page { $page }):

@@ -348,7 +348,7 @@ movement-void = { $time } · +{ $amount } छोड़े गए: ऑर्ड�
 movement-cash-in = { $time } · +{ $amount } दुकान पर नकद दिए गए
 movement-demo = { $time } · +{ $amount } नमूना राशि
 movement-topup = { $time } · +{ $amount } ऑनलाइन जमा
-movement-reversal = { $time } · व्यापारी ने { $amount } वापस लिए
+movement-reversal = { $time } · व्यापारी ने −{ $amount } वापस लिए (उलटा गया)
 movement-in = { $time } · +{ $amount } जमा
 movement-out = { $time } · −{ $amount } खर्च
 balance-partial = लेन-देन की सूची अभी यहाँ दिखाने के लिए बहुत लंबी है; ऊपर का बैलेंस सही है।
@@ -476,6 +476,8 @@ status-phone-empty = { $phone } से पंजीकृत ग्राहक 
 
 # /history: totals, references, months and search (issue 30)
 history-total-npr = { $total } (आपके बैलेंस से { $npr })
+history-total-npr-held = { $total } (आपके बैलेंस से { $npr } रोके गए)
+history-total-npr-returned = { $total } ({ $npr } रोके गए थे, आपके बैलेंस में वापस कर दिए गए)
 history-title-month = { $page ->
     [0] { $month } के आपके ऑर्डर:
    *[other] { $month } के आपके ऑर्डर (पेज { $page }):

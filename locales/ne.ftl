@@ -324,7 +324,7 @@ reverse-confirm = रसिद { $ref } फिर्ता गर्ने: { $t
 reverse-done = ✅ फिर्ता भयो: { $to } बाट { $from } लाई { $amount }।
     रसिद: { $rev }
 reverse-refused = अस्वीकार: { $to } सँग { $balance } मात्र बाँकी छ, फिर्ता गर्नुपर्ने { $amount } मा { $shortfall } नपुग। केही सरेन।
-reverse-notice = ↩️ व्यापारीले रसिद { $ref } को { $amount } फिर्ता गर्नुभयो: { $reason }
+reverse-notice = ↩️ व्यापारीले रसिद { $ref } को { $amount } फिर्ता लिनुभयो: { $reason }
     तपाईंको मौज्दात: { $balance }
 balance-customer = 💰 तपाईंको मौज्दात: { $available }
 balance-held = चलिरहेका अर्डरका लागि रोकिएको: { $held }
@@ -341,8 +341,8 @@ movement-post = { $time } · अर्डर { $ref } का लागि { $amo
 movement-void = { $time } · +{ $amount } फुकुवा: अर्डर { $ref } असफल
 movement-cash-in = { $time } · +{ $amount } पसलमा नगद तिरिएको
 movement-demo = { $time } · +{ $amount } नमुना रकम
-movement-topup = { $time } · +{ $amount } अनलाइन रिचार्ज
-movement-reversal = { $time } · व्यापारीले { $amount } फिर्ता गर्नुभयो
+movement-topup = { $time } · +{ $amount } अनलाइन पैसा थपिएको
+movement-reversal = { $time } · व्यापारीले −{ $amount } फिर्ता लिनुभयो (उल्टाइएको)
 movement-in = { $time } · +{ $amount } जम्मा
 movement-out = { $time } · −{ $amount } खर्च
 balance-partial = कारोबारको सूची अहिले यहाँ देखाउन धेरै लामो छ; माथिको मौज्दात ठीक हो।
@@ -470,6 +470,8 @@ status-phone-empty = { $phone } बाट दर्ता भएका ग्र
 
 # /history: totals, references, months and search (issue 30)
 history-total-npr = { $total } (तपाईंको ब्यालेन्सबाट { $npr })
+history-total-npr-held = { $total } (तपाईंको ब्यालेन्सबाट { $npr } रोकिएको)
+history-total-npr-returned = { $total } ({ $npr } रोकिएको थियो, तपाईंको ब्यालेन्समा फिर्ता गरियो)
 history-title-month = { $page ->
     [0] { $month } का तपाईंका अर्डरहरू:
    *[other] { $month } का तपाईंका अर्डरहरू (पृष्ठ { $page }):
