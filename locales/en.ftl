@@ -443,6 +443,11 @@ books-check-beyond-alerted = Last check { $time }: beyond the tolerance; { $admi
        *[other] { $admins } admins were
     } alerted at { $alerted }.
 books-check-beyond-silent = Last check { $time }: beyond the tolerance; no alert was sent.
+books-check-unbalanced-alerted = Last check { $time }: the books do not balance (the wallet's difference was not beyond the tolerance); { $admins ->
+        [one] { $admins } admin was
+       *[other] { $admins } admins were
+    } alerted at { $alerted }.
+books-check-unbalanced-silent = Last check { $time }: the books do not balance (the wallet's difference was not beyond the tolerance); no alert was sent.
 books-check-no-admins = No admin is configured (ADMIN_IDS): alerts reach nobody.
 books-raised-none = Alerts standing now: none.
 books-raised-title = { $count ->
