@@ -371,7 +371,7 @@ movement-void = { $time } · +{ $amount } released: order { $ref } failed
 movement-cash-in = { $time } · +{ $amount } cash paid at a shop
 movement-demo = { $time } · +{ $amount } demo credit
 movement-topup = { $time } · +{ $amount } online top-up
-movement-reversal = { $time } · { $amount } reversed by the merchant
+movement-reversal = { $time } · −{ $amount } taken back by the merchant (a reversal)
 movement-in = { $time } · +{ $amount } credited
 movement-out = { $time } · −{ $amount } debited
 balance-partial = The list of movements is too long to show here right now; the balance above is exact.
@@ -443,7 +443,39 @@ books-check-beyond-alerted = Last check { $time }: beyond the tolerance; { $admi
        *[other] { $admins } admins were
     } alerted at { $alerted }.
 books-check-beyond-silent = Last check { $time }: beyond the tolerance; no alert was sent.
+books-check-unbalanced-alerted = Last check { $time }: the books do not balance (the wallet's difference was not beyond the tolerance); { $admins ->
+        [one] { $admins } admin was
+       *[other] { $admins } admins were
+    } alerted at { $alerted }.
+books-check-unbalanced-silent = Last check { $time }: the books do not balance (the wallet's difference was not beyond the tolerance); no alert was sent.
 books-check-no-admins = No admin is configured (ADMIN_IDS): alerts reach nobody.
+books-raised-none = Alerts standing now: none.
+books-raised-title = { $count ->
+        [one] One alert stands now:
+       *[other] { $count } alerts stand now:
+    }
+books-raised-drift = ⚠️ Float drift: the books expect { $expected }, the aggregator reports { $reported }; difference { $drift } (tolerance { $tolerance }).
+books-raised-unbalanced = ⚠️ The books do not balance: { $problems ->
+        [one] { $problems } problem
+       *[other] { $problems } problems
+    } (sum of posted balances { $posted }, of pending { $pending }).
+books-raised-no-verdict-debits = ⚠️ No verdict from the books check for { $hours ->
+        [one] { $hours } hour
+       *[other] { $hours } hours
+    }: at its last try the debit of { $count ->
+        [one] { $count } order
+       *[other] { $count } orders
+    } was not known yet.
+books-raised-no-verdict-wallet = ⚠️ No verdict from the books check for { $hours ->
+        [one] { $hours } hour
+       *[other] { $hours } hours
+    }: at its last try the aggregator's wallet did not answer.
+books-raised-low-float = ⚠️ Low float: the wallet at the aggregator is { $balance } now (alert below { $threshold }); the alert stands until an order's answer shows it at or above that.
+books-raised-sent = { $admins ->
+        [one] { $admins } admin was
+       *[other] { $admins } admins were
+    } alerted at { $time }.
+books-raised-unsent = No admin was alerted (none configured).
 status-wallet-inferred = The debit is inferred from the order: no answer of the aggregator with its figures reached us.
 # --- end issue 25 (h-float) ---
 # --- issue 29 (h-dashboard): the back office's login link ---
@@ -503,6 +535,8 @@ status-phone-empty = The customer registered with { $phone } has no orders yet.
 
 # /history: totals, references, months and search (issue 30)
 history-total-npr = { $total } ({ $npr } from your balance)
+history-total-npr-held = { $total } ({ $npr } held from your balance)
+history-total-npr-returned = { $total } ({ $npr } held, then returned to your balance)
 history-title-month = { $page ->
     [0] Your orders in { $month }:
    *[other] Your orders in { $month } (page { $page }):
@@ -636,7 +670,7 @@ statement-doc-holder = Account: { $holder }
 statement-doc-opening = Opening balance: { $balance }
 statement-doc-in-out = Money in: { $in } · Money out: { $out }
 statement-doc-closing = Closing balance: { $balance }
-statement-doc-held = Held for orders still with the operator: { $held }
+statement-doc-held = Held at the close for orders then with the operator: { $held }
 statement-doc-footer = Times are Nepal time (NPT). Each line shows the balance right after it; an order shows when it was paid.
 statement-col-date = Date
 statement-col-what = What

@@ -348,7 +348,7 @@ movement-void = { $time } · +{ $amount } छोड़े गए: ऑर्ड�
 movement-cash-in = { $time } · +{ $amount } दुकान पर नकद दिए गए
 movement-demo = { $time } · +{ $amount } नमूना राशि
 movement-topup = { $time } · +{ $amount } ऑनलाइन जमा
-movement-reversal = { $time } · व्यापारी ने { $amount } वापस लिए
+movement-reversal = { $time } · व्यापारी ने −{ $amount } वापस लिए (उलटा गया)
 movement-in = { $time } · +{ $amount } जमा
 movement-out = { $time } · −{ $amount } खर्च
 balance-partial = लेन-देन की सूची अभी यहाँ दिखाने के लिए बहुत लंबी है; ऊपर का बैलेंस सही है।
@@ -408,7 +408,18 @@ books-check-deferred = अंतिम जाँच { $time }: कोई नि�
 books-check-no-report = अंतिम जाँच { $time }: कोई निर्णय नहीं, प्रदाता के वॉलेट ने जवाब नहीं दिया; सूचना नहीं भेजी गई।
 books-check-beyond-alerted = अंतिम जाँच { $time }: सहनसीमा से अधिक; { $alerted } पर { $admins } एडमिन को सूचना भेजी गई।
 books-check-beyond-silent = अंतिम जाँच { $time }: सहनसीमा से अधिक; कोई सूचना नहीं भेजी गई।
+books-check-unbalanced-alerted = अंतिम जाँच { $time }: खाता नहीं मिलता (वॉलेट का अंतर सहनसीमा से अधिक नहीं था); { $alerted } पर { $admins } एडमिन को सूचना भेजी गई।
+books-check-unbalanced-silent = अंतिम जाँच { $time }: खाता नहीं मिलता (वॉलेट का अंतर सहनसीमा से अधिक नहीं था); कोई सूचना नहीं भेजी गई।
 books-check-no-admins = कोई एडमिन तय नहीं है: सूचना किसी तक नहीं पहुँचती।
+books-raised-none = अभी कायम सूचनाएँ: कोई नहीं।
+books-raised-title = अभी कायम सूचनाएँ ({ $count }):
+books-raised-drift = ⚠️ वॉलेट में अंतर: खाते के अनुसार { $expected }, प्रदाता बताता है { $reported }; अंतर { $drift } (सहनसीमा { $tolerance })।
+books-raised-unbalanced = ⚠️ खाता नहीं मिलता: { $problems } समस्याएँ (दर्ज बैलेंस का जोड़ { $posted }, रोके गए का { $pending })।
+books-raised-no-verdict-debits = ⚠️ खाता जाँच { $hours } घंटे से कोई निर्णय नहीं दे पाई: पिछली कोशिश में { $count } ऑर्डर की कटौती अभी ज्ञात नहीं थी।
+books-raised-no-verdict-wallet = ⚠️ खाता जाँच { $hours } घंटे से कोई निर्णय नहीं दे पाई: पिछली कोशिश में प्रदाता के वॉलेट ने जवाब नहीं दिया।
+books-raised-low-float = ⚠️ वॉलेट कम: प्रदाता के पास वॉलेट अभी { $balance } है ({ $threshold } से कम होने पर सूचना); जब तक किसी ऑर्डर का जवाब उतना या अधिक न दिखाए, सूचना कायम रहती है।
+books-raised-sent = { $time } पर { $admins } एडमिन को सूचना भेजी गई।
+books-raised-unsent = किसी एडमिन को सूचना नहीं भेजी गई (कोई तय नहीं है)।
 status-wallet-inferred = कटौती ऑर्डर से अनुमानित है: प्रदाता का आँकड़ों वाला कोई जवाब हम तक नहीं पहुँचा।
 # --- end issue 25 (h-float) ---
 # --- issue 29 (h-dashboard): the back office's login link ---
@@ -467,6 +478,8 @@ status-phone-empty = { $phone } से पंजीकृत ग्राहक 
 
 # /history: totals, references, months and search (issue 30)
 history-total-npr = { $total } (आपके बैलेंस से { $npr })
+history-total-npr-held = { $total } (आपके बैलेंस से { $npr } रोके गए)
+history-total-npr-returned = { $total } ({ $npr } रोके गए थे, आपके बैलेंस में वापस कर दिए गए)
 history-title-month = { $page ->
     [0] { $month } के आपके ऑर्डर:
    *[other] { $month } के आपके ऑर्डर (पेज { $page }):
@@ -600,7 +613,7 @@ statement-doc-holder = खाता: { $holder }
 statement-doc-opening = शुरुआती बैलेंस: { $balance }
 statement-doc-in-out = आई राशि: { $in } · गई राशि: { $out }
 statement-doc-closing = अंतिम बैलेंस: { $balance }
-statement-doc-held = ऑपरेटर के पास लंबित ऑर्डर के लिए रोका गया: { $held }
+statement-doc-held = अंतिम बैलेंस के समय ऑपरेटर के पास रहे ऑर्डर के लिए रोका गया: { $held }
 statement-doc-footer = सभी समय नेपाल समय के अनुसार हैं। हर पंक्ति उसके ठीक बाद का बैलेंस दिखाती है; ऑर्डर भुगतान के समय दिखता है।
 statement-col-date = तारीख
 statement-col-what = विवरण

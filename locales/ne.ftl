@@ -324,7 +324,7 @@ reverse-confirm = रसिद { $ref } फिर्ता गर्ने: { $t
 reverse-done = ✅ फिर्ता भयो: { $to } बाट { $from } लाई { $amount }।
     रसिद: { $rev }
 reverse-refused = अस्वीकार: { $to } सँग { $balance } मात्र बाँकी छ, फिर्ता गर्नुपर्ने { $amount } मा { $shortfall } नपुग। केही सरेन।
-reverse-notice = ↩️ व्यापारीले रसिद { $ref } को { $amount } फिर्ता गर्नुभयो: { $reason }
+reverse-notice = ↩️ व्यापारीले रसिद { $ref } को { $amount } फिर्ता लिनुभयो: { $reason }
     तपाईंको मौज्दात: { $balance }
 balance-customer = 💰 तपाईंको मौज्दात: { $available }
 balance-held = चलिरहेका अर्डरका लागि रोकिएको: { $held }
@@ -341,8 +341,8 @@ movement-post = { $time } · अर्डर { $ref } का लागि { $amo
 movement-void = { $time } · +{ $amount } फुकुवा: अर्डर { $ref } असफल
 movement-cash-in = { $time } · +{ $amount } पसलमा नगद तिरिएको
 movement-demo = { $time } · +{ $amount } नमुना रकम
-movement-topup = { $time } · +{ $amount } अनलाइन रिचार्ज
-movement-reversal = { $time } · व्यापारीले { $amount } फिर्ता गर्नुभयो
+movement-topup = { $time } · +{ $amount } अनलाइन पैसा थपिएको
+movement-reversal = { $time } · व्यापारीले −{ $amount } फिर्ता लिनुभयो (उल्टाइएको)
 movement-in = { $time } · +{ $amount } जम्मा
 movement-out = { $time } · −{ $amount } खर्च
 balance-partial = कारोबारको सूची अहिले यहाँ देखाउन धेरै लामो छ; माथिको मौज्दात ठीक हो।
@@ -402,7 +402,18 @@ books-check-deferred = अन्तिम जाँच { $time }: निर्�
 books-check-no-report = अन्तिम जाँच { $time }: निर्णय छैन, प्रदायकको वालेटले जवाफ दिएन; सूचना पठाइएन।
 books-check-beyond-alerted = अन्तिम जाँच { $time }: सहनसीमाभन्दा बढी; { $alerted } मा { $admins } एडमिनलाई सूचना पठाइयो।
 books-check-beyond-silent = अन्तिम जाँच { $time }: सहनसीमाभन्दा बढी; सूचना पठाइएन।
+books-check-unbalanced-alerted = अन्तिम जाँच { $time }: खाता मिल्दैन (वालेटको फरक सहनसीमाभन्दा बढी थिएन); { $alerted } मा { $admins } एडमिनलाई सूचना पठाइयो।
+books-check-unbalanced-silent = अन्तिम जाँच { $time }: खाता मिल्दैन (वालेटको फरक सहनसीमाभन्दा बढी थिएन); सूचना पठाइएन।
 books-check-no-admins = कुनै एडमिन तोकिएको छैन: सूचना कसैलाई पुग्दैन।
+books-raised-none = अहिले कायम सूचना: छैन।
+books-raised-title = अहिले कायम सूचना ({ $count }):
+books-raised-drift = ⚠️ वालेटमा फरक: खाताअनुसार { $expected }, प्रदायक भन्छ { $reported }; फरक { $drift } (सहनसीमा { $tolerance })।
+books-raised-unbalanced = ⚠️ खाता मिल्दैन: { $problems } समस्या (लेखिएका ब्यालेन्सको जोड { $posted }, रोकिएकाको { $pending })।
+books-raised-no-verdict-debits = ⚠️ खाता जाँचले { $hours } घण्टादेखि निर्णय दिन सकेको छैन: अन्तिम प्रयासमा { $count } अर्डरको कटौती अझै थाहा थिएन।
+books-raised-no-verdict-wallet = ⚠️ खाता जाँचले { $hours } घण्टादेखि निर्णय दिन सकेको छैन: अन्तिम प्रयासमा प्रदायकको वालेटले जवाफ दिएन।
+books-raised-low-float = ⚠️ वालेट कम: प्रदायकमा रहेको वालेट अहिले { $balance } छ ({ $threshold } भन्दा कम भए सूचना); कुनै अर्डरको जवाफले त्यो वा बढी नदेखाएसम्म सूचना कायम रहन्छ।
+books-raised-sent = { $time } मा { $admins } एडमिनलाई सूचना पठाइयो।
+books-raised-unsent = कुनै एडमिनलाई सूचना पठाइएन (कोही तोकिएको छैन)।
 status-wallet-inferred = कटौती अर्डरबाट अनुमान गरिएको हो: प्रदायकको अंकसहितको कुनै जवाफ आइपुगेन।
 # --- end issue 25 (h-float) ---
 # --- issue 29 (h-dashboard): the back office's login link ---
@@ -461,6 +472,8 @@ status-phone-empty = { $phone } बाट दर्ता भएका ग्र
 
 # /history: totals, references, months and search (issue 30)
 history-total-npr = { $total } (तपाईंको ब्यालेन्सबाट { $npr })
+history-total-npr-held = { $total } (तपाईंको ब्यालेन्सबाट { $npr } रोकिएको)
+history-total-npr-returned = { $total } ({ $npr } रोकिएको थियो, तपाईंको ब्यालेन्समा फिर्ता गरियो)
 history-title-month = { $page ->
     [0] { $month } का तपाईंका अर्डरहरू:
    *[other] { $month } का तपाईंका अर्डरहरू (पृष्ठ { $page }):
@@ -594,7 +607,7 @@ statement-doc-holder = खाता: { $holder }
 statement-doc-opening = सुरुको मौज्दात: { $balance }
 statement-doc-in-out = आएको रकम: { $in } · गएको रकम: { $out }
 statement-doc-closing = अन्तिम मौज्दात: { $balance }
-statement-doc-held = अपरेटरकहाँ रहेका अर्डरका लागि रोकिएको: { $held }
+statement-doc-held = अन्तिम मौज्दातको बेला अपरेटरकहाँ रहेका अर्डरका लागि रोकिएको: { $held }
 statement-doc-footer = सबै समय नेपाल समयअनुसार छन्। हरेक लाइनले त्यसपछिको मौज्दात देखाउँछ; अर्डर तिरिएको बेला देखिन्छ।
 statement-col-date = मिति
 statement-col-what = विवरण

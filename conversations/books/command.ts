@@ -1,5 +1,6 @@
 import { Composer } from "grammy";
 import type { BooksReport } from "../../src/books/index.ts";
+import { raisedAlertLines } from "../../src/bot/books-alerts.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
@@ -42,7 +43,9 @@ export function booksText(t: Translate, r: BooksReport): string {
   }
   if (r.float.withinTolerance === false) lines.push(t("books-drift-now"));
   lines.push(r.balanced ? t("books-balanced") : t("books-unbalanced", { problems: r.problems }));
-  lines.push(lastCheckText(t, r.lastCheck));
+  lines.push(lastCheckText(t, r.lastCheck, r.float.tolerancePaisa));
+  // Every alert standing, each its own line: the last check's line names one at most.
+  lines.push(...raisedAlertLines(t, r));
   return lines.join("\n");
 }
 
@@ -50,9 +53,13 @@ export function booksText(t: Translate, r: BooksReport): string {
  * What the scheduled check did when it last ran, in its own words: when, its verdict and whether
  * admins were alerted (issue 25: never "alerted" for an alert that was not sent).
  */
-function lastCheckText(t: Translate, last: BooksReport["lastCheck"]): string {
+function lastCheckText(t: Translate, last: BooksReport["lastCheck"], tolerance: number): string {
   if (last === null) return t("books-check-never");
   const time = formatOrderTime(last.at, "np", t.locale);
+  // "beyond" is also the verdict of books that do not balance with the float within (or not
+  // known): that check found no difference beyond the tolerance, so it is not said to have.
+  const floatBeyond = last.driftPaisa !== null && Math.abs(last.driftPaisa) > tolerance;
+  const unbalancedOnly = last.verdict === "beyond" && !last.balanced && !floatBeyond;
   switch (last.verdict) {
     case "within":
       return t("books-check-within", { time });
@@ -62,10 +69,15 @@ function lastCheckText(t: Translate, last: BooksReport["lastCheck"]): string {
       return t("books-check-no-report", { time });
     case "beyond":
       if (last.alertedAt === undefined) {
-        const silent = t("books-check-beyond-silent", { time });
+        const silent = t(
+          unbalancedOnly ? "books-check-unbalanced-silent" : "books-check-beyond-silent",
+          {
+            time,
+          },
+        );
         return last.alertedAdmins === 0 ? `${silent}\n${t("books-check-no-admins")}` : silent;
       }
-      return t("books-check-beyond-alerted", {
+      return t(unbalancedOnly ? "books-check-unbalanced-alerted" : "books-check-beyond-alerted", {
         time,
         alerted: formatOrderTime(last.alertedAt, "np", t.locale),
         admins: last.alertedAdmins ?? 0,

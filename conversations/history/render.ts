@@ -46,7 +46,10 @@ export type OrderButton = (
 /** One row of buttons under the orders (filters, a statement...), or none. */
 export type ViewRow = (t: Translate, page: HistoryPage) => Array<{ text: string; data: string }>;
 
-/** What an order's total shows: the price's total, an India order's ₹ with the Rs the balance paid. */
+/**
+ * What an order's total shows: the price's total, an India order's ₹ with the Rs its balance
+ * paid, holds or got back.
+ */
 function totalText(t: Translate, o: Order): string {
   const total = formatMoney(o.price?.totalPaisa ?? o.amountPaisa, {
     region: o.region,
@@ -54,7 +57,11 @@ function totalText(t: Translate, o: Order): string {
   });
   if (!o.exchange) return total;
   const npr = formatMoney(o.exchange.totalPaisa, { region: "np", locale: t.locale });
-  return t("history-total-npr", { total, npr });
+  // What the balance gave, as it stands: paid at success, held while under way, and given back
+  // (voided with the failure) for a failed order, never "from your balance" for money returned.
+  if (o.status === "success") return t("history-total-npr", { total, npr });
+  if (o.status === "failed") return t("history-total-npr-returned", { total, npr });
+  return t("history-total-npr-held", { total, npr });
 }
 
 /** Repeat: labelled with number and amount, the reference travels in the data only. */

@@ -8,7 +8,7 @@ type Problem = "drift" | "unbalanced" | "noVerdict";
  * from the aggregator's wallet, the books not balancing (money created or lost), and the float
  * check finding no verdict for NO_VERDICT_ALERT_MS.
  */
-const CROSSING: Record<Problem, string> = {
+export const CROSSING: Record<Problem, string> = {
   drift: "float-drift",
   unbalanced: "books-unbalanced",
   noVerdict: "books-no-verdict",

@@ -30,6 +30,8 @@ export interface Crossings {
   /** Sets a named mark once: true for the caller that set it, false when it was set already. */
   markOnce(name: string): Promise<boolean>;
   isMarked(name: string): Promise<boolean>;
+  /** Whether the named alert stands now: crossed ("below") and not re-armed since (/books lists it). */
+  raised(name: string): Promise<boolean>;
   /** Keeps a small named record (the books check's last outcome), readable by every process. */
   remember(name: string, json: string): Promise<void>;
   recall(name: string): Promise<string | null>;
@@ -54,6 +56,9 @@ export function createMemoryCrossings(outbox: MemoryOutbox): Crossings {
     },
     async isMarked(name) {
       return marks.has(name);
+    },
+    async raised(name) {
+      return state.get(name)?.below === true;
     },
     async record(name, below, alerts, at) {
       const readAt = readingTime(at);
@@ -124,6 +129,9 @@ export function createRedisCrossings(redis: RedisClient, prefix: string): Crossi
     },
     async isMarked(name) {
       return (await redis.exists(k.crossing(`mark:${name}`))) === 1;
+    },
+    async raised(name) {
+      return (await redis.get(k.crossing(name))) === "below";
     },
     async record(name, below, alerts, at) {
       const readAt = readingTime(at);

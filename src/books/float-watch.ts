@@ -19,7 +19,7 @@ export interface FloatWatchOptions {
   logger?: Logger;
 }
 
-const LOW_FLOAT = "low-float";
+export const LOW_FLOAT = "low-float";
 
 export function createFloatWatch(opts: FloatWatchOptions) {
   return async function observe(r: WalletReading): Promise<boolean> {

@@ -24,6 +24,14 @@ export interface BooksReport {
   inferredDebits: { orders: number; paisa: number };
   /** The scheduled check's last run (any process's); null before the first. */
   lastCheck: LastCheck | null;
+  /**
+   * Which of the admins' alerts stand now (crossed and not re-armed since), each its own: the
+   * float's drift, the books not balancing, no verdict for hours (alerts.ts), the low float
+   * (float-watch.ts). Several may stand at once; /books and the back office list each (raised.ts).
+   */
+  raised: Raised;
+  /** LOW_FLOAT_ALERT: the low-float alert's threshold (0: off). */
+  lowFloatPaisa: number;
   float: {
     booksPaisa: number;
     inFlightPaisa: number;
@@ -49,6 +57,13 @@ export interface BooksReport {
     /** null without a report. */
     withinTolerance: boolean | null;
   };
+}
+
+export interface Raised {
+  drift: boolean;
+  unbalanced: boolean;
+  noVerdict: boolean;
+  lowFloat: boolean;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { account } from "../ledger/index.ts";
-import { judge } from "./alerts.ts";
+import { CROSSING, judge } from "./alerts.ts";
 import { type BooksDeps, FLOAT_OPENING_ID } from "./deps.ts";
-import { type BooksReport, type LastCheck, lastCheckSchema } from "./model.ts";
+import { LOW_FLOAT } from "./float-watch.ts";
+import { type BooksReport, type LastCheck, lastCheckSchema, type Raised } from "./model.ts";
 import { floatView, inFlight, scan } from "./scan.ts";
 
 export { type BooksDeps, type BooksReport, FLOAT_OPENING_ID, type LastCheck };
@@ -37,7 +38,25 @@ async function lastCheck(deps: Pick<BooksDeps, "crossings" | "logger">): Promise
   }
 }
 
-export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number }) {
+/** Which alerts stand now, each read from its own crossing (model.ts `raised`). */
+async function raisedNow(deps: Pick<BooksDeps, "crossings">): Promise<Raised> {
+  const [drift, unbalanced, noVerdict, lowFloat] = await Promise.all(
+    [CROSSING.drift, CROSSING.unbalanced, CROSSING.noVerdict, LOW_FLOAT].map((name) =>
+      deps.crossings.raised(name),
+    ),
+  );
+  return {
+    drift: drift === true,
+    unbalanced: unbalanced === true,
+    noVerdict: noVerdict === true,
+    lowFloat: lowFloat === true,
+  };
+}
+
+export function createBooks(
+  deps: BooksDeps,
+  settings: { tolerancePaisa: number; lowFloatPaisa?: number },
+) {
   /** The float as the books see it (debit-normal: debits − credits). */
   const booksFloat = async () => -(await deps.ledger.balance(account.merchant.float)).postedPaisa;
 
@@ -71,11 +90,12 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
 
   async function report(): Promise<BooksReport> {
     const at = deps.now();
-    const [s, check, last, marked] = await Promise.all([
+    const [s, check, last, marked, raised] = await Promise.all([
       scan(deps),
       deps.ledger.check(),
       lastCheck(deps),
       deps.crossings.isMarked(FLOAT_ANCHORED),
+      raisedNow(deps),
     ]);
     const anchored = s.anchored || marked;
     // The float's side is read before and after the aggregator's answer (an HTTP call: orders
@@ -117,6 +137,8 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
       margin: s.margin,
       inferredDebits: s.inferred,
       lastCheck: last,
+      raised,
+      lowFloatPaisa: settings.lowFloatPaisa ?? 0,
       float: {
         booksPaisa: books,
         inFlightPaisa: flying.paisa,
@@ -143,7 +165,8 @@ export function createBooks(deps: BooksDeps, settings: { tolerancePaisa: number 
 
   async function record(r: BooksReport, last: LastCheck): Promise<BooksReport> {
     await deps.crossings.remember(LAST_CHECK, JSON.stringify(lastCheckSchema.parse(last)));
-    return { ...r, lastCheck: last };
+    // The check may have raised or re-armed alerts since the report read them.
+    return { ...r, lastCheck: last, raised: await raisedNow(deps) };
   }
 
   return { report, check };

@@ -32,6 +32,12 @@ export interface DashboardDeps {
   ledger: LedgerStore;
   /** The admin's books (src/books report): trial balance, float expected against the aggregator. */
   books: { report(): Promise<BooksReport> };
+  /**
+   * The alerts standing in the books' report, one line each in /books's own English words
+   * (src/bot/books-alerts.ts, handed in by the composition root: the back office knows nothing of
+   * the chat). Without it the books page names each standing alert by its kind only.
+   */
+  booksAlertLines?: (r: BooksReport) => string[];
   /** Asked on every request, so a role removed from the settings loses access at once. */
   roleOf(userId: number): PersonRole;
   now(): number;

@@ -7,9 +7,10 @@ import {
 } from "../../conversations/index.ts";
 import type { Accounts } from "../accounts/index.ts";
 import type { Books } from "../books/index.ts";
+import { raisedAlertLines } from "../bot/books-alerts.ts";
 import type { BotContext } from "../bot/context.ts";
 import { type BotSettings, roleOf } from "../bot/deps.ts";
-import { DEFAULT_LOCALE } from "../bot/i18n.ts";
+import { createI18n, DEFAULT_LOCALE, translator } from "../bot/i18n.ts";
 import type { Complaints } from "../complaints/index.ts";
 import {
   createDashboard,
@@ -58,6 +59,11 @@ export function wireDashboard(
     send: parts.chat.send,
     logger: logger.child({ part: "dashboard" }),
   };
+  let en: ReturnType<typeof translator> | undefined;
+  const english = () => {
+    en ??= translator(parts.chat?.i18n ?? createI18n(() => DEFAULT_LOCALE), "en");
+    return en;
+  };
   // One deps object for the pages and the links: they share one store of links and sessions.
   const deps: DashboardDeps = {
     // Without Redis (local mode's memory stores) the links and sessions live in this process.
@@ -66,6 +72,8 @@ export function wireDashboard(
     orders: parts.stores.store,
     ledger: parts.stores.ledger,
     books: parts.books,
+    // The back office is in English, in /books's words for the alerts standing.
+    booksAlertLines: (r) => raisedAlertLines(english(), r),
     roleOf: (userId) => roleOf(parts.settings, userId),
     now,
     publicUrl: config.http.publicUrl ?? parts.selfUrl,

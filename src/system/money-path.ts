@@ -128,7 +128,10 @@ function wireBooks(
       now,
       logger,
     },
-    { tolerancePaisa: config.books.driftTolerancePaisa },
+    {
+      tolerancePaisa: config.books.driftTolerancePaisa,
+      lowFloatPaisa: config.books.lowFloatAlertPaisa,
+    },
   );
   const booksCheck = createBooksCheck({
     books,

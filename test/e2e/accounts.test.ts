@@ -196,7 +196,7 @@ describe.each([
     await admin.say(`/reverse ${ids[0]}`, /Why is it reversed/);
     await admin.say("wrong customer", /Reverse receipt/);
     await admin.tap("✅ Confirm", /Reversed: Rs 100 back/);
-    const notice = await nepali.waitFor(/व्यापारीले रसिद .* को रु 100 फिर्ता गर्नुभयो: wrong customer/);
+    const notice = await nepali.waitFor(/व्यापारीले रसिद .* को रु 100 फिर्ता लिनुभयो: wrong customer/);
     expect(notice.text).toContain("तपाईंको मौज्दात: रु 0");
 
     // The agent chooses Hindi: the admin's next credit receipt comes in Hindi.

@@ -38,6 +38,8 @@ function report(count: number): BooksReport {
       verdict: "deferred",
       unknownDebits: count,
     } as BooksReport["lastCheck"],
+    raised: { drift: false, unbalanced: false, noVerdict: false, lowFloat: false },
+    lowFloatPaisa: 0,
     float: {
       booksPaisa: 0,
       inFlightPaisa: 0,
@@ -133,5 +135,37 @@ describe("an order the provider never received", () => {
   it("leaves the operator's own words of any other failure as they are", () => {
     const barred = { ...failed, providerMessage: "Number barred" };
     expect(failureReason(t("en"), barred)).toBe("Number barred");
+  });
+});
+
+describe("the alerts standing in /books", () => {
+  // Every alert raised at once: each its own line, with its figures, in each language.
+  const all: BooksReport = {
+    ...report(2),
+    raised: { drift: true, unbalanced: true, noVerdict: true, lowFloat: true },
+    lowFloatPaisa: 100_000,
+    float: {
+      ...report(2).float,
+      expectedPaisa: 485_000,
+      reportedPaisa: 5_000,
+      driftPaisa: -480_000,
+    },
+  };
+
+  it.each(["en", "ne", "hi"])("in %s: one line per alert, each with its figures", (locale) => {
+    const lines = booksText(t(locale), all).split("\n");
+    const at = lines.indexOf(t(locale)("books-raised-title", { count: 4 }));
+    expect(at).toBeGreaterThan(0);
+    const raised = lines.slice(at + 1);
+    expect(raised).toHaveLength(4);
+    expect(raised[0]).toMatch(/4,850.*50.*-.*4,800/);
+    expect(raised[3]).toMatch(/50.*1,000/);
+    for (const line of raised) expect(line.startsWith("⚠️")).toBe(true);
+    if (locale !== "en") {
+      const en = booksText(t("en"), all)
+        .split("\n")
+        .slice(at + 1);
+      for (const [i, line] of raised.entries()) expect(line).not.toBe(en[i]);
+    }
   });
 });

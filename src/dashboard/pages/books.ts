@@ -1,6 +1,7 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import type { BooksReport } from "../../books/index.ts";
+import { raisedAlerts } from "../../books/raised.ts";
 import { journalRangeSchema } from "../../http/journal-range.ts";
 import { exportJournalCsv } from "../../ledger/index.ts";
 import { allow, audit, authenticate } from "../auth.ts";
@@ -16,8 +17,20 @@ import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 const yesNo = (v: boolean | null) => (v === null ? "—" : v ? "yes" : "no");
 
-function reportView(r: BooksReport): Fragment {
-  return html`<h2>Trial balance</h2>${facts([
+/**
+ * Every alert standing now, one item each (not only the last check's verdict), in /books's words
+ * when the composition root handed them in.
+ */
+function raisedView(r: BooksReport, words: DashboardParts["deps"]["booksAlertLines"]): Fragment {
+  const [head, ...items] = words
+    ? words(r)
+    : ["Alerts standing now:", ...raisedAlerts(r).map((a) => a.kind)];
+  if (items.length === 0) return html`<h2>Alerts</h2><p class="empty">${head}</p>`;
+  return html`<h2>Alerts</h2><p>${head}</p><ul>${items.map((line) => html`<li>${line}</li>`)}</ul>`;
+}
+
+function reportView(r: BooksReport, words: DashboardParts["deps"]["booksAlertLines"]): Fragment {
+  return html`${raisedView(r, words)}<h2>Trial balance</h2>${facts([
     ["Balanced", r.balanced ? "yes" : `no (${r.problems} problems)`],
     ["Sum of posted balances", rs(r.postedSumPaisa)],
     ["Sum of pending balances", rs(r.pendingSumPaisa)],
@@ -58,7 +71,9 @@ export function booksRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
 
   app.get("/books", ...admin, async (c) => {
     const report = await parts.deps.books.report();
-    return c.html(page("The books", reportView(report), c.get("viewer")));
+    return c.html(
+      page("The books", reportView(report, parts.deps.booksAlertLines), c.get("viewer")),
+    );
   });
 
   app.get("/books/journal", ...admin, (c) =>
