@@ -537,6 +537,7 @@ status-phone-empty = The customer registered with { $phone } has no orders yet.
 history-total-npr = { $total } ({ $npr } from your balance)
 history-total-npr-held = { $total } ({ $npr } held from your balance)
 history-total-npr-returned = { $total } ({ $npr } held, then returned to your balance)
+history-total-npr-merchant = { $total } ({ $npr })
 history-title-month = { $page ->
     [0] Your orders in { $month }:
    *[other] Your orders in { $month } (page { $page }):
