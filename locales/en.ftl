@@ -427,6 +427,10 @@ cmd-topups = Held top-ups: decide
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ The difference is beyond the tolerance now.
+books-drift-unknowns = ⚠️ The difference is beyond the tolerance, but the debit of { $count ->
+        [one] { $count } order
+       *[other] { $count } orders
+    } is not known yet: no verdict.
 books-inferred = Debits inferred from the order (the aggregator's answer was lost): { $count ->
         [one] { $count } order
        *[other] { $count } orders
@@ -443,11 +447,19 @@ books-check-beyond-alerted = Last check { $time }: beyond the tolerance; { $admi
        *[other] { $admins } admins were
     } alerted at { $alerted }.
 books-check-beyond-silent = Last check { $time }: beyond the tolerance; no alert was sent.
-books-check-unbalanced-alerted = Last check { $time }: the books do not balance (the wallet's difference was not beyond the tolerance); { $admins ->
+books-check-unbalanced-alerted = Last check { $time }: the books do not balance ({ $wallet }); { $admins ->
         [one] { $admins } admin was
        *[other] { $admins } admins were
     } alerted at { $alerted }.
-books-check-unbalanced-silent = Last check { $time }: the books do not balance (the wallet's difference was not beyond the tolerance); no alert was sent.
+books-check-unbalanced-silent = Last check { $time }: the books do not balance ({ $wallet }); no alert was sent.
+books-check-wallet = { $state ->
+        [within] the wallet's difference was within the tolerance
+        [deferred] no verdict on the wallet: the debit of { $count ->
+            [one] { $count } order
+           *[other] { $count } orders
+        } was not known yet
+       *[no_report] no verdict on the wallet: the aggregator's wallet did not answer
+    }
 books-check-no-admins = No admin is configured (ADMIN_IDS): alerts reach nobody.
 books-raised-none = Alerts standing now: none.
 books-raised-title = { $count ->
@@ -537,6 +549,7 @@ status-phone-empty = The customer registered with { $phone } has no orders yet.
 history-total-npr = { $total } ({ $npr } from your balance)
 history-total-npr-held = { $total } ({ $npr } held from your balance)
 history-total-npr-returned = { $total } ({ $npr } held, then returned to your balance)
+history-total-npr-merchant = { $total } ({ $npr })
 history-title-month = { $page ->
     [0] Your orders in { $month }:
    *[other] Your orders in { $month } (page { $page }):

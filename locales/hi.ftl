@@ -401,6 +401,7 @@ cmd-topups = रुके हुए टॉप-अप: फ़ैसला
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ अभी अंतर सहनसीमा से अधिक है।
+books-drift-unknowns = ⚠️ अंतर सहनसीमा से अधिक दिखता है, पर { $count } ऑर्डर की कटौती अभी ज्ञात नहीं है: कोई निर्णय नहीं।
 books-inferred = ऑर्डर से अनुमानित कटौती (प्रदाता का जवाब खो गया): { $count } ऑर्डर, { $sum }
 books-check-never = खाता जाँच अभी तक नहीं चली: किसी एडमिन को सूचना नहीं भेजी गई।
 books-check-within = अंतिम जाँच { $time }: सहनसीमा के भीतर, सूचना की ज़रूरत नहीं।
@@ -408,8 +409,13 @@ books-check-deferred = अंतिम जाँच { $time }: कोई नि�
 books-check-no-report = अंतिम जाँच { $time }: कोई निर्णय नहीं, प्रदाता के वॉलेट ने जवाब नहीं दिया; सूचना नहीं भेजी गई।
 books-check-beyond-alerted = अंतिम जाँच { $time }: सहनसीमा से अधिक; { $alerted } पर { $admins } एडमिन को सूचना भेजी गई।
 books-check-beyond-silent = अंतिम जाँच { $time }: सहनसीमा से अधिक; कोई सूचना नहीं भेजी गई।
-books-check-unbalanced-alerted = अंतिम जाँच { $time }: खाता नहीं मिलता (वॉलेट का अंतर सहनसीमा से अधिक नहीं था); { $alerted } पर { $admins } एडमिन को सूचना भेजी गई।
-books-check-unbalanced-silent = अंतिम जाँच { $time }: खाता नहीं मिलता (वॉलेट का अंतर सहनसीमा से अधिक नहीं था); कोई सूचना नहीं भेजी गई।
+books-check-unbalanced-alerted = अंतिम जाँच { $time }: खाता नहीं मिलता ({ $wallet }); { $alerted } पर { $admins } एडमिन को सूचना भेजी गई।
+books-check-unbalanced-silent = अंतिम जाँच { $time }: खाता नहीं मिलता ({ $wallet }); कोई सूचना नहीं भेजी गई।
+books-check-wallet = { $state ->
+        [within] वॉलेट का अंतर सहनसीमा के भीतर था
+        [deferred] वॉलेट पर कोई निर्णय नहीं: { $count } ऑर्डर की कटौती अभी ज्ञात नहीं थी
+       *[no_report] वॉलेट पर कोई निर्णय नहीं: प्रदाता के वॉलेट ने जवाब नहीं दिया
+    }
 books-check-no-admins = कोई एडमिन तय नहीं है: सूचना किसी तक नहीं पहुँचती।
 books-raised-none = अभी कायम सूचनाएँ: कोई नहीं।
 books-raised-title = अभी कायम सूचनाएँ ({ $count }):
@@ -480,6 +486,7 @@ status-phone-empty = { $phone } से पंजीकृत ग्राहक 
 history-total-npr = { $total } (आपके बैलेंस से { $npr })
 history-total-npr-held = { $total } (आपके बैलेंस से { $npr } रोके गए)
 history-total-npr-returned = { $total } ({ $npr } रोके गए थे, आपके बैलेंस में वापस कर दिए गए)
+history-total-npr-merchant = { $total } ({ $npr })
 history-title-month = { $page ->
     [0] { $month } के आपके ऑर्डर:
    *[other] { $month } के आपके ऑर्डर (पेज { $page }):

@@ -395,6 +395,7 @@ cmd-topups = रोकिएका टप-अप: निर्णय
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ अहिले फरक सहनसीमाभन्दा बढी छ।
+books-drift-unknowns = ⚠️ फरक सहनसीमाभन्दा बढी देखिन्छ, तर { $count } अर्डरको कटौती अझै थाहा छैन: निर्णय छैन।
 books-inferred = अर्डरबाट अनुमान गरिएको कटौती (प्रदायकको जवाफ हरायो): { $count } अर्डर, { $sum }
 books-check-never = खाता जाँच अझै चलेको छैन: कुनै एडमिनलाई सूचना पठाइएको छैन।
 books-check-within = अन्तिम जाँच { $time }: सहनसीमाभित्र, सूचना आवश्यक छैन।
@@ -402,8 +403,13 @@ books-check-deferred = अन्तिम जाँच { $time }: निर्�
 books-check-no-report = अन्तिम जाँच { $time }: निर्णय छैन, प्रदायकको वालेटले जवाफ दिएन; सूचना पठाइएन।
 books-check-beyond-alerted = अन्तिम जाँच { $time }: सहनसीमाभन्दा बढी; { $alerted } मा { $admins } एडमिनलाई सूचना पठाइयो।
 books-check-beyond-silent = अन्तिम जाँच { $time }: सहनसीमाभन्दा बढी; सूचना पठाइएन।
-books-check-unbalanced-alerted = अन्तिम जाँच { $time }: खाता मिल्दैन (वालेटको फरक सहनसीमाभन्दा बढी थिएन); { $alerted } मा { $admins } एडमिनलाई सूचना पठाइयो।
-books-check-unbalanced-silent = अन्तिम जाँच { $time }: खाता मिल्दैन (वालेटको फरक सहनसीमाभन्दा बढी थिएन); सूचना पठाइएन।
+books-check-unbalanced-alerted = अन्तिम जाँच { $time }: खाता मिल्दैन ({ $wallet }); { $alerted } मा { $admins } एडमिनलाई सूचना पठाइयो।
+books-check-unbalanced-silent = अन्तिम जाँच { $time }: खाता मिल्दैन ({ $wallet }); सूचना पठाइएन।
+books-check-wallet = { $state ->
+        [within] वालेटको फरक सहनसीमाभित्र थियो
+        [deferred] वालेटको निर्णय छैन: { $count } अर्डरको कटौती अझै थाहा थिएन
+       *[no_report] वालेटको निर्णय छैन: प्रदायकको वालेटले जवाफ दिएन
+    }
 books-check-no-admins = कुनै एडमिन तोकिएको छैन: सूचना कसैलाई पुग्दैन।
 books-raised-none = अहिले कायम सूचना: छैन।
 books-raised-title = अहिले कायम सूचना ({ $count }):
@@ -474,6 +480,7 @@ status-phone-empty = { $phone } बाट दर्ता भएका ग्र
 history-total-npr = { $total } (तपाईंको ब्यालेन्सबाट { $npr })
 history-total-npr-held = { $total } (तपाईंको ब्यालेन्सबाट { $npr } रोकिएको)
 history-total-npr-returned = { $total } ({ $npr } रोकिएको थियो, तपाईंको ब्यालेन्समा फिर्ता गरियो)
+history-total-npr-merchant = { $total } ({ $npr })
 history-title-month = { $page ->
     [0] { $month } का तपाईंका अर्डरहरू:
    *[other] { $month } का तपाईंका अर्डरहरू (पृष्ठ { $page }):

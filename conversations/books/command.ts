@@ -1,5 +1,5 @@
 import { Composer } from "grammy";
-import type { BooksReport } from "../../src/books/index.ts";
+import { type BooksReport, floatVerdict, floatVerdictOf } from "../../src/books/index.ts";
 import { raisedAlertLines } from "../../src/bot/books-alerts.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
@@ -41,7 +41,12 @@ export function booksText(t: Translate, r: BooksReport): string {
       t("books-inferred", { count: r.inferredDebits.orders, sum: rs(r.inferredDebits.paisa) }),
     );
   }
-  if (r.float.withinTolerance === false) lines.push(t("books-drift-now"));
+  // "Beyond the tolerance" only as a verdict: a difference the unknown debits could explain (or
+  // the whole wallet before its opening is booked) is none yet.
+  if (floatVerdict(r.float) === "beyond") lines.push(t("books-drift-now"));
+  else if (r.float.withinTolerance === false) {
+    lines.push(t("books-drift-unknowns", { count: r.float.unknownDebits }));
+  }
   lines.push(r.balanced ? t("books-balanced") : t("books-unbalanced", { problems: r.problems }));
   lines.push(lastCheckText(t, r.lastCheck, r.float.tolerancePaisa));
   // Every alert standing, each its own line: the last check's line names one at most.
@@ -56,10 +61,6 @@ export function booksText(t: Translate, r: BooksReport): string {
 function lastCheckText(t: Translate, last: BooksReport["lastCheck"], tolerance: number): string {
   if (last === null) return t("books-check-never");
   const time = formatOrderTime(last.at, "np", t.locale);
-  // "beyond" is also the verdict of books that do not balance with the float within (or not
-  // known): that check found no difference beyond the tolerance, so it is not said to have.
-  const floatBeyond = last.driftPaisa !== null && Math.abs(last.driftPaisa) > tolerance;
-  const unbalancedOnly = last.verdict === "beyond" && !last.balanced && !floatBeyond;
   switch (last.verdict) {
     case "within":
       return t("books-check-within", { time });
@@ -68,21 +69,38 @@ function lastCheckText(t: Translate, last: BooksReport["lastCheck"], tolerance: 
     case "no_report":
       return t("books-check-no-report", { time });
     case "beyond":
-      if (last.alertedAt === undefined) {
-        const silent = t(
-          unbalancedOnly ? "books-check-unbalanced-silent" : "books-check-beyond-silent",
-          {
-            time,
-          },
-        );
-        return last.alertedAdmins === 0 ? `${silent}\n${t("books-check-no-admins")}` : silent;
-      }
-      return t(unbalancedOnly ? "books-check-unbalanced-alerted" : "books-check-beyond-alerted", {
-        time,
-        alerted: formatOrderTime(last.alertedAt, "np", t.locale),
-        admins: last.alertedAdmins ?? 0,
-      });
+      return beyondText(t, last, time, floatVerdictOf(last, tolerance));
   }
+}
+
+/**
+ * "beyond" is also the verdict of books that do not balance, whatever the float: the line then
+ * says what the wallet's check found (within, no verdict for unknown debits, no answer) rather
+ * than "beyond the tolerance" or a verdict it did not reach.
+ */
+function beyondText(
+  t: Translate,
+  last: NonNullable<BooksReport["lastCheck"]>,
+  time: string,
+  float: ReturnType<typeof floatVerdictOf>,
+): string {
+  const unbalancedOnly = !last.balanced && float !== "beyond";
+  const wallet = unbalancedOnly
+    ? t("books-check-wallet", { state: float, count: last.unknownDebits })
+    : "";
+  if (last.alertedAt === undefined) {
+    const silent = t(
+      unbalancedOnly ? "books-check-unbalanced-silent" : "books-check-beyond-silent",
+      { time, wallet },
+    );
+    return last.alertedAdmins === 0 ? `${silent}\n${t("books-check-no-admins")}` : silent;
+  }
+  return t(unbalancedOnly ? "books-check-unbalanced-alerted" : "books-check-beyond-alerted", {
+    time,
+    wallet,
+    alerted: formatOrderTime(last.alertedAt, "np", t.locale),
+    admins: last.alertedAdmins ?? 0,
+  });
 }
 
 export function books(deps: BotDeps): Composer<BotContext> {

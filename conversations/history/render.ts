@@ -48,7 +48,7 @@ export type ViewRow = (t: Translate, page: HistoryPage) => Array<{ text: string;
 
 /**
  * What an order's total shows: the price's total, an India order's ₹ with the Rs its balance
- * paid, holds or got back.
+ * paid, holds or got back (only where a balance held it: in staff mode the merchant pays).
  */
 function totalText(t: Translate, o: Order): string {
   const total = formatMoney(o.price?.totalPaisa ?? o.amountPaisa, {
@@ -57,6 +57,8 @@ function totalText(t: Translate, o: Order): string {
   });
   if (!o.exchange) return total;
   const npr = formatMoney(o.exchange.totalPaisa, { region: "np", locale: t.locale });
+  // Without a hold the merchant paid (staff mode): no balance gave, held or got anything back.
+  if (o.holdId === undefined) return t("history-total-npr-merchant", { total, npr });
   // What the balance gave, as it stands: paid at success, held while under way, and given back
   // (voided with the failure) for a failed order, never "from your balance" for money returned.
   if (o.status === "success") return t("history-total-npr", { total, npr });

@@ -210,5 +210,6 @@ export async function judge(
         : { alertedAt: latest.at, alertedAdmins: latest.admins }),
     alerts: kept,
     floatVerdictAt,
+    floatVerdict: fv ?? (r.float.reportedPaisa === null ? "no_report" : "deferred"),
   };
 }

@@ -10,7 +10,10 @@ import type { Crossings } from "./crossing.ts";
  */
 
 export interface FloatWatchOptions {
-  /** Alert below this (LOW_FLOAT_ALERT); 0 switches the alert off. */
+  /**
+   * Alert below this (LOW_FLOAT_ALERT); 0 switches the alert off (and clears one standing: see
+   * `observe`; /books shows none meanwhile, report.ts).
+   */
   thresholdPaisa: number;
   adminChatIds: readonly number[];
   crossings: Crossings;
@@ -23,7 +26,14 @@ export const LOW_FLOAT = "low-float";
 
 export function createFloatWatch(opts: FloatWatchOptions) {
   return async function observe(r: WalletReading): Promise<boolean> {
-    if (opts.thresholdPaisa <= 0) return false;
+    if (opts.thresholdPaisa <= 0) {
+      // Off: an alert left standing from when it was on is cleared by the next reading, so it
+      // does not stand for good (the same one SET a reading above makes when it is on).
+      if (r.refused || r.creditAvailablePaisa !== undefined) {
+        await opts.crossings.record(LOW_FLOAT, false, [], r.at);
+      }
+      return false;
+    }
     let below: boolean;
     if (r.refused) below = true;
     else if (r.creditAvailablePaisa === undefined) return false;

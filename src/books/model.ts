@@ -105,5 +105,11 @@ export const lastCheckSchema = z.object({
     })
     .optional(),
   floatVerdictAt: z.number().int().optional(),
+  /**
+   * The float's own verdict at this check (`verdict` is "beyond" also for books that do not
+   * balance, whatever the wallet said): so /books tells why there was none. Absent in the
+   * records of earlier versions (raised.ts `floatVerdictOf` infers it).
+   */
+  floatVerdict: z.enum(["within", "beyond", "deferred", "no_report"]).optional(),
 });
 export type LastCheck = z.infer<typeof lastCheckSchema>;

@@ -1,4 +1,4 @@
-import type { BooksReport, Sent } from "./model.ts";
+import type { BooksReport, LastCheck, Sent } from "./model.ts";
 
 /**
  * Every admin alert standing now, one entry each, with the figures to say it by: /books and the
@@ -66,7 +66,10 @@ export function raisedAlerts(r: BooksReport): RaisedAlert[] {
       kind: "noVerdict",
       ...(sent.noVerdict ? { sent: sent.noVerdict } : {}),
       hours: Math.max(0, Math.floor((r.at - since) / HOUR)),
-      walletAnswered: last?.verdict !== "no_report",
+      walletAnswered:
+        last === null
+          ? f.reportedPaisa !== null
+          : floatVerdictOf(last, f.tolerancePaisa) !== "no_report",
       unknownDebits: last?.unknownDebits ?? f.unknownDebits,
     });
   }
@@ -74,4 +77,22 @@ export function raisedAlerts(r: BooksReport): RaisedAlert[] {
     out.push({ kind: "lowFloat", reportedPaisa: f.reportedPaisa, thresholdPaisa: r.lowFloatPaisa });
   }
   return out;
+}
+
+/**
+ * The float's own verdict at a check: as recorded, or, in an earlier version's record, as its
+ * figures tell. `verdict` alone cannot: books that do not balance make it "beyond" whatever the
+ * wallet said. Its difference is recorded only with a verdict (alerts.ts), so without one it was
+ * the unknown debits (when there were any) or the wallet's silence.
+ */
+export function floatVerdictOf(
+  last: LastCheck,
+  tolerancePaisa: number,
+): NonNullable<LastCheck["floatVerdict"]> {
+  if (last.floatVerdict !== undefined) return last.floatVerdict;
+  if (last.verdict !== "beyond") return last.verdict;
+  if (last.driftPaisa !== null) {
+    return Math.abs(last.driftPaisa) > tolerancePaisa ? "beyond" : "within";
+  }
+  return last.unknownDebits > 0 ? "deferred" : "no_report";
 }

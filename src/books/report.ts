@@ -38,8 +38,15 @@ async function lastCheck(deps: Pick<BooksDeps, "crossings" | "logger">): Promise
   }
 }
 
-/** Which alerts stand now, each read from its own crossing (model.ts `raised`). */
-async function raisedNow(deps: Pick<BooksDeps, "crossings">): Promise<Raised> {
+/**
+ * Which alerts stand now, each read from its own crossing (model.ts `raised`). The low-float
+ * alert only while it is on (`lowFloatPaisa` > 0): one left standing when LOW_FLOAT_ALERT was
+ * turned off is no alert of this configuration (the next wallet reading clears it, float-watch.ts).
+ */
+async function raisedNow(
+  deps: Pick<BooksDeps, "crossings">,
+  lowFloatPaisa: number,
+): Promise<Raised> {
   const [drift, unbalanced, noVerdict, lowFloat] = await Promise.all(
     [CROSSING.drift, CROSSING.unbalanced, CROSSING.noVerdict, LOW_FLOAT].map((name) =>
       deps.crossings.raised(name),
@@ -49,7 +56,7 @@ async function raisedNow(deps: Pick<BooksDeps, "crossings">): Promise<Raised> {
     drift: drift === true,
     unbalanced: unbalanced === true,
     noVerdict: noVerdict === true,
-    lowFloat: lowFloat === true,
+    lowFloat: lowFloat === true && lowFloatPaisa > 0,
   };
 }
 
@@ -57,6 +64,7 @@ export function createBooks(
   deps: BooksDeps,
   settings: { tolerancePaisa: number; lowFloatPaisa?: number },
 ) {
+  const lowFloatPaisa = settings.lowFloatPaisa ?? 0;
   /** The float as the books see it (debit-normal: debits − credits). */
   const booksFloat = async () => -(await deps.ledger.balance(account.merchant.float)).postedPaisa;
 
@@ -95,7 +103,7 @@ export function createBooks(
       deps.ledger.check(),
       lastCheck(deps),
       deps.crossings.isMarked(FLOAT_ANCHORED),
-      raisedNow(deps),
+      raisedNow(deps, lowFloatPaisa),
     ]);
     const anchored = s.anchored || marked;
     // The float's side is read before and after the aggregator's answer (an HTTP call: orders
@@ -138,7 +146,7 @@ export function createBooks(
       inferredDebits: s.inferred,
       lastCheck: last,
       raised,
-      lowFloatPaisa: settings.lowFloatPaisa ?? 0,
+      lowFloatPaisa,
       float: {
         booksPaisa: books,
         inFlightPaisa: flying.paisa,
@@ -166,7 +174,7 @@ export function createBooks(
   async function record(r: BooksReport, last: LastCheck): Promise<BooksReport> {
     await deps.crossings.remember(LAST_CHECK, JSON.stringify(lastCheckSchema.parse(last)));
     // The check may have raised or re-armed alerts since the report read them.
-    return { ...r, lastCheck: last, raised: await raisedNow(deps) };
+    return { ...r, lastCheck: last, raised: await raisedNow(deps, lowFloatPaisa) };
   }
 
   return { report, check };

@@ -95,7 +95,6 @@ export function wireDashboard(
       ...(parts.topUps ? { topUps: parts.topUps } : {}),
       ...(parts.complaints ? { complaints: parts.complaints } : {}),
       orders: parts.stores.store,
-      lowFloatPaisa: config.books.lowFloatAlertPaisa,
       stuckAfterMs: config.reconciler.maxAgeMs,
       priceSchedule: config.pricing.schedule,
       ...(chat ? { tellReversed: (r: ReversalTold) => tellReversal(chat, r) } : {}),

@@ -5,9 +5,15 @@ import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 
 /**
  * The books as an admin reads them (GET /books), over the product's Redis under `prefix`, with the
- * aggregator's wallet read from the test's sandbox and no tolerance: any drift shows.
+ * aggregator's wallet read from the test's sandbox and no tolerance: any drift shows. The
+ * low-float alert off unless `lowFloatPaisa` is given.
  */
-export function booksOnRedis(redis: Redis, prefix: string, wallet: () => number): Books {
+export function booksOnRedis(
+  redis: Redis,
+  prefix: string,
+  wallet: () => number,
+  opts: { lowFloatPaisa?: number } = {},
+): Books {
   return createBooks(
     {
       ledger: createRedisLedger({ redis, prefix }),
@@ -16,6 +22,6 @@ export function booksOnRedis(redis: Redis, prefix: string, wallet: () => number)
       crossings: createRedisCrossings(redis, prefix),
       now: Date.now,
     },
-    { tolerancePaisa: 0 },
+    { tolerancePaisa: 0, ...opts },
   );
 }

@@ -5,6 +5,7 @@ import {
   createRedisAccounts,
   createRedisBlocked,
 } from "../../src/accounts/index.ts";
+import { createFloatWatch, createRedisCrossings } from "../../src/books/index.ts";
 import { createI18n } from "../../src/bot/i18n.ts";
 import {
   createDashboard,
@@ -48,6 +49,8 @@ export interface ActionsHarness {
   deps: DashboardDeps;
   /** The aggregator's wallet as the books read it (paisa). */
   wallet: { paisa: number };
+  /** An order's answer reading the aggregator's wallet at `paisa` (the low-float watch). */
+  walletRead(paisa: number): Promise<void>;
   /** The chat messages the reversal notices sent (the chat's own telling), in order. */
   told: Array<{ chatId: number; text: string }>;
   /** Chats whose send throws, as for a person who blocked the bot. */
@@ -70,6 +73,8 @@ export interface ActionsHarness {
 }
 
 let seq = 0;
+/** LOW_FLOAT_ALERT in the harness: Rs 5,000. */
+const LOW_FLOAT_PAISA = 500_000;
 
 export const SCHEDULE = parsePriceSchedule(
   {
@@ -89,7 +94,16 @@ export async function startActions(): Promise<ActionsHarness> {
   const store = createRedisOrderStore({ redis: t.redis, prefix: t.prefix });
   const ledger = createRedisLedger({ redis: t.redis, prefix: t.prefix });
   const wallet = { paisa: 10_000_000 };
-  const books = booksOnRedis(t.redis, t.prefix, () => wallet.paisa);
+  const books = booksOnRedis(t.redis, t.prefix, () => wallet.paisa, {
+    lowFloatPaisa: LOW_FLOAT_PAISA,
+  });
+  // The low-float watch an order's answer feeds (system/money-path.ts), on the same crossings.
+  const observeFloat = createFloatWatch({
+    thresholdPaisa: LOW_FLOAT_PAISA,
+    adminChatIds: [ADMIN],
+    crossings: createRedisCrossings(t.redis, t.prefix),
+  });
+  let readings = 0;
   const accounts = createAccounts({
     ledger,
     store: createRedisAccounts({ redis: t.redis, prefix: t.prefix }),
@@ -132,7 +146,6 @@ export async function startActions(): Promise<ActionsHarness> {
       accounts,
       topUps,
       orders: store,
-      lowFloatPaisa: 500_000,
       stuckAfterMs: 3_600_000,
       priceSchedule: SCHEDULE,
       // The composition root's wiring: the chat's own telling, on a sender that records.
@@ -164,6 +177,16 @@ export async function startActions(): Promise<ActionsHarness> {
     khalti,
     deps,
     wallet,
+    async walletRead(paisa) {
+      readings += 1;
+      await observeFloat({
+        reference: "880000000000000",
+        status: Promise.resolve("success"),
+        at: readings,
+        creditAvailablePaisa: paisa,
+        refused: false,
+      });
+    },
     told,
     unreachable,
     clock,

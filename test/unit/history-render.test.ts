@@ -147,6 +147,8 @@ describe("history page rendering", () => {
       status: "success",
       price: { amountPaisa: 23_900, feePaisa: 0, discountPaisa: 0, totalPaisa: 23_900 },
       exchange: { rateE4: 16_000, feePaisa: 0, totalPaisa: 38_240 },
+      // Prepaid: the balance held it (a charge in Rs comes with a hold).
+      holdId: "h2",
     } as Order;
     const en = renderHistory(t("en"), page([priced, inr], 0, false)).text.split("\n\n");
     expect(en[1]).toContain("Total: Rs 105 · Ref: 1741767600001");

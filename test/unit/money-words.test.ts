@@ -86,4 +86,15 @@ describe("an India order's Nepal rupees in /history", () => {
     expect(shown("en", india("pending"))).toContain("(Rs 382.40 held from your balance)");
     expect(shown("en", india("success"))).toContain("(Rs 382.40 from your balance)");
   });
+
+  // Fails on the code before: "(Rs 382.40 from your balance)" though no balance held anything.
+  // Words about a balance follow the hold, not the charge (review s21, finding 11).
+  it("without a hold: the Rs figure only, in every status and language", () => {
+    for (const status of ["pending", "success", "failed"] as const) {
+      const { holdId: _, ...o } = india(status);
+      expect(shown("en", o as Order)).toContain("Total: ₹239 (Rs 382.40) · Ref:");
+      expect(shown("ne", o as Order)).toContain("(रु 382.40) ·");
+      expect(shown("hi", o as Order)).toContain("(रु 382.40) ·");
+    }
+  });
 });

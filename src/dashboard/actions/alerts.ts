@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { BooksReport } from "../../books/index.ts";
+import { type BooksReport, raisedAlerts } from "../../books/index.ts";
 import { rs, time } from "../html.ts";
 import type { DashboardKeys } from "../keys.ts";
 import type { DashboardKv } from "../kv.ts";
@@ -7,8 +7,8 @@ import type { ActionDeps } from "./deps.ts";
 
 /**
  * What needs an admin's attention now, read from what the system already records (nothing is
- * computed twice, nothing new is watched): the books' report (the aggregator's wallet against
- * LOW_FLOAT_ALERT, the trial balance, the float's drift and the last check), the order store's
+ * computed twice, nothing new is watched): the books' report (the low-float alert standing, as
+ * /books lists it; the trial balance, the float's drift and the last check), the order store's
  * open set (orders older than RECONCILE_MAX_AGE_MS), the top-ups held for a decision (the
  * gateway's lookup disagreed) and the provider events that named no order.
  *
@@ -56,7 +56,7 @@ const STANDING = ["low-float", "float-unknown", "drift", "unbalanced"] as const;
 
 const safe = (s: string) => s.replace(/[^A-Za-z0-9_.-]/g, "_").slice(0, 60);
 
-function booksAlerts(r: BooksReport, lowFloatPaisa: number): Alert[] {
+function booksAlerts(r: BooksReport): Alert[] {
   const out: Alert[] = [];
   const reported = r.float.reportedPaisa;
   if (reported === null) {
@@ -65,11 +65,16 @@ function booksAlerts(r: BooksReport, lowFloatPaisa: number): Alert[] {
       kind: "float_unknown",
       text: "The aggregator did not answer: its wallet figure (the float) is unknown.",
     });
-  } else if (lowFloatPaisa > 0 && reported < lowFloatPaisa) {
+  }
+  // The low float as /books and the chat's alert judge it (src/books/raised.ts): it stands from
+  // an order's answer below LOW_FLOAT_ALERT until one at or above it, whatever the wallet reads
+  // now (a refill read here first clears it when the next order's answer shows it).
+  const low = raisedAlerts(r).find((a) => a.kind === "lowFloat");
+  if (low) {
     out.push({
       id: "low-float",
       kind: "low_float",
-      text: `Low float: the aggregator reports ${rs(reported)}, below ${rs(lowFloatPaisa)} (LOW_FLOAT_ALERT).`,
+      text: `Low float: the aggregator reports ${rs(low.reportedPaisa)} now; an order's answer read it below ${rs(low.thresholdPaisa)} (LOW_FLOAT_ALERT), and the alert stands until one reads it at or above that.`,
       href: "/books",
     });
   }
@@ -101,7 +106,7 @@ export async function currentAlerts(
 ): Promise<Alert[]> {
   let out: Alert[];
   try {
-    out = booksAlerts(await books.report(), actions.lowFloatPaisa);
+    out = booksAlerts(await books.report());
   } catch (err) {
     const why = err instanceof Error ? err.message.slice(0, 120) : "unknown";
     out = [

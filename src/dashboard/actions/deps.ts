@@ -67,8 +67,6 @@ export interface ActionDeps {
     listOpen(opts: ListOpenOptions): Promise<Order[]>;
     listUnmatched(limit: number): Promise<UnmatchedEvent[]>;
   };
-  /** LOW_FLOAT_ALERT in paisa (0: off): the aggregator's wallet below it is an alert. */
-  lowFloatPaisa: number;
   /** An open order older than this is stuck (RECONCILE_MAX_AGE_MS, as the reconciler's alert). */
   stuckAfterMs: number;
   /** The price schedule in force (config.pricing.schedule). */
