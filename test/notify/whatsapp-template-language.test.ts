@@ -54,8 +54,11 @@ async function pushedTemplate(
   orderLocale: string,
   personLocale: string,
   languages: Record<string, string>,
+  /** Meta's refusal of the first template send. */
+  fault?: number,
 ) {
   const waId = `97798420${String(++phones).padStart(5, "0")}`;
+  if (fault !== undefined) graph.standIn.faults.failNextSends(fault, 1, waId);
   const chatId = chatIdOfWaId(waId) as number;
   const client = createWhatsAppClient({
     apiRoot: graph.graphRoot,
@@ -127,5 +130,13 @@ describe("WhatsApp template: its language and its words' are the same", () => {
     const { text } = await pushedTemplate("hi", "hi", DEFAULT_LANGUAGES);
     expect(text).toMatch(/^\[template order_update\/hi\] /);
     expect(text).not.toContain("succeeded");
+  });
+
+  // A WHATSAPP_TEMPLATE_LANGUAGES entry ahead of Meta's approval (or one withdrawn). Before: the
+  // push dead-lettered at once (a 400), for every Hindi reader outside the window (s21 finding 5).
+  it("no Hindi template at Meta after all (132001): the English template, with English words", async () => {
+    const { text, ref } = await pushedTemplate("hi", "hi", DEFAULT_LANGUAGES, 132001);
+    expect(text).toMatch(/^\[template order_update\/en_US\] /);
+    expect(text).toContain(`Order ${ref} succeeded.`);
   });
 });
