@@ -9,7 +9,7 @@ import type { Shown, StoredShown, WaChatStore } from "./chat-store.ts";
 import { TEMPLATE_MISSING } from "./errors.ts";
 import { heldSends } from "./rate-hold.ts";
 import { type ButtonRows, rowsOf, templateText, withLinks } from "./router-text.ts";
-import { templateLanguage } from "./template-language.ts";
+import { renderedIn, templateLanguage } from "./template-language.ts";
 import type { WaOutbound } from "./types.ts";
 import { chatOfCallbackId } from "./update.ts";
 
@@ -126,38 +126,52 @@ function outbound(deps: RouterDeps) {
   }
 
   /**
-   * The template, in the language the person reads when it is approved in it (else English), its
-   * words in that same language when the sender can render them again (template-language.ts).
-   * Meta answering that it has no such template in that language (132001: a
-   * WHATSAPP_TEMPLATE_LANGUAGES entry ahead of Meta's approval, or one withdrawn) sends the English
-   * one instead, with the words rendered in English: a push in English beats none. Words that
-   * cannot be rendered again are not put in the English template (the language would differ from
-   * the words): the refusal stands, and the notifier tries again (a template refusal: a 503).
+   * The template's language for a person reading `locale`, and `text` as it carries it: in the
+   * language the person reads when a template is approved in it (else English), its words in that
+   * same language when the sender can render them again (template-language.ts).
    */
-  async function asTemplate(to: string, locale: string, text: string, signal?: AbortSignal) {
+  function templateWords(locale: string, text: string) {
     const words = wordsOfCall();
     const { code, wordsIn } = templateLanguage(deps.template.languages, locale, words);
-    const said = wordsIn && words?.in ? words.in(wordsIn) : text;
+    const again = wordsIn && words?.in ? { ...words, in: words.in } : undefined;
+    return { code, said: again && wordsIn ? renderedIn(again, wordsIn, text) : text };
+  }
+
+  /**
+   * The template (templateWords). Meta answering that it has no such template in that language
+   * (132001: a WHATSAPP_TEMPLATE_LANGUAGES entry ahead of Meta's approval, or one withdrawn) sends
+   * the English one instead, with the words rendered in English: a push in English beats none.
+   * Words that cannot be rendered again are not put in the English template (its language would
+   * not be theirs): the refusal stands, and the notifier tries again (a template refusal: a 503).
+   */
+  async function asTemplate(to: string, locale: string, text: string, signal?: AbortSignal) {
+    const { code, said } = templateWords(locale, text);
     try {
       return await sendTemplate(to, code, said, signal);
     } catch (err) {
+      const words = wordsOfCall();
       const english = deps.template.languages.en ?? "en_US";
       if (asApiError(err).code !== TEMPLATE_MISSING || code === english || !words?.in) throw err;
       deps.logger.error(
         { template: deps.template.name, language: code },
         "whatsapp has no approved template in this language; sent in English instead",
       );
-      return sendTemplate(to, english, words.in("en"), signal);
+      const inEnglish = renderedIn({ ...words, in: words.in }, "en", text);
+      return sendTemplate(to, english, inEnglish, signal);
     }
   }
 
-  /** Sends a rendering of `text` with `rows`; outside the window as the template. The wamids. */
+  /**
+   * Sends a rendering of `text` with `rows`; outside the window as the template. The wamids, and
+   * `kept`: the words to keep for a template sent later in its place (a late `failed` 131047), when
+   * the template would carry other words than these (a push rendered again in its language).
+   */
   async function show(
     chatId: number,
     text: string,
     rows: RenderInput["rows"],
     signal?: AbortSignal,
-  ) {
+  ): Promise<{ wamids: string[]; choices: Rendered["choices"]; kept?: string }> {
     const to = waIdOfChat(chatId) as string;
     const { locale, opener } = await deps.localeOf(chatId);
     if (!(await inWindow(chatId)))
@@ -173,7 +187,8 @@ function outbound(deps: RouterDeps) {
         return { wamids: [await asTemplate(to, locale, text, signal)], choices: [] };
       }
     }
-    return { wamids, choices: rendered.choices };
+    const { said } = templateWords(locale, text);
+    return { wamids, choices: rendered.choices, ...(said === text ? {} : { kept: said }) };
   }
 
   return { inWindow, asTemplate, show };
@@ -271,11 +286,13 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
     before?: StoredShown | null,
     signal?: AbortSignal,
   ): Promise<number> {
-    const { wamids, choices } = await show(chatId, text, rows, signal);
+    const { wamids, choices, kept } = await show(chatId, text, rows, signal);
     const seen = [...new Set([...(before?.seen ?? []), seenHash(text)])].slice(-SEEN_KEEP);
     const paged = rows.some((r) => r.some((b) => isPager(b.data)));
     const secret = deps.secretText?.(text) === true;
-    const shown: Shown = { text, buttons: buttonsKey(rows), choices, seen, paged, secret };
+    // A push's words as its template would carry them, if it is sent as one later (a late 131047).
+    const words = kept ?? text;
+    const shown: Shown = { text: words, buttons: buttonsKey(rows), choices, seen, paged, secret };
     if (messageId === "new") return store.putNew(chatId, shown, wamids);
     await store.putShown(chatId, messageId, shown, wamids);
     return messageId;
