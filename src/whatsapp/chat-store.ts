@@ -34,7 +34,11 @@ export type Choice = z.infer<typeof choiceSchema>;
 
 /** What a message shows, as the router records it. */
 export interface Shown {
-  /** Its words; null when only the buttons change and the words stay as recorded. */
+  /**
+   * Its words; null when only the buttons change and the words stay as recorded. A push whose
+   * template would carry other words (rendered again in the template's language) keeps those: a
+   * late `failed` 131047 sends them as the template, never the free-form words in another language.
+   */
   text: string | null;
   /** The buttons as shown: a short key that changes when they change ("" for none). */
   buttons: string;

@@ -24,17 +24,21 @@ export const RETRYABLE_CODES: ReadonlySet<number> = new Set([
  * What a refusal of Meta's says, by its code (Meta: "build your error handling around `code`"),
  * whatever the HTTP status it came with: Meta answers the account's and its own troubles with 400
  * as often as with 403, 429 or 5xx.
- *  - `rate`: a rate or spam limit of the number, the app or the pair; sent again after a wait.
+ *  - `rate`: a rate or spam limit of the number, the app or the pair; sent again after a wait
+ *    that holds back WhatsApp's sends only (rate-hold.ts), never Telegram's.
  *  - `account`: the business refused (token, permission, policy block, country restriction,
  *    account locked, payment issue, unregistered number): the same for every chat, until someone
  *    fixes the account; sent again meanwhile.
+ *  - `template`: the approved template refused for every message (paused, disabled, missing in
+ *    that language, its parameters not matching ours): the same for every push outside the 24 h
+ *    window, until someone fixes the template; sent again meanwhile, as for `account`.
  *  - `unavailable`: Meta cannot take messages now (downtime, service unavailable, maintenance).
  *  - `recipient`: this recipient cannot be reached (not on WhatsApp, an old app).
  *  - `message`: this message is refused (a bad parameter, an unsupported type, outside the 24 h
  *    window: the router then sends the template); sending it again gives the same answer.
  * Nothing went out for the first three: sending again is no possible duplicate.
  */
-export type RefusalKind = "rate" | "account" | "unavailable" | "recipient" | "message";
+export type RefusalKind = "rate" | "account" | "template" | "unavailable" | "recipient" | "message";
 
 const RATE_CODES: ReadonlySet<number> = new Set([
   4, // the app's call limit
@@ -57,6 +61,21 @@ const ACCOUNT_CODES: ReadonlySet<number> = new Set([
   131045, // the number's certificate is wrong (registration)
   133010, // the number is not registered
 ]);
+/**
+ * Refusals of the template itself, not of this message's words (Meta's error codes page): every
+ * push outside the window gets the same until the template is fixed in WhatsApp Manager. 132005
+ * (translated text too long) and 132007 (a format or policy violation of these words) stay refusals
+ * of the message.
+ */
+const TEMPLATE_CODES: ReadonlySet<number> = new Set([
+  132000, // the number of parameters does not match the template's
+  132001, // the template does not exist in that language (or is not approved)
+  132012, // a parameter's format does not match the template's
+  132015, // the template is paused (low quality)
+  132016, // the template is disabled (paused too often)
+]);
+/** 132001: the template is missing in the language asked for (another language may have it). */
+export const TEMPLATE_MISSING = 132001;
 const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([
   1, // API unknown: a temporary issue, Meta says to wait and retry
   2, // API service: temporary downtime or overload
@@ -72,22 +91,24 @@ export function refusalKind(code: number | undefined): RefusalKind | undefined {
   if (RATE_CODES.has(code)) return "rate";
   // 200-299: an API permission the token lacks.
   if (ACCOUNT_CODES.has(code) || (code >= 200 && code <= 299)) return "account";
+  if (TEMPLATE_CODES.has(code)) return "template";
   if (UNAVAILABLE_CODES.has(code)) return "unavailable";
   if (RECIPIENT_CODES.has(code)) return "recipient";
   return "message";
 }
 
 /**
- * A 5xx with one of these codes is Meta saying it took nothing (a limit, the account, an outage
- * it names), not a lost answer: 1 and 131000 ("unknown", "something went wrong") say too little.
+ * A 5xx with one of these codes is Meta refusing the request before taking it (a limit, the
+ * account, the template), not a lost answer. Meta's own trouble (1, 2, 131000, 131016, 131057:
+ * "unknown", "temporary downtime or overload", "something went wrong", "service unavailable",
+ * "maintenance") is not: its docs say to wait and try again, never that nothing went out, and a
+ * front end giving up on an overloaded back end after it took the message answers just so. At a 5xx
+ * those stay "may have arrived" (a possible duplicate, at most 8 sends of a push); with a 4xx
+ * they send nothing (bot-api-failure.ts).
  */
 export const sentNothing = (code: number | undefined): boolean => {
   const kind = refusalKind(code);
-  return (
-    kind === "rate" ||
-    kind === "account" ||
-    (kind === "unavailable" && code !== 1 && code !== 131000)
-  );
+  return kind === "rate" || kind === "account" || kind === "template";
 };
 
 /**

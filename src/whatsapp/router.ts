@@ -1,12 +1,15 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import { wordsOfCall } from "../telegram/words.ts";
-import { type ApiAnswer, asApiError, failureAnswer, refusesAccount } from "./bot-api-failure.ts";
+import { type ApiAnswer, asApiError, failureAnswer, logFailure } from "./bot-api-failure.ts";
 import { botApiFetch } from "./bot-api-fetch.ts";
 import { isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
 import type { Shown, StoredShown, WaChatStore } from "./chat-store.ts";
-import { templateLanguage } from "./template-language.ts";
+import { TEMPLATE_MISSING } from "./errors.ts";
+import { heldSends } from "./rate-hold.ts";
+import { type ButtonRows, rowsOf, templateText, withLinks } from "./router-text.ts";
+import { renderedIn, templateLanguage } from "./template-language.ts";
 import type { WaOutbound } from "./types.ts";
 import { chatOfCallbackId } from "./update.ts";
 
@@ -26,7 +29,7 @@ import { chatOfCallbackId } from "./update.ts";
 
 export interface RenderInput {
   text: string;
-  rows: { label: string; data: string }[][];
+  rows: ButtonRows;
   opener: string;
 }
 export interface Rendered {
@@ -65,49 +68,6 @@ export interface RouterDeps {
 type Payload = Record<string, unknown>;
 
 const WINDOW_MS = 24 * 3600 * 1000;
-
-/** Meta: a template parameter has no newline or tab and at most 4 spaces in a row. */
-export function templateText(text: string): string {
-  const flat = text
-    .split(/\n+/)
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .join(" · ")
-    .replace(/[\t ]{2,}/g, " ");
-  return flat.length > 900 ? `${flat.slice(0, 899)}…` : flat;
-}
-
-/** The inline keyboard's callback buttons of a reply_markup (a reply keyboard has no place here). */
-export function rowsOf(markup: unknown): RenderInput["rows"] {
-  const rows = (markup as { inline_keyboard?: unknown } | undefined)?.inline_keyboard;
-  if (!Array.isArray(rows)) return [];
-  return rows
-    .map((row: unknown) =>
-      (Array.isArray(row) ? row : []).flatMap((b: { text?: unknown; callback_data?: unknown }) =>
-        typeof b.callback_data === "string" && typeof b.text === "string"
-          ? [{ label: b.text, data: b.callback_data }]
-          : [],
-      ),
-    )
-    .filter((r) => r.length > 0);
-}
-
-/**
- * A text with its keyboard's link buttons (Khalti's "Pay with Khalti") written under it: WhatsApp's
- * reply buttons and lists carry no URL, and a link in the text is tappable there.
- */
-export function withLinks(text: string, markup: unknown): string {
-  const rows = (markup as { inline_keyboard?: unknown } | undefined)?.inline_keyboard;
-  if (!Array.isArray(rows)) return text;
-  const links = rows
-    .flatMap((row: unknown) => (Array.isArray(row) ? row : []))
-    .filter(
-      (b: { text?: unknown; url?: unknown }) =>
-        typeof b.url === "string" && typeof b.text === "string",
-    )
-    .map((b: { text: string; url: string }) => `${b.text}: ${b.url}`);
-  return links.length > 0 ? `${text}\n\n${links.join("\n")}` : text;
-}
 
 /** A send's or an edit's words, its link buttons written under them. */
 const textOf = (p: Payload) => withLinks(String(p.text ?? ""), p.reply_markup);
@@ -152,14 +112,8 @@ function outbound(deps: RouterDeps) {
     return open(store.knownInbound(chatId)) || open(await store.lastInbound(chatId));
   }
 
-  /**
-   * The template, in the language the person reads when it is approved in it (else English), its
-   * words in that same language when the sender can render them again (template-language.ts).
-   */
-  async function asTemplate(to: string, locale: string, text: string, signal?: AbortSignal) {
-    const words = wordsOfCall();
-    const { code, wordsIn } = templateLanguage(deps.template.languages, locale, words);
-    const said = wordsIn && words?.in ? words.in(wordsIn) : text;
+  /** The template in Meta's language `code`, its one parameter `said`. */
+  async function sendTemplate(to: string, code: string, said: string, signal?: AbortSignal) {
     const body: WaOutbound = {
       type: "template",
       template: {
@@ -171,13 +125,53 @@ function outbound(deps: RouterDeps) {
     return (await client.send(to, body, signal ? { signal } : {})).wamid;
   }
 
-  /** Sends a rendering of `text` with `rows`; outside the window as the template. The wamids. */
+  /**
+   * The template's language for a person reading `locale`, and `text` as it carries it: in the
+   * language the person reads when a template is approved in it (else English), its words in that
+   * same language when the sender can render them again (template-language.ts).
+   */
+  function templateWords(locale: string, text: string) {
+    const words = wordsOfCall();
+    const { code, wordsIn } = templateLanguage(deps.template.languages, locale, words);
+    const again = wordsIn && words?.in ? { ...words, in: words.in } : undefined;
+    return { code, said: again && wordsIn ? renderedIn(again, wordsIn, text) : text };
+  }
+
+  /**
+   * The template (templateWords). Meta answering that it has no such template in that language
+   * (132001: a WHATSAPP_TEMPLATE_LANGUAGES entry ahead of Meta's approval, or one withdrawn) sends
+   * the English one instead, with the words rendered in English: a push in English beats none.
+   * Words that cannot be rendered again are not put in the English template (its language would
+   * not be theirs): the refusal stands, and the notifier tries again (a template refusal: a 503).
+   */
+  async function asTemplate(to: string, locale: string, text: string, signal?: AbortSignal) {
+    const { code, said } = templateWords(locale, text);
+    try {
+      return await sendTemplate(to, code, said, signal);
+    } catch (err) {
+      const words = wordsOfCall();
+      const english = deps.template.languages.en ?? "en_US";
+      if (asApiError(err).code !== TEMPLATE_MISSING || code === english || !words?.in) throw err;
+      deps.logger.error(
+        { template: deps.template.name, language: code },
+        "whatsapp has no approved template in this language; sent in English instead",
+      );
+      const inEnglish = renderedIn({ ...words, in: words.in }, "en", text);
+      return sendTemplate(to, english, inEnglish, signal);
+    }
+  }
+
+  /**
+   * Sends a rendering of `text` with `rows`; outside the window as the template. The wamids, and
+   * `kept`: the words to keep for a template sent later in its place (a late `failed` 131047), when
+   * the template would carry other words than these (a push rendered again in its language).
+   */
   async function show(
     chatId: number,
     text: string,
     rows: RenderInput["rows"],
     signal?: AbortSignal,
-  ) {
+  ): Promise<{ wamids: string[]; choices: Rendered["choices"]; kept?: string }> {
     const to = waIdOfChat(chatId) as string;
     const { locale, opener } = await deps.localeOf(chatId);
     if (!(await inWindow(chatId)))
@@ -193,7 +187,8 @@ function outbound(deps: RouterDeps) {
         return { wamids: [await asTemplate(to, locale, text, signal)], choices: [] };
       }
     }
-    return { wamids, choices: rendered.choices };
+    const { said } = templateWords(locale, text);
+    return { wamids, choices: rendered.choices, ...(said === text ? {} : { kept: said }) };
   }
 
   return { inWindow, asTemplate, show };
@@ -263,7 +258,19 @@ function templateResender(
   };
 }
 
-export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
+/** `client` with its sends held after Meta's rate refusals (rate-hold.ts). */
+function heldClient(c: WaSender, now: () => number): WaSender {
+  const upload = c.upload?.bind(c);
+  return {
+    send: heldSends((to, body, opts) => c.send(to, body, opts), now),
+    markRead: (wamid, typing) => c.markRead(wamid, typing),
+    ...(upload ? { upload } : {}),
+  };
+}
+
+export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
+  // Meta's rate limits hold WhatsApp's sends, never the notifier's reading (Telegram's pushes).
+  const deps: RouterDeps = { ...input, client: heldClient(input.client, input.now) };
   const { store, client, logger } = deps;
 
   const out = outbound(deps);
@@ -279,11 +286,13 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
     before?: StoredShown | null,
     signal?: AbortSignal,
   ): Promise<number> {
-    const { wamids, choices } = await show(chatId, text, rows, signal);
+    const { wamids, choices, kept } = await show(chatId, text, rows, signal);
     const seen = [...new Set([...(before?.seen ?? []), seenHash(text)])].slice(-SEEN_KEEP);
     const paged = rows.some((r) => r.some((b) => isPager(b.data)));
     const secret = deps.secretText?.(text) === true;
-    const shown: Shown = { text, buttons: buttonsKey(rows), choices, seen, paged, secret };
+    // A push's words as its template would carry them, if it is sent as one later (a late 131047).
+    const words = kept ?? text;
+    const shown: Shown = { text: words, buttons: buttonsKey(rows), choices, seen, paged, secret };
     if (messageId === "new") return store.putNew(chatId, shown, wamids);
     await store.putShown(chatId, messageId, shown, wamids);
     return messageId;
@@ -382,13 +391,7 @@ export function whatsappRouter(deps: RouterDeps): WhatsAppRouter {
       return { ok: true, result: await call(method, p, chatId, signal) };
     } catch (err) {
       const e = asApiError(err);
-      if (typeof e.status === "number" && !e.mayHaveArrived && refusesAccount(e))
-        // Not this chat's doing: every send fails until someone fixes the account or the token.
-        logger.error(
-          { method, chatId, status: e.status, code: e.code, err: e.message },
-          "whatsapp refuses the business account; sends are retried until it is fixed",
-        );
-      else logger.warn({ method, chatId, code: e.code, err: e.message }, "whatsapp send failed");
+      logFailure(logger, { method, chatId }, err, e);
       return failureAnswer(e);
     }
   }

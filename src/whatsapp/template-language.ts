@@ -27,3 +27,14 @@ export function templateLanguage(
   const wordsIn = code.split("_")[0] ?? personLocale;
   return wordsIn === words.locale ? { code } : { code, wordsIn };
 }
+
+/**
+ * The words of `text` rendered again in `locale`, with the lines the router wrote under them kept
+ * (withLinks: a link button's "label: url", which a template's one parameter carries too): what
+ * follows the words as they were rendered (`words.in(words.locale)`) is added to the new ones.
+ */
+export function renderedIn(words: Required<Words>, locale: string, text: string): string {
+  const own = words.in(words.locale);
+  const tail = text.startsWith(own) ? text.slice(own.length) : "";
+  return `${words.in(locale)}${tail}`;
+}

@@ -42,8 +42,11 @@ afterAll(async () => {
 });
 
 let phones = 0;
-/** The notifier over the stand-in, for a customer who just wrote (their window is open). */
-async function pushToNewCustomer() {
+/**
+ * The notifier over the stand-in, for a customer who just wrote (their window is open), or who
+ * never wrote (`windowOpen` false: the push goes as the template).
+ */
+async function pushToNewCustomer(windowOpen = true) {
   const waId = `97798410${String(++phones).padStart(5, "0")}`;
   const chatId = chatIdOfWaId(waId) as number;
   const client = createWhatsAppClient({
@@ -58,9 +61,17 @@ async function pushToNewCustomer() {
     logger: quiet(),
   });
   const chats = createMemoryWaChatStore();
-  await graph.standIn.userSends({ waId }, "hi");
-  await chats.arrive(chatId, { at: Date.now(), wamid: "wamid.in" }, "none");
-  const { fetch } = testRouter({ store: chats, send: (to, body, o) => client.send(to, body, o) });
+  if (windowOpen) {
+    await graph.standIn.userSends({ waId }, "hi");
+    await chats.arrive(chatId, { at: Date.now(), wamid: "wamid.in" }, "none");
+  }
+  // The notifier's and the router's clock: a wait (a rate limit's hold) is passed over by moving it.
+  let shift = 0;
+  const { fetch } = testRouter({
+    store: chats,
+    send: (to, body, o) => client.send(to, body, o),
+    now: () => Date.now() + shift,
+  });
   const api = new Api("1:x", { fetch });
   // A 429's wait handed to the notifier (the default policy waits out 5 s within the call).
   api.config.use(boundedRetry({ ...DEFAULT_BOT_API_POLICY, maxDelayMs: 1_000 }));
@@ -71,8 +82,6 @@ async function pushToNewCustomer() {
     store: createMemoryOrderStore({ outbox: queue }),
     provider: noProvider,
   });
-  // The notifier's own clock: a 429's pause is passed over by moving it, not waited out.
-  let shift = 0;
   const registry = new Registry();
   const notifier = createNotifier({
     queue,
@@ -129,6 +138,30 @@ describe("notifier: Meta refusing a WhatsApp push with HTTP 400", () => {
     expect(await p.counted("notify_push_possible_duplicates_total")).toBe(0);
     expect(await p.counted("notify_push_outcome_unknown_total")).toBe(0);
   });
+
+  // Before: a 400, so every push outside the window was dead-lettered at once, for every chat,
+  // until someone fixed the template (s21 finding 5).
+  it.each([
+    ["template paused", 132015],
+    ["template disabled", 132016],
+    ["template missing in its language", 132001],
+    ["parameters not the template's", 132000],
+  ])(
+    "a refusal of the template (%s, %i) outside the window is retried later and delivered",
+    async (_, code) => {
+      const p = await pushToNewCustomer(false);
+      graph.standIn.faults.failNextSends(code, 1, p.waId);
+      expect(await p.notifier.runOnce()).toEqual(["retry"]);
+      expect(p.pushes()).toEqual([]);
+      expect(await p.queue.listDead(5)).toEqual([]);
+
+      p.later();
+      expect(await p.notifier.runOnce()).toEqual(["sent"]);
+      expect(p.pushes().map((m) => m.kind)).toEqual(["template"]);
+      expect(await p.queue.listDead(5)).toEqual([]);
+      expect(await p.counted("notify_push_possible_duplicates_total")).toBe(0);
+    },
+  );
 
   it("the recipient unreachable (131026) marks the chat inactive and drops the push", async () => {
     const p = await pushToNewCustomer();

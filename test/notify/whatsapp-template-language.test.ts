@@ -54,8 +54,11 @@ async function pushedTemplate(
   orderLocale: string,
   personLocale: string,
   languages: Record<string, string>,
+  /** Meta's refusal of the first template send. */
+  fault?: number,
 ) {
   const waId = `97798420${String(++phones).padStart(5, "0")}`;
+  if (fault !== undefined) graph.standIn.faults.failNextSends(fault, 1, waId);
   const chatId = chatIdOfWaId(waId) as number;
   const client = createWhatsAppClient({
     apiRoot: graph.graphRoot,
@@ -127,5 +130,73 @@ describe("WhatsApp template: its language and its words' are the same", () => {
     const { text } = await pushedTemplate("hi", "hi", DEFAULT_LANGUAGES);
     expect(text).toMatch(/^\[template order_update\/hi\] /);
     expect(text).not.toContain("succeeded");
+  });
+
+  // A WHATSAPP_TEMPLATE_LANGUAGES entry ahead of Meta's approval (or one withdrawn). Before: the
+  // push dead-lettered at once (a 400), for every Hindi reader outside the window (s21 finding 5).
+  it("no Hindi template at Meta after all (132001): the English template, with English words", async () => {
+    const { text, ref } = await pushedTemplate("hi", "hi", DEFAULT_LANGUAGES, 132001);
+    expect(text).toMatch(/^\[template order_update\/en_US\] /);
+    expect(text).toContain(`Order ${ref} succeeded.`);
+  });
+});
+
+describe("WhatsApp template: a push sent again as the template after a late failed 131047", () => {
+  // The window was open by our clock, Meta's had closed: the push is accepted, then reported
+  // `failed` 131047 and sent again as the template. Before (s21 finding 7): the Nepali words kept
+  // from the free-form send went into the English template (Meta has no Nepali).
+  it("a Nepali order's push goes again as the English template, with English words", async () => {
+    const waId = `97798421${String(++phones).padStart(5, "0")}`;
+    const chatId = chatIdOfWaId(waId) as number;
+    const client = createWhatsAppClient({
+      apiRoot: graph.graphRoot,
+      apiVersion: "v24.0",
+      phoneNumberId: PHONE_ID,
+      accessToken: TOKEN,
+      timeoutMs: 5_000,
+      attempts: 1,
+      maxBackoffMs: 10,
+      logger: quiet(),
+    });
+    const chats = createMemoryWaChatStore();
+    await graph.standIn.userSends({ waId }, "नमस्ते");
+    await chats.arrive(chatId, { at: Date.now(), wamid: "wamid.in" }, "none");
+    const { router, fetch } = testRouter({
+      store: chats,
+      send: (to, body, o) => client.send(to, body, o),
+      localeOf: async () => ({ locale: "ne", opener: "छान्नुहोस्" }),
+      template: { name: "order_update", languages: DEFAULT_LANGUAGES },
+    });
+    const api = new Api("1:x", { fetch });
+    api.config.use(boundedRetry(DEFAULT_BOT_API_POLICY));
+    const queue = createMemoryNotificationQueue();
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store: createMemoryOrderStore({ outbox: queue }),
+      provider: noProvider,
+    });
+    const notifier = createNotifier({
+      queue,
+      orders,
+      api,
+      render,
+      consumerName: "wa",
+      claimIdleMs: 0,
+      editsReceipts: (id) => !isWhatsAppChat(id),
+    });
+    const o = await orders.place(mobileInput({ chatId, userId: chatId, locale: "ne" }));
+    await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
+    expect(await notifier.runOnce()).toEqual(["sent"]);
+    const [free] = graph.standIn.messagesTo(waId);
+    expect(free?.kind).not.toBe("template");
+    expect(free?.text).toContain(`अर्डर ${o.reference} सफल भयो।`);
+
+    expect(await router.resendAsTemplate(chatId, free?.wamid ?? "")).toBe(true);
+    const [, again, ...more] = graph.standIn.messagesTo(waId);
+    expect(more).toEqual([]);
+    expect(again?.text).toMatch(/^\[template order_update\/en_US\] /);
+    expect(again?.text).toContain(`Order ${o.reference} succeeded.`);
+    expect(again?.text).not.toContain("सफल");
   });
 });

@@ -17,6 +17,8 @@ export function testRouter(opts: {
   /** The chat's language (default English) and the template's languages (default en only). */
   localeOf?: RouterOptions["localeOf"];
   template?: RouterOptions["template"];
+  /** Telegram's Bot API, for calls into Telegram chats (none: the router answers them itself). */
+  telegram?: typeof fetch;
 }) {
   const router = whatsappRouter({
     store: opts.store,
@@ -26,8 +28,8 @@ export function testRouter(opts: {
     template: opts.template ?? { name: "order_update", languages: { en: "en_US" } },
     now: opts.now ?? (() => Date.now()),
     logger: createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
-    telegram: false,
+    telegram: opts.telegram !== undefined,
     botInfo: {},
   });
-  return { router, fetch: router.fetchVia(async () => new Response("{}")) };
+  return { router, fetch: router.fetchVia(opts.telegram ?? (async () => new Response("{}"))) };
 }

@@ -208,11 +208,11 @@ describe("whatsapp client: send", () => {
   });
 
   it.each([
-    [131016, "Service unavailable"],
-    [131057, "Business Account is in maintenance mode"],
     [131031, "Business Account locked"],
+    [131048, "Spam rate limit hit"],
+    [132015, "Template is paused"],
   ])(
-    "a 5xx whose code (%i) says Meta took nothing did not arrive; not repeated",
+    "a 5xx whose code (%i) refuses before Meta takes the message did not arrive; not repeated",
     async (code, m) => {
       script = [metaError(code, m, 503), ok("wamid.dup")];
       const err = await failureOf(client().send("9779812345678", text));
@@ -220,6 +220,26 @@ describe("whatsapp client: send", () => {
       expect(seen).toHaveLength(1);
     },
   );
+
+  // Meta's docs say to wait and try again, never that nothing went out: a front end giving up on
+  // an overloaded back end that took the message answers just so. Before: read as sending nothing,
+  // so the notifier re-sent it every reclaim for hours, uncounted (s21 finding 4).
+  it.each([
+    [2, "Service temporarily unavailable"],
+    [131016, "Service unavailable"],
+    [131057, "Business Account is in maintenance mode"],
+  ])("a 5xx with Meta's own trouble (%i) may have arrived; not repeated", async (code, m) => {
+    script = [metaError(code, m, 503), ok("wamid.dup")];
+    const err = await failureOf(client().send("9779812345678", text));
+    expect(err).toMatchObject({ status: 503, code, mayHaveArrived: true });
+    expect(seen).toHaveLength(1);
+  });
+
+  it.each([2, 131016, 131057])("a 4xx with Meta's own trouble (%i) sent nothing", async (code) => {
+    script = [metaError(code, "unavailable", 400), ok("wamid.dup")];
+    const err = await failureOf(client().send("9779812345678", text));
+    expect(err).toMatchObject({ status: 400, code, mayHaveArrived: false });
+  });
 
   it("retries a connection never made, within the attempts", async () => {
     const closed = await serveFetch(() => new Response("x"));

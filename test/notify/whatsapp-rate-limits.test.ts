@@ -1,0 +1,181 @@
+import { createRequire } from "node:module";
+import { Writable } from "node:stream";
+import { Api } from "grammy";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RunningStandIn, startWhatsAppStandInServer } from "../../dev/whatsapp/index.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import { createOrders } from "../../src/orders/service.ts";
+import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
+import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createWhatsAppClient } from "../../src/whatsapp/client.ts";
+import { type FakeBotApi, startFakeBotApi } from "../support/fake-bot-api.ts";
+import { createNotifier, noProvider } from "../support/notify.ts";
+import { mobileInput } from "../support/orders.ts";
+import { testRouter } from "../support/whatsapp-router.ts";
+
+/**
+ * Meta's rate refusals (131048 spam limit, 4 and 80007 call limits, 130429 throughput, 131056 pair
+ * rate) hold WhatsApp's sends only: the notifier serving both channels keeps pushing into Telegram
+ * chats. Before (s21 finding 1), they were a Telegram-style 429, which paused the notifier's
+ * reading, Telegram's pushes included, at every retry of every WhatsApp push for as long as the
+ * limit stood (hours, for 131048). The hold: a send to the number after 131048 waits without a
+ * call to Meta until it ends; 131056 holds only that customer.
+ */
+const TOKEN = "EAAG-stand-in-token-0123456789";
+const PHONE_ID = "106540352242922";
+const quiet = () => createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) });
+
+/** grammY's own fetch, as production hands Telegram's calls on (src/system/whatsapp.ts). */
+const grammyFetch = createRequire(import.meta.url)("node-fetch") as typeof fetch;
+
+let graph: RunningStandIn;
+let telegram: FakeBotApi;
+beforeAll(async () => {
+  graph = await startWhatsAppStandInServer({
+    appSecret: "stand-in-app-secret-0123",
+    accessToken: TOKEN,
+    phoneNumberId: PHONE_ID,
+  });
+  telegram = await startFakeBotApi();
+});
+afterAll(async () => {
+  await graph.close();
+  await telegram.close();
+});
+
+let phones = 0;
+/** WhatsApp customers who just wrote (their window open), and the router over the stand-in. */
+async function whatsapp(customers: number) {
+  const waIds = Array.from(
+    { length: customers },
+    () => `97798430${String(++phones).padStart(5, "0")}`,
+  );
+  const client = createWhatsAppClient({
+    apiRoot: graph.graphRoot,
+    apiVersion: "v24.0",
+    phoneNumberId: PHONE_ID,
+    accessToken: TOKEN,
+    timeoutMs: 5_000,
+    // One attempt: the refusal reaches the router, not the client's own quick retries.
+    attempts: 1,
+    maxBackoffMs: 10,
+    logger: quiet(),
+  });
+  const chats = createMemoryWaChatStore();
+  for (const waId of waIds) {
+    await graph.standIn.userSends({ waId }, "hi");
+    await chats.arrive(chatIdOfWaId(waId) as number, { at: Date.now(), wamid: "wamid.in" }, "none");
+  }
+  const clock = { shift: 0 };
+  const calls: string[] = [];
+  const { fetch } = testRouter({
+    store: chats,
+    send: (to, body, o) => {
+      calls.push(to);
+      return client.send(to, body, o);
+    },
+    now: () => Date.now() + clock.shift,
+    telegram: grammyFetch,
+  });
+  return { waIds, fetch, clock, calls };
+}
+
+describe("WhatsApp's rate limits hold WhatsApp's sends, never Telegram's", () => {
+  it("a WhatsApp push refused 131048 does not delay a Telegram push of the same notifier", async () => {
+    const wa = await whatsapp(1);
+    const [waId] = wa.waIds as [string];
+    graph.standIn.faults.failNextSends(131048, 100, waId);
+    const api = new Api("1:x", { apiRoot: telegram.apiRoot, fetch: wa.fetch });
+    // A wait the Bot API asks for beyond a second is handed to the notifier (its pause).
+    api.config.use(boundedRetry({ ...DEFAULT_BOT_API_POLICY, maxDelayMs: 1_000 }));
+    const queue = createMemoryNotificationQueue();
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store: createMemoryOrderStore({ outbox: queue }),
+      provider: noProvider,
+    });
+    const notifier = createNotifier({
+      queue,
+      orders,
+      api,
+      consumerName: "both",
+      claimIdleMs: 0,
+      editsReceipts: (id) => !isWhatsAppChat(id),
+    });
+    const waOrder = await orders.place(mobileInput({ chatId: chatIdOfWaId(waId) as number }));
+    await orders.apply({
+      reference: waOrder.reference,
+      source: "execute",
+      status: "success",
+      at: 1,
+    });
+    expect(await notifier.runOnce()).toEqual(["retry"]);
+
+    // A Telegram customer's result, read while the WhatsApp push is still refused.
+    const telegramChat = 5_550_001;
+    const tgOrder = await orders.place(mobileInput({ chatId: telegramChat, userId: telegramChat }));
+    await orders.apply({
+      reference: tgOrder.reference,
+      source: "execute",
+      status: "success",
+      at: 1,
+    });
+    // Before: ["retry", "retry"]: the 429's pause turned the Telegram push back unsent.
+    expect(await notifier.runOnce()).toEqual(["retry", "sent"]);
+    expect(telegram.chat(telegramChat).map((m) => m.text)).toEqual([
+      expect.stringContaining(tgOrder.reference),
+    ]);
+    expect(await queue.listDead(5)).toEqual([]);
+    // The WhatsApp push waits its turn (nothing lost, nothing counted as sent).
+    expect(await queue.backlog()).toBe(1);
+  });
+
+  it("after 131048 the number's sends wait without a call to Meta until the hold ends", async () => {
+    const wa = await whatsapp(2);
+    const [a, b] = wa.waIds as [string, string];
+    graph.standIn.faults.failNextSends(131048, 1, a);
+    const send = (waId: string) =>
+      wa
+        .fetch("http://bot.test/botX/sendMessage", {
+          method: "POST",
+          body: JSON.stringify({ chat_id: chatIdOfWaId(waId), text: `to ${waId}` }),
+        })
+        .then(
+          (r) => r.json() as Promise<{ ok: boolean; error_code?: number; description?: string }>,
+        );
+    expect(await send(a)).toMatchObject({ ok: false, error_code: 503 });
+    const held = await send(b);
+    expect(held).toMatchObject({ ok: false, error_code: 503 });
+    expect(held.description).toMatch(/^Not sent: WhatsApp error 131048: WhatsApp sends held/);
+    expect(wa.calls).toEqual([a]);
+    wa.clock.shift += 61_000;
+    expect(await send(b)).toMatchObject({ ok: true });
+    expect(wa.calls).toEqual([a, b]);
+    expect(graph.standIn.messagesTo(b).map((m) => m.text)).toEqual([`to ${b}`]);
+  });
+
+  it("after 131056 (pair rate) only that customer's sends wait", async () => {
+    const wa = await whatsapp(2);
+    const [a, b] = wa.waIds as [string, string];
+    graph.standIn.faults.failNextSends(131056, 1, a);
+    const send = (waId: string) =>
+      wa
+        .fetch("http://bot.test/botX/sendMessage", {
+          method: "POST",
+          body: JSON.stringify({ chat_id: chatIdOfWaId(waId), text: `to ${waId}` }),
+        })
+        .then((r) => r.json() as Promise<{ ok: boolean; error_code?: number }>);
+    expect(await send(a)).toMatchObject({ ok: false, error_code: 503 });
+    expect(await send(b)).toMatchObject({ ok: true });
+    expect(await send(a)).toMatchObject({ ok: false, error_code: 503 });
+    expect(wa.calls).toEqual([a, b]);
+    wa.clock.shift += 7_000;
+    expect(await send(a)).toMatchObject({ ok: true });
+    expect(wa.calls).toEqual([a, b, a]);
+  });
+});
