@@ -700,3 +700,25 @@ topup-partial-refused-gateway-unavailable = { $pid }: Khalti did not answer: not
 topup-partial-cancelled = Nothing was decided. Send /topups to decide it later.
 topup-partial-leave-question = Stop deciding this partial refund? Nothing has been decided yet.
 # --- end h-chatrefund ---
+# --- h-settle: an admin settles an order the aggregator never ended ---
+cmd-settle = Settle an order stuck without a final answer (admins)
+settle-denied = /settle is for admins.
+settle-ask-ref = Which order should be settled? Type its reference number.
+settle-ask-outcome = The aggregator has given no final answer for this order. How should it be settled? The aggregator is asked once more before anything is written.
+settle-as-failed = ❌ As failed: return the money to the customer
+settle-as-success = ✅ As succeeded: the recharge arrived
+settle-ask-reason = Why? A few words (for example what the operator or the aggregator's support said); they are kept on the order.
+settle-confirm-failed = Settle order { $ref } as failed? The held money goes back to the customer's balance and the customer is told. Reason: { $reason }
+settle-confirm-success = Settle order { $ref } as succeeded? The held money is taken and the aggregator's debit is inferred from the order. Reason: { $reason }
+settle-done-failed = ✅ Order { $ref } settled as failed: the held money is back in the customer's balance and the customer was told. The aggregator said: { $said }. The other admins were told.
+settle-done-success = ✅ Order { $ref } settled as succeeded: the held money was taken and the customer was told. The aggregator said: { $said }. The other admins were told.
+settle-aggregator-final = The aggregator has just answered for order { $ref }: { $status }. Its answer was applied; nothing was settled by hand.
+settle-final = Order { $ref } is already final ({ $status }): nothing to settle.
+settle-not-sent = Order { $ref } was never sent to the aggregator: the bot fails it by itself.
+settle-too-young = Order { $ref } is too recent to settle by hand: the aggregator may still answer. It can be settled from { $time }.
+settle-cancelled = Settlement cancelled. Nothing was changed. Send /settle to start again.
+settle-leave-question = Leave this settlement? Nothing has been changed yet.
+status-settled = Settled by admin { $admin } at { $time }: { $reason } (the aggregator said: { $said })
+status-settled-contradicted = ⚠️ The aggregator later said the opposite: no money moved; check it with the aggregator (/books shows the difference).
+status-settle-hint = No final answer from the aggregator for too long: /settle { $ref }
+notify-reason-settled = the operator did not confirm the recharge, so it was cancelled

@@ -39,7 +39,8 @@ export function statusConversation(deps: BotDeps) {
     if (order) {
       // A final order's receipt can be had as a document (issue 30).
       const share = canShareReceipt(order) ? { reply_markup: shareReceiptKeyboard(t, order) } : {};
-      await flow.reply(orderStatusText(t, order, viewer.role), share);
+      const settle = { now: await flow.now(), afterMs: deps.orders.settleAfterMs };
+      await flow.reply(orderStatusText(t, order, viewer.role, settle), share);
       return;
     }
     // An admin's phone number: the orders of the customer registered with it (issue 30).

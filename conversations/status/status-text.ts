@@ -1,10 +1,12 @@
 import type { BotOrders, Role } from "../../src/bot/deps.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
+import { formatOrderTime } from "../../src/bot/format.ts";
 import { failureReason, statusLabel, statusText } from "../../src/bot/order-texts.ts";
 import { asciiDigits } from "../../src/catalog/index.ts";
 import { formatMoney } from "../../src/money.ts";
 import { isInferred } from "../../src/orders/inferred-debit.ts";
 import { normalizeProviderStatus, type Order, referenceSchema } from "../../src/orders/model.ts";
+import { settleable } from "../../src/orders/service.ts";
 import {
   isProviderError,
   type ProviderClient,
@@ -83,13 +85,37 @@ export async function askProvider(
   return null;
 }
 
-/** A stored order as /status shows it; staff see who ordered it, admins the wallet effects too. */
-export function orderStatusText(t: Translate, order: Order, role: Role): string {
+/**
+ * A stored order as /status shows it; staff see who ordered it and an admin's settlement, admins
+ * the wallet effects too, and for an order still open past SETTLE_AFTER_MS (`settle`) the way to
+ * settle it.
+ */
+export function orderStatusText(
+  t: Translate,
+  order: Order,
+  role: Role,
+  settle?: { now: number; afterMs: number },
+): string {
   const lines = [statusText(t, order)];
   if (order.transactionId) lines.push(t("status-transaction", { tx: order.transactionId }));
   if (order.status === "failed")
     lines.push(t("status-reason", { reason: failureReason(t, order, role) }));
   if (role !== "customer") lines.push(t("status-customer", { user: String(order.userId) }));
+  if (role !== "customer" && order.settled) {
+    const s = order.settled;
+    lines.push(
+      t("status-settled", {
+        admin: String(s.by),
+        time: formatOrderTime(s.at, "np", t.locale),
+        reason: s.reason,
+        said: s.aggregator,
+      }),
+    );
+    if (s.contradictedAt !== undefined) lines.push(t("status-settled-contradicted"));
+  }
+  if (role === "admin" && settle && settleable(order, settle.now, settle.afterMs).ok) {
+    lines.push(t("status-settle-hint", { ref: order.reference }));
+  }
   if (role === "admin" && order.wallet) {
     lines.push(
       t("status-wallet", {

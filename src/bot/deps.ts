@@ -7,7 +7,12 @@ import type { Logger } from "../logger.ts";
 import type { SpendLimits } from "../orders/index.ts";
 import type { Order } from "../orders/model.ts";
 import type { OrderSearch, OrderSearchPage } from "../orders/search.ts";
-import type { AccessMode, SubmitOptions } from "../orders/service.ts";
+import type {
+  AccessMode,
+  SettleRequest,
+  SettleResult,
+  SubmitOptions,
+} from "../orders/service.ts";
 import type {
   DecideResult,
   HeldDecision,
@@ -67,6 +72,10 @@ export interface BotOrders {
   listByUser(userId: number, limit: number, offset?: number): Promise<Order[]>;
   /** One page of a search through the store's indexes (/history's month and number). */
   search(query: OrderSearch): Promise<OrderSearchPage>;
+  /** Admins: settle an order the aggregator never ended (src/orders/settle.ts, /settle). */
+  settle(request: SettleRequest): Promise<SettleResult>;
+  /** How old an open order must be for an admin to settle it (SETTLE_AFTER_MS). */
+  readonly settleAfterMs: number;
 }
 
 export interface BotSettings {

@@ -10,6 +10,7 @@ import { createPlace } from "./place.ts";
 import type { OrdersProvider } from "./provider-events.ts";
 import { recentOrders } from "./recent.ts";
 import type { OrderSearch } from "./search.ts";
+import { createSettle } from "./settle.ts";
 import type { OrderStore } from "./store.ts";
 import { createSubmit, type WalletReading } from "./submit.ts";
 
@@ -28,6 +29,12 @@ export {
   isFloatRefusal,
   type OrdersProvider,
 } from "./provider-events.ts";
+export {
+  SETTLED_FAILED_MESSAGE,
+  type SettleRequest,
+  type SettleResult,
+  settleable,
+} from "./settle.ts";
 export type { SubmitOptions, WalletReading } from "./submit.ts";
 
 export interface OrdersOptions {
@@ -54,6 +61,8 @@ export interface OrdersOptions {
    * (wired: half the reconciler's not-found grace). Absent: no limit (parts built by hand).
    */
   sendWindowMs?: number;
+  /** An admin may settle an open order this old (SETTLE_AFTER_MS; settle.ts). Default 4 h. */
+  settleAfterMs?: number;
   logger?: Logger;
   now?: () => number;
   registry?: Registry;
@@ -84,6 +93,7 @@ export function createOrders(opts: OrdersOptions) {
     sendWindowMs: opts.sendWindowMs,
     onWalletReading: opts.onWalletReading,
   });
+  const settleAfterMs = opts.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS;
   return {
     nextReference: () => store.nextReference(),
     /** What the customer would pay for a draft (the schedule's quote). */
@@ -93,6 +103,9 @@ export function createOrders(opts: OrdersOptions) {
     place: createPlace(ctx, charges, accessMode),
     submit,
     apply,
+    /** An admin settles an order the aggregator never ended (settle.ts). */
+    settle: createSettle(ctx, { provider, apply, settleAfterMs }),
+    settleAfterMs,
     get: (reference: string) => store.get(reference),
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),
@@ -104,3 +117,6 @@ export function createOrders(opts: OrdersOptions) {
 }
 
 export type Orders = ReturnType<typeof createOrders>;
+
+/** SETTLE_AFTER_MS's default: 4 hours, well past the reconciler's stuck alert (1 hour). */
+export const DEFAULT_SETTLE_AFTER_MS = 4 * 3_600_000;

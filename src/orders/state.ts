@@ -118,8 +118,45 @@ function lateWallet(order: Order, event: OrderEvent): TransitionResult {
   };
 }
 
+/**
+ * A final order an admin settled (settle.ts) that the aggregator's word now contradicts (a
+ * webhook, a status answer or an execute answer claiming the opposite final outcome): no money
+ * moves (the order stays as settled), but it is recorded in the history and every admin named in
+ * the settlement is alerted, once; the float check shows the difference meanwhile (docs/books.md).
+ */
+function settlementContradicted(order: Order, event: OrderEvent): TransitionResult {
+  const s = order.settled;
+  const claimed = event.status;
+  if (!s || s.contradictedAt !== undefined || event.source === "admin") return unchanged(order);
+  if (claimed === null || !isFinal(claimed) || claimed === order.status) return unchanged(order);
+  const note = `the aggregator says ${claimed}, but admin ${s.by} settled it as ${order.status}; no money moved`;
+  const entry = entryOf({ ...event, status: null }, note);
+  return {
+    ...unchanged(order),
+    order: {
+      ...order,
+      settled: { ...s, contradictedAt: event.at },
+      history: withHistory(order, entry),
+      updatedAt: event.at,
+    },
+    changed: true,
+    notifications: s.admins.map((chatId) => ({
+      kind: "admin_alert" as const,
+      topic: "settle_contradicted" as const,
+      reference: order.reference,
+      status: order.status,
+      chatId,
+      at: event.at,
+      note: `Order ${order.reference}: ${note} (${event.source}). Check it with the aggregator; the books' float shows the difference.`,
+    })),
+  };
+}
+
 export function transition(order: Order, event: OrderEvent): TransitionResult {
-  if (isFinal(order.status)) return lateWallet(order, event);
+  if (isFinal(order.status)) {
+    const late = lateWallet(order, event);
+    return late.changed ? late : settlementContradicted(order, event);
+  }
   if (event.expect && !event.expect.includes(order.status)) return unchanged(order);
   if (event.unrecognised !== undefined) return recordUnrecognised(order, event, event.unrecognised);
 
@@ -193,6 +230,22 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
   if (moves && next.status === "success" && next.wallet === undefined)
     next.wallet = inferredWallet(order);
 
+  if (moves && event.settle && isFinal(next.status)) {
+    next.settled = { ...event.settle, at: event.at };
+    // Told to the other admins: one admin's decision on money is seen by the rest (docs/books.md).
+    for (const admin of event.settle.admins) {
+      if (admin === event.settle.by) continue;
+      notifications.push({
+        kind: "admin_alert",
+        topic: "order_settled",
+        reference: order.reference,
+        status: next.status,
+        chatId: admin,
+        at: event.at,
+        note: `Order ${order.reference} was settled as ${next.status} by admin ${event.settle.by}: ${event.settle.reason} (the aggregator said: ${event.settle.aggregator}).`,
+      });
+    }
+  }
   if (flags && event.flag) {
     next.flaggedAt = event.at;
     for (const admin of event.flag.adminChatIds) {
