@@ -4,10 +4,9 @@ import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
 import { statusLabel, statusText } from "../../src/bot/order-texts.ts";
+import { asciiDigits } from "../../src/catalog/index.ts";
 import { type Order, referenceSchema } from "../../src/orders/model.ts";
-import { type SettleResult, settleable } from "../../src/orders/service.ts";
-import { confirm } from "../cash/transfers.ts";
-import { parseOrderQuery } from "../status/status-text.ts";
+import type { Settleable, SettleResult } from "../../src/orders/service.ts";
 
 /**
  * /settle [reference] (admins): an order the aggregator never ended (no final answer for longer
@@ -30,18 +29,25 @@ export function settleConversation(deps: BotDeps) {
       return;
     }
     const parse = (text: string): Parsed<string> => {
-      const q = parseOrderQuery(text);
-      return q !== null && referenceSchema.safeParse(q).success
+      // Digits as typed ("#1234 5678", Devanagari digits too), as /status reads them.
+      const q = asciiDigits(text).replace(/[\s\-#.]/g, "");
+      return referenceSchema.safeParse(q).success
         ? { ok: true, value: q }
         : { ok: false, error: t("status-invalid") };
     };
     const typed = typeof given === "string" && given.trim() !== "" ? parse(given) : null;
     const reference = typed?.ok ? typed.value : await flow.ask(t("settle-ask-ref"), parse);
-    const order = await conversation.external(() => deps.orders.get(reference));
-    const now = await flow.now();
-    const why = order ? refusalOf(t, order, now, deps.orders.settleAfterMs) : t("status-not-found");
-    if (why !== null || !order) {
-      await flow.reply(why ?? t("status-not-found"));
+    const found = await conversation.external(async () => {
+      const o = await deps.orders.get(reference);
+      return o ? { order: o, allowed: deps.orders.settleable(o) } : null;
+    });
+    if (!found) {
+      await flow.reply(t("status-not-found"));
+      return;
+    }
+    const { order } = found;
+    if (!found.allowed.ok) {
+      await flow.reply(refusalOf(t, order, found.allowed));
       return;
     }
     await flow.reply(statusText(t, order));
@@ -60,7 +66,11 @@ export function settleConversation(deps: BotDeps) {
         : { ok: false, error: t("reverse-bad-reason") };
     });
     const as = outcome === "failed" ? "failed" : "success";
-    await confirm(flow, t(`settle-confirm-${as}`, { ref: order.reference, reason }));
+    await flow.choose(
+      t(`settle-confirm-${as}`, { ref: order.reference, reason }),
+      [{ label: t("common-confirm"), value: "yes" }],
+      { columns: 1 },
+    );
     const r = await conversation.external(() =>
       deps.orders.settle({
         reference: order.reference,
@@ -74,10 +84,8 @@ export function settleConversation(deps: BotDeps) {
   };
 }
 
-/** Why this order cannot be settled now, or null when it can. */
-export function refusalOf(t: Translate, order: Order, now: number, afterMs: number): string | null {
-  const s = settleable(order, now, afterMs);
-  if (s.ok) return null;
+/** Why this order cannot be settled now. */
+function refusalOf(t: Translate, order: Order, s: Exclude<Settleable, { ok: true }>): string {
   const ref = order.reference;
   if (s.code === "final") return t("settle-final", { ref, status: statusLabel(t, order.status) });
   if (s.code === "not_sent") return t("settle-not-sent", { ref });
@@ -95,9 +103,5 @@ function resultText(t: Translate, r: SettleResult, ref: string): string {
   if (r.code === "aggregator_final") {
     return t("settle-aggregator-final", { ref, status: statusLabel(t, r.order.status) });
   }
-  if (r.code === "final") {
-    return t("settle-final", { ref, status: statusLabel(t, r.order.status) });
-  }
-  if (r.code === "not_sent") return t("settle-not-sent", { ref });
-  return t("settle-too-young", { ref, time: formatOrderTime(r.readyAt, "np", t.locale) });
+  return refusalOf(t, r.order, r);
 }

@@ -1,12 +1,11 @@
 import type { BotOrders, Role } from "../../src/bot/deps.ts";
-import type { Translate } from "../../src/bot/i18n.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
+import type { Translate } from "../../src/bot/i18n.ts";
 import { failureReason, statusLabel, statusText } from "../../src/bot/order-texts.ts";
 import { asciiDigits } from "../../src/catalog/index.ts";
 import { formatMoney } from "../../src/money.ts";
 import { isInferred } from "../../src/orders/inferred-debit.ts";
 import { normalizeProviderStatus, type Order, referenceSchema } from "../../src/orders/model.ts";
-import { settleable } from "../../src/orders/service.ts";
 import {
   isProviderError,
   type ProviderClient,
@@ -87,14 +86,15 @@ export async function askProvider(
 
 /**
  * A stored order as /status shows it; staff see who ordered it and an admin's settlement, admins
- * the wallet effects too, and for an order still open past SETTLE_AFTER_MS (`settle`) the way to
+ * the wallet effects too, and for an order still open past SETTLE_AFTER_MS (`settleable`) the way to
  * settle it.
  */
 export function orderStatusText(
   t: Translate,
   order: Order,
   role: Role,
-  settle?: { now: number; afterMs: number },
+  /** For an admin: whether the order may be settled now (orders.settleable). */
+  settleable?: boolean,
 ): string {
   const lines = [statusText(t, order)];
   if (order.transactionId) lines.push(t("status-transaction", { tx: order.transactionId }));
@@ -113,7 +113,7 @@ export function orderStatusText(
     );
     if (s.contradictedAt !== undefined) lines.push(t("status-settled-contradicted"));
   }
-  if (role === "admin" && settle && settleable(order, settle.now, settle.afterMs).ok) {
+  if (role === "admin" && settleable) {
     lines.push(t("status-settle-hint", { ref: order.reference }));
   }
   if (role === "admin" && order.wallet) {

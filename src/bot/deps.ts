@@ -9,6 +9,7 @@ import type { Order } from "../orders/model.ts";
 import type { OrderSearch, OrderSearchPage } from "../orders/search.ts";
 import type {
   AccessMode,
+  Settleable,
   SettleRequest,
   SettleResult,
   SubmitOptions,
@@ -74,8 +75,8 @@ export interface BotOrders {
   search(query: OrderSearch): Promise<OrderSearchPage>;
   /** Admins: settle an order the aggregator never ended (src/orders/settle.ts, /settle). */
   settle(request: SettleRequest): Promise<SettleResult>;
-  /** How old an open order must be for an admin to settle it (SETTLE_AFTER_MS). */
-  readonly settleAfterMs: number;
+  /** Whether an admin may settle this order now: not final, sent, older than SETTLE_AFTER_MS. */
+  settleable(order: Order): Settleable;
 }
 
 export interface BotSettings {

@@ -5,12 +5,13 @@ import { createApply } from "./apply.ts";
 import { type AccessMode, createCharges } from "./charges.ts";
 import type { OrdersContext } from "./context.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
+import type { Order } from "./model.ts";
 import { type OrderPart, orderPartsOf } from "./parts.ts";
 import { createPlace } from "./place.ts";
 import type { OrdersProvider } from "./provider-events.ts";
 import { recentOrders } from "./recent.ts";
 import type { OrderSearch } from "./search.ts";
-import { createSettle } from "./settle.ts";
+import { createSettle, settleable } from "./settle.ts";
 import type { OrderStore } from "./store.ts";
 import { createSubmit, type WalletReading } from "./submit.ts";
 
@@ -31,9 +32,9 @@ export {
 } from "./provider-events.ts";
 export {
   SETTLED_FAILED_MESSAGE,
+  type Settleable,
   type SettleRequest,
   type SettleResult,
-  settleable,
 } from "./settle.ts";
 export type { SubmitOptions, WalletReading } from "./submit.ts";
 
@@ -105,7 +106,8 @@ export function createOrders(opts: OrdersOptions) {
     apply,
     /** An admin settles an order the aggregator never ended (settle.ts). */
     settle: createSettle(ctx, { provider, apply, settleAfterMs }),
-    settleAfterMs,
+    /** Whether an admin may settle this order now (the service's clock, SETTLE_AFTER_MS). */
+    settleable: (order: Order) => settleable(order, ctx.now(), settleAfterMs),
     get: (reference: string) => store.get(reference),
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),

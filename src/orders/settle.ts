@@ -44,7 +44,7 @@ export type SettleResult =
   /** The aggregator answered final just now: that answer was applied instead. */
   | { ok: false; code: "aggregator_final"; order: Order };
 
-type Settleable =
+export type Settleable =
   | { ok: true }
   | { ok: false; code: "final" }
   | { ok: false; code: "not_sent" }
@@ -61,7 +61,11 @@ export function settleable(order: Order, now: number, settleAfterMs: number): Se
 
 export function createSettle(
   ctx: OrdersContext,
-  deps: { provider: Pick<OrdersProvider, "statusByReference">; apply: Apply; settleAfterMs: number },
+  deps: {
+    provider: Pick<OrdersProvider, "statusByReference">;
+    apply: Apply;
+    settleAfterMs: number;
+  },
 ) {
   const { store, now } = ctx;
 
@@ -114,7 +118,9 @@ export function createSettle(
     if (r.outcome !== "changed" || !r.order) {
       // Final meanwhile (the aggregator's word, another admin's tap): nothing of ours was written.
       const current = r.order ?? (await store.get(order.reference));
-      return current ? { ok: false, code: "final", order: current } : { ok: false, code: "unknown" };
+      return current
+        ? { ok: false, code: "final", order: current }
+        : { ok: false, code: "unknown" };
     }
     ctx.log?.warn(
       {

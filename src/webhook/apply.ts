@@ -101,7 +101,11 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
     contradicts(deps.logger, stored, status);
     // An admin's settlement the aggregator now contradicts: the order records it and alerts the
     // admins once (orders/state.ts); no money moves, whatever the claim.
-    if (stored?.settled && stored.status !== status && stored.settled.contradictedAt === undefined) {
+    if (
+      stored?.settled &&
+      stored.status !== status &&
+      stored.settled.contradictedAt === undefined
+    ) {
       await orders.apply(
         { reference: stored.reference, source: "webhook", payload: payloadOf(p), status, at },
         stored,

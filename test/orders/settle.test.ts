@@ -13,8 +13,8 @@ import {
 import { createReconciler } from "../../src/orders/reconciler.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders, type Orders } from "../../src/orders/service.ts";
-import { keyspace } from "../../src/redis/keyspace.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { applyWebhookEvent } from "../../src/webhook/apply.ts";
 import { createConfirmations } from "../../src/webhook/confirm.ts";
 import { booksOnRedis } from "../support/books.ts";
@@ -229,7 +229,9 @@ describe("an admin settles an order the aggregator never ended", () => {
     const alerts = notes.filter((n) => n.kind === "admin_alert" && n.topic === "order_settled");
     // The settling admin is not told their own decision; the other one is, with the reason.
     expect(alerts.map((n) => n.chatId)).toEqual([OTHER_ADMIN]);
-    expect(alerts[0]?.kind === "admin_alert" && alerts[0].note).toContain("no recharge per operator");
+    expect(alerts[0]?.kind === "admin_alert" && alerts[0].note).toContain(
+      "no recharge per operator",
+    );
     // The aggregator fails and refunds it at last: the float check is back where it was.
     forceAtAggregator(order, "failed");
     expect((await books.report()).float.driftPaisa).toBe(0);

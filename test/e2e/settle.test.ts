@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
+import { isFinal } from "../../src/orders/model.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
+
+/**
+ * /settle end to end, as chats (prepaid, on Redis): a customer's order the aggregator keeps
+ * pending (the sandbox's final step is an hour of real time away) holds their money; an admin
+ * may settle it only once it is older than SETTLE_AFTER_MS (4 hours by default; the process's
+ * clock is moved), with a reason; the customer is told the money is back, the other admin is
+ * told of the decision, /status shows who settled it, and a second /settle finds it final.
+ */
+
+const HOUR = 3_600_000;
+const ADMIN = 7101;
+const OTHER_ADMIN = 7102;
+const CUSTOMER = 7201;
+
+describe("an admin settles a stuck order from the chat", () => {
+  let ts: TestSystem;
+  let offset = 0;
+  beforeAll(async () => {
+    ts = await startTestSystem({
+      redis: true,
+      env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `${ADMIN},${OTHER_ADMIN}` },
+      sandbox: { delays: { toPendingMs: 20, toFinalMs: HOUR } },
+      now: () => Date.now() + offset,
+    });
+  });
+  afterAll(async () => {
+    await ts.cleanup();
+  });
+
+  const balance = async () =>
+    (await ts.system.ledger.balance(account.customer(CUSTOMER))).availablePaisa;
+
+  it("settles as failed with a reason: the money back once, everyone told, recorded", async () => {
+    const customer = ts.user(CUSTOMER);
+    await customer.register();
+    // The other admin has a chat with the bot (alerts go there).
+    await ts.user(OTHER_ADMIN).say("/start", /./);
+    const funded = await ts.system.ledger.transfer({
+      id: `fund-${CUSTOMER}`,
+      debit: account.merchant.funding,
+      credit: account.customer(CUSTOMER),
+      amountPaisa: 50_000,
+      kind: "credit",
+    });
+    expect(funded.ok).toBe(true);
+    await customer.say("/recharge", /What would you like to pay/);
+    await customer.tap("📱 Mobile top-up", /Which mobile number/);
+    await customer.say("9841550001", /How much/);
+    await customer.say("200", /Please check your order/);
+    const receipt = await customer.tap("✅ Confirm", /Order \d+/);
+    const ref = /Order (\d+)/.exec(receipt.text)?.[1] ?? "";
+    await waitUntil(
+      async () => (await ts.system.orders.get(ref))?.status === "pending",
+      "the order pending at the aggregator",
+    );
+    expect(await balance()).toBe(30_000);
+
+    const admin = ts.user(ADMIN);
+    // Too recent: the aggregator may still answer.
+    const young = await admin.say(`/settle ${ref}`, /too recent to settle/);
+    expect(young.text).toContain(`Order ${ref} is too recent to settle by hand`);
+    expect((await admin.say(`/status ${ref}`, /Order/)).text).not.toContain("/settle");
+
+    offset += 5 * HOUR;
+    const shown = await admin.say(`/status ${ref}`, /Order/);
+    expect(shown.text).toContain(
+      `No final answer from the aggregator for too long: /settle ${ref}`,
+    );
+
+    await admin.say(`/settle ${ref}`, /How should it be settled/);
+    await admin.tap(/As failed/, /Why\?/);
+    await admin.say("ok", /3 to 200 characters/);
+    await admin.say("operator confirms no recharge", /Settle order \d+ as failed\?/);
+    const done = await admin.tap("✅ Confirm", /settled as failed/);
+    expect(done.text).toMatch(
+      new RegExp(
+        `Order ${ref} settled as failed: the held money is back in the customer's balance`,
+      ),
+    );
+    expect(done.text).toMatch(/The aggregator said: status pending/);
+
+    const push = await customer.waitFor(new RegExp(`Order ${ref} failed`));
+    expect(push.text).toContain("has been returned to your balance");
+    expect(push.text).toContain(
+      "Reason: the operator did not confirm the recharge, so it was cancelled",
+    );
+    const told = await ts
+      .user(OTHER_ADMIN)
+      .waitFor(new RegExp(`Order ${ref} was settled as failed by admin ${ADMIN}`));
+    expect(told.text).toContain("operator confirms no recharge");
+    expect(await balance()).toBe(50_000);
+    await expectBooksBalanced(ts.system.ledger);
+
+    const after = await admin.say(`/status ${ref}`, /Order/);
+    expect(after.text).toContain(`Settled by admin ${ADMIN}`);
+    expect(after.text).toContain(
+      "operator confirms no recharge (the aggregator said: status pending)",
+    );
+    expect((await customer.say(`/status ${ref}`, /Order/)).text).not.toContain("Settled by admin");
+
+    // A second /settle (another tap, another admin) finds it final: nothing moves.
+    const again = await ts.user(OTHER_ADMIN).say(`/settle ${ref}`, /already final/);
+    expect(again.text).toContain(`Order ${ref} is already final`);
+    expect(await balance()).toBe(50_000);
+    const order = await ts.system.orders.get(ref);
+    expect(order && isFinal(order.status) && order.settled?.by).toBe(ADMIN);
+  });
+
+  it("is for admins only", async () => {
+    expect((await ts.user(CUSTOMER).say("/settle 123", /admins/)).text).toBe(
+      "/settle is for admins.",
+    );
+  });
+});
