@@ -719,6 +719,6 @@ settle-too-young = Order { $ref } is too recent to settle by hand: the aggregato
 settle-cancelled = Settlement cancelled. Nothing was changed. Send /settle to start again.
 settle-leave-question = Leave this settlement? Nothing has been changed yet.
 status-settled = Settled by admin { $admin } at { $time }: { $reason } (the aggregator said: { $said })
-status-settled-contradicted = ⚠️ The aggregator later said the opposite: no money moved; check it with the aggregator (/books shows the difference).
+status-settled-contradicted = ⚠️ The aggregator later said the opposite: no money moved; check it with the aggregator; /books shows the difference.
 status-settle-hint = No final answer from the aggregator for too long: /settle { $ref }
 notify-reason-settled = the operator did not confirm the recharge, so it was cancelled

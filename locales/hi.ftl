@@ -683,6 +683,6 @@ settle-too-young = ऑर्डर { $ref } हाथ से निपटान�
 settle-cancelled = निपटान रद्द हुआ। कुछ नहीं बदला। फिर शुरू करने के लिए /settle भेजें।
 settle-leave-question = यह निपटान छोड़ें? अभी तक कुछ नहीं बदला है।
 status-settled = एडमिन { $admin } ने { $time } पर निपटाया: { $reason } (प्रदाता ने कहा: { $said })
-status-settled-contradicted = ⚠️ प्रदाता ने बाद में उल्टा कहा: कोई पैसा नहीं हिला; प्रदाता से जाँचें (/books अंतर दिखाता है)।
+status-settled-contradicted = ⚠️ प्रदाता ने बाद में उल्टा कहा: कोई पैसा नहीं हिला; प्रदाता से जाँचें; /books अंतर दिखाता है।
 status-settle-hint = बहुत देर से प्रदाता का अंतिम जवाब नहीं आया: /settle { $ref }
 notify-reason-settled = ऑपरेटर ने रिचार्ज की पुष्टि नहीं की, इसलिए इसे रद्द किया गया

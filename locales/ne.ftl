@@ -677,6 +677,6 @@ settle-too-young = अर्डर { $ref } हातले टुंगो ल�
 settle-cancelled = टुंगो लगाउने काम रद्द भयो। केही बदलिएन। फेरि सुरु गर्न /settle पठाउनुहोस्।
 settle-leave-question = टुंगो लगाउने काम छोड्ने? अहिलेसम्म केही बदलिएको छैन।
 status-settled = एडमिन { $admin } ले { $time } मा टुंगो लगाए: { $reason } (प्रदायकले भनेको: { $said })
-status-settled-contradicted = ⚠️ प्रदायकले पछि उल्टो भन्यो: कुनै पैसा सरेन; प्रदायकसँग जाँच्नुहोस् (/books ले फरक देखाउँछ)।
+status-settled-contradicted = ⚠️ प्रदायकले पछि उल्टो भन्यो: कुनै पैसा सरेन; प्रदायकसँग जाँच्नुहोस्; /books ले फरक देखाउँछ।
 status-settle-hint = धेरै समयसम्म प्रदायकबाट अन्तिम जवाफ आएन: /settle { $ref }
 notify-reason-settled = अपरेटरले रिचार्ज पुष्टि गरेन, त्यसैले रद्द गरियो

@@ -66,8 +66,9 @@ export function settleConversation(deps: BotDeps) {
         : { ok: false, error: t("reverse-bad-reason") };
     });
     const as = outcome === "failed" ? "failed" : "success";
+    const question = as === "failed" ? "settle-confirm-failed" : "settle-confirm-success";
     await flow.choose(
-      t(`settle-confirm-${as}`, { ref: order.reference, reason }),
+      t(question, { ref: order.reference, reason }),
       [{ label: t("common-confirm"), value: "yes" }],
       { columns: 1 },
     );
