@@ -722,3 +722,4 @@ status-settled = Settled by admin { $admin } at { $time }: { $reason } (the aggr
 status-settled-contradicted = ⚠️ The aggregator later said the opposite: no money moved; check it with the aggregator; /books shows the difference.
 status-settle-hint = No final answer from the aggregator for too long: /settle { $ref }
 notify-reason-settled = the operator did not confirm the recharge, so it was cancelled
+help-admin-settle = /settle – settle an order the aggregator has not ended for hours (failed: the money back to the customer; or succeeded), with a reason.
