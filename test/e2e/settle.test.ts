@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { isFinal } from "../../src/orders/model.ts";
+import { client, linkIn } from "../support/dashboard.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
@@ -110,6 +111,62 @@ describe("an admin settles a stuck order from the chat", () => {
     expect(await balance()).toBe(50_000);
     const order = await ts.system.orders.get(ref);
     expect(order && isFinal(order.status) && order.settled?.by).toBe(ADMIN);
+  });
+
+  it("settles from the back office's order page as succeeded: audited, posted once, told", async () => {
+    const customer = ts.user(CUSTOMER);
+    await customer.say("/recharge", /What would you like to pay/);
+    await customer.tap("📱 Mobile top-up", /Which mobile number/);
+    await customer.say("9841550002", /How much/);
+    await customer.say("100", /Please check your order/);
+    const receipt = await customer.tap("✅ Confirm", /Order \d+/);
+    const ref = /Order (\d+)/.exec(receipt.text)?.[1] ?? "";
+    await waitUntil(
+      async () => (await ts.system.orders.get(ref))?.status === "pending",
+      "the order pending at the aggregator",
+    );
+    const admin = ts.user(ADMIN);
+    const c = client(ts.system.url);
+    const logIn = async () => {
+      const reply = await admin.say("/dashboard", /back-office login link/);
+      expect((await c.post(new URL(linkIn(reply.text) ?? "").pathname)).status).toBe(303);
+    };
+    await logIn();
+    // Too recent: no form on the page, and a POST is refused.
+    expect(await (await c.get(`/dashboard/orders?ref=${ref}`)).text()).not.toContain(
+      "Settle order",
+    );
+    const body = new URLSearchParams({ ref, outcome: "success", reason: "operator: recharged" });
+    expect((await c.post("/dashboard/orders/settle", {}, body.toString())).status).toBe(409);
+
+    offset += 5 * HOUR;
+    await logIn(); // the session did not outlive the hours
+    expect(await (await c.get(`/dashboard/orders?ref=${ref}`)).text()).toContain(
+      `Settle order ${ref}`,
+    );
+    const done = await c.post("/dashboard/orders/settle", {}, body.toString());
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain(`Order ${ref} settled as success`);
+    const again = await c.post("/dashboard/orders/settle", {}, body.toString());
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("final already");
+
+    const order = await ts.system.orders.get(ref);
+    expect(order?.status).toBe("success");
+    expect(order?.settled).toMatchObject({ by: ADMIN, reason: "operator: recharged" });
+    const posts = (await ts.system.ledger.journal()).entries.filter(
+      (e) => e.id === order?.holdId || e.pendingId === order?.holdId,
+    );
+    expect(posts.map((e) => e.kind).sort()).toEqual(["hold", "post"]);
+    await expectBooksBalanced(ts.system.ledger);
+    await customer.waitFor(new RegExp(`Order ${ref} succeeded`));
+    await ts.user(OTHER_ADMIN).waitFor(new RegExp(`Order ${ref} was settled as success`));
+    const page = await (await c.get(`/dashboard/orders?ref=${ref}`)).text();
+    expect(page).toContain("Settled by an admin");
+    expect(page).toContain("operator: recharged");
+    const audit = await (await c.get("/dashboard/audit")).text();
+    expect(audit).toContain("order_settle");
+    expect(audit).toContain(`order ${ref} as success: operator: recharged`);
   });
 
   it("is for admins only", async () => {

@@ -1,6 +1,13 @@
 import type { Phone, Receipt, ReverseResult } from "../../accounts/index.ts";
 import type { Complaints } from "../../complaints/index.ts";
-import type { ListOpenOptions, Order, UnmatchedEvent } from "../../orders/index.ts";
+import type {
+  ListOpenOptions,
+  Order,
+  Settleable,
+  SettleRequest,
+  SettleResult,
+  UnmatchedEvent,
+} from "../../orders/index.ts";
 import type {
   DecideResult,
   HeldDecision,
@@ -66,6 +73,15 @@ export interface ActionDeps {
   orders: {
     listOpen(opts: ListOpenOptions): Promise<Order[]>;
     listUnmatched(limit: number): Promise<UnmatchedEvent[]>;
+  };
+  /**
+   * The chat's /settle (src/orders/settle.ts): an order the aggregator never ended, settled by an
+   * admin with a reason after SETTLE_AFTER_MS; `adminIds` are told (read on each use).
+   */
+  settle?: {
+    settle(request: SettleRequest): Promise<SettleResult>;
+    settleable(order: Order): Settleable;
+    adminIds(): readonly number[];
   };
   /** LOW_FLOAT_ALERT in paisa (0: off): the aggregator's wallet below it is an alert. */
   lowFloatPaisa: number;
