@@ -6,15 +6,16 @@ import type { Translate } from "../../src/bot/i18n.ts";
 import { statusLabel, statusText } from "../../src/bot/order-texts.ts";
 import { asciiDigits } from "../../src/catalog/index.ts";
 import { type Order, referenceSchema } from "../../src/orders/model.ts";
-import type { Settleable, SettleResult } from "../../src/orders/service.ts";
+import { needsApproval, type Settleable, type SettleResult } from "../../src/orders/service.ts";
 
 /**
  * /settle [reference] (admins): an order the aggregator never ended (no final answer for longer
  * than SETTLE_AFTER_MS) is settled as failed (the hold voided, the customer told the money is
  * back) or as succeeded (posted, the debit inferred), with a reason kept on the order. The
- * aggregator is asked again right before (src/orders/settle.ts): a final answer wins. One
- * admin decides; the other admins are told at once, and every admin if the aggregator later
- * says the opposite (docs/books.md).
+ * aggregator is asked again right before (src/orders/settle.ts): a final answer wins. With more
+ * than one admin, the first admin's decision is a proposal that another admin approves or
+ * declines (maker-checker); alone, the admin decides. The other admins are told, and every admin
+ * if the aggregator later says the opposite (docs/books.md).
  */
 export function settleConversation(deps: BotDeps) {
   return async function settle(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
@@ -51,6 +52,13 @@ export function settleConversation(deps: BotDeps) {
       return;
     }
     await flow.reply(statusText(t, order));
+    const me = flow.env.userId;
+    const admins = deps.settings.adminIds;
+    const p = needsApproval(admins, me) ? order.settleProposal : undefined;
+    if (p) {
+      await decideProposal(flow, conversation, deps, order, p);
+      return;
+    }
     const outcome = await flow.choose(
       t("settle-ask-outcome"),
       [
@@ -67,22 +75,66 @@ export function settleConversation(deps: BotDeps) {
     });
     const as = outcome === "failed" ? "failed" : "success";
     const question = as === "failed" ? "settle-confirm-failed" : "settle-confirm-success";
+    const approval = needsApproval(admins, me) ? `\n${t("settle-confirm-approval")}` : "";
     await flow.choose(
-      t(question, { ref: order.reference, reason }),
+      `${t(question, { ref: order.reference, reason })}${approval}`,
       [{ label: t("common-confirm"), value: "yes" }],
       { columns: 1 },
     );
     const r = await conversation.external(() =>
-      deps.orders.settle({
-        reference: order.reference,
-        outcome: as,
-        adminId: flow.env.userId,
-        reason,
-        admins: deps.settings.adminIds,
-      }),
+      deps.orders.settle({ reference: order.reference, outcome: as, adminId: me, reason, admins }),
     );
     await flow.reply(resultText(t, r, order.reference));
   };
+}
+
+type Proposal = NonNullable<Order["settleProposal"]>;
+
+/**
+ * Maker-checker: a proposal waits on the order. Its admin may withdraw it; another admin approves
+ * it (settled as proposed, the aggregator asked once more) or declines it (withdrawn).
+ */
+async function decideProposal(
+  flow: Flow,
+  conversation: FlowConversation,
+  deps: BotDeps,
+  order: Order,
+  p: Proposal,
+): Promise<void> {
+  const { t } = flow;
+  const ref = order.reference;
+  const me = flow.env.userId;
+  const outcome = statusLabel(t, p.outcome);
+  if (p.by === me) {
+    await flow.choose(t("settle-own-proposal", { ref, outcome, reason: p.reason }), [
+      { label: t("settle-withdraw"), value: "withdraw" },
+    ]);
+    await conversation.external(() => deps.orders.withdrawSettle(ref, me));
+    await flow.reply(t("settle-withdrawn", { ref }));
+    return;
+  }
+  const choice = await flow.choose(
+    t("settle-proposal", { admin: String(p.by), ref, outcome, reason: p.reason }),
+    [
+      { label: t("settle-approve"), value: "approve" },
+      { label: t("settle-decline"), value: "decline" },
+    ],
+  );
+  if (choice !== "approve") {
+    await conversation.external(() => deps.orders.withdrawSettle(ref, me));
+    await flow.reply(t("settle-withdrawn", { ref }));
+    return;
+  }
+  const r = await conversation.external(() =>
+    deps.orders.settle({
+      reference: ref,
+      outcome: p.outcome,
+      adminId: me,
+      reason: p.reason,
+      admins: deps.settings.adminIds,
+    }),
+  );
+  await flow.reply(resultText(t, r, ref));
 }
 
 /** Why this order cannot be settled now. */
@@ -94,6 +146,13 @@ function refusalOf(t: Translate, order: Order, s: Exclude<Settleable, { ok: true
 }
 
 function resultText(t: Translate, r: SettleResult, ref: string): string {
+  if (r.ok && r.done === "proposed") {
+    return t("settle-proposed", {
+      ref,
+      outcome: statusLabel(t, r.order.settleProposal?.outcome ?? "failed"),
+      said: r.aggregator,
+    });
+  }
   if (r.ok) {
     return t(r.order.status === "failed" ? "settle-done-failed" : "settle-done-success", {
       ref,
@@ -103,6 +162,9 @@ function resultText(t: Translate, r: SettleResult, ref: string): string {
   if (r.code === "unknown") return t("status-not-found");
   if (r.code === "aggregator_final") {
     return t("settle-aggregator-final", { ref, status: statusLabel(t, r.order.status) });
+  }
+  if (r.code === "own_proposal" || r.code === "other_proposal") {
+    return t("settle-other-proposal", { ref });
   }
   return refusalOf(t, r.order, r);
 }

@@ -111,10 +111,22 @@ export function orderStatusText(
         said: s.aggregator,
       }),
     );
+    if (s.approvedBy !== undefined) {
+      lines.push(t("status-settled-approved", { admin: String(s.approvedBy) }));
+    }
     if (s.contradictedAt !== undefined) lines.push(t("status-settled-contradicted"));
   }
   if (role === "admin" && settleable) {
-    lines.push(t("status-settle-hint", { ref: order.reference }));
+    const p = order.settleProposal;
+    lines.push(
+      p
+        ? t("status-settle-proposed", {
+            admin: String(p.by),
+            outcome: statusLabel(t, p.outcome),
+            ref: order.reference,
+          })
+        : t("status-settle-hint", { ref: order.reference }),
+    );
   }
   if (role === "admin" && order.wallet) {
     lines.push(

@@ -75,6 +75,8 @@ export interface BotOrders {
   search(query: OrderSearch): Promise<OrderSearchPage>;
   /** Admins: settle an order the aggregator never ended (src/orders/settle.ts, /settle). */
   settle(request: SettleRequest): Promise<SettleResult>;
+  /** Admins: withdraw or decline the settlement proposal waiting on an order (maker-checker). */
+  withdrawSettle(reference: string, adminId: number): Promise<Order | null>;
   /** Whether an admin may settle this order now: not final, sent, older than SETTLE_AFTER_MS. */
   settleable(order: Order): Settleable;
 }

@@ -31,6 +31,7 @@ export {
   type OrdersProvider,
 } from "./provider-events.ts";
 export {
+  needsApproval,
   SETTLED_FAILED_MESSAGE,
   type Settleable,
   type SettleRequest,
@@ -95,6 +96,7 @@ export function createOrders(opts: OrdersOptions) {
     onWalletReading: opts.onWalletReading,
   });
   const settleAfterMs = opts.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS;
+  const settling = createSettle(ctx, { provider, apply, settleAfterMs });
   return {
     nextReference: () => store.nextReference(),
     /** What the customer would pay for a draft (the schedule's quote). */
@@ -105,7 +107,9 @@ export function createOrders(opts: OrdersOptions) {
     submit,
     apply,
     /** An admin settles an order the aggregator never ended (settle.ts). */
-    settle: createSettle(ctx, { provider, apply, settleAfterMs }),
+    settle: settling.settle,
+    /** Withdraws or declines a settlement proposal waiting for approval (maker-checker). */
+    withdrawSettle: settling.withdraw,
     /** Whether an admin may settle this order now (the service's clock, SETTLE_AFTER_MS). */
     settleable: (order: Order) => settleable(order, ctx.now(), settleAfterMs),
     get: (reference: string) => store.get(reference),

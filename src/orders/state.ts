@@ -152,6 +152,55 @@ function settlementContradicted(order: Order, event: OrderEvent): TransitionResu
   };
 }
 
+/**
+ * Maker-checker (settle.ts): an admin's proposal to settle an open order, recorded with its
+ * history entry and told to the other admins (one proposal at a time), or withdrawn/declined.
+ * Null: the event is neither.
+ */
+function proposalStep(order: Order, event: OrderEvent): TransitionResult | null {
+  const { propose, withdraw } = event;
+  if (!propose && !withdraw) return null;
+  if (propose && order.settleProposal) return unchanged(order);
+  if (withdraw && !order.settleProposal) return unchanged(order);
+  const p = order.settleProposal;
+  const note = propose
+    ? `settlement proposed by admin ${propose.by} as ${propose.outcome}: ${propose.reason}`
+    : `settlement proposal of admin ${p?.by} withdrawn by admin ${withdraw?.by}`;
+  const next: Order = {
+    ...order,
+    history: withHistory(order, entryOf({ ...event, status: null }, note.slice(0, 300))),
+    updatedAt: event.at,
+  };
+  if (propose) {
+    next.settleProposal = {
+      by: propose.by,
+      outcome: propose.outcome,
+      reason: propose.reason,
+      at: event.at,
+    };
+  } else delete next.settleProposal;
+  const notifications: Notification[] = (propose?.admins ?? [])
+    .filter((admin) => admin !== propose?.by)
+    .map((chatId) => ({
+      kind: "admin_alert",
+      topic: "settle_proposed",
+      reference: order.reference,
+      status: order.status,
+      chatId,
+      at: event.at,
+      note: `Order ${order.reference}: admin ${propose?.by} proposes to settle it as ${propose?.outcome}: ${propose?.reason}. Nothing moves until another admin approves it: /settle ${order.reference}`,
+    }));
+  return { ...unchanged(order), order: next, changed: true, notifications };
+}
+
+/** An approval names the proposal it approves: withdrawn or changed meanwhile, it does nothing. */
+function approvalStale(order: Order, event: OrderEvent): boolean {
+  const s = event.settle;
+  if (!s || s.approvedBy === undefined) return false;
+  const p = order.settleProposal;
+  return !p || p.by !== s.by || p.outcome !== event.status || p.reason !== s.reason;
+}
+
 export function transition(order: Order, event: OrderEvent): TransitionResult {
   if (isFinal(order.status)) {
     const late = lateWallet(order, event);
@@ -159,6 +208,9 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
   }
   if (event.expect && !event.expect.includes(order.status)) return unchanged(order);
   if (event.unrecognised !== undefined) return recordUnrecognised(order, event, event.unrecognised);
+  const proposal = proposalStep(order, event);
+  if (proposal) return proposal;
+  if (approvalStale(order, event)) return unchanged(order);
 
   if (
     event.transactionId !== undefined &&
@@ -230,11 +282,15 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
   if (moves && next.status === "success" && next.wallet === undefined)
     next.wallet = inferredWallet(order);
 
+  // A proposal waiting for approval is moot once the order is final, whoever made it so.
+  if (moves && isFinal(next.status)) delete next.settleProposal;
   if (moves && event.settle && isFinal(next.status)) {
     next.settled = { ...event.settle, at: event.at };
-    // Told to the other admins: one admin's decision on money is seen by the rest (docs/books.md).
+    // Told to the other admins (a proposer learns of the approval): one admin's decision on money
+    // is seen by the rest (docs/books.md).
     for (const admin of event.settle.admins) {
-      if (admin === event.settle.by) continue;
+      // Not the admin who just did it (the approver, or the one who decided alone).
+      if (admin === (event.settle.approvedBy ?? event.settle.by)) continue;
       notifications.push({
         kind: "admin_alert",
         topic: "order_settled",
@@ -242,7 +298,11 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
         status: next.status,
         chatId: admin,
         at: event.at,
-        note: `Order ${order.reference} was settled as ${next.status} by admin ${event.settle.by}: ${event.settle.reason} (the aggregator said: ${event.settle.aggregator}).`,
+        note: `Order ${order.reference} was settled as ${next.status} by admin ${event.settle.by}${
+          event.settle.approvedBy === undefined
+            ? ""
+            : `, approved by admin ${event.settle.approvedBy}`
+        }: ${event.settle.reason} (the aggregator said: ${event.settle.aggregator}).`,
       });
     }
   }

@@ -43,7 +43,7 @@ export function wireDashboard(
     /** The chat's own services, so the back office's money actions are the chat's operations. */
     topUps?: TopUps | undefined;
     /** The orders service: /settle's operation, for the order page (src/orders/settle.ts). */
-    orders?: Pick<Orders, "settle" | "settleable"> | undefined;
+    orders?: Pick<Orders, "settle" | "settleable" | "withdrawSettle"> | undefined;
     /** Complaints on orders: the back office answers them with the chat's own service. */
     complaints?: Complaints | undefined;
     /** The chat's translations and a sender: a reversal made in the browser is told as /reverse tells it. */
@@ -103,9 +103,13 @@ export function wireDashboard(
 }
 
 /** The chat's /settle for the order page; the admins told are the bot's, read on each use. */
-function settlePort(orders: Pick<Orders, "settle" | "settleable">, settings: BotSettings) {
+function settlePort(
+  orders: Pick<Orders, "settle" | "settleable" | "withdrawSettle">,
+  settings: BotSettings,
+) {
   return {
     settle: orders.settle,
+    withdraw: orders.withdrawSettle,
     settleable: orders.settleable,
     adminIds: () => settings.adminIds,
   };

@@ -126,8 +126,17 @@ describe("an admin settles an order the aggregator never ended", () => {
     return entries.filter((e) => e.reference === reference || e.pendingId === holdIdOf(reference));
   }
 
+  /** One admin configured: that admin settles alone. */
   const settle = (o: Order, outcome: "failed" | "success", reason = "operator says no recharge") =>
-    orders.settle({ reference: o.reference, outcome, adminId: ADMIN, reason, admins: ADMINS });
+    orders.settle({ reference: o.reference, outcome, adminId: ADMIN, reason, admins: [ADMIN] });
+
+  /** Two admins configured (maker-checker): `by` proposes, the other approves. */
+  const settleAs = (
+    by: number,
+    o: Order,
+    outcome: "failed" | "success",
+    reason = "operator says no recharge",
+  ) => orders.settle({ reference: o.reference, outcome, adminId: by, reason, admins: ADMINS });
 
   it("without a settlement the order stays open and the money held, however long (the defect)", async () => {
     const order = await stuckOrder("9841330001");
@@ -187,7 +196,7 @@ describe("an admin settles an order the aggregator never ended", () => {
       at: clock,
       reason: "operator confirms no recharge arrived",
       aggregator: first.aggregator,
-      admins: ADMINS,
+      admins: [ADMIN],
     });
     expect(first.order.history.at(-1)).toMatchObject({
       source: "admin",
@@ -217,24 +226,98 @@ describe("an admin settles an order the aggregator never ended", () => {
     await expectBooksBalanced(ledger);
   });
 
-  it("tells the customer (a failed push) and the other admins (an alert) in the settling step, once", async () => {
+  it("with two admins one proposes (nothing moves), the other approves: settled once, everyone told", async () => {
     const order = await stuckOrder("9841330004");
     clock += SETTLE_AFTER;
-    expect((await settle(order, "failed", "no recharge per operator")).ok).toBe(true);
-    expect((await settle(order, "failed")).ok).toBe(false);
+    const proposed = await settleAs(ADMIN, order, "failed", "no recharge per operator");
+    expect(proposed).toMatchObject({ ok: true, done: "proposed" });
+    expect(proposed.ok && proposed.order.settleProposal).toMatchObject({
+      by: ADMIN,
+      outcome: "failed",
+      reason: "no recharge per operator",
+    });
+    expect((await orders.get(order.reference))?.status).toBe("queued");
+    expect(await available(order.userId)).toBe(30_000);
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
+    // The proposer cannot approve their own; the other admin cannot settle it otherwise.
+    expect(await settleAs(ADMIN, order, "failed")).toMatchObject({
+      ok: false,
+      code: "own_proposal",
+    });
+    expect(await settleAs(OTHER_ADMIN, order, "success")).toMatchObject({
+      ok: false,
+      code: "other_proposal",
+    });
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
+
+    const approved = await settleAs(OTHER_ADMIN, order, "failed", "another reason is not taken");
+    expect(approved).toMatchObject({ ok: true, done: "settled" });
+    if (!approved.ok) return;
+    expect(approved.order.status).toBe("failed");
+    expect(approved.order.settleProposal).toBeUndefined();
+    expect(approved.order.settled).toMatchObject({
+      by: ADMIN,
+      approvedBy: OTHER_ADMIN,
+      reason: "no recharge per operator",
+    });
+    expect(await available(order.userId)).toBe(50_000);
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold", "void"]);
+    expect(await settleAs(OTHER_ADMIN, order, "failed")).toMatchObject({
+      ok: false,
+      code: "final",
+    });
+    await expectBooksBalanced(ledger);
+
     const notes = (await outbox()).filter((n) => n.reference === order.reference);
     expect(notes.filter((n) => n.kind === "status" && n.status === "failed")).toEqual([
       expect.objectContaining({ chatId: order.chatId }),
     ]);
-    const alerts = notes.filter((n) => n.kind === "admin_alert" && n.topic === "order_settled");
-    // The settling admin is not told their own decision; the other one is, with the reason.
-    expect(alerts.map((n) => n.chatId)).toEqual([OTHER_ADMIN]);
-    expect(alerts[0]?.kind === "admin_alert" && alerts[0].note).toContain(
-      "no recharge per operator",
+    const topic = (t: string) =>
+      notes.filter((n) => n.kind === "admin_alert" && n.topic === t).map((n) => n.chatId);
+    // The other admin was asked to approve; the proposer is told of the approval.
+    expect(topic("settle_proposed")).toEqual([OTHER_ADMIN]);
+    expect(topic("order_settled")).toEqual([ADMIN]);
+    const told = notes.find((n) => n.kind === "admin_alert" && n.topic === "order_settled");
+    expect(told?.kind === "admin_alert" && told.note).toContain(
+      `approved by admin ${OTHER_ADMIN}: no recharge per operator`,
     );
     // The aggregator fails and refunds it at last: the float check is back where it was.
     forceAtAggregator(order, "failed");
     expect((await books.report()).float.driftPaisa).toBe(0);
+  });
+
+  it("a proposal withdrawn (or declined) leaves the order open and held; a stale approval does nothing", async () => {
+    const order = await stuckOrder("9841330010");
+    clock += SETTLE_AFTER;
+    expect(await settleAs(ADMIN, order, "success")).toMatchObject({ ok: true, done: "proposed" });
+    const proposal = (await orders.get(order.reference))?.settleProposal;
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN)).toMatchObject({
+      status: "queued",
+    });
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN)).toBeNull();
+    // An approval of the proposal as it was (read before the withdrawal) finds none: no change.
+    const stale = await orders.apply({
+      reference: order.reference,
+      source: "admin",
+      status: "success",
+      at: clock,
+      settle: {
+        by: ADMIN,
+        approvedBy: OTHER_ADMIN,
+        reason: proposal?.reason ?? "",
+        aggregator: "status pending",
+        admins: ADMINS,
+      },
+    });
+    expect(stale.outcome).toBe("unchanged");
+    const after = await orders.get(order.reference);
+    expect(after?.status).toBe("queued");
+    expect(after?.settleProposal).toBeUndefined();
+    expect(after?.history.at(-1)?.note).toBe(
+      `settlement proposal of admin ${ADMIN} withdrawn by admin ${OTHER_ADMIN}`,
+    );
+    expect(await available(order.userId)).toBe(30_000);
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
   });
 
   it("asks the aggregator first: a final answer is applied the normal way, not overridden", async () => {
@@ -310,10 +393,8 @@ describe("an admin settles an order the aggregator never ended", () => {
     expect(told.outcome).toBe("recorded");
     expect(told.order?.status).toBe("failed");
     expect(told.order?.settled?.contradictedAt).toBe(clock);
-    expect(told.notifications.map((n) => [n.kind, n.chatId])).toEqual([
-      ["admin_alert", ADMIN],
-      ["admin_alert", OTHER_ADMIN],
-    ]);
+    // Every admin of the settlement (one here).
+    expect(told.notifications.map((n) => [n.kind, n.chatId])).toEqual([["admin_alert", ADMIN]]);
     expect(told.notifications[0]).toMatchObject({ topic: "settle_contradicted" });
     expect(told.order?.history.at(-1)?.note).toMatch(/says success, but admin 7001 settled/);
     // Once: the same claim again (a webhook's, a status answer's) alerts nobody.

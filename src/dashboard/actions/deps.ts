@@ -80,6 +80,8 @@ export interface ActionDeps {
    */
   settle?: {
     settle(request: SettleRequest): Promise<SettleResult>;
+    /** Withdraws or declines the proposal waiting on an order (maker-checker). */
+    withdraw(reference: string, adminId: number): Promise<Order | null>;
     settleable(order: Order): Settleable;
     adminIds(): readonly number[];
   };

@@ -2,7 +2,12 @@ import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { z } from "zod";
 import { account } from "../../ledger/index.ts";
-import { type Order, referenceSchema, type SettleResult } from "../../orders/index.ts";
+import {
+  needsApproval,
+  type Order,
+  referenceSchema,
+  type SettleResult,
+} from "../../orders/index.ts";
 import {
   actionsOf,
   field,
@@ -14,7 +19,7 @@ import {
 } from "../actions/common.ts";
 import type { ActionDeps } from "../actions/deps.ts";
 import { allow, authenticate } from "../auth.ts";
-import { type Fragment, facts, page, path, time } from "../html.ts";
+import { type Fragment, facts, page, path, time, type Viewer } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 /**
@@ -39,7 +44,8 @@ const settleSchema = z.object({
 });
 
 /** The order page's part: who settled it, or (admins, when it may be settled now) the form. */
-export function settleSection(o: Order, port: SettlePort | null, admin: boolean): Fragment | "" {
+export function settleSection(o: Order, port: SettlePort | null, viewer: Viewer): Fragment | "" {
+  const admin = viewer.role === "admin";
   if (o.settled) {
     const s = o.settled;
     return html`<h2>Settled by an admin</h2>${facts([
@@ -57,17 +63,49 @@ export function settleSection(o: Order, port: SettlePort | null, admin: boolean)
     ])}`;
   }
   if (!admin || !port?.settleable(o).ok) return "";
+  const p = needsApproval(port.adminIds(), viewer.userId) ? o.settleProposal : undefined;
+  if (p) return proposalSection(o, p, viewer);
+  const approval = needsApproval(port.adminIds(), viewer.userId)
+    ? " With more than one admin, this is a proposal: another admin approves it before anything moves."
+    : "";
   return html`<h2>Settle</h2>
 <p>The aggregator has given no final answer for too long. It is asked once more first: a final
 answer is applied as it is. Otherwise: as failed, the held money goes back to the customer's
 balance; as succeeded, it is taken and the debit inferred from the order. The customer and the
-other admins are told.</p>
+other admins are told.${approval}</p>
 <form method="post" action="${path("/orders/settle")}">
 <input type="hidden" name="ref" value="${o.reference}">
 <label><input type="radio" name="outcome" value="failed" required> As failed (money back)</label>
 <label><input type="radio" name="outcome" value="success"> As succeeded</label>
 <label>Reason <input type="text" name="reason" minlength="3" maxlength="200" required></label>
 <button type="submit">Settle order ${o.reference}</button>
+</form>`;
+}
+
+/** Maker-checker: the proposal waiting on the order, to approve (another admin) or withdraw. */
+function proposalSection(
+  o: Order,
+  p: NonNullable<Order["settleProposal"]>,
+  viewer: Viewer,
+): Fragment {
+  const approve =
+    p.by === viewer.userId
+      ? html`<p>Your proposal waits for another admin's approval.</p>`
+      : html`<form method="post" action="${path("/orders/settle")}">
+<input type="hidden" name="ref" value="${o.reference}">
+<input type="hidden" name="outcome" value="${p.outcome}">
+<input type="hidden" name="reason" value="${p.reason}">
+<button type="submit">Approve: settle order ${o.reference} as ${p.outcome}</button>
+</form>`;
+  return html`<h2>Settlement proposed</h2>${facts([
+    ["By (Telegram id)", p.by],
+    ["At", time(p.at)],
+    ["As", p.outcome],
+    ["Reason", p.reason],
+  ])}${approve}
+<form method="post" action="${path("/orders/settle/withdraw")}">
+<input type="hidden" name="ref" value="${o.reference}">
+<button type="submit">${p.by === viewer.userId ? "Withdraw my proposal" : "Decline"}</button>
 </form>`;
 }
 
@@ -78,6 +116,9 @@ const REFUSED: Record<Exclude<SettleResult, { ok: true }>["code"], string> = {
   not_sent: "Never sent to the aggregator: the reconciler fails it by itself.",
   aggregator_final:
     "The aggregator has just answered final: its answer was applied; nothing was settled by hand.",
+  own_proposal: "Your own proposal waits for another admin's approval: nothing was settled.",
+  other_proposal:
+    "Another proposal waits on this order (another outcome): approve or decline it first.",
 };
 
 async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: SettlePort) {
@@ -111,14 +152,64 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
     const status = r.code === "unknown" ? 404 : 409;
     return c.html(page(title, outcome(REFUSED[r.code], "error", back(ref)), viewer), status);
   }
-  const after = { status: r.order.status, [customer]: await available() };
-  const detail = `order ${ref} as ${r.order.status}: ${p.data.reason} (the aggregator said: ${r.aggregator})`;
+  const proposed = r.done === "proposed";
+  const after = {
+    status: proposed ? `${r.order.status}, proposed as ${p.data.outcome}` : r.order.status,
+    [customer]: await available(),
+  };
+  const by = r.order.settled?.approvedBy === undefined ? "" : `, proposed by ${r.order.settled.by}`;
+  const detail = proposed
+    ? `order ${ref} proposed as ${p.data.outcome}: ${p.data.reason} (the aggregator said: ${r.aggregator})`
+    : `order ${ref} as ${r.order.status}${by}: ${r.order.settled?.reason ?? p.data.reason} (the aggregator said: ${r.aggregator})`;
   await recordAction(parts, c, viewer, "order_settle", detail.slice(0, 300), before, after);
-  const done = `Order ${ref} settled as ${r.order.status}; the customer and the other admins are told.`;
+  const done = proposed
+    ? `Order ${ref}: proposed as ${p.data.outcome}. Nothing moves until another admin approves it; they are told.`
+    : `Order ${ref} settled as ${r.order.status}; the customer and the other admins are told.`;
   return c.html(page(title, outcome(done, "info", back(ref)), viewer));
 }
 
+async function withdraw(c: Context<DashboardEnv>, parts: DashboardParts, port: SettlePort) {
+  const viewer = c.get("viewer");
+  const ref = referenceSchema.safeParse(field(await formOf(c), "ref").trim());
+  const back = html`<a href="${path(`/orders?ref=${ref.data ?? ""}`)}">Back to the order</a>`;
+  if (!ref.success) {
+    const why = outcome("A reference is 1 to 15 digits.", "error", back);
+    return c.html(page("Settle an order", why, viewer), 400);
+  }
+  const before = await parts.deps.orders.get(ref.data);
+  const done = await port.withdraw(ref.data, viewer.userId);
+  if (!done) {
+    return c.html(
+      page("Settle an order", outcome("No proposal waits on this order.", "error", back), viewer),
+      409,
+    );
+  }
+  const was = before?.settleProposal;
+  const detail = `order ${ref.data}: proposal of ${was?.by} as ${was?.outcome} withdrawn`;
+  await recordAction(
+    parts,
+    c,
+    viewer,
+    "order_settle",
+    detail,
+    { proposal: `${was?.by} as ${was?.outcome}` },
+    { proposal: "none" },
+  );
+  return c.html(
+    page(
+      "Settle an order",
+      outcome("The proposal was withdrawn. Nothing moved.", "info", back),
+      viewer,
+    ),
+  );
+}
+
 export function orderSettleRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
+  app.post("/orders/settle/withdraw", authenticate(parts), allow("admin"), async (c) => {
+    const port = settlePortOf(parts);
+    if (!port) return notConfigured(c, c.get("viewer"), "Settling orders");
+    return withdraw(c, parts, port);
+  });
   app.post("/orders/settle", authenticate(parts), allow("admin"), async (c) => {
     const port = settlePortOf(parts);
     if (!port) return notConfigured(c, c.get("viewer"), "Settling orders");

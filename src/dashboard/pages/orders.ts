@@ -111,7 +111,7 @@ function sentMessages(list: SentMessage[] | undefined): Fragment | string {
 async function orderPage(parts: DashboardParts, viewer: Viewer, o: Order): Promise<Fragment> {
   const books = viewer.role === "admin" ? transfers(await transfersOf(parts.deps.ledger, o)) : "";
   const sent = await parts.deps.sent?.list(o.reference);
-  const settle = settleSection(o, settlePortOf(parts), viewer.role === "admin");
+  const settle = settleSection(o, settlePortOf(parts), viewer);
   return page(
     `Order ${o.reference}`,
     html`${orderForm(o.reference)}${orderFacts(o)}${settle}${timeline(o)}${sentMessages(sent)}${books}`,
