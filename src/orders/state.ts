@@ -24,7 +24,11 @@ import {
  *  - a status word nobody understood goes to the order's own bounded `unrecognised` list, never
  *    into the history, so a flood of junk cannot crowd real events out of it;
  *  - the provider message is the one of the event that set the current status (or none): a
- *    failure is never explained by an earlier event's words such as "accepted and queued".
+ *    failure is never explained by an earlier event's words such as "accepted and queued";
+ *  - an admin's settlement (settle.ts) is an event like any other (source "admin"); a proposal
+ *    of one (maker-checker) only records and tells; an approval of a proposal withdrawn meanwhile
+ *    does nothing; a later claim opposite to a settled outcome is recorded and alerted once and
+ *    changes nothing else.
  */
 
 export interface TransitionResult {
@@ -201,7 +205,38 @@ function approvalStale(order: Order, event: OrderEvent): boolean {
   return !p || p.by !== s.by || p.outcome !== event.status || p.reason !== s.reason;
 }
 
-export function transition(order: Order, event: OrderEvent): TransitionResult {
+/**
+ * An admin's settlement told to the other admins (a proposer learns of the approval), not to the
+ * admin who just did it (the approver, or the one who decided alone): one admin's decision on
+ * money is seen by the rest (docs/books.md).
+ */
+function settledAlerts(
+  order: Order,
+  next: Order,
+  s: NonNullable<OrderEvent["settle"]>,
+  at: number,
+): Notification[] {
+  const approved = s.approvedBy === undefined ? "" : `, approved by admin ${s.approvedBy}`;
+  const note = `Order ${order.reference} was settled as ${next.status} by admin ${s.by}${approved}: ${s.reason} (the aggregator said: ${s.aggregator}).`;
+  return s.admins
+    .filter((admin) => admin !== (s.approvedBy ?? s.by))
+    .map((chatId) => ({
+      kind: "admin_alert",
+      topic: "order_settled",
+      reference: order.reference,
+      status: next.status,
+      chatId,
+      at,
+      note,
+    }));
+}
+
+/**
+ * What is decided before the event's status is weighed: a final order (a late wallet, a
+ * contradicted settlement), a precondition not met, a word nobody understood, a settlement
+ * proposal, a stale approval, a transaction id that disagrees. Null: none of these.
+ */
+function decidedEarly(order: Order, event: OrderEvent): TransitionResult | null {
   if (isFinal(order.status)) {
     const late = lateWallet(order, event);
     return late.changed ? late : settlementContradicted(order, event);
@@ -211,7 +246,6 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
   const proposal = proposalStep(order, event);
   if (proposal) return proposal;
   if (approvalStale(order, event)) return unchanged(order);
-
   if (
     event.transactionId !== undefined &&
     order.transactionId !== undefined &&
@@ -232,6 +266,12 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
       changed: true,
     };
   }
+  return null;
+}
+
+export function transition(order: Order, event: OrderEvent): TransitionResult {
+  const early = decidedEarly(order, event);
+  if (early) return early;
 
   const isDuplicate = order.history.some((h) => sameEntry(h, event));
   const moves = event.status !== null && STATUS_RANK[event.status] > STATUS_RANK[order.status];
@@ -286,25 +326,7 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
   if (moves && isFinal(next.status)) delete next.settleProposal;
   if (moves && event.settle && isFinal(next.status)) {
     next.settled = { ...event.settle, at: event.at };
-    // Told to the other admins (a proposer learns of the approval): one admin's decision on money
-    // is seen by the rest (docs/books.md).
-    for (const admin of event.settle.admins) {
-      // Not the admin who just did it (the approver, or the one who decided alone).
-      if (admin === (event.settle.approvedBy ?? event.settle.by)) continue;
-      notifications.push({
-        kind: "admin_alert",
-        topic: "order_settled",
-        reference: order.reference,
-        status: next.status,
-        chatId: admin,
-        at: event.at,
-        note: `Order ${order.reference} was settled as ${next.status} by admin ${event.settle.by}${
-          event.settle.approvedBy === undefined
-            ? ""
-            : `, approved by admin ${event.settle.approvedBy}`
-        }: ${event.settle.reason} (the aggregator said: ${event.settle.aggregator}).`,
-      });
-    }
+    notifications.push(...settledAlerts(order, next, event.settle, event.at));
   }
   if (flags && event.flag) {
     next.flaggedAt = event.at;
