@@ -734,3 +734,4 @@ settle-withdrawn = The proposal to settle order { $ref } was withdrawn. Nothing 
 settle-other-proposal = Another proposal waits on order { $ref }: send /settle { $ref } to see it.
 status-settled-approved = Approved by admin { $admin }
 status-settle-proposed = Admin { $admin } proposes to settle it as { $outcome }; another admin approves or declines: /settle { $ref }
+settle-no-proposal = The proposal to settle order { $ref } was withdrawn or declined meanwhile: nothing was settled.

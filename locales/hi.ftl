@@ -698,3 +698,4 @@ settle-withdrawn = ऑर्डर { $ref } को निपटाने का 
 settle-other-proposal = ऑर्डर { $ref } पर एक और प्रस्ताव इंतज़ार में है: देखने के लिए /settle { $ref } भेजें।
 status-settled-approved = एडमिन { $admin } ने मंज़ूर किया
 status-settle-proposed = एडमिन { $admin } ने इसे { $outcome } मानकर निपटाने का प्रस्ताव रखा है; दूसरा एडमिन मंज़ूर या नामंज़ूर करता है: /settle { $ref }
+settle-no-proposal = ऑर्डर { $ref } को निपटाने का प्रस्ताव इस बीच वापस या नामंज़ूर हो गया: कुछ नहीं निपटाया गया।

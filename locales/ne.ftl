@@ -692,3 +692,4 @@ settle-withdrawn = अर्डर { $ref } टुंगो लगाउने �
 settle-other-proposal = अर्डर { $ref } मा अर्को प्रस्ताव पर्खिरहेको छ: हेर्न /settle { $ref } पठाउनुहोस्।
 status-settled-approved = एडमिन { $admin } ले स्वीकृत गर्नुभयो
 status-settle-proposed = एडमिन { $admin } ले यसलाई { $outcome } भनी टुंगो लगाउन प्रस्ताव गर्नुभयो; अर्को एडमिनले स्वीकृत वा अस्वीकार गर्छ: /settle { $ref }
+settle-no-proposal = अर्डर { $ref } टुंगो लगाउने प्रस्ताव यसबीच फिर्ता वा अस्वीकार भयो: केही टुंगो लगाइएन।

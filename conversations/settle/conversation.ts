@@ -132,6 +132,7 @@ async function decideProposal(
       adminId: me,
       reason: p.reason,
       admins: deps.settings.adminIds,
+      approves: p.by,
     }),
   );
   await flow.reply(resultText(t, r, ref));
@@ -166,5 +167,6 @@ function resultText(t: Translate, r: SettleResult, ref: string): string {
   if (r.code === "own_proposal" || r.code === "other_proposal") {
     return t("settle-other-proposal", { ref });
   }
+  if (r.code === "no_proposal") return t("settle-no-proposal", { ref });
   return refusalOf(t, r.order, r);
 }

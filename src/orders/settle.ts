@@ -38,6 +38,11 @@ export interface SettleRequest {
   /** Every admin configured: told of the settlement and of a later contradiction; more than one
    * means a second admin approves (maker-checker). */
   admins: readonly number[];
+  /**
+   * Maker-checker: the admin whose proposal (seen by this admin) is approved. Absent: a new
+   * proposal; a proposal found waiting is then another's, never approved blindly.
+   */
+  approves?: number;
 }
 
 export type SettleResult =
@@ -52,7 +57,9 @@ export type SettleResult =
   /** Maker-checker: this admin's own proposal waits for another admin. */
   | { ok: false; code: "own_proposal"; order: Order }
   /** Maker-checker: another proposal (another outcome, or made meanwhile) waits on the order. */
-  | { ok: false; code: "other_proposal"; order: Order };
+  | { ok: false; code: "other_proposal"; order: Order }
+  /** Maker-checker: the proposal to approve was withdrawn or declined meanwhile. */
+  | { ok: false; code: "no_proposal"; order: Order };
 
 export type Settleable =
   | { ok: true }
@@ -103,10 +110,14 @@ export function createSettle(
   function refusal(order: Order, req: SettleRequest): SettleResult | null {
     const allowed = settleable(order, now(), deps.settleAfterMs);
     if (!allowed.ok) return { ...allowed, order };
+    if (!needsApproval(req.admins, req.adminId)) return null;
     const p = order.settleProposal;
-    if (!p || !needsApproval(req.admins, req.adminId)) return null;
+    // An approval names the proposal its admin saw; one gone meanwhile is not approved blindly.
+    if (!p) return req.approves === undefined ? null : { ok: false, code: "no_proposal", order };
     if (p.by === req.adminId) return { ok: false, code: "own_proposal", order };
-    if (p.outcome !== req.outcome) return { ok: false, code: "other_proposal", order };
+    if (p.by !== req.approves || p.outcome !== req.outcome) {
+      return { ok: false, code: "other_proposal", order };
+    }
     return null;
   }
 

@@ -172,7 +172,14 @@ describe("an admin settles a stuck order from the chat", () => {
     const checker = await logIn(OTHER_ADMIN);
     const shown = await (await checker.get(`/dashboard/orders?ref=${ref}`)).text();
     expect(shown).toContain(`Approve: settle order ${ref} as success`);
-    const approve = new URLSearchParams({ ref, outcome: "success", reason: "operator: recharged" });
+    const approve = new URLSearchParams({
+      ref,
+      outcome: "success",
+      reason: "operator: recharged",
+      approves: String(ADMIN),
+    });
+    // Without naming the proposal it is not approved blindly.
+    expect((await checker.post("/dashboard/orders/settle", {}, body.toString())).status).toBe(409);
     const done = await checker.post("/dashboard/orders/settle", {}, approve.toString());
     expect(done.status).toBe(200);
     expect(await done.text()).toContain(`Order ${ref} settled as success`);

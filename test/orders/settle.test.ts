@@ -132,13 +132,22 @@ describe("an admin settles an order the aggregator never ended", () => {
   const settle = (o: Order, outcome: "failed" | "success", reason = "operator says no recharge") =>
     orders.settle({ reference: o.reference, outcome, adminId: ADMIN, reason, admins: [ADMIN] });
 
-  /** Two admins configured (maker-checker): `by` proposes, the other approves. */
+  /** Two admins configured (maker-checker): `by` proposes, or approves `approves`' proposal. */
   const settleAs = (
     by: number,
     o: Order,
     outcome: "failed" | "success",
     reason = "operator says no recharge",
-  ) => orders.settle({ reference: o.reference, outcome, adminId: by, reason, admins: ADMINS });
+    approves?: number,
+  ) =>
+    orders.settle({
+      reference: o.reference,
+      outcome,
+      adminId: by,
+      reason,
+      admins: ADMINS,
+      ...(approves === undefined ? {} : { approves }),
+    });
 
   it("without a settlement the order stays open and the money held, however long (the defect)", async () => {
     const order = await stuckOrder("9841330001");
@@ -246,13 +255,24 @@ describe("an admin settles an order the aggregator never ended", () => {
       ok: false,
       code: "own_proposal",
     });
-    expect(await settleAs(OTHER_ADMIN, order, "success")).toMatchObject({
+    expect(await settleAs(OTHER_ADMIN, order, "success", "x", ADMIN)).toMatchObject({
+      ok: false,
+      code: "other_proposal",
+    });
+    // Not approved blindly: a settlement that names no proposal finds another's waiting.
+    expect(await settleAs(OTHER_ADMIN, order, "failed")).toMatchObject({
       ok: false,
       code: "other_proposal",
     });
     expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
 
-    const approved = await settleAs(OTHER_ADMIN, order, "failed", "another reason is not taken");
+    const approved = await settleAs(
+      OTHER_ADMIN,
+      order,
+      "failed",
+      "not taken: the proposal's",
+      ADMIN,
+    );
     expect(approved).toMatchObject({ ok: true, done: "settled" });
     if (!approved.ok) return;
     expect(approved.order.status).toBe("failed");
@@ -296,6 +316,11 @@ describe("an admin settles an order the aggregator never ended", () => {
     const withdrawn = await orders.withdrawSettle(order.reference, OTHER_ADMIN);
     expect(withdrawn?.settleProposal).toBeUndefined();
     expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN)).toBeNull();
+    // Its approval, seen before the withdrawal, finds none.
+    expect(await settleAs(OTHER_ADMIN, order, "success", "x", ADMIN)).toMatchObject({
+      ok: false,
+      code: "no_proposal",
+    });
     // An approval of the proposal as it was (read before the withdrawal) finds none: no change.
     const stale = await orders.apply({
       reference: order.reference,

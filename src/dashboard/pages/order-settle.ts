@@ -41,6 +41,8 @@ const settleSchema = z.object({
     .string()
     .transform((r) => r.trim().replace(/\s+/g, " "))
     .pipe(z.string().min(3, "a reason of 3 to 200 characters").max(200)),
+  /** An approval: the admin whose proposal the page showed (absent: a new proposal). */
+  approves: z.union([z.literal("").transform(() => undefined), z.coerce.number().int()]),
 });
 
 /** The order page's part: who settled it, or (admins, when it may be settled now) the form. */
@@ -95,6 +97,7 @@ function proposalSection(
 <input type="hidden" name="ref" value="${o.reference}">
 <input type="hidden" name="outcome" value="${p.outcome}">
 <input type="hidden" name="reason" value="${p.reason}">
+<input type="hidden" name="approves" value="${p.by}">
 <button type="submit">Approve: settle order ${o.reference} as ${p.outcome}</button>
 </form>`;
   return html`<h2>Settlement proposed</h2>${facts([
@@ -118,7 +121,8 @@ const REFUSED: Record<Exclude<SettleResult, { ok: true }>["code"], string> = {
     "The aggregator has just answered final: its answer was applied; nothing was settled by hand.",
   own_proposal: "Your own proposal waits for another admin's approval: nothing was settled.",
   other_proposal:
-    "Another proposal waits on this order (another outcome): approve or decline it first.",
+    "Another proposal waits on this order: open the order again to approve or decline it.",
+  no_proposal: "The proposal was withdrawn or declined meanwhile: nothing was settled.",
 };
 
 async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: SettlePort) {
@@ -129,6 +133,7 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
     ref: field(body, "ref").trim(),
     outcome: field(body, "outcome"),
     reason: field(body, "reason"),
+    approves: field(body, "approves").trim(),
   });
   const back = (ref: string) => html`<a href="${path(`/orders?ref=${ref}`)}">Back to the order</a>`;
   if (!p.success) {
@@ -147,6 +152,7 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
     adminId: viewer.userId,
     reason: p.data.reason,
     admins: port.adminIds(),
+    ...(p.data.approves === undefined ? {} : { approves: p.data.approves }),
   });
   if (!r.ok) {
     const status = r.code === "unknown" ? 404 : 409;
