@@ -37,7 +37,12 @@ export function settleConversation(deps: BotDeps) {
         : { ok: false, error: t("status-invalid") };
     };
     const typed = typeof given === "string" && given.trim() !== "" ? parse(given) : null;
-    const reference = typed?.ok ? typed.value : await flow.ask(t("settle-ask-ref"), parse);
+    const reference = typed?.ok
+      ? typed.value
+      : await flow.ask(
+          typed ? `${t("status-invalid")}\n${t("settle-ask-ref")}` : t("settle-ask-ref"),
+          parse,
+        );
     const found = await conversation.external(async () => {
       const o = await deps.orders.get(reference);
       return o ? { order: o, allowed: deps.orders.settleable(o) } : null;
@@ -90,6 +95,15 @@ export function settleConversation(deps: BotDeps) {
 
 type Proposal = NonNullable<Order["settleProposal"]>;
 
+/** Withdraws (or declines) the proposal, and says whether there was still one to withdraw. */
+async function withdraw(flow: Flow, conversation: FlowConversation, deps: BotDeps, ref: string) {
+  const me = flow.env.userId;
+  const done = await conversation.external(async () => {
+    return (await deps.orders.withdrawSettle(ref, me)) !== null;
+  });
+  await flow.reply(flow.t(done ? "settle-withdrawn" : "settle-no-proposal", { ref }));
+}
+
 /**
  * Maker-checker: a proposal waits on the order. Its admin may withdraw it; another admin approves
  * it (settled as proposed, the aggregator asked once more) or declines it (withdrawn).
@@ -109,8 +123,7 @@ async function decideProposal(
     await flow.choose(t("settle-own-proposal", { ref, outcome, reason: p.reason }), [
       { label: t("settle-withdraw"), value: "withdraw" },
     ]);
-    await conversation.external(() => deps.orders.withdrawSettle(ref, me));
-    await flow.reply(t("settle-withdrawn", { ref }));
+    await withdraw(flow, conversation, deps, ref);
     return;
   }
   const choice = await flow.choose(
@@ -121,8 +134,7 @@ async function decideProposal(
     ],
   );
   if (choice !== "approve") {
-    await conversation.external(() => deps.orders.withdrawSettle(ref, me));
-    await flow.reply(t("settle-withdrawn", { ref }));
+    await withdraw(flow, conversation, deps, ref);
     return;
   }
   const r = await conversation.external(() =>

@@ -75,6 +75,18 @@ describe("an admin settles a stuck order from the chat", () => {
       `No final answer from the aggregator for too long: /settle ${ref}`,
     );
 
+    // A first proposal, withdrawn by its admin: nothing moved.
+    await admin.say(`/settle ${ref}`, /How should it be settled/);
+    await admin.tap(/As succeeded/, /Why\?/);
+    await admin.say("typed the wrong one", /Settle order \d+ as succeeded\?/);
+    await admin.tap("✅ Confirm", /Proposed/);
+    await admin.say(`/settle ${ref}`, /waits for another admin/);
+    const withdrawn = await admin.tap("Withdraw my proposal", /withdrawn/);
+    expect(withdrawn.text).toBe(
+      `The proposal to settle order ${ref} was withdrawn. Nothing moved.`,
+    );
+    expect((await ts.system.orders.get(ref))?.settleProposal).toBeUndefined();
+
     await admin.say(`/settle ${ref}`, /How should it be settled/);
     await admin.tap(/As failed/, /Why\?/);
     await admin.say("ok", /3 to 200 characters/);
