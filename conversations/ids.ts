@@ -14,3 +14,4 @@ export const HISTORY_SEARCH_FLOW = "historysearch";
 export const COMPLAIN_FLOW = "complain";
 export const COMPLAINT_ANSWER_FLOW = "complaintanswer";
 export const PARTIAL_REFUND_FLOW = "partialrefund";
+export const SETTLE_FLOW = "settle";

@@ -30,6 +30,7 @@ import {
   REVERSE_FLOW,
   SAVE_NAME_FLOW,
   SAVED_FLOW,
+  SETTLE_FLOW,
   STATUS_FLOW,
 } from "./ids.ts";
 import { languageAside } from "./language/aside.ts";
@@ -43,6 +44,8 @@ import { reminders } from "./reminders/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
 import { saved } from "./saved/command.ts";
 import { savedConversation, saveNameConversation } from "./saved/conversation.ts";
+import { settle } from "./settle/command.ts";
+import { settleConversation } from "./settle/conversation.ts";
 import { bareNumber, rechargeLink } from "./shortcut/command.ts";
 import { myQr, shopLink, shopOnRegistration } from "./shortcut/shop.ts";
 import { start } from "./start/command.ts";
@@ -111,6 +114,7 @@ function conversationsOf(
     [COMPLAIN_FLOW]: complainConversation(deps),
     [COMPLAINT_ANSWER_FLOW]: complaintAnswerConversation(deps),
     [PARTIAL_REFUND_FLOW]: partialRefundConversation(deps),
+    [SETTLE_FLOW]: settleConversation(deps),
   };
 }
 
@@ -135,6 +139,7 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     cancel(),
     language(deps),
     status(),
+    settle(),
     history(deps),
     saved(),
     reminders(deps),

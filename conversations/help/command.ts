@@ -23,7 +23,12 @@ export function helpText(
   if (role !== "customer") lines.push(t("help-agent"));
   if (role === "agent") lines.push(t("help-agent-cashin"), t("help-agent-shop"));
   if (role === "admin") {
-    lines.push(t("help-admin"), t("help-admin-books"), t("help-admin-accounts"));
+    lines.push(
+      t("help-admin"),
+      t("help-admin-books"),
+      t("help-admin-accounts"),
+      t("help-admin-settle"),
+    );
     if (opts.topUps) lines.push(t("help-admin-topups"));
     if (opts.complaints) lines.push(t("help-admin-complaints"));
     lines.push(t("help-admin-status"));

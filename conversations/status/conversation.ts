@@ -35,11 +35,16 @@ export function statusConversation(deps: BotDeps) {
         );
 
     const viewer = { userId: flow.env.userId, role: flow.env.role };
-    const order = await conversation.external(() => findVisibleOrder(deps.orders, viewer, query));
+    const found = await conversation.external(async () => {
+      const o = await findVisibleOrder(deps.orders, viewer, query);
+      return { order: o, settleable: o !== null && deps.orders.settleable(o).ok };
+    });
+    const { order } = found;
     if (order) {
       // A final order's receipt can be had as a document (issue 30).
       const share = canShareReceipt(order) ? { reply_markup: shareReceiptKeyboard(t, order) } : {};
-      await flow.reply(orderStatusText(t, order, viewer.role), share);
+      const settleable = viewer.role === "admin" && found.settleable;
+      await flow.reply(orderStatusText(t, order, viewer.role, settleable), share);
       return;
     }
     // An admin's phone number: the orders of the customer registered with it (issue 30).

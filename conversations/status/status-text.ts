@@ -1,4 +1,5 @@
 import type { BotOrders, Role } from "../../src/bot/deps.ts";
+import { formatOrderTime } from "../../src/bot/format.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
 import { failureReason, statusLabel, statusText } from "../../src/bot/order-texts.ts";
 import { asciiDigits } from "../../src/catalog/index.ts";
@@ -83,13 +84,50 @@ export async function askProvider(
   return null;
 }
 
-/** A stored order as /status shows it; staff see who ordered it, admins the wallet effects too. */
-export function orderStatusText(t: Translate, order: Order, role: Role): string {
+/**
+ * A stored order as /status shows it; staff see who ordered it and an admin's settlement, admins
+ * the wallet effects too, and for an order still open past SETTLE_AFTER_MS (`settleable`) the way to
+ * settle it.
+ */
+export function orderStatusText(
+  t: Translate,
+  order: Order,
+  role: Role,
+  /** For an admin: whether the order may be settled now (orders.settleable). */
+  settleable?: boolean,
+): string {
   const lines = [statusText(t, order)];
   if (order.transactionId) lines.push(t("status-transaction", { tx: order.transactionId }));
   if (order.status === "failed")
     lines.push(t("status-reason", { reason: failureReason(t, order, role) }));
   if (role !== "customer") lines.push(t("status-customer", { user: String(order.userId) }));
+  if (role !== "customer" && order.settled) {
+    const s = order.settled;
+    lines.push(
+      t("status-settled", {
+        admin: String(s.by),
+        time: formatOrderTime(s.at, "np", t.locale),
+        reason: s.reason,
+        said: s.aggregator,
+      }),
+    );
+    if (s.approvedBy !== undefined) {
+      lines.push(t("status-settled-approved", { admin: String(s.approvedBy) }));
+    }
+    if (s.contradictedAt !== undefined) lines.push(t("status-settled-contradicted"));
+  }
+  if (role === "admin" && settleable) {
+    const p = order.settleProposal;
+    lines.push(
+      p
+        ? t("status-settle-proposed", {
+            admin: String(p.by),
+            outcome: statusLabel(t, p.outcome),
+            ref: order.reference,
+          })
+        : t("status-settle-hint", { ref: order.reference }),
+    );
+  }
   if (role === "admin" && order.wallet) {
     lines.push(
       t("status-wallet", {

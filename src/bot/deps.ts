@@ -7,7 +7,13 @@ import type { Logger } from "../logger.ts";
 import type { SpendLimits } from "../orders/index.ts";
 import type { Order } from "../orders/model.ts";
 import type { OrderSearch, OrderSearchPage } from "../orders/search.ts";
-import type { AccessMode, SubmitOptions } from "../orders/service.ts";
+import type {
+  AccessMode,
+  Settleable,
+  SettleRequest,
+  SettleResult,
+  SubmitOptions,
+} from "../orders/service.ts";
 import type {
   DecideResult,
   HeldDecision,
@@ -67,6 +73,12 @@ export interface BotOrders {
   listByUser(userId: number, limit: number, offset?: number): Promise<Order[]>;
   /** One page of a search through the store's indexes (/history's month and number). */
   search(query: OrderSearch): Promise<OrderSearchPage>;
+  /** Admins: settle an order the aggregator never ended (src/orders/settle.ts, /settle). */
+  settle(request: SettleRequest): Promise<SettleResult>;
+  /** Admins: withdraw or decline the settlement proposal waiting on an order (maker-checker). */
+  withdrawSettle(reference: string, adminId: number): Promise<Order | null>;
+  /** Whether an admin may settle this order now: not final, sent, older than SETTLE_AFTER_MS. */
+  settleable(order: Order): Settleable;
 }
 
 export interface BotSettings {

@@ -1,6 +1,7 @@
 import { formatMoney } from "../money.ts";
 import { chargedPaisa, isFinal, type Order, type OrderStatus } from "../orders/model.ts";
 import { RECONCILER_MESSAGES } from "../orders/reconcile-order.ts";
+import { SETTLED_FAILED_MESSAGE } from "../orders/settle.ts";
 import { formatRate } from "../pricing/index.ts";
 import type { Role } from "./deps.ts";
 import { formatOrderTime } from "./format.ts";
@@ -162,6 +163,8 @@ export function failureReason(t: Translate, order: Order, role: Role = "customer
   if (said && role === "customer" && RECONCILER_MESSAGES.includes(said)) {
     return t("notify-reason-not-sent");
   }
+  // An admin's settlement (src/orders/settle.ts): the customer is told why in their language.
+  if (said === SETTLED_FAILED_MESSAGE && role === "customer") return t("notify-reason-settled");
   return said || t("notify-reason-unknown");
 }
 

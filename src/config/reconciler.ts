@@ -7,6 +7,11 @@ export const reconcilerEnv = {
   RECONCILE_MIN_AGE_MS: int(20_000, 0),
   RECONCILE_MAX_AGE_MS: int(60 * 60_000, 1000),
   /**
+   * An admin may settle an order that is still open after this long (src/orders/settle.ts): the
+   * aggregator never ended it. Default 4 hours, past the stuck alert (RECONCILE_MAX_AGE_MS).
+   */
+  SETTLE_AFTER_MS: int(4 * 3_600_000, 0),
+  /**
    * How long "not found" from the provider is not trusted after submit; default: the execute
    * timeout. Half of it is the window for an execute to leave after its submitting mark
    * (system/money-path.ts): at 0 almost no execute is sent, so a second is the floor.
@@ -30,6 +35,7 @@ export function reconcilerSettings(e: ReconcilerEnv & { PROVIDER_EXECUTE_TIMEOUT
     intervalMs: e.RECONCILE_INTERVAL_MS,
     minAgeMs: e.RECONCILE_MIN_AGE_MS,
     maxAgeMs: e.RECONCILE_MAX_AGE_MS,
+    settleAfterMs: e.SETTLE_AFTER_MS,
     notFoundGraceMs: e.RECONCILE_NOT_FOUND_GRACE_MS ?? e.PROVIDER_EXECUTE_TIMEOUT_MS,
   };
 }

@@ -38,6 +38,8 @@ export const auditActionSchema = z.enum([
   "complaint_take",
   "complaint_resolve",
   "complaint_reject",
+  // h-settle: an order the aggregator never ended, settled by an admin (its hold voided or posted).
+  "order_settle",
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 

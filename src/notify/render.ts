@@ -40,6 +40,7 @@ export function booksAlertText(n: AdminAlert): string {
     return lines.join("\n");
   }
   if (n.topic === "books_drift") return booksCheckText(f, rs);
+  // An admin's settlement and its contradiction (src/orders/state.ts) say it all in their note.
   return `⚠️ ${n.note ?? "Admin alert"}`;
 }
 

@@ -71,7 +71,15 @@ export const referenceSchema = z
   .string()
   .regex(/^[1-9]\d{0,14}$/, "reference must be 1-15 digits without a leading zero");
 
-export const EVENT_SOURCES = ["execute", "webhook", "status", "reconciler", "system"] as const;
+/** "admin": an admin's settlement of an order the aggregator never ended (settle.ts). */
+export const EVENT_SOURCES = [
+  "execute",
+  "webhook",
+  "status",
+  "reconciler",
+  "system",
+  "admin",
+] as const;
 const eventSourceSchema = z.enum(EVENT_SOURCES);
 
 const paisa = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
@@ -154,6 +162,34 @@ const unrecognisedEntrySchema = z.object({
 
 const chatId = z.number().int().refine(Number.isSafeInteger);
 
+/**
+ * An admin's settlement of an order the aggregator never ended (settle.ts): who, why, what the
+ * aggregator's status endpoint said just before, and the admins to alert when a later answer of
+ * the aggregator contradicts it (state.ts; once, `contradictedAt`). The outcome is the order's
+ * status, set by the same event.
+ */
+const settlementSchema = z.object({
+  /** The admin who decided (with maker-checker: who proposed it). */
+  by: chatId,
+  /** Maker-checker (more than one admin): the other admin who approved the proposal. */
+  approvedBy: chatId.optional(),
+  reason: z.string().min(1).max(200),
+  /** What the aggregator's status endpoint answered before the settlement (no final word). */
+  aggregator: z.string().max(200),
+  admins: z.array(chatId).max(50),
+});
+export type Settlement = z.infer<typeof settlementSchema>;
+
+/**
+ * An admin's proposal to settle an order, waiting for another admin's approval (maker-checker,
+ * when more than one admin is configured; settle.ts). Nothing moves until it is approved.
+ */
+const settleProposalSchema = z.object({
+  by: chatId,
+  outcome: z.enum(["success", "failed"]),
+  reason: z.string().min(1).max(200),
+});
+
 /** A category id as orders carry it (the registry's ids: lower-case words). */
 export const categoryIdSchema = z.string().regex(CATEGORY_ID);
 
@@ -228,6 +264,16 @@ export const orderSchema = z.object({
   floatShort: z.literal(true).optional(),
   /** Still not final after the reconciler's maximum age; admins were alerted once. */
   flaggedAt: z.number().int().optional(),
+  /**
+   * Made final by an admin (settle.ts), at `at`, since the aggregator never gave a final word; the
+   * hold was posted or voided by that step. `contradictedAt`: a later answer of the aggregator
+   * said the opposite (recorded and alerted once; no money moved).
+   */
+  settled: settlementSchema
+    .extend({ at: z.number().int(), contradictedAt: z.number().int().optional() })
+    .optional(),
+  /** Proposed by one admin, waiting for another's approval (cleared when the order is final). */
+  settleProposal: settleProposalSchema.extend({ at: z.number().int() }).optional(),
   /** Optimistic-concurrency version, incremented by every store write. */
   version: z.number().int().nonnegative(),
 });
@@ -259,6 +305,12 @@ export const orderEventSchema = z.object({
   expect: z.array(orderStatusSchema).optional(),
   /** Flag the order as stuck and alert these admins (once per order). */
   flag: z.object({ adminChatIds: z.array(chatId) }).optional(),
+  /** An admin's settlement (source "admin", a final status): recorded on the order as `settled`. */
+  settle: settlementSchema.optional(),
+  /** An admin proposes a settlement (status null): recorded as `settleProposal`, admins told. */
+  propose: settleProposalSchema.extend({ admins: z.array(chatId).max(50) }).optional(),
+  /** An admin withdraws or declines the proposal waiting on the order (status null). */
+  withdraw: z.object({ by: chatId }).optional(),
 });
 export type OrderEvent = z.infer<typeof orderEventSchema>;
 
@@ -279,8 +331,15 @@ export const notificationSchema = z.discriminatedUnion("kind", [
     chatId,
     at: z.number().int(),
     note: z.string().optional(),
-    /** Absent: an order stuck past the reconciler's maximum age. Else the books' alerts. */
-    topic: z.enum(["low_float", "books_drift"]).optional(),
+    /**
+     * Absent: an order stuck past the reconciler's maximum age. Else the books' alerts, or an
+     * admin's settlement told to the other admins (`order_settled`), a proposal waiting for their
+     * approval (`settle_proposed`), or a later answer of the aggregator that contradicts a
+     * settlement (`settle_contradicted`); these three say `note`.
+     */
+    topic: z
+      .enum(["low_float", "books_drift", "order_settled", "settle_contradicted", "settle_proposed"])
+      .optional(),
     /** The figures a topic's text shows, in paisa (see src/notify/render.ts alertText). */
     figures: z.record(z.string().max(40), z.number().int()).optional(),
   }),

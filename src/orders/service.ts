@@ -5,11 +5,13 @@ import { createApply } from "./apply.ts";
 import { type AccessMode, createCharges } from "./charges.ts";
 import type { OrdersContext } from "./context.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
+import type { Order } from "./model.ts";
 import { type OrderPart, orderPartsOf } from "./parts.ts";
 import { createPlace } from "./place.ts";
 import type { OrdersProvider } from "./provider-events.ts";
 import { recentOrders } from "./recent.ts";
 import type { OrderSearch } from "./search.ts";
+import { createSettle, settleable } from "./settle.ts";
 import type { OrderStore } from "./store.ts";
 import { createSubmit, type WalletReading } from "./submit.ts";
 
@@ -28,6 +30,13 @@ export {
   isFloatRefusal,
   type OrdersProvider,
 } from "./provider-events.ts";
+export {
+  needsApproval,
+  SETTLED_FAILED_MESSAGE,
+  type Settleable,
+  type SettleRequest,
+  type SettleResult,
+} from "./settle.ts";
 export type { SubmitOptions, WalletReading } from "./submit.ts";
 
 export interface OrdersOptions {
@@ -54,6 +63,8 @@ export interface OrdersOptions {
    * (wired: half the reconciler's not-found grace). Absent: no limit (parts built by hand).
    */
   sendWindowMs?: number;
+  /** An admin may settle an open order this old (SETTLE_AFTER_MS; settle.ts). Default 4 h. */
+  settleAfterMs?: number;
   logger?: Logger;
   now?: () => number;
   registry?: Registry;
@@ -84,6 +95,8 @@ export function createOrders(opts: OrdersOptions) {
     sendWindowMs: opts.sendWindowMs,
     onWalletReading: opts.onWalletReading,
   });
+  const settleAfterMs = opts.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS;
+  const settling = createSettle(ctx, { provider, apply, settleAfterMs });
   return {
     nextReference: () => store.nextReference(),
     /** What the customer would pay for a draft (the schedule's quote). */
@@ -93,6 +106,12 @@ export function createOrders(opts: OrdersOptions) {
     place: createPlace(ctx, charges, accessMode),
     submit,
     apply,
+    /** An admin settles an order the aggregator never ended (settle.ts). */
+    settle: settling.settle,
+    /** Withdraws or declines a settlement proposal waiting for approval (maker-checker). */
+    withdrawSettle: settling.withdraw,
+    /** Whether an admin may settle this order now (the service's clock, SETTLE_AFTER_MS). */
+    settleable: (order: Order) => settleable(order, ctx.now(), settleAfterMs),
     get: (reference: string) => store.get(reference),
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),
@@ -104,3 +123,6 @@ export function createOrders(opts: OrdersOptions) {
 }
 
 export type Orders = ReturnType<typeof createOrders>;
+
+/** SETTLE_AFTER_MS's default: 4 hours, well past the reconciler's stuck alert (1 hour). */
+export const DEFAULT_SETTLE_AFTER_MS = 4 * 3_600_000;

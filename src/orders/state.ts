@@ -24,7 +24,11 @@ import {
  *  - a status word nobody understood goes to the order's own bounded `unrecognised` list, never
  *    into the history, so a flood of junk cannot crowd real events out of it;
  *  - the provider message is the one of the event that set the current status (or none): a
- *    failure is never explained by an earlier event's words such as "accepted and queued".
+ *    failure is never explained by an earlier event's words such as "accepted and queued";
+ *  - an admin's settlement (settle.ts) is an event like any other (source "admin"); a proposal
+ *    of one (maker-checker) only records and tells; an approval of a proposal withdrawn meanwhile
+ *    does nothing; a later claim opposite to a settled outcome is recorded and alerted once and
+ *    changes nothing else.
  */
 
 export interface TransitionResult {
@@ -118,11 +122,130 @@ function lateWallet(order: Order, event: OrderEvent): TransitionResult {
   };
 }
 
-export function transition(order: Order, event: OrderEvent): TransitionResult {
-  if (isFinal(order.status)) return lateWallet(order, event);
+/**
+ * A final order an admin settled (settle.ts) that the aggregator's word now contradicts (a
+ * webhook, a status answer or an execute answer claiming the opposite final outcome): no money
+ * moves (the order stays as settled), but it is recorded in the history and every admin named in
+ * the settlement is alerted, once; the float check shows the difference meanwhile (docs/books.md).
+ */
+function settlementContradicted(order: Order, event: OrderEvent): TransitionResult {
+  const s = order.settled;
+  const claimed = event.status;
+  if (!s || s.contradictedAt !== undefined || event.source === "admin") return unchanged(order);
+  if (claimed === null || !isFinal(claimed) || claimed === order.status) return unchanged(order);
+  const note = `the aggregator says ${claimed}, but admin ${s.by} settled it as ${order.status}; no money moved`;
+  const entry = entryOf({ ...event, status: null }, note);
+  return {
+    ...unchanged(order),
+    order: {
+      ...order,
+      settled: { ...s, contradictedAt: event.at },
+      history: withHistory(order, entry),
+      updatedAt: event.at,
+    },
+    changed: true,
+    notifications: s.admins.map((chatId) => ({
+      kind: "admin_alert" as const,
+      topic: "settle_contradicted" as const,
+      reference: order.reference,
+      status: order.status,
+      chatId,
+      at: event.at,
+      note: `Order ${order.reference}: ${note} (${event.source}). Check it with the aggregator; the books' float shows the difference.`,
+    })),
+  };
+}
+
+/**
+ * Maker-checker (settle.ts): an admin's proposal to settle an open order, recorded with its
+ * history entry and told to the other admins (one proposal at a time), or withdrawn/declined.
+ * Null: the event is neither.
+ */
+function proposalStep(order: Order, event: OrderEvent): TransitionResult | null {
+  const { propose, withdraw } = event;
+  if (!propose && !withdraw) return null;
+  if (propose && order.settleProposal) return unchanged(order);
+  if (withdraw && !order.settleProposal) return unchanged(order);
+  const p = order.settleProposal;
+  const note = propose
+    ? `settlement proposed by admin ${propose.by} as ${propose.outcome}: ${propose.reason}`
+    : `settlement proposal of admin ${p?.by} withdrawn by admin ${withdraw?.by}`;
+  const next: Order = {
+    ...order,
+    history: withHistory(order, entryOf({ ...event, status: null }, note.slice(0, 300))),
+    updatedAt: event.at,
+  };
+  if (propose) {
+    next.settleProposal = {
+      by: propose.by,
+      outcome: propose.outcome,
+      reason: propose.reason,
+      at: event.at,
+    };
+  } else delete next.settleProposal;
+  const notifications: Notification[] = (propose?.admins ?? [])
+    .filter((admin) => admin !== propose?.by)
+    .map((chatId) => ({
+      kind: "admin_alert",
+      topic: "settle_proposed",
+      reference: order.reference,
+      status: order.status,
+      chatId,
+      at: event.at,
+      note: `Order ${order.reference}: admin ${propose?.by} proposes to settle it as ${propose?.outcome}: ${propose?.reason}. Nothing moves until another admin approves it: /settle ${order.reference}`,
+    }));
+  return { ...unchanged(order), order: next, changed: true, notifications };
+}
+
+/** An approval names the proposal it approves: withdrawn or changed meanwhile, it does nothing. */
+function approvalStale(order: Order, event: OrderEvent): boolean {
+  const s = event.settle;
+  if (!s || s.approvedBy === undefined) return false;
+  const p = order.settleProposal;
+  return !p || p.by !== s.by || p.outcome !== event.status || p.reason !== s.reason;
+}
+
+/**
+ * An admin's settlement told to the other admins (a proposer learns of the approval), not to the
+ * admin who just did it (the approver, or the one who decided alone): one admin's decision on
+ * money is seen by the rest (docs/books.md).
+ */
+function settledAlerts(
+  order: Order,
+  next: Order,
+  s: NonNullable<OrderEvent["settle"]>,
+  at: number,
+): Notification[] {
+  const approved = s.approvedBy === undefined ? "" : `, approved by admin ${s.approvedBy}`;
+  const note = `Order ${order.reference} was settled as ${next.status} by admin ${s.by}${approved}: ${s.reason} (the aggregator said: ${s.aggregator}).`;
+  return s.admins
+    .filter((admin) => admin !== (s.approvedBy ?? s.by))
+    .map((chatId) => ({
+      kind: "admin_alert",
+      topic: "order_settled",
+      reference: order.reference,
+      status: next.status,
+      chatId,
+      at,
+      note,
+    }));
+}
+
+/**
+ * What is decided before the event's status is weighed: a final order (a late wallet, a
+ * contradicted settlement), a precondition not met, a word nobody understood, a settlement
+ * proposal, a stale approval, a transaction id that disagrees. Null: none of these.
+ */
+function decidedEarly(order: Order, event: OrderEvent): TransitionResult | null {
+  if (isFinal(order.status)) {
+    const late = lateWallet(order, event);
+    return late.changed ? late : settlementContradicted(order, event);
+  }
   if (event.expect && !event.expect.includes(order.status)) return unchanged(order);
   if (event.unrecognised !== undefined) return recordUnrecognised(order, event, event.unrecognised);
-
+  const proposal = proposalStep(order, event);
+  if (proposal) return proposal;
+  if (approvalStale(order, event)) return unchanged(order);
   if (
     event.transactionId !== undefined &&
     order.transactionId !== undefined &&
@@ -143,6 +266,12 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
       changed: true,
     };
   }
+  return null;
+}
+
+export function transition(order: Order, event: OrderEvent): TransitionResult {
+  const early = decidedEarly(order, event);
+  if (early) return early;
 
   const isDuplicate = order.history.some((h) => sameEntry(h, event));
   const moves = event.status !== null && STATUS_RANK[event.status] > STATUS_RANK[order.status];
@@ -193,6 +322,12 @@ export function transition(order: Order, event: OrderEvent): TransitionResult {
   if (moves && next.status === "success" && next.wallet === undefined)
     next.wallet = inferredWallet(order);
 
+  // A proposal waiting for approval is moot once the order is final, whoever made it so.
+  if (moves && isFinal(next.status)) delete next.settleProposal;
+  if (moves && event.settle && isFinal(next.status)) {
+    next.settled = { ...event.settle, at: event.at };
+    notifications.push(...settledAlerts(order, next, event.settle, event.at));
+  }
   if (flags && event.flag) {
     next.flaggedAt = event.at;
     for (const admin of event.flag.adminChatIds) {

@@ -19,6 +19,7 @@ import {
   memoryKv,
   redisKv,
 } from "../dashboard/index.ts";
+import type { Orders } from "../orders/index.ts";
 import type { TopUps } from "../payments/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import type { Base } from "./base.ts";
@@ -42,6 +43,8 @@ export function wireDashboard(
     selfUrl: string;
     /** The chat's own services, so the back office's money actions are the chat's operations. */
     topUps?: TopUps | undefined;
+    /** The orders service: /settle's operation, for the order page (src/orders/settle.ts). */
+    orders?: Pick<Orders, "settle" | "settleable" | "withdrawSettle"> | undefined;
     /** Complaints on orders: the back office answers them with the chat's own service. */
     complaints?: Complaints | undefined;
     /** The chat's translations and a sender: a reversal made in the browser is told as /reverse tells it. */
@@ -94,6 +97,7 @@ export function wireDashboard(
       accounts: parts.accounts,
       ...(parts.topUps ? { topUps: parts.topUps } : {}),
       ...(parts.complaints ? { complaints: parts.complaints } : {}),
+      ...(parts.orders ? { settle: settlePort(parts.orders, parts.settings) } : {}),
       orders: parts.stores.store,
       stuckAfterMs: config.reconciler.maxAgeMs,
       priceSchedule: config.pricing.schedule,
@@ -103,4 +107,17 @@ export function wireDashboard(
   parts.app.route("/", createDashboard(deps));
   const access = dashboardAccess(deps);
   return { access, command: dashboardCommand({ issueLink: (id) => access.issueLink(id) }) };
+}
+
+/** The chat's /settle for the order page; the admins told are the bot's, read on each use. */
+function settlePort(
+  orders: Pick<Orders, "settle" | "settleable" | "withdrawSettle">,
+  settings: BotSettings,
+) {
+  return {
+    settle: orders.settle,
+    withdraw: orders.withdrawSettle,
+    settleable: orders.settleable,
+    adminIds: () => settings.adminIds,
+  };
 }

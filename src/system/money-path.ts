@@ -52,6 +52,7 @@ export function wireMoneyPath(
     provider,
     // Half the grace covers a late mark, the other half an execute arriving late (reconciler.ts).
     sendWindowMs: Math.floor(config.reconciler.notFoundGraceMs / 2),
+    settleAfterMs: config.reconciler.settleAfterMs,
     logger,
     now,
     metrics,

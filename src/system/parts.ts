@@ -192,6 +192,7 @@ function wireChat(
     selfUrl: parts.listener.server.url,
     topUps: parts.topUp?.topUps,
     complaints,
+    orders: money.orders,
     chat: {
       i18n: parts.i18n,
       send: chatSender(base, parts.botApi, parts.telegram, parts.channelFetch),

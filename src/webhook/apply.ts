@@ -97,5 +97,19 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
           })
         ).order;
   if (stored && !isFinal(stored.status)) deps.confirmations.schedule(stored, status);
-  else contradicts(deps.logger, stored, status);
+  else {
+    contradicts(deps.logger, stored, status);
+    // An admin's settlement the aggregator now contradicts: the order records it and alerts the
+    // admins once (orders/state.ts); no money moves, whatever the claim.
+    if (
+      stored?.settled &&
+      stored.status !== status &&
+      stored.settled.contradictedAt === undefined
+    ) {
+      await orders.apply(
+        { reference: stored.reference, source: "webhook", payload: payloadOf(p), status, at },
+        stored,
+      );
+    }
+  }
 }

@@ -55,6 +55,8 @@ describe("bot set-up and fallbacks, end to end", () => {
         "credit",
         "reverse",
         "books",
+        // Settling an order the aggregator never ended (h-settle).
+        "settle",
         // Held top-ups (issue 25): with a gateway wired, as here (the local stand-in).
         "topups",
         // Open complaints (issue 30).

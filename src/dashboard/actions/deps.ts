@@ -1,6 +1,13 @@
 import type { Phone, Receipt, ReverseResult } from "../../accounts/index.ts";
 import type { Complaints } from "../../complaints/index.ts";
-import type { ListOpenOptions, Order, UnmatchedEvent } from "../../orders/index.ts";
+import type {
+  ListOpenOptions,
+  Order,
+  Settleable,
+  SettleRequest,
+  SettleResult,
+  UnmatchedEvent,
+} from "../../orders/index.ts";
 import type {
   DecideResult,
   HeldDecision,
@@ -66,6 +73,17 @@ export interface ActionDeps {
   orders: {
     listOpen(opts: ListOpenOptions): Promise<Order[]>;
     listUnmatched(limit: number): Promise<UnmatchedEvent[]>;
+  };
+  /**
+   * The chat's /settle (src/orders/settle.ts): an order the aggregator never ended, settled by an
+   * admin with a reason after SETTLE_AFTER_MS; `adminIds` are told (read on each use).
+   */
+  settle?: {
+    settle(request: SettleRequest): Promise<SettleResult>;
+    /** Withdraws or declines the proposal waiting on an order (maker-checker). */
+    withdraw(reference: string, adminId: number): Promise<Order | null>;
+    settleable(order: Order): Settleable;
+    adminIds(): readonly number[];
   };
   /** An open order older than this is stuck (RECONCILE_MAX_AGE_MS, as the reconciler's alert). */
   stuckAfterMs: number;

@@ -18,6 +18,7 @@ import {
 import { transfersOf } from "../order-transfers.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 import { searchOrders } from "./order-search.ts";
+import { orderSettleRoutes, settlePortOf, settleSection } from "./order-settle.ts";
 
 /**
  * An order by its reference, for admins and agents (what /status gives an agent, and more): its
@@ -44,6 +45,7 @@ function orderFacts(o: Order): Fragment {
     ["Submitted", time(o.submittedAt)],
     ["Last change", time(o.updatedAt)],
     ["Flagged as stuck", time(o.flaggedAt)],
+    ["Settled by an admin", o.settled ? `${o.settled.by}, ${time(o.settled.at)}` : "—"],
     ["Receipt in the chat", receiptOf(o)],
     ["Customer's balance after", rs(o.balanceAfterPaisa)],
     ["Language", o.locale],
@@ -109,14 +111,16 @@ function sentMessages(list: SentMessage[] | undefined): Fragment | string {
 async function orderPage(parts: DashboardParts, viewer: Viewer, o: Order): Promise<Fragment> {
   const books = viewer.role === "admin" ? transfers(await transfersOf(parts.deps.ledger, o)) : "";
   const sent = await parts.deps.sent?.list(o.reference);
+  const settle = settleSection(o, settlePortOf(parts), viewer);
   return page(
     `Order ${o.reference}`,
-    html`${orderForm(o.reference)}${orderFacts(o)}${timeline(o)}${sentMessages(sent)}${books}`,
+    html`${orderForm(o.reference)}${orderFacts(o)}${settle}${timeline(o)}${sentMessages(sent)}${books}`,
     viewer,
   );
 }
 
 export function orderRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
+  orderSettleRoutes(app, parts);
   app.get("/orders", authenticate(parts), allow("admin", "agent"), async (c) => {
     // Without `ref` this is the orders search (admins only); with it, one order by reference.
     if (c.req.query("ref") === undefined) return searchOrders(c, parts);

@@ -1,0 +1,224 @@
+import type { Context, Hono } from "hono";
+import { html } from "hono/html";
+import { z } from "zod";
+import { account } from "../../ledger/index.ts";
+import {
+  needsApproval,
+  type Order,
+  referenceSchema,
+  type SettleResult,
+} from "../../orders/index.ts";
+import {
+  actionsOf,
+  field,
+  formOf,
+  notConfigured,
+  outcome,
+  reasons,
+  recordAction,
+} from "../actions/common.ts";
+import type { ActionDeps } from "../actions/deps.ts";
+import { allow, authenticate } from "../auth.ts";
+import { type Fragment, facts, page, path, time, type Viewer } from "../html.ts";
+import type { DashboardEnv, DashboardParts } from "../parts.ts";
+
+/**
+ * Settling an order the aggregator never ended, from the order page (admins): the chat's /settle
+ * (src/orders/settle.ts), the aggregator asked live first, then one void or post through the
+ * orders' own door. Audited (`order_settle`) with the order's status and the customer's available
+ * balance before and after, and what the aggregator said.
+ */
+
+type SettlePort = NonNullable<ActionDeps["settle"]>;
+
+export const settlePortOf = (parts: DashboardParts): SettlePort | null =>
+  actionsOf(parts)?.settle ?? null;
+
+const settleSchema = z.object({
+  ref: referenceSchema,
+  outcome: z.enum(["failed", "success"], { error: "failed or success" }),
+  reason: z
+    .string()
+    .transform((r) => r.trim().replace(/\s+/g, " "))
+    .pipe(z.string().min(3, "a reason of 3 to 200 characters").max(200)),
+  /** An approval: the admin whose proposal the page showed (absent: a new proposal). */
+  approves: z.union([z.literal("").transform(() => undefined), z.coerce.number().int()]),
+});
+
+/** The order page's part: who settled it, or (admins, when it may be settled now) the form. */
+export function settleSection(o: Order, port: SettlePort | null, viewer: Viewer): Fragment | "" {
+  const admin = viewer.role === "admin";
+  if (o.settled) {
+    const s = o.settled;
+    return html`<h2>Settled by an admin</h2>${facts([
+      ["By (Telegram id)", s.by],
+      ["At", time(s.at)],
+      ["As", o.status],
+      ["Reason", s.reason],
+      ["The aggregator said", s.aggregator],
+      [
+        "Contradicted later",
+        s.contradictedAt === undefined
+          ? "no"
+          : `${time(s.contradictedAt)}: the aggregator said the opposite; no money moved`,
+      ],
+    ])}`;
+  }
+  if (!admin || !port?.settleable(o).ok) return "";
+  const p = needsApproval(port.adminIds(), viewer.userId) ? o.settleProposal : undefined;
+  if (p) return proposalSection(o, p, viewer);
+  const approval = needsApproval(port.adminIds(), viewer.userId)
+    ? " With more than one admin, this is a proposal: another admin approves it before anything moves."
+    : "";
+  return html`<h2>Settle</h2>
+<p>The aggregator has given no final answer for too long. It is asked once more first: a final
+answer is applied as it is. Otherwise: as failed, the held money goes back to the customer's
+balance; as succeeded, it is taken and the debit inferred from the order. The customer and the
+other admins are told.${approval}</p>
+<form method="post" action="${path("/orders/settle")}">
+<input type="hidden" name="ref" value="${o.reference}">
+<label><input type="radio" name="outcome" value="failed" required> As failed (money back)</label>
+<label><input type="radio" name="outcome" value="success"> As succeeded</label>
+<label>Reason <input type="text" name="reason" minlength="3" maxlength="200" required></label>
+<button type="submit">Settle order ${o.reference}</button>
+</form>`;
+}
+
+/** Maker-checker: the proposal waiting on the order, to approve (another admin) or withdraw. */
+function proposalSection(
+  o: Order,
+  p: NonNullable<Order["settleProposal"]>,
+  viewer: Viewer,
+): Fragment {
+  const approve =
+    p.by === viewer.userId
+      ? html`<p>Your proposal waits for another admin's approval.</p>`
+      : html`<form method="post" action="${path("/orders/settle")}">
+<input type="hidden" name="ref" value="${o.reference}">
+<input type="hidden" name="outcome" value="${p.outcome}">
+<input type="hidden" name="reason" value="${p.reason}">
+<input type="hidden" name="approves" value="${p.by}">
+<button type="submit">Approve: settle order ${o.reference} as ${p.outcome}</button>
+</form>`;
+  return html`<h2>Settlement proposed</h2>${facts([
+    ["By (Telegram id)", p.by],
+    ["At", time(p.at)],
+    ["As", p.outcome],
+    ["Reason", p.reason],
+  ])}${approve}
+<form method="post" action="${path("/orders/settle/withdraw")}">
+<input type="hidden" name="ref" value="${o.reference}">
+<button type="submit">${p.by === viewer.userId ? "Withdraw my proposal" : "Decline"}</button>
+</form>`;
+}
+
+const REFUSED: Record<Exclude<SettleResult, { ok: true }>["code"], string> = {
+  unknown: "No such order.",
+  final: "The order is final already: nothing was settled.",
+  too_young: "Too recent to settle by hand (SETTLE_AFTER_MS): nothing was settled.",
+  not_sent: "Never sent to the aggregator: the reconciler fails it by itself.",
+  aggregator_final:
+    "The aggregator has just answered final: its answer was applied; nothing was settled by hand.",
+  own_proposal: "Your own proposal waits for another admin's approval: nothing was settled.",
+  other_proposal:
+    "Another proposal waits on this order: open the order again to approve or decline it.",
+  no_proposal: "The proposal was withdrawn or declined meanwhile: nothing was settled.",
+};
+
+async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: SettlePort) {
+  const viewer = c.get("viewer");
+  const title = "Settle an order";
+  const body = await formOf(c);
+  const p = settleSchema.safeParse({
+    ref: field(body, "ref").trim(),
+    outcome: field(body, "outcome"),
+    reason: field(body, "reason"),
+    approves: field(body, "approves").trim(),
+  });
+  const back = (ref: string) => html`<a href="${path(`/orders?ref=${ref}`)}">Back to the order</a>`;
+  if (!p.success) {
+    return c.html(page(title, outcome(reasons(p.error), "error", back("")), viewer), 400);
+  }
+  const { ref } = p.data;
+  const current = await parts.deps.orders.get(ref);
+  if (!current)
+    return c.html(page(title, outcome(REFUSED.unknown, "error", back(ref)), viewer), 404);
+  const customer = account.customer(current.userId);
+  const available = async () => (await parts.deps.ledger.balance(customer)).availablePaisa;
+  const before = { status: current.status, [customer]: await available() };
+  const r = await port.settle({
+    reference: ref,
+    outcome: p.data.outcome,
+    adminId: viewer.userId,
+    reason: p.data.reason,
+    admins: port.adminIds(),
+    ...(p.data.approves === undefined ? {} : { approves: p.data.approves }),
+  });
+  if (!r.ok) {
+    const status = r.code === "unknown" ? 404 : 409;
+    return c.html(page(title, outcome(REFUSED[r.code], "error", back(ref)), viewer), status);
+  }
+  const proposed = r.done === "proposed";
+  const after = {
+    status: proposed ? `${r.order.status}, proposed as ${p.data.outcome}` : r.order.status,
+    [customer]: await available(),
+  };
+  const by = r.order.settled?.approvedBy === undefined ? "" : `, proposed by ${r.order.settled.by}`;
+  const detail = proposed
+    ? `order ${ref} proposed as ${p.data.outcome}: ${p.data.reason} (the aggregator said: ${r.aggregator})`
+    : `order ${ref} as ${r.order.status}${by}: ${r.order.settled?.reason ?? p.data.reason} (the aggregator said: ${r.aggregator})`;
+  await recordAction(parts, c, viewer, "order_settle", detail.slice(0, 300), before, after);
+  const done = proposed
+    ? `Order ${ref}: proposed as ${p.data.outcome}. Nothing moves until another admin approves it; they are told.`
+    : `Order ${ref} settled as ${r.order.status}; the customer and the other admins are told.`;
+  return c.html(page(title, outcome(done, "info", back(ref)), viewer));
+}
+
+async function withdraw(c: Context<DashboardEnv>, parts: DashboardParts, port: SettlePort) {
+  const viewer = c.get("viewer");
+  const ref = referenceSchema.safeParse(field(await formOf(c), "ref").trim());
+  const back = html`<a href="${path(`/orders?ref=${ref.data ?? ""}`)}">Back to the order</a>`;
+  if (!ref.success) {
+    const why = outcome("A reference is 1 to 15 digits.", "error", back);
+    return c.html(page("Settle an order", why, viewer), 400);
+  }
+  const before = await parts.deps.orders.get(ref.data);
+  const done = await port.withdraw(ref.data, viewer.userId);
+  if (!done) {
+    return c.html(
+      page("Settle an order", outcome("No proposal waits on this order.", "error", back), viewer),
+      409,
+    );
+  }
+  const was = before?.settleProposal;
+  const detail = `order ${ref.data}: proposal of ${was?.by} as ${was?.outcome} withdrawn`;
+  await recordAction(
+    parts,
+    c,
+    viewer,
+    "order_settle",
+    detail,
+    { proposal: `${was?.by} as ${was?.outcome}` },
+    { proposal: "none" },
+  );
+  return c.html(
+    page(
+      "Settle an order",
+      outcome("The proposal was withdrawn. Nothing moved.", "info", back),
+      viewer,
+    ),
+  );
+}
+
+export function orderSettleRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
+  app.post("/orders/settle/withdraw", authenticate(parts), allow("admin"), async (c) => {
+    const port = settlePortOf(parts);
+    if (!port) return notConfigured(c, c.get("viewer"), "Settling orders");
+    return withdraw(c, parts, port);
+  });
+  app.post("/orders/settle", authenticate(parts), allow("admin"), async (c) => {
+    const port = settlePortOf(parts);
+    if (!port) return notConfigured(c, c.get("viewer"), "Settling orders");
+    return settle(c, parts, port);
+  });
+}

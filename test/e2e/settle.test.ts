@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
+import { isFinal } from "../../src/orders/model.ts";
+import { client, linkIn } from "../support/dashboard.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
+
+/**
+ * /settle end to end, as chats (prepaid, on Redis): a customer's order the aggregator keeps
+ * pending (the sandbox's final step is an hour of real time away) holds their money; an admin
+ * may settle it only once it is older than SETTLE_AFTER_MS (4 hours by default; the process's
+ * clock is moved), with a reason. Two admins are configured: one proposes, the other approves
+ * (maker-checker), in the chat or in the back office; the customer is told the money is back,
+ * the proposer of the approval, /status shows who settled it, and a second /settle finds it final.
+ */
+
+const HOUR = 3_600_000;
+const ADMIN = 7101;
+const OTHER_ADMIN = 7102;
+const CUSTOMER = 7201;
+
+describe("an admin settles a stuck order from the chat", () => {
+  let ts: TestSystem;
+  let offset = 0;
+  beforeAll(async () => {
+    ts = await startTestSystem({
+      redis: true,
+      env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `${ADMIN},${OTHER_ADMIN}` },
+      sandbox: { delays: { toPendingMs: 20, toFinalMs: HOUR } },
+      now: () => Date.now() + offset,
+    });
+  });
+  afterAll(async () => {
+    await ts.cleanup();
+  });
+
+  const balance = async () =>
+    (await ts.system.ledger.balance(account.customer(CUSTOMER))).availablePaisa;
+
+  it("settles as failed with a reason: the money back once, everyone told, recorded", async () => {
+    const customer = ts.user(CUSTOMER);
+    await customer.register();
+    // The other admin has a chat with the bot (alerts go there).
+    await ts.user(OTHER_ADMIN).say("/start", /./);
+    const funded = await ts.system.ledger.transfer({
+      id: `fund-${CUSTOMER}`,
+      debit: account.merchant.funding,
+      credit: account.customer(CUSTOMER),
+      amountPaisa: 50_000,
+      kind: "credit",
+    });
+    expect(funded.ok).toBe(true);
+    await customer.say("/recharge", /What would you like to pay/);
+    await customer.tap("📱 Mobile top-up", /Which mobile number/);
+    await customer.say("9841550001", /How much/);
+    await customer.say("200", /Please check your order/);
+    const receipt = await customer.tap("✅ Confirm", /Order \d+/);
+    const ref = /Order (\d+)/.exec(receipt.text)?.[1] ?? "";
+    await waitUntil(
+      async () => (await ts.system.orders.get(ref))?.status === "pending",
+      "the order pending at the aggregator",
+    );
+    expect(await balance()).toBe(30_000);
+
+    const admin = ts.user(ADMIN);
+    // Too recent: the aggregator may still answer.
+    const young = await admin.say(`/settle ${ref}`, /too recent to settle/);
+    expect(young.text).toContain(`Order ${ref} is too recent to settle by hand`);
+    expect((await admin.say(`/status ${ref}`, /Order/)).text).not.toContain("/settle");
+
+    offset += 5 * HOUR;
+    const shown = await admin.say(`/status ${ref}`, /Order/);
+    expect(shown.text).toContain(
+      `No final answer from the aggregator for too long: /settle ${ref}`,
+    );
+
+    // A first proposal, withdrawn by its admin: nothing moved.
+    await admin.say(`/settle ${ref}`, /How should it be settled/);
+    await admin.tap(/As succeeded/, /Why\?/);
+    await admin.say("typed the wrong one", /Settle order \d+ as succeeded\?/);
+    await admin.tap("✅ Confirm", /Proposed/);
+    await admin.say(`/settle ${ref}`, /waits for another admin/);
+    const withdrawn = await admin.tap("Withdraw my proposal", /withdrawn/);
+    expect(withdrawn.text).toBe(
+      `The proposal to settle order ${ref} was withdrawn. Nothing moved.`,
+    );
+    expect((await ts.system.orders.get(ref))?.settleProposal).toBeUndefined();
+
+    await admin.say(`/settle ${ref}`, /How should it be settled/);
+    await admin.tap(/As failed/, /Why\?/);
+    await admin.say("ok", /3 to 200 characters/);
+    const ask = await admin.say("operator confirms no recharge", /Settle order \d+ as failed\?/);
+    // Two admins: a proposal, which the other approves (maker-checker).
+    expect(ask.text).toContain("Another admin must approve it: nothing moves until then.");
+    const proposed = await admin.tap("✅ Confirm", /Proposed/);
+    expect(proposed.text).toContain(`Proposed: order ${ref} as ❌ failed. Nothing moves`);
+    expect(await balance()).toBe(30_000);
+    const other = ts.user(OTHER_ADMIN);
+    await other.waitFor(new RegExp(`admin ${ADMIN} proposes to settle it as failed`));
+    expect((await admin.say(`/settle ${ref}`, /waits for another admin/)).text).toContain(
+      "(operator confirms no recharge) waits for another admin's approval",
+    );
+    await admin.say("/cancel", /./);
+
+    await other.say(`/settle ${ref}`, new RegExp(`Admin ${ADMIN} proposes to settle order ${ref}`));
+    const done = await other.tap("✅ Approve", /settled as failed/);
+    expect(done.text).toMatch(
+      new RegExp(
+        `Order ${ref} settled as failed: the held money is back in the customer's balance`,
+      ),
+    );
+    expect(done.text).toMatch(/The aggregator said: status pending/);
+
+    const push = await customer.waitFor(new RegExp(`Order ${ref} failed`));
+    expect(push.text).toContain("has been returned to your balance");
+    expect(push.text).toContain(
+      "Reason: the operator did not confirm the recharge, so it was cancelled",
+    );
+    const told = await admin.waitFor(
+      new RegExp(
+        `Order ${ref} was settled as failed by admin ${ADMIN}, approved by admin ${OTHER_ADMIN}`,
+      ),
+    );
+    expect(told.text).toContain("operator confirms no recharge");
+    expect(await balance()).toBe(50_000);
+    await expectBooksBalanced(ts.system.ledger);
+
+    const after = await admin.say(`/status ${ref}`, /Order/);
+    expect(after.text).toContain(`Settled by admin ${ADMIN}`);
+    expect(after.text).toContain(`Approved by admin ${OTHER_ADMIN}`);
+    expect(after.text).toContain(
+      "operator confirms no recharge (the aggregator said: status pending)",
+    );
+    expect((await customer.say(`/status ${ref}`, /Order/)).text).not.toContain("Settled by admin");
+
+    // A second /settle (another tap, another admin) finds it final: nothing moves.
+    const again = await admin.say(`/settle ${ref}`, /already final/);
+    expect(again.text).toContain(`Order ${ref} is already final`);
+    expect(await balance()).toBe(50_000);
+    const order = await ts.system.orders.get(ref);
+    expect(order && isFinal(order.status) && order.settled?.by).toBe(ADMIN);
+  });
+
+  it("settles from the back office's order page as succeeded: audited, posted once, told", async () => {
+    const customer = ts.user(CUSTOMER);
+    await customer.say("/recharge", /What would you like to pay/);
+    await customer.tap("📱 Mobile top-up", /Which mobile number/);
+    await customer.say("9841550002", /How much/);
+    await customer.say("100", /Please check your order/);
+    const receipt = await customer.tap("✅ Confirm", /Order \d+/);
+    const ref = /Order (\d+)/.exec(receipt.text)?.[1] ?? "";
+    await waitUntil(
+      async () => (await ts.system.orders.get(ref))?.status === "pending",
+      "the order pending at the aggregator",
+    );
+    const logIn = async (id: number) => {
+      const c = client(ts.system.url);
+      const reply = await ts.user(id).say("/dashboard", /back-office login link/);
+      expect((await c.post(new URL(linkIn(reply.text) ?? "").pathname)).status).toBe(303);
+      return c;
+    };
+    let c = await logIn(ADMIN);
+    // Too recent: no form on the page, and a POST is refused.
+    expect(await (await c.get(`/dashboard/orders?ref=${ref}`)).text()).not.toContain(
+      "Settle order",
+    );
+    const body = new URLSearchParams({ ref, outcome: "success", reason: "operator: recharged" });
+    expect((await c.post("/dashboard/orders/settle", {}, body.toString())).status).toBe(409);
+
+    offset += 5 * HOUR;
+    c = await logIn(ADMIN); // the session did not outlive the hours
+    expect(await (await c.get(`/dashboard/orders?ref=${ref}`)).text()).toContain(
+      `Settle order ${ref}`,
+    );
+    const proposed = await c.post("/dashboard/orders/settle", {}, body.toString());
+    expect(proposed.status).toBe(200);
+    expect(await proposed.text()).toContain(`Order ${ref}: proposed as success`);
+    const own = await c.post("/dashboard/orders/settle", {}, body.toString());
+    expect(own.status).toBe(409);
+    expect(await own.text()).toContain("Your own proposal waits");
+    expect((await ts.system.orders.get(ref))?.status).toBe("pending");
+
+    const checker = await logIn(OTHER_ADMIN);
+    const shown = await (await checker.get(`/dashboard/orders?ref=${ref}`)).text();
+    expect(shown).toContain(`Approve: settle order ${ref} as success`);
+    const approve = new URLSearchParams({
+      ref,
+      outcome: "success",
+      reason: "operator: recharged",
+      approves: String(ADMIN),
+    });
+    // Without naming the proposal it is not approved blindly.
+    expect((await checker.post("/dashboard/orders/settle", {}, body.toString())).status).toBe(409);
+    const done = await checker.post("/dashboard/orders/settle", {}, approve.toString());
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain(`Order ${ref} settled as success`);
+    const again = await checker.post("/dashboard/orders/settle", {}, approve.toString());
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain("final already");
+
+    const order = await ts.system.orders.get(ref);
+    expect(order?.status).toBe("success");
+    expect(order?.settled).toMatchObject({
+      by: ADMIN,
+      approvedBy: OTHER_ADMIN,
+      reason: "operator: recharged",
+    });
+    const posts = (await ts.system.ledger.journal()).entries.filter(
+      (e) => e.id === order?.holdId || e.pendingId === order?.holdId,
+    );
+    expect(posts.map((e) => e.kind).sort()).toEqual(["hold", "post"]);
+    await expectBooksBalanced(ts.system.ledger);
+    await customer.waitFor(new RegExp(`Order ${ref} succeeded`));
+    await ts.user(ADMIN).waitFor(new RegExp(`Order ${ref} was settled as success`));
+    const page = await (await c.get(`/dashboard/orders?ref=${ref}`)).text();
+    expect(page).toContain("Settled by an admin");
+    expect(page).toContain("operator: recharged");
+    const audit = await (await c.get("/dashboard/audit")).text();
+    expect(audit).toContain("order_settle");
+    expect(audit).toContain(`order ${ref} proposed as success: operator: recharged`);
+    expect(audit).toContain(`order ${ref} as success, proposed by ${ADMIN}: operator: recharged`);
+  });
+
+  it("is for admins only", async () => {
+    expect((await ts.user(CUSTOMER).say("/settle 123", /admins/)).text).toBe(
+      "/settle is for admins.",
+    );
+  });
+});

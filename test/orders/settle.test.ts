@@ -1,0 +1,473 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
+import type { Books } from "../../src/books/index.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
+import { createRedisLease } from "../../src/orders/lease.ts";
+import {
+  holdIdOf,
+  type Notification,
+  notificationSchema,
+  type Order,
+} from "../../src/orders/model.ts";
+import { createReconciler } from "../../src/orders/reconciler.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { createOrders, type Orders } from "../../src/orders/service.ts";
+import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { applyWebhookEvent } from "../../src/webhook/apply.ts";
+import { createConfirmations } from "../../src/webhook/confirm.ts";
+import { booksOnRedis } from "../support/books.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { mobileInput, placeAndSubmit, serveFetch, testRedis } from "../support/orders.ts";
+
+/**
+ * An order the aggregator never ends (its status endpoint answers "pending" for good, or errors)
+ * and its settlement by an admin (src/orders/settle.ts), on real Redis (orders and ledger in one
+ * step), the sandbox aggregator over HTTP and the books as an admin reads them. Prepaid: the
+ * customer's money is held while the order is open. The orders' clock is the test's: "hours
+ * later" is a step of it; the sandbox's pending stays pending (its final delay is an hour of real
+ * time). The sandbox is shared: each test ends with the float check where it found it.
+ */
+
+const TOKEN = "settle-token";
+const HOUR = 3_600_000;
+const SETTLE_AFTER = 4 * HOUR;
+const ADMIN = 7001;
+const OTHER_ADMIN = 7002;
+const ADMINS = [ADMIN, OTHER_ADMIN];
+const OPENING = 5_000_000;
+/** Queued or pending: which one depends on when the aggregator was last asked (10 ms apart). */
+const OPEN = ["queued", "pending"];
+
+describe("an admin settles an order the aggregator never ended", () => {
+  const r = testRedis("settle");
+  let sandbox: Sandbox;
+  let server: { url: string; close(): Promise<void> };
+  let client: ProviderClient;
+  let ledger: LedgerStore;
+  let orders: Orders;
+  let books: Books;
+  // In the past, so that the books' own clock (Date.now) sees every order as created already.
+  let clock = Date.now() - 500 * HOUR;
+  let userSeq = 8100;
+
+  beforeAll(async () => {
+    sandbox = createSandbox({
+      accounts: [{ token: TOKEN, balancePaisa: OPENING }],
+      // Pending within 10 ms; final only after an hour of real time: never, in this test.
+      delays: { toPendingMs: 10, toFinalMs: HOUR },
+      rateLimitPerSecond: 0,
+    });
+    server = await serveFetch((req, env) => sandbox.app.fetch(req, env));
+    client = createProviderClient({
+      baseUrl: server.url,
+      token: TOKEN,
+      executeTimeoutMs: 2_000,
+      lookupTimeoutMs: 2_000,
+      maxRetries: 0,
+    });
+    ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
+    orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "prepaid",
+      store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
+      provider: client,
+      settleAfterMs: SETTLE_AFTER,
+      now: () => clock,
+    });
+    books = booksOnRedis(r.redis, r.prefix, () => sandbox.balance(TOKEN));
+    expect((await books.report()).float.driftPaisa).toBe(0);
+  });
+
+  afterEach(() => sandbox.clearFaults(TOKEN));
+
+  afterAll(async () => {
+    await client.close();
+    sandbox.close();
+    await server.close();
+    await r.cleanup();
+  });
+
+  /** A prepaid customer with Rs 500, and their Rs 200 order the aggregator keeps pending. */
+  async function stuckOrder(connectionNo: string): Promise<Order> {
+    const userId = ++userSeq;
+    const credited = await ledger.transfer({
+      id: `credit-${userId}`,
+      debit: account.merchant.funding,
+      credit: account.customer(userId),
+      amountPaisa: 50_000,
+      kind: "credit",
+    });
+    expect(credited.ok).toBe(true);
+    const order = await placeAndSubmit(
+      orders,
+      mobileInput({ userId, chatId: userId, connectionNo, amountPaisa: 20_000 }),
+    );
+    expect(order.holdId).toBe(holdIdOf(order.reference));
+    return order;
+  }
+
+  /** The aggregator finally ends the order (its admin's force; a failure refunds its wallet). */
+  function forceAtAggregator(order: Order, status: "success" | "failed"): void {
+    const tx = sandbox.transactions(TOKEN).find((t) => t.referenceNo === order.reference);
+    expect(sandbox.forceStatus(TOKEN, tx?.transactionId ?? "", status).ok).toBe(true);
+  }
+
+  async function outbox(): Promise<Notification[]> {
+    const entries = await r.redis.xrange(keyspace(r.prefix).outbox, "-", "+");
+    return entries.map(([, f]) => notificationSchema.parse(JSON.parse(f[1] ?? "")));
+  }
+
+  const available = async (userId: number) =>
+    (await ledger.balance(account.customer(userId))).availablePaisa;
+
+  /** The journal lines of one order (its hold, the hold's post or void, its bookings). */
+  async function journalOf(reference: string) {
+    const { entries } = await ledger.journal({ limit: 1000 });
+    return entries.filter((e) => e.reference === reference || e.pendingId === holdIdOf(reference));
+  }
+
+  /** One admin configured: that admin settles alone. */
+  const settle = (o: Order, outcome: "failed" | "success", reason = "operator says no recharge") =>
+    orders.settle({ reference: o.reference, outcome, adminId: ADMIN, reason, admins: [ADMIN] });
+
+  /** Two admins configured (maker-checker): `by` proposes, or approves `approves`' proposal. */
+  const settleAs = (
+    by: number,
+    o: Order,
+    outcome: "failed" | "success",
+    reason = "operator says no recharge",
+    approves?: number,
+  ) =>
+    orders.settle({
+      reference: o.reference,
+      outcome,
+      adminId: by,
+      reason,
+      admins: ADMINS,
+      ...(approves === undefined ? {} : { approves }),
+    });
+
+  it("without a settlement the order stays open and the money held, however long (the defect)", async () => {
+    const order = await stuckOrder("9841330001");
+    expect(order.status).toBe("queued");
+    const reconciler = createReconciler({
+      orders,
+      provider: client,
+      lease: createRedisLease(r.redis, r.prefix),
+      intervalMs: 1,
+      minAgeMs: 0,
+      maxAgeMs: HOUR,
+      executeTimeoutMs: 2_000,
+      adminChatIds: ADMINS,
+      leaseName: "settle-defect",
+      now: () => clock,
+    });
+    clock += 24 * HOUR;
+    await reconciler.runOnce();
+    const after = await orders.get(order.reference);
+    // Flagged for the admins, still open, the Rs 200 still held: nothing else ends it.
+    expect(OPEN).toContain(after?.status);
+    expect(after?.flaggedAt).toBeDefined();
+    expect(await available(order.userId)).toBe(50_000 - 20_000);
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
+  });
+
+  it("refuses an order younger than SETTLE_AFTER_MS and one already final; nothing moves", async () => {
+    const order = await stuckOrder("9841330002");
+    clock += SETTLE_AFTER - 1;
+    const young = await settle(order, "failed");
+    expect(young).toMatchObject({ ok: false, code: "too_young" });
+    expect(young.ok === false && young.code === "too_young" && young.readyAt).toBe(
+      order.createdAt + SETTLE_AFTER,
+    );
+    expect((await orders.get(order.reference))?.status).toBe("queued");
+    expect(await available(order.userId)).toBe(30_000);
+
+    const done = await stuckOrder("9841338888"); // the sandbox's instant success
+    expect(done.status).toBe("success");
+    clock += SETTLE_AFTER;
+    expect(await settle(done, "failed")).toMatchObject({ ok: false, code: "final" });
+    expect((await journalOf(done.reference)).map((e) => e.kind).sort()).toEqual(
+      ["float_debit", "hold", "post"].sort(),
+    );
+  });
+
+  it("settles a stuck order as failed: the hold voided once, the money back, recorded; a second tap does nothing", async () => {
+    const order = await stuckOrder("9841330003");
+    clock += SETTLE_AFTER;
+    const first = await settle(order, "failed", "operator confirms no recharge arrived");
+    expect(first.ok).toBe(true);
+    if (!first.ok) return;
+    expect(first.aggregator).toMatch(/^status (pending|queued)$/);
+    expect(first.order.status).toBe("failed");
+    expect(first.order.settled).toMatchObject({
+      by: ADMIN,
+      at: clock,
+      reason: "operator confirms no recharge arrived",
+      aggregator: first.aggregator,
+      admins: [ADMIN],
+    });
+    expect(first.order.history.at(-1)).toMatchObject({
+      source: "admin",
+      status: "failed",
+      note: `settled by admin ${ADMIN}: operator confirms no recharge arrived`,
+    });
+    // The customer has all of it back: Rs 500 available, the hold voided once.
+    expect(await available(order.userId)).toBe(50_000);
+    expect(first.order.balanceAfterPaisa).toBe(50_000);
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold", "void"]);
+    await expectBooksBalanced(ledger);
+
+    // A second tap (or a replay of the conversation) finds it final and moves nothing.
+    const again = await settle(order, "failed");
+    expect(again).toMatchObject({ ok: false, code: "final" });
+    const asSuccess = await settle(order, "success");
+    expect(asSuccess).toMatchObject({ ok: false, code: "final" });
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold", "void"]);
+    expect(await available(order.userId)).toBe(50_000);
+
+    // The aggregator still holds the Rs 200 it debited: the float check shows it (docs/books.md)
+    // until the aggregator fails it and refunds its wallet.
+    const before = await books.report();
+    expect(before.float.driftPaisa).toBe(-20_000);
+    forceAtAggregator(order, "failed");
+    expect((await books.report()).float.driftPaisa).toBe(0);
+    await expectBooksBalanced(ledger);
+  });
+
+  it("with two admins one proposes (nothing moves), the other approves: settled once, everyone told", async () => {
+    const order = await stuckOrder("9841330004");
+    clock += SETTLE_AFTER;
+    const proposed = await settleAs(ADMIN, order, "failed", "no recharge per operator");
+    expect(proposed).toMatchObject({ ok: true, done: "proposed" });
+    expect(proposed.ok && proposed.order.settleProposal).toMatchObject({
+      by: ADMIN,
+      outcome: "failed",
+      reason: "no recharge per operator",
+    });
+    expect(OPEN).toContain((await orders.get(order.reference))?.status);
+    expect(await available(order.userId)).toBe(30_000);
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
+    // The proposer cannot approve their own; the other admin cannot settle it otherwise.
+    expect(await settleAs(ADMIN, order, "failed")).toMatchObject({
+      ok: false,
+      code: "own_proposal",
+    });
+    expect(await settleAs(OTHER_ADMIN, order, "success", "x", ADMIN)).toMatchObject({
+      ok: false,
+      code: "other_proposal",
+    });
+    // Not approved blindly: a settlement that names no proposal finds another's waiting.
+    expect(await settleAs(OTHER_ADMIN, order, "failed")).toMatchObject({
+      ok: false,
+      code: "other_proposal",
+    });
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
+
+    const approved = await settleAs(
+      OTHER_ADMIN,
+      order,
+      "failed",
+      "not taken: the proposal's",
+      ADMIN,
+    );
+    expect(approved).toMatchObject({ ok: true, done: "settled" });
+    if (!approved.ok) return;
+    expect(approved.order.status).toBe("failed");
+    expect(approved.order.settleProposal).toBeUndefined();
+    expect(approved.order.settled).toMatchObject({
+      by: ADMIN,
+      approvedBy: OTHER_ADMIN,
+      reason: "no recharge per operator",
+    });
+    expect(await available(order.userId)).toBe(50_000);
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold", "void"]);
+    expect(await settleAs(OTHER_ADMIN, order, "failed")).toMatchObject({
+      ok: false,
+      code: "final",
+    });
+    await expectBooksBalanced(ledger);
+
+    const notes = (await outbox()).filter((n) => n.reference === order.reference);
+    expect(notes.filter((n) => n.kind === "status" && n.status === "failed")).toEqual([
+      expect.objectContaining({ chatId: order.chatId }),
+    ]);
+    const topic = (t: string) =>
+      notes.filter((n) => n.kind === "admin_alert" && n.topic === t).map((n) => n.chatId);
+    // The other admin was asked to approve; the proposer is told of the approval.
+    expect(topic("settle_proposed")).toEqual([OTHER_ADMIN]);
+    expect(topic("order_settled")).toEqual([ADMIN]);
+    const told = notes.find((n) => n.kind === "admin_alert" && n.topic === "order_settled");
+    expect(told?.kind === "admin_alert" && told.note).toContain(
+      `approved by admin ${OTHER_ADMIN}: no recharge per operator`,
+    );
+    // The aggregator fails and refunds it at last: the float check is back where it was.
+    forceAtAggregator(order, "failed");
+    expect((await books.report()).float.driftPaisa).toBe(0);
+  });
+
+  it("a proposal withdrawn (or declined) leaves the order open and held; a stale approval does nothing", async () => {
+    const order = await stuckOrder("9841330010");
+    clock += SETTLE_AFTER;
+    expect(await settleAs(ADMIN, order, "success")).toMatchObject({ ok: true, done: "proposed" });
+    const proposal = (await orders.get(order.reference))?.settleProposal;
+    const withdrawn = await orders.withdrawSettle(order.reference, OTHER_ADMIN);
+    expect(withdrawn?.settleProposal).toBeUndefined();
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN)).toBeNull();
+    // Its approval, seen before the withdrawal, finds none.
+    expect(await settleAs(OTHER_ADMIN, order, "success", "x", ADMIN)).toMatchObject({
+      ok: false,
+      code: "no_proposal",
+    });
+    // An approval of the proposal as it was (read before the withdrawal) finds none: no change.
+    const stale = await orders.apply({
+      reference: order.reference,
+      source: "admin",
+      status: "success",
+      at: clock,
+      settle: {
+        by: ADMIN,
+        approvedBy: OTHER_ADMIN,
+        reason: proposal?.reason ?? "",
+        aggregator: "status pending",
+        admins: ADMINS,
+      },
+    });
+    expect(stale.outcome).toBe("unchanged");
+    const after = await orders.get(order.reference);
+    expect(OPEN).toContain(after?.status);
+    expect(after?.settleProposal).toBeUndefined();
+    expect(after?.history.at(-1)?.note).toBe(
+      `settlement proposal of admin ${ADMIN} withdrawn by admin ${OTHER_ADMIN}`,
+    );
+    expect(await available(order.userId)).toBe(30_000);
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
+  });
+
+  it("asks the aggregator first: a final answer is applied the normal way, not overridden", async () => {
+    const order = await stuckOrder("9841330005");
+    clock += SETTLE_AFTER;
+    forceAtAggregator(order, "success");
+
+    const r1 = await settle(order, "failed");
+    expect(r1).toMatchObject({ ok: false, code: "aggregator_final" });
+    const after = await orders.get(order.reference);
+    expect(after?.status).toBe("success");
+    expect(after?.settled).toBeUndefined();
+    expect(after?.history.at(-1)).toMatchObject({ source: "status", status: "success" });
+    // Posted with the aggregator's own figures from its execute answer: the float agrees.
+    expect(after?.wallet?.source).toBe("execute");
+    expect((await journalOf(order.reference)).map((e) => e.kind).sort()).toEqual(
+      ["float_debit", "hold", "post"].sort(),
+    );
+    expect((await books.report()).float.driftPaisa).toBe(0);
+    await expectBooksBalanced(ledger);
+  });
+
+  it("settles as failed when the status endpoint only errors; the aggregator never had it: float exact", async () => {
+    // Every request of the token fails before anything is applied: the execute too.
+    sandbox.setFaults(TOKEN, { errorRate5xx: 1 });
+    const order = await stuckOrder("9841330006");
+    expect(order.status).toBe("unknown");
+    clock += SETTLE_AFTER;
+    const r1 = await settle(order, "failed", "aggregator support: never received");
+    expect(r1.ok).toBe(true);
+    expect(r1.ok && r1.aggregator).toMatch(/^no answer/);
+    expect(await available(order.userId)).toBe(50_000);
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold", "void"]);
+    expect((await books.report()).float.driftPaisa).toBe(0);
+    await expectBooksBalanced(ledger);
+  });
+
+  it("settles as succeeded a lost answer: posted once, the debit inferred from the order, float exact", async () => {
+    sandbox.setFaults(TOKEN, { commitThenDrop: 1 });
+    const order = await stuckOrder("9841330007");
+    expect(order.status).toBe("unknown");
+    // The aggregator committed (and debited) but its status endpoint errors from now on.
+    sandbox.setFaults(TOKEN, { commitThenDrop: 0, errorRate5xx: 1 });
+    clock += SETTLE_AFTER;
+    const r1 = await settle(order, "success", "operator confirms the top-up arrived");
+    expect(r1.ok).toBe(true);
+    if (!r1.ok) return;
+    expect(r1.order.status).toBe("success");
+    expect(r1.order.wallet).toMatchObject({ debitAmountPaisa: 20_000, source: "inferred" });
+    expect(await available(order.userId)).toBe(30_000);
+    const kinds = (await journalOf(order.reference)).map((e) => e.kind).sort();
+    expect(kinds).toEqual(["float_debit", "hold", "post"].sort());
+    expect((await books.report()).float.driftPaisa).toBe(0);
+    await expectBooksBalanced(ledger);
+    expect(await settle(order, "success")).toMatchObject({ ok: false, code: "final" });
+    expect((await journalOf(order.reference)).length).toBe(3);
+  });
+
+  it("a later answer that contradicts a settlement moves no money; the admins are alerted once", async () => {
+    const order = await stuckOrder("9841330008");
+    clock += SETTLE_AFTER;
+    expect((await settle(order, "failed")).ok).toBe(true);
+    const journal = await journalOf(order.reference);
+    forceAtAggregator(order, "success");
+
+    const claim = {
+      reference: order.reference,
+      source: "status" as const,
+      status: "success" as const,
+      at: clock,
+    };
+    const told = await orders.apply(claim);
+    expect(told.outcome).toBe("recorded");
+    expect(told.order?.status).toBe("failed");
+    expect(told.order?.settled?.contradictedAt).toBe(clock);
+    // Every admin of the settlement (one here).
+    expect(told.notifications.map((n) => [n.kind, n.chatId])).toEqual([["admin_alert", ADMIN]]);
+    expect(told.notifications[0]).toMatchObject({ topic: "settle_contradicted" });
+    expect(told.order?.history.at(-1)?.note).toMatch(/says success, but admin 7001 settled/);
+    // Once: the same claim again (a webhook's, a status answer's) alerts nobody.
+    const again = await orders.apply({ ...claim, source: "webhook", at: clock + 1 });
+    expect(again.outcome).toBe("unchanged");
+    expect(await journalOf(order.reference)).toEqual(journal);
+    expect(await available(order.userId)).toBe(50_000);
+    // The aggregator kept the Rs 200 for a recharge the books call failed: the float shows it.
+    expect((await books.report()).float.driftPaisa).toBe(-20_000);
+    await expectBooksBalanced(ledger);
+  });
+
+  it("a later webhook's success on a settled order (confirmed by a status query) moves no money and is recorded", async () => {
+    const order = await stuckOrder("9841330009");
+    clock += SETTLE_AFTER;
+    expect((await settle(order, "failed")).ok).toBe(true);
+    const journal = await journalOf(order.reference);
+    const deps = {
+      orders,
+      confirmFinal: true,
+      confirmations: createConfirmations({
+        orders,
+        provider: client,
+        logger: undefined,
+        now: () => clock,
+      }),
+      logger: undefined,
+      now: () => clock,
+    };
+    const webhook = {
+      status: "success",
+      reference: order.reference,
+      transactionId: undefined,
+      amountPaisa: 20_000,
+      timestampMs: null,
+      connectionNo: undefined,
+      operator: undefined,
+      packageName: undefined,
+    };
+    await applyWebhookEvent(deps, webhook);
+    await applyWebhookEvent(deps, webhook);
+    const after = await orders.get(order.reference);
+    expect(after?.status).toBe("failed");
+    expect(after?.settled?.contradictedAt).toBe(clock);
+    expect(after?.history.filter((h) => h.note?.includes("says success"))).toHaveLength(1);
+    expect(await journalOf(order.reference)).toEqual(journal);
+    expect(await available(order.userId)).toBe(50_000);
+    await expectBooksBalanced(ledger);
+  });
+});
