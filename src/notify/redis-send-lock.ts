@@ -8,6 +8,7 @@ import {
   SENT_MARKER_TTL_MS,
   type SendClaim,
   type SendLock,
+  type UnansweredRecord,
   type UncertainNext,
 } from "./queue.ts";
 
@@ -125,6 +126,20 @@ export function recordMarks(found: string): Pick<SendClaim, "retryAt" | "receipt
   };
 }
 
+/**
+ * A record read as is (GET): a lost answer's record (time 0) with its count and marks, as the
+ * lock script would count it; anything else (none, sent, a lock in time or past it) undefined.
+ */
+export function unansweredOf(v: string | null): UnansweredRecord | undefined {
+  const tok = v === null ? undefined : /^L:([^:]+):0$/.exec(v)?.[1];
+  if (tok === undefined || v === null) return undefined;
+  const n = /\/(\d+)$/.exec(tok)?.[1];
+  return { uncertain: (n === undefined ? 0 : Number(n)) + 1, ...recordMarks(v) };
+}
+
+/** A record without its retry time (the resend it asked for was made). */
+const withoutRetry = (record: string) => record.replace(/^(L:[^/:@]*)@\d+/, "$1");
+
 /** The marks markUncertain writes after the token. */
 const marksOf = (next: UncertainNext) =>
   `${next.retryAt === undefined ? "" : `@${Math.round(next.retryAt)}`}${next.receiptGone ? "~" : ""}`;
@@ -134,6 +149,7 @@ export type SendLocks = Pick<
   | "isSent"
   | "markSent"
   | "lockSending"
+  | "unansweredRecord"
   | "unlockSending"
   | "markUncertain"
   | "markReceiptGone"
@@ -150,10 +166,16 @@ export function createRedisSendLocks(
    * record it replaced, if known: what a definite failure puts back.
    */
   const held = new Map<string, { id: string; prior?: string }>();
-  const end = async (key: string, how: "back" | "uncertain" | "restart", marks = "") => {
+  const end = async (
+    key: string,
+    how: "back" | "uncertain" | "restart",
+    marks = "",
+    resent = false,
+  ) => {
     const mine = held.get(key);
     if (mine === undefined) return;
-    await endLockScript.run(redis, { key: k.sent(key) }, mine.id, how, mine.prior ?? "", marks);
+    const prior = mine.prior === undefined ? "" : resent ? withoutRetry(mine.prior) : mine.prior;
+    await endLockScript.run(redis, { key: k.sent(key) }, mine.id, how, prior, marks);
     held.delete(key);
   };
   return {
@@ -211,9 +233,12 @@ export function createRedisSendLocks(
       );
       return claim;
     },
-    async unlockSending(key) {
+    async unansweredRecord(key) {
+      return unansweredOf(await redis.get(k.sent(key)));
+    },
+    async unlockSending(key, opts) {
       // Earlier sends that may have arrived stay on record: what this lock replaced goes back.
-      await end(key, "back");
+      await end(key, "back", "", opts?.resent === true);
     },
     async markUncertain(key, next = {}) {
       await end(key, "uncertain", marksOf(next));

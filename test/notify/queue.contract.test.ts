@@ -259,6 +259,31 @@ describe.each([
     await queue.markReceiptGone("m");
     expect(await other.lockSending("m", 10_000)).toEqual({ lock: "sent", uncertain: 0 });
   });
+
+  it("reads a lost answer's record without a claim, and drops its retry time once resent", async () => {
+    const { queue } = setup();
+    const other = h.second();
+    expect(await queue.unansweredRecord("r")).toBeUndefined(); // none
+    expect(await queue.lockSending("r", 10_000)).toEqual({ lock: "locked", uncertain: 0 });
+    expect(await other.unansweredRecord("r")).toBeUndefined(); // held now
+    await queue.markUncertain("r", { retryAt: 1_700_000_060_000, receiptGone: true });
+    const record = { uncertain: 1, retryAt: 1_700_000_060_000, receiptGone: true };
+    expect(await other.unansweredRecord("r")).toEqual(record);
+    expect(await other.unansweredRecord("r")).toEqual(record); // a read takes nothing
+    // The owed resend failed before reaching the chat: the record stays, without the time.
+    expect(await other.lockSending("r", 10_000)).toMatchObject({ lock: "unanswered" });
+    await other.unlockSending("r", { resent: true });
+    expect(await queue.unansweredRecord("r")).toEqual({ uncertain: 1, receiptGone: true });
+    // Lost again: counted.
+    expect(await queue.lockSending("r", 10_000)).toMatchObject({ uncertain: 1 });
+    await queue.markUncertain("r", { retryAt: 1_700_000_180_000 });
+    expect(await other.unansweredRecord("r")).toEqual({
+      uncertain: 2,
+      retryAt: 1_700_000_180_000,
+    });
+    await queue.markSent("r");
+    expect(await other.unansweredRecord("r")).toBeUndefined();
+  });
 });
 
 describe("redis notification queue: acknowledging", () => {
