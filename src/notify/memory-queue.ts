@@ -199,6 +199,7 @@ export function createMemoryNotificationQueue(
     async markReceiptGone(key) {
       const lock = locks.get(key);
       if (lock?.until === 0) lock.receiptGone = true;
+      return lock === undefined || lock.until <= now();
     },
     async giveUpSending(key) {
       if (locks.has(key)) locks.set(key, { until: 0, count: 0 });

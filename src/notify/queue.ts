@@ -106,9 +106,13 @@ export interface NotificationQueue {
    * The receipt edit that was to carry the outcome of this key's push (its answer lost) cannot be
    * made (the message was deleted, or is too old to edit): the record of the lost send says so,
    * and the next claim answers `receiptGone`, so the push is sent as a new message. Only a record
-   * whose answer was lost is changed (not a sent marker, nor a lock held now).
+   * whose answer was lost is changed (not a sent marker, nor a lock held now). False: a lock is
+   * held on the key now (another claim), so the record could not be marked; the caller tries
+   * again (let go unmarked, the entry's reclaim would edit the gone receipt once more, and so on).
+   * True otherwise: marked now or before, or nothing left to mark (sent, no record, a lock
+   * past its time, which the next claim sends again anyway).
    */
-  markReceiptGone(key: string): Promise<void>;
+  markReceiptGone(key: string): Promise<boolean>;
   /**
    * The push is given up on (dead-lettered) after too many sends that may have arrived: the claim
    * ends, the record still says the chat may have it, and its count starts again, so that a

@@ -101,16 +101,23 @@ return 1
 
 /**
  * Marks a lost answer's record (time 0) "receipt gone" ("~" after its token), unless it is
- * marked already; a sent marker or a lock held now is left alone.
+ * marked already; a sent marker or a lock is left alone. Answers 0 only for a lock held now
+ * (its time after ARGV[1], now in ms, or a lock without a time: an older version's, held until
+ * it expires), which could not be marked; 1 otherwise.
  */
 const receiptGoneScript = luaScript<"key", number>(
   "raNotifyReceiptGone",
   ["key"],
   `
 local v = redis.call('GET', KEYS[1])
-if not v then return 0 end
+if not v or string.sub(v, 1, 2) ~= 'L:' then return 1 end
 local head, rest = string.match(v, '^(L:[^/:]*)(.*:0)$')
-if not head or string.find(head, '~', 1, true) then return 0 end
+if not head then
+  local t = tonumber(string.match(v, '^L:[^:]+:(%d+)$'))
+  if t == nil or t > tonumber(ARGV[1]) then return 0 end
+  return 1
+end
+if string.find(head, '~', 1, true) then return 1 end
 redis.call('SET', KEYS[1], head .. '~' .. rest, 'KEEPTTL')
 return 1
 `,
@@ -244,7 +251,8 @@ export function createRedisSendLocks(
       await end(key, "uncertain", marksOf(next));
     },
     async markReceiptGone(key) {
-      await receiptGoneScript.run(redis, { key: k.sent(key) });
+      // The locks' times are on this clock (lockSending), not the notifier's.
+      return (await receiptGoneScript.run(redis, { key: k.sent(key) }, Date.now())) === 1;
     },
     async giveUpSending(key) {
       await end(key, "restart");

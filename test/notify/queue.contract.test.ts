@@ -284,6 +284,25 @@ describe.each([
     await queue.markSent("r");
     expect(await other.unansweredRecord("r")).toBeUndefined();
   });
+
+  it("says whether 'receipt gone' could be marked: not while another claim holds the lock", async () => {
+    // Before: nothing was answered, and the edit lane let the entry go unmarked; its reclaim
+    // edited the gone receipt again, every claim idle time, until a mark landed.
+    const { queue } = setup();
+    const other = h.second();
+    expect(await queue.markReceiptGone("g")).toBe(true); // no record: nothing to mark
+    expect(await queue.lockSending("g", 10_000)).toMatchObject({ lock: "locked" });
+    await queue.markUncertain("g");
+    expect(await other.lockSending("g", 10_000)).toMatchObject({ lock: "unanswered" });
+    expect(await queue.markReceiptGone("g")).toBe(false); // held now: not marked
+    await other.unlockSending("g");
+    expect(await queue.unansweredRecord("g")).toEqual({ uncertain: 1 });
+    expect(await queue.markReceiptGone("g")).toBe(true);
+    expect(await queue.markReceiptGone("g")).toBe(true); // marked before
+    expect(await other.unansweredRecord("g")).toEqual({ uncertain: 1, receiptGone: true });
+    await queue.markSent("g");
+    expect(await queue.markReceiptGone("g")).toBe(true); // sent: nothing to mark
+  });
 });
 
 describe("redis notification queue: acknowledging", () => {
