@@ -7,7 +7,7 @@ import type { DeliveryOutcome, NotifierOrders } from "./options.ts";
 import { type PushFor, PushSettled, type SendingState } from "./push.ts";
 import { type Delivery, type NotificationQueue, type QueueConsumer, queuedAt } from "./queue.ts";
 import type { ReceiptEdit, ReceiptEditLane } from "./receipt-edits.ts";
-import { isPassing } from "./retry-bound.ts";
+import { backingOff, isPassing } from "./retry-bound.ts";
 import { persist, type RunState } from "./run-state.ts";
 
 /**
@@ -23,7 +23,8 @@ import { persist, type RunState } from "./run-state.ts";
  * dead-lettered after maxAttempts tries (a 400 at once). A push that may have arrived (its answer
  * lost) is sent again at most until maxAttempts such sends are on the sending lock's record, then
  * dead-lettered (push.ts): hours of resends would be hundreds of copies. Those sends back off
- * (resendDelayMs): a reclaim before the record's retry time sends nothing ("retry"). Dead letters can be
+ * (resendDelayMs): a reclaim before the record's retry time sends nothing ("retry"), and the age
+ * bound waits for a resend the record still owes. Dead letters can be
  * replayed (replay-dead.ts): the sent marker and the sending lock's record keep a replay from
  * pushing twice.
  */
@@ -124,6 +125,39 @@ async function settleFailure(
   return "retry";
 }
 
+/**
+ * What a delivery comes to before any send: given up on at the age bound, or left to back off.
+ * `reclaimedPush`: a push (sent once) that was reclaimed, the only kind with a record to read.
+ */
+async function beforeSend(
+  deps: HandleDeps,
+  d: Delivery,
+  key: string,
+  reclaimedPush: boolean,
+  attempts: number,
+  ack: () => Promise<void>,
+): Promise<"dead" | "retry" | undefined> {
+  // Failures about the message itself were given up on when they happened (settleFailure):
+  // what comes back here failed for passing reasons, or its consumer died.
+  const age = deps.now() - queuedAt(d);
+  // A reclaimed push whose send may have arrived: its record says whether a resend is owed, and
+  // when. Read before the pacer's slot and the lock, which a push backing off must not take.
+  const record = reclaimedPush ? await deps.queue.unansweredRecord(key) : undefined;
+  // Past the age bound, a push whose record still owes a resend (a retry time on it) is not
+  // given up on: the back-off's wait (up to an hour) may end after the bound, and Telegram may
+  // be back by then. The resend is made when due; it ends in a sent push, a new retry time (the
+  // 8-send bound ends those), or a failure that sent nothing and clears the time (push.ts).
+  const owed = record?.retryAt !== undefined;
+  if (attempts > deps.maxAttempts && !(age < deps.retryForMs) && !owed) {
+    const minutes = Math.round(age / 60_000);
+    return giveUp(deps, d, key, `still failing after ${minutes} min (${attempts - 1} tries)`, ack);
+  }
+  // Backing off: nothing to send before the record's retry time, so no slot, lock or order read
+  // (every claim idle time for up to hours). One whose sends are spent goes on to be given up.
+  const waits = record !== undefined && record.uncertain < deps.maxAttempts;
+  return waits && backingOff(record.retryAt, deps.now()) ? "retry" : undefined;
+}
+
 export function createHandle(deps: HandleDeps): Handle {
   const { queue, deliver, edits, metrics, state } = deps;
   return async (c, d) => {
@@ -155,19 +189,8 @@ export function createHandle(deps: HandleDeps): Handle {
     // one the sending lock takes. A reclaimed one may well be, and is settled without the lock.
     if (once && counted && (await queue.isSent(key))) return duplicate();
     const attempts = counted ? 1 + (await c.noteAttempt(d.id)) : 1;
-    // Failures about the message itself were given up on when they happened (settleFailure):
-    // what comes back here failed for passing reasons, or its consumer died.
-    const age = deps.now() - queuedAt(d);
-    if (attempts > deps.maxAttempts && !(age < deps.retryForMs)) {
-      const minutes = Math.round(age / 60_000);
-      return giveUp(
-        deps,
-        d,
-        key,
-        `still failing after ${minutes} min (${attempts - 1} tries)`,
-        ack,
-      );
-    }
+    const early = await beforeSend(deps, d, key, once && counted, attempts, ack);
+    if (early !== undefined) return early;
     // The marker replaces the lock (one key): nothing to release once it is written. Once a send
     // may have reached the chat the lock is not released either: it stays as the record of it.
     let marked = false;
@@ -210,7 +233,9 @@ export function createHandle(deps: HandleDeps): Handle {
       // Released only when nothing reached the chat; a release that cannot be written (Redis
       // away) would leave the lock to say "abandoned" and have the push counted as a duplicate.
       if (once && !marked && !sending.sending)
-        await persist(state, () => queue.unlockSending(key)).catch(() => undefined);
+        await persist(state, () =>
+          queue.unlockSending(key, sending.resent ? { resent: true } : undefined),
+        ).catch(() => undefined);
     }
   };
 }

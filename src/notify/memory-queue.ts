@@ -169,10 +169,22 @@ export function createMemoryNotificationQueue(
         ...(found.receiptGone ? { receiptGone: true as const } : {}),
       };
     },
-    async unlockSending(key) {
+    async unansweredRecord(key) {
+      const found = sent.has(key) ? undefined : locks.get(key);
+      if (found?.until !== 0) return undefined;
+      return {
+        uncertain: found.count + 1,
+        ...(found.retryAt === undefined ? {} : { retryAt: found.retryAt }),
+        ...(found.receiptGone ? { receiptGone: true as const } : {}),
+      };
+    },
+    async unlockSending(key, opts) {
       const prior = locks.get(key)?.prior;
-      if (prior) locks.set(key, prior);
-      else locks.delete(key);
+      if (prior) {
+        // The resend its retry time asked for was made: no longer owed.
+        const { retryAt: _, ...rest } = prior;
+        locks.set(key, opts?.resent ? rest : prior);
+      } else locks.delete(key);
     },
     async markUncertain(key, next = {}) {
       const lock = locks.get(key);
@@ -187,6 +199,7 @@ export function createMemoryNotificationQueue(
     async markReceiptGone(key) {
       const lock = locks.get(key);
       if (lock?.until === 0) lock.receiptGone = true;
+      return lock === undefined || lock.until <= now();
     },
     async giveUpSending(key) {
       if (locks.has(key)) locks.set(key, { until: 0, count: 0 });

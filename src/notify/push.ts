@@ -5,7 +5,7 @@ import type { Push } from "./deliver.ts";
 import type { PushMetrics } from "./metrics.ts";
 import type { NotifierApi } from "./options.ts";
 import type { NotificationQueue } from "./queue.ts";
-import { resendDelayMs } from "./retry-bound.ts";
+import { backingOff, resendDelayMs } from "./retry-bound.ts";
 import { persist, type RunState } from "./run-state.ts";
 
 /**
@@ -20,7 +20,9 @@ import { persist, type RunState } from "./run-state.ts";
  *    instances), then the push is dead-lettered: a timeout that keeps losing answers must not
  *    send a copy every reclaim for hours. Those sends are spread out (resendDelayMs: doubling
  *    from a minute, capped at an hour), so a Telegram outage of 5xx answers does not use them up
- *    in minutes: a reclaim before the record's retry time puts the claim back and sends nothing;
+ *    in minutes: a reclaim before the record's retry time sends nothing, and is told so from the
+ *    record before it takes a slot or the lock (handle.ts); should the record change in between
+ *    (another instance sent meanwhile), the lock's answer says so and the claim is put back;
  *  - a receipt edit that was to carry the outcome of a lost answer but cannot be made (the
  *    receipt deleted, too old: markReceiptGone) leaves the push to be sent anew, as one without
  *    a receipt, under the same lock, marker and bound;
@@ -41,6 +43,11 @@ export interface SendingState {
    * (receipt-edits.ts writes it), and the edit is retried as long as a push would be.
    */
   carried?: true;
+  /**
+   * The send made was the resend the record's retry time asked for: if it fails before reaching
+   * the chat, the record goes back without that time (unlockSending `resent`): no longer owed.
+   */
+  resent?: true;
 }
 
 export interface PushDeps {
@@ -109,9 +116,10 @@ export function createPushFor(deps: PushDeps): PushFor {
       log?.error({ key, lock, uncertain }, "push given up: sent again and again without an answer");
       throw new PushSettled("spent", uncertain);
     }
-    if (lock === "unanswered" && claim.retryAt !== undefined && claim.retryAt > deps.now()) {
-      // Backing off: nothing sent now; the handler puts the record back as it was (retry time
-      // included) and the queue brings the entry back at a later reclaim.
+    if (lock === "unanswered" && backingOff(claim.retryAt, deps.now())) {
+      // Backing off (the handler, which checks this before the slot and the lock, read the record
+      // before another instance's send wrote a new time): nothing sent now; the handler puts the
+      // record back as it was (retry time included) and the queue brings the entry back later.
       throw new PushSettled("retry");
     }
     if (lock === "unanswered" || lock === "abandoned") {
@@ -127,6 +135,7 @@ export function createPushFor(deps: PushDeps): PushFor {
     // Made after the lock said go: their side effects belong to a push that is sent.
     const replyMarkup = await markup?.();
     sending.sending = true;
+    if (lock === "unanswered" && claim.retryAt !== undefined) sending.resent = true;
     try {
       // The words' language rides with the call, not in it (a WhatsApp template must name it).
       await withWords(words, () =>

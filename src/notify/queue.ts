@@ -80,11 +80,21 @@ export interface NotificationQueue {
    */
   lockSending(key: string, ttlMs: number): Promise<SendClaim>;
   /**
+   * The record of this key's sends whose answers were lost (what lockSending would answer
+   * "unanswered" with), read without taking the lock; undefined when the key has no such record
+   * (none, sent, held now, or left by a sender that died). A push backing off is told from it
+   * before it takes a slot under Telegram's limits (push.ts), and an entry past its age bound whose
+   * resend is still owed is not given up on (handle.ts).
+   */
+  unansweredRecord(key: string): Promise<UnansweredRecord | undefined>;
+  /**
    * This claim's send did not reach the chat (a definite failure, or nothing sent): the claim
    * goes, and the key's record is what it was before it (none, or the earlier sends that may
-   * have arrived, with their count).
+   * have arrived, with their count). `resent`: the send was the resend the record's retry time
+   * asked for (it failed before reaching the chat), so the record goes back without that time:
+   * the resend is no longer owed (handle.ts's age bound).
    */
-  unlockSending(key: string): Promise<void>;
+  unlockSending(key: string, opts?: { resent?: boolean }): Promise<void>;
   /**
    * The send's answer was lost: the claim ends now, its record stays (counted by the next claim),
    * with what the next claim answers besides: `retryAt`, when the push may be sent again (the
@@ -96,9 +106,13 @@ export interface NotificationQueue {
    * The receipt edit that was to carry the outcome of this key's push (its answer lost) cannot be
    * made (the message was deleted, or is too old to edit): the record of the lost send says so,
    * and the next claim answers `receiptGone`, so the push is sent as a new message. Only a record
-   * whose answer was lost is changed (not a sent marker, nor a lock held now).
+   * whose answer was lost is changed (not a sent marker, nor a lock held now). False: a lock is
+   * held on the key now (another claim), so the record could not be marked; the caller tries
+   * again (let go unmarked, the entry's reclaim would edit the gone receipt once more, and so on).
+   * True otherwise: marked now or before, or nothing left to mark (sent, no record, a lock
+   * past its time, which the next claim sends again anyway).
    */
-  markReceiptGone(key: string): Promise<void>;
+  markReceiptGone(key: string): Promise<boolean>;
   /**
    * The push is given up on (dead-lettered) after too many sends that may have arrived: the claim
    * ends, the record still says the chat may have it, and its count starts again, so that a
@@ -150,6 +164,14 @@ export interface SendClaim {
    */
   retryAt?: number;
   /** "unanswered" only: the receipt cannot carry the outcome (markReceiptGone); push it anew. */
+  receiptGone?: true;
+}
+
+/** A lost answer's record, read without a claim (unansweredRecord): its fields as in SendClaim. */
+export interface UnansweredRecord {
+  /** The sends on the record that may have reached the chat (the next claim's `uncertain`). */
+  uncertain: number;
+  retryAt?: number;
   receiptGone?: true;
 }
 

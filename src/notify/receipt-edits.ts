@@ -188,13 +188,18 @@ async function giveUp(lane: Lane, job: Job, why: string): Promise<number> {
 /**
  * The receipt cannot be edited: the entries whose edit carried a push's outcome are let go
  * unacknowledged, their push's record marked "receipt gone" first, so the queue's reclaim pushes
- * the outcome as a new message. Marking fails (Redis away): the error goes up and the entries stay
- * pending; their redelivery edits again and finds the receipt gone again.
+ * the outcome as a new message. Marking fails (Redis away, or the record locked by another claim
+ * just then): the error goes up and the entries stay pending; the lane's next try (or their
+ * redelivery) edits again and finds the receipt gone again.
  */
 async function handBackCarried(lane: Lane, job: Job, edit: ReceiptEdit): Promise<void> {
   const carrying = job.waiting.filter((w) => w.carries !== undefined);
   for (const w of carrying) {
-    if (w.carries !== undefined) await lane.opts.queue.markReceiptGone(w.carries);
+    // A lock held on the key now (another claim) keeps the mark off: the error goes up and the
+    // edit is tried again in this lane (the failure counted), the entry kept meanwhile; let go
+    // unmarked, its reclaim would edit the gone receipt again, every claim idle time.
+    if (w.carries !== undefined && !(await lane.opts.queue.markReceiptGone(w.carries)))
+      throw new Error(`receipt gone, but its push's record is locked now (${w.carries})`);
     lane.held.delete(w.delivery.id);
     job.waiting.splice(job.waiting.indexOf(w), 1);
   }

@@ -8,6 +8,7 @@ import {
   SENT_MARKER_TTL_MS,
   type SendClaim,
   type SendLock,
+  type UnansweredRecord,
   type UncertainNext,
 } from "./queue.ts";
 
@@ -100,16 +101,23 @@ return 1
 
 /**
  * Marks a lost answer's record (time 0) "receipt gone" ("~" after its token), unless it is
- * marked already; a sent marker or a lock held now is left alone.
+ * marked already; a sent marker or a lock is left alone. Answers 0 only for a lock held now
+ * (its time after ARGV[1], now in ms, or a lock without a time: an older version's, held until
+ * it expires), which could not be marked; 1 otherwise.
  */
 const receiptGoneScript = luaScript<"key", number>(
   "raNotifyReceiptGone",
   ["key"],
   `
 local v = redis.call('GET', KEYS[1])
-if not v then return 0 end
+if not v or string.sub(v, 1, 2) ~= 'L:' then return 1 end
 local head, rest = string.match(v, '^(L:[^/:]*)(.*:0)$')
-if not head or string.find(head, '~', 1, true) then return 0 end
+if not head then
+  local t = tonumber(string.match(v, '^L:[^:]+:(%d+)$'))
+  if t == nil or t > tonumber(ARGV[1]) then return 0 end
+  return 1
+end
+if string.find(head, '~', 1, true) then return 1 end
 redis.call('SET', KEYS[1], head .. '~' .. rest, 'KEEPTTL')
 return 1
 `,
@@ -125,6 +133,20 @@ export function recordMarks(found: string): Pick<SendClaim, "retryAt" | "receipt
   };
 }
 
+/**
+ * A record read as is (GET): a lost answer's record (time 0) with its count and marks, as the
+ * lock script would count it; anything else (none, sent, a lock in time or past it) undefined.
+ */
+export function unansweredOf(v: string | null): UnansweredRecord | undefined {
+  const tok = v === null ? undefined : /^L:([^:]+):0$/.exec(v)?.[1];
+  if (tok === undefined || v === null) return undefined;
+  const n = /\/(\d+)$/.exec(tok)?.[1];
+  return { uncertain: (n === undefined ? 0 : Number(n)) + 1, ...recordMarks(v) };
+}
+
+/** A record without its retry time (the resend it asked for was made). */
+const withoutRetry = (record: string) => record.replace(/^(L:[^/:@]*)@\d+/, "$1");
+
 /** The marks markUncertain writes after the token. */
 const marksOf = (next: UncertainNext) =>
   `${next.retryAt === undefined ? "" : `@${Math.round(next.retryAt)}`}${next.receiptGone ? "~" : ""}`;
@@ -134,6 +156,7 @@ export type SendLocks = Pick<
   | "isSent"
   | "markSent"
   | "lockSending"
+  | "unansweredRecord"
   | "unlockSending"
   | "markUncertain"
   | "markReceiptGone"
@@ -150,10 +173,16 @@ export function createRedisSendLocks(
    * record it replaced, if known: what a definite failure puts back.
    */
   const held = new Map<string, { id: string; prior?: string }>();
-  const end = async (key: string, how: "back" | "uncertain" | "restart", marks = "") => {
+  const end = async (
+    key: string,
+    how: "back" | "uncertain" | "restart",
+    marks = "",
+    resent = false,
+  ) => {
     const mine = held.get(key);
     if (mine === undefined) return;
-    await endLockScript.run(redis, { key: k.sent(key) }, mine.id, how, mine.prior ?? "", marks);
+    const prior = mine.prior === undefined ? "" : resent ? withoutRetry(mine.prior) : mine.prior;
+    await endLockScript.run(redis, { key: k.sent(key) }, mine.id, how, prior, marks);
     held.delete(key);
   };
   return {
@@ -211,15 +240,19 @@ export function createRedisSendLocks(
       );
       return claim;
     },
-    async unlockSending(key) {
+    async unansweredRecord(key) {
+      return unansweredOf(await redis.get(k.sent(key)));
+    },
+    async unlockSending(key, opts) {
       // Earlier sends that may have arrived stay on record: what this lock replaced goes back.
-      await end(key, "back");
+      await end(key, "back", "", opts?.resent === true);
     },
     async markUncertain(key, next = {}) {
       await end(key, "uncertain", marksOf(next));
     },
     async markReceiptGone(key) {
-      await receiptGoneScript.run(redis, { key: k.sent(key) });
+      // The locks' times are on this clock (lockSending), not the notifier's.
+      return (await receiptGoneScript.run(redis, { key: k.sent(key) }, Date.now())) === 1;
     },
     async giveUpSending(key) {
       await end(key, "restart");

@@ -38,3 +38,14 @@ export const RESEND_MAX_MS = 3_600_000;
 export function resendDelayMs(sends: number): number {
   return Math.min(RESEND_MAX_MS, RESEND_FIRST_MS * 2 ** Math.max(0, sends - 1));
 }
+
+/**
+ * Whether a push whose lost send's record asks for `retryAt` still waits at `now`. The time is on
+ * the clock of the instance that wrote it, read on this one's: a time more than RESEND_MAX_MS
+ * ahead was not asked for by a clock like ours (no wait is longer) and is taken as due now, so a
+ * writer whose clock runs far ahead cannot hold everyone's resend back until the age bound (a skew
+ * under an hour still delays the resend by the skew).
+ */
+export function backingOff(retryAt: number | undefined, now: number): boolean {
+  return retryAt !== undefined && retryAt > now && retryAt - now <= RESEND_MAX_MS;
+}

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import type { NotificationQueue } from "../../src/notify/queue.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
@@ -192,5 +193,86 @@ describe("the receipt edit standing in for a lost answer, on a receipt that is g
     expect(pushesTried).toBe(1 + newPushes);
     bot.script = () => undefined;
     await Promise.all(notifiers.map((n) => n.stop()));
+  });
+});
+
+describe("the 'receipt gone' mark, while another claim holds the push's record", () => {
+  it("is tried again in the lane, not left to a reclaim that edits the gone receipt again", async () => {
+    // Before: the mark's refusal (a lock held now) went unnoticed, the entry was let go unmarked,
+    // and its reclaim took the lock, edited the gone receipt again and marked then: one more
+    // reclaim per refusal (3 claims here), unbounded if the lock was held each time.
+    const api = createNotifierApi("123:gone-held", {
+      apiRoot: bot.apiRoot,
+      maxRetryAttempts: 0,
+      timeoutMs: 2_000,
+    });
+    const real = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
+    const elsewhere = createRedisNotificationQueue({ redis: r.redis, prefix: r.prefix });
+    let claims = 0;
+    let contended = false;
+    const queue: NotificationQueue = {
+      ...real,
+      async lockSending(key, ttlMs) {
+        if (key.endsWith(":success")) claims++;
+        return real.lockSending(key, ttlMs);
+      },
+      async markReceiptGone(key) {
+        if (contended) return real.markReceiptGone(key);
+        // Another instance's claim holds the record just when the lane marks it.
+        contended = true;
+        await elsewhere.lockSending(key, 60_000);
+        const marked = await real.markReceiptGone(key);
+        await elsewhere.unlockSending(key);
+        return marked;
+      },
+    };
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
+      provider: noProvider,
+    });
+    const notifier = createNotifier({
+      queue,
+      orders,
+      api,
+      consumerName: "gone-held",
+      pacer: false,
+      claimIdleMs: 200,
+      sleep: () => new Promise((done) => setTimeout(done, 1)),
+    });
+    const user = ++nextUser;
+    const o = await orders.place(mobileInput({ userId: user, chatId: user }));
+    const receiptId = (await api.sendMessage(user, `Order ${o.reference}: processing`)).message_id;
+    await attachReceipt(orders, o.reference, receiptId);
+    await orders.submit(o.reference);
+    const drain = (what: string) =>
+      waitUntil(
+        async () => {
+          await notifier.runOnce();
+          return (await queue.backlog()) === 0;
+        },
+        what,
+        { timeoutMs: 20_000 },
+      );
+    await drain("the receipt shows confirming");
+    await api.deleteMessage(user, receiptId);
+    let pushesTried = 0;
+    bot.script = (method, params) => {
+      if (method === "sendMessage" && /Recharge successful/.test(String(params.text)))
+        return pushesTried++ === 0 ? "reset" : undefined;
+      return undefined;
+    };
+    await orders.apply({ reference: o.reference, source: "webhook", status: "success", at: 5 });
+    await drain("the outcome told");
+    bot.script = () => undefined;
+
+    expect(contended).toBe(true);
+    const results = bot.chat(user).filter((m) => /Recharge successful/.test(m.text));
+    expect(results).toHaveLength(1);
+    expect(claims).toBe(2); // the lost push, then the new message; before: 3
+    expect(await queue.isSent(`status:${o.reference}:success`)).toBe(true);
+    expect(await queue.listDead(5)).toEqual([]);
+    await notifier.stop();
   });
 });

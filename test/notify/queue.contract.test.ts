@@ -259,6 +259,50 @@ describe.each([
     await queue.markReceiptGone("m");
     expect(await other.lockSending("m", 10_000)).toEqual({ lock: "sent", uncertain: 0 });
   });
+
+  it("reads a lost answer's record without a claim, and drops its retry time once resent", async () => {
+    const { queue } = setup();
+    const other = h.second();
+    expect(await queue.unansweredRecord("r")).toBeUndefined(); // none
+    expect(await queue.lockSending("r", 10_000)).toEqual({ lock: "locked", uncertain: 0 });
+    expect(await other.unansweredRecord("r")).toBeUndefined(); // held now
+    await queue.markUncertain("r", { retryAt: 1_700_000_060_000, receiptGone: true });
+    const record = { uncertain: 1, retryAt: 1_700_000_060_000, receiptGone: true };
+    expect(await other.unansweredRecord("r")).toEqual(record);
+    expect(await other.unansweredRecord("r")).toEqual(record); // a read takes nothing
+    // The owed resend failed before reaching the chat: the record stays, without the time.
+    expect(await other.lockSending("r", 10_000)).toMatchObject({ lock: "unanswered" });
+    await other.unlockSending("r", { resent: true });
+    expect(await queue.unansweredRecord("r")).toEqual({ uncertain: 1, receiptGone: true });
+    // Lost again: counted.
+    expect(await queue.lockSending("r", 10_000)).toMatchObject({ uncertain: 1 });
+    await queue.markUncertain("r", { retryAt: 1_700_000_180_000 });
+    expect(await other.unansweredRecord("r")).toEqual({
+      uncertain: 2,
+      retryAt: 1_700_000_180_000,
+    });
+    await queue.markSent("r");
+    expect(await other.unansweredRecord("r")).toBeUndefined();
+  });
+
+  it("says whether 'receipt gone' could be marked: not while another claim holds the lock", async () => {
+    // Before: nothing was answered, and the edit lane let the entry go unmarked; its reclaim
+    // edited the gone receipt again, every claim idle time, until a mark landed.
+    const { queue } = setup();
+    const other = h.second();
+    expect(await queue.markReceiptGone("g")).toBe(true); // no record: nothing to mark
+    expect(await queue.lockSending("g", 10_000)).toMatchObject({ lock: "locked" });
+    await queue.markUncertain("g");
+    expect(await other.lockSending("g", 10_000)).toMatchObject({ lock: "unanswered" });
+    expect(await queue.markReceiptGone("g")).toBe(false); // held now: not marked
+    await other.unlockSending("g");
+    expect(await queue.unansweredRecord("g")).toEqual({ uncertain: 1 });
+    expect(await queue.markReceiptGone("g")).toBe(true);
+    expect(await queue.markReceiptGone("g")).toBe(true); // marked before
+    expect(await other.unansweredRecord("g")).toEqual({ uncertain: 1, receiptGone: true });
+    await queue.markSent("g");
+    expect(await queue.markReceiptGone("g")).toBe(true); // sent: nothing to mark
+  });
 });
 
 describe("redis notification queue: acknowledging", () => {
