@@ -36,6 +36,7 @@ import { languageAside } from "./language/aside.ts";
 import { language } from "./language/command.ts";
 import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
 import { shareReceipt, shareReceiptAside } from "./receipt/share.ts";
+import { linkGate } from "./link/gate.ts";
 import { registerAside } from "./register/aside.ts";
 import { register } from "./register/command.ts";
 import { remindersAside } from "./reminders/aside.ts";
@@ -79,6 +80,7 @@ export { topUpNoticeMarkup, topUpNoticeText } from "./top-up/notices.ts";
 export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModule[]): BotFeatures {
   return {
     conversations: conversationsOf(deps, categories),
+    gate: linkGate(deps),
     composers: commandsOf(deps, categories),
     asides: [
       helpAside,

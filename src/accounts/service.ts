@@ -6,6 +6,7 @@ import {
   type LedgerStore,
 } from "../ledger/index.ts";
 import { nepalDayStart } from "../nepal-time.ts";
+import { createMemoryLinks, type LinkStore } from "./links.ts";
 import type { Phone } from "./phone.ts";
 import { statementOf } from "./statement.ts";
 import type { AccountsStore, ProfileInput, Receipt } from "./store.ts";
@@ -153,9 +154,12 @@ function agentViews(ledger: LedgerStore, store: AccountsStore, now: () => number
 export function createAccounts(opts: {
   ledger: LedgerStore;
   store: AccountsStore;
+  /** Proven links between channels (accounts/links.ts); in memory when not given (unit tests). */
+  links?: LinkStore;
   now?: () => number;
 }) {
   const { ledger, store } = opts;
+  const links = opts.links ?? createMemoryLinks(opts.now);
   const now = opts.now ?? Date.now;
   const localeSet = new Set<(userId: number, locale: string) => void>();
 
@@ -165,12 +169,21 @@ export function createAccounts(opts: {
       await store.register(userId, phone);
       if (who) await store.putProfile(userId, who, now());
     },
+    /**
+     * `register` only while the phone is nobody else's (WhatsApp's registration on arrival): null
+     * when registered, else the owner who keeps it.
+     */
+    async claimPhone(userId: number, phone: Phone, who: ProfileInput) {
+      const owner = await store.claimPhone(userId, phone);
+      if (owner === null) await store.putProfile(userId, who, now());
+      return owner;
+    },
     profileOf: (userId: number) => store.profileOf(userId),
     /** The agent whose shop QR code brought the customer: recorded once (true), then kept. */
     claimShop: (userId: number, agentId: number) => store.claimShop(userId, agentId),
     shopOf: (userId: number) => store.shopOf(userId),
-    linkPerson: (telegramId: number, personId: number) => store.linkPerson(telegramId, personId),
-    personOf: (telegramId: number) => store.personOf(telegramId),
+    /** Proven links and their codes (accounts/links.ts). */
+    links,
     /** Who registered, newest first (the back office's list of customers). */
     joined: (offset: number, limit: number) => store.joined(offset, limit),
     userByPhone: (phone: Phone) => store.userByPhone(phone),

@@ -55,6 +55,9 @@ export const WHATSAPP_COMMANDS: ReadonlySet<string> = new Set([
   "topups",
   "dashboard",
   "myqr",
+  "link",
+  "unlink",
+  "new",
 ]);
 
 /** How long a chat's locale (and the person the inbound handler found for it) is trusted. */
@@ -136,6 +139,8 @@ export function wireWhatsApp(
     i18n: I18n<BotContext>;
     app: HttpApp;
     telegram: boolean;
+    /** Whether a chat id is an agent's or an admin's: such a chat acts as itself (inbound.ts). */
+    isStaff: (chatId: number) => boolean;
   },
 ) {
   const { settings, redis } = parts;
@@ -224,6 +229,7 @@ export function wireWhatsApp(
         store,
         accounts: parts.accounts,
         handleUpdate,
+        isStaff: parts.isStaff,
         markRead: (wamid) => client.markRead(wamid, true),
         typedChoice,
         commands: WHATSAPP_COMMANDS,
