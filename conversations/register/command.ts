@@ -6,7 +6,7 @@ import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { telegramIdOf } from "../../src/bot/person.ts";
 import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
-import { offerLink, type Send } from "../link/link.ts";
+import { offerLink, type Send } from "./link.ts";
 
 /**
  * Registration: the user shares their own phone contact (Telegram's request_contact button), and
@@ -97,9 +97,7 @@ export async function registerContact(
   }
   const owner = await deps.accounts.userByPhone(phone);
   if (owner !== null && owner !== who.fromId && isWhatsAppChat(owner)) {
-    return done(
-      await linkToWhatsApp(deps, t, send, { telegramId: who.telegramId, owner, phone }),
-    );
+    return done(await linkToWhatsApp(deps, t, send, { telegramId: who.telegramId, owner, phone }));
   }
   const name = [who.firstName, who.lastName].filter(Boolean).join(" ");
   await deps.accounts.register(who.fromId, phone, {

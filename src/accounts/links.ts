@@ -98,7 +98,10 @@ export function createMemoryLinks(now: () => number = Date.now): LinkStore {
     async offer(channelId, offer) {
       const s = sends.get(channelId);
       const count = s && s.until > now() ? s.n + 1 : 1;
-      sends.set(channelId, { n: count, until: s && s.until > now() ? s.until : now() + SENDS_WINDOW_MS });
+      sends.set(channelId, {
+        n: count,
+        until: s && s.until > now() ? s.until : now() + SENDS_WINDOW_MS,
+      });
       if (count > LINK_MAX_SENDS) return { ok: false, code: "too_many_codes" };
       const code = newLinkCode();
       pending.set(channelId, pendingOf(offer, code, now()));
@@ -114,11 +117,7 @@ export function createMemoryLinks(now: () => number = Date.now): LinkStore {
 }
 
 /** The verdict on a counted try; `drop` removes the offer (used, or out of tries). */
-async function judge(
-  p: Pending,
-  code: string,
-  drop: () => unknown,
-): Promise<RedeemResult> {
+async function judge(p: Pending, code: string, drop: () => unknown): Promise<RedeemResult> {
   if (p.tries > LINK_MAX_TRIES) {
     await drop();
     return { ok: false, code: "too_many_tries" };

@@ -106,13 +106,6 @@ export interface AccountsStore {
   /** Keeps who shared their contact at `at` (the first time stays; the rest is the latest). */
   putProfile(userId: number, p: ProfileInput, at: number): Promise<void>;
   profileOf(userId: number): Promise<Profile | null>;
-  /**
-   * One person on two channels: a Telegram user who registers a phone that already is a WhatsApp
-   * account's acts as that account from then on (its balance, history, saved numbers).
-   */
-  linkPerson(telegramId: number, personId: number): Promise<void>;
-  /** The account a Telegram user acts as, when linked; null otherwise. */
-  personOf(telegramId: number): Promise<number | null>;
   /** Who has a profile, newest first registration first: `limit` of them after skipping `offset`. */
   joined(offset: number, limit: number): Promise<number[]>;
   /**
@@ -131,7 +124,6 @@ export function createMemoryAccounts(): AccountsStore {
   const told = new Set<string>();
   const locales = new Map<number, string>();
   const profiles = new Map<number, Profile>();
-  const persons = new Map<number, number>();
   const shops = new Map<number, number>();
   return {
     async claimShop(userId, agentId) {
@@ -141,12 +133,6 @@ export function createMemoryAccounts(): AccountsStore {
     },
     async shopOf(userId) {
       return shops.get(userId) ?? null;
-    },
-    async linkPerson(telegramId, personId) {
-      persons.set(telegramId, personId);
-    },
-    async personOf(telegramId) {
-      return persons.get(telegramId) ?? null;
     },
     async putProfile(userId, p, at) {
       profiles.set(userId, keepFirst(profiles.get(userId) ?? null, p, at));
@@ -361,13 +347,6 @@ export function createRedisAccounts(opts: {
     },
     async shopOf(userId) {
       const id = await redis.hget(k.accountShops, String(userId));
-      return id === null ? null : Number(id);
-    },
-    async linkPerson(telegramId, personId) {
-      await redis.hset(k.accountPersons, String(telegramId), String(personId));
-    },
-    async personOf(telegramId) {
-      const id = await redis.hget(k.accountPersons, String(telegramId));
       return id === null ? null : Number(id);
     },
     async joined(offset, limit) {

@@ -188,7 +188,10 @@ export function roleIn(settings: BotSettings, ctx: Context): Role {
 }
 
 /** Whether the id is an agent's or an admin's (they are never linked to another account). */
-export function isStaffId(settings: Pick<BotSettings, "adminIds" | "agentIds">, id: number): boolean {
+export function isStaffId(
+  settings: Pick<BotSettings, "adminIds" | "agentIds">,
+  id: number,
+): boolean {
   return settings.adminIds.includes(id) || settings.agentIds.includes(id);
 }
 

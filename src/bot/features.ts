@@ -22,7 +22,7 @@ export interface BotFeatures {
   composers: readonly Middleware<BotContext>[];
   /**
    * Before the conversations: what answers whatever a flow waits for (the link gate:
-   * conversations/link/gate.ts).
+   * conversations/register/link-gate.ts).
    */
   gate?: Middleware<BotContext>;
   /** What a flow answers in place while a question waits (/help, /history…): prompt-loop.ts. */

@@ -208,8 +208,9 @@ export function keyspace(prefix: string) {
     /** Hash: Telegram user id -> block JSON (reason, by, at); accounts/blocked.ts. */
     accountBlocked: `${accounts}:blocked`,
     /**
-     * Hash: Telegram user id -> the person they are (a WhatsApp-born account whose phone they
-     * registered on Telegram later): one account per person across channels (bot/person.ts).
+     * Hash: Telegram user id -> a WhatsApp-born account, linked by versions before s21 on a
+     * matching number alone. No longer read or written (a link needs a code now: `accountLinks`);
+     * named here so that an operator can find and delete it.
      */
     accountPersons: `${accounts}:persons`,
     /**

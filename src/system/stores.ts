@@ -1,4 +1,3 @@
-import { createMemoryLinks, createRedisLinks, type LinkStore } from "../accounts/links.ts";
 import {
   type AccessFactsReader,
   createMemoryAccounts,
@@ -8,6 +7,7 @@ import {
   memoryAccessFacts,
   redisAccessFacts,
 } from "../accounts/index.ts";
+import { createMemoryLinks, createRedisLinks, type LinkStore } from "../accounts/links.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
 import { createMemoryComplaintStore, createRedisComplaintStore } from "../complaints/index.ts";

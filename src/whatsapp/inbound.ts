@@ -3,8 +3,8 @@ import { type Phone, phoneSchema } from "../accounts/phone.ts";
 import type { ProfileInput } from "../accounts/store.ts";
 import type { Logger } from "../logger.ts";
 import type { ArrivedPerson, Choice, WaChatStore } from "./chat-store.ts";
-import type { InboundItem } from "./inbound-queue.ts";
 import { markHeld } from "./held.ts";
+import type { InboundItem } from "./inbound-queue.ts";
 import type { WaInboundMessage } from "./types.ts";
 import { updateOf } from "./update.ts";
 

@@ -31,7 +31,10 @@ async function codeOf(s: LinkStore, channelId: number): Promise<string> {
 
 describe.each([
   ["memory", () => createMemoryLinks()],
-  ["redis", () => createRedisLinks({ redis: redis.redis, prefix: `${redis.prefix}${Math.random()}:` })],
+  [
+    "redis",
+    () => createRedisLinks({ redis: redis.redis, prefix: `${redis.prefix}${Math.random()}:` }),
+  ],
 ])("links (%s)", (_name, make: () => LinkStore) => {
   it("joins with the right code, once", async () => {
     const s = make();

@@ -153,9 +153,13 @@ export async function linkTelegramTo(tg: TestUser, wa: WhatsAppChatUser, phone: 
 export async function linkWhatsAppTo(wa: WhatsAppChatUser, tg: TestUser) {
   const after = tg.lastId();
   await wa.say("link", /sent a 6-digit code to that Telegram chat/);
-  const sent = await tg.emu.waitForBotMessage(tg.id, /Your code to use this account from WhatsApp/, {
-    afterId: after,
-    timeoutMs: 8000,
-  });
+  const sent = await tg.emu.waitForBotMessage(
+    tg.id,
+    /Your code to use this account from WhatsApp/,
+    {
+      afterId: after,
+      timeoutMs: 8000,
+    },
+  );
   await wa.say(`link ${linkCodeIn(sent.text)}`, /Joined: this chat now uses the account/);
 }

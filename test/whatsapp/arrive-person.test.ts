@@ -1,7 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { Phone } from "../../src/accounts/phone.ts";
 import { createRedisLinks } from "../../src/accounts/links.ts";
+import type { Phone } from "../../src/accounts/phone.ts";
 import { createRedisAccounts } from "../../src/accounts/store.ts";
 import { createLogger } from "../../src/logger.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";

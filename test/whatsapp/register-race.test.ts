@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
-import type { Phone } from "../../src/accounts/phone.ts";
 import { createRedisLinks } from "../../src/accounts/links.ts";
+import type { Phone } from "../../src/accounts/phone.ts";
 import { createRedisAccounts } from "../../src/accounts/store.ts";
 import { createLogger } from "../../src/logger.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
@@ -55,7 +55,14 @@ describe("WhatsApp's registration on arrival", () => {
     await handle({
       updateId: WA_UPDATE_BASE + 1,
       chatId: CHAT,
-      message: { wamid: "wamid.r1", waId: PHONE, name: "Sita", timestamp: 1, kind: "text", text: "hi" },
+      message: {
+        wamid: "wamid.r1",
+        waId: PHONE,
+        name: "Sita",
+        timestamp: 1,
+        kind: "text",
+        text: "hi",
+      },
     });
     expect(await accounts.userByPhone(PHONE)).toBe(TG);
     expect(await accounts.phoneOf(TG)).toBe(PHONE);
