@@ -14,10 +14,23 @@ import { offerLink, redeemLink, type Send, unlink } from "./link.ts";
  * (`link`), type it, or take the number for an account of its own (`new`), and nothing else.
  */
 
-/** "/link 123456", "link 123 456" (WhatsApp's words arrive as commands: whatsapp/update.ts). */
-function commandOf(ctx: BotContext): { word: string; rest: string } | null {
-  const m = /^\/([a-z]+)(?:@\w+)?(?:\s+([\s\S]*))?$/i.exec(ctx.message?.text?.trim() ?? "");
-  return m ? { word: (m[1] ?? "").toLowerCase(), rest: (m[2] ?? "").trim() } : null;
+/**
+ * "/link 123456", "link 123 456", "unlink", "new": the first word (a slash or not) and the rest.
+ * Not WhatsApp command words (whatsapp/update.ts): "link" typed mid-flow may be a search (an ISP's
+ * name), so outside a held chat only `link <code>`, `/link` and `unlink` are the gate's.
+ */
+function commandOf(ctx: BotContext): { word: string; rest: string; slash: boolean } | null {
+  const m = /^(\/?)([a-z]+)(?:@\w+)?(?:\s+([\s\S]*))?$/i.exec(ctx.message?.text?.trim() ?? "");
+  if (!m) return null;
+  return { slash: m[1] === "/", word: (m[2] ?? "").toLowerCase(), rest: (m[3] ?? "").trim() };
+}
+
+/** Whether a chat that is not held has said something for the gate. */
+function forGate(cmd: ReturnType<typeof commandOf>): boolean {
+  if (cmd === null) return false;
+  if (cmd.word === "unlink") return cmd.rest === "";
+  if (cmd.word !== "link") return false;
+  return readLinkCode(cmd.rest) !== null || (cmd.slash && cmd.rest === "");
 }
 
 export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
@@ -26,7 +39,7 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
     const channelId = channelIdOf(ctx);
     const held = heldOf(ctx.update);
     const cmd = commandOf(ctx);
-    if (channelId === undefined || (!held && cmd?.word !== "link" && cmd?.word !== "unlink")) {
+    if (channelId === undefined || (!held && !forGate(cmd))) {
       return next();
     }
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
@@ -43,7 +56,7 @@ async function linkAnswer(
   deps: BotDeps,
   t: Translate,
   channelId: number,
-  cmd: { word: string; rest: string } | null,
+  cmd: ReturnType<typeof commandOf>,
 ): Promise<string> {
   if (cmd?.word === "unlink") return unlink(deps, t, channelId);
   const code = readLinkCode(cmd?.rest ?? "");
@@ -56,7 +69,7 @@ async function heldAnswer(
   deps: BotDeps,
   t: Translate,
   send: Send,
-  h: { channelId: number; held: Held; cmd: { word: string; rest: string } | null; name: string },
+  h: { channelId: number; held: Held; cmd: ReturnType<typeof commandOf>; name: string },
 ): Promise<string> {
   const { channelId, held, cmd } = h;
   const phone = formatPhone(held.phone);

@@ -55,9 +55,6 @@ export const WHATSAPP_COMMANDS: ReadonlySet<string> = new Set([
   "topups",
   "dashboard",
   "myqr",
-  "link",
-  "unlink",
-  "new",
 ]);
 
 /** How long a chat's locale (and the person the inbound handler found for it) is trusted. */
