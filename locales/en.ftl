@@ -745,16 +745,16 @@ link-wrong = That code is not right. Tries left: { $left }.
 link-too-many-tries = Too many wrong codes: that code no longer works, and nothing was joined.
 link-no-offer = No code is waiting for this chat (or it has expired), and nothing was joined.
 link-ask-again-telegram = For a new code, share your contact again.
-link-ask-again-whatsapp = For a new code, type link.
+link-ask-again-whatsapp = For a new code, type { $link }.
 link-too-many-codes = Too many codes were sent for this chat in the last hour. Please try again later; nothing was joined.
 link-refused-staff = An agent's or an admin's chat is not joined to another account: each chat keeps its own role and float. Nothing was changed.
 link-refused-own = This chat has an account of its own (a number, or money), so it cannot be joined to the account of { $phone }. Nothing was changed.
 link-held =
     { $phone } is registered with us on Telegram.
-    Is that Telegram account yours? Type link: we send a code to that Telegram chat, and you type it here to use the same account.
-    Not yours (this number had another owner before)? Type new: this number gets a new, empty account here, and the Telegram account keeps its own balance.
-link-new-done = ✅ { $phone } now has its own account here. Type hi for the menu.
-link-how = To use one account from Telegram and WhatsApp: share your contact on Telegram (the number you use on WhatsApp), or type link in a WhatsApp chat whose number is registered on Telegram. A code is sent to the other chat.
+    Is that Telegram account yours? Type { $link }: we send a code to that Telegram chat, and you type it here to use the same account.
+    Not yours (this number had another owner before)? Type { $new }: this number gets a new, empty account here, and the Telegram account keeps its own balance.
+link-new-done = ✅ { $phone } now has its own account here. Type { $hi } for the menu.
+link-how = To use one account from Telegram and WhatsApp: share your contact on Telegram (the number you use on WhatsApp), or type { $link } in a WhatsApp chat whose number is registered on Telegram. A code is sent to the other chat.
 unlink-done = This chat no longer uses the other account: it is on its own again (the other account keeps its balance and history).
 unlink-none = This chat is not joined to another account.
 # --- end s21 (h-link) ---

@@ -61,7 +61,7 @@ async function linkAnswer(
   if (cmd?.word === "unlink") return unlink(deps, t, channelId);
   const code = readLinkCode(cmd?.rest ?? "");
   if (code !== null) return redeemLink(deps, t, channelId, code);
-  return t("link-how");
+  return t("link-how", { link: "link" });
 }
 
 /** A held chat: a code asked for or typed, the number taken for a new account, else the choice. */
@@ -83,7 +83,7 @@ async function heldAnswer(
     // balance (no money moves), and a cash-in to the number is this chat's from now on.
     await deps.accounts.register(channelId, held.phone, { name: h.name, channel: "whatsapp" });
     deps.logger.info({ userId: channelId, from: held.ownerId }, "whatsapp chat took its number");
-    return t("link-new-done", { phone });
+    return t("link-new-done", { phone, hi: "hi" });
   }
-  return t("link-held", { phone });
+  return t("link-held", { phone, link: "link", new: "new" });
 }

@@ -79,7 +79,9 @@ export async function offerLink(
 
 /** How to ask for a new code, in the chat that types it. */
 const askAgain = (t: Translate, channelId: number) =>
-  isWhatsAppChat(channelId) ? t("link-ask-again-whatsapp") : t("link-ask-again-telegram");
+  isWhatsAppChat(channelId)
+    ? t("link-ask-again-whatsapp", { link: "link" })
+    : t("link-ask-again-telegram");
 
 /**
  * A code typed in `channelId`'s chat: joined when it is the code sent, and the offer still holds
