@@ -757,4 +757,5 @@ link-new-done = ✅ { $phone } now has its own account here. Type { $hi } for th
 link-how = To use one account from Telegram and WhatsApp: share your contact on Telegram (the number you use on WhatsApp), or type { $link } in a WhatsApp chat whose number is registered on Telegram. A code is sent to the other chat.
 unlink-done = This chat no longer uses the other account: it is on its own again (the other account keeps its balance and history).
 unlink-none = This chat is not joined to another account.
+link-not-sent = The code could not be sent to that { $channel } chat (it may have blocked this bot). Nothing was joined; please try again later.
 # --- end s21 (h-link) ---

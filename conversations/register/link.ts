@@ -61,14 +61,18 @@ export async function offerLink(
   const r = await deps.accounts.links.offer(o.channelId, { personId: o.personId, phone: o.phone });
   if (!r.ok) return t("link-too-many-codes");
   const there = await theirs(deps, o.personId, t);
-  await send(
-    o.personId,
-    there("link-code", {
-      code: r.code,
-      channel: channelName(o.channelId),
-      command: commandIn(o.channelId, "link"),
-    }),
-  );
+  const text = there("link-code", {
+    code: r.code,
+    channel: channelName(o.channelId),
+    command: commandIn(o.channelId, "link"),
+  });
+  try {
+    await send(o.personId, text);
+  } catch (err) {
+    // That chat blocked the bot, or its channel refused: the offer stands, but nobody can read it.
+    deps.logger.warn({ userId: o.channelId, err: String(err) }, "link code not delivered");
+    return t("link-not-sent", { channel: channelName(o.personId) });
+  }
   deps.logger.info({ userId: o.channelId, personId: o.personId }, "link code sent");
   return t("link-code-sent", {
     phone,

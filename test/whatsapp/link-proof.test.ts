@@ -152,6 +152,18 @@ describe("finding 2: a balance does not follow a recycled number", () => {
   });
 });
 
+describe("a code that cannot be delivered", () => {
+  it("says so (the Telegram chat blocked the bot), and joins nothing", async () => {
+    const phone = "9779800021401";
+    const tg = ts.user(21_401);
+    await tg.register(phone);
+    tg.emu.users.upsert(tg.id, { first_name: "User", blocked: true });
+    const wa = waCustomer(ts, phone, "Holder");
+    await wa.say("link", /could not be sent to that Telegram chat/);
+    expect(await ts.system.deps.accounts.links.linkOf(waPerson(phone))).toBeNull();
+  });
+});
+
 describe("findings 4 and 5: who may be joined", () => {
   it("an agent sharing a WhatsApp-owned number stays an agent (told it was not joined)", async () => {
     const phone = "9779800021201";
