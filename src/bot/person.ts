@@ -59,7 +59,9 @@ export function samePerson(
   };
   const mw: MiddlewareFn<Context> = async (ctx, next) => {
     const from = ctx.from;
-    if (from && !from.is_bot && !isStaff(from.id)) {
+    // A WhatsApp update names its person already (whatsapp/inbound.ts weighs the chat's link).
+    const wa = ctx.chat !== undefined && isWhatsAppChat(ctx.chat.id);
+    if (from && !from.is_bot && !wa && !isStaff(from.id)) {
       const person = await personOf(from.id);
       if (person !== null && person !== from.id) {
         original.set(ctx.update, from.id);

@@ -152,6 +152,22 @@ describe("finding 2: a balance does not follow a recycled number", () => {
   });
 });
 
+describe("a join holds only while the account keeps the number", () => {
+  it("a joined WhatsApp chat is not the Telegram account once that account took another number", async () => {
+    const phone = "9779800021501";
+    const tg = ts.user(21_501);
+    await tg.register(phone);
+    await tg.credit(30_000);
+    const wa = waCustomer(ts, phone, "Joined");
+    await linkWhatsAppTo(wa, tg);
+    await wa.say("balance", /Your balance: Rs 300/);
+    // The Telegram customer moves to a new number: the old one (and its WhatsApp chat) is not theirs.
+    await tg.register("9779800021502");
+    await wa.say("balance", /Your balance: Rs 0/);
+    expect(await availableOf(ts, 21_501)).toBe(30_000);
+  });
+});
+
 describe("a code that cannot be delivered", () => {
   it("says so (the Telegram chat blocked the bot), and joins nothing", async () => {
     const phone = "9779800021401";
