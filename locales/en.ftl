@@ -758,4 +758,5 @@ link-how = To use one account from Telegram and WhatsApp: share your contact on 
 unlink-done = This chat no longer uses the other account: it is on its own again (the other account keeps its balance and history).
 unlink-none = This chat is not joined to another account.
 link-not-sent = The code could not be sent to that { $channel } chat (it may have blocked this bot). Nothing was joined; please try again later.
+link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.
 # --- end s21 (h-link) ---

@@ -27,10 +27,10 @@ export async function linkRefusal(
   deps: BotDeps,
   channelId: number,
   personId: number,
-): Promise<"link-refused-staff" | "link-refused-own" | null> {
-  if (isStaffId(deps.settings, channelId) || isStaffId(deps.settings, personId)) {
-    return "link-refused-staff";
-  }
+): Promise<"link-refused-staff" | "link-refused-target" | "link-refused-own" | null> {
+  if (isStaffId(deps.settings, channelId)) return "link-refused-staff";
+  // Not said why: whoever carries a staff member's old number learns nothing of the role.
+  if (isStaffId(deps.settings, personId)) return "link-refused-target";
   const [phone, money] = await Promise.all([
     deps.accounts.phoneOf(channelId),
     deps.accounts.balanceOf(account.customer(channelId)),
