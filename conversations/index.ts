@@ -39,6 +39,7 @@ import { categoryMenu, type MenuEntry, menuKeyboard } from "./menu/command.ts";
 import { shareReceipt, shareReceiptAside } from "./receipt/share.ts";
 import { registerAside } from "./register/aside.ts";
 import { register } from "./register/command.ts";
+import { linkGate } from "./register/link-gate.ts";
 import { remindersAside } from "./reminders/aside.ts";
 import { reminders } from "./reminders/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
@@ -82,6 +83,7 @@ export { topUpNoticeMarkup, topUpNoticeText } from "./top-up/notices.ts";
 export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModule[]): BotFeatures {
   return {
     conversations: conversationsOf(deps, categories),
+    gate: linkGate(deps),
     composers: commandsOf(deps, categories),
     asides: [
       helpAside,

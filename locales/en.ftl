@@ -508,8 +508,6 @@ wa-list-opener = Choose
 help-dashboard = /dashboard – a one-time link to the back office in a browser (orders, customers, the books), if this bot runs it.
 # --- end issue 29 (h-dash29) ---
 # --- WhatsApp (issue 28): a Telegram user and a WhatsApp account of one number ---
-register-linked = This chat is your WhatsApp account's ({ $phone }): its number stays as it is. To use another number, ask the shop.
-register-whatsapp-taken = { $phone } is already an account on WhatsApp, and you have an account here of your own. Ask the shop to join them; nothing was changed.
 
 # --- issue 30 (h-r30): what identifies the account on every receipt and push ---
 receipt-line-office = Office: { $office }
@@ -782,3 +780,31 @@ settle-other-proposal = Another proposal waits on order { $ref }: send /settle {
 status-settled-approved = Approved by admin { $admin }
 status-settle-proposed = Admin { $admin } proposes to settle it as { $outcome }; another admin approves or declines: /settle { $ref }
 settle-no-proposal = The proposal to settle order { $ref } was withdrawn or declined meanwhile: nothing was settled.
+
+# --- s21 (h-link): one account on two channels, joined only with a code sent to the other chat ---
+register-linked = This chat uses your WhatsApp account ({ $phone }): its number stays as it is. To use another number here, send /unlink first, then share your contact again.
+link-code-sent = { $phone } has an account on { $channel }. To use that same account here, we sent a 6-digit code to that { $channel } chat. Type it here as: { $command } 123456 (it works for 10 minutes). Nothing is joined without it.
+link-code =
+    Your code to use this account from { $channel } too: { $code }
+    Type it there as: { $command } { $code }
+    It works for 10 minutes. If you did not ask for it, do not give it to anyone: nothing changes without it.
+link-done = ✅ Joined: this chat now uses the account of { $phone } (its balance, history and saved numbers). To stop, send { $command }.
+link-wrong = That code is not right. Tries left: { $left }.
+link-too-many-tries = Too many wrong codes: that code no longer works, and nothing was joined.
+link-no-offer = No code is waiting for this chat (or it has expired), and nothing was joined.
+link-ask-again-telegram = For a new code, share your contact again.
+link-ask-again-whatsapp = For a new code, type { $link }.
+link-too-many-codes = Too many codes were sent for this chat in the last hour. Please try again later; nothing was joined.
+link-refused-staff = An agent's or an admin's chat is not joined to another account: each chat keeps its own role and float. Nothing was changed.
+link-refused-own = This chat has an account of its own (a number, or money), so it cannot be joined to the account of { $phone }. Nothing was changed.
+link-held =
+    { $phone } is registered with us on Telegram.
+    Is that Telegram account yours? Type { $link }: we send a code to that Telegram chat, and you type it here to use the same account.
+    Not yours (this number had another owner before)? Type { $new }: this number gets a new, empty account here, and the Telegram account keeps its own balance.
+link-new-done = ✅ { $phone } now has its own account here. Type { $hi } for the menu.
+link-how = To use one account from Telegram and WhatsApp: share your contact on Telegram (the number you use on WhatsApp), or type { $link } in a WhatsApp chat whose number is registered on Telegram. A code is sent to the other chat.
+unlink-done = This chat no longer uses the other account: it is on its own again (the other account keeps its balance and history).
+unlink-none = This chat is not joined to another account.
+link-not-sent = The code could not be sent to that { $channel } chat (it may have blocked this bot). Nothing was joined; please try again later.
+link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.
+# --- end s21 (h-link) ---

@@ -1,3 +1,4 @@
+import { roleIn } from "../../src/bot/deps.ts";
 import type { Aside } from "../../src/bot/flow/toolkit.ts";
 import { balanceText, fetchBalance } from "./command.ts";
 
@@ -6,7 +7,8 @@ export const balanceAside: Aside = {
   commands: ["balance"],
   async answer(s, u) {
     const userId = u.from?.id ?? 0;
-    const result = await s.conversation.external(() => fetchBalance(s.deps, userId));
+    const role = roleIn(s.deps.settings, u);
+    const result = await s.conversation.external(() => fetchBalance(s.deps, userId, role));
     await u.reply(balanceText(s.t, result));
   },
 };

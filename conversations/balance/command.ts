@@ -1,7 +1,7 @@
 import { Composer, type InlineKeyboard } from "grammy";
 import { formatPhone, type Phone } from "../../src/accounts/index.ts";
 import type { BotContext } from "../../src/bot/context.ts";
-import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { type BotDeps, type Role, roleIn } from "../../src/bot/deps.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import type { JournalEntry } from "../../src/ledger/index.ts";
@@ -57,8 +57,12 @@ function movementOf(e: JournalEntry, acc: string): Movement {
 }
 
 /** The balance a user may see (also from the middle of a flow). */
-export async function fetchBalance(deps: BotDeps, userId: number): Promise<BalanceResult> {
-  const role = roleOf(deps.settings, userId);
+export async function fetchBalance(
+  deps: BotDeps,
+  userId: number,
+  /** The sender's channel role (`roleIn`), not the person's: a link never grants one. */
+  role: Role,
+): Promise<BalanceResult> {
   if (role === "admin") return walletBalance(deps);
   const accounts = deps.accounts;
   if (role === "agent") return fetchAgentBalance(accounts, userId);
@@ -145,7 +149,7 @@ export function balance(deps: BotDeps, opts: BalanceOptions = {}): Composer<BotC
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("balance", async (ctx) => {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    const r = await fetchBalance(deps, ctx.from.id);
+    const r = await fetchBalance(deps, ctx.from.id, roleIn(deps.settings, ctx));
     const buttons = opts.extraButtons?.(t, r);
     await ctx.reply(balanceText(t, r), buttons ? { reply_markup: buttons } : {});
   });

@@ -2,7 +2,7 @@ import { Composer } from "grammy";
 import { type BooksReport, floatVerdict, floatVerdictOf } from "../../src/books/index.ts";
 import { raisedAlertLines } from "../../src/bot/books-alerts.ts";
 import type { BotContext } from "../../src/bot/context.ts";
-import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { formatMoney } from "../../src/money.ts";
@@ -107,7 +107,7 @@ export function books(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("books", async (ctx) => {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    if (roleOf(deps.settings, ctx.from.id) !== "admin") {
+    if (roleIn(deps.settings, ctx) !== "admin") {
       await ctx.reply(t("balance-denied"));
       return;
     }

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
 import type { BotContext } from "../../src/bot/context.ts";
-import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
 import { translator } from "../../src/bot/i18n.ts";
 import { COMPLAIN_FLOW, COMPLAINT_ANSWER_FLOW } from "../ids.ts";
 import { adminButton, adminButtons, adminLine, refusalText, reportButton } from "./texts.ts";
@@ -16,13 +16,13 @@ const LIST_MAX = 20;
 export function complaintCommands(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const priv = composer.chatType("private");
-  const isAdmin = (id: number) => roleOf(deps.settings, id) === "admin";
+  const isAdmin = (ctx: BotContext) => roleIn(deps.settings, ctx) === "admin";
 
   priv.command("complain", (ctx) => ctx.conversation.enter(COMPLAIN_FLOW, ctx.match.trim()));
 
   priv.command("complaints", async (ctx) => {
     const complaints = deps.complaints;
-    if (!isAdmin(ctx.from.id) || !complaints) {
+    if (!isAdmin(ctx) || !complaints) {
       await ctx.reply(ctx.t("complaint-denied"));
       return;
     }
@@ -50,7 +50,7 @@ export function complaintCommands(deps: BotDeps): Composer<BotContext> {
     if (asked === null) return next();
     await ctx.answerCallbackQuery();
     const complaints = deps.complaints;
-    if (!isAdmin(ctx.from.id) || !complaints) {
+    if (!isAdmin(ctx) || !complaints) {
       await ctx.reply(ctx.t("complaint-denied"));
       return;
     }

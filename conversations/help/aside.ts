@@ -1,4 +1,4 @@
-import { roleOf } from "../../src/bot/deps.ts";
+import { roleIn } from "../../src/bot/deps.ts";
 import type { Aside } from "../../src/bot/flow/toolkit.ts";
 import { helpOptions, helpText } from "./command.ts";
 
@@ -7,6 +7,6 @@ export const helpAside: Aside = {
   commands: ["help"],
   async answer(s, u) {
     const { deps, t } = s;
-    await u.reply(helpText(t, roleOf(deps.settings, u.from?.id ?? 0), helpOptions(deps)));
+    await u.reply(helpText(t, roleIn(deps.settings, u), helpOptions(deps)));
   },
 };

@@ -1,6 +1,6 @@
 import { Composer } from "grammy";
 import type { BotContext } from "../../src/bot/context.ts";
-import { type BotDeps, type Role, roleOf } from "../../src/bot/deps.ts";
+import { type BotDeps, type Role, roleIn } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 
 /**
@@ -59,7 +59,7 @@ export function help(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("help", async (ctx) => {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    await ctx.reply(helpText(t, roleOf(deps.settings, ctx.from.id), helpOptions(deps)));
+    await ctx.reply(helpText(t, roleIn(deps.settings, ctx), helpOptions(deps)));
   });
   return composer;
 }

@@ -1,7 +1,7 @@
 import { Composer, InputFile } from "grammy";
 import { shareReceiptButton } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
-import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { type BotDeps, type Role, roleIn } from "../../src/bot/deps.ts";
 import type { Aside } from "../../src/bot/flow/toolkit.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { canShareReceipt, receiptDocument } from "../../src/bot/receipt-document.ts";
@@ -11,11 +11,13 @@ import type { Order } from "../../src/orders/model.ts";
 async function visibleOrder(
   deps: Pick<BotDeps, "orders" | "settings">,
   userId: number,
+  /** The sender's channel role (`roleIn`). */
+  role: Role,
   ref: string,
 ): Promise<Order | null> {
   const order = await deps.orders.get(ref);
   if (!order) return null;
-  return roleOf(deps.settings, userId) !== "customer" || order.userId === userId ? order : null;
+  return role !== "customer" || order.userId === userId ? order : null;
 }
 
 /**
@@ -46,7 +48,7 @@ export function shareReceipt(deps: BotDeps): Composer<BotContext> {
     const ref = shareReceiptButton.parse(ctx.callbackQuery.data);
     if (ref === null) return next();
     await ctx.answerCallbackQuery();
-    const order = await visibleOrder(deps, ctx.from.id, ref);
+    const order = await visibleOrder(deps, ctx.from.id, roleIn(deps.settings, ctx), ref);
     await share(ctx, translator(deps.i18n, await ctx.i18n.getLocale()), order);
   });
   return composer;
@@ -61,9 +63,10 @@ export const shareReceiptAside: Aside = {
     if (ref === null) return false;
     await u.answerCallbackQuery();
     const userId = u.from?.id ?? 0;
+    const role = roleIn(s.deps.settings, u);
     // Rendered and sent once, through the outer update: a replay does not render the PDF again.
     await s.conversation.external(async (outer) =>
-      share(outer, s.t, await visibleOrder(s.deps, userId, ref)),
+      share(outer, s.t, await visibleOrder(s.deps, userId, role, ref)),
     );
     return true;
   },

@@ -14,7 +14,9 @@ export const registerAside: Aside = {
   async onMessage(s, u) {
     if (!u.message?.contact) return false;
     const answer = await s.conversation.external((outer) =>
-      registerContact(s.deps, s.t, sharerOf(outer)),
+      registerContact(s.deps, s.t, sharerOf(outer), (chatId, text) =>
+        outer.api.sendMessage(chatId, text),
+      ),
     );
     await u.reply(answer.text, { reply_markup: answer.markup });
     return true;

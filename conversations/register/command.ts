@@ -6,6 +6,7 @@ import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { telegramIdOf } from "../../src/bot/person.ts";
 import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { offerLink, type Send } from "./link.ts";
 
 /**
  * Registration: the user shares their own phone contact (Telegram's request_contact button), and
@@ -28,7 +29,8 @@ export function register(
   });
   priv.on("message:contact", async (ctx) => {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    const answer = await registerContact(deps, t, sharerOf(ctx));
+    const send: Send = (chatId, text) => ctx.api.sendMessage(chatId, text);
+    const answer = await registerContact(deps, t, sharerOf(ctx), send);
     await ctx.reply(answer.text, { reply_markup: answer.markup });
     if (answer.registered) await onRegistered(ctx);
   });
@@ -80,6 +82,8 @@ export async function registerContact(
   deps: BotDeps,
   t: Translate,
   who: Sharer | undefined,
+  /** How the link's code reaches the WhatsApp chat of a number registered there. */
+  send: Send,
 ): Promise<RegisterAnswer> {
   const retry = (key: string): RegisterAnswer => ({ text: t(key), markup: contactKeyboard(t) });
   const done = (text: string): RegisterAnswer => ({ text, markup: { remove_keyboard: true } });
@@ -93,7 +97,7 @@ export async function registerContact(
   }
   const owner = await deps.accounts.userByPhone(phone);
   if (owner !== null && owner !== who.fromId && isWhatsAppChat(owner)) {
-    return done(await linkToWhatsApp(deps, t, { telegramId: who.telegramId, owner, phone }));
+    return done(await linkToWhatsApp(deps, t, send, { telegramId: who.telegramId, owner, phone }));
   }
   const name = [who.firstName, who.lastName].filter(Boolean).join(" ");
   await deps.accounts.register(who.fromId, phone, {
@@ -109,27 +113,21 @@ export async function registerContact(
 }
 
 /**
- * The number already is an account on WhatsApp (WhatsApp verified it): this Telegram user is that
- * person and acts as that account from now on, balance and history included. Only a Telegram user
- * with nothing of their own (no number, no money): one with an account of their own would lose
- * sight of it, so they are told to ask the shop instead (moving money is a booked transfer).
+ * The number already is an account on WhatsApp (WhatsApp verified who holds it now). A Telegram
+ * contact proves only that this Telegram account carries the number, which Telegram never checks
+ * again (a recycled SIM stays on its old holder's account): so this chat is not joined on the
+ * number, but offered a code sent to that WhatsApp chat, to type here (link/link.ts). Staff and a
+ * Telegram user with an account of their own are refused (link.ts `linkRefusal`).
  */
 async function linkToWhatsApp(
   deps: BotDeps,
   t: Translate,
+  send: Send,
   who: { telegramId: number; owner: number; phone: Phone },
 ): Promise<string> {
-  const own = await deps.accounts.phoneOf(who.telegramId);
-  const money = await deps.payment.availablePaisa(who.telegramId);
-  if (own !== null || money > 0) {
-    deps.logger.info(
-      { userId: who.telegramId },
-      "link to a WhatsApp account refused: has an account",
-    );
-    return t("register-whatsapp-taken", { phone: formatPhone(who.phone) });
-  }
-  await deps.accounts.linkPerson(who.telegramId, who.owner);
-  deps.persons.linked(who.telegramId, who.owner);
-  deps.logger.info({ userId: who.telegramId, personId: who.owner }, "telegram user linked");
-  return t("register-done", { phone: formatPhone(who.phone) });
+  return offerLink(deps, t, send, {
+    channelId: who.telegramId,
+    personId: who.owner,
+    phone: who.phone,
+  });
 }

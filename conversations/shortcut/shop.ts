@@ -3,7 +3,7 @@ import QRCode from "qrcode";
 import { formatPhone } from "../../src/accounts/index.ts";
 import { contactKeyboard } from "../../src/bot/access.ts";
 import type { BotContext } from "../../src/bot/context.ts";
-import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
 import { translator } from "../../src/bot/i18n.ts";
 import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
 
@@ -85,7 +85,7 @@ export function myQr(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command(["myqr", "shopqr"], async (ctx) => {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    if (roleOf(deps.settings, ctx.from.id) !== "agent") {
+    if (roleIn(deps.settings, ctx) !== "agent") {
       await ctx.reply(t("shortcut-qr-agents-only"));
       return;
     }

@@ -1,6 +1,6 @@
 import { Composer, InlineKeyboard } from "grammy";
 import type { BotContext } from "../../src/bot/context.ts";
-import { type BotDeps, roleOf } from "../../src/bot/deps.ts";
+import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
 import { translator } from "../../src/bot/i18n.ts";
 import { formatRupees } from "../../src/money.ts";
 import type { HeldDecision, TopUp } from "../../src/payments/index.ts";
@@ -66,11 +66,11 @@ const REFUSED: Record<string, string> = {
 export function heldTopUps(deps: BotDeps): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   const priv = composer.chatType("private");
-  const isAdmin = (id: number) => roleOf(deps.settings, id) === "admin";
+  const isAdmin = (ctx: BotContext) => roleIn(deps.settings, ctx) === "admin";
 
   priv.command("topups", async (ctx) => {
     const topUps = deps.topUps;
-    if (!isAdmin(ctx.from.id) || !topUps) {
+    if (!isAdmin(ctx) || !topUps) {
       await ctx.reply(ctx.t("balance-denied"));
       return;
     }
@@ -97,7 +97,7 @@ export function heldTopUps(deps: BotDeps): Composer<BotContext> {
 
   priv.callbackQuery(DATA, async (ctx) => {
     const topUps = deps.topUps;
-    if (!isAdmin(ctx.from.id) || !topUps) {
+    if (!isAdmin(ctx) || !topUps) {
       await ctx.answerCallbackQuery();
       return;
     }

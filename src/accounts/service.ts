@@ -6,6 +6,7 @@ import {
   type LedgerStore,
 } from "../ledger/index.ts";
 import { nepalDayStart } from "../nepal-time.ts";
+import { createMemoryLinks, type LinkStore } from "./links.ts";
 import type { Phone } from "./phone.ts";
 import { statementOf } from "./statement.ts";
 import type { AccountsStore, ProfileInput, Receipt } from "./store.ts";
@@ -150,12 +151,25 @@ function agentViews(ledger: LedgerStore, store: AccountsStore, now: () => number
   };
 }
 
-export function createAccounts(opts: {
+export interface AccountsOptions {
   ledger: LedgerStore;
   store: AccountsStore;
+  /** Proven links between channels (accounts/links.ts); in memory when not given (unit tests). */
+  links?: LinkStore;
   now?: () => number;
-}) {
-  const { ledger, store } = opts;
+}
+
+/** The registration on arrival (WhatsApp): the profile too, when the phone was free. */
+const claimPhoneWith =
+  (store: AccountsStore, now: () => number) =>
+  async (userId: number, phone: Phone, who: ProfileInput): Promise<number | null> => {
+    const owner = await store.claimPhone(userId, phone);
+    if (owner === null) await store.putProfile(userId, who, now());
+    return owner;
+  };
+
+export function createAccounts(opts: AccountsOptions) {
+  const { ledger, store, links = createMemoryLinks(opts.now) } = opts;
   const now = opts.now ?? Date.now;
   const localeSet = new Set<(userId: number, locale: string) => void>();
 
@@ -165,12 +179,13 @@ export function createAccounts(opts: {
       await store.register(userId, phone);
       if (who) await store.putProfile(userId, who, now());
     },
+    /** `register` only while the phone is nobody else's: null when done, else the owner kept. */
+    claimPhone: claimPhoneWith(store, now),
     profileOf: (userId: number) => store.profileOf(userId),
     /** The agent whose shop QR code brought the customer: recorded once (true), then kept. */
     claimShop: (userId: number, agentId: number) => store.claimShop(userId, agentId),
     shopOf: (userId: number) => store.shopOf(userId),
-    linkPerson: (telegramId: number, personId: number) => store.linkPerson(telegramId, personId),
-    personOf: (telegramId: number) => store.personOf(telegramId),
+    links, // proven links between channels and their codes (accounts/links.ts)
     /** Who registered, newest first (the back office's list of customers). */
     joined: (offset: number, limit: number) => store.joined(offset, limit),
     userByPhone: (phone: Phone) => store.userByPhone(phone),

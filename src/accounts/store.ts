@@ -71,6 +71,12 @@ export interface AccountsStore {
    * and a user who shares a new number leaves the old one.
    */
   register(userId: number, phone: Phone): Promise<void>;
+  /**
+   * `register`, only while nobody else owns the phone (WhatsApp's registration on arrival: a
+   * Telegram user may have registered it since the owner was read). Null when registered, else the
+   * owner who keeps it.
+   */
+  claimPhone(userId: number, phone: Phone): Promise<number | null>;
   userByPhone(phone: Phone): Promise<number | null>;
   phoneOf(userId: number): Promise<Phone | null>;
   /**
@@ -100,13 +106,6 @@ export interface AccountsStore {
   /** Keeps who shared their contact at `at` (the first time stays; the rest is the latest). */
   putProfile(userId: number, p: ProfileInput, at: number): Promise<void>;
   profileOf(userId: number): Promise<Profile | null>;
-  /**
-   * One person on two channels: a Telegram user who registers a phone that already is a WhatsApp
-   * account's acts as that account from then on (its balance, history, saved numbers).
-   */
-  linkPerson(telegramId: number, personId: number): Promise<void>;
-  /** The account a Telegram user acts as, when linked; null otherwise. */
-  personOf(telegramId: number): Promise<number | null>;
   /** Who has a profile, newest first registration first: `limit` of them after skipping `offset`. */
   joined(offset: number, limit: number): Promise<number[]>;
   /**
@@ -125,7 +124,6 @@ export function createMemoryAccounts(): AccountsStore {
   const told = new Set<string>();
   const locales = new Map<number, string>();
   const profiles = new Map<number, Profile>();
-  const persons = new Map<number, number>();
   const shops = new Map<number, number>();
   return {
     async claimShop(userId, agentId) {
@@ -135,12 +133,6 @@ export function createMemoryAccounts(): AccountsStore {
     },
     async shopOf(userId) {
       return shops.get(userId) ?? null;
-    },
-    async linkPerson(telegramId, personId) {
-      persons.set(telegramId, personId);
-    },
-    async personOf(telegramId) {
-      return persons.get(telegramId) ?? null;
     },
     async putProfile(userId, p, at) {
       profiles.set(userId, keepFirst(profiles.get(userId) ?? null, p, at));
@@ -161,6 +153,12 @@ export function createMemoryAccounts(): AccountsStore {
       if (owner !== undefined && owner !== userId) users.delete(owner);
       phones.set(phone, userId);
       users.set(userId, phone);
+    },
+    async claimPhone(userId, phone) {
+      const owner = phones.get(phone);
+      if (owner !== undefined && owner !== userId) return owner;
+      await this.register(userId, phone);
+      return null;
     },
     async userByPhone(phone) {
       return phones.get(phone) ?? null;
@@ -207,15 +205,20 @@ return {owner, redis.call('HGET', KEYS[2], owner or ARGV[2])}
 );
 
 /**
- * The rebinding of `register` in one step. KEYS: phones, users, blocked. ARGV: user id, phone.
- * Returns the owner the phone was taken from ("" if none) and whether the user is blocked, for the
- * access flags written after it (access-flags.ts).
+ * The rebinding of `register` in one step. KEYS: phones, users, blocked. ARGV: user id, phone,
+ * "1" to register only if nobody else owns the phone (`claimPhone`). Returns the owner the phone
+ * was taken from ("" if none) and whether the user is blocked, for the access flags written after
+ * it (access-flags.ts); with "1" and another owner: that owner and -1, nothing written.
  */
 const registerScript = luaScript<"phones" | "users" | "blocked", [string, number]>(
   "raAccountsRegister",
   ["phones", "users", "blocked"],
   `
 local uid, phone = ARGV[1], ARGV[2]
+if ARGV[3] == '1' then
+  local held = redis.call('HGET', KEYS[1], phone)
+  if held and held ~= uid then return {held, -1} end
+end
 local old = redis.call('HGET', KEYS[2], uid)
 if old and old ~= phone and redis.call('HGET', KEYS[1], old) == uid then
   redis.call('HDEL', KEYS[1], old)
@@ -312,6 +315,21 @@ export function createRedisAccounts(opts: {
       return null;
     }
   };
+  const registerVia = async (userId: number, phone: Phone, ifFree: boolean) => {
+    const [moved, blocked] = await registerScript.run(
+      redis,
+      { phones: k.accountPhones, users: k.accountUsers, blocked: k.accountBlocked },
+      String(userId),
+      phone,
+      ifFree ? "1" : "0",
+    );
+    if (blocked === -1) return Number(moved);
+    await flagsAfterRegister(redis, opts.prefix, opts.logger, userId, {
+      moved,
+      blocked: blocked === 1,
+    });
+    return null;
+  };
   return {
     // Read, then written: two shares of one user at once could only disagree on `firstAt` by ms.
     // The index by first registration in the same MULTI (one tag): NX keeps the first time.
@@ -331,13 +349,6 @@ export function createRedisAccounts(opts: {
       const id = await redis.hget(k.accountShops, String(userId));
       return id === null ? null : Number(id);
     },
-    async linkPerson(telegramId, personId) {
-      await redis.hset(k.accountPersons, String(telegramId), String(personId));
-    },
-    async personOf(telegramId) {
-      const id = await redis.hget(k.accountPersons, String(telegramId));
-      return id === null ? null : Number(id);
-    },
     async joined(offset, limit) {
       await indexOlderProfiles(redis, k);
       const ids = await redis.zrevrange(k.accountJoined, offset, offset + limit - 1);
@@ -345,16 +356,10 @@ export function createRedisAccounts(opts: {
     },
     // The access flags follow the registry (flagsAfterRegister).
     async register(userId, phone) {
-      const [moved, blocked] = await registerScript.run(
-        redis,
-        { phones: k.accountPhones, users: k.accountUsers, blocked: k.accountBlocked },
-        String(userId),
-        phone,
-      );
-      await flagsAfterRegister(redis, opts.prefix, opts.logger, userId, {
-        moved,
-        blocked: blocked === 1,
-      });
+      await registerVia(userId, phone, false);
+    },
+    async claimPhone(userId, phone) {
+      return registerVia(userId, phone, true);
     },
     async userByPhone(phone) {
       const id = await redis.hget(k.accountPhones, phone);

@@ -155,8 +155,9 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   bot.use(floodLimit(opts));
   // Outside the conversations plugin: what a flow defers is awaited after its state is saved.
   bot.use(settleDeferred());
-  bot.use(conversationsPlugin(opts, conversationStorage, retryPolicy));
   const { features } = opts;
+  if (features.gate) bot.use(features.gate);
+  bot.use(conversationsPlugin(opts, conversationStorage, retryPolicy));
   for (const [id, builder] of Object.entries(features.conversations))
     bot.use(createConversation(withAsides(builder, features), id));
 

@@ -1,4 +1,5 @@
 import type { I18n } from "@grammyjs/i18n";
+import type { Context } from "grammy";
 import type { AccessVerdict, Accounts } from "../accounts/index.ts";
 import type { BooksReport } from "../books/index.ts";
 import type { Catalog } from "../catalog/index.ts";
@@ -27,7 +28,7 @@ import type { DueReminder } from "../reminders/index.ts";
 import type { SavedStore } from "../saved/index.ts";
 import type { BotContext } from "./context.ts";
 import type { IdleDeadlines } from "./idle.ts";
-import type { SamePerson } from "./person.ts";
+import { channelIdOf, type SamePerson } from "./person.ts";
 
 /** The fields of a draft, kept per category (a water draft has water details). */
 type DraftFields<O> = O extends Order
@@ -190,6 +191,23 @@ export interface BotReminders {
 
 export type Role = "customer" | "agent" | "admin";
 
+/**
+ * The role of whoever sent the update: of its channel id (the Telegram user, or the WhatsApp chat),
+ * never of the person it acts as (bot/person.ts `channelIdOf`).
+ */
+export function roleIn(settings: BotSettings, ctx: Context): Role {
+  return roleOf(settings, channelIdOf(ctx));
+}
+
+/** Whether the id is an agent's or an admin's (they are never linked to another account). */
+export function isStaffId(
+  settings: Pick<BotSettings, "adminIds" | "agentIds">,
+  id: number,
+): boolean {
+  return settings.adminIds.includes(id) || settings.agentIds.includes(id);
+}
+
+/** The role a channel id is given by ADMIN_IDS and AGENT_IDS (admin wins). */
 export function roleOf(settings: BotSettings, userId: number | undefined): Role {
   if (userId === undefined) return "customer";
   if (settings.adminIds.includes(userId)) return "admin";

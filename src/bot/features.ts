@@ -20,6 +20,11 @@ export interface BotFeatures {
    * press (which rewrites the update into what it carries), before the fallbacks.
    */
   composers: readonly Middleware<BotContext>[];
+  /**
+   * Before the conversations: what answers whatever a flow waits for (the link gate:
+   * conversations/register/link-gate.ts).
+   */
+  gate?: Middleware<BotContext>;
   /** What a flow answers in place while a question waits (/help, /history…): prompt-loop.ts. */
   asides: readonly Aside[];
 }

@@ -75,9 +75,9 @@ export const listItems = (s: string) =>
 
 /**
  * People by id, comma-separated: AGENT_IDS, ADMIN_IDS, STAFF_IDS. A Telegram user id, or
- * `wa:<phone digits>` for someone who uses only WhatsApp (their WhatsApp chat's id,
- * src/whatsapp/chat-ids.ts). Someone registered on Telegram with the phone they write from on
- * WhatsApp needs no second entry: WhatsApp finds them by the phone.
+ * `wa:<phone digits>` for a WhatsApp chat (its id, src/whatsapp/chat-ids.ts). A role is the
+ * channel's own (bot/person.ts `channelIdOf`): someone on both channels is listed twice, since a
+ * number registered on Telegram proves nothing about who writes from it on WhatsApp now.
  */
 export const idList = z.preprocess(
   emptyToUndefined,

@@ -208,10 +208,21 @@ export function keyspace(prefix: string) {
     /** Hash: Telegram user id -> block JSON (reason, by, at); accounts/blocked.ts. */
     accountBlocked: `${accounts}:blocked`,
     /**
-     * Hash: Telegram user id -> the person they are (a WhatsApp-born account whose phone they
-     * registered on Telegram later): one account per person across channels (bot/person.ts).
+     * Hash: Telegram user id -> a WhatsApp-born account, linked by versions before s21 on a
+     * matching number alone. No longer read or written (a link needs a code now: `accountLinks`);
+     * named here so that an operator can find and delete it.
      */
     accountPersons: `${accounts}:persons`,
+    /**
+     * Hash: channel id (a Telegram user id, or a WhatsApp chat id) -> the person it acts as, linked
+     * with a one-time code (accounts/links.ts). Replaces `accountPersons`, whose links were made on
+     * a matching number alone and are no longer read.
+     */
+    accountLinks: `${accounts}:links`,
+    /** Hash, PX the code's life: a link offered to a channel (person, phone, code's hash, tries). */
+    accountLinkCode: (channelId: number) => `${accounts}:linkcode:${channelId}`,
+    /** String counter, PX one hour: codes sent for a channel (a bound on guessing by asking again). */
+    accountLinkSends: (channelId: number) => `${accounts}:linksends:${channelId}`,
     /** Hash: Telegram user id -> registration JSON (name, username, first and latest share). */
     accountProfiles: `${accounts}:profiles`,
     /** Sorted set: Telegram user id by its profile's firstAt (the back office's list of customers). */

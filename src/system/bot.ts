@@ -5,7 +5,7 @@ import { botFeatures } from "../../conversations/index.ts";
 import { type Accounts, accessVerdict } from "../accounts/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { createBot } from "../bot/create-bot.ts";
-import type { BotDeps } from "../bot/deps.ts";
+import { type BotDeps, isStaffId } from "../bot/deps.ts";
 import { failureButtons } from "../bot/final-buttons.ts";
 import { createI18n, localeFromLanguageCode, translator } from "../bot/i18n.ts";
 import { createIdleSweeper } from "../bot/idle.ts";
@@ -124,7 +124,7 @@ export function botDeps(
       },
     },
     accounts,
-    persons: samePerson(accounts),
+    persons: samePerson(accounts.links, (id) => isStaffId(parts.roles, id)),
     saved: stores.saved,
     ...(stores.holdWrites ? { holdWrites: stores.holdWrites } : {}),
     ...(parts.topUps ? { topUps: parts.topUps } : {}),

@@ -1,5 +1,6 @@
 import type { UserFromGetMe } from "grammy/types";
 import { createAccounts } from "../accounts/index.ts";
+import { isStaffId } from "../bot/deps.ts";
 import type { SandboxOverrides } from "../local-mode.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { createTelegramContact } from "../telegram/api.ts";
@@ -111,7 +112,12 @@ function wireBelowChat(
     adminIds: roles.adminIds,
   });
   const { catalog, catalogSync } = wireCatalog(base, money.provider, redis);
-  const accounts = createAccounts({ ledger: stores.ledger, store: stores.accounts, now: base.now });
+  const accounts = createAccounts({
+    ledger: stores.ledger,
+    store: stores.accounts,
+    links: stores.links,
+    now: base.now,
+  });
   const i18n = createChatI18n(base.categories);
   const whatsapp = wireWhatsApp(base, {
     settings: outside.whatsappSettings,
@@ -120,6 +126,7 @@ function wireBelowChat(
     i18n,
     app,
     telegram: outside.telegramOn,
+    isStaff: (id) => isStaffId(roles, id),
   });
   const channelFetch = whatsapp?.fetch;
   const topUp = wireTopUps(base, {

@@ -7,6 +7,7 @@ import {
   memoryAccessFacts,
   redisAccessFacts,
 } from "../accounts/index.ts";
+import { createMemoryLinks, createRedisLinks, type LinkStore } from "../accounts/links.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
 import { createMemoryComplaintStore, createRedisComplaintStore } from "../complaints/index.ts";
@@ -62,6 +63,8 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       ledger: createRedisLedger({ redis, prefix, now }),
       /** Phones and receipts beside the books (accounts/store.ts). */
       accounts: createRedisAccounts({ redis, prefix, logger }),
+      /** Proven links between channels and their one-time codes (accounts/links.ts). */
+      links: createRedisLinks({ redis, prefix }) as LinkStore,
       queue: createRedisNotificationQueue({ redis, prefix, logger }),
       sentLog: redisSentLog(redis, prefix),
       limits: (s: LimitSettings) => redisLimits(redis, prefix, s),
@@ -96,6 +99,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     store: createMemoryOrderStore({ outbox: queue, ledger, now }),
     ledger: ledger as LedgerStore,
     accounts,
+    links: createMemoryLinks(now) as LinkStore,
     queue,
     limits: (s: LimitSettings) => memoryLimits(s),
     idle: memoryIdleDeadlines() as IdleDeadlines,

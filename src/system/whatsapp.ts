@@ -136,6 +136,8 @@ export function wireWhatsApp(
     i18n: I18n<BotContext>;
     app: HttpApp;
     telegram: boolean;
+    /** Whether a chat id is an agent's or an admin's: such a chat acts as itself (inbound.ts). */
+    isStaff: (chatId: number) => boolean;
   },
 ) {
   const { settings, redis } = parts;
@@ -224,6 +226,7 @@ export function wireWhatsApp(
         store,
         accounts: parts.accounts,
         handleUpdate,
+        isStaff: parts.isStaff,
         markRead: (wamid) => client.markRead(wamid, true),
         typedChoice,
         commands: WHATSAPP_COMMANDS,

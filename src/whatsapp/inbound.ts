@@ -3,14 +3,15 @@ import { type Phone, phoneSchema } from "../accounts/phone.ts";
 import type { ProfileInput } from "../accounts/store.ts";
 import type { Logger } from "../logger.ts";
 import type { ArrivedPerson, Choice, WaChatStore } from "./chat-store.ts";
+import { markHeld } from "./held.ts";
 import type { InboundItem } from "./inbound-queue.ts";
 import type { WaInboundMessage } from "./types.ts";
 import { updateOf } from "./update.ts";
 
 /**
- * One customer message, taken from the queue, handed to the chat engine: who it is (the person the
- * phone belongs to, so a Telegram customer's balance, saved numbers and history are theirs on
- * WhatsApp too; a new phone is registered as it writes: WhatsApp has verified the number), the
+ * One customer message, taken from the queue, handed to the chat engine: who it is (the chat's own
+ * account, registered as it first writes: WhatsApp has verified the number; or the Telegram
+ * account it proved it is with a code: `personOf`), the
  * 24-hour window refreshed, the message marked read with "typing…" while the bot works, and a tap
  * (or a number typed where a numbered list was shown) turned into a press of the button it stands for.
  */
@@ -18,12 +19,16 @@ import { updateOf } from "./update.ts";
 export interface InboundDeps {
   store: WaChatStore;
   accounts: {
-    register(userId: number, phone: Phone, who?: ProfileInput): Promise<void>;
+    /** Registers the phone unless another owns it: null when registered, else that owner. */
+    claimPhone(userId: number, phone: Phone, who: ProfileInput): Promise<number | null>;
     phoneOf(userId: number): Promise<Phone | null>;
+    links: { linkOf(channelId: number): Promise<number | null> };
     /** The phone's owner and the language of whom it names (else of `orUserId`), one round trip. */
     ownerAndLocale(phone: Phone, orUserId: number): Promise<ArrivedPerson>;
   };
   handleUpdate: (update: Update) => Promise<void>;
+  /** Whether a chat id is an agent's or an admin's (AGENT_IDS, ADMIN_IDS with `wa:`). */
+  isStaff: (chatId: number) => boolean;
   markRead: (wamid: string) => Promise<void>;
   typedChoice: (text: string, choices: Choice[]) => string | null;
   commands: ReadonlySet<string>;
@@ -39,27 +44,38 @@ export interface InboundDeps {
 }
 
 /**
- * The person behind a phone: whoever registered it (`owner`, as read with the message), else the
- * WhatsApp chat itself, registered now.
+ * The person behind a phone. A staff chat (its own id in ADMIN_IDS or AGENT_IDS) acts as itself,
+ * always: its role, float and rights are this chat's. A WhatsApp-born account is the chat itself,
+ * registered on its first message, only if nobody registered the number meanwhile (`claimPhone`).
+ * A number another channel's account registered is acted as only through a proven link (a code
+ * sent to that account's chat: accounts/links.ts); without one the chat is `held` and answered by
+ * the link gate. A matching number alone never hands over an account: the Telegram account that
+ * registered it may be a stale holder of a recycled SIM, and the sender its new holder.
  */
 async function personOf(
   deps: InboundDeps,
   chatId: number,
   m: WaInboundMessage,
   phone: Phone,
-  owner: number | null,
-) {
-  if (owner !== null) return owner;
-  // The chat's own account is bound to another number (it moved): never taken over by whoever
-  // writes from this one now.
-  const bound = await deps.accounts.phoneOf(chatId);
-  if (bound !== null && bound !== phone) return null;
-  await deps.accounts.register(chatId, phone, {
-    name: m.name ?? "",
-    channel: "whatsapp",
-    ...(m.userId ? { waUserId: m.userId } : {}),
-  });
-  return chatId;
+  read: number | null,
+): Promise<{ personId: number; held?: number } | null> {
+  let owner = read;
+  if (owner === chatId) return { personId: chatId };
+  if (deps.isStaff(chatId) && owner !== null) return { personId: chatId };
+  if (owner === null) {
+    // The chat's own account is bound to another number (it moved): never taken over by whoever
+    // writes from this one now.
+    const bound = await deps.accounts.phoneOf(chatId);
+    if (bound !== null && bound !== phone) return null;
+    owner = await deps.accounts.claimPhone(chatId, phone, {
+      name: m.name ?? "",
+      channel: "whatsapp",
+      ...(m.userId ? { waUserId: m.userId } : {}),
+    });
+    if (owner === null || owner === chatId || deps.isStaff(chatId)) return { personId: chatId };
+  }
+  const linked = await deps.accounts.links.linkOf(chatId);
+  return linked === owner ? { personId: owner } : { personId: chatId, held: owner };
 }
 
 const isTap = (m: WaInboundMessage) =>
@@ -110,16 +126,19 @@ export function createInboundHandler(deps: InboundDeps) {
     void deps.markRead(m.wamid).catch(() => {});
     // Not read with the arrival (a Cluster: another slot): one round trip of its own for both.
     const read = arrived.person ?? (await deps.accounts.ownerAndLocale(phone.data, chatId));
-    const personId = await personOf(deps, chatId, m, phone.data, read.owner);
-    if (personId === null) {
+    const found = await personOf(deps, chatId, m, phone.data, read.owner);
+    if (found === null) {
       deps.logger.warn(
         { chatId },
         "whatsapp chat's account is bound to another number: not handled",
       );
       return;
     }
-    // The language read is the owner's, or the chat's when it was registered just now: personId's.
-    deps.personFound?.(chatId, personId, read.locale, mark);
+    const { personId } = found;
+    // The language read is the owner's, or the chat's when nobody owned the number: personId's
+    // unless the chat is held (answered in its own, not read).
+    const readFor = read.owner ?? chatId;
+    deps.personFound?.(chatId, personId, personId === readFor ? read.locale : null, mark);
     const tap = await tapOf(deps, chatId, m, arrived.buttons);
     // A template's quick reply carries its payload as text: it reads as typed.
     const message = m.kind === "quick_reply" ? { ...m, kind: "text" as const } : m;
@@ -134,6 +153,7 @@ export function createInboundHandler(deps: InboundDeps) {
       messageId: tap ? 0 : arrived.messageId,
       commands: deps.commands,
     });
+    if (found.held !== undefined) markHeld(update, { ownerId: found.held, phone: phone.data });
     await deps.handleUpdate(update);
   };
 }

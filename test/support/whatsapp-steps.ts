@@ -4,7 +4,7 @@ import { account } from "../../src/ledger/index.ts";
 import { chargedPaisa } from "../../src/orders/model.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { refOf } from "./chat.ts";
-import { ledgerFor, type TestSystem } from "./system.ts";
+import { ledgerFor, type TestSystem, type TestUser } from "./system.ts";
 import { WhatsAppChatUser } from "./whatsapp-chat.ts";
 
 /**
@@ -121,4 +121,45 @@ export async function creditedCustomer(ts: TestSystem, waId: string, paisa: numb
   const u = waCustomer(ts, waId);
   await creditPerson(ts, waPerson(waId), paisa);
   return { u, person: waPerson(waId), before: await availableOf(ts, waPerson(waId)) };
+}
+
+/** The one-time code in a link's message ("Your code to use this account from … : 123456"). */
+export function linkCodeIn(text: string): string {
+  const code = /: (\d{6})\n/.exec(text)?.[1];
+  if (!code) throw new Error(`no link code in ${JSON.stringify(text)}`);
+  return code;
+}
+
+/** Shares a contact in the Telegram chat and waits for the bot's answer matching `expect`. */
+export async function shareContact(tg: TestUser, phone: string, expect: RegExp) {
+  const { message_id } = tg.emu.sendContact(tg.id, { phoneNumber: `+${phone}` });
+  return tg.emu.waitForBotMessage(tg.id, expect, { afterId: message_id, timeoutMs: 8000 });
+}
+
+/**
+ * A Telegram user joined to the WhatsApp account of `phone` as a person does it: shares the
+ * contact, reads the code in the WhatsApp chat, types it on Telegram.
+ */
+export async function linkTelegramTo(tg: TestUser, wa: WhatsAppChatUser, phone: string) {
+  await shareContact(tg, phone, /sent a 6-digit code to that WhatsApp chat/);
+  const sent = await wa.waitFor(/Your code to use this account from Telegram too/);
+  await tg.say(`/link ${linkCodeIn(sent.text)}`, /Joined: this chat now uses the account/);
+}
+
+/**
+ * A WhatsApp chat joined to the Telegram account that registered its number: asks for a code,
+ * reads it in the Telegram chat, types it on WhatsApp.
+ */
+export async function linkWhatsAppTo(wa: WhatsAppChatUser, tg: TestUser) {
+  const after = tg.lastId();
+  await wa.say("link", /sent a 6-digit code to that Telegram chat/);
+  const sent = await tg.emu.waitForBotMessage(
+    tg.id,
+    /Your code to use this account from WhatsApp/,
+    {
+      afterId: after,
+      timeoutMs: 8000,
+    },
+  );
+  await wa.say(`link ${linkCodeIn(sent.text)}`, /Joined: this chat now uses the account/);
 }

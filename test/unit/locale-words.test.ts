@@ -14,6 +14,7 @@ const ALLOWED = new Set([
   "DTH", // the name of the TV service on every dish
   "SC", // the service connection number printed on an NEA bill
   "WhatsApp", // the app's name, as its users write it
+  "Telegram", // the same
 ]);
 
 /** Each message's value (continuation lines included), keyed by id, over every locale folder. */

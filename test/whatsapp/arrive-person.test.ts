@@ -1,5 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createRedisLinks } from "../../src/accounts/links.ts";
 import type { Phone } from "../../src/accounts/phone.ts";
 import { createRedisAccounts } from "../../src/accounts/store.ts";
 import { createLogger } from "../../src/logger.ts";
@@ -95,6 +96,7 @@ describe("the arrival reads the person on one Redis node", () => {
 describe("the inbound handler takes the person the arrival read", () => {
   const prefix = `${redis.prefix}handler:`;
   const accounts = createRedisAccounts({ redis: redis.redis, prefix });
+  const links = createRedisLinks({ redis: redis.redis, prefix });
   const PHONE = "9779841000911";
   const CHAT = chatIdOfWaId(PHONE) as number;
   const message = (wamid: string) => ({
@@ -118,7 +120,8 @@ describe("the inbound handler takes the person the arrival read", () => {
       store,
       accounts: {
         phoneOf: asking("phoneOf", (id: number) => accounts.phoneOf(id)),
-        register: asking("register", (id: number, p: Phone) => accounts.register(id, p)),
+        claimPhone: asking("claimPhone", (id: number, p: Phone) => accounts.claimPhone(id, p)),
+        links: { linkOf: asking("linkOf", (id: number) => links.linkOf(id)) },
         ownerAndLocale: asking("ownerAndLocale", (p: Phone, or: number) =>
           accounts.ownerAndLocale(p, or),
         ),
@@ -126,6 +129,7 @@ describe("the inbound handler takes the person the arrival read", () => {
       handleUpdate: async (u) => {
         people.push(Number(u.message?.from?.id ?? 0));
       },
+      isStaff: () => false,
       markRead: async () => {},
       typedChoice,
       commands: new Set(["start"]),
@@ -137,24 +141,41 @@ describe("the inbound handler takes the person the arrival read", () => {
   }
 
   afterEach(async () => {
-    await redis.redis.del(`${prefix}{accounts}:phones`);
+    await redis.redis.del(`${prefix}{accounts}:phones`, `${prefix}{accounts}:locales`);
   });
 
   it("does not ask for the phone's owner again, and hands the language on", async () => {
-    await accounts.register(4_211, PHONE as Phone);
-    await accounts.setLocale(4_211, "ne");
+    await accounts.register(CHAT, PHONE as Phone);
+    await accounts.setLocale(CHAT, "ne");
     const h = handler(createRedisWaChatStore(redis.redis, prefix));
     const sent = await commandsOf(redis.redis, () => h.handle(message("wamid.h1")));
     expect(h.asked).toEqual([]);
     expect(sent).toEqual(["evalsha"]);
-    expect(h.found).toEqual([[CHAT, 4_211, "ne"]]);
-    expect(h.people).toEqual([4_211]);
+    expect(h.found).toEqual([[CHAT, CHAT, "ne"]]);
+    expect(h.people).toEqual([CHAT]);
+  });
+
+  it("acts as a Telegram owner of the number only through the chat's proven link", async () => {
+    await accounts.register(4_211, PHONE as Phone);
+    await accounts.setLocale(4_211, "ne");
+    const h = handler(createRedisWaChatStore(redis.redis, prefix));
+    // No link: the chat acts as itself (held: the link gate answers), in its own language.
+    await h.handle(message("wamid.h1a"));
+    expect(h.people).toEqual([CHAT]);
+    expect(h.found).toEqual([[CHAT, CHAT, null]]);
+    await links.link(CHAT, 4_211);
+    const sent = await commandsOf(redis.redis, () => h.handle(message("wamid.h1b")));
+    expect(h.asked).toEqual(["linkOf", "linkOf"]);
+    expect(sent).toEqual(["evalsha", "hget"]);
+    expect(h.found.at(-1)).toEqual([CHAT, 4_211, "ne"]);
+    expect(h.people).toEqual([CHAT, 4_211]);
+    await redis.redis.del(`${prefix}{accounts}:links`);
   });
 
   it("registers a new phone as the chat, with the chat's language", async () => {
     const h = handler(createRedisWaChatStore(redis.redis, prefix));
     await h.handle(message("wamid.h2"));
-    expect(h.asked).toEqual(["phoneOf", "register"]);
+    expect(h.asked).toEqual(["phoneOf", "claimPhone"]);
     expect(await accounts.userByPhone(PHONE as Phone)).toBe(CHAT);
     // No language set for the chat: null, which the locale lookup reads as English.
     expect(h.found).toEqual([[CHAT, CHAT, null]]);
@@ -162,13 +183,13 @@ describe("the inbound handler takes the person the arrival read", () => {
   });
 
   it("asks for the owner and the language in one call where the store did not read them (a Cluster)", async () => {
-    await accounts.register(4_213, PHONE as Phone);
-    await accounts.setLocale(4_213, "hi");
+    await accounts.register(CHAT, PHONE as Phone);
+    await accounts.setLocale(CHAT, "hi");
     const h = handler(createMemoryWaChatStore());
     await h.handle(message("wamid.h4"));
     expect(h.asked).toEqual(["ownerAndLocale"]);
-    expect(h.found).toEqual([[CHAT, 4_213, "hi"]]);
-    expect(h.people).toEqual([4_213]);
+    expect(h.found).toEqual([[CHAT, CHAT, "hi"]]);
+    expect(h.people).toEqual([CHAT]);
   });
 });
 

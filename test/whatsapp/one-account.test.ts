@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { useTestSystem } from "../support/system.ts";
-import { availableOf, confirmUntil, openCategory, waCustomer } from "../support/whatsapp-steps.ts";
+import {
+  availableOf,
+  confirmUntil,
+  linkWhatsAppTo,
+  openCategory,
+  waCustomer,
+} from "../support/whatsapp-steps.ts";
 
 const AGENT = 12_001;
 const TG = 12_002;
@@ -9,8 +15,9 @@ const PHONE = "9779800012002";
 
 /**
  * One person, one account: a customer registered on Telegram with a phone is the same customer
- * when that phone writes on WhatsApp (balance, history, saved numbers), and a cash-in an agent
- * makes to the phone is theirs on both channels.
+ * when that phone writes on WhatsApp (balance, history, saved numbers) once the WhatsApp chat typed
+ * the code sent to the Telegram chat, and a cash-in an agent makes to the phone is theirs on both
+ * channels.
  */
 describe("WhatsApp and Telegram: one account per phone", () => {
   const ts = useTestSystem({ env: { ACCESS_MODE: "prepaid", AGENT_IDS: String(AGENT) } });
@@ -20,6 +27,8 @@ describe("WhatsApp and Telegram: one account per phone", () => {
     await tg.register(PHONE);
     await tg.credit(100_000);
     const wa = waCustomer(ts, PHONE, "Ram");
+    // Joined with the code sent to the Telegram chat (the number alone joins nothing).
+    await linkWhatsAppTo(wa, tg);
     await wa.say("balance", /Your balance: Rs 1,000/);
 
     // A landline paid on WhatsApp is the Telegram customer's order, from their balance.

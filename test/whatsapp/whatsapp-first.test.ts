@@ -3,11 +3,13 @@ import { account } from "../../src/ledger/index.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { useTestSystem } from "../support/system.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
+import { linkTelegramTo } from "../support/whatsapp-steps.ts";
 
 /**
  * One person, one account, whichever channel came first: a customer who began on WhatsApp and
- * then registers the same phone on Telegram sees their WhatsApp balance there (the Telegram user
- * is linked to the WhatsApp-born account), and what they spend on one channel is gone on both.
+ * then registers the same phone on Telegram, and types the code sent to their WhatsApp chat, sees
+ * their WhatsApp balance there (the Telegram user is linked to the WhatsApp-born account), and
+ * what they spend on one channel is gone on both.
  */
 describe("WhatsApp first, then Telegram: one account", () => {
   const ts = useTestSystem({ redis: true, env: { ACCESS_MODE: "prepaid" } });
@@ -29,9 +31,10 @@ describe("WhatsApp first, then Telegram: one account", () => {
     expect(credited.ok).toBe(true);
     await wa.say("balance", /Rs 700/);
 
-    // The same person on Telegram: shares the phone's contact, and the balance is the same one.
+    // The same person on Telegram: shares the phone's contact, types the code sent to the
+    // WhatsApp chat, and the balance is the same one.
     const tg = ts.user(4101);
-    await tg.register(phone);
+    await linkTelegramTo(tg, wa, phone);
     await tg.say("/balance", /Rs 700/);
     // The phone still names the WhatsApp-born account, and no second account was opened.
     expect(await ts.system.deps.accounts.userByPhone(phone as never)).toBe(person);
@@ -48,7 +51,7 @@ describe("WhatsApp first, then Telegram: one account", () => {
     // Linked, the Telegram chat cannot move the WhatsApp account to another number (whoever got
     // the old number next would write as this account on WhatsApp).
     const { message_id } = tg.emu.sendContact(tg.id, { phoneNumber: "+9779841777002" });
-    await tg.emu.waitForBotMessage(tg.id, /WhatsApp account's \(\+977 9841777001\)/, {
+    await tg.emu.waitForBotMessage(tg.id, /your WhatsApp account \(\+977 9841777001\)/, {
       afterId: message_id,
     });
     expect(await ts.system.deps.accounts.phoneOf(person)).toBe(phone);
@@ -63,12 +66,14 @@ describe("WhatsApp first, then Telegram: one account", () => {
     const tg = ts.user(4102);
     await tg.register();
     const { message_id } = tg.emu.sendContact(tg.id, { phoneNumber: `+${phone}` });
-    await tg.emu.waitForBotMessage(tg.id, /already an account on WhatsApp/, {
+    await tg.emu.waitForBotMessage(tg.id, /has an account of its own/, {
       afterId: message_id,
     });
     // Nothing moved: the number is the WhatsApp account's, the Telegram user keeps their own.
     expect(await ts.system.deps.accounts.userByPhone(phone as never)).toBe(chatIdOfWaId(phone));
     expect(await ts.system.deps.accounts.phoneOf(4102)).toBe(tg.phone());
-    expect(await ts.system.deps.accounts.personOf(4102)).toBeNull();
+    expect(await ts.system.deps.accounts.links.linkOf(4102)).toBeNull();
+    // And no code was sent to the WhatsApp chat.
+    expect(standIn.messagesTo(phone).some((m) => /Your code/.test(m.text))).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import type { AmountBounds, RuleError, RuleResult } from "../../catalog/index.ts
 import type { Order } from "../../orders/model.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
-import { type BotDeps, type OrderDraft, type Role, roleOf } from "../deps.ts";
+import { type BotDeps, type OrderDraft, type Role, roleIn } from "../deps.ts";
 import {
   DEFAULT_LOCALE,
   type Locale,
@@ -98,7 +98,7 @@ export class Flow {
         userId: outer.from?.id ?? 0,
         chatId: outer.chat?.id ?? 0,
         firstName: outer.from?.first_name ?? "",
-        role: roleOf(deps.settings, outer.from?.id),
+        role: roleIn(deps.settings, outer),
       }),
     );
     return new Flow(conversation, ctx, deps, env, flowId, words);

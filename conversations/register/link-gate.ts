@@ -1,0 +1,89 @@
+import type { MiddlewareFn } from "grammy";
+import { formatPhone, readLinkCode } from "../../src/accounts/index.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import type { BotDeps } from "../../src/bot/deps.ts";
+import { type Translate, translator } from "../../src/bot/i18n.ts";
+import { channelIdOf } from "../../src/bot/person.ts";
+import { type Held, heldOf } from "../../src/whatsapp/held.ts";
+import { offerLink, redeemLink, type Send, unlink } from "./link.ts";
+
+/**
+ * Before the conversations: `link <code>` and `unlink` in any private chat (also while a flow
+ * waits: the question keeps waiting), and every message of a WhatsApp chat whose number a
+ * Telegram account registered without a proven link (whatsapp/held.ts): it may ask for a code
+ * (`link`), type it, or take the number for an account of its own (`new`), and nothing else.
+ */
+
+/**
+ * "/link 123456", "link 123 456", "unlink", "new": the first word (a slash or not) and the rest.
+ * Not WhatsApp command words (whatsapp/update.ts): "link" typed mid-flow may be a search (an ISP's
+ * name), so outside a held chat only `link <code>`, `/link` and `unlink` are the gate's.
+ */
+function commandOf(ctx: BotContext): { word: string; rest: string; slash: boolean } | null {
+  const m = /^(\/?)([a-z]+)(?:@\w+)?(?:\s+([\s\S]*))?$/i.exec(ctx.message?.text?.trim() ?? "");
+  if (!m) return null;
+  return { slash: m[1] === "/", word: (m[2] ?? "").toLowerCase(), rest: (m[3] ?? "").trim() };
+}
+
+/** Whether a chat that is not held has said something for the gate. */
+function forGate(cmd: ReturnType<typeof commandOf>): boolean {
+  if (cmd === null) return false;
+  if (cmd.word === "unlink") return cmd.rest === "";
+  if (cmd.word !== "link") return false;
+  return readLinkCode(cmd.rest) !== null || (cmd.slash && cmd.rest === "");
+}
+
+export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
+  return async (ctx, next) => {
+    if (ctx.chat?.type !== "private") return next();
+    const channelId = channelIdOf(ctx);
+    const held = heldOf(ctx.update);
+    const cmd = commandOf(ctx);
+    if (channelId === undefined || (!held && !forGate(cmd))) {
+      return next();
+    }
+    const t = translator(deps.i18n, await ctx.i18n.getLocale());
+    const send: Send = (chatId, text) => ctx.api.sendMessage(chatId, text);
+    if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => {});
+    const answer = held
+      ? await heldAnswer(deps, t, send, { channelId, held, cmd, name: ctx.from?.first_name ?? "" })
+      : await linkAnswer(deps, t, channelId, cmd);
+    await ctx.reply(answer);
+  };
+}
+
+async function linkAnswer(
+  deps: BotDeps,
+  t: Translate,
+  channelId: number,
+  cmd: ReturnType<typeof commandOf>,
+): Promise<string> {
+  if (cmd?.word === "unlink") return unlink(deps, t, channelId);
+  const code = readLinkCode(cmd?.rest ?? "");
+  if (code !== null) return redeemLink(deps, t, channelId, code);
+  return t("link-how", { link: "link" });
+}
+
+/** A held chat: a code asked for or typed, the number taken for a new account, else the choice. */
+async function heldAnswer(
+  deps: BotDeps,
+  t: Translate,
+  send: Send,
+  h: { channelId: number; held: Held; cmd: ReturnType<typeof commandOf>; name: string },
+): Promise<string> {
+  const { channelId, held, cmd } = h;
+  const phone = formatPhone(held.phone);
+  if (cmd?.word === "link") {
+    const code = readLinkCode(cmd.rest);
+    if (code !== null) return redeemLink(deps, t, channelId, code);
+    return offerLink(deps, t, send, { channelId, personId: held.ownerId, phone: held.phone });
+  }
+  if (cmd?.word === "new") {
+    // WhatsApp proves who holds the number now: it leaves the Telegram account, which keeps its
+    // balance (no money moves), and a cash-in to the number is this chat's from now on.
+    await deps.accounts.register(channelId, held.phone, { name: h.name, channel: "whatsapp" });
+    deps.logger.info({ userId: channelId, from: held.ownerId }, "whatsapp chat took its number");
+    return t("link-new-done", { phone, hi: "hi" });
+  }
+  return t("link-held", { phone, link: "link", new: "new" });
+}

@@ -1,0 +1,124 @@
+import { formatPhone, type Phone } from "../../src/accounts/index.ts";
+import type { RedeemResult } from "../../src/accounts/links.ts";
+import { type BotDeps, isStaffId } from "../../src/bot/deps.ts";
+import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
+import { account } from "../../src/ledger/index.ts";
+import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+
+/**
+ * Joining two channels into one account, with proof of holding both (accounts/links.ts): a code
+ * is sent to the chat of the account that registered the number, and typed in the chat that wants
+ * to act as it. Nothing else joins them, so no balance follows a number to whoever holds it now.
+ */
+
+/** Sends a text to a chat of either channel (the Bot API's sendMessage, WhatsApp's through the router). */
+export type Send = (chatId: number, text: string) => Promise<unknown>;
+
+const channelName = (chatId: number) => (isWhatsAppChat(chatId) ? "WhatsApp" : "Telegram");
+/** How a command is typed in a chat: WhatsApp has no slash commands (src/whatsapp/update.ts). */
+const commandIn = (chatId: number, word: string) => (isWhatsAppChat(chatId) ? word : `/${word}`);
+
+/**
+ * Why `channelId` may not act as `personId`, or null when it may: staff on either side (a role is
+ * the channel's and never travels: bot/person.ts), or a channel with an account of its own (a
+ * number, or money posted or held for an order under way: it would lose sight of it).
+ */
+export async function linkRefusal(
+  deps: BotDeps,
+  channelId: number,
+  personId: number,
+): Promise<"link-refused-staff" | "link-refused-target" | "link-refused-own" | null> {
+  if (isStaffId(deps.settings, channelId)) return "link-refused-staff";
+  // Not said why: whoever carries a staff member's old number learns nothing of the role.
+  if (isStaffId(deps.settings, personId)) return "link-refused-target";
+  const [phone, money] = await Promise.all([
+    deps.accounts.phoneOf(channelId),
+    deps.accounts.balanceOf(account.customer(channelId)),
+  ]);
+  if (phone !== null || money.postedPaisa !== 0 || money.heldPaisa !== 0) return "link-refused-own";
+  return null;
+}
+
+/** The translator of a chat's person (their kept language), else `t`'s. */
+async function theirs(deps: BotDeps, userId: number, t: Translate): Promise<Translate> {
+  const kept = await deps.accounts.localeOf(userId).catch(() => null);
+  return isLocale(kept) ? translator(deps.i18n, kept) : t;
+}
+
+/**
+ * Offers `channelId` to act as `personId` (the account that registered `phone`): a code goes to
+ * that account's chat. Returns what the asking chat is told.
+ */
+export async function offerLink(
+  deps: BotDeps,
+  t: Translate,
+  send: Send,
+  o: { channelId: number; personId: number; phone: Phone },
+): Promise<string> {
+  const refused = await linkRefusal(deps, o.channelId, o.personId);
+  const phone = formatPhone(o.phone);
+  if (refused !== null) return t(refused, { phone });
+  const r = await deps.accounts.links.offer(o.channelId, { personId: o.personId, phone: o.phone });
+  if (!r.ok) return t("link-too-many-codes");
+  const there = await theirs(deps, o.personId, t);
+  const text = there("link-code", {
+    code: r.code,
+    channel: channelName(o.channelId),
+    command: commandIn(o.channelId, "link"),
+  });
+  try {
+    await send(o.personId, text);
+  } catch (err) {
+    // That chat blocked the bot, or its channel refused: the offer stands, but nobody can read it.
+    deps.logger.warn({ userId: o.channelId, err: String(err) }, "link code not delivered");
+    return t("link-not-sent", { channel: channelName(o.personId) });
+  }
+  deps.logger.info({ userId: o.channelId, personId: o.personId }, "link code sent");
+  return t("link-code-sent", {
+    phone,
+    channel: channelName(o.personId),
+    command: commandIn(o.channelId, "link"),
+  });
+}
+
+/** How to ask for a new code, in the chat that types it. */
+const askAgain = (t: Translate, channelId: number) =>
+  isWhatsAppChat(channelId)
+    ? t("link-ask-again-whatsapp", { link: "link" })
+    : t("link-ask-again-telegram");
+
+/**
+ * A code typed in `channelId`'s chat: joined when it is the code sent, and the offer still holds
+ * (the number is still that account's, and nothing came to either side that forbids it).
+ */
+export async function redeemLink(
+  deps: BotDeps,
+  t: Translate,
+  channelId: number,
+  code: string,
+): Promise<string> {
+  const r: RedeemResult = await deps.accounts.links.redeem(channelId, code);
+  if (!r.ok) {
+    if (r.code === "wrong") return t("link-wrong", { left: r.triesLeft ?? 0 });
+    const key = r.code === "too_many_tries" ? "link-too-many-tries" : "link-no-offer";
+    return `${t(key)} ${askAgain(t, channelId)}`;
+  }
+  const phone = formatPhone(r.phone);
+  const refused = await linkRefusal(deps, channelId, r.personId);
+  if (refused !== null) return t(refused, { phone });
+  if ((await deps.accounts.userByPhone(r.phone)) !== r.personId) {
+    return `${t("link-no-offer")} ${askAgain(t, channelId)}`;
+  }
+  await deps.accounts.links.link(channelId, r.personId);
+  if (!isWhatsAppChat(channelId)) deps.persons.linked(channelId, r.personId);
+  deps.logger.info({ userId: channelId, personId: r.personId }, "channel linked with a code");
+  return t("link-done", { phone, command: commandIn(channelId, "unlink") });
+}
+
+/** Ends the chat's link: it acts as its own account again (the other keeps everything). */
+export async function unlink(deps: BotDeps, t: Translate, channelId: number): Promise<string> {
+  if (!(await deps.accounts.links.unlink(channelId))) return t("unlink-none");
+  if (!isWhatsAppChat(channelId)) deps.persons.unlinked(channelId);
+  deps.logger.info({ userId: channelId }, "channel unlinked");
+  return t("unlink-done");
+}

@@ -1,0 +1,204 @@
+import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import type { RedisClient } from "../redis/connection.ts";
+import { keyspace } from "../redis/keyspace.ts";
+import { type Phone, phoneSchema } from "./phone.ts";
+
+/**
+ * One person on two channels, proven: a channel (a Telegram user, or a WhatsApp chat) acts as an
+ * account registered on the other channel only after typing a one-time code sent to that account's
+ * own chat. A matching phone number proves nothing on its own: Telegram never re-checks the
+ * number an account carries (a SIM given up and recycled stays on the old account), while
+ * WhatsApp proves only who holds it now. The code proves the person holds both chats today.
+ *
+ * Roles never travel through a link: they belong to the channel id (bot/person.ts, `channelIdOf`).
+ */
+
+/** How long a code may be typed. */
+export const LINK_CODE_MS = 10 * 60_000;
+/** Wrong codes before the offer is dropped (a new code must be asked for). */
+export const LINK_MAX_TRIES = 5;
+/** Codes sent for one channel per hour: each new code gives fresh tries, so asking is bounded too. */
+export const LINK_MAX_SENDS = 3;
+const SENDS_WINDOW_MS = 60 * 60_000;
+
+/** Six digits, uniformly drawn. */
+export function newLinkCode(): string {
+  return String(randomInt(0, 1_000_000)).padStart(6, "0");
+}
+
+/** The code as stored: salted SHA-256 (the code itself is never written). */
+export function hashLinkCode(salt: string, code: string): string {
+  return createHash("sha256").update(`${salt}:${code}`).digest("hex");
+}
+
+/** A typed code, read loosely ("482 913", "482-913"): six digits, or null. */
+export function readLinkCode(text: string): string | null {
+  const digits = text.replace(/[\s-]/g, "");
+  return /^\d{6}$/.test(digits) ? digits : null;
+}
+
+function sameHash(a: string, b: string): boolean {
+  const x = Buffer.from(a, "hex");
+  const y = Buffer.from(b, "hex");
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** What a channel was offered: the account to act as, by the phone both share. */
+export interface LinkOffer {
+  personId: number;
+  phone: Phone;
+}
+
+export type OfferResult = { ok: true; code: string } | { ok: false; code: "too_many_codes" };
+export type RedeemResult =
+  | ({ ok: true } & LinkOffer)
+  | { ok: false; code: "no_offer" | "wrong" | "too_many_tries"; triesLeft?: number };
+
+export interface LinkStore {
+  /** The person a channel acts as (a proven link), else null. */
+  linkOf(channelId: number): Promise<number | null>;
+  /** Drops a channel's link (it acts as itself again); true when there was one. */
+  unlink(channelId: number): Promise<boolean>;
+  /** A new code for the channel (replacing any earlier one), unless too many were sent this hour. */
+  offer(channelId: number, offer: LinkOffer): Promise<OfferResult>;
+  /**
+   * A typed code: the tries are counted before the comparison, and a right code is used once (a
+   * second "link" with it finds no offer). The link itself is written by `link`.
+   */
+  redeem(channelId: number, code: string): Promise<RedeemResult>;
+  link(channelId: number, personId: number): Promise<void>;
+}
+
+interface Pending extends LinkOffer {
+  salt: string;
+  hash: string;
+  tries: number;
+  until: number;
+}
+
+function pendingOf(offer: LinkOffer, code: string, now: number): Pending {
+  const salt = randomBytes(8).toString("hex");
+  return { ...offer, salt, hash: hashLinkCode(salt, code), tries: 0, until: now + LINK_CODE_MS };
+}
+
+export function createMemoryLinks(now: () => number = Date.now): LinkStore {
+  const links = new Map<number, number>();
+  const pending = new Map<number, Pending>();
+  const sends = new Map<number, { n: number; until: number }>();
+  return {
+    async linkOf(channelId) {
+      return links.get(channelId) ?? null;
+    },
+    async unlink(channelId) {
+      return links.delete(channelId);
+    },
+    async link(channelId, personId) {
+      links.set(channelId, personId);
+    },
+    async offer(channelId, offer) {
+      const s = sends.get(channelId);
+      const count = s && s.until > now() ? s.n + 1 : 1;
+      sends.set(channelId, {
+        n: count,
+        until: s && s.until > now() ? s.until : now() + SENDS_WINDOW_MS,
+      });
+      if (count > LINK_MAX_SENDS) return { ok: false, code: "too_many_codes" };
+      const code = newLinkCode();
+      pending.set(channelId, pendingOf(offer, code, now()));
+      return { ok: true, code };
+    },
+    async redeem(channelId, code) {
+      const p = pending.get(channelId);
+      if (!p || p.until <= now()) return { ok: false, code: "no_offer" };
+      p.tries += 1;
+      return judge(p, code, () => pending.delete(channelId));
+    },
+  };
+}
+
+/** The verdict on a counted try; `drop` removes the offer (used, or out of tries). */
+async function judge(p: Pending, code: string, drop: () => unknown): Promise<RedeemResult> {
+  if (p.tries > LINK_MAX_TRIES) {
+    await drop();
+    return { ok: false, code: "too_many_tries" };
+  }
+  if (!sameHash(hashLinkCode(p.salt, code), p.hash)) {
+    if (p.tries >= LINK_MAX_TRIES) {
+      await drop();
+      return { ok: false, code: "too_many_tries" };
+    }
+    return { ok: false, code: "wrong", triesLeft: LINK_MAX_TRIES - p.tries };
+  }
+  await drop();
+  return { ok: true, personId: p.personId, phone: p.phone };
+}
+
+export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): LinkStore {
+  const { redis } = opts;
+  const k = keyspace(opts.prefix);
+  return {
+    async linkOf(channelId) {
+      const id = await redis.hget(k.accountLinks, String(channelId));
+      return id === null ? null : Number(id);
+    },
+    async unlink(channelId) {
+      return (await redis.hdel(k.accountLinks, String(channelId))) === 1;
+    },
+    async link(channelId, personId) {
+      await redis.hset(k.accountLinks, String(channelId), String(personId));
+    },
+    async offer(channelId, offer) {
+      const sendsKey = k.accountLinkSends(channelId);
+      const [[, count]] = (await redis
+        .multi()
+        .incr(sendsKey)
+        .pexpire(sendsKey, SENDS_WINDOW_MS, "NX")
+        .exec()) as [[unknown, number]];
+      if (count > LINK_MAX_SENDS) return { ok: false, code: "too_many_codes" };
+      const code = newLinkCode();
+      const p = pendingOf(offer, code, Date.now());
+      const key = k.accountLinkCode(channelId);
+      await redis
+        .multi()
+        .del(key)
+        .hset(key, {
+          personId: String(p.personId),
+          phone: p.phone,
+          salt: p.salt,
+          hash: p.hash,
+          tries: "0",
+        })
+        .pexpire(key, LINK_CODE_MS)
+        .exec();
+      return { ok: true, code };
+    },
+    async redeem(channelId, code) {
+      const key = k.accountLinkCode(channelId);
+      // Counted first, in one step with the read: two tries at once cannot both be the fifth.
+      const [[, tries], [, fields]] = (await redis
+        .multi()
+        .hincrby(key, "tries", 1)
+        .hgetall(key)
+        .exec()) as [[unknown, number], [unknown, Record<string, string>]];
+      const phone = phoneSchema.safeParse(fields.phone);
+      if (!fields.hash || !fields.salt || !phone.success) {
+        await redis.del(key);
+        return { ok: false, code: "no_offer" };
+      }
+      const p: Pending = {
+        personId: Number(fields.personId),
+        phone: phone.data,
+        salt: fields.salt,
+        hash: fields.hash,
+        tries,
+        until: Number.POSITIVE_INFINITY,
+      };
+      // A right code is used once: of two tries at once with it, only the one that deletes wins.
+      let dropped = false;
+      const r = await judge(p, code, async () => {
+        dropped = (await redis.del(key)) === 1;
+      });
+      return r.ok && !dropped ? { ok: false, code: "no_offer" } : r;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { afterAll, describe, expect, it } from "vitest";
+import {
+  createMemoryLinks,
+  createRedisLinks,
+  LINK_CODE_MS,
+  LINK_MAX_SENDS,
+  LINK_MAX_TRIES,
+  type LinkStore,
+  type Phone,
+  readLinkCode,
+} from "../../src/accounts/index.ts";
+import { testRedis } from "../support/redis.ts";
+
+/**
+ * The proof that joins two channels (accounts/links.ts): a one-time code, kept only as a salted
+ * hash, with bounded tries, codes and life, used once. One contract for memory and Redis.
+ */
+
+const redis = testRedis("links");
+afterAll(() => redis.cleanup());
+
+const PHONE = "9779800031001" as Phone;
+const offer = { personId: 8_009_779_800_031_001, phone: PHONE };
+const other = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
+async function codeOf(s: LinkStore, channelId: number): Promise<string> {
+  const r = await s.offer(channelId, offer);
+  if (!r.ok) throw new Error("no code offered");
+  return r.code;
+}
+
+describe.each([
+  ["memory", () => createMemoryLinks()],
+  [
+    "redis",
+    () => createRedisLinks({ redis: redis.redis, prefix: `${redis.prefix}${Math.random()}:` }),
+  ],
+])("links (%s)", (_name, make: () => LinkStore) => {
+  it("joins with the right code, once", async () => {
+    const s = make();
+    const code = await codeOf(s, 31_001);
+    expect(code).toMatch(/^\d{6}$/);
+    expect(await s.redeem(31_001, code)).toEqual({ ok: true, ...offer });
+    expect(await s.redeem(31_001, code)).toMatchObject({ ok: false, code: "no_offer" });
+    // Redeeming proves; the link is written by the caller, and read back.
+    expect(await s.linkOf(31_001)).toBeNull();
+    await s.link(31_001, offer.personId);
+    expect(await s.linkOf(31_001)).toBe(offer.personId);
+    expect(await s.unlink(31_001)).toBe(true);
+    expect(await s.unlink(31_001)).toBe(false);
+    expect(await s.linkOf(31_001)).toBeNull();
+  });
+
+  it("drops the offer after the last wrong try: the right code then fails too", async () => {
+    const s = make();
+    const code = await codeOf(s, 31_002);
+    for (let left = LINK_MAX_TRIES - 1; left >= 1; left--) {
+      expect(await s.redeem(31_002, other(code))).toEqual({
+        ok: false,
+        code: "wrong",
+        triesLeft: left,
+      });
+    }
+    expect(await s.redeem(31_002, other(code))).toMatchObject({ code: "too_many_tries" });
+    expect(await s.redeem(31_002, code)).toMatchObject({ code: "no_offer" });
+  });
+
+  it("sends at most a few codes an hour, each replacing the last", async () => {
+    const s = make();
+    const first = await codeOf(s, 31_003);
+    const codes = [first];
+    for (let i = 1; i < LINK_MAX_SENDS; i++) codes.push(await codeOf(s, 31_003));
+    expect(await s.offer(31_003, offer)).toEqual({ ok: false, code: "too_many_codes" });
+    const last = codes.at(-1) ?? "";
+    if (first !== last) expect(await s.redeem(31_003, first)).toMatchObject({ code: "wrong" });
+    expect(await s.redeem(31_003, last)).toMatchObject({ ok: true });
+  });
+
+  it("gives two tries at once with the right code one join", async () => {
+    const s = make();
+    const code = await codeOf(s, 31_004);
+    const both = await Promise.all([s.redeem(31_004, code), s.redeem(31_004, code)]);
+    expect(both.filter((r) => r.ok)).toHaveLength(1);
+  });
+});
+
+describe("a code's life and storage", () => {
+  it("expires (memory, by its clock)", async () => {
+    let now = 1_000;
+    const s = createMemoryLinks(() => now);
+    const code = await codeOf(s, 31_101);
+    now += LINK_CODE_MS;
+    expect(await s.redeem(31_101, code)).toMatchObject({ ok: false, code: "no_offer" });
+  });
+
+  it("is kept in Redis only as a salted hash, expiring with the offer", async () => {
+    const prefix = `${redis.prefix}store:`;
+    const s = createRedisLinks({ redis: redis.redis, prefix });
+    const code = await codeOf(s, 31_102);
+    const key = `${prefix}{accounts}:linkcode:31102`;
+    const kept = await redis.redis.hgetall(key);
+    expect(Object.values(kept).some((v) => v.includes(code))).toBe(false);
+    expect(kept.hash).toMatch(/^[0-9a-f]{64}$/);
+    const ttl = await redis.redis.pttl(key);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(LINK_CODE_MS);
+  });
+
+  it("reads a typed code loosely", () => {
+    expect(readLinkCode("482 913")).toBe("482913");
+    expect(readLinkCode("482-913")).toBe("482913");
+    expect(readLinkCode("48291")).toBeNull();
+    expect(readLinkCode("4829130")).toBeNull();
+  });
+});
