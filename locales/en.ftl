@@ -734,3 +734,9 @@ topup-partial-refused-gateway-unavailable = { $pid }: Khalti did not answer: not
 topup-partial-cancelled = Nothing was decided. Send /topups to decide it later.
 topup-partial-leave-question = Stop deciding this partial refund? Nothing has been decided yet.
 # --- end h-chatrefund ---
+# --- h-cashin: a booking whose outcome is not known ---
+cash-unsure = ⚠️ Not known whether receipt { $ref } was booked: the books did not answer in full. It may be booked already. Do not send { $command } again for the same money: tap Check to ask again under the same receipt, which is booked at most once.
+cash-unsure-check = 🔁 Check
+cash-unsure-cancelled = Stopped. The receipt above may have been booked already: look it up before doing it again (/balance shows an agent's cash-ins of the day; the back office lists every cash-in and credit).
+cash-unsure-leave-question = Leave? The receipt above may have been booked already: look it up before doing it again.
+# --- end h-cashin ---

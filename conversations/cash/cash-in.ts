@@ -3,6 +3,7 @@ import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow } from "../../src/bot/flow/toolkit.ts";
 import {
+  bookOnce,
   confirm,
   firstNotice,
   MAX_CREDIT_PAISA,
@@ -63,7 +64,7 @@ export function cashInConversation(deps: BotDeps) {
         ? t("cashin-confirm-named", { ...shown, name: customer.name })
         : t("cashin-confirm", shown),
     );
-    const r = await conversation.external(() =>
+    const r = await bookOnce(flow, conversation, deps, { id, command: "/cashin" }, () =>
       accounts.cashIn({
         id,
         agentUserId: agentId,

@@ -111,7 +111,7 @@ describe("reversing a cash-in", () => {
     expect(audit).toContain(`rev-${id}`);
 
     const listed = await (await c.get("/dashboard/cash-ins")).text();
-    expect(listed).toMatch(/reversed .* by 3001/);
+    expect(listed).toMatch(/reversed .* by admin 3001/);
     await expectBooksBalanced(h.ledger);
   });
 

@@ -150,7 +150,13 @@ describe.each(adapters)("ledger contract: %s", (_name, makeHarness) => {
   });
 
   it("reads a transfer's or a hold's own entry by its id; nothing for an id never booked", async () => {
-    await l.transfer({ id: "f", debit: funding, credit: shop, amountPaisa: 50_000, kind: "credit" });
+    await l.transfer({
+      id: "f",
+      debit: funding,
+      credit: shop,
+      amountPaisa: 50_000,
+      kind: "credit",
+    });
     now += 1_000;
     const booked = await l.transfer({
       id: "cashin-1",

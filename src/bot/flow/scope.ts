@@ -15,8 +15,11 @@ export interface FlowScope {
   readonly nav: Nav;
   /** What the chat may ask for while a question waits (/help, /balance…), answered in place. */
   readonly asides: readonly Aside[];
-  /** What the toolkit says for this flow on Cancel and Leave (FlowWords). */
-  readonly words: FlowWords;
+  /**
+   * What the toolkit says for this flow on Cancel and Leave (FlowWords); a flow changes them when
+   * they stop being true (a booking whose outcome is not known: "nothing was moved" may be false).
+   */
+  words: FlowWords;
 }
 
 /**

@@ -43,6 +43,16 @@ export const reverseFormSchema = z.object({
 
 export const reversalIdOf = (id: string) => `rev-${id}`;
 
+/**
+ * Who booked a receipt, in words: "agent 2001", "admin 3001", the playground; not known for a
+ * receipt rebuilt from the books (its write was lost after the booking).
+ */
+export function bookerOf(r: Receipt): string {
+  if (r.rebuilt && r.kind !== "cash_in") return "not known (receipt rebuilt from the books)";
+  if (r.by === 0) return "the playground";
+  return `${r.kind === "cash_in" ? "agent" : "admin"} ${r.by}`;
+}
+
 /** The listed kinds booked since `from`, newest first; `complete` false when the read stopped early. */
 export async function recentCashIns(
   ledger: LedgerStore,
@@ -85,7 +95,7 @@ export function listView(
     to,
     rs(e.amountPaisa),
     reversed
-      ? `reversed ${time(reversed.at)} by ${reversed.by}`
+      ? `reversed ${time(reversed.at)} by ${bookerOf(reversed)}`
       : html`<a href="${path(`/cash-ins/reverse?id=${encodeURIComponent(e.id)}`)}">Reverse…</a>`,
   ]);
   return html`${findForm()}
@@ -132,6 +142,6 @@ export const alreadyView = (rev: Receipt): Fragment =>
   facts([
     ["Reversal", rev.id],
     ["When", time(rev.at)],
-    ["By", `admin ${rev.by}`],
+    ["By", bookerOf(rev)],
     ["Reason", rev.reason ?? "—"],
   ]);

@@ -3,6 +3,7 @@ import { html } from "hono/html";
 import type { Receipt, ReverseResult } from "../../accounts/index.ts";
 import {
   alreadyView,
+  bookerOf,
   confirmView,
   daysSchema,
   findForm,
@@ -48,7 +49,7 @@ async function namesOf(actions: ActionDeps, r: Receipt) {
   return {
     from: await partyOf(actions, r.debit),
     to: await partyOf(actions, r.credit),
-    by: r.by === 0 ? "the playground" : `${r.kind === "cash_in" ? "agent" : "admin"} ${r.by}`,
+    by: bookerOf(r),
   };
 }
 
