@@ -73,11 +73,11 @@ async function confirmPage(
     const body = html`${notice("Already reversed.")}${alreadyView(earlier)}<p>${back}</p>`;
     return c.html(page(title, body, viewer));
   }
-  const balances = await postedOf(parts.deps.ledger, [r.debit, r.credit]);
+  const { ledger } = parts.deps;
   const form = confirmView(
     r,
     await namesOf(actions, r),
-    { from: balances[r.debit] ?? 0, to: balances[r.credit] ?? 0 },
+    { from: await ledger.balance(r.debit), to: await ledger.balance(r.credit) },
     error?.reason,
   );
   const body = error ? html`${notice(error.text, "error")}${form}` : form;
