@@ -2,6 +2,7 @@ import { type Accounts, formatPhone, phoneFromTyped } from "../../src/accounts/i
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow } from "../../src/bot/flow/toolkit.ts";
+import { account } from "../../src/ledger/index.ts";
 import {
   bookOnce,
   confirm,
@@ -52,10 +53,24 @@ export function cashInConversation(deps: BotDeps) {
       minPaisa: MIN_PAISA,
       maxPaisa: Math.min(available, MAX_CREDIT_PAISA),
     });
+    // Read again now: another cash-in of this agent's (their other chat) may have been booked
+    // while the amount was asked, and "your balance after" must be what it will be.
+    const availableNow = await conversation.external(
+      async () => (await accounts.balanceOf(account.agent(agentId))).availablePaisa,
+    );
+    if (availableNow < amount) {
+      await flow.reply(
+        t("cashin-short", {
+          balance: money(t, availableNow),
+          shortfall: money(t, amount - availableNow),
+        }),
+      );
+      return;
+    }
     const shown = {
       amount: money(t, amount),
       phone: customer.phone,
-      after: money(t, available - amount),
+      after: money(t, availableNow - amount),
       ref: id,
     };
     await confirm(

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
+import { formatMoney } from "../../src/money.ts";
 import { client, linkIn } from "../support/dashboard.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { useTestSystem } from "../support/system.ts";
@@ -104,6 +106,29 @@ describe("agents and admins", () => {
     const confirm = await agent.say("50", /Add Rs 50 to the balance of/);
     expect(confirm.text).toContain("Add Rs 50 to the balance of +977 9800004703 (Sita)?");
     await agent.say("/cancel", /Cash-in cancelled/);
+  });
+
+  it("the confirm's balance after counts a cash-in booked from the agent's other chat meanwhile", async () => {
+    await ts.user(4706).register("9779800004706");
+    await ts.user(4707).register("9779800004707");
+    await adminCredits("1000");
+    const agent = ts.user(AGENT);
+    const float = async () => (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say("9800004706", /How much cash/);
+    // The agent's other chat (WhatsApp) books Rs 300 while this one asks for the amount.
+    const other = await ts.system.deps.accounts.cashIn({
+      id: "cashin-other-chat",
+      agentUserId: AGENT,
+      customerUserId: 4707,
+      amountPaisa: 30_000,
+    });
+    expect(other.ok).toBe(true);
+    const left = await float();
+    const confirm = await agent.say("500", /Add Rs 500 to the balance of/);
+    expect(confirm.text).toContain(`Your balance after: ${formatMoney(left - 50_000)}`);
+    await agent.tap("✅ Confirm", /Cash-in done/);
+    expect(await float()).toBe(left - 50_000);
   });
 
   it("/help lists each staff role's commands: /books, /reverse and /status by phone for admins", async () => {
