@@ -63,10 +63,13 @@ export function reverseConversation(deps: BotDeps) {
       await flow.reply(refusal(t, r, { ref: original.id, rev: revId, to: names.to, amount }));
       return;
     }
+    // "Done" is said once across instances and admins; an admin who confirmed the same reversal
+    // (the same reason, so a duplicate) after another one booked it hears "already reversed"
+    // once; a Confirm handled again says nothing more.
+    const heard = await firstNotice(conversation, accounts, revId, `heard:${flow.env.userId}`);
     if (await firstNotice(conversation, accounts, revId, "by")) {
       await flow.reply(t("reverse-done", { amount, from: names.from, to: names.to, rev: revId }));
-    } else if (r.receipt.by !== flow.env.userId) {
-      // Another admin booked the same reversal first (the same reason): they were told "done".
+    } else if (heard) {
       await flow.reply(t("reverse-already", { ref: original.id, rev: revId }));
     }
     // Inside `external`: the claims and the sends run once, not again on a replay.

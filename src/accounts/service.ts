@@ -30,8 +30,12 @@ export type ReverseResult =
   | { ok: false; code: "not_reversible" }
   | { ok: false; code: "already_reversed"; receipt: Receipt | null };
 
-/** Who is told of a transfer: who booked it, whom it moved money for, a reversed cash-in's agent. */
-export type NoticeSide = "by" | "party" | "agent";
+/**
+ * Who is told of a transfer: who booked it, whom it moved money for, a reversed cash-in's agent;
+ * `heard:<user>`, that one staff member heard of its outcome (two admins confirm the same
+ * reversal: one books it and hears "done", the other hears "already reversed").
+ */
+export type NoticeSide = "by" | "party" | "agent" | `heard:${number}`;
 
 /** The id of the reversal of transfer `id`: one per transfer, whatever the reason typed. */
 const reversalIdOf = (id: string) => `rev-${id}`;

@@ -211,3 +211,56 @@ describe("an agent's /balance", () => {
     expect([...found].sort((a, b) => a - b)).toEqual(found);
   });
 });
+
+describe("two admins reversing the same receipt with the same reason", () => {
+  const ADMIN_B = 4792;
+  const ts = useTestSystem({
+    env: {
+      ACCESS_MODE: "prepaid",
+      AGENT_IDS: String(AGENT),
+      ADMIN_IDS: `${ADMIN},${ADMIN_B}`,
+    },
+  });
+
+  it("the one who did not book it hears it was already reversed", async () => {
+    await ts.user(4721).register("9779800004721");
+    const a = ts.user(ADMIN);
+    await a.say("/credit", /Credit which agent/);
+    await a.tap(String(AGENT), /How much did agent/);
+    await a.say("500", /Credit agent \d+ with/);
+    await a.tap("✅ Confirm", /credited with/);
+    const agent = ts.user(AGENT);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say("9800004721", /How much cash/);
+    const confirm = await agent.say("200", /Add .* to the balance of/);
+    const id = /Receipt: (cashin-[0-9a-f]+)/.exec(confirm.text)?.[1] ?? "";
+    await agent.tap("✅ Confirm", /Cash-in done/);
+
+    const b = ts.user(ADMIN_B);
+    await b.say(`/reverse ${id}`, /Why is it reversed/);
+    await b.say("counted twice", /Reverse receipt/);
+    // Admin A's reversal with the same reason lands while B's confirm stands: booked, A told
+    // "done", its receipt not yet read by B's run (the two runs interleave so at the same moment;
+    // B's own run cannot be paused between its read and its booking, so the state is set here).
+    const accounts = ts.system.deps.accounts;
+    const booked = await ts.system.ledger.transfer({
+      id: `rev-${id}`,
+      kind: "reversal",
+      debit: account.customer(4721),
+      credit: account.agent(AGENT),
+      amountPaisa: 20_000,
+      reference: id,
+      reason: "counted twice",
+    });
+    expect(booked.ok).toBe(true);
+    expect(await accounts.firstNotice(`rev-${id}`, "by")).toBe(true);
+
+    const answer = await b.tap("✅ Confirm", /was already reversed/);
+    expect(answer.text).toContain(`rev-${id}`);
+    expect(b.botTexts().filter((t) => /Reversed:/.test(t))).toEqual([]);
+    const reversals = (await ts.system.ledger.journal()).entries.filter(
+      (e) => e.kind === "reversal" && e.reference === id,
+    );
+    expect(reversals).toHaveLength(1);
+  });
+});
