@@ -95,6 +95,7 @@ export async function firstNotice(
 const UNSURE_WORDS: FlowWords = {
   cancelled: "cash-unsure-cancelled",
   leaveQuestion: "cash-unsure-leave-question",
+  ended: "cash-unsure-cancelled",
 };
 
 /**

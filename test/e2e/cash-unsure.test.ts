@@ -118,6 +118,7 @@ describe("a booking followed by a failure", () => {
     await breakReceipts();
     await ts.user(AGENT).tap("✅ Confirm", /Not known whether receipt/);
     await heal();
+    await ts.user(AGENT).say("/cancel", /may have been booked already/);
 
     const reply = await ts.user(ADMIN).say("/dashboard", /back-office login link/);
     const c = client(ts.system.url);
@@ -134,6 +135,25 @@ describe("a booking followed by a failure", () => {
     await expectBooksBalanced(ts.system.ledger);
   });
 
+  it("leaving a booking left unsure says it may have been booked, not that nothing was charged", async () => {
+    const customer = ts.user(4804);
+    await customer.register("9779800004804");
+    await adminCredits("100");
+    await cashInToConfirm("9800004804", "50");
+    await breakReceipts();
+    const agent = ts.user(AGENT);
+    await agent.tap("✅ Confirm", /Not known whether receipt/);
+    await heal();
+    await agent.say("/cashin", /Leave\? The receipt above may have been booked already/);
+    await agent.tap("🚪 Leave", /customer's phone number/);
+    const texts = agent.botTexts();
+    expect(texts.some((t) => /^Stopped\. The receipt above may have been booked/.test(t))).toBe(
+      true,
+    );
+    expect(texts.filter((t) => /Nothing was (charged|moved)/.test(t))).toEqual([]);
+    await agent.say("/cancel", /Cash-in cancelled/);
+  });
+
   it("an admin's credit followed by a failure is checked under the same id: credited once", async () => {
     const admin = ts.user(ADMIN);
     const before = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
@@ -147,5 +167,44 @@ describe("a booking followed by a failure", () => {
     await admin.tap("🔁 Check", /credited with Rs 700/);
     const after = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
     expect(after - before).toBe(70_000);
+  });
+});
+
+describe("a booking left unsure until the idle time", () => {
+  const ts = useTestSystem({
+    redis: true,
+    env: {
+      ACCESS_MODE: "prepaid",
+      AGENT_IDS: String(AGENT),
+      ADMIN_IDS: String(ADMIN),
+      CONVERSATION_IDLE_MS: "5000",
+    },
+  });
+
+  it("the idle notice says it may have been booked, not that nothing was charged", async () => {
+    const redis = new Redis(REDIS_URL);
+    try {
+      await ts.user(4805).register("9779800004805");
+      const admin = ts.user(ADMIN);
+      await admin.say("/credit", /Credit which agent/);
+      await admin.tap(String(AGENT), /How much did agent/);
+      await admin.say("100", /Credit agent \d+ with/);
+      await admin.tap("✅ Confirm", /credited with/);
+      const agent = ts.user(AGENT);
+      await agent.say("/cashin", /customer's phone number/);
+      await agent.say("9800004805", /How much cash/);
+      await agent.say("50", /Add .* to the balance of/);
+      await redis.set(keyspace(ts.prefix).accountReceipts, "not a hash");
+      await agent.tap("✅ Confirm", /Not known whether receipt/);
+      await redis.del(keyspace(ts.prefix).accountReceipts);
+      // Nothing tapped: the notice comes by itself.
+      const notice = await agent.waitFor(
+        /^Stopped\. The receipt above may have been booked/,
+        20_000,
+      );
+      expect(notice.text).not.toMatch(/Nothing was charged|start again/);
+    } finally {
+      redis.disconnect();
+    }
   });
 });

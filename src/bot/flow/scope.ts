@@ -33,6 +33,11 @@ export interface FlowWords {
   readonly leaveQuestion: string;
   /** The command that starts the flow again, named by its idle notice ("/addmoney"). */
   readonly again?: string;
+  /**
+   * Said in place of "Nothing was charged" when the flow ends by the idle time or by Leave: a
+   * flow whose booking's outcome is not known (transfers.ts `bookOnce`) must not say it.
+   */
+  readonly ended?: string;
 }
 
 export const ORDER_WORDS: FlowWords = {
