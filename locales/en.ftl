@@ -739,4 +739,5 @@ cash-unsure = ⚠️ Not known whether receipt { $ref } was booked: the books di
 cash-unsure-check = 🔁 Check
 cash-unsure-cancelled = Stopped. The receipt above may have been booked already: look it up before doing it again (/balance shows an agent's cash-ins of the day; the back office lists every cash-in and credit).
 cash-unsure-leave-question = Leave? The receipt above may have been booked already: look it up before doing it again.
+cashin-repeat = ⚠️ This number already got a cash-in of { $amount } from you today: { $time }, receipt { $ref }. Confirm only if the customer paid that cash again.
 # --- end h-cashin ---

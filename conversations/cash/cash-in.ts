@@ -2,6 +2,7 @@ import { type Accounts, formatPhone, phoneFromTyped } from "../../src/accounts/i
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow } from "../../src/bot/flow/toolkit.ts";
+import { formatOrderTime } from "../../src/bot/format.ts";
 import { account } from "../../src/ledger/index.ts";
 import {
   bookOnce,
@@ -21,6 +22,28 @@ interface Customer {
   phone: string;
   /** The name they registered with (Telegram's or WhatsApp's), so a mistyped number shows. */
   name: string | null;
+}
+
+/**
+ * What the confirm step needs, read after the amount is asked: the agent's float now (another
+ * cash-in from their other chat may have been booked meanwhile, and "your balance after" must be
+ * what it will be), and a cash-in of the same amount to the same customer earlier today, not
+ * reversed: the agent may be doing again what was done (after a failure, a lost message).
+ */
+async function beforeConfirm(
+  accounts: Accounts,
+  agentId: number,
+  customerUserId: number,
+  amount: number,
+): Promise<{ availableNow: number; repeat: { id: string; at: number } | null }> {
+  const day = await accounts.agentSummary(agentId);
+  const same = day.cashIns.find(
+    (e) => e.credit === account.customer(customerUserId) && e.amountPaisa === amount,
+  );
+  return {
+    availableNow: day.balance.availablePaisa,
+    repeat: same ? { id: same.id, at: same.at } : null,
+  };
 }
 
 /** /cashin: an agent took cash and credits a registered customer by phone number. */
@@ -43,7 +66,7 @@ export function cashInConversation(deps: BotDeps) {
     const customer = await askCustomer(flow, conversation, accounts);
 
     const available = await conversation.external(
-      async () => (await accounts.agentSummary(agentId)).balance.availablePaisa,
+      async () => (await accounts.balanceOf(account.agent(agentId))).availablePaisa,
     );
     if (available < MIN_PAISA) {
       await flow.reply(t("cashin-no-balance", { balance: money(t, available) }));
@@ -53,10 +76,8 @@ export function cashInConversation(deps: BotDeps) {
       minPaisa: MIN_PAISA,
       maxPaisa: Math.min(available, MAX_CREDIT_PAISA),
     });
-    // Read again now: another cash-in of this agent's (their other chat) may have been booked
-    // while the amount was asked, and "your balance after" must be what it will be.
-    const availableNow = await conversation.external(
-      async () => (await accounts.balanceOf(account.agent(agentId))).availablePaisa,
+    const { availableNow, repeat } = await conversation.external(() =>
+      beforeConfirm(accounts, agentId, customer.userId, amount),
     );
     if (availableNow < amount) {
       await flow.reply(
@@ -73,12 +94,17 @@ export function cashInConversation(deps: BotDeps) {
       after: money(t, availableNow - amount),
       ref: id,
     };
-    await confirm(
-      flow,
-      customer.name
-        ? t("cashin-confirm-named", { ...shown, name: customer.name })
-        : t("cashin-confirm", shown),
-    );
+    const asked = customer.name
+      ? t("cashin-confirm-named", { ...shown, name: customer.name })
+      : t("cashin-confirm", shown);
+    const warned = repeat
+      ? t("cashin-repeat", {
+          amount: shown.amount,
+          time: formatOrderTime(repeat.at, "np", t.locale),
+          ref: repeat.id,
+        })
+      : null;
+    await confirm(flow, warned ? `${warned}\n\n${asked}` : asked);
     const r = await bookOnce(flow, conversation, deps, { id, command: "/cashin" }, () =>
       accounts.cashIn({
         id,

@@ -131,6 +131,25 @@ describe("agents and admins", () => {
     expect(await float()).toBe(left - 50_000);
   });
 
+  it("a second cash-in of the same amount to the same customer today is flagged before the confirm", async () => {
+    await ts.user(4708).register("9779800004708");
+    await adminCredits("300");
+    const first = await cashIn("9800004708", "100");
+    const agent = ts.user(AGENT);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say("9800004708", /How much cash/);
+    const again = await agent.say("100", /Add Rs 100 to the balance of/);
+    expect(again.text).toContain("This number already got a cash-in of Rs 100 from you today");
+    expect(again.text).toContain(`receipt ${first.id}`);
+    await agent.say("/cancel", /Cash-in cancelled/);
+    // Another amount is not flagged.
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say("9800004708", /How much cash/);
+    const other = await agent.say("50", /Add Rs 50 to the balance of/);
+    expect(other.text).not.toContain("already got a cash-in");
+    await agent.say("/cancel", /Cash-in cancelled/);
+  });
+
   it("/help lists each staff role's commands: /books, /reverse and /status by phone for admins", async () => {
     const admin = await ts.user(ADMIN).say("/help", /What I can do/);
     for (const command of ["/books", "/credit", "/reverse", "/dashboard", "/status 9841234567"]) {
