@@ -3,6 +3,7 @@ import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow } from "../../src/bot/flow/toolkit.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
+import type { Translate } from "../../src/bot/i18n.ts";
 import { account } from "../../src/ledger/index.ts";
 import {
   bookOnce,
@@ -44,6 +45,27 @@ async function beforeConfirm(
     availableNow: day.balance.availablePaisa,
     repeat: same ? { id: same.id, at: same.at } : null,
   };
+}
+
+/** The confirm question, under the warning of a same cash-in earlier today when there is one. */
+function confirmText(
+  t: Translate,
+  customer: Customer,
+  x: { amount: number; after: number; ref: string },
+  repeat: { id: string; at: number } | null,
+): string {
+  const shown = {
+    amount: money(t, x.amount),
+    phone: customer.phone,
+    after: money(t, x.after),
+    ref: x.ref,
+  };
+  const asked = customer.name
+    ? t("cashin-confirm-named", { ...shown, name: customer.name })
+    : t("cashin-confirm", shown);
+  if (!repeat) return asked;
+  const time = formatOrderTime(repeat.at, "np", t.locale);
+  return `${t("cashin-repeat", { amount: shown.amount, time, ref: repeat.id })}\n\n${asked}`;
 }
 
 /** /cashin: an agent took cash and credits a registered customer by phone number. */
@@ -88,23 +110,10 @@ export function cashInConversation(deps: BotDeps) {
       );
       return;
     }
-    const shown = {
-      amount: money(t, amount),
-      phone: customer.phone,
-      after: money(t, availableNow - amount),
-      ref: id,
-    };
-    const asked = customer.name
-      ? t("cashin-confirm-named", { ...shown, name: customer.name })
-      : t("cashin-confirm", shown);
-    const warned = repeat
-      ? t("cashin-repeat", {
-          amount: shown.amount,
-          time: formatOrderTime(repeat.at, "np", t.locale),
-          ref: repeat.id,
-        })
-      : null;
-    await confirm(flow, warned ? `${warned}\n\n${asked}` : asked);
+    await confirm(
+      flow,
+      confirmText(t, customer, { amount, after: availableNow - amount, ref: id }, repeat),
+    );
     const r = await bookOnce(flow, conversation, deps, { id, command: "/cashin" }, () =>
       accounts.cashIn({
         id,
