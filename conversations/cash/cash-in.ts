@@ -2,7 +2,11 @@ import { type Accounts, formatPhone, phoneFromTyped } from "../../src/accounts/i
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow } from "../../src/bot/flow/toolkit.ts";
+import { formatOrderTime } from "../../src/bot/format.ts";
+import type { Translate } from "../../src/bot/i18n.ts";
+import { account } from "../../src/ledger/index.ts";
 import {
+  bookOnce,
   confirm,
   firstNotice,
   MAX_CREDIT_PAISA,
@@ -19,6 +23,49 @@ interface Customer {
   phone: string;
   /** The name they registered with (Telegram's or WhatsApp's), so a mistyped number shows. */
   name: string | null;
+}
+
+/**
+ * What the confirm step needs, read after the amount is asked: the agent's float now (another
+ * cash-in from their other chat may have been booked meanwhile, and "your balance after" must be
+ * what it will be), and a cash-in of the same amount to the same customer earlier today, not
+ * reversed: the agent may be doing again what was done (after a failure, a lost message).
+ */
+async function beforeConfirm(
+  accounts: Accounts,
+  agentId: number,
+  customerUserId: number,
+  amount: number,
+): Promise<{ availableNow: number; repeat: { id: string; at: number } | null }> {
+  const day = await accounts.agentSummary(agentId);
+  const same = day.cashIns.find(
+    (e) => e.credit === account.customer(customerUserId) && e.amountPaisa === amount,
+  );
+  return {
+    availableNow: day.balance.availablePaisa,
+    repeat: same ? { id: same.id, at: same.at } : null,
+  };
+}
+
+/** The confirm question, under the warning of a same cash-in earlier today when there is one. */
+function confirmText(
+  t: Translate,
+  customer: Customer,
+  x: { amount: number; after: number; ref: string },
+  repeat: { id: string; at: number } | null,
+): string {
+  const shown = {
+    amount: money(t, x.amount),
+    phone: customer.phone,
+    after: money(t, x.after),
+    ref: x.ref,
+  };
+  const asked = customer.name
+    ? t("cashin-confirm-named", { ...shown, name: customer.name })
+    : t("cashin-confirm", shown);
+  if (!repeat) return asked;
+  const time = formatOrderTime(repeat.at, "np", t.locale);
+  return `${t("cashin-repeat", { amount: shown.amount, time, ref: repeat.id })}\n\n${asked}`;
 }
 
 /** /cashin: an agent took cash and credits a registered customer by phone number. */
@@ -41,7 +88,7 @@ export function cashInConversation(deps: BotDeps) {
     const customer = await askCustomer(flow, conversation, accounts);
 
     const available = await conversation.external(
-      async () => (await accounts.agentSummary(agentId)).balance.availablePaisa,
+      async () => (await accounts.balanceOf(account.agent(agentId))).availablePaisa,
     );
     if (available < MIN_PAISA) {
       await flow.reply(t("cashin-no-balance", { balance: money(t, available) }));
@@ -51,19 +98,23 @@ export function cashInConversation(deps: BotDeps) {
       minPaisa: MIN_PAISA,
       maxPaisa: Math.min(available, MAX_CREDIT_PAISA),
     });
-    const shown = {
-      amount: money(t, amount),
-      phone: customer.phone,
-      after: money(t, available - amount),
-      ref: id,
-    };
+    const { availableNow, repeat } = await conversation.external(() =>
+      beforeConfirm(accounts, agentId, customer.userId, amount),
+    );
+    if (availableNow < amount) {
+      await flow.reply(
+        t("cashin-short", {
+          balance: money(t, availableNow),
+          shortfall: money(t, amount - availableNow),
+        }),
+      );
+      return;
+    }
     await confirm(
       flow,
-      customer.name
-        ? t("cashin-confirm-named", { ...shown, name: customer.name })
-        : t("cashin-confirm", shown),
+      confirmText(t, customer, { amount, after: availableNow - amount, ref: id }, repeat),
     );
-    const r = await conversation.external(() =>
+    const r = await bookOnce(flow, conversation, deps, { id, command: "/cashin" }, () =>
       accounts.cashIn({
         id,
         agentUserId: agentId,

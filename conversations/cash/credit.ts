@@ -3,6 +3,7 @@ import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
 import {
+  bookOnce,
   confirm,
   firstNotice,
   MAX_CREDIT_PAISA,
@@ -54,7 +55,7 @@ export function creditConversation(deps: BotDeps) {
       flow,
       t("credit-confirm", { agent: agentText, amount: money(t, amount), ref: id }),
     );
-    const r = await conversation.external(() =>
+    const r = await bookOnce(flow, conversation, deps, { id, command: "/credit" }, () =>
       accounts.creditAgent({
         id,
         adminUserId: flow.env.userId,

@@ -5,7 +5,7 @@ import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
 import { tellReversal } from "./reversal-notices.ts";
-import { confirm, firstNotice, money, partyName } from "./transfers.ts";
+import { bookOnce, confirm, firstNotice, money, partyName } from "./transfers.ts";
 
 /**
  * /reverse [id]: an admin reverses a cash-in or a credit, with a reason. The reversal's id is
@@ -56,15 +56,21 @@ export function reverseConversation(deps: BotDeps) {
       flow,
       t("reverse-confirm", { ref: original.id, amount, from: names.from, to: names.to, reason }),
     );
-    const r = await conversation.external(() =>
+    const r = await bookOnce(flow, conversation, deps, { id: revId, command: "/reverse" }, () =>
       accounts.reverse({ originalId: original.id, adminUserId: flow.env.userId, reason }),
     );
     if (!r.ok) {
       await flow.reply(refusal(t, r, { ref: original.id, rev: revId, to: names.to, amount }));
       return;
     }
+    // "Done" is said once across instances and admins; an admin who confirmed the same reversal
+    // (the same reason, so a duplicate) after another one booked it hears "already reversed"
+    // once; a Confirm handled again says nothing more.
+    const heard = await firstNotice(conversation, accounts, revId, `heard:${flow.env.userId}`);
     if (await firstNotice(conversation, accounts, revId, "by")) {
       await flow.reply(t("reverse-done", { amount, from: names.from, to: names.to, rev: revId }));
+    } else if (heard) {
+      await flow.reply(t("reverse-already", { ref: original.id, rev: revId }));
     }
     // Inside `external`: the claims and the sends run once, not again on a replay.
     await conversation.external((outer) =>

@@ -7,7 +7,7 @@ import {
 } from "../../src/accounts/index.ts";
 import type { BotContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import type { Flow } from "../../src/bot/flow/toolkit.ts";
+import type { Flow, FlowWords } from "../../src/bot/flow/toolkit.ts";
 import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
 import type { AccountId } from "../../src/ledger/index.ts";
 import { formatMoney, rupeesToPaisa } from "../../src/money.ts";
@@ -83,7 +83,57 @@ export async function firstNotice(
   id: string,
   side: NoticeSide,
 ): Promise<boolean> {
-  return conversation.external(() => accounts.firstNotice(id, side));
+  // Not known (the mark's write failed): told, maybe twice, rather than the booking answered
+  // with "something went wrong" (which reads as "not done" and invites doing it again).
+  return conversation.external(() => accounts.firstNotice(id, side).catch(() => true));
+}
+
+/**
+ * What Cancel, Leave and the idle notice say once a booking's outcome is unknown: never "nothing
+ * was moved" (it may have been), never "send /cashin to start again".
+ */
+const UNSURE_WORDS: FlowWords = {
+  cancelled: "cash-unsure-cancelled",
+  leaveQuestion: "cash-unsure-leave-question",
+  ended: "cash-unsure-cancelled",
+};
+
+/**
+ * Runs `book` (a cash-in, a credit or a reversal under the id fixed before its confirm step)
+ * until it answers. A failure may come after the books took it (a receipt write, a balance read,
+ * a Redis timeout after the script ran): the flow then says it is not known whether receipt `id`
+ * was booked, not to do it again, and offers Check, which runs `book` again under the same id
+ * (booked at most once: a booked one answers as a duplicate). The conversation is not dropped,
+ * so "something went wrong" never leads to a second booking under a new id.
+ */
+export async function bookOnce<R>(
+  flow: Flow,
+  conversation: FlowConversation,
+  deps: BotDeps,
+  x: { id: string; command: string },
+  book: () => Promise<R>,
+): Promise<R> {
+  const { t } = flow;
+  for (;;) {
+    const r = await conversation.external(async () => {
+      try {
+        return { done: await book() };
+      } catch (err) {
+        deps.logger.warn(
+          { id: x.id, err: err instanceof Error ? err.message : String(err) },
+          "booking not known to be done: the flow offers to check under the same id",
+        );
+        return null;
+      }
+    });
+    if (r !== null) return r.done;
+    flow.useWords(UNSURE_WORDS);
+    await flow.choose(
+      t("cash-unsure", { ref: x.id, command: x.command }),
+      [{ label: t("cash-unsure-check"), value: "check" }],
+      { columns: 1 },
+    );
+  }
 }
 
 /** Confirm (or Cancel, which the loop handles) as one button. */

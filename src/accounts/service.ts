@@ -31,8 +31,12 @@ export type ReverseResult =
   | { ok: false; code: "not_reversible" }
   | { ok: false; code: "already_reversed"; receipt: Receipt | null };
 
-/** Who is told of a transfer: who booked it, whom it moved money for, a reversed cash-in's agent. */
-export type NoticeSide = "by" | "party" | "agent";
+/**
+ * Who is told of a transfer: who booked it, whom it moved money for, a reversed cash-in's agent;
+ * `heard:<user>`, that one staff member heard of its outcome (two admins confirm the same
+ * reversal: one books it and hears "done", the other hears "already reversed").
+ */
+export type NoticeSide = "by" | "party" | "agent" | `heard:${number}`;
 
 /** The id of the reversal of transfer `id`: one per transfer, whatever the reason typed. */
 const reversalIdOf = (id: string) => `rev-${id}`;
@@ -49,6 +53,56 @@ const AGENT_STATEMENT_MS = 30 * 24 * 3_600_000;
 
 /** The agent's "today" is the Nepal day, as the spend limits count it. */
 export { nepalDayStart };
+
+/** The user id of a customer's or an agent's account ("customer:5555" -> 5555); else undefined. */
+function userOfAccount(acc: AccountId): number | undefined {
+  const [kind, id] = acc.split(":");
+  if (kind !== "customer" && kind !== "agent") return undefined;
+  const n = Number(id);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * A receipt rebuilt from the books' entry of transfer `e`, for a booking whose receipt write was
+ * lost: everything but who booked a credit or a reversal is in the entry (a cash-in's agent is
+ * its debit), and `rebuilt` says so. Null for kinds that have no receipt (orders, top-ups).
+ */
+function receiptFromEntry(e: JournalEntry): Receipt | null {
+  if (e.kind !== "cash_in" && e.kind !== "credit" && e.kind !== "demo_credit") {
+    if (e.kind !== "reversal" || !e.reference) return null;
+  }
+  const kind = e.kind as Receipt["kind"];
+  // The party of a reversal is the one it takes back from: the original's party, its debit now.
+  const party = userOfAccount(kind === "reversal" ? e.debit : e.credit);
+  const by = kind === "cash_in" ? (userOfAccount(e.debit) ?? 0) : 0;
+  return {
+    id: e.id,
+    kind,
+    debit: e.debit,
+    credit: e.credit,
+    amountPaisa: e.amountPaisa,
+    by,
+    ...(party === undefined ? {} : { partyUserId: party }),
+    ...(kind === "reversal" ? { reverses: e.reference, reason: e.reason } : {}),
+    at: e.at,
+    ...(kind === "cash_in" || kind === "demo_credit" ? {} : { rebuilt: true as const }),
+  };
+}
+
+/**
+ * The receipt of transfer `id`: the one kept beside the books, else rebuilt from the books' own
+ * entry (the receipt write failed after the booking). Only a booked transfer has one.
+ */
+async function receiptOf(
+  ledger: LedgerStore,
+  store: AccountsStore,
+  id: string,
+): Promise<Receipt | null> {
+  const kept = await store.receipt(id);
+  if (kept) return kept;
+  const e = await ledger.entryOf(id);
+  return e ? receiptFromEntry(e) : null;
+}
 
 /** A transfer in the books and its receipt, the two written one after the other. */
 async function move(
@@ -78,8 +132,10 @@ async function move(
     }
     return { ok: false, code: "id_conflict" };
   }
-  // After the transfer: a crash between the two leaves a booked transfer whose receipt is
-  // written when the flow's step runs again (the transfer then answers as a duplicate).
+  // After the transfer, in another slot (no atomic step spans both): a failure from here on
+  // throws with the transfer booked. The flow then offers to run this again under the same id
+  // (the transfer answers as a duplicate and the receipt is written), and until then the receipt
+  // is rebuilt from the books' own entry (`receiptOf`), so the booking can be reversed.
   await store.putReceipt({ ...r, at: booked.entry.at });
   const receipt = (await store.receipt(r.id)) ?? { ...r, at: booked.entry.at };
   return {
@@ -118,7 +174,7 @@ async function recentOf(
 }
 
 /** What an agent's /balance reads: the day's cash-ins and the statement. */
-function agentViews(ledger: LedgerStore, store: AccountsStore, now: () => number) {
+function agentViews(ledger: LedgerStore, now: () => number) {
   return {
     /**
      * An agent's balance and the cash-ins of the current Nepal day, newest first; a cash-in an
@@ -130,9 +186,16 @@ function agentViews(ledger: LedgerStore, store: AccountsStore, now: () => number
         ledger.balance(acc),
         recentOf(ledger, now, acc, nepalDayStart(now())),
       ]);
-      const made = read.entries.filter((e) => e.kind === "cash_in" && e.debit === acc);
-      const reversed = await Promise.all(made.map((e) => store.receipt(reversalIdOf(e.id))));
-      const cashIns = made.filter((_, i) => !reversed[i]);
+      // A reversal of a cash-in of the day is booked after it, so it is in the same read (its
+      // reference is the cash-in's id): the books say it, whether or not its receipt was kept.
+      const reversed = new Set(
+        read.entries
+          .filter((e) => e.kind === "reversal" && e.credit === acc)
+          .map((e) => e.reference),
+      );
+      const cashIns = read.entries.filter(
+        (e) => e.kind === "cash_in" && e.debit === acc && !reversed.has(e.id),
+      );
       return { balance, cashIns: cashIns.reverse(), complete: read.complete };
     },
 
@@ -190,7 +253,8 @@ export function createAccounts(opts: AccountsOptions) {
     joined: (offset: number, limit: number) => store.joined(offset, limit),
     userByPhone: (phone: Phone) => store.userByPhone(phone),
     phoneOf: (userId: number) => store.phoneOf(userId),
-    receipt: (id: string) => store.receipt(id),
+    /** The receipt of a cash-in, credit or reversal; rebuilt from the books when it was lost. */
+    receipt: (id: string) => receiptOf(ledger, store, id),
     /**
      * True the first time only: whether `side` is still to be told of transfer `id` ("agent": the
      * agent whose cash-in a reversal took back, neither its booker nor its party).
@@ -277,12 +341,13 @@ export function createAccounts(opts: AccountsOptions) {
       adminUserId: number;
       reason: string;
     }): Promise<ReverseResult> {
-      const original = await store.receipt(input.originalId);
+      const original = await receiptOf(ledger, store, input.originalId);
       if (!original) return { ok: false, code: "unknown" };
       if (!REVERSIBLE.has(original.kind)) return { ok: false, code: "not_reversible" };
       const id = reversalIdOf(original.id);
-      const earlier = await store.receipt(id);
-      if (earlier) return { ok: false, code: "already_reversed", receipt: earlier };
+      // Booked again when it was: the same reason answers as a duplicate (a Check after a failure,
+      // or another admin's identical reversal: its receipt names who booked it), another reason
+      // conflicts and is "already reversed".
       const r = await move(
         ledger,
         store,
@@ -301,7 +366,7 @@ export function createAccounts(opts: AccountsOptions) {
       );
       // Another admin's reversal with another reason won the id meanwhile.
       if (!r.ok && r.code === "id_conflict") {
-        return { ok: false, code: "already_reversed", receipt: await store.receipt(id) };
+        return { ok: false, code: "already_reversed", receipt: await receiptOf(ledger, store, id) };
       }
       return r;
     },
@@ -317,7 +382,7 @@ export function createAccounts(opts: AccountsOptions) {
       };
     },
 
-    ...agentViews(ledger, store, now),
+    ...agentViews(ledger, now),
   };
 }
 

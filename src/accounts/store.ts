@@ -30,6 +30,11 @@ const receiptSchema = z.object({
   reverses: z.string().optional(),
   reason: z.string().max(500).optional(),
   at: z.number().int(),
+  /**
+   * Rebuilt from the books' entry: the receipt write was lost after the booking (accounts
+   * service `receiptOf`), so who booked a credit or a reversal is not known (`by` is 0).
+   */
+  rebuilt: z.literal(true).optional(),
 });
 export type Receipt = z.infer<typeof receiptSchema>;
 

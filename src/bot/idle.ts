@@ -39,6 +39,11 @@ const idleInfoSchema = z.object({
     .string()
     .regex(/^\/[a-z]{1,32}$/)
     .optional(),
+  /** The words that end the flow instead of "nothing was charged" (FlowWords.ended), a locale key. */
+  ended: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{1,63}$/)
+    .optional(),
   /** Read and dropped: arms written before an arm was named by its time carried a token. */
   token: z.string().max(64).optional(),
 });
@@ -227,7 +232,9 @@ function safeJson(text: string): unknown {
  * the command that starts the flow the user was in again (`again`: /addmoney after a top-up, not
  * /recharge) when no Start again button is offered with it.
  */
-export function idleText(t: Translate, idleMs: number, again?: string): string {
+export function idleText(t: Translate, idleMs: number, again?: string, endedKey?: string): string {
+  // A flow that cannot say "nothing was charged" (a booking not known to be done) says its own.
+  if (endedKey) return t(endedKey);
   const ended =
     idleMs >= 60_000 && idleMs % 60_000 === 0
       ? t("common-idle-ended", { minutes: idleMs / 60_000 })
@@ -262,7 +269,11 @@ export function createIdleSweeper(o: IdleSweeperOptions) {
       // A notice that cannot be sent is only a notice: the flow still ends on the next update.
       const keyboard = startAgainKeyboard(t, info);
       await o
-        .send(chatId, idleText(t, o.idleMs, keyboard ? undefined : info.again), keyboard)
+        .send(
+          chatId,
+          idleText(t, o.idleMs, keyboard ? undefined : info.again, info.ended),
+          keyboard,
+        )
         .catch((err) => o.logger.warn({ chatId, err: String(err) }, "idle notice not sent"));
     }
   };

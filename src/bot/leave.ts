@@ -10,6 +10,15 @@ import type { BotContext } from "./context.ts";
  * after this one, so every command, also one added later, behaves exactly as when sent outside a
  * flow. The press was delivered once (dedupe ran before), so nothing runs twice.
  */
+/**
+ * The words the Leave press ends its flow with, when the flow has its own (FlowWords.ended): set
+ * by the flow, which sees the press first, for this update only.
+ */
+const leftWords = new WeakMap<object, string>();
+export function sayOnLeave(update: object, key: string): void {
+  leftWords.set(update, key);
+}
+
 export function leave(): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").on("callback_query:data", async (ctx, next) => {
@@ -17,7 +26,7 @@ export function leave(): Composer<BotContext> {
     if (target === null) return next();
     const question = ctx.callbackQuery.message;
     // The question says what happened and loses its buttons.
-    await ctx.editMessageText(ctx.t("flow-left")).catch(() => {});
+    await ctx.editMessageText(ctx.t(leftWords.get(ctx.update) ?? "flow-left")).catch(() => {});
     if (!target.startsWith("/")) {
       // A menu or repeat button: its own handler answers the press.
       ctx.callbackQuery.data = target;

@@ -8,7 +8,12 @@ export {
   type AccountPage,
   changeOf,
 } from "./account-index.ts";
-export { type AccountId, account, accountIdSchema } from "./chart.ts";
+export {
+  type AccountId,
+  account,
+  accountIdSchema,
+  debitsMustNotExceedCredits,
+} from "./chart.ts";
 export {
   csvCell,
   csvText,

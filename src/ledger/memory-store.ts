@@ -77,6 +77,11 @@ export function createMemoryLedger(opts: { now?: () => number } = {}): MemoryLed
         : { state: p.state, hold, resolution: state.bySeq.get(p.seq)! };
     },
 
+    async entryOf(id) {
+      const t = state.transfers.get(id);
+      return t === undefined ? null : (state.bySeq.get(t.seq) ?? null);
+    },
+
     async accountEntries(account, q) {
       return accountPageOf(state.journal, account, q);
     },

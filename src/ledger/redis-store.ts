@@ -154,6 +154,14 @@ export function createRedisLedger(opts: {
       };
     },
 
+    async entryOf(id) {
+      // An id no transfer could have (a typed receipt number) names nothing.
+      if (!transferIdSchema.safeParse(id).success) return null;
+      const transfer = await redis.hget(k.ledgerTransfers, id);
+      // The value is "<seq> <fingerprint>" (lua.ts).
+      return transfer === null ? null : entryAt(transfer.slice(0, transfer.indexOf(" ")));
+    },
+
     async accounts() {
       const fields = await redis.hkeys(k.ledgerBalances);
       const set = new Set(fields.map((f) => accountIdSchema.parse(f.slice(0, f.lastIndexOf("|")))));

@@ -31,6 +31,12 @@ export interface LedgerStore {
   journal(q?: JournalQuery): Promise<JournalPage>;
   pendingOf(id: string): Promise<PendingTransfer | null>;
   /**
+   * The journal entry a transfer or a hold was booked as, by its id; null when nothing was booked
+   * under it. The books' own record of a transfer: what a receipt kept beside them (accounts/) is
+   * rebuilt from when its write was lost after the booking.
+   */
+  entryOf(id: string): Promise<JournalEntry | null>;
+  /**
    * One account's entries in [from, to) (or after `after`), oldest first, each with the account's
    * posted and held balances right after it, and the balances before the page: a statement's page
    * (account-index.ts). The Redis store reads its index, O(log N + page).

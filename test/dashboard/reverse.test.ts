@@ -111,7 +111,7 @@ describe("reversing a cash-in", () => {
     expect(audit).toContain(`rev-${id}`);
 
     const listed = await (await c.get("/dashboard/cash-ins")).text();
-    expect(listed).toMatch(/reversed .* by 3001/);
+    expect(listed).toMatch(/reversed .* by admin 3001/);
     await expectBooksBalanced(h.ledger);
   });
 
@@ -177,6 +177,32 @@ describe("reversing a cash-in", () => {
     expect(await res.text()).toContain("Rs 10.00");
     expect(await reversalsOf(id)).toHaveLength(0);
     await expectBooksBalanced(h.ledger);
+  });
+
+  it("shows what the customer may spend and what is held, as the reversal is judged (s21, 7)", async () => {
+    const id = await h.cashIn(AGENT, 5118, 50_000);
+    // The whole Rs 500 held for an order under way: posted Rs 500, available Rs 0.
+    const held = await h.ledger.hold({
+      id: "order-5118",
+      debit: account.customer(5118),
+      credit: account.merchant.sales,
+      amountPaisa: 50_000,
+    });
+    expect(held.ok).toBe(true);
+    const c = await h.login(ADMIN);
+    const page = await (await c.get(`/dashboard/cash-ins/reverse?id=${id}`)).text();
+    expect(page).toContain(
+      "customer 5118, available now Rs 0.00, Rs 500.00 more held for orders under way",
+    );
+    expect(page).not.toContain("balance now Rs 500.00");
+    const res = await c.post(
+      "/dashboard/cash-ins/reverse",
+      {},
+      form({ id, reason: "wrong customer" }),
+    );
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("the credited side has Rs 0.00");
+    expect(await reversalsOf(id)).toHaveLength(0);
   });
 
   it("refuses an agent (403), no session (401) and another origin (403)", async () => {

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
+import { formatMoney } from "../../src/money.ts";
 import { client, linkIn } from "../support/dashboard.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { useTestSystem } from "../support/system.ts";
@@ -106,6 +108,48 @@ describe("agents and admins", () => {
     await agent.say("/cancel", /Cash-in cancelled/);
   });
 
+  it("the confirm's balance after counts a cash-in booked from the agent's other chat meanwhile", async () => {
+    await ts.user(4706).register("9779800004706");
+    await ts.user(4707).register("9779800004707");
+    await adminCredits("1000");
+    const agent = ts.user(AGENT);
+    const float = async () => (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say("9800004706", /How much cash/);
+    // The agent's other chat (WhatsApp) books Rs 300 while this one asks for the amount.
+    const other = await ts.system.deps.accounts.cashIn({
+      id: "cashin-other-chat",
+      agentUserId: AGENT,
+      customerUserId: 4707,
+      amountPaisa: 30_000,
+    });
+    expect(other.ok).toBe(true);
+    const left = await float();
+    const confirm = await agent.say("500", /Add Rs 500 to the balance of/);
+    expect(confirm.text).toContain(`Your balance after: ${formatMoney(left - 50_000)}`);
+    await agent.tap("✅ Confirm", /Cash-in done/);
+    expect(await float()).toBe(left - 50_000);
+  });
+
+  it("a second cash-in of the same amount to the same customer today is flagged before the confirm", async () => {
+    await ts.user(4708).register("9779800004708");
+    await adminCredits("300");
+    const first = await cashIn("9800004708", "100");
+    const agent = ts.user(AGENT);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say("9800004708", /How much cash/);
+    const again = await agent.say("100", /Add Rs 100 to the balance of/);
+    expect(again.text).toContain("This number already got a cash-in of Rs 100 from you today");
+    expect(again.text).toContain(`receipt ${first.id}`);
+    await agent.say("/cancel", /Cash-in cancelled/);
+    // Another amount is not flagged.
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say("9800004708", /How much cash/);
+    const other = await agent.say("50", /Add Rs 50 to the balance of/);
+    expect(other.text).not.toContain("already got a cash-in");
+    await agent.say("/cancel", /Cash-in cancelled/);
+  });
+
   it("/help lists each staff role's commands: /books, /reverse and /status by phone for admins", async () => {
     const admin = await ts.user(ADMIN).say("/help", /What I can do/);
     for (const command of ["/books", "/credit", "/reverse", "/dashboard", "/status 9841234567"]) {
@@ -184,5 +228,58 @@ describe("an agent's /balance", () => {
     expect(found.every((i) => i > 0)).toBe(true);
     // Newest first.
     expect([...found].sort((a, b) => a - b)).toEqual(found);
+  });
+});
+
+describe("two admins reversing the same receipt with the same reason", () => {
+  const ADMIN_B = 4792;
+  const ts = useTestSystem({
+    env: {
+      ACCESS_MODE: "prepaid",
+      AGENT_IDS: String(AGENT),
+      ADMIN_IDS: `${ADMIN},${ADMIN_B}`,
+    },
+  });
+
+  it("the one who did not book it hears it was already reversed", async () => {
+    await ts.user(4721).register("9779800004721");
+    const a = ts.user(ADMIN);
+    await a.say("/credit", /Credit which agent/);
+    await a.tap(String(AGENT), /How much did agent/);
+    await a.say("500", /Credit agent \d+ with/);
+    await a.tap("✅ Confirm", /credited with/);
+    const agent = ts.user(AGENT);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say("9800004721", /How much cash/);
+    const confirm = await agent.say("200", /Add .* to the balance of/);
+    const id = /Receipt: (cashin-[0-9a-f]+)/.exec(confirm.text)?.[1] ?? "";
+    await agent.tap("✅ Confirm", /Cash-in done/);
+
+    const b = ts.user(ADMIN_B);
+    await b.say(`/reverse ${id}`, /Why is it reversed/);
+    await b.say("counted twice", /Reverse receipt/);
+    // Admin A's reversal with the same reason lands while B's confirm stands: booked, A told
+    // "done", its receipt not yet read by B's run (the two runs interleave so at the same moment;
+    // B's own run cannot be paused between its read and its booking, so the state is set here).
+    const accounts = ts.system.deps.accounts;
+    const booked = await ts.system.ledger.transfer({
+      id: `rev-${id}`,
+      kind: "reversal",
+      debit: account.customer(4721),
+      credit: account.agent(AGENT),
+      amountPaisa: 20_000,
+      reference: id,
+      reason: "counted twice",
+    });
+    expect(booked.ok).toBe(true);
+    expect(await accounts.firstNotice(`rev-${id}`, "by")).toBe(true);
+
+    const answer = await b.tap("✅ Confirm", /was already reversed/);
+    expect(answer.text).toContain(`rev-${id}`);
+    expect(b.botTexts().filter((t) => /Reversed:/.test(t))).toEqual([]);
+    const reversals = (await ts.system.ledger.journal()).entries.filter(
+      (e) => e.kind === "reversal" && e.reference === id,
+    );
+    expect(reversals).toHaveLength(1);
   });
 });

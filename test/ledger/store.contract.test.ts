@@ -149,6 +149,39 @@ describe.each(adapters)("ledger contract: %s", (_name, makeHarness) => {
     ).toBe(true);
   });
 
+  it("reads a transfer's or a hold's own entry by its id; nothing for an id never booked", async () => {
+    await l.transfer({
+      id: "f",
+      debit: funding,
+      credit: shop,
+      amountPaisa: 50_000,
+      kind: "credit",
+    });
+    now += 1_000;
+    const booked = await l.transfer({
+      id: "cashin-1",
+      debit: shop,
+      credit: alice,
+      amountPaisa: 20_000,
+      kind: "cash_in",
+    });
+    await l.hold({ id: "o1", debit: alice, credit: sales, amountPaisa: 5_000 });
+    expect(booked.ok && (await l.entryOf("cashin-1"))).toEqual(booked.ok && booked.entry);
+    expect(await l.entryOf("cashin-1")).toMatchObject({
+      kind: "cash_in",
+      debit: shop,
+      credit: alice,
+      amountPaisa: 20_000,
+      at: now,
+    });
+    expect(await l.entryOf("o1")).toMatchObject({ id: "o1", kind: "hold" });
+    // Refused transfers book nothing under their id; a malformed id names nothing.
+    await l.transfer({ id: "big", debit: bob, credit: alice, amountPaisa: 1, kind: "cash_in" });
+    expect(await l.entryOf("big")).toBeNull();
+    expect(await l.entryOf("never")).toBeNull();
+    expect(await l.entryOf("o1/post")).toBeNull();
+  });
+
   it("holds reserve the balance; a second hold beyond what is left is refused", async () => {
     await l.transfer({
       id: "f",

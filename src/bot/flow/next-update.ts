@@ -3,6 +3,7 @@ import { flowButtons as CB, isGlobalCallback, leaveButton } from "../callback-da
 import type { BotContext, FlowContext } from "../context.ts";
 import { finishWithUpdate } from "../deferred.ts";
 import { idleText } from "../idle.ts";
+import { sayOnLeave } from "../leave.ts";
 import type { FlowScope } from "./scope.ts";
 
 /**
@@ -51,6 +52,7 @@ async function armIdle(s: FlowScope, chatId: number) {
       locale: t.locale,
       ...(s.nav.flow ? { flow: s.nav.flow } : {}),
       ...(s.words.again ? { again: s.words.again } : {}),
+      ...(s.words.ended ? { ended: s.words.ended } : {}),
     };
     const said = JSON.stringify(info);
     const last = infoWritten.get(conversation);
@@ -101,7 +103,9 @@ export async function nextUpdate(
       const passOn =
         !pending || (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
       if (u.callbackQuery && !passOn) await u.answerCallbackQuery();
-      if (pending) await u.reply(idleText(t, deps.settings.idleMs, s.words.again));
+      if (pending) {
+        await u.reply(idleText(t, deps.settings.idleMs, s.words.again, s.words.ended));
+      }
       await conversation.halt({ next: passOn });
     }
     // The question no longer stands (the question's `over`, which told the chat why): the flow
@@ -131,8 +135,13 @@ async function handledMeanwhile(
 ): Promise<boolean> {
   const { conversation, t } = s;
   const data = u.callbackQuery?.data;
-  // Leave: the flow ends here and the leave feature runs what the button carries.
-  if (leaveButton.parse(data) !== null) await conversation.halt({ next: true });
+  // Leave: the flow ends here and the leave feature runs what the button carries, saying this
+  // flow's own words when "nothing was charged" would not be true.
+  if (leaveButton.parse(data) !== null) {
+    const ended = s.words.ended;
+    if (ended) await conversation.external((outer) => sayOnLeave(outer.update, ended));
+    await conversation.halt({ next: true });
+  }
   if (CB.keep.is(data)) {
     await u.answerCallbackQuery();
     // The Leave question's buttons go (a second tap of a Keep already used changes nothing),

@@ -15,8 +15,11 @@ export interface FlowScope {
   readonly nav: Nav;
   /** What the chat may ask for while a question waits (/help, /balance…), answered in place. */
   readonly asides: readonly Aside[];
-  /** What the toolkit says for this flow on Cancel and Leave (FlowWords). */
-  readonly words: FlowWords;
+  /**
+   * What the toolkit says for this flow on Cancel and Leave (FlowWords); a flow changes them when
+   * they stop being true (a booking whose outcome is not known: "nothing was moved" may be false).
+   */
+  words: FlowWords;
 }
 
 /**
@@ -30,6 +33,11 @@ export interface FlowWords {
   readonly leaveQuestion: string;
   /** The command that starts the flow again, named by its idle notice ("/addmoney"). */
   readonly again?: string;
+  /**
+   * Said in place of "Nothing was charged" when the flow ends by the idle time or by Leave: a
+   * flow whose booking's outcome is not known (transfers.ts `bookOnce`) must not say it.
+   */
+  readonly ended?: string;
 }
 
 export const ORDER_WORDS: FlowWords = {

@@ -125,6 +125,11 @@ export class Flow {
     return prompts.ask(this.scope, prompt, parse, opts);
   }
 
+  /** What Cancel, Leave and the idle notice say from now on (see FlowScope.words). */
+  useWords(words: FlowWords): void {
+    this.scope.words = words;
+  }
+
   /** The time, recorded on first run so that a replay sees the same (conversations v2). */
   now(): Promise<number> {
     return this.scope.conversation.now();

@@ -1,7 +1,13 @@
 import { html } from "hono/html";
 import { z } from "zod";
 import { formatPhone, type Receipt } from "../../accounts/index.ts";
-import type { AccountId, JournalEntry, LedgerStore } from "../../ledger/index.ts";
+import {
+  type AccountId,
+  type Balance,
+  debitsMustNotExceedCredits,
+  type JournalEntry,
+  type LedgerStore,
+} from "../../ledger/index.ts";
 import { type Fragment, facts, path, rs, table, time } from "../html.ts";
 import type { ActionDeps } from "./deps.ts";
 
@@ -42,6 +48,16 @@ export const reverseFormSchema = z.object({
 });
 
 export const reversalIdOf = (id: string) => `rev-${id}`;
+
+/**
+ * Who booked a receipt, in words: "agent 2001", "admin 3001", the playground; not known for a
+ * receipt rebuilt from the books (its write was lost after the booking).
+ */
+export function bookerOf(r: Receipt): string {
+  if (r.rebuilt && r.kind !== "cash_in") return "not known (receipt rebuilt from the books)";
+  if (r.by === 0) return "the playground";
+  return `${r.kind === "cash_in" ? "agent" : "admin"} ${r.by}`;
+}
 
 /** The listed kinds booked since `from`, newest first; `complete` false when the read stopped early. */
 export async function recentCashIns(
@@ -85,7 +101,7 @@ export function listView(
     to,
     rs(e.amountPaisa),
     reversed
-      ? `reversed ${time(reversed.at)} by ${reversed.by}`
+      ? `reversed ${time(reversed.at)} by ${bookerOf(reversed)}`
       : html`<a href="${path(`/cash-ins/reverse?id=${encodeURIComponent(e.id)}`)}">Reverse…</a>`,
   ]);
   return html`${findForm()}
@@ -102,11 +118,22 @@ export const findForm = (
 <label>Receipt id <input name="id" value="${value}" maxlength="128" required></label>
 <button type="submit">Find</button></form>`;
 
+/**
+ * A side's balance now as the reversal is judged: what a customer or an agent may still spend
+ * (held money excluded: a reversal cannot take money held for an order under way) and what is
+ * held; a merchant account's posted balance.
+ */
+export function balanceWords(b: Balance): string {
+  if (!debitsMustNotExceedCredits(b.account)) return `balance now ${rs(b.postedPaisa)}`;
+  const held = b.heldPaisa > 0 ? `, ${rs(b.heldPaisa)} more held for orders under way` : "";
+  return `available now ${rs(b.availablePaisa)}${held}`;
+}
+
 /** The receipt, its people and their balances now, and the form that asks for the reason. */
 export function confirmView(
   r: Receipt,
   names: { from: string; to: string; by: string },
-  balances: { from: number; to: number },
+  balances: { from: Balance; to: Balance },
   reason = "",
 ): Fragment {
   return html`${facts([
@@ -114,8 +141,8 @@ export function confirmView(
     ["Kind", r.kind === "cash_in" ? "cash-in" : r.kind],
     ["When", time(r.at)],
     ["Amount", rs(r.amountPaisa)],
-    ["Paid by", `${names.from}, balance now ${rs(balances.from)}`],
-    ["Credited to", `${names.to}, balance now ${rs(balances.to)}`],
+    ["Paid by", `${names.from}, ${balanceWords(balances.from)}`],
+    ["Credited to", `${names.to}, ${balanceWords(balances.to)}`],
     ["Booked by", names.by],
   ])}
 <p>Reversing books a new transfer <strong>${reversalIdOf(r.id)}</strong> of ${rs(r.amountPaisa)}
@@ -132,6 +159,6 @@ export const alreadyView = (rev: Receipt): Fragment =>
   facts([
     ["Reversal", rev.id],
     ["When", time(rev.at)],
-    ["By", `admin ${rev.by}`],
+    ["By", bookerOf(rev)],
     ["Reason", rev.reason ?? "—"],
   ]);

@@ -3,6 +3,7 @@ import { html } from "hono/html";
 import type { Receipt, ReverseResult } from "../../accounts/index.ts";
 import {
   alreadyView,
+  bookerOf,
   confirmView,
   daysSchema,
   findForm,
@@ -48,7 +49,7 @@ async function namesOf(actions: ActionDeps, r: Receipt) {
   return {
     from: await partyOf(actions, r.debit),
     to: await partyOf(actions, r.credit),
-    by: r.by === 0 ? "the playground" : `${r.kind === "cash_in" ? "agent" : "admin"} ${r.by}`,
+    by: bookerOf(r),
   };
 }
 
@@ -72,11 +73,11 @@ async function confirmPage(
     const body = html`${notice("Already reversed.")}${alreadyView(earlier)}<p>${back}</p>`;
     return c.html(page(title, body, viewer));
   }
-  const balances = await postedOf(parts.deps.ledger, [r.debit, r.credit]);
+  const { ledger } = parts.deps;
   const form = confirmView(
     r,
     await namesOf(actions, r),
-    { from: balances[r.debit] ?? 0, to: balances[r.credit] ?? 0 },
+    { from: await ledger.balance(r.debit), to: await ledger.balance(r.credit) },
     error?.reason,
   );
   const body = error ? html`${notice(error.text, "error")}${form}` : form;

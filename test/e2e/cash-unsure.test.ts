@@ -1,0 +1,210 @@
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { client, linkIn } from "../support/dashboard.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { REDIS_URL, useTestSystem } from "../support/system.ts";
+
+/**
+ * A cash-in or a credit booked, then a failure before the flow could say so (s21 review, finding
+ * 3): here the receipt write fails in Redis itself (the receipts hash is made a string, so HSETNX
+ * answers WRONGTYPE, as a write to a failed-over or timed-out {accounts} would fail). The
+ * conversation used to be dropped with "Something went wrong… /history", the agent sent /cashin
+ * again under a new id, the customer was credited twice, and the first booking had no receipt,
+ * so neither /reverse nor the back office could reverse it ("unknown").
+ */
+
+const AGENT = 4890;
+const ADMIN = 4891;
+
+describe("a booking followed by a failure", () => {
+  const ts = useTestSystem({
+    redis: true,
+    env: { ACCESS_MODE: "prepaid", AGENT_IDS: String(AGENT), ADMIN_IDS: String(ADMIN) },
+  });
+  let redis: Redis;
+  beforeAll(() => {
+    redis = new Redis(REDIS_URL);
+  });
+  afterAll(() => redis.disconnect());
+  const receipts = () => keyspace(ts.prefix).accountReceipts;
+  /** The receipt write fails from now on (WRONGTYPE), until `heal`. */
+  const breakReceipts = () => redis.set(receipts(), "not a hash");
+  /** The fault is gone, and so is what was written before it: the lost write stays lost. */
+  const heal = () => redis.del(receipts());
+
+  async function adminCredits(rupees: string) {
+    const admin = ts.user(ADMIN);
+    await admin.say("/credit", /Credit which agent/);
+    await admin.tap(String(AGENT), /How much did agent/);
+    await admin.say(rupees, /Credit agent \d+ with/);
+    await admin.tap("✅ Confirm", /credited with/);
+  }
+
+  /** The agent's cash-in up to its confirm step; the receipt id it shows. */
+  async function cashInToConfirm(phone: string, rupees: string) {
+    const agent = ts.user(AGENT);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say(phone, /How much cash/);
+    const confirm = await agent.say(rupees, /Add .* to the balance of/);
+    return /Receipt: (cashin-[0-9a-f]+)/.exec(confirm.text)?.[1] ?? "";
+  }
+
+  const cashInsOf = async (customer: number) =>
+    (await ts.system.ledger.journal()).entries.filter(
+      (e) => e.kind === "cash_in" && e.credit === account.customer(customer),
+    );
+
+  it("says it is not known whether it was booked, and Check books nothing more", async () => {
+    const customer = ts.user(4801);
+    await customer.register("9779800004801");
+    await adminCredits("1000");
+    const id = await cashInToConfirm("9800004801", "500");
+    await breakReceipts();
+    const agent = ts.user(AGENT);
+    const unsure = await agent.tap("✅ Confirm", /Not known whether receipt/);
+    expect(unsure.text).toContain(id);
+    expect(unsure.text).toContain("Do not send /cashin again for the same money");
+    expect(agent.botTexts().filter((t) => /went wrong/i.test(t))).toEqual([]);
+
+    await heal();
+    const done = await agent.tap("🔁 Check", /Cash-in done: Rs 500/);
+    expect(done.text).toContain("Your balance: Rs 500");
+    expect(done.text).toContain(id);
+    await customer.waitFor(/Rs 500 was added to your balance/);
+    expect(await cashInsOf(4801)).toHaveLength(1);
+    const balance = await ts.system.ledger.balance(account.customer(4801));
+    expect(balance.availablePaisa).toBe(50_000);
+    // Its receipt is kept now: the reversal names the agent who booked it.
+    expect(await ts.system.deps.accounts.receipt(id)).toMatchObject({ by: AGENT, kind: "cash_in" });
+    await expectBooksBalanced(ts.system.ledger);
+  });
+
+  it("a booking left unsure is reversed once from the chat, its receipt rebuilt from the books", async () => {
+    const customer = ts.user(4802);
+    await customer.register("9779800004802");
+    await adminCredits("300");
+    const id = await cashInToConfirm("9800004802", "200");
+    await breakReceipts();
+    const agent = ts.user(AGENT);
+    await agent.tap("✅ Confirm", /Not known whether receipt/);
+    await heal();
+    // The agent stops there: nothing says "nothing was moved".
+    const left = await agent.say("/cancel", /may have been booked already/);
+    expect(left.text).not.toMatch(/Nothing was moved/);
+
+    const admin = ts.user(ADMIN);
+    await admin.say(`/reverse ${id}`, /Why is it reversed/);
+    await admin.say("booked while redis failed", /Reverse receipt/);
+    await admin.tap("✅ Confirm", /Reversed: Rs 200 back/);
+    const agentNotice = await agent.waitFor(new RegExp(`Your cash-in ${id} of Rs 200`));
+    expect(agentNotice.text).toContain("to +977 9800004802");
+    await customer.waitFor(/The merchant reversed Rs 200 of receipt/);
+    expect((await ts.system.ledger.balance(account.customer(4802))).availablePaisa).toBe(0);
+    await admin.say(`/reverse ${id}`, /was already reversed/);
+    const reversals = (await ts.system.ledger.journal()).entries.filter(
+      (e) => e.kind === "reversal" && e.reference === id,
+    );
+    expect(reversals).toHaveLength(1);
+    await expectBooksBalanced(ts.system.ledger);
+  });
+
+  it("the back office's Reverse… of a booking whose receipt was lost works", async () => {
+    const customer = ts.user(4803);
+    await customer.register("9779800004803");
+    await adminCredits("300");
+    const id = await cashInToConfirm("9800004803", "150");
+    await breakReceipts();
+    await ts.user(AGENT).tap("✅ Confirm", /Not known whether receipt/);
+    await heal();
+    await ts.user(AGENT).say("/cancel", /may have been booked already/);
+
+    const reply = await ts.user(ADMIN).say("/dashboard", /back-office login link/);
+    const c = client(ts.system.url);
+    expect((await c.post(new URL(linkIn(reply.text) ?? "http://x/").pathname)).status).toBe(303);
+    expect(await (await c.get("/dashboard/cash-ins")).text()).toContain(id);
+    const form = await c.get(`/dashboard/cash-ins/reverse?id=${id}`);
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain("Rs 150");
+    const body = new URLSearchParams({ id, reason: "receipt lost" }).toString();
+    const posted = await c.post("/dashboard/cash-ins/reverse", {}, body);
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toContain("Reversed.");
+    expect((await ts.system.ledger.balance(account.customer(4803))).availablePaisa).toBe(0);
+    await expectBooksBalanced(ts.system.ledger);
+  });
+
+  it("leaving a booking left unsure says it may have been booked, not that nothing was charged", async () => {
+    const customer = ts.user(4804);
+    await customer.register("9779800004804");
+    await adminCredits("100");
+    await cashInToConfirm("9800004804", "50");
+    await breakReceipts();
+    const agent = ts.user(AGENT);
+    await agent.tap("✅ Confirm", /Not known whether receipt/);
+    await heal();
+    await agent.say("/cashin", /Leave\? The receipt above may have been booked already/);
+    await agent.tap("🚪 Leave", /customer's phone number/);
+    const texts = agent.botTexts();
+    expect(texts.some((t) => /^Stopped\. The receipt above may have been booked/.test(t))).toBe(
+      true,
+    );
+    expect(texts.filter((t) => /Nothing was (charged|moved)/.test(t))).toEqual([]);
+    await agent.say("/cancel", /Cash-in cancelled/);
+  });
+
+  it("an admin's credit followed by a failure is checked under the same id: credited once", async () => {
+    const admin = ts.user(ADMIN);
+    const before = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
+    await admin.say("/credit", /Credit which agent/);
+    await admin.tap(String(AGENT), /How much did agent/);
+    await admin.say("700", /Credit agent \d+ with/);
+    await breakReceipts();
+    const unsure = await admin.tap("✅ Confirm", /Not known whether receipt credit-/);
+    expect(unsure.text).toContain("Do not send /credit again");
+    await heal();
+    await admin.tap("🔁 Check", /credited with Rs 700/);
+    const after = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
+    expect(after - before).toBe(70_000);
+  });
+});
+
+describe("a booking left unsure until the idle time", () => {
+  const ts = useTestSystem({
+    redis: true,
+    env: {
+      ACCESS_MODE: "prepaid",
+      AGENT_IDS: String(AGENT),
+      ADMIN_IDS: String(ADMIN),
+      CONVERSATION_IDLE_MS: "5000",
+    },
+  });
+
+  it("the idle notice says it may have been booked, not that nothing was charged", async () => {
+    const redis = new Redis(REDIS_URL);
+    try {
+      await ts.user(4805).register("9779800004805");
+      const admin = ts.user(ADMIN);
+      await admin.say("/credit", /Credit which agent/);
+      await admin.tap(String(AGENT), /How much did agent/);
+      await admin.say("100", /Credit agent \d+ with/);
+      await admin.tap("✅ Confirm", /credited with/);
+      const agent = ts.user(AGENT);
+      await agent.say("/cashin", /customer's phone number/);
+      await agent.say("9800004805", /How much cash/);
+      await agent.say("50", /Add .* to the balance of/);
+      await redis.set(keyspace(ts.prefix).accountReceipts, "not a hash");
+      await agent.tap("✅ Confirm", /Not known whether receipt/);
+      await redis.del(keyspace(ts.prefix).accountReceipts);
+      // Nothing tapped: the notice comes by itself.
+      const notice = await agent.waitFor(
+        /^Stopped\. The receipt above may have been booked/,
+        20_000,
+      );
+      expect(notice.text).not.toMatch(/Nothing was charged|start again/);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
