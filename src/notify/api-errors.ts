@@ -1,3 +1,5 @@
+import { NOT_SENT_PREFIX } from "../telegram/api.ts";
+
 /** What a Bot API failure means for the notifier. grammY's GrammyError carries error_code and description. */
 export interface ApiFailure {
   code: number | undefined;
@@ -53,3 +55,12 @@ export const isSettledEdit = ({ code, description }: ApiFailure): boolean =>
  * answers as one). The notifier drops or dead-letters these; 429, 5xx and a lost answer are not.
  */
 export const isUndeliverable = (f: ApiFailure): boolean => isGoneChat(f) || f.code === 400;
+
+/**
+ * A 5xx that says nothing was sent (NOT_SENT_PREFIX: the WhatsApp router's answer to a send held by
+ * a rate limit, Meta unavailable, the business or the template refused). Trying again later may
+ * well work and says nothing about the message, so it uses up none of its tries: it waits, bounded
+ * by the entry's age (retryForMs) as a push is.
+ */
+export const sentNothing = ({ code, description }: ApiFailure): boolean =>
+  code !== undefined && code >= 500 && description.startsWith(NOT_SENT_PREFIX);

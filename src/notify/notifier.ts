@@ -1,5 +1,11 @@
 import { createMoneyPathMetrics } from "../orders/metrics.ts";
-import { classifyApiError, isGoneChat, isSettledEdit, isUneditable } from "./api-errors.ts";
+import {
+  classifyApiError,
+  isGoneChat,
+  isSettledEdit,
+  isUneditable,
+  sentNothing,
+} from "./api-errors.ts";
 import { createConsumerLoop } from "./consumer-loop.ts";
 import { createDeliver } from "./deliver.ts";
 import { createHandle } from "./handle.ts";
@@ -72,6 +78,8 @@ export function createNotifier(opts: NotifierOptions) {
     isSettled: isSettledEdit,
     isUneditable,
     isGone: isGoneChat,
+    sentNothing,
+    retryForMs: settings.retryForMs,
     onRateLimited: (ms) => state.pauseFor(ms),
     metrics,
     logger: log,

@@ -4,7 +4,7 @@ import type { MoneyPathMetrics } from "../orders/metrics.ts";
 import { isFinal, type Order, RECEIPT_RANK, STATUS_RANK } from "../orders/model.ts";
 import type { ApiFailure } from "./api-errors.ts";
 import type { SendPacer } from "./pacer.ts";
-import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
+import { type Delivery, type NotificationQueue, type QueueConsumer, queuedAt } from "./queue.ts";
 
 /**
  * The receipt edits' lane: bringing a receipt up to date waits for what the final pushes leave of
@@ -28,6 +28,11 @@ import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
  *    "receipt gone" and lets its entries go unacknowledged: the queue reclaims them and the push
  *    is sent as a new message, under its sending lock and sent marker (push.ts). "Message is not
  *    modified" means the receipt shows the text already: told.
+ *  - Not worn out by what sent nothing: an answer that says nothing went out (`sentNothing`: the
+ *    WhatsApp router's 503 while its sends are held after Meta's rate limit, for a minute or more)
+ *    uses up none of the edit's tries; the edit waits (1 s doubling to 30 s) and is made once the
+ *    hold ends, given up only when its oldest entry is retryForMs old, as a push is (handle.ts).
+ *    Telegram's edits are not paused for it (no onRateLimited).
  */
 
 /** A receipt to edit and what to show on it. */
@@ -57,6 +62,10 @@ export interface ReceiptEditLaneOptions {
   isUneditable: (e: ApiFailure) => boolean;
   /** The chat is gone (403, chat not found): mark it inactive. */
   isGone: (e: ApiFailure) => boolean;
+  /** Nothing was sent (api-errors.ts `sentNothing`): waited out, no try used up. */
+  sentNothing: (e: ApiFailure) => boolean;
+  /** How long (from when its entry was queued) an edit that keeps sending nothing is tried. */
+  retryForMs: number;
   /** A 429: the notifier pauses its pushes too. */
   onRateLimited: (ms: number) => void;
   metrics: MoneyPathMetrics;
@@ -290,6 +299,34 @@ async function afterFailure(
   return failed;
 }
 
+/** The longest wait between tries of an edit that sent nothing (a rate hold lasts a minute or more). */
+const MAX_IDLE_WAIT_MS = 30_000;
+
+/**
+ * An edit that sent nothing (a rate hold, Meta away): no try used up; it waits (longer each time,
+ * `waits` so far) and is tried again, unless its oldest entry is retryForMs old ("stop": given up
+ * as after too many tries, so an edit carrying a push's outcome goes back to the queue).
+ */
+async function waitSentNothing(
+  lane: Lane,
+  job: Job,
+  e: ApiFailure,
+  waits: number,
+  signal: AbortSignal,
+): Promise<"stop" | "wait"> {
+  const { opts } = lane;
+  const oldest = Math.min(...job.waiting.map((w) => queuedAt(w.delivery)));
+  const age = opts.now() - oldest;
+  opts.metrics.notificationsFailed.inc({ reason: "transient" });
+  if (!(age < opts.retryForMs)) {
+    const minutes = Math.round(age / 60_000);
+    await giveUp(lane, job, `edit sent nothing for ${minutes} min: ${e.description.slice(0, 200)}`);
+    return "stop";
+  }
+  await pause(lane, Math.min(1_000 * 2 ** waits, MAX_IDLE_WAIT_MS), signal);
+  return "wait";
+}
+
 /**
  * One round on a receipt: a slot from the pacer, then the edit of its newest text. "stop": the
  * lane gave up on the receipt (chat gone, refused, too many tries) or was stopped.
@@ -298,7 +335,7 @@ async function editRound(
   lane: Lane,
   job: Job,
   signal: AbortSignal,
-  failures: { count: number },
+  failures: { count: number; waits: number },
 ): Promise<"next" | "stop"> {
   try {
     await lane.opts.pacer?.acquire(job.edit.chatId, { kind: "edit", signal });
@@ -308,8 +345,16 @@ async function editRound(
   if (signal.aborted) return "stop";
   const edit = job.edit;
   try {
-    if (await editOnce(lane, job, edit)) failures.count = 0;
+    if (await editOnce(lane, job, edit)) {
+      failures.count = 0;
+      failures.waits = 0;
+    }
   } catch (err) {
+    const e = lane.opts.classify(err);
+    if (lane.opts.sentNothing(e))
+      return (await waitSentNothing(lane, job, e, failures.waits++, signal)) === "stop"
+        ? "stop"
+        : "next";
     const next = await afterFailure(lane, job, edit, err, failures.count, signal);
     if (next === "stop") return "stop";
     failures.count = next;
@@ -347,7 +392,7 @@ export function createReceiptEditLane(opts: ReceiptEditLaneOptions) {
    * an entry added meanwhile would otherwise join a job that is ending and never be edited.
    */
   async function run(key: string, job: Job, signal: AbortSignal): Promise<void> {
-    const failures = { count: 0 };
+    const failures = { count: 0, waits: 0 };
     try {
       while (job.waiting.length > 0 && !signal.aborted) {
         if ((await editRound(lane, job, signal, failures)) === "stop") return;

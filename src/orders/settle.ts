@@ -90,20 +90,28 @@ export function createSettle(
 ) {
   const { store, now } = ctx;
 
-  /** Asks the aggregator; applies its answer. `final`: it said final; else what it said, in words. */
+  /**
+   * Asks the aggregator; applies its answer. `final`: it said final; else what it said, in words.
+   * Only the question may come back as "no answer": a write of its answer that fails (a Redis
+   * timeout, a conflict) goes up, so nothing is settled and the admin tries again. Taken as "no
+   * answer", it let the admin's outcome through against the aggregator's final word (a success
+   * voided: the customer refunded for a recharge the aggregator delivered), and recorded the
+   * aggregator as silent (s21 settle review, finding 1).
+   */
   async function askAggregator(order: Order): Promise<{ final: Order } | { said: string }> {
     const asked = providerReference(order);
+    let answer: ReturnType<typeof answerAbout>;
     try {
-      const answer = answerAbout(await deps.provider.statusByReference(order.region, asked), asked);
-      const event = eventFromStatus(answer, "status", now(), "asked before an admin's settlement");
-      const applied = await deps.apply({ reference: order.reference, ...event }, order);
-      if (applied.order && isFinal(applied.order.status)) return { final: applied.order };
-      return { said: `status ${answer.status.slice(0, 40)}` };
+      answer = answerAbout(await deps.provider.statusByReference(order.region, asked), asked);
     } catch (err) {
       if (err instanceof ProviderNotFoundError) return { said: "not found" };
       const why = err instanceof Error ? err.message : String(err);
       return { said: `no answer (${why.slice(0, 120)})` };
     }
+    const event = eventFromStatus(answer, "status", now(), "asked before an admin's settlement");
+    const applied = await deps.apply({ reference: order.reference, ...event }, order);
+    if (applied.order && isFinal(applied.order.status)) return { final: applied.order };
+    return { said: `status ${answer.status.slice(0, 40)}` };
   }
 
   /** What stands in the way of this admin's request, before the aggregator is asked. */

@@ -14,7 +14,7 @@ import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { createWhatsAppClient } from "../../src/whatsapp/client.ts";
 import { type FakeBotApi, startFakeBotApi } from "../support/fake-bot-api.ts";
 import { createNotifier, noProvider } from "../support/notify.ts";
-import { mobileInput } from "../support/orders.ts";
+import { attachReceipt, mobileInput, waitUntil } from "../support/orders.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
@@ -177,5 +177,70 @@ describe("WhatsApp's rate limits hold WhatsApp's sends, never Telegram's", () =>
     wa.clock.shift += 7_000;
     expect(await send(a)).toMatchObject({ ok: true });
     expect(wa.calls).toEqual([a, b, a]);
+  });
+
+  it.each([
+    ["waits out the hold and is made after it, none dead-lettered", 6 * 3_600_000],
+    ["is given up (dead-lettered) once its entry is retryForMs old", 0],
+  ] as const)("a receipt edit into a WhatsApp chat %s", async (_what, retryForMs) => {
+    // Before (s21 link review, finding 4): each held edit's "Not sent:" 503 used up one of the
+    // lane's 8 tries, and the edit was dead-lettered about 32 s into a 60 s hold. The lane's waits
+    // run on the router's clock here (each wait moves it on by as long), so the hold ends by them.
+    const wa = await whatsapp(1);
+    const [waId] = wa.waIds as [string];
+    const chatId = chatIdOfWaId(waId) as number;
+    graph.standIn.faults.failNextSends(131048, 1, waId);
+    const api = new Api("1:x", { apiRoot: telegram.apiRoot, fetch: wa.fetch });
+    // One attempt per call: the lane's waits are what this is about, not the client's own.
+    api.config.use(boundedRetry({ ...DEFAULT_BOT_API_POLICY, attempts: 1 }));
+    const queue = createMemoryNotificationQueue();
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store: createMemoryOrderStore({ outbox: queue }),
+      provider: noProvider,
+    });
+    const notifier = createNotifier({
+      queue,
+      orders,
+      api,
+      consumerName: "edits",
+      claimIdleMs: 0,
+      retryForMs,
+      pacer: false,
+      // The lane's own behaviour: receipt edits into this chat (the product gives WhatsApp chats
+      // the final push instead, system/bot.ts), as any chat whose sends can be held.
+      editsReceipts: () => true,
+      sleep: async (ms) => {
+        wa.clock.shift += ms;
+        await new Promise((done) => setTimeout(done, 1));
+      },
+    });
+    const o = await orders.place(mobileInput({ chatId, userId: chatId }));
+    await attachReceipt(orders, o.reference, 1);
+    await orders.submit(o.reference);
+    await waitUntil(
+      async () => {
+        await notifier.runOnce();
+        return (await queue.backlog()) === 0;
+      },
+      "the receipt edit made",
+      { timeoutMs: 20_000 },
+    );
+    if (retryForMs === 0) {
+      // Bounded by time as a push is: the refusal that began the hold was the only call.
+      const dead = await queue.listDead(5);
+      expect(dead.map((d) => d.reason)).toEqual([expect.stringMatching(/^edit sent nothing for/)]);
+      expect(wa.calls).toEqual([waId]);
+      await notifier.stop();
+      return;
+    }
+    expect(await queue.listDead(5)).toEqual([]);
+    // One call refused (the hold began), then none until the hold ended, then the edit.
+    expect(wa.calls).toEqual([waId, waId]);
+    expect(wa.clock.shift).toBeGreaterThanOrEqual(60_000);
+    const shown = graph.standIn.messagesTo(waId).map((m) => m.text ?? "");
+    expect(shown.some((t) => t.includes(o.reference))).toBe(true);
+    await notifier.stop();
   });
 });

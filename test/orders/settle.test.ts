@@ -366,6 +366,54 @@ describe("an admin settles an order the aggregator never ended", () => {
     await expectBooksBalanced(ledger);
   });
 
+  it("a final answer whose write fails settles nothing: the admin tries again and the answer is applied", async () => {
+    // Before (s21 settle review, finding 1): the failed write was read as "no answer", and the
+    // admin's "failed" voided the hold of a recharge the aggregator had just said it delivered.
+    const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
+    let failNextWrite = false;
+    const flaky = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "prepaid",
+      store: {
+        ...store,
+        update: (...args: Parameters<typeof store.update>) => {
+          if (!failNextWrite) return store.update(...args);
+          failNextWrite = false;
+          return Promise.reject(new Error("Command timed out"));
+        },
+      },
+      provider: client,
+      settleAfterMs: SETTLE_AFTER,
+      now: () => clock,
+    });
+    const order = await stuckOrder("9841330008");
+    clock += SETTLE_AFTER;
+    forceAtAggregator(order, "success");
+    failNextWrite = true;
+    const settleFailed = () =>
+      flaky.settle({
+        reference: order.reference,
+        outcome: "failed",
+        adminId: ADMIN,
+        reason: "operator says no recharge",
+        admins: [ADMIN],
+      });
+    await expect(settleFailed()).rejects.toThrow(/timed out/);
+    expect((await orders.get(order.reference))?.status).toMatch(/^(queued|pending)$/);
+    expect(await available(order.userId)).toBe(30_000);
+    expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
+    // Tried again: the aggregator's answer is written, and it is final.
+    expect(await settleFailed()).toMatchObject({ ok: false, code: "aggregator_final" });
+    const after = await orders.get(order.reference);
+    expect(after?.status).toBe("success");
+    expect(after?.settled).toBeUndefined();
+    expect((await journalOf(order.reference)).map((e) => e.kind).sort()).toEqual(
+      ["float_debit", "hold", "post"].sort(),
+    );
+    expect((await books.report()).float.driftPaisa).toBe(0);
+    await expectBooksBalanced(ledger);
+  });
+
   it("settles as failed when the status endpoint only errors; the aggregator never had it: float exact", async () => {
     // Every request of the token fails before anything is applied: the execute too.
     sandbox.setFaults(TOKEN, { errorRate5xx: 1 });
