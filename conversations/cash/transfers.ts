@@ -79,13 +79,23 @@ export async function push(
  */
 export async function firstNotice(
   conversation: FlowConversation,
-  accounts: Accounts,
+  deps: Pick<BotDeps, "accounts" | "logger">,
   id: string,
   side: NoticeSide,
 ): Promise<boolean> {
-  // Not known (the mark's write failed): told, maybe twice, rather than the booking answered
-  // with "something went wrong" (which reads as "not done" and invites doing it again).
-  return conversation.external(() => accounts.firstNotice(id, side).catch(() => true));
+  return conversation.external(() =>
+    deps.accounts.firstNotice(id, side).catch((err: unknown) => {
+      deps.logger.warn(
+        { id, side, err: err instanceof Error ? err.message : String(err) },
+        "notice mark not written",
+      );
+      // Not known whether told. The one acting ("by", staff's "heard:") is told, maybe twice,
+      // rather than answered with "something went wrong" (which reads as "not done" and invites
+      // doing it again). The other side is not pushed: a second "Rs 500 was added to your
+      // balance" reads to a customer as Rs 1000; their balance and statement say it truly.
+      return side === "by" || side.startsWith("heard:");
+    }),
+  );
 }
 
 /**

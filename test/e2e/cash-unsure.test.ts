@@ -154,6 +154,27 @@ describe("a booking followed by a failure", () => {
     await agent.say("/cancel", /Cash-in cancelled/);
   });
 
+  it("a cash-in whose notice mark cannot be written tells the agent, and never pushes the customer a second 'added'", async () => {
+    const customer = ts.user(4806);
+    await customer.register("9779800004806");
+    await adminCredits("100");
+    await cashInToConfirm("9800004806", "60");
+    // The told-once marks fail (WRONGTYPE): whether the customer was told cannot be known, and a
+    // push now could be the second "Rs 60 was added", which reads as Rs 120.
+    const notices = keyspace(ts.prefix).accountNotices;
+    await redis.set(notices, "not a hash");
+    const agent = ts.user(AGENT);
+    try {
+      await agent.tap("✅ Confirm", /Cash-in done: Rs 60/);
+      // The agent's chat is handled in order: this reply comes after the Confirm's push, if any.
+      await agent.say("/balance", /balance/i);
+    } finally {
+      await redis.del(notices);
+    }
+    expect(customer.botTexts().filter((t) => /was added to your balance/.test(t))).toEqual([]);
+    expect((await ts.system.ledger.balance(account.customer(4806))).availablePaisa).toBe(6_000);
+  });
+
   it("an admin's credit followed by a failure is checked under the same id: credited once", async () => {
     const admin = ts.user(ADMIN);
     const before = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
