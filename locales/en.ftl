@@ -809,7 +809,7 @@ link-not-sent = The code could not be sent to that { $channel } chat (it may hav
 link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.
 # --- end s21 (h-link) ---
 # --- h-cashin: a booking whose outcome is not known ---
-cash-unsure = ⚠️ Not known whether receipt { $ref } was booked: the books did not answer in full. It may be booked already. Do not send { $command } again for the same money: tap Check to ask again under the same receipt, which is booked at most once.
+cash-unsure = ⚠️ Not known whether receipt { $ref } was booked: the books did not answer in full. It may be booked already. Do not send { $command } again for the same money: tap Check: it looks for the same receipt in the books and books it now if it was not booked (never twice).
 cash-unsure-check = 🔁 Check
 cash-unsure-cancelled = Stopped. The receipt above may have been booked already: look it up before doing it again (/balance shows an agent's cash-ins of the day; the back office lists every cash-in and credit).
 cash-unsure-leave-question = Leave? The receipt above may have been booked already: look it up before doing it again.

@@ -66,6 +66,8 @@ describe("a booking followed by a failure", () => {
     const unsure = await agent.tap("✅ Confirm", /Not known whether receipt/);
     expect(unsure.text).toContain(id);
     expect(unsure.text).toContain("Do not send /cashin again for the same money");
+    // Check books when nothing was booked: the words say so, not merely "ask again".
+    expect(unsure.text).toContain("books it now if it was not booked (never twice)");
     expect(agent.botTexts().filter((t) => /went wrong/i.test(t))).toEqual([]);
 
     await heal();
