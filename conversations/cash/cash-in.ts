@@ -122,6 +122,7 @@ export function cashInConversation(deps: BotDeps) {
         amountPaisa: amount,
       }),
     );
+    if (r === null) return; // told why it stops (bookOnce)
     const refused = refusalText(t, r);
     if (refused !== null || !r.ok) {
       await flow.reply(refused ?? t("accounts-failed"));

@@ -63,6 +63,7 @@ export function creditConversation(deps: BotDeps) {
         amountPaisa: amount,
       }),
     );
+    if (r === null) return; // told why it stops (bookOnce)
     if (!r.ok) {
       await flow.reply(refusalText(t, r) ?? t("accounts-failed"));
       return;

@@ -59,6 +59,7 @@ export function reverseConversation(deps: BotDeps) {
     const r = await bookOnce(flow, conversation, deps, { id: revId, command: "/reverse" }, () =>
       accounts.reverse({ originalId: original.id, adminUserId: flow.env.userId, reason }),
     );
+    if (r === null) return; // told why it stops (bookOnce)
     if (!r.ok) {
       await flow.reply(refusal(t, r, { ref: original.id, rev: revId, to: names.to, amount }));
       return;

@@ -3,6 +3,7 @@ import {
   type Accounts,
   formatPhone,
   type MoveResult,
+  NotBookedError,
   type NoticeSide,
 } from "../../src/accounts/index.ts";
 import type { BotContext, FlowConversation } from "../../src/bot/context.ts";
@@ -108,6 +109,9 @@ const UNSURE_WORDS: FlowWords = {
   ended: "cash-unsure-cancelled",
 };
 
+/** How many times a booking is tried (the Confirm and its Checks) before the flow stops asking. */
+export const MAX_BOOKING_TRIES = 5;
+
 /**
  * Runs `book` (a cash-in, a credit or a reversal under the id fixed before its confirm step)
  * until it answers. A failure may come after the books took it (a receipt write, a balance read,
@@ -115,6 +119,11 @@ const UNSURE_WORDS: FlowWords = {
  * was booked, not to do it again, and offers Check, which runs `book` again under the same id
  * (booked at most once: a booked one answers as a duplicate). The conversation is not dropped,
  * so "something went wrong" never leads to a second booking under a new id.
+ *
+ * Null when the flow has said why it stops: the books refused the transfer before taking it
+ * (`NotBookedError`: nothing was booked, and Check could not book it), or MAX_BOOKING_TRIES went
+ * by without an answer (still not known: the receipt is looked up in the back office, never done
+ * again), so Check is not offered forever.
  */
 export async function bookOnce<R>(
   flow: Flow,
@@ -122,22 +131,33 @@ export async function bookOnce<R>(
   deps: BotDeps,
   x: { id: string; command: string },
   book: () => Promise<R>,
-): Promise<R> {
+): Promise<R | null> {
   const { t } = flow;
-  for (;;) {
-    const r = await conversation.external(async () => {
+  for (let tries = 1; ; tries++) {
+    const r = await conversation.external(async (): Promise<{ done: R } | { refused: boolean }> => {
       try {
         return { done: await book() };
       } catch (err) {
+        const refused = err instanceof NotBookedError;
         deps.logger.warn(
-          { id: x.id, err: err instanceof Error ? err.message : String(err) },
-          "booking not known to be done: the flow offers to check under the same id",
+          { id: x.id, refused, err: err instanceof Error ? err.message : String(err) },
+          refused
+            ? "booking refused before the books: nothing was booked"
+            : "booking not known to be done: the flow offers to check under the same id",
         );
-        return null;
+        return { refused };
       }
     });
-    if (r !== null) return r.done;
+    if ("done" in r) return r.done;
+    if (r.refused) {
+      await flow.reply(t("cash-not-booked", { ref: x.id }));
+      return null;
+    }
     flow.useWords(UNSURE_WORDS);
+    if (tries >= MAX_BOOKING_TRIES) {
+      await flow.reply(t("cash-unsure-final", { ref: x.id, command: x.command, tries }));
+      return null;
+    }
     await flow.choose(
       t("cash-unsure", { ref: x.id, command: x.command }),
       [{ label: t("cash-unsure-check"), value: "check" }],

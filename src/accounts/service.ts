@@ -4,6 +4,7 @@ import {
   type Balance,
   type JournalEntry,
   type LedgerStore,
+  transferInputSchema,
 } from "../ledger/index.ts";
 import { nepalDayStart } from "../nepal-time.ts";
 import { createMemoryLinks, type LinkStore } from "./links.ts";
@@ -37,6 +38,15 @@ export type ReverseResult =
  * reversal: one books it and hears "done", the other hears "already reversed").
  */
 export type NoticeSide = "by" | "party" | "agent" | `heard:${number}`;
+
+/**
+ * Thrown when a transfer is refused before the books were touched (its input fails the ledger's
+ * own checks): nothing was booked, and running it again under the same id cannot book it either.
+ * Every other error of a booking leaves its outcome unknown.
+ */
+export class NotBookedError extends Error {
+  override name = "NotBookedError";
+}
 
 /** The id of the reversal of transfer `id`: one per transfer, whatever the reason typed. */
 const reversalIdOf = (id: string) => `rev-${id}`;
@@ -111,7 +121,9 @@ async function move(
   r: Omit<Receipt, "at">,
   extra: { reason?: string; reference?: string } = {},
 ): Promise<MoveResult> {
-  const booked = await ledger.transfer({
+  // Checked here, before the books, so a refusal is known to have booked nothing (the ledger
+  // checks the same, but its error cannot be told from one after its script ran).
+  const input = transferInputSchema.safeParse({
     id: r.id,
     debit: r.debit,
     credit: r.credit,
@@ -120,6 +132,10 @@ async function move(
     ...(extra.reference ? { reference: extra.reference } : {}),
     ...(extra.reason ? { reason: extra.reason } : {}),
   });
+  if (!input.success) {
+    throw new NotBookedError(`transfer ${r.id.slice(0, 60)} refused: ${input.error.message}`);
+  }
+  const booked = await ledger.transfer(input.data);
   if (!booked.ok) {
     const refusal = booked.refusal;
     if (refusal.code === "insufficient_funds") {

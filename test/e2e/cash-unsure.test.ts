@@ -191,6 +191,28 @@ describe("a booking followed by a failure", () => {
     const after = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
     expect(after - before).toBe(70_000);
   });
+  it("Check is not offered forever: after five tries without an answer it stops with the truth", async () => {
+    const admin = ts.user(ADMIN);
+    const before = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
+    await admin.say("/credit", /Credit which agent/);
+    await admin.tap(String(AGENT), /How much did agent/);
+    await admin.say("40", /Credit agent \d+ with/);
+    await breakReceipts();
+    try {
+      await admin.tap("✅ Confirm", /Not known whether receipt credit-/);
+      for (let i = 0; i < 3; i++) await admin.tap("🔁 Check", /Not known whether receipt credit-/);
+      const last = await admin.tap("🔁 Check", /Still not known whether receipt credit-/);
+      expect(last.text).toContain("in 5 tries");
+      expect(last.text).toContain("Do not send /credit again");
+    } finally {
+      await heal();
+    }
+    // The flow ended: /credit starts afresh, with no "Leave?" of a flow still waiting.
+    await admin.say("/credit", /Credit which agent/);
+    await admin.say("/cancel", /cancelled/i);
+    const after = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
+    expect(after - before).toBe(4_000);
+  });
 });
 
 describe("a booking left unsure until the idle time", () => {
