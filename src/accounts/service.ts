@@ -114,6 +114,20 @@ async function receiptOf(
   return e ? receiptFromEntry(e) : null;
 }
 
+/**
+ * The receipt written after a booking (kept only when none is: HSETNX). A reversal's id is shared
+ * by every admin reversing the same receipt, so a duplicate one may have been booked by another
+ * admin whose receipt write failed: it is kept as rebuilt from the books' entry (who booked it
+ * "not known"), never as booked by whoever confirmed second.
+ */
+function receiptToKeep(
+  r: Omit<Receipt, "at">,
+  booked: { duplicate: boolean; entry: JournalEntry },
+): Receipt {
+  const rebuilt = booked.duplicate && r.kind === "reversal" ? receiptFromEntry(booked.entry) : null;
+  return rebuilt ?? { ...r, at: booked.entry.at };
+}
+
 /** A transfer in the books and its receipt, the two written one after the other. */
 async function move(
   ledger: LedgerStore,
@@ -152,7 +166,7 @@ async function move(
   // throws with the transfer booked. The flow then offers to run this again under the same id
   // (the transfer answers as a duplicate and the receipt is written), and until then the receipt
   // is rebuilt from the books' own entry (`receiptOf`), so the booking can be reversed.
-  await store.putReceipt({ ...r, at: booked.entry.at });
+  await store.putReceipt(receiptToKeep(r, booked));
   const receipt = (await store.receipt(r.id)) ?? { ...r, at: booked.entry.at };
   return {
     ok: true,
@@ -362,7 +376,7 @@ export function createAccounts(opts: AccountsOptions) {
       if (!REVERSIBLE.has(original.kind)) return { ok: false, code: "not_reversible" };
       const id = reversalIdOf(original.id);
       // Booked again when it was: the same reason answers as a duplicate (a Check after a failure,
-      // or another admin's identical reversal: its receipt names who booked it), another reason
+      // or another admin's identical reversal: a receipt lost then is kept rebuilt, who booked it not known), another reason
       // conflicts and is "already reversed".
       const r = await move(
         ledger,
