@@ -376,8 +376,8 @@ export function createAccounts(opts: AccountsOptions) {
       if (!REVERSIBLE.has(original.kind)) return { ok: false, code: "not_reversible" };
       const id = reversalIdOf(original.id);
       // Booked again when it was: the same reason answers as a duplicate (a Check after a failure,
-      // or another admin's identical reversal: a receipt lost then is kept rebuilt, who booked it not known), another reason
-      // conflicts and is "already reversed".
+      // or another admin's identical reversal: a receipt lost then is kept rebuilt, who booked it
+      // not known), another reason conflicts and is "already reversed".
       const r = await move(
         ledger,
         store,
