@@ -114,20 +114,6 @@ async function receiptOf(
   return e ? receiptFromEntry(e) : null;
 }
 
-/**
- * The receipt written after a booking (kept only when none is: HSETNX). A reversal's id is shared
- * by every admin reversing the same receipt, so a duplicate one may have been booked by another
- * admin whose receipt write failed: it is kept as rebuilt from the books' entry (who booked it
- * "not known"), never as booked by whoever confirmed second.
- */
-function receiptToKeep(
-  r: Omit<Receipt, "at">,
-  booked: { duplicate: boolean; entry: JournalEntry },
-): Receipt {
-  const rebuilt = booked.duplicate && r.kind === "reversal" ? receiptFromEntry(booked.entry) : null;
-  return rebuilt ?? { ...r, at: booked.entry.at };
-}
-
 /** A transfer in the books and its receipt, the two written one after the other. */
 async function move(
   ledger: LedgerStore,
@@ -166,8 +152,14 @@ async function move(
   // throws with the transfer booked. The flow then offers to run this again under the same id
   // (the transfer answers as a duplicate and the receipt is written), and until then the receipt
   // is rebuilt from the books' own entry (`receiptOf`), so the booking can be reversed.
-  await store.putReceipt(receiptToKeep(r, booked));
-  const receipt = (await store.receipt(r.id)) ?? { ...r, at: booked.entry.at };
+  // A reversal's id is shared by every admin reversing the same receipt, so a duplicate one may
+  // have been booked by another admin: it writes no receipt (that admin's, written after, is
+  // kept; one lost stays rebuilt from the books, who booked it "not known"), never naming whoever
+  // confirmed second as the booker. Other ids are one conversation's: a duplicate is its Check.
+  const othersBooking = booked.duplicate && r.kind === "reversal";
+  if (!othersBooking) await store.putReceipt({ ...r, at: booked.entry.at });
+  const receipt = (await store.receipt(r.id)) ??
+    (othersBooking ? receiptFromEntry(booked.entry) : null) ?? { ...r, at: booked.entry.at };
   return {
     ok: true,
     duplicate: booked.duplicate,
