@@ -812,6 +812,7 @@ link-refused-target = The account of { $phone } cannot be joined to this chat. N
 cash-unsure = ⚠️ Not known whether receipt { $ref } was booked: the books did not answer in full. It may be booked already. Do not send { $command } again for the same money: tap Check: it looks for the same receipt in the books and books it now if it was not booked (never twice).
 cash-unsure-check = 🔁 Check
 cash-unsure-cancelled = Stopped. The receipt above may have been booked already: look it up before doing it again (/balance shows an agent's cash-ins of the day; the back office lists every cash-in and credit).
+cash-unsure-cancelled-admin = Stopped. The receipt above may have been booked already: look it up in the back office (Cash-ins lists every cash-in, credit and reversal) before doing it again.
 cash-unsure-leave-question = Leave? The receipt above may have been booked already: look it up before doing it again.
 cash-not-booked = ❌ Not booked: the books refused receipt { $ref } before taking it, so nothing was moved. Checking again cannot book it; please tell an admin.
 cash-unsure-final = ⚠️ Still not known whether receipt { $ref } was booked: the books did not answer in { $tries } tries, so this stops here. Do not send { $command } again for the same money: once the books answer, an admin finds { $ref } in the back office (Cash-ins) and can reverse it if it was booked.

@@ -108,6 +108,12 @@ const UNSURE_WORDS: FlowWords = {
   leaveQuestion: "cash-unsure-leave-question",
   ended: "cash-unsure-cancelled",
 };
+/** The same for an admin's /credit or /reverse: where an admin looks it up (not /balance). */
+const UNSURE_WORDS_ADMIN: FlowWords = {
+  ...UNSURE_WORDS,
+  cancelled: "cash-unsure-cancelled-admin",
+  ended: "cash-unsure-cancelled-admin",
+};
 
 /** How many times a booking is tried (the Confirm and its Checks) before the flow stops asking. */
 export const MAX_BOOKING_TRIES = 5;
@@ -153,7 +159,7 @@ export async function bookOnce<R>(
       await flow.reply(t("cash-not-booked", { ref: x.id }));
       return null;
     }
-    flow.useWords(UNSURE_WORDS);
+    flow.useWords(x.command === "/cashin" ? UNSURE_WORDS : UNSURE_WORDS_ADMIN);
     if (tries >= MAX_BOOKING_TRIES) {
       await flow.reply(t("cash-unsure-final", { ref: x.id, command: x.command, tries }));
       return null;
