@@ -809,9 +809,12 @@ link-not-sent = The code could not be sent to that { $channel } chat (it may hav
 link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.
 # --- end s21 (h-link) ---
 # --- h-cashin: a booking whose outcome is not known ---
-cash-unsure = ⚠️ Not known whether receipt { $ref } was booked: the books did not answer in full. It may be booked already. Do not send { $command } again for the same money: tap Check to ask again under the same receipt, which is booked at most once.
+cash-unsure = ⚠️ Not known whether receipt { $ref } was booked: the books did not answer in full. It may be booked already. Do not send { $command } again for the same money: tap Check: it looks for the same receipt in the books and books it now if it was not booked (never twice).
 cash-unsure-check = 🔁 Check
 cash-unsure-cancelled = Stopped. The receipt above may have been booked already: look it up before doing it again (/balance shows an agent's cash-ins of the day; the back office lists every cash-in and credit).
+cash-unsure-cancelled-admin = Stopped. The receipt above may have been booked already: look it up in the back office (Cash-ins lists every cash-in, credit and reversal) before doing it again.
 cash-unsure-leave-question = Leave? The receipt above may have been booked already: look it up before doing it again.
+cash-not-booked = ❌ Not booked: the books refused receipt { $ref } before taking it, so nothing was moved. Checking again cannot book it; please tell an admin.
+cash-unsure-final = ⚠️ Still not known whether receipt { $ref } was booked: the books did not answer in { $tries } tries, so this stops here. Do not send { $command } again for the same money: once the books answer, an admin finds { $ref } in the back office (Cash-ins) and can reverse it if it was booked.
 cashin-repeat = ⚠️ This number already got a cash-in of { $amount } from you today: { $time }, receipt { $ref }. Confirm only if the customer paid that cash again.
 # --- end h-cashin ---

@@ -122,12 +122,13 @@ export function cashInConversation(deps: BotDeps) {
         amountPaisa: amount,
       }),
     );
+    if (r === null) return; // told why it stops (bookOnce)
     const refused = refusalText(t, r);
     if (refused !== null || !r.ok) {
       await flow.reply(refused ?? t("accounts-failed"));
       return;
     }
-    if (await firstNotice(conversation, accounts, id, "by")) {
+    if (await firstNotice(conversation, deps, id, "by")) {
       await flow.reply(
         t("cashin-done", {
           amount: money(t, amount),
@@ -137,7 +138,7 @@ export function cashInConversation(deps: BotDeps) {
         }),
       );
     }
-    if (await firstNotice(conversation, accounts, id, "party")) {
+    if (await firstNotice(conversation, deps, id, "party")) {
       await push(conversation, deps, customer.userId, t, (theirs) =>
         theirs("cashin-received", {
           amount: money(theirs, amount),

@@ -63,12 +63,13 @@ export function creditConversation(deps: BotDeps) {
         amountPaisa: amount,
       }),
     );
+    if (r === null) return; // told why it stops (bookOnce)
     if (!r.ok) {
       await flow.reply(refusalText(t, r) ?? t("accounts-failed"));
       return;
     }
     const balance = (lt: Translate) => money(lt, r.creditAfter.availablePaisa);
-    if (await firstNotice(conversation, accounts, id, "by")) {
+    if (await firstNotice(conversation, deps, id, "by")) {
       await flow.reply(
         t("credit-done", {
           agent: agentText,
@@ -78,7 +79,7 @@ export function creditConversation(deps: BotDeps) {
         }),
       );
     }
-    if (await firstNotice(conversation, accounts, id, "party")) {
+    if (await firstNotice(conversation, deps, id, "party")) {
       await push(conversation, deps, agentId, t, (theirs) =>
         theirs("credit-received", {
           amount: money(theirs, amount),

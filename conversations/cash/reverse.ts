@@ -59,6 +59,7 @@ export function reverseConversation(deps: BotDeps) {
     const r = await bookOnce(flow, conversation, deps, { id: revId, command: "/reverse" }, () =>
       accounts.reverse({ originalId: original.id, adminUserId: flow.env.userId, reason }),
     );
+    if (r === null) return; // told why it stops (bookOnce)
     if (!r.ok) {
       await flow.reply(refusal(t, r, { ref: original.id, rev: revId, to: names.to, amount }));
       return;
@@ -66,8 +67,8 @@ export function reverseConversation(deps: BotDeps) {
     // "Done" is said once across instances and admins; an admin who confirmed the same reversal
     // (the same reason, so a duplicate) after another one booked it hears "already reversed"
     // once; a Confirm handled again says nothing more.
-    const heard = await firstNotice(conversation, accounts, revId, `heard:${flow.env.userId}`);
-    if (await firstNotice(conversation, accounts, revId, "by")) {
+    const heard = await firstNotice(conversation, deps, revId, `heard:${flow.env.userId}`);
+    if (await firstNotice(conversation, deps, revId, "by")) {
       await flow.reply(t("reverse-done", { amount, from: names.from, to: names.to, rev: revId }));
     } else if (heard) {
       await flow.reply(t("reverse-already", { ref: original.id, rev: revId }));

@@ -3,6 +3,7 @@ import {
   type Accounts,
   formatPhone,
   type MoveResult,
+  NotBookedError,
   type NoticeSide,
 } from "../../src/accounts/index.ts";
 import type { BotContext, FlowConversation } from "../../src/bot/context.ts";
@@ -79,13 +80,23 @@ export async function push(
  */
 export async function firstNotice(
   conversation: FlowConversation,
-  accounts: Accounts,
+  deps: Pick<BotDeps, "accounts" | "logger">,
   id: string,
   side: NoticeSide,
 ): Promise<boolean> {
-  // Not known (the mark's write failed): told, maybe twice, rather than the booking answered
-  // with "something went wrong" (which reads as "not done" and invites doing it again).
-  return conversation.external(() => accounts.firstNotice(id, side).catch(() => true));
+  return conversation.external(() =>
+    deps.accounts.firstNotice(id, side).catch((err: unknown) => {
+      deps.logger.warn(
+        { id, side, err: err instanceof Error ? err.message : String(err) },
+        "notice mark not written",
+      );
+      // Not known whether told. The one acting ("by", staff's "heard:") is told, maybe twice,
+      // rather than answered with "something went wrong" (which reads as "not done" and invites
+      // doing it again). The other side is not pushed: a second "Rs 500 was added to your
+      // balance" reads to a customer as Rs 1000; their balance and statement say it truly.
+      return side === "by" || side.startsWith("heard:");
+    }),
+  );
 }
 
 /**
@@ -97,6 +108,15 @@ const UNSURE_WORDS: FlowWords = {
   leaveQuestion: "cash-unsure-leave-question",
   ended: "cash-unsure-cancelled",
 };
+/** The same for an admin's /credit or /reverse: where an admin looks it up (not /balance). */
+const UNSURE_WORDS_ADMIN: FlowWords = {
+  ...UNSURE_WORDS,
+  cancelled: "cash-unsure-cancelled-admin",
+  ended: "cash-unsure-cancelled-admin",
+};
+
+/** How many times a booking is tried (the Confirm and its Checks) before the flow stops asking. */
+export const MAX_BOOKING_TRIES = 5;
 
 /**
  * Runs `book` (a cash-in, a credit or a reversal under the id fixed before its confirm step)
@@ -105,6 +125,11 @@ const UNSURE_WORDS: FlowWords = {
  * was booked, not to do it again, and offers Check, which runs `book` again under the same id
  * (booked at most once: a booked one answers as a duplicate). The conversation is not dropped,
  * so "something went wrong" never leads to a second booking under a new id.
+ *
+ * Null when the flow has said why it stops: the books refused the transfer before taking it
+ * (`NotBookedError`: nothing was booked, and Check could not book it), or MAX_BOOKING_TRIES went
+ * by without an answer (still not known: the receipt is looked up in the back office, never done
+ * again), so Check is not offered forever.
  */
 export async function bookOnce<R>(
   flow: Flow,
@@ -112,22 +137,33 @@ export async function bookOnce<R>(
   deps: BotDeps,
   x: { id: string; command: string },
   book: () => Promise<R>,
-): Promise<R> {
+): Promise<R | null> {
   const { t } = flow;
-  for (;;) {
-    const r = await conversation.external(async () => {
+  for (let tries = 1; ; tries++) {
+    const r = await conversation.external(async (): Promise<{ done: R } | { refused: boolean }> => {
       try {
         return { done: await book() };
       } catch (err) {
+        const refused = err instanceof NotBookedError;
         deps.logger.warn(
-          { id: x.id, err: err instanceof Error ? err.message : String(err) },
-          "booking not known to be done: the flow offers to check under the same id",
+          { id: x.id, refused, err: err instanceof Error ? err.message : String(err) },
+          refused
+            ? "booking refused before the books: nothing was booked"
+            : "booking not known to be done: the flow offers to check under the same id",
         );
-        return null;
+        return { refused };
       }
     });
-    if (r !== null) return r.done;
-    flow.useWords(UNSURE_WORDS);
+    if ("done" in r) return r.done;
+    if (r.refused) {
+      await flow.reply(t("cash-not-booked", { ref: x.id }));
+      return null;
+    }
+    flow.useWords(x.command === "/cashin" ? UNSURE_WORDS : UNSURE_WORDS_ADMIN);
+    if (tries >= MAX_BOOKING_TRIES) {
+      await flow.reply(t("cash-unsure-final", { ref: x.id, command: x.command, tries }));
+      return null;
+    }
     await flow.choose(
       t("cash-unsure", { ref: x.id, command: x.command }),
       [{ label: t("cash-unsure-check"), value: "check" }],

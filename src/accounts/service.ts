@@ -4,6 +4,7 @@ import {
   type Balance,
   type JournalEntry,
   type LedgerStore,
+  transferInputSchema,
 } from "../ledger/index.ts";
 import { nepalDayStart } from "../nepal-time.ts";
 import { createMemoryLinks, type LinkStore } from "./links.ts";
@@ -37,6 +38,15 @@ export type ReverseResult =
  * reversal: one books it and hears "done", the other hears "already reversed").
  */
 export type NoticeSide = "by" | "party" | "agent" | `heard:${number}`;
+
+/**
+ * Thrown when a transfer is refused before the books were touched (its input fails the ledger's
+ * own checks): nothing was booked, and running it again under the same id cannot book it either.
+ * Every other error of a booking leaves its outcome unknown.
+ */
+export class NotBookedError extends Error {
+  override name = "NotBookedError";
+}
 
 /** The id of the reversal of transfer `id`: one per transfer, whatever the reason typed. */
 const reversalIdOf = (id: string) => `rev-${id}`;
@@ -111,7 +121,9 @@ async function move(
   r: Omit<Receipt, "at">,
   extra: { reason?: string; reference?: string } = {},
 ): Promise<MoveResult> {
-  const booked = await ledger.transfer({
+  // Checked here, before the books, so a refusal is known to have booked nothing (the ledger
+  // checks the same, but its error cannot be told from one after its script ran).
+  const input = transferInputSchema.safeParse({
     id: r.id,
     debit: r.debit,
     credit: r.credit,
@@ -120,6 +132,10 @@ async function move(
     ...(extra.reference ? { reference: extra.reference } : {}),
     ...(extra.reason ? { reason: extra.reason } : {}),
   });
+  if (!input.success) {
+    throw new NotBookedError(`transfer ${r.id.slice(0, 60)} refused: ${input.error.message}`);
+  }
+  const booked = await ledger.transfer(input.data);
   if (!booked.ok) {
     const refusal = booked.refusal;
     if (refusal.code === "insufficient_funds") {
@@ -136,8 +152,14 @@ async function move(
   // throws with the transfer booked. The flow then offers to run this again under the same id
   // (the transfer answers as a duplicate and the receipt is written), and until then the receipt
   // is rebuilt from the books' own entry (`receiptOf`), so the booking can be reversed.
-  await store.putReceipt({ ...r, at: booked.entry.at });
-  const receipt = (await store.receipt(r.id)) ?? { ...r, at: booked.entry.at };
+  // A reversal's id is shared by every admin reversing the same receipt, so a duplicate one may
+  // have been booked by another admin: it writes no receipt (that admin's, written after, is
+  // kept; one lost stays rebuilt from the books, who booked it "not known"), never naming whoever
+  // confirmed second as the booker. Other ids are one conversation's: a duplicate is its Check.
+  const othersBooking = booked.duplicate && r.kind === "reversal";
+  if (!othersBooking) await store.putReceipt({ ...r, at: booked.entry.at });
+  const receipt = (await store.receipt(r.id)) ??
+    (othersBooking ? receiptFromEntry(booked.entry) : null) ?? { ...r, at: booked.entry.at };
   return {
     ok: true,
     duplicate: booked.duplicate,
@@ -346,8 +368,8 @@ export function createAccounts(opts: AccountsOptions) {
       if (!REVERSIBLE.has(original.kind)) return { ok: false, code: "not_reversible" };
       const id = reversalIdOf(original.id);
       // Booked again when it was: the same reason answers as a duplicate (a Check after a failure,
-      // or another admin's identical reversal: its receipt names who booked it), another reason
-      // conflicts and is "already reversed".
+      // or another admin's identical reversal: a receipt lost then is kept rebuilt, who booked it
+      // not known), another reason conflicts and is "already reversed".
       const r = await move(
         ledger,
         store,

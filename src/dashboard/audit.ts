@@ -29,6 +29,10 @@ export const auditActionSchema = z.enum([
   "unblock",
   // Money actions and alerts (h-actions): each with the balances before and after.
   "reverse",
+  // s21 review 7: a reversal POST that found its reversal booked already (a retry after a page
+  // that failed once the booking landed, or another admin's): it booked nothing, and is audited,
+  // so a booking whose own POST failed before its audit still has a row naming its id.
+  "reverse_found",
   "topup_credit",
   "topup_reject",
   // s20-r2: the amount returned of a partial refund, entered by an admin (the reversal it booked).

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { createAccounts, createRedisAccounts } from "../../src/accounts/index.ts";
+import { createAccounts, createRedisAccounts, NotBookedError } from "../../src/accounts/index.ts";
 import { account, createRedisLedger } from "../../src/ledger/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/redis.ts";
@@ -113,11 +113,13 @@ describe("a booking whose receipt was lost", () => {
       partyUserId: 5,
       rebuilt: true,
     });
-    // Checked again under the same id: a duplicate, its receipt now kept with who booked it.
-    expect(await accounts.reverse(reverse)).toMatchObject({
+    // Confirmed again under the same id, here by another admin (a Check by the one who booked it
+    // looks the same to the books): a duplicate, its receipt kept as rebuilt, who booked it not
+    // known, never the second admin (s21 review, finding 8).
+    expect(await accounts.reverse({ ...reverse, adminUserId: 10 })).toMatchObject({
       ok: true,
       duplicate: true,
-      receipt: { id: "rev-cashin-1", by: 9 },
+      receipt: { id: "rev-cashin-1", by: 0, rebuilt: true, reason: "wrong customer" },
     });
     expect(
       await accounts.reverse({ ...reverse, adminUserId: 10, reason: "another" }),
@@ -148,5 +150,40 @@ describe("a booking whose receipt was lost", () => {
     });
     expect(await accounts.receipt("o1")).toBeNull();
     expect(await accounts.receipt("nothing-booked")).toBeNull();
+  });
+});
+
+describe("a booking the books refuse before taking it", () => {
+  it("throws NotBookedError (nothing booked, a Check cannot book it), not an unknown outcome", async () => {
+    const { ledger, accounts, receiptLost } = setup();
+    // A reason the ledger's own checks refuse (over its length): refused before the script runs.
+    await accounts.creditAgent({
+      id: "credit-r",
+      adminUserId: 9,
+      agentUserId: 7,
+      amountPaisa: 900,
+    });
+    await accounts.cashIn({ id: "cashin-r", agentUserId: 7, customerUserId: 5, amountPaisa: 400 });
+    const err = await accounts
+      .reverse({ originalId: "cashin-r", adminUserId: 9, reason: "x".repeat(5_000) })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(err).toBeInstanceOf(NotBookedError);
+    expect(await ledger.entryOf("rev-cashin-r")).toBeNull();
+    const refusedZero = await accounts
+      .cashIn({ id: "cashin-z", agentUserId: 7, customerUserId: 5, amountPaisa: 0 })
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+    expect(refusedZero).toBeInstanceOf(NotBookedError);
+    // A receipt write failing after the books took it is an unknown outcome, never "not booked".
+    const lost = await receiptLost(() =>
+      accounts.cashIn({ id: "cashin-l", agentUserId: 7, customerUserId: 5, amountPaisa: 100 }),
+    );
+    expect(lost).toBeInstanceOf(Error);
+    expect(lost).not.toBeInstanceOf(NotBookedError);
   });
 });

@@ -70,7 +70,7 @@ describe("reversing a cash-in", () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     const again = await c.post("/dashboard/cash-ins/reverse", {}, body);
     expect(again.status).toBe(200);
-    expect(await again.text()).toContain("Already reversed");
+    expect(await again.text()).toContain("this confirm booked nothing more");
 
     expect(await balancesOf(h.ledger, 5102, AGENT_B)).toEqual({ customer: 0, agent: 40_000 });
     const revs = await reversalsOf(id);
@@ -113,6 +113,39 @@ describe("reversing a cash-in", () => {
     const listed = await (await c.get("/dashboard/cash-ins")).text();
     expect(listed).toMatch(/reversed .* by admin 3001/);
     await expectBooksBalanced(h.ledger);
+  });
+
+  it("a reversal whose POST failed after booking is audited on the retry, which says it is reversed", async () => {
+    const id = await h.cashIn(AGENT, 5107, 12_000);
+    // The state a POST leaves when the books took the reversal and its receipt write (or a balance
+    // read) then failed: booked, no receipt, no audit row, a 500 (s21 review, finding 7).
+    const booked = await h.ledger.transfer({
+      id: `rev-${id}`,
+      kind: "reversal",
+      debit: account.customer(5107),
+      credit: account.agent(AGENT),
+      amountPaisa: 12_000,
+      reference: id,
+      reason: "typed the wrong number",
+    });
+    expect(booked.ok).toBe(true);
+    const c = await h.login(ADMIN);
+    const retry = await c.post(
+      "/dashboard/cash-ins/reverse",
+      {},
+      form({ id, reason: "typed the wrong number" }),
+    );
+    expect(retry.status).toBe(200);
+    const text = await retry.text();
+    expect(text).toContain("Reversed: it is in the books once");
+    expect(text).not.toContain("Already reversed");
+    const rows = (await h.deps.kv.lhead(`${h.deps.prefix}dash:audit`, 100))
+      .map((l) => JSON.parse(l))
+      .filter((e) => typeof e.detail === "string" && e.detail.includes(`rev-${id}`));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ action: "reverse_found", userId: ADMIN });
+    expect(rows[0].detail).toContain("this POST booked nothing");
+    expect(await reversalsOf(id)).toHaveLength(1);
   });
 
   it("tells the agent even when the customer blocked the bot", async () => {

@@ -277,6 +277,8 @@ describe("two admins reversing the same receipt with the same reason", () => {
     const answer = await b.tap("✅ Confirm", /was already reversed/);
     expect(answer.text).toContain(`rev-${id}`);
     expect(b.botTexts().filter((t) => /Reversed:/.test(t))).toEqual([]);
+    // B did not book it: the receipt does not name B (who booked is not known: rebuilt).
+    expect(await accounts.receipt(`rev-${id}`)).toMatchObject({ by: 0, rebuilt: true });
     const reversals = (await ts.system.ledger.journal()).entries.filter(
       (e) => e.kind === "reversal" && e.reference === id,
     );

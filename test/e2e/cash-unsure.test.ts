@@ -17,11 +17,18 @@ import { REDIS_URL, useTestSystem } from "../support/system.ts";
 
 const AGENT = 4890;
 const ADMIN = 4891;
+/** Admins of their own chats: one admin's many messages in a row would meet the flood limit. */
+const ADMIN_B = 4892;
+const ADMIN_C = 4893;
 
 describe("a booking followed by a failure", () => {
   const ts = useTestSystem({
     redis: true,
-    env: { ACCESS_MODE: "prepaid", AGENT_IDS: String(AGENT), ADMIN_IDS: String(ADMIN) },
+    env: {
+      ACCESS_MODE: "prepaid",
+      AGENT_IDS: String(AGENT),
+      ADMIN_IDS: [ADMIN, ADMIN_B, ADMIN_C].join(","),
+    },
   });
   let redis: Redis;
   beforeAll(() => {
@@ -34,8 +41,8 @@ describe("a booking followed by a failure", () => {
   /** The fault is gone, and so is what was written before it: the lost write stays lost. */
   const heal = () => redis.del(receipts());
 
-  async function adminCredits(rupees: string) {
-    const admin = ts.user(ADMIN);
+  async function adminCredits(rupees: string, by = ADMIN) {
+    const admin = ts.user(by);
     await admin.say("/credit", /Credit which agent/);
     await admin.tap(String(AGENT), /How much did agent/);
     await admin.say(rupees, /Credit agent \d+ with/);
@@ -66,6 +73,8 @@ describe("a booking followed by a failure", () => {
     const unsure = await agent.tap("✅ Confirm", /Not known whether receipt/);
     expect(unsure.text).toContain(id);
     expect(unsure.text).toContain("Do not send /cashin again for the same money");
+    // Check books when nothing was booked: the words say so, not merely "ask again".
+    expect(unsure.text).toContain("books it now if it was not booked (never twice)");
     expect(agent.botTexts().filter((t) => /went wrong/i.test(t))).toEqual([]);
 
     await heal();
@@ -154,6 +163,27 @@ describe("a booking followed by a failure", () => {
     await agent.say("/cancel", /Cash-in cancelled/);
   });
 
+  it("a cash-in whose notice mark cannot be written tells the agent, and never pushes the customer a second 'added'", async () => {
+    const customer = ts.user(4806);
+    await customer.register("9779800004806");
+    await adminCredits("100", ADMIN_B);
+    await cashInToConfirm("9800004806", "60");
+    // The told-once marks fail (WRONGTYPE): whether the customer was told cannot be known, and a
+    // push now could be the second "Rs 60 was added", which reads as Rs 120.
+    const notices = keyspace(ts.prefix).accountNotices;
+    await redis.set(notices, "not a hash");
+    const agent = ts.user(AGENT);
+    try {
+      await agent.tap("✅ Confirm", /Cash-in done: Rs 60/);
+      // The agent's chat is handled in order: this reply comes after the Confirm's push, if any.
+      await agent.say("/balance", /balance/i);
+    } finally {
+      await redis.del(notices);
+    }
+    expect(customer.botTexts().filter((t) => /was added to your balance/.test(t))).toEqual([]);
+    expect((await ts.system.ledger.balance(account.customer(4806))).availablePaisa).toBe(6_000);
+  });
+
   it("an admin's credit followed by a failure is checked under the same id: credited once", async () => {
     const admin = ts.user(ADMIN);
     const before = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
@@ -167,6 +197,44 @@ describe("a booking followed by a failure", () => {
     await admin.tap("🔁 Check", /credited with Rs 700/);
     const after = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
     expect(after - before).toBe(70_000);
+  });
+
+  it("an admin's Cancel of an unsure credit sends them to the back office, not to an agent's /balance", async () => {
+    const admin = ts.user(ADMIN_B);
+    await admin.say("/credit", /Credit which agent/);
+    await admin.tap(String(AGENT), /How much did agent/);
+    await admin.say("20", /Credit agent \d+ with/);
+    await breakReceipts();
+    try {
+      await admin.tap("✅ Confirm", /Not known whether receipt credit-/);
+    } finally {
+      await heal();
+    }
+    const stopped = await admin.say("/cancel", /may have been booked already/);
+    expect(stopped.text).toContain("look it up in the back office");
+    expect(stopped.text).not.toContain("/balance");
+  });
+  it("Check is not offered forever: after five tries without an answer it stops with the truth", async () => {
+    const admin = ts.user(ADMIN_C);
+    const before = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
+    await admin.say("/credit", /Credit which agent/);
+    await admin.tap(String(AGENT), /How much did agent/);
+    await admin.say("40", /Credit agent \d+ with/);
+    await breakReceipts();
+    try {
+      await admin.tap("✅ Confirm", /Not known whether receipt credit-/);
+      for (let i = 0; i < 3; i++) await admin.tap("🔁 Check", /Not known whether receipt credit-/);
+      const last = await admin.tap("🔁 Check", /Still not known whether receipt credit-/);
+      expect(last.text).toContain("in 5 tries");
+      expect(last.text).toContain("Do not send /credit again");
+    } finally {
+      await heal();
+    }
+    // The flow ended: /credit starts afresh, with no "Leave?" of a flow still waiting.
+    await admin.say("/credit", /Credit which agent/);
+    await admin.say("/cancel", /cancelled/i);
+    const after = (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
+    expect(after - before).toBe(4_000);
   });
 });
 

@@ -124,7 +124,9 @@ async function reversed(
   const title = `Reverse ${original.id}`;
   if (!r.ok) {
     if (r.code === "already_reversed") {
-      const body = html`${notice("Already reversed: nothing more was booked.")}${r.receipt ? alreadyView(r.receipt) : ""}<p>${back}</p>`;
+      const detail = `${reversalIdOf(original.id)} of ${original.id}: found booked already with another reason; this POST booked nothing`;
+      await recordAction(parts, c, viewer, "reverse_found", detail, before, before);
+      const body = html`${notice("Already reversed (with another reason): nothing more was booked.")}${r.receipt ? alreadyView(r.receipt) : ""}<p>${back}</p>`;
       return c.html(page(title, body, viewer));
     }
     const text =
@@ -137,21 +139,31 @@ async function reversed(
     [r.receipt.debit]: r.debitAfter.postedPaisa,
     [r.receipt.credit]: r.creditAfter.postedPaisa,
   };
-  if (!r.duplicate) {
-    const detail = `${r.receipt.id} of ${original.id}, ${rs(original.amountPaisa)}: ${r.receipt.reason ?? ""}`;
-    await recordAction(parts, c, viewer, "reverse", detail, before, after);
-  }
+  // A duplicate is audited too: the POST that booked it may have failed after the booking (its
+  // receipt write, a balance read) before its own audit, and this retry is then the only record.
+  const detail = r.duplicate
+    ? `${r.receipt.id} of ${original.id}, ${rs(original.amountPaisa)}: found booked already (an earlier confirm, this admin's or another's); this POST booked nothing`
+    : `${r.receipt.id} of ${original.id}, ${rs(original.amountPaisa)}: ${r.receipt.reason ?? ""}`;
+  await recordAction(
+    parts,
+    c,
+    viewer,
+    r.duplicate ? "reverse_found" : "reverse",
+    detail,
+    before,
+    after,
+  );
   await tellReversed(parts, original, r);
-  const body = html`${notice(r.duplicate ? "Already reversed: nothing more was booked." : "Reversed.")}${facts(
-    [
-      ["Reversal", r.receipt.id],
-      ["Amount", rs(r.receipt.amountPaisa)],
-      ["Reason", r.receipt.reason ?? "—"],
-      ...Object.keys(after).map(
-        (a) => [a, `${rs(before[a])} → ${rs(after[a])}`] as [string, string],
-      ),
-    ],
-  )}<p>${back}</p>`;
+  // A duplicate is often the retry of the admin whose own confirm booked it: "reversed", once.
+  const said = r.duplicate
+    ? "Reversed: it is in the books once (an earlier confirm booked it, perhaps yours whose page failed); this confirm booked nothing more."
+    : "Reversed.";
+  const body = html`${notice(said)}${facts([
+    ["Reversal", r.receipt.id],
+    ["Amount", rs(r.receipt.amountPaisa)],
+    ["Reason", r.receipt.reason ?? "—"],
+    ...Object.keys(after).map((a) => [a, `${rs(before[a])} → ${rs(after[a])}`] as [string, string]),
+  ])}<p>${back}</p>`;
   return c.html(page(title, body, viewer));
 }
 
