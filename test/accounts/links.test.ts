@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  carriesLinkCode,
   createMemoryLinks,
   createRedisLinks,
   LINK_CODE_MS,
@@ -49,6 +50,21 @@ describe.each([
     expect(await s.unlink(31_001)).toBe(true);
     expect(await s.unlink(31_001)).toBe(false);
     expect(await s.linkOf(31_001)).toBeNull();
+  });
+
+  it("keeps who proved a link (the seal) beside the person; a link without one has none", async () => {
+    const s = make();
+    await s.link(31_011, offer.personId, "u:NP.bsuid|1");
+    expect(await s.sealedLinkOf(31_011)).toEqual({
+      personId: offer.personId,
+      seal: "u:NP.bsuid|1",
+    });
+    expect(await s.linkOf(31_011)).toBe(offer.personId);
+    await s.link(31_012, offer.personId, "");
+    expect(await s.sealedLinkOf(31_012)).toEqual({ personId: offer.personId, seal: "" });
+    await s.link(31_013, offer.personId);
+    expect(await s.sealedLinkOf(31_013)).toEqual({ personId: offer.personId, seal: null });
+    expect(await s.sealedLinkOf(31_014)).toBeNull();
   });
 
   it("drops the offer after the last wrong try: the right code then fails too", async () => {
@@ -104,6 +120,15 @@ describe("a code's life and storage", () => {
     const ttl = await redis.redis.pttl(key);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(LINK_CODE_MS);
+  });
+
+  it("knows a text that carries a code (the code, then the command with it), not an example", () => {
+    expect(carriesLinkCode("Your code …: 482913\nType it there as: /link 482913\nIt works…")).toBe(
+      true,
+    );
+    expect(carriesLinkCode("कोड: 004211\nत्यहाँ: link 004211")).toBe(true);
+    expect(carriesLinkCode("Type it here as: link 123456 (it works for 10 minutes).")).toBe(false);
+    expect(carriesLinkCode("Order 482913 for 9841482913 is done.")).toBe(false);
   });
 
   it("reads a typed code loosely", () => {
