@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
+import { luaScript } from "../redis/scripts.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
 
 /**
@@ -169,6 +170,19 @@ async function judge(p: Pending, code: string, drop: () => unknown): Promise<Red
   return { ok: true, personId: p.personId, phone: p.phone };
 }
 
+/**
+ * Deletes an offer only while it is the one judged (its hash): an offer that replaced it between
+ * the read and the delete stays, and the old code, right as it was, finds no offer.
+ */
+const dropOffer = luaScript<"offer", number>(
+  "raLinkDropOffer",
+  ["offer"],
+  `
+if redis.call('HGET', KEYS[1], 'hash') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`,
+);
+
 export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): LinkStore {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
@@ -234,7 +248,7 @@ export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): 
       // A right code is used once: of two tries at once with it, only the one that deletes wins.
       let dropped = false;
       const r = await judge(p, code, async () => {
-        dropped = (await redis.del(key)) === 1;
+        dropped = (await dropOffer.run(redis, { offer: key }, p.hash)) === 1;
       });
       return r.ok && !dropped ? { ok: false, code: "no_offer" } : r;
     },

@@ -122,6 +122,44 @@ describe("a code's life and storage", () => {
     expect(ttl).toBeLessThanOrEqual(LINK_CODE_MS);
   });
 
+  it("a code replaced while the old one is judged: the old one joins nothing, the new one stands", async () => {
+    // The Redis client as it is, except that one chosen step runs right after the redeem's read
+    // (its MULTI): the moment a new offer could replace the one being judged.
+    let between: (() => Promise<void>) | null = null;
+    const real = redis.redis;
+    const client = new Proxy(real, {
+      get(target, prop) {
+        if (prop === "multi") {
+          return () => {
+            const m = target.multi();
+            const exec = m.exec.bind(m);
+            m.exec = (async () => {
+              const read = await exec();
+              const step = between;
+              between = null;
+              if (step) await step();
+              return read;
+            }) as typeof m.exec;
+            return m;
+          };
+        }
+        const v = Reflect.get(target, prop, target);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const s = createRedisLinks({ redis: client, prefix: `${redis.prefix}race:` });
+    const old = await codeOf(s, 31_103);
+    let replaced = "";
+    between = async () => {
+      replaced = await codeOf(s, 31_103);
+    };
+    const r = await s.redeem(31_103, old);
+    expect(replaced).toMatch(/^\d{6}$/);
+    if (replaced === old) return; // one chance in a million: the same code drawn twice
+    expect(r).toMatchObject({ ok: false, code: "no_offer" });
+    expect(await s.redeem(31_103, replaced)).toEqual({ ok: true, ...offer });
+  });
+
   it("knows a text that carries a code (the code, then the command with it), not an example", () => {
     expect(carriesLinkCode("Your code …: 482913\nType it there as: /link 482913\nIt works…")).toBe(
       true,
