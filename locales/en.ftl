@@ -788,6 +788,7 @@ link-code =
     Your code to use this account from { $channel } too: { $code }
     Type it there as: { $command } { $code }
     It works for 10 minutes. If you did not ask for it, do not give it to anyone: nothing changes without it.
+    Asked on { $channel } by: { $asker }. If that is not you, ignore this message.
 link-done = ✅ Joined: this chat now uses the account of { $phone } (its balance, history and saved numbers). To stop, send { $command }.
 link-wrong = That code is not right. Tries left: { $left }.
 link-too-many-tries = Too many wrong codes: that code no longer works, and nothing was joined.
@@ -807,6 +808,8 @@ unlink-done = This chat no longer uses the other account: it is on its own again
 unlink-none = This chat is not joined to another account.
 link-not-sent = The code could not be sent to that { $channel } chat (it may have blocked this bot). Nothing was joined; please try again later.
 link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.
+link-new-confirm = This gives { $phone } a new, empty account here, and takes the number away from the Telegram account that registered it (that account keeps its balance, and is told). To do it, type { $confirm }. If that Telegram account is yours, type { $link } instead.
+link-number-taken = { $phone } was registered on WhatsApp by whoever holds that number now, so it is no longer this account's number: money added to { $phone } goes to that WhatsApp account from now on. Your balance and history stay here and you can go on using them. To add the number you use now, send { $register }.
 # --- end s21 (h-link) ---
 # --- h-cashin: a booking whose outcome is not known ---
 cash-unsure = ⚠️ Not known whether receipt { $ref } was booked: the books did not answer in full. It may be booked already. Do not send { $command } again for the same money: tap Check: it looks for the same receipt in the books and books it now if it was not booked (never twice).

@@ -97,7 +97,15 @@ export async function registerContact(
   }
   const owner = await deps.accounts.userByPhone(phone);
   if (owner !== null && owner !== who.fromId && isWhatsAppChat(owner)) {
-    return done(await linkToWhatsApp(deps, t, send, { telegramId: who.telegramId, owner, phone }));
+    const asker = [
+      [who.firstName, who.lastName].filter(Boolean).join(" "),
+      who.username ? `@${who.username}` : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
+    return done(
+      await linkToWhatsApp(deps, t, send, { telegramId: who.telegramId, owner, phone, asker }),
+    );
   }
   const name = [who.firstName, who.lastName].filter(Boolean).join(" ");
   await deps.accounts.register(who.fromId, phone, {
@@ -123,11 +131,12 @@ async function linkToWhatsApp(
   deps: BotDeps,
   t: Translate,
   send: Send,
-  who: { telegramId: number; owner: number; phone: Phone },
+  who: { telegramId: number; owner: number; phone: Phone; asker: string },
 ): Promise<string> {
   return offerLink(deps, t, send, {
     channelId: who.telegramId,
     personId: who.owner,
     phone: who.phone,
+    asker: who.asker,
   });
 }

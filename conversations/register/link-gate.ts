@@ -4,8 +4,8 @@ import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { channelIdOf } from "../../src/bot/person.ts";
-import { type Held, heldOf } from "../../src/whatsapp/held.ts";
-import { offerLink, redeemLink, type Send, unlink } from "./link.ts";
+import { type Held, heldOf, senderOf } from "../../src/whatsapp/held.ts";
+import { offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
 
 /**
  * Before the conversations: `link <code>` and `unlink` in any private chat (also while a flow
@@ -45,9 +45,22 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
     const send: Send = (chatId, text) => ctx.api.sendMessage(chatId, text);
     if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => {});
+    // A chat the shop blocked neither joins an account nor takes a number (it would act as an
+    // account nobody blocked); leaving a link is always allowed.
+    if (cmd?.word !== "unlink" && (await deps.payment.access(channelId)) === "blocked") {
+      await ctx.reply(t("access-blocked"));
+      return;
+    }
+    const seal = senderOf(ctx.update);
     const answer = held
-      ? await heldAnswer(deps, t, send, { channelId, held, cmd, name: ctx.from?.first_name ?? "" })
-      : await linkAnswer(deps, t, channelId, cmd);
+      ? await heldAnswer(deps, t, send, {
+          channelId,
+          held,
+          cmd,
+          name: ctx.from?.first_name ?? "",
+          ...(seal !== undefined ? { seal } : {}),
+        })
+      : await linkAnswer(deps, t, channelId, cmd, seal);
     await ctx.reply(answer);
   };
 }
@@ -57,10 +70,11 @@ async function linkAnswer(
   t: Translate,
   channelId: number,
   cmd: ReturnType<typeof commandOf>,
+  seal: string | undefined,
 ): Promise<string> {
   if (cmd?.word === "unlink") return unlink(deps, t, channelId);
   const code = readLinkCode(cmd?.rest ?? "");
-  if (code !== null) return redeemLink(deps, t, channelId, code);
+  if (code !== null) return redeemLink(deps, t, channelId, code, seal);
   return t("link-how", { link: "link" });
 }
 
@@ -69,21 +83,58 @@ async function heldAnswer(
   deps: BotDeps,
   t: Translate,
   send: Send,
-  h: { channelId: number; held: Held; cmd: ReturnType<typeof commandOf>; name: string },
+  h: {
+    channelId: number;
+    held: Held;
+    cmd: ReturnType<typeof commandOf>;
+    name: string;
+    seal?: string;
+  },
 ): Promise<string> {
   const { channelId, held, cmd } = h;
   const phone = formatPhone(held.phone);
   if (cmd?.word === "link") {
     const code = readLinkCode(cmd.rest);
-    if (code !== null) return redeemLink(deps, t, channelId, code);
-    return offerLink(deps, t, send, { channelId, personId: held.ownerId, phone: held.phone });
+    if (code !== null) return redeemLink(deps, t, channelId, code, h.seal);
+    return offerLink(deps, t, send, {
+      channelId,
+      personId: held.ownerId,
+      phone: held.phone,
+      asker: h.name,
+    });
   }
   if (cmd?.word === "new") {
-    // WhatsApp proves who holds the number now: it leaves the Telegram account, which keeps its
-    // balance (no money moves), and a cash-in to the number is this chat's from now on.
-    await deps.accounts.register(channelId, held.phone, { name: h.name, channel: "whatsapp" });
-    deps.logger.info({ userId: channelId, from: held.ownerId }, "whatsapp chat took its number");
-    return t("link-new-done", { phone, hi: "hi" });
+    // Asked once more: one word would move the number away from an account with its own money.
+    if (cmd.rest.toLowerCase() !== CONFIRM) {
+      return t("link-new-confirm", { phone, confirm: `new ${CONFIRM}`, link: "link" });
+    }
+    return takeNumber(deps, send, { channelId, held, name: h.name, t });
   }
   return t("link-held", { phone, link: "link", new: "new" });
+}
+
+/** The word that confirms `new` ("new yes"). */
+const CONFIRM = "yes";
+
+/**
+ * WhatsApp proves who holds the number now: it leaves the Telegram account, which keeps its
+ * balance, history and the right to spend it (registered once: accounts/access-flags.ts), and a
+ * cash-in to the number is this chat's from now on. That account is told what happened.
+ */
+async function takeNumber(
+  deps: BotDeps,
+  send: Send,
+  n: { channelId: number; held: Held; name: string; t: Translate },
+): Promise<string> {
+  const { channelId, held } = n;
+  const phone = formatPhone(held.phone);
+  await deps.accounts.register(channelId, held.phone, { name: n.name, channel: "whatsapp" });
+  deps.logger.info({ userId: channelId, from: held.ownerId }, "whatsapp chat took its number");
+  const there = await theirs(deps, held.ownerId, n.t);
+  await send(held.ownerId, there("link-number-taken", { phone, register: "/register" })).catch(
+    (err: unknown) =>
+      // That chat blocked the bot: the number has moved all the same (WhatsApp proved its holder).
+      deps.logger.warn({ userId: held.ownerId, err: String(err) }, "number-taken notice not sent"),
+  );
+  return n.t("link-new-done", { phone, hi: "hi" });
 }

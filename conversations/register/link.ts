@@ -40,7 +40,7 @@ export async function linkRefusal(
 }
 
 /** The translator of a chat's person (their kept language), else `t`'s. */
-async function theirs(deps: BotDeps, userId: number, t: Translate): Promise<Translate> {
+export async function theirs(deps: BotDeps, userId: number, t: Translate): Promise<Translate> {
   const kept = await deps.accounts.localeOf(userId).catch(() => null);
   return isLocale(kept) ? translator(deps.i18n, kept) : t;
 }
@@ -53,7 +53,8 @@ export async function offerLink(
   deps: BotDeps,
   t: Translate,
   send: Send,
-  o: { channelId: number; personId: number; phone: Phone },
+  /** `asker`: the asking chat's name as its channel shows it, so the owner knows who asks. */
+  o: { channelId: number; personId: number; phone: Phone; asker: string },
 ): Promise<string> {
   const refused = await linkRefusal(deps, o.channelId, o.personId);
   const phone = formatPhone(o.phone);
@@ -65,6 +66,7 @@ export async function offerLink(
     code: r.code,
     channel: channelName(o.channelId),
     command: commandIn(o.channelId, "link"),
+    asker: o.asker.trim() || "?",
   });
   try {
     await send(o.personId, text);
@@ -96,6 +98,8 @@ export async function redeemLink(
   t: Translate,
   channelId: number,
   code: string,
+  /** Who typed it, as WhatsApp names them (whatsapp/held.ts `senderSeal`); for a WhatsApp chat. */
+  seal?: string,
 ): Promise<string> {
   const r: RedeemResult = await deps.accounts.links.redeem(channelId, code);
   if (!r.ok) {
@@ -109,7 +113,13 @@ export async function redeemLink(
   if ((await deps.accounts.userByPhone(r.phone)) !== r.personId) {
     return `${t("link-no-offer")} ${askAgain(t, channelId)}`;
   }
-  await deps.accounts.links.link(channelId, r.personId);
+  // A WhatsApp chat's link is sealed with its sender (none known: "", which no sender matches, so
+  // the chat is held again at once: never a link that any holder of the number passes).
+  await deps.accounts.links.link(
+    channelId,
+    r.personId,
+    isWhatsAppChat(channelId) ? (seal ?? "") : undefined,
+  );
   if (!isWhatsAppChat(channelId)) deps.persons.linked(channelId, r.personId);
   deps.logger.info({ userId: channelId, personId: r.personId }, "channel linked with a code");
   return t("link-done", { phone, command: commandIn(channelId, "unlink") });

@@ -8,7 +8,11 @@ import { luaScript } from "../redis/scripts.ts";
  * with the early MGET that starts every update (src/bot/create-bot.ts), so the check costs no
  * command of its own; before, every check paid an HGET of the phones and an HEXISTS of the blocks.
  *
- * The hashes ({accounts}:users, {accounts}:blocked) stay the record; the flags follow them:
+ * "Registered" is registered once: a phone now, or a profile kept by a registration (an account
+ * whose number its new holder took, conversations/register/link-gate.ts `new`, keeps spending its
+ * own balance; only what needs the number is gone).
+ *
+ * The hashes ({accounts}:users and :profiles, {accounts}:blocked) stay the record; the flags follow them:
  *  - `register` sets "registered" after its hash, and the owner a phone was taken from unknown;
  *  - the blocked flag is trusted only as "0" (not blocked): a "1" or unknown is checked against
  *    the hash (HEXISTS: blocked users are rare, and refused anyway). `block` writes "1" before its
@@ -125,12 +129,13 @@ export function redisAccessFacts(opts: { redis: RedisClient; prefix: string }): 
       if (!readRegistered && !readBlocked)
         return { registered: flags.registered === "1", blocked: false };
       const field = String(userId);
-      const [phone, blockedHere] = await Promise.all([
+      const [phone, profile, blockedHere] = await Promise.all([
         readRegistered ? redis.hget(k.accountUsers, field) : undefined,
+        readRegistered ? redis.hexists(k.accountProfiles, field) : undefined,
         readBlocked ? redis.hexists(k.accountBlocked, field) : undefined,
       ]);
       const facts = {
-        registered: readRegistered ? phone !== null : flags.registered === "1",
+        registered: readRegistered ? phone !== null || profile === 1 : flags.registered === "1",
         blocked: readBlocked ? blockedHere === 1 : flags.blocked === "1",
       };
       // Only what is unknown is filled ("1" is known: never filled over).
@@ -178,12 +183,16 @@ async function fill(
 /** In memory: the stores themselves, read every time (one process, nothing to keep in step). */
 export function memoryAccessFacts(stores: {
   phoneOf(userId: number): Promise<unknown>;
+  profileOf?(userId: number): Promise<unknown>;
   isBlocked(userId: number): Promise<boolean>;
 }): AccessFactsReader {
   return {
     async read(userId, { registered }) {
       return {
-        registered: registered && (await stores.phoneOf(userId)) !== null,
+        registered:
+          registered &&
+          ((await stores.phoneOf(userId)) !== null ||
+            ((await stores.profileOf?.(userId)) ?? null) !== null),
         blocked: await stores.isBlocked(userId),
       };
     },

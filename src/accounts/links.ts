@@ -1,6 +1,7 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
+import { luaScript } from "../redis/scripts.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
 
 /**
@@ -37,6 +38,14 @@ export function readLinkCode(text: string): string | null {
   return /^\d{6}$/.test(digits) ? digits : null;
 }
 
+/**
+ * Whether a text carries a link code: the message sent to the owner's chat shows the code, then
+ * the command to type with it ("…: 482913 … link 482913"). A channel that records what it sent
+ * (WhatsApp's chat record) keeps no words of it, as for a login link (the example "123456" of
+ * other texts appears once and is not matched).
+ */
+export const carriesLinkCode = (text: string): boolean => /(\d{6})[\s\S]*\blink \1\b/.test(text);
+
 function sameHash(a: string, b: string): boolean {
   const x = Buffer.from(a, "hex");
   const y = Buffer.from(b, "hex");
@@ -54,9 +63,33 @@ export type RedeemResult =
   | ({ ok: true } & LinkOffer)
   | { ok: false; code: "no_offer" | "wrong" | "too_many_tries"; triesLeft?: number };
 
+/**
+ * A proven link, with who proved it where the channel's id is not the person (a WhatsApp chat's id
+ * is its phone number, which changes hands): the sender's identity as WhatsApp gave it at link
+ * time (whatsapp/held.ts `senderSeal`), null for a link kept without one.
+ */
+export interface SealedLink {
+  personId: number;
+  seal: string | null;
+}
+
+/** The stored value: the person id, then `|` and the seal when there is one. */
+const linkValue = (personId: number, seal?: string) =>
+  seal === undefined ? String(personId) : `${personId}|${seal}`;
+
+function parseLink(raw: string | null | undefined): SealedLink | null {
+  if (raw === null || raw === undefined) return null;
+  const bar = raw.indexOf("|");
+  const personId = Number(bar < 0 ? raw : raw.slice(0, bar));
+  if (!Number.isSafeInteger(personId)) return null;
+  return { personId, seal: bar < 0 ? null : raw.slice(bar + 1) };
+}
+
 export interface LinkStore {
   /** The person a channel acts as (a proven link), else null. */
   linkOf(channelId: number): Promise<number | null>;
+  /** The link with the identity that proved it (a WhatsApp chat's link holds only for that sender). */
+  sealedLinkOf(channelId: number): Promise<SealedLink | null>;
   /** Drops a channel's link (it acts as itself again); true when there was one. */
   unlink(channelId: number): Promise<boolean>;
   /** A new code for the channel (replacing any earlier one), unless too many were sent this hour. */
@@ -66,7 +99,8 @@ export interface LinkStore {
    * second "link" with it finds no offer). The link itself is written by `link`.
    */
   redeem(channelId: number, code: string): Promise<RedeemResult>;
-  link(channelId: number, personId: number): Promise<void>;
+  /** Writes the link; `seal`: who proved it, for a channel whose id may pass to another person. */
+  link(channelId: number, personId: number, seal?: string): Promise<void>;
 }
 
 interface Pending extends LinkOffer {
@@ -82,18 +116,21 @@ function pendingOf(offer: LinkOffer, code: string, now: number): Pending {
 }
 
 export function createMemoryLinks(now: () => number = Date.now): LinkStore {
-  const links = new Map<number, number>();
+  const links = new Map<number, string>();
   const pending = new Map<number, Pending>();
   const sends = new Map<number, { n: number; until: number }>();
   return {
     async linkOf(channelId) {
-      return links.get(channelId) ?? null;
+      return parseLink(links.get(channelId))?.personId ?? null;
+    },
+    async sealedLinkOf(channelId) {
+      return parseLink(links.get(channelId));
     },
     async unlink(channelId) {
       return links.delete(channelId);
     },
-    async link(channelId, personId) {
-      links.set(channelId, personId);
+    async link(channelId, personId, seal) {
+      links.set(channelId, linkValue(personId, seal));
     },
     async offer(channelId, offer) {
       const s = sends.get(channelId);
@@ -133,19 +170,34 @@ async function judge(p: Pending, code: string, drop: () => unknown): Promise<Red
   return { ok: true, personId: p.personId, phone: p.phone };
 }
 
+/**
+ * Deletes an offer only while it is the one judged (its hash): an offer that replaced it between
+ * the read and the delete stays, and the old code, right as it was, finds no offer.
+ */
+const dropOffer = luaScript<"offer", number>(
+  "raLinkDropOffer",
+  ["offer"],
+  `
+if redis.call('HGET', KEYS[1], 'hash') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`,
+);
+
 export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): LinkStore {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
   return {
     async linkOf(channelId) {
-      const id = await redis.hget(k.accountLinks, String(channelId));
-      return id === null ? null : Number(id);
+      return parseLink(await redis.hget(k.accountLinks, String(channelId)))?.personId ?? null;
+    },
+    async sealedLinkOf(channelId) {
+      return parseLink(await redis.hget(k.accountLinks, String(channelId)));
     },
     async unlink(channelId) {
       return (await redis.hdel(k.accountLinks, String(channelId))) === 1;
     },
-    async link(channelId, personId) {
-      await redis.hset(k.accountLinks, String(channelId), String(personId));
+    async link(channelId, personId, seal) {
+      await redis.hset(k.accountLinks, String(channelId), linkValue(personId, seal));
     },
     async offer(channelId, offer) {
       const sendsKey = k.accountLinkSends(channelId);
@@ -196,7 +248,7 @@ export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): 
       // A right code is used once: of two tries at once with it, only the one that deletes wins.
       let dropped = false;
       const r = await judge(p, code, async () => {
-        dropped = (await redis.del(key)) === 1;
+        dropped = (await dropOffer.run(redis, { offer: key }, p.hash)) === 1;
       });
       return r.ok && !dropped ? { ok: false, code: "no_offer" } : r;
     },

@@ -113,6 +113,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     blocked,
     accessFacts: memoryAccessFacts({
       phoneOf: (id) => accounts.phoneOf(id),
+      profileOf: (id) => accounts.profileOf(id),
       isBlocked: (id) => blocked.isBlocked(id),
     }),
     reminders: memoryReminders(),

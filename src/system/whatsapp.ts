@@ -3,6 +3,7 @@ import type { I18n } from "@grammyjs/i18n";
 import type { Update } from "grammy/types";
 import { Counter } from "prom-client";
 import type { Accounts } from "../accounts/index.ts";
+import { carriesLinkCode } from "../accounts/links.ts";
 import type { BotContext } from "../bot/context.ts";
 import { translator } from "../bot/i18n.ts";
 import { carriesLoginLink } from "../dashboard/index.ts";
@@ -182,7 +183,8 @@ export function wireWhatsApp(
     telegram: parts.telegram,
     botInfo: WHATSAPP_ONLY_BOT,
     // /dashboard's link: the back office promises Redis holds only its token's hash.
-    secretText: carriesLoginLink,
+    // Words never kept in the chat record: a login link, a link code (accounts/links.ts).
+    secretText: (text) => carriesLoginLink(text) || carriesLinkCode(text),
   });
   const queue: WaInboundQueue = redis
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })

@@ -24,3 +24,27 @@ export function markHeld(update: Update, h: Held): void {
 export function heldOf(update: Update): Held | undefined {
   return held.get(update);
 }
+
+/**
+ * Who wrote, as WhatsApp names the person (not the number, which Meta hands to the next holder of
+ * the SIM): the business-scoped user id when the payload carries one (Meta issues a new one when a
+ * number changes hands), else the profile name, a weak stand-in (a new holder may choose the same
+ * name) kept until Meta sends user ids. Null when the message carries neither. A link is sealed
+ * with it (accounts/links.ts) and holds only while the sender's is the same.
+ */
+export function senderSeal(m: { userId?: string; name?: string }): string | null {
+  if (m.userId) return `u:${m.userId}`;
+  if (m.name) return `n:${m.name}`;
+  return null;
+}
+
+const sealed = new WeakMap<object, string>();
+
+/** The sender's seal, told to the link gate on the update (a code typed seals the link with it). */
+export function markSender(update: Update, seal: string): void {
+  sealed.set(update, seal);
+}
+
+export function senderOf(update: Update): string | undefined {
+  return sealed.get(update);
+}

@@ -1,9 +1,10 @@
 import type { Update } from "grammy/types";
+import type { SealedLink } from "../accounts/links.ts";
 import { type Phone, phoneSchema } from "../accounts/phone.ts";
 import type { ProfileInput } from "../accounts/store.ts";
 import type { Logger } from "../logger.ts";
 import type { ArrivedPerson, Choice, WaChatStore } from "./chat-store.ts";
-import { markHeld } from "./held.ts";
+import { markHeld, markSender, senderSeal } from "./held.ts";
 import type { InboundItem } from "./inbound-queue.ts";
 import type { WaInboundMessage } from "./types.ts";
 import { updateOf } from "./update.ts";
@@ -22,7 +23,10 @@ export interface InboundDeps {
     /** Registers the phone unless another owns it: null when registered, else that owner. */
     claimPhone(userId: number, phone: Phone, who: ProfileInput): Promise<number | null>;
     phoneOf(userId: number): Promise<Phone | null>;
-    links: { linkOf(channelId: number): Promise<number | null> };
+    links: {
+      sealedLinkOf(channelId: number): Promise<SealedLink | null>;
+      unlink(channelId: number): Promise<boolean>;
+    };
     /** The phone's owner and the language of whom it names (else of `orUserId`), one round trip. */
     ownerAndLocale(phone: Phone, orUserId: number): Promise<ArrivedPerson>;
   };
@@ -74,8 +78,17 @@ async function personOf(
     });
     if (owner === null || owner === chatId || deps.isStaff(chatId)) return { personId: chatId };
   }
-  const linked = await deps.accounts.links.linkOf(chatId);
-  return linked === owner ? { personId: owner } : { personId: chatId, held: owner };
+  const link = await deps.accounts.links.sealedLinkOf(chatId);
+  if (link?.personId === owner) {
+    const seal = senderSeal(m);
+    if (seal !== null && link.seal === seal) return { personId: owner };
+    // Meta re-issues the user id when the number changes hands: that link is someone else's, for
+    // good (a changed profile name may be the same person renamed: held until a new code).
+    if (link.seal?.startsWith("u:") && seal?.startsWith("u:")) {
+      await deps.accounts.links.unlink(chatId);
+    }
+  }
+  return { personId: chatId, held: owner };
 }
 
 const isTap = (m: WaInboundMessage) =>
@@ -154,6 +167,8 @@ export function createInboundHandler(deps: InboundDeps) {
       commands: deps.commands,
     });
     if (found.held !== undefined) markHeld(update, { ownerId: found.held, phone: phone.data });
+    const seal = senderSeal(m);
+    if (seal !== null) markSender(update, seal);
     await deps.handleUpdate(update);
   };
 }

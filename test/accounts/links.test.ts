@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import {
+  carriesLinkCode,
   createMemoryLinks,
   createRedisLinks,
   LINK_CODE_MS,
@@ -49,6 +50,21 @@ describe.each([
     expect(await s.unlink(31_001)).toBe(true);
     expect(await s.unlink(31_001)).toBe(false);
     expect(await s.linkOf(31_001)).toBeNull();
+  });
+
+  it("keeps who proved a link (the seal) beside the person; a link without one has none", async () => {
+    const s = make();
+    await s.link(31_011, offer.personId, "u:NP.bsuid|1");
+    expect(await s.sealedLinkOf(31_011)).toEqual({
+      personId: offer.personId,
+      seal: "u:NP.bsuid|1",
+    });
+    expect(await s.linkOf(31_011)).toBe(offer.personId);
+    await s.link(31_012, offer.personId, "");
+    expect(await s.sealedLinkOf(31_012)).toEqual({ personId: offer.personId, seal: "" });
+    await s.link(31_013, offer.personId);
+    expect(await s.sealedLinkOf(31_013)).toEqual({ personId: offer.personId, seal: null });
+    expect(await s.sealedLinkOf(31_014)).toBeNull();
   });
 
   it("drops the offer after the last wrong try: the right code then fails too", async () => {
@@ -104,6 +120,53 @@ describe("a code's life and storage", () => {
     const ttl = await redis.redis.pttl(key);
     expect(ttl).toBeGreaterThan(0);
     expect(ttl).toBeLessThanOrEqual(LINK_CODE_MS);
+  });
+
+  it("a code replaced while the old one is judged: the old one joins nothing, the new one stands", async () => {
+    // The Redis client as it is, except that one chosen step runs right after the redeem's read
+    // (its MULTI): the moment a new offer could replace the one being judged.
+    let between: (() => Promise<void>) | null = null;
+    const real = redis.redis;
+    const client = new Proxy(real, {
+      get(target, prop) {
+        if (prop === "multi") {
+          return () => {
+            const m = target.multi();
+            const exec = m.exec.bind(m);
+            m.exec = (async () => {
+              const read = await exec();
+              const step = between;
+              between = null;
+              if (step) await step();
+              return read;
+            }) as typeof m.exec;
+            return m;
+          };
+        }
+        const v = Reflect.get(target, prop, target);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const s = createRedisLinks({ redis: client, prefix: `${redis.prefix}race:` });
+    const old = await codeOf(s, 31_103);
+    let replaced = "";
+    between = async () => {
+      replaced = await codeOf(s, 31_103);
+    };
+    const r = await s.redeem(31_103, old);
+    expect(replaced).toMatch(/^\d{6}$/);
+    if (replaced === old) return; // one chance in a million: the same code drawn twice
+    expect(r).toMatchObject({ ok: false, code: "no_offer" });
+    expect(await s.redeem(31_103, replaced)).toEqual({ ok: true, ...offer });
+  });
+
+  it("knows a text that carries a code (the code, then the command with it), not an example", () => {
+    expect(carriesLinkCode("Your code …: 482913\nType it there as: /link 482913\nIt works…")).toBe(
+      true,
+    );
+    expect(carriesLinkCode("कोड: 004211\nत्यहाँ: link 004211")).toBe(true);
+    expect(carriesLinkCode("Type it here as: link 123456 (it works for 10 minutes).")).toBe(false);
+    expect(carriesLinkCode("Order 482913 for 9841482913 is done.")).toBe(false);
   });
 
   it("reads a typed code loosely", () => {

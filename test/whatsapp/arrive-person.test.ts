@@ -121,7 +121,10 @@ describe("the inbound handler takes the person the arrival read", () => {
       accounts: {
         phoneOf: asking("phoneOf", (id: number) => accounts.phoneOf(id)),
         claimPhone: asking("claimPhone", (id: number, p: Phone) => accounts.claimPhone(id, p)),
-        links: { linkOf: asking("linkOf", (id: number) => links.linkOf(id)) },
+        links: {
+          sealedLinkOf: asking("sealedLinkOf", (id: number) => links.sealedLinkOf(id)),
+          unlink: asking("unlink", (id: number) => links.unlink(id)),
+        },
         ownerAndLocale: asking("ownerAndLocale", (p: Phone, or: number) =>
           accounts.ownerAndLocale(p, or),
         ),
@@ -163,9 +166,10 @@ describe("the inbound handler takes the person the arrival read", () => {
     await h.handle(message("wamid.h1a"));
     expect(h.people).toEqual([CHAT]);
     expect(h.found).toEqual([[CHAT, CHAT, null]]);
-    await links.link(CHAT, 4_211);
+    // Sealed with the sender who proved it (the profile name: this payload carries no user id).
+    await links.link(CHAT, 4_211, "n:Sita");
     const sent = await commandsOf(redis.redis, () => h.handle(message("wamid.h1b")));
-    expect(h.asked).toEqual(["linkOf", "linkOf"]);
+    expect(h.asked).toEqual(["sealedLinkOf", "sealedLinkOf"]);
     expect(sent).toEqual(["evalsha", "hget"]);
     expect(h.found.at(-1)).toEqual([CHAT, 4_211, "ne"]);
     expect(h.people).toEqual([CHAT, 4_211]);

@@ -56,7 +56,7 @@ describe("finding 1: a staff role does not follow a number to the other channel"
     // without saying whose the account is.
     const adminSaw = admin.lastId();
     await stranger.say("link", /^The account of \+977 9800021001 cannot be joined to this chat/);
-    await stranger.say("new", /now has its own account here/);
+    await stranger.say("new yes", /now has its own account here/);
     await stranger.say("credit", /^\/credit is for admins\.$/);
     await stranger.say("books", /^This command is for admins\.$/);
     expect(await agentFloat(AGENT)).toBe(0);
@@ -78,7 +78,7 @@ describe("finding 1: a staff role does not follow a number to the other channel"
     });
     const stranger = waCustomer(ts, stale, "Another");
     await stranger.say("cashin", /registered with us on Telegram/);
-    await stranger.say("new", /now has its own account here/);
+    await stranger.say("new yes", /now has its own account here/);
     await stranger.say("cashin", /^\/cashin is for agents\.$/);
     expect(await agentFloat(AGENT)).toBe(100_000);
   });
@@ -133,7 +133,7 @@ describe("finding 2: a balance does not follow a recycled number", () => {
     await next.say(`link ${wrong}`, /not right/);
     await next.say("balance", /registered with us on Telegram/);
     // The number for an account of its own: empty; the Telegram customer keeps every paisa.
-    await next.say("new", /now has its own account here/);
+    await next.say("new yes", /now has its own account here/);
     await next.say("balance", /Your balance: Rs 0/);
     expect(await availableOf(ts, 21_102)).toBe(200_000);
     expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBe(waPerson(phone));
