@@ -815,3 +815,8 @@ cash-unsure-cancelled = Stopped. The receipt above may have been booked already:
 cash-unsure-leave-question = Leave? The receipt above may have been booked already: look it up before doing it again.
 cashin-repeat = ⚠️ This number already got a cash-in of { $amount } from you today: { $time }, receipt { $ref }. Confirm only if the customer paid that cash again.
 # --- end h-cashin ---
+
+# --- s21 review (h-settle2): the aggregator's answer stops a settlement; one's own proposal ---
+settle-aggregator-disagrees = The aggregator has just answered final for order { $ref } (it said: { $said }), but its answer does not match the order (another transaction id). Nothing was settled: resolve it with the aggregator first.
+settle-aggregator-unsure = The aggregator does not confirm a recharge for order { $ref } (it said: { $said }). Not settled as succeeded: settle it as failed, or resolve it with the aggregator first.
+settle-own-proposal-waits = Your own proposal to settle order { $ref } waits for another admin's approval: nothing was settled. Send /settle { $ref } to see or withdraw it.

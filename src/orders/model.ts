@@ -173,6 +173,8 @@ const settlementSchema = z.object({
   by: chatId,
   /** Maker-checker (more than one admin): the other admin who approved the proposal. */
   approvedBy: chatId.optional(),
+  /** Maker-checker: when the approved proposal was made (its identity with `by`; state.ts). */
+  proposedAt: z.number().int().optional(),
   reason: z.string().min(1).max(200),
   /** What the aggregator's status endpoint answered before the settlement (no final word). */
   aggregator: z.string().max(200),

@@ -11,7 +11,7 @@ import { createPlace } from "./place.ts";
 import type { OrdersProvider } from "./provider-events.ts";
 import { recentOrders } from "./recent.ts";
 import type { OrderSearch } from "./search.ts";
-import { createSettle, settleable } from "./settle.ts";
+import { createSettle, samePersonOf, settleable } from "./settle.ts";
 import type { OrderStore } from "./store.ts";
 import { createSubmit, type WalletReading } from "./submit.ts";
 
@@ -32,10 +32,12 @@ export {
 } from "./provider-events.ts";
 export {
   needsApproval,
+  type SamePerson,
   SETTLED_FAILED_MESSAGE,
   type Settleable,
   type SettleRequest,
   type SettleResult,
+  samePersonOf,
 } from "./settle.ts";
 export type { SubmitOptions, WalletReading } from "./submit.ts";
 
@@ -65,6 +67,8 @@ export interface OrdersOptions {
   sendWindowMs?: number;
   /** An admin may settle an open order this old (SETTLE_AFTER_MS; settle.ts). Default 4 h. */
   settleAfterMs?: number;
+  /** The admins' ids grouped by person (ADMIN_IDS `123=wa:+977…`): one person approves nothing of their own. */
+  adminPeople?: readonly (readonly number[])[];
   logger?: Logger;
   now?: () => number;
   registry?: Registry;
@@ -96,7 +100,12 @@ export function createOrders(opts: OrdersOptions) {
     onWalletReading: opts.onWalletReading,
   });
   const settleAfterMs = opts.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS;
-  const settling = createSettle(ctx, { provider, apply, settleAfterMs });
+  const settling = createSettle(ctx, {
+    provider,
+    apply,
+    settleAfterMs,
+    samePerson: samePersonOf(opts.adminPeople),
+  });
   return {
     nextReference: () => store.nextReference(),
     /** What the customer would pay for a draft (the schedule's quote). */
@@ -110,6 +119,10 @@ export function createOrders(opts: OrdersOptions) {
     settle: settling.settle,
     /** Withdraws or declines a settlement proposal waiting for approval (maker-checker). */
     withdrawSettle: settling.withdraw,
+    /** Whether a second person must approve this admin's settlement (maker-checker). */
+    settleNeedsApproval: settling.needsApproval,
+    /** Whether two admins' chat ids are one person (ADMIN_IDS groups). */
+    sameAdmin: settling.samePerson,
     /** Whether an admin may settle this order now (the service's clock, SETTLE_AFTER_MS). */
     settleable: (order: Order) => settleable(order, ctx.now(), settleAfterMs),
     get: (reference: string) => store.get(reference),

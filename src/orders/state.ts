@@ -197,12 +197,21 @@ function proposalStep(order: Order, event: OrderEvent): TransitionResult | null 
   return { ...unchanged(order), order: next, changed: true, notifications };
 }
 
-/** An approval names the proposal it approves: withdrawn or changed meanwhile, it does nothing. */
+/**
+ * An approval names the proposal it approves (its admin and time): withdrawn, declined or made
+ * anew meanwhile, it does nothing.
+ */
 function approvalStale(order: Order, event: OrderEvent): boolean {
   const s = event.settle;
   if (!s || s.approvedBy === undefined) return false;
   const p = order.settleProposal;
-  return !p || p.by !== s.by || p.outcome !== event.status || p.reason !== s.reason;
+  return (
+    !p ||
+    p.by !== s.by ||
+    p.at !== s.proposedAt ||
+    p.outcome !== event.status ||
+    p.reason !== s.reason
+  );
 }
 
 /**

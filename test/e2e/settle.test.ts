@@ -184,14 +184,21 @@ describe("an admin settles a stuck order from the chat", () => {
     const checker = await logIn(OTHER_ADMIN);
     const shown = await (await checker.get(`/dashboard/orders?ref=${ref}`)).text();
     expect(shown).toContain(`Approve: settle order ${ref} as success`);
-    const approve = new URLSearchParams({
-      ref,
-      outcome: "success",
-      reason: "operator: recharged",
-      approves: String(ADMIN),
-    });
-    // Without naming the proposal it is not approved blindly.
+    // The form names the proposal it shows: its admin and its time.
+    const proposedAt = /name="proposedAt" value="(\d+)"/.exec(shown)?.[1] ?? "";
+    const approveAt = (at: string) =>
+      new URLSearchParams({
+        ref,
+        outcome: "success",
+        reason: "operator: recharged",
+        approves: String(ADMIN),
+        proposedAt: at,
+      });
+    const approve = approveAt(proposedAt);
+    // Without naming the proposal (or naming an older one) it is not approved blindly.
     expect((await checker.post("/dashboard/orders/settle", {}, body.toString())).status).toBe(409);
+    const older = approveAt(String(Number(proposedAt) - 1));
+    expect((await checker.post("/dashboard/orders/settle", {}, older.toString())).status).toBe(409);
     const done = await checker.post("/dashboard/orders/settle", {}, approve.toString());
     expect(done.status).toBe(200);
     expect(await done.text()).toContain(`Order ${ref} settled as success`);
