@@ -820,3 +820,4 @@ cashin-repeat = ⚠️ This number already got a cash-in of { $amount } from you
 settle-aggregator-disagrees = The aggregator has just answered final for order { $ref } (it said: { $said }), but its answer does not match the order (another transaction id). Nothing was settled: resolve it with the aggregator first.
 settle-aggregator-unsure = The aggregator does not confirm a recharge for order { $ref } (it said: { $said }). Not settled as succeeded: settle it as failed, or resolve it with the aggregator first.
 settle-own-proposal-waits = Your own proposal to settle order { $ref } waits for another admin's approval: nothing was settled. Send /settle { $ref } to see or withdraw it.
+settle-disabled = Settling by hand is off on this bot (SETTLE_ENABLED): nothing was changed. The operator turns it on once every instance runs this version.

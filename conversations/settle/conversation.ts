@@ -157,6 +157,7 @@ function refusalOf(t: Translate, order: Order, s: Exclude<Settleable, { ok: true
   const ref = order.reference;
   if (s.code === "final") return t("settle-final", { ref, status: statusLabel(t, order.status) });
   if (s.code === "not_sent") return t("settle-not-sent", { ref });
+  if (s.code === "disabled") return t("settle-disabled");
   return t("settle-too-young", { ref, time: formatOrderTime(s.readyAt, "np", t.locale) });
 }
 

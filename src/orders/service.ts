@@ -67,6 +67,11 @@ export interface OrdersOptions {
   sendWindowMs?: number;
   /** An admin may settle an open order this old (SETTLE_AFTER_MS; settle.ts). Default 4 h. */
   settleAfterMs?: number;
+  /**
+   * SETTLE_ENABLED: /settle writes (a settlement, a proposal) only when on; older versions cannot
+   * read them (docs/deploying.md). Default here: on (parts built by hand); config: off.
+   */
+  settleEnabled?: boolean;
   /** The admins' ids grouped by person (ADMIN_IDS `123=wa:+977…`): one person approves nothing of their own. */
   adminPeople?: readonly (readonly number[])[];
   logger?: Logger;
@@ -100,10 +105,12 @@ export function createOrders(opts: OrdersOptions) {
     onWalletReading: opts.onWalletReading,
   });
   const settleAfterMs = opts.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS;
+  const settleEnabled = opts.settleEnabled ?? true;
   const settling = createSettle(ctx, {
     provider,
     apply,
     settleAfterMs,
+    enabled: settleEnabled,
     samePerson: samePersonOf(opts.adminPeople),
   });
   return {
@@ -124,7 +131,7 @@ export function createOrders(opts: OrdersOptions) {
     /** Whether two admins' chat ids are one person (ADMIN_IDS groups). */
     sameAdmin: settling.samePerson,
     /** Whether an admin may settle this order now (the service's clock, SETTLE_AFTER_MS). */
-    settleable: (order: Order) => settleable(order, ctx.now(), settleAfterMs),
+    settleable: (order: Order) => settleable(order, ctx.now(), settleAfterMs, settleEnabled),
     get: (reference: string) => store.get(reference),
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),

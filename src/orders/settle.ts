@@ -57,6 +57,7 @@ export type SettleResult =
   | { ok: false; code: "unknown" }
   /** Final already (a second tap, or the aggregator's word came meanwhile). */
   | { ok: false; code: "final"; order: Order }
+  | { ok: false; code: "disabled"; order: Order }
   | { ok: false; code: "too_young"; order: Order; readyAt: number }
   | { ok: false; code: "not_sent"; order: Order }
   /** The aggregator answered final just now: that answer was applied instead. */
@@ -77,13 +78,21 @@ export type SettleResult =
 
 export type Settleable =
   | { ok: true }
+  /** SETTLE_ENABLED is off: an older version may still run, which cannot read a settled order. */
+  | { ok: false; code: "disabled" }
   | { ok: false; code: "final" }
   | { ok: false; code: "not_sent" }
   | { ok: false; code: "too_young"; readyAt: number };
 
 /** Whether an order may be settled now (no I/O): what the admin is shown before deciding. */
-export function settleable(order: Order, now: number, settleAfterMs: number): Settleable {
+export function settleable(
+  order: Order,
+  now: number,
+  settleAfterMs: number,
+  enabled = true,
+): Settleable {
   if (isFinal(order.status)) return { ok: false, code: "final" };
+  if (!enabled) return { ok: false, code: "disabled" };
   // A placed order was never sent: the reconciler fails it as not submitted, not an admin.
   if (!SETTLEABLE.includes(order.status)) return { ok: false, code: "not_sent" };
   const readyAt = order.createdAt + settleAfterMs;
@@ -169,6 +178,8 @@ export function createSettle(
     provider: Pick<OrdersProvider, "statusByReference">;
     apply: Apply;
     settleAfterMs: number;
+    /** SETTLE_ENABLED (default off in config): no settlement or proposal is written while off. */
+    enabled?: boolean;
     /** One person's ids (ADMIN_IDS groups): such a person never approves their own proposal. */
     samePerson?: SamePerson;
   },
@@ -178,7 +189,7 @@ export function createSettle(
 
   /** What stands in the way of this admin's request, before the aggregator is asked. */
   function refusal(order: Order, req: SettleRequest): SettleResult | null {
-    const allowed = settleable(order, now(), deps.settleAfterMs);
+    const allowed = settleable(order, now(), deps.settleAfterMs, deps.enabled ?? true);
     if (!allowed.ok) return { ...allowed, order };
     if (!needsApproval(req.admins, req.adminId, same)) return null;
     const p = order.settleProposal;

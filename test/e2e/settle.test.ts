@@ -26,7 +26,7 @@ describe("an admin settles a stuck order from the chat", () => {
   beforeAll(async () => {
     ts = await startTestSystem({
       redis: true,
-      env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `${ADMIN},${OTHER_ADMIN}` },
+      env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `${ADMIN},${OTHER_ADMIN}`, SETTLE_ENABLED: "true" },
       sandbox: { delays: { toPendingMs: 20, toFinalMs: HOUR } },
       now: () => Date.now() + offset,
     });

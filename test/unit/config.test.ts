@@ -26,6 +26,8 @@ describe("config", () => {
     expect(wa).toBeTypeOf("number");
     expect(c.bot.adminIds).toEqual([7101, wa, 7102]);
     expect(c.adminPeople).toEqual([[7101, wa], [7102], [7101]]);
+    expect(c.reconciler.settleEnabled).toBe(false);
+    expect(loadConfig({ SETTLE_ENABLED: "true" }).reconciler.settleEnabled).toBe(true);
     // 7101 listed again, alone or with another chat: still one person with its WhatsApp.
     const same = samePersonOf([...c.adminPeople, [7103, 7101]]);
     expect([same(7101, wa ?? 0), same(wa ?? 0, 7103), same(7101, 7102)]).toEqual([

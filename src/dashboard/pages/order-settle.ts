@@ -119,6 +119,8 @@ function proposalSection(
 const REFUSED: Record<Exclude<SettleResult, { ok: true }>["code"], string> = {
   unknown: "No such order.",
   final: "The order is final already: nothing was settled.",
+  disabled:
+    "Settling by hand is off (SETTLE_ENABLED): turn it on once no older version runs; nothing was settled.",
   too_young: "Too recent to settle by hand (SETTLE_AFTER_MS): nothing was settled.",
   not_sent: "Never sent to the aggregator: the reconciler fails it by itself.",
   aggregator_final:
