@@ -90,7 +90,7 @@ export function settleConversation(deps: BotDeps) {
     const r = await conversation.external(() =>
       deps.orders.settle({ reference: order.reference, outcome: as, adminId: me, reason, admins }),
     );
-    await flow.reply(resultText(t, r, order.reference));
+    await flow.reply(resultText(t, r, order.reference, toldOthers(deps, r, me)));
   };
 }
 
@@ -149,7 +149,13 @@ async function decideProposal(
       approves: { by: p.by, at: p.at },
     }),
   );
-  await flow.reply(resultText(t, r, ref));
+  await flow.reply(resultText(t, r, ref, toldOthers(deps, r, me)));
+}
+
+/** Whether a settlement was told to another person (with one admin, nobody else is told). */
+function toldOthers(deps: BotDeps, r: SettleResult, me: number): boolean {
+  const admins = r.ok ? (r.order.settled?.admins ?? []) : [];
+  return admins.some((a) => !deps.orders.sameAdmin(a, me));
 }
 
 /** Why this order cannot be settled now. */
@@ -161,7 +167,7 @@ function refusalOf(t: Translate, order: Order, s: Exclude<Settleable, { ok: true
   return t("settle-too-young", { ref, time: formatOrderTime(s.readyAt, "np", t.locale) });
 }
 
-function resultText(t: Translate, r: SettleResult, ref: string): string {
+function resultText(t: Translate, r: SettleResult, ref: string, told: boolean): string {
   if (r.ok && r.done === "proposed") {
     return t("settle-proposed", {
       ref,
@@ -170,10 +176,11 @@ function resultText(t: Translate, r: SettleResult, ref: string): string {
     });
   }
   if (r.ok) {
-    return t(r.order.status === "failed" ? "settle-done-failed" : "settle-done-success", {
+    const done = t(r.order.status === "failed" ? "settle-done-failed" : "settle-done-success", {
       ref,
       said: r.aggregator,
     });
+    return told ? `${done} ${t("settle-done-told")}` : done;
   }
   if (r.code === "unknown") return t("status-not-found");
   if (r.code === "aggregator_final") {

@@ -298,12 +298,14 @@ export function createSettle(
 
   /** Any admin withdraws (their own) or declines (another's) the proposal waiting on the order. */
   async function withdraw(reference: string, adminId: number): Promise<Order | null> {
+    const p = (await store.get(reference))?.settleProposal;
+    const declined = p !== undefined && !same(p.by, adminId);
     const r = await deps.apply({
       reference,
       source: "admin",
       status: null,
       at: now(),
-      withdraw: { by: adminId },
+      withdraw: { by: adminId, ...(declined ? { declined } : {}) },
     });
     return r.outcome === "recorded" ? r.order : null;
   }

@@ -105,17 +105,17 @@ describe("an admin settles a stuck order from the chat", () => {
 
     await other.say(`/settle ${ref}`, new RegExp(`Admin ${ADMIN} proposes to settle order ${ref}`));
     const done = await other.tap("✅ Approve", /settled as failed/);
-    expect(done.text).toMatch(
-      new RegExp(
-        `Order ${ref} settled as failed: the held money is back in the customer's balance`,
-      ),
+    expect(done.text).toContain(
+      `Order ${ref} settled as failed: the customer is not charged for it (held money is back in their balance)`,
     );
+    // Two people: the proposer is told of the approval.
+    expect(done.text).toContain("The other admins were told.");
     expect(done.text).toMatch(/The aggregator said: status pending/);
 
     const push = await customer.waitFor(new RegExp(`Order ${ref} failed`));
     expect(push.text).toContain("has been returned to your balance");
     expect(push.text).toContain(
-      "Reason: the operator did not confirm the recharge, so it was cancelled",
+      "Reason: the aggregator never confirmed the recharge, so the order was closed as failed",
     );
     const told = await admin.waitFor(
       new RegExp(

@@ -645,6 +645,13 @@ describe("an admin settles an order the aggregator never ended", () => {
     expect(await propose("operator says NOT delivered (r1)")).toMatchObject({ done: "proposed" });
     const shownToC = await proposalOf(order);
     expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN)).not.toBeNull();
+    // The proposer is told their proposal was declined (else they would wait on it for good).
+    const declined = (await outbox()).filter(
+      (n) => n.reference === order.reference && n.chatId === ADMIN && n.kind === "admin_alert",
+    );
+    expect(declined.map((n) => n.kind === "admin_alert" && n.note)).toEqual([
+      expect.stringContaining(`admin ${OTHER_ADMIN} declined your proposal`),
+    ]);
     clock += 1;
     expect(await propose("r2: no ticket, just in case")).toMatchObject({ done: "proposed" });
     const approve = (seen: { by: number; at: number }) =>

@@ -75,9 +75,11 @@ export function settleSection(o: Order, port: SettlePort | null, viewer: Viewer)
     : "";
   return html`<h2>Settle</h2>
 <p>The aggregator has given no final answer for too long. It is asked once more first: a final
-answer is applied as it is. Otherwise: as failed, the held money goes back to the customer's
-balance; as succeeded, it is taken and the debit inferred from the order. The customer and the
-other admins are told.${approval}</p>
+answer is applied as it is (one that does not match the order stops it; "not found" or a word
+the bot does not know refuses "as succeeded"). Otherwise: as failed, the customer is not charged
+(a prepaid customer's held money goes back to their balance); as succeeded, they are charged and
+the aggregator's debit is its answer's or inferred from the order. The customer and any other
+admin are told.${approval}</p>
 <form method="post" action="${path("/orders/settle")}">
 <input type="hidden" name="ref" value="${o.reference}">
 <label><input type="radio" name="outcome" value="failed" required> As failed (money back)</label>
@@ -184,7 +186,7 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
   await recordAction(parts, c, viewer, "order_settle", detail.slice(0, 300), before, after);
   const done = proposed
     ? `Order ${ref}: proposed as ${p.data.outcome}. Nothing moves until another admin approves it; they are told.`
-    : `Order ${ref} settled as ${r.order.status}; the customer and the other admins are told.`;
+    : `Order ${ref} settled as ${r.order.status}; the customer and any other admin are told.`;
   return c.html(page(title, outcome(done, "info", back(ref)), viewer));
 }
 
