@@ -96,7 +96,7 @@ export const peopleList = z.preprocess(
       const people: number[][] = [];
       for (const item of listItems(s)) {
         const ids = item.split("=").map((part) => idOf(part.trim()));
-        const bad = ids.findIndex((id) => id === null);
+        const bad = ids.indexOf(null);
         if (bad >= 0) {
           ctx.addIssue({
             code: "custom",

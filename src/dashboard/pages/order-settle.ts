@@ -2,12 +2,7 @@ import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { z } from "zod";
 import { account } from "../../ledger/index.ts";
-import {
-  needsApproval,
-  type Order,
-  referenceSchema,
-  type SettleResult,
-} from "../../orders/index.ts";
+import { type Order, referenceSchema, type SettleResult } from "../../orders/index.ts";
 import {
   actionsOf,
   field,
