@@ -753,10 +753,10 @@ settle-ask-outcome = The aggregator has given no final answer for this order. Ho
 settle-as-failed = ❌ As failed: return the money to the customer
 settle-as-success = ✅ As succeeded: the recharge arrived
 settle-ask-reason = Why? A few words (for example what the operator or the aggregator's support said); they are kept on the order.
-settle-confirm-failed = Settle order { $ref } as failed? The held money goes back to the customer's balance and the customer is told. Reason: { $reason }
-settle-confirm-success = Settle order { $ref } as succeeded? The held money is taken and the aggregator's debit is inferred from the order. Reason: { $reason }
-settle-done-failed = ✅ Order { $ref } settled as failed: the held money is back in the customer's balance and the customer was told. The aggregator said: { $said }. The other admins were told.
-settle-done-success = ✅ Order { $ref } settled as succeeded: the held money was taken and the customer was told. The aggregator said: { $said }. The other admins were told.
+settle-confirm-failed = Settle order { $ref } as failed? The customer is not charged for it (a prepaid customer's held money goes back to their balance) and is told. Reason: { $reason }
+settle-confirm-success = Settle order { $ref } as succeeded? The customer is charged for it (a prepaid customer's held money is taken); the aggregator's debit is its execute answer's, or inferred from the order. Reason: { $reason }
+settle-done-failed = ✅ Order { $ref } settled as failed: the customer is not charged for it (held money is back in their balance) and was told. The aggregator said: { $said }.
+settle-done-success = ✅ Order { $ref } settled as succeeded: the customer is charged for it and was told. The aggregator said: { $said }.
 settle-aggregator-final = The aggregator has just answered for order { $ref }: { $status }. Its answer was applied; nothing was settled by hand.
 settle-final = Order { $ref } is already final ({ $status }): nothing to settle.
 settle-not-sent = Order { $ref } was never sent to the aggregator: the bot fails it by itself.
@@ -766,7 +766,7 @@ settle-leave-question = Leave this settlement? Nothing has been changed yet.
 status-settled = Settled by admin { $admin } at { $time }: { $reason } (the aggregator said: { $said })
 status-settled-contradicted = ⚠️ The aggregator later said the opposite: no money moved; check it with the aggregator; /books shows the difference.
 status-settle-hint = No final answer from the aggregator for too long: /settle { $ref }
-notify-reason-settled = the operator did not confirm the recharge, so it was cancelled
+notify-reason-settled = the aggregator never confirmed the recharge, so the order was closed as failed
 help-admin-settle = /settle – settle an order the aggregator has not ended for hours (failed: the money back to the customer; or succeeded), with a reason; with more than one admin, another admin approves it.
 settle-confirm-approval = Another admin must approve it: nothing moves until then.
 settle-proposed = 🕓 Proposed: order { $ref } as { $outcome }. Nothing moves until another admin approves it; they were told. The aggregator said: { $said }.
@@ -821,3 +821,10 @@ cash-not-booked = ❌ Not booked: the books refused receipt { $ref } before taki
 cash-unsure-final = ⚠️ Still not known whether receipt { $ref } was booked: the books did not answer in { $tries } tries, so this stops here. Do not send { $command } again for the same money: once the books answer, an admin finds { $ref } in the back office (Cash-ins) and can reverse it if it was booked.
 cashin-repeat = ⚠️ This number already got a cash-in of { $amount } from you today: { $time }, receipt { $ref }. Confirm only if the customer paid that cash again.
 # --- end h-cashin ---
+
+# --- s21 review (h-settle2): the aggregator's answer stops a settlement; one's own proposal ---
+settle-aggregator-disagrees = The aggregator has just answered final for order { $ref } (it said: { $said }), but its answer does not match the order (another transaction id). Nothing was settled: resolve it with the aggregator first.
+settle-aggregator-unsure = The aggregator does not confirm a recharge for order { $ref } (it said: { $said }). Not settled as succeeded: settle it as failed, or resolve it with the aggregator first.
+settle-own-proposal-waits = Your own proposal to settle order { $ref } waits for another admin's approval: nothing was settled. Send /settle { $ref } to see or withdraw it.
+settle-disabled = Settling by hand is off on this bot (SETTLE_ENABLED): nothing was changed. The operator turns it on once every instance runs this version.
+settle-done-told = The other admins were told.

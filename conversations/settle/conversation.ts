@@ -6,7 +6,7 @@ import type { Translate } from "../../src/bot/i18n.ts";
 import { statusLabel, statusText } from "../../src/bot/order-texts.ts";
 import { asciiDigits } from "../../src/catalog/index.ts";
 import { type Order, referenceSchema } from "../../src/orders/model.ts";
-import { needsApproval, type Settleable, type SettleResult } from "../../src/orders/service.ts";
+import type { Settleable, SettleResult } from "../../src/orders/service.ts";
 
 /**
  * /settle [reference] (admins): an order the aggregator never ended (no final answer for longer
@@ -59,7 +59,8 @@ export function settleConversation(deps: BotDeps) {
     await flow.reply(statusText(t, order));
     const me = flow.env.userId;
     const admins = deps.settings.adminIds;
-    const p = needsApproval(admins, me) ? order.settleProposal : undefined;
+    const approves = deps.orders.settleNeedsApproval(admins, me);
+    const p = approves ? order.settleProposal : undefined;
     if (p) {
       await decideProposal(flow, conversation, deps, order, p);
       return;
@@ -80,7 +81,7 @@ export function settleConversation(deps: BotDeps) {
     });
     const as = outcome === "failed" ? "failed" : "success";
     const question = as === "failed" ? "settle-confirm-failed" : "settle-confirm-success";
-    const approval = needsApproval(admins, me) ? `\n${t("settle-confirm-approval")}` : "";
+    const approval = approves ? `\n${t("settle-confirm-approval")}` : "";
     await flow.choose(
       `${t(question, { ref: order.reference, reason })}${approval}`,
       [{ label: t("common-confirm"), value: "yes" }],
@@ -89,7 +90,7 @@ export function settleConversation(deps: BotDeps) {
     const r = await conversation.external(() =>
       deps.orders.settle({ reference: order.reference, outcome: as, adminId: me, reason, admins }),
     );
-    await flow.reply(resultText(t, r, order.reference));
+    await flow.reply(resultText(t, r, order.reference, toldOthers(deps, r, me)));
   };
 }
 
@@ -119,7 +120,8 @@ async function decideProposal(
   const ref = order.reference;
   const me = flow.env.userId;
   const outcome = statusLabel(t, p.outcome);
-  if (p.by === me) {
+  // Any of the proposer's own chats (ADMIN_IDS groups one person's ids) may only withdraw it.
+  if (deps.orders.sameAdmin(p.by, me)) {
     await flow.choose(t("settle-own-proposal", { ref, outcome, reason: p.reason }), [
       { label: t("settle-withdraw"), value: "withdraw" },
     ]);
@@ -144,10 +146,16 @@ async function decideProposal(
       adminId: me,
       reason: p.reason,
       admins: deps.settings.adminIds,
-      approves: p.by,
+      approves: { by: p.by, at: p.at },
     }),
   );
-  await flow.reply(resultText(t, r, ref));
+  await flow.reply(resultText(t, r, ref, toldOthers(deps, r, me)));
+}
+
+/** Whether a settlement was told to another person (with one admin, nobody else is told). */
+function toldOthers(deps: BotDeps, r: SettleResult, me: number): boolean {
+  const admins = r.ok ? (r.order.settled?.admins ?? []) : [];
+  return admins.some((a) => !deps.orders.sameAdmin(a, me));
 }
 
 /** Why this order cannot be settled now. */
@@ -155,10 +163,11 @@ function refusalOf(t: Translate, order: Order, s: Exclude<Settleable, { ok: true
   const ref = order.reference;
   if (s.code === "final") return t("settle-final", { ref, status: statusLabel(t, order.status) });
   if (s.code === "not_sent") return t("settle-not-sent", { ref });
+  if (s.code === "disabled") return t("settle-disabled");
   return t("settle-too-young", { ref, time: formatOrderTime(s.readyAt, "np", t.locale) });
 }
 
-function resultText(t: Translate, r: SettleResult, ref: string): string {
+function resultText(t: Translate, r: SettleResult, ref: string, told: boolean): string {
   if (r.ok && r.done === "proposed") {
     return t("settle-proposed", {
       ref,
@@ -167,18 +176,21 @@ function resultText(t: Translate, r: SettleResult, ref: string): string {
     });
   }
   if (r.ok) {
-    return t(r.order.status === "failed" ? "settle-done-failed" : "settle-done-success", {
+    const done = t(r.order.status === "failed" ? "settle-done-failed" : "settle-done-success", {
       ref,
       said: r.aggregator,
     });
+    return told ? `${done} ${t("settle-done-told")}` : done;
   }
   if (r.code === "unknown") return t("status-not-found");
   if (r.code === "aggregator_final") {
     return t("settle-aggregator-final", { ref, status: statusLabel(t, r.order.status) });
   }
-  if (r.code === "own_proposal" || r.code === "other_proposal") {
-    return t("settle-other-proposal", { ref });
-  }
+  if (r.code === "aggregator_disagrees")
+    return t("settle-aggregator-disagrees", { ref, said: r.said });
+  if (r.code === "aggregator_unsure") return t("settle-aggregator-unsure", { ref, said: r.said });
+  if (r.code === "own_proposal") return t("settle-own-proposal-waits", { ref });
+  if (r.code === "other_proposal") return t("settle-other-proposal", { ref });
   if (r.code === "no_proposal") return t("settle-no-proposal", { ref });
   return refusalOf(t, r.order, r);
 }

@@ -80,6 +80,10 @@ export interface BotOrders {
   withdrawSettle(reference: string, adminId: number): Promise<Order | null>;
   /** Whether an admin may settle this order now: not final, sent, older than SETTLE_AFTER_MS. */
   settleable(order: Order): Settleable;
+  /** Whether a second person must approve this admin's settlement (ADMIN_IDS groups one person). */
+  settleNeedsApproval(admins: readonly number[], adminId: number): boolean;
+  /** Whether two admins' chat ids are one person (ADMIN_IDS `123=wa:+977…`). */
+  sameAdmin(a: number, b: number): boolean;
 }
 
 export interface BotSettings {

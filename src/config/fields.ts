@@ -73,34 +73,45 @@ export const listItems = (s: string) =>
     .map((p) => p.trim())
     .filter(Boolean);
 
+/** One id as configured: a Telegram user id or `wa:<phone digits>`; null if neither. */
+function idOf(item: string): number | null {
+  const wa = /^wa:\+?(\d+)$/i.exec(item);
+  return wa ? chatIdOfWaId(wa[1] ?? "") : /^-?\d{1,20}$/.test(item) ? Number(item) : null;
+}
+
 /**
  * People by id, comma-separated: AGENT_IDS, ADMIN_IDS, STAFF_IDS. A Telegram user id, or
  * `wa:<phone digits>` for a WhatsApp chat (its id, src/whatsapp/chat-ids.ts). A role is the
  * channel's own (bot/person.ts `channelIdOf`): someone on both channels is listed twice, since a
- * number registered on Telegram proves nothing about who writes from it on WhatsApp now.
+ * number registered on Telegram proves nothing about who writes from it on WhatsApp now. One
+ * person's ids may be joined by `=` (`123=wa:+977…`): one person, each id its own chat (maker-
+ * checker counts people, src/orders/settle.ts). Parsed: one array of ids per person.
  */
-export const idList = z.preprocess(
+export const peopleList = z.preprocess(
   emptyToUndefined,
   z
     .string()
     .default("")
     .transform((s, ctx) => {
-      const ids: number[] = [];
+      const people: number[][] = [];
       for (const item of listItems(s)) {
-        const wa = /^wa:\+?(\d+)$/i.exec(item);
-        const id = wa ? chatIdOfWaId(wa[1] ?? "") : /^-?\d{1,20}$/.test(item) ? Number(item) : null;
-        if (id === null) {
+        const ids = item.split("=").map((part) => idOf(part.trim()));
+        const bad = ids.indexOf(null);
+        if (bad >= 0) {
           ctx.addIssue({
             code: "custom",
-            message: `"${item}" is not a Telegram user id or wa:<WhatsApp number>`,
+            message: `"${item}" is not a Telegram user id or wa:<WhatsApp number> (one person's joined by "=")`,
           });
           return z.NEVER;
         }
-        ids.push(id);
+        people.push(ids as number[]);
       }
-      return ids;
+      return people;
     }),
 );
+
+/** The ids of a people list, each once (a role is each chat's own). */
+export const idList = peopleList.transform((people) => [...new Set(people.flat())]);
 
 /** The parsed values of one concern's variables (its shape's output types). */
 export type Parsed<S extends z.ZodRawShape> = z.output<z.ZodObject<S>>;

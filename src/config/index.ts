@@ -74,7 +74,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length) throw new ConfigError(problems);
 
   const mode = modeOf(e, usesRedis(e));
-  const { roles, accessMode, staffIds } = rolesSettings(e);
+  const { roles, accessMode, staffIds, adminPeople } = rolesSettings(e);
   const botApi = botApiPolicyOf(e);
   const whatsapp = whatsappSettings(e);
   const sandbox = sandboxSettings(e, env);
@@ -97,6 +97,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     books: booksSettings(e),
     topUp: topUpSettings(e),
     staffIds,
+    /** The admins' ids grouped by person (ADMIN_IDS `123=wa:+977…`; maker-checker). */
+    adminPeople,
     /** The WhatsApp channel; undefined when its four credentials are not set. */
     whatsapp,
     /** Reminders: the worker on or off, and its interval (src/reminders/). */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emptyToUndefined, int, type Parsed } from "./fields.ts";
+import { bool, emptyToUndefined, int, type Parsed } from "./fields.ts";
 
 /** The reconciler: how often it asks the aggregator about orders without a final word, and which. */
 export const reconcilerEnv = {
@@ -11,6 +11,12 @@ export const reconcilerEnv = {
    * aggregator never ended it. Default 4 hours, past the stuck alert (RECONCILE_MAX_AGE_MS).
    */
   SETTLE_AFTER_MS: int(4 * 3_600_000, 0),
+  /**
+   * /settle writes what older versions cannot read (a history source "admin", `settled`, a
+   * proposal, new alert topics: docs/deploying.md). Off by default: turn it on once no instance
+   * of a version before /settle runs (nor will be rolled back to).
+   */
+  SETTLE_ENABLED: bool(false),
   /**
    * How long "not found" from the provider is not trusted after submit; default: the execute
    * timeout. Half of it is the window for an execute to leave after its submitting mark
@@ -36,6 +42,7 @@ export function reconcilerSettings(e: ReconcilerEnv & { PROVIDER_EXECUTE_TIMEOUT
     minAgeMs: e.RECONCILE_MIN_AGE_MS,
     maxAgeMs: e.RECONCILE_MAX_AGE_MS,
     settleAfterMs: e.SETTLE_AFTER_MS,
+    settleEnabled: e.SETTLE_ENABLED,
     notFoundGraceMs: e.RECONCILE_NOT_FOUND_GRACE_MS ?? e.PROVIDER_EXECUTE_TIMEOUT_MS,
   };
 }

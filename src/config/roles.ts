@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { emptyToUndefined, idList, type Parsed } from "./fields.ts";
+import { emptyToUndefined, idList, type Parsed, peopleList } from "./fields.ts";
 
 /** Who is who (agents, admins, staff) and who pays for an order. */
 export const rolesEnv = {
   AGENT_IDS: idList,
-  ADMIN_IDS: idList,
+  ADMIN_IDS: peopleList,
   /**
    * Who pays for an order. prepaid (default): anyone may register (by sharing their own phone
    * contact) and orders from a balance that covers the price, held at confirm. staff: only the
@@ -32,7 +32,9 @@ type RolesEnv = Parsed<typeof rolesEnv>;
 
 export function rolesSettings(e: RolesEnv) {
   return {
-    roles: { agentIds: e.AGENT_IDS, adminIds: e.ADMIN_IDS },
+    roles: { agentIds: e.AGENT_IDS, adminIds: [...new Set(e.ADMIN_IDS.flat())] },
+    /** The admins' ids by person (`123=wa:+977…`): a person approves no settlement of their own. */
+    adminPeople: e.ADMIN_IDS,
     accessMode: e.ACCESS_MODE,
     /** Staff mode: who may order besides agents and admins (STAFF_IDS). */
     staffIds: e.STAFF_IDS,

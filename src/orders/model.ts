@@ -173,6 +173,8 @@ const settlementSchema = z.object({
   by: chatId,
   /** Maker-checker (more than one admin): the other admin who approved the proposal. */
   approvedBy: chatId.optional(),
+  /** Maker-checker: when the approved proposal was made (its identity with `by`; state.ts). */
+  proposedAt: z.number().int().optional(),
   reason: z.string().min(1).max(200),
   /** What the aggregator's status endpoint answered before the settlement (no final word). */
   aggregator: z.string().max(200),
@@ -310,7 +312,13 @@ export const orderEventSchema = z.object({
   /** An admin proposes a settlement (status null): recorded as `settleProposal`, admins told. */
   propose: settleProposalSchema.extend({ admins: z.array(chatId).max(50) }).optional(),
   /** An admin withdraws or declines the proposal waiting on the order (status null). */
-  withdraw: z.object({ by: chatId }).optional(),
+  withdraw: z
+    .object({
+      by: chatId,
+      /** Another person declined it (not its proposer from any of their chats): the proposer is told. */
+      declined: z.boolean().optional(),
+    })
+    .optional(),
 });
 export type OrderEvent = z.infer<typeof orderEventSchema>;
 

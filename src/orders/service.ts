@@ -11,7 +11,7 @@ import { createPlace } from "./place.ts";
 import type { OrdersProvider } from "./provider-events.ts";
 import { recentOrders } from "./recent.ts";
 import type { OrderSearch } from "./search.ts";
-import { createSettle, settleable } from "./settle.ts";
+import { createSettle, samePersonOf, settleable } from "./settle.ts";
 import type { OrderStore } from "./store.ts";
 import { createSubmit, type WalletReading } from "./submit.ts";
 
@@ -32,10 +32,12 @@ export {
 } from "./provider-events.ts";
 export {
   needsApproval,
+  type SamePerson,
   SETTLED_FAILED_MESSAGE,
   type Settleable,
   type SettleRequest,
   type SettleResult,
+  samePersonOf,
 } from "./settle.ts";
 export type { SubmitOptions, WalletReading } from "./submit.ts";
 
@@ -65,6 +67,13 @@ export interface OrdersOptions {
   sendWindowMs?: number;
   /** An admin may settle an open order this old (SETTLE_AFTER_MS; settle.ts). Default 4 h. */
   settleAfterMs?: number;
+  /**
+   * SETTLE_ENABLED: /settle writes (a settlement, a proposal) only when on; older versions cannot
+   * read them (docs/deploying.md). Default here: on (parts built by hand); config: off.
+   */
+  settleEnabled?: boolean;
+  /** The admins' ids grouped by person (ADMIN_IDS `123=wa:+977…`): one person approves nothing of their own. */
+  adminPeople?: readonly (readonly number[])[];
   logger?: Logger;
   now?: () => number;
   registry?: Registry;
@@ -96,7 +105,14 @@ export function createOrders(opts: OrdersOptions) {
     onWalletReading: opts.onWalletReading,
   });
   const settleAfterMs = opts.settleAfterMs ?? DEFAULT_SETTLE_AFTER_MS;
-  const settling = createSettle(ctx, { provider, apply, settleAfterMs });
+  const settleEnabled = opts.settleEnabled ?? true;
+  const settling = createSettle(ctx, {
+    provider,
+    apply,
+    settleAfterMs,
+    enabled: settleEnabled,
+    samePerson: samePersonOf(opts.adminPeople),
+  });
   return {
     nextReference: () => store.nextReference(),
     /** What the customer would pay for a draft (the schedule's quote). */
@@ -110,8 +126,12 @@ export function createOrders(opts: OrdersOptions) {
     settle: settling.settle,
     /** Withdraws or declines a settlement proposal waiting for approval (maker-checker). */
     withdrawSettle: settling.withdraw,
+    /** Whether a second person must approve this admin's settlement (maker-checker). */
+    settleNeedsApproval: settling.needsApproval,
+    /** Whether two admins' chat ids are one person (ADMIN_IDS groups). */
+    sameAdmin: settling.samePerson,
     /** Whether an admin may settle this order now (the service's clock, SETTLE_AFTER_MS). */
-    settleable: (order: Order) => settleable(order, ctx.now(), settleAfterMs),
+    settleable: (order: Order) => settleable(order, ctx.now(), settleAfterMs, settleEnabled),
     get: (reference: string) => store.get(reference),
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),

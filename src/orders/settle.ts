@@ -16,10 +16,17 @@ import { answerAbout, eventFromStatus, type OrdersProvider } from "./provider-ev
  * second tap or a replay finds the order final. Who, when, why and what the aggregator said are
  * kept on the order (`settled`) and in its history.
  *
- * Maker-checker: with more than one admin configured, the first admin's settlement is a proposal
- * (recorded on the order, told to the other admins; nothing moves), and another admin's approval
- * of that very proposal settles it; the proposer cannot approve their own. Any admin may withdraw
- * or decline a proposal. With one admin, that admin settles alone (audited all the same).
+ * A final answer that is not applied (another transaction id than the order's) stops the
+ * settlement too: the admin is told what the aggregator said and resolves it by hand; a failed
+ * write of the answer escapes (nothing moves; the admin tries again). "Not found" or a word nobody
+ * understood ("refunded") refuses a settlement as succeeded: charging for what may never have
+ * happened needs the aggregator's own word, not an admin's guess (a failure voids, harmless).
+ *
+ * Maker-checker: with more than one person among the admins, the first admin's settlement is a
+ * proposal (recorded on the order, told to the other admins; nothing moves), and another person's
+ * approval of that very proposal (its admin and time) settles it; the proposer cannot approve
+ * their own from any of their chats (ADMIN_IDS groups one person's ids: `123=wa:+977…`). Any
+ * admin may withdraw or decline a proposal. With one person, that admin settles alone (audited).
  */
 
 /** The failure's own words on the order (for staff); a customer reads notify-reason-settled. */
@@ -39,10 +46,10 @@ export interface SettleRequest {
    * means a second admin approves (maker-checker). */
   admins: readonly number[];
   /**
-   * Maker-checker: the admin whose proposal (seen by this admin) is approved. Absent: a new
-   * proposal; a proposal found waiting is then another's, never approved blindly.
+   * Maker-checker: the proposal (its admin and time, as seen by this admin) approved. Absent: a
+   * new proposal; a proposal found waiting is then another's, never approved blindly.
    */
-  approves?: number;
+  approves?: { by: number; at: number };
 }
 
 export type SettleResult =
@@ -50,10 +57,18 @@ export type SettleResult =
   | { ok: false; code: "unknown" }
   /** Final already (a second tap, or the aggregator's word came meanwhile). */
   | { ok: false; code: "final"; order: Order }
+  | { ok: false; code: "disabled"; order: Order }
   | { ok: false; code: "too_young"; order: Order; readyAt: number }
   | { ok: false; code: "not_sent"; order: Order }
   /** The aggregator answered final just now: that answer was applied instead. */
   | { ok: false; code: "aggregator_final"; order: Order }
+  /**
+   * The aggregator answered final just now but its answer was not applied (another transaction
+   * id than the order's): nothing settled; resolve it with the aggregator. `said`: its answer.
+   */
+  | { ok: false; code: "aggregator_disagrees"; order: Order; said: string }
+  /** Not found, or a word nobody understood: no settlement as succeeded. `said`: its answer. */
+  | { ok: false; code: "aggregator_unsure"; order: Order; said: string }
   /** Maker-checker: this admin's own proposal waits for another admin. */
   | { ok: false; code: "own_proposal"; order: Order }
   /** Maker-checker: another proposal (another outcome, or made meanwhile) waits on the order. */
@@ -63,22 +78,99 @@ export type SettleResult =
 
 export type Settleable =
   | { ok: true }
+  /** SETTLE_ENABLED is off: an older version may still run, which cannot read a settled order. */
+  | { ok: false; code: "disabled" }
   | { ok: false; code: "final" }
   | { ok: false; code: "not_sent" }
   | { ok: false; code: "too_young"; readyAt: number };
 
 /** Whether an order may be settled now (no I/O): what the admin is shown before deciding. */
-export function settleable(order: Order, now: number, settleAfterMs: number): Settleable {
+export function settleable(
+  order: Order,
+  now: number,
+  settleAfterMs: number,
+  enabled = true,
+): Settleable {
   if (isFinal(order.status)) return { ok: false, code: "final" };
+  if (!enabled) return { ok: false, code: "disabled" };
   // A placed order was never sent: the reconciler fails it as not submitted, not an admin.
   if (!SETTLEABLE.includes(order.status)) return { ok: false, code: "not_sent" };
   const readyAt = order.createdAt + settleAfterMs;
   return now < readyAt ? { ok: false, code: "too_young", readyAt } : { ok: true };
 }
 
-/** Whether a second admin must approve: more than one admin configured. */
-export const needsApproval = (admins: readonly number[], adminId: number): boolean =>
-  new Set([...admins, adminId]).size > 1;
+/** Whether two chat ids are one person (ADMIN_IDS groups, `123=wa:+977…`). */
+export type SamePerson = (a: number, b: number) => boolean;
+
+/** One person per group of ids (ADMIN_IDS `123=wa:+977…`); an id in no group is its own person. */
+export function samePersonOf(people: readonly (readonly number[])[] = []): SamePerson {
+  // An id listed in two groups joins them (`1=wa:…,1=wa:…2`): one person, whatever the order.
+  const parent = new Map<number, number>();
+  const root = (id: number): number => {
+    const up = parent.get(id) ?? id;
+    return up === id ? id : root(up);
+  };
+  for (const ids of people) {
+    const [first, ...rest] = ids.map(root);
+    for (const r of rest) if (first !== undefined && r !== first) parent.set(r, first);
+  }
+  return (a, b) => a === b || root(a) === root(b);
+}
+
+/** Whether a second person must approve: an admin configured who is not this admin. */
+export const needsApproval = (
+  admins: readonly number[],
+  adminId: number,
+  same: SamePerson = (a, b) => a === b,
+): boolean => admins.some((a) => !same(a, adminId));
+
+/** What the aggregator said before a settlement, and whether it stops it. */
+type Asked =
+  | { kind: "final"; order: Order }
+  | { kind: "disagrees"; said: string }
+  | { kind: "open"; said: string; unsure: boolean };
+
+/**
+ * Asks the aggregator (only the question may fail into "no answer") and applies its answer; a
+ * failed write of the answer escapes, so nothing is settled on a final word left unwritten.
+ */
+async function askAggregator(
+  deps: { provider: Pick<OrdersProvider, "statusByReference">; apply: Apply },
+  now: () => number,
+  order: Order,
+): Promise<Asked> {
+  const asked = providerReference(order);
+  let answer: Awaited<ReturnType<typeof deps.provider.statusByReference>>;
+  try {
+    answer = answerAbout(await deps.provider.statusByReference(order.region, asked), asked);
+  } catch (err) {
+    if (err instanceof ProviderNotFoundError)
+      return { kind: "open", said: "not found", unsure: true };
+    const why = err instanceof Error ? err.message : String(err);
+    return { kind: "open", said: `no answer (${why.slice(0, 120)})`, unsure: false };
+  }
+  const said = `status ${answer.status.slice(0, 40)}`;
+  const event = eventFromStatus(answer, "status", now(), "asked before an admin's settlement");
+  const applied = await deps.apply({ reference: order.reference, ...event }, order);
+  if (applied.order && isFinal(applied.order.status))
+    return { kind: "final", order: applied.order };
+  // A final word the order did not take (another transaction id): never overridden by hand.
+  if (event.status !== null && isFinal(event.status)) return { kind: "disagrees", said };
+  return { kind: "open", said, unsure: event.status === null };
+}
+
+/**
+ * What the aggregator said that stops the admin's outcome: a final word not applied (whatever
+ * the outcome), or not found / a word nobody understood against a settlement as succeeded.
+ */
+function stoppedBy(
+  asked: Exclude<Asked, { kind: "final" }>,
+  outcome: SettleRequest["outcome"],
+): { code: "aggregator_disagrees" | "aggregator_unsure"; said: string } | null {
+  if (asked.kind === "disagrees") return { code: "aggregator_disagrees", said: asked.said };
+  if (asked.unsure && outcome === "success") return { code: "aggregator_unsure", said: asked.said };
+  return null;
+}
 
 export function createSettle(
   ctx: OrdersContext,
@@ -86,44 +178,26 @@ export function createSettle(
     provider: Pick<OrdersProvider, "statusByReference">;
     apply: Apply;
     settleAfterMs: number;
+    /** SETTLE_ENABLED (default off in config): no settlement or proposal is written while off. */
+    enabled?: boolean;
+    /** One person's ids (ADMIN_IDS groups): such a person never approves their own proposal. */
+    samePerson?: SamePerson;
   },
 ) {
   const { store, now } = ctx;
-
-  /**
-   * Asks the aggregator; applies its answer. `final`: it said final; else what it said, in words.
-   * Only the question may come back as "no answer": a write of its answer that fails (a Redis
-   * timeout, a conflict) goes up, so nothing is settled and the admin tries again. Taken as "no
-   * answer", it let the admin's outcome through against the aggregator's final word (a success
-   * voided: the customer refunded for a recharge the aggregator delivered), and recorded the
-   * aggregator as silent (s21 settle review, finding 1).
-   */
-  async function askAggregator(order: Order): Promise<{ final: Order } | { said: string }> {
-    const asked = providerReference(order);
-    let answer: ReturnType<typeof answerAbout>;
-    try {
-      answer = answerAbout(await deps.provider.statusByReference(order.region, asked), asked);
-    } catch (err) {
-      if (err instanceof ProviderNotFoundError) return { said: "not found" };
-      const why = err instanceof Error ? err.message : String(err);
-      return { said: `no answer (${why.slice(0, 120)})` };
-    }
-    const event = eventFromStatus(answer, "status", now(), "asked before an admin's settlement");
-    const applied = await deps.apply({ reference: order.reference, ...event }, order);
-    if (applied.order && isFinal(applied.order.status)) return { final: applied.order };
-    return { said: `status ${answer.status.slice(0, 40)}` };
-  }
+  const same = deps.samePerson ?? ((a: number, b: number) => a === b);
 
   /** What stands in the way of this admin's request, before the aggregator is asked. */
   function refusal(order: Order, req: SettleRequest): SettleResult | null {
-    const allowed = settleable(order, now(), deps.settleAfterMs);
+    const allowed = settleable(order, now(), deps.settleAfterMs, deps.enabled ?? true);
     if (!allowed.ok) return { ...allowed, order };
-    if (!needsApproval(req.admins, req.adminId)) return null;
+    if (!needsApproval(req.admins, req.adminId, same)) return null;
     const p = order.settleProposal;
     // An approval names the proposal its admin saw; one gone meanwhile is not approved blindly.
     if (!p) return req.approves === undefined ? null : { ok: false, code: "no_proposal", order };
-    if (p.by === req.adminId) return { ok: false, code: "own_proposal", order };
-    if (p.by !== req.approves || p.outcome !== req.outcome) {
+    if (same(p.by, req.adminId)) return { ok: false, code: "own_proposal", order };
+    const a = req.approves;
+    if (!a || p.by !== a.by || p.at !== a.at || p.outcome !== req.outcome) {
       return { ok: false, code: "other_proposal", order };
     }
     return null;
@@ -161,7 +235,7 @@ export function createSettle(
 
   async function decide(order: Order, req: SettleRequest, said: string): Promise<SettleResult> {
     // An approval settles the proposal as it was made: its admin, its outcome, its reason.
-    const p = needsApproval(req.admins, req.adminId) ? order.settleProposal : undefined;
+    const p = needsApproval(req.admins, req.adminId, same) ? order.settleProposal : undefined;
     const by = p?.by ?? req.adminId;
     const reason = p?.reason ?? req.reason.trim().slice(0, 200);
     const approved = p ? ` (approved by admin ${req.adminId})` : "";
@@ -175,7 +249,7 @@ export function createSettle(
       expect: SETTLEABLE,
       settle: {
         by,
-        ...(p ? { approvedBy: req.adminId } : {}),
+        ...(p ? { approvedBy: req.adminId, proposedAt: p.at } : {}),
         reason,
         aggregator: said,
         admins: [...new Set([...req.admins, req.adminId])].slice(0, 50),
@@ -202,29 +276,46 @@ export function createSettle(
     if (!order) return { ok: false, code: "unknown" };
     const refused = refusal(order, req);
     if (refused) return refused;
-    const asked = await askAggregator(order);
-    if ("final" in asked) {
+    const asked = await askAggregator(deps, now, order);
+    if (asked.kind === "final") {
       ctx.log?.warn(
-        { reference: order.reference, status: asked.final.status, admin: req.adminId },
+        { reference: order.reference, status: asked.order.status, admin: req.adminId },
         "settlement not needed: the aggregator answered final, applied",
       );
-      return { ok: false, code: "aggregator_final", order: asked.final };
+      return { ok: false, code: "aggregator_final", order: asked.order };
     }
-    const maker = needsApproval(req.admins, req.adminId) && !order.settleProposal;
+    const stop = stoppedBy(asked, req.outcome);
+    if (stop) {
+      ctx.log?.warn(
+        { reference: order.reference, admin: req.adminId, outcome: req.outcome, said: stop.said },
+        "settlement refused: the aggregator's answer stands in the way",
+      );
+      return { ok: false, ...stop, order: (await store.get(order.reference)) ?? order };
+    }
+    const maker = needsApproval(req.admins, req.adminId, same) && !order.settleProposal;
     return maker ? propose(order, req, asked.said) : decide(order, req, asked.said);
   }
 
   /** Any admin withdraws (their own) or declines (another's) the proposal waiting on the order. */
   async function withdraw(reference: string, adminId: number): Promise<Order | null> {
+    const p = (await store.get(reference))?.settleProposal;
+    const declined = p !== undefined && !same(p.by, adminId);
     const r = await deps.apply({
       reference,
       source: "admin",
       status: null,
       at: now(),
-      withdraw: { by: adminId },
+      withdraw: { by: adminId, ...(declined ? { declined } : {}) },
     });
     return r.outcome === "recorded" ? r.order : null;
   }
 
-  return { settle, withdraw };
+  return {
+    settle,
+    withdraw,
+    /** Whether a second person must approve this admin's settlement. */
+    needsApproval: (admins: readonly number[], adminId: number) =>
+      needsApproval(admins, adminId, same),
+    samePerson: same,
+  };
 }

@@ -157,6 +157,31 @@ function settlementContradicted(order: Order, event: OrderEvent): TransitionResu
 }
 
 /**
+ * A proposal declined by another admin, told to its proposer (else they would wait on it for
+ * good). The topic is settle_proposed's: its note says it all, and no new topic is another shape
+ * an older notifier would drop (docs/deploying.md).
+ */
+function declinedAlert(
+  order: Order,
+  withdraw: NonNullable<OrderEvent["withdraw"]>,
+  at: number,
+): Notification[] {
+  const p = order.settleProposal;
+  if (!p || !withdraw.declined) return [];
+  return [
+    {
+      kind: "admin_alert",
+      topic: "settle_proposed",
+      reference: order.reference,
+      status: order.status,
+      chatId: p.by,
+      at,
+      note: `Order ${order.reference}: admin ${withdraw.by} declined your proposal to settle it as ${p.outcome} (${p.reason}). Nothing moved; /settle ${order.reference} to propose again.`,
+    },
+  ];
+}
+
+/**
  * Maker-checker (settle.ts): an admin's proposal to settle an open order, recorded with its
  * history entry and told to the other admins (one proposal at a time), or withdrawn/declined.
  * Null: the event is neither.
@@ -183,26 +208,37 @@ function proposalStep(order: Order, event: OrderEvent): TransitionResult | null 
       at: event.at,
     };
   } else delete next.settleProposal;
-  const notifications: Notification[] = (propose?.admins ?? [])
-    .filter((admin) => admin !== propose?.by)
-    .map((chatId) => ({
-      kind: "admin_alert",
-      topic: "settle_proposed",
-      reference: order.reference,
-      status: order.status,
-      chatId,
-      at: event.at,
-      note: `Order ${order.reference}: admin ${propose?.by} proposes to settle it as ${propose?.outcome}: ${propose?.reason}. Nothing moves until another admin approves it: /settle ${order.reference}`,
-    }));
+  const notifications: Notification[] = withdraw
+    ? declinedAlert(order, withdraw, event.at)
+    : (propose?.admins ?? [])
+        .filter((admin) => admin !== propose?.by)
+        .map((chatId) => ({
+          kind: "admin_alert",
+          topic: "settle_proposed",
+          reference: order.reference,
+          status: order.status,
+          chatId,
+          at: event.at,
+          note: `Order ${order.reference}: admin ${propose?.by} proposes to settle it as ${propose?.outcome}: ${propose?.reason}. Nothing moves until another admin approves it: /settle ${order.reference}`,
+        }));
   return { ...unchanged(order), order: next, changed: true, notifications };
 }
 
-/** An approval names the proposal it approves: withdrawn or changed meanwhile, it does nothing. */
+/**
+ * An approval names the proposal it approves (its admin and time): withdrawn, declined or made
+ * anew meanwhile, it does nothing.
+ */
 function approvalStale(order: Order, event: OrderEvent): boolean {
   const s = event.settle;
   if (!s || s.approvedBy === undefined) return false;
   const p = order.settleProposal;
-  return !p || p.by !== s.by || p.outcome !== event.status || p.reason !== s.reason;
+  return (
+    !p ||
+    p.by !== s.by ||
+    p.at !== s.proposedAt ||
+    p.outcome !== event.status ||
+    p.reason !== s.reason
+  );
 }
 
 /**

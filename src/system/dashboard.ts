@@ -44,7 +44,7 @@ export function wireDashboard(
     /** The chat's own services, so the back office's money actions are the chat's operations. */
     topUps?: TopUps | undefined;
     /** The orders service: /settle's operation, for the order page (src/orders/settle.ts). */
-    orders?: Pick<Orders, "settle" | "settleable" | "withdrawSettle"> | undefined;
+    orders?: SettleOrders | undefined;
     /** Complaints on orders: the back office answers them with the chat's own service. */
     complaints?: Complaints | undefined;
     /** The chat's translations and a sender: a reversal made in the browser is told as /reverse tells it. */
@@ -109,15 +109,19 @@ export function wireDashboard(
   return { access, command: dashboardCommand({ issueLink: (id) => access.issueLink(id) }) };
 }
 
+type SettleOrders = Pick<
+  Orders,
+  "settle" | "settleable" | "withdrawSettle" | "settleNeedsApproval" | "sameAdmin"
+>;
+
 /** The chat's /settle for the order page; the admins told are the bot's, read on each use. */
-function settlePort(
-  orders: Pick<Orders, "settle" | "settleable" | "withdrawSettle">,
-  settings: BotSettings,
-) {
+function settlePort(orders: SettleOrders, settings: BotSettings) {
   return {
     settle: orders.settle,
     withdraw: orders.withdrawSettle,
     settleable: orders.settleable,
     adminIds: () => settings.adminIds,
+    needsApproval: orders.settleNeedsApproval,
+    sameAdmin: orders.sameAdmin,
   };
 }

@@ -53,6 +53,8 @@ export function wireMoneyPath(
     // Half the grace covers a late mark, the other half an execute arriving late (reconciler.ts).
     sendWindowMs: Math.floor(config.reconciler.notFoundGraceMs / 2),
     settleAfterMs: config.reconciler.settleAfterMs,
+    adminPeople: config.adminPeople,
+    settleEnabled: config.reconciler.settleEnabled,
     logger,
     now,
     metrics,

@@ -26,7 +26,7 @@ describe("an admin settles a stuck order from the chat", () => {
   beforeAll(async () => {
     ts = await startTestSystem({
       redis: true,
-      env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `${ADMIN},${OTHER_ADMIN}` },
+      env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `${ADMIN},${OTHER_ADMIN}`, SETTLE_ENABLED: "true" },
       sandbox: { delays: { toPendingMs: 20, toFinalMs: HOUR } },
       now: () => Date.now() + offset,
     });
@@ -105,17 +105,17 @@ describe("an admin settles a stuck order from the chat", () => {
 
     await other.say(`/settle ${ref}`, new RegExp(`Admin ${ADMIN} proposes to settle order ${ref}`));
     const done = await other.tap("✅ Approve", /settled as failed/);
-    expect(done.text).toMatch(
-      new RegExp(
-        `Order ${ref} settled as failed: the held money is back in the customer's balance`,
-      ),
+    expect(done.text).toContain(
+      `Order ${ref} settled as failed: the customer is not charged for it (held money is back in their balance)`,
     );
+    // Two people: the proposer is told of the approval.
+    expect(done.text).toContain("The other admins were told.");
     expect(done.text).toMatch(/The aggregator said: status pending/);
 
     const push = await customer.waitFor(new RegExp(`Order ${ref} failed`));
     expect(push.text).toContain("has been returned to your balance");
     expect(push.text).toContain(
-      "Reason: the operator did not confirm the recharge, so it was cancelled",
+      "Reason: the aggregator never confirmed the recharge, so the order was closed as failed",
     );
     const told = await admin.waitFor(
       new RegExp(
@@ -184,14 +184,21 @@ describe("an admin settles a stuck order from the chat", () => {
     const checker = await logIn(OTHER_ADMIN);
     const shown = await (await checker.get(`/dashboard/orders?ref=${ref}`)).text();
     expect(shown).toContain(`Approve: settle order ${ref} as success`);
-    const approve = new URLSearchParams({
-      ref,
-      outcome: "success",
-      reason: "operator: recharged",
-      approves: String(ADMIN),
-    });
-    // Without naming the proposal it is not approved blindly.
+    // The form names the proposal it shows: its admin and its time.
+    const proposedAt = /name="proposedAt" value="(\d+)"/.exec(shown)?.[1] ?? "";
+    const approveAt = (at: string) =>
+      new URLSearchParams({
+        ref,
+        outcome: "success",
+        reason: "operator: recharged",
+        approves: String(ADMIN),
+        proposedAt: at,
+      });
+    const approve = approveAt(proposedAt);
+    // Without naming the proposal (or naming an older one) it is not approved blindly.
     expect((await checker.post("/dashboard/orders/settle", {}, body.toString())).status).toBe(409);
+    const older = approveAt(String(Number(proposedAt) - 1));
+    expect((await checker.post("/dashboard/orders/settle", {}, older.toString())).status).toBe(409);
     const done = await checker.post("/dashboard/orders/settle", {}, approve.toString());
     expect(done.status).toBe(200);
     expect(await done.text()).toContain(`Order ${ref} settled as success`);

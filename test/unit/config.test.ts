@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { ConfigError, DEV_WEBHOOK_SECRET, loadConfig, secretsOf } from "../../src/config/index.ts";
 import { createLogger } from "../../src/logger.ts";
+import { samePersonOf } from "../../src/orders/settle.ts";
 
 describe("config", () => {
   it("needs nothing: playground, embedded sandbox, memory stores", () => {
@@ -17,6 +18,24 @@ describe("config", () => {
     expect(c.webhook.secret).toBe(DEV_WEBHOOK_SECRET);
     expect(c.webhook.path).toBe("/webhooks/provider");
     expect(c.catalog.ntcMobileMaxAmount).toBe(3000);
+  });
+
+  it("ADMIN_IDS joins one person's chats with = (maker-checker counts people, not chats)", () => {
+    const c = loadConfig({ ADMIN_IDS: "7101=wa:+9779841000001, 7102,7101" });
+    const wa = c.adminPeople[0]?.[1];
+    expect(wa).toBeTypeOf("number");
+    expect(c.bot.adminIds).toEqual([7101, wa, 7102]);
+    expect(c.adminPeople).toEqual([[7101, wa], [7102], [7101]]);
+    expect(c.reconciler.settleEnabled).toBe(false);
+    expect(loadConfig({ SETTLE_ENABLED: "true" }).reconciler.settleEnabled).toBe(true);
+    // 7101 listed again, alone or with another chat: still one person with its WhatsApp.
+    const same = samePersonOf([...c.adminPeople, [7103, 7101]]);
+    expect([same(7101, wa ?? 0), same(wa ?? 0, 7103), same(7101, 7102)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(() => loadConfig({ ADMIN_IDS: "7101=abc" })).toThrow(/one person's joined by "="/);
   });
 
   it("parses lists, numbers and URLs", () => {

@@ -84,6 +84,10 @@ export interface ActionDeps {
     withdraw(reference: string, adminId: number): Promise<Order | null>;
     settleable(order: Order): Settleable;
     adminIds(): readonly number[];
+    /** Whether a second person must approve this admin's settlement (ADMIN_IDS groups). */
+    needsApproval(admins: readonly number[], adminId: number): boolean;
+    /** Whether two admins' chat ids are one person (ADMIN_IDS `123=wa:+977…`). */
+    sameAdmin(a: number, b: number): boolean;
   };
   /** An open order older than this is stuck (RECONCILE_MAX_AGE_MS, as the reconciler's alert). */
   stuckAfterMs: number;

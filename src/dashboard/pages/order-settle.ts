@@ -2,12 +2,7 @@ import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { z } from "zod";
 import { account } from "../../ledger/index.ts";
-import {
-  needsApproval,
-  type Order,
-  referenceSchema,
-  type SettleResult,
-} from "../../orders/index.ts";
+import { type Order, referenceSchema, type SettleResult } from "../../orders/index.ts";
 import {
   actionsOf,
   field,
@@ -43,6 +38,8 @@ const settleSchema = z.object({
     .pipe(z.string().min(3, "a reason of 3 to 200 characters").max(200)),
   /** An approval: the admin whose proposal the page showed (absent: a new proposal). */
   approves: z.union([z.literal("").transform(() => undefined), z.coerce.number().int()]),
+  /** An approval: when the proposal the page showed was made (its identity with `approves`). */
+  proposedAt: z.union([z.literal("").transform(() => undefined), z.coerce.number().int()]),
 });
 
 /** The order page's part: who settled it, or (admins, when it may be settled now) the form. */
@@ -65,16 +62,19 @@ export function settleSection(o: Order, port: SettlePort | null, viewer: Viewer)
     ])}`;
   }
   if (!admin || !port?.settleable(o).ok) return "";
-  const p = needsApproval(port.adminIds(), viewer.userId) ? o.settleProposal : undefined;
-  if (p) return proposalSection(o, p, viewer);
-  const approval = needsApproval(port.adminIds(), viewer.userId)
+  const needs = port.needsApproval(port.adminIds(), viewer.userId);
+  const p = needs ? o.settleProposal : undefined;
+  if (p) return proposalSection(o, p, port.sameAdmin(p.by, viewer.userId));
+  const approval = needs
     ? " With more than one admin, this is a proposal: another admin approves it before anything moves."
     : "";
   return html`<h2>Settle</h2>
 <p>The aggregator has given no final answer for too long. It is asked once more first: a final
-answer is applied as it is. Otherwise: as failed, the held money goes back to the customer's
-balance; as succeeded, it is taken and the debit inferred from the order. The customer and the
-other admins are told.${approval}</p>
+answer is applied as it is (one that does not match the order stops it; "not found" or a word
+the bot does not know refuses "as succeeded"). Otherwise: as failed, the customer is not charged
+(a prepaid customer's held money goes back to their balance); as succeeded, they are charged and
+the aggregator's debit is its answer's or inferred from the order. The customer and any other
+admin are told.${approval}</p>
 <form method="post" action="${path("/orders/settle")}">
 <input type="hidden" name="ref" value="${o.reference}">
 <label><input type="radio" name="outcome" value="failed" required> As failed (money back)</label>
@@ -88,16 +88,17 @@ other admins are told.${approval}</p>
 function proposalSection(
   o: Order,
   p: NonNullable<Order["settleProposal"]>,
-  viewer: Viewer,
+  /** The viewer is the proposer (any of their chats: ADMIN_IDS groups one person's ids). */
+  mine: boolean,
 ): Fragment {
-  const approve =
-    p.by === viewer.userId
-      ? html`<p>Your proposal waits for another admin's approval.</p>`
-      : html`<form method="post" action="${path("/orders/settle")}">
+  const approve = mine
+    ? html`<p>Your proposal waits for another admin's approval.</p>`
+    : html`<form method="post" action="${path("/orders/settle")}">
 <input type="hidden" name="ref" value="${o.reference}">
 <input type="hidden" name="outcome" value="${p.outcome}">
 <input type="hidden" name="reason" value="${p.reason}">
 <input type="hidden" name="approves" value="${p.by}">
+<input type="hidden" name="proposedAt" value="${p.at}">
 <button type="submit">Approve: settle order ${o.reference} as ${p.outcome}</button>
 </form>`;
   return html`<h2>Settlement proposed</h2>${facts([
@@ -108,17 +109,23 @@ function proposalSection(
   ])}${approve}
 <form method="post" action="${path("/orders/settle/withdraw")}">
 <input type="hidden" name="ref" value="${o.reference}">
-<button type="submit">${p.by === viewer.userId ? "Withdraw my proposal" : "Decline"}</button>
+<button type="submit">${mine ? "Withdraw my proposal" : "Decline"}</button>
 </form>`;
 }
 
 const REFUSED: Record<Exclude<SettleResult, { ok: true }>["code"], string> = {
   unknown: "No such order.",
   final: "The order is final already: nothing was settled.",
+  disabled:
+    "Settling by hand is off (SETTLE_ENABLED): turn it on once no older version runs; nothing was settled.",
   too_young: "Too recent to settle by hand (SETTLE_AFTER_MS): nothing was settled.",
   not_sent: "Never sent to the aggregator: the reconciler fails it by itself.",
   aggregator_final:
     "The aggregator has just answered final: its answer was applied; nothing was settled by hand.",
+  aggregator_disagrees:
+    "The aggregator has just answered final, but its answer does not match the order (another transaction id): nothing was settled; resolve it with the aggregator.",
+  aggregator_unsure:
+    "The aggregator does not confirm a recharge (not found, or a word the bot does not know): not settled as succeeded; settle it as failed, or resolve it with the aggregator.",
   own_proposal: "Your own proposal waits for another admin's approval: nothing was settled.",
   other_proposal:
     "Another proposal waits on this order: open the order again to approve or decline it.",
@@ -134,6 +141,7 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
     outcome: field(body, "outcome"),
     reason: field(body, "reason"),
     approves: field(body, "approves").trim(),
+    proposedAt: field(body, "proposedAt").trim(),
   });
   const back = (ref: string) => html`<a href="${path(`/orders?ref=${ref}`)}">Back to the order</a>`;
   if (!p.success) {
@@ -152,11 +160,14 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
     adminId: viewer.userId,
     reason: p.data.reason,
     admins: port.adminIds(),
-    ...(p.data.approves === undefined ? {} : { approves: p.data.approves }),
+    ...(p.data.approves === undefined
+      ? {}
+      : { approves: { by: p.data.approves, at: p.data.proposedAt ?? -1 } }),
   });
   if (!r.ok) {
     const status = r.code === "unknown" ? 404 : 409;
-    return c.html(page(title, outcome(REFUSED[r.code], "error", back(ref)), viewer), status);
+    const said = "said" in r ? ` The aggregator said: ${r.said}.` : "";
+    return c.html(page(title, outcome(REFUSED[r.code] + said, "error", back(ref)), viewer), status);
   }
   const proposed = r.done === "proposed";
   const after = {
@@ -170,7 +181,7 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
   await recordAction(parts, c, viewer, "order_settle", detail.slice(0, 300), before, after);
   const done = proposed
     ? `Order ${ref}: proposed as ${p.data.outcome}. Nothing moves until another admin approves it; they are told.`
-    : `Order ${ref} settled as ${r.order.status}; the customer and the other admins are told.`;
+    : `Order ${ref} settled as ${r.order.status}; the customer and any other admin are told.`;
   return c.html(page(title, outcome(done, "info", back(ref)), viewer));
 }
 
