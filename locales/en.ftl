@@ -818,7 +818,7 @@ cash-unsure-cancelled = Stopped. The receipt above may have been booked already:
 cash-unsure-cancelled-admin = Stopped. The receipt above may have been booked already: look it up in the back office (Cash-ins lists every cash-in, credit and reversal) before doing it again.
 cash-unsure-leave-question = Leave? The receipt above may have been booked already: look it up before doing it again.
 cash-not-booked = ❌ Not booked: the books refused receipt { $ref } before taking it, so nothing was moved. Checking again cannot book it; please tell an admin.
-cash-unsure-final = ⚠️ Still not known whether receipt { $ref } was booked: the books did not answer in { $tries } tries, so this stops here. Do not send { $command } again for the same money: once the books answer, an admin finds { $ref } in the back office (Cash-ins) and can reverse it if it was booked.
+cash-unsure-final = ⚠️ Still not known whether receipt { $ref } was booked: the books did not answer in { $tries } tries, so this stops here. Do not send { $command } again for the same money yet: once the books answer, an admin looks up { $ref } in the back office. If it was booked, the money is there and nothing more is needed; if it was not, send { $command } again then.
 cashin-repeat = ⚠️ This number already got a cash-in of { $amount } from you today: { $time }, receipt { $ref }. Confirm only if the customer paid that cash again.
 # --- end h-cashin ---
 

@@ -93,12 +93,22 @@ export function readingOf(
  * query: applied, it would give an order with no transaction id yet (its execute timed out) the
  * other order's outcome.
  */
+/** A status answer that names another order than the one asked about: it says nothing of ours. */
+export class OtherReferenceError extends Error {
+  constructor(
+    readonly said: string,
+    readonly asked: string,
+  ) {
+    super(`status answer about reference ${said}, not ${asked}`);
+    this.name = "OtherReferenceError";
+  }
+}
+
 export function answerAbout(answer: StatusResult, asked: string): StatusResult {
   // The echo may be a number, padded with spaces or without a text reference's leading zeros:
   // the same order (sameReference); any other reference is refused.
-  if (!sameReference(answer.referenceNo, asked)) {
-    throw new Error(`status answer about reference ${answer.referenceNo}, not ${asked}`);
-  }
+  if (!sameReference(answer.referenceNo, asked))
+    throw new OtherReferenceError(answer.referenceNo, asked);
   return answer;
 }
 

@@ -3,7 +3,12 @@ import type { Apply } from "./apply.ts";
 import type { OrdersContext } from "./context.ts";
 import { providerReference } from "./execute-request.ts";
 import { isFinal, type Order, type OrderStatus } from "./model.ts";
-import { answerAbout, eventFromStatus, type OrdersProvider } from "./provider-events.ts";
+import {
+  answerAbout,
+  eventFromStatus,
+  type OrdersProvider,
+  OtherReferenceError,
+} from "./provider-events.ts";
 
 /**
  * An admin settles an order the aggregator never ended (its execute answer lost or "queued", no
@@ -146,6 +151,14 @@ async function askAggregator(
   } catch (err) {
     if (err instanceof ProviderNotFoundError)
       return { kind: "open", said: "not found", unsure: true };
+    // An answer about another order is not silence: the aggregator may be confused about this
+    // one, so "succeeded" is refused as for "not found" (s21 final review, finding 4).
+    if (err instanceof OtherReferenceError)
+      return {
+        kind: "open",
+        said: `an answer about another order (${err.said.slice(0, 40)})`,
+        unsure: true,
+      };
     const why = err instanceof Error ? err.message : String(err);
     return { kind: "open", said: `no answer (${why.slice(0, 120)})`, unsure: false };
   }

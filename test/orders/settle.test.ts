@@ -58,6 +58,7 @@ describe("an admin settles an order the aggregator never ended", () => {
   let failWrites = 0;
   /** When set, the aggregator's status answers say this word instead (a word nobody normalised). */
   let statusWord: string | undefined;
+  let statusRef: string | undefined;
   let books: Books;
   // In the past, so that the books' own clock (Date.now) sees every order as created already.
   let clock = Date.now() - 500 * HOUR;
@@ -72,10 +73,14 @@ describe("an admin settles an order the aggregator never ended", () => {
     });
     server = await serveFetch(async (req, env) => {
       const res = await sandbox.app.fetch(req, env);
-      if (statusWord === undefined || !new URL(req.url).pathname.endsWith("/status")) return res;
-      // The aggregator answers a word of its own ("refunded") for the order's status.
-      const body = (await res.json()) as { data?: { status?: string } };
-      if (body.data?.status !== undefined) body.data.status = statusWord;
+      const rewrite = statusWord !== undefined || statusRef !== undefined;
+      if (!rewrite || !new URL(req.url).pathname.endsWith("/status")) return res;
+      // The aggregator answers a word of its own ("refunded") for the order's status, or about
+      // another order than the one asked.
+      const body = (await res.json()) as { data?: { status?: string; order_id?: string } };
+      if (statusWord !== undefined && body.data?.status !== undefined)
+        body.data.status = statusWord;
+      if (statusRef !== undefined && body.data !== undefined) body.data.order_id = statusRef;
       return Response.json(body, { status: res.status });
     });
     client = createProviderClient({
@@ -768,6 +773,24 @@ describe("an admin settles an order the aggregator never ended", () => {
     expect(await kindsOf(order)).toEqual(["hold", "void"]);
     // The sandbox still holds it as pending: it fails and refunds it, the float check is back.
     statusWord = undefined;
+    forceAtAggregator(order, "failed");
+    expect(await drift()).toBe(drift0);
+  });
+
+  it("an answer about another order refuses a settlement as succeeded, and is shown; as failed it goes through", async () => {
+    const drift0 = await drift();
+    const order = await stuckOrder("9841330018");
+    clock += SETTLE_AFTER;
+    statusRef = "777000111";
+    const r1 = await settle(order, "success", "operator confirms the top-up arrived");
+    expect(r1).toMatchObject({ ok: false, code: "aggregator_unsure" });
+    expect(JSON.stringify(r1)).toContain("another order (777000111)");
+    expect(await kindsOf(order)).toEqual(["hold"]);
+    expect(await available(order.userId)).toBe(30_000);
+    const r2 = await settle(order, "failed", "aggregator confused about this order");
+    expect(r2).toMatchObject({ ok: true, done: "settled" });
+    expect(await kindsOf(order)).toEqual(["hold", "void"]);
+    statusRef = undefined;
     forceAtAggregator(order, "failed");
     expect(await drift()).toBe(drift0);
   });
