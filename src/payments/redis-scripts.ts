@@ -16,22 +16,31 @@ redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
 return 1
 `;
 
-// KEYS: topUp, due, held, partial, then the ledger keys, then byUser (the user's top-ups).
+// KEYS: topUp, due, held, partial, then the ledger keys, then byUser (the user's top-ups), then
+// (a credit's cap check only) the user's other top-ups created in [from, until), as the caller read them.
 // ARGV: expected version, new version, json, member, dueAt ('' = off the schedule), held since
 // ('' = not held), partial refund since ('' = not waiting for a figure), transfer?, then the
 // credit's caps (credit, TOPUP_MAX_AMOUNT, daily cap, the day's from and until, the top-ups' name
 // prefix; credit '' = no cap to check), then the transfer's TRANSFER_ARGC.
 //
 // The daily cap sums what the user's other top-ups started in [from, until) credited, as
-// caps.ts \`limitBeside\` does: it reads them by name (the byUser members after the prefix, all in
-// the {money} slot), since their number is not known when the script is called. Refused {3, the
-// limit} with nothing written: another credit came in since the caller read them.
+// caps.ts \`limitBeside\` does, reading each by the key the caller declared for it (the byUser
+// member after the name prefix): a script touches no key it did not declare (Cluster, and Redis's
+// rule for scripts). Refused {3, the limit} with nothing written: another credit came in since
+// the caller read them. Refused {4} with nothing written: a top-up of the window is not among the
+// declared ones (created since the caller read them): the caller reads them again.
 const UPDATE = `${LEDGER_LUA}
 ${ledgerKeysLua(5)}
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
 if ARGV[9] ~= '' then
   local room = tonumber(ARGV[11])
-  for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[10], ARGV[12], '(' .. ARGV[13])) do
+  local declared = {}
+  for i = 11, #KEYS do declared[KEYS[i]] = true end
+  local members = redis.call('ZRANGEBYSCORE', KEYS[10], ARGV[12], '(' .. ARGV[13])
+  for _, m in ipairs(members) do
+    if m ~= ARGV[4] and not declared[ARGV[14] .. m] then return {4} end
+  end
+  for _, m in ipairs(members) do
     if m ~= ARGV[4] then
       local j = redis.call('HGET', ARGV[14] .. m, 'j')
       local credited = j and cjson.decode(j).creditedPaisa

@@ -38,32 +38,57 @@ async function update(
   const now = opts.now ?? Date.now;
   const written = topUpSchema.parse({ ...next, version: expectedVersion + 1 });
   const t = transfer ? transferInputSchema.parse(transfer) : undefined;
-  const reply = await updateScript.run(
-    redis,
-    {
-      topUp: k.topUp(written.gateway, written.paymentId),
-      due: k.topUpsDue,
-      held: k.topUpsHeld,
-      partial: k.topUpsPartial,
-      ...ledgerKeys(k),
-      byUser: k.topUpsByUser(written.userId),
-    },
-    String(expectedVersion),
-    String(written.version),
-    JSON.stringify(written),
-    member(written.gateway, written.paymentId),
-    dueAt === null ? "" : String(dueAt),
-    written.status === "held" ? String(written.held?.at ?? written.updatedAt) : "",
-    written.status === "partial_refund"
-      ? String(written.partialRefund?.at ?? written.updatedAt)
-      : "",
-    t ? "1" : "0",
-    ...(cap
-      ? [cap.creditPaisa, cap.maxPaisa, cap.dailyCapPaisa, cap.from, cap.until].map(String)
-      : ["", "", "", "", ""]),
-    k.topUpNamePrefix,
-    ...(t ? transferArgv(t, now()) : []),
-  );
+  const self = member(written.gateway, written.paymentId);
+  const byUser = k.topUpsByUser(written.userId);
+  // A credit's cap check reads the user's other top-ups of the window: declared to the script
+  // (KEYS), as read here; one created since is refused {4} and they are read again.
+  for (let tries = 1; ; tries++) {
+    const others = cap
+      ? (await redis.zrangebyscore(byUser, String(cap.from), `(${cap.until}`))
+          .filter((m) => m !== self)
+          .map((m) => `${k.topUpNamePrefix}${m}`)
+      : [];
+    const reply = await tryUpdate(others);
+    if (reply[0] !== 4) return outcome(reply);
+    // Top-ups created faster than they can be read: answered as a race, which callers retry.
+    if (tries >= MAX_KEY_READS) return { ok: false, reason: "version" };
+  }
+
+  async function tryUpdate(others: string[]) {
+    return updateScript.runWithKeys(
+      redis,
+      {
+        topUp: k.topUp(written.gateway, written.paymentId),
+        due: k.topUpsDue,
+        held: k.topUpsHeld,
+        partial: k.topUpsPartial,
+        ...ledgerKeys(k),
+        byUser,
+      },
+      others,
+      String(expectedVersion),
+      String(written.version),
+      JSON.stringify(written),
+      self,
+      dueAt === null ? "" : String(dueAt),
+      written.status === "held" ? String(written.held?.at ?? written.updatedAt) : "",
+      written.status === "partial_refund"
+        ? String(written.partialRefund?.at ?? written.updatedAt)
+        : "",
+      t ? "1" : "0",
+      ...(cap
+        ? [cap.creditPaisa, cap.maxPaisa, cap.dailyCapPaisa, cap.from, cap.until].map(String)
+        : ["", "", "", "", ""]),
+      k.topUpNamePrefix,
+      ...(t ? transferArgv(t, now()) : []),
+    );
+  }
+}
+
+/** How many times `update` reads the user's top-ups when new ones keep coming in between. */
+const MAX_KEY_READS = 5;
+
+function outcome(reply: [number, unknown?]): UpdateOutcome {
   if (reply[0] === 0) return { ok: false, reason: "version" };
   if (reply[0] === 3) return { ok: false, reason: "cap", limitPaisa: Number(reply[1]) };
   if (reply[0] === 2) {

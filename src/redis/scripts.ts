@@ -18,6 +18,16 @@ export interface LuaScript<K extends string, R> {
     keys: Record<K, string>,
     ...argv: Array<string | number | Buffer>
   ): Promise<R>;
+  /**
+   * `run` with keys known only at the call after the named ones (KEYS[n+1..]): a script declares
+   * every key it touches, including those it cannot name in advance.
+   */
+  runWithKeys(
+    redis: RedisClient,
+    keys: Record<K, string>,
+    more: readonly string[],
+    ...argv: Array<string | number | Buffer>
+  ): Promise<R>;
   /** `run` with bulk replies as Buffers (binary values read by the script); typed by the caller. */
   runBuffer<B>(
     redis: RedisClient,
@@ -44,6 +54,10 @@ export function luaScript<K extends string, R>(
     async run(redis, named, ...argv) {
       return (await command(redis, name)(...keys.map((k) => named[k]), ...argv)) as R;
     },
+    async runWithKeys(redis, named, more, ...argv) {
+      const all = [...keys.map((k) => named[k]), ...more];
+      return (await command(redis, `${name}Keyed`, null)(all.length, ...all, ...argv)) as R;
+    },
     async runBuffer<B>(
       redis: RedisClient,
       named: Record<K, string>,
@@ -53,16 +67,23 @@ export function luaScript<K extends string, R>(
       return (await command(redis, `${name}Buffer`)(...keys.map((k) => named[k]), ...argv)) as B;
     },
   };
-  /** The script's command on `redis`, defined there the first time. */
-  function command(redis: RedisClient, as: string) {
+  /**
+   * The script's command on `redis`, defined there the first time; `numberOfKeys` null: the
+   * command's first argument is how many keys follow (`runWithKeys`), under its own name.
+   */
+  function command(redis: RedisClient, as: string, numberOfKeys: number | null = keys.length) {
     let names = definedOn.get(redis);
     if (!names) {
       names = new Set();
       definedOn.set(redis, names);
     }
-    if (!names.has(name)) {
-      redis.defineCommand(name, { numberOfKeys: keys.length, lua });
-      names.add(name);
+    const defined = numberOfKeys === null ? as : name;
+    if (!names.has(defined)) {
+      redis.defineCommand(
+        defined,
+        numberOfKeys === null ? { lua } : { numberOfKeys: keys.length, lua },
+      );
+      names.add(defined);
     }
     const commands = redis as unknown as Record<
       string,

@@ -278,3 +278,51 @@ describe("a booking left unsure until the idle time", () => {
     }
   });
 });
+
+describe("a cash-in whose receipt write keeps failing", () => {
+  // Its own system and agent: the tries below are many messages in a row (the flood limit).
+  const AGENT_D = 4894;
+  const ts = useTestSystem({
+    redis: true,
+    env: { ACCESS_MODE: "prepaid", AGENT_IDS: String(AGENT_D), ADMIN_IDS: String(ADMIN) },
+  });
+
+  // The service answers such a booking as not known (test/accounts/receipt-lost.test.ts), never
+  // NotBookedError: here the words the agent reads for it. Never "❌ Not booked" (that says
+  // nothing was moved, and the customer was credited), and the last try words both outcomes.
+  it("is never said to be not booked: the last try says what to do if it was, and if it was not", async () => {
+    const redis = new Redis(REDIS_URL);
+    const receipts = keyspace(ts.prefix).accountReceipts;
+    try {
+      await ts.user(4807).register("9779800004807");
+      const admin = ts.user(ADMIN);
+      await admin.say("/credit", /Credit which agent/);
+      await admin.tap(String(AGENT_D), /How much did agent/);
+      await admin.say("100", /Credit agent \d+ with/);
+      await admin.tap("✅ Confirm", /credited with/);
+      const agent = ts.user(AGENT_D);
+      await agent.say("/cashin", /customer's phone number/);
+      await agent.say("9800004807", /How much cash/);
+      const confirm = await agent.say("30", /Add .* to the balance of/);
+      const id = /Receipt: (cashin-[0-9a-f]+)/.exec(confirm.text)?.[1] ?? "";
+      await redis.set(receipts, "not a hash");
+      await agent.tap("✅ Confirm", /Not known whether receipt cashin-/);
+      for (let i = 0; i < 3; i++) await agent.tap("🔁 Check", /Not known whether receipt cashin-/);
+      const last = await agent.tap("🔁 Check", /Still not known whether receipt cashin-/);
+      expect(last.text).toBe(
+        `⚠️ Still not known whether receipt ${id} was booked: the books did not answer in 5 tries, ` +
+          "so this stops here. Do not send /cashin again for the same money yet: once the books " +
+          `answer, an admin looks up ${id} in the back office. If it was booked, the money is ` +
+          "there and nothing more is needed; if it was not, send /cashin again then.",
+      );
+      expect(agent.botTexts().filter((t) => /^❌ Not booked|nothing was moved/.test(t))).toEqual(
+        [],
+      );
+      // It was booked, once: the words above are the truth, "not booked" would not be.
+      expect((await ts.system.ledger.balance(account.customer(4807))).availablePaisa).toBe(3_000);
+    } finally {
+      await redis.del(receipts);
+      redis.disconnect();
+    }
+  });
+});

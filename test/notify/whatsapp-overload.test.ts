@@ -1,20 +1,11 @@
-import { Writable } from "node:stream";
-import { Api } from "grammy";
 import { Hono } from "hono";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createLogger } from "../../src/logger.ts";
-import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
-import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
-import { createOrders } from "../../src/orders/service.ts";
-import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
-import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
-import { createWhatsAppClient } from "../../src/whatsapp/client.ts";
 import { serveFetch } from "../support/http.ts";
-import { createNotifier, noProvider } from "../support/notify.ts";
 import { mobileInput } from "../support/orders.ts";
+import { graphClient, notifierOver, openWindows } from "../support/whatsapp-notifier.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
@@ -26,10 +17,7 @@ import { testRouter } from "../support/whatsapp-router.ts";
  * the whole NOTIFY_RETRY_FOR_MS (6 h), about 120 copies an hour, none counted. A 4xx with the same
  * code still sends nothing (test/whatsapp/client.test.ts).
  */
-const TOKEN = "EAAG-overload-token-0123456789";
-const PHONE_ID = "106540352242922";
 const WA_ID = "9779841000555";
-const quiet = () => createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 
 /** The messages Meta took, whatever it answered. */
 const taken: string[] = [];
@@ -52,42 +40,15 @@ afterAll(async () => {
 
 describe("notifier: Meta answering 503 code 2 to sends it took", () => {
   it("sends a push at most 8 times, spread out, each resend counted as a possible duplicate", async () => {
-    const client = createWhatsAppClient({
-      apiRoot: graph.url,
-      apiVersion: "v24.0",
-      phoneNumberId: PHONE_ID,
-      accessToken: TOKEN,
-      timeoutMs: 5_000,
-      attempts: 3,
-      maxBackoffMs: 10,
-      logger: quiet(),
-    });
+    const client = graphClient(graph.url, 3);
     const chats = createMemoryWaChatStore();
     const chatId = chatIdOfWaId(WA_ID) as number;
-    await chats.arrive(chatId, { at: Date.now(), wamid: "wamid.in" }, "none");
+    await openWindows(chats, [WA_ID]);
     let shift = 0;
     const now = () => Date.now() + shift;
     const { fetch } = testRouter({ store: chats, send: (to, b, o) => client.send(to, b, o), now });
-    const api = new Api("1:x", { fetch });
-    api.config.use(boundedRetry(DEFAULT_BOT_API_POLICY));
-    const queue = createMemoryNotificationQueue();
-    const orders = createOrders({
-      categories: CATEGORY_MODULES,
-      accessMode: "staff",
-      store: createMemoryOrderStore({ outbox: queue }),
-      provider: noProvider,
-    });
     const registry = new Registry();
-    const notifier = createNotifier({
-      queue,
-      orders,
-      api,
-      consumerName: "wa",
-      claimIdleMs: 0,
-      editsReceipts: (id) => !isWhatsAppChat(id),
-      registry,
-      now,
-    });
+    const { orders, notifier } = notifierOver(fetch, { notifier: { registry, now } });
     const o = await orders.place(mobileInput({ chatId }));
     await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
 

@@ -1,16 +1,10 @@
-import { Api } from "grammy";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
-import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
-import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
-import { createOrders } from "../../src/orders/service.ts";
-import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
-import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { WhatsAppApiError } from "../../src/whatsapp/errors.ts";
-import { createNotifier, noProvider } from "../support/notify.ts";
 import { mobileInput, waitUntil } from "../support/orders.ts";
+import { notifierOver } from "../support/whatsapp-notifier.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
@@ -30,14 +24,6 @@ const refusal = (status: number, code: number) =>
 
 /** The notifier over a WhatsApp whose sends fail with `failures` first, then succeed. */
 async function whatsappNotifier(failures: unknown[], registry?: Registry) {
-  const queue = createMemoryNotificationQueue();
-  const store = createMemoryOrderStore({ outbox: queue });
-  const orders = createOrders({
-    categories: CATEGORY_MODULES,
-    accessMode: "staff",
-    store,
-    provider: noProvider,
-  });
   const sent: string[] = [];
   const { fetch } = testRouter({
     store: createMemoryWaChatStore(),
@@ -48,16 +34,8 @@ async function whatsappNotifier(failures: unknown[], registry?: Registry) {
       return { wamid: `wamid.${sent.length}` };
     },
   });
-  const api = new Api("1:x", { fetch });
-  api.config.use(boundedRetry(DEFAULT_BOT_API_POLICY));
-  const notifier = createNotifier({
-    queue,
-    orders,
-    api,
-    consumerName: "wa",
-    claimIdleMs: 0,
-    editsReceipts: (chatId) => !isWhatsAppChat(chatId),
-    ...(registry ? { registry } : {}),
+  const { queue, orders, notifier } = notifierOver(fetch, {
+    notifier: registry ? { registry } : {},
   });
   const o = await orders.place(mobileInput({ chatId: CHAT }));
   await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });

@@ -1,20 +1,15 @@
 import { createRequire } from "node:module";
-import { Writable } from "node:stream";
-import { Api } from "grammy";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningStandIn, startWhatsAppStandInServer } from "../../dev/whatsapp/index.ts";
-import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createLogger } from "../../src/logger.ts";
-import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
-import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
-import { createOrders } from "../../src/orders/service.ts";
-import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
-import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
-import { createWhatsAppClient } from "../../src/whatsapp/client.ts";
 import { type FakeBotApi, startFakeBotApi } from "../support/fake-bot-api.ts";
-import { createNotifier, noProvider } from "../support/notify.ts";
 import { attachReceipt, mobileInput, waitUntil } from "../support/orders.ts";
+import {
+  graphClient,
+  notifierOver,
+  openWindows,
+  useGraphStandIn,
+} from "../support/whatsapp-notifier.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
@@ -25,25 +20,15 @@ import { testRouter } from "../support/whatsapp-router.ts";
  * limit stood (hours, for 131048). The hold: a send to the number after 131048 waits without a
  * call to Meta until it ends; 131056 holds only that customer.
  */
-const TOKEN = "EAAG-stand-in-token-0123456789";
-const PHONE_ID = "106540352242922";
-const quiet = () => createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) });
-
 /** grammY's own fetch, as production hands Telegram's calls on (src/system/whatsapp.ts). */
 const grammyFetch = createRequire(import.meta.url)("node-fetch") as typeof fetch;
 
-let graph: RunningStandIn;
+const graph = useGraphStandIn();
 let telegram: FakeBotApi;
 beforeAll(async () => {
-  graph = await startWhatsAppStandInServer({
-    appSecret: "stand-in-app-secret-0123",
-    accessToken: TOKEN,
-    phoneNumberId: PHONE_ID,
-  });
   telegram = await startFakeBotApi();
 });
 afterAll(async () => {
-  await graph.close();
   await telegram.close();
 });
 
@@ -54,22 +39,9 @@ async function whatsapp(customers: number) {
     { length: customers },
     () => `97798430${String(++phones).padStart(5, "0")}`,
   );
-  const client = createWhatsAppClient({
-    apiRoot: graph.graphRoot,
-    apiVersion: "v24.0",
-    phoneNumberId: PHONE_ID,
-    accessToken: TOKEN,
-    timeoutMs: 5_000,
-    // One attempt: the refusal reaches the router, not the client's own quick retries.
-    attempts: 1,
-    maxBackoffMs: 10,
-    logger: quiet(),
-  });
+  const client = graphClient(graph().graphRoot);
   const chats = createMemoryWaChatStore();
-  for (const waId of waIds) {
-    await graph.standIn.userSends({ waId }, "hi");
-    await chats.arrive(chatIdOfWaId(waId) as number, { at: Date.now(), wamid: "wamid.in" }, "none");
-  }
+  await openWindows(chats, waIds, graph().standIn);
   const clock = { shift: 0 };
   const calls: string[] = [];
   const { fetch } = testRouter({
@@ -88,24 +60,12 @@ describe("WhatsApp's rate limits hold WhatsApp's sends, never Telegram's", () =>
   it("a WhatsApp push refused 131048 does not delay a Telegram push of the same notifier", async () => {
     const wa = await whatsapp(1);
     const [waId] = wa.waIds as [string];
-    graph.standIn.faults.failNextSends(131048, 100, waId);
-    const api = new Api("1:x", { apiRoot: telegram.apiRoot, fetch: wa.fetch });
-    // A wait the Bot API asks for beyond a second is handed to the notifier (its pause).
-    api.config.use(boundedRetry({ ...DEFAULT_BOT_API_POLICY, maxDelayMs: 1_000 }));
-    const queue = createMemoryNotificationQueue();
-    const orders = createOrders({
-      categories: CATEGORY_MODULES,
-      accessMode: "staff",
-      store: createMemoryOrderStore({ outbox: queue }),
-      provider: noProvider,
-    });
-    const notifier = createNotifier({
-      queue,
-      orders,
-      api,
-      consumerName: "both",
-      claimIdleMs: 0,
-      editsReceipts: (id) => !isWhatsAppChat(id),
+    graph().standIn.faults.failNextSends(131048, 100, waId);
+    const { queue, orders, notifier } = notifierOver(wa.fetch, {
+      apiRoot: telegram.apiRoot,
+      // A wait the Bot API asks for beyond a second is handed to the notifier (its pause).
+      policy: { maxDelayMs: 1_000 },
+      notifier: { consumerName: "both" },
     });
     const waOrder = await orders.place(mobileInput({ chatId: chatIdOfWaId(waId) as number }));
     await orders.apply({
@@ -138,7 +98,7 @@ describe("WhatsApp's rate limits hold WhatsApp's sends, never Telegram's", () =>
   it("after 131048 the number's sends wait without a call to Meta until the hold ends", async () => {
     const wa = await whatsapp(2);
     const [a, b] = wa.waIds as [string, string];
-    graph.standIn.faults.failNextSends(131048, 1, a);
+    graph().standIn.faults.failNextSends(131048, 1, a);
     const send = (waId: string) =>
       wa
         .fetch("http://bot.test/botX/sendMessage", {
@@ -156,13 +116,17 @@ describe("WhatsApp's rate limits hold WhatsApp's sends, never Telegram's", () =>
     wa.clock.shift += 61_000;
     expect(await send(b)).toMatchObject({ ok: true });
     expect(wa.calls).toEqual([a, b]);
-    expect(graph.standIn.messagesTo(b).map((m) => m.text)).toEqual([`to ${b}`]);
+    expect(
+      graph()
+        .standIn.messagesTo(b)
+        .map((m) => m.text),
+    ).toEqual([`to ${b}`]);
   });
 
   it("after 131056 (pair rate) only that customer's sends wait", async () => {
     const wa = await whatsapp(2);
     const [a, b] = wa.waIds as [string, string];
-    graph.standIn.faults.failNextSends(131056, 1, a);
+    graph().standIn.faults.failNextSends(131056, 1, a);
     const send = (waId: string) =>
       wa
         .fetch("http://bot.test/botX/sendMessage", {
@@ -189,31 +153,22 @@ describe("WhatsApp's rate limits hold WhatsApp's sends, never Telegram's", () =>
     const wa = await whatsapp(1);
     const [waId] = wa.waIds as [string];
     const chatId = chatIdOfWaId(waId) as number;
-    graph.standIn.faults.failNextSends(131048, 1, waId);
-    const api = new Api("1:x", { apiRoot: telegram.apiRoot, fetch: wa.fetch });
-    // One attempt per call: the lane's waits are what this is about, not the client's own.
-    api.config.use(boundedRetry({ ...DEFAULT_BOT_API_POLICY, attempts: 1 }));
-    const queue = createMemoryNotificationQueue();
-    const orders = createOrders({
-      categories: CATEGORY_MODULES,
-      accessMode: "staff",
-      store: createMemoryOrderStore({ outbox: queue }),
-      provider: noProvider,
-    });
-    const notifier = createNotifier({
-      queue,
-      orders,
-      api,
-      consumerName: "edits",
-      claimIdleMs: 0,
-      retryForMs,
-      pacer: false,
-      // The lane's own behaviour: receipt edits into this chat (the product gives WhatsApp chats
-      // the final push instead, system/bot.ts), as any chat whose sends can be held.
-      editsReceipts: () => true,
-      sleep: async (ms) => {
-        wa.clock.shift += ms;
-        await new Promise((done) => setTimeout(done, 1));
+    graph().standIn.faults.failNextSends(131048, 1, waId);
+    const { queue, orders, notifier } = notifierOver(wa.fetch, {
+      apiRoot: telegram.apiRoot,
+      // One attempt per call: the lane's waits are what this is about, not the client's own.
+      policy: { attempts: 1 },
+      notifier: {
+        consumerName: "edits",
+        retryForMs,
+        pacer: false,
+        // The lane's own behaviour: receipt edits into this chat (the product gives WhatsApp chats
+        // the final push instead, system/bot.ts), as any chat whose sends can be held.
+        editsReceipts: () => true,
+        sleep: async (ms) => {
+          wa.clock.shift += ms;
+          await new Promise((done) => setTimeout(done, 1));
+        },
       },
     });
     const o = await orders.place(mobileInput({ chatId, userId: chatId }));
@@ -239,7 +194,9 @@ describe("WhatsApp's rate limits hold WhatsApp's sends, never Telegram's", () =>
     // One call refused (the hold began), then none until the hold ended, then the edit.
     expect(wa.calls).toEqual([waId, waId]);
     expect(wa.clock.shift).toBeGreaterThanOrEqual(60_000);
-    const shown = graph.standIn.messagesTo(waId).map((m) => m.text ?? "");
+    const shown = graph()
+      .standIn.messagesTo(waId)
+      .map((m) => m.text ?? "");
     expect(shown.some((t) => t.includes(o.reference))).toBe(true);
     await notifier.stop();
   });

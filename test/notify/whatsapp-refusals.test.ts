@@ -1,19 +1,14 @@
-import { Writable } from "node:stream";
-import { Api } from "grammy";
 import { Registry } from "prom-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningStandIn, startWhatsAppStandInServer } from "../../dev/whatsapp/index.ts";
-import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createLogger } from "../../src/logger.ts";
-import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
-import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
-import { createOrders } from "../../src/orders/service.ts";
-import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
-import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { describe, expect, it } from "vitest";
+import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
-import { createWhatsAppClient } from "../../src/whatsapp/client.ts";
-import { createNotifier, noProvider } from "../support/notify.ts";
 import { mobileInput } from "../support/orders.ts";
+import {
+  graphClient,
+  notifierOver,
+  openWindows,
+  useGraphStandIn,
+} from "../support/whatsapp-notifier.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
@@ -25,21 +20,7 @@ import { testRouter } from "../support/whatsapp-router.ts";
  * the chat inactive; a refusal of the message itself is dead-lettered at once (as before).
  * Before: every 400 but 130429, 131056, 131026, 131031 and 368 was dead-lettered at once.
  */
-const TOKEN = "EAAG-stand-in-token-0123456789";
-const PHONE_ID = "106540352242922";
-const quiet = () => createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) });
-
-let graph: RunningStandIn;
-beforeAll(async () => {
-  graph = await startWhatsAppStandInServer({
-    appSecret: "stand-in-app-secret-0123",
-    accessToken: TOKEN,
-    phoneNumberId: PHONE_ID,
-  });
-});
-afterAll(async () => {
-  await graph.close();
-});
+const graph = useGraphStandIn();
 
 let phones = 0;
 /**
@@ -49,22 +30,9 @@ let phones = 0;
 async function pushToNewCustomer(windowOpen = true) {
   const waId = `97798410${String(++phones).padStart(5, "0")}`;
   const chatId = chatIdOfWaId(waId) as number;
-  const client = createWhatsAppClient({
-    apiRoot: graph.graphRoot,
-    apiVersion: "v24.0",
-    phoneNumberId: PHONE_ID,
-    accessToken: TOKEN,
-    timeoutMs: 5_000,
-    // One attempt: the refusal reaches the router, not the client's own quick retries.
-    attempts: 1,
-    maxBackoffMs: 10,
-    logger: quiet(),
-  });
+  const client = graphClient(graph().graphRoot);
   const chats = createMemoryWaChatStore();
-  if (windowOpen) {
-    await graph.standIn.userSends({ waId }, "hi");
-    await chats.arrive(chatId, { at: Date.now(), wamid: "wamid.in" }, "none");
-  }
+  if (windowOpen) await openWindows(chats, [waId], graph().standIn);
   // The notifier's and the router's clock: a wait (a rate limit's hold) is passed over by moving it.
   let shift = 0;
   const { fetch } = testRouter({
@@ -72,26 +40,11 @@ async function pushToNewCustomer(windowOpen = true) {
     send: (to, body, o) => client.send(to, body, o),
     now: () => Date.now() + shift,
   });
-  const api = new Api("1:x", { fetch });
-  // A 429's wait handed to the notifier (the default policy waits out 5 s within the call).
-  api.config.use(boundedRetry({ ...DEFAULT_BOT_API_POLICY, maxDelayMs: 1_000 }));
-  const queue = createMemoryNotificationQueue();
-  const orders = createOrders({
-    categories: CATEGORY_MODULES,
-    accessMode: "staff",
-    store: createMemoryOrderStore({ outbox: queue }),
-    provider: noProvider,
-  });
   const registry = new Registry();
-  const notifier = createNotifier({
-    queue,
-    orders,
-    api,
-    consumerName: "wa",
-    claimIdleMs: 0,
-    editsReceipts: (id) => !isWhatsAppChat(id),
-    registry,
-    now: () => Date.now() + shift,
+  const { queue, orders, notifier } = notifierOver(fetch, {
+    // A 429's wait handed to the notifier (the default policy waits out 5 s within the call).
+    policy: { maxDelayMs: 1_000 },
+    notifier: { registry, now: () => Date.now() + shift },
   });
   const o = await orders.place(mobileInput({ chatId }));
   await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
@@ -106,7 +59,10 @@ async function pushToNewCustomer(windowOpen = true) {
     later: () => {
       shift += 60_000;
     },
-    pushes: () => graph.standIn.messagesTo(waId).filter((m) => m.text.includes(o.reference)),
+    pushes: () =>
+      graph()
+        .standIn.messagesTo(waId)
+        .filter((m) => m.text.includes(o.reference)),
   };
 }
 
@@ -122,7 +78,7 @@ describe("notifier: Meta refusing a WhatsApp push with HTTP 400", () => {
     ["maintenance mode", 131057],
   ])("the account's or Meta's trouble (%s, %i) is retried later and delivered", async (_, code) => {
     const p = await pushToNewCustomer();
-    graph.standIn.faults.failNextSends(code, 1, p.waId);
+    graph().standIn.faults.failNextSends(code, 1, p.waId);
     expect(await p.notifier.runOnce()).toEqual(["retry"]);
     expect(p.pushes()).toEqual([]);
     expect(await p.queue.isChatInactive(p.chatId)).toBe(false);
@@ -150,7 +106,7 @@ describe("notifier: Meta refusing a WhatsApp push with HTTP 400", () => {
     "a refusal of the template (%s, %i) outside the window is retried later and delivered",
     async (_, code) => {
       const p = await pushToNewCustomer(false);
-      graph.standIn.faults.failNextSends(code, 1, p.waId);
+      graph().standIn.faults.failNextSends(code, 1, p.waId);
       expect(await p.notifier.runOnce()).toEqual(["retry"]);
       expect(p.pushes()).toEqual([]);
       expect(await p.queue.listDead(5)).toEqual([]);
@@ -165,7 +121,7 @@ describe("notifier: Meta refusing a WhatsApp push with HTTP 400", () => {
 
   it("the recipient unreachable (131026) marks the chat inactive and drops the push", async () => {
     const p = await pushToNewCustomer();
-    graph.standIn.faults.failNextSends(131026, 1, p.waId);
+    graph().standIn.faults.failNextSends(131026, 1, p.waId);
     expect(await p.notifier.runOnce()).toEqual(["dropped"]);
     expect(await p.queue.isChatInactive(p.chatId)).toBe(true);
     expect(await p.queue.backlog()).toBe(0);
@@ -179,7 +135,7 @@ describe("notifier: Meta refusing a WhatsApp push with HTTP 400", () => {
     "a refusal of the message (%s, %i) is dead-lettered at once, the chat left active",
     async (_, code) => {
       const p = await pushToNewCustomer();
-      graph.standIn.faults.failNextSends(code, 1, p.waId);
+      graph().standIn.faults.failNextSends(code, 1, p.waId);
       expect(await p.notifier.runOnce()).toEqual(["dead"]);
       expect(await p.queue.isChatInactive(p.chatId)).toBe(false);
       const dead = await p.queue.listDead(5);

@@ -1,20 +1,16 @@
-import { Writable } from "node:stream";
-import { Api } from "grammy";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningStandIn, startWhatsAppStandInServer } from "../../dev/whatsapp/index.ts";
+import { describe, expect, it } from "vitest";
 import { notificationRender } from "../../src/bot/notification-render.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createLogger } from "../../src/logger.ts";
-import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
-import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
-import { createOrders } from "../../src/orders/service.ts";
 import { createChatI18n } from "../../src/system/bot.ts";
-import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
-import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
-import { createWhatsAppClient } from "../../src/whatsapp/client.ts";
-import { createNotifier, noProvider } from "../support/notify.ts";
 import { mobileInput } from "../support/orders.ts";
+import {
+  graphClient,
+  notifierOver,
+  openWindows,
+  useGraphStandIn,
+} from "../support/whatsapp-notifier.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
@@ -25,25 +21,12 @@ import { testRouter } from "../support/whatsapp-router.ts";
  * English template (Meta has no Nepali, `ne:en_US` by default), or an English order's words in
  * the Nepali template after the person changed language.
  */
-const TOKEN = "EAAG-stand-in-token-0123456789";
-const PHONE_ID = "106540352242922";
-const quiet = () => createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) });
 const render = notificationRender(createChatI18n(CATEGORY_MODULES));
 /** WHATSAPP_TEMPLATE_LANGUAGES's default, and one with a Nepali template approved. */
 const DEFAULT_LANGUAGES = { en: "en_US", hi: "hi", ne: "en_US" };
 const WITH_NEPALI = { en: "en_US", hi: "hi", ne: "ne" };
 
-let graph: RunningStandIn;
-beforeAll(async () => {
-  graph = await startWhatsAppStandInServer({
-    appSecret: "stand-in-app-secret-0123",
-    accessToken: TOKEN,
-    phoneNumberId: PHONE_ID,
-  });
-});
-afterAll(async () => {
-  await graph.close();
-});
+const graph = useGraphStandIn();
 
 let phones = 0;
 /**
@@ -58,46 +41,20 @@ async function pushedTemplate(
   fault?: number,
 ) {
   const waId = `97798420${String(++phones).padStart(5, "0")}`;
-  if (fault !== undefined) graph.standIn.faults.failNextSends(fault, 1, waId);
+  if (fault !== undefined) graph().standIn.faults.failNextSends(fault, 1, waId);
   const chatId = chatIdOfWaId(waId) as number;
-  const client = createWhatsAppClient({
-    apiRoot: graph.graphRoot,
-    apiVersion: "v24.0",
-    phoneNumberId: PHONE_ID,
-    accessToken: TOKEN,
-    timeoutMs: 5_000,
-    attempts: 1,
-    maxBackoffMs: 10,
-    logger: quiet(),
-  });
+  const client = graphClient(graph().graphRoot);
   const { fetch } = testRouter({
     store: createMemoryWaChatStore(),
     send: (to, body, o) => client.send(to, body, o),
     localeOf: async () => ({ locale: personLocale, opener: "Choose" }),
     template: { name: "order_update", languages },
   });
-  const api = new Api("1:x", { fetch });
-  api.config.use(boundedRetry(DEFAULT_BOT_API_POLICY));
-  const queue = createMemoryNotificationQueue();
-  const orders = createOrders({
-    categories: CATEGORY_MODULES,
-    accessMode: "staff",
-    store: createMemoryOrderStore({ outbox: queue }),
-    provider: noProvider,
-  });
-  const notifier = createNotifier({
-    queue,
-    orders,
-    api,
-    render,
-    consumerName: "wa",
-    claimIdleMs: 0,
-    editsReceipts: (id) => !isWhatsAppChat(id),
-  });
+  const { orders, notifier } = notifierOver(fetch, { notifier: { render } });
   const o = await orders.place(mobileInput({ chatId, userId: chatId, locale: orderLocale }));
   await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
   expect(await notifier.runOnce()).toEqual(["sent"]);
-  const [message, ...more] = graph.standIn.messagesTo(waId);
+  const [message, ...more] = graph().standIn.messagesTo(waId);
   expect(more).toEqual([]);
   expect(message?.kind).toBe("template");
   return { text: message?.text ?? "", ref: o.reference };
@@ -148,52 +105,25 @@ describe("WhatsApp template: a push sent again as the template after a late fail
   it("a Nepali order's push goes again as the English template, with English words", async () => {
     const waId = `97798421${String(++phones).padStart(5, "0")}`;
     const chatId = chatIdOfWaId(waId) as number;
-    const client = createWhatsAppClient({
-      apiRoot: graph.graphRoot,
-      apiVersion: "v24.0",
-      phoneNumberId: PHONE_ID,
-      accessToken: TOKEN,
-      timeoutMs: 5_000,
-      attempts: 1,
-      maxBackoffMs: 10,
-      logger: quiet(),
-    });
+    const client = graphClient(graph().graphRoot);
     const chats = createMemoryWaChatStore();
-    await graph.standIn.userSends({ waId }, "नमस्ते");
-    await chats.arrive(chatId, { at: Date.now(), wamid: "wamid.in" }, "none");
+    await openWindows(chats, [waId], graph().standIn, "नमस्ते");
     const { router, fetch } = testRouter({
       store: chats,
       send: (to, body, o) => client.send(to, body, o),
       localeOf: async () => ({ locale: "ne", opener: "छान्नुहोस्" }),
       template: { name: "order_update", languages: DEFAULT_LANGUAGES },
     });
-    const api = new Api("1:x", { fetch });
-    api.config.use(boundedRetry(DEFAULT_BOT_API_POLICY));
-    const queue = createMemoryNotificationQueue();
-    const orders = createOrders({
-      categories: CATEGORY_MODULES,
-      accessMode: "staff",
-      store: createMemoryOrderStore({ outbox: queue }),
-      provider: noProvider,
-    });
-    const notifier = createNotifier({
-      queue,
-      orders,
-      api,
-      render,
-      consumerName: "wa",
-      claimIdleMs: 0,
-      editsReceipts: (id) => !isWhatsAppChat(id),
-    });
+    const { orders, notifier } = notifierOver(fetch, { notifier: { render } });
     const o = await orders.place(mobileInput({ chatId, userId: chatId, locale: "ne" }));
     await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
     expect(await notifier.runOnce()).toEqual(["sent"]);
-    const [free] = graph.standIn.messagesTo(waId);
+    const [free] = graph().standIn.messagesTo(waId);
     expect(free?.kind).not.toBe("template");
     expect(free?.text).toContain(`अर्डर ${o.reference} सफल भयो।`);
 
     expect(await router.resendAsTemplate(chatId, free?.wamid ?? "")).toBe(true);
-    const [, again, ...more] = graph.standIn.messagesTo(waId);
+    const [, again, ...more] = graph().standIn.messagesTo(waId);
     expect(more).toEqual([]);
     expect(again?.text).toMatch(/^\[template order_update\/en_US\] /);
     expect(again?.text).toContain(`Order ${o.reference} succeeded.`);
