@@ -97,7 +97,12 @@ describe("'not found' for an order whose outcome is unknown", () => {
     expect(credit.ok).toBe(true);
     sandbox.setFaults(TOKEN, { errorRate5xx: 1 });
     const placed = await orders.place(
-      mobileInput({ userId, chatId: userId, connectionNo: `98412${30_000 + n}`, amountPaisa: 25_000 }),
+      mobileInput({
+        userId,
+        chatId: userId,
+        connectionNo: `98412${30_000 + n}`,
+        amountPaisa: 25_000,
+      }),
     );
     const submitted = await orders.submit(placed.reference, { known: placed });
     sandbox.clearFaults(TOKEN);
@@ -124,9 +129,7 @@ describe("'not found' for an order whose outcome is unknown", () => {
     expect((await orders.get(ref))?.status).toBe("unknown");
 
     // The slow aggregator records and executes the order after all.
-    const late = await client.execute(
-      toExecuteRequest(order, orderPartsOf(CATEGORY_MODULES)),
-    );
+    const late = await client.execute(toExecuteRequest(order, orderPartsOf(CATEGORY_MODULES)));
     expect(late.kind).not.toBe("failed");
     await waitUntil(
       async () =>
