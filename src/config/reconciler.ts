@@ -33,6 +33,18 @@ export const reconcilerEnv = {
       )
       .optional(),
   ),
+  /**
+   * An order whose execute may have reached the aggregator (timed out, 5xx, reset) is failed as
+   * never executed, its hold voided, only after this many "not found" answers of the status
+   * endpoint, spread over RECONCILE_NOT_FOUND_WINDOW_MS (one counted per window / answers).
+   */
+  RECONCILE_NOT_FOUND_ANSWERS: int(3, 2),
+  /**
+   * ...and not before this long after the send: a slow or queueing aggregator may record an
+   * order minutes late. Default 30 minutes; the floor of 1 s is for test rigs: below minutes, an
+   * aggregator that records late gives the customer a free recharge.
+   */
+  RECONCILE_NOT_FOUND_WINDOW_MS: int(30 * 60_000, 1000),
 };
 type ReconcilerEnv = Parsed<typeof reconcilerEnv>;
 
@@ -44,5 +56,7 @@ export function reconcilerSettings(e: ReconcilerEnv & { PROVIDER_EXECUTE_TIMEOUT
     settleAfterMs: e.SETTLE_AFTER_MS,
     settleEnabled: e.SETTLE_ENABLED,
     notFoundGraceMs: e.RECONCILE_NOT_FOUND_GRACE_MS ?? e.PROVIDER_EXECUTE_TIMEOUT_MS,
+    notFoundAnswers: e.RECONCILE_NOT_FOUND_ANSWERS,
+    notFoundWindowMs: e.RECONCILE_NOT_FOUND_WINDOW_MS,
   };
 }

@@ -1,15 +1,32 @@
 import type { Logger } from "../logger.ts";
 import { ProviderNotFoundError } from "../provider/errors.ts";
 import { providerReference } from "./execute-request.ts";
-import { isFinal, type Order } from "./model.ts";
+import { type HistoryEntry, isFinal, type Order } from "./model.ts";
 import { answerAbout, eventFromStatus } from "./provider-events.ts";
 import type { Orders, OrdersProvider } from "./service.ts";
 
 /**
  * What the reconciler does with one open order (reconciler.ts says when): fail it as not
- * submitted, ask the provider its status and apply the answer, fail it as never executed, or flag
- * it to the admins once it is too old.
+ * submitted, ask the provider its status and apply the answer, count a "not found" and fail it as
+ * never executed once enough of them came over the window, or flag it to the admins once it is
+ * too old.
  */
+
+/**
+ * The history note of one counted "not found" answer (status null): the answers are counted from
+ * the order's own history, so any process's reconciler sees the same count.
+ */
+const NOT_FOUND_NOTE = "provider has no such reference";
+
+/** The "not found" answers counted so far for an order (reconciler entries with no status). */
+export function notFoundAnswers(order: Order): HistoryEntry[] {
+  return order.history.filter(
+    (h) =>
+      h.source === "reconciler" &&
+      h.status === null &&
+      (h.note ?? "").startsWith(`${NOT_FOUND_NOTE} (answer `),
+  );
+}
 
 export const NOT_EXECUTED_MESSAGE = "The provider never received this order; nothing was charged.";
 const NOT_SUBMITTED_MESSAGE = "This order was not sent to the provider; nothing was charged.";
@@ -31,8 +48,13 @@ export interface ReconcileOneOptions {
   now: () => number;
   log: Logger | undefined;
   executeTimeoutMs: number;
-  /** Extra wait after the execute timeout before "not found" is believed. */
+  /** Extra wait after the execute timeout before a "not found" answer is counted. */
   grace: number;
+  /**
+   * When "not found" fails an order (submitting or unknown): after `answers` counted answers, each
+   * at least windowMs / answers after the one before, and not before windowMs after the send.
+   */
+  notFound: { answers: number; windowMs: number };
   /** A placed order not submitted within this time fails as "not submitted". */
   placedTimeout: number;
   maxAgeMs: number;
@@ -86,20 +108,7 @@ export function reconcileOne(o: ReconcileOneOptions) {
     } catch (err) {
       if (err instanceof ProviderNotFoundError) {
         if ((order.status === "submitting" || order.status === "unknown") && inFlightWindowOver) {
-          const r = await orders.apply({
-            reference: ref,
-            source: "reconciler",
-            status: "failed",
-            at: now(),
-            note: "not executed (provider has no such reference)",
-            providerMessage: NOT_EXECUTED_MESSAGE,
-            expect: ["submitting", "unknown"],
-          });
-          note(r);
-          if (r.outcome === "changed") {
-            report.changed++;
-            report.notExecuted++;
-          }
+          await notFound(order, t, sentAt, report, note);
         } else {
           log?.warn({ reference: ref, status: order.status }, "provider does not know the order");
         }
@@ -111,6 +120,58 @@ export function reconcileOne(o: ReconcileOneOptions) {
         );
       }
     }
+  }
+
+  /**
+   * A "not found" for an order whose execute may have reached the aggregator (timed out, 5xx,
+   * reset, or a process died after the submitting mark). A slow or queueing aggregator may still
+   * record it later, so one answer proves nothing: it is counted (a history entry, spaced), and
+   * only enough answers over the window fail the order and void its hold. Until then the order
+   * stays open, its hold held, and the customer keeps the "checking with the operator" words.
+   */
+  async function notFound(
+    order: Order,
+    t: number,
+    sentAt: number,
+    report: ReconcileCounts,
+    note: (r: { order: Order | null }) => void,
+  ): Promise<void> {
+    const { answers, windowMs } = o.notFound;
+    const counted = notFoundAnswers(order);
+    const last = counted.at(-1)?.at;
+    const spacing = Math.floor(windowMs / Math.max(1, answers));
+    const counts = last === undefined || t - last >= spacing;
+    const total = counted.length + (counts ? 1 : 0);
+    if (total >= answers && t - sentAt >= windowMs) {
+      const r = await orders.apply({
+        reference: order.reference,
+        source: "reconciler",
+        status: "failed",
+        at: now(),
+        note: "not executed (provider has no such reference)",
+        providerMessage: NOT_EXECUTED_MESSAGE,
+        expect: ["submitting", "unknown"],
+      });
+      note(r);
+      if (r.outcome === "changed") {
+        report.changed++;
+        report.notExecuted++;
+      }
+      return;
+    }
+    if (!counts) return;
+    await orders.apply({
+      reference: order.reference,
+      source: "reconciler",
+      status: null,
+      at: now(),
+      note: `${NOT_FOUND_NOTE} (answer ${total} of ${answers})`,
+      expect: ["submitting", "unknown"],
+    });
+    log?.info(
+      { reference: order.reference, status: order.status, answers: total, of: answers },
+      "provider does not know the order yet; kept open, its hold held",
+    );
   }
 
   async function flagIfStuck(order: Order, report: ReconcileCounts): Promise<void> {

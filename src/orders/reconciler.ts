@@ -16,10 +16,13 @@ import type { Orders, OrdersProvider } from "./service.ts";
  *  - submitting: left alone while its execute request may still be in flight (executeTimeoutMs +
  *    notFoundGraceMs after submittedAt), then queried like unknown;
  *  - unknown / queued / pending / stale submitting: status by reference. An answer goes through
- *    apply; "not found" for a submitting/unknown order past that window means the provider never
- *    executed it: failed, nothing debited (conditional on the state it was decided from). Only the
- *    client's ProviderNotFoundError (the provider's own error body) counts: a gateway's HTML 404,
- *    an empty body or JSON of another shape is a failed query, tried again next tick;
+ *    apply; "not found" for a submitting/unknown order past that window is counted (a history
+ *    entry, at most one per notFoundWindowMs / notFoundAnswers); once notFoundAnswers were counted
+ *    and notFoundWindowMs has passed since the send, the provider never executed it: failed,
+ *    nothing debited (conditional on the state it was decided from). Until then the order stays
+ *    open and its hold held: a slow aggregator may still record it. Only the client's
+ *    ProviderNotFoundError (the provider's own error body on a 4xx) counts: a gateway's HTML 404,
+ *    a 5xx, an empty body or JSON of another shape is a failed query, tried again next tick;
  *  - still not final after maxAgeMs: flagged once, each admin alerted once (through the outbox).
  */
 
@@ -39,6 +42,10 @@ export interface ReconcilerOptions {
   executeTimeoutMs: number;
   /** Extra wait after the execute timeout before "not found" is believed. Default: executeTimeoutMs. */
   notFoundGraceMs?: number;
+  /** "Not found" answers needed before an order is failed as never executed. Default 3. */
+  notFoundAnswers?: number;
+  /** Not failed as never executed before this long after the send. Default 30 minutes. */
+  notFoundWindowMs?: number;
   /** A placed order not submitted within this time fails as "not submitted". Default 2 x executeTimeoutMs + minAgeMs. */
   placedTimeoutMs?: number;
   /** Telegram chat ids of the admins to alert (ADMIN_IDS). */
@@ -83,6 +90,10 @@ export function createReconciler(opts: ReconcilerOptions) {
     log,
     executeTimeoutMs: opts.executeTimeoutMs,
     grace: opts.notFoundGraceMs ?? opts.executeTimeoutMs,
+    notFound: {
+      answers: Math.max(1, opts.notFoundAnswers ?? 3),
+      windowMs: opts.notFoundWindowMs ?? 30 * 60_000,
+    },
     placedTimeout: opts.placedTimeoutMs ?? 2 * opts.executeTimeoutMs + opts.minAgeMs,
     maxAgeMs: opts.maxAgeMs,
     adminChatIds: opts.adminChatIds,

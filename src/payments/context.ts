@@ -29,6 +29,13 @@ export function topUpContext(opts: TopUpsOptions): TopUpContext {
   return { opts, store, gateway, ledger, logger, now: opts.now ?? Date.now };
 }
 
+/**
+ * An open top-up still without an end from the gateway after the refund watch: looked up this
+ * often until the gateway ends it (a Completed credits it as ever: the right amount only; the
+ * admins had the stuck alert). Before, it left the schedule for good.
+ */
+export const ABANDONED_LOOKUP_EVERY_MS = 86_400_000;
+
 /** A failed send is tried again at most this far apart (doubling from the lookup interval). */
 export const RETRY_CAP_MS = 3_600_000;
 /**
@@ -104,10 +111,12 @@ export function refundCheckAt(opts: TopUpsOptions, t: TopUp): number | null {
 function lookupAt(opts: TopUpsOptions, t: TopUp, at: number): number | null {
   if (needsLookup(t)) {
     // Long past its link's expiry with no end from the gateway: an admin was told; look now
-    // and then, and give up when the refund watch would have ended.
+    // and then while the refund watch lasts, then daily until the gateway ends it.
     if (at <= t.expiresAt + STUCK_AFTER_MS)
       return lookupRetryAt(opts, t) ?? at + opts.lookupEveryMs;
-    return t.createdAt + opts.refundWatchMs > at ? at + opts.refundCheckEveryMs : null;
+    return t.createdAt + opts.refundWatchMs > at
+      ? at + opts.refundCheckEveryMs
+      : at + Math.max(ABANDONED_LOOKUP_EVERY_MS, opts.refundCheckEveryMs);
   }
   return refundCheckAt(opts, t);
 }

@@ -113,7 +113,12 @@ function statusRefusal(transport: Transport): Refusal {
     }
     const message = body.data.message;
     const init = { endpoint, httpStatus: raw.status, providerMessage: transport.clean(message) };
-    return raw.status === 404 || NOT_FOUND_MESSAGE.test(message)
+    // Only a client error may say "no such order" (spec 7: 404, the resource does not exist):
+    // a 5xx is an unknown outcome whatever its words (the transport reads it so; this holds if it
+    // ever reaches here), and a 2xx error envelope is a refusal of the query, tried again.
+    if (raw.status >= 500) return new ProviderUnavailableError(init);
+    const clientError = raw.status >= 400 && raw.status < 500;
+    return clientError && (raw.status === 404 || NOT_FOUND_MESSAGE.test(message))
       ? new ProviderNotFoundError(init)
       : new ProviderRejectedError(init);
   };

@@ -82,6 +82,8 @@ export function wireMoneyPath(
     minAgeMs: config.reconciler.minAgeMs,
     maxAgeMs: config.reconciler.maxAgeMs,
     notFoundGraceMs: config.reconciler.notFoundGraceMs,
+    notFoundAnswers: config.reconciler.notFoundAnswers,
+    notFoundWindowMs: config.reconciler.notFoundWindowMs,
     executeTimeoutMs: config.provider.executeTimeoutMs,
     adminChatIds: [...parts.adminIds],
     metrics,

@@ -153,6 +153,10 @@ describe("the books' float after any fault sequence", () => {
       executeTimeoutMs: EXECUTE_TIMEOUT_MS,
       // Generous: a loaded machine must not make a slow execute look never received.
       notFoundGraceMs: 2_500,
+      // An execute the aggregator never got fails after 2 "not found" answers 3 s after the send
+      // (production: 3 over 30 minutes), so that a run ends within the test's time.
+      notFoundAnswers: 2,
+      notFoundWindowMs: 3_000,
       adminChatIds: [],
     });
     books = booksOnRedis(r.redis, r.prefix, () => sandbox.balance(TOKEN));

@@ -24,6 +24,8 @@ function setup(
     batchSize?: number;
     /** A real status query instead of the scripted answers. */
     statusByReference?: OrdersProvider["statusByReference"];
+    /** "Not found" answers and window before an order fails as never executed (the defaults: 3, 30 min). */
+    notFound?: { answers: number; windowMs: number };
   } = {},
 ) {
   let now = 1_000_000;
@@ -83,6 +85,9 @@ function setup(
     executeTimeoutMs: 10_000,
     adminChatIds: opts.adminChatIds ?? [],
     ...(opts.batchSize === undefined ? {} : { batchSize: opts.batchSize }),
+    ...(opts.notFound === undefined
+      ? {}
+      : { notFoundAnswers: opts.notFound.answers, notFoundWindowMs: opts.notFound.windowMs }),
   });
   /**
    * An order in the given state, created at the current clock (under the provider's
@@ -140,7 +145,7 @@ describe("reconciler", () => {
   });
 
   it("leaves a submitting order alone while its execute may be in flight, then decides", async () => {
-    const t = setup();
+    const t = setup({ notFound: { answers: 1, windowMs: 0 } });
     const ref = await t.orderIn("submitting");
     t.outbox.length = 0;
     t.advance(15_000); // past minAge, within executeTimeout + grace (20 s)
@@ -156,7 +161,7 @@ describe("reconciler", () => {
   });
 
   it("does not believe 'not found' for an unknown order before the in-flight window is over", async () => {
-    const t = setup();
+    const t = setup({ notFound: { answers: 1, windowMs: 0 } });
     const ref = await t.orderIn("unknown");
     t.advance(6_000);
     await t.reconciler.runOnce();
@@ -164,6 +169,63 @@ describe("reconciler", () => {
     t.advance(15_000);
     await t.reconciler.runOnce();
     expect((await t.orders.get(ref))?.status).toBe("failed");
+  });
+
+  // Review s22, finding 1: the first "not found" past 2 x the execute timeout failed the order
+  // (its hold voided, the customer told nothing was charged), though a slow aggregator may record
+  // it later. Fails on the code before: failed at the first tick past the grace.
+  it("fails an unknown order only after 3 spaced 'not found' answers and 30 minutes (the defaults)", async () => {
+    const t = setup();
+    const ref = await t.orderIn("unknown");
+    t.outbox.length = 0;
+    t.advance(21_000); // past executeTimeout + grace: the old rule failed it here
+    expect((await t.reconciler.runOnce()).notExecuted).toBe(0);
+    let o = await t.orders.get(ref);
+    expect(o?.status).toBe("unknown");
+    expect(o?.history.at(-1)).toMatchObject({
+      source: "reconciler",
+      status: null,
+      note: "provider has no such reference (answer 1 of 3)",
+    });
+    // Ticks every 15 s: one answer is counted per 10 minutes, however often it is asked.
+    for (let i = 0; i < 40; i++) {
+      t.advance(15_000);
+      await t.reconciler.runOnce();
+    }
+    o = await t.orders.get(ref);
+    expect(o?.status).toBe("unknown");
+    expect(o?.history.filter((h) => h.note?.startsWith("provider has no such")).length).toBe(2);
+    t.advance(10 * 60_000); // 3 answers counted, but 20 min 21 s after the send
+    await t.reconciler.runOnce();
+    expect((await t.orders.get(ref))?.status).toBe("unknown");
+    t.advance(9 * 60_000); // 29 min 21 s
+    await t.reconciler.runOnce();
+    expect((await t.orders.get(ref))?.status).toBe("unknown");
+    expect(t.outbox).toEqual([]); // the customer was told nothing new: still "checking"
+    t.advance(60_000); // past 30 min after the send
+    expect((await t.reconciler.runOnce()).notExecuted).toBe(1);
+    o = await t.orders.get(ref);
+    expect(o?.status).toBe("failed");
+    expect(o?.providerMessage).toBe(NOT_EXECUTED_MESSAGE);
+  });
+
+  it("applies a late answer after 'not found' ones: the aggregator recorded the order after all", async () => {
+    const t = setup();
+    const ref = await t.orderIn("submitting");
+    t.advance(21_000);
+    await t.reconciler.runOnce();
+    t.advance(11 * 60_000);
+    t.answers.set(ref, "error"); // a failed query counts nothing and resets nothing
+    await t.reconciler.runOnce();
+    t.answers.delete(ref);
+    await t.reconciler.runOnce();
+    expect((await t.orders.get(ref))?.status).toBe("submitting");
+    t.advance(11 * 60_000);
+    t.answers.set(ref, "success");
+    await t.reconciler.runOnce();
+    const o = await t.orders.get(ref);
+    expect(o?.status).toBe("success");
+    expect(o?.history.filter((h) => h.note?.startsWith("provider has no such")).length).toBe(2);
   });
 
   it("never fails an order the provider accepted just because a status query says not found", async () => {
@@ -267,7 +329,10 @@ describe("reconciler over real HTTP: only the provider's own body is 'not found'
       token: TOKEN,
       sleep: recordingSleep().sleep,
     });
-    const t = setup({ statusByReference: (region, ref) => client.statusByReference(region, ref) });
+    const t = setup({
+      statusByReference: (region, ref) => client.statusByReference(region, ref),
+      notFound: { answers: 1, windowMs: 0 },
+    });
     const ref = await t.orderIn("unknown");
     t.advance(25_000); // past the execute timeout + the not-found grace (20 s here)
     fake.on("POST", "/np/order/status", {

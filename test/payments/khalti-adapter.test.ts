@@ -10,6 +10,18 @@ import { serveKhaltiStandIn } from "../support/khalti.ts";
  * a misbehaving server (bad answers, slow answers): every failure is a typed GatewayError that never
  * carries the secret key.
  */
+/** Khalti's status words as another casing or spacing may bring them, and what they mean. */
+const CASED: Array<[string, string]> = [
+  ["Partially refunded", "partially_refunded"],
+  ["partially  Refunded", "partially_refunded"],
+  ["COMPLETED", "completed"],
+  [" pending ", "pending"],
+  ["User Canceled", "cancelled"],
+  ["refunded", "refunded"],
+  ["expired", "expired"],
+  ["initiated", "initiated"],
+];
+
 describe("Khalti adapter", () => {
   let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
   let odd: Awaited<ReturnType<typeof listen>>;
@@ -23,6 +35,12 @@ describe("Khalti adapter", () => {
     app.post("/slow/epayment/lookup/", async (c) => {
       await new Promise((r) => setTimeout(r, 1000));
       return c.json({});
+    });
+    // Khalti's words in another casing or spacing (review s22, note 5).
+    app.post("/cased/:i/epayment/lookup/", async (c) => {
+      const { pidx } = await c.req.json<{ pidx: string }>();
+      const status = CASED[Number(c.req.param("i"))]?.[0] ?? "";
+      return c.json({ pidx, total_amount: 50_000, status, transaction_id: "T1", fee: 0 });
     });
     app.post("/html/epayment/lookup/", (c) => c.html("<h1>502</h1>", 502));
     odd = await listen(app.fetch, { host: "127.0.0.1", port: 0 });
@@ -101,5 +119,15 @@ describe("Khalti adapter", () => {
     expect(echo.message).not.toContain("echoed_secret_key_42");
     expect(echo.message).toContain("[redacted]");
     await g.close();
+  });
+
+  // Review s22, note 5: one casing off ("Partially refunded") failed every lookup, so a partial
+  // refund of a completed top-up was never seen. Fails on the code before: a refused GatewayError.
+  it("reads Khalti's status words whatever their casing and spacing", async () => {
+    for (const [i, [word, status]] of CASED.entries()) {
+      const g = gw(`${odd.url}/cased/${i}`);
+      expect((await g.lookup("AAAAAAAAAAAAAAAAAAAAAA")).status, word).toBe(status);
+      await g.close();
+    }
   });
 });

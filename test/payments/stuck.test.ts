@@ -50,4 +50,43 @@ describe("a top-up with no end in sight", () => {
     expect((await ledger.check()).entries).toBe(0);
     await gateway.close();
   });
+
+  // Review s22, should-fix 4: after the refund watch (a day here, 7 days by default) an open
+  // top-up left the schedule for good; a payment Khalti then completed was never credited. Fails
+  // on the code before: the pass past the watch found nothing due.
+  it("keeps looking daily after the refund watch, and credits a Completed then", async () => {
+    let offset = 0;
+    const ledger = createMemoryLedger();
+    const notices: TopUpNotice[] = [];
+    const { topUps, gateway } = topUpService({
+      apiUrl: khalti.apiUrl,
+      store: createMemoryTopUpStore({ ledger }),
+      ledger,
+      notices,
+      now: () => Date.now() + offset,
+    });
+    const started = await topUps.start({
+      userId: 952,
+      chatId: 952,
+      locale: "en",
+      amountPaisa: 30_000,
+    });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    khalti.standIn.act(pidx, "pending");
+    offset = started.topUp.expiresAt - Date.now() + STUCK_AFTER_MS + 60_000;
+    await topUps.reconcile(); // stuck: the admins told
+    offset = started.topUp.createdAt - Date.now() + 86_400_000 + 60_000; // past the watch
+    expect(await topUps.reconcile()).toBe(1);
+    expect((await topUps.get(pidx))?.status).toBe("pending");
+    offset += 3_600_000; // not due again within the day
+    expect(await topUps.reconcile()).toBe(0);
+    khalti.standIn.act(pidx, "pay");
+    offset += 86_400_000;
+    expect(await topUps.reconcile()).toBe(1);
+    const after = await topUps.get(pidx);
+    expect(after?.status).toBe("completed");
+    expect(after?.creditedPaisa).toBe(30_000);
+    await gateway.close();
+  });
 });

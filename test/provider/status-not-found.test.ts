@@ -102,11 +102,39 @@ describe("the provider's own error body", () => {
     expect(provider.received("POST", STATUS)).toHaveLength(1);
   });
 
-  it("a shape-B body saying not found with a string status, on 200, is ProviderNotFoundError", async () => {
+  // Review s22, note 7: only a 4xx may say "no such order" (spec 7: 404 "resource does not
+  // exist"); the reconciler fails a debited order on it. Fails on the code before: a 200 error
+  // envelope whose message matched "not found" was ProviderNotFoundError.
+  it("a shape-B body saying not found on 200 is a rejection, not 'not found'", async () => {
+    for (const status of ["failed", false]) {
+      const error = await statusFailure({
+        json: { status, message: "No record found", data: [] },
+      });
+      expect(error).toBeInstanceOf(ProviderRejectedError);
+      expect(error).not.toBeInstanceOf(ProviderNotFoundError);
+    }
+  });
+
+  it("a 5xx in shape B saying not found is an unknown outcome, retried, never 'not found'", async () => {
+    for (const status of [500, 502, 503, 504]) {
+      provider.requests.length = 0;
+      const error = await statusFailure({
+        status,
+        json: { status: false, message: "Transaction not found", data: [] },
+      });
+      expect(error).toBeInstanceOf(ProviderUnavailableError);
+      expect(error).not.toBeInstanceOf(ProviderRejectedError);
+      expect(provider.received("POST", STATUS)).toHaveLength(3);
+    }
+  });
+
+  it("a 400 in shape B saying not found is 'not found'", async () => {
     const error = await statusFailure({
+      status: 400,
       json: { status: "failed", message: "No record found", data: [] },
     });
     expect(error).toBeInstanceOf(ProviderNotFoundError);
+    expect(provider.received("POST", STATUS)).toHaveLength(1);
   });
 
   it("a shape-B refusal that says something else is a rejection, not 'not found'", async () => {

@@ -87,6 +87,9 @@ export async function startTestSystem(opts: TestSystemOptions = {}): Promise<Tes
     LOG_LEVEL: "info",
     RECONCILE_INTERVAL_MS: "200",
     RECONCILE_MIN_AGE_MS: "500",
+    // Production waits 3 "not found" answers over 30 minutes; the same rule, in seconds.
+    RECONCILE_NOT_FOUND_ANSWERS: "2",
+    RECONCILE_NOT_FOUND_WINDOW_MS: "4000",
     PROVIDER_EXECUTE_TIMEOUT_MS: "3000",
     PROVIDER_LOOKUP_TIMEOUT_MS: "3000",
     ...E2E_ACCESS,

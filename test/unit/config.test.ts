@@ -127,6 +127,23 @@ describe("config", () => {
     expect(() => loadConfig({ NOTIFY_RETRY_FOR_MS: "1000" })).toThrow(/NOTIFY_RETRY_FOR_MS/);
   });
 
+  // Review s22, finding 1: one "not found" 60 s after the send voided an order's hold.
+  it("reads how many 'not found' answers over how long fail an unknown order: 3 over 30 min", () => {
+    const d = loadConfig({});
+    expect(d.reconciler).toMatchObject({ notFoundAnswers: 3, notFoundWindowMs: 1_800_000 });
+    const c = loadConfig({
+      RECONCILE_NOT_FOUND_ANSWERS: "5",
+      RECONCILE_NOT_FOUND_WINDOW_MS: "3600000",
+    });
+    expect(c.reconciler).toMatchObject({ notFoundAnswers: 5, notFoundWindowMs: 3_600_000 });
+    expect(() => loadConfig({ RECONCILE_NOT_FOUND_ANSWERS: "1" })).toThrow(
+      /RECONCILE_NOT_FOUND_ANSWERS/,
+    );
+    expect(() => loadConfig({ RECONCILE_NOT_FOUND_WINDOW_MS: "999" })).toThrow(
+      /RECONCILE_NOT_FOUND_WINDOW_MS/,
+    );
+  });
+
   it("reads ACCESS_MODE: prepaid by default, staff when asked, the old open refused by name", () => {
     expect(loadConfig({}).accessMode).toBe("prepaid");
     expect(loadConfig({ ACCESS_MODE: "staff" }).accessMode).toBe("staff");

@@ -26,20 +26,28 @@ const initiateAnswer = z.object({
   expires_in: z.number().int().positive().optional(),
 });
 
+/**
+ * Khalti's lookup words (khalti-notes.md), keyed by `wordKey`: a word in another casing or
+ * spacing ("Partially refunded") is the same word. A word not here fails the lookup (refused):
+ * nothing is credited on it, and the top-up is looked at again.
+ */
 const STATUS: Record<string, LookupStatus> = {
-  Completed: "completed",
-  Pending: "pending",
-  Initiated: "initiated",
-  Expired: "expired",
-  "User canceled": "cancelled",
-  Refunded: "refunded",
-  "Partially Refunded": "partially_refunded",
+  completed: "completed",
+  pending: "pending",
+  initiated: "initiated",
+  expired: "expired",
+  "user canceled": "cancelled",
+  refunded: "refunded",
+  "partially refunded": "partially_refunded",
 };
+
+/** A status word as `STATUS` keys it: trimmed, inner spaces single, lower case. */
+const wordKey = (word: string) => word.trim().replace(/\s+/g, " ").toLowerCase();
 
 const lookupAnswer = z.object({
   pidx: paymentIdSchema,
   total_amount: z.number().int().nonnegative(),
-  status: z.string().refine((s) => s in STATUS, "unknown Khalti status"),
+  status: z.string().refine((s) => Object.hasOwn(STATUS, wordKey(s)), "unknown Khalti status"),
   transaction_id: z.string().min(1).max(128).nullable(),
   fee: z.number().int().nonnegative().default(0),
   refunded: z.boolean().default(false),
@@ -150,7 +158,7 @@ export function createKhaltiGateway(opts: KhaltiOptions): PaymentGateway {
       if (a.data.pidx !== paymentId) throw new GatewayError("malformed", "lookup of another pidx");
       return {
         paymentId: a.data.pidx,
-        status: STATUS[a.data.status]!,
+        status: STATUS[wordKey(a.data.status)]!,
         totalPaisa: a.data.total_amount,
         transactionId: a.data.transaction_id,
         feePaisa: a.data.fee,

@@ -48,6 +48,9 @@ export function appEnv(o: AppEnvOptions): Record<string, string> {
     LOG_LEVEL: "info",
     RECONCILE_INTERVAL_MS: "250",
     RECONCILE_MIN_AGE_MS: "500",
+    // Production waits 3 "not found" answers over 30 minutes; the same rule, in seconds.
+    RECONCILE_NOT_FOUND_ANSWERS: "2",
+    RECONCILE_NOT_FOUND_WINDOW_MS: "4000",
     PROVIDER_EXECUTE_TIMEOUT_MS: "1500",
     PROVIDER_LOOKUP_TIMEOUT_MS: "1500",
     PROVIDER_MAX_RETRIES: "2",
