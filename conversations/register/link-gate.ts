@@ -5,7 +5,7 @@ import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { channelIdOf } from "../../src/bot/person.ts";
 import { type Held, heldOf, senderOf } from "../../src/whatsapp/held.ts";
-import { offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
+import { linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
 
 /**
  * Before the conversations: `link <code>` and `unlink` in any private chat (also while a flow
@@ -75,7 +75,7 @@ async function linkAnswer(
   if (cmd?.word === "unlink") return unlink(deps, t, channelId);
   const code = readLinkCode(cmd?.rest ?? "");
   if (code !== null) return redeemLink(deps, t, channelId, code, seal);
-  return t("link-how", { link: "link" });
+  return linkHow(deps, t, channelId);
 }
 
 /** A held chat: a code asked for or typed, the number taken for a new account, else the choice. */

@@ -83,11 +83,19 @@ export async function offerLink(
   });
 }
 
-/** How to ask for a new code, in the chat that types it. */
-const askAgain = (t: Translate, channelId: number) =>
-  isWhatsAppChat(channelId)
-    ? t("link-ask-again-whatsapp", { link: "link" })
-    : t("link-ask-again-telegram");
+/**
+ * How to ask for a new code, in the chat that types it: " " and the words, or "" for a chat with
+ * a number of its own (a code is never offered to it: it is the side codes are sent to, and one
+ * typed there was meant for the other chat).
+ */
+async function askAgain(deps: BotDeps, t: Translate, channelId: number): Promise<string> {
+  if ((await deps.accounts.phoneOf(channelId)) !== null) return "";
+  return ` ${
+    isWhatsAppChat(channelId)
+      ? t("link-ask-again-whatsapp", { link: "link" })
+      : t("link-ask-again-telegram")
+  }`;
+}
 
 /**
  * A code typed in `channelId`'s chat: joined when it is the code sent, and the offer still holds
@@ -105,13 +113,14 @@ export async function redeemLink(
   if (!r.ok) {
     if (r.code === "wrong") return t("link-wrong", { left: r.triesLeft ?? 0 });
     const key = r.code === "too_many_tries" ? "link-too-many-tries" : "link-no-offer";
-    return `${t(key)} ${askAgain(t, channelId)}`;
+    return `${t(key)}${await askAgain(deps, t, channelId)}`;
   }
   const phone = formatPhone(r.phone);
   const refused = await linkRefusal(deps, channelId, r.personId);
   if (refused !== null) return t(refused, { phone });
+  // The code was right, but the number has left that account since it was sent.
   if ((await deps.accounts.userByPhone(r.phone)) !== r.personId) {
-    return `${t("link-no-offer")} ${askAgain(t, channelId)}`;
+    return `${t("link-number-moved", { phone })}${await askAgain(deps, t, channelId)}`;
   }
   // A WhatsApp chat's link is sealed with its sender (none known: "", which no sender matches, so
   // the chat is held again at once: never a link that any holder of the number passes).
@@ -123,6 +132,17 @@ export async function redeemLink(
   if (!isWhatsAppChat(channelId)) deps.persons.linked(channelId, r.personId);
   deps.logger.info({ userId: channelId, personId: r.personId }, "channel linked with a code");
   return t("link-done", { phone, command: commandIn(channelId, "unlink") });
+}
+
+/** `/link` without a code: how to join, or, in a chat already joined, whose account it uses. */
+export async function linkHow(deps: BotDeps, t: Translate, channelId: number): Promise<string> {
+  const personId = await deps.accounts.links.linkOf(channelId);
+  if (personId === null) return t("link-how", { link: "link" });
+  const phone = await deps.accounts.phoneOf(personId);
+  const command = commandIn(channelId, "unlink");
+  return phone === null
+    ? t("link-already-other", { command })
+    : t("link-already", { phone: formatPhone(phone), command });
 }
 
 /** Ends the chat's link: it acts as its own account again (the other keeps everything). */

@@ -148,6 +148,7 @@ export const STATEMENT_CSV_HEADER = [
   "held_rs",
   "reference",
   "reason",
+  "available_rs",
 ] as const;
 
 const signed = (paisa: number) =>
@@ -156,7 +157,9 @@ const signed = (paisa: number) =>
 /**
  * The statement as CSV (the journal CSV's quoting and formula defusing), one line per entry, and
  * an "opening" line first and a "closing" one last carrying the balances: the opening balance
- * plus the change column sums to the closing balance.
+ * plus the change column sums to the closing balance. `balance_rs` is the posted balance, which
+ * still counts what is held for orders in flight (`held_rs`); `available_rs` (last, so older
+ * readers of the columns before it are unchanged) is what was available to spend: posted − held.
  */
 export function statementToCsv(s: Extract<Statement, { complete: true }>): string {
   const edge = (label: string, at: number, posted: number, held: number) =>
@@ -174,6 +177,7 @@ export function statementToCsv(s: Extract<Statement, { complete: true }>): strin
       signed(held),
       "",
       "",
+      signed(posted - held),
     ].join(",");
   const lines = [STATEMENT_CSV_HEADER.join(",")];
   lines.push(edge("opening", s.from, s.openingPostedPaisa, s.openingHeldPaisa));
@@ -188,6 +192,7 @@ export function statementToCsv(s: Extract<Statement, { complete: true }>): strin
         signed(l.heldPaisa),
         csvText(e.reference),
         csvText(e.reason),
+        signed(l.postedPaisa - l.heldPaisa),
       ].join(","),
     );
   }

@@ -50,8 +50,24 @@ export function createI18n<C extends Context>(
       .map((file) => readFileSync(file, "utf8"));
     i18n.loadLocaleSync(locale, { source: sources.join("\n") });
   }
+  latinNumbers(i18n);
   memoizeBundleMatching(i18n);
   return i18n;
+}
+
+/**
+ * Money (formatMoney), references and phone numbers are written in Latin digits in every
+ * language, so every number a message carries is too: Intl's Nepali writes numbers in Devanagari
+ * digits, which put a count "१२" beside "रु 1,000" in one message. Each bundle formats with its
+ * language's Latin-digit form first ("ne-u-nu-latn": the same plural rules); the plain name stays,
+ * so the language is still found by it.
+ */
+function latinNumbers(i18n: I18n<never>): void {
+  const fluent = i18n.fluent as unknown as { bundles: Set<{ locales: string[] }> };
+  for (const bundle of fluent.bundles) {
+    const [name] = bundle.locales;
+    if (name && !name.includes("-u-")) bundle.locales.unshift(`${name}-u-nu-latn`);
+  }
 }
 
 /** Locale lists remembered at most; ours are a handful (LOCALES, Telegram's codes). */

@@ -10,8 +10,13 @@ import type { ChatDocument } from "./receipt-document.ts";
  * A customer's monthly statement as a document (issue 30): the month's movements of their balance
  * from the books (src/accounts/statement.ts: each with the balance after it), the opening balance
  * before the first and the closing one after the last, money in and out. A month is a calendar
- * month on Nepal's clocks (the wallet's country), "2026-11". Holds and their releases do not
- * change the balance and are not listed; an order's money shows when it is paid (its post).
+ * month on Nepal's clocks (the wallet's country), "2026-11".
+ *
+ * Every balance it shows is what was available to spend (posted − held): money held for an order
+ * still with the operator is not the customer's to spend, so it is never counted in a balance line
+ * and is stated apart ("held") where a hold exists. So an order is a line when its money was held
+ * (at Confirm), a failed order again when its hold was released; its post (paid) changes nothing
+ * available and is not a line.
  */
 
 export type CompleteStatement = Extract<Statement, { complete: true }>;
@@ -67,19 +72,29 @@ const KINDS = new Set([
 
 /** What a movement was, in the reader's words. */
 function kindText(t: Translate, kind: string, change: number): string {
-  if (kind === "post") return t("statement-kind-order");
+  if (kind === "hold" || kind === "post") return t("statement-kind-order");
+  if (kind === "void") return t("statement-kind-order-failed");
   if (kind === "reversal")
     return t(change >= 0 ? "statement-kind-refund" : "statement-kind-reversal");
   return t(KINDS.has(kind) ? `statement-kind-${kind.replace("_", "-")}` : "statement-kind-other");
 }
 
-/** Totals of a statement: money in, money out (positive), over its balance-changing lines. */
+type Line = CompleteStatement["lines"][number];
+
+/** What a line changed in the money available to spend: its posted change less its held one. */
+export const availableChange = (l: Line): number => l.postedChangePaisa - l.heldChangePaisa;
+
+/**
+ * Totals of a statement: money in, money out (positive), over what was available to spend, so
+ * opening + in − out = closing, all three available.
+ */
 export function statementTotals(s: CompleteStatement): { inPaisa: number; outPaisa: number } {
   let inPaisa = 0;
   let outPaisa = 0;
   for (const l of s.lines) {
-    if (l.postedChangePaisa > 0) inPaisa += l.postedChangePaisa;
-    else outPaisa -= l.postedChangePaisa;
+    const c = availableChange(l);
+    if (c > 0) inPaisa += c;
+    else outPaisa -= c;
   }
   return { inPaisa, outPaisa };
 }
@@ -92,12 +107,16 @@ export function statementDocumentSpec(
 ): DocumentSpec {
   const rs = (p: number) => formatMoney(p, { region: "np", locale: t.locale });
   const signed = (p: number) => (p < 0 ? `−${rs(-p)}` : `+${rs(p)}`);
-  const moved = s.lines.filter((l) => l.postedChangePaisa !== 0);
+  const moved = s.lines.filter((l) => availableChange(l) !== 0);
   const totals = statementTotals(s);
+  const held = (key: string, paisa: number) => (paisa > 0 ? [t(key, { held: rs(paisa) })] : []);
   return {
     title: t("statement-doc-title", { month: monthLabel(t.locale, month) }),
     ...(holder ? { subtitle: t("statement-doc-holder", { holder }) } : {}),
-    lines: [t("statement-doc-opening", { balance: rs(s.openingPostedPaisa) })],
+    lines: [
+      t("statement-doc-opening", { balance: rs(s.openingPostedPaisa - s.openingHeldPaisa) }),
+      ...held("statement-doc-opening-held", s.openingHeldPaisa),
+    ],
     table: {
       columns: [
         { label: t("statement-col-date"), width: 0.26 },
@@ -108,18 +127,16 @@ export function statementDocumentSpec(
       ],
       rows: moved.map((l) => [
         formatOrderTime(l.entry.at, "np", t.locale),
-        kindText(t, l.entry.kind, l.postedChangePaisa),
+        kindText(t, l.entry.kind, availableChange(l)),
         l.entry.reference ?? "",
-        signed(l.postedChangePaisa),
-        rs(l.postedPaisa),
+        signed(availableChange(l)),
+        rs(l.postedPaisa - l.heldPaisa),
       ]),
     },
     closing: [
       t("statement-doc-in-out", { in: rs(totals.inPaisa), out: rs(totals.outPaisa) }),
-      t("statement-doc-closing", { balance: rs(s.closingPostedPaisa) }),
-      ...(s.closingHeldPaisa > 0
-        ? [t("statement-doc-held", { held: rs(s.closingHeldPaisa) })]
-        : []),
+      t("statement-doc-closing", { balance: rs(s.closingPostedPaisa - s.closingHeldPaisa) }),
+      ...held("statement-doc-held", s.closingHeldPaisa),
     ],
     footer: t("statement-doc-footer"),
     at: s.lines.at(-1)?.entry.at ?? s.from,

@@ -123,6 +123,8 @@ describe("a customer's page", () => {
     const heldSum = body.reduce((t, r) => t + paisaOfDecimal(r[col("held_change_rs")]!), 0);
     expect(paisaOfDecimal(rows.at(-1)![col("held_rs")]!)).toBe(heldSum);
     expect(heldSum).toBe(2_000);
+    // What was available to spend at the close: the posted balance less what is held.
+    expect(paisaOfDecimal(rows.at(-1)![col("available_rs")]!)).toBe(3_000);
     expect(body.map((r) => r[col("kind")])).toEqual(["credit", "hold", "post", "credit", "hold"]);
     const exported = (await auditEntries()).find((e) => e.detail?.includes("customer:7102"));
     expect(exported).toMatchObject({ action: "export", userId: ADMIN, role: "admin" });

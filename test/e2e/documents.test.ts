@@ -97,11 +97,12 @@ describe("documents to keep, end to end", () => {
     const books = await ts.system.ledger.balance(account.customer(u.id));
     expect(books.postedPaisa).toBe(2_000_000 - 15_000 - 25_000);
     expect(pdf).toContain(`Statement for ${month}`);
-    expect(pdf).toContain("Opening balance: Rs 0");
+    expect(pdf).toContain("Available to spend at the start: Rs 0");
     expect(pdf).toContain("Money in: Rs 20,000 · Money out: Rs 400");
-    // The closing balance is the books' balance now (nothing after this month).
-    expect(pdf).toContain("Closing balance: Rs 19,600");
-    // Each order paid is a line with its reference and the balance right after it.
+    // The closing balance is the books' balance now (nothing after this month, nothing held).
+    expect(pdf).toContain("Available to spend at the close: Rs 19,600");
+    expect(pdf).not.toContain("Held at the close");
+    // Each order is a line with its reference and what was available right after it.
     expect(pdf).toMatch(new RegExp(`Order ${ref} −Rs 150 Rs 19,850`));
     expect(pdf).toMatch(new RegExp(`Order ${second.ref} −Rs 250 Rs 19,600`));
     expect(pdf).toMatch(/Credit .*\+Rs 20,000 Rs 20,000/);

@@ -187,7 +187,8 @@ describe("order history and repeat, end to end", () => {
 
     const page1 = await u.say("/history", /पछिल्ला अर्डरहरू/);
     const lines = page1.text.split("\n\n");
-    expect(lines[0]).toBe("तपाईंका पछिल्ला अर्डरहरू (पृष्ठ १):");
+    // The page number in the digits of the amounts below it (one digit system in a message).
+    expect(lines[0]).toBe("तपाईंका पछिल्ला अर्डरहरू (पृष्ठ 1):");
     expect(lines.slice(1)).toEqual([
       `${at[placed[5]!]} · ☎️ ल्यान्डलाइन\nNTC Landline · 415551277 · ${status("ne")}\nजम्मा: रु 600 · रेफरेन्स: ${placed[5]}`,
       `${at[placed[4]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000705 · ${status("ne")}\nजम्मा: रु 500 · रेफरेन्स: ${placed[4]}`,
@@ -205,8 +206,8 @@ describe("order history and repeat, end to end", () => {
       ...filters("ne"),
     ]);
     u.press("अर्को ➡️");
-    const page2 = await u.waitFor(/पृष्ठ २/);
-    expect(page2.text.split("\n\n")[0]).toBe("तपाईंका पछिल्ला अर्डरहरू (पृष्ठ २):");
+    const page2 = await u.waitFor(/पृष्ठ 2/);
+    expect(page2.text.split("\n\n")[0]).toBe("तपाईंका पछिल्ला अर्डरहरू (पृष्ठ 2):");
     expect(page2.text.split("\n\n").slice(1)).toEqual([
       `${at[placed[0]!]} · 📱 मोबाइल टप-अप\nNTC Prepaid · 9841000701 · ${status("ne")}\nजम्मा: रु 100 · रेफरेन्स: ${placed[0]}`,
     ]);

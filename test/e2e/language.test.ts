@@ -35,8 +35,8 @@ describe("languages, end to end", () => {
     const menu = await u.say("/recharge", "के तिर्न चाहनुहुन्छ?");
     expect(u.buttons(menu)).toContain("📱 मोबाइल टप-अप");
     await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर रिचार्ज गर्ने\?/);
-    // A wrong number is explained in Nepali too.
-    await u.say("12345", /यसमा ५ अङ्क छन्; ठ्याक्कै १० चाहिन्छ।/);
+    // A wrong number is explained in Nepali too, its counts in the digits amounts are written in.
+    await u.say("12345", /यसमा 5 अङ्क छन्; ठ्याक्कै 10 चाहिन्छ।/);
     // The number's series names the operator; Nepal's rupee is written रु in Nepali, in the
     // question, its buttons, the confirm and the push.
     const amountQ = await u.say(

@@ -70,8 +70,8 @@ describe("say the right thing, end to end", () => {
       const u = ts.user(1604, { language_code: "ne" });
       await toLandlineNumber(u, "ne");
       const refused = await u.say("014123456", /कृपया सुरुको 0 हटाउनुहोस्/);
-      expect(refused.text).toContain("त्यसपछिका ९ अङ्क");
-      expect(refused.text).not.toContain("यसमा ८ अङ्क छन्");
+      expect(refused.text).toContain("त्यसपछिका 9 अङ्क");
+      expect(refused.text).not.toContain("यसमा 8 अङ्क छन्");
     });
   });
 
@@ -105,8 +105,8 @@ describe("say the right thing, end to end", () => {
       const u = ts.user(1606, { language_code: "ne" });
       await toElectricityPhone(u, "ne", /Pokhara DC मा तपाईंको SC नम्बर/);
       const mobileLike = await u.say("98412345", /यो फोन नम्बर होइन/);
-      expect(mobileLike.text).toContain("यसमा ८ अङ्क छन्");
-      expect(mobileLike.text).toContain("९ बाट सुरु हुँदैन");
+      expect(mobileLike.text).toContain("यसमा 8 अङ्क छन्");
+      expect(mobileLike.text).toContain("9 बाट सुरु हुँदैन");
     });
   });
 

@@ -153,7 +153,7 @@ describe("the monthly statement document", () => {
     expect(monthLabel("ne", "2026-11")).not.toMatch(/[०-९]/);
   });
 
-  it("opening + money in − money out = closing, and each line shows the balance after it", async () => {
+  it("opening + money in − money out = closing, all available to spend; held money stated apart", async () => {
     const entry = (at: number, kind: string, amountPaisa: number, reference?: string) => ({
       seq: `${at}-0`,
       at,
@@ -205,20 +205,54 @@ describe("the monthly statement document", () => {
         },
       ],
     } as unknown as CompleteStatement;
-    expect(statementTotals(s)).toEqual({ inPaisa: 100_000, outPaisa: 15_000 });
+    expect(statementTotals(s)).toEqual({ inPaisa: 100_000, outPaisa: 25_000 });
     const doc = await statementDocument(t("en"), s, "2026-11", "+977 9841234567");
     const text = pdfText(doc.bytes).text;
     expect(text).toContain("Statement for November 2026");
     expect(text).toContain("Account: +977 9841234567");
-    expect(text).toContain("Opening balance: Rs 500");
+    expect(text).toContain("Available to spend at the start: Rs 500");
+    expect(text).not.toContain("Held at the start");
     expect(text).toMatch(/Credit \+Rs 1,000 Rs 1,500/);
+    // An order is a line when its money is held (no longer to spend); its post is not a line.
     expect(text).toMatch(/Order 1700000000001 −Rs 150 Rs 1,350/);
-    // A hold changes nothing in the balance: not a line.
-    expect(text.match(/1700000000002/g)).toBeNull();
-    expect(text).toContain("Money in: Rs 1,000 · Money out: Rs 150");
-    expect(text).toContain("Closing balance: Rs 1,350");
+    expect(text.match(/1700000000001/g)).toHaveLength(1);
+    // Still held at the close: out of what is available, stated apart (review: the closing
+    // balance counted it as money to spend).
+    expect(text).toMatch(/Order 1700000000002 −Rs 100 Rs 1,250/);
+    expect(text).toContain("Money in: Rs 1,000 · Money out: Rs 250");
+    expect(text).toContain("Available to spend at the close: Rs 1,250");
     // What was held at the statement's close: a past month's orders may have ended since, so not
     // "still" (s21; fails on the locales before).
     expect(text).toContain("Held at the close for orders then with the operator: Rs 100");
+
+    // The next month: that order was paid. Held at the start, stated apart; its post changes
+    // nothing available, so it is no line and the month's balance stays as it began.
+    const next = monthRange("2026-12");
+    const after = {
+      ...s,
+      ...next,
+      openingPostedPaisa: 135_000,
+      openingHeldPaisa: 10_000,
+      closingPostedPaisa: 125_000,
+      closingHeldPaisa: 0,
+      lines: [
+        {
+          entry: entry(next.from + 1000, "post", 10_000, "1700000000002"),
+          postedChangePaisa: -10_000,
+          heldChangePaisa: -10_000,
+          postedPaisa: 125_000,
+          heldPaisa: 0,
+        },
+      ],
+    } as unknown as CompleteStatement;
+    const nextText = pdfText(
+      (await statementDocument(t("en"), after, "2026-12", undefined)).bytes,
+    ).text;
+    expect(nextText).toContain("Available to spend at the start: Rs 1,250");
+    expect(nextText).toContain("Held at the start for orders then with the operator: Rs 100");
+    expect(nextText).not.toContain("1700000000002");
+    expect(nextText).toContain("Money in: Rs 0 · Money out: Rs 0");
+    expect(nextText).toContain("Available to spend at the close: Rs 1,250");
+    expect(nextText).not.toContain("Held at the close");
   });
 });

@@ -111,7 +111,7 @@ describe("finding 2: a balance does not follow a recycled number", () => {
     }
     await old.say(`/link ${wrong}`, /Too many wrong codes/);
     // Even the right code no longer works once the tries are spent.
-    await old.say(`/link ${code}`, /No code is waiting for this chat/);
+    await old.say(`/link ${code}`, /No code is waiting to be typed in this chat/);
     expect(await ts.system.deps.accounts.links.linkOf(21_101)).toBeNull();
     await old.say("/balance", /Your balance: Rs 0/);
     expect(await availableOf(ts, person)).toBe(150_000);

@@ -65,11 +65,19 @@ function lineRow(l: StatementLine, at: (ms: number) => string): Array<string | F
     html`<span class="amount">${rs(l.postedPaisa)}</span>`,
     html`<span class="amount">${l.heldChangePaisa ? change(l.heldChangePaisa) : ""}</span>`,
     html`<span class="amount">${rs(l.heldPaisa)}</span>`,
+    html`<span class="amount">${rs(l.postedPaisa - l.heldPaisa)}</span>`,
     e.reason ?? "",
   ];
 }
 
-/** A statement's opening and closing balances and its lines (at most SHOWN_LINES). */
+const edgeText = (posted: number, held: number): string =>
+  `available ${rs(posted - held)}, held for orders ${rs(held)} (posted ${rs(posted)})`;
+
+/**
+ * A statement's balances at its start and close, and its lines (at most SHOWN_LINES). The posted
+ * balance still counts money held for orders in flight, so it is never called the balance: each is
+ * stated as available (posted − held), held, and posted (both together).
+ */
 export function statementView(s: Statement, at: (ms: number) => string = time): Fragment {
   if (!s.complete) {
     return html`<p class="notice error" role="alert">The journal since ${time(s.from)} is too long to
@@ -81,8 +89,8 @@ read here (${s.readEntries} entries read): choose a later start.</p>`;
       ? html`<p class="empty">The first ${shown.length} of ${s.lines.length} entries; the CSV has them all.</p>`
       : "";
   return html`${facts([
-    ["Opening balance", `${rs(s.openingPostedPaisa)} (held ${rs(s.openingHeldPaisa)})`],
-    ["Closing balance", `${rs(s.closingPostedPaisa)} (held ${rs(s.closingHeldPaisa)})`],
+    ["At the start", edgeText(s.openingPostedPaisa, s.openingHeldPaisa)],
+    ["At the close", edgeText(s.closingPostedPaisa, s.closingHeldPaisa)],
     ["Entries", s.lines.length],
   ])}${table(
     [
@@ -91,9 +99,10 @@ read here (${s.readEntries} entries read): choose a later start.</p>`;
       "Transfer",
       "Order / reference",
       "Change",
-      "Balance",
+      "Posted (incl. held)",
       "Held change",
       "Held",
+      "Available",
       "Reason",
     ],
     shown.map((l) => lineRow(l, at)),

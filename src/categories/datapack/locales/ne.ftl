@@ -1,5 +1,5 @@
 # The datapack category's own strings, loaded through its module's localesDir (shared strings: locales/ne.ftl).
-datapack-ask-number = 📶 कुन मोबाइल नम्बरका लागि प्याक? (१० अङ्क, एनसेल वा NTC)
+datapack-ask-number = 📶 कुन मोबाइल नम्बरका लागि प्याक? (10 अङ्क, एनसेल वा NTC)
 datapack-family-ncell = एनसेल
 datapack-family-ntc = NTC
 datapack-ask-product = { $number } { $family } नम्बर हो। कस्तो प्याक चाहियो?

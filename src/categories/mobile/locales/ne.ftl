@@ -1,5 +1,5 @@
 # The mobile category's own strings, loaded through its module's localesDir (shared strings: locales/ne.ftl).
-mobile-ask-number = 📱 कुन मोबाइल नम्बर रिचार्ज गर्ने? (१० अङ्क, NTC)
+mobile-ask-number = 📱 कुन मोबाइल नम्बर रिचार्ज गर्ने? (10 अङ्क, NTC)
 mobile-ncell = यो एनसेल नम्बर हो। एनसेलका लागि डाटा प्याक किन्नुहोस्: /recharge पठाएर "डाटा प्याक" छान्नुहोस्।
 mobile-detected = ✓ { $operator } (पहिचान भयो)
 mobile-ask-operator = { $number } को अपरेटर:
