@@ -315,6 +315,9 @@ export const orderEventSchema = z.object({
   withdraw: z
     .object({
       by: chatId,
+      /** The proposal withdrawn or declined, as its admin was shown it (its admin and time): one
+       * withdrawn and made anew meanwhile is another, and is left alone. */
+      proposal: z.object({ by: chatId, at: z.number().int() }),
       /** Another person declined it (not its proposer from any of their chats): the proposer is told. */
       declined: z.boolean().optional(),
     })

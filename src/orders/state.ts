@@ -190,8 +190,11 @@ function proposalStep(order: Order, event: OrderEvent): TransitionResult | null 
   const { propose, withdraw } = event;
   if (!propose && !withdraw) return null;
   if (propose && order.settleProposal) return unchanged(order);
-  if (withdraw && !order.settleProposal) return unchanged(order);
   const p = order.settleProposal;
+  // A withdrawal or decline names the proposal it acts on: one gone, or made anew meanwhile (by
+  // its admin or another), is not the one its admin saw.
+  if (withdraw && (!p || p.by !== withdraw.proposal.by || p.at !== withdraw.proposal.at))
+    return unchanged(order);
   const note = propose
     ? `settlement proposed by admin ${propose.by} as ${propose.outcome}: ${propose.reason}`
     : `settlement proposal of admin ${p?.by} withdrawn by admin ${withdraw?.by}`;

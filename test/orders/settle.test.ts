@@ -366,11 +366,11 @@ describe("an admin settles an order the aggregator never ended", () => {
     clock += SETTLE_AFTER;
     expect(await settleAs(ADMIN, order, "success")).toMatchObject({ ok: true, done: "proposed" });
     const proposal = (await orders.get(order.reference))?.settleProposal;
-    const withdrawn = await orders.withdrawSettle(order.reference, OTHER_ADMIN);
-    expect(withdrawn?.settleProposal).toBeUndefined();
-    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN)).toBeNull();
-    // Its approval, seen before the withdrawal, finds none.
     const seen = { by: ADMIN, at: proposal?.at ?? 0 };
+    const withdrawn = await orders.withdrawSettle(order.reference, OTHER_ADMIN, seen);
+    expect(withdrawn?.settleProposal).toBeUndefined();
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN, seen)).toBeNull();
+    // Its approval, seen before the withdrawal, finds none.
     expect(await settleAs(OTHER_ADMIN, order, "success", "x", seen)).toMatchObject({
       ok: false,
       code: "no_proposal",
@@ -453,7 +453,12 @@ describe("an admin settles an order the aggregator never ended", () => {
         reason: "operator says no recharge",
         admins: [ADMIN],
       });
-    await expect(settleFailed()).rejects.toThrow(/timed out/);
+    // Stopped with its own code (before: the error escaped, and the chat said only "error").
+    expect(await settleFailed()).toMatchObject({
+      ok: false,
+      code: "answer_unwritten",
+      said: "status success",
+    });
     expect((await orders.get(order.reference))?.status).toMatch(/^(queued|pending)$/);
     expect(await available(order.userId)).toBe(30_000);
     expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
@@ -608,7 +613,7 @@ describe("an admin settles an order the aggregator never ended", () => {
     expect(await drift()).toBe(drift0);
   });
 
-  it("a final answer whose write fails stops the settlement (the error escapes); asked again, it is applied", async () => {
+  it("a final answer whose write fails stops the settlement ('answer_unwritten', nothing moved); asked again, it is applied", async () => {
     const drift0 = await drift();
     const order = await stuckOrder("9841330012");
     clock += SETTLE_AFTER;
@@ -621,7 +626,11 @@ describe("an admin settles an order the aggregator never ended", () => {
       admins: [ADMIN],
     };
     failWrites = 1;
-    await expect(grouped.settle(req)).rejects.toThrow(/timed out/);
+    expect(await grouped.settle(req)).toMatchObject({
+      ok: false,
+      code: "answer_unwritten",
+      said: "status success",
+    });
     expect(failWrites).toBe(0);
     const after = await orders.get(order.reference);
     expect(OPEN).toContain(after?.status);
@@ -697,7 +706,7 @@ describe("an admin settles an order the aggregator never ended", () => {
       });
     expect(await propose("operator says NOT delivered (r1)")).toMatchObject({ done: "proposed" });
     const shownToC = await proposalOf(order);
-    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN)).not.toBeNull();
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN, shownToC)).not.toBeNull();
     // The proposer is told their proposal was declined (else they would wait on it for good).
     const declined = (await outbox()).filter(
       (n) => n.reference === order.reference && n.chatId === ADMIN && n.kind === "admin_alert",
@@ -739,6 +748,44 @@ describe("an admin settles an order the aggregator never ended", () => {
     const settled = await approve(await proposalOf(order));
     expect(settled).toMatchObject({ ok: true, done: "settled" });
     expect(settled.ok && settled.order.settled?.reason).toBe("r2: no ticket, just in case");
+  });
+
+  it("a decline or withdrawal names its proposal: shown an old one (withdrawn and proposed anew meanwhile), it leaves the new one waiting", async () => {
+    const order = await stuckOrder("9841330019");
+    clock += SETTLE_AFTER;
+    const propose = (reason: string) => settleAs(ADMIN, order, "failed", reason);
+    expect(await propose("r1: operator says no recharge")).toMatchObject({ done: "proposed" });
+    // OTHER_ADMIN is shown r1 (to approve or decline); meanwhile its admin withdraws it and
+    // proposes anew.
+    const shownToOther = await proposalOf(order);
+    expect(await orders.withdrawSettle(order.reference, ADMIN, shownToOther)).not.toBeNull();
+    clock += 1;
+    expect(await propose("r2: operator's second answer")).toMatchObject({ done: "proposed" });
+    const r2 = await proposalOf(order);
+    // The decline of r1 finds r1 gone: r2 stays, its admin is told nothing.
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN, shownToOther)).toBeNull();
+    // The withdrawal by its own admin, shown r1 in another chat, leaves r2 too.
+    expect(await grouped.withdrawSettle(order.reference, ADMIN_WA, shownToOther)).toBeNull();
+    const after = await orders.get(order.reference);
+    expect(after?.settleProposal).toMatchObject({ ...r2, reason: "r2: operator's second answer" });
+    const declined = (await outbox()).filter(
+      (n) =>
+        n.reference === order.reference &&
+        n.kind === "admin_alert" &&
+        n.note?.includes("declined your proposal"),
+    );
+    expect(declined).toEqual([]);
+    // Shown r2, the decline acts on it; its admin is told.
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN, r2)).not.toBeNull();
+    expect((await orders.get(order.reference))?.settleProposal).toBeUndefined();
+    const told = (await outbox()).filter(
+      (n) =>
+        n.reference === order.reference &&
+        n.kind === "admin_alert" &&
+        n.note?.includes("declined your proposal"),
+    );
+    expect(told.map((n) => n.chatId)).toEqual([ADMIN]);
+    expect(await kindsOf(order)).toEqual(["hold"]);
   });
 
   it("not found at the aggregator refuses a settlement as succeeded (the recharge may never have happened); as failed it goes through", async () => {
