@@ -199,6 +199,32 @@ function stoppedBy(
   return null;
 }
 
+/**
+ * Any admin withdraws (their own) or declines (another's) the proposal waiting on the order, the
+ * one they were shown (its admin and time), as an approval names it: withdrawn and made anew
+ * meanwhile, the new one is left alone (null, as for no proposal).
+ */
+async function withdrawProposal(
+  deps: { apply: Apply; now: () => number; same: SamePerson },
+  reference: string,
+  adminId: number,
+  proposal: { by: number; at: number },
+): Promise<Order | null> {
+  const declined = !deps.same(proposal.by, adminId);
+  const r = await deps.apply({
+    reference,
+    source: "admin",
+    status: null,
+    at: deps.now(),
+    withdraw: {
+      by: adminId,
+      proposal: { by: proposal.by, at: proposal.at },
+      ...(declined ? { declined } : {}),
+    },
+  });
+  return r.outcome === "recorded" ? r.order : null;
+}
+
 export function createSettle(
   ctx: OrdersContext,
   deps: {
@@ -330,34 +356,10 @@ export function createSettle(
     return maker ? propose(order, req, asked.said) : decide(order, req, asked.said);
   }
 
-  /**
-   * Any admin withdraws (their own) or declines (another's) the proposal waiting on the order,
-   * the one they were shown (its admin and time), as an approval names it: withdrawn and made
-   * anew meanwhile, the new one is left alone (null, as for no proposal).
-   */
-  async function withdraw(
-    reference: string,
-    adminId: number,
-    proposal: { by: number; at: number },
-  ): Promise<Order | null> {
-    const declined = !same(proposal.by, adminId);
-    const r = await deps.apply({
-      reference,
-      source: "admin",
-      status: null,
-      at: now(),
-      withdraw: {
-        by: adminId,
-        proposal: { by: proposal.by, at: proposal.at },
-        ...(declined ? { declined } : {}),
-      },
-    });
-    return r.outcome === "recorded" ? r.order : null;
-  }
-
   return {
     settle,
-    withdraw,
+    withdraw: (reference: string, adminId: number, proposal: { by: number; at: number }) =>
+      withdrawProposal({ apply: deps.apply, now, same }, reference, adminId, proposal),
     /** Whether a second person must approve this admin's settlement. */
     needsApproval: (admins: readonly number[], adminId: number) =>
       needsApproval(admins, adminId, same),
