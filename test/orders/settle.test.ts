@@ -541,26 +541,18 @@ describe("an admin settles an order the aggregator never ended", () => {
     await expectBooksBalanced(ledger);
   });
 
-  // The claim is NOT confirmed by a status query (the sandbox still says pending throughout):
-  // on a settled, final order a webhook's claim is recorded and alerted as it comes (review s21
-  // finding 6; confirming it first is left to do). What this test holds: no money moves, once.
-  it("a later webhook's success on a settled order, unconfirmed (the aggregator still says pending), moves no money and is recorded once", async () => {
+  it("a webhook's success against a settlement is confirmed first: unconfirmed (the aggregator says pending) nothing is recorded; confirmed, recorded and alerted once; no money moves", async () => {
     const order = await stuckOrder("9841330009");
     clock += SETTLE_AFTER;
     expect((await settle(order, "failed")).ok).toBe(true);
     const journal = await journalOf(order.reference);
-    const deps = {
+    const confirmations = createConfirmations({
       orders,
-      confirmFinal: true,
-      confirmations: createConfirmations({
-        orders,
-        provider: client,
-        logger: undefined,
-        now: () => clock,
-      }),
+      provider: client,
       logger: undefined,
       now: () => clock,
-    };
+    });
+    const deps = { orders, confirmFinal: true, confirmations, logger: undefined, now: () => clock };
     const webhook = {
       status: "success",
       reference: order.reference,
@@ -571,12 +563,34 @@ describe("an admin settles an order the aggregator never ended", () => {
       operator: undefined,
       packageName: undefined,
     };
+    const alerts = async () =>
+      (await outbox()).filter(
+        (n) =>
+          n.reference === order.reference &&
+          n.kind === "admin_alert" &&
+          n.topic === "settle_contradicted",
+      );
+    // A webhook is signed by a shared secret only: its claim alone is no word of the aggregator's.
     await applyWebhookEvent(deps, webhook);
+    await confirmations.settled();
+    const unconfirmed = await orders.get(order.reference);
+    expect(unconfirmed?.status).toBe("failed");
+    expect(unconfirmed?.settled?.contradictedAt).toBeUndefined();
+    expect(unconfirmed?.history.some((h) => h.note?.includes("says success"))).toBe(false);
+    expect(await alerts()).toEqual([]);
+    // The aggregator does say success now: the claim's confirmation records it, once.
+    forceAtAggregator(order, "success");
+    clock += 1;
     await applyWebhookEvent(deps, webhook);
+    await confirmations.settled();
+    await applyWebhookEvent(deps, webhook);
+    await confirmations.settled();
     const after = await orders.get(order.reference);
     expect(after?.status).toBe("failed");
     expect(after?.settled?.contradictedAt).toBe(clock);
-    expect(after?.history.filter((h) => h.note?.includes("says success"))).toHaveLength(1);
+    const noted = after?.history.filter((h) => h.note?.includes("says success")) ?? [];
+    expect(noted.map((h) => h.source)).toEqual(["status"]);
+    expect((await alerts()).map((n) => n.chatId)).toEqual([ADMIN]);
     expect(await journalOf(order.reference)).toEqual(journal);
     expect(await available(order.userId)).toBe(50_000);
     await expectBooksBalanced(ledger);
