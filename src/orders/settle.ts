@@ -9,6 +9,7 @@ import {
   type OrdersProvider,
   OtherReferenceError,
 } from "./provider-events.ts";
+import { nextAskAt } from "./settled-watch.ts";
 
 /**
  * An admin settles an order the aggregator never ended (its execute answer lost or "queued", no
@@ -292,6 +293,9 @@ export function createSettle(
     const by = p?.by ?? req.adminId;
     const reason = p?.reason ?? req.reason.trim().slice(0, 200);
     const approved = p ? ` (approved by admin ${req.adminId})` : "";
+    // Watched before the settlement is written, so a process lost in between leaves no settled
+    // order unasked; an entry whose settlement never came is dropped when due (settled-watch.ts).
+    await store.watchSettled(order.reference, nextAskAt(now(), now()));
     const r = await deps.apply({
       reference: order.reference,
       source: "admin",

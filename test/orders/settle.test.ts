@@ -856,6 +856,98 @@ describe("an admin settles an order the aggregator never ended", () => {
     expect(await drift()).toBe(drift0);
   });
 
+  it("the reconciler asks again about settled orders, a few a tick, less and less often, until a final answer is recorded (opposite: alerted once; same: recorded) or 7 days", async () => {
+    const watchKey = keyspace(r.prefix).settledWatch;
+    const reconciler = createReconciler({
+      orders,
+      provider: client,
+      lease: createRedisLease(r.redis, r.prefix),
+      intervalMs: 1,
+      minAgeMs: 0,
+      maxAgeMs: 1_000 * HOUR,
+      executeTimeoutMs: 2_000,
+      adminChatIds: [ADMIN],
+      leaseName: "settle-watch",
+      settledPerTick: 2,
+      now: () => clock,
+    });
+    // Earlier tests' settlements are watched too: past the 7 days, each is dropped unasked.
+    clock += 8 * 24 * HOUR;
+    while ((await r.redis.zcard(watchKey)) > 0) {
+      expect((await reconciler.runOnce()).settledAsked).toBe(0);
+    }
+    const drift0 = await drift();
+    const contradicted = await stuckOrder("9841330021");
+    const agreed = await stuckOrder("9841330022");
+    const silent = await stuckOrder("9841330023");
+    clock += SETTLE_AFTER;
+    for (const o of [contradicted, agreed, silent])
+      expect((await settle(o, "failed")).ok).toBe(true);
+    const settledAt = clock;
+    expect(await r.redis.zcard(watchKey)).toBe(3);
+    // Not asked at once: the first question comes a quarter of an hour after the settlement.
+    expect((await reconciler.runOnce()).settledAsked).toBe(0);
+    clock += 20 * 60_000;
+    // A few a tick: two, then the third; the aggregator still says pending, nothing recorded.
+    const first = await reconciler.runOnce();
+    const second = await reconciler.runOnce();
+    expect([first.settledAsked, second.settledAsked]).toEqual([2, 1]);
+    expect((await reconciler.runOnce()).settledAsked).toBe(0); // backing off
+    for (const o of [contradicted, agreed, silent]) {
+      const s = (await orders.get(o.reference))?.settled;
+      expect([s?.contradictedAt, s?.confirmedAt]).toEqual([undefined, undefined]);
+    }
+    forceAtAggregator(contradicted, "success");
+    forceAtAggregator(agreed, "failed");
+    clock += HOUR;
+    const third = await reconciler.runOnce();
+    const fourth = await reconciler.runOnce();
+    expect(third.settledAsked + fourth.settledAsked).toBe(3);
+    expect(third.settledAnswered + fourth.settledAnswered).toBe(2);
+    const c = await orders.get(contradicted.reference);
+    expect(c?.status).toBe("failed");
+    expect(c?.settled?.contradictedAt).toBeDefined();
+    expect(c?.history.filter((h) => h.note?.includes("says success")).map((h) => h.source)).toEqual(
+      ["reconciler"],
+    );
+    const a = await orders.get(agreed.reference);
+    expect(a?.settled?.confirmedAt).toBeDefined();
+    expect(a?.settled?.contradictedAt).toBeUndefined();
+    expect(a?.history.at(-1)?.note).toBe(
+      `the aggregator agrees: failed, as admin ${ADMIN} settled it`,
+    );
+    // Answered: asked no more; the silent one is asked until 7 days after its settlement.
+    expect(await r.redis.zscore(watchKey, contradicted.reference)).toBeNull();
+    expect(await r.redis.zscore(watchKey, agreed.reference)).toBeNull();
+    let asked = 0;
+    while (clock - settledAt <= 7 * 24 * HOUR + 6 * HOUR) {
+      clock += 6 * HOUR;
+      asked += (await reconciler.runOnce()).settledAsked;
+    }
+    expect(asked).toBeGreaterThan(0);
+    expect(asked).toBeLessThanOrEqual(7 * 4);
+    expect(await r.redis.zscore(watchKey, silent.reference)).toBeNull();
+    clock += 24 * HOUR;
+    expect((await reconciler.runOnce()).settledAsked).toBe(0);
+    // Alerted once, only for the contradiction; no money moved by any answer.
+    const alerts = (await outbox()).filter(
+      (n) => n.kind === "admin_alert" && n.topic === "settle_contradicted",
+    );
+    expect(
+      alerts.filter((n) => n.reference === contradicted.reference).map((n) => n.chatId),
+    ).toEqual([ADMIN]);
+    expect(alerts.some((n) => n.reference === agreed.reference)).toBe(false);
+    for (const o of [contradicted, agreed, silent]) {
+      expect(await kindsOf(o)).toEqual(["hold", "void"]);
+      expect(await available(o.userId)).toBe(50_000);
+    }
+    // The aggregator kept Rs 200 for one the books call failed; the silent one it still holds.
+    forceAtAggregator(silent, "failed");
+    expect(drift0).not.toBeNull();
+    expect(await drift()).toBe((drift0 ?? 0) - 20_000);
+    await expectBooksBalanced(ledger);
+  });
+
   it("with SETTLE_ENABLED off nothing is settled or proposed (older versions cannot read either)", async () => {
     const off = createOrders({
       categories: CATEGORY_MODULES,
