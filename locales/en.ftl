@@ -833,3 +833,6 @@ settle-aggregator-unsure = The aggregator does not confirm a recharge for order 
 settle-own-proposal-waits = Your own proposal to settle order { $ref } waits for another admin's approval: nothing was settled. Send /settle { $ref } to see or withdraw it.
 settle-disabled = Settling by hand is off on this bot (SETTLE_ENABLED): nothing was changed. The operator turns it on once every instance runs this version.
 settle-done-told = The other admins were told.
+
+# --- h-settle3: the aggregator's answer could not be written during a settlement ---
+settle-answer-unwritten = The aggregator answered for order { $ref } (it said: { $said }), but its answer could not be saved, so nothing was settled and no money moved on your word. Try /settle { $ref } again in a moment: it shows the order as it then stands.

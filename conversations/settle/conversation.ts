@@ -96,11 +96,21 @@ export function settleConversation(deps: BotDeps) {
 
 type Proposal = NonNullable<Order["settleProposal"]>;
 
-/** Withdraws (or declines) the proposal, and says whether there was still one to withdraw. */
-async function withdraw(flow: Flow, conversation: FlowConversation, deps: BotDeps, ref: string) {
+/**
+ * Withdraws (or declines) the proposal shown (its admin and time), and says whether it was still
+ * there to withdraw: one withdrawn and proposed anew meanwhile is another, left alone.
+ */
+async function withdraw(
+  flow: Flow,
+  conversation: FlowConversation,
+  deps: BotDeps,
+  ref: string,
+  p: Proposal,
+) {
   const me = flow.env.userId;
+  const shown = { by: p.by, at: p.at };
   const done = await conversation.external(async () => {
-    return (await deps.orders.withdrawSettle(ref, me)) !== null;
+    return (await deps.orders.withdrawSettle(ref, me, shown)) !== null;
   });
   await flow.reply(flow.t(done ? "settle-withdrawn" : "settle-no-proposal", { ref }));
 }
@@ -125,7 +135,7 @@ async function decideProposal(
     await flow.choose(t("settle-own-proposal", { ref, outcome, reason: p.reason }), [
       { label: t("settle-withdraw"), value: "withdraw" },
     ]);
-    await withdraw(flow, conversation, deps, ref);
+    await withdraw(flow, conversation, deps, ref, p);
     return;
   }
   const choice = await flow.choose(
@@ -136,7 +146,7 @@ async function decideProposal(
     ],
   );
   if (choice !== "approve") {
-    await withdraw(flow, conversation, deps, ref);
+    await withdraw(flow, conversation, deps, ref, p);
     return;
   }
   const r = await conversation.external(() =>
@@ -188,6 +198,7 @@ function resultText(t: Translate, r: SettleResult, ref: string, told: boolean): 
   }
   if (r.code === "aggregator_disagrees")
     return t("settle-aggregator-disagrees", { ref, said: r.said });
+  if (r.code === "answer_unwritten") return t("settle-answer-unwritten", { ref, said: r.said });
   if (r.code === "aggregator_unsure") return t("settle-aggregator-unsure", { ref, said: r.said });
   if (r.code === "own_proposal") return t("settle-own-proposal-waits", { ref });
   if (r.code === "other_proposal") return t("settle-other-proposal", { ref });

@@ -77,7 +77,11 @@ export interface BotOrders {
   /** Admins: settle an order the aggregator never ended (src/orders/settle.ts, /settle). */
   settle(request: SettleRequest): Promise<SettleResult>;
   /** Admins: withdraw or decline the settlement proposal waiting on an order (maker-checker). */
-  withdrawSettle(reference: string, adminId: number): Promise<Order | null>;
+  withdrawSettle(
+    reference: string,
+    adminId: number,
+    proposal: { by: number; at: number },
+  ): Promise<Order | null>;
   /** Whether an admin may settle this order now: not final, sent, older than SETTLE_AFTER_MS. */
   settleable(order: Order): Settleable;
   /** Whether a second person must approve this admin's settlement (ADMIN_IDS groups one person). */

@@ -184,6 +184,8 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
   };
   const { orders, byTx, byKey } = st;
   const unmatched: UnmatchedEvent[] = [];
+  /** Settled orders awaiting the aggregator's word: reference -> when to ask next. */
+  const watch = new Map<string, number>();
 
   return {
     async nextReference() {
@@ -224,6 +226,20 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
         .sort((a, b) => a.createdAt - b.createdAt || a.reference.localeCompare(b.reference))
         .slice(offset, offset + limit)
         .map(clone);
+    },
+
+    async watchSettled(reference, dueAt) {
+      watch.set(reference, dueAt);
+    },
+    async dueSettled(at, limit) {
+      return [...watch]
+        .filter(([, dueAt]) => dueAt <= at)
+        .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+        .slice(0, Math.max(0, limit))
+        .map(([reference, dueAt]) => ({ reference, dueAt }));
+    },
+    async unwatchSettled(reference, dueAt) {
+      if (watch.get(reference) === dueAt) watch.delete(reference);
     },
 
     update: async (reference, mutate) => update(st, reference, mutate),

@@ -269,10 +269,16 @@ export const orderSchema = z.object({
   /**
    * Made final by an admin (settle.ts), at `at`, since the aggregator never gave a final word; the
    * hold was posted or voided by that step. `contradictedAt`: a later answer of the aggregator
-   * said the opposite (recorded and alerted once; no money moved).
+   * said the opposite (recorded and alerted once; no money moved). `confirmedAt`: a later final
+   * answer of the aggregator said the same (recorded once). Either is its final word: the
+   * reconciler stops asking (settled-watch.ts).
    */
   settled: settlementSchema
-    .extend({ at: z.number().int(), contradictedAt: z.number().int().optional() })
+    .extend({
+      at: z.number().int(),
+      contradictedAt: z.number().int().optional(),
+      confirmedAt: z.number().int().optional(),
+    })
     .optional(),
   /** Proposed by one admin, waiting for another's approval (cleared when the order is final). */
   settleProposal: settleProposalSchema.extend({ at: z.number().int() }).optional(),
@@ -315,6 +321,9 @@ export const orderEventSchema = z.object({
   withdraw: z
     .object({
       by: chatId,
+      /** The proposal withdrawn or declined, as its admin was shown it (its admin and time): one
+       * withdrawn and made anew meanwhile is another, and is left alone. */
+      proposal: z.object({ by: chatId, at: z.number().int() }),
       /** Another person declined it (not its proposer from any of their chats): the proposer is told. */
       declined: z.boolean().optional(),
     })

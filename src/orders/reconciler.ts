@@ -4,6 +4,7 @@ import type { Lease } from "./lease.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
 import { reconcileOne } from "./reconcile-order.ts";
 import type { Orders, OrdersProvider } from "./service.ts";
+import { settledWatch } from "./settled-watch.ts";
 
 /**
  * Asks the provider about orders whose outcome is not final and feeds the answers through
@@ -24,6 +25,9 @@ import type { Orders, OrdersProvider } from "./service.ts";
  *    ProviderNotFoundError (the provider's own error body on a 4xx) counts: a gateway's HTML 404,
  *    a 5xx, an empty body or JSON of another shape is a failed query, tried again next tick;
  *  - still not final after maxAgeMs: flagged once, each admin alerted once (through the outbox).
+ *
+ * Then a few orders an admin settled are asked about again (settled-watch.ts), until the
+ * aggregator's final answer is recorded on them (a contradiction alerts the admins once).
  */
 
 export interface ReconcilerOptions {
@@ -54,6 +58,8 @@ export interface ReconcilerOptions {
   batchSize?: number;
   /** Parallel status queries. Default 8. */
   concurrency?: number;
+  /** Settled orders asked again per tick (settled-watch.ts). Default SETTLED_WATCH.perTick. */
+  settledPerTick?: number;
   /** Lease name, for running independent reconcilers on one Redis (tests). Default "reconciler". */
   leaseName?: string;
   registry?: Registry;
@@ -69,6 +75,9 @@ export interface ReconcileReport {
   notExecuted: number;
   flagged: number;
   errors: number;
+  /** Settled orders asked again, and final answers recorded on them (settled-watch.ts). */
+  settledAsked: number;
+  settledAnswered: number;
 }
 
 export { NOT_EXECUTED_MESSAGE } from "./reconcile-order.ts";
@@ -99,6 +108,15 @@ export function createReconciler(opts: ReconcilerOptions) {
     adminChatIds: opts.adminChatIds,
   });
 
+  const settled = settledWatch({
+    orders,
+    store: orders.store,
+    provider,
+    now,
+    log,
+    ...(opts.settledPerTick === undefined ? {} : { perTick: opts.settledPerTick }),
+  });
+
   async function runOnce(): Promise<ReconcileReport> {
     const report: ReconcileReport = {
       skipped: false,
@@ -108,6 +126,8 @@ export function createReconciler(opts: ReconcilerOptions) {
       notExecuted: 0,
       flagged: 0,
       errors: 0,
+      settledAsked: 0,
+      settledAnswered: 0,
     };
     let held: boolean;
     try {
@@ -152,8 +172,9 @@ export function createReconciler(opts: ReconcilerOptions) {
     };
     await Promise.all(Array.from({ length: Math.min(concurrency, open.length) }, worker));
     cursor = open.length < batchSize ? 0 : cursor + open.length - finalized.size;
+    await settled.pass(report);
     metrics.reconcilerRuns.inc({ outcome: report.errors > 0 ? "partial" : "ok" });
-    if (report.changed || report.flagged || report.errors) {
+    if (report.changed || report.flagged || report.errors || report.settledAnswered) {
       log?.info({ ...report }, "reconciler tick");
     }
     return report;

@@ -172,3 +172,13 @@ export const orderUpdate = luaScript<
   "order" | "open" | "byTx" | "outbox" | LedgerKey,
   [number, unknown?, unknown[]?, string?]
 >("raOrderUpdate", ["order", "open", "byTx", "outbox", ...LEDGER_KEYS], UPDATE);
+
+// KEYS: the settled-watch set. ARGV: reference, the due time read. Removes the entry only if it is
+// still due at that time: a newer settlement's watch (a later due time) stays.
+export const settledUnwatch = luaScript<"watch", number>(
+  "raSettledUnwatch",
+  ["watch"],
+  `local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if s and tonumber(s) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+return 0`,
+);

@@ -3,7 +3,7 @@ import type { UnmatchedEvent } from "./model.ts";
 import { isFinal, unmatchedEventSchema } from "./model.ts";
 import { createOrder } from "./redis-create.ts";
 import { createRedisOrderEnv } from "./redis-env.ts";
-import { nextReference } from "./redis-scripts.ts";
+import { nextReference, settledUnwatch } from "./redis-scripts.ts";
 import { updateOrder } from "./redis-update.ts";
 import { runSearch } from "./search.ts";
 import { type ListOpenOptions, type OrderStore, UNMATCHED_CAP } from "./store.ts";
@@ -66,6 +66,28 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
     async listOpen({ createdBefore, limit, offset = 0 }: ListOpenOptions) {
       const refs = await redis.zrangebyscore(k.open, "-inf", createdBefore, "LIMIT", offset, limit);
       return (await loadMany(refs)).filter((o) => !isFinal(o.status));
+    },
+    async watchSettled(reference, dueAt) {
+      await redis.zadd(k.settledWatch, dueAt, reference);
+    },
+    async dueSettled(at, limit) {
+      if (limit <= 0) return [];
+      const flat = await redis.zrangebyscore(
+        k.settledWatch,
+        "-inf",
+        at,
+        "WITHSCORES",
+        "LIMIT",
+        0,
+        limit,
+      );
+      const due: { reference: string; dueAt: number }[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2)
+        due.push({ reference: flat[i] ?? "", dueAt: Number(flat[i + 1]) });
+      return due;
+    },
+    async unwatchSettled(reference, dueAt) {
+      await settledUnwatch.run(redis, { watch: k.settledWatch }, reference, String(dueAt));
     },
     update: (reference, mutate, known) => updateOrder(env, reference, mutate, known),
     search(query) {

@@ -9,6 +9,7 @@ import {
   type OrdersProvider,
   OtherReferenceError,
 } from "./provider-events.ts";
+import { nextAskAt } from "./settled-watch.ts";
 
 /**
  * An admin settles an order the aggregator never ended (its execute answer lost or "queued", no
@@ -23,7 +24,8 @@ import {
  *
  * A final answer that is not applied (another transaction id than the order's) stops the
  * settlement too: the admin is told what the aggregator said and resolves it by hand; a failed
- * write of the answer escapes (nothing moves; the admin tries again). "Not found" or a word nobody
+ * write of the answer stops it as well ("answer_unwritten": nothing settled; the admin tries
+ * again and finds the order as it then stands). "Not found" or a word nobody
  * understood ("refunded") refuses a settlement as succeeded: charging for what may never have
  * happened needs the aggregator's own word, not an admin's guess (a failure voids, harmless).
  *
@@ -72,6 +74,11 @@ export type SettleResult =
    * id than the order's): nothing settled; resolve it with the aggregator. `said`: its answer.
    */
   | { ok: false; code: "aggregator_disagrees"; order: Order; said: string }
+  /**
+   * The aggregator's answer could not be written (a Redis error): nothing was settled by hand;
+   * the admin tries again (the answer, if its write did go through, is then found applied).
+   */
+  | { ok: false; code: "answer_unwritten"; order: Order; said: string }
   /** Not found, or a word nobody understood: no settlement as succeeded. `said`: its answer. */
   | { ok: false; code: "aggregator_unsure"; order: Order; said: string }
   /** Maker-checker: this admin's own proposal waits for another admin. */
@@ -133,11 +140,13 @@ export const needsApproval = (
 type Asked =
   | { kind: "final"; order: Order }
   | { kind: "disagrees"; said: string }
+  /** Its answer's write failed: nothing may be settled on a word left unwritten. */
+  | { kind: "unwritten"; said: string; why: string }
   | { kind: "open"; said: string; unsure: boolean };
 
 /**
  * Asks the aggregator (only the question may fail into "no answer") and applies its answer; a
- * failed write of the answer escapes, so nothing is settled on a final word left unwritten.
+ * failed write of the answer is "unwritten", so nothing is settled on a word left unwritten.
  */
 async function askAggregator(
   deps: { provider: Pick<OrdersProvider, "statusByReference">; apply: Apply },
@@ -164,7 +173,13 @@ async function askAggregator(
   }
   const said = `status ${answer.status.slice(0, 40)}`;
   const event = eventFromStatus(answer, "status", now(), "asked before an admin's settlement");
-  const applied = await deps.apply({ reference: order.reference, ...event }, order);
+  let applied: Awaited<ReturnType<Apply>>;
+  try {
+    applied = await deps.apply({ reference: order.reference, ...event }, order);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { kind: "unwritten", said, why: why.slice(0, 120) };
+  }
   if (applied.order && isFinal(applied.order.status))
     return { kind: "final", order: applied.order };
   // A final word the order did not take (another transaction id): never overridden by hand.
@@ -177,12 +192,38 @@ async function askAggregator(
  * the outcome), or not found / a word nobody understood against a settlement as succeeded.
  */
 function stoppedBy(
-  asked: Exclude<Asked, { kind: "final" }>,
+  asked: Exclude<Asked, { kind: "final" | "unwritten" }>,
   outcome: SettleRequest["outcome"],
 ): { code: "aggregator_disagrees" | "aggregator_unsure"; said: string } | null {
   if (asked.kind === "disagrees") return { code: "aggregator_disagrees", said: asked.said };
   if (asked.unsure && outcome === "success") return { code: "aggregator_unsure", said: asked.said };
   return null;
+}
+
+/**
+ * Any admin withdraws (their own) or declines (another's) the proposal waiting on the order, the
+ * one they were shown (its admin and time), as an approval names it: withdrawn and made anew
+ * meanwhile, the new one is left alone (null, as for no proposal).
+ */
+async function withdrawProposal(
+  deps: { apply: Apply; now: () => number; same: SamePerson },
+  reference: string,
+  adminId: number,
+  proposal: { by: number; at: number },
+): Promise<Order | null> {
+  const declined = !deps.same(proposal.by, adminId);
+  const r = await deps.apply({
+    reference,
+    source: "admin",
+    status: null,
+    at: deps.now(),
+    withdraw: {
+      by: adminId,
+      proposal: { by: proposal.by, at: proposal.at },
+      ...(declined ? { declined } : {}),
+    },
+  });
+  return r.outcome === "recorded" ? r.order : null;
 }
 
 export function createSettle(
@@ -252,6 +293,9 @@ export function createSettle(
     const by = p?.by ?? req.adminId;
     const reason = p?.reason ?? req.reason.trim().slice(0, 200);
     const approved = p ? ` (approved by admin ${req.adminId})` : "";
+    // Watched before the settlement is written, so a process lost in between leaves no settled
+    // order unasked; an entry whose settlement never came is dropped when due (settled-watch.ts).
+    await store.watchSettled(order.reference, nextAskAt(now(), now()));
     const r = await deps.apply({
       reference: order.reference,
       source: "admin",
@@ -297,6 +341,13 @@ export function createSettle(
       );
       return { ok: false, code: "aggregator_final", order: asked.order };
     }
+    if (asked.kind === "unwritten") {
+      ctx.log?.warn(
+        { reference: order.reference, admin: req.adminId, said: asked.said, err: asked.why },
+        "settlement stopped: the aggregator's answer could not be written; nothing settled",
+      );
+      return { ok: false, code: "answer_unwritten", order, said: asked.said };
+    }
     const stop = stoppedBy(asked, req.outcome);
     if (stop) {
       ctx.log?.warn(
@@ -309,23 +360,10 @@ export function createSettle(
     return maker ? propose(order, req, asked.said) : decide(order, req, asked.said);
   }
 
-  /** Any admin withdraws (their own) or declines (another's) the proposal waiting on the order. */
-  async function withdraw(reference: string, adminId: number): Promise<Order | null> {
-    const p = (await store.get(reference))?.settleProposal;
-    const declined = p !== undefined && !same(p.by, adminId);
-    const r = await deps.apply({
-      reference,
-      source: "admin",
-      status: null,
-      at: now(),
-      withdraw: { by: adminId, ...(declined ? { declined } : {}) },
-    });
-    return r.outcome === "recorded" ? r.order : null;
-  }
-
   return {
     settle,
-    withdraw,
+    withdraw: (reference: string, adminId: number, proposal: { by: number; at: number }) =>
+      withdrawProposal({ apply: deps.apply, now, same }, reference, adminId, proposal),
     /** Whether a second person must approve this admin's settlement. */
     needsApproval: (admins: readonly number[], adminId: number) =>
       needsApproval(admins, adminId, same),

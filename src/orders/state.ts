@@ -132,7 +132,8 @@ function settlementContradicted(order: Order, event: OrderEvent): TransitionResu
   const s = order.settled;
   const claimed = event.status;
   if (!s || s.contradictedAt !== undefined || event.source === "admin") return unchanged(order);
-  if (claimed === null || !isFinal(claimed) || claimed === order.status) return unchanged(order);
+  if (claimed === null || !isFinal(claimed)) return unchanged(order);
+  if (claimed === order.status) return settlementConfirmed(order, event);
   const note = `the aggregator says ${claimed}, but admin ${s.by} settled it as ${order.status}; no money moved`;
   const entry = entryOf({ ...event, status: null }, note);
   return {
@@ -153,6 +154,27 @@ function settlementContradicted(order: Order, event: OrderEvent): TransitionResu
       at: event.at,
       note: `Order ${order.reference}: ${note} (${event.source}). Check it with the aggregator; the books' float shows the difference.`,
     })),
+  };
+}
+
+/**
+ * A final order an admin settled that the aggregator's final word now agrees with: recorded once
+ * (`confirmedAt`, a history entry), so the reconciler asks no more (settled-watch.ts); nobody is
+ * alerted, nothing moves.
+ */
+function settlementConfirmed(order: Order, event: OrderEvent): TransitionResult {
+  const s = order.settled;
+  if (!s || s.confirmedAt !== undefined) return unchanged(order);
+  const note = `the aggregator agrees: ${order.status}, as admin ${s.by} settled it`;
+  return {
+    ...unchanged(order),
+    order: {
+      ...order,
+      settled: { ...s, confirmedAt: event.at },
+      history: withHistory(order, entryOf({ ...event, status: null }, note)),
+      updatedAt: event.at,
+    },
+    changed: true,
   };
 }
 
@@ -190,8 +212,11 @@ function proposalStep(order: Order, event: OrderEvent): TransitionResult | null 
   const { propose, withdraw } = event;
   if (!propose && !withdraw) return null;
   if (propose && order.settleProposal) return unchanged(order);
-  if (withdraw && !order.settleProposal) return unchanged(order);
   const p = order.settleProposal;
+  // A withdrawal or decline names the proposal it acts on: one gone, or made anew meanwhile (by
+  // its admin or another), is not the one its admin saw.
+  if (withdraw && (!p || p.by !== withdraw.proposal.by || p.at !== withdraw.proposal.at))
+    return unchanged(order);
   const note = propose
     ? `settlement proposed by admin ${propose.by} as ${propose.outcome}: ${propose.reason}`
     : `settlement proposal of admin ${p?.by} withdrawn by admin ${withdraw?.by}`;

@@ -64,6 +64,15 @@ export interface OrderStore {
   /** Non-final orders, oldest first. */
   listOpen(opts: ListOpenOptions): Promise<Order[]>;
   /**
+   * Orders an admin settled whose aggregator's final word is awaited (settled-watch.ts): watched
+   * (or asked again later) at `dueAt`, listed once due (soonest first), and unwatched only while
+   * still due at the `dueAt` read, so a newer settlement's entry stays. Apart from the order's
+   * own step: never on the normal order path.
+   */
+  watchSettled(reference: string, dueAt: number): Promise<void>;
+  dueSettled(now: number, limit: number): Promise<{ reference: string; dueAt: number }[]>;
+  unwatchSettled(reference: string, dueAt: number): Promise<void>;
+  /**
    * Atomic compare-and-set: reads the order, runs `mutate`, writes the result and its notifications
    * only if nobody wrote in between (retrying otherwise). Null when the order does not exist.
    * `mutate` must be pure: it may run several times. `known`, an order the caller has just read,

@@ -60,6 +60,11 @@ export function keyspace(prefix: string) {
     byUser: (userId: number) => `${money}:user:${userId}:orders`,
     /** Sorted set of non-final orders scored by createdAt. Global. */
     open: `${money}:orders:open`,
+    /**
+     * Sorted set of orders an admin settled whose aggregator's final word is awaited, scored by
+     * when the reconciler asks next (orders/settled-watch.ts). Global.
+     */
+    settledWatch: `${money}:orders:settled-watch`,
     /** List of unmatched webhook/status events (JSON), newest first, capped. */
     unmatched: `${prefix}orders:unmatched`,
     /** Lease key for a named singleton job (e.g. "reconciler"). */

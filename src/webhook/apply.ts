@@ -9,8 +9,8 @@ import type { WebhookPayload } from "./payload.ts";
 /**
  * What a valid event does to the books: recorded through orders.apply (an unknown order is
  * recorded for an admin, so the provider does not retry forever). A FINAL claim is confirmed
- * first (confirm.ts) unless confirmFinal is off; until then a claim on a sent order is only read,
- * not written: the confirmation's write records it.
+ * first (confirm.ts) unless confirmFinal is off; until then a claim on a sent order, or one against
+ * an admin's settlement, is only read, not written: the confirmation's write records it.
  */
 
 export interface ApplyDeps {
@@ -97,19 +97,13 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
           })
         ).order;
   if (stored && !isFinal(stored.status)) deps.confirmations.schedule(stored, status);
-  else {
-    contradicts(deps.logger, stored, status);
-    // An admin's settlement the aggregator now contradicts: the order records it and alerts the
-    // admins once (orders/state.ts); no money moves, whatever the claim.
-    if (
-      stored?.settled &&
-      stored.status !== status &&
-      stored.settled.contradictedAt === undefined
-    ) {
-      await orders.apply(
-        { reference: stored.reference, source: "webhook", payload: payloadOf(p), status, at },
-        stored,
-      );
-    }
-  }
+  else if (
+    stored?.settled &&
+    stored.status !== status &&
+    stored.settled.contradictedAt === undefined
+  ) {
+    // A claim against an admin's settlement is confirmed like any final claim: only the status
+    // query's answer is recorded (and alerted once, orders/state.ts); no money moves either way.
+    deps.confirmations.schedule(stored, status);
+  } else contradicts(deps.logger, stored, status);
 }

@@ -1,7 +1,7 @@
 import type { Logger } from "../logger.ts";
 import { contradicts } from "../orders/contradicts.ts";
 import { providerReference } from "../orders/execute-request.ts";
-import type { Order, OrderStatus } from "../orders/model.ts";
+import { isFinal, type Order, type OrderStatus } from "../orders/model.ts";
 import {
   answerAbout,
   eventFromStatus,
@@ -48,6 +48,17 @@ async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): P
       { reference: order.reference, ...event, expect: SENT_STATES },
       order,
     );
+    if (order.settled && isFinal(order.status)) {
+      // A claim against an admin's settlement: the answer, if final, was recorded (contradiction
+      // or agreement, orders/state.ts); an unconfirmed claim is only logged.
+      if (event.status !== claimed) {
+        log?.warn(
+          { reference: order.reference, claimed, answered: event.status ?? event.unrecognised },
+          "webhook claim against a settlement not confirmed by a status query; nothing recorded",
+        );
+      }
+      return;
+    }
     // The order may have become final since the claim was looked at (another process, a moment
     // ago): the same alarm as for a claim on a final order.
     if (applied.outcome === "unchanged") contradicts(log, applied.order, claimed);

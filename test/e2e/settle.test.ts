@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { isFinal } from "../../src/orders/model.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { client, linkIn } from "../support/dashboard.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
@@ -227,6 +228,56 @@ describe("an admin settles a stuck order from the chat", () => {
     expect(audit).toContain("order_settle");
     expect(audit).toContain(`order ${ref} proposed as success: operator: recharged`);
     expect(audit).toContain(`order ${ref} as success, proposed by ${ADMIN}: operator: recharged`);
+  });
+
+  it("a failed write of the aggregator's answer says nothing was settled (not the generic error)", async () => {
+    const customer = ts.user(CUSTOMER);
+    await customer.say("/recharge", /What would you like to pay/);
+    await customer.tap("📱 Mobile top-up", /Which mobile number/);
+    await customer.say("9841550003", /How much/);
+    await customer.say("100", /Please check your order/);
+    const receipt = await customer.tap("✅ Confirm", /Order \d+/);
+    const ref = /Order (\d+)/.exec(receipt.text)?.[1] ?? "";
+    await waitUntil(
+      async () => (await ts.system.orders.get(ref))?.status === "pending",
+      "the order pending at the aggregator",
+    );
+    const held = await balance();
+    offset += 5 * HOUR;
+    const admin = ts.user(ADMIN);
+    await admin.say(`/settle ${ref}`, /How should it be settled/);
+    await admin.tap(/As failed/, /Why\?/);
+    await admin.say("operator says no recharge", /Settle order \d+ as failed\?/);
+    // The write of the aggregator's answer ("pending", asked once more) fails once: a Redis
+    // error before the order's script ran.
+    const redis = ts.system.redis;
+    if (!redis) throw new Error("a Redis test system");
+    const orderKey = keyspace(ts.prefix).order(ref);
+    const send = redis.sendCommand.bind(redis);
+    let failNext = true;
+    type Cmd = { name: string; args: unknown[]; reject(e: Error): void; promise: Promise<unknown> };
+    redis.sendCommand = ((cmd: Cmd) => {
+      if (failNext && cmd.name.startsWith("eval") && cmd.args.some((a) => String(a) === orderKey)) {
+        failNext = false;
+        cmd.reject(new Error("Command timed out"));
+        return cmd.promise;
+      }
+      return send(cmd as never);
+    }) as typeof redis.sendCommand;
+    try {
+      const stopped = await admin.tap("✅ Confirm", /could not be saved/);
+      expect(stopped.text).toBe(
+        `The aggregator answered for order ${ref} (it said: status pending), but its answer could not be saved, so nothing was settled and no money moved on your word. Try /settle ${ref} again in a moment: it shows the order as it then stands.`,
+      );
+    } finally {
+      redis.sendCommand = send;
+    }
+    expect(failNext).toBe(false);
+    expect(await balance()).toBe(held);
+    const after = await ts.system.orders.get(ref);
+    expect(after?.status).toBe("pending");
+    expect(after?.settleProposal).toBeUndefined();
+    expect(after?.settled).toBeUndefined();
   });
 
   it("is for admins only", async () => {

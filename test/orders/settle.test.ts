@@ -366,11 +366,11 @@ describe("an admin settles an order the aggregator never ended", () => {
     clock += SETTLE_AFTER;
     expect(await settleAs(ADMIN, order, "success")).toMatchObject({ ok: true, done: "proposed" });
     const proposal = (await orders.get(order.reference))?.settleProposal;
-    const withdrawn = await orders.withdrawSettle(order.reference, OTHER_ADMIN);
-    expect(withdrawn?.settleProposal).toBeUndefined();
-    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN)).toBeNull();
-    // Its approval, seen before the withdrawal, finds none.
     const seen = { by: ADMIN, at: proposal?.at ?? 0 };
+    const withdrawn = await orders.withdrawSettle(order.reference, OTHER_ADMIN, seen);
+    expect(withdrawn?.settleProposal).toBeUndefined();
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN, seen)).toBeNull();
+    // Its approval, seen before the withdrawal, finds none.
     expect(await settleAs(OTHER_ADMIN, order, "success", "x", seen)).toMatchObject({
       ok: false,
       code: "no_proposal",
@@ -453,7 +453,12 @@ describe("an admin settles an order the aggregator never ended", () => {
         reason: "operator says no recharge",
         admins: [ADMIN],
       });
-    await expect(settleFailed()).rejects.toThrow(/timed out/);
+    // Stopped with its own code (before: the error escaped, and the chat said only "error").
+    expect(await settleFailed()).toMatchObject({
+      ok: false,
+      code: "answer_unwritten",
+      said: "status success",
+    });
     expect((await orders.get(order.reference))?.status).toMatch(/^(queued|pending)$/);
     expect(await available(order.userId)).toBe(30_000);
     expect((await journalOf(order.reference)).map((e) => e.kind)).toEqual(["hold"]);
@@ -536,26 +541,18 @@ describe("an admin settles an order the aggregator never ended", () => {
     await expectBooksBalanced(ledger);
   });
 
-  // The claim is NOT confirmed by a status query (the sandbox still says pending throughout):
-  // on a settled, final order a webhook's claim is recorded and alerted as it comes (review s21
-  // finding 6; confirming it first is left to do). What this test holds: no money moves, once.
-  it("a later webhook's success on a settled order, unconfirmed (the aggregator still says pending), moves no money and is recorded once", async () => {
+  it("a webhook's success against a settlement is confirmed first: unconfirmed (the aggregator says pending) nothing is recorded; confirmed, recorded and alerted once; no money moves", async () => {
     const order = await stuckOrder("9841330009");
     clock += SETTLE_AFTER;
     expect((await settle(order, "failed")).ok).toBe(true);
     const journal = await journalOf(order.reference);
-    const deps = {
+    const confirmations = createConfirmations({
       orders,
-      confirmFinal: true,
-      confirmations: createConfirmations({
-        orders,
-        provider: client,
-        logger: undefined,
-        now: () => clock,
-      }),
+      provider: client,
       logger: undefined,
       now: () => clock,
-    };
+    });
+    const deps = { orders, confirmFinal: true, confirmations, logger: undefined, now: () => clock };
     const webhook = {
       status: "success",
       reference: order.reference,
@@ -566,12 +563,34 @@ describe("an admin settles an order the aggregator never ended", () => {
       operator: undefined,
       packageName: undefined,
     };
+    const alerts = async () =>
+      (await outbox()).filter(
+        (n) =>
+          n.reference === order.reference &&
+          n.kind === "admin_alert" &&
+          n.topic === "settle_contradicted",
+      );
+    // A webhook is signed by a shared secret only: its claim alone is no word of the aggregator's.
     await applyWebhookEvent(deps, webhook);
+    await confirmations.settled();
+    const unconfirmed = await orders.get(order.reference);
+    expect(unconfirmed?.status).toBe("failed");
+    expect(unconfirmed?.settled?.contradictedAt).toBeUndefined();
+    expect(unconfirmed?.history.some((h) => h.note?.includes("says success"))).toBe(false);
+    expect(await alerts()).toEqual([]);
+    // The aggregator does say success now: the claim's confirmation records it, once.
+    forceAtAggregator(order, "success");
+    clock += 1;
     await applyWebhookEvent(deps, webhook);
+    await confirmations.settled();
+    await applyWebhookEvent(deps, webhook);
+    await confirmations.settled();
     const after = await orders.get(order.reference);
     expect(after?.status).toBe("failed");
     expect(after?.settled?.contradictedAt).toBe(clock);
-    expect(after?.history.filter((h) => h.note?.includes("says success"))).toHaveLength(1);
+    const noted = after?.history.filter((h) => h.note?.includes("says success")) ?? [];
+    expect(noted.map((h) => h.source)).toEqual(["status"]);
+    expect((await alerts()).map((n) => n.chatId)).toEqual([ADMIN]);
     expect(await journalOf(order.reference)).toEqual(journal);
     expect(await available(order.userId)).toBe(50_000);
     await expectBooksBalanced(ledger);
@@ -608,7 +627,7 @@ describe("an admin settles an order the aggregator never ended", () => {
     expect(await drift()).toBe(drift0);
   });
 
-  it("a final answer whose write fails stops the settlement (the error escapes); asked again, it is applied", async () => {
+  it("a final answer whose write fails stops the settlement ('answer_unwritten', nothing moved); asked again, it is applied", async () => {
     const drift0 = await drift();
     const order = await stuckOrder("9841330012");
     clock += SETTLE_AFTER;
@@ -621,7 +640,11 @@ describe("an admin settles an order the aggregator never ended", () => {
       admins: [ADMIN],
     };
     failWrites = 1;
-    await expect(grouped.settle(req)).rejects.toThrow(/timed out/);
+    expect(await grouped.settle(req)).toMatchObject({
+      ok: false,
+      code: "answer_unwritten",
+      said: "status success",
+    });
     expect(failWrites).toBe(0);
     const after = await orders.get(order.reference);
     expect(OPEN).toContain(after?.status);
@@ -697,7 +720,7 @@ describe("an admin settles an order the aggregator never ended", () => {
       });
     expect(await propose("operator says NOT delivered (r1)")).toMatchObject({ done: "proposed" });
     const shownToC = await proposalOf(order);
-    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN)).not.toBeNull();
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN, shownToC)).not.toBeNull();
     // The proposer is told their proposal was declined (else they would wait on it for good).
     const declined = (await outbox()).filter(
       (n) => n.reference === order.reference && n.chatId === ADMIN && n.kind === "admin_alert",
@@ -739,6 +762,44 @@ describe("an admin settles an order the aggregator never ended", () => {
     const settled = await approve(await proposalOf(order));
     expect(settled).toMatchObject({ ok: true, done: "settled" });
     expect(settled.ok && settled.order.settled?.reason).toBe("r2: no ticket, just in case");
+  });
+
+  it("a decline or withdrawal names its proposal: shown an old one (withdrawn and proposed anew meanwhile), it leaves the new one waiting", async () => {
+    const order = await stuckOrder("9841330019");
+    clock += SETTLE_AFTER;
+    const propose = (reason: string) => settleAs(ADMIN, order, "failed", reason);
+    expect(await propose("r1: operator says no recharge")).toMatchObject({ done: "proposed" });
+    // OTHER_ADMIN is shown r1 (to approve or decline); meanwhile its admin withdraws it and
+    // proposes anew.
+    const shownToOther = await proposalOf(order);
+    expect(await orders.withdrawSettle(order.reference, ADMIN, shownToOther)).not.toBeNull();
+    clock += 1;
+    expect(await propose("r2: operator's second answer")).toMatchObject({ done: "proposed" });
+    const r2 = await proposalOf(order);
+    // The decline of r1 finds r1 gone: r2 stays, its admin is told nothing.
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN, shownToOther)).toBeNull();
+    // The withdrawal by its own admin, shown r1 in another chat, leaves r2 too.
+    expect(await grouped.withdrawSettle(order.reference, ADMIN_WA, shownToOther)).toBeNull();
+    const after = await orders.get(order.reference);
+    expect(after?.settleProposal).toMatchObject({ ...r2, reason: "r2: operator's second answer" });
+    const declined = (await outbox()).filter(
+      (n) =>
+        n.reference === order.reference &&
+        n.kind === "admin_alert" &&
+        n.note?.includes("declined your proposal"),
+    );
+    expect(declined).toEqual([]);
+    // Shown r2, the decline acts on it; its admin is told.
+    expect(await orders.withdrawSettle(order.reference, OTHER_ADMIN, r2)).not.toBeNull();
+    expect((await orders.get(order.reference))?.settleProposal).toBeUndefined();
+    const told = (await outbox()).filter(
+      (n) =>
+        n.reference === order.reference &&
+        n.kind === "admin_alert" &&
+        n.note?.includes("declined your proposal"),
+    );
+    expect(told.map((n) => n.chatId)).toEqual([ADMIN]);
+    expect(await kindsOf(order)).toEqual(["hold"]);
   });
 
   it("not found at the aggregator refuses a settlement as succeeded (the recharge may never have happened); as failed it goes through", async () => {
@@ -793,6 +854,98 @@ describe("an admin settles an order the aggregator never ended", () => {
     statusRef = undefined;
     forceAtAggregator(order, "failed");
     expect(await drift()).toBe(drift0);
+  });
+
+  it("the reconciler asks again about settled orders, a few a tick, less and less often, until a final answer is recorded (opposite: alerted once; same: recorded) or 7 days", async () => {
+    const watchKey = keyspace(r.prefix).settledWatch;
+    const reconciler = createReconciler({
+      orders,
+      provider: client,
+      lease: createRedisLease(r.redis, r.prefix),
+      intervalMs: 1,
+      minAgeMs: 0,
+      maxAgeMs: 1_000 * HOUR,
+      executeTimeoutMs: 2_000,
+      adminChatIds: [ADMIN],
+      leaseName: "settle-watch",
+      settledPerTick: 2,
+      now: () => clock,
+    });
+    // Earlier tests' settlements are watched too: past the 7 days, each is dropped unasked.
+    clock += 8 * 24 * HOUR;
+    while ((await r.redis.zcard(watchKey)) > 0) {
+      expect((await reconciler.runOnce()).settledAsked).toBe(0);
+    }
+    const drift0 = await drift();
+    const contradicted = await stuckOrder("9841330021");
+    const agreed = await stuckOrder("9841330022");
+    const silent = await stuckOrder("9841330023");
+    clock += SETTLE_AFTER;
+    for (const o of [contradicted, agreed, silent])
+      expect((await settle(o, "failed")).ok).toBe(true);
+    const settledAt = clock;
+    expect(await r.redis.zcard(watchKey)).toBe(3);
+    // Not asked at once: the first question comes a quarter of an hour after the settlement.
+    expect((await reconciler.runOnce()).settledAsked).toBe(0);
+    clock += 20 * 60_000;
+    // A few a tick: two, then the third; the aggregator still says pending, nothing recorded.
+    const first = await reconciler.runOnce();
+    const second = await reconciler.runOnce();
+    expect([first.settledAsked, second.settledAsked]).toEqual([2, 1]);
+    expect((await reconciler.runOnce()).settledAsked).toBe(0); // backing off
+    for (const o of [contradicted, agreed, silent]) {
+      const s = (await orders.get(o.reference))?.settled;
+      expect([s?.contradictedAt, s?.confirmedAt]).toEqual([undefined, undefined]);
+    }
+    forceAtAggregator(contradicted, "success");
+    forceAtAggregator(agreed, "failed");
+    clock += HOUR;
+    const third = await reconciler.runOnce();
+    const fourth = await reconciler.runOnce();
+    expect(third.settledAsked + fourth.settledAsked).toBe(3);
+    expect(third.settledAnswered + fourth.settledAnswered).toBe(2);
+    const c = await orders.get(contradicted.reference);
+    expect(c?.status).toBe("failed");
+    expect(c?.settled?.contradictedAt).toBeDefined();
+    expect(c?.history.filter((h) => h.note?.includes("says success")).map((h) => h.source)).toEqual(
+      ["reconciler"],
+    );
+    const a = await orders.get(agreed.reference);
+    expect(a?.settled?.confirmedAt).toBeDefined();
+    expect(a?.settled?.contradictedAt).toBeUndefined();
+    expect(a?.history.at(-1)?.note).toBe(
+      `the aggregator agrees: failed, as admin ${ADMIN} settled it`,
+    );
+    // Answered: asked no more; the silent one is asked until 7 days after its settlement.
+    expect(await r.redis.zscore(watchKey, contradicted.reference)).toBeNull();
+    expect(await r.redis.zscore(watchKey, agreed.reference)).toBeNull();
+    let asked = 0;
+    while (clock - settledAt <= 7 * 24 * HOUR + 6 * HOUR) {
+      clock += 6 * HOUR;
+      asked += (await reconciler.runOnce()).settledAsked;
+    }
+    expect(asked).toBeGreaterThan(0);
+    expect(asked).toBeLessThanOrEqual(7 * 4);
+    expect(await r.redis.zscore(watchKey, silent.reference)).toBeNull();
+    clock += 24 * HOUR;
+    expect((await reconciler.runOnce()).settledAsked).toBe(0);
+    // Alerted once, only for the contradiction; no money moved by any answer.
+    const alerts = (await outbox()).filter(
+      (n) => n.kind === "admin_alert" && n.topic === "settle_contradicted",
+    );
+    expect(
+      alerts.filter((n) => n.reference === contradicted.reference).map((n) => n.chatId),
+    ).toEqual([ADMIN]);
+    expect(alerts.some((n) => n.reference === agreed.reference)).toBe(false);
+    for (const o of [contradicted, agreed, silent]) {
+      expect(await kindsOf(o)).toEqual(["hold", "void"]);
+      expect(await available(o.userId)).toBe(50_000);
+    }
+    // The aggregator kept Rs 200 for one the books call failed; the silent one it still holds.
+    forceAtAggregator(silent, "failed");
+    expect(drift0).not.toBeNull();
+    expect(await drift()).toBe((drift0 ?? 0) - 20_000);
+    await expectBooksBalanced(ledger);
   });
 
   it("with SETTLE_ENABLED off nothing is settled or proposed (older versions cannot read either)", async () => {

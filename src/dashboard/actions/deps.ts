@@ -80,8 +80,12 @@ export interface ActionDeps {
    */
   settle?: {
     settle(request: SettleRequest): Promise<SettleResult>;
-    /** Withdraws or declines the proposal waiting on an order (maker-checker). */
-    withdraw(reference: string, adminId: number): Promise<Order | null>;
+    /** Withdraws or declines the proposal shown (its admin and time; maker-checker). */
+    withdraw(
+      reference: string,
+      adminId: number,
+      proposal: { by: number; at: number },
+    ): Promise<Order | null>;
     settleable(order: Order): Settleable;
     adminIds(): readonly number[];
     /** Whether a second person must approve this admin's settlement (ADMIN_IDS groups). */

@@ -109,6 +109,8 @@ function proposalSection(
   ])}${approve}
 <form method="post" action="${path("/orders/settle/withdraw")}">
 <input type="hidden" name="ref" value="${o.reference}">
+<input type="hidden" name="proposedBy" value="${p.by}">
+<input type="hidden" name="proposedAt" value="${p.at}">
 <button type="submit">${mine ? "Withdraw my proposal" : "Decline"}</button>
 </form>`;
 }
@@ -124,6 +126,8 @@ const REFUSED: Record<Exclude<SettleResult, { ok: true }>["code"], string> = {
     "The aggregator has just answered final: its answer was applied; nothing was settled by hand.",
   aggregator_disagrees:
     "The aggregator has just answered final, but its answer does not match the order (another transaction id): nothing was settled; resolve it with the aggregator.",
+  answer_unwritten:
+    "The aggregator's answer could not be saved (a storage error): nothing was settled and nothing moved on your word. Try again in a moment.",
   aggregator_unsure:
     "The aggregator does not confirm a recharge (not found, or a word the bot does not know): not settled as succeeded; settle it as failed, or resolve it with the aggregator.",
   own_proposal: "Your own proposal waits for another admin's approval: nothing was settled.",
@@ -185,33 +189,43 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
   return c.html(page(title, outcome(done, "info", back(ref)), viewer));
 }
 
+/** A withdrawal or decline names the proposal the page showed (its admin and time). */
+const withdrawSchema = z.object({
+  ref: referenceSchema,
+  proposedBy: z.coerce.number().int(),
+  proposedAt: z.coerce.number().int(),
+});
+
 async function withdraw(c: Context<DashboardEnv>, parts: DashboardParts, port: SettlePort) {
   const viewer = c.get("viewer");
-  const ref = referenceSchema.safeParse(field(await formOf(c), "ref").trim());
+  const body = await formOf(c);
+  const ref = referenceSchema.safeParse(field(body, "ref").trim());
   const back = html`<a href="${path(`/orders?ref=${ref.data ?? ""}`)}">Back to the order</a>`;
   if (!ref.success) {
     const why = outcome("A reference is 1 to 15 digits.", "error", back);
     return c.html(page("Settle an order", why, viewer), 400);
   }
-  const before = await parts.deps.orders.get(ref.data);
-  const done = await port.withdraw(ref.data, viewer.userId);
-  if (!done) {
-    return c.html(
-      page("Settle an order", outcome("No proposal waits on this order.", "error", back), viewer),
-      409,
-    );
+  const shown = withdrawSchema.safeParse({
+    ref: ref.data,
+    proposedBy: field(body, "proposedBy").trim() || undefined,
+    proposedAt: field(body, "proposedAt").trim() || undefined,
+  });
+  if (!shown.success) {
+    const why = outcome("Open the order again: the form names no proposal.", "error", back);
+    return c.html(page("Settle an order", why, viewer), 400);
   }
-  const was = before?.settleProposal;
-  const detail = `order ${ref.data}: proposal of ${was?.by} as ${was?.outcome} withdrawn`;
-  await recordAction(
-    parts,
-    c,
-    viewer,
-    "order_settle",
-    detail,
-    { proposal: `${was?.by} as ${was?.outcome}` },
-    { proposal: "none" },
-  );
+  const was = { by: shown.data.proposedBy, at: shown.data.proposedAt };
+  const current = (await parts.deps.orders.get(ref.data))?.settleProposal;
+  const done = await port.withdraw(ref.data, viewer.userId, was);
+  if (!done) {
+    const why =
+      "The proposal shown is no longer waiting on this order (withdrawn, declined or proposed anew): nothing was changed. Open the order again.";
+    return c.html(page("Settle an order", outcome(why, "error", back), viewer), 409);
+  }
+  const outcomeOf = current?.by === was.by && current.at === was.at ? current.outcome : "?";
+  const before = { proposal: `${was.by} as ${outcomeOf}` };
+  const detail = `order ${ref.data}: proposal of ${was.by} as ${outcomeOf} withdrawn`;
+  await recordAction(parts, c, viewer, "order_settle", detail, before, { proposal: "none" });
   return c.html(
     page(
       "Settle an order",
