@@ -828,3 +828,6 @@ settle-aggregator-unsure = The aggregator does not confirm a recharge for order 
 settle-own-proposal-waits = Your own proposal to settle order { $ref } waits for another admin's approval: nothing was settled. Send /settle { $ref } to see or withdraw it.
 settle-disabled = Settling by hand is off on this bot (SETTLE_ENABLED): nothing was changed. The operator turns it on once every instance runs this version.
 settle-done-told = The other admins were told.
+# --- h-waid: a recycled WhatsApp number's new holder ---
+wa-recycled-fresh = ℹ️ This WhatsApp number ({ $phone }) was used with us before by someone else. That account is not yours: its balance, history and saved numbers stay with its owner and are not shown here. You start fresh with a new account of your own.
+wa-recycled-admin = ⚠️ WhatsApp number { $phone } now writes as another WhatsApp user than the one its account belongs to (a recycled number). The earlier account { $from } is kept as it was (balance, history, saved numbers), without the number; the new holder got a new account { $to }. Please check who is who before moving any money.
