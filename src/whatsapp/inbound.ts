@@ -37,6 +37,7 @@ export interface InboundDeps {
     links: {
       sealedLinkOf(channelId: number): Promise<SealedLink | null>;
       unlink(channelId: number): Promise<boolean>;
+      link(channelId: number, personId: number, seal?: string): Promise<void>;
     };
     /** The phone's owner and the language of whom it names (else of `orUserId`), one round trip. */
     ownerAndLocale(phone: Phone, orUserId: number): Promise<ArrivedPerson>;
@@ -98,6 +99,13 @@ async function personOf(
   if (link?.personId === owner) {
     const seal = senderSeal(m);
     if (seal !== null && link.seal === seal) return { personId: owner };
+    // A join sealed by the profile name only (Meta sent no user id then): the first user id seen
+    // with that name replaces the name (trust on first use, no weaker than the name itself), so
+    // from now on a new holder who picks the same name no longer passes.
+    if (seal?.startsWith("u:") && m.name && link.seal === senderSeal({ name: m.name })) {
+      await deps.accounts.links.link(chatId, owner, seal);
+      return { personId: owner };
+    }
     // Meta re-issues the user id when the number changes hands: that link is someone else's, for
     // good (a changed profile name may be the same person renamed: held until a new code).
     if (link.seal?.startsWith("u:") && seal?.startsWith("u:")) {

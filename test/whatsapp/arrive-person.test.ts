@@ -128,6 +128,9 @@ describe("the inbound handler takes the person the arrival read", () => {
         links: {
           sealedLinkOf: asking("sealedLinkOf", (id: number) => links.sealedLinkOf(id)),
           unlink: asking("unlink", (id: number) => links.unlink(id)),
+          link: asking("link", (id: number, person: number, seal?: string) =>
+            links.link(id, person, seal),
+          ),
         },
         ownerAndLocale: asking("ownerAndLocale", (p: Phone, or: number) =>
           accounts.ownerAndLocale(p, or),
