@@ -1,4 +1,6 @@
+import { Composer } from "grammy";
 import { orderGate } from "../src/bot/access.ts";
+import type { BotContext } from "../src/bot/context.ts";
 import type { BotDeps } from "../src/bot/deps.ts";
 import type { BotFeatures, FlowBuilder } from "../src/bot/features.ts";
 import type { AnyCategoryModule } from "../src/categories/index.ts";
@@ -40,6 +42,7 @@ import { shareReceipt, shareReceiptAside } from "./receipt/share.ts";
 import { registerAside } from "./register/aside.ts";
 import { register } from "./register/command.ts";
 import { linkGate } from "./register/link-gate.ts";
+import { recycledNotice } from "./register/recycled.ts";
 import { remindersAside } from "./reminders/aside.ts";
 import { reminders } from "./reminders/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
@@ -83,7 +86,8 @@ export { topUpNoticeMarkup, topUpNoticeText } from "./top-up/notices.ts";
 export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModule[]): BotFeatures {
   return {
     conversations: conversationsOf(deps, categories),
-    gate: linkGate(deps),
+    // A recycled number's new holder is told first; then the link gate as for anyone.
+    gate: new Composer<BotContext>(recycledNotice(deps), linkGate(deps)),
     composers: commandsOf(deps, categories),
     asides: [
       helpAside,

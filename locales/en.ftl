@@ -836,3 +836,7 @@ settle-done-told = The other admins were told.
 
 # --- h-settle3: the aggregator's answer could not be written during a settlement ---
 settle-answer-unwritten = The aggregator answered for order { $ref } (it said: { $said }), but its answer could not be saved, so nothing was settled and no money moved on your word. Try /settle { $ref } again in a moment: it shows the order as it then stands.
+
+# --- h-waid: a recycled WhatsApp number's new holder ---
+wa-recycled-fresh = ℹ️ This WhatsApp number ({ $phone }) was used with us before by someone else. That account is not yours: its balance, history and saved numbers stay with its owner and are not shown here. You start fresh with a new account of your own.
+wa-recycled-admin = ⚠️ WhatsApp number { $phone } now writes as another WhatsApp user than the one its account belongs to (a recycled number). The earlier account { $from } is kept as it was (balance, history, saved numbers), without the number; the new holder got a new account { $to }. Please check who is who before moving any money.

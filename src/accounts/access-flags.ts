@@ -1,3 +1,4 @@
+import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
@@ -197,4 +198,39 @@ export function memoryAccessFacts(stores: {
       };
     },
   };
+}
+
+/**
+ * The access flags' writes after a registration's record (access-flags.ts): this user registered
+ * (with the blocked flag the script read, filled only while unknown), the owner the phone was
+ * taken from unknown (read from the registry next time: a flag "not registered" written here could
+ * land after that owner registered again). A failed write is logged, not thrown (the record is
+ * written: the chat goes on); the user's flag is then made unknown if it can be, so a "not
+ * registered" read before is not trusted over the record.
+ */
+export async function flagsAfterRegister(
+  redis: RedisClient,
+  prefix: string,
+  logger: Logger | undefined,
+  userId: number,
+  r: { moved: string; blocked: boolean },
+): Promise<void> {
+  const warn = (id: number, err: unknown) =>
+    logger?.warn(
+      { userId: id, err: String(err) },
+      "access flag not written after the registration (the chat reads the registry)",
+    );
+  await Promise.all([
+    setAccessFlags(redis, prefix, userId, { registered: true }, { blocked: r.blocked }).catch(
+      async (err: unknown) => {
+        warn(userId, err);
+        await setAccessFlags(redis, prefix, userId, { registered: "?" }).catch(() => {});
+      },
+    ),
+    r.moved === ""
+      ? undefined
+      : setAccessFlags(redis, prefix, Number(r.moved), { registered: "?" }).catch((err: unknown) =>
+          warn(Number(r.moved), err),
+        ),
+  ]);
 }

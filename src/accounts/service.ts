@@ -253,6 +253,29 @@ const claimPhoneWith =
     return owner;
   };
 
+/**
+ * The new holder of a recycled number (another Meta user id than the one its WhatsApp-born
+ * account belongs to) gets an account of its own: the number moves to it, the old account keeps
+ * its balance, history and saved numbers untouched for support to settle. False when `from` no
+ * longer owns the phone (nothing written).
+ */
+const waIdentityOf = (store: AccountsStore, now: () => number) => ({
+  /** The Meta user id a WhatsApp-born account belongs to: recorded, else this one (first use). */
+  adoptWaUser: (userId: number, waUserId: string) => store.adoptWaUser(userId, waUserId),
+  /** The number for a fresh account's id (whatsapp/chat-ids.ts WA_FRESH_BASE + it). */
+  nextWaFresh: () => store.nextWaFresh(),
+  async freshWaAccount(
+    id: number,
+    phone: Phone,
+    from: number,
+    who: ProfileInput & { waUserId: string },
+  ): Promise<boolean> {
+    if (!(await store.freshWaAccount(id, phone, from, who.waUserId))) return false;
+    await store.putProfile(id, who, now());
+    return true;
+  },
+});
+
 export function createAccounts(opts: AccountsOptions) {
   const { ledger, store, links = createMemoryLinks(opts.now) } = opts;
   const now = opts.now ?? Date.now;
@@ -266,6 +289,7 @@ export function createAccounts(opts: AccountsOptions) {
     },
     /** `register` only while the phone is nobody else's: null when done, else the owner kept. */
     claimPhone: claimPhoneWith(store, now),
+    ...waIdentityOf(store, now),
     profileOf: (userId: number) => store.profileOf(userId),
     /** The agent whose shop QR code brought the customer: recorded once (true), then kept. */
     claimShop: (userId: number, agentId: number) => store.claimShop(userId, agentId),

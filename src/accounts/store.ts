@@ -4,8 +4,9 @@ import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
-import { setAccessFlags } from "./access-flags.ts";
+import { flagsAfterRegister } from "./access-flags.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
+import { redisWaIdentity, type WaIdentity } from "./wa-identity.ts";
 
 /**
  * Who is who beside the books: the phone number each registered customer shared (their identity
@@ -48,7 +49,7 @@ export const profileSchema = z.object({
   username: z.string().max(64).optional(),
   /** The channel they registered on: Telegram (a shared contact) or WhatsApp (the sender's number). */
   channel: z.enum(["telegram", "whatsapp"]),
-  /** WhatsApp's business-scoped user id, kept beside the phone (it outlives a change of number). */
+  /** WhatsApp's business-scoped user id, kept beside the phone: the first one seen stays. */
   waUserId: z.string().max(128).optional(),
   firstAt: z.number().int(),
   at: z.number().int(),
@@ -61,7 +62,10 @@ const keepFirst = (old: Profile | null, p: ProfileInput, at: number): Profile =>
     name: p.name.slice(0, 200),
     ...(p.username ? { username: p.username.slice(0, 64) } : {}),
     channel: p.channel,
-    ...(p.waUserId ? { waUserId: p.waUserId.slice(0, 128) } : {}),
+    // The first one stays (trust on first use: adoptWaUser reads it for an account without one).
+    ...(old?.waUserId || p.waUserId
+      ? { waUserId: old?.waUserId ?? p.waUserId?.slice(0, 128) }
+      : {}),
     firstAt: old?.firstAt ?? at,
     at,
   });
@@ -69,7 +73,7 @@ const keepFirst = (old: Profile | null, p: ProfileInput, at: number): Profile =>
 /** A chat language as the bot names it ("en", "ne", "hi"); the bot checks it is one of its own. */
 const localeSchema = z.string().min(2).max(16);
 
-export interface AccountsStore {
+export interface AccountsStore extends WaIdentity {
   /**
    * Binds the phone to the user. Telegram vouches that a contact shared with the user's own id is
    * theirs, so the latest sharer of a number owns it: a recycled number moves to its new owner,
@@ -98,7 +102,7 @@ export interface AccountsStore {
   ownerAndLocale(
     phone: Phone,
     orUserId: number,
-  ): Promise<{ owner: number | null; locale: string | null }>;
+  ): Promise<{ owner: number | null; locale: string | null; waUserId: string | null }>;
   /** Keeps the first receipt of an id (a replay writes nothing new). */
   putReceipt(r: Receipt): Promise<void>;
   receipt(id: string): Promise<Receipt | null>;
@@ -130,7 +134,24 @@ export function createMemoryAccounts(): AccountsStore {
   const locales = new Map<number, string>();
   const profiles = new Map<number, Profile>();
   const shops = new Map<number, number>();
+  const waUsers = new Map<number, string>();
+  let fresh = 0;
   return {
+    async adoptWaUser(userId, waUserId) {
+      const kept = waUsers.get(userId) ?? profiles.get(userId)?.waUserId ?? waUserId;
+      waUsers.set(userId, kept);
+      return kept;
+    },
+    async nextWaFresh() {
+      fresh += 1;
+      return fresh;
+    },
+    async freshWaAccount(id, phone, from, waUserId) {
+      if (phones.get(phone) !== from) return false;
+      waUsers.set(id, waUserId);
+      await this.register(id, phone);
+      return true;
+    },
     async claimShop(userId, agentId) {
       if (shops.has(userId)) return false;
       shops.set(userId, agentId);
@@ -179,7 +200,8 @@ export function createMemoryAccounts(): AccountsStore {
     },
     async ownerAndLocale(phone, orUserId) {
       const owner = phones.get(phone) ?? null;
-      return { owner, locale: locales.get(owner ?? orUserId) ?? null };
+      const waUserId = owner === null ? null : (waUsers.get(owner) ?? null);
+      return { owner, locale: locales.get(owner ?? orUserId) ?? null, waUserId };
     },
     async putReceipt(r) {
       if (!receipts.has(r.id)) receipts.set(r.id, receiptSchema.parse(r));
@@ -197,15 +219,21 @@ export function createMemoryAccounts(): AccountsStore {
 }
 
 /**
- * KEYS: phones, locales (one slot: {accounts}). ARGV: the phone, the user whose language to read
- * when nobody owns it. {owner, locale}, false (a nil reply) for none.
+ * KEYS: phones, locales, Meta user ids (one slot: {accounts}). ARGV: the phone, the user whose
+ * language to read when nobody owns it. {owner, locale, owner's Meta user id}, false (a nil
+ * reply) for none.
  */
-const ownerAndLocaleScript = luaScript<"phones" | "locales", [string | null, string | null]>(
-  "raOwnerAndLocale",
-  ["phones", "locales"],
+const ownerAndLocaleScript = luaScript<
+  "phones" | "locales" | "waUsers",
+  [string | null, string | null, string | null]
+>(
+  "raOwnerAndLocale2",
+  ["phones", "locales", "waUsers"],
   `
 local owner = redis.call('HGET', KEYS[1], ARGV[1])
-return {owner, redis.call('HGET', KEYS[2], owner or ARGV[2])}
+local wau = false
+if owner then wau = redis.call('HGET', KEYS[3], owner) end
+return {owner, redis.call('HGET', KEYS[2], owner or ARGV[2]), wau}
 `,
 );
 
@@ -267,41 +295,6 @@ const safeJson = (raw: string): unknown => {
     return null;
   }
 };
-
-/**
- * The access flags' writes after a registration's record (access-flags.ts): this user registered
- * (with the blocked flag the script read, filled only while unknown), the owner the phone was
- * taken from unknown (read from the registry next time: a flag "not registered" written here could
- * land after that owner registered again). A failed write is logged, not thrown (the record is
- * written: the chat goes on); the user's flag is then made unknown if it can be, so a "not
- * registered" read before is not trusted over the record.
- */
-async function flagsAfterRegister(
-  redis: RedisClient,
-  prefix: string,
-  logger: Logger | undefined,
-  userId: number,
-  r: { moved: string; blocked: boolean },
-): Promise<void> {
-  const warn = (id: number, err: unknown) =>
-    logger?.warn(
-      { userId: id, err: String(err) },
-      "access flag not written after the registration (the chat reads the registry)",
-    );
-  await Promise.all([
-    setAccessFlags(redis, prefix, userId, { registered: true }, { blocked: r.blocked }).catch(
-      async (err: unknown) => {
-        warn(userId, err);
-        await setAccessFlags(redis, prefix, userId, { registered: "?" }).catch(() => {});
-      },
-    ),
-    r.moved === ""
-      ? undefined
-      : setAccessFlags(redis, prefix, Number(r.moved), { registered: "?" }).catch((err: unknown) =>
-          warn(Number(r.moved), err),
-        ),
-  ]);
-}
 
 export function createRedisAccounts(opts: {
   redis: RedisClient;
@@ -381,14 +374,15 @@ export function createRedisAccounts(opts: {
       return redis.hget(k.accountLocales, String(userId));
     },
     async ownerAndLocale(phone, orUserId) {
-      const [owner, locale] = await ownerAndLocaleScript.run(
+      const [owner, locale, waUserId] = await ownerAndLocaleScript.run(
         redis,
-        { phones: k.accountPhones, locales: k.accountLocales },
+        { phones: k.accountPhones, locales: k.accountLocales, waUsers: k.accountWaUsers },
         phone,
         String(orUserId),
       );
-      return { owner: owner === null ? null : Number(owner), locale };
+      return { owner: owner === null ? null : Number(owner), locale, waUserId: waUserId ?? null };
     },
+    ...redisWaIdentity({ ...opts, profileOf }),
     async putReceipt(r) {
       await redis.hsetnx(k.accountReceipts, r.id, JSON.stringify(receiptSchema.parse(r)));
     },

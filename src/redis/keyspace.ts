@@ -232,6 +232,14 @@ export function keyspace(prefix: string) {
     accountProfiles: `${accounts}:profiles`,
     /** Sorted set: Telegram user id by its profile's firstAt (the back office's list of customers). */
     accountJoined: `${accounts}:joined`,
+    /**
+     * Hash: WhatsApp-born account id -> Meta's business-scoped user id (`contacts[].user_id`) it
+     * belongs to, the first one seen (trust on first use; accounts/store.ts `adoptWaUser`). Read
+     * with the arrival: a message from the number with another user id is not this account's.
+     */
+    accountWaUsers: `${accounts}:wausers`,
+    /** String counter: the last fresh WhatsApp account taken (whatsapp/chat-ids.ts WA_FRESH_BASE + n). */
+    accountWaFresh: `${accounts}:wafresh`,
     /** Hash: user id -> the agent whose shop QR code they came through (first one kept). */
     accountShops: `${accounts}:shops`,
     /** String counter, PX its window: hits on the login entry points in one fixed window (dashboard/rate-limit.ts). */

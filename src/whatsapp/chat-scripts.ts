@@ -265,33 +265,35 @@ return {raw, words(ARGV[1], rec(ARGV[1]))}
 
 /**
  * ARGV: ttl, when (ms), "" / "n" / "b" (none, the next id, the next id and the newest buttons),
- * then the accounts' phones and locales hashes ("" for neither), the phone, the chat id.
- * {next id or 0, owner, locale} or {next id, owner, locale, lb, lo, lb's record, lb's words}: the
- * customer's message recorded, the next id and the newest buttons in one round trip; with the
- * hashes named, the person the phone belongs to (false: none) and that person's language (the
- * chat's own when the phone has no owner yet: it is registered as the chat; false: none) read in
+ * then the accounts' phones and locales hashes ("" for neither), the phone, the chat id, the
+ * accounts' Meta user ids hash. {next id or 0, owner, locale, owner's Meta user id} or {next id,
+ * owner, locale, user id, lb, lo, lb's record, lb's words}: the customer's message recorded, the
+ * next id and the newest buttons in one round trip; with the hashes named, the person the phone
+ * belongs to (false: none), the Meta user id recorded for it (false: none) and that person's
+ * language (the chat's own when the phone has no owner yet: it is registered as the chat; false: none) read in
  * the same round trip (one node only: those keys are arguments, not KEYS, and in another slot; a
- * Cluster reads them itself). Was waArrive2 (no person): an instance of the version before runs
- * its own script and reads the person itself, the chat's fields are written the same.
+ * Cluster reads them itself). Was waArrive2 (no person), waArrive3 (no Meta user id): an
+ * instance of a version before runs its own script, the chat's fields are written the same.
  */
 export const arriveScript = luaScript<"chat", Array<string | number | null>>(
-  "waArrive3",
+  "waArrive4",
   ["chat"],
   `${HELPERS}
 redis.call('HSET', chat, 'in', ARGV[2])
 local n = 0
 if ARGV[3] ~= '' then n = redis.call('HINCRBY', chat, 'seq', 1) end
 redis.call('EXPIRE', chat, ARGV[1])
-local owner, locale = false, false
+local owner, locale, wau = false, false, false
 if ARGV[4] ~= '' then
   owner = redis.call('HGET', ARGV[4], ARGV[6])
   locale = redis.call('HGET', ARGV[5], owner or ARGV[7])
+  if owner then wau = redis.call('HGET', ARGV[8], owner) end
 end
-if ARGV[3] ~= 'b' then return {n, owner, locale} end
+if ARGV[3] ~= 'b' then return {n, owner, locale, wau} end
 local v = redis.call('HMGET', chat, 'lb', 'lo')
-if not v[1] then return {n, owner, locale} end
+if not v[1] then return {n, owner, locale, wau} end
 local raw = redis.call('HGET', chat, 'm:' .. v[1]) or ''
-return {n, owner, locale, v[1], v[2] or '0', raw, words(v[1], rec(v[1]))}
+return {n, owner, locale, wau, v[1], v[2] or '0', raw, words(v[1], rec(v[1]))}
 `,
 );
 

@@ -77,6 +77,8 @@ export type LastInbound = z.infer<typeof inboundSchema>;
 export interface ArrivedPerson {
   owner: number | null;
   locale: string | null;
+  /** The Meta user id recorded for the owner (accounts/store.ts `adoptWaUser`); null: none. */
+  waUserId: string | null;
 }
 
 /** What `arrive` gives back. */
@@ -333,7 +335,7 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
       const mode = want === "none" ? "" : want === "next" ? "n" : "b";
       // The accounts' hashes are in another slot: read in the script on one node only.
       const read = phone !== undefined && oneNode;
-      const [n, owner, locale, lb, lo, raw, blob] = await arriveScript.run(
+      const [n, owner, locale, wau, lb, lo, raw, blob] = await arriveScript.run(
         redis,
         { chat: k.waChat(chatId) },
         TTL_SECONDS,
@@ -343,12 +345,14 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
         read ? k.accountLocales : "",
         read ? phone : "",
         chatId,
+        read ? k.accountWaUsers : "",
       );
       const buttons = want === "buttons" ? buttonsOf(lb, lo, raw, blob) : null;
       if (!read) return { messageId: Number(n), buttons };
       const person = {
         owner: owner === null || owner === undefined ? null : Number(owner),
         locale: typeof locale === "string" ? locale : null,
+        waUserId: typeof wau === "string" ? wau : null,
       };
       return { messageId: Number(n), buttons, person };
     },

@@ -48,3 +48,25 @@ export function markSender(update: Update, seal: string): void {
 export function senderOf(update: Update): string | undefined {
   return sealed.get(update);
 }
+
+/**
+ * A recycled number's new holder, told from the inbound handler to the chat (the notice and the
+ * admins' alert: conversations/register/recycled.ts) on the update of the message that opened
+ * its fresh account: `from`, the previous holder's account (kept untouched, without the number),
+ * `to`, the account opened now.
+ */
+export interface Recycled {
+  from: number;
+  to: number;
+  phone: Phone;
+}
+
+const recycled = new WeakMap<object, Recycled>();
+
+export function markRecycled(update: Update, r: Recycled): void {
+  recycled.set(update, r);
+}
+
+export function recycledOf(update: Update): Recycled | undefined {
+  return recycled.get(update);
+}

@@ -3,8 +3,9 @@ import type { SealedLink } from "../accounts/links.ts";
 import { type Phone, phoneSchema } from "../accounts/phone.ts";
 import type { ProfileInput } from "../accounts/store.ts";
 import type { Logger } from "../logger.ts";
+import { isFreshWaAccount, WA_FRESH_BASE } from "./chat-ids.ts";
 import type { ArrivedPerson, Choice, WaChatStore } from "./chat-store.ts";
-import { markHeld, markSender, senderSeal } from "./held.ts";
+import { markHeld, markRecycled, markSender, type Recycled, senderSeal } from "./held.ts";
 import type { InboundItem } from "./inbound-queue.ts";
 import type { WaInboundMessage } from "./types.ts";
 import { updateOf } from "./update.ts";
@@ -23,9 +24,20 @@ export interface InboundDeps {
     /** Registers the phone unless another owns it: null when registered, else that owner. */
     claimPhone(userId: number, phone: Phone, who: ProfileInput): Promise<number | null>;
     phoneOf(userId: number): Promise<Phone | null>;
+    /** The Meta user id a WhatsApp-born account belongs to: recorded, else this one (first use). */
+    adoptWaUser(userId: number, waUserId: string): Promise<string>;
+    nextWaFresh(): Promise<number>;
+    /** A recycled number's fresh account, the number moved to it from `from`; false if it moved. */
+    freshWaAccount(
+      id: number,
+      phone: Phone,
+      from: number,
+      who: ProfileInput & { waUserId: string },
+    ): Promise<boolean>;
     links: {
       sealedLinkOf(channelId: number): Promise<SealedLink | null>;
       unlink(channelId: number): Promise<boolean>;
+      link(channelId: number, personId: number, seal?: string): Promise<void>;
     };
     /** The phone's owner and the language of whom it names (else of `orUserId`), one round trip. */
     ownerAndLocale(phone: Phone, orUserId: number): Promise<ArrivedPerson>;
@@ -50,7 +62,8 @@ export interface InboundDeps {
 /**
  * The person behind a phone. A staff chat (its own id in ADMIN_IDS or AGENT_IDS) acts as itself,
  * always: its role, float and rights are this chat's. A WhatsApp-born account is the chat itself,
- * registered on its first message, only if nobody registered the number meanwhile (`claimPhone`).
+ * registered on its first message, only if nobody registered the number meanwhile (`claimPhone`),
+ * and only for the Meta user id it belongs to (`ownAccount`).
  * A number another channel's account registered is acted as only through a proven link (a code
  * sent to that account's chat: accounts/links.ts); without one the chat is `held` and answered by
  * the link gate. A matching number alone never hands over an account: the Telegram account that
@@ -61,11 +74,13 @@ async function personOf(
   chatId: number,
   m: WaInboundMessage,
   phone: Phone,
-  read: number | null,
-): Promise<{ personId: number; held?: number } | null> {
-  let owner = read;
-  if (owner === chatId) return { personId: chatId };
+  read: ArrivedPerson,
+): Promise<Found | null> {
+  let owner = read.owner;
   if (deps.isStaff(chatId) && owner !== null) return { personId: chatId };
+  if (owner === chatId || (owner !== null && isFreshWaAccount(owner))) {
+    return ownAccount(deps, chatId, m, phone, owner, read.waUserId);
+  }
   if (owner === null) {
     // The chat's own account is bound to another number (it moved): never taken over by whoever
     // writes from this one now.
@@ -76,12 +91,21 @@ async function personOf(
       channel: "whatsapp",
       ...(m.userId ? { waUserId: m.userId } : {}),
     });
-    if (owner === null || owner === chatId || deps.isStaff(chatId)) return { personId: chatId };
+    if (deps.isStaff(chatId)) return { personId: chatId };
+    // The chat's own account may be a previous holder's (its number went and came back free).
+    if (owner === null || owner === chatId) return ownAccount(deps, chatId, m, phone, chatId, null);
   }
   const link = await deps.accounts.links.sealedLinkOf(chatId);
   if (link?.personId === owner) {
     const seal = senderSeal(m);
     if (seal !== null && link.seal === seal) return { personId: owner };
+    // A join sealed by the profile name only (Meta sent no user id then): the first user id seen
+    // with that name replaces the name (trust on first use, no weaker than the name itself), so
+    // from now on a new holder who picks the same name no longer passes.
+    if (seal?.startsWith("u:") && m.name && link.seal === senderSeal({ name: m.name })) {
+      await deps.accounts.links.link(chatId, owner, seal);
+      return { personId: owner };
+    }
     // Meta re-issues the user id when the number changes hands: that link is someone else's, for
     // good (a changed profile name may be the same person renamed: held until a new code).
     if (link.seal?.startsWith("u:") && seal?.startsWith("u:")) {
@@ -89,6 +113,50 @@ async function personOf(
     }
   }
   return { personId: chatId, held: owner };
+}
+
+type Found = { personId: number; held?: number; recycled?: Recycled };
+
+/**
+ * A WhatsApp-born account (the chat's own, or a fresh one of a recycled number) is the sender's
+ * only when the Meta user id it belongs to is the message's. That id is the first one seen for
+ * the account (trust on first use: its registration's, or for an account registered before ids
+ * were recorded, the first message carrying one after this check came): read with the arrival,
+ * so the normal path costs no round trip; adopted once per account. A message carrying another
+ * user id is the number's next holder (Meta re-issues the id when a number changes hands): it
+ * gets a fresh account of its own, the number moves to it, and the old account keeps its balance,
+ * history, orders and saved numbers untouched, for support to settle (the chat tells the new
+ * holder and the admins: `markRecycled`). A message without a user id is taken on the number
+ * alone, as before Meta sent them.
+ */
+async function ownAccount(
+  deps: InboundDeps,
+  chatId: number,
+  m: WaInboundMessage,
+  phone: Phone,
+  owner: number,
+  recorded: string | null,
+): Promise<Found | null> {
+  if (!m.userId) return { personId: owner };
+  const belongs = recorded ?? (await deps.accounts.adoptWaUser(owner, m.userId));
+  if (belongs === m.userId) return { personId: owner };
+  const id = WA_FRESH_BASE + (await deps.accounts.nextWaFresh());
+  const made = await deps.accounts.freshWaAccount(id, phone, owner, {
+    name: m.name ?? "",
+    channel: "whatsapp",
+    waUserId: m.userId,
+  });
+  if (!made) {
+    // Someone else registered the number meanwhile: nothing written, nothing of the old account
+    // shown; the next message reads the new owner.
+    deps.logger.warn(
+      { chatId, from: owner },
+      "whatsapp recycled number moved meanwhile: not handled",
+    );
+    return null;
+  }
+  deps.logger.warn({ chatId, from: owner, to: id }, "whatsapp number recycled: a fresh account");
+  return { personId: id, recycled: { from: owner, to: id, phone } };
 }
 
 const isTap = (m: WaInboundMessage) =>
@@ -139,12 +207,9 @@ export function createInboundHandler(deps: InboundDeps) {
     void deps.markRead(m.wamid).catch(() => {});
     // Not read with the arrival (a Cluster: another slot): one round trip of its own for both.
     const read = arrived.person ?? (await deps.accounts.ownerAndLocale(phone.data, chatId));
-    const found = await personOf(deps, chatId, m, phone.data, read.owner);
+    const found = await personOf(deps, chatId, m, phone.data, read);
     if (found === null) {
-      deps.logger.warn(
-        { chatId },
-        "whatsapp chat's account is bound to another number: not handled",
-      );
+      deps.logger.warn({ chatId }, "whatsapp chat's person not settled: not handled");
       return;
     }
     const { personId } = found;
@@ -167,6 +232,7 @@ export function createInboundHandler(deps: InboundDeps) {
       commands: deps.commands,
     });
     if (found.held !== undefined) markHeld(update, { ownerId: found.held, phone: phone.data });
+    if (found.recycled !== undefined) markRecycled(update, found.recycled);
     const seal = senderSeal(m);
     if (seal !== null) markSender(update, seal);
     await deps.handleUpdate(update);

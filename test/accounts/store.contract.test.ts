@@ -57,16 +57,50 @@ describe.each([
     expect(await s.ownerAndLocale(phone("9779800000011"), 12)).toEqual({
       owner: null,
       locale: null,
+      waUserId: null,
     });
     await s.setLocale(12, "hi");
     expect(await s.ownerAndLocale(phone("9779800000011"), 12)).toEqual({
       owner: null,
       locale: "hi",
+      waUserId: null,
     });
     await s.register(11, phone("9779800000011"));
-    expect(await s.ownerAndLocale(phone("9779800000011"), 12)).toEqual({ owner: 11, locale: null });
+    expect(await s.ownerAndLocale(phone("9779800000011"), 12)).toEqual({
+      owner: 11,
+      locale: null,
+      waUserId: null,
+    });
     await s.setLocale(11, "ne");
-    expect(await s.ownerAndLocale(phone("9779800000011"), 12)).toEqual({ owner: 11, locale: "ne" });
+    await s.adoptWaUser(11, "NP.eleven");
+    expect(await s.ownerAndLocale(phone("9779800000011"), 12)).toEqual({
+      owner: 11,
+      locale: "ne",
+      waUserId: "NP.eleven",
+    });
+  });
+
+  it("keeps the first Meta user id of an account (trust on first use), the registration's first", async () => {
+    const s = make();
+    expect(await s.adoptWaUser(21, "NP.first")).toBe("NP.first");
+    expect(await s.adoptWaUser(21, "NP.second")).toBe("NP.first");
+    await s.putProfile(22, { name: "Asha", channel: "whatsapp", waUserId: "NP.kept" }, 1);
+    await s.putProfile(22, { name: "Asha", channel: "whatsapp", waUserId: "NP.later" }, 2);
+    expect((await s.profileOf(22))?.waUserId).toBe("NP.kept");
+    expect(await s.adoptWaUser(22, "NP.later")).toBe("NP.kept");
+  });
+
+  it("moves a recycled number to a fresh account only from the owner it was read from", async () => {
+    const s = make();
+    const p = phone("9779800000031");
+    await s.register(31, p);
+    expect(await s.freshWaAccount(9_000_000_000_000_031, p, 32, "NP.new")).toBe(false);
+    expect(await s.userByPhone(p)).toBe(31);
+    expect(await s.freshWaAccount(9_000_000_000_000_031, p, 31, "NP.new")).toBe(true);
+    expect(await s.userByPhone(p)).toBe(9_000_000_000_000_031);
+    expect(await s.phoneOf(31)).toBeNull();
+    expect((await s.ownerAndLocale(p, 0)).waUserId).toBe("NP.new");
+    expect(await s.nextWaFresh()).toBeLessThan(await s.nextWaFresh());
   });
 
   it("keeps the latest language of a user", async () => {

@@ -58,7 +58,7 @@ describe("the arrival reads the person on one Redis node", () => {
       arrived = await store.arrive(CHAT, { at: Date.now(), wamid: "wamid.p1" }, "buttons", PHONE);
     });
     expect(sent).toEqual(["evalsha"]);
-    expect(arrived?.person).toEqual({ owner: 4_201, locale: "ne" });
+    expect(arrived?.person).toEqual({ owner: 4_201, locale: "ne", waUserId: null });
     expect(arrived?.messageId).toBeGreaterThan(0);
   });
 
@@ -66,10 +66,14 @@ describe("the arrival reads the person on one Redis node", () => {
     const phone = "9779841000902";
     const chat = chatIdOfWaId(phone) as number;
     const first = await store.arrive(chat, { at: Date.now(), wamid: "wamid.p2" }, "next", phone);
-    expect(first.person).toEqual({ owner: null, locale: null });
+    expect(first.person).toEqual({ owner: null, locale: null, waUserId: null });
     await accounts.setLocale(chat, "hi");
     const again = await store.arrive(chat, { at: Date.now(), wamid: "wamid.p3" }, "none", phone);
-    expect(again).toEqual({ messageId: 0, buttons: null, person: { owner: null, locale: "hi" } });
+    expect(again).toEqual({
+      messageId: 0,
+      buttons: null,
+      person: { owner: null, locale: "hi", waUserId: null },
+    });
   });
 
   it("still gives the newest list's choices when the phone has no owner", async () => {
@@ -83,7 +87,7 @@ describe("the arrival reads the person on one Redis node", () => {
     };
     const id = await store.putNew(chat, list, ["wamid.l1"]);
     const typed = await store.arrive(chat, { at: Date.now(), wamid: "wamid.p5" }, "buttons", phone);
-    expect(typed.person).toEqual({ owner: null, locale: null });
+    expect(typed.person).toEqual({ owner: null, locale: null, waUserId: null });
     expect(typed.buttons).toEqual({ messageId: id, choices: [{ n: 1, data: "v:1", label: "" }] });
   });
 
@@ -124,9 +128,19 @@ describe("the inbound handler takes the person the arrival read", () => {
         links: {
           sealedLinkOf: asking("sealedLinkOf", (id: number) => links.sealedLinkOf(id)),
           unlink: asking("unlink", (id: number) => links.unlink(id)),
+          link: asking("link", (id: number, person: number, seal?: string) =>
+            links.link(id, person, seal),
+          ),
         },
         ownerAndLocale: asking("ownerAndLocale", (p: Phone, or: number) =>
           accounts.ownerAndLocale(p, or),
+        ),
+        adoptWaUser: asking("adoptWaUser", (id: number, u: string) => accounts.adoptWaUser(id, u)),
+        nextWaFresh: asking("nextWaFresh", () => accounts.nextWaFresh()),
+        freshWaAccount: asking(
+          "freshWaAccount",
+          (id: number, p: Phone, from: number, who: { waUserId: string }) =>
+            accounts.freshWaAccount(id, p, from, who.waUserId),
         ),
       },
       handleUpdate: async (u) => {
@@ -156,6 +170,21 @@ describe("the inbound handler takes the person the arrival read", () => {
     expect(sent).toEqual(["evalsha"]);
     expect(h.found).toEqual([[CHAT, CHAT, "ne"]]);
     expect(h.people).toEqual([CHAT]);
+  });
+
+  it("reads the account's Meta user id with the arrival: no command more for the same sender", async () => {
+    const h = handler(createRedisWaChatStore(redis.redis, prefix));
+    const withUser = (wamid: string, userId: string) => {
+      const m = message(wamid);
+      return { ...m, message: { ...m.message, userId } };
+    };
+    await h.handle(withUser("wamid.u1", "NP.sita"));
+    expect(h.asked).toEqual(["phoneOf", "claimPhone", "adoptWaUser"]);
+    const sent = await commandsOf(redis.redis, () => h.handle(withUser("wamid.u2", "NP.sita")));
+    expect(sent).toEqual(["evalsha"]);
+    expect(h.asked).toHaveLength(3);
+    expect(h.people).toEqual([CHAT, CHAT]);
+    await redis.redis.del(`${prefix}{accounts}:wausers`, `${prefix}{accounts}:profiles`);
   });
 
   it("acts as a Telegram owner of the number only through the chat's proven link", async () => {

@@ -64,6 +64,28 @@ describe("finding 1: a link is the sender's who proved it, not the number's", ()
     expect(await ts.system.deps.accounts.links.linkOf(waPerson(phone))).toBe(31_002);
     await owner.say("balance", /Your balance: Rs 250/);
   });
+
+  it("a name seal gives way to the first Meta user id seen with that name: the same name with another id no longer passes", async () => {
+    const phone = "9779800031009";
+    const tg = ts.user(31_009);
+    await tg.register(phone);
+    await tg.credit(35_000);
+    const owner = waUser(phone, "Ram");
+    await owner.say("hi", /registered with us on Telegram/);
+    await linkWhatsAppTo(owner, tg);
+    // Meta starts sending user ids: the first one with the sealed name replaces the name seal.
+    const ownerNow = waUser(phone, "Ram", "NP.bsuid-ram-9");
+    await ownerNow.say("balance", /Your balance: Rs 350/);
+    expect(await ts.system.deps.accounts.links.sealedLinkOf(waPerson(phone))).toEqual({
+      personId: 31_009,
+      seal: "u:NP.bsuid-ram-9",
+    });
+    // A new holder who picks the same name, with their own user id: held, nothing shown.
+    const namesake = waUser(phone, "Ram", "NP.bsuid-other-ram-9");
+    const seen = await namesake.say("balance", /registered with us on Telegram/);
+    expect(seen.text).not.toMatch(/Rs 350/);
+    expect(await availableOf(ts, 31_009)).toBe(35_000);
+  });
 });
 
 describe("finding 3: `new` is confirmed, and the Telegram account keeps its money and is told", () => {
