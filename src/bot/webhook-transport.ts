@@ -1,7 +1,12 @@
 import { type Bot, type Context, webhookCallback } from "grammy";
+import type { Update } from "grammy/types";
 import type { Context as HonoContext } from "hono";
 import type { Logger } from "../logger.ts";
+import { readCapped, TooLarge } from "../webhook/read-body.ts";
 import { errorFields } from "./error-boundary.ts";
+
+/** Telegram's updates are a few KiB (a message of 4096 characters, a photo's ids); 1 MiB is ample. */
+export const TELEGRAM_WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
 
 export interface TelegramWebhookOptions {
   secretToken: string;
@@ -11,6 +16,46 @@ export interface TelegramWebhookOptions {
    */
   answerWithinMs?: number;
   logger: Logger;
+  /** A larger body is answered 413 without being buffered. Default 1 MiB. */
+  bodyLimitBytes?: number;
+}
+
+/** A body that is not an update: answered with `status`, the bot never sees it. */
+class BodyRefused extends Error {
+  constructor(
+    readonly status: 400 | 413,
+    why: string,
+    /** false: the sender may still be writing; the connection is closed after the answer. */
+    readonly drained = true,
+  ) {
+    super(why);
+  }
+}
+
+/** What the bot may be handed: a JSON object with an update id (Telegram's are non-negative). */
+function isUpdate(body: unknown): body is Update {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const id = (body as { update_id?: unknown }).update_id;
+  return typeof id === "number" && Number.isSafeInteger(id) && id >= 0;
+}
+
+/** The body, read within the cap, parsed and checked; BodyRefused otherwise. */
+async function readUpdate(req: Request, max: number): Promise<Update> {
+  let text: string;
+  try {
+    text = await readCapped(req, max);
+  } catch (err) {
+    if (err instanceof TooLarge) throw new BodyRefused(413, "body too large", err.drained);
+    throw new BodyRefused(400, "body unreadable");
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new BodyRefused(400, "body not JSON");
+  }
+  if (!isUpdate(body)) throw new BodyRefused(400, "body not an update (no numeric update_id)");
+  return body;
 }
 
 /**
@@ -26,11 +71,33 @@ export interface TelegramWebhookOptions {
  * (to this or another instance) waits for it and is then ignored. A fast update is still answered
  * only once it is done, so an instance that dies mid-update is covered by Telegram's redelivery.
  * The error boundary (error-boundary.ts) is the bot's first middleware, so a handler error never
- * reaches this far; a malformed body or anything else that does is logged here without the context
- * and answered without a 5xx.
+ * reaches this far; anything else that does is logged here without the context and answered
+ * without a 5xx.
+ *
+ * The body: grammY checks the secret token header first, and only then is the body read (the
+ * adapter's `update`), within `bodyLimitBytes` (413 past it), and handed to the bot only when it is
+ * a JSON object with a numeric update_id (400 otherwise, the bot's middleware never running).
  */
 export function telegramWebhook<C extends Context>(bot: Bot<C>, opts: TelegramWebhookOptions) {
-  const callback = webhookCallback(bot, "hono", {
+  const max = opts.bodyLimitBytes ?? TELEGRAM_WEBHOOK_MAX_BODY_BYTES;
+  // grammY's own "hono" adapter, with the body read within the cap and checked. grammY reads
+  // `update` only after the secret token matched.
+  const adapter = (c: HonoContext) => {
+    let answer!: (res: Response) => void;
+    return {
+      get update() {
+        return readUpdate(c.req.raw, max);
+      },
+      header: c.req.header("X-Telegram-Bot-Api-Secret-Token"),
+      end: () => answer(c.body("")),
+      respond: (json: string) => answer(c.body(json, 200, { "Content-Type": "application/json" })),
+      unauthorized: () => answer(c.body("", 401)),
+      handlerReturn: new Promise<Response>((resolve) => {
+        answer = resolve;
+      }),
+    };
+  };
+  const callback = webhookCallback(bot, adapter, {
     secretToken: opts.secretToken,
     onTimeout: "return",
     timeoutMilliseconds: opts.answerWithinMs ?? 3_000,
@@ -39,9 +106,14 @@ export function telegramWebhook<C extends Context>(bot: Bot<C>, opts: TelegramWe
     try {
       return await callback(c);
     } catch (err) {
-      opts.logger.error({ err: errorFields(err) }, "telegram webhook update not handled");
       // A body that is not an update will not become one on redelivery.
-      return c.body(null, err instanceof SyntaxError ? 400 : 200);
+      if (err instanceof BodyRefused) {
+        opts.logger.warn({ why: err.message, limit: max }, "telegram webhook: body refused");
+        if (!err.drained) c.header("Connection", "close");
+        return c.body(null, err.status);
+      }
+      opts.logger.error({ err: errorFields(err) }, "telegram webhook update not handled");
+      return c.body(null, 200);
     }
   };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  bool,
   emptyToUndefined,
   host,
   isLoopbackHost,
@@ -18,6 +19,8 @@ export const serverEnv = {
   METRICS_PORT: port(9464),
   METRICS_HOST: host("127.0.0.1"),
   METRICS_TOKEN: optionalString,
+  /** METRICS_HOST beyond loopback without METRICS_TOKEN: the books open to the network, on purpose. */
+  METRICS_PUBLIC_WITHOUT_TOKEN: bool(false),
   PUBLIC_URL: optionalBaseUrl,
   /** The back office under /dashboard on the public listener; default: on in local mode only. */
   DASHBOARD: z.preprocess(emptyToUndefined, z.enum(["0", "1"]).optional()),
@@ -29,9 +32,15 @@ export const serverEnv = {
 type ServerEnv = Parsed<typeof serverEnv>;
 
 export function serverRules(e: ServerEnv): string[] {
+  const problems: string[] = [];
   if (e.METRICS_PORT !== 0 && e.METRICS_PORT === e.PORT)
-    return ["METRICS_PORT: must differ from PORT (metrics are never served publicly)"];
-  return [];
+    problems.push("METRICS_PORT: must differ from PORT (metrics are never served publicly)");
+  // Without a token the listener answers anyone who reaches it: /books and the whole journal.
+  if (!isLoopbackHost(e.METRICS_HOST) && !e.METRICS_TOKEN && !e.METRICS_PUBLIC_WITHOUT_TOKEN)
+    problems.push(
+      `METRICS_TOKEN: required when METRICS_HOST (${e.METRICS_HOST}) is not loopback: /books and /books/journal.csv would answer anyone on the network (METRICS_PUBLIC_WITHOUT_TOKEN=1 to accept that)`,
+    );
+  return problems;
 }
 
 export function serverSettings(e: ServerEnv & { PLAYGROUND_PUBLIC: boolean }, mode: Mode) {

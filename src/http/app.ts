@@ -1,8 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
+import type { HttpBindings } from "@hono/node-server";
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { Registry } from "prom-client";
-import type { Logger } from "../logger.ts";
+import { createLogger, type Logger } from "../logger.ts";
 import { accessLog } from "./access-log.ts";
 import { type JournalRange, journalRangeSchema } from "./journal-range.ts";
 import { httpLatency } from "./latency.ts";
@@ -93,9 +94,14 @@ async function runChecks(list: readonly HealthCheck[]) {
 /**
  * The metrics listener's app: GET /metrics only, behind a bearer token when one is configured.
  * It is served on METRICS_HOST:METRICS_PORT (loopback by default), never on the public listener.
+ * A failing handler is logged through pino and answered with a plain 500, as on the public app; a
+ * journal that fails once its 200 has gone out cuts the connection, so the download is seen to
+ * fail rather than end as a shorter file that looks whole.
  */
 export function createMetricsApp(opts: {
   registry: Registry;
+  /** Where failures go; the product passes its own (which scrubs the secrets). Default: a plain pino. */
+  logger?: Logger;
   token?: string | undefined;
   /**
    * The admin's books as JSON (GET /books, issue 15); without them 503. Behind the same token as
@@ -111,6 +117,7 @@ export function createMetricsApp(opts: {
   };
 }) {
   const app = new Hono();
+  const logger = opts.logger ?? createLogger();
   const expected = opts.token ? Buffer.from(`Bearer ${opts.token}`) : undefined;
   const authorized = (header: string | undefined) => {
     if (!expected) return true;
@@ -145,25 +152,64 @@ export function createMetricsApp(opts: {
     if (!csv) return c.json({ ok: false, error: "starting" }, 503);
     const name = `journal-${new Date(range.data.from).toISOString().slice(0, 10)}.csv`;
     const out = csv(range.data);
-    return c.body(out instanceof Promise ? await out : textStream(out), 200, {
+    // Served by @hono/node-server, the response itself is cut (erroring the stream instead would
+    // have the server print the error with console.error); elsewhere (app.request) the stream errors.
+    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    const failed = (err: unknown) => {
+      logger.error(
+        { err: errorOf(err), from: range.data.from, to: range.data.to },
+        "journal csv failed mid-stream; the download is cut",
+      );
+      outgoing?.destroy();
+      return outgoing !== undefined;
+    };
+    return c.body(out instanceof Promise ? await out : textStream(out, failed), 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${name}"`,
       "Cache-Control": "no-store",
     });
   });
   app.notFound((c) => c.text("not found", 404));
+  // Hono's default would print the whole error with console.error, past pino's scrubbing.
+  app.onError((err, c) => {
+    logger.error({ err: errorOf(err), path: c.req.path }, "metrics request failed");
+    return c.text("internal error", 500);
+  });
   return app;
 }
 
-/** Chunks of text (or its bytes) as a byte stream, each read when the client is ready for it. */
-function textStream(chunks: AsyncIterable<string | Uint8Array>): ReadableStream<Uint8Array> {
+function errorOf(err: unknown) {
+  return err instanceof Error
+    ? { message: err.message, stack: err.stack }
+    : { message: String(err) };
+}
+
+/**
+ * Chunks of text (or its bytes) as a byte stream, each read when the client is ready for it. When
+ * a chunk fails, `failed` is told (once); it answers true when it has cut the response itself, and
+ * the stream then waits for the cancel that follows; otherwise the stream errors.
+ */
+function textStream(
+  chunks: AsyncIterable<string | Uint8Array>,
+  failed: (err: unknown) => boolean,
+): ReadableStream<Uint8Array> {
   const it = chunks[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { done, value } = await it.next();
-      if (done) controller.close();
-      else controller.enqueue(typeof value === "string" ? encoder.encode(value) : value);
+      let next: IteratorResult<string | Uint8Array>;
+      try {
+        next = await it.next();
+      } catch (err) {
+        if (failed(err)) return new Promise<void>(() => {});
+        controller.error(err);
+        return;
+      }
+      if (next.done) controller.close();
+      else
+        controller.enqueue(
+          typeof next.value === "string" ? encoder.encode(next.value) : next.value,
+        );
     },
     async cancel() {
       await it.return?.();

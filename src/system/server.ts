@@ -40,7 +40,7 @@ export async function openMetricsListener(
 ): Promise<string> {
   const { config, logger, stops } = base;
   const metrics = await listen(
-    createMetricsApp({ registry: base.registry, token: config.metrics.token, books }).fetch,
+    createMetricsApp({ registry: base.registry, token: config.metrics.token, books, logger }).fetch,
     config.metrics,
   );
   stops.add(() => metrics.close());

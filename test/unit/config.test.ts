@@ -105,6 +105,35 @@ describe("config", () => {
     expect(loadConfig({ PORT: "0", METRICS_PORT: "0" }).metrics.port).toBe(0);
   });
 
+  it.each([["0.0.0.0"], ["::"], ["203.0.113.7"], ["metrics.internal"]])(
+    "refuses METRICS_HOST=%s without METRICS_TOKEN (the books and the journal to anyone), in one line",
+    (host) => {
+      const message = problemsOf({ METRICS_HOST: host });
+      expect(message).toMatch(
+        new RegExp(
+          `^  - METRICS_TOKEN: required when METRICS_HOST \\(${host.replace(/\./g, "\\.")}\\) is not loopback: .*METRICS_PUBLIC_WITHOUT_TOKEN=1`,
+          "m",
+        ),
+      );
+      expect(message.split("\n")).toHaveLength(2);
+      expect(loadConfig({ METRICS_HOST: host, METRICS_TOKEN: "t0ken-for-books" }).metrics).toEqual({
+        host,
+        port: 9464,
+        token: "t0ken-for-books",
+      });
+      expect(
+        loadConfig({ METRICS_HOST: host, METRICS_PUBLIC_WITHOUT_TOKEN: "1" }).metrics.host,
+      ).toBe(host);
+    },
+  );
+
+  it.each([["127.0.0.1"], ["127.0.0.9"], ["::1"], ["localhost"]])(
+    "serves the metrics on METRICS_HOST=%s (loopback) without a token",
+    (host) => {
+      expect(loadConfig({ METRICS_HOST: host }).metrics.token).toBeUndefined();
+    },
+  );
+
   it("reads the notifier's and reconciler's timings, the grace defaulting to the execute timeout", () => {
     const d = loadConfig({ PROVIDER_EXECUTE_TIMEOUT_MS: "12000" });
     expect(d.notifier).toEqual({ claimIdleMs: 30_000, lockMs: 60_000, retryForMs: 21_600_000 });
