@@ -248,11 +248,11 @@ notify-service-unavailable = the service is briefly unavailable; please try agai
 # --- issue 15: the admin's books, /books (h-books) ---
 cmd-books = The merchant's books (admins)
 books-title = 📒 Books at { $time }
-books-customers = Customers' balances: { $balance } (held for orders: { $held }; { $count ->
+books-customers = Customers' balances, posted (incl. held): { $balance } (of which held for orders in flight: { $held }; { $count ->
         [one] { $count } account
        *[other] { $count } accounts
     })
-books-agents = Agents' balances: { $balance } ({ $count ->
+books-agents = Agents' balances, posted (incl. held): { $balance } ({ $count ->
         [one] { $count } account
        *[other] { $count } accounts
     })

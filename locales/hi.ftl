@@ -231,11 +231,11 @@ notify-service-unavailable = सेवा कुछ देर के लिए �
 # --- issue 15: the admin's books, /books (h-books) ---
 cmd-books = व्यापारी का खाता (एडमिन)
 books-title = 📒 { $time } का खाता
-books-customers = ग्राहकों का बैलेंस: { $balance } (ऑर्डर के लिए रोका गया: { $held }; { $count ->
+books-customers = ग्राहकों का बैलेंस, खाते में दर्ज (रोका गया शामिल): { $balance } (इनमें से चल रहे ऑर्डर के लिए रोका गया: { $held }; { $count ->
         [one] { $count } खाता
        *[other] { $count } खाते
     })
-books-agents = एजेंटों का बैलेंस: { $balance } ({ $count ->
+books-agents = एजेंटों का बैलेंस, खाते में दर्ज (रोका गया शामिल): { $balance } ({ $count ->
         [one] { $count } खाता
        *[other] { $count } खाते
     })

@@ -231,8 +231,8 @@ notify-service-unavailable = सेवा केही समयका लाग
 # --- issue 15: the admin's books, /books (h-books) ---
 cmd-books = व्यापारीको खाता (एडमिन)
 books-title = 📒 { $time } को खाता
-books-customers = ग्राहकहरूको मौज्दात: { $balance } (अर्डरका लागि रोकिएको: { $held }; { $count } खाता)
-books-agents = एजेन्टहरूको मौज्दात: { $balance } ({ $count } खाता)
+books-customers = ग्राहकहरूको मौज्दात, खातामा लेखिएको (रोकिएको समेत): { $balance } (जसमध्ये चलिरहेका अर्डरका लागि रोकिएको: { $held }; { $count } खाता)
+books-agents = एजेन्टहरूको मौज्दात, खातामा लेखिएको (रोकिएको समेत): { $balance } ({ $count } खाता)
 books-fees = शुल्क आम्दानी: { $fees }
 books-margin = नाफा: { $orders } अर्डरमा { $margin } (जानकारी दिइएको कमिसन: { $commission })
 books-float = सेवा प्रदायकमा रहेको वालेट: खाताअनुसार { $expected }, प्रदायक भन्छ { $reported } (अझै नलेखिएको कटौती: { $flying })

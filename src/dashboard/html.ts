@@ -67,6 +67,30 @@ function nav(viewer: Viewer): Fragment {
 export const rs = (paisa: number | null | undefined): string =>
   paisa === null || paisa === undefined ? "—" : `Rs ${toDecimalString(paisa)}`;
 
+/**
+ * A customer's or an agent's money in words: what they may spend (posted − held), and what is held
+ * for orders in flight apart, when anything is. The posted balance still counts held money, so it
+ * is never shown as "the balance"; where it is shown by design (the books) it is named "posted".
+ */
+export const availableText = (b: { availablePaisa: number; heldPaisa: number }): string =>
+  b.heldPaisa > 0
+    ? `available ${rs(b.availablePaisa)}, held ${rs(b.heldPaisa)} for orders in flight`
+    : `available ${rs(b.availablePaisa)}`;
+
+/** The label of a posted balance where one is shown on purpose (the books, an audit's rows). */
+export const POSTED = "posted, incl. held";
+
+/** A balance's facts: available first, then held apart, then the posted sum of both, so named. */
+export const balanceFacts = (b: {
+  postedPaisa: number;
+  heldPaisa: number;
+  availablePaisa: number;
+}): Array<[string, string]> => [
+  ["Available", rs(b.availablePaisa)],
+  ["Held for orders in flight", rs(b.heldPaisa)],
+  [`Posted (incl. held)`, rs(b.postedPaisa)],
+];
+
 export const time = (ms: number | undefined): string =>
   ms === undefined
     ? "—"

@@ -91,9 +91,9 @@ describe("a customer's page", () => {
     expect(text).toContain("Telegram");
     expect(text).toContain("not blocked");
     // Rs 103 credited and spent on the first order, Rs 50 credited, Rs 20 held by the second.
-    expect(text).toMatch(/Posted<\/th><td>Rs 50.00/);
-    expect(text).toMatch(/Held for orders<\/th><td>Rs 20.00/);
     expect(text).toMatch(/Available<\/th><td>Rs 30.00/);
+    expect(text).toMatch(/Held for orders in flight<\/th><td>Rs 20.00/);
+    expect(text).toMatch(/Posted \(incl\. held\)<\/th><td>Rs 50.00/);
     expect(text).toContain(`/dashboard/orders?ref=${held}`);
     expect(text).toContain(`order:${done.reference}/post`);
     expect(text).toContain("Download the statement as CSV");

@@ -59,7 +59,7 @@ describe("counts in the admins' /books", () => {
   it("say one account, one order and one problem in the singular", () => {
     const text = booksText(t("en"), report(1));
     expect(text).toContain("; 1 account)");
-    expect(text).toContain("Agents' balances: Rs 100 (1 account)");
+    expect(text).toContain("Agents' balances, posted (incl. held): Rs 100 (1 account)");
     expect(text).toContain("on 1 order (");
     expect(text).toContain("was lost): 1 order, Rs 1");
     expect(text).toContain("1 problem. Check");

@@ -8,7 +8,7 @@ import {
   complaintRefSchema,
   spanText,
 } from "../../complaints/index.ts";
-import { type Fragment, facts, path, rs, table, time } from "../html.ts";
+import { availableText, type Fragment, facts, path, rs, table, time } from "../html.ts";
 
 /**
  * Complaints in the back office: the open list with each one's clock, the confirm form of an
@@ -82,11 +82,15 @@ export function openList(open: readonly Complaint[], now: number): Fragment {
 ${table(["Complaint", "Order", "Customer", "Reason", "Status", "Age", "Due", "Clock", "Answer"], rows)}`;
 }
 
-export function complaintFacts(c: Complaint, now: number, balancePaisa: number): Fragment {
+export function complaintFacts(
+  c: Complaint,
+  now: number,
+  balance: { availablePaisa: number; heldPaisa: number },
+): Fragment {
   return facts([
     ["Complaint", c.reference],
     ["Order", c.orderReference],
-    ["Customer", `user ${c.userId}, balance now ${rs(balancePaisa)}`],
+    ["Customer", `user ${c.userId}, ${availableText(balance)} now`],
     ["Reason", `${REASONS[c.reason]} (${BBPS_DISPOSITION[c.reason]})`],
     ["Status", c.status],
     ["Raised", time(c.createdAt)],

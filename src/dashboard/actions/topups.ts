@@ -2,7 +2,7 @@ import { html } from "hono/html";
 import { z } from "zod";
 import { parseTypedAmount } from "../../money.ts";
 import type { HeldDecision, TopUp } from "../../payments/index.ts";
-import { type Fragment, facts, path, rs, table, time } from "../html.ts";
+import { availableText, type Fragment, facts, path, rs, table, time } from "../html.ts";
 
 /**
  * Top-ups held for an admin's decision (the gateway's lookup did not match what was initiated):
@@ -65,11 +65,14 @@ A credit asks the gateway once more; a rejection is refunded in the gateway's me
 ${table(["Held", "Payment", "Customer", "Asked", "The gateway reports", "Why", "Decide"], rows)}`;
 }
 
-export function topUpFacts(t: TopUp, balancePaisa: number): Fragment {
+export function topUpFacts(
+  t: TopUp,
+  balance: { availablePaisa: number; heldPaisa: number },
+): Fragment {
   return facts([
     ["Payment", `${t.paymentId} (${t.gateway})`],
     ["Top-up", t.id],
-    ["Customer", `user ${t.userId}, balance now ${rs(balancePaisa)}`],
+    ["Customer", `user ${t.userId}, ${availableText(balance)} now`],
     ["Asked", rs(t.amountPaisa)],
     [
       "The gateway reports",

@@ -5,7 +5,7 @@ import { raisedAlerts } from "../../books/raised.ts";
 import { journalRangeSchema } from "../../http/journal-range.ts";
 import { exportJournalCsv } from "../../ledger/index.ts";
 import { allow, audit, authenticate } from "../auth.ts";
-import { type Fragment, facts, notice, page, path, rs, time } from "../html.ts";
+import { type Fragment, facts, notice, POSTED, page, path, rs, time } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 /**
@@ -35,12 +35,12 @@ function reportView(r: BooksReport, words: DashboardParts["deps"]["booksAlertLin
     ["Sum of posted balances", rs(r.postedSumPaisa)],
     ["Sum of pending balances", rs(r.pendingSumPaisa)],
     [
-      "Customers owed",
-      `${rs(r.customers.balancePaisa)} over ${r.customers.accounts} (held ${rs(r.customers.heldPaisa)})`,
+      `Customers owed (${POSTED})`,
+      `${rs(r.customers.balancePaisa)} over ${r.customers.accounts}, of which held for orders in flight ${rs(r.customers.heldPaisa)}`,
     ],
     [
-      "Agents owed",
-      `${rs(r.agents.balancePaisa)} over ${r.agents.accounts} (held ${rs(r.agents.heldPaisa)})`,
+      `Agents owed (${POSTED})`,
+      `${rs(r.agents.balancePaisa)} over ${r.agents.accounts}, of which held for orders in flight ${rs(r.agents.heldPaisa)}`,
     ],
     ["Fee income", rs(r.feeIncomePaisa)],
     ["Margin", `${rs(r.margin.marginPaisa)} over ${r.margin.orders} orders`],

@@ -27,7 +27,7 @@ import {
 } from "../actions/common.ts";
 import type { ActionDeps } from "../actions/deps.ts";
 import { allow, authenticate } from "../auth.ts";
-import { facts, notice, page, path, rs, type Viewer } from "../html.ts";
+import { facts, notice, POSTED, page, path, rs, type Viewer } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 /**
@@ -162,7 +162,9 @@ async function reversed(
     ["Reversal", r.receipt.id],
     ["Amount", rs(r.receipt.amountPaisa)],
     ["Reason", r.receipt.reason ?? "—"],
-    ...Object.keys(after).map((a) => [a, `${rs(before[a])} → ${rs(after[a])}`] as [string, string]),
+    ...Object.keys(after).map(
+      (a) => [`${a} (${POSTED})`, `${rs(before[a])} → ${rs(after[a])}`] as [string, string],
+    ),
   ])}<p>${back}</p>`;
   return c.html(page(title, body, viewer));
 }

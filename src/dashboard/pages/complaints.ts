@@ -25,7 +25,7 @@ import {
 } from "../actions/complaints.ts";
 import type { ActionDeps } from "../actions/deps.ts";
 import { allow, authenticate } from "../auth.ts";
-import { facts, notice, page, path, rs } from "../html.ts";
+import { facts, notice, POSTED, page, path, rs } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 /**
@@ -42,8 +42,8 @@ type Port = NonNullable<ActionDeps["complaints"]>;
 
 const portOf = (parts: DashboardParts): Port | null => actionsOf(parts)?.complaints ?? null;
 
-const balanceOf = async (parts: DashboardParts, c: Complaint) =>
-  (await parts.deps.ledger.balance(account.customer(c.userId))).postedPaisa;
+const balanceOf = (parts: DashboardParts, c: Complaint) =>
+  parts.deps.ledger.balance(account.customer(c.userId));
 
 async function confirmPage(
   c: Context<DashboardEnv>,
@@ -104,7 +104,7 @@ async function act(
   if (!r.ok) {
     const shown =
       "complaint" in r
-        ? complaintFacts(r.complaint, parts.deps.now(), before[accounts[0]!] as number)
+        ? complaintFacts(r.complaint, parts.deps.now(), await balanceOf(parts, r.complaint))
         : "";
     const body = html`${notice(REFUSED[r.code] ?? "Refused: nothing was done.", "error")}${shown}<p>${back}</p>`;
     return c.html(page(title, body, viewer), 409);
@@ -120,7 +120,7 @@ async function act(
   await recordAction(parts, c, viewer, action, detail.slice(0, 300), before, after);
   const paisa = (v: number | string | undefined) => (typeof v === "number" ? rs(v) : "—");
   const rows = accounts.map(
-    (a) => [a, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
+    (a) => [`${a} (${POSTED})`, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
   );
   const done = refund
     ? `Resolved with a refund of ${rs(refund.amountPaisa)}; the customer was told.`

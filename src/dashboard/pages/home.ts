@@ -3,7 +3,7 @@ import { html } from "hono/html";
 import { account } from "../../ledger/index.ts";
 import type { AuditEntry } from "../audit.ts";
 import { allow, authenticate } from "../auth.ts";
-import { type Fragment, facts, orderForm, page, path, rs, table, time } from "../html.ts";
+import { balanceFacts, type Fragment, facts, orderForm, page, path, table, time } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 /**
@@ -13,11 +13,7 @@ import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 async function agentFloat(parts: DashboardParts, userId: number): Promise<Fragment> {
   const b = await parts.deps.ledger.balance(account.agent(userId));
-  return html`<h2>Your float</h2>${facts([
-    ["Balance", rs(b.postedPaisa)],
-    ["Held for orders", rs(b.heldPaisa)],
-    ["Available", rs(b.availablePaisa)],
-  ])}`;
+  return html`<h2>Your float</h2>${facts(balanceFacts(b))}`;
 }
 
 const adminLinks = html`<h2>The books</h2>

@@ -47,7 +47,7 @@ function orderFacts(o: Order): Fragment {
     ["Flagged as stuck", time(o.flaggedAt)],
     ["Settled by an admin", o.settled ? `${o.settled.by}, ${time(o.settled.at)}` : "—"],
     ["Receipt in the chat", receiptOf(o)],
-    ["Customer's balance after", rs(o.balanceAfterPaisa)],
+    ["Customer's available after", rs(o.balanceAfterPaisa)],
     ["Language", o.locale],
   ]);
 }

@@ -29,7 +29,7 @@ import {
 } from "../actions/topups.ts";
 import type { AuditAction } from "../audit.ts";
 import { allow, authenticate } from "../auth.ts";
-import { facts, notice, page, path, rs } from "../html.ts";
+import { facts, notice, POSTED, page, path, rs } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 /**
@@ -61,7 +61,7 @@ async function confirmPage(
   const title = `${DECISIONS[d]}: ${paymentId}`;
   const t = await topUps.get(paymentId);
   if (!t) return c.html(page(title, outcome(REFUSED.unknown!, "error", back), viewer), 404);
-  const balance = (await parts.deps.ledger.balance(account.customer(t.userId))).postedPaisa;
+  const balance = await parts.deps.ledger.balance(account.customer(t.userId));
   if (t.status !== "held") {
     const body = html`${notice(`Not held: it is ${t.status}. Nothing to decide.`)}${topUpFacts(t, balance)}<p>${back}</p>`;
     return c.html(page(title, body, viewer), 409);
@@ -113,7 +113,9 @@ async function auditedDecision(
   await recordAction(parts, c, viewer, t.action, t.detail, before, after);
   const paisa = (v: number | string | undefined) => (typeof v === "number" ? rs(v) : "—");
   const rows = t.balances
-    ? accounts.map((a) => [a, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string])
+    ? accounts.map(
+        (a) => [`${a} (${POSTED})`, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
+      )
     : [];
   const body = html`${notice(t.done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
   return c.html(page(title, body, viewer));

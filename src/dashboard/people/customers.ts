@@ -7,7 +7,17 @@ import type { Balance, LedgerStore } from "../../ledger/index.ts";
 import { isFinal } from "../../orders/index.ts";
 import { allow, audit, authenticate } from "../auth.ts";
 import type { PersonRole } from "../deps.ts";
-import { type Fragment, facts, notice, page, path, rs, table, time } from "../html.ts";
+import {
+  balanceFacts,
+  type Fragment,
+  facts,
+  notice,
+  page,
+  path,
+  rs,
+  table,
+  time,
+} from "../html.ts";
 import type { DashboardContext, DashboardEnv, DashboardParts } from "../parts.ts";
 import { customerList } from "./list.ts";
 import type { DashboardPeople } from "./port.ts";
@@ -202,11 +212,7 @@ async function personPage(c: DashboardContext, parts: DashboardParts): Promise<R
     `/statement.csv?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
   );
   const body = html`${await registration(people, userId, role)}
-<h2>Balance (${acc})</h2>${facts([
-    ["Posted", rs(balance.postedPaisa)],
-    ["Held for orders", rs(balance.heldPaisa)],
-    ["Available", rs(balance.availablePaisa)],
-  ])}
+<h2>Money (${acc})</h2>${facts(balanceFacts(balance))}
 ${await openHolds(people, ledger, userId, balance)}
 <h2>Statement ${from} to ${to} (UTC, the end not included)</h2>
 ${rangeForm(userId, from, to)}<p><a href="${csv}">Download the statement as CSV</a></p>

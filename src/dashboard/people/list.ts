@@ -1,13 +1,13 @@
 import { html } from "hono/html";
 import { z } from "zod";
 import { account } from "../../ledger/index.ts";
-import { type Fragment, notice, path, rs, table, time } from "../html.ts";
+import { availableText, type Fragment, notice, path, table, time } from "../html.ts";
 import type { DashboardContext, DashboardParts } from "../parts.ts";
 import { personPath, phoneText } from "./view.ts";
 
 /**
  * Every customer (admins, issue 29): 50 a page, newest registration first, with their phone, name,
- * channel, balance and whether they are blocked, each linking to their page. Read from the
+ * channel, money (available, and what is held for orders in flight apart) and whether they are blocked, each linking to their page. Read from the
  * accounts' index by first registration (a sorted set in Redis, kept with the profile).
  */
 
@@ -48,7 +48,7 @@ export async function customerList(
   return {
     ok: true,
     body: html`<h2 id="all">All customers (page ${page}, newest registration first)</h2>
-${table(["Telegram id", "Phone", "Name", "Channel", "Registered", "Balance", "Blocked"], rows)}
+${table(["Telegram id", "Phone", "Name", "Channel", "Registered", "Money", "Blocked"], rows)}
 <p class="pager">${prev}${next}</p>`,
   };
 }
@@ -67,7 +67,7 @@ async function row(parts: DashboardParts, userId: number): Promise<Array<string 
     profile?.name ?? "—",
     profile?.channel ?? "—",
     time(profile?.firstAt),
-    rs(balance.postedPaisa),
+    availableText(balance),
     blocked ? "blocked" : "no",
   ];
 }

@@ -5,7 +5,17 @@ import { type Statement, type StatementLine, statementOf } from "../../accounts/
 import { account } from "../../ledger/index.ts";
 import { nepalDay } from "../../nepal-time.ts";
 import { allow, authenticate } from "../auth.ts";
-import { type Fragment, facts, notice, page, path, rs, table } from "../html.ts";
+import {
+  availableText,
+  balanceFacts,
+  type Fragment,
+  facts,
+  notice,
+  page,
+  path,
+  rs,
+  table,
+} from "../html.ts";
 import type { DashboardContext, DashboardEnv, DashboardParts } from "../parts.ts";
 import type { DashboardPeople } from "./port.ts";
 import { nepalDayBegins, nepalTime, phoneText, statementView } from "./view.ts";
@@ -79,12 +89,16 @@ async function cashInsTable(people: DashboardPeople, cashIns: StatementLine[]): 
   return table(["Time", "Customer", "Telegram id", "Amount", "Transfer"], rows);
 }
 
+/** A float at a day's edge: what was available, and what was held apart (never the posted sum). */
+const edgeText = (posted: number, held: number): string =>
+  availableText({ availablePaisa: posted - held, heldPaisa: held });
+
 async function daySummary(people: DashboardPeople, s: Statement): Promise<Fragment> {
   if (!s.complete) return statementView(s, nepalTime);
   const sums = sumsOf(s.lines);
   return html`${facts([
-    ["Float at the day's start", rs(s.openingPostedPaisa)],
-    ["Float at the day's end (or now)", rs(s.closingPostedPaisa)],
+    ["Float at the day's start", edgeText(s.openingPostedPaisa, s.openingHeldPaisa)],
+    ["Float at the day's end (or now)", edgeText(s.closingPostedPaisa, s.closingHeldPaisa)],
     ["Cash-ins you made", `${sums.cashIns.length}, ${total(sums.cashIns)}`],
     ["Credits you received", `${sums.credits.length}, ${total(sums.credits)}`],
     ["Reversals given back to you", `${sums.reversalsIn.length}, ${total(sums.reversalsIn)}`],
@@ -112,11 +126,7 @@ async function mePage(c: DashboardContext, parts: DashboardParts): Promise<Respo
     parts.deps.ledger.balance(acc),
     statementOf(parts.deps.ledger, acc, { from, to: from + DAY_MS }),
   ]);
-  const body = html`<h2>Your float now</h2>${facts([
-    ["Balance", rs(balance.postedPaisa)],
-    ["Held for orders", rs(balance.heldPaisa)],
-    ["Available", rs(balance.availablePaisa)],
-  ])}
+  const body = html`<h2>Your float now</h2>${facts(balanceFacts(balance))}
 <h2>${day === today ? `Today, ${day}` : day} (Nepal time)</h2>${dayForm(day, today)}
 ${day > today ? notice("That day has not come yet.") : await daySummary(parts.deps.people, statement)}`;
   return c.html(page("My day", body, viewer));
