@@ -153,6 +153,20 @@ const historyEntrySchema = z.object({
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
+/**
+ * The note of one counted "not found" answer of the status endpoint (the reconciler's, status
+ * null: src/orders/reconcile-order.ts), "provider has no such reference (answer k of n)". The
+ * answers are counted from the order's own history, so every process (and every version since
+ * the count came in) sees the same count; the history cap keeps room for them (state.ts).
+ */
+export const NOT_FOUND_NOTE = "provider has no such reference";
+
+/** A counted "not found" answer (see NOT_FOUND_NOTE). */
+export const isNotFoundAnswer = (h: HistoryEntry): boolean =>
+  h.source === "reconciler" &&
+  h.status === null &&
+  (h.note ?? "").startsWith(`${NOT_FOUND_NOTE} (answer `);
+
 /** A status word we could not read, kept apart from the history (see MAX_UNRECOGNISED). */
 const unrecognisedEntrySchema = z.object({
   source: eventSourceSchema,

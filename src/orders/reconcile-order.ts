@@ -1,7 +1,13 @@
 import type { Logger } from "../logger.ts";
 import { ProviderNotFoundError } from "../provider/errors.ts";
 import { providerReference } from "./execute-request.ts";
-import { type HistoryEntry, isFinal, type Order } from "./model.ts";
+import {
+  type HistoryEntry,
+  isFinal,
+  isNotFoundAnswer,
+  NOT_FOUND_NOTE,
+  type Order,
+} from "./model.ts";
 import { answerAbout, eventFromStatus } from "./provider-events.ts";
 import type { Orders, OrdersProvider } from "./service.ts";
 
@@ -12,20 +18,9 @@ import type { Orders, OrdersProvider } from "./service.ts";
  * too old.
  */
 
-/**
- * The history note of one counted "not found" answer (status null): the answers are counted from
- * the order's own history, so any process's reconciler sees the same count.
- */
-const NOT_FOUND_NOTE = "provider has no such reference";
-
-/** The "not found" answers counted so far for an order (reconciler entries with no status). */
+/** The "not found" answers counted so far for an order (model.ts NOT_FOUND_NOTE), oldest first. */
 export function notFoundAnswers(order: Order): HistoryEntry[] {
-  return order.history.filter(
-    (h) =>
-      h.source === "reconciler" &&
-      h.status === null &&
-      (h.note ?? "").startsWith(`${NOT_FOUND_NOTE} (answer `),
-  );
+  return order.history.filter(isNotFoundAnswer);
 }
 
 export const NOT_EXECUTED_MESSAGE = "The provider never received this order; nothing was charged.";
@@ -61,6 +56,27 @@ export interface ReconcileOneOptions {
   adminChatIds: number[];
 }
 
+/**
+ * An order with a counted "not found" is asked again only once its next answer may matter: the
+ * next count (windowMs / answers after the last), or once all are counted, the one that fails it
+ * (the window over). Asked on every tick meanwhile, it cost a status query per tick for the whole
+ * window, of which only `answers` counted. A late record at the aggregator is still found within
+ * one spacing (its webhook comes as it comes). Any other open order keeps the tick's cadence.
+ */
+function waitingForNextCount(
+  order: Order,
+  t: number,
+  sentAt: number,
+  notFound: { answers: number; windowMs: number },
+): boolean {
+  if (order.status !== "submitting" && order.status !== "unknown") return false;
+  const counted = notFoundAnswers(order);
+  const last = counted.at(-1)?.at;
+  if (last === undefined) return false;
+  if (counted.length >= notFound.answers) return t - sentAt < notFound.windowMs;
+  return t - last < Math.floor(notFound.windowMs / Math.max(1, notFound.answers));
+}
+
 export function reconcileOne(o: ReconcileOneOptions) {
   const { orders, provider, now, log, grace, placedTimeout } = o;
 
@@ -93,6 +109,7 @@ export function reconcileOne(o: ReconcileOneOptions) {
       return;
     }
     if (order.status === "submitting" && !inFlightWindowOver) return;
+    if (waitingForNextCount(order, t, sentAt, o.notFound)) return;
 
     report.queried++;
     try {
@@ -125,8 +142,9 @@ export function reconcileOne(o: ReconcileOneOptions) {
   /**
    * A "not found" for an order whose execute may have reached the aggregator (timed out, 5xx,
    * reset, or a process died after the submitting mark). A slow or queueing aggregator may still
-   * record it later, so one answer proves nothing: it is counted (a history entry, spaced), and
-   * only enough answers over the window fail the order and void its hold. Until then the order
+   * record it later, so one answer proves nothing: it is counted (a history entry, spaced; the
+   * history cap keeps room for these, state.ts), and only enough answers over the window fail the
+   * order and void its hold. Between two counted answers the order is not asked at all. Until then the order
    * stays open, its hold held, and the customer keeps the "checking with the operator" words.
    */
   async function notFound(

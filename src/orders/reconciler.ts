@@ -18,7 +18,8 @@ import { settledWatch } from "./settled-watch.ts";
  *    notFoundGraceMs after submittedAt), then queried like unknown;
  *  - unknown / queued / pending / stale submitting: status by reference. An answer goes through
  *    apply; "not found" for a submitting/unknown order past that window is counted (a history
- *    entry, at most one per notFoundWindowMs / notFoundAnswers); once notFoundAnswers were counted
+ *    entry, at most one per notFoundWindowMs / notFoundAnswers; the order is not asked again
+ *    before its next answer may count, reconcile-order.ts); once notFoundAnswers were counted
  *    and notFoundWindowMs has passed since the send, the provider never executed it: failed,
  *    nothing debited (conditional on the state it was decided from). Until then the order stays
  *    open and its hold held: a slow aggregator may still record it. Only the client's
@@ -28,6 +29,9 @@ import { settledWatch } from "./settled-watch.ts";
  *
  * Then a few orders an admin settled are asked about again (settled-watch.ts), until the
  * aggregator's final answer is recorded on them (a contradiction alerts the admins once).
+ *
+ * Status queries per tick: at most batchSize (each open order at most once), concurrency at a
+ * time; an order waiting for its next counted "not found" costs none.
  */
 
 export interface ReconcilerOptions {

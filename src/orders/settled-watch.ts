@@ -14,6 +14,8 @@ import type { OrderStore } from "./store.ts";
  * MAX_DELAY_MS), until a final answer is recorded on the order (`settled.contradictedAt`: the
  * opposite, recorded and alerted once through the contradiction path of state.ts;
  * `settled.confirmedAt`: the same) or MAX_AGE_MS after the settlement. No money moves either way.
+ * An ask that throws (the order unreadable, a write refused) is asked again later, backing off,
+ * so that a few such entries cannot hold the head of the due list for good.
  */
 
 const MINUTE = 60_000;
@@ -57,6 +59,38 @@ export function settledWatch(o: {
 }) {
   const { orders, store, provider, now, log } = o;
   const maxAgeMs = o.maxAgeMs ?? SETTLED_WATCH.maxAgeMs;
+  /**
+   * Entries whose ask threw (the order unreadable, a write refused), per reference: how often in
+   * a row and since when. This process's memory only: a restart starts the back-off anew.
+   */
+  const failing = new Map<string, { times: number; since: number }>();
+
+  /**
+   * An ask that threw is asked again later, FIRST_ASK_MS doubled per failure in a row, at most
+   * MAX_DELAY_MS, and no more once it has failed for MAX_AGE_MS: left where it was, an entry that
+   * always throws stayed among the soonest due, and a few of them stopped every other settled
+   * order from being asked.
+   */
+  async function afterFailure(reference: string, dueAt: number): Promise<void> {
+    const t = now();
+    const before = failing.get(reference);
+    const f = { times: (before?.times ?? 0) + 1, since: before?.since ?? t };
+    if (failing.size >= 10_000 && !before) failing.clear();
+    failing.set(reference, f);
+    if (t - f.since > maxAgeMs) {
+      failing.delete(reference);
+      log?.error(
+        { reference, failures: f.times, since: f.since },
+        "settled order: asking about it kept failing; asked no more",
+      );
+      return store.unwatchSettled(reference, dueAt);
+    }
+    const delay = Math.min(
+      SETTLED_WATCH.maxDelayMs,
+      SETTLED_WATCH.firstAskMs * 2 ** Math.min(f.times - 1, 20),
+    );
+    return store.watchSettled(reference, t + delay);
+  }
 
   async function askOne(order: Order, dueAt: number, report: SettledWatchCounts): Promise<void> {
     const s = order.settled;
@@ -115,11 +149,18 @@ export function settledWatch(o: {
           );
           await store.unwatchSettled(reference, dueAt);
         } else await askOne(order, dueAt, report);
+        failing.delete(reference);
       } catch (err) {
         report.errors++;
         log?.warn(
           { reference, err: err instanceof Error ? err.message : String(err) },
-          "asking about a settled order failed",
+          "asking about a settled order failed; asked again later",
+        );
+        await afterFailure(reference, dueAt).catch((e: unknown) =>
+          log?.warn(
+            { reference, err: e instanceof Error ? e.message : String(e) },
+            "rescheduling a settled order failed",
+          ),
         );
       }
     }

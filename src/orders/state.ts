@@ -2,6 +2,7 @@ import { inferredWallet, isInferred } from "./inferred-debit.ts";
 import {
   type HistoryEntry,
   isFinal,
+  isNotFoundAnswer,
   type Notification,
   type Order,
   type OrderEvent,
@@ -77,8 +78,15 @@ function unchanged(order: Order): TransitionResult {
   return { order, changed: false, statusChanged: false, from: order.status, notifications: [] };
 }
 
+/**
+ * Room past MAX_HISTORY for counted "not found" answers (model.ts isNotFoundAnswer): a full
+ * history must not stop the count that fails a never-executed order and frees its hold.
+ */
+const NOT_FOUND_PAST_CAP = 20;
+
 function withHistory(order: Order, entry: HistoryEntry): HistoryEntry[] {
-  return order.history.length >= MAX_HISTORY ? order.history : [...order.history, entry];
+  const cap = isNotFoundAnswer(entry) ? MAX_HISTORY + NOT_FOUND_PAST_CAP : MAX_HISTORY;
+  return order.history.length >= cap ? order.history : [...order.history, entry];
 }
 
 /** Records an unrecognised word: the same word from the same source only once, at its latest. */
