@@ -38,7 +38,8 @@ export const reconcilerEnv = {
    * never executed, its hold voided, only after this many "not found" answers of the status
    * endpoint, spread over RECONCILE_NOT_FOUND_WINDOW_MS (one counted per window / answers).
    */
-  RECONCILE_NOT_FOUND_ANSWERS: int(3, 2),
+  // At most 20: the order's history keeps 20 places past its cap for these answers (state.ts).
+  RECONCILE_NOT_FOUND_ANSWERS: int(3, 2).pipe(z.number().max(20)),
   /**
    * ...and not before this long after the send: a slow or queueing aggregator may record an
    * order minutes late. Default 30 minutes; the floor of 1 s is for test rigs: below minutes, an

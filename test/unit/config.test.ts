@@ -168,6 +168,9 @@ describe("config", () => {
     expect(() => loadConfig({ RECONCILE_NOT_FOUND_ANSWERS: "1" })).toThrow(
       /RECONCILE_NOT_FOUND_ANSWERS/,
     );
+    expect(() => loadConfig({ RECONCILE_NOT_FOUND_ANSWERS: "21" })).toThrow(
+      /RECONCILE_NOT_FOUND_ANSWERS/,
+    );
     expect(() => loadConfig({ RECONCILE_NOT_FOUND_WINDOW_MS: "999" })).toThrow(
       /RECONCILE_NOT_FOUND_WINDOW_MS/,
     );
