@@ -142,6 +142,8 @@ notify-admin-stuck = ⚠️ Order { $ref } ({ $operator }, { $amount }) is still
         [one] { $minutes } minute
        *[other] { $minutes } minutes
     }. Please check it with the provider.
+notify-admin-contradicted-failed = ⚠️ Order { $ref } ({ $operator }, { $number }, { $amount }) was recorded as successful and the customer was charged for it, but the aggregator now says it failed. The customer may be owed a refund. Check the order with the aggregator (its wallet should show the amount credited back). Nothing was moved automatically: a correction needs an admin.
+notify-admin-contradicted-success = ⚠️ Order { $ref } ({ $operator }, { $number }, { $amount }) was recorded as failed and the customer was not charged, but the aggregator now says it succeeded: the merchant's wallet at the aggregator was debited without a charge to the customer. Check the order with the aggregator. Nothing was moved automatically: a correction needs an admin.
 notify-reason-unknown = the operator did not complete it
 
 status-prompt = Send the reference number (or the transaction id) of the order.

@@ -3,7 +3,7 @@ import type { Render } from "../notify/render.ts";
 import { isFinal } from "../orders/model.ts";
 import type { BotContext } from "./context.ts";
 import { DEFAULT_LOCALE, translator } from "./i18n.ts";
-import { finalText, receiptText, stuckAlertText } from "./order-texts.ts";
+import { contradictedAlertText, finalText, receiptText, stuckAlertText } from "./order-texts.ts";
 
 /**
  * Notification texts in the order's language: the receipt shows the status it reached; a final
@@ -14,7 +14,10 @@ export function notificationRender(i18n: I18n<BotContext>): Render {
   return (n, order) => {
     if (n.kind === "admin_alert") {
       const t = translator(i18n, DEFAULT_LOCALE);
-      return { text: stuckAlertText(t, order, n.at), locale: t.locale };
+      const text = n.contradicted
+        ? contradictedAlertText(t, order, n.contradicted)
+        : stuckAlertText(t, order, n.at);
+      return { text, locale: t.locale };
     }
     const t = translator(i18n, order.locale);
     const shown = { ...order, status: n.status };

@@ -202,6 +202,20 @@ export function stuckAlertText(t: Translate, order: Order, now: number): string 
   });
 }
 
+/**
+ * The aggregator's final word against an order's final outcome (orders/state.ts): what it means
+ * for the money and what to check; nothing moved, a correction is an admin's.
+ */
+export function contradictedAlertText(
+  t: Translate,
+  order: Order,
+  said: "success" | "failed",
+): string {
+  const key =
+    said === "failed" ? "notify-admin-contradicted-failed" : "notify-admin-contradicted-success";
+  return t(key, orderParams(t, order));
+}
+
 /** An order as /status shows it. */
 export function statusText(t: Translate, order: Order): string {
   return (

@@ -38,7 +38,7 @@ export const reconcilerEnv = {
    * never executed, its hold voided, only after this many "not found" answers of the status
    * endpoint, spread over RECONCILE_NOT_FOUND_WINDOW_MS (one counted per window / answers).
    */
-  // At most 20: the order's history keeps 20 places past its cap for these answers (state.ts).
+  // At most 20: the order's history keeps 20 places past its cap for these answers (transition-kit.ts).
   RECONCILE_NOT_FOUND_ANSWERS: int(3, 2).pipe(z.number().max(20)),
   /**
    * ...and not before this long after the send: a slow or queueing aggregator may record an

@@ -1,5 +1,11 @@
 import type { OrdersContext } from "./context.ts";
-import { type Notification, type Order, type OrderEvent, orderEventSchema } from "./model.ts";
+import {
+  isFinal,
+  type Notification,
+  type Order,
+  type OrderEvent,
+  orderEventSchema,
+} from "./model.ts";
 import { transition } from "./state.ts";
 import type { UpdateResult } from "./store.ts";
 
@@ -69,7 +75,7 @@ export function createApply(ctx: OrdersContext): Apply {
     const result = await store.update(
       order.reference,
       (current) => {
-        const t = transition(current, event);
+        const t = transition(current, event, ctx.adminChatIds);
         statusChanged = t.statusChanged;
         from = t.from;
         return t.changed ? { order: t.order, notifications: t.notifications } : null;
@@ -82,6 +88,7 @@ export function createApply(ctx: OrdersContext): Apply {
     if (!result.updated && hinted) return applyOnce(input, undefined, false);
     if (!result.updated) return { outcome: "unchanged", order: result.order, notifications: [] };
     reportWrite(ctx, result);
+    if (isFinal(from) && !statusChanged) reportFinalWord(ctx, event, result.order);
     if (statusChanged) reportTransition(ctx, event, from, result.order);
     return {
       outcome: statusChanged ? "changed" : "recorded",
@@ -134,6 +141,38 @@ function reportWrite(ctx: OrdersContext, result: UpdateResult): void {
   for (const b of result.bookings ?? []) {
     // Ids derive from the reference and the fields from the order: a refusal is a bug.
     if (!b.ok) ctx.log?.error({ reference, refusal: b.refusal }, "an order's booking was refused");
+  }
+}
+
+/**
+ * What a written event on a final order may be: the aggregator's contradiction recorded now (a
+ * person must look; the admins were alerted through the outbox), or a word nobody understood.
+ */
+function reportFinalWord(ctx: OrdersContext, event: OrderEvent, order: Order): void {
+  const contradictedNow =
+    order.contradicted?.at === event.at || order.settled?.contradictedAt === event.at;
+  if (contradictedNow) {
+    ctx.log?.error(
+      {
+        reference: order.reference,
+        stored: order.status,
+        said: event.status,
+        source: event.source,
+        settled: order.settled !== undefined,
+        admins: order.settled ? order.settled.admins.length : ctx.adminChatIds.length,
+      },
+      "the aggregator's answer contradicts a final order: recorded, admins alerted, no money moved",
+    );
+  } else if (event.unrecognised !== undefined) {
+    ctx.log?.warn(
+      {
+        reference: order.reference,
+        stored: order.status,
+        word: event.unrecognised,
+        source: event.source,
+      },
+      "a word nobody understood on a final order: recorded in its history",
+    );
   }
 }
 

@@ -18,4 +18,6 @@ export interface OrdersContext {
   recent: RecentOrders;
   /** The registered categories' order parts (details schema, execute request), by id. */
   parts: OrderParts;
+  /** Alerted when the aggregator contradicts a final order no admin settled (ADMIN_IDS; state.ts). */
+  adminChatIds: readonly number[];
 }

@@ -294,6 +294,19 @@ export const orderSchema = z.object({
       confirmedAt: z.number().int().optional(),
     })
     .optional(),
+  /**
+   * A final order no admin settled that the aggregator's own final word (a status answer, an
+   * execute answer: never a webhook claim alone) later contradicted: what it said, when, through
+   * which source. Recorded with a history entry and alerted to the admins once (state.ts); no
+   * money moved. Absent: never contradicted (a settled order records it on `settled`).
+   */
+  contradicted: z
+    .object({
+      at: z.number().int(),
+      said: z.enum(["success", "failed"]),
+      source: eventSourceSchema,
+    })
+    .optional(),
   /** Proposed by one admin, waiting for another's approval (cleared when the order is final). */
   settleProposal: settleProposalSchema.extend({ at: z.number().int() }).optional(),
   /** Optimistic-concurrency version, incremented by every store write. */
@@ -371,6 +384,11 @@ export const notificationSchema = z.discriminatedUnion("kind", [
     topic: z
       .enum(["low_float", "books_drift", "order_settled", "settle_contradicted", "settle_proposed"])
       .optional(),
+    /**
+     * The aggregator's final word against the order's final outcome (the order's `contradicted`):
+     * the bot words it (notify-admin-contradicted-*), sent once per order and admin.
+     */
+    contradicted: z.enum(["success", "failed"]).optional(),
     /** The figures a topic's text shows, in paisa (see src/notify/render.ts alertText). */
     figures: z.record(z.string().max(40), z.number().int()).optional(),
   }),
@@ -380,6 +398,8 @@ export type Notification = z.infer<typeof notificationSchema>;
 /** The (order, status) identity a notification is deduplicated by: the user sees it once. */
 export function notificationKey(n: Notification): string {
   if (n.kind === "status") return `status:${n.reference}:${n.status}`;
+  // Its own key: a stuck alert sent earlier for the same order must not swallow it.
+  if (n.contradicted) return `alert:contradicted:${n.reference ?? "-"}:${n.chatId}`;
   // A books alert is its own event (one per crossing or per check): its time tells it apart.
   if (n.topic) return `alert:${n.topic}:${n.reference ?? "-"}:${n.at}:${n.chatId}`;
   return `alert:${n.reference}:${n.chatId}`;

@@ -74,6 +74,11 @@ export interface OrdersOptions {
   settleEnabled?: boolean;
   /** The admins' ids grouped by person (ADMIN_IDS `123=wa:+977…`): one person approves nothing of their own. */
   adminPeople?: readonly (readonly number[])[];
+  /**
+   * ADMIN_IDS: alerted once when the aggregator's own final word contradicts a final order no
+   * admin settled (state.ts). Default: none (recorded on the order and logged only).
+   */
+  adminChatIds?: readonly number[];
   logger?: Logger;
   now?: () => number;
   registry?: Registry;
@@ -91,6 +96,7 @@ export function createOrders(opts: OrdersOptions) {
     metrics: opts.metrics ?? createMoneyPathMetrics(opts.registry),
     recent: recentOrders(),
     parts: orderPartsOf(opts.categories),
+    adminChatIds: opts.adminChatIds ?? [],
   };
   const charges = createCharges({
     pricing: opts.pricing,

@@ -1,4 +1,8 @@
-import { ProviderNotFoundError } from "../provider/errors.ts";
+import {
+  ProviderMalformedResponseError,
+  ProviderNotFoundError,
+  ProviderRejectedError,
+} from "../provider/errors.ts";
 import type { Apply } from "./apply.ts";
 import type { OrdersContext } from "./context.ts";
 import { providerReference } from "./execute-request.ts";
@@ -25,8 +29,8 @@ import { nextAskAt } from "./settled-watch.ts";
  * A final answer that is not applied (another transaction id than the order's) stops the
  * settlement too: the admin is told what the aggregator said and resolves it by hand; a failed
  * write of the answer stops it as well ("answer_unwritten": nothing settled; the admin tries
- * again and finds the order as it then stands). "Not found" or a word nobody
- * understood ("refunded") refuses a settlement as succeeded: charging for what may never have
+ * again and finds the order as it then stands). "Not found", a refused or unreadable
+ * query (which may hide one) or a word nobody understood ("refunded") refuses a settlement as succeeded: charging for what may never have
  * happened needs the aggregator's own word, not an admin's guess (a failure voids, harmless).
  *
  * Maker-checker: with more than one person among the admins, the first admin's settlement is a
@@ -169,7 +173,14 @@ async function askAggregator(
         unsure: true,
       };
     const why = err instanceof Error ? err.message : String(err);
-    return { kind: "open", said: `no answer (${why.slice(0, 120)})`, unsure: false };
+    // The aggregator refused the query in its own words (a 200 error envelope, which may say "not
+    // found" and is no longer read as such: provider/endpoints.ts; another 4xx) or answered what
+    // cannot be read: either may hide a "not found", so "succeeded" is refused as for one. Only
+    // silence (a timeout, a 5xx, a gateway's page, the connection) leaves the admin's word.
+    const unsure =
+      err instanceof ProviderRejectedError || err instanceof ProviderMalformedResponseError;
+    const what = unsure ? "refused" : "no answer";
+    return { kind: "open", said: `${what} (${why.slice(0, 120)})`, unsure };
   }
   const said = `status ${answer.status.slice(0, 40)}`;
   const event = eventFromStatus(answer, "status", now(), "asked before an admin's settlement");

@@ -1,8 +1,7 @@
-import { inferredWallet, isInferred } from "./inferred-debit.ts";
+import { finalOrderStep } from "./final-order.ts";
+import { inferredWallet } from "./inferred-debit.ts";
 import {
-  type HistoryEntry,
   isFinal,
-  isNotFoundAnswer,
   type Notification,
   type Order,
   type OrderEvent,
@@ -10,6 +9,17 @@ import {
   RECEIPT_RANK,
   STATUS_RANK,
 } from "./model.ts";
+import {
+  entryOf,
+  recordUnrecognised,
+  sameEntry,
+  type TransitionResult,
+  unchanged,
+  withHistory,
+} from "./transition-kit.ts";
+
+export { MAX_FINAL_WORDS } from "./final-order.ts";
+export { MAX_HISTORY, MAX_UNRECOGNISED, type TransitionResult } from "./transition-kit.ts";
 
 /**
  * The order state machine: pure, no I/O. `transition` is the only place a status changes and the
@@ -29,24 +39,10 @@ import {
  *  - an admin's settlement (settle.ts) is an event like any other (source "admin"); a proposal
  *    of one (maker-checker) only records and tells; an approval of a proposal withdrawn meanwhile
  *    does nothing; a later claim opposite to a settled outcome is recorded and alerted once and
- *    changes nothing else.
+ *    changes nothing else; so is the aggregator's own final word (never a webhook's claim alone)
+ *    opposite to any other final order, and a word nobody understood on a final order is kept
+ *    in its history (a few at most).
  */
-
-export interface TransitionResult {
-  order: Order;
-  /** The order differs from the input (status, fields or history). */
-  changed: boolean;
-  /** The status moved. */
-  statusChanged: boolean;
-  from: OrderStatus;
-  notifications: Notification[];
-}
-
-/** History stays bounded even if a sender invents endless distinct notes. */
-export const MAX_HISTORY = 100;
-
-/** Unrecognised status words kept per order, newest kept. */
-export const MAX_UNRECOGNISED = 20;
 
 /**
  * States the user is told about: edits of the receipt, and the final message; a move between two
@@ -59,132 +55,6 @@ const NOTIFIED: ReadonlySet<OrderStatus> = new Set([
   "success",
   "failed",
 ]);
-
-function sameEntry(h: HistoryEntry, e: OrderEvent): boolean {
-  return h.source === e.source && h.status === e.status && (h.note ?? "") === (e.note ?? "");
-}
-
-function entryOf(e: OrderEvent, note = e.note): HistoryEntry {
-  return {
-    source: e.source,
-    status: e.status,
-    at: e.at,
-    ...(note === undefined ? {} : { note }),
-    ...(e.payload === undefined ? {} : { payload: e.payload }),
-  };
-}
-
-function unchanged(order: Order): TransitionResult {
-  return { order, changed: false, statusChanged: false, from: order.status, notifications: [] };
-}
-
-/**
- * Room past MAX_HISTORY for counted "not found" answers (model.ts isNotFoundAnswer): a full
- * history must not stop the count that fails a never-executed order and frees its hold.
- */
-const NOT_FOUND_PAST_CAP = 20;
-
-function withHistory(order: Order, entry: HistoryEntry): HistoryEntry[] {
-  const cap = isNotFoundAnswer(entry) ? MAX_HISTORY + NOT_FOUND_PAST_CAP : MAX_HISTORY;
-  return order.history.length >= cap ? order.history : [...order.history, entry];
-}
-
-/** Records an unrecognised word: the same word from the same source only once, at its latest. */
-function recordUnrecognised(order: Order, event: OrderEvent, word: string): TransitionResult {
-  const list = order.unrecognised ?? [];
-  if (list.some((u) => u.source === event.source && u.word === word && u.at === event.at)) {
-    return unchanged(order);
-  }
-  const others = list.filter((u) => !(u.source === event.source && u.word === word));
-  const unrecognised = [...others, { source: event.source, at: event.at, word }].slice(
-    -MAX_UNRECOGNISED,
-  );
-  return {
-    ...unchanged(order),
-    order: { ...order, unrecognised, updatedAt: event.at },
-    changed: true,
-  };
-}
-
-/**
- * A final order changes no more, with one exception: the execute answer's wallet figures, when
- * the webhook's success came first. They are the aggregator's own numbers (its debit of the float)
- * and replace the inferred ones the success recorded (inferred-debit.ts); the books book the
- * difference, if any, once (postings.ts bookingsOf). Recorded only, no status, no notification.
- */
-function lateWallet(order: Order, event: OrderEvent): TransitionResult {
-  if (event.source !== "execute" || !event.wallet || isInferred(event.wallet))
-    return unchanged(order);
-  if (order.wallet !== undefined && !isInferred(order.wallet)) return unchanged(order);
-  if (order.status !== "success") return unchanged(order);
-  if (
-    event.transactionId !== undefined &&
-    order.transactionId !== undefined &&
-    event.transactionId !== order.transactionId
-  )
-    return unchanged(order);
-  return {
-    ...unchanged(order),
-    order: { ...order, wallet: event.wallet, updatedAt: event.at },
-    changed: true,
-  };
-}
-
-/**
- * A final order an admin settled (settle.ts) that the aggregator's word now contradicts (a
- * webhook, a status answer or an execute answer claiming the opposite final outcome): no money
- * moves (the order stays as settled), but it is recorded in the history and every admin named in
- * the settlement is alerted, once; the float check shows the difference meanwhile (docs/books.md).
- */
-function settlementContradicted(order: Order, event: OrderEvent): TransitionResult {
-  const s = order.settled;
-  const claimed = event.status;
-  if (!s || s.contradictedAt !== undefined || event.source === "admin") return unchanged(order);
-  if (claimed === null || !isFinal(claimed)) return unchanged(order);
-  if (claimed === order.status) return settlementConfirmed(order, event);
-  const note = `the aggregator says ${claimed}, but admin ${s.by} settled it as ${order.status}; no money moved`;
-  const entry = entryOf({ ...event, status: null }, note);
-  return {
-    ...unchanged(order),
-    order: {
-      ...order,
-      settled: { ...s, contradictedAt: event.at },
-      history: withHistory(order, entry),
-      updatedAt: event.at,
-    },
-    changed: true,
-    notifications: s.admins.map((chatId) => ({
-      kind: "admin_alert" as const,
-      topic: "settle_contradicted" as const,
-      reference: order.reference,
-      status: order.status,
-      chatId,
-      at: event.at,
-      note: `Order ${order.reference}: ${note} (${event.source}). Check it with the aggregator; the books' float shows the difference.`,
-    })),
-  };
-}
-
-/**
- * A final order an admin settled that the aggregator's final word now agrees with: recorded once
- * (`confirmedAt`, a history entry), so the reconciler asks no more (settled-watch.ts); nobody is
- * alerted, nothing moves.
- */
-function settlementConfirmed(order: Order, event: OrderEvent): TransitionResult {
-  const s = order.settled;
-  if (!s || s.confirmedAt !== undefined) return unchanged(order);
-  const note = `the aggregator agrees: ${order.status}, as admin ${s.by} settled it`;
-  return {
-    ...unchanged(order),
-    order: {
-      ...order,
-      settled: { ...s, confirmedAt: event.at },
-      history: withHistory(order, entryOf({ ...event, status: null }, note)),
-      updatedAt: event.at,
-    },
-    changed: true,
-  };
-}
 
 /**
  * A proposal declined by another admin, told to its proposer (else they would wait on it for
@@ -305,11 +175,12 @@ function settledAlerts(
  * contradicted settlement), a precondition not met, a word nobody understood, a settlement
  * proposal, a stale approval, a transaction id that disagrees. Null: none of these.
  */
-function decidedEarly(order: Order, event: OrderEvent): TransitionResult | null {
-  if (isFinal(order.status)) {
-    const late = lateWallet(order, event);
-    return late.changed ? late : settlementContradicted(order, event);
-  }
+function decidedEarly(
+  order: Order,
+  event: OrderEvent,
+  admins: readonly number[],
+): TransitionResult | null {
+  if (isFinal(order.status)) return finalOrderStep(order, event, admins);
   if (event.expect && !event.expect.includes(order.status)) return unchanged(order);
   if (event.unrecognised !== undefined) return recordUnrecognised(order, event, event.unrecognised);
   const proposal = proposalStep(order, event);
@@ -338,8 +209,16 @@ function decidedEarly(order: Order, event: OrderEvent): TransitionResult | null 
   return null;
 }
 
-export function transition(order: Order, event: OrderEvent): TransitionResult {
-  const early = decidedEarly(order, event);
+/**
+ * `admins`: who is alerted when the aggregator's word contradicts a final order no admin settled
+ * (ADMIN_IDS; a settled order alerts the admins its settlement names).
+ */
+export function transition(
+  order: Order,
+  event: OrderEvent,
+  admins: readonly number[] = [],
+): TransitionResult {
+  const early = decidedEarly(order, event, admins);
   if (early) return early;
 
   const isDuplicate = order.history.some((h) => sameEntry(h, event));

@@ -134,8 +134,9 @@ export function createSubmit(ctx: OrdersContext, deps: SubmitDeps) {
             )
         : undefined;
     const applied = await applying;
-    // Made final meanwhile (the reconciler's "not found", a status query): logged like a webhook.
-    if (applied.outcome === "unchanged") executeContradicts(log, applied.order, event);
+    // Made final meanwhile (the reconciler's "not found", a status query): logged like a webhook
+    // (an opposite final answer is also recorded on the order and alerted: orders/state.ts).
+    if (applied.outcome !== "changed") executeContradicts(log, applied.order, event);
     await recorded;
     return applied.order ?? marked;
   };

@@ -54,6 +54,7 @@ export function wireMoneyPath(
     sendWindowMs: Math.floor(config.reconciler.notFoundGraceMs / 2),
     settleAfterMs: config.reconciler.settleAfterMs,
     adminPeople: config.adminPeople,
+    adminChatIds: [...parts.adminIds],
     settleEnabled: config.reconciler.settleEnabled,
     logger,
     now,

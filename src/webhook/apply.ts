@@ -1,6 +1,6 @@
 import type { Logger } from "../logger.ts";
 import { contradicts } from "../orders/contradicts.ts";
-import { isFinal, normalizeProviderStatus } from "../orders/model.ts";
+import { isFinal, normalizeProviderStatus, type Order, type OrderStatus } from "../orders/model.ts";
 import { payloadOf } from "../orders/payload.ts";
 import type { Orders } from "../orders/service.ts";
 import { type Confirmations, SENT_STATES } from "./confirm.ts";
@@ -62,8 +62,9 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
   }
   if (!isFinal(status) || !deps.confirmFinal) {
     // Non-final claims cannot do harm (forward-only, never past final); with confirmation off a
-    // final claim is trusted as the operator chose, transaction id included.
-    await orders.apply({
+    // final claim is trusted as the operator chose, transaction id included. Against an order
+    // already final it moves nothing, and is confirmed like any (see claimOnFinal).
+    const r = await orders.apply({
       ...where,
       source: "webhook",
       payload: payloadOf(p),
@@ -74,6 +75,7 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
         ? { transactionId: p.transactionId }
         : {}),
     });
+    if (isFinal(status) && r.order && isFinal(r.order.status)) claimOnFinal(deps, r.order, status);
     return;
   }
   // A claim on a sent order is not written before its confirmation: the confirmation's own write
@@ -97,13 +99,22 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
           })
         ).order;
   if (stored && !isFinal(stored.status)) deps.confirmations.schedule(stored, status);
-  else if (
-    stored?.settled &&
-    stored.status !== status &&
-    stored.settled.contradictedAt === undefined
-  ) {
-    // A claim against an admin's settlement is confirmed like any final claim: only the status
-    // query's answer is recorded (and alerted once, orders/state.ts); no money moves either way.
-    deps.confirmations.schedule(stored, status);
-  } else contradicts(deps.logger, stored, status);
+  else if (stored) claimOnFinal(deps, stored, status);
+}
+
+/** The aggregator's contradiction of this final order is already recorded (alerted once). */
+const contradictionRecorded = (o: Order): boolean =>
+  o.settled ? o.settled.contradictedAt !== undefined : o.contradicted !== undefined;
+
+/**
+ * A final claim on an order already final. The same outcome: nothing to do, no status query (a
+ * replay). The opposite: logged, and confirmed with a status query like any final claim; only
+ * the aggregator's answer, if it says the same, is recorded on the order and alerted to the
+ * admins, once per order (orders/state.ts): a redelivery after that costs no query. No money moves
+ * either way. (A claim against an admin's settlement was never logged before its confirmation.)
+ */
+function claimOnFinal(deps: ApplyDeps, stored: Order, status: OrderStatus): void {
+  if (stored.status === status) return;
+  if (!stored.settled) contradicts(deps.logger, stored, status);
+  if (!contradictionRecorded(stored)) deps.confirmations.schedule(stored, status);
 }

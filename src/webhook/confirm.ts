@@ -48,20 +48,22 @@ async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): P
       { reference: order.reference, ...event, expect: SENT_STATES },
       order,
     );
-    if (order.settled && isFinal(order.status)) {
-      // A claim against an admin's settlement: the answer, if final, was recorded (contradiction
-      // or agreement, orders/state.ts); an unconfirmed claim is only logged.
+    if (isFinal(order.status)) {
+      // A claim against a final order (an admin's settlement or not): the answer, if final, was
+      // recorded (a contradiction alerted once, or a settlement's agreement: orders/state.ts); an
+      // unconfirmed claim is only logged.
       if (event.status !== claimed) {
         log?.warn(
           { reference: order.reference, claimed, answered: event.status ?? event.unrecognised },
-          "webhook claim against a settlement not confirmed by a status query; nothing recorded",
+          "webhook claim against a final order not confirmed by a status query; nothing recorded",
         );
       }
       return;
     }
     // The order may have become final since the claim was looked at (another process, a moment
-    // ago): the same alarm as for a claim on a final order.
-    if (applied.outcome === "unchanged") contradicts(log, applied.order, claimed);
+    // ago): the same alarm as for a claim on a final order (the answer, if it contradicts the
+    // order too, was recorded and alerted by the write above).
+    if (applied.outcome !== "changed") contradicts(log, applied.order, claimed);
     if (event.status !== null) return;
     // An unrecognised word: recorded in the order's list, without the claim; the note below.
     current = applied.order ?? order;
@@ -75,6 +77,8 @@ async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): P
       "could not confirm webhook claim; the reconciler will decide",
     );
   }
+  // A final order takes no claim: the warning above is all there is.
+  if (isFinal(order.status)) return;
   await orders.apply(
     {
       reference: order.reference,

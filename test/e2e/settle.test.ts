@@ -23,7 +23,14 @@ const CUSTOMER = 7201;
 
 describe("an admin settles a stuck order from the chat", () => {
   let ts: TestSystem;
-  let offset = 0;
+  /**
+   * The process's clock runs behind the real one and each test moves it 5 hours on, to real time
+   * at most (three moves). A flow's question arms its idle deadline by the real clock
+   * (bot/flow/next-update.ts) while the sweeper reads the process's: ahead of the real clock,
+   * every question asked after a move was already past its 10 minutes, and the sweeper could end
+   * the chat ("Your previous request ended after 10 minutes") between a question and its answer.
+   */
+  let offset = -15 * HOUR;
   beforeAll(async () => {
     ts = await startTestSystem({
       redis: true,
@@ -244,6 +251,12 @@ describe("an admin settles a stuck order from the chat", () => {
     );
     const held = await balance();
     offset += 5 * HOUR;
+    // Now past the reconciler's maximum age: its stuck flag is a write of the order's script too,
+    // and must not be the write the failure below meets.
+    await waitUntil(
+      async () => (await ts.system.orders.get(ref))?.flaggedAt !== undefined,
+      "the order flagged as stuck",
+    );
     const admin = ts.user(ADMIN);
     await admin.say(`/settle ${ref}`, /How should it be settled/);
     await admin.tap(/As failed/, /Why\?/);

@@ -197,15 +197,18 @@ describe("orders remembered by the process that wrote them (Redis, two processes
     expect(success.order?.status).toBe("success");
     const version = success.order?.version;
 
-    // a's copy says queued: the late pending and a contradicting failure both meet the real order.
+    // a's copy says queued: the late pending and a contradicting failure both meet the real order
+    // (the failure is recorded as the aggregator's contradiction, once; the status stays).
     expect((await a.apply(pending(ref))).outcome).toBe("unchanged");
     const late = await a.apply({ reference: ref, source: "status", status: "failed", at: 2 });
-    expect(late.outcome).toBe("unchanged");
+    expect(late.outcome).toBe("recorded");
     expect(late.order?.status).toBe("success");
+    expect(late.order?.contradicted).toMatchObject({ said: "failed", at: 2 });
+    expect(late.order?.version).toBe((version ?? 0) + 1);
 
     const stored = await b.get(ref);
     expect(stored?.status).toBe("success");
-    expect(stored?.version).toBe(version);
+    expect(stored?.version).toBe((version ?? 0) + 1);
     expect(stored?.history.filter((h) => h.status === "pending")).toHaveLength(1);
     expect(stored?.history.filter((h) => h.status === "success")).toHaveLength(1);
   });

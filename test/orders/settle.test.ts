@@ -59,6 +59,8 @@ describe("an admin settles an order the aggregator never ended", () => {
   /** When set, the aggregator's status answers say this word instead (a word nobody normalised). */
   let statusWord: string | undefined;
   let statusRef: string | undefined;
+  /** When set, the status endpoint refuses every query in its own error shape with this status. */
+  let refuseStatus: { status: number; message: string } | undefined;
   let books: Books;
   // In the past, so that the books' own clock (Date.now) sees every order as created already.
   let clock = Date.now() - 500 * HOUR;
@@ -72,6 +74,19 @@ describe("an admin settles an order the aggregator never ended", () => {
       rateLimitPerSecond: 0,
     });
     server = await serveFetch(async (req, env) => {
+      if (refuseStatus !== undefined && new URL(req.url).pathname.endsWith("/status")) {
+        // The sandbox's own refusal body (shape B), for an order it never had, re-sent as told.
+        const headers = new Headers(req.headers);
+        headers.delete("content-length");
+        const body = JSON.stringify({ order_id: "999999999999", transaction_id: "999999999999" });
+        const res = await sandbox.app.fetch(
+          new Request(req.url, { method: "POST", headers, body }),
+          env,
+        );
+        const refusal = (await res.json()) as { message?: string };
+        refusal.message = refuseStatus.message;
+        return Response.json(refusal, { status: refuseStatus.status });
+      }
       const res = await sandbox.app.fetch(req, env);
       const rewrite = statusWord !== undefined || statusRef !== undefined;
       if (!rewrite || !new URL(req.url).pathname.endsWith("/status")) return res;
@@ -852,6 +867,32 @@ describe("an admin settles an order the aggregator never ended", () => {
     expect(r2).toMatchObject({ ok: true, done: "settled" });
     expect(await kindsOf(order)).toEqual(["hold", "void"]);
     statusRef = undefined;
+    forceAtAggregator(order, "failed");
+    expect(await drift()).toBe(drift0);
+  });
+
+  it("a refused status query (a 200 error envelope saying not found, a 400) refuses a settlement as succeeded: it may hide a not found; as failed it goes through", async () => {
+    const drift0 = await drift();
+    const order = await stuckOrder("9841330019");
+    clock += SETTLE_AFTER;
+    try {
+      for (const refusal of [
+        { status: 200, message: "Transaction not found" },
+        { status: 400, message: "Query refused for this merchant" },
+      ]) {
+        refuseStatus = refusal;
+        const r1 = await settle(order, "success", "operator confirms the top-up arrived");
+        expect(r1).toMatchObject({ ok: false, code: "aggregator_unsure" });
+        expect(JSON.stringify(r1)).toContain(refusal.message);
+        expect(await kindsOf(order)).toEqual(["hold"]);
+        expect(await available(order.userId)).toBe(30_000);
+      }
+      const r2 = await settle(order, "failed", "aggregator refuses to say");
+      expect(r2).toMatchObject({ ok: true, done: "settled" });
+      expect(await kindsOf(order)).toEqual(["hold", "void"]);
+    } finally {
+      refuseStatus = undefined;
+    }
     forceAtAggregator(order, "failed");
     expect(await drift()).toBe(drift0);
   });

@@ -19,11 +19,11 @@ const ev = (status: OrderStatus | null, over: Partial<OrderEvent> = {}): OrderEv
   ...over,
 });
 
-function run(order: Order, events: OrderEvent[]) {
+function run(order: Order, events: OrderEvent[], admins: number[] = []) {
   let o = order;
   const notified: string[] = [];
   for (const e of events) {
-    const t = transition(o, e);
+    const t = transition(o, e, admins);
     o = t.order;
     for (const n of t.notifications) notified.push(`${n.kind}:${n.status}:${n.chatId}`);
   }
@@ -329,7 +329,7 @@ describe("transition properties", () => {
     );
   });
 
-  it("a final order never changes", () => {
+  it("a final order never changes status or money; the aggregator's own opposite word is recorded and alerted once", () => {
     fc.assert(
       fc.property(
         fc.constantFrom<OrderStatus>("success", "failed"),
@@ -347,9 +347,27 @@ describe("transition properties", () => {
         (final, later) => {
           const done = run(placedOrder(), [ev(final, { source: "execute" })]).order;
           expect(isFinal(done.status)).toBe(true);
-          const after = run(done, later);
-          expect(after.order).toBe(done);
-          expect(after.notified).toEqual([]);
+          const after = run(done, later, [9]);
+          // Its answers (never a webhook's claim alone) saying the opposite final outcome.
+          const opposite = later.filter(
+            (e) =>
+              ["status", "reconciler", "execute"].includes(e.source) &&
+              e.status !== null &&
+              isFinal(e.status) &&
+              e.status !== final,
+          );
+          const first = opposite[0];
+          if (!first) {
+            expect(after.order).toBe(done);
+            expect(after.notified).toEqual([]);
+            return;
+          }
+          const { history, contradicted, updatedAt, ...rest } = after.order;
+          const { history: h0, updatedAt: u0, ...rest0 } = done;
+          expect(rest).toEqual(rest0);
+          expect(contradicted).toEqual({ at: first.at, said: first.status, source: first.source });
+          expect(history).toEqual([...h0, expect.objectContaining({ status: null })]);
+          expect(after.notified).toEqual([`admin_alert:${final}:9`]);
         },
       ),
       { numRuns: 300 },

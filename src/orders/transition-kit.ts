@@ -1,0 +1,79 @@
+import {
+  type HistoryEntry,
+  isNotFoundAnswer,
+  type Notification,
+  type Order,
+  type OrderEvent,
+  type OrderStatus,
+} from "./model.ts";
+
+/**
+ * What the order state machine's steps share (state.ts, final-order.ts): the result of one step,
+ * the history's bounds and entries, the list of words nobody understood. Pure, no I/O.
+ */
+
+export interface TransitionResult {
+  order: Order;
+  /** The order differs from the input (status, fields or history). */
+  changed: boolean;
+  /** The status moved. */
+  statusChanged: boolean;
+  from: OrderStatus;
+  notifications: Notification[];
+}
+
+/** History stays bounded even if a sender invents endless distinct notes. */
+export const MAX_HISTORY = 100;
+
+/** Unrecognised status words kept per order, newest kept. */
+export const MAX_UNRECOGNISED = 20;
+
+export function sameEntry(h: HistoryEntry, e: OrderEvent): boolean {
+  return h.source === e.source && h.status === e.status && (h.note ?? "") === (e.note ?? "");
+}
+
+export function entryOf(e: OrderEvent, note = e.note): HistoryEntry {
+  return {
+    source: e.source,
+    status: e.status,
+    at: e.at,
+    ...(note === undefined ? {} : { note }),
+    ...(e.payload === undefined ? {} : { payload: e.payload }),
+  };
+}
+
+export function unchanged(order: Order): TransitionResult {
+  return { order, changed: false, statusChanged: false, from: order.status, notifications: [] };
+}
+
+/**
+ * Room past MAX_HISTORY for counted "not found" answers (model.ts isNotFoundAnswer): a full
+ * history must not stop the count that fails a never-executed order and frees its hold.
+ */
+const NOT_FOUND_PAST_CAP = 20;
+
+export function withHistory(order: Order, entry: HistoryEntry): HistoryEntry[] {
+  const cap = isNotFoundAnswer(entry) ? MAX_HISTORY + NOT_FOUND_PAST_CAP : MAX_HISTORY;
+  return order.history.length >= cap ? order.history : [...order.history, entry];
+}
+
+/** Records an unrecognised word: the same word from the same source only once, at its latest. */
+export function recordUnrecognised(
+  order: Order,
+  event: OrderEvent,
+  word: string,
+): TransitionResult {
+  const list = order.unrecognised ?? [];
+  if (list.some((u) => u.source === event.source && u.word === word && u.at === event.at)) {
+    return unchanged(order);
+  }
+  const others = list.filter((u) => !(u.source === event.source && u.word === word));
+  const unrecognised = [...others, { source: event.source, at: event.at, word }].slice(
+    -MAX_UNRECOGNISED,
+  );
+  return {
+    ...unchanged(order),
+    order: { ...order, unrecognised, updatedAt: event.at },
+    changed: true,
+  };
+}

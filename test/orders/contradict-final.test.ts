@@ -1,0 +1,333 @@
+import { Writable } from "node:stream";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
+import { notificationRender } from "../../src/bot/notification-render.ts";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import { createRedisLease } from "../../src/orders/lease.ts";
+import {
+  holdIdOf,
+  type Notification,
+  notificationSchema,
+  type Order,
+} from "../../src/orders/model.ts";
+import { createReconciler } from "../../src/orders/reconciler.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { createOrders, type Orders } from "../../src/orders/service.ts";
+import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { createChatI18n } from "../../src/system/bot.ts";
+import { encryptPayload, signature } from "../../src/webhook/codec.ts";
+import { createWebhookRoutes, type WebhookRoutes } from "../../src/webhook/routes.ts";
+import { mobileInput, serveFetch, testRedis } from "../support/orders.ts";
+
+/**
+ * The aggregator's final word against an order that is already final and that no admin settled
+ * (review s22, findings 2 and 3), on real Redis (orders, ledger and outbox in one step) and the
+ * sandbox aggregator over HTTP, its webhooks signed and delivered to the real webhook route. A
+ * webhook is signed by a shared secret only, so its claim is confirmed by a status query; the
+ * answer, when it contradicts, is recorded in the order's history and alerted to the admins once
+ * per order, and no money moves. A word nobody understood is recorded and logged, not alerted.
+ */
+
+const TOKEN = "contradict-token";
+const SECRET = "whsec-contradict-0123456789";
+const HOUR = 3_600_000;
+const ADMINS = [7101, 7102];
+const OPENING = 5_000_000;
+
+describe("the aggregator contradicts a final order no admin settled", () => {
+  const r = testRedis("contradict");
+  let sandbox: Sandbox;
+  let server: { url: string; close(): Promise<void> };
+  let client: ProviderClient;
+  let ledger: LedgerStore;
+  let orders: Orders;
+  let routes: WebhookRoutes;
+  /** References the aggregator's status endpoint does not know yet (it records them late). */
+  const hidden = new Set<string>();
+  /** When set for a reference, the status endpoint answers this word for it ("reversed"). */
+  const statusWord = new Map<string, string>();
+  /** Status queries by reference, as the aggregator received them. */
+  const queries = new Map<string, number>();
+  const lines: Array<Record<string, unknown>> = [];
+  let clock = Date.now() - 500 * HOUR;
+  let userSeq = 9100;
+
+  beforeAll(async () => {
+    sandbox = createSandbox({
+      accounts: [{ token: TOKEN, balancePaisa: OPENING }],
+      // Pending within 10 ms; final only after an hour of real time: never, in this test.
+      delays: { toPendingMs: 10, toFinalMs: HOUR },
+      rateLimitPerSecond: 0,
+    });
+    server = await serveFetch(async (req, env) => {
+      if (!new URL(req.url).pathname.endsWith("/order/status")) return sandbox.app.fetch(req, env);
+      const body = (await req.json()) as { order_id?: string };
+      const ref = String(body.order_id);
+      queries.set(ref, (queries.get(ref) ?? 0) + 1);
+      // Not recorded yet: asked about an order it has never had, it answers its own 404.
+      if (hidden.has(ref)) body.order_id = "999999999999";
+      const headers = new Headers(req.headers);
+      headers.delete("content-length");
+      const asked = new Request(req.url, { method: "POST", headers, body: JSON.stringify(body) });
+      const res = await sandbox.app.fetch(asked, env);
+      const word = statusWord.get(ref);
+      if (word === undefined) return res;
+      const answer = (await res.json()) as { data?: { status?: string } };
+      if (answer.data) answer.data.status = word;
+      return Response.json(answer, { status: res.status });
+    });
+    client = createProviderClient({
+      baseUrl: server.url,
+      token: TOKEN,
+      executeTimeoutMs: 2_000,
+      lookupTimeoutMs: 2_000,
+      maxRetries: 0,
+    });
+    const logger = createLogger({
+      level: "info",
+      destination: new Writable({
+        write(chunk, _enc, done) {
+          lines.push(JSON.parse(String(chunk)));
+          done();
+        },
+      }),
+    });
+    ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
+    orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "prepaid",
+      store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
+      provider: client,
+      adminChatIds: ADMINS,
+      logger,
+      now: () => clock,
+    });
+    routes = createWebhookRoutes({
+      secret: SECRET,
+      orders,
+      provider: client,
+      logger,
+      now: () => clock,
+    });
+  });
+
+  afterEach(() => {
+    sandbox.clearFaults(TOKEN);
+    hidden.clear();
+    statusWord.clear();
+  });
+
+  afterAll(async () => {
+    await client.close();
+    sandbox.close();
+    await server.close();
+    await r.cleanup();
+  });
+
+  const reconciler = () =>
+    createReconciler({
+      orders,
+      provider: client,
+      lease: createRedisLease(r.redis, r.prefix),
+      intervalMs: 1,
+      minAgeMs: 0,
+      maxAgeMs: 1_000 * HOUR,
+      executeTimeoutMs: 2_000,
+      notFoundAnswers: 1,
+      notFoundWindowMs: 60_000,
+      adminChatIds: ADMINS,
+      leaseName: "contradict",
+      now: () => clock,
+    });
+
+  /** A prepaid customer with Rs 500 and their Rs 200 order, sent to the aggregator. */
+  async function sentOrder(connectionNo: string, hide = false): Promise<Order> {
+    const userId = ++userSeq;
+    const credited = await ledger.transfer({
+      id: `credit-${userId}`,
+      debit: account.merchant.funding,
+      credit: account.customer(userId),
+      amountPaisa: 50_000,
+      kind: "credit",
+    });
+    expect(credited.ok).toBe(true);
+    const placed = await orders.place(
+      mobileInput({ userId, chatId: userId, connectionNo, amountPaisa: 20_000 }),
+    );
+    if (hide) hidden.add(placed.reference);
+    return orders.submit(placed.reference, { known: placed });
+  }
+
+  const transactionOf = (order: Order) =>
+    sandbox.transactions(TOKEN).find((t) => t.referenceNo === order.reference);
+
+  /** The aggregator ends the order (its admin's force; a failure re-credits its wallet). */
+  function forceAtAggregator(order: Order, status: "success" | "failed"): void {
+    expect(sandbox.forceStatus(TOKEN, transactionOf(order)?.transactionId ?? "", status).ok).toBe(
+      true,
+    );
+  }
+
+  /** The aggregator's signed webhook about the order, to the real route; its confirmation awaited. */
+  async function webhook(order: Order, status: string): Promise<void> {
+    const data = encryptPayload(SECRET, {
+      status,
+      transaction_id: Number(transactionOf(order)?.transactionId ?? 1),
+      order_id: Number(order.reference),
+      amount: "200.00",
+      timestamp: "2024-12-21T15:18:00Z",
+      details: {},
+      package_name: null,
+    });
+    const res = await routes.request("/", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-signature": signature(SECRET) },
+      body: JSON.stringify({ data }),
+    });
+    expect(res.status).toBe(200);
+    await routes.settled();
+  }
+
+  async function alertsOf(order: Order): Promise<Notification[]> {
+    const entries = await r.redis.xrange(keyspace(r.prefix).outbox, "-", "+");
+    return entries
+      .map(([, f]) => notificationSchema.parse(JSON.parse(f[1] ?? "")))
+      .filter((n) => n.kind === "admin_alert" && n.reference === order.reference);
+  }
+
+  async function journalOf(reference: string) {
+    const { entries } = await ledger.journal({ limit: 1000 });
+    return entries.filter((e) => e.reference === reference || e.pendingId === holdIdOf(reference));
+  }
+
+  const available = async (userId: number) =>
+    (await ledger.balance(account.customer(userId))).availablePaisa;
+
+  const saying = (o: Order | null, what: string) =>
+    o?.history.filter((h) => h.note?.includes(`the aggregator says ${what}`)) ?? [];
+
+  const render = notificationRender(createChatI18n(CATEGORY_MODULES));
+
+  it("a confirmed success for an order the reconciler failed as not found: recorded and alerted once, however often redelivered; no money moves", async () => {
+    sandbox.setFaults(TOKEN, { commitThen5xx: 1 });
+    const order = await sentOrder("9841440001", true);
+    expect(order.status).toBe("unknown");
+    sandbox.clearFaults(TOKEN);
+    // The aggregator has not recorded it (yet): the reconciler fails it as never executed.
+    clock += 2 * 60_000;
+    await reconciler().runOnce();
+    const failed = await orders.get(order.reference);
+    expect(failed?.status).toBe("failed");
+    expect(await available(order.userId)).toBe(50_000);
+    const journal = await journalOf(order.reference);
+
+    // A signed success while the aggregator still says it has no such order: unconfirmed,
+    // nothing is recorded and nobody alerted.
+    await webhook(order, "success");
+    const unconfirmed = await orders.get(order.reference);
+    expect(saying(unconfirmed, "success")).toEqual([]);
+    expect(unconfirmed?.contradicted).toBeUndefined();
+    expect(await alertsOf(order)).toEqual([]);
+
+    // It records and executes the order late: its status endpoint now says success.
+    hidden.delete(order.reference);
+    forceAtAggregator(order, "success");
+    clock += 1;
+    const asked = queries.get(order.reference) ?? 0;
+    for (let i = 0; i < 3; i++) await webhook(order, "success");
+    // One status query confirmed it; the redeliveries after the record cost none.
+    expect(queries.get(order.reference)).toBe(asked + 1);
+
+    const after = await orders.get(order.reference);
+    expect(after?.status).toBe("failed");
+    expect(after?.contradicted).toEqual({ at: clock, said: "success", source: "status" });
+    expect(saying(after, "success").map((h) => h.source)).toEqual(["status"]);
+    const alerts = await alertsOf(order);
+    expect(alerts.map((n) => n.chatId).sort()).toEqual(ADMINS);
+    expect(alerts.every((n) => n.kind === "admin_alert" && n.contradicted === "success")).toBe(
+      true,
+    );
+    const text = render(alerts[0] as Notification, after as Order).text;
+    expect(text).toContain(order.reference);
+    expect(text).toContain("debited without a charge");
+    expect(text).toContain("a correction needs an admin");
+    // No money moved: the hold stays voided, the customer keeps the Rs 500.
+    expect(await journalOf(order.reference)).toEqual(journal);
+    expect(await available(order.userId)).toBe(50_000);
+    expect(
+      lines.some(
+        (l) =>
+          l.reference === order.reference &&
+          String(l.msg).startsWith("the aggregator's answer contradicts a final order"),
+      ),
+    ).toBe(true);
+  });
+
+  it("a confirmed failed after success: the customer may be owed a refund; recorded and alerted once, no money moves", async () => {
+    const order = await sentOrder("9841440002");
+    forceAtAggregator(order, "success");
+    await webhook(order, "success");
+    const succeeded = await orders.get(order.reference);
+    expect(succeeded?.status).toBe("success");
+    expect(await available(order.userId)).toBe(30_000);
+    const journal = await journalOf(order.reference);
+
+    // The aggregator reverses it (its wallet re-credited) and says so, twice.
+    forceAtAggregator(order, "failed");
+    clock += 1;
+    await webhook(order, "failed");
+    await webhook(order, "failed");
+
+    const after = await orders.get(order.reference);
+    expect(after?.status).toBe("success");
+    expect(after?.contradicted).toMatchObject({ said: "failed", source: "status" });
+    expect(saying(after, "failed")).toHaveLength(1);
+    const alerts = await alertsOf(order);
+    expect(alerts.map((n) => n.chatId).sort()).toEqual(ADMINS);
+    const text = render(alerts[0] as Notification, after as Order).text;
+    expect(text).toContain("may be owed a refund");
+    expect(text).toContain("a correction needs an admin");
+    // Still charged: any refund is an admin's decision.
+    expect(await journalOf(order.reference)).toEqual(journal);
+    expect(await available(order.userId)).toBe(30_000);
+  });
+
+  it("a word nobody understood on a final order is recorded in its history and logged, not alerted", async () => {
+    const order = await sentOrder("9841440003");
+    forceAtAggregator(order, "success");
+    await webhook(order, "success");
+    expect((await orders.get(order.reference))?.status).toBe("success");
+    const before = (await orders.get(order.reference))?.history.length ?? 0;
+    lines.length = 0;
+
+    // A webhook's "refunded" (twice), and a claim of "failed" whose status answer says "reversed".
+    clock += 1;
+    await webhook(order, "refunded");
+    clock += 1;
+    await webhook(order, "refunded");
+    statusWord.set(order.reference, "reversed");
+    await webhook(order, "failed");
+
+    const after = await orders.get(order.reference);
+    expect(after?.status).toBe("success");
+    const added = after?.history.slice(before) ?? [];
+    expect(added.map((h) => [h.source, h.status])).toEqual([
+      ["webhook", null],
+      ["status", null],
+    ]);
+    expect(added[0]?.note).toContain('"refunded"');
+    expect(added[1]?.note).toContain('"reversed"');
+    expect(after?.contradicted).toBeUndefined();
+    expect(await alertsOf(order)).toEqual([]);
+    const logged = lines.filter(
+      (l) =>
+        l.reference === order.reference &&
+        l.msg === "a word nobody understood on a final order: recorded in its history",
+    );
+    expect(logged.map((l) => l.word)).toEqual(["refunded", "refunded", "reversed"]);
+    expect(await available(order.userId)).toBe(30_000);
+  });
+});
