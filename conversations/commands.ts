@@ -5,7 +5,7 @@ import { setProfileTexts } from "./shortcut/profile.ts";
 
 /**
  * The command menu Telegram shows, in each language: everyone's (with /addmoney when a gateway is
- * wired), plus /cashin for agents and /credit, /reverse, /books, /settle for admins in their own chats, and
+ * wired), plus /cashin for agents and /credit, /reverse, /books, /settle, /waid for admins in their own chats, and
  * /dashboard for both when this deployment runs the back office (`opts.dashboard`: the composition
  * root knows, the chat's deps do not). The bot's description and short description go with them,
  * per language (shortcut/profile.ts).
@@ -52,6 +52,7 @@ export async function registerCommands(
       "reverse",
       "books",
       "settle",
+      "waid",
       ...(deps.topUps ? ["topups"] : []),
       ...(deps.complaints ? ["complaints"] : []),
       ...office,

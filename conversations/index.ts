@@ -42,7 +42,7 @@ import { shareReceipt, shareReceiptAside } from "./receipt/share.ts";
 import { registerAside } from "./register/aside.ts";
 import { register } from "./register/command.ts";
 import { linkGate } from "./register/link-gate.ts";
-import { recycledNotice } from "./register/recycled.ts";
+import { waHeldGate, waid } from "./register/waid.ts";
 import { remindersAside } from "./reminders/aside.ts";
 import { reminders } from "./reminders/command.ts";
 import { repeatConversation } from "./repeat/conversation.ts";
@@ -86,8 +86,8 @@ export { topUpNoticeMarkup, topUpNoticeText } from "./top-up/notices.ts";
 export function botFeatures(deps: BotDeps, categories: readonly AnyCategoryModule[]): BotFeatures {
   return {
     conversations: conversationsOf(deps, categories),
-    // A recycled number's new holder is told first; then the link gate as for anyone.
-    gate: new Composer<BotContext>(recycledNotice(deps), linkGate(deps)),
+    // A WhatsApp sender held for an admin's decision (/waid) first; then the link gate.
+    gate: new Composer<BotContext>(waHeldGate(deps), linkGate(deps)),
     composers: commandsOf(deps, categories),
     asides: [
       helpAside,
@@ -146,6 +146,7 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     language(deps),
     status(),
     settle(),
+    waid(deps),
     history(deps),
     saved(),
     reminders(deps),

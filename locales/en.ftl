@@ -838,7 +838,13 @@ settle-done-told = The other admins were told.
 
 # --- h-settle3: the aggregator's answer could not be written during a settlement ---
 settle-answer-unwritten = The aggregator answered for order { $ref } (it said: { $said }), but its answer could not be saved, so nothing was settled and no money moved on your word. Try /settle { $ref } again in a moment: it shows the order as it then stands.
-
-# --- h-waid: a recycled WhatsApp number's new holder ---
-wa-recycled-fresh = ℹ️ This WhatsApp number ({ $phone }) was used with us before by someone else. That account is not yours: its balance, history and saved numbers stay with its owner and are not shown here. You start fresh with a new account of your own.
-wa-recycled-admin = ⚠️ WhatsApp number { $phone } now writes as another WhatsApp user than the one its account belongs to (a recycled number). The earlier account { $from } is kept as it was (balance, history, saved numbers), without the number; the new holder got a new account { $to }. Please check who is who before moving any money.
+# --- h-waid2: a WhatsApp number that writes as another WhatsApp user (held until an admin decides) ---
+wa-held = ⏸️ The account of this WhatsApp number ({ $phone }) is under review by our support: this number now writes as a different WhatsApp user than the one the account belongs to. Until support decides, nothing of that account (balance, history, saved numbers) is shown here, and nothing can be spent or ordered. Support has been told and will write to you in this chat; you can also ask at the shop where you recharge.
+wa-held-released = ℹ️ This WhatsApp number ({ $phone }) is no longer tied to the account it had with us, and that account is not yours. To open an account of your own, register on Telegram with this number (share your contact there).
+wa-held-admin = WhatsApp number { $phone } writes as another WhatsApp user ({ $user }) than the one its account { $account } belongs to (a recycled number, or the owner's id re-issued). That sender is held: nothing of the account was shown or spent, nothing was moved. Decide in the chat: /waid { $phone } { $accept } (the same person) or /waid { $phone } { $release } (the number leaves the account, which keeps its money).
+waid-usage = Send /waid <number> { $accept } (the held WhatsApp user is the account's owner) or /waid <number> { $release } (the number leaves the account, which keeps its money).
+waid-none = No WhatsApp account with { $phone } is waiting for a decision: nothing was changed.
+waid-accepted = ✅ { $phone }: the held WhatsApp user now owns account { $account } (its balance and history). Recorded with your id and the time.
+waid-released = ✅ { $phone } was released from account { $account }, which keeps its money and history. The number's new holder may register on Telegram with it. Recorded with your id and the time.
+cmd-waid = Decide on a held WhatsApp account (admins)
+cashin-held = { $phone }'s account is under review by support (its WhatsApp number writes as another WhatsApp user): no cash-in to it until an admin decides. Take no cash for it now.

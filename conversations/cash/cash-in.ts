@@ -167,6 +167,10 @@ async function askCustomer(
     const shown = formatPhone(phone);
     if (userId === flow.env.userId) hint = `${t("cashin-self")}\n\n`;
     else if (userId === null) hint = `${t("cashin-unknown-phone", { phone: shown })}\n\n`;
+    // A WhatsApp account held for an admin's decision (/waid): the cash would reach either the
+    // number's old holder or its new one; none until the admin decides.
+    else if (await conversation.external(async () => (await accounts.waHoldOf(userId)) !== null))
+      hint = `${t("cashin-held", { phone: shown })}\n\n`;
     else {
       const name = await conversation.external(
         async () => (await accounts.profileOf(userId))?.name.trim() || null,

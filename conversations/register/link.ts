@@ -31,6 +31,9 @@ export async function linkRefusal(
   if (isStaffId(deps.settings, channelId)) return "link-refused-staff";
   // Not said why: whoever carries a staff member's old number learns nothing of the role.
   if (isStaffId(deps.settings, personId)) return "link-refused-target";
+  // A WhatsApp account frozen for an admin's decision (/waid): nobody joins it meanwhile (the
+  // code would reach its number's new holder).
+  if ((await deps.accounts.waHoldOf(personId)) !== null) return "link-refused-target";
   const [phone, money] = await Promise.all([
     deps.accounts.phoneOf(channelId),
     deps.accounts.balanceOf(account.customer(channelId)),

@@ -6,3 +6,4 @@ export * from "./phone.ts";
 export * from "./service.ts";
 export * from "./statement.ts";
 export * from "./store.ts";
+export * from "./wa-identity.ts";

@@ -11,6 +11,7 @@ import { createMemoryLinks, type LinkStore } from "./links.ts";
 import type { Phone } from "./phone.ts";
 import { statementOf } from "./statement.ts";
 import type { AccountsStore, ProfileInput, Receipt } from "./store.ts";
+import type { WaDecision, WaHold } from "./wa-identity.ts";
 
 /**
  * Money coming in, as people move it: an agent takes cash and credits a customer from the agent's
@@ -254,26 +255,18 @@ const claimPhoneWith =
   };
 
 /**
- * The new holder of a recycled number (another Meta user id than the one its WhatsApp-born
- * account belongs to) gets an account of its own: the number moves to it, the old account keeps
- * its balance, history and saved numbers untouched for support to settle. False when `from` no
- * longer owns the phone (nothing written).
+ * Which Meta user id a WhatsApp-born account belongs to, and the holds and decisions when its
+ * number writes with another one (accounts/wa-identity.ts): nothing is opened or moved until an
+ * admin decides.
  */
-const waIdentityOf = (store: AccountsStore, now: () => number) => ({
+const waIdentityOf = (store: AccountsStore) => ({
   /** The Meta user id a WhatsApp-born account belongs to: recorded, else this one (first use). */
   adoptWaUser: (userId: number, waUserId: string) => store.adoptWaUser(userId, waUserId),
-  /** The number for a fresh account's id (whatsapp/chat-ids.ts WA_FRESH_BASE + it). */
-  nextWaFresh: () => store.nextWaFresh(),
-  async freshWaAccount(
-    id: number,
-    phone: Phone,
-    from: number,
-    who: ProfileInput & { waUserId: string },
-  ): Promise<boolean> {
-    if (!(await store.freshWaAccount(id, phone, from, who.waUserId))) return false;
-    await store.putProfile(id, who, now());
-    return true;
-  },
+  waUserOf: (userId: number) => store.waUserOf(userId),
+  holdWa: (userId: number, hold: WaHold) => store.holdWa(userId, hold),
+  waHoldOf: (userId: number) => store.waHoldOf(userId),
+  decideWa: (phone: Phone, decision: WaDecision, by: number, at: number) =>
+    store.decideWa(phone, decision, by, at),
 });
 
 export function createAccounts(opts: AccountsOptions) {
@@ -289,7 +282,7 @@ export function createAccounts(opts: AccountsOptions) {
     },
     /** `register` only while the phone is nobody else's: null when done, else the owner kept. */
     claimPhone: claimPhoneWith(store, now),
-    ...waIdentityOf(store, now),
+    ...waIdentityOf(store),
     profileOf: (userId: number) => store.profileOf(userId),
     /** The agent whose shop QR code brought the customer: recorded once (true), then kept. */
     claimShop: (userId: number, agentId: number) => store.claimShop(userId, agentId),

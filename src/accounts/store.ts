@@ -6,7 +6,7 @@ import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { flagsAfterRegister } from "./access-flags.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
-import { redisWaIdentity, type WaIdentity } from "./wa-identity.ts";
+import { memoryWaIdentity, redisWaIdentity, type WaIdentity } from "./wa-identity.ts";
 
 /**
  * Who is who beside the books: the phone number each registered customer shared (their identity
@@ -135,23 +135,8 @@ export function createMemoryAccounts(): AccountsStore {
   const profiles = new Map<number, Profile>();
   const shops = new Map<number, number>();
   const waUsers = new Map<number, string>();
-  let fresh = 0;
   return {
-    async adoptWaUser(userId, waUserId) {
-      const kept = waUsers.get(userId) ?? profiles.get(userId)?.waUserId ?? waUserId;
-      waUsers.set(userId, kept);
-      return kept;
-    },
-    async nextWaFresh() {
-      fresh += 1;
-      return fresh;
-    },
-    async freshWaAccount(id, phone, from, waUserId) {
-      if (phones.get(phone) !== from) return false;
-      waUsers.set(id, waUserId);
-      await this.register(id, phone);
-      return true;
-    },
+    ...memoryWaIdentity({ phones, users, waUsers, profileOf: (id) => profiles.get(id) }),
     async claimShop(userId, agentId) {
       if (shops.has(userId)) return false;
       shops.set(userId, agentId);

@@ -1,32 +1,73 @@
-import type { Logger } from "../logger.ts";
+import { z } from "zod";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
-import { flagsAfterRegister } from "./access-flags.ts";
-import type { Phone } from "./phone.ts";
+import { type Phone, phoneSchema } from "./phone.ts";
 
 /**
  * Which WhatsApp user a WhatsApp-born account belongs to (Meta's business-scoped `user_id`, which
- * Meta re-issues when a number changes hands), and the fresh account a recycled number's new
- * holder gets (whatsapp/inbound.ts `ownAccount`). In the accounts' tag beside the phones.
+ * Meta re-issues when a number changes hands), and what happens when its number writes with
+ * another one: the account is frozen for that sender (whatsapp/inbound.ts `ownAccount`), nothing
+ * is opened or moved, the admins are alerted and decide (`/waid`: conversations/register/waid.ts).
+ * In the accounts' tag beside the phones.
  */
 
+/** A sender with another Meta user id than the account's, waiting for an admin's decision. */
+export const waHoldSchema = z.object({
+  phone: phoneSchema,
+  /** The Meta user id that wrote from the account's number. */
+  waUserId: z.string().min(1).max(128),
+  at: z.number().int(),
+});
+export type WaHold = z.infer<typeof waHoldSchema>;
+
+export type WaDecision = "accept" | "release";
+
+/** What a decision did (its log entry, `{accounts}:wadecided`, never trimmed). */
+export interface WaDecided {
+  account: number;
+  phone: Phone;
+  /** The Meta user id the account belonged to before ("" when none was recorded). */
+  from: string;
+  /** The held sender's Meta user id. */
+  to: string;
+  decision: WaDecision;
+  by: number;
+  at: number;
+}
+
 /**
- * The recycled number's fresh account (`freshWaAccount`). KEYS: phones, users, Meta user ids,
- * blocked. ARGV: the phone, the owner it moves from, the fresh id, its Meta user id. -1 when the
- * phone is no longer that owner's (nothing written), else whether the fresh id is blocked.
+ * An admin's decision on the account the phone belongs to, in one step. KEYS: phones, users,
+ * Meta user ids, holds, decisions log. ARGV: the phone, "accept" / "release", the admin, the time.
+ * false when the phone has no owner or that owner no hold; else {account, from, to}. accept: the
+ * held user id becomes the account's. release: the phone leaves the account (which keeps its
+ * money and its user id). Either way the hold is gone and the decision is logged.
  */
-const freshScript = luaScript<"phones" | "users" | "waUsers" | "blocked", number>(
-  "raWaFresh",
-  ["phones", "users", "waUsers", "blocked"],
+const decideScript = luaScript<
+  "phones" | "users" | "waUsers" | "holds" | "log",
+  [string, string, string] | null
+>(
+  "raWaDecide",
+  ["phones", "users", "waUsers", "holds", "log"],
   `
-local phone, from, id = ARGV[1], ARGV[2], ARGV[3]
-if redis.call('HGET', KEYS[1], phone) ~= from then return -1 end
-redis.call('HSET', KEYS[3], id, ARGV[4])
-if redis.call('HGET', KEYS[2], from) == phone then redis.call('HDEL', KEYS[2], from) end
-redis.call('HSET', KEYS[1], phone, id)
-redis.call('HSET', KEYS[2], id, phone)
-return redis.call('HEXISTS', KEYS[4], id)
+local phone = ARGV[1]
+local acc = redis.call('HGET', KEYS[1], phone)
+if not acc then return false end
+local raw = redis.call('HGET', KEYS[4], acc)
+if not raw then return false end
+local to = cjson.decode(raw).waUserId
+local from = redis.call('HGET', KEYS[3], acc) or ''
+if ARGV[2] == 'accept' then
+  redis.call('HSET', KEYS[3], acc, to)
+else
+  redis.call('HDEL', KEYS[1], phone)
+  if redis.call('HGET', KEYS[2], acc) == phone then redis.call('HDEL', KEYS[2], acc) end
+end
+redis.call('HDEL', KEYS[4], acc)
+redis.call('LPUSH', KEYS[5], '{"account":' .. acc .. ',"phone":' .. cjson.encode(phone) ..
+  ',"from":' .. cjson.encode(from) .. ',"to":' .. cjson.encode(to) .. ',"decision":"' ..
+  ARGV[2] .. '","by":' .. ARGV[3] .. ',"at":' .. ARGV[4] .. '}')
+return {acc, from, to}
 `,
 );
 
@@ -39,21 +80,29 @@ export interface WaIdentity {
    * its number with another user id is someone else's (whatsapp/inbound.ts).
    */
   adoptWaUser(userId: number, waUserId: string): Promise<string>;
-  /**
-   * A fresh account for the new holder of a recycled number: a new id (`id`), bound to the
-   * holder's Meta user id, and the phone moved to it from `from` (whose account, balance and
-   * history stay as they are, without the number). Only while `from` still owns the phone: false
-   * otherwise, nothing written.
-   */
-  freshWaAccount(id: number, phone: Phone, from: number, waUserId: string): Promise<boolean>;
-  /** The next fresh WhatsApp account's number (added to whatsapp/chat-ids.ts WA_FRESH_BASE). */
-  nextWaFresh(): Promise<number>;
+  /** The Meta user id recorded for the account, if any (no adoption). */
+  waUserOf(userId: number): Promise<string | null>;
+  /** Records that another user id wrote from the account's number (kept until decided). */
+  holdWa(userId: number, hold: WaHold): Promise<void>;
+  /** The hold waiting on the account, if any. */
+  waHoldOf(userId: number): Promise<WaHold | null>;
+  /** An admin's decision on the hold of the phone's account (see `decideScript`); null: none. */
+  decideWa(phone: Phone, decision: WaDecision, by: number, at: number): Promise<WaDecided | null>;
 }
+
+const parseHold = (raw: string | null): WaHold | null => {
+  if (raw === null) return null;
+  try {
+    const r = waHoldSchema.safeParse(JSON.parse(raw));
+    return r.success ? r.data : null;
+  } catch {
+    return null;
+  }
+};
 
 export function redisWaIdentity(opts: {
   redis: RedisClient;
   prefix: string;
-  logger?: Logger | undefined;
   /** The account's profile: the user id its registration kept, if any. */
   profileOf: (userId: number) => Promise<{ waUserId?: string | undefined } | null>;
 }): WaIdentity {
@@ -69,29 +118,70 @@ export function redisWaIdentity(opts: {
       await redis.hsetnx(k.accountWaUsers, field, first);
       return (await redis.hget(k.accountWaUsers, field)) ?? first;
     },
-    async nextWaFresh() {
-      return redis.incr(k.accountWaFresh);
+    waUserOf: (userId) => redis.hget(k.accountWaUsers, String(userId)),
+    async holdWa(userId, hold) {
+      // The first sender's hold stays (with its time) while it waits; another one replaces it.
+      const was = parseHold(await redis.hget(k.accountWaHolds, String(userId)));
+      if (was?.waUserId === hold.waUserId) return;
+      await redis.hset(k.accountWaHolds, String(userId), JSON.stringify(waHoldSchema.parse(hold)));
     },
-    async freshWaAccount(id, phone, from, waUserId) {
-      const blocked = await freshScript.run(
+    waHoldOf: async (userId) => parseHold(await redis.hget(k.accountWaHolds, String(userId))),
+    async decideWa(phone, decision, by, at) {
+      const r = await decideScript.run(
         redis,
         {
           phones: k.accountPhones,
           users: k.accountUsers,
           waUsers: k.accountWaUsers,
-          blocked: k.accountBlocked,
+          holds: k.accountWaHolds,
+          log: k.accountWaDecided,
         },
         phone,
-        String(from),
-        String(id),
-        waUserId,
+        decision,
+        String(Math.trunc(by)),
+        String(Math.trunc(at)),
       );
-      if (blocked === -1) return false;
-      await flagsAfterRegister(redis, opts.prefix, opts.logger, id, {
-        moved: String(from),
-        blocked: blocked === 1,
-      });
-      return true;
+      if (r === null) return null;
+      const [account, from, to] = r;
+      return { account: Number(account), phone, from, to, decision, by, at };
+    },
+  };
+}
+
+/** The same in memory (local mode without Redis, unit tests). */
+export function memoryWaIdentity(m: {
+  phones: Map<string, number>;
+  users: Map<number, Phone>;
+  /** Account -> its Meta user id (the memory store's `ownerAndLocale` reads it too). */
+  waUsers: Map<number, string>;
+  profileOf: (userId: number) => { waUserId?: string | undefined } | undefined;
+}): WaIdentity {
+  const { waUsers } = m;
+  const holds = new Map<number, WaHold>();
+  return {
+    async adoptWaUser(userId, waUserId) {
+      const kept = waUsers.get(userId) ?? m.profileOf(userId)?.waUserId ?? waUserId;
+      waUsers.set(userId, kept);
+      return kept;
+    },
+    waUserOf: async (userId) => waUsers.get(userId) ?? null,
+    async holdWa(userId, hold) {
+      if (holds.get(userId)?.waUserId !== hold.waUserId)
+        holds.set(userId, waHoldSchema.parse(hold));
+    },
+    waHoldOf: async (userId) => holds.get(userId) ?? null,
+    async decideWa(phone, decision, by, at) {
+      const account = m.phones.get(phone);
+      const hold = account === undefined ? undefined : holds.get(account);
+      if (account === undefined || hold === undefined) return null;
+      const from = waUsers.get(account) ?? "";
+      if (decision === "accept") waUsers.set(account, hold.waUserId);
+      else {
+        m.phones.delete(phone);
+        if (m.users.get(account) === phone) m.users.delete(account);
+      }
+      holds.delete(account);
+      return { account, phone, from, to: hold.waUserId, decision, by, at };
     },
   };
 }

@@ -238,8 +238,14 @@ export function keyspace(prefix: string) {
      * with the arrival: a message from the number with another user id is not this account's.
      */
     accountWaUsers: `${accounts}:wausers`,
-    /** String counter: the last fresh WhatsApp account taken (whatsapp/chat-ids.ts WA_FRESH_BASE + n). */
-    accountWaFresh: `${accounts}:wafresh`,
+    /**
+     * Hash: WhatsApp-born account id -> JSON {phone, waUserId, at}: another Meta user id wrote
+     * from its number; that sender is held (answered `wa-held`, nothing of the account shown)
+     * until an admin decides with /waid (accounts/wa-identity.ts).
+     */
+    accountWaHolds: `${accounts}:waholds`,
+    /** List of JSON, newest first, never trimmed: the admins' /waid decisions (who, when, which). */
+    accountWaDecided: `${accounts}:wadecided`,
     /** Hash: user id -> the agent whose shop QR code they came through (first one kept). */
     accountShops: `${accounts}:shops`,
     /** String counter, PX its window: hits on the login entry points in one fixed window (dashboard/rate-limit.ts). */

@@ -127,6 +127,8 @@ function wireBelowChat(
     app,
     telegram: outside.telegramOn,
     isStaff: (id) => isStaffId(roles, id),
+    crossings: stores.crossings,
+    adminIds: roles.adminIds,
   });
   const channelFetch = whatsapp?.fetch;
   const topUp = wireTopUps(base, {

@@ -2,10 +2,11 @@ import { createRequire } from "node:module";
 import type { I18n } from "@grammyjs/i18n";
 import type { Update } from "grammy/types";
 import { Counter } from "prom-client";
-import type { Accounts } from "../accounts/index.ts";
+import { type Accounts, formatPhone } from "../accounts/index.ts";
 import { carriesLinkCode } from "../accounts/links.ts";
+import type { Crossings } from "../books/crossing.ts";
 import type { BotContext } from "../bot/context.ts";
-import { translator } from "../bot/i18n.ts";
+import { DEFAULT_LOCALE, translator } from "../bot/i18n.ts";
 import { carriesLoginLink } from "../dashboard/index.ts";
 import { createSendPacer, memoryPaceStore, redisPaceStore } from "../notify/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
@@ -54,6 +55,7 @@ export const WHATSAPP_COMMANDS: ReadonlySet<string> = new Set([
   "reverse",
   "books",
   "topups",
+  "waid",
   "dashboard",
   "myqr",
 ]);
@@ -139,6 +141,9 @@ export function wireWhatsApp(
     telegram: boolean;
     /** Whether a chat id is an agent's or an admin's: such a chat acts as itself (inbound.ts). */
     isStaff: (chatId: number) => boolean;
+    /** The admins' durable alert of a held sender goes through them (the notifier's outbox). */
+    crossings: Crossings;
+    adminIds: readonly number[];
   },
 ) {
   const { settings, redis } = parts;
@@ -235,10 +240,51 @@ export function wireWhatsApp(
         now,
         logger,
         personFound: locales.found,
+        alertWaHold: waHoldAlert(parts, now),
         localeMark: locales.mark,
       });
       return { start: () => queue.start(handle), stop: () => queue.stop() };
     },
+  };
+}
+
+/**
+ * The admins' alert that another Meta user id writes from a WhatsApp-born account's number: one
+ * per (account, user id), written to the notifier's outbox in the same step that marks it told
+ * (books/crossing.ts), so the notifier retries it and a crash cannot lose it. In English like the
+ * other admin alerts; the topic is settle_proposed's (its note says it all: a new topic is a shape
+ * an older notifier would drop).
+ */
+function waHoldAlert(
+  parts: { i18n: I18n<BotContext>; crossings: Crossings; adminIds: readonly number[] },
+  now: () => number,
+) {
+  const en = translator(parts.i18n, DEFAULT_LOCALE);
+  return async (
+    account: number,
+    hold: { phone: Parameters<typeof formatPhone>[0]; waUserId: string },
+  ) => {
+    const at = now();
+    const phone = formatPhone(hold.phone);
+    const note = en("wa-held-admin", {
+      phone,
+      account: String(account),
+      user: hold.waUserId,
+      accept: "accept",
+      release: "release",
+    });
+    await parts.crossings.record(
+      `waid:${account}:${hold.waUserId}`,
+      true,
+      parts.adminIds.map((chatId) => ({
+        kind: "admin_alert" as const,
+        topic: "settle_proposed" as const,
+        status: "success" as const,
+        chatId,
+        at,
+        note,
+      })),
+    );
   };
 }
 

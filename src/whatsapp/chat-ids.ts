@@ -24,15 +24,3 @@ export function chatIdOfWaId(waId: string): number | null {
 export function waIdOfChat(chatId: number): string | null {
   return isWhatsAppChat(chatId) ? String(chatId - WA_CHAT_BASE) : null;
 }
-
-/**
- * A WhatsApp account opened for the new holder of a recycled number (whatsapp/inbound.ts): its
- * chat id is the phone's, whose own account is the previous holder's, so it gets an id of its own,
- * `WA_FRESH_BASE + n` from a counter. Above every chat id, still a safe integer (7.2e12 of them);
- * never a chat: the flows reach it through the WhatsApp chat that acts as it.
- */
-export const WA_FRESH_BASE = WA_CHAT_END;
-
-export function isFreshWaAccount(id: number): boolean {
-  return Number.isSafeInteger(id) && id > WA_FRESH_BASE;
-}

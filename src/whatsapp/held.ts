@@ -50,23 +50,24 @@ export function senderOf(update: Update): string | undefined {
 }
 
 /**
- * A recycled number's new holder, told from the inbound handler to the chat (the notice and the
- * admins' alert: conversations/register/recycled.ts) on the update of the message that opened
- * its fresh account: `from`, the previous holder's account (kept untouched, without the number),
- * `to`, the account opened now.
+ * A sender whose Meta user id is not the one the number's WhatsApp-born account belongs to (a
+ * recycled SIM's next holder, or the owner with a re-issued id): frozen until an admin decides
+ * (/waid), told so by the gate (conversations/register/waid.ts), nothing else runs. `released`:
+ * an admin released the number from that account already (the chat's own account: it stays the
+ * old holder's); the sender may register on Telegram, then join it here with a code.
  */
-export interface Recycled {
-  from: number;
-  to: number;
+export interface WaHeld {
+  account: number;
   phone: Phone;
+  released?: boolean;
 }
 
-const recycled = new WeakMap<object, Recycled>();
+const waHeld = new WeakMap<object, WaHeld>();
 
-export function markRecycled(update: Update, r: Recycled): void {
-  recycled.set(update, r);
+export function markWaHeld(update: Update, h: WaHeld): void {
+  waHeld.set(update, h);
 }
 
-export function recycledOf(update: Update): Recycled | undefined {
-  return recycled.get(update);
+export function waHeldOf(update: Update): WaHeld | undefined {
+  return waHeld.get(update);
 }

@@ -2,10 +2,10 @@ import type { Update } from "grammy/types";
 import type { SealedLink } from "../accounts/links.ts";
 import { type Phone, phoneSchema } from "../accounts/phone.ts";
 import type { ProfileInput } from "../accounts/store.ts";
+import type { WaHold } from "../accounts/wa-identity.ts";
 import type { Logger } from "../logger.ts";
-import { isFreshWaAccount, WA_FRESH_BASE } from "./chat-ids.ts";
 import type { ArrivedPerson, Choice, WaChatStore } from "./chat-store.ts";
-import { markHeld, markRecycled, markSender, type Recycled, senderSeal } from "./held.ts";
+import { markHeld, markSender, markWaHeld, senderSeal, type WaHeld } from "./held.ts";
 import type { InboundItem } from "./inbound-queue.ts";
 import type { WaInboundMessage } from "./types.ts";
 import { updateOf } from "./update.ts";
@@ -26,14 +26,10 @@ export interface InboundDeps {
     phoneOf(userId: number): Promise<Phone | null>;
     /** The Meta user id a WhatsApp-born account belongs to: recorded, else this one (first use). */
     adoptWaUser(userId: number, waUserId: string): Promise<string>;
-    nextWaFresh(): Promise<number>;
-    /** A recycled number's fresh account, the number moved to it from `from`; false if it moved. */
-    freshWaAccount(
-      id: number,
-      phone: Phone,
-      from: number,
-      who: ProfileInput & { waUserId: string },
-    ): Promise<boolean>;
+    /** The Meta user id recorded for an account, if any (no adoption). */
+    waUserOf(userId: number): Promise<string | null>;
+    /** Records that another Meta user id wrote from the account's number (until an admin decides). */
+    holdWa(userId: number, hold: WaHold): Promise<void>;
     links: {
       sealedLinkOf(channelId: number): Promise<SealedLink | null>;
       unlink(channelId: number): Promise<boolean>;
@@ -50,6 +46,11 @@ export interface InboundDeps {
   commands: ReadonlySet<string>;
   now: () => number;
   logger: Logger;
+  /**
+   * The admins' alert that another Meta user id writes from a WhatsApp-born account's number:
+   * durable (the notifier's outbox) and once per (account, user id); absent, none is sent.
+   */
+  alertWaHold?: (account: number, hold: WaHold) => Promise<void>;
   /**
    * Told who a chat's person is once known (the router's locale lookup then need not ask), with
    * their language, read with the person (null: none set).
@@ -78,22 +79,26 @@ async function personOf(
 ): Promise<Found | null> {
   let owner = read.owner;
   if (deps.isStaff(chatId) && owner !== null) return { personId: chatId };
-  if (owner === chatId || (owner !== null && isFreshWaAccount(owner))) {
-    return ownAccount(deps, chatId, m, phone, owner, read.waUserId);
-  }
+  if (owner === chatId) return ownAccount(deps, chatId, m, phone, owner, read.waUserId);
   if (owner === null) {
     // The chat's own account is bound to another number (it moved): never taken over by whoever
     // writes from this one now.
     const bound = await deps.accounts.phoneOf(chatId);
     if (bound !== null && bound !== phone) return null;
+    // The chat's own account belongs to another Meta user id (an admin released the number from
+    // it: /waid): it stays its holder's, never claimed again by this sender.
+    const mine = m.userId
+      ? await deps.accounts.adoptWaUser(chatId, m.userId)
+      : await deps.accounts.waUserOf(chatId);
+    if (mine !== null && mine !== m.userId && !deps.isStaff(chatId)) {
+      return { personId: chatId, waHeld: { account: chatId, phone, released: true } };
+    }
     owner = await deps.accounts.claimPhone(chatId, phone, {
       name: m.name ?? "",
       channel: "whatsapp",
       ...(m.userId ? { waUserId: m.userId } : {}),
     });
-    if (deps.isStaff(chatId)) return { personId: chatId };
-    // The chat's own account may be a previous holder's (its number went and came back free).
-    if (owner === null || owner === chatId) return ownAccount(deps, chatId, m, phone, chatId, null);
+    if (owner === null || owner === chatId || deps.isStaff(chatId)) return { personId: chatId };
   }
   const link = await deps.accounts.links.sealedLinkOf(chatId);
   if (link?.personId === owner) {
@@ -115,19 +120,19 @@ async function personOf(
   return { personId: chatId, held: owner };
 }
 
-type Found = { personId: number; held?: number; recycled?: Recycled };
+type Found = { personId: number; held?: number; waHeld?: WaHeld };
 
 /**
- * A WhatsApp-born account (the chat's own, or a fresh one of a recycled number) is the sender's
- * only when the Meta user id it belongs to is the message's. That id is the first one seen for
- * the account (trust on first use: its registration's, or for an account registered before ids
- * were recorded, the first message carrying one after this check came): read with the arrival,
- * so the normal path costs no round trip; adopted once per account. A message carrying another
- * user id is the number's next holder (Meta re-issues the id when a number changes hands): it
- * gets a fresh account of its own, the number moves to it, and the old account keeps its balance,
- * history, orders and saved numbers untouched, for support to settle (the chat tells the new
- * holder and the admins: `markRecycled`). A message without a user id is taken on the number
- * alone, as before Meta sent them.
+ * A WhatsApp-born account is the sender's only when the Meta user id it belongs to is the
+ * message's. That id is the first one seen for the account (trust on first use: its
+ * registration's, or for an account registered before ids were recorded, the first message
+ * carrying one after this check came): read with the arrival, so the normal path costs no round
+ * trip; adopted once per account. A message carrying another user id (Meta re-issues the id when
+ * a number changes hands; or the owner's own id was re-issued) is frozen: nothing is opened,
+ * moved or shown, the sender is told the account is under review (`waHeld`, answered by the gate),
+ * the hold is recorded and the admins are alerted durably, once per (account, user id); an admin
+ * decides with /waid. A message without a user id is taken on the number alone, as before Meta
+ * sent them.
  */
 async function ownAccount(
   deps: InboundDeps,
@@ -136,27 +141,15 @@ async function ownAccount(
   phone: Phone,
   owner: number,
   recorded: string | null,
-): Promise<Found | null> {
+): Promise<Found> {
   if (!m.userId) return { personId: owner };
   const belongs = recorded ?? (await deps.accounts.adoptWaUser(owner, m.userId));
   if (belongs === m.userId) return { personId: owner };
-  const id = WA_FRESH_BASE + (await deps.accounts.nextWaFresh());
-  const made = await deps.accounts.freshWaAccount(id, phone, owner, {
-    name: m.name ?? "",
-    channel: "whatsapp",
-    waUserId: m.userId,
-  });
-  if (!made) {
-    // Someone else registered the number meanwhile: nothing written, nothing of the old account
-    // shown; the next message reads the new owner.
-    deps.logger.warn(
-      { chatId, from: owner },
-      "whatsapp recycled number moved meanwhile: not handled",
-    );
-    return null;
-  }
-  deps.logger.warn({ chatId, from: owner, to: id }, "whatsapp number recycled: a fresh account");
-  return { personId: id, recycled: { from: owner, to: id, phone } };
+  const hold = { phone, waUserId: m.userId, at: deps.now() };
+  await deps.accounts.holdWa(owner, hold);
+  await deps.alertWaHold?.(owner, hold);
+  deps.logger.warn({ chatId, account: owner }, "whatsapp number writes as another user id: held");
+  return { personId: chatId, waHeld: { account: owner, phone } };
 }
 
 const isTap = (m: WaInboundMessage) =>
@@ -209,7 +202,10 @@ export function createInboundHandler(deps: InboundDeps) {
     const read = arrived.person ?? (await deps.accounts.ownerAndLocale(phone.data, chatId));
     const found = await personOf(deps, chatId, m, phone.data, read);
     if (found === null) {
-      deps.logger.warn({ chatId }, "whatsapp chat's person not settled: not handled");
+      deps.logger.warn(
+        { chatId },
+        "whatsapp chat's account is bound to another number: not handled",
+      );
       return;
     }
     const { personId } = found;
@@ -232,7 +228,7 @@ export function createInboundHandler(deps: InboundDeps) {
       commands: deps.commands,
     });
     if (found.held !== undefined) markHeld(update, { ownerId: found.held, phone: phone.data });
-    if (found.recycled !== undefined) markRecycled(update, found.recycled);
+    if (found.waHeld !== undefined) markWaHeld(update, found.waHeld);
     const seal = senderSeal(m);
     if (seal !== null) markSender(update, seal);
     await deps.handleUpdate(update);

@@ -90,17 +90,32 @@ describe.each([
     expect(await s.adoptWaUser(22, "NP.later")).toBe("NP.kept");
   });
 
-  it("moves a recycled number to a fresh account only from the owner it was read from", async () => {
+  it("holds another Meta user id until an admin decides: accept binds it, release frees the number", async () => {
     const s = make();
     const p = phone("9779800000031");
     await s.register(31, p);
-    expect(await s.freshWaAccount(9_000_000_000_000_031, p, 32, "NP.new")).toBe(false);
+    expect(await s.adoptWaUser(31, "NP.old")).toBe("NP.old");
+    expect(await s.decideWa(p, "accept", 1, 5)).toBeNull();
+    await s.holdWa(31, { phone: p, waUserId: "NP.new", at: 3 });
+    await s.holdWa(31, { phone: p, waUserId: "NP.new", at: 4 });
+    expect(await s.waHoldOf(31)).toEqual({ phone: p, waUserId: "NP.new", at: 3 });
+    // Nothing moved while held.
     expect(await s.userByPhone(p)).toBe(31);
-    expect(await s.freshWaAccount(9_000_000_000_000_031, p, 31, "NP.new")).toBe(true);
-    expect(await s.userByPhone(p)).toBe(9_000_000_000_000_031);
-    expect(await s.phoneOf(31)).toBeNull();
+    expect(await s.decideWa(p, "accept", 1, 5)).toMatchObject({
+      account: 31,
+      from: "NP.old",
+      to: "NP.new",
+    });
+    expect(await s.waHoldOf(31)).toBeNull();
     expect((await s.ownerAndLocale(p, 0)).waUserId).toBe("NP.new");
-    expect(await s.nextWaFresh()).toBeLessThan(await s.nextWaFresh());
+    await s.holdWa(31, { phone: p, waUserId: "NP.third", at: 6 });
+    expect(await s.decideWa(p, "release", 1, 7)).toMatchObject({
+      account: 31,
+      decision: "release",
+    });
+    expect(await s.userByPhone(p)).toBeNull();
+    expect(await s.phoneOf(31)).toBeNull();
+    expect(await s.waUserOf(31)).toBe("NP.new");
   });
 
   it("keeps the latest language of a user", async () => {

@@ -57,6 +57,8 @@ describe("bot set-up and fallbacks, end to end", () => {
         "books",
         // Settling an order the aggregator never ended (h-settle).
         "settle",
+        // A held WhatsApp account's decision (h-waid2).
+        "waid",
         // Held top-ups (issue 25): with a gateway wired, as here (the local stand-in).
         "topups",
         // Open complaints (issue 30).

@@ -3,6 +3,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createRedisLinks } from "../../src/accounts/links.ts";
 import type { Phone } from "../../src/accounts/phone.ts";
 import { createRedisAccounts } from "../../src/accounts/store.ts";
+import type { WaHold } from "../../src/accounts/wa-identity.ts";
 import { createLogger } from "../../src/logger.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import {
@@ -136,12 +137,8 @@ describe("the inbound handler takes the person the arrival read", () => {
           accounts.ownerAndLocale(p, or),
         ),
         adoptWaUser: asking("adoptWaUser", (id: number, u: string) => accounts.adoptWaUser(id, u)),
-        nextWaFresh: asking("nextWaFresh", () => accounts.nextWaFresh()),
-        freshWaAccount: asking(
-          "freshWaAccount",
-          (id: number, p: Phone, from: number, who: { waUserId: string }) =>
-            accounts.freshWaAccount(id, p, from, who.waUserId),
-        ),
+        waUserOf: asking("waUserOf", (id: number) => accounts.waUserOf(id)),
+        holdWa: asking("holdWa", (id: number, hold: WaHold) => accounts.holdWa(id, hold)),
       },
       handleUpdate: async (u) => {
         people.push(Number(u.message?.from?.id ?? 0));
@@ -179,7 +176,7 @@ describe("the inbound handler takes the person the arrival read", () => {
       return { ...m, message: { ...m.message, userId } };
     };
     await h.handle(withUser("wamid.u1", "NP.sita"));
-    expect(h.asked).toEqual(["phoneOf", "claimPhone", "adoptWaUser"]);
+    expect(h.asked).toEqual(["phoneOf", "adoptWaUser", "claimPhone"]);
     const sent = await commandsOf(redis.redis, () => h.handle(withUser("wamid.u2", "NP.sita")));
     expect(sent).toEqual(["evalsha"]);
     expect(h.asked).toHaveLength(3);
@@ -208,7 +205,8 @@ describe("the inbound handler takes the person the arrival read", () => {
   it("registers a new phone as the chat, with the chat's language", async () => {
     const h = handler(createRedisWaChatStore(redis.redis, prefix));
     await h.handle(message("wamid.h2"));
-    expect(h.asked).toEqual(["phoneOf", "claimPhone"]);
+    // The chat's own account's Meta user id is read first (none): never claimed for another.
+    expect(h.asked).toEqual(["phoneOf", "waUserOf", "claimPhone"]);
     expect(await accounts.userByPhone(PHONE as Phone)).toBe(CHAT);
     // No language set for the chat: null, which the locale lookup reads as English.
     expect(h.found).toEqual([[CHAT, CHAT, null]]);

@@ -1,57 +1,77 @@
 import { describe, expect, it } from "vitest";
 import type { Phone } from "../../src/accounts/phone.ts";
+import { account } from "../../src/ledger/index.ts";
 import { useTestSystem } from "../support/system.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
-import { availableOf, creditPerson, standInOf, waPerson } from "../support/whatsapp-steps.ts";
+import {
+  availableOf,
+  creditPerson,
+  shareContact,
+  standInOf,
+  waPerson,
+} from "../support/whatsapp-steps.ts";
 
 /**
  * A WhatsApp-born account belongs to the Meta user id (`contacts[].user_id`) first seen for it
  * (trust on first use), not to the number: Meta hands a recycled number to its next holder with
- * another user id. That holder gets a fresh account of their own and is told so; the old account
- * keeps its money untouched (without the number); the admins are alerted once.
+ * another user id. That sender is held (freeze and escalate): told the account is under review,
+ * nothing shown, spent, opened or moved; the admins get one durable alert (the notifier's outbox)
+ * per (account, user id) and decide with /waid <phone> accept | release.
  */
 
 const ADMIN_PHONE = "9779800044000";
+const AGENT = 12_911;
 const ts = useTestSystem({
   redis: true,
-  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}` },
+  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, AGENT_IDS: String(AGENT) },
 });
 
 const waUser = (phone: string, name: string, userId?: string) =>
   new WhatsAppChatUser(standInOf(ts), phone, { name, ...(userId ? { userId } : {}) });
-const adminTexts = () =>
-  standInOf(ts)
-    .messagesTo(ADMIN_PHONE)
-    .map((m) => m.text);
-const recycledAlerts = (phone: string) =>
-  adminTexts().filter((t) => t.includes("recycled number") && t.includes(phone.slice(-6)));
+const admin = {
+  say: (...a: Parameters<WhatsAppChatUser["say"]>) => adminChat().say(...a),
+  waitFor: (...a: Parameters<WhatsAppChatUser["waitFor"]>) => adminChat().waitFor(...a),
+  texts: () => adminChat().texts(),
+};
+const adminChat = () => waUser(ADMIN_PHONE, "Admin", "NP.admin");
+const HELD = /under review by our support/;
+const ALERT = /writes as another WhatsApp user/;
+const alertsAbout = (phone: string) =>
+  admin.texts().filter((t) => ALERT.test(t) && t.includes(phone.slice(-10)));
 
-describe("a recycled WhatsApp number (same wa_id, another Meta user id)", () => {
-  it("the new holder neither sees nor spends the old balance; the old account keeps it", async () => {
+/** Asha's account with Rs 400, then Bikash (another Meta user id) writes from her number. */
+async function recycled(phone: string, n: string) {
+  await admin.say("hi");
+  const asha = waUser(phone, "Asha", `NP.asha-${n}`);
+  await asha.say("hi", /Namaste Asha/);
+  const old = waPerson(phone);
+  await creditPerson(ts, old, 40_000);
+  await asha.say("balance", /Rs 400/);
+  const bikash = waUser(phone, "Bikash", `NP.bikash-${n}`);
+  // One chat (one number): what Bikash is shown is what comes after Asha's last answer.
+  const since = asha.texts().length;
+  await bikash.say("balance", HELD);
+  return { asha, bikash, old, shownToBikash: () => bikash.texts().slice(since) };
+}
+
+describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze and escalate", () => {
+  it("the new holder sees and spends nothing, gets the held answer every time; one durable alert", async () => {
     const phone = "9779800044001";
-    const old = waPerson(phone);
-    const asha = waUser(phone, "Asha", "NP.bsuid-asha-1");
-    await asha.say("hi", /Namaste Asha/);
-    await creditPerson(ts, old, 40_000);
-    await asha.say("balance", /Rs 400/);
-
-    const bikash = waUser(phone, "Bikash", "NP.bsuid-bikash-1");
-    const seen = await bikash.say("balance", /Your balance/);
-    expect(seen.text).not.toMatch(/Rs 400/);
-    expect(bikash.texts().join("\n")).toMatch(/That account is not yours/);
-    const history = await bikash.say("history", /^(?!ℹ️)/);
-    expect(history.text).not.toMatch(/Rs 400/);
-    const fresh = await ts.system.deps.accounts.userByPhone(phone as Phone);
-    expect(fresh).not.toBe(old);
-    expect(fresh).not.toBeNull();
-    expect(await availableOf(ts, fresh ?? 0)).toBe(0);
-    expect(await ts.system.orders.listByUser(fresh ?? 0, 10)).toEqual([]);
-    // Nothing of the old account moved or was spent.
+    const { bikash, old, shownToBikash } = await recycled(phone, "1");
+    for (const text of ["history", "recharge", "balance", "saved"]) {
+      const seen = await bikash.say(text, HELD);
+      expect(seen.text).not.toMatch(/Rs 400/);
+    }
+    expect(shownToBikash()).toHaveLength(5);
+    expect(shownToBikash().join("\n")).not.toMatch(/Rs 400|Namaste|Your balance/);
+    // Nothing opened or moved: the number is still the old account's, its money untouched.
+    expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBe(old);
     expect(await availableOf(ts, old)).toBe(40_000);
-    // Told once, and the admins alerted once.
-    await bikash.say("balance", /Your balance/);
-    expect(bikash.texts().filter((t) => /That account is not yours/.test(t))).toHaveLength(1);
-    expect(recycledAlerts(phone)).toHaveLength(1);
+    expect(await ts.system.orders.listByUser(old, 10)).toEqual([]);
+    // The admins' alert comes through the notifier, once for all those messages.
+    await admin.waitFor(ALERT);
+    await admin.say("waid", /Send \/waid/);
+    expect(alertsAbout(phone)).toHaveLength(1);
   });
 
   it("the same Meta user id keeps its account", async () => {
@@ -61,23 +81,57 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id)", () => 
     await creditPerson(ts, waPerson(phone), 25_000);
     await ram.say("balance", /Rs 250/);
     await ram.say("balance", /Rs 250/);
-    expect(ram.texts().join("\n")).not.toMatch(/That account is not yours/);
+    expect(ram.texts().join("\n")).not.toMatch(HELD);
     expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBe(waPerson(phone));
-    expect(recycledAlerts(phone)).toHaveLength(0);
   });
 
-  it("an account registered without a user id adopts the first one seen, then holds to it", async () => {
+  it("/waid accept: the held user id becomes the account's (the same person, a re-issued id)", async () => {
     const phone = "9779800044003";
-    const sita = waUser(phone, "Sita");
-    await sita.say("hi", /Namaste Sita/);
-    await creditPerson(ts, waPerson(phone), 30_000);
-    // Meta starts sending user ids: the first one seen is the account's (trust on first use).
-    const sitaNow = waUser(phone, "Sita", "NP.bsuid-sita-3");
-    await sitaNow.say("balance", /Rs 300/);
-    const next = waUser(phone, "Gopal", "NP.bsuid-gopal-3");
-    const seen = await next.say("balance", /Your balance/);
-    expect(seen.text).not.toMatch(/Rs 300/);
-    expect(await availableOf(ts, waPerson(phone))).toBe(30_000);
-    expect(recycledAlerts(phone)).toHaveLength(1);
+    const { asha, bikash, old } = await recycled(phone, "3");
+    await admin.say(`waid +${phone} accept`, /now owns account/);
+    await bikash.say("balance", /Rs 400/);
+    expect(await availableOf(ts, old)).toBe(40_000);
+    // The user id it belonged to before is now the one held.
+    await asha.say("balance", HELD);
+    // Asked again: nothing waits any more.
+    await admin.say(`waid ${phone.slice(3)} accept`, /waiting for a decision/);
+  });
+
+  it("/waid release: the old account keeps its money; the new holder registers fresh (Telegram)", async () => {
+    const phone = "9779800044004";
+    const { bikash, old } = await recycled(phone, "4");
+    await admin.say(`waid +${phone} release`, /was released from account/);
+    expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBeNull();
+    expect(await availableOf(ts, old)).toBe(40_000);
+    // The chat's own account stays the old holder's: never claimed again by this sender.
+    const seen = await bikash.say("balance", /no longer tied to the account/);
+    expect(seen.text).not.toMatch(/Rs 400/);
+    expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBeNull();
+    const tg = ts.user(12_914);
+    await tg.register(phone);
+    expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBe(12_914);
+    expect(await availableOf(ts, 12_914)).toBe(0);
+    expect(await availableOf(ts, old)).toBe(40_000);
+  });
+
+  it("review must-fix 1: a Telegram account carrying the number neither joins nor takes it; no cash reaches it", async () => {
+    const phone = "9779800044005";
+    const { old } = await recycled(phone, "5");
+    const tg = ts.user(12_915);
+    await shareContact(tg, phone, /cannot be joined to this chat/);
+    expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBe(old);
+    // An agent's cash-in to the number is refused while the account is held.
+    await ts.system.ledger.transfer({
+      id: "waid2-float-5",
+      debit: account.merchant.funding,
+      credit: account.agent(AGENT),
+      amountPaisa: 100_000,
+      kind: "credit",
+    });
+    const agent = ts.user(AGENT);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say(phone.slice(3), /under review by support/);
+    expect(await availableOf(ts, 12_915)).toBe(0);
+    expect(await availableOf(ts, old)).toBe(40_000);
   });
 });

@@ -31,6 +31,7 @@ describe("WhatsApp's registration on arrival", () => {
       store: createMemoryWaChatStore(),
       accounts: {
         phoneOf: (id: number) => accounts.phoneOf(id),
+        waUserOf: (id: number) => accounts.waUserOf(id),
         // Both the registration this version makes and the one before it, on the same registry.
         claimPhone: (id: number, p: Phone) => accounts.claimPhone(id, p),
         register: (id: number, p: Phone) => accounts.register(id, p),

@@ -1,0 +1,61 @@
+import { Composer, type MiddlewareFn } from "grammy";
+import { formatPhone, phoneFromContact } from "../../src/accounts/index.ts";
+import type { BotContext } from "../../src/bot/context.ts";
+import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
+import { translator } from "../../src/bot/i18n.ts";
+import { waHeldOf } from "../../src/whatsapp/held.ts";
+
+/**
+ * A WhatsApp sender whose Meta user id is not the one the number's account belongs to
+ * (whatsapp/inbound.ts `ownAccount`): every message gets the same short answer, before any flow,
+ * command or button, until an admin decides; nothing of the account is shown or spent.
+ */
+export function waHeldGate(deps: BotDeps): MiddlewareFn<BotContext> {
+  return async (ctx, next) => {
+    const held = waHeldOf(ctx.update);
+    if (!held) return next();
+    if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => {});
+    const t = translator(deps.i18n, await ctx.i18n.getLocale());
+    const phone = formatPhone(held.phone);
+    await ctx.reply(t(held.released ? "wa-held-released" : "wa-held", { phone }));
+  };
+}
+
+/**
+ * /waid <phone> accept|release (admins): the decision on a held WhatsApp account. accept: the
+ * held sender's Meta user id becomes the account's (the same person with a re-issued id).
+ * release: the number leaves the account, which keeps its money, history and its own user id;
+ * the sender may register on Telegram, then join it on WhatsApp with a code. Each decision is
+ * logged with the admin and the time (`{accounts}:wadecided`) and in the log.
+ */
+export function waid(deps: BotDeps): Composer<BotContext> {
+  const composer = new Composer<BotContext>();
+  composer.chatType("private").command("waid", async (ctx) => {
+    const t = translator(deps.i18n, await ctx.i18n.getLocale());
+    if (roleIn(deps.settings, ctx) !== "admin") {
+      await ctx.reply(t("balance-denied"));
+      return;
+    }
+    // The decision is the last word; the number before it may be written with spaces.
+    const m = /^(.+?)\s+(\S+)$/.exec(ctx.match.trim());
+    const phone = phoneFromContact(m?.[1] ?? "");
+    const decision = (m?.[2] ?? "").toLowerCase();
+    if (phone === null || (decision !== "accept" && decision !== "release")) {
+      await ctx.reply(t("waid-usage", { accept: "accept", release: "release" }));
+      return;
+    }
+    const d = await deps.accounts.decideWa(phone, decision, ctx.from?.id ?? 0, Date.now());
+    if (d === null) {
+      await ctx.reply(t("waid-none", { phone: formatPhone(phone) }));
+      return;
+    }
+    deps.logger.info({ ...d, phone: undefined }, "whatsapp hold decided");
+    await ctx.reply(
+      t(decision === "accept" ? "waid-accepted" : "waid-released", {
+        phone: formatPhone(phone),
+        account: String(d.account),
+      }),
+    );
+  });
+  return composer;
+}
