@@ -1,6 +1,8 @@
 import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { orderStatusText } from "../../conversations/status/status-text.ts";
 import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
+import { translator } from "../../src/bot/i18n.ts";
 import { notificationRender } from "../../src/bot/notification-render.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
@@ -378,5 +380,56 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     expect(saying(after, "failed")).toEqual([]);
     expect(await alertsOf(order)).toEqual([]);
     expect(await available(order.userId)).toBe(30_000);
+  });
+
+  it("a contradiction on an order whose history is full is still recorded, and /status shows staff what the aggregator said, when, and that no money moved", async () => {
+    const order = await sentOrder("9841440005");
+    forceAtAggregator(order, "success");
+    await webhook(order, "success");
+    // A long-lived order: its history full, past the room for counted "not found" answers too.
+    const filler = (i: number) => ({
+      source: "webhook" as const,
+      status: null,
+      at: clock,
+      note: `claimed pending ${i}`,
+    });
+    await orders.store.update(order.reference, (o) => ({
+      order: {
+        ...o,
+        history: [
+          ...o.history,
+          ...Array.from({ length: 120 - o.history.length }, (_, i) => filler(i)),
+        ],
+      },
+      notifications: [],
+    }));
+    expect((await orders.get(order.reference))?.history).toHaveLength(120);
+
+    forceAtAggregator(order, "failed");
+    clock += 1;
+    await webhook(order, "failed");
+    const after = (await orders.get(order.reference)) as Order;
+    expect(after.status).toBe("success");
+    expect(after.contradicted).toEqual({ at: clock, said: "failed", source: "status" });
+    expect(saying(after, "failed")).toHaveLength(1);
+    expect(after.history.at(-1)?.note).toContain("no money moved");
+    expect(await alertsOf(order)).toHaveLength(ADMINS.length);
+
+    const i18n = createChatI18n(CATEGORY_MODULES);
+    const words = {
+      en: ["the aggregator said ❌ failed", "stays ✅ successful", "No money moved"],
+      ne: ["एग्रिगेटरले ❌ असफल भन्यो", "✅ सफल नै रहन्छ", "कुनै पैसा सरेन"],
+      hi: ["एग्रीगेटर ने ❌ असफल कहा", "✅ सफल ही रहता है", "कोई पैसा नहीं हिला"],
+    };
+    for (const [locale, expected] of Object.entries(words)) {
+      const t = translator(i18n, locale);
+      const agent = orderStatusText(t, after, "agent");
+      for (const w of expected) expect(agent).toContain(w);
+      const line = agent.split("\n").find((l) => l.startsWith("⚠️")) ?? "";
+      // When, in Latin digits and the order's zone, in every language.
+      expect(line).toMatch(/\d{2}:\d{2} NPT/);
+      expect(line).not.toMatch(/[०-९]/);
+      expect(orderStatusText(t, after, "customer")).not.toContain(expected[2]);
+    }
   });
 });
