@@ -116,6 +116,17 @@ export function orderStatusText(
     }
     if (s.contradictedAt !== undefined) lines.push(t("status-settled-contradicted"));
   }
+  if (role !== "customer" && order.contradicted) {
+    // The aggregator's own final word against the order's (final-order.ts): nothing moved.
+    const c = order.contradicted;
+    lines.push(
+      t("status-contradicted", {
+        time: formatOrderTime(c.at, order.region, t.locale),
+        said: statusLabel(t, c.said),
+        status: statusLabel(t, order.status),
+      }),
+    );
+  }
   if (role === "admin" && settleable) {
     const p = order.settleProposal;
     lines.push(

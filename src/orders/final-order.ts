@@ -74,7 +74,7 @@ function settlementContradicted(order: Order, event: OrderEvent): TransitionResu
     order: {
       ...order,
       settled: { ...s, contradictedAt: event.at },
-      history: withHistory(order, entry),
+      history: withHistory(order, entry, true),
       updatedAt: event.at,
     },
     changed: true,
@@ -125,7 +125,7 @@ function finalContradicted(
     order: {
       ...order,
       contradicted: { at: event.at, said, source: event.source },
-      history: withHistory(order, entryOf({ ...event, status: null }, note)),
+      history: withHistory(order, entryOf({ ...event, status: null }, note), true),
       updatedAt: event.at,
     },
     changed: true,

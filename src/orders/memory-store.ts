@@ -186,6 +186,8 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
   const unmatched: UnmatchedEvent[] = [];
   /** Settled orders awaiting the aggregator's word: reference -> when to ask next. */
   const watch = new Map<string, number>();
+  /** Per order: until when a claim against its final outcome costs no status query (takeClaimCheck). */
+  const claimChecks = new Map<string, number>();
 
   return {
     async nextReference() {
@@ -240,6 +242,14 @@ export function createMemoryOrderStore(opts: MemoryOrderStoreOptions = {}): Orde
     },
     async unwatchSettled(reference, dueAt) {
       if (watch.get(reference) === dueAt) watch.delete(reference);
+    },
+
+    async takeClaimCheck(reference, at, cooldownMs) {
+      if ((claimChecks.get(reference) ?? 0) > at) return false;
+      // Ended cooldowns go (as the Redis keys expire), so the map stays small.
+      for (const [ref, till] of claimChecks) if (till <= at) claimChecks.delete(ref);
+      claimChecks.set(reference, Math.floor(at) + Math.max(1, Math.floor(cooldownMs)));
+      return true;
     },
 
     update: async (reference, mutate) => update(st, reference, mutate),

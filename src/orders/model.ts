@@ -157,7 +157,7 @@ export type HistoryEntry = z.infer<typeof historyEntrySchema>;
  * The note of one counted "not found" answer of the status endpoint (the reconciler's, status
  * null: src/orders/reconcile-order.ts), "provider has no such reference (answer k of n)". The
  * answers are counted from the order's own history, so every process (and every version since
- * the count came in) sees the same count; the history cap keeps room for them (state.ts).
+ * the count came in) sees the same count; the history cap keeps room for them (transition-kit.ts).
  */
 export const NOT_FOUND_NOTE = "provider has no such reference";
 
@@ -179,7 +179,7 @@ const chatId = z.number().int().refine(Number.isSafeInteger);
 /**
  * An admin's settlement of an order the aggregator never ended (settle.ts): who, why, what the
  * aggregator's status endpoint said just before, and the admins to alert when a later answer of
- * the aggregator contradicts it (state.ts; once, `contradictedAt`). The outcome is the order's
+ * the aggregator contradicts it (final-order.ts; once, `contradictedAt`). The outcome is the order's
  * status, set by the same event.
  */
 const settlementSchema = z.object({
@@ -187,7 +187,7 @@ const settlementSchema = z.object({
   by: chatId,
   /** Maker-checker (more than one admin): the other admin who approved the proposal. */
   approvedBy: chatId.optional(),
-  /** Maker-checker: when the approved proposal was made (its identity with `by`; state.ts). */
+  /** Maker-checker: when the approved proposal was made (its identity with `by`; settle.ts). */
   proposedAt: z.number().int().optional(),
   reason: z.string().min(1).max(200),
   /** What the aggregator's status endpoint answered before the settlement (no final word). */
@@ -297,7 +297,7 @@ export const orderSchema = z.object({
   /**
    * A final order no admin settled that the aggregator's own final word (a status answer, an
    * execute answer: never a webhook claim alone) later contradicted: what it said, when, through
-   * which source. Recorded with a history entry and alerted to the admins once (state.ts); no
+   * which source. Recorded with a history entry and alerted to the admins once (final-order.ts); no
    * money moved. Absent: never contradicted (a settled order records it on `settled`).
    */
   contradicted: z

@@ -143,7 +143,7 @@ export function reconcileOne(o: ReconcileOneOptions) {
    * A "not found" for an order whose execute may have reached the aggregator (timed out, 5xx,
    * reset, or a process died after the submitting mark). A slow or queueing aggregator may still
    * record it later, so one answer proves nothing: it is counted (a history entry, spaced; the
-   * history cap keeps room for these, state.ts), and only enough answers over the window fail the
+   * history cap keeps room for these, transition-kit.ts), and only enough answers over the window fail the
    * order and void its hold. Between two counted answers the order is not asked at all. Until then the order
    * stays open, its hold held, and the customer keeps the "checking with the operator" words.
    */

@@ -182,3 +182,15 @@ export const settledUnwatch = luaScript<"watch", number>(
 if s and tonumber(s) == tonumber(ARGV[2]) then return redis.call('ZREM', KEYS[1], ARGV[1]) end
 return 0`,
 );
+
+// KEYS: the order's claim-check key. ARGV: now (ms), the cooldown's end (ms), the cooldown (ms).
+// 1 and the key set to the cooldown's end when no cooldown is running at `now`; 0 otherwise. The
+// callers' clock decides (as for every order time); the TTL only bounds the key's life.
+export const claimCheckTake = luaScript<"check", number>(
+  "raClaimCheckTake",
+  ["check"],
+  `local till = tonumber(redis.call('GET', KEYS[1]) or '0')
+if till and till > tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+return 1`,
+);

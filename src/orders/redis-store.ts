@@ -3,7 +3,7 @@ import type { UnmatchedEvent } from "./model.ts";
 import { isFinal, unmatchedEventSchema } from "./model.ts";
 import { createOrder } from "./redis-create.ts";
 import { createRedisOrderEnv } from "./redis-env.ts";
-import { nextReference, settledUnwatch } from "./redis-scripts.ts";
+import { claimCheckTake, nextReference, settledUnwatch } from "./redis-scripts.ts";
 import { updateOrder } from "./redis-update.ts";
 import { runSearch } from "./search.ts";
 import { type ListOpenOptions, type OrderStore, UNMATCHED_CAP } from "./store.ts";
@@ -88,6 +88,12 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
     },
     async unwatchSettled(reference, dueAt) {
       await settledUnwatch.run(redis, { watch: k.settledWatch }, reference, String(dueAt));
+    },
+    async takeClaimCheck(reference, at, cooldownMs) {
+      const ms = Math.max(1, Math.floor(cooldownMs));
+      const till = String(Math.floor(at) + ms);
+      const key = { check: k.claimCheck(reference) };
+      return (await claimCheckTake.run(redis, key, String(Math.floor(at)), till, String(ms))) === 1;
     },
     update: (reference, mutate, known) => updateOrder(env, reference, mutate, known),
     search(query) {

@@ -142,6 +142,9 @@ export function createOrders(opts: OrdersOptions) {
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),
     listUnmatched: (limit = 50) => store.listUnmatched(limit),
+    /** A claim against a final order: may it cost a status query now (store.takeClaimCheck)? */
+    takeClaimCheck: (reference: string, at: number, cooldownMs: number) =>
+      store.takeClaimCheck(reference, at, cooldownMs),
     search: (query: OrderSearch) => store.search(query),
     store,
     provider,

@@ -73,6 +73,13 @@ export interface OrderStore {
   dueSettled(now: number, limit: number): Promise<{ reference: string; dueAt: number }[]>;
   unwatchSettled(reference: string, dueAt: number): Promise<void>;
   /**
+   * A webhook's claim against an order's final outcome may cost one status query per order per
+   * cooldown, across every process (webhook/apply.ts claimOnFinal): true for the first caller at
+   * `at` (the cooldown then runs until at + cooldownMs), false while one runs. Only on that rare
+   * path, never on the normal order path.
+   */
+  takeClaimCheck(reference: string, at: number, cooldownMs: number): Promise<boolean>;
+  /**
    * Atomic compare-and-set: reads the order, runs `mutate`, writes the result and its notifications
    * only if nobody wrote in between (retrying otherwise). Null when the order does not exist.
    * `mutate` must be pure: it may run several times. `known`, an order the caller has just read,

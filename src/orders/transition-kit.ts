@@ -52,8 +52,29 @@ export function unchanged(order: Order): TransitionResult {
  */
 const NOT_FOUND_PAST_CAP = 20;
 
-export function withHistory(order: Order, entry: HistoryEntry): HistoryEntry[] {
-  const cap = isNotFoundAnswer(entry) ? MAX_HISTORY + NOT_FOUND_PAST_CAP : MAX_HISTORY;
+/**
+ * Room past every other cap for the aggregator's contradiction of a final order (final-order.ts):
+ * recorded once per order (`contradicted`, `settled.contradictedAt`), it must never be dropped
+ * from a full history while the marker is set and the admins alerted. A few, not one: an older
+ * version's write may drop the marker (docs/deploying.md) and let it be recorded again.
+ */
+const CONTRADICTION_PAST_CAP = 5;
+
+/**
+ * The history with `entry` appended, unless full: MAX_HISTORY entries, past which only counted
+ * "not found" answers (NOT_FOUND_PAST_CAP more) and, with `contradiction`, the aggregator's
+ * contradiction of a final order (CONTRADICTION_PAST_CAP more still) are kept.
+ */
+export function withHistory(
+  order: Order,
+  entry: HistoryEntry,
+  contradiction = false,
+): HistoryEntry[] {
+  const cap = contradiction
+    ? MAX_HISTORY + NOT_FOUND_PAST_CAP + CONTRADICTION_PAST_CAP
+    : isNotFoundAnswer(entry)
+      ? MAX_HISTORY + NOT_FOUND_PAST_CAP
+      : MAX_HISTORY;
   return order.history.length >= cap ? order.history : [...order.history, entry];
 }
 

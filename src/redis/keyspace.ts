@@ -65,6 +65,12 @@ export function keyspace(prefix: string) {
      * when the reconciler asks next (orders/settled-watch.ts). Global.
      */
     settledWatch: `${money}:orders:settled-watch`,
+    /**
+     * String per order, with a TTL: until when (epoch ms) a webhook's claim against the order's
+     * final outcome costs no more status queries (webhook/apply.ts claimOnFinal). Only written on
+     * that rare path, never on the normal order path.
+     */
+    claimCheck: (reference: string) => `${prefix}orders:claim-check:${reference}`,
     /** List of unmatched webhook/status events (JSON), newest first, capped. */
     unmatched: `${prefix}orders:unmatched`,
     /** Lease key for a named singleton job (e.g. "reconciler"). */

@@ -14,9 +14,11 @@ import type { WebhookPayload } from "./payload.ts";
  */
 
 export interface ApplyDeps {
-  orders: Pick<Orders, "apply" | "get" | "getByTransactionId">;
+  orders: Pick<Orders, "apply" | "get" | "getByTransactionId" | "takeClaimCheck">;
   confirmations: Confirmations;
   confirmFinal: boolean;
+  /** How long one order's unconfirmed claim against its final outcome costs no more queries. */
+  claimCooldownMs?: number;
   logger: Logger | undefined;
   now: () => number;
 }
@@ -75,7 +77,8 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
         ? { transactionId: p.transactionId }
         : {}),
     });
-    if (isFinal(status) && r.order && isFinal(r.order.status)) claimOnFinal(deps, r.order, status);
+    if (isFinal(status) && r.order && isFinal(r.order.status))
+      await claimOnFinal(deps, r.order, status, at);
     return;
   }
   // A claim on a sent order is not written before its confirmation: the confirmation's own write
@@ -99,7 +102,7 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
           })
         ).order;
   if (stored && !isFinal(stored.status)) deps.confirmations.schedule(stored, status);
-  else if (stored) claimOnFinal(deps, stored, status);
+  else if (stored) await claimOnFinal(deps, stored, status, at);
 }
 
 /** The aggregator's contradiction of this final order is already recorded (alerted once). */
@@ -107,14 +110,38 @@ const contradictionRecorded = (o: Order): boolean =>
   o.settled ? o.settled.contradictedAt !== undefined : o.contradicted !== undefined;
 
 /**
+ * A claim against an order's final outcome costs at most one status query per order in this long,
+ * across every process: the aggregator's retries and replays of a claim its own answer does not
+ * back (nothing is recorded then) must not spend its rate limit, shared with the reconciler and
+ * settle, once per redelivery.
+ */
+export const CLAIM_COOLDOWN_MS = 10 * 60_000;
+
+/**
  * A final claim on an order already final. The same outcome: nothing to do, no status query (a
  * replay). The opposite: logged, and confirmed with a status query like any final claim; only
  * the aggregator's answer, if it says the same, is recorded on the order and alerted to the
- * admins, once per order (orders/state.ts): a redelivery after that costs no query. No money moves
- * either way. (A claim against an admin's settlement was never logged before its confirmation.)
+ * admins, once per order (orders/final-order.ts): a redelivery after that costs no query. One the
+ * answer did not back costs none either until CLAIM_COOLDOWN_MS is over (store.takeClaimCheck:
+ * one Redis command, on this path only). No money moves either way. (A claim against an admin's
+ * settlement was never logged before its confirmation.)
  */
-function claimOnFinal(deps: ApplyDeps, stored: Order, status: OrderStatus): void {
+async function claimOnFinal(
+  deps: ApplyDeps,
+  stored: Order,
+  status: OrderStatus,
+  at: number,
+): Promise<void> {
   if (stored.status === status) return;
   if (!stored.settled) contradicts(deps.logger, stored, status);
-  if (!contradictionRecorded(stored)) deps.confirmations.schedule(stored, status);
+  if (contradictionRecorded(stored)) return;
+  const cooldown = deps.claimCooldownMs ?? CLAIM_COOLDOWN_MS;
+  if (!(await deps.orders.takeClaimCheck(stored.reference, at, cooldown))) {
+    deps.logger?.info(
+      { reference: stored.reference, claimed: status },
+      "claim against a final order: asked the aggregator within the cooldown already; no query",
+    );
+    return;
+  }
+  deps.confirmations.schedule(stored, status);
 }

@@ -43,8 +43,10 @@ export interface WebhookRoutesOptions {
   confirmFinal?: boolean;
   /** PROVIDER_UTC_OFFSET_MINUTES: the offset of a zone-less timestamp; default Nepal Time. */
   timestampUtcOffsetMinutes?: number;
-  orders: Pick<Orders, "apply" | "get" | "getByTransactionId">;
+  orders: Pick<Orders, "apply" | "get" | "getByTransactionId" | "takeClaimCheck">;
   provider: Pick<OrdersProvider, "statusByReference">;
+  /** A final order's unconfirmed claims: one status query per this long (apply.ts; default 10 min). */
+  claimCooldownMs?: number;
   logger?: Logger;
   now?: () => number;
   registry?: Registry;
@@ -80,6 +82,7 @@ export function createWebhookRoutes(opts: WebhookRoutesOptions): WebhookRoutes {
     orders: opts.orders,
     confirmations,
     confirmFinal: opts.confirmFinal ?? true,
+    ...(opts.claimCooldownMs === undefined ? {} : { claimCooldownMs: opts.claimCooldownMs }),
     logger: log,
     now,
   };

@@ -202,4 +202,34 @@ describe("an order's page", () => {
       expect(text).toContain("[hidden]");
     }
   });
+
+  it("the order page shows the aggregator's contradiction of a final order: what it said, when, and that no money moved", async () => {
+    const reference = String(Date.now() + 7).slice(-13);
+    await h.store.create(
+      placedOrder({
+        reference,
+        idempotencyKey: `contradicted-${reference}`,
+        userId: 7303,
+        chatId: 7303,
+        status: "pending",
+      }),
+    );
+    const step = (status: "success" | "failed", at: number) =>
+      h.store.update(reference, (cur) => {
+        const t = transition(cur, { source: "status", status, at }, [ADMIN]);
+        return t.changed ? { order: t.order, notifications: t.notifications } : null;
+      });
+    const at = Date.UTC(2026, 10, 20, 8, 15, 0);
+    await step("success", at - 60_000);
+    const r = await step("failed", at);
+    expect(r?.order.contradicted).toEqual({ at, said: "failed", source: "status" });
+    for (const who of [ADMIN, AGENT]) {
+      const c = await loggedIn(h, who);
+      const text = await (await c.get(`/dashboard/orders?ref=${reference}`)).text();
+      expect(text).toContain("Contradicted by the aggregator");
+      expect(text).toContain(
+        "2026-11-20 08:15:00 UTC: the aggregator said failed (status answer), but the order stays success; no money moved",
+      );
+    }
+  });
 });

@@ -1,6 +1,8 @@
 import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { orderStatusText } from "../../conversations/status/status-text.ts";
 import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
+import { translator } from "../../src/bot/i18n.ts";
 import { notificationRender } from "../../src/bot/notification-render.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
@@ -18,6 +20,7 @@ import { createOrders, type Orders } from "../../src/orders/service.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { createChatI18n } from "../../src/system/bot.ts";
+import { CLAIM_COOLDOWN_MS } from "../../src/webhook/apply.ts";
 import { encryptPayload, signature } from "../../src/webhook/codec.ts";
 import { createWebhookRoutes, type WebhookRoutes } from "../../src/webhook/routes.ts";
 import { mobileInput, serveFetch, testRedis } from "../support/orders.ts";
@@ -45,6 +48,8 @@ describe("the aggregator contradicts a final order no admin settled", () => {
   let ledger: LedgerStore;
   let orders: Orders;
   let routes: WebhookRoutes;
+  /** A second process: its own Redis connection, order service and webhook route. */
+  let routes2: WebhookRoutes;
   /** References the aggregator's status endpoint does not know yet (it records them late). */
   const hidden = new Set<string>();
   /** When set for a reference, the status endpoint answers this word for it ("reversed"). */
@@ -112,6 +117,21 @@ describe("the aggregator contradicts a final order no admin settled", () => {
       logger,
       now: () => clock,
     });
+    routes2 = createWebhookRoutes({
+      secret: SECRET,
+      orders: createOrders({
+        categories: CATEGORY_MODULES,
+        accessMode: "prepaid",
+        store: createRedisOrderStore({ redis: r.connect(), prefix: r.prefix }),
+        provider: client,
+        adminChatIds: ADMINS,
+        logger,
+        now: () => clock,
+      }),
+      provider: client,
+      logger,
+      now: () => clock,
+    });
   });
 
   afterEach(() => {
@@ -172,7 +192,7 @@ describe("the aggregator contradicts a final order no admin settled", () => {
   }
 
   /** The aggregator's signed webhook about the order, to the real route; its confirmation awaited. */
-  async function webhook(order: Order, status: string): Promise<void> {
+  async function webhook(order: Order, status: string, to = routes): Promise<void> {
     const data = encryptPayload(SECRET, {
       status,
       transaction_id: Number(transactionOf(order)?.transactionId ?? 1),
@@ -182,13 +202,13 @@ describe("the aggregator contradicts a final order no admin settled", () => {
       details: {},
       package_name: null,
     });
-    const res = await routes.request("/", {
+    const res = await to.request("/", {
       method: "POST",
       headers: { "content-type": "application/json", "x-signature": signature(SECRET) },
       body: JSON.stringify({ data }),
     });
     expect(res.status).toBe(200);
-    await routes.settled();
+    await to.settled();
   }
 
   async function alertsOf(order: Order): Promise<Notification[]> {
@@ -232,10 +252,11 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     expect(unconfirmed?.contradicted).toBeUndefined();
     expect(await alertsOf(order)).toEqual([]);
 
-    // It records and executes the order late: its status endpoint now says success.
+    // It records and executes the order late: its status endpoint now says success. The claim
+    // the aggregator did not back asked once; it is asked again once the cooldown is over.
     hidden.delete(order.reference);
     forceAtAggregator(order, "success");
-    clock += 1;
+    clock += CLAIM_COOLDOWN_MS;
     const asked = queries.get(order.reference) ?? 0;
     for (let i = 0; i < 3; i++) await webhook(order, "success");
     // One status query confirmed it; the redeliveries after the record cost none.
@@ -329,5 +350,86 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     );
     expect(logged.map((l) => l.word)).toEqual(["refunded", "refunded", "reversed"]);
     expect(await available(order.userId)).toBe(30_000);
+  });
+
+  it("a claim the aggregator does not back costs one status query per order per cooldown, across processes; then one more", async () => {
+    const order = await sentOrder("9841440004");
+    forceAtAggregator(order, "success");
+    await webhook(order, "success");
+    expect((await orders.get(order.reference))?.status).toBe("success");
+    const asked = queries.get(order.reference) ?? 0;
+
+    // A signed "failed" while the aggregator says success, redelivered to two processes.
+    clock += 1;
+    for (let i = 0; i < 6; i++) {
+      await webhook(order, "failed", i % 2 === 0 ? routes : routes2);
+      clock += 60_000;
+    }
+    expect(queries.get(order.reference)).toBe(asked + 1);
+
+    // The cooldown is over (counted from the first query): one more query, then none again.
+    clock += CLAIM_COOLDOWN_MS - 6 * 60_000;
+    await webhook(order, "failed", routes2);
+    await webhook(order, "failed", routes);
+    expect(queries.get(order.reference)).toBe(asked + 2);
+
+    // Nothing recorded, nobody alerted, no money moved.
+    const after = await orders.get(order.reference);
+    expect(after?.status).toBe("success");
+    expect(after?.contradicted).toBeUndefined();
+    expect(saying(after, "failed")).toEqual([]);
+    expect(await alertsOf(order)).toEqual([]);
+    expect(await available(order.userId)).toBe(30_000);
+  });
+
+  it("a contradiction on an order whose history is full is still recorded, and /status shows staff what the aggregator said, when, and that no money moved", async () => {
+    const order = await sentOrder("9841440005");
+    forceAtAggregator(order, "success");
+    await webhook(order, "success");
+    // A long-lived order: its history full, past the room for counted "not found" answers too.
+    const filler = (i: number) => ({
+      source: "webhook" as const,
+      status: null,
+      at: clock,
+      note: `claimed pending ${i}`,
+    });
+    await orders.store.update(order.reference, (o) => ({
+      order: {
+        ...o,
+        history: [
+          ...o.history,
+          ...Array.from({ length: 120 - o.history.length }, (_, i) => filler(i)),
+        ],
+      },
+      notifications: [],
+    }));
+    expect((await orders.get(order.reference))?.history).toHaveLength(120);
+
+    forceAtAggregator(order, "failed");
+    clock += 1;
+    await webhook(order, "failed");
+    const after = (await orders.get(order.reference)) as Order;
+    expect(after.status).toBe("success");
+    expect(after.contradicted).toEqual({ at: clock, said: "failed", source: "status" });
+    expect(saying(after, "failed")).toHaveLength(1);
+    expect(after.history.at(-1)?.note).toContain("no money moved");
+    expect(await alertsOf(order)).toHaveLength(ADMINS.length);
+
+    const i18n = createChatI18n(CATEGORY_MODULES);
+    const words = {
+      en: ["the aggregator said ❌ failed", "stays ✅ successful", "No money moved"],
+      ne: ["एग्रिगेटरले ❌ असफल भन्यो", "✅ सफल नै रहन्छ", "कुनै पैसा सरेन"],
+      hi: ["एग्रीगेटर ने ❌ असफल कहा", "✅ सफल ही रहता है", "कोई पैसा नहीं हिला"],
+    };
+    for (const [locale, expected] of Object.entries(words)) {
+      const t = translator(i18n, locale);
+      const agent = orderStatusText(t, after, "agent");
+      for (const w of expected) expect(agent).toContain(w);
+      const line = agent.split("\n").find((l) => l.startsWith("⚠️")) ?? "";
+      // When, in Latin digits and the order's zone, in every language.
+      expect(line).toMatch(/\d{2}:\d{2} NPT/);
+      expect(line).not.toMatch(/[०-९]/);
+      expect(orderStatusText(t, after, "customer")).not.toContain(expected[2]);
+    }
   });
 });

@@ -16,7 +16,7 @@ import { createOrders, type Orders } from "../../src/orders/service.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { applyWebhookEvent } from "../../src/webhook/apply.ts";
+import { applyWebhookEvent, CLAIM_COOLDOWN_MS } from "../../src/webhook/apply.ts";
 import { createConfirmations } from "../../src/webhook/confirm.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { booksOnRedis } from "../support/books.ts";
@@ -595,7 +595,8 @@ describe("an admin settles an order the aggregator never ended", () => {
     expect(await alerts()).toEqual([]);
     // The aggregator does say success now: the claim's confirmation records it, once.
     forceAtAggregator(order, "success");
-    clock += 1;
+    // (An unbacked claim is asked about once per cooldown: the next query comes after it.)
+    clock += CLAIM_COOLDOWN_MS;
     await applyWebhookEvent(deps, webhook);
     await confirmations.settled();
     await applyWebhookEvent(deps, webhook);

@@ -325,6 +325,17 @@ describe.each(adapters)("order store contract: %s", (_name, makeHarness) => {
     const list = await store.listUnmatched(10);
     expect(list.map((e) => e.receivedAt)).toEqual([2, 1]);
   });
+
+  it("a claim check: one caller per order per cooldown, across processes, again once it is over", async () => {
+    const { store } = setup();
+    const t0 = 1_700_000_000_000;
+    expect(await store.takeClaimCheck("41", t0, 600_000)).toBe(true);
+    expect(await h.second().takeClaimCheck("41", t0, 600_000)).toBe(false);
+    expect(await store.takeClaimCheck("41", t0 + 599_999, 600_000)).toBe(false);
+    expect(await store.takeClaimCheck("42", t0 + 1, 600_000)).toBe(true);
+    expect(await h.second().takeClaimCheck("41", t0 + 600_000, 600_000)).toBe(true);
+    expect(await store.takeClaimCheck("41", t0 + 600_001, 600_000)).toBe(false);
+  });
 });
 
 describe("order store (redis): the reference counter moved into the money slot", () => {

@@ -46,10 +46,24 @@ function orderFacts(o: Order): Fragment {
     ["Last change", time(o.updatedAt)],
     ["Flagged as stuck", time(o.flaggedAt)],
     ["Settled by an admin", o.settled ? `${o.settled.by}, ${time(o.settled.at)}` : "—"],
+    ["Contradicted by the aggregator", contradictedOf(o)],
     ["Receipt in the chat", receiptOf(o)],
     ["Customer's available after", rs(o.balanceAfterPaisa)],
     ["Language", o.locale],
   ]);
+}
+
+/**
+ * The aggregator's own final word against the order's final outcome (orders/final-order.ts):
+ * what it said, when, through which answer; nothing moved. A settled order's is in its settlement.
+ */
+function contradictedOf(o: Order): string {
+  const c = o.contradicted;
+  if (c) {
+    return `${time(c.at)}: the aggregator said ${c.said} (${c.source} answer), but the order stays ${o.status}; no money moved, a correction needs an admin`;
+  }
+  const at = o.settled?.contradictedAt;
+  return at === undefined ? "no" : `${time(at)}: against the settlement (below); no money moved`;
 }
 
 /** What the order records of its receipt: the chat message the notifier edits in place. */
