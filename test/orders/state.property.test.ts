@@ -13,7 +13,7 @@ import {
   type WalletEffects,
 } from "../../src/orders/model.ts";
 import { bookingsOf, holdOf, settlementOf } from "../../src/orders/postings.ts";
-import { MAX_HISTORY, transition } from "../../src/orders/state.ts";
+import { MAX_FINAL_WORDS, MAX_HISTORY, transition } from "../../src/orders/state.ts";
 import { placedOrder } from "../support/orders.ts";
 
 /**
@@ -149,6 +149,7 @@ const startArb: fc.Arbitrary<Start> = fc.record({
     MAX_HISTORY,
     MAX_HISTORY + 18,
     HISTORY_BOUND - 6,
+    HISTORY_BOUND,
   ),
 });
 
@@ -241,6 +242,8 @@ function walk(from: Start, events: OrderEvent[]) {
   const alerts: Notification[] = [];
   let lateWallets = 0;
   const startLength = start.history.length;
+  /** History entries a final order gained: words nobody understood (bounded), an agreement, a contradiction. */
+  let addedWhileFinal = 0;
   for (const [i, e] of events.entries()) {
     const where = `event #${i} ${JSON.stringify(e)} on a ${o.status} order`;
     const t = transition(o, e, ADMINS);
@@ -266,6 +269,10 @@ function walk(from: Start, events: OrderEvent[]) {
         expect(lateWalletAllowed(o, e, next), `${where}: the wallet changed`).toBe(true);
         lateWallets++;
       }
+      addedWhileFinal += Math.max(0, next.history.length - o.history.length);
+      expect(addedWhileFinal, `${where}: entries past the final words' bound`).toBeLessThanOrEqual(
+        MAX_FINAL_WORDS + 2,
+      );
       // The customer hears nothing more: only admins may be told.
       expect(
         t.notifications.filter((n) => n.kind === "status"),
