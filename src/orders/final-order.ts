@@ -23,12 +23,17 @@ export function finalOrderStep(
   event: OrderEvent,
   admins: readonly number[],
 ): TransitionResult {
+  // A late wallet and the answer's final word are recorded in one step: the same answer again
+  // must not do something the first one did not (an agreement left unrecorded till a redelivery).
   const late = lateWallet(order, event);
-  if (late.changed) return late;
-  if (event.unrecognised !== undefined) return finalWordUnread(order, event, event.unrecognised);
-  return order.settled
-    ? settlementContradicted(order, event)
-    : finalContradicted(order, event, admins);
+  const o = late.order;
+  const rest =
+    event.unrecognised !== undefined
+      ? finalWordUnread(o, event, event.unrecognised)
+      : o.settled
+        ? settlementContradicted(o, event)
+        : finalContradicted(o, event, admins);
+  return rest.changed || !late.changed ? rest : late;
 }
 
 /**
@@ -41,7 +46,9 @@ function lateWallet(order: Order, event: OrderEvent): TransitionResult {
   if (event.source !== "execute" || !event.wallet || isInferred(event.wallet))
     return unchanged(order);
   if (order.wallet !== undefined && !isInferred(order.wallet)) return unchanged(order);
-  if (order.status !== "success") return unchanged(order);
+  // An answer calling the success failed reports no debit for it: it is the aggregator's
+  // contradiction (finalContradicted), recorded and alerted, never taken as the books' figures.
+  if (order.status !== "success" || event.status === "failed") return unchanged(order);
   if (
     event.transactionId !== undefined &&
     order.transactionId !== undefined &&
@@ -159,13 +166,13 @@ function finalWordUnread(order: Order, event: OrderEvent, word: string): Transit
     kept.some((h) => h.source === event.source && h.note === note)
   )
     return listed;
+  const history = withHistory(order, entryOf({ ...event, status: null }, note));
+  // A full history keeps no entry: only the list records the word (else a redelivery, not kept
+  // either, would claim a change every time and cost a store write each).
+  if (history === order.history) return listed;
   return {
     ...listed,
-    order: {
-      ...listed.order,
-      history: withHistory(order, entryOf({ ...event, status: null }, note)),
-      updatedAt: event.at,
-    },
+    order: { ...listed.order, history, updatedAt: event.at },
     changed: true,
   };
 }

@@ -200,9 +200,12 @@ function decidedEarly(
       ...(event.payload === undefined ? {} : { payload: event.payload }),
     };
     if (order.history.some((h) => sameEntry(h, mismatch))) return unchanged(order);
+    const history = withHistory(order, entryOf(mismatch));
+    // A full history keeps no trace: nothing changed (else every redelivery is a store write).
+    if (history === order.history) return unchanged(order);
     return {
       ...unchanged(order),
-      order: { ...order, history: withHistory(order, entryOf(mismatch)), updatedAt: event.at },
+      order: { ...order, history, updatedAt: event.at },
       changed: true,
     };
   }

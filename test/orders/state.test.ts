@@ -9,7 +9,7 @@ import {
   type OrderStatus,
   STATUS_RANK,
 } from "../../src/orders/model.ts";
-import { MAX_UNRECOGNISED, transition } from "../../src/orders/state.ts";
+import { MAX_HISTORY, MAX_UNRECOGNISED, transition } from "../../src/orders/state.ts";
 import { placedOrder } from "../support/orders.ts";
 
 const ev = (status: OrderStatus | null, over: Partial<OrderEvent> = {}): OrderEvent => ({
@@ -399,5 +399,60 @@ describe("a final order and the execute answer's late wallet figures", () => {
     expect(transition(done, other).changed).toBe(false);
     const failed = run(placedOrder(), [ev("failed")]).order;
     expect(transition(failed, ev("queued", { source: "execute", wallet })).changed).toBe(false);
+  });
+});
+
+describe("defects the wide property found (test/orders/state.property.test.ts)", () => {
+  const full = (status: OrderStatus) =>
+    placedOrder({
+      status,
+      history: Array.from({ length: MAX_HISTORY }, (_, i) => ({
+        source: "system" as const,
+        status: null,
+        at: 1,
+        note: `filler ${i}`,
+      })),
+    });
+  it("a redelivered unknown word on a final order with a full history claims no change the second time", () => {
+    const word = ev(null, { source: "status", unrecognised: "refunded", at: 5 });
+    const first = transition(full("success"), word);
+    expect(first.order.unrecognised).toHaveLength(1);
+    const again = transition(first.order, word);
+    expect(again.changed).toBe(false);
+  });
+  it("a redelivered transaction-id mismatch on a full history claims no change (no store write)", () => {
+    const order = { ...full("pending"), transactionId: "T1" };
+    const other = ev("success", { transactionId: "T2", at: 5 });
+    expect(transition(order, other).changed).toBe(false);
+  });
+  const wallet = {
+    amountPaisa: 10_000,
+    serviceChargePaisa: 0,
+    instantDiscountPaisa: 0,
+    debitAmountPaisa: 9_500,
+    creditAvailablePaisa: 90_000,
+    source: "execute" as const,
+  };
+  it("a late execute answer calling a success failed is the contradiction, alerted at once; its figures are not booked", () => {
+    const done = run(placedOrder(), [ev("success", { transactionId: "T1" })]).order;
+    expect(done.wallet?.source).toBe("inferred");
+    const answer = ev("failed", { source: "execute", transactionId: "T1", wallet, at: 20 });
+    const t = transition(done, answer, [9]);
+    expect(t.order.status).toBe("success");
+    expect(t.order.wallet).toEqual(done.wallet);
+    expect(t.order.contradicted).toEqual({ at: 20, said: "failed", source: "execute" });
+    expect(t.notifications).toMatchObject([
+      { kind: "admin_alert", chatId: 9, contradicted: "failed" },
+    ]);
+    expect(transition(t.order, answer, [9]).changed).toBe(false);
+  });
+  it("a late execute answer agreeing with a settled success records its figures and the agreement in one step", () => {
+    const settle = { by: 9, reason: "operator says so", aggregator: "pending", admins: [9] };
+    const done = run(placedOrder(), [ev("success", { source: "admin", settle })]).order;
+    const answer = ev("success", { source: "execute", wallet, at: 20 });
+    const t = transition(done, answer, [9]);
+    expect(t.order.wallet).toEqual(wallet);
+    expect(t.order.settled?.confirmedAt).toBe(20);
+    expect(transition(t.order, answer, [9]).changed).toBe(false);
   });
 });
