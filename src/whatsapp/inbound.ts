@@ -30,6 +30,8 @@ export interface InboundDeps {
     waUserOf(userId: number): Promise<string | null>;
     /** Records that another Meta user id wrote from the account's number (until an admin decides). */
     holdWa(userId: number, hold: WaHold): Promise<void>;
+    /** The hold waiting on the account, if any. */
+    waHoldOf(userId: number): Promise<WaHold | null>;
     links: {
       sealedLinkOf(channelId: number): Promise<SealedLink | null>;
       unlink(channelId: number): Promise<boolean>;
@@ -132,7 +134,9 @@ type Found = { personId: number; held?: number; waHeld?: WaHeld };
  * moved or shown, the sender is told the account is under review (`waHeld`, answered by the gate),
  * the hold is recorded and the admins are alerted durably, once per (account, user id); an admin
  * decides with /waid. A message without a user id is taken on the number alone, as before Meta
- * sent them.
+ * sent them, except while a hold waits on the account: then it may be the held sender's (whose
+ * next payload lacks the id), so it is held too, with the same answer (one read, only for such
+ * a message on an account with a recorded id: the normal path is unchanged).
  */
 async function ownAccount(
   deps: InboundDeps,
@@ -142,7 +146,12 @@ async function ownAccount(
   owner: number,
   recorded: string | null,
 ): Promise<Found> {
-  if (!m.userId) return { personId: owner };
+  if (!m.userId) {
+    if (recorded === null || (await deps.accounts.waHoldOf(owner)) === null) {
+      return { personId: owner };
+    }
+    return { personId: chatId, waHeld: { account: owner, phone } };
+  }
   const belongs = recorded ?? (await deps.accounts.adoptWaUser(owner, m.userId));
   if (belongs === m.userId) return { personId: owner };
   const hold = { phone, waUserId: m.userId, at: deps.now() };

@@ -134,4 +134,19 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
     expect(await availableOf(ts, 12_915)).toBe(0);
     expect(await availableOf(ts, old)).toBe(40_000);
   });
+
+  it("review s22-waid2 1: while held, a message without a user id is held too (nothing shown)", async () => {
+    const phone = "9779800044006";
+    await recycled(phone, "6");
+    // Meta's next payload from the number carries no user_id (the stand-in remembers the last one).
+    standInOf(ts).faults.omitUserIdOf(phone);
+    const noId = waUser(phone, "Bikash");
+    for (const text of ["balance", "recharge", "saved"]) {
+      const seen = await noId.say(text, /./);
+      expect(seen.text).toMatch(HELD);
+      expect(seen.text).not.toMatch(/Rs 400/);
+    }
+    // Once the owner's id is back, the account is its own again.
+    await waUser(phone, "Asha", "NP.asha-6").say("balance", /Rs 400/);
+  });
 });
