@@ -82,8 +82,12 @@ export interface WaIdentity {
   adoptWaUser(userId: number, waUserId: string): Promise<string>;
   /** The Meta user id recorded for the account, if any (no adoption). */
   waUserOf(userId: number): Promise<string | null>;
-  /** Records that another user id wrote from the account's number (kept until decided). */
-  holdWa(userId: number, hold: WaHold): Promise<void>;
+  /**
+   * Records that another user id wrote from the account's number (kept until decided). Returns
+   * the hold that stands: the one already waiting for the same user id (with its first time),
+   * else this one. Its time names the hold: a hold after a decision is a new one (a new alert).
+   */
+  holdWa(userId: number, hold: WaHold): Promise<WaHold>;
   /** The hold waiting on the account, if any. */
   waHoldOf(userId: number): Promise<WaHold | null>;
   /** An admin's decision on the hold of the phone's account (see `decideScript`); null: none. */
@@ -122,8 +126,10 @@ export function redisWaIdentity(opts: {
     async holdWa(userId, hold) {
       // The first sender's hold stays (with its time) while it waits; another one replaces it.
       const was = parseHold(await redis.hget(k.accountWaHolds, String(userId)));
-      if (was?.waUserId === hold.waUserId) return;
-      await redis.hset(k.accountWaHolds, String(userId), JSON.stringify(waHoldSchema.parse(hold)));
+      if (was?.waUserId === hold.waUserId) return was;
+      const now = waHoldSchema.parse(hold);
+      await redis.hset(k.accountWaHolds, String(userId), JSON.stringify(now));
+      return now;
     },
     waHoldOf: async (userId) => parseHold(await redis.hget(k.accountWaHolds, String(userId))),
     async decideWa(phone, decision, by, at) {
@@ -166,8 +172,11 @@ export function memoryWaIdentity(m: {
     },
     waUserOf: async (userId) => waUsers.get(userId) ?? null,
     async holdWa(userId, hold) {
-      if (holds.get(userId)?.waUserId !== hold.waUserId)
-        holds.set(userId, waHoldSchema.parse(hold));
+      const was = holds.get(userId);
+      if (was?.waUserId === hold.waUserId) return was;
+      const now = waHoldSchema.parse(hold);
+      holds.set(userId, now);
+      return now;
     },
     waHoldOf: async (userId) => holds.get(userId) ?? null,
     async decideWa(phone, decision, by, at) {

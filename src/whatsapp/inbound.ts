@@ -29,7 +29,7 @@ export interface InboundDeps {
     /** The Meta user id recorded for an account, if any (no adoption). */
     waUserOf(userId: number): Promise<string | null>;
     /** Records that another Meta user id wrote from the account's number (until an admin decides). */
-    holdWa(userId: number, hold: WaHold): Promise<void>;
+    holdWa(userId: number, hold: WaHold): Promise<WaHold>;
     /** The hold waiting on the account, if any. */
     waHoldOf(userId: number): Promise<WaHold | null>;
     links: {
@@ -50,7 +50,8 @@ export interface InboundDeps {
   logger: Logger;
   /**
    * The admins' alert that another Meta user id writes from a WhatsApp-born account's number:
-   * durable (the notifier's outbox) and once per (account, user id); absent, none is sent.
+   * durable (the notifier's outbox) and once per hold (account, user id, the hold's first time:
+   * a hold that comes again after a decision is alerted again); absent, none is sent.
    */
   alertWaHold?: (account: number, hold: WaHold) => Promise<void>;
   /**
@@ -154,8 +155,7 @@ async function ownAccount(
   }
   const belongs = recorded ?? (await deps.accounts.adoptWaUser(owner, m.userId));
   if (belongs === m.userId) return { personId: owner };
-  const hold = { phone, waUserId: m.userId, at: deps.now() };
-  await deps.accounts.holdWa(owner, hold);
+  const hold = await deps.accounts.holdWa(owner, { phone, waUserId: m.userId, at: deps.now() });
   await deps.alertWaHold?.(owner, hold);
   deps.logger.warn({ chatId, account: owner }, "whatsapp number writes as another user id: held");
   return { personId: chatId, waHeld: { account: owner, phone } };

@@ -149,4 +149,36 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
     // Once the owner's id is back, the account is its own again.
     await waUser(phone, "Asha", "NP.asha-6").say("balance", /Rs 400/);
   });
+
+  it("review s22-waid2 2: after release, `new yes` never puts the number back on the old account", async () => {
+    const phone = "9779800044007";
+    const { bikash, old } = await recycled(phone, "7");
+    await admin.say(`waid +${phone} release`, /was released from account/);
+    // Bikash registers on Telegram with the number, as he is told; his WhatsApp chat is then
+    // under the link gate (the number is a Telegram account's).
+    const tg = ts.user(12_917);
+    await tg.register(phone);
+    await bikash.say("hi", /registered with us on Telegram/);
+    for (const text of ["new", "new yes"]) {
+      const seen = await bikash.say(text, /belongs to another WhatsApp user/);
+      expect(seen.text).not.toMatch(/now has its own account/);
+    }
+    expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBe(12_917);
+    expect(await ts.system.deps.accounts.phoneOf(old)).toBeNull();
+    expect(await availableOf(ts, old)).toBe(40_000);
+  });
+
+  it("review s22-waid2 2: a hold that comes again after a decision is alerted again", async () => {
+    const phone = "9779800044008";
+    const { asha, bikash } = await recycled(phone, "8");
+    await admin.waitFor(ALERT);
+    await admin.say(`waid +${phone} accept`, /now owns account/);
+    await asha.say("balance", HELD);
+    await admin.waitFor(() => alertsAbout(phone).length >= 2);
+    await admin.say(`waid +${phone} accept`, /now owns account/);
+    // Bikash (held and decided once already) writes again: a new hold, a new alert.
+    await bikash.say("balance", HELD);
+    await admin.waitFor(() => alertsAbout(phone).length >= 3);
+    expect(alertsAbout(phone)).toHaveLength(3);
+  });
 });
