@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import type { I18n } from "@grammyjs/i18n";
 import type { Update } from "grammy/types";
 import { Counter } from "prom-client";
-import { type Accounts, formatPhone } from "../accounts/index.ts";
+import { type Accounts, formatPhone, waShortId } from "../accounts/index.ts";
 import { carriesLinkCode } from "../accounts/links.ts";
 import type { Crossings } from "../books/crossing.ts";
 import type { BotContext } from "../bot/context.ts";
@@ -271,6 +271,7 @@ function waHoldAlert(
       phone,
       account: String(account),
       user: hold.waUserId,
+      id: waShortId(hold.waUserId),
       accept: "accept",
       release: "release",
     });

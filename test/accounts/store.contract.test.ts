@@ -103,7 +103,14 @@ describe.each([
     expect(await s.waHoldOf(31)).toEqual({ phone: p, waUserId: "NP.new", at: 3 });
     // Nothing moved while held.
     expect(await s.userByPhone(p)).toBe(31);
-    expect(await s.decideWa(p, "accept", 1, 5)).toMatchObject({
+    // Another sender named (its short id): nothing is done, the one held is said.
+    expect(await s.decideWa(p, "accept", 1, 5, "XX.old")).toEqual({
+      other: true,
+      account: 31,
+      pending: "np.new",
+    });
+    expect(await s.waUserOf(31)).toBe("NP.old");
+    expect(await s.decideWa(p, "accept", 1, 5, "NP.NEW")).toMatchObject({
       account: 31,
       from: "NP.old",
       to: "NP.new",

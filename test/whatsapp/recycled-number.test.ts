@@ -88,13 +88,13 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
   it("/waid accept: the held user id becomes the account's (the same person, a re-issued id)", async () => {
     const phone = "9779800044003";
     const { asha, bikash, old } = await recycled(phone, "3");
-    await admin.say(`waid +${phone} accept`, /now owns account/);
+    await admin.say(`waid +${phone} accept kash-3`, /now owns account/);
     await bikash.say("balance", /Rs 400/);
     expect(await availableOf(ts, old)).toBe(40_000);
     // The user id it belonged to before is now the one held.
     await asha.say("balance", HELD);
     // Asked again: nothing waits any more.
-    await admin.say(`waid ${phone.slice(3)} accept`, /waiting for a decision/);
+    await admin.say(`waid ${phone.slice(3)} accept kash-3`, /waiting for a decision/);
   });
 
   it("/waid release: the old account keeps its money; the new holder registers fresh (Telegram)", async () => {
@@ -172,13 +172,35 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
     const phone = "9779800044008";
     const { asha, bikash } = await recycled(phone, "8");
     await admin.waitFor(ALERT);
-    await admin.say(`waid +${phone} accept`, /now owns account/);
+    await admin.say(`waid +${phone} accept kash-8`, /now owns account/);
     await asha.say("balance", HELD);
     await admin.waitFor(() => alertsAbout(phone).length >= 2);
-    await admin.say(`waid +${phone} accept`, /now owns account/);
+    await admin.say(`waid +${phone} accept asha-8`, /now owns account/);
     // Bikash (held and decided once already) writes again: a new hold, a new alert.
     await bikash.say("balance", HELD);
     await admin.waitFor(() => alertsAbout(phone).length >= 3);
     expect(alertsAbout(phone)).toHaveLength(3);
+  });
+
+  it("review s22-waid2 3: accept names the held sender (the alert's id): a later sender's hold is not accepted", async () => {
+    const phone = "9779800044009";
+    const { bikash, old } = await recycled(phone, "9");
+    // The alert names the held sender by a short id and how to accept exactly that one.
+    await admin.waitFor(() => alertsAbout(phone).length >= 1);
+    expect(alertsAbout(phone)[0]).toMatch(/accept kash-9/);
+    const carol = waUser(phone, "Carol", "NP.carol-9");
+    await carol.say("hi", HELD);
+    await admin.waitFor(() => alertsAbout(phone).length >= 2);
+    expect(alertsAbout(phone).at(-1)).toMatch(/accept arol-9/);
+    // Without an id, accept is not taken.
+    await admin.say(`waid +${phone} accept`, /Send \/waid/);
+    // The admin answers the first alert: Carol's hold is the one waiting, so nothing is done.
+    const refused = await admin.say(`waid +${phone} accept kash-9`, /not kash-9/);
+    expect(refused.text).toMatch(/arol-9/);
+    const seen = await carol.say("balance", HELD);
+    expect(seen.text).not.toMatch(/Rs 400/);
+    await bikash.say("balance", HELD);
+    expect(await ts.system.deps.accounts.waUserOf(old)).toBe("NP.asha-9");
+    expect(await availableOf(ts, old)).toBe(40_000);
   });
 });
