@@ -4,7 +4,7 @@ import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { channelIdOf } from "../../src/bot/person.ts";
-import { type Held, heldOf, senderOf } from "../../src/whatsapp/held.ts";
+import { type Held, heldOf, senderOf, senderSeal } from "../../src/whatsapp/held.ts";
 import { linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
 
 /**
@@ -104,6 +104,13 @@ async function heldAnswer(
     });
   }
   if (cmd?.word === "new") {
+    // The chat's own account belongs to another Meta user id (a WhatsApp-born account an admin
+    // released this number from: /waid): the number never goes back to it but by an admin's
+    // decision, or its old holder's money would be the sender's (and cash-ins to the number).
+    const mine = await deps.accounts.waUserOf(channelId);
+    if (mine !== null && h.seal !== senderSeal({ userId: mine })) {
+      return t("link-new-not-yours", { phone });
+    }
     // Asked once more: one word would move the number away from an account with its own money.
     if (cmd.rest.toLowerCase() !== CONFIRM) {
       return t("link-new-confirm", { phone, confirm: `new ${CONFIRM}`, link: "link" });

@@ -22,8 +22,11 @@ export function waHeldGate(deps: BotDeps): MiddlewareFn<BotContext> {
 }
 
 /**
- * /waid <phone> accept|release (admins): the decision on a held WhatsApp account. accept: the
- * held sender's Meta user id becomes the account's (the same person with a re-issued id).
+ * /waid <phone> accept <id> | release [<id>] (admins): the decision on a held WhatsApp account.
+ * accept: the held sender's Meta user id becomes the account's (the same person with a re-issued
+ * id); only the sender the alert names (its short id: `waShortId`), never whoever wrote last: if
+ * another sender's hold replaced it since, nothing is done and the admin is told which is held.
+ * release names nobody (the number leaves the account whoever is held; an id given is checked).
  * release: the number leaves the account, which keeps its money, history and its own user id;
  * the sender may register on Telegram, then join it on WhatsApp with a code. Each decision is
  * logged with the admin and the time (`{accounts}:wadecided`) and in the log.
@@ -36,17 +39,28 @@ export function waid(deps: BotDeps): Composer<BotContext> {
       await ctx.reply(t("balance-denied"));
       return;
     }
-    // The decision is the last word; the number before it may be written with spaces.
-    const m = /^(.+?)\s+(\S+)$/.exec(ctx.match.trim());
+    // The decision, then the sender's short id; the number before them may have spaces.
+    const m = /^(.+?)\s+(accept|release)(?:\s+(\S+))?$/i.exec(ctx.match.trim());
     const phone = phoneFromContact(m?.[1] ?? "");
     const decision = (m?.[2] ?? "").toLowerCase();
-    if (phone === null || (decision !== "accept" && decision !== "release")) {
+    const id = m?.[3];
+    if (
+      phone === null ||
+      (decision !== "accept" && decision !== "release") ||
+      (decision === "accept" && id === undefined)
+    ) {
       await ctx.reply(t("waid-usage", { accept: "accept", release: "release" }));
       return;
     }
-    const d = await deps.accounts.decideWa(phone, decision, ctx.from?.id ?? 0, Date.now());
+    const d = await deps.accounts.decideWa(phone, decision, ctx.from?.id ?? 0, Date.now(), id);
     if (d === null) {
       await ctx.reply(t("waid-none", { phone: formatPhone(phone) }));
+      return;
+    }
+    if ("other" in d) {
+      await ctx.reply(
+        t("waid-other", { phone: formatPhone(phone), pending: d.pending, id: id ?? "" }),
+      );
       return;
     }
     deps.logger.info({ ...d, phone: undefined }, "whatsapp hold decided");

@@ -117,6 +117,10 @@ export class StandInCore {
     this.statusFaults.set(waId, code);
   }
 
+  omitUserIdOf(waId: string): void {
+    delete this.phone(waId).userId;
+  }
+
   // ---------------------------------------------------------------- the customer's side
 
   /** A customer message: opens the window, queues its webhook; returns its wamid. */

@@ -37,6 +37,7 @@ export function createWhatsAppStandIn(opts: WhatsAppStandInOptions): WhatsAppSta
       delayWebhooksMs: (ms) => sender.setDelay(ms),
       duplicateNextWebhooks: (n, kind) => sender.duplicateNext(n, kind),
       failStatusFor: (waId, code) => core.failStatusFor(waId, code),
+      omitUserIdOf: (waId) => core.omitUserIdOf(waId),
     },
     statuses: (wamid) => core.statuses(wamid),
     webhookDeliveries: () => sender.deliveries(),

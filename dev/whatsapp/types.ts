@@ -96,6 +96,8 @@ export interface StandInFaults {
   duplicateNextWebhooks(n: number, kind?: WebhookKind): void;
   /** The next send to `waId` is accepted, then gets `sent` and a `failed` status with `code`. */
   failStatusFor(waId: string, code: number): void;
+  /** The number's next webhooks carry no `user_id` (until a message names one again). */
+  omitUserIdOf(waId: string): void;
 }
 
 export interface WhatsAppStandIn {

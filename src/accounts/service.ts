@@ -265,8 +265,8 @@ const waIdentityOf = (store: AccountsStore) => ({
   waUserOf: (userId: number) => store.waUserOf(userId),
   holdWa: (userId: number, hold: WaHold) => store.holdWa(userId, hold),
   waHoldOf: (userId: number) => store.waHoldOf(userId),
-  decideWa: (phone: Phone, decision: WaDecision, by: number, at: number) =>
-    store.decideWa(phone, decision, by, at),
+  decideWa: (phone: Phone, decision: WaDecision, by: number, at: number, id?: string) =>
+    store.decideWa(phone, decision, by, at, id),
 });
 
 export function createAccounts(opts: AccountsOptions) {

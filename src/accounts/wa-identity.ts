@@ -23,6 +23,20 @@ export type WaHold = z.infer<typeof waHoldSchema>;
 
 export type WaDecision = "accept" | "release";
 
+/**
+ * The short name of a held Meta user id, as the admins' alert shows it and `/waid <phone> accept
+ * <id>` gives it back: its last 6 characters (all of a shorter one), lower case.
+ */
+export const waShortId = (waUserId: string): string => waUserId.slice(-6).toLowerCase();
+
+/** A decision naming another sender than the one held now: nothing was done. */
+export interface WaOther {
+  other: true;
+  account: number;
+  /** The short id of the user id held now (`waShortId`). */
+  pending: string;
+}
+
 /** What a decision did (its log entry, `{accounts}:wadecided`, never trimmed). */
 export interface WaDecided {
   account: number;
@@ -38,14 +52,16 @@ export interface WaDecided {
 
 /**
  * An admin's decision on the account the phone belongs to, in one step. KEYS: phones, users,
- * Meta user ids, holds, decisions log. ARGV: the phone, "accept" / "release", the admin, the time.
- * false when the phone has no owner or that owner no hold; else {account, from, to}. accept: the
+ * Meta user ids, holds, decisions log. ARGV: the phone, "accept" / "release", the admin, the time,
+ * the short id of the sender decided on ("" for none: `waShortId`). false when the phone has no
+ * owner or that owner no hold; {account, "", "", short id held} when the held sender is not the
+ * one named (nothing done); else {account, from, to}. accept: the
  * held user id becomes the account's. release: the phone leaves the account (which keeps its
  * money and its user id). Either way the hold is gone and the decision is logged.
  */
 const decideScript = luaScript<
   "phones" | "users" | "waUsers" | "holds" | "log",
-  [string, string, string] | null
+  [string, string, string, string?] | null
 >(
   "raWaDecide",
   ["phones", "users", "waUsers", "holds", "log"],
@@ -56,6 +72,8 @@ if not acc then return false end
 local raw = redis.call('HGET', KEYS[4], acc)
 if not raw then return false end
 local to = cjson.decode(raw).waUserId
+local short = string.lower(string.sub(to, -6))
+if ARGV[5] ~= '' and ARGV[5] ~= short then return {acc, '', '', short} end
 local from = redis.call('HGET', KEYS[3], acc) or ''
 if ARGV[2] == 'accept' then
   redis.call('HSET', KEYS[3], acc, to)
@@ -82,12 +100,25 @@ export interface WaIdentity {
   adoptWaUser(userId: number, waUserId: string): Promise<string>;
   /** The Meta user id recorded for the account, if any (no adoption). */
   waUserOf(userId: number): Promise<string | null>;
-  /** Records that another user id wrote from the account's number (kept until decided). */
-  holdWa(userId: number, hold: WaHold): Promise<void>;
+  /**
+   * Records that another user id wrote from the account's number (kept until decided). Returns
+   * the hold that stands: the one already waiting for the same user id (with its first time),
+   * else this one. Its time names the hold: a hold after a decision is a new one (a new alert).
+   */
+  holdWa(userId: number, hold: WaHold): Promise<WaHold>;
   /** The hold waiting on the account, if any. */
   waHoldOf(userId: number): Promise<WaHold | null>;
-  /** An admin's decision on the hold of the phone's account (see `decideScript`); null: none. */
-  decideWa(phone: Phone, decision: WaDecision, by: number, at: number): Promise<WaDecided | null>;
+  /**
+   * An admin's decision on the hold of the phone's account (see `decideScript`); null: none.
+   * `id` (a `waShortId`) names the held sender decided on: another one held now is `WaOther`.
+   */
+  decideWa(
+    phone: Phone,
+    decision: WaDecision,
+    by: number,
+    at: number,
+    id?: string,
+  ): Promise<WaDecided | WaOther | null>;
 }
 
 const parseHold = (raw: string | null): WaHold | null => {
@@ -122,11 +153,13 @@ export function redisWaIdentity(opts: {
     async holdWa(userId, hold) {
       // The first sender's hold stays (with its time) while it waits; another one replaces it.
       const was = parseHold(await redis.hget(k.accountWaHolds, String(userId)));
-      if (was?.waUserId === hold.waUserId) return;
-      await redis.hset(k.accountWaHolds, String(userId), JSON.stringify(waHoldSchema.parse(hold)));
+      if (was?.waUserId === hold.waUserId) return was;
+      const now = waHoldSchema.parse(hold);
+      await redis.hset(k.accountWaHolds, String(userId), JSON.stringify(now));
+      return now;
     },
     waHoldOf: async (userId) => parseHold(await redis.hget(k.accountWaHolds, String(userId))),
-    async decideWa(phone, decision, by, at) {
+    async decideWa(phone, decision, by, at, id) {
       const r = await decideScript.run(
         redis,
         {
@@ -140,9 +173,11 @@ export function redisWaIdentity(opts: {
         decision,
         String(Math.trunc(by)),
         String(Math.trunc(at)),
+        (id ?? "").toLowerCase(),
       );
       if (r === null) return null;
-      const [account, from, to] = r;
+      const [account, from, to, pending] = r;
+      if (pending !== undefined) return { other: true, account: Number(account), pending };
       return { account: Number(account), phone, from, to, decision, by, at };
     },
   };
@@ -166,14 +201,19 @@ export function memoryWaIdentity(m: {
     },
     waUserOf: async (userId) => waUsers.get(userId) ?? null,
     async holdWa(userId, hold) {
-      if (holds.get(userId)?.waUserId !== hold.waUserId)
-        holds.set(userId, waHoldSchema.parse(hold));
+      const was = holds.get(userId);
+      if (was?.waUserId === hold.waUserId) return was;
+      const now = waHoldSchema.parse(hold);
+      holds.set(userId, now);
+      return now;
     },
     waHoldOf: async (userId) => holds.get(userId) ?? null,
-    async decideWa(phone, decision, by, at) {
+    async decideWa(phone, decision, by, at, id) {
       const account = m.phones.get(phone);
       const hold = account === undefined ? undefined : holds.get(account);
       if (account === undefined || hold === undefined) return null;
+      const pending = waShortId(hold.waUserId);
+      if (id && id.toLowerCase() !== pending) return { other: true, account, pending };
       const from = waUsers.get(account) ?? "";
       if (decision === "accept") waUsers.set(account, hold.waUserId);
       else {

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import type { I18n } from "@grammyjs/i18n";
 import type { Update } from "grammy/types";
 import { Counter } from "prom-client";
-import { type Accounts, formatPhone } from "../accounts/index.ts";
+import { type Accounts, formatPhone, waShortId } from "../accounts/index.ts";
 import { carriesLinkCode } from "../accounts/links.ts";
 import type { Crossings } from "../books/crossing.ts";
 import type { BotContext } from "../bot/context.ts";
@@ -250,7 +250,8 @@ export function wireWhatsApp(
 
 /**
  * The admins' alert that another Meta user id writes from a WhatsApp-born account's number: one
- * per (account, user id), written to the notifier's outbox in the same step that marks it told
+ * per hold (account, user id, the time the hold was first recorded: after a decision the same
+ * user id held again is a new hold, alerted again), written to the notifier's outbox in the same step that marks it told
  * (books/crossing.ts), so the notifier retries it and a crash cannot lose it. In English like the
  * other admin alerts; the topic is settle_proposed's (its note says it all: a new topic is a shape
  * an older notifier would drop).
@@ -262,7 +263,7 @@ function waHoldAlert(
   const en = translator(parts.i18n, DEFAULT_LOCALE);
   return async (
     account: number,
-    hold: { phone: Parameters<typeof formatPhone>[0]; waUserId: string },
+    hold: { phone: Parameters<typeof formatPhone>[0]; waUserId: string; at: number },
   ) => {
     const at = now();
     const phone = formatPhone(hold.phone);
@@ -270,11 +271,12 @@ function waHoldAlert(
       phone,
       account: String(account),
       user: hold.waUserId,
+      id: waShortId(hold.waUserId),
       accept: "accept",
       release: "release",
     });
     await parts.crossings.record(
-      `waid:${account}:${hold.waUserId}`,
+      `waid:${account}:${hold.waUserId}:${hold.at}`,
       true,
       parts.adminIds.map((chatId) => ({
         kind: "admin_alert" as const,

@@ -29,7 +29,9 @@ export interface InboundDeps {
     /** The Meta user id recorded for an account, if any (no adoption). */
     waUserOf(userId: number): Promise<string | null>;
     /** Records that another Meta user id wrote from the account's number (until an admin decides). */
-    holdWa(userId: number, hold: WaHold): Promise<void>;
+    holdWa(userId: number, hold: WaHold): Promise<WaHold>;
+    /** The hold waiting on the account, if any. */
+    waHoldOf(userId: number): Promise<WaHold | null>;
     links: {
       sealedLinkOf(channelId: number): Promise<SealedLink | null>;
       unlink(channelId: number): Promise<boolean>;
@@ -48,7 +50,8 @@ export interface InboundDeps {
   logger: Logger;
   /**
    * The admins' alert that another Meta user id writes from a WhatsApp-born account's number:
-   * durable (the notifier's outbox) and once per (account, user id); absent, none is sent.
+   * durable (the notifier's outbox) and once per hold (account, user id, the hold's first time:
+   * a hold that comes again after a decision is alerted again); absent, none is sent.
    */
   alertWaHold?: (account: number, hold: WaHold) => Promise<void>;
   /**
@@ -132,7 +135,9 @@ type Found = { personId: number; held?: number; waHeld?: WaHeld };
  * moved or shown, the sender is told the account is under review (`waHeld`, answered by the gate),
  * the hold is recorded and the admins are alerted durably, once per (account, user id); an admin
  * decides with /waid. A message without a user id is taken on the number alone, as before Meta
- * sent them.
+ * sent them, except while a hold waits on the account: then it may be the held sender's (whose
+ * next payload lacks the id), so it is held too, with the same answer (one read, only for such
+ * a message on an account with a recorded id: the normal path is unchanged).
  */
 async function ownAccount(
   deps: InboundDeps,
@@ -142,11 +147,15 @@ async function ownAccount(
   owner: number,
   recorded: string | null,
 ): Promise<Found> {
-  if (!m.userId) return { personId: owner };
+  if (!m.userId) {
+    if (recorded === null || (await deps.accounts.waHoldOf(owner)) === null) {
+      return { personId: owner };
+    }
+    return { personId: chatId, waHeld: { account: owner, phone } };
+  }
   const belongs = recorded ?? (await deps.accounts.adoptWaUser(owner, m.userId));
   if (belongs === m.userId) return { personId: owner };
-  const hold = { phone, waUserId: m.userId, at: deps.now() };
-  await deps.accounts.holdWa(owner, hold);
+  const hold = await deps.accounts.holdWa(owner, { phone, waUserId: m.userId, at: deps.now() });
   await deps.alertWaHold?.(owner, hold);
   deps.logger.warn({ chatId, account: owner }, "whatsapp number writes as another user id: held");
   return { personId: chatId, waHeld: { account: owner, phone } };

@@ -96,12 +96,21 @@ describe.each([
     await s.register(31, p);
     expect(await s.adoptWaUser(31, "NP.old")).toBe("NP.old");
     expect(await s.decideWa(p, "accept", 1, 5)).toBeNull();
-    await s.holdWa(31, { phone: p, waUserId: "NP.new", at: 3 });
-    await s.holdWa(31, { phone: p, waUserId: "NP.new", at: 4 });
+    const first = { phone: p, waUserId: "NP.new", at: 3 };
+    expect(await s.holdWa(31, first)).toEqual(first);
+    // The hold that stands is returned (its first time names it: one alert per hold).
+    expect(await s.holdWa(31, { ...first, at: 4 })).toEqual(first);
     expect(await s.waHoldOf(31)).toEqual({ phone: p, waUserId: "NP.new", at: 3 });
     // Nothing moved while held.
     expect(await s.userByPhone(p)).toBe(31);
-    expect(await s.decideWa(p, "accept", 1, 5)).toMatchObject({
+    // Another sender named (its short id): nothing is done, the one held is said.
+    expect(await s.decideWa(p, "accept", 1, 5, "XX.old")).toEqual({
+      other: true,
+      account: 31,
+      pending: "np.new",
+    });
+    expect(await s.waUserOf(31)).toBe("NP.old");
+    expect(await s.decideWa(p, "accept", 1, 5, "NP.NEW")).toMatchObject({
       account: 31,
       from: "NP.old",
       to: "NP.new",

@@ -139,6 +139,7 @@ describe("the inbound handler takes the person the arrival read", () => {
         adoptWaUser: asking("adoptWaUser", (id: number, u: string) => accounts.adoptWaUser(id, u)),
         waUserOf: asking("waUserOf", (id: number) => accounts.waUserOf(id)),
         holdWa: asking("holdWa", (id: number, hold: WaHold) => accounts.holdWa(id, hold)),
+        waHoldOf: asking("waHoldOf", (id: number) => accounts.waHoldOf(id)),
       },
       handleUpdate: async (u) => {
         people.push(Number(u.message?.from?.id ?? 0));

@@ -88,13 +88,13 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
   it("/waid accept: the held user id becomes the account's (the same person, a re-issued id)", async () => {
     const phone = "9779800044003";
     const { asha, bikash, old } = await recycled(phone, "3");
-    await admin.say(`waid +${phone} accept`, /now owns account/);
+    await admin.say(`waid +${phone} accept kash-3`, /now owns account/);
     await bikash.say("balance", /Rs 400/);
     expect(await availableOf(ts, old)).toBe(40_000);
     // The user id it belonged to before is now the one held.
     await asha.say("balance", HELD);
     // Asked again: nothing waits any more.
-    await admin.say(`waid ${phone.slice(3)} accept`, /waiting for a decision/);
+    await admin.say(`waid ${phone.slice(3)} accept kash-3`, /waiting for a decision/);
   });
 
   it("/waid release: the old account keeps its money; the new holder registers fresh (Telegram)", async () => {
@@ -132,6 +132,75 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
     await agent.say("/cashin", /customer's phone number/);
     await agent.say(phone.slice(3), /under review by support/);
     expect(await availableOf(ts, 12_915)).toBe(0);
+    expect(await availableOf(ts, old)).toBe(40_000);
+  });
+
+  it("review s22-waid2 1: while held, a message without a user id is held too (nothing shown)", async () => {
+    const phone = "9779800044006";
+    await recycled(phone, "6");
+    // Meta's next payload from the number carries no user_id (the stand-in remembers the last one).
+    standInOf(ts).faults.omitUserIdOf(phone);
+    const noId = waUser(phone, "Bikash");
+    for (const text of ["balance", "recharge", "saved"]) {
+      const seen = await noId.say(text, /./);
+      expect(seen.text).toMatch(HELD);
+      expect(seen.text).not.toMatch(/Rs 400/);
+    }
+    // Once the owner's id is back, the account is its own again.
+    await waUser(phone, "Asha", "NP.asha-6").say("balance", /Rs 400/);
+  });
+
+  it("review s22-waid2 2: after release, `new yes` never puts the number back on the old account", async () => {
+    const phone = "9779800044007";
+    const { bikash, old } = await recycled(phone, "7");
+    await admin.say(`waid +${phone} release`, /was released from account/);
+    // Bikash registers on Telegram with the number, as he is told; his WhatsApp chat is then
+    // under the link gate (the number is a Telegram account's).
+    const tg = ts.user(12_917);
+    await tg.register(phone);
+    await bikash.say("hi", /registered with us on Telegram/);
+    for (const text of ["new", "new yes"]) {
+      const seen = await bikash.say(text, /belongs to another WhatsApp user/);
+      expect(seen.text).not.toMatch(/now has its own account/);
+    }
+    expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBe(12_917);
+    expect(await ts.system.deps.accounts.phoneOf(old)).toBeNull();
+    expect(await availableOf(ts, old)).toBe(40_000);
+  });
+
+  it("review s22-waid2 2: a hold that comes again after a decision is alerted again", async () => {
+    const phone = "9779800044008";
+    const { asha, bikash } = await recycled(phone, "8");
+    await admin.waitFor(ALERT);
+    await admin.say(`waid +${phone} accept kash-8`, /now owns account/);
+    await asha.say("balance", HELD);
+    await admin.waitFor(() => alertsAbout(phone).length >= 2);
+    await admin.say(`waid +${phone} accept asha-8`, /now owns account/);
+    // Bikash (held and decided once already) writes again: a new hold, a new alert.
+    await bikash.say("balance", HELD);
+    await admin.waitFor(() => alertsAbout(phone).length >= 3);
+    expect(alertsAbout(phone)).toHaveLength(3);
+  });
+
+  it("review s22-waid2 3: accept names the held sender (the alert's id): a later sender's hold is not accepted", async () => {
+    const phone = "9779800044009";
+    const { bikash, old } = await recycled(phone, "9");
+    // The alert names the held sender by a short id and how to accept exactly that one.
+    await admin.waitFor(() => alertsAbout(phone).length >= 1);
+    expect(alertsAbout(phone)[0]).toMatch(/accept kash-9/);
+    const carol = waUser(phone, "Carol", "NP.carol-9");
+    await carol.say("hi", HELD);
+    await admin.waitFor(() => alertsAbout(phone).length >= 2);
+    expect(alertsAbout(phone).at(-1)).toMatch(/accept arol-9/);
+    // Without an id, accept is not taken.
+    await admin.say(`waid +${phone} accept`, /Send \/waid/);
+    // The admin answers the first alert: Carol's hold is the one waiting, so nothing is done.
+    const refused = await admin.say(`waid +${phone} accept kash-9`, /not kash-9/);
+    expect(refused.text).toMatch(/arol-9/);
+    const seen = await carol.say("balance", HELD);
+    expect(seen.text).not.toMatch(/Rs 400/);
+    await bikash.say("balance", HELD);
+    expect(await ts.system.deps.accounts.waUserOf(old)).toBe("NP.asha-9");
     expect(await availableOf(ts, old)).toBe(40_000);
   });
 });
