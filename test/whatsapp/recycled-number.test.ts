@@ -21,9 +21,11 @@ import {
 
 const ADMIN_PHONE = "9779800044000";
 const AGENT = 12_911;
+/** Another agent, for a cash-in of its own (AGENT's flow of an earlier test may still wait). */
+const AGENT2 = 12_912;
 const ts = useTestSystem({
   redis: true,
-  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, AGENT_IDS: String(AGENT) },
+  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, AGENT_IDS: `${AGENT},${AGENT2}` },
 });
 
 const waUser = (phone: string, name: string, userId?: string) =>
@@ -202,5 +204,34 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
     await bikash.say("balance", HELD);
     expect(await ts.system.deps.accounts.waUserOf(old)).toBe("NP.asha-9");
     expect(await availableOf(ts, old)).toBe(40_000);
+  });
+});
+
+describe("review s22-waid2 4 and 5: nothing of a held account reaches its number; no cash-in books", () => {
+  it("a cash-in whose number is held between typing it and the confirm books nothing", async () => {
+    const phone = "9779800044012";
+    await admin.say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-12");
+    await asha.say("hi", /Namaste Asha/);
+    const old = waPerson(phone);
+    await ts.system.ledger.transfer({
+      id: "waid4-float-12",
+      debit: account.merchant.funding,
+      credit: account.agent(AGENT2),
+      amountPaisa: 100_000,
+      kind: "credit",
+    });
+    const agent = ts.user(AGENT2);
+    const floatOf = async () =>
+      (await ts.system.ledger.balance(account.agent(AGENT2))).availablePaisa;
+    const float = await floatOf();
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say(phone.slice(3), /How much cash/);
+    await agent.say("300", /Add .* to the balance of/);
+    // Bikash writes from the number now: the account is held before the agent confirms.
+    await waUser(phone, "Bikash", "NP.bikash-12").say("balance", HELD);
+    await agent.tap("✅ Confirm", /under review by support/);
+    expect(await availableOf(ts, old)).toBe(0);
+    expect(await floatOf()).toBe(float);
   });
 });
