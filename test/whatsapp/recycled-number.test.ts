@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Phone } from "../../src/accounts/phone.ts";
 import { account } from "../../src/ledger/index.ts";
 import { useTestSystem } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
 import {
   availableOf,
@@ -207,7 +208,48 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
   });
 });
 
+/** Whether the router logged a message to `chatId` withheld (its account held). */
+const withheldIn = (chatId: number) =>
+  ts.logs.some((l) => l.includes("whatsapp message withheld") && l.includes(`"chatId":${chatId}`));
+
+/** A Khalti top-up of `paisa` for the WhatsApp account `person`, paid and confirmed. */
+async function paidTopUp(person: number, paisa: number) {
+  const started = await ts.system.topUps!.start({
+    userId: person,
+    chatId: person,
+    locale: "en",
+    amountPaisa: paisa,
+  });
+  if (!started.ok) throw new Error("top-up start refused");
+  const pidx = started.topUp.paymentId;
+  ts.system.khalti!.act(pidx, "pay");
+  expect((await ts.system.topUps!.confirm("khalti", pidx))?.status).toBe("completed");
+}
+
+const ADDED = /added to your balance/;
+
 describe("review s22-waid2 4 and 5: nothing of a held account reaches its number; no cash-in books", () => {
+  it("a top-up's notice (with the balance) does not reach the held chat; after accept it does", async () => {
+    const phone = "9779800044011";
+    const { bikash, old, shownToBikash } = await recycled(phone, "11");
+    // The account's money moves on (the books), its notice is withheld from the number.
+    await paidTopUp(old, 10_000);
+    await waitUntil(
+      () => withheldIn(old) || shownToBikash().some((t) => ADDED.test(t)),
+      "the top-up notice handled",
+    );
+    expect(shownToBikash().join("\n")).not.toMatch(/added to your balance|Rs 500|Rs 400/);
+    expect(await availableOf(ts, old)).toBe(50_000);
+    // The held sender's own answer still goes.
+    await bikash.say("balance", HELD);
+    // The admin accepts the held sender: the account's notices reach the chat again.
+    await admin.say(`waid +${phone} accept ash-11`, /now owns account/);
+    await paidTopUp(old, 5_000);
+    const notice = await bikash.waitFor((m) => ADDED.test(m.text));
+    expect(notice.text).toMatch(/Rs 550/);
+    expect(shownToBikash().filter((t) => ADDED.test(t))).toHaveLength(1);
+  });
+
   it("a cash-in whose number is held between typing it and the confirm books nothing", async () => {
     const phone = "9779800044012";
     await admin.say("hi");
