@@ -250,6 +250,45 @@ describe("review s22-waid2 4 and 5: nothing of a held account reaches its number
     expect(shownToBikash().filter((t) => ADDED.test(t))).toHaveLength(1);
   });
 
+  it("a reversal's notice from an admin's flow does not reach the held chat; the admin's own answer does", async () => {
+    const phone = "9779800044013";
+    await admin.say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-13");
+    await asha.say("hi", /Namaste Asha/);
+    const old = waPerson(phone);
+    await ts.system.ledger.transfer({
+      id: "waid4-float-13",
+      debit: account.merchant.funding,
+      credit: account.agent(AGENT2),
+      amountPaisa: 100_000,
+      kind: "credit",
+    });
+    const agent = ts.user(AGENT2);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say(phone.slice(3), /How much cash/);
+    const confirm = await agent.say("300", /Add .* to the balance of/);
+    const id = /Receipt: (cashin-[0-9a-f]+)/.exec(confirm.text)?.[1] ?? "";
+    await agent.tap("✅ Confirm", /Cash-in done/);
+    await asha.waitFor(/Rs 300/);
+    const bikash = waUser(phone, "Bikash", "NP.bikash-13");
+    const since = asha.texts().length;
+    await bikash.say("balance", HELD);
+    await admin.say(`reverse ${id}`, /Why is it reversed/);
+    await admin.say("typed the wrong customer", /Reverse receipt cashin-/);
+    await adminChat().tap(/Confirm/, /Reversed: Rs 300 back/);
+    await waitUntil(
+      () =>
+        withheldIn(old) ||
+        bikash
+          .texts()
+          .slice(since)
+          .some((t) => /reversed/.test(t)),
+      "the reversal notice handled",
+    );
+    expect(bikash.texts().slice(since).join("\n")).not.toMatch(/reversed|Rs 300|Your balance/);
+    expect(await availableOf(ts, old)).toBe(0);
+  });
+
   it("a cash-in whose number is held between typing it and the confirm books nothing", async () => {
     const phone = "9779800044012";
     await admin.say("hi");
