@@ -114,6 +114,14 @@ export function cashInConversation(deps: BotDeps) {
       flow,
       confirmText(t, customer, { amount, after: availableNow - amount, ref: id }, repeat),
     );
+    // A hold that came since the number was typed (its new holder wrote meanwhile): nothing is
+    // booked. Checked once, before the first try: a try again is the same booking (its id).
+    if (
+      await conversation.external(async () => (await accounts.waHoldOf(customer.userId)) !== null)
+    ) {
+      await flow.reply(t("cashin-held", { phone: customer.phone }));
+      return;
+    }
     const r = await bookOnce(flow, conversation, deps, { id, command: "/cashin" }, () =>
       accounts.cashIn({
         id,

@@ -11,7 +11,7 @@ import { createMemoryLinks, type LinkStore } from "./links.ts";
 import type { Phone } from "./phone.ts";
 import { statementOf } from "./statement.ts";
 import type { AccountsStore, ProfileInput, Receipt } from "./store.ts";
-import type { WaDecision, WaHold } from "./wa-identity.ts";
+import { waIdentityOf } from "./wa-held.ts";
 
 /**
  * Money coming in, as people move it: an agent takes cash and credits a customer from the agent's
@@ -254,21 +254,6 @@ const claimPhoneWith =
     return owner;
   };
 
-/**
- * Which Meta user id a WhatsApp-born account belongs to, and the holds and decisions when its
- * number writes with another one (accounts/wa-identity.ts): nothing is opened or moved until an
- * admin decides.
- */
-const waIdentityOf = (store: AccountsStore) => ({
-  /** The Meta user id a WhatsApp-born account belongs to: recorded, else this one (first use). */
-  adoptWaUser: (userId: number, waUserId: string) => store.adoptWaUser(userId, waUserId),
-  waUserOf: (userId: number) => store.waUserOf(userId),
-  holdWa: (userId: number, hold: WaHold) => store.holdWa(userId, hold),
-  waHoldOf: (userId: number) => store.waHoldOf(userId),
-  decideWa: (phone: Phone, decision: WaDecision, by: number, at: number, id?: string) =>
-    store.decideWa(phone, decision, by, at, id),
-});
-
 export function createAccounts(opts: AccountsOptions) {
   const { ledger, store, links = createMemoryLinks(opts.now) } = opts;
   const now = opts.now ?? Date.now;
@@ -282,7 +267,7 @@ export function createAccounts(opts: AccountsOptions) {
     },
     /** `register` only while the phone is nobody else's: null when done, else the owner kept. */
     claimPhone: claimPhoneWith(store, now),
-    ...waIdentityOf(store),
+    ...waIdentityOf(store, now),
     profileOf: (userId: number) => store.profileOf(userId),
     /** The agent whose shop QR code brought the customer: recorded once (true), then kept. */
     claimShop: (userId: number, agentId: number) => store.claimShop(userId, agentId),

@@ -190,6 +190,8 @@ export function wireWhatsApp(
     // /dashboard's link: the back office promises Redis holds only its token's hash.
     // Words never kept in the chat record: a login link, a link code (accounts/links.ts).
     secretText: (text) => carriesLoginLink(text) || carriesLinkCode(text),
+    // A push to a held account's chat is withheld (staff chats are never held: no read for them).
+    heldChat: async (chatId) => !parts.isStaff(chatId) && parts.accounts.waHeldNow(chatId),
   });
   const queue: WaInboundQueue = redis
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Update } from "grammy/types";
 import type { Phone } from "../accounts/phone.ts";
 
@@ -71,3 +72,17 @@ export function markWaHeld(update: Update, h: WaHeld): void {
 export function waHeldOf(update: Update): WaHeld | undefined {
   return waHeld.get(update);
 }
+
+const answering = new AsyncLocalStorage<number>();
+
+/**
+ * Runs the handling of a message from WhatsApp chat `chatId`: what it sends to that chat answers
+ * whoever holds the number now (the sender just found: the held sender gets only the gate's
+ * answer, the account's own user id its flows), so the router lets it through a pending hold;
+ * anything else for the chat (a push, a reminder, another chat's flow) is not an answer.
+ */
+export const answeringIn = <T>(chatId: number, run: () => Promise<T>): Promise<T> =>
+  answering.run(chatId, run);
+
+/** The WhatsApp chat whose message is being handled in this call, if any. */
+export const answeredChat = (): number | undefined => answering.getStore();

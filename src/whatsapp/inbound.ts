@@ -5,7 +5,7 @@ import type { ProfileInput } from "../accounts/store.ts";
 import type { WaHold } from "../accounts/wa-identity.ts";
 import type { Logger } from "../logger.ts";
 import type { ArrivedPerson, Choice, WaChatStore } from "./chat-store.ts";
-import { markHeld, markSender, markWaHeld, senderSeal, type WaHeld } from "./held.ts";
+import { answeringIn, markHeld, markSender, markWaHeld, senderSeal, type WaHeld } from "./held.ts";
 import type { InboundItem } from "./inbound-queue.ts";
 import type { WaInboundMessage } from "./types.ts";
 import { updateOf } from "./update.ts";
@@ -240,6 +240,7 @@ export function createInboundHandler(deps: InboundDeps) {
     if (found.waHeld !== undefined) markWaHeld(update, found.waHeld);
     const seal = senderSeal(m);
     if (seal !== null) markSender(update, seal);
-    await deps.handleUpdate(update);
+    // Its answers go to the sender just found, also while a hold waits (router.ts `withheld`).
+    await answeringIn(chatId, () => deps.handleUpdate(update));
   };
 }

@@ -12,6 +12,7 @@ import { type ButtonRows, rowsOf, templateText, withLinks } from "./router-text.
 import { renderedIn, templateLanguage } from "./template-language.ts";
 import type { WaOutbound } from "./types.ts";
 import { chatOfCallbackId } from "./update.ts";
+import { messageOf, withheld } from "./withheld.ts";
 
 /**
  * The bot's Bot API calls into WhatsApp chats, carried out on WhatsApp: the `fetch` of every Api
@@ -63,6 +64,12 @@ export interface RouterDeps {
    * login link: Redis keeps only its token's SHA-256); absent, none does.
    */
   secretText?: (text: string) => boolean;
+  /**
+   * Whether the chat's account waits on a hold (another Meta user id wrote from its number:
+   * accounts/wa-identity.ts), so the chat is read by someone the account may not be: asked only
+   * for a message that is not an answer to the chat's own sender (`withheld`). Absent: none.
+   */
+  heldChat?: (chatId: number) => Promise<boolean>;
 }
 
 type Payload = Record<string, unknown>;
@@ -298,12 +305,8 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
     return messageId;
   }
 
-  const message = (chatId: number, messageId: number, text: string) => ({
-    message_id: messageId,
-    date: Math.floor(deps.now() / 1000),
-    chat: { id: chatId, type: "private", first_name: "" },
-    text,
-  });
+  const message = (chatId: number, messageId: number, text: string) =>
+    messageOf(deps, chatId, messageId, text);
 
   /** `signal`: the Bot API client gave up on the call (its bound); the sends are cut with it. */
   async function call(
@@ -388,6 +391,8 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
       return { ok: true, result: method === "getMe" ? deps.botInfo : true };
     }
     try {
+      const kept = await withheld(deps, method, p, chatId, textOf(p));
+      if (kept !== null) return { ok: true, result: kept };
       return { ok: true, result: await call(method, p, chatId, signal) };
     } catch (err) {
       const e = asApiError(err);

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Phone } from "../../src/accounts/phone.ts";
 import { account } from "../../src/ledger/index.ts";
 import { useTestSystem } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
 import {
   availableOf,
@@ -21,9 +22,11 @@ import {
 
 const ADMIN_PHONE = "9779800044000";
 const AGENT = 12_911;
+/** Another agent, for a cash-in of its own (AGENT's flow of an earlier test may still wait). */
+const AGENT2 = 12_912;
 const ts = useTestSystem({
   redis: true,
-  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, AGENT_IDS: String(AGENT) },
+  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, AGENT_IDS: `${AGENT},${AGENT2}` },
 });
 
 const waUser = (phone: string, name: string, userId?: string) =>
@@ -202,5 +205,114 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
     await bikash.say("balance", HELD);
     expect(await ts.system.deps.accounts.waUserOf(old)).toBe("NP.asha-9");
     expect(await availableOf(ts, old)).toBe(40_000);
+  });
+});
+
+/** Whether the router logged a message to `chatId` withheld (its account held). */
+const withheldIn = (chatId: number) =>
+  ts.logs.some((l) => l.includes("whatsapp message withheld") && l.includes(`"chatId":${chatId}`));
+
+/** A Khalti top-up of `paisa` for the WhatsApp account `person`, paid and confirmed. */
+async function paidTopUp(person: number, paisa: number) {
+  const started = await ts.system.topUps!.start({
+    userId: person,
+    chatId: person,
+    locale: "en",
+    amountPaisa: paisa,
+  });
+  if (!started.ok) throw new Error("top-up start refused");
+  const pidx = started.topUp.paymentId;
+  ts.system.khalti!.act(pidx, "pay");
+  expect((await ts.system.topUps!.confirm("khalti", pidx))?.status).toBe("completed");
+}
+
+const ADDED = /added to your balance/;
+
+describe("review s22-waid2 4 and 5: nothing of a held account reaches its number; no cash-in books", () => {
+  it("a top-up's notice (with the balance) does not reach the held chat; after accept it does", async () => {
+    const phone = "9779800044011";
+    const { bikash, old, shownToBikash } = await recycled(phone, "11");
+    // The account's money moves on (the books), its notice is withheld from the number.
+    await paidTopUp(old, 10_000);
+    await waitUntil(
+      () => withheldIn(old) || shownToBikash().some((t) => ADDED.test(t)),
+      "the top-up notice handled",
+    );
+    expect(shownToBikash().join("\n")).not.toMatch(/added to your balance|Rs 500|Rs 400/);
+    expect(await availableOf(ts, old)).toBe(50_000);
+    // The held sender's own answer still goes.
+    await bikash.say("balance", HELD);
+    // The admin accepts the held sender: the account's notices reach the chat again.
+    await admin.say(`waid +${phone} accept ash-11`, /now owns account/);
+    await paidTopUp(old, 5_000);
+    const notice = await bikash.waitFor((m) => ADDED.test(m.text));
+    expect(notice.text).toMatch(/Rs 550/);
+    expect(shownToBikash().filter((t) => ADDED.test(t))).toHaveLength(1);
+  });
+
+  it("a reversal's notice from an admin's flow does not reach the held chat; the admin's own answer does", async () => {
+    const phone = "9779800044013";
+    await admin.say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-13");
+    await asha.say("hi", /Namaste Asha/);
+    const old = waPerson(phone);
+    await ts.system.ledger.transfer({
+      id: "waid4-float-13",
+      debit: account.merchant.funding,
+      credit: account.agent(AGENT2),
+      amountPaisa: 100_000,
+      kind: "credit",
+    });
+    const agent = ts.user(AGENT2);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say(phone.slice(3), /How much cash/);
+    const confirm = await agent.say("300", /Add .* to the balance of/);
+    const id = /Receipt: (cashin-[0-9a-f]+)/.exec(confirm.text)?.[1] ?? "";
+    await agent.tap("✅ Confirm", /Cash-in done/);
+    await asha.waitFor(/Rs 300/);
+    const bikash = waUser(phone, "Bikash", "NP.bikash-13");
+    const since = asha.texts().length;
+    await bikash.say("balance", HELD);
+    await admin.say(`reverse ${id}`, /Why is it reversed/);
+    await admin.say("typed the wrong customer", /Reverse receipt cashin-/);
+    await adminChat().tap(/Confirm/, /Reversed: Rs 300 back/);
+    await waitUntil(
+      () =>
+        withheldIn(old) ||
+        bikash
+          .texts()
+          .slice(since)
+          .some((t) => /reversed/.test(t)),
+      "the reversal notice handled",
+    );
+    expect(bikash.texts().slice(since).join("\n")).not.toMatch(/reversed|Rs 300|Your balance/);
+    expect(await availableOf(ts, old)).toBe(0);
+  });
+
+  it("a cash-in whose number is held between typing it and the confirm books nothing", async () => {
+    const phone = "9779800044012";
+    await admin.say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-12");
+    await asha.say("hi", /Namaste Asha/);
+    const old = waPerson(phone);
+    await ts.system.ledger.transfer({
+      id: "waid4-float-12",
+      debit: account.merchant.funding,
+      credit: account.agent(AGENT2),
+      amountPaisa: 100_000,
+      kind: "credit",
+    });
+    const agent = ts.user(AGENT2);
+    const floatOf = async () =>
+      (await ts.system.ledger.balance(account.agent(AGENT2))).availablePaisa;
+    const float = await floatOf();
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say(phone.slice(3), /How much cash/);
+    await agent.say("300", /Add .* to the balance of/);
+    // Bikash writes from the number now: the account is held before the agent confirms.
+    await waUser(phone, "Bikash", "NP.bikash-12").say("balance", HELD);
+    await agent.tap("✅ Confirm", /under review by support/);
+    expect(await availableOf(ts, old)).toBe(0);
+    expect(await floatOf()).toBe(float);
   });
 });

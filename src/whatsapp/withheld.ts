@@ -1,0 +1,61 @@
+import type { Logger } from "../logger.ts";
+import type { WaChatStore } from "./chat-store.ts";
+import { answeredChat } from "./held.ts";
+
+/** What the router's `withheld` needs of its deps (router.ts RouterDeps). */
+export interface WithheldDeps {
+  store: Pick<WaChatStore, "nextMessageId">;
+  logger: Logger;
+  now: () => number;
+  heldChat?: (chatId: number) => Promise<boolean>;
+}
+
+/** The calls that show something in a chat: withheld from a held account's chat (`withheld`). */
+const WITHHELD: ReadonlySet<string> = new Set([
+  "sendMessage",
+  "editMessageText",
+  "editMessageReplyMarkup",
+  "sendDocument",
+  "answerCallbackQuery",
+]);
+
+/** A text message's Bot API shape. */
+export const messageOf = (deps: WithheldDeps, chatId: number, messageId: number, text: string) => ({
+  message_id: messageId,
+  date: Math.floor(deps.now() / 1000),
+  chat: { id: chatId, type: "private", first_name: "" },
+  text,
+});
+
+/**
+ * A message for a chat whose account waits on a hold, not an answer to the message being
+ * handled from that chat (answeringIn, held.ts: the held sender's answer and the account's own
+ * user id's flows go): a push, a reminder, a receipt's edit, a notice from another chat's flow.
+ * Not sent (the number's new holder would read the account's money), answered as sent so the
+ * caller's state goes on unchanged (an order stays as it is, a push is not retried), logged.
+ * Null: it goes. The cost: nothing for an answer or a Telegram chat, else `heldChat`.
+ */
+export async function withheld(
+  deps: WithheldDeps,
+  method: string,
+  p: Record<string, unknown>,
+  chatId: number,
+  text: string,
+): Promise<unknown> {
+  if (!deps.heldChat || !WITHHELD.has(method) || answeredChat() === chatId) return null;
+  if (!(await deps.heldChat(chatId))) return null;
+  deps.logger.info({ chatId, method }, "whatsapp message withheld: the chat's account is held");
+  if (method === "answerCallbackQuery") return true;
+  if (method === "sendDocument") {
+    const file = p.document as { filename?: unknown } | undefined;
+    const name = typeof file?.filename === "string" ? file.filename : "";
+    return {
+      ...messageOf(deps, chatId, await deps.store.nextMessageId(chatId), ""),
+      caption: String(p.caption ?? ""),
+      document: { file_id: "withheld", file_unique_id: "withheld", file_name: name },
+    };
+  }
+  const messageId =
+    method === "sendMessage" ? await deps.store.nextMessageId(chatId) : Number(p.message_id);
+  return messageOf(deps, chatId, messageId, text);
+}
