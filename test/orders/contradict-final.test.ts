@@ -16,6 +16,7 @@ import { loggedLines } from "../support/log-lines.ts";
 import {
   availableOf,
   creditCustomer,
+  KEPT_PENDING,
   orderJournal,
   ordersOnRedis,
   outboxOf,
@@ -64,8 +65,7 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     aggregator = await startSandboxAggregator({
       token: TOKEN,
       balancePaisa: OPENING,
-      // Pending within 10 ms; final only after an hour of real time: never, in this test.
-      delays: { toPendingMs: 10, toFinalMs: HOUR },
+      delays: KEPT_PENDING,
       maxRetries: 0,
       front: async (req, env, sandbox) => {
         if (!new URL(req.url).pathname.endsWith("/order/status"))

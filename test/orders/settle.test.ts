@@ -17,6 +17,7 @@ import { expectBooksBalanced } from "../support/ledger.ts";
 import {
   availableOf,
   creditCustomer,
+  KEPT_PENDING,
   orderJournal,
   ordersOnRedis,
   outboxOf,
@@ -73,8 +74,7 @@ describe("an admin settles an order the aggregator never ended", () => {
     aggregator = await startSandboxAggregator({
       token: TOKEN,
       balancePaisa: OPENING,
-      // Pending within 10 ms; final only after an hour of real time: never, in this test.
-      delays: { toPendingMs: 10, toFinalMs: HOUR },
+      delays: KEPT_PENDING,
       maxRetries: 0,
       front: async (req, env, sandbox) => {
         if (refuseStatus !== undefined && new URL(req.url).pathname.endsWith("/status")) {

@@ -5,6 +5,7 @@ import { SETTLED_WATCH } from "../../src/orders/settled-watch.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import {
   creditCustomer,
+  KEPT_PENDING,
   ordersOnRedis,
   reconcilerOnRedis,
   type SandboxAggregator,
@@ -38,8 +39,7 @@ describe("the settled-order watch with entries whose ask always fails", () => {
     aggregator = await startSandboxAggregator({
       token: TOKEN,
       balancePaisa: 5_000_000,
-      // Pending within 10 ms; final only after an hour of real time: never, in this test.
-      delays: { toPendingMs: 10, toFinalMs: HOUR },
+      delays: KEPT_PENDING,
       maxRetries: 0,
     });
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });

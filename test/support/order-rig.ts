@@ -27,6 +27,9 @@ export interface OnRedis {
   prefix: string;
 }
 
+/** Pending within 10 ms, final only after an hour of real time: never, in a test. */
+export const KEPT_PENDING = { toPendingMs: 10, toFinalMs: 3_600_000 } as const;
+
 export interface SandboxAggregatorOptions {
   token: string;
   balancePaisa: number;
