@@ -1,6 +1,4 @@
-import { Writable } from "node:stream";
 import { Bot } from "grammy";
-import type { UserFromGetMe } from "grammy/types";
 import { Hono } from "hono";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
@@ -8,7 +6,8 @@ import {
   telegramWebhook,
 } from "../../src/bot/webhook-transport.ts";
 import { type Listener, listen } from "../../src/http/listen.ts";
-import { createLogger } from "../../src/logger.ts";
+import { testBotInfo } from "../support/bot-info.ts";
+import { loggedLines } from "../support/log-lines.ts";
 
 /**
  * The Telegram webhook's body (review s22, note 3), over a real listener on loopback: only a JSON
@@ -17,37 +16,15 @@ import { createLogger } from "../../src/logger.ts";
  */
 
 const SECRET = "webhook-body-secret-0123456789";
-const botInfo: UserFromGetMe = {
-  id: 1,
-  is_bot: true,
-  first_name: "bot",
-  username: "bot",
-  can_join_groups: false,
-  can_read_all_group_messages: false,
-  supports_inline_queries: false,
-  can_connect_to_business: false,
-  has_main_web_app: false,
-  has_topics_enabled: false,
-  allows_users_to_create_topics: false,
-} as UserFromGetMe;
-
 const seen: unknown[] = [];
-const lines: Record<string, unknown>[] = [];
+const { logger, lines } = loggedLines();
 let server: Listener;
 let url: string;
 
 beforeAll(async () => {
-  const bot = new Bot("123:webhook-body-test", { botInfo });
+  const bot = new Bot("123:webhook-body-test", { botInfo: testBotInfo() });
   bot.use((ctx) => {
     seen.push(ctx.update);
-  });
-  const logger = createLogger({
-    destination: new Writable({
-      write(chunk, _enc, cb) {
-        lines.push(JSON.parse(String(chunk)));
-        cb();
-      },
-    }),
   });
   const app = new Hono();
   app.post("/tg", telegramWebhook(bot, { secretToken: SECRET, answerWithinMs: 60_000, logger }));

@@ -4,7 +4,8 @@ import { isFinal } from "../../src/orders/model.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { client, linkIn } from "../support/dashboard.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { creditCustomer } from "../support/order-rig.ts";
+import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 
 /**
@@ -46,29 +47,28 @@ describe("an admin settles a stuck order from the chat", () => {
   const balance = async () =>
     (await ts.system.ledger.balance(account.customer(CUSTOMER))).availablePaisa;
 
-  it("settles as failed with a reason: the money back once, everyone told, recorded", async () => {
-    const customer = ts.user(CUSTOMER);
-    await customer.register();
-    // The other admin has a chat with the bot (alerts go there).
-    await ts.user(OTHER_ADMIN).say("/start", /./);
-    const funded = await ts.system.ledger.transfer({
-      id: `fund-${CUSTOMER}`,
-      debit: account.merchant.funding,
-      credit: account.customer(CUSTOMER),
-      amountPaisa: 50_000,
-      kind: "credit",
-    });
-    expect(funded.ok).toBe(true);
+  /** The customer's Rs `rupees` order for `number`, confirmed in the chat; its reference once pending. */
+  async function pendingOrder(customer: TestUser, number: string, rupees: string): Promise<string> {
     await customer.say("/recharge", /What would you like to pay/);
     await customer.tap("📱 Mobile top-up", /Which mobile number/);
-    await customer.say("9841550001", /How much/);
-    await customer.say("200", /Please check your order/);
+    await customer.say(number, /How much/);
+    await customer.say(rupees, /Please check your order/);
     const receipt = await customer.tap("✅ Confirm", /Order \d+/);
     const ref = /Order (\d+)/.exec(receipt.text)?.[1] ?? "";
     await waitUntil(
       async () => (await ts.system.orders.get(ref))?.status === "pending",
       "the order pending at the aggregator",
     );
+    return ref;
+  }
+
+  it("settles as failed with a reason: the money back once, everyone told, recorded", async () => {
+    const customer = ts.user(CUSTOMER);
+    await customer.register();
+    // The other admin has a chat with the bot (alerts go there).
+    await ts.user(OTHER_ADMIN).say("/start", /./);
+    await creditCustomer(ts.system.ledger, CUSTOMER, 50_000, `fund-${CUSTOMER}`);
+    const ref = await pendingOrder(customer, "9841550001", "200");
     expect(await balance()).toBe(30_000);
 
     const admin = ts.user(ADMIN);
@@ -152,16 +152,7 @@ describe("an admin settles a stuck order from the chat", () => {
 
   it("settles from the back office's order page as succeeded: audited, posted once, told", async () => {
     const customer = ts.user(CUSTOMER);
-    await customer.say("/recharge", /What would you like to pay/);
-    await customer.tap("📱 Mobile top-up", /Which mobile number/);
-    await customer.say("9841550002", /How much/);
-    await customer.say("100", /Please check your order/);
-    const receipt = await customer.tap("✅ Confirm", /Order \d+/);
-    const ref = /Order (\d+)/.exec(receipt.text)?.[1] ?? "";
-    await waitUntil(
-      async () => (await ts.system.orders.get(ref))?.status === "pending",
-      "the order pending at the aggregator",
-    );
+    const ref = await pendingOrder(customer, "9841550002", "100");
     const logIn = async (id: number) => {
       const c = client(ts.system.url);
       const reply = await ts.user(id).say("/dashboard", /back-office login link/);
@@ -239,16 +230,7 @@ describe("an admin settles a stuck order from the chat", () => {
 
   it("a failed write of the aggregator's answer says nothing was settled (not the generic error)", async () => {
     const customer = ts.user(CUSTOMER);
-    await customer.say("/recharge", /What would you like to pay/);
-    await customer.tap("📱 Mobile top-up", /Which mobile number/);
-    await customer.say("9841550003", /How much/);
-    await customer.say("100", /Please check your order/);
-    const receipt = await customer.tap("✅ Confirm", /Order \d+/);
-    const ref = /Order (\d+)/.exec(receipt.text)?.[1] ?? "";
-    await waitUntil(
-      async () => (await ts.system.orders.get(ref))?.status === "pending",
-      "the order pending at the aggregator",
-    );
+    const ref = await pendingOrder(customer, "9841550003", "100");
     const held = await balance();
     offset += 5 * HOUR;
     // Now past the reconciler's maximum age: its stuck flag is a write of the order's script too,

@@ -1,20 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
-import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createRedisLease } from "../../src/orders/lease.ts";
-import { isFinal, type Notification, notificationSchema } from "../../src/orders/model.ts";
-import { createReconciler } from "../../src/orders/reconciler.ts";
-import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { createOrders } from "../../src/orders/service.ts";
-import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
-import { keyspace } from "../../src/redis/keyspace.ts";
+import { isFinal } from "../../src/orders/model.ts";
 import {
-  mobileInput,
-  placeAndSubmit,
-  serveFetch,
-  testRedis,
-  waitUntil,
-} from "../support/orders.ts";
+  ordersOnRedis,
+  outboxOf,
+  reconcilerOnRedis,
+  type SandboxAggregator,
+  startSandboxAggregator,
+} from "../support/order-rig.ts";
+import { mobileInput, placeAndSubmit, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
  * Acceptance: the sandbox commits every execute and drops the connection ("commit then drop"). The
@@ -27,51 +20,36 @@ const N = 100;
 
 describe("commit then drop on 100 executes", () => {
   const r = testRedis("ctd");
-  let sandbox: Sandbox;
-  let server: { url: string; close(): Promise<void> };
-  let client: ProviderClient;
+  let aggregator: SandboxAggregator;
   const executeRequests = new Map<string, number>();
 
   beforeAll(async () => {
-    sandbox = createSandbox({
-      accounts: [{ token: TOKEN, balancePaisa: 100_000_000 }],
+    aggregator = await startSandboxAggregator({
+      token: TOKEN,
+      balancePaisa: 100_000_000,
       delays: { toPendingMs: 20, toFinalMs: 40 },
       faults: { [TOKEN]: { commitThenDrop: 1 } },
-      rateLimitPerSecond: 0,
-    });
-    // Count execute requests as they reach the provider, by reference.
-    server = await serveFetch(async (req, env) => {
-      if (req.method === "POST" && new URL(req.url).pathname.endsWith("/recharge/execute")) {
-        const body = (await req.clone().json()) as { reference_no?: unknown };
-        const ref = String(body.reference_no);
-        executeRequests.set(ref, (executeRequests.get(ref) ?? 0) + 1);
-      }
-      return sandbox.app.fetch(req, env);
-    });
-    client = createProviderClient({
-      baseUrl: server.url,
-      token: TOKEN,
-      executeTimeoutMs: 2_000,
-      lookupTimeoutMs: 2_000,
       maxRetries: 1,
+      // Count execute requests as they reach the provider, by reference.
+      front: async (req, env, sandbox) => {
+        if (req.method === "POST" && new URL(req.url).pathname.endsWith("/recharge/execute")) {
+          const body = (await req.clone().json()) as { reference_no?: unknown };
+          const ref = String(body.reference_no);
+          executeRequests.set(ref, (executeRequests.get(ref) ?? 0) + 1);
+        }
+        return sandbox.app.fetch(req, env);
+      },
     });
   });
 
   afterAll(async () => {
-    await client.close();
-    sandbox.close();
-    await server.close();
+    await aggregator.close();
     await r.cleanup();
   });
 
   it("ends every order final, one debit and one execute request per reference", async () => {
-    const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    const orders = createOrders({
-      categories: CATEGORY_MODULES,
-      accessMode: "staff",
-      store,
-      provider: client,
-    });
+    const { client } = aggregator;
+    const orders = ordersOnRedis(r, { accessMode: "staff", provider: client });
 
     // Numbers ending 0000 fail at the sandbox; the rest succeed.
     const inputs = Array.from({ length: N }, (_, i) =>
@@ -84,21 +62,17 @@ describe("commit then drop on 100 executes", () => {
 
     // Two processes run the reconciler on one Redis; the lease lets one work per tick.
     const reconcilers = [r.redis, r.connect()].map((redis) =>
-      createReconciler({
-        orders: createOrders({
-          categories: CATEGORY_MODULES,
-          accessMode: "staff",
-          store: createRedisOrderStore({ redis, prefix: r.prefix }),
+      reconcilerOnRedis(
+        { redis, prefix: r.prefix },
+        {
+          orders: ordersOnRedis(
+            { redis, prefix: r.prefix },
+            { accessMode: "staff", provider: client },
+          ),
           provider: client,
-        }),
-        provider: client,
-        lease: createRedisLease(redis, r.prefix),
-        intervalMs: 1,
-        minAgeMs: 0,
-        maxAgeMs: 3_600_000,
-        executeTimeoutMs: 2_000,
-        adminChatIds: [],
-      }),
+          maxAgeMs: 3_600_000,
+        },
+      ),
     );
     const refs = submitted.map((o) => o.reference);
     await waitUntil(
@@ -123,7 +97,7 @@ describe("commit then drop on 100 executes", () => {
     expect(new Set(executeRequests.keys())).toEqual(new Set(refs));
 
     // One debit per reference in the sandbox ledger.
-    const ledger = sandbox.ledger(TOKEN);
+    const ledger = aggregator.sandbox.ledger(TOKEN);
     const perRef = new Map<string, number>();
     for (const row of ledger) perRef.set(row.referenceNo, (perRef.get(row.referenceNo) ?? 0) + 1);
     expect(perRef.size).toBe(N);
@@ -131,10 +105,7 @@ describe("commit then drop on 100 executes", () => {
     expect(ledger.every((row) => row.debitPaisa > 0)).toBe(true);
 
     // The outbox holds exactly one final notification per order.
-    const entries = await r.redis.xrange(keyspace(r.prefix).outbox, "-", "+");
-    const notes: Notification[] = entries.map(([, f]) =>
-      notificationSchema.parse(JSON.parse(f[1] ?? "")),
-    );
+    const notes = await outboxOf(r);
     for (const ref of refs) {
       const finalsFor = notes.filter((n) => n.reference === ref && isFinal(n.status));
       expect(finalsFor).toHaveLength(1);

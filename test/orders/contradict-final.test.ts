@@ -1,29 +1,30 @@
-import { Writable } from "node:stream";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { orderStatusText } from "../../conversations/status/status-text.ts";
-import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
+import type { Sandbox } from "../../dev/sandbox/index.ts";
 import { translator } from "../../src/bot/i18n.ts";
 import { notificationRender } from "../../src/bot/notification-render.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
-import { createLogger } from "../../src/logger.ts";
-import { createRedisLease } from "../../src/orders/lease.ts";
-import {
-  holdIdOf,
-  type Notification,
-  notificationSchema,
-  type Order,
-} from "../../src/orders/model.ts";
-import { createReconciler } from "../../src/orders/reconciler.ts";
-import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { createOrders, type Orders } from "../../src/orders/service.ts";
-import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
-import { keyspace } from "../../src/redis/keyspace.ts";
+import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
+import type { Notification, Order } from "../../src/orders/model.ts";
+import type { Orders } from "../../src/orders/service.ts";
+import type { ProviderClient } from "../../src/provider/index.ts";
 import { createChatI18n } from "../../src/system/bot.ts";
 import { CLAIM_COOLDOWN_MS } from "../../src/webhook/apply.ts";
 import { encryptPayload, signature } from "../../src/webhook/codec.ts";
 import { createWebhookRoutes, type WebhookRoutes } from "../../src/webhook/routes.ts";
-import { mobileInput, serveFetch, testRedis } from "../support/orders.ts";
+import { loggedLines } from "../support/log-lines.ts";
+import {
+  availableOf,
+  creditCustomer,
+  KEPT_PENDING,
+  orderJournal,
+  ordersOnRedis,
+  outboxOf,
+  reconcilerOnRedis,
+  type SandboxAggregator,
+  startSandboxAggregator,
+} from "../support/order-rig.ts";
+import { mobileInput, testRedis } from "../support/orders.ts";
 
 /**
  * The aggregator's final word against an order that is already final and that no admin settled
@@ -42,8 +43,8 @@ const OPENING = 5_000_000;
 
 describe("the aggregator contradicts a final order no admin settled", () => {
   const r = testRedis("contradict");
+  let aggregator: SandboxAggregator;
   let sandbox: Sandbox;
-  let server: { url: string; close(): Promise<void> };
   let client: ProviderClient;
   let ledger: LedgerStore;
   let orders: Orders;
@@ -56,55 +57,39 @@ describe("the aggregator contradicts a final order no admin settled", () => {
   const statusWord = new Map<string, string>();
   /** Status queries by reference, as the aggregator received them. */
   const queries = new Map<string, number>();
-  const lines: Array<Record<string, unknown>> = [];
+  const { logger, lines } = loggedLines({ level: "info" });
   let clock = Date.now() - 500 * HOUR;
   let userSeq = 9100;
 
   beforeAll(async () => {
-    sandbox = createSandbox({
-      accounts: [{ token: TOKEN, balancePaisa: OPENING }],
-      // Pending within 10 ms; final only after an hour of real time: never, in this test.
-      delays: { toPendingMs: 10, toFinalMs: HOUR },
-      rateLimitPerSecond: 0,
-    });
-    server = await serveFetch(async (req, env) => {
-      if (!new URL(req.url).pathname.endsWith("/order/status")) return sandbox.app.fetch(req, env);
-      const body = (await req.json()) as { order_id?: string };
-      const ref = String(body.order_id);
-      queries.set(ref, (queries.get(ref) ?? 0) + 1);
-      // Not recorded yet: asked about an order it has never had, it answers its own 404.
-      if (hidden.has(ref)) body.order_id = "999999999999";
-      const headers = new Headers(req.headers);
-      headers.delete("content-length");
-      const asked = new Request(req.url, { method: "POST", headers, body: JSON.stringify(body) });
-      const res = await sandbox.app.fetch(asked, env);
-      const word = statusWord.get(ref);
-      if (word === undefined) return res;
-      const answer = (await res.json()) as { data?: { status?: string } };
-      if (answer.data) answer.data.status = word;
-      return Response.json(answer, { status: res.status });
-    });
-    client = createProviderClient({
-      baseUrl: server.url,
+    aggregator = await startSandboxAggregator({
       token: TOKEN,
-      executeTimeoutMs: 2_000,
-      lookupTimeoutMs: 2_000,
+      balancePaisa: OPENING,
+      delays: KEPT_PENDING,
       maxRetries: 0,
+      front: async (req, env, sandbox) => {
+        if (!new URL(req.url).pathname.endsWith("/order/status"))
+          return sandbox.app.fetch(req, env);
+        const body = (await req.json()) as { order_id?: string };
+        const ref = String(body.order_id);
+        queries.set(ref, (queries.get(ref) ?? 0) + 1);
+        // Not recorded yet: asked about an order it has never had, it answers its own 404.
+        if (hidden.has(ref)) body.order_id = "999999999999";
+        const headers = new Headers(req.headers);
+        headers.delete("content-length");
+        const asked = new Request(req.url, { method: "POST", headers, body: JSON.stringify(body) });
+        const res = await sandbox.app.fetch(asked, env);
+        const word = statusWord.get(ref);
+        if (word === undefined) return res;
+        const answer = (await res.json()) as { data?: { status?: string } };
+        if (answer.data) answer.data.status = word;
+        return Response.json(answer, { status: res.status });
+      },
     });
-    const logger = createLogger({
-      level: "info",
-      destination: new Writable({
-        write(chunk, _enc, done) {
-          lines.push(JSON.parse(String(chunk)));
-          done();
-        },
-      }),
-    });
+    ({ sandbox, client } = aggregator);
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
-    orders = createOrders({
-      categories: CATEGORY_MODULES,
+    orders = ordersOnRedis(r, {
       accessMode: "prepaid",
-      store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
       provider: client,
       adminChatIds: ADMINS,
       logger,
@@ -119,15 +104,10 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     });
     routes2 = createWebhookRoutes({
       secret: SECRET,
-      orders: createOrders({
-        categories: CATEGORY_MODULES,
-        accessMode: "prepaid",
-        store: createRedisOrderStore({ redis: r.connect(), prefix: r.prefix }),
-        provider: client,
-        adminChatIds: ADMINS,
-        logger,
-        now: () => clock,
-      }),
+      orders: ordersOnRedis(
+        { redis: r.connect(), prefix: r.prefix },
+        { accessMode: "prepaid", provider: client, adminChatIds: ADMINS, logger, now: () => clock },
+      ),
       provider: client,
       logger,
       now: () => clock,
@@ -141,21 +121,15 @@ describe("the aggregator contradicts a final order no admin settled", () => {
   });
 
   afterAll(async () => {
-    await client.close();
-    sandbox.close();
-    await server.close();
+    await aggregator.close();
     await r.cleanup();
   });
 
   const reconciler = () =>
-    createReconciler({
+    reconcilerOnRedis(r, {
       orders,
       provider: client,
-      lease: createRedisLease(r.redis, r.prefix),
-      intervalMs: 1,
-      minAgeMs: 0,
       maxAgeMs: 1_000 * HOUR,
-      executeTimeoutMs: 2_000,
       notFoundAnswers: 1,
       notFoundWindowMs: 60_000,
       adminChatIds: ADMINS,
@@ -166,14 +140,7 @@ describe("the aggregator contradicts a final order no admin settled", () => {
   /** A prepaid customer with Rs 500 and their Rs 200 order, sent to the aggregator. */
   async function sentOrder(connectionNo: string, hide = false): Promise<Order> {
     const userId = ++userSeq;
-    const credited = await ledger.transfer({
-      id: `credit-${userId}`,
-      debit: account.merchant.funding,
-      credit: account.customer(userId),
-      amountPaisa: 50_000,
-      kind: "credit",
-    });
-    expect(credited.ok).toBe(true);
+    await creditCustomer(ledger, userId, 50_000);
     const placed = await orders.place(
       mobileInput({ userId, chatId: userId, connectionNo, amountPaisa: 20_000 }),
     );
@@ -212,19 +179,13 @@ describe("the aggregator contradicts a final order no admin settled", () => {
   }
 
   async function alertsOf(order: Order): Promise<Notification[]> {
-    const entries = await r.redis.xrange(keyspace(r.prefix).outbox, "-", "+");
-    return entries
-      .map(([, f]) => notificationSchema.parse(JSON.parse(f[1] ?? "")))
-      .filter((n) => n.kind === "admin_alert" && n.reference === order.reference);
+    return (await outboxOf(r)).filter(
+      (n) => n.kind === "admin_alert" && n.reference === order.reference,
+    );
   }
 
-  async function journalOf(reference: string) {
-    const { entries } = await ledger.journal({ limit: 1000 });
-    return entries.filter((e) => e.reference === reference || e.pendingId === holdIdOf(reference));
-  }
-
-  const available = async (userId: number) =>
-    (await ledger.balance(account.customer(userId))).availablePaisa;
+  const journalOf = (reference: string) => orderJournal(ledger, reference);
+  const available = (userId: number) => availableOf(ledger, userId);
 
   const saying = (o: Order | null, what: string) =>
     o?.history.filter((h) => h.note?.includes(`the aggregator says ${what}`)) ?? [];

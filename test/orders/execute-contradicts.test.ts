@@ -1,11 +1,10 @@
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { createLogger } from "../../src/logger.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import type { OrderStatus } from "../../src/orders/model.ts";
 import { createOrders, type OrdersProvider } from "../../src/orders/service.ts";
 import type { ExecuteResult } from "../../src/provider/schemas.ts";
+import { loggedLines } from "../support/log-lines.ts";
 import { mobileInput } from "../support/orders.ts";
 
 /**
@@ -16,16 +15,7 @@ import { mobileInput } from "../support/orders.ts";
  */
 
 function setup(answer: (referenceNo: string) => ExecuteResult | Promise<ExecuteResult>) {
-  const lines: Array<Record<string, unknown>> = [];
-  const logger = createLogger({
-    level: "info",
-    destination: new Writable({
-      write(chunk, _enc, done) {
-        lines.push(JSON.parse(String(chunk)));
-        done();
-      },
-    }),
-  });
+  const { logger, lines } = loggedLines({ level: "info" });
   let whileOut: (() => Promise<unknown>) | undefined;
   const provider: OrdersProvider = {
     async execute(req) {

@@ -1,23 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
+import type { Sandbox } from "../../dev/sandbox/index.ts";
 import type { Books } from "../../src/books/index.ts";
-import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
-import { createRedisLease } from "../../src/orders/lease.ts";
 import { isFinal } from "../../src/orders/model.ts";
-import { createReconciler } from "../../src/orders/reconciler.ts";
-import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { createOrders, type Orders } from "../../src/orders/service.ts";
-import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
+import type { Orders } from "../../src/orders/service.ts";
 import { booksOnRedis } from "../support/books.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import {
-  mobileInput,
-  placeAndSubmit,
-  serveFetch,
-  testRedis,
-  waitUntil,
-} from "../support/orders.ts";
+  ordersOnRedis,
+  reconcilerOnRedis,
+  type SandboxAggregator,
+  startSandboxAggregator,
+} from "../support/order-rig.ts";
+import { mobileInput, placeAndSubmit, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
  * Issue 25, point 1: an order whose execute answer is lost after the aggregator committed (sandbox
@@ -31,45 +26,30 @@ const TOKEN = "lost-float-token";
 
 describe("an execute answer lost after the aggregator committed", () => {
   const r = testRedis("lost-float");
+  let aggregator: SandboxAggregator;
   let sandbox: Sandbox;
-  let server: { url: string; close(): Promise<void> };
-  let client: ProviderClient;
   let ledger: LedgerStore;
   let orders: Orders;
   let books: Books;
 
   beforeAll(async () => {
-    sandbox = createSandbox({
-      accounts: [{ token: TOKEN, balancePaisa: 5_000_000 }],
+    aggregator = await startSandboxAggregator({
+      token: TOKEN,
+      balancePaisa: 5_000_000,
       delays: { toPendingMs: 10, toFinalMs: 20 },
       faults: { [TOKEN]: { commitThenDrop: 1 } },
-      rateLimitPerSecond: 0,
-    });
-    server = await serveFetch((req, env) => sandbox.app.fetch(req, env));
-    client = createProviderClient({
-      baseUrl: server.url,
-      token: TOKEN,
-      executeTimeoutMs: 2_000,
-      lookupTimeoutMs: 2_000,
       maxRetries: 1,
     });
+    sandbox = aggregator.sandbox;
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
-    const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    orders = createOrders({
-      categories: CATEGORY_MODULES,
-      accessMode: "staff",
-      store,
-      provider: client,
-    });
+    orders = ordersOnRedis(r, { accessMode: "staff", provider: aggregator.client });
     books = booksOnRedis(r.redis, r.prefix, () => sandbox.balance(TOKEN));
     // The opening float is booked from the aggregator's figure before any order.
     expect((await books.report()).float.driftPaisa).toBe(0);
   });
 
   afterAll(async () => {
-    await client.close();
-    sandbox.close();
-    await server.close();
+    await aggregator.close();
     await r.cleanup();
   });
 
@@ -83,16 +63,11 @@ describe("an execute answer lost after the aggregator committed", () => {
       mobileInput({ connectionNo: "9841220001", amountPaisa: 20_000 }),
     );
     expect(placed.status).toBe("unknown");
-    const reconciler = createReconciler({
+    const reconciler = reconcilerOnRedis(r, {
       orders,
-      provider: client,
-      lease: createRedisLease(r.redis, r.prefix),
-      intervalMs: 1,
-      minAgeMs: 0,
+      provider: aggregator.client,
       maxAgeMs: 3_600_000,
-      executeTimeoutMs: 2_000,
       notFoundGraceMs: 0,
-      adminChatIds: [],
     });
     await waitUntil(
       async () => {

@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
+import type { Sandbox } from "../../dev/sandbox/index.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import { toExecuteRequest } from "../../src/orders/execute-request.ts";
-import { createRedisLease } from "../../src/orders/lease.ts";
 import { holdIdOf, type Order } from "../../src/orders/model.ts";
 import { orderPartsOf } from "../../src/orders/parts.ts";
-import {
-  createReconciler,
-  NOT_EXECUTED_MESSAGE,
-  type Reconciler,
-} from "../../src/orders/reconciler.ts";
-import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { createOrders, type Orders } from "../../src/orders/service.ts";
+import { NOT_EXECUTED_MESSAGE, type Reconciler } from "../../src/orders/reconciler.ts";
+import type { Orders } from "../../src/orders/service.ts";
 import { MAX_HISTORY, transition } from "../../src/orders/state.ts";
-import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
+import type { ProviderClient } from "../../src/provider/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { mobileInput, placedOrder, serveFetch, testRedis, waitUntil } from "../support/orders.ts";
+import {
+  ordersOnRedis,
+  reconcilerOnRedis,
+  type SandboxAggregator,
+  startSandboxAggregator,
+} from "../support/order-rig.ts";
+import { mobileInput, placedOrder, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
  * Review s22, finding 1: an order whose execute got no readable answer (here a 5xx before the
@@ -33,8 +33,8 @@ const MINUTE = 60_000;
 
 describe("'not found' for an order whose outcome is unknown", () => {
   const r = testRedis("recon-nf");
+  let aggregator: SandboxAggregator;
   let sandbox: Sandbox;
-  let server: { url: string; close(): Promise<void> };
   let client: ProviderClient;
   let ledger: LedgerStore;
   let orders: Orders;
@@ -47,44 +47,32 @@ describe("'not found' for an order whose outcome is unknown", () => {
   const gatewayDown = new Set<string>();
 
   beforeAll(async () => {
-    sandbox = createSandbox({
-      accounts: [{ token: TOKEN, balancePaisa: 5_000_000 }],
-      delays: { toPendingMs: 10, toFinalMs: 20 },
-      rateLimitPerSecond: 0,
-    });
-    server = await serveFetch(async (req, env) => {
-      if (new URL(req.url).pathname.endsWith("/order/status")) {
-        const body = (await req.clone().json()) as { order_id?: unknown };
-        const ref = String(body.order_id);
-        asked.set(ref, (asked.get(ref) ?? 0) + 1);
-        // A gateway in front of the aggregator: its own HTML 404, a failed query (not "not found").
-        if (gatewayDown.has(ref))
-          return new Response("<html><body>404 Not Found</body></html>", {
-            status: 404,
-            headers: { "content-type": "text/html" },
-          });
-      }
-      return sandbox.app.fetch(req, env);
-    });
-    client = createProviderClient({
-      baseUrl: server.url,
+    aggregator = await startSandboxAggregator({
       token: TOKEN,
-      executeTimeoutMs: 2_000,
-      lookupTimeoutMs: 2_000,
+      balancePaisa: 5_000_000,
+      delays: { toPendingMs: 10, toFinalMs: 20 },
       maxRetries: 1,
+      front: async (req, env, sandbox) => {
+        if (new URL(req.url).pathname.endsWith("/order/status")) {
+          const body = (await req.clone().json()) as { order_id?: unknown };
+          const ref = String(body.order_id);
+          asked.set(ref, (asked.get(ref) ?? 0) + 1);
+          // A gateway in front of the aggregator: its own HTML 404, a failed query (not "not found").
+          if (gatewayDown.has(ref))
+            return new Response("<html><body>404 Not Found</body></html>", {
+              status: 404,
+              headers: { "content-type": "text/html" },
+            });
+        }
+        return sandbox.app.fetch(req, env);
+      },
     });
+    ({ sandbox, client } = aggregator);
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
-    const store = createRedisOrderStore({ redis: r.redis, prefix: r.prefix });
-    orders = createOrders({
-      categories: CATEGORY_MODULES,
-      store,
-      provider: client,
-      accessMode: "prepaid",
-    });
-    reconciler = createReconciler({
+    orders = ordersOnRedis(r, { provider: client, accessMode: "prepaid" });
+    reconciler = reconcilerOnRedis(r, {
       orders,
       provider: client,
-      lease: createRedisLease(r.redis, r.prefix),
       now: () => Date.now() + ahead,
       intervalMs: 15_000,
       minAgeMs: 20_000,
@@ -96,9 +84,7 @@ describe("'not found' for an order whose outcome is unknown", () => {
   });
 
   afterAll(async () => {
-    await client.close();
-    sandbox.close();
-    await server.close();
+    await aggregator.close();
     await r.cleanup();
   });
 

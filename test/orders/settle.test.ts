@@ -1,27 +1,31 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
+import type { Sandbox } from "../../dev/sandbox/index.ts";
 import type { Books } from "../../src/books/index.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
-import { createRedisLease } from "../../src/orders/lease.ts";
-import {
-  holdIdOf,
-  type Notification,
-  notificationSchema,
-  type Order,
-} from "../../src/orders/model.ts";
-import { createReconciler } from "../../src/orders/reconciler.ts";
+import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
+import { holdIdOf, type Order } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders, type Orders } from "../../src/orders/service.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
-import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
+import type { ProviderClient } from "../../src/provider/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { applyWebhookEvent, CLAIM_COOLDOWN_MS } from "../../src/webhook/apply.ts";
 import { createConfirmations } from "../../src/webhook/confirm.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { booksOnRedis } from "../support/books.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { mobileInput, placeAndSubmit, serveFetch, testRedis } from "../support/orders.ts";
+import {
+  availableOf,
+  creditCustomer,
+  KEPT_PENDING,
+  orderJournal,
+  ordersOnRedis,
+  outboxOf,
+  reconcilerOnRedis,
+  type SandboxAggregator,
+  startSandboxAggregator,
+} from "../support/order-rig.ts";
+import { mobileInput, placeAndSubmit, testRedis } from "../support/orders.ts";
 
 /**
  * An order the aggregator never ends (its status endpoint answers "pending" for good, or errors)
@@ -47,8 +51,8 @@ const OPEN = ["queued", "pending"];
 
 describe("an admin settles an order the aggregator never ended", () => {
   const r = testRedis("settle");
+  let aggregator: SandboxAggregator;
   let sandbox: Sandbox;
-  let server: { url: string; close(): Promise<void> };
   let client: ProviderClient;
   let ledger: LedgerStore;
   let orders: Orders;
@@ -67,49 +71,41 @@ describe("an admin settles an order the aggregator never ended", () => {
   let userSeq = 8100;
 
   beforeAll(async () => {
-    sandbox = createSandbox({
-      accounts: [{ token: TOKEN, balancePaisa: OPENING }],
-      // Pending within 10 ms; final only after an hour of real time: never, in this test.
-      delays: { toPendingMs: 10, toFinalMs: HOUR },
-      rateLimitPerSecond: 0,
-    });
-    server = await serveFetch(async (req, env) => {
-      if (refuseStatus !== undefined && new URL(req.url).pathname.endsWith("/status")) {
-        // The sandbox's own refusal body (shape B), for an order it never had, re-sent as told.
-        const headers = new Headers(req.headers);
-        headers.delete("content-length");
-        const body = JSON.stringify({ order_id: "999999999999", transaction_id: "999999999999" });
-        const res = await sandbox.app.fetch(
-          new Request(req.url, { method: "POST", headers, body }),
-          env,
-        );
-        const refusal = (await res.json()) as { message?: string };
-        refusal.message = refuseStatus.message;
-        return Response.json(refusal, { status: refuseStatus.status });
-      }
-      const res = await sandbox.app.fetch(req, env);
-      const rewrite = statusWord !== undefined || statusRef !== undefined;
-      if (!rewrite || !new URL(req.url).pathname.endsWith("/status")) return res;
-      // The aggregator answers a word of its own ("refunded") for the order's status, or about
-      // another order than the one asked.
-      const body = (await res.json()) as { data?: { status?: string; order_id?: string } };
-      if (statusWord !== undefined && body.data?.status !== undefined)
-        body.data.status = statusWord;
-      if (statusRef !== undefined && body.data !== undefined) body.data.order_id = statusRef;
-      return Response.json(body, { status: res.status });
-    });
-    client = createProviderClient({
-      baseUrl: server.url,
+    aggregator = await startSandboxAggregator({
       token: TOKEN,
-      executeTimeoutMs: 2_000,
-      lookupTimeoutMs: 2_000,
+      balancePaisa: OPENING,
+      delays: KEPT_PENDING,
       maxRetries: 0,
+      front: async (req, env, sandbox) => {
+        if (refuseStatus !== undefined && new URL(req.url).pathname.endsWith("/status")) {
+          // The sandbox's own refusal body (shape B), for an order it never had, re-sent as told.
+          const headers = new Headers(req.headers);
+          headers.delete("content-length");
+          const body = JSON.stringify({ order_id: "999999999999", transaction_id: "999999999999" });
+          const res = await sandbox.app.fetch(
+            new Request(req.url, { method: "POST", headers, body }),
+            env,
+          );
+          const refusal = (await res.json()) as { message?: string };
+          refusal.message = refuseStatus.message;
+          return Response.json(refusal, { status: refuseStatus.status });
+        }
+        const res = await sandbox.app.fetch(req, env);
+        const rewrite = statusWord !== undefined || statusRef !== undefined;
+        if (!rewrite || !new URL(req.url).pathname.endsWith("/status")) return res;
+        // The aggregator answers a word of its own ("refunded") for the order's status, or about
+        // another order than the one asked.
+        const body = (await res.json()) as { data?: { status?: string; order_id?: string } };
+        if (statusWord !== undefined && body.data?.status !== undefined)
+          body.data.status = statusWord;
+        if (statusRef !== undefined && body.data !== undefined) body.data.order_id = statusRef;
+        return Response.json(body, { status: res.status });
+      },
     });
+    ({ sandbox, client } = aggregator);
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
-    orders = createOrders({
-      categories: CATEGORY_MODULES,
+    orders = ordersOnRedis(r, {
       accessMode: "prepaid",
-      store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
       provider: client,
       settleAfterMs: SETTLE_AFTER,
       now: () => clock,
@@ -142,23 +138,14 @@ describe("an admin settles an order the aggregator never ended", () => {
   });
 
   afterAll(async () => {
-    await client.close();
-    sandbox.close();
-    await server.close();
+    await aggregator.close();
     await r.cleanup();
   });
 
   /** A prepaid customer with Rs 500, and their Rs 200 order the aggregator keeps pending. */
   async function stuckOrder(connectionNo: string): Promise<Order> {
     const userId = ++userSeq;
-    const credited = await ledger.transfer({
-      id: `credit-${userId}`,
-      debit: account.merchant.funding,
-      credit: account.customer(userId),
-      amountPaisa: 50_000,
-      kind: "credit",
-    });
-    expect(credited.ok).toBe(true);
+    await creditCustomer(ledger, userId, 50_000);
     const order = await placeAndSubmit(
       orders,
       mobileInput({ userId, chatId: userId, connectionNo, amountPaisa: 20_000 }),
@@ -173,19 +160,9 @@ describe("an admin settles an order the aggregator never ended", () => {
     expect(sandbox.forceStatus(TOKEN, tx?.transactionId ?? "", status).ok).toBe(true);
   }
 
-  async function outbox(): Promise<Notification[]> {
-    const entries = await r.redis.xrange(keyspace(r.prefix).outbox, "-", "+");
-    return entries.map(([, f]) => notificationSchema.parse(JSON.parse(f[1] ?? "")));
-  }
-
-  const available = async (userId: number) =>
-    (await ledger.balance(account.customer(userId))).availablePaisa;
-
-  /** The journal lines of one order (its hold, the hold's post or void, its bookings). */
-  async function journalOf(reference: string) {
-    const { entries } = await ledger.journal({ limit: 1000 });
-    return entries.filter((e) => e.reference === reference || e.pendingId === holdIdOf(reference));
-  }
+  const outbox = () => outboxOf(r);
+  const available = (userId: number) => availableOf(ledger, userId);
+  const journalOf = (reference: string) => orderJournal(ledger, reference);
 
   /** One admin configured: that admin settles alone. */
   const settle = (o: Order, outcome: "failed" | "success", reason = "operator says no recharge") =>
@@ -219,14 +196,10 @@ describe("an admin settles an order the aggregator never ended", () => {
   it("without a settlement the order stays open and the money held, however long (the defect)", async () => {
     const order = await stuckOrder("9841330001");
     expect(order.status).toBe("queued");
-    const reconciler = createReconciler({
+    const reconciler = reconcilerOnRedis(r, {
       orders,
       provider: client,
-      lease: createRedisLease(r.redis, r.prefix),
-      intervalMs: 1,
-      minAgeMs: 0,
       maxAgeMs: HOUR,
-      executeTimeoutMs: 2_000,
       adminChatIds: ADMINS,
       leaseName: "settle-defect",
       now: () => clock,
@@ -900,14 +873,10 @@ describe("an admin settles an order the aggregator never ended", () => {
 
   it("the reconciler asks again about settled orders, a few a tick, less and less often, until a final answer is recorded (opposite: alerted once; same: recorded) or 7 days", async () => {
     const watchKey = keyspace(r.prefix).settledWatch;
-    const reconciler = createReconciler({
+    const reconciler = reconcilerOnRedis(r, {
       orders,
       provider: client,
-      lease: createRedisLease(r.redis, r.prefix),
-      intervalMs: 1,
-      minAgeMs: 0,
       maxAgeMs: 1_000 * HOUR,
-      executeTimeoutMs: 2_000,
       adminChatIds: [ADMIN],
       leaseName: "settle-watch",
       settledPerTick: 2,

@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSandbox, type Sandbox } from "../../dev/sandbox/index.ts";
-import { CATEGORY_MODULES } from "../../src/categories/index.ts";
-import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
-import { createRedisLease } from "../../src/orders/lease.ts";
-import { createReconciler } from "../../src/orders/reconciler.ts";
-import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { createOrders, type Orders } from "../../src/orders/service.ts";
+import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
+import type { Orders } from "../../src/orders/service.ts";
 import { SETTLED_WATCH } from "../../src/orders/settled-watch.ts";
-import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { mobileInput, placeAndSubmit, serveFetch, testRedis } from "../support/orders.ts";
+import {
+  creditCustomer,
+  KEPT_PENDING,
+  ordersOnRedis,
+  reconcilerOnRedis,
+  type SandboxAggregator,
+  startSandboxAggregator,
+} from "../support/order-rig.ts";
+import { mobileInput, placeAndSubmit, testRedis } from "../support/orders.ts";
 
 /**
  * Review s22 money 2, note 1: the reconciler asks a few due settled orders per tick (the soonest
@@ -28,56 +30,35 @@ const ADMIN = 7101;
 
 describe("the settled-order watch with entries whose ask always fails", () => {
   const r = testRedis("settled-watch");
-  let sandbox: Sandbox;
-  let server: { url: string; close(): Promise<void> };
-  let client: ProviderClient;
+  let aggregator: SandboxAggregator;
   let ledger: LedgerStore;
   let orders: Orders;
   let clock = Date.now() - 500 * HOUR;
 
   beforeAll(async () => {
-    sandbox = createSandbox({
-      accounts: [{ token: TOKEN, balancePaisa: 5_000_000 }],
-      // Pending within 10 ms; final only after an hour of real time: never, in this test.
-      delays: { toPendingMs: 10, toFinalMs: HOUR },
-      rateLimitPerSecond: 0,
-    });
-    server = await serveFetch((req, env) => sandbox.app.fetch(req, env));
-    client = createProviderClient({
-      baseUrl: server.url,
+    aggregator = await startSandboxAggregator({
       token: TOKEN,
-      executeTimeoutMs: 2_000,
-      lookupTimeoutMs: 2_000,
+      balancePaisa: 5_000_000,
+      delays: KEPT_PENDING,
       maxRetries: 0,
     });
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
-    orders = createOrders({
-      categories: CATEGORY_MODULES,
+    orders = ordersOnRedis(r, {
       accessMode: "prepaid",
-      store: createRedisOrderStore({ redis: r.redis, prefix: r.prefix }),
-      provider: client,
+      provider: aggregator.client,
       settleAfterMs: SETTLE_AFTER,
       now: () => clock,
     });
   });
 
   afterAll(async () => {
-    await client.close();
-    sandbox.close();
-    await server.close();
+    await aggregator.close();
     await r.cleanup();
   });
 
   it("a failed ask is asked again later (backing off), so the other settled orders are asked; after 7 days failing it is dropped", async () => {
     const k = keyspace(r.prefix);
-    const credited = await ledger.transfer({
-      id: `sw-credit-${r.prefix}`,
-      debit: account.merchant.funding,
-      credit: account.customer(9101),
-      amountPaisa: 50_000,
-      kind: "credit",
-    });
-    expect(credited.ok).toBe(true);
+    await creditCustomer(ledger, 9101, 50_000, `sw-credit-${r.prefix}`);
     const order = await placeAndSubmit(
       orders,
       mobileInput({ userId: 9101, chatId: 9101, connectionNo: "9841331001", amountPaisa: 20_000 }),
@@ -107,14 +88,10 @@ describe("the settled-order watch with entries whose ask always fails", () => {
     }
     await expect(orders.get(broken[0] ?? "")).rejects.toThrow();
 
-    const reconciler = createReconciler({
+    const reconciler = reconcilerOnRedis(r, {
       orders,
-      provider: client,
-      lease: createRedisLease(r.redis, r.prefix),
-      intervalMs: 1,
-      minAgeMs: 0,
+      provider: aggregator.client,
       maxAgeMs: 1_000 * HOUR,
-      executeTimeoutMs: 2_000,
       adminChatIds: [ADMIN],
       now: () => clock,
     });

@@ -18,8 +18,9 @@ describe("a top-up with no end in sight", () => {
   });
   afterAll(() => khalti.close());
 
-  it("alerts the admins once and keeps looking", async () => {
-    let offset = 0;
+  /** A Rs 300 top-up Khalti calls Pending, on a clock the test moves (`clock.offset`, ms ahead). */
+  async function pendingTopUp(userId: number) {
+    const clock = { offset: 0 };
     const ledger = createMemoryLedger();
     const notices: TopUpNotice[] = [];
     const { topUps, gateway } = topUpService({
@@ -27,23 +28,28 @@ describe("a top-up with no end in sight", () => {
       store: createMemoryTopUpStore({ ledger }),
       ledger,
       notices,
-      now: () => Date.now() + offset,
+      now: () => Date.now() + clock.offset,
     });
     const started = await topUps.start({
-      userId: 951,
-      chatId: 951,
+      userId,
+      chatId: userId,
       locale: "en",
       amountPaisa: 30_000,
     });
     if (!started.ok) throw new Error("start refused");
     const pidx = started.topUp.paymentId;
     khalti.standIn.act(pidx, "pending");
+    return { clock, ledger, notices, topUps, gateway, topUp: started.topUp, pidx };
+  }
+
+  it("alerts the admins once and keeps looking", async () => {
+    const { clock, ledger, notices, topUps, gateway, topUp, pidx } = await pendingTopUp(951);
     // Khalti keeps answering Pending (its own clock has not moved); ours is far past the expiry.
-    offset = started.topUp.expiresAt - Date.now() + STUCK_AFTER_MS + 60_000;
+    clock.offset = topUp.expiresAt - Date.now() + STUCK_AFTER_MS + 60_000;
     expect(await topUps.reconcile()).toBe(1);
     expect(notices.map((n) => [n.audience, n.reason])).toEqual([["admin", "stuck"]]);
     expect((await topUps.get(pidx))?.status).toBe("pending");
-    offset += 3_600_000 * 2; // due again on the slower cadence
+    clock.offset += 3_600_000 * 2; // due again on the slower cadence
     await topUps.reconcile();
     expect(notices).toHaveLength(1);
     expect(khalti.standIn.payment(pidx)?.lookups).toBe(2);
@@ -55,34 +61,16 @@ describe("a top-up with no end in sight", () => {
   // top-up left the schedule for good; a payment Khalti then completed was never credited. Fails
   // on the code before: the pass past the watch found nothing due.
   it("keeps looking daily after the refund watch, and credits a Completed then", async () => {
-    let offset = 0;
-    const ledger = createMemoryLedger();
-    const notices: TopUpNotice[] = [];
-    const { topUps, gateway } = topUpService({
-      apiUrl: khalti.apiUrl,
-      store: createMemoryTopUpStore({ ledger }),
-      ledger,
-      notices,
-      now: () => Date.now() + offset,
-    });
-    const started = await topUps.start({
-      userId: 952,
-      chatId: 952,
-      locale: "en",
-      amountPaisa: 30_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
-    khalti.standIn.act(pidx, "pending");
-    offset = started.topUp.expiresAt - Date.now() + STUCK_AFTER_MS + 60_000;
+    const { clock, topUps, gateway, topUp, pidx } = await pendingTopUp(952);
+    clock.offset = topUp.expiresAt - Date.now() + STUCK_AFTER_MS + 60_000;
     await topUps.reconcile(); // stuck: the admins told
-    offset = started.topUp.createdAt - Date.now() + 86_400_000 + 60_000; // past the watch
+    clock.offset = topUp.createdAt - Date.now() + 86_400_000 + 60_000; // past the watch
     expect(await topUps.reconcile()).toBe(1);
     expect((await topUps.get(pidx))?.status).toBe("pending");
-    offset += 3_600_000; // not due again within the day
+    clock.offset += 3_600_000; // not due again within the day
     expect(await topUps.reconcile()).toBe(0);
     khalti.standIn.act(pidx, "pay");
-    offset += 86_400_000;
+    clock.offset += 86_400_000;
     expect(await topUps.reconcile()).toBe(1);
     const after = await topUps.get(pidx);
     expect(after?.status).toBe("completed");
