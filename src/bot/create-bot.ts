@@ -40,6 +40,7 @@ import { type Prefetch, readingPrefetched, redisPrefetch } from "./prefetch.ts";
 import { privateOnly } from "./private-only.ts";
 import { skipUnchangedWrites } from "./session-storage.ts";
 import { staleCallbackAnswers } from "./stale-callback.ts";
+import { earlyReadsInUpdate } from "./update-reads.ts";
 
 export interface CreateBotOptions {
   token: string;
@@ -195,8 +196,12 @@ function useChatOrder(
   const oneNode = opts.redis !== undefined && !(opts.redis instanceof Cluster);
   if (prefetch) {
     bot.use(
-      prefetch.middleware(earlyReadKeys(opts.redisPrefix, opts.redis), { supplied: oneNode }),
+      prefetch.middleware(earlyReadKeys(opts.redisPrefix, opts.redis, deps.limits.earlyKeys), {
+        supplied: oneNode,
+      }),
     );
+    // The spend limits' reads of the update take the user's buckets from it (update-reads.ts).
+    bot.use(earlyReadsInUpdate((ctx, key) => prefetch.peek(ctx.update.update_id, key)));
     // The access checks of the update take the user's flags from that read (access.ts).
     bot.use(
       accessInUpdate((ctx, userId) =>
@@ -286,6 +291,8 @@ export function earlyByTake(prefetch: Prefetch) {
 export function earlyReadKeys(
   prefix: string,
   redis: RedisClient | undefined,
+  /** The spend limits' keys of the sender now (orders/limits.ts `earlyKeys`), one node only. */
+  limitKeys?: (userId: number) => string[],
 ): (ctx: Context) => string[] {
   const keys = keyspace(prefix);
   const oneNode = !(redis instanceof Cluster);
@@ -296,7 +303,10 @@ export function earlyReadKeys(
     // The sender's access flags (src/accounts/access-flags.ts): every access check of the update.
     const access = from === undefined ? [] : [keys.accessFlags(from)];
     const state = [keys.sessionPrefix + key, keys.conversationPrefix + key, ...access];
-    if (oneNode) return [...state, keys.update(ctx.update.update_id)];
+    // And the sender's spend buckets (a flow's limits reads: update-reads.ts). Not on a Cluster,
+    // where each key is a GET of its own: there the limits read them when they need them.
+    const limits = from === undefined || !limitKeys ? [] : limitKeys(from);
+    if (oneNode) return [...state, ...limits, keys.update(ctx.update.update_id)];
     // The epoch last: on a Cluster it is read first, the others once it answered (readInOrder).
     return [...state, epochKey(keys.prefix, key)];
   };

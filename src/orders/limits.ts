@@ -41,12 +41,29 @@ export interface SpendLimits {
   readonly terms: { dailyCapPaisa: number; ordersPerHour: number };
   /** When a refusal for `reason` made now ends: the next Nepal midnight, the next clock hour. */
   resetAt(reason: LimitReason): number;
+  /**
+   * The keys `check` and `headroom` read for this user now (Redis only): the bot reads them with
+   * the update's early MGET (src/bot/create-bot.ts), so a step's limits read costs no command.
+   */
+  earlyKeys?(userId: number): string[];
+}
+
+/**
+ * The running update's early read (src/bot/update-reads.ts), when the limits are read inside one:
+ * `read` gives a key's value as the update read it as it started (undefined: not read early, or
+ * no longer current), `drop` makes the update's later reads of the keys go to Redis.
+ */
+export interface EarlyRead {
+  read(key: string): Promise<Buffer | null | undefined>;
+  drop(keys: readonly string[]): void;
 }
 
 export interface LimitSettings {
   dailyCapPaisa: number;
   ordersPerHour: number;
   now?: () => number;
+  /** Redis only: the update's early read, used by `check` and `headroom` for the keys it holds. */
+  early?: EarlyRead;
 }
 
 /** Days are Nepal days: a cap resets at the merchant's midnight. */
@@ -197,22 +214,42 @@ export function redisLimits(redis: RedisClient, prefix: string, s: LimitSettings
     v === "ok" || v.startsWith("ok|")
       ? { ok: true }
       : { ok: false, reason: v === "rate" ? "rate" : "daily_cap" };
+  /**
+   * The spend and the count as the running update read them as it started (the chat's turn was
+   * taken then: as current as a read now, bar another chat's reservation in those milliseconds),
+   * else read now. The keys are drawn now, so a day or hour that turned since the update's read
+   * finds no early value and reads the new buckets.
+   */
+  const buckets = async (userId: number): Promise<[number, number]> => {
+    const [spendKey, countKey] = keys(userId) as [string, string];
+    const early = s.early;
+    if (early) {
+      const [spent, count] = await Promise.all([early.read(spendKey), early.read(countKey)]);
+      if (spent !== undefined && count !== undefined)
+        return [Number(spent?.toString() ?? 0), Number(count?.toString() ?? 0)];
+    }
+    const [spent, count] = await redis.mget(spendKey, countKey);
+    return [Number(spent ?? 0), Number(count ?? 0)];
+  };
+  /** Before a write of the user's buckets: the update's later reads go to Redis. */
+  const dropEarly = (userId: number, ...more: string[]) =>
+    s.early?.drop([...keys(userId), ...more]);
   return {
+    earlyKeys: keys,
     terms: { dailyCapPaisa: s.dailyCapPaisa, ordersPerHour: s.ordersPerHour },
     resetAt: (reason) => resetOf(reason, now()),
     async check(userId, amount) {
-      const [spendKey, countKey] = keys(userId);
-      const [spent, count] = await redis.mget(spendKey!, countKey!);
-      if (Number(spent ?? 0) + amount > s.dailyCapPaisa) return { ok: false, reason: "daily_cap" };
-      if (Number(count ?? 0) + 1 > s.ordersPerHour) return { ok: false, reason: "rate" };
+      const [spent, count] = await buckets(userId);
+      if (spent + amount > s.dailyCapPaisa) return { ok: false, reason: "daily_cap" };
+      if (count + 1 > s.ordersPerHour) return { ok: false, reason: "rate" };
       return { ok: true };
     },
     async headroom(userId) {
-      const [spendKey, countKey] = keys(userId);
-      const [spent, count] = await redis.mget(spendKey!, countKey!);
-      return room(s, Number(spent ?? 0), Number(count ?? 0));
+      const [spent, count] = await buckets(userId);
+      return room(s, spent, count);
     },
     async reserve(userId, amount, key) {
+      dropEarly(userId);
       const t = now();
       const v = await reserveScript.run(
         redis,
@@ -236,12 +273,9 @@ export function redisLimits(redis: RedisClient, prefix: string, s: LimitSettings
       const kept = await redis.get(seen);
       const ok = parseOk(kept);
       if (!ok) return;
-      await releaseScript.run(
-        redis,
-        { spend: k.spendDay(userId, ok.day), count: k.countHour(userId, ok.hour), seen },
-        kept!,
-        String(ok.amount),
-      );
+      const buckets = { spend: k.spendDay(userId, ok.day), count: k.countHour(userId, ok.hour) };
+      dropEarly(userId, buckets.spend, buckets.count);
+      await releaseScript.run(redis, { ...buckets, seen }, kept!, String(ok.amount));
     },
   };
 }

@@ -13,6 +13,7 @@ import { notificationRender } from "../bot/notification-render.ts";
 import { samePerson } from "../bot/person.ts";
 import { withShareReceipt } from "../bot/receipt-document.ts";
 import { saveOnSuccess } from "../bot/saved.ts";
+import { updateEarlyRead } from "../bot/update-reads.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { type AnyCategoryModule, billerRule } from "../categories/index.ts";
 import { account } from "../ledger/index.ts";
@@ -95,6 +96,8 @@ export function botDeps(
     dailyCapPaisa: rupeesToPaisa(config.bot.dailySpendCapRupees),
     ordersPerHour: config.bot.ordersPerHour,
     now,
+    // A flow's limits reads take the user's buckets from the update's early read (one command less each).
+    early: updateEarlyRead,
   };
   // The limits count only orders that reached the provider (orders/limits.ts).
   const limits = stores.limits(limitSettings);

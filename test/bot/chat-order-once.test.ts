@@ -240,18 +240,22 @@ describe("chatOrder once: the done mark in the chat's turn", () => {
       chat: { id: 5 },
       from: { id: 5 },
     } as unknown as Context;
-    const single = earlyReadKeys(t.prefix, t.redis)(ctx);
+    const limitKeys = (id: number) => [`${t.prefix}spend-of-${id}`, `${t.prefix}count-of-${id}`];
+    const single = earlyReadKeys(t.prefix, t.redis, limitKeys)(ctx);
     expect(single).toContain(keys.update(9));
     // The sender's access flags, for every access check of the update (src/bot/access.ts).
     expect(single).toContain(keys.accessFlags(5));
+    // And their spend limits' buckets (src/bot/update-reads.ts), on one node only.
+    expect(single).toEqual(expect.arrayContaining(limitKeys(5)));
     const cluster = new Cluster([{ host: "127.0.0.1", port: 1 }], { lazyConnect: true });
     try {
-      const onCluster = earlyReadKeys(t.prefix, cluster)(ctx);
+      const onCluster = earlyReadKeys(t.prefix, cluster, limitKeys)(ctx);
+      for (const key of limitKeys(5)) expect(onCluster).not.toContain(key);
       expect(onCluster).not.toContain(keys.update(9));
       // The same state, then the epoch the read is judged by there (one node: read in the take).
       expect(single).not.toContain(epochKey(t.prefix, "5"));
       expect(onCluster).toEqual([
-        ...single.filter((k) => k !== keys.update(9)),
+        ...single.filter((k) => k !== keys.update(9) && !limitKeys(5).includes(k)),
         epochKey(t.prefix, "5"),
       ]);
     } finally {
