@@ -43,9 +43,15 @@ const WHY: Record<string, string> = {
   cap: "above TOPUP_MAX_AMOUNT / TOPUP_DAILY_CAP",
   currency: "another currency",
   merchant: "another order id",
+  status: "a status word the gateway does not document (paid or not is not known)",
 };
 
-export const whyHeld = (t: TopUp) => (t.held?.reasons ?? []).map((r) => WHY[r] ?? r).join("; ");
+export const whyHeld = (t: TopUp) =>
+  (t.held?.reasons ?? [])
+    .map((r) =>
+      r === "status" && t.held?.statusWord ? `${WHY[r]}: "${t.held.statusWord}"` : (WHY[r] ?? r),
+    )
+    .join("; ");
 
 const decideLink = (t: TopUp, d: HeldDecision) =>
   html`<a href="${path(`/topups/decide?id=${encodeURIComponent(t.paymentId)}&d=${d}`)}">${DECISIONS[d]}…</a>`;
