@@ -196,6 +196,16 @@ export const topUpSchema = z.object({
 });
 export type TopUp = z.infer<typeof topUpSchema>;
 
+/** Open (initiated or pending: no end from the gateway yet) and created before `before`. */
+export const isOpenBefore = (t: Pick<TopUp, "status" | "createdAt">, before: number) =>
+  (t.status === "initiated" || t.status === "pending") && t.createdAt < before;
+
+/** An age in the admins' words: "8 d 3 h" (whole hours, down). */
+export function ageText(ms: number): string {
+  const hours = Math.max(0, Math.floor(ms / 3_600_000));
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
 /** What a lookup told us: the only event that changes a top-up. */
 export interface TopUpEvent {
   status: LookupStatus;
