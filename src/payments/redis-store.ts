@@ -134,6 +134,8 @@ function outcome(reply: [number, unknown?]): UpdateOutcome {
     if (r.ok) throw new Error("a booked transfer reported as refused");
     return { ok: false, reason: "ledger", refusal: r.refusal };
   }
+  // Only {1} wrote anything: an answer not known here must never read as written (a lost credit).
+  if (reply[0] !== 1) throw new Error(`top-up update script answered ${String(reply[0])}`);
   return reply[1] === undefined ? { ok: true } : { ok: true, ledger: parseLedgerReply(reply[1]) };
 }
 
