@@ -99,6 +99,22 @@ export async function decideHeldTopUp(
     const stored = await store.get(gateway.name, paymentId);
     if (!stored) return { ok: false, reason: "unknown" };
     const current = refreshed(stored, fresh);
+    if (current.held && current.held.reportedPaisa !== stored.held?.reportedPaisa) {
+      // The admin was shown another figure than Khalti's Completed now reports: nothing is
+      // credited on this press; the new figure is kept for the list, and the admin decides again.
+      const out = await store.update(
+        stored.version,
+        current,
+        undefined,
+        dueAt(ctx.opts, current, now()),
+      );
+      if (!out.ok) continue;
+      logger.warn(
+        { topUp: stored.id, was: stored.held?.reportedPaisa, now: current.held.reportedPaisa },
+        "held top-up: the gateway now reports Completed with another amount; not credited",
+      );
+      return { ok: false, reason: "gateway_disagrees" };
+    }
     const limit =
       current.status === "held" ? Math.min(await creditLimit(ctx, current), capLeft) : 0;
     const at = now();

@@ -141,6 +141,28 @@ describe.each([
     await t.close();
   });
 
+  it("held without an amount: the admin's first credit shows Khalti's new figure, the next credits it", async () => {
+    const t = await paid(600);
+    khalti.standIn.misreport(t.pidx, { status: "Abandoned", totalAmount: 0 });
+    expect((await t.topUps.confirm("khalti", t.pidx))?.held?.reportedPaisa).toBe(0);
+    khalti.standIn.misreport(t.pidx, {}); // Completed, Rs 600
+    // The admin was shown Rs 0 reported: nothing credited on this press, the figure refreshed.
+    expect(await t.topUps.decide(t.pidx, "credit_paid", 3001)).toEqual({
+      ok: false,
+      reason: "gateway_disagrees",
+    });
+    expect(await t.balance()).toBe(0);
+    expect((await t.topUps.get(t.pidx))?.held).toMatchObject({
+      reasons: ["status"],
+      reportedPaisa: 60_000,
+    });
+    const r = await t.topUps.decide(t.pidx, "credit_paid", 3001);
+    expect(r).toMatchObject({ ok: true, topUp: { status: "completed", creditedPaisa: 60_000 } });
+    expect(await t.balance()).toBe(60_000);
+    await expectBooksBalanced(t.s.ledger);
+    await t.close();
+  });
+
   it("a credited top-up stays credited on an unknown word (its refund watch goes on)", async () => {
     const t = await paid(300);
     expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("completed");
