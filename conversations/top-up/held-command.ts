@@ -3,7 +3,7 @@ import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
 import { translator } from "../../src/bot/i18n.ts";
 import { formatRupees } from "../../src/money.ts";
-import type { HeldDecision, TopUp } from "../../src/payments/index.ts";
+import { ageText, type HeldDecision, type TopUp } from "../../src/payments/index.ts";
 import { PARTIAL_REFUND_FLOW } from "../ids.ts";
 import { heldFacts } from "./notices.ts";
 import {
@@ -41,6 +41,20 @@ function heldTopUpText(t: TopUp): string {
   );
 }
 
+/**
+ * Open top-ups past the refund watch, one line each (nothing to decide: the gateway has not ended
+ * them; they are looked up daily and a Completed still credits what was asked).
+ */
+function pastWatchText(at: number, open: readonly TopUp[]): string {
+  return [
+    "Open past the refund watch (nothing credited; looked up daily; check them in the gateway's merchant dashboard):",
+    ...open.map(
+      (x) =>
+        `${x.paymentId} (${x.gateway}, ${x.id}): user ${x.userId}, ${formatRupees(x.amountPaisa)}, ${x.status}, ${ageText(at - x.createdAt)} old`,
+    ),
+  ].join("\n");
+}
+
 function buttons(t: TopUp): InlineKeyboard {
   const kb = new InlineKeyboard()
     .text(`Credit ${formatRupees(t.amountPaisa)} (asked)`, `tuh:i:${t.paymentId}`)
@@ -76,8 +90,9 @@ export function heldTopUps(deps: BotDeps): Composer<BotContext> {
     }
     const held = await topUps.held(LIST_MAX);
     const partial = await topUps.partialRefunds(LIST_MAX);
+    const past = await topUps.pastWatch(LIST_MAX);
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    if (held.length === 0 && partial.length === 0) {
+    if (held.length === 0 && partial.length === 0 && past.topUps.length === 0) {
       await ctx.reply(t("topup-partial-none-waiting"));
       return;
     }
@@ -86,6 +101,7 @@ export function heldTopUps(deps: BotDeps): Composer<BotContext> {
       await ctx.reply(partialRefundLine(t, x, who), { reply_markup: partialRefundButtons(t, x) });
     }
     for (const h of held) await ctx.reply(heldTopUpText(h), { reply_markup: buttons(h) });
+    if (past.topUps.length > 0) await ctx.reply(pastWatchText(past.at, past.topUps));
   });
 
   priv.on("callback_query:data", async (ctx, next) => {

@@ -108,7 +108,10 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
     case "expired":
       return tr("topup-expired", { amount: money(t.amountPaisa) });
     case "held":
-      return tr("topup-held", { amount: money(t.amountPaisa) });
+      // An unknown status word: whether it was paid is not known, so no promise to add it.
+      return t.held?.reasons.includes("status")
+        ? tr("topup-held-status", { amount: money(t.amountPaisa) })
+        : tr("topup-held", { amount: money(t.amountPaisa) });
     case "rejected": {
       // Refunded at Khalti, wholly or in part, before any credit: only what it kept is owed.
       const uncredited = t.partialRefund?.uncredited;
@@ -126,14 +129,20 @@ const HELD_WHY: Record<string, string> = {
   cap: "it is above what TOPUP_MAX_AMOUNT / TOPUP_DAILY_CAP allow",
   currency: "another currency",
   merchant: "another order id",
+  status: "its status word is not one the gateway documents: whether it was paid is not known",
 };
 
 /** What was asked, what the gateway's lookup reports, and why it was held (also /topups' list). */
-export function heldFacts(t: TopUpNotice["topUp"]): [string, string] {
+export function heldFacts(t: TopUpNotice["topUp"]): string[] {
   const h = t.held;
   return [
     `Asked ${formatRupees(t.amountPaisa)}; the ${t.gateway} lookup reports ${formatRupees(h?.reportedPaisa ?? 0)}${h?.currency ? ` ${h.currency}` : ""}${h?.purchaseOrderId ? ` for order ${h.purchaseOrderId}` : ""} (txn ${h?.transactionId ?? "-"}).`,
     `Why: ${(h?.reasons ?? []).map((r) => HELD_WHY[r] ?? r).join("; ")}.`,
+    ...(h?.statusWord !== undefined
+      ? [
+          `The ${t.gateway} lookup said status "${h.statusWord}". Check the payment in its merchant dashboard; a credit is made only once the lookup says Completed.`,
+        ]
+      : []),
   ];
 }
 

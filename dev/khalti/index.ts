@@ -52,6 +52,8 @@ export const standInMisreportSchema = z
     totalAmount: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
     currency: z.string().min(1).max(8).optional(),
     purchaseOrderId: z.string().min(1).max(100).optional(),
+    /** A status word Khalti's documentation does not list (how the merchant holds it). */
+    status: z.string().min(1).max(64).optional(),
   })
   .strict();
 export type StandInMisreport = z.infer<typeof standInMisreportSchema>;
@@ -206,7 +208,7 @@ export function createKhaltiStandIn(opts: KhaltiStandInOptions) {
     const answer = {
       pidx: p.pidx,
       total_amount: m?.totalAmount ?? p.amount,
-      status: p.status,
+      status: m?.status ?? p.status,
       transaction_id: p.transactionId,
       fee: p.fee,
       refunded: p.refunded,

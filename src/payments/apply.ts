@@ -33,6 +33,11 @@ export async function applyLookup(
       open && e.status === "completed" ? Math.min(await creditLimit(ctx, current), capLeft) : 0;
     const tr = transition(current, e, at, limit);
     if (!tr.changed) {
+      if (e.status === "unknown")
+        logger.warn(
+          { topUp: current.id, status: current.status, word: e.statusWord },
+          "top-up lookup: a status word the gateway does not document; nothing changed",
+        );
       await pushStatus(ctx, current);
       return current;
     }
@@ -62,7 +67,7 @@ export async function applyLookup(
     if (stored.status === "held")
       logger.warn(
         { topUp: stored.id, paymentId, held: stored.held, askedPaisa: stored.amountPaisa },
-        "top-up held: the lookup does not match what was initiated; nothing credited",
+        "top-up held: the lookup does not confirm what was initiated; nothing credited",
       );
     else if (stored.status === "partial_refund")
       logger.warn(

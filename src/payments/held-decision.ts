@@ -1,8 +1,9 @@
 import { capOf, creditLimit } from "./caps.ts";
 import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
 import type { Lookup } from "./gateway/port.ts";
+import type { TopUp } from "./model.ts";
 import { alertAdmins, pushStatus } from "./notices.ts";
-import { type Decision, decide as decideHeld } from "./state.ts";
+import { type Decision, decide as decideHeld, heldReasons } from "./state.ts";
 import { transferFor } from "./transfers.ts";
 import type { DecideResult } from "./types.ts";
 
@@ -11,31 +12,37 @@ import type { DecideResult } from "./types.ts";
  * A credit asks the gateway once more first (stillPaid).
  */
 
+type Asked =
+  | { verdict: "paid"; answer: Lookup }
+  | { verdict: "unknown" | "not_held" | "gateway_disagrees" | "gateway_unavailable" };
+
+/** Held on a status word the gateway does not document: whether it was paid was not known. */
+const heldOnStatus = (t: TopUp) => t.held?.reasons.includes("status") ?? false;
+
 /**
  * Before an admin's credit, the gateway is asked once more: a payment refunded or reversed at the
  * gateway since it was held (the refund watch ends) must not be credited on the strength of an
- * old answer. It must still say Completed, unrefunded, with the figure the top-up was held on.
+ * old answer. It must still say Completed, unrefunded, with the figure the top-up was held on; one
+ * held on an unknown status word must now say Completed, unrefunded, with an amount (never
+ * credited on the unknown word itself).
  */
-async function stillPaid(
-  ctx: TopUpContext,
-  paymentId: string,
-): Promise<"paid" | "unknown" | "not_held" | "gateway_disagrees" | "gateway_unavailable"> {
+async function stillPaid(ctx: TopUpContext, paymentId: string): Promise<Asked> {
   const { store, gateway, logger } = ctx;
   const held = await store.get(gateway.name, paymentId);
-  if (!held) return "unknown";
-  if (held.status !== "held" || !held.held) return "not_held";
+  if (!held) return { verdict: "unknown" };
+  if (held.status !== "held" || !held.held) return { verdict: "not_held" };
   let answer: Lookup;
   try {
     answer = await gateway.lookup(held.paymentId);
   } catch (err) {
     logger.warn({ topUp: held.id, err: String(err) }, "held top-up: the gateway did not answer");
-    return "gateway_unavailable";
+    return { verdict: "gateway_unavailable" };
   }
-  const same =
-    answer.status === "completed" &&
-    !answer.refunded &&
-    answer.totalPaisa === held.held.reportedPaisa;
-  if (same) return "paid";
+  const paid = answer.status === "completed" && !answer.refunded;
+  const same = heldOnStatus(held)
+    ? answer.totalPaisa > 0
+    : answer.totalPaisa === held.held.reportedPaisa;
+  if (paid && same) return { verdict: "paid", answer };
   logger.warn(
     {
       topUp: held.id,
@@ -43,9 +50,33 @@ async function stillPaid(
       refunded: answer.refunded,
       totalPaisa: answer.totalPaisa,
     },
-    "held top-up: the gateway's answer changed, not credited",
+    "held top-up: the gateway does not report it paid as held, not credited",
   );
-  return "gateway_disagrees";
+  return { verdict: "gateway_disagrees" };
+}
+
+/**
+ * A top-up held on an unknown status word, as the gateway's fresh Completed reports it: the
+ * figures the admin's credit is decided on (what was paid), and the checks a Completed would
+ * have made (another amount, currency, order), beside the status reason.
+ */
+function refreshed(t: TopUp, answer: Lookup | undefined): TopUp {
+  if (!answer || !t.held || t.status !== "held" || !heldOnStatus(t)) return t;
+  const reasons = heldReasons(t, answer, Number.POSITIVE_INFINITY);
+  return {
+    ...t,
+    held: {
+      ...t.held,
+      reasons: ["status", ...reasons],
+      reportedPaisa: answer.totalPaisa,
+      transactionId: answer.transactionId,
+      feePaisa: answer.feePaisa,
+      ...(answer.currency !== undefined ? { currency: answer.currency.slice(0, 8) } : {}),
+      ...(answer.purchaseOrderId !== undefined
+        ? { purchaseOrderId: answer.purchaseOrderId.slice(0, 128) }
+        : {}),
+    },
+  };
 }
 
 /** An admin's decision on a held top-up (state.ts `decide`), booked like any credit: one step. */
@@ -56,15 +87,34 @@ export async function decideHeldTopUp(
   adminId: number,
 ): Promise<DecideResult> {
   const { store, gateway, logger, now } = ctx;
+  let fresh: Lookup | undefined;
   if (d !== "reject") {
     const asked = await stillPaid(ctx, paymentId);
-    if (asked !== "paid") return { ok: false, reason: asked };
+    if (asked.verdict !== "paid") return { ok: false, reason: asked.verdict };
+    fresh = asked.answer;
   }
   // What the store last found the caps leave (a credit of the user's came in after our reading).
   let capLeft = Number.POSITIVE_INFINITY;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const current = await store.get(gateway.name, paymentId);
-    if (!current) return { ok: false, reason: "unknown" };
+    const stored = await store.get(gateway.name, paymentId);
+    if (!stored) return { ok: false, reason: "unknown" };
+    const current = refreshed(stored, fresh);
+    if (current.held && current.held.reportedPaisa !== stored.held?.reportedPaisa) {
+      // The admin was shown another figure than Khalti's Completed now reports: nothing is
+      // credited on this press; the new figure is kept for the list, and the admin decides again.
+      const out = await store.update(
+        stored.version,
+        current,
+        undefined,
+        dueAt(ctx.opts, current, now()),
+      );
+      if (!out.ok) continue;
+      logger.warn(
+        { topUp: stored.id, was: stored.held?.reportedPaisa, now: current.held.reportedPaisa },
+        "held top-up: the gateway now reports Completed with another amount; not credited",
+      );
+      return { ok: false, reason: "gateway_disagrees" };
+    }
     const limit =
       current.status === "held" ? Math.min(await creditLimit(ctx, current), capLeft) : 0;
     const at = now();
@@ -86,13 +136,13 @@ export async function decideHeldTopUp(
       await alertAdmins(ctx, current, "ledger_refused");
       return { ok: false, reason: "ledger_refused" };
     }
-    const stored = { ...next, version: current.version + 1 };
+    const written = { ...next, version: current.version + 1 };
     logger.warn(
-      { topUp: stored.id, paymentId, adminId, decision: d, credited: stored.creditedPaisa },
+      { topUp: written.id, paymentId, adminId, decision: d, credited: written.creditedPaisa },
       "held top-up decided",
     );
-    await pushStatus(ctx, stored);
-    return { ok: true, topUp: (await store.get(gateway.name, paymentId)) ?? stored };
+    await pushStatus(ctx, written);
+    return { ok: true, topUp: (await store.get(gateway.name, paymentId)) ?? written };
   }
   throw new Error(`top-up ${paymentId}: too many concurrent writers`);
 }

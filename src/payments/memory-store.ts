@@ -1,7 +1,7 @@
 import type { MemoryLedger } from "../ledger/memory-store.ts";
 import { transferInputSchema } from "../ledger/model.ts";
 import { limitBeside } from "./caps.ts";
-import { type TopUp, topUpSchema } from "./model.ts";
+import { isOpenBefore, type TopUp, topUpSchema } from "./model.ts";
 import type { TopUpStore } from "./store.ts";
 
 /**
@@ -69,6 +69,13 @@ export function createMemoryTopUpStore(opts: { ledger: MemoryLedger }): TopUpSto
       return [...topUps.values()]
         .filter((t) => t.status === "partial_refund")
         .sort((a, b) => (a.partialRefund?.at ?? 0) - (b.partialRefund?.at ?? 0))
+        .slice(0, limit)
+        .map(clone);
+    },
+    async openSince(createdBefore, limit) {
+      return [...topUps.values()]
+        .filter((t) => isOpenBefore(t, createdBefore))
+        .sort((a, b) => a.createdAt - b.createdAt)
         .slice(0, limit)
         .map(clone);
     },

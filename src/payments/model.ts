@@ -42,8 +42,11 @@ const FINAL: ReadonlySet<TopUpStatus> = new Set(["expired", "cancelled", "refund
  */
 export const isFinalTopUp = (s: TopUpStatus) => FINAL.has(s);
 
-/** Why a top-up was held instead of credited. */
-const heldReasonSchema = z.enum(["amount", "cap", "currency", "merchant"]);
+/**
+ * Why a top-up was held instead of credited. `status`: the lookup's status word is not one the
+ * gateway documents, so whether it was paid is not known (nothing credited on it).
+ */
+const heldReasonSchema = z.enum(["amount", "cap", "currency", "merchant", "status"]);
 export type HeldReason = z.infer<typeof heldReasonSchema>;
 
 /** The currency every top-up is initiated in (Khalti takes NPR only). */
@@ -98,6 +101,8 @@ export const topUpSchema = z.object({
       feePaisa: paisa,
       currency: z.string().max(8).optional(),
       purchaseOrderId: z.string().max(128).optional(),
+      /** Reason `status`: the gateway's word, as it said it. */
+      statusWord: z.string().max(40).optional(),
       at: z.number().int().nonnegative(),
     })
     .optional(),
@@ -191,6 +196,16 @@ export const topUpSchema = z.object({
 });
 export type TopUp = z.infer<typeof topUpSchema>;
 
+/** Open (initiated or pending: no end from the gateway yet) and created before `before`. */
+export const isOpenBefore = (t: Pick<TopUp, "status" | "createdAt">, before: number) =>
+  (t.status === "initiated" || t.status === "pending") && t.createdAt < before;
+
+/** An age in the admins' words: "8 d 3 h" (whole hours, down). */
+export function ageText(ms: number): string {
+  const hours = Math.max(0, Math.floor(ms / 3_600_000));
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
 /** What a lookup told us: the only event that changes a top-up. */
 export interface TopUpEvent {
   status: LookupStatus;
@@ -198,6 +213,8 @@ export interface TopUpEvent {
   transactionId: string | null;
   feePaisa: number;
   refunded: boolean;
+  /** Status `unknown`: the gateway's own word. */
+  statusWord?: string;
   /** When the gateway's answer carries them (Khalti's lookup carries neither today). */
   currency?: string;
   purchaseOrderId?: string;

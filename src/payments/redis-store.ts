@@ -2,7 +2,7 @@ import { ledgerKeys, parseLedgerReply, transferArgv } from "../ledger/lua.ts";
 import { type TransferInput, transferInputSchema } from "../ledger/model.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
-import { type TopUp, topUpSchema } from "./model.ts";
+import { isOpenBefore, type TopUp, topUpSchema } from "./model.ts";
 import { createScript, updateScript } from "./redis-scripts.ts";
 import type { CreditCap, TopUpStore, UpdateOutcome } from "./store.ts";
 
@@ -85,6 +85,44 @@ async function update(
   }
 }
 
+/** How many schedule members `openSince` asks for at a time (ZSCAN's COUNT). */
+const SCAN_PAGE = 500;
+
+/**
+ * Open top-ups created before `createdBefore`, oldest first. Every open top-up stays on the
+ * schedule (`{money}:topups:due`) until the gateway ends it, so the schedule is read in pages and
+ * each member's top-up checked (pipelined): the cost grows with what is scheduled (open top-ups, credited ones
+ * on their refund watch), read only when an admin asks, rather than a new index in the update
+ * script.
+ */
+async function openSince(
+  opts: StoreOptions,
+  createdBefore: number,
+  limit: number,
+): Promise<TopUp[]> {
+  const { redis } = opts;
+  const k = keyspace(opts.prefix);
+  // ZSCAN, not pages by rank: the reconciler re-scores members meanwhile, and a scan still returns
+  // every member there throughout (some twice: kept once, by name).
+  const found = new Map<string, TopUp>();
+  let cursor = "0";
+  do {
+    const [next, flat] = await redis.zscan(k.topUpsDue, cursor, "COUNT", SCAN_PAGE);
+    cursor = next;
+    const members = flat.filter((_, i) => i % 2 === 0);
+    const pipe = redis.pipeline();
+    for (const m of members) pipe.hmget(`${k.topUpNamePrefix}${m}`, "v", "j");
+    const rows = (await pipe.exec()) ?? [];
+    rows.forEach(([err, row], i) => {
+      const [v, j] = (row ?? []) as [string | null, string | null];
+      if (err || v == null || j == null) return;
+      const t = topUpSchema.parse({ ...JSON.parse(j), version: Number(v) });
+      if (isOpenBefore(t, createdBefore)) found.set(members[i]!, t);
+    });
+  } while (cursor !== "0");
+  return [...found.values()].sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
+}
+
 /** How many times `update` reads the user's top-ups when new ones keep coming in between. */
 const MAX_KEY_READS = 5;
 
@@ -96,6 +134,8 @@ function outcome(reply: [number, unknown?]): UpdateOutcome {
     if (r.ok) throw new Error("a booked transfer reported as refused");
     return { ok: false, reason: "ledger", refusal: r.refusal };
   }
+  // Only {1} wrote anything: an answer not known here must never read as written (a lost credit).
+  if (reply[0] !== 1) throw new Error(`top-up update script answered ${String(reply[0])}`);
   return reply[1] === undefined ? { ok: true } : { ok: true, ledger: parseLedgerReply(reply[1]) };
 }
 
@@ -158,6 +198,7 @@ export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
       }
       return out;
     },
+    openSince: (createdBefore, limit) => openSince(opts, createdBefore, limit),
     async partialRefunds(limit) {
       const members = await redis.zrange(k.topUpsPartial, "0", String(limit - 1));
       const out: TopUp[] = [];

@@ -55,6 +55,14 @@ export function createTopUps(opts: TopUpsOptions) {
     rejectRefund: (paymentId: string, adminId: number) =>
       rejectUncreditedRefund(ctx, paymentId, adminId),
     partialRefunds: (limit = 20) => store.partialRefunds(limit),
+    /**
+     * Open top-ups past the refund watch (no end from the gateway, looked up daily), oldest
+     * first, and the time they were listed at (their age is counted from it).
+     */
+    pastWatch: async (limit = 20) => {
+      const at = ctx.now();
+      return { at, topUps: await store.openSince(at - opts.refundWatchMs, limit) };
+    },
     reconcile: (limit?: number) => reconcilePass(ctx, limit),
     get: (paymentId: string) => store.get(gateway.name, paymentId),
     remainingToday: async (userId: number) =>

@@ -17,6 +17,8 @@ import {
  *  - Completed credits from any open state only when the lookup reports exactly the amount
  *    initiated, within what the caps allow now, and (when the answer carries them) our currency
  *    and our order id; anything else is held: nothing credited until an admin decides;
+ *  - a status word the gateway does not document holds an open top-up (nothing credited); a
+ *    completed one stays as it is (its refund watch goes on);
  *  - held, partial_refund and final top-ups are never moved by a lookup;
  *  - only Refunded says the whole payment went back: after completed it reverses the credit,
  *    before it nothing was credited and nothing is owed. Partially Refunded, and Completed with
@@ -45,7 +47,7 @@ export interface Transition {
 const OPEN: ReadonlySet<TopUpStatus> = new Set(["initiated", "pending"]);
 
 /** Why a Completed lookup may not credit `t` by itself (empty: it may). */
-function heldReasons(t: TopUp, e: TopUpEvent, creditLimitPaisa: number): HeldReason[] {
+export function heldReasons(t: TopUp, e: TopUpEvent, creditLimitPaisa: number): HeldReason[] {
   const reasons: HeldReason[] = [];
   if (e.totalPaisa !== t.amountPaisa) reasons.push("amount");
   if (e.totalPaisa > creditLimitPaisa) reasons.push("cap");
@@ -112,6 +114,24 @@ function completed(
 }
 
 /**
+ * A status word the gateway does not document, on an open top-up: whether it was paid is not
+ * known, so nothing is credited; it is held for an admin (who credits only once the gateway says
+ * Completed: held-decision.ts asks it again) rather than looked up for ever with nobody told.
+ */
+function unknownStatus(e: TopUpEvent, now: number, move: Move): Transition {
+  return move("held", {
+    held: {
+      reasons: ["status"],
+      reportedPaisa: e.totalPaisa,
+      transactionId: e.transactionId,
+      feePaisa: e.feePaisa,
+      ...(e.statusWord !== undefined ? { statusWord: e.statusWord.slice(0, 40) } : {}),
+      at: now,
+    },
+  });
+}
+
+/**
  * `creditLimitPaisa`: the most the caps let this top-up credit now (TOPUP_MAX_AMOUNT and what the
  * daily cap leaves beside the user's other top-ups of that day).
  */
@@ -160,6 +180,8 @@ export function transition(
       return move("expired");
     case "cancelled":
       return move("cancelled");
+    case "unknown":
+      return unknownStatus(e, now, move);
     default:
       return same;
   }

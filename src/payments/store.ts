@@ -59,4 +59,9 @@ export interface TopUpStore {
   held(limit: number): Promise<TopUp[]>;
   /** Top-ups in partial_refund (waiting for an admin's figure), oldest first. */
   partialRefunds(limit: number): Promise<TopUp[]>;
+  /**
+   * Open top-ups (initiated, pending) created before `createdBefore`, oldest first: those past
+   * the refund watch, still looked up daily (context.ts), listed for the admins.
+   */
+  openSince(createdBefore: number, limit: number): Promise<TopUp[]>;
 }

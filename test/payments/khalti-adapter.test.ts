@@ -43,6 +43,12 @@ describe("Khalti adapter", () => {
       return c.json({ pidx, total_amount: 50_000, status, transaction_id: "T1", fee: 0 });
     });
     app.post("/html/epayment/lookup/", (c) => c.html("<h1>502</h1>", 502));
+    // A word Khalti does not document, with bytes an admin's chat should not get as they are.
+    app.post("/odd-word/epayment/lookup/", async (c) => {
+      const { pidx } = await c.req.json<{ pidx: string }>();
+      const status = `Stäged\u0000 ${"x".repeat(80)}`;
+      return c.json({ pidx, total_amount: 50_000, status, transaction_id: null, fee: 0 });
+    });
     odd = await listen(app.fetch, { host: "127.0.0.1", port: 0 });
   });
   afterAll(async () => {
@@ -118,6 +124,17 @@ describe("Khalti adapter", () => {
     const echo = await failure(gw(`${odd.url}/echo`, "echoed_secret_key_42").initiate(req));
     expect(echo.message).not.toContain("echoed_secret_key_42");
     expect(echo.message).toContain("[redacted]");
+    await g.close();
+  });
+
+  // Before, a word not documented failed the lookup (refused) and the top-up was looked up for
+  // ever with nobody told; now it is `unknown` (the service holds it), its word cut and printable.
+  it("reads a status word Khalti does not document as unknown, with the word for the admins", async () => {
+    const g = gw(`${odd.url}/odd-word`);
+    const l = await g.lookup("AAAAAAAAAAAAAAAAAAAAAA");
+    expect(l.status).toBe("unknown");
+    expect(l.statusWord).toMatch(/^St\?ged\? x+$/);
+    expect(l.statusWord).toHaveLength(40);
     await g.close();
   });
 

@@ -56,6 +56,8 @@ export interface ActionDeps {
     decide(paymentId: string, d: HeldDecision, adminId: number): Promise<DecideResult>;
     /** Partial refunds waiting for the amount returned, and the admin's entry of it. */
     partialRefunds(limit?: number): Promise<TopUp[]>;
+    /** Open top-ups past the refund watch, and when they were listed (their age counts from it). */
+    pastWatch(limit?: number): Promise<{ at: number; topUps: TopUp[] }>;
     decideRefund(
       paymentId: string,
       returnedPaisa: number,

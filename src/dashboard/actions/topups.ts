@@ -1,7 +1,7 @@
 import { html } from "hono/html";
 import { z } from "zod";
 import { parseTypedAmount } from "../../money.ts";
-import type { HeldDecision, TopUp } from "../../payments/index.ts";
+import { ageText, type HeldDecision, type TopUp } from "../../payments/index.ts";
 import { availableText, type Fragment, facts, path, rs, table, time } from "../html.ts";
 
 /**
@@ -43,9 +43,15 @@ const WHY: Record<string, string> = {
   cap: "above TOPUP_MAX_AMOUNT / TOPUP_DAILY_CAP",
   currency: "another currency",
   merchant: "another order id",
+  status: "a status word the gateway does not document (paid or not is not known)",
 };
 
-export const whyHeld = (t: TopUp) => (t.held?.reasons ?? []).map((r) => WHY[r] ?? r).join("; ");
+export const whyHeld = (t: TopUp) =>
+  (t.held?.reasons ?? [])
+    .map((r) =>
+      r === "status" && t.held?.statusWord ? `${WHY[r]}: "${t.held.statusWord}"` : (WHY[r] ?? r),
+    )
+    .join("; ");
 
 const decideLink = (t: TopUp, d: HeldDecision) =>
   html`<a href="${path(`/topups/decide?id=${encodeURIComponent(t.paymentId)}&d=${d}`)}">${DECISIONS[d]}…</a>`;
@@ -63,6 +69,26 @@ export function heldList(held: readonly TopUp[]): Fragment {
   return html`<p>Top-ups the gateway's lookup did not confirm as initiated: nothing was credited.
 A credit asks the gateway once more; a rejection is refunded in the gateway's merchant dashboard.</p>
 ${table(["Held", "Payment", "Customer", "Asked", "The gateway reports", "Why", "Decide"], rows)}`;
+}
+
+/**
+ * Open top-ups past the refund watch: the gateway has not ended them, they are looked up daily,
+ * and a Completed would still credit them (the amount asked only). Listed so an admin can check
+ * them in the gateway's merchant dashboard; nothing to decide here.
+ */
+export function pastWatchList(at: number, open: readonly TopUp[]): Fragment {
+  const rows = open.map((t) => [
+    time(t.createdAt),
+    ageText(at - t.createdAt),
+    t.paymentId,
+    t.id,
+    `user ${t.userId}`,
+    rs(t.amountPaisa),
+    t.status,
+  ]);
+  return html`<h2>Open past the refund watch</h2>
+<p>Top-ups the gateway has not ended long after their link expired: nothing credited. They are looked up daily; a Completed still credits what was asked. Check them in the gateway's merchant dashboard.</p>
+${table(["Created", "Age", "Payment", "Top-up", "Customer", "Amount", "Status"], rows)}`;
 }
 
 export function topUpFacts(

@@ -21,6 +21,7 @@ import {
   LIST_MAX,
   partialFacts,
   partialList,
+  pastWatchList,
   REFUND_REFUSED,
   REFUSED,
   refundForm,
@@ -262,7 +263,9 @@ export function topUpRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     if (!topUps) return notConfigured(c, c.get("viewer"), TITLE);
     const held = await topUps.held(LIST_MAX);
     const partial = await topUps.partialRefunds(LIST_MAX);
-    return c.html(page(TITLE, html`${partialList(partial)}${heldList(held)}`, c.get("viewer")));
+    const past = await topUps.pastWatch(LIST_MAX);
+    const body = html`${partialList(partial)}${heldList(held)}${pastWatchList(past.at, past.topUps)}`;
+    return c.html(page(TITLE, body, c.get("viewer")));
   });
 
   app.get("/topups/refund", ...admin, async (c) => {

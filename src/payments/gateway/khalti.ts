@@ -28,8 +28,9 @@ const initiateAnswer = z.object({
 
 /**
  * Khalti's lookup words (khalti-notes.md), keyed by `wordKey`: a word in another casing or
- * spacing ("Partially refunded") is the same word. A word not here fails the lookup (refused):
- * nothing is credited on it, and the top-up is looked at again.
+ * spacing ("Partially refunded") is the same word. A word not here is `unknown`: nothing is
+ * credited on it, and an open top-up is held for an admin (state.ts). Failing the lookup instead
+ * left the payer's money unaccounted for, looked up again and again with nobody told.
  */
 const STATUS: Record<string, LookupStatus> = {
   completed: "completed",
@@ -47,7 +48,7 @@ const wordKey = (word: string) => word.trim().replace(/\s+/g, " ").toLowerCase()
 const lookupAnswer = z.object({
   pidx: paymentIdSchema,
   total_amount: z.number().int().nonnegative(),
-  status: z.string().refine((s) => Object.hasOwn(STATUS, wordKey(s)), "unknown Khalti status"),
+  status: z.string().max(200),
   transaction_id: z.string().min(1).max(128).nullable(),
   fee: z.number().int().nonnegative().default(0),
   refunded: z.boolean().default(false),
@@ -156,9 +157,13 @@ export function createKhaltiGateway(opts: KhaltiOptions): PaymentGateway {
       const a = lookupAnswer.safeParse(json);
       if (!a.success || (status !== 200 && status !== 400)) throw refusal(status, json);
       if (a.data.pidx !== paymentId) throw new GatewayError("malformed", "lookup of another pidx");
+      const key = wordKey(a.data.status);
+      const known = Object.hasOwn(STATUS, key) ? STATUS[key] : undefined;
       return {
         paymentId: a.data.pidx,
-        status: STATUS[wordKey(a.data.status)]!,
+        status: known ?? "unknown",
+        // Shown to admins: printable ASCII only, short.
+        ...(known ? {} : { statusWord: a.data.status.replace(/[^\x20-\x7e]/g, "?").slice(0, 40) }),
         totalPaisa: a.data.total_amount,
         transactionId: a.data.transaction_id,
         feePaisa: a.data.fee,

@@ -38,6 +38,8 @@ const lookupStatusSchema = z.enum([
   "cancelled",
   "refunded",
   "partially_refunded",
+  // A word the gateway's documentation does not list: never credits; an open top-up is held.
+  "unknown",
 ]);
 export type LookupStatus = z.infer<typeof lookupStatusSchema>;
 
@@ -49,6 +51,8 @@ export interface Lookup {
   transactionId: string | null;
   feePaisa: number;
   refunded: boolean;
+  /** The gateway's own word, when it is `unknown` to us (cut, for the admins' eyes). */
+  statusWord?: string;
   /**
    * What the answer says the payment was in and for, when it says so (Khalti's lookup carries
    * neither today; a gateway that does is checked against what we initiated).

@@ -1,0 +1,67 @@
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createRedisTopUpStore, type TopUp } from "../../src/payments/index.ts";
+import { type ActionsHarness, ADMIN, startActions } from "../support/dashboard-actions.ts";
+import { REDIS_URL } from "../support/redis.ts";
+
+/**
+ * The back office's Held top-ups page lists the open top-ups past the refund watch (a day in the
+ * harness's service): reference, customer, amount and age, over real Redis and HTTP. Before, an
+ * admin had no list of them.
+ */
+
+let h: ActionsHarness;
+let redis: Redis;
+beforeAll(async () => {
+  h = await startActions();
+  redis = new Redis(REDIS_URL);
+});
+afterAll(async () => {
+  redis?.disconnect();
+  await h?.close();
+});
+
+/** An open top-up created `ageMs` ago, as the store keeps it (the stand-in's clock cannot go back). */
+async function openTopUp(userId: number, paisa: number, ageMs: number): Promise<TopUp> {
+  const created = Date.now() - ageMs;
+  const paymentId = `PastWatch${userId}x`;
+  const t: TopUp = {
+    id: `TUpast${userId}`,
+    gateway: "khalti",
+    paymentId,
+    paymentUrl: `http://127.0.0.1:9/pay?pidx=${paymentId}`,
+    userId,
+    chatId: userId,
+    locale: "en",
+    amountPaisa: paisa,
+    status: "pending",
+    createdAt: created,
+    updatedAt: created,
+    expiresAt: created + 1_800_000,
+    stuckAlerted: true,
+    version: 0,
+  };
+  const store = createRedisTopUpStore({ redis, prefix: h.deps.prefix });
+  await store.create(t, Date.now() + 86_400_000);
+  return t;
+}
+
+describe("open top-ups past the refund watch in the back office", () => {
+  it("are listed with their reference, customer, amount and age", async () => {
+    const old = await openTopUp(6201, 30_000, 8 * 86_400_000 + 3 * 3_600_000 + 60_000);
+    const young = await openTopUp(6202, 45_000, 3_600_000);
+    const c = await h.login(ADMIN);
+    const res = await c.get("/dashboard/topups");
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain("Open past the refund watch");
+    const row = page.slice(page.indexOf("Open past the refund watch"));
+    expect(row).toContain(old.paymentId);
+    expect(row).toContain(old.id);
+    expect(row).toContain("user 6201");
+    expect(row).toContain("Rs 300.00");
+    expect(row).toContain("8 d 3 h");
+    expect(row).toContain("pending");
+    expect(page).not.toContain(young.paymentId);
+  });
+});

@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { topUpNoticeText } from "../../conversations/top-up/notices.ts";
+import {
+  account,
+  createMemoryLedger,
+  createRedisLedger,
+  type LedgerStore,
+} from "../../src/ledger/index.ts";
+import {
+  createMemoryTopUpStore,
+  createRedisTopUpStore,
+  type TopUpNotice,
+  type TopUpStore,
+} from "../../src/payments/index.ts";
+import { createChatI18n } from "../../src/system/bot.ts";
+import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { testRedis } from "../support/redis.ts";
+
+/**
+ * A lookup status word Khalti does not document ("Abandoned" here). Before, the adapter refused
+ * the whole answer: nothing was credited, the top-up was looked up again and again, and nobody was
+ * told. Now an open top-up is HELD for an admin: nothing credited, one admin alert naming the word,
+ * the customer told we are checking (not "failed", not "added"); an admin's credit asks Khalti
+ * again and goes through only once it says Completed. A credited top-up stays as it is. Memory and
+ * Redis stores, the Khalti stand-in over loopback.
+ */
+
+const i18n = createChatI18n([]);
+const text = (n: TopUpNotice) => topUpNoticeText(i18n as never, n);
+
+let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
+beforeAll(async () => {
+  khalti = await serveKhaltiStandIn();
+});
+const redisEnv = testRedis("unknown-status");
+afterAll(async () => {
+  await khalti.close();
+  await redisEnv.cleanup();
+});
+
+type Stores = { store: TopUpStore; ledger: LedgerStore };
+const memoryStores = (): Stores => {
+  const ledger = createMemoryLedger();
+  return { store: createMemoryTopUpStore({ ledger }), ledger };
+};
+const redisStores = (): Stores => ({
+  store: createRedisTopUpStore({ redis: redisEnv.connect(), prefix: redisEnv.prefix }),
+  ledger: createRedisLedger({ redis: redisEnv.connect(), prefix: redisEnv.prefix }),
+});
+
+describe.each([
+  ["memory", memoryStores],
+  ["redis", redisStores],
+])("an unknown Khalti status word (%s)", (name, stores) => {
+  let userSeq = name === "memory" ? 9300 : 9400;
+
+  async function paid(rupees: number) {
+    const s = stores();
+    const userId = ++userSeq;
+    let offset = 0;
+    const notices: TopUpNotice[] = [];
+    const { topUps, gateway } = topUpService({
+      apiUrl: khalti.apiUrl,
+      store: s.store,
+      ledger: s.ledger,
+      notices,
+      now: () => Date.now() + offset,
+    });
+    const started = await topUps.start({
+      userId,
+      chatId: userId,
+      locale: "en",
+      amountPaisa: rupees * 100,
+    });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    khalti.standIn.act(pidx, "pay");
+    return {
+      s,
+      userId,
+      pidx,
+      topUps,
+      later: (ms: number) => {
+        offset += ms;
+      },
+      balance: async () => (await s.ledger.balance(account.customer(userId))).postedPaisa,
+      customer: () => notices.filter((n) => n.audience === "customer").map(text),
+      admin: () => notices.filter((n) => n.audience === "admin"),
+      close: () => gateway.close(),
+    };
+  }
+
+  it("holds an open top-up: nothing credited, one admin alert, the customer told we are checking", async () => {
+    const t = await paid(500);
+    khalti.standIn.misreport(t.pidx, { status: "Abandoned" });
+    const held = await t.topUps.confirm("khalti", t.pidx);
+    expect(held?.status).toBe("held");
+    expect(held?.held).toMatchObject({ reasons: ["status"], statusWord: "Abandoned" });
+    expect(held?.creditedPaisa).toBeUndefined();
+    expect(await t.balance()).toBe(0);
+    expect((await t.s.ledger.check()).entries).toBe(0);
+    // The reconciler's later passes: no second alert, no more lookups, nothing credited.
+    const lookups = khalti.standIn.payment(t.pidx)!.lookups;
+    for (let i = 0; i < 3; i++) {
+      t.later(3_600_000);
+      await t.topUps.reconcile(500);
+    }
+    expect(khalti.standIn.payment(t.pidx)!.lookups).toBe(lookups);
+    expect(t.admin().map((n) => n.reason)).toEqual(["held"]);
+    const alert = text(t.admin()[0]!);
+    expect(alert).toContain(`top-up ${t.pidx} (khalti) of user ${t.userId} is HELD`);
+    expect(alert).toContain('status "Abandoned"');
+    const told = t.customer();
+    expect(told).toHaveLength(1);
+    expect(told[0]).toContain("We are checking your payment of Rs 500 with Khalti");
+    expect(told[0]).toContain("Nothing has been added to your balance yet");
+    expect(told[0]).not.toMatch(/fail|before it is added/i);
+    expect(await t.balance()).toBe(0);
+    await expectBooksBalanced(t.s.ledger);
+    await t.close();
+  });
+
+  it("an admin's credit goes through only once Khalti says Completed", async () => {
+    const t = await paid(700);
+    khalti.standIn.misreport(t.pidx, { status: "Under Review" });
+    expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("held");
+    // Khalti still says the unknown word: never credited on it.
+    expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001)).toEqual({
+      ok: false,
+      reason: "gateway_disagrees",
+    });
+    expect(await t.balance()).toBe(0);
+    khalti.standIn.misreport(t.pidx, {}); // the truth again: Completed, Rs 700
+    const r = await t.topUps.decide(t.pidx, "credit_initiated", 3001);
+    expect(r).toMatchObject({ ok: true, topUp: { status: "completed", creditedPaisa: 70_000 } });
+    expect(await t.balance()).toBe(70_000);
+    expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001)).toMatchObject({ ok: false });
+    expect(await t.balance()).toBe(70_000);
+    await expectBooksBalanced(t.s.ledger);
+    await t.close();
+  });
+
+  it("held without an amount: the admin's first credit shows Khalti's new figure, the next credits it", async () => {
+    const t = await paid(600);
+    khalti.standIn.misreport(t.pidx, { status: "Abandoned", totalAmount: 0 });
+    expect((await t.topUps.confirm("khalti", t.pidx))?.held?.reportedPaisa).toBe(0);
+    khalti.standIn.misreport(t.pidx, {}); // Completed, Rs 600
+    // The admin was shown Rs 0 reported: nothing credited on this press, the figure refreshed.
+    expect(await t.topUps.decide(t.pidx, "credit_paid", 3001)).toEqual({
+      ok: false,
+      reason: "gateway_disagrees",
+    });
+    expect(await t.balance()).toBe(0);
+    expect((await t.topUps.get(t.pidx))?.held).toMatchObject({
+      reasons: ["status"],
+      reportedPaisa: 60_000,
+    });
+    const r = await t.topUps.decide(t.pidx, "credit_paid", 3001);
+    expect(r).toMatchObject({ ok: true, topUp: { status: "completed", creditedPaisa: 60_000 } });
+    expect(await t.balance()).toBe(60_000);
+    await expectBooksBalanced(t.s.ledger);
+    await t.close();
+  });
+
+  it("a credited top-up stays credited on an unknown word (its refund watch goes on)", async () => {
+    const t = await paid(300);
+    expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("completed");
+    khalti.standIn.misreport(t.pidx, { status: "Reversal?" });
+    t.later(5_000);
+    await t.topUps.reconcile(500);
+    const after = await t.topUps.get(t.pidx);
+    expect(after?.status).toBe("completed");
+    expect(after?.checkedAt).toBeDefined();
+    expect(await t.balance()).toBe(30_000);
+    expect(t.admin()).toHaveLength(0);
+    await expectBooksBalanced(t.s.ledger);
+    await t.close();
+  });
+});
