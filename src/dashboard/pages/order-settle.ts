@@ -59,6 +59,13 @@ export function settleSection(o: Order, port: SettlePort | null, viewer: Viewer)
           ? "no"
           : `${time(s.contradictedAt)}: the aggregator said the opposite; no money moved`,
       ],
+      [
+        "Confirmed later",
+        // The aggregator's own final word agreeing with the settlement (final-order.ts).
+        s.confirmedAt === undefined
+          ? "no"
+          : `${time(s.confirmedAt)}: a final answer of the aggregator said the same`,
+      ],
     ])}`;
   }
   if (!admin || !port?.settleable(o).ok) return "";
