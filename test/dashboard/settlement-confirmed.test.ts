@@ -36,7 +36,9 @@ describe("a settlement the aggregator later confirmed", () => {
     const viewer = { userId: 7001, role: "admin" as const };
     const shown = String(settleSection(settledOrder(CONFIRMED), null, viewer));
     expect(shown).toContain("Confirmed later");
-    expect(shown).toContain("2026-11-27 06:15:00 UTC: a final answer of the aggregator said the same");
+    expect(shown).toContain(
+      "2026-11-27 06:15:00 UTC: a final answer of the aggregator said the same",
+    );
     const open = String(settleSection(settledOrder(), null, viewer));
     expect(open).toContain("Confirmed later");
     expect(open).not.toContain("said the same");
