@@ -834,7 +834,12 @@ cashin-repeat = ⚠️ This number already got a cash-in of { $amount } from you
 
 # --- s21 review (h-settle2): the aggregator's answer stops a settlement; one's own proposal ---
 settle-aggregator-disagrees = The aggregator has just answered final for order { $ref } (it said: { $said }), but its answer does not match the order (another transaction id). Nothing was settled: resolve it with the aggregator first.
-settle-aggregator-unsure = The aggregator does not confirm a recharge for order { $ref } (it said: { $said }). Not settled as succeeded: settle it as failed, or resolve it with the aggregator first.
+settle-aggregator-unsure = The aggregator does not confirm a recharge for order { $ref }: { $cause } (it said: { $said }). Not settled as succeeded: settle it as failed, or resolve it with the aggregator first.
+settle-unsure-not-found = it has no such order (not found)
+settle-unsure-other-order = it answered about another order
+settle-unsure-refused = it refused the status query in its own error answer, which may hide a "not found"
+settle-unsure-unreadable = its answer could not be read, which may hide a "not found"
+settle-unsure-unknown-word = it answered a status word the bot does not know
 settle-own-proposal-waits = Your own proposal to settle order { $ref } waits for another admin's approval: nothing was settled. Send /settle { $ref } to see or withdraw it.
 settle-disabled = Settling by hand is off on this bot (SETTLE_ENABLED): nothing was changed. The operator turns it on once every instance runs this version.
 settle-done-told = The other admins were told.
