@@ -203,7 +203,8 @@ async function askAggregator(
         : err instanceof ProviderMalformedResponseError
           ? "unreadable"
           : undefined;
-    const what = unsure === undefined ? "no answer" : "refused";
+    const what =
+      unsure === undefined ? "no answer" : unsure === "refused" ? "refused" : "unreadable answer";
     const said = `${what} (${why.slice(0, 120)})`;
     return unsure === undefined ? { kind: "open", said } : { kind: "open", said, unsure };
   }
