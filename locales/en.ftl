@@ -770,6 +770,7 @@ settle-cancelled = Settlement cancelled. Nothing was changed. Send /settle to st
 settle-leave-question = Leave this settlement? Nothing has been changed yet.
 status-settled = Settled by admin { $admin } at { $time }: { $reason } (the aggregator said: { $said })
 status-settled-contradicted = ⚠️ The aggregator later said the opposite: no money moved; check it with the aggregator; /books shows the difference.
+status-settled-confirmed = ✅ At { $time } the aggregator's own final answer said the same: the settlement stands.
 status-contradicted = ⚠️ At { $time } the aggregator said { $said }; the order stays { $status }. No money moved: check it with the aggregator; a correction needs an admin.
 status-settle-hint = No final answer from the aggregator for too long: /settle { $ref }
 notify-reason-settled = the aggregator never confirmed the recharge, so the order was closed as failed
@@ -834,7 +835,12 @@ cashin-repeat = ⚠️ This number already got a cash-in of { $amount } from you
 
 # --- s21 review (h-settle2): the aggregator's answer stops a settlement; one's own proposal ---
 settle-aggregator-disagrees = The aggregator has just answered final for order { $ref } (it said: { $said }), but its answer does not match the order (another transaction id). Nothing was settled: resolve it with the aggregator first.
-settle-aggregator-unsure = The aggregator does not confirm a recharge for order { $ref } (it said: { $said }). Not settled as succeeded: settle it as failed, or resolve it with the aggregator first.
+settle-aggregator-unsure = The aggregator does not confirm a recharge for order { $ref }: { $cause } (it said: { $said }). Not settled as succeeded: settle it as failed, or resolve it with the aggregator first.
+settle-unsure-not-found = it has no such order (not found)
+settle-unsure-other-order = it answered about another order
+settle-unsure-refused = it refused the status query in its own error answer, which may hide a "not found"
+settle-unsure-unreadable = its answer could not be read, which may hide a "not found"
+settle-unsure-unknown-word = it answered a status word the bot does not know
 settle-own-proposal-waits = Your own proposal to settle order { $ref } waits for another admin's approval: nothing was settled. Send /settle { $ref } to see or withdraw it.
 settle-disabled = Settling by hand is off on this bot (SETTLE_ENABLED): nothing was changed. The operator turns it on once every instance runs this version.
 settle-done-told = The other admins were told.
@@ -852,3 +858,15 @@ waid-accepted = ✅ { $phone }: the held WhatsApp user now owns account { $accou
 waid-released = ✅ { $phone } was released from account { $account }, which keeps its money and history. The number's new holder may register on Telegram with it. Recorded with your id and the time.
 cmd-waid = Decide on a held WhatsApp account (admins)
 cashin-held = { $phone }'s account is under review by support (its WhatsApp number writes as another WhatsApp user): no cash-in to it until an admin decides. Take no cash for it now.
+
+# --- h-dash2: a right code typed in a chat already joined to another account asks first ---
+link-switch-ask = This chat now uses the account of { $from }. The code is right for the account of { $to }. If you confirm, this chat leaves the account of { $from } (it keeps its balance and history, but this chat no longer sees them) and joins the account of { $to } (its balance, history and saved numbers). Nothing changes until you tap Confirm; Cancel keeps { $from }.
+link-switch-ask-other = This chat now uses another account. The code is right for the account of { $to }. If you confirm, this chat leaves that account (it keeps its balance and history, but this chat no longer sees them) and joins the account of { $to } (its balance, history and saved numbers). Nothing changes until you tap Confirm; Cancel keeps the account it uses now.
+link-switch-reask = Please answer this first: tap Confirm or Cancel (that message was not an answer). Nothing has changed yet.
+link-switch-kept = Cancelled: this chat still uses the account of { $from }. Nothing was changed.
+link-switch-kept-other = Cancelled: this chat still uses the account it used. Nothing was changed.
+link-switch-done = ✅ Switched: this chat left the account of { $from } (it keeps its balance and history) and now uses the account of { $to }. To stop, send { $command }.
+link-switch-done-other = ✅ Switched: this chat left the account it used (it keeps its balance and history) and now uses the account of { $to }. To stop, send { $command }.
+link-switch-none = No switch is waiting in this chat (it was answered already, or it expired after 10 minutes). Nothing was changed.
+link-switch-changed = This chat's account changed since the question was asked, so nothing was switched. Type a new code to ask again.
+link-switch-not-sender = Only the person who typed the code can confirm the switch.

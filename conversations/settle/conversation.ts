@@ -6,7 +6,7 @@ import type { Translate } from "../../src/bot/i18n.ts";
 import { statusLabel, statusText } from "../../src/bot/order-texts.ts";
 import { asciiDigits } from "../../src/catalog/index.ts";
 import { type Order, referenceSchema } from "../../src/orders/model.ts";
-import type { Settleable, SettleResult } from "../../src/orders/service.ts";
+import type { Settleable, SettleResult, UnsureCause } from "../../src/orders/service.ts";
 
 /**
  * /settle [reference] (admins): an order the aggregator never ended (no final answer for longer
@@ -177,7 +177,16 @@ function refusalOf(t: Translate, order: Order, s: Exclude<Settleable, { ok: true
   return t("settle-too-young", { ref, time: formatOrderTime(s.readyAt, "np", t.locale) });
 }
 
-function resultText(t: Translate, r: SettleResult, ref: string, told: boolean): string {
+/** Why the aggregator's answer leaves "as succeeded" unsure, in the admin's words. */
+const UNSURE_KEYS: Record<UnsureCause, string> = {
+  not_found: "settle-unsure-not-found",
+  other_order: "settle-unsure-other-order",
+  refused: "settle-unsure-refused",
+  unreadable: "settle-unsure-unreadable",
+  unknown_word: "settle-unsure-unknown-word",
+};
+
+export function resultText(t: Translate, r: SettleResult, ref: string, told: boolean): string {
   if (r.ok && r.done === "proposed") {
     return t("settle-proposed", {
       ref,
@@ -199,7 +208,10 @@ function resultText(t: Translate, r: SettleResult, ref: string, told: boolean): 
   if (r.code === "aggregator_disagrees")
     return t("settle-aggregator-disagrees", { ref, said: r.said });
   if (r.code === "answer_unwritten") return t("settle-answer-unwritten", { ref, said: r.said });
-  if (r.code === "aggregator_unsure") return t("settle-aggregator-unsure", { ref, said: r.said });
+  if (r.code === "aggregator_unsure") {
+    const cause = t(UNSURE_KEYS[r.cause]);
+    return t("settle-aggregator-unsure", { ref, said: r.said, cause });
+  }
   if (r.code === "own_proposal") return t("settle-own-proposal-waits", { ref });
   if (r.code === "other_proposal") return t("settle-other-proposal", { ref });
   if (r.code === "no_proposal") return t("settle-no-proposal", { ref });

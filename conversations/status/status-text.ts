@@ -115,6 +115,10 @@ export function orderStatusText(
       lines.push(t("status-settled-approved", { admin: String(s.approvedBy) }));
     }
     if (s.contradictedAt !== undefined) lines.push(t("status-settled-contradicted"));
+    if (s.confirmedAt !== undefined) {
+      const time = formatOrderTime(s.confirmedAt, "np", t.locale);
+      lines.push(t("status-settled-confirmed", { time }));
+    }
   }
   if (role !== "customer" && order.contradicted) {
     // The aggregator's own final word against the order's (final-order.ts): nothing moved.

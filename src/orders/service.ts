@@ -38,6 +38,8 @@ export {
   type SettleRequest,
   type SettleResult,
   samePersonOf,
+  UNSURE_CAUSES,
+  type UnsureCause,
 } from "./settle.ts";
 export type { SubmitOptions, WalletReading } from "./submit.ts";
 

@@ -83,8 +83,11 @@ export type SettleResult =
    * the admin tries again (the answer, if its write did go through, is then found applied).
    */
   | { ok: false; code: "answer_unwritten"; order: Order; said: string }
-  /** Not found, or a word nobody understood: no settlement as succeeded. `said`: its answer. */
-  | { ok: false; code: "aggregator_unsure"; order: Order; said: string }
+  /**
+   * The aggregator's answer just asked may hide a "not found" (`cause`: which answer it was), so
+   * no settlement as succeeded. `said`: its answer.
+   */
+  | { ok: false; code: "aggregator_unsure"; order: Order; said: string; cause: UnsureCause }
   /** Maker-checker: this admin's own proposal waits for another admin. */
   | { ok: false; code: "own_proposal"; order: Order }
   /** Maker-checker: another proposal (another outcome, or made meanwhile) waits on the order. */
@@ -140,13 +143,30 @@ export const needsApproval = (
   same: SamePerson = (a, b) => a === b,
 ): boolean => admins.some((a) => !same(a, adminId));
 
+/**
+ * Why the aggregator's answer leaves a settlement as succeeded unsure (each may hide a "not
+ * found"): it has no such order; it answered about another order; it refused the query in its
+ * own error shape (a 4xx, or on a 200, whatever its words); its answer could not be read; it
+ * answered a status word the bot does not know. Silence (a timeout, a 5xx, a gateway's page, the
+ * connection) is none of these: the admin's word stands then.
+ */
+export const UNSURE_CAUSES = [
+  "not_found",
+  "other_order",
+  "refused",
+  "unreadable",
+  "unknown_word",
+] as const;
+export type UnsureCause = (typeof UNSURE_CAUSES)[number];
+
 /** What the aggregator said before a settlement, and whether it stops it. */
 type Asked =
   | { kind: "final"; order: Order }
   | { kind: "disagrees"; said: string }
   /** Its answer's write failed: nothing may be settled on a word left unwritten. */
   | { kind: "unwritten"; said: string; why: string }
-  | { kind: "open"; said: string; unsure: boolean };
+  /** `unsure`: why a settlement as succeeded is refused (absent: nothing stands in its way). */
+  | { kind: "open"; said: string; unsure?: UnsureCause };
 
 /**
  * Asks the aggregator (only the question may fail into "no answer") and applies its answer; a
@@ -163,24 +183,30 @@ async function askAggregator(
     answer = answerAbout(await deps.provider.statusByReference(order.region, asked), asked);
   } catch (err) {
     if (err instanceof ProviderNotFoundError)
-      return { kind: "open", said: "not found", unsure: true };
+      return { kind: "open", said: "not found", unsure: "not_found" };
     // An answer about another order is not silence: the aggregator may be confused about this
     // one, so "succeeded" is refused as for "not found" (s21 final review, finding 4).
     if (err instanceof OtherReferenceError)
       return {
         kind: "open",
         said: `an answer about another order (${err.said.slice(0, 40)})`,
-        unsure: true,
+        unsure: "other_order",
       };
     const why = err instanceof Error ? err.message : String(err);
     // The aggregator refused the query in its own words (a 200 error envelope, which may say "not
     // found" and is no longer read as such: provider/endpoints.ts; another 4xx) or answered what
     // cannot be read: either may hide a "not found", so "succeeded" is refused as for one. Only
     // silence (a timeout, a 5xx, a gateway's page, the connection) leaves the admin's word.
-    const unsure =
-      err instanceof ProviderRejectedError || err instanceof ProviderMalformedResponseError;
-    const what = unsure ? "refused" : "no answer";
-    return { kind: "open", said: `${what} (${why.slice(0, 120)})`, unsure };
+    const unsure: UnsureCause | undefined =
+      err instanceof ProviderRejectedError
+        ? "refused"
+        : err instanceof ProviderMalformedResponseError
+          ? "unreadable"
+          : undefined;
+    const what =
+      unsure === undefined ? "no answer" : unsure === "refused" ? "refused" : "unreadable answer";
+    const said = `${what} (${why.slice(0, 120)})`;
+    return unsure === undefined ? { kind: "open", said } : { kind: "open", said, unsure };
   }
   const said = `status ${answer.status.slice(0, 40)}`;
   const event = eventFromStatus(answer, "status", now(), "asked before an admin's settlement");
@@ -195,19 +221,25 @@ async function askAggregator(
     return { kind: "final", order: applied.order };
   // A final word the order did not take (another transaction id): never overridden by hand.
   if (event.status !== null && isFinal(event.status)) return { kind: "disagrees", said };
-  return { kind: "open", said, unsure: event.status === null };
+  return event.status === null
+    ? { kind: "open", said, unsure: "unknown_word" }
+    : { kind: "open", said };
 }
 
 /**
  * What the aggregator said that stops the admin's outcome: a final word not applied (whatever
- * the outcome), or not found / a word nobody understood against a settlement as succeeded.
+ * the outcome), or an answer that may hide a "not found" against a settlement as succeeded.
  */
 function stoppedBy(
   asked: Exclude<Asked, { kind: "final" | "unwritten" }>,
   outcome: SettleRequest["outcome"],
-): { code: "aggregator_disagrees" | "aggregator_unsure"; said: string } | null {
+):
+  | { code: "aggregator_disagrees"; said: string }
+  | { code: "aggregator_unsure"; said: string; cause: UnsureCause }
+  | null {
   if (asked.kind === "disagrees") return { code: "aggregator_disagrees", said: asked.said };
-  if (asked.unsure && outcome === "success") return { code: "aggregator_unsure", said: asked.said };
+  if (asked.unsure !== undefined && outcome === "success")
+    return { code: "aggregator_unsure", said: asked.said, cause: asked.unsure };
   return null;
 }
 

@@ -4,6 +4,8 @@ import {
   historyPageButton,
   languageButton,
   leaveButton,
+  linkSwitchCancelButton,
+  linkSwitchConfirmButton,
   menuButton,
   repeatButton,
   saveNameButton,
@@ -31,4 +33,6 @@ export const CONSTANT_BUTTONS = {
   confirm: flowButtons.confirm,
   retry: flowButtons.retry,
   addMoney: addMoneyButtonData,
+  linkSwitchConfirm: linkSwitchConfirmButton,
+  linkSwitchCancel: linkSwitchCancelButton,
 } as const;

@@ -2,7 +2,12 @@ import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { z } from "zod";
 import { account } from "../../ledger/index.ts";
-import { type Order, referenceSchema, type SettleResult } from "../../orders/index.ts";
+import {
+  type Order,
+  referenceSchema,
+  type SettleResult,
+  type UnsureCause,
+} from "../../orders/index.ts";
 import {
   actionsOf,
   field,
@@ -59,6 +64,13 @@ export function settleSection(o: Order, port: SettlePort | null, viewer: Viewer)
           ? "no"
           : `${time(s.contradictedAt)}: the aggregator said the opposite; no money moved`,
       ],
+      [
+        "Confirmed later",
+        // The aggregator's own final word agreeing with the settlement (final-order.ts).
+        s.confirmedAt === undefined
+          ? "no"
+          : `${time(s.confirmedAt)}: a final answer of the aggregator said the same`,
+      ],
     ])}`;
   }
   if (!admin || !port?.settleable(o).ok) return "";
@@ -70,8 +82,9 @@ export function settleSection(o: Order, port: SettlePort | null, viewer: Viewer)
     : "";
   return html`<h2>Settle</h2>
 <p>The aggregator has given no final answer for too long. It is asked once more first: a final
-answer is applied as it is (one that does not match the order stops it; "not found" or a word
-the bot does not know refuses "as succeeded"). Otherwise: as failed, the customer is not charged
+answer is applied as it is (one that does not match the order stops it; an answer that may hide
+a "not found" refuses "as succeeded": not found, an answer about another order, a refused query,
+an answer that cannot be read, a word the bot does not know). Otherwise: as failed, the customer is not charged
 (a prepaid customer's held money goes back to their balance); as succeeded, they are charged and
 the aggregator's debit is its answer's or inferred from the order. The customer and any other
 admin are told.${approval}</p>
@@ -129,12 +142,28 @@ const REFUSED: Record<Exclude<SettleResult, { ok: true }>["code"], string> = {
   answer_unwritten:
     "The aggregator's answer could not be saved (a storage error): nothing was settled and nothing moved on your word. Try again in a moment.",
   aggregator_unsure:
-    "The aggregator does not confirm a recharge (not found, or a word the bot does not know): not settled as succeeded; settle it as failed, or resolve it with the aggregator.",
+    "The aggregator does not confirm a recharge: not settled as succeeded; settle it as failed, or resolve it with the aggregator.",
   own_proposal: "Your own proposal waits for another admin's approval: nothing was settled.",
   other_proposal:
     "Another proposal waits on this order: open the order again to approve or decline it.",
   no_proposal: "The proposal was withdrawn or declined meanwhile: nothing was settled.",
 };
+
+/** Why the aggregator's answer just asked leaves "as succeeded" unsure (settle.ts UnsureCause). */
+const UNSURE: Record<UnsureCause, string> = {
+  not_found: "it has no such order (not found)",
+  other_order: "it answered about another order",
+  refused: "it refused the status query in its own error answer, which may hide a not found",
+  unreadable: "its answer could not be read, which may hide a not found",
+  unknown_word: "it answered a status word the bot does not know",
+};
+
+/** The refusal's words; an unsure answer names its cause. */
+export function refusalWords(r: Exclude<SettleResult, { ok: true }>): string {
+  const said = "said" in r ? ` The aggregator said: ${r.said}.` : "";
+  if (r.code !== "aggregator_unsure") return REFUSED[r.code] + said;
+  return `The aggregator does not confirm a recharge: ${UNSURE[r.cause]}. Not settled as succeeded; settle it as failed, or resolve it with the aggregator.${said}`;
+}
 
 async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: SettlePort) {
   const viewer = c.get("viewer");
@@ -170,8 +199,7 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
   });
   if (!r.ok) {
     const status = r.code === "unknown" ? 404 : 409;
-    const said = "said" in r ? ` The aggregator said: ${r.said}.` : "";
-    return c.html(page(title, outcome(REFUSED[r.code] + said, "error", back(ref)), viewer), status);
+    return c.html(page(title, outcome(refusalWords(r), "error", back(ref)), viewer), status);
   }
   const proposed = r.done === "proposed";
   const after = {
