@@ -52,9 +52,7 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
     const cmd = commandOf(ctx);
     const tap = ctx.callbackQuery?.data;
     const answer = linkSwitchConfirmButton.is(tap) || linkSwitchCancelButton.is(tap);
-    // Only a message or a tap is an answer (or not one): other updates (a block) pass by.
-    const said = ctx.message !== undefined || ctx.callbackQuery !== undefined;
-    const waiting = said && (ctx.session.linkSwitchUntil ?? 0) > Date.now();
+    const waiting = (ctx.session.linkSwitchUntil ?? 0) > Date.now();
     if (channelId === undefined || (!held && !forGate(cmd) && !answer && !waiting)) {
       return next();
     }
