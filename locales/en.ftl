@@ -858,15 +858,3 @@ waid-accepted = ✅ { $phone }: the held WhatsApp user now owns account { $accou
 waid-released = ✅ { $phone } was released from account { $account }, which keeps its money and history. The number's new holder may register on Telegram with it. Recorded with your id and the time.
 cmd-waid = Decide on a held WhatsApp account (admins)
 cashin-held = { $phone }'s account is under review by support (its WhatsApp number writes as another WhatsApp user): no cash-in to it until an admin decides. Take no cash for it now.
-
-# --- h-dash2: a right code typed in a chat already joined to another account asks first ---
-link-switch-ask = This chat now uses the account of { $from }. The code is right for the account of { $to }. If you confirm, this chat leaves the account of { $from } (it keeps its balance and history, but this chat no longer sees them) and joins the account of { $to } (its balance, history and saved numbers). Nothing changes until you tap Confirm; Cancel keeps { $from }.
-link-switch-ask-other = This chat now uses another account. The code is right for the account of { $to }. If you confirm, this chat leaves that account (it keeps its balance and history, but this chat no longer sees them) and joins the account of { $to } (its balance, history and saved numbers). Nothing changes until you tap Confirm; Cancel keeps the account it uses now.
-link-switch-reask = Please answer this first: tap Confirm or Cancel (that message was not an answer). Nothing has changed yet.
-link-switch-kept = Cancelled: this chat still uses the account of { $from }. Nothing was changed.
-link-switch-kept-other = Cancelled: this chat still uses the account it used. Nothing was changed.
-link-switch-done = ✅ Switched: this chat left the account of { $from } (it keeps its balance and history) and now uses the account of { $to }. To stop, send { $command }.
-link-switch-done-other = ✅ Switched: this chat left the account it used (it keeps its balance and history) and now uses the account of { $to }. To stop, send { $command }.
-link-switch-none = No switch is waiting in this chat (it was answered already, or it expired after 10 minutes). Nothing was changed.
-link-switch-changed = This chat's account changed since the question was asked, so nothing was switched. Type a new code to ask again.
-link-switch-not-sender = Only the person who typed the code can confirm the switch.

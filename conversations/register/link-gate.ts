@@ -1,22 +1,11 @@
 import type { MiddlewareFn } from "grammy";
-import { formatPhone, LINK_CODE_MS, readLinkCode } from "../../src/accounts/index.ts";
-import { linkSwitchCancelButton, linkSwitchConfirmButton } from "../../src/bot/callback-data.ts";
+import { formatPhone, readLinkCode } from "../../src/accounts/index.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { channelIdOf } from "../../src/bot/person.ts";
 import { type Held, heldOf, senderOf, senderSeal } from "../../src/whatsapp/held.ts";
-import {
-  answerSwitch,
-  type LinkQuestion,
-  linkHow,
-  offerLink,
-  redeemLink,
-  type Send,
-  switchQuestion,
-  theirs,
-  unlink,
-} from "./link.ts";
+import { linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
 
 /**
  * Before the conversations: `link <code>` and `unlink` in any private chat (also while a flow
@@ -50,44 +39,20 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
     const channelId = channelIdOf(ctx);
     const held = heldOf(ctx.update);
     const cmd = commandOf(ctx);
-    const tap = ctx.callbackQuery?.data;
-    const answer = linkSwitchConfirmButton.is(tap) || linkSwitchCancelButton.is(tap);
-    const waiting = (ctx.session.linkSwitchUntil ?? 0) > Date.now();
-    if (channelId === undefined || (!held && !forGate(cmd) && !answer && !waiting)) {
+    if (channelId === undefined || (!held && !forGate(cmd))) {
       return next();
     }
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
     const send: Send = (chatId, text) => ctx.api.sendMessage(chatId, text);
     if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => {});
-    const seal = senderOf(ctx.update);
-    if (answer && linkSwitchCancelButton.is(tap)) {
-      // Cancel keeps the join as it is: allowed even to a blocked chat, like unlink.
-      ctx.session.linkSwitchUntil = undefined;
-      await ctx.reply(await answerSwitch(deps, t, channelId, false, seal));
-      return;
-    }
-    if (!answer && waiting && !forGate(cmd)) {
-      const p = await deps.accounts.links.switchOf(channelId);
-      if (p === null) {
-        ctx.session.linkSwitchUntil = undefined;
-        return next();
-      }
-      // Anything else while the switch waits: the same question, saying why it comes again.
-      await replyWith(ctx, await switchQuestion(deps, t, p, t("link-switch-reask")));
-      return;
-    }
     // A chat the shop blocked neither joins an account nor takes a number (it would act as an
     // account nobody blocked); leaving a link is always allowed.
     if (cmd?.word !== "unlink" && (await deps.payment.access(channelId)) === "blocked") {
       await ctx.reply(t("access-blocked"));
       return;
     }
-    if (answer) {
-      ctx.session.linkSwitchUntil = undefined;
-      await ctx.reply(await answerSwitch(deps, t, channelId, true, seal));
-      return;
-    }
-    const reply = held
+    const seal = senderOf(ctx.update);
+    const answer = held
       ? await heldAnswer(deps, t, send, {
           channelId,
           held,
@@ -96,18 +61,8 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
           ...(seal !== undefined ? { seal } : {}),
         })
       : await linkAnswer(deps, t, channelId, cmd, seal);
-    if (typeof reply !== "string") ctx.session.linkSwitchUntil = Date.now() + LINK_CODE_MS;
-    await replyWith(ctx, reply);
+    await ctx.reply(answer);
   };
-}
-
-/** A plain reply, or a question with its buttons. */
-async function replyWith(ctx: BotContext, reply: string | LinkQuestion): Promise<void> {
-  if (typeof reply === "string") {
-    await ctx.reply(reply);
-    return;
-  }
-  await ctx.reply(reply.text, { reply_markup: { inline_keyboard: reply.buttons } });
 }
 
 async function linkAnswer(
@@ -116,7 +71,7 @@ async function linkAnswer(
   channelId: number,
   cmd: ReturnType<typeof commandOf>,
   seal: string | undefined,
-): Promise<string | LinkQuestion> {
+): Promise<string> {
   if (cmd?.word === "unlink") return unlink(deps, t, channelId);
   const code = readLinkCode(cmd?.rest ?? "");
   if (code !== null) return redeemLink(deps, t, channelId, code, seal);
@@ -135,7 +90,7 @@ async function heldAnswer(
     name: string;
     seal?: string;
   },
-): Promise<string | LinkQuestion> {
+): Promise<string> {
   const { channelId, held, cmd } = h;
   const phone = formatPhone(held.phone);
   if (cmd?.word === "link") {

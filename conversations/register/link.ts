@@ -1,6 +1,5 @@
 import { formatPhone, type Phone } from "../../src/accounts/index.ts";
-import type { PendingSwitch, RedeemResult } from "../../src/accounts/links.ts";
-import { linkSwitchCancelButton, linkSwitchConfirmButton } from "../../src/bot/callback-data.ts";
+import type { RedeemResult } from "../../src/accounts/links.ts";
 import { type BotDeps, isStaffId } from "../../src/bot/deps.ts";
 import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
 import { account } from "../../src/ledger/index.ts";
@@ -11,12 +10,6 @@ import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
  * is sent to the chat of the account that registered the number, and typed in the chat that wants
  * to act as it. Nothing else joins them, so no balance follows a number to whoever holds it now.
  */
-
-/** A reply with buttons under it (a question); a plain reply is a string. */
-export interface LinkQuestion {
-  text: string;
-  buttons: { text: string; callback_data: string }[][];
-}
 
 /** Sends a text to a chat of either channel (the Bot API's sendMessage, WhatsApp's through the router). */
 export type Send = (chatId: number, text: string) => Promise<unknown>;
@@ -118,7 +111,7 @@ export async function redeemLink(
   code: string,
   /** Who typed it, as WhatsApp names them (whatsapp/held.ts `senderSeal`); for a WhatsApp chat. */
   seal?: string,
-): Promise<string | LinkQuestion> {
+): Promise<string> {
   const r: RedeemResult = await deps.accounts.links.redeem(channelId, code);
   if (!r.ok) {
     if (r.code === "wrong") return t("link-wrong", { left: r.triesLeft ?? 0 });
@@ -134,90 +127,14 @@ export async function redeemLink(
   }
   // A WhatsApp chat's link is sealed with its sender (none known: "", which no sender matches, so
   // the chat is held again at once: never a link that any holder of the number passes).
-  const sealed = isWhatsAppChat(channelId) ? (seal ?? "") : undefined;
-  const current = await deps.accounts.links.linkOf(channelId);
-  if (current !== null && current !== r.personId) {
-    // Joined to another account already: a code proves the right to join, not the wish to leave
-    // that one. Asked first; nothing changes until Confirm (the code itself is used up).
-    const pending: PendingSwitch = {
-      from: current,
-      personId: r.personId,
-      phone: r.phone,
-      ...(sealed === undefined ? {} : { seal: sealed }),
-    };
-    await deps.accounts.links.holdSwitch(channelId, pending);
-    return switchQuestion(deps, t, pending);
-  }
-  await joinTo(deps, channelId, r.personId, sealed);
+  await deps.accounts.links.link(
+    channelId,
+    r.personId,
+    isWhatsAppChat(channelId) ? (seal ?? "") : undefined,
+  );
+  if (!isWhatsAppChat(channelId)) deps.persons.linked(channelId, r.personId);
+  deps.logger.info({ userId: channelId, personId: r.personId }, "channel linked with a code");
   return t("link-done", { phone, command: commandIn(channelId, "unlink") });
-}
-
-async function joinTo(deps: BotDeps, channelId: number, personId: number, seal?: string) {
-  await deps.accounts.links.link(channelId, personId, seal);
-  if (!isWhatsAppChat(channelId)) deps.persons.linked(channelId, personId);
-  deps.logger.info({ userId: channelId, personId }, "channel linked with a code");
-}
-
-/** The account a chat is joined to, by its number ("" when it has none). */
-async function phoneWords(deps: BotDeps, personId: number): Promise<string> {
-  const phone = await deps.accounts.phoneOf(personId);
-  return phone === null ? "" : formatPhone(phone);
-}
-
-/** What a switch does, in plain words, with Confirm and Cancel under it. */
-export async function switchQuestion(
-  deps: BotDeps,
-  t: Translate,
-  p: PendingSwitch,
-  /** Why it is asked again (a message that was no answer), put first. */
-  again?: string,
-): Promise<LinkQuestion> {
-  const from = await phoneWords(deps, p.from);
-  const to = formatPhone(p.phone);
-  const ask = from === "" ? t("link-switch-ask-other", { to }) : t("link-switch-ask", { from, to });
-  return {
-    text: again === undefined ? ask : `${again}\n\n${ask}`,
-    buttons: [
-      [
-        { text: t("common-confirm"), callback_data: linkSwitchConfirmButton.data },
-        { text: t("common-cancel"), callback_data: linkSwitchCancelButton.data },
-      ],
-    ],
-  };
-}
-
-/**
- * The chat's answer to a waiting switch: Confirm replaces the join (checked again: the chat still
- * joined where it was asked, nothing forbids the new one, the number still that account's; a
- * WhatsApp chat's answer from the sender who typed the code), Cancel keeps it. Either once.
- */
-export async function answerSwitch(
-  deps: BotDeps,
-  t: Translate,
-  channelId: number,
-  confirm: boolean,
-  seal?: string,
-): Promise<string> {
-  const p = await deps.accounts.links.takeSwitch(channelId);
-  if (p === null) return t("link-switch-none");
-  const from = await phoneWords(deps, p.from);
-  const keep = from === "" ? t("link-switch-kept-other") : t("link-switch-kept", { from });
-  if (!confirm) return keep;
-  const phone = formatPhone(p.phone);
-  if (isWhatsAppChat(channelId) && (seal ?? "") !== (p.seal ?? "")) {
-    return `${t("link-switch-not-sender")} ${keep}`;
-  }
-  if ((await deps.accounts.links.linkOf(channelId)) !== p.from) return t("link-switch-changed");
-  const refused = await linkRefusal(deps, channelId, p.personId);
-  if (refused !== null) return t(refused, { phone });
-  if ((await deps.accounts.userByPhone(p.phone)) !== p.personId) {
-    return `${t("link-number-moved", { phone })} ${keep}`;
-  }
-  await joinTo(deps, channelId, p.personId, p.seal);
-  const command = commandIn(channelId, "unlink");
-  return from === ""
-    ? t("link-switch-done-other", { to: phone, command })
-    : t("link-switch-done", { from, to: phone, command });
 }
 
 /** `/link` without a code: how to join, or, in a chat already joined, whose account it uses. */

@@ -1,5 +1,4 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
-import { z } from "zod";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
@@ -65,18 +64,6 @@ export type RedeemResult =
   | { ok: false; code: "no_offer" | "wrong" | "too_many_tries"; triesLeft?: number };
 
 /**
- * A right code typed in a chat already joined to another account (`from`): nothing is replaced
- * until the chat confirms, within a code's life. `seal`: who typed it (a WhatsApp chat's sender).
- */
-export const pendingSwitchSchema = z.object({
-  from: z.number().int(),
-  personId: z.number().int(),
-  phone: phoneSchema,
-  seal: z.string().optional(),
-});
-export type PendingSwitch = z.infer<typeof pendingSwitchSchema>;
-
-/**
  * A proven link, with who proved it where the channel's id is not the person (a WhatsApp chat's id
  * is its phone number, which changes hands): the sender's identity as WhatsApp gave it at link
  * time (whatsapp/held.ts `senderSeal`), null for a link kept without one.
@@ -114,22 +101,6 @@ export interface LinkStore {
   redeem(channelId: number, code: string): Promise<RedeemResult>;
   /** Writes the link; `seal`: who proved it, for a channel whose id may pass to another person. */
   link(channelId: number, personId: number, seal?: string): Promise<void>;
-  /** Keeps a proven switch waiting for the chat's answer (replacing any earlier one). */
-  holdSwitch(channelId: number, pending: PendingSwitch): Promise<void>;
-  /** Takes the waiting switch away (once: a second Confirm finds none), else null. */
-  takeSwitch(channelId: number): Promise<PendingSwitch | null>;
-  /** The waiting switch, left in place, else null. */
-  switchOf(channelId: number): Promise<PendingSwitch | null>;
-}
-
-function readSwitch(raw: string | null | undefined): PendingSwitch | null {
-  if (!raw) return null;
-  try {
-    const r = pendingSwitchSchema.safeParse(JSON.parse(raw));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
 }
 
 interface Pending extends LinkOffer {
@@ -148,23 +119,7 @@ export function createMemoryLinks(now: () => number = Date.now): LinkStore {
   const links = new Map<number, string>();
   const pending = new Map<number, Pending>();
   const sends = new Map<number, { n: number; until: number }>();
-  const switches = new Map<number, { pending: PendingSwitch; until: number }>();
-  const liveSwitch = (channelId: number) => {
-    const s = switches.get(channelId);
-    return s && s.until > now() ? s.pending : null;
-  };
   return {
-    async holdSwitch(channelId, pending) {
-      switches.set(channelId, { pending, until: now() + LINK_CODE_MS });
-    },
-    async takeSwitch(channelId) {
-      const s = liveSwitch(channelId);
-      switches.delete(channelId);
-      return s;
-    },
-    async switchOf(channelId) {
-      return liveSwitch(channelId);
-    },
     async linkOf(channelId) {
       return parseLink(links.get(channelId))?.personId ?? null;
     },
@@ -232,15 +187,6 @@ export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): 
   const { redis } = opts;
   const k = keyspace(opts.prefix);
   return {
-    async holdSwitch(channelId, pending) {
-      await redis.set(k.accountLinkSwitch(channelId), JSON.stringify(pending), "PX", LINK_CODE_MS);
-    },
-    async takeSwitch(channelId) {
-      return readSwitch(await redis.getdel(k.accountLinkSwitch(channelId)));
-    },
-    async switchOf(channelId) {
-      return readSwitch(await redis.get(k.accountLinkSwitch(channelId)));
-    },
     async linkOf(channelId) {
       return parseLink(await redis.hget(k.accountLinks, String(channelId)))?.personId ?? null;
     },

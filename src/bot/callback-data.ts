@@ -174,13 +174,6 @@ export function isGlobalCallback(data: string | undefined): boolean {
   );
 }
 
-/**
- * A right link code typed in a chat already joined to another account: Confirm (`lsy`) replaces
- * the join, Cancel (`lsn`) keeps it (conversations/register/link.ts).
- */
-export const linkSwitchConfirmButton = constantButton("lsy");
-export const linkSwitchCancelButton = constantButton("lsn");
-
 /** A reminder account's id (src/reminders/model.ts): ten hex digits. */
 const reminderIds = z.string().regex(/^[0-9a-f]{10}(\.[0-9a-f]{10}){0,4}$/);
 /** "Stop these reminders" under a reminder: `rms:<id>.<id>…` (at most five, the message's own). */

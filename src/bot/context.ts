@@ -9,11 +9,6 @@ export interface SessionData {
   locale?: Locale;
   /** The agent whose shop QR code (/start shop-<id>) was scanned before registering (issue 30). */
   shop?: number;
-  /**
-   * Until when a link switch waits for this chat's Confirm or Cancel (conversations/register/
-   * link.ts): its other messages are answered with the question again, with the reason.
-   */
-  linkSwitchUntil?: number;
   // Saved numbers moved to their own durable store (src/saved/); an old session's `savedNumbers`
   // field is ignored.
 }

@@ -234,11 +234,6 @@ export function keyspace(prefix: string) {
     accountLinkCode: (channelId: number) => `${accounts}:linkcode:${channelId}`,
     /** String counter, PX one hour: codes sent for a channel (a bound on guessing by asking again). */
     accountLinkSends: (channelId: number) => `${accounts}:linksends:${channelId}`,
-    /**
-     * String (JSON), PX a code's life: a right code typed in a chat already joined to another
-     * account, waiting for the chat's Confirm or Cancel (accounts/links.ts `holdSwitch`).
-     */
-    accountLinkSwitch: (channelId: number) => `${accounts}:linkswitch:${channelId}`,
     /** Hash: Telegram user id -> registration JSON (name, username, first and latest share). */
     accountProfiles: `${accounts}:profiles`,
     /** Sorted set: Telegram user id by its profile's firstAt (the back office's list of customers). */

@@ -4,8 +4,6 @@ import {
   historyPageButton,
   languageButton,
   leaveButton,
-  linkSwitchCancelButton,
-  linkSwitchConfirmButton,
   menuButton,
   repeatButton,
   saveNameButton,
@@ -33,6 +31,4 @@ export const CONSTANT_BUTTONS = {
   confirm: flowButtons.confirm,
   retry: flowButtons.retry,
   addMoney: addMoneyButtonData,
-  linkSwitchConfirm: linkSwitchConfirmButton,
-  linkSwitchCancel: linkSwitchCancelButton,
 } as const;
