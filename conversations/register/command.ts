@@ -5,7 +5,7 @@ import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { telegramIdOf } from "../../src/bot/person.ts";
-import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { isWhatsAppAccount } from "../../src/whatsapp/chat-ids.ts";
 import { offerLink, type Send } from "./link.ts";
 
 /**
@@ -96,7 +96,7 @@ export async function registerContact(
     return done(t("register-linked", { phone: own ? formatPhone(own) : "" }));
   }
   const owner = await deps.accounts.userByPhone(phone);
-  if (owner !== null && owner !== who.fromId && isWhatsAppChat(owner)) {
+  if (owner !== null && owner !== who.fromId && isWhatsAppAccount(owner)) {
     const asker = [
       [who.firstName, who.lastName].filter(Boolean).join(" "),
       who.username ? `@${who.username}` : "",

@@ -31,20 +31,23 @@ export const waIdentityOf = (store: AccountsStore, now: () => number) => {
       return stands;
     },
     waHoldOf: (userId: number) => store.waHoldOf(userId),
+    nextWaFresh: () => store.nextWaFresh(),
     /**
-     * Whether a hold waits on the account, from this process's knowledge when fresh (no read),
-     * else one read of the store.
+     * Whether the account's messages are kept from its WhatsApp chat (a hold waits, or its number
+     * was released from it: `waPushBlocked`), from this process's knowledge when fresh (no
+     * read), else one script.
      */
     async waHeldNow(userId: number): Promise<boolean> {
       const hit = known.get(userId);
       if (hit && now() - hit.at < WA_HELD_TRUST_MS) return hit.held;
-      const held = (await store.waHoldOf(userId)) !== null;
+      const held = await store.waPushBlocked(userId);
       note(userId, held);
       return held;
     },
     async decideWa(phone: Phone, decision: WaDecision, by: number, at: number, id?: string) {
       const d = await store.decideWa(phone, decision, by, at, id);
-      if (d !== null && !("other" in d)) note(d.account, false);
+      // Released: the account's messages stay off the number's chat (its next holder's).
+      if (d !== null && !("other" in d)) note(d.account, d.decision === "release");
       return d;
     },
   };
