@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Phone } from "../../src/accounts/phone.ts";
+import { account } from "../../src/ledger/index.ts";
 import { isFreshWaAccount } from "../../src/whatsapp/chat-ids.ts";
 import { useTestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
@@ -13,9 +14,10 @@ import { availableOf, creditPerson, standInOf, waPerson } from "../support/whats
  */
 
 const ADMIN_PHONE = "9779800045000";
+const AGENT = 12_951;
 const ts = useTestSystem({
   redis: true,
-  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}` },
+  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, AGENT_IDS: String(AGENT) },
 });
 
 const waUser = (phone: string, name: string, userId?: string) =>
@@ -101,5 +103,34 @@ describe("/waid release detaches the old account from the number", () => {
     // The released account's old holder writes again: the number is the fresh account's now.
     const seen = await asha.say("balance", HELD);
     expect(seen.text).not.toMatch(/Rs 70|Rs 400/);
+  });
+
+  it("review: a cash-in whose number is released between typing it and the confirm books nothing", async () => {
+    const phone = "9779800045004";
+    await admin().say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-4");
+    await asha.say("hi", /Namaste Asha/);
+    const old = waPerson(phone);
+    await ts.system.ledger.transfer({
+      id: "waid5-float-4",
+      debit: account.merchant.funding,
+      credit: account.agent(AGENT),
+      amountPaisa: 100_000,
+      kind: "credit",
+    });
+    const floatOf = async () =>
+      (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
+    const float = await floatOf();
+    const agent = ts.user(AGENT);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say(phone.slice(3), /How much cash/);
+    await agent.say("300", /Add .* to the balance of/);
+    // Meanwhile the number's new holder writes, and an admin releases it from Asha's account:
+    // the cash in front of the agent is not Asha's to receive.
+    await waUser(phone, "Bikash", "NP.bikash-4").say("balance", HELD);
+    await admin().say(`waid +${phone} release`, /was released from account/);
+    await agent.tap("✅ Confirm", /no longer the number of the account/);
+    expect(await availableOf(ts, old)).toBe(0);
+    expect(await floatOf()).toBe(float);
   });
 });
