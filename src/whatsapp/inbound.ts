@@ -187,6 +187,9 @@ async function freshAccount(
   waUserId: string,
 ): Promise<Found | number> {
   const fresh = freshWaAccount(await deps.accounts.nextWaFresh());
+  // Its user id first (a new id: nobody else's), so a crash before the profile leaves no account
+  // that the next sender's id would adopt.
+  await deps.accounts.adoptWaUser(fresh, waUserId);
   const who = { name: m.name ?? "", channel: "whatsapp" as const, waUserId };
   const owner = await deps.accounts.claimPhone(fresh, phone, who);
   if (owner === null) {
