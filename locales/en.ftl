@@ -788,6 +788,7 @@ settle-no-proposal = The proposal to settle order { $ref } was withdrawn or decl
 
 # --- s21 (h-link): one account on two channels, joined only with a code sent to the other chat ---
 register-linked = This chat uses your WhatsApp account ({ $phone }): its number stays as it is. To use another number here, send /unlink first, then share your contact again.
+register-linked-released = This chat uses your WhatsApp account, whose number is no longer its own (support released it: the number has a new holder). The account keeps its money and history, which you use here, but it has no number now and none can be added to it here. Its messages (an order's result, notices) no longer reach WhatsApp or this chat: see /history for how an order ended.
 link-code-sent = { $phone } has an account on { $channel }. To use that same account here, we sent a 6-digit code to that { $channel } chat. Type it here as: { $command } 123456 (it works for 10 minutes). Nothing is joined without it.
 link-code =
     Your code to use this account from { $channel } too: { $code }

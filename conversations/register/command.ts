@@ -93,7 +93,9 @@ export async function registerContact(
   if (who.telegramId !== who.fromId) {
     // Linked to a WhatsApp account: its number is its identity and does not move from here.
     const own = await deps.accounts.phoneOf(who.fromId);
-    return done(t("register-linked", { phone: own ? formatPhone(own) : "" }));
+    // None: support released its number (/waid release), which has a new holder now.
+    if (own === null) return done(t("register-linked-released"));
+    return done(t("register-linked", { phone: formatPhone(own) }));
   }
   const owner = await deps.accounts.userByPhone(phone);
   if (owner !== null && owner !== who.fromId && isWhatsAppAccount(owner)) {

@@ -5,7 +5,14 @@ import { isFreshWaAccount } from "../../src/whatsapp/chat-ids.ts";
 import { useTestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
-import { availableOf, creditPerson, standInOf, waPerson } from "../support/whatsapp-steps.ts";
+import {
+  availableOf,
+  creditPerson,
+  linkTelegramTo,
+  shareContact,
+  standInOf,
+  waPerson,
+} from "../support/whatsapp-steps.ts";
 
 /**
  * After `/waid <phone> release` the number's chat is its new holder's: nothing of the old account
@@ -132,5 +139,24 @@ describe("/waid release detaches the old account from the number", () => {
     await agent.tap("✅ Confirm", /no longer the number of the account/);
     expect(await availableOf(ts, old)).toBe(0);
     expect(await floatOf()).toBe(float);
+  });
+
+  it("the old holder's Telegram chat joined earlier keeps the account's money, and is told the truth", async () => {
+    const phone = "9779800045005";
+    await admin().say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-5");
+    await asha.say("hi", /Namaste Asha/);
+    const old = waPerson(phone);
+    await creditPerson(ts, old, 40_000);
+    const tg = ts.user(12_955);
+    await linkTelegramTo(tg, asha, phone);
+    await waUser(phone, "Bikash", "NP.bikash-5").say("balance", HELD);
+    await admin().say(`waid +${phone} release`, /was released from account/);
+    await tg.say("/balance", /Rs 400/);
+    // Sharing a number there: the account has none now, and the words say so (not an empty one).
+    const seen = await shareContact(tg, "9779800045095", /no longer its own/);
+    expect(seen.text).toMatch(/\/history/);
+    expect(await ts.system.deps.accounts.phoneOf(old)).toBeNull();
+    expect(await availableOf(ts, old)).toBe(40_000);
   });
 });
