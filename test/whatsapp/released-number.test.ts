@@ -159,4 +159,30 @@ describe("/waid release detaches the old account from the number", () => {
     expect(await ts.system.deps.accounts.phoneOf(old)).toBeNull();
     expect(await availableOf(ts, old)).toBe(40_000);
   });
+
+  it("a fresh account released in turn: its messages go nowhere; the next holder starts fresh again", async () => {
+    const phone = "9779800045006";
+    const { bikash } = await released(phone, "6");
+    await bikash.say("balance", /Rs 0/);
+    const first = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    await creditPerson(ts, first, 2_000);
+    const carol = waUser(phone, "Carol", "NP.carol-6");
+    const since = carol.texts().length;
+    await carol.say("balance", HELD);
+    await admin().say(`waid +${phone} release`, /was released from account/);
+    const seen = await carol.say("balance", /Rs 0/);
+    expect(seen.text).not.toMatch(/Rs 20|Rs 400/);
+    const second = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    expect(isFreshWaAccount(second)).toBe(true);
+    expect(second).not.toBe(first);
+    // The first fresh account's notice reaches nobody (it holds no number), never Telegram.
+    await paidTopUp(first, 1_000);
+    await waitUntil(
+      () =>
+        ts.logs.some((l) => l.includes("the account holds no number") && l.includes(String(first))),
+      "the notice not sent",
+    );
+    expect(carol.texts().slice(since).join("\n")).not.toMatch(ADDED);
+    expect(await availableOf(ts, first)).toBe(3_000);
+  });
 });
