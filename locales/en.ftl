@@ -790,6 +790,7 @@ settle-no-proposal = The proposal to settle order { $ref } was withdrawn or decl
 
 # --- s21 (h-link): one account on two channels, joined only with a code sent to the other chat ---
 register-linked = This chat uses your WhatsApp account ({ $phone }): its number stays as it is. To use another number here, send /unlink first, then share your contact again.
+register-linked-released = This chat uses your WhatsApp account, whose number is no longer its own (support released it: the number has a new holder). The account keeps its money and history, which you use here, but it has no number now and none can be added to it here. Its messages (an order's result, notices) no longer reach WhatsApp or this chat: see /history for how an order ended.
 link-code-sent = { $phone } has an account on { $channel }. To use that same account here, we sent a 6-digit code to that { $channel } chat. Type it here as: { $command } 123456 (it works for 10 minutes). Nothing is joined without it.
 link-code =
     Your code to use this account from { $channel } too: { $code }
@@ -849,12 +850,13 @@ settle-done-told = The other admins were told.
 settle-answer-unwritten = The aggregator answered for order { $ref } (it said: { $said }), but its answer could not be saved, so nothing was settled and no money moved on your word. Try /settle { $ref } again in a moment: it shows the order as it then stands.
 # --- h-waid2: a WhatsApp number that writes as another WhatsApp user (held until an admin decides) ---
 wa-held = ⏸️ The account of this WhatsApp number ({ $phone }) is under review by our support: this number now writes as a different WhatsApp user than the one the account belongs to. Until support decides, nothing of that account (balance, history, saved numbers) is shown here, and nothing can be spent or ordered. Support has been told and will write to you in this chat; you can also ask at the shop where you recharge.
-wa-held-released = ℹ️ This WhatsApp number ({ $phone }) is no longer tied to the account it had with us, and that account is not yours. To open an account of your own, register on Telegram with this number (share your contact there).
+wa-held-released = ℹ️ This WhatsApp number ({ $phone }) is no longer tied to the account it had with us, and that account is not yours. This message did not say which WhatsApp user sent it, so no account of your own could be opened: write again from an up-to-date WhatsApp, or register on Telegram with this number (share your contact there).
 wa-held-admin = WhatsApp number { $phone } writes as another WhatsApp user ({ $user }, id { $id }) than the one its account { $account } belongs to (a recycled number, or the owner's id re-issued). That sender is held: nothing of the account was shown or spent, nothing was moved. Decide in the chat: /waid { $phone } { $accept } { $id } (this sender is the same person: only the sender with id { $id } is accepted) or /waid { $phone } { $release } (the number leaves the account, which keeps its money; whoever is held).
 waid-usage = Send /waid <number> { $accept } <id> (the held WhatsApp user with the id named in the alert is the account's owner) or /waid <number> { $release } (the number leaves the account, which keeps its money).
 waid-none = No WhatsApp account with { $phone } is waiting for a decision: nothing was changed.
 waid-other = { $phone }: the WhatsApp user held now has id { $pending }, not { $id } (another sender wrote after the alert you answer). Nothing was changed. Read the newest alert, then send /waid again.
 waid-accepted = ✅ { $phone }: the held WhatsApp user now owns account { $account } (its balance and history). Recorded with your id and the time.
-waid-released = ✅ { $phone } was released from account { $account }, which keeps its money and history. The number's new holder may register on Telegram with it. Recorded with your id and the time.
+waid-released = ✅ { $phone } was released from account { $account }, which keeps its money and history; nothing of it goes to that WhatsApp number any more (its owner reaches it only from a Telegram chat joined to it earlier, or through support). The number's holder gets a new, empty account when they next write on WhatsApp. Recorded with your id and the time.
 cmd-waid = Decide on a held WhatsApp account (admins)
 cashin-held = { $phone }'s account is under review by support (its WhatsApp number writes as another WhatsApp user): no cash-in to it until an admin decides. Take no cash for it now.
+cashin-moved = { $phone } is no longer the number of the account you were crediting (it left that account meanwhile). Nothing was booked: take no cash for it now; send /cashin again to credit whoever holds the number today.

@@ -1,4 +1,9 @@
-import { type Accounts, formatPhone, phoneFromTyped } from "../../src/accounts/index.ts";
+import {
+  type Accounts,
+  formatPhone,
+  type Phone,
+  phoneFromTyped,
+} from "../../src/accounts/index.ts";
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow } from "../../src/bot/flow/toolkit.ts";
@@ -20,6 +25,8 @@ import {
 /** A registered customer found by the phone number the agent typed. */
 interface Customer {
   userId: number;
+  /** The number as typed (the account's when it was typed). */
+  number: Phone;
   phone: string;
   /** The name they registered with (Telegram's or WhatsApp's), so a mistyped number shows. */
   name: string | null;
@@ -114,12 +121,14 @@ export function cashInConversation(deps: BotDeps) {
       flow,
       confirmText(t, customer, { amount, after: availableNow - amount, ref: id }, repeat),
     );
-    // A hold that came since the number was typed (its new holder wrote meanwhile): nothing is
-    // booked. Checked once, before the first try: a try again is the same booking (its id).
-    if (
-      await conversation.external(async () => (await accounts.waHoldOf(customer.userId)) !== null)
-    ) {
-      await flow.reply(t("cashin-held", { phone: customer.phone }));
+    // A hold that came since the number was typed (its new holder wrote meanwhile), or the number
+    // left the account (/waid release, taken by another account): nothing is booked, the cash is
+    // not that account's. Checked once, before the first try: a try again is the same booking.
+    // (A flow recorded before "moved" replays its true/false: true is the hold.)
+    const changed = await conversation.external(() => changedSince(accounts, customer));
+    if (changed !== false) {
+      const key = changed === "moved" ? "cashin-moved" : "cashin-held";
+      await flow.reply(t(key, { phone: customer.phone }));
       return;
     }
     const r = await bookOnce(flow, conversation, deps, { id, command: "/cashin" }, () =>
@@ -159,6 +168,12 @@ export function cashInConversation(deps: BotDeps) {
 }
 
 /** Asks the phone number until it is a registered customer's other than the agent's own. */
+/** What changed on the customer's account since the number was typed; false: nothing. */
+async function changedSince(accounts: Accounts, c: Customer): Promise<"moved" | true | false> {
+  if ((await accounts.waHoldOf(c.userId)) !== null) return true;
+  return (await accounts.userByPhone(c.number)) === c.userId ? false : "moved";
+}
+
 async function askCustomer(
   flow: Flow,
   conversation: FlowConversation,
@@ -183,7 +198,7 @@ async function askCustomer(
       const name = await conversation.external(
         async () => (await accounts.profileOf(userId))?.name.trim() || null,
       );
-      return { userId, phone: shown, name };
+      return { userId, number: phone, phone: shown, name };
     }
   }
 }

@@ -5,7 +5,7 @@ import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { telegramIdOf } from "../../src/bot/person.ts";
-import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { isWhatsAppAccount } from "../../src/whatsapp/chat-ids.ts";
 import { offerLink, type Send } from "./link.ts";
 
 /**
@@ -93,10 +93,12 @@ export async function registerContact(
   if (who.telegramId !== who.fromId) {
     // Linked to a WhatsApp account: its number is its identity and does not move from here.
     const own = await deps.accounts.phoneOf(who.fromId);
-    return done(t("register-linked", { phone: own ? formatPhone(own) : "" }));
+    // None: support released its number (/waid release), which has a new holder now.
+    if (own === null) return done(t("register-linked-released"));
+    return done(t("register-linked", { phone: formatPhone(own) }));
   }
   const owner = await deps.accounts.userByPhone(phone);
-  if (owner !== null && owner !== who.fromId && isWhatsAppChat(owner)) {
+  if (owner !== null && owner !== who.fromId && isWhatsAppAccount(owner)) {
     const asker = [
       [who.firstName, who.lastName].filter(Boolean).join(" "),
       who.username ? `@${who.username}` : "",

@@ -27,8 +27,9 @@ export function waHeldGate(deps: BotDeps): MiddlewareFn<BotContext> {
  * id); only the sender the alert names (its short id: `waShortId`), never whoever wrote last: if
  * another sender's hold replaced it since, nothing is done and the admin is told which is held.
  * release names nobody (the number leaves the account whoever is held; an id given is checked).
- * release: the number leaves the account, which keeps its money, history and its own user id;
- * the sender may register on Telegram, then join it on WhatsApp with a code. Each decision is
+ * release: the number leaves the account, which keeps its money, history and its own user id,
+ * and nothing of it goes to the number's chat any more; the number's holder gets a fresh account
+ * on their next message (whatsapp/inbound.ts `freshAccount`). Each decision is
  * logged with the admin and the time (`{accounts}:wadecided`) and in the log.
  */
 export function waid(deps: BotDeps): Composer<BotContext> {

@@ -267,7 +267,7 @@ export function createAccounts(opts: AccountsOptions) {
     },
     /** `register` only while the phone is nobody else's: null when done, else the owner kept. */
     claimPhone: claimPhoneWith(store, now),
-    ...waIdentityOf(store, now),
+    ...waIdentityOf(store),
     profileOf: (userId: number) => store.profileOf(userId),
     /** The agent whose shop QR code brought the customer: recorded once (true), then kept. */
     claimShop: (userId: number, agentId: number) => store.claimShop(userId, agentId),

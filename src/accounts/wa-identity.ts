@@ -57,14 +57,15 @@ export interface WaDecided {
  * owner or that owner no hold; {account, "", "", short id held} when the held sender is not the
  * one named (nothing done); else {account, from, to}. accept: the
  * held user id becomes the account's. release: the phone leaves the account (which keeps its
- * money and its user id). Either way the hold is gone and the decision is logged.
+ * money and its user id) and the account is marked released from it (KEYS[6]: its messages no
+ * longer go to that number's chat). Either way the hold is gone and the decision is logged.
  */
 const decideScript = luaScript<
-  "phones" | "users" | "waUsers" | "holds" | "log",
+  "phones" | "users" | "waUsers" | "holds" | "log" | "released",
   [string, string, string, string?] | null
 >(
   "raWaDecide",
-  ["phones", "users", "waUsers", "holds", "log"],
+  ["phones", "users", "waUsers", "holds", "log", "released"],
   `
 local phone = ARGV[1]
 local acc = redis.call('HGET', KEYS[1], phone)
@@ -80,12 +81,29 @@ if ARGV[2] == 'accept' then
 else
   redis.call('HDEL', KEYS[1], phone)
   if redis.call('HGET', KEYS[2], acc) == phone then redis.call('HDEL', KEYS[2], acc) end
+  redis.call('HSET', KEYS[6], acc, phone)
 end
 redis.call('HDEL', KEYS[4], acc)
 redis.call('LPUSH', KEYS[5], '{"account":' .. acc .. ',"phone":' .. cjson.encode(phone) ..
   ',"from":' .. cjson.encode(from) .. ',"to":' .. cjson.encode(to) .. ',"decision":"' ..
   ARGV[2] .. '","by":' .. ARGV[3] .. ',"at":' .. ARGV[4] .. '}')
 return {acc, from, to}
+`,
+);
+
+/**
+ * Whether nothing of the account may go to its WhatsApp chat now: a hold waits on it, or an admin
+ * released its number from it and the account does not hold that number again (its own user id
+ * took it back). KEYS: holds, released, users. ARGV: the account. 1 or 0.
+ */
+const blockedScript = luaScript<"holds" | "released" | "users", number>(
+  "raWaBlocked",
+  ["holds", "released", "users"],
+  `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 1 end
+local gone = redis.call('HGET', KEYS[2], ARGV[1])
+if gone and redis.call('HGET', KEYS[3], ARGV[1]) ~= gone then return 1 end
+return 0
 `,
 );
 
@@ -108,6 +126,13 @@ export interface WaIdentity {
   holdWa(userId: number, hold: WaHold): Promise<WaHold>;
   /** The hold waiting on the account, if any. */
   waHoldOf(userId: number): Promise<WaHold | null>;
+  /**
+   * Whether the account's messages are kept from its WhatsApp chat: a hold waits, or its number
+   * was released from it (/waid release) and is not its own again (one script).
+   */
+  waPushBlocked(userId: number): Promise<boolean>;
+  /** The next fresh WhatsApp account's number (1, 2, …: chat-ids.ts `freshWaAccount`). */
+  nextWaFresh(): Promise<number>;
   /**
    * An admin's decision on the hold of the phone's account (see `decideScript`); null: none.
    * `id` (a `waShortId`) names the held sender decided on: another one held now is `WaOther`.
@@ -159,6 +184,15 @@ export function redisWaIdentity(opts: {
       return now;
     },
     waHoldOf: async (userId) => parseHold(await redis.hget(k.accountWaHolds, String(userId))),
+    async waPushBlocked(userId) {
+      const keys = {
+        holds: k.accountWaHolds,
+        released: k.accountWaReleased,
+        users: k.accountUsers,
+      };
+      return (await blockedScript.run(redis, keys, String(userId))) === 1;
+    },
+    nextWaFresh: () => redis.incr(`${k.accountWaReleased}:n`),
     async decideWa(phone, decision, by, at, id) {
       const r = await decideScript.run(
         redis,
@@ -168,6 +202,7 @@ export function redisWaIdentity(opts: {
           waUsers: k.accountWaUsers,
           holds: k.accountWaHolds,
           log: k.accountWaDecided,
+          released: k.accountWaReleased,
         },
         phone,
         decision,
@@ -193,6 +228,8 @@ export function memoryWaIdentity(m: {
 }): WaIdentity {
   const { waUsers } = m;
   const holds = new Map<number, WaHold>();
+  const released = new Map<number, Phone>();
+  let fresh = 0;
   return {
     async adoptWaUser(userId, waUserId) {
       const kept = waUsers.get(userId) ?? m.profileOf(userId)?.waUserId ?? waUserId;
@@ -208,6 +245,14 @@ export function memoryWaIdentity(m: {
       return now;
     },
     waHoldOf: async (userId) => holds.get(userId) ?? null,
+    async waPushBlocked(userId) {
+      const gone = released.get(userId);
+      return holds.has(userId) || (gone !== undefined && m.users.get(userId) !== gone);
+    },
+    async nextWaFresh() {
+      fresh += 1;
+      return fresh;
+    },
     async decideWa(phone, decision, by, at, id) {
       const account = m.phones.get(phone);
       const hold = account === undefined ? undefined : holds.get(account);
@@ -219,6 +264,7 @@ export function memoryWaIdentity(m: {
       else {
         m.phones.delete(phone);
         if (m.users.get(account) === phone) m.users.delete(account);
+        released.set(account, phone);
       }
       holds.delete(account);
       return { account, phone, from, to: hold.waUserId, decision, by, at };

@@ -244,14 +244,15 @@ export function keyspace(prefix: string) {
      * with the arrival: a message from the number with another user id is not this account's.
      */
     accountWaUsers: `${accounts}:wausers`,
-    /**
-     * Hash: WhatsApp-born account id -> JSON {phone, waUserId, at}: another Meta user id wrote
-     * from its number; that sender is held (answered `wa-held`, nothing of the account shown)
-     * until an admin decides with /waid (accounts/wa-identity.ts).
-     */
+    /** Hash: account id -> JSON {phone, waUserId, at}: a sender held until /waid decides. */
     accountWaHolds: `${accounts}:waholds`,
     /** List of JSON, newest first, never trimmed: the admins' /waid decisions (who, when, which). */
     accountWaDecided: `${accounts}:wadecided`,
+    /**
+     * Hash: account id -> the number /waid released from it (wa-identity.ts `waPushBlocked`);
+     * `${this}:n`, a counter: the fresh WhatsApp accounts opened on such numbers (chat-ids.ts).
+     */
+    accountWaReleased: `${accounts}:wareleased`,
     /** Hash: user id -> the agent whose shop QR code they came through (first one kept). */
     accountShops: `${accounts}:shops`,
     /** String counter, PX its window: hits on the login entry points in one fixed window (dashboard/rate-limit.ts). */

@@ -24,7 +24,7 @@ import type { ProviderClient } from "../provider/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { rememberSuccess } from "../reminders/index.ts";
 import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
-import { isWhatsAppChat } from "../whatsapp/chat-ids.ts";
+import { isWhatsAppAccount } from "../whatsapp/chat-ids.ts";
 import type { Base } from "./base.ts";
 import { remindersPort } from "./reminders.ts";
 import { withReportButton } from "./report-button.ts";
@@ -226,7 +226,7 @@ export function wireNotifier(
       return withReportButton(parts.deps, order, withShareReceipt(t, order, saved));
     },
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
-    editsReceipts: (chatId) => !isWhatsAppChat(chatId),
+    editsReceipts: (chatId) => !isWhatsAppAccount(chatId),
     sentLog: parts.stores.sentLog,
     logger,
     consumerName: base.instance,

@@ -192,6 +192,11 @@ export function wireWhatsApp(
     secretText: (text) => carriesLoginLink(text) || carriesLinkCode(text),
     // A push to a held account's chat is withheld (staff chats are never held: no read for them).
     heldChat: async (chatId) => !parts.isStaff(chatId) && parts.accounts.waHeldNow(chatId),
+    // A fresh account's messages go to the chat of the number it holds now (one read each).
+    chatOfAccount: async (id) => {
+      const phone = await parts.accounts.phoneOf(id);
+      return phone === null ? null : chatIdOfWaId(phone);
+    },
   });
   const queue: WaInboundQueue = redis
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })

@@ -24,3 +24,23 @@ export function chatIdOfWaId(waId: string): number | null {
 export function waIdOfChat(chatId: number): string | null {
   return isWhatsAppChat(chatId) ? String(chatId - WA_CHAT_BASE) : null;
 }
+
+/**
+ * A WhatsApp account opened for the next holder of a number an admin released from its account
+ * (/waid release: whatsapp/inbound.ts): that chat's id is the old account's, which keeps its money,
+ * so the new one gets an id of its own, `WA_FRESH_BASE + n` from a counter: above every chat id,
+ * still a safe integer. Its messages go to the WhatsApp chat of the number it holds now (the
+ * router reads it: `RouterDeps.chatOfAccount`), to nobody when it holds none.
+ */
+export const WA_FRESH_BASE = WA_CHAT_END;
+const WA_FRESH_END = Number.MAX_SAFE_INTEGER;
+
+export const freshWaAccount = (n: number): number => WA_FRESH_BASE + n;
+
+export function isFreshWaAccount(id: number): boolean {
+  return Number.isSafeInteger(id) && id > WA_FRESH_BASE && id < WA_FRESH_END;
+}
+
+/** An account whose messages go to WhatsApp: a WhatsApp chat's own, or a fresh one. */
+export const isWhatsAppAccount = (id: number): boolean =>
+  isWhatsAppChat(id) || isFreshWaAccount(id);

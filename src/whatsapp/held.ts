@@ -55,7 +55,8 @@ export function senderOf(update: Update): string | undefined {
  * recycled SIM's next holder, or the owner with a re-issued id): frozen until an admin decides
  * (/waid), told so by the gate (conversations/register/waid.ts), nothing else runs. `released`:
  * an admin released the number from that account already (the chat's own account: it stays the
- * old holder's); the sender may register on Telegram, then join it here with a code.
+ * old holder's) and the message named no user id, so no fresh account could be opened for it
+ * (whatsapp/inbound.ts `freshAccount`); the sender may write again, or register on Telegram.
  */
 export interface WaHeld {
   account: number;

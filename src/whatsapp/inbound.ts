@@ -4,6 +4,7 @@ import { type Phone, phoneSchema } from "../accounts/phone.ts";
 import type { ProfileInput } from "../accounts/store.ts";
 import type { WaHold } from "../accounts/wa-identity.ts";
 import type { Logger } from "../logger.ts";
+import { freshWaAccount, isFreshWaAccount } from "./chat-ids.ts";
 import type { ArrivedPerson, Choice, WaChatStore } from "./chat-store.ts";
 import { answeringIn, markHeld, markSender, markWaHeld, senderSeal, type WaHeld } from "./held.ts";
 import type { InboundItem } from "./inbound-queue.ts";
@@ -32,6 +33,8 @@ export interface InboundDeps {
     holdWa(userId: number, hold: WaHold): Promise<WaHold>;
     /** The hold waiting on the account, if any. */
     waHoldOf(userId: number): Promise<WaHold | null>;
+    /** The next fresh WhatsApp account's number (chat-ids.ts `freshWaAccount`). */
+    nextWaFresh(): Promise<number>;
     links: {
       sealedLinkOf(channelId: number): Promise<SealedLink | null>;
       unlink(channelId: number): Promise<boolean>;
@@ -82,26 +85,34 @@ async function personOf(
 ): Promise<Found | null> {
   let owner = read.owner;
   if (deps.isStaff(chatId) && owner !== null) return { personId: chatId };
-  if (owner === chatId) return ownAccount(deps, chatId, m, phone, owner, read.waUserId);
+  if (owner === chatId || (owner !== null && isFreshWaAccount(owner))) {
+    return ownAccount(deps, chatId, m, phone, owner, read.waUserId);
+  }
   if (owner === null) {
     // The chat's own account is bound to another number (it moved): never taken over by whoever
     // writes from this one now.
     const bound = await deps.accounts.phoneOf(chatId);
     if (bound !== null && bound !== phone) return null;
     // The chat's own account belongs to another Meta user id (an admin released the number from
-    // it: /waid): it stays its holder's, never claimed again by this sender.
+    // it: /waid): it stays its holder's, never claimed again by this sender, who gets a fresh
+    // account of their own (`freshAccount`).
     const mine = m.userId
       ? await deps.accounts.adoptWaUser(chatId, m.userId)
       : await deps.accounts.waUserOf(chatId);
     if (mine !== null && mine !== m.userId && !deps.isStaff(chatId)) {
-      return { personId: chatId, waHeld: { account: chatId, phone, released: true } };
+      if (!m.userId)
+        return { personId: chatId, waHeld: { account: chatId, phone, released: true } };
+      const fresh = await freshAccount(deps, chatId, m, phone, m.userId);
+      if (typeof fresh !== "number") return fresh;
+      owner = fresh;
+    } else {
+      owner = await deps.accounts.claimPhone(chatId, phone, {
+        name: m.name ?? "",
+        channel: "whatsapp",
+        ...(m.userId ? { waUserId: m.userId } : {}),
+      });
+      if (owner === null || owner === chatId || deps.isStaff(chatId)) return { personId: chatId };
     }
-    owner = await deps.accounts.claimPhone(chatId, phone, {
-      name: m.name ?? "",
-      channel: "whatsapp",
-      ...(m.userId ? { waUserId: m.userId } : {}),
-    });
-    if (owner === null || owner === chatId || deps.isStaff(chatId)) return { personId: chatId };
   }
   const link = await deps.accounts.links.sealedLinkOf(chatId);
   if (link?.personId === owner) {
@@ -159,6 +170,34 @@ async function ownAccount(
   await deps.alertWaHold?.(owner, hold);
   deps.logger.warn({ chatId, account: owner }, "whatsapp number writes as another user id: held");
   return { personId: chatId, waHeld: { account: owner, phone } };
+}
+
+/**
+ * A fresh WhatsApp account for the sender of a number an admin released from the chat's own
+ * account (/waid release): an id of its own (chat-ids.ts `freshWaAccount`), registered with the
+ * number and the sender's user id (trust on first use, as any WhatsApp-born account), nothing in
+ * it. When someone registered the number meanwhile: a fresh account's own user id check decides
+ * (`ownAccount`); another's owner is returned (the link gate's, as any number taken on Telegram).
+ */
+async function freshAccount(
+  deps: InboundDeps,
+  chatId: number,
+  m: WaInboundMessage,
+  phone: Phone,
+  waUserId: string,
+): Promise<Found | number> {
+  const fresh = freshWaAccount(await deps.accounts.nextWaFresh());
+  // Its user id first (a new id: nobody else's), so a crash before the profile leaves no account
+  // that the next sender's id would adopt.
+  await deps.accounts.adoptWaUser(fresh, waUserId);
+  const who = { name: m.name ?? "", channel: "whatsapp" as const, waUserId };
+  const owner = await deps.accounts.claimPhone(fresh, phone, who);
+  if (owner === null) {
+    deps.logger.info({ chatId, account: fresh }, "whatsapp released number: a fresh account");
+    return { personId: fresh };
+  }
+  if (!isFreshWaAccount(owner)) return owner;
+  return ownAccount(deps, chatId, m, phone, owner, await deps.accounts.waUserOf(owner));
 }
 
 const isTap = (m: WaInboundMessage) =>

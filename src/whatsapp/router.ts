@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import { wordsOfCall } from "../telegram/words.ts";
-import { type ApiAnswer, asApiError, failureAnswer, logFailure } from "./bot-api-failure.ts";
+import { type ApiAnswer, asApiError } from "./bot-api-failure.ts";
 import { botApiFetch } from "./bot-api-fetch.ts";
-import { isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
+import { chatCalls } from "./chat-calls.ts";
+import { isFreshWaAccount, isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
 import type { Shown, StoredShown, WaChatStore } from "./chat-store.ts";
 import { TEMPLATE_MISSING } from "./errors.ts";
@@ -12,7 +13,7 @@ import { type ButtonRows, rowsOf, templateText, withLinks } from "./router-text.
 import { renderedIn, templateLanguage } from "./template-language.ts";
 import type { WaOutbound } from "./types.ts";
 import { chatOfCallbackId } from "./update.ts";
-import { messageOf, withheld } from "./withheld.ts";
+import { messageOf } from "./withheld.ts";
 
 /**
  * The bot's Bot API calls into WhatsApp chats, carried out on WhatsApp: the `fetch` of every Api
@@ -70,6 +71,11 @@ export interface RouterDeps {
    * for a message that is not an answer to the chat's own sender (`withheld`). Absent: none.
    */
   heldChat?: (chatId: number) => Promise<boolean>;
+  /**
+   * The WhatsApp chat of the number a fresh WhatsApp account (chat-ids.ts `isFreshWaAccount`)
+   * holds now; null: none (its messages go nowhere). Asked only for such an account's calls.
+   */
+  chatOfAccount?: (accountId: number) => Promise<number | null>;
 }
 
 type Payload = Record<string, unknown>;
@@ -278,7 +284,7 @@ function heldClient(c: WaSender, now: () => number): WaSender {
 export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
   // Meta's rate limits hold WhatsApp's sends, never the notifier's reading (Telegram's pushes).
   const deps: RouterDeps = { ...input, client: heldClient(input.client, input.now) };
-  const { store, client, logger } = deps;
+  const { store, client } = deps;
 
   const out = outbound(deps);
   const { asTemplate, show } = out;
@@ -376,12 +382,15 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
   }
 
   const resendAsTemplate = templateResender(deps, asTemplate);
+  const { sent, freshAnswer } = chatCalls(deps, call, textOf);
   /** The answer to a Bot API call, or "pass" for one that is Telegram's. */
   async function answer(
     method: string,
     p: Payload,
     signal?: AbortSignal,
   ): Promise<ApiAnswer | "pass"> {
+    const account = Number(p.chat_id);
+    if (isFreshWaAccount(account)) return freshAnswer(method, p, account, signal);
     const chatId = chatOf(method, p);
     const scoped = Number((p.scope as { chat_id?: unknown } | undefined)?.chat_id);
     if (chatId === null) {
@@ -390,15 +399,7 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
       if (deps.telegram) return "pass";
       return { ok: true, result: method === "getMe" ? deps.botInfo : true };
     }
-    try {
-      const kept = await withheld(deps, method, p, chatId, textOf(p));
-      if (kept !== null) return { ok: true, result: kept };
-      return { ok: true, result: await call(method, p, chatId, signal) };
-    } catch (err) {
-      const e = asApiError(err);
-      logFailure(logger, { method, chatId }, err, e);
-      return failureAnswer(e);
-    }
+    return sent(method, p, chatId, chatId, signal);
   }
 
   const fetchVia = botApiFetch(answer);

@@ -10,6 +10,17 @@ export interface WithheldDeps {
   heldChat?: (chatId: number) => Promise<boolean>;
 }
 
+/** Whether a call is withheld (`withheld`); `account`: whose message it is (the chat's by default). */
+async function withholds(
+  deps: WithheldDeps,
+  method: string,
+  chatId: number,
+  account: number,
+): Promise<boolean> {
+  if (!deps.heldChat || !WITHHELD.has(method) || answeredChat() === chatId) return false;
+  return deps.heldChat(account);
+}
+
 /** The calls that show something in a chat: withheld from a held account's chat (`withheld`). */
 const WITHHELD: ReadonlySet<string> = new Set([
   "sendMessage",
@@ -33,7 +44,9 @@ export const messageOf = (deps: WithheldDeps, chatId: number, messageId: number,
  * user id's flows go): a push, a reminder, a receipt's edit, a notice from another chat's flow.
  * Not sent (the number's new holder would read the account's money), answered as sent so the
  * caller's state goes on unchanged (an order stays as it is, a push is not retried), logged.
- * Null: it goes. The cost: nothing for an answer or a Telegram chat, else `heldChat`.
+ * Null: it goes. The cost: nothing for an answer or a Telegram chat, else `heldChat`. The held
+ * state is `account`'s: the chat's own account, or a fresh account whose number is the chat's
+ * (a push to the old account of a released number is withheld, the fresh one's goes).
  */
 export async function withheld(
   deps: WithheldDeps,
@@ -41,11 +54,25 @@ export async function withheld(
   p: Record<string, unknown>,
   chatId: number,
   text: string,
+  account = chatId,
 ): Promise<unknown> {
-  if (!deps.heldChat || !WITHHELD.has(method) || answeredChat() === chatId) return null;
-  if (!(await deps.heldChat(chatId))) return null;
+  if (!(await withholds(deps, method, chatId, account))) return null;
   deps.logger.info({ chatId, method }, "whatsapp message withheld: the chat's account is held");
-  if (method === "answerCallbackQuery") return true;
+  return answeredAsSent(deps, method, p, chatId, text);
+}
+
+/**
+ * A call answered as if sent, nothing sent: a withheld message, or one for a fresh WhatsApp
+ * account that holds no number now (router.ts: it has no chat).
+ */
+export async function answeredAsSent(
+  deps: WithheldDeps,
+  method: string,
+  p: Record<string, unknown>,
+  chatId: number,
+  text: string,
+): Promise<unknown> {
+  if (!WITHHELD.has(method) || method === "answerCallbackQuery") return true;
   if (method === "sendDocument") {
     const file = p.document as { filename?: unknown } | undefined;
     const name = typeof file?.filename === "string" ? file.filename : "";

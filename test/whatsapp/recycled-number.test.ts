@@ -100,20 +100,25 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
     await admin.say(`waid ${phone.slice(3)} accept kash-3`, /waiting for a decision/);
   });
 
-  it("/waid release: the old account keeps its money; the new holder registers fresh (Telegram)", async () => {
+  it("/waid release: the old account keeps its money; the new holder opens a fresh one here", async () => {
     const phone = "9779800044004";
     const { bikash, old } = await recycled(phone, "4");
     await admin.say(`waid +${phone} release`, /was released from account/);
     expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBeNull();
     expect(await availableOf(ts, old)).toBe(40_000);
-    // The chat's own account stays the old holder's: never claimed again by this sender.
-    const seen = await bikash.say("balance", /no longer tied to the account/);
-    expect(seen.text).not.toMatch(/Rs 400/);
+    // A message that does not say who sent it opens nothing: the chat's own account stays the
+    // old holder's, never claimed again.
+    standInOf(ts).faults.omitUserIdOf(phone);
+    const noId = await waUser(phone, "Bikash").say("balance", /no longer tied to the account/);
+    expect(noId.text).not.toMatch(/Rs 400/);
     expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBeNull();
-    const tg = ts.user(12_914);
-    await tg.register(phone);
-    expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBe(12_914);
-    expect(await availableOf(ts, 12_914)).toBe(0);
+    // Bikash's own user id: a fresh, empty account of his own, on WhatsApp.
+    const seen = await bikash.say("balance", /Rs 0/);
+    expect(seen.text).not.toMatch(/Rs 400/);
+    const fresh = await ts.system.deps.accounts.userByPhone(phone as Phone);
+    expect(fresh).not.toBeNull();
+    expect(fresh).not.toBe(old);
+    expect(await availableOf(ts, fresh ?? 0)).toBe(0);
     expect(await availableOf(ts, old)).toBe(40_000);
   });
 

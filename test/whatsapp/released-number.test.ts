@@ -1,0 +1,188 @@
+import { describe, expect, it } from "vitest";
+import type { Phone } from "../../src/accounts/phone.ts";
+import { account } from "../../src/ledger/index.ts";
+import { isFreshWaAccount } from "../../src/whatsapp/chat-ids.ts";
+import { useTestSystem } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
+import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
+import {
+  availableOf,
+  creditPerson,
+  linkTelegramTo,
+  shareContact,
+  standInOf,
+  waPerson,
+} from "../support/whatsapp-steps.ts";
+
+/**
+ * After `/waid <phone> release` the number's chat is its new holder's: nothing of the old account
+ * reaches it any more (its notices are withheld for good, its money and orders stay), and the new
+ * holder opens a fresh account of their own on WhatsApp, whose messages reach the chat.
+ */
+
+const ADMIN_PHONE = "9779800045000";
+const AGENT = 12_951;
+const ts = useTestSystem({
+  redis: true,
+  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, AGENT_IDS: String(AGENT) },
+});
+
+const waUser = (phone: string, name: string, userId?: string) =>
+  new WhatsAppChatUser(standInOf(ts), phone, { name, ...(userId ? { userId } : {}) });
+const admin = () => waUser(ADMIN_PHONE, "Admin", "NP.admin");
+const HELD = /under review by our support/;
+const ADDED = /added to your balance/;
+
+/** Whether the router logged a message to `chatId` withheld. */
+const withheldIn = (chatId: number) =>
+  ts.logs.some((l) => l.includes("whatsapp message withheld") && l.includes(`"chatId":${chatId}`));
+
+/** A Khalti top-up of `paisa` for the account `person`, paid and confirmed. */
+async function paidTopUp(person: number, paisa: number) {
+  const started = await ts.system.topUps!.start({
+    userId: person,
+    chatId: person,
+    locale: "en",
+    amountPaisa: paisa,
+  });
+  if (!started.ok) throw new Error("top-up start refused");
+  const pidx = started.topUp.paymentId;
+  ts.system.khalti!.act(pidx, "pay");
+  expect((await ts.system.topUps!.confirm("khalti", pidx))?.status).toBe("completed");
+}
+
+/** Asha's account with Rs 400; Bikash (another Meta user id) writes from her number; released. */
+async function released(phone: string, n: string) {
+  await admin().say("hi");
+  const asha = waUser(phone, "Asha", `NP.asha-${n}`);
+  await asha.say("hi", /Namaste Asha/);
+  const old = waPerson(phone);
+  await creditPerson(ts, old, 40_000);
+  await asha.say("balance", /Rs 400/);
+  const bikash = waUser(phone, "Bikash", `NP.bikash-${n}`);
+  const since = asha.texts().length;
+  await bikash.say("balance", HELD);
+  await admin().say(`waid +${phone} release`, /was released from account/);
+  return { asha, bikash, old, shownSince: () => bikash.texts().slice(since) };
+}
+
+describe("/waid release detaches the old account from the number", () => {
+  it("the old account's notices no longer reach the number's chat; its money stays", async () => {
+    const phone = "9779800045001";
+    const { old, shownSince } = await released(phone, "1");
+    await paidTopUp(old, 10_000);
+    await waitUntil(
+      () => withheldIn(old) || shownSince().some((t) => ADDED.test(t)),
+      "the top-up notice handled",
+    );
+    expect(shownSince().join("\n")).not.toMatch(/added to your balance|Rs 500|Rs 400/);
+    expect(await availableOf(ts, old)).toBe(50_000);
+    expect(await ts.system.deps.accounts.phoneOf(old)).toBeNull();
+  });
+
+  it("the new holder gets a fresh empty account on WhatsApp; its notices reach the chat", async () => {
+    const phone = "9779800045002";
+    const { bikash, old, shownSince } = await released(phone, "2");
+    const seen = await bikash.say("balance", /Rs 0/);
+    expect(seen.text).not.toMatch(/Rs 400|no longer tied/);
+    const fresh = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    expect(isFreshWaAccount(fresh)).toBe(true);
+    expect(await availableOf(ts, fresh)).toBe(0);
+    // The fresh account's notice reaches the chat; the old one's does not.
+    await paidTopUp(fresh, 5_000);
+    const notice = await bikash.waitFor((m) => ADDED.test(m.text));
+    expect(notice.text).toMatch(/Rs 50/);
+    await bikash.say("balance", /Rs 50/);
+    await paidTopUp(old, 10_000);
+    await waitUntil(() => withheldIn(old), "the old account's notice withheld");
+    expect(shownSince().filter((t) => ADDED.test(t))).toHaveLength(1);
+    expect(await availableOf(ts, old)).toBe(50_000);
+    expect(await availableOf(ts, fresh)).toBe(5_000);
+  });
+
+  it("the fresh account is its own user id's: another sender is held on it", async () => {
+    const phone = "9779800045003";
+    const { asha, bikash } = await released(phone, "3");
+    await bikash.say("balance", /Rs 0/);
+    const fresh = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    await creditPerson(ts, fresh, 7_000);
+    await bikash.say("balance", /Rs 70/);
+    // The released account's old holder writes again: the number is the fresh account's now.
+    const seen = await asha.say("balance", HELD);
+    expect(seen.text).not.toMatch(/Rs 70|Rs 400/);
+  });
+
+  it("review: a cash-in whose number is released between typing it and the confirm books nothing", async () => {
+    const phone = "9779800045004";
+    await admin().say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-4");
+    await asha.say("hi", /Namaste Asha/);
+    const old = waPerson(phone);
+    await ts.system.ledger.transfer({
+      id: "waid5-float-4",
+      debit: account.merchant.funding,
+      credit: account.agent(AGENT),
+      amountPaisa: 100_000,
+      kind: "credit",
+    });
+    const floatOf = async () =>
+      (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
+    const float = await floatOf();
+    const agent = ts.user(AGENT);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say(phone.slice(3), /How much cash/);
+    await agent.say("300", /Add .* to the balance of/);
+    // Meanwhile the number's new holder writes, and an admin releases it from Asha's account:
+    // the cash in front of the agent is not Asha's to receive.
+    await waUser(phone, "Bikash", "NP.bikash-4").say("balance", HELD);
+    await admin().say(`waid +${phone} release`, /was released from account/);
+    await agent.tap("✅ Confirm", /no longer the number of the account/);
+    expect(await availableOf(ts, old)).toBe(0);
+    expect(await floatOf()).toBe(float);
+  });
+
+  it("the old holder's Telegram chat joined earlier keeps the account's money, and is told the truth", async () => {
+    const phone = "9779800045005";
+    await admin().say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-5");
+    await asha.say("hi", /Namaste Asha/);
+    const old = waPerson(phone);
+    await creditPerson(ts, old, 40_000);
+    const tg = ts.user(12_955);
+    await linkTelegramTo(tg, asha, phone);
+    await waUser(phone, "Bikash", "NP.bikash-5").say("balance", HELD);
+    await admin().say(`waid +${phone} release`, /was released from account/);
+    await tg.say("/balance", /Rs 400/);
+    // Sharing a number there: the account has none now, and the words say so (not an empty one).
+    const seen = await shareContact(tg, "9779800045095", /no longer its own/);
+    expect(seen.text).toMatch(/\/history/);
+    expect(await ts.system.deps.accounts.phoneOf(old)).toBeNull();
+    expect(await availableOf(ts, old)).toBe(40_000);
+  });
+
+  it("a fresh account released in turn: its messages go nowhere; the next holder starts fresh again", async () => {
+    const phone = "9779800045006";
+    const { bikash } = await released(phone, "6");
+    await bikash.say("balance", /Rs 0/);
+    const first = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    await creditPerson(ts, first, 2_000);
+    const carol = waUser(phone, "Carol", "NP.carol-6");
+    const since = carol.texts().length;
+    await carol.say("balance", HELD);
+    await admin().say(`waid +${phone} release`, /was released from account/);
+    const seen = await carol.say("balance", /Rs 0/);
+    expect(seen.text).not.toMatch(/Rs 20|Rs 400/);
+    const second = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    expect(isFreshWaAccount(second)).toBe(true);
+    expect(second).not.toBe(first);
+    // The first fresh account's notice reaches nobody (it holds no number), never Telegram.
+    await paidTopUp(first, 1_000);
+    await waitUntil(
+      () =>
+        ts.logs.some((l) => l.includes("the account holds no number") && l.includes(String(first))),
+      "the notice not sent",
+    );
+    expect(carol.texts().slice(since).join("\n")).not.toMatch(ADDED);
+    expect(await availableOf(ts, first)).toBe(3_000);
+  });
+});
