@@ -771,6 +771,7 @@ settle-leave-question = Leave this settlement? Nothing has been changed yet.
 status-settled = Settled by admin { $admin } at { $time }: { $reason } (the aggregator said: { $said })
 status-settled-contradicted = ⚠️ The aggregator later said the opposite: no money moved; check it with the aggregator; /books shows the difference.
 status-settled-confirmed = ✅ At { $time } the aggregator's own final answer said the same: the settlement stands.
+status-settled-confirmed-earlier = ✅ At { $time } the aggregator's own final answer had said the same.
 status-contradicted = ⚠️ At { $time } the aggregator said { $said }; the order stays { $status }. No money moved: check it with the aggregator; a correction needs an admin.
 status-settle-hint = No final answer from the aggregator for too long: /settle { $ref }
 notify-reason-settled = the aggregator never confirmed the recharge, so the order was closed as failed

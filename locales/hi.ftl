@@ -708,6 +708,7 @@ settle-leave-question = यह निपटान छोड़ें? अभी 
 status-settled = एडमिन { $admin } ने { $time } पर निपटाया: { $reason } (प्रदाता ने कहा: { $said })
 status-settled-contradicted = ⚠️ प्रदाता ने बाद में उल्टा कहा: कोई पैसा नहीं हिला; प्रदाता से जाँचें; /books अंतर दिखाता है।
 status-settled-confirmed = ✅ { $time } पर प्रदाता के अपने अंतिम जवाब ने भी यही कहा: सेटलमेंट कायम है।
+status-settled-confirmed-earlier = ✅ { $time } पर प्रदाता के अपने अंतिम जवाब ने भी यही कहा था।
 status-contradicted = ⚠️ { $time } पर एग्रीगेटर ने { $said } कहा; ऑर्डर { $status } ही रहता है। कोई पैसा नहीं हिला: एग्रीगेटर से जाँचिए; सुधार के लिए एडमिन चाहिए।
 status-settle-hint = बहुत देर से प्रदाता का अंतिम जवाब नहीं आया: /settle { $ref }
 notify-reason-settled = प्रदाता ने रिचार्ज की पुष्टि कभी नहीं की, इसलिए ऑर्डर विफल मानकर बंद किया गया

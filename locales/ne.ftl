@@ -702,6 +702,7 @@ settle-leave-question = टुंगो लगाउने काम छोड�
 status-settled = एडमिन { $admin } ले { $time } मा टुंगो लगाए: { $reason } (प्रदायकले भनेको: { $said })
 status-settled-contradicted = ⚠️ प्रदायकले पछि उल्टो भन्यो: कुनै पैसा सरेन; प्रदायकसँग जाँच्नुहोस्; /books ले फरक देखाउँछ।
 status-settled-confirmed = ✅ { $time } मा प्रदायकको आफ्नै अन्तिम जवाफले पनि त्यही भन्यो: मिलान कायम छ।
+status-settled-confirmed-earlier = ✅ { $time } मा प्रदायकको आफ्नै अन्तिम जवाफले पनि त्यही भनेको थियो।
 status-contradicted = ⚠️ { $time } मा एग्रिगेटरले { $said } भन्यो; अर्डर { $status } नै रहन्छ। कुनै पैसा सरेन: एग्रिगेटरसँग जाँच्नुहोस्; सच्याउन एडमिन चाहिन्छ।
 status-settle-hint = धेरै समयसम्म प्रदायकबाट अन्तिम जवाफ आएन: /settle { $ref }
 notify-reason-settled = प्रदायकले रिचार्ज कहिल्यै पुष्टि गरेन, त्यसैले अर्डर असफल भनी बन्द गरियो

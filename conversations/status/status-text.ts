@@ -114,11 +114,17 @@ export function orderStatusText(
     if (s.approvedBy !== undefined) {
       lines.push(t("status-settled-approved", { admin: String(s.approvedBy) }));
     }
-    if (s.contradictedAt !== undefined) lines.push(t("status-settled-contradicted"));
+    // In time order: a confirmation can come before a contradiction (never after: final-order.ts),
+    // and then "the settlement stands" would no longer be true.
     if (s.confirmedAt !== undefined) {
       const time = formatOrderTime(s.confirmedAt, "np", t.locale);
-      lines.push(t("status-settled-confirmed", { time }));
+      const key =
+        s.contradictedAt === undefined
+          ? "status-settled-confirmed"
+          : "status-settled-confirmed-earlier";
+      lines.push(t(key, { time }));
     }
+    if (s.contradictedAt !== undefined) lines.push(t("status-settled-contradicted"));
   }
   if (role !== "customer" && order.contradicted) {
     // The aggregator's own final word against the order's (final-order.ts): nothing moved.
