@@ -61,8 +61,15 @@ export type DecideResult =
         | "currency"
         | "ledger_refused"
         | "gateway_disagrees"
+        // Held on a status word the gateway does not document, and it still does not say Completed.
+        | "not_completed"
         | "gateway_unavailable";
-    };
+    }
+  /**
+   * The gateway's figure (`reportedPaisa`, now stored) is not the one the admin was shown:
+   * nothing credited; the admin decides again on the new figure.
+   */
+  | { ok: false; reason: "figure_changed"; reportedPaisa: number; shownPaisa: number };
 
 /** An admin's figure for a partial refund, or the rejection of an uncredited one (partial-refund.ts). */
 export type RefundDecideResult =

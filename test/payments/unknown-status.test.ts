@@ -125,14 +125,15 @@ describe.each([
     const t = await paid(700);
     khalti.standIn.misreport(t.pidx, { status: "Under Review" });
     expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("held");
-    // Khalti still says the unknown word: never credited on it.
-    expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001)).toEqual({
+    // Khalti still says the unknown word: never credited on it, and never said "no longer"
+    // completed (it never was).
+    expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000)).toEqual({
       ok: false,
-      reason: "gateway_disagrees",
+      reason: "not_completed",
     });
     expect(await t.balance()).toBe(0);
     khalti.standIn.misreport(t.pidx, {}); // the truth again: Completed, Rs 700
-    const r = await t.topUps.decide(t.pidx, "credit_initiated", 3001);
+    const r = await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000);
     expect(r).toMatchObject({ ok: true, topUp: { status: "completed", creditedPaisa: 70_000 } });
     expect(await t.balance()).toBe(70_000);
     expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001)).toMatchObject({ ok: false });
@@ -141,22 +142,27 @@ describe.each([
     await t.close();
   });
 
-  it("held without an amount: the admin's first credit shows Khalti's new figure, the next credits it", async () => {
+  it("held without an amount: a credit goes through only on the figure the admin was shown", async () => {
     const t = await paid(600);
     khalti.standIn.misreport(t.pidx, { status: "Abandoned", totalAmount: 0 });
     expect((await t.topUps.confirm("khalti", t.pidx))?.held?.reportedPaisa).toBe(0);
     khalti.standIn.misreport(t.pidx, {}); // Completed, Rs 600
-    // The admin was shown Rs 0 reported: nothing credited on this press, the figure refreshed.
-    expect(await t.topUps.decide(t.pidx, "credit_paid", 3001)).toEqual({
-      ok: false,
-      reason: "gateway_disagrees",
-    });
+    // The admin was shown Rs 0 reported: nothing credited on this press, the new figure named
+    // and kept for the list.
+    const changed = { ok: false, reason: "figure_changed", reportedPaisa: 60_000, shownPaisa: 0 };
+    expect(await t.topUps.decide(t.pidx, "credit_paid", 3001, 0)).toEqual(changed);
     expect(await t.balance()).toBe(0);
     expect((await t.topUps.get(t.pidx))?.held).toMatchObject({
       reasons: ["status"],
       reportedPaisa: 60_000,
     });
-    const r = await t.topUps.decide(t.pidx, "credit_paid", 3001);
+    // The same stale button again, or a second admin who was shown Rs 0: still refused (before,
+    // the second press credited Rs 600 nobody had been shown).
+    expect(await t.topUps.decide(t.pidx, "credit_paid", 3001, 0)).toEqual(changed);
+    expect(await t.topUps.decide(t.pidx, "credit_initiated", 3002, 0)).toEqual(changed);
+    expect(await t.balance()).toBe(0);
+    // On the figure now shown, it goes through.
+    const r = await t.topUps.decide(t.pidx, "credit_paid", 3001, 60_000);
     expect(r).toMatchObject({ ok: true, topUp: { status: "completed", creditedPaisa: 60_000 } });
     expect(await t.balance()).toBe(60_000);
     await expectBooksBalanced(t.s.ledger);

@@ -1,6 +1,7 @@
 import {
   addMoneyButtonData,
   flowButtons,
+  heldTopUpButton,
   historyPageButton,
   languageButton,
   leaveButton,
@@ -25,6 +26,7 @@ export const VALUE_BUTTONS = {
   value: flowButtons.value,
   page: flowButtons.page,
   edit: flowButtons.edit,
+  heldTopUp: heldTopUpButton,
 } as const;
 export const CONSTANT_BUTTONS = {
   keep: flowButtons.keep,
