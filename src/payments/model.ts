@@ -190,6 +190,16 @@ export const topUpSchema = z.object({
       at: z.number().int().nonnegative(),
     })
     .optional(),
+  /**
+   * A completed top-up whose refund check got a status word the gateway does not document (its
+   * first such word, cut to 40 printable characters): nothing moves on it; the admins are told
+   * once (`unknownAlert`), as the money may have gone back to the payer.
+   */
+  unknownAfterCredit: z
+    .object({ statusWord: z.string().max(40).optional(), at: z.number().int().nonnegative() })
+    .optional(),
+  /** The admins' alert of `unknownAfterCredit` (adminAlertSchema). */
+  unknownAlert: adminAlertSchema.optional(),
   /** When the gateway was last asked about a completed top-up (its refund watch). */
   checkedAt: z.number().int().nonnegative().optional(),
   version: z.number().int().nonnegative(),

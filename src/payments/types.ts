@@ -47,7 +47,14 @@ export interface TopUpsOptions {
   refundCheckEveryMs: number;
 }
 
-export type AlertReason = "refund" | "ledger_refused" | "stuck" | "held" | "partial_refund";
+export type AlertReason =
+  | "refund"
+  | "ledger_refused"
+  | "stuck"
+  | "held"
+  | "partial_refund"
+  /** A credited top-up's refund check got a status word the gateway does not document. */
+  | "unknown_status";
 
 export type DecideResult =
   | { ok: true; topUp: TopUp }

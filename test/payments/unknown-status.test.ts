@@ -169,17 +169,29 @@ describe.each([
     await t.close();
   });
 
-  it("a credited top-up stays credited on an unknown word (its refund watch goes on)", async () => {
+  it("a credited top-up stays credited on an unknown word: the admins are alerted once, no money moves", async () => {
     const t = await paid(300);
     expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("completed");
+    const entries = (await t.s.ledger.check()).entries;
     khalti.standIn.misreport(t.pidx, { status: "Reversal?" });
-    t.later(5_000);
-    await t.topUps.reconcile(500);
+    // Two refund checks say the word: one alert (before: a warn line only, nobody told).
+    for (let i = 0; i < 2; i++) {
+      t.later(3_600_000);
+      await t.topUps.reconcile(500);
+    }
     const after = await t.topUps.get(t.pidx);
     expect(after?.status).toBe("completed");
     expect(after?.checkedAt).toBeDefined();
     expect(await t.balance()).toBe(30_000);
-    expect(t.admin()).toHaveLength(0);
+    expect((await t.s.ledger.check()).entries).toBe(entries);
+    expect(t.admin().map((n) => n.reason)).toEqual(["unknown_status"]);
+    const alert = text(t.admin()[0]!);
+    expect(alert).toContain(`top-up ${t.pidx} (khalti) of user ${t.userId}`);
+    expect(alert).toContain('status "Reversal?"');
+    expect(alert).toContain("credited Rs 300");
+    expect(alert).toContain("Nothing was changed");
+    // The customer hears nothing new (their top-up did not change).
+    expect(t.customer()).toHaveLength(1);
     await expectBooksBalanced(t.s.ledger);
     await t.close();
   });
