@@ -90,6 +90,11 @@ export const topUpSchema = z.object({
   expiresAt: z.number().int().nonnegative(),
   /** The credit, as the completing lookup reported it. */
   creditedPaisa: paisa.optional(),
+  /**
+   * When it was credited (a lookup's Completed, or an admin's credit of a held one): the refund
+   * watch counts from it. Absent on older records: the admin's decision, else the creation.
+   */
+  creditedAt: z.number().int().nonnegative().optional(),
   transactionId: z.string().max(128).optional(),
   feePaisa: paisa.optional(),
   /** Held: what the completing lookup reported instead of crediting it. */

@@ -102,6 +102,7 @@ function completed(
     "completed",
     {
       creditedPaisa: e.totalPaisa,
+      creditedAt: now,
       feePaisa: e.feePaisa,
       ...(e.transactionId ? { transactionId: e.transactionId } : {}),
     },
@@ -247,6 +248,7 @@ export function decide(
     "completed",
     {
       creditedPaisa: amount,
+      creditedAt: now,
       feePaisa: h.feePaisa,
       ...(h.transactionId ? { transactionId: h.transactionId } : {}),
     },

@@ -169,6 +169,29 @@ describe.each([
     await t.close();
   });
 
+  it("a hold credited after the watch window still gets its refund watch, counted from the credit", async () => {
+    const t = await paid(400);
+    khalti.standIn.misreport(t.pidx, { status: "Under Review" });
+    expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("held");
+    // Decided two days later (the watch here lasts one day from... the credit, not the creation).
+    t.later(2 * 86_400_000);
+    khalti.standIn.misreport(t.pidx, {});
+    const r = await t.topUps.decide(t.pidx, "credit_initiated", 3001, 40_000);
+    expect(r).toMatchObject({ ok: true, topUp: { status: "completed", creditedPaisa: 40_000 } });
+    expect(await t.balance()).toBe(40_000);
+    // Khalti refunds it: the watch's next check sees it and takes the credit back (before: the
+    // watch had ended at creation + 1 day, so the refund was never seen).
+    khalti.standIn.refund(t.pidx);
+    const lookups = khalti.standIn.payment(t.pidx)!.lookups;
+    t.later(5_000);
+    await t.topUps.reconcile(500);
+    expect(khalti.standIn.payment(t.pidx)!.lookups).toBeGreaterThan(lookups);
+    expect((await t.topUps.get(t.pidx))?.status).toBe("refunded");
+    expect(await t.balance()).toBe(0);
+    await expectBooksBalanced(t.s.ledger);
+    await t.close();
+  });
+
   it("a credited top-up stays credited on an unknown word: the admins are alerted once, no money moves", async () => {
     const t = await paid(300);
     expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("completed");
