@@ -173,7 +173,7 @@ describe.each([
     const t = await paid(400);
     khalti.standIn.misreport(t.pidx, { status: "Under Review" });
     expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("held");
-    // Decided two days later (the watch here lasts one day from... the credit, not the creation).
+    // Decided two days later: past this service's one-day watch, counted from the creation.
     t.later(2 * 86_400_000);
     khalti.standIn.misreport(t.pidx, {});
     const r = await t.topUps.decide(t.pidx, "credit_initiated", 3001, 40_000);
