@@ -427,6 +427,14 @@ topup-held = Your payment of { $amount } is being checked by our team before it 
 topup-held-status = We are checking your payment of { $amount } with Khalti: its answer was not clear. Nothing has been added to your balance yet. If the payment went through, our team adds it or has Khalti return it; we will message you here.
 topup-rejected = Our team could not add your payment of { $amount } to your balance; nothing was added. If money was taken from your Khalti account, the shop refunds it through Khalti; ask the shop if it has not arrived.
 cmd-topups = Held top-ups: decide
+# /topups' held top-ups (admins): the buttons, and a credit refused on the figure shown (h-khalti3)
+topup-held-credit-asked = Credit { $amount } (asked)
+topup-held-credit-paid = Credit { $amount } (paid)
+topup-held-credit-reported = Credit { $amount } (reported)
+topup-held-reject = Reject (refund at the gateway)
+topup-held-figure-changed = { $pid }: { $gateway } now reports { $now }, not the { $shown } shown on your button: nothing was credited. The buttons below show the new figure; decide again.
+topup-held-stale-button = { $pid }: this button does not carry the figure it showed: nothing was credited. Send /topups for the current buttons.
+topup-held-not-completed = { $pid }: { $gateway } does not report this payment as completed (its answer is still not clear): nothing was credited. Try again once it says Completed, or reject it.
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ The difference is beyond the tolerance now.

@@ -401,6 +401,14 @@ topup-held = आपके { $amount } के भुगतान को बैल
 topup-held-status = हम आपके { $amount } के भुगतान की खल्ती से जाँच कर रहे हैं: उसका जवाब साफ़ नहीं था। आपके बैलेंस में अभी तक कुछ नहीं जोड़ा गया है। अगर भुगतान हो गया था, तो हमारी टीम उसे जोड़ेगी या खल्ती से लौटवाएगी; हम आपको यहीं संदेश भेजेंगे।
 topup-rejected = हमारी टीम आपके { $amount } के भुगतान को बैलेंस में नहीं जोड़ सकी; कुछ नहीं जुड़ा। अगर आपके खल्ती खाते से रकम कटी है, तो दुकान उसे खल्ती के ज़रिए लौटाती है; न पहुँचे तो दुकान से पूछें।
 cmd-topups = रुके हुए टॉप-अप: फ़ैसला
+# /topups' held top-ups (admins): the buttons, and a credit refused on the figure shown (h-khalti3)
+topup-held-credit-asked = { $amount } जमा करें (माँगा गया)
+topup-held-credit-paid = { $amount } जमा करें (चुकाया गया)
+topup-held-credit-reported = { $amount } जमा करें (गेटवे ने बताया)
+topup-held-reject = अस्वीकार करें (गेटवे पर रिफ़ंड)
+topup-held-figure-changed = { $pid }: { $gateway } अब { $now } बताता है, आपके बटन पर दिखाया गया { $shown } नहीं: कुछ जमा नहीं किया गया। नीचे के बटन नई राशि दिखाते हैं; फिर से फ़ैसला करें।
+topup-held-stale-button = { $pid }: इस बटन पर वह राशि नहीं है जो इसने दिखाई: कुछ जमा नहीं किया गया। मौजूदा बटनों के लिए /topups भेजें।
+topup-held-not-completed = { $pid }: { $gateway } इस भुगतान को पूरा हुआ नहीं बताता (उसका जवाब अब भी साफ़ नहीं है): कुछ जमा नहीं किया गया। पूरा हुआ बताने पर फिर कोशिश करें, या अस्वीकार करें।
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ अभी अंतर सहनसीमा से अधिक है।

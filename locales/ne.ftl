@@ -395,6 +395,14 @@ topup-held = तपाईंको { $amount } को भुक्तानी �
 topup-held-status = तपाईंको { $amount } को भुक्तानी हामी खल्तीसँग जाँच गर्दैछौं: उसको जवाफ स्पष्ट थिएन। तपाईंको मौज्दातमा अहिलेसम्म केही थपिएको छैन। भुक्तानी भएको रहेछ भने हाम्रो टोलीले त्यो थप्छ वा खल्तीबाट फिर्ता गराउँछ; हामी यहीँ सन्देश पठाउनेछौं।
 topup-rejected = हाम्रो टोलीले तपाईंको { $amount } को भुक्तानी मौज्दातमा थप्न सकेन; केही थपिएन। तपाईंको खल्ती खाताबाट रकम काटिएको छ भने पसलले खल्तीमार्फत फिर्ता गर्छ; नआए पसललाई सोध्नुहोस्।
 cmd-topups = रोकिएका टप-अप: निर्णय
+# /topups' held top-ups (admins): the buttons, and a credit refused on the figure shown (h-khalti3)
+topup-held-credit-asked = { $amount } जम्मा गर्नुहोस् (मागिएको)
+topup-held-credit-paid = { $amount } जम्मा गर्नुहोस् (तिरिएको)
+topup-held-credit-reported = { $amount } जम्मा गर्नुहोस् (गेटवेले भनेको)
+topup-held-reject = अस्वीकार गर्नुहोस् (गेटवेमा फिर्ता)
+topup-held-figure-changed = { $pid }: { $gateway } ले अहिले { $now } भन्छ, तपाईंको बटनमा देखाइएको { $shown } होइन: केही जम्मा गरिएन। तलका बटनले नयाँ रकम देखाउँछन्; फेरि निर्णय गर्नुहोस्।
+topup-held-stale-button = { $pid }: यो बटनमा यसले देखाएको रकम छैन: केही जम्मा गरिएन। हालका बटनका लागि /topups पठाउनुहोस्।
+topup-held-not-completed = { $pid }: { $gateway } ले यो भुक्तानी पूरा भएको भन्दैन (उसको जवाफ अझै स्पष्ट छैन): केही जम्मा गरिएन। पूरा भयो भनेपछि फेरि प्रयास गर्नुहोस्, वा अस्वीकार गर्नुहोस्।
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ अहिले फरक सहनसीमाभन्दा बढी छ।

@@ -1,8 +1,9 @@
 import { Composer, InlineKeyboard } from "grammy";
+import { type HeldTopUpTap, heldTopUpButton } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
-import { translator } from "../../src/bot/i18n.ts";
-import { formatRupees } from "../../src/money.ts";
+import { type Translate, translator } from "../../src/bot/i18n.ts";
+import { formatMoney, formatRupees } from "../../src/money.ts";
 import { ageText, type HeldDecision, type TopUp } from "../../src/payments/index.ts";
 import { PARTIAL_REFUND_FLOW } from "../ids.ts";
 import { heldFacts } from "./notices.ts";
@@ -27,8 +28,7 @@ import {
  * conversation (partial-refund.ts), so a partial refund is decided without the back office.
  */
 
-const DATA = /^tuh:([ipr]):([A-Za-z0-9_-]{6,56})$/;
-const DECISION: Record<string, HeldDecision> = {
+const DECISION: Record<HeldTopUpTap["d"], HeldDecision> = {
   i: "credit_initiated",
   p: "credit_paid",
   r: "reject",
@@ -55,14 +55,29 @@ function pastWatchText(at: number, open: readonly TopUp[]): string {
   ].join("\n");
 }
 
-function buttons(t: TopUp): InlineKeyboard {
-  const kb = new InlineKeyboard()
-    .text(`Credit ${formatRupees(t.amountPaisa)} (asked)`, `tuh:i:${t.paymentId}`)
-    .row()
-    .text(`Credit ${formatRupees(t.held?.reportedPaisa ?? 0)} (paid)`, `tuh:p:${t.paymentId}`)
-    .row()
-    .text("Reject (refund at the gateway)", `tuh:r:${t.paymentId}`);
-  return kb;
+/**
+ * The decision buttons: a credit carries the gateway's figure shown in the message (it goes
+ * through only while the gateway still reports it). On a hold for a status word the gateway does
+ * not document, nothing was said paid: that credit is labelled "reported", not "paid".
+ */
+function buttons(t: Translate, x: TopUp): InlineKeyboard {
+  const money = (p: number) => formatMoney(p, { locale: t.locale });
+  const shownPaisa = x.held?.reportedPaisa ?? 0;
+  const paid = x.held?.reasons.includes("status")
+    ? "topup-held-credit-reported"
+    : "topup-held-credit-paid";
+  const rows: ReturnType<typeof InlineKeyboard.text>[][] = [];
+  for (const [d, label] of [
+    ["i", t("topup-held-credit-asked", { amount: money(x.amountPaisa) })],
+    ["p", t(paid, { amount: money(shownPaisa) })],
+    ["r", t("topup-held-reject")],
+  ] as const) {
+    const tap: HeldTopUpTap = { d, paymentId: x.paymentId, ...(d === "r" ? {} : { shownPaisa }) };
+    // A payment id too long for Telegram's 64 bytes (not Khalti's): decided in the back office.
+    if (heldTopUpButton.fits(tap))
+      rows.push([InlineKeyboard.text(label, heldTopUpButton.build(tap))]);
+  }
+  return InlineKeyboard.from(rows);
 }
 
 const REFUSED: Record<string, string> = {
@@ -100,7 +115,7 @@ export function heldTopUps(deps: BotDeps): Composer<BotContext> {
       const who = await customerOf(deps, x.userId);
       await ctx.reply(partialRefundLine(t, x, who), { reply_markup: partialRefundButtons(t, x) });
     }
-    for (const h of held) await ctx.reply(heldTopUpText(h), { reply_markup: buttons(h) });
+    for (const h of held) await ctx.reply(heldTopUpText(h), { reply_markup: buttons(t, h) });
     if (past.topUps.length > 0) await ctx.reply(pastWatchText(past.at, past.topUps));
   });
 
@@ -111,23 +126,54 @@ export function heldTopUps(deps: BotDeps): Composer<BotContext> {
     await ctx.conversation.enter(PARTIAL_REFUND_FLOW, ctx.callbackQuery.data);
   });
 
-  priv.callbackQuery(DATA, async (ctx) => {
+  priv.on("callback_query:data", async (ctx, next) => {
+    const tap = heldTopUpButton.parse(ctx.callbackQuery.data);
+    if (tap === null) return next();
     const topUps = deps.topUps;
-    if (!isAdmin(ctx) || !topUps) {
-      await ctx.answerCallbackQuery();
-      return;
-    }
-    const [, code, paymentId] = ctx.match as RegExpMatchArray;
-    const decision = DECISION[code ?? ""];
-    if (!decision || !paymentId) return;
-    const r = await topUps.decide(paymentId, decision, ctx.from.id);
     await ctx.answerCallbackQuery();
-    const outcome = r.ok
-      ? r.topUp.status === "rejected"
-        ? `Rejected by you: nothing credited. Refund it in ${r.topUp.gateway}'s merchant dashboard; the customer was told.`
-        : `Credited ${formatRupees(r.topUp.creditedPaisa ?? 0)} by you; the customer was told.`
-      : REFUSED[r.reason];
-    await ctx.reply(`${paymentId}: ${outcome}`);
+    if (!isAdmin(ctx) || !topUps) return;
+    await decided(ctx, deps, topUps, tap);
   });
   return composer;
+}
+
+/** One press of a decision button: decided through the top-up service, the outcome in words. */
+async function decided(
+  ctx: BotContext,
+  deps: BotDeps,
+  topUps: NonNullable<BotDeps["topUps"]>,
+  tap: HeldTopUpTap,
+): Promise<void> {
+  const { paymentId } = tap;
+  const decision = DECISION[tap.d];
+  const t = translator(deps.i18n, await ctx.i18n.getLocale());
+  const money = (p: number) => formatMoney(p, { locale: t.locale });
+  if (decision !== "reject" && tap.shownPaisa === undefined) {
+    // A credit button sent before the figure was carried: its figure cannot be checked.
+    await ctx.reply(t("topup-held-stale-button", { pid: paymentId }));
+    return;
+  }
+  const r = await topUps.decide(paymentId, decision, ctx.from?.id ?? 0, tap.shownPaisa);
+  if (!r.ok && r.reason === "figure_changed") {
+    const x = await topUps.get(paymentId);
+    const words = t("topup-held-figure-changed", {
+      pid: paymentId,
+      gateway: x?.gateway ?? "",
+      now: money(r.reportedPaisa),
+      shown: money(r.shownPaisa),
+    });
+    await ctx.reply(words, x?.status === "held" ? { reply_markup: buttons(t, x) } : {});
+    return;
+  }
+  if (!r.ok && r.reason === "not_completed") {
+    const gateway = (await topUps.get(paymentId))?.gateway ?? "";
+    await ctx.reply(t("topup-held-not-completed", { pid: paymentId, gateway }));
+    return;
+  }
+  const outcome = r.ok
+    ? r.topUp.status === "rejected"
+      ? `Rejected by you: nothing credited. Refund it in ${r.topUp.gateway}'s merchant dashboard; the customer was told.`
+      : `Credited ${formatRupees(r.topUp.creditedPaisa ?? 0)} by you; the customer was told.`
+    : REFUSED[r.reason];
+  await ctx.reply(`${paymentId}: ${outcome}`);
 }

@@ -48,15 +48,20 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
           ? partialAlert(t)
           : n.reason === "held"
             ? heldAlert(t)
-            : n.reason === "stuck"
+            : n.reason === "unknown_status"
               ? [
-                  `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
-                  "Nothing was credited. Please check it in the gateway's merchant dashboard.",
+                  `Attention: the ${t.gateway} lookup of top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, credited ${formatRupees(credited)}, said status "${t.unknownAfterCredit?.statusWord ?? ""}", a word ${t.gateway} does not document.`,
+                  `Nothing was changed: the credit stands and no money moved. Check the payment in ${t.gateway}'s merchant dashboard: if the money went back to the payer, the credit must be taken back by hand.`,
                 ]
-              : [
-                  `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} could not be booked.`,
-                  `Status ${t.status}; the books refused the transfer. Please look at it.`,
-                ];
+              : n.reason === "stuck"
+                ? [
+                    `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
+                    "Nothing was credited. Please check it in the gateway's merchant dashboard.",
+                  ]
+                : [
+                    `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} could not be booked.`,
+                    `Status ${t.status}; the books refused the transfer. Please look at it.`,
+                  ];
     if (n.reason === "refund" && reversed < owed)
       lines.push(`The balance was short by ${formatRupees(owed - reversed)}: recover it by hand.`);
     return lines.join("\n");

@@ -190,3 +190,53 @@ export const statementMonthButton = valueButton(
   "stm:",
   z.string().regex(/^20\d\d-(0[1-9]|1[0-2])$/),
 );
+
+/** A held top-up's decision under /topups (conversations/top-up/held-command.ts). */
+export interface HeldTopUpTap {
+  /** i: credit what was asked, p: credit what the gateway reports, r: reject. */
+  d: "i" | "p" | "r";
+  paymentId: string;
+  /**
+   * The gateway's figure (paisa) the message showed, on a credit: it goes through only while the
+   * gateway still reports it. Absent on a reject, and on credit buttons sent before it was carried.
+   */
+  shownPaisa?: number;
+}
+
+const heldTopUpData = /^tuh:([ipr]):([A-Za-z0-9_-]{6,56})(?::(0|[1-9]\d{0,15}))?$/;
+
+/**
+ * /topups' decision: `tuh:<i|p|r>:<payment id>[:<paisa shown>]` (`tuh:p:<pidx>` before the figure
+ * was carried still parses, without it). A Khalti pidx (22 characters) with any figure fits.
+ */
+export const heldTopUpButton: ValueButton<HeldTopUpTap> = {
+  prefix: "tuh:",
+  build(v) {
+    const shown = v.shownPaisa === undefined ? "" : `:${v.shownPaisa}`;
+    const data = `tuh:${v.d}:${v.paymentId}${shown}`;
+    const back = heldTopUpButton.parse(data);
+    if (!back || back.shownPaisa !== v.shownPaisa || back.paymentId !== v.paymentId)
+      throw new RangeError('not a value of a "tuh:" button');
+    return data;
+  },
+  fits(v) {
+    try {
+      heldTopUpButton.build(v);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  parse(data) {
+    if (typeof data !== "string" || !fitsTelegram(data)) return null;
+    const m = heldTopUpData.exec(data);
+    if (!m) return null;
+    const shown = m[3] === undefined ? undefined : Number(m[3]);
+    if (shown !== undefined && !Number.isSafeInteger(shown)) return null;
+    return {
+      d: m[1] as HeldTopUpTap["d"],
+      paymentId: m[2]!,
+      ...(shown !== undefined ? { shownPaisa: shown } : {}),
+    };
+  },
+};

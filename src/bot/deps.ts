@@ -137,8 +137,16 @@ export interface BotTopUps {
   }): Promise<StartResult>;
   /** Admins: top-ups held for a decision (a lookup that did not match what was initiated). */
   held(limit?: number): Promise<TopUp[]>;
-  /** Admins: credit what was asked, what was paid (within the caps), or reject. */
-  decide(paymentId: string, decision: HeldDecision, adminId: number): Promise<DecideResult>;
+  /**
+   * Admins: credit what was asked, what was paid (within the caps), or reject; a credit only while
+   * the gateway's figure is `shownPaisa`, the one on the admin's button.
+   */
+  decide(
+    paymentId: string,
+    decision: HeldDecision,
+    adminId: number,
+    shownPaisa?: number,
+  ): Promise<DecideResult>;
   /** Admins: top-ups waiting in partial_refund for the amount the gateway returned. */
   partialRefunds(limit?: number): Promise<TopUp[]>;
   /** Admins: open top-ups past the refund watch (looked up daily), and when they were listed. */

@@ -80,6 +80,11 @@ export async function applyLookup(
         },
         "top-up refunded at the gateway without its amount: no money moves until an admin enters it",
       );
+    else if (e.status === "unknown")
+      logger.warn(
+        { topUp: stored.id, status: stored.status, word: e.statusWord },
+        "top-up lookup: a status word the gateway does not document after the credit; admins alerted, nothing moved",
+      );
     else
       logger.info(
         { topUp: stored.id, from: tr.from, to: stored.status, credited: stored.creditedPaisa },

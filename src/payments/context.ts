@@ -99,12 +99,15 @@ export function adminAlertDueAt(opts: TopUpsOptions, t: TopUp): number | null {
 
 /**
  * When a completed top-up's refund is next asked about: an interval after it was last asked (or
- * changed), while the refund watch lasts; null: not watched (any more).
+ * changed), while the refund watch lasts; null: not watched (any more). The watch counts from the
+ * credit, not the creation: a hold an admin credits a week later is watched as long as any other
+ * (review s23-a, 3).
  */
 export function refundCheckAt(opts: TopUpsOptions, t: TopUp): number | null {
   if (t.status !== "completed") return null;
   const last = t.checkedAt ?? t.updatedAt;
-  return t.createdAt + opts.refundWatchMs > last ? last + opts.refundCheckEveryMs : null;
+  const from = t.creditedAt ?? t.decision?.at ?? t.createdAt;
+  return from + opts.refundWatchMs > last ? last + opts.refundCheckEveryMs : null;
 }
 
 /** When the gateway should be asked about `t` next, computed at `at`; null: not any more. */

@@ -14,7 +14,14 @@ import type { DecideResult } from "./types.ts";
 
 type Asked =
   | { verdict: "paid"; answer: Lookup }
-  | { verdict: "unknown" | "not_held" | "gateway_disagrees" | "gateway_unavailable" };
+  | {
+      verdict:
+        | "unknown"
+        | "not_held"
+        | "gateway_disagrees"
+        | "not_completed"
+        | "gateway_unavailable";
+    };
 
 /** Held on a status word the gateway does not document: whether it was paid was not known. */
 const heldOnStatus = (t: TopUp) => t.held?.reasons.includes("status") ?? false;
@@ -43,6 +50,8 @@ async function stillPaid(ctx: TopUpContext, paymentId: string): Promise<Asked> {
     ? answer.totalPaisa > 0
     : answer.totalPaisa === held.held.reportedPaisa;
   if (paid && same) return { verdict: "paid", answer };
+  // A status hold was never reported completed: "no longer" would be a false word.
+  const verdict = heldOnStatus(held) ? "not_completed" : "gateway_disagrees";
   logger.warn(
     {
       topUp: held.id,
@@ -52,7 +61,7 @@ async function stillPaid(ctx: TopUpContext, paymentId: string): Promise<Asked> {
     },
     "held top-up: the gateway does not report it paid as held, not credited",
   );
-  return { verdict: "gateway_disagrees" };
+  return { verdict };
 }
 
 /**
@@ -79,16 +88,25 @@ function refreshed(t: TopUp, answer: Lookup | undefined): TopUp {
   };
 }
 
-/** An admin's decision on a held top-up (state.ts `decide`), booked like any credit: one step. */
+/**
+ * An admin's decision on a held top-up (state.ts `decide`), booked like any credit: one step.
+ * `shownPaisa`: the gateway's figure the admin was shown (the chat's button, the back office's
+ * form); a credit goes through only while it is still the figure (a stale button, a re-posted form,
+ * or a second admin after the first one's press refreshed it, is refused with the new figure).
+ * Absent: the figure stored when the decision starts.
+ */
 export async function decideHeldTopUp(
   ctx: TopUpContext,
   paymentId: string,
   d: Decision,
   adminId: number,
+  shownPaisa?: number,
 ): Promise<DecideResult> {
   const { store, gateway, logger, now } = ctx;
   let fresh: Lookup | undefined;
+  let shown = shownPaisa;
   if (d !== "reject") {
+    shown ??= (await store.get(gateway.name, paymentId))?.held?.reportedPaisa;
     const asked = await stillPaid(ctx, paymentId);
     if (asked.verdict !== "paid") return { ok: false, reason: asked.verdict };
     fresh = asked.answer;
@@ -100,8 +118,8 @@ export async function decideHeldTopUp(
     if (!stored) return { ok: false, reason: "unknown" };
     const current = refreshed(stored, fresh);
     if (current.held && current.held.reportedPaisa !== stored.held?.reportedPaisa) {
-      // The admin was shown another figure than Khalti's Completed now reports: nothing is
-      // credited on this press; the new figure is kept for the list, and the admin decides again.
+      // Khalti's Completed reports another figure than stored: kept for the list (and the next
+      // admin's buttons); then decided on below against the figure this admin was shown.
       const out = await store.update(
         stored.version,
         current,
@@ -111,9 +129,22 @@ export async function decideHeldTopUp(
       if (!out.ok) continue;
       logger.warn(
         { topUp: stored.id, was: stored.held?.reportedPaisa, now: current.held.reportedPaisa },
-        "held top-up: the gateway now reports Completed with another amount; not credited",
+        "held top-up: the gateway now reports Completed with another amount",
       );
-      return { ok: false, reason: "gateway_disagrees" };
+      continue;
+    }
+    const figure = current.status === "held" ? current.held?.reportedPaisa : undefined;
+    if (d !== "reject" && figure !== undefined && figure !== shown) {
+      logger.warn(
+        { topUp: stored.id, shown, now: figure, adminId },
+        "held top-up: the admin was shown another figure than the gateway reports; not credited",
+      );
+      return {
+        ok: false,
+        reason: "figure_changed",
+        reportedPaisa: figure,
+        shownPaisa: shown ?? 0,
+      };
     }
     const limit =
       current.status === "held" ? Math.min(await creditLimit(ctx, current), capLeft) : 0;

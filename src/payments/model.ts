@@ -90,6 +90,11 @@ export const topUpSchema = z.object({
   expiresAt: z.number().int().nonnegative(),
   /** The credit, as the completing lookup reported it. */
   creditedPaisa: paisa.optional(),
+  /**
+   * When it was credited (a lookup's Completed, or an admin's credit of a held one): the refund
+   * watch counts from it. Absent on older records: the admin's decision, else the creation.
+   */
+  creditedAt: z.number().int().nonnegative().optional(),
   transactionId: z.string().max(128).optional(),
   feePaisa: paisa.optional(),
   /** Held: what the completing lookup reported instead of crediting it. */
@@ -190,6 +195,16 @@ export const topUpSchema = z.object({
       at: z.number().int().nonnegative(),
     })
     .optional(),
+  /**
+   * A completed top-up whose refund check got a status word the gateway does not document (its
+   * first such word, cut to 40 printable characters): nothing moves on it; the admins are told
+   * once (`unknownAlert`), as the money may have gone back to the payer.
+   */
+  unknownAfterCredit: z
+    .object({ statusWord: z.string().max(40).optional(), at: z.number().int().nonnegative() })
+    .optional(),
+  /** The admins' alert of `unknownAfterCredit` (adminAlertSchema). */
+  unknownAlert: adminAlertSchema.optional(),
   /** When the gateway was last asked about a completed top-up (its refund watch). */
   checkedAt: z.number().int().nonnegative().optional(),
   version: z.number().int().nonnegative(),

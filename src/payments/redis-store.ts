@@ -1,5 +1,6 @@
 import { ledgerKeys, parseLedgerReply, transferArgv } from "../ledger/lua.ts";
 import { type TransferInput, transferInputSchema } from "../ledger/model.ts";
+import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { isOpenBefore, type TopUp, topUpSchema } from "./model.ts";
@@ -15,7 +16,7 @@ import type { CreditCap, TopUpStore, UpdateOutcome } from "./store.ts";
  * Cross-slot on Redis Cluster, like the order scripts (see src/redis/keyspace.ts).
  */
 
-type StoreOptions = { redis: RedisClient; prefix: string; now?: () => number };
+type StoreOptions = { redis: RedisClient; prefix: string; now?: () => number; logger?: Logger };
 
 /** A top-up's member in the user's index and the schedules. */
 const member = (gateway: string, paymentId: string) => `${gateway}:${paymentId}`;
@@ -85,6 +86,29 @@ async function update(
   }
 }
 
+/**
+ * A scheduled top-up as the list reads it; null (and a log line) for a record that does not parse
+ * (schema drift, a damaged write): one bad record must not take the admins' whole list down
+ * (review s23-a, 4). The reconciler and the decisions still read it strictly.
+ */
+function listed(opts: StoreOptions, member: string, json: string, version: string): TopUp | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch (err) {
+    opts.logger?.error(
+      { member, err: String(err) },
+      "scheduled top-up is not JSON; left off the list",
+    );
+    return null;
+  }
+  const r = topUpSchema.safeParse({ ...(raw as object), version: Number(version) });
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).slice(0, 5);
+  opts.logger?.error({ member, issues }, "scheduled top-up does not parse; left off the list");
+  return null;
+}
+
 /** How many schedule members `openSince` asks for at a time (ZSCAN's COUNT). */
 const SCAN_PAGE = 500;
 
@@ -116,8 +140,8 @@ async function openSince(
     rows.forEach(([err, row], i) => {
       const [v, j] = (row ?? []) as [string | null, string | null];
       if (err || v == null || j == null) return;
-      const t = topUpSchema.parse({ ...JSON.parse(j), version: Number(v) });
-      if (isOpenBefore(t, createdBefore)) found.set(members[i]!, t);
+      const t = listed(opts, members[i]!, j, v);
+      if (t && isOpenBefore(t, createdBefore)) found.set(members[i]!, t);
     });
   } while (cursor !== "0");
   return [...found.values()].sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);

@@ -45,8 +45,9 @@ export function createTopUps(opts: TopUpsOptions) {
     confirm: (gatewayName: string, paymentId: PaymentId) =>
       confirmTopUp(ctx, gatewayName, paymentId),
     visit: (paymentId: PaymentId) => visitTopUp(ctx, paymentId),
-    decide: (paymentId: string, d: Decision, adminId: number) =>
-      decideHeldTopUp(ctx, paymentId, d, adminId),
+    /** `shownPaisa`: the gateway's figure the admin was shown (held-decision.ts). */
+    decide: (paymentId: string, d: Decision, adminId: number, shownPaisa?: number) =>
+      decideHeldTopUp(ctx, paymentId, d, adminId, shownPaisa),
     held: (limit = 20) => store.held(limit),
     /** An admin's figure (paisa) of what the gateway returned of a partial refund. */
     decideRefund: (paymentId: string, returnedPaisa: number, adminId: number) =>

@@ -18,7 +18,8 @@ import {
  *    initiated, within what the caps allow now, and (when the answer carries them) our currency
  *    and our order id; anything else is held: nothing credited until an admin decides;
  *  - a status word the gateway does not document holds an open top-up (nothing credited); a
- *    completed one stays as it is (its refund watch goes on);
+ *    completed one stays as it is (its refund watch goes on), the word recorded once for the
+ *    admins' alert (the money may have gone back: nothing moves on a word nobody documents);
  *  - held, partial_refund and final top-ups are never moved by a lookup;
  *  - only Refunded says the whole payment went back: after completed it reverses the credit,
  *    before it nothing was credited and nothing is owed. Partially Refunded, and Completed with
@@ -101,6 +102,7 @@ function completed(
     "completed",
     {
       creditedPaisa: e.totalPaisa,
+      creditedAt: now,
       feePaisa: e.feePaisa,
       ...(e.transactionId ? { transactionId: e.transactionId } : {}),
     },
@@ -170,6 +172,15 @@ export function transition(
     };
     return move("partial_refund", { partialRefund: { at: now, ...mayBeWhole, uncredited } });
   }
+  if (t.status === "completed" && e.status === "unknown") {
+    if (t.unknownAfterCredit) return same;
+    const word = e.statusWord !== undefined ? { statusWord: e.statusWord.slice(0, 40) } : {};
+    return {
+      topUp: { ...t, unknownAfterCredit: { ...word, at: now }, updatedAt: now },
+      changed: true,
+      from: t.status,
+    };
+  }
   if (!OPEN.has(t.status)) return same;
   switch (e.status) {
     case "completed":
@@ -237,6 +248,7 @@ export function decide(
     "completed",
     {
       creditedPaisa: amount,
+      creditedAt: now,
       feePaisa: h.feePaisa,
       ...(h.transactionId ? { transactionId: h.transactionId } : {}),
     },
@@ -322,12 +334,13 @@ export function rejectPartialRefund(t: TopUp, adminId: number, now: number): Rej
 
 /** The admins' alert a top-up's status calls for, and the field that records who has it. */
 export interface StatusAlert {
-  reason: "held" | "partial_refund" | "refund";
-  field: "heldAlert" | "partialAlert" | "refundAlert";
+  reason: "held" | "partial_refund" | "refund" | "unknown_status";
+  field: "heldAlert" | "partialAlert" | "refundAlert" | "unknownAlert";
 }
 
 /**
- * The admins' alert `t`'s status calls for (held, a partial refund, a refund's reversal); null:
+ * The admins' alert `t`'s status calls for (held, a partial refund, a refund's reversal, an
+ * unknown word after a credit); null:
  * none, or it was recorded as sent to every admin (the older flags `heldAlerted` and
  * `partialRefund.alerted` included).
  */
@@ -339,7 +352,9 @@ export function owedAlert(t: TopUp): StatusAlert | null {
         ? { reason: "partial_refund", field: "partialAlert" }
         : t.status === "refunded" && t.reversedPaisa !== undefined
           ? { reason: "refund", field: "refundAlert" }
-          : null;
+          : t.status === "completed" && t.unknownAfterCredit
+            ? { reason: "unknown_status", field: "unknownAlert" }
+            : null;
   return a && !t[a.field]?.done ? a : null;
 }
 

@@ -47,7 +47,14 @@ export interface TopUpsOptions {
   refundCheckEveryMs: number;
 }
 
-export type AlertReason = "refund" | "ledger_refused" | "stuck" | "held" | "partial_refund";
+export type AlertReason =
+  | "refund"
+  | "ledger_refused"
+  | "stuck"
+  | "held"
+  | "partial_refund"
+  /** A credited top-up's refund check got a status word the gateway does not document. */
+  | "unknown_status";
 
 export type DecideResult =
   | { ok: true; topUp: TopUp }
@@ -61,8 +68,15 @@ export type DecideResult =
         | "currency"
         | "ledger_refused"
         | "gateway_disagrees"
+        // Held on a status word the gateway does not document, and it still does not say Completed.
+        | "not_completed"
         | "gateway_unavailable";
-    };
+    }
+  /**
+   * The gateway's figure (`reportedPaisa`, now stored) is not the one the admin was shown:
+   * nothing credited; the admin decides again on the new figure.
+   */
+  | { ok: false; reason: "figure_changed"; reportedPaisa: number; shownPaisa: number };
 
 /** An admin's figure for a partial refund, or the rejection of an uncredited one (partial-refund.ts). */
 export type RefundDecideResult =

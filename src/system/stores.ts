@@ -74,7 +74,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       lease: createRedisLease(redis, prefix),
       crossings: createRedisCrossings(redis, prefix),
       // Its update script books the credit in the same {ledger} keys, in the same step.
-      topUps: createRedisTopUpStore({ redis, prefix, now }),
+      topUps: createRedisTopUpStore({ redis, prefix, now, logger }),
       /** Saved numbers and billers, per user (saved/store.ts). */
       saved: createRedisSaved({ redis, prefix }) as SavedStore,
       /** Who the merchant blocked (accounts/blocked.ts). */

@@ -48,6 +48,8 @@ describe("held top-ups in the back office", () => {
     const text = await res.text();
     expect(text).toContain("The gateway is asked once more");
     expect(text).toContain('name="d" value="credit_paid"');
+    // The figure this form shows travels with it: the credit goes through only on it.
+    expect(text).toContain('name="shown" value="25000"');
     expect(await creditsOf(t.paymentId)).toHaveLength(0);
     expect((await c.get(`/dashboard/topups/decide?id=${t.paymentId}&d=steal`)).status).toBe(400);
     expect((await c.get("/dashboard/topups/decide?id=zzzzzzzz&d=reject")).status).toBe(404);
@@ -56,7 +58,7 @@ describe("held top-ups in the back office", () => {
   it("credits what was paid once, however often posted, audited with both balances", async () => {
     const t = await h.heldTopUp(6102, 20_000, 25_000);
     const c = await h.login(ADMIN);
-    const body = form({ id: t.paymentId, d: "credit_paid" });
+    const body = form({ id: t.paymentId, d: "credit_paid", shown: "25000" });
     const [a, b] = await Promise.all([
       c.post("/dashboard/topups/decide", {}, body),
       c.post("/dashboard/topups/decide", {}, body),
@@ -90,7 +92,7 @@ describe("held top-ups in the back office", () => {
     const res = await c.post(
       "/dashboard/topups/decide",
       {},
-      form({ id: t.paymentId, d: "credit_paid" }),
+      form({ id: t.paymentId, d: "credit_paid", shown: "25000" }),
     );
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("The gateway no longer reports this payment");
@@ -118,7 +120,7 @@ describe("held top-ups in the back office", () => {
 
   it("refuses an agent (403), no session (401) and another origin (403)", async () => {
     const t = await h.heldTopUp(6105, 20_000, 25_000);
-    const body = form({ id: t.paymentId, d: "credit_initiated" });
+    const body = form({ id: t.paymentId, d: "credit_initiated", shown: "25000" });
     const agent = await h.login(AGENT);
     expect((await agent.get("/dashboard/topups")).status).toBe(403);
     expect((await agent.post("/dashboard/topups/decide", {}, body)).status).toBe(403);
@@ -132,5 +134,53 @@ describe("held top-ups in the back office", () => {
     expect(foreign.status).toBe(403);
     expect((await h.topUps.get(t.paymentId))?.status).toBe("held");
     expect(await creditsOf(t.paymentId)).toHaveLength(0);
+  });
+
+  it("a status hold: a credit goes through only on the figure its form showed", async () => {
+    const started = await h.topUps.start({
+      userId: 6106,
+      chatId: 6106,
+      locale: "en",
+      amountPaisa: 60_000,
+    });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    h.khalti.standIn.misreport(pidx, { status: "Abandoned", totalAmount: 0 });
+    h.khalti.standIn.act(pidx, "pay");
+    expect((await h.topUps.confirm("khalti", pidx))?.status).toBe("held");
+    const c = await h.login(ADMIN);
+    const list = await (await c.get("/dashboard/topups")).text();
+    expect(list).toContain("Credit what the gateway reports…");
+    const page = await (await c.get(`/dashboard/topups/decide?id=${pidx}&d=credit_paid`)).text();
+    expect(page).toContain('name="shown" value="0"');
+    expect(page).toContain("if it now reports the payment completed with\nRs 0.00");
+    h.khalti.standIn.misreport(pidx, {}); // Completed, Rs 600
+    const stale = form({ id: pidx, d: "credit_paid", shown: "0" });
+    for (let i = 0; i < 2; i++) {
+      // The first post, and the same form posted again (a second tab, Back): refused, the new
+      // figure named. Before, the second credited Rs 600 the page never showed.
+      const res = await c.post("/dashboard/topups/decide", {}, stale);
+      expect(res.status).toBe(409);
+      const text = await res.text();
+      expect(text).toContain("The gateway now reports Rs 600.00, not the Rs 0.00 this page showed");
+      expect(text).not.toContain("no longer");
+    }
+    expect(await balance(6106)).toBe(0);
+    expect(await creditsOf(pidx)).toHaveLength(0);
+    // A credit without the figure is refused as a bad form.
+    const bare = await c.post("/dashboard/topups/decide", {}, form({ id: pidx, d: "credit_paid" }));
+    expect(bare.status).toBe(400);
+    expect(await bare.text()).toContain("shown");
+    const again = await (await c.get(`/dashboard/topups/decide?id=${pidx}&d=credit_paid`)).text();
+    expect(again).toContain('name="shown" value="60000"');
+    const ok = await c.post(
+      "/dashboard/topups/decide",
+      {},
+      form({ id: pidx, d: "credit_paid", shown: "60000" }),
+    );
+    expect(ok.status).toBe(200);
+    expect(await balance(6106)).toBe(60_000);
+    expect(await creditsOf(pidx)).toHaveLength(1);
+    await expectBooksBalanced(h.ledger);
   });
 });

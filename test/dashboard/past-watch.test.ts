@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createRedisTopUpStore, type TopUp } from "../../src/payments/index.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { type ActionsHarness, ADMIN, startActions } from "../support/dashboard-actions.ts";
 import { REDIS_URL } from "../support/redis.ts";
 
@@ -63,5 +64,24 @@ describe("open top-ups past the refund watch in the back office", () => {
     expect(row).toContain("8 d 3 h");
     expect(row).toContain("pending");
     expect(page).not.toContain(young.paymentId);
+  });
+
+  it("a record that does not parse is left off, not a 500: the rest are still listed", async () => {
+    const old = await openTopUp(6203, 20_000, 9 * 86_400_000);
+    const k = keyspace(h.deps.prefix);
+    const bad = "khalti:PastWatchDamaged1";
+    await redis.hset(`${k.topUpNamePrefix}${bad}`, "v", "1", "j", "{damaged");
+    await redis.zadd(k.topUpsDue, String(Date.now() + 86_400_000), bad);
+    try {
+      const c = await h.login(ADMIN);
+      const res = await c.get("/dashboard/topups");
+      expect(res.status).toBe(200);
+      const page = await res.text();
+      expect(page.slice(page.indexOf("Open past the refund watch"))).toContain(old.paymentId);
+      expect(page).not.toContain("PastWatchDamaged1");
+    } finally {
+      await redis.zrem(k.topUpsDue, bad);
+      await redis.del(`${k.topUpNamePrefix}${bad}`);
+    }
   });
 });

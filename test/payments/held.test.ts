@@ -123,6 +123,57 @@ describe.each([
     await expectBooksBalanced(ledger());
   });
 
+  it("a status hold: its credit is 'reported', not 'paid'; a stale button is refused naming the new figure", async () => {
+    const t = await start(908, 600);
+    khalti().misreport(t.paymentId, { status: "Abandoned", totalAmount: 0 });
+    await open(await pay(t));
+    expect(await status(t)).toBe("held");
+    const admin = sys.ts().user(ADMIN);
+    const listed = await admin.say("/topups", (m) => m.text.includes(`Held top-up ${t.paymentId}`));
+    // Khalti never said paid: the button does not say so.
+    expect(admin.buttons(listed)).toContain("Credit Rs 0 (reported)");
+    expect(admin.buttons(listed).join("\n")).not.toContain("(paid)");
+    khalti().misreport(t.paymentId, {}); // Completed, Rs 600
+    const refused = await admin.tap("Credit Rs 0 (reported)", (m) =>
+      m.text.startsWith(`${t.paymentId}: `),
+    );
+    expect(refused.text).toBe(
+      `${t.paymentId}: khalti now reports Rs 600, not the Rs 0 shown on your button: nothing was credited. The buttons below show the new figure; decide again.`,
+    );
+    expect(admin.buttons(refused)).toContain("Credit Rs 600 (reported)");
+    // The old button again (or a second admin's): refused again; before, it credited Rs 600.
+    const after = admin.lastId();
+    admin.emu.clickButton(ADMIN, "Credit Rs 0 (reported)", { messageId: listed.id });
+    const again = await admin.emu.waitForBotMessage(ADMIN, (m) => m.text.includes("not the Rs 0"), {
+      afterId: after,
+      timeoutMs: 10_000,
+    });
+    expect(again.text).toContain("now reports Rs 600");
+    expect(await balance(908)).toBe(0);
+    expect(await entries(t.paymentId)).toHaveLength(0);
+    await admin.tap("Credit Rs 600 (reported)", (m) =>
+      m.text.includes(`${t.paymentId}: Credited Rs 600`),
+    );
+    expect(await balance(908)).toBe(60_000);
+    expect(await entries(t.paymentId)).toHaveLength(1);
+    await expectBooksBalanced(ledger());
+  });
+
+  it("a status hold still not Completed: the refusal does not say 'no longer' completed", async () => {
+    const t = await start(909, 450);
+    khalti().misreport(t.paymentId, { status: "Under Review" });
+    await open(await pay(t));
+    expect(await status(t)).toBe("held");
+    const admin = sys.ts().user(ADMIN);
+    await admin.say("/topups", (m) => m.text.includes(`Held top-up ${t.paymentId}`));
+    const r = await admin.tap("Credit Rs 450 (asked)", (m) =>
+      m.text.startsWith(`${t.paymentId}: `),
+    );
+    expect(r.text).toContain("khalti does not report this payment as completed");
+    expect(r.text).not.toContain("no longer");
+    expect(await balance(909)).toBe(0);
+  });
+
   it("an admin's credit asks the gateway once more: a payment refunded since it was held is not credited", async () => {
     const t = await start(904, 130);
     khalti().misreport(t.paymentId, { totalAmount: 15_000 });

@@ -6,7 +6,9 @@ import {
   type TopUpNotice,
   type TopUpStore,
 } from "../../src/payments/index.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { loggedLines } from "../support/log-lines.ts";
 import { testRedis } from "../support/redis.ts";
 
 /**
@@ -92,5 +94,48 @@ describe.each([
     expect((await topUps.confirm("khalti", pending))?.status).toBe("completed");
     expect((await topUps.pastWatch()).topUps.map((t) => t.paymentId)).toEqual([initiated]);
     await gateway.close();
+  });
+});
+
+describe("the past-watch list on Redis with a record that does not parse", () => {
+  it("skips and logs the bad rows and lists the rest", async () => {
+    const prefix = `${redisEnv.prefix}bad${++n}:`;
+    const redis = redisEnv.connect();
+    const { logger, lines } = loggedLines();
+    const store = createRedisTopUpStore({ redis, prefix, logger });
+    const created = Date.now() - 8 * 86_400_000;
+    const good = {
+      id: "TUpastgood1",
+      gateway: "khalti",
+      paymentId: "PastWatchGood1",
+      paymentUrl: "http://127.0.0.1:9/pay?pidx=PastWatchGood1",
+      userId: 9701,
+      chatId: 9701,
+      locale: "en",
+      amountPaisa: 30_000,
+      status: "pending" as const,
+      createdAt: created,
+      updatedAt: created,
+      expiresAt: created + 1_800_000,
+      version: 0,
+    };
+    await store.create(good, Date.now() + 86_400_000);
+    // Two damaged records on the schedule: one not JSON, one that no longer fits the schema.
+    const k = keyspace(prefix);
+    for (const [pid, j] of [
+      ["PastWatchBadJson", "{not json"],
+      ["PastWatchBadShape", JSON.stringify({ ...good, paymentId: "x", status: "lost" })],
+    ] as const) {
+      await redis.hset(k.topUp("khalti", pid), "v", "3", "j", j);
+      await redis.zadd(k.topUpsDue, String(Date.now() + 86_400_000), `khalti:${pid}`);
+    }
+    const listed = await store.openSince(Date.now() - 86_400_000, 20);
+    expect(listed.map((t) => t.paymentId)).toEqual([good.paymentId]);
+    const bad = lines.filter((l) => String(l.msg).includes("left off the list"));
+    expect(bad.map((l) => l.member).sort()).toEqual([
+      "khalti:PastWatchBadJson",
+      "khalti:PastWatchBadShape",
+    ]);
+    expect(bad.every((l) => l.level === 50)).toBe(true);
   });
 });

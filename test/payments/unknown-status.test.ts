@@ -125,14 +125,15 @@ describe.each([
     const t = await paid(700);
     khalti.standIn.misreport(t.pidx, { status: "Under Review" });
     expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("held");
-    // Khalti still says the unknown word: never credited on it.
-    expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001)).toEqual({
+    // Khalti still says the unknown word: never credited on it, and never said "no longer"
+    // completed (it never was).
+    expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000)).toEqual({
       ok: false,
-      reason: "gateway_disagrees",
+      reason: "not_completed",
     });
     expect(await t.balance()).toBe(0);
     khalti.standIn.misreport(t.pidx, {}); // the truth again: Completed, Rs 700
-    const r = await t.topUps.decide(t.pidx, "credit_initiated", 3001);
+    const r = await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000);
     expect(r).toMatchObject({ ok: true, topUp: { status: "completed", creditedPaisa: 70_000 } });
     expect(await t.balance()).toBe(70_000);
     expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001)).toMatchObject({ ok: false });
@@ -141,39 +142,79 @@ describe.each([
     await t.close();
   });
 
-  it("held without an amount: the admin's first credit shows Khalti's new figure, the next credits it", async () => {
+  it("held without an amount: a credit goes through only on the figure the admin was shown", async () => {
     const t = await paid(600);
     khalti.standIn.misreport(t.pidx, { status: "Abandoned", totalAmount: 0 });
     expect((await t.topUps.confirm("khalti", t.pidx))?.held?.reportedPaisa).toBe(0);
     khalti.standIn.misreport(t.pidx, {}); // Completed, Rs 600
-    // The admin was shown Rs 0 reported: nothing credited on this press, the figure refreshed.
-    expect(await t.topUps.decide(t.pidx, "credit_paid", 3001)).toEqual({
-      ok: false,
-      reason: "gateway_disagrees",
-    });
+    // The admin was shown Rs 0 reported: nothing credited on this press, the new figure named
+    // and kept for the list.
+    const changed = { ok: false, reason: "figure_changed", reportedPaisa: 60_000, shownPaisa: 0 };
+    expect(await t.topUps.decide(t.pidx, "credit_paid", 3001, 0)).toEqual(changed);
     expect(await t.balance()).toBe(0);
     expect((await t.topUps.get(t.pidx))?.held).toMatchObject({
       reasons: ["status"],
       reportedPaisa: 60_000,
     });
-    const r = await t.topUps.decide(t.pidx, "credit_paid", 3001);
+    // The same stale button again, or a second admin who was shown Rs 0: still refused (before,
+    // the second press credited Rs 600 nobody had been shown).
+    expect(await t.topUps.decide(t.pidx, "credit_paid", 3001, 0)).toEqual(changed);
+    expect(await t.topUps.decide(t.pidx, "credit_initiated", 3002, 0)).toEqual(changed);
+    expect(await t.balance()).toBe(0);
+    // On the figure now shown, it goes through.
+    const r = await t.topUps.decide(t.pidx, "credit_paid", 3001, 60_000);
     expect(r).toMatchObject({ ok: true, topUp: { status: "completed", creditedPaisa: 60_000 } });
     expect(await t.balance()).toBe(60_000);
     await expectBooksBalanced(t.s.ledger);
     await t.close();
   });
 
-  it("a credited top-up stays credited on an unknown word (its refund watch goes on)", async () => {
-    const t = await paid(300);
-    expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("completed");
-    khalti.standIn.misreport(t.pidx, { status: "Reversal?" });
+  it("a hold credited after the watch window still gets its refund watch, counted from the credit", async () => {
+    const t = await paid(400);
+    khalti.standIn.misreport(t.pidx, { status: "Under Review" });
+    expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("held");
+    // Decided two days later: past this service's one-day watch, counted from the creation.
+    t.later(2 * 86_400_000);
+    khalti.standIn.misreport(t.pidx, {});
+    const r = await t.topUps.decide(t.pidx, "credit_initiated", 3001, 40_000);
+    expect(r).toMatchObject({ ok: true, topUp: { status: "completed", creditedPaisa: 40_000 } });
+    expect(await t.balance()).toBe(40_000);
+    // Khalti refunds it: the watch's next check sees it and takes the credit back (before: the
+    // watch had ended at creation + 1 day, so the refund was never seen).
+    khalti.standIn.refund(t.pidx);
+    const lookups = khalti.standIn.payment(t.pidx)!.lookups;
     t.later(5_000);
     await t.topUps.reconcile(500);
+    expect(khalti.standIn.payment(t.pidx)!.lookups).toBeGreaterThan(lookups);
+    expect((await t.topUps.get(t.pidx))?.status).toBe("refunded");
+    expect(await t.balance()).toBe(0);
+    await expectBooksBalanced(t.s.ledger);
+    await t.close();
+  });
+
+  it("a credited top-up stays credited on an unknown word: the admins are alerted once, no money moves", async () => {
+    const t = await paid(300);
+    expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("completed");
+    const entries = (await t.s.ledger.check()).entries;
+    khalti.standIn.misreport(t.pidx, { status: "Reversal?" });
+    // Two refund checks say the word: one alert (before: a warn line only, nobody told).
+    for (let i = 0; i < 2; i++) {
+      t.later(3_600_000);
+      await t.topUps.reconcile(500);
+    }
     const after = await t.topUps.get(t.pidx);
     expect(after?.status).toBe("completed");
     expect(after?.checkedAt).toBeDefined();
     expect(await t.balance()).toBe(30_000);
-    expect(t.admin()).toHaveLength(0);
+    expect((await t.s.ledger.check()).entries).toBe(entries);
+    expect(t.admin().map((n) => n.reason)).toEqual(["unknown_status"]);
+    const alert = text(t.admin()[0]!);
+    expect(alert).toContain(`top-up ${t.pidx} (khalti) of user ${t.userId}`);
+    expect(alert).toContain('status "Reversal?"');
+    expect(alert).toContain("credited Rs 300");
+    expect(alert).toContain("Nothing was changed");
+    // The customer hears nothing new (their top-up did not change).
+    expect(t.customer()).toHaveLength(1);
     await expectBooksBalanced(t.s.ledger);
     await t.close();
   });

@@ -1,6 +1,7 @@
 import {
   addMoneyButtonData,
   flowButtons,
+  heldTopUpButton,
   historyPageButton,
   languageButton,
   leaveButton,
@@ -23,6 +24,7 @@ export const VALUE_BUTTONS = {
   value: flowButtons.value,
   page: flowButtons.page,
   edit: flowButtons.edit,
+  heldTopUp: heldTopUpButton,
 } as const;
 export const CONSTANT_BUTTONS = {
   keep: flowButtons.keep,

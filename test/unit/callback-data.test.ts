@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   addMoneyButtonData,
   flowButtons,
+  heldTopUpButton,
   historyPageButton,
   isGlobalCallback,
   languageButton,
@@ -37,6 +38,15 @@ const valueArbs = {
   page: fc.integer({ min: 0, max: 999_999 }),
   // A step of a flow named by the confirmation's Edit button.
   edit: fc.stringMatching(/^[a-z][a-z0-9-]{0,15}$/),
+  // A held top-up's decision, with the figure shown (a Khalti pidx is 22 characters).
+  heldTopUp: fc.record(
+    {
+      d: fc.constantFrom("i", "p", "r"),
+      paymentId: fc.stringMatching(/^[A-Za-z0-9_-]{6,22}$/),
+      shownPaisa: fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }),
+    },
+    { requiredKeys: ["d", "paymentId"] },
+  ),
 } as const;
 type Kind = keyof typeof VALUE_BUTTONS;
 const KINDS = Object.keys(VALUE_BUTTONS) as Kind[];
@@ -61,6 +71,16 @@ describe("callback data", () => {
     expect(leaveButton.build("/status 42")).toBe("lv:/status 42");
     expect(leaveButton.build("m:water")).toBe("lv:m:water");
     expect(flowButtons.keep.data).toBe("kp");
+    // A held top-up's credit carries the figure shown; a button sent before it did still parses.
+    const pidx = "AbCdEfGhIjKlMnOpQrStUv";
+    expect(heldTopUpButton.build({ d: "p", paymentId: pidx, shownPaisa: 60_000 })).toBe(
+      `tuh:p:${pidx}:60000`,
+    );
+    expect(heldTopUpButton.parse(`tuh:p:${pidx}`)).toEqual({ d: "p", paymentId: pidx });
+    expect(heldTopUpButton.fits({ d: "p", paymentId: pidx, shownPaisa: 2 ** 53 - 1 })).toBe(true);
+    expect(heldTopUpButton.fits({ d: "p", paymentId: "a".repeat(56), shownPaisa: 100 })).toBe(
+      false,
+    );
     expect([flowButtons.cancel.data, flowButtons.confirm.data, flowButtons.retry.data]).toEqual([
       "x",
       "ok",
@@ -144,6 +164,14 @@ describe("callback data", () => {
       ["historyPage", "hp:1.5"],
       ["historyPage", "hp:1000000"],
       ["historyPage", "p:1"],
+      ["heldTopUp", "tuh:"],
+      ["heldTopUp", "tuh:x:AbCdEfGhIjKlMnOpQrStUv"],
+      ["heldTopUp", "tuh:p:AbCdEfGhIjKlMnOpQrStUv:"],
+      ["heldTopUp", "tuh:p:AbCdEfGhIjKlMnOpQrStUv:007"],
+      ["heldTopUp", "tuh:p:AbCdEfGhIjKlMnOpQrStUv:-1"],
+      ["heldTopUp", "tuh:p:AbCdEfGhIjKlMnOpQrStUv:1.5"],
+      ["heldTopUp", "tuh:p:AbCdEfGhIjKlMnOpQrStUv:99999999999999999"],
+      ["heldTopUp", "tuh:p:AbCd!fGhIjKlMnOpQrStUv:100"],
     ];
     for (const [kind, data] of refused) expect(codec(kind).parse(data), `${data}`).toBeNull();
     expect(flowButtons.cancel.is("x ")).toBe(false);

@@ -53,7 +53,13 @@ export interface ActionDeps {
     gateway: string;
     held(limit?: number): Promise<TopUp[]>;
     get(paymentId: string): Promise<TopUp | null>;
-    decide(paymentId: string, d: HeldDecision, adminId: number): Promise<DecideResult>;
+    /** A credit only while the gateway's figure is `shownPaisa`, the one the form showed. */
+    decide(
+      paymentId: string,
+      d: HeldDecision,
+      adminId: number,
+      shownPaisa?: number,
+    ): Promise<DecideResult>;
     /** Partial refunds waiting for the amount returned, and the admin's entry of it. */
     partialRefunds(limit?: number): Promise<TopUp[]>;
     /** Open top-ups past the refund watch, and when they were listed (their age counts from it). */

@@ -18,12 +18,43 @@ export const DECISIONS: Record<HeldDecision, string> = {
   reject: "Reject (refund at the gateway)",
 };
 
+/**
+ * The decision's label: on a hold for a status word the gateway does not document, nothing was
+ * said paid, so its figure is "what the gateway reports".
+ */
+export const decisionLabel = (t: TopUp, d: HeldDecision) =>
+  d === "credit_paid" && t.held?.reasons.includes("status")
+    ? "Credit what the gateway reports"
+    : DECISIONS[d];
+
 export const decideSchema = z.object({
   id: z.string().regex(/^[A-Za-z0-9_-]{6,64}$/, "not a payment id"),
   d: z.enum(["credit_initiated", "credit_paid", "reject"], {
     error: "credit_initiated, credit_paid or reject",
   }),
 });
+
+/**
+ * The posted decision: a credit carries the gateway's figure (paisa) its form showed, and goes
+ * through only while the gateway still reports it (a re-posted or stale form is refused).
+ */
+export const decidePostSchema = decideSchema
+  .extend({
+    shown: z
+      .string()
+      .regex(/^(0|[1-9]\d{0,15})$/, "the figure the form showed (open the decision again)")
+      .transform(Number)
+      .pipe(z.number().int().min(0).max(Number.MAX_SAFE_INTEGER))
+      .optional(),
+  })
+  .refine((q) => q.d === "reject" || q.shown !== undefined, {
+    path: ["shown"],
+    message: "the figure the form showed (open the decision again)",
+  });
+
+/** A credit refused because the gateway's figure is not the one the form showed. */
+export const figureChanged = (now: number, shown: number) =>
+  `The gateway now reports ${rs(now)}, not the ${rs(shown)} this page showed: nothing was credited. Open the decision again to see the new figure.`;
 
 /** Why the service refused, in words (the chat's, conversations/top-up/held-command.ts). */
 export const REFUSED: Record<string, string> = {
@@ -35,6 +66,8 @@ export const REFUSED: Record<string, string> = {
   ledger_refused: "The books refused the credit (see the alert): nothing was written.",
   gateway_disagrees:
     "The gateway no longer reports this payment as completed with that amount (refunded or changed): not credited.",
+  not_completed:
+    "The gateway does not report this payment as completed (its answer is still not clear): nothing was credited. Try again once it says Completed, or reject it.",
   gateway_unavailable: "The gateway did not answer: nothing credited; try again later.",
 };
 
@@ -54,7 +87,7 @@ export const whyHeld = (t: TopUp) =>
     .join("; ");
 
 const decideLink = (t: TopUp, d: HeldDecision) =>
-  html`<a href="${path(`/topups/decide?id=${encodeURIComponent(t.paymentId)}&d=${d}`)}">${DECISIONS[d]}…</a>`;
+  html`<a href="${path(`/topups/decide?id=${encodeURIComponent(t.paymentId)}&d=${d}`)}">${decisionLabel(t, d)}…</a>`;
 
 export function heldList(held: readonly TopUp[]): Fragment {
   const rows = held.map((t) => [
@@ -113,17 +146,22 @@ export function topUpFacts(
 
 /** What the decision does, and the form that confirms it. */
 export function decideForm(t: TopUp, d: HeldDecision): Fragment {
+  const shown = t.held?.reportedPaisa ?? 0;
+  // A status hold was never reported completed: "still" would be a false word.
+  const still = t.held?.reasons.includes("status") ? "now" : "still";
   const what =
     d === "reject"
       ? html`Nothing is credited; the customer is told. Refund the payment in ${t.gateway}'s merchant dashboard.`
-      : html`The gateway is asked once more; if it still reports the payment completed with
-${rs(t.held?.reportedPaisa)}, the customer is credited
-${d === "credit_paid" ? rs(t.held?.reportedPaisa) : rs(t.amountPaisa)} (one transfer in the books) and told.`;
+      : html`The gateway is asked once more; if it ${still} reports the payment completed with
+${rs(shown)}, the customer is credited
+${d === "credit_paid" ? rs(shown) : rs(t.amountPaisa)} (one transfer in the books) and told. If it
+reports another figure, nothing is credited and this page names it.`;
   return html`<p>${what}</p>
 <form method="post" action="${path("/topups/decide")}">
 <input type="hidden" name="id" value="${t.paymentId}">
 <input type="hidden" name="d" value="${d}">
-<button type="submit">${DECISIONS[d]}</button>
+<input type="hidden" name="shown" value="${String(shown)}">
+<button type="submit">${decisionLabel(t, d)}</button>
 </form>`;
 }
 

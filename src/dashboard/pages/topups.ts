@@ -16,7 +16,10 @@ import type { ActionDeps } from "../actions/deps.ts";
 import {
   DECISIONS,
   decideForm,
+  decidePostSchema,
   decideSchema,
+  decisionLabel,
+  figureChanged,
   heldList,
   LIST_MAX,
   partialFacts,
@@ -59,8 +62,8 @@ async function confirmPage(
   d: HeldDecision,
 ) {
   const viewer = c.get("viewer");
-  const title = `${DECISIONS[d]}: ${paymentId}`;
   const t = await topUps.get(paymentId);
+  const title = `${t ? decisionLabel(t, d) : DECISIONS[d]}: ${paymentId}`;
   if (!t) return c.html(page(title, outcome(REFUSED.unknown!, "error", back), viewer), 404);
   const balance = await parts.deps.ledger.balance(account.customer(t.userId));
   if (t.status !== "held") {
@@ -130,11 +133,17 @@ function decide(
   topUps: TopUpsPort,
   paymentId: string,
   d: HeldDecision,
+  shownPaisa: number | undefined,
 ) {
   const adminId = c.get("viewer").userId;
   const run = async (): Promise<Decided> => {
-    const r = await topUps.decide(paymentId, d, adminId);
-    return r.ok ? r : { ok: false, text: REFUSED[r.reason] ?? NOTHING_DONE, status: 409 };
+    const r = await topUps.decide(paymentId, d, adminId, shownPaisa);
+    if (r.ok) return r;
+    const text =
+      r.reason === "figure_changed"
+        ? figureChanged(r.reportedPaisa, r.shownPaisa)
+        : (REFUSED[r.reason] ?? NOTHING_DONE);
+    return { ok: false, text, status: 409 };
   };
   return auditedDecision(
     c,
@@ -313,10 +322,15 @@ export function topUpRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     const topUps = topUpsOf(parts);
     if (!topUps) return notConfigured(c, c.get("viewer"), TITLE);
     const body = await formOf(c);
-    const q = decideSchema.safeParse({ id: field(body, "id"), d: field(body, "d") });
+    const shown = field(body, "shown");
+    const q = decidePostSchema.safeParse({
+      id: field(body, "id"),
+      d: field(body, "d"),
+      ...(shown === "" ? {} : { shown }),
+    });
     if (!q.success) {
       return c.html(page(TITLE, outcome(reasons(q.error), "error", back), c.get("viewer")), 400);
     }
-    return decide(c, parts, topUps, q.data.id, q.data.d);
+    return decide(c, parts, topUps, q.data.id, q.data.d, q.data.shown);
   });
 }
