@@ -49,10 +49,7 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
           : n.reason === "held"
             ? heldAlert(t)
             : n.reason === "unknown_status"
-              ? [
-                  `Attention: the ${t.gateway} lookup of top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, credited ${formatRupees(credited)}, said status "${t.unknownAfterCredit?.statusWord ?? ""}", a word ${t.gateway} does not document.`,
-                  `Nothing was changed: the credit stands and no money moved. Check the payment in ${t.gateway}'s merchant dashboard: if the money went back to the payer, the credit must be taken back by hand.`,
-                ]
+              ? unknownAlert(t, n.refundWatchUntil)
               : n.reason === "stuck"
                 ? [
                     `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
@@ -127,6 +124,23 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
     default:
       return tr("topup-cancelled", { amount: money(t.amountPaisa) });
   }
+}
+
+/**
+ * The admins' alert of an unknown word after a credit. The refund watch goes on: a Refunded seen
+ * before it ends reverses the credit by itself, so a credit taken back by hand meanwhile would be
+ * taken twice (review s23-d, 5): it says until when to leave it.
+ */
+function unknownAlert(t: TopUpNotice["topUp"], watchUntil: number | undefined): string[] {
+  const until =
+    watchUntil !== undefined ? `${new Date(watchUntil).toISOString().slice(0, 16)} UTC` : undefined;
+  return [
+    `Attention: the ${t.gateway} lookup of top-up ${t.paymentId} of user ${t.userId}, credited ${formatRupees(t.creditedPaisa ?? 0)}, said status "${t.unknownAfterCredit?.statusWord ?? ""}", a word ${t.gateway} does not document.`,
+    `Nothing was changed: the credit stands and no money moved. Check the payment in ${t.gateway}'s merchant dashboard.`,
+    until !== undefined
+      ? `The refund watch goes on until ${until}: if ${t.gateway} reports it Refunded before then, the credit is taken back by itself and you get a refund alert. Do NOT take it back by hand before then (it would be taken twice); after that, only if the merchant dashboard shows the money went back to the payer and no refund alert came for this top-up.`
+      : `The refund watch goes on: if ${t.gateway} reports it Refunded, the credit is taken back by itself and you get a refund alert. Do NOT take it back by hand while it is watched (it would be taken twice).`,
+  ];
 }
 
 const HELD_WHY: Record<string, string> = {

@@ -2,6 +2,7 @@ import { account } from "../ledger/index.ts";
 import {
   adminAlertDueAt,
   dueAt,
+  refundWatchEnd,
   MAX_ROUNDS,
   PUSH_GIVE_UP_TRIES,
   pushDueAt,
@@ -28,9 +29,11 @@ async function alertChats(
 ): Promise<number[]> {
   const { opts, logger } = ctx;
   const sent: number[] = [];
+  const watch =
+    reason === "unknown_status" ? { refundWatchUntil: refundWatchEnd(opts, t) } : {};
   for (const chatId of chatIds) {
     try {
-      await opts.notify({ chatId, audience: "admin", reason, topUp: t });
+      await opts.notify({ chatId, audience: "admin", reason, topUp: t, ...watch });
       sent.push(chatId);
     } catch (err) {
       logger.warn({ err: String(err), topUp: t.id, reason }, "top-up admin alert failed");

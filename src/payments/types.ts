@@ -18,6 +18,11 @@ export interface TopUpNotice {
   topUp: TopUp;
   /** The customer's available balance after the change (customer notices). */
   balancePaisa?: number;
+  /**
+   * The admins' unknown-word alert: when the refund watch ends (until then a Refunded reverses
+   * the credit by itself).
+   */
+  refundWatchUntil?: number;
 }
 
 export interface TopUpsOptions {

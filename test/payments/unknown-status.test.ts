@@ -209,10 +209,18 @@ describe.each([
     expect((await t.s.ledger.check()).entries).toBe(entries);
     expect(t.admin().map((n) => n.reason)).toEqual(["unknown_status"]);
     const alert = text(t.admin()[0]!);
-    expect(alert).toContain(`top-up ${t.pidx} (khalti) of user ${t.userId}`);
+    expect(alert).toContain(`top-up ${t.pidx} of user ${t.userId}`);
     expect(alert).toContain('status "Reversal?"');
     expect(alert).toContain("credited Rs 300");
     expect(alert).toContain("Nothing was changed");
+    // The refund watch goes on (a day in these services, from the credit): the alert says until
+    // when, and not to take it back by hand before then (review s23-d, 5: before, it said take it
+    // back by hand, and a later Refunded reversed it a second time).
+    const until = new Date((after?.creditedAt ?? 0) + 86_400_000).toISOString().slice(0, 16);
+    expect(alert).toContain(`The refund watch goes on until ${until} UTC`);
+    expect(alert).toContain("Do NOT take it back by hand before then");
+    expect(alert).not.toMatch(/must be taken back by hand/);
+    expect(alert).not.toContain("(khalti) of user");
     // The customer hears nothing new (their top-up did not change).
     expect(t.customer()).toHaveLength(1);
     await expectBooksBalanced(t.s.ledger);
