@@ -5,7 +5,7 @@ import { flowButtons } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { DEFAULT_LOCALE, isLocale, translator } from "../../src/bot/i18n.ts";
 import { formatMoney, formatRupees } from "../../src/money.ts";
-import type { TopUpNotice } from "../../src/payments/index.ts";
+import type { TopUpNotice, UnreadableNotice } from "../../src/payments/index.ts";
 
 /**
  * The buttons under a top-up notice: Continue under the credited notice of a top-up an order's
@@ -141,6 +141,14 @@ function unknownAlert(t: TopUpNotice["topUp"], watchUntil: number | undefined): 
       ? `The refund watch goes on until ${until}: if ${t.gateway} reports it Refunded before then, the credit is taken back by itself and you get a refund alert. Do NOT take it back by hand before then (it would be taken twice); after that, only if the merchant dashboard shows the money went back to the payer and no refund alert came for this top-up.`
       : `The refund watch goes on: if ${t.gateway} reports it Refunded, the credit is taken back by itself and you get a refund alert. Do NOT take it back by hand while it is watched (it would be taken twice).`,
   ];
+}
+
+/** The admins' alert of a top-up record that does not parse (English, as the other alerts). */
+export function unreadableNoticeText(n: UnreadableNotice): string {
+  return [
+    `Attention: the record of top-up ${n.paymentId} (${n.gateway}) could not be read (see the log). The reconciler took it off its schedule so the others go on: it is no longer looked up, credited, reversed or alerted on.`,
+    `Check the payment in ${n.gateway}'s merchant dashboard and tell the developers; /topups lists such records.`,
+  ].join("\n");
 }
 
 const HELD_WHY: Record<string, string> = {

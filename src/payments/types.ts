@@ -25,6 +25,16 @@ export interface TopUpNotice {
   refundWatchUntil?: number;
 }
 
+/**
+ * The admins' alert of a stored top-up record that does not parse (review s23-d, 1): there is no
+ * top-up to show, only its name; the reconciler has taken it off its schedule.
+ */
+export interface UnreadableNotice {
+  chatId: number;
+  gateway: string;
+  paymentId: string;
+}
+
 export interface TopUpsOptions {
   store: TopUpStore;
   gateway: PaymentGateway;
@@ -37,6 +47,8 @@ export interface TopUpsOptions {
    * every failure is tried again, with a backoff.
    */
   undeliverable?: (err: unknown) => boolean;
+  /** Sends the admins' alert of an unreadable record; absent: only logged. Throws when it could not. */
+  notifyUnreadable?: (n: UnreadableNotice) => Promise<void>;
   logger: Logger;
   now?: () => number;
   maxPaisa: number;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { creditTransferId } from "../../src/payments/index.ts";
+import { unreadableTopUpsKey } from "../../src/payments/redis-store.ts";
 import {
   type ActionsHarness,
   ADMIN,
@@ -35,6 +36,18 @@ const auditOf = async (paymentId: string) =>
     .filter((e) => typeof e.detail === "string" && e.detail.includes(paymentId));
 
 describe("held top-ups in the back office", () => {
+  it("says how many top-up records could not be read instead of hiding them", async () => {
+    // As the reconciler leaves a record that does not parse (review s23-d, 1).
+    const unreadable = unreadableTopUpsKey(h.deps.prefix);
+    await h.deps.kv.sadd(unreadable, "khalti:OfficeBadRecord", 60_000);
+    const c = await h.login(ADMIN);
+    const list = await (await c.get("/dashboard/topups")).text();
+    await h.deps.kv.srem(unreadable, "khalti:OfficeBadRecord");
+    expect(list).toContain(
+      "1 top-up record could not be read (see the log): khalti:OfficeBadRecord",
+    );
+  });
+
   it("lists a held top-up and shows the confirm page of a decision", async () => {
     const t = await h.heldTopUp(6101, 20_000, 25_000);
     const c = await h.login(ADMIN);

@@ -124,6 +124,13 @@ export function pastWatchList(at: number, open: readonly TopUp[]): Fragment {
 ${table(["Created", "Age", "Payment", "Top-up", "Customer", "Amount", "Status"], rows)}`;
 }
 
+/** Top-up records that do not parse: counted and named, not hidden (review s23-d, 1). */
+export function unreadableList(members: readonly string[]): Fragment {
+  if (members.length === 0) return html``;
+  return html`<h2>Records that could not be read</h2>
+<p>${members.length} top-up record${members.length === 1 ? "" : "s"} could not be read (see the log): ${members.join(", ")}. They are no longer looked up, credited, reversed or alerted on: check each payment in the gateway's merchant dashboard and tell the developers.</p>`;
+}
+
 export function topUpFacts(
   t: TopUp,
   balance: { availablePaisa: number; heldPaisa: number },

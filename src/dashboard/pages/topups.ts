@@ -30,6 +30,7 @@ import {
   refundForm,
   refundSchema,
   topUpFacts,
+  unreadableList,
 } from "../actions/topups.ts";
 import type { AuditAction } from "../audit.ts";
 import { allow, authenticate } from "../auth.ts";
@@ -273,7 +274,7 @@ export function topUpRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     const held = await topUps.held(LIST_MAX);
     const partial = await topUps.partialRefunds(LIST_MAX);
     const past = await topUps.pastWatch(LIST_MAX);
-    const body = html`${partialList(partial)}${heldList(held)}${pastWatchList(past.at, past.topUps)}`;
+    const body = html`${unreadableList(past.unreadable ?? [])}${partialList(partial)}${heldList(held)}${pastWatchList(past.at, past.topUps)}`;
     return c.html(page(TITLE, body, c.get("viewer")));
   });
 
