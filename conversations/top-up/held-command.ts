@@ -174,18 +174,22 @@ async function decided(
   const r = await topUps.decide(paymentId, decision, ctx.from?.id ?? 0, tap.shownPaisa);
   if (!r.ok && r.reason === "figure_changed") {
     const x = await topUps.get(paymentId);
-    const words = t("topup-held-figure-changed", {
+    // No "buttons below" when none go with it (another decision was taken meanwhile).
+    const held = x?.status === "held";
+    const words = t(held ? "topup-held-figure-changed" : "topup-held-figure-changed-decided", {
       pid: paymentId,
       gateway: x?.gateway ?? "",
       now: money(r.reportedPaisa),
       shown: money(r.shownPaisa),
     });
-    await ctx.reply(words, x?.status === "held" ? { reply_markup: buttons(t, x) } : {});
+    await ctx.reply(words, held && x ? { reply_markup: buttons(t, x) } : {});
     return;
   }
   if (!r.ok && r.reason === "not_completed") {
+    // What the gateway said, named: "not clear" was said of a plain Refunded too (s23-d, 2).
     const gateway = (await topUps.get(paymentId))?.gateway ?? "";
-    await ctx.reply(t("topup-held-not-completed", { pid: paymentId, gateway }));
+    const key = r.final ? "topup-held-not-completed-final" : "topup-held-not-completed";
+    await ctx.reply(t(key, { pid: paymentId, gateway, said: r.said }));
     return;
   }
   const outcome = r.ok

@@ -175,10 +175,14 @@ export function heldFacts(t: TopUpNotice["topUp"]): string[] {
 
 /** The admins' alert for a held top-up: what was asked, what the gateway says, why, what to do. */
 function heldAlert(t: TopUpNotice["topUp"]): string[] {
+  // A status hold: nothing was said paid (review s23-d, 4).
+  const second = t.held?.reasons.includes("status")
+    ? `credit what ${t.gateway} reports once it says Completed`
+    : "credit what was paid";
   const lines = [
     `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} is HELD: nothing was credited.`,
     ...heldFacts(t),
-    `Decide with /topups: credit what was asked, credit what was paid (within the caps), or reject (a refund is made in ${t.gateway}'s merchant dashboard: the bot cannot refund).`,
+    `Decide with /topups: credit what was asked, ${second} (within the caps), or reject (a refund is made in ${t.gateway}'s merchant dashboard: the bot cannot refund).`,
   ];
   return lines;
 }

@@ -85,10 +85,14 @@ export type DecideResult =
         | "currency"
         | "ledger_refused"
         | "gateway_disagrees"
-        // Held on a status word the gateway does not document, and it still does not say Completed.
-        | "not_completed"
         | "gateway_unavailable";
     }
+  /**
+   * Held on a status word the gateway does not document, and it still does not say Completed:
+   * `said`, what it says now, in its words (an unknown word quoted); `final`, it will not say
+   * Completed (refunded, expired, cancelled): reject it.
+   */
+  | { ok: false; reason: "not_completed"; said: string; final: boolean }
   /**
    * The gateway's figure (`reportedPaisa`, now stored) is not the one the admin was shown:
    * nothing credited; the admin decides again on the new figure.

@@ -177,6 +177,9 @@ describe("held top-ups in the back office", () => {
       const text = await res.text();
       expect(text).toContain("The gateway now reports Rs 600.00, not the Rs 0.00 this page showed");
       expect(text).not.toContain("no longer");
+      // Titled as the page was: nothing was said paid (s23-d, 4).
+      expect(text).toContain(`Credit what the gateway reports: ${pidx}`);
+      expect(text).not.toContain("Credit what was paid");
     }
     expect(await balance(6106)).toBe(0);
     expect(await creditsOf(pidx)).toHaveLength(0);
@@ -186,6 +189,20 @@ describe("held top-ups in the back office", () => {
     expect(await bare.text()).toContain("shown");
     const again = await (await c.get(`/dashboard/topups/decide?id=${pidx}&d=credit_paid`)).text();
     expect(again).toContain('name="shown" value="60000"');
+    // Khalti says Expired for a moment: named, and the admin told to reject (s23-d, 2).
+    h.khalti.standIn.misreport(pidx, { status: "Expired" });
+    const expired = await c.post(
+      "/dashboard/topups/decide",
+      {},
+      form({ id: pidx, d: "credit_paid", shown: "60000" }),
+    );
+    expect(expired.status).toBe(409);
+    const said = await expired.text();
+    expect(said).toContain(
+      "khalti now says Expired: it will not say Completed. Nothing was credited.",
+    );
+    expect(said).not.toContain("not clear");
+    h.khalti.standIn.misreport(pidx, {});
     const ok = await c.post(
       "/dashboard/topups/decide",
       {},

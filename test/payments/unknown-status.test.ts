@@ -111,6 +111,9 @@ describe.each([
     const alert = text(t.admin()[0]!);
     expect(alert).toContain(`top-up ${t.pidx} (khalti) of user ${t.userId} is HELD`);
     expect(alert).toContain('status "Abandoned"');
+    // Nothing was said paid: the alert does not offer to credit "what was paid" (s23-d, 4).
+    expect(alert).toContain("credit what khalti reports once it says Completed");
+    expect(alert).not.toContain("what was paid");
     const told = t.customer();
     expect(told).toHaveLength(1);
     expect(told[0]).toContain("We are checking your payment of Rs 500 with Khalti");
@@ -130,6 +133,28 @@ describe.each([
     expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000)).toEqual({
       ok: false,
       reason: "not_completed",
+      said: '"Under Review"',
+      final: false,
+    });
+    // Khalti says plainly it will not be paid: that word is named, and the admin told to reject
+    // (review s23-d, 2: before, "its answer is still not clear" for these too).
+    for (const [status, said] of [
+      ["Refunded", "Refunded"],
+      ["Expired", "Expired"],
+      ["User canceled", "User canceled"],
+    ] as const) {
+      khalti.standIn.misreport(t.pidx, { status });
+      expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000)).toEqual({
+        ok: false,
+        reason: "not_completed",
+        said,
+        final: true,
+      });
+    }
+    khalti.standIn.misreport(t.pidx, { status: "Pending" });
+    expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000)).toMatchObject({
+      said: "Pending",
+      final: false,
     });
     expect(await t.balance()).toBe(0);
     khalti.standIn.misreport(t.pidx, {}); // the truth again: Completed, Rs 700

@@ -56,6 +56,15 @@ export const decidePostSchema = decideSchema
 export const figureChanged = (now: number, shown: number) =>
   `The gateway now reports ${rs(now)}, not the ${rs(shown)} this page showed: nothing was credited. Open the decision again to see the new figure.`;
 
+/**
+ * A status hold's credit refused because the gateway does not say Completed: what it says, named
+ * (review s23-d, 2), as the chat's `topup-held-not-completed(-final)`.
+ */
+export const notCompleted = (gateway: string, said: string, final: boolean) =>
+  final
+    ? `${gateway} now says ${said}: it will not say Completed. Nothing was credited. Reject it, and refund in ${gateway}'s merchant dashboard any money it kept.`
+    : `${gateway} does not report this payment as completed: it now says ${said}. Nothing was credited. Try again once it says Completed, or reject it.`;
+
 /** Why the service refused, in words (the chat's, conversations/top-up/held-command.ts). */
 export const REFUSED: Record<string, string> = {
   unknown: "No such top-up.",
@@ -66,8 +75,6 @@ export const REFUSED: Record<string, string> = {
   ledger_refused: "The books refused the credit (see the alert): nothing was written.",
   gateway_disagrees:
     "The gateway no longer reports this payment as completed with that amount (refunded or changed): not credited.",
-  not_completed:
-    "The gateway does not report this payment as completed (its answer is still not clear): nothing was credited. Try again once it says Completed, or reject it.",
   gateway_unavailable: "The gateway did not answer: nothing credited; try again later.",
 };
 
