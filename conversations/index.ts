@@ -74,7 +74,11 @@ export {
 } from "./complaints/texts.ts";
 export { dashboardCommand } from "./dashboard/index.ts";
 export { reminderMessage } from "./reminders/text.ts";
-export { topUpNoticeMarkup, topUpNoticeText } from "./top-up/notices.ts";
+export {
+  topUpNoticeMarkup,
+  topUpNoticeText,
+  unreadableNoticeText,
+} from "./top-up/notices.ts";
 
 /**
  * Every feature of the chat, for the composition root to hand to `createBot`: one conversation

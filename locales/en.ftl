@@ -432,9 +432,11 @@ topup-held-credit-asked = Credit { $amount } (asked)
 topup-held-credit-paid = Credit { $amount } (paid)
 topup-held-credit-reported = Credit { $amount } (reported)
 topup-held-reject = Reject (refund at the gateway)
-topup-held-figure-changed = { $pid }: { $gateway } now reports { $now }, not the { $shown } shown on your button: nothing was credited. The buttons below show the new figure; decide again.
+topup-held-figure-changed = { $pid }: { $gateway } now reports { $now }, not the { $shown } the message showed: nothing was credited. The buttons below show the new figure; decide again.
+topup-held-figure-changed-decided = { $pid }: { $gateway } now reports { $now }, not the { $shown } the message showed: nothing was credited by this press. It is no longer held (another decision was taken): send /topups to see what is left.
 topup-held-stale-button = { $pid }: this button does not carry the figure it showed: nothing was credited. Send /topups for the current buttons.
-topup-held-not-completed = { $pid }: { $gateway } does not report this payment as completed (its answer is still not clear): nothing was credited. Try again once it says Completed, or reject it.
+topup-held-not-completed = { $pid }: { $gateway } does not report this payment as completed: it now says { $said }. Nothing was credited. Try again once it says Completed, or reject it.
+topup-held-not-completed-final = { $pid }: { $gateway } now says { $said }: it will not say Completed. Nothing was credited. Reject it, and refund in { $gateway }'s merchant dashboard any money it kept.
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ The difference is beyond the tolerance now.

@@ -406,9 +406,11 @@ topup-held-credit-asked = { $amount } जमा करें (माँगा �
 topup-held-credit-paid = { $amount } जमा करें (चुकाया गया)
 topup-held-credit-reported = { $amount } जमा करें (गेटवे ने बताया)
 topup-held-reject = अस्वीकार करें (गेटवे पर रिफ़ंड)
-topup-held-figure-changed = { $pid }: { $gateway } अब { $now } बताता है, आपके बटन पर दिखाया गया { $shown } नहीं: कुछ जमा नहीं किया गया। नीचे के बटन नई राशि दिखाते हैं; फिर से फ़ैसला करें।
+topup-held-figure-changed = { $pid }: { $gateway } अब { $now } बताता है, संदेश में दिखाया गया { $shown } नहीं: कुछ जमा नहीं किया गया। नीचे के बटन नई राशि दिखाते हैं; फिर से फ़ैसला करें।
+topup-held-figure-changed-decided = { $pid }: { $gateway } अब { $now } बताता है, संदेश में दिखाया गया { $shown } नहीं: इस बटन दबाने से कुछ जमा नहीं किया गया। यह अब रोका हुआ नहीं है (दूसरा फ़ैसला लिया गया): क्या बाकी है देखने के लिए /topups भेजें।
 topup-held-stale-button = { $pid }: इस बटन पर वह राशि नहीं है जो इसने दिखाई: कुछ जमा नहीं किया गया। मौजूदा बटनों के लिए /topups भेजें।
-topup-held-not-completed = { $pid }: { $gateway } इस भुगतान को पूरा हुआ नहीं बताता (उसका जवाब अब भी साफ़ नहीं है): कुछ जमा नहीं किया गया। पूरा हुआ बताने पर फिर कोशिश करें, या अस्वीकार करें।
+topup-held-not-completed = { $pid }: { $gateway } इस भुगतान को पूरा हुआ नहीं बताता: अब { $said } बताता है। कुछ जमा नहीं किया गया। पूरा हुआ बताने पर फिर कोशिश करें, या अस्वीकार करें।
+topup-held-not-completed-final = { $pid }: { $gateway } अब { $said } बताता है: यह पूरा हुआ नहीं बताएगा। कुछ जमा नहीं किया गया। इसे अस्वीकार करें, और उसने जो पैसा रखा हो वह { $gateway } के मर्चेंट डैशबोर्ड से लौटाएँ।
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ अभी अंतर सहनसीमा से अधिक है।

@@ -56,6 +56,17 @@ function pastWatchText(at: number, open: readonly TopUp[]): string {
 }
 
 /**
+ * Top-up records that do not parse: not hidden (review s23-d, 1). The reconciler no longer looks
+ * them up or tells anyone of them, so an admin must check them in the gateway's dashboard.
+ */
+export function unreadableText(members: readonly string[]): string {
+  return [
+    `${members.length} top-up record${members.length === 1 ? "" : "s"} could not be read (see the log): ${members.slice(0, 10).join(", ")}${members.length > 10 ? ", …" : ""}.`,
+    "They are no longer looked up, credited, reversed or alerted on: check each payment in the gateway's merchant dashboard and tell the developers.",
+  ].join("\n");
+}
+
+/**
  * The decision buttons: a credit carries the gateway's figure shown in the message (it goes
  * through only while the gateway still reports it). On a hold for a status word the gateway does
  * not document, nothing was said paid: that credit is labelled "reported", not "paid".
@@ -107,7 +118,13 @@ export function heldTopUps(deps: BotDeps): Composer<BotContext> {
     const partial = await topUps.partialRefunds(LIST_MAX);
     const past = await topUps.pastWatch(LIST_MAX);
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
-    if (held.length === 0 && partial.length === 0 && past.topUps.length === 0) {
+    const unreadable = past.unreadable ?? [];
+    if (
+      held.length === 0 &&
+      partial.length === 0 &&
+      past.topUps.length === 0 &&
+      unreadable.length === 0
+    ) {
       await ctx.reply(t("topup-partial-none-waiting"));
       return;
     }
@@ -117,6 +134,7 @@ export function heldTopUps(deps: BotDeps): Composer<BotContext> {
     }
     for (const h of held) await ctx.reply(heldTopUpText(h), { reply_markup: buttons(t, h) });
     if (past.topUps.length > 0) await ctx.reply(pastWatchText(past.at, past.topUps));
+    if (unreadable.length > 0) await ctx.reply(unreadableText(unreadable));
   });
 
   priv.on("callback_query:data", async (ctx, next) => {
@@ -156,18 +174,22 @@ async function decided(
   const r = await topUps.decide(paymentId, decision, ctx.from?.id ?? 0, tap.shownPaisa);
   if (!r.ok && r.reason === "figure_changed") {
     const x = await topUps.get(paymentId);
-    const words = t("topup-held-figure-changed", {
+    // No "buttons below" when none go with it (another decision was taken meanwhile).
+    const held = x?.status === "held";
+    const words = t(held ? "topup-held-figure-changed" : "topup-held-figure-changed-decided", {
       pid: paymentId,
       gateway: x?.gateway ?? "",
       now: money(r.reportedPaisa),
       shown: money(r.shownPaisa),
     });
-    await ctx.reply(words, x?.status === "held" ? { reply_markup: buttons(t, x) } : {});
+    await ctx.reply(words, held && x ? { reply_markup: buttons(t, x) } : {});
     return;
   }
   if (!r.ok && r.reason === "not_completed") {
+    // What the gateway said, named: "not clear" was said of a plain Refunded too (s23-d, 2).
     const gateway = (await topUps.get(paymentId))?.gateway ?? "";
-    await ctx.reply(t("topup-held-not-completed", { pid: paymentId, gateway }));
+    const key = r.final ? "topup-held-not-completed-final" : "topup-held-not-completed";
+    await ctx.reply(t(key, { pid: paymentId, gateway, said: r.said }));
     return;
   }
   const outcome = r.ok

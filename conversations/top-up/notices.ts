@@ -5,7 +5,7 @@ import { flowButtons } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { DEFAULT_LOCALE, isLocale, translator } from "../../src/bot/i18n.ts";
 import { formatMoney, formatRupees } from "../../src/money.ts";
-import type { TopUpNotice } from "../../src/payments/index.ts";
+import type { TopUpNotice, UnreadableNotice } from "../../src/payments/index.ts";
 
 /**
  * The buttons under a top-up notice: Continue under the credited notice of a top-up an order's
@@ -49,10 +49,7 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
           : n.reason === "held"
             ? heldAlert(t)
             : n.reason === "unknown_status"
-              ? [
-                  `Attention: the ${t.gateway} lookup of top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, credited ${formatRupees(credited)}, said status "${t.unknownAfterCredit?.statusWord ?? ""}", a word ${t.gateway} does not document.`,
-                  `Nothing was changed: the credit stands and no money moved. Check the payment in ${t.gateway}'s merchant dashboard: if the money went back to the payer, the credit must be taken back by hand.`,
-                ]
+              ? unknownAlert(t, n.refundWatchUntil)
               : n.reason === "stuck"
                 ? [
                     `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
@@ -129,6 +126,31 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
   }
 }
 
+/**
+ * The admins' alert of an unknown word after a credit. The refund watch goes on: a Refunded seen
+ * before it ends reverses the credit by itself, so a credit taken back by hand meanwhile would be
+ * taken twice (review s23-d, 5): it says until when to leave it.
+ */
+function unknownAlert(t: TopUpNotice["topUp"], watchUntil: number | undefined): string[] {
+  const until =
+    watchUntil !== undefined ? `${new Date(watchUntil).toISOString().slice(0, 16)} UTC` : undefined;
+  return [
+    `Attention: the ${t.gateway} lookup of top-up ${t.paymentId} of user ${t.userId}, credited ${formatRupees(t.creditedPaisa ?? 0)}, said status "${t.unknownAfterCredit?.statusWord ?? ""}", a word ${t.gateway} does not document.`,
+    `Nothing was changed: the credit stands and no money moved. Check the payment in ${t.gateway}'s merchant dashboard.`,
+    until !== undefined
+      ? `The refund watch goes on until ${until}: if ${t.gateway} reports it Refunded before then, the credit is taken back by itself and you get a refund alert. Do NOT take it back by hand before then (it would be taken twice); after that, only if the merchant dashboard shows the money went back to the payer and no refund alert came for this top-up.`
+      : `The refund watch goes on: if ${t.gateway} reports it Refunded, the credit is taken back by itself and you get a refund alert. Do NOT take it back by hand while it is watched (it would be taken twice).`,
+  ];
+}
+
+/** The admins' alert of a top-up record that does not parse (English, as the other alerts). */
+export function unreadableNoticeText(n: UnreadableNotice): string {
+  return [
+    `Attention: the record of top-up ${n.paymentId} (${n.gateway}) could not be read (see the log). The reconciler took it off its schedule so the others go on: it is no longer looked up, credited, reversed or alerted on.`,
+    `Check the payment in ${n.gateway}'s merchant dashboard and tell the developers; /topups lists such records.`,
+  ].join("\n");
+}
+
 const HELD_WHY: Record<string, string> = {
   amount: "the amount differs from what was initiated",
   cap: "it is above what TOPUP_MAX_AMOUNT / TOPUP_DAILY_CAP allow",
@@ -153,10 +175,14 @@ export function heldFacts(t: TopUpNotice["topUp"]): string[] {
 
 /** The admins' alert for a held top-up: what was asked, what the gateway says, why, what to do. */
 function heldAlert(t: TopUpNotice["topUp"]): string[] {
+  // A status hold: nothing was said paid (review s23-d, 4).
+  const second = t.held?.reasons.includes("status")
+    ? `credit what ${t.gateway} reports once it says Completed`
+    : "credit what was paid";
   const lines = [
     `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} is HELD: nothing was credited.`,
     ...heldFacts(t),
-    `Decide with /topups: credit what was asked, credit what was paid (within the caps), or reject (a refund is made in ${t.gateway}'s merchant dashboard: the bot cannot refund).`,
+    `Decide with /topups: credit what was asked, ${second} (within the caps), or reject (a refund is made in ${t.gateway}'s merchant dashboard: the bot cannot refund).`,
   ];
   return lines;
 }

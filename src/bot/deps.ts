@@ -150,7 +150,7 @@ export interface BotTopUps {
   /** Admins: top-ups waiting in partial_refund for the amount the gateway returned. */
   partialRefunds(limit?: number): Promise<TopUp[]>;
   /** Admins: open top-ups past the refund watch (looked up daily), and when they were listed. */
-  pastWatch(limit?: number): Promise<{ at: number; topUps: TopUp[] }>;
+  pastWatch(limit?: number): Promise<{ at: number; topUps: TopUp[]; unreadable?: string[] }>;
   get(paymentId: string): Promise<TopUp | null>;
   /** Admins: the amount the gateway returned of a partial refund (as the back office's form). */
   decideRefund(

@@ -106,8 +106,15 @@ export function adminAlertDueAt(opts: TopUpsOptions, t: TopUp): number | null {
 export function refundCheckAt(opts: TopUpsOptions, t: TopUp): number | null {
   if (t.status !== "completed") return null;
   const last = t.checkedAt ?? t.updatedAt;
-  const from = t.creditedAt ?? t.decision?.at ?? t.createdAt;
-  return from + opts.refundWatchMs > last ? last + opts.refundCheckEveryMs : null;
+  return refundWatchEnd(opts, t) > last ? last + opts.refundCheckEveryMs : null;
+}
+
+/**
+ * When a completed top-up's refund watch ends: a Refunded seen before then reverses the credit by
+ * itself (the admins' unknown-word alert names it, so nobody takes it back by hand as well).
+ */
+export function refundWatchEnd(opts: TopUpsOptions, t: TopUp): number {
+  return (t.creditedAt ?? t.decision?.at ?? t.createdAt) + opts.refundWatchMs;
 }
 
 /** When the gateway should be asked about `t` next, computed at `at`; null: not any more. */

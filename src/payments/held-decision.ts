@@ -14,14 +14,36 @@ import type { DecideResult } from "./types.ts";
 
 type Asked =
   | { verdict: "paid"; answer: Lookup }
-  | {
-      verdict:
-        | "unknown"
-        | "not_held"
-        | "gateway_disagrees"
-        | "not_completed"
-        | "gateway_unavailable";
-    };
+  | { verdict: "not_completed"; said: string; final: boolean }
+  | { verdict: "unknown" | "not_held" | "gateway_disagrees" | "gateway_unavailable" };
+
+/** A lookup's status in the gateway's own words (Khalti's documented ones), for the admins. */
+const SAID: Record<Lookup["status"], string> = {
+  completed: "Completed",
+  pending: "Pending",
+  initiated: "Initiated",
+  expired: "Expired",
+  cancelled: "User canceled",
+  refunded: "Refunded",
+  partially_refunded: "Partially Refunded",
+  unknown: "",
+};
+
+/**
+ * What the gateway said of a status hold that does not let it be credited, named (review s23-d,
+ * should-fix 2: "still not clear" was said of a plain Refunded or Expired too); `final`: it will
+ * not become Completed (refunded, expired, cancelled), so the admin should reject it.
+ */
+function notCompleted(a: Lookup): { verdict: "not_completed"; said: string; final: boolean } {
+  if (a.status === "unknown")
+    return { verdict: "not_completed", said: `"${a.statusWord ?? ""}"`, final: false };
+  if (a.status === "completed")
+    return a.refunded
+      ? { verdict: "not_completed", said: "Completed, refunded", final: true }
+      : { verdict: "not_completed", said: "Completed without an amount", final: false };
+  const final = a.status !== "pending" && a.status !== "initiated";
+  return { verdict: "not_completed", said: SAID[a.status], final };
+}
 
 /** Held on a status word the gateway does not document: whether it was paid was not known. */
 const heldOnStatus = (t: TopUp) => t.held?.reasons.includes("status") ?? false;
@@ -51,7 +73,7 @@ async function stillPaid(ctx: TopUpContext, paymentId: string): Promise<Asked> {
     : answer.totalPaisa === held.held.reportedPaisa;
   if (paid && same) return { verdict: "paid", answer };
   // A status hold was never reported completed: "no longer" would be a false word.
-  const verdict = heldOnStatus(held) ? "not_completed" : "gateway_disagrees";
+  const asked: Asked = heldOnStatus(held) ? notCompleted(answer) : { verdict: "gateway_disagrees" };
   logger.warn(
     {
       topUp: held.id,
@@ -61,7 +83,7 @@ async function stillPaid(ctx: TopUpContext, paymentId: string): Promise<Asked> {
     },
     "held top-up: the gateway does not report it paid as held, not credited",
   );
-  return { verdict };
+  return asked;
 }
 
 /**
@@ -108,6 +130,8 @@ export async function decideHeldTopUp(
   if (d !== "reject") {
     shown ??= (await store.get(gateway.name, paymentId))?.held?.reportedPaisa;
     const asked = await stillPaid(ctx, paymentId);
+    if (asked.verdict === "not_completed")
+      return { ok: false, reason: "not_completed", said: asked.said, final: asked.final };
     if (asked.verdict !== "paid") return { ok: false, reason: asked.verdict };
     fresh = asked.answer;
   }

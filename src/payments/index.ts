@@ -17,6 +17,7 @@ export {
   type StartResult,
   type TopUpNotice,
   type TopUps,
+  type UnreadableNotice,
 } from "./service.ts";
 export type { Decision as HeldDecision } from "./state.ts";
 export type { TopUpStore } from "./store.ts";

@@ -73,11 +73,20 @@ export function createMemoryTopUpStore(opts: { ledger: MemoryLedger }): TopUpSto
         .map(clone);
     },
     async openSince(createdBefore, limit) {
-      return [...topUps.values()]
+      const open = [...topUps.values()]
         .filter((t) => isOpenBefore(t, createdBefore))
         .sort((a, b) => a.createdAt - b.createdAt)
         .slice(0, limit)
         .map(clone);
+      // Records here are objects the schema parsed on write: none is ever unreadable.
+      return { topUps: open, unreadable: [] };
+    },
+    async setAside(gateway, paymentId) {
+      due.delete(key(gateway, paymentId));
+      return false;
+    },
+    async unreadable() {
+      return [];
     },
     async due(now, limit) {
       return [...due.entries()]

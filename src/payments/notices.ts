@@ -5,6 +5,7 @@ import {
   MAX_ROUNDS,
   PUSH_GIVE_UP_TRIES,
   pushDueAt,
+  refundWatchEnd,
   type TopUpContext,
 } from "./context.ts";
 import type { TopUp } from "./model.ts";
@@ -28,15 +29,36 @@ async function alertChats(
 ): Promise<number[]> {
   const { opts, logger } = ctx;
   const sent: number[] = [];
+  const watch = reason === "unknown_status" ? { refundWatchUntil: refundWatchEnd(opts, t) } : {};
   for (const chatId of chatIds) {
     try {
-      await opts.notify({ chatId, audience: "admin", reason, topUp: t });
+      await opts.notify({ chatId, audience: "admin", reason, topUp: t, ...watch });
       sent.push(chatId);
     } catch (err) {
       logger.warn({ err: String(err), topUp: t.id, reason }, "top-up admin alert failed");
     }
   }
   return sent;
+}
+
+/**
+ * The admins' alert of a record that does not parse (sent once: the caller set it aside first;
+ * /topups and the back office keep listing it, so a lost send is still seen there).
+ */
+export async function alertUnreadable(
+  ctx: TopUpContext,
+  gateway: string,
+  paymentId: string,
+): Promise<void> {
+  const send = ctx.opts.notifyUnreadable;
+  if (!send) return;
+  for (const chatId of ctx.opts.adminChatIds) {
+    try {
+      await send({ chatId, gateway, paymentId });
+    } catch (err) {
+      ctx.logger.warn({ err: String(err), paymentId }, "unreadable top-up alert failed");
+    }
+  }
 }
 
 /** True when every admin's alert was handed over. */

@@ -8,8 +8,9 @@ import {
 } from "./context.ts";
 import { GatewayError } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
-import { alertAdmins, pushStatus } from "./notices.ts";
+import { alertAdmins, alertUnreadable, pushStatus } from "./notices.ts";
 import { needsLookup } from "./state.ts";
+import { UnreadableTopUpError } from "./store.ts";
 
 /**
  * `t` after a lookup at `at` that the gateway did not answer (a 5xx, a 429, a pidx it no longer
@@ -29,6 +30,25 @@ function afterFailedLookup(t: TopUp, at: number): TopUp {
 /** Open long past its link's expiry with no end from the gateway, and the admins not told yet. */
 function noEndInSight(t: TopUp, at: number): boolean {
   return needsLookup(t) && !t.stuckAlerted && at > t.expiresAt + STUCK_AFTER_MS;
+}
+
+/**
+ * A record that does not parse is always first due and never rescheduled: before, every pass
+ * stopped at it, so credits, refund reversals and owed alerts behind it all stalled with only a
+ * warn line (review s23-d, 1). It is taken off the schedule and recorded as unreadable (listed by
+ * /topups and the back office), the admins alerted the first time, and the pass goes on.
+ */
+async function setAsideUnreadable(
+  ctx: TopUpContext,
+  gateway: string,
+  paymentId: string,
+  err: UnreadableTopUpError,
+): Promise<void> {
+  ctx.logger.error(
+    { member: err.member, issues: err.issues },
+    "top-up record does not parse: taken off the reconciler's schedule; the admins are told",
+  );
+  if (await ctx.store.setAside(gateway, paymentId)) await alertUnreadable(ctx, gateway, paymentId);
 }
 
 /**
@@ -71,6 +91,10 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
         await store.update(after.version, next, undefined, dueAt(opts, next, now()));
       }
     } catch (err) {
+      if (err instanceof UnreadableTopUpError) {
+        await setAsideUnreadable(ctx, g, pid, err);
+        continue;
+      }
       if (!(err instanceof GatewayError)) throw err;
       logger.warn({ kind: err.kind, paymentId: pid }, "top-up lookup failed; trying again later");
       const t = await store.get(g, pid);

@@ -5,7 +5,12 @@ import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { isOpenBefore, type TopUp, topUpSchema } from "./model.ts";
 import { createScript, updateScript } from "./redis-scripts.ts";
-import type { CreditCap, TopUpStore, UpdateOutcome } from "./store.ts";
+import {
+  type CreditCap,
+  type TopUpStore,
+  UnreadableTopUpError,
+  type UpdateOutcome,
+} from "./store.ts";
 
 /**
  * Top-ups in Redis: a hash {v, j} per top-up, the user's index and the global schedule. The update
@@ -17,6 +22,12 @@ import type { CreditCap, TopUpStore, UpdateOutcome } from "./store.ts";
  */
 
 type StoreOptions = { redis: RedisClient; prefix: string; now?: () => number; logger?: Logger };
+
+/**
+ * Set of "<gateway>:<paymentId>" whose record does not parse, set aside off the schedule by the
+ * reconciler (reconcile-pass.ts); same hash tag as the schedule, for the one MULTI.
+ */
+export const unreadableTopUpsKey = (prefix: string) => `${keyspace(prefix).topUpsDue}:unreadable`;
 
 /** A top-up's member in the user's index and the schedules. */
 const member = (gateway: string, paymentId: string) => `${gateway}:${paymentId}`;
@@ -87,26 +98,35 @@ async function update(
 }
 
 /**
- * A scheduled top-up as the list reads it; null (and a log line) for a record that does not parse
- * (schema drift, a damaged write): one bad record must not take the admins' whole list down
- * (review s23-a, 4). The reconciler and the decisions still read it strictly.
+ * A stored record read strictly: an `UnreadableTopUpError` (issue paths and messages only, no
+ * values) when it is not JSON or does not fit the schema.
  */
-function listed(opts: StoreOptions, member: string, json: string, version: string): TopUp | null {
+function parseRecord(member: string, json: string, version: string): TopUp {
   let raw: unknown;
   try {
     raw = JSON.parse(json);
   } catch (err) {
-    opts.logger?.error(
-      { member, err: String(err) },
-      "scheduled top-up is not JSON; left off the list",
-    );
-    return null;
+    throw new UnreadableTopUpError(member, [`not JSON: ${String(err).slice(0, 100)}`]);
   }
   const r = topUpSchema.safeParse({ ...(raw as object), version: Number(version) });
   if (r.success) return r.data;
   const issues = r.error.issues.map((x) => `${x.path.join(".")}: ${x.message}`).slice(0, 5);
-  opts.logger?.error({ member, issues }, "scheduled top-up does not parse; left off the list");
-  return null;
+  throw new UnreadableTopUpError(member, issues);
+}
+
+/**
+ * A scheduled top-up as the list reads it; null (and a log line) for a record that does not parse:
+ * one bad record must not take the admins' whole list down (review s23-a, 4); the list counts it
+ * for the admins instead (review s23-d, 1).
+ */
+function listed(opts: StoreOptions, member: string, json: string, version: string): TopUp | null {
+  try {
+    return parseRecord(member, json, version);
+  } catch (err) {
+    if (!(err instanceof UnreadableTopUpError)) throw err;
+    opts.logger?.error({ member, issues: err.issues }, "scheduled top-up does not parse");
+    return null;
+  }
 }
 
 /** How many schedule members `openSince` asks for at a time (ZSCAN's COUNT). */
@@ -123,12 +143,13 @@ async function openSince(
   opts: StoreOptions,
   createdBefore: number,
   limit: number,
-): Promise<TopUp[]> {
+): Promise<{ topUps: TopUp[]; unreadable: string[] }> {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
   // ZSCAN, not pages by rank: the reconciler re-scores members meanwhile, and a scan still returns
   // every member there throughout (some twice: kept once, by name).
   const found = new Map<string, TopUp>();
+  const bad = new Set<string>();
   let cursor = "0";
   do {
     const [next, flat] = await redis.zscan(k.topUpsDue, cursor, "COUNT", SCAN_PAGE);
@@ -141,10 +162,12 @@ async function openSince(
       const [v, j] = (row ?? []) as [string | null, string | null];
       if (err || v == null || j == null) return;
       const t = listed(opts, members[i]!, j, v);
-      if (t && isOpenBefore(t, createdBefore)) found.set(members[i]!, t);
+      if (!t) bad.add(members[i]!);
+      else if (isOpenBefore(t, createdBefore)) found.set(members[i]!, t);
     });
   } while (cursor !== "0");
-  return [...found.values()].sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
+  const topUps = [...found.values()].sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
+  return { topUps, unreadable: [...bad] };
 }
 
 /** How many times `update` reads the user's top-ups when new ones keep coming in between. */
@@ -171,12 +194,9 @@ export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
     const i = m.indexOf(":");
     return [m.slice(0, i), m.slice(i + 1)];
   };
-  const parse = (json: string, version: string): TopUp =>
-    topUpSchema.parse({ ...JSON.parse(json), version: Number(version) });
-
   const get = async (gateway: string, paymentId: string): Promise<TopUp | null> => {
     const [v, j] = await redis.hmget(k.topUp(gateway, paymentId), "v", "j");
-    return v == null || j == null ? null : parse(j, v);
+    return v == null || j == null ? null : parseRecord(member(gateway, paymentId), j, v);
   };
 
   return {
@@ -223,6 +243,19 @@ export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
       return out;
     },
     openSince: (createdBefore, limit) => openSince(opts, createdBefore, limit),
+    async setAside(gateway, paymentId) {
+      const m = member(gateway, paymentId);
+      // One MULTI (both keys share the {money} tag): off the schedule and recorded together.
+      const r = await redis
+        .multi()
+        .zrem(k.topUpsDue, m)
+        .sadd(unreadableTopUpsKey(opts.prefix), m)
+        .exec();
+      return Number(r?.[1]?.[1] ?? 0) === 1;
+    },
+    async unreadable(limit) {
+      return (await redis.srandmember(unreadableTopUpsKey(opts.prefix), limit)).sort();
+    },
     async partialRefunds(limit) {
       const members = await redis.zrange(k.topUpsPartial, "0", String(limit - 1));
       const out: TopUp[] = [];

@@ -17,6 +17,7 @@ export type {
   StartResult,
   TopUpNotice,
   TopUpsOptions,
+  UnreadableNotice,
 } from "./types.ts";
 
 /**
@@ -62,7 +63,11 @@ export function createTopUps(opts: TopUpsOptions) {
      */
     pastWatch: async (limit = 20) => {
       const at = ctx.now();
-      return { at, topUps: await store.openSince(at - opts.refundWatchMs, limit) };
+      const open = await store.openSince(at - opts.refundWatchMs, limit);
+      // Records that do not parse, still scheduled or set aside by the reconciler: counted for
+      // the admins, not hidden (review s23-d, 1).
+      const unreadable = [...new Set([...open.unreadable, ...(await store.unreadable(100))])];
+      return { at, topUps: open.topUps, unreadable: unreadable.sort() };
     },
     reconcile: (limit?: number) => reconcilePass(ctx, limit),
     get: (paymentId: string) => store.get(gateway.name, paymentId),

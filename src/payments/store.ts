@@ -35,6 +35,20 @@ export interface CreditCap {
   until: number;
 }
 
+/**
+ * A stored top-up record that does not parse (schema drift, a damaged write): thrown by `get`
+ * instead of a bare parse error, so the reconciler can set that one aside and go on.
+ */
+export class UnreadableTopUpError extends Error {
+  override name = "UnreadableTopUpError";
+  constructor(
+    readonly member: string,
+    readonly issues: string[],
+  ) {
+    super(`top-up record ${member} does not parse`);
+  }
+}
+
 export interface TopUpStore {
   /** A new top-up (version 0), due for its first look at `dueAt`. */
   create(t: TopUp, dueAt: number): Promise<void>;
@@ -63,5 +77,15 @@ export interface TopUpStore {
    * Open top-ups (initiated, pending) created before `createdBefore`, oldest first: those past
    * the refund watch, still looked up daily (context.ts), listed for the admins.
    */
-  openSince(createdBefore: number, limit: number): Promise<TopUp[]>;
+  openSince(
+    createdBefore: number,
+    limit: number,
+  ): Promise<{ topUps: TopUp[]; unreadable: string[] }>;
+  /**
+   * Takes an unreadable record off the schedule and records it as unreadable, in one step; true
+   * the first time (the caller alerts the admins then, once).
+   */
+  setAside(gateway: string, paymentId: string): Promise<boolean>;
+  /** Records set aside as unreadable ("<gateway>:<paymentId>"), at most `limit`. */
+  unreadable(limit: number): Promise<string[]>;
 }

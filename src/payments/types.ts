@@ -18,6 +18,21 @@ export interface TopUpNotice {
   topUp: TopUp;
   /** The customer's available balance after the change (customer notices). */
   balancePaisa?: number;
+  /**
+   * The admins' unknown-word alert: when the refund watch ends (until then a Refunded reverses
+   * the credit by itself).
+   */
+  refundWatchUntil?: number;
+}
+
+/**
+ * The admins' alert of a stored top-up record that does not parse (review s23-d, 1): there is no
+ * top-up to show, only its name; the reconciler has taken it off its schedule.
+ */
+export interface UnreadableNotice {
+  chatId: number;
+  gateway: string;
+  paymentId: string;
 }
 
 export interface TopUpsOptions {
@@ -32,6 +47,8 @@ export interface TopUpsOptions {
    * every failure is tried again, with a backoff.
    */
   undeliverable?: (err: unknown) => boolean;
+  /** Sends the admins' alert of an unreadable record; absent: only logged. Throws when it could not. */
+  notifyUnreadable?: (n: UnreadableNotice) => Promise<void>;
   logger: Logger;
   now?: () => number;
   maxPaisa: number;
@@ -68,10 +85,14 @@ export type DecideResult =
         | "currency"
         | "ledger_refused"
         | "gateway_disagrees"
-        // Held on a status word the gateway does not document, and it still does not say Completed.
-        | "not_completed"
         | "gateway_unavailable";
     }
+  /**
+   * Held on a status word the gateway does not document, and it still does not say Completed:
+   * `said`, what it says now, in its words (an unknown word quoted); `final`, it will not say
+   * Completed (refunded, expired, cancelled): reject it.
+   */
+  | { ok: false; reason: "not_completed"; said: string; final: boolean }
   /**
    * The gateway's figure (`reportedPaisa`, now stored) is not the one the admin was shown:
    * nothing credited; the admin decides again on the new figure.

@@ -1,5 +1,9 @@
 import type { I18n } from "@grammyjs/i18n";
-import { topUpNoticeMarkup, topUpNoticeText } from "../../conversations/index.ts";
+import {
+  topUpNoticeMarkup,
+  topUpNoticeText,
+  unreadableNoticeText,
+} from "../../conversations/index.ts";
 import type { BotContext } from "../bot/context.ts";
 import { rupeesToPaisa } from "../money.ts";
 import { classifyApiError, isUndeliverable } from "../notify/api-errors.ts";
@@ -62,6 +66,7 @@ export function wireTopUps(
     ledger: parts.stores.ledger,
     notify: (n: TopUpNotice) =>
       parts.send(n.chatId, topUpNoticeText(parts.i18n, n), topUpNoticeMarkup(parts.i18n, n)),
+    notifyUnreadable: (n) => parts.send(n.chatId, unreadableNoticeText(n)),
     // As the notifier reads a failed send: a chat that blocked the bot is not pushed to again.
     undeliverable: (err) => isUndeliverable(classifyApiError(err)),
     logger,

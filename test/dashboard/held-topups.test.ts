@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { creditTransferId } from "../../src/payments/index.ts";
+import { unreadableTopUpsKey } from "../../src/payments/redis-store.ts";
 import {
   type ActionsHarness,
   ADMIN,
@@ -35,6 +36,18 @@ const auditOf = async (paymentId: string) =>
     .filter((e) => typeof e.detail === "string" && e.detail.includes(paymentId));
 
 describe("held top-ups in the back office", () => {
+  it("says how many top-up records could not be read instead of hiding them", async () => {
+    // As the reconciler leaves a record that does not parse (review s23-d, 1).
+    const unreadable = unreadableTopUpsKey(h.deps.prefix);
+    await h.deps.kv.sadd(unreadable, "khalti:OfficeBadRecord", 60_000);
+    const c = await h.login(ADMIN);
+    const list = await (await c.get("/dashboard/topups")).text();
+    await h.deps.kv.srem(unreadable, "khalti:OfficeBadRecord");
+    expect(list).toContain(
+      "1 top-up record could not be read (see the log): khalti:OfficeBadRecord",
+    );
+  });
+
   it("lists a held top-up and shows the confirm page of a decision", async () => {
     const t = await h.heldTopUp(6101, 20_000, 25_000);
     const c = await h.login(ADMIN);
@@ -164,6 +177,9 @@ describe("held top-ups in the back office", () => {
       const text = await res.text();
       expect(text).toContain("The gateway now reports Rs 600.00, not the Rs 0.00 this page showed");
       expect(text).not.toContain("no longer");
+      // Titled as the page was: nothing was said paid (s23-d, 4).
+      expect(text).toContain(`Credit what the gateway reports: ${pidx}`);
+      expect(text).not.toContain("Credit what was paid");
     }
     expect(await balance(6106)).toBe(0);
     expect(await creditsOf(pidx)).toHaveLength(0);
@@ -173,6 +189,20 @@ describe("held top-ups in the back office", () => {
     expect(await bare.text()).toContain("shown");
     const again = await (await c.get(`/dashboard/topups/decide?id=${pidx}&d=credit_paid`)).text();
     expect(again).toContain('name="shown" value="60000"');
+    // Khalti says Expired for a moment: named, and the admin told to reject (s23-d, 2).
+    h.khalti.standIn.misreport(pidx, { status: "Expired" });
+    const expired = await c.post(
+      "/dashboard/topups/decide",
+      {},
+      form({ id: pidx, d: "credit_paid", shown: "60000" }),
+    );
+    expect(expired.status).toBe(409);
+    const said = await expired.text();
+    expect(said).toContain(
+      "khalti now says Expired: it will not say Completed. Nothing was credited.",
+    );
+    expect(said).not.toContain("not clear");
+    h.khalti.standIn.misreport(pidx, {});
     const ok = await c.post(
       "/dashboard/topups/decide",
       {},

@@ -123,6 +123,24 @@ describe.each([
     await expectBooksBalanced(ledger());
   });
 
+  it("a status hold that Khalti then calls Refunded: the refusal names it and says reject, not 'not clear'", async () => {
+    const t = await start(909, 500);
+    khalti().misreport(t.paymentId, { status: "Abandoned" });
+    await open(await pay(t));
+    expect(await status(t)).toBe("held");
+    const admin = sys.ts().user(ADMIN);
+    await admin.say("/topups", (m) => m.text.includes(`Held top-up ${t.paymentId}`));
+    khalti().misreport(t.paymentId, { status: "Refunded" });
+    const refused = await admin.tap("Credit Rs 500 (reported)", (m) =>
+      m.text.startsWith(`${t.paymentId}: `),
+    );
+    expect(refused.text).toBe(
+      `${t.paymentId}: khalti now says Refunded: it will not say Completed. Nothing was credited. Reject it, and refund in khalti's merchant dashboard any money it kept.`,
+    );
+    expect(await balance(909)).toBe(0);
+    expect(await entries(t.paymentId)).toHaveLength(0);
+  });
+
   it("a status hold: its credit is 'reported', not 'paid'; a stale button is refused naming the new figure", async () => {
     const t = await start(908, 600);
     khalti().misreport(t.paymentId, { status: "Abandoned", totalAmount: 0 });
@@ -138,7 +156,7 @@ describe.each([
       m.text.startsWith(`${t.paymentId}: `),
     );
     expect(refused.text).toBe(
-      `${t.paymentId}: khalti now reports Rs 600, not the Rs 0 shown on your button: nothing was credited. The buttons below show the new figure; decide again.`,
+      `${t.paymentId}: khalti now reports Rs 600, not the Rs 0 the message showed: nothing was credited. The buttons below show the new figure; decide again.`,
     );
     expect(admin.buttons(refused)).toContain("Credit Rs 600 (reported)");
     // The old button again (or a second admin's): refused again; before, it credited Rs 600.

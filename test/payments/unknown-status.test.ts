@@ -111,6 +111,9 @@ describe.each([
     const alert = text(t.admin()[0]!);
     expect(alert).toContain(`top-up ${t.pidx} (khalti) of user ${t.userId} is HELD`);
     expect(alert).toContain('status "Abandoned"');
+    // Nothing was said paid: the alert does not offer to credit "what was paid" (s23-d, 4).
+    expect(alert).toContain("credit what khalti reports once it says Completed");
+    expect(alert).not.toContain("what was paid");
     const told = t.customer();
     expect(told).toHaveLength(1);
     expect(told[0]).toContain("We are checking your payment of Rs 500 with Khalti");
@@ -130,6 +133,28 @@ describe.each([
     expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000)).toEqual({
       ok: false,
       reason: "not_completed",
+      said: '"Under Review"',
+      final: false,
+    });
+    // Khalti says plainly it will not be paid: that word is named, and the admin told to reject
+    // (review s23-d, 2: before, "its answer is still not clear" for these too).
+    for (const [status, said] of [
+      ["Refunded", "Refunded"],
+      ["Expired", "Expired"],
+      ["User canceled", "User canceled"],
+    ] as const) {
+      khalti.standIn.misreport(t.pidx, { status });
+      expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000)).toEqual({
+        ok: false,
+        reason: "not_completed",
+        said,
+        final: true,
+      });
+    }
+    khalti.standIn.misreport(t.pidx, { status: "Pending" });
+    expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000)).toMatchObject({
+      said: "Pending",
+      final: false,
     });
     expect(await t.balance()).toBe(0);
     khalti.standIn.misreport(t.pidx, {}); // the truth again: Completed, Rs 700
@@ -209,10 +234,18 @@ describe.each([
     expect((await t.s.ledger.check()).entries).toBe(entries);
     expect(t.admin().map((n) => n.reason)).toEqual(["unknown_status"]);
     const alert = text(t.admin()[0]!);
-    expect(alert).toContain(`top-up ${t.pidx} (khalti) of user ${t.userId}`);
+    expect(alert).toContain(`top-up ${t.pidx} of user ${t.userId}`);
     expect(alert).toContain('status "Reversal?"');
     expect(alert).toContain("credited Rs 300");
     expect(alert).toContain("Nothing was changed");
+    // The refund watch goes on (a day in these services, from the credit): the alert says until
+    // when, and not to take it back by hand before then (review s23-d, 5: before, it said take it
+    // back by hand, and a later Refunded reversed it a second time).
+    const until = new Date((after?.creditedAt ?? 0) + 86_400_000).toISOString().slice(0, 16);
+    expect(alert).toContain(`The refund watch goes on until ${until} UTC`);
+    expect(alert).toContain("Do NOT take it back by hand before then");
+    expect(alert).not.toMatch(/must be taken back by hand/);
+    expect(alert).not.toContain("(khalti) of user");
     // The customer hears nothing new (their top-up did not change).
     expect(t.customer()).toHaveLength(1);
     await expectBooksBalanced(t.s.ledger);

@@ -1,12 +1,13 @@
 import { createKhaltiStandIn, STANDIN_SECRET_KEY } from "../../dev/khalti/index.ts";
 import { listen } from "../../src/http/listen.ts";
 import type { LedgerStore } from "../../src/ledger/index.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger, type Logger } from "../../src/logger.ts";
 import {
   createKhaltiGateway,
   createTopUps,
   type TopUpNotice,
   type TopUpStore,
+  type UnreadableNotice,
 } from "../../src/payments/index.ts";
 
 /** The Khalti stand-in alone on a loopback port (tests that build the top-up service by hand). */
@@ -33,6 +34,9 @@ export function topUpService(opts: {
   ledger: LedgerStore;
   notices: TopUpNotice[];
   notify?: (n: TopUpNotice) => Promise<void>;
+  /** The admins' alerts of unreadable records, as they were sent. */
+  unreadable?: UnreadableNotice[];
+  logger?: Logger;
   now?: () => number;
   maxPaisa?: number;
   dailyCapPaisa?: number;
@@ -51,7 +55,10 @@ export function topUpService(opts: {
       (async (n) => {
         opts.notices.push(n);
       }),
-    logger: createLogger({ level: "silent" }),
+    notifyUnreadable: async (n) => {
+      opts.unreadable?.push(n);
+    },
+    logger: opts.logger ?? createLogger({ level: "silent" }),
     ...(opts.now ? { now: opts.now } : {}),
     maxPaisa: opts.maxPaisa ?? 1_000_000,
     dailyCapPaisa: opts.dailyCapPaisa ?? 10_000_000,

@@ -63,7 +63,7 @@ export interface ActionDeps {
     /** Partial refunds waiting for the amount returned, and the admin's entry of it. */
     partialRefunds(limit?: number): Promise<TopUp[]>;
     /** Open top-ups past the refund watch, and when they were listed (their age counts from it). */
-    pastWatch(limit?: number): Promise<{ at: number; topUps: TopUp[] }>;
+    pastWatch(limit?: number): Promise<{ at: number; topUps: TopUp[]; unreadable?: string[] }>;
     decideRefund(
       paymentId: string,
       returnedPaisa: number,

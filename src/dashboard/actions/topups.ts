@@ -56,6 +56,15 @@ export const decidePostSchema = decideSchema
 export const figureChanged = (now: number, shown: number) =>
   `The gateway now reports ${rs(now)}, not the ${rs(shown)} this page showed: nothing was credited. Open the decision again to see the new figure.`;
 
+/**
+ * A status hold's credit refused because the gateway does not say Completed: what it says, named
+ * (review s23-d, 2), as the chat's `topup-held-not-completed(-final)`.
+ */
+export const notCompleted = (gateway: string, said: string, final: boolean) =>
+  final
+    ? `${gateway} now says ${said}: it will not say Completed. Nothing was credited. Reject it, and refund in ${gateway}'s merchant dashboard any money it kept.`
+    : `${gateway} does not report this payment as completed: it now says ${said}. Nothing was credited. Try again once it says Completed, or reject it.`;
+
 /** Why the service refused, in words (the chat's, conversations/top-up/held-command.ts). */
 export const REFUSED: Record<string, string> = {
   unknown: "No such top-up.",
@@ -66,8 +75,6 @@ export const REFUSED: Record<string, string> = {
   ledger_refused: "The books refused the credit (see the alert): nothing was written.",
   gateway_disagrees:
     "The gateway no longer reports this payment as completed with that amount (refunded or changed): not credited.",
-  not_completed:
-    "The gateway does not report this payment as completed (its answer is still not clear): nothing was credited. Try again once it says Completed, or reject it.",
   gateway_unavailable: "The gateway did not answer: nothing credited; try again later.",
 };
 
@@ -122,6 +129,13 @@ export function pastWatchList(at: number, open: readonly TopUp[]): Fragment {
   return html`<h2>Open past the refund watch</h2>
 <p>Top-ups the gateway has not ended long after their link expired: nothing credited. They are looked up daily; a Completed still credits what was asked. Check them in the gateway's merchant dashboard.</p>
 ${table(["Created", "Age", "Payment", "Top-up", "Customer", "Amount", "Status"], rows)}`;
+}
+
+/** Top-up records that do not parse: counted and named, not hidden (review s23-d, 1). */
+export function unreadableList(members: readonly string[]): Fragment {
+  if (members.length === 0) return html``;
+  return html`<h2>Records that could not be read</h2>
+<p>${members.length} top-up record${members.length === 1 ? "" : "s"} could not be read (see the log): ${members.join(", ")}. They are no longer looked up, credited, reversed or alerted on: check each payment in the gateway's merchant dashboard and tell the developers.</p>`;
 }
 
 export function topUpFacts(

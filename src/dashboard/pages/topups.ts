@@ -22,6 +22,7 @@ import {
   figureChanged,
   heldList,
   LIST_MAX,
+  notCompleted,
   partialFacts,
   partialList,
   pastWatchList,
@@ -30,6 +31,7 @@ import {
   refundForm,
   refundSchema,
   topUpFacts,
+  unreadableList,
 } from "../actions/topups.ts";
 import type { AuditAction } from "../audit.ts";
 import { allow, authenticate } from "../auth.ts";
@@ -95,20 +97,25 @@ async function auditedDecision(
   parts: DashboardParts,
   topUps: TopUpsPort,
   paymentId: string,
-  title: string,
+  title: string | ((current: TopUp) => string),
   run: () => Promise<Decided>,
   told: (current: TopUp, after: TopUp) => Told,
 ) {
   const viewer = c.get("viewer");
   const current = await topUps.get(paymentId);
-  if (!current) return c.html(page(title, outcome(REFUSED.unknown!, "error", back), viewer), 404);
+  if (!current) {
+    const named = typeof title === "string" ? title : paymentId;
+    return c.html(page(named, outcome(REFUSED.unknown!, "error", back), viewer), 404);
+  }
+  // Named as the page before it named it: "paid" is never said of a status hold (s23-d, 4).
+  const heading = typeof title === "string" ? title : title(current);
   const accounts = [account.customer(current.userId), account.merchant.gateway(current.gateway)];
   const before: Record<string, number | string> = {
     ...(await postedOf(parts.deps.ledger, accounts)),
     status: current.status,
   };
   const r = await run();
-  if (!r.ok) return c.html(page(title, outcome(r.text, "error", back), viewer), r.status);
+  if (!r.ok) return c.html(page(heading, outcome(r.text, "error", back), viewer), r.status);
   const after: Record<string, number | string> = {
     ...(await postedOf(parts.deps.ledger, accounts)),
     status: r.topUp.status,
@@ -122,7 +129,7 @@ async function auditedDecision(
       )
     : [];
   const body = html`${notice(t.done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
-  return c.html(page(title, body, viewer));
+  return c.html(page(heading, body, viewer));
 }
 
 const NOTHING_DONE = "Refused: nothing was done.";
@@ -142,7 +149,9 @@ function decide(
     const text =
       r.reason === "figure_changed"
         ? figureChanged(r.reportedPaisa, r.shownPaisa)
-        : (REFUSED[r.reason] ?? NOTHING_DONE);
+        : r.reason === "not_completed"
+          ? notCompleted((await topUps.get(paymentId))?.gateway ?? "the gateway", r.said, r.final)
+          : (REFUSED[r.reason] ?? NOTHING_DONE);
     return { ok: false, text, status: 409 };
   };
   return auditedDecision(
@@ -150,7 +159,7 @@ function decide(
     parts,
     topUps,
     paymentId,
-    `${DECISIONS[d]}: ${paymentId}`,
+    (current) => `${decisionLabel(current, d)}: ${paymentId}`,
     run,
     (t, after) => {
       const who = `${paymentId} (${t.gateway}) of user ${t.userId}`;
@@ -273,7 +282,7 @@ export function topUpRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     const held = await topUps.held(LIST_MAX);
     const partial = await topUps.partialRefunds(LIST_MAX);
     const past = await topUps.pastWatch(LIST_MAX);
-    const body = html`${partialList(partial)}${heldList(held)}${pastWatchList(past.at, past.topUps)}`;
+    const body = html`${unreadableList(past.unreadable ?? [])}${partialList(partial)}${heldList(held)}${pastWatchList(past.at, past.topUps)}`;
     return c.html(page(TITLE, body, c.get("viewer")));
   });
 
