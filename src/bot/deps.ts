@@ -187,6 +187,11 @@ export interface BotDeps {
   topUps?: BotTopUps;
   /** A user who blocked the bot and comes back with /start gets notifications again. */
   reactivateChat(chatId: number): Promise<void>;
+  /**
+   * Ends the chat's flow, session and idle deadline (chat-state.ts): its number was released
+   * from its account (/waid release), whose half-done flow its next holder must not carry on.
+   */
+  forgetChat(chatId: number): Promise<void>;
   /** The customer's reminders (src/reminders/): /reminders and "Stop these reminders". */
   reminders?: BotReminders;
   /** Customers' complaints on orders (src/complaints/); absent: /complain says it is not offered. */

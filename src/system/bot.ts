@@ -140,6 +140,7 @@ export function botDeps(
     },
     logger: base.logger,
     reactivateChat: (chatId) => stores.queue.reactivateChat(chatId),
+    forgetChat: (chatId) => stores.chatState.forget(chatId),
     // REMINDERS=0: no /reminders promising reminders that are never sent.
     ...(config.reminders.on ? { reminders: remindersPort(stores.reminders, now) } : {}),
   };

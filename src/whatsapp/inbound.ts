@@ -64,6 +64,11 @@ export interface InboundDeps {
   personFound?: (chatId: number, personId: number, locale: string | null, mark?: number) => void;
   /** Taken before the arrival reads the language: `personFound` then knows whether a set came since. */
   localeMark?: () => number;
+  /**
+   * Ends the chat's flow, session and idle deadline (bot/chat-state.ts), when a fresh account
+   * opens in it: whatever the chat was doing was the released account's.
+   */
+  forgetChat?: (chatId: number) => Promise<void>;
 }
 
 /**
@@ -193,6 +198,10 @@ async function freshAccount(
   const who = { name: m.name ?? "", channel: "whatsapp" as const, waUserId };
   const owner = await deps.accounts.claimPhone(fresh, phone, who);
   if (owner === null) {
+    // The chat's state is the released account's (its session, a flow half done): none of it
+    // is the new holder's. /waid release dropped it already; again here, against a flow saved
+    // by an update that was under way meanwhile.
+    await deps.forgetChat?.(chatId);
     deps.logger.info({ chatId, account: fresh }, "whatsapp released number: a fresh account");
     return { personId: fresh };
   }

@@ -79,6 +79,7 @@ export class Flow {
       conversation,
       ctx,
       deps,
+      userId: env.userId,
       t: this.t,
       setLocale: (locale) => {
         this.env.locale = locale;
