@@ -125,3 +125,21 @@ describe("a released number's open flow", () => {
     expect(await money(old)).toEqual(before);
   });
 });
+
+describe("a fresh account's pushes after an undeliverable one (review s23-c, should-fix 1)", () => {
+  it("start from the number's chat makes the fresh account's pushes go again", async () => {
+    const phone = "9779800049004";
+    await admin().say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-49d");
+    await asha.say("hi", /Namaste Asha/);
+    const bikash = waUser(phone, "Bikash", "NP.bikash-49d");
+    await release(phone, bikash);
+    await bikash.say("balance", /Rs 0/);
+    const fresh = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    expect(isFreshWaAccount(fresh)).toBe(true);
+    // As a push to it answered "undeliverable" (Meta 131026, the router's 403) would leave it.
+    await ts.system.queue.markChatInactive(fresh);
+    await bikash.say("start", /Choose what you want to pay/);
+    expect(await ts.system.queue.isChatInactive(fresh)).toBe(false);
+  });
+});
