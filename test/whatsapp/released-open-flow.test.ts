@@ -7,7 +7,13 @@ import { isFreshWaAccount } from "../../src/whatsapp/chat-ids.ts";
 import { REDIS_URL } from "../support/redis.ts";
 import { useTestSystem } from "../support/system.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
-import { creditPerson, openCategory, standInOf, waPerson } from "../support/whatsapp-steps.ts";
+import {
+  creditPerson,
+  openCategory,
+  shareContact,
+  standInOf,
+  waPerson,
+} from "../support/whatsapp-steps.ts";
 
 /**
  * A flow the number's old holder left open (a confirmation waiting) is not its next holder's after
@@ -141,5 +147,22 @@ describe("a fresh account's pushes after an undeliverable one (review s23-c, sho
     await ts.system.queue.markChatInactive(fresh);
     await bikash.say("start", /Choose what you want to pay/);
     expect(await ts.system.queue.isChatInactive(fresh)).toBe(false);
+  });
+});
+
+describe("the link offer for a fresh account (review s23-c, should-fix 2)", () => {
+  it("names WhatsApp, where the code went", async () => {
+    const phone = "9779800049005";
+    await admin().say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-49e");
+    await asha.say("hi", /Namaste Asha/);
+    const bikash = waUser(phone, "Bikash", "NP.bikash-49e");
+    await release(phone, bikash);
+    await bikash.say("balance", /Rs 0/);
+    const offer = await shareContact(ts.user(49_005), phone, /6-digit code/);
+    expect(offer.text).toMatch(/has an account on WhatsApp/);
+    expect(offer.text).toMatch(/code to that WhatsApp chat/);
+    expect(offer.text).not.toMatch(/Telegram/);
+    await bikash.waitFor(/Your code to use this account/);
   });
 });
