@@ -3,7 +3,7 @@ import type { RedeemResult } from "../../src/accounts/links.ts";
 import { type BotDeps, isStaffId } from "../../src/bot/deps.ts";
 import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
 import { account } from "../../src/ledger/index.ts";
-import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { isWhatsAppAccount, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
 
 /**
  * Joining two channels into one account, with proof of holding both (accounts/links.ts): a code
@@ -14,7 +14,11 @@ import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
 /** Sends a text to a chat of either channel (the Bot API's sendMessage, WhatsApp's through the router). */
 export type Send = (chatId: number, text: string) => Promise<unknown>;
 
-const channelName = (chatId: number) => (isWhatsAppChat(chatId) ? "WhatsApp" : "Telegram");
+/**
+ * The channel of a chat or of an account: a fresh WhatsApp account (a released number's next
+ * holder: whatsapp/chat-ids.ts) is no chat id, yet its messages go to WhatsApp.
+ */
+const channelName = (id: number) => (isWhatsAppAccount(id) ? "WhatsApp" : "Telegram");
 /** How a command is typed in a chat: WhatsApp has no slash commands (src/whatsapp/update.ts). */
 const commandIn = (chatId: number, word: string) => (isWhatsAppChat(chatId) ? word : `/${word}`);
 

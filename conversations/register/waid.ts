@@ -3,6 +3,7 @@ import { formatPhone, phoneFromContact } from "../../src/accounts/index.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
 import { translator } from "../../src/bot/i18n.ts";
+import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { waHeldOf } from "../../src/whatsapp/held.ts";
 
 /**
@@ -28,7 +29,8 @@ export function waHeldGate(deps: BotDeps): MiddlewareFn<BotContext> {
  * another sender's hold replaced it since, nothing is done and the admin is told which is held.
  * release names nobody (the number leaves the account whoever is held; an id given is checked).
  * release: the number leaves the account, which keeps its money, history and its own user id,
- * and nothing of it goes to the number's chat any more; the number's holder gets a fresh account
+ * and nothing of it goes to the number's chat any more; the chat's open flow, session and idle
+ * deadline are dropped (bot/chat-state.ts); the number's holder gets a fresh account
  * on their next message (whatsapp/inbound.ts `freshAccount`). Each decision is
  * logged with the admin and the time (`{accounts}:wadecided`) and in the log.
  */
@@ -65,6 +67,10 @@ export function waid(deps: BotDeps): Composer<BotContext> {
       return;
     }
     deps.logger.info({ ...d, phone: undefined }, "whatsapp hold decided");
+    // The number's chat changes hands: a flow its old holder left open (a confirmation waiting)
+    // must not be answered by the next holder, as the old account, with its money.
+    const chat = chatIdOfWaId(phone);
+    if (decision === "release" && chat !== null) await deps.forgetChat(chat);
     await ctx.reply(
       t(decision === "accept" ? "waid-accepted" : "waid-released", {
         phone: formatPhone(phone),

@@ -97,14 +97,14 @@ const RECHARGE_LINK = /^r-(\d{7,15})(?:-(\d{1,6}))?$/;
  */
 export function rechargeLink(
   menu: ShortcutMenu,
-  reactivate: (chatId: number) => Promise<void>,
+  reactivate: (chatId: number, userId?: number) => Promise<void>,
 ): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("start", async (ctx, next) => {
     const m = RECHARGE_LINK.exec(ctx.match.trim());
     const found = m ? classify(m[1]!) : null;
     if (!m || !found) return next();
-    await reactivate(ctx.chat.id);
+    await reactivate(ctx.chat.id, ctx.from.id);
     const amountPaisa = m[2] ? rupeesToPaisa(Number(m[2])) : undefined;
     if (!(await startFor(ctx, menu, found, amountPaisa))) return next();
   });

@@ -62,7 +62,7 @@ export function shopLink(deps: BotDeps): Composer<BotContext> {
     const agentId = m ? Number(m[1]) : Number.NaN;
     // Only a listed agent's shop: any other payload is a plain /start.
     if (!deps.settings.agentIds.includes(agentId)) return next();
-    await deps.reactivateChat(ctx.chat.id);
+    await deps.reactivateChat(ctx.chat.id, ctx.from.id);
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
     const welcome = t("start-welcome", { name: ctx.from.first_name });
     if ((await deps.accounts.phoneOf(ctx.from.id)) === null) {

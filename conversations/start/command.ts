@@ -12,7 +12,7 @@ export function start(
 ): Composer<BotContext> {
   const composer = new Composer<BotContext>();
   composer.chatType("private").command("start", async (ctx) => {
-    await deps.reactivateChat(ctx.chat.id);
+    await deps.reactivateChat(ctx.chat.id, ctx.from.id);
     const welcome = ctx.t("start-welcome", { name: ctx.from.first_name });
     // Someone who may not order yet is told how (register) or why not (a private bot) instead
     // of being shown a menu that would refuse them.

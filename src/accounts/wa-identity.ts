@@ -107,6 +107,29 @@ return 0
 `,
 );
 
+/**
+ * A hold on the account, written only while the account still owns the phone (a release on
+ * another instance may have come between the sender's read and this write: a hold then would
+ * alert the admins on an account without the number, and keep its pushes withheld after its
+ * own holder takes the number back). KEYS: holds, users. ARGV: the account, the phone, the hold
+ * (JSON), its user id. The hold that stands (the same user id's, with its first time), else
+ * this one; false when the account no longer owns the phone (nothing written).
+ */
+const holdScript = luaScript<"holds" | "users", string | null>(
+  "raWaHold",
+  ["holds", "users"],
+  `
+if redis.call('HGET', KEYS[2], ARGV[1]) ~= ARGV[2] then return false end
+local was = redis.call('HGET', KEYS[1], ARGV[1])
+if was then
+  local ok, d = pcall(cjson.decode, was)
+  if ok and type(d) == 'table' and d.waUserId == ARGV[4] then return was end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return ARGV[3]
+`,
+);
+
 export interface WaIdentity {
   /**
    * The Meta user id (`contacts[].user_id`) a WhatsApp-born account belongs to: the one recorded,
@@ -122,8 +145,9 @@ export interface WaIdentity {
    * Records that another user id wrote from the account's number (kept until decided). Returns
    * the hold that stands: the one already waiting for the same user id (with its first time),
    * else this one. Its time names the hold: a hold after a decision is a new one (a new alert).
+   * null, nothing written, when the account no longer owns the hold's phone (released meanwhile).
    */
-  holdWa(userId: number, hold: WaHold): Promise<WaHold>;
+  holdWa(userId: number, hold: WaHold): Promise<WaHold | null>;
   /** The hold waiting on the account, if any. */
   waHoldOf(userId: number): Promise<WaHold | null>;
   /**
@@ -177,11 +201,16 @@ export function redisWaIdentity(opts: {
     waUserOf: (userId) => redis.hget(k.accountWaUsers, String(userId)),
     async holdWa(userId, hold) {
       // The first sender's hold stays (with its time) while it waits; another one replaces it.
-      const was = parseHold(await redis.hget(k.accountWaHolds, String(userId)));
-      if (was?.waUserId === hold.waUserId) return was;
       const now = waHoldSchema.parse(hold);
-      await redis.hset(k.accountWaHolds, String(userId), JSON.stringify(now));
-      return now;
+      const stands = await holdScript.run(
+        redis,
+        { holds: k.accountWaHolds, users: k.accountUsers },
+        String(userId),
+        now.phone,
+        JSON.stringify(now),
+        now.waUserId,
+      );
+      return stands === null ? null : (parseHold(stands) ?? now);
     },
     waHoldOf: async (userId) => parseHold(await redis.hget(k.accountWaHolds, String(userId))),
     async waPushBlocked(userId) {
@@ -238,6 +267,7 @@ export function memoryWaIdentity(m: {
     },
     waUserOf: async (userId) => waUsers.get(userId) ?? null,
     async holdWa(userId, hold) {
+      if (m.users.get(userId) !== hold.phone) return null;
       const was = holds.get(userId);
       if (was?.waUserId === hold.waUserId) return was;
       const now = waHoldSchema.parse(hold);

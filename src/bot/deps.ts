@@ -193,8 +193,17 @@ export interface BotDeps {
   holdWrites?: () => void;
   /** Absent: no gateway configured (/addmoney says so). */
   topUps?: BotTopUps;
-  /** A user who blocked the bot and comes back with /start gets notifications again. */
-  reactivateChat(chatId: number): Promise<void>;
+  /**
+   * A user who blocked the bot and comes back with /start gets notifications again: the chat,
+   * and the account its flows push to when that is not the chat (a WhatsApp number's fresh
+   * account: whatsapp/chat-ids.ts `pushChatOf`), marked inactive by an undeliverable push of its own.
+   */
+  reactivateChat(chatId: number, userId?: number): Promise<void>;
+  /**
+   * Ends the chat's flow, session and idle deadline (chat-state.ts): its number was released
+   * from its account (/waid release), whose half-done flow its next holder must not carry on.
+   */
+  forgetChat(chatId: number): Promise<void>;
   /** The customer's reminders (src/reminders/): /reminders and "Stop these reminders". */
   reminders?: BotReminders;
   /** Customers' complaints on orders (src/complaints/); absent: /complain says it is not offered. */

@@ -24,7 +24,7 @@ import type { ProviderClient } from "../provider/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { rememberSuccess } from "../reminders/index.ts";
 import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
-import { isWhatsAppAccount } from "../whatsapp/chat-ids.ts";
+import { isWhatsAppAccount, pushChatOf } from "../whatsapp/chat-ids.ts";
 import type { Base } from "./base.ts";
 import { remindersPort } from "./reminders.ts";
 import { withReportButton } from "./report-button.ts";
@@ -139,7 +139,12 @@ export function botDeps(
       dailyCapPaisa: limitSettings.dailyCapPaisa,
     },
     logger: base.logger,
-    reactivateChat: (chatId) => stores.queue.reactivateChat(chatId),
+    async reactivateChat(chatId, userId) {
+      await stores.queue.reactivateChat(chatId);
+      const pushed = userId === undefined ? chatId : pushChatOf(chatId, userId);
+      if (pushed !== chatId) await stores.queue.reactivateChat(pushed);
+    },
+    forgetChat: (chatId) => stores.chatState.forget(chatId),
     // REMINDERS=0: no /reminders promising reminders that are never sent.
     ...(config.reminders.on ? { reminders: remindersPort(stores.reminders, now) } : {}),
   };

@@ -129,6 +129,7 @@ function wireBelowChat(
     isStaff: (id) => isStaffId(roles, id),
     crossings: stores.crossings,
     adminIds: roles.adminIds,
+    forgetChat: (chatId) => stores.chatState.forget(chatId),
   });
   const channelFetch = whatsapp?.fetch;
   const topUp = wireTopUps(base, {

@@ -9,6 +9,7 @@ import {
 } from "../accounts/index.ts";
 import { createMemoryLinks, createRedisLinks, type LinkStore } from "../accounts/links.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
+import { type ChatStateEraser, memoryChatState, redisChatState } from "../bot/chat-state.ts";
 import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
 import { createMemoryComplaintStore, createRedisComplaintStore } from "../complaints/index.ts";
 import { createMemoryLedger, createRedisLedger, type LedgerStore } from "../ledger/index.ts";
@@ -57,6 +58,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
   const { now, logger } = base;
   const prefix = base.config.redis.prefix;
   if (redis) {
+    const idle = redisIdleDeadlines(redis, prefix);
     return {
       store: createRedisOrderStore({ redis, prefix, now }),
       // The same keys the order store's scripts hold and settle in (ledger/lua.ts).
@@ -68,7 +70,9 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       queue: createRedisNotificationQueue({ redis, prefix, logger }),
       sentLog: redisSentLog(redis, prefix),
       limits: (s: LimitSettings) => redisLimits(redis, prefix, s),
-      idle: redisIdleDeadlines(redis, prefix),
+      idle,
+      /** Ends a chat's flow when it changes hands (bot/chat-state.ts). */
+      chatState: redisChatState(redis, prefix, idle),
       // Telegram's flood limits are per bot: with Redis every process draws on one shared budget.
       paceStore: redisPaceStore(redis, prefix),
       lease: createRedisLease(redis, prefix),
@@ -95,6 +99,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
   const ledger = createMemoryLedger({ now });
   const accounts = createMemoryAccounts();
   const blocked = createMemoryBlocked();
+  const idle = memoryIdleDeadlines() as IdleDeadlines;
   return {
     store: createMemoryOrderStore({ outbox: queue, ledger, now }),
     ledger: ledger as LedgerStore,
@@ -102,7 +107,8 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     links: createMemoryLinks(now) as LinkStore,
     queue,
     limits: (s: LimitSettings) => memoryLimits(s),
-    idle: memoryIdleDeadlines() as IdleDeadlines,
+    idle,
+    chatState: memoryChatState(idle) as ChatStateEraser,
     paceStore: memoryPaceStore(),
     sentLog: memorySentLog(),
     lease: createMemoryLease(now),

@@ -144,6 +144,8 @@ export function wireWhatsApp(
     /** The admins' durable alert of a held sender goes through them (the notifier's outbox). */
     crossings: Crossings;
     adminIds: readonly number[];
+    /** Ends a chat's flow when a fresh account opens in it (bot/chat-state.ts). */
+    forgetChat: (chatId: number) => Promise<void>;
   },
 ) {
   const { settings, redis } = parts;
@@ -249,6 +251,7 @@ export function wireWhatsApp(
         personFound: locales.found,
         alertWaHold: waHoldAlert(parts, now),
         localeMark: locales.mark,
+        forgetChat: parts.forgetChat,
       });
       return { start: () => queue.start(handle), stop: () => queue.stop() };
     },

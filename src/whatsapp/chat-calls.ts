@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.ts";
+import { NOT_SENT_PREFIX } from "../telegram/api.ts";
 import { type ApiAnswer, asApiError, failureAnswer, logFailure } from "./bot-api-failure.ts";
 import { answeredAsSent, type WithheldDeps, withheld } from "./withheld.ts";
 
@@ -9,6 +10,17 @@ export interface ChatCallsDeps extends WithheldDeps {
   logger: Logger;
   /** The WhatsApp chat of the number a fresh WhatsApp account holds now; null: none. */
   chatOfAccount?: (accountId: number) => Promise<number | null>;
+}
+
+/**
+ * A store read before the send failed (the per-push hold check, the fresh account's chat: a
+ * Redis or script error): nothing went out, so it is a 503 that says so (bot-api-failure.ts), and
+ * the notifier tries again, never counting a possible duplicate (review s23-c, note 7).
+ */
+function notSent(logger: Logger, at: { method: string; chatId: number }, err: unknown): ApiAnswer {
+  const message = asApiError(err).message;
+  logger.warn({ ...at, err: message }, "whatsapp message not sent: a store read before it failed");
+  return { ok: false, error_code: 503, description: `${NOT_SENT_PREFIX}store: ${message}` };
 }
 
 type Call = (method: string, p: Payload, chatId: number, signal?: AbortSignal) => Promise<unknown>;
@@ -24,9 +36,14 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     account: number,
     signal?: AbortSignal,
   ): Promise<ApiAnswer> {
+    let kept: unknown;
     try {
-      const kept = await withheld(deps, method, p, chatId, textOf(p), account);
-      if (kept !== null) return { ok: true, result: kept };
+      kept = await withheld(deps, method, p, chatId, textOf(p), account);
+    } catch (err) {
+      return notSent(logger, { method, chatId }, err);
+    }
+    if (kept !== null) return { ok: true, result: kept };
+    try {
       return { ok: true, result: await call(method, p, chatId, signal) };
     } catch (err) {
       const e = asApiError(err);
@@ -45,15 +62,18 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     account: number,
     signal?: AbortSignal,
   ): Promise<ApiAnswer> {
+    let chatId: number | null;
     try {
-      const chatId = (await deps.chatOfAccount?.(account)) ?? null;
-      if (chatId !== null) return sent(method, p, chatId, account, signal);
+      chatId = (await deps.chatOfAccount?.(account)) ?? null;
+    } catch (err) {
+      return notSent(logger, { method, chatId: account }, err);
+    }
+    if (chatId !== null) return sent(method, p, chatId, account, signal);
+    try {
       logger.info({ account, method }, "whatsapp message not sent: the account holds no number");
       return { ok: true, result: await answeredAsSent(deps, method, p, account, textOf(p)) };
     } catch (err) {
-      const e = asApiError(err);
-      logFailure(logger, { method, chatId: account }, err, e);
-      return failureAnswer(e);
+      return notSent(logger, { method, chatId: account }, err);
     }
   }
 

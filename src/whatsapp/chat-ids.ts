@@ -44,3 +44,12 @@ export function isFreshWaAccount(id: number): boolean {
 /** An account whose messages go to WhatsApp: a WhatsApp chat's own, or a fresh one. */
 export const isWhatsAppAccount = (id: number): boolean =>
   isWhatsAppChat(id) || isFreshWaAccount(id);
+
+/**
+ * The chat a flow's orders, top-ups and complaints push to: the chat itself, but for a WhatsApp
+ * chat acting as a fresh account (a released number's next holder: whatsapp/chat-ids.ts) that
+ * account, whose messages the router carries to the chat of the number it holds now. The chat's
+ * own id is the old account's, whose messages never reach the number again.
+ */
+export const pushChatOf = (chatId: number, userId: number): number =>
+  isWhatsAppChat(chatId) && isFreshWaAccount(userId) ? userId : chatId;

@@ -29,8 +29,11 @@ export interface InboundDeps {
     adoptWaUser(userId: number, waUserId: string): Promise<string>;
     /** The Meta user id recorded for an account, if any (no adoption). */
     waUserOf(userId: number): Promise<string | null>;
-    /** Records that another Meta user id wrote from the account's number (until an admin decides). */
-    holdWa(userId: number, hold: WaHold): Promise<WaHold>;
+    /**
+     * Records that another Meta user id wrote from the account's number (until an admin decides);
+     * null when the account no longer owns the number (nothing recorded).
+     */
+    holdWa(userId: number, hold: WaHold): Promise<WaHold | null>;
     /** The hold waiting on the account, if any. */
     waHoldOf(userId: number): Promise<WaHold | null>;
     /** The next fresh WhatsApp account's number (chat-ids.ts `freshWaAccount`). */
@@ -64,6 +67,11 @@ export interface InboundDeps {
   personFound?: (chatId: number, personId: number, locale: string | null, mark?: number) => void;
   /** Taken before the arrival reads the language: `personFound` then knows whether a set came since. */
   localeMark?: () => number;
+  /**
+   * Ends the chat's flow, session and idle deadline (bot/chat-state.ts), when a fresh account
+   * opens in it: whatever the chat was doing was the released account's.
+   */
+  forgetChat?: (chatId: number) => Promise<void>;
 }
 
 /**
@@ -86,7 +94,10 @@ async function personOf(
   let owner = read.owner;
   if (deps.isStaff(chatId) && owner !== null) return { personId: chatId };
   if (owner === chatId || (owner !== null && isFreshWaAccount(owner))) {
-    return ownAccount(deps, chatId, m, phone, owner, read.waUserId);
+    const own = await ownAccount(deps, chatId, m, phone, owner, read.waUserId);
+    if (own !== "moved") return own;
+    // Released since it was read (another instance's /waid): the number has no owner now.
+    owner = null;
   }
   if (owner === null) {
     // The chat's own account is bound to another number (it moved): never taken over by whoever
@@ -157,7 +168,7 @@ async function ownAccount(
   phone: Phone,
   owner: number,
   recorded: string | null,
-): Promise<Found> {
+): Promise<Found | "moved"> {
   if (!m.userId) {
     if (recorded === null || (await deps.accounts.waHoldOf(owner)) === null) {
       return { personId: owner };
@@ -167,6 +178,7 @@ async function ownAccount(
   const belongs = recorded ?? (await deps.accounts.adoptWaUser(owner, m.userId));
   if (belongs === m.userId) return { personId: owner };
   const hold = await deps.accounts.holdWa(owner, { phone, waUserId: m.userId, at: deps.now() });
+  if (hold === null) return "moved";
   await deps.alertWaHold?.(owner, hold);
   deps.logger.warn({ chatId, account: owner }, "whatsapp number writes as another user id: held");
   return { personId: chatId, waHeld: { account: owner, phone } };
@@ -185,6 +197,7 @@ async function freshAccount(
   m: WaInboundMessage,
   phone: Phone,
   waUserId: string,
+  again = false,
 ): Promise<Found | number> {
   const fresh = freshWaAccount(await deps.accounts.nextWaFresh());
   // Its user id first (a new id: nobody else's), so a crash before the profile leaves no account
@@ -193,11 +206,19 @@ async function freshAccount(
   const who = { name: m.name ?? "", channel: "whatsapp" as const, waUserId };
   const owner = await deps.accounts.claimPhone(fresh, phone, who);
   if (owner === null) {
+    // The chat's state is the released account's (its session, a flow half done): none of it
+    // is the new holder's. /waid release dropped it already; again here, against a flow saved
+    // by an update that was under way meanwhile.
+    await deps.forgetChat?.(chatId);
     deps.logger.info({ chatId, account: fresh }, "whatsapp released number: a fresh account");
     return { personId: fresh };
   }
   if (!isFreshWaAccount(owner)) return owner;
-  return ownAccount(deps, chatId, m, phone, owner, await deps.accounts.waUserOf(owner));
+  const own = await ownAccount(deps, chatId, m, phone, owner, await deps.accounts.waUserOf(owner));
+  if (own !== "moved") return own;
+  // That account was released too since it was read: the number is free again, once more.
+  if (!again) return freshAccount(deps, chatId, m, phone, waUserId, true);
+  return { personId: chatId, waHeld: { account: owner, phone } };
 }
 
 const isTap = (m: WaInboundMessage) =>

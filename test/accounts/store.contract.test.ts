@@ -127,6 +127,25 @@ describe.each([
     expect(await s.waUserOf(31)).toBe("NP.new");
   });
 
+  it("writes no hold on an account that no longer owns the number (a release came first)", async () => {
+    const s = make();
+    const p = phone("9779800000032");
+    await s.register(32, p);
+    expect(await s.adoptWaUser(32, "NP.old")).toBe("NP.old");
+    await s.holdWa(32, { phone: p, waUserId: "NP.new", at: 1 });
+    await s.decideWa(p, "release", 1, 2);
+    // The sender's message was read before the release: its hold comes after it.
+    expect(await s.holdWa(32, { phone: p, waUserId: "NP.new", at: 3 })).toBeNull();
+    expect(await s.waHoldOf(32)).toBeNull();
+    // The old holder takes the number back: its messages go again (no stale hold withholds them).
+    await s.register(32, p);
+    expect(await s.waPushBlocked(32)).toBe(false);
+    // While it owns the number, a hold is written as before.
+    const held = { phone: p, waUserId: "NP.other", at: 4 };
+    expect(await s.holdWa(32, held)).toEqual(held);
+    expect(await s.waPushBlocked(32)).toBe(true);
+  });
+
   it("keeps the latest language of a user", async () => {
     const s = make();
     expect(await s.localeOf(3)).toBeNull();

@@ -19,6 +19,9 @@ export function testRouter(opts: {
   template?: RouterOptions["template"];
   /** Telegram's Bot API, for calls into Telegram chats (none: the router answers them itself). */
   telegram?: typeof fetch;
+  /** The per-push hold check and a fresh account's chat (router.ts RouterDeps), when a test needs them. */
+  heldChat?: RouterOptions["heldChat"];
+  chatOfAccount?: RouterOptions["chatOfAccount"];
 }) {
   const router = whatsappRouter({
     store: opts.store,
@@ -30,6 +33,8 @@ export function testRouter(opts: {
     logger: createLogger({ destination: new Writable({ write: (_c, _e, cb) => cb() }) }),
     telegram: opts.telegram !== undefined,
     botInfo: {},
+    ...(opts.heldChat ? { heldChat: opts.heldChat } : {}),
+    ...(opts.chatOfAccount ? { chatOfAccount: opts.chatOfAccount } : {}),
   });
   return { router, fetch: router.fetchVia(opts.telegram ?? (async () => new Response("{}"))) };
 }

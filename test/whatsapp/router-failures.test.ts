@@ -1,7 +1,7 @@
 import { GrammyError } from "grammy";
 import { describe, expect, it } from "vitest";
 import { mayHaveArrived } from "../../src/telegram/api.ts";
-import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
+import { freshWaAccount, WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { WhatsAppApiError } from "../../src/whatsapp/errors.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
@@ -156,5 +156,51 @@ describe("router: a failed send as the Bot API would answer it", () => {
   it("a send that may have arrived, or an error that is not Meta's, is thrown", async () => {
     await expect(routerFailingWith(meta(0, undefined, true))()).rejects.toThrow(/WhatsApp/);
     await expect(routerFailingWith(new Error("redis down"))()).rejects.toThrow(/redis down/);
+  });
+});
+
+/**
+ * A store read before the send failing (the per-push hold check, the fresh account's chat: a
+ * Redis or script error) sent nothing: a 503 that says so, never a lost answer ("may have
+ * arrived": a possible duplicate counted, a resend used up). Review s23-c, note 7.
+ */
+describe("router: a store read before the send fails", () => {
+  const post = (fetch: typeof globalThis.fetch, chatId: number) =>
+    fetch("http://bot.test/botX/sendMessage", {
+      method: "POST",
+      body: JSON.stringify({ chat_id: chatId, text: "✅ Order 1 succeeded." }),
+    }).then((r) => r.json() as Promise<{ ok: boolean; error_code?: number; description?: string }>);
+
+  it("the per-push hold check failing is a 503 that sent nothing", async () => {
+    const store = createMemoryWaChatStore();
+    let sends = 0;
+    const { fetch } = testRouter({
+      store,
+      send: async () => {
+        sends += 1;
+        return { wamid: "wamid.out" };
+      },
+      heldChat: async () => {
+        throw new Error("NOSCRIPT");
+      },
+    });
+    const answer = await post(fetch, CHAT);
+    expect(answer).toMatchObject({ ok: false, error_code: 503 });
+    expect(answer.description).toMatch(/^Not sent: /);
+    expect(sends).toBe(0);
+  });
+
+  it("a fresh account's chat read failing is a 503 that sent nothing", async () => {
+    const store = createMemoryWaChatStore();
+    const { fetch } = testRouter({
+      store,
+      send: async () => ({ wamid: "wamid.out" }),
+      chatOfAccount: async () => {
+        throw new Error("connection lost");
+      },
+    });
+    const answer = await post(fetch, freshWaAccount(7));
+    expect(answer).toMatchObject({ ok: false, error_code: 503 });
+    expect(answer.description).toMatch(/^Not sent: /);
   });
 });

@@ -108,6 +108,15 @@ export async function nextUpdate(
       }
       await conversation.halt({ next: passOn });
     }
+    // Another account acts in this chat than the one the flow started for (a WhatsApp number
+    // released from its account, its next holder in the same chat): the flow is not theirs and
+    // ends before anything of it runs, money above all; a command still runs, as theirs.
+    if ((u.from?.id ?? 0) !== s.userId) {
+      const passOn = (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
+      if (u.callbackQuery && !passOn) await u.answerCallbackQuery();
+      await u.reply(t("flow-other-account"));
+      await conversation.halt({ next: passOn });
+    }
     // The question no longer stands (the question's `over`, which told the chat why): the flow
     // ends before anything else answers, Cancel included ("cancelled" would be untrue); a command
     // or a menu button still runs, as after the idle notice.

@@ -7,6 +7,11 @@ export interface FlowScope {
   readonly conversation: FlowConversation;
   readonly ctx: FlowContext;
   readonly deps: BotDeps;
+  /**
+   * The account the flow acts for, read as it started: an update acting as another (a WhatsApp
+   * number's next holder in the same chat) ends it (next-update.ts).
+   */
+  readonly userId: number;
   /** In the flow's current language (it follows a /language choice made mid-flow). */
   readonly t: Translate;
   /** Switches the flow's language: what is asked from now on, and the order's. */

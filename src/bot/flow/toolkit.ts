@@ -2,7 +2,7 @@ import type { Message } from "grammy/types";
 import type { AmountBounds, RuleError, RuleResult } from "../../catalog/index.ts";
 import type { Order } from "../../orders/model.ts";
 import type { SavedEntry } from "../../saved/index.ts";
-import { isFreshWaAccount, isWhatsAppChat } from "../../whatsapp/chat-ids.ts";
+import { pushChatOf } from "../../whatsapp/chat-ids.ts";
 import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
 import { type BotDeps, type OrderDraft, type Role, roleIn } from "../deps.ts";
 import {
@@ -33,15 +33,6 @@ export type { LookupResult } from "./lookup.ts";
 export type { Choice, Parsed } from "./prompts.ts";
 export type { Aside, FlowScope, FlowWords } from "./scope.ts";
 export type { Step } from "./steps.ts";
-
-/**
- * The chat a flow's orders, top-ups and complaints push to: the chat itself, but for a WhatsApp
- * chat acting as a fresh account (a released number's next holder: whatsapp/chat-ids.ts) that
- * account, whose messages the router carries to the chat of the number it holds now. The chat's
- * own id is the old account's, whose messages never reach the number again.
- */
-const pushChatOf = (chatId: number, userId: number): number =>
-  isWhatsAppChat(chatId) && isFreshWaAccount(userId) ? userId : chatId;
 
 export interface FlowEnv {
   locale: Locale;
@@ -79,6 +70,7 @@ export class Flow {
       conversation,
       ctx,
       deps,
+      userId: env.userId,
       t: this.t,
       setLocale: (locale) => {
         this.env.locale = locale;
