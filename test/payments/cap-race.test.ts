@@ -4,15 +4,7 @@ import { creditCap, limitBeside } from "../../src/payments/caps.ts";
 import type { TopUp, TopUpNotice, TopUpStore } from "../../src/payments/index.ts";
 import { topUpService } from "../support/khalti.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import {
-  memoryTopUpStores,
-  postedOf,
-  redisTopUpStores,
-  startTopUp,
-  topUpRecord,
-  useKhaltiStandIn,
-  useTestRedis,
-} from "../support/topup-rig.ts";
+import { postedOf, startTopUp, topUpRecord, useKhaltiRig } from "../support/topup-rig.ts";
 
 /** 2026-03-10 12:00 in Nepal (06:15 UTC). */
 const NOON = Date.UTC(2026, 2, 10, 6, 15);
@@ -30,8 +22,8 @@ const ADMIN = 3001;
 /** TOPUP_DAILY_CAP of the instances that credit: Rs 5,000. */
 const CAP = 500_000;
 
-const khalti = useKhaltiStandIn();
-const redisEnv = useTestRedis("cap-race");
+// On Redis each instance its own connection, as two processes would have.
+const { khalti, storeKinds } = useKhaltiRig("cap-race");
 
 /** Resolves for everyone once `n` callers have arrived (later callers pass at once). */
 function together(n: number): () => Promise<void> {
@@ -56,11 +48,7 @@ const gated = (store: TopUpStore, gate: () => Promise<void>): TopUpStore => ({
   },
 });
 
-describe.each([
-  ["memory", memoryTopUpStores],
-  // Each instance its own connection, as two processes would have.
-  ["redis", () => redisTopUpStores(redisEnv)],
-])("the daily cap under concurrent credits (%s)", (name, stores) => {
+describe.each(storeKinds)("the daily cap under concurrent credits (%s)", (name, stores) => {
   let userSeq = name === "memory" ? 9900 : 9950;
 
   function setUp() {
@@ -168,10 +156,7 @@ describe.each([
   });
 });
 
-describe.each([
-  ["memory", memoryTopUpStores],
-  ["redis", () => redisTopUpStores(redisEnv)],
-])("the store's own cap check (%s)", (name, stores) => {
+describe.each(storeKinds)("the store's own cap check (%s)", (name, stores) => {
   const userId = name === "memory" ? 9990 : 9991;
   let seq = 0;
   const topUp = (user: number, createdAt: number, extra: Partial<TopUp> = {}): TopUp => {

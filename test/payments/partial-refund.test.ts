@@ -2,13 +2,10 @@ import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import {
-  memoryTopUpStores,
   paidTopUp as paidAt,
-  redisTopUpStores,
   type TopUpStores,
   noticeText as text,
-  useKhaltiStandIn,
-  useTestRedis,
+  useKhaltiRig,
 } from "../support/topup-rig.ts";
 
 /**
@@ -18,14 +15,10 @@ import {
  * admin's figure then reverses exactly that, once. Memory and Redis stores.
  */
 
-const khalti = useKhaltiStandIn();
-const redisEnv = useTestRedis("partial-refund");
+// On Redis each instance its own connection, as two processes would have.
+const { khalti, storeKinds } = useKhaltiRig("partial-refund");
 
-describe.each([
-  ["memory", memoryTopUpStores],
-  // Each instance its own connection, as two processes would have.
-  ["redis", () => redisTopUpStores(redisEnv)],
-])("a partial refund at Khalti (%s)", (_name, stores) => {
+describe.each(storeKinds)("a partial refund at Khalti (%s)", (_name, stores) => {
   let userSeq = _name === "memory" ? 9700 : 9800;
 
   /** A top-up paid at Khalti and not looked up yet (nothing credited). */

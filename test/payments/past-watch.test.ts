@@ -9,10 +9,9 @@ import { keyspace } from "../../src/redis/keyspace.ts";
 import { topUpService } from "../support/khalti.ts";
 import { loggedLines } from "../support/log-lines.ts";
 import {
-  memoryTopUpStores,
-  redisTopUpStores,
   startTopUp,
   topUpRecord,
+  topUpStoreKinds,
   useKhaltiStandIn,
   useTestRedis,
 } from "../support/topup-rig.ts";
@@ -27,13 +26,10 @@ const khalti = useKhaltiStandIn();
 const redisEnv = useTestRedis("past-watch");
 
 let n = 0;
-// A prefix of its own per test: the list reads the whole schedule.
-const redisStores = () => redisTopUpStores(redisEnv, `${redisEnv.prefix}${++n}:`);
+// On Redis a prefix of its own per test: the list reads the whole schedule.
+const perTest = topUpStoreKinds(redisEnv, () => `${redisEnv.prefix}${++n}:`);
 
-describe.each([
-  ["memory", memoryTopUpStores],
-  ["redis", redisStores],
-])("open top-ups past the refund watch (%s)", (name, stores) => {
+describe.each(perTest)("open top-ups past the refund watch (%s)", (name, stores) => {
   it("lists the open ones only, oldest first, with their age", async () => {
     const s = stores();
     let offset = 0;

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import {
-  memoryTopUpStores,
-  paidTopUp,
-  redisTopUpStores,
-  noticeText as text,
-  useKhaltiStandIn,
-  useTestRedis,
-} from "../support/topup-rig.ts";
+import { paidTopUp, noticeText as text, useKhaltiRig } from "../support/topup-rig.ts";
 
 /**
  * A lookup status word Khalti does not document ("Abandoned" here). Before, the adapter refused
@@ -18,13 +11,9 @@ import {
  * Redis stores, the Khalti stand-in over loopback.
  */
 
-const khalti = useKhaltiStandIn();
-const redisEnv = useTestRedis("unknown-status");
+const { khalti, storeKinds } = useKhaltiRig("unknown-status");
 
-describe.each([
-  ["memory", memoryTopUpStores],
-  ["redis", () => redisTopUpStores(redisEnv)],
-])("an unknown Khalti status word (%s)", (name, stores) => {
+describe.each(storeKinds)("an unknown Khalti status word (%s)", (name, stores) => {
   let userSeq = name === "memory" ? 9300 : 9400;
 
   const paid = (rupees: number) => paidTopUp(khalti, stores(), ++userSeq, rupees);

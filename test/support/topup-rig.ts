@@ -66,6 +66,16 @@ export function useTestRedis(name: string) {
   return env;
 }
 
+/**
+ * The rig of a file on both stores: the stand-in, a Redis prefix of its own (deleted after), and
+ * the table of its describes over memory and Redis (`describe.each(storeKinds)`).
+ */
+export function useKhaltiRig(name: string) {
+  const khalti = useKhaltiStandIn();
+  const redisEnv = useTestRedis(name);
+  return { khalti, redisEnv, storeKinds: topUpStoreKinds(redisEnv) };
+}
+
 /** Where a test's top-ups live: a store per process (`store()`) over one set of books. */
 export interface TopUpStores {
   store: () => TopUpStore;
@@ -91,6 +101,20 @@ export function redisTopUpStores(
     store: () => createRedisTopUpStore({ redis: env.connect(), prefix }),
     ledger: createRedisLedger({ redis: env.connect(), prefix }),
   };
+}
+
+/**
+ * The tables of the tests run on both stores (`describe.each`): memory, and Redis on `env` under
+ * `prefix()` (the env's own unless given, e.g. one per test).
+ */
+export function topUpStoreKinds(
+  env: Pick<ReturnType<typeof testRedis>, "connect" | "prefix">,
+  prefix: () => string = () => env.prefix,
+): Array<[string, () => TopUpStores]> {
+  return [
+    ["memory", memoryTopUpStores],
+    ["redis", () => redisTopUpStores(env, prefix())],
+  ];
 }
 
 /** A top-up of `userId` (who is also the chat) started in English; a refusal fails the test. */
