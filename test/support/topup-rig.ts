@@ -31,7 +31,7 @@ export type KhaltiStandIn = Awaited<ReturnType<typeof serveKhaltiStandIn>>;
  * The Khalti stand-in on a loopback port, served before the enclosing describe's (or file's)
  * tests and closed after; its fields are read lazily, so tests use them as the stand-in's own.
  */
-export function useKhaltiStandIn(): KhaltiStandIn {
+export function useKhaltiStandIn(): Omit<KhaltiStandIn, "close"> {
   let served: KhaltiStandIn | undefined;
   beforeAll(async () => {
     served = await serveKhaltiStandIn();
@@ -39,21 +39,20 @@ export function useKhaltiStandIn(): KhaltiStandIn {
   afterAll(async () => {
     await served?.close();
   });
-  const it = (): KhaltiStandIn => {
+  const current = (): KhaltiStandIn => {
     if (!served) throw new Error("the Khalti stand-in is served in beforeAll");
     return served;
   };
   return {
     get standIn() {
-      return it().standIn;
+      return current().standIn;
     },
     get url() {
-      return it().url;
+      return current().url;
     },
     get apiUrl() {
-      return it().apiUrl;
+      return current().apiUrl;
     },
-    close: () => it().close(),
   };
 }
 
