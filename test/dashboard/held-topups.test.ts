@@ -11,6 +11,7 @@ import {
   form,
   startActions,
 } from "../support/dashboard-actions.ts";
+import { startTopUp } from "../support/topup-rig.ts";
 
 /**
  * Held top-ups decided from the browser, over real Redis, HTTP and the Khalti stand-in: the list,
@@ -150,14 +151,7 @@ describe("held top-ups in the back office", () => {
   });
 
   it("a status hold: a credit goes through only on the figure its form showed", async () => {
-    const started = await h.topUps.start({
-      userId: 6106,
-      chatId: 6106,
-      locale: "en",
-      amountPaisa: 60_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const pidx = (await startTopUp(h.topUps, 6106, 60_000)).paymentId;
     h.khalti.standIn.misreport(pidx, { status: "Abandoned", totalAmount: 0 });
     h.khalti.standIn.act(pidx, "pay");
     expect((await h.topUps.confirm("khalti", pidx))?.status).toBe("held");

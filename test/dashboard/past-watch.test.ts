@@ -4,6 +4,7 @@ import { createRedisTopUpStore, type TopUp } from "../../src/payments/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { type ActionsHarness, ADMIN, startActions } from "../support/dashboard-actions.ts";
 import { REDIS_URL } from "../support/redis.ts";
+import { topUpRecord } from "../support/topup-rig.ts";
 
 /**
  * The back office's Held top-ups page lists the open top-ups past the refund watch (a day in the
@@ -26,22 +27,15 @@ afterAll(async () => {
 async function openTopUp(userId: number, paisa: number, ageMs: number): Promise<TopUp> {
   const created = Date.now() - ageMs;
   const paymentId = `PastWatch${userId}x`;
-  const t: TopUp = {
+  const t = topUpRecord({
     id: `TUpast${userId}`,
-    gateway: "khalti",
     paymentId,
-    paymentUrl: `http://127.0.0.1:9/pay?pidx=${paymentId}`,
     userId,
-    chatId: userId,
-    locale: "en",
     amountPaisa: paisa,
     status: "pending",
     createdAt: created,
-    updatedAt: created,
-    expiresAt: created + 1_800_000,
     stuckAlerted: true,
-    version: 0,
-  };
+  });
   const store = createRedisTopUpStore({ redis, prefix: h.deps.prefix });
   await store.create(t, Date.now() + 86_400_000);
   return t;

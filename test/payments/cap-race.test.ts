@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  account,
-  createMemoryLedger,
-  createRedisLedger,
-  type LedgerStore,
-} from "../../src/ledger/index.ts";
+import { describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
 import { creditCap, limitBeside } from "../../src/payments/caps.ts";
-import {
-  createMemoryTopUpStore,
-  createRedisTopUpStore,
-  type TopUp,
-  type TopUpNotice,
-  type TopUpStore,
-} from "../../src/payments/index.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import type { TopUp, TopUpNotice, TopUpStore } from "../../src/payments/index.ts";
+import { topUpService } from "../support/khalti.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { testRedis } from "../support/redis.ts";
+import { postedOf, startTopUp, topUpRecord, useKhaltiRig } from "../support/topup-rig.ts";
 
 /** 2026-03-10 12:00 in Nepal (06:15 UTC). */
 const NOON = Date.UTC(2026, 2, 10, 6, 15);
@@ -33,29 +22,8 @@ const ADMIN = 3001;
 /** TOPUP_DAILY_CAP of the instances that credit: Rs 5,000. */
 const CAP = 500_000;
 
-let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-beforeAll(async () => {
-  khalti = await serveKhaltiStandIn();
-});
-const redisEnv = testRedis("cap-race");
-afterAll(async () => {
-  await khalti.close();
-  await redisEnv.cleanup();
-});
-
-type Stores = { store: () => TopUpStore; ledger: LedgerStore };
-function memoryStores(): Stores {
-  const ledger = createMemoryLedger();
-  const store = createMemoryTopUpStore({ ledger });
-  return { store: () => store, ledger };
-}
-function redisStores(): Stores {
-  // Each instance its own connection, as two processes would have.
-  return {
-    store: () => createRedisTopUpStore({ redis: redisEnv.connect(), prefix: redisEnv.prefix }),
-    ledger: createRedisLedger({ redis: redisEnv.connect(), prefix: redisEnv.prefix }),
-  };
-}
+// On Redis each instance its own connection, as two processes would have.
+const { khalti, storeKinds } = useKhaltiRig("cap-race");
 
 /** Resolves for everyone once `n` callers have arrived (later callers pass at once). */
 function together(n: number): () => Promise<void> {
@@ -80,10 +48,7 @@ const gated = (store: TopUpStore, gate: () => Promise<void>): TopUpStore => ({
   },
 });
 
-describe.each([
-  ["memory", memoryStores],
-  ["redis", redisStores],
-])("the daily cap under concurrent credits (%s)", (name, stores) => {
+describe.each(storeKinds)("the daily cap under concurrent credits (%s)", (name, stores) => {
   let userSeq = name === "memory" ? 9900 : 9950;
 
   function setUp() {
@@ -114,17 +79,11 @@ describe.each([
       one: svc(gated(s.store(), gate), CAP),
       two: svc(gated(s.store(), gate), CAP),
       async paid(rupees: number): Promise<TopUp> {
-        const r = await starter.start({
-          userId,
-          chatId: userId,
-          locale: "en",
-          amountPaisa: rupees * 100,
-        });
-        if (!r.ok) throw new Error(`start refused: ${r.reason}`);
-        khalti.standIn.act(r.topUp.paymentId, "pay");
-        return r.topUp;
+        const topUp = await startTopUp(starter, userId, rupees * 100);
+        khalti.standIn.act(topUp.paymentId, "pay");
+        return topUp;
       },
-      balance: async () => (await s.ledger.balance(account.customer(userId))).postedPaisa,
+      balance: () => postedOf(s.ledger, userId),
       credits: async () =>
         (await s.ledger.journal()).entries.filter(
           (e) => e.kind === "topup" && e.credit === account.customer(userId),
@@ -197,31 +156,22 @@ describe.each([
   });
 });
 
-describe.each([
-  ["memory", memoryStores],
-  ["redis", redisStores],
-])("the store's own cap check (%s)", (name, stores) => {
+describe.each(storeKinds)("the store's own cap check (%s)", (name, stores) => {
   const userId = name === "memory" ? 9990 : 9991;
   let seq = 0;
   const topUp = (user: number, createdAt: number, extra: Partial<TopUp> = {}): TopUp => {
     seq += 1;
     const pidx = `capstore${name}${String(seq).padStart(4, "0")}`;
-    return {
+    return topUpRecord({
       id: `TUcap${name}${seq}`,
-      gateway: "khalti",
       paymentId: pidx,
-      paymentUrl: `http://127.0.0.1:9/pay?pidx=${pidx}`,
       userId: user,
-      chatId: user,
-      locale: "en",
       amountPaisa: 100_000,
       status: "initiated",
       createdAt,
-      updatedAt: createdAt,
       expiresAt: createdAt + 3_600_000,
-      version: 0,
       ...extra,
-    };
+    });
   };
 
   it("counts what the user's other top-ups of that Nepal day credited, and TOPUP_MAX_AMOUNT, as caps.ts does", async () => {

@@ -1,11 +1,11 @@
 import type { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account, createRedisLedger } from "../../src/ledger/index.ts";
 import { createRedisTopUpStore, type TopUp, type TopUpNotice } from "../../src/payments/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { topUpService } from "../support/khalti.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { testRedis } from "../support/redis.ts";
+import { startTopUp, topUpRecord, useKhaltiStandIn, useTestRedis } from "../support/topup-rig.ts";
 
 /**
  * The Redis store's credit reads the user's top-ups of the day, then its script checks the caps
@@ -15,36 +15,22 @@ import { testRedis } from "../support/redis.ts";
  * connection and store), so the first script always finds an undeclared one. Real Redis.
  */
 
-const r = testRedis("cap-reread");
-let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-beforeAll(async () => {
-  khalti = await serveKhaltiStandIn();
-});
-afterAll(async () => {
-  await khalti.close();
-  await r.cleanup();
-});
+const r = useTestRedis("cap-reread");
+const khalti = useKhaltiStandIn();
 
 /** Another top-up of `userId`, created now by another process. */
 let seq = 0;
 function another(userId: number): TopUp {
   const now = Date.now();
   const paymentId = `Another${userId}n${++seq}`;
-  return {
+  return topUpRecord({
     id: `TUanother${seq}`,
-    gateway: "khalti",
     paymentId,
-    paymentUrl: `http://127.0.0.1:9/pay?pidx=${paymentId}`,
     userId,
-    chatId: userId,
-    locale: "en",
     amountPaisa: 1_000,
     status: "initiated",
     createdAt: now,
-    updatedAt: now,
-    expiresAt: now + 1_800_000,
-    version: 0,
-  };
+  });
 }
 
 /**
@@ -83,14 +69,7 @@ describe("a top-up of the day created between the caps' read and the script", ()
     });
     const notices: TopUpNotice[] = [];
     const { topUps, gateway } = topUpService({ apiUrl: khalti.apiUrl, store, ledger, notices });
-    const started = await topUps.start({
-      userId,
-      chatId: userId,
-      locale: "en",
-      amountPaisa: 25_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const pidx = (await startTopUp(topUps, userId, 25_000)).paymentId;
     khalti.standIn.act(pidx, "pay");
     const after = await topUps.confirm("khalti", pidx);
     expect(after?.status).toBe("completed");

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { account, createRedisLedger } from "../../src/ledger/index.ts";
 import {
   createRedisTopUpStore,
@@ -6,9 +6,9 @@ import {
   type TopUpNotice,
   type TopUpStore,
 } from "../../src/payments/index.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { topUpService } from "../support/khalti.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { testRedis } from "../support/redis.ts";
+import { startTopUp, useKhaltiStandIn, useTestRedis } from "../support/topup-rig.ts";
 
 /**
  * A process dies in the middle of confirming a top-up (simulated in process, on real Redis): after
@@ -18,15 +18,8 @@ import { testRedis } from "../support/redis.ts";
  */
 
 describe("top-up crash safety (Redis)", () => {
-  let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-  const r = testRedis("topup-crash");
-  beforeAll(async () => {
-    khalti = await serveKhaltiStandIn();
-  });
-  afterAll(async () => {
-    await khalti.close();
-    await r.cleanup();
-  });
+  const khalti = useKhaltiStandIn();
+  const r = useTestRedis("topup-crash");
   const closers: Array<() => Promise<void>> = [];
   afterEach(async () => {
     for (const c of closers.splice(0)) await c();
@@ -72,14 +65,7 @@ describe("top-up crash safety (Redis)", () => {
 
   it("killed between the lookup and the credit: the next process credits once", async () => {
     const a = startProcess({ crashBeforeWrite: true });
-    const started = await a.topUps.start({
-      userId: 901,
-      chatId: 901,
-      locale: "en",
-      amountPaisa: 70_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const pidx = (await startTopUp(a.topUps, 901, 70_000)).paymentId;
     khalti.standIn.act(pidx, "pay");
     await expect(a.topUps.confirm("khalti", pidx)).rejects.toThrow("killed before the credit");
     expect((await a.topUps.get(pidx))?.status).toBe("initiated");
@@ -98,14 +84,7 @@ describe("top-up crash safety (Redis)", () => {
 
   it("killed after the credit, before the push: another process pushes once, when the lease runs out", async () => {
     const a = startProcess({ notify: () => new Promise(() => {}) }); // dies while sending
-    const started = await a.topUps.start({
-      userId: 902,
-      chatId: 902,
-      locale: "en",
-      amountPaisa: 20_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const pidx = (await startTopUp(a.topUps, 902, 20_000)).paymentId;
     khalti.standIn.act(pidx, "pay");
     void a.topUps.confirm("khalti", pidx);
     const b0 = startProcess();
@@ -125,14 +104,8 @@ describe("top-up crash safety (Redis)", () => {
 
   it("the credit and the status are one step: a transfer the books refuse writes neither", async () => {
     const a = startProcess();
-    const started = await a.topUps.start({
-      userId: 903,
-      chatId: 903,
-      locale: "en",
-      amountPaisa: 15_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const started = await startTopUp(a.topUps, 903, 15_000);
+    const pidx = started.paymentId;
     // Someone booked a different transfer under this top-up's credit id.
     const clash = await a.ledger.transfer({
       id: creditTransferId("khalti", pidx),
@@ -145,7 +118,7 @@ describe("top-up crash safety (Redis)", () => {
     khalti.standIn.act(pidx, "pay");
     const after = await a.topUps.confirm("khalti", pidx);
     expect(after?.status).toBe("initiated");
-    expect((await a.topUps.get(pidx))?.version).toBe(started.topUp.version);
+    expect((await a.topUps.get(pidx))?.version).toBe(started.version);
     expect((await a.ledger.balance(account.customer(903))).availablePaisa).toBe(1);
     expect(a.notices.map((n) => n.audience)).toEqual(["admin"]);
   });

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account, createRedisLedger } from "../../src/ledger/index.ts";
 import {
   createRedisTopUpStore,
@@ -6,9 +6,9 @@ import {
   type HeldDecision,
   type TopUpNotice,
 } from "../../src/payments/index.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { topUpService } from "../support/khalti.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { testRedis } from "../support/redis.ts";
+import { startTopUp, useKhaltiStandIn, useTestRedis } from "../support/topup-rig.ts";
 
 /**
  * Held top-ups decided on two processes at once (two admins, or a double tap through two
@@ -16,15 +16,8 @@ import { testRedis } from "../support/redis.ts";
  * the held list empties.
  */
 describe("deciding a held top-up on two processes", () => {
-  const r = testRedis("topup-decide");
-  let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-  beforeAll(async () => {
-    khalti = await serveKhaltiStandIn();
-  });
-  afterAll(async () => {
-    await khalti.close();
-    await r.cleanup();
-  });
+  const r = useTestRedis("topup-decide");
+  const khalti = useKhaltiStandIn();
 
   function instance() {
     const redis = r.connect();
@@ -48,14 +41,7 @@ describe("deciding a held top-up on two processes", () => {
     const a = instance();
     const b = instance();
     const userId = 700 + pairs.findIndex(([x, y]) => x === d1 && y === d2);
-    const started = await a.topUps.start({
-      userId,
-      chatId: userId,
-      locale: "en",
-      amountPaisa: 20_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const pidx = (await startTopUp(a.topUps, userId, 20_000)).paymentId;
     khalti.standIn.misreport(pidx, { totalAmount: 25_000 });
     khalti.standIn.act(pidx, "pay");
     expect(await b.topUps.confirm("khalti", pidx)).toMatchObject({ status: "held" });

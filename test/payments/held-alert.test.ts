@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryLedger } from "../../src/ledger/index.ts";
 import { createMemoryTopUpStore, type TopUpNotice } from "../../src/payments/index.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { topUpService } from "../support/khalti.ts";
+import { startTopUp, useKhaltiStandIn } from "../support/topup-rig.ts";
 
 /**
  * The admins' alert of a held top-up that could not be handed over (the notification queue
@@ -9,11 +10,7 @@ import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
  * left without an admin hearing of it.
  */
 describe("a held top-up's alert that failed", () => {
-  let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-  beforeAll(async () => {
-    khalti = await serveKhaltiStandIn();
-  });
-  afterAll(() => khalti.close());
+  const khalti = useKhaltiStandIn();
 
   it("is sent again by the reconciler", async () => {
     const ledger = createMemoryLedger();
@@ -31,14 +28,7 @@ describe("a held top-up's alert that failed", () => {
         notices.push(n);
       },
     });
-    const started = await topUps.start({
-      userId: 961,
-      chatId: 961,
-      locale: "en",
-      amountPaisa: 10_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const pidx = (await startTopUp(topUps, 961, 10_000)).paymentId;
     khalti.standIn.misreport(pidx, { totalAmount: 5_000_000 });
     khalti.standIn.act(pidx, "pay");
     expect((await topUps.confirm(topUps.gateway, pidx))?.status).toBe("held");

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { StandInMisreport } from "../../dev/khalti/index.ts";
 import { account } from "../../src/ledger/index.ts";
 import type { TopUp } from "../../src/payments/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
@@ -37,6 +38,20 @@ describe.each([
     const back = res.headers.get("location");
     if (!back) throw new Error(`no redirect (${res.status})`);
     return back;
+  }
+  /** A Rs `rupees` top-up paid at Khalti, which reports it as `report` says: held at its lookup. */
+  async function heldAs(userId: number, rupees: number, report: StandInMisreport) {
+    const t = await start(userId, rupees);
+    khalti().misreport(t.paymentId, report);
+    await open(await pay(t));
+    expect(await status(t)).toBe("held");
+    return t;
+  }
+  /** The admin's /topups, once it lists `t`. */
+  async function adminList(t: TopUp) {
+    const admin = sys.ts().user(ADMIN);
+    const listed = await admin.say("/topups", (m) => m.text.includes(`Held top-up ${t.paymentId}`));
+    return { admin, listed };
   }
   const returnPage = (t: TopUp) => `${sys.ts().system.url}/pay/khalti/return?pidx=${t.paymentId}`;
 
@@ -87,10 +102,7 @@ describe.each([
   });
 
   it("the admin credits what was asked from /topups; a second tap finds it decided", async () => {
-    const t = await start(902, 140);
-    khalti().misreport(t.paymentId, { totalAmount: 15_000 });
-    await open(await pay(t));
-    expect(await status(t)).toBe("held");
+    const t = await heldAs(902, 140, { totalAmount: 15_000 });
     const admin = sys.ts().user(ADMIN);
     // A customer cannot see or decide held top-ups.
     await sys
@@ -124,12 +136,8 @@ describe.each([
   });
 
   it("a status hold that Khalti then calls Refunded: the refusal names it and says reject, not 'not clear'", async () => {
-    const t = await start(909, 500);
-    khalti().misreport(t.paymentId, { status: "Abandoned" });
-    await open(await pay(t));
-    expect(await status(t)).toBe("held");
-    const admin = sys.ts().user(ADMIN);
-    await admin.say("/topups", (m) => m.text.includes(`Held top-up ${t.paymentId}`));
+    const t = await heldAs(909, 500, { status: "Abandoned" });
+    const { admin } = await adminList(t);
     khalti().misreport(t.paymentId, { status: "Refunded" });
     const refused = await admin.tap("Credit Rs 500 (reported)", (m) =>
       m.text.startsWith(`${t.paymentId}: `),
@@ -142,12 +150,8 @@ describe.each([
   });
 
   it("a status hold: its credit is 'reported', not 'paid'; a stale button is refused naming the new figure", async () => {
-    const t = await start(908, 600);
-    khalti().misreport(t.paymentId, { status: "Abandoned", totalAmount: 0 });
-    await open(await pay(t));
-    expect(await status(t)).toBe("held");
-    const admin = sys.ts().user(ADMIN);
-    const listed = await admin.say("/topups", (m) => m.text.includes(`Held top-up ${t.paymentId}`));
+    const t = await heldAs(908, 600, { status: "Abandoned", totalAmount: 0 });
+    const { admin, listed } = await adminList(t);
     // Khalti never said paid: the button does not say so.
     expect(admin.buttons(listed)).toContain("Credit Rs 0 (reported)");
     expect(admin.buttons(listed).join("\n")).not.toContain("(paid)");
@@ -178,12 +182,8 @@ describe.each([
   });
 
   it("a status hold still not Completed: the refusal does not say 'no longer' completed", async () => {
-    const t = await start(909, 450);
-    khalti().misreport(t.paymentId, { status: "Under Review" });
-    await open(await pay(t));
-    expect(await status(t)).toBe("held");
-    const admin = sys.ts().user(ADMIN);
-    await admin.say("/topups", (m) => m.text.includes(`Held top-up ${t.paymentId}`));
+    const t = await heldAs(909, 450, { status: "Under Review" });
+    const { admin } = await adminList(t);
     const r = await admin.tap("Credit Rs 450 (asked)", (m) =>
       m.text.startsWith(`${t.paymentId}: `),
     );
@@ -193,10 +193,7 @@ describe.each([
   });
 
   it("an admin's credit asks the gateway once more: a payment refunded since it was held is not credited", async () => {
-    const t = await start(904, 130);
-    khalti().misreport(t.paymentId, { totalAmount: 15_000 });
-    await open(await pay(t));
-    expect(await status(t)).toBe("held");
+    const t = await heldAs(904, 130, { totalAmount: 15_000 });
     // Refunded at Khalti after it was held (the refund watch is not looking at held top-ups).
     khalti().refund(t.paymentId);
     const before = lookups(t);
@@ -231,8 +228,7 @@ describe.each([
       ok: false,
       reason: "currency",
     });
-    const admin = sys.ts().user(ADMIN);
-    await admin.say("/topups", (m) => m.text.includes(`Held top-up ${t.paymentId}`));
+    const { admin } = await adminList(t);
     await admin.tap("Reject (refund at the gateway)", (m) =>
       m.text.includes(`${t.paymentId}: Rejected by you`),
     );

@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { topUpNoticeText } from "../../conversations/top-up/notices.ts";
-import {
-  account,
-  createMemoryLedger,
-  createRedisLedger,
-  type LedgerStore,
-} from "../../src/ledger/index.ts";
-import {
-  createMemoryTopUpStore,
-  createRedisTopUpStore,
-  type TopUpNotice,
-  type TopUpStore,
-} from "../../src/payments/index.ts";
-import { createChatI18n } from "../../src/system/bot.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { testRedis } from "../support/redis.ts";
+import {
+  paidTopUp as paidAt,
+  type TopUpStores,
+  noticeText as text,
+  useKhaltiRig,
+} from "../support/topup-rig.ts";
 
 /**
  * Khalti's "Partially Refunded" (s20-r2 finding 1). Its lookup does not say how much was returned,
@@ -24,81 +15,16 @@ import { testRedis } from "../support/redis.ts";
  * admin's figure then reverses exactly that, once. Memory and Redis stores.
  */
 
-const i18n = createChatI18n([]);
-const text = (n: TopUpNotice) => topUpNoticeText(i18n as never, n);
+// On Redis each instance its own connection, as two processes would have.
+const { khalti, storeKinds } = useKhaltiRig("partial-refund");
 
-let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-beforeAll(async () => {
-  khalti = await serveKhaltiStandIn();
-});
-const redisEnv = testRedis("partial-refund");
-afterAll(async () => {
-  await khalti.close();
-  await redisEnv.cleanup();
-});
-
-type Stores = { store: () => TopUpStore; ledger: LedgerStore };
-function memoryStores(): Stores {
-  const ledger = createMemoryLedger();
-  const store = createMemoryTopUpStore({ ledger });
-  return { store: () => store, ledger };
-}
-function redisStores(): Stores {
-  // Each instance its own connection, as two processes would have.
-  return {
-    store: () => createRedisTopUpStore({ redis: redisEnv.connect(), prefix: redisEnv.prefix }),
-    ledger: createRedisLedger({ redis: redisEnv.connect(), prefix: redisEnv.prefix }),
-  };
-}
-
-describe.each([
-  ["memory", memoryStores],
-  ["redis", redisStores],
-])("a partial refund at Khalti (%s)", (_name, stores) => {
+describe.each(storeKinds)("a partial refund at Khalti (%s)", (_name, stores) => {
   let userSeq = _name === "memory" ? 9700 : 9800;
 
   /** A top-up paid at Khalti and not looked up yet (nothing credited). */
-  async function paidTopUp(s: Stores, rupees: number) {
-    const userId = ++userSeq;
-    let offset = 0;
-    const notices: TopUpNotice[] = [];
-    const svc = (store: TopUpStore, caps: { maxPaisa?: number } = {}) =>
-      topUpService({
-        apiUrl: khalti.apiUrl,
-        store,
-        ledger: s.ledger,
-        notices,
-        now: () => Date.now() + offset,
-        ...caps,
-      });
-    const one = svc(s.store());
-    const started = await one.topUps.start({
-      userId,
-      chatId: userId,
-      locale: "en",
-      amountPaisa: rupees * 100,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
-    khalti.standIn.act(pidx, "pay");
-    return {
-      userId,
-      pidx,
-      notices,
-      topUps: one.topUps,
-      /** A second process over the same stores (with other caps, if given). */
-      other: (caps: { maxPaisa?: number } = {}) => svc(s.store(), caps).topUps,
-      later: (ms: number) => {
-        offset += ms;
-      },
-      balance: async () => (await s.ledger.balance(account.customer(userId))).postedPaisa,
-      customer: () => notices.filter((n) => n.audience === "customer").map(text),
-      admin: () => notices.filter((n) => n.audience === "admin"),
-      close: () => one.gateway.close(),
-    };
-  }
+  const paidTopUp = (s: TopUpStores, rupees: number) => paidAt(khalti, s, ++userSeq, rupees);
 
-  async function creditedTopUp(s: Stores, rupees: number) {
+  async function creditedTopUp(s: TopUpStores, rupees: number) {
     const t = await paidTopUp(s, rupees);
     expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("completed");
     return t;

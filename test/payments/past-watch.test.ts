@@ -1,21 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { account, createRedisLedger } from "../../src/ledger/index.ts";
 import {
-  account,
-  createMemoryLedger,
-  createRedisLedger,
-  type LedgerStore,
-} from "../../src/ledger/index.ts";
-import {
-  createMemoryTopUpStore,
   createRedisTopUpStore,
   type TopUpNotice,
-  type TopUpStore,
   type UnreadableNotice,
 } from "../../src/payments/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { topUpService } from "../support/khalti.ts";
 import { loggedLines } from "../support/log-lines.ts";
-import { testRedis } from "../support/redis.ts";
+import {
+  startTopUp,
+  topUpRecord,
+  topUpStoreKinds,
+  useKhaltiStandIn,
+  useTestRedis,
+} from "../support/topup-rig.ts";
 
 /**
  * Open top-ups past the refund watch (a day in these services, 7 days by default) are looked up
@@ -23,57 +22,28 @@ import { testRedis } from "../support/redis.ts";
  * Held top-ups page): open ones only, oldest first, with when they were listed. Before, no list.
  */
 
-let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-beforeAll(async () => {
-  khalti = await serveKhaltiStandIn();
-});
-const redisEnv = testRedis("past-watch");
-afterAll(async () => {
-  await khalti.close();
-  await redisEnv.cleanup();
-});
+const khalti = useKhaltiStandIn();
+const redisEnv = useTestRedis("past-watch");
 
-type Stores = { store: TopUpStore; ledger: LedgerStore };
-const memoryStores = (): Stores => {
-  const ledger = createMemoryLedger();
-  return { store: createMemoryTopUpStore({ ledger }), ledger };
-};
 let n = 0;
-const redisStores = (): Stores => {
-  // A prefix of its own per test: the list reads the whole schedule.
-  const prefix = `${redisEnv.prefix}${++n}:`;
-  return {
-    store: createRedisTopUpStore({ redis: redisEnv.connect(), prefix }),
-    ledger: createRedisLedger({ redis: redisEnv.connect(), prefix }),
-  };
-};
+// On Redis a prefix of its own per test: the list reads the whole schedule.
+const perTest = topUpStoreKinds(redisEnv, () => `${redisEnv.prefix}${++n}:`);
 
-describe.each([
-  ["memory", memoryStores],
-  ["redis", redisStores],
-])("open top-ups past the refund watch (%s)", (name, stores) => {
+describe.each(perTest)("open top-ups past the refund watch (%s)", (name, stores) => {
   it("lists the open ones only, oldest first, with their age", async () => {
     const s = stores();
     let offset = 0;
     const notices: TopUpNotice[] = [];
     const { topUps, gateway } = topUpService({
       apiUrl: khalti.apiUrl,
-      store: s.store,
+      store: s.store(),
       ledger: s.ledger,
       notices,
       now: () => Date.now() + offset,
     });
     const base = name === "memory" ? 9500 : 9600;
-    const start = async (userId: number, rupees: number) => {
-      const r = await topUps.start({
-        userId,
-        chatId: userId,
-        locale: "en",
-        amountPaisa: rupees * 100,
-      });
-      if (!r.ok) throw new Error("start refused");
-      return r.topUp.paymentId;
-    };
+    const start = async (userId: number, rupees: number) =>
+      (await startTopUp(topUps, userId, rupees * 100)).paymentId;
     const pending = await start(base + 1, 300);
     khalti.standIn.act(pending, "pending");
     const paid = await start(base + 2, 400);
@@ -103,28 +73,26 @@ describe.each([
   });
 });
 
+/** A Redis store under a prefix of its own whose log lines are kept. */
+function loggedStore(tag: string) {
+  const prefix = `${redisEnv.prefix}${tag}${++n}:`;
+  const redis = redisEnv.connect();
+  const { logger, lines } = loggedLines();
+  return { prefix, redis, logger, lines, store: createRedisTopUpStore({ redis, prefix, logger }) };
+}
+
 describe("the past-watch list on Redis with a record that does not parse", () => {
   it("skips and logs the bad rows and lists the rest", async () => {
-    const prefix = `${redisEnv.prefix}bad${++n}:`;
-    const redis = redisEnv.connect();
-    const { logger, lines } = loggedLines();
-    const store = createRedisTopUpStore({ redis, prefix, logger });
+    const { prefix, redis, lines, store } = loggedStore("bad");
     const created = Date.now() - 8 * 86_400_000;
-    const good = {
+    const good = topUpRecord({
       id: "TUpastgood1",
-      gateway: "khalti",
       paymentId: "PastWatchGood1",
-      paymentUrl: "http://127.0.0.1:9/pay?pidx=PastWatchGood1",
       userId: 9701,
-      chatId: 9701,
-      locale: "en",
       amountPaisa: 30_000,
-      status: "pending" as const,
+      status: "pending",
       createdAt: created,
-      updatedAt: created,
-      expiresAt: created + 1_800_000,
-      version: 0,
-    };
+    });
     await store.create(good, Date.now() + 86_400_000);
     // Two damaged records on the schedule: one not JSON, one that no longer fits the schema.
     const k = keyspace(prefix);
@@ -153,10 +121,7 @@ describe("the past-watch list on Redis with a record that does not parse", () =>
 
 describe("the reconciler with a top-up record that does not parse (Redis)", () => {
   it("sets it aside, alerts the admins once, and goes on with the top-ups due after it", async () => {
-    const prefix = `${redisEnv.prefix}stall${++n}:`;
-    const redis = redisEnv.connect();
-    const { logger, lines } = loggedLines();
-    const store = createRedisTopUpStore({ redis, prefix, logger });
+    const { prefix, redis, logger, lines, store } = loggedStore("stall");
     const ledger = createRedisLedger({ redis: redisEnv.connect(), prefix });
     const notices: TopUpNotice[] = [];
     const unreadable: UnreadableNotice[] = [];
@@ -171,14 +136,8 @@ describe("the reconciler with a top-up record that does not parse (Redis)", () =
       now: () => Date.now() + offset,
     });
     // A paid top-up whose redirect never came: only the reconciler credits it.
-    const started = await topUps.start({
-      userId: 9751,
-      chatId: 9751,
-      locale: "en",
-      amountPaisa: 20_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    khalti.standIn.act(started.topUp.paymentId, "pay");
+    const pidx = (await startTopUp(topUps, 9751, 20_000)).paymentId;
+    khalti.standIn.act(pidx, "pay");
     // A damaged record due before it (the schedule is read oldest due first).
     const k = keyspace(prefix);
     await redis.hset(k.topUp("khalti", "StallBadRecord"), "v", "2", "j", "{not json");
@@ -187,7 +146,7 @@ describe("the reconciler with a top-up record that does not parse (Redis)", () =
     await topUps.reconcile(1);
     // Before: the pass threw at the bad record, every pass, and the credit never came.
     await topUps.reconcile(50);
-    expect((await topUps.get(started.topUp.paymentId))?.status).toBe("completed");
+    expect((await topUps.get(pidx))?.status).toBe("completed");
     expect((await ledger.balance(account.customer(9751))).postedPaisa).toBe(20_000);
     expect(await redis.zscore(k.topUpsDue, "khalti:StallBadRecord")).toBeNull();
     expect(unreadable).toEqual([{ chatId: 3001, gateway: "khalti", paymentId: "StallBadRecord" }]);

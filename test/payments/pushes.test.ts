@@ -15,6 +15,7 @@ import {
   type TopUpStore,
 } from "../../src/payments/index.ts";
 import { testRedis } from "../support/redis.ts";
+import { startTopUp } from "../support/topup-rig.ts";
 
 /**
  * The customer's push and the admins' refund alert when sends fail (s20-r2 findings 2 and 3): a
@@ -136,14 +137,7 @@ async function credited(
   userId: number,
   rupees: number,
 ) {
-  const started = await topUps.start({
-    userId,
-    chatId: userId,
-    locale: "en",
-    amountPaisa: rupees * 100,
-  });
-  if (!started.ok) throw new Error("start refused");
-  const pidx = started.topUp.paymentId;
+  const pidx = (await startTopUp(topUps, userId, rupees * 100)).paymentId;
   g.answer(pidx, "completed", rupees * 100);
   expect((await topUps.confirm("khalti", pidx))?.status).toBe("completed");
   return pidx;

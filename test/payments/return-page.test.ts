@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account, createMemoryLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import {
@@ -6,18 +6,15 @@ import {
   type TopUpNotice,
   topUpReturnRoutes,
 } from "../../src/payments/index.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { topUpService } from "../support/khalti.ts";
+import { startTopUp, useKhaltiStandIn } from "../support/topup-rig.ts";
 
 /**
  * The return page's lookups (issue 25) and the caps at credit time, against the Khalti stand-in
  * over loopback with no reconciler running, so every lookup the stand-in counts is the page's.
  */
 describe("the return page and the caps at credit time", () => {
-  let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-  beforeAll(async () => {
-    khalti = await serveKhaltiStandIn();
-  });
-  afterAll(() => khalti.close());
+  const khalti = useKhaltiStandIn();
 
   function setUp(caps: { maxPaisa?: number; dailyCapPaisa?: number } = {}) {
     const ledger = createMemoryLedger();
@@ -36,9 +33,7 @@ describe("the return page and the caps at credit time", () => {
       logger: createLogger({ level: "silent" }),
       minGapMs: 60_000,
     });
-    const started = await topUps.start({ userId: 1, chatId: 1, locale: "en", amountPaisa: 20_000 });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const pidx = (await startTopUp(topUps, 1, 20_000)).paymentId;
     const get = async () => (await page.request(`/?pidx=${pidx}`)).text();
     const burst = await Promise.all(Array.from({ length: 30 }, get));
     for (const html of burst) expect(html).toContain("Confirming payment");
@@ -58,13 +53,12 @@ describe("the return page and the caps at credit time", () => {
     const { topUps, gateway } = service();
     const page = topUpReturnRoutes({ topUps, logger: createLogger({ level: "silent" }) });
     const paid = async (userId: number) => {
-      const s = await topUps.start({ userId, chatId: userId, locale: "en", amountPaisa: 20_000 });
-      if (!s.ok) throw new Error("start refused");
-      khalti.standIn.act(s.topUp.paymentId, "pay");
-      expect(await topUps.confirm("khalti", s.topUp.paymentId)).toMatchObject({
+      const pidx = (await startTopUp(topUps, userId, 20_000)).paymentId;
+      khalti.standIn.act(pidx, "pay");
+      expect(await topUps.confirm("khalti", pidx)).toMatchObject({
         status: "completed",
       });
-      return s.topUp.paymentId;
+      return pidx;
     };
     const get = async (pidx: string) => (await page.request(`/?pidx=${pidx}`)).text();
     const full = await paid(11);
@@ -119,9 +113,7 @@ describe("the return page and the caps at credit time", () => {
     const flaggedPage = await get(flagged);
     expect(flaggedPage).toContain('data-outcome="refund_unknown"');
     expect(flaggedPage).not.toContain("part of this payment");
-    const s = await topUps.start({ userId: 14, chatId: 14, locale: "en", amountPaisa: 20_000 });
-    if (!s.ok) throw new Error("start refused");
-    const early = s.topUp.paymentId;
+    const early = (await startTopUp(topUps, 14, 20_000)).paymentId;
     khalti.standIn.act(early, "pay");
     khalti.standIn.refund(early, true);
     expect(await get(early)).toContain('data-outcome="refund_checking"');
@@ -135,14 +127,7 @@ describe("the return page and the caps at credit time", () => {
   it("TOPUP_MAX_AMOUNT lowered while a checkout was open: the credit is held, not booked", async () => {
     const { ledger, notices, service } = setUp();
     const before = service({ maxPaisa: 1_000_000 });
-    const started = await before.topUps.start({
-      userId: 2,
-      chatId: 2,
-      locale: "en",
-      amountPaisa: 600_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const pidx = (await startTopUp(before.topUps, 2, 600_000)).paymentId;
     khalti.standIn.act(pidx, "pay");
     // A restart with the new setting, over the same store and books.
     const after = service({ maxPaisa: 500_000 });
@@ -176,9 +161,7 @@ describe("the return page and the caps at credit time", () => {
         sent.push(n);
       },
     });
-    const started = await topUps.start({ userId: 3, chatId: 3, locale: "en", amountPaisa: 10_000 });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const pidx = (await startTopUp(topUps, 3, 10_000)).paymentId;
     khalti.standIn.misreport(pidx, { totalAmount: 5_000_000 });
     khalti.standIn.act(pidx, "pay");
     expect(await topUps.confirm("khalti", pidx)).toMatchObject({ status: "held" });

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account, createRedisLedger } from "../../src/ledger/index.ts";
 import { createRedisTopUpStore } from "../../src/payments/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
-import { testRedis } from "../support/redis.ts";
+import { topUpService } from "../support/khalti.ts";
+import { startTopUp, useKhaltiStandIn, useTestRedis } from "../support/topup-rig.ts";
 
 /**
  * The top-up update script declares in KEYS every key it touches (Redis's rule for scripts: a
@@ -15,15 +15,8 @@ import { testRedis } from "../support/redis.ts";
  * of each (COMMAND GETKEYS) among the ones its EVALSHA declared.
  */
 
-const redisEnv = testRedis("script-keys");
-let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-beforeAll(async () => {
-  khalti = await serveKhaltiStandIn();
-});
-afterAll(async () => {
-  await khalti.close();
-  await redisEnv.cleanup();
-});
+const redisEnv = useTestRedis("script-keys");
+const khalti = useKhaltiStandIn();
 
 type Run = { declared: string[]; touched: string[][] };
 
@@ -80,15 +73,9 @@ describe("the top-up update script's keys", () => {
     try {
       const userId = 9_871;
       const paid = async (rupees: number) => {
-        const r = await topUps.start({
-          userId,
-          chatId: userId,
-          locale: "en",
-          amountPaisa: rupees * 100,
-        });
-        if (!r.ok) throw new Error(`start refused: ${r.reason}`);
-        khalti.standIn.act(r.topUp.paymentId, "pay");
-        return r.topUp;
+        const topUp = await startTopUp(topUps, userId, rupees * 100);
+        khalti.standIn.act(topUp.paymentId, "pay");
+        return topUp;
       };
       const first = await paid(100);
       expect((await topUps.confirm("khalti", first.paymentId))?.status).toBe("completed");

@@ -17,6 +17,7 @@ import {
   type TopUpStore,
 } from "../../src/payments/index.ts";
 import { testRedis } from "../support/redis.ts";
+import { startTopUp } from "../support/topup-rig.ts";
 
 /**
  * Repeats that fed themselves (s20-r4 findings 2 and 3). An admin chat that keeps failing made
@@ -133,14 +134,7 @@ type World = ReturnType<typeof world>;
 
 /** A Rs `rupees` top-up of `userId` started and not looked up yet. */
 async function started(w: World, userId: number, rupees: number) {
-  const s = await w.topUps.start({
-    userId,
-    chatId: userId,
-    locale: "en",
-    amountPaisa: rupees * 100,
-  });
-  if (!s.ok) throw new Error("start refused");
-  return s.topUp.paymentId;
+  return (await startTopUp(w.topUps, userId, rupees * 100)).paymentId;
 }
 
 /** Credited, then Khalti reports it Partially Refunded: partial_refund, its alert owed. */

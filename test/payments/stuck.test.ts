@@ -1,22 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryLedger } from "../../src/ledger/index.ts";
 import {
   createMemoryTopUpStore,
   STUCK_AFTER_MS,
   type TopUpNotice,
 } from "../../src/payments/index.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { topUpService } from "../support/khalti.ts";
+import { startTopUp, useKhaltiStandIn } from "../support/topup-rig.ts";
 
 /**
  * A top-up Khalti still calls Pending an hour after its link expired: nothing is credited, the
  * admins are told once, and the reconciler keeps looking (less often) rather than forgetting it.
  */
 describe("a top-up with no end in sight", () => {
-  let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-  beforeAll(async () => {
-    khalti = await serveKhaltiStandIn();
-  });
-  afterAll(() => khalti.close());
+  const khalti = useKhaltiStandIn();
 
   /** A Rs 300 top-up Khalti calls Pending, on a clock the test moves (`clock.offset`, ms ahead). */
   async function pendingTopUp(userId: number) {
@@ -30,16 +27,10 @@ describe("a top-up with no end in sight", () => {
       notices,
       now: () => Date.now() + clock.offset,
     });
-    const started = await topUps.start({
-      userId,
-      chatId: userId,
-      locale: "en",
-      amountPaisa: 30_000,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
+    const topUp = await startTopUp(topUps, userId, 30_000);
+    const pidx = topUp.paymentId;
     khalti.standIn.act(pidx, "pending");
-    return { clock, ledger, notices, topUps, gateway, topUp: started.topUp, pidx };
+    return { clock, ledger, notices, topUps, gateway, topUp, pidx };
   }
 
   it("alerts the admins once and keeps looking", async () => {

@@ -1,15 +1,8 @@
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
-import {
-  account,
-  createMemoryLedger,
-  createRedisLedger,
-  type LedgerStore,
-} from "../../src/ledger/index.ts";
+import { describe, expect, it } from "vitest";
+import { account } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import {
-  createMemoryTopUpStore,
-  createRedisTopUpStore,
   createTopUps,
   creditTransferId,
   GatewayError,
@@ -18,10 +11,14 @@ import {
   type PaymentGateway,
   reversalTransferId,
   type TopUpNotice,
-  type TopUpStore,
 } from "../../src/payments/index.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { testRedis } from "../support/redis.ts";
+import {
+  memoryTopUpStores,
+  redisTopUpStores,
+  type TopUpStores,
+  useTestRedis,
+} from "../support/topup-rig.ts";
 
 /**
  * The ledger's invariants extended to top-ups, over random interleavings of what the payer does
@@ -154,7 +151,9 @@ const cmdArb: fc.Arbitrary<Cmd> = fc.oneof(
   }),
 );
 
-async function run(cmds: Cmd[], store: TopUpStore, ledger: LedgerStore) {
+async function run(cmds: Cmd[], stores: TopUpStores) {
+  const { ledger } = stores;
+  const store = stores.store();
   const k = fakeKhalti();
   const notices: TopUpNotice[] = [];
   let clock = 1_000_000;
@@ -373,26 +372,21 @@ describe("top-ups keep the books' invariants", () => {
   it("on the memory stores", async () => {
     await fc.assert(
       fc.asyncProperty(cmdsArb, async (cmds) => {
-        const ledger = createMemoryLedger();
-        await run(cmds, createMemoryTopUpStore({ ledger }), ledger);
+        await run(cmds, memoryTopUpStores());
       }),
       { numRuns: 150 },
     );
   });
 
-  const r = testRedis("topup-prop");
-  afterAll(() => r.cleanup());
+  const r = useTestRedis("topup-prop");
   it("on Redis", async () => {
     let n = 0;
     await fc.assert(
       fc.asyncProperty(cmdsArb, async (cmds) => {
         n += 1;
         const prefix = `${r.prefix}${n}:`;
-        await run(
-          cmds,
-          createRedisTopUpStore({ redis: r.redis, prefix }),
-          createRedisLedger({ redis: r.redis, prefix }),
-        );
+        // Store and books on the file's one connection, a prefix per run.
+        await run(cmds, redisTopUpStores({ connect: () => r.redis, prefix }));
       }),
       { numRuns: 40 },
     );

@@ -1,21 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { topUpNoticeText } from "../../conversations/top-up/notices.ts";
-import {
-  account,
-  createMemoryLedger,
-  createRedisLedger,
-  type LedgerStore,
-} from "../../src/ledger/index.ts";
-import {
-  createMemoryTopUpStore,
-  createRedisTopUpStore,
-  type TopUpNotice,
-  type TopUpStore,
-} from "../../src/payments/index.ts";
-import { createChatI18n } from "../../src/system/bot.ts";
-import { serveKhaltiStandIn, topUpService } from "../support/khalti.ts";
+import { describe, expect, it } from "vitest";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { testRedis } from "../support/redis.ts";
+import { paidTopUp, noticeText as text, useKhaltiRig } from "../support/topup-rig.ts";
 
 /**
  * A lookup status word Khalti does not document ("Abandoned" here). Before, the adapter refused
@@ -26,69 +11,19 @@ import { testRedis } from "../support/redis.ts";
  * Redis stores, the Khalti stand-in over loopback.
  */
 
-const i18n = createChatI18n([]);
-const text = (n: TopUpNotice) => topUpNoticeText(i18n as never, n);
+const { khalti, storeKinds } = useKhaltiRig("unknown-status");
 
-let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-beforeAll(async () => {
-  khalti = await serveKhaltiStandIn();
-});
-const redisEnv = testRedis("unknown-status");
-afterAll(async () => {
-  await khalti.close();
-  await redisEnv.cleanup();
-});
-
-type Stores = { store: TopUpStore; ledger: LedgerStore };
-const memoryStores = (): Stores => {
-  const ledger = createMemoryLedger();
-  return { store: createMemoryTopUpStore({ ledger }), ledger };
-};
-const redisStores = (): Stores => ({
-  store: createRedisTopUpStore({ redis: redisEnv.connect(), prefix: redisEnv.prefix }),
-  ledger: createRedisLedger({ redis: redisEnv.connect(), prefix: redisEnv.prefix }),
-});
-
-describe.each([
-  ["memory", memoryStores],
-  ["redis", redisStores],
-])("an unknown Khalti status word (%s)", (name, stores) => {
+describe.each(storeKinds)("an unknown Khalti status word (%s)", (name, stores) => {
   let userSeq = name === "memory" ? 9300 : 9400;
 
-  async function paid(rupees: number) {
-    const s = stores();
-    const userId = ++userSeq;
-    let offset = 0;
-    const notices: TopUpNotice[] = [];
-    const { topUps, gateway } = topUpService({
-      apiUrl: khalti.apiUrl,
-      store: s.store,
-      ledger: s.ledger,
-      notices,
-      now: () => Date.now() + offset,
-    });
-    const started = await topUps.start({
-      userId,
-      chatId: userId,
-      locale: "en",
-      amountPaisa: rupees * 100,
-    });
-    if (!started.ok) throw new Error("start refused");
-    const pidx = started.topUp.paymentId;
-    khalti.standIn.act(pidx, "pay");
-    return {
-      s,
-      userId,
-      pidx,
-      topUps,
-      later: (ms: number) => {
-        offset += ms;
-      },
-      balance: async () => (await s.ledger.balance(account.customer(userId))).postedPaisa,
-      customer: () => notices.filter((n) => n.audience === "customer").map(text),
-      admin: () => notices.filter((n) => n.audience === "admin"),
-      close: () => gateway.close(),
-    };
+  const paid = (rupees: number) => paidTopUp(khalti, stores(), ++userSeq, rupees);
+
+  /** Paid, and held at its lookup: Khalti says "Under Review". */
+  async function heldUnderReview(rupees: number) {
+    const t = await paid(rupees);
+    khalti.standIn.misreport(t.pidx, { status: "Under Review" });
+    expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("held");
+    return t;
   }
 
   it("holds an open top-up: nothing credited, one admin alert, the customer told we are checking", async () => {
@@ -125,9 +60,7 @@ describe.each([
   });
 
   it("an admin's credit goes through only once Khalti says Completed", async () => {
-    const t = await paid(700);
-    khalti.standIn.misreport(t.pidx, { status: "Under Review" });
-    expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("held");
+    const t = await heldUnderReview(700);
     // Khalti still says the unknown word: never credited on it, and never said "no longer"
     // completed (it never was).
     expect(await t.topUps.decide(t.pidx, "credit_initiated", 3001, 70_000)).toEqual({
@@ -195,9 +128,7 @@ describe.each([
   });
 
   it("a hold credited after the watch window still gets its refund watch, counted from the credit", async () => {
-    const t = await paid(400);
-    khalti.standIn.misreport(t.pidx, { status: "Under Review" });
-    expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("held");
+    const t = await heldUnderReview(400);
     // Decided two days later: past this service's one-day watch, counted from the creation.
     t.later(2 * 86_400_000);
     khalti.standIn.misreport(t.pidx, {});
