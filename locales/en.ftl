@@ -438,6 +438,38 @@ topup-held-figure-changed-decided = { $pid }: { $gateway } now reports { $now },
 topup-held-stale-button = { $pid }: this button does not carry the figure it showed: nothing was credited. Send /topups for the current buttons.
 topup-held-not-completed = { $pid }: { $gateway } does not report this payment as completed: it now says { $said }. Nothing was credited. Try again once it says Completed, or reject it.
 topup-held-not-completed-final = { $pid }: { $gateway } now says { $said }: it will not say Completed. Nothing was credited. Reject it, and refund in { $gateway }'s merchant dashboard any money it kept.
+# /topups' own lines (admins; h-kfix): a held top-up's facts, the refusals and outcomes of a
+# decision, the open ones past the refund watch, and the records that could not be read
+topup-held-title = Held top-up { $pid } ({ $gateway }), user { $user }.
+topup-held-asked = Asked { $asked }; the { $gateway } lookup reports { $reported } (txn { $txn }).
+topup-held-asked-order = Asked { $asked }; the { $gateway } lookup reports { $reported } for order { $order } (txn { $txn }).
+topup-held-why = Why: { $why }.
+topup-held-why-amount = the amount differs from what was initiated
+topup-held-why-cap = it is above what TOPUP_MAX_AMOUNT / TOPUP_DAILY_CAP allow
+topup-held-why-currency = another currency
+topup-held-why-merchant = another order id
+topup-held-why-status = its status word is not one the gateway documents: whether it was paid is not known
+topup-held-said = The { $gateway } lookup said status "{ $said }". Check the payment in its merchant dashboard; a credit is made only once the lookup says Completed.
+topup-held-credited = { $pid }: Credited { $amount } by you; the customer was told.
+topup-held-rejected = { $pid }: Rejected by you: nothing credited. Refund it in { $gateway }'s merchant dashboard; the customer was told.
+topup-held-refused-unknown = { $pid }: No such top-up.
+topup-held-refused-not-held = { $pid }: Not held any more: another decision was taken.
+topup-held-refused-paid-less = { $pid }: Less was paid than asked: crediting what was asked would add money nobody paid.
+topup-held-refused-above-cap = { $pid }: Above TOPUP_MAX_AMOUNT or what TOPUP_DAILY_CAP leaves today: not credited.
+topup-held-refused-currency = { $pid }: Paid in another currency: credit what was asked or reject.
+topup-held-refused-ledger-refused = { $pid }: The books refused the credit (see the alert): nothing was written.
+topup-held-refused-gateway-disagrees = { $pid }: The gateway no longer reports this payment as completed with that amount (refunded or changed): not credited.
+topup-held-refused-gateway-unavailable = { $pid }: The gateway did not answer: nothing credited; try again later.
+topup-past-watch-title = Open past the refund watch (nothing credited; looked up daily; check them in the gateway's merchant dashboard):
+topup-past-watch-line = { $pid } ({ $gateway }, { $id }): user { $user }, { $amount }, { $status }, { $age } old
+topup-past-watch-initiated = initiated
+topup-past-watch-pending = pending
+topup-age = { $days } d { $hours } h
+topup-unreadable-count = { $count } { $count ->
+        [one] top-up record could not be read
+       *[other] top-up records could not be read
+    } (see the log): { $ids }.
+topup-unreadable-what = They are no longer looked up, credited, reversed or alerted on: check each payment in the gateway's merchant dashboard and tell the developers.
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ The difference is beyond the tolerance now.

@@ -412,6 +412,35 @@ topup-held-figure-changed-decided = { $pid }: { $gateway } अब { $now } ब�
 topup-held-stale-button = { $pid }: इस बटन पर वह राशि नहीं है जो इसने दिखाई: कुछ जमा नहीं किया गया। मौजूदा बटनों के लिए /topups भेजें।
 topup-held-not-completed = { $pid }: { $gateway } इस भुगतान को पूरा हुआ नहीं बताता: अब { $said } बताता है। कुछ जमा नहीं किया गया। पूरा हुआ बताने पर फिर कोशिश करें, या अस्वीकार करें।
 topup-held-not-completed-final = { $pid }: { $gateway } अब { $said } बताता है: यह पूरा हुआ नहीं बताएगा। कुछ जमा नहीं किया गया। इसे अस्वीकार करें, और उसने जो पैसा रखा हो वह { $gateway } के मर्चेंट डैशबोर्ड से लौटाएँ।
+# /topups' own lines (admins; h-kfix): a held top-up's facts, the refusals and outcomes of a
+# decision, the open ones past the refund watch, and the records that could not be read
+topup-held-title = रोका गया टॉप-अप { $pid } ({ $gateway }), उपयोगकर्ता { $user }।
+topup-held-asked = माँगा गया { $asked }; { $gateway } की जाँच { $reported } बताती है (लेनदेन { $txn })।
+topup-held-asked-order = माँगा गया { $asked }; { $gateway } की जाँच ऑर्डर { $order } के लिए { $reported } बताती है (लेनदेन { $txn })।
+topup-held-why = कारण: { $why }।
+topup-held-why-amount = राशि शुरू की गई राशि से अलग है
+topup-held-why-cap = यह एक टॉप-अप की अधिकतम सीमा या दैनिक सीमा से ज़्यादा है
+topup-held-why-currency = दूसरी मुद्रा
+topup-held-why-merchant = दूसरा ऑर्डर नंबर
+topup-held-why-status = इसकी स्थिति का शब्द गेटवे के बताए शब्दों में नहीं है: भुगतान हुआ या नहीं, पता नहीं
+topup-held-said = { $gateway } की जाँच ने स्थिति "{ $said }" बताई। भुगतान उसके मर्चेंट डैशबोर्ड में जाँचें; जाँच के पूरा हुआ बताने पर ही जमा किया जाता है।
+topup-held-credited = { $pid }: आपने { $amount } जमा किया; ग्राहक को बताया गया।
+topup-held-rejected = { $pid }: आपने अस्वीकार किया: कुछ जमा नहीं किया गया। { $gateway } के मर्चेंट डैशबोर्ड से रिफ़ंड करें; ग्राहक को बताया गया।
+topup-held-refused-unknown = { $pid }: ऐसा कोई टॉप-अप नहीं।
+topup-held-refused-not-held = { $pid }: अब रोका हुआ नहीं है: दूसरा फ़ैसला लिया जा चुका है।
+topup-held-refused-paid-less = { $pid }: माँगे से कम चुकाया गया: माँगी गई राशि जमा करने से वह पैसा जुड़ेगा जो किसी ने नहीं चुकाया।
+topup-held-refused-above-cap = { $pid }: एक टॉप-अप की अधिकतम सीमा या आज की बची दैनिक सीमा से ज़्यादा: जमा नहीं किया गया।
+topup-held-refused-currency = { $pid }: दूसरी मुद्रा में चुकाया गया: माँगी गई राशि जमा करें या अस्वीकार करें।
+topup-held-refused-ledger-refused = { $pid }: हिसाब ने जमा अस्वीकार किया (अलर्ट देखें): कुछ नहीं लिखा गया।
+topup-held-refused-gateway-disagrees = { $pid }: गेटवे अब इस भुगतान को उस राशि के साथ पूरा हुआ नहीं बताता (रिफ़ंड हुआ या बदला): जमा नहीं किया गया।
+topup-held-refused-gateway-unavailable = { $pid }: गेटवे ने जवाब नहीं दिया: कुछ जमा नहीं किया गया; बाद में फिर कोशिश करें।
+topup-past-watch-title = रिफ़ंड निगरानी के बाद भी खुले (कुछ जमा नहीं किया गया; रोज़ जाँचे जाते हैं; गेटवे के मर्चेंट डैशबोर्ड में देखें):
+topup-past-watch-line = { $pid } ({ $gateway }, { $id }): उपयोगकर्ता { $user }, { $amount }, { $status }, { $age } पुराना
+topup-past-watch-initiated = शुरू किया गया
+topup-past-watch-pending = लंबित
+topup-age = { $days } दिन { $hours } घंटे
+topup-unreadable-count = { $count } टॉप-अप रिकॉर्ड पढ़े नहीं जा सके (लॉग देखें): { $ids }।
+topup-unreadable-what = अब उनकी जाँच, जमा, वापसी या अलर्ट नहीं होता: हर भुगतान गेटवे के मर्चेंट डैशबोर्ड में जाँचें और डेवलपर्स को बताएँ।
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ अभी अंतर सहनसीमा से अधिक है।

@@ -406,6 +406,35 @@ topup-held-figure-changed-decided = { $pid }: { $gateway } ले अहिल�
 topup-held-stale-button = { $pid }: यो बटनमा यसले देखाएको रकम छैन: केही जम्मा गरिएन। हालका बटनका लागि /topups पठाउनुहोस्।
 topup-held-not-completed = { $pid }: { $gateway } ले यो भुक्तानी पूरा भएको भन्दैन: अहिले { $said } भन्छ। केही जम्मा गरिएन। पूरा भयो भनेपछि फेरि प्रयास गर्नुहोस्, वा अस्वीकार गर्नुहोस्।
 topup-held-not-completed-final = { $pid }: { $gateway } ले अहिले { $said } भन्छ: यसले पूरा भयो भन्ने छैन। केही जम्मा गरिएन। यसलाई अस्वीकार गर्नुहोस्, र उसले राखेको कुनै पैसा { $gateway } को मर्चेन्ट ड्यासबोर्डबाट फिर्ता गर्नुहोस्।
+# /topups' own lines (admins; h-kfix): a held top-up's facts, the refusals and outcomes of a
+# decision, the open ones past the refund watch, and the records that could not be read
+topup-held-title = रोकिएको टप-अप { $pid } ({ $gateway }), प्रयोगकर्ता { $user }।
+topup-held-asked = मागिएको { $asked }; { $gateway } को जाँचले { $reported } देखाउँछ (कारोबार { $txn })।
+topup-held-asked-order = मागिएको { $asked }; { $gateway } को जाँचले अर्डर { $order } का लागि { $reported } देखाउँछ (कारोबार { $txn })।
+topup-held-why = कारण: { $why }।
+topup-held-why-amount = रकम सुरु गरिएकोभन्दा फरक छ
+topup-held-why-cap = यो एक टप-अपको अधिकतम सीमा वा दैनिक सीमाले दिनेभन्दा बढी छ
+topup-held-why-currency = अर्को मुद्रा
+topup-held-why-merchant = अर्को अर्डर नम्बर
+topup-held-why-status = यसको स्थितिको शब्द गेटवेले जनाएका शब्दमध्ये होइन: भुक्तानी भयो कि भएन थाहा छैन
+topup-held-said = { $gateway } को जाँचले स्थिति "{ $said }" भन्यो। भुक्तानी यसको मर्चेन्ट ड्यासबोर्डमा जाँच गर्नुहोस्; जाँचले पूरा भयो भनेपछि मात्र जम्मा गरिन्छ।
+topup-held-credited = { $pid }: तपाईंले { $amount } जम्मा गर्नुभयो; ग्राहकलाई जानकारी दिइयो।
+topup-held-rejected = { $pid }: तपाईंले अस्वीकार गर्नुभयो: केही जम्मा गरिएन। { $gateway } को मर्चेन्ट ड्यासबोर्डबाट फिर्ता गर्नुहोस्; ग्राहकलाई जानकारी दिइयो।
+topup-held-refused-unknown = { $pid }: यस्तो टप-अप छैन।
+topup-held-refused-not-held = { $pid }: अब रोकिएको छैन: अर्को निर्णय लिइसकियो।
+topup-held-refused-paid-less = { $pid }: मागिएकोभन्दा कम तिरिएको छ: मागिएको रकम जम्मा गर्दा कसैले नतिरेको पैसा थपिन्छ।
+topup-held-refused-above-cap = { $pid }: एक टप-अपको अधिकतम सीमा वा आजको बाँकी दैनिक सीमाभन्दा बढी: जम्मा गरिएन।
+topup-held-refused-currency = { $pid }: अर्को मुद्रामा तिरिएको: मागिएको रकम जम्मा गर्नुहोस् वा अस्वीकार गर्नुहोस्।
+topup-held-refused-ledger-refused = { $pid }: हिसाबले जम्मा अस्वीकार गर्‍यो (सूचना हेर्नुहोस्): केही लेखिएन।
+topup-held-refused-gateway-disagrees = { $pid }: गेटवेले यो भुक्तानी त्यो रकमसहित पूरा भएको अब देखाउँदैन (फिर्ता भयो वा बदलियो): जम्मा गरिएन।
+topup-held-refused-gateway-unavailable = { $pid }: गेटवेले जवाफ दिएन: केही जम्मा गरिएन; पछि फेरि प्रयास गर्नुहोस्।
+topup-past-watch-title = फिर्ता निगरानीपछि पनि खुला (केही जम्मा गरिएको छैन; दिनहुँ जाँचिन्छ; गेटवेको मर्चेन्ट ड्यासबोर्डमा हेर्नुहोस्):
+topup-past-watch-line = { $pid } ({ $gateway }, { $id }): प्रयोगकर्ता { $user }, { $amount }, { $status }, { $age } पुरानो
+topup-past-watch-initiated = सुरु गरिएको
+topup-past-watch-pending = बाँकी
+topup-age = { $days } दिन { $hours } घण्टा
+topup-unreadable-count = { $count } टप-अप रेकर्ड पढ्न सकिएन (लग हेर्नुहोस्): { $ids }।
+topup-unreadable-what = तिनलाई अब जाँचिँदैन, जम्मा वा फिर्ता गरिँदैन, सूचना पनि पठाइँदैन: हरेक भुक्तानी गेटवेको मर्चेन्ट ड्यासबोर्डमा जाँच गर्नुहोस् र डेभलपरहरूलाई भन्नुहोस्।
 
 # --- issue 25: /books says what the check did, inferred debits (h-float) ---
 books-drift-now = ⚠️ अहिले फरक सहनसीमाभन्दा बढी छ।

@@ -3,8 +3,8 @@ import { type HeldTopUpTap, heldTopUpButton } from "../../src/bot/callback-data.
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
-import { formatMoney, formatRupees } from "../../src/money.ts";
-import { ageText, type HeldDecision, type TopUp } from "../../src/payments/index.ts";
+import { formatMoney } from "../../src/money.ts";
+import type { HeldDecision, TopUp } from "../../src/payments/index.ts";
 import { PARTIAL_REFUND_FLOW } from "../ids.ts";
 import { heldFacts } from "./notices.ts";
 import {
@@ -20,10 +20,10 @@ import {
  * asked, what the gateway reports and why, and three buttons: credit what was asked, credit what
  * was paid (within the caps), reject. A decision is booked by the top-up service like any credit
  * (one ledger transfer, one atomic step); a second tap or a second admin finds it decided. The
- * bot cannot refund: a rejected payment is refunded in the gateway's merchant dashboard. In
- * English, the admins' working language here (as the top-up alerts).
+ * bot cannot refund: a rejected payment is refunded in the gateway's merchant dashboard. Every
+ * reply in the admin's language (the alerts stay in English).
  *
- * It also lists the top-ups waiting in partial_refund (in the admin's language), each with
+ * It also lists the top-ups waiting in partial_refund, each with
  * "Enter the amount returned" and, before any credit, "Reject": both enter the partial refund
  * conversation (partial-refund.ts), so a partial refund is decided without the back office.
  */
@@ -35,22 +35,39 @@ const DECISION: Record<HeldTopUpTap["d"], HeldDecision> = {
 };
 const LIST_MAX = 20;
 
-function heldTopUpText(t: TopUp): string {
-  return [`Held top-up ${t.paymentId} (${t.gateway}), user ${t.userId}.`, ...heldFacts(t)].join(
-    "\n",
-  );
+function heldTopUpText(tr: Translate, t: TopUp): string {
+  const title = tr("topup-held-title", {
+    pid: t.paymentId,
+    gateway: t.gateway,
+    user: String(t.userId),
+  });
+  return [title, ...heldFacts(tr, t)].join("\n");
+}
+
+/** An age as /topups says it: whole days and hours. */
+function ageWords(tr: Translate, ms: number): string {
+  const hours = Math.max(0, Math.floor(ms / 3_600_000));
+  return tr("topup-age", { days: Math.floor(hours / 24), hours: hours % 24 });
 }
 
 /**
  * Open top-ups past the refund watch, one line each (nothing to decide: the gateway has not ended
  * them; they are looked up daily and a Completed still credits what was asked).
  */
-function pastWatchText(at: number, open: readonly TopUp[]): string {
+function pastWatchText(tr: Translate, at: number, open: readonly TopUp[]): string {
+  const money = (p: number) => formatMoney(p, { locale: tr.locale });
   return [
-    "Open past the refund watch (nothing credited; looked up daily; check them in the gateway's merchant dashboard):",
-    ...open.map(
-      (x) =>
-        `${x.paymentId} (${x.gateway}, ${x.id}): user ${x.userId}, ${formatRupees(x.amountPaisa)}, ${x.status}, ${ageText(at - x.createdAt)} old`,
+    tr("topup-past-watch-title"),
+    ...open.map((x) =>
+      tr("topup-past-watch-line", {
+        pid: x.paymentId,
+        gateway: x.gateway,
+        id: x.id,
+        user: String(x.userId),
+        amount: money(x.amountPaisa),
+        status: OPEN_STATUS[x.status] ? tr(OPEN_STATUS[x.status]!) : x.status,
+        age: ageWords(tr, at - x.createdAt),
+      }),
     ),
   ].join("\n");
 }
@@ -59,10 +76,11 @@ function pastWatchText(at: number, open: readonly TopUp[]): string {
  * Top-up records that do not parse: not hidden (review s23-d, 1). The reconciler no longer looks
  * them up or tells anyone of them, so an admin must check them in the gateway's dashboard.
  */
-export function unreadableText(members: readonly string[]): string {
+export function unreadableText(tr: Translate, members: readonly string[]): string {
+  const ids = `${members.slice(0, 10).join(", ")}${members.length > 10 ? ", …" : ""}`;
   return [
-    `${members.length} top-up record${members.length === 1 ? "" : "s"} could not be read (see the log): ${members.slice(0, 10).join(", ")}${members.length > 10 ? ", …" : ""}.`,
-    "They are no longer looked up, credited, reversed or alerted on: check each payment in the gateway's merchant dashboard and tell the developers.",
+    tr("topup-unreadable-count", { count: members.length, ids }),
+    tr("topup-unreadable-what"),
   ].join("\n");
 }
 
@@ -91,16 +109,21 @@ function buttons(t: Translate, x: TopUp): InlineKeyboard {
   return InlineKeyboard.from(rows);
 }
 
+/** A decision the service refused, in words (the locale files' keys). */
 const REFUSED: Record<string, string> = {
-  unknown: "No such top-up.",
-  not_held: "Not held any more: another decision was taken.",
-  paid_less: "Less was paid than asked: crediting what was asked would add money nobody paid.",
-  above_cap: "Above TOPUP_MAX_AMOUNT or what TOPUP_DAILY_CAP leaves today: not credited.",
-  currency: "Paid in another currency: credit what was asked or reject.",
-  ledger_refused: "The books refused the credit (see the alert): nothing was written.",
-  gateway_disagrees:
-    "The gateway no longer reports this payment as completed with that amount (refunded or changed): not credited.",
-  gateway_unavailable: "The gateway did not answer: nothing credited; try again later.",
+  unknown: "topup-held-refused-unknown",
+  not_held: "topup-held-refused-not-held",
+  paid_less: "topup-held-refused-paid-less",
+  above_cap: "topup-held-refused-above-cap",
+  currency: "topup-held-refused-currency",
+  ledger_refused: "topup-held-refused-ledger-refused",
+  gateway_disagrees: "topup-held-refused-gateway-disagrees",
+  gateway_unavailable: "topup-held-refused-gateway-unavailable",
+};
+
+const OPEN_STATUS: Record<string, string> = {
+  initiated: "topup-past-watch-initiated",
+  pending: "topup-past-watch-pending",
 };
 
 export function heldTopUps(deps: BotDeps): Composer<BotContext> {
@@ -132,9 +155,9 @@ export function heldTopUps(deps: BotDeps): Composer<BotContext> {
       const who = await customerOf(deps, x.userId);
       await ctx.reply(partialRefundLine(t, x, who), { reply_markup: partialRefundButtons(t, x) });
     }
-    for (const h of held) await ctx.reply(heldTopUpText(h), { reply_markup: buttons(t, h) });
-    if (past.topUps.length > 0) await ctx.reply(pastWatchText(past.at, past.topUps));
-    if (unreadable.length > 0) await ctx.reply(unreadableText(unreadable));
+    for (const h of held) await ctx.reply(heldTopUpText(t, h), { reply_markup: buttons(t, h) });
+    if (past.topUps.length > 0) await ctx.reply(pastWatchText(t, past.at, past.topUps));
+    if (unreadable.length > 0) await ctx.reply(unreadableText(t, unreadable));
   });
 
   priv.on("callback_query:data", async (ctx, next) => {
@@ -192,10 +215,11 @@ async function decided(
     await ctx.reply(t(key, { pid: paymentId, gateway, said: r.said }));
     return;
   }
+  const pid = paymentId;
   const outcome = r.ok
     ? r.topUp.status === "rejected"
-      ? `Rejected by you: nothing credited. Refund it in ${r.topUp.gateway}'s merchant dashboard; the customer was told.`
-      : `Credited ${formatRupees(r.topUp.creditedPaisa ?? 0)} by you; the customer was told.`
-    : REFUSED[r.reason];
-  await ctx.reply(`${paymentId}: ${outcome}`);
+      ? t("topup-held-rejected", { pid, gateway: r.topUp.gateway })
+      : t("topup-held-credited", { pid, amount: money(r.topUp.creditedPaisa ?? 0) })
+    : t(REFUSED[r.reason] ?? "topup-held-refused-unknown", { pid });
+  await ctx.reply(outcome);
 }

@@ -3,9 +3,9 @@ import { InlineKeyboard } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { flowButtons } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
-import { DEFAULT_LOCALE, isLocale, translator } from "../../src/bot/i18n.ts";
+import { DEFAULT_LOCALE, isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
 import { formatMoney, formatRupees } from "../../src/money.ts";
-import type { TopUpNotice, UnreadableNotice } from "../../src/payments/index.ts";
+import type { HeldReason, TopUpNotice, UnreadableNotice } from "../../src/payments/index.ts";
 
 /**
  * The buttons under a top-up notice: Continue under the credited notice of a top-up an order's
@@ -47,7 +47,7 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
         : n.reason === "partial_refund"
           ? partialAlert(t)
           : n.reason === "held"
-            ? heldAlert(t)
+            ? heldAlert(translator(i18n, "en"), t)
             : n.reason === "unknown_status"
               ? unknownAlert(t, n.refundWatchUntil)
               : n.reason === "stuck"
@@ -151,37 +151,49 @@ export function unreadableNoticeText(n: UnreadableNotice): string {
   ].join("\n");
 }
 
-const HELD_WHY: Record<string, string> = {
-  amount: "the amount differs from what was initiated",
-  cap: "it is above what TOPUP_MAX_AMOUNT / TOPUP_DAILY_CAP allow",
-  currency: "another currency",
-  merchant: "another order id",
-  status: "its status word is not one the gateway documents: whether it was paid is not known",
+const HELD_WHY: Record<HeldReason, string> = {
+  amount: "topup-held-why-amount",
+  cap: "topup-held-why-cap",
+  currency: "topup-held-why-currency",
+  merchant: "topup-held-why-merchant",
+  status: "topup-held-why-status",
 };
 
-/** What was asked, what the gateway's lookup reports, and why it was held (also /topups' list). */
-export function heldFacts(t: TopUpNotice["topUp"]): string[] {
+/**
+ * What was asked, what the gateway's lookup reports, and why it was held: /topups' list in the
+ * admin's language, the held alert in English (`tr` an English translator).
+ */
+export function heldFacts(tr: Translate, t: TopUpNotice["topUp"]): string[] {
   const h = t.held;
+  const money = (p: number) => formatMoney(p, { locale: tr.locale });
+  const reported = `${money(h?.reportedPaisa ?? 0)}${h?.currency ? ` ${h.currency}` : ""}`;
+  const base = {
+    asked: money(t.amountPaisa),
+    gateway: t.gateway,
+    reported,
+    txn: h?.transactionId ?? "-",
+  };
+  const why = (h?.reasons ?? []).map((r) => tr(HELD_WHY[r])).join("; ");
   return [
-    `Asked ${formatRupees(t.amountPaisa)}; the ${t.gateway} lookup reports ${formatRupees(h?.reportedPaisa ?? 0)}${h?.currency ? ` ${h.currency}` : ""}${h?.purchaseOrderId ? ` for order ${h.purchaseOrderId}` : ""} (txn ${h?.transactionId ?? "-"}).`,
-    `Why: ${(h?.reasons ?? []).map((r) => HELD_WHY[r] ?? r).join("; ")}.`,
+    h?.purchaseOrderId
+      ? tr("topup-held-asked-order", { ...base, order: h.purchaseOrderId })
+      : tr("topup-held-asked", base),
+    tr("topup-held-why", { why }),
     ...(h?.statusWord !== undefined
-      ? [
-          `The ${t.gateway} lookup said status "${h.statusWord}". Check the payment in its merchant dashboard; a credit is made only once the lookup says Completed.`,
-        ]
+      ? [tr("topup-held-said", { gateway: t.gateway, said: h.statusWord })]
       : []),
   ];
 }
 
 /** The admins' alert for a held top-up: what was asked, what the gateway says, why, what to do. */
-function heldAlert(t: TopUpNotice["topUp"]): string[] {
+function heldAlert(en: Translate, t: TopUpNotice["topUp"]): string[] {
   // A status hold: nothing was said paid (review s23-d, 4).
   const second = t.held?.reasons.includes("status")
     ? `credit what ${t.gateway} reports once it says Completed`
     : "credit what was paid";
   const lines = [
     `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId} is HELD: nothing was credited.`,
-    ...heldFacts(t),
+    ...heldFacts(en, t),
     `Decide with /topups: credit what was asked, ${second} (within the caps), or reject (a refund is made in ${t.gateway}'s merchant dashboard: the bot cannot refund).`,
   ];
   return lines;

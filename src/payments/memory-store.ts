@@ -88,6 +88,14 @@ export function createMemoryTopUpStore(opts: { ledger: MemoryLedger }): TopUpSto
     async unreadable() {
       return [];
     },
+    // None is ever set aside here, so no alert of one is ever owed.
+    async unreadableAlertsDue() {
+      return [];
+    },
+    async leaseUnreadableAlert() {
+      return null;
+    },
+    async recordUnreadableAlert() {},
     async due(now, limit) {
       return [...due.entries()]
         .filter(([, at]) => at <= now)

@@ -6,6 +6,7 @@ import {
   PUSH_GIVE_UP_TRIES,
   pushDueAt,
   refundWatchEnd,
+  retryDelay,
   type TopUpContext,
 } from "./context.ts";
 import type { TopUp } from "./model.ts";
@@ -42,22 +43,39 @@ async function alertChats(
 }
 
 /**
- * The admins' alert of a record that does not parse (sent once: the caller set it aside first;
- * /topups and the back office keep listing it, so a lost send is still seen there).
+ * The admins' alerts of records that do not parse (set aside by the reconciler, which owes each
+ * in that step: store.ts `setAside`): sent to the chats that lack it, under a lease (two
+ * instances never both send it), and recorded; a failed send is due again with the backoff of the
+ * other alerts, until every admin has it (review s23-e, 2: before, a failed send was only logged).
  */
-export async function alertUnreadable(
-  ctx: TopUpContext,
-  gateway: string,
-  paymentId: string,
-): Promise<void> {
-  const send = ctx.opts.notifyUnreadable;
-  if (!send) return;
-  for (const chatId of ctx.opts.adminChatIds) {
-    try {
-      await send({ chatId, gateway, paymentId });
-    } catch (err) {
-      ctx.logger.warn({ err: String(err), paymentId }, "unreadable top-up alert failed");
+export async function tellUnreadable(ctx: TopUpContext, limit: number): Promise<void> {
+  const { store, opts, logger, now } = ctx;
+  const chats = opts.adminChatIds;
+  for (const member of await store.unreadableAlertsDue(now(), limit)) {
+    const at = now();
+    const owed = await store.leaseUnreadableAlert(
+      member,
+      at,
+      at + PUSH_LEASE_MS * Math.max(1, chats.length),
+    );
+    if (!owed) continue;
+    const i = member.indexOf(":");
+    const [gateway, paymentId] = [member.slice(0, i), member.slice(i + 1)];
+    const sentTo = [...owed.sentTo];
+    const send = opts.notifyUnreadable;
+    for (const chatId of send ? chats.filter((c) => !sentTo.includes(c)) : []) {
+      try {
+        await send?.({ chatId, gateway, paymentId });
+        sentTo.push(chatId);
+      } catch (err) {
+        logger.warn({ err: String(err), paymentId }, "unreadable top-up alert failed");
+      }
     }
+    // No sender configured: only logged (the reconciler's error line), nothing to owe.
+    const done = !send || chats.every((c) => sentTo.includes(c));
+    const failures = done ? owed.failures : owed.failures + 1;
+    const retryAt = done ? null : now() + retryDelay(opts, failures);
+    await store.recordUnreadableAlert(member, sentTo, failures, retryAt);
   }
 }
 

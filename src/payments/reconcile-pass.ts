@@ -8,7 +8,7 @@ import {
 } from "./context.ts";
 import { GatewayError } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
-import { alertAdmins, alertUnreadable, pushStatus } from "./notices.ts";
+import { alertAdmins, pushStatus, tellUnreadable } from "./notices.ts";
 import { needsLookup } from "./state.ts";
 import { UnreadableTopUpError } from "./store.ts";
 
@@ -36,7 +36,8 @@ function noEndInSight(t: TopUp, at: number): boolean {
  * A record that does not parse is always first due and never rescheduled: before, every pass
  * stopped at it, so credits, refund reversals and owed alerts behind it all stalled with only a
  * warn line (review s23-d, 1). It is taken off the schedule and recorded as unreadable (listed by
- * /topups and the back office), the admins alerted the first time, and the pass goes on.
+ * /topups and the back office), the admins' alert of it owed in that step (sent at the pass's
+ * end, tried again until every admin has it), and the pass goes on.
  */
 async function setAsideUnreadable(
   ctx: TopUpContext,
@@ -48,14 +49,14 @@ async function setAsideUnreadable(
     { member: err.member, issues: err.issues },
     "top-up record does not parse: taken off the reconciler's schedule; the admins are told",
   );
-  if (await ctx.store.setAside(gateway, paymentId)) await alertUnreadable(ctx, gateway, paymentId);
+  await ctx.store.setAside(gateway, paymentId);
 }
 
 /**
  * One reconciler pass (reconciler.ts runs it on a timer): everything due is looked up (open, or
  * completed when its refund check is due) or told again (a push or an alert a failure or a crash
  * left unsent: a push alone never asks the gateway); an open top-up with no end in sight is
- * reported to the admins once.
+ * reported to the admins once; then the owed alerts of unreadable records.
  */
 export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<number> {
   const { store, opts, logger, now } = ctx;
@@ -109,5 +110,6 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
       }
     }
   }
+  await tellUnreadable(ctx, limit);
   return due.length;
 }

@@ -5,12 +5,15 @@ import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { isOpenBefore, type TopUp, topUpSchema } from "./model.ts";
 import { createScript, updateScript } from "./redis-scripts.ts";
+import { redisUnreadable, unreadableTopUpsKey } from "./redis-unreadable.ts";
 import {
   type CreditCap,
   type TopUpStore,
   UnreadableTopUpError,
   type UpdateOutcome,
 } from "./store.ts";
+
+export { unreadableTopUpsKey };
 
 /**
  * Top-ups in Redis: a hash {v, j} per top-up, the user's index and the global schedule. The update
@@ -22,12 +25,6 @@ import {
  */
 
 type StoreOptions = { redis: RedisClient; prefix: string; now?: () => number; logger?: Logger };
-
-/**
- * Set of "<gateway>:<paymentId>" whose record does not parse, set aside off the schedule by the
- * reconciler (reconcile-pass.ts); same hash tag as the schedule, for the one MULTI.
- */
-export const unreadableTopUpsKey = (prefix: string) => `${keyspace(prefix).topUpsDue}:unreadable`;
 
 /** A top-up's member in the user's index and the schedules. */
 const member = (gateway: string, paymentId: string) => `${gateway}:${paymentId}`;
@@ -115,7 +112,7 @@ function parseRecord(member: string, json: string, version: string): TopUp {
 }
 
 /**
- * A scheduled top-up as the list reads it; null (and a log line) for a record that does not parse:
+ * A top-up as the admins' lists read it; null (and a log line) for a record that does not parse:
  * one bad record must not take the admins' whole list down (review s23-a, 4); the list counts it
  * for the admins instead (review s23-d, 1).
  */
@@ -124,7 +121,10 @@ function listed(opts: StoreOptions, member: string, json: string, version: strin
     return parseRecord(member, json, version);
   } catch (err) {
     if (!(err instanceof UnreadableTopUpError)) throw err;
-    opts.logger?.error({ member, issues: err.issues }, "scheduled top-up does not parse");
+    opts.logger?.error(
+      { member, issues: err.issues },
+      "listed top-up record does not parse: skipped and named",
+    );
     return null;
   }
 }
@@ -168,6 +168,37 @@ async function openSince(
   } while (cursor !== "0");
   const topUps = [...found.values()].sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
   return { topUps, unreadable: [...bad] };
+}
+
+/**
+ * The first `limit` members of an admins' list (held, or partial refunds) that still have
+ * `status`, oldest first, read in one pipeline; a record that does not parse is skipped (and
+ * logged) and named in `unreadable`: one bad record hid every held top-up from the admins, in
+ * the chat and the back office (review s23-e, 1). Same {money} slot as the index on a Cluster.
+ */
+async function indexed(
+  opts: StoreOptions,
+  index: string,
+  status: TopUp["status"],
+  limit: number,
+): Promise<{ topUps: TopUp[]; unreadable: string[] }> {
+  const { redis } = opts;
+  const k = keyspace(opts.prefix);
+  const members = await redis.zrange(index, "0", String(limit - 1));
+  const pipe = redis.pipeline();
+  for (const m of members) pipe.hmget(`${k.topUpNamePrefix}${m}`, "v", "j");
+  const rows = members.length > 0 ? ((await pipe.exec()) ?? []) : [];
+  const topUps: TopUp[] = [];
+  const unreadable: string[] = [];
+  rows.forEach(([err, row], i) => {
+    if (err) throw err;
+    const [v, j] = (row ?? []) as [string | null, string | null];
+    if (v == null || j == null) return;
+    const t = listed(opts, members[i]!, j, v);
+    if (!t) unreadable.push(members[i]!);
+    else if (t.status === status) topUps.push(t);
+  });
+  return { topUps, unreadable };
 }
 
 /** How many times `update` reads the user's top-ups when new ones keep coming in between. */
@@ -234,36 +265,21 @@ export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
       return members.map(split);
     },
     async held(limit) {
-      const members = await redis.zrange(k.topUpsHeld, "0", String(limit - 1));
-      const out: TopUp[] = [];
-      for (const [g, pid] of members.map(split)) {
-        const t = await get(g, pid);
-        if (t?.status === "held") out.push(t);
-      }
-      return out;
+      return (await indexed(opts, k.topUpsHeld, "held", limit)).topUps;
     },
     openSince: (createdBefore, limit) => openSince(opts, createdBefore, limit),
-    async setAside(gateway, paymentId) {
-      const m = member(gateway, paymentId);
-      // One MULTI (both keys share the {money} tag): off the schedule and recorded together.
-      const r = await redis
-        .multi()
-        .zrem(k.topUpsDue, m)
-        .sadd(unreadableTopUpsKey(opts.prefix), m)
-        .exec();
-      return Number(r?.[1]?.[1] ?? 0) === 1;
-    },
+    ...redisUnreadable(redis, opts.prefix),
     async unreadable(limit) {
-      return (await redis.srandmember(unreadableTopUpsKey(opts.prefix), limit)).sort();
+      // Set aside by the reconciler, and those in the admins' two lists (off its schedule, so it
+      // never meets them): the lists skip them, this names them (review s23-e, 1).
+      const aside = await redis.srandmember(unreadableTopUpsKey(opts.prefix), limit);
+      const held = await indexed(opts, k.topUpsHeld, "held", limit);
+      const partial = await indexed(opts, k.topUpsPartial, "partial_refund", limit);
+      return [...new Set([...aside, ...held.unreadable, ...partial.unreadable])]
+        .sort()
+        .slice(0, limit);
     },
-    async partialRefunds(limit) {
-      const members = await redis.zrange(k.topUpsPartial, "0", String(limit - 1));
-      const out: TopUp[] = [];
-      for (const [g, pid] of members.map(split)) {
-        const t = await get(g, pid);
-        if (t?.status === "partial_refund") out.push(t);
-      }
-      return out;
-    },
+    partialRefunds: async (limit) =>
+      (await indexed(opts, k.topUpsPartial, "partial_refund", limit)).topUps,
   };
 }

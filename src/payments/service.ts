@@ -64,8 +64,9 @@ export function createTopUps(opts: TopUpsOptions) {
     pastWatch: async (limit = 20) => {
       const at = ctx.now();
       const open = await store.openSince(at - opts.refundWatchMs, limit);
-      // Records that do not parse, still scheduled or set aside by the reconciler: counted for
-      // the admins, not hidden (review s23-d, 1).
+      // Records that do not parse, still scheduled, set aside by the reconciler, or in the held
+      // and partial-refund lists (which skip them): counted for the admins, not hidden (review
+      // s23-d, 1; s23-e, 1).
       const unreadable = [...new Set([...open.unreadable, ...(await store.unreadable(100))])];
       return { at, topUps: open.topUps, unreadable: unreadable.sort() };
     },

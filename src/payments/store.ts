@@ -49,6 +49,13 @@ export class UnreadableTopUpError extends Error {
   }
 }
 
+/** The admins' alert of an unreadable record, owed: the chats that have it, failures in a row. */
+export interface OwedUnreadableAlert {
+  member: string;
+  sentTo: number[];
+  failures: number;
+}
+
 export interface TopUpStore {
   /** A new top-up (version 0), due for its first look at `dueAt`. */
   create(t: TopUp, dueAt: number): Promise<void>;
@@ -69,9 +76,12 @@ export interface TopUpStore {
   ): Promise<UpdateOutcome>;
   /** Top-ups due by `now`, as [gateway, paymentId], oldest due first. */
   due(now: number, limit: number): Promise<Array<[string, string]>>;
-  /** Held top-ups (waiting for an admin's decision), oldest first. */
+  /**
+   * Held top-ups (waiting for an admin's decision), oldest first. A record that does not parse
+   * is skipped (`unreadable` names it), not thrown: it must not hide the others.
+   */
   held(limit: number): Promise<TopUp[]>;
-  /** Top-ups in partial_refund (waiting for an admin's figure), oldest first. */
+  /** Top-ups in partial_refund (waiting for an admin's figure), oldest first; as `held`. */
   partialRefunds(limit: number): Promise<TopUp[]>;
   /**
    * Open top-ups (initiated, pending) created before `createdBefore`, oldest first: those past
@@ -82,10 +92,34 @@ export interface TopUpStore {
     limit: number,
   ): Promise<{ topUps: TopUp[]; unreadable: string[] }>;
   /**
-   * Takes an unreadable record off the schedule and records it as unreadable, in one step; true
-   * the first time (the caller alerts the admins then, once).
+   * Takes an unreadable record off the schedule and records it as unreadable, in one step; the
+   * first time (true), the admins' alert of it is owed in that step too (`unreadableAlertsDue`).
    */
   setAside(gateway: string, paymentId: string): Promise<boolean>;
-  /** Records set aside as unreadable ("<gateway>:<paymentId>"), at most `limit`. */
+  /** Unreadable records whose admins' alert is owed and due by `now`, oldest due first. */
+  unreadableAlertsDue(now: number, limit: number): Promise<string[]>;
+  /**
+   * The owed alert of `member` to the one caller that finds it due by `now`, leased to it until
+   * `until` (another instance finds it not due meanwhile); null when it is not.
+   */
+  leaseUnreadableAlert(
+    member: string,
+    now: number,
+    until: number,
+  ): Promise<OwedUnreadableAlert | null>;
+  /**
+   * Records the chats that have the alert and the failures in a row; `retryAt` null: every admin
+   * has it, no longer owed; else due again then.
+   */
+  recordUnreadableAlert(
+    member: string,
+    sentTo: readonly number[],
+    failures: number,
+    retryAt: number | null,
+  ): Promise<void>;
+  /**
+   * Records that do not parse ("<gateway>:<paymentId>"), at most `limit`: those set aside, and
+   * those in the held and partial-refund lists (skipped there).
+   */
   unreadable(limit: number): Promise<string[]>;
 }

@@ -47,7 +47,10 @@ export interface TopUpsOptions {
    * every failure is tried again, with a backoff.
    */
   undeliverable?: (err: unknown) => boolean;
-  /** Sends the admins' alert of an unreadable record; absent: only logged. Throws when it could not. */
+  /**
+   * Sends the admins' alert of an unreadable record; absent: only logged. Throws when it could
+   * not (the reconciler tries again).
+   */
   notifyUnreadable?: (n: UnreadableNotice) => Promise<void>;
   logger: Logger;
   now?: () => number;

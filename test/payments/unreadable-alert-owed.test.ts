@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STANDIN_SECRET_KEY } from "../../dev/khalti/index.ts";
+import { createRedisLedger } from "../../src/ledger/index.ts";
+import {
+  createKhaltiGateway,
+  createRedisTopUpStore,
+  createTopUps,
+  type UnreadableNotice,
+} from "../../src/payments/index.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { serveKhaltiStandIn } from "../support/khalti.ts";
+import { loggedLines } from "../support/log-lines.ts";
+import { testRedis } from "../support/redis.ts";
+
+/**
+ * The admins' alert of a top-up record that does not parse is owed until every admin chat has it
+ * (review s23-e, 2): before, it was sent once when the reconciler set the record aside, and a
+ * failed send was only logged, so the admins might never hear of it. Now a failed send is tried
+ * again by a later pass (of any instance) after the backoff, a chat that has it is not sent it
+ * again, and two instances never both send it. Real Redis, two services over one prefix.
+ */
+
+let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
+beforeAll(async () => {
+  khalti = await serveKhaltiStandIn();
+});
+const env = testRedis("unreadable-owed");
+afterAll(async () => {
+  await khalti.close();
+  await env.cleanup();
+});
+
+const ADMINS = [3001, 3002];
+let n = 0;
+
+/** One process's top-up service over `prefix`, sending the unreadable alert with `send`. */
+function instance(prefix: string, now: () => number, send: (n: UnreadableNotice) => Promise<void>) {
+  const { logger, lines } = loggedLines();
+  const gateway = createKhaltiGateway({
+    baseUrl: khalti.apiUrl,
+    secretKey: STANDIN_SECRET_KEY,
+    timeoutMs: 3000,
+  });
+  const topUps = createTopUps({
+    store: createRedisTopUpStore({ redis: env.connect(), prefix, logger }),
+    gateway,
+    ledger: createRedisLedger({ redis: env.connect(), prefix }),
+    notify: async () => {},
+    notifyUnreadable: send,
+    logger,
+    now,
+    maxPaisa: 1_000_000,
+    dailyCapPaisa: 10_000_000,
+    returnUrl: "http://127.0.0.1:9/pay/khalti/return",
+    websiteUrl: "http://127.0.0.1:9",
+    adminChatIds: ADMINS,
+    lookupEveryMs: 1000,
+    refundWatchMs: 86_400_000,
+    refundCheckEveryMs: 1000,
+  });
+  return { topUps, lines, close: () => gateway.close() };
+}
+
+/** A damaged record first due on the schedule, under a prefix of its own. */
+async function damaged(pid: string): Promise<string> {
+  const prefix = `${env.prefix}${++n}:`;
+  const k = keyspace(prefix);
+  await env.redis.hset(k.topUp("khalti", pid), "v", "2", "j", "{not json");
+  await env.redis.zadd(k.topUpsDue, "1", `khalti:${pid}`);
+  return prefix;
+}
+
+describe("the admins' alert of an unreadable top-up record", () => {
+  it("a failed send is tried again by a later pass, to the chat that lacks it only, then never again", async () => {
+    const prefix = await damaged("OwedBadRecord");
+    let offset = 0;
+    const now = () => Date.now() + offset;
+    const sent: UnreadableNotice[] = [];
+    let down = true;
+    // Admin 3002's chat fails at first; 3001's does not.
+    const send = async (x: UnreadableNotice) => {
+      if (down && x.chatId === 3002) throw new Error("Bot API: 502");
+      sent.push(x);
+    };
+    const a = instance(prefix, now, send);
+    const b = instance(prefix, now, send);
+    await a.topUps.reconcile(50);
+    expect(sent.map((x) => x.chatId)).toEqual([3001]);
+    expect(a.lines.some((l) => l.msg === "unreadable top-up alert failed")).toBe(true);
+    down = false;
+    // Still owed: another instance's pass after the backoff sends it to 3002 only.
+    offset += 10_000;
+    await b.topUps.reconcile(50);
+    expect(sent.map((x) => x.chatId)).toEqual([3001, 3002]);
+    expect(sent[1]).toEqual({ chatId: 3002, gateway: "khalti", paymentId: "OwedBadRecord" });
+    // Every admin has it: no pass of either sends it again.
+    for (const i of [a, b, a]) {
+      offset += 3_600_000;
+      await i.topUps.reconcile(50);
+    }
+    expect(sent).toHaveLength(2);
+    expect((await a.topUps.pastWatch()).unreadable).toEqual(["khalti:OwedBadRecord"]);
+    await a.close();
+    await b.close();
+  });
+
+  it("two instances' passes at once send it once to each admin", async () => {
+    const prefix = await damaged("TwiceBadRecord");
+    let offset = 0;
+    const now = () => Date.now() + offset;
+    const sent: Array<[string, number]> = [];
+    let entered!: () => void;
+    const inSend = new Promise<void>((r) => {
+      entered = r;
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const a = instance(prefix, now, async (x) => {
+      entered();
+      await gate;
+      sent.push(["a", x.chatId]);
+    });
+    const b = instance(prefix, now, async (x) => {
+      sent.push(["b", x.chatId]);
+    });
+    const first = a.topUps.reconcile(50);
+    await inSend;
+    // A is sending: B's pass finds the alert taken.
+    await b.topUps.reconcile(50);
+    release();
+    await first;
+    offset += 3_600_000;
+    await b.topUps.reconcile(50);
+    await a.topUps.reconcile(50);
+    expect(sent).toEqual([
+      ["a", 3001],
+      ["a", 3002],
+    ]);
+    await a.close();
+    await b.close();
+  });
+});
