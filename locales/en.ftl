@@ -832,7 +832,7 @@ unlink-none = This chat is not joined to another account.
 link-not-sent = The code could not be sent to that { $channel } chat (it may have blocked this bot). Nothing was joined; please try again later.
 link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.
 link-new-confirm = This gives { $phone } a new, empty account here, and takes the number away from the Telegram account that registered it (that account keeps its balance, and is told). To do it, type { $confirm }. If that Telegram account is yours, type { $link } instead.
-link-new-not-yours = { $phone } cannot be given to this chat's account: that account belongs to another WhatsApp user (support released the number from it). Nothing was changed: { $phone } stays with the Telegram account that registered it. Use that account on Telegram, or ask support.
+link-new-no-id = No account was opened: this message did not say which WhatsApp user sent it, and a new account here belongs to that user. Nothing was changed: { $phone } stays with the Telegram account that registered it. Type { $confirm } again from an up-to-date WhatsApp, or type { $link } if that Telegram account is yours.
 link-number-taken = { $phone } was registered on WhatsApp by whoever holds that number now, so it is no longer this account's number: money added to { $phone } goes to that WhatsApp account from now on. Your balance and history stay here and you can go on using them. To add the number you use now, send { $register }.
 # --- end s21 (h-link) ---
 # --- h-cashin: a booking whose outcome is not known ---

@@ -1,10 +1,12 @@
 import type { MiddlewareFn } from "grammy";
 import { formatPhone, readLinkCode } from "../../src/accounts/index.ts";
+import type { ProfileInput } from "../../src/accounts/store.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { channelIdOf } from "../../src/bot/person.ts";
-import { type Held, heldOf, senderOf, senderSeal } from "../../src/whatsapp/held.ts";
+import { WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
+import { type Held, heldOf, sealUserId, senderOf, senderSeal } from "../../src/whatsapp/held.ts";
 import { linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
 
 /**
@@ -101,23 +103,46 @@ async function heldAnswer(
       personId: held.ownerId,
       phone: held.phone,
       asker: h.name,
+      ...(h.seal !== undefined ? { seal: h.seal } : {}),
     });
   }
   if (cmd?.word === "new") {
     // The chat's own account belongs to another Meta user id (a WhatsApp-born account an admin
     // released this number from: /waid): the number never goes back to it but by an admin's
     // decision, or its old holder's money would be the sender's (and cash-ins to the number).
+    // The sender gets a fresh account of their own instead, as any released number's next
+    // holder (whatsapp/inbound.ts `freshAccount`): it needs their Meta user id.
     const mine = await deps.accounts.waUserOf(channelId);
-    if (mine !== null && h.seal !== senderSeal({ userId: mine })) {
-      return t("link-new-not-yours", { phone });
+    const released = mine !== null && h.seal !== senderSeal({ userId: mine });
+    const sender = sealUserId(h.seal);
+    if (released && sender === null) {
+      return t("link-new-no-id", { phone, confirm: `new ${CONFIRM}`, link: "link" });
     }
     // Asked once more: one word would move the number away from an account with its own money.
     if (cmd.rest.toLowerCase() !== CONFIRM) {
       return t("link-new-confirm", { phone, confirm: `new ${CONFIRM}`, link: "link" });
     }
-    return takeNumber(deps, send, { channelId, held, name: h.name, t });
+    const fresh = released && sender !== null;
+    const account = fresh ? await freshFor(deps, channelId, sender) : null;
+    const who = {
+      name: h.name,
+      channel: "whatsapp" as const,
+      ...(fresh ? { waUserId: sender } : {}),
+    };
+    return takeNumber(deps, send, { channelId, account, held, who, t });
   }
   return t("link-held", { phone, link: "link", new: "new" });
+}
+
+/**
+ * A fresh account for the sender (chat-ids.ts `WA_FRESH_BASE`, never an id in use), theirs by
+ * their Meta user id; the chat's flow and session were the released account's (dropped by /waid
+ * release; again here, as when a fresh account opens on arrival).
+ */
+async function freshFor(deps: BotDeps, channelId: number, sender: string): Promise<number> {
+  const fresh = await deps.accounts.openWaFresh(WA_FRESH_BASE, sender);
+  await deps.forgetChat(channelId);
+  return fresh;
 }
 
 /** The word that confirms `new` ("new yes"). */
@@ -131,12 +156,17 @@ const CONFIRM = "yes";
 async function takeNumber(
   deps: BotDeps,
   send: Send,
-  n: { channelId: number; held: Held; name: string; t: Translate },
+  /** `account`: a fresh account taking it (`freshFor`), else the chat's own (null). */
+  n: { channelId: number; account: number | null; held: Held; who: ProfileInput; t: Translate },
 ): Promise<string> {
   const { channelId, held } = n;
   const phone = formatPhone(held.phone);
-  await deps.accounts.register(channelId, held.phone, { name: n.name, channel: "whatsapp" });
-  deps.logger.info({ userId: channelId, from: held.ownerId }, "whatsapp chat took its number");
+  const userId = n.account ?? channelId;
+  await deps.accounts.register(userId, held.phone, n.who);
+  deps.logger.info(
+    { userId, chatId: channelId, from: held.ownerId },
+    "whatsapp chat took its number",
+  );
   const there = await theirs(deps, held.ownerId, n.t);
   await send(held.ownerId, there("link-number-taken", { phone, register: "/register" })).catch(
     (err: unknown) =>
