@@ -6,8 +6,8 @@ import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { channelIdOf } from "../../src/bot/person.ts";
 import { WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
-import { type Held, heldOf, sealUserId, senderOf, senderSeal } from "../../src/whatsapp/held.ts";
-import { linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
+import { type Held, heldOf, sealUserId, senderOf } from "../../src/whatsapp/held.ts";
+import { anotherUsers, linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
 
 /**
  * Before the conversations: `link <code>` and `unlink` in any private chat (also while a flow
@@ -48,12 +48,17 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
     const send: Send = (chatId, text) => ctx.api.sendMessage(chatId, text);
     if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => {});
     // A chat the shop blocked neither joins an account nor takes a number (it would act as an
-    // account nobody blocked); leaving a link is always allowed.
-    if (cmd?.word !== "unlink" && (await deps.payment.access(channelId)) === "blocked") {
+    // account nobody blocked); leaving a link is always allowed. A released account's block is
+    // its old holder's, not the number's next holder's (asked only when blocked: no cost).
+    const seal = senderOf(ctx.update);
+    if (
+      cmd?.word !== "unlink" &&
+      (await deps.payment.access(channelId)) === "blocked" &&
+      !(await anotherUsers(deps, channelId, seal))
+    ) {
       await ctx.reply(t("access-blocked"));
       return;
     }
-    const seal = senderOf(ctx.update);
     const answer = held
       ? await heldAnswer(deps, t, send, {
           channelId,
@@ -112,8 +117,7 @@ async function heldAnswer(
     // decision, or its old holder's money would be the sender's (and cash-ins to the number).
     // The sender gets a fresh account of their own instead, as any released number's next
     // holder (whatsapp/inbound.ts `freshAccount`): it needs their Meta user id.
-    const mine = await deps.accounts.waUserOf(channelId);
-    const released = mine !== null && h.seal !== senderSeal({ userId: mine });
+    const released = await anotherUsers(deps, channelId, h.seal);
     const sender = sealUserId(h.seal);
     if (released && sender === null) {
       return t("link-new-no-id", { phone, confirm: `new ${CONFIRM}`, link: "link" });

@@ -41,17 +41,31 @@ export async function linkRefusal(
   // A WhatsApp account frozen for an admin's decision (/waid): nobody joins it meanwhile (the
   // code would reach its number's new holder).
   if ((await deps.accounts.waHoldOf(personId)) !== null) return "link-refused-target";
-  const [phone, money, mine] = await Promise.all([
+  const [phone, money, others] = await Promise.all([
     deps.accounts.phoneOf(channelId),
     deps.accounts.balanceOf(account.customer(channelId)),
-    isWhatsAppChat(channelId) ? deps.accounts.waUserOf(channelId) : null,
+    anotherUsers(deps, channelId, seal),
   ]);
   if (phone !== null) return "link-refused-own";
-  // The chat's own account is another WhatsApp user's (/waid released the number from it): its
-  // money is not the sender's to lose sight of, and is never named to them.
-  if (mine !== null && seal !== senderSeal({ userId: mine })) return null;
+  // Its money is not the sender's to lose sight of, and is never named to them.
+  if (others) return null;
   if (money.postedPaisa !== 0 || money.heldPaisa !== 0) return "link-refused-own";
   return null;
+}
+
+/**
+ * Whether a WhatsApp chat's own account belongs to another Meta user id than the sender's (`seal`:
+ * whatsapp/held.ts `senderSeal`): /waid released the number from it, and its money, block and
+ * flows are its old holder's, not the sender's (the number's next holder). False for Telegram.
+ */
+export async function anotherUsers(
+  deps: BotDeps,
+  channelId: number,
+  seal: string | undefined,
+): Promise<boolean> {
+  if (!isWhatsAppChat(channelId)) return false;
+  const mine = await deps.accounts.waUserOf(channelId);
+  return mine !== null && seal !== senderSeal({ userId: mine });
 }
 
 /** The translator of a chat's person (their kept language), else `t`'s. */

@@ -1,6 +1,9 @@
-import { describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { createRedisBlocked } from "../../src/accounts/blocked.ts";
 import type { Phone } from "../../src/accounts/phone.ts";
 import { isFreshWaAccount } from "../../src/whatsapp/chat-ids.ts";
+import { REDIS_URL } from "../support/redis.ts";
 import { useTestSystem } from "../support/system.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
 import {
@@ -24,6 +27,9 @@ const ts = useTestSystem({
   redis: true,
   env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}` },
 });
+
+const redis = new Redis(REDIS_URL);
+afterAll(() => redis.disconnect());
 
 const waUser = (phone: string, name: string, userId?: string) =>
   new WhatsAppChatUser(standInOf(ts), phone, { name, ...(userId ? { userId } : {}) });
@@ -91,5 +97,21 @@ describe("a released number registered on Telegram before its new holder writes"
     await noId.say("new yes", /did not say which WhatsApp user/);
     expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBe(12_963);
     expect(bikash.texts().slice(since).join("\n")).not.toMatch(OLD);
+  });
+
+  it("the released account's block by the shop is not the new holder's", async () => {
+    const phone = "9779800046004";
+    const { bikash, old, since } = await released(phone, "4");
+    await createRedisBlocked({ redis: redis as never, prefix: ts.prefix }).block({
+      userId: old,
+      reason: "abuse",
+      by: 1,
+      at: Date.now(),
+    });
+    await ts.user(12_964).register(phone);
+    await bikash.say("new", /To do it, type new yes/);
+    await bikash.say("new yes", /now has its own account here/);
+    await bikash.say("balance", /Rs 0/);
+    expect(bikash.texts().slice(since).join("\n")).not.toMatch(/blocked|Asha|Rs 400/);
   });
 });
