@@ -864,7 +864,7 @@ unlink-none = This chat is not joined to another account.
 link-not-sent = The code could not be sent to that { $channel } chat (it may have blocked this bot). Nothing was joined; please try again later.
 link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.
 link-new-confirm = This gives { $phone } a new, empty account here, and takes the number away from the Telegram account that registered it (that account keeps its balance, and is told). To do it, type { $confirm }. If that Telegram account is yours, type { $link } instead.
-link-new-not-yours = { $phone } cannot be given to this chat's account: that account belongs to another WhatsApp user (support released the number from it). Nothing was changed: { $phone } stays with the Telegram account that registered it. Use that account on Telegram, or ask support.
+link-new-no-id = No account was opened: this message did not say which WhatsApp user sent it, and a new account here belongs to that user. Nothing was changed: { $phone } stays with the Telegram account that registered it. Type { $confirm } again from an up-to-date WhatsApp, or type { $link } if that Telegram account is yours.
 link-number-taken = { $phone } was registered on WhatsApp by whoever holds that number now, so it is no longer this account's number: money added to { $phone } goes to that WhatsApp account from now on. Your balance and history stay here and you can go on using them. To add the number you use now, send { $register }.
 # --- end s21 (h-link) ---
 # --- h-cashin: a booking whose outcome is not known ---
@@ -901,6 +901,11 @@ waid-none = No WhatsApp account with { $phone } is waiting for a decision: nothi
 waid-other = { $phone }: the WhatsApp user held now has id { $pending }, not { $id } (another sender wrote after the alert you answer). Nothing was changed. Read the newest alert, then send /waid again.
 waid-accepted = ✅ { $phone }: the held WhatsApp user now owns account { $account } (its balance and history). Recorded with your id and the time.
 waid-released = ✅ { $phone } was released from account { $account }, which keeps its money and history; nothing of it goes to that WhatsApp number any more (its owner reaches it only from a Telegram chat joined to it earlier, or through support). The number's holder gets a new, empty account when they next write on WhatsApp. Recorded with your id and the time.
+waid-released-open = Orders of that account still under way: { $count }. Their results will not reach that number (they show in the account's history):
+waid-released-order = • { $ref }: { $amount }, { $status }
+waid-released-more = … and { $more } more.
+waid-released-none = No order of that account was under way.
+waid-released-looked = (Only its newest { $count } orders were looked at.)
 cmd-waid = Decide on a held WhatsApp account (admins)
 cashin-held = { $phone }'s account is under review by support (its WhatsApp number writes as another WhatsApp user): no cash-in to it until an admin decides. Take no cash for it now.
 cashin-moved = { $phone } is no longer the number of the account you were crediting (it left that account meanwhile). Nothing was booked: take no cash for it now; send /cashin again to credit whoever holds the number today.

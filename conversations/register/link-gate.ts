@@ -1,11 +1,13 @@
 import type { MiddlewareFn } from "grammy";
 import { formatPhone, readLinkCode } from "../../src/accounts/index.ts";
+import type { ProfileInput } from "../../src/accounts/store.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { channelIdOf } from "../../src/bot/person.ts";
-import { type Held, heldOf, senderOf, senderSeal } from "../../src/whatsapp/held.ts";
-import { linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
+import { WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
+import { type Held, heldOf, sealUserId, senderOf } from "../../src/whatsapp/held.ts";
+import { anotherUsers, linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
 
 /**
  * Before the conversations: `link <code>` and `unlink` in any private chat (also while a flow
@@ -46,12 +48,17 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
     const send: Send = (chatId, text) => ctx.api.sendMessage(chatId, text);
     if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => {});
     // A chat the shop blocked neither joins an account nor takes a number (it would act as an
-    // account nobody blocked); leaving a link is always allowed.
-    if (cmd?.word !== "unlink" && (await deps.payment.access(channelId)) === "blocked") {
+    // account nobody blocked); leaving a link is always allowed. A released account's block is
+    // its old holder's, not the number's next holder's (asked only when blocked: no cost).
+    const seal = senderOf(ctx.update);
+    if (
+      cmd?.word !== "unlink" &&
+      (await deps.payment.access(channelId)) === "blocked" &&
+      !(await anotherUsers(deps, channelId, seal))
+    ) {
       await ctx.reply(t("access-blocked"));
       return;
     }
-    const seal = senderOf(ctx.update);
     const answer = held
       ? await heldAnswer(deps, t, send, {
           channelId,
@@ -101,23 +108,45 @@ async function heldAnswer(
       personId: held.ownerId,
       phone: held.phone,
       asker: h.name,
+      ...(h.seal !== undefined ? { seal: h.seal } : {}),
     });
   }
   if (cmd?.word === "new") {
     // The chat's own account belongs to another Meta user id (a WhatsApp-born account an admin
     // released this number from: /waid): the number never goes back to it but by an admin's
     // decision, or its old holder's money would be the sender's (and cash-ins to the number).
-    const mine = await deps.accounts.waUserOf(channelId);
-    if (mine !== null && h.seal !== senderSeal({ userId: mine })) {
-      return t("link-new-not-yours", { phone });
+    // The sender gets a fresh account of their own instead, as any released number's next
+    // holder (whatsapp/inbound.ts `freshAccount`): it needs their Meta user id.
+    const released = await anotherUsers(deps, channelId, h.seal);
+    const sender = sealUserId(h.seal);
+    if (released && sender === null) {
+      return t("link-new-no-id", { phone, confirm: `new ${CONFIRM}`, link: "link" });
     }
     // Asked once more: one word would move the number away from an account with its own money.
     if (cmd.rest.toLowerCase() !== CONFIRM) {
       return t("link-new-confirm", { phone, confirm: `new ${CONFIRM}`, link: "link" });
     }
-    return takeNumber(deps, send, { channelId, held, name: h.name, t });
+    const fresh = released && sender !== null;
+    const account = fresh ? await freshFor(deps, channelId, sender) : null;
+    const who = {
+      name: h.name,
+      channel: "whatsapp" as const,
+      ...(fresh ? { waUserId: sender } : {}),
+    };
+    return takeNumber(deps, send, { channelId, account, held, who, t });
   }
   return t("link-held", { phone, link: "link", new: "new" });
+}
+
+/**
+ * A fresh account for the sender (chat-ids.ts `WA_FRESH_BASE`, never an id in use), theirs by
+ * their Meta user id; the chat's flow and session were the released account's (dropped by /waid
+ * release; again here, as when a fresh account opens on arrival).
+ */
+async function freshFor(deps: BotDeps, channelId: number, sender: string): Promise<number> {
+  const fresh = await deps.accounts.openWaFresh(WA_FRESH_BASE, sender);
+  await deps.forgetChat(channelId);
+  return fresh;
 }
 
 /** The word that confirms `new` ("new yes"). */
@@ -131,12 +160,17 @@ const CONFIRM = "yes";
 async function takeNumber(
   deps: BotDeps,
   send: Send,
-  n: { channelId: number; held: Held; name: string; t: Translate },
+  /** `account`: a fresh account taking it (`freshFor`), else the chat's own (null). */
+  n: { channelId: number; account: number | null; held: Held; who: ProfileInput; t: Translate },
 ): Promise<string> {
   const { channelId, held } = n;
   const phone = formatPhone(held.phone);
-  await deps.accounts.register(channelId, held.phone, { name: n.name, channel: "whatsapp" });
-  deps.logger.info({ userId: channelId, from: held.ownerId }, "whatsapp chat took its number");
+  const userId = n.account ?? channelId;
+  await deps.accounts.register(userId, held.phone, n.who);
+  deps.logger.info(
+    { userId, chatId: channelId, from: held.ownerId },
+    "whatsapp chat took its number",
+  );
   const there = await theirs(deps, held.ownerId, n.t);
   await send(held.ownerId, there("link-number-taken", { phone, register: "/register" })).catch(
     (err: unknown) =>

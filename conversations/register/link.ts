@@ -4,6 +4,7 @@ import { type BotDeps, isStaffId } from "../../src/bot/deps.ts";
 import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
 import { account } from "../../src/ledger/index.ts";
 import { isWhatsAppAccount, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { senderSeal } from "../../src/whatsapp/held.ts";
 
 /**
  * Joining two channels into one account, with proof of holding both (accounts/links.ts): a code
@@ -31,6 +32,8 @@ export async function linkRefusal(
   deps: BotDeps,
   channelId: number,
   personId: number,
+  /** Who asks, in a WhatsApp chat (whatsapp/held.ts `senderSeal`). */
+  seal?: string,
 ): Promise<"link-refused-staff" | "link-refused-target" | "link-refused-own" | null> {
   if (isStaffId(deps.settings, channelId)) return "link-refused-staff";
   // Not said why: whoever carries a staff member's old number learns nothing of the role.
@@ -38,12 +41,31 @@ export async function linkRefusal(
   // A WhatsApp account frozen for an admin's decision (/waid): nobody joins it meanwhile (the
   // code would reach its number's new holder).
   if ((await deps.accounts.waHoldOf(personId)) !== null) return "link-refused-target";
-  const [phone, money] = await Promise.all([
+  const [phone, money, others] = await Promise.all([
     deps.accounts.phoneOf(channelId),
     deps.accounts.balanceOf(account.customer(channelId)),
+    anotherUsers(deps, channelId, seal),
   ]);
-  if (phone !== null || money.postedPaisa !== 0 || money.heldPaisa !== 0) return "link-refused-own";
+  if (phone !== null) return "link-refused-own";
+  // Its money is not the sender's to lose sight of, and is never named to them.
+  if (others) return null;
+  if (money.postedPaisa !== 0 || money.heldPaisa !== 0) return "link-refused-own";
   return null;
+}
+
+/**
+ * Whether a WhatsApp chat's own account belongs to another Meta user id than the sender's (`seal`:
+ * whatsapp/held.ts `senderSeal`): /waid released the number from it, and its money, block and
+ * flows are its old holder's, not the sender's (the number's next holder). False for Telegram.
+ */
+export async function anotherUsers(
+  deps: BotDeps,
+  channelId: number,
+  seal: string | undefined,
+): Promise<boolean> {
+  if (!isWhatsAppChat(channelId)) return false;
+  const mine = await deps.accounts.waUserOf(channelId);
+  return mine !== null && seal !== senderSeal({ userId: mine });
 }
 
 /** The translator of a chat's person (their kept language), else `t`'s. */
@@ -60,10 +82,13 @@ export async function offerLink(
   deps: BotDeps,
   t: Translate,
   send: Send,
-  /** `asker`: the asking chat's name as its channel shows it, so the owner knows who asks. */
-  o: { channelId: number; personId: number; phone: Phone; asker: string },
+  /**
+   * `asker`: the asking chat's name as its channel shows it, so the owner knows who asks; `seal`:
+   * who asks in a WhatsApp chat (`linkRefusal`).
+   */
+  o: { channelId: number; personId: number; phone: Phone; asker: string; seal?: string },
 ): Promise<string> {
-  const refused = await linkRefusal(deps, o.channelId, o.personId);
+  const refused = await linkRefusal(deps, o.channelId, o.personId, o.seal);
   const phone = formatPhone(o.phone);
   if (refused !== null) return t(refused, { phone });
   const r = await deps.accounts.links.offer(o.channelId, { personId: o.personId, phone: o.phone });
@@ -123,7 +148,7 @@ export async function redeemLink(
     return `${t(key)}${await askAgain(deps, t, channelId)}`;
   }
   const phone = formatPhone(r.phone);
-  const refused = await linkRefusal(deps, channelId, r.personId);
+  const refused = await linkRefusal(deps, channelId, r.personId, seal);
   if (refused !== null) return t(refused, { phone });
   // The code was right, but the number has left that account since it was sent.
   if ((await deps.accounts.userByPhone(r.phone)) !== r.personId) {

@@ -5,6 +5,7 @@ import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
 import { translator } from "../../src/bot/i18n.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
 import { waHeldOf } from "../../src/whatsapp/held.ts";
+import { underWayText } from "./waid-orders.ts";
 
 /**
  * A WhatsApp sender whose Meta user id is not the one the number's account belongs to
@@ -71,12 +72,13 @@ export function waid(deps: BotDeps): Composer<BotContext> {
     // must not be answered by the next holder, as the old account, with its money.
     const chat = chatIdOfWaId(phone);
     if (decision === "release" && chat !== null) await deps.forgetChat(chat);
-    await ctx.reply(
-      t(decision === "accept" ? "waid-accepted" : "waid-released", {
-        phone: formatPhone(phone),
-        account: String(d.account),
-      }),
-    );
+    const said = t(decision === "accept" ? "waid-accepted" : "waid-released", {
+      phone: formatPhone(phone),
+      account: String(d.account),
+    });
+    // The old account's orders still under way: their results will not reach the number.
+    const open = decision === "release" ? `\n\n${await underWayText(deps, t, d.account)}` : "";
+    await ctx.reply(`${said}${open}`);
   });
   return composer;
 }

@@ -15,7 +15,8 @@ export const waIdentityOf = (store: AccountsStore) => ({
   waUserOf: (userId: number) => store.waUserOf(userId),
   holdWa: (userId: number, hold: WaHold) => store.holdWa(userId, hold),
   waHoldOf: (userId: number) => store.waHoldOf(userId),
-  nextWaFresh: () => store.nextWaFresh(),
+  /** A new account id for a released number's next holder, never one in use (`openWaFresh`). */
+  openWaFresh: (base: number, waUserId: string) => store.openWaFresh(base, waUserId),
   /**
    * Whether the account's messages are kept from its WhatsApp chat (a hold waits, or its number
    * was released from it: `waPushBlocked`): one script, asked only for a message that is not an

@@ -130,6 +130,36 @@ return ARGV[3]
 `,
 );
 
+/**
+ * A fresh WhatsApp account's id, taken in one step with the counter that names it: `base + n`
+ * for the counter's next n, skipping (and counting past) any id an account already uses (a user
+ * id, a phone, a profile or a language recorded for it: a counter reset or restored behind would
+ * else hand out an id whose money is someone else's), and recorded at once as the Meta user id's
+ * (trust on first use, as every WhatsApp-born account). KEYS: counter, Meta user ids, users,
+ * profiles, locales. ARGV: base, the Meta user id. The id (digits), false after 1000 taken ids.
+ */
+const freshScript = luaScript<
+  "counter" | "waUsers" | "users" | "profiles" | "locales",
+  string | null
+>(
+  "raWaFresh",
+  ["counter", "waUsers", "users", "profiles", "locales"],
+  `
+for i = 1, 1000 do
+  local id = string.format('%.0f', tonumber(ARGV[1]) + redis.call('INCR', KEYS[1]))
+  local used = false
+  for k = 2, 5 do
+    if redis.call('HEXISTS', KEYS[k], id) == 1 then used = true end
+  end
+  if not used then
+    redis.call('HSET', KEYS[2], id, ARGV[2])
+    return id
+  end
+end
+return false
+`,
+);
+
 export interface WaIdentity {
   /**
    * The Meta user id (`contacts[].user_id`) a WhatsApp-born account belongs to: the one recorded,
@@ -155,8 +185,12 @@ export interface WaIdentity {
    * was released from it (/waid release) and is not its own again (one script).
    */
   waPushBlocked(userId: number): Promise<boolean>;
-  /** The next fresh WhatsApp account's number (1, 2, …: chat-ids.ts `freshWaAccount`). */
-  nextWaFresh(): Promise<number>;
+  /**
+   * A new account for `waUserId` (a released number's next holder): `base + n`, n from a counter,
+   * never an id an account uses already (`freshScript`: taken in one step, skipped when used),
+   * recorded as that user id's. Throws when no free id is found (1000 taken in a row).
+   */
+  openWaFresh(base: number, waUserId: string): Promise<number>;
   /**
    * An admin's decision on the hold of the phone's account (see `decideScript`); null: none.
    * `id` (a `waShortId`) names the held sender decided on: another one held now is `WaOther`.
@@ -221,7 +255,18 @@ export function redisWaIdentity(opts: {
       };
       return (await blockedScript.run(redis, keys, String(userId))) === 1;
     },
-    nextWaFresh: () => redis.incr(`${k.accountWaReleased}:n`),
+    async openWaFresh(base, waUserId) {
+      const keys = {
+        counter: `${k.accountWaReleased}:n`,
+        waUsers: k.accountWaUsers,
+        users: k.accountUsers,
+        profiles: k.accountProfiles,
+        locales: k.accountLocales,
+      };
+      const id = await freshScript.run(redis, keys, String(base), waUserId);
+      if (id === null) throw new Error("no free id for a fresh WhatsApp account");
+      return Number(id);
+    },
     async decideWa(phone, decision, by, at, id) {
       const r = await decideScript.run(
         redis,
@@ -279,9 +324,15 @@ export function memoryWaIdentity(m: {
       const gone = released.get(userId);
       return holds.has(userId) || (gone !== undefined && m.users.get(userId) !== gone);
     },
-    async nextWaFresh() {
-      fresh += 1;
-      return fresh;
+    async openWaFresh(base, waUserId) {
+      for (let i = 0; i < 1000; i++) {
+        fresh += 1;
+        const id = base + fresh;
+        if (waUsers.has(id) || m.users.has(id) || m.profileOf(id) !== undefined) continue;
+        waUsers.set(id, waUserId);
+        return id;
+      }
+      throw new Error("no free id for a fresh WhatsApp account");
     },
     async decideWa(phone, decision, by, at, id) {
       const account = m.phones.get(phone);

@@ -39,6 +39,10 @@ export function senderSeal(m: { userId?: string; name?: string }): string | null
   return null;
 }
 
+/** The Meta user id a seal names (`senderSeal`), or null for a profile name's seal or none. */
+export const sealUserId = (seal: string | undefined): string | null =>
+  seal?.startsWith("u:") ? seal.slice(2) : null;
+
 const sealed = new WeakMap<object, string>();
 
 /** The sender's seal, told to the link gate on the update (a code typed seals the link with it). */

@@ -4,7 +4,7 @@ import { type Phone, phoneSchema } from "../accounts/phone.ts";
 import type { ProfileInput } from "../accounts/store.ts";
 import type { WaHold } from "../accounts/wa-identity.ts";
 import type { Logger } from "../logger.ts";
-import { freshWaAccount, isFreshWaAccount } from "./chat-ids.ts";
+import { isFreshWaAccount, WA_FRESH_BASE } from "./chat-ids.ts";
 import type { ArrivedPerson, Choice, WaChatStore } from "./chat-store.ts";
 import { answeringIn, markHeld, markSender, markWaHeld, senderSeal, type WaHeld } from "./held.ts";
 import type { InboundItem } from "./inbound-queue.ts";
@@ -36,8 +36,11 @@ export interface InboundDeps {
     holdWa(userId: number, hold: WaHold): Promise<WaHold | null>;
     /** The hold waiting on the account, if any. */
     waHoldOf(userId: number): Promise<WaHold | null>;
-    /** The next fresh WhatsApp account's number (chat-ids.ts `freshWaAccount`). */
-    nextWaFresh(): Promise<number>;
+    /**
+     * A new account for a released number's next holder (`base` + a counter's n: chat-ids.ts),
+     * never an id in use, recorded as the Meta user id's.
+     */
+    openWaFresh(base: number, waUserId: string): Promise<number>;
     links: {
       sealedLinkOf(channelId: number): Promise<SealedLink | null>;
       unlink(channelId: number): Promise<boolean>;
@@ -186,7 +189,7 @@ async function ownAccount(
 
 /**
  * A fresh WhatsApp account for the sender of a number an admin released from the chat's own
- * account (/waid release): an id of its own (chat-ids.ts `freshWaAccount`), registered with the
+ * account (/waid release): an id of its own (chat-ids.ts `WA_FRESH_BASE`), registered with the
  * number and the sender's user id (trust on first use, as any WhatsApp-born account), nothing in
  * it. When someone registered the number meanwhile: a fresh account's own user id check decides
  * (`ownAccount`); another's owner is returned (the link gate's, as any number taken on Telegram).
@@ -199,10 +202,9 @@ async function freshAccount(
   waUserId: string,
   again = false,
 ): Promise<Found | number> {
-  const fresh = freshWaAccount(await deps.accounts.nextWaFresh());
-  // Its user id first (a new id: nobody else's), so a crash before the profile leaves no account
-  // that the next sender's id would adopt.
-  await deps.accounts.adoptWaUser(fresh, waUserId);
+  // An id no account uses, with its user id recorded in the same step: a crash before the
+  // profile leaves no account that the next sender's id would adopt.
+  const fresh = await deps.accounts.openWaFresh(WA_FRESH_BASE, waUserId);
   const who = { name: m.name ?? "", channel: "whatsapp" as const, waUserId };
   const owner = await deps.accounts.claimPhone(fresh, phone, who);
   if (owner === null) {

@@ -146,6 +146,22 @@ describe.each([
     expect(await s.waPushBlocked(32)).toBe(true);
   });
 
+  it("opens fresh WhatsApp accounts on ids nobody uses, each recorded as its user id's", async () => {
+    const s = make();
+    const base = 9_000_000_000_000_000;
+    // Ids the counter will name next, already someone's: a phone, a user id, a profile.
+    await s.register(base + 1, phone("9779800000031"));
+    await s.adoptWaUser(base + 2, "NP.other");
+    await s.putProfile(base + 3, { name: "Sita", channel: "whatsapp" }, 1);
+    const id = await s.openWaFresh(base, "NP.new");
+    expect(id).toBe(base + 4);
+    expect(await s.waUserOf(id)).toBe("NP.new");
+    expect(await s.openWaFresh(base, "NP.next")).toBe(base + 5);
+    // The ones in use are untouched.
+    expect(await s.phoneOf(base + 1)).toBe("9779800000031");
+    expect(await s.waUserOf(base + 2)).toBe("NP.other");
+  });
+
   it("keeps the latest language of a user", async () => {
     const s = make();
     expect(await s.localeOf(3)).toBeNull();

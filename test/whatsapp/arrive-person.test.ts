@@ -138,7 +138,9 @@ describe("the inbound handler takes the person the arrival read", () => {
         ),
         adoptWaUser: asking("adoptWaUser", (id: number, u: string) => accounts.adoptWaUser(id, u)),
         waUserOf: asking("waUserOf", (id: number) => accounts.waUserOf(id)),
-        nextWaFresh: asking("nextWaFresh", () => accounts.nextWaFresh()),
+        openWaFresh: asking("openWaFresh", (base: number, u: string) =>
+          accounts.openWaFresh(base, u),
+        ),
         holdWa: asking("holdWa", (id: number, hold: WaHold) => accounts.holdWa(id, hold)),
         waHoldOf: asking("waHoldOf", (id: number) => accounts.waHoldOf(id)),
       },

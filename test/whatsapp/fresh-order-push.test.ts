@@ -70,4 +70,27 @@ describe("a fresh WhatsApp account's order pushes", () => {
     await waitUntil(withheldOld, "the old account's push withheld");
     expect(bikash.texts().slice(since).join("\n")).not.toContain(`Order ${oldRef}`);
   });
+
+  it("review should-fix 4: the release's reply lists the old account's orders still under way", async () => {
+    const phone = "9779800047002";
+    const admin = waUser(ADMIN_PHONE, "Admin", "NP.admin");
+    await admin.say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-47b");
+    await asha.say("hi", /Namaste Asha/);
+    await creditPerson(ts, waPerson(phone), 50_000);
+    ts.system.sandbox!.setFaults(ts.system.config.sandbox.token, { dropWebhooks: true });
+    const done = await order(asha, 120);
+    await waitUntil(async () => {
+      await ts.system.reconciler.runOnce();
+      return (await ts.system.orders.get(done))?.status === "success";
+    }, "the first order's end");
+    // Its result is not known yet: the aggregator's webhooks are dropped, the reconciler waits.
+    const open = await order(asha, 150);
+    await waUser(phone, "Bikash", "NP.bikash-47b").say("balance", /under review by our support/);
+    const reply = await admin.say(`waid +${phone} release`, /was released from account/);
+    expect(reply.text).toMatch(/still under way: 1\./);
+    expect(reply.text).toMatch(new RegExp(`${open}: Rs 150, `));
+    expect(["success", "failed"]).not.toContain((await ts.system.orders.get(open))?.status);
+    expect(reply.text).not.toContain(done);
+  });
 });

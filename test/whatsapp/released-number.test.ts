@@ -1,7 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
 import type { Phone } from "../../src/accounts/phone.ts";
 import { account } from "../../src/ledger/index.ts";
-import { isFreshWaAccount } from "../../src/whatsapp/chat-ids.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
+import { isFreshWaAccount, WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
+import { REDIS_URL } from "../support/redis.ts";
 import { useTestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
@@ -26,6 +29,9 @@ const ts = useTestSystem({
   redis: true,
   env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, AGENT_IDS: String(AGENT) },
 });
+
+const redis = new Redis(REDIS_URL);
+afterAll(() => redis.disconnect());
 
 const waUser = (phone: string, name: string, userId?: string) =>
   new WhatsAppChatUser(standInOf(ts), phone, { name, ...(userId ? { userId } : {}) });
@@ -184,5 +190,27 @@ describe("/waid release detaches the old account from the number", () => {
     );
     expect(carol.texts().slice(since).join("\n")).not.toMatch(ADDED);
     expect(await availableOf(ts, first)).toBe(3_000);
+  });
+
+  it("a fresh account never takes an id in use: a counter set back skips the taken one", async () => {
+    const phone = "9779800045007";
+    const { bikash } = await released(phone, "7");
+    await bikash.say("balance", /Rs 0/);
+    const first = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    await creditPerson(ts, first, 7_000);
+    // The counter restored behind (a reset, an old backup): its next n names Bikash's account.
+    await redis.set(`${keyspace(ts.prefix).accountWaReleased}:n`, first - WA_FRESH_BASE - 1);
+    const other = "9779800045008";
+    const { bikash: carol } = await released(other, "8");
+    const seen = await carol.say("balance", /Rs 0/);
+    expect(seen.text).not.toMatch(/Rs 70|Rs 400/);
+    const second = (await ts.system.deps.accounts.userByPhone(other as Phone)) ?? 0;
+    expect(isFreshWaAccount(second)).toBe(true);
+    expect(second).not.toBe(first);
+    // Bikash's account keeps its number, its owner and its money.
+    expect(await ts.system.deps.accounts.phoneOf(first)).toBe(phone);
+    expect(await ts.system.deps.accounts.waUserOf(first)).toBe("NP.bikash-7");
+    expect(await availableOf(ts, first)).toBe(7_000);
+    await bikash.say("balance", /Rs 70/);
   });
 });
