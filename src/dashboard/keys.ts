@@ -9,6 +9,7 @@ export function dashboardKeys(prefix: string) {
   const k = keyspace(prefix);
   return {
     link: k.dashboardLink,
+    spent: k.dashboardSpentLink,
     session: k.dashboardSession,
     userSessions: k.dashboardUserSessions,
     audit: k.dashboardAudit,
