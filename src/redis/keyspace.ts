@@ -204,10 +204,8 @@ export function keyspace(prefix: string) {
     idleNoticed: `${prefix}{idle}:noticed`,
 
     // --- The back office (dashboard/): single keys, no script touches two ---
-    /** String (JSON: user id, end), PX the link's life: a login link by its token's SHA-256. */
+    /** String (JSON: user id, end), PX the link's life: a login link by its token's SHA-256; `spent:<hash>` the user id of a spent one, PX the rest of its life. */
     dashboardLink: (tokenHash: string) => `${prefix}dash:link:${tokenHash}`,
-    /** String (the user id), PX the rest of the link's life: a spent login link, by its token's SHA-256. */
-    dashboardSpentLink: (tokenHash: string) => `${prefix}dash:spent:${tokenHash}`,
     /** String (JSON: user id, login, last use), PX the absolute timeout: a session by its id's SHA-256. */
     dashboardSession: (idHash: string) => `${prefix}dash:session:${idHash}`,
     /** Set of one person's session-id hashes (revoke all), PX the absolute timeout. */

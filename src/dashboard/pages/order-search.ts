@@ -9,7 +9,7 @@ import {
   SEARCH_SCAN_BOUND,
   searchCursorSchema,
 } from "../../orders/index.ts";
-import { type Fragment, inRegion, notice, page, path, rs, table, time } from "../html.ts";
+import { type Fragment, inRegion, notice, page, path, table, time } from "../html.ts";
 import type { DashboardContext, DashboardParts } from "../parts.ts";
 
 /**
