@@ -39,7 +39,8 @@ export type RaiseResult =
   | { ok: false; code: "unknown_order" };
 
 export type ChangeResult =
-  | { ok: true; complaint: Complaint; balancePaisa?: number }
+  /** `told`: the customer's notice was handed to their chat (false: no sender, or the send failed). */
+  | { ok: true; complaint: Complaint; balancePaisa?: number; told: boolean }
   | { ok: false; code: "unknown" }
   | { ok: false; code: ChangeRefusal; complaint: Complaint }
   | {
@@ -63,7 +64,8 @@ interface Ctx {
   opts: ComplaintsOptions;
   now: () => number;
   get(ref: string): Promise<Complaint | null>;
-  tell(c: Complaint, change: ComplaintChange, extra?: { balancePaisa?: number }): Promise<void>;
+  /** Whether the notice went out: a failed send is logged, never thrown (the change stands). */
+  tell(c: Complaint, change: ComplaintChange, extra?: { balancePaisa?: number }): Promise<boolean>;
 }
 
 /** The refund a resolution may book on this complaint, or why none. */
@@ -119,8 +121,8 @@ async function change(
     const written = { ...next, version: c.version + 1 };
     // The refund is booked: a failed balance read only leaves the balance out of the notice.
     const extra = refund ? await balanceAfter(ctx, c.userId) : {};
-    await ctx.tell(written, statusAfter(action) as ComplaintChange, extra);
-    return { ok: true, complaint: written, ...extra };
+    const told = await ctx.tell(written, statusAfter(action) as ComplaintChange, extra);
+    return { ok: true, complaint: written, ...extra, told };
   }
   throw new Error(`complaint ${ref}: ${MAX_TRIES} version races in a row`);
 }
@@ -140,8 +142,10 @@ export function createComplaints(opts: ComplaintsOptions) {
   const { store, logger } = opts;
   const now = opts.now ?? Date.now;
   const tell: Ctx["tell"] = async (c, what, extra = {}) => {
+    if (!opts.tell) return false;
     try {
-      await opts.tell?.(c, what, extra);
+      await opts.tell(c, what, extra);
+      return true;
     } catch (err) {
       logger.warn(
         {
@@ -151,6 +155,7 @@ export function createComplaints(opts: ComplaintsOptions) {
         },
         "complaint notice not delivered",
       );
+      return false;
     }
   };
   const get = async (ref: string) =>

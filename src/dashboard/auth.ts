@@ -108,8 +108,10 @@ export function allow(...roles: DashboardRole[]): MiddlewareHandler<DashboardEnv
   return async (c, next) => {
     const viewer = c.get("viewer");
     if (!roles.includes(viewer.role)) {
+      // Named by the roles it is for: /me is for agents, not admins (review s24-a, N5).
+      const whom = roles.map((r) => `${r}s`).join(" and ");
       return c.html(
-        page("Not allowed", notice("This page is for admins only.", "error"), viewer),
+        page("Not allowed", notice(`This page is for ${whom} only.`, "error"), viewer),
         403,
       );
     }

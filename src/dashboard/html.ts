@@ -1,6 +1,6 @@
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import { toDecimalString } from "../money.ts";
+import { type Region, toDecimalString } from "../money.ts";
 import { DASHBOARD_PATH, type DashboardRole } from "./deps.ts";
 
 /**
@@ -66,6 +66,15 @@ function nav(viewer: Viewer): Fragment {
 /** Rupees with two decimals, as the journal CSV writes them; "—" when unknown. */
 export const rs = (paisa: number | null | undefined): string =>
   paisa === null || paisa === undefined ? "—" : `Rs ${toDecimalString(paisa)}`;
+
+/**
+ * An order's money in its country's rupees, two decimals: "Rs" for Nepal, "₹" for India, the
+ * signs the chat's receipts use (money.ts formatMoney by region); "—" when unknown.
+ */
+export const inRegion = (paisa: number | null | undefined, region: Region): string =>
+  region === "in" && paisa !== null && paisa !== undefined
+    ? `₹${toDecimalString(paisa)}`
+    : rs(paisa);
 
 /**
  * A customer's or an agent's money in words: what they may spend (posted − held), and what is held

@@ -9,6 +9,8 @@ export function dashboardKeys(prefix: string) {
   const k = keyspace(prefix);
   return {
     link: k.dashboardLink,
+    /** A spent link's person, for the rest of the link's life (links.ts). */
+    spent: (tokenHash: string) => k.dashboardLink(`spent:${tokenHash}`),
     session: k.dashboardSession,
     userSessions: k.dashboardUserSessions,
     audit: k.dashboardAudit,

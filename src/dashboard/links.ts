@@ -10,7 +10,9 @@ import { hashSecret, isSecretShaped, newSecret } from "./secret.ts";
  * Reading a link (GET, which a link-preview crawler may do) never spends it; only the confirm POST
  * does, with GETDEL: one atomic read-and-delete, so two POSTs of the same token log in once.
  * The end time is also checked against the injected clock, so tests (and a Redis whose expiry
- * lags) cannot stretch a link past its 10 minutes.
+ * lags) cannot stretch a link past its 10 minutes. A spent link leaves whose it was for the rest
+ * of its life (never a way in: only the session a login made is), so a second click on "Log in"
+ * can send a browser already logged in as that person to the back office (review s24-a, N4).
  */
 
 export const linkRecordSchema = z.object({
@@ -31,6 +33,8 @@ export interface LoginLinks {
   peek(token: string): Promise<LinkRecord | null>;
   /** Spends the link: the first call gets its record, every later one null. */
   spend(token: string): Promise<LinkRecord | null>;
+  /** Whose a link spent less than its 10 minutes ago was; null for any other token. */
+  spentBy(token: string): Promise<number | null>;
 }
 
 /** The path of a login link under the back office (its token is a path segment). */
@@ -81,7 +85,18 @@ export function createLoginLinks(opts: {
     },
     async spend(token) {
       if (!isSecretShaped(token)) return null;
-      return liveLink(await kv.getdel(keys.link(hashSecret(token))), opts.now());
+      const hash = hashSecret(token);
+      const link = liveLink(await kv.getdel(keys.link(hash)), opts.now());
+      if (link) {
+        const rest = Math.max(1, link.expiresAt - opts.now());
+        await kv.setPx(keys.spent(hash), String(link.userId), rest);
+      }
+      return link;
+    },
+    async spentBy(token) {
+      if (!isSecretShaped(token)) return null;
+      const id = Number(await kv.get(keys.spent(hashSecret(token))));
+      return Number.isSafeInteger(id) && id > 0 ? id : null;
     },
   };
 }

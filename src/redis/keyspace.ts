@@ -204,7 +204,7 @@ export function keyspace(prefix: string) {
     idleNoticed: `${prefix}{idle}:noticed`,
 
     // --- The back office (dashboard/): single keys, no script touches two ---
-    /** String (JSON: user id, end), PX the link's life: a login link by its token's SHA-256. */
+    /** String (JSON: user id, end), PX the link's life: a login link by its token's SHA-256; `spent:<hash>` the user id of a spent one, PX the rest of its life. */
     dashboardLink: (tokenHash: string) => `${prefix}dash:link:${tokenHash}`,
     /** String (JSON: user id, login, last use), PX the absolute timeout: a session by its id's SHA-256. */
     dashboardSession: (idHash: string) => `${prefix}dash:session:${idHash}`,

@@ -174,6 +174,22 @@ describe("alerts", () => {
     expect(await acks.get("drift")).toBeNull();
     await m.done();
   });
+  // Fails on the code before (review s24-a, 2): an India order's ₹ amount read "Rs 100.00".
+  it("names a stuck order's amount in its own currency: ₹ for India", async () => {
+    const old = h.clock.now - 2 * 3_600_000;
+    await h.store.create(
+      placedOrder({
+        reference: "880000000000009",
+        idempotencyKey: "stuck-in-9",
+        region: "in",
+        amountPaisa: 10_000,
+        createdAt: old,
+        updatedAt: old,
+      }),
+    );
+    const text = await (await (await h.login(ADMIN)).get("/dashboard/alerts")).text();
+    expect(text).toContain("Order 880000000000009 (₹100.00) is still placed");
+  });
 });
 
 describe("the price schedule and the audit export", () => {

@@ -78,9 +78,16 @@ describe("held top-ups in the back office", () => {
       c.post("/dashboard/topups/decide", {}, body),
     ]);
     expect([a.status, b.status].sort()).toEqual([200, 409]);
+    // The double click's refused page says the decision went through, and whose it was (s24-a, N1).
+    const lost = await (a.status === 409 ? a : b).text();
+    expect(lost).not.toContain("another decision was taken");
+    expect(lost).toContain("Already decided by you (");
+    expect(lost).toContain("it is completed. Nothing more was done.");
+    expect(lost).toContain("Credited</th><td>Rs 250.00");
+    expect(lost).toContain(`Decided</th><td>Credit what was paid, by admin ${ADMIN}, `);
     const again = await c.post("/dashboard/topups/decide", {}, body);
     expect(again.status).toBe(409);
-    expect(await again.text()).toContain("Not held any more");
+    expect(await again.text()).toContain("Already decided by you");
     expect(await balance(6102)).toBe(25_000);
     expect(await creditsOf(t.paymentId)).toHaveLength(1);
     expect((await h.topUps.get(t.paymentId))?.status).toBe("completed");
@@ -97,6 +104,23 @@ describe("held top-ups in the back office", () => {
     );
     expect(await (await c.get("/dashboard/topups")).text()).not.toContain(t.paymentId);
     await expectBooksBalanced(h.ledger);
+  });
+
+  it("a decision another admin took first: whose, when, and what the top-up is now", async () => {
+    const t = await h.heldTopUp(6109, 20_000, 25_000);
+    expect((await h.topUps.decide(t.paymentId, "reject", 3999)).ok).toBe(true);
+    const c = await h.login(ADMIN);
+    const res = await c.post(
+      "/dashboard/topups/decide",
+      {},
+      form({ id: t.paymentId, d: "credit_paid", shown: "25000" }),
+    );
+    expect(res.status).toBe(409);
+    const text = await res.text();
+    expect(text).toContain("Already decided by admin 3999 (");
+    expect(text).toContain("Credited</th><td>nothing");
+    expect(text).toContain("Decided</th><td>Reject (refund at the gateway), by admin 3999, ");
+    expect(await balance(6109)).toBe(0);
   });
 
   it("asks the gateway again before a credit: a payment changed since is not credited", async () => {

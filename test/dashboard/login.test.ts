@@ -85,6 +85,49 @@ describe("the login link", () => {
     expect(results.map((r) => r.status).sort()).toEqual([303, 410, 410, 410, 410]);
   });
 
+  // Review s24-a, N4: a second click on "Log in" spent nothing and showed only "used already".
+  it("a second POST from the browser it logged in goes to the back office; anyone else gets 410 and the hint", async () => {
+    const path = new URL((await h.access.issueLink(ADMIN))!.url).pathname;
+    const c = client(h.url);
+    expect((await c.post(path)).status).toBe(303);
+    const cookie = c.cookie;
+    for (const again of [await c.post(path), await c.get(path)]) {
+      expect(again.status).toBe(303);
+      expect(again.headers.get("location")).toBe("/dashboard");
+    }
+    expect(c.cookie).toBe(cookie);
+    expect(await (await c.get("/dashboard")).text()).toContain(`admin ${ADMIN}`);
+
+    // No session (the first answer's cookie lost), or another person's: 410, with the way on.
+    const agent = await loggedIn(AGENT);
+    for (const other of [client(h.url), agent]) {
+      const res = await other.post(path);
+      expect(res.status).toBe(410);
+      const text = await res.text();
+      expect(text).toContain("This link was used already or is too old.");
+      expect(text).toContain('If you clicked "Log in" twice, you are perhaps logged in already');
+      expect(text).toContain('<a href="/dashboard">the back office</a>, or ask for a new link.');
+    }
+    expect(await (await agent.get("/dashboard")).text()).toContain(`agent ${AGENT}`);
+  });
+
+  it("names the person by the chat the link went to: a WhatsApp id is no Telegram user", async () => {
+    const wa = 8_000_000_000_000_000 + 9_779_841_600_001;
+    h.roles.admins.add(wa);
+    try {
+      const tg = await (
+        await client(h.url).get(new URL((await h.access.issueLink(ADMIN))!.url).pathname)
+      ).text();
+      expect(tg).toContain(`You are logging in as <strong>Telegram user ${ADMIN}</strong>.`);
+      const link = (await h.access.issueLink(wa))!;
+      const text = await (await client(h.url).get(new URL(link.url).pathname)).text();
+      expect(text).toContain(`You are logging in as <strong>WhatsApp account ${wa}</strong>.`);
+      expect(text).not.toContain("Telegram");
+    } finally {
+      h.roles.admins.delete(wa);
+    }
+  });
+
   it("is refused after its 10 minutes (the clock, not only Redis's expiry)", async () => {
     const path = new URL((await h.access.issueLink(ADMIN))!.url).pathname;
     h.clock.now += DEFAULT_TIMES.linkMs;
@@ -237,8 +280,19 @@ describe("roles, checked on every request", () => {
       "/dashboard/books/journal.csv?from=2026-01-01&to=2026-02-01",
       "/dashboard/audit",
     ]) {
-      expect((await c.get(p)).status, p).toBe(403);
+      const res = await c.get(p);
+      expect(res.status, p).toBe(403);
+      expect(await res.text()).toContain("This page is for admins only.");
     }
+  });
+
+  // Review s24-a, N5: /me told an admin "This page is for admins only."
+  it("an admin's 403 on an agent's page says it is for agents", async () => {
+    const res = await (await loggedIn(ADMIN)).get("/dashboard/me");
+    expect(res.status).toBe(403);
+    const text = await res.text();
+    expect(text).toContain("This page is for agents only.");
+    expect(text).not.toContain("admins only");
   });
 });
 

@@ -8,6 +8,11 @@ import {
 import { createFloatWatch, createRedisCrossings } from "../../src/books/index.ts";
 import { createI18n } from "../../src/bot/i18n.ts";
 import {
+  type Complaints,
+  createComplaints,
+  createRedisComplaintStore,
+} from "../../src/complaints/index.ts";
+import {
   createDashboard,
   type DashboardDeps,
   dashboardAccess,
@@ -55,6 +60,8 @@ export interface ActionsHarness {
   told: Array<{ chatId: number; text: string }>;
   /** Chats whose send throws, as for a person who blocked the bot. */
   unreachable: Set<number>;
+  /** The complaints service /complaints uses; its notices go to `told` (or throw when unreachable). */
+  complaints: Complaints;
   clock: { now: number };
   login(userId: number): Promise<ReturnType<typeof client>>;
   /** The one-time login link the chat's /dashboard would send. */
@@ -120,6 +127,19 @@ export async function startActions(): Promise<ActionsHarness> {
   const told: ActionsHarness["told"] = [];
   const unreachable = new Set<number>();
   const logger = createLogger({ level: "silent", secrets: [] });
+  const complaints = createComplaints({
+    store: createRedisComplaintStore({ redis: t.redis, prefix: t.prefix, now: () => clock.now }),
+    orders: store,
+    ledger,
+    logger,
+    now: () => clock.now,
+    // The composition root's teller in short: a customer's notice on a sender that records.
+    tell: async (c, change) => {
+      if (change === "raised") return;
+      if (unreachable.has(c.chatId)) throw new Error("403: Forbidden: bot was blocked");
+      told.push({ chatId: c.chatId, text: `complaint ${c.reference} ${change}` });
+    },
+  });
   let app: ReturnType<typeof createDashboard> | undefined;
   const server = await serveFetch((req, env) =>
     app ? app.fetch(req, env) : new Response("starting", { status: 503 }),
@@ -148,6 +168,7 @@ export async function startActions(): Promise<ActionsHarness> {
       orders: store,
       stuckAfterMs: 3_600_000,
       priceSchedule: SCHEDULE,
+      complaints,
       // The composition root's wiring: the chat's own telling, on a sender that records.
       tellReversed: (r) =>
         tellReversal(
@@ -189,6 +210,7 @@ export async function startActions(): Promise<ActionsHarness> {
     },
     told,
     unreachable,
+    complaints,
     clock,
     async linkFor(userId) {
       const link = await access.issueLink(userId);

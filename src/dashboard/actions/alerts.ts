@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type BooksReport, raisedAlerts } from "../../books/index.ts";
-import { rs, time } from "../html.ts";
+import { inRegion, rs, time } from "../html.ts";
 import type { DashboardKeys } from "../keys.ts";
 import type { DashboardKv } from "../kv.ts";
 import type { ActionDeps } from "./deps.ts";
@@ -126,7 +126,7 @@ export async function currentAlerts(
       id: `stuck:${o.reference}`,
       kind: "stuck_order",
       since: o.createdAt,
-      text: `Order ${o.reference} (${rs(o.amountPaisa)}) is still ${o.status} since ${time(o.createdAt)}.`,
+      text: `Order ${o.reference} (${inRegion(o.amountPaisa, o.region)}) is still ${o.status} since ${time(o.createdAt)}.`,
       href: `/orders?ref=${o.reference}`,
     });
   }

@@ -158,6 +158,29 @@ export function topUpFacts(
   ]);
 }
 
+/**
+ * A decision refused because the top-up is not held any more: who decided and what it is now, so
+ * an admin whose second click (or retried POST) is refused sees their own decision went through
+ * (review s24-a, N1).
+ */
+export function decidedAlready(t: TopUp, viewerId: number): { text: string; shown: Fragment } {
+  const d = t.decision;
+  const mine = d?.adminId === viewerId;
+  const text = !d
+    ? `Not held any more: it is ${t.status} (no admin decided it). Nothing more was done.`
+    : mine
+      ? `Already decided by you (${time(d.at)}), perhaps a double click or a page that failed: it is ${t.status}. Nothing more was done.`
+      : `Already decided by admin ${d.adminId} (${time(d.at)}): it is ${t.status}. Nothing more was done.`;
+  const shown = facts([
+    ["Payment", `${t.paymentId} (${t.gateway})`],
+    ["Customer", `user ${t.userId}`],
+    ["Status", t.status],
+    ["Credited", t.creditedPaisa === undefined ? "nothing" : rs(t.creditedPaisa)],
+    ["Decided", d ? `${DECISIONS[d.kind]}, by admin ${d.adminId}, ${time(d.at)}` : "—"],
+  ]);
+  return { text, shown };
+}
+
 /** What the decision does, and the form that confirms it. */
 export function decideForm(t: TopUp, d: HeldDecision): Fragment {
   const shown = t.held?.reportedPaisa ?? 0;

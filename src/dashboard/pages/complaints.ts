@@ -122,9 +122,13 @@ async function act(
   const rows = accounts.map(
     (a) => [`${a} (${POSTED})`, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
   );
+  // Only what is known (review s24-a, N2): a failed send is logged by the service, not thrown.
+  const told = r.told
+    ? "the customer's notice was sent to their chat."
+    : "the customer's notice was NOT delivered (see the log): tell them another way.";
   const done = refund
-    ? `Resolved with a refund of ${rs(refund.amountPaisa)}; the customer was told.`
-    : `${r.complaint.status[0]!.toUpperCase()}${r.complaint.status.slice(1)}; the customer was told.`;
+    ? `Resolved with a refund of ${rs(refund.amountPaisa)}; ${told}`
+    : `${r.complaint.status[0]!.toUpperCase()}${r.complaint.status.slice(1)}; ${told}`;
   const body = html`${notice(done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
   return c.html(page(title, body, viewer));
 }

@@ -1,5 +1,6 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
 import { html } from "hono/html";
+import { isWhatsAppAccount } from "../../whatsapp/chat-ids.ts";
 import {
   audit,
   authenticate,
@@ -24,8 +25,28 @@ const HELP = html`<p>The back office has no passwords. Send <code>/dashboard</co
 const spentOrLate = () =>
   page(
     "Link not valid",
-    html`${notice("This link was used already or is too old.", "error")}${HELP}`,
+    html`${notice("This link was used already or is too old.", "error")}
+<p>If you clicked "Log in" twice, you are perhaps logged in already: open
+<a href="${path("/")}">the back office</a>, or ask for a new link.</p>${HELP}`,
   );
+
+/**
+ * A link that is no good any more: a browser that holds a good session of the person who spent it
+ * (a second click on "Log in" after the first logged in) goes to the back office; anyone else gets
+ * 410 (review s24-a, N4).
+ */
+async function spentAnswer(c: Context<DashboardEnv>, parts: DashboardParts, token: string) {
+  const by = await parts.links.spentBy(token);
+  const id = sessionCookie(c);
+  if (by !== null && id !== undefined && (await parts.sessions.touch(id))?.userId === by) {
+    return c.redirect(path("/"), 303);
+  }
+  return c.html(spentOrLate(), 410);
+}
+
+/** Whose link it is, named by the chat it came from (a WhatsApp id carries the phone's digits). */
+const personOf = (userId: number) =>
+  isWhatsAppAccount(userId) ? `WhatsApp account ${userId}` : `Telegram user ${userId}`;
 
 export function loginRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
   app.get("/login", (c) => {
@@ -37,11 +58,11 @@ export function loginRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     const token = c.req.param("token");
     if (!isSecretShaped(token)) return c.html(page("Not a login link", HELP), 404);
     const link = await parts.links.peek(token);
-    if (!link) return c.html(spentOrLate(), 410);
+    if (!link) return spentAnswer(c, parts, token);
     return c.html(
       page(
         "Log in to the back office",
-        html`<p>You are logging in as Telegram user <strong>${link.userId}</strong>.</p>
+        html`<p>You are logging in as <strong>${personOf(link.userId)}</strong>.</p>
 <form method="post" action="${path(`/login/${token}`)}">
 <button type="submit" id="confirm">Log in</button>
 </form>
@@ -54,7 +75,7 @@ export function loginRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     const token = c.req.param("token");
     if (!isSecretShaped(token)) return c.html(page("Not a login link", HELP), 404);
     const link = await parts.links.spend(token);
-    if (!link) return c.html(spentOrLate(), 410);
+    if (!link) return spentAnswer(c, parts, token);
     const role = dashboardRole(parts.deps.roleOf(link.userId));
     if (!role) {
       await audit(

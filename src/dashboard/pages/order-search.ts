@@ -9,7 +9,7 @@ import {
   SEARCH_SCAN_BOUND,
   searchCursorSchema,
 } from "../../orders/index.ts";
-import { type Fragment, notice, page, path, rs, table, time } from "../html.ts";
+import { type Fragment, inRegion, notice, page, path, table, time } from "../html.ts";
 import type { DashboardContext, DashboardParts } from "../parts.ts";
 
 /**
@@ -126,7 +126,7 @@ function results(given: Given, found: OrderSearchPage): Fragment {
     o.category,
     `${o.operatorName} (#${o.operatorId})`,
     o.connectionNo,
-    html`<span class="amount">${rs(o.amountPaisa)}</span>`,
+    html`<span class="amount">${inRegion(o.amountPaisa, o.region)}</span>`,
     o.userId,
     o.transactionId ?? "—",
   ]);

@@ -1,12 +1,14 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import type { JournalEntry } from "../../ledger/index.ts";
-import { type Order, referenceSchema } from "../../orders/index.ts";
+import { chargedPaisa, type Order, referenceSchema } from "../../orders/index.ts";
+import { formatRate } from "../../pricing/index.ts";
 import { allow, authenticate } from "../auth.ts";
 import type { SentMessage } from "../deps.ts";
 import {
   type Fragment,
   facts,
+  inRegion,
   notice,
   orderForm,
   page,
@@ -22,21 +24,53 @@ import { orderSettleRoutes, settlePortOf, settleSection } from "./order-settle.t
 
 /**
  * An order by its reference, for admins and agents (what /status gives an agent, and more): its
- * fields, its status, its history as the store records it (each source's claim with its note and
- * the provider's answer, webhook or status reply behind it, collapsed),
- * status words nobody understood, and, for admins, the books' transfers for it.
+ * fields, its status, its history as the store records it (each source's claim with its note),
+ * status words nobody understood, and, for admins, the merchant's figures as /status shows them
+ * to admins only (the aggregator's debit, the customer's balance after, the provider's answer
+ * behind each event, collapsed: it carries the merchant's float and commission) and the books'
+ * transfers for it.
  */
 
-function orderFacts(o: Order): Fragment {
+/** What became of the price: never "paid" for an open or failed order (review s24-a, 2). */
+function priceState(o: Order): string {
+  if (o.holdId === undefined) return "not charged through the books (no hold)";
+  if (o.status === "success") return "charged";
+  if (o.status === "failed") return "held, then returned (the order failed)";
+  return "held (the order is open)";
+}
+
+/**
+ * The price in the order's currency (₹ for India), and what the customer's Nepal-rupee balance
+ * gives for it (chargedPaisa: an India order's converted total, at its rate), each with its state.
+ */
+function moneyRows(o: Order): Array<[string, string]> {
+  const money = (paisa: number) => inRegion(paisa, o.region);
+  const p = o.price;
+  if (!p) return [["Price", "—"]];
+  const discount = p.discountPaisa ? `, discount ${money(p.discountPaisa)}` : "";
+  const state = priceState(o);
+  const rows: Array<[string, string]> = [
+    ["Price", `${money(p.totalPaisa)} (fee ${money(p.feePaisa)}${discount}): ${state}`],
+  ];
+  if (o.holdId === undefined) return rows;
+  const x = o.exchange;
+  const rate = x ? ` at ₹1 = Rs ${formatRate(x.rateE4)}` : "";
+  rows.push(["From the customer's balance", `${rs(chargedPaisa(o))}${rate}: ${state}`]);
+  return rows;
+}
+
+function orderFacts(o: Order, viewer: Viewer): Fragment {
+  const admin = viewer.role === "admin";
   return facts([
     ["Reference", o.reference],
     ["Status", o.status],
     ["Category", `${o.category} (${o.region})`],
     ["Operator", `${o.operatorName} (#${o.operatorId})`],
     ["Number / account", o.connectionNo],
-    ["Amount", rs(o.amountPaisa)],
-    ["Price paid", o.price ? `${rs(o.price.totalPaisa)} (fee ${rs(o.price.feePaisa)})` : "—"],
-    ["Aggregator debit", rs(o.wallet?.debitAmountPaisa)],
+    ["Amount", inRegion(o.amountPaisa, o.region)],
+    ...moneyRows(o),
+    // The wallet at the aggregator is in Nepal rupees for both regions (spec 2.1).
+    ...(admin ? [["Aggregator debit", rs(o.wallet?.debitAmountPaisa)] as const] : []),
     ["Provider transaction", o.transactionId ?? "—"],
     ["Execute reference", o.executeReference ?? "—"],
     ["Customer (Telegram id)", o.userId],
@@ -48,7 +82,7 @@ function orderFacts(o: Order): Fragment {
     ["Settled by an admin", o.settled ? `${o.settled.by}, ${time(o.settled.at)}` : "—"],
     ["Contradicted by the aggregator", contradictedOf(o)],
     ["Receipt in the chat", receiptOf(o)],
-    ["Customer's available after", rs(o.balanceAfterPaisa)],
+    ...(admin ? [["Customer's available after", rs(o.balanceAfterPaisa)] as const] : []),
     ["Language", o.locale],
   ]);
 }
@@ -79,16 +113,15 @@ function payloadCell(payload: string | undefined): Fragment | string {
   return html`<details><summary>payload (${payload.length} characters)</summary><pre>${payload}</pre></details>`;
 }
 
-function timeline(o: Order): Fragment {
-  const rows = o.history.map((h) => [
-    time(h.at),
-    h.source,
-    h.status ?? "(record only)",
-    h.note ?? "",
-    payloadCell(h.payload),
-  ]);
+/** The history; the provider's answers (the merchant's float, its commission) for admins only. */
+function timeline(o: Order, admin: boolean): Fragment {
+  const rows = o.history.map((h) => {
+    const row = [time(h.at), h.source, h.status ?? "(record only)", h.note ?? ""];
+    return admin ? [...row, payloadCell(h.payload)] : row;
+  });
+  const head = ["Time", "Source", "Status", "Note", ...(admin ? ["What was sent"] : [])];
   const words = (o.unrecognised ?? []).map((u) => [time(u.at), u.source, u.word]);
-  return html`<h2>Timeline</h2>${table(["Time", "Source", "Status", "Note", "What was sent"], rows)}
+  return html`<h2>Timeline</h2>${table(head, rows)}
 ${words.length ? html`<h2>Status words not understood</h2>${table(["Time", "Source", "Word"], words)}` : ""}`;
 }
 
@@ -123,12 +156,13 @@ function sentMessages(list: SentMessage[] | undefined): Fragment | string {
 }
 
 async function orderPage(parts: DashboardParts, viewer: Viewer, o: Order): Promise<Fragment> {
-  const books = viewer.role === "admin" ? transfers(await transfersOf(parts.deps.ledger, o)) : "";
+  const admin = viewer.role === "admin";
+  const books = admin ? transfers(await transfersOf(parts.deps.ledger, o)) : "";
   const sent = await parts.deps.sent?.list(o.reference);
   const settle = settleSection(o, settlePortOf(parts), viewer);
   return page(
     `Order ${o.reference}`,
-    html`${orderForm(o.reference)}${orderFacts(o)}${settle}${timeline(o)}${sentMessages(sent)}${books}`,
+    html`${orderForm(o.reference)}${orderFacts(o, viewer)}${settle}${timeline(o, admin)}${sentMessages(sent)}${books}`,
     viewer,
   );
 }

@@ -15,6 +15,7 @@ import {
 import type { ActionDeps } from "../actions/deps.ts";
 import {
   DECISIONS,
+  decidedAlready,
   decideForm,
   decidePostSchema,
   decideSchema,
@@ -35,7 +36,7 @@ import {
 } from "../actions/topups.ts";
 import type { AuditAction } from "../audit.ts";
 import { allow, authenticate } from "../auth.ts";
-import { facts, notice, POSTED, page, path, rs } from "../html.ts";
+import { type Fragment, facts, notice, POSTED, page, path, rs } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 /**
@@ -76,7 +77,9 @@ async function confirmPage(
 }
 
 /** What a decision from the browser answered: the top-up after it, or why nothing was done. */
-type Decided = { ok: true; topUp: TopUp } | { ok: false; text: string; status: 400 | 409 };
+type Decided =
+  | { ok: true; topUp: TopUp }
+  | { ok: false; text: string; status: 400 | 409; shown?: Fragment };
 
 /** What the audit and the page say of a decision that was done. */
 interface Told {
@@ -115,7 +118,10 @@ async function auditedDecision(
     status: current.status,
   };
   const r = await run();
-  if (!r.ok) return c.html(page(heading, outcome(r.text, "error", back), viewer), r.status);
+  if (!r.ok) {
+    const body = html`${notice(r.text, "error")}${r.shown ?? ""}<p>${back}</p>`;
+    return c.html(page(heading, body, viewer), r.status);
+  }
   const after: Record<string, number | string> = {
     ...(await postedOf(parts.deps.ledger, accounts)),
     status: r.topUp.status,
@@ -146,6 +152,8 @@ function decide(
   const run = async (): Promise<Decided> => {
     const r = await topUps.decide(paymentId, d, adminId, shownPaisa);
     if (r.ok) return r;
+    const now = r.reason === "not_held" ? await topUps.get(paymentId) : null;
+    if (now) return { ok: false, status: 409, ...decidedAlready(now, adminId) };
     const text =
       r.reason === "figure_changed"
         ? figureChanged(r.reportedPaisa, r.shownPaisa)
