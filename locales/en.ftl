@@ -264,6 +264,10 @@ books-margin = Margin: { $margin } on { $orders ->
         [one] { $orders } order
        *[other] { $orders } orders
     } (commission reported: { $commission })
+books-refunds = Refunded on complaints: { $count ->
+        [one] { $count } refund
+       *[other] { $count } refunds
+    }, { $sum } (fees in it: { $fee }); the margin and fee income above are after them.
 books-float = Wallet at the aggregator: the books expect { $expected }, it reports { $reported } (debits not yet booked: { $flying })
 books-drift = Difference: { $drift } (tolerance { $tolerance })
 books-balanced = ✅ The books balance: every account sums to zero.

@@ -244,6 +244,7 @@ books-agents = एजेंटों का बैलेंस, खाते म
     })
 books-fees = शुल्क आय: { $fees }
 books-margin = मुनाफ़ा: { $orders } ऑर्डर पर { $margin } (बताया गया कमीशन: { $commission })
+books-refunds = शिकायतों पर वापसी: { $count } बार, { $sum } (इसमें शुल्क: { $fee }); ऊपर का मुनाफ़ा और शुल्क आय इन्हें घटाकर है।
 books-float = सेवा प्रदाता के पास वॉलेट: खाते के अनुसार { $expected }, प्रदाता बताता है { $reported } (अभी दर्ज नहीं हुई कटौती: { $flying })
 books-drift = अंतर: { $drift } (सहनसीमा { $tolerance })
 books-balanced = ✅ खाता मिलता है: सभी खातों का जोड़ शून्य है।

@@ -238,6 +238,7 @@ books-customers = ग्राहकहरूको मौज्दात, ख�
 books-agents = एजेन्टहरूको मौज्दात, खातामा लेखिएको (रोकिएको समेत): { $balance } ({ $count } खाता)
 books-fees = शुल्क आम्दानी: { $fees }
 books-margin = नाफा: { $orders } अर्डरमा { $margin } (जानकारी दिइएको कमिसन: { $commission })
+books-refunds = उजुरीमा फिर्ता: { $count } पटक, { $sum } (जसमा शुल्क: { $fee }); माथिको नाफा र शुल्क आम्दानी यी घटाएपछिको हो।
 books-float = सेवा प्रदायकमा रहेको वालेट: खाताअनुसार { $expected }, प्रदायक भन्छ { $reported } (अझै नलेखिएको कटौती: { $flying })
 books-drift = फरक: { $drift } (सहनसीमा { $tolerance })
 books-balanced = ✅ खाता मिल्छ: सबै खाताको जोड शून्य छ।

@@ -141,8 +141,11 @@ export function createBooks(
       },
       customers: s.customers,
       agents: s.agents,
-      feeIncomePaisa: (await deps.ledger.balance(account.merchant.fees)).postedPaisa,
+      // Fee income less the fees complaint refunds returned (scan.ts `refundedFeeOf`).
+      feeIncomePaisa:
+        (await deps.ledger.balance(account.merchant.fees)).postedPaisa - s.refunds.feePaisa,
       margin: s.margin,
+      complaintRefunds: s.refunds,
       inferredDebits: s.inferred,
       lastCheck: last,
       raised,
