@@ -303,6 +303,11 @@ export function keyspace(prefix: string) {
     complaint: (ref: string) => `${money}:complaint:${ref}`,
     /** Hash: order reference -> the number of its one open complaint (the one-per-order rule). */
     complaintOpenByOrder: `${money}:complaints:open-by-order`,
+    /**
+     * Hash: order reference -> the complaint number whose refund was booked on it, written and
+     * checked in the refund's own script: a second refund of an order is refused atomically.
+     */
+    complaintRefundedOrders: `${money}:complaints:refunded`,
     /** Sorted set: open complaint numbers scored by their due time. */
     complaintsOpen: `${money}:complaints:open`,
     /** Sorted set per order: every complaint number of the order, scored by createdAt. */

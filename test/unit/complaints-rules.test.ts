@@ -176,6 +176,7 @@ describe("the complaints' Redis keys", () => {
       k.complaintSeq,
       k.complaint("C100001"),
       k.complaintOpenByOrder,
+      k.complaintRefundedOrders,
       k.complaintsOpen,
       k.complaintsOfOrder("1700000000001"),
       k.complaintsOfUser(42),
