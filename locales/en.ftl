@@ -875,4 +875,5 @@ waid-accepted = ✅ { $phone }: the held WhatsApp user now owns account { $accou
 waid-released = ✅ { $phone } was released from account { $account }, which keeps its money and history; nothing of it goes to that WhatsApp number any more (its owner reaches it only from a Telegram chat joined to it earlier, or through support). The number's holder gets a new, empty account when they next write on WhatsApp. Recorded with your id and the time.
 cmd-waid = Decide on a held WhatsApp account (admins)
 cashin-held = { $phone }'s account is under review by support (its WhatsApp number writes as another WhatsApp user): no cash-in to it until an admin decides. Take no cash for it now.
+cashin-blocked = { $phone }'s account is blocked by the shop: no cash-in to it (the customer could not use the money). Take no cash for it.
 cashin-moved = { $phone } is no longer the number of the account you were crediting (it left that account meanwhile). Nothing was booked: take no cash for it now; send /cashin again to credit whoever holds the number today.
