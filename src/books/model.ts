@@ -4,7 +4,10 @@ import { z } from "zod";
 
 export interface BooksReport {
   at: number;
-  /** The ledger's own check: recomputed = stored, sums zero, nobody below zero. */
+  /**
+   * The ledger's own check (recomputed = stored, sums zero, nobody below zero, holds resolved at
+   * most once) and no final or missing order's hold still pending (scan.ts `strandedHolds`).
+   */
   balanced: boolean;
   postedSumPaisa: number;
   pendingSumPaisa: number;

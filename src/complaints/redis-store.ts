@@ -9,7 +9,7 @@ import {
 } from "../ledger/lua.ts";
 import { transferInputSchema } from "../ledger/model.ts";
 import type { RedisClient } from "../redis/connection.ts";
-import { keyspace } from "../redis/keyspace.ts";
+import { complaintRefundedOrdersKey, keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { type Complaint, complaintSchema, isClosed } from "./model.ts";
 import type { ComplaintStore, UpdateOutcome } from "./store.ts";
@@ -93,7 +93,7 @@ async function update(
       complaint: k.complaint(written.reference),
       openByOrder: k.complaintOpenByOrder,
       open: k.complaintsOpen,
-      refunded: k.complaintRefundedOrders,
+      refunded: complaintRefundedOrdersKey(opts.prefix),
       ...ledgerKeys(k),
     },
     String(expectedVersion),

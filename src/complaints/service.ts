@@ -117,7 +117,8 @@ async function change(
     }
     const r = await ctx.opts.store.update(c.version, next, refund);
     if (!r.ok && r.reason === "version") continue;
-    if (!r.ok && r.reason === "refunded") return { ok: false, code: "already_refunded", complaint: c };
+    if (!r.ok && r.reason === "refunded")
+      return { ok: false, code: "already_refunded", complaint: c };
     if (!r.ok) return { ok: false, code: "ledger_refused", complaint: c };
     const written = { ...next, version: c.version + 1 };
     // The refund is booked: a failed balance read only leaves the balance out of the notice.

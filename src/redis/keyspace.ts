@@ -303,11 +303,6 @@ export function keyspace(prefix: string) {
     complaint: (ref: string) => `${money}:complaint:${ref}`,
     /** Hash: order reference -> the number of its one open complaint (the one-per-order rule). */
     complaintOpenByOrder: `${money}:complaints:open-by-order`,
-    /**
-     * Hash: order reference -> the complaint number whose refund was booked on it, written and
-     * checked in the refund's own script: a second refund of an order is refused atomically.
-     */
-    complaintRefundedOrders: `${money}:complaints:refunded`,
     /** Sorted set: open complaint numbers scored by their due time. */
     complaintsOpen: `${money}:complaints:open`,
     /** Sorted set per order: every complaint number of the order, scored by createdAt. */
@@ -330,3 +325,11 @@ export const TTL = {
   /** A reserve's verdict: as long as the confirm that made it could be replayed. */
   reservedSeconds: 2 * 86_400,
 } as const;
+
+/**
+ * Hash in `{money}`: order reference -> the complaint whose refund was booked on it, set and
+ * checked in the refund's own script (complaints/redis-store.ts), so an order is refunded once.
+ * Outside `keyspace`, which is at its length bound.
+ */
+export const complaintRefundedOrdersKey = (prefix: string): string =>
+  `${prefix}{money}:complaints:refunded`;
