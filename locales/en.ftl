@@ -264,6 +264,10 @@ books-margin = Margin: { $margin } on { $orders ->
         [one] { $orders } order
        *[other] { $orders } orders
     } (commission reported: { $commission })
+books-refunds = Refunded on complaints: { $count ->
+        [one] { $count } refund
+       *[other] { $count } refunds
+    }, { $sum } (fees in it: { $fee }); the margin and fee income above are after them.
 books-float = Wallet at the aggregator: the books expect { $expected }, it reports { $reported } (debits not yet booked: { $flying })
 books-drift = Difference: { $drift } (tolerance { $tolerance })
 books-balanced = ✅ The books balance: every account sums to zero.
@@ -908,4 +912,5 @@ waid-released-none = No order of that account was under way.
 waid-released-looked = (Only its newest { $count } orders were looked at.)
 cmd-waid = Decide on a held WhatsApp account (admins)
 cashin-held = { $phone }'s account is under review by support (its WhatsApp number writes as another WhatsApp user): no cash-in to it until an admin decides. Take no cash for it now.
+cashin-blocked = { $phone }'s account is blocked by the shop: no cash-in to it (the customer could not use the money). Take no cash for it.
 cashin-moved = { $phone } is no longer the number of the account you were crediting (it left that account meanwhile). Nothing was booked: take no cash for it now; send /cashin again to credit whoever holds the number today.

@@ -29,6 +29,15 @@ export function booksText(t: Translate, r: BooksReport): string {
       orders: r.margin.orders,
       commission: rs(r.margin.commissionReportedPaisa),
     }),
+    ...(r.complaintRefunds.refunds > 0
+      ? [
+          t("books-refunds", {
+            count: r.complaintRefunds.refunds,
+            sum: rs(r.complaintRefunds.paisa),
+            fee: rs(r.complaintRefunds.feePaisa),
+          }),
+        ]
+      : []),
     t("books-float", {
       expected: rs(r.float.expectedPaisa),
       reported: rs(r.float.reportedPaisa),

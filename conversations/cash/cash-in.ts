@@ -92,7 +92,7 @@ export function cashInConversation(deps: BotDeps) {
     const agentId = flow.env.userId;
     // Fixed before anything is confirmed: the one id this cash-in can ever be booked under.
     const id = await conversation.external(() => newId("cashin"));
-    const customer = await askCustomer(flow, conversation, accounts);
+    const customer = await askCustomer(flow, conversation, deps);
 
     const available = await conversation.external(
       async () => (await accounts.balanceOf(account.agent(agentId))).availablePaisa,
@@ -177,9 +177,10 @@ async function changedSince(accounts: Accounts, c: Customer): Promise<"moved" | 
 async function askCustomer(
   flow: Flow,
   conversation: FlowConversation,
-  accounts: Accounts,
+  deps: BotDeps,
 ): Promise<Customer> {
   const { t } = flow;
+  const accounts = deps.accounts;
   let hint = "";
   for (;;) {
     const phone = await flow.ask(`${hint}${t("cashin-ask-phone")}`, (text) => {
@@ -194,6 +195,11 @@ async function askCustomer(
     // number's old holder or its new one; none until the admin decides.
     else if (await conversation.external(async () => (await accounts.waHoldOf(userId)) !== null))
       hint = `${t("cashin-held", { phone: shown })}\n\n`;
+    // A customer the merchant blocked can neither spend nor see the money (review s24-b, 4).
+    else if (
+      await conversation.external(async () => (await deps.payment.access(userId)) === "blocked")
+    )
+      hint = `${t("cashin-blocked", { phone: shown })}\n\n`;
     else {
       const name = await conversation.external(
         async () => (await accounts.profileOf(userId))?.name.trim() || null,

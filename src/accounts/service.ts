@@ -2,6 +2,7 @@ import {
   type AccountId,
   account,
   type Balance,
+  JOURNAL_PAGE_MAX,
   type JournalEntry,
   type LedgerStore,
   transferInputSchema,
@@ -173,7 +174,10 @@ async function move(
 /**
  * Journal entries touching `acc`, oldest first, from the widest window that could be read whole
  * (at most MAX_PAGES pages); `complete` is false when even the narrowest could not, and then
- * `entries` holds only the part read, which must not be shown as the whole.
+ * `entries` holds only the part read, which must not be shown as the whole. Read through the
+ * account's own index (ledger/account-index.ts), as the statements are: only this account's
+ * entries, so the rest of the shop's business never crowds them out (review s24-b, 2: the whole
+ * journal's first 5,000 entries of the day hid a busy day's latest cash-ins).
  */
 async function recentOf(
   ledger: LedgerStore,
@@ -187,8 +191,12 @@ async function recentOf(
     found = [];
     let after: string | undefined;
     for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const page = await ledger.journal({ from, ...(after ? { after } : {}), limit: 1_000 });
-      for (const e of page.entries) if (e.debit === acc || e.credit === acc) found.push(e);
+      const page = await ledger.accountEntries(acc, {
+        from,
+        limit: JOURNAL_PAGE_MAX,
+        ...(after ? { after } : {}),
+      });
+      for (const l of page.lines) found.push(l.entry);
       if (!page.next) return { entries: found, complete: true };
       after = page.next;
     }

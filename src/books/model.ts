@@ -4,7 +4,10 @@ import { z } from "zod";
 
 export interface BooksReport {
   at: number;
-  /** The ledger's own check: recomputed = stored, sums zero, nobody below zero. */
+  /**
+   * The ledger's own check (recomputed = stored, sums zero, nobody below zero, holds resolved at
+   * most once) and no final or missing order's hold still pending (scan.ts `strandedHolds`).
+   */
   balanced: boolean;
   postedSumPaisa: number;
   pendingSumPaisa: number;
@@ -13,9 +16,18 @@ export interface BooksReport {
   ledgerProblems: { differences: number; belowZero: number; pendingProblems: number };
   customers: { accounts: number; balancePaisa: number; heldPaisa: number };
   agents: { accounts: number; balancePaisa: number; heldPaisa: number };
+  /** `merchant:fees` posted, less the fee part of complaint refunds (`complaintRefunds.feePaisa`). */
   feeIncomePaisa: number;
-  /** Σ over successful orders booked: price paid − aggregator debit + commission reported. */
+  /**
+   * Σ over successful orders booked: price paid − aggregator debit + commission reported, less
+   * every complaint refund (money returned from sales to the customer).
+   */
   margin: { orders: number; marginPaisa: number; commissionReportedPaisa: number };
+  /**
+   * Complaint refunds booked (`merchant:sales` → customer, kind reversal): how many, their sum,
+   * and the fee part of it taken out of fee income (the fee's share of the order's total).
+   */
+  complaintRefunds: { refunds: number; paisa: number; feePaisa: number };
   /**
    * Successful orders whose aggregator debit is inferred from the order (no answer carried it:
    * src/orders/inferred-debit.ts), and their sum: booked all the same, so the float check stays

@@ -128,21 +128,27 @@ export function createBooks(
     }
     const expected = books - flying.paisa;
     const drift = reported === null ? null : reported - expected;
+    // A final order's hold never posted or voided is a hold problem too (scan.ts).
+    const holdProblems = check.pendingProblems.length + s.stranded.length;
+    if (s.stranded.length > 0) deps.logger?.warn({ holds: s.stranded }, "books: holds stranded");
     return {
       at,
-      balanced: check.ok,
+      balanced: check.ok && s.stranded.length === 0,
       postedSumPaisa: check.postedSum,
       pendingSumPaisa: check.pendingSum,
-      problems: check.differences.length + check.belowZero.length + check.pendingProblems.length,
+      problems: check.differences.length + check.belowZero.length + holdProblems,
       ledgerProblems: {
         differences: check.differences.length,
         belowZero: check.belowZero.length,
-        pendingProblems: check.pendingProblems.length,
+        pendingProblems: holdProblems,
       },
       customers: s.customers,
       agents: s.agents,
-      feeIncomePaisa: (await deps.ledger.balance(account.merchant.fees)).postedPaisa,
+      // Fee income less the fees complaint refunds returned (scan.ts `refundedFeeOf`).
+      feeIncomePaisa:
+        (await deps.ledger.balance(account.merchant.fees)).postedPaisa - s.refunds.feePaisa,
       margin: s.margin,
+      complaintRefunds: s.refunds,
       inferredDebits: s.inferred,
       lastCheck: last,
       raised,

@@ -1,5 +1,7 @@
+import { refundedOrderOf } from "../complaints/index.ts";
+import { account, type JournalEntry } from "../ledger/index.ts";
 import { inferredWallet, isInferred } from "../orders/inferred-debit.ts";
-import { chargedPaisa, type Order } from "../orders/model.ts";
+import { chargedPaisa, isFinal, type Order } from "../orders/model.ts";
 import { INFERRED_REASON } from "../orders/postings.ts";
 import { margin } from "../pricing/index.ts";
 import { type BooksDeps, FLOAT_OPENING_ID } from "./deps.ts";
@@ -8,6 +10,47 @@ import { type BooksDeps, FLOAT_OPENING_ID } from "./deps.ts";
 
 /** Open orders read per page when adding up the aggregator's debits not yet booked. */
 const OPEN_PAGE = 500;
+
+/**
+ * The part of a complaint refund that returns the order's fee: the fee's share of what the
+ * customer paid, applied to the refunded amount (a whole refund returns the whole fee). The
+ * ledger books the refund from `merchant:sales` alone (complaints/rules.ts `refundTransfer`); the
+ * report takes this part out of fee income, the whole refund out of the margin.
+ */
+export function refundedFeeOf(order: Order | null, refundPaisa: number): number {
+  if (!order || order.holdId === undefined) return 0;
+  const paid = chargedPaisa(order);
+  // In the books' rupees, as the fee was booked (orders/postings.ts): an India order's converted.
+  const fee = order.exchange?.feePaisa ?? order.price?.feePaisa ?? 0;
+  if (paid <= 0 || fee <= 0) return 0;
+  return Math.min(fee, Math.round((refundPaisa * fee) / paid));
+}
+
+/** Complaint refunds: money sales returned to customers (the only reversal debiting sales). */
+const isComplaintRefund = (e: JournalEntry) =>
+  e.kind === "reversal" && e.debit === account.merchant.sales;
+
+/**
+ * LEDGER.md's "every final order has exactly one post or one void", for the holds still pending at
+ * the journal's end (`open`: hold id -> its order's reference): those whose order is final or
+ * missing. The ledger's own check finds a hold resolved twice or a post of none; this finds one
+ * never resolved, the customer's money held for good (a refused post or void, a restore from a
+ * backup taken between keys, a hand edit). The order is read first and the hold after, so an
+ * order made final meanwhile (its post in the same step) is not taken for one.
+ */
+async function strandedHolds(
+  deps: Pick<BooksDeps, "ledger" | "orders">,
+  open: ReadonlyMap<string, string>,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const [id, reference] of open) {
+    const order = await deps.orders.get(reference);
+    if (order && !isFinal(order.status)) continue;
+    if ((await deps.ledger.pendingOf(id))?.state !== "pending") continue;
+    found.push(`hold ${id}: ${order ? `order ${order.status}` : "no order"}, not posted or voided`);
+  }
+  return found;
+}
 
 /** What the ledger says the merchant owes and has earned, order by order (the margin). */
 export async function scan(deps: Pick<BooksDeps, "ledger" | "orders">) {
@@ -30,12 +73,25 @@ export async function scan(deps: Pick<BooksDeps, "ledger" | "orders">) {
   // Margin: every float debit is one successful order booked (orders/postings.ts bookingsOf).
   const m = { orders: 0, marginPaisa: 0, commissionReportedPaisa: 0 };
   const inferred = { orders: 0, paisa: 0 };
+  const refunds = { refunds: 0, paisa: 0, feePaisa: 0 };
+  const open = new Map<string, string>();
   let anchored = false;
   let after: string | undefined;
   for (;;) {
     const page = await deps.ledger.journal(after === undefined ? {} : { after });
     for (const e of page.entries) {
       if (e.id === FLOAT_OPENING_ID) anchored = true;
+      if (e.kind === "hold") open.set(e.id, e.reference ?? e.id.replace(/^order:/, ""));
+      if (e.kind === "post" || e.kind === "void") open.delete(e.pendingId ?? "");
+      if (isComplaintRefund(e)) {
+        // The refund comes out of what the order earned: its margin, and its fee's share.
+        const ref = refundedOrderOf(e.reason);
+        refunds.refunds += 1;
+        refunds.paisa += e.amountPaisa;
+        refunds.feePaisa += refundedFeeOf(ref ? await deps.orders.get(ref) : null, e.amountPaisa);
+        m.marginPaisa -= e.amountPaisa;
+        continue;
+      }
       if (e.kind !== "float_debit" || !e.reference) continue;
       const order = await deps.orders.get(e.reference);
       // In Nepal rupees, as the debit is: an India order's converted total.
@@ -58,7 +114,8 @@ export async function scan(deps: Pick<BooksDeps, "ledger" | "orders">) {
     if (!page.next) break;
     after = page.next;
   }
-  return { ...totals, margin: m, inferred, anchored };
+  const stranded = await strandedHolds(deps, open);
+  return { ...totals, margin: m, inferred, refunds, stranded, anchored };
 }
 
 /**

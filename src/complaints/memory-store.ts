@@ -11,6 +11,8 @@ import type { ComplaintStore } from "./store.ts";
 export function createMemoryComplaintStore(opts: { ledger: MemoryLedger }): ComplaintStore {
   const all = new Map<string, Complaint>();
   const openByOrder = new Map<string, string>();
+  /** Order -> the complaint whose refund was booked on it (as the Redis store's hash). */
+  const refunded = new Map<string, string>();
   let seq = 100_000;
   const clone = <T>(v: T): T => structuredClone(v);
   const newestFirst = (a: Complaint, b: Complaint) =>
@@ -40,12 +42,17 @@ export function createMemoryComplaintStore(opts: { ledger: MemoryLedger }): Comp
       const written = complaintSchema.parse({ ...next, version: expectedVersion + 1 });
       let ledger: ReturnType<MemoryLedger["commitSync"]> | undefined;
       if (refund) {
+        const prior = refunded.get(written.orderReference);
+        if (prior !== undefined && prior !== written.reference) {
+          return { ok: false, reason: "refunded", by: prior };
+        }
         const d = opts.ledger.decideSync({
           op: "transfer",
           input: transferInputSchema.parse(refund),
         });
         if (d.type === "refused") return { ok: false, reason: "ledger", refusal: d.refusal };
         ledger = opts.ledger.commitSync(d);
+        refunded.set(written.orderReference, written.reference);
       }
       all.set(written.reference, written);
       if (

@@ -9,7 +9,7 @@ import {
 } from "../ledger/lua.ts";
 import { transferInputSchema } from "../ledger/model.ts";
 import type { RedisClient } from "../redis/connection.ts";
-import { keyspace } from "../redis/keyspace.ts";
+import { complaintRefundedOrdersKey, keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { type Complaint, complaintSchema, isClosed } from "./model.ts";
 import type { ComplaintStore, UpdateOutcome } from "./store.ts";
@@ -19,8 +19,10 @@ import type { ComplaintStore, UpdateOutcome } from "./store.ts";
  * order -> open complaint hash that keeps one open complaint per order (checked and written in
  * one script, so two instances raising at once give one complaint and one refusal naming it),
  * the open list by due time and the per-order and per-user indexes. The update script checks the
- * version, books the refund with the ledger's own Lua (which checks before it writes), and only
- * then writes the complaint: a resolution and its refund are one step.
+ * version and, for a refund, that the order has no refund yet (the order -> refunded complaint
+ * hash), books the refund with the ledger's own Lua (which checks before it writes), and only
+ * then writes the complaint and the order's refund mark: a resolution and its refund are one
+ * step, and an order is refunded once (review s24-b, 6).
  */
 
 // KEYS: complaint, openByOrder, open, ofOrder, ofUser. ARGV: ref, orderRef, json, dueAt, createdAt.
@@ -36,16 +38,19 @@ redis.call('ZADD', KEYS[5], ARGV[5], ARGV[1])
 return {1}
 `;
 
-// KEYS: complaint, openByOrder, open, then the ledger's keys.
+// KEYS: complaint, openByOrder, open, refunded (order -> complaint), then the ledger's keys.
 // ARGV: expected version, new version, json, ref, orderRef, closed ('1'/'0'), refund ('1'/'0'),
-// then the refund's TRANSFER_ARGC.
+// then the refund's TRANSFER_ARGC. A refund of an order another complaint refunded: {3, that one}.
 const UPDATE = `${LEDGER_LUA}
-${ledgerKeysLua(4)}
+${ledgerKeysLua(5)}
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
 local booked = false
 if ARGV[7] == '1' then
+  local prior = redis.call('HGET', KEYS[4], ARGV[5])
+  if prior and prior ~= ARGV[4] then return {3, prior} end
   booked = ledger_transfer(L, ARGV, 8)
   if booked[1] ~= 1 then return {2, booked} end
+  redis.call('HSET', KEYS[4], ARGV[5], ARGV[4])
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', ARGV[3])
 if ARGV[6] == '1' then
@@ -62,9 +67,9 @@ const openScript = luaScript<
 >("raComplaintOpen", ["complaint", "openByOrder", "open", "ofOrder", "ofUser"], OPEN);
 
 const updateScript = luaScript<
-  "complaint" | "openByOrder" | "open" | LedgerKey,
+  "complaint" | "openByOrder" | "open" | "refunded" | LedgerKey,
   [number, unknown?]
->("raComplaintUpdate", ["complaint", "openByOrder", "open", ...LEDGER_KEYS], UPDATE);
+>("raComplaintUpdate", ["complaint", "openByOrder", "open", "refunded", ...LEDGER_KEYS], UPDATE);
 
 type StoreOptions = { redis: RedisClient; prefix: string; now?: () => number };
 
@@ -88,6 +93,7 @@ async function update(
       complaint: k.complaint(written.reference),
       openByOrder: k.complaintOpenByOrder,
       open: k.complaintsOpen,
+      refunded: complaintRefundedOrdersKey(opts.prefix),
       ...ledgerKeys(k),
     },
     String(expectedVersion),
@@ -100,6 +106,7 @@ async function update(
     ...(t ? transferArgv(t, now()) : []),
   );
   if (reply[0] === 0) return { ok: false, reason: "version" };
+  if (reply[0] === 3) return { ok: false, reason: "refunded", by: String(reply[1]) };
   if (reply[0] === 2) {
     const r = parseLedgerReply(reply[1]);
     if (r.ok) throw new Error("a booked refund reported as refused");

@@ -140,3 +140,15 @@ export function refundTransfer(c: Complaint, amountPaisa: number, what: string):
     reason: `complaint ${c.reference} on order ${c.orderReference}: ${what}`.slice(0, 500),
   });
 }
+
+/** The start of every refund's reason (refundTransfer): which complaint, on which order. */
+const REFUND_REASON = /^complaint (C\d+) on order (\S+): /;
+
+/**
+ * The order a complaint refund's transfer returned money for, read from its reason as
+ * `refundTransfer` writes it (the transfer's reference is the complaint's); null for any other.
+ * The books (src/books/scan.ts) take the refund out of that order's margin and fee income.
+ */
+export function refundedOrderOf(reason: string | undefined): string | null {
+  return reason === undefined ? null : (REFUND_REASON.exec(reason)?.[2] ?? null);
+}

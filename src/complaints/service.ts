@@ -77,6 +77,8 @@ async function refundable(
   if (!order) return { ok: false, code: "not_paid_by_customer" };
   const r = refundableOf(order);
   if (!r.ok) return r;
+  // Read to answer early (and for refunds booked before the store's refund mark existed); the
+  // store's update refuses a second refund of the order atomically whatever this read misses.
   const earlier = await ctx.opts.store.ofOrder(c.orderReference);
   if (earlier.some((e) => e.reference !== c.reference && e.closing?.refund)) {
     return { ok: false, code: "already_refunded" };
@@ -117,6 +119,8 @@ async function change(
     }
     const r = await ctx.opts.store.update(c.version, next, refund);
     if (!r.ok && r.reason === "version") continue;
+    if (!r.ok && r.reason === "refunded")
+      return { ok: false, code: "already_refunded", complaint: c };
     if (!r.ok) return { ok: false, code: "ledger_refused", complaint: c };
     const written = { ...next, version: c.version + 1 };
     // The refund is booked: a failed balance read only leaves the balance out of the notice.

@@ -18,7 +18,9 @@ export type UpdateOutcome =
   /** Someone else wrote first: read again and decide again. */
   | { ok: false; reason: "version" }
   /** The books refused the refund: nothing was written. */
-  | { ok: false; reason: "ledger"; refusal: Refusal };
+  | { ok: false; reason: "ledger"; refusal: Refusal }
+  /** The order already had a refund, on complaint `by`: nothing was written. */
+  | { ok: false; reason: "refunded"; by: string };
 
 export interface ComplaintStore {
   /** A fresh complaint number ("C…"); numbers a refused open leaves unused are skipped. */
@@ -26,7 +28,11 @@ export interface ComplaintStore {
   /** Writes `c` (version 0) unless its order has an open complaint, which is then returned. */
   open(c: Complaint): Promise<OpenOutcome>;
   get(ref: string): Promise<Complaint | null>;
-  /** Writes `next` (version + 1) if the stored version is `expectedVersion`, with `refund` booked in the same step. */
+  /**
+   * Writes `next` (version + 1) if the stored version is `expectedVersion`, with `refund` booked in
+   * the same step; a refund only while the order has none (the order's refund mark, written in
+   * that step too), so one order is refunded once, whatever its complaints.
+   */
   update(expectedVersion: number, next: Complaint, refund?: TransferInput): Promise<UpdateOutcome>;
   /** Open complaints, the soonest due first. */
   listOpen(limit: number): Promise<Complaint[]>;

@@ -325,3 +325,11 @@ export const TTL = {
   /** A reserve's verdict: as long as the confirm that made it could be replayed. */
   reservedSeconds: 2 * 86_400,
 } as const;
+
+/**
+ * Hash in `{money}`: order reference -> the complaint whose refund was booked on it, set and
+ * checked in the refund's own script (complaints/redis-store.ts), so an order is refunded once.
+ * Outside `keyspace`, which is at its length bound.
+ */
+export const complaintRefundedOrdersKey = (prefix: string): string =>
+  `${prefix}{money}:complaints:refunded`;

@@ -14,7 +14,7 @@ import {
 import { account, createMemoryLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { Order } from "../../src/orders/model.ts";
-import { keyspace } from "../../src/redis/keyspace.ts";
+import { complaintRefundedOrdersKey, keyspace } from "../../src/redis/keyspace.ts";
 
 /**
  * The complaints' rules (issue 30): the promised time in Nepal working days (Saturday off), the
@@ -176,6 +176,7 @@ describe("the complaints' Redis keys", () => {
       k.complaintSeq,
       k.complaint("C100001"),
       k.complaintOpenByOrder,
+      complaintRefundedOrdersKey("ra:"),
       k.complaintsOpen,
       k.complaintsOfOrder("1700000000001"),
       k.complaintsOfUser(42),

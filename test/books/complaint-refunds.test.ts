@@ -1,0 +1,134 @@
+import { describe, expect, it } from "vitest";
+import { booksText } from "../../conversations/books/command.ts";
+import { createBooks, createMemoryCrossings } from "../../src/books/index.ts";
+import { createI18n, translator } from "../../src/bot/i18n.ts";
+import { createComplaints, createMemoryComplaintStore } from "../../src/complaints/index.ts";
+import { account, createMemoryLedger } from "../../src/ledger/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import { holdIdOf, type Order } from "../../src/orders/model.ts";
+import { transition } from "../../src/orders/state.ts";
+import { expectBooksBalanced } from "../support/ledger.ts";
+import { placedOrder } from "../support/orders.ts";
+
+/**
+ * Review s24-b, 1: a complaint refund returns money from `merchant:sales` to the customer, so the
+ * order's margin and fee income in /books (chat and GET /books) are after it. Before, /books kept
+ * the refunded order's whole margin and its fee in fee income: a profit the merchant did not make.
+ */
+
+const t = translator(
+  createI18n(() => "en"),
+  "en",
+);
+
+function system() {
+  const queue = createMemoryNotificationQueue();
+  const ledger = createMemoryLedger();
+  const store = createMemoryOrderStore({ ledger, outbox: queue });
+  const books = createBooks(
+    {
+      ledger,
+      orders: store,
+      walletBalance: async () => ({ creditAvailablePaisa: 1_000_000 }),
+      crossings: createMemoryCrossings(queue),
+      now: Date.now,
+    },
+    { tolerancePaisa: 100 },
+  );
+  const complaints = createComplaints({
+    store: createMemoryComplaintStore({ ledger }),
+    orders: store,
+    ledger,
+    logger: createLogger({ level: "silent" }),
+  });
+  return { ledger, store, books, complaints };
+}
+
+/** An order paid Rs 105 (amount 100, fee 5), the aggregator debited Rs 98: margin Rs 7. */
+async function success(s: ReturnType<typeof system>, ref: string) {
+  await s.store.create(
+    placedOrder({
+      reference: ref,
+      idempotencyKey: `k-${ref}`,
+      userId: 11,
+      chatId: 11,
+      amountPaisa: 10_000,
+      price: { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 },
+      holdId: holdIdOf(ref),
+    }) as Order,
+  );
+  const wallet = {
+    amountPaisa: 9_800,
+    serviceChargePaisa: 0,
+    instantDiscountPaisa: 0,
+    debitAmountPaisa: 9_800,
+    creditAvailablePaisa: null,
+  };
+  for (const [status, w] of [
+    ["queued", wallet],
+    ["success", undefined],
+  ] as const) {
+    await s.store.update(ref, (cur) => {
+      const tr = transition(cur, {
+        source: w ? "execute" : "webhook",
+        status,
+        at: Date.now(),
+        ...(w ? { wallet: w } : {}),
+      });
+      return tr.changed ? { order: tr.order, notifications: tr.notifications } : null;
+    });
+  }
+}
+
+async function refund(s: ReturnType<typeof system>, ref: string, paisa: number) {
+  const c = await s.complaints.raise({
+    userId: 11,
+    chatId: 11,
+    locale: "en",
+    orderReference: ref,
+    reason: "not_received",
+  });
+  if (!c.ok) throw new Error("not raised");
+  const r = await s.complaints.resolve(c.complaint.reference, 1, {
+    text: "sorry",
+    refundPaisa: paisa,
+  });
+  expect(r.ok).toBe(true);
+}
+
+describe("/books after complaint refunds", () => {
+  it("takes a refund out of the order's margin and its fee's share out of fee income", async () => {
+    const s = system();
+    await s.ledger.transfer({
+      id: "c1",
+      debit: account.merchant.funding,
+      credit: account.customer(11),
+      amountPaisa: 100_000,
+      kind: "credit",
+    });
+    await success(s, "1700000000101");
+    await success(s, "1700000000102");
+    const before = await s.books.report();
+    expect(before.margin).toMatchObject({ orders: 2, marginPaisa: 1_400 });
+    expect(before.feeIncomePaisa).toBe(1_000);
+
+    // The whole Rs 105 of the first order; half (Rs 52.50) of the second.
+    await refund(s, "1700000000101", 10_500);
+    await refund(s, "1700000000102", 5_250);
+    const after = await s.books.report();
+    // 7 − 105 = −98 and 7 − 52.50 = −45.50: the merchant lost the aggregator's debit.
+    expect(after.margin).toMatchObject({ orders: 2, marginPaisa: 1_400 - 15_750 });
+    // The first order's whole fee (5), half of the second's (2.50).
+    expect(after.feeIncomePaisa).toBe(250);
+    expect(after.complaintRefunds).toEqual({ refunds: 2, paisa: 15_750, feePaisa: 750 });
+    expect(before.complaintRefunds).toEqual({ refunds: 0, paisa: 0, feePaisa: 0 });
+    expect(booksText(t, before)).not.toMatch(/Refunded on complaints/);
+    expect(booksText(t, after)).toMatch(
+      /Margin: -?.*on 2 orders[\s\S]*Refunded on complaints: 2 refunds, Rs\.? ?157\.50 \(fees in it: Rs\.? ?7\.50\)/,
+    );
+    expect(after.balanced).toBe(true);
+    await expectBooksBalanced(s.ledger);
+  });
+});
