@@ -24,6 +24,8 @@ export interface DashboardKv {
   lpushCapped(key: string, value: string, keep: number): Promise<void>;
   /** The first `count` of a list. */
   lhead(key: string, count: number): Promise<string[]>;
+  /** `count` items of a list from `offset` (0: the head): a page of it. */
+  lslice(key: string, offset: number, count: number): Promise<string[]>;
   /** Sets with a time to live only when the key is absent: true for the one caller that set it. */
   setNx(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Adds one to a counter; a new counter lives `ttlMs` (a later add keeps its end). The new count. */
@@ -59,6 +61,8 @@ export function redisKv(redis: RedisClient): DashboardKv {
       await redis.ltrim(key, 0, keep - 1);
     },
     lhead: (key, count) => redis.lrange(key, 0, Math.max(0, count - 1)),
+    lslice: async (key, offset, count) =>
+      count <= 0 ? [] : redis.lrange(key, offset, offset + count - 1),
     setNx: async (key, value, ttlMs) => (await redis.set(key, value, "PX", ttlMs, "NX")) === "OK",
     async incrPx(key, ttlMs) {
       const n = await redis.incr(key);
@@ -132,6 +136,10 @@ export function memoryKv(now: () => number = Date.now): DashboardKv {
     lhead: async (key, count) => {
       const v = live(key)?.value;
       return Array.isArray(v) ? v.slice(0, Math.max(0, count)) : [];
+    },
+    lslice: async (key, offset, count) => {
+      const v = live(key)?.value;
+      return Array.isArray(v) && count > 0 ? v.slice(offset, offset + count) : [];
     },
     async setNx(key, value, ttlMs) {
       if (live(key)) return false;
