@@ -9,6 +9,7 @@ export function dashboardKeys(prefix: string) {
   const k = keyspace(prefix);
   return {
     link: k.dashboardLink,
+    userLink: k.dashboardUserLink,
     session: k.dashboardSession,
     userSessions: k.dashboardUserSessions,
     audit: k.dashboardAudit,

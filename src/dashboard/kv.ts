@@ -11,6 +11,8 @@ export interface DashboardKv {
   getdel(key: string): Promise<string | null>;
   /** Sets with a time to live. */
   setPx(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Sets with a time to live and gives the value it replaced (SET … GET): one atomic step. */
+  swap(key: string, value: string, ttlMs: number): Promise<string | null>;
   /** Overwrites only an existing key, keeping its time to live; false when it is gone. */
   replace(key: string, value: string): Promise<boolean>;
   del(key: string): Promise<void>;
@@ -39,6 +41,7 @@ export function redisKv(redis: RedisClient): DashboardKv {
     async setPx(key, value, ttlMs) {
       await redis.set(key, value, "PX", ttlMs);
     },
+    swap: (key, value, ttlMs) => redis.set(key, value, "PX", ttlMs, "GET"),
     async replace(key, value) {
       return (await redis.set(key, value, "KEEPTTL", "XX")) === "OK";
     },
@@ -96,6 +99,11 @@ export function memoryKv(now: () => number = Date.now): DashboardKv {
     },
     async setPx(key, value, ttlMs) {
       map.set(key, { value, until: now() + ttlMs });
+    },
+    async swap(key, value, ttlMs) {
+      const was = text(key);
+      map.set(key, { value, until: now() + ttlMs });
+      return was;
     },
     async replace(key, value) {
       const e = live(key);

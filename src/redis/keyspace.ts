@@ -208,6 +208,8 @@ export function keyspace(prefix: string) {
     dashboardLink: (tokenHash: string) => `${prefix}dash:link:${tokenHash}`,
     /** String (JSON: user id, login, last use), PX the absolute timeout: a session by its id's SHA-256. */
     dashboardSession: (idHash: string) => `${prefix}dash:session:${idHash}`,
+    /** String, PX the link's life: the SHA-256 of one person's newest login link, the only one that logs in. */
+    dashboardUserLink: (userId: number) => `${prefix}dash:user:${userId}:link`,
     /** Set of one person's session-id hashes (revoke all), PX the absolute timeout. */
     dashboardUserSessions: (userId: number) => `${prefix}dash:user:${userId}:sessions`,
     /** List of audit entries (JSON), newest first, never trimmed: money and access actions (dashboard/audit.ts). */
