@@ -9,9 +9,9 @@ export function dashboardKeys(prefix: string) {
   const k = keyspace(prefix);
   return {
     link: k.dashboardLink,
-    userLink: k.dashboardUserLink,
+    userLink: (userId: number) => k.dashboardUser(userId, "link"),
     session: k.dashboardSession,
-    userSessions: k.dashboardUserSessions,
+    userSessions: (userId: number) => k.dashboardUser(userId, "sessions"),
     audit: k.dashboardAudit,
     auditViews: k.dashboardAuditViews,
     ack: k.dashboardAck,
