@@ -14,6 +14,8 @@ import type { DashboardKv } from "./kv.ts";
  */
 
 export const AUDIT_KEPT = 10_000;
+/** Entries read at a time when the export pages through a list. */
+export const AUDIT_PAGE = 1_000;
 
 /** The entries that only read, and so the only ones the log may forget (the oldest first). */
 export const TRIMMABLE_ACTIONS: ReadonlySet<AuditAction> = new Set(["export"]);
@@ -66,8 +68,13 @@ export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
   /** The newest `limit` of both lists, newest first. */
   list(limit: number): Promise<AuditEntry[]>;
-  /** Every entry kept (the export), newest first. */
+  /** Every entry kept, newest first. */
   all(): Promise<AuditEntry[]>;
+  /**
+   * The entries of [from, to), newest first (the export): each list read a page at a time from its
+   * head, up to the first page that reaches past `from`, not the whole never-trimmed log.
+   */
+  between(range: { from: number; to: number }, pageSize?: number): Promise<AuditEntry[]>;
 }
 
 /** Cuts free text to the schema's lengths (a header can be anything). */
@@ -92,6 +99,24 @@ function merged(a: AuditEntry[], b: AuditEntry[], limit: number): AuditEntry[] {
   return [...a, ...b].sort((x, y) => y.at - x.at).slice(0, limit);
 }
 
+/** A newest-first list's entries from `from` on, read a page at a time down to `from`. */
+async function since(
+  kv: DashboardKv,
+  key: string,
+  from: number,
+  pageSize: number,
+): Promise<AuditEntry[]> {
+  const out: AuditEntry[] = [];
+  for (let offset = 0; ; offset += pageSize) {
+    const raw = await kv.lslice(key, offset, pageSize);
+    const entries = parsed(raw);
+    for (const e of entries) if (e.at >= from) out.push(e);
+    // Newest first: once a page ends before the range, what follows is older still.
+    const oldest = entries.at(-1);
+    if (raw.length < pageSize || (oldest && oldest.at < from)) return out;
+  }
+}
+
 export function createAuditLog(kv: DashboardKv, keys: DashboardKeys): AuditLog {
   const read = async (limit: number) =>
     merged(
@@ -111,5 +136,12 @@ export function createAuditLog(kv: DashboardKv, keys: DashboardKeys): AuditLog {
     },
     list: (limit) => read(limit),
     all: () => read(Number.MAX_SAFE_INTEGER),
+    async between(range, pageSize = AUDIT_PAGE) {
+      const size = Math.max(1, pageSize);
+      const kept = await since(kv, keys.audit, range.from, size);
+      const views = await since(kv, keys.auditViews, range.from, size);
+      const all = merged(kept, views, Number.MAX_SAFE_INTEGER);
+      return all.filter((e) => e.at < range.to);
+    },
   };
 }

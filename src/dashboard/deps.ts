@@ -30,6 +30,13 @@ export interface DashboardDeps {
   orders: Pick<OrderStore, "get" | "search">;
   /** Read only here: balances, the journal and holds (no transfer is made). */
   ledger: LedgerStore;
+  /**
+   * The journal of [from, to) as CSV chunks for the download (GET /dashboard/books/journal.csv):
+   * the very export the metrics listener streams, on a thread of its own when the process made
+   * its own Redis connection (ledger/csv-off-thread.ts). Without it, `journalCsvChunks` over
+   * `ledger`, here.
+   */
+  journalCsv?: (range: { from: number; to: number }) => AsyncIterable<string | Uint8Array>;
   /** The admin's books (src/books report): trial balance, float expected against the aggregator. */
   books: { report(): Promise<BooksReport> };
   /**

@@ -11,8 +11,9 @@ export function dashboardKeys(prefix: string) {
     link: k.dashboardLink,
     /** A spent link's person, for the rest of the link's life (links.ts). */
     spent: (tokenHash: string) => k.dashboardLink(`spent:${tokenHash}`),
+    userLink: (userId: number) => k.dashboardUser(userId, "link"),
     session: k.dashboardSession,
-    userSessions: k.dashboardUserSessions,
+    userSessions: (userId: number) => k.dashboardUser(userId, "sessions"),
     audit: k.dashboardAudit,
     auditViews: k.dashboardAuditViews,
     ack: k.dashboardAck,

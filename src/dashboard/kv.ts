@@ -11,6 +11,8 @@ export interface DashboardKv {
   getdel(key: string): Promise<string | null>;
   /** Sets with a time to live. */
   setPx(key: string, value: string, ttlMs: number): Promise<void>;
+  /** Sets with a time to live and gives the value it replaced (SET … GET): one atomic step. */
+  swap(key: string, value: string, ttlMs: number): Promise<string | null>;
   /** Overwrites only an existing key, keeping its time to live; false when it is gone. */
   replace(key: string, value: string): Promise<boolean>;
   del(key: string): Promise<void>;
@@ -24,6 +26,8 @@ export interface DashboardKv {
   lpushCapped(key: string, value: string, keep: number): Promise<void>;
   /** The first `count` of a list. */
   lhead(key: string, count: number): Promise<string[]>;
+  /** `count` items of a list from `offset` (0: the head): a page of it. */
+  lslice(key: string, offset: number, count: number): Promise<string[]>;
   /** Sets with a time to live only when the key is absent: true for the one caller that set it. */
   setNx(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Adds one to a counter; a new counter lives `ttlMs` (a later add keeps its end). The new count. */
@@ -37,6 +41,7 @@ export function redisKv(redis: RedisClient): DashboardKv {
     async setPx(key, value, ttlMs) {
       await redis.set(key, value, "PX", ttlMs);
     },
+    swap: (key, value, ttlMs) => redis.set(key, value, "PX", ttlMs, "GET"),
     async replace(key, value) {
       return (await redis.set(key, value, "KEEPTTL", "XX")) === "OK";
     },
@@ -59,6 +64,8 @@ export function redisKv(redis: RedisClient): DashboardKv {
       await redis.ltrim(key, 0, keep - 1);
     },
     lhead: (key, count) => redis.lrange(key, 0, Math.max(0, count - 1)),
+    lslice: async (key, offset, count) =>
+      count <= 0 ? [] : redis.lrange(key, offset, offset + count - 1),
     setNx: async (key, value, ttlMs) => (await redis.set(key, value, "PX", ttlMs, "NX")) === "OK",
     async incrPx(key, ttlMs) {
       const n = await redis.incr(key);
@@ -92,6 +99,11 @@ export function memoryKv(now: () => number = Date.now): DashboardKv {
     },
     async setPx(key, value, ttlMs) {
       map.set(key, { value, until: now() + ttlMs });
+    },
+    async swap(key, value, ttlMs) {
+      const was = text(key);
+      map.set(key, { value, until: now() + ttlMs });
+      return was;
     },
     async replace(key, value) {
       const e = live(key);
@@ -132,6 +144,10 @@ export function memoryKv(now: () => number = Date.now): DashboardKv {
     lhead: async (key, count) => {
       const v = live(key)?.value;
       return Array.isArray(v) ? v.slice(0, Math.max(0, count)) : [];
+    },
+    lslice: async (key, offset, count) => {
+      const v = live(key)?.value;
+      return Array.isArray(v) && count > 0 ? v.slice(offset, offset + count) : [];
     },
     async setNx(key, value, ttlMs) {
       if (live(key)) return false;

@@ -10,9 +10,13 @@ import { hashSecret, isSecretShaped, newSecret } from "./secret.ts";
  * Reading a link (GET, which a link-preview crawler may do) never spends it; only the confirm POST
  * does, with GETDEL: one atomic read-and-delete, so two POSTs of the same token log in once.
  * The end time is also checked against the injected clock, so tests (and a Redis whose expiry
- * lags) cannot stretch a link past its 10 minutes. A spent link leaves whose it was for the rest
- * of its life (never a way in: only the session a login made is), so a second click on "Log in"
- * can send a browser already logged in as that person to the back office (review s24-a, N4).
+ * lags) cannot stretch a link past its 10 minutes. One live link per person (review s24-a N3): a
+ * new link's hash replaces the person's previous one in `dash:user:<id>:link` (SET … GET, one
+ * step) and the previous link is deleted; a link also logs in only while it is the one named
+ * there, so two links asked for at once leave one good, even if a delete was lost. A spent link
+ * leaves whose it was for the rest of its life (never a way in: only the session a login made
+ * is), so a second click on "Log in" can send a browser already logged in as that person to the
+ * back office (review s24-a, N4).
  */
 
 export const linkRecordSchema = z.object({
@@ -71,22 +75,29 @@ export function createLoginLinks(opts: {
 }): LoginLinks {
   const { kv, keys } = opts;
   const origin = opts.publicUrl.replace(/\/+$/, "");
+  /** The record when its link is still the person's newest, else null (a newer one was sent). */
+  const newest = async (hash: string, r: LinkRecord | null) =>
+    r !== null && (await kv.get(keys.userLink(r.userId))) === hash ? r : null;
   return {
     async issue(userId) {
       const token = newSecret();
+      const hash = hashSecret(token);
       const expiresAt = opts.now() + opts.linkMs;
       const record: LinkRecord = linkRecordSchema.parse({ userId, expiresAt });
-      await kv.setPx(keys.link(hashSecret(token)), JSON.stringify(record), opts.linkMs);
+      await kv.setPx(keys.link(hash), JSON.stringify(record), opts.linkMs);
+      const previous = await kv.swap(keys.userLink(userId), hash, opts.linkMs);
+      if (previous !== null && previous !== hash) await kv.del(keys.link(previous));
       return { token, url: `${origin}${loginPath(token)}`, expiresAt };
     },
     async peek(token) {
       if (!isSecretShaped(token)) return null;
-      return liveLink(await kv.get(keys.link(hashSecret(token))), opts.now());
+      const hash = hashSecret(token);
+      return newest(hash, liveLink(await kv.get(keys.link(hash)), opts.now()));
     },
     async spend(token) {
       if (!isSecretShaped(token)) return null;
       const hash = hashSecret(token);
-      const link = liveLink(await kv.getdel(keys.link(hash)), opts.now());
+      const link = await newest(hash, liveLink(await kv.getdel(keys.link(hash)), opts.now()));
       if (link) {
         const rest = Math.max(1, link.expiresAt - opts.now());
         await kv.setPx(keys.spent(hash), String(link.userId), rest);

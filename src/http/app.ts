@@ -1,10 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
-import type { HttpBindings } from "@hono/node-server";
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { Registry } from "prom-client";
 import { createLogger, type Logger } from "../logger.ts";
 import { accessLog } from "./access-log.ts";
+import { csvDownload, errorOf } from "./csv-download.ts";
 import { type JournalRange, journalRangeSchema } from "./journal-range.ts";
 import { httpLatency } from "./latency.ts";
 
@@ -152,18 +152,11 @@ export function createMetricsApp(opts: {
     if (!csv) return c.json({ ok: false, error: "starting" }, 503);
     const name = `journal-${new Date(range.data.from).toISOString().slice(0, 10)}.csv`;
     const out = csv(range.data);
-    // Served by @hono/node-server, the response itself is cut (erroring the stream instead would
-    // have the server print the error with console.error); elsewhere (app.request) the stream errors.
-    const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-    const failed = (err: unknown) => {
-      logger.error(
-        { err: errorOf(err), from: range.data.from, to: range.data.to },
-        "journal csv failed mid-stream; the download is cut",
-      );
-      outgoing?.destroy();
-      return outgoing !== undefined;
-    };
-    return c.body(out instanceof Promise ? await out : textStream(out, failed), 200, {
+    if (!(out instanceof Promise)) {
+      const fields = { from: range.data.from, to: range.data.to };
+      return csvDownload(c, out, { name, logger, fields });
+    }
+    return c.body(await out, 200, {
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${name}"`,
       "Cache-Control": "no-store",
@@ -176,43 +169,4 @@ export function createMetricsApp(opts: {
     return c.text("internal error", 500);
   });
   return app;
-}
-
-function errorOf(err: unknown) {
-  return err instanceof Error
-    ? { message: err.message, stack: err.stack }
-    : { message: String(err) };
-}
-
-/**
- * Chunks of text (or its bytes) as a byte stream, each read when the client is ready for it. When
- * a chunk fails, `failed` is told (once); it answers true when it has cut the response itself, and
- * the stream then waits for the cancel that follows; otherwise the stream errors.
- */
-function textStream(
-  chunks: AsyncIterable<string | Uint8Array>,
-  failed: (err: unknown) => boolean,
-): ReadableStream<Uint8Array> {
-  const it = chunks[Symbol.asyncIterator]();
-  const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let next: IteratorResult<string | Uint8Array>;
-      try {
-        next = await it.next();
-      } catch (err) {
-        if (failed(err)) return new Promise<void>(() => {});
-        controller.error(err);
-        return;
-      }
-      if (next.done) controller.close();
-      else
-        controller.enqueue(
-          typeof next.value === "string" ? encoder.encode(next.value) : next.value,
-        );
-    },
-    async cancel() {
-      await it.return?.();
-    },
-  });
 }

@@ -204,12 +204,16 @@ export function keyspace(prefix: string) {
     idleNoticed: `${prefix}{idle}:noticed`,
 
     // --- The back office (dashboard/): single keys, no script touches two ---
-    /** String (JSON: user id, end), PX the link's life: a login link by its token's SHA-256; `spent:<hash>` the user id of a spent one, PX the rest of its life. */
+    /** String (JSON: user id, end), PX the link's life: a login link by its token's SHA-256 (one per person); `spent:<hash>` the user id of a spent one, PX the rest of its life. */
     dashboardLink: (tokenHash: string) => `${prefix}dash:link:${tokenHash}`,
     /** String (JSON: user id, login, last use), PX the absolute timeout: a session by its id's SHA-256. */
     dashboardSession: (idHash: string) => `${prefix}dash:session:${idHash}`,
-    /** Set of one person's session-id hashes (revoke all), PX the absolute timeout. */
-    dashboardUserSessions: (userId: number) => `${prefix}dash:user:${userId}:sessions`,
+    /**
+     * One person's keys. `sessions`: a Set of their session-id hashes (revoke all), PX the absolute
+     * timeout. `link`: a String, their newest login link's SHA-256, the only link that logs in
+     * (dashboard/links.ts), PX the link's life.
+     */
+    dashboardUser: (id: number, what: "sessions" | "link") => `${prefix}dash:user:${id}:${what}`,
     /** List of audit entries (JSON), newest first, never trimmed: money and access actions (dashboard/audit.ts). */
     dashboardAudit: `${prefix}dash:audit`,
     /** List of audit entries (JSON), newest first, capped: exports, which only read (dashboard/audit.ts). */

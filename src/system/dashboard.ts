@@ -41,6 +41,8 @@ export function wireDashboard(
     accounts: Accounts;
     settings: BotSettings;
     selfUrl: string;
+    /** The journal's CSV, the metrics listener's own export (system/journal-export.ts). */
+    journalCsv?: DashboardDeps["journalCsv"];
     /** The chat's own services, so the back office's money actions are the chat's operations. */
     topUps?: TopUps | undefined;
     /** The orders service: /settle's operation, for the order page (src/orders/settle.ts). */
@@ -74,6 +76,7 @@ export function wireDashboard(
     prefix: config.redis.prefix,
     orders: parts.stores.store,
     ledger: parts.stores.ledger,
+    ...(parts.journalCsv ? { journalCsv: parts.journalCsv } : {}),
     books: parts.books,
     // The back office is in English, in /books's words for the alerts standing.
     booksAlertLines: (r) => raisedAlertLines(english(), r),

@@ -3,8 +3,6 @@ import type { RunnerHandle } from "@grammyjs/runner";
 import type { UserFromGetMe } from "grammy/types";
 import type { AnyCategoryModule } from "../categories/index.ts";
 import type { Config } from "../config/index.ts";
-import { journalCsvOffThread } from "../ledger/csv-off-thread.ts";
-import { journalCsvChunks } from "../ledger/index.ts";
 import { ensureLedgerIndex } from "../ledger/index-backfill.ts";
 import type { SandboxOverrides } from "../local-mode.ts";
 import type { Logger } from "../logger.ts";
@@ -60,18 +58,13 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
   const listener = await openPublicListener(base);
   const { server } = listener;
   try {
-    const parts = await wireParts(base, opts, redis, listener);
+    // The journal export runs on its own thread only over a connection this process made.
+    const offThread = redis !== undefined && !opts.redis;
+    const parts = await wireParts(base, { ...opts, journalOffThread: offThread }, redis, listener);
     const metricsUrl = await openMetricsListener(base, {
       report: () => parts.money.books.report(),
-      // On its own thread when this process made its own connection (its heap stays small: issue
-      // 31 target 5); with a connection handed in (tests) or no Redis, here.
-      journalCsv: (range) =>
-        redis && !opts.redis
-          ? journalCsvOffThread(
-              { redis: base.config.redis, prefix: base.config.redis.prefix },
-              range,
-            )
-          : journalCsvChunks(parts.stores.ledger, range),
+      // The same export as the back office's download (system/journal-export.ts).
+      journalCsv: parts.journalCsv,
     });
     // A journal booked before the read index existed gets it before any statement is read.
     if (redis) {

@@ -17,6 +17,7 @@ import {
 import { wireCatalog } from "./catalog.ts";
 import { wireComplaints } from "./complaints.ts";
 import { wireDashboard } from "./dashboard.ts";
+import { journalExport } from "./journal-export.ts";
 import { loadLocalMode } from "./local.ts";
 import { wireMoneyPath } from "./money-path.ts";
 import { watchOperations } from "./operations.ts";
@@ -31,6 +32,8 @@ export interface WireOptions {
   now?: (() => number) | undefined;
   sandbox?: SandboxOverrides | undefined;
   botInfo?: UserFromGetMe | undefined;
+  /** The journal's CSV on a thread of its own (this process made its own Redis connection). */
+  journalOffThread?: boolean | undefined;
 }
 
 /**
@@ -54,8 +57,9 @@ export async function wireParts(
       logger: base.logger,
     });
   }
-  const chat = wireChat(base, opts, { ...outside, ...below, redis, listener });
-  return { ...outside, ...below, ...chat };
+  const journalCsv = journalExport(base, below.stores.ledger, opts.journalOffThread === true);
+  const chat = wireChat(base, opts, { ...outside, ...below, redis, listener, journalCsv });
+  return { ...outside, ...below, ...chat, journalCsv };
 }
 
 export type Parts = Awaited<ReturnType<typeof wireParts>>;
@@ -169,6 +173,7 @@ function wireChat(
     ReturnType<typeof wireBelowChat> & {
       redis: RedisClient | undefined;
       listener: PublicListener;
+      journalCsv: ReturnType<typeof journalExport>;
     },
 ) {
   const { stores, money } = parts;
@@ -200,6 +205,7 @@ function wireChat(
     accounts: parts.accounts,
     settings: deps.settings,
     selfUrl: parts.listener.server.url,
+    journalCsv: parts.journalCsv,
     topUps: parts.topUp?.topUps,
     complaints,
     orders: money.orders,

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { auditToCsv } from "../../src/dashboard/actions/audit-csv.ts";
 import { AUDIT_KEPT, type AuditEntry, createAuditLog } from "../../src/dashboard/audit.ts";
 import { memoryKv, redisKv } from "../../src/dashboard/index.ts";
 import { dashboardKeys } from "../../src/dashboard/keys.ts";
@@ -77,5 +78,51 @@ describe.each([
       `export ${AUDIT_KEPT}`,
       `export ${AUDIT_KEPT - 1}`,
     ]);
+  }, 120_000);
+});
+
+describe.each([
+  ["redis", () => redisKv(t.redis)],
+  ["memory", () => memoryKv()],
+])("the audit export's read (%s)", (name, kvOf) => {
+  it("pages down to the range's start only, and gives the CSV the whole log gives", async () => {
+    const base = kvOf();
+    let read = 0;
+    const counted = <T extends unknown[]>(f: (...a: T) => Promise<string[]>) => {
+      return async (...a: T) => {
+        const got = await f(...a);
+        read += got.length;
+        return got;
+      };
+    };
+    const kv = { ...base, lhead: counted(base.lhead), lslice: counted(base.lslice) };
+    const log = createAuditLog(kv, dashboardKeys(`${t.prefix}${name}:export:`));
+    const t0 = 1_700_000_000_000;
+    // 4,000 entries a second apart, a login and an export in turn (the two lists).
+    for (let i = 0; i < 4_000; i += 500) {
+      const batch = [];
+      for (let j = i; j < i + 500; j++) {
+        batch.push(log.record(entry(t0 + j * 1_000, j % 2 ? "export" : "login", `n ${j}`)));
+      }
+      await Promise.all(batch);
+    }
+    const whole = await log.all();
+    for (const [from, to] of [
+      [t0 + 3_500_000, t0 + 3_800_000],
+      [t0 + 3_999_000, t0 + 9_000_000],
+      [t0 - 1_000, t0 + 1_500],
+      [t0 - 9_000, t0 - 1_000],
+    ] as const) {
+      const range = { from, to };
+      read = 0;
+      const paged = await log.between(range, 100);
+      expect(auditToCsv(paged, range)).toBe(auditToCsv(whole, range));
+      expect(paged).toEqual(whole.filter((e) => e.at >= from && e.at < to));
+      if (from === t0 + 3_500_000) {
+        expect(paged).toHaveLength(300);
+        // 500 entries are as new as the range's start or newer; each list reads one page past them.
+        expect(read).toBeLessThanOrEqual(500 + 2 * 100);
+      }
+    }
   }, 120_000);
 });

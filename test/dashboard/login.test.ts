@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_TIMES } from "../../src/dashboard/index.ts";
 import {
   ADMIN,
@@ -22,6 +22,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await h?.close();
+});
+// Each test starts with no login counted against the loopback address: the file's 410s together
+// pass the 20 failures a window allows (the limit itself is tested in rate-limit.test.ts).
+beforeEach(async () => {
+  const keys = await h.redis.keys(`${h.deps.prefix}dash:rate:*`);
+  if (keys.length > 0) await h.redis.del(...keys);
 });
 
 const MIN = 60_000;
@@ -126,6 +132,31 @@ describe("the login link", () => {
     } finally {
       h.roles.admins.delete(wa);
     }
+  });
+
+  it("a newer link ends the older ones: only the newest logs in (review s24-a N3)", async () => {
+    const first = new URL((await h.access.issueLink(ADMIN))!.url).pathname;
+    const second = new URL((await h.access.issueLink(ADMIN))!.url).pathname;
+    // Another person's link is not touched by it.
+    const agents = new URL((await h.access.issueLink(AGENT))!.url).pathname;
+    const hashOf = (p: string) => createHash("sha256").update(p.split("/").at(-1)!).digest("hex");
+    expect(await h.redis.exists(`${h.deps.prefix}dash:link:${hashOf(first)}`)).toBe(0);
+    const c = client(h.url);
+    expect((await c.get(first)).status).toBe(410);
+    expect((await c.post(first)).status).toBe(410);
+    expect(c.cookie).toBeUndefined();
+    expect((await c.get(second)).status).toBe(200);
+    expect((await c.post(second)).status).toBe(303);
+    expect(c.cookie).toBeDefined();
+    expect((await client(h.url).post(agents)).status).toBe(303);
+  });
+
+  it("of five links asked for at once, exactly one logs in", async () => {
+    const links = await Promise.all(Array.from({ length: 5 }, () => h.access.issueLink(ADMIN)));
+    const results = await Promise.all(
+      links.map((l) => client(h.url).post(new URL(l!.url).pathname)),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([303, 410, 410, 410, 410]);
   });
 
   it("is refused after its 10 minutes (the clock, not only Redis's expiry)", async () => {

@@ -8,16 +8,25 @@ import { type Fragment, rs } from "../html.ts";
  *  - Sales of a day: the holds posted to merchant:sales that day (what customers paid for orders
  *    that succeeded).
  *  - The float at the end of a day: the books' float now (debit-normal, as /books shows it),
- *    walked back through the posted entries that touched merchant:float after that day.
+ *    walked back through the posted entries that touched merchant:float after that day. The days
+ *    are read newest first, so a read stopped at its cap leaves the oldest days out, whole.
  */
 
 export const DAY_MS = 86_400_000;
-const MAX_PAGES = 50;
+/** The most journal entries one drawing reads (50 pages of 1,000). */
+export const CHART_MAX_ENTRIES = 50_000;
 
 export interface DayPoint {
   day: number;
   salesPaisa: number;
   floatPaisa: number;
+}
+
+export interface DailySeries {
+  /** The days read in full, oldest first, ending today. */
+  points: DayPoint[];
+  /** The older days of the range left out: their journal was past the read's cap. */
+  leftOutDays: number;
 }
 
 /** The change a posted entry makes to the float as the books see it (debits − credits). */
@@ -29,37 +38,63 @@ function floatChange(e: JournalEntry): number {
   return 0;
 }
 
+/** One day's sales and float change, read whole; null when the budget ran out before its end. */
+async function readDay(
+  ledger: LedgerStore,
+  from: number,
+  to: number | undefined,
+  budget: { entries: number },
+): Promise<{ sales: number; change: number } | null> {
+  let sales = 0;
+  let change = 0;
+  let after: string | undefined;
+  for (;;) {
+    if (budget.entries <= 0) return null;
+    const limit = Math.min(1_000, budget.entries);
+    const page = await ledger.journal({
+      from,
+      ...(to === undefined ? {} : { to }),
+      ...(after ? { after } : {}),
+      limit,
+    });
+    budget.entries -= page.entries.length;
+    for (const e of page.entries) {
+      if (e.kind === "post" && e.credit === account.merchant.sales) sales += e.amountPaisa;
+      change += floatChange(e);
+    }
+    if (!page.next) return { sales, change };
+    after = page.next;
+  }
+}
+
+/**
+ * The last `days` days, read newest first one whole day at a time (today's read has no end, so it
+ * takes what was booked after today too), at most `maxEntries` entries: the walk back from the
+ * float now is exact for every day reached, and the days past the cap are left out, never shown
+ * with figures that miss the entries not read (s24-a item 3).
+ */
 export async function dailySeries(
   ledger: LedgerStore,
   now: number,
   days: number,
-): Promise<{ points: DayPoint[]; complete: boolean }> {
-  const first = Math.floor(now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
-  const sales = new Array<number>(days).fill(0);
-  const change = new Array<number>(days).fill(0);
-  let after: string | undefined;
-  let complete = false;
-  for (let pages = 0; pages < MAX_PAGES; pages++) {
-    const page = await ledger.journal({ from: first, ...(after ? { after } : {}), limit: 1_000 });
-    for (const e of page.entries) {
-      const i = Math.min(days - 1, Math.floor((e.at - first) / DAY_MS));
-      if (i < 0) continue;
-      if (e.kind === "post" && e.credit === account.merchant.sales) sales[i]! += e.amountPaisa;
-      change[i]! += floatChange(e);
-    }
-    if (!page.next) {
-      complete = true;
-      break;
-    }
-    after = page.next;
+  maxEntries = CHART_MAX_ENTRIES,
+): Promise<DailySeries> {
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  const budget = { entries: maxEntries };
+  const read: Array<{ day: number; sales: number; change: number }> = [];
+  for (let i = 0; i < days; i++) {
+    const day = today - i * DAY_MS;
+    const got = await readDay(ledger, day, i === 0 ? undefined : day + DAY_MS, budget);
+    if (!got) break;
+    read.push({ day, ...got });
   }
   let float = -(await ledger.balance(account.merchant.float)).postedPaisa;
   const points: DayPoint[] = [];
-  for (let i = days - 1; i >= 0; i--) {
-    points.unshift({ day: first + i * DAY_MS, salesPaisa: sales[i]!, floatPaisa: float });
-    float -= change[i]!;
+  for (const r of read) {
+    points.unshift({ day: r.day, salesPaisa: r.sales, floatPaisa: float });
+    float -= r.change;
   }
-  return { points, complete };
+  return { points, leftOutDays: days - read.length };
 }
 
 const W = 720;

@@ -2,8 +2,9 @@ import type { Hono } from "hono";
 import { html } from "hono/html";
 import type { BooksReport } from "../../books/index.ts";
 import { raisedAlerts } from "../../books/raised.ts";
+import { csvDownload } from "../../http/csv-download.ts";
 import { journalRangeSchema } from "../../http/journal-range.ts";
-import { exportJournalCsv } from "../../ledger/index.ts";
+import { journalCsvChunks } from "../../ledger/index.ts";
 import { allow, audit, authenticate } from "../auth.ts";
 import { type Fragment, facts, notice, POSTED, page, path, rs, time } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
@@ -12,7 +13,8 @@ import type { DashboardEnv, DashboardParts } from "../parts.ts";
  * The books for admins: the same report as /books and GET /books on the metrics port (the trial
  * balance's sums, what is owed to customers and agents, fees, margin, the float expected against
  * the aggregator's), and the journal as CSV for a date range, written by src/ledger/csv.ts and
- * recorded in the audit log.
+ * streamed as the metrics listener streams it (src/http/csv-download.ts: a failure halfway cuts
+ * the download), recorded in the audit log.
  */
 
 const yesNo = (v: boolean | null) => (v === null ? "—" : v ? "yes" : "no");
@@ -91,13 +93,18 @@ export function booksRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
         400,
       );
     }
-    const csv = await exportJournalCsv(parts.deps.ledger, range.data);
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const span = `${day(range.data.from)}..${day(range.data.to)}`;
+    // Audited before the first byte: a download cut halfway was still asked for.
     await audit(parts, c, c.get("viewer"), "export", `journal ${span}`);
-    return c.body(csv, 200, {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="journal-${day(range.data.from)}.csv"`,
+    const { journalCsv } = parts.deps;
+    const chunks = journalCsv
+      ? journalCsv(range.data)
+      : journalCsvChunks(parts.deps.ledger, range.data);
+    return csvDownload(c, chunks, {
+      name: `journal-${day(range.data.from)}.csv`,
+      logger: parts.deps.logger,
+      fields: { from: range.data.from, to: range.data.to },
     });
   });
 }

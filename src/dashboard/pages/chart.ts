@@ -1,7 +1,13 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { z } from "zod";
-import { chartSvg, dailySeries } from "../actions/chart.ts";
+import {
+  CHART_MAX_ENTRIES,
+  chartSvg,
+  DAY_MS,
+  type DayPoint,
+  dailySeries,
+} from "../actions/chart.ts";
 import { reasons } from "../actions/common.ts";
 import { allow, authenticate } from "../auth.ts";
 import { type Fragment, notice, page, path, rs, table } from "../html.ts";
@@ -26,6 +32,27 @@ const daysForm = (
 <label>Last <input name="days" value="${days}" inputmode="numeric" maxlength="2" size="3"> days</label>
 <button type="submit">Show</button></form>`;
 
+/** Which older days are not shown: the read stops at its cap, newest first (actions/chart.ts). */
+function leftOut(points: readonly DayPoint[], days: number): Fragment | string {
+  if (days === 0) return "";
+  const cap = CHART_MAX_ENTRIES.toLocaleString("en");
+  const oldest = points[0];
+  if (!oldest) {
+    return notice(
+      `Today alone has more than ${cap} journal entries, more than one drawing reads: no day is shown.`,
+      "error",
+    );
+  }
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const last = day(oldest.day - DAY_MS);
+  const first = day(oldest.day - days * DAY_MS);
+  const span = days === 1 ? last : `${first} to ${last}`;
+  return notice(
+    `Left out: ${span} (${days} ${days === 1 ? "day" : "days"}). The days are read newest first, at most ${cap} journal entries, and the read stopped before them. Every day shown was read whole.`,
+    "error",
+  );
+}
+
 export function chartRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
   app.get("/books/chart", authenticate(parts), allow("admin"), async (c) => {
     const viewer = c.get("viewer");
@@ -35,7 +62,7 @@ export function chartRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
       const body = html`${notice(reasons(q.error), "error")}${daysForm((given ?? "").slice(0, 2))}`;
       return c.html(page(TITLE, body, viewer), 400);
     }
-    const { points, complete } = await dailySeries(
+    const { points, leftOutDays } = await dailySeries(
       parts.deps.ledger,
       parts.deps.now(),
       q.data.days,
@@ -43,15 +70,13 @@ export function chartRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     const rows = [...points]
       .reverse()
       .map((p) => [new Date(p.day).toISOString().slice(0, 10), rs(p.salesPaisa), rs(p.floatPaisa)]);
-    const partial = complete
-      ? ""
-      : notice(
-          "Only the first 50,000 journal entries of the range were read: fewer days show all.",
-          "error",
-        );
-    const body = html`${daysForm(q.data.days)}${partial}<figure>${chartSvg(points)}
+    const body = html`${daysForm(q.data.days)}${leftOut(points, leftOutDays)}${
+      points.length === 0
+        ? ""
+        : html`<figure>${chartSvg(points)}
 <figcaption>Bars: sales of the day (orders that succeeded). Line: the float in the books at the end of the day. Days in UTC.</figcaption></figure>
-${table(["Day", "Sales", "Float at the end of the day"], rows)}`;
+${table(["Day", "Sales", "Float at the end of the day"], rows)}`
+    }`;
     return c.html(page(TITLE, body, viewer));
   });
 }
