@@ -337,3 +337,16 @@ export const TTL = {
  */
 export const complaintRefundedOrdersKey = (prefix: string): string =>
   `${prefix}{money}:complaints:refunded`;
+
+/**
+ * Late `failed` WhatsApp resends (whatsapp/late-resend-store.ts), one slot `{waresend}` (apart from
+ * keyspace(): its function is at its length bound): a sorted set (wamid -> due, or a taker's lease
+ * end), a hash (wamid -> the entry, JSON), and per wamid done a string, EX 8 days.
+ */
+export function waResendKeys(prefix: string) {
+  return {
+    due: `${prefix}{waresend}:due`,
+    entries: `${prefix}{waresend}:entries`,
+    done: (wamid: string) => `${prefix}{waresend}:done:${wamid}`,
+  };
+}

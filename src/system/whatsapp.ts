@@ -24,6 +24,11 @@ import {
   createRedisInboundQueue,
   type WaInboundQueue,
 } from "../whatsapp/inbound-queue.ts";
+import { lateResender, statusAcceptor } from "../whatsapp/late-resend.ts";
+import {
+  createMemoryLateResendStore,
+  createRedisLateResendStore,
+} from "../whatsapp/late-resend-store.ts";
 import { renderMessage, typedChoice } from "../whatsapp/render.ts";
 import { whatsappRouter } from "../whatsapp/router.ts";
 import type { WaWebhookEvents } from "../whatsapp/types.ts";
@@ -204,22 +209,29 @@ export function wireWhatsApp(
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })
     : createMemoryInboundQueue(logger);
   const statuses = statusCounter(base);
+  const owed = redis ? createRedisLateResendStore(redis, prefix) : createMemoryLateResendStore();
+  const acceptStatuses = statusAcceptor({
+    store,
+    owed,
+    now,
+    logger,
+    count: (status, code) => statuses.inc({ status, code: code === undefined ? "" : String(code) }),
+  });
+  // A late `failed` push sent again off the webhook's answer (late-resend.ts), under the
+  // notifier's bound; the lease outlives a send as the notifier's lock does.
+  const resender = lateResender({
+    owed,
+    router,
+    now,
+    logger,
+    options: { retryForMs: config.notifier.retryForMs, leaseMs: config.notifier.lockMs },
+  });
   const accept = async (events: WaWebhookEvents) => {
     for (const m of events.messages) {
       const chatId = m.waId ? chatIdOfWaId(m.waId) : null;
       if (chatId !== null) await queue.enqueue(chatId, m);
     }
-    for (const s of events.statuses) {
-      const chatId = chatIdOfWaId(s.recipientId);
-      // Counted once: a redelivered status (Meta redelivers for days) is known to its chat.
-      if (chatId !== null && !(await store.putStatus(chatId, s.wamid, s.status))) continue;
-      const code = s.errors?.[0]?.code;
-      statuses.inc({ status: s.status, code: code === undefined ? "" : String(code) });
-      if (s.status !== "failed") continue;
-      logger.warn({ wamid: s.wamid, code }, "whatsapp message failed to deliver");
-      if (code === 131047 && chatId !== null)
-        await router.resendAsTemplate(chatId, s.wamid).catch(() => false);
-    }
+    await acceptStatuses(events.statuses);
   };
   parts.app.route(
     settings.webhookPath,
@@ -253,7 +265,16 @@ export function wireWhatsApp(
         localeMark: locales.mark,
         forgetChat: parts.forgetChat,
       });
-      return { start: () => queue.start(handle), stop: () => queue.stop() };
+      return {
+        start: () => {
+          queue.start(handle);
+          resender.start();
+        },
+        stop: async () => {
+          await resender.stop();
+          await queue.stop();
+        },
+      };
     },
   };
 }

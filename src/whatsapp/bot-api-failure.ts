@@ -62,7 +62,9 @@ export function failureAnswer(e: ApiError): ApiAnswer {
   const kind = refusalKind(e.code);
   if (kind === "recipient")
     return { ok: false, error_code: 403, description: `Forbidden: ${description}` };
-  const passing = kind === "rate" || kind === "template" || kind === "unavailable";
+  // "later": 131049 (errors.ts); a 400 would dead-letter the push at once instead of waiting.
+  const passing =
+    kind === "rate" || kind === "template" || kind === "unavailable" || kind === "later";
   if (passing || e.status === 0 || e.status >= 500 || refusesAccount(e))
     return { ok: false, error_code: 503, description: `${NOT_SENT_PREFIX}${description}` };
   return { ok: false, error_code: e.status >= 400 ? e.status : 400, description };

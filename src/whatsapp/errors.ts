@@ -33,12 +33,22 @@ export const RETRYABLE_CODES: ReadonlySet<number> = new Set([
  *    that language, its parameters not matching ours): the same for every push outside the 24 h
  *    window, until someone fixes the template; sent again meanwhile, as for `account`.
  *  - `unavailable`: Meta cannot take messages now (downtime, service unavailable, maintenance).
+ *  - `later`: not now for this recipient (131049, Meta's cap on marketing messages a person gets,
+ *    "to maintain a healthy ecosystem"): Meta says to try again later (about a day); nothing went
+ *    out. Sent again like `unavailable`, without holding anyone else's sends.
  *  - `recipient`: this recipient cannot be reached (not on WhatsApp, an old app).
  *  - `message`: this message is refused (a bad parameter, an unsupported type, outside the 24 h
  *    window: the router then sends the template); sending it again gives the same answer.
  * Nothing went out for the first three: sending again is no possible duplicate.
  */
-export type RefusalKind = "rate" | "account" | "template" | "unavailable" | "recipient" | "message";
+export type RefusalKind =
+  | "rate"
+  | "account"
+  | "template"
+  | "unavailable"
+  | "later"
+  | "recipient"
+  | "message";
 
 const RATE_CODES: ReadonlySet<number> = new Set([
   4, // the app's call limit
@@ -84,6 +94,8 @@ const UNAVAILABLE_CODES: ReadonlySet<number> = new Set([
   131057, // the business account is in maintenance mode
 ]);
 const RECIPIENT_CODES: ReadonlySet<number> = new Set([WA_ERROR.undeliverable]);
+/** 131049: the marketing cap per person ("healthy ecosystem"); Meta: try again later. */
+export const MARKETING_CAP = 131049;
 
 /** The kind of a refusal by Meta's code; undefined without one (the HTTP status then decides). */
 export function refusalKind(code: number | undefined): RefusalKind | undefined {
@@ -93,6 +105,7 @@ export function refusalKind(code: number | undefined): RefusalKind | undefined {
   if (ACCOUNT_CODES.has(code) || (code >= 200 && code <= 299)) return "account";
   if (TEMPLATE_CODES.has(code)) return "template";
   if (UNAVAILABLE_CODES.has(code)) return "unavailable";
+  if (code === MARKETING_CAP) return "later";
   if (RECIPIENT_CODES.has(code)) return "recipient";
   return "message";
 }
@@ -108,8 +121,23 @@ export function refusalKind(code: number | undefined): RefusalKind | undefined {
  */
 export const sentNothing = (code: number | undefined): boolean => {
   const kind = refusalKind(code);
-  return kind === "rate" || kind === "account" || kind === "template";
+  return kind === "rate" || kind === "account" || kind === "template" || kind === "later";
 };
+
+/**
+ * How long after a late `failed` status (the send was accepted, Meta failed it after) its words
+ * are sent again (late-resend.ts); undefined: not sent again (the recipient unreachable, this
+ * message refused, the account or the template refused: a warn line and the status counter).
+ * 131047 at once, as the template; Meta's own trouble and the rate limits after a minute; 131049
+ * after about a day (Meta: "retry later"; the cap counts per 24 hours).
+ */
+export function lateRetryDelayMs(code: number | undefined): number | undefined {
+  if (code === WA_ERROR.reengagement) return 0;
+  const kind = refusalKind(code);
+  if (kind === "later") return 24 * 3_600_000;
+  if (kind === "unavailable" || kind === "rate") return 60_000;
+  return undefined;
+}
 
 /**
  * A call to the Cloud API that failed. `status` is the HTTP status (0: no answer); `code`,

@@ -108,10 +108,19 @@ export interface WhatsAppRouter {
   fetchVia(real: typeof fetch): typeof fetch;
   /**
    * A message WhatsApp accepted and later reported `failed` with 131047 (the window had closed):
-   * sent again as the template, in place of the same chat message. False when it is not ours.
+   * sent again as the template, in place of the same chat message. False when nothing was sent.
    */
   resendAsTemplate(chatId: number, wamid: string): Promise<boolean>;
+  /**
+   * A message WhatsApp accepted and later reported `failed` (late-resend.ts): its words sent again
+   * in place of the same chat message, as the template (`template`, or outside the window) or
+   * free-form. What came of it; a failed send throws as the client's does.
+   */
+  resendFailed(chatId: number, wamid: string, opts: { template: boolean }): Promise<ResendResult>;
 }
+
+/** `sent`, or why nothing was: not ours, delivered or read, its words gone, the chat withheld. */
+export type ResendResult = "sent" | "unknown" | "delivered" | "gone" | "withheld";
 
 /**
  * Sending on WhatsApp: a rendering of a text and its buttons inside the customer's 24-hour window,
@@ -248,26 +257,38 @@ function documentSender(deps: RouterDeps, out: ReturnType<typeof outbound>) {
   };
 }
 
-/** WhatsAppRouter.resendAsTemplate: a failed message's words sent again as the template. */
-function templateResender(
+/**
+ * WhatsAppRouter.resendFailed: a failed message's words sent again. Nothing is sent for a wamid
+ * not ours, one delivered or read (statuses come in any order: a late `failed` never undoes a
+ * delivery), words no longer kept, or a chat withheld now (a held or released number).
+ */
+function failedResender(
   deps: RouterDeps,
-  asTemplate: ReturnType<typeof outbound>["asTemplate"],
-): WhatsAppRouter["resendAsTemplate"] {
+  out: ReturnType<typeof outbound>,
+): WhatsAppRouter["resendFailed"] {
   const { store, logger } = deps;
-  return async (chatId, wamid) => {
+  return async (chatId, wamid, opts) => {
     const messageId = await store.messageOf(chatId, wamid);
-    const shown = messageId === null ? null : await store.shown(chatId, messageId);
-    if (messageId === null || !shown) return false;
+    if (messageId === null) return "unknown";
+    const statuses = await store.statuses(chatId, wamid);
+    if (statuses.includes("delivered") || statuses.includes("read")) return "delivered";
+    const shown = await store.shown(chatId, messageId);
+    if (!shown) return "unknown";
     if (shown.text === null) {
-      // Kept until delivered: a message delivered once is not failed for the window later.
+      // Kept until delivered (and for 16 messages after): a message delivered once is not resent.
       logger.warn({ chatId, messageId }, "whatsapp failed message's words no longer kept");
-      return false;
+      return "gone";
     }
+    if (await deps.heldChat?.(chatId)) return "withheld";
+    const to = waIdOfChat(chatId) as string;
     const { locale } = await deps.localeOf(chatId);
-    const sent = await asTemplate(waIdOfChat(chatId) as string, locale, shown.text);
-    // The template has no buttons: the newest buttons stay where they are (a newer message's).
-    await store.putShown(chatId, messageId, { ...shown, buttons: "", choices: [] }, [sent]);
-    return true;
+    // Inside the window the same words go free-form (no buttons: only their hash is kept).
+    const sent = opts.template
+      ? [await out.asTemplate(to, locale, shown.text)]
+      : (await out.show(chatId, shown.text, [])).wamids;
+    // Without buttons: the newest buttons stay where they are (a newer message's).
+    await store.putShown(chatId, messageId, { ...shown, buttons: "", choices: [] }, sent);
+    return "sent";
   };
 }
 
@@ -287,7 +308,7 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
   const { store, client } = deps;
 
   const out = outbound(deps);
-  const { asTemplate, show } = out;
+  const { show } = out;
   const sendDocument = documentSender(deps, out);
 
   /** Sends a rendering; what it shows recorded as message `messageId`, or a new one ("new"). */
@@ -381,7 +402,9 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
     return null;
   }
 
-  const resendAsTemplate = templateResender(deps, asTemplate);
+  const resendFailed = failedResender(deps, out);
+  const resendAsTemplate = async (chatId: number, wamid: string) =>
+    (await resendFailed(chatId, wamid, { template: true })) === "sent";
   const { sent, freshAnswer } = chatCalls(deps, call, textOf);
   /** The answer to a Bot API call, or "pass" for one that is Telegram's. */
   async function answer(
@@ -404,5 +427,5 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
 
   const fetchVia = botApiFetch(answer);
 
-  return { fetchVia, resendAsTemplate };
+  return { fetchVia, resendAsTemplate, resendFailed };
 }

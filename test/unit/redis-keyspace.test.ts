@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { keyspace } from "../../src/redis/keyspace.ts";
+import { keyspace, waResendKeys } from "../../src/redis/keyspace.ts";
 
 /** The keyspace's promises that no adapter test sees: one place for Lua, one slot per script. */
 
@@ -50,6 +50,9 @@ describe("redis keyspace", () => {
     expect(slot(k.paceBuckets)).toEqual(new Set(["pace"]));
     expect(slot(k.idleDue, k.idleInfo, k.idleNoticed)).toEqual(new Set(["idle"]));
     expect(slot(k.accountPhones, k.accountUsers)).toEqual(new Set(["accounts"]));
+    // The late resends' scripts (whatsapp/late-resend-store.ts) touch all three.
+    const resend = waResendKeys("ra:");
+    expect(slot(resend.due, resend.entries, resend.done("wamid.1"))).toEqual(new Set(["waresend"]));
   });
 
   it("puts every key of the money path's scripts and transactions in the one {money} slot", () => {

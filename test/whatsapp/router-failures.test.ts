@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { mayHaveArrived } from "../../src/telegram/api.ts";
 import { freshWaAccount, WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
-import { WhatsAppApiError } from "../../src/whatsapp/errors.ts";
+import { sentNothing, WhatsAppApiError } from "../../src/whatsapp/errors.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
@@ -122,6 +122,16 @@ describe("router: a failed send as the Bot API would answer it", () => {
       expect(answer.description).toMatch(/^Not sent: /);
     },
   );
+
+  // The marketing cap per person (131049): Meta says to try again later. Before (review s24-c
+  // item 2): a refusal of the message, a 400, the push dead-lettered at once; and at a 5xx a
+  // possible duplicate, though Meta took nothing.
+  it("the marketing cap 131049 is a 503 that says nothing was sent", async () => {
+    const answer = (await routerFailingWith(meta(400, 131049))()) as { description?: string };
+    expect(answer).toMatchObject({ error_code: 503 });
+    expect(answer.description).toMatch(/^Not sent: /);
+    expect(sentNothing(131049)).toBe(true);
+  });
 
   it.each([131051, 131009, 132005])(
     "Meta refusing the message (code %i) stays a 400",
