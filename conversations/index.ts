@@ -73,7 +73,7 @@ export {
   reportProblemRow,
 } from "./complaints/texts.ts";
 export { dashboardCommand } from "./dashboard/index.ts";
-export { reminderMessage } from "./reminders/text.ts";
+export { reminderMessage, reminderTemplateText } from "./reminders/text.ts";
 export {
   topUpNoticeMarkup,
   topUpNoticeText,

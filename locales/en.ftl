@@ -635,6 +635,9 @@ reminders-turn-on = 🔔 Turn reminders back on
 reminders-one-off-done = 🔕 Done: no more reminders for that one.
 reminders-all-off-done = 🔕 All reminders are off.
 reminders-on-done = 🔔 Reminders are on again.
+reminders-list-none = No reminders coming up.
+reminders-list-stopped = 🔕 Stopped: { $numbers }. These get no reminders, not even after the next payment, until you turn reminders back on.
+reminders-pay-again-typed = Reply /history to pay again: you see the order and confirm it before anything is paid. /reminders shows what is coming and turns reminders off.
 # --- issue 30 (h-deadends): no dead ends ---
 idle-start-again = Send { $command } to start again.
 credit-leave-question = Leave this credit? Nothing has been moved yet.

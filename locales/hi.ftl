@@ -566,6 +566,9 @@ reminders-turn-on = 🔔 रिमाइंडर फिर से चालू 
 reminders-one-off-done = 🔕 हो गया: उसके लिए अब रिमाइंडर नहीं आएँगे।
 reminders-all-off-done = 🔕 सभी रिमाइंडर बंद हो गए।
 reminders-on-done = 🔔 रिमाइंडर फिर से चालू हो गए।
+reminders-list-none = अभी कोई रिमाइंडर नहीं है।
+reminders-list-stopped = 🔕 बंद किए गए: { $numbers }। जब तक आप रिमाइंडर फिर से चालू नहीं करते, अगले भुगतान के बाद भी इनके लिए रिमाइंडर नहीं आएँगे।
+reminders-pay-again-typed = फिर से भुगतान करने के लिए /history लिखकर जवाब दें: कुछ भी भुगतान होने से पहले आप ऑर्डर देखकर पुष्टि करते हैं। /reminders आने वाले रिमाइंडर दिखाता है और उन्हें बंद करता है।
 # --- issue 30 (h-deadends): no dead ends ---
 idle-start-again = फिर से शुरू करने के लिए { $command } भेजिए।
 credit-leave-question = यह राशि जोड़ना छोड़ दें? अभी तक कुछ नहीं भेजा गया।

@@ -560,6 +560,9 @@ reminders-turn-on = 🔔 सम्झनाहरू फेरि खोल्�
 reminders-one-off-done = 🔕 भयो: त्यसका लागि अब सम्झना आउँदैन।
 reminders-all-off-done = 🔕 सबै सम्झनाहरू बन्द भए।
 reminders-on-done = 🔔 सम्झनाहरू फेरि खुले।
+reminders-list-none = अहिले कुनै सम्झना छैन।
+reminders-list-stopped = 🔕 बन्द गरिएका: { $numbers }। तपाईंले सम्झनाहरू फेरि नखोलेसम्म, अर्को भुक्तानीपछि पनि यिनका लागि सम्झना आउँदैन।
+reminders-pay-again-typed = फेरि तिर्न /history लेखेर जवाफ दिनुहोस्: केही तिर्नुअघि तपाईंले अर्डर हेरेर पक्का गर्नुहुन्छ। /reminders ले आउँदा सम्झनाहरू देखाउँछ र तिनलाई बन्द गर्छ।
 # --- issue 30 (h-deadends): no dead ends ---
 idle-start-again = फेरि सुरु गर्न { $command } पठाउनुहोस्।
 credit-leave-question = यो रकम थप छोड्ने? अहिलेसम्म केही सारिएको छैन।

@@ -52,13 +52,20 @@ export function reminderLine(t: Translate, r: DueReminder): string {
   });
 }
 
+/** The reminder's words, ending with how to act on it: `act` (tap, or reply when there are no buttons). */
+const reminderText = (t: Translate, reminders: readonly DueReminder[], act: string) =>
+  [t("reminders-title"), ...reminders.map((r) => reminderLine(t, r)), t(act)].join("\n\n");
+
+/**
+ * The reminder as WhatsApp's template carries it outside the 24-hour window: no buttons there, so
+ * it says what to reply instead of "Tap".
+ */
+export const reminderTemplateText = (t: Translate, reminders: readonly DueReminder[]) =>
+  reminderText(t, reminders, "reminders-pay-again-typed");
+
 /** The reminder message: its lines, Pay again per account, Stop these reminders. */
 export function reminderMessage(t: Translate, reminders: readonly DueReminder[]) {
-  const text = [
-    t("reminders-title"),
-    ...reminders.map((r) => reminderLine(t, r)),
-    t("reminders-pay-again"),
-  ].join("\n\n");
+  const text = reminderText(t, reminders, "reminders-pay-again");
   const keyboard = new InlineKeyboard();
   for (const r of reminders) {
     keyboard
@@ -75,8 +82,14 @@ export function reminderMessage(t: Translate, reminders: readonly DueReminder[])
   return { text, replyMarkup: keyboard };
 }
 
-/** /reminders: what is coming (with when each goes out), one Stop per account, all off or back on. */
-export function remindersList(t: Translate, list: { upcoming: DueReminder[]; allOff: boolean }) {
+/**
+ * /reminders: what is coming (with when each goes out), one Stop per account, all off or back on;
+ * the numbers stopped one by one are named, with "Turn reminders back on" (which clears them).
+ */
+export function remindersList(
+  t: Translate,
+  list: { upcoming: DueReminder[]; allOff: boolean; stopped: readonly string[] },
+) {
   if (list.allOff) {
     return {
       text: t("reminders-list-off"),
@@ -84,7 +97,17 @@ export function remindersList(t: Translate, list: { upcoming: DueReminder[]; all
     };
   }
   const shown = list.upcoming.filter((r) => !r.off).slice(0, 10);
-  if (shown.length === 0) return { text: t("reminders-list-empty"), keyboard: undefined };
+  const stopped =
+    list.stopped.length === 0
+      ? []
+      : [t("reminders-list-stopped", { numbers: [...new Set(list.stopped)].join(", ") })];
+  if (shown.length === 0) {
+    if (stopped.length === 0) return { text: t("reminders-list-empty"), keyboard: undefined };
+    return {
+      text: [t("reminders-list-none"), ...stopped].join("\n\n"),
+      keyboard: new InlineKeyboard().text(t("reminders-turn-on"), remindersOnButton.data),
+    };
+  }
   const lines = shown.map((r) =>
     t("reminders-list-item", {
       line: reminderLine(t, r),
@@ -96,6 +119,7 @@ export function remindersList(t: Translate, list: { upcoming: DueReminder[]; all
     keyboard
       .text(t("reminders-stop-one", { number: r.record.number }), reminderOffButton.build(r.id))
       .row();
+  if (stopped.length > 0) keyboard.text(t("reminders-turn-on"), remindersOnButton.data).row();
   keyboard.text(t("reminders-stop-all"), remindersAllOffButton.data);
-  return { text: [t("reminders-list-title"), ...lines].join("\n\n"), keyboard };
+  return { text: [t("reminders-list-title"), ...lines, ...stopped].join("\n\n"), keyboard };
 }

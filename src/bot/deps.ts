@@ -212,7 +212,8 @@ export interface BotDeps {
 
 /** Reminders as the chat sees them: what is coming, and turning them off (or back on). */
 export interface BotReminders {
-  list(userId: number): Promise<{ upcoming: DueReminder[]; allOff: boolean }>;
+  /** What is coming, whether all are off, and the numbers stopped one by one (until all back on). */
+  list(userId: number): Promise<{ upcoming: DueReminder[]; allOff: boolean; stopped: string[] }>;
   setOff(userId: number, which: readonly string[] | "all", off: boolean): Promise<void>;
 }
 

@@ -56,6 +56,8 @@ export interface ComplaintsOptions {
   logger: Logger;
   now?: () => number;
   tell?: ComplaintTeller;
+  /** What else a booked refund undoes (the order's reminder); a failure is only logged. */
+  refunded?: (c: Complaint) => Promise<void>;
 }
 
 const MAX_TRIES = 5;
@@ -123,12 +125,21 @@ async function change(
       return { ok: false, code: "already_refunded", complaint: c };
     if (!r.ok) return { ok: false, code: "ledger_refused", complaint: c };
     const written = { ...next, version: c.version + 1 };
+    if (refund) await afterRefund(ctx, written);
     // The refund is booked: a failed balance read only leaves the balance out of the notice.
     const extra = refund ? await balanceAfter(ctx, c.userId) : {};
     const told = await ctx.tell(written, statusAfter(action) as ComplaintChange, extra);
     return { ok: true, complaint: written, ...extra, told };
   }
   throw new Error(`complaint ${ref}: ${MAX_TRIES} version races in a row`);
+}
+
+async function afterRefund(ctx: Ctx, c: Complaint): Promise<void> {
+  try {
+    await ctx.opts.refunded?.(c);
+  } catch (err) {
+    ctx.opts.logger.warn({ complaint: c.reference, err: String(err) }, "after a refund: not done");
+  }
 }
 
 async function balanceAfter(ctx: Ctx, userId: number): Promise<{ balancePaisa?: number }> {

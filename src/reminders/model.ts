@@ -74,10 +74,12 @@ export function reminderIdOf(
 
 /**
  * A plan's validity as the provider words it in the package's or plan's name ("12 GB / 28 days",
- * "28 Days · Unlimited calls", "Basic - 1 Month", "28 दिन"); undefined when it names none.
+ * "28 Days · Unlimited calls", "Basic - 1 Month", "28 दिन", "२८ दिन"); undefined when it names none.
  */
-export function validityDaysOf(text: string | undefined): number | undefined {
-  if (!text) return undefined;
+export function validityDaysOf(words: string | undefined): number | undefined {
+  if (!words) return undefined;
+  // Devanagari digits (२८ दिन) read as Latin ones.
+  const text = words.replace(/[०-९]/g, (d) => String(d.charCodeAt(0) - 0x0966));
   const days = /(\d{1,3})\s*(?:days?\b|d\b|दिन)/i.exec(text);
   if (days) return clampDays(Number(days[1]));
   const months = /(\d{1,2})\s*(?:months?\b|mo\b|महिना|महीने|महीना)/i.exec(text);

@@ -94,6 +94,13 @@ export function usualDays(times: readonly number[]): number | undefined {
   return Math.min(60, Math.max(7, Math.round(median)));
 }
 
+/**
+ * The newest TIMES_KEPT payment times: exactly the ones `forgotten` keeps, so a due date planned
+ * in the visit that forgets the older ones is the one every later visit computes.
+ */
+const keptTimes = (times: readonly number[]) =>
+  [...times].sort((a, b) => b - a).slice(0, TIMES_KEPT);
+
 /** The record's due date and when to remind of it. */
 export function cycleOf(record: ReminderRecord, times: readonly number[] = []): Cycle {
   // Reminded from the start of the local day `lead` before the due time (then from 09:00).
@@ -110,7 +117,9 @@ export function cycleOf(record: ReminderRecord, times: readonly number[] = []): 
     return cycle("bill", nextMonthSameDay(record.at, record.region), 0);
   }
   const days =
-    usualDays([...times, record.at]) ?? PERIOD_DAYS[record.category] ?? DEFAULT_PERIOD_DAYS;
+    usualDays([...keptTimes(times), record.at]) ??
+    PERIOD_DAYS[record.category] ??
+    DEFAULT_PERIOD_DAYS;
   return cycle("usual", record.at + days * DAY_MS, DAY_MS);
 }
 
@@ -177,8 +186,8 @@ function forgotten(state: ReminderState, now: number): string[] {
       for (const t of state.times.get(id) ?? []) out.push(`t:${id}:${t}`);
       continue;
     }
-    const times = [...(state.times.get(id) ?? [])].sort((a, b) => b - a);
-    for (const t of times.slice(TIMES_KEPT)) out.push(`t:${id}:${t}`);
+    const kept = new Set(keptTimes(state.times.get(id) ?? []));
+    for (const t of state.times.get(id) ?? []) if (!kept.has(t)) out.push(`t:${id}:${t}`);
   }
   return out;
 }

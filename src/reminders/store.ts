@@ -16,7 +16,8 @@ import {
  * else is the worker's. A worker claims a customer (their schedule time moved a lease ahead,
  * atomically, only if it was due), so one instance looks at a customer at a time; the message's
  * day is claimed with its marks in one atomic step before sending, so across instances and
- * restarts a customer gets at most one message a day and each due date is sent at most once.
+ * restarts a customer gets at most one message a day and each due date is sent at most once (a
+ * send that certainly sent nothing gives them back, in one step, only while still its own).
  */
 export interface ReminderStore {
   /** A successful order's record and payment time; looks at the customer by `wakeAt` at the latest. */
@@ -36,12 +37,30 @@ export interface ReminderStore {
     marks: ReadonlyArray<{ id: string; dueAt: number }>,
   ): Promise<boolean>;
   /**
+   * Undoes a markSent whose message certainly did not go out, in one step: each field (the day,
+   * each mark) back to what it held before (`before`; undefined: none), but only while it still
+   * holds what that markSent wrote.
+   */
+  unmarkSent(
+    userId: number,
+    day: { wrote: string; before: string | undefined },
+    marks: ReadonlyArray<{ id: string; dueAt: number; before: number | undefined }>,
+  ): Promise<void>;
+  /**
+   * Drops the account whose record is the order `ref` (its record, times and mark; a stop stays):
+   * a refunded order is not reminded of. False when no record is that order's.
+   */
+  dropOrder(userId: number, ref: string): Promise<boolean>;
+  /**
    * After a claim: the next look at `at` (null: none), unless a success recorded meanwhile asked
    * for an earlier one.
    */
   release(userId: number, claimedUntil: number, at: number | null): Promise<void>;
   forget(userId: number, fields: readonly string[]): Promise<void>;
-  /** Turns reminders off or on: some accounts, or all ("all"); on, the customer is looked at by `now`. */
+  /**
+   * Turns reminders off or on: some accounts, or all ("all"); on, the customer is looked at by
+   * `now`. All back on clears every account's stop too: /reminders then says what is true.
+   */
   setOff(
     userId: number,
     which: readonly string[] | "all",
@@ -78,6 +97,36 @@ function safeJson(text: string): unknown {
 
 const offFields = (which: readonly string[] | "all") =>
   which === "all" ? ["off"] : which.map((id) => `o:${id}`);
+
+/** The undo of a markSent as (field, written, before) triples; "" stands for none. */
+const undoTriples = (
+  day: { wrote: string; before: string | undefined },
+  marks: ReadonlyArray<{ id: string; dueAt: number; before: number | undefined }>,
+) => [
+  ["day", day.wrote, day.before ?? ""],
+  ...marks.map((m) => [
+    `s:${m.id}`,
+    String(m.dueAt),
+    m.before === undefined ? "" : String(m.before),
+  ]),
+];
+
+/** The ids whose record is the order `ref`. */
+function idsOfOrder(fields: Iterable<[string, string]>, ref: string): Set<string> {
+  const ids = new Set<string>();
+  for (const [field, value] of fields) {
+    if (!field.startsWith("r:")) continue;
+    const parsed = reminderRecordSchema.safeParse(safeJson(value));
+    if (parsed.success && parsed.data.ref === ref) ids.add(field.slice(2));
+  }
+  return ids;
+}
+
+/** A field of an account in `ids`: its record, a time, its mark (not its stop). */
+const ofAccounts = (field: string, ids: Set<string>) => {
+  const [kind, id] = field.split(":");
+  return (kind === "r" || kind === "t" || kind === "s") && id !== undefined && ids.has(id);
+};
 
 export function memoryReminders(): ReminderStore {
   const hashes = new Map<number, Map<string, string>>();
@@ -119,6 +168,21 @@ export function memoryReminders(): ReminderStore {
       for (const m of marks) h.set(`s:${m.id}`, String(m.dueAt));
       return true;
     },
+    async unmarkSent(userId, day, marks) {
+      const h = hash(userId);
+      for (const [field, wrote, before] of undoTriples(day, marks)) {
+        if (h.get(field!) !== wrote) continue;
+        if (before === "") h.delete(field!);
+        else h.set(field!, before!);
+      }
+    },
+    async dropOrder(userId, ref) {
+      const h = hashes.get(userId);
+      if (!h) return false;
+      const ids = idsOfOrder(h, ref);
+      for (const field of [...h.keys()]) if (ofAccounts(field, ids)) h.delete(field);
+      return ids.size > 0;
+    },
     async release(userId, claimedUntil, at) {
       const cur = schedule.get(userId);
       if (cur !== undefined && cur !== claimedUntil) {
@@ -135,6 +199,9 @@ export function memoryReminders(): ReminderStore {
       for (const f of offFields(which)) {
         if (off) hash(userId).set(f, "1");
         else hashes.get(userId)?.delete(f);
+      }
+      if (which === "all" && !off) {
+        for (const f of [...hash(userId).keys()]) if (f.startsWith("o:")) hash(userId).delete(f);
       }
       const at = schedule.get(userId);
       if (!off && (at === undefined || now < at)) schedule.set(userId, now);
@@ -155,6 +222,32 @@ if redis.call('HGET', KEYS[1], 'day') == ARGV[1] then return 0 end
 redis.call('HSET', KEYS[1], 'day', unpack(ARGV))
 return 1
 `;
+// KEYS: hash. ARGV: (field, written, before) triples, '' = none. Each field back, if still written.
+const UNMARK = `
+for i = 1, #ARGV, 3 do
+  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then
+    if ARGV[i + 2] == '' then redis.call('HDEL', KEYS[1], ARGV[i])
+    else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
+  end
+end
+return 1
+`;
+// KEYS: hash. ARGV: fields to delete (the caller's pick), then at the end the record field that
+// must still hold ARGV[#ARGV] for anything to go (a success meanwhile replaced it: kept).
+const DROP = `
+local n = #ARGV
+if redis.call('HGET', KEYS[1], ARGV[n - 1]) ~= ARGV[n] then return 0 end
+redis.call('HDEL', KEYS[1], unpack(ARGV, 1, n - 2))
+return 1
+`;
+// KEYS: hash. Every stop goes: "off" and each account's "o:".
+const ALL_ON = `
+local gone = {'off'}
+for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do
+  if string.sub(f, 1, 2) == 'o:' then gone[#gone + 1] = f end
+end
+return redis.call('HDEL', KEYS[1], unpack(gone))
+`;
 // KEYS: schedule. ARGV: user, claimed until, next ('' = none). A time lowered meanwhile is kept.
 const RELEASE = `
 local cur = redis.call('ZSCORE', KEYS[1], ARGV[1])
@@ -167,6 +260,9 @@ return 1
 `;
 const claimScript = luaScript<"schedule", number>("raRemindClaim", ["schedule"], CLAIM);
 const markScript = luaScript<"hash", number>("raRemindMark", ["hash"], MARK);
+const unmarkScript = luaScript<"hash", number>("raRemindUnmark", ["hash"], UNMARK);
+const dropScript = luaScript<"hash", number>("raRemindDrop", ["hash"], DROP);
+const allOnScript = luaScript<"hash", number>("raRemindAllOn", ["hash"], ALL_ON);
 const releaseScript = luaScript<"schedule", number>("raRemindRelease", ["schedule"], RELEASE);
 
 export function redisReminders(redis: RedisClient, prefix: string): ReminderStore {
@@ -204,6 +300,21 @@ export function redisReminders(redis: RedisClient, prefix: string): ReminderStor
       const pairs = marks.flatMap((m) => [`s:${m.id}`, String(m.dueAt)]);
       return (await markScript.run(redis, { hash: k.user(userId) }, day, ...pairs)) === 1;
     },
+    async unmarkSent(userId, day, marks) {
+      await unmarkScript.run(redis, { hash: k.user(userId) }, ...undoTriples(day, marks).flat());
+    },
+    async dropOrder(userId, ref) {
+      // Read, then dropped in one step only while each record is the one read.
+      const fields = await redis.hgetall(k.user(userId));
+      const ids = idsOfOrder(Object.entries(fields), ref);
+      let dropped = false;
+      for (const id of ids) {
+        const gone = Object.keys(fields).filter((f) => ofAccounts(f, new Set([id])));
+        const args = [...gone, `r:${id}`, fields[`r:${id}`]!];
+        dropped = (await dropScript.run(redis, { hash: k.user(userId) }, ...args)) === 1 || dropped;
+      }
+      return dropped;
+    },
     async release(userId, claimedUntil, at) {
       const next = at === null ? "" : String(at);
       await releaseScript.run(redis, { schedule: k.schedule }, String(userId), claimedUntil, next);
@@ -217,7 +328,8 @@ export function redisReminders(redis: RedisClient, prefix: string): ReminderStor
         await redis.hset(k.user(userId), ...fields.flatMap((f) => [f, "1"]));
         return;
       }
-      await redis.hdel(k.user(userId), ...fields);
+      if (which === "all") await allOnScript.run(redis, { hash: k.user(userId) });
+      else await redis.hdel(k.user(userId), ...fields);
       await redis.zadd(k.schedule, "LT", now, String(userId));
     },
   };

@@ -1,5 +1,6 @@
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/model.ts";
+import type { Words } from "../telegram/words.ts";
 import { recordOf } from "./model.ts";
 import { cycleOf, DAY_MS, type DueReminder, planFor, windowFrom } from "./schedule.ts";
 import type { ReminderStore } from "./store.ts";
@@ -8,13 +9,15 @@ import type { ReminderStore } from "./store.ts";
  * The worker that speaks first: on an interval it takes the customers whose time came (a claim
  * each, so two instances never look at one customer together), works out what is due
  * (schedule.ts), claims the day with the reminders' marks (the once-a-day and once-per-due-date
- * guarantee) and only then sends: a message lost to a crash is not sent twice. The message itself
- * (words, buttons) and the paced send are the composition root's (`render`, `send`).
+ * guarantee) and only then sends: a message lost to a crash is not sent twice, nor one whose send
+ * may have arrived. A send that certainly sent nothing (`sentNothing`: refused before it went out,
+ * no connection made) gives the marks back, if still its own, and is tried again in a few hours.
+ * The message itself (words, buttons) and the paced send are the composition root's.
  */
 
 /** The earliest a fresh record can be due for a reminder (a 7-day usual interval, a day early). */
 const FIRST_LOOK_MS = 6 * DAY_MS;
-/** When a customer whose day was taken elsewhere is planned again. */
+/** When a customer whose day was taken elsewhere, or whose send sent nothing, is planned again. */
 const RETRY_MS = 3 * 3_600_000;
 
 /** Records a successful order for its reminders: two Redis commands, never a failure of the push. */
@@ -32,6 +35,8 @@ export interface ReminderMessage {
   text: string;
   /** The buttons (Pay again, Stop these reminders), as the Bot API takes them. */
   replyMarkup?: unknown;
+  /** Its language, and its words in another or as a template without buttons carries them. */
+  words?: Words;
 }
 
 export interface ReminderWorkerOptions {
@@ -39,8 +44,10 @@ export interface ReminderWorkerOptions {
   /** The customer's chosen language, if any (else the order's). */
   localeOf: (userId: number) => Promise<string | null>;
   render: (locale: string, reminders: readonly DueReminder[]) => ReminderMessage;
-  /** Sends through the paced path; throws when the message could not be sent. */
+  /** Sends through the paced path, at most once; throws when the message could not be sent. */
   send: (chatId: number, message: ReminderMessage) => Promise<void>;
+  /** Whether a send's error says nothing went out (tried again later); absent: never. */
+  sentNothing?: (err: unknown) => boolean;
   /** False for a customer the merchant blocked: their reminders pass unsent. */
   mayRemind?: (userId: number) => Promise<boolean>;
   now: () => number;
@@ -75,13 +82,31 @@ export function createReminderWorker(o: ReminderWorkerOptions) {
         return;
       }
       if (o.mayRemind && !(await o.mayRemind(userId))) return;
-      const newest = [...plan.send].sort((a, b) => b.record.at - a.record.at)[0]!;
-      const locale = (await o.localeOf(userId)) ?? newest.record.locale;
-      await o
-        .send(newest.record.chatId, o.render(locale, plan.send))
-        .catch((err) => o.logger.warn({ userId, err: String(err) }, "reminder not sent"));
+      if (await sent(userId, plan.send)) return;
+      // Nothing went out: the marks go back (if still ours), a look again in a few hours.
+      const before = marks.map((m) => ({ ...m, before: state.sent.get(m.id) }));
+      await o.store.unmarkSent(userId, { wrote: plan.day, before: state.day }, before);
+      const region = plan.send[0]!.record.region;
+      wakeAt = Math.min(
+        plan.wakeAt ?? Number.POSITIVE_INFINITY,
+        windowFrom(now + RETRY_MS, region),
+      );
     } finally {
       await o.store.release(userId, claimed, wakeAt);
+    }
+  }
+
+  /** Sends the message; false only when the send certainly sent nothing. */
+  async function sent(userId: number, due: readonly DueReminder[]): Promise<boolean> {
+    const newest = [...due].sort((a, b) => b.record.at - a.record.at)[0]!;
+    const locale = (await o.localeOf(userId)) ?? newest.record.locale;
+    try {
+      await o.send(newest.record.chatId, o.render(locale, due));
+      return true;
+    } catch (err) {
+      const nothing = o.sentNothing?.(err) === true;
+      o.logger.warn({ userId, err: String(err), again: nothing }, "reminder not sent");
+      return !nothing;
     }
   }
 

@@ -39,6 +39,10 @@ export function wireComplaints(
     logger: base.logger.child({ part: "complaints" }),
     now: base.now,
     tell: complaintTeller(parts),
+    // A refunded order is not reminded of (its plan was paid back).
+    refunded: async (c) => {
+      await parts.stores.reminders.dropOrder(c.userId, c.orderReference);
+    },
   });
 }
 

@@ -1,11 +1,14 @@
-import type { Api } from "grammy";
+import { type Api, HttpError } from "grammy";
 import type { InlineKeyboardMarkup } from "grammy/types";
-import { reminderMessage } from "../../conversations/index.ts";
+import { reminderMessage, reminderTemplateText } from "../../conversations/index.ts";
 import type { Accounts } from "../accounts/index.ts";
 import type { BotDeps, BotReminders } from "../bot/deps.ts";
 import { translator } from "../bot/i18n.ts";
+import { classifyApiError, sentNothing } from "../notify/api-errors.ts";
 import { createSendPacer } from "../notify/index.ts";
 import { createReminderWorker, type ReminderStore, upcoming } from "../reminders/index.ts";
+import { mayHaveArrived, sendOnceSignal } from "../telegram/api.ts";
+import { withWords } from "../telegram/words.ts";
 import type { Base } from "./base.ts";
 import type { Stores } from "./stores.ts";
 
@@ -14,7 +17,8 @@ export function remindersPort(store: ReminderStore, now: () => number): BotRemin
   return {
     async list(userId) {
       const state = await store.read(userId);
-      return { upcoming: upcoming(state, now()), allOff: state.allOff };
+      const stopped = [...state.off].flatMap((id) => state.records.get(id)?.number ?? []);
+      return { upcoming: upcoming(state, now()), allOff: state.allOff, stopped };
     },
     setOff: (userId, which, off) => store.setOff(userId, which, off, now()),
   };
@@ -37,20 +41,50 @@ export function wireReminders(
 ) {
   const { logger, now, config } = base;
   const pacer = createSendPacer({ store: parts.stores.paceStore, now });
+  // Sent at most once: an answer lost is not sent blindly again (the customer would read it twice).
+  const once = sendOnceSignal();
   return createReminderWorker({
     store: parts.stores.reminders,
     localeOf: (userId) => parts.accounts.localeOf(userId),
-    render: (locale, due) => reminderMessage(translator(parts.deps.i18n, locale), due),
+    render: (locale, due) => {
+      const t = (l: string) => translator(parts.deps.i18n, l);
+      return {
+        ...reminderMessage(t(locale), due),
+        // Outside WhatsApp's window the template goes, without buttons: its words say "reply".
+        words: {
+          locale,
+          in: (l) => reminderMessage(t(l), due).text,
+          template: (l) => reminderTemplateText(t(l), due),
+        },
+      };
+    },
     send: async (chatId, message) => {
       await pacer.acquire(chatId, { kind: "edit" });
-      await parts.bot.api.sendMessage(chatId, message.text, {
-        reply_markup: message.replyMarkup as InlineKeyboardMarkup,
-      });
+      await withWords(message.words, () =>
+        parts.bot.api.sendMessage(
+          chatId,
+          message.text,
+          { reply_markup: message.replyMarkup as InlineKeyboardMarkup },
+          once,
+        ),
+      );
     },
+    sentNothing: reminderSentNothing,
     // The blocked list is read at each reminder, as at each access check.
     mayRemind: async (userId) => !(await parts.stores.blocked.isBlocked(userId)),
     now,
     intervalMs: config.reminders.intervalMs,
     logger,
   });
+}
+
+/**
+ * A reminder's send that certainly sent nothing, tried again later: the WhatsApp router's "Not
+ * sent" (a template refused, a rate hold), a connection never made, a 429 beyond the client's wait.
+ * A refusal of the message or the chat (4xx) would be refused again; a lost answer may have arrived.
+ */
+export function reminderSentNothing(err: unknown): boolean {
+  const failure = classifyApiError(err);
+  if (sentNothing(failure) || failure.code === 429) return true;
+  return failure.code === undefined && err instanceof HttpError && !mayHaveArrived(err);
 }

@@ -11,6 +11,11 @@ export interface Words {
   locale: string;
   /** The same words rendered in another locale, when the sender can (a push from its order). */
   in?: (locale: string) => string;
+  /**
+   * The words a template carries in place of these, in a locale: for words that speak of buttons
+   * (a template has none), the same said without them (a reminder: "reply /history").
+   */
+  template?: (locale: string) => string;
 }
 
 const held = new AsyncLocalStorage<Words>();

@@ -155,6 +155,8 @@ function outbound(deps: RouterDeps) {
   function templateWords(locale: string, text: string) {
     const words = wordsOfCall();
     const { code, wordsIn } = templateLanguage(deps.template.languages, locale, words);
+    // Words with their own template form (no buttons to speak of) say that one.
+    if (words?.template) return { code, said: words.template(wordsIn ?? words.locale) };
     const again = wordsIn && words?.in ? { ...words, in: words.in } : undefined;
     return { code, said: again && wordsIn ? renderedIn(again, wordsIn, text) : text };
   }
@@ -178,7 +180,8 @@ function outbound(deps: RouterDeps) {
         { template: deps.template.name, language: code },
         "whatsapp has no approved template in this language; sent in English instead",
       );
-      const inEnglish = renderedIn({ ...words, in: words.in }, "en", text);
+      const inEnglish =
+        words.template?.("en") ?? renderedIn({ ...words, in: words.in }, "en", text);
       return sendTemplate(to, english, inEnglish, signal);
     }
   }

@@ -33,7 +33,11 @@ export function templateLanguage(
  * (withLinks: a link button's "label: url", which a template's one parameter carries too): what
  * follows the words as they were rendered (`words.in(words.locale)`) is added to the new ones.
  */
-export function renderedIn(words: Required<Words>, locale: string, text: string): string {
+export function renderedIn(
+  words: Required<Pick<Words, "locale" | "in">>,
+  locale: string,
+  text: string,
+): string {
   const own = words.in(words.locale);
   const tail = text.startsWith(own) ? text.slice(own.length) : "";
   return `${words.in(locale)}${tail}`;

@@ -51,6 +51,7 @@ describe.each([
     const u = ts.user(10_501);
     const ref = await paidOrder(ts, u);
     expect(await balance(10_501)).toBe(40_000);
+    await u.say("/reminders", /9841234567/);
     const push = await u.waitFor(new RegExp(`Order ${ref} succeeded`));
     expect(u.buttons(push)).toContain("⚠️ Report a problem");
 
@@ -91,6 +92,8 @@ describe.each([
     // /balance names the money that came back.
     const movements = await u.say("/balance", /Last movements/);
     expect(movements.text).toMatch(/\+Rs 100 refunded on a complaint/);
+    // Review s24-c note 4: the refunded order's reminder goes with it.
+    await u.say("/reminders", /No reminders coming up/);
 
     // The books: one transfer, from sales back to the customer, under the complaint's number.
     const booked = await ts.system.ledger.entriesOf(cref);

@@ -178,7 +178,40 @@ describe("reminders, end to end", () => {
     ]);
     await u.tap("🔕 यी सम्झनाहरू बन्द गर्ने", /यिनका लागि अब सम्झना आउँदैन/);
     const list = await u.say("/reminders", /कुनै सम्झना छैन/);
-    expect(u.buttons(list)).toEqual([]);
+    expect(list.text).toContain("बन्द गरिएका: 9841003102, 9841013102");
+    expect(u.buttons(list)).toEqual(["🔔 सम्झनाहरू फेरि खोल्ने"]);
+  });
+
+  // Review s24-c note 1: a stop was for good (not even "Turn reminders back on" undid it) while
+  // /reminders said "When a recharge succeeds, I remind you".
+  it("names a stopped number in /reminders, and Turn reminders back on brings it back", async () => {
+    const u = ts.user(3105);
+    const order = await topUp(ts, u, "9841003106", "100");
+    clock.to(tenOClock(order.createdAt + 28 * DAY_MS, -1));
+    await ts.system.reminders.tick();
+    await u.tap("🔕 Stop these reminders", /no more reminders for these/);
+    const list = await u.say("/reminders", /No reminders coming up\./);
+    expect(list.text).toContain("🔕 Stopped: 9841003106.");
+    expect(list.text).not.toContain("When a recharge");
+    await u.tap("🔔 Turn reminders back on", /Reminders are on again/);
+
+    const again = await topUp(ts, u, "9841003106", "100");
+    await u.say("/reminders", /Your upcoming reminders[\s\S]*9841003106/);
+    clock.to(tenOClock(again.createdAt + 28 * DAY_MS, -1));
+    await ts.system.reminders.tick();
+    expect(reminders(u)).toHaveLength(2);
+  });
+
+  // Review s24-c note 3: the client sent a reminder again after a lost answer: read twice.
+  it("does not send a reminder again when its answer was lost (it may be in the chat)", async () => {
+    const u = ts.user(3106);
+    const order = await topUp(ts, u, "9841003107", "100");
+    clock.to(tenOClock(order.createdAt + 28 * DAY_MS, -1));
+    ts.system.emulator!.loseAnswers("sendMessage", 1, "reset");
+    await ts.system.reminders.tick();
+    clock.to(tenOClock(order.createdAt + 28 * DAY_MS, 0));
+    await ts.system.reminders.tick();
+    expect(reminders(u)).toHaveLength(1);
   });
 });
 
@@ -252,6 +285,9 @@ describe("reminders on WhatsApp", () => {
     const reminder = await u.waitFor((m) => m.text.includes("A reminder"));
     expect(reminder.kind).toBe("template");
     expect(reminder.text).toContain("9841003301 (NTC Prepaid): you usually recharge around");
+    // Review s24-c note 2: the template has no buttons, so its words say what to reply.
+    expect(reminder.text).toContain("Reply /history to pay again");
+    expect(reminder.text).not.toContain("Tap to pay again");
     await ts.system.reminders.tick();
     expect(u.messages().filter((m) => m.text.includes("A reminder"))).toHaveLength(1);
   });

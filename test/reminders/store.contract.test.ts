@@ -12,7 +12,9 @@ import { waitUntil } from "../support/wait.ts";
  * One contract for the reminders' store, kept by the memory and the Redis store: a success is
  * recorded with its payment time and asks for a look no later than its own; a customer is claimed
  * by one worker at a time; a day is claimed once with its marks; a release keeps an earlier look a
- * success asked for meanwhile; turning reminders back on asks for a look at once.
+ * success asked for meanwhile; turning reminders back on asks for a look at once and clears
+ * every stop; a day's marks are given back only while they are the ones written; a refunded
+ * order's account is dropped.
  */
 
 const redis = testRedis("reminders");
@@ -91,16 +93,58 @@ describe.each(stores)("reminder store (%s)", (_name, make) => {
     expect(await a.due(T + 99_000_000, 10)).not.toContain(13);
   });
 
-  it("turns reminders off and back on (a look at once)", async () => {
+  // Review s24-c note 1: "Turn reminders back on" left each account's stop in place, for good.
+  it("turns reminders off and back on (a look at once), every account's stop with them", async () => {
     const [s] = make();
     await s.setOff(14, ["eeeeeeeeee"], true, T);
+    await s.setOff(14, ["eeeeeeeee2"], true, T);
     await s.setOff(14, "all", true, T);
     let state = await s.read(14);
     expect(state.off.has("eeeeeeeeee") && state.allOff).toBe(true);
     await s.setOff(14, "all", false, T);
     state = await s.read(14);
     expect(state.allOff).toBe(false);
+    expect([...state.off]).toEqual([]);
     expect(await s.due(T, 10)).toContain(14);
+  });
+
+  it("gives a day's marks back only while they are the ones written", async () => {
+    const [a, b] = make();
+    await a.markSent(16, "2027-01-14", [{ id: "gggggggggg", dueAt: T }]);
+    await a.markSent(16, "2027-01-15", [
+      { id: "gggggggggg", dueAt: T + 1 },
+      { id: "hhhhhhhhhh", dueAt: T + 2 },
+    ]);
+    await b.unmarkSent(16, { wrote: "2027-01-15", before: "2027-01-14" }, [
+      { id: "gggggggggg", dueAt: T + 1, before: T },
+      { id: "hhhhhhhhhh", dueAt: T + 2, before: undefined },
+    ]);
+    let state = await a.read(16);
+    expect(state.day).toBe("2027-01-14");
+    expect([...state.sent]).toEqual([["gggggggggg", T]]);
+    // Written since by another: kept.
+    await a.markSent(16, "2027-01-16", [{ id: "gggggggggg", dueAt: T + 3 }]);
+    await b.unmarkSent(16, { wrote: "2027-01-15", before: undefined }, [
+      { id: "gggggggggg", dueAt: T + 1, before: undefined },
+    ]);
+    state = await a.read(16);
+    expect(state.day).toBe("2027-01-16");
+    expect(state.sent.get("gggggggggg")).toBe(T + 3);
+  });
+
+  it("drops the account whose record is a given order (its stop stays), and no other", async () => {
+    const [s] = make();
+    await s.record(17, "iiiiiiiiii", record(T), T);
+    await s.record(17, "jjjjjjjjjj", { ...record(T), ref: "1700000000002" }, T);
+    await s.markSent(17, "2027-01-15", [{ id: "iiiiiiiiii", dueAt: T + 1 }]);
+    await s.setOff(17, ["iiiiiiiiii"], true, T);
+    expect(await s.dropOrder(17, "1700000000009")).toBe(false);
+    expect(await s.dropOrder(17, "1700000000001")).toBe(true);
+    const state = await s.read(17);
+    expect([...state.records.keys()]).toEqual(["jjjjjjjjjj"]);
+    expect([...state.times.keys()]).toEqual(["jjjjjjjjjj"]);
+    expect(state.sent.size).toBe(0);
+    expect(state.off.has("iiiiiiiiii")).toBe(true);
   });
 });
 

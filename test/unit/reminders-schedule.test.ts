@@ -46,6 +46,9 @@ describe("due dates", () => {
     expect(validityDaysOf("28 Days · Unlimited calls")).toBe(28);
     expect(validityDaysOf("Dish Home Basic - 1 Month")).toBe(30);
     expect(validityDaysOf("2 GB daily, 84 दिन")).toBe(84);
+    // Review s24-c note 4: Devanagari digits fell back to the usual reminder.
+    expect(validityDaysOf("१ GB, २८ दिन")).toBe(28);
+    expect(validityDaysOf("DTH १ महिना")).toBe(30);
     expect(validityDaysOf("Unlimited calls")).toBeUndefined();
     expect(validityDaysOf(undefined)).toBeUndefined();
   });
