@@ -8,6 +8,7 @@ import {
   transferArgv,
 } from "../ledger/lua.ts";
 import { transferInputSchema } from "../ledger/model.ts";
+import { notificationSchema } from "../orders/model.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
@@ -20,7 +21,8 @@ import type { ComplaintStore, UpdateOutcome } from "./store.ts";
  * one script, so two instances raising at once give one complaint and one refusal naming it),
  * the open list by due time and the per-order and per-user indexes. The update script checks the
  * version, books the refund with the ledger's own Lua (which checks before it writes), and only
- * then writes the complaint: a resolution and its refund are one step.
+ * then writes the complaint and queues the customer's notice in the notifier's outbox (in {money}
+ * too): a resolution, its refund and its notice are one step.
  */
 
 // KEYS: complaint, openByOrder, open, ofOrder, ofUser. ARGV: ref, orderRef, json, dueAt, createdAt.
@@ -36,22 +38,29 @@ redis.call('ZADD', KEYS[5], ARGV[5], ARGV[1])
 return {1}
 `;
 
-// KEYS: complaint, openByOrder, open, then the ledger's keys.
+// KEYS: complaint, openByOrder, open, the notifier's outbox, then the ledger's keys.
 // ARGV: expected version, new version, json, ref, orderRef, closed ('1'/'0'), refund ('1'/'0'),
-// then the refund's TRANSFER_ARGC.
+// the customer's notice (JSON, '' for none), then the refund's TRANSFER_ARGC (its credit, the
+// customer's account, is ARGV[13]). The notice is queued in the same step as the change, so a
+// crash cannot lose it; after a refund it carries the balance the refund left.
 const UPDATE = `${LEDGER_LUA}
-${ledgerKeysLua(4)}
+${ledgerKeysLua(5)}
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
 local booked = false
+local notice = ARGV[8]
 if ARGV[7] == '1' then
-  booked = ledger_transfer(L, ARGV, 8)
+  booked = ledger_transfer(L, ARGV, 9)
   if booked[1] ~= 1 then return {2, booked} end
+  if notice ~= '' then
+    notice = string.sub(notice, 1, -2) .. ',"balancePaisa":' .. ledger_fmt(ledger_available(L, ARGV[13])) .. '}'
+  end
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', ARGV[3])
 if ARGV[6] == '1' then
   redis.call('ZREM', KEYS[3], ARGV[4])
   if redis.call('HGET', KEYS[2], ARGV[5]) == ARGV[4] then redis.call('HDEL', KEYS[2], ARGV[5]) end
 end
+if notice ~= '' then redis.call('XADD', KEYS[4], '*', 'n', notice) end
 if booked then return {1, booked} end
 return {1}
 `;
@@ -62,9 +71,9 @@ const openScript = luaScript<
 >("raComplaintOpen", ["complaint", "openByOrder", "open", "ofOrder", "ofUser"], OPEN);
 
 const updateScript = luaScript<
-  "complaint" | "openByOrder" | "open" | LedgerKey,
+  "complaint" | "openByOrder" | "open" | "outbox" | LedgerKey,
   [number, unknown?]
->("raComplaintUpdate", ["complaint", "openByOrder", "open", ...LEDGER_KEYS], UPDATE);
+>("raComplaintUpdate", ["complaint", "openByOrder", "open", "outbox", ...LEDGER_KEYS], UPDATE);
 
 type StoreOptions = { redis: RedisClient; prefix: string; now?: () => number };
 
@@ -77,6 +86,7 @@ async function update(
   expectedVersion: number,
   next: Complaint,
   refund: Parameters<ComplaintStore["update"]>[2],
+  notice: Parameters<ComplaintStore["update"]>[3],
 ): Promise<UpdateOutcome> {
   const k = keyspace(opts.prefix);
   const now = opts.now ?? Date.now;
@@ -88,6 +98,7 @@ async function update(
       complaint: k.complaint(written.reference),
       openByOrder: k.complaintOpenByOrder,
       open: k.complaintsOpen,
+      outbox: k.outbox,
       ...ledgerKeys(k),
     },
     String(expectedVersion),
@@ -97,6 +108,7 @@ async function update(
     written.orderReference,
     isClosed(written.status) ? "1" : "0",
     t ? "1" : "0",
+    notice ? JSON.stringify(notificationSchema.parse(notice)) : "",
     ...(t ? transferArgv(t, now()) : []),
   );
   if (reply[0] === 0) return { ok: false, reason: "version" };
@@ -145,7 +157,8 @@ export function createRedisComplaintStore(opts: StoreOptions): ComplaintStore {
       return { created: false, complaint: existing };
     },
     get,
-    update: (expectedVersion, next, refund) => update(opts, expectedVersion, next, refund),
+    update: (expectedVersion, next, refund, notice) =>
+      update(opts, expectedVersion, next, refund, notice),
     async listOpen(limit) {
       return many(await redis.zrange(k.complaintsOpen, "0", String(limit - 1)));
     },
