@@ -4,4 +4,4 @@ export * from "./model.ts";
 export { createRedisComplaintStore } from "./redis-store.ts";
 export * from "./rules.ts";
 export * from "./service.ts";
-export type { ComplaintStore, OpenOutcome, UpdateOutcome } from "./store.ts";
+export type { ComplaintNotice, ComplaintStore, OpenOutcome, UpdateOutcome } from "./store.ts";

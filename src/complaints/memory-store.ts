@@ -1,14 +1,21 @@
 import type { MemoryLedger } from "../ledger/memory-store.ts";
 import { transferInputSchema } from "../ledger/model.ts";
+import type { MemoryOutbox } from "../orders/memory-store.ts";
+import { notificationSchema } from "../orders/model.ts";
 import { type Complaint, complaintSchema, isClosed } from "./model.ts";
 import type { ComplaintStore } from "./store.ts";
 
 /**
  * Complaints in memory (local mode, logic tests): each method reads and writes with no await in
  * between, and a refund goes through the memory ledger's synchronous decide/commit, so a
- * resolution and its refund change in one step, as the Redis script does.
+ * resolution, its refund and its notice (appended to the outbox) change in one step, as the Redis
+ * script does.
  */
-export function createMemoryComplaintStore(opts: { ledger: MemoryLedger }): ComplaintStore {
+export function createMemoryComplaintStore(opts: {
+  ledger: MemoryLedger;
+  /** The notifier's queue (the local mode's outbox): the customers' notices go there. */
+  outbox: MemoryOutbox;
+}): ComplaintStore {
   const all = new Map<string, Complaint>();
   const openByOrder = new Map<string, string>();
   /** Order -> the complaint whose refund was booked on it (as the Redis store's hash). */
@@ -36,24 +43,25 @@ export function createMemoryComplaintStore(opts: { ledger: MemoryLedger }): Comp
       const c = all.get(ref);
       return c ? clone(c) : null;
     },
-    async update(expectedVersion, next, refund) {
+    async update(expectedVersion, next, refund, notice) {
       const current = all.get(next.reference);
       if (!current || current.version !== expectedVersion) return { ok: false, reason: "version" };
       const written = complaintSchema.parse({ ...next, version: expectedVersion + 1 });
       let ledger: ReturnType<MemoryLedger["commitSync"]> | undefined;
+      let told = notice;
       if (refund) {
         const prior = refunded.get(written.orderReference);
         if (prior !== undefined && prior !== written.reference) {
           return { ok: false, reason: "refunded", by: prior };
         }
-        const d = opts.ledger.decideSync({
-          op: "transfer",
-          input: transferInputSchema.parse(refund),
-        });
+        const input = transferInputSchema.parse(refund);
+        const d = opts.ledger.decideSync({ op: "transfer", input });
         if (d.type === "refused") return { ok: false, reason: "ledger", refusal: d.refusal };
         ledger = opts.ledger.commitSync(d);
         refunded.set(written.orderReference, written.reference);
+        if (told) told = { ...told, balancePaisa: opts.ledger.availableSync(input.credit) };
       }
+      if (told) opts.outbox.append([notificationSchema.parse(told)]);
       all.set(written.reference, written);
       if (
         isClosed(written.status) &&

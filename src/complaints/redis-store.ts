@@ -8,6 +8,7 @@ import {
   transferArgv,
 } from "../ledger/lua.ts";
 import { transferInputSchema } from "../ledger/model.ts";
+import { notificationSchema } from "../orders/model.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { complaintRefundedOrdersKey, keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
@@ -21,8 +22,9 @@ import type { ComplaintStore, UpdateOutcome } from "./store.ts";
  * the open list by due time and the per-order and per-user indexes. The update script checks the
  * version and, for a refund, that the order has no refund yet (the order -> refunded complaint
  * hash), books the refund with the ledger's own Lua (which checks before it writes), and only
- * then writes the complaint and the order's refund mark: a resolution and its refund are one
- * step, and an order is refunded once (review s24-b, 6).
+ * then writes the complaint, the order's refund mark and queues the customer's notice in the
+ * notifier's outbox (in {money} too): a resolution, its refund and its notice are one step, and
+ * an order is refunded once (review s24-b, 6).
  */
 
 // KEYS: complaint, openByOrder, open, ofOrder, ofUser. ARGV: ref, orderRef, json, dueAt, createdAt.
@@ -38,25 +40,34 @@ redis.call('ZADD', KEYS[5], ARGV[5], ARGV[1])
 return {1}
 `;
 
-// KEYS: complaint, openByOrder, open, refunded (order -> complaint), then the ledger's keys.
+// KEYS: complaint, openByOrder, open, refunded (order -> complaint), the notifier's outbox, then
+// the ledger's keys.
 // ARGV: expected version, new version, json, ref, orderRef, closed ('1'/'0'), refund ('1'/'0'),
-// then the refund's TRANSFER_ARGC. A refund of an order another complaint refunded: {3, that one}.
+// the customer's notice (JSON, '' for none), then the refund's TRANSFER_ARGC (its credit, the
+// customer's account, is ARGV[13]). The notice is queued in the same step as the change, so a
+// crash cannot lose it; after a refund it carries the balance the refund left. A refund of an
+// order another complaint refunded: {3, that one}.
 const UPDATE = `${LEDGER_LUA}
-${ledgerKeysLua(5)}
+${ledgerKeysLua(6)}
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
 local booked = false
+local notice = ARGV[8]
 if ARGV[7] == '1' then
   local prior = redis.call('HGET', KEYS[4], ARGV[5])
   if prior and prior ~= ARGV[4] then return {3, prior} end
-  booked = ledger_transfer(L, ARGV, 8)
+  booked = ledger_transfer(L, ARGV, 9)
   if booked[1] ~= 1 then return {2, booked} end
   redis.call('HSET', KEYS[4], ARGV[5], ARGV[4])
+  if notice ~= '' then
+    notice = string.sub(notice, 1, -2) .. ',"balancePaisa":' .. ledger_fmt(ledger_available(L, ARGV[13])) .. '}'
+  end
 end
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', ARGV[3])
 if ARGV[6] == '1' then
   redis.call('ZREM', KEYS[3], ARGV[4])
   if redis.call('HGET', KEYS[2], ARGV[5]) == ARGV[4] then redis.call('HDEL', KEYS[2], ARGV[5]) end
 end
+if notice ~= '' then redis.call('XADD', KEYS[5], '*', 'n', notice) end
 if booked then return {1, booked} end
 return {1}
 `;
@@ -67,9 +78,13 @@ const openScript = luaScript<
 >("raComplaintOpen", ["complaint", "openByOrder", "open", "ofOrder", "ofUser"], OPEN);
 
 const updateScript = luaScript<
-  "complaint" | "openByOrder" | "open" | "refunded" | LedgerKey,
+  "complaint" | "openByOrder" | "open" | "refunded" | "outbox" | LedgerKey,
   [number, unknown?]
->("raComplaintUpdate", ["complaint", "openByOrder", "open", "refunded", ...LEDGER_KEYS], UPDATE);
+>(
+  "raComplaintUpdate",
+  ["complaint", "openByOrder", "open", "refunded", "outbox", ...LEDGER_KEYS],
+  UPDATE,
+);
 
 type StoreOptions = { redis: RedisClient; prefix: string; now?: () => number };
 
@@ -82,6 +97,7 @@ async function update(
   expectedVersion: number,
   next: Complaint,
   refund: Parameters<ComplaintStore["update"]>[2],
+  notice: Parameters<ComplaintStore["update"]>[3],
 ): Promise<UpdateOutcome> {
   const k = keyspace(opts.prefix);
   const now = opts.now ?? Date.now;
@@ -94,6 +110,7 @@ async function update(
       openByOrder: k.complaintOpenByOrder,
       open: k.complaintsOpen,
       refunded: complaintRefundedOrdersKey(opts.prefix),
+      outbox: k.outbox,
       ...ledgerKeys(k),
     },
     String(expectedVersion),
@@ -103,6 +120,7 @@ async function update(
     written.orderReference,
     isClosed(written.status) ? "1" : "0",
     t ? "1" : "0",
+    notice ? JSON.stringify(notificationSchema.parse(notice)) : "",
     ...(t ? transferArgv(t, now()) : []),
   );
   if (reply[0] === 0) return { ok: false, reason: "version" };
@@ -152,7 +170,8 @@ export function createRedisComplaintStore(opts: StoreOptions): ComplaintStore {
       return { created: false, complaint: existing };
     },
     get,
-    update: (expectedVersion, next, refund) => update(opts, expectedVersion, next, refund),
+    update: (expectedVersion, next, refund, notice) =>
+      update(opts, expectedVersion, next, refund, notice),
     async listOpen(limit) {
       return many(await redis.zrange(k.complaintsOpen, "0", String(limit - 1)));
     },

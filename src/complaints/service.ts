@@ -1,5 +1,3 @@
-import { account } from "../ledger/chart.ts";
-import type { LedgerStore } from "../ledger/store.ts";
 import type { Logger } from "../logger.ts";
 import type { Order } from "../orders/model.ts";
 import { type Complaint, type ComplaintReason, complaintRefSchema, isClosed } from "./model.ts";
@@ -13,25 +11,23 @@ import {
   refundTransfer,
   statusAfter,
 } from "./rules.ts";
-import type { ComplaintStore } from "./store.ts";
+import type { ComplaintNotice, ComplaintStore } from "./store.ts";
 
 /**
  * Complaints as the chat and the back office run them: a customer raises one on their order (one
  * open per order: a second gets the open one), an admin takes it, resolves it (with a refund in
  * the books, or with words alone) or rejects it with why. Each change is a compare-and-set on the
- * complaint; whoever wrote it tells the customer (and a raise tells the admins), so a repeated tap
- * or POST changes nothing and tells nobody twice. A refund is one transfer whose id is the
- * complaint's, booked in the same step as the resolution.
+ * complaint that queues the customer's notice in the notifier's outbox in the same step (the
+ * notifier sends it once, retried as an order's final push is), so a repeated tap or POST changes
+ * nothing and tells nobody twice, and a failed send is tried again. A raise tells the admins. A
+ * refund is one transfer whose id is the complaint's, booked in the same step as the resolution.
  */
 
-export type ComplaintChange = "raised" | "taken" | "resolved" | "rejected";
-
-/** Who is told of a change, and what they need beyond the complaint: the balance after a refund. */
-export type ComplaintTeller = (
-  c: Complaint,
-  change: ComplaintChange,
-  extra: { balancePaisa?: number },
-) => Promise<void>;
+/**
+ * Who is told of a new complaint ("raised": the admins). The customer's notices of the other
+ * changes are queued with the change (ComplaintNotice), not told through this.
+ */
+export type ComplaintTeller = (c: Complaint, change: "raised") => Promise<void>;
 
 export type RaiseResult =
   | { ok: true; created: boolean; complaint: Complaint }
@@ -39,8 +35,7 @@ export type RaiseResult =
   | { ok: false; code: "unknown_order" };
 
 export type ChangeResult =
-  /** `told`: the customer's notice was handed to their chat (false: no sender, or the send failed). */
-  | { ok: true; complaint: Complaint; balancePaisa?: number; told: boolean }
+  | { ok: true; complaint: Complaint }
   | { ok: false; code: "unknown" }
   | { ok: false; code: ChangeRefusal; complaint: Complaint }
   | {
@@ -52,7 +47,6 @@ export type ChangeResult =
 export interface ComplaintsOptions {
   store: ComplaintStore;
   orders: { get(reference: string): Promise<Order | null> };
-  ledger: Pick<LedgerStore, "balance">;
   logger: Logger;
   now?: () => number;
   tell?: ComplaintTeller;
@@ -66,8 +60,6 @@ interface Ctx {
   opts: ComplaintsOptions;
   now: () => number;
   get(ref: string): Promise<Complaint | null>;
-  /** Whether the notice went out: a failed send is logged, never thrown (the change stands). */
-  tell(c: Complaint, change: ComplaintChange, extra?: { balancePaisa?: number }): Promise<boolean>;
 }
 
 /** The refund a resolution may book on this complaint, or why none. */
@@ -119,17 +111,14 @@ async function change(
       refund = refundTransfer(c, asked, words?.text ?? "");
       next.closing = { ...next.closing!, refund: { transferId: refund.id, amountPaisa: asked } };
     }
-    const r = await ctx.opts.store.update(c.version, next, refund);
+    const r = await ctx.opts.store.update(c.version, next, refund, noticeOf(next, at));
     if (!r.ok && r.reason === "version") continue;
     if (!r.ok && r.reason === "refunded")
       return { ok: false, code: "already_refunded", complaint: c };
     if (!r.ok) return { ok: false, code: "ledger_refused", complaint: c };
     const written = { ...next, version: c.version + 1 };
     if (refund) await afterRefund(ctx, written);
-    // The refund is booked: a failed balance read only leaves the balance out of the notice.
-    const extra = refund ? await balanceAfter(ctx, c.userId) : {};
-    const told = await ctx.tell(written, statusAfter(action) as ComplaintChange, extra);
-    return { ok: true, complaint: written, ...extra, told };
+    return { ok: true, complaint: written };
   }
   throw new Error(`complaint ${ref}: ${MAX_TRIES} version races in a row`);
 }
@@ -142,40 +131,27 @@ async function afterRefund(ctx: Ctx, c: Complaint): Promise<void> {
   }
 }
 
-async function balanceAfter(ctx: Ctx, userId: number): Promise<{ balancePaisa?: number }> {
-  try {
-    return {
-      balancePaisa: (await ctx.opts.ledger.balance(account.customer(userId))).availablePaisa,
-    };
-  } catch (err) {
-    ctx.opts.logger.warn({ userId, err: String(err) }, "balance after a refund not read");
-    return {};
-  }
+/** The customer's notice of a change (queued with it): which change, of which complaint. */
+function noticeOf(c: Complaint, at: number): ComplaintNotice | undefined {
+  if (c.status === "logged") return undefined;
+  const { reference, orderReference, chatId, status } = c;
+  return { kind: "complaint", reference: orderReference, complaint: reference, status, chatId, at };
 }
 
 export function createComplaints(opts: ComplaintsOptions) {
   const { store, logger } = opts;
   const now = opts.now ?? Date.now;
-  const tell: Ctx["tell"] = async (c, what, extra = {}) => {
-    if (!opts.tell) return false;
+  const tell = async (c: Complaint) => {
     try {
-      await opts.tell(c, what, extra);
-      return true;
+      await opts.tell?.(c, "raised");
     } catch (err) {
-      logger.warn(
-        {
-          complaint: c.reference,
-          change: what,
-          err: err instanceof Error ? err.message : String(err),
-        },
-        "complaint notice not delivered",
-      );
-      return false;
+      const e = err instanceof Error ? err.message : String(err);
+      logger.warn({ complaint: c.reference, change: "raised", err: e }, "complaint alert not sent");
     }
   };
   const get = async (ref: string) =>
     complaintRefSchema.safeParse(ref).success ? store.get(ref) : null;
-  const ctx: Ctx = { opts, now, get, tell };
+  const ctx: Ctx = { opts, now, get };
 
   return {
     get,
@@ -214,7 +190,7 @@ export function createComplaints(opts: ComplaintsOptions) {
         createdAt,
         dueAt: dueAtOf(input.reason, createdAt),
       });
-      if (r.created) await tell(r.complaint, "raised");
+      if (r.created) await tell(r.complaint);
       return { ok: true, created: r.created, complaint: r.complaint };
     },
 

@@ -1,12 +1,17 @@
 import type { LedgerResult, Refusal, TransferInput } from "../ledger/model.ts";
+import type { Notification } from "../orders/model.ts";
 import type { Complaint } from "./model.ts";
 
 /**
  * The complaint store (memory, Redis). `open` keeps the one-per-order rule atomically (across
  * instances on one Redis); `update` is a compare-and-set on the version that writes the complaint,
- * its refund transfer (if any) and its place in the open list in ONE step: a resolution and its
- * refund are written together or not at all.
+ * its refund transfer (if any), its place in the open list and the customer's notice (queued in
+ * the notifier's outbox) in ONE step: a resolution, its refund and its notice are written together
+ * or not at all.
  */
+
+/** The customer's notice of a change, as the notifier's outbox holds it. */
+export type ComplaintNotice = Extract<Notification, { kind: "complaint" }>;
 
 export type OpenOutcome =
   | { created: true; complaint: Complaint }
@@ -29,11 +34,18 @@ export interface ComplaintStore {
   open(c: Complaint): Promise<OpenOutcome>;
   get(ref: string): Promise<Complaint | null>;
   /**
-   * Writes `next` (version + 1) if the stored version is `expectedVersion`, with `refund` booked in
-   * the same step; a refund only while the order has none (the order's refund mark, written in
-   * that step too), so one order is refunded once, whatever its complaints.
+   * Writes `next` (version + 1) if the stored version is `expectedVersion`, with `refund` booked
+   * and `notice` queued in the outbox in the same step; after a refund the notice carries the
+   * customer's balance it left (`balancePaisa`). A refund only while the order has none (the
+   * order's refund mark, written in that step too), so one order is refunded once, whatever its
+   * complaints.
    */
-  update(expectedVersion: number, next: Complaint, refund?: TransferInput): Promise<UpdateOutcome>;
+  update(
+    expectedVersion: number,
+    next: Complaint,
+    refund?: TransferInput,
+    notice?: ComplaintNotice,
+  ): Promise<UpdateOutcome>;
   /** Open complaints, the soonest due first. */
   listOpen(limit: number): Promise<Complaint[]>;
   /** Every complaint of an order, newest first. */

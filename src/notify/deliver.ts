@@ -5,7 +5,7 @@ import type { FinalButtons, NotifierOrders } from "./options.ts";
 import { PushSettled } from "./push-settled.ts";
 import type { Delivery, NotificationQueue } from "./queue.ts";
 import type { ReceiptEdit } from "./receipt-edits.ts";
-import { booksAlertText, type Render } from "./render.ts";
+import { booksAlertText, type ComplaintNotice, type Render, type RenderNotice } from "./render.ts";
 import type { SentLog } from "./sent-log.ts";
 
 /**
@@ -47,6 +47,7 @@ export interface DeliverDeps {
   queue: NotificationQueue;
   orders: NotifierOrders;
   render: Render;
+  renderNotice: RenderNotice | undefined;
   finalButtons: FinalButtons | undefined;
   /** Whether the chat's messages can be edited (NotifierOptions.editsReceipts). */
   editsReceipts: (chatId: number) => boolean;
@@ -80,7 +81,8 @@ export function createDeliver(deps: DeliverDeps): Deliver {
               at: now(),
               chatId: n.chatId,
               kind: "push",
-              status: n.status,
+              // A complaint's notice is listed on its order's timeline by the change it told.
+              status: n.kind === "complaint" ? `complaint ${n.status}` : n.status,
               ok,
               ...(err === undefined
                 ? {}
@@ -125,8 +127,24 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     written.order.chatId === n.chatId &&
     Math.abs(now() - written.order.createdAt) <= ACTIVE_MS;
 
+  /** A complaint's notice: a push with no receipt and no buttons, sent once like a final one. */
+  const notice = async (
+    n: ComplaintNotice,
+    push: Push | undefined,
+  ): Promise<"sent" | "dropped"> => {
+    if (!deps.renderNotice) throw new Error("no words for a complaint's notice (renderNotice)");
+    const words = await deps.renderNotice(n);
+    if (!words) return "dropped";
+    if (push) {
+      const { locale } = words;
+      await logged(n, () => push(n.chatId, words.text, undefined, false, { locale, in: words.in }));
+    }
+    return "sent";
+  };
+
   return async (n, later, push, written) => {
     if (!orderedLately(n, written) && (await queue.isChatInactive(n.chatId))) return "dropped";
+    if (n.kind === "complaint") return notice(n, push);
     if (n.kind === "admin_alert" && n.topic) {
       // The books' alerts are about the merchant's money, not one order: their own text.
       await push?.(n.chatId, booksAlertText(n), undefined, false, { locale: "en" });

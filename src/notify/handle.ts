@@ -164,8 +164,10 @@ export function createHandle(deps: HandleDeps): Handle {
     const key = notificationKey(d.notification);
     // Editing the receipt to an intermediate status can be repeated harmlessly (the same text again
     // is "message is not modified"), so it needs neither the sent marker nor the sending lock that
-    // keep a NEW message (a final push, an admin alert) from reaching the chat twice.
-    const once = d.notification.kind === "admin_alert" || isFinal(d.notification.status);
+    // keep a NEW message (a final push, an admin alert, a complaint's notice) from reaching the
+    // chat twice.
+    const n = d.notification;
+    const once = n.kind !== "status" || isFinal(n.status);
     const counted = d.reclaimed === true;
     const ack = () => c.ack(d.id, counted);
     /**

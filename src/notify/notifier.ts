@@ -107,6 +107,7 @@ export function createNotifier(opts: NotifierOptions) {
     queue,
     orders: opts.orders,
     render: opts.render,
+    renderNotice: opts.renderNotice,
     finalButtons: opts.finalButtons,
     editsReceipts: opts.editsReceipts ?? (() => true),
     sentLog: opts.sentLog,

@@ -6,7 +6,7 @@ import type { Order } from "../orders/model.ts";
 import type { ApiSignal } from "../telegram/api.ts";
 import type { SendPacer } from "./pacer.ts";
 import type { NotificationQueue } from "./queue.ts";
-import type { Render } from "./render.ts";
+import type { Render, RenderNotice } from "./render.ts";
 import type { SentLog } from "./sent-log.ts";
 
 /** The part of grammY's Api the notifier uses (with boundedRetry from src/telegram/api.ts on it). */
@@ -38,6 +38,11 @@ export interface NotifierOptions {
   api: NotifierApi;
   /** The chat's words for a notification (the bot's Fluent bundles: src/bot/notification-render.ts). */
   render: Render;
+  /**
+   * The words of a complaint's notice (queued with the complaint's change). Without it such an
+   * entry fails and is dead-lettered (replayable), never dropped.
+   */
+  renderNotice?: RenderNotice;
   /**
    * Called right before a final push is sent, once its sending lock says it goes out (not for a
    * push withheld, held by another consumer or already sent; again on a retried delivery, so it

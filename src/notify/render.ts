@@ -9,9 +9,22 @@ import type { Notification, Order } from "../orders/model.ts";
  * template's, src/whatsapp/template-language.ts) by rendering the order with that locale.
  */
 export type Render = (
-  notification: Notification,
+  notification: OrderNotification,
   order: Order,
 ) => { text: string; receiptText?: string; locale?: string };
+
+/** A notification about an order (its status, an admin alert), rendered with the order. */
+export type OrderNotification = Exclude<Notification, { kind: "complaint" }>;
+export type ComplaintNotice = Extract<Notification, { kind: "complaint" }>;
+
+/**
+ * The words of a complaint's notice in its customer's language, from the complaint read now
+ * (src/system/bot.ts), and the same words in another language (the WhatsApp template's); null:
+ * no such complaint (nothing to tell).
+ */
+export type RenderNotice = (
+  n: ComplaintNotice,
+) => Promise<{ text: string; locale: string; in: (locale: string) => string } | null>;
 
 type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
 

@@ -392,12 +392,31 @@ export const notificationSchema = z.discriminatedUnion("kind", [
     /** The figures a topic's text shows, in paisa (see src/notify/render.ts alertText). */
     figures: z.record(z.string().max(40), z.number().int()).optional(),
   }),
+  z.object({
+    /**
+     * A customer's notice of a change an admin made to their complaint (src/complaints/), queued
+     * in the same step as the change: the notifier renders it from the complaint (read then) and
+     * sends it once, as it does an order's final push.
+     */
+    kind: z.literal("complaint"),
+    /** The order the complaint is about (its timeline lists the notice). */
+    reference: referenceSchema,
+    /** The complaint's number (complaintRefSchema's form; the complaints layer sits above this). */
+    complaint: z.string().regex(/^C[1-9]\d{0,14}$/),
+    /** The complaint's status the customer is told of (not an order's: tell them by `kind`). */
+    status: z.enum(["taken", "resolved", "rejected"]),
+    chatId,
+    at: z.number().int(),
+    /** A refund's: the customer's available balance right after it, read in the same step. */
+    balancePaisa: z.number().int().optional(),
+  }),
 ]);
 export type Notification = z.infer<typeof notificationSchema>;
 
 /** The (order, status) identity a notification is deduplicated by: the user sees it once. */
 export function notificationKey(n: Notification): string {
   if (n.kind === "status") return `status:${n.reference}:${n.status}`;
+  if (n.kind === "complaint") return `complaint:${n.complaint}:${n.status}`;
   // Its own key: a stuck alert sent earlier for the same order must not swallow it.
   if (n.contradicted) return `alert:contradicted:${n.reference ?? "-"}:${n.chatId}`;
   // A books alert is its own event (one per crossing or per check): its time tells it apart.

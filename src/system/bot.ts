@@ -26,6 +26,7 @@ import { rememberSuccess } from "../reminders/index.ts";
 import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
 import { isWhatsAppAccount, pushChatOf } from "../whatsapp/chat-ids.ts";
 import type { Base } from "./base.ts";
+import { complaintNotice } from "./complaints.ts";
 import { remindersPort } from "./reminders.ts";
 import { withReportButton } from "./report-button.ts";
 import type { Stores } from "./stores.ts";
@@ -217,6 +218,7 @@ export function wireNotifier(
     api: parts.bot.api,
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
+    renderNotice: complaintNotice(parts.deps.i18n, parts.stores.complaints),
     // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts) and
     // to share the receipt (a PDF) and report a problem (report-button.ts); a failed one's push offers the next step
     // (src/bot/final-buttons.ts). A success's reminders are recorded too (two Redis commands; a

@@ -7,9 +7,10 @@ import { DEFAULT_LOCALE, isLocale, translator } from "../bot/i18n.ts";
 import {
   BBPS_DISPOSITION,
   type Complaint,
-  type ComplaintChange,
+  type ComplaintStore,
   createComplaints,
 } from "../complaints/index.ts";
+import type { RenderNotice } from "../notify/render.ts";
 import type { Order } from "../orders/model.ts";
 import type { Base } from "./base.ts";
 import type { Stores } from "./stores.ts";
@@ -18,8 +19,8 @@ type Send = (chatId: number, text: string) => Promise<void>;
 
 /**
  * Complaints (issue 30): the service over the process's complaint store and books, telling the
- * customer of every change in their language (through the chat's sender, as the back office's
- * reversals are told), and the admins of every new complaint.
+ * admins of every new complaint. The customer's notices of a change are queued in the notifier's
+ * outbox with the change; the notifier words them with complaintNotice (below, wired in bot.ts).
  */
 export function wireComplaints(
   base: Base,
@@ -35,7 +36,6 @@ export function wireComplaints(
   return createComplaints({
     store: parts.stores.complaints,
     orders: parts.orders,
-    ledger: parts.stores.ledger,
     logger: base.logger.child({ part: "complaints" }),
     now: base.now,
     tell: complaintTeller(parts),
@@ -56,17 +56,11 @@ function complaintTeller(parts: {
     const kept = await parts.accounts.localeOf(userId).catch(() => null);
     return isLocale(kept) ? kept : DEFAULT_LOCALE;
   };
-  return async (c: Complaint, change: ComplaintChange, extra: { balancePaisa?: number }) => {
-    if (change === "raised") {
-      for (const admin of parts.adminIds) {
-        const t = translator(parts.i18n, await localeOf(admin));
-        await parts.send(admin, newComplaintText(t, c)).catch(() => undefined); // one admin's blocked chat does not keep the others from hearing
-      }
-      return;
+  return async (c: Complaint) => {
+    for (const admin of parts.adminIds) {
+      const t = translator(parts.i18n, await localeOf(admin));
+      await parts.send(admin, newComplaintText(t, c)).catch(() => undefined); // one admin's blocked chat does not keep the others from hearing
     }
-    const t = translator(parts.i18n, isLocale(c.locale) ? c.locale : DEFAULT_LOCALE);
-    const text = complaintChangeText(t, c, extra);
-    if (text) await parts.send(c.chatId, text);
   };
 }
 
@@ -79,4 +73,24 @@ function newComplaintText(t: ReturnType<typeof translator>, c: Complaint): strin
     user: String(c.userId),
     due: formatOrderTime(c.dueAt, "np", t.locale),
   });
+}
+
+/**
+ * The words of a customer's complaint notice, for the notifier: the complaint read now, shown at
+ * the status the notice tells (a later change has a notice of its own), in the customer's language
+ * (the one they raised it in), with the balance the refund left as the notice carries it.
+ */
+export function complaintNotice(
+  i18n: I18n<BotContext>,
+  complaints: Pick<ComplaintStore, "get">,
+): RenderNotice {
+  return async (n) => {
+    const c = await complaints.get(n.complaint);
+    if (!c) return null;
+    const shown = { ...c, status: n.status };
+    const extra = n.balancePaisa === undefined ? {} : { balancePaisa: n.balancePaisa };
+    const words = (l: string) => complaintChangeText(translator(i18n, l), shown, extra) ?? "";
+    const locale = isLocale(c.locale) ? c.locale : DEFAULT_LOCALE;
+    return { text: words(locale), locale, in: words };
+  };
 }

@@ -123,7 +123,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       isBlocked: (id) => blocked.isBlocked(id),
     }),
     reminders: memoryReminders(),
-    complaints: createMemoryComplaintStore({ ledger }),
+    complaints: createMemoryComplaintStore({ ledger, outbox: queue }),
     holdWrites: undefined as (() => void) | undefined,
   };
 }

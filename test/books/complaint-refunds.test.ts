@@ -38,9 +38,8 @@ function system() {
     { tolerancePaisa: 100 },
   );
   const complaints = createComplaints({
-    store: createMemoryComplaintStore({ ledger }),
+    store: createMemoryComplaintStore({ ledger, outbox: queue }),
     orders: store,
-    ledger,
     logger: createLogger({ level: "silent" }),
   });
   return { ledger, store, books, complaints };

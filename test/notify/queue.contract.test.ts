@@ -40,7 +40,10 @@ function redisHarness(): Harness {
   };
 }
 
-const note = (reference: string, status: Notification["status"] = "success"): Notification => ({
+const note = (
+  reference: string,
+  status: Extract<Notification, { kind: "status" }>["status"] = "success",
+): Notification => ({
   kind: "status",
   reference,
   status,

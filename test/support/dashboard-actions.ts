@@ -1,3 +1,4 @@
+import type { Redis } from "ioredis";
 import { tellReversal } from "../../conversations/cash/reversal-notices.ts";
 import {
   type Accounts,
@@ -46,6 +47,8 @@ export { ADMIN, AGENT, client };
 
 export interface ActionsHarness {
   url: string;
+  /** The harness's own Redis connection (its keys under `deps.prefix`). */
+  redis: Redis;
   ledger: LedgerStore;
   store: OrderStore;
   accounts: Accounts;
@@ -60,7 +63,7 @@ export interface ActionsHarness {
   told: Array<{ chatId: number; text: string }>;
   /** Chats whose send throws, as for a person who blocked the bot. */
   unreachable: Set<number>;
-  /** The complaints service /complaints uses; its notices go to `told` (or throw when unreachable). */
+  /** The complaints service /complaints uses; its customers' notices go to the outbox. */
   complaints: Complaints;
   clock: { now: number };
   login(userId: number): Promise<ReturnType<typeof client>>;
@@ -130,15 +133,10 @@ export async function startActions(): Promise<ActionsHarness> {
   const complaints = createComplaints({
     store: createRedisComplaintStore({ redis: t.redis, prefix: t.prefix, now: () => clock.now }),
     orders: store,
-    ledger,
     logger,
     now: () => clock.now,
-    // The composition root's teller in short: a customer's notice on a sender that records.
-    tell: async (c, change) => {
-      if (change === "raised") return;
-      if (unreachable.has(c.chatId)) throw new Error("403: Forbidden: bot was blocked");
-      told.push({ chatId: c.chatId, text: `complaint ${c.reference} ${change}` });
-    },
+    // The customers' notices go to the notifier's outbox (in the complaint's script); only the
+    // admins' alert of a new complaint is told directly, and the back office raises none.
   });
   let app: ReturnType<typeof createDashboard> | undefined;
   const server = await serveFetch((req, env) =>
@@ -208,6 +206,7 @@ export async function startActions(): Promise<ActionsHarness> {
         refused: false,
       });
     },
+    redis: t.redis,
     told,
     unreachable,
     complaints,

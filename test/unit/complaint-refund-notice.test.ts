@@ -1,15 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { changeText } from "../../conversations/complaints/texts.ts";
-import { createI18n, translator } from "../../src/bot/i18n.ts";
+import { createI18n } from "../../src/bot/i18n.ts";
 import { createComplaints, createMemoryComplaintStore } from "../../src/complaints/index.ts";
-import { createMemoryLedger, type LedgerStore } from "../../src/ledger/index.ts";
+import { createMemoryLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import type { Order } from "../../src/orders/model.ts";
+import type { Notification, Order } from "../../src/orders/model.ts";
+import { complaintNotice } from "../../src/system/complaints.ts";
 
 /**
- * The customer's notice of a complaint resolved with a refund (review s20-r2, finding 4): the
- * refund is booked before the balance is read, and a failed read leaves the balance line out.
- * It must never say "Balance: Rs 0" for a balance nobody read.
+ * The customer's notice of a complaint resolved with a refund (review s20-r2, finding 4; review
+ * s24-c, finding 5): the notice is queued in the same step as the refund and carries the balance
+ * the refund left, read in that step; the notifier words it (complaintNotice) in the customer's
+ * language. A notice without a balance (none was read) leaves the balance line out: it must
+ * never say "Balance: Rs 0" for a balance nobody read. And the admin is not told "the customer
+ * was told" when the notice is only queued.
  */
 
 const i18n = createI18n(() => "en");
@@ -24,30 +27,23 @@ const order = {
   price: { amountPaisa: 25_000, feePaisa: 0, discountPaisa: 0, totalPaisa: 25_000 },
 } as Order;
 
-/** A refund of Rs 250 through the service; `readFails` makes the balance read after it throw. */
-async function refundNotices(readFails: boolean) {
+/** A refund of Rs 250 through the service: the notice it queued, and the product's words for it. */
+async function refundNotice(locale: string) {
   const ledger = createMemoryLedger();
-  const reading: Pick<LedgerStore, "balance"> = {
-    balance: async (acc) => {
-      if (readFails) throw new Error("redis: connection lost");
-      return ledger.balance(acc);
-    },
-  };
-  const notices: Partial<Record<(typeof LOCALES)[number], string | null>> = {};
+  const queued: Notification[] = [];
+  const store = createMemoryComplaintStore({
+    ledger,
+    outbox: { append: (ns) => queued.push(...ns) },
+  });
   const service = createComplaints({
-    store: createMemoryComplaintStore({ ledger }),
+    store,
     orders: { get: async (ref) => (ref === order.reference ? order : null) },
-    ledger: reading,
     logger: createLogger({ level: "silent" }),
-    tell: async (c, change, extra) => {
-      if (change !== "resolved") return;
-      for (const l of LOCALES) notices[l] = changeText(translator(i18n, l), c, extra);
-    },
   });
   const raised = await service.raise({
     userId: 42,
     chatId: 42,
-    locale: "en",
+    locale,
     orderReference: order.reference,
     reason: "not_received",
   });
@@ -57,23 +53,55 @@ async function refundNotices(readFails: boolean) {
     refundPaisa: 25_000,
   });
   expect(done.ok).toBe(true);
-  return notices;
+  const [notice, ...more] = queued;
+  expect(more).toEqual([]);
+  if (notice?.kind !== "complaint") throw new Error("no complaint notice queued");
+  return { notice, words: complaintNotice(i18n, store) };
 }
 
 describe("a complaint refund's notice", () => {
-  it("leaves the balance out, in every language, when the balance read fails", async () => {
-    const notices = await refundNotices(true);
-    expect(notices.en).toContain("Rs 250 was returned to your balance.");
+  it("is queued with the refund, with the balance it left, and worded in the customer's language", async () => {
     for (const l of LOCALES) {
-      expect(notices[l]).toBeTruthy();
-      expect(notices[l]).not.toContain(BALANCE_LINE[l]);
+      const { notice, words } = await refundNotice(l);
+      expect(notice).toMatchObject({ status: "resolved", chatId: 42, balancePaisa: 25_000 });
+      const said = await words(notice);
+      expect(said?.locale).toBe(l);
+      expect(said?.text).toContain(BALANCE_LINE[l]);
+      if (l === "en")
+        expect(said?.text).toContain("Rs 250 was returned to your balance. Balance: Rs 250");
+      // The same words in another language (a WhatsApp template's).
+      expect(said?.in("en")).toContain("Rs 250 was returned to your balance.");
     }
-    expect(notices.en).not.toContain("Rs 0");
   });
 
-  it("names the balance read after the refund when the read works", async () => {
-    const notices = await refundNotices(false);
-    expect(notices.en).toContain("Rs 250 was returned to your balance. Balance: Rs 250");
-    for (const l of LOCALES) expect(notices[l]).toContain(BALANCE_LINE[l]);
+  it("leaves the balance out, in every language, when the notice carries none", async () => {
+    const { notice, words } = await refundNotice("en");
+    const { balancePaisa: _, ...without } = notice;
+    const said = await words(without);
+    for (const l of LOCALES) {
+      const text = said?.in(l) ?? "";
+      expect(text).toBeTruthy();
+      expect(text).not.toContain(BALANCE_LINE[l]);
+    }
+    expect(said?.text).toContain("Rs 250 was returned to your balance.");
+    expect(said?.text).not.toContain("Rs 0");
+  });
+
+  it("is not claimed delivered in the admin's answer (it is queued)", () => {
+    const keys = [
+      "complaint-taken-by-you",
+      "complaint-admin-resolved",
+      "complaint-admin-refunded",
+      "complaint-admin-rejected",
+    ];
+    const told = { en: "the customer was told", ne: "जानकारी दिइयो", hi: "बता दिया गया" } as const;
+    const queuedWords = { en: "on its way", ne: "पठाइँदै छ", hi: "भेजी जा रही है" } as const;
+    const args = { ref: "C100001", amount: "Rs 250", transfer: "complaint:C100001:refund" };
+    for (const l of LOCALES)
+      for (const key of keys) {
+        const text = i18n.t(l, key, args);
+        expect(text).not.toContain(told[l]);
+        expect(text).toContain(queuedWords[l]);
+      }
   });
 });

@@ -122,13 +122,12 @@ async function act(
   const rows = accounts.map(
     (a) => [`${a} (${POSTED})`, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
   );
-  // Only what is known (review s24-a, N2): a failed send is logged by the service, not thrown.
-  const told = r.told
-    ? "the customer's notice was sent to their chat."
-    : "the customer's notice was NOT delivered (see the log): tell them another way.";
+  // The notice is queued in the complaint's own step and sent by the notifier, which retries it:
+  // neither "told" nor "not delivered" is known yet (review s24-a, N2; review s24-c, 5).
+  const onItsWay = "the notice to the customer is on its way.";
   const done = refund
-    ? `Resolved with a refund of ${rs(refund.amountPaisa)}; ${told}`
-    : `${r.complaint.status[0]!.toUpperCase()}${r.complaint.status.slice(1)}; ${told}`;
+    ? `Resolved with a refund of ${rs(refund.amountPaisa)}; ${onItsWay}`
+    : `${r.complaint.status[0]!.toUpperCase()}${r.complaint.status.slice(1)}; ${onItsWay}`;
   const body = html`${notice(done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
   return c.html(page(title, body, viewer));
 }

@@ -1,0 +1,178 @@
+import { afterEach, describe, expect, it, onTestFinished } from "vitest";
+import { changeText } from "../../conversations/complaints/texts.ts";
+import { createI18n, translator } from "../../src/bot/i18n.ts";
+import {
+  type ComplaintStore,
+  createComplaints,
+  createRedisComplaintStore,
+} from "../../src/complaints/index.ts";
+import { account, createRedisLedger } from "../../src/ledger/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
+import type { RenderNotice } from "../../src/notify/render.ts";
+import type { Order } from "../../src/orders/model.ts";
+import { startFakeBotApi } from "../support/fake-bot-api.ts";
+import { createNotifier, createNotifierApi } from "../support/notify.ts";
+import { testRedis } from "../support/redis.ts";
+
+/**
+ * A complaint's notice to the customer (review s24-c, finding 5). Before: it was sent once, after
+ * the change, with the error swallowed into a warn line: a Telegram 5xx spell or a WhatsApp rate
+ * hold lost "your complaint is resolved: Rs 250 was returned to your balance" for good (the
+ * complaint is closed; nothing sends it again), while the admin read "the customer was told".
+ * Now each change queues its notice in the notifier's outbox in the same script as the change
+ * (and the refund), keyed per complaint and status: the notifier sends it once, retried as an
+ * order's final push is. Real Redis, two instances (a complaint service and a notifier each), the
+ * Bot API stand-in over HTTP.
+ */
+
+const i18n = createI18n(() => "en");
+const USER = 42;
+const order = {
+  reference: "1700000000001",
+  userId: USER,
+  chatId: USER,
+  status: "success",
+  holdId: "order:1700000000001",
+  price: { amountPaisa: 25_000, feePaisa: 0, discountPaisa: 0, totalPaisa: 25_000 },
+} as Order;
+
+let r: ReturnType<typeof testRedis>;
+afterEach(async () => {
+  await r.cleanup();
+});
+
+/** The notice's words as the product has them (src/system/complaints.ts), read from the store. */
+const noticeWords =
+  (store: ComplaintStore): RenderNotice =>
+  async (n) => {
+    const c = await store.get(n.complaint);
+    if (!c) return null;
+    const extra = n.balancePaisa === undefined ? {} : { balancePaisa: n.balancePaisa };
+    const words = (l: string) =>
+      changeText(translator(i18n, l), { ...c, status: n.status }, extra) ?? "";
+    return { text: words("en"), locale: "en", in: words };
+  };
+
+/** One process: its own Redis connection, complaint service and notifier, on one prefix. */
+function instance(name: string, apiRoot: string, tell: () => Promise<void>) {
+  const redis = r.connect();
+  const store = createRedisComplaintStore({ redis, prefix: r.prefix });
+  const queue = createRedisNotificationQueue({ redis, prefix: r.prefix });
+  const api = createNotifierApi("123:complaints", { apiRoot, maxRetryAttempts: 0 });
+  const service = createComplaints({
+    store,
+    orders: { get: async (ref) => (ref === order.reference ? order : null) },
+    logger: createLogger({ level: "silent" }),
+    // The old path: a send after the change, its failure swallowed (a rate hold here).
+    tell: async () => tell(),
+  });
+  const notifier = createNotifier({
+    queue,
+    orders: { get: async () => null },
+    api,
+    renderNotice: noticeWords(store),
+    consumerName: name,
+    pacer: false,
+    claimIdleMs: 0,
+  });
+  return { service, notifier, queue };
+}
+
+describe("a complaint's notice", () => {
+  it("that fails to send is sent again, once, across two instances, with the refund and the balance", async () => {
+    r = testRedis("complaint-notice");
+    const bot = await startFakeBotApi();
+    onTestFinished(() => bot.close());
+    // A WhatsApp rate hold: nothing sent ("Not sent: "), for the first sends to the customer.
+    let down = true;
+    let refused = 0;
+    bot.script = (method, params) => {
+      if (method !== "sendMessage" || !down || params.chat_id !== USER) return undefined;
+      refused++;
+      return { error_code: 503, description: "Not sent: WhatsApp error 131048 (rate hold)" };
+    };
+    const sendFails = async () => {
+      if (down) throw new Error("503: Not sent: WhatsApp error 131048");
+    };
+    const a = instance("cmp-a", bot.apiRoot, sendFails);
+    const b = instance("cmp-b", bot.apiRoot, sendFails);
+    const rounds = async (n: number) => {
+      for (let i = 0; i < n; i++) await Promise.all([a.notifier.runOnce(), b.notifier.runOnce()]);
+    };
+
+    const raised = await a.service.raise({
+      userId: USER,
+      chatId: USER,
+      locale: "en",
+      orderReference: order.reference,
+      reason: "not_received",
+    });
+    if (!raised.ok) throw new Error("not raised");
+    const ref = raised.complaint.reference;
+    expect(await b.service.take(ref, 1)).toMatchObject({ ok: true });
+    const done = await a.service.resolve(ref, 1, { text: "sorry", refundPaisa: 25_000 });
+    expect(done.ok).toBe(true);
+    // Confirmed again on the other instance (a repeated tap, a second admin): closed, no notice.
+    expect(await b.service.resolve(ref, 2, { text: "again", refundPaisa: 25_000 })).toMatchObject({
+      ok: false,
+      code: "closed",
+    });
+    const ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
+    expect((await ledger.balance(account.customer(USER))).availablePaisa).toBe(25_000);
+
+    await rounds(3); // the rate hold: every send refused, nothing lost
+    expect(refused).toBeGreaterThan(0);
+    expect(bot.chat(USER)).toEqual([]);
+    expect(await a.queue.listDead(5)).toEqual([]);
+
+    down = false;
+    await rounds(3);
+    const texts = bot.chat(USER).map((m) => m.text);
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toContain(
+      `Your complaint ${ref} about order ${order.reference} is being looked into.`,
+    );
+    expect(texts[1]).toBe(
+      `✅ Your complaint ${ref} about order ${order.reference} is resolved: sorry\nRs 250 was returned to your balance. Balance: Rs 250`,
+    );
+    expect(await a.queue.isSent(`complaint:${ref}:resolved`)).toBe(true);
+    expect(await b.queue.isSent(`complaint:${ref}:taken`)).toBe(true);
+    expect(await a.queue.backlog()).toBe(0);
+    await rounds(2);
+    expect(bot.chat(USER)).toHaveLength(2); // sent once, though two notifiers ran
+  });
+
+  it("whose send may have arrived is not sent again blindly (its answer lost: the sent-once record)", async () => {
+    r = testRedis("complaint-notice-lost");
+    const bot = await startFakeBotApi();
+    onTestFinished(() => bot.close());
+    let sends = 0;
+    // The first send's answer is lost (a 502: Telegram may have shown it).
+    bot.script = (method) => {
+      if (method !== "sendMessage") return undefined;
+      sends++;
+      return sends === 1 ? { error_code: 502, description: "Bad Gateway" } : undefined;
+    };
+    const a = instance("cmp-a", bot.apiRoot, async () => undefined);
+    const b = instance("cmp-b", bot.apiRoot, async () => undefined);
+    const raised = await a.service.raise({
+      userId: USER,
+      chatId: USER,
+      locale: "en",
+      orderReference: order.reference,
+      reason: "duplicate",
+    });
+    if (!raised.ok) throw new Error("not raised");
+    expect(await a.service.reject(raised.complaint.reference, 1, "charged once")).toMatchObject({
+      ok: true,
+    });
+    for (let i = 0; i < 4; i++) await Promise.all([a.notifier.runOnce(), b.notifier.runOnce()]);
+    // One send, its answer lost: the record says it may have arrived and backs the resend off
+    // (a minute, on the notifier's clock), so no second send within these rounds.
+    expect(sends).toBe(1);
+    expect(await a.queue.listDead(5)).toEqual([]);
+    expect(await a.queue.isSent(`complaint:${raised.complaint.reference}:rejected`)).toBe(false);
+    expect(await a.queue.backlog()).toBe(1);
+  });
+});
