@@ -95,7 +95,13 @@ export function createMemoryTopUpStore(opts: { ledger: MemoryLedger }): TopUpSto
     async leaseUnreadableAlert() {
       return null;
     },
-    async recordUnreadableAlert() {},
+    async recordUnreadableAlert() {
+      return false;
+    },
+    async oweUnreadable() {
+      return false;
+    },
+    async checkListed() {},
     async due(now, limit) {
       return [...due.entries()]
         .filter(([, at]) => at <= now)

@@ -43,39 +43,46 @@ async function alertChats(
 }
 
 /**
- * The admins' alerts of records that do not parse (set aside by the reconciler, which owes each
- * in that step: store.ts `setAside`): sent to the chats that lack it, under a lease (two
- * instances never both send it), and recorded; a failed send is due again with the backoff of the
- * other alerts, until every admin has it (review s23-e, 2: before, a failed send was only logged).
+ * The admins' alerts of records that do not parse (owed when the reconciler sets one aside or a
+ * list meets one: store.ts `setAside`, `oweUnreadable`): sent to the chats that lack it, under a
+ * lease (a token the store's clock ends), each chat recorded as it gets it, the rest recorded at
+ * the end; a failed send is due again with the backoff of the other alerts, until every admin has
+ * it (review s23-e, 2). A record refused means the lease ran out meanwhile: the instance holding it
+ * now owns the send, and only a send in flight then can reach a chat twice (review s24-e, 5).
  */
 export async function tellUnreadable(ctx: TopUpContext, limit: number): Promise<void> {
   const { store, opts, logger, now } = ctx;
   const chats = opts.adminChatIds;
   for (const member of await store.unreadableAlertsDue(now(), limit)) {
-    const at = now();
     const owed = await store.leaseUnreadableAlert(
       member,
-      at,
-      at + PUSH_LEASE_MS * Math.max(1, chats.length),
+      now(),
+      PUSH_LEASE_MS * Math.max(1, chats.length),
     );
     if (!owed) continue;
     const i = member.indexOf(":");
     const [gateway, paymentId] = [member.slice(0, i), member.slice(i + 1)];
     const sentTo = [...owed.sentTo];
     const send = opts.notifyUnreadable;
+    let ours = true;
     for (const chatId of send ? chats.filter((c) => !sentTo.includes(c)) : []) {
       try {
         await send?.({ chatId, gateway, paymentId });
         sentTo.push(chatId);
       } catch (err) {
         logger.warn({ err: String(err), paymentId }, "unreadable top-up alert failed");
+        continue;
       }
+      ours = await store.recordUnreadableAlert(owed, sentTo, owed.failures, "progress");
+      if (!ours) break;
     }
     // No sender configured: only logged (the reconciler's error line), nothing to owe.
     const done = !send || chats.every((c) => sentTo.includes(c));
     const failures = done ? owed.failures : owed.failures + 1;
     const retryAt = done ? null : now() + retryDelay(opts, failures);
-    await store.recordUnreadableAlert(member, sentTo, failures, retryAt);
+    if (ours) ours = await store.recordUnreadableAlert(owed, sentTo, failures, retryAt);
+    if (!ours)
+      logger.warn({ member }, "unreadable top-up alert's lease ran out: left to its holder");
   }
 }
 

@@ -37,7 +37,8 @@ function noEndInSight(t: TopUp, at: number): boolean {
  * stopped at it, so credits, refund reversals and owed alerts behind it all stalled with only a
  * warn line (review s23-d, 1). It is taken off the schedule and recorded as unreadable (listed by
  * /topups and the back office), the admins' alert of it owed in that step (sent at the pass's
- * end, tried again until every admin has it), and the pass goes on.
+ * end, tried again until every admin has it), and the pass goes on. Logged the first time only
+ * (an admin's list may have met it first).
  */
 async function setAsideUnreadable(
   ctx: TopUpContext,
@@ -45,18 +46,19 @@ async function setAsideUnreadable(
   paymentId: string,
   err: UnreadableTopUpError,
 ): Promise<void> {
-  ctx.logger.error(
-    { member: err.member, issues: err.issues },
-    "top-up record does not parse: taken off the reconciler's schedule; the admins are told",
-  );
-  await ctx.store.setAside(gateway, paymentId);
+  if (await ctx.store.setAside(gateway, paymentId))
+    ctx.logger.error(
+      { member: err.member, issues: err.issues },
+      "top-up record does not parse: taken off the reconciler's schedule; the admins are told",
+    );
 }
 
 /**
  * One reconciler pass (reconciler.ts runs it on a timer): everything due is looked up (open, or
  * completed when its refund check is due) or told again (a push or an alert a failure or a crash
  * left unsent: a push alone never asks the gateway); an open top-up with no end in sight is
- * reported to the admins once; then the owed alerts of unreadable records.
+ * reported to the admins once; then the held and partial-refund lists are read for records that
+ * do not parse (off the schedule: review s24-e, 4), and the owed alerts of unreadable records sent.
  */
 export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<number> {
   const { store, opts, logger, now } = ctx;
@@ -110,6 +112,7 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
       }
     }
   }
+  await store.checkListed();
   await tellUnreadable(ctx, limit);
   return due.length;
 }

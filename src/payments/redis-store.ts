@@ -112,20 +112,32 @@ function parseRecord(member: string, json: string, version: string): TopUp {
 }
 
 /**
- * A top-up as the admins' lists read it; null (and a log line) for a record that does not parse:
- * one bad record must not take the admins' whole list down (review s23-a, 4); the list counts it
- * for the admins instead (review s23-d, 1).
+ * A top-up as the admins' lists read it; the error for a record that does not parse: one bad
+ * record must not take the admins' whole list down (review s23-a, 4); the list counts it for the
+ * admins instead (review s23-d, 1), and `owedAndLogged` owes its alert.
  */
-function listed(opts: StoreOptions, member: string, json: string, version: string): TopUp | null {
+function listed(member: string, json: string, version: string): TopUp | UnreadableTopUpError {
   try {
     return parseRecord(member, json, version);
   } catch (err) {
     if (!(err instanceof UnreadableTopUpError)) throw err;
-    opts.logger?.error(
-      { member, issues: err.issues },
-      "listed top-up record does not parse: skipped and named",
-    );
-    return null;
+    return err;
+  }
+}
+
+/**
+ * Owes the admins' alert of each unreadable record a list met, and logs it the first time only
+ * (the one step that owes it): before, every read of the lists logged every bad record again
+ * (review s24-e, 10), and one in the held or partial-refund list was never alerted (s24-e, 4).
+ */
+async function owedAndLogged(opts: StoreOptions, bad: readonly UnreadableTopUpError[]) {
+  const { oweUnreadable } = redisUnreadable(opts.redis, opts.prefix);
+  for (const err of bad) {
+    if (await oweUnreadable(err.member))
+      opts.logger?.error(
+        { member: err.member, issues: err.issues },
+        "listed top-up record does not parse: skipped and named; the admins are told",
+      );
   }
 }
 
@@ -149,7 +161,7 @@ async function openSince(
   // ZSCAN, not pages by rank: the reconciler re-scores members meanwhile, and a scan still returns
   // every member there throughout (some twice: kept once, by name).
   const found = new Map<string, TopUp>();
-  const bad = new Set<string>();
+  const bad = new Map<string, UnreadableTopUpError>();
   let cursor = "0";
   do {
     const [next, flat] = await redis.zscan(k.topUpsDue, cursor, "COUNT", SCAN_PAGE);
@@ -161,44 +173,70 @@ async function openSince(
     rows.forEach(([err, row], i) => {
       const [v, j] = (row ?? []) as [string | null, string | null];
       if (err || v == null || j == null) return;
-      const t = listed(opts, members[i]!, j, v);
-      if (!t) bad.add(members[i]!);
+      const t = listed(members[i]!, j, v);
+      if (t instanceof UnreadableTopUpError) bad.set(t.member, t);
       else if (isOpenBefore(t, createdBefore)) found.set(members[i]!, t);
     });
   } while (cursor !== "0");
+  await owedAndLogged(opts, [...bad.values()]);
   const topUps = [...found.values()].sort((a, b) => a.createdAt - b.createdAt).slice(0, limit);
-  return { topUps, unreadable: [...bad] };
+  return { topUps, unreadable: [...bad.keys()] };
 }
 
 /**
- * The first `limit` members of an admins' list (held, or partial refunds) that still have
- * `status`, oldest first, read in one pipeline; a record that does not parse is skipped (and
- * logged) and named in `unreadable`: one bad record hid every held top-up from the admins, in
- * the chat and the back office (review s23-e, 1). Same {money} slot as the index on a Cluster.
+ * Members `start` to `stop` of an admins' list (held, or partial refunds) that still have
+ * `status`, oldest first, read in one pipeline; a record that does not parse is skipped, named in
+ * `unreadable`, and its alert owed (logged the first time): one bad record hid every held top-up
+ * from the admins, in the chat and the back office (review s23-e, 1). Same {money} slot as the
+ * index on a Cluster.
  */
 async function indexed(
   opts: StoreOptions,
   index: string,
   status: TopUp["status"],
-  limit: number,
-): Promise<{ topUps: TopUp[]; unreadable: string[] }> {
+  start: number,
+  stop: number,
+): Promise<{ topUps: TopUp[]; unreadable: string[]; read: number }> {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
-  const members = await redis.zrange(index, "0", String(limit - 1));
+  const members = await redis.zrange(index, String(start), String(stop));
   const pipe = redis.pipeline();
   for (const m of members) pipe.hmget(`${k.topUpNamePrefix}${m}`, "v", "j");
   const rows = members.length > 0 ? ((await pipe.exec()) ?? []) : [];
   const topUps: TopUp[] = [];
-  const unreadable: string[] = [];
+  const bad: UnreadableTopUpError[] = [];
   rows.forEach(([err, row], i) => {
     if (err) throw err;
     const [v, j] = (row ?? []) as [string | null, string | null];
     if (v == null || j == null) return;
-    const t = listed(opts, members[i]!, j, v);
-    if (!t) unreadable.push(members[i]!);
+    const t = listed(members[i]!, j, v);
+    if (t instanceof UnreadableTopUpError) bad.push(t);
     else if (t.status === status) topUps.push(t);
   });
-  return { topUps, unreadable };
+  await owedAndLogged(opts, bad);
+  return { topUps, unreadable: bad.map((e) => e.member), read: members.length };
+}
+
+/** How many list members `checkListed` reads at a time. */
+const LIST_PAGE = 200;
+
+/**
+ * The reconciler's look at the whole held and partial-refund lists (off its schedule, so it never
+ * meets a bad record there otherwise): a record there that does not parse gets its alert owed by
+ * `indexed` (review s24-e, 4). The cost is a read of every held and partial-refund record per pass;
+ * both lists are short (each waits for an admin).
+ */
+async function checkListed(opts: StoreOptions): Promise<void> {
+  const k = keyspace(opts.prefix);
+  for (const [index, status] of [
+    [k.topUpsHeld, "held"],
+    [k.topUpsPartial, "partial_refund"],
+  ] as const) {
+    for (let start = 0; ; start += LIST_PAGE) {
+      const page = await indexed(opts, index, status, start, start + LIST_PAGE - 1);
+      if (page.read < LIST_PAGE) break;
+    }
+  }
 }
 
 /** How many times `update` reads the user's top-ups when new ones keep coming in between. */
@@ -265,7 +303,7 @@ export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
       return members.map(split);
     },
     async held(limit) {
-      return (await indexed(opts, k.topUpsHeld, "held", limit)).topUps;
+      return (await indexed(opts, k.topUpsHeld, "held", 0, limit - 1)).topUps;
     },
     openSince: (createdBefore, limit) => openSince(opts, createdBefore, limit),
     ...redisUnreadable(redis, opts.prefix),
@@ -273,13 +311,14 @@ export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
       // Set aside by the reconciler, and those in the admins' two lists (off its schedule, so it
       // never meets them): the lists skip them, this names them (review s23-e, 1).
       const aside = await redis.srandmember(unreadableTopUpsKey(opts.prefix), limit);
-      const held = await indexed(opts, k.topUpsHeld, "held", limit);
-      const partial = await indexed(opts, k.topUpsPartial, "partial_refund", limit);
+      const held = await indexed(opts, k.topUpsHeld, "held", 0, limit - 1);
+      const partial = await indexed(opts, k.topUpsPartial, "partial_refund", 0, limit - 1);
       return [...new Set([...aside, ...held.unreadable, ...partial.unreadable])]
         .sort()
         .slice(0, limit);
     },
     partialRefunds: async (limit) =>
-      (await indexed(opts, k.topUpsPartial, "partial_refund", limit)).topUps,
+      (await indexed(opts, k.topUpsPartial, "partial_refund", 0, limit - 1)).topUps,
+    checkListed: () => checkListed(opts),
   };
 }

@@ -49,9 +49,13 @@ export class UnreadableTopUpError extends Error {
   }
 }
 
-/** The admins' alert of an unreadable record, owed: the chats that have it, failures in a row. */
+/**
+ * The admins' alert of an unreadable record, owed and leased: the chats that have it, failures in
+ * a row, and the lease's token (the record step checks it is still this one).
+ */
 export interface OwedUnreadableAlert {
   member: string;
+  token: string;
   sentTo: number[];
   failures: number;
 }
@@ -96,27 +100,39 @@ export interface TopUpStore {
    * first time (true), the admins' alert of it is owed in that step too (`unreadableAlertsDue`).
    */
   setAside(gateway: string, paymentId: string): Promise<boolean>;
+  /**
+   * Records `member` (met in the held or partial-refund list) as unreadable and, the first time
+   * (true), owes the admins' alert of it, in one step; its place in the schedule is left alone.
+   */
+  oweUnreadable(member: string): Promise<boolean>;
+  /**
+   * Reads the whole held and partial-refund lists, owing the alert of each record there that does
+   * not parse (`oweUnreadable`): the reconciler's pass, as those are off its schedule.
+   */
+  checkListed(): Promise<void>;
   /** Unreadable records whose admins' alert is owed and due by `now`, oldest due first. */
   unreadableAlertsDue(now: number, limit: number): Promise<string[]>;
   /**
-   * The owed alert of `member` to the one caller that finds it due by `now`, leased to it until
-   * `until` (another instance finds it not due meanwhile); null when it is not.
+   * The owed alert of `member` to the one caller that finds it due by `now` and takes its lease
+   * for `leaseMs` (ended by the store's clock, not the callers'); null when it is not due or
+   * another caller holds the lease.
    */
   leaseUnreadableAlert(
     member: string,
     now: number,
-    until: number,
+    leaseMs: number,
   ): Promise<OwedUnreadableAlert | null>;
   /**
-   * Records the chats that have the alert and the failures in a row; `retryAt` null: every admin
-   * has it, no longer owed; else due again then.
+   * Records the chats that have the alert and the failures in a row, if `lease` is still the
+   * caller's (false: it ran out, and whoever holds it now owns the send); `retryAt` null: every
+   * admin has it, no longer owed; "progress": keep the lease and the due time; else due then.
    */
   recordUnreadableAlert(
-    member: string,
+    lease: Pick<OwedUnreadableAlert, "member" | "token">,
     sentTo: readonly number[],
     failures: number,
-    retryAt: number | null,
-  ): Promise<void>;
+    retryAt: number | null | "progress",
+  ): Promise<boolean>;
   /**
    * Records that do not parse ("<gateway>:<paymentId>"), at most `limit`: those set aside, and
    * those in the held and partial-refund lists (skipped there).
