@@ -871,7 +871,8 @@ unlink-none = This chat is not joined to another account.
 link-not-sent = The code could not be sent to that { $channel } chat (it may have blocked this bot). Nothing was joined; please try again later.
 link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.
 link-new-confirm = This gives { $phone } a new, empty account here, and takes the number away from the Telegram account that registered it (that account keeps its balance, and is told). To do it, type { $confirm }. If that Telegram account is yours, type { $link } instead.
-link-new-no-id = No account was opened: this message did not say which WhatsApp user sent it, and a new account here belongs to that user. Nothing was changed: { $phone } stays with the Telegram account that registered it. Type { $confirm } again from an up-to-date WhatsApp, or type { $link } if that Telegram account is yours.
+link-new-no-id = No account was opened: this message did not say which WhatsApp user sent it, and a new account here belongs to that user. Nothing was changed: { $phone } stays with the Telegram account that registered it. Type { $confirm } from an up-to-date WhatsApp, or type { $link } if that Telegram account is yours.
+link-new-moved = Nothing was changed and no account was opened: another account registered { $phone } meanwhile, and it keeps it. Type { $hi } to see what you can do now.
 link-number-taken = { $phone } was registered on WhatsApp by whoever holds that number now, so it is no longer this account's number: money added to { $phone } goes to that WhatsApp account from now on. Your balance and history stay here and you can go on using them. To add the number you use now, send { $register }.
 # --- end s21 (h-link) ---
 # --- h-cashin: a booking whose outcome is not known ---
@@ -913,6 +914,7 @@ waid-released-order = • { $ref }: { $amount }, { $status }
 waid-released-more = … and { $more } more.
 waid-released-none = No order of that account was under way.
 waid-released-looked = (Only its newest { $count } orders were looked at.)
+waid-released-unread = (The orders of that account still under way could not be read just now; its history shows them.)
 cmd-waid = Decide on a held WhatsApp account (admins)
 cashin-held = { $phone }'s account is under review by support (its WhatsApp number writes as another WhatsApp user): no cash-in to it until an admin decides. Take no cash for it now.
 cashin-blocked = { $phone }'s account is blocked by the shop: no cash-in to it (the customer could not use the money). Take no cash for it.

@@ -1,11 +1,12 @@
 import type { MiddlewareFn } from "grammy";
 import { formatPhone, readLinkCode } from "../../src/accounts/index.ts";
 import type { ProfileInput } from "../../src/accounts/store.ts";
+import type { HeldTaker } from "../../src/accounts/take-held.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { channelIdOf } from "../../src/bot/person.ts";
-import { WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
+import { isFreshWaAccount, WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { type Held, heldOf, sealUserId, senderOf } from "../../src/whatsapp/held.ts";
 import { anotherUsers, linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
 
@@ -49,12 +50,13 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
     if (ctx.callbackQuery) await ctx.answerCallbackQuery().catch(() => {});
     // A chat the shop blocked neither joins an account nor takes a number (it would act as an
     // account nobody blocked); leaving a link is always allowed. A released account's block is
-    // its old holder's, not the number's next holder's (asked only when blocked: no cost).
+    // its old holder's, not the number's next holder's (asked only when blocked: no cost): a
+    // sender proven another by a Meta user id; one without any may be that holder, blocked still.
     const seal = senderOf(ctx.update);
     if (
       cmd?.word !== "unlink" &&
       (await deps.payment.access(channelId)) === "blocked" &&
-      !(await anotherUsers(deps, channelId, seal))
+      !(sealUserId(seal) !== null && (await anotherUsers(deps, channelId, seal)))
     ) {
       await ctx.reply(t("access-blocked"));
       return;
@@ -127,26 +129,15 @@ async function heldAnswer(
       return t("link-new-confirm", { phone, confirm: `new ${CONFIRM}`, link: "link" });
     }
     const fresh = released && sender !== null;
-    const account = fresh ? await freshFor(deps, channelId, sender) : null;
     const who = {
       name: h.name,
       channel: "whatsapp" as const,
       ...(fresh ? { waUserId: sender } : {}),
     };
-    return takeNumber(deps, send, { channelId, account, held, who, t });
+    const to = fresh ? { base: WA_FRESH_BASE, waUserId: sender } : channelId;
+    return takeNumber(deps, send, { channelId, to, held, who, t });
   }
   return t("link-held", { phone, link: "link", new: "new" });
-}
-
-/**
- * A fresh account for the sender (chat-ids.ts `WA_FRESH_BASE`, never an id in use), theirs by
- * their Meta user id; the chat's flow and session were the released account's (dropped by /waid
- * release; again here, as when a fresh account opens on arrival).
- */
-async function freshFor(deps: BotDeps, channelId: number, sender: string): Promise<number> {
-  const fresh = await deps.accounts.openWaFresh(WA_FRESH_BASE, sender);
-  await deps.forgetChat(channelId);
-  return fresh;
 }
 
 /** The word that confirms `new` ("new yes"). */
@@ -155,27 +146,44 @@ const CONFIRM = "yes";
 /**
  * WhatsApp proves who holds the number now: it leaves the Telegram account, which keeps its
  * balance, history and the right to spend it (registered once: accounts/access-flags.ts), and a
- * cash-in to the number is this chat's from now on. That account is told what happened.
+ * cash-in to the number is this chat's from now on. Taken only from the owner the chat's update
+ * read (accounts/take-held.ts: one step; a fresh account, chat-ids.ts `WA_FRESH_BASE`, is opened
+ * in it and only then), and that account alone is told. Another update of this chat handled on
+ * the same read finds the number already the sender's (done, nothing opened twice); an account
+ * that registered it since keeps it.
  */
 async function takeNumber(
   deps: BotDeps,
   send: Send,
-  /** `account`: a fresh account taking it (`freshFor`), else the chat's own (null). */
-  n: { channelId: number; account: number | null; held: Held; who: ProfileInput; t: Translate },
+  /** `to`: a fresh account for the sender's Meta user id, else the chat's own (its id). */
+  n: { channelId: number; to: HeldTaker; held: Held; who: ProfileInput; t: Translate },
 ): Promise<string> {
-  const { channelId, held } = n;
+  const { channelId, held, to } = n;
   const phone = formatPhone(held.phone);
-  const userId = n.account ?? channelId;
-  await deps.accounts.register(userId, held.phone, n.who);
+  const r = await deps.accounts.takeHeldPhone(held.phone, held.ownerId, to, n.who);
+  if (!r.taken) {
+    const theSenders =
+      typeof to === "number"
+        ? r.owner === to
+        : isFreshWaAccount(r.owner) && r.ownerWaUser === to.waUserId;
+    if (theSenders) return n.t("link-new-done", { phone, hi: "hi" });
+    return n.t("link-new-moved", { phone, hi: "hi" });
+  }
+  // A fresh account: the chat's flow and session were the released account's (dropped by /waid
+  // release; again here, as when a fresh account opens on arrival).
+  if (typeof to !== "number") await deps.forgetChat(channelId);
   deps.logger.info(
-    { userId, chatId: channelId, from: held.ownerId },
+    { userId: r.account, chatId: channelId, from: r.from },
     "whatsapp chat took its number",
   );
-  const there = await theirs(deps, held.ownerId, n.t);
-  await send(held.ownerId, there("link-number-taken", { phone, register: "/register" })).catch(
-    (err: unknown) =>
-      // That chat blocked the bot: the number has moved all the same (WhatsApp proved its holder).
-      deps.logger.warn({ userId: held.ownerId, err: String(err) }, "number-taken notice not sent"),
-  );
+  if (r.from !== null) {
+    const from = r.from;
+    const there = await theirs(deps, from, n.t);
+    await send(from, there("link-number-taken", { phone, register: "/register" })).catch(
+      (err: unknown) =>
+        // That chat blocked the bot: the number has moved all the same (WhatsApp proved its holder).
+        deps.logger.warn({ userId: from, err: String(err) }, "number-taken notice not sent"),
+    );
+  }
   return n.t("link-new-done", { phone, hi: "hi" });
 }

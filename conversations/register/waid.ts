@@ -77,7 +77,14 @@ export function waid(deps: BotDeps): Composer<BotContext> {
       account: String(d.account),
     });
     // The old account's orders still under way: their results will not reach the number.
-    const open = decision === "release" ? `\n\n${await underWayText(deps, t, d.account)}` : "";
+    // Read after the release is recorded: a failed read still tells the admin it was released.
+    const open =
+      decision === "release"
+        ? `\n\n${await underWayText(deps, t, d.account).catch((err: unknown) => {
+            deps.logger.warn({ account: d.account, err: String(err) }, "released orders unread");
+            return t("waid-released-unread");
+          })}`
+        : "";
     await ctx.reply(`${said}${open}`);
   });
   return composer;

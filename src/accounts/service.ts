@@ -12,6 +12,7 @@ import { createMemoryLinks, type LinkStore } from "./links.ts";
 import type { Phone } from "./phone.ts";
 import { statementOf } from "./statement.ts";
 import type { AccountsStore, ProfileInput, Receipt } from "./store.ts";
+import type { HeldTaker } from "./take-held.ts";
 import { waIdentityOf } from "./wa-held.ts";
 
 /**
@@ -262,6 +263,15 @@ const claimPhoneWith =
     return owner;
   };
 
+/** A held WhatsApp chat's number taken only from the owner read; the profile too, when taken. */
+const takeHeldWith =
+  (store: AccountsStore, now: () => number) =>
+  async (phone: Phone, from: number, to: HeldTaker, who: ProfileInput) => {
+    const r = await store.takeHeldPhone(phone, from, to);
+    if (r.taken) await store.putProfile(r.account, who, now());
+    return r;
+  };
+
 export function createAccounts(opts: AccountsOptions) {
   const { ledger, store, links = createMemoryLinks(opts.now) } = opts;
   const now = opts.now ?? Date.now;
@@ -275,6 +285,8 @@ export function createAccounts(opts: AccountsOptions) {
     },
     /** `register` only while the phone is nobody else's: null when done, else the owner kept. */
     claimPhone: claimPhoneWith(store, now),
+    /** A held WhatsApp chat's number, only from the owner read (take-held.ts). */
+    takeHeldPhone: takeHeldWith(store, now),
     ...waIdentityOf(store),
     profileOf: (userId: number) => store.profileOf(userId),
     /** The agent whose shop QR code brought the customer: recorded once (true), then kept. */

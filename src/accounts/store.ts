@@ -6,7 +6,13 @@ import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { flagsAfterRegister } from "./access-flags.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
-import { memoryWaIdentity, redisWaIdentity, type WaIdentity } from "./wa-identity.ts";
+import { type HeldTaking, MOVE_PHONE_LUA, memoryHeldTaking, redisHeldTaking } from "./take-held.ts";
+import {
+  memoryFreshPicker,
+  memoryWaIdentity,
+  redisWaIdentity,
+  type WaIdentity,
+} from "./wa-identity.ts";
 
 /**
  * Who is who beside the books: the phone number each registered customer shared (their identity
@@ -73,7 +79,7 @@ const keepFirst = (old: Profile | null, p: ProfileInput, at: number): Profile =>
 /** A chat language as the bot names it ("en", "ne", "hi"); the bot checks it is one of its own. */
 const localeSchema = z.string().min(2).max(16);
 
-export interface AccountsStore extends WaIdentity {
+export interface AccountsStore extends WaIdentity, HeldTaking {
   /**
    * Binds the phone to the user. Telegram vouches that a contact shared with the user's own id is
    * theirs, so the latest sharer of a number owns it: a recycled number moves to its new owner,
@@ -135,8 +141,19 @@ export function createMemoryAccounts(): AccountsStore {
   const profiles = new Map<number, Profile>();
   const shops = new Map<number, number>();
   const waUsers = new Map<number, string>();
+  const profileOf = (id: number) => profiles.get(id);
+  const pickFresh = memoryFreshPicker({ users, waUsers, locales, profileOf });
+  const registerNow = (userId: number, phone: Phone) => {
+    const old = users.get(userId);
+    if (old !== undefined && old !== phone && phones.get(old) === userId) phones.delete(old);
+    const owner = phones.get(phone);
+    if (owner !== undefined && owner !== userId) users.delete(owner);
+    phones.set(phone, userId);
+    users.set(userId, phone);
+  };
   return {
-    ...memoryWaIdentity({ phones, users, waUsers, profileOf: (id) => profiles.get(id) }),
+    ...memoryWaIdentity({ phones, users, waUsers, profileOf, pickFresh }),
+    ...memoryHeldTaking({ phones, waUsers, pickFresh, registerNow }),
     async claimShop(userId, agentId) {
       if (shops.has(userId)) return false;
       shops.set(userId, agentId);
@@ -158,12 +175,7 @@ export function createMemoryAccounts(): AccountsStore {
         .map(([id]) => id);
     },
     async register(userId, phone) {
-      const old = users.get(userId);
-      if (old !== undefined && old !== phone && phones.get(old) === userId) phones.delete(old);
-      const owner = phones.get(phone);
-      if (owner !== undefined && owner !== userId) users.delete(owner);
-      phones.set(phone, userId);
-      users.set(userId, phone);
+      registerNow(userId, phone);
     },
     async claimPhone(userId, phone) {
       const owner = phones.get(phone);
@@ -237,18 +249,7 @@ if ARGV[3] == '1' then
   local held = redis.call('HGET', KEYS[1], phone)
   if held and held ~= uid then return {held, -1} end
 end
-local old = redis.call('HGET', KEYS[2], uid)
-if old and old ~= phone and redis.call('HGET', KEYS[1], old) == uid then
-  redis.call('HDEL', KEYS[1], old)
-end
-local owner = redis.call('HGET', KEYS[1], phone)
-local moved = ''
-if owner and owner ~= uid then
-  redis.call('HDEL', KEYS[2], owner)
-  moved = owner
-end
-redis.call('HSET', KEYS[1], phone, uid)
-redis.call('HSET', KEYS[2], uid, phone)
+${MOVE_PHONE_LUA}
 return {moved, redis.call('HEXISTS', KEYS[3], uid)}
 `,
 );
@@ -368,6 +369,7 @@ export function createRedisAccounts(opts: {
       return { owner: owner === null ? null : Number(owner), locale, waUserId: waUserId ?? null };
     },
     ...redisWaIdentity({ ...opts, profileOf }),
+    ...redisHeldTaking(opts),
     async putReceipt(r) {
       await redis.hsetnx(k.accountReceipts, r.id, JSON.stringify(receiptSchema.parse(r)));
     },

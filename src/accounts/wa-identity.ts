@@ -144,21 +144,64 @@ const freshScript = luaScript<
 >(
   "raWaFresh",
   ["counter", "waUsers", "users", "profiles", "locales"],
-  `
-for i = 1, 1000 do
-  local id = string.format('%.0f', tonumber(ARGV[1]) + redis.call('INCR', KEYS[1]))
-  local used = false
-  for k = 2, 5 do
-    if redis.call('HEXISTS', KEYS[k], id) == 1 then used = true end
-  end
-  if not used then
-    redis.call('HSET', KEYS[2], id, ARGV[2])
-    return id
-  end
-end
-return false
+  `${freshIdLua({ counter: 1, waUsers: 2, used: [2, 3, 4, 5], base: 1, waUserId: 2 })}
+return freshId()
 `,
 );
+
+/**
+ * The Lua of `freshScript`'s step as a local function `freshId()` (the id, false after 1000
+ * taken ids), for any script that takes a fresh id in its own step (accounts/take-held.ts): KEYS
+ * and ARGV by their places in that script; `used`: Meta user ids, users, profiles, locales.
+ */
+export function freshIdLua(at: {
+  counter: number;
+  waUsers: number;
+  used: readonly number[];
+  base: number;
+  waUserId: number;
+}): string {
+  return `
+local function freshId()
+  for i = 1, 1000 do
+    local id = string.format('%.0f', tonumber(ARGV[${at.base}]) + redis.call('INCR', KEYS[${at.counter}]))
+    local used = false
+    for _, k in ipairs({${at.used.join(", ")}}) do
+      if redis.call('HEXISTS', KEYS[k], id) == 1 then used = true end
+    end
+    if not used then
+      redis.call('HSET', KEYS[${at.waUsers}], id, ARGV[${at.waUserId}])
+      return id
+    end
+  end
+  return false
+end`;
+}
+
+/**
+ * The memory store's `freshScript`: skips exactly what Redis skips (a user id, a phone, a
+ * profile or a language recorded for the id). Synchronous, so a caller's step stays one step.
+ */
+export function memoryFreshPicker(m: {
+  users: Map<number, Phone>;
+  waUsers: Map<number, string>;
+  locales: Map<number, string>;
+  profileOf: (userId: number) => unknown;
+}): (base: number, waUserId: string) => number {
+  let n = 0;
+  return (base, waUserId) => {
+    for (let i = 0; i < 1000; i++) {
+      n += 1;
+      const id = base + n;
+      const used =
+        m.waUsers.has(id) || m.users.has(id) || m.locales.has(id) || m.profileOf(id) !== undefined;
+      if (used) continue;
+      m.waUsers.set(id, waUserId);
+      return id;
+    }
+    throw new Error("no free id for a fresh WhatsApp account");
+  };
+}
 
 export interface WaIdentity {
   /**
@@ -299,11 +342,12 @@ export function memoryWaIdentity(m: {
   /** Account -> its Meta user id (the memory store's `ownerAndLocale` reads it too). */
   waUsers: Map<number, string>;
   profileOf: (userId: number) => { waUserId?: string | undefined } | undefined;
+  /** The fresh id picker (`memoryFreshPicker`), shared with the store's `takeHeldPhone`. */
+  pickFresh: (base: number, waUserId: string) => number;
 }): WaIdentity {
   const { waUsers } = m;
   const holds = new Map<number, WaHold>();
   const released = new Map<number, Phone>();
-  let fresh = 0;
   return {
     async adoptWaUser(userId, waUserId) {
       const kept = waUsers.get(userId) ?? m.profileOf(userId)?.waUserId ?? waUserId;
@@ -324,16 +368,7 @@ export function memoryWaIdentity(m: {
       const gone = released.get(userId);
       return holds.has(userId) || (gone !== undefined && m.users.get(userId) !== gone);
     },
-    async openWaFresh(base, waUserId) {
-      for (let i = 0; i < 1000; i++) {
-        fresh += 1;
-        const id = base + fresh;
-        if (waUsers.has(id) || m.users.has(id) || m.profileOf(id) !== undefined) continue;
-        waUsers.set(id, waUserId);
-        return id;
-      }
-      throw new Error("no free id for a fresh WhatsApp account");
-    },
+    openWaFresh: async (base, waUserId) => m.pickFresh(base, waUserId),
     async decideWa(phone, decision, by, at, id) {
       const account = m.phones.get(phone);
       const hold = account === undefined ? undefined : holds.get(account);

@@ -162,6 +162,48 @@ describe.each([
     expect(await s.waUserOf(base + 2)).toBe("NP.other");
   });
 
+  it("skips a fresh id that has only a language recorded, as Redis does (review s24-d, 2)", async () => {
+    const s = make();
+    const base = 9_000_000_000_000_000;
+    await s.setLocale(base + 1, "ne");
+    expect(await s.openWaFresh(base, "NP.x")).toBe(base + 2);
+    expect(await s.localeOf(base + 1)).toBe("ne");
+    expect(await s.waUserOf(base + 1)).toBeNull();
+  });
+
+  it("takes a held number only from the owner read, a fresh id only then (review s24-d, 1)", async () => {
+    const s = make();
+    const base = 9_000_000_000_000_000;
+    const p = phone("9779800000041");
+    await s.register(41, p);
+    await s.adoptWaUser(42, "NP.other");
+    // Another owner than the one read: nothing moved, no fresh id taken.
+    await s.register(43, p);
+    expect(await s.takeHeldPhone(p, 41, { base, waUserId: "NP.new" })).toEqual({
+      taken: false,
+      owner: 43,
+      ownerWaUser: null,
+    });
+    expect(await s.userByPhone(p)).toBe(43);
+    // From the owner read: a fresh id (the first unused one), recorded as the sender's.
+    const took = await s.takeHeldPhone(p, 43, { base, waUserId: "NP.new" });
+    expect(took).toEqual({ taken: true, account: base + 1, from: 43 });
+    expect(await s.phoneOf(43)).toBeNull();
+    expect(await s.phoneOf(base + 1)).toBe(p);
+    expect(await s.waUserOf(base + 1)).toBe("NP.new");
+    // The same read again: the sender's own fresh account holds it; nothing opened.
+    expect(await s.takeHeldPhone(p, 43, { base, waUserId: "NP.new" })).toEqual({
+      taken: false,
+      owner: base + 1,
+      ownerWaUser: "NP.new",
+    });
+    expect(await s.openWaFresh(base, "NP.next")).toBe(base + 2);
+    // A number nobody holds is taken by an account (nobody to tell).
+    const free = phone("9779800000044");
+    expect(await s.takeHeldPhone(free, 41, 44)).toEqual({ taken: true, account: 44, from: null });
+    expect(await s.userByPhone(free)).toBe(44);
+  });
+
   it("keeps the latest language of a user", async () => {
     const s = make();
     expect(await s.localeOf(3)).toBeNull();

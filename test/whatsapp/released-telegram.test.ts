@@ -2,6 +2,8 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRedisBlocked } from "../../src/accounts/blocked.ts";
 import type { Phone } from "../../src/accounts/phone.ts";
+import { createI18n, LOCALES, translator } from "../../src/bot/i18n.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { isFreshWaAccount } from "../../src/whatsapp/chat-ids.ts";
 import { REDIS_URL } from "../support/redis.ts";
 import { useTestSystem } from "../support/system.ts";
@@ -113,5 +115,54 @@ describe("a released number registered on Telegram before its new holder writes"
     await bikash.say("new yes", /now has its own account here/);
     await bikash.say("balance", /Rs 0/);
     expect(bikash.texts().slice(since).join("\n")).not.toMatch(/blocked|Asha|Rs 400/);
+  });
+
+  it("a sender without a user id stays under the released account's block (review s24-d, 3)", async () => {
+    const phone = "9779800046005";
+    const { old } = await released(phone, "5");
+    await createRedisBlocked({ redis: redis as never, prefix: ts.prefix }).block({
+      userId: old,
+      reason: "abuse",
+      by: 1,
+      at: Date.now(),
+    });
+    await ts.user(12_965).register(phone);
+    standInOf(ts).faults.omitUserIdOf(phone);
+    // It may be that account's own person: no code goes to the Telegram account for them.
+    await waUser(phone, "Asha").say("link", /blocked by the shop/);
+  });
+
+  it("`new` without a user id is not told to type it again (review s24-d, 5)", async () => {
+    const phone = "9779800046006";
+    await released(phone, "6");
+    await ts.user(12_966).register(phone);
+    standInOf(ts).faults.omitUserIdOf(phone);
+    const noId = waUser(phone, "Bikash");
+    await noId.say("new", /did not say which WhatsApp user/);
+    expect(noId.texts().at(-1)).not.toMatch(/again/);
+    const i18n = createI18n(() => "en");
+    const again = { en: /again/, ne: /फेरि/, hi: /फिर/ } as const;
+    for (const locale of LOCALES) {
+      const words = translator(i18n, locale)("link-new-no-id", {
+        phone: phone,
+        confirm: "new yes",
+        link: "link",
+      });
+      expect(words).not.toMatch(again[locale]);
+    }
+  });
+
+  it("the release is told to the admin when its orders cannot be read (review s24-d, 4)", async () => {
+    const phone = "9779800046007";
+    await admin().say("hi");
+    await waUser(phone, "Asha", "NP.asha-7").say("hi", /Namaste Asha/);
+    await waUser(phone, "Bikash", "NP.bikash-7").say("balance", HELD);
+    // The account's order index unreadable (WRONGTYPE) when the release lists its orders.
+    await redis.set(keyspace(ts.prefix).byUser(waPerson(phone)), "not an index");
+    await admin().say(
+      `waid +${phone} release`,
+      /was released from account[\s\S]*could not be read/,
+    );
+    expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBeNull();
   });
 });
