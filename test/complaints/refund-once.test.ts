@@ -35,7 +35,7 @@ const order = {
   price: { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 },
 } as Order;
 
-function service(store: ComplaintStore, ledger: LedgerStore) {
+function service(store: ComplaintStore) {
   return createComplaints({
     store,
     orders: { get: async (ref) => (ref === REF ? order : null) },
@@ -53,7 +53,7 @@ async function refunds(ledger: LedgerStore) {
 }
 
 async function afterManyComplaints(store: ComplaintStore, ledger: LedgerStore) {
-  const s = service(store, ledger);
+  const s = service(store);
   const first = await raise(s);
   if (!first.ok) throw new Error("not raised");
   expect(
@@ -96,7 +96,7 @@ describe("one refund per order", () => {
   it("two complaints of one order resolved with a refund at once: one refund (Redis)", async () => {
     const prefix = `${redis.prefix}b:`;
     const ledger = createRedisLedger({ redis: redis.redis, prefix });
-    const s = service(createRedisComplaintStore({ redis: redis.redis, prefix }), ledger);
+    const s = service(createRedisComplaintStore({ redis: redis.redis, prefix }));
     const a = await raise(s);
     // A second open complaint on the order (a restore, a hand edit, an older version's record):
     // the one-open-per-order rule is not what keeps the refund single.
