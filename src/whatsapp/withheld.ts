@@ -11,7 +11,7 @@ export interface WithheldDeps {
 }
 
 /** Whether a call is withheld (`withheld`); `account`: whose message it is (the chat's by default). */
-async function withholds(
+export async function withholds(
   deps: WithheldDeps,
   method: string,
   chatId: number,
