@@ -1,4 +1,5 @@
 import { InlineKeyboard } from "grammy";
+import { pushChatOf } from "../../whatsapp/chat-ids.ts";
 import { flowButtons as CB, isGlobalCallback, leaveButton } from "../callback-data.ts";
 import type { BotContext, FlowContext } from "../context.ts";
 import { finishWithUpdate } from "../deferred.ts";
@@ -48,8 +49,10 @@ async function armIdle(s: FlowScope, chatId: number) {
   const { conversation, deps, t } = s;
   const { before, armedAt, wrote } = await conversation.external(async (outer: BotContext) => {
     const at = Date.now();
+    const to = pushChatOf(chatId, s.userId);
     const info = {
       locale: t.locale,
+      ...(to !== chatId ? { to } : {}),
       ...(s.nav.flow ? { flow: s.nav.flow } : {}),
       ...(s.words.again ? { again: s.words.again } : {}),
       ...(s.words.ended ? { ended: s.words.ended } : {}),
