@@ -68,7 +68,7 @@ export interface RouterDeps {
   /**
    * Whether the chat's account waits on a hold (another Meta user id wrote from its number:
    * accounts/wa-identity.ts), so the chat is read by someone the account may not be: asked only
-   * for a message that is not an answer to the chat's own sender (`withheld`). Absent: none.
+   * for a message that is not an answer to the chat's own sender (withheld.ts `withholds`). Absent: none.
    */
   heldChat?: (chatId: number) => Promise<boolean>;
   /**

@@ -16,8 +16,8 @@ import {
 
 /**
  * After `/waid <phone> release` the number's chat is its new holder's: nothing of the old account
- * reaches it any more (its notices are withheld for good, its money and orders stay), and the new
- * holder opens a fresh account of their own on WhatsApp, whose messages reach the chat.
+ * reaches it any more (its notices go to its other chat, if any; its money and orders stay), and
+ * the new holder opens a fresh account of their own on WhatsApp, whose messages reach the chat.
  */
 
 const ADMIN_PHONE = "9779800045000";
