@@ -14,7 +14,7 @@ import { creditPerson, openCategory, standInOf } from "../support/whatsapp-steps
 const ADMIN_PHONE = "9779800051000";
 const ts = useTestSystem({
   redis: true,
-  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, CONVERSATION_IDLE_MS: "1500" },
+  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, CONVERSATION_IDLE_MS: "3000" },
 });
 
 const waUser = (phone: string, name: string, userId: string) =>
