@@ -14,11 +14,17 @@ export interface PassAs {
 /** The calls that carry a released account's message to its other chat (edits name this chat's messages). */
 const CARRIED: ReadonlySet<string> = new Set(["sendMessage", "sendDocument"]);
 
-/** A send for an account with no chat left: the notifier reads it as a chat gone (403). */
+/**
+ * A send for an account with no chat left: refused as the message's own fault (400), so the
+ * notifier dead-letters it at once (replayable, `RechargePushesFailing` alerts: a customer is not
+ * told) and writes it on the order's timeline as not delivered. Not a chat gone (403): that would
+ * mark the id inactive and drop the account's later pushes unrecorded.
+ */
 const NO_CHAT_LEFT: ApiAnswer = {
   ok: false,
-  error_code: 403,
-  description: "Forbidden: the account's WhatsApp number was released and no chat of it remains",
+  error_code: 400,
+  description:
+    "Bad Request: not delivered: the account's WhatsApp number was released and no chat of it remains",
 };
 
 /** What `chatCalls` needs of the router's deps (router.ts RouterDeps). */
@@ -83,8 +89,8 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
   /**
    * A message of a blocked account: withheld while a hold waits; once its number was released,
    * carried to the account's other chat (its old holder's: the number it holds now, a joined
-   * Telegram chat), or refused as a chat gone when it has none (the notifier marks it inactive and
-   * the order's timeline records the push not delivered: never answered as sent, review s23-d).
+   * Telegram chat), or refused when it has none (`NO_CHAT_LEFT`: dead-lettered and alerted, the
+   * order's timeline records the push not delivered; never answered as sent).
    */
   async function elsewhere(
     method: string,

@@ -15,7 +15,7 @@ import {
  * After `/waid release` the account stays its old holder's: an order of it that ends after the
  * release has its result go to the account's other chat (a Telegram chat joined to it), never to
  * the number's chat (its new holder's); with no other chat, the push is recorded as not delivered
- * on the order's timeline (never as sent). The aggregator's webhooks are dropped and the
+ * on the order's timeline and dead-lettered (never answered as sent). The aggregator's webhooks are dropped and the
  * reconciler is run by hand: the orders end after the release, with no timing assumed.
  */
 
@@ -89,6 +89,9 @@ describe("the old holder of a released number", () => {
     const [entry] = await pushes();
     expect(entry).toMatchObject({ chatId: old, ok: false });
     expect(entry?.error).toMatch(/released/);
+    // Dead-lettered (an operator can replay it; RechargePushesFailing alerts), not marked gone.
+    const dead = await ts.system.queue.listDead(50);
+    expect(dead.some((d) => JSON.stringify(d).includes(ref))).toBe(true);
     expect(chatSince()).not.toContain(ref);
   });
 });
