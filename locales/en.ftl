@@ -60,6 +60,7 @@ flow-keep = ↩ Keep
 flow-leave = 🚪 Leave
 flow-left = Left. Nothing was charged.
 flow-other-account = The request open in this chat was started by another account, so it has ended here. Send /start to begin.
+flow-other-account-linked = This chat now uses another account (you joined or left one with /link or /unlink), so the request you started with the account it used before has ended here: nothing more of it was done. Send /start to begin.
 common-private-only = For your safety, orders are only taken in a private chat with me.
 common-unknown-input = I did not understand that. Send /recharge to pay something or /help for help.
 common-lookup-failed = The recharge service is not answering right now. Your answers are kept; press Retry or try again in a minute.

@@ -101,6 +101,11 @@ export interface LinkStore {
   redeem(channelId: number, code: string): Promise<RedeemResult>;
   /** Writes the link; `seal`: who proved it, for a channel whose id may pass to another person. */
   link(channelId: number, personId: number, seal?: string): Promise<void>;
+  /**
+   * The channels joined to a person (no index: the links are scanned). Asked only for an account
+   * whose WhatsApp number was released (accounts/released-reach.ts), where its pushes go instead.
+   */
+  channelsOf(personId: number): Promise<number[]>;
 }
 
 interface Pending extends LinkOffer {
@@ -131,6 +136,9 @@ export function createMemoryLinks(now: () => number = Date.now): LinkStore {
     },
     async link(channelId, personId, seal) {
       links.set(channelId, linkValue(personId, seal));
+    },
+    async channelsOf(personId) {
+      return [...links].filter(([, v]) => parseLink(v)?.personId === personId).map(([c]) => c);
     },
     async offer(channelId, offer) {
       const s = sends.get(channelId);
@@ -198,6 +206,17 @@ export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): 
     },
     async link(channelId, personId, seal) {
       await redis.hset(k.accountLinks, String(channelId), linkValue(personId, seal));
+    },
+    async channelsOf(personId) {
+      const found: number[] = [];
+      let cursor = "0";
+      do {
+        const [next, flat] = await redis.hscan(k.accountLinks, cursor, "COUNT", 1000);
+        for (let i = 0; i + 1 < flat.length; i += 2)
+          if (parseLink(flat[i + 1])?.personId === personId) found.push(Number(flat[i]));
+        cursor = next;
+      } while (cursor !== "0");
+      return found;
     },
     async offer(channelId, offer) {
       const sendsKey = k.accountLinkSends(channelId);

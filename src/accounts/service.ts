@@ -10,6 +10,7 @@ import {
 import { nepalDayStart } from "../nepal-time.ts";
 import { createMemoryLinks, type LinkStore } from "./links.ts";
 import type { Phone } from "./phone.ts";
+import { releasedReachOf } from "./released-reach.ts";
 import { statementOf } from "./statement.ts";
 import type { AccountsStore, ProfileInput, Receipt } from "./store.ts";
 import type { HeldTaker } from "./take-held.ts";
@@ -293,6 +294,8 @@ export function createAccounts(opts: AccountsOptions) {
     claimShop: (userId: number, agentId: number) => store.claimShop(userId, agentId),
     shopOf: (userId: number) => store.shopOf(userId),
     links, // proven links between channels and their codes (accounts/links.ts)
+    /** Where a blocked account's messages go instead (accounts/released-reach.ts). */
+    releasedReachOf: (account: number) => releasedReachOf(store, links, account),
     /** Who registered, newest first (the back office's list of customers). */
     joined: (offset: number, limit: number) => store.joined(offset, limit),
     userByPhone: (phone: Phone) => store.userByPhone(phone),

@@ -44,6 +44,12 @@ const idleInfoSchema = z.object({
     .string()
     .regex(/^[a-z][a-z0-9-]{1,63}$/)
     .optional(),
+  /**
+   * Where the notice goes when not to the chat itself: the account a WhatsApp chat acts as when
+   * that account is not the chat's own (a released number's fresh account, whatsapp/chat-ids.ts
+   * `pushChatOf`); the chat's own id is the old account's, whose messages never reach it again.
+   */
+  to: z.number().int().optional(),
   /** Read and dropped: arms written before an arm was named by its time carried a token. */
   token: z.string().max(64).optional(),
 });
@@ -270,7 +276,7 @@ export function createIdleSweeper(o: IdleSweeperOptions) {
       const keyboard = startAgainKeyboard(t, info);
       await o
         .send(
-          chatId,
+          info.to ?? chatId,
           idleText(t, o.idleMs, keyboard ? undefined : info.again, info.ended),
           keyboard,
         )

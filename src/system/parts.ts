@@ -135,6 +135,8 @@ function wireBelowChat(
     adminIds: roles.adminIds,
     forgetChat: (chatId) => stores.chatState.forget(chatId),
   });
+  // A chat that changes hands loses its last numbered list too (a typed digit presses nothing).
+  if (whatsapp) stores.chatState.alsoForget((chatId) => whatsapp.store.forgetButtons(chatId));
   const channelFetch = whatsapp?.fetch;
   const topUp = wireTopUps(base, {
     app,

@@ -204,6 +204,13 @@ export function wireWhatsApp(
       const phone = await parts.accounts.phoneOf(id);
       return phone === null ? null : chatIdOfWaId(phone);
     },
+    // A released account's messages go to its old holder's other chat (accounts/released-reach.ts).
+    reachOf: async (account) => {
+      const r = await parts.accounts.releasedReachOf(account);
+      if (r === null || r === "held") return r;
+      const chatId = "phone" in r ? chatIdOfWaId(r.phone) : r.channel;
+      return chatId === null ? null : { chatId };
+    },
   });
   const queue: WaInboundQueue = redis
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })

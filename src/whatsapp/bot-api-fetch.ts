@@ -14,7 +14,7 @@ export type Answer = (
   method: string,
   payload: Payload,
   signal?: AbortSignal,
-) => Promise<ApiAnswer | "pass">;
+) => Promise<ApiAnswer | "pass" | { pass: Payload }>;
 
 const asResponse = (a: ApiAnswer) =>
   new Response(JSON.stringify(a), { headers: { "content-type": "application/json" } });
@@ -63,7 +63,9 @@ export const botApiFetch =
         const bytes = await bodyBytes(init.body);
         const parsed = multipartPayload(bytes, type);
         const a = parsed ? await answerUntil(answer, method, parsed, init.signal) : "pass";
-        return a === "pass" ? real(input, { ...init, body: bytes }) : asResponse(a);
+        // The router hands an upload on only as it came (chat-calls.ts `telegramCarries`).
+        if (a === "pass" || "pass" in a) return real(input, { ...init, body: bytes });
+        return asResponse(a);
       }
       if (typeof init?.body === "string") {
         try {
@@ -73,5 +75,8 @@ export const botApiFetch =
         }
       }
       const a = await answerUntil(answer, method, payload, init?.signal);
-      return a === "pass" ? real(input, init) : asResponse(a);
+      if (a === "pass") return real(input, init);
+      // Handed on to another chat (a released WhatsApp account's Telegram chat: chat-calls.ts).
+      if ("pass" in a) return real(input, { ...init, body: JSON.stringify(a.pass) });
+      return asResponse(a);
     }) as typeof fetch;

@@ -1,15 +1,45 @@
 import type { Logger } from "../logger.ts";
 import { NOT_SENT_PREFIX } from "../telegram/api.ts";
 import { type ApiAnswer, asApiError, failureAnswer, logFailure } from "./bot-api-failure.ts";
-import { answeredAsSent, type WithheldDeps, withheld } from "./withheld.ts";
+import { isWhatsAppChat } from "./chat-ids.ts";
+import { answeredAsSent, type WithheldDeps, withholds } from "./withheld.ts";
 
 type Payload = Record<string, unknown>;
+
+/** A call handed on to Telegram with another payload (a released account's Telegram chat). */
+export interface PassAs {
+  pass: Payload;
+}
+
+/** The calls that carry a released account's message to its other chat (edits name this chat's messages). */
+const CARRIED: ReadonlySet<string> = new Set(["sendMessage", "sendDocument"]);
+
+/**
+ * A send for an account with no chat left: refused as the message's own fault (400), so the
+ * notifier dead-letters it at once (replayable, `RechargePushesFailing` alerts: a customer is not
+ * told) and writes it on the order's timeline as not delivered. Not a chat gone (403): that would
+ * mark the id inactive and drop the account's later pushes unrecorded.
+ */
+const NO_CHAT_LEFT: ApiAnswer = {
+  ok: false,
+  error_code: 400,
+  description:
+    "Bad Request: not delivered: the account's WhatsApp number was released and no chat of it remains",
+};
 
 /** What `chatCalls` needs of the router's deps (router.ts RouterDeps). */
 export interface ChatCallsDeps extends WithheldDeps {
   logger: Logger;
   /** The WhatsApp chat of the number a fresh WhatsApp account holds now; null: none. */
   chatOfAccount?: (accountId: number) => Promise<number | null>;
+  /**
+   * Where a kept-back account's messages go instead (accounts/released-reach.ts): "held" nowhere
+   * (withheld), another chat (a WhatsApp one is carried here, a Telegram one handed on), null:
+   * the account has no chat left. Absent: withheld.
+   */
+  reachOf?: (account: number) => Promise<"held" | { chatId: number } | null>;
+  /** Whether Telegram is configured (a released account's Telegram chat can be reached). */
+  telegram?: boolean;
 }
 
 /**
@@ -28,23 +58,27 @@ type Call = (method: string, p: Payload, chatId: number, signal?: AbortSignal) =
 /** The calls into WhatsApp chats: withheld, or carried out by `call`; a fresh account's in its chat. */
 export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) => string) {
   const { logger } = deps;
-  /** A call into WhatsApp chat `chatId` for `account`'s messages (withheld while it is held). */
+  /** A call into WhatsApp chat `chatId` for `account`'s messages (kept back while it is blocked). */
   async function sent(
     method: string,
     p: Payload,
     chatId: number,
     account: number,
     signal?: AbortSignal,
-  ): Promise<ApiAnswer> {
-    let kept: unknown;
+  ): Promise<ApiAnswer | PassAs> {
+    let blocked: boolean;
     try {
-      kept = await withheld(deps, method, p, chatId, textOf(p), account);
+      blocked = await withholds(deps, method, chatId, account);
     } catch (err) {
       return notSent(logger, { method, chatId }, err);
     }
-    if (kept !== null) return { ok: true, result: kept };
+    if (blocked) return elsewhere(method, p, chatId, account, signal);
+    return carried(method, p, chatId, signal);
+  }
+
+  async function carried(method: string, p: Payload, chatId: number, signal?: AbortSignal) {
     try {
-      return { ok: true, result: await call(method, p, chatId, signal) };
+      return { ok: true, result: await call(method, p, chatId, signal) } as const;
     } catch (err) {
       const e = asApiError(err);
       logFailure(logger, { method, chatId }, err, e);
@@ -53,15 +87,52 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
   }
 
   /**
+   * A message of a blocked account: withheld while a hold waits; once its number was released,
+   * carried to the account's other chat (its old holder's: the number it holds now, a joined
+   * Telegram chat), or refused when it has none (`NO_CHAT_LEFT`: dead-lettered and alerted, the
+   * order's timeline records the push not delivered; never answered as sent).
+   */
+  async function elsewhere(
+    method: string,
+    p: Payload,
+    chatId: number,
+    account: number,
+    signal?: AbortSignal,
+  ): Promise<ApiAnswer | PassAs> {
+    let reach: "held" | { chatId: number } | null = "held";
+    try {
+      if (deps.reachOf && CARRIED.has(method)) reach = await deps.reachOf(account);
+      const kept = reach !== null && reach !== "held" && !isWhatsAppChat(reach.chatId);
+      if (reach === "held" || (kept && !telegramCarries(method))) {
+        logger.info({ chatId, method }, "whatsapp message withheld: the chat's account is held");
+        return { ok: true, result: await answeredAsSent(deps, method, p, chatId, textOf(p)) };
+      }
+    } catch (err) {
+      return notSent(logger, { method, chatId }, err);
+    }
+    if (reach === null) {
+      logger.warn({ account, method }, "whatsapp message not delivered: the account has no chat");
+      return NO_CHAT_LEFT;
+    }
+    const to = { ...p, chat_id: reach.chatId };
+    logger.info({ account, method, to: reach.chatId }, "released account's message carried");
+    if (isWhatsAppChat(reach.chatId)) return carried(method, to, reach.chatId, signal);
+    return { pass: to };
+  }
+
+  /** A Telegram chat can take the call: a text (an upload's body is not rewritten). */
+  const telegramCarries = (method: string) => deps.telegram === true && method === "sendMessage";
+
+  /**
    * A call for a fresh WhatsApp account: carried out in the chat of the number it holds now (its
-   * message ids are that chat's), never passed to Telegram; with no number, answered as sent.
+   * message ids are that chat's); with no number, as a released account's (`elsewhere`).
    */
   async function freshAnswer(
     method: string,
     p: Payload,
     account: number,
     signal?: AbortSignal,
-  ): Promise<ApiAnswer> {
+  ): Promise<ApiAnswer | PassAs> {
     let chatId: number | null;
     try {
       chatId = (await deps.chatOfAccount?.(account)) ?? null;
@@ -69,12 +140,9 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
       return notSent(logger, { method, chatId: account }, err);
     }
     if (chatId !== null) return sent(method, p, chatId, account, signal);
-    try {
-      logger.info({ account, method }, "whatsapp message not sent: the account holds no number");
-      return { ok: true, result: await answeredAsSent(deps, method, p, account, textOf(p)) };
-    } catch (err) {
-      return notSent(logger, { method, chatId: account }, err);
-    }
+    // Released in turn: its old holder's other chat, as for any released account (`elsewhere`).
+    logger.info({ account, method }, "whatsapp message not sent: the account holds no number");
+    return elsewhere(method, p, account, account, signal);
   }
 
   return { sent, freshAnswer };

@@ -136,6 +136,11 @@ export interface WaChatStore {
    */
   putStatus(chatId: number, wamid: string, status: DeliveryStatus): Promise<boolean>;
   statuses(chatId: number, wamid: string): Promise<DeliveryStatus[]>;
+  /**
+   * Forgets the chat's newest numbered list (`lb`), so a typed digit presses none of it: the chat
+   * changed hands (/waid release, a fresh account: bot/chat-state.ts `forget`).
+   */
+  forgetButtons(chatId: number): Promise<void>;
 }
 
 /** Renderings and statuses outlive WhatsApp's 30-day conversation by a margin. */
@@ -170,6 +175,9 @@ export function createMemoryWaChatStore(): WaChatStore {
     if (sent.length > 0) lastShown.set(chatId, messageId);
   };
   return {
+    async forgetButtons(chatId) {
+      lastButtoned.delete(chatId);
+    },
     async nextMessageId(chatId) {
       const n = (seq.get(chatId) ?? 0) + 1;
       seq.set(chatId, n);
@@ -305,6 +313,10 @@ export function createRedisWaChatStore(redis: RedisClient, prefix: string): WaCh
       : []),
   ];
   return {
+    async forgetButtons(chatId) {
+      // Its words and record go with the chat's sweep, as any message's that is not the newest.
+      await redis.hdel(k.waChat(chatId), "lb");
+    },
     async nextMessageId(chatId) {
       return Number(await nextIdScript.run(redis, { chat: k.waChat(chatId) }, TTL_SECONDS));
     },

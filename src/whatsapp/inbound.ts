@@ -302,7 +302,7 @@ export function createInboundHandler(deps: InboundDeps) {
     if (found.waHeld !== undefined) markWaHeld(update, found.waHeld);
     const seal = senderSeal(m);
     if (seal !== null) markSender(update, seal);
-    // Its answers go to the sender just found, also while a hold waits (router.ts `withheld`).
+    // Its answers go to the sender just found, also while a hold waits (withheld.ts `withholds`).
     await answeringIn(chatId, () => deps.handleUpdate(update));
   };
 }

@@ -3,7 +3,7 @@ import type { Logger } from "../logger.ts";
 import { wordsOfCall } from "../telegram/words.ts";
 import { type ApiAnswer, asApiError } from "./bot-api-failure.ts";
 import { botApiFetch } from "./bot-api-fetch.ts";
-import { chatCalls } from "./chat-calls.ts";
+import { chatCalls, type PassAs } from "./chat-calls.ts";
 import { isFreshWaAccount, isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
 import type { Shown, StoredShown, WaChatStore } from "./chat-store.ts";
@@ -68,7 +68,7 @@ export interface RouterDeps {
   /**
    * Whether the chat's account waits on a hold (another Meta user id wrote from its number:
    * accounts/wa-identity.ts), so the chat is read by someone the account may not be: asked only
-   * for a message that is not an answer to the chat's own sender (`withheld`). Absent: none.
+   * for a message that is not an answer to the chat's own sender (withheld.ts `withholds`). Absent: none.
    */
   heldChat?: (chatId: number) => Promise<boolean>;
   /**
@@ -76,6 +76,8 @@ export interface RouterDeps {
    * holds now; null: none (its messages go nowhere). Asked only for such an account's calls.
    */
   chatOfAccount?: (accountId: number) => Promise<number | null>;
+  /** Where a kept-back account's messages go instead (chat-calls.ts `ChatCallsDeps.reachOf`). */
+  reachOf?: (account: number) => Promise<"held" | { chatId: number } | null>;
 }
 
 type Payload = Record<string, unknown>;
@@ -414,7 +416,7 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
     method: string,
     p: Payload,
     signal?: AbortSignal,
-  ): Promise<ApiAnswer | "pass"> {
+  ): Promise<ApiAnswer | "pass" | PassAs> {
     const account = Number(p.chat_id);
     if (isFreshWaAccount(account)) return freshAnswer(method, p, account, signal);
     const chatId = chatOf(method, p);

@@ -2,7 +2,7 @@ import type { Logger } from "../logger.ts";
 import type { WaChatStore } from "./chat-store.ts";
 import { answeredChat } from "./held.ts";
 
-/** What the router's `withheld` needs of its deps (router.ts RouterDeps). */
+/** What `withholds` needs of the router's deps (router.ts RouterDeps). */
 export interface WithheldDeps {
   store: Pick<WaChatStore, "nextMessageId">;
   logger: Logger;
@@ -10,8 +10,15 @@ export interface WithheldDeps {
   heldChat?: (chatId: number) => Promise<boolean>;
 }
 
-/** Whether a call is withheld (`withheld`); `account`: whose message it is (the chat's by default). */
-async function withholds(
+/**
+ * Whether a call is kept from WhatsApp chat `chatId`: a message of `account` (the chat's own, or a
+ * fresh account whose number is the chat's) that shows something, not an answer to the message
+ * being handled from that chat (answeringIn, held.ts: the held sender's answer and the account's
+ * own user id's flows go), while the account is held or released from the number (`heldChat`).
+ * What then happens to it is chat-calls.ts's (`elsewhere`). The cost: nothing for an answer or a
+ * Telegram chat, else `heldChat`.
+ */
+export async function withholds(
   deps: WithheldDeps,
   method: string,
   chatId: number,
@@ -21,7 +28,7 @@ async function withholds(
   return deps.heldChat(account);
 }
 
-/** The calls that show something in a chat: withheld from a held account's chat (`withheld`). */
+/** The calls that show something in a chat: kept from a held account's chat (`withholds`). */
 const WITHHELD: ReadonlySet<string> = new Set([
   "sendMessage",
   "editMessageText",
@@ -37,29 +44,6 @@ export const messageOf = (deps: WithheldDeps, chatId: number, messageId: number,
   chat: { id: chatId, type: "private", first_name: "" },
   text,
 });
-
-/**
- * A message for a chat whose account waits on a hold, not an answer to the message being
- * handled from that chat (answeringIn, held.ts: the held sender's answer and the account's own
- * user id's flows go): a push, a reminder, a receipt's edit, a notice from another chat's flow.
- * Not sent (the number's new holder would read the account's money), answered as sent so the
- * caller's state goes on unchanged (an order stays as it is, a push is not retried), logged.
- * Null: it goes. The cost: nothing for an answer or a Telegram chat, else `heldChat`. The held
- * state is `account`'s: the chat's own account, or a fresh account whose number is the chat's
- * (a push to the old account of a released number is withheld, the fresh one's goes).
- */
-export async function withheld(
-  deps: WithheldDeps,
-  method: string,
-  p: Record<string, unknown>,
-  chatId: number,
-  text: string,
-  account = chatId,
-): Promise<unknown> {
-  if (!(await withholds(deps, method, chatId, account))) return null;
-  deps.logger.info({ chatId, method }, "whatsapp message withheld: the chat's account is held");
-  return answeredAsSent(deps, method, p, chatId, text);
-}
 
 /**
  * A call answered as if sent, nothing sent: a withheld message, or one for a fresh WhatsApp

@@ -33,6 +33,8 @@ export function viewOf(system: System) {
     store: stores.store,
     ledger: stores.ledger,
     queue: stores.queue,
+    /** What the notifier sent for each order (the back office's timeline). */
+    sentLog: stores.sentLog,
     topUps: parts.topUp?.topUps,
     topUpReconciler: parts.topUp?.reconciler,
     sandbox: local?.sandbox,

@@ -19,8 +19,8 @@ import {
 
 /**
  * After `/waid <phone> release` the number's chat is its new holder's: nothing of the old account
- * reaches it any more (its notices are withheld for good, its money and orders stay), and the new
- * holder opens a fresh account of their own on WhatsApp, whose messages reach the chat.
+ * reaches it any more (its notices go to its other chat, if any; its money and orders stay), and
+ * the new holder opens a fresh account of their own on WhatsApp, whose messages reach the chat.
  */
 
 const ADMIN_PHONE = "9779800045000";
@@ -39,9 +39,12 @@ const admin = () => waUser(ADMIN_PHONE, "Admin", "NP.admin");
 const HELD = /under review by our support/;
 const ADDED = /added to your balance/;
 
-/** Whether the router logged a message to `chatId` withheld. */
-const withheldIn = (chatId: number) =>
-  ts.logs.some((l) => l.includes("whatsapp message withheld") && l.includes(`"chatId":${chatId}`));
+/**
+ * Whether the router kept a message of the released account `old` from the number's chat: with
+ * no other chat of the account left, it is refused as a chat gone (never answered as sent).
+ */
+const withheldIn = (old: number) =>
+  ts.logs.some((l) => l.includes("the account has no chat") && l.includes(`"account":${old}`));
 
 /** A Khalti top-up of `paisa` for the account `person`, paid and confirmed. */
 async function paidTopUp(person: number, paisa: number) {

@@ -102,9 +102,10 @@ async function confirm(
     // waits here): its Confirm is stale, its Edit would price a second order and its "balance
     // after" is from before the order. Any update but a Confirm of this very message looks the
     // key up (a Confirm finds the order through the place itself, with no read on its way).
-    over: async (u, asked) => {
+    over: async (u, asked, moved) => {
       const cb = u.callbackQuery;
-      if (CB.confirm.is(cb?.data) && cb?.message?.message_id === asked.message_id) return false;
+      const ownConfirm = CB.confirm.is(cb?.data) && cb?.message?.message_id === asked.message_id;
+      if (ownConfirm && !moved) return false;
       const order = await placed();
       if (order === undefined) return false;
       await saidPlaced(s, order);

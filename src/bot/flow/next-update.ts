@@ -1,4 +1,5 @@
 import { InlineKeyboard } from "grammy";
+import { isWhatsAppChat, pushChatOf } from "../../whatsapp/chat-ids.ts";
 import { flowButtons as CB, isGlobalCallback, leaveButton } from "../callback-data.ts";
 import type { BotContext, FlowContext } from "../context.ts";
 import { finishWithUpdate } from "../deferred.ts";
@@ -48,8 +49,10 @@ async function armIdle(s: FlowScope, chatId: number) {
   const { conversation, deps, t } = s;
   const { before, armedAt, wrote } = await conversation.external(async (outer: BotContext) => {
     const at = Date.now();
+    const to = pushChatOf(chatId, s.userId);
     const info = {
       locale: t.locale,
+      ...(to !== chatId ? { to } : {}),
       ...(s.nav.flow ? { flow: s.nav.flow } : {}),
       ...(s.words.again ? { again: s.words.again } : {}),
       ...(s.words.ended ? { ended: s.words.ended } : {}),
@@ -86,7 +89,7 @@ export async function nextUpdate(
   s: FlowScope,
   reshow: (u: FlowContext) => Promise<void>,
   sent: () => void,
-  over?: (u: FlowContext) => Promise<boolean>,
+  over?: (u: FlowContext, moved?: boolean) => Promise<boolean>,
 ): Promise<FlowContext> {
   const { conversation, deps, t } = s;
   const chatId = s.ctx.chat?.id ?? 0;
@@ -108,15 +111,7 @@ export async function nextUpdate(
       }
       await conversation.halt({ next: passOn });
     }
-    // Another account acts in this chat than the one the flow started for (a WhatsApp number
-    // released from its account, its next holder in the same chat): the flow is not theirs and
-    // ends before anything of it runs, money above all; a command still runs, as theirs.
-    if ((u.from?.id ?? 0) !== s.userId) {
-      const passOn = (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
-      if (u.callbackQuery && !passOn) await u.answerCallbackQuery();
-      await u.reply(t("flow-other-account"));
-      await conversation.halt({ next: passOn });
-    }
+    if ((u.from?.id ?? 0) !== s.userId) await otherAccount(s, chatId, u, over);
     // The question no longer stands (the question's `over`, which told the chat why): the flow
     // ends before anything else answers, Cancel included ("cancelled" would be untrue); a command
     // or a menu button still runs, as after the idle notice.
@@ -133,6 +128,31 @@ export async function nextUpdate(
     if (await handledMeanwhile(s, u, reshow, sent)) continue;
     return u;
   }
+}
+
+/**
+ * Another account acts in this chat than the one the flow started for: the flow is not theirs
+ * and ends before anything of it runs, money above all (a command still runs, as theirs).
+ * - A WhatsApp chat may be read by the number's next holder (released from the account): nothing
+ *   of the old account is said, not even that its order was placed (`flow-other-account`).
+ * - A Telegram chat is its Telegram user's, always: the same person linked it to another account
+ *   (or unlinked it) meanwhile, and is told so (`flow-other-account-linked`). A question that no
+ *   longer stands says so first (`over`, asked as for any update: the confirmation's order placed
+ *   by a turn whose save was lost answers "placed already", never "ended"). Either way nothing is
+ *   placed: the place is behind this, and a placed order is only looked up.
+ */
+async function otherAccount(
+  s: FlowScope,
+  chatId: number,
+  u: FlowContext,
+  over: ((u: FlowContext, moved?: boolean) => Promise<boolean>) | undefined,
+): Promise<never> {
+  const passOn = (isCommand(u) && !isCancel(u)) || isGlobalCallback(u.callbackQuery?.data);
+  const sameUser = !isWhatsAppChat(chatId);
+  const said = sameUser && over !== undefined && (await over(u, true));
+  if (u.callbackQuery && !passOn) await u.answerCallbackQuery();
+  if (!said) await u.reply(s.t(sameUser ? "flow-other-account-linked" : "flow-other-account"));
+  return s.conversation.halt({ next: passOn });
 }
 
 /** What the chat did meanwhile, handled (true) or not the flow's business (false). */

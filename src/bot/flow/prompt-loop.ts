@@ -60,8 +60,10 @@ export interface Question<R> {
    * Whether the question no longer stands, asked of each update before anything answers it (the
    * question's own message is `asked`): when true it has told the chat why, and the flow ends.
    * The confirmation's order may have been placed by a turn whose save was lost (checkout.ts).
+   * `moved`: the chat acts as another account now (next-update.ts), so no answer of it counts,
+   * a Confirm of the question's own message included.
    */
-  over?: (u: FlowContext, asked: Message) => Promise<boolean>;
+  over?: (u: FlowContext, asked: Message, moved?: boolean) => Promise<boolean>;
 }
 
 /** Back (when there is a step to go back to) and Cancel on a row of their own (no empty row is sent). */
@@ -129,7 +131,7 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
       () => {
         buried = true;
       },
-      over && ((v) => over(v, msg)),
+      over && ((v, moved) => over(v, msg, moved)),
     );
     const send = (text: string) => resend(u, text);
     let outcome: Outcome<R>;
