@@ -1,7 +1,13 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import type { JournalEntry } from "../../ledger/index.ts";
-import { chargedPaisa, type Order, referenceSchema } from "../../orders/index.ts";
+import {
+  chargedPaisa,
+  FLOAT_SHORT_NOTE,
+  type HistoryEntry,
+  type Order,
+  referenceSchema,
+} from "../../orders/index.ts";
 import { formatRate } from "../../pricing/index.ts";
 import { allow, authenticate } from "../auth.ts";
 import type { SentMessage } from "../deps.ts";
@@ -74,7 +80,7 @@ function orderFacts(o: Order, viewer: Viewer): Fragment {
     ["Provider transaction", o.transactionId ?? "—"],
     ["Execute reference", o.executeReference ?? "—"],
     ["Customer (Telegram id)", o.userId],
-    ["Provider message", o.providerMessage ?? "—"],
+    ["Provider message", providerMessageOf(o, admin)],
     ["Placed", time(o.createdAt)],
     ["Submitted", time(o.submittedAt)],
     ["Last change", time(o.updatedAt)],
@@ -85,6 +91,24 @@ function orderFacts(o: Order, viewer: Viewer): Fragment {
     ...(admin ? [["Customer's available after", rs(o.balanceAfterPaisa)] as const] : []),
     ["Language", o.locale],
   ]);
+}
+
+/**
+ * What an agent reads of a refusal for the merchant's own wallet: what the chat tells agents
+ * (failureReason, src/bot/order-texts.ts), never the aggregator's words, which can carry the
+ * merchant's float ("Rs 12.34 available"); admins read everything (review s24-e, 1).
+ */
+const FLOAT_SHORT_FOR_AGENTS = "the service is briefly unavailable (the chat's words for it)";
+
+function providerMessageOf(o: Order, admin: boolean): string {
+  if (o.floatShort && !admin) return FLOAT_SHORT_FOR_AGENTS;
+  return o.providerMessage ?? "—";
+}
+
+/** A history entry's note; a float refusal's for admins only (see providerMessageOf). */
+function noteOf(h: HistoryEntry, admin: boolean): string {
+  const note = h.note ?? "";
+  return !admin && note.startsWith(FLOAT_SHORT_NOTE) ? `rejected: ${FLOAT_SHORT_FOR_AGENTS}` : note;
 }
 
 /**
@@ -116,7 +140,7 @@ function payloadCell(payload: string | undefined): Fragment | string {
 /** The history; the provider's answers (the merchant's float, its commission) for admins only. */
 function timeline(o: Order, admin: boolean): Fragment {
   const rows = o.history.map((h) => {
-    const row = [time(h.at), h.source, h.status ?? "(record only)", h.note ?? ""];
+    const row = [time(h.at), h.source, h.status ?? "(record only)", noteOf(h, admin)];
     return admin ? [...row, payloadCell(h.payload)] : row;
   });
   const head = ["Time", "Source", "Status", "Note", ...(admin ? ["What was sent"] : [])];
