@@ -1,6 +1,5 @@
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
-import { isWhatsAppAccount } from "../../whatsapp/chat-ids.ts";
 import {
   audit,
   authenticate,
@@ -9,7 +8,7 @@ import {
   setSessionCookie,
 } from "../auth.ts";
 import { dashboardRole } from "../deps.ts";
-import { notice, page, path } from "../html.ts";
+import { notice, page, path, personOf } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 import { hashSecret, isSecretShaped } from "../secret.ts";
 
@@ -44,10 +43,6 @@ async function spentAnswer(c: Context<DashboardEnv>, parts: DashboardParts, toke
   }
   return c.html(spentOrLate(), 410);
 }
-
-/** Whose link it is, named by the chat it came from (a WhatsApp id carries the phone's digits). */
-const personOf = (userId: number) =>
-  isWhatsAppAccount(userId) ? `WhatsApp account ${userId}` : `Telegram user ${userId}`;
 
 export function loginRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
   app.get("/login", (c) => {
