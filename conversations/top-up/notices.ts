@@ -4,8 +4,13 @@ import type { InlineKeyboardMarkup } from "grammy/types";
 import { flowButtons } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { DEFAULT_LOCALE, isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
-import { formatMoney, formatRupees } from "../../src/money.ts";
-import type { HeldReason, TopUpNotice, UnreadableNotice } from "../../src/payments/index.ts";
+import { formatMoney, formatRupees, toDecimalString } from "../../src/money.ts";
+import {
+  type HeldReason,
+  TOPUP_CURRENCY,
+  type TopUpNotice,
+  type UnreadableNotice,
+} from "../../src/payments/index.ts";
 
 /**
  * The buttons under a top-up notice: Continue under the credited notice of a top-up an order's
@@ -166,7 +171,13 @@ const HELD_WHY: Record<HeldReason, string> = {
 export function heldFacts(tr: Translate, t: TopUpNotice["topUp"]): string[] {
   const h = t.held;
   const money = (p: number) => formatMoney(p, { locale: tr.locale });
-  const reported = `${money(h?.reportedPaisa ?? 0)}${h?.currency ? ` ${h.currency}` : ""}`;
+  // Another currency: its bare figure and the code the gateway gave ("140.00 USD"), never our
+  // rupee sign before it (review s24-e, 9); no code or NPR: rupees.
+  const code = h?.currency?.trim().toUpperCase();
+  const reported =
+    code === undefined || code === TOPUP_CURRENCY
+      ? money(h?.reportedPaisa ?? 0)
+      : `${toDecimalString(h?.reportedPaisa ?? 0)} ${code}`;
   const base = {
     asked: money(t.amountPaisa),
     gateway: t.gateway,

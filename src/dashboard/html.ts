@@ -1,6 +1,7 @@
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
 import { type Region, toDecimalString } from "../money.ts";
+import { isWhatsAppAccount } from "../whatsapp/chat-ids.ts";
 import { DASHBOARD_PATH, type DashboardRole } from "./deps.ts";
 
 /**
@@ -15,6 +16,10 @@ export type Fragment = HtmlEscapedString | Promise<HtmlEscapedString>;
 /** A path in the back office; its home is /dashboard itself. */
 export const path = (rest = "/") => (rest === "/" ? DASHBOARD_PATH : `${DASHBOARD_PATH}${rest}`);
 export const STYLESHEET = path("/static/dashboard.css");
+
+/** A person named by the chat their id belongs to (a WhatsApp id carries the phone's digits). */
+export const personOf = (userId: number) =>
+  isWhatsAppAccount(userId) ? `WhatsApp account ${userId}` : `Telegram user ${userId}`;
 
 export interface Viewer {
   userId: number;

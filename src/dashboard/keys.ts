@@ -9,7 +9,7 @@ export function dashboardKeys(prefix: string) {
   const k = keyspace(prefix);
   return {
     link: k.dashboardLink,
-    /** A spent link's person, for the rest of the link's life (links.ts). */
+    /** A spent link's session (its id's hash), for the rest of the link's life (links.ts). */
     spent: (tokenHash: string) => k.dashboardLink(`spent:${tokenHash}`),
     userLink: (userId: number) => k.dashboardUser(userId, "link"),
     session: k.dashboardSession,

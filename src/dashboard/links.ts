@@ -14,9 +14,10 @@ import { hashSecret, isSecretShaped, newSecret } from "./secret.ts";
  * new link's hash replaces the person's previous one in `dash:user:<id>:link` (SET … GET, one
  * step) and the previous link is deleted; a link also logs in only while it is the one named
  * there, so two links asked for at once leave one good, even if a delete was lost. A spent link
- * leaves whose it was for the rest of its life (never a way in: only the session a login made
- * is), so a second click on "Log in" can send a browser already logged in as that person to the
- * back office (review s24-a, N4).
+ * leaves, for the rest of its life, the hash of the session its login made (never a way in: only
+ * that session is), so a second click on "Log in" in the browser that login went to can go to the
+ * back office (review s24-a, N4); any other browser, the link's owner's included, reads that the
+ * link was used: the one sign that someone else used it (review s24-e, 2).
  */
 
 export const linkRecordSchema = z.object({
@@ -37,8 +38,10 @@ export interface LoginLinks {
   peek(token: string): Promise<LinkRecord | null>;
   /** Spends the link: the first call gets its record, every later one null. */
   spend(token: string): Promise<LinkRecord | null>;
-  /** Whose a link spent less than its 10 minutes ago was; null for any other token. */
-  spentBy(token: string): Promise<number | null>;
+  /** Remembers, for the rest of the spent link's life, the session its login made. */
+  spentInto(token: string, link: LinkRecord, sessionId: string): Promise<void>;
+  /** The hash of the session a link spent less than 10 minutes ago made; null for any other. */
+  spentSession(token: string): Promise<string | null>;
 }
 
 /** The path of a login link under the back office (its token is a path segment). */
@@ -97,17 +100,17 @@ export function createLoginLinks(opts: {
     async spend(token) {
       if (!isSecretShaped(token)) return null;
       const hash = hashSecret(token);
-      const link = await newest(hash, liveLink(await kv.getdel(keys.link(hash)), opts.now()));
-      if (link) {
-        const rest = Math.max(1, link.expiresAt - opts.now());
-        await kv.setPx(keys.spent(hash), String(link.userId), rest);
-      }
-      return link;
+      return newest(hash, liveLink(await kv.getdel(keys.link(hash)), opts.now()));
     },
-    async spentBy(token) {
+    async spentInto(token, link, sessionId) {
+      if (!isSecretShaped(token)) return;
+      const rest = Math.max(1, link.expiresAt - opts.now());
+      await kv.setPx(keys.spent(hashSecret(token)), hashSecret(sessionId), rest);
+    },
+    async spentSession(token) {
       if (!isSecretShaped(token)) return null;
-      const id = Number(await kv.get(keys.spent(hashSecret(token))));
-      return Number.isSafeInteger(id) && id > 0 ? id : null;
+      const mark = await kv.get(keys.spent(hashSecret(token)));
+      return mark !== null && /^[0-9a-f]{64}$/.test(mark) ? mark : null;
     },
   };
 }

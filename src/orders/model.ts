@@ -161,6 +161,12 @@ export type HistoryEntry = z.infer<typeof historyEntrySchema>;
  */
 export const NOT_FOUND_NOTE = "provider has no such reference";
 
+/**
+ * The start of the note of an execute refusal for the merchant's own wallet (provider-events.ts):
+ * the back office shows it to admins only; an agent reads what the chat tells agents.
+ */
+export const FLOAT_SHORT_NOTE = "rejected: the merchant's wallet is short";
+
 /** A counted "not found" answer (see NOT_FOUND_NOTE). */
 export const isNotFoundAnswer = (h: HistoryEntry): boolean =>
   h.source === "reconciler" &&

@@ -1,6 +1,6 @@
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
 import { type ExecuteResult, type StatusResult, sameReference } from "../provider/schemas.ts";
-import { normalizeProviderStatus, type OrderEvent } from "./model.ts";
+import { FLOAT_SHORT_NOTE, normalizeProviderStatus, type OrderEvent } from "./model.ts";
 import { payloadOf } from "./payload.ts";
 
 /**
@@ -58,7 +58,7 @@ function executeEvent(result: ExecuteResult, at: number): OrderEvent {
         note: result.rateLimited
           ? "rejected: rate limited"
           : floatShort
-            ? `rejected: the merchant's wallet is short (HTTP ${result.httpStatus})`
+            ? `${FLOAT_SHORT_NOTE} (HTTP ${result.httpStatus})`
             : `rejected (HTTP ${result.httpStatus})`,
         // The aggregator's own words stay on the order for admins; the customer's texts never
         // show them for a short float (failureReason).

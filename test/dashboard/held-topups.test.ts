@@ -106,6 +106,51 @@ describe("held top-ups in the back office", () => {
     await expectBooksBalanced(h.ledger);
   });
 
+  // Review s24-e, 6: the double click's page after the gateway refunded the credit.
+  it("a decision refused after the credit was taken back says so, never a bare 'Credited'", async () => {
+    const t = await h.heldTopUp(6110, 20_000, 25_000);
+    const c = await h.login(ADMIN);
+    const body = form({ id: t.paymentId, d: "credit_paid", shown: "25000" });
+    expect((await c.post("/dashboard/topups/decide", {}, body)).status).toBe(200);
+    h.khalti.standIn.misreport(t.paymentId, {});
+    h.khalti.standIn.refund(t.paymentId);
+    expect((await h.topUps.confirm("khalti", t.paymentId))?.status).toBe("refunded");
+    const res = await c.post("/dashboard/topups/decide", {}, body);
+    expect(res.status).toBe(409);
+    const text = await res.text();
+    expect(text).toContain("it is refunded. Nothing more was done.");
+    expect(text).toContain(
+      "Credited</th><td>Rs 250.00, since taken back (refunded): Rs 250.00 taken from the balance</td>",
+    );
+    expect(await balance(6110)).toBe(0);
+  });
+
+  // Review s24-e, 9: a hold for another currency shows Khalti's code, never "Rs … USD".
+  it("a top-up paid in another currency reads in that currency, NPR in rupees", async () => {
+    const started = await h.topUps.start({
+      userId: 6111,
+      chatId: 6111,
+      locale: "en",
+      amountPaisa: 14_000,
+    });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    h.khalti.standIn.misreport(pidx, { currency: "usd" });
+    h.khalti.standIn.act(pidx, "pay");
+    expect((await h.topUps.confirm("khalti", pidx))?.status).toBe("held");
+    const c = await h.login(ADMIN);
+    const list = await (await c.get("/dashboard/topups")).text();
+    expect(list).toContain("<td>140.00 USD</td>");
+    expect(list).not.toContain("Rs 140.00 USD");
+    const page = await (await c.get(`/dashboard/topups/decide?id=${pidx}&d=reject`)).text();
+    expect(page).toContain("The gateway reports</th><td>140.00 USD</td>");
+    // Another held top-up, in our own currency: rupees.
+    const npr = await h.heldTopUp(6112, 20_000, 25_000);
+    const list2 = await (await c.get("/dashboard/topups")).text();
+    expect(list2).toContain(npr.paymentId);
+    expect(list2).toContain("<td>Rs 250.00</td>");
+  });
+
   it("a decision another admin took first: whose, when, and what the top-up is now", async () => {
     const t = await h.heldTopUp(6109, 20_000, 25_000);
     expect((await h.topUps.decide(t.paymentId, "reject", 3999)).ok).toBe(true);

@@ -117,6 +117,30 @@ describe("the login link", () => {
     expect(await (await agent.get("/dashboard")).text()).toContain(`agent ${AGENT}`);
   });
 
+  // Review s24-e, 2: only the session this link's login made is sent on; the owner's own older
+  // session reads "used already", their one sign that someone else used their link.
+  it("a link someone else spent: the owner's other session gets 410 and the hint, the spender's goes on", async () => {
+    const owner = await loggedIn(ADMIN);
+    const path = new URL((await h.access.issueLink(ADMIN))!.url).pathname;
+    const other = client(h.url);
+    expect((await other.post(path)).status).toBe(303);
+    for (const res of [await owner.get(path), await owner.post(path)]) {
+      expect(res.status).toBe(410);
+      const text = await res.text();
+      expect(text).toContain("This link was used already or is too old.");
+      expect(text).toContain('If you clicked "Log in" twice, you are perhaps logged in already');
+    }
+    expect(await (await owner.get("/dashboard")).text()).toContain(`admin ${ADMIN}`);
+    const again = await other.get(path);
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe("/dashboard");
+    // What Redis keeps of the spend: the hash of the session it made, not the person.
+    const hash = createHash("sha256").update(path.split("/").at(-1)!).digest("hex");
+    const mark = await h.redis.get(`${h.deps.prefix}dash:link:spent:${hash}`);
+    const sid = other.cookie!.split("=")[1]!;
+    expect(mark).toBe(createHash("sha256").update(sid).digest("hex"));
+  });
+
   it("names the person by the chat the link went to: a WhatsApp id is no Telegram user", async () => {
     const wa = 8_000_000_000_000_000 + 9_779_841_600_001;
     h.roles.admins.add(wa);

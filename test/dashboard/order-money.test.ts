@@ -103,6 +103,49 @@ describe("the merchant's figures on an order's page", () => {
   });
 });
 
+describe("a refusal for the merchant's own wallet on an order's page (review s24-e, 1)", () => {
+  it("an agent reads what the chat tells agents, never the aggregator's words; an admin reads them", async () => {
+    const reference = nextRef();
+    await h.store.create(
+      placedOrder({ reference, idempotencyKey: `fs-${reference}`, userId: 7403, chatId: 7403 }),
+    );
+    const refusal = {
+      kind: "rejected",
+      referenceNo: reference,
+      httpStatus: 400,
+      message: "Insufficient balance: Rs 500.00 needed, Rs 12.34 available",
+      rateLimited: false,
+    };
+    const ev = eventFromExecute(refusal as never, Date.now());
+    expect(ev).toMatchObject({ status: "failed", floatShort: true });
+    await h.store.update(reference, (cur) => {
+      const t = transition(cur, ev);
+      return t.changed ? { order: t.order, notifications: t.notifications } : null;
+    });
+
+    const agent = await (
+      await (await loggedIn(h, AGENT)).get(`/dashboard/orders?ref=${reference}`)
+    ).text();
+    expect(agent).not.toContain("12.34");
+    expect(agent).not.toContain("Insufficient balance");
+    expect(agent).not.toContain("wallet is short");
+    expect(rowOf(agent, "Provider message")).toBe(
+      "the service is briefly unavailable (the chat&#39;s words for it)",
+    );
+    expect(agent).toContain(
+      "<td>rejected: the service is briefly unavailable (the chat&#39;s words for it)</td>",
+    );
+
+    const admin = await (
+      await (await loggedIn(h, ADMIN)).get(`/dashboard/orders?ref=${reference}`)
+    ).text();
+    expect(rowOf(admin, "Provider message")).toBe(
+      "Insufficient balance: Rs 500.00 needed, Rs 12.34 available",
+    );
+    expect(admin).toContain("rejected: the merchant&#39;s wallet is short (HTTP 400)");
+  });
+});
+
 describe("an order's price", () => {
   const india = (reference: string, status: "pending" | "success" | "failed") =>
     placedOrder({

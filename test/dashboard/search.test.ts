@@ -111,6 +111,24 @@ describe("the orders page", () => {
     expect(second).not.toContain('rel="next"');
   });
 
+  // Review s24-e, 8: a WhatsApp account's id (16 digits) is found, and named as WhatsApp's.
+  it("finds a WhatsApp customer's orders by their id, and the order's page names them WhatsApp's", async () => {
+    const wa = 8_000_000_000_000_000 + 9_779_841_600_002;
+    const order = await place({ userId: wa, chatId: wa });
+    const tg = await place({ userId: 7302, chatId: 7302 });
+    const c = await loggedIn(ADMIN);
+    const found = await c.get(`/dashboard/orders?customer=${wa}`);
+    expect(found.status).toBe(200);
+    const text = await found.text();
+    expect(refsIn(text)).toEqual([order.reference]);
+    expect(text).toContain("Customer (Telegram or WhatsApp id)");
+    const shown = await (await c.get(`/dashboard/orders?ref=${order.reference}`)).text();
+    expect(shown).toContain(`Customer</th><td>WhatsApp account ${wa}</td>`);
+    expect(shown).not.toContain("Telegram");
+    const other = await (await c.get(`/dashboard/orders?ref=${tg.reference}`)).text();
+    expect(other).toContain("Customer</th><td>Telegram user 7302</td>");
+  });
+
   it("answers a bad field with 400, the form again and the reason, escaped", async () => {
     const c = await loggedIn(ADMIN);
     const cases: Array<[string, string]> = [
@@ -118,7 +136,11 @@ describe("the orders page", () => {
       ["from=yesterday", "From (UTC day): a date such as 2026-04-01"],
       ["from=2026-03-02&to=2026-03-01", "To (UTC day, included): must not be before From"],
       ["reference=0123", "Reference: reference must be 1-15 digits"],
-      ["customer=abc", "Customer (Telegram id): a Telegram user id (digits)"],
+      [
+        "customer=abc",
+        "Customer (Telegram or WhatsApp id): a Telegram or WhatsApp account id (digits)",
+      ],
+      ["customer=9007199254740993", "Customer (Telegram or WhatsApp id): too large"],
       ["status=lost", "Status: one of placed"],
       ["operator=-1", "Operator id: an operator id (digits)"],
       ["category=Mobile!", "Category: a category id"],

@@ -75,7 +75,7 @@ export interface ActionDeps {
   /** src/complaints createComplaints: /complaints' operations (list, take, resolve, reject). */
   complaints?: Pick<
     Complaints,
-    "get" | "listOpen" | "take" | "resolve" | "reject" | "refundableOf"
+    "get" | "listOpen" | "take" | "resolve" | "reject" | "refundableOf" | "ofUser"
   >;
   /** The order store's open set and the provider events that named no order. */
   orders: {

@@ -1,7 +1,7 @@
 import { html } from "hono/html";
 import { z } from "zod";
-import { parseTypedAmount } from "../../money.ts";
-import { ageText, type HeldDecision, type TopUp } from "../../payments/index.ts";
+import { parseTypedAmount, toDecimalString } from "../../money.ts";
+import { ageText, type HeldDecision, TOPUP_CURRENCY, type TopUp } from "../../payments/index.ts";
 import { availableText, type Fragment, facts, path, rs, table, time } from "../html.ts";
 
 /**
@@ -93,6 +93,37 @@ export const whyHeld = (t: TopUp) =>
     )
     .join("; ");
 
+/**
+ * What the gateway reports paid: in Nepal rupees when it names no currency or NPR; in another
+ * currency the bare figure with the code it gave ("140.00 USD", never "Rs 140.00 USD": review
+ * s24-e, 9).
+ */
+export function reportedOf(t: TopUp): string {
+  const h = t.held;
+  if (!h) return "—";
+  const code = h.currency?.trim().toUpperCase();
+  if (code === undefined || code === TOPUP_CURRENCY) return rs(h.reportedPaisa);
+  return `${toDecimalString(h.reportedPaisa)} ${code}`;
+}
+
+/**
+ * What was credited and, once the gateway refunded it, what became of it: a credit since taken
+ * back never reads as simply "credited" (review s24-e, 6).
+ */
+export function creditedText(t: TopUp): string {
+  if (t.creditedPaisa === undefined) return "nothing";
+  const credited = rs(t.creditedPaisa);
+  if (t.status === "partial_refund")
+    return `${credited}; refunded in part by the gateway since: nothing taken back yet (the amount returned is awaited)`;
+  if (t.status !== "refunded") return credited;
+  // Refunded in part before any credit: what was credited is the rest, nothing was taken back.
+  if (t.partialRefund?.uncredited) return `${credited} (the rest after a refund in part)`;
+  const back = t.reversedPaisa;
+  return back === undefined
+    ? `${credited}, since taken back (refunded)`
+    : `${credited}, since taken back (refunded): ${rs(back)} taken from the balance`;
+}
+
 const decideLink = (t: TopUp, d: HeldDecision) =>
   html`<a href="${path(`/topups/decide?id=${encodeURIComponent(t.paymentId)}&d=${d}`)}">${decisionLabel(t, d)}…</a>`;
 
@@ -102,7 +133,7 @@ export function heldList(held: readonly TopUp[]): Fragment {
     t.paymentId,
     `user ${t.userId}`,
     rs(t.amountPaisa),
-    `${rs(t.held?.reportedPaisa)}${t.held?.currency ? ` ${t.held.currency}` : ""}`,
+    reportedOf(t),
     whyHeld(t),
     html`${decideLink(t, "credit_initiated")}<br>${decideLink(t, "credit_paid")}<br>${decideLink(t, "reject")}`,
   ]);
@@ -147,10 +178,7 @@ export function topUpFacts(
     ["Top-up", t.id],
     ["Customer", `user ${t.userId}, ${availableText(balance)} now`],
     ["Asked", rs(t.amountPaisa)],
-    [
-      "The gateway reports",
-      `${rs(t.held?.reportedPaisa)}${t.held?.currency ? ` ${t.held.currency}` : ""}`,
-    ],
+    ["The gateway reports", reportedOf(t)],
     ["Gateway transaction", t.held?.transactionId ?? "—"],
     ["Why held", whyHeld(t)],
     ["Held since", time(t.held?.at)],
@@ -175,7 +203,7 @@ export function decidedAlready(t: TopUp, viewerId: number): { text: string; show
     ["Payment", `${t.paymentId} (${t.gateway})`],
     ["Customer", `user ${t.userId}`],
     ["Status", t.status],
-    ["Credited", t.creditedPaisa === undefined ? "nothing" : rs(t.creditedPaisa)],
+    ["Credited", creditedText(t)],
     ["Decided", d ? `${DECISIONS[d.kind]}, by admin ${d.adminId}, ${time(d.at)}` : "—"],
   ]);
   return { text, shown };

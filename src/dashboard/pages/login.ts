@@ -1,6 +1,5 @@
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
-import { isWhatsAppAccount } from "../../whatsapp/chat-ids.ts";
 import {
   audit,
   authenticate,
@@ -9,9 +8,9 @@ import {
   setSessionCookie,
 } from "../auth.ts";
 import { dashboardRole } from "../deps.ts";
-import { notice, page, path } from "../html.ts";
+import { notice, page, path, personOf } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
-import { isSecretShaped } from "../secret.ts";
+import { hashSecret, isSecretShaped } from "../secret.ts";
 
 /**
  * Logging in and out. The link from the chat opens a confirm page (GET spends nothing: a
@@ -31,22 +30,19 @@ const spentOrLate = () =>
   );
 
 /**
- * A link that is no good any more: a browser that holds a good session of the person who spent it
- * (a second click on "Log in" after the first logged in) goes to the back office; anyone else gets
- * 410 (review s24-a, N4).
+ * A link that is no good any more: the browser holding the very session its login made (a second
+ * click on "Log in" after the first logged in) goes to the back office (review s24-a, N4); anyone
+ * else gets 410, the link's owner too in another session of theirs: "used already" is their one
+ * sign that someone else used it (review s24-e, 2).
  */
 async function spentAnswer(c: Context<DashboardEnv>, parts: DashboardParts, token: string) {
-  const by = await parts.links.spentBy(token);
+  const made = await parts.links.spentSession(token);
   const id = sessionCookie(c);
-  if (by !== null && id !== undefined && (await parts.sessions.touch(id))?.userId === by) {
-    return c.redirect(path("/"), 303);
+  if (made !== null && id !== undefined && hashSecret(id) === made) {
+    if (await parts.sessions.touch(id)) return c.redirect(path("/"), 303);
   }
   return c.html(spentOrLate(), 410);
 }
-
-/** Whose link it is, named by the chat it came from (a WhatsApp id carries the phone's digits). */
-const personOf = (userId: number) =>
-  isWhatsAppAccount(userId) ? `WhatsApp account ${userId}` : `Telegram user ${userId}`;
 
 export function loginRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): void {
   app.get("/login", (c) => {
@@ -93,6 +89,7 @@ export function loginRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     // A new id at every login; the one the browser had (if any) ends here.
     await parts.sessions.destroy(sessionCookie(c));
     const id = await parts.sessions.create(link.userId);
+    await parts.links.spentInto(token, link, id);
     setSessionCookie(c, id, parts.times.absoluteMs);
     await audit(parts, c, { userId: link.userId, role }, "login");
     return c.redirect(path("/"), 303);

@@ -54,7 +54,13 @@ export const searchFormSchema = z
     reference: opt(referenceSchema),
     tx: opt(z.string().max(64, "at most 64 characters")),
     number: opt(z.string().max(40, "at most 40 characters")),
-    customer: opt(digits(15, "a Telegram user id (digits)")),
+    // A WhatsApp account's id has 16 digits (whatsapp/chat-ids.ts), still a safe integer.
+    customer: opt(
+      digits(16, "a Telegram or WhatsApp account id (digits)").refine(
+        Number.isSafeInteger,
+        "too large for an account id",
+      ),
+    ),
     status: opt(z.enum(ORDER_STATUSES, { message: `one of ${ORDER_STATUSES.join(", ")}` })),
     category: opt(z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, "a category id, such as mobile")),
     operator: opt(digits(9, "an operator id (digits)")),
@@ -72,7 +78,7 @@ const FIELDS = [
   ["reference", "Reference"],
   ["tx", "Provider transaction"],
   ["number", "Number / account"],
-  ["customer", "Customer (Telegram id)"],
+  ["customer", "Customer (Telegram or WhatsApp id)"],
   ["category", "Category"],
   ["operator", "Operator id"],
   ["from", "From (UTC day)"],

@@ -1,7 +1,13 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import type { JournalEntry } from "../../ledger/index.ts";
-import { chargedPaisa, type Order, referenceSchema } from "../../orders/index.ts";
+import {
+  chargedPaisa,
+  FLOAT_SHORT_NOTE,
+  type HistoryEntry,
+  type Order,
+  referenceSchema,
+} from "../../orders/index.ts";
 import { formatRate } from "../../pricing/index.ts";
 import { allow, authenticate } from "../auth.ts";
 import type { SentMessage } from "../deps.ts";
@@ -12,11 +18,13 @@ import {
   notice,
   orderForm,
   page,
+  personOf,
   rs,
   table,
   time,
   type Viewer,
 } from "../html.ts";
+import { type ComplaintRefund, complaintRefundOf } from "../order-refund.ts";
 import { transfersOf } from "../order-transfers.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 import { searchOrders } from "./order-search.ts";
@@ -31,9 +39,19 @@ import { orderSettleRoutes, settlePortOf, settleSection } from "./order-settle.t
  * transfers for it.
  */
 
-/** What became of the price: never "paid" for an open or failed order (review s24-a, 2). */
-function priceState(o: Order): string {
+/**
+ * What became of the price: never "paid" for an open or failed order (review s24-a, 2), nor
+ * "charged" for one refunded on a complaint (review s24-e, 7: the books' refund, in Nepal rupees).
+ */
+function priceState(o: Order, refund: ComplaintRefund | null): string {
   if (o.holdId === undefined) return "not charged through the books (no hold)";
+  if (refund) {
+    const { entry, complaint } = refund;
+    const back = `${rs(entry.amountPaisa)} back to the balance on complaint ${complaint}, ${time(entry.at)}`;
+    return entry.amountPaisa >= chargedPaisa(o)
+      ? `refunded in full: ${back}`
+      : `refunded in part: ${back}; the rest stays paid`;
+  }
   if (o.status === "success") return "charged";
   if (o.status === "failed") return "held, then returned (the order failed)";
   return "held (the order is open)";
@@ -43,12 +61,12 @@ function priceState(o: Order): string {
  * The price in the order's currency (₹ for India), and what the customer's Nepal-rupee balance
  * gives for it (chargedPaisa: an India order's converted total, at its rate), each with its state.
  */
-function moneyRows(o: Order): Array<[string, string]> {
+function moneyRows(o: Order, refund: ComplaintRefund | null): Array<[string, string]> {
   const money = (paisa: number) => inRegion(paisa, o.region);
   const p = o.price;
   if (!p) return [["Price", "—"]];
   const discount = p.discountPaisa ? `, discount ${money(p.discountPaisa)}` : "";
-  const state = priceState(o);
+  const state = priceState(o, refund);
   const rows: Array<[string, string]> = [
     ["Price", `${money(p.totalPaisa)} (fee ${money(p.feePaisa)}${discount}): ${state}`],
   ];
@@ -59,7 +77,7 @@ function moneyRows(o: Order): Array<[string, string]> {
   return rows;
 }
 
-function orderFacts(o: Order, viewer: Viewer): Fragment {
+function orderFacts(o: Order, viewer: Viewer, refund: ComplaintRefund | null): Fragment {
   const admin = viewer.role === "admin";
   return facts([
     ["Reference", o.reference],
@@ -68,13 +86,13 @@ function orderFacts(o: Order, viewer: Viewer): Fragment {
     ["Operator", `${o.operatorName} (#${o.operatorId})`],
     ["Number / account", o.connectionNo],
     ["Amount", inRegion(o.amountPaisa, o.region)],
-    ...moneyRows(o),
+    ...moneyRows(o, refund),
     // The wallet at the aggregator is in Nepal rupees for both regions (spec 2.1).
     ...(admin ? [["Aggregator debit", rs(o.wallet?.debitAmountPaisa)] as const] : []),
     ["Provider transaction", o.transactionId ?? "—"],
     ["Execute reference", o.executeReference ?? "—"],
-    ["Customer (Telegram id)", o.userId],
-    ["Provider message", o.providerMessage ?? "—"],
+    ["Customer", personOf(o.userId)],
+    ["Provider message", providerMessageOf(o, admin)],
     ["Placed", time(o.createdAt)],
     ["Submitted", time(o.submittedAt)],
     ["Last change", time(o.updatedAt)],
@@ -85,6 +103,24 @@ function orderFacts(o: Order, viewer: Viewer): Fragment {
     ...(admin ? [["Customer's available after", rs(o.balanceAfterPaisa)] as const] : []),
     ["Language", o.locale],
   ]);
+}
+
+/**
+ * What an agent reads of a refusal for the merchant's own wallet: what the chat tells agents
+ * (failureReason, src/bot/order-texts.ts), never the aggregator's words, which can carry the
+ * merchant's float ("Rs 12.34 available"); admins read everything (review s24-e, 1).
+ */
+const FLOAT_SHORT_FOR_AGENTS = "the service is briefly unavailable (the chat's words for it)";
+
+function providerMessageOf(o: Order, admin: boolean): string {
+  if (o.floatShort && !admin) return FLOAT_SHORT_FOR_AGENTS;
+  return o.providerMessage ?? "—";
+}
+
+/** A history entry's note; a float refusal's for admins only (see providerMessageOf). */
+function noteOf(h: HistoryEntry, admin: boolean): string {
+  const note = h.note ?? "";
+  return !admin && note.startsWith(FLOAT_SHORT_NOTE) ? `rejected: ${FLOAT_SHORT_FOR_AGENTS}` : note;
 }
 
 /**
@@ -116,7 +152,7 @@ function payloadCell(payload: string | undefined): Fragment | string {
 /** The history; the provider's answers (the merchant's float, its commission) for admins only. */
 function timeline(o: Order, admin: boolean): Fragment {
   const rows = o.history.map((h) => {
-    const row = [time(h.at), h.source, h.status ?? "(record only)", h.note ?? ""];
+    const row = [time(h.at), h.source, h.status ?? "(record only)", noteOf(h, admin)];
     return admin ? [...row, payloadCell(h.payload)] : row;
   });
   const head = ["Time", "Source", "Status", "Note", ...(admin ? ["What was sent"] : [])];
@@ -157,12 +193,16 @@ function sentMessages(list: SentMessage[] | undefined): Fragment | string {
 
 async function orderPage(parts: DashboardParts, viewer: Viewer, o: Order): Promise<Fragment> {
   const admin = viewer.role === "admin";
-  const books = admin ? transfers(await transfersOf(parts.deps.ledger, o)) : "";
+  const refund = await complaintRefundOf(parts.deps.actions?.complaints, parts.deps.ledger, o);
+  // The refund is booked under the complaint's number: shown with the order's own transfers.
+  const entries = admin ? await transfersOf(parts.deps.ledger, o) : [];
+  if (refund && !entries.some((e) => e.id === refund.entry.id)) entries.push(refund.entry);
+  const books = admin ? transfers(entries) : "";
   const sent = await parts.deps.sent?.list(o.reference);
   const settle = settleSection(o, settlePortOf(parts), viewer);
   return page(
     `Order ${o.reference}`,
-    html`${orderForm(o.reference)}${orderFacts(o, viewer)}${settle}${timeline(o, admin)}${sentMessages(sent)}${books}`,
+    html`${orderForm(o.reference)}${orderFacts(o, viewer, refund)}${settle}${timeline(o, admin)}${sentMessages(sent)}${books}`,
     viewer,
   );
 }
