@@ -130,6 +130,11 @@ function statusCounter(base: Base) {
   });
 }
 
+/** The late resends' entries (whatsapp/late-resend-store.ts): Redis's, else this process's. */
+function lateResendStore(redis: RedisClient | undefined, prefix: string, logger: Base["logger"]) {
+  return redis ? createRedisLateResendStore(redis, prefix, logger) : createMemoryLateResendStore();
+}
+
 /**
  * The WhatsApp channel, when a number is configured (or the local stand-in runs): the router the
  * bot installs on its Apis, the webhook on the public app, and the queue's consumer (`worker`,
@@ -209,7 +214,7 @@ export function wireWhatsApp(
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })
     : createMemoryInboundQueue(logger);
   const statuses = statusCounter(base);
-  const owed = redis ? createRedisLateResendStore(redis, prefix) : createMemoryLateResendStore();
+  const owed = lateResendStore(redis, prefix, logger);
   const acceptStatuses = statusAcceptor({
     store,
     owed,
