@@ -18,9 +18,11 @@ import type { WaWebhookEvents } from "./types.ts";
  * may be an order's final push, already marked sent by the notifier: this is the only way its
  * words still reach the customer. The webhook only owes it (a durable entry per wamid, written
  * before the status is recorded, so a failure to owe it is a 503 and Meta delivers the status
- * again) and answers at once; the worker below sends it, on one instance at a time (a lease),
- * again after a failure that sent nothing (a rate hold, the template paused, Meta unavailable),
- * until `retryForMs` after it was first due.
+ * again) and answers at once; the worker below sends it, on one instance at a time (a lease per
+ * entry, renewed right before its send), again after a failure of the send that sent nothing (a
+ * rate hold, the template paused, Meta unavailable), until `retryForMs` after its chain was first
+ * due (a resend Meta fails late as well carries the first entry's start and counts). Once Meta
+ * took a resend it counts as sent, whatever fails after (review s24-f).
  */
 
 /** Counts each status once (`whatsapp_statuses_total`). */
