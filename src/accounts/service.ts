@@ -273,6 +273,44 @@ const takeHeldWith =
     return r;
   };
 
+/** `reverse` of createAccounts, over its ledger and store. */
+const reverseWith =
+  (ledger: AccountsOptions["ledger"], store: AccountsOptions["store"]) =>
+  async (input: {
+    originalId: string;
+    adminUserId: number;
+    reason: string;
+  }): Promise<ReverseResult> => {
+    const original = await receiptOf(ledger, store, input.originalId);
+    if (!original) return { ok: false, code: "unknown" };
+    if (!REVERSIBLE.has(original.kind)) return { ok: false, code: "not_reversible" };
+    const id = reversalIdOf(original.id);
+    // Booked again when it was: the same reason answers as a duplicate (a Check after a failure,
+    // or another admin's identical reversal: a receipt lost then is kept rebuilt, who booked it
+    // not known), another reason conflicts and is "already reversed".
+    const r = await move(
+      ledger,
+      store,
+      {
+        id,
+        kind: "reversal",
+        debit: original.credit,
+        credit: original.debit,
+        amountPaisa: original.amountPaisa,
+        by: input.adminUserId,
+        ...(original.partyUserId === undefined ? {} : { partyUserId: original.partyUserId }),
+        reverses: original.id,
+        reason: input.reason,
+      },
+      { reason: input.reason, reference: original.id },
+    );
+    // Another admin's reversal with another reason won the id meanwhile.
+    if (!r.ok && r.code === "id_conflict") {
+      return { ok: false, code: "already_reversed", receipt: await receiptOf(ledger, store, id) };
+    }
+    return r;
+  };
+
 export function createAccounts(opts: AccountsOptions) {
   const { ledger, store, links = createMemoryLinks(opts.now) } = opts;
   const now = opts.now ?? Date.now;
@@ -383,40 +421,7 @@ export function createAccounts(opts: AccountsOptions) {
      * An admin's reversal: a new transfer back, never an edit. Refused when the party no longer has
      * the money (their balance would go below zero) with what they have and what is missing.
      */
-    async reverse(input: {
-      originalId: string;
-      adminUserId: number;
-      reason: string;
-    }): Promise<ReverseResult> {
-      const original = await receiptOf(ledger, store, input.originalId);
-      if (!original) return { ok: false, code: "unknown" };
-      if (!REVERSIBLE.has(original.kind)) return { ok: false, code: "not_reversible" };
-      const id = reversalIdOf(original.id);
-      // Booked again when it was: the same reason answers as a duplicate (a Check after a failure,
-      // or another admin's identical reversal: a receipt lost then is kept rebuilt, who booked it
-      // not known), another reason conflicts and is "already reversed".
-      const r = await move(
-        ledger,
-        store,
-        {
-          id,
-          kind: "reversal",
-          debit: original.credit,
-          credit: original.debit,
-          amountPaisa: original.amountPaisa,
-          by: input.adminUserId,
-          ...(original.partyUserId === undefined ? {} : { partyUserId: original.partyUserId }),
-          reverses: original.id,
-          reason: input.reason,
-        },
-        { reason: input.reason, reference: original.id },
-      );
-      // Another admin's reversal with another reason won the id meanwhile.
-      if (!r.ok && r.code === "id_conflict") {
-        return { ok: false, code: "already_reversed", receipt: await receiptOf(ledger, store, id) };
-      }
-      return r;
-    },
+    reverse: reverseWith(ledger, store),
 
     /** A customer's balance and newest movements (at most `n`, newest first). */
     async customerSummary(userId: number, n = 5) {

@@ -348,5 +348,7 @@ export function waResendKeys(prefix: string) {
     due: `${prefix}{waresend}:due`,
     entries: `${prefix}{waresend}:entries`,
     done: (wamid: string) => `${prefix}{waresend}:done:${wamid}`,
+    /** A resend's new wamid: its chain's first due time and counts (carried if it fails late too). */
+    carry: (wamid: string) => `${prefix}{waresend}:carry:${wamid}`,
   };
 }

@@ -130,6 +130,31 @@ function statusCounter(base: Base) {
   });
 }
 
+/** The sends' pace: Meta's rate for the number, 1 a second per chat (shared in Redis when it is). */
+function sendPacer(
+  settings: WhatsAppSettings,
+  redis: RedisClient | undefined,
+  prefix: string,
+  now: () => number,
+) {
+  return createSendPacer({
+    store: redis ? redisPaceStore(redis, keyspace(prefix).waPacePrefix) : memoryPaceStore(),
+    limits: {
+      globalPerSecond: settings.messagesPerSecond,
+      globalBurst: 10,
+      perChatPerSecond: 1,
+      perChatBurst: 4,
+      pushReserve: 0,
+    },
+    now,
+  });
+}
+
+/** The late resends' entries (whatsapp/late-resend-store.ts): Redis's, else this process's. */
+function lateResendStore(redis: RedisClient | undefined, prefix: string, logger: Base["logger"]) {
+  return redis ? createRedisLateResendStore(redis, prefix, logger) : createMemoryLateResendStore();
+}
+
 /**
  * The WhatsApp channel, when a number is configured (or the local stand-in runs): the router the
  * bot installs on its Apis, the webhook on the public app, and the queue's consumer (`worker`,
@@ -160,17 +185,7 @@ export function wireWhatsApp(
   const store: WaChatStore = redis
     ? createRedisWaChatStore(redis, prefix)
     : createMemoryWaChatStore();
-  const pacer = createSendPacer({
-    store: redis ? redisPaceStore(redis, keyspace(prefix).waPacePrefix) : memoryPaceStore(),
-    limits: {
-      globalPerSecond: settings.messagesPerSecond,
-      globalBurst: 10,
-      perChatPerSecond: 1,
-      perChatBurst: 4,
-      pushReserve: 0,
-    },
-    now,
-  });
+  const pacer = sendPacer(settings, redis, prefix, now);
   const client = createWhatsAppClient({
     apiRoot: settings.apiRoot,
     apiVersion: settings.apiVersion,
@@ -216,7 +231,7 @@ export function wireWhatsApp(
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })
     : createMemoryInboundQueue(logger);
   const statuses = statusCounter(base);
-  const owed = redis ? createRedisLateResendStore(redis, prefix) : createMemoryLateResendStore();
+  const owed = lateResendStore(redis, prefix, logger);
   const acceptStatuses = statusAcceptor({
     store,
     owed,

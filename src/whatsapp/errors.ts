@@ -204,3 +204,14 @@ export function parseMetaError(body: unknown): MetaError | undefined {
     fbtraceId: e.fbtrace_id,
   };
 }
+
+/**
+ * A resend (router.ts `resendFailed`) that failed before any send was made (its chat's words or
+ * the person's language not read: Redis): certainly nothing went out, so it may go again freely.
+ */
+export class NothingSent extends Error {
+  constructor(cause: unknown) {
+    super(`nothing sent: ${String(cause)}`, { cause });
+    this.name = "NothingSent";
+  }
+}

@@ -1,15 +1,16 @@
 import { createHash } from "node:crypto";
-import type { Logger } from "../logger.ts";
 import { wordsOfCall } from "../telegram/words.ts";
 import { type ApiAnswer, asApiError } from "./bot-api-failure.ts";
 import { botApiFetch } from "./bot-api-fetch.ts";
 import { chatCalls, type PassAs } from "./chat-calls.ts";
 import { isFreshWaAccount, isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
-import type { Shown, StoredShown, WaChatStore } from "./chat-store.ts";
-import { TEMPLATE_MISSING } from "./errors.ts";
+import type { Shown, StoredShown } from "./chat-store.ts";
+import { TEMPLATE_MISSING, WhatsAppApiError } from "./errors.ts";
 import { heldSends } from "./rate-hold.ts";
-import { type ButtonRows, rowsOf, templateText, withLinks } from "./router-text.ts";
+import { failedResender, type ResendFailed } from "./router-resend.ts";
+import { rowsOf, templateText, withLinks } from "./router-text.ts";
+import type { Rendered, RenderInput, RouterDeps, WaSender } from "./router-types.ts";
 import { renderedIn, templateLanguage } from "./template-language.ts";
 import type { WaOutbound } from "./types.ts";
 import { chatOfCallbackId } from "./update.ts";
@@ -29,56 +30,8 @@ import { messageOf } from "./withheld.ts";
  * window, or when WhatsApp answers 131047, the message goes as the approved utility template.
  */
 
-export interface RenderInput {
-  text: string;
-  rows: ButtonRows;
-  opener: string;
-}
-export interface Rendered {
-  messages: WaOutbound[];
-  choices: { n: number; data: string; label: string }[];
-}
-
-export interface WaSender {
-  /** `signal`: the caller gave up; a send not yet out does not go, one on its way is cut. */
-  send(to: string, body: WaOutbound, opts?: { signal?: AbortSignal }): Promise<{ wamid: string }>;
-  /** A media upload (POST /{phone-number-id}/media): the id a document message names. */
-  upload?(file: { bytes: Uint8Array; filename: string; mimeType: string }): Promise<{ id: string }>;
-  markRead(wamid: string, typing?: boolean): Promise<void>;
-}
-
-export interface RouterDeps {
-  store: WaChatStore;
-  client: WaSender;
-  render: (input: RenderInput) => Rendered;
-  /** The chat's language, and the list opener's label in it. */
-  localeOf: (chatId: number) => Promise<{ locale: string; opener: string }>;
-  template: { name: string; languages: Record<string, string> };
-  now: () => number;
-  logger: Logger;
-  /** Calls that name no WhatsApp chat go to Telegram when it is configured; else answered here. */
-  telegram: boolean;
-  /** getMe's answer when there is no Telegram. */
-  botInfo: Record<string, unknown>;
-  /**
-   * Whether a text carries a secret whose words the chat's record must not keep (a back-office
-   * login link: Redis keeps only its token's SHA-256); absent, none does.
-   */
-  secretText?: (text: string) => boolean;
-  /**
-   * Whether the chat's account waits on a hold (another Meta user id wrote from its number:
-   * accounts/wa-identity.ts), so the chat is read by someone the account may not be: asked only
-   * for a message that is not an answer to the chat's own sender (withheld.ts `withholds`). Absent: none.
-   */
-  heldChat?: (chatId: number) => Promise<boolean>;
-  /**
-   * The WhatsApp chat of the number a fresh WhatsApp account (chat-ids.ts `isFreshWaAccount`)
-   * holds now; null: none (its messages go nowhere). Asked only for such an account's calls.
-   */
-  chatOfAccount?: (accountId: number) => Promise<number | null>;
-  /** Where a kept-back account's messages go instead (chat-calls.ts `ChatCallsDeps.reachOf`). */
-  reachOf?: (account: number) => Promise<"held" | { chatId: number } | null>;
-}
+export type { ResendResult } from "./router-resend.ts";
+export type { Rendered, RenderInput, RouterDeps, WaSender } from "./router-types.ts";
 
 type Payload = Record<string, unknown>;
 
@@ -116,13 +69,22 @@ export interface WhatsAppRouter {
   /**
    * A message WhatsApp accepted and later reported `failed` (late-resend.ts): its words sent again
    * in place of the same chat message, as the template (`template`, or outside the window) or
-   * free-form. What came of it; a failed send throws as the client's does.
+   * free-form. What came of it, and the wamids sent. A failed send throws as the client's does;
+   * a failure before any send throws `NothingSent`; once a send went out nothing throws (a store
+   * error after it is logged: the send counts).
    */
-  resendFailed(chatId: number, wamid: string, opts: { template: boolean }): Promise<ResendResult>;
+  resendFailed: ResendFailed;
 }
 
-/** `sent`, or why nothing was: not ours, delivered or read, its words gone, the chat withheld. */
-export type ResendResult = "sent" | "unknown" | "delivered" | "gone" | "withheld";
+/** A failure after a message's first part went out: it may have arrived (never "sent nothing"). */
+function partlySent(err: unknown): WhatsAppApiError {
+  const e = asApiError(err);
+  return new WhatsAppApiError(`part of the message sent, the rest failed: ${e.message}`, {
+    status: typeof e.status === "number" ? e.status : 0,
+    ...(e.code === undefined ? {} : { code: e.code }),
+    mayHaveArrived: true,
+  });
+}
 
 /**
  * Sending on WhatsApp: a rendering of a text and its buttons inside the customer's 24-hour window,
@@ -209,8 +171,10 @@ function outbound(deps: RouterDeps) {
       try {
         wamids.push((await client.send(to, body, signal ? { signal } : {})).wamid);
       } catch (err) {
+        // A part went out: whatever the rest met, the customer may have the message (its lead).
+        if (wamids.length > 0) throw partlySent(err);
         // The window closed without our knowing (the customer's clock is Meta's): the template.
-        if (asApiError(err).code !== 131047 || wamids.length > 0) throw err;
+        if (asApiError(err).code !== 131047) throw err;
         return { wamids: [await asTemplate(to, locale, text, signal)], choices: [] };
       }
     }
@@ -259,41 +223,6 @@ function documentSender(deps: RouterDeps, out: ReturnType<typeof outbound>) {
       caption,
       document: { file_id: fileId, file_unique_id: fileId, file_name: file.filename },
     };
-  };
-}
-
-/**
- * WhatsAppRouter.resendFailed: a failed message's words sent again. Nothing is sent for a wamid
- * not ours, one delivered or read (statuses come in any order: a late `failed` never undoes a
- * delivery), words no longer kept, or a chat withheld now (a held or released number).
- */
-function failedResender(
-  deps: RouterDeps,
-  out: ReturnType<typeof outbound>,
-): WhatsAppRouter["resendFailed"] {
-  const { store, logger } = deps;
-  return async (chatId, wamid, opts) => {
-    const messageId = await store.messageOf(chatId, wamid);
-    if (messageId === null) return "unknown";
-    const statuses = await store.statuses(chatId, wamid);
-    if (statuses.includes("delivered") || statuses.includes("read")) return "delivered";
-    const shown = await store.shown(chatId, messageId);
-    if (!shown) return "unknown";
-    if (shown.text === null) {
-      // Kept until delivered (and for 16 messages after): a message delivered once is not resent.
-      logger.warn({ chatId, messageId }, "whatsapp failed message's words no longer kept");
-      return "gone";
-    }
-    if (await deps.heldChat?.(chatId)) return "withheld";
-    const to = waIdOfChat(chatId) as string;
-    const { locale } = await deps.localeOf(chatId);
-    // Inside the window the same words go free-form (no buttons: only their hash is kept).
-    const sent = opts.template
-      ? [await out.asTemplate(to, locale, shown.text)]
-      : (await out.show(chatId, shown.text, [])).wamids;
-    // Without buttons: the newest buttons stay where they are (a newer message's).
-    await store.putShown(chatId, messageId, { ...shown, buttons: "", choices: [] }, sent);
-    return "sent";
   };
 }
 
@@ -407,9 +336,9 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
     return null;
   }
 
-  const resendFailed = failedResender(deps, out);
+  const resendFailed = failedResender(deps, (d) => outbound(d));
   const resendAsTemplate = async (chatId: number, wamid: string) =>
-    (await resendFailed(chatId, wamid, { template: true })) === "sent";
+    (await resendFailed(chatId, wamid, { template: true })).result === "sent";
   const { sent, freshAnswer } = chatCalls(deps, call, textOf);
   /** The answer to a Bot API call, or "pass" for one that is Telegram's. */
   async function answer(

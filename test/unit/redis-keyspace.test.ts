@@ -52,7 +52,9 @@ describe("redis keyspace", () => {
     expect(slot(k.accountPhones, k.accountUsers)).toEqual(new Set(["accounts"]));
     // The late resends' scripts (whatsapp/late-resend-store.ts) touch all three.
     const resend = waResendKeys("ra:");
-    expect(slot(resend.due, resend.entries, resend.done("wamid.1"))).toEqual(new Set(["waresend"]));
+    expect(
+      slot(resend.due, resend.entries, resend.done("wamid.1"), resend.carry("wamid.2")),
+    ).toEqual(new Set(["waresend"]));
   });
 
   it("puts every key of the money path's scripts and transactions in the one {money} slot", () => {

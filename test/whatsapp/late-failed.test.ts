@@ -31,12 +31,20 @@ function world() {
   let now = 1_800_000_000_000;
   const sent: WaOutbound[] = [];
   let refuse: (body: WaOutbound) => Error | undefined = () => undefined;
+  /** The chat store's writes failing (its Redis away) once a send went out. */
+  const broken = { record: false };
   const instance = () => {
     const conn = redis.connect();
     const store = createRedisWaChatStore(conn, prefix);
     const owed = createRedisLateResendStore(conn, prefix);
     const { router, fetch } = testRouter({
-      store,
+      store: {
+        ...store,
+        putShown: async (...args) => {
+          if (broken.record) throw new Error("CLUSTERDOWN The cluster is down");
+          return store.putShown(...args);
+        },
+      },
       now: () => now,
       send: async (_to, body) => {
         const err = refuse(body);
@@ -78,6 +86,7 @@ function world() {
     sent,
     status,
     refuseWith: (f: typeof refuse) => (refuse = f),
+    broken,
     advance: (ms: number) => (now += ms),
     now: () => now,
   };
@@ -136,6 +145,7 @@ describe("WhatsApp: a late failed 131047 owed durably, sent as the template once
           throw new Error("redis down");
         },
         claim: async () => [],
+        take: async () => false,
         done: async () => {},
         later: async () => {},
       },
@@ -248,5 +258,64 @@ describe("WhatsApp: other late failures Meta says to retry", () => {
     w.advance(HOUR);
     expect(await a.worker.runOnce()).toBe(2);
     expect(w.sent).toHaveLength(3);
+  });
+});
+
+describe("WhatsApp: a late resend and what comes after it (review s24-f)", () => {
+  it("the chat store failing after Meta took the resend: logged, sent once (before: every try for 6 h)", async () => {
+    const w = world();
+    const a = w.instance();
+    await a.store.arrive(CHAT, { at: w.now(), wamid: "wamid.in.1" }, "none");
+    await a.push("✅ Order 17 succeeded.");
+    await a.statuses([w.status("wamid.1", "failed", 131000)]);
+    w.broken.record = true;
+    for (let i = 0; i < 50; i += 1) {
+      w.advance(10 * 60_000);
+      await a.worker.runOnce();
+    }
+    expect(w.sent).toHaveLength(2);
+  });
+
+  it("a resend Meta fails late as well keeps its chain's start: nothing goes after the 6 h bound", async () => {
+    const w = world();
+    const a = w.instance();
+    const b = w.instance();
+    await a.store.arrive(CHAT, { at: w.now(), wamid: "wamid.in.1" }, "none");
+    await a.push("Order 7 succeeded.");
+    const sentBy: number[] = [];
+    for (let step = 0; step < 60; step += 1) {
+      // Meta fails each send late with 131000 (its own trouble), 10 minutes apart.
+      await (step % 2 ? a : b).statuses([w.status(`wamid.${w.sent.length}`, "failed", 131000)]);
+      w.advance(10 * 60_000);
+      await (step % 2 ? b : a).worker.runOnce();
+      sentBy.push(w.sent.length);
+    }
+    // Before: a send every 10 minutes for all 10 hours (61 in all).
+    expect(sentBy[59]).toBeLessThanOrEqual(38);
+    expect(sentBy[59]).toBe(sentBy[40]);
+  });
+
+  it("131049 answered at once to a resend: tried again after about a day, not every few minutes", async () => {
+    const w = world();
+    const a = w.instance();
+    await a.store.arrive(CHAT, { at: w.now(), wamid: "wamid.in.1" }, "none");
+    await a.push("✅ Order 18 succeeded.");
+    await a.statuses([w.status("wamid.1", "failed", 131000)]);
+    let refused = 0;
+    const cap = new WhatsAppApiError("cap", { status: 400, code: 131049, mayHaveArrived: false });
+    w.refuseWith(() => {
+      refused += 1;
+      return cap;
+    });
+    for (let i = 0; i < 6 * 23; i += 1) {
+      w.advance(10 * 60_000);
+      await a.worker.runOnce();
+    }
+    expect(refused).toBe(1);
+    // Refused 10 minutes in: due again a day after that.
+    w.refuseWith(() => undefined);
+    w.advance(2 * HOUR);
+    await a.worker.runOnce();
+    expect(w.sent).toHaveLength(2);
   });
 });

@@ -167,6 +167,30 @@ describe("router: a failed send as the Bot API would answer it", () => {
     await expect(routerFailingWith(meta(0, undefined, true))()).rejects.toThrow(/WhatsApp/);
     await expect(routerFailingWith(new Error("redis down"))()).rejects.toThrow(/redis down/);
   });
+
+  // Review s24-f items 7 and 10: before, a 503 "Not sent", so a reminder gave its marks back and
+  // its lead went again hours later, and a late resend sent the lead again at once.
+  it("a long message whose lead went out and whose second part is refused may have arrived", async () => {
+    const store = createMemoryWaChatStore();
+    const bodies: unknown[] = [];
+    const { fetch } = testRouter({
+      store,
+      send: async (_to, body) => {
+        if (bodies.length > 0) throw meta(400, 131056);
+        bodies.push(body);
+        return { wamid: "wamid.lead" };
+      },
+    });
+    await store.arrive(CHAT, { at: Date.now(), wamid: "wamid.in" }, "none");
+    const text = `${"Reminder line for a due number. ".repeat(40)}\nPay again?`;
+    const reply_markup = { inline_keyboard: [[{ text: "Pay", callback_data: "pay:1" }]] };
+    const res = fetch("http://bot.test/botX/sendMessage", {
+      method: "POST",
+      body: JSON.stringify({ chat_id: CHAT, text, reply_markup }),
+    });
+    await expect(res).rejects.toThrow(/WhatsApp/);
+    expect(bodies).toHaveLength(1);
+  });
 });
 
 /**
