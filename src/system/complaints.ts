@@ -40,7 +40,8 @@ export function wireComplaints(
     logger: base.logger.child({ part: "complaints" }),
     now: base.now,
     tell: complaintTeller(parts),
-    // A refunded order is not reminded of (its plan was paid back).
+    // An order refunded whole is not reminded of (its plan was paid back); the service calls
+    // this only for a whole refund (a partial one leaves the plan running).
     refunded: async (c) => {
       await parts.stores.reminders.dropOrder(c.userId, c.orderReference);
     },
