@@ -3,7 +3,9 @@ import { createI18n } from "../../src/bot/i18n.ts";
 import { createComplaints, createRedisComplaintStore } from "../../src/complaints/index.ts";
 import { account, createRedisLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
+import { INACTIVE_CHAT } from "../../src/notify/deliver.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
+import { redisSentLog } from "../../src/notify/sent-log.ts";
 import type { Order } from "../../src/orders/model.ts";
 import { complaintNotice } from "../../src/system/complaints.ts";
 import { startFakeBotApi } from "../support/fake-bot-api.ts";
@@ -63,6 +65,7 @@ function instance(name: string, apiRoot: string, tell: () => Promise<void>) {
     pacer: false,
     claimIdleMs: 0,
     now: () => clock,
+    sentLog: redisSentLog(redis, r.prefix),
   });
   return { service, notifier, queue };
 }
@@ -197,5 +200,37 @@ describe("a complaint's notice", () => {
     ]);
     expect(await a.queue.backlog()).toBe(0);
     expect(await a.queue.listDead(5)).toEqual([]);
+  });
+
+  it("to a chat marked inactive is recorded as not delivered and dead-lettered, not dropped unseen", async () => {
+    // Review s24-h, 4: the admin read "the notice is on its way", and the notifier dropped it
+    // with no trace (the customer had blocked the bot). Now the order's timeline says "not
+    // delivered", and the dead letter can be replayed once the customer is back.
+    r = testRedis("complaint-notice-inactive");
+    const bot = await startFakeBotApi();
+    onTestFinished(() => bot.close());
+    const a = instance("cmp-a", bot.apiRoot, async () => undefined);
+    await a.queue.markChatInactive(USER);
+    const raised = await a.service.raise({
+      userId: USER,
+      chatId: USER,
+      locale: "en",
+      orderReference: order.reference,
+      reason: "duplicate",
+    });
+    if (!raised.ok) throw new Error("not raised");
+    const ref = raised.complaint.reference;
+    expect(await a.service.reject(ref, 1, "charged once")).toMatchObject({ ok: true });
+    for (let i = 0; i < 2; i++) await a.notifier.runOnce();
+    expect(bot.chat(USER)).toEqual([]);
+    expect(await a.queue.backlog()).toBe(0);
+    const dead = await a.queue.listDead(5);
+    expect(dead.map((x) => [x.notification.kind, x.reason])).toEqual([
+      ["complaint", INACTIVE_CHAT],
+    ]);
+    const timeline = await redisSentLog(r.redis, r.prefix).list(order.reference);
+    expect(timeline).toMatchObject([
+      { chatId: USER, status: "complaint rejected", ok: false, error: INACTIVE_CHAT },
+    ]);
   });
 });
