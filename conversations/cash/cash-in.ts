@@ -121,14 +121,16 @@ export function cashInConversation(deps: BotDeps) {
       flow,
       confirmText(t, customer, { amount, after: availableNow - amount, ref: id }, repeat),
     );
-    // A hold that came since the number was typed (its new holder wrote meanwhile), or the number
-    // left the account (/waid release, taken by another account): nothing is booked, the cash is
-    // not that account's. Checked once, before the first try: a try again is the same booking.
-    // (A flow recorded before "moved" replays its true/false: true is the hold.)
-    const changed = await conversation.external(() => changedSince(accounts, customer));
+    // A hold that came since the number was typed (its new holder wrote meanwhile), the number
+    // left the account (/waid release, taken by another account), or the merchant blocked the
+    // customer meanwhile: nothing is booked, the cash is not (usably) that account's. Checked
+    // once, before the first try: a try again is the same booking. (A flow recorded before
+    // "moved" or "blocked" replays its true/false: true is the hold.)
+    const changed = await conversation.external(() => changedSince(deps, customer));
     if (changed !== false) {
-      const key = changed === "moved" ? "cashin-moved" : "cashin-held";
-      await flow.reply(t(key, { phone: customer.phone }));
+      await flow.reply(
+        t(CHANGED_WORDS[String(changed)] ?? "cashin-held", { phone: customer.phone }),
+      );
       return;
     }
     const r = await bookOnce(flow, conversation, deps, { id, command: "/cashin" }, () =>
@@ -167,12 +169,24 @@ export function cashInConversation(deps: BotDeps) {
   };
 }
 
-/** Asks the phone number until it is a registered customer's other than the agent's own. */
-/** What changed on the customer's account since the number was typed; false: nothing. */
-async function changedSince(accounts: Accounts, c: Customer): Promise<"moved" | true | false> {
-  if ((await accounts.waHoldOf(c.userId)) !== null) return true;
-  return (await accounts.userByPhone(c.number)) === c.userId ? false : "moved";
+/** The words of a change since the number was typed (changedSince); true is the hold. */
+const CHANGED_WORDS: Record<string, string> = {
+  true: "cashin-held",
+  moved: "cashin-moved",
+  blocked: "cashin-blocked",
+};
+
+/**
+ * What changed on the customer's account since the number was typed; false: nothing. The block
+ * is read again too (review s24-h, 6): one placed between the number and Confirm was credited.
+ */
+async function changedSince(deps: BotDeps, c: Customer): Promise<"moved" | "blocked" | boolean> {
+  if ((await deps.accounts.waHoldOf(c.userId)) !== null) return true;
+  if ((await deps.accounts.userByPhone(c.number)) !== c.userId) return "moved";
+  return (await deps.payment.access(c.userId)) === "blocked" ? "blocked" : false;
 }
+
+/** Asks the phone number until it is a registered customer's other than the agent's own. */
 
 async function askCustomer(
   flow: Flow,

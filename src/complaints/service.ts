@@ -50,7 +50,11 @@ export interface ComplaintsOptions {
   logger: Logger;
   now?: () => number;
   tell?: ComplaintTeller;
-  /** What else a booked refund undoes (the order's reminder); a failure is only logged. */
+  /**
+   * What else a whole refund (all the order charged) undoes: the order's reminder. A partial one
+   * (Rs 5 back on a wrong amount) leaves the plan running, so it is not called. A failure is
+   * only logged.
+   */
   refunded?: (c: Complaint) => Promise<void>;
 }
 
@@ -103,12 +107,14 @@ async function change(
             closing: { by: adminId, at, text: words?.text ?? "" },
           };
     let refund: ReturnType<typeof refundTransfer> | undefined;
+    let whole = false;
     const asked = words?.refundPaisa;
     if (action === "resolve" && asked !== undefined) {
       const can = await refundable(ctx, c);
       if (!can.ok) return { ok: false, code: can.code, complaint: c };
       if (asked <= 0 || asked > can.paisa) return { ok: false, code: "too_much", complaint: c };
       refund = refundTransfer(c, asked, words?.text ?? "");
+      whole = asked === can.paisa;
       next.closing = { ...next.closing!, refund: { transferId: refund.id, amountPaisa: asked } };
     }
     const r = await ctx.opts.store.update(c.version, next, refund, noticeOf(next, at));
@@ -117,7 +123,7 @@ async function change(
       return { ok: false, code: "already_refunded", complaint: c };
     if (!r.ok) return { ok: false, code: "ledger_refused", complaint: c };
     const written = { ...next, version: c.version + 1 };
-    if (refund) await afterRefund(ctx, written);
+    if (refund && whole) await afterRefund(ctx, written);
     return { ok: true, complaint: written };
   }
   throw new Error(`complaint ${ref}: ${MAX_TRIES} version races in a row`);

@@ -28,14 +28,18 @@ export type Push = (
 
 /**
  * Delivers one notification. `push` undefined: a redelivered final whose push went out; only its
- * receipt edit is made again. Receipt edits are appended to `later`.
+ * receipt edit is made again. Receipt edits are appended to `later`. "undelivered": not sent, and
+ * not to be dropped unseen (a complaint's notice to an inactive chat): the caller dead-letters it.
  */
 export type Deliver = (
   n: Notification,
   later: ReceiptEdit[],
   push: Push | undefined,
   written?: Delivery["written"],
-) => Promise<"sent" | "dropped">;
+) => Promise<"sent" | "dropped" | "undelivered">;
+
+/** Why a complaint's notice to an inactive chat was not sent (its timeline row, its dead letter). */
+export const INACTIVE_CHAT = "not delivered: the chat is marked inactive (it blocked the bot)";
 
 /** A chat that placed an order this long ago counts as active (the queue remembers one as long). */
 const ACTIVE_MS = 60_000;
@@ -72,23 +76,24 @@ function editReceipt(
 export function createDeliver(deps: DeliverDeps): Deliver {
   const { queue, render, now } = deps;
   /** A push, written down with its outcome (a settled one, sent by someone else, is not). */
+  const record = (n: Notification, ok: boolean, err?: unknown) =>
+    n.reference === undefined
+      ? undefined
+      : deps.sentLog
+          ?.add(n.reference, {
+            at: now(),
+            chatId: n.chatId,
+            kind: "push",
+            // A complaint's notice is listed on its order's timeline by the change it told.
+            status: n.kind === "complaint" ? `complaint ${n.status}` : n.status,
+            ok,
+            ...(err === undefined
+              ? {}
+              : { error: String((err as Error)?.message ?? err).slice(0, 300) }),
+          })
+          .catch(() => undefined);
   const logged = async (n: Notification, send: () => Promise<void>) => {
-    const write = (ok: boolean, err?: unknown) =>
-      n.reference === undefined
-        ? undefined
-        : deps.sentLog
-            ?.add(n.reference, {
-              at: now(),
-              chatId: n.chatId,
-              kind: "push",
-              // A complaint's notice is listed on its order's timeline by the change it told.
-              status: n.kind === "complaint" ? `complaint ${n.status}` : n.status,
-              ok,
-              ...(err === undefined
-                ? {}
-                : { error: String((err as Error)?.message ?? err).slice(0, 300) }),
-            })
-            .catch(() => undefined);
+    const write = (ok: boolean, err?: unknown) => record(n, ok, err);
     try {
       await send();
     } catch (err) {
@@ -143,7 +148,13 @@ export function createDeliver(deps: DeliverDeps): Deliver {
   };
 
   return async (n, later, push, written) => {
-    if (!orderedLately(n, written) && (await queue.isChatInactive(n.chatId))) return "dropped";
+    if (!orderedLately(n, written) && (await queue.isChatInactive(n.chatId))) {
+      if (n.kind !== "complaint") return "dropped";
+      // The admin read "the notice is on its way" (review s24-h, 4): written on the order's
+      // timeline as not delivered, and dead-lettered (replayable once the customer is back).
+      await record(n, false, INACTIVE_CHAT);
+      return "undelivered";
+    }
     if (n.kind === "complaint") return notice(n, push);
     if (n.kind === "admin_alert" && n.topic) {
       // The books' alerts are about the merchant's money, not one order: their own text.

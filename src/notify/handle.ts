@@ -2,7 +2,7 @@ import type { Logger } from "../logger.ts";
 import type { MoneyPathMetrics } from "../orders/metrics.ts";
 import { isFinal, notificationKey } from "../orders/model.ts";
 import { classifyApiError, isGoneChat } from "./api-errors.ts";
-import type { Deliver } from "./deliver.ts";
+import { type Deliver, INACTIVE_CHAT } from "./deliver.ts";
 import type { DeliveryOutcome, NotifierOrders } from "./options.ts";
 import { type PushFor, PushSettled, type SendingState } from "./push.ts";
 import { type Delivery, type NotificationQueue, type QueueConsumer, queuedAt } from "./queue.ts";
@@ -203,6 +203,7 @@ export function createHandle(deps: HandleDeps): Handle {
         ? deps.pushFor(key, d.notification.kind, sending, stillAnnounced(deps, d))
         : undefined;
       const outcome = await deliver(d.notification, later, push, d.written);
+      if (outcome === "undelivered") return giveUp(deps, d, key, INACTIVE_CHAT, ack);
       if (outcome === "sent" && once && sending.carried) {
         // The push's answer was lost: the chat is told once the receipt edit shows the outcome.
         // The lane writes the marker then and counts it; until then the lock's record stays.

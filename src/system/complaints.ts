@@ -9,6 +9,7 @@ import {
   type Complaint,
   type ComplaintStore,
   createComplaints,
+  isClosed,
 } from "../complaints/index.ts";
 import type { RenderNotice } from "../notify/render.ts";
 import type { Order } from "../orders/model.ts";
@@ -39,7 +40,8 @@ export function wireComplaints(
     logger: base.logger.child({ part: "complaints" }),
     now: base.now,
     tell: complaintTeller(parts),
-    // A refunded order is not reminded of (its plan was paid back).
+    // An order refunded whole is not reminded of (its plan was paid back); the service calls
+    // this only for a whole refund (a partial one leaves the plan running).
     refunded: async (c) => {
       await parts.stores.reminders.dropOrder(c.userId, c.orderReference);
     },
@@ -78,7 +80,10 @@ function newComplaintText(t: ReturnType<typeof translator>, c: Complaint): strin
 /**
  * The words of a customer's complaint notice, for the notifier: the complaint read now, shown at
  * the status the notice tells (a later change has a notice of its own), in the customer's language
- * (the one they raised it in), with the balance the refund left as the notice carries it.
+ * (the one they raised it in), with the balance the refund left as the notice carries it. A
+ * "taken" notice of a complaint closed since is not sent (null: dropped): retried after a failed
+ * send, it would reach the chat after "resolved" and say "being looked into" (review s24-h, 1).
+ * A closing notice is never overtaken: a complaint closes once.
  */
 export function complaintNotice(
   i18n: I18n<BotContext>,
@@ -87,6 +92,7 @@ export function complaintNotice(
   return async (n) => {
     const c = await complaints.get(n.complaint);
     if (!c) return null;
+    if (n.status === "taken" && isClosed(c.status)) return null;
     const shown = { ...c, status: n.status };
     const extra = n.balancePaisa === undefined ? {} : { balancePaisa: n.balancePaisa };
     const words = (l: string) => complaintChangeText(translator(i18n, l), shown, extra) ?? "";

@@ -50,4 +50,19 @@ describe("/cashin to a blocked customer", () => {
     await agent.say("/cancel");
     expect((await ts.system.ledger.balance(account.customer(CUSTOMER))).postedPaisa).toBe(0);
   });
+
+  it("blocked between the number and Confirm: refused at Confirm, nothing booked (review s24-h, 6)", async () => {
+    // Before: the block was read only when the number was typed; the Confirm booked the cash.
+    const agent = ts.user(AGENT);
+    const blocked = createRedisBlocked({ redis: other, prefix: ts.prefix });
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say("9800004702", /How much cash/);
+    await agent.say("100", /to the balance of/);
+    await blocked.block({ userId: CUSTOMER, reason: "abuse", by: 4703, at: Date.now() });
+    const refused = await agent.tap("✅ Confirm", /blocked by the shop/);
+    expect(refused.text).toContain("+977 9800004702's account is blocked by the shop");
+    expect(refused.text).toContain("Take no cash for it.");
+    expect((await ts.system.ledger.balance(account.customer(CUSTOMER))).postedPaisa).toBe(0);
+    await blocked.unblock(CUSTOMER);
+  });
 });

@@ -110,6 +110,50 @@ describe.each([
     await expectBooksBalanced(ts.system.ledger);
   });
 
+  it("a partial refund keeps the order's reminder; a whole one drops it (review s24-h, 2)", async () => {
+    // Rs 5 back on a wrong amount: the recharge arrived and its plan runs, so it is still reminded
+    // of. Before: any refund dropped the reminder.
+    const u = ts.user(10_521);
+    const ref = await paidOrder(ts, u);
+    await u.say("/reminders", /9841234567/);
+    const raised = await complaints().raise({
+      userId: 10_521,
+      chatId: 10_521,
+      locale: "en",
+      orderReference: ref,
+      reason: "wrong_amount",
+    });
+    if (!raised.ok) throw new Error("not raised");
+    const part = await complaints().resolve(raised.complaint.reference, ADMIN, {
+      text: "Rs 5 short",
+      refundPaisa: 500,
+    });
+    expect(part.ok).toBe(true);
+    expect(await balance(10_521)).toBe(40_500);
+    await u.say("/reminders", /9841234567/);
+
+    // A whole refund on the next order (all it charged): its plan was paid back, no reminder.
+    const u2 = ts.user(10_522);
+    const ref2 = await paidOrder(ts, u2);
+    await u2.say("/reminders", /9841234567/);
+    const raised2 = await complaints().raise({
+      userId: 10_522,
+      chatId: 10_522,
+      locale: "en",
+      orderReference: ref2,
+      reason: "not_received",
+    });
+    if (!raised2.ok) throw new Error("not raised");
+    const all = await complaints().refundableOf(raised2.complaint.reference);
+    if (!all.ok) throw new Error("not refundable");
+    const whole = await complaints().resolve(raised2.complaint.reference, ADMIN, {
+      text: "not delivered",
+      refundPaisa: all.paisa,
+    });
+    expect(whole.ok).toBe(true);
+    await u2.say("/reminders", /No reminders coming up/);
+  });
+
   it("Report a problem tapped while another order waits asks to leave it, then raises", async () => {
     const u = ts.user(10_511);
     const ref = await paidOrder(ts, u);

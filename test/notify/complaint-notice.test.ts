@@ -1,16 +1,13 @@
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
-import { changeText } from "../../conversations/complaints/texts.ts";
-import { createI18n, translator } from "../../src/bot/i18n.ts";
-import {
-  type ComplaintStore,
-  createComplaints,
-  createRedisComplaintStore,
-} from "../../src/complaints/index.ts";
+import { createI18n } from "../../src/bot/i18n.ts";
+import { createComplaints, createRedisComplaintStore } from "../../src/complaints/index.ts";
 import { account, createRedisLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
+import { INACTIVE_CHAT } from "../../src/notify/deliver.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
-import type { RenderNotice } from "../../src/notify/render.ts";
+import { redisSentLog } from "../../src/notify/sent-log.ts";
 import type { Order } from "../../src/orders/model.ts";
+import { complaintNotice } from "../../src/system/complaints.ts";
 import { startFakeBotApi } from "../support/fake-bot-api.ts";
 import { createNotifier, createNotifierApi } from "../support/notify.ts";
 import { testRedis } from "../support/redis.ts";
@@ -42,17 +39,8 @@ afterEach(async () => {
   await r.cleanup();
 });
 
-/** The notice's words as the product has them (src/system/complaints.ts), read from the store. */
-const noticeWords =
-  (store: ComplaintStore): RenderNotice =>
-  async (n) => {
-    const c = await store.get(n.complaint);
-    if (!c) return null;
-    const extra = n.balancePaisa === undefined ? {} : { balancePaisa: n.balancePaisa };
-    const words = (l: string) =>
-      changeText(translator(i18n, l), { ...c, status: n.status }, extra) ?? "";
-    return { text: words("en"), locale: "en", in: words };
-  };
+/** The notifier's clock (a resend backs off on it). */
+let clock = Date.now();
 
 /** One process: its own Redis connection, complaint service and notifier, on one prefix. */
 function instance(name: string, apiRoot: string, tell: () => Promise<void>) {
@@ -71,10 +59,13 @@ function instance(name: string, apiRoot: string, tell: () => Promise<void>) {
     queue,
     orders: { get: async () => null },
     api,
-    renderNotice: noticeWords(store),
+    // The product's words (src/system/complaints.ts), read from the store.
+    renderNotice: complaintNotice(i18n, store),
     consumerName: name,
     pacer: false,
     claimIdleMs: 0,
+    now: () => clock,
+    sentLog: redisSentLog(redis, r.prefix),
   });
   return { service, notifier, queue };
 }
@@ -128,19 +119,15 @@ describe("a complaint's notice", () => {
 
     down = false;
     await rounds(3);
+    // The "taken" notice is not sent: the complaint is resolved by now (review s24-h, 1).
     const texts = bot.chat(USER).map((m) => m.text);
-    expect(texts).toHaveLength(2);
-    expect(texts[0]).toContain(
-      `Your complaint ${ref} about order ${order.reference} is being looked into.`,
-    );
-    expect(texts[1]).toBe(
+    expect(texts).toEqual([
       `✅ Your complaint ${ref} about order ${order.reference} is resolved: sorry\nRs 250 was returned to your balance. Balance: Rs 250`,
-    );
+    ]);
     expect(await a.queue.isSent(`complaint:${ref}:resolved`)).toBe(true);
-    expect(await b.queue.isSent(`complaint:${ref}:taken`)).toBe(true);
     expect(await a.queue.backlog()).toBe(0);
     await rounds(2);
-    expect(bot.chat(USER)).toHaveLength(2); // sent once, though two notifiers ran
+    expect(bot.chat(USER)).toHaveLength(1); // sent once, though two notifiers ran
   });
 
   it("whose send may have arrived is not sent again blindly (its answer lost: the sent-once record)", async () => {
@@ -174,5 +161,76 @@ describe("a complaint's notice", () => {
     expect(await a.queue.listDead(5)).toEqual([]);
     expect(await a.queue.isSent(`complaint:${raised.complaint.reference}:rejected`)).toBe(false);
     expect(await a.queue.backlog()).toBe(1);
+  });
+
+  it('saying "being looked into" is not sent after "resolved" (a failed taken send retried late)', async () => {
+    // Review s24-h, 1: take, the taken send's answer lost (a 502: the sent-once record backs the
+    // resend off), resolve within that minute: "resolved" went out first, and a minute later the
+    // customer read "is being looked into. We will answer by …" of a closed complaint.
+    r = testRedis("complaint-notice-order");
+    const bot = await startFakeBotApi();
+    onTestFinished(() => bot.close());
+    let sends = 0;
+    bot.script = (method) => {
+      if (method !== "sendMessage") return undefined;
+      sends++;
+      return sends === 1 ? { error_code: 502, description: "Bad Gateway" } : undefined;
+    };
+    const a = instance("cmp-a", bot.apiRoot, async () => undefined);
+    const raised = await a.service.raise({
+      userId: USER,
+      chatId: USER,
+      locale: "en",
+      orderReference: order.reference,
+      reason: "duplicate",
+    });
+    if (!raised.ok) throw new Error("not raised");
+    const ref = raised.complaint.reference;
+    expect(await a.service.take(ref, 1)).toMatchObject({ ok: true });
+    await a.notifier.runOnce(); // the taken send: its answer lost
+    expect(sends).toBe(1);
+    const done = await a.service.resolve(ref, 1, { text: "fixed", refundPaisa: 25_000 });
+    expect(done.ok).toBe(true);
+    for (let i = 0; i < 3; i++) await a.notifier.runOnce();
+    clock += 10 * 60_000; // past the resend's back-off
+    for (let i = 0; i < 3; i++) await a.notifier.runOnce();
+    const texts = bot.chat(USER).map((m) => m.text);
+    expect(texts).toEqual([
+      `✅ Your complaint ${ref} about order ${order.reference} is resolved: fixed\nRs 250 was returned to your balance. Balance: Rs 250`,
+    ]);
+    expect(await a.queue.backlog()).toBe(0);
+    expect(await a.queue.listDead(5)).toEqual([]);
+  });
+
+  it("to a chat marked inactive is recorded as not delivered and dead-lettered, not dropped unseen", async () => {
+    // Review s24-h, 4: the admin read "the notice is on its way", and the notifier dropped it
+    // with no trace (the customer had blocked the bot). Now the order's timeline says "not
+    // delivered", and the dead letter can be replayed once the customer is back.
+    r = testRedis("complaint-notice-inactive");
+    const bot = await startFakeBotApi();
+    onTestFinished(() => bot.close());
+    const a = instance("cmp-a", bot.apiRoot, async () => undefined);
+    await a.queue.markChatInactive(USER);
+    const raised = await a.service.raise({
+      userId: USER,
+      chatId: USER,
+      locale: "en",
+      orderReference: order.reference,
+      reason: "duplicate",
+    });
+    if (!raised.ok) throw new Error("not raised");
+    const ref = raised.complaint.reference;
+    expect(await a.service.reject(ref, 1, "charged once")).toMatchObject({ ok: true });
+    for (let i = 0; i < 2; i++) await a.notifier.runOnce();
+    expect(bot.chat(USER)).toEqual([]);
+    expect(await a.queue.backlog()).toBe(0);
+    const dead = await a.queue.listDead(5);
+    expect(dead.map((x) => [x.notification.kind, x.reason])).toEqual([
+      ["complaint", INACTIVE_CHAT],
+    ]);
+    const timeline = await redisSentLog(r.redis, r.prefix).list(order.reference);
+    expect(timeline).toMatchObject([
+      { chatId: USER, status: "complaint rejected", ok: false, error: INACTIVE_CHAT },
+    ]);
   });
 });
