@@ -3,7 +3,7 @@ import type { Logger } from "../logger.ts";
 import { wordsOfCall } from "../telegram/words.ts";
 import { type ApiAnswer, asApiError } from "./bot-api-failure.ts";
 import { botApiFetch } from "./bot-api-fetch.ts";
-import { chatCalls, type PassAs } from "./chat-calls.ts";
+import { type ChatCallsDeps, chatCalls, type PassAs } from "./chat-calls.ts";
 import { isFreshWaAccount, isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
 import type { Shown, StoredShown, WaChatStore } from "./chat-store.ts";
@@ -78,6 +78,8 @@ export interface RouterDeps {
   chatOfAccount?: (accountId: number) => Promise<number | null>;
   /** Where a kept-back account's messages go instead (chat-calls.ts `ChatCallsDeps.reachOf`). */
   reachOf?: (account: number) => Promise<"held" | { chatId: number } | null>;
+  /** Who a chat stands for now beside its own account (chat-calls.ts `ChatCallsDeps.chatNowOf`). */
+  chatNowOf?: ChatCallsDeps["chatNowOf"];
 }
 
 type Payload = Record<string, unknown>;
