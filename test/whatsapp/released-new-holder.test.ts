@@ -72,15 +72,15 @@ describe("a released number's next holder, joined to their Telegram account", ()
     const ref = await order(bikash, 120);
     await ended(ashaRef);
     await ended(ref);
-    const after = () => bikash.texts().slice(since);
+    const chatSince = () => bikash.texts().slice(since);
     await waitUntil(
-      async () => after().some((t) => t.includes(ref) && /succeeded/i.test(t)),
+      async () => chatSince().some((t) => t.includes(ref) && /succeeded/i.test(t)),
       "the new holder's result in their chat",
     );
     await tgA.waitFor((m) => m.text.includes(ashaRef) && /succeeded/i.test(m.text));
     // Sent once: the new holder's result was in their chat, so it is nowhere else.
     expect(tgA.botTexts().some((t) => t.includes(ref))).toBe(false);
-    expect(after().some((t) => t.includes(ashaRef))).toBe(false);
+    expect(chatSince().some((t) => t.includes(ashaRef))).toBe(false);
     const log = (await ts.system.sentLog.list(ref)).filter((e) => e.status === "success");
     expect(log).toMatchObject([{ chatId: waPerson(phone), ok: true }]);
   });
