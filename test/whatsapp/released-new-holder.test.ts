@@ -81,7 +81,39 @@ describe("a released number's next holder, joined to their Telegram account", ()
     // Sent once: the new holder's result was in their chat, so it is nowhere else.
     expect(tgA.botTexts().some((t) => t.includes(ref))).toBe(false);
     expect(chatSince().some((t) => t.includes(ashaRef))).toBe(false);
-    const log = (await ts.system.sentLog.list(ref)).filter((e) => e.status === "success");
-    expect(log).toMatchObject([{ chatId: waPerson(phone), ok: true }]);
+    const pushes = async () =>
+      (await ts.system.sentLog.list(ref)).filter((e) => e.status === "success");
+    await waitUntil(async () => (await pushes()).length > 0, "the push's outcome written down");
+    expect(await pushes()).toMatchObject([{ chatId: waPerson(phone), ok: true }]);
+  });
+
+  it("gets their own top-up's notice in the WhatsApp chat, never the old holder", async () => {
+    const phone = "9779800050002";
+    const admin = waUser(ADMIN_PHONE, "Admin", "NP.admin-50");
+    await admin.say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-50b");
+    await asha.say("hi", /Namaste Asha/);
+    const tgA = ts.user(13_003);
+    await linkTelegramTo(tgA, asha, phone);
+    const bikash = waUser(phone, "Bikash", "NP.bikash-50b");
+    await bikash.say("balance", /under review by our support/);
+    await admin.say(`waid +${phone} release`, /was released from account/);
+    const since = bikash.texts().length;
+    const tgB = ts.user(13_004);
+    await tgB.register(phone);
+    await linkWhatsAppTo(bikash, tgB);
+    // Started in the WhatsApp chat as the new holder's account: its notice is addressed to the chat.
+    const started = await ts.system.topUps!.start({
+      userId: tgB.id,
+      chatId: waPerson(phone),
+      locale: "en",
+      amountPaisa: 20_000,
+    });
+    if (!started.ok) throw new Error("top-up start refused");
+    ts.system.khalti!.act(started.topUp.paymentId, "pay");
+    await ts.system.topUps!.confirm("khalti", started.topUp.paymentId);
+    await bikash.waitFor(/added to your balance/);
+    expect(bikash.texts().slice(since).join("\n")).toMatch(/Rs 200/);
+    expect(tgA.botTexts().some((t) => /added to your balance/.test(t))).toBe(false);
   });
 });
