@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
+import { isWhatsAppChat } from "../whatsapp/chat-ids.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
 
 /**
@@ -102,8 +103,10 @@ export interface LinkStore {
   /** Writes the link; `seal`: who proved it, for a channel whose id may pass to another person. */
   link(channelId: number, personId: number, seal?: string): Promise<void>;
   /**
-   * The channels joined to a person (no index: the links are scanned). Asked only for an account
-   * whose WhatsApp number was released (accounts/released-reach.ts), where its pushes go instead.
+   * The Telegram chats joined to a person (no index: the links are scanned). Asked only for an
+   * account whose WhatsApp number was released (accounts/released-reach.ts), where its pushes go
+   * instead. A WhatsApp chat is never named: one is the person's only while its number is theirs
+   * (released-reach's `phone`); a link beyond that is stale, its number maybe a stranger's now.
    */
   channelsOf(personId: number): Promise<number[]>;
 }
@@ -138,7 +141,9 @@ export function createMemoryLinks(now: () => number = Date.now): LinkStore {
       links.set(channelId, linkValue(personId, seal));
     },
     async channelsOf(personId) {
-      return [...links].filter(([, v]) => parseLink(v)?.personId === personId).map(([c]) => c);
+      return [...links]
+        .filter(([c, v]) => !isWhatsAppChat(c) && parseLink(v)?.personId === personId)
+        .map(([c]) => c);
     },
     async offer(channelId, offer) {
       const s = sends.get(channelId);
@@ -213,7 +218,8 @@ export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): 
       do {
         const [next, flat] = await redis.hscan(k.accountLinks, cursor, "COUNT", 1000);
         for (let i = 0; i + 1 < flat.length; i += 2)
-          if (parseLink(flat[i + 1])?.personId === personId) found.push(Number(flat[i]));
+          if (parseLink(flat[i + 1])?.personId === personId && !isWhatsAppChat(Number(flat[i])))
+            found.push(Number(flat[i]));
         cursor = next;
       } while (cursor !== "0");
       return found;

@@ -4,6 +4,7 @@ import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
+import { withAccount } from "../telegram/call-account.ts";
 import { menuButton } from "./callback-data.ts";
 import { carryWithRelease } from "./carried-writes.ts";
 import { LOCALES, type Locale, type Translate } from "./i18n.ts";
@@ -50,6 +51,12 @@ const idleInfoSchema = z.object({
    * `pushChatOf`); the chat's own id is the old account's, whose messages never reach it again.
    */
   to: z.number().int().optional(),
+  /**
+   * The account the flow ran for, in a WhatsApp chat when the notice goes to the chat itself: the
+   * chat's own account may be released and the chat act as another one now, so the router tells
+   * whose notice it is by this (telegram/call-account.ts), never by the chat id alone.
+   */
+  account: z.number().int().optional(),
   /** Read and dropped: arms written before an arm was named by its time carried a token. */
   token: z.string().max(64).optional(),
 });
@@ -274,13 +281,13 @@ export function createIdleSweeper(o: IdleSweeperOptions) {
       const t = o.translate(info.locale);
       // A notice that cannot be sent is only a notice: the flow still ends on the next update.
       const keyboard = startAgainKeyboard(t, info);
-      await o
-        .send(
+      await withAccount(info.account, () =>
+        o.send(
           info.to ?? chatId,
           idleText(t, o.idleMs, keyboard ? undefined : info.again, info.ended),
           keyboard,
-        )
-        .catch((err) => o.logger.warn({ chatId, err: String(err) }, "idle notice not sent"));
+        ),
+      ).catch((err) => o.logger.warn({ chatId, err: String(err) }, "idle notice not sent"));
     }
   };
   return {

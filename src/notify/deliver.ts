@@ -1,5 +1,6 @@
 import type { InlineKeyboardMarkup } from "grammy/types";
 import { isFinal, type Notification, type Order, RECEIPT_RANK } from "../orders/model.ts";
+import { withAccount } from "../telegram/call-account.ts";
 import type { Words } from "../telegram/words.ts";
 import type { FinalButtons, NotifierOrders } from "./options.ts";
 import { PushSettled } from "./push-settled.ts";
@@ -191,7 +192,10 @@ export function createDeliver(deps: DeliverDeps): Deliver {
       const words = locale
         ? { locale, in: (l: string) => render(n, { ...order, locale: l }).text }
         : undefined;
-      await logged(n, () => push(n.chatId, text, markup, receipt, words));
+      // Whose result it is: a released WhatsApp chat may act as another account now (chat-calls.ts).
+      await logged(n, () =>
+        withAccount(order.userId, () => push(n.chatId, text, markup, receipt, words)),
+      );
     }
     if (hasReceipt(order)) editReceipt(later, order, n.status, receiptText, readAt);
     return "sent";

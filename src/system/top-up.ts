@@ -14,6 +14,7 @@ import {
   type TopUpNotice,
   topUpReturnRoutes,
 } from "../payments/index.ts";
+import { withAccount } from "../telegram/call-account.ts";
 import type { Base } from "./base.ts";
 import type { ChatSend } from "./bot.ts";
 import type { HttpApp } from "./server.ts";
@@ -64,8 +65,11 @@ export function wireTopUps(
     store: parts.stores.topUps,
     gateway,
     ledger: parts.stores.ledger,
+    // A customer's notice names its account: a released WhatsApp chat may act as another now.
     notify: (n: TopUpNotice) =>
-      parts.send(n.chatId, topUpNoticeText(parts.i18n, n), topUpNoticeMarkup(parts.i18n, n)),
+      withAccount(n.audience === "customer" ? n.topUp.userId : undefined, () =>
+        parts.send(n.chatId, topUpNoticeText(parts.i18n, n), topUpNoticeMarkup(parts.i18n, n)),
+      ),
     notifyUnreadable: (n) => parts.send(n.chatId, unreadableNoticeText(n)),
     // As the notifier reads a failed send: a chat that blocked the bot is not pushed to again.
     undeliverable: (err) => isUndeliverable(classifyApiError(err)),

@@ -4,6 +4,7 @@ import type { Update } from "grammy/types";
 import { Counter } from "prom-client";
 import { type Accounts, formatPhone, waShortId } from "../accounts/index.ts";
 import { carriesLinkCode } from "../accounts/links.ts";
+import { phoneSchema } from "../accounts/phone.ts";
 import type { Crossings } from "../books/crossing.ts";
 import type { BotContext } from "../bot/context.ts";
 import { DEFAULT_LOCALE, translator } from "../bot/i18n.ts";
@@ -30,7 +31,7 @@ import {
   createRedisLateResendStore,
 } from "../whatsapp/late-resend-store.ts";
 import { renderMessage, typedChoice } from "../whatsapp/render.ts";
-import { whatsappRouter } from "../whatsapp/router.ts";
+import { type RouterDeps, whatsappRouter } from "../whatsapp/router.ts";
 import type { WaWebhookEvents } from "../whatsapp/types.ts";
 import { whatsappWebhook } from "../whatsapp/webhook.ts";
 import type { Base } from "./base.ts";
@@ -214,18 +215,7 @@ export function wireWhatsApp(
     secretText: (text) => carriesLoginLink(text) || carriesLinkCode(text),
     // A push to a held account's chat is withheld (staff chats are never held: no read for them).
     heldChat: async (chatId) => !parts.isStaff(chatId) && parts.accounts.waHeldNow(chatId),
-    // A fresh account's messages go to the chat of the number it holds now (one read each).
-    chatOfAccount: async (id) => {
-      const phone = await parts.accounts.phoneOf(id);
-      return phone === null ? null : chatIdOfWaId(phone);
-    },
-    // A released account's messages go to its old holder's other chat (accounts/released-reach.ts).
-    reachOf: async (account) => {
-      const r = await parts.accounts.releasedReachOf(account);
-      if (r === null || r === "held") return r;
-      const chatId = "phone" in r ? chatIdOfWaId(r.phone) : r.channel;
-      return chatId === null ? null : { chatId };
-    },
+    ...releasedChats(parts.accounts),
   });
   const queue: WaInboundQueue = redis
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })
@@ -367,3 +357,32 @@ export const WHATSAPP_ONLY_BOT = {
   can_connect_to_business: false,
   has_main_web_app: false,
 };
+
+/** Where a released number's chats send: a fresh account's, the old account's, the new holder's. */
+function releasedChats(
+  accounts: Accounts,
+): Pick<RouterDeps, "chatOfAccount" | "chatNowOf" | "reachOf"> {
+  return {
+    // A fresh account's messages go to the chat of the number it holds now (one read each).
+    chatOfAccount: async (id) => {
+      const phone = await accounts.phoneOf(id);
+      return phone === null ? null : chatIdOfWaId(phone);
+    },
+    // Who a released chat stands for now: its number's account and its link's (chat-calls.ts `whose`).
+    chatNowOf: async (chatId) => {
+      const phone = phoneSchema.safeParse(waIdOfChat(chatId));
+      const [holder, link] = await Promise.all([
+        phone.success ? accounts.userByPhone(phone.data) : null,
+        accounts.links.linkOf(chatId),
+      ]);
+      return { holder, link };
+    },
+    // A released account's messages go to its old holder's other chat (accounts/released-reach.ts).
+    reachOf: async (account) => {
+      const r = await accounts.releasedReachOf(account);
+      if (r === null || r === "held") return r;
+      const chatId = "phone" in r ? chatIdOfWaId(r.phone) : r.channel;
+      return chatId === null ? null : { chatId };
+    },
+  };
+}

@@ -50,6 +50,28 @@ async function answerUntil(answer: Answer, method: string, p: Payload, given: un
   }
 }
 
+/**
+ * Telegram's answer to a message carried to a released account's other chat: a refusal of that
+ * chat (403: the bot blocked; 400 chat not found) is the carried chat's, not the address's, so it
+ * becomes a 400 not delivered (dead-lettered, on the order's timeline), never a chat gone, which
+ * would mark the released chat inactive and drop its account's later pushes unrecorded.
+ */
+async function carriedAnswer(r: Response): Promise<Response> {
+  if (r.status !== 403 && r.status !== 400) return r;
+  const a = (await r
+    .clone()
+    .json()
+    .catch(() => null)) as { description?: unknown } | null;
+  const said = typeof a?.description === "string" ? a.description : "";
+  if (r.status === 400 && !/chat not found|user is deactivated|PEER_ID_INVALID/i.test(said))
+    return r;
+  return asResponse({
+    ok: false,
+    error_code: 400,
+    description: `Bad Request: not delivered: the released account's other chat refused it (${r.status})`,
+  });
+}
+
 export const botApiFetch =
   (answer: Answer) =>
   (real: typeof fetch): typeof fetch =>
@@ -77,6 +99,7 @@ export const botApiFetch =
       const a = await answerUntil(answer, method, payload, init?.signal);
       if (a === "pass") return real(input, init);
       // Handed on to another chat (a released WhatsApp account's Telegram chat: chat-calls.ts).
-      if ("pass" in a) return real(input, { ...init, body: JSON.stringify(a.pass) });
+      if ("pass" in a)
+        return carriedAnswer(await real(input, { ...init, body: JSON.stringify(a.pass) }));
       return asResponse(a);
     }) as typeof fetch;

@@ -1,5 +1,6 @@
 import type { Logger } from "../logger.ts";
 import { NOT_SENT_PREFIX } from "../telegram/api.ts";
+import { accountOfCall } from "../telegram/call-account.ts";
 import { type ApiAnswer, asApiError, failureAnswer, logFailure } from "./bot-api-failure.ts";
 import { isWhatsAppChat } from "./chat-ids.ts";
 import { answeredAsSent, type WithheldDeps, withholds } from "./withheld.ts";
@@ -27,6 +28,26 @@ const NO_CHAT_LEFT: ApiAnswer = {
     "Bad Request: not delivered: the account's WhatsApp number was released and no chat of it remains",
 };
 
+/**
+ * A message refused as not delivered (400: dead-lettered, on the order's timeline), nothing sent:
+ * addressed to a released account's chat that now acts as another account (its number registered
+ * to it, or linked to it) when it may be either's, or when it is the other account's but the chat
+ * no longer acts as that one; or a released account's document whose only other chat is Telegram's.
+ */
+const notDelivered = (why: string): ApiAnswer => ({
+  ok: false,
+  error_code: 400,
+  description: `Bad Request: not delivered: ${why}`,
+});
+
+/** Who a WhatsApp chat stands for now beside its own account: its number's account, its link's. */
+export interface ChatNow {
+  /** The account the chat's number is registered to (null: nobody). */
+  holder: number | null;
+  /** The account the chat is linked to (accounts/links.ts; null: none). */
+  link: number | null;
+}
+
 /** What `chatCalls` needs of the router's deps (router.ts RouterDeps). */
 export interface ChatCallsDeps extends WithheldDeps {
   logger: Logger;
@@ -40,6 +61,8 @@ export interface ChatCallsDeps extends WithheldDeps {
   reachOf?: (account: number) => Promise<"held" | { chatId: number } | null>;
   /** Whether Telegram is configured (a released account's Telegram chat can be reached). */
   telegram?: boolean;
+  /** Who the chat stands for now (`ChatNow`); absent: its own account only. */
+  chatNowOf?: (chatId: number) => Promise<ChatNow>;
 }
 
 /**
@@ -72,8 +95,47 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     } catch (err) {
       return notSent(logger, { method, chatId }, err);
     }
-    if (blocked) return elsewhere(method, p, chatId, account, signal);
-    return carried(method, p, chatId, signal);
+    if (!blocked) return carried(method, p, chatId, signal);
+    if (account === chatId) return whose(method, p, chatId, signal);
+    return elsewhere(method, p, chatId, account, signal);
+  }
+
+  /**
+   * A message addressed to a released (or held) account's own chat: whose it is decides, never the
+   * chat id alone, as the chat may act as the number's next holder now (linked to their account):
+   * the sender names the message's account (telegram/call-account.ts). The chat's old account's
+   * goes to its old holder's other chat (`elsewhere`); another account's goes to this chat only
+   * while the chat acts as that account (its number and its link both name it), else is not
+   * delivered; one of no named account, while the chat stands for another account, is not
+   * delivered either (it may be the new holder's: never carried to the old holder).
+   */
+  async function whose(method: string, p: Payload, chatId: number, signal?: AbortSignal) {
+    const owner = accountOfCall();
+    let now: ChatNow;
+    try {
+      now = (await deps.chatNowOf?.(chatId)) ?? { holder: null, link: null };
+    } catch (err) {
+      return notSent(logger, { method, chatId }, err);
+    }
+    if (owner !== undefined && owner !== chatId) {
+      if (now.holder === owner && now.link === owner) return carried(method, p, chatId, signal);
+      logger.warn(
+        { chatId, account: owner, method },
+        "whatsapp message not delivered: the chat no longer acts as its account",
+      );
+      return notDelivered("the chat no longer acts as the message's account");
+    }
+    const other = [now.holder, now.link].some((a) => a !== null && a !== chatId);
+    if (owner === undefined && other && CARRIED.has(method)) {
+      logger.warn(
+        { chatId, method },
+        "whatsapp message not delivered: the chat stands for another account now",
+      );
+      return notDelivered(
+        "the released chat stands for another account now; whose message it is is unknown",
+      );
+    }
+    return elsewhere(method, p, chatId, chatId, signal);
   }
 
   async function carried(method: string, p: Payload, chatId: number, signal?: AbortSignal) {
@@ -102,13 +164,22 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     let reach: "held" | { chatId: number } | null = "held";
     try {
       if (deps.reachOf && CARRIED.has(method)) reach = await deps.reachOf(account);
-      const kept = reach !== null && reach !== "held" && !isWhatsAppChat(reach.chatId);
-      if (reach === "held" || (kept && !telegramCarries(method))) {
+      if (reach === "held") {
         logger.info({ chatId, method }, "whatsapp message withheld: the chat's account is held");
         return { ok: true, result: await answeredAsSent(deps, method, p, chatId, textOf(p)) };
       }
     } catch (err) {
       return notSent(logger, { method, chatId }, err);
+    }
+    if (reach !== null && !isWhatsAppChat(reach.chatId) && !telegramCarries(method)) {
+      // A document (its upload is not rewritten), or Telegram not configured: never answered as sent.
+      logger.warn(
+        { account, method },
+        "whatsapp message not delivered: its other chat is Telegram's, which cannot take it",
+      );
+      return notDelivered(
+        "the released account's other chat is a Telegram chat, which cannot take this message",
+      );
     }
     if (reach === null) {
       logger.warn({ account, method }, "whatsapp message not delivered: the account has no chat");

@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.ts";
+import type { ChatCallsDeps } from "./chat-calls.ts";
 import type { WaChatStore } from "./chat-store.ts";
 import type { ButtonRows } from "./router-text.ts";
 import type { WaOutbound } from "./types.ts";
@@ -54,4 +55,6 @@ export interface RouterDeps {
   chatOfAccount?: (accountId: number) => Promise<number | null>;
   /** Where a kept-back account's messages go instead (chat-calls.ts `ChatCallsDeps.reachOf`). */
   reachOf?: (account: number) => Promise<"held" | { chatId: number } | null>;
+  /** Who a chat stands for now beside its own account (chat-calls.ts `ChatCallsDeps.chatNowOf`). */
+  chatNowOf?: ChatCallsDeps["chatNowOf"];
 }

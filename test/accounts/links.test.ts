@@ -92,6 +92,17 @@ describe.each([
     expect(await s.redeem(31_003, last)).toMatchObject({ ok: true });
   });
 
+  it("names a person's joined Telegram chats only, never a WhatsApp chat (a link maybe stale)", async () => {
+    const s = make();
+    const person = 8_009_779_800_031_099;
+    await s.link(31_021, person, "u:NP.tg");
+    await s.link(8_009_779_800_031_021, person, "u:NP.wa");
+    await s.link(31_022, 31_023);
+    expect(await s.channelsOf(person)).toEqual([31_021]);
+    expect(await s.channelsOf(31_023)).toEqual([31_022]);
+    expect(await s.channelsOf(31_099)).toEqual([]);
+  });
+
   it("gives two tries at once with the right code one join", async () => {
     const s = make();
     const code = await codeOf(s, 31_004);

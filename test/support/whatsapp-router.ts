@@ -22,6 +22,9 @@ export function testRouter(opts: {
   /** The per-push hold check and a fresh account's chat (router.ts RouterDeps), when a test needs them. */
   heldChat?: RouterOptions["heldChat"];
   chatOfAccount?: RouterOptions["chatOfAccount"];
+  /** A released account's other chat, and who its chat stands for now (router.ts RouterDeps). */
+  reachOf?: RouterOptions["reachOf"];
+  chatNowOf?: RouterOptions["chatNowOf"];
 }) {
   const router = whatsappRouter({
     store: opts.store,
@@ -35,6 +38,8 @@ export function testRouter(opts: {
     botInfo: {},
     ...(opts.heldChat ? { heldChat: opts.heldChat } : {}),
     ...(opts.chatOfAccount ? { chatOfAccount: opts.chatOfAccount } : {}),
+    ...(opts.reachOf ? { reachOf: opts.reachOf } : {}),
+    ...(opts.chatNowOf ? { chatNowOf: opts.chatNowOf } : {}),
   });
   return { router, fetch: router.fetchVia(opts.telegram ?? (async () => new Response("{}"))) };
 }

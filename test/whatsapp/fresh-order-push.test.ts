@@ -65,7 +65,7 @@ describe("a fresh WhatsApp account's order pushes", () => {
     }, "both orders' end");
     // The final push (the receipt above said "processing").
     await bikash.waitFor((m) => m.text.includes(ref) && !/processing|Please check/.test(m.text));
-    // The old account has no other chat: its push is refused as a chat gone, not sent.
+    // The old account has no other chat: its push is refused as not delivered (400, dead-lettered).
     const withheldOld = () =>
       ts.logs.some((l) => l.includes("the account has no chat") && l.includes(`"account":${old}`));
     await waitUntil(withheldOld, "the old account's push kept back");

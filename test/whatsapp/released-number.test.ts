@@ -41,7 +41,8 @@ const ADDED = /added to your balance/;
 
 /**
  * Whether the router kept a message of the released account `old` from the number's chat: with
- * no other chat of the account left, it is refused as a chat gone (never answered as sent).
+ * no other chat of the account left, it is refused as not delivered (400, dead-lettered; never
+ * answered as sent).
  */
 const withheldIn = (old: number) =>
   ts.logs.some((l) => l.includes("the account has no chat") && l.includes(`"account":${old}`));

@@ -94,4 +94,23 @@ describe("the old holder of a released number", () => {
     expect(dead.some((d) => JSON.stringify(d).includes(ref))).toBe(true);
     expect(chatSince()).not.toContain(ref);
   });
+
+  it("a Telegram chat that blocked the bot: not delivered, the released chat not marked gone", async () => {
+    const phone = "9779800048003";
+    const tg = ts.user(12_983);
+    const { ref, old } = await orderThenRelease(phone, "3", async (asha) => {
+      await linkTelegramTo(tg, asha, phone);
+      ts.system.emulator!.users.block(tg.id, true);
+    });
+    const pushes = async () =>
+      (await ts.system.sentLog.list(ref)).filter((e) => e.status === "success");
+    await waitUntil(async () => (await pushes()).length > 0, "the push's outcome written down");
+    const [entry] = await pushes();
+    expect(entry).toMatchObject({ chatId: old, ok: false });
+    expect(entry?.error).toMatch(/refused it \(403\)/);
+    const dead = await ts.system.queue.listDead(50);
+    expect(dead.some((d) => JSON.stringify(d).includes(ref))).toBe(true);
+    // The refusal is the Telegram chat's: the account's later pushes are not dropped unrecorded.
+    expect(await ts.system.queue.isChatInactive(old)).toBe(false);
+  });
 });

@@ -52,7 +52,7 @@ async function armIdle(s: FlowScope, chatId: number) {
     const to = pushChatOf(chatId, s.userId);
     const info = {
       locale: t.locale,
-      ...(to !== chatId ? { to } : {}),
+      ...(to !== chatId ? { to } : isWhatsAppChat(chatId) ? { account: s.userId } : {}),
       ...(s.nav.flow ? { flow: s.nav.flow } : {}),
       ...(s.words.again ? { again: s.words.again } : {}),
       ...(s.words.ended ? { ended: s.words.ended } : {}),

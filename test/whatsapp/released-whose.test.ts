@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { withAccount } from "../../src/telegram/call-account.ts";
+import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { testRouter } from "../support/whatsapp-router.ts";
+
+/**
+ * A message addressed to a released account's WhatsApp chat (chat-calls.ts `whose`): the old
+ * account's goes to its old holder's Telegram chat; the new holder's (the chat linked to their
+ * account, the number registered to it) to the chat itself; one whose account is not said, while
+ * the chat stands for another account, is not delivered (400) and goes nowhere; a document the
+ * Telegram chat cannot take is not delivered either, never answered as sent (review s24-g).
+ */
+const CHAT = WA_CHAT_BASE + 9779841000951;
+const OLD_TG = 51_001;
+const NEW_TG = 51_002;
+
+function rig(now: { holder: number | null; link: number | null }) {
+  const store = createMemoryWaChatStore();
+  const sent: number[] = [];
+  const passed: string[] = [];
+  const { fetch } = testRouter({
+    store,
+    send: async (m) => {
+      sent.push(Number((m as { to?: unknown }).to));
+      return { wamid: `wamid.${sent.length}` };
+    },
+    telegram: async (_input, init) => {
+      passed.push(String(init?.body));
+      return new Response(JSON.stringify({ ok: true, result: { message_id: 1 } }));
+    },
+    heldChat: async (account) => account === CHAT,
+    reachOf: async () => ({ chatId: OLD_TG }),
+    chatNowOf: async () => now,
+  });
+  const call = (method: string, body: Record<string, unknown>) =>
+    fetch(`http://bot.test/botX/${method}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ chat_id: CHAT, ...body }),
+    }).then((r) => r.json() as Promise<{ ok: boolean; error_code?: number; description?: string }>);
+  const arrive = () => store.arrive(CHAT, { at: Date.now(), wamid: "wamid.in" }, "none");
+  return { sent, passed, call, arrive };
+}
+
+describe("a released chat that now acts as the new holder's account", () => {
+  const linked = { holder: NEW_TG, link: NEW_TG };
+
+  it("the new holder's message goes to the chat itself, never to the old holder", async () => {
+    const r = rig(linked);
+    await r.arrive();
+    const a = await withAccount(NEW_TG, () => r.call("sendMessage", { text: "Order 2 succeeded" }));
+    expect(a.ok).toBe(true);
+    expect(r.sent).toHaveLength(1);
+    expect(r.passed).toEqual([]);
+  });
+
+  it("the old account's message goes to the old holder's Telegram chat", async () => {
+    const r = rig(linked);
+    const a = await withAccount(CHAT, () => r.call("sendMessage", { text: "Order 1 succeeded" }));
+    expect(a.ok).toBe(true);
+    expect(r.sent).toEqual([]);
+    expect(r.passed).toHaveLength(1);
+    expect(JSON.parse(r.passed[0] ?? "{}")).toMatchObject({ chat_id: OLD_TG });
+  });
+
+  it("a message whose account is not said is not delivered, to nobody", async () => {
+    const r = rig(linked);
+    const a = await r.call("sendMessage", { text: "Your top-up was added" });
+    expect(a).toMatchObject({ ok: false, error_code: 400 });
+    expect(a.description).toMatch(/not delivered/);
+    expect(r.sent).toEqual([]);
+    expect(r.passed).toEqual([]);
+  });
+
+  it("another account's message while the chat no longer acts as it: not delivered", async () => {
+    const r = rig({ holder: NEW_TG, link: null });
+    const a = await withAccount(NEW_TG, () => r.call("sendMessage", { text: "Order 2 succeeded" }));
+    expect(a).toMatchObject({ ok: false, error_code: 400 });
+    expect(r.sent).toEqual([]);
+    expect(r.passed).toEqual([]);
+  });
+});
+
+describe("a released chat of nobody else's", () => {
+  it("a message whose account is not said goes to the old holder's Telegram chat", async () => {
+    const r = rig({ holder: null, link: null });
+    const a = await r.call("sendMessage", { text: "Your top-up was added" });
+    expect(a.ok).toBe(true);
+    expect(r.passed).toHaveLength(1);
+  });
+
+  it("a document the Telegram chat cannot take is not delivered, never answered as sent", async () => {
+    const r = rig({ holder: null, link: null });
+    const a = await r.call("sendDocument", { document: "file-1", caption: "Receipt" });
+    expect(a).toMatchObject({ ok: false, error_code: 400 });
+    expect(a.description).toMatch(/not delivered/);
+    expect(r.sent).toEqual([]);
+    expect(r.passed).toEqual([]);
+  });
+});
