@@ -177,6 +177,7 @@ balance-denied = This command is for admins.
 status-transaction = Transaction id: { $tx }
 status-reason = Reason: { $reason }
 status-customer = Customer (Telegram id): { $user }
+status-customer-whatsapp = Customer (WhatsApp account id): { $user }
 status-wallet = Wallet: { $debit } debited (service charge { $fee }), balance after: { $balance }
 balance-unavailable = The recharge service is not answering right now. Please try again in a minute.
 repeat-intro = 🔁 Repeating order { $ref }.

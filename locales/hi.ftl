@@ -160,6 +160,7 @@ balance-denied = यह कमांड केवल एडमिन के ल�
 status-transaction = ट्रांज़ैक्शन आईडी: { $tx }
 status-reason = कारण: { $reason }
 status-customer = ग्राहक (टेलीग्राम आईडी): { $user }
+status-customer-whatsapp = ग्राहक (WhatsApp खाता आईडी): { $user }
 status-wallet = वॉलेट: { $debit } कटे (सेवा शुल्क { $fee }), बाकी बैलेंस: { $balance }
 balance-unavailable = रिचार्ज सेवा अभी जवाब नहीं दे रही है। कृपया एक मिनट बाद फिर कोशिश कीजिए।
 repeat-intro = 🔁 ऑर्डर { $ref } दोहराया जा रहा है।

@@ -160,6 +160,7 @@ balance-denied = यो आदेश एडमिनका लागि मा�
 status-transaction = कारोबार आईडी: { $tx }
 status-reason = कारण: { $reason }
 status-customer = ग्राहक (टेलिग्राम आईडी): { $user }
+status-customer-whatsapp = ग्राहक (WhatsApp खाता आईडी): { $user }
 status-wallet = वालेट: { $debit } काटियो (सेवा शुल्क { $fee }), बाँकी ब्यालेन्स: { $balance }
 balance-unavailable = रिचार्ज सेवाले अहिले जवाफ दिइरहेको छैन। कृपया एक मिनेटपछि फेरि प्रयास गर्नुहोस्।
 repeat-intro = 🔁 अर्डर { $ref } फेरि गर्दै।
