@@ -270,6 +270,14 @@ books-refunds = Refunded on complaints: { $count ->
         [one] { $count } refund
        *[other] { $count } refunds
     }, { $sum } (fees in it: { $fee }); the margin and fee income above are after them.
+books-refunds-unread = ⚠️ { $count ->
+        [one] { $count } refund
+       *[other] { $count } refunds
+    } ({ $sum }) whose order could not be read: their fee share is unknown and still in the fee income above (at most { $sum }).
+books-refunds-out-of-margin = { $count ->
+        [one] { $count } refund
+       *[other] { $count } refunds
+    } ({ $sum }) of orders booked with no aggregator debit: left out of the margin, as those orders are.
 books-float = Wallet at the aggregator: the books expect { $expected }, it reports { $reported } (debits not yet booked: { $flying })
 books-drift = Difference: { $drift } (tolerance { $tolerance })
 books-balanced = ✅ The books balance: every account sums to zero.
