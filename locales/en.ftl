@@ -177,6 +177,7 @@ balance-denied = This command is for admins.
 status-transaction = Transaction id: { $tx }
 status-reason = Reason: { $reason }
 status-customer = Customer (Telegram id): { $user }
+status-customer-whatsapp = Customer (WhatsApp account id): { $user }
 status-wallet = Wallet: { $debit } debited (service charge { $fee }), balance after: { $balance }
 balance-unavailable = The recharge service is not answering right now. Please try again in a minute.
 repeat-intro = 🔁 Repeating order { $ref }.
@@ -269,6 +270,14 @@ books-refunds = Refunded on complaints: { $count ->
         [one] { $count } refund
        *[other] { $count } refunds
     }, { $sum } (fees in it: { $fee }); the margin and fee income above are after them.
+books-refunds-unread = ⚠️ { $count ->
+        [one] { $count } refund
+       *[other] { $count } refunds
+    } ({ $sum }) whose order could not be read: their fee share is unknown and still in the fee income above (at most { $sum }).
+books-refunds-out-of-margin = { $count ->
+        [one] { $count } refund
+       *[other] { $count } refunds
+    } ({ $sum }) of orders booked with no aggregator debit: left out of the margin, as those orders are.
 books-float = Wallet at the aggregator: the books expect { $expected }, it reports { $reported } (debits not yet booked: { $flying })
 books-drift = Difference: { $drift } (tolerance { $tolerance })
 books-balanced = ✅ The books balance: every account sums to zero.

@@ -45,6 +45,7 @@ export function booksText(t: Translate, r: BooksReport): string {
     }),
     t("books-drift", { drift: rs(r.float.driftPaisa), tolerance: rs(r.float.tolerancePaisa) }),
   ];
+  lines.push(...refundWarnings(t, r, rs));
   if (r.inferredDebits.orders > 0) {
     lines.push(
       t("books-inferred", { count: r.inferredDebits.orders, sum: rs(r.inferredDebits.paisa) }),
@@ -61,6 +62,19 @@ export function booksText(t: Translate, r: BooksReport): string {
   // Every alert standing, each its own line: the last check's line names one at most.
   lines.push(...raisedAlertLines(t, r));
   return lines.join("\n");
+}
+
+/** Complaint refunds whose figures the report could not take whole (scan.ts `countRefund`). */
+function refundWarnings(t: Translate, r: BooksReport, rs: (paisa: number) => string): string[] {
+  const { orderUnread: unread, outOfMargin: out } = r.complaintRefunds;
+  return [
+    ...(unread.refunds > 0
+      ? [t("books-refunds-unread", { count: unread.refunds, sum: rs(unread.paisa) })]
+      : []),
+    ...(out.refunds > 0
+      ? [t("books-refunds-out-of-margin", { count: out.refunds, sum: rs(out.paisa) })]
+      : []),
+  ];
 }
 
 /**

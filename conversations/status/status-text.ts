@@ -12,6 +12,7 @@ import {
   type Region,
   type StatusResult,
 } from "../../src/provider/index.ts";
+import { isWhatsAppAccount } from "../../src/whatsapp/chat-ids.ts";
 
 /**
  * Finding an order for /status and for "repeat": by our reference number or by the provider's
@@ -84,6 +85,10 @@ export async function askProvider(
   return null;
 }
 
+/** A WhatsApp customer's id is their WhatsApp account's, not a Telegram id (as the back office's personOf). */
+const customerKey = (userId: number) =>
+  isWhatsAppAccount(userId) ? "status-customer-whatsapp" : "status-customer";
+
 /**
  * A stored order as /status shows it; staff see who ordered it and an admin's settlement, admins
  * the wallet effects too, and for an order still open past SETTLE_AFTER_MS (`settleable`) the way to
@@ -100,7 +105,7 @@ export function orderStatusText(
   if (order.transactionId) lines.push(t("status-transaction", { tx: order.transactionId }));
   if (order.status === "failed")
     lines.push(t("status-reason", { reason: failureReason(t, order, role) }));
-  if (role !== "customer") lines.push(t("status-customer", { user: String(order.userId) }));
+  if (role !== "customer") lines.push(t(customerKey(order.userId), { user: String(order.userId) }));
   if (role !== "customer" && order.settled) {
     const s = order.settled;
     lines.push(

@@ -19,15 +19,32 @@ export interface BooksReport {
   /** `merchant:fees` posted, less the fee part of complaint refunds (`complaintRefunds.feePaisa`). */
   feeIncomePaisa: number;
   /**
-   * Σ over successful orders booked: price paid − aggregator debit + commission reported, less
-   * every complaint refund (money returned from sales to the customer).
+   * Σ over successful orders booked (each float debit): price paid − aggregator debit + commission
+   * reported, less their complaint refunds (money returned from sales to the customer; a refund
+   * of an order not in it is left out too: `complaintRefunds.outOfMargin`).
    */
   margin: { orders: number; marginPaisa: number; commissionReportedPaisa: number };
   /**
    * Complaint refunds booked (`merchant:sales` → customer, kind reversal): how many, their sum,
    * and the fee part of it taken out of fee income (the fee's share of the order's total).
    */
-  complaintRefunds: { refunds: number; paisa: number; feePaisa: number };
+  complaintRefunds: {
+    refunds: number;
+    paisa: number;
+    feePaisa: number;
+    /**
+     * Of these, refunds whose order could not be read (missing, trimmed): their fee share cannot
+     * be computed, so it stays in fee income (at most their `paisa`); their whole amount is still
+     * taken out of the margin. Shown as a warning while any.
+     */
+    orderUnread: { refunds: number; paisa: number };
+    /**
+     * Of these, refunds of orders booked with no aggregator debit (a success whose debit was
+     * zero): those orders are not in the margin (counted by their float debit), so neither are
+     * their refunds. Shown while any.
+     */
+    outOfMargin: { refunds: number; paisa: number };
+  };
   /**
    * Successful orders whose aggregator debit is inferred from the order (no answer carried it:
    * src/orders/inferred-debit.ts), and their sum: booked all the same, so the float check stays

@@ -5,6 +5,7 @@ import { chargedPaisa, isFinal, type Order } from "../orders/model.ts";
 import { INFERRED_REASON } from "../orders/postings.ts";
 import { margin } from "../pricing/index.ts";
 import { type BooksDeps, FLOAT_OPENING_ID } from "./deps.ts";
+import type { BooksReport } from "./model.ts";
 
 /** The reads the books report adds up: balances by group, the margin, the debits in flight. */
 
@@ -29,6 +30,39 @@ export function refundedFeeOf(order: Order | null, refundPaisa: number): number 
 /** Complaint refunds: money sales returned to customers (the only reversal debiting sales). */
 const isComplaintRefund = (e: JournalEntry) =>
   e.kind === "reversal" && e.debit === account.merchant.sales;
+
+type RefundTotals = BooksReport["complaintRefunds"];
+
+/**
+ * Adds one complaint refund to `t` and answers what it takes out of the margin. The refund comes
+ * out of what its order earned: its margin, and its fee's share out of fee income. An order that
+ * cannot be read (missing, trimmed) has no fee share to compute: its refund stays whole in the
+ * margin's deduction and is counted in `orderUnread`, its fee share left in fee income (flagged:
+ * at most the refund). An order booked with no float debit (a success whose debit was zero, or
+ * one with no figures) was never counted in the margin: its refund is left out of it too and
+ * counted in `outOfMargin`; the fee share only if its fee was booked (a success with figures).
+ */
+async function countRefund(
+  deps: Pick<BooksDeps, "orders">,
+  t: RefundTotals,
+  e: JournalEntry,
+): Promise<number> {
+  const ref = refundedOrderOf(e.reason);
+  const order = ref ? await deps.orders.get(ref) : null;
+  t.refunds += 1;
+  t.paisa += e.amountPaisa;
+  if (!order) {
+    t.orderUnread.refunds += 1;
+    t.orderUnread.paisa += e.amountPaisa;
+    return e.amountPaisa;
+  }
+  // bookingsOf (orders/postings.ts) books the fee only with the order's figures (its wallet).
+  if (order.wallet) t.feePaisa += refundedFeeOf(order, e.amountPaisa);
+  if ((order.wallet?.debitAmountPaisa ?? 0) > 0) return e.amountPaisa;
+  t.outOfMargin.refunds += 1;
+  t.outOfMargin.paisa += e.amountPaisa;
+  return 0;
+}
 
 /**
  * LEDGER.md's "every final order has exactly one post or one void", for the holds still pending at
@@ -73,7 +107,13 @@ export async function scan(deps: Pick<BooksDeps, "ledger" | "orders">) {
   // Margin: every float debit is one successful order booked (orders/postings.ts bookingsOf).
   const m = { orders: 0, marginPaisa: 0, commissionReportedPaisa: 0 };
   const inferred = { orders: 0, paisa: 0 };
-  const refunds = { refunds: 0, paisa: 0, feePaisa: 0 };
+  const refunds: RefundTotals = {
+    refunds: 0,
+    paisa: 0,
+    feePaisa: 0,
+    orderUnread: { refunds: 0, paisa: 0 },
+    outOfMargin: { refunds: 0, paisa: 0 },
+  };
   const open = new Map<string, string>();
   let anchored = false;
   let after: string | undefined;
@@ -84,12 +124,7 @@ export async function scan(deps: Pick<BooksDeps, "ledger" | "orders">) {
       if (e.kind === "hold") open.set(e.id, e.reference ?? e.id.replace(/^order:/, ""));
       if (e.kind === "post" || e.kind === "void") open.delete(e.pendingId ?? "");
       if (isComplaintRefund(e)) {
-        // The refund comes out of what the order earned: its margin, and its fee's share.
-        const ref = refundedOrderOf(e.reason);
-        refunds.refunds += 1;
-        refunds.paisa += e.amountPaisa;
-        refunds.feePaisa += refundedFeeOf(ref ? await deps.orders.get(ref) : null, e.amountPaisa);
-        m.marginPaisa -= e.amountPaisa;
+        m.marginPaisa -= await countRefund(deps, refunds, e);
         continue;
       }
       if (e.kind !== "float_debit" || !e.reference) continue;

@@ -91,5 +91,8 @@ export function createMemoryComplaintStore(opts: {
         .slice(0, limit)
         .map(clone);
     },
+    async refundOf(orderRef) {
+      return refunded.get(orderRef) ?? null;
+    },
   };
 }

@@ -181,5 +181,6 @@ export function createRedisComplaintStore(opts: StoreOptions): ComplaintStore {
     async ofUser(userId, limit) {
       return many(await redis.zrevrange(k.complaintsOfUser(userId), 0, limit - 1));
     },
+    refundOf: (orderRef) => redis.hget(complaintRefundedOrdersKey(opts.prefix), orderRef),
   };
 }

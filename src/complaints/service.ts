@@ -163,6 +163,15 @@ export function createComplaints(opts: ComplaintsOptions) {
     get,
     listOpen: (limit = 50) => store.listOpen(limit),
     ofUser: (userId: number, limit = 10) => store.ofUser(userId, limit),
+    /**
+     * The complaint whose refund was booked on this order, if any: the order's exact refund mark,
+     * else (a refund booked before the mark existed) among the order's own complaints.
+     */
+    async refundOf(orderRef: string): Promise<Complaint | null> {
+      const ref = await store.refundOf(orderRef);
+      if (ref !== null) return store.get(ref);
+      return (await store.ofOrder(orderRef)).find((c) => c.closing?.refund) ?? null;
+    },
     /** The order's open complaint, if any. */
     async openOf(orderRef: string): Promise<Complaint | null> {
       return (await store.ofOrder(orderRef)).find((c) => !isClosed(c.status)) ?? null;

@@ -52,4 +52,6 @@ export interface ComplaintStore {
   ofOrder(orderRef: string): Promise<Complaint[]>;
   /** A user's complaints, newest first. */
   ofUser(userId: number, limit: number): Promise<Complaint[]>;
+  /** The number of the complaint whose refund was booked on this order (its refund mark), if any. */
+  refundOf(orderRef: string): Promise<string | null>;
 }

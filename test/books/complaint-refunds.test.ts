@@ -121,8 +121,8 @@ describe("/books after complaint refunds", () => {
     expect(after.margin).toMatchObject({ orders: 2, marginPaisa: 1_400 - 15_750 });
     // The first order's whole fee (5), half of the second's (2.50).
     expect(after.feeIncomePaisa).toBe(250);
-    expect(after.complaintRefunds).toEqual({ refunds: 2, paisa: 15_750, feePaisa: 750 });
-    expect(before.complaintRefunds).toEqual({ refunds: 0, paisa: 0, feePaisa: 0 });
+    expect(after.complaintRefunds).toMatchObject({ refunds: 2, paisa: 15_750, feePaisa: 750 });
+    expect(before.complaintRefunds).toMatchObject({ refunds: 0, paisa: 0, feePaisa: 0 });
     expect(booksText(t, before)).not.toMatch(/Refunded on complaints/);
     expect(booksText(t, after)).toMatch(
       /Margin: -?.*on 2 orders[\s\S]*Refunded on complaints: 2 refunds, Rs\.? ?157\.50 \(fees in it: Rs\.? ?7\.50\)/,

@@ -110,7 +110,13 @@ describe("books that do not balance while the wallet did not answer", () => {
       customers: { accounts: 0, balancePaisa: 0, heldPaisa: 0 },
       agents: { accounts: 0, balancePaisa: 0, heldPaisa: 0 },
       feeIncomePaisa: 0,
-      complaintRefunds: { refunds: 0, paisa: 0, feePaisa: 0 },
+      complaintRefunds: {
+        refunds: 0,
+        paisa: 0,
+        feePaisa: 0,
+        orderUnread: { refunds: 0, paisa: 0 },
+        outOfMargin: { refunds: 0, paisa: 0 },
+      },
       margin: { orders: 0, marginPaisa: 0, commissionReportedPaisa: 0 },
       inferredDebits: { orders: 0, paisa: 0 },
       lastCheck: {

@@ -92,4 +92,39 @@ describe("an order refunded on a complaint, on its page", () => {
     expect(rowOf(text, "Price")).toContain("; the rest stays paid");
     expect(text).not.toContain(": charged");
   });
+
+  // The refunding complaint is found by the order's exact refund mark, not among the customer's
+  // newest complaints: 101 later complaints of the same customer still leave it "refunded".
+  it("says refunded when the customer raised more than 100 complaints since", async () => {
+    const userId = 6403;
+    const first = await refunded(userId, "880000000006403", 10_300);
+    for (let i = 0; i < 101; i++) {
+      const reference = `8810000000${String(i).padStart(5, "0")}`;
+      await h.store.create(
+        placedOrder({
+          reference,
+          idempotencyKey: `rf-later-${reference}`,
+          userId,
+          chatId: userId,
+          status: "success",
+          amountPaisa: 10_000,
+        }),
+      );
+      const r = await h.complaints.raise({
+        userId,
+        chatId: userId,
+        locale: "en",
+        orderReference: reference,
+        reason: "not_received",
+      });
+      expect(r).toMatchObject({ ok: true, created: true });
+    }
+    const text = await (
+      await (await h.login(ADMIN)).get("/dashboard/orders?ref=880000000006403")
+    ).text();
+    expect(rowOf(text, "Price")).toContain(
+      `refunded in full: Rs 103.00 back to the balance on complaint ${first}, `,
+    );
+    expect(text).not.toContain(": charged");
+  });
 });

@@ -31,7 +31,13 @@ function report(count: number): BooksReport {
     customers: { accounts: count, balancePaisa: 10_000, heldPaisa: 0 },
     agents: { accounts: count, balancePaisa: 10_000, heldPaisa: 0 },
     feeIncomePaisa: 0,
-    complaintRefunds: { refunds: 0, paisa: 0, feePaisa: 0 },
+    complaintRefunds: {
+      refunds: 0,
+      paisa: 0,
+      feePaisa: 0,
+      orderUnread: { refunds: 0, paisa: 0 },
+      outOfMargin: { refunds: 0, paisa: 0 },
+    },
     margin: { orders: count, marginPaisa: 100, commissionReportedPaisa: 0 },
     inferredDebits: { orders: count, paisa: 100 },
     lastCheck: {

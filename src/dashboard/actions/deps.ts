@@ -75,7 +75,7 @@ export interface ActionDeps {
   /** src/complaints createComplaints: /complaints' operations (list, take, resolve, reject). */
   complaints?: Pick<
     Complaints,
-    "get" | "listOpen" | "take" | "resolve" | "reject" | "refundableOf" | "ofUser"
+    "get" | "listOpen" | "take" | "resolve" | "reject" | "refundableOf" | "ofUser" | "refundOf"
   >;
   /** The order store's open set and the provider events that named no order. */
   orders: {

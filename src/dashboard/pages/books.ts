@@ -31,6 +31,27 @@ function raisedView(r: BooksReport, words: DashboardParts["deps"]["booksAlertLin
   return html`<h2>Alerts</h2><p>${head}</p><ul>${items.map((line) => html`<li>${line}</li>`)}</ul>`;
 }
 
+/** Complaint refunds, and those whose figures the report could not take whole (scan.ts). */
+function refundRows(r: BooksReport): Array<readonly [string, string]> {
+  const c = r.complaintRefunds;
+  const rows: Array<readonly [string, string]> = [
+    ["Complaint refunds", `${c.refunds} (${rs(c.paisa)}, fees in it ${rs(c.feePaisa)})`],
+  ];
+  if (c.orderUnread.refunds > 0) {
+    rows.push([
+      "Refunds whose order could not be read",
+      `${c.orderUnread.refunds} (${rs(c.orderUnread.paisa)}): their fee share is unknown and still in fee income (at most ${rs(c.orderUnread.paisa)})`,
+    ]);
+  }
+  if (c.outOfMargin.refunds > 0) {
+    rows.push([
+      "Refunds left out of the margin",
+      `${c.outOfMargin.refunds} (${rs(c.outOfMargin.paisa)}): their orders were booked with no aggregator debit, so are not in the margin either`,
+    ]);
+  }
+  return rows;
+}
+
 function reportView(r: BooksReport, words: DashboardParts["deps"]["booksAlertLines"]): Fragment {
   return html`${raisedView(r, words)}<h2>Trial balance</h2>${facts([
     ["Balanced", r.balanced ? "yes" : `no (${r.problems} problems)`],
@@ -47,6 +68,7 @@ function reportView(r: BooksReport, words: DashboardParts["deps"]["booksAlertLin
     ["Fee income", rs(r.feeIncomePaisa)],
     ["Margin", `${rs(r.margin.marginPaisa)} over ${r.margin.orders} orders`],
     ["Inferred debits", `${r.inferredDebits.orders} (${rs(r.inferredDebits.paisa)})`],
+    ...refundRows(r),
   ])}
 <h2>Float at the aggregator</h2>${facts([
     ["In the books", rs(r.float.booksPaisa)],
