@@ -13,9 +13,12 @@ import {
   type TopUpNotice,
   type TopUpStore,
   type TopUps,
+  type UnreadableNotice,
 } from "../../src/payments/index.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { createChatI18n } from "../../src/system/bot.ts";
 import { serveKhaltiStandIn, topUpService } from "./khalti.ts";
+import { loggedLines } from "./log-lines.ts";
 import { testRedis } from "./redis.ts";
 
 /**
@@ -192,4 +195,44 @@ export function topUpRecord(
     version: 0,
     ...r,
   };
+}
+
+/** The two admins of the unreadable-record tests (each is owed the alert). */
+export const UNREADABLE_ADMINS = [3001, 3002];
+
+/**
+ * One process's top-up service on Redis under `prefix` (another process's own connections), its
+ * clock `now`, sending the admins' alert of an unreadable record with `send`; its log lines kept.
+ */
+export function unreadableAlerter(
+  khalti: Pick<KhaltiStandIn, "apiUrl">,
+  env: Pick<ReturnType<typeof testRedis>, "connect">,
+  prefix: string,
+  now: () => number,
+  send: (n: UnreadableNotice) => Promise<void>,
+) {
+  const { logger, lines } = loggedLines();
+  const { topUps, gateway } = topUpService({
+    apiUrl: khalti.apiUrl,
+    store: createRedisTopUpStore({ redis: env.connect(), prefix, logger }),
+    ledger: createRedisLedger({ redis: env.connect(), prefix }),
+    notices: [],
+    notify: async () => {},
+    notifyUnreadable: send,
+    adminChatIds: UNREADABLE_ADMINS,
+    logger,
+    now,
+  });
+  return { topUps, lines, close: () => gateway.close() };
+}
+
+/** A Khalti record under `prefix` that does not parse, first due on the reconciler's schedule. */
+export async function damagedDueRecord(
+  env: Pick<ReturnType<typeof testRedis>, "redis">,
+  prefix: string,
+  paymentId: string,
+): Promise<void> {
+  const k = keyspace(prefix);
+  await env.redis.hset(k.topUp("khalti", paymentId), "v", "2", "j", "{not json");
+  await env.redis.zadd(k.topUpsDue, "1", `khalti:${paymentId}`);
 }
