@@ -1,11 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { UnreadableNotice } from "../../src/payments/index.ts";
-import {
-  damagedDueRecord,
-  unreadableAlerter,
-  useKhaltiStandIn,
-  useTestRedis,
-} from "../support/topup-rig.ts";
+import { useUnreadableRig } from "../support/topup-rig.ts";
 
 /**
  * The admins' alert of a top-up record that does not parse is owed until every admin chat has it
@@ -15,27 +9,11 @@ import {
  * again, and two instances never both send it. Real Redis, two services over one prefix.
  */
 
-const khalti = useKhaltiStandIn();
-const env = useTestRedis("unreadable-owed");
-let n = 0;
-
-/** One process's top-up service over `prefix`, sending the unreadable alert with `send`. */
-const instance = (
-  prefix: string,
-  now: () => number,
-  send: (n: UnreadableNotice) => Promise<void>,
-) => unreadableAlerter(khalti, env, prefix, now, send);
-
-/** A damaged record first due on the schedule, under a prefix of its own. */
-async function damaged(pid: string): Promise<string> {
-  const prefix = `${env.prefix}${++n}:`;
-  await damagedDueRecord(env, prefix, pid);
-  return prefix;
-}
+const { instance, damagedDue } = useUnreadableRig("unreadable-owed");
 
 describe("the admins' alert of an unreadable top-up record", () => {
   it("a failed send is tried again by a later pass, to the chat that lacks it only, then never again", async () => {
-    const prefix = await damaged("OwedBadRecord");
+    const prefix = await damagedDue("OwedBadRecord");
     let offset = 0;
     const now = () => Date.now() + offset;
     const sent: UnreadableNotice[] = [];
@@ -68,7 +46,7 @@ describe("the admins' alert of an unreadable top-up record", () => {
   });
 
   it("two instances' passes at once send it once to each admin", async () => {
-    const prefix = await damaged("TwiceBadRecord");
+    const prefix = await damagedDue("TwiceBadRecord");
     let offset = 0;
     const now = () => Date.now() + offset;
     const sent: Array<[string, number]> = [];

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { UnreadableNotice } from "../../src/payments/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import {
-  damagedDueRecord,
-  topUpRecord,
-  unreadableAlerter,
-  useKhaltiStandIn,
-  useTestRedis,
-} from "../support/topup-rig.ts";
+import { topUpRecord, useUnreadableRig } from "../support/topup-rig.ts";
 
 /**
  * Review s24-e, 4, 5 and 10, on real Redis with two services over one prefix:
@@ -20,20 +13,11 @@ import {
  *  - every read of the lists logged every bad record again: now the first finding only.
  */
 
-const khalti = useKhaltiStandIn();
-const env = useTestRedis("unreadable-listed");
-let n = 0;
-
-/** One process's top-up service over `prefix`, its clock `now`, sending the alert with `send`. */
-const instance = (
-  prefix: string,
-  now: () => number,
-  send: (n: UnreadableNotice) => Promise<void>,
-) => unreadableAlerter(khalti, env, prefix, now, send);
+const { env, nextPrefix, instance, damagedDue } = useUnreadableRig("unreadable-listed");
 
 /** A held and a partial-refund record, damaged, in their lists (off the schedule), own prefix. */
 async function damagedInLists(): Promise<string> {
-  const prefix = `${env.prefix}${++n}:`;
+  const prefix = nextPrefix();
   const k = keyspace(prefix);
   const at = Date.now() - 3_600_000;
   await env.redis.hset(k.topUp("khalti", "HeldBad"), "v", "2", "j", "{not json");
@@ -51,13 +35,6 @@ async function damagedInLists(): Promise<string> {
   };
   await env.redis.hset(k.topUp("khalti", "PartialBad"), "v", "2", "j", JSON.stringify(drifted));
   await env.redis.zadd(k.topUpsPartial, String(at), "khalti:PartialBad");
-  return prefix;
-}
-
-/** A damaged record first due on the schedule, under a prefix of its own. */
-async function damagedDue(pid: string): Promise<string> {
-  const prefix = `${env.prefix}${++n}:`;
-  await damagedDueRecord(env, prefix, pid);
   return prefix;
 }
 
