@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { account } from "../../src/ledger/index.ts";
+import { describe, expect, it } from "vitest";
 import { holdIdOf, transition } from "../../src/orders/index.ts";
 import { eventFromExecute } from "../../src/orders/provider-events.ts";
-import {
-  ADMIN,
-  AGENT,
-  type DashboardHarness,
-  loggedIn,
-  startDashboard,
-} from "../support/dashboard.ts";
+import { ADMIN, AGENT, loggedIn, useDashboard } from "../support/dashboard.ts";
+import { creditCustomer } from "../support/order-rig.ts";
 import { placedOrder } from "../support/orders.ts";
 
 /**
@@ -19,27 +13,12 @@ import { placedOrder } from "../support/orders.ts";
  * state (charged, held, returned), never "paid" for an open or failed order.
  */
 
-let h: DashboardHarness;
-beforeAll(async () => {
-  h = await startDashboard();
-});
-afterAll(async () => {
-  await h?.close();
-});
-
+const h = useDashboard();
 let n = 0;
 const nextRef = () => `${Date.now()}${++n}`.slice(-14);
 /** Money on the customer's balance for the holds the orders below take. */
-async function fund(userId: number, paisa: number): Promise<void> {
-  const r = await h.ledger.transfer({
-    id: `fund-${nextRef()}`,
-    debit: account.merchant.funding,
-    credit: account.customer(userId),
-    amountPaisa: paisa,
-    kind: "credit",
-  });
-  if (!r.ok) throw new Error("credit refused");
-}
+const fund = (userId: number, paisa: number) =>
+  creditCustomer(h.ledger, userId, paisa, `fund-${nextRef()}`);
 const rowOf = (text: string, label: string) =>
   new RegExp(`${label}</th><td>([^<]*)`).exec(text)?.[1];
 
