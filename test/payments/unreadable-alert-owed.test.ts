@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { UnreadableNotice } from "../../src/payments/index.ts";
 import { useUnreadableRig } from "../support/topup-rig.ts";
 
 /**
