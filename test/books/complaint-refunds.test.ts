@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { booksText } from "../../conversations/books/command.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { createComplaints, createMemoryComplaintStore } from "../../src/complaints/index.ts";
-import { account } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import { booksInMemory, heldOrder, moveOrder } from "../support/books.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
+import { creditCustomer } from "../support/order-rig.ts";
 
 /**
  * Review s24-b, 1: a complaint refund returns money from `merchant:sales` to the customer, so the
@@ -63,13 +63,7 @@ async function refund(s: ReturnType<typeof system>, ref: string, paisa: number) 
 describe("/books after complaint refunds", () => {
   it("takes a refund out of the order's margin and its fee's share out of fee income", async () => {
     const s = system();
-    await s.ledger.transfer({
-      id: "c1",
-      debit: account.merchant.funding,
-      credit: account.customer(11),
-      amountPaisa: 100_000,
-      kind: "credit",
-    });
+    await creditCustomer(s.ledger, 11, 100_000, "c1");
     await success(s, "1700000000101");
     await success(s, "1700000000102");
     const before = await s.books.report();
