@@ -1,16 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { booksText } from "../../conversations/books/command.ts";
-import { createBooks, createMemoryCrossings } from "../../src/books/index.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { createComplaints, createMemoryComplaintStore } from "../../src/complaints/index.ts";
-import { account, createMemoryLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
-import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
-import { holdIdOf, type Order } from "../../src/orders/model.ts";
-import { transition } from "../../src/orders/state.ts";
+import { booksInMemory, heldOrder, moveOrder } from "../support/books.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { placedOrder } from "../support/orders.ts";
+import { creditCustomer } from "../support/order-rig.ts";
 
 /**
  * Review s24-b, 1: a complaint refund returns money from `merchant:sales` to the customer, so the
@@ -24,19 +19,7 @@ const t = translator(
 );
 
 function system() {
-  const queue = createMemoryNotificationQueue();
-  const ledger = createMemoryLedger();
-  const store = createMemoryOrderStore({ ledger, outbox: queue });
-  const books = createBooks(
-    {
-      ledger,
-      orders: store,
-      walletBalance: async () => ({ creditAvailablePaisa: 1_000_000 }),
-      crossings: createMemoryCrossings(queue),
-      now: Date.now,
-    },
-    { tolerancePaisa: 100 },
-  );
+  const { queue, ledger, store, books } = booksInMemory(() => 1_000_000);
   const complaints = createComplaints({
     store: createMemoryComplaintStore({ ledger, outbox: queue }),
     orders: store,
@@ -48,15 +31,7 @@ function system() {
 /** An order paid Rs 105 (amount 100, fee 5), the aggregator debited Rs 98: margin Rs 7. */
 async function success(s: ReturnType<typeof system>, ref: string) {
   await s.store.create(
-    placedOrder({
-      reference: ref,
-      idempotencyKey: `k-${ref}`,
-      userId: 11,
-      chatId: 11,
-      amountPaisa: 10_000,
-      price: { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 },
-      holdId: holdIdOf(ref),
-    }) as Order,
+    heldOrder(ref, { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 }),
   );
   const wallet = {
     amountPaisa: 9_800,
@@ -65,20 +40,8 @@ async function success(s: ReturnType<typeof system>, ref: string) {
     debitAmountPaisa: 9_800,
     creditAvailablePaisa: null,
   };
-  for (const [status, w] of [
-    ["queued", wallet],
-    ["success", undefined],
-  ] as const) {
-    await s.store.update(ref, (cur) => {
-      const tr = transition(cur, {
-        source: w ? "execute" : "webhook",
-        status,
-        at: Date.now(),
-        ...(w ? { wallet: w } : {}),
-      });
-      return tr.changed ? { order: tr.order, notifications: tr.notifications } : null;
-    });
-  }
+  await moveOrder(s.store, ref, "queued", wallet);
+  await moveOrder(s.store, ref, "success");
 }
 
 async function refund(s: ReturnType<typeof system>, ref: string, paisa: number) {
@@ -100,13 +63,7 @@ async function refund(s: ReturnType<typeof system>, ref: string, paisa: number) 
 describe("/books after complaint refunds", () => {
   it("takes a refund out of the order's margin and its fee's share out of fee income", async () => {
     const s = system();
-    await s.ledger.transfer({
-      id: "c1",
-      debit: account.merchant.funding,
-      credit: account.customer(11),
-      amountPaisa: 100_000,
-      kind: "credit",
-    });
+    await creditCustomer(s.ledger, 11, 100_000, "c1");
     await success(s, "1700000000101");
     await success(s, "1700000000102");
     const before = await s.books.report();

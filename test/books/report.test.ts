@@ -3,13 +3,8 @@ import { createBooks, createMemoryCrossings, FLOAT_OPENING_ID } from "../../src/
 import { account, createMemoryLedger } from "../../src/ledger/index.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
-import {
-  holdIdOf,
-  type Order,
-  type OrderStatus,
-  type WalletEffects,
-} from "../../src/orders/model.ts";
-import { transition } from "../../src/orders/state.ts";
+import { holdIdOf, type Order, type WalletEffects } from "../../src/orders/model.ts";
+import { booksInMemory, moveOrder } from "../support/books.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { placedOrder } from "../support/orders.ts";
 
@@ -21,20 +16,7 @@ import { placedOrder } from "../support/orders.ts";
  */
 
 function system(walletPaisa: { value: number }) {
-  const queue = createMemoryNotificationQueue();
-  const ledger = createMemoryLedger();
-  const store = createMemoryOrderStore({ ledger, outbox: queue });
-  const crossings = createMemoryCrossings(queue);
-  const books = createBooks(
-    {
-      ledger,
-      orders: store,
-      walletBalance: async () => ({ creditAvailablePaisa: walletPaisa.value }),
-      crossings,
-      now: Date.now,
-    },
-    { tolerancePaisa: 100 },
-  );
+  const { queue, ledger, store, books } = booksInMemory(() => walletPaisa.value);
   const consumer = queue.consumer("t");
   const alerts = async () =>
     (await consumer.read(100, 0))
@@ -51,23 +33,6 @@ const wallet = (debit: number, commission?: number): WalletEffects => ({
   creditAvailablePaisa: null,
   ...(commission === undefined ? {} : { commissionPaisa: commission }),
 });
-
-async function to(
-  store: ReturnType<typeof createMemoryOrderStore>,
-  ref: string,
-  status: OrderStatus,
-  w?: WalletEffects,
-) {
-  await store.update(ref, (cur) => {
-    const t = transition(cur, {
-      source: w ? "execute" : "webhook",
-      status,
-      at: Date.now(),
-      ...(w ? { wallet: w } : {}),
-    });
-    return t.changed ? { order: t.order, notifications: t.notifications } : null;
-  });
-}
 
 function prepaid(ref: string, userId: number, amount: number, fee: number, discount: number) {
   return placedOrder({
@@ -99,16 +64,16 @@ describe("the admin's books", () => {
     });
     // A success: paid 103.00 (fee 5, discount 2); the aggregator took 98.00, commission 3.00.
     await s.store.create(prepaid("1700000000101", 11, 10_000, 500, 200));
-    await to(s.store, "1700000000101", "queued", wallet(9_800, 300));
-    await to(s.store, "1700000000101", "success");
+    await moveOrder(s.store, "1700000000101", "queued", wallet(9_800, 300));
+    await moveOrder(s.store, "1700000000101", "success");
     aggregator.value -= 9_800;
     // Two still open with their figures (the aggregator took them, our books not yet), held.
     // (A placed one would leave the float without a verdict: it may be executed any moment.)
     await s.store.create(prepaid("1700000000102", 11, 5_000, 0, 0));
-    await to(s.store, "1700000000102", "queued", wallet(5_000));
+    await moveOrder(s.store, "1700000000102", "queued", wallet(5_000));
     aggregator.value -= 5_000;
     await s.store.create(prepaid("1700000000103", 11, 2_000, 0, 0));
-    await to(s.store, "1700000000103", "pending", wallet(2_000));
+    await moveOrder(s.store, "1700000000103", "pending", wallet(2_000));
     aggregator.value -= 2_000;
 
     const r = await s.books.report();
@@ -152,7 +117,7 @@ describe("the admin's books", () => {
     const aggregator = { value: 500_000 };
     const s = system(aggregator);
     await s.store.create(placedOrder({ reference: "1700000000201", idempotencyKey: "k201" }));
-    await to(s.store, "1700000000201", "submitting");
+    await moveOrder(s.store, "1700000000201", "submitting");
     // The aggregator took it, the answer is not in yet.
     aggregator.value -= 10_000;
     const waiting = await s.books.check([3001]);
@@ -160,11 +125,11 @@ describe("the admin's books", () => {
     expect(await s.alerts()).toEqual([]);
     expect((await s.ledger.journal()).entries).toEqual([]);
 
-    await to(s.store, "1700000000201", "queued", wallet(10_000));
+    await moveOrder(s.store, "1700000000201", "queued", wallet(10_000));
     const known = await s.books.check([3001]);
     expect(known.float).toMatchObject({ unknownDebits: 0, inFlightPaisa: 10_000, driftPaisa: 0 });
     // Open mode: the success books the debit from the merchant's own money; still no drift.
-    await to(s.store, "1700000000201", "success");
+    await moveOrder(s.store, "1700000000201", "success");
     expect((await s.books.check([3001])).float).toMatchObject({ inFlightPaisa: 0, driftPaisa: 0 });
     expect(await s.alerts()).toEqual([]);
     // A drift beyond the tolerance alerts once.
@@ -182,24 +147,12 @@ describe("the float read while orders move during the aggregator's answer", () =
   /** The books whose wallet call runs `during` (once) before it answers. */
   function moving(aggregator: { value: number }) {
     let during: (() => Promise<void>) | undefined;
-    const queue = createMemoryNotificationQueue();
-    const ledger = createMemoryLedger();
-    const store = createMemoryOrderStore({ ledger, outbox: queue });
-    const books = createBooks(
-      {
-        ledger,
-        orders: store,
-        walletBalance: async () => {
-          const run = during;
-          during = undefined;
-          await run?.();
-          return { creditAvailablePaisa: aggregator.value };
-        },
-        crossings: createMemoryCrossings(queue),
-        now: Date.now,
-      },
-      { tolerancePaisa: 100 },
-    );
+    const { queue, ledger, store, books } = booksInMemory(async () => {
+      const run = during;
+      during = undefined;
+      await run?.();
+      return aggregator.value;
+    });
     const consumer = queue.consumer("t");
     const alerts = async () =>
       (await consumer.read(100, 0))
@@ -223,10 +176,10 @@ describe("the float read while orders move during the aggregator's answer", () =
     const s = moving(aggregator);
     await s.books.check([3001]); // books the opening float
     await s.store.create(placedOrder({ reference: "1700000000501", idempotencyKey: "k501" }));
-    await to(s.store, "1700000000501", "submitting");
-    await to(s.store, "1700000000501", "queued", wallet(10_000));
+    await moveOrder(s.store, "1700000000501", "submitting");
+    await moveOrder(s.store, "1700000000501", "queued", wallet(10_000));
     aggregator.value -= 10_000;
-    s.during(() => to(s.store, "1700000000501", "success"));
+    s.during(() => moveOrder(s.store, "1700000000501", "success"));
     const racing = await s.books.check([3001]);
     expect(racing.lastCheck).toMatchObject({ verdict: "deferred", unknownDebits: 1 });
     expect(await s.alerts()).toEqual([]);
@@ -242,14 +195,14 @@ describe("the float read while orders move during the aggregator's answer", () =
     const s = moving(aggregator);
     await s.store.create(placedOrder({ reference: "1700000000502", idempotencyKey: "k502" }));
     s.during(async () => {
-      await to(s.store, "1700000000502", "submitting");
+      await moveOrder(s.store, "1700000000502", "submitting");
       aggregator.value -= 10_000; // the aggregator debits at execute
-      await to(s.store, "1700000000502", "queued", wallet(10_000));
+      await moveOrder(s.store, "1700000000502", "queued", wallet(10_000));
     });
     const first = await s.books.check([3001]);
     expect(first.lastCheck).toMatchObject({ verdict: "deferred", unknownDebits: 1 });
     expect((await s.ledger.journal()).entries.filter((e) => e.id === FLOAT_OPENING_ID)).toEqual([]);
-    await to(s.store, "1700000000502", "success");
+    await moveOrder(s.store, "1700000000502", "success");
     const settled = await s.books.check([3001]);
     expect(settled.lastCheck).toMatchObject({ verdict: "within", driftPaisa: 0 });
     expect(settled.float.booksPaisa).toBe(1_000_000 - 10_000);

@@ -5,7 +5,7 @@ import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { holdIdOf, type Order } from "../../src/orders/model.ts";
 import { transition } from "../../src/orders/state.ts";
-import { placedOrder } from "../support/orders.ts";
+import { heldOrder } from "../support/books.ts";
 
 /**
  * LEDGER.md's check "every final order has exactly one post or one void", run by /books and the
@@ -14,17 +14,9 @@ import { placedOrder } from "../support/orders.ts";
  * books do not balance and the admins are alerted. Before, /books said "balanced".
  */
 
-function prepaid(ref: string) {
-  return placedOrder({
-    reference: ref,
-    idempotencyKey: `k-${ref}`,
-    userId: 11,
-    chatId: 11,
-    amountPaisa: 1_000,
-    price: { amountPaisa: 1_000, feePaisa: 0, discountPaisa: 0, totalPaisa: 1_000 },
-    holdId: holdIdOf(ref),
-  }) as Order;
-}
+/** A placed order of Rs 10 (no fee), holding it on customer 11's balance. */
+const prepaid = (ref: string) =>
+  heldOrder(ref, { amountPaisa: 1_000, feePaisa: 0, discountPaisa: 0, totalPaisa: 1_000 });
 
 describe("holds of final orders in /books", () => {
   it("a final order's hold never posted or voided, and a hold without its order, are problems", async () => {

@@ -20,6 +20,7 @@ import type { Notification, OrderStatus } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
+import { booksInMemory } from "../support/books.ts";
 import { placedOrder, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
@@ -99,19 +100,7 @@ describe("/books tells what the check did", () => {
 
 describe("a check without a verdict", () => {
   it("is tried again soon, not a whole interval later", async () => {
-    const queue = createMemoryNotificationQueue();
-    const ledger = createMemoryLedger();
-    const store = createMemoryOrderStore({ ledger, outbox: queue });
-    const books = createBooks(
-      {
-        ledger,
-        orders: store,
-        walletBalance: async () => ({ creditAvailablePaisa: 100_000 }),
-        crossings: createMemoryCrossings(queue),
-        now: Date.now,
-      },
-      { tolerancePaisa: 0 },
-    );
+    const { store, books } = booksInMemory(() => 100_000, { tolerancePaisa: 0 });
     // An order sent without an answer yet: its debit is unknown, the check gives no verdict.
     const o = placedOrder({ reference: "1700000000301", idempotencyKey: "k301" });
     await store.create(o);

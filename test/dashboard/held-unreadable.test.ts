@@ -1,8 +1,6 @@
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { type ActionsHarness, ADMIN, startActions } from "../support/dashboard-actions.ts";
-import { REDIS_URL } from "../support/redis.ts";
+import { ADMIN, useActions } from "../support/dashboard-actions.ts";
 
 /**
  * The back office's Held top-ups page with a held and a partial-refund record that do not parse
@@ -10,16 +8,7 @@ import { REDIS_URL } from "../support/redis.ts";
  * others are listed and the bad ones are counted and named above them.
  */
 
-let h: ActionsHarness;
-let redis: Redis;
-beforeAll(async () => {
-  h = await startActions();
-  redis = new Redis(REDIS_URL);
-});
-afterAll(async () => {
-  redis?.disconnect();
-  await h?.close();
-});
+const h = useActions();
 
 describe("the Held top-ups page with records that do not parse", () => {
   it("lists the held top-up and names the bad records, not a 500", async () => {
@@ -27,10 +16,10 @@ describe("the Held top-ups page with records that do not parse", () => {
     const k = keyspace(h.deps.prefix);
     const badHeld = "khalti:OfficeHeldDamaged";
     const badPartial = "khalti:OfficePartialDamaged";
-    await redis.hset(`${k.topUpNamePrefix}${badHeld}`, "v", "1", "j", "{damaged");
-    await redis.zadd(k.topUpsHeld, "1", badHeld);
-    await redis.hset(`${k.topUpNamePrefix}${badPartial}`, "v", "1", "j", '{"status":"lost"}');
-    await redis.zadd(k.topUpsPartial, "1", badPartial);
+    await h.redis.hset(`${k.topUpNamePrefix}${badHeld}`, "v", "1", "j", "{damaged");
+    await h.redis.zadd(k.topUpsHeld, "1", badHeld);
+    await h.redis.hset(`${k.topUpNamePrefix}${badPartial}`, "v", "1", "j", '{"status":"lost"}');
+    await h.redis.zadd(k.topUpsPartial, "1", badPartial);
     try {
       const c = await h.login(ADMIN);
       const res = await c.get("/dashboard/topups");
@@ -41,9 +30,9 @@ describe("the Held top-ups page with records that do not parse", () => {
         `2 top-up records could not be read (see the log): ${badHeld}, ${badPartial}`,
       );
     } finally {
-      await redis.zrem(k.topUpsHeld, badHeld);
-      await redis.zrem(k.topUpsPartial, badPartial);
-      await redis.del(`${k.topUpNamePrefix}${badHeld}`, `${k.topUpNamePrefix}${badPartial}`);
+      await h.redis.zrem(k.topUpsHeld, badHeld);
+      await h.redis.zrem(k.topUpsPartial, badPartial);
+      await h.redis.del(`${k.topUpNamePrefix}${badHeld}`, `${k.topUpNamePrefix}${badPartial}`);
     }
   });
 });

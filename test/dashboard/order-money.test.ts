@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { account } from "../../src/ledger/index.ts";
-import { holdIdOf, transition } from "../../src/orders/index.ts";
+import { describe, expect, it } from "vitest";
+import { holdIdOf, type Order, transition } from "../../src/orders/index.ts";
 import { eventFromExecute } from "../../src/orders/provider-events.ts";
-import {
-  ADMIN,
-  AGENT,
-  type DashboardHarness,
-  loggedIn,
-  startDashboard,
-} from "../support/dashboard.ts";
+import { ADMIN, AGENT, loggedIn, useDashboard } from "../support/dashboard.ts";
+import { creditCustomer } from "../support/order-rig.ts";
 import { placedOrder } from "../support/orders.ts";
 
 /**
@@ -19,27 +13,12 @@ import { placedOrder } from "../support/orders.ts";
  * state (charged, held, returned), never "paid" for an open or failed order.
  */
 
-let h: DashboardHarness;
-beforeAll(async () => {
-  h = await startDashboard();
-});
-afterAll(async () => {
-  await h?.close();
-});
-
+const h = useDashboard();
 let n = 0;
 const nextRef = () => `${Date.now()}${++n}`.slice(-14);
 /** Money on the customer's balance for the holds the orders below take. */
-async function fund(userId: number, paisa: number): Promise<void> {
-  const r = await h.ledger.transfer({
-    id: `fund-${nextRef()}`,
-    debit: account.merchant.funding,
-    credit: account.customer(userId),
-    amountPaisa: paisa,
-    kind: "credit",
-  });
-  if (!r.ok) throw new Error("credit refused");
-}
+const fund = (userId: number, paisa: number) =>
+  creditCustomer(h.ledger, userId, paisa, `fund-${nextRef()}`);
 const rowOf = (text: string, label: string) =>
   new RegExp(`${label}</th><td>([^<]*)`).exec(text)?.[1];
 
@@ -185,20 +164,34 @@ describe("an order's price", () => {
     expect(search).not.toContain('class="amount">Rs 100.00');
   });
 
+  /** A Nepal order of customer 7502, holding its price on the balance if `held`. */
+  const nepal = (
+    reference: string,
+    status: "success" | "failed",
+    price: NonNullable<Order["price"]>,
+    held: boolean,
+  ) =>
+    placedOrder({
+      reference,
+      idempotencyKey: `np-${reference}`,
+      userId: 7502,
+      chatId: 7502,
+      status,
+      price,
+      ...(held ? { holdId: holdIdOf(reference) } : {}),
+    });
+
   it("a Nepal order in Rs; an order nobody paid through the books says so", async () => {
     const c = await loggedIn(h, ADMIN);
     const held = nextRef();
     await fund(7502, 10_300);
     await h.store.create(
-      placedOrder({
-        reference: held,
-        idempotencyKey: `np-${held}`,
-        userId: 7502,
-        chatId: 7502,
-        status: "failed",
-        price: { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 200, totalPaisa: 10_300 },
-        holdId: holdIdOf(held),
-      }),
+      nepal(
+        held,
+        "failed",
+        { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 200, totalPaisa: 10_300 },
+        true,
+      ),
     );
     const text = await (await c.get(`/dashboard/orders?ref=${held}`)).text();
     expect(rowOf(text, "Price")).toBe(
@@ -209,14 +202,12 @@ describe("an order's price", () => {
     );
     const staff = nextRef();
     await h.store.create(
-      placedOrder({
-        reference: staff,
-        idempotencyKey: `np-${staff}`,
-        userId: 7502,
-        chatId: 7502,
-        status: "success",
-        price: { amountPaisa: 10_000, feePaisa: 0, discountPaisa: 0, totalPaisa: 10_000 },
-      }),
+      nepal(
+        staff,
+        "success",
+        { amountPaisa: 10_000, feePaisa: 0, discountPaisa: 0, totalPaisa: 10_000 },
+        false,
+      ),
     );
     const plain = await (await c.get(`/dashboard/orders?ref=${staff}`)).text();
     expect(rowOf(plain, "Price")).toBe(

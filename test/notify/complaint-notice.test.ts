@@ -70,11 +70,41 @@ function instance(name: string, apiRoot: string, tell: () => Promise<void>) {
   return { service, notifier, queue };
 }
 
+/** The test's own Redis prefix (`name`) and a Bot API stand-in, closed when the test ends. */
+async function begin(name: string) {
+  r = testRedis(name);
+  const bot = await startFakeBotApi();
+  onTestFinished(() => bot.close());
+  return bot;
+}
+
+/** The first send's answer is lost (a 502: Telegram may have shown it); the sends counted. */
+function loseFirstAnswer(bot: Awaited<ReturnType<typeof startFakeBotApi>>) {
+  const counted = { sends: 0 };
+  bot.script = (method) => {
+    if (method !== "sendMessage") return undefined;
+    counted.sends++;
+    return counted.sends === 1 ? { error_code: 502, description: "Bad Gateway" } : undefined;
+  };
+  return counted;
+}
+
+/** The customer's complaint about the order, raised on `a`; its reference. */
+async function raise(a: ReturnType<typeof instance>, reason: "not_received" | "duplicate") {
+  const raised = await a.service.raise({
+    userId: USER,
+    chatId: USER,
+    locale: "en",
+    orderReference: order.reference,
+    reason,
+  });
+  if (!raised.ok) throw new Error("not raised");
+  return raised.complaint.reference;
+}
+
 describe("a complaint's notice", () => {
   it("that fails to send is sent again, once, across two instances, with the refund and the balance", async () => {
-    r = testRedis("complaint-notice");
-    const bot = await startFakeBotApi();
-    onTestFinished(() => bot.close());
+    const bot = await begin("complaint-notice");
     // A WhatsApp rate hold: nothing sent ("Not sent: "), for the first sends to the customer.
     let down = true;
     let refused = 0;
@@ -92,15 +122,7 @@ describe("a complaint's notice", () => {
       for (let i = 0; i < n; i++) await Promise.all([a.notifier.runOnce(), b.notifier.runOnce()]);
     };
 
-    const raised = await a.service.raise({
-      userId: USER,
-      chatId: USER,
-      locale: "en",
-      orderReference: order.reference,
-      reason: "not_received",
-    });
-    if (!raised.ok) throw new Error("not raised");
-    const ref = raised.complaint.reference;
+    const ref = await raise(a, "not_received");
     expect(await b.service.take(ref, 1)).toMatchObject({ ok: true });
     const done = await a.service.resolve(ref, 1, { text: "sorry", refundPaisa: 25_000 });
     expect(done.ok).toBe(true);
@@ -131,35 +153,19 @@ describe("a complaint's notice", () => {
   });
 
   it("whose send may have arrived is not sent again blindly (its answer lost: the sent-once record)", async () => {
-    r = testRedis("complaint-notice-lost");
-    const bot = await startFakeBotApi();
-    onTestFinished(() => bot.close());
-    let sends = 0;
+    const bot = await begin("complaint-notice-lost");
     // The first send's answer is lost (a 502: Telegram may have shown it).
-    bot.script = (method) => {
-      if (method !== "sendMessage") return undefined;
-      sends++;
-      return sends === 1 ? { error_code: 502, description: "Bad Gateway" } : undefined;
-    };
+    const counted = loseFirstAnswer(bot);
     const a = instance("cmp-a", bot.apiRoot, async () => undefined);
     const b = instance("cmp-b", bot.apiRoot, async () => undefined);
-    const raised = await a.service.raise({
-      userId: USER,
-      chatId: USER,
-      locale: "en",
-      orderReference: order.reference,
-      reason: "duplicate",
-    });
-    if (!raised.ok) throw new Error("not raised");
-    expect(await a.service.reject(raised.complaint.reference, 1, "charged once")).toMatchObject({
-      ok: true,
-    });
+    const ref = await raise(a, "duplicate");
+    expect(await a.service.reject(ref, 1, "charged once")).toMatchObject({ ok: true });
     for (let i = 0; i < 4; i++) await Promise.all([a.notifier.runOnce(), b.notifier.runOnce()]);
     // One send, its answer lost: the record says it may have arrived and backs the resend off
     // (a minute, on the notifier's clock), so no second send within these rounds.
-    expect(sends).toBe(1);
+    expect(counted.sends).toBe(1);
     expect(await a.queue.listDead(5)).toEqual([]);
-    expect(await a.queue.isSent(`complaint:${raised.complaint.reference}:rejected`)).toBe(false);
+    expect(await a.queue.isSent(`complaint:${ref}:rejected`)).toBe(false);
     expect(await a.queue.backlog()).toBe(1);
   });
 
@@ -167,28 +173,13 @@ describe("a complaint's notice", () => {
     // Review s24-h, 1: take, the taken send's answer lost (a 502: the sent-once record backs the
     // resend off), resolve within that minute: "resolved" went out first, and a minute later the
     // customer read "is being looked into. We will answer by …" of a closed complaint.
-    r = testRedis("complaint-notice-order");
-    const bot = await startFakeBotApi();
-    onTestFinished(() => bot.close());
-    let sends = 0;
-    bot.script = (method) => {
-      if (method !== "sendMessage") return undefined;
-      sends++;
-      return sends === 1 ? { error_code: 502, description: "Bad Gateway" } : undefined;
-    };
+    const bot = await begin("complaint-notice-order");
+    const counted = loseFirstAnswer(bot);
     const a = instance("cmp-a", bot.apiRoot, async () => undefined);
-    const raised = await a.service.raise({
-      userId: USER,
-      chatId: USER,
-      locale: "en",
-      orderReference: order.reference,
-      reason: "duplicate",
-    });
-    if (!raised.ok) throw new Error("not raised");
-    const ref = raised.complaint.reference;
+    const ref = await raise(a, "duplicate");
     expect(await a.service.take(ref, 1)).toMatchObject({ ok: true });
     await a.notifier.runOnce(); // the taken send: its answer lost
-    expect(sends).toBe(1);
+    expect(counted.sends).toBe(1);
     const done = await a.service.resolve(ref, 1, { text: "fixed", refundPaisa: 25_000 });
     expect(done.ok).toBe(true);
     for (let i = 0; i < 3; i++) await a.notifier.runOnce();
@@ -206,20 +197,10 @@ describe("a complaint's notice", () => {
     // Review s24-h, 4: the admin read "the notice is on its way", and the notifier dropped it
     // with no trace (the customer had blocked the bot). Now the order's timeline says "not
     // delivered", and the dead letter can be replayed once the customer is back.
-    r = testRedis("complaint-notice-inactive");
-    const bot = await startFakeBotApi();
-    onTestFinished(() => bot.close());
+    const bot = await begin("complaint-notice-inactive");
     const a = instance("cmp-a", bot.apiRoot, async () => undefined);
     await a.queue.markChatInactive(USER);
-    const raised = await a.service.raise({
-      userId: USER,
-      chatId: USER,
-      locale: "en",
-      orderReference: order.reference,
-      reason: "duplicate",
-    });
-    if (!raised.ok) throw new Error("not raised");
-    const ref = raised.complaint.reference;
+    const ref = await raise(a, "duplicate");
     expect(await a.service.reject(ref, 1, "charged once")).toMatchObject({ ok: true });
     for (let i = 0; i < 2; i++) await a.notifier.runOnce();
     expect(bot.chat(USER)).toEqual([]);

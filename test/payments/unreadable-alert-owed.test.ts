@@ -1,16 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { STANDIN_SECRET_KEY } from "../../dev/khalti/index.ts";
-import { createRedisLedger } from "../../src/ledger/index.ts";
-import {
-  createKhaltiGateway,
-  createRedisTopUpStore,
-  createTopUps,
-  type UnreadableNotice,
-} from "../../src/payments/index.ts";
-import { keyspace } from "../../src/redis/keyspace.ts";
-import { serveKhaltiStandIn } from "../support/khalti.ts";
-import { loggedLines } from "../support/log-lines.ts";
-import { testRedis } from "../support/redis.ts";
+import { describe, expect, it } from "vitest";
+import type { UnreadableNotice } from "../../src/payments/index.ts";
+import { useUnreadableRig } from "../support/topup-rig.ts";
 
 /**
  * The admins' alert of a top-up record that does not parse is owed until every admin chat has it
@@ -20,59 +10,11 @@ import { testRedis } from "../support/redis.ts";
  * again, and two instances never both send it. Real Redis, two services over one prefix.
  */
 
-let khalti: Awaited<ReturnType<typeof serveKhaltiStandIn>>;
-beforeAll(async () => {
-  khalti = await serveKhaltiStandIn();
-});
-const env = testRedis("unreadable-owed");
-afterAll(async () => {
-  await khalti.close();
-  await env.cleanup();
-});
-
-const ADMINS = [3001, 3002];
-let n = 0;
-
-/** One process's top-up service over `prefix`, sending the unreadable alert with `send`. */
-function instance(prefix: string, now: () => number, send: (n: UnreadableNotice) => Promise<void>) {
-  const { logger, lines } = loggedLines();
-  const gateway = createKhaltiGateway({
-    baseUrl: khalti.apiUrl,
-    secretKey: STANDIN_SECRET_KEY,
-    timeoutMs: 3000,
-  });
-  const topUps = createTopUps({
-    store: createRedisTopUpStore({ redis: env.connect(), prefix, logger }),
-    gateway,
-    ledger: createRedisLedger({ redis: env.connect(), prefix }),
-    notify: async () => {},
-    notifyUnreadable: send,
-    logger,
-    now,
-    maxPaisa: 1_000_000,
-    dailyCapPaisa: 10_000_000,
-    returnUrl: "http://127.0.0.1:9/pay/khalti/return",
-    websiteUrl: "http://127.0.0.1:9",
-    adminChatIds: ADMINS,
-    lookupEveryMs: 1000,
-    refundWatchMs: 86_400_000,
-    refundCheckEveryMs: 1000,
-  });
-  return { topUps, lines, close: () => gateway.close() };
-}
-
-/** A damaged record first due on the schedule, under a prefix of its own. */
-async function damaged(pid: string): Promise<string> {
-  const prefix = `${env.prefix}${++n}:`;
-  const k = keyspace(prefix);
-  await env.redis.hset(k.topUp("khalti", pid), "v", "2", "j", "{not json");
-  await env.redis.zadd(k.topUpsDue, "1", `khalti:${pid}`);
-  return prefix;
-}
+const { instance, damagedDue } = useUnreadableRig("unreadable-owed");
 
 describe("the admins' alert of an unreadable top-up record", () => {
   it("a failed send is tried again by a later pass, to the chat that lacks it only, then never again", async () => {
-    const prefix = await damaged("OwedBadRecord");
+    const prefix = await damagedDue("OwedBadRecord");
     let offset = 0;
     const now = () => Date.now() + offset;
     const sent: UnreadableNotice[] = [];
@@ -105,7 +47,7 @@ describe("the admins' alert of an unreadable top-up record", () => {
   });
 
   it("two instances' passes at once send it once to each admin", async () => {
-    const prefix = await damaged("TwiceBadRecord");
+    const prefix = await damagedDue("TwiceBadRecord");
     let offset = 0;
     const now = () => Date.now() + offset;
     const sent: Array<[string, number]> = [];

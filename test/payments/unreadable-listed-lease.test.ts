@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { STANDIN_SECRET_KEY } from "../../dev/khalti/index.ts";
-import { createRedisLedger } from "../../src/ledger/index.ts";
-import {
-  createKhaltiGateway,
-  createRedisTopUpStore,
-  createTopUps,
-  type UnreadableNotice,
-} from "../../src/payments/index.ts";
+import type { UnreadableNotice } from "../../src/payments/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { loggedLines } from "../support/log-lines.ts";
-import { topUpRecord, useKhaltiStandIn, useTestRedis } from "../support/topup-rig.ts";
+import { topUpRecord, useUnreadableRig } from "../support/topup-rig.ts";
 
 /**
  * Review s24-e, 4, 5 and 10, on real Redis with two services over one prefix:
@@ -22,42 +14,11 @@ import { topUpRecord, useKhaltiStandIn, useTestRedis } from "../support/topup-ri
  *  - every read of the lists logged every bad record again: now the first finding only.
  */
 
-const khalti = useKhaltiStandIn();
-const env = useTestRedis("unreadable-listed");
-const ADMINS = [3001, 3002];
-let n = 0;
-
-/** One process's top-up service over `prefix`, its clock `now`, sending the alert with `send`. */
-function instance(prefix: string, now: () => number, send: (n: UnreadableNotice) => Promise<void>) {
-  const { logger, lines } = loggedLines();
-  const gateway = createKhaltiGateway({
-    baseUrl: khalti.apiUrl,
-    secretKey: STANDIN_SECRET_KEY,
-    timeoutMs: 3000,
-  });
-  const topUps = createTopUps({
-    store: createRedisTopUpStore({ redis: env.connect(), prefix, logger }),
-    gateway,
-    ledger: createRedisLedger({ redis: env.connect(), prefix }),
-    notify: async () => {},
-    notifyUnreadable: send,
-    logger,
-    now,
-    maxPaisa: 1_000_000,
-    dailyCapPaisa: 10_000_000,
-    returnUrl: "http://127.0.0.1:9/pay/khalti/return",
-    websiteUrl: "http://127.0.0.1:9",
-    adminChatIds: ADMINS,
-    lookupEveryMs: 1000,
-    refundWatchMs: 86_400_000,
-    refundCheckEveryMs: 1000,
-  });
-  return { topUps, lines, close: () => gateway.close() };
-}
+const { env, nextPrefix, instance, damagedDue } = useUnreadableRig("unreadable-listed");
 
 /** A held and a partial-refund record, damaged, in their lists (off the schedule), own prefix. */
 async function damagedInLists(): Promise<string> {
-  const prefix = `${env.prefix}${++n}:`;
+  const prefix = nextPrefix();
   const k = keyspace(prefix);
   const at = Date.now() - 3_600_000;
   await env.redis.hset(k.topUp("khalti", "HeldBad"), "v", "2", "j", "{not json");
@@ -75,15 +36,6 @@ async function damagedInLists(): Promise<string> {
   };
   await env.redis.hset(k.topUp("khalti", "PartialBad"), "v", "2", "j", JSON.stringify(drifted));
   await env.redis.zadd(k.topUpsPartial, String(at), "khalti:PartialBad");
-  return prefix;
-}
-
-/** A damaged record first due on the schedule, under a prefix of its own. */
-async function damagedDue(pid: string): Promise<string> {
-  const prefix = `${env.prefix}${++n}:`;
-  const k = keyspace(prefix);
-  await env.redis.hset(k.topUp("khalti", pid), "v", "2", "j", "{not json");
-  await env.redis.zadd(k.topUpsDue, "1", `khalti:${pid}`);
   return prefix;
 }
 

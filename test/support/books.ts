@@ -1,7 +1,22 @@
 import type { Redis } from "ioredis";
-import { type Books, createBooks, createRedisCrossings } from "../../src/books/index.ts";
-import { createRedisLedger } from "../../src/ledger/index.ts";
+import {
+  type Books,
+  createBooks,
+  createMemoryCrossings,
+  createRedisCrossings,
+} from "../../src/books/index.ts";
+import { createMemoryLedger, createRedisLedger } from "../../src/ledger/index.ts";
+import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
+import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
+import {
+  holdIdOf,
+  type Order,
+  type OrderStatus,
+  type WalletEffects,
+} from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { transition } from "../../src/orders/state.ts";
+import { placedOrder } from "./orders.ts";
 
 /**
  * The books as an admin reads them (GET /books), over the product's Redis under `prefix`, with the
@@ -24,4 +39,59 @@ export function booksOnRedis(
     },
     { tolerancePaisa: 0, ...opts },
   );
+}
+
+/**
+ * The books over the memory stores (one outbox queue, the ledger, the order store), reading the
+ * aggregator's wallet from `wallet()`, with a tolerance of Rs 1 unless `opts` says otherwise.
+ */
+export function booksInMemory(
+  wallet: () => number | Promise<number>,
+  opts: { tolerancePaisa?: number; lowFloatPaisa?: number } = {},
+) {
+  const queue = createMemoryNotificationQueue();
+  const ledger = createMemoryLedger();
+  const store = createMemoryOrderStore({ ledger, outbox: queue });
+  const books = createBooks(
+    {
+      ledger,
+      orders: store,
+      walletBalance: async () => ({ creditAvailablePaisa: await wallet() }),
+      crossings: createMemoryCrossings(queue),
+      now: Date.now,
+    },
+    { tolerancePaisa: 100, ...opts },
+  );
+  return { queue, ledger, store, books };
+}
+
+/** A placed prepaid order of customer 11 for `price`, holding its total on the balance. */
+export function heldOrder(reference: string, price: NonNullable<Order["price"]>): Order {
+  return placedOrder({
+    reference,
+    idempotencyKey: `k-${reference}`,
+    userId: 11,
+    chatId: 11,
+    amountPaisa: price.amountPaisa,
+    price,
+    holdId: holdIdOf(reference),
+  });
+}
+
+/** Moves order `ref` to `status`: by the execute answer when it carries `w`, else by a webhook. */
+export async function moveOrder(
+  store: Pick<ReturnType<typeof createMemoryOrderStore>, "update">,
+  ref: string,
+  status: OrderStatus,
+  w?: WalletEffects,
+) {
+  await store.update(ref, (cur) => {
+    const t = transition(cur, {
+      source: w ? "execute" : "webhook",
+      status,
+      at: Date.now(),
+      ...(w ? { wallet: w } : {}),
+    });
+    return t.changed ? { order: t.order, notifications: t.notifications } : null;
+  });
 }

@@ -36,6 +36,7 @@ import { serveFetch } from "./http.ts";
 import { serveKhaltiStandIn, topUpService } from "./khalti.ts";
 import { expectBooksBalanced } from "./ledger.ts";
 import { testRedis } from "./redis.ts";
+import { useStarted } from "./use-started.ts";
 
 /**
  * The back office with its money actions (h-actions) over the product's real Redis-backed stores
@@ -313,3 +314,7 @@ export { expectBooksBalanced };
 
 /** A form body. */
 export const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+/** The harness of a file (or describe): started before its tests, closed after (useStarted). */
+export const useActions = (): ActionsHarness =>
+  useStarted("the back office's harness", startActions, (h) => h.close());

@@ -21,6 +21,7 @@ import { booksOnRedis } from "./books.ts";
 import { serveFetch } from "./http.ts";
 import { placedOrder } from "./orders.ts";
 import { testRedis } from "./redis.ts";
+import { useStarted } from "./use-started.ts";
 
 /**
  * The back office over the product's real Redis-backed stores (orders, ledger, books) under a
@@ -149,6 +150,18 @@ export async function startDashboard(opts: { memory?: boolean } = {}): Promise<D
       await t.cleanup();
     },
   };
+}
+
+/**
+ * The back office of a file (or describe): started before its tests, closed after. What it
+ * returns stands for the harness and is read only in the tests (it is started in beforeAll).
+ */
+export function useDashboard(opts: { memory?: boolean } = {}): DashboardHarness {
+  return useStarted(
+    "the back office",
+    () => startDashboard(opts),
+    (h) => h.close(),
+  );
 }
 
 /** A browser-like client: keeps the session cookie, sends our Origin on POSTs, never follows. */

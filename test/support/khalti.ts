@@ -36,6 +36,9 @@ export function topUpService(opts: {
   notify?: (n: TopUpNotice) => Promise<void>;
   /** The admins' alerts of unreadable records, as they were sent. */
   unreadable?: UnreadableNotice[];
+  /** How those alerts are sent instead (kept in `unreadable` if not given). */
+  notifyUnreadable?: (n: UnreadableNotice) => Promise<void>;
+  adminChatIds?: number[];
   logger?: Logger;
   now?: () => number;
   maxPaisa?: number;
@@ -55,16 +58,18 @@ export function topUpService(opts: {
       (async (n) => {
         opts.notices.push(n);
       }),
-    notifyUnreadable: async (n) => {
-      opts.unreadable?.push(n);
-    },
+    notifyUnreadable:
+      opts.notifyUnreadable ??
+      (async (n) => {
+        opts.unreadable?.push(n);
+      }),
     logger: opts.logger ?? createLogger({ level: "silent" }),
     ...(opts.now ? { now: opts.now } : {}),
     maxPaisa: opts.maxPaisa ?? 1_000_000,
     dailyCapPaisa: opts.dailyCapPaisa ?? 10_000_000,
     returnUrl: "http://127.0.0.1:9/pay/khalti/return",
     websiteUrl: "http://127.0.0.1:9",
-    adminChatIds: [3001],
+    adminChatIds: opts.adminChatIds ?? [3001],
     lookupEveryMs: 1000,
     refundWatchMs: 86_400_000,
     refundCheckEveryMs: 1000,

@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import { afterAll, beforeAll } from "vitest";
 import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
 import type { SandboxOptions } from "../../dev/sandbox/index.ts";
 import type { AnyCategoryModule } from "../../src/categories/index.ts";
@@ -13,6 +12,7 @@ import type { BuiltInCategory, DetailsOf } from "./category-types.ts";
 import { ChatUser } from "./chat.ts";
 import { deleteKeys, REDIS_URL } from "./redis.ts";
 import { type SystemView, viewOf } from "./system-view.ts";
+import { useStarted } from "./use-started.ts";
 
 export { deleteKeys, REDIS_URL, type SystemView, viewOf };
 
@@ -141,19 +141,11 @@ export async function startTestSystem(opts: TestSystemOptions = {}): Promise<Tes
  * Read it only inside hooks and tests (before beforeAll ran there is nothing to read).
  */
 export function useTestSystem(opts: TestSystemOptions = {}): TestSystem {
-  let ts: TestSystem | undefined;
-  beforeAll(async () => {
-    ts = await startTestSystem(opts);
-  });
-  afterAll(async () => {
-    await ts?.cleanup();
-  });
-  return new Proxy({} as TestSystem, {
-    get(_target, key) {
-      if (!ts) throw new Error("the test system is read before beforeAll started it");
-      return Reflect.get(ts, key);
-    },
-  });
+  return useStarted(
+    "the test system",
+    () => startTestSystem(opts),
+    (ts) => ts.cleanup(),
+  );
 }
 
 /** The sandbox ledger of the system's merchant account (what the aggregator recorded). */

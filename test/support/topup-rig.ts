@@ -13,9 +13,12 @@ import {
   type TopUpNotice,
   type TopUpStore,
   type TopUps,
+  type UnreadableNotice,
 } from "../../src/payments/index.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { createChatI18n } from "../../src/system/bot.ts";
 import { serveKhaltiStandIn, topUpService } from "./khalti.ts";
+import { loggedLines } from "./log-lines.ts";
 import { testRedis } from "./redis.ts";
 
 /**
@@ -191,5 +194,51 @@ export function topUpRecord(
     expiresAt: r.createdAt + 1_800_000,
     version: 0,
     ...r,
+  };
+}
+
+/** The two admins of the unreadable-record tests (each is owed the alert). */
+export const UNREADABLE_ADMINS = [3001, 3002];
+
+/**
+ * The rig of the tests of unreadable top-up records on Redis, two processes over one prefix: the
+ * stand-in, a Redis prefix of the file's own (deleted after), a fresh prefix per test, a process
+ * (`instance`) and a record that does not parse (`damagedDue`).
+ */
+export function useUnreadableRig(name: string) {
+  const khalti = useKhaltiStandIn();
+  const env = useTestRedis(name);
+  let n = 0;
+  const nextPrefix = () => `${env.prefix}${++n}:`;
+  return {
+    env,
+    nextPrefix,
+    /**
+     * One process's top-up service under `prefix` (connections of its own), its clock `now`,
+     * sending the admins' alert of an unreadable record with `send`; its log lines kept.
+     */
+    instance(prefix: string, now: () => number, send: (n: UnreadableNotice) => Promise<void>) {
+      const { logger, lines } = loggedLines();
+      const { topUps, gateway } = topUpService({
+        apiUrl: khalti.apiUrl,
+        store: createRedisTopUpStore({ redis: env.connect(), prefix, logger }),
+        ledger: createRedisLedger({ redis: env.connect(), prefix }),
+        notices: [],
+        notify: async () => {},
+        notifyUnreadable: send,
+        adminChatIds: UNREADABLE_ADMINS,
+        logger,
+        now,
+      });
+      return { topUps, lines, close: () => gateway.close() };
+    },
+    /** A Khalti record that does not parse, first due on the schedule, under a fresh prefix. */
+    async damagedDue(paymentId: string): Promise<string> {
+      const prefix = nextPrefix();
+      const k = keyspace(prefix);
+      await env.redis.hset(k.topUp("khalti", paymentId), "v", "2", "j", "{not json");
+      await env.redis.zadd(k.topUpsDue, "1", `khalti:${paymentId}`);
+      return prefix;
+    },
   };
 }
