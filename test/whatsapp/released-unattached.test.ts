@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Complaints } from "../../src/complaints/index.ts";
+import { account } from "../../src/ledger/index.ts";
 import { useTestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
@@ -20,11 +21,13 @@ import {
  */
 
 const ADMIN_PHONE = "9779800050000";
+const AGENT = 13_170;
 const ts = useTestSystem({
   redis: true,
   env: {
     ACCESS_MODE: "prepaid",
     ADMIN_IDS: `wa:${ADMIN_PHONE}`,
+    AGENT_IDS: String(AGENT),
     RECONCILE_INTERVAL_MS: "3600000",
     RECONCILE_MIN_AGE_MS: "0",
   },
@@ -97,5 +100,43 @@ describe("the new holder's complaint notices to a released chat", () => {
     expect(entry).toMatchObject({ ok: false });
     expect(entry.error).toMatch(/not delivered/);
     expect(tgA.botTexts().filter((t) => /sorry|complaint/i.test(t))).toEqual([]);
+  });
+});
+
+describe("the old holder's notices, their account said, while the chat acts as the new holder", () => {
+  it("a reversal notice to the old account reaches the old holder's Telegram chat (s24-j, 3)", async () => {
+    const phone = "9779800050181";
+    const admin = waUser(ADMIN_PHONE, "Admin", "NP.admin-51");
+    await admin.say("hi");
+    const asha = waUser(phone, "Asha", "NP.asha-181");
+    await asha.say("hi", /Namaste Asha/);
+    const tgA = ts.user(13_181);
+    await linkTelegramTo(tgA, asha, phone);
+    await ts.system.ledger.transfer({
+      id: "s24j-float-181",
+      debit: account.merchant.funding,
+      credit: account.agent(AGENT),
+      amountPaisa: 100_000,
+      kind: "credit",
+    });
+    const agent = ts.user(AGENT);
+    await agent.say("/cashin", /customer's phone number/);
+    await agent.say(phone.slice(3), /How much cash/);
+    const confirmed = await agent.say("300", /Add .* to the balance of/);
+    const id = /Receipt: (cashin-[0-9a-f]+)/.exec(confirmed.text)?.[1] ?? "";
+    await agent.tap("✅ Confirm", /Cash-in done/);
+    const bikash = waUser(phone, "Bikash", "NP.bikash-181");
+    await bikash.say("balance", /under review by our support/);
+    await admin.say(`waid +${phone} release`, /was released from account/);
+    const tgB = ts.user(13_182);
+    await tgB.register(phone);
+    await linkWhatsAppTo(bikash, tgB);
+    const since = bikash.texts().length;
+    await admin.say(`reverse ${id}`, /Why is it reversed/);
+    await admin.say("typed the wrong customer", /Reverse receipt cashin-/);
+    await admin.tap(/Confirm/, /Reversed: Rs 300 back/);
+    const told = await tgA.waitFor((m) => /revers/i.test(m.text) && m.text.includes("300"));
+    expect(told.text).toMatch(/Rs 300/);
+    expect(bikash.texts().slice(since).join("\n")).not.toMatch(/revers|Rs 300/i);
   });
 });
