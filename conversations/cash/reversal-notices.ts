@@ -8,6 +8,7 @@ import {
 import type { BotContext } from "../../src/bot/context.ts";
 import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
 import type { Logger } from "../../src/logger.ts";
+import { withAccount } from "../../src/telegram/call-account.ts";
 import { money } from "./transfers.ts";
 
 /**
@@ -80,7 +81,9 @@ async function tellOnce(
     if (!(await x.accounts.firstNotice(reversalId, side))) return;
     const kept = await x.accounts.localeOf(userId).catch(() => null);
     const theirs = translator(x.i18n, isLocale(kept) ? kept : x.fallbackLocale);
-    await x.send(userId, await text(theirs));
+    const words = await text(theirs);
+    // Their account said: a released WhatsApp chat's goes to its old holder (chat-calls.ts).
+    await withAccount(userId, () => x.send(userId, words));
   } catch (err) {
     x.logger.warn(
       { userId, reversalId, side, err: err instanceof Error ? err.message : String(err) },

@@ -12,6 +12,7 @@ import type { Flow, FlowWords } from "../../src/bot/flow/toolkit.ts";
 import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
 import type { AccountId } from "../../src/ledger/index.ts";
 import { formatMoney, rupeesToPaisa } from "../../src/money.ts";
+import { withAccount } from "../../src/telegram/call-account.ts";
 
 /**
  * The shared part of the cash conversations (cash-in.ts, credit.ts, reverse.ts).
@@ -64,7 +65,8 @@ export async function push(
   const theirs = isLocale(kept) ? translator(deps.i18n, kept) : t;
   await conversation.external(async (outer: BotContext) => {
     try {
-      await outer.api.sendMessage(userId, text(theirs));
+      // Their account said: a released WhatsApp chat's goes to its old holder (chat-calls.ts).
+      await withAccount(userId, () => outer.api.sendMessage(userId, text(theirs)));
     } catch (err) {
       deps.logger.warn(
         { userId, err: err instanceof Error ? err.message : String(err) },

@@ -6,6 +6,7 @@ import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { channelIdOf } from "../../src/bot/person.ts";
+import { withAccount } from "../../src/telegram/call-account.ts";
 import { isFreshWaAccount, WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { type Held, heldOf, sealUserId, senderOf } from "../../src/whatsapp/held.ts";
 import { anotherUsers, linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
@@ -179,10 +180,11 @@ async function takeNumber(
   if (r.from !== null) {
     const from = r.from;
     const there = await theirs(deps, from, n.t);
-    await send(from, there("link-number-taken", { phone, register: "/register" })).catch(
-      (err: unknown) =>
-        // That chat blocked the bot: the number has moved all the same (WhatsApp proved its holder).
-        deps.logger.warn({ userId: from, err: String(err) }, "number-taken notice not sent"),
+    // Their account said: a released WhatsApp chat's goes to its old holder (chat-calls.ts).
+    const taken = there("link-number-taken", { phone, register: "/register" });
+    await withAccount(from, () => send(from, taken)).catch((err: unknown) =>
+      // That chat blocked the bot: the number has moved all the same (WhatsApp proved its holder).
+      deps.logger.warn({ userId: from, err: String(err) }, "number-taken notice not sent"),
     );
   }
   return n.t("link-new-done", { phone, hi: "hi" });

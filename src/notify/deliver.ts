@@ -143,7 +143,12 @@ export function createDeliver(deps: DeliverDeps): Deliver {
     if (!words) return "dropped";
     if (push) {
       const { locale } = words;
-      await logged(n, () => push(n.chatId, words.text, undefined, false, { locale, in: words.in }));
+      // Whose notice it is: a released WhatsApp chat may act as another account (chat-calls.ts).
+      await logged(n, () =>
+        withAccount(words.userId, () =>
+          push(n.chatId, words.text, undefined, false, { locale, in: words.in }),
+        ),
+      );
     }
     return "sent";
   };

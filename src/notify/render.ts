@@ -19,12 +19,16 @@ export type ComplaintNotice = Extract<Notification, { kind: "complaint" }>;
 
 /**
  * The words of a complaint's notice in its customer's language, from the complaint read now
- * (src/system/bot.ts), and the same words in another language (the WhatsApp template's); null:
- * no such complaint (nothing to tell).
+ * (src/system/bot.ts), and the same words in another language (the WhatsApp template's), with
+ * the complaint's account (whose notice it is, for a released WhatsApp chat); null: no such
+ * complaint (nothing to tell).
  */
-export type RenderNotice = (
-  n: ComplaintNotice,
-) => Promise<{ text: string; locale: string; in: (locale: string) => string } | null>;
+export type RenderNotice = (n: ComplaintNotice) => Promise<{
+  text: string;
+  locale: string;
+  in: (locale: string) => string;
+  userId?: number;
+} | null>;
 
 type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
 

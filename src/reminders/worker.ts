@@ -45,7 +45,7 @@ export interface ReminderWorkerOptions {
   localeOf: (userId: number) => Promise<string | null>;
   render: (locale: string, reminders: readonly DueReminder[]) => ReminderMessage;
   /** Sends through the paced path, at most once; throws when the message could not be sent. */
-  send: (chatId: number, message: ReminderMessage) => Promise<void>;
+  send: (chatId: number, message: ReminderMessage, userId: number) => Promise<void>;
   /** Whether a send's error says nothing went out (tried again later); absent: never. */
   sentNothing?: (err: unknown) => boolean;
   /** False for a customer the merchant blocked: their reminders pass unsent. */
@@ -101,7 +101,7 @@ export function createReminderWorker(o: ReminderWorkerOptions) {
     const newest = [...due].sort((a, b) => b.record.at - a.record.at)[0]!;
     const locale = (await o.localeOf(userId)) ?? newest.record.locale;
     try {
-      await o.send(newest.record.chatId, o.render(locale, due));
+      await o.send(newest.record.chatId, o.render(locale, due), userId);
       return true;
     } catch (err) {
       const nothing = o.sentNothing?.(err) === true;

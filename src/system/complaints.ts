@@ -97,6 +97,6 @@ export function complaintNotice(
     const extra = n.balancePaisa === undefined ? {} : { balancePaisa: n.balancePaisa };
     const words = (l: string) => complaintChangeText(translator(i18n, l), shown, extra) ?? "";
     const locale = isLocale(c.locale) ? c.locale : DEFAULT_LOCALE;
-    return { text: words(locale), locale, in: words };
+    return { text: words(locale), locale, in: words, userId: c.userId };
   };
 }

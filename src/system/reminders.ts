@@ -8,6 +8,7 @@ import { classifyApiError, sentNothing } from "../notify/api-errors.ts";
 import { createSendPacer } from "../notify/index.ts";
 import { createReminderWorker, type ReminderStore, upcoming } from "../reminders/index.ts";
 import { mayHaveArrived, sendOnceSignal } from "../telegram/api.ts";
+import { withAccount } from "../telegram/call-account.ts";
 import { withWords } from "../telegram/words.ts";
 import type { Base } from "./base.ts";
 import type { Stores } from "./stores.ts";
@@ -58,14 +59,17 @@ export function wireReminders(
         },
       };
     },
-    send: async (chatId, message) => {
+    send: async (chatId, message, userId) => {
       await pacer.acquire(chatId, { kind: "edit" });
-      await withWords(message.words, () =>
-        parts.bot.api.sendMessage(
-          chatId,
-          message.text,
-          { reply_markup: message.replyMarkup as InlineKeyboardMarkup },
-          once,
+      // Whose reminder it is: a released WhatsApp chat may act as another account (chat-calls.ts).
+      await withAccount(userId, () =>
+        withWords(message.words, () =>
+          parts.bot.api.sendMessage(
+            chatId,
+            message.text,
+            { reply_markup: message.replyMarkup as InlineKeyboardMarkup },
+            once,
+          ),
         ),
       );
     },
@@ -78,6 +82,9 @@ export function wireReminders(
   });
 }
 
+/** The WhatsApp router's refusal of a message a released chat may not take (chat-calls.ts). */
+const NOT_DELIVERED = /^Bad Request: not delivered:/;
+
 /**
  * A reminder's send that certainly sent nothing, tried again later: the WhatsApp router's "Not
  * sent" (a template refused, a rate hold), a connection never made, a 429 beyond the client's wait.
@@ -86,5 +93,8 @@ export function wireReminders(
 export function reminderSentNothing(err: unknown): boolean {
   const failure = classifyApiError(err);
   if (sentNothing(failure) || failure.code === 429) return true;
+  // Refused by the WhatsApp router (a released chat no longer this account's): nothing went out,
+  // so it is not used up; tried again later, as the chat may act as the account again.
+  if (failure.code === 400 && NOT_DELIVERED.test(failure.description)) return true;
   return failure.code === undefined && err instanceof HttpError && !mayHaveArrived(err);
 }

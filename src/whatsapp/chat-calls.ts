@@ -106,8 +106,9 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
    * the sender names the message's account (telegram/call-account.ts). The chat's old account's
    * goes to its old holder's other chat (`elsewhere`); another account's goes to this chat only
    * while the chat acts as that account (its number and its link both name it), else is not
-   * delivered; one of no named account, while the chat stands for another account, is not
-   * delivered either (it may be the new holder's: never carried to the old holder).
+   * delivered; one of no named account is not delivered either once the number was released
+   * (it may be the new holder's, even when the chat stands for nobody now: never carried to the
+   * old holder; review s24-j). The old holder's senders name their account (`withAccount`).
    */
   async function whose(method: string, p: Payload, chatId: number, signal?: AbortSignal) {
     const owner = accountOfCall();
@@ -135,7 +136,8 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
         "the released chat stands for another account now; whose message it is is unknown",
       );
     }
-    return elsewhere(method, p, chatId, chatId, signal);
+    // Unattached and carried: never to the old holder once released (review s24-j, blocker 1).
+    return elsewhere(method, p, chatId, chatId, signal, owner === undefined);
   }
 
   async function carried(method: string, p: Payload, chatId: number, signal?: AbortSignal) {
@@ -160,6 +162,7 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     chatId: number,
     account: number,
     signal?: AbortSignal,
+    unattached = false,
   ): Promise<ApiAnswer | PassAs> {
     let reach: "held" | { chatId: number } | null = "held";
     try {
@@ -170,6 +173,13 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
       }
     } catch (err) {
       return notSent(logger, { method, chatId }, err);
+    }
+    if (unattached) {
+      // Whose it is is unknown (the new holder's, who may have left the chat): never carried.
+      logger.warn({ chatId, method }, "whatsapp message not delivered: its account is not said");
+      return notDelivered(
+        "the account's WhatsApp number was released; whose message it is is unknown",
+      );
     }
     if (reach !== null && !isWhatsAppChat(reach.chatId) && !telegramCarries(method)) {
       // A document (its upload is not rewritten), or Telegram not configured: never answered as sent.

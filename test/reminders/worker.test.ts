@@ -54,6 +54,18 @@ const notSent = () =>
     "sendMessage",
     {},
   );
+/** The router's refusal of a released chat's message (review s24-j): nothing went out. */
+const notDelivered = () =>
+  new GrammyError(
+    "Call to 'sendMessage' failed!",
+    {
+      ok: false,
+      error_code: 400,
+      description: "Bad Request: not delivered: the chat no longer acts as the message's account",
+    },
+    "sendMessage",
+    {},
+  );
 /** A lost answer: the request went out, the message may be in the chat. */
 const lostAnswer = () =>
   new HttpError("Network request for 'sendMessage' failed!", new Error("socket hang up"));
@@ -67,13 +79,15 @@ const refused = () =>
 function setup(opts: { blocked?: boolean; failSend?: boolean; fail?: () => Error | null } = {}) {
   let now = T;
   const sent: Array<{ chatId: number; message: ReminderMessage }> = [];
+  const accounts: number[] = [];
   const logs: string[] = [];
   const store = memoryReminders();
   const worker = createReminderWorker({
     store,
     localeOf: async () => null,
     render: (locale, due) => ({ text: `${locale}: ${due.map((d) => d.record.number).join(", ")}` }),
-    send: async (chatId, message) => {
+    send: async (chatId, message, userId) => {
+      accounts.push(userId);
       if (opts.failSend) throw new Error("Forbidden: bot was blocked by the user");
       const err = opts.fail?.();
       if (err) throw err;
@@ -92,7 +106,7 @@ function setup(opts: { blocked?: boolean; failSend?: boolean; fail?: () => Error
       }),
     }),
   });
-  return { store, worker, sent, logs, to: (ms: number) => (now = ms) };
+  return { store, worker, sent, accounts, logs, to: (ms: number) => (now = ms) };
 }
 
 describe("the reminder worker", () => {
@@ -107,6 +121,8 @@ describe("the reminder worker", () => {
     s.to(T + 27 * DAY_MS);
     await s.worker.tick();
     expect(s.sent).toEqual([{ chatId: 21, message: { text: "en: 9841000021" } }]);
+    // Whose reminder it is goes with the send (a released WhatsApp chat: review s24-j).
+    expect(s.accounts).toEqual([21]);
   });
 
   it("writes nothing to a customer the merchant blocked", async () => {
@@ -144,6 +160,7 @@ describe("the reminder worker", () => {
   it.each([
     ["the router's Not sent", notSent],
     ["a connection never made", refused],
+    ["a released chat's not delivered (review s24-j)", notDelivered],
   ])("sends again later, in waking hours, after %s", async (_name, error) => {
     let fails = 1;
     const s = setup({ fail: () => (fails-- > 0 ? error() : null) });

@@ -6,9 +6,10 @@ import { testRouter } from "../support/whatsapp-router.ts";
 
 /**
  * A message addressed to a released account's WhatsApp chat (chat-calls.ts `whose`): the old
- * account's goes to its old holder's Telegram chat; the new holder's (the chat linked to their
+ * account's (its account said) goes to its old holder's Telegram chat; the new holder's (the chat linked to their
  * account, the number registered to it) to the chat itself; one whose account is not said, while
- * the chat stands for another account, is not delivered (400) and goes nowhere; a document the
+ * once the number was released, is not delivered (400) and goes nowhere, even when the chat
+ * stands for nobody (review s24-j); a document the
  * Telegram chat cannot take is not delivered either, never answered as sent (review s24-g).
  */
 const CHAT = WA_CHAT_BASE + 9779841000951;
@@ -83,16 +84,30 @@ describe("a released chat that now acts as the new holder's account", () => {
 });
 
 describe("a released chat of nobody else's", () => {
-  it("a message whose account is not said goes to the old holder's Telegram chat", async () => {
+  it("a message whose account is not said is not delivered, never to the old holder (s24-j)", async () => {
     const r = rig({ holder: null, link: null });
-    const a = await r.call("sendMessage", { text: "Your top-up was added" });
+    const a = await r.call("sendMessage", { text: "Reminder: recharge 9841234567 Rs 120" });
+    expect(a).toMatchObject({ ok: false, error_code: 400 });
+    expect(a.description).toMatch(/not delivered/);
+    expect(r.sent).toEqual([]);
+    expect(r.passed).toEqual([]);
+  });
+
+  it("the old account's message (its account said) goes to the old holder's Telegram chat", async () => {
+    const r = rig({ holder: null, link: null });
+    const a = await withAccount(CHAT, () =>
+      r.call("sendMessage", { text: "Your top-up was added" }),
+    );
     expect(a.ok).toBe(true);
     expect(r.passed).toHaveLength(1);
+    expect(JSON.parse(r.passed[0] ?? "{}")).toMatchObject({ chat_id: OLD_TG });
   });
 
   it("a document the Telegram chat cannot take is not delivered, never answered as sent", async () => {
     const r = rig({ holder: null, link: null });
-    const a = await r.call("sendDocument", { document: "file-1", caption: "Receipt" });
+    const a = await withAccount(CHAT, () =>
+      r.call("sendDocument", { document: "file-1", caption: "Receipt" }),
+    );
     expect(a).toMatchObject({ ok: false, error_code: 400 });
     expect(a.description).toMatch(/not delivered/);
     expect(r.sent).toEqual([]);
