@@ -39,6 +39,9 @@ describe("the daily cap counts an India order in Nepal rupees", () => {
     await u.credit(500_000);
     const q = await indiaAmountQuestion(u, "9810012345");
     expect(q.text).toContain("to ₹625");
+    // "Rs 600" is Nepal rupees: re-asked with the reason, never read as ₹600 (review s24-i, 5).
+    const rs = await u.say("Rs 600", /Indian rupees/);
+    expect(rs.text).toContain("without Rs");
     const over = await u.say("900", /largest/i);
     expect(over.text).toContain("₹625");
     const c = await u.say("600", /Please check/);

@@ -69,7 +69,7 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
         min: formatMoney(bounds.minPaisa, { region: "in", locale: t.locale }),
         max: formatMoney(bounds.maxPaisa, { region: "in", locale: t.locale }),
       };
-      const parseAmount = (text: string) => flow.rule(validateAmount(text, bounds), "in");
+      const parseAmount = (text: string) => flow.rule(validateAmount(text, bounds, "in"), "in");
       const listed = await flow.lookup(() =>
         deps.provider.indiaPlans({ operatorId: operator.id, circleId }),
       );
