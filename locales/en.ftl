@@ -88,6 +88,10 @@ err-prefix = That number does not belong to this operator. It must start with { 
 err-retired-operator = That number belongs to SmartCell, which no longer operates.
 err-amount-format = Please type an amount in rupees, for example 100 or 250.50.
 err-amount-grouping = A comma can only separate groups of digits, as in 1,000 or 1,00,000; paisa go after a dot, as in 250.50. Please type the amount again.
+err-amount-currency = { $asked ->
+    [in] This amount is asked in Indian rupees (₹), and you typed Nepal rupees. Please type the amount in ₹ without Rs, e.g. 500.
+   *[np] This amount is asked in Nepal rupees (Rs), and you typed Indian rupees. Please type the amount in Rs without ₹, e.g. 500.
+}
 err-amount-below = The smallest amount is { $min }.
 err-amount-above = The largest amount is { $max }.
 err-month-range = Please choose a month from the buttons.
@@ -103,6 +107,7 @@ confirm-fee = Fee: { $fee }
 confirm-discount = Discount: −{ $discount }
 confirm-total = Total to pay: { $total }
 confirm-balance-after = Balance after: { $balance }
+confirm-price-changed = The price changed since this confirmation was shown (a new rate or price list). Nothing was charged. The new figures follow.
 confirm-total-inr = Total: { $total }
 confirm-pay-npr = To pay from your balance: { $npr } (₹1 = Rs { $rate })
 balance-short = Your balance is { $balance } and this order costs { $total }: { $shortfall } short. Please add money to your balance (an agent can credit it) and try again.

@@ -178,6 +178,16 @@ const LAKH = /^\d{1,2}(?:,\d{2})*,\d{3}$/;
 const TYPED = /^(\d{1,9})(?:\.(\d{1,2}))?$/;
 
 /**
+ * Whose rupees a typed amount's sign names: "Rs 500", "NPR 500", "रु 500" Nepal's, "₹500" and
+ * "INR 500" India's; undefined without a sign.
+ */
+export function typedCurrency(input: string): Region | undefined {
+  const m = /^(rs\.?|npr|inr|₹|रु\.?|रू\.?)/u.exec(input.trim().toLowerCase());
+  if (!m) return undefined;
+  return m[1] === "inr" || m[1] === "₹" ? "in" : "np";
+}
+
+/**
  * A typed amount in rupees ("500", "Rs. 1,000", "रु ५००", "1,00,000", "533.44") as integer paisa.
  * At most two decimals. A comma anywhere but between digit groups ("20,00", "1,,000", ",100") is
  * refused with its own reason instead of being dropped, which would read a bigger amount.

@@ -110,6 +110,7 @@ export function ruleMessage(field: string, e: RuleError): string {
       return `${field} belongs to SmartCell (961, 988), which no longer operates`;
     case "amount_format":
     case "amount_grouping":
+    case "amount_currency":
       return `${field} must be an amount in rupees`;
     case "amount_below":
       return `${field} must be at least Rs ${toRupeesString(e.minPaisa)}`;

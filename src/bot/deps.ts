@@ -48,6 +48,9 @@ type DraftFields<O> = O extends Order
 /** What a confirmed conversation hands to the orders service (ids and chat come from the flow). */
 export type OrderDraft = { reference?: string; executeReference?: string } & DraftFields<Order>;
 
+/** What a draft's price is computed from. */
+export type PricedDraft = Pick<OrderDraft, "category" | "operatorId" | "amountPaisa" | "region">;
+
 export type PlaceInput = OrderDraft & {
   idempotencyKey: string;
   /** Our reference, minted earlier (mintReference) for a lookup; absent: the store numbers it. */
@@ -55,6 +58,8 @@ export type PlaceInput = OrderDraft & {
   userId: number;
   chatId: number;
   locale: string;
+  /** The confirmation's figures: placing at others is refused (PriceChangedError). */
+  expected?: { totalPaisa: number; chargedPaisa: number };
 };
 
 /** The part of the orders service the bot uses. */
@@ -104,12 +109,17 @@ export interface BotSettings {
 export interface BotPayment {
   mode: AccessMode;
   /** What the customer pays for a draft: the figures the confirm screen shows and the hold takes. */
-  priceOf(draft: OrderDraft): Quote;
+  priceOf(draft: PricedDraft): Quote;
   /**
    * For a draft priced in ₹ and paid from the Nepal-rupee balance (India, prepaid): the rate and
    * the NPR figures the hold takes. Undefined when the balance pays the price as it is.
    */
-  exchangeOf?(draft: OrderDraft): NprCharge | undefined;
+  exchangeOf?(draft: PricedDraft): NprCharge | undefined;
+  /**
+   * What the daily spend cap (Nepal rupees) counts for a draft, in Nepal paisa: what the balance
+   * pays, fee included; an India amount converted. Absent: the price's total.
+   */
+  spendOf?(draft: PricedDraft): number;
   /** The customer's available balance (posted credits minus debits and holds), in paisa. */
   availablePaisa(userId: number): Promise<number>;
   /**

@@ -1,4 +1,4 @@
-import { parseTypedAmount } from "../money.ts";
+import { parseTypedAmount, type Region, typedCurrency } from "../money.ts";
 import {
   FAMILY_PREFIXES,
   type Family,
@@ -30,6 +30,8 @@ export type RuleError =
   | { code: "amount_format" }
   /** A comma that is not between digit groups ("20,00"): refused, never read as a bigger amount. */
   | { code: "amount_grouping" }
+  /** A sign of the other country's rupees ("Rs 500" asked in ₹): refused, never read as ₹. */
+  | { code: "amount_currency"; typed: Region }
   | { code: "amount_below"; minPaisa: number }
   | { code: "amount_above"; maxPaisa: number }
   | { code: "month_range" }
@@ -207,7 +209,15 @@ export interface AmountBounds {
   maxPaisa: number;
 }
 
-export function validateAmount(input: string, bounds: AmountBounds): RuleResult<number> {
+/** `region`: whose rupees are asked for; an amount typed with the other's sign is refused. */
+export function validateAmount(
+  input: string,
+  bounds: AmountBounds,
+  region?: Region,
+): RuleResult<number> {
+  const typed = typedCurrency(input);
+  if (region !== undefined && typed !== undefined && typed !== region)
+    return fail({ code: "amount_currency", typed });
   const p = parseAmountToPaisa(input);
   if (!p.ok) return p;
   return checkAmount(p.value, bounds);

@@ -1,10 +1,12 @@
 import {
   DEFAULT_INR_TO_NPR_RATE,
   DEFAULT_PRICE_SCHEDULE,
+  inrToNprPaisa,
   type NprCharge,
   nprCharge,
   type PriceSchedule,
   parseRate,
+  type Quote,
   quote,
 } from "../pricing/index.ts";
 import type { Order } from "./model.ts";
@@ -33,9 +35,19 @@ export function createCharges(opts: {
   const schedule = opts.pricing ?? DEFAULT_PRICE_SCHEDULE;
   const rateE4 = opts.inrToNprRateE4 ?? defaultRateE4();
 
-  /** The price a customer pays for a draft: the same figures the confirm screen shows. */
-  const priceOf = (d: Draft) =>
-    quote(schedule, { category: d.category, operatorId: d.operatorId, amountPaisa: d.amountPaisa });
+  /**
+   * The price a customer pays for a draft: the same figures the confirm screen shows. In staff
+   * mode nobody pays a fee (the merchant's wallet pays the face amount and no fee is booked), so
+   * the price is the face amount: confirmation, receipt and /history all show what is collected.
+   */
+  const priceOf = (d: Draft): Quote =>
+    opts.accessMode === "staff"
+      ? { amountPaisa: d.amountPaisa, feePaisa: 0, discountPaisa: 0, totalPaisa: d.amountPaisa }
+      : quote(schedule, {
+          category: d.category,
+          operatorId: d.operatorId,
+          amountPaisa: d.amountPaisa,
+        });
 
   /**
    * What a prepaid customer's Nepal-rupee balance pays for a draft priced in ₹ (an India order):
@@ -45,7 +57,19 @@ export function createCharges(opts: {
   const exchangeOf = (d: Draft & { region: Order["region"] }): NprCharge | undefined =>
     opts.accessMode === "prepaid" && d.region === "in" ? nprCharge(priceOf(d), rateE4) : undefined;
 
-  return { priceOf, exchangeOf };
+  /**
+   * What the daily spend cap counts for a draft, in Nepal paisa (the cap is in Nepal rupees): what
+   * the balance pays (the converted total of an India order, fee included); in staff mode the face
+   * amount, an India one converted at the rate.
+   */
+  const spendOf = (d: Draft & { region: Order["region"] }): number => {
+    const x = exchangeOf(d);
+    if (x) return x.totalPaisa;
+    const total = priceOf(d).totalPaisa;
+    return d.region === "in" ? inrToNprPaisa(total, rateE4) : total;
+  };
+
+  return { priceOf, exchangeOf, spendOf };
 }
 
 export type Charges = ReturnType<typeof createCharges>;

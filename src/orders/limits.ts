@@ -3,7 +3,12 @@ import type { RedisClient } from "../redis/connection.ts";
 import { keyspace, TTL } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import type { Order } from "./model.ts";
-import { InsufficientFundsError, OrderInputError, type PlaceInput } from "./place.ts";
+import {
+  InsufficientFundsError,
+  OrderInputError,
+  type PlaceInput,
+  PriceChangedError,
+} from "./place.ts";
 import type { SubmitOptions } from "./submit.ts";
 
 /**
@@ -303,7 +308,11 @@ export function reachedProviderOnly<O extends WatchedOrders>(
       try {
         return await orders.place(input);
       } catch (err) {
-        if (err instanceof InsufficientFundsError || err instanceof OrderInputError)
+        if (
+          err instanceof InsufficientFundsError ||
+          err instanceof OrderInputError ||
+          err instanceof PriceChangedError
+        )
           await release(input.userId, input.idempotencyKey);
         throw err;
       }

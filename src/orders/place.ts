@@ -5,6 +5,7 @@ import type { OrdersContext } from "./context.ts";
 import { toExecuteRequest } from "./execute-request.ts";
 import {
   categoryIdSchema,
+  chargedPaisa,
   detailsSchema,
   holdIdOf,
   type Order,
@@ -37,6 +38,17 @@ const placeInputSchema = z.object({
   operatorName: z.string().min(1),
   connectionNo: z.string().min(1),
   amountPaisa: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  /**
+   * The figures the customer agreed to on the confirmation: the price's total (in the order's
+   * currency) and what the balance pays in Nepal paisa. When the order priced now differs (a
+   * deploy changed the rate or the schedule meanwhile), nothing is placed (PriceChangedError).
+   */
+  expected: z
+    .object({
+      totalPaisa: z.number().int().nonnegative(),
+      chargedPaisa: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type PlaceInput = z.input<typeof placeInputSchema>;
 
@@ -59,6 +71,14 @@ export class InsufficientFundsError extends Error {
   }
 }
 
+/** The order priced now differs from the figures the customer confirmed: nothing was written. */
+export class PriceChangedError extends Error {
+  constructor() {
+    super("the price changed since the confirmation");
+    this.name = "PriceChangedError";
+  }
+}
+
 /** The reference of an order the store numbers as it creates it, until then (a valid one). */
 const UNNUMBERED = "1";
 
@@ -74,7 +94,7 @@ function draftOrder(
 ): Order {
   const reference = input.reference ?? UNNUMBERED;
   // The rest of the input is the order's own fields, its category and details included.
-  const { reference: _, executeReference, ...fields } = input;
+  const { reference: _, executeReference, expected: _shown, ...fields } = input;
   const exchange = charges.exchangeOf(fields);
   return {
     reference,
@@ -140,6 +160,16 @@ export function createPlace(ctx: OrdersContext, charges: Charges, accessMode: Ac
     // the same step (a repeated place costs nothing); until then it carries a placeholder.
     const numbered = input.reference === undefined;
     const order = draftOrder(input, charges, accessMode, ctx.now());
+    const shown = input.expected;
+    if (
+      shown &&
+      (order.price?.totalPaisa !== shown.totalPaisa || chargedPaisa(order) !== shown.chargedPaisa)
+    ) {
+      // Placed before under this key (a Confirm run again), at the figures then: that order.
+      const known = await ctx.store.getByIdempotencyKey(input.idempotencyKey);
+      if (known) return known;
+      throw new PriceChangedError();
+    }
     checkExecutable(order, ctx.parts);
     const created = await create(ctx.store, order, numbered);
     if (created.created) {

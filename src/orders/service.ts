@@ -22,7 +22,12 @@ import { createSubmit, type WalletReading } from "./submit.ts";
  */
 
 export type { AccessMode } from "./charges.ts";
-export { InsufficientFundsError, OrderInputError, type PlaceInput } from "./place.ts";
+export {
+  InsufficientFundsError,
+  OrderInputError,
+  type PlaceInput,
+  PriceChangedError,
+} from "./place.ts";
 export {
   answerAbout,
   eventFromExecute,
@@ -127,6 +132,8 @@ export function createOrders(opts: OrdersOptions) {
     priceOf: charges.priceOf,
     /** For a draft in ₹ paid from a Nepal-rupee balance: the rate and the NPR figures. */
     exchangeOf: charges.exchangeOf,
+    /** What the daily spend cap counts for a draft, in Nepal paisa. */
+    spendOf: charges.spendOf,
     place: createPlace(ctx, charges, accessMode),
     submit,
     apply,

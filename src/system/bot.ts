@@ -115,6 +115,7 @@ export function botDeps(
       mode,
       priceOf: (draft) => orders.priceOf(draft),
       exchangeOf: (draft) => orders.exchangeOf(draft),
+      spendOf: (draft) => orders.spendOf(draft),
       availablePaisa: async (userId) =>
         (await stores.ledger.balance(account.customer(userId))).availablePaisa,
       // The user's access flags (accounts/access-flags.ts), from the update's early read when

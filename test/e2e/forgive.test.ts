@@ -238,7 +238,8 @@ describe("a fresh price after an Edit, end to end", () => {
       file,
       JSON.stringify({ categories: { mobile: { fee: { percent: "1", min: "1", max: "20" } } } }),
     );
-    ts = await startTestSystem({ env: { PRICE_SCHEDULE_FILE: file } });
+    // Prepaid: in staff mode nobody pays a fee, so none is shown (who-pays.md).
+    ts = await startTestSystem({ env: { ACCESS_MODE: "prepaid", PRICE_SCHEDULE_FILE: file } });
   });
   afterAll(async () => {
     await ts.cleanup();
@@ -246,6 +247,8 @@ describe("a fresh price after an Edit, end to end", () => {
 
   it("shows and charges the new amount's fee (English)", async () => {
     const u = ts.user(1721);
+    await u.register();
+    await u.credit(500_000);
     const first = await u.mobileToConfirm("9841231721", "150");
     expect(first.text).toContain("Fee: Rs 1.50");
     expect(first.text).toContain("Total to pay: Rs 151.50");
@@ -261,6 +264,9 @@ describe("a fresh price after an Edit, end to end", () => {
 
   it("in Nepali", async () => {
     const u = ts.user(1722, { language_code: "ne" });
+    u.emu.sendContact(u.id, { phoneNumber: `+${u.phone()}` });
+    await u.waitFor(/दर्ता भयो/);
+    await u.credit(500_000);
     await u.say("/recharge", "के तिर्न चाहनुहुन्छ?");
     await u.tap("📱 मोबाइल टप-अप", /कुन मोबाइल नम्बर/);
     await u.say("9841231722", /कति\?/);

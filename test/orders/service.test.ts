@@ -323,14 +323,14 @@ describe("orders.place: price and access mode", () => {
     };
   };
 
-  it("staff: stores the schedule's price and takes no hold", async () => {
+  it("staff: stores the face amount as the price (nobody pays a fee) and takes no hold", async () => {
     const { orders, ledger } = withLedger("staff");
     const o = await orders.place(mobileInput());
     expect(o.price).toEqual({
       amountPaisa: 10_000,
-      feePaisa: 500,
-      discountPaisa: 200,
-      totalPaisa: 10_300,
+      feePaisa: 0,
+      discountPaisa: 0,
+      totalPaisa: 10_000,
     });
     expect(o.holdId).toBeUndefined();
     expect(await ledger.accounts()).toEqual([]);

@@ -347,6 +347,23 @@ describe("amounts and months (spec section 8)", () => {
     expect(wide.amountBounds(wide.operator(5)!)).toEqual({ minPaisa: 5000, maxPaisa: 500000 });
   });
 
+  it("an amount typed with the other country's sign is refused, never read as this one's", () => {
+    const refused = (typed: "np" | "in") => ({
+      ok: false,
+      error: { code: "amount_currency", typed },
+    });
+    expect(validateAmount("Rs 500", india, "in")).toEqual(refused("np"));
+    expect(validateAmount("रु 500", india, "in")).toEqual(refused("np"));
+    expect(validateAmount("NPR 500", india, "in")).toEqual(refused("np"));
+    expect(validateAmount("₹500", india, "in")).toEqual({ ok: true, value: 50_000 });
+    expect(validateAmount("500", india, "in")).toEqual({ ok: true, value: 50_000 });
+    expect(validateAmount("₹500", mobile, "np")).toEqual(refused("in"));
+    expect(validateAmount("INR 500", mobile, "np")).toEqual(refused("in"));
+    expect(validateAmount("Rs. 500", mobile, "np")).toEqual({ ok: true, value: 50_000 });
+    // Without a region (a bill's advance, the dashboard) the sign is dropped as before.
+    expect(validateAmount("₹500", mobile)).toEqual({ ok: true, value: 50_000 });
+  });
+
   it("landline and India are 50..5000", () => {
     for (const b of [landline, india]) {
       expect(b).toEqual({ minPaisa: 5000, maxPaisa: 500000 });

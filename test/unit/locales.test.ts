@@ -110,6 +110,7 @@ const RULE_CODES = [
   "retired_operator",
   "amount_format",
   "amount_grouping",
+  "amount_currency",
   "amount_below",
   "amount_above",
   "month_range",

@@ -2,17 +2,17 @@ import { randomUUID } from "node:crypto";
 import { InlineKeyboard } from "grammy";
 import { formatMoney } from "../../money.ts";
 import type { Order } from "../../orders/model.ts";
-import { InsufficientFundsError } from "../../orders/service.ts";
-import { formatRate, type NprCharge, type Quote } from "../../pricing/index.ts";
+import { InsufficientFundsError, PriceChangedError } from "../../orders/service.ts";
 import { accessOf, deniedReply } from "../access.ts";
 import { addMoneyButtonData, menuButton } from "../callback-data.ts";
 import type { FlowContext } from "../context.ts";
-import type { BotDeps, OrderDraft, Role } from "../deps.ts";
+import type { OrderDraft, Role } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
 import { formatOrderTime } from "../format.ts";
 import type { Locale } from "../i18n.ts";
 import { receiptText, statusLabel } from "../order-texts.ts";
 import { coverShortfall, shortText } from "./balance.ts";
+import { charged, type Payment, paymentOf, priceLines, spendOf } from "./payment.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
 
 /**
@@ -163,7 +163,8 @@ export async function confirmAndPlace(
   // The price, and in prepaid mode the balance, before the confirmation: nobody confirms an
   // order the balance cannot pay for. The two reads are begun together, held for the turn: one
   // socket write (a balance read for an order the limits refuse is only a read).
-  const amount = draft.amountPaisa;
+  // The cap counts what the balance pays, in Nepal paisa (an India amount converted, fee included).
+  const amount = spendOf(deps, draft);
   // A refusal wins: the payment's read (or its failure) is dropped when the limits refuse.
   const early = await conversation.external(async () => {
     deps.holdWrites?.();
@@ -203,7 +204,14 @@ export async function confirmAndPlace(
     );
   });
   try {
-    const order = await placeConfirmed(s, buyer, draft, key);
+    const order = await placeConfirmed(s, buyer, draft, key, pay);
+    if (order === "repriced") {
+      // A deploy changed the rate or the schedule since this confirmation: said so, then the
+      // confirmation again at today's figures, under a key of its own (nothing was held).
+      await ctx.reply(s.t("confirm-price-changed"));
+      await buttonsGone;
+      return confirmAndPlace(s, buyer, draft, extraLines, opts);
+    }
     if (order === null) return null;
     const done = await receiptAndSubmit(s, order);
     // Its receipt was sent before: a turn before this one placed it (receiptAndSubmit said so).
@@ -218,14 +226,17 @@ export async function confirmAndPlace(
 
 /**
  * After Confirm: the operator still offered, the limits reserved under the order's key, the order
- * placed (and in prepaid mode its hold taken). Null when one of them refused (the user is told).
+ * placed (and in prepaid mode its hold taken). Null when one of them refused (the user is told);
+ * "repriced" when the figures priced now are not those the confirmation showed (`shown`, kept in
+ * the conversation's log): nothing is held that the customer did not agree to.
  */
 async function placeConfirmed(
   s: FlowScope,
   buyer: Buyer,
   draft: OrderDraft,
   key: string,
-): Promise<Order | null> {
+  shown: Payment,
+): Promise<Order | null | "repriced"> {
   const { conversation, ctx, deps } = s;
   const { userId, chatId, locale } = buyer;
   // Blocked from the back office while the confirmation was shown: refused at the tap too.
@@ -254,7 +265,7 @@ async function placeConfirmed(
   }
   // Reserved under the order's key: a replay reserves nothing twice.
   const verdict = await conversation.external(() =>
-    deps.limits.reserve(userId, draft.amountPaisa, key),
+    deps.limits.reserve(userId, spendOf(deps, draft), key),
   );
   if (!verdict.ok) {
     await ctx.reply(limitText(s, verdict.reason));
@@ -263,12 +274,22 @@ async function placeConfirmed(
   // The hold is taken with the order; a balance spent meanwhile (another chat) refuses it.
   const placed = await conversation.external(async () => {
     try {
-      return await deps.orders.place({ ...draft, idempotencyKey: key, userId, chatId, locale });
+      const expected = { totalPaisa: shown.price.totalPaisa, chargedPaisa: charged(shown) };
+      return await deps.orders.place({
+        ...draft,
+        idempotencyKey: key,
+        userId,
+        chatId,
+        locale,
+        expected,
+      });
     } catch (err) {
+      if (err instanceof PriceChangedError) return { repriced: true as const };
       if (!(err instanceof InsufficientFundsError)) throw err;
       return { short: { balance: err.availablePaisa, total: err.totalPaisa } };
     }
   });
+  if ("repriced" in placed) return "repriced";
   if ("short" in placed) {
     // Spent meanwhile (another chat): said with the way money gets in, and Add money.
     const short = { balancePaisa: placed.short.balance, totalPaisa: placed.short.total };
@@ -350,57 +371,6 @@ async function receiptAndSubmit(s: FlowScope, order: Order): Promise<Order> {
     await orderTrouble(s, order, err);
     return order;
   }
-}
-
-/** What the checkout knows of the money: the price, and in prepaid mode the balance (and the rate). */
-interface Payment {
-  price: Quote;
-  /** A draft in ₹ paid from the Nepal-rupee balance: the rate and the NPR figures. */
-  exchange?: NprCharge;
-  balancePaisa?: number;
-}
-
-/** What the balance pays, in Nepal paisa. */
-const charged = (pay: Payment): number => pay.exchange?.totalPaisa ?? pay.price.totalPaisa;
-
-/** The price of a draft and, in prepaid mode, the customer's available balance. */
-async function paymentOf(deps: BotDeps, userId: number, draft: OrderDraft): Promise<Payment> {
-  const p = deps.payment;
-  const price = p.priceOf(draft);
-  if (p.mode !== "prepaid") return { price };
-  const exchange = p.exchangeOf?.(draft);
-  return {
-    price,
-    ...(exchange ? { exchange } : {}),
-    balancePaisa: await p.availablePaisa(userId),
-  };
-}
-
-/**
- * Fee, discount and total when there are any; in prepaid mode always the total and the balance
- * after. The order's figures are in its country's rupees; what the balance pays and the balance
- * are Nepal rupees: an India order shows its ₹ total, then the Rs it takes at the rate.
- */
-function priceLines(s: FlowScope, draft: OrderDraft, pay: Payment): string[] {
-  const rs = (paisa: number) => formatMoney(paisa, { region: draft.region, locale: s.t.locale });
-  const npr = (paisa: number) => formatMoney(paisa, { region: "np", locale: s.t.locale });
-  const { feePaisa, discountPaisa, totalPaisa } = pay.price;
-  const lines: string[] = [];
-  if (feePaisa > 0) lines.push(s.t("confirm-fee", { fee: rs(feePaisa) }));
-  if (discountPaisa > 0) lines.push(s.t("confirm-discount", { discount: rs(discountPaisa) }));
-  if (pay.exchange) {
-    lines.push(s.t("confirm-total-inr", { total: rs(totalPaisa) }));
-    lines.push(
-      s.t("confirm-pay-npr", {
-        npr: npr(pay.exchange.totalPaisa),
-        rate: formatRate(pay.exchange.rateE4),
-      }),
-    );
-  } else if (feePaisa > 0 || discountPaisa > 0 || pay.balancePaisa !== undefined)
-    lines.push(s.t("confirm-total", { total: rs(totalPaisa) }));
-  if (pay.balancePaisa !== undefined)
-    lines.push(s.t("confirm-balance-after", { balance: npr(pay.balancePaisa - charged(pay)) }));
-  return lines;
 }
 
 /** An error after the order was placed: name the order, say it is checked and a message follows. */

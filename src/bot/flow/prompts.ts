@@ -59,6 +59,9 @@ export function ruleError(t: Translate, e: RuleError, region: Region = "np"): st
       return t("err-amount-above", { max: formatMoney(e.maxPaisa, { region, locale: t.locale }) });
     case "too_long":
       return t("err-too-long", { max: e.max });
+    case "amount_currency":
+      // The sign typed is the other country's: the question asks in this one's rupees.
+      return t("err-amount-currency", { asked: e.typed === "np" ? "in" : "np" });
     default:
       return t(`err-${e.code.replace(/_/g, "-")}`);
   }
@@ -132,7 +135,7 @@ export function askAmount(
       label: formatMoney(p, { region, locale: s.t.locale }),
       value: toRupeesString(p),
     }));
-  return ask(s, prompt, (text) => ruleAnswer(s.t, validateAmount(text, bounds), region), {
+  return ask(s, prompt, (text) => ruleAnswer(s.t, validateAmount(text, bounds, region), region), {
     choices,
     columns: 4,
   });

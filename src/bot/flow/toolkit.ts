@@ -15,6 +15,7 @@ import {
 import { weighBalance } from "./balance.ts";
 import * as checkout from "./checkout.ts";
 import { type LookupResult, lookup } from "./lookup.ts";
+import { spendOf } from "./payment.ts";
 import * as prompts from "./prompts.ts";
 import { asidesOf, type FlowScope, type FlowWords, ORDER_WORDS } from "./scope.ts";
 import { runSteps, type Step } from "./steps.ts";
@@ -33,6 +34,29 @@ export type { LookupResult } from "./lookup.ts";
 export type { Choice, Parsed } from "./prompts.ts";
 export type { Aside, FlowScope, FlowWords } from "./scope.ts";
 export type { Step } from "./steps.ts";
+
+/** What a draft's price depends on but its amount: the category, operator and region. */
+export type Priced = Pick<OrderDraft, "category" | "operatorId" | "region">;
+
+/**
+ * The largest amount in `bounds` whose spend fits `left` (the least one does, the largest not),
+ * by bisection (a price never falls as its amount grows); a whole rupee when one fits.
+ */
+function largestWithin(
+  bounds: AmountBounds,
+  spend: (amountPaisa: number) => number,
+  left: number,
+): number {
+  let fits = bounds.minPaisa;
+  let over = bounds.maxPaisa;
+  while (over - fits > 1) {
+    const mid = Math.floor((fits + over) / 2);
+    if (spend(mid) <= left) fits = mid;
+    else over = mid;
+  }
+  const whole = fits - (fits % 100);
+  return whole >= bounds.minPaisa ? whole : fits;
+}
 
 export interface FlowEnv {
   locale: Locale;
@@ -147,23 +171,29 @@ export class Flow {
   async askAmount(
     promptKey: string,
     bounds: AmountBounds,
-    opts?: prompts.AmountOptions,
+    opts: prompts.AmountOptions & { priced?: Priced } = {},
   ): Promise<number> {
-    return prompts.askAmount(this.scope, promptKey, await this.spendable(bounds), opts);
+    const { priced, ...rest } = opts;
+    return prompts.askAmount(this.scope, promptKey, await this.spendable(bounds, priced), rest);
   }
 
   /**
    * `bounds` narrowed by what the customer may still spend today (known since the flow began).
+   * The cap is in Nepal rupees and counts what the balance pays: with `priced` (the draft but its
+   * amount) an amount counts as its price, fee included and a ₹ amount converted, so the largest
+   * amount offered is one whose price fits (rounded down to the whole rupee); without, as itself.
    * When not even the least amount is left, says so and ends the flow.
    */
-  async spendable(bounds: AmountBounds): Promise<AmountBounds> {
+  async spendable(bounds: AmountBounds, priced?: Priced): Promise<AmountBounds> {
     const left = this.spendLeftPaisa;
-    if (left === undefined || left >= bounds.maxPaisa) return bounds;
-    if (left < bounds.minPaisa) {
+    const spend = (amountPaisa: number) =>
+      priced ? spendOf(this.deps, { ...priced, amountPaisa }) : amountPaisa;
+    if (left === undefined || spend(bounds.maxPaisa) <= left) return bounds;
+    if (spend(bounds.minPaisa) > left) {
       await this.ctx.reply(checkout.limitText(this.scope, "daily_cap"));
       return this.scope.conversation.halt();
     }
-    return { ...bounds, maxPaisa: left };
+    return { ...bounds, maxPaisa: largestWithin(bounds, spend, left) };
   }
 
   /**

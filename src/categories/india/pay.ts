@@ -62,12 +62,14 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
       const operator = st.operator!;
       const number = st.number!;
       const circleId = st.circle!.value;
-      const bounds = await flow.spendable(deps.catalog.amountBounds(operator)!);
+      // The cap is in Nepal rupees: what is left of it is offered as the ₹ amount it pays for.
+      const priced = { category: "india", operatorId: operator.id, region: "in" } as const;
+      const bounds = await flow.spendable(deps.catalog.amountBounds(operator)!, priced);
       const range = {
         min: formatMoney(bounds.minPaisa, { region: "in", locale: t.locale }),
         max: formatMoney(bounds.maxPaisa, { region: "in", locale: t.locale }),
       };
-      const parseAmount = (text: string) => flow.rule(validateAmount(text, bounds), "in");
+      const parseAmount = (text: string) => flow.rule(validateAmount(text, bounds, "in"), "in");
       const listed = await flow.lookup(() =>
         deps.provider.indiaPlans({ operatorId: operator.id, circleId }),
       );
@@ -83,6 +85,7 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
       if (plans.length === 0 && billed === null) {
         if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
         st.amountPaisa = await flow.askAmount("india-ask-amount", bounds, {
+          priced,
           region: "in",
           params: { number },
         });
