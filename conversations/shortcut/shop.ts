@@ -5,6 +5,7 @@ import { contactKeyboard } from "../../src/bot/access.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
 import { translator } from "../../src/bot/i18n.ts";
+import { withAccount } from "../../src/telegram/call-account.ts";
 import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
 
 /**
@@ -33,14 +34,15 @@ async function recordShop(deps: BotDeps, ctx: BotContext, userId: number, agentI
   const name = [ctx.from?.first_name, ctx.from?.last_name].filter(Boolean).join(" ");
   const t = translator(deps.i18n, (await deps.accounts.localeOf(agentId)) ?? "en");
   deps.logger.info({ userId, agentId }, "customer recorded for a shop");
-  await ctx.api
-    .sendMessage(
-      agentId,
-      t("shortcut-shop-agent-told", { name: name || "-", phone: phone ? formatPhone(phone) : "-" }),
-    )
-    .catch((err: unknown) =>
-      deps.logger.warn({ agentId, err: String(err) }, "shop agent not told"),
-    );
+  // The agent's own account named: a released WhatsApp agent's notice reaches its old holder's
+  // other chat, never the number's next holder (review s24-k, 2).
+  const text = t("shortcut-shop-agent-told", {
+    name: name || "-",
+    phone: phone ? formatPhone(phone) : "-",
+  });
+  await withAccount(agentId, () => ctx.api.sendMessage(agentId, text)).catch((err: unknown) =>
+    deps.logger.warn({ agentId, err: String(err) }, "shop agent not told"),
+  );
   return true;
 }
 

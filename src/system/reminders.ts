@@ -82,8 +82,14 @@ export function wireReminders(
   });
 }
 
-/** The WhatsApp router's refusal of a message a released chat may not take (chat-calls.ts). */
-const NOT_DELIVERED = /^Bad Request: not delivered:/;
+/**
+ * The WhatsApp router's refusal of a reminder whose released chat no longer acts as its account
+ * (chat-calls.ts `whose`): the chat may act as it again, so it is tried later. Its other refusals
+ * are final (review s24-k, 3): an account with no chat left would be retried every few hours
+ * forever; it is logged once and the reminder is used up.
+ */
+const NOT_DELIVERED =
+  /^Bad Request: not delivered: the chat no longer acts as the message's account/;
 
 /**
  * A reminder's send that certainly sent nothing, tried again later: the WhatsApp router's "Not
@@ -93,7 +99,7 @@ const NOT_DELIVERED = /^Bad Request: not delivered:/;
 export function reminderSentNothing(err: unknown): boolean {
   const failure = classifyApiError(err);
   if (sentNothing(failure) || failure.code === 429) return true;
-  // Refused by the WhatsApp router (a released chat no longer this account's): nothing went out,
+  // Refused by the WhatsApp router as a released chat no longer this account's: nothing went out,
   // so it is not used up; tried again later, as the chat may act as the account again.
   if (failure.code === 400 && NOT_DELIVERED.test(failure.description)) return true;
   return failure.code === undefined && err instanceof HttpError && !mayHaveArrived(err);

@@ -3,6 +3,7 @@ import { NOT_SENT_PREFIX } from "../telegram/api.ts";
 import { accountOfCall } from "../telegram/call-account.ts";
 import { type ApiAnswer, asApiError, failureAnswer, logFailure } from "./bot-api-failure.ts";
 import { isWhatsAppChat } from "./chat-ids.ts";
+import { answeredChat } from "./held.ts";
 import { answeredAsSent, type WithheldDeps, withholds } from "./withheld.ts";
 
 type Payload = Record<string, unknown>;
@@ -117,6 +118,11 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
       now = (await deps.chatNowOf?.(chatId)) ?? { holder: null, link: null };
     } catch (err) {
       return notSent(logger, { method, chatId }, err);
+    }
+    // The chat's own account named in an answer to its chat (withheld.ts): while its number is
+    // still its own (a hold, its own user id writing) it is that writer's; after a release, not.
+    if (owner === chatId && answeredChat() === chatId && now.holder === chatId) {
+      return carried(method, p, chatId, signal);
     }
     if (owner !== undefined && owner !== chatId) {
       if (now.holder === owner && now.link === owner) return carried(method, p, chatId, signal);

@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.ts";
+import { accountOfCall } from "../telegram/call-account.ts";
 import type { WaChatStore } from "./chat-store.ts";
 import { answeredChat } from "./held.ts";
 
@@ -15,8 +16,10 @@ export interface WithheldDeps {
  * fresh account whose number is the chat's) that shows something, not an answer to the message
  * being handled from that chat (answeringIn, held.ts: the held sender's answer and the account's
  * own user id's flows go), while the account is held or released from the number (`heldChat`).
- * What then happens to it is chat-calls.ts's (`elsewhere`). The cost: nothing for an answer or a
- * Telegram chat, else `heldChat`.
+ * What then happens to it is chat-calls.ts's (`elsewhere`). A message that names the chat's own
+ * account (`withAccount`) is checked even in an answer: the writer may be the number's next holder
+ * (an admin's /reverse notice to the old holder, review s24-k 1), so `whose` decides. The cost:
+ * nothing for an unnamed answer or a Telegram chat, else `heldChat`.
  */
 export async function withholds(
   deps: WithheldDeps,
@@ -24,7 +27,9 @@ export async function withholds(
   chatId: number,
   account: number,
 ): Promise<boolean> {
-  if (!deps.heldChat || !WITHHELD.has(method) || answeredChat() === chatId) return false;
+  if (!deps.heldChat || !WITHHELD.has(method)) return false;
+  if (answeredChat() === chatId && !(account === chatId && accountOfCall() === chatId))
+    return false;
   return deps.heldChat(account);
 }
 

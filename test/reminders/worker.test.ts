@@ -66,6 +66,19 @@ const notDelivered = () =>
     "sendMessage",
     {},
   );
+/** The router's refusal for a released account with no chat left: final (review s24-k, 3). */
+const noChatLeft = () =>
+  new GrammyError(
+    "Call to 'sendMessage' failed!",
+    {
+      ok: false,
+      error_code: 400,
+      description:
+        "Bad Request: not delivered: the account's WhatsApp number was released and no chat of it remains",
+    },
+    "sendMessage",
+    {},
+  );
 /** A lost answer: the request went out, the message may be in the chat. */
 const lostAnswer = () =>
   new HttpError("Network request for 'sendMessage' failed!", new Error("socket hang up"));
@@ -141,6 +154,22 @@ describe("the reminder worker", () => {
     await s.worker.tick();
     s.to(T + 28 * DAY_MS);
     await s.worker.tick();
+    expect(s.logs.filter((l) => l.includes("reminder not sent"))).toHaveLength(1);
+  });
+
+  // Review s24-k item 3: a released account with no chat left was given back and tried again
+  // every few hours, forever. Its refusal is final: logged once, tried no more.
+  it("tries no more after the router's 'no chat of it remains'", async () => {
+    const s = setup({ fail: noChatLeft });
+    await rememberSuccess(s.store, order());
+    let tries = 0;
+    for (let h = 27 * 24; h < 33 * 24; h += 1) {
+      s.to(T + h * 3_600_000);
+      const before = s.accounts.length;
+      await s.worker.tick();
+      tries += s.accounts.length - before;
+    }
+    expect(tries).toBe(1);
     expect(s.logs.filter((l) => l.includes("reminder not sent"))).toHaveLength(1);
   });
 
