@@ -360,7 +360,7 @@ describe("amounts and months (spec section 8)", () => {
     expect(validateAmount("₹500", mobile, "np")).toEqual(refused("in"));
     expect(validateAmount("INR 500", mobile, "np")).toEqual(refused("in"));
     expect(validateAmount("Rs. 500", mobile, "np")).toEqual({ ok: true, value: 50_000 });
-    // Without a region (a bill's advance, the dashboard) the sign is dropped as before.
+    // Without a region (the dashboard) the sign is dropped as before; a bill's advance passes "np".
     expect(validateAmount("₹500", mobile)).toEqual({ ok: true, value: 50_000 });
   });
 

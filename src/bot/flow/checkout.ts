@@ -163,14 +163,14 @@ export async function confirmAndPlace(
   // The price, and in prepaid mode the balance, before the confirmation: nobody confirms an
   // order the balance cannot pay for. The two reads are begun together, held for the turn: one
   // socket write (a balance read for an order the limits refuse is only a read).
-  // The cap counts what the balance pays, in Nepal paisa (an India amount converted, fee included).
-  const amount = spendOf(deps, draft);
   // A refusal wins: the payment's read (or its failure) is dropped when the limits refuse.
   const early = await conversation.external(async () => {
     deps.holdWrites?.();
     const payment = paymentOf(deps, userId, draft);
     payment.catch(() => {});
-    const verdict = await deps.limits.check(userId, amount);
+    // The cap counts what the balance pays, in Nepal paisa (an India amount converted, fee
+    // included); priced here, inside `external`, so a replay never prices again.
+    const verdict = await deps.limits.check(userId, spendOf(deps, draft));
     return verdict.ok ? { ok: true as const, pay: await payment } : verdict;
   });
   if (!early.ok) {

@@ -167,33 +167,51 @@ export class Flow {
     return this.scope.conversation.halt();
   }
 
-  /** An amount within `bounds` narrowed by what the customer may still spend today. */
-  async askAmount(
+  /** An amount of money in (a top-up, a cash-in): within `bounds`, no spend cap. */
+  askAmount(
     promptKey: string,
     bounds: AmountBounds,
-    opts: prompts.AmountOptions & { priced?: Priced } = {},
+    opts?: prompts.AmountOptions,
   ): Promise<number> {
-    const { priced, ...rest } = opts;
-    return prompts.askAmount(this.scope, promptKey, await this.spendable(bounds, priced), rest);
+    return prompts.askAmount(this.scope, promptKey, bounds, opts);
+  }
+
+  /**
+   * An order's amount: within `bounds` narrowed by what the customer may still spend today
+   * (`spendable`, which needs what the order is priced by), in the rupees of `priced`'s region.
+   */
+  async askOrderAmount(
+    promptKey: string,
+    bounds: AmountBounds,
+    priced: Priced,
+    params?: Record<string, string | number>,
+  ): Promise<number> {
+    const narrowed = await this.spendable(bounds, priced);
+    return prompts.askAmount(this.scope, promptKey, narrowed, { region: priced.region, params });
   }
 
   /**
    * `bounds` narrowed by what the customer may still spend today (known since the flow began).
-   * The cap is in Nepal rupees and counts what the balance pays: with `priced` (the draft but its
-   * amount) an amount counts as its price, fee included and a ₹ amount converted, so the largest
-   * amount offered is one whose price fits (rounded down to the whole rupee); without, as itself.
-   * When not even the least amount is left, says so and ends the flow.
+   * The cap is in Nepal rupees and counts what the balance pays: an amount counts as its price
+   * for `priced` (the draft but its amount), fee included and a ₹ amount converted, so the largest
+   * amount offered is one whose price fits (rounded down to the whole rupee). When not even the
+   * least amount is left, says so and ends the flow. Worked out in `external`: a replay reuses the
+   * logged bounds, so a price changed meanwhile cannot send it down another path (Bad replay); the
+   * cap itself is checked again at the confirmation and reserved at Confirm.
    */
-  async spendable(bounds: AmountBounds, priced?: Priced): Promise<AmountBounds> {
+  async spendable(bounds: AmountBounds, priced: Priced): Promise<AmountBounds> {
     const left = this.spendLeftPaisa;
-    const spend = (amountPaisa: number) =>
-      priced ? spendOf(this.deps, { ...priced, amountPaisa }) : amountPaisa;
-    if (left === undefined || spend(bounds.maxPaisa) <= left) return bounds;
-    if (spend(bounds.minPaisa) > left) {
+    if (left === undefined) return bounds;
+    const max = await this.scope.conversation.external(() => {
+      const spend = (amountPaisa: number) => spendOf(this.deps, { ...priced, amountPaisa });
+      if (spend(bounds.maxPaisa) <= left) return bounds.maxPaisa;
+      return spend(bounds.minPaisa) > left ? null : largestWithin(bounds, spend, left);
+    });
+    if (max === null) {
       await this.ctx.reply(checkout.limitText(this.scope, "daily_cap"));
       return this.scope.conversation.halt();
     }
-    return { ...bounds, maxPaisa: largestWithin(bounds, spend, left) };
+    return max === bounds.maxPaisa ? bounds : { ...bounds, maxPaisa: max };
   }
 
   /**

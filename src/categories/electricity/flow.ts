@@ -86,6 +86,7 @@ export function electricityConversation(deps: BotDeps) {
         },
       },
       ...billSteps<State>(flow, {
+        category: "electricity",
         key: (st) => `${st.scNo}|${st.customerId}|${st.phone}`,
         check: (st, referenceNo) =>
           checkElectricityBill(deps.provider, {

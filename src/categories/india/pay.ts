@@ -84,11 +84,7 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
           : null;
       if (plans.length === 0 && billed === null) {
         if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
-        st.amountPaisa = await flow.askAmount("india-ask-amount", bounds, {
-          priced,
-          region: "in",
-          params: { number },
-        });
+        st.amountPaisa = await flow.askOrderAmount("india-ask-amount", bounds, priced, { number });
         st.plan = undefined;
         return;
       }

@@ -54,7 +54,13 @@ export function landlineConversation(deps: BotDeps) {
         editKey: "flow-edit-amount",
         holds: (st) => st.amountPaisa !== undefined && checkAmount(st.amountPaisa, bounds(st)).ok,
         run: async (st) => {
-          st.amountPaisa = await flow.askAmount("landline-ask-amount", bounds(st));
+          // The cap counts the price, fee included: what is offered is what fits with it.
+          const priced = {
+            category: "landline",
+            operatorId: st.operator!.id,
+            region: "np",
+          } as const;
+          st.amountPaisa = await flow.askOrderAmount("landline-ask-amount", bounds(st), priced);
         },
       },
     ];

@@ -115,17 +115,18 @@ export function mobileConversation(deps: BotDeps) {
           st.amountPaisa !== undefined &&
           checkAmount(st.amountPaisa, deps.catalog.amountBounds(st.operator!)!).ok,
         run: async (st) => {
-          const bounds = await flow.spendable(deps.catalog.amountBounds(st.operator!)!);
+          // The cap counts the price, fee included: what is offered is what fits with it.
+          const priced = { category: "mobile", operatorId: st.operator!.id, region: "np" } as const;
+          const bounds = await flow.spendable(deps.catalog.amountBounds(st.operator!)!, priced);
           const amount = pre.take("amountPaisa");
           if (amount !== undefined && checkAmount(amount, bounds).ok) {
             st.amountPaisa = amount;
             return;
           }
-          st.amountPaisa = await flow.askAmount(
-            "mobile-ask-amount-for",
-            deps.catalog.amountBounds(st.operator!)!,
-            { params: { number: st.number!, operator: st.operator!.name } },
-          );
+          st.amountPaisa = await flow.askOrderAmount("mobile-ask-amount-for", bounds, priced, {
+            number: st.number!,
+            operator: st.operator!.name,
+          });
         },
       },
     ];

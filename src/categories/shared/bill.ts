@@ -1,5 +1,5 @@
 import type { OrderDraft } from "../../bot/deps.ts";
-import type { Choice, Flow, LookupResult, Parsed, Step } from "../../bot/flow/toolkit.ts";
+import type { Choice, Flow, LookupResult, Parsed, Priced, Step } from "../../bot/flow/toolkit.ts";
 import {
   NEPALI_MONTHS,
   type Operator,
@@ -200,14 +200,16 @@ const OTHER = "other";
 async function askBillAmount(
   flow: Flow,
   bill: Bill,
+  priced: Priced,
   other?: BillAmountOther,
 ): Promise<number | null> {
   // A bound against typos, not a documented limit (BILL_ADVANCE_MIN / _MAX), narrowed up front by
-  // what the customer may still spend today.
-  const bounds = await flow.spendable(flow.deps.catalog.advanceBounds());
+  // what the customer may still spend today (the price, fee included, must fit).
+  const bounds = await flow.spendable(flow.deps.catalog.advanceBounds(), priced);
   const max = formatMoney(bounds.maxPaisa, { locale: flow.t.locale });
   const typed = (text: string): Parsed<string> => {
-    const r = flow.rule(validateAmount(text, bounds));
+    // In Nepal rupees: "₹500" is refused with a reason, not read as Rs 500.
+    const r = flow.rule(validateAmount(text, bounds, "np"));
     return r.ok ? { ok: true, value: String(r.value) } : r;
   };
   const extra: Choice[] = other ? [{ label: other.label, value: OTHER }] : [];
@@ -247,6 +249,8 @@ function billConfirmLines(flow: Flow, office: Choice, bill: Bill, own: string[] 
 export function billSteps<S extends BillState>(
   flow: Flow,
   opts: {
+    /** The orders' category (what the amount's price, and so the daily cap, depends on). */
+    category: string;
     key: (st: S) => string;
     check: (st: S, referenceNo: string) => Promise<Bill>;
     rejected: (reason: string) => string;
@@ -278,7 +282,12 @@ export function billSteps<S extends BillState>(
       holds: (st) => st.amountFor === st.checked?.referenceNo,
       run: async (st) => {
         const other = opts.other?.(st);
-        const amount = await askBillAmount(flow, st.checked!.bill, other);
+        const priced = {
+          category: opts.category,
+          operatorId: st.operator!.id,
+          region: "np",
+        } as const;
+        const amount = await askBillAmount(flow, st.checked!.bill, priced, other);
         if (amount === null && other) return { redo: other.redo };
         st.amountPaisa = amount!;
         st.amountFor = st.checked!.referenceNo;

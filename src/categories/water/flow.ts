@@ -94,6 +94,7 @@ export function waterConversation(deps: BotDeps) {
         },
       },
       ...billSteps<State>(flow, {
+        category: "water",
         key: (st) => `${st.customerId}|${st.monthId}`,
         check: (st, referenceNo) =>
           checkWaterBill(deps.provider, {
