@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
-import { isWhatsAppChat } from "../whatsapp/chat-ids.ts";
+import { isWhatsAppChat } from "./chat-kind.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
 
 /**

@@ -5,14 +5,11 @@
  * (below 4.6e15) and a phone at most 15 digits (below 1e15), so the range [8e15, 9e15) is nobody
  * else's, stays a safe integer, and needs no table: the id names the phone and back.
  */
-export const WA_CHAT_BASE = 8_000_000_000_000_000;
-const WA_CHAT_END = 9_000_000_000_000_000;
+import { isWhatsAppChat, WA_CHAT_BASE, WA_CHAT_END } from "../accounts/chat-kind.ts";
+
+export { isWhatsAppChat, WA_CHAT_BASE };
 
 const PHONE = /^[1-9][0-9]{7,14}$/;
-
-export function isWhatsAppChat(chatId: number): boolean {
-  return Number.isSafeInteger(chatId) && chatId >= WA_CHAT_BASE && chatId < WA_CHAT_END;
-}
 
 /** The chat id of a WhatsApp phone (`wa_id`, international digits); null for anything else. */
 export function chatIdOfWaId(waId: string): number | null {
