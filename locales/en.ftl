@@ -107,7 +107,7 @@ confirm-fee = Fee: { $fee }
 confirm-discount = Discount: −{ $discount }
 confirm-total = Total to pay: { $total }
 confirm-balance-after = Balance after: { $balance }
-confirm-price-changed = The price changed since this confirmation was shown (a new rate or price list). Nothing was charged. The new figures follow.
+confirm-price-changed = The price changed since this confirmation was shown (a new rate or price list). Nothing was charged; the order is checked again at the new price.
 confirm-total-inr = Total: { $total }
 confirm-pay-npr = To pay from your balance: { $npr } (₹1 = Rs { $rate })
 balance-short = Your balance is { $balance } and this order costs { $total }: { $shortfall } short. Please add money to your balance (an agent can credit it) and try again.
