@@ -107,7 +107,7 @@ confirm-fee = Fee: { $fee }
 confirm-discount = Discount: −{ $discount }
 confirm-total = Total to pay: { $total }
 confirm-balance-after = Balance after: { $balance }
-confirm-price-changed = The price changed since this confirmation was shown (a new rate or price list). Nothing was charged. The new figures follow.
+confirm-price-changed = The price changed since this confirmation was shown (a new rate or price list). Nothing was charged; the order is checked again at the new price.
 confirm-total-inr = Total: { $total }
 confirm-pay-npr = To pay from your balance: { $npr } (₹1 = Rs { $rate })
 balance-short = Your balance is { $balance } and this order costs { $total }: { $shortfall } short. Please add money to your balance (an agent can credit it) and try again.
@@ -695,7 +695,7 @@ complaint-status-resolved = resolved
 complaint-status-rejected = rejected
 complaint-taken = 🔎 Your complaint { $ref } about order { $order } is being looked into. We will answer by { $due }.
 complaint-resolved = ✅ Your complaint { $ref } about order { $order } is resolved: { $text }
-complaint-refunded = { $amount } was returned to your balance. Balance: { $balance }
+complaint-refunded = { $amount } was returned to your balance. Balance after the refund: { $balance }
 complaint-refunded-balance-unknown = { $amount } was returned to your balance.
 complaint-rejected = ❌ Your complaint { $ref } about order { $order } was not accepted: { $why }
 complaint-report-button = ⚠️ Report a problem

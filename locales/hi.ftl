@@ -94,7 +94,7 @@ confirm-fee = शुल्क: { $fee }
 confirm-discount = छूट: −{ $discount }
 confirm-total = कुल भुगतान: { $total }
 confirm-balance-after = बाद में बैलेंस: { $balance }
-confirm-price-changed = यह पुष्टि दिखाने के बाद कीमत बदल गई (नई दर या मूल्य सूची)। कुछ भी नहीं काटा गया। कृपया नीचे नई राशि देखें।
+confirm-price-changed = यह पुष्टि दिखाने के बाद कीमत बदल गई (नई दर या मूल्य सूची)। कुछ भी नहीं काटा गया; ऑर्डर नई कीमत पर फिर से जाँचा जाता है।
 confirm-total-inr = कुल: { $total }
 confirm-pay-npr = बैलेंस से भुगतान: { $npr } (₹1 = रु { $rate })
 balance-short = आपका बैलेंस { $balance } है और इस ऑर्डर की कीमत { $total } है: { $shortfall } कम। कृपया अपने बैलेंस में पैसे जोड़िए (एजेंट जोड़ सकते हैं) और फिर कोशिश कीजिए।
@@ -620,7 +620,7 @@ complaint-status-resolved = सुलझ गई
 complaint-status-rejected = अस्वीकृत
 complaint-taken = 🔎 ऑर्डर { $order } के बारे में आपकी शिकायत { $ref } की जाँच हो रही है। हम { $due } तक जवाब देंगे।
 complaint-resolved = ✅ ऑर्डर { $order } के बारे में आपकी शिकायत { $ref } सुलझ गई: { $text }
-complaint-refunded = { $amount } आपके बैलेंस में लौटा दिए गए। बैलेंस: { $balance }
+complaint-refunded = { $amount } आपके बैलेंस में लौटा दिए गए। रिफ़ंड के बाद बैलेंस: { $balance }
 complaint-refunded-balance-unknown = { $amount } आपके बैलेंस में लौटा दिए गए।
 complaint-rejected = ❌ ऑर्डर { $order } के बारे में आपकी शिकायत { $ref } स्वीकार नहीं हुई: { $why }
 complaint-report-button = ⚠️ समस्या बताएँ

@@ -94,7 +94,7 @@ confirm-fee = शुल्क: { $fee }
 confirm-discount = छुट: −{ $discount }
 confirm-total = जम्मा तिर्नुपर्ने: { $total }
 confirm-balance-after = पछिको मौज्दात: { $balance }
-confirm-price-changed = यो पुष्टि देखाएपछि मूल्य बदलियो (नयाँ दर वा मूल्य सूची)। केही पनि काटिएको छैन। कृपया तलका नयाँ रकम जाँच गर्नुहोस्।
+confirm-price-changed = यो पुष्टि देखाएपछि मूल्य बदलियो (नयाँ दर वा मूल्य सूची)। केही पनि काटिएको छैन; अर्डर नयाँ मूल्यमा फेरि जाँचिन्छ।
 confirm-total-inr = जम्मा: { $total }
 confirm-pay-npr = मौज्दातबाट तिर्नुपर्ने: { $npr } (₹1 = रु { $rate })
 balance-short = तपाईंको मौज्दात { $balance } छ र यो अर्डरको मूल्य { $total } हो: { $shortfall } नपुग। कृपया मौज्दातमा पैसा थप्नुहोस् (एजेन्टले थपिदिन सक्छन्) र फेरि प्रयास गर्नुहोस्।
@@ -614,7 +614,7 @@ complaint-status-resolved = समाधान भएको
 complaint-status-rejected = अस्वीकृत
 complaint-taken = 🔎 अर्डर { $order } बारे तपाईंको उजुरी { $ref } हेरिँदै छ। हामी { $due } सम्म जवाफ दिनेछौं।
 complaint-resolved = ✅ अर्डर { $order } बारे तपाईंको उजुरी { $ref } समाधान भयो: { $text }
-complaint-refunded = { $amount } तपाईंको मौज्दातमा फिर्ता गरियो। मौज्दात: { $balance }
+complaint-refunded = { $amount } तपाईंको मौज्दातमा फिर्ता गरियो। फिर्तापछिको मौज्दात: { $balance }
 complaint-refunded-balance-unknown = { $amount } तपाईंको मौज्दातमा फिर्ता गरियो।
 complaint-rejected = ❌ अर्डर { $order } बारे तपाईंको उजुरी { $ref } स्वीकार भएन: { $why }
 complaint-report-button = ⚠️ समस्या जनाउनुहोस्

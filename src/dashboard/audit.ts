@@ -18,12 +18,20 @@ export const AUDIT_KEPT = 10_000;
 export const AUDIT_PAGE = 1_000;
 
 /** The entries that only read, and so the only ones the log may forget (the oldest first). */
-export const TRIMMABLE_ACTIONS: ReadonlySet<AuditAction> = new Set(["export"]);
+export const TRIMMABLE_ACTIONS: ReadonlySet<AuditAction> = new Set([
+  "export",
+  "export_started",
+  "export_failed",
+]);
 
 export const auditActionSchema = z.enum([
   "login",
   "logout",
   "export",
+  // A streamed download (the journal's CSV): `export_started` before its first byte, then `export`
+  // when it ended whole or `export_failed` (with why) when it was cut or the browser left.
+  "export_started",
+  "export_failed",
   "revoked",
   "denied",
   // issue 29 (h-people): a customer blocked or unblocked, with the block before and after.

@@ -2,6 +2,9 @@ import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import type { Logger } from "../logger.ts";
 
+/** How a streamed download ended: whole, or not (a chunk failed, or the client left first). */
+export type DownloadEnd = { whole: true } | { whole: false; why: string };
+
 /**
  * A CSV download streamed as its chunks come (the journal's export: a page of lines each, from a
  * worker or the ledger), shared by the metrics listener's /books/journal.csv and the back office's.
@@ -17,20 +20,35 @@ export function csvDownload(
     logger: Logger;
     /** What the failure's log line says of the download (its range). */
     fields: Record<string, unknown>;
+    /**
+     * Told once how the download ended (the back office audits it): before the last byte goes
+     * out or the connection is cut, so whoever sees the end finds it recorded. Its failure is
+     * logged, never stands between the client and the end.
+     */
+    ended?: (end: DownloadEnd) => Promise<void>;
   },
 ): Response {
   // Served by @hono/node-server, the response itself is cut (erroring the stream instead would
   // have the server print the error with console.error); elsewhere (app.request) the stream errors.
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-  const failed = (err: unknown) => {
+  let told = false;
+  const ended = async (end: DownloadEnd) => {
+    if (told || !opts.ended) return;
+    told = true;
+    await opts.ended(end).catch((err: unknown) => {
+      opts.logger.error({ err: errorOf(err), ...opts.fields }, "a download's end was not recorded");
+    });
+  };
+  const failed = async (err: unknown) => {
     opts.logger.error(
       { err: errorOf(err), ...opts.fields },
       "journal csv failed mid-stream; the download is cut",
     );
+    await ended({ whole: false, why: errorOf(err).message });
     outgoing?.destroy();
     return outgoing !== undefined;
   };
-  return c.body(textStream(chunks, failed), 200, {
+  return c.body(textStream(chunks, failed, ended), 200, {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="${opts.name}"`,
     "Cache-Control": "no-store",
@@ -46,11 +64,13 @@ export function errorOf(err: unknown) {
 /**
  * Chunks of text (or its bytes) as a byte stream, each read when the client is ready for it. When
  * a chunk fails, `failed` is told (once); it answers true when it has cut the response itself, and
- * the stream then waits for the cancel that follows; otherwise the stream errors.
+ * the stream then waits for the cancel that follows; otherwise the stream errors. `ended` is told
+ * of the last chunk before the stream closes, and of a cancel (the client left, or the cut).
  */
 function textStream(
   chunks: AsyncIterable<string | Uint8Array>,
-  failed: (err: unknown) => boolean,
+  failed: (err: unknown) => Promise<boolean>,
+  ended: (end: DownloadEnd) => Promise<void>,
 ): ReadableStream<Uint8Array> {
   const it = chunks[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
@@ -60,17 +80,20 @@ function textStream(
       try {
         next = await it.next();
       } catch (err) {
-        if (failed(err)) return new Promise<void>(() => {});
+        if (await failed(err)) return new Promise<void>(() => {});
         controller.error(err);
         return;
       }
-      if (next.done) controller.close();
-      else
+      if (next.done) {
+        await ended({ whole: true });
+        controller.close();
+      } else
         controller.enqueue(
           typeof next.value === "string" ? encoder.encode(next.value) : next.value,
         );
     },
     async cancel() {
+      await ended({ whole: false, why: "the client left before the end" });
       await it.return?.();
     },
   });

@@ -339,6 +339,14 @@ export const complaintRefundedOrdersKey = (prefix: string): string =>
   `${prefix}{money}:complaints:refunded`;
 
 /**
+ * String in `{money}`: the complaint number up to which every closed complaint's refund has its
+ * mark in `complaintRefundedOrdersKey` (complaints/refund-marks.ts, the backfill for refunds booked
+ * before the mark existed).
+ */
+export const complaintRefundMarksCursorKey = (prefix: string): string =>
+  `${prefix}{money}:complaints:refunded:cursor`;
+
+/**
  * Late `failed` WhatsApp resends (whatsapp/late-resend-store.ts), one slot `{waresend}` (apart from
  * keyspace(): its function is at its length bound): a sorted set (wamid -> due, or a taker's lease
  * end), a hash (wamid -> the entry, JSON), and per wamid done a string, EX 8 days.

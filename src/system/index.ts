@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { RunnerHandle } from "@grammyjs/runner";
 import type { UserFromGetMe } from "grammy/types";
 import type { AnyCategoryModule } from "../categories/index.ts";
+import { ensureRefundMarks } from "../complaints/index.ts";
 import type { Config } from "../config/index.ts";
 import { ensureLedgerIndex } from "../ledger/index-backfill.ts";
 import type { SandboxOverrides } from "../local-mode.ts";
@@ -66,10 +67,14 @@ export async function startSystem(opts: SystemOptions): Promise<System> {
       // The same export as the back office's download (system/journal-export.ts).
       journalCsv: parts.journalCsv,
     });
-    // A journal booked before the read index existed gets it before any statement is read.
+    // A journal booked before the read index existed gets it before any statement is read; a
+    // complaint refund booked before the order's refund mark existed gets its mark.
     if (redis) {
       await ensureLedgerIndex(redis, base.config.redis.prefix, (added, ms) =>
         base.logger.info({ added, ms }, "ledger read index backfilled"),
+      );
+      await ensureRefundMarks(redis, base.config.redis.prefix, (marked) =>
+        base.logger.info({ marked }, "complaint refund marks backfilled"),
       );
     }
     const stop = await start(base, opts, listener, parts);

@@ -87,7 +87,9 @@ describe.each([
       new RegExp(`Your complaint ${cref} about order ${ref} is resolved`),
     );
     expect(told.text).toContain("resolved: The operator did not deliver it");
-    expect(told.text).toContain("Rs 100 was returned to your balance. Balance: Rs 500");
+    expect(told.text).toContain(
+      "Rs 100 was returned to your balance. Balance after the refund: Rs 500",
+    );
     expect(await balance(10_501)).toBe(50_000);
     // /balance names the money that came back.
     const movements = await u.say("/balance", /Last movements/);
@@ -233,7 +235,7 @@ describe.each([
     expect((await c.post("/dashboard/complaints/act", {}, body)).status).toBe(409);
     expect(await balance(10_503)).toBe(50_000);
     expect(await ts.system.ledger.entriesOf(cref)).toHaveLength(1);
-    await u.waitFor(/Rs 100 was returned to your balance\. Balance: Rs 500/);
+    await u.waitFor(/Rs 100 was returned to your balance\. Balance after the refund: Rs 500/);
     const audit = await (await c.get("/dashboard/audit")).text();
     expect(audit).toContain("complaint_resolve");
     expect(audit).toContain(`${cref} on order ${ref}: refund Rs 100`);

@@ -59,7 +59,8 @@ describe("a price changed since the confirmation is not held", () => {
     // Held, or taken once the order succeeded: the Rs 168 confirmed last, nothing more.
     const after = await ts.system.ledger.balance(account.customer(u.id));
     expect(after.availablePaisa).toBe(500_000 - 16_800);
-    // The refused Confirm's reservation was taken back: the day counts the one order.
+    // The refused Confirm reserved nothing (the figures are compared before the cap reserves; a
+    // reservation place refused would be taken back): the day counts the one order.
     const { limits } = ts.system.deps;
     const room = await limits.headroom(u.id);
     expect(room.spendLeftPaisa).toBe(limits.terms.dailyCapPaisa - 16_800);

@@ -96,7 +96,7 @@ describe("a price change under a narrowed India amount question", () => {
     await ts.cleanup();
   });
 
-  it("Confirm is refused by the cap at the new price, not lost to a Bad replay; nothing held", async () => {
+  it("Confirm says the price changed, then the cap refuses the new price; no Bad replay, nothing held", async () => {
     const u = ts.user(24_954);
     await u.register();
     await u.credit(500_000);
@@ -111,8 +111,14 @@ describe("a price change under a narrowed India amount question", () => {
     const india = ts.system.config.pricing.schedule.categories.india;
     if (!india) throw new Error("the schedule has no india level");
     india.fee = { kind: "flat", paisa: 500 };
-    // ₹628 is Rs 1,004.80 now: over the cap, so the reservation at Confirm refuses it.
+    // ₹628 is Rs 1,004.80 now: over the cap. The change is said first (before: only "today's
+    // limit reached", for an order that fitted when shown), then the order at the new price is
+    // refused by the cap before any confirmation is shown: nothing reserved, nothing held.
     const refused = await u.tap("✅ Confirm", /limit|went wrong/);
+    const said = u.botTexts();
+    const changedAt = said.findIndex((t) => /The price changed/.test(t));
+    expect(changedAt).toBeGreaterThanOrEqual(0);
+    expect(said.indexOf(refused.text)).toBeGreaterThan(changedAt);
     expect(refused.text).toContain("today's limit of Rs 1,000");
     expect(u.botTexts().join("\n")).not.toMatch(/Something went wrong/);
     expect(ts.logs.join("\n")).not.toMatch(/Bad replay/);

@@ -138,13 +138,24 @@ describe("a complaint's notice", () => {
     expect(refused).toBeGreaterThan(0);
     expect(bot.chat(USER)).toEqual([]);
     expect(await a.queue.listDead(5)).toEqual([]);
+    // The balance moves while the notice waits (a top-up): the notice, sent later, names the
+    // balance the refund left as that, not as the balance now (before: "Balance: Rs 250", false
+    // when it is sent; the customer has Rs 350 by then).
+    const topUp = await ledger.transfer({
+      id: "complaint-notice-later-credit",
+      debit: account.merchant.funding,
+      credit: account.customer(USER),
+      amountPaisa: 10_000,
+      kind: "credit",
+    });
+    expect(topUp.ok).toBe(true);
 
     down = false;
     await rounds(3);
     // The "taken" notice is not sent: the complaint is resolved by now (review s24-h, 1).
     const texts = bot.chat(USER).map((m) => m.text);
     expect(texts).toEqual([
-      `✅ Your complaint ${ref} about order ${order.reference} is resolved: sorry\nRs 250 was returned to your balance. Balance: Rs 250`,
+      `✅ Your complaint ${ref} about order ${order.reference} is resolved: sorry\nRs 250 was returned to your balance. Balance after the refund: Rs 250`,
     ]);
     expect(await a.queue.isSent(`complaint:${ref}:resolved`)).toBe(true);
     expect(await a.queue.backlog()).toBe(0);
@@ -187,7 +198,7 @@ describe("a complaint's notice", () => {
     for (let i = 0; i < 3; i++) await a.notifier.runOnce();
     const texts = bot.chat(USER).map((m) => m.text);
     expect(texts).toEqual([
-      `✅ Your complaint ${ref} about order ${order.reference} is resolved: fixed\nRs 250 was returned to your balance. Balance: Rs 250`,
+      `✅ Your complaint ${ref} about order ${order.reference} is resolved: fixed\nRs 250 was returned to your balance. Balance after the refund: Rs 250`,
     ]);
     expect(await a.queue.backlog()).toBe(0);
     expect(await a.queue.listDead(5)).toEqual([]);

@@ -17,7 +17,12 @@ import { complaintNotice } from "../../src/system/complaints.ts";
 
 const i18n = createI18n(() => "en");
 const LOCALES = ["en", "ne", "hi"] as const;
-const BALANCE_LINE = { en: "Balance:", ne: "मौज्दात:", hi: "बैलेंस:" } as const;
+/** The balance the refund left, said as that (the notice may be sent later, the balance moved). */
+const BALANCE_LINE = {
+  en: "Balance after the refund:",
+  ne: "फिर्तापछिको मौज्दात:",
+  hi: "रिफ़ंड के बाद बैलेंस:",
+} as const;
 
 const order = {
   reference: "1700000000001",
@@ -68,7 +73,9 @@ describe("a complaint refund's notice", () => {
       expect(said?.locale).toBe(l);
       expect(said?.text).toContain(BALANCE_LINE[l]);
       if (l === "en")
-        expect(said?.text).toContain("Rs 250 was returned to your balance. Balance: Rs 250");
+        expect(said?.text).toContain(
+          "Rs 250 was returned to your balance. Balance after the refund: Rs 250",
+        );
       // The same words in another language (a WhatsApp template's).
       expect(said?.in("en")).toContain("Rs 250 was returned to your balance.");
     }

@@ -12,7 +12,15 @@ import { formatOrderTime } from "../format.ts";
 import type { Locale } from "../i18n.ts";
 import { receiptText, statusLabel } from "../order-texts.ts";
 import { coverShortfall, shortText } from "./balance.ts";
-import { charged, type Payment, paymentOf, priceLines, spendOf } from "./payment.ts";
+import {
+  charged,
+  type Payment,
+  paymentOf,
+  pricedNow,
+  priceLines,
+  sameFigures,
+  spendOf,
+} from "./payment.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
 
 /**
@@ -263,6 +271,12 @@ async function placeConfirmed(
     await ctx.reply(s.t("catalog-operator-withdrawn", { operator: draft.operatorName }), again);
     return null;
   }
+  // A price changed since the confirmation (a deploy) is said before the cap decides: the cap would
+  // count figures the customer never saw, and its refusal would hide the change ("today's limit
+  // reached" for an order that fitted when shown). An order placed under this key before the
+  // change (a Confirm run again) goes on: place hands it back at its own figures.
+  const changed = await conversation.external(() => !sameFigures(pricedNow(deps, draft), shown));
+  if (changed && !(await placedBefore(s, userId, key))) return "repriced";
   // Reserved under the order's key: a replay reserves nothing twice.
   const verdict = await conversation.external(() =>
     deps.limits.reserve(userId, spendOf(deps, draft), key),

@@ -25,21 +25,28 @@ export function spendOf(deps: BotDeps, draft: PricedDraft): number {
   return p.spendOf?.(draft) ?? p.exchangeOf?.(draft)?.totalPaisa ?? p.priceOf(draft).totalPaisa;
 }
 
+/** The figures of a draft priced now: the price and, in prepaid mode, what the balance pays (no read). */
+export function pricedNow(deps: BotDeps, draft: OrderDraft): Payment {
+  const p = deps.payment;
+  const price = p.priceOf(draft);
+  if (p.mode !== "prepaid") return { price };
+  const exchange = p.exchangeOf?.(draft);
+  return exchange ? { price, exchange } : { price };
+}
+
+/** Whether two pricings show the same figures: the total and what the balance pays (place's check). */
+export const sameFigures = (a: Payment, b: Payment): boolean =>
+  a.price.totalPaisa === b.price.totalPaisa && charged(a) === charged(b);
+
 /** The price of a draft and, in prepaid mode, the customer's available balance. */
 export async function paymentOf(
   deps: BotDeps,
   userId: number,
   draft: OrderDraft,
 ): Promise<Payment> {
-  const p = deps.payment;
-  const price = p.priceOf(draft);
-  if (p.mode !== "prepaid") return { price };
-  const exchange = p.exchangeOf?.(draft);
-  return {
-    price,
-    ...(exchange ? { exchange } : {}),
-    balancePaisa: await p.availablePaisa(userId),
-  };
+  const now = pricedNow(deps, draft);
+  if (deps.payment.mode !== "prepaid") return now;
+  return { ...now, balancePaisa: await deps.payment.availablePaisa(userId) };
 }
 
 /**

@@ -117,8 +117,11 @@ export function booksRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     }
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const span = `${day(range.data.from)}..${day(range.data.to)}`;
-    // Audited before the first byte: a download cut halfway was still asked for.
-    await audit(parts, c, c.get("viewer"), "export", `journal ${span}`);
+    // Audited before the first byte as started (a download cut halfway was still asked for, and
+    // bytes went out), then at its end as an export only when it ended whole, else as failed: a
+    // cut download is never in the log as an export.
+    const viewer = c.get("viewer");
+    await audit(parts, c, viewer, "export_started", `journal ${span}`);
     const { journalCsv } = parts.deps;
     const chunks = journalCsv
       ? journalCsv(range.data)
@@ -127,6 +130,10 @@ export function booksRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
       name: `journal-${day(range.data.from)}.csv`,
       logger: parts.deps.logger,
       fields: { from: range.data.from, to: range.data.to },
+      ended: (end) =>
+        end.whole
+          ? audit(parts, c, viewer, "export", `journal ${span}`)
+          : audit(parts, c, viewer, "export_failed", `journal ${span}: ${end.why}`),
     });
   });
 }
