@@ -59,7 +59,13 @@ export type PlaceInput = OrderDraft & {
   chatId: number;
   locale: string;
   /** The confirmation's figures: placing at others is refused (PriceChangedError). */
-  expected?: { totalPaisa: number; chargedPaisa: number };
+  expected?: {
+    totalPaisa: number;
+    chargedPaisa: number;
+    feePaisa?: number;
+    discountPaisa?: number;
+    rateE4?: number;
+  };
 };
 
 /** The part of the orders service the bot uses. */

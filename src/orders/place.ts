@@ -40,16 +40,36 @@ const placeInputSchema = z.object({
   amountPaisa: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   /**
    * The figures the customer agreed to on the confirmation: the price's total (in the order's
-   * currency) and what the balance pays in Nepal paisa. When the order priced now differs (a
-   * deploy changed the rate or the schedule meanwhile), nothing is placed (PriceChangedError).
+   * currency) and what the balance pays in Nepal paisa; the fee, the discount and an India
+   * order's rate when given. When the order priced now differs (a deploy changed the rate or the
+   * schedule meanwhile), nothing is placed (PriceChangedError).
    */
   expected: z
     .object({
       totalPaisa: z.number().int().nonnegative(),
       chargedPaisa: z.number().int().nonnegative(),
+      feePaisa: z.number().int().nonnegative().optional(),
+      discountPaisa: z.number().int().nonnegative().optional(),
+      rateE4: z.number().int().positive().optional(),
     })
     .optional(),
 });
+type Expected = NonNullable<z.output<typeof placeInputSchema>["expected"]>;
+
+/**
+ * Whether `order` is priced at every figure `shown` names: the same total can hide another fee,
+ * discount or rate, which the receipt and the books (fee income) would then show unconfirmed.
+ */
+function pricedAsShown(order: Order, shown: Expected): boolean {
+  const now: Record<keyof Expected, number | undefined> = {
+    totalPaisa: order.price?.totalPaisa,
+    chargedPaisa: chargedPaisa(order),
+    feePaisa: order.price?.feePaisa,
+    discountPaisa: order.price?.discountPaisa,
+    rateE4: order.exchange?.rateE4,
+  };
+  return (Object.keys(shown) as (keyof Expected)[]).every((k) => shown[k] === now[k]);
+}
 export type PlaceInput = z.input<typeof placeInputSchema>;
 
 export class OrderInputError extends Error {
@@ -161,10 +181,7 @@ export function createPlace(ctx: OrdersContext, charges: Charges, accessMode: Ac
     const numbered = input.reference === undefined;
     const order = draftOrder(input, charges, accessMode, ctx.now());
     const shown = input.expected;
-    if (
-      shown &&
-      (order.price?.totalPaisa !== shown.totalPaisa || chargedPaisa(order) !== shown.chargedPaisa)
-    ) {
+    if (shown && !pricedAsShown(order, shown)) {
       // Placed before under this key (a Confirm run again), at the figures then: that order.
       const known = await ctx.store.getByIdempotencyKey(input.idempotencyKey);
       if (known) return known;

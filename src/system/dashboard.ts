@@ -104,6 +104,7 @@ export function wireDashboard(
       orders: parts.stores.store,
       stuckAfterMs: config.reconciler.maxAgeMs,
       priceSchedule: config.pricing.schedule,
+      accessMode: config.accessMode,
       ...(chat ? { tellReversed: (r: ReversalTold) => tellReversal(chat, r) } : {}),
     },
   };

@@ -206,6 +206,28 @@ describe("the price schedule and the audit export", () => {
     expect((await (await h.login(AGENT)).get("/dashboard/prices")).status).toBe(403);
   });
 
+  // Fails on the code before (review s25-b, 5b): India rows read "Rs" for a ₹ price, and staff
+  // mode showed a fee that nobody pays there.
+  it("shows India's fee and example in ₹", async () => {
+    const text = await (await (await h.login(ADMIN)).get("/dashboard/prices")).text();
+    expect(text).toContain("₹1.50");
+    expect(text).toContain("₹101.50 (fee ₹1.50, discount ₹0.00)");
+    expect(text).not.toContain("Rs 101.50");
+  });
+
+  it("says in staff mode that no fee or discount applies", async () => {
+    const actions = h.deps.actions!;
+    actions.accessMode = "staff";
+    try {
+      const text = await (await (await h.login(ADMIN)).get("/dashboard/prices")).text();
+      expect(text).toContain("ACCESS_MODE=staff");
+      expect(text).toContain("does not apply");
+      expect(text).not.toContain("Rs 102.00 (fee Rs 3.50");
+    } finally {
+      actions.accessMode = "prepaid";
+    }
+  });
+
   it("draws the float and the daily sales as inline SVG, no script", async () => {
     const userId = 6301;
     const customer = account.customer(userId);

@@ -66,3 +66,47 @@ describe("a price changed since the confirmation is not held", () => {
     expect(room.spendLeftPaisa).toBe(limits.terms.dailyCapPaisa - 16_800);
   });
 });
+
+/**
+ * The fee and the discount change together between the confirmation and Confirm, the total the
+ * same (review s25-b, note 1): Confirm compared only the totals, so the order was placed with a
+ * fee the confirmation never showed, and the receipt and the books' fee income said Rs 10 where
+ * the customer had agreed to Rs 5. Now every line shown counts: "the price changed".
+ */
+describe("a fee changed since the confirmation, the total the same", () => {
+  let ts: TestSystem;
+  beforeAll(async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "price-lines-")), "prices.json");
+    writeFileSync(file, JSON.stringify({ default: { fee: { flat: "5" } } }));
+    ts = await startTestSystem({
+      redis: true,
+      env: { ACCESS_MODE: "prepaid", LOW_FLOAT_ALERT: "0", PRICE_SCHEDULE_FILE: file },
+    });
+  });
+  afterAll(async () => {
+    await ts.cleanup();
+  });
+
+  it("says the price changed and shows the new lines; the order carries what was confirmed", async () => {
+    const u = ts.user(24_922);
+    await u.register();
+    await u.credit(500_000);
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    await u.say("9841000922", /How much/);
+    const first = await u.say("100", /Please check/);
+    expect(first.text).toContain("Fee: Rs 5");
+    expect(first.text).toContain("Rs 105");
+    // The new price list: a fee of Rs 10 and a discount of Rs 5, still Rs 105 in all.
+    const { schedule } = ts.system.config.pricing;
+    schedule.default.fee = { kind: "flat", paisa: 1_000 };
+    schedule.default.discount = { kind: "flat", paisa: 500 };
+    const again = await u.tap("✅ Confirm", /Please check/);
+    expect(u.botTexts().some((t) => /The price changed/.test(t))).toBe(true);
+    expect(again.text).toContain("Fee: Rs 10");
+    expect(again.text).toContain("Discount: −Rs 5");
+    expect((await ts.system.ledger.balance(account.customer(u.id))).heldPaisa).toBe(0);
+    const { ref } = await u.confirm();
+    const order = await ts.system.orders.get(ref);
+    expect(order?.price).toMatchObject({ feePaisa: 1_000, discountPaisa: 500, totalPaisa: 10_500 });
+  });
+});

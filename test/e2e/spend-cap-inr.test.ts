@@ -57,4 +57,44 @@ describe("the daily cap counts an India order in Nepal rupees", () => {
     const refused = await u.tap(/Airtel Prepaid · Delhi NCR \(/, /limit/);
     expect(refused.text).toContain("Rs 1,000");
   });
+
+  /**
+   * Plans and a DTH pack's amount the cap leaves no room for today are not offered, and the
+   * customer is told why (review s25-b, 2: they disappeared without a word).
+   */
+  it("says that plans above what is left today are not shown", async () => {
+    const u = ts.user(24_912);
+    await u.register();
+    await u.credit(500_000);
+    // Rs 1,000 left is ₹625: the ₹666 and ₹2,999 plans do not fit today.
+    const q = await indiaAmountQuestion(u, "9810012347");
+    expect(q.text).toContain("Choose a plan");
+    expect(u.botTexts().join("\n")).toContain(
+      "Plans that cost more than you may still pay today are not shown.",
+    );
+    expect(u.buttons(q).join("\n")).toContain("₹299 · 28 days");
+    expect(u.buttons(q).join("\n")).not.toContain("₹666");
+  });
+
+  it("says that a DTH pack's amount is more than is left today, and offers no button for it", async () => {
+    const u = ts.user(24_913);
+    await u.register();
+    await u.credit(500_000);
+    // Rs 400 left is ₹250: the sandbox's monthly ₹299 for 1234560000 does not fit.
+    expect((await ts.system.deps.limits.reserve(u.id, 60_000, "earlier-24913")).ok).toBe(true);
+    await u.say("/recharge", /What would you like to pay/);
+    await u.tap("🇮🇳 India recharge", /India: what do you want to recharge/);
+    await u.tap("📡 DTH (TV)", /Your DTH subscriber id/);
+    await u.say("1234560000", /DTH \(TV\): which operator/);
+    await u.tap("Tata Play", /Which telecom circle/);
+    await u.say("delhi", /Tata Play subscriber 1234560000/);
+    const q = await u.waitFor(/Choose a plan for 1234560000/);
+    const said = u.botTexts().join("\n");
+    expect(said).toContain(
+      "The monthly recharge (₹299) is more than you may still pay today (₹250): you can recharge a smaller amount now.",
+    );
+    expect(said).toContain("Plans that cost more than you may still pay today are not shown.");
+    expect(u.buttons(q)).not.toContain("Pay the monthly recharge: ₹299");
+    expect(u.buttons(q).join("\n")).toContain("₹153 · 1 month");
+  });
 });

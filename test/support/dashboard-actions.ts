@@ -95,6 +95,7 @@ export const SCHEDULE = parsePriceSchedule(
         discount: { percent: "1.5", max: "10" },
         operators: { "46": { fee: { flat: "3.50" } } },
       },
+      india: { fee: { flat: "1.50" } },
     },
   },
   "test",
@@ -167,6 +168,7 @@ export async function startActions(): Promise<ActionsHarness> {
       orders: store,
       stuckAfterMs: 3_600_000,
       priceSchedule: SCHEDULE,
+      accessMode: "prepaid",
       complaints,
       // The composition root's wiring: the chat's own telling, on a sender that records.
       tellReversed: (r) =>

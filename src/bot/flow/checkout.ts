@@ -288,7 +288,15 @@ async function placeConfirmed(
   // The hold is taken with the order; a balance spent meanwhile (another chat) refuses it.
   const placed = await conversation.external(async () => {
     try {
-      const expected = { totalPaisa: shown.price.totalPaisa, chargedPaisa: charged(shown) };
+      const { price, exchange } = shown;
+      const expected = {
+        totalPaisa: price.totalPaisa,
+        chargedPaisa: charged(shown),
+        // Every line shown, not only the totals: a fee and a discount can move together.
+        feePaisa: price.feePaisa,
+        discountPaisa: price.discountPaisa,
+        ...(exchange ? { rateE4: exchange.rateE4 } : {}),
+      };
       return await deps.orders.place({
         ...draft,
         idempotencyKey: key,

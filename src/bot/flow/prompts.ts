@@ -29,7 +29,12 @@ import type { Region } from "../../catalog/index.ts";
 export type { Region };
 
 export type AskOptions = { choices?: Choice[]; columns?: number };
-export type AmountOptions = { region?: Region; params?: Record<string, string | number> };
+export type AmountOptions = {
+  region?: Region;
+  params?: Record<string, string | number>;
+  /** The prompt names the largest amount as `wordedMax` does (an order's, narrowed by the cap). */
+  wholeMax?: boolean;
+};
 export type ChooseOptions = {
   pageSize?: number;
   columns?: number;
@@ -116,6 +121,16 @@ export function ask<T>(
   });
 }
 
+/**
+ * The largest amount of `bounds` as an offer words it: rounded down to the whole rupee (what is
+ * left of the daily cap often has paisa, "up to Rs 394.63" reads oddly), never above what fits;
+ * exact when the whole rupee is below the least amount. A refusal names the exact bound.
+ */
+export function wordedMax(bounds: AmountBounds): number {
+  const whole = bounds.maxPaisa - (bounds.maxPaisa % 100);
+  return whole >= bounds.minPaisa ? whole : bounds.maxPaisa;
+}
+
 /** An amount within `bounds`, typed or from quick buttons; the prompt gets `min` and `max`. */
 export function askAmount(
   s: FlowScope,
@@ -127,7 +142,10 @@ export function askAmount(
   const prompt = s.t(promptKey, {
     ...opts.params,
     min: formatMoney(bounds.minPaisa, { region, locale: s.t.locale }),
-    max: formatMoney(bounds.maxPaisa, { region, locale: s.t.locale }),
+    max: formatMoney(opts.wholeMax ? wordedMax(bounds) : bounds.maxPaisa, {
+      region,
+      locale: s.t.locale,
+    }),
   });
   const choices = QUICK_AMOUNTS.map(rupeesToPaisa)
     .filter((p) => checkAmount(p, bounds).ok)

@@ -32,6 +32,7 @@ import { runSteps, type Step } from "./steps.ts";
 
 export type { LookupResult } from "./lookup.ts";
 export type { Choice, Parsed } from "./prompts.ts";
+export { wordedMax } from "./prompts.ts";
 export type { Aside, FlowScope, FlowWords } from "./scope.ts";
 export type { Step } from "./steps.ts";
 
@@ -40,7 +41,8 @@ export type Priced = Pick<OrderDraft, "category" | "operatorId" | "region">;
 
 /**
  * The largest amount in `bounds` whose spend fits `left` (the least one does, the largest not),
- * by bisection (a price never falls as its amount grows); a whole rupee when one fits.
+ * by bisection (a price never falls as its amount grows). Exact to the paisa: what is left often
+ * has paisa, and an amount that fits is never refused (the question words it in whole rupees).
  */
 function largestWithin(
   bounds: AmountBounds,
@@ -54,8 +56,7 @@ function largestWithin(
     if (spend(mid) <= left) fits = mid;
     else over = mid;
   }
-  const whole = fits - (fits % 100);
-  return whole >= bounds.minPaisa ? whole : fits;
+  return fits;
 }
 
 export interface FlowEnv {
@@ -187,14 +188,19 @@ export class Flow {
     params?: Record<string, string | number>,
   ): Promise<number> {
     const narrowed = await this.spendable(bounds, priced);
-    return prompts.askAmount(this.scope, promptKey, narrowed, { region: priced.region, params });
+    return prompts.askAmount(this.scope, promptKey, narrowed, {
+      region: priced.region,
+      params,
+      wholeMax: true,
+    });
   }
 
   /**
    * `bounds` narrowed by what the customer may still spend today (known since the flow began).
    * The cap is in Nepal rupees and counts what the balance pays: an amount counts as its price
    * for `priced` (the draft but its amount), fee included and a ₹ amount converted, so the largest
-   * amount offered is one whose price fits (rounded down to the whole rupee). When not even the
+   * amount is exactly the largest whose price fits (to the paisa; a question words it rounded
+   * down to the whole rupee, `prompts.wordedMax`). When not even the
    * least amount is left, says so and ends the flow. Worked out in `external`: a replay reuses the
    * logged bounds, so a price changed meanwhile cannot send it down another path (Bad replay); the
    * cap itself is checked again at the confirmation and reserved at Confirm.
@@ -212,6 +218,18 @@ export class Flow {
       return this.scope.conversation.halt();
     }
     return max === bounds.maxPaisa ? bounds : { ...bounds, maxPaisa: max };
+  }
+
+  /**
+   * Whether an amount of `priced` (a bill's due) fits what the customer may still spend today,
+   * fee included; worked out in `external` like `spendable`, so a replay takes the same path.
+   */
+  async fitsToday(amountPaisa: number, priced: Priced): Promise<boolean> {
+    const left = this.spendLeftPaisa;
+    if (left === undefined) return true;
+    return this.scope.conversation.external(
+      () => spendOf(this.deps, { ...priced, amountPaisa }) <= left,
+    );
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Flow, Parsed, Step } from "../../bot/flow/toolkit.ts";
+import { type Flow, type Parsed, type Step, wordedMax } from "../../bot/flow/toolkit.ts";
 import { checkAmount, type Operator, validateAmount } from "../../catalog/index.ts";
 import { formatMoney } from "../../money.ts";
 import type { IndiaDthBill, Plan } from "../../provider/index.ts";
@@ -64,24 +64,30 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
       const circleId = st.circle!.value;
       // The cap is in Nepal rupees: what is left of it is offered as the ₹ amount it pays for.
       const priced = { category: "india", operatorId: operator.id, region: "in" } as const;
-      const bounds = await flow.spendable(deps.catalog.amountBounds(operator)!, priced);
+      const operatorBounds = deps.catalog.amountBounds(operator)!;
+      const bounds = await flow.spendable(operatorBounds, priced);
       const range = {
         min: formatMoney(bounds.minPaisa, { region: "in", locale: t.locale }),
-        max: formatMoney(bounds.maxPaisa, { region: "in", locale: t.locale }),
+        max: formatMoney(wordedMax(bounds), { region: "in", locale: t.locale }),
       };
       const parseAmount = (text: string) => flow.rule(validateAmount(text, bounds, "in"), "in");
       const listed = await flow.lookup(() =>
         deps.provider.indiaPlans({ operatorId: operator.id, circleId }),
       );
-      // Plans outside the amount bounds could never be executed: they are not offered.
-      const plans = listed.ok
-        ? listed.value.filter((p) => checkAmount(p.amountPaisa, bounds).ok)
+      // Plans outside the operator's bounds could never be executed; those within them but above
+      // what today's cap leaves could, just not today. Neither is offered; the latter are said.
+      const executable = listed.ok
+        ? listed.value.filter((p) => checkAmount(p.amountPaisa, operatorBounds).ok)
         : [];
+      const plans = executable.filter((p) => checkAmount(p.amountPaisa, bounds).ok);
       // The DTH bill's amount, when it states one the bounds allow, is the first choice.
-      const billed =
-        st.bill?.billAmountPaisa && checkAmount(st.bill.billAmountPaisa, bounds).ok
-          ? st.bill.billAmountPaisa
-          : null;
+      const due = st.bill?.billAmountPaisa;
+      const billed = due && checkAmount(due, bounds).ok ? due : null;
+      if (due && billed === null && checkAmount(due, operatorBounds).ok) {
+        const amount = formatMoney(due, { region: "in", locale: t.locale });
+        await flow.reply(t("india-dth-bill-over-limit", { amount, left: range.max }));
+      }
+      if (plans.length < executable.length) await flow.reply(t("india-plans-over-limit"));
       if (plans.length === 0 && billed === null) {
         if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
         st.amountPaisa = await flow.askOrderAmount("india-ask-amount", bounds, priced, { number });

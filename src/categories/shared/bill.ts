@@ -1,5 +1,13 @@
 import type { OrderDraft } from "../../bot/deps.ts";
-import type { Choice, Flow, LookupResult, Parsed, Priced, Step } from "../../bot/flow/toolkit.ts";
+import {
+  type Choice,
+  type Flow,
+  type LookupResult,
+  type Parsed,
+  type Priced,
+  type Step,
+  wordedMax,
+} from "../../bot/flow/toolkit.ts";
 import {
   NEPALI_MONTHS,
   type Operator,
@@ -206,7 +214,8 @@ async function askBillAmount(
   // A bound against typos, not a documented limit (BILL_ADVANCE_MIN / _MAX), narrowed up front by
   // what the customer may still spend today (the price, fee included, must fit).
   const bounds = await flow.spendable(flow.deps.catalog.advanceBounds(), priced);
-  const max = formatMoney(bounds.maxPaisa, { locale: flow.t.locale });
+  // Offered in whole rupees; a typed amount is taken up to exactly what fits.
+  const max = formatMoney(wordedMax(bounds), { locale: flow.t.locale });
   const typed = (text: string): Parsed<string> => {
     // In Nepal rupees: "₹500" is refused with a reason, not read as Rs 500.
     const r = flow.rule(validateAmount(text, bounds, "np"));
@@ -219,8 +228,9 @@ async function askBillAmount(
   else {
     const due = formatMoney(bill.billAmountPaisa, { locale: flow.t.locale });
     prompt = flow.t("bill-ask-amount", { due, max });
-    // A due above today's headroom cannot be paid whole today: no button for it, and the reason.
-    if (bill.billAmountPaisa <= bounds.maxPaisa)
+    // A due whose price does not fit today's headroom cannot be paid whole today: no button for
+    // it, and the reason (it is then above the exact bound, so above the `max` named too).
+    if (await flow.fitsToday(bill.billAmountPaisa, priced))
       choices.push({ label: flow.t("bill-pay-due", { amount: due }), value: "due" });
     else prompt = `${flow.t("bill-due-over-limit", { left: max })}\n${prompt}`;
   }

@@ -1,6 +1,7 @@
 import type { Phone, Receipt, ReverseResult } from "../../accounts/index.ts";
 import type { Complaints } from "../../complaints/index.ts";
 import type {
+  AccessMode,
   ListOpenOptions,
   Order,
   Settleable,
@@ -105,4 +106,6 @@ export interface ActionDeps {
   stuckAfterMs: number;
   /** The price schedule in force (config.pricing.schedule). */
   priceSchedule: PriceSchedule;
+  /** Who pays (config.accessMode): in staff mode the schedule does not apply, orders cost their face amount. */
+  accessMode: AccessMode;
 }
