@@ -301,17 +301,17 @@ topup-daily-cap = You can add at most { $remaining } more today.
 topup-pay-button = Pay with Khalti
 topup-checkout = To add { $amount }, tap "Pay with Khalti" and pay in the browser (Khalti wallet, e-banking, mobile banking or card). The link works for a limited time.
     When Khalti confirms the payment, I add the amount to your balance and tell you here. If you cancel or the link expires, nothing is added.
-topup-credited = ✅ { $amount } added to your balance. Balance after: { $balance }
+topup-credited = ✅ { $amount } added to your balance. Balance: { $balance }
 topup-expired = The payment link for { $amount } expired. Nothing was added.
 topup-cancelled = The payment of { $amount } was cancelled. Nothing was added.
-topup-refunded = Khalti refunded your payment of { $amount }; { $reversed } was taken back from your balance. Balance after: { $balance }
+topup-refunded = Khalti refunded your payment of { $amount }; { $reversed } was taken back from your balance. Balance: { $balance }
 # --- h-partial: a partial refund at Khalti (the admin enters the amount returned) ---
 topup-refund-partial = Khalti reports that part of your payment of { $amount } was refunded. Our team is checking how much; your balance is unchanged for now. We will message you here when it is done.
-topup-refunded-part = Khalti refunded { $returned } of your payment of { $amount }; { $reversed } was taken back from your balance. Balance after: { $balance }
+topup-refunded-part = Khalti refunded { $returned } of your payment of { $amount }; { $reversed } was taken back from your balance. Balance: { $balance }
 # --- h-partial2: a refund whose amount Khalti does not say, credited or not ---
 topup-refund-unknown = Khalti reports that your payment of { $amount } was refunded, but not how much. Our team is checking; your balance is unchanged for now. We will message you here when it is done.
-topup-refunded-rest = Khalti refunded { $returned } of your payment of { $amount }; the remaining { $credited } was added to your balance. Balance after: { $balance }
-topup-refunded-uncredited = Khalti refunded your payment of { $amount } before it was added to your balance: nothing was added or taken back. Balance after: { $balance }
+topup-refunded-rest = Khalti refunded { $returned } of your payment of { $amount }; the remaining { $credited } was added to your balance. Balance: { $balance }
+topup-refunded-uncredited = Khalti refunded your payment of { $amount } before it was added to your balance: nothing was added or taken back. Balance: { $balance }
 topup-rejected-refund = Khalti reports your payment of { $amount } refunded, in whole or in part. Our team could not add any of it to your balance; nothing was added. If Khalti kept part of it, the shop refunds that part through Khalti; ask the shop if it has not arrived.
 help-topup = /addmoney – add money to your balance with Khalti
 cmd-addmoney = Add money

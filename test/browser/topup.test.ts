@@ -70,7 +70,7 @@ describe("adding money with Khalti in Chromium", () => {
     expect(await khalti.locator("body").innerText()).toContain("You can return to the chat");
     await khalti.close();
 
-    await bubble("Rs 500 added to your balance. Balance after: Rs 500").waitFor({ timeout: WAIT_MS });
+    await bubble("Rs 500 added to your balance. Balance: Rs 500").waitFor({ timeout: WAIT_MS });
 
     await type("/recharge");
     await click("📱 Mobile top-up", "Which mobile number");

@@ -95,7 +95,7 @@ describe("partial refunds in the back office", () => {
       after: { "customer:6201": 10_000, status: "refunded" },
     });
     expect(toldCustomer(6201).at(-1)).toBe(
-      "Khalti refunded Rs 900 of your payment of Rs 1,000; Rs 900 was taken back from your balance. Balance after: Rs 100",
+      "Khalti refunded Rs 900 of your payment of Rs 1,000; Rs 900 was taken back from your balance. Balance: Rs 100",
     );
     expect(toldCustomer(6201).join("\n")).not.toContain("Rs 1,000 was taken back");
     expect(await (await c.get("/dashboard/topups")).text()).not.toContain(t.paymentId);
@@ -180,7 +180,7 @@ describe("partial refunds in the back office", () => {
     });
     expect(entries[0].detail).toContain("Rs 600.00 credited (the rest)");
     expect(toldCustomer(6203).at(-1)).toBe(
-      "Khalti refunded Rs 400 of your payment of Rs 1,000; the remaining Rs 600 was added to your balance. Balance after: Rs 600",
+      "Khalti refunded Rs 400 of your payment of Rs 1,000; the remaining Rs 600 was added to your balance. Balance: Rs 600",
     );
     // A rejection now finds it decided: nothing more.
     const late = await c.post("/dashboard/topups/refund/reject", {}, form({ id: t.paymentId }));

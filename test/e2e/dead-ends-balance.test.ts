@@ -69,7 +69,7 @@ describe.each([
     const back = sys.khalti().act(pidx, "pay")!;
     await fetch(back).then((r) => r.text());
     const credited = await u.waitFor(/added to your balance/);
-    expect(credited.text).toContain("Balance after: Rs 100");
+    expect(credited.text).toContain("Balance: Rs 100");
     expect(u.buttons(credited)).toEqual(["▶ Continue my order"]);
     const confirm = await u.tap("▶ Continue my order", /Please check your order/);
     expect(confirm.text).toContain("9841233302");

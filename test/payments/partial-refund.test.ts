@@ -120,7 +120,7 @@ describe.each(storeKinds)("a partial refund at Khalti (%s)", (_name, stores) => 
     expect(reversals).toHaveLength(1);
     expect(reversals[0]).toMatchObject({ kind: "reversal", amountPaisa: 10_000 });
     expect(t.customer().at(-1)).toBe(
-      "Khalti refunded Rs 250 of your payment of Rs 300; Rs 100 was taken back from your balance. Balance after: Rs 0",
+      "Khalti refunded Rs 250 of your payment of Rs 300; Rs 100 was taken back from your balance. Balance: Rs 0",
     );
     const refundAlert = t.admin().find((n) => n.reason === "refund");
     expect(refundAlert).toBeDefined();
@@ -179,7 +179,7 @@ describe.each(storeKinds)("a partial refund at Khalti (%s)", (_name, stores) => 
     });
     expect(await t.balance()).toBe(0);
     expect(t.customer().at(-1)).toBe(
-      "Khalti refunded Rs 1,000 of your payment of Rs 1,000; Rs 1,000 was taken back from your balance. Balance after: Rs 0",
+      "Khalti refunded Rs 1,000 of your payment of Rs 1,000; Rs 1,000 was taken back from your balance. Balance: Rs 0",
     );
     await expectBooksBalanced(s.ledger);
     await t.close();
@@ -238,7 +238,7 @@ describe.each(storeKinds)("a partial refund at Khalti (%s)", (_name, stores) => 
     });
     expect(journal.filter((e) => e.id === `topup:khalti:${t.pidx}:refund`)).toHaveLength(0);
     expect(t.customer().at(-1)).toBe(
-      "Khalti refunded Rs 400 of your payment of Rs 1,000; the remaining Rs 600 was added to your balance. Balance after: Rs 600",
+      "Khalti refunded Rs 400 of your payment of Rs 1,000; the remaining Rs 600 was added to your balance. Balance: Rs 600",
     );
     // No refund alert: nothing was taken back.
     expect(t.admin().map((n) => n.reason)).toEqual(["partial_refund"]);
@@ -306,14 +306,14 @@ describe.each(storeKinds)("a partial refund at Khalti (%s)", (_name, stores) => 
     expect(after?.status).toBe("refunded");
     expect(after?.creditedPaisa).toBeUndefined();
     expect(t.customer().at(-1)).toBe(
-      "Khalti refunded your payment of Rs 700 before it was added to your balance: nothing was added or taken back. Balance after: Rs 0",
+      "Khalti refunded your payment of Rs 700 before it was added to your balance: nothing was added or taken back. Balance: Rs 0",
     );
     const full = await paidTopUp(s, 300);
     khalti.standIn.refund(full.pidx);
     expect((await full.topUps.confirm("khalti", full.pidx))?.status).toBe("refunded");
     expect(await full.balance()).toBe(0);
     expect(full.customer()).toEqual([
-      "Khalti refunded your payment of Rs 300 before it was added to your balance: nothing was added or taken back. Balance after: Rs 0",
+      "Khalti refunded your payment of Rs 300 before it was added to your balance: nothing was added or taken back. Balance: Rs 0",
     ]);
     expect(full.admin()).toEqual([]);
     await t.close();

@@ -63,7 +63,7 @@ describe.each([
     });
     expect(stored?.feePaisa).toBe(1_500);
     await waitUntil(
-      () => pushes(801).find((p) => p.includes("Rs 500 added to your balance. Balance after: Rs 500")),
+      () => pushes(801).find((p) => p.includes("Rs 500 added to your balance. Balance: Rs 500")),
       "the credit push",
     );
     // The return page reveals nothing a forged redirect could use: no amount, no ids, no name.
