@@ -87,8 +87,8 @@ describe("a released chat that now acts as the new holder's account", () => {
 /**
  * An edit of an earlier message (a receipt brought to its final outcome) to a released chat: the
  * message is in a chat another person reads now, so it is not edited there, and never answered as
- * sent (review s25-left, 1: it was dropped and reported "sent", so the receipt lane took a lost
- * push's outcome as shown and no fallback push or dead letter came). The answer is a 400 the
+ * sent (review s25-left, 1: it was dropped and reported "sent", so a caller took it as shown and
+ * ran no fallback push or dead letter). The answer is a 400 the
  * notifier reads as "cannot be edited": an edit carrying a push's outcome hands it back to be
  * pushed anew, as its order's account (`withAccount`).
  */
