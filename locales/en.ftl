@@ -868,6 +868,7 @@ link-wrong = That code is not right. Tries left: { $left }.
 link-too-many-tries = Too many wrong codes: that code no longer works, and nothing was joined.
 link-no-offer = No code is waiting to be typed in this chat: it may have expired or been used, or it was meant for the other chat (a code is typed in the chat that asked for it, not in the one it came to). Nothing was joined.
 link-number-moved = That code was right, but { $phone } is no longer the number of the account it was sent for, so nothing was joined.
+link-number-released = That code was right, but { $phone } was released from the WhatsApp account it was sent for: our support found that the number has a new holder, so a code sent to it no longer shows that the account is yours. Nothing was joined. The account keeps its money and history; if it is yours, ask our support, or at the shop where you recharge.
 link-already = This chat already uses the account of { $phone }. To stop, send { $command }.
 link-already-other = This chat already uses another account. To stop, send { $command }.
 link-ask-again-telegram = For a new code, share your contact again.

@@ -152,6 +152,11 @@ export async function redeemLink(
   if (refused !== null) return t(refused, { phone });
   // The code was right, but the number has left that account since it was sent.
   if ((await deps.accounts.userByPhone(r.phone)) !== r.personId) {
+    // Released from a WhatsApp account (/waid): the code went to a number with a new holder, who
+    // may be the one typing it, and a new code would not reach that account: support, not a code
+    // (review s25-left, 3). Asked only here (a hold was refused above, so this is the release).
+    if (isWhatsAppAccount(r.personId) && (await deps.accounts.waHeldNow(r.personId)))
+      return t("link-number-released", { phone });
     return `${t("link-number-moved", { phone })}${await askAgain(deps, t, channelId)}`;
   }
   // A WhatsApp chat's link is sealed with its sender (none known: "", which no sender matches, so

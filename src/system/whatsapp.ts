@@ -3,7 +3,7 @@ import type { I18n } from "@grammyjs/i18n";
 import type { Update } from "grammy/types";
 import { Counter } from "prom-client";
 import { type Accounts, formatPhone, waShortId } from "../accounts/index.ts";
-import { carriesLinkCode } from "../accounts/links.ts";
+import { carriesLinkCode, type SealedLink } from "../accounts/links.ts";
 import { phoneSchema } from "../accounts/phone.ts";
 import type { Crossings } from "../books/crossing.ts";
 import type { BotContext } from "../bot/context.ts";
@@ -19,6 +19,7 @@ import {
   type WaChatStore,
 } from "../whatsapp/chat-store.ts";
 import { createWhatsAppClient } from "../whatsapp/client.ts";
+import { sealUserId } from "../whatsapp/held.ts";
 import { createInboundHandler } from "../whatsapp/inbound.ts";
 import {
   createMemoryInboundQueue,
@@ -358,6 +359,26 @@ export const WHATSAPP_ONLY_BOT = {
   has_main_web_app: false,
 };
 
+/**
+ * The account a released chat's link names now. A link is sealed with the Meta user id that proved
+ * it (accounts/links.ts); one sealed by the chat's own account's person, once that account no
+ * longer holds the number (released: `whose` asks only for a held or released chat), is its old
+ * holder's proof, not of whoever reads the chat now: it names nobody (review s25-left, 2). The
+ * inbound drops such a link only when the next holder writes with another user id. One more read,
+ * only for a link sealed by a user id.
+ */
+async function linkNow(
+  accounts: Accounts,
+  chatId: number,
+  holder: number | null,
+  link: SealedLink | null,
+): Promise<number | null> {
+  if (link === null) return null;
+  const sealer = sealUserId(link.seal ?? undefined);
+  if (sealer === null || holder === chatId) return link.personId;
+  return (await accounts.waUserOf(chatId)) === sealer ? null : link.personId;
+}
+
 /** Where a released number's chats send: a fresh account's, the old account's, the new holder's. */
 function releasedChats(
   accounts: Accounts,
@@ -373,9 +394,9 @@ function releasedChats(
       const phone = phoneSchema.safeParse(waIdOfChat(chatId));
       const [holder, link] = await Promise.all([
         phone.success ? accounts.userByPhone(phone.data) : null,
-        accounts.links.linkOf(chatId),
+        accounts.links.sealedLinkOf(chatId),
       ]);
-      return { holder, link };
+      return { holder, link: await linkNow(accounts, chatId, holder, link) };
     },
     // A released account's messages go to its old holder's other chat (accounts/released-reach.ts).
     reachOf: async (account) => {

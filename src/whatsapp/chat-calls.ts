@@ -16,6 +16,23 @@ export interface PassAs {
 /** The calls that carry a released account's message to its other chat (edits name this chat's messages). */
 const CARRIED: ReadonlySet<string> = new Set(["sendMessage", "sendDocument"]);
 
+/** Edits of an earlier message: its id is this chat's, so it is never carried anywhere else. */
+const EDITS: ReadonlySet<string> = new Set(["editMessageText", "editMessageReplyMarkup"]);
+
+/**
+ * An edit of an earlier message (a receipt brought to its outcome) to a chat whose number was
+ * released: the message is in a chat another person may read now, so it is not edited there, and
+ * never answered as sent (review s25-left, 1). "Can't be edited" (notify/api-errors.ts
+ * `isUneditable`): an edit carrying a lost push's outcome hands it back to be pushed anew, as its
+ * order's account (`withAccount`: the old holder's other chat, else dead-lettered).
+ */
+const NOT_EDITED: ApiAnswer = {
+  ok: false,
+  error_code: 400,
+  description:
+    "Bad Request: message can't be edited: not delivered: the chat's WhatsApp number was released",
+};
+
 /**
  * A send for an account with no chat left: refused as the message's own fault (400), so the
  * notifier dead-letters it at once (replayable, `RechargePushesFailing` alerts: a customer is not
@@ -160,7 +177,8 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
    * A message of a blocked account: withheld while a hold waits; once its number was released,
    * carried to the account's other chat (its old holder's: the number it holds now, a joined
    * Telegram chat), or refused when it has none (`NO_CHAT_LEFT`: dead-lettered and alerted, the
-   * order's timeline records the push not delivered; never answered as sent).
+   * order's timeline records the push not delivered; never answered as sent). An edit is never
+   * carried (its message is this chat's): once released it is refused (`NOT_EDITED`).
    */
   async function elsewhere(
     method: string,
@@ -172,13 +190,22 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
   ): Promise<ApiAnswer | PassAs> {
     let reach: "held" | { chatId: number } | null = "held";
     try {
-      if (deps.reachOf && CARRIED.has(method)) reach = await deps.reachOf(account);
+      // An edit asks too: held (withheld) or released (not edited) tells its answer.
+      const asks = CARRIED.has(method) || EDITS.has(method);
+      if (deps.reachOf && asks) reach = await deps.reachOf(account);
       if (reach === "held") {
         logger.info({ chatId, method }, "whatsapp message withheld: the chat's account is held");
         return { ok: true, result: await answeredAsSent(deps, method, p, chatId, textOf(p)) };
       }
     } catch (err) {
       return notSent(logger, { method, chatId }, err);
+    }
+    if (EDITS.has(method)) {
+      logger.warn(
+        { chatId, method },
+        "whatsapp edit not delivered: the chat's number was released",
+      );
+      return NOT_EDITED;
     }
     if (unattached) {
       // Whose it is is unknown (the new holder's, who may have left the chat): never carried.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { classifyApiError, isUndeliverable, isUneditable } from "../../src/notify/api-errors.ts";
 import { withAccount } from "../../src/telegram/call-account.ts";
 import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
@@ -78,6 +79,46 @@ describe("a released chat that now acts as the new holder's account", () => {
     const r = rig({ holder: NEW_TG, link: null });
     const a = await withAccount(NEW_TG, () => r.call("sendMessage", { text: "Order 2 succeeded" }));
     expect(a).toMatchObject({ ok: false, error_code: 400 });
+    expect(r.sent).toEqual([]);
+    expect(r.passed).toEqual([]);
+  });
+});
+
+/**
+ * An edit of an earlier message (a receipt brought to its final outcome) to a released chat: the
+ * message is in a chat another person reads now, so it is not edited there, and never answered as
+ * sent (review s25-left, 1: it was dropped and reported "sent", so a caller took it as shown and
+ * ran no fallback push or dead letter). The answer is a 400 the
+ * notifier reads as "cannot be edited": an edit carrying a push's outcome hands it back to be
+ * pushed anew, as its order's account (`withAccount`).
+ */
+describe("an edit to a released chat", () => {
+  const edit = (r: ReturnType<typeof rig>) =>
+    r.call("editMessageText", { message_id: 3, text: "Order 1: success" });
+  const refused = (a: { ok: boolean; error_code?: number; description?: string }) => {
+    expect(a).toMatchObject({ ok: false, error_code: 400 });
+    expect(a.description).toMatch(/not delivered/);
+    const f = classifyApiError(a);
+    expect(isUneditable(f) && isUndeliverable(f)).toBe(true);
+  };
+
+  for (const [said, now] of [
+    ["acting as the new holder", { holder: NEW_TG, link: NEW_TG }],
+    ["standing for nobody", { holder: null, link: null }],
+  ] as const) {
+    it(`naming no account, the chat ${said}: not delivered, nothing sent anywhere`, async () => {
+      const r = rig(now);
+      await r.arrive();
+      refused(await edit(r));
+      expect(r.sent).toEqual([]);
+      expect(r.passed).toEqual([]);
+    });
+  }
+
+  it("naming the old account: not delivered, never edited in the chat nor carried", async () => {
+    const r = rig({ holder: NEW_TG, link: NEW_TG });
+    await r.arrive();
+    refused(await withAccount(CHAT, () => edit(r)));
     expect(r.sent).toEqual([]);
     expect(r.passed).toEqual([]);
   });
