@@ -43,7 +43,7 @@ const TOP_LEVEL_REDACT_PATHS = REDACT_PATHS.filter((path) => !path.includes("*")
 
 /**
  * A child for hot lines whose fields are strings, numbers or booleans only (an order's status
- * change, one a webhook): the same redaction for them, for about a third of the CPU. A wildcard
+ * change, one a webhook; the access line of every request): the same redaction for them, for about a third of the CPU. A wildcard
  * path (`*.token`) matches a field of an object under some top-level field, so it can match
  * nothing in such a line, yet pino hands every top-level field to the redactor, which walks the
  * wildcard paths again on each call (about 11 of a line's 16 µs). Every top-level path stays, and

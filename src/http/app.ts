@@ -71,8 +71,8 @@ export function createHttpApp(opts: {
   // Hono's default prints the whole context (a bot token included) with console.error: log the
   // error alone through pino (which scrubs secrets) and tell the client nothing about it.
   app.onError((err, c) => {
-    (c.get("log") ?? opts.logger).error(
-      { err: { message: err.message, stack: err.stack } },
+    opts.logger.error(
+      { requestId: c.get("requestId"), err: { message: err.message, stack: err.stack } },
       "request failed",
     );
     return c.json({ ok: false, error: "internal error" }, 500);

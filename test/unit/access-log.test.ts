@@ -61,5 +61,20 @@ describe("the access log's request id", () => {
       [expect.any(String), 200],
       [fresh.headers.get("x-request-id"), 200],
     ]);
+    // One line of primitive fields each (the cheaper child's kind, src/logger.ts), as before.
+    for (const l of logged)
+      expect(Object.keys(l).sort()).toEqual([
+        "hostname",
+        "level",
+        "method",
+        "ms",
+        "msg",
+        "pid",
+        "requestId",
+        "route",
+        "status",
+        "time",
+      ]);
+    expect(logged[2]).toMatchObject({ method: "GET", route: "/crash", status: 500 });
   });
 });

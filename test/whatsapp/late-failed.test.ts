@@ -30,6 +30,8 @@ function world() {
   const prefix = `${redis.prefix}${worlds}:`;
   let now = 1_800_000_000_000;
   const sent: WaOutbound[] = [];
+  /** What `whatsapp_statuses_total` was told, across the instances: "status code" each. */
+  const counted: string[] = [];
   let refuse: (body: WaOutbound) => Error | undefined = () => undefined;
   /** The chat store's writes failing (its Redis away) once a send went out. */
   const broken = { record: false };
@@ -58,7 +60,7 @@ function world() {
       owed,
       now: () => now,
       logger: quiet,
-      count: () => {},
+      count: (st, code) => counted.push(`${st} ${code ?? ""}`),
     });
     const worker = lateResender({
       owed,
@@ -74,7 +76,7 @@ function world() {
       });
     return { store, statuses, worker, push };
   };
-  const status = (wamid: string, s: "failed" | "delivered" | "read", code?: number) => ({
+  const status = (wamid: string, s: "sent" | "failed" | "delivered" | "read", code?: number) => ({
     wamid,
     status: s,
     timestamp: Math.floor(now / 1000),
@@ -84,6 +86,7 @@ function world() {
   return {
     instance,
     sent,
+    counted,
     status,
     refuseWith: (f: typeof refuse) => (refuse = f),
     broken,
@@ -258,6 +261,65 @@ describe("WhatsApp: other late failures Meta says to retry", () => {
     w.advance(HOUR);
     expect(await a.worker.runOnce()).toBe(2);
     expect(w.sent).toHaveLength(3);
+  });
+});
+
+/**
+ * What each status's write is for (h-wastat, session 25: none could be skipped): a status is
+ * counted once however often Meta delivers it and to whichever instance (`sent` and `read` carry
+ * nothing else), and a `delivered` or a `read` alone stops a later `failed` from resending.
+ */
+describe("WhatsApp: each status counted once across instances", () => {
+  it("sent, delivered, read and failed, each delivered twice to two instances (some at once), count once each", async () => {
+    const w = world();
+    const a = w.instance();
+    const b = w.instance();
+    await a.store.arrive(CHAT, { at: w.now(), wamid: "wamid.in.1" }, "none");
+    await a.push("✅ Order 21 succeeded.");
+    await a.push("✅ Order 22 succeeded.");
+    const twice = async (st: ReturnType<typeof w.status>) => {
+      await a.statuses([st]);
+      await b.statuses([st]);
+    };
+    await twice(w.status("wamid.1", "sent"));
+    await twice(w.status("wamid.1", "delivered"));
+    await Promise.all([
+      a.statuses([w.status("wamid.1", "read")]),
+      b.statuses([w.status("wamid.1", "read")]),
+    ]);
+    await twice(w.status("wamid.2", "sent"));
+    await Promise.all([
+      a.statuses([w.status("wamid.2", "failed", 131047)]),
+      b.statuses([w.status("wamid.2", "failed", 131047)]),
+    ]);
+    expect([...w.counted].sort()).toEqual([
+      "delivered ",
+      "failed 131047",
+      "read ",
+      "sent ",
+      "sent ",
+    ]);
+    // Redelivered after the other statuses: still once.
+    await twice(w.status("wamid.1", "sent"));
+    expect(w.counted).toHaveLength(5);
+    // The failed one is owed once and sent once; the delivered one is not.
+    w.advance(HOUR);
+    expect(await a.worker.runOnce()).toBe(1);
+    expect(w.sent).toHaveLength(3);
+  });
+
+  it("a read with no delivered before it (Meta's order varies) stops a later failed from resending", async () => {
+    const w = world();
+    const a = w.instance();
+    await a.store.arrive(CHAT, { at: w.now(), wamid: "wamid.in.1" }, "none");
+    await a.push("✅ Order 23 succeeded.");
+    await a.statuses([w.status("wamid.1", "sent"), w.status("wamid.1", "read")]);
+    await a.statuses([w.status("wamid.1", "failed", 131047)]);
+    w.advance(HOUR);
+    // Owed (the webhook does not read the bits), then found read by the worker: nothing goes.
+    expect(await a.worker.runOnce()).toBe(1);
+    expect(w.sent).toHaveLength(1);
+    expect(await a.store.statuses(CHAT, "wamid.1")).toEqual(["sent", "read", "failed"]);
   });
 });
 
