@@ -10,6 +10,7 @@ import { createReminderWorker, type ReminderStore, upcoming } from "../reminders
 import { mayHaveArrived, sendOnceSignal } from "../telegram/api.ts";
 import { withAccount } from "../telegram/call-account.ts";
 import { withWords } from "../telegram/words.ts";
+import { isRouterRefusal } from "../whatsapp/chat-calls.ts";
 import type { Base } from "./base.ts";
 import type { Stores } from "./stores.ts";
 
@@ -83,15 +84,6 @@ export function wireReminders(
 }
 
 /**
- * The WhatsApp router's refusal of a reminder whose released chat no longer acts as its account
- * (chat-calls.ts `whose`): the chat may act as it again, so it is tried later. Its other refusals
- * are final (review s24-k, 3): an account with no chat left would be retried every few hours
- * forever; it is logged once and the reminder is used up.
- */
-const NOT_DELIVERED =
-  /^Bad Request: not delivered: the chat no longer acts as the message's account/;
-
-/**
  * A reminder's send that certainly sent nothing, tried again later: the WhatsApp router's "Not
  * sent" (a template refused, a rate hold), a connection never made, a 429 beyond the client's wait.
  * A refusal of the message or the chat (4xx) would be refused again; a lost answer may have arrived.
@@ -99,8 +91,9 @@ const NOT_DELIVERED =
 export function reminderSentNothing(err: unknown): boolean {
   const failure = classifyApiError(err);
   if (sentNothing(failure) || failure.code === 429) return true;
-  // Refused by the WhatsApp router as a released chat no longer this account's: nothing went out,
-  // so it is not used up; tried again later, as the chat may act as the account again.
-  if (failure.code === 400 && NOT_DELIVERED.test(failure.description)) return true;
+  // The WhatsApp router's refusals (chat-calls.ts `REFUSALS`) are final: a reminder for an account
+  // its chat no longer acts as goes to the account's own chat instead, so one refused has nowhere
+  // to go, and trying it every few hours would never end (review s24-k, 3; s25-a, S1).
+  if (failure.code === 400 && isRouterRefusal(failure.description)) return false;
   return failure.code === undefined && err instanceof HttpError && !mayHaveArrived(err);
 }

@@ -2,9 +2,9 @@ import type { Logger } from "../logger.ts";
 import { NOT_SENT_PREFIX } from "../telegram/api.ts";
 import { accountOfCall } from "../telegram/call-account.ts";
 import { type ApiAnswer, asApiError, failureAnswer, logFailure } from "./bot-api-failure.ts";
-import { isWhatsAppChat } from "./chat-ids.ts";
+import { isFreshWaAccount, isWhatsAppChat } from "./chat-ids.ts";
 import { answeredChat } from "./held.ts";
-import { answeredAsSent, type WithheldDeps, withholds } from "./withheld.ts";
+import { answeredAsSent, WITHHELD, type WithheldDeps, withholds } from "./withheld.ts";
 
 type Payload = Record<string, unknown>;
 
@@ -34,6 +34,32 @@ const NOT_EDITED: ApiAnswer = {
 };
 
 /**
+ * Why the router refused a message as not delivered (`notDelivered`): each final, none sent.
+ * Exported so its senders (system/reminders.ts) and the tests read the same words (review s25-a, S2).
+ */
+export const REFUSALS = {
+  /** A released account with no chat left (`NO_CHAT_LEFT`). */
+  noChatLeft: "the account's WhatsApp number was released and no chat of it remains",
+  /** Another account's message, the chat no longer acting as it, its own chat unable to take it. */
+  notActing: "the chat no longer acts as the message's account, and its own chat cannot take this",
+  /** A released chat's unnamed message while the chat stands for another account. */
+  standsForAnother:
+    "the released chat stands for another account now; whose message it is is unknown",
+  /** A released chat's unnamed message (`elsewhere`, unattached). */
+  unknownOwner: "the account's WhatsApp number was released; whose message it is is unknown",
+  /** A released account's document (or no Telegram) while its only other chat is Telegram's. */
+  telegramCannot:
+    "the released account's other chat is a Telegram chat, which cannot take this message",
+} as const;
+
+/** The start of every `notDelivered` description. */
+export const NOT_DELIVERED_PREFIX = "Bad Request: not delivered: ";
+
+/** Whether a Bot API error description is one of the router's refusals (`REFUSALS`): final. */
+export const isRouterRefusal = (description: string): boolean =>
+  description.startsWith(NOT_DELIVERED_PREFIX);
+
+/**
  * A send for an account with no chat left: refused as the message's own fault (400), so the
  * notifier dead-letters it at once (replayable, `RechargePushesFailing` alerts: a customer is not
  * told) and writes it on the order's timeline as not delivered. Not a chat gone (403): that would
@@ -42,20 +68,19 @@ const NOT_EDITED: ApiAnswer = {
 const NO_CHAT_LEFT: ApiAnswer = {
   ok: false,
   error_code: 400,
-  description:
-    "Bad Request: not delivered: the account's WhatsApp number was released and no chat of it remains",
+  description: `${NOT_DELIVERED_PREFIX}${REFUSALS.noChatLeft}`,
 };
 
 /**
  * A message refused as not delivered (400: dead-lettered, on the order's timeline), nothing sent:
  * addressed to a released account's chat that now acts as another account (its number registered
- * to it, or linked to it) when it may be either's, or when it is the other account's but the chat
- * no longer acts as that one; or a released account's document whose only other chat is Telegram's.
+ * to it, or linked to it) when it may be either's; another account's edit or document the chat no
+ * longer takes (`ownChat`); or a released account's document whose only other chat is Telegram's.
  */
 const notDelivered = (why: string): ApiAnswer => ({
   ok: false,
   error_code: 400,
-  description: `Bad Request: not delivered: ${why}`,
+  description: `${NOT_DELIVERED_PREFIX}${why}`,
 });
 
 /** Who a WhatsApp chat stands for now beside its own account: its number's account, its link's. */
@@ -94,6 +119,45 @@ function notSent(logger: Logger, at: { method: string; chatId: number }, err: un
   return { ok: false, error_code: 503, description: `${NOT_SENT_PREFIX}store: ${message}` };
 }
 
+/** A Telegram chat can take the call: a text (an upload's body is not rewritten). */
+const telegramCarries = (deps: Pick<ChatCallsDeps, "telegram">, method: string) =>
+  deps.telegram === true && method === "sendMessage";
+
+/**
+ * Another account's message the chat no longer takes (`named`), sent to the account's own chat
+ * instead: its Telegram chat (a Telegram account's id is its chat's), or its WhatsApp chat (a
+ * WhatsApp-born account's, by `viaWhatsApp`, with that chat's own holds). An edit (its message is
+ * this chat's), a document for Telegram, or no Telegram: refused as not delivered (400: final,
+ * dead-lettered, on the order's timeline), never answered as sent.
+ */
+function ownChat(
+  deps: ChatCallsDeps,
+  at: { method: string; p: Payload; chatId: number; owner: number },
+  viaWhatsApp: (to: Payload) => Promise<ApiAnswer | PassAs>,
+): Promise<ApiAnswer | PassAs> | ApiAnswer | PassAs {
+  const { method, chatId, owner } = at;
+  const to = { ...at.p, chat_id: owner };
+  if (CARRIED.has(method) && isWhatsAppChat(owner)) return viaWhatsApp(to);
+  if (CARRIED.has(method) && !isWhatsAppChat(owner) && telegramCarries(deps, method)) {
+    deps.logger.info({ chatId, account: owner, method }, "message carried to its account's chat");
+    return { pass: to };
+  }
+  deps.logger.warn(
+    { chatId, account: owner, method },
+    "whatsapp message not delivered: the chat no longer acts as its account",
+  );
+  return notDelivered(REFUSALS.notActing);
+}
+
+/** Who `chatId` stands for now (`ChatNow`; no reader: its own account only), or a failed read's 503. */
+async function chatNowOr(deps: ChatCallsDeps, method: string, chatId: number) {
+  try {
+    return (await deps.chatNowOf?.(chatId)) ?? { holder: null, link: null };
+  } catch (err) {
+    return notSent(deps.logger, { method, chatId }, err);
+  }
+}
+
 type Call = (method: string, p: Payload, chatId: number, signal?: AbortSignal) => Promise<unknown>;
 
 /** The calls into WhatsApp chats: withheld, or carried out by `call`; a fresh account's in its chat. */
@@ -107,6 +171,10 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     account: number,
     signal?: AbortSignal,
   ): Promise<ApiAnswer | PassAs> {
+    const owner = accountOfCall();
+    // Another account's message: the chat's own account's holds say nothing of it (review s25-a, B1).
+    if (account === chatId && owner !== undefined && owner !== chatId && WITHHELD.has(method))
+      return named(method, p, chatId, owner, signal);
     let blocked: boolean;
     try {
       blocked = await withholds(deps, method, chatId, account);
@@ -119,35 +187,47 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
   }
 
   /**
-   * A message addressed to a released (or held) account's own chat: whose it is decides, never the
-   * chat id alone, as the chat may act as the number's next holder now (linked to their account):
-   * the sender names the message's account (telegram/call-account.ts). The chat's old account's
-   * goes to its old holder's other chat (`elsewhere`); another account's goes to this chat only
-   * while the chat acts as that account (its number and its link both name it), else is not
-   * delivered; one of no named account is not delivered either once the number was released
-   * (it may be the new holder's, even when the chat stands for nobody now: never carried to the
-   * old holder; review s24-j). The old holder's senders name their account (`withAccount`).
+   * A message addressed to a WhatsApp chat that names another account than the chat's own (a
+   * linked Telegram account's order result, notice, top-up notice, reminder, idle notice): carried
+   * to the chat only while the chat acts as that account (its number and its link both name it),
+   * whether or not the chat's own account is held; else it goes to that account's own chat
+   * (`ownChat`), so a new writer from the number never reads it (review s25-a, B1, S1). A fresh
+   * account's goes as one addressed to it (`freshAnswer`: its chat, its own hold; N2). Costs one
+   * `chatNowOf` read (2 Redis commands) per such message; none for the chat's own or unnamed ones.
+   */
+  async function named(
+    method: string,
+    p: Payload,
+    chatId: number,
+    owner: number,
+    signal?: AbortSignal,
+  ): Promise<ApiAnswer | PassAs> {
+    if (isFreshWaAccount(owner)) return freshAnswer(method, p, owner, signal, chatId);
+    const now = await chatNowOr(deps, method, chatId);
+    if ("ok" in now) return now;
+    if (now.holder === owner && now.link === owner) return carried(method, p, chatId, signal);
+    return ownChat(deps, { method, p, chatId, owner }, (to) =>
+      sent(method, to, owner, owner, signal),
+    );
+  }
+
+  /**
+   * A message addressed to a released (or held) account's own chat, naming that account or none
+   * (another account's is `named`'s): whose it is decides, never the chat id alone, as the chat may
+   * act as the number's next holder now (linked to their account). The chat's old account's goes
+   * to its old holder's other chat (`elsewhere`); one of no named account is not delivered once the
+   * number was released (it may be the new holder's, even when the chat stands for nobody now:
+   * never carried to the old holder; review s24-j). The old holder's senders name their account
+   * (`withAccount`, telegram/call-account.ts).
    */
   async function whose(method: string, p: Payload, chatId: number, signal?: AbortSignal) {
     const owner = accountOfCall();
-    let now: ChatNow;
-    try {
-      now = (await deps.chatNowOf?.(chatId)) ?? { holder: null, link: null };
-    } catch (err) {
-      return notSent(logger, { method, chatId }, err);
-    }
+    const now = await chatNowOr(deps, method, chatId);
+    if ("ok" in now) return now;
     // The chat's own account named in an answer to its chat (withheld.ts): while its number is
     // still its own (a hold, its own user id writing) it is that writer's; after a release, not.
     if (owner === chatId && answeredChat() === chatId && now.holder === chatId) {
       return carried(method, p, chatId, signal);
-    }
-    if (owner !== undefined && owner !== chatId) {
-      if (now.holder === owner && now.link === owner) return carried(method, p, chatId, signal);
-      logger.warn(
-        { chatId, account: owner, method },
-        "whatsapp message not delivered: the chat no longer acts as its account",
-      );
-      return notDelivered("the chat no longer acts as the message's account");
     }
     const other = [now.holder, now.link].some((a) => a !== null && a !== chatId);
     if (owner === undefined && other && CARRIED.has(method)) {
@@ -155,9 +235,7 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
         { chatId, method },
         "whatsapp message not delivered: the chat stands for another account now",
       );
-      return notDelivered(
-        "the released chat stands for another account now; whose message it is is unknown",
-      );
+      return notDelivered(REFUSALS.standsForAnother);
     }
     // Unattached and carried: never to the old holder once released (review s24-j, blocker 1).
     return elsewhere(method, p, chatId, chatId, signal, owner === undefined);
@@ -210,19 +288,15 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     if (unattached) {
       // Whose it is is unknown (the new holder's, who may have left the chat): never carried.
       logger.warn({ chatId, method }, "whatsapp message not delivered: its account is not said");
-      return notDelivered(
-        "the account's WhatsApp number was released; whose message it is is unknown",
-      );
+      return notDelivered(REFUSALS.unknownOwner);
     }
-    if (reach !== null && !isWhatsAppChat(reach.chatId) && !telegramCarries(method)) {
+    if (reach !== null && !isWhatsAppChat(reach.chatId) && !telegramCarries(deps, method)) {
       // A document (its upload is not rewritten), or Telegram not configured: never answered as sent.
       logger.warn(
         { account, method },
         "whatsapp message not delivered: its other chat is Telegram's, which cannot take it",
       );
-      return notDelivered(
-        "the released account's other chat is a Telegram chat, which cannot take this message",
-      );
+      return notDelivered(REFUSALS.telegramCannot);
     }
     if (reach === null) {
       logger.warn({ account, method }, "whatsapp message not delivered: the account has no chat");
@@ -234,24 +308,28 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     return { pass: to };
   }
 
-  /** A Telegram chat can take the call: a text (an upload's body is not rewritten). */
-  const telegramCarries = (method: string) => deps.telegram === true && method === "sendMessage";
-
   /**
    * A call for a fresh WhatsApp account: carried out in the chat of the number it holds now (its
    * message ids are that chat's); with no number, as a released account's (`elsewhere`).
+   * `addressed`: the chat a message naming the account was addressed to (`named`); an edit of
+   * that chat's message is refused once the account's chat is another.
    */
   async function freshAnswer(
     method: string,
     p: Payload,
     account: number,
     signal?: AbortSignal,
+    addressed?: number,
   ): Promise<ApiAnswer | PassAs> {
     let chatId: number | null;
     try {
       chatId = (await deps.chatOfAccount?.(account)) ?? null;
     } catch (err) {
       return notSent(logger, { method, chatId: account }, err);
+    }
+    if (addressed !== undefined && chatId !== addressed && !CARRIED.has(method)) {
+      logger.warn({ account, method }, "whatsapp message not delivered: its chat is another now");
+      return notDelivered(REFUSALS.notActing);
     }
     if (chatId !== null) return sent(method, p, chatId, account, signal);
     // Released in turn: its old holder's other chat, as for any released account (`elsewhere`).

@@ -34,7 +34,7 @@ export async function withholds(
 }
 
 /** The calls that show something in a chat: kept from a held account's chat (`withholds`). */
-const WITHHELD: ReadonlySet<string> = new Set([
+export const WITHHELD: ReadonlySet<string> = new Set([
   "sendMessage",
   "editMessageText",
   "editMessageReplyMarkup",

@@ -12,6 +12,7 @@ import {
   rememberSuccess,
 } from "../../src/reminders/index.ts";
 import { reminderSentNothing } from "../../src/system/reminders.ts";
+import { NOT_DELIVERED_PREFIX, REFUSALS } from "../../src/whatsapp/chat-calls.ts";
 
 /**
  * The reminder worker over the memory store with the process's edges in the test's hands (the
@@ -54,28 +55,11 @@ const notSent = () =>
     "sendMessage",
     {},
   );
-/** The router's refusal of a released chat's message (review s24-j): nothing went out. */
-const notDelivered = () =>
+/** The WhatsApp router's refusal `kind` (chat-calls.ts `REFUSALS`): nothing went out, for good. */
+const refusal = (kind: keyof typeof REFUSALS) => () =>
   new GrammyError(
     "Call to 'sendMessage' failed!",
-    {
-      ok: false,
-      error_code: 400,
-      description: "Bad Request: not delivered: the chat no longer acts as the message's account",
-    },
-    "sendMessage",
-    {},
-  );
-/** The router's refusal for a released account with no chat left: final (review s24-k, 3). */
-const noChatLeft = () =>
-  new GrammyError(
-    "Call to 'sendMessage' failed!",
-    {
-      ok: false,
-      error_code: 400,
-      description:
-        "Bad Request: not delivered: the account's WhatsApp number was released and no chat of it remains",
-    },
+    { ok: false, error_code: 400, description: `${NOT_DELIVERED_PREFIX}${REFUSALS[kind]}` },
     "sendMessage",
     {},
   );
@@ -158,20 +142,25 @@ describe("the reminder worker", () => {
   });
 
   // Review s24-k item 3: a released account with no chat left was given back and tried again
-  // every few hours, forever. Its refusal is final: logged once, tried no more.
-  it("tries no more after the router's 'no chat of it remains'", async () => {
-    const s = setup({ fail: noChatLeft });
-    await rememberSuccess(s.store, order());
-    let tries = 0;
-    for (let h = 27 * 24; h < 33 * 24; h += 1) {
-      s.to(T + h * 3_600_000);
-      const before = s.accounts.length;
-      await s.worker.tick();
-      tries += s.accounts.length - before;
-    }
-    expect(tries).toBe(1);
-    expect(s.logs.filter((l) => l.includes("reminder not sent"))).toHaveLength(1);
-  });
+  // every few hours, forever. Review s25-a S1: so was "the chat no longer acts as the message's
+  // account" (an unlink is for good); such a reminder now goes to the account's own chat, and a
+  // refusal means it has none that can take it. Every refusal is final: logged once, tried no more.
+  it.each(Object.keys(REFUSALS) as Array<keyof typeof REFUSALS>)(
+    "tries no more after the router's refusal %s",
+    async (kind) => {
+      const s = setup({ fail: refusal(kind) });
+      await rememberSuccess(s.store, order());
+      let tries = 0;
+      for (let h = 27 * 24; h < 33 * 24; h += 1) {
+        s.to(T + h * 3_600_000);
+        const before = s.accounts.length;
+        await s.worker.tick();
+        tries += s.accounts.length - before;
+      }
+      expect(tries).toBe(1);
+      expect(s.logs.filter((l) => l.includes("reminder not sent"))).toHaveLength(1);
+    },
+  );
 
   it("does not send again after a lost answer (the message may have arrived)", async () => {
     let fails = 1;
@@ -189,7 +178,6 @@ describe("the reminder worker", () => {
   it.each([
     ["the router's Not sent", notSent],
     ["a connection never made", refused],
-    ["a released chat's not delivered (review s24-j)", notDelivered],
   ])("sends again later, in waking hours, after %s", async (_name, error) => {
     let fails = 1;
     const s = setup({ fail: () => (fails-- > 0 ? error() : null) });
