@@ -33,6 +33,12 @@ const NOT_EDITED: ApiAnswer = {
     "Bad Request: message can't be edited: not delivered: the chat's WhatsApp number was released",
 };
 
+/** An edit to a released chat, refused (`NOT_EDITED`). */
+function notEdited(logger: Logger, at: { chatId: number; method: string }): ApiAnswer {
+  logger.warn(at, "whatsapp edit not delivered: the chat's number was released");
+  return NOT_EDITED;
+}
+
 /**
  * Why the router refused a message as not delivered (`notDelivered`): each final, none sent.
  * Exported so its senders (system/reminders.ts) and the tests read the same words (review s25-a, S2).
@@ -160,6 +166,22 @@ async function chatNowOr(deps: ChatCallsDeps, method: string, chatId: number) {
 
 type Call = (method: string, p: Payload, chatId: number, signal?: AbortSignal) => Promise<unknown>;
 
+/** A call carried out in the chat: its result, or the failure as the Bot API would answer it. */
+async function carry(
+  logger: Logger,
+  call: Call,
+  at: { method: string; p: Payload; chatId: number; signal?: AbortSignal },
+): Promise<ApiAnswer> {
+  const { method, chatId } = at;
+  try {
+    return { ok: true, result: await call(method, at.p, chatId, at.signal) };
+  } catch (err) {
+    const e = asApiError(err);
+    logFailure(logger, { method, chatId }, err, e);
+    return failureAnswer(e);
+  }
+}
+
 /** The calls into WhatsApp chats: withheld, or carried out by `call`; a fresh account's in its chat. */
 export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) => string) {
   const { logger } = deps;
@@ -241,15 +263,8 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     return elsewhere(method, p, chatId, chatId, signal, owner === undefined);
   }
 
-  async function carried(method: string, p: Payload, chatId: number, signal?: AbortSignal) {
-    try {
-      return { ok: true, result: await call(method, p, chatId, signal) } as const;
-    } catch (err) {
-      const e = asApiError(err);
-      logFailure(logger, { method, chatId }, err, e);
-      return failureAnswer(e);
-    }
-  }
+  const carried = (method: string, p: Payload, chatId: number, signal?: AbortSignal) =>
+    carry(logger, call, { method, p, chatId, signal });
 
   /**
    * A message of a blocked account: withheld while a hold waits; once its number was released,
@@ -278,13 +293,7 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     } catch (err) {
       return notSent(logger, { method, chatId }, err);
     }
-    if (EDITS.has(method)) {
-      logger.warn(
-        { chatId, method },
-        "whatsapp edit not delivered: the chat's number was released",
-      );
-      return NOT_EDITED;
-    }
+    if (EDITS.has(method)) return notEdited(logger, { chatId, method });
     if (unattached) {
       // Whose it is is unknown (the new holder's, who may have left the chat): never carried.
       logger.warn({ chatId, method }, "whatsapp message not delivered: its account is not said");
