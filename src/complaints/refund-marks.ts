@@ -16,7 +16,9 @@ import { complaintSchema, isClosed } from "./model.ts";
  * is kept). Idempotent and safe beside the running product and another instance doing the same:
  * a refund booked now writes its mark in its own script, the cursor only moves forward, and it
  * stops before the first complaint still open (an older instance in a rolling deploy could refund
- * it without a mark), so that one is looked at again on the next call.
+ * it without a mark), so that one is looked at again on the next call. A walk's later steps (past
+ * such a stop) still write marks but move the cursor only from where their step began (review
+ * s25-d, 2: a later step with none open had jumped it past the open one).
  */
 
 /** Complaints read a call: one pipelined read of this many. */
@@ -25,11 +27,17 @@ export const REFUND_MARKS_BATCH = 500;
 /** First complaint number (as the stores hand them out: C100001 is number 1). */
 const refOf = (n: number) => `C${100_000 + n}`;
 
-// KEYS: the cursor. ARGV: the new cursor. Moves it forward only (two instances at once).
+// KEYS: the cursor. ARGV: the new cursor, the number the step started after. A compare-and-set:
+// it moves only when everything up to the step's start is settled (the cursor stands at or past
+// it), never from a later step of a walk whose earlier step stopped before an open complaint, and
+// only forward (two instances at once). Returns whether it moved.
 const ADVANCE = `
 local at = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tonumber(ARGV[1]) > at then redis.call('SET', KEYS[1], ARGV[1]) end
-return 1
+if at >= tonumber(ARGV[2]) and tonumber(ARGV[1]) > at then
+  redis.call('SET', KEYS[1], ARGV[1])
+  return 1
+end
+return 0
 `;
 const advanceScript = luaScript<"cursor", number>("raComplaintMarksAdvance", ["cursor"], ADVANCE);
 
@@ -90,23 +98,26 @@ export async function backfillRefundMarks(
   });
   const written = count > 0 ? ((await marks.exec()) ?? []) : [];
   const marked = written.filter(([err, v]) => err === null && v === 1).length;
-  if (settled > from) await advanceScript.run(redis, { cursor: cursorKey }, String(settled));
+  if (settled > from)
+    await advanceScript.run(redis, { cursor: cursorKey }, String(settled), String(from));
   return { marked, next: to, done: to >= last };
 }
 
 /**
  * At start: the walk from the stored cursor to the last complaint numbered now, in bounded steps
- * (a shop's complaints are few; a walk done before costs one MGET). `log` is told what it wrote.
+ * (a shop's complaints are few; a walk done before costs one MGET). `log` is told what it wrote;
+ * `limit` is the step's size (REFUND_MARKS_BATCH; a test walks small steps).
  */
 export async function ensureRefundMarks(
   redis: RedisClient,
   prefix: string,
   log: (marked: number) => void,
+  opts: { limit?: number } = {},
 ): Promise<void> {
-  let step = await backfillRefundMarks(redis, prefix);
+  let step = await backfillRefundMarks(redis, prefix, opts);
   let marked = step.marked;
   while (!step.done) {
-    step = await backfillRefundMarks(redis, prefix, { from: step.next });
+    step = await backfillRefundMarks(redis, prefix, { ...opts, from: step.next });
     marked += step.marked;
   }
   if (marked > 0) log(marked);

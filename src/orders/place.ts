@@ -56,19 +56,34 @@ const placeInputSchema = z.object({
 });
 type Expected = NonNullable<z.output<typeof placeInputSchema>["expected"]>;
 
+/** The figures a confirmation showed (place's `expected`): every line, not only the totals. */
+export type ShownFigures = Expected;
+
 /**
- * Whether `order` is priced at every figure `shown` names: the same total can hide another fee,
- * discount or rate, which the receipt and the books (fee income) would then show unconfirmed.
+ * Whether the figures priced `now` are those `shown`, at every figure `shown` names: the same total
+ * can hide another fee, discount or rate, which the receipt and the books (fee income) would then
+ * show unconfirmed. The one comparison: the checkout's look before it reserves uses it too, so the
+ * two never disagree (an order placed unreserved, or a reservation taken for a price refused).
  */
-function pricedAsShown(order: Order, shown: Expected): boolean {
-  const now: Record<keyof Expected, number | undefined> = {
-    totalPaisa: order.price?.totalPaisa,
-    chargedPaisa: chargedPaisa(order),
-    feePaisa: order.price?.feePaisa,
-    discountPaisa: order.price?.discountPaisa,
-    rateE4: order.exchange?.rateE4,
-  };
+export function sameAsShown(
+  now: Readonly<Partial<Record<keyof Expected, number>>>,
+  shown: Expected,
+): boolean {
   return (Object.keys(shown) as (keyof Expected)[]).every((k) => shown[k] === now[k]);
+}
+
+/** Whether `order` is priced at every figure `shown` names. */
+function pricedAsShown(order: Order, shown: Expected): boolean {
+  return sameAsShown(
+    {
+      totalPaisa: order.price?.totalPaisa,
+      chargedPaisa: chargedPaisa(order),
+      feePaisa: order.price?.feePaisa,
+      discountPaisa: order.price?.discountPaisa,
+      rateE4: order.exchange?.rateE4,
+    },
+    shown,
+  );
 }
 export type PlaceInput = z.input<typeof placeInputSchema>;
 

@@ -27,6 +27,8 @@ export {
   OrderInputError,
   type PlaceInput,
   PriceChangedError,
+  type ShownFigures,
+  sameAsShown,
 } from "./place.ts";
 export {
   answerAbout,

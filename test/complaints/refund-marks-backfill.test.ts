@@ -25,6 +25,8 @@ const redis = testRedis("refund-marks");
 afterAll(() => redis.cleanup());
 
 const REF = "1700000000001";
+/** Another order: its complaints are raised while one on REF is open. */
+const OTHER = "1700000000002";
 const order = {
   reference: REF,
   userId: 42,
@@ -38,15 +40,18 @@ function setUp(prefix: string) {
   const ledger = createRedisLedger({ redis: redis.redis, prefix });
   const s = createComplaints({
     store,
-    orders: { get: async (ref) => (ref === REF ? order : null) },
+    orders: {
+      get: async (ref) =>
+        ref === REF ? order : ref === OTHER ? { ...order, reference: OTHER } : null,
+    },
     logger: createLogger({ level: "silent" }),
   });
-  const raise = async () => {
+  const raise = async (orderReference = REF) => {
     const c = await s.raise({
       userId: 42,
       chatId: 42,
       locale: "en",
-      orderReference: REF,
+      orderReference,
       reason: "not_received",
     });
     if (!c.ok) throw new Error("not raised");
@@ -125,5 +130,39 @@ describe("the complaint refund marks' backfill", () => {
     expect(await backfillRefundMarks(redis.redis, prefix)).toMatchObject({ marked: 0 });
     expect(await redis.redis.hget(complaintRefundedOrdersKey(prefix), REF)).toBe("C999999");
     expect(first).toBe("C100001");
+  });
+  it("a walk of several steps keeps the cursor before an open complaint in its first step", async () => {
+    // Review s25-d, 2: each later step moved the cursor to its own end when it found none open,
+    // past the open one a first step had stopped before; refunded later by an older instance
+    // (a rolling deploy) without its mark, that complaint was never looked at again.
+    const prefix = `${redis.prefix}c:`;
+    const t = setUp(prefix);
+    const open = await t.raise(); // C100001, left open
+    for (let i = 0; i < 90; i++) {
+      const c = await t.raise(OTHER);
+      expect(await t.s.reject(c, 1, "no")).toMatchObject({ ok: true });
+    }
+    const cursor = async () => Number(await redis.redis.get(complaintRefundMarksCursorKey(prefix)));
+    // The start's walk in steps of 40: three steps, the first stopped before C100001.
+    await ensureRefundMarks(redis.redis, prefix, () => {}, { limit: 40 });
+    expect(await cursor()).toBe(0);
+    // An older instance refunds it without the mark; the next start's walk writes it.
+    expect(await t.s.resolve(open, 1, { text: "refunded", refundPaisa: 5_000 })).toMatchObject({
+      ok: true,
+    });
+    await redis.redis.hdel(complaintRefundedOrdersKey(prefix), REF);
+    let marked = 0;
+    await ensureRefundMarks(
+      redis.redis,
+      prefix,
+      (n) => {
+        marked += n;
+      },
+      { limit: 40 },
+    );
+    expect(marked).toBe(1);
+    expect(await redis.redis.hget(complaintRefundedOrdersKey(prefix), REF)).toBe(open);
+    // All closed now: the walk moved the cursor to the end.
+    expect(await cursor()).toBe(91);
   });
 });

@@ -19,6 +19,7 @@ import {
   pricedNow,
   priceLines,
   sameFigures,
+  shownFigures,
   spendOf,
 } from "./payment.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
@@ -236,7 +237,8 @@ export async function confirmAndPlace(
  * After Confirm: the operator still offered, the limits reserved under the order's key, the order
  * placed (and in prepaid mode its hold taken). Null when one of them refused (the user is told);
  * "repriced" when the figures priced now are not those the confirmation showed (`shown`, kept in
- * the conversation's log): nothing is held that the customer did not agree to.
+ * the conversation's log) and no order was placed under the key before: nothing is reserved or
+ * held that the customer did not agree to.
  */
 async function placeConfirmed(
   s: FlowScope,
@@ -273,30 +275,26 @@ async function placeConfirmed(
   }
   // A price changed since the confirmation (a deploy) is said before the cap decides: the cap would
   // count figures the customer never saw, and its refusal would hide the change ("today's limit
-  // reached" for an order that fitted when shown). An order placed under this key before the
-  // change (a Confirm run again) goes on: place hands it back at its own figures.
+  // reached" for an order that fitted when shown). So nothing is reserved: place, given the figures
+  // shown, never writes on a change. It hands back an order placed under this key before the
+  // change (a Confirm run again; an exact look-up of the key), or refuses, and the refusal takes
+  // back the key's reservation (reachedProviderOnly): one a Confirm took before its instance died,
+  // ahead of its place.
   const changed = await conversation.external(() => !sameFigures(pricedNow(deps, draft), shown));
-  if (changed && !(await placedBefore(s, userId, key))) return "repriced";
-  // Reserved under the order's key: a replay reserves nothing twice.
-  const verdict = await conversation.external(() =>
-    deps.limits.reserve(userId, spendOf(deps, draft), key),
-  );
-  if (!verdict.ok) {
-    await ctx.reply(limitText(s, verdict.reason));
-    return null;
+  if (!changed) {
+    // Reserved under the order's key: a replay reserves nothing twice.
+    const verdict = await conversation.external(() =>
+      deps.limits.reserve(userId, spendOf(deps, draft), key),
+    );
+    if (!verdict.ok) {
+      await ctx.reply(limitText(s, verdict.reason));
+      return null;
+    }
   }
   // The hold is taken with the order; a balance spent meanwhile (another chat) refuses it.
   const placed = await conversation.external(async () => {
     try {
-      const { price, exchange } = shown;
-      const expected = {
-        totalPaisa: price.totalPaisa,
-        chargedPaisa: charged(shown),
-        // Every line shown, not only the totals: a fee and a discount can move together.
-        feePaisa: price.feePaisa,
-        discountPaisa: price.discountPaisa,
-        ...(exchange ? { rateE4: exchange.rateE4 } : {}),
-      };
+      const expected = shownFigures(shown);
       return await deps.orders.place({
         ...draft,
         idempotencyKey: key,

@@ -1,4 +1,5 @@
 import { formatMoney } from "../../money.ts";
+import { type ShownFigures, sameAsShown } from "../../orders/service.ts";
 import { formatRate, type NprCharge, type Quote } from "../../pricing/index.ts";
 import type { BotDeps, OrderDraft, PricedDraft } from "../deps.ts";
 import type { FlowScope } from "./prompt-loop.ts";
@@ -34,9 +35,21 @@ export function pricedNow(deps: BotDeps, draft: OrderDraft): Payment {
   return exchange ? { price, exchange } : { price };
 }
 
-/** Whether two pricings show the same figures: the total and what the balance pays (place's check). */
-export const sameFigures = (a: Payment, b: Payment): boolean =>
-  a.price.totalPaisa === b.price.totalPaisa && charged(a) === charged(b);
+/** The figures a confirmation shows for a pricing: every line, what place holds the order to. */
+export function shownFigures(pay: Payment): ShownFigures {
+  const { price, exchange } = pay;
+  return {
+    totalPaisa: price.totalPaisa,
+    chargedPaisa: charged(pay),
+    feePaisa: price.feePaisa,
+    discountPaisa: price.discountPaisa,
+    ...(exchange ? { rateE4: exchange.rateE4 } : {}),
+  };
+}
+
+/** Whether a draft priced `now` shows the figures `shown` showed: place's own comparison. */
+export const sameFigures = (now: Payment, shown: Payment): boolean =>
+  sameAsShown(shownFigures(now), shownFigures(shown));
 
 /** The price of a draft and, in prepaid mode, the customer's available balance. */
 export async function paymentOf(
