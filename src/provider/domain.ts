@@ -95,6 +95,11 @@ const executeAcceptedSchema = z.object({
   serviceChargePaisa: z.number().int(),
   instantDiscountPaisa: z.number().int(),
   debitAmountPaisa: z.number().int(),
+  /**
+   * False when the answer carried no `debit_amount`: `debitAmountPaisa` is then worked out from
+   * the amount (spec 2.1), in the order's currency (₹ for an India order). Absent: reported.
+   */
+  debitReported: z.boolean().optional(),
   /** Wallet balance after the transaction; null when the response omits it. */
   creditAvailablePaisa: z.number().int().nullable(),
   commissionPaisa: z.number().int().optional(),

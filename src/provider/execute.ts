@@ -101,6 +101,7 @@ export function createExecute(opts: ExecuteOptions) {
       serviceChargePaisa: d.serviceChargePaisa,
       instantDiscountPaisa: d.instantDiscountPaisa,
       debitAmountPaisa: d.debitAmountPaisa,
+      ...(d.debitReported ? {} : { debitReported: false }),
       creditAvailablePaisa: d.creditAvailablePaisa,
       ...(d.commissionPaisa === null ? {} : { commissionPaisa: d.commissionPaisa }),
     };
