@@ -38,5 +38,13 @@ const DEFAULT_RATE_E4 = (() => {
   return r.rateE4;
 })();
 
+/**
+ * How far the aggregator's debit may be from an order's face amount in Nepal rupees, either way:
+ * it adds its service charge and takes off its instant discount, neither bounded by the spec;
+ * taken as at most the amount again. /books bounds a debit not known yet with it (books/scan.ts),
+ * and a reported debit beyond it is alerted (figures-check.ts).
+ */
+export const UNKNOWN_DEBIT_FACTOR = 2;
+
 /** Whether an order's recorded debit is an inference rather than the aggregator's own figure. */
 export const isInferred = (w: WalletEffects | undefined): boolean => w?.source === "inferred";

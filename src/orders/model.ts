@@ -319,6 +319,12 @@ export const orderSchema = z.object({
       source: eventSourceSchema,
     })
     .optional(),
+  /**
+   * When the aggregator's figures for it were found off what it asked (an amount other than the
+   * one sent, a debit far from the face amount: figures-check.ts): recorded with a history entry
+   * and alerted to the admins once; booked as reported all the same.
+   */
+  figuresOffAt: z.number().int().optional(),
   /** Proposed by one admin, waiting for another's approval (cleared when the order is final). */
   settleProposal: settleProposalSchema.extend({ at: z.number().int() }).optional(),
   /** Optimistic-concurrency version, incremented by every store write. */
