@@ -114,7 +114,8 @@ const executeRejectedSchema = z.object({
 const executeUnknownSchema = z.object({
   kind: z.literal("unknown"),
   referenceNo: z.string(),
-  reason: z.enum(["timeout", "network", "server_error", "malformed"]),
+  /** `unclear_refusal`: a refusal that does not prove the order was not executed (execute.ts). */
+  reason: z.enum(["timeout", "network", "server_error", "malformed", "unclear_refusal"]),
   detail: z.string(),
 });
 /**
