@@ -75,11 +75,13 @@ describe("a Confirm delivered again after the reconciler failed its order (prepa
       const body = typeof init?.body === "string" ? init.body : "";
       if (String(url).endsWith("/sendMessage") && body.includes("🧾")) {
         refused++;
-        if (action === "hold") await released;
-        else return new Response(
-          JSON.stringify({ ok: false, error_code: 400, description: "Bad Request: injected" }),
-          { status: 400, headers: { "content-type": "application/json" } },
-        );
+        if (action === "fail") {
+          return new Response(
+            JSON.stringify({ ok: false, error_code: 400, description: "Bad Request: injected" }),
+            { status: 400, headers: { "content-type": "application/json" } },
+          );
+        }
+        await released;
       }
       const { signal, ...rest } = init ?? {};
       const native = new AbortController();
