@@ -6,7 +6,10 @@ type Problem = "drift" | "unbalanced" | "noVerdict";
 /**
  * Each problem has its own once-only alert, re-armed when that problem clears: the float drifting
  * from the aggregator's wallet, the books not balancing (money created or lost), and the float
- * check finding no verdict for NO_VERDICT_ALERT_MS.
+ * check finding no verdict for NO_VERDICT_ALERT_MS. A drift that stays is told again when it moves
+ * beyond the tolerance from the drift last told (`driftMoved`): a drift nobody can clear (a
+ * confirmed contradiction, review s25-c 3) must not hide a new difference behind it. At most one
+ * alert per check, and only for a move beyond the tolerance: no flood.
  */
 export const CROSSING: Record<Problem, string> = {
   drift: "float-drift",
@@ -124,6 +127,39 @@ function alertsOf(
 }
 
 /**
+ * A drift still beyond the tolerance, its alert standing: told again when it moved beyond the
+ * tolerance from the drift the standing alert told (the alert says both figures). The crossing is
+ * re-armed and crossed again, so the alert is queued by the crossing's own atomic step (a crash
+ * between the two leaves it re-armed: the next check alerts). A standing alert from before the
+ * drift was recorded with it takes today's drift as its figure, without a word.
+ */
+async function driftMoved(
+  deps: Pick<BooksDeps, "crossings" | "logger">,
+  r: BooksReport,
+  standing: Sent | undefined,
+  adminChatIds: readonly number[],
+): Promise<Sent | undefined> {
+  const now = r.float.driftPaisa ?? 0;
+  if (standing === undefined) return standing;
+  if (standing.driftPaisa === undefined) return { ...standing, driftPaisa: now };
+  if (Math.abs(now - standing.driftPaisa) <= r.float.tolerancePaisa) return standing;
+  const alerts = alertsOf(r, "drift", adminChatIds, r.at).map((n) =>
+    n.kind === "admin_alert"
+      ? { ...n, figures: { ...n.figures, toldPaisa: standing.driftPaisa ?? 0 } }
+      : n,
+  );
+  await deps.crossings.record(CROSSING.drift, false, []);
+  if (!(await deps.crossings.record(CROSSING.drift, true, alerts))) return standing;
+  deps.logger?.warn(
+    { problem: "drift", float: r.float, told: standing.driftPaisa },
+    "books alert again: the drift moved",
+  );
+  return alerts.length > 0
+    ? { at: r.at, admins: alerts.length, driftPaisa: now }
+    : { admins: 0, driftPaisa: now };
+}
+
+/**
  * The scheduled check's decisions on a report: one alert to the admins per problem when it arises
  * (the float beyond the tolerance, the books not balancing, no float verdict for
  * NO_VERDICT_ALERT_MS), each re-armed once that problem clears. Books that do not balance are
@@ -162,9 +198,16 @@ export async function judge(
     }
     if (present === null) return standing[problem];
     const alerts = alertsOf(r, problem, adminChatIds, floatVerdictAt);
-    if (!(await deps.crossings.record(CROSSING[problem], true, alerts))) return standing[problem];
+    const drift = problem === "drift" ? { driftPaisa: r.float.driftPaisa ?? 0 } : {};
+    if (!(await deps.crossings.record(CROSSING[problem], true, alerts))) {
+      return problem === "drift"
+        ? driftMoved(deps, r, standing.drift, adminChatIds)
+        : standing[problem];
+    }
     deps.logger?.warn({ problem, float: r.float, balanced: r.balanced }, "books alert");
-    return alerts.length > 0 ? { at: r.at, admins: alerts.length } : { admins: 0 };
+    return alerts.length > 0
+      ? { at: r.at, admins: alerts.length, ...drift }
+      : { admins: 0, ...drift };
   };
 
   const alerts = {

@@ -102,6 +102,11 @@ export interface Raised {
 export const sentSchema = z.object({
   at: z.number().int().optional(),
   admins: z.number().int().nonnegative(),
+  /**
+   * The float's drift the alert told (the drift's alert only): a drift that moves beyond the
+   * tolerance from it is alerted again (alerts.ts). Absent in earlier records.
+   */
+  driftPaisa: z.number().int().optional(),
 });
 export type Sent = z.infer<typeof sentSchema>;
 

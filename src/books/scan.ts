@@ -1,6 +1,6 @@
 import { refundedOrderOf } from "../complaints/index.ts";
 import { account, type JournalEntry } from "../ledger/index.ts";
-import { inferredWallet, isInferred } from "../orders/inferred-debit.ts";
+import { inferredWallet, isInferred, UNKNOWN_DEBIT_FACTOR } from "../orders/inferred-debit.ts";
 import { chargedPaisa, isFinal, type Order } from "../orders/model.ts";
 import { INFERRED_REASON } from "../orders/postings.ts";
 import { margin } from "../pricing/index.ts";
@@ -167,11 +167,10 @@ export interface FloatView {
 
 /**
  * An order's debit not known yet is bounded by its face amount (in the wallet's Nepal rupees, as
- * inferred-debit.ts converts it) times this: the aggregator adds its service charge, which the
- * spec does not bound; taken as at most the amount again. Only widens the range a verdict must
- * clear, so a generous bound costs a little reach, never a false alert.
+ * inferred-debit.ts converts it) times UNKNOWN_DEBIT_FACTOR (defined there, where the orders'
+ * figures check uses it too). Only widens the range a verdict must clear, so a generous bound
+ * costs a little reach, never a false alert.
  */
-export const UNKNOWN_DEBIT_FACTOR = 2;
 
 function mostDebitOf(o: Order): number {
   const known = o.wallet?.debitAmountPaisa ?? 0;

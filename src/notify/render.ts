@@ -87,6 +87,12 @@ function booksCheckText(f: Record<string, number>, rs: (key: string) => string):
       `Books expect: ${rs("expectedPaisa")}; the aggregator reports: ${rs("reportedPaisa")}.`,
       `Difference: ${rs("driftPaisa")} (tolerance ${rs("tolerancePaisa")}). See /books.`,
     ];
+    // Told again: the drift moved beyond the tolerance from the one told before.
+    if (f.toldPaisa !== undefined) {
+      lines.push(
+        `It has moved since the last alert, which told a difference of ${rs("toldPaisa")}.`,
+      );
+    }
     if (f.unknownDebits !== undefined && f.unknownDebits > 0) {
       lines.push(
         `${f.unknownDebits} orders were in flight: they could explain at most ${rs("unknownBoundPaisa")} of it.`,

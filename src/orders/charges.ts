@@ -69,7 +69,7 @@ export function createCharges(opts: {
     return d.region === "in" ? inrToNprPaisa(total, rateE4) : total;
   };
 
-  return { priceOf, exchangeOf, spendOf };
+  return { priceOf, exchangeOf, spendOf, rateE4 };
 }
 
 export type Charges = ReturnType<typeof createCharges>;

@@ -246,6 +246,12 @@ export const orderSchema = z.object({
   /** Paid from a balance in another currency (India in prepaid mode): the rate and the NPR figures. */
   exchange: orderExchangeSchema.optional(),
   /**
+   * An India order nobody's balance pays (staff mode): the configured rate (NPR per 1 INR, in
+   * ten-thousandths) when it was placed, so the aggregator's debit worked out from its ₹ amount
+   * (inferred-debit.ts) uses INR_TO_NPR_RATE, not a built-in one. `exchange` has it otherwise.
+   */
+  inrToNprRateE4: z.number().int().positive().optional(),
+  /**
    * The ledger hold paying for this order (customer:<userId> -> merchant:sales, chargedPaisa: the price's total, or
    * for an order in ₹ its Nepal-rupee equivalent),
    * taken by the store in the same atomic step that creates the order; the final transition posts
@@ -313,6 +319,12 @@ export const orderSchema = z.object({
       source: eventSourceSchema,
     })
     .optional(),
+  /**
+   * When the aggregator's figures for it were found off what it asked (an amount other than the
+   * one sent, a debit far from the face amount: figures-check.ts): recorded with a history entry
+   * and alerted to the admins once; booked as reported all the same.
+   */
+  figuresOffAt: z.number().int().optional(),
   /** Proposed by one admin, waiting for another's approval (cleared when the order is final). */
   settleProposal: settleProposalSchema.extend({ at: z.number().int() }).optional(),
   /** Optimistic-concurrency version, incremented by every store write. */

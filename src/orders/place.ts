@@ -140,6 +140,8 @@ function draftOrder(
     // The face amount still goes to the aggregator; the price is what the customer pays.
     price: charges.priceOf(fields),
     ...(exchange ? { exchange } : {}),
+    // The rate the aggregator's debit of a ₹ order is estimated at when no answer gives it.
+    ...(!exchange && fields.region === "in" ? { inrToNprRateE4: charges.rateE4 } : {}),
     ...(accessMode === "prepaid" ? { holdId: holdIdOf(reference) } : {}),
     status: "placed",
     history: [{ source: "system", status: "placed", at }],

@@ -1,6 +1,7 @@
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
 import { type ExecuteResult, type StatusResult, sameReference } from "../provider/schemas.ts";
-import { FLOAT_SHORT_NOTE, normalizeProviderStatus, type OrderEvent } from "./model.ts";
+import { inferredWallet } from "./inferred-debit.ts";
+import { FLOAT_SHORT_NOTE, normalizeProviderStatus, type Order, type OrderEvent } from "./model.ts";
 import { payloadOf } from "./payload.ts";
 
 /**
@@ -23,9 +24,22 @@ export function isFloatRefusal(message: string): boolean {
   return /\b(insufficient|not enough|low)\b[^.]{0,20}\b(balance|credit|fund|wallet)/i.test(message);
 }
 
-/** The event an execute outcome stands for, with the answer as read (payloadOf). */
-export function eventFromExecute(result: ExecuteResult, at: number): OrderEvent {
-  return { ...executeEvent(result, at), payload: payloadOf(result) };
+/**
+ * The event an execute outcome stands for, with the answer as read (payloadOf). An India order's
+ * answer without `debit_amount` worked its debit out in ₹: the books (in Nepal rupees) get the
+ * estimate from the order at its rate instead, marked inferred, so /books counts it apart and a
+ * later answer with the figure replaces it (float-fix).
+ */
+export function eventFromExecute(result: ExecuteResult, at: number, order?: Order): OrderEvent {
+  const event = { ...executeEvent(result, at), payload: payloadOf(result) };
+  if (result.kind !== "accepted" || result.debitReported !== false) return event;
+  if (order?.region !== "in" || !event.wallet) return event;
+  const { creditAvailablePaisa, commissionPaisa } = event.wallet;
+  const wallet = { ...inferredWallet(order), creditAvailablePaisa };
+  return {
+    ...event,
+    wallet: commissionPaisa === undefined ? wallet : { ...wallet, commissionPaisa },
+  };
 }
 
 function executeEvent(result: ExecuteResult, at: number): OrderEvent {

@@ -1,3 +1,4 @@
+import { withFiguresCheck } from "./figures-check.ts";
 import { finalOrderStep } from "./final-order.ts";
 import { inferredWallet } from "./inferred-debit.ts";
 import {
@@ -221,6 +222,11 @@ export function transition(
   event: OrderEvent,
   admins: readonly number[] = [],
 ): TransitionResult {
+  // The aggregator's figures, once recorded, checked against what the order asked.
+  return withFiguresCheck(order, step(order, event, admins), admins, event.at);
+}
+
+function step(order: Order, event: OrderEvent, admins: readonly number[]): TransitionResult {
   const early = decidedEarly(order, event, admins);
   if (early) return early;
 

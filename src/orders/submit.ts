@@ -115,7 +115,7 @@ export function createSubmit(ctx: OrdersContext, deps: SubmitDeps) {
       return marked;
     }
     const result = await execute(deps.provider, ctx.parts, marked, reference);
-    const event = eventFromExecute(result, now());
+    const event = eventFromExecute(result, now(), marked);
     const applying = deps.apply({ reference, ...event }, marked);
     const reading = readingOf(result);
     // Told in the same turn as the answer's write, so a reading that only re-arms the alert

@@ -95,6 +95,11 @@ const executeAcceptedSchema = z.object({
   serviceChargePaisa: z.number().int(),
   instantDiscountPaisa: z.number().int(),
   debitAmountPaisa: z.number().int(),
+  /**
+   * False when the answer carried no `debit_amount`: `debitAmountPaisa` is then worked out from
+   * the amount (spec 2.1), in the order's currency (₹ for an India order). Absent: reported.
+   */
+  debitReported: z.boolean().optional(),
   /** Wallet balance after the transaction; null when the response omits it. */
   creditAvailablePaisa: z.number().int().nullable(),
   commissionPaisa: z.number().int().optional(),
@@ -109,7 +114,8 @@ const executeRejectedSchema = z.object({
 const executeUnknownSchema = z.object({
   kind: z.literal("unknown"),
   referenceNo: z.string(),
-  reason: z.enum(["timeout", "network", "server_error", "malformed"]),
+  /** `unclear_refusal`: a refusal that does not prove the order was not executed (execute.ts). */
+  reason: z.enum(["timeout", "network", "server_error", "malformed", "unclear_refusal"]),
   detail: z.string(),
 });
 /**

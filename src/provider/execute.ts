@@ -20,6 +20,18 @@ export interface ExecuteOptions {
   logger: ProviderLogger | undefined;
 }
 
+/**
+ * Whether a refusal proves the aggregator did not execute the order, so its hold may be released
+ * at once. Not: a 408 (a proxy's or server's timeout: the request may have gone on), a 409, or
+ * words naming a duplicate reference (the one request we send may have arrived twice, through a
+ * proxy's retry, and its first copy been executed). Those are unknown: the reconciler's status
+ * query decides. A 429 is the aggregator's "too many requests; retry later" (spec 7): not acted on.
+ */
+function provesNotExecuted(httpStatus: number, message: string): boolean {
+  if (httpStatus === 408 || httpStatus === 409) return false;
+  return !/\bduplicate\b/i.test(message);
+}
+
 export function createExecute(opts: ExecuteOptions) {
   const { transport, logger } = opts;
 
@@ -29,7 +41,7 @@ export function createExecute(opts: ExecuteOptions) {
     const req = transport.validate(endpoint, executeRequestSchema, input);
     const referenceNo = req.referenceNo;
     const unknown = (
-      reason: "timeout" | "network" | "server_error" | "malformed",
+      reason: "timeout" | "network" | "server_error" | "malformed" | "unclear_refusal",
       detail: string,
     ): ExecuteResult => {
       logger?.warn(
@@ -57,6 +69,9 @@ export function createExecute(opts: ExecuteOptions) {
 
     if (raw.status >= 400 && raw.status < 500) {
       const message = transport.providerMessageOf(raw.text) ?? `HTTP ${raw.status}`;
+      if (!provesNotExecuted(raw.status, message)) {
+        return unknown("unclear_refusal", `${endpoint}: HTTP ${raw.status}: ${message}`);
+      }
       return rejected(raw.status, message, raw.status === 429);
     }
     if (raw.status >= 500 && raw.status < 600) {
@@ -71,6 +86,9 @@ export function createExecute(opts: ExecuteOptions) {
     const envelope = readEnvelope(parsed.json);
     if (envelope.outcome === "error") {
       const message = transport.clean(envelope.message) || "provider reported an error";
+      if (!provesNotExecuted(raw.status, message)) {
+        return unknown("unclear_refusal", `${endpoint}: HTTP ${raw.status}: ${message}`);
+      }
       return rejected(raw.status, message, false);
     }
     if (envelope.outcome === "unrecognised") {
@@ -101,6 +119,7 @@ export function createExecute(opts: ExecuteOptions) {
       serviceChargePaisa: d.serviceChargePaisa,
       instantDiscountPaisa: d.instantDiscountPaisa,
       debitAmountPaisa: d.debitAmountPaisa,
+      ...(d.debitReported ? {} : { debitReported: false }),
       creditAvailablePaisa: d.creditAvailablePaisa,
       ...(d.commissionPaisa === null ? {} : { commissionPaisa: d.commissionPaisa }),
     };

@@ -301,6 +301,8 @@ export const wireExecuteData = z
       // Spec 2.1: debit = amount + service charge - instant discount, when the field is missing.
       debitAmountPaisa:
         d.credit_consumed?.debit_amount ?? d.amount + serviceCharge - instantDiscount,
+      // Without it the figure above is in the order's currency (₹ for India), not the wallet's.
+      debitReported: d.credit_consumed?.debit_amount != null,
       creditAvailablePaisa: d.credit_available ?? d.credits_available,
       commissionPaisa: d.commission,
     };

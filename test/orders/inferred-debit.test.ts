@@ -43,6 +43,8 @@ describe("an inferred debit", () => {
     expect(inferredWallet(india()).debitAmountPaisa).toBe(16_000);
     const rated = india({ exchange: { rateE4: 16_500, totalPaisa: 16_500, feePaisa: 0 } });
     expect(inferredWallet(rated).debitAmountPaisa).toBe(16_500);
+    // A staff-mode India order: the rate configured when it was placed (review s25-c, note).
+    expect(inferredWallet(india({ inrToNprRateE4: 16_800 })).debitAmountPaisa).toBe(16_800);
   });
 
   it("is recorded by the step into success without figures, and booked with its reason", () => {

@@ -395,9 +395,9 @@ describe("rejected: the provider did not execute", () => {
     },
     {
       name: "400 with error shape B (boolean status)",
-      reply: { status: 400, json: { status: false, message: "Duplicate reference_no", data: [] } },
+      reply: { status: 400, json: { status: false, message: "Invalid operator", data: [] } },
       httpStatus: 400,
-      message: "Duplicate reference_no",
+      message: "Invalid operator",
     },
     {
       name: "401 unauthenticated",
@@ -468,6 +468,31 @@ describe("unknown: may or may not have executed; exactly one request, never retr
     const { result } = await executeWith(mobile, { destroy: true });
     expect(result).toMatchObject({ kind: "unknown", referenceNo: "1001", reason: "network" });
   });
+
+  // Review s25-c (note): a refusal that does not prove the order was not executed is unknown, so
+  // its hold is not released at once; the reconciler's status query decides.
+  const unclear: Array<[string, Reply]> = [
+    ["a proxy's 408", { status: 408, text: "<html><body>408 Request Timeout</body></html>" }],
+    ["a 409 conflict", { status: 409, json: { status: false, message: "Conflict", data: [] } }],
+    [
+      "a 400 naming a duplicate reference",
+      { status: 400, json: { status: false, message: "Duplicate reference_no", data: [] } },
+    ],
+    [
+      "a 200 error envelope naming a duplicate reference",
+      { json: { error: true, message: "Duplicate reference_no 1001: already exists" } },
+    ],
+  ];
+  for (const [name, reply] of unclear) {
+    it(`unclear refusal: ${name}`, async () => {
+      const { result } = await executeWith(mobile, reply);
+      expect(result).toMatchObject({
+        kind: "unknown",
+        referenceNo: "1001",
+        reason: "unclear_refusal",
+      });
+    });
+  }
 
   for (const status of [500, 502, 503, 504]) {
     it(`HTTP ${status}`, async () => {

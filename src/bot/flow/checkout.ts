@@ -379,11 +379,23 @@ async function receiptAndSubmit(s: FlowScope, order: Order): Promise<Order> {
       await saidPlaced(s, now);
       return now;
     }
+    // Placed by a turn that died before its receipt, and moved on since (the reconciler failed it
+    // as never submitted, its hold returned): a "submitting" receipt would be false and never
+    // edited. Its reference and true status instead.
+    if (order.status !== "placed") {
+      await saidPlaced(s, order);
+      return order;
+    }
     const receipt = await ctx.reply(receiptText(s.t, { ...order, status: "submitting" }));
     // The receipt is remembered with the submitting mark, on the order just placed (no read).
     const submitted = await conversation.external(() =>
       deps.orders.submit(order.reference, { known: order, receiptMessageId: receipt.message_id }),
     );
+    // Failed meanwhile, before the mark (the reconciler, between the read and the mark): the
+    // receipt just sent is never edited, so the true status follows it.
+    if (submitted.submittedAt === undefined && submitted.status !== "placed") {
+      await saidPlaced(s, submitted);
+    }
     return submitted;
   } catch (err) {
     // The order exists and the execute may have left (and the wallet been debited): "try again"

@@ -1,0 +1,70 @@
+import { inferredWallet, isInferred, UNKNOWN_DEBIT_FACTOR } from "./inferred-debit.ts";
+import type { Notification, Order, WalletEffects } from "./model.ts";
+import { type TransitionResult, withHistory } from "./transition-kit.ts";
+
+/**
+ * The aggregator's figures for an order checked against what the order asked (review s25-c, 1).
+ * The books book the aggregator's own figures, whatever they are, so the float agrees with its
+ * wallet; but an amount other than the one sent, or a debit far from the face amount, is a slip
+ * on one side (units, decimals) or the aggregator's mistake, and the float check cannot see it (it
+ * agrees with the aggregator). So it is recorded on the order and the admins are alerted, once per
+ * order, in the same step that records the figures.
+ *
+ * The tolerance: the debit is amount + service charge − instant discount (spec 2.1), an India
+ * order's converted at the aggregator's own rate. The spec bounds neither the charge nor the
+ * discount, so the debit is off only beyond UNKNOWN_DEBIT_FACTOR either way of the face amount in
+ * Nepal rupees (the bound /books uses for a debit not known yet). Commission never changes the
+ * debit (it is reported apart, and not booked: LEDGER.md). The amount is the one sent, exactly.
+ */
+
+/** What is off in the aggregator's figures, in words for the admins; null when nothing is. */
+export function figuresOff(order: Order, wallet: WalletEffects): string | null {
+  if (isInferred(wallet)) return null;
+  const expected = inferredWallet(order).debitAmountPaisa;
+  const off: string[] = [];
+  if (wallet.amountPaisa !== order.amountPaisa) {
+    off.push(`amount ${wallet.amountPaisa} paisa, not the ${order.amountPaisa} sent`);
+  }
+  const debit = wallet.debitAmountPaisa;
+  if (debit > UNKNOWN_DEBIT_FACTOR * expected || debit * UNKNOWN_DEBIT_FACTOR < expected) {
+    off.push(`debit ${debit} paisa against about ${expected} expected`);
+  }
+  return off.length > 0 ? off.join("; ") : null;
+}
+
+/**
+ * A step that records the aggregator's figures on an order (its execute answer, or a late one
+ * replacing inferred figures) with what is off in them: the step gains a history entry, the
+ * order `figuresOffAt`, and an alert to each admin. Once per order: a later step says nothing.
+ */
+export function withFiguresCheck(
+  before: Order,
+  t: TransitionResult,
+  admins: readonly number[],
+  at: number,
+): TransitionResult {
+  const wallet = t.order.wallet;
+  if (!t.changed || !wallet || wallet === before.wallet) return t;
+  if (t.order.figuresOffAt !== undefined) return t;
+  const off = figuresOff(t.order, wallet);
+  if (off === null) return t;
+  const told = admins.length > 0 ? "admins alerted" : "no admin to alert";
+  const note = `the aggregator's figures are off: ${off}; booked as reported, ${told}`;
+  const order: Order = {
+    ...t.order,
+    figuresOffAt: at,
+    history: withHistory(t.order, { source: "system", status: null, at, note }, true),
+  };
+  // The note says it all: settle_proposed's topic carries it (a topic of its own is a shape an
+  // older notifier would drop during a rolling deploy, docs/deploying.md).
+  const alerts: Notification[] = admins.map((chatId) => ({
+    kind: "admin_alert",
+    topic: "settle_proposed",
+    reference: order.reference,
+    status: order.status,
+    chatId,
+    at,
+    note: `Order ${order.reference}: the aggregator's figures are off (${off}). They are booked as reported, so the float check agrees with the aggregator; check the order (its page in the back office) with the aggregator.`,
+  }));
+  return { ...t, order, notifications: [...t.notifications, ...alerts] };
+}

@@ -1,0 +1,98 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { createBooks, createRedisCrossings } from "../../src/books/index.ts";
+import { account, createRedisLedger } from "../../src/ledger/index.ts";
+import { booksAlertText, createRedisNotificationQueue } from "../../src/notify/index.ts";
+import type { Notification } from "../../src/orders/model.ts";
+import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { testRedis } from "../support/orders.ts";
+
+/**
+ * Review s25-c, finding 3: a float drift that stays (nothing in the product can book it away, e.g.
+ * a confirmed contradiction) kept its one alert standing, so a later, larger difference raised no
+ * alert at all. Now a drift that moves beyond the tolerance from the drift last told is told
+ * again, saying both figures; a drift that stays put (or moves within the tolerance) says nothing
+ * more: one alert per move, at most one per check. On Redis (the crossing and the outbox).
+ */
+
+const r = testRedis("books-realert");
+afterAll(() => r.cleanup());
+
+type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
+const ADMINS = [3101, 3102];
+
+async function books(name: string) {
+  const prefix = `${r.prefix}${name}:`;
+  const ledger = createRedisLedger({ redis: r.redis, prefix });
+  const wallet = { value: 1_000_000 };
+  const b = createBooks(
+    {
+      ledger,
+      orders: createRedisOrderStore({ redis: r.redis, prefix }),
+      walletBalance: async () => ({ creditAvailablePaisa: wallet.value }),
+      crossings: createRedisCrossings(r.redis, prefix),
+      now: () => Date.now(),
+    },
+    { tolerancePaisa: 100 },
+  );
+  await ledger.transfer({
+    id: "c1",
+    debit: account.merchant.funding,
+    credit: account.agent("7"),
+    amountPaisa: 5_000,
+    kind: "credit",
+  });
+  const consumer = createRedisNotificationQueue({ redis: r.redis, prefix }).consumer("t");
+  const seen: AdminAlert[] = [];
+  /** The alerts queued so far, to the first admin, as words. */
+  const alerts = async () => {
+    for (const d of await consumer.read(100, 1)) {
+      if (d.notification.kind === "admin_alert") seen.push(d.notification);
+    }
+    return seen.filter((a) => a.chatId === ADMINS[0]).map((a) => booksAlertText(a));
+  };
+  return { b, wallet, alerts, all: () => seen };
+}
+
+describe("a float drift that stays", () => {
+  it("is told again when it grows beyond the tolerance from the drift last told, once per move", async () => {
+    const s = await books("grows");
+    await s.b.check(ADMINS); // books the opening float
+    // Day 1: Rs 5 off (beyond the Rs 1 tolerance): told once.
+    s.wallet.value -= 500;
+    await s.b.check(ADMINS);
+    expect(await s.alerts()).toEqual([expect.stringContaining("Difference: -Rs 5 (tolerance")]);
+    // It stays, or moves within the tolerance: nothing more.
+    await s.b.check(ADMINS);
+    s.wallet.value -= 50;
+    await s.b.check(ADMINS);
+    expect(await s.alerts()).toHaveLength(1);
+    // Day 20: Rs 500 off: told again, with the difference told before.
+    s.wallet.value -= 49_450;
+    const grown = await s.b.check(ADMINS);
+    const [, second, ...more] = await s.alerts();
+    expect(more).toEqual([]);
+    expect(second).toContain("Difference: -Rs 500 (tolerance");
+    expect(second).toContain("which told a difference of -Rs 5.");
+    expect(s.all().filter((a) => /Rs 500/.test(booksAlertText(a)))).toHaveLength(ADMINS.length);
+    expect(grown.lastCheck).toMatchObject({ verdict: "beyond", alertedAdmins: ADMINS.length });
+    // Steady at Rs 500 over several checks: no flood.
+    await s.b.check(ADMINS);
+    await s.b.check(ADMINS);
+    expect(await s.alerts()).toHaveLength(2);
+    // Back towards Rs 5 is a move too (beyond the tolerance from Rs 500): told.
+    s.wallet.value += 49_500;
+    await s.b.check(ADMINS);
+    expect((await s.alerts()).slice(2)).toEqual([
+      expect.stringContaining("Difference: -Rs 5 (tolerance"),
+    ]);
+    // Cleared: re-armed as before; a new drift is a new first alert (no "moved" line).
+    s.wallet.value += 500;
+    await s.b.check(ADMINS);
+    s.wallet.value -= 300;
+    await s.b.check(ADMINS);
+    const last = (await s.alerts()).at(-1);
+    expect(last).toContain("Difference: -Rs 3 (tolerance");
+    expect(last).not.toContain("last alert");
+    expect(await s.alerts()).toHaveLength(4);
+  });
+});
