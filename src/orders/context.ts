@@ -10,8 +10,8 @@ export interface OrdersContext {
   now: () => number;
   log: Logger | undefined;
   /**
-   * The status-change line's logger (primitiveFieldsLogger of `log`: its fields are strings only);
-   * one such line per webhook made a tenth of the route's CPU.
+   * The status-change and "order placed" lines' logger (primitiveFieldsLogger of `log`: their
+   * fields are primitives only); one such line per webhook made a tenth of the route's CPU.
    */
   transitionLog: PrimitiveFieldsLogger | undefined;
   metrics: MoneyPathMetrics;

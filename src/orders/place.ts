@@ -207,7 +207,8 @@ export function createPlace(ctx: OrdersContext, charges: Charges, accessMode: Ac
     checkExecutable(order, ctx.parts);
     const created = await create(ctx.store, order, numbered);
     if (created.created) {
-      ctx.log?.info(
+      // Strings and a number only: the primitive-fields child (a third of a full line's CPU).
+      ctx.transitionLog?.info(
         {
           reference: created.order.reference,
           category: order.category,

@@ -19,9 +19,52 @@ export type Answer = (
 const asResponse = (a: ApiAnswer) =>
   new Response(JSON.stringify(a), { headers: { "content-type": "application/json" } });
 
-/** A request header from fetch's init, whatever form grammY gave them in. */
-function headerOf(headers: RequestInit["headers"], name: string): string | undefined {
+/** A header name `Headers` accepts (an HTTP token). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/**
+ * Whether `Headers` keeps a value as it is: bytes (no character above U+00FF), no NUL, CR or LF,
+ * no space or tab at either end.
+ */
+function keptValue(value: string): boolean {
+  const ends = [value.charCodeAt(0), value.charCodeAt(value.length - 1)];
+  if (value.length > 0 && ends.some((c) => c === 0x09 || c === 0x20)) return false;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0x00 || c === 0x0a || c === 0x0d || c > 0xff) return false;
+  }
+  return true;
+}
+
+/**
+ * The header from a plain object of headers, as `new Headers(headers).get(name)` answers it, or
+ * "unsure" when that might differ: a name in two spellings, a value `Headers` would trim or
+ * refuse, a name it would refuse, a value not a string.
+ */
+function plainHeader(headers: Record<string, unknown>, name: string): string | null | "unsure" {
+  const wanted = name.toLowerCase();
+  let found: string | null = null;
+  for (const key of Object.keys(headers)) {
+    const value = headers[key];
+    if (!TOKEN.test(key) || typeof value !== "string" || !keptValue(value)) return "unsure";
+    if (key.toLowerCase() !== wanted) continue;
+    if (found !== null) return "unsure";
+    found = value;
+  }
+  return found;
+}
+
+/**
+ * A request header from fetch's init, whatever form grammY gave them in. grammY's JSON calls carry
+ * a plain object of two headers: read there, since building a `Headers` for it (which validates
+ * and copies every one) cost more than the rest of this wrapper on every Bot API call. Anything
+ * else, or a plain object it cannot answer for certain, goes through `Headers` as before.
+ */
+export function headerOf(headers: RequestInit["headers"], name: string): string | undefined {
   if (!headers) return undefined;
+  if (Object.getPrototypeOf(headers) === Object.prototype) {
+    const found = plainHeader(headers as Record<string, unknown>, name);
+    if (found !== "unsure") return found ?? undefined;
+  }
   return new Headers(headers).get(name) ?? undefined;
 }
 

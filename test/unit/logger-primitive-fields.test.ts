@@ -4,7 +4,7 @@ import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createLogger, type PrimitiveFields, primitiveFieldsLogger } from "../../src/logger.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
-import { placedOrder } from "../support/orders.ts";
+import { mobileInput, placedOrder } from "../support/orders.ts";
 
 /**
  * primitiveFieldsLogger (src/logger.ts): the status-change line's cheaper child. For a line of
@@ -94,6 +94,36 @@ describe("primitiveFieldsLogger", () => {
       to: "pending",
       source: "webhook",
       note: "relayed [redacted]",
+    });
+  });
+
+  it("writes the 'order placed' line once, with its reference, category and operator", async () => {
+    const { logger, lines } = capture({ requestId: "r-2" });
+    const orders = createOrders({
+      categories: CATEGORY_MODULES,
+      accessMode: "staff",
+      store: createMemoryOrderStore({}),
+      provider: {
+        execute: () => Promise.reject(new Error("not used")),
+        statusByReference: () => Promise.reject(new Error("not used")),
+      },
+      logger,
+    });
+    const input = mobileInput();
+    const order = await orders.place(input);
+    // Placed again under the same key: the same order, no second line.
+    await orders.place(input);
+    const placed = lines.filter((l) => l.msg === "order placed");
+    expect(placed).toHaveLength(1);
+    expect(withoutTime(placed[0])).toEqual({
+      level: 30,
+      pid: process.pid,
+      hostname: placed[0]?.hostname,
+      requestId: "r-2",
+      reference: order.reference,
+      category: "mobile",
+      operatorId: input.operatorId,
+      msg: "order placed",
     });
   });
 });
