@@ -4,6 +4,7 @@ import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { createComplaints, createMemoryComplaintStore } from "../../src/complaints/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import { booksInMemory, heldOrder, moveOrder } from "../support/books.ts";
+import { refundedComplaint } from "../support/complaints.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { creditCustomer } from "../support/order-rig.ts";
 
@@ -45,19 +46,8 @@ async function success(s: ReturnType<typeof system>, ref: string) {
 }
 
 async function refund(s: ReturnType<typeof system>, ref: string, paisa: number) {
-  const c = await s.complaints.raise({
-    userId: 11,
-    chatId: 11,
-    locale: "en",
-    orderReference: ref,
-    reason: "not_received",
-  });
-  if (!c.ok) throw new Error("not raised");
-  const r = await s.complaints.resolve(c.complaint.reference, 1, {
-    text: "sorry",
-    refundPaisa: paisa,
-  });
-  expect(r.ok).toBe(true);
+  const { done } = await refundedComplaint(s.complaints, 11, ref, paisa);
+  expect(done.ok).toBe(true);
 }
 
 describe("/books after complaint refunds", () => {

@@ -9,6 +9,7 @@ import { holdIdOf, type Order } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
+import { refundedComplaint } from "../support/complaints.ts";
 import { placedOrder } from "../support/orders.ts";
 import { testRedis } from "../support/redis.ts";
 
@@ -90,17 +91,8 @@ async function success(s: ReturnType<typeof system>, ref: string, debit: number)
 }
 
 async function refund(s: ReturnType<typeof system>, ref: string, paisa: number) {
-  const c = await s.complaints.raise({
-    userId: 11,
-    chatId: 11,
-    locale: "en",
-    orderReference: ref,
-    reason: "not_received",
-  });
-  if (!c.ok) throw new Error("not raised");
-  expect(
-    await s.complaints.resolve(c.complaint.reference, 1, { text: "sorry", refundPaisa: paisa }),
-  ).toMatchObject({ ok: true });
+  const { done } = await refundedComplaint(s.complaints, 11, ref, paisa);
+  expect(done).toMatchObject({ ok: true });
 }
 
 async function funded(s: ReturnType<typeof system>) {

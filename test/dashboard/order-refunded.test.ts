@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { holdIdOf } from "../../src/orders/index.ts";
+import { refundedComplaint } from "../support/complaints.ts";
 import { type ActionsHarness, ADMIN, AGENT, startActions } from "../support/dashboard-actions.ts";
 import { placedOrder } from "../support/orders.ts";
 
@@ -43,20 +44,12 @@ async function refunded(userId: number, reference: string, refundPaisa: number) 
       holdId: holdIdOf(reference),
     }),
   );
-  const r = await h.complaints.raise({
-    userId,
-    chatId: userId,
-    locale: "en",
-    orderReference: reference,
-    reason: "not_received",
-  });
-  if (!r.ok) throw new Error("not raised");
-  const done = await h.complaints.resolve(r.complaint.reference, ADMIN, {
+  const r = await refundedComplaint(h.complaints, userId, reference, refundPaisa, {
     text: "refunded",
-    refundPaisa,
+    by: ADMIN,
   });
-  expect(done).toMatchObject({ ok: true });
-  return r.complaint.reference;
+  expect(r.done).toMatchObject({ ok: true });
+  return r.reference;
 }
 
 describe("an order refunded on a complaint, on its page", () => {

@@ -5,6 +5,7 @@ import { createMemoryLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { Notification, Order } from "../../src/orders/model.ts";
 import { complaintNotice } from "../../src/system/complaints.ts";
+import { refundedComplaint } from "../support/complaints.ts";
 
 /**
  * The customer's notice of a complaint resolved with a refund (review s20-r2, finding 4; review
@@ -40,18 +41,7 @@ async function refundNotice(locale: string) {
     orders: { get: async (ref) => (ref === order.reference ? order : null) },
     logger: createLogger({ level: "silent" }),
   });
-  const raised = await service.raise({
-    userId: 42,
-    chatId: 42,
-    locale,
-    orderReference: order.reference,
-    reason: "not_received",
-  });
-  if (!raised.ok) throw new Error("not raised");
-  const done = await service.resolve(raised.complaint.reference, 1, {
-    text: "sorry",
-    refundPaisa: 25_000,
-  });
+  const { done } = await refundedComplaint(service, 42, order.reference, 25_000, { locale });
   expect(done.ok).toBe(true);
   const [notice, ...more] = queued;
   expect(more).toEqual([]);

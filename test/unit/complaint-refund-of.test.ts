@@ -3,6 +3,7 @@ import { createComplaints, createMemoryComplaintStore } from "../../src/complain
 import { createMemoryLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import type { Order } from "../../src/orders/model.ts";
+import { refundedComplaint } from "../support/complaints.ts";
 
 /**
  * The order's refunding complaint (review s24-e leftover): the memory store answers `refundOf`
@@ -30,18 +31,12 @@ describe("refundOf in memory", () => {
       logger: createLogger({ level: "silent" }),
     });
     expect(await service.refundOf(order.reference)).toBeNull();
-    const raised = await service.raise({
-      userId: 43,
-      chatId: 43,
-      locale: "en",
-      orderReference: order.reference,
-      reason: "not_received",
+    const { reference } = await refundedComplaint(service, 43, order.reference, 4_000, {
+      text: "back",
     });
-    if (!raised.ok) throw new Error("not raised");
-    await service.resolve(raised.complaint.reference, 1, { text: "back", refundPaisa: 4_000 });
-    expect(await store.refundOf(order.reference)).toBe(raised.complaint.reference);
+    expect(await store.refundOf(order.reference)).toBe(reference);
     expect(await service.refundOf(order.reference)).toMatchObject({
-      reference: raised.complaint.reference,
+      reference,
       closing: { refund: { amountPaisa: 4_000 } },
     });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Complaints } from "../../src/complaints/index.ts";
+import { refundedComplaint } from "../support/complaints.ts";
 import { RECONCILE_BY_HAND, useReleasedChatRig } from "../support/released-chat-rig.ts";
 import { waitUntil } from "../support/wait.ts";
 import { agentCashIn, linkTelegramTo, waPerson } from "../support/whatsapp-steps.ts";
@@ -16,7 +16,6 @@ const AGENT = 13_170;
 const rig = useReleasedChatRig(ADMIN_PHONE, { AGENT_IDS: String(AGENT), ...RECONCILE_BY_HAND });
 const { ts } = rig;
 
-const complaints = (): Complaints => ts.system.deps.complaints!;
 const noticeOf = (ref: string) =>
   waitUntil(async () => {
     const log = await ts.system.sentLog.list(ref);
@@ -24,15 +23,7 @@ const noticeOf = (ref: string) =>
   }, "the complaint notice's outcome");
 
 async function refund(userId: number, chatId: number, ref: string, text: string) {
-  const raised = await complaints().raise({
-    userId,
-    chatId,
-    locale: "en",
-    orderReference: ref,
-    reason: "not_received",
-  });
-  if (!raised.ok) throw new Error("not raised");
-  await complaints().resolve(raised.complaint.reference, 1, { text, refundPaisa: 1000 });
+  await refundedComplaint(ts.system.deps.complaints!, userId, ref, 1000, { chatId, text });
   return noticeOf(ref);
 }
 
