@@ -3,7 +3,7 @@ import { booksText } from "../../conversations/books/command.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { createComplaints, createMemoryComplaintStore } from "../../src/complaints/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import { booksInMemory, heldOrder, moveOrder } from "../support/books.ts";
+import { booksInMemory, succeededOrder, walletEffects } from "../support/books.ts";
 import { refundedComplaint } from "../support/complaints.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { creditCustomer } from "../support/order-rig.ts";
@@ -31,18 +31,12 @@ function system() {
 
 /** An order paid Rs 105 (amount 100, fee 5), the aggregator debited Rs 98: margin Rs 7. */
 async function success(s: ReturnType<typeof system>, ref: string) {
-  await s.store.create(
-    heldOrder(ref, { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 }),
+  await succeededOrder(
+    s.store,
+    ref,
+    { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 },
+    walletEffects(9_800, 9_800),
   );
-  const wallet = {
-    amountPaisa: 9_800,
-    serviceChargePaisa: 0,
-    instantDiscountPaisa: 0,
-    debitAmountPaisa: 9_800,
-    creditAvailablePaisa: null,
-  };
-  await moveOrder(s.store, ref, "queued", wallet);
-  await moveOrder(s.store, ref, "success");
 }
 
 async function refund(s: ReturnType<typeof system>, ref: string, paisa: number) {
