@@ -40,6 +40,15 @@ async function released(phone: string, n: string) {
   return { bikash, old, since: bikash.texts().length };
 }
 
+/** The shop blocks account `userId` (for abuse, by admin 1). */
+const blockedByShop = (userId: number) =>
+  createRedisBlocked({ redis: redis as never, prefix: ts.prefix }).block({
+    userId,
+    reason: "abuse",
+    by: 1,
+    at: Date.now(),
+  });
+
 describe("a released number registered on Telegram before its new holder writes", () => {
   it("`new yes` gives the new holder a fresh WhatsApp account; the Telegram account is told", async () => {
     const phone = "9779800046001";
@@ -91,12 +100,7 @@ describe("a released number registered on Telegram before its new holder writes"
   it("the released account's block by the shop is not the new holder's", async () => {
     const phone = "9779800046004";
     const { bikash, old, since } = await released(phone, "4");
-    await createRedisBlocked({ redis: redis as never, prefix: ts.prefix }).block({
-      userId: old,
-      reason: "abuse",
-      by: 1,
-      at: Date.now(),
-    });
+    await blockedByShop(old);
     await ts.user(12_964).register(phone);
     await bikash.say("new", /To do it, type new yes/);
     await bikash.say("new yes", /now has its own account here/);
@@ -107,12 +111,7 @@ describe("a released number registered on Telegram before its new holder writes"
   it("a sender without a user id stays under the released account's block (review s24-d, 3)", async () => {
     const phone = "9779800046005";
     const { old } = await released(phone, "5");
-    await createRedisBlocked({ redis: redis as never, prefix: ts.prefix }).block({
-      userId: old,
-      reason: "abuse",
-      by: 1,
-      at: Date.now(),
-    });
+    await blockedByShop(old);
     await ts.user(12_965).register(phone);
     standInOf(ts).faults.omitUserIdOf(phone);
     // It may be that account's own person: no code goes to the Telegram account for them.
