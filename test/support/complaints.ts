@@ -1,4 +1,11 @@
-import type { Complaints } from "../../src/complaints/index.ts";
+import {
+  type Complaints,
+  createComplaints,
+  createMemoryComplaintStore,
+} from "../../src/complaints/index.ts";
+import { createMemoryLedger } from "../../src/ledger/index.ts";
+import { createLogger } from "../../src/logger.ts";
+import type { Notification, Order } from "../../src/orders/model.ts";
 
 /**
  * Complaints as a customer raises them and an admin resolves them, for the tests that need one
@@ -45,4 +52,33 @@ export async function refundedComplaint(
     refundPaisa,
   });
   return { reference, done };
+}
+
+/** A successful order of `userId` paid `paisa` from the balance (no fee), held as `order:<ref>`. */
+export function paidOrder(reference: string, userId: number, paisa: number): Order {
+  return {
+    reference,
+    userId,
+    status: "success",
+    holdId: `order:${reference}`,
+    price: { amountPaisa: paisa, feePaisa: 0, discountPaisa: 0, totalPaisa: paisa },
+  } as Order;
+}
+
+/**
+ * The complaints service on memory stores, whose only order is `order`: its store and the
+ * notices it queued in the outbox (`queued`).
+ */
+export function memoryComplaints(order: Order) {
+  const queued: Notification[] = [];
+  const store = createMemoryComplaintStore({
+    ledger: createMemoryLedger(),
+    outbox: { append: (ns) => queued.push(...ns) },
+  });
+  const service = createComplaints({
+    store,
+    orders: { get: async (ref) => (ref === order.reference ? order : null) },
+    logger: createLogger({ level: "silent" }),
+  });
+  return { store, service, queued };
 }
