@@ -3,12 +3,13 @@ import { booksText } from "../../conversations/books/command.ts";
 import { createBooks, createRedisCrossings } from "../../src/books/index.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { createComplaints, createRedisComplaintStore } from "../../src/complaints/index.ts";
-import { account, createRedisLedger } from "../../src/ledger/index.ts";
+import { createRedisLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { succeededOrder, walletEffects } from "../support/books.ts";
 import { refundedComplaint } from "../support/complaints.ts";
+import { creditCustomer } from "../support/order-rig.ts";
 import { testRedis } from "../support/redis.ts";
 
 /**
@@ -67,15 +68,8 @@ async function refund(s: ReturnType<typeof system>, ref: string, paisa: number) 
   expect(done).toMatchObject({ ok: true });
 }
 
-async function funded(s: ReturnType<typeof system>) {
-  await s.ledger.transfer({
-    id: "c1",
-    debit: account.merchant.funding,
-    credit: account.customer(11),
-    amountPaisa: 100_000,
-    kind: "credit",
-  });
-}
+/** Customer 11 credited Rs 1,000 (the credit must be accepted). */
+const funded = (s: ReturnType<typeof system>) => creditCustomer(s.ledger, 11, 100_000, "c1");
 
 describe("/books with refunds it cannot take whole", () => {
   it("flags a refund whose order cannot be read: its fee share stays in fee income", async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { account } from "../../src/ledger/index.ts";
 import { holdIdOf } from "../../src/orders/index.ts";
 import { refundedComplaint } from "../support/complaints.ts";
 import { type ActionsHarness, ADMIN, AGENT, startActions } from "../support/dashboard-actions.ts";
+import { creditCustomer } from "../support/order-rig.ts";
 import { placedOrder } from "../support/orders.ts";
 
 /**
@@ -24,14 +24,7 @@ const rowOf = (text: string, label: string) =>
 
 /** A successful order of `userId` paid from the balance (Rs 103.00), refunded `refundPaisa` on a complaint. */
 async function refunded(userId: number, reference: string, refundPaisa: number) {
-  const funded = await h.ledger.transfer({
-    id: `rf-fund-${reference}`,
-    debit: account.merchant.funding,
-    credit: account.customer(userId),
-    amountPaisa: 10_300,
-    kind: "credit",
-  });
-  if (!funded.ok) throw new Error("credit refused");
+  await creditCustomer(h.ledger, userId, 10_300, `rf-fund-${reference}`);
   await h.store.create(
     placedOrder({
       reference,
