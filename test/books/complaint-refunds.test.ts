@@ -3,7 +3,8 @@ import { booksText } from "../../conversations/books/command.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { createComplaints, createMemoryComplaintStore } from "../../src/complaints/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import { booksInMemory, heldOrder, moveOrder } from "../support/books.ts";
+import { booksInMemory, succeededOrder, walletEffects } from "../support/books.ts";
+import { refundedComplaint } from "../support/complaints.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
 import { creditCustomer } from "../support/order-rig.ts";
 
@@ -30,34 +31,17 @@ function system() {
 
 /** An order paid Rs 105 (amount 100, fee 5), the aggregator debited Rs 98: margin Rs 7. */
 async function success(s: ReturnType<typeof system>, ref: string) {
-  await s.store.create(
-    heldOrder(ref, { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 }),
+  await succeededOrder(
+    s.store,
+    ref,
+    { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 },
+    walletEffects(9_800, 9_800),
   );
-  const wallet = {
-    amountPaisa: 9_800,
-    serviceChargePaisa: 0,
-    instantDiscountPaisa: 0,
-    debitAmountPaisa: 9_800,
-    creditAvailablePaisa: null,
-  };
-  await moveOrder(s.store, ref, "queued", wallet);
-  await moveOrder(s.store, ref, "success");
 }
 
 async function refund(s: ReturnType<typeof system>, ref: string, paisa: number) {
-  const c = await s.complaints.raise({
-    userId: 11,
-    chatId: 11,
-    locale: "en",
-    orderReference: ref,
-    reason: "not_received",
-  });
-  if (!c.ok) throw new Error("not raised");
-  const r = await s.complaints.resolve(c.complaint.reference, 1, {
-    text: "sorry",
-    refundPaisa: paisa,
-  });
-  expect(r.ok).toBe(true);
+  const { done } = await refundedComplaint(s.complaints, 11, ref, paisa);
+  expect(done.ok).toBe(true);
 }
 
 describe("/books after complaint refunds", () => {

@@ -3,13 +3,13 @@ import { booksText } from "../../conversations/books/command.ts";
 import { createBooks, createRedisCrossings } from "../../src/books/index.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
 import { createComplaints, createRedisComplaintStore } from "../../src/complaints/index.ts";
-import { account, createRedisLedger } from "../../src/ledger/index.ts";
+import { createRedisLedger } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import { holdIdOf, type Order } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { transition } from "../../src/orders/state.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { placedOrder } from "../support/orders.ts";
+import { succeededOrder, walletEffects } from "../support/books.ts";
+import { refundedComplaint } from "../support/complaints.ts";
+import { creditCustomer } from "../support/order-rig.ts";
 import { testRedis } from "../support/redis.ts";
 
 /**
@@ -55,63 +55,21 @@ function system() {
 
 /** An order paid Rs 105 (amount 100, fee 5), the aggregator debiting `debit`. */
 async function success(s: ReturnType<typeof system>, ref: string, debit: number) {
-  await s.store.create(
-    placedOrder({
-      reference: ref,
-      idempotencyKey: `k-${ref}`,
-      userId: 11,
-      chatId: 11,
-      amountPaisa: 10_000,
-      price: { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 },
-      holdId: holdIdOf(ref),
-    }) as Order,
+  await succeededOrder(
+    s.store,
+    ref,
+    { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 },
+    walletEffects(10_000, debit),
   );
-  const wallet = {
-    amountPaisa: 10_000,
-    serviceChargePaisa: 0,
-    instantDiscountPaisa: 0,
-    debitAmountPaisa: debit,
-    creditAvailablePaisa: null,
-  };
-  for (const [status, w] of [
-    ["queued", wallet],
-    ["success", undefined],
-  ] as const) {
-    await s.store.update(ref, (cur) => {
-      const tr = transition(cur, {
-        source: w ? "execute" : "webhook",
-        status,
-        at: Date.now(),
-        ...(w ? { wallet: w } : {}),
-      });
-      return tr.changed ? { order: tr.order, notifications: tr.notifications } : null;
-    });
-  }
 }
 
 async function refund(s: ReturnType<typeof system>, ref: string, paisa: number) {
-  const c = await s.complaints.raise({
-    userId: 11,
-    chatId: 11,
-    locale: "en",
-    orderReference: ref,
-    reason: "not_received",
-  });
-  if (!c.ok) throw new Error("not raised");
-  expect(
-    await s.complaints.resolve(c.complaint.reference, 1, { text: "sorry", refundPaisa: paisa }),
-  ).toMatchObject({ ok: true });
+  const { done } = await refundedComplaint(s.complaints, 11, ref, paisa);
+  expect(done).toMatchObject({ ok: true });
 }
 
-async function funded(s: ReturnType<typeof system>) {
-  await s.ledger.transfer({
-    id: "c1",
-    debit: account.merchant.funding,
-    credit: account.customer(11),
-    amountPaisa: 100_000,
-    kind: "credit",
-  });
-}
+/** Customer 11 credited Rs 1,000 (the credit must be accepted). */
+const funded = (s: ReturnType<typeof system>) => creditCustomer(s.ledger, 11, 100_000, "c1");
 
 describe("/books with refunds it cannot take whole", () => {
   it("flags a refund whose order cannot be read: its fee share stays in fee income", async () => {

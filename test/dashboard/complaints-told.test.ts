@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyspace } from "../../src/redis/keyspace.ts";
+import { raisedComplaint } from "../support/complaints.ts";
 import { type ActionsHarness, ADMIN, form, startActions } from "../support/dashboard-actions.ts";
 import { placedOrder } from "../support/orders.ts";
 
@@ -29,15 +30,7 @@ async function complaintOf(userId: number, reference: string): Promise<string> {
       status: "success",
     }),
   );
-  const r = await h.complaints.raise({
-    userId,
-    chatId: userId,
-    locale: "en",
-    orderReference: reference,
-    reason: "not_received",
-  });
-  if (!r.ok) throw new Error("not raised");
-  return r.complaint.reference;
+  return raisedComplaint(h.complaints, userId, reference);
 }
 
 /** The complaint notices queued in the outbox: complaint and status. */

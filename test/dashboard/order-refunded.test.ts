@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { account } from "../../src/ledger/index.ts";
 import { holdIdOf } from "../../src/orders/index.ts";
+import { refundedComplaint } from "../support/complaints.ts";
 import { type ActionsHarness, ADMIN, AGENT, startActions } from "../support/dashboard-actions.ts";
+import { creditCustomer } from "../support/order-rig.ts";
 import { placedOrder } from "../support/orders.ts";
 
 /**
@@ -23,14 +24,7 @@ const rowOf = (text: string, label: string) =>
 
 /** A successful order of `userId` paid from the balance (Rs 103.00), refunded `refundPaisa` on a complaint. */
 async function refunded(userId: number, reference: string, refundPaisa: number) {
-  const funded = await h.ledger.transfer({
-    id: `rf-fund-${reference}`,
-    debit: account.merchant.funding,
-    credit: account.customer(userId),
-    amountPaisa: 10_300,
-    kind: "credit",
-  });
-  if (!funded.ok) throw new Error("credit refused");
+  await creditCustomer(h.ledger, userId, 10_300, `rf-fund-${reference}`);
   await h.store.create(
     placedOrder({
       reference,
@@ -43,20 +37,12 @@ async function refunded(userId: number, reference: string, refundPaisa: number) 
       holdId: holdIdOf(reference),
     }),
   );
-  const r = await h.complaints.raise({
-    userId,
-    chatId: userId,
-    locale: "en",
-    orderReference: reference,
-    reason: "not_received",
-  });
-  if (!r.ok) throw new Error("not raised");
-  const done = await h.complaints.resolve(r.complaint.reference, ADMIN, {
+  const r = await refundedComplaint(h.complaints, userId, reference, refundPaisa, {
     text: "refunded",
-    refundPaisa,
+    by: ADMIN,
   });
-  expect(done).toMatchObject({ ok: true });
-  return r.complaint.reference;
+  expect(r.done).toMatchObject({ ok: true });
+  return r.reference;
 }
 
 describe("an order refunded on a complaint, on its page", () => {

@@ -1,11 +1,9 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
 import { expectParts } from "../support/chat.ts";
 import { expectBooksBalanced } from "../support/ledger.ts";
-import { ledgerFor, startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
+import { INDIA_FEE_150, usePricedSystem } from "../support/pricing-rig.ts";
+import { ledgerFor, type TestUser } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 
 /**
@@ -15,26 +13,8 @@ import { waitUntil } from "../support/wait.ts";
  * Rs, success captures it and failure returns it; receipts never show the balance as ₹ nor ₹ as Rs.
  */
 
-const dir = mkdtempSync(join(tmpdir(), "india-prepaid-"));
-const scheduleFile = join(dir, "prices.json");
-writeFileSync(scheduleFile, JSON.stringify({ categories: { india: { fee: { flat: "1.50" } } } }));
-
 describe("India orders from a Nepal-rupee balance", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem({
-      redis: true,
-      env: {
-        ACCESS_MODE: "prepaid",
-        PRICE_SCHEDULE_FILE: scheduleFile,
-        INR_TO_NPR_RATE: "1.6",
-        LOW_FLOAT_ALERT: "0",
-      },
-    });
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
+  const ts = usePricedSystem({ schedule: INDIA_FEE_150, inrRate: "1.6" });
 
   const ledger = () => ts.system.ledger;
   const balance = (u: TestUser) => ledger().balance(account.customer(u.id));

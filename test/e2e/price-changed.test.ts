@@ -1,13 +1,12 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
-import { startTestSystem, type TestSystem } from "../support/system.ts";
-
-const dir = mkdtempSync(join(tmpdir(), "price-changed-"));
-const scheduleFile = join(dir, "prices.json");
-writeFileSync(scheduleFile, JSON.stringify({ categories: { india: { fee: { flat: "1.50" } } } }));
+import {
+  fundedUser,
+  INDIA_FEE_150,
+  indiaAmountQuestion,
+  setIndiaFee,
+  usePricedSystem,
+} from "../support/pricing-rig.ts";
 
 /**
  * The price changes between the confirmation and Confirm (review s24-i, 2): a deploy with a new
@@ -17,37 +16,15 @@ writeFileSync(scheduleFile, JSON.stringify({ categories: { india: { fee: { flat:
  * changed in place between the two (what a restart with a new prices.json does to the next tap).
  */
 describe("a price changed since the confirmation is not held", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem({
-      redis: true,
-      env: {
-        ACCESS_MODE: "prepaid",
-        INR_TO_NPR_RATE: "1.6",
-        LOW_FLOAT_ALERT: "0",
-        PRICE_SCHEDULE_FILE: scheduleFile,
-      },
-    });
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
+  const ts = usePricedSystem({ schedule: INDIA_FEE_150, inrRate: "1.6" });
 
   it("refuses the old figures, shows the new ones, and holds what was confirmed then", async () => {
-    const u = ts.user(24_921);
-    await u.register();
-    await u.credit(500_000);
-    await u.say("/recharge", /What would you like to pay/);
-    await u.tap("🇮🇳 India recharge", /India: what do you want to recharge/);
-    await u.tap(/Prepaid/i);
-    await u.say("9810012345", /Airtel Prepaid · Delhi NCR/);
-    await u.tap(/Airtel Prepaid · Delhi NCR \(/, /9810012345/);
+    const u = await fundedUser(ts, 24_921);
+    await indiaAmountQuestion(u, "9810012345");
     const first = await u.say("100", /Please check/);
     expect(first.text).toContain("Rs 162.40");
     // The new price list: a fee of ₹5 instead of ₹1.50.
-    const india = ts.system.config.pricing.schedule.categories.india;
-    if (!india) throw new Error("the schedule has no india level");
-    india.fee = { kind: "flat", paisa: 500 };
+    setIndiaFee(ts, 500);
     const again = await u.tap("✅ Confirm", /Please check/);
     expect(u.botTexts().some((t) => /The price changed/.test(t))).toBe(true);
     expect(again.text).toContain("Total: ₹105");
@@ -74,23 +51,10 @@ describe("a price changed since the confirmation is not held", () => {
  * the customer had agreed to Rs 5. Now every line shown counts: "the price changed".
  */
 describe("a fee changed since the confirmation, the total the same", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "price-lines-")), "prices.json");
-    writeFileSync(file, JSON.stringify({ default: { fee: { flat: "5" } } }));
-    ts = await startTestSystem({
-      redis: true,
-      env: { ACCESS_MODE: "prepaid", LOW_FLOAT_ALERT: "0", PRICE_SCHEDULE_FILE: file },
-    });
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
+  const ts = usePricedSystem({ schedule: { default: { fee: { flat: "5" } } } });
 
   it("says the price changed and shows the new lines; the order carries what was confirmed", async () => {
-    const u = ts.user(24_922);
-    await u.register();
-    await u.credit(500_000);
+    const u = await fundedUser(ts, 24_922);
     await u.menu("📱 Mobile top-up", /Which mobile number/);
     await u.say("9841000922", /How much/);
     const first = await u.say("100", /Please check/);

@@ -1,9 +1,12 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
-import { startTestSystem, type TestSystem } from "../support/system.ts";
+import {
+  fundedUser,
+  INDIA_FEE_150,
+  indiaAmountQuestion,
+  setIndiaFee,
+  usePricedSystem,
+} from "../support/pricing-rig.ts";
 
 /**
  * The daily cap counts what the balance pays, fee included, so every amount question offers what
@@ -11,33 +14,10 @@ import { startTestSystem, type TestSystem } from "../support/system.ts";
  * cap with a Rs 5 fee, and 500 was then refused as "today's limit reached" with nothing spent).
  */
 describe("a Nepal amount question under the cap leaves room for the fee", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "cap-fee-")), "prices.json");
-    writeFileSync(file, JSON.stringify({ default: { fee: { flat: "5" } } }));
-    ts = await startTestSystem({
-      redis: true,
-      env: {
-        ACCESS_MODE: "prepaid",
-        DAILY_SPEND_CAP: "500",
-        LOW_FLOAT_ALERT: "0",
-        PRICE_SCHEDULE_FILE: file,
-      },
-    });
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
-
-  const funded = async (id: number) => {
-    const u = ts.user(id);
-    await u.register();
-    await u.credit(500_000);
-    return u;
-  };
+  const ts = usePricedSystem({ schedule: { default: { fee: { flat: "5" } } }, dailyCap: "500" });
 
   it("mobile: offers up to Rs 495, and Rs 495 reaches the confirmation at Rs 500", async () => {
-    const u = await funded(24_951);
+    const u = await fundedUser(ts, 24_951);
     await u.menu("📱 Mobile top-up", /Which mobile number/);
     const q = await u.say("9841000951", /How much/);
     expect(q.text).toContain("to Rs 495");
@@ -46,7 +26,7 @@ describe("a Nepal amount question under the cap leaves room for the fee", () => 
   });
 
   it("landline: offers up to Rs 495", async () => {
-    const u = await funded(24_952);
+    const u = await fundedUser(ts, 24_952);
     await u.say("/recharge", /What would you like to pay/);
     await u.tap("☎️ Landline", /./);
     await u.tap("NTC Landline", /NTC Landline/);
@@ -56,7 +36,7 @@ describe("a Nepal amount question under the cap leaves room for the fee", () => 
   });
 
   it("a bill's advance: up to Rs 495, and ₹400 is re-asked, not read as Rs 400", async () => {
-    const u = await funded(24_953);
+    const u = await fundedUser(ts, 24_953);
     await u.menu("💡 Electricity bill", /which distribution centre/);
     await u.tap("Baneshwor DC", /Your SC number/);
     await u.say("777.01", /Your customer id/);
@@ -77,40 +57,15 @@ describe("a Nepal amount question under the cap leaves room for the fee", () => 
  * price changed (before: "Bad replay" and "Something went wrong", the conversation lost).
  */
 describe("a price change under a narrowed India amount question", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    const file = join(mkdtempSync(join(tmpdir(), "cap-fee-in-")), "prices.json");
-    writeFileSync(file, JSON.stringify({ categories: { india: { fee: { flat: "1.50" } } } }));
-    ts = await startTestSystem({
-      redis: true,
-      env: {
-        ACCESS_MODE: "prepaid",
-        INR_TO_NPR_RATE: "1.6",
-        LOW_FLOAT_ALERT: "0",
-        DAILY_SPEND_CAP: "1000",
-        PRICE_SCHEDULE_FILE: file,
-      },
-    });
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
+  const ts = usePricedSystem({ schedule: INDIA_FEE_150, inrRate: "1.6", dailyCap: "1000" });
 
   it("Confirm says the price changed, then the cap refuses the new price; no Bad replay, nothing held", async () => {
-    const u = ts.user(24_954);
-    await u.register();
-    await u.credit(500_000);
-    await u.say("/recharge", /What would you like to pay/);
-    await u.tap("🇮🇳 India recharge", /India: what do you want to recharge/);
-    await u.tap(/Prepaid/i);
-    await u.say("9810012345", /Airtel Prepaid · Delhi NCR/);
-    const q = await u.tap(/Airtel Prepaid · Delhi NCR \(/, /9810012345/);
+    const u = await fundedUser(ts, 24_954);
+    const q = await indiaAmountQuestion(u, "9810012345");
     expect(q.text).toContain("to ₹623");
     const first = await u.say("623", /Please check/);
     expect(first.text).toContain("Rs 999.20");
-    const india = ts.system.config.pricing.schedule.categories.india;
-    if (!india) throw new Error("the schedule has no india level");
-    india.fee = { kind: "flat", paisa: 500 };
+    setIndiaFee(ts, 500);
     // ₹628 is Rs 1,004.80 now: over the cap. The change is said first (before: only "today's
     // limit reached", for an order that fitted when shown), then the order at the new price is
     // refused by the cap before any confirmation is shown: nothing reserved, nothing held.

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { account } from "../../src/ledger/index.ts";
-import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { fundedUser, indiaAmountQuestion, usePricedSystem } from "../support/pricing-rig.ts";
 
 /**
  * The daily spend cap is in Nepal rupees and counts what the balance pays (review s24-i, 1):
@@ -9,34 +9,10 @@ import { startTestSystem, type TestSystem } from "../support/system.ts";
  * question offered the Rs 100 left as "₹100").
  */
 describe("the daily cap counts an India order in Nepal rupees", () => {
-  let ts: TestSystem;
-  beforeAll(async () => {
-    ts = await startTestSystem({
-      redis: true,
-      env: {
-        ACCESS_MODE: "prepaid",
-        INR_TO_NPR_RATE: "1.6",
-        LOW_FLOAT_ALERT: "0",
-        DAILY_SPEND_CAP: "1000",
-      },
-    });
-  });
-  afterAll(async () => {
-    await ts.cleanup();
-  });
-
-  const indiaAmountQuestion = async (u: ReturnType<TestSystem["user"]>, number: string) => {
-    await u.say("/recharge", /What would you like to pay/);
-    await u.tap("🇮🇳 India recharge", /India: what do you want to recharge/);
-    await u.tap(/Prepaid/i);
-    await u.say(number, /Airtel Prepaid · Delhi NCR/);
-    return u.tap(/Airtel Prepaid · Delhi NCR \(/, new RegExp(number));
-  };
+  const ts = usePricedSystem({ inrRate: "1.6", dailyCap: "1000" });
 
   it("offers Rs 1,000 as ₹625, holds Rs 960 for ₹600, then says the cap is reached", async () => {
-    const u = ts.user(24_911);
-    await u.register();
-    await u.credit(500_000);
+    const u = await fundedUser(ts, 24_911);
     const q = await indiaAmountQuestion(u, "9810012345");
     expect(q.text).toContain("to ₹625");
     // "Rs 600" is Nepal rupees: re-asked with the reason, never read as ₹600 (review s24-i, 5).
@@ -50,11 +26,7 @@ describe("the daily cap counts an India order in Nepal rupees", () => {
     const b = await ts.system.ledger.balance(account.customer(u.id));
     expect(b.heldPaisa).toBe(96_000);
     // Rs 40 left: less than the least India amount (₹50 = Rs 80), so the cap is said, in Rs.
-    await u.say("/recharge", /What would you like to pay/);
-    await u.tap("🇮🇳 India recharge", /India: what do you want to recharge/);
-    await u.tap(/Prepaid/i);
-    await u.say("9810012346", /Airtel Prepaid · Delhi NCR/);
-    const refused = await u.tap(/Airtel Prepaid · Delhi NCR \(/, /limit/);
+    const refused = await indiaAmountQuestion(u, "9810012346", /limit/);
     expect(refused.text).toContain("Rs 1,000");
   });
 

@@ -95,3 +95,27 @@ export async function moveOrder(
     return t.changed ? { order: t.order, notifications: t.notifications } : null;
   });
 }
+
+/**
+ * Order `ref` of customer 11 held at `price`, then succeeded: the execute answer's `wallet` (what
+ * the aggregator took) queues it, a webhook makes it final.
+ */
+export async function succeededOrder(
+  store: Pick<ReturnType<typeof createMemoryOrderStore>, "create" | "update">,
+  ref: string,
+  price: NonNullable<Order["price"]>,
+  wallet: WalletEffects,
+) {
+  await store.create(heldOrder(ref, price));
+  await moveOrder(store, ref, "queued", wallet);
+  await moveOrder(store, ref, "success");
+}
+
+/** An execute answer's wallet effects: `amountPaisa` sent, `debitPaisa` taken from the float. */
+export const walletEffects = (amountPaisa: number, debitPaisa: number): WalletEffects => ({
+  amountPaisa,
+  serviceChargePaisa: 0,
+  instantDiscountPaisa: 0,
+  debitAmountPaisa: debitPaisa,
+  creditAvailablePaisa: null,
+});

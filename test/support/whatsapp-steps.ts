@@ -163,3 +163,29 @@ export async function linkWhatsAppTo(wa: WhatsAppChatUser, tg: TestUser) {
   );
   await wa.say(`link ${linkCodeIn(sent.text)}`, /Joined: this chat now uses the account/);
 }
+
+/** The merchant funds agent `agentId`'s float with Rs 1,000 (ledger transfer `id`). */
+export function fundAgent(ts: TestSystem, agentId: number, id: string) {
+  return ts.system.ledger.transfer({
+    id,
+    debit: account.merchant.funding,
+    credit: account.agent(agentId),
+    amountPaisa: 100_000,
+    kind: "credit",
+  });
+}
+
+/**
+ * Agent `agentId`, its float funded first (transfer `floatId`), cashes in Rs 300 to the customer
+ * of `phone` through its chat and confirms; the receipt's id (`cashin-…`).
+ */
+export async function agentCashIn(ts: TestSystem, agentId: number, floatId: string, phone: string) {
+  await fundAgent(ts, agentId, floatId);
+  const agent = ts.user(agentId);
+  await agent.say("/cashin", /customer's phone number/);
+  await agent.say(phone.slice(3), /How much cash/);
+  const confirmed = await agent.say("300", /Add .* to the balance of/);
+  const id = /Receipt: (cashin-[0-9a-f]+)/.exec(confirmed.text)?.[1] ?? "";
+  await agent.tap("✅ Confirm", /Cash-in done/);
+  return id;
+}

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createI18n } from "../../src/bot/i18n.ts";
-import { createComplaints, createMemoryComplaintStore } from "../../src/complaints/index.ts";
-import { createMemoryLedger } from "../../src/ledger/index.ts";
-import { createLogger } from "../../src/logger.ts";
-import type { Notification, Order } from "../../src/orders/model.ts";
 import { complaintNotice } from "../../src/system/complaints.ts";
+import { memoryComplaints, paidOrder, refundedComplaint } from "../support/complaints.ts";
 
 /**
  * The customer's notice of a complaint resolved with a refund (review s20-r2, finding 4; review
@@ -24,39 +21,12 @@ const BALANCE_LINE = {
   hi: "रिफ़ंड के बाद बैलेंस:",
 } as const;
 
-const order = {
-  reference: "1700000000001",
-  userId: 42,
-  status: "success",
-  holdId: "order:1700000000001",
-  price: { amountPaisa: 25_000, feePaisa: 0, discountPaisa: 0, totalPaisa: 25_000 },
-} as Order;
+const order = paidOrder("1700000000001", 42, 25_000);
 
 /** A refund of Rs 250 through the service: the notice it queued, and the product's words for it. */
 async function refundNotice(locale: string) {
-  const ledger = createMemoryLedger();
-  const queued: Notification[] = [];
-  const store = createMemoryComplaintStore({
-    ledger,
-    outbox: { append: (ns) => queued.push(...ns) },
-  });
-  const service = createComplaints({
-    store,
-    orders: { get: async (ref) => (ref === order.reference ? order : null) },
-    logger: createLogger({ level: "silent" }),
-  });
-  const raised = await service.raise({
-    userId: 42,
-    chatId: 42,
-    locale,
-    orderReference: order.reference,
-    reason: "not_received",
-  });
-  if (!raised.ok) throw new Error("not raised");
-  const done = await service.resolve(raised.complaint.reference, 1, {
-    text: "sorry",
-    refundPaisa: 25_000,
-  });
+  const { store, service, queued } = memoryComplaints(order);
+  const { done } = await refundedComplaint(service, 42, order.reference, 25_000, { locale });
   expect(done.ok).toBe(true);
   const [notice, ...more] = queued;
   expect(more).toEqual([]);

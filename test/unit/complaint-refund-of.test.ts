@@ -1,8 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createComplaints, createMemoryComplaintStore } from "../../src/complaints/index.ts";
-import { createMemoryLedger } from "../../src/ledger/index.ts";
-import { createLogger } from "../../src/logger.ts";
-import type { Order } from "../../src/orders/model.ts";
+import { memoryComplaints, paidOrder, refundedComplaint } from "../support/complaints.ts";
 
 /**
  * The order's refunding complaint (review s24-e leftover): the memory store answers `refundOf`
@@ -10,38 +7,18 @@ import type { Order } from "../../src/orders/model.ts";
  * and an order nobody refunded has none.
  */
 
-const order = {
-  reference: "1700000000002",
-  userId: 43,
-  status: "success",
-  holdId: "order:1700000000002",
-  price: { amountPaisa: 10_000, feePaisa: 0, discountPaisa: 0, totalPaisa: 10_000 },
-} as Order;
+const order = paidOrder("1700000000002", 43, 10_000);
 
 describe("refundOf in memory", () => {
   it("names the complaint whose refund was booked on the order", async () => {
-    const store = createMemoryComplaintStore({
-      ledger: createMemoryLedger(),
-      outbox: { append: () => {} },
-    });
-    const service = createComplaints({
-      store,
-      orders: { get: async (ref) => (ref === order.reference ? order : null) },
-      logger: createLogger({ level: "silent" }),
-    });
+    const { store, service } = memoryComplaints(order);
     expect(await service.refundOf(order.reference)).toBeNull();
-    const raised = await service.raise({
-      userId: 43,
-      chatId: 43,
-      locale: "en",
-      orderReference: order.reference,
-      reason: "not_received",
+    const { reference } = await refundedComplaint(service, 43, order.reference, 4_000, {
+      text: "back",
     });
-    if (!raised.ok) throw new Error("not raised");
-    await service.resolve(raised.complaint.reference, 1, { text: "back", refundPaisa: 4_000 });
-    expect(await store.refundOf(order.reference)).toBe(raised.complaint.reference);
+    expect(await store.refundOf(order.reference)).toBe(reference);
     expect(await service.refundOf(order.reference)).toMatchObject({
-      reference: raised.complaint.reference,
+      reference,
       closing: { refund: { amountPaisa: 4_000 } },
     });
   });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { account } from "../../src/ledger/index.ts";
 import { useTestSystem } from "../support/system.ts";
 import {
   availableOf,
   confirmUntil,
+  fundAgent,
   linkWhatsAppTo,
   openCategory,
   waCustomer,
@@ -48,13 +48,7 @@ describe("WhatsApp and Telegram: one account per phone", () => {
     await tg.tap("✖ Cancel", /Cancelled/);
 
     // An agent cashes in Rs 300 to the phone: both channels see Rs 800.
-    await ts.system.ledger.transfer({
-      id: "wa-test-agent-float",
-      debit: account.merchant.funding,
-      credit: account.agent(AGENT),
-      amountPaisa: 100_000,
-      kind: "credit",
-    });
+    await fundAgent(ts, AGENT, "wa-test-agent-float");
     const agent = ts.user(AGENT);
     await agent.say("/cashin", /customer's phone number/);
     await agent.say(PHONE.slice(3), /How much cash/);

@@ -5,8 +5,10 @@ import { useTestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
 import {
+  agentCashIn,
   availableOf,
   creditPerson,
+  fundAgent,
   shareContact,
   standInOf,
   waPerson,
@@ -129,13 +131,7 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
     await shareContact(tg, phone, /cannot be joined to this chat/);
     expect(await ts.system.deps.accounts.userByPhone(phone as Phone)).toBe(old);
     // An agent's cash-in to the number is refused while the account is held.
-    await ts.system.ledger.transfer({
-      id: "waid2-float-5",
-      debit: account.merchant.funding,
-      credit: account.agent(AGENT),
-      amountPaisa: 100_000,
-      kind: "credit",
-    });
+    await fundAgent(ts, AGENT, "waid2-float-5");
     const agent = ts.user(AGENT);
     await agent.say("/cashin", /customer's phone number/);
     await agent.say(phone.slice(3), /under review by support/);
@@ -263,19 +259,7 @@ describe("review s22-waid2 4 and 5: nothing of a held account reaches its number
     const asha = waUser(phone, "Asha", "NP.asha-13");
     await asha.say("hi", /Namaste Asha/);
     const old = waPerson(phone);
-    await ts.system.ledger.transfer({
-      id: "waid4-float-13",
-      debit: account.merchant.funding,
-      credit: account.agent(AGENT2),
-      amountPaisa: 100_000,
-      kind: "credit",
-    });
-    const agent = ts.user(AGENT2);
-    await agent.say("/cashin", /customer's phone number/);
-    await agent.say(phone.slice(3), /How much cash/);
-    const confirm = await agent.say("300", /Add .* to the balance of/);
-    const id = /Receipt: (cashin-[0-9a-f]+)/.exec(confirm.text)?.[1] ?? "";
-    await agent.tap("✅ Confirm", /Cash-in done/);
+    const id = await agentCashIn(ts, AGENT2, "waid4-float-13", phone);
     await asha.waitFor(/Rs 300/);
     const bikash = waUser(phone, "Bikash", "NP.bikash-13");
     const since = asha.texts().length;
@@ -302,13 +286,7 @@ describe("review s22-waid2 4 and 5: nothing of a held account reaches its number
     const asha = waUser(phone, "Asha", "NP.asha-12");
     await asha.say("hi", /Namaste Asha/);
     const old = waPerson(phone);
-    await ts.system.ledger.transfer({
-      id: "waid4-float-12",
-      debit: account.merchant.funding,
-      credit: account.agent(AGENT2),
-      amountPaisa: 100_000,
-      kind: "credit",
-    });
+    await fundAgent(ts, AGENT2, "waid4-float-12");
     const agent = ts.user(AGENT2);
     const floatOf = async () =>
       (await ts.system.ledger.balance(account.agent(AGENT2))).availablePaisa;

@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { useTestSystem } from "../support/system.ts";
+import { RECONCILE_BY_HAND, useReleasedChatRig } from "../support/released-chat-rig.ts";
 import { waitUntil } from "../support/wait.ts";
-import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
-import {
-  confirm,
-  creditPerson,
-  linkTelegramTo,
-  linkWhatsAppTo,
-  openCategory,
-  standInOf,
-  waPerson,
-} from "../support/whatsapp-steps.ts";
+import { linkTelegramTo, waPerson } from "../support/whatsapp-steps.ts";
 
 /**
  * After `/waid release` the number's chat id is still the old account's address, while the chat
@@ -22,56 +13,25 @@ import {
  */
 
 const ADMIN_PHONE = "9779800050000";
-const ts = useTestSystem({
-  redis: true,
-  env: {
-    ACCESS_MODE: "prepaid",
-    ADMIN_IDS: `wa:${ADMIN_PHONE}`,
-    RECONCILE_INTERVAL_MS: "3600000",
-    RECONCILE_MIN_AGE_MS: "0",
-  },
-});
-const waUser = (phone: string, name: string, userId: string) =>
-  new WhatsAppChatUser(standInOf(ts), phone, { name, userId });
-
-async function order(u: WhatsAppChatUser, rupees: number) {
-  await openCategory(u, /Mobile top-up/, /Which mobile number should I recharge/);
-  await u.say("9841234567", /How much\?/);
-  await u.say(`Rs ${rupees}`, /Please check your order/);
-  return (await confirm(u)).ref;
-}
-
-const ended = (ref: string) =>
-  waitUntil(async () => {
-    await ts.system.reconciler.runOnce();
-    return (await ts.system.orders.get(ref))?.status === "success";
-  }, "the order's end");
+const rig = useReleasedChatRig(ADMIN_PHONE, RECONCILE_BY_HAND);
+const { ts } = rig;
 
 describe("a released number's next holder, joined to their Telegram account", () => {
   it("gets their own order's result in the WhatsApp chat; the old holder gets only theirs", async () => {
     const phone = "9779800050001";
-    const admin = waUser(ADMIN_PHONE, "Admin", "NP.admin-50");
-    await admin.say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-50");
-    await asha.say("hi", /Namaste Asha/);
-    await creditPerson(ts, waPerson(phone), 50_000);
+    const { asha } = await rig.oldHolder(phone, "50", 50_000);
     const tgA = ts.user(13_001);
     await linkTelegramTo(tgA, asha, phone);
-    ts.system.sandbox!.setFaults(ts.system.config.sandbox.token, { dropWebhooks: true });
+    rig.dropWebhooks();
     // The old account's order, placed before the release and ending after it.
-    const ashaRef = await order(asha, 150);
-    const bikash = waUser(phone, "Bikash", "NP.bikash-50");
-    await bikash.say("balance", /under review by our support/);
-    await admin.say(`waid +${phone} release`, /was released from account/);
+    const ashaRef = await rig.order(asha, 150);
+    const bikash = await rig.releaseTo(phone, "50");
     const since = bikash.texts().length;
-    const tgB = ts.user(13_002);
-    await tgB.register(phone);
-    await tgB.credit(30_000);
-    await linkWhatsAppTo(bikash, tgB);
+    await rig.joinedOnTelegram(bikash, phone, 13_002, 30_000);
     await bikash.say("balance", /Rs 300/);
-    const ref = await order(bikash, 120);
-    await ended(ashaRef);
-    await ended(ref);
+    const ref = await rig.order(bikash, 120);
+    await rig.ended(ashaRef);
+    await rig.ended(ref);
     const chatSince = () => bikash.texts().slice(since);
     await waitUntil(
       async () => chatSince().some((t) => t.includes(ref) && /succeeded/i.test(t)),
@@ -81,27 +41,17 @@ describe("a released number's next holder, joined to their Telegram account", ()
     // Sent once: the new holder's result was in their chat, so it is nowhere else.
     expect(tgA.botTexts().some((t) => t.includes(ref))).toBe(false);
     expect(chatSince().some((t) => t.includes(ashaRef))).toBe(false);
-    const pushes = async () =>
-      (await ts.system.sentLog.list(ref)).filter((e) => e.status === "success");
-    await waitUntil(async () => (await pushes()).length > 0, "the push's outcome written down");
-    expect(await pushes()).toMatchObject([{ chatId: waPerson(phone), ok: true }]);
+    expect(await rig.finalPushesOf(ref)).toMatchObject([{ chatId: waPerson(phone), ok: true }]);
   });
 
   it("gets their own top-up's notice in the WhatsApp chat, never the old holder", async () => {
     const phone = "9779800050002";
-    const admin = waUser(ADMIN_PHONE, "Admin", "NP.admin-50");
-    await admin.say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-50b");
-    await asha.say("hi", /Namaste Asha/);
+    const { asha } = await rig.oldHolder(phone, "50b");
     const tgA = ts.user(13_003);
     await linkTelegramTo(tgA, asha, phone);
-    const bikash = waUser(phone, "Bikash", "NP.bikash-50b");
-    await bikash.say("balance", /under review by our support/);
-    await admin.say(`waid +${phone} release`, /was released from account/);
+    const bikash = await rig.releaseTo(phone, "50b");
     const since = bikash.texts().length;
-    const tgB = ts.user(13_004);
-    await tgB.register(phone);
-    await linkWhatsAppTo(bikash, tgB);
+    const tgB = await rig.joinedOnTelegram(bikash, phone, 13_004);
     // Started in the WhatsApp chat as the new holder's account: its notice is addressed to the chat.
     const started = await ts.system.topUps!.start({
       userId: tgB.id,

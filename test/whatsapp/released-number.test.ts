@@ -1,20 +1,17 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Phone } from "../../src/accounts/phone.ts";
 import { account } from "../../src/ledger/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { isFreshWaAccount, WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { REDIS_URL } from "../support/redis.ts";
-import { useTestSystem } from "../support/system.ts";
+import { HELD, useReleasedChatRig } from "../support/released-chat-rig.ts";
 import { waitUntil } from "../support/wait.ts";
-import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
 import {
   availableOf,
   creditPerson,
+  fundAgent,
   linkTelegramTo,
   shareContact,
-  standInOf,
-  waPerson,
 } from "../support/whatsapp-steps.ts";
 
 /**
@@ -25,27 +22,13 @@ import {
 
 const ADMIN_PHONE = "9779800045000";
 const AGENT = 12_951;
-const ts = useTestSystem({
-  redis: true,
-  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}`, AGENT_IDS: String(AGENT) },
-});
+const rig = useReleasedChatRig(ADMIN_PHONE, { AGENT_IDS: String(AGENT) });
+const { ts, withheldIn } = rig;
 
 const redis = new Redis(REDIS_URL);
 afterAll(() => redis.disconnect());
 
-const waUser = (phone: string, name: string, userId?: string) =>
-  new WhatsAppChatUser(standInOf(ts), phone, { name, ...(userId ? { userId } : {}) });
-const admin = () => waUser(ADMIN_PHONE, "Admin", "NP.admin");
-const HELD = /under review by our support/;
 const ADDED = /added to your balance/;
-
-/**
- * Whether the router kept a message of the released account `old` from the number's chat: with
- * no other chat of the account left, it is refused as not delivered (400, dead-lettered; never
- * answered as sent).
- */
-const withheldIn = (old: number) =>
-  ts.logs.some((l) => l.includes("the account has no chat") && l.includes(`"account":${old}`));
 
 /** A Khalti top-up of `paisa` for the account `person`, paid and confirmed. */
 async function paidTopUp(person: number, paisa: number) {
@@ -63,16 +46,10 @@ async function paidTopUp(person: number, paisa: number) {
 
 /** Asha's account with Rs 400; Bikash (another Meta user id) writes from her number; released. */
 async function released(phone: string, n: string) {
-  await admin().say("hi");
-  const asha = waUser(phone, "Asha", `NP.asha-${n}`);
-  await asha.say("hi", /Namaste Asha/);
-  const old = waPerson(phone);
-  await creditPerson(ts, old, 40_000);
+  const { asha, old } = await rig.oldHolder(phone, n, 40_000);
   await asha.say("balance", /Rs 400/);
-  const bikash = waUser(phone, "Bikash", `NP.bikash-${n}`);
   const since = asha.texts().length;
-  await bikash.say("balance", HELD);
-  await admin().say(`waid +${phone} release`, /was released from account/);
+  const bikash = await rig.releaseTo(phone, n);
   return { asha, bikash, old, shownSince: () => bikash.texts().slice(since) };
 }
 
@@ -95,7 +72,7 @@ describe("/waid release detaches the old account from the number", () => {
     const { bikash, old, shownSince } = await released(phone, "2");
     const seen = await bikash.say("balance", /Rs 0/);
     expect(seen.text).not.toMatch(/Rs 400|no longer tied/);
-    const fresh = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    const fresh = await rig.holderOf(phone);
     expect(isFreshWaAccount(fresh)).toBe(true);
     expect(await availableOf(ts, fresh)).toBe(0);
     // The fresh account's notice reaches the chat; the old one's does not.
@@ -114,7 +91,7 @@ describe("/waid release detaches the old account from the number", () => {
     const phone = "9779800045003";
     const { asha, bikash } = await released(phone, "3");
     await bikash.say("balance", /Rs 0/);
-    const fresh = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    const fresh = await rig.holderOf(phone);
     await creditPerson(ts, fresh, 7_000);
     await bikash.say("balance", /Rs 70/);
     // The released account's old holder writes again: the number is the fresh account's now.
@@ -124,17 +101,8 @@ describe("/waid release detaches the old account from the number", () => {
 
   it("review: a cash-in whose number is released between typing it and the confirm books nothing", async () => {
     const phone = "9779800045004";
-    await admin().say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-4");
-    await asha.say("hi", /Namaste Asha/);
-    const old = waPerson(phone);
-    await ts.system.ledger.transfer({
-      id: "waid5-float-4",
-      debit: account.merchant.funding,
-      credit: account.agent(AGENT),
-      amountPaisa: 100_000,
-      kind: "credit",
-    });
+    const { old } = await rig.oldHolder(phone, "4");
+    await fundAgent(ts, AGENT, "waid5-float-4");
     const floatOf = async () =>
       (await ts.system.ledger.balance(account.agent(AGENT))).availablePaisa;
     const float = await floatOf();
@@ -144,8 +112,7 @@ describe("/waid release detaches the old account from the number", () => {
     await agent.say("300", /Add .* to the balance of/);
     // Meanwhile the number's new holder writes, and an admin releases it from Asha's account:
     // the cash in front of the agent is not Asha's to receive.
-    await waUser(phone, "Bikash", "NP.bikash-4").say("balance", HELD);
-    await admin().say(`waid +${phone} release`, /was released from account/);
+    await rig.releaseTo(phone, "4");
     await agent.tap("✅ Confirm", /no longer the number of the account/);
     expect(await availableOf(ts, old)).toBe(0);
     expect(await floatOf()).toBe(float);
@@ -153,15 +120,10 @@ describe("/waid release detaches the old account from the number", () => {
 
   it("the old holder's Telegram chat joined earlier keeps the account's money, and is told the truth", async () => {
     const phone = "9779800045005";
-    await admin().say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-5");
-    await asha.say("hi", /Namaste Asha/);
-    const old = waPerson(phone);
-    await creditPerson(ts, old, 40_000);
+    const { asha, old } = await rig.oldHolder(phone, "5", 40_000);
     const tg = ts.user(12_955);
     await linkTelegramTo(tg, asha, phone);
-    await waUser(phone, "Bikash", "NP.bikash-5").say("balance", HELD);
-    await admin().say(`waid +${phone} release`, /was released from account/);
+    await rig.releaseTo(phone, "5");
     await tg.say("/balance", /Rs 400/);
     // Sharing a number there: the account has none now, and the words say so (not an empty one).
     const seen = await shareContact(tg, "9779800045095", /no longer its own/);
@@ -174,15 +136,14 @@ describe("/waid release detaches the old account from the number", () => {
     const phone = "9779800045006";
     const { bikash } = await released(phone, "6");
     await bikash.say("balance", /Rs 0/);
-    const first = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    const first = await rig.holderOf(phone);
     await creditPerson(ts, first, 2_000);
-    const carol = waUser(phone, "Carol", "NP.carol-6");
-    const since = carol.texts().length;
-    await carol.say("balance", HELD);
-    await admin().say(`waid +${phone} release`, /was released from account/);
+    const since = bikash.texts().length;
+    const carol = await rig.heldBy(phone, "6", "Carol");
+    await rig.release(phone);
     const seen = await carol.say("balance", /Rs 0/);
     expect(seen.text).not.toMatch(/Rs 20|Rs 400/);
-    const second = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    const second = await rig.holderOf(phone);
     expect(isFreshWaAccount(second)).toBe(true);
     expect(second).not.toBe(first);
     // The first fresh account's notice reaches nobody (it holds no number), never Telegram.
@@ -200,7 +161,7 @@ describe("/waid release detaches the old account from the number", () => {
     const phone = "9779800045007";
     const { bikash } = await released(phone, "7");
     await bikash.say("balance", /Rs 0/);
-    const first = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    const first = await rig.holderOf(phone);
     await creditPerson(ts, first, 7_000);
     // The counter restored behind (a reset, an old backup): its next n names Bikash's account.
     await redis.set(`${keyspace(ts.prefix).accountWaReleased}:n`, first - WA_FRESH_BASE - 1);
@@ -208,7 +169,7 @@ describe("/waid release detaches the old account from the number", () => {
     const { bikash: carol } = await released(other, "8");
     const seen = await carol.say("balance", /Rs 0/);
     expect(seen.text).not.toMatch(/Rs 70|Rs 400/);
-    const second = (await ts.system.deps.accounts.userByPhone(other as Phone)) ?? 0;
+    const second = await rig.holderOf(other);
     expect(isFreshWaAccount(second)).toBe(true);
     expect(second).not.toBe(first);
     // Bikash's account keeps its number, its owner and its money.

@@ -1,15 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { useTestSystem } from "../support/system.ts";
-import { waitUntil } from "../support/wait.ts";
-import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
-import {
-  confirm,
-  creditPerson,
-  linkTelegramTo,
-  openCategory,
-  standInOf,
-  waPerson,
-} from "../support/whatsapp-steps.ts";
+import { RECONCILE_BY_HAND, useReleasedChatRig } from "../support/released-chat-rig.ts";
+import type { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
+import { linkTelegramTo } from "../support/whatsapp-steps.ts";
 
 /**
  * After `/waid release` the account stays its old holder's: an order of it that ends after the
@@ -20,25 +12,8 @@ import {
  */
 
 const ADMIN_PHONE = "9779800048000";
-const ts = useTestSystem({
-  redis: true,
-  env: {
-    ACCESS_MODE: "prepaid",
-    ADMIN_IDS: `wa:${ADMIN_PHONE}`,
-    RECONCILE_INTERVAL_MS: "3600000",
-    RECONCILE_MIN_AGE_MS: "0",
-  },
-});
-
-const waUser = (phone: string, name: string, userId: string) =>
-  new WhatsAppChatUser(standInOf(ts), phone, { name, userId });
-
-async function order(u: WhatsAppChatUser, rupees: number) {
-  await openCategory(u, /Mobile top-up/, /Which mobile number should I recharge/);
-  await u.say("9841234567", /How much\?/);
-  await u.say(`Rs ${rupees}`, /Please check your order/);
-  return (await confirm(u)).ref;
-}
+const rig = useReleasedChatRig(ADMIN_PHONE, RECONCILE_BY_HAND);
+const { ts } = rig;
 
 /** Asha orders on WhatsApp (the order stays open); Bikash writes from her number; released. */
 async function orderThenRelease(
@@ -46,23 +21,13 @@ async function orderThenRelease(
   n: string,
   before?: (a: WhatsAppChatUser) => Promise<void>,
 ) {
-  const admin = waUser(ADMIN_PHONE, "Admin", "NP.admin");
-  await admin.say("hi");
-  const asha = waUser(phone, "Asha", `NP.asha-48${n}`);
-  await asha.say("hi", /Namaste Asha/);
-  const old = waPerson(phone);
-  await creditPerson(ts, old, 50_000);
+  const { asha, old } = await rig.oldHolder(phone, `48${n}`, 50_000);
   await before?.(asha);
-  ts.system.sandbox!.setFaults(ts.system.config.sandbox.token, { dropWebhooks: true });
-  const ref = await order(asha, 150);
-  const bikash = waUser(phone, "Bikash", `NP.bikash-48${n}`);
+  rig.dropWebhooks();
+  const ref = await rig.order(asha, 150);
   const since = asha.texts().length;
-  await bikash.say("balance", /under review by our support/);
-  await admin.say(`waid +${phone} release`, /was released from account/);
-  await waitUntil(async () => {
-    await ts.system.reconciler.runOnce();
-    return (await ts.system.orders.get(ref))?.status === "success";
-  }, "the order's end");
+  const bikash = await rig.releaseTo(phone, `48${n}`);
+  await rig.ended(ref);
   return { ref, old, chatSince: () => bikash.texts().slice(since).join("\n") };
 }
 
@@ -83,10 +48,7 @@ describe("the old holder of a released number", () => {
   it("with no other chat: the push is recorded as not delivered, never reaching the number", async () => {
     const phone = "9779800048002";
     const { ref, old, chatSince } = await orderThenRelease(phone, "2");
-    const pushes = async () =>
-      (await ts.system.sentLog.list(ref)).filter((e) => e.status === "success");
-    await waitUntil(async () => (await pushes()).length > 0, "the push's outcome written down");
-    const [entry] = await pushes();
+    const [entry] = await rig.finalPushesOf(ref);
     expect(entry).toMatchObject({ chatId: old, ok: false });
     expect(entry?.error).toMatch(/released/);
     // Dead-lettered (an operator can replay it; RechargePushesFailing alerts), not marked gone.
@@ -102,10 +64,7 @@ describe("the old holder of a released number", () => {
       await linkTelegramTo(tg, asha, phone);
       ts.system.emulator!.users.block(tg.id, true);
     });
-    const pushes = async () =>
-      (await ts.system.sentLog.list(ref)).filter((e) => e.status === "success");
-    await waitUntil(async () => (await pushes()).length > 0, "the push's outcome written down");
-    const [entry] = await pushes();
+    const [entry] = await rig.finalPushesOf(ref);
     expect(entry).toMatchObject({ chatId: old, ok: false });
     expect(entry?.error).toMatch(/refused it \(403\)/);
     const dead = await ts.system.queue.listDead(50);

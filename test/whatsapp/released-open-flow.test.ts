@@ -1,19 +1,12 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Phone } from "../../src/accounts/phone.ts";
 import { account } from "../../src/ledger/index.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { isFreshWaAccount } from "../../src/whatsapp/chat-ids.ts";
 import { REDIS_URL } from "../support/redis.ts";
-import { useTestSystem } from "../support/system.ts";
-import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
-import {
-  creditPerson,
-  openCategory,
-  shareContact,
-  standInOf,
-  waPerson,
-} from "../support/whatsapp-steps.ts";
+import { useReleasedChatRig } from "../support/released-chat-rig.ts";
+import type { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
+import { creditPerson, openCategory, shareContact } from "../support/whatsapp-steps.ts";
 
 /**
  * A flow the number's old holder left open (a confirmation waiting) is not its next holder's after
@@ -23,17 +16,11 @@ import {
  */
 
 const ADMIN_PHONE = "9779800049000";
-const ts = useTestSystem({
-  redis: true,
-  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}` },
-});
+const rig = useReleasedChatRig(ADMIN_PHONE);
+const { ts } = rig;
 const redis = new Redis(REDIS_URL);
 afterAll(() => redis.disconnect());
 
-const waUser = (phone: string, name: string, userId: string) =>
-  new WhatsAppChatUser(standInOf(ts), phone, { name, userId });
-const admin = () => waUser(ADMIN_PHONE, "Admin", "NP.admin");
-const HELD = /under review by our support/;
 const OTHER = /started by another account/;
 
 /** What the books and the aggregator hold, to compare before and after. */
@@ -57,30 +44,20 @@ async function atConfirmation(holder: WhatsAppChatUser, person: number) {
   await holder.say("Rs 150", /Please check your order/);
 }
 
-/** `next` writes from the number (held), an admin releases it. */
-async function release(phone: string, next: WhatsAppChatUser) {
-  await next.say("balance", HELD);
-  await admin().say(`waid +${phone} release`, /was released from account/);
-}
-
 describe("a released number's open flow", () => {
   it("the next holder's tap on the old Confirm places nothing and moves none of the old money", async () => {
     const phone = "9779800049001";
-    await admin().say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-49a");
-    await asha.say("hi", /Namaste Asha/);
-    const old = waPerson(phone);
+    const { asha, old } = await rig.oldHolder(phone, "49a");
     await atConfirmation(asha, old);
     const before = await money(old);
-    const bikash = waUser(phone, "Bikash", "NP.bikash-49a");
-    await release(phone, bikash);
+    const bikash = await rig.releaseTo(phone, "49a");
     const since = bikash.texts().length;
     // The old confirmation is still in the chat; the new holder taps its Confirm.
     await bikash.tap(/Confirm/);
     await bikash.say("balance", /Rs 0/);
     expect(await money(old)).toEqual(before);
     expect(before.books.availablePaisa).toBe(50_000);
-    const fresh = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    const fresh = await rig.holderOf(phone);
     expect(isFreshWaAccount(fresh)).toBe(true);
     expect(await ts.system.store.listByUser(fresh, 50)).toEqual([]);
     const shown = bikash.texts().slice(since).join("\n");
@@ -89,18 +66,15 @@ describe("a released number's open flow", () => {
 
   it("a fresh account's open flow is not the holder's after it is released in turn", async () => {
     const phone = "9779800049002";
-    await admin().say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-49b");
-    await asha.say("hi", /Namaste Asha/);
-    const bikash = waUser(phone, "Bikash", "NP.bikash-49b");
-    await release(phone, bikash);
+    await rig.oldHolder(phone, "49b");
+    const bikash = await rig.releaseTo(phone, "49b");
     await bikash.say("balance", /Rs 0/);
-    const fresh = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    const fresh = await rig.holderOf(phone);
     expect(isFreshWaAccount(fresh)).toBe(true);
     await atConfirmation(bikash, fresh);
     const before = await money(fresh);
-    const chandra = waUser(phone, "Chandra", "NP.chandra-49b");
-    await release(phone, chandra);
+    const chandra = await rig.heldBy(phone, "49b", "Chandra");
+    await rig.release(phone);
     const since = chandra.texts().length;
     await chandra.tap(/Confirm/);
     await chandra.say("balance", /Rs 0/);
@@ -111,18 +85,14 @@ describe("a released number's open flow", () => {
 
   it("a flow of the old account still found (saved by an update under way) ends, nothing spent", async () => {
     const phone = "9779800049003";
-    await admin().say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-49c");
-    await asha.say("hi", /Namaste Asha/);
-    const old = waPerson(phone);
+    const { asha, old } = await rig.oldHolder(phone, "49c");
     await atConfirmation(asha, old);
     const before = await money(old);
     const k = keyspace(ts.prefix);
     const key = k.conversationPrefix + old;
     const saved = await redis.getBuffer(key);
     expect(saved).not.toBeNull();
-    const bikash = waUser(phone, "Bikash", "NP.bikash-49c");
-    await release(phone, bikash);
+    const bikash = await rig.releaseTo(phone, "49c");
     await bikash.say("balance", /Rs 0/);
     // As if an update of the old holder's, under way through the release, saved the flow after.
     await redis.set(key, saved!, "EX", 600);
@@ -135,13 +105,10 @@ describe("a released number's open flow", () => {
 describe("a fresh account's pushes after an undeliverable one (review s23-c, should-fix 1)", () => {
   it("start from the number's chat makes the fresh account's pushes go again", async () => {
     const phone = "9779800049004";
-    await admin().say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-49d");
-    await asha.say("hi", /Namaste Asha/);
-    const bikash = waUser(phone, "Bikash", "NP.bikash-49d");
-    await release(phone, bikash);
+    await rig.oldHolder(phone, "49d");
+    const bikash = await rig.releaseTo(phone, "49d");
     await bikash.say("balance", /Rs 0/);
-    const fresh = (await ts.system.deps.accounts.userByPhone(phone as Phone)) ?? 0;
+    const fresh = await rig.holderOf(phone);
     expect(isFreshWaAccount(fresh)).toBe(true);
     // As a push to it answered "undeliverable" (Meta 131026, the router's 403) would leave it.
     await ts.system.queue.markChatInactive(fresh);
@@ -153,11 +120,8 @@ describe("a fresh account's pushes after an undeliverable one (review s23-c, sho
 describe("the link offer for a fresh account (review s23-c, should-fix 2)", () => {
   it("names WhatsApp, where the code went", async () => {
     const phone = "9779800049005";
-    await admin().say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-49e");
-    await asha.say("hi", /Namaste Asha/);
-    const bikash = waUser(phone, "Bikash", "NP.bikash-49e");
-    await release(phone, bikash);
+    await rig.oldHolder(phone, "49e");
+    const bikash = await rig.releaseTo(phone, "49e");
     await bikash.say("balance", /Rs 0/);
     const offer = await shareContact(ts.user(49_005), phone, /6-digit code/);
     expect(offer.text).toMatch(/has an account on WhatsApp/);

@@ -7,9 +7,8 @@ import { keyspace } from "../../src/redis/keyspace.ts";
 import { chatIdOfWaId, isFreshWaAccount } from "../../src/whatsapp/chat-ids.ts";
 import { markHeld, markSender } from "../../src/whatsapp/held.ts";
 import { REDIS_URL } from "../support/redis.ts";
-import { useTestSystem } from "../support/system.ts";
-import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
-import { availableOf, creditPerson, standInOf, waPerson } from "../support/whatsapp-steps.ts";
+import { useReleasedChatRig } from "../support/released-chat-rig.ts";
+import { availableOf, creditPerson } from "../support/whatsapp-steps.ts";
 
 /**
  * Review s24-d, 1: `new yes` in a held chat takes the number only from the owner its update read
@@ -21,15 +20,10 @@ import { availableOf, creditPerson, standInOf, waPerson } from "../support/whats
  */
 
 const ADMIN_PHONE = "9779800046100";
-const ts = useTestSystem({
-  redis: true,
-  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}` },
-});
+const rig = useReleasedChatRig(ADMIN_PHONE);
+const { ts } = rig;
 const redis = new Redis(REDIS_URL);
 afterAll(() => redis.disconnect());
-
-const waUser = (phone: string, name: string, userId?: string) =>
-  new WhatsAppChatUser(standInOf(ts), phone, { name, ...(userId ? { userId } : {}) });
 
 /** An update of the number's chat as the inbound handler marks it: held by `ownerId`, read then. */
 function heldUpdate(phone: string, ownerId: number, seal: string, text: string, out: string[]) {
@@ -56,12 +50,8 @@ function heldUpdate(phone: string, ownerId: number, seal: string, text: string, 
 
 /** Asha's account (Rs 400) released from her number; then Telegram account `tg` registers it. */
 async function releasedThenTelegram(phone: string, n: string, tg: number) {
-  const admin = waUser(ADMIN_PHONE, "Admin", "NP.admin");
-  await admin.say("hi");
-  await waUser(phone, "Asha", `NP.asha-${n}`).say("hi", /Namaste Asha/);
-  await creditPerson(ts, waPerson(phone), 40_000);
-  await waUser(phone, "Bikash", `NP.bikash-${n}`).say("balance", /under review/);
-  await admin.say(`waid +${phone} release`, /was released/);
+  await rig.oldHolder(phone, n, 40_000);
+  await rig.releaseTo(phone, n);
   await ts.user(tg).register(phone);
 }
 

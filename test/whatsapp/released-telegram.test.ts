@@ -6,8 +6,7 @@ import { createI18n, LOCALES, translator } from "../../src/bot/i18n.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { isFreshWaAccount } from "../../src/whatsapp/chat-ids.ts";
 import { REDIS_URL } from "../support/redis.ts";
-import { useTestSystem } from "../support/system.ts";
-import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
+import { useReleasedChatRig } from "../support/released-chat-rig.ts";
 import {
   availableOf,
   creditPerson,
@@ -25,33 +24,30 @@ import {
  */
 
 const ADMIN_PHONE = "9779800046000";
-const ts = useTestSystem({
-  redis: true,
-  env: { ACCESS_MODE: "prepaid", ADMIN_IDS: `wa:${ADMIN_PHONE}` },
-});
+const rig = useReleasedChatRig(ADMIN_PHONE);
+const { ts, waUser, admin } = rig;
 
 const redis = new Redis(REDIS_URL);
 afterAll(() => redis.disconnect());
 
-const waUser = (phone: string, name: string, userId?: string) =>
-  new WhatsAppChatUser(standInOf(ts), phone, { name, ...(userId ? { userId } : {}) });
-const admin = () => waUser(ADMIN_PHONE, "Admin", "NP.admin");
-const HELD = /under review by our support/;
 /** Anything of Asha's released account: her name, her money, its being another user's. */
 const OLD = /Asha|Rs 400|belongs to another|account of its own/;
 
 /** Asha's account (Rs 400) released from her number after Bikash wrote from it. */
 async function released(phone: string, n: string) {
-  await admin().say("hi");
-  const asha = waUser(phone, "Asha", `NP.asha-${n}`);
-  await asha.say("hi", /Namaste Asha/);
-  const old = waPerson(phone);
-  await creditPerson(ts, old, 40_000);
-  const bikash = waUser(phone, "Bikash", `NP.bikash-${n}`);
-  await bikash.say("balance", HELD);
-  await admin().say(`waid +${phone} release`, /was released from account/);
+  const { old } = await rig.oldHolder(phone, n, 40_000);
+  const bikash = await rig.releaseTo(phone, n);
   return { bikash, old, since: bikash.texts().length };
 }
+
+/** The shop blocks account `userId` (for abuse, by admin 1). */
+const blockedByShop = (userId: number) =>
+  createRedisBlocked({ redis: redis as never, prefix: ts.prefix }).block({
+    userId,
+    reason: "abuse",
+    by: 1,
+    at: Date.now(),
+  });
 
 describe("a released number registered on Telegram before its new holder writes", () => {
   it("`new yes` gives the new holder a fresh WhatsApp account; the Telegram account is told", async () => {
@@ -104,12 +100,7 @@ describe("a released number registered on Telegram before its new holder writes"
   it("the released account's block by the shop is not the new holder's", async () => {
     const phone = "9779800046004";
     const { bikash, old, since } = await released(phone, "4");
-    await createRedisBlocked({ redis: redis as never, prefix: ts.prefix }).block({
-      userId: old,
-      reason: "abuse",
-      by: 1,
-      at: Date.now(),
-    });
+    await blockedByShop(old);
     await ts.user(12_964).register(phone);
     await bikash.say("new", /To do it, type new yes/);
     await bikash.say("new yes", /now has its own account here/);
@@ -120,12 +111,7 @@ describe("a released number registered on Telegram before its new holder writes"
   it("a sender without a user id stays under the released account's block (review s24-d, 3)", async () => {
     const phone = "9779800046005";
     const { old } = await released(phone, "5");
-    await createRedisBlocked({ redis: redis as never, prefix: ts.prefix }).block({
-      userId: old,
-      reason: "abuse",
-      by: 1,
-      at: Date.now(),
-    });
+    await blockedByShop(old);
     await ts.user(12_965).register(phone);
     standInOf(ts).faults.omitUserIdOf(phone);
     // It may be that account's own person: no code goes to the Telegram account for them.
@@ -154,9 +140,8 @@ describe("a released number registered on Telegram before its new holder writes"
 
   it("the release is told to the admin when its orders cannot be read (review s24-d, 4)", async () => {
     const phone = "9779800046007";
-    await admin().say("hi");
-    await waUser(phone, "Asha", "NP.asha-7").say("hi", /Namaste Asha/);
-    await waUser(phone, "Bikash", "NP.bikash-7").say("balance", HELD);
+    await rig.oldHolder(phone, "7");
+    await rig.heldBy(phone, "7");
     // The account's order index unreadable (WRONGTYPE) when the release lists its orders.
     await redis.set(keyspace(ts.prefix).byUser(waPerson(phone)), "not an index");
     await admin().say(

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Complaints } from "../../src/complaints/index.ts";
-import { account } from "../../src/ledger/index.ts";
-import { useTestSystem } from "../support/system.ts";
+import { refundedComplaint } from "../support/complaints.ts";
+import { RECONCILE_BY_HAND, useReleasedChatRig } from "../support/released-chat-rig.ts";
 import { waitUntil } from "../support/wait.ts";
-import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
-import {
-  confirm,
-  linkTelegramTo,
-  linkWhatsAppTo,
-  openCategory,
-  standInOf,
-  waPerson,
-} from "../support/whatsapp-steps.ts";
+import { agentCashIn, linkTelegramTo, waPerson } from "../support/whatsapp-steps.ts";
 
 /**
  * A message that names no account (telegram/call-account.ts), addressed to a released account's
@@ -23,33 +14,9 @@ import {
 
 const ADMIN_PHONE = "9779800050000";
 const AGENT = 13_170;
-const ts = useTestSystem({
-  redis: true,
-  env: {
-    ACCESS_MODE: "prepaid",
-    ADMIN_IDS: `wa:${ADMIN_PHONE}`,
-    AGENT_IDS: String(AGENT),
-    RECONCILE_INTERVAL_MS: "3600000",
-    RECONCILE_MIN_AGE_MS: "0",
-  },
-});
-const waUser = (phone: string, name: string, userId: string) =>
-  new WhatsAppChatUser(standInOf(ts), phone, { name, userId });
+const rig = useReleasedChatRig(ADMIN_PHONE, { AGENT_IDS: String(AGENT), ...RECONCILE_BY_HAND });
+const { ts } = rig;
 
-async function order(u: WhatsAppChatUser, rupees: number) {
-  await openCategory(u, /Mobile top-up/, /Which mobile number should I recharge/);
-  await u.say("9841234567", /How much\?/);
-  await u.say(`Rs ${rupees}`, /Please check your order/);
-  return (await confirm(u)).ref;
-}
-
-const ended = (ref: string) =>
-  waitUntil(async () => {
-    await ts.system.reconciler.runOnce();
-    return (await ts.system.orders.get(ref))?.status === "success";
-  }, "the order's end");
-
-const complaints = (): Complaints => ts.system.deps.complaints!;
 const noticeOf = (ref: string) =>
   waitUntil(async () => {
     const log = await ts.system.sentLog.list(ref);
@@ -57,39 +24,23 @@ const noticeOf = (ref: string) =>
   }, "the complaint notice's outcome");
 
 async function refund(userId: number, chatId: number, ref: string, text: string) {
-  const raised = await complaints().raise({
-    userId,
-    chatId,
-    locale: "en",
-    orderReference: ref,
-    reason: "not_received",
-  });
-  if (!raised.ok) throw new Error("not raised");
-  await complaints().resolve(raised.complaint.reference, 1, { text, refundPaisa: 1000 });
+  await refundedComplaint(ts.system.deps.complaints!, userId, ref, 1000, { chatId, text });
   return noticeOf(ref);
 }
 
 describe("the new holder's complaint notices to a released chat", () => {
   it("reach the chat while it acts as them, then their Telegram chat; never the old holder", async () => {
     const phone = "9779800050171";
-    const admin = waUser(ADMIN_PHONE, "Admin", "NP.admin-51");
-    await admin.say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-171");
-    await asha.say("hi", /Namaste Asha/);
+    const { asha } = await rig.oldHolder(phone, "171");
     const tgA = ts.user(13_171);
     await linkTelegramTo(tgA, asha, phone);
-    ts.system.sandbox!.setFaults(ts.system.config.sandbox.token, { dropWebhooks: true });
-    const bikash = waUser(phone, "Bikash", "NP.bikash-171");
-    await bikash.say("balance", /under review by our support/);
-    await admin.say(`waid +${phone} release`, /was released from account/);
-    const tgB = ts.user(13_172);
-    await tgB.register(phone);
-    await tgB.credit(30_000);
-    await linkWhatsAppTo(bikash, tgB);
-    const ref1 = await order(bikash, 120);
-    const ref = await order(bikash, 130);
-    await ended(ref1);
-    await ended(ref);
+    rig.dropWebhooks();
+    const bikash = await rig.releaseTo(phone, "171");
+    const tgB = await rig.joinedOnTelegram(bikash, phone, 13_172, 30_000);
+    const ref1 = await rig.order(bikash, 120);
+    const ref = await rig.order(bikash, 130);
+    await rig.ended(ref1);
+    await rig.ended(ref);
     // The chat acts as the new holder: their notice (their account said) goes to it (s24-j, 2).
     const first = await refund(tgB.id, waPerson(phone), ref1, "sorry-one");
     expect(first).toMatchObject({ ok: true });
@@ -114,31 +65,12 @@ describe("the new holder's complaint notices to a released chat", () => {
 describe("the old holder's notices, their account said, while the chat acts as the new holder", () => {
   it("a reversal notice to the old account reaches the old holder's Telegram chat (s24-j, 3)", async () => {
     const phone = "9779800050181";
-    const admin = waUser(ADMIN_PHONE, "Admin", "NP.admin-51");
-    await admin.say("hi");
-    const asha = waUser(phone, "Asha", "NP.asha-181");
-    await asha.say("hi", /Namaste Asha/);
+    const { admin, asha } = await rig.oldHolder(phone, "181");
     const tgA = ts.user(13_181);
     await linkTelegramTo(tgA, asha, phone);
-    await ts.system.ledger.transfer({
-      id: "s24j-float-181",
-      debit: account.merchant.funding,
-      credit: account.agent(AGENT),
-      amountPaisa: 100_000,
-      kind: "credit",
-    });
-    const agent = ts.user(AGENT);
-    await agent.say("/cashin", /customer's phone number/);
-    await agent.say(phone.slice(3), /How much cash/);
-    const confirmed = await agent.say("300", /Add .* to the balance of/);
-    const id = /Receipt: (cashin-[0-9a-f]+)/.exec(confirmed.text)?.[1] ?? "";
-    await agent.tap("✅ Confirm", /Cash-in done/);
-    const bikash = waUser(phone, "Bikash", "NP.bikash-181");
-    await bikash.say("balance", /under review by our support/);
-    await admin.say(`waid +${phone} release`, /was released from account/);
-    const tgB = ts.user(13_182);
-    await tgB.register(phone);
-    await linkWhatsAppTo(bikash, tgB);
+    const id = await agentCashIn(ts, AGENT, "s24j-float-181", phone);
+    const bikash = await rig.releaseTo(phone, "181");
+    await rig.joinedOnTelegram(bikash, phone, 13_182);
     const since = bikash.texts().length;
     await admin.say(`reverse ${id}`, /Why is it reversed/);
     await admin.say("typed the wrong customer", /Reverse receipt cashin-/);
