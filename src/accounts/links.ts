@@ -72,19 +72,39 @@ export type RedeemResult =
 export interface SealedLink {
   personId: number;
   seal: string | null;
+  /**
+   * Set while the chat's last writer did not match the seal (whatsapp/inbound.ts, gated): the link
+   * stands, but names nobody who reads the chat now, so nothing of the person's is sent there
+   * (system/whatsapp.ts `linkNow`) until the sealing sender writes again (review s25-f, B1).
+   */
+  suspended?: true;
 }
 
-/** The stored value: the person id, then `|` and the seal when there is one. */
-const linkValue = (personId: number, seal?: string) =>
-  seal === undefined ? String(personId) : `${personId}|${seal}`;
+/**
+ * The stored value: the person id, `!` while suspended, then `|` and the seal when there is one.
+ * The mark sits right after the id so a reader without it reads no link at all (fails safe).
+ */
+const linkValue = (personId: number, seal?: string | null, suspended?: boolean) =>
+  `${personId}${suspended ? "!" : ""}${seal === undefined || seal === null ? "" : `|${seal}`}`;
 
 function parseLink(raw: string | null | undefined): SealedLink | null {
   if (raw === null || raw === undefined) return null;
   const bar = raw.indexOf("|");
-  const personId = Number(bar < 0 ? raw : raw.slice(0, bar));
-  if (!Number.isSafeInteger(personId)) return null;
-  return { personId, seal: bar < 0 ? null : raw.slice(bar + 1) };
+  const head = bar < 0 ? raw : raw.slice(0, bar);
+  const suspended = head.endsWith("!");
+  const personId = Number(suspended ? head.slice(0, -1) : head);
+  if (head === "" || !Number.isSafeInteger(personId)) return null;
+  const link: SealedLink = { personId, seal: bar < 0 ? null : raw.slice(bar + 1) };
+  if (suspended) link.suspended = true;
+  return link;
 }
+
+/** The value `was` is stored as, and the same link with the mark set or cleared. */
+const suspendedValues = (was: SealedLink, suspended: boolean) =>
+  [
+    linkValue(was.personId, was.seal, was.suspended),
+    linkValue(was.personId, was.seal, suspended),
+  ] as const;
 
 export interface LinkStore {
   /** The person a channel acts as (a proven link), else null. */
@@ -102,6 +122,11 @@ export interface LinkStore {
   redeem(channelId: number, code: string): Promise<RedeemResult>;
   /** Writes the link; `seal`: who proved it, for a channel whose id may pass to another person. */
   link(channelId: number, personId: number, seal?: string): Promise<void>;
+  /**
+   * Sets (true) or clears the link's `suspended` mark while the link is still `was` (compare and
+   * set: a link written or dropped since is left as it is); true when written.
+   */
+  suspend(channelId: number, was: SealedLink, suspended: boolean): Promise<boolean>;
   /**
    * The Telegram chats joined to a person (no index: the links are scanned). Asked only for an
    * account whose WhatsApp number was released (accounts/released-reach.ts), where its pushes go
@@ -139,6 +164,12 @@ export function createMemoryLinks(now: () => number = Date.now): LinkStore {
     },
     async link(channelId, personId, seal) {
       links.set(channelId, linkValue(personId, seal));
+    },
+    async suspend(channelId, was, suspended) {
+      const [from, to] = suspendedValues(was, suspended);
+      if (links.get(channelId) !== from) return false;
+      links.set(channelId, to);
+      return true;
     },
     async channelsOf(personId) {
       return [...links]
@@ -196,6 +227,19 @@ return 0
 `,
 );
 
+/** Replaces a hash field's value only while it is ARGV[2] (the link as read). */
+const swapLink = luaScript<"links", number>(
+  "raLinkSwap",
+  ["links"],
+  `
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
+  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+  return 1
+end
+return 0
+`,
+);
+
 export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): LinkStore {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
@@ -211,6 +255,12 @@ export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): 
     },
     async link(channelId, personId, seal) {
       await redis.hset(k.accountLinks, String(channelId), linkValue(personId, seal));
+    },
+    async suspend(channelId, was, suspended) {
+      const [from, to] = suspendedValues(was, suspended);
+      return (
+        (await swapLink.run(redis, { links: k.accountLinks }, String(channelId), from, to)) === 1
+      );
     },
     async channelsOf(personId) {
       const found: number[] = [];

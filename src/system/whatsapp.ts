@@ -364,8 +364,10 @@ export const WHATSAPP_ONLY_BOT = {
  * it (accounts/links.ts); one sealed by the chat's own account's person, once that account no
  * longer holds the number (released: `whose` asks only for a held or released chat), is its old
  * holder's proof, not of whoever reads the chat now: it names nobody (review s25-left, 2). The
- * inbound drops such a link only when the next holder writes with another user id. One more read,
- * only for a link sealed by a user id.
+ * inbound drops such a link only when the next holder writes with another user id. A link the
+ * inbound marked suspended (its last writer did not match the seal: held by the link gate) names
+ * nobody either, until the sealing sender writes again (review s25-f, B1). One more read, only for
+ * a link sealed by a user id.
  */
 async function linkNow(
   accounts: Accounts,
@@ -373,7 +375,7 @@ async function linkNow(
   holder: number | null,
   link: SealedLink | null,
 ): Promise<number | null> {
-  if (link === null) return null;
+  if (link === null || link.suspended) return null;
   const sealer = sealUserId(link.seal ?? undefined);
   if (sealer === null || holder === chatId) return link.personId;
   return (await accounts.waUserOf(chatId)) === sealer ? null : link.personId;

@@ -19,6 +19,9 @@ const CARRIED: ReadonlySet<string> = new Set(["sendMessage", "sendDocument"]);
 /** Edits of an earlier message: its id is this chat's, so it is never carried anywhere else. */
 const EDITS: ReadonlySet<string> = new Set(["editMessageText", "editMessageReplyMarkup"]);
 
+/** The start of every refused edit's description (`notEditable`). */
+export const NOT_EDITED_PREFIX = "Bad Request: message can't be edited: not delivered: ";
+
 /**
  * An edit of an earlier message (a receipt brought to its outcome) to a chat whose number was
  * released: the message is in a chat another person may read now, so it is not edited there, and
@@ -26,12 +29,7 @@ const EDITS: ReadonlySet<string> = new Set(["editMessageText", "editMessageReply
  * `isUneditable`): an edit carrying a lost push's outcome hands it back to be pushed anew, as its
  * order's account (`withAccount`: the old holder's other chat, else dead-lettered).
  */
-const NOT_EDITED: ApiAnswer = {
-  ok: false,
-  error_code: 400,
-  description:
-    "Bad Request: message can't be edited: not delivered: the chat's WhatsApp number was released",
-};
+const NOT_EDITED: ApiAnswer = notEditable("the chat's WhatsApp number was released");
 
 /** An edit to a released chat, refused (`NOT_EDITED`). */
 function notEdited(logger: Logger, at: { chatId: number; method: string }): ApiAnswer {
@@ -63,7 +61,20 @@ export const NOT_DELIVERED_PREFIX = "Bad Request: not delivered: ";
 
 /** Whether a Bot API error description is one of the router's refusals (`REFUSALS`): final. */
 export const isRouterRefusal = (description: string): boolean =>
-  description.startsWith(NOT_DELIVERED_PREFIX);
+  description.startsWith(NOT_DELIVERED_PREFIX) || description.startsWith(NOT_EDITED_PREFIX);
+
+/**
+ * An edit the router refuses (nothing sent): "can't be edited" (notify/api-errors.ts
+ * `isUneditable`), so an edit carrying a lost push's outcome hands it back to be pushed anew as
+ * its account's (review s25-f, N3), and final like every refusal.
+ */
+function notEditable(why: string): ApiAnswer {
+  return { ok: false, error_code: 400, description: `${NOT_EDITED_PREFIX}${why}` };
+}
+
+/** A refusal as the method takes it: an edit's as uneditable, any other as not delivered. */
+const refused = (method: string, why: string): ApiAnswer =>
+  EDITS.has(method) ? notEditable(why) : notDelivered(why);
 
 /**
  * A send for an account with no chat left: refused as the message's own fault (400), so the
@@ -152,7 +163,7 @@ function ownChat(
     { chatId, account: owner, method },
     "whatsapp message not delivered: the chat no longer acts as its account",
   );
-  return notDelivered(REFUSALS.notActing);
+  return refused(method, REFUSALS.notActing);
 }
 
 /** Who `chatId` stands for now (`ChatNow`; no reader: its own account only), or a failed read's 503. */
@@ -338,7 +349,7 @@ export function chatCalls(deps: ChatCallsDeps, call: Call, textOf: (p: Payload) 
     }
     if (addressed !== undefined && chatId !== addressed && !CARRIED.has(method)) {
       logger.warn({ account, method }, "whatsapp message not delivered: its chat is another now");
-      return notDelivered(REFUSALS.notActing);
+      return refused(method, REFUSALS.notActing);
     }
     if (chatId !== null) return sent(method, p, chatId, account, signal);
     // Released in turn: its old holder's other chat, as for any released account (`elsewhere`).

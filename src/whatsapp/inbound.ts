@@ -45,6 +45,7 @@ export interface InboundDeps {
       sealedLinkOf(channelId: number): Promise<SealedLink | null>;
       unlink(channelId: number): Promise<boolean>;
       link(channelId: number, personId: number, seal?: string): Promise<void>;
+      suspend(channelId: number, was: SealedLink, suspended: boolean): Promise<boolean>;
     };
     /** The phone's owner and the language of whom it names (else of `orUserId`), one round trip. */
     ownerAndLocale(phone: Phone, orUserId: number): Promise<ArrivedPerson>;
@@ -129,22 +130,41 @@ async function personOf(
     }
   }
   const link = await deps.accounts.links.sealedLinkOf(chatId);
-  if (link?.personId === owner) {
-    const seal = senderSeal(m);
-    if (seal !== null && link.seal === seal) return { personId: owner };
-    // A join sealed by the profile name only (Meta sent no user id then): the first user id seen
-    // with that name replaces the name (trust on first use, no weaker than the name itself), so
-    // from now on a new holder who picks the same name no longer passes.
-    if (seal?.startsWith("u:") && m.name && link.seal === senderSeal({ name: m.name })) {
-      await deps.accounts.links.link(chatId, owner, seal);
-      return { personId: owner };
-    }
-    // Meta re-issues the user id when the number changes hands: that link is someone else's, for
-    // good (a changed profile name may be the same person renamed: held until a new code).
-    if (link.seal?.startsWith("u:") && seal?.startsWith("u:")) {
-      await deps.accounts.links.unlink(chatId);
-    }
+  if (link?.personId === owner) return sealedBy(deps, chatId, m, link, owner);
+  return { personId: chatId, held: owner };
+}
+
+/**
+ * The chat's link to the number's owner, weighed against the sender: theirs only when the sender
+ * matches the seal. A sender who does not is held (the link gate answers), and the link is marked
+ * suspended before that answer, so the account's own messages (order results, top-up notices,
+ * reminders) stop reaching the chat too (system/whatsapp.ts `linkNow`; review s25-f, B1); the
+ * sealing sender's next message clears the mark. One write per change of writer, none otherwise.
+ */
+async function sealedBy(
+  deps: InboundDeps,
+  chatId: number,
+  m: WaInboundMessage,
+  link: SealedLink,
+  owner: number,
+): Promise<Found> {
+  const { links } = deps.accounts;
+  const seal = senderSeal(m);
+  if (seal !== null && link.seal === seal) {
+    if (link.suspended) await links.suspend(chatId, link, false);
+    return { personId: owner };
   }
+  // A join sealed by the profile name only (Meta sent no user id then): the first user id seen
+  // with that name replaces the name (trust on first use, no weaker than the name itself), so
+  // from now on a new holder who picks the same name no longer passes.
+  if (seal?.startsWith("u:") && m.name && link.seal === senderSeal({ name: m.name })) {
+    await links.link(chatId, owner, seal);
+    return { personId: owner };
+  }
+  // Meta re-issues the user id when the number changes hands: that link is someone else's, for
+  // good (a changed profile name may be the same person renamed: held until a new code).
+  if (link.seal?.startsWith("u:") && seal?.startsWith("u:")) await links.unlink(chatId);
+  else if (!link.suspended) await links.suspend(chatId, link, true);
   return { personId: chatId, held: owner };
 }
 

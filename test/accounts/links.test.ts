@@ -67,6 +67,41 @@ describe.each([
     expect(await s.sealedLinkOf(31_014)).toBeNull();
   });
 
+  it("marks a link suspended and clears the mark only while the link is as read", async () => {
+    const s = make();
+    for (const [id, seal] of [
+      [31_021, "n:Asha|x"],
+      [31_022, ""],
+      [31_023, undefined],
+    ] as const) {
+      await s.link(id, offer.personId, seal);
+      const was = await s.sealedLinkOf(id);
+      if (was === null) throw new Error("no link");
+      expect(await s.suspend(id, was, true)).toBe(true);
+      const marked = { personId: offer.personId, seal: seal ?? null, suspended: true as const };
+      expect(await s.sealedLinkOf(id)).toStrictEqual(marked);
+      // Still the person's link (the gate and /link read it); only the chat's pushes stop.
+      expect(await s.linkOf(id)).toBe(offer.personId);
+      // A stale read (the unmarked link) writes nothing.
+      expect(await s.suspend(id, was, true)).toBe(false);
+      expect(await s.suspend(id, marked, false)).toBe(true);
+      expect(await s.sealedLinkOf(id)).toStrictEqual(was);
+    }
+    // A link written anew (a fresh code) since the read is left as it is, unmarked.
+    const was = await s.sealedLinkOf(31_021);
+    if (was === null) throw new Error("no link");
+    await s.link(31_021, offer.personId, "u:NP.asha");
+    expect(await s.suspend(31_021, was, true)).toBe(false);
+    expect(await s.sealedLinkOf(31_021)).toStrictEqual({
+      personId: offer.personId,
+      seal: "u:NP.asha",
+    });
+    // A dropped link is not written back.
+    await s.unlink(31_021);
+    expect(await s.suspend(31_021, was, true)).toBe(false);
+    expect(await s.sealedLinkOf(31_021)).toBeNull();
+  });
+
   it("drops the offer after the last wrong try: the right code then fails too", async () => {
     const s = make();
     const code = await codeOf(s, 31_002);

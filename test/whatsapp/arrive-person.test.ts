@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createRedisLinks } from "../../src/accounts/links.ts";
+import { createRedisLinks, type SealedLink } from "../../src/accounts/links.ts";
 import type { Phone } from "../../src/accounts/phone.ts";
 import { createRedisAccounts } from "../../src/accounts/store.ts";
 import type { WaHold } from "../../src/accounts/wa-identity.ts";
@@ -131,6 +131,9 @@ describe("the inbound handler takes the person the arrival read", () => {
           unlink: asking("unlink", (id: number) => links.unlink(id)),
           link: asking("link", (id: number, person: number, seal?: string) =>
             links.link(id, person, seal),
+          ),
+          suspend: asking("suspend", (id: number, was: SealedLink, on: boolean) =>
+            links.suspend(id, was, on),
           ),
         },
         ownerAndLocale: asking("ownerAndLocale", (p: Phone, or: number) =>

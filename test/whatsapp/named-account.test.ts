@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { isUneditable } from "../../src/notify/api-errors.ts";
 import { withAccount } from "../../src/telegram/call-account.ts";
-import { NOT_DELIVERED_PREFIX, REFUSALS } from "../../src/whatsapp/chat-calls.ts";
+import {
+  isRouterRefusal,
+  NOT_DELIVERED_PREFIX,
+  NOT_EDITED_PREFIX,
+  REFUSALS,
+} from "../../src/whatsapp/chat-calls.ts";
 import { chatIdOfWaId, WA_CHAT_BASE, WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { answeringIn } from "../../src/whatsapp/held.ts";
@@ -12,7 +18,8 @@ import { testRouter } from "../support/whatsapp-router.ts";
  * (review s25-a, B1). It goes to the chat only while the chat acts as that account (its number
  * and its link both name it); else to the account's own chat: a Telegram account's Telegram
  * chat, a WhatsApp-born account's WhatsApp chat (S1). An edit or a document that chat cannot take
- * is refused as not delivered, never answered as sent. A fresh account's goes as one addressed to
+ * is refused as not delivered, never answered as sent; an edit as one that "can't be edited", so
+ * the notifier hands an outcome it carried back to be pushed anew (review s25-f, N3). A fresh account's goes as one addressed to
  * it: its chat, its own hold (N2).
  */
 
@@ -68,6 +75,15 @@ function rig(opts: {
 }
 
 const notActing = `${NOT_DELIVERED_PREFIX}${REFUSALS.notActing}`;
+const editNotActing = `${NOT_EDITED_PREFIX}${REFUSALS.notActing}`;
+
+/** A refused edit as the notifier reads it: uneditable (its outcome pushed anew), and final. */
+function expectUneditable(a: Answer) {
+  expect(a).toMatchObject({ ok: false, error_code: 400, description: editNotActing });
+  const failure = { code: a.error_code, description: a.description ?? "", retryAfterMs: undefined };
+  expect(isUneditable(failure)).toBe(true);
+  expect(isRouterRefusal(failure.description)).toBe(true);
+}
 
 describe("a chat whose own account is not held, linked to a Telegram account", () => {
   it("the Telegram account's message goes to the chat while the chat acts as it", async () => {
@@ -112,8 +128,8 @@ describe("a chat whose own account is not held, linked to a Telegram account", (
     const doc = await withAccount(TG, () =>
       r.call("sendDocument", { document: "file-1", caption: "Receipt" }),
     );
-    for (const a of [edit, doc])
-      expect(a).toMatchObject({ ok: false, error_code: 400, description: notActing });
+    expectUneditable(edit);
+    expect(doc).toMatchObject({ ok: false, error_code: 400, description: notActing });
     expect(r.sent).toEqual([]);
     expect(r.passed).toEqual([]);
   });
@@ -169,7 +185,7 @@ describe("a fresh account's message addressed to the chat of its number", () => 
     const a = await withAccount(FRESH, () =>
       r.call("editMessageText", { message_id: 3, text: "pending" }),
     );
-    expect(a).toMatchObject({ ok: false, error_code: 400, description: notActing });
+    expectUneditable(a);
     expect(r.sent).toEqual([]);
   });
 });

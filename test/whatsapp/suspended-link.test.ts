@@ -1,0 +1,93 @@
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, it } from "vitest";
+import { createRedisLinks } from "../../src/accounts/links.ts";
+import { REDIS_URL } from "../support/redis.ts";
+import { useTestSystem } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
+import { WhatsAppChatUser } from "../support/whatsapp-chat.ts";
+import { linkWhatsAppTo, standInOf, waPerson } from "../support/whatsapp-steps.ts";
+
+/**
+ * A WhatsApp chat joined to a Telegram account acts as it only for the sender who proved the join
+ * (the link's seal: whatsapp/inbound.ts). Another writer from the number is held by the link gate
+ * ("Is that Telegram account yours?"); the link is marked suspended before that answer, so the
+ * Telegram account's own messages (a top-up's notice, with its balance) go to its Telegram chat,
+ * not to the writer (review s25-f, B1: a link sealed by a profile name, or a writer with no user
+ * id, was never dropped, and the notice reached the new writer). The mark is in Redis (any
+ * instance reads it) and is cleared when the sealing sender writes again.
+ */
+
+const ts = useTestSystem({ redis: true, env: { ACCESS_MODE: "prepaid" } });
+// A store client of its own: the mark is read as another instance reads it.
+const redis = new Redis(REDIS_URL);
+afterAll(() => redis.disconnect());
+
+/** A top-up for the Telegram account, started in the WhatsApp chat, paid; its notice tried. */
+async function paidTopUp(tgId: number, phone: string, paisa: number) {
+  const topUps = ts.system.topUps!;
+  const started = await topUps.start({
+    userId: tgId,
+    chatId: waPerson(phone),
+    locale: "en",
+    amountPaisa: paisa,
+  });
+  if (!started.ok) throw new Error("top-up start refused");
+  return async () => {
+    ts.system.khalti!.act(started.topUp.paymentId, "pay");
+    await topUps.confirm("khalti", started.topUp.paymentId);
+    let last: Awaited<ReturnType<typeof topUps.get>> = null;
+    await waitUntil(async () => {
+      last = await topUps.get(started.topUp.paymentId);
+      return last?.notified !== undefined || last?.pushFailed !== undefined;
+    }, "the top-up's notice tried");
+    return last as Awaited<ReturnType<typeof topUps.get>>;
+  };
+}
+
+describe("a linked chat's new writer, held by the link gate", () => {
+  const cases = [
+    { writer: "no user id", bikashId: undefined, phone: "9779800054001", tgId: 15_401 },
+    { writer: "a user id", bikashId: "NP.bikash-5402", phone: "9779800054002", tgId: 15_402 },
+  ];
+  for (const { writer, bikashId, phone, tgId } of cases) {
+    it(`gets none of the Telegram account's messages (a name-sealed link, writer with ${writer}); the sealer's return brings them back`, async () => {
+      const tg = ts.user(tgId);
+      await tg.register(phone);
+      await tg.credit(30_000);
+      // Asha's messages carry no user id (before Meta sent them): the join is sealed by her name.
+      const asha = new WhatsAppChatUser(standInOf(ts), phone, { name: "Asha" });
+      await asha.say("hi");
+      await linkWhatsAppTo(asha, tg);
+      await asha.say("balance", /Rs 300/);
+      const pay = await paidTopUp(tg.id, phone, 20_000);
+      const bikash = new WhatsAppChatUser(standInOf(ts), phone, {
+        name: "Bikash",
+        userId: bikashId,
+      });
+      await bikash.say("balance", /Is that Telegram account yours/);
+      const since = bikash.texts().length;
+      // The mark is in the store: another instance (its own client) reads it too.
+      const links = createRedisLinks({ redis: redis as never, prefix: ts.prefix });
+      expect(await links.sealedLinkOf(waPerson(phone))).toMatchObject({ suspended: true });
+
+      const tgSince = tg.lastId();
+      const topUp = await pay();
+      expect(topUp?.pushFailed).toBeUndefined();
+      expect(topUp?.notified).toBeDefined();
+      expect(bikash.texts().slice(since).join("\n")).not.toMatch(/added to your balance|Rs 500/);
+      const notice = await tg.emu.waitForBotMessage(tg.id, /added to your balance/, {
+        afterId: tgSince,
+      });
+      expect(notice.text).toMatch(/Rs 200/);
+
+      // Asha writes again under her name: the chat is the account's again, and so are its notices.
+      await asha.say("balance", /Rs 500/);
+      expect((await links.sealedLinkOf(waPerson(phone)))?.suspended).toBeUndefined();
+      const again = bikash.texts().length;
+      const second = await (await paidTopUp(tg.id, phone, 10_000))();
+      expect(second?.pushFailed).toBeUndefined();
+      await asha.waitFor(/added to your balance[\s\S]*Rs 600|Rs 100[\s\S]*Rs 600/);
+      expect(asha.texts().slice(again).join("\n")).toMatch(/Rs 100/);
+    });
+  }
+});
