@@ -5,10 +5,13 @@ import { performance } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { run } from "@grammyjs/runner";
 import { serve } from "@hono/node-server";
+import type { Registry } from "prom-client";
 import { type BotApiEmulator, createBotApiEmulator } from "../dev/playground/emulator/index.ts";
+import { startWhatsAppStandInServer } from "../dev/whatsapp/server.ts";
 import { account } from "../src/ledger/chart.ts";
 import { createRedisLedger } from "../src/ledger/redis-store.ts";
 import { PLAYGROUND_TOKEN } from "../src/local-mode.ts";
+import { formatRupees } from "../src/money.ts";
 import { createProviderClient } from "../src/provider/index.ts";
 import { asSingleKeyClient } from "../src/redis/connection.ts";
 import { wireRequest } from "../test/support/execute-terms.ts";
@@ -28,11 +31,12 @@ import {
 } from "./lib/stack-floor.ts";
 import { type Summary, summarize } from "./lib/stats.ts";
 import { startBenchSystem } from "./lib/system.ts";
+import { WA_BENCH } from "./lib/whatsapp-creds.ts";
 
 /**
- * User-felt latency, the product as `npm start` builds it with workers on (the bot long-polls the
- * Bot API emulator served from its own process, the notifier and the webhook route run as in
- * production), on Redis, against the sandbox aggregator in a process of its own (`npm run
+ * User-felt latency, the product as `npm start` builds it with workers on (the bot long-polls a
+ * Bot API emulator over loopback HTTP, the notifier and the webhook route run as in production),
+ * on Redis, against the sandbox aggregator in a process of its own (`npm run
  * sandbox`): the real aggregator is remote, so the execute's handling and the webhooks it sends
  * are not the product's CPU.
  *
@@ -50,11 +54,15 @@ import { startBenchSystem } from "./lib/system.ts";
  */
 
 const RECEIPT = /Order \d+/;
+/** The amount MOBILE_FLOW types. */
+const AMOUNT_PAISA = 15_000;
 const FINAL_PUSH = /^(?:✅|❌) Order (\d+) (succeeded|failed)\./;
 
 export interface LatencyOut {
   users: number;
   rounds: number;
+  /** Where the product's Bot API emulator was served (BENCH_LATENCY_EMULATOR, see `Rig`). */
+  emulator: Rig;
   /** Where the sandbox aggregator ran. */
   sandbox: string;
   confirmToReceiptMs: Summary;
@@ -76,6 +84,14 @@ export interface LatencyOut {
    * the wall times it does not grow with what else the machine runs.
    */
   confirmCpuMsPerTap: number;
+  /** The same CPU per tap, round by round (the first round runs cold code). */
+  cpuMsPerTapByRound: { confirm: number[]; tapFloor: number[]; floor: number[] };
+  /**
+   * Requests the product's own HTTP listener served per tap during the Confirm bursts (its
+   * access log and Prometheus middleware ran for each): the mounted emulator's Bot API calls
+   * count here; with the emulator served bare, only what the product itself is asked (none).
+   */
+  confirmHttpRequestsPerTap: number;
   floorCpuMsPerTap: number;
   webhooksPerSecond: number;
   webhooks: number;
@@ -120,23 +136,15 @@ export async function runLatency(): Promise<LatencyOut> {
       SANDBOX_TO_FINAL_MS: "3600000",
     },
   });
-  let system: System | undefined;
+  const rig = rigOf(process.env.BENCH_LATENCY_EMULATOR);
+  let product: Awaited<ReturnType<typeof startProduct>> | undefined;
   let floor: Awaited<ReturnType<typeof startFloor>> | undefined;
   try {
-    system = await startBenchSystem({
-      prefix,
-      workers: true,
-      env: {
-        PROVIDER_URL: sandbox.baseUrl,
-        PROVIDER_TOKEN: sandbox.token,
-        WEBHOOK_SECRET: sandbox.secret,
-      },
-    });
+    product = await startProduct(rig, prefix, sandbox);
+    const { system, emu } = product;
     await sandbox.setWebhook(`${system.url}${system.config.webhook.path}`);
     // Each benchmark user places one order; the wallet must cover thousands of them.
     await sandbox.setBalance(1_000_000_000_000);
-    const emu = system.emulator;
-    if (!emu) throw new Error("the latency benchmark needs the Bot API emulator");
     floor = await startFloor(system, prefix, sandbox);
 
     // 1. Confirm -> receipt, all users of a round at once; the stack floor's tap -> edit likewise,
@@ -145,6 +153,7 @@ export async function runLatency(): Promise<LatencyOut> {
     const floorTaps: number[] = [];
     const payTaps: number[] = [];
     const cpu = { confirm: [] as number[], floor: [] as number[], pay: [] as number[] };
+    const productHttp: number[] = [];
     const steps = MOBILE_FLOW.slice(0, -1);
     const tapConfirm = MOBILE_FLOW.at(-1)!;
     for (let round = 0; round < rounds; round++) {
@@ -179,10 +188,13 @@ export async function runLatency(): Promise<LatencyOut> {
         }),
       );
       await sleep(500); // let the walk's tail settle so the taps start together
+      const served0 = await requestsServed(system.registry);
       const confirmBurst = await profiledIf(last, "latency-confirm", () =>
         burst(ids, (id) => tapConfirm.act(emu, id), emu, RECEIPT),
       );
+      productHttp.push(((await requestsServed(system.registry)) - served0) / users);
       confirm.push(...confirmBurst.times);
+      checkReceipts(emu, ids);
       cpu.confirm.push(confirmBurst.cpuMs / users);
     }
     await floor.stop();
@@ -225,6 +237,7 @@ export async function runLatency(): Promise<LatencyOut> {
     return {
       users,
       rounds,
+      emulator: rig,
       sandbox: "a process of its own (dev/sandbox/standalone.ts)",
       confirmToReceiptMs: summarize(confirm),
       floorTapToEditMs: summarize(floorTaps),
@@ -232,6 +245,8 @@ export async function runLatency(): Promise<LatencyOut> {
       tapFloorCpuMsPerTap: mean(cpu.pay),
       tapFloorExecutes: floorExecutes,
       confirmCpuMsPerTap: mean(cpu.confirm),
+      confirmHttpRequestsPerTap: mean(productHttp),
+      cpuMsPerTapByRound: { confirm: cpu.confirm, tapFloor: cpu.pay, floor: cpu.floor },
       floorCpuMsPerTap: mean(cpu.floor),
       webhooksPerSecond: rate,
       webhooks: push.length,
@@ -242,10 +257,115 @@ export async function runLatency(): Promise<LatencyOut> {
     };
   } finally {
     await floor?.stop();
-    await system?.stop();
+    await product?.stop();
     await sandbox.close();
     await deleteKeys(prefix);
   }
+}
+
+/**
+ * Where the product's Bot API emulator is served (BENCH_LATENCY_EMULATOR):
+ *  - "bare" (the default): a bare `serve()` of an emulator in this process, as the floors' is, and
+ *    the product started with BOT_TOKEN and TELEGRAM_API_ROOT, as production starts it against a
+ *    Bot API. In production Telegram's servers answer those calls: handling them is not the
+ *    product's CPU, and here it is this process's as much as the floors' emulator's is.
+ *  - "mounted": the rig before h-bench3: PLAYGROUND, the emulator mounted in the product's own
+ *    Hono app, so each of its requests (getUpdates, the answers, the edits, the receipt's send)
+ *    also runs the product's access log, Prometheus middleware and headers, about 10 % of the
+ *    Confirm burst (docs/performance.md, h-tap2 and h-bench3). Kept to compare the two.
+ */
+type Rig = "bare" | "mounted";
+
+function rigOf(raw: string | undefined): Rig {
+  const v = raw?.trim() || "bare";
+  if (v !== "bare" && v !== "mounted")
+    throw new Error(`BENCH_LATENCY_EMULATOR must be "bare" or "mounted", not "${v}"`);
+  return v;
+}
+
+/** The product against the sandbox process, and the emulator its chats are driven through. */
+async function startProduct(rig: Rig, prefix: string, sandbox: SandboxProcess) {
+  const provider = {
+    PROVIDER_URL: sandbox.baseUrl,
+    PROVIDER_TOKEN: sandbox.token,
+    WEBHOOK_SECRET: sandbox.secret,
+  };
+  if (rig === "mounted") {
+    const system = await startBenchSystem({ prefix, workers: true, env: provider });
+    const emu = system.emulator;
+    if (!emu) throw new Error("the latency benchmark needs the Bot API emulator");
+    return { system, emu, stop: () => system.stop() };
+  }
+  // The playground also embeds the WhatsApp Cloud API stand-in, which makes the bot's Bot API
+  // client route through the WhatsApp channel's fetch: served bare too, so the product is wired
+  // as in the mounted rig (no WhatsApp traffic is sent).
+  const emulator = createBotApiEmulator({ token: PLAYGROUND_TOKEN });
+  const telegram = await serveBare(emulator);
+  const whatsapp = await startWhatsAppStandInServer({ ...WA_BENCH });
+  const stopOutside = async () => {
+    await telegram.close();
+    await whatsapp.close();
+  };
+  let system: System;
+  try {
+    system = await startBenchSystem({
+      prefix,
+      workers: true,
+      env: {
+        ...provider,
+        BOT_TOKEN: PLAYGROUND_TOKEN,
+        TELEGRAM_API_ROOT: telegram.root,
+        WHATSAPP_PHONE_NUMBER_ID: WA_BENCH.phoneNumberId,
+        WHATSAPP_ACCESS_TOKEN: WA_BENCH.accessToken,
+        WHATSAPP_APP_SECRET: WA_BENCH.appSecret,
+        WHATSAPP_VERIFY_TOKEN: WA_BENCH.verifyToken,
+        WHATSAPP_API_ROOT: whatsapp.graphRoot,
+      },
+    });
+  } catch (err) {
+    await stopOutside();
+    throw err;
+  }
+  const path = system.config.whatsapp?.webhookPath;
+  if (path) whatsapp.standIn.setWebhookUrl(`${system.url}${path}`);
+  return {
+    system,
+    emu: emulator,
+    async stop() {
+      await system.stop();
+      await stopOutside();
+    },
+  };
+}
+
+/**
+ * The server's keep-alive: longer than the client's. grammY's fetch (node-fetch on Node's global
+ * agent) drops an idle socket 1 s before the 5 s Node's server announces, and client and server
+ * share this process: when the process is not run across both deadlines (a loaded machine), the
+ * next request is written on the socket the server's timer then closes: ECONNRESET, grammY's
+ * "Network request for 'sendMessage' failed", which aborted the floor bot's greeting (no retry
+ * there). With the server's idle limit far above the client's, only the client closes an idle
+ * socket; which sockets are reused is unchanged (the client's 5 s decides).
+ */
+const EMULATOR_KEEP_ALIVE_MS = 65_000;
+
+/** An emulator on a bare `serve()` over loopback: no middleware but the emulator's own. */
+async function serveBare(emulator: BotApiEmulator) {
+  const server = serve({ fetch: emulator.app.fetch, port: 0, hostname: "127.0.0.1" });
+  if ("keepAliveTimeout" in server) server.keepAliveTimeout = EMULATOR_KEEP_ALIVE_MS;
+  await once(server, "listening");
+  const port = (server.address() as AddressInfo).port;
+  return {
+    root: `http://127.0.0.1:${port}`,
+    async close() {
+      // Released long polls get their empty answer; idle keep-alive sockets are closed with it.
+      emulator.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ("closeIdleConnections" in server) server.closeIdleConnections();
+      });
+    },
+  };
 }
 
 /**
@@ -269,6 +389,30 @@ async function burst(
   );
   const used = process.cpuUsage(cpu0);
   return { times, cpuMs: (used.user + used.system) / 1000 };
+}
+
+/**
+ * What each user sees once the burst is over (untimed): the receipt names the order, the number
+ * typed, the amount (MOBILE_FLOW types 150) and a status, so a wrong or empty receipt fails the run rather than being timed.
+ */
+function checkReceipts(emu: BotApiEmulator, ids: number[]): void {
+  for (const id of ids) {
+    const chat = emu.chat(id).filter((m) => m.from === "bot");
+    const receipt = chat.findLast((m) => RECEIPT.test(m.text));
+    const lines = receipt?.text.split("\n") ?? [];
+    const ok =
+      /^🧾 Order \d+$/.test(lines[0] ?? "") &&
+      lines[1]?.includes(` · ${mobileNumberOf(id)} · ${formatRupees(AMOUNT_PAISA)}`) &&
+      lines.some((l) => /^Status: \S/.test(l));
+    if (!ok) throw new Error(`user ${id}: not a receipt: ${JSON.stringify(receipt?.text)}`);
+  }
+}
+
+/** Requests the product's listener has served: its latency histogram's counts (src/http/latency.ts). */
+async function requestsServed(registry: Registry): Promise<number> {
+  const metric = await registry.getSingleMetric("http_request_duration_seconds")?.get();
+  const values: { value: number; metricName?: string }[] = metric?.values ?? [];
+  return values.filter((v) => v.metricName?.endsWith("_count")).reduce((a, v) => a + v.value, 0);
 }
 
 /** The tap floor's executes by outcome, over the whole run. */
@@ -320,13 +464,11 @@ async function startFloor(system: System, prefix: string, sandbox: SandboxProces
     floorExecutes[r.kind] = (floorExecutes[r.kind] ?? 0) + 1;
   };
   const emulator = createBotApiEmulator({ token: PLAYGROUND_TOKEN });
-  const server = serve({ fetch: emulator.app.fetch, port: 0, hostname: "127.0.0.1" });
-  await once(server, "listening");
-  const port = (server.address() as AddressInfo).port;
+  const served = await serveBare(emulator);
   const bot = stackFloorBot({
     redis,
     prefix,
-    client: { apiRoot: `http://127.0.0.1:${port}` },
+    client: { apiRoot: served.root },
     tap: true,
     pay,
     concurrent: true,
@@ -336,8 +478,7 @@ async function startFloor(system: System, prefix: string, sandbox: SandboxProces
     emulator,
     async stop() {
       if (runner.isRunning()) await runner.stop();
-      emulator.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await served.close();
       await provider.close();
     },
   };

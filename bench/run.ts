@@ -639,9 +639,12 @@ const latency: Runner = async () => {
     title: "User-felt latency (issue 31 targets 3; 8: webhook -> push)",
     figures,
     notes: [
+      `the product's Bot API emulator: ${out.emulator === "bare" ? "served bare in this process, like the floors' (BENCH_LATENCY_EMULATOR=mounted: the old rig, mounted in the product's app)" : "mounted in the product's own app (PLAYGROUND): its requests run the product's HTTP middleware, counted as product CPU"}`,
       `confirm -> receipt: mean ${round(out.confirmToReceiptMs.mean)} ms, p50 ${round(out.confirmToReceiptMs.p50)} ms, max ${round(out.confirmToReceiptMs.max)} ms (sandbox: ${out.sandbox})`,
       `stack floor tap -> edit: mean ${round(out.floorTapToEditMs.mean)} ms, p50 ${round(out.floorTapToEditMs.p50)} ms, p99 ${round(out.floorTapToEditMs.p99)} ms, max ${round(out.floorTapToEditMs.max)} ms`,
       `tap floor: mean ${round(out.tapFloorMs.mean)} ms, p50 ${round(out.tapFloorMs.p50)} ms, max ${round(out.tapFloorMs.max)} ms; its executes: ${JSON.stringify(out.tapFloorExecutes)}`,
+      `the same CPU per tap round by round: product ${out.cpuMsPerTapByRound.confirm.map(round).join(" / ")} ms, tap floor ${out.cpuMsPerTapByRound.tapFloor.map(round).join(" / ")} ms`,
+      `requests the product's own HTTP listener served per Confirm tap (its access log and Prometheus middleware each): ${round(out.confirmHttpRequestsPerTap)}`,
       `CPU of this process per tap, first tap to last answer: product ${round(out.confirmCpuMsPerTap)} ms, tap floor ${round(out.tapFloorCpuMsPerTap)} ms, stack floor ${round(out.floorCpuMsPerTap)} ms (x ${out.users} taps at once = the last one's wait when the CPU is ours alone)`,
       `webhook -> push: ${out.webhooks} webhooks, mean ${round(out.webhookToPushMs.mean)} ms, p50 ${round(out.webhookToPushMs.p50)} ms, max ${round(out.webhookToPushMs.max)} ms, ${out.pushesLate} over 250 ms`,
       `  of which webhook -> order stored final (delivery, confirming status query, write): p50 ${round(out.webhookToFinalMs.p50)} ms, p99 ${round(out.webhookToFinalMs.p99)} ms; order final -> push (outbox, notifier, pacer, send): p50 ${round(out.finalToPushMs.p50)} ms, p99 ${round(out.finalToPushMs.p99)} ms`,
