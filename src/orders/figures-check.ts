@@ -34,8 +34,8 @@ export function figuresOff(order: Order, wallet: WalletEffects): string | null {
 }
 
 /**
- * A step that records the aggregator's figures on an order (its execute answer, or a late one
- * replacing inferred figures) with what is off in them: the step gains a history entry, the
+ * A step that books the aggregator's figures for an order (it enters success with them, or a
+ * late answer replaces inferred ones) with what is off in them: the step gains a history entry, the
  * order `figuresOffAt`, and an alert to each admin. Once per order: a later step says nothing.
  */
 export function withFiguresCheck(
@@ -45,7 +45,11 @@ export function withFiguresCheck(
   at: number,
 ): TransitionResult {
   const wallet = t.order.wallet;
-  if (!t.changed || !wallet || wallet === before.wallet) return t;
+  // Only where the figures are booked (postings.ts bookingsOf): the step that enters success, or
+  // the late answer that replaces a success's inferred figures. A failed order books nothing, so
+  // its figures (an execute answer "failed", debit 0) are nobody's concern (review s25-e, 2).
+  if (!t.changed || !wallet || t.order.status !== "success") return t;
+  if (before.status === "success" && wallet === before.wallet) return t;
   if (t.order.figuresOffAt !== undefined) return t;
   const off = figuresOff(t.order, wallet);
   if (off === null) return t;

@@ -159,15 +159,44 @@ describe("the figures check's tolerance and once-per-order", () => {
     expect(low.order.figuresOffAt).toBe(5);
   });
 
-  it("alerts once: a later answer with figures off says nothing more", () => {
+  it("alerts once, when the figures are booked: a later answer with figures off says nothing more", () => {
+    // Pending: nothing booked yet, so nothing told (review s25-e, 2).
     const first = transition(
       submitting(),
       { ...answer(wallet(100_000, 100_000)), status: "pending" },
       [1],
     );
-    expect(first.order.figuresOffAt).toBe(5);
-    const later = transition(first.order, answer(wallet(100_000, 100_000), 6), [1]);
+    expect(first.order.figuresOffAt).toBeUndefined();
+    expect(first.notifications.filter((n) => n.kind === "admin_alert")).toEqual([]);
+    const booked = transition(first.order, answer(wallet(100_000, 100_000), 6), [1]);
+    expect(booked.order.figuresOffAt).toBe(6);
+    expect(booked.notifications.filter((n) => n.kind === "admin_alert")).toHaveLength(1);
+    const later = transition(booked.order, answer(wallet(100_000, 100_000), 7), [1]);
     expect(later.notifications.filter((n) => n.kind === "admin_alert")).toEqual([]);
-    expect(later.order.figuresOffAt).toBe(5);
+    expect(later.order.figuresOffAt).toBe(6);
+  });
+
+  // Review s25-e, 2: nothing is booked for a failed order (postings.ts), so its figures alert
+  // nobody: an execute answer "failed" with debit 0, or figures off on a pending order that fails.
+  it("a failed order's figures alert nobody", () => {
+    const failed = transition(
+      submitting(),
+      { ...answer(wallet(10_000, 0)), status: "failed" },
+      [1],
+    );
+    expect(failed.order.status).toBe("failed");
+    expect(failed.order.figuresOffAt).toBeUndefined();
+    expect(failed.notifications.filter((n) => n.kind === "admin_alert")).toEqual([]);
+    const pending = transition(
+      submitting(),
+      { ...answer(wallet(100_000, 100_000)), status: "pending" },
+      [1],
+    );
+    const then = transition(pending.order, { source: "reconciler", status: "failed", at: 6 }, [1]);
+    expect(then.order.status).toBe("failed");
+    expect(then.order.figuresOffAt).toBeUndefined();
+    expect(
+      [...pending.notifications, ...then.notifications].filter((n) => n.kind === "admin_alert"),
+    ).toEqual([]);
   });
 });
