@@ -23,27 +23,27 @@ export function figuresOff(order: Order, wallet: WalletEffects): string | null {
   if (isInferred(wallet)) return null;
   const expected = inferredWallet(order).debitAmountPaisa;
   const off: string[] = [];
+  // The amount is in the order's currency (₹ for India), the debit in the wallet's Nepal rupees.
   if (wallet.amountPaisa !== order.amountPaisa) {
-    off.push(`amount ${wallet.amountPaisa} paisa, not the ${order.amountPaisa} sent`);
+    off.push(
+      `amount ${formatRupees(wallet.amountPaisa, order.region)}, not the ${formatRupees(order.amountPaisa, order.region)} sent`,
+    );
   }
   const debit = wallet.debitAmountPaisa;
   if (debit > UNKNOWN_DEBIT_FACTOR * expected || debit * UNKNOWN_DEBIT_FACTOR < expected) {
-    off.push(`debit ${debit} paisa against about ${expected} expected`);
+    off.push(`debit ${formatRupees(debit)} against about ${formatRupees(expected)} expected`);
   }
   return off.length > 0 ? off.join("; ") : null;
 }
 
 /**
  * A step that books the aggregator's figures for an order (it enters success with them, or a
- * late answer replaces inferred ones) with what is off in them: the step gains a history entry, the
- * order `figuresOffAt`, and an alert to each admin. Once per order: a later step says nothing.
+ * late answer replaces inferred ones) with what is off in them: the step gains a history entry
+ * and the order `figuresOffAt`, once per order; the result names what is off (`figuresOff`), for
+ * the admins' alert, sent after the write within an overall limit (books/figures-off.ts: a
+ * systematic slip must not alert every admin for every order, review s25-e 3).
  */
-export function withFiguresCheck(
-  before: Order,
-  t: TransitionResult,
-  admins: readonly number[],
-  at: number,
-): TransitionResult {
+export function withFiguresCheck(before: Order, t: TransitionResult, at: number): TransitionResult {
   const wallet = t.order.wallet;
   // Only where the figures are booked (postings.ts bookingsOf): the step that enters success, or
   // the late answer that replaces a success's inferred figures. A failed order books nothing, so
@@ -53,25 +53,13 @@ export function withFiguresCheck(
   if (t.order.figuresOffAt !== undefined) return t;
   const off = figuresOff(t.order, wallet);
   if (off === null) return t;
-  const told = admins.length > 0 ? "admins alerted" : "no admin to alert";
-  const note = `the aggregator's figures are off: ${off}; booked as reported, ${told}`;
+  const note = `the aggregator's figures are off: ${off}; booked as reported, admins told`;
   const order: Order = {
     ...t.order,
     figuresOffAt: at,
     history: withHistory(t.order, { source: "system", status: null, at, note }, true),
   };
-  // The note says it all: settle_proposed's topic carries it (a topic of its own is a shape an
-  // older notifier would drop during a rolling deploy, docs/deploying.md).
-  const alerts: Notification[] = admins.map((chatId) => ({
-    kind: "admin_alert",
-    topic: "settle_proposed",
-    reference: order.reference,
-    status: order.status,
-    chatId,
-    at,
-    note: `Order ${order.reference}: the aggregator's figures are off (${off}). They are booked as reported, so the float check agrees with the aggregator; check the order (its page in the back office) with the aggregator.`,
-  }));
-  return { ...t, order, notifications: [...t.notifications, ...alerts] };
+  return { ...t, order, figuresOff: off };
 }
 
 const sameNumber = (a: string, b: string) =>

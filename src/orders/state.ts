@@ -226,7 +226,7 @@ export function transition(
   const mismatch = answerMismatch(order, event, admins);
   if (mismatch) return mismatch;
   // The aggregator's figures, once recorded, checked against what the order asked.
-  return withFiguresCheck(order, step(order, event, admins), admins, event.at);
+  return withFiguresCheck(order, step(order, event, admins), event.at);
 }
 
 function step(order: Order, event: OrderEvent, admins: readonly number[]): TransitionResult {
