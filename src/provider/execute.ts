@@ -34,9 +34,18 @@ function unclearRefusal(httpStatus: number): boolean {
   return httpStatus === 408;
 }
 
-/** A refusal naming a reference the aggregator already holds (a 409, or "duplicate" words). */
+/**
+ * A refusal naming a reference the aggregator already holds: a 409, or words naming the reference
+ * ("Duplicate reference_no", "order_id already exists"). Not any "duplicate": "duplicate
+ * transaction: same number and amount within 5 minutes" is the aggregator's own guard, a plain
+ * refusal (failed, no alert; review s25-e, note).
+ */
 export function referenceCollision(httpStatus: number, message: string): boolean {
-  return httpStatus === 409 || /\bduplicate\b/i.test(message);
+  return (
+    httpStatus === 409 ||
+    /\bduplicate\b[^.]{0,20}\b(reference|ref|reference_no|order[ _]?id)\b/i.test(message) ||
+    /\b(reference|reference_no|order[ _]?id)\b[^.]{0,40}\balready\b/i.test(message)
+  );
 }
 
 export function createExecute(opts: ExecuteOptions) {

@@ -3,7 +3,7 @@ import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import { toExecuteRequest } from "../../src/orders/execute-request.ts";
 import { orderPartsOf } from "../../src/orders/parts.ts";
-import type { OrdersProvider } from "../../src/orders/provider-events.ts";
+import { eventFromExecute, type OrdersProvider } from "../../src/orders/provider-events.ts";
 import type { Orders } from "../../src/orders/service.ts";
 import {
   availableOf,
@@ -123,5 +123,34 @@ describe("a reference the aggregator already holds for another recharge", () => 
       (n) => n.kind === "admin_alert" && n.reference === placed.reference,
     );
     expect(alerts).toHaveLength(1);
+  });
+});
+
+describe("which refusals name a reference collision", () => {
+  const refused = (httpStatus: number, message: string) =>
+    eventFromExecute(
+      { kind: "rejected", referenceNo: "1001", httpStatus, message, rateLimited: false },
+      5,
+    );
+
+  it("a 409 or words naming the reference: failed, the admins told", () => {
+    for (const [code, words] of [
+      [409, "Conflict"],
+      [400, "Duplicate reference_no"],
+      [200, "Duplicate reference_no 1001: already exists"],
+      [400, "order_id 1001 already exists"],
+    ] as const) {
+      const e = refused(code, words);
+      expect(e.status).toBe("failed");
+      expect(e.adminNote).toMatch(/already holds/);
+    }
+  });
+
+  // Review s25-e (note): the aggregator's own guard against a repeat of the same number and
+  // amount proves nothing was executed and names no reference: a plain refusal, no alert.
+  it("a duplicate transaction of the same number and amount: failed, nobody alerted", () => {
+    const e = refused(400, "Duplicate transaction: same number and amount within 5 minutes");
+    expect(e.status).toBe("failed");
+    expect(e.adminNote).toBeUndefined();
   });
 });
