@@ -141,7 +141,10 @@ async function driftMoved(
   adminChatIds: readonly number[],
 ): Promise<Sent | undefined> {
   const now = r.float.driftPaisa ?? 0;
-  if (standing === undefined) return standing;
+  // The crossing stands but the record lost its alert (the record's write failed after the
+  // alert's crossing): today's drift is taken as told, or no move would ever be told again
+  // (review s25-e, note).
+  if (standing === undefined) return { admins: 0, driftPaisa: now };
   if (standing.driftPaisa === undefined) return { ...standing, driftPaisa: now };
   // The nearest-end rule of floatVerdict: debits in flight (their figure unknown) may account for
   // up to unknownBoundPaisa of the move, so only a move beyond that and the tolerance is one

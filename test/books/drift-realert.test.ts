@@ -120,4 +120,28 @@ describe("a float drift that stays", () => {
     expect(more).toEqual([]);
     expect(moved).toContain("which told a difference of -Rs 500.");
   });
+
+  // Review s25-e (note): the crossing stands but the check's record lost its drift alert (its
+  // write failed after the alert's crossing): the re-alert must not switch itself off.
+  it("is told again after a move even when the record lost the standing alert", async () => {
+    const s = await books("lost-record");
+    await s.b.check(ADMINS); // books the opening float
+    s.wallet.value -= 500;
+    await s.b.check(ADMINS);
+    expect(await s.alerts()).toHaveLength(1);
+    const notes = createRedisCrossings(r.redis, `${r.prefix}lost-record:`);
+    const record = JSON.parse((await notes.recall("books-check")) ?? "{}") as {
+      alerts?: { drift?: unknown };
+    };
+    expect(record.alerts?.drift).toBeDefined();
+    delete record.alerts?.drift;
+    await notes.remember("books-check", JSON.stringify(record));
+    await s.b.check(ADMINS); // takes today's drift as told, without a word
+    expect(await s.alerts()).toHaveLength(1);
+    s.wallet.value -= 49_500;
+    await s.b.check(ADMINS);
+    const [, moved, ...more] = await s.alerts();
+    expect(more).toEqual([]);
+    expect(moved).toContain("Difference: -Rs 500 (tolerance");
+  });
 });
