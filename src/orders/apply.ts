@@ -72,12 +72,14 @@ export function createApply(ctx: OrdersContext): Apply {
 
     let statusChanged = false;
     let from = order.status;
+    let figuresOff: string | undefined;
     const result = await store.update(
       order.reference,
       (current) => {
         const t = transition(current, event, ctx.adminChatIds);
         statusChanged = t.statusChanged;
         from = t.from;
+        figuresOff = t.figuresOff;
         return t.changed ? { order: t.order, notifications: t.notifications } : null;
       },
       order,
@@ -88,6 +90,7 @@ export function createApply(ctx: OrdersContext): Apply {
     if (!result.updated && hinted) return applyOnce(input, undefined, false);
     if (!result.updated) return { outcome: "unchanged", order: result.order, notifications: [] };
     reportWrite(ctx, result);
+    if (figuresOff !== undefined) await tellFiguresOff(ctx, result.order, figuresOff);
     if (isFinal(from) && !statusChanged) reportFinalWord(ctx, event, result.order);
     if (statusChanged) reportTransition(ctx, event, from, result.order);
     return {
@@ -188,4 +191,18 @@ function reportTransition(
     { reference: order.reference, from, to: order.status, source: event.source, note: event.note },
     "order status changed",
   );
+}
+
+/**
+ * The admins told of an order whose booked figures are off (recorded on it in the same write).
+ * After the write, not with it: the alert goes within an overall limit kept apart from the order
+ * (books/figures-off.ts). A crash in between loses the alert, not the record (`figuresOffAt`).
+ */
+async function tellFiguresOff(ctx: OrdersContext, order: Order, off: string): Promise<void> {
+  ctx.log?.warn({ reference: order.reference, off }, "the aggregator's figures are off");
+  try {
+    await ctx.onFiguresOff?.({ order, off, at: ctx.now() });
+  } catch (err) {
+    ctx.log?.error({ err: String(err), reference: order.reference }, "figures alert not sent");
+  }
 }

@@ -1,5 +1,6 @@
 import type { Logger, PrimitiveFieldsLogger } from "../logger.ts";
 import type { MoneyPathMetrics } from "./metrics.ts";
+import type { Order } from "./model.ts";
 import type { OrderParts } from "./parts.ts";
 import type { RecentOrders } from "./recent.ts";
 import type { OrderStore } from "./store.ts";
@@ -20,4 +21,16 @@ export interface OrdersContext {
   parts: OrderParts;
   /** Alerted when the aggregator contradicts a final order no admin settled (ADMIN_IDS; state.ts). */
   adminChatIds: readonly number[];
+  /**
+   * Told after the write of a step that found the aggregator's figures off (figures-check.ts):
+   * the admins' alert, within an overall limit (books/figures-off.ts). Unset: logged only.
+   */
+  onFiguresOff: ((f: FiguresOff) => Promise<unknown>) | undefined;
+}
+
+/** An order whose booked figures are off, and what is off in words. */
+export interface FiguresOff {
+  order: Order;
+  off: string;
+  at: number;
 }

@@ -1,6 +1,7 @@
+import { formatRupees } from "../money.ts";
 import { inferredWallet, isInferred, UNKNOWN_DEBIT_FACTOR } from "./inferred-debit.ts";
-import type { Notification, Order, WalletEffects } from "./model.ts";
-import { type TransitionResult, withHistory } from "./transition-kit.ts";
+import type { Notification, Order, OrderEvent, WalletEffects } from "./model.ts";
+import { type TransitionResult, unchanged, withHistory } from "./transition-kit.ts";
 
 /**
  * The aggregator's figures for an order checked against what the order asked (review s25-c, 1).
@@ -22,49 +23,107 @@ export function figuresOff(order: Order, wallet: WalletEffects): string | null {
   if (isInferred(wallet)) return null;
   const expected = inferredWallet(order).debitAmountPaisa;
   const off: string[] = [];
+  // The amount is in the order's currency (₹ for India), the debit in the wallet's Nepal rupees.
   if (wallet.amountPaisa !== order.amountPaisa) {
-    off.push(`amount ${wallet.amountPaisa} paisa, not the ${order.amountPaisa} sent`);
+    off.push(
+      `amount ${formatRupees(wallet.amountPaisa, order.region)}, not the ${formatRupees(order.amountPaisa, order.region)} sent`,
+    );
   }
   const debit = wallet.debitAmountPaisa;
   if (debit > UNKNOWN_DEBIT_FACTOR * expected || debit * UNKNOWN_DEBIT_FACTOR < expected) {
-    off.push(`debit ${debit} paisa against about ${expected} expected`);
+    off.push(`debit ${formatRupees(debit)} against about ${formatRupees(expected)} expected`);
   }
   return off.length > 0 ? off.join("; ") : null;
 }
 
 /**
- * A step that records the aggregator's figures on an order (its execute answer, or a late one
- * replacing inferred figures) with what is off in them: the step gains a history entry, the
- * order `figuresOffAt`, and an alert to each admin. Once per order: a later step says nothing.
+ * A step that books the aggregator's figures for an order (it enters success with them, or a
+ * late answer replaces inferred ones) with what is off in them: the step gains a history entry
+ * and the order `figuresOffAt`, once per order; the result names what is off (`figuresOff`), for
+ * the admins' alert, sent after the write within an overall limit (books/figures-off.ts: a
+ * systematic slip must not alert every admin for every order, review s25-e 3).
  */
-export function withFiguresCheck(
-  before: Order,
-  t: TransitionResult,
-  admins: readonly number[],
-  at: number,
-): TransitionResult {
+export function withFiguresCheck(before: Order, t: TransitionResult, at: number): TransitionResult {
   const wallet = t.order.wallet;
-  if (!t.changed || !wallet || wallet === before.wallet) return t;
+  // Only where the figures are booked (postings.ts bookingsOf): the step that enters success, or
+  // the late answer that replaces a success's inferred figures. A failed order books nothing, so
+  // its figures (an execute answer "failed", debit 0) are nobody's concern (review s25-e, 2).
+  if (!t.changed || !wallet || t.order.status !== "success") return t;
+  if (before.status === "success" && wallet === before.wallet) return t;
   if (t.order.figuresOffAt !== undefined) return t;
   const off = figuresOff(t.order, wallet);
   if (off === null) return t;
-  const told = admins.length > 0 ? "admins alerted" : "no admin to alert";
-  const note = `the aggregator's figures are off: ${off}; booked as reported, ${told}`;
+  const note = `the aggregator's figures are off: ${off}; booked as reported, admins told`;
   const order: Order = {
     ...t.order,
     figuresOffAt: at,
     history: withHistory(t.order, { source: "system", status: null, at, note }, true),
   };
-  // The note says it all: settle_proposed's topic carries it (a topic of its own is a shape an
-  // older notifier would drop during a rolling deploy, docs/deploying.md).
-  const alerts: Notification[] = admins.map((chatId) => ({
-    kind: "admin_alert",
-    topic: "settle_proposed",
-    reference: order.reference,
-    status: order.status,
-    chatId,
-    at,
-    note: `Order ${order.reference}: the aggregator's figures are off (${off}). They are booked as reported, so the float check agrees with the aggregator; check the order (its page in the back office) with the aggregator.`,
-  }));
-  return { ...t, order, notifications: [...t.notifications, ...alerts] };
+  return { ...t, order, figuresOff: off };
+}
+
+const sameNumber = (a: string, b: string) =>
+  a.replace(/[\s-]/g, "").toLowerCase() === b.replace(/[\s-]/g, "").toLowerCase();
+
+/**
+ * A status answer's own figures (spec 4.6: `amount`, `details.connection_no`) checked against the
+ * order (review s25-e, 1): an answer under our reference about another recharge (a reference the
+ * aggregator already held) must not settle ours, or a customer pays for somebody else's
+ * recharge. On a mismatch nothing moves: the hold stays held, the answer is recorded, and the
+ * admins are alerted once per order (`figuresOffAt`). Null: the answer is about this recharge.
+ */
+export function answerMismatch(
+  order: Order,
+  event: OrderEvent,
+  admins: readonly number[],
+): TransitionResult | null {
+  const c = event.claims;
+  if (!c) return null;
+  const off: string[] = [];
+  if (c.amountPaisa !== order.amountPaisa)
+    off.push(
+      `amount ${formatRupees(c.amountPaisa, order.region)}, not ${formatRupees(order.amountPaisa, order.region)}`,
+    );
+  if (c.connectionNo !== null && !sameNumber(c.connectionNo, order.connectionNo))
+    off.push(`number ${c.connectionNo}, not ${order.connectionNo}`);
+  if (off.length === 0) return null;
+  const what = off.join("; ");
+  const note = `status answer about another recharge (${what}): not applied, hold kept`.slice(
+    0,
+    300,
+  );
+  const entry = {
+    source: event.source,
+    status: null,
+    at: event.at,
+    note,
+    ...(event.payload === undefined ? {} : { payload: event.payload }),
+  } as const;
+  const first = order.figuresOffAt === undefined;
+  if (!first && order.history.some((h) => h.source === entry.source && h.note === note))
+    return unchanged(order);
+  const next: Order = {
+    ...order,
+    updatedAt: event.at,
+    ...(first ? { figuresOffAt: event.at } : {}),
+    history: withHistory(order, entry, true),
+  };
+  const alerts: Notification[] = first
+    ? admins.map((chatId) => ({
+        kind: "admin_alert",
+        topic: "settle_proposed",
+        reference: order.reference,
+        status: order.status,
+        chatId,
+        at: event.at,
+        note: `Order ${order.reference}: the aggregator's status answer under its reference is about another recharge (${what}). Its status was not taken: the order stays open and its hold held. Check the reference with the aggregator (a reference counter set back?) and settle the order by hand (/settle ${order.reference}).`,
+      }))
+    : [];
+  return {
+    order: next,
+    changed: true,
+    statusChanged: false,
+    from: order.status,
+    notifications: alerts,
+  };
 }

@@ -1,3 +1,4 @@
+import { referenceCollision } from "../provider/execute.ts";
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
 import { type ExecuteResult, type StatusResult, sameReference } from "../provider/schemas.ts";
 import { inferredWallet } from "./inferred-debit.ts";
@@ -65,6 +66,16 @@ function executeEvent(result: ExecuteResult, at: number): OrderEvent {
       };
     case "rejected": {
       const floatShort = !result.rateLimited && isFloatRefusal(result.message);
+      if (referenceCollision(result.httpStatus, result.message)) {
+        return {
+          source: "execute",
+          status: "failed",
+          at,
+          note: `rejected: reference already held by the aggregator (HTTP ${result.httpStatus})`,
+          providerMessage: result.message.slice(0, 500),
+          adminNote: `the aggregator refused the execute as a duplicate of a reference it already holds ("${result.message.slice(0, 80)}"). Ours is sent once, so that is another recharge's: a reference counter set back (a restore?). The order failed, its hold returned; check the counter (docs/backup-restore.md).`,
+        };
+      }
       return {
         source: "execute",
         status: "failed",
@@ -134,7 +145,13 @@ export function eventFromStatus(
   note?: string,
 ): OrderEvent {
   const status = normalizeProviderStatus(result.status);
-  const base = { source, at, transactionId: result.transactionId, payload: payloadOf(result) };
+  const base = {
+    source,
+    at,
+    transactionId: result.transactionId,
+    payload: payloadOf(result),
+    claims: { amountPaisa: result.amountPaisa, connectionNo: result.connectionNo },
+  };
   if (status === null) return { ...base, status: null, unrecognised: result.status.slice(0, 40) };
   return { ...base, status, ...(note === undefined ? {} : { note }) };
 }

@@ -3,7 +3,7 @@ import { type Logger, primitiveFieldsLogger } from "../logger.ts";
 import type { PriceSchedule } from "../pricing/index.ts";
 import { createApply } from "./apply.ts";
 import { type AccessMode, createCharges } from "./charges.ts";
-import type { OrdersContext } from "./context.ts";
+import type { FiguresOff, OrdersContext } from "./context.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
 import type { Order } from "./model.ts";
 import { type OrderPart, orderPartsOf } from "./parts.ts";
@@ -53,6 +53,8 @@ export type { SubmitOptions, WalletReading } from "./submit.ts";
 export interface OrdersOptions {
   /** Told every wallet reading of an execute answer (src/books float watch); errors are logged. */
   onWalletReading?: (r: WalletReading) => Promise<unknown>;
+  /** Told each order whose booked figures are off (books/figures-off.ts); errors are logged. */
+  onFiguresOff?: (f: FiguresOff) => Promise<unknown>;
   store: OrderStore;
   /**
    * The categories' order parts (details, execute request), from the registry the composition
@@ -106,6 +108,7 @@ export function createOrders(opts: OrdersOptions) {
     recent: recentOrders(),
     parts: orderPartsOf(opts.categories),
     adminChatIds: opts.adminChatIds ?? [],
+    onFiguresOff: opts.onFiguresOff,
   };
   const charges = createCharges({
     pricing: opts.pricing,

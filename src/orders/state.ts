@@ -1,4 +1,4 @@
-import { withFiguresCheck } from "./figures-check.ts";
+import { answerMismatch, withFiguresCheck } from "./figures-check.ts";
 import { finalOrderStep } from "./final-order.ts";
 import { inferredWallet } from "./inferred-debit.ts";
 import {
@@ -222,8 +222,11 @@ export function transition(
   event: OrderEvent,
   admins: readonly number[] = [],
 ): TransitionResult {
+  // A status answer about another recharge under our reference moves nothing.
+  const mismatch = answerMismatch(order, event, admins);
+  if (mismatch) return mismatch;
   // The aggregator's figures, once recorded, checked against what the order asked.
-  return withFiguresCheck(order, step(order, event, admins), admins, event.at);
+  return withFiguresCheck(order, step(order, event, admins), event.at);
 }
 
 function step(order: Order, event: OrderEvent, admins: readonly number[]): TransitionResult {
@@ -284,6 +287,19 @@ function step(order: Order, event: OrderEvent, admins: readonly number[]): Trans
   if (moves && event.settle && isFinal(next.status)) {
     next.settled = { ...event.settle, at: event.at };
     notifications.push(...settledAlerts(order, next, event.settle, event.at));
+  }
+  if (moves && event.adminNote !== undefined) {
+    for (const chatId of admins) {
+      notifications.push({
+        kind: "admin_alert",
+        topic: "settle_proposed",
+        reference: order.reference,
+        status: next.status,
+        chatId,
+        at: event.at,
+        note: `Order ${order.reference}: ${event.adminNote}`,
+      });
+    }
   }
   if (flags && event.flag) {
     next.flaggedAt = event.at;

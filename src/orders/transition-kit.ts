@@ -20,6 +20,12 @@ export interface TransitionResult {
   statusChanged: boolean;
   from: OrderStatus;
   notifications: Notification[];
+  /**
+   * The aggregator's figures booked in this step are off (figures-check.ts): what is off, in
+   * words. Recorded on the order here; told to the admins after the write, within an overall
+   * limit (OrdersContext.onFiguresOff).
+   */
+  figuresOff?: string;
 }
 
 /** History stays bounded even if a sender invents endless distinct notes. */

@@ -21,15 +21,31 @@ export interface ExecuteOptions {
 }
 
 /**
- * Whether a refusal proves the aggregator did not execute the order, so its hold may be released
- * at once. Not: a 408 (a proxy's or server's timeout: the request may have gone on), a 409, or
- * words naming a duplicate reference (the one request we send may have arrived twice, through a
- * proxy's retry, and its first copy been executed). Those are unknown: the reconciler's status
- * query decides. A 429 is the aggregator's "too many requests; retry later" (spec 7): not acted on.
+ * Whether a refusal leaves open that the aggregator executed the order: a 408 (a proxy's or
+ * server's timeout: the request may have gone on) is unknown, and the reconciler's status query
+ * decides. A 409 or words naming a duplicate are not: the execute is sent once and never again
+ * (only on placed -> submitting), so the reference the aggregator already holds is another
+ * recharge's (a counter set back by a restore), and ours was not executed: refused, its hold
+ * returned, and the admins alerted (referenceCollision). Taken as unknown, the reconciler would
+ * take that other recharge's outcome for ours (review s25-e, 1). A 429 is the aggregator's "too
+ * many requests; retry later" (spec 7): not acted on.
  */
-function provesNotExecuted(httpStatus: number, message: string): boolean {
-  if (httpStatus === 408 || httpStatus === 409) return false;
-  return !/\bduplicate\b/i.test(message);
+function unclearRefusal(httpStatus: number): boolean {
+  return httpStatus === 408;
+}
+
+/**
+ * A refusal naming a reference the aggregator already holds: a 409, or words naming the reference
+ * ("Duplicate reference_no", "order_id already exists"). Not any "duplicate": "duplicate
+ * transaction: same number and amount within 5 minutes" is the aggregator's own guard, a plain
+ * refusal (failed, no alert; review s25-e, note).
+ */
+export function referenceCollision(httpStatus: number, message: string): boolean {
+  return (
+    httpStatus === 409 ||
+    /\bduplicate\b[^.]{0,20}\b(reference|ref|reference_no|order[ _]?id)\b/i.test(message) ||
+    /\b(reference|reference_no|order[ _]?id)\b[^.]{0,40}\balready\b/i.test(message)
+  );
 }
 
 export function createExecute(opts: ExecuteOptions) {
@@ -69,7 +85,7 @@ export function createExecute(opts: ExecuteOptions) {
 
     if (raw.status >= 400 && raw.status < 500) {
       const message = transport.providerMessageOf(raw.text) ?? `HTTP ${raw.status}`;
-      if (!provesNotExecuted(raw.status, message)) {
+      if (unclearRefusal(raw.status)) {
         return unknown("unclear_refusal", `${endpoint}: HTTP ${raw.status}: ${message}`);
       }
       return rejected(raw.status, message, raw.status === 429);
@@ -86,7 +102,7 @@ export function createExecute(opts: ExecuteOptions) {
     const envelope = readEnvelope(parsed.json);
     if (envelope.outcome === "error") {
       const message = transport.clean(envelope.message) || "provider reported an error";
-      if (!provesNotExecuted(raw.status, message)) {
+      if (unclearRefusal(raw.status)) {
         return unknown("unclear_refusal", `${endpoint}: HTTP ${raw.status}: ${message}`);
       }
       return rejected(raw.status, message, false);

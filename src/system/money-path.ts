@@ -1,4 +1,9 @@
-import { createBooks, createBooksCheck, createFloatWatch } from "../books/index.ts";
+import {
+  createBooks,
+  createBooksCheck,
+  createFiguresOffAlert,
+  createFloatWatch,
+} from "../books/index.ts";
 import { orderPartsOf } from "../categories/index.ts";
 import { createProviderWatch } from "../http/provider-watch.ts";
 import { createOrders, createReconciler } from "../orders/index.ts";
@@ -45,6 +50,11 @@ export function wireMoneyPath(
   const orders = createOrders({
     categories: orderPartsOf(base.categories),
     onWalletReading,
+    onFiguresOff: createFiguresOffAlert({
+      crossings: parts.stores.crossings,
+      adminChatIds: [...parts.adminIds],
+      logger,
+    }),
     store: parts.stores.store,
     pricing: config.pricing.schedule,
     accessMode: config.accessMode,

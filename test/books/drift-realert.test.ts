@@ -4,7 +4,7 @@ import { account, createRedisLedger } from "../../src/ledger/index.ts";
 import { booksAlertText, createRedisNotificationQueue } from "../../src/notify/index.ts";
 import type { Notification } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { testRedis } from "../support/orders.ts";
+import { placedOrder, testRedis } from "../support/orders.ts";
 
 /**
  * Review s25-c, finding 3: a float drift that stays (nothing in the product can book it away, e.g.
@@ -24,10 +24,11 @@ async function books(name: string) {
   const prefix = `${r.prefix}${name}:`;
   const ledger = createRedisLedger({ redis: r.redis, prefix });
   const wallet = { value: 1_000_000 };
+  const store = createRedisOrderStore({ redis: r.redis, prefix });
   const b = createBooks(
     {
       ledger,
-      orders: createRedisOrderStore({ redis: r.redis, prefix }),
+      orders: store,
       walletBalance: async () => ({ creditAvailablePaisa: wallet.value }),
       crossings: createRedisCrossings(r.redis, prefix),
       now: () => Date.now(),
@@ -50,7 +51,7 @@ async function books(name: string) {
     }
     return seen.filter((a) => a.chatId === ADMINS[0]).map((a) => booksAlertText(a));
   };
-  return { b, wallet, alerts, all: () => seen };
+  return { b, wallet, store, alerts, all: () => seen };
 }
 
 describe("a float drift that stays", () => {
@@ -94,5 +95,53 @@ describe("a float drift that stays", () => {
     expect(last).toContain("Difference: -Rs 3 (tolerance");
     expect(last).not.toContain("last alert");
     expect(await s.alerts()).toHaveLength(4);
+  });
+
+  // Review s25-e, 4: the re-alert weighed the raw move against the tolerance alone, so debits in
+  // flight on a check day (their figures unknown) read as "it has moved". The same nearest-end
+  // rule as the verdict: a move the orders in flight can explain is no move.
+  it("is not told again for a move the orders in flight can explain; a move beyond them is", async () => {
+    const s = await books("in-flight");
+    await s.b.check(ADMINS); // books the opening float
+    s.wallet.value -= 50_000; // Rs 500 off: told once
+    await s.b.check(ADMINS);
+    expect(await s.alerts()).toHaveLength(1);
+    // A Rs 100 order placed, its debit unknown (up to twice its amount): the aggregator took Rs 80.
+    await s.store.create(placedOrder({ reference: "1700000009001", idempotencyKey: "f1" }));
+    s.wallet.value -= 8_000;
+    const busy = await s.b.check(ADMINS);
+    expect(busy.float).toMatchObject({ unknownDebits: 1, unknownBoundPaisa: 20_000 });
+    expect(busy.lastCheck).toMatchObject({ verdict: "beyond" });
+    expect(await s.alerts()).toHaveLength(1);
+    // Rs 300 more: beyond what the order in flight can explain: told, with the Rs 500 told before.
+    s.wallet.value -= 30_000;
+    await s.b.check(ADMINS);
+    const [, moved, ...more] = await s.alerts();
+    expect(more).toEqual([]);
+    expect(moved).toContain("which told a difference of -Rs 500.");
+  });
+
+  // Review s25-e (note): the crossing stands but the check's record lost its drift alert (its
+  // write failed after the alert's crossing): the re-alert must not switch itself off.
+  it("is told again after a move even when the record lost the standing alert", async () => {
+    const s = await books("lost-record");
+    await s.b.check(ADMINS); // books the opening float
+    s.wallet.value -= 500;
+    await s.b.check(ADMINS);
+    expect(await s.alerts()).toHaveLength(1);
+    const notes = createRedisCrossings(r.redis, `${r.prefix}lost-record:`);
+    const record = JSON.parse((await notes.recall("books-check")) ?? "{}") as {
+      alerts?: { drift?: unknown };
+    };
+    expect(record.alerts?.drift).toBeDefined();
+    delete record.alerts?.drift;
+    await notes.remember("books-check", JSON.stringify(record));
+    await s.b.check(ADMINS); // takes today's drift as told, without a word
+    expect(await s.alerts()).toHaveLength(1);
+    s.wallet.value -= 49_500;
+    await s.b.check(ADMINS);
+    const [, moved, ...more] = await s.alerts();
+    expect(more).toEqual([]);
+    expect(moved).toContain("Difference: -Rs 500 (tolerance");
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createFiguresOffAlert, createRedisCrossings } from "../../src/books/index.ts";
 import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import type { Order } from "../../src/orders/model.ts";
 import type { Orders } from "../../src/orders/service.ts";
@@ -65,6 +66,10 @@ describe("the aggregator's figures far from the order's", () => {
       accessMode: "prepaid",
       provider: aggregator.client,
       adminChatIds: ADMINS,
+      onFiguresOff: createFiguresOffAlert({
+        crossings: createRedisCrossings(r.redis, r.prefix),
+        adminChatIds: ADMINS,
+      }),
     });
   });
 
@@ -74,7 +79,7 @@ describe("the aggregator's figures far from the order's", () => {
   });
 
   async function success(input: ReturnType<typeof mobileInput>): Promise<Order> {
-    await creditCustomer(ledger, input.userId, 100_000, `credit-${input.connectionNo}`);
+    await creditCustomer(ledger, input.userId, 100_000, `credit-${input.userId}`);
     const placed = await placeAndSubmit(orders, input);
     const reconciler = reconcilerOnRedis(r, {
       orders,
@@ -114,8 +119,30 @@ describe("the aggregator's figures far from the order's", () => {
     const alerts = await alertsOf(done.reference);
     expect(alerts.map((a) => a.chatId).sort()).toEqual(ADMINS);
     for (const a of alerts) {
-      expect(a.kind === "admin_alert" && a.note).toMatch(/amount 100000 paisa, not the 10000 sent/);
-      expect(a.kind === "admin_alert" && a.note).toMatch(/debit 100000 paisa/);
+      // Money in rupees with its sign (review s25-e, note), not "paisa".
+      expect(a.kind === "admin_alert" && a.note).toMatch(/amount Rs 1,000, not the Rs 100 sent/);
+      expect(a.kind === "admin_alert" && a.note).toMatch(/debit Rs 1,000 against about Rs 100/);
+    }
+  });
+
+  // Review s25-e, 3: a systematic slip alerted every admin for every order. Each order keeps its
+  // record; the admins get the first at once and at most one alert an hour after it.
+  it("20 slipped orders: each recorded, each admin alerted at most twice", async () => {
+    const inputs = Array.from({ length: 20 }, (_, i) =>
+      mobileInput({
+        userId: 2560 + i,
+        chatId: 2560 + i,
+        connectionNo: SLIPPED,
+        amountPaisa: 10_000,
+      }),
+    );
+    const done = await Promise.all(inputs.map((input) => success(input)));
+    for (const o of done) expect(o.figuresOffAt).toBeDefined();
+    const alerts = (await outboxOf(r)).filter(
+      (n) => n.kind === "admin_alert" && done.some((o) => o.reference === n.reference),
+    );
+    for (const admin of ADMINS) {
+      expect(alerts.filter((a) => a.chatId === admin).length).toBeLessThanOrEqual(2);
     }
   });
 
@@ -154,20 +181,80 @@ describe("the figures check's tolerance and once-per-order", () => {
     );
     const high = transition(submitting(), answer(wallet(10_000, 20_001)), [1]);
     expect(high.order.figuresOffAt).toBe(5);
-    expect(high.notifications.filter((n) => n.kind === "admin_alert")).toHaveLength(1);
+    // Told after the write, within the overall limit (books/figures-off.ts).
+    expect(high.figuresOff).toMatch(/debit Rs 200\.01 against about Rs 100 expected/);
     const low = transition(submitting(), answer(wallet(10_000, 4_999)), [1]);
     expect(low.order.figuresOffAt).toBe(5);
   });
 
-  it("alerts once: a later answer with figures off says nothing more", () => {
+  it("alerts once, when the figures are booked: a later answer with figures off says nothing more", () => {
+    // Pending: nothing booked yet, so nothing told (review s25-e, 2).
     const first = transition(
       submitting(),
       { ...answer(wallet(100_000, 100_000)), status: "pending" },
       [1],
     );
-    expect(first.order.figuresOffAt).toBe(5);
-    const later = transition(first.order, answer(wallet(100_000, 100_000), 6), [1]);
-    expect(later.notifications.filter((n) => n.kind === "admin_alert")).toEqual([]);
-    expect(later.order.figuresOffAt).toBe(5);
+    expect(first.order.figuresOffAt).toBeUndefined();
+    expect(first.figuresOff).toBeUndefined();
+    const booked = transition(first.order, answer(wallet(100_000, 100_000), 6), [1]);
+    expect(booked.order.figuresOffAt).toBe(6);
+    expect(booked.figuresOff).toBeDefined();
+    const later = transition(booked.order, answer(wallet(100_000, 100_000), 7), [1]);
+    expect(later.figuresOff).toBeUndefined();
+    expect(later.order.figuresOffAt).toBe(6);
+  });
+
+  // Review s25-e, 2: nothing is booked for a failed order (postings.ts), so its figures alert
+  // nobody: an execute answer "failed" with debit 0, or figures off on a pending order that fails.
+  it("a failed order's figures alert nobody", () => {
+    const failed = transition(
+      submitting(),
+      { ...answer(wallet(10_000, 0)), status: "failed" },
+      [1],
+    );
+    expect(failed.order.status).toBe("failed");
+    expect(failed.order.figuresOffAt).toBeUndefined();
+    expect(failed.figuresOff).toBeUndefined();
+    const pending = transition(
+      submitting(),
+      { ...answer(wallet(100_000, 100_000)), status: "pending" },
+      [1],
+    );
+    const then = transition(pending.order, { source: "reconciler", status: "failed", at: 6 }, [1]);
+    expect(then.order.status).toBe("failed");
+    expect(then.order.figuresOffAt).toBeUndefined();
+    expect(pending.figuresOff ?? then.figuresOff).toBeUndefined();
+  });
+});
+
+describe("the figures alert's hourly limit", () => {
+  const r = testRedis("figures-off-window");
+  afterAll(() => r.cleanup());
+
+  it("tells the first at once, counts the rest of the hour, tells the count with the first after it", async () => {
+    const tell = createFiguresOffAlert({
+      crossings: createRedisCrossings(r.redis, r.prefix),
+      adminChatIds: [7],
+    });
+    const order = (reference: string): Order => ({
+      ...placedOrder({ reference }),
+      status: "success",
+    });
+    const t0 = 1_800_000_000_000;
+    const off = "amount Rs 1,000, not the Rs 100 sent";
+    expect(await tell({ order: order("1800000000001"), off, at: t0 })).toBe(true);
+    for (let i = 2; i <= 9; i++) {
+      expect(await tell({ order: order(`180000000000${i}`), off, at: t0 + i * 60_000 })).toBe(
+        false,
+      );
+    }
+    expect(await tell({ order: order("1800000000010"), off, at: t0 + 3_600_000 })).toBe(true);
+    const notes = (await outboxOf(r)).flatMap((n) => (n.kind === "admin_alert" ? [n.note] : []));
+    expect(notes).toHaveLength(2);
+    expect(notes[0]).toContain("Order 1800000000001");
+    expect(notes[1]).toContain("Order 1800000000010");
+    expect(notes[1]).toMatch(
+      /Also 8 more order\(s\) with figures off since \d\d:\d\d UTC \(e\.g\. 1800000000002, /,
+    );
   });
 });

@@ -393,7 +393,7 @@ describe("reconciler over real HTTP: the status answer's reference as the provid
           order_id: orderId(asked ?? ref),
           amount: "100",
           timestamp: "December 21,2024 9:03pm",
-          details: { connection_no: "9841000001", operator: "NTC" },
+          details: { connection_no: "9841234567", operator: "NTC" },
           package_name: null,
         },
       },

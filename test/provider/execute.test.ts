@@ -469,10 +469,23 @@ describe("unknown: may or may not have executed; exactly one request, never retr
     expect(result).toMatchObject({ kind: "unknown", referenceNo: "1001", reason: "network" });
   });
 
-  // Review s25-c (note): a refusal that does not prove the order was not executed is unknown, so
-  // its hold is not released at once; the reconciler's status query decides.
-  const unclear: Array<[string, Reply]> = [
-    ["a proxy's 408", { status: 408, text: "<html><body>408 Request Timeout</body></html>" }],
+  // Review s25-c (note): a proxy's 408 does not prove the order was not executed: unknown, so its
+  // hold is not released at once; the reconciler's status query decides.
+  it("unclear refusal: a proxy's 408", async () => {
+    const { result } = await executeWith(mobile, {
+      status: 408,
+      text: "<html><body>408 Request Timeout</body></html>",
+    });
+    expect(result).toMatchObject({
+      kind: "unknown",
+      referenceNo: "1001",
+      reason: "unclear_refusal",
+    });
+  });
+
+  // Review s25-e, 1: the execute is sent once, so a 409 or a duplicate refusal names a reference
+  // the aggregator holds for another recharge: ours was not executed (refused; the order fails).
+  const collision: Array<[string, Reply]> = [
     ["a 409 conflict", { status: 409, json: { status: false, message: "Conflict", data: [] } }],
     [
       "a 400 naming a duplicate reference",
@@ -483,14 +496,10 @@ describe("unknown: may or may not have executed; exactly one request, never retr
       { json: { error: true, message: "Duplicate reference_no 1001: already exists" } },
     ],
   ];
-  for (const [name, reply] of unclear) {
-    it(`unclear refusal: ${name}`, async () => {
+  for (const [name, reply] of collision) {
+    it(`reference collision, refused: ${name}`, async () => {
       const { result } = await executeWith(mobile, reply);
-      expect(result).toMatchObject({
-        kind: "unknown",
-        referenceNo: "1001",
-        reason: "unclear_refusal",
-      });
+      expect(result).toMatchObject({ kind: "rejected", referenceNo: "1001", rateLimited: false });
     });
   }
 

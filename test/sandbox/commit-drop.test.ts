@@ -49,13 +49,12 @@ describe("commit then drop", () => {
     expect(first.map((r) => r.kind)).toEqual(refs.map(() => "unknown"));
     expect(first.every((r) => r.kind === "unknown" && r.reason === "network")).toBe(true);
 
-    // A naive client re-sends the same orders: each is refused as a duplicate (HTTP 400), which
-    // the client reads as no proof of "not executed": unknown, for the reconciler.
+    // A naive client re-sends the same orders: each is refused as a duplicate.
     run.sandbox.setFaults(TOKEN, { commitThenDrop: 0 });
     const again = await Promise.all(refs.map((ref) => client!.execute(mobile(ref))));
     for (const r of again) {
-      expect(r).toMatchObject({ kind: "unknown", reason: "unclear_refusal" });
-      expect(r.kind === "unknown" && r.detail).toMatch(/HTTP 400: Duplicate reference_no/);
+      expect(r).toMatchObject({ kind: "rejected", httpStatus: 400 });
+      expect(r.kind === "rejected" && r.message).toMatch(/Duplicate reference_no/);
     }
 
     const debits = debitsByReference(run);
@@ -79,16 +78,10 @@ describe("commit then drop", () => {
     const results = await Promise.all(
       refs.flatMap((ref) => [1, 2, 3].map(() => client!.execute(mobile(ref, 20_000)))),
     );
-    // Dropped (reset after the commit), or refused as a duplicate (unknown to the client too:
-    // a duplicate proves nothing about the first copy).
-    const dropped = (r: (typeof results)[number]) =>
-      r.kind === "unknown" && r.reason !== "unclear_refusal";
-    const duplicate = (r: (typeof results)[number]) =>
-      r.kind === "unknown" && r.reason === "unclear_refusal";
-    expect(results.every((r) => r.kind === "accepted" || dropped(r) || duplicate(r))).toBe(true);
+    const kinds = new Set(results.map((r) => r.kind));
+    expect(kinds).toEqual(new Set(["accepted", "unknown", "rejected"]));
     const accepted = results.filter((r) => r.kind === "accepted").length;
-    const unknown = results.filter(dropped).length;
-    expect(results.filter(duplicate).length).toBe(60);
+    const unknown = results.filter((r) => r.kind === "unknown").length;
     // Every reference was applied exactly once: its first request was accepted or dropped.
     expect(accepted + unknown).toBe(30);
     const debits = debitsByReference(run);
@@ -106,7 +99,7 @@ describe("commit then drop", () => {
     const r = await client.execute(mobile("9100"));
     expect(r).toMatchObject({ kind: "unknown", reason: "timeout" });
     const again = await client.execute(mobile("9100"));
-    expect(again).toMatchObject({ kind: "unknown", reason: "unclear_refusal" });
+    expect(again).toMatchObject({ kind: "rejected", httpStatus: 400 });
     expect(debitsByReference(run)).toEqual(new Map([["9100", 1]]));
     expect(run.sandbox.balance(TOKEN)).toBe(START - 10_000);
   });

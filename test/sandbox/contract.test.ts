@@ -569,11 +569,11 @@ describe("references, wallet and credentials", () => {
       amountPaisa: 20_000,
     };
     accepted(await client.execute(req));
-    // The sandbox refuses it (HTTP 400); the client reads a duplicate reference as no proof the
-    // order was not executed (its first copy may have been): unknown, for the reconciler.
-    const again = await client.execute({ ...req, amountPaisa: 30_000 });
-    expect(again).toMatchObject({ kind: "unknown", reason: "unclear_refusal" });
-    expect(again.kind === "unknown" && again.detail).toMatch(/HTTP 400: Duplicate reference_no/);
+    // The sandbox refuses it (HTTP 400). Our execute is sent once, so a duplicate reference is
+    // another recharge's: refused, this one not executed (review s25-e, 1).
+    const again = rejected(await client.execute({ ...req, amountPaisa: 30_000 }));
+    expect(again.httpStatus).toBe(400);
+    expect(again.message).toMatch(/Duplicate reference_no/);
     expect((await client.walletBalance()).creditAvailablePaisa).toBe(START_BALANCE - 20_000);
     expect(
       run.sandbox.ledger(TOKEN).filter((row) => row.referenceNo === req.referenceNo),

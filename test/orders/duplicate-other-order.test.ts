@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CATEGORY_MODULES } from "../../src/categories/index.ts";
+import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
+import { toExecuteRequest } from "../../src/orders/execute-request.ts";
+import { orderPartsOf } from "../../src/orders/parts.ts";
+import { eventFromExecute, type OrdersProvider } from "../../src/orders/provider-events.ts";
+import type { Orders } from "../../src/orders/service.ts";
+import {
+  availableOf,
+  creditCustomer,
+  ordersOnRedis,
+  outboxOf,
+  reconcilerOnRedis,
+  type SandboxAggregator,
+  startSandboxAggregator,
+} from "../support/order-rig.ts";
+import { mobileInput, testRedis, waitUntil } from "../support/orders.ts";
+
+/**
+ * Review s25-e, 1: a reference the aggregator already holds for another recharge (the counter set
+ * back by a restore re-mints a lost order's reference). Our execute is sent once, so a "duplicate"
+ * refusal means ours was not executed: it fails at once, its hold returned, the admins alerted.
+ * And a status answer under our reference about another recharge (amount, number) never settles
+ * our order: the hold stays, the admins are alerted once. The sandbox aggregator, real Redis.
+ */
+
+const TOKEN = "dup-other-token";
+const FUNDED = 100_000;
+const ADMIN = 9001;
+
+describe("a reference the aggregator already holds for another recharge", () => {
+  const r = testRedis("dup-other");
+  let aggregator: SandboxAggregator;
+  let ledger: LedgerStore;
+
+  beforeAll(async () => {
+    aggregator = await startSandboxAggregator({
+      token: TOKEN,
+      balancePaisa: 5_000_000,
+      delays: { toPendingMs: 10, toFinalMs: 20 },
+      maxRetries: 1,
+    });
+    ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
+  });
+
+  afterAll(async () => {
+    await aggregator.close();
+    await r.cleanup();
+  });
+
+  /** The lost order: the same reference, another number and amount, executed at the aggregator. */
+  async function heldElsewhere(orders: Orders, userId: number, connectionNo: string) {
+    await creditCustomer(ledger, userId, FUNDED);
+    const placed = await orders.place(
+      mobileInput({ userId, chatId: userId, connectionNo, amountPaisa: 10_000 }),
+    );
+    const other = await aggregator.client.execute(
+      toExecuteRequest(
+        { ...placed, connectionNo: "9841799999", amountPaisa: 50_000 },
+        orderPartsOf(CATEGORY_MODULES),
+      ),
+    );
+    expect(other.kind).toBe("accepted");
+    return placed;
+  }
+
+  it("a duplicate refusal fails ours at once, its hold returned, the admins alerted once", async () => {
+    const orders = ordersOnRedis(r, {
+      accessMode: "prepaid",
+      provider: aggregator.client,
+      adminChatIds: [ADMIN],
+    });
+    const userId = 2591;
+    const placed = await heldElsewhere(orders, userId, "9841259101");
+    const sent = await orders.submit(placed.reference, { known: placed });
+    expect(sent.status).toBe("failed");
+    expect(await availableOf(ledger, userId)).toBe(FUNDED);
+    const alerts = (await outboxOf(r)).filter(
+      (n) => n.kind === "admin_alert" && n.reference === placed.reference,
+    );
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.chatId).toBe(ADMIN);
+  });
+
+  it("a status answer about another recharge keeps ours open and its hold held, alerted once", async () => {
+    // Our execute's answer lost (a timeout): the order is unknown, and the reconciler asks.
+    const lost: OrdersProvider = {
+      execute: async (req) => ({
+        kind: "unknown",
+        referenceNo: req.referenceNo,
+        reason: "timeout",
+        detail: "answer lost",
+      }),
+      statusByReference: (region, ref) => aggregator.client.statusByReference(region, ref),
+    };
+    const orders = ordersOnRedis(r, {
+      accessMode: "prepaid",
+      provider: lost,
+      adminChatIds: [ADMIN],
+    });
+    const userId = 2592;
+    const placed = await heldElsewhere(orders, userId, "9841259201");
+    const sent = await orders.submit(placed.reference, { known: placed });
+    expect(sent.status).toBe("unknown");
+    const held = await availableOf(ledger, userId);
+    expect(held).toBeLessThan(FUNDED);
+    const reconciler = reconcilerOnRedis(r, { orders, provider: lost, maxAgeMs: 3_600_000 });
+    await waitUntil(
+      async () => {
+        await reconciler.runOnce();
+        return (await orders.get(placed.reference))?.figuresOffAt !== undefined;
+      },
+      "the answer recorded as about another recharge",
+      { timeoutMs: 10_000, intervalMs: 30 },
+    );
+    // More ticks: still open, nothing settled, no second alert.
+    for (let i = 0; i < 3; i++) await reconciler.runOnce();
+    const done = await orders.get(placed.reference);
+    expect(done?.status).toBe("unknown");
+    expect(done?.transactionId).toBeUndefined();
+    expect(await availableOf(ledger, userId)).toBe(held);
+    const alerts = (await outboxOf(r)).filter(
+      (n) => n.kind === "admin_alert" && n.reference === placed.reference,
+    );
+    expect(alerts).toHaveLength(1);
+  });
+});
+
+describe("which refusals name a reference collision", () => {
+  const refused = (httpStatus: number, message: string) =>
+    eventFromExecute(
+      { kind: "rejected", referenceNo: "1001", httpStatus, message, rateLimited: false },
+      5,
+    );
+
+  it("a 409 or words naming the reference: failed, the admins told", () => {
+    for (const [code, words] of [
+      [409, "Conflict"],
+      [400, "Duplicate reference_no"],
+      [200, "Duplicate reference_no 1001: already exists"],
+      [400, "order_id 1001 already exists"],
+    ] as const) {
+      const e = refused(code, words);
+      expect(e.status).toBe("failed");
+      expect(e.adminNote).toMatch(/already holds/);
+    }
+  });
+
+  // Review s25-e (note): the aggregator's own guard against a repeat of the same number and
+  // amount proves nothing was executed and names no reference: a plain refusal, no alert.
+  it("a duplicate transaction of the same number and amount: failed, nobody alerted", () => {
+    const e = refused(400, "Duplicate transaction: same number and amount within 5 minutes");
+    expect(e.status).toBe("failed");
+    expect(e.adminNote).toBeUndefined();
+  });
+});
