@@ -1,7 +1,7 @@
 import { formatRupees } from "../money.ts";
 import { inferredWallet, isInferred, UNKNOWN_DEBIT_FACTOR } from "./inferred-debit.ts";
-import type { Notification, Order, OrderEvent, WalletEffects } from "./model.ts";
-import { type TransitionResult, unchanged, withHistory } from "./transition-kit.ts";
+import type { Order, WalletEffects } from "./model.ts";
+import { type TransitionResult, withHistory } from "./transition-kit.ts";
 
 /**
  * The aggregator's figures for an order checked against what the order asked (review s25-c, 1).
@@ -60,70 +60,4 @@ export function withFiguresCheck(before: Order, t: TransitionResult, at: number)
     history: withHistory(t.order, { source: "system", status: null, at, note }, true),
   };
   return { ...t, order, figuresOff: off };
-}
-
-const sameNumber = (a: string, b: string) =>
-  a.replace(/[\s-]/g, "").toLowerCase() === b.replace(/[\s-]/g, "").toLowerCase();
-
-/**
- * A status answer's own figures (spec 4.6: `amount`, `details.connection_no`) checked against the
- * order (review s25-e, 1): an answer under our reference about another recharge (a reference the
- * aggregator already held) must not settle ours, or a customer pays for somebody else's
- * recharge. On a mismatch nothing moves: the hold stays held, the answer is recorded, and the
- * admins are alerted once per order (`figuresOffAt`). Null: the answer is about this recharge.
- */
-export function answerMismatch(
-  order: Order,
-  event: OrderEvent,
-  admins: readonly number[],
-): TransitionResult | null {
-  const c = event.claims;
-  if (!c) return null;
-  const off: string[] = [];
-  if (c.amountPaisa !== order.amountPaisa)
-    off.push(
-      `amount ${formatRupees(c.amountPaisa, order.region)}, not ${formatRupees(order.amountPaisa, order.region)}`,
-    );
-  if (c.connectionNo !== null && !sameNumber(c.connectionNo, order.connectionNo))
-    off.push(`number ${c.connectionNo}, not ${order.connectionNo}`);
-  if (off.length === 0) return null;
-  const what = off.join("; ");
-  const note = `status answer about another recharge (${what}): not applied, hold kept`.slice(
-    0,
-    300,
-  );
-  const entry = {
-    source: event.source,
-    status: null,
-    at: event.at,
-    note,
-    ...(event.payload === undefined ? {} : { payload: event.payload }),
-  } as const;
-  const first = order.figuresOffAt === undefined;
-  if (!first && order.history.some((h) => h.source === entry.source && h.note === note))
-    return unchanged(order);
-  const next: Order = {
-    ...order,
-    updatedAt: event.at,
-    ...(first ? { figuresOffAt: event.at } : {}),
-    history: withHistory(order, entry, true),
-  };
-  const alerts: Notification[] = first
-    ? admins.map((chatId) => ({
-        kind: "admin_alert",
-        topic: "settle_proposed",
-        reference: order.reference,
-        status: order.status,
-        chatId,
-        at: event.at,
-        note: `Order ${order.reference}: the aggregator's status answer under its reference is about another recharge (${what}). Its status was not taken: the order stays open and its hold held. Check the reference with the aggregator (a reference counter set back?) and settle the order by hand (/settle ${order.reference}).`,
-      }))
-    : [];
-  return {
-    order: next,
-    changed: true,
-    statusChanged: false,
-    from: order.status,
-    notifications: alerts,
-  };
 }

@@ -361,13 +361,6 @@ export const orderEventSchema = z.object({
    * once per order: an execute refused for a reference the aggregator already holds.
    */
   adminNote: z.string().max(500).optional(),
-  /**
-   * What a status answer says the recharge was (spec 4.6): checked against the order before its
-   * status is taken (answerMismatch): an answer about another recharge moves nothing.
-   */
-  claims: z
-    .object({ amountPaisa: z.number().int(), connectionNo: z.string().nullable() })
-    .optional(),
   /** Flag the order as stuck and alert these admins (once per order). */
   flag: z.object({ adminChatIds: z.array(chatId) }).optional(),
   /** An admin's settlement (source "admin", a final status): recorded on the order as `settled`. */

@@ -145,13 +145,7 @@ export function eventFromStatus(
   note?: string,
 ): OrderEvent {
   const status = normalizeProviderStatus(result.status);
-  const base = {
-    source,
-    at,
-    transactionId: result.transactionId,
-    payload: payloadOf(result),
-    claims: { amountPaisa: result.amountPaisa, connectionNo: result.connectionNo },
-  };
+  const base = { source, at, transactionId: result.transactionId, payload: payloadOf(result) };
   if (status === null) return { ...base, status: null, unrecognised: result.status.slice(0, 40) };
   return { ...base, status, ...(note === undefined ? {} : { note }) };
 }

@@ -1,4 +1,4 @@
-import { answerMismatch, withFiguresCheck } from "./figures-check.ts";
+import { withFiguresCheck } from "./figures-check.ts";
 import { finalOrderStep } from "./final-order.ts";
 import { inferredWallet } from "./inferred-debit.ts";
 import {
@@ -222,9 +222,6 @@ export function transition(
   event: OrderEvent,
   admins: readonly number[] = [],
 ): TransitionResult {
-  // A status answer about another recharge under our reference moves nothing.
-  const mismatch = answerMismatch(order, event, admins);
-  if (mismatch) return mismatch;
   // The aggregator's figures, once recorded, checked against what the order asked.
   return withFiguresCheck(order, step(order, event, admins), event.at);
 }

@@ -3,18 +3,17 @@ import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import { toExecuteRequest } from "../../src/orders/execute-request.ts";
 import { orderPartsOf } from "../../src/orders/parts.ts";
-import { eventFromExecute, type OrdersProvider } from "../../src/orders/provider-events.ts";
+import { eventFromExecute } from "../../src/orders/provider-events.ts";
 import type { Orders } from "../../src/orders/service.ts";
 import {
   availableOf,
   creditCustomer,
   ordersOnRedis,
   outboxOf,
-  reconcilerOnRedis,
   type SandboxAggregator,
   startSandboxAggregator,
 } from "../support/order-rig.ts";
-import { mobileInput, testRedis, waitUntil } from "../support/orders.ts";
+import { mobileInput, testRedis } from "../support/orders.ts";
 
 /**
  * Review s25-e, 1: a reference the aggregator already holds for another recharge (the counter set
@@ -80,49 +79,6 @@ describe("a reference the aggregator already holds for another recharge", () => 
     );
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.chatId).toBe(ADMIN);
-  });
-
-  it("a status answer about another recharge keeps ours open and its hold held, alerted once", async () => {
-    // Our execute's answer lost (a timeout): the order is unknown, and the reconciler asks.
-    const lost: OrdersProvider = {
-      execute: async (req) => ({
-        kind: "unknown",
-        referenceNo: req.referenceNo,
-        reason: "timeout",
-        detail: "answer lost",
-      }),
-      statusByReference: (region, ref) => aggregator.client.statusByReference(region, ref),
-    };
-    const orders = ordersOnRedis(r, {
-      accessMode: "prepaid",
-      provider: lost,
-      adminChatIds: [ADMIN],
-    });
-    const userId = 2592;
-    const placed = await heldElsewhere(orders, userId, "9841259201");
-    const sent = await orders.submit(placed.reference, { known: placed });
-    expect(sent.status).toBe("unknown");
-    const held = await availableOf(ledger, userId);
-    expect(held).toBeLessThan(FUNDED);
-    const reconciler = reconcilerOnRedis(r, { orders, provider: lost, maxAgeMs: 3_600_000 });
-    await waitUntil(
-      async () => {
-        await reconciler.runOnce();
-        return (await orders.get(placed.reference))?.figuresOffAt !== undefined;
-      },
-      "the answer recorded as about another recharge",
-      { timeoutMs: 10_000, intervalMs: 30 },
-    );
-    // More ticks: still open, nothing settled, no second alert.
-    for (let i = 0; i < 3; i++) await reconciler.runOnce();
-    const done = await orders.get(placed.reference);
-    expect(done?.status).toBe("unknown");
-    expect(done?.transactionId).toBeUndefined();
-    expect(await availableOf(ledger, userId)).toBe(held);
-    const alerts = (await outboxOf(r)).filter(
-      (n) => n.kind === "admin_alert" && n.reference === placed.reference,
-    );
-    expect(alerts).toHaveLength(1);
   });
 });
 
