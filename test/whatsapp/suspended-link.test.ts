@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRedisLinks } from "../../src/accounts/links.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { REDIS_URL } from "../support/redis.ts";
 import { useTestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
@@ -88,6 +89,46 @@ describe("a linked chat's new writer, held by the link gate", () => {
       expect(second?.pushFailed).toBeUndefined();
       await asha.waitFor(/added to your balance[\s\S]*Rs 600|Rs 100[\s\S]*Rs 600/);
       expect(asha.texts().slice(again).join("\n")).toMatch(/Rs 100/);
+    });
+  }
+});
+
+describe("a link with no seal (written before seals, or sealed by nothing)", () => {
+  const cases = [
+    {
+      kind: "a legacy value",
+      value: (tg: number) => String(tg),
+      phone: "9779800057001",
+      tgId: 15_701,
+    },
+    {
+      kind: "an empty seal",
+      value: (tg: number) => `${tg}|`,
+      phone: "9779800057003",
+      tgId: 15_703,
+    },
+  ];
+  for (const { kind, value, phone, tgId } of cases) {
+    it(`carries none of the Telegram account's money messages to the number's reader (${kind}): they go to its Telegram chat`, async () => {
+      const tg = ts.user(tgId);
+      await tg.register(phone);
+      await tg.credit(30_000);
+      const asha = new WhatsAppChatUser(standInOf(ts), phone, { name: "Asha" });
+      await asha.say("hi");
+      await linkWhatsAppTo(asha, tg);
+      // The join as stored before seals existed: the inbound holds every writer of it, so nobody
+      // reading the number proves it (review s25-g, S1).
+      const links = keyspace(ts.prefix).accountLinks;
+      await redis.hset(links, String(waPerson(phone)), value(tg.id));
+      const since = asha.texts().length;
+      const tgSince = tg.lastId();
+      const topUp = await (await paidTopUp(tg.id, phone, 20_000))();
+      expect(topUp?.pushFailed).toBeUndefined();
+      const notice = await tg.emu.waitForBotMessage(tg.id, /added to your balance/, {
+        afterId: tgSince,
+      });
+      expect(notice.text).toMatch(/Rs 500/);
+      expect(asha.texts().slice(since).join("\n")).not.toMatch(/added to your balance|Rs 500/);
     });
   }
 });
