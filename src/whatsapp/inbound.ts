@@ -145,6 +145,8 @@ async function personOf(
  * suspended before that answer, so the account's own messages (order results, top-up notices,
  * reminders) stop reaching the chat too (system/whatsapp.ts `linkNow`; review s25-f, B1); the
  * sealing sender's next message clears the mark. One write per change of writer, none otherwise.
+ * A set and a clear race only if the chat's order breaks (inbound-queue's wait fallback or a
+ * takeover); the writes compare against the value as read (review s25-g, N3).
  */
 async function sealedBy(
   deps: InboundDeps,
