@@ -78,32 +78,77 @@ export interface SealedLink {
    * (system/whatsapp.ts `linkNow`) until the sealing sender writes again (review s25-f, B1).
    */
   suspended?: true;
+  /**
+   * The Meta user ids the link gate held while the link was suspended: none of them may re-seal a
+   * name-sealed link by its first user id (whatsapp/inbound.ts `sealedBy`), or a holder who renamed
+   * to the sealer's name would take it (review s25-g, N1).
+   */
+  heldUsers?: string[];
+  /** More than `HELD_USERS_KEPT` were held: no first user id re-seals the link (a new code does). */
+  heldAny?: true;
 }
 
+/** How many held user ids a suspended mark keeps before it stands for any user id. */
+const HELD_USERS_KEPT = 4;
+/** The mark's list standing for any user id (a kept one is encoded: never a bare `*`). */
+const ANY_HELD = "*";
+type HeldMark = readonly string[] | typeof ANY_HELD;
+
+// A user id in the mark: no `|` (the seal's start), `,` (the list's), `!` or `*` left bare.
+const markUser = (u: string) =>
+  encodeURIComponent(u).replace(/[!*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const unmarkUser = (u: string) => {
+  try {
+    return decodeURIComponent(u);
+  } catch {
+    return u;
+  }
+};
+
 /**
- * The stored value: the person id, `!` while suspended, then `|` and the seal when there is one.
- * The mark sits right after the id so a reader without it reads no link at all (fails safe).
+ * The stored value: the person id, `!` while suspended (then the held user ids, `,`-separated, or
+ * `*`), then `|` and the seal when there is one. The mark sits right after the id so a reader
+ * without it reads no link at all (fails safe).
  */
-const linkValue = (personId: number, seal?: string | null, suspended?: boolean) =>
-  `${personId}${suspended ? "!" : ""}${seal === undefined || seal === null ? "" : `|${seal}`}`;
+function linkValue(personId: number, seal?: string | null, held?: HeldMark): string {
+  const mark =
+    held === undefined ? "" : `!${held === ANY_HELD ? ANY_HELD : held.map(markUser).join(",")}`;
+  return `${personId}${mark}${seal === undefined || seal === null ? "" : `|${seal}`}`;
+}
 
 function parseLink(raw: string | null | undefined): SealedLink | null {
   if (raw === null || raw === undefined) return null;
   const bar = raw.indexOf("|");
   const head = bar < 0 ? raw : raw.slice(0, bar);
-  const suspended = head.endsWith("!");
-  const personId = Number(suspended ? head.slice(0, -1) : head);
-  if (head === "" || !Number.isSafeInteger(personId)) return null;
+  const bang = head.indexOf("!");
+  const id = bang < 0 ? head : head.slice(0, bang);
+  // The id after the mark is stripped: "!" alone is no link (review s25-g, N4).
+  const personId = Number(id);
+  if (id === "" || !Number.isSafeInteger(personId)) return null;
   const link: SealedLink = { personId, seal: bar < 0 ? null : raw.slice(bar + 1) };
-  if (suspended) link.suspended = true;
+  if (bang < 0) return link;
+  link.suspended = true;
+  const held = head.slice(bang + 1);
+  if (held === ANY_HELD) link.heldAny = true;
+  else if (held !== "") link.heldUsers = held.split(",").map(unmarkUser);
   return link;
 }
 
-/** The value `was` is stored as, and the same link with the mark set or cleared. */
-const suspendedValues = (was: SealedLink, suspended: boolean) =>
+/** The mark `was` is stored with (undefined: none). */
+const markOf = (was: SealedLink): HeldMark | undefined =>
+  !was.suspended ? undefined : was.heldAny ? ANY_HELD : (was.heldUsers ?? []);
+
+/** The mark once `user` is held too (any user id past `HELD_USERS_KEPT`). */
+function heldWith(was: HeldMark, user: string | undefined): HeldMark {
+  if (user === undefined || was === ANY_HELD || was.includes(user)) return was;
+  return was.length >= HELD_USERS_KEPT ? ANY_HELD : [...was, user];
+}
+
+/** The value `was` is stored as, and the same link with the mark set (`user` held too) or cleared. */
+const suspendedValues = (was: SealedLink, suspended: boolean, user?: string) =>
   [
-    linkValue(was.personId, was.seal, was.suspended),
-    linkValue(was.personId, was.seal, suspended),
+    linkValue(was.personId, was.seal, markOf(was)),
+    linkValue(was.personId, was.seal, suspended ? heldWith(markOf(was) ?? [], user) : undefined),
   ] as const;
 
 export interface LinkStore {
@@ -124,9 +169,15 @@ export interface LinkStore {
   link(channelId: number, personId: number, seal?: string): Promise<void>;
   /**
    * Sets (true) or clears the link's `suspended` mark while the link is still `was` (compare and
-   * set: a link written or dropped since is left as it is); true when written.
+   * set: a link written or dropped since is left as it is); true when written. `heldUser`: the
+   * held writer's Meta user id, kept in the mark (`SealedLink.heldUsers`).
    */
-  suspend(channelId: number, was: SealedLink, suspended: boolean): Promise<boolean>;
+  suspend(
+    channelId: number,
+    was: SealedLink,
+    suspended: boolean,
+    heldUser?: string,
+  ): Promise<boolean>;
   /**
    * The Telegram chats joined to a person (no index: the links are scanned). Asked only for an
    * account whose WhatsApp number was released (accounts/released-reach.ts), where its pushes go
@@ -165,8 +216,8 @@ export function createMemoryLinks(now: () => number = Date.now): LinkStore {
     async link(channelId, personId, seal) {
       links.set(channelId, linkValue(personId, seal));
     },
-    async suspend(channelId, was, suspended) {
-      const [from, to] = suspendedValues(was, suspended);
+    async suspend(channelId, was, suspended, heldUser) {
+      const [from, to] = suspendedValues(was, suspended, heldUser);
       if (links.get(channelId) !== from) return false;
       links.set(channelId, to);
       return true;
@@ -256,8 +307,8 @@ export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): 
     async link(channelId, personId, seal) {
       await redis.hset(k.accountLinks, String(channelId), linkValue(personId, seal));
     },
-    async suspend(channelId, was, suspended) {
-      const [from, to] = suspendedValues(was, suspended);
+    async suspend(channelId, was, suspended, heldUser) {
+      const [from, to] = suspendedValues(was, suspended, heldUser);
       return (
         (await swapLink.run(redis, { links: k.accountLinks }, String(channelId), from, to)) === 1
       );

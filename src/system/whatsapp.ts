@@ -375,8 +375,10 @@ async function linkNow(
   holder: number | null,
   link: SealedLink | null,
 ): Promise<number | null> {
-  if (link === null || link.suspended) return null;
-  const sealer = sealUserId(link.seal ?? undefined);
+  // No seal (a join written before seals, or ""): the inbound holds every writer of it, so its
+  // account's messages never go to whoever reads the number now (review s25-g, S1).
+  if (link === null || link.suspended || !link.seal) return null;
+  const sealer = sealUserId(link.seal);
   if (sealer === null || holder === chatId) return link.personId;
   return (await accounts.waUserOf(chatId)) === sealer ? null : link.personId;
 }

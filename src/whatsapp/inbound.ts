@@ -45,7 +45,12 @@ export interface InboundDeps {
       sealedLinkOf(channelId: number): Promise<SealedLink | null>;
       unlink(channelId: number): Promise<boolean>;
       link(channelId: number, personId: number, seal?: string): Promise<void>;
-      suspend(channelId: number, was: SealedLink, suspended: boolean): Promise<boolean>;
+      suspend(
+        channelId: number,
+        was: SealedLink,
+        suspended: boolean,
+        heldUser?: string,
+      ): Promise<boolean>;
     };
     /** The phone's owner and the language of whom it names (else of `orUserId`), one round trip. */
     ownerAndLocale(phone: Phone, orUserId: number): Promise<ArrivedPerson>;
@@ -140,6 +145,8 @@ async function personOf(
  * suspended before that answer, so the account's own messages (order results, top-up notices,
  * reminders) stop reaching the chat too (system/whatsapp.ts `linkNow`; review s25-f, B1); the
  * sealing sender's next message clears the mark. One write per change of writer, none otherwise.
+ * A set and a clear race only if the chat's order breaks (inbound-queue's wait fallback or a
+ * takeover); the writes compare against the value as read (review s25-g, N3).
  */
 async function sealedBy(
   deps: InboundDeps,
@@ -156,16 +163,30 @@ async function sealedBy(
   }
   // A join sealed by the profile name only (Meta sent no user id then): the first user id seen
   // with that name replaces the name (trust on first use, no weaker than the name itself), so
-  // from now on a new holder who picks the same name no longer passes.
+  // from now on a new holder who picks the same name no longer passes. Never a user id the gate
+  // held while the link was suspended: that writer renamed to the sealer's name (review s25-g, N1).
   if (seal?.startsWith("u:") && m.name && link.seal === senderSeal({ name: m.name })) {
-    await links.link(chatId, owner, seal);
-    return { personId: owner };
+    if (!heldBefore(link, m.userId)) {
+      await links.link(chatId, owner, seal);
+      return { personId: owner };
+    }
   }
   // Meta re-issues the user id when the number changes hands: that link is someone else's, for
   // good (a changed profile name may be the same person renamed: held until a new code).
   if (link.seal?.startsWith("u:") && seal?.startsWith("u:")) await links.unlink(chatId);
-  else if (!link.suspended) await links.suspend(chatId, link, true);
+  else if (!link.suspended || !heldBefore(link, m.userId))
+    await links.suspend(chatId, link, true, m.userId || undefined);
   return { personId: chatId, held: owner };
+}
+
+/**
+ * Whether the suspended link's mark already names `userId` as held (or any user id). A writer
+ * without a user id is never recorded: one more write would say nothing.
+ */
+function heldBefore(link: SealedLink, userId: string | undefined): boolean {
+  if (!link.suspended) return false;
+  if (link.heldAny) return true;
+  return userId ? (link.heldUsers ?? []).includes(userId) : true;
 }
 
 type Found = { personId: number; held?: number; waHeld?: WaHeld };

@@ -10,6 +10,7 @@ import {
   type Phone,
   readLinkCode,
 } from "../../src/accounts/index.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/redis.ts";
 
 /**
@@ -100,6 +101,46 @@ describe.each([
     await s.unlink(31_021);
     expect(await s.suspend(31_021, was, true)).toBe(false);
     expect(await s.sealedLinkOf(31_021)).toBeNull();
+  });
+
+  it("keeps the held writers' user ids in the mark, any character, and stands for any past a few", async () => {
+    const s = make();
+    const odd = ["NP.b|1", "NP.c,2", "NP.d!3", "*"];
+    await s.link(31_031, offer.personId, "n:Asha|x");
+    let was = await s.sealedLinkOf(31_031);
+    for (const u of odd) {
+      if (was === null) throw new Error("no link");
+      expect(await s.suspend(31_031, was, true, u)).toBe(true);
+      was = await s.sealedLinkOf(31_031);
+    }
+    expect(was).toStrictEqual({
+      personId: offer.personId,
+      seal: "n:Asha|x",
+      suspended: true,
+      heldUsers: odd,
+    });
+    if (was === null) throw new Error("no link");
+    // One already kept writes nothing new (the value as read, compared and set to itself).
+    expect(await s.suspend(31_031, was, true, "NP.b|1")).toBe(true);
+    expect(await s.sealedLinkOf(31_031)).toStrictEqual(was);
+    // A fifth: the mark keeps "any" (no first user id re-seals the link).
+    expect(await s.suspend(31_031, was, true, "NP.e5")).toBe(true);
+    const any = await s.sealedLinkOf(31_031);
+    expect(any).toStrictEqual({
+      personId: offer.personId,
+      seal: "n:Asha|x",
+      suspended: true,
+      heldAny: true,
+    });
+    if (any === null) throw new Error("no link");
+    // Any user id is held now: nothing more to keep.
+    expect(await s.suspend(31_031, any, true, "NP.f6")).toBe(true);
+    expect(await s.sealedLinkOf(31_031)).toStrictEqual(any);
+    expect(await s.suspend(31_031, any, false)).toBe(true);
+    expect(await s.sealedLinkOf(31_031)).toStrictEqual({
+      personId: offer.personId,
+      seal: "n:Asha|x",
+    });
   });
 
   it("drops the offer after the last wrong try: the right code then fails too", async () => {
@@ -220,5 +261,29 @@ describe("a code's life and storage", () => {
     expect(readLinkCode("482-913")).toBe("482913");
     expect(readLinkCode("48291")).toBeNull();
     expect(readLinkCode("4829130")).toBeNull();
+  });
+});
+
+describe("links as stored", () => {
+  it("reads the person id after the mark is stripped: `!` alone is no link (review s25-g, N4)", async () => {
+    const prefix = `${redis.prefix}${Math.random()}:`;
+    const s = createRedisLinks({ redis: redis.redis, prefix });
+    const hash = keyspace(prefix).accountLinks;
+    for (const [id, raw] of [
+      [31_041, "!"],
+      [31_042, "!|n:Asha"],
+      [31_043, "!NP.b"],
+    ] as const) {
+      await redis.redis.hset(hash, String(id), raw);
+      expect(await s.sealedLinkOf(id)).toBeNull();
+      expect(await s.linkOf(id)).toBeNull();
+    }
+    // The mark as written before the held user ids were kept still reads as suspended.
+    await redis.redis.hset(hash, "31044", "15401!|n:Asha");
+    expect(await s.sealedLinkOf(31_044)).toStrictEqual({
+      personId: 15_401,
+      seal: "n:Asha",
+      suspended: true,
+    });
   });
 });

@@ -49,7 +49,7 @@ describe("notifier: Meta answering 503 code 2 to sends it took", () => {
     const { fetch } = testRouter({ store: chats, send: (to, b, o) => client.send(to, b, o), now });
     const registry = new Registry();
     const { orders, notifier } = notifierOver(fetch, { notifier: { registry, now } });
-    const o = await orders.place(mobileInput({ chatId }));
+    const o = await orders.place(mobileInput({ chatId, userId: chatId }));
     await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
 
     // Ten minutes of reclaims, 30 s apart.

@@ -37,7 +37,7 @@ async function whatsappNotifier(failures: unknown[], registry?: Registry) {
   const { queue, orders, notifier } = notifierOver(fetch, {
     notifier: registry ? { registry } : {},
   });
-  const o = await orders.place(mobileInput({ chatId: CHAT }));
+  const o = await orders.place(mobileInput({ chatId: CHAT, userId: CHAT }));
   await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
   return { queue, notifier, sent };
 }

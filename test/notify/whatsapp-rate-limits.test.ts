@@ -67,7 +67,9 @@ describe("WhatsApp's rate limits hold WhatsApp's sends, never Telegram's", () =>
       policy: { maxDelayMs: 1_000 },
       notifier: { consumerName: "both" },
     });
-    const waOrder = await orders.place(mobileInput({ chatId: chatIdOfWaId(waId) as number }));
+    const waChat = chatIdOfWaId(waId) as number;
+    // The chat's own order: a WhatsApp chat's orders carry its account's id (update.ts `from`).
+    const waOrder = await orders.place(mobileInput({ chatId: waChat, userId: waChat }));
     await orders.apply({
       reference: waOrder.reference,
       source: "execute",

@@ -46,7 +46,7 @@ async function pushToNewCustomer(windowOpen = true) {
     policy: { maxDelayMs: 1_000 },
     notifier: { registry, now: () => Date.now() + shift },
   });
-  const o = await orders.place(mobileInput({ chatId }));
+  const o = await orders.place(mobileInput({ chatId, userId: chatId }));
   await orders.apply({ reference: o.reference, source: "execute", status: "success", at: 1 });
   const counted = async (name: string) =>
     (await registry.getSingleMetric(name)?.get())?.values.reduce((a, v) => a + v.value, 0) ?? 0;

@@ -1,6 +1,7 @@
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRedisLinks } from "../../src/accounts/links.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { REDIS_URL } from "../support/redis.ts";
 import { useTestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
@@ -80,7 +81,10 @@ describe("a linked chat's new writer, held by the link gate", () => {
       });
       expect(notice.text).toMatch(/Rs 200/);
 
-      // Asha writes again under her name: the chat is the account's again, and so are its notices.
+      // Asha writes again under her name (her messages carry no user id; the stand-in would
+      // otherwise send Bikash's, the number's last): the chat is the account's again, and so
+      // are its notices.
+      standInOf(ts).faults.omitUserIdOf(phone);
       await asha.say("balance", /Rs 500/);
       expect((await links.sealedLinkOf(waPerson(phone)))?.suspended).toBeUndefined();
       const again = bikash.texts().length;
@@ -90,4 +94,111 @@ describe("a linked chat's new writer, held by the link gate", () => {
       expect(asha.texts().slice(again).join("\n")).toMatch(/Rs 100/);
     });
   }
+});
+
+describe("a link with no seal (written before seals, or sealed by nothing)", () => {
+  const cases = [
+    {
+      kind: "a legacy value",
+      value: (tg: number) => String(tg),
+      phone: "9779800057001",
+      tgId: 15_701,
+    },
+    {
+      kind: "an empty seal",
+      value: (tg: number) => `${tg}|`,
+      phone: "9779800057003",
+      tgId: 15_703,
+    },
+  ];
+  for (const { kind, value, phone, tgId } of cases) {
+    it(`carries none of the Telegram account's money messages to the number's reader (${kind}): they go to its Telegram chat`, async () => {
+      const tg = ts.user(tgId);
+      await tg.register(phone);
+      await tg.credit(30_000);
+      const asha = new WhatsAppChatUser(standInOf(ts), phone, { name: "Asha" });
+      await asha.say("hi");
+      await linkWhatsAppTo(asha, tg);
+      // The join as stored before seals existed: the inbound holds every writer of it, so nobody
+      // reading the number proves it (review s25-g, S1).
+      const links = keyspace(ts.prefix).accountLinks;
+      await redis.hset(links, String(waPerson(phone)), value(tg.id));
+      const since = asha.texts().length;
+      const tgSince = tg.lastId();
+      const topUp = await (await paidTopUp(tg.id, phone, 20_000))();
+      expect(topUp?.pushFailed).toBeUndefined();
+      const notice = await tg.emu.waitForBotMessage(tg.id, /added to your balance/, {
+        afterId: tgSince,
+      });
+      expect(notice.text).toMatch(/Rs 500/);
+      expect(asha.texts().slice(since).join("\n")).not.toMatch(/added to your balance|Rs 500/);
+    });
+  }
+});
+
+describe("a suspended name-sealed link and the first user id seen with the sealer's name", () => {
+  /** Asha joins by her name alone; Bikash (a user id) writes and is held: the link is suspended. */
+  async function suspendedBy(phone: string, tgId: number, bikashId: string) {
+    const tg = ts.user(tgId);
+    await tg.register(phone);
+    await tg.credit(30_000);
+    const asha = new WhatsAppChatUser(standInOf(ts), phone, { name: "Asha" });
+    await asha.say("hi");
+    await linkWhatsAppTo(asha, tg);
+    const bikash = new WhatsAppChatUser(standInOf(ts), phone, { name: "Bikash", userId: bikashId });
+    await bikash.say("balance", /Is that Telegram account yours/);
+    const links = createRedisLinks({ redis: redis as never, prefix: ts.prefix });
+    expect(await links.sealedLinkOf(waPerson(phone))).toMatchObject({ suspended: true });
+    return { tg, links };
+  }
+
+  it("is no way in for the held writer renamed to the sealer's name (review s25-g, N1)", async () => {
+    const phone = "9779800057002";
+    const { links } = await suspendedBy(phone, 15_702, "NP.bikash-7002");
+    const renamed = new WhatsAppChatUser(standInOf(ts), phone, {
+      name: "Asha",
+      userId: "NP.bikash-7002",
+    });
+    const m = await renamed.say("balance", /Is that Telegram account yours/);
+    expect(m.text ?? "").not.toMatch(/Rs 300/);
+    // Still suspended, still name-sealed: Asha herself (by her name, or her own first user id)
+    // gets back in; a new code does too.
+    expect(await links.sealedLinkOf(waPerson(phone))).toMatchObject({
+      seal: "n:Asha",
+      suspended: true,
+    });
+  });
+
+  it("re-seals it for the sealer's own first user id, and clears the mark", async () => {
+    const phone = "9779800057004";
+    const { links, tg } = await suspendedBy(phone, 15_704, "NP.bikash-7004");
+    const asha = new WhatsAppChatUser(standInOf(ts), phone, {
+      name: "Asha",
+      userId: "NP.asha-7004",
+    });
+    await asha.say("balance", /Rs 300/);
+    expect(await links.sealedLinkOf(waPerson(phone))).toStrictEqual({
+      personId: tg.id,
+      seal: "u:NP.asha-7004",
+    });
+  });
+
+  it("keeps every held user id (a second one is refused too), up to a few", async () => {
+    const phone = "9779800057005";
+    const { links } = await suspendedBy(phone, 15_705, "NP.bikash-7005");
+    const chandra = new WhatsAppChatUser(standInOf(ts), phone, {
+      name: "Chandra",
+      userId: "NP.chandra-7005",
+    });
+    await chandra.say("balance", /Is that Telegram account yours/);
+    expect(await links.sealedLinkOf(waPerson(phone))).toMatchObject({
+      heldUsers: ["NP.bikash-7005", "NP.chandra-7005"],
+    });
+    const renamed = new WhatsAppChatUser(standInOf(ts), phone, {
+      name: "Asha",
+      userId: "NP.bikash-7005",
+    });
+    const m = await renamed.say("balance", /Is that Telegram account yours/);
+    expect(m.text ?? "").not.toMatch(/Rs 300/);
+  });
 });
