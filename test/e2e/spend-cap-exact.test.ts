@@ -1,6 +1,9 @@
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { electricityBill } from "../../dev/sandbox/lookups.ts";
+import { decodeConversation } from "../../src/bot/conversation-storage.ts";
 import { formatRupees, toDecimalString, toPaisa } from "../../src/money.ts";
+import { REDIS_URL } from "../support/redis.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 
 /**
@@ -42,6 +45,23 @@ describe("a cap-narrowed amount question accepts exactly what fits", () => {
     expect(over.text).toContain("The largest amount is Rs 394.63.");
     const c = await u.say("394.50", /Please check/);
     expect(c.text).toContain("Amount: Rs 394.50");
+  });
+
+  it("mobile: the narrowed bounds are worked out once, so the conversation logs them once", async () => {
+    const u = await leaving(24_989, 39_463);
+    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    await u.say("9841000989", /How much/);
+    // Every `external` stays in the stored conversation until the flow ends (its bytes: issue 31
+    // target 6). Rs 394.63 is logged as what is left (read as the flow began) and as the narrowed
+    // bounds' largest amount, once: the amount step worked the bounds out twice (the step, then
+    // the question), so the figure stood there three times.
+    const redis = new Redis(REDIS_URL);
+    try {
+      const state = decodeConversation(await redis.getBuffer(`${ts.prefix}conversation:${u.id}`));
+      expect(JSON.stringify(state).match(/39463/g) ?? []).toHaveLength(2);
+    } finally {
+      redis.disconnect();
+    }
   });
 
   /** The electricity bill of customer 24990001 (SC 777.01) is due, in paisa, with paisa. */

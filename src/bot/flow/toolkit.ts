@@ -188,11 +188,21 @@ export class Flow {
     params?: Record<string, string | number>,
   ): Promise<number> {
     const narrowed = await this.spendable(bounds, priced);
-    return prompts.askAmount(this.scope, promptKey, narrowed, {
-      region: priced.region,
-      params,
-      wholeMax: true,
-    });
+    return this.askNarrowedAmount(promptKey, narrowed, priced.region, params);
+  }
+
+  /**
+   * An order's amount within bounds `spendable` already narrowed (its caller read them first):
+   * not worked out again, as each `external` stays in the conversation's log (and bytes) until
+   * the flow ends.
+   */
+  askNarrowedAmount(
+    promptKey: string,
+    narrowed: AmountBounds,
+    region: Priced["region"],
+    params?: Record<string, string | number>,
+  ): Promise<number> {
+    return prompts.askAmount(this.scope, promptKey, narrowed, { region, params, wholeMax: true });
   }
 
   /**

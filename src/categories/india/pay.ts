@@ -90,7 +90,7 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
       if (plans.length < executable.length) await flow.reply(t("india-plans-over-limit"));
       if (plans.length === 0 && billed === null) {
         if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
-        st.amountPaisa = await flow.askOrderAmount("india-ask-amount", bounds, priced, { number });
+        st.amountPaisa = await flow.askNarrowedAmount("india-ask-amount", bounds, "in", { number });
         st.plan = undefined;
         return;
       }

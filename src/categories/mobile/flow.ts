@@ -123,7 +123,7 @@ export function mobileConversation(deps: BotDeps) {
             st.amountPaisa = amount;
             return;
           }
-          st.amountPaisa = await flow.askOrderAmount("mobile-ask-amount-for", bounds, priced, {
+          st.amountPaisa = await flow.askNarrowedAmount("mobile-ask-amount-for", bounds, "np", {
             number: st.number!,
             operator: st.operator!.name,
           });
