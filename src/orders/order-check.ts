@@ -30,6 +30,7 @@ interface Def {
   entries?: Record<string, unknown>;
   values?: unknown[];
   coerce?: boolean;
+  format?: string;
 }
 interface CheckDef {
   check: string;
@@ -48,9 +49,21 @@ interface Schema {
 
 class Unsupported extends Error {}
 
-// An object as JSON.parse and cloneJson make them; anything else goes to the parse.
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && Object.getPrototypeOf(v) === Object.prototype;
+/**
+ * An object as JSON.parse and cloneJson make them, whose own keys are exactly its enumerable
+ * string keys and none is `__proto__`; anything else goes to the parse (review s26-c: zod refuses
+ * a symbol key in a record, strips an own `__proto__`, and copies a non-enumerable key that JSON
+ * would drop).
+ */
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Object.getPrototypeOf(v) !== Object.prototype)
+    return false;
+  return (
+    Object.getOwnPropertySymbols(v).length === 0 &&
+    !Object.hasOwn(v, "__proto__") &&
+    Object.getOwnPropertyNames(v).length === Object.keys(v).length
+  );
+}
 
 function lengthCheck(c: CheckDef): DerivedCheck {
   const min = c.minimum;
@@ -122,6 +135,9 @@ function objectCheck(def: Def): DerivedCheck {
 function derive(schema: Schema): DerivedCheck {
   const def = schema._zod.def;
   if (def.coerce) throw new Unsupported("coerce");
+  // z.int(), z.email(), z.uuid() and the like carry their format on the schema itself, not as a
+  // check: not read here, so parsed (review s26-c).
+  if (def.format !== undefined) throw new Unsupported(`format ${def.format}`);
   switch (def.type) {
     case "string":
       return withChecks(def, "string", (v) => typeof v === "string");
@@ -164,6 +180,10 @@ function derive(schema: Schema): DerivedCheck {
     case "literal": {
       const allowed = new Set(def.type === "enum" ? Object.values(def.entries ?? {}) : def.values);
       if ((def.checks ?? []).length > 0) throw new Unsupported(def.type);
+      // A TypeScript numeric enum's object also maps its numbers back to names, which zod's
+      // values leave out: only string enums are read here (review s26-c).
+      if (def.type === "enum" && [...allowed].some((x) => typeof x !== "string"))
+        throw new Unsupported("numeric enum");
       return (v) => allowed.has(v);
     }
     default:

@@ -183,5 +183,31 @@ describe("the written order's derived check (order-check.ts)", () => {
     expect(derivedCheck(z.object({ a: z.string().email() }))).toBeNull();
     expect(derivedCheck(z.looseObject({ a: z.string() }))).toBeNull();
     expect(derivedCheck(z.object({ a: z.union([z.string(), z.number()]) }))).toBeNull();
+    // Review s26-c: formats carried on the schema itself, and numeric enums.
+    expect(derivedCheck(z.object({ a: z.int().nonnegative() }))).toBeNull();
+    expect(derivedCheck(z.object({ a: z.uuid() }))).toBeNull();
+    enum Numeric {
+      A = 1,
+      B = 2,
+    }
+    expect(derivedCheck(z.object({ a: z.enum(Numeric) }))).toBeNull();
+  });
+
+  // Review s26-c, blocker: a record's keys that the parse refuses, strips or copies where JSON
+  // would drop them. Each must go to the parse, which then throws or gives what is stored.
+  it("sends to the parse a details object with a symbol, an own __proto__ or a hidden key", () => {
+    const withSymbol = { ...full, details: { circleId: "5", [Symbol("s")]: 1 } };
+    expect(check?.(withSymbol)).toBe(false);
+    const withProto = { ...full, details: JSON.parse('{"circleId":"5","__proto__":{"x":1}}') };
+    expect(check?.(withProto)).toBe(false);
+    expect(JSON.stringify(validOrder(withProto).details)).toBe('{"circleId":"5"}');
+    const hidden: Record<string, unknown> = { circleId: "5" };
+    Object.defineProperty(hidden, "secret", { value: "x", enumerable: false });
+    expect(check?.({ ...full, details: hidden })).toBe(false);
+    const hiddenTop = { ...full };
+    Object.defineProperty(hiddenTop, "status", { value: full.status, enumerable: false });
+    expect(check?.(hiddenTop)).toBe(false);
+    // The same order without them passes as it is.
+    expect(check?.({ ...full, details: { circleId: "5" } })).toBe(true);
   });
 });
