@@ -47,8 +47,7 @@ const INFO_REWRITE_MS = 12 * 3600 * 1000;
  * own state (its locale, flow and words, the chat and the account: the same on every replay), so
  * the external returns no copy of it: every external's value stays in the stored conversation
  * until the flow ends (issue 31 target 6: 44 of its bytes, deflated, at a mobile top-up's amount
- * question). A conversation stored before returns the text itself (`wrote` a string): it is what
- * is worked out here, and counts as written.
+ * question).
  */
 async function armIdle(s: FlowScope, chatId: number) {
   const { conversation, deps, t } = s;
