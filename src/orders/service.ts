@@ -154,6 +154,8 @@ export function createOrders(opts: OrdersOptions) {
     settleable: (order: Order) => settleable(order, ctx.now(), settleAfterMs, settleEnabled),
     get: (reference: string) => store.get(reference),
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
+    /** The order placed under an idempotency key (one exact look-up), whoever's newest it is behind. */
+    getByIdempotencyKey: (key: string) => store.getByIdempotencyKey(key),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),
     listUnmatched: (limit = 50) => store.listUnmatched(limit),
     /** A claim against a final order: may it cost a status query now (store.takeClaimCheck)? */
