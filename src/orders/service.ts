@@ -3,7 +3,7 @@ import { type Logger, primitiveFieldsLogger } from "../logger.ts";
 import type { PriceSchedule } from "../pricing/index.ts";
 import { createApply } from "./apply.ts";
 import { type AccessMode, createCharges } from "./charges.ts";
-import type { FiguresOff, OrdersContext } from "./context.ts";
+import type { AdminNote, FiguresOff, OrdersContext } from "./context.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
 import type { Order } from "./model.ts";
 import { type OrderPart, orderPartsOf } from "./parts.ts";
@@ -55,6 +55,8 @@ export interface OrdersOptions {
   onWalletReading?: (r: WalletReading) => Promise<unknown>;
   /** Told each order whose booked figures are off (books/figures-off.ts); errors are logged. */
   onFiguresOff?: (f: FiguresOff) => Promise<unknown>;
+  /** Told each order moved by an event with a note for the admins (books/collision-alert.ts). */
+  onAdminNote?: (n: AdminNote) => Promise<unknown>;
   store: OrderStore;
   /**
    * The categories' order parts (details, execute request), from the registry the composition
@@ -109,6 +111,7 @@ export function createOrders(opts: OrdersOptions) {
     parts: orderPartsOf(opts.categories),
     adminChatIds: opts.adminChatIds ?? [],
     onFiguresOff: opts.onFiguresOff,
+    onAdminNote: opts.onAdminNote,
   };
   const charges = createCharges({
     pricing: opts.pricing,
