@@ -73,7 +73,6 @@ export function createHourlyAlert(
       deps.logger?.warn({ reference: order.reference, since: w.since }, kind.counted);
       return false;
     }
-    await crossings.remember(name, JSON.stringify({ since: at, more: 0, refs: [] }));
     const since =
       w && w.more > 0
         ? ` Also ${w.more} more ${kind.more} since ${hhmm(w.since)} UTC (e.g. ${w.refs.join(", ")}), each recorded on its order.`
@@ -90,8 +89,13 @@ export function createHourlyAlert(
       at,
       note,
     }));
-    // Re-armed and crossed: the alerts are queued by the crossing's own atomic step.
+    // Re-armed and crossed: the alerts are queued by the crossing's own atomic step. The hour's
+    // window is written after them (review s26-a): a crash or a failed queueing in between
+    // leaves no window, so the next order is told again, rather than a window with no alert
+    // that counts every later order of the hour in silence.
     await crossings.record(name, false, []);
-    return crossings.record(name, true, alerts);
+    const queued = await crossings.record(name, true, alerts);
+    await crossings.remember(name, JSON.stringify({ since: at, more: 0, refs: [] }));
+    return queued;
   };
 }
