@@ -8,12 +8,12 @@ import { orderPartsOf } from "../../src/orders/parts.ts";
 import { eventFromExecute } from "../../src/orders/provider-events.ts";
 import type { Orders } from "../../src/orders/service.ts";
 import {
+  adminAlertsOf,
   availableOf,
   creditCustomer,
   ordersOnRedis,
-  outboxOf,
   type SandboxAggregator,
-  startSandboxAggregator,
+  startQuickSandbox,
 } from "../support/order-rig.ts";
 import { mobileInput, testRedis } from "../support/orders.ts";
 
@@ -36,12 +36,7 @@ describe("a reference the aggregator already holds for another recharge", () => 
   let ledger: LedgerStore;
 
   beforeAll(async () => {
-    aggregator = await startSandboxAggregator({
-      token: TOKEN,
-      balancePaisa: 5_000_000,
-      delays: { toPendingMs: 10, toFinalMs: 20 },
-      maxRetries: 1,
-    });
+    aggregator = await startQuickSandbox(TOKEN);
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
   });
 
@@ -81,9 +76,7 @@ describe("a reference the aggregator already holds for another recharge", () => 
     const sent = await orders.submit(placed.reference, { known: placed });
     expect(sent.status).toBe("failed");
     expect(await availableOf(ledger, userId)).toBe(FUNDED);
-    const alerts = (await outboxOf(r)).filter(
-      (n) => n.kind === "admin_alert" && n.reference === placed.reference,
-    );
+    const alerts = await adminAlertsOf(r, placed.reference);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]?.chatId).toBe(ADMIN);
   });
