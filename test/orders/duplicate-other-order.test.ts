@@ -12,6 +12,7 @@ import {
   availableOf,
   creditCustomer,
   ordersOnRedis,
+  outboxOf,
   type SandboxAggregator,
   startQuickSandbox,
 } from "../support/order-rig.ts";
@@ -95,12 +96,7 @@ describe("reference collisions, order after order", () => {
   let clock = Date.UTC(2026, 10, 27, 6, 0);
 
   beforeAll(async () => {
-    aggregator = await startSandboxAggregator({
-      token: TOKEN,
-      balancePaisa: 5_000_000,
-      delays: { toPendingMs: 10, toFinalMs: 20 },
-      maxRetries: 1,
-    });
+    aggregator = await startQuickSandbox(TOKEN);
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
   });
 
