@@ -22,7 +22,8 @@ import { startBenchSystem } from "./lib/system.ts";
  * coverage (call counts, not samples), step by step. Prints, per step, the functions of the
  * product's own code and of the plugins (grammY, conversations, zod, Fluent, pino, zlib's callers)
  * called at least BENCH_CALLS_MIN times an update (default 1), and the Bot API methods and Redis
- * commands sent per update.
+ * commands sent per update (the product's client only: the floor answers each echo with one
+ * sendMessage).
  *
  *   node --import tsx --expose-gc bench/bot-calls.ts   (BENCH_BOT_USERS, default 50;
  *   BENCH_CALLS_FILTER, a regex over "function url", default our code and the plugins)
@@ -85,6 +86,8 @@ try {
   // Warm up both bots (JIT, first-use paths), then count.
   await walk(floor, ECHO_FLOW, users(20));
   await walk(product, MOBILE_FLOW, users(20));
+  methods.clear();
+  commands.clear();
 
   session.connect();
   await session.post("Profiler.enable");
