@@ -6,6 +6,7 @@ import { InsufficientFundsError, PriceChangedError } from "../../orders/service.
 import { accessOf, deniedReply } from "../access.ts";
 import { addMoneyButtonData, menuButton } from "../callback-data.ts";
 import type { FlowContext } from "../context.ts";
+import type { SentMessage } from "../conversation-storage.ts";
 import type { OrderDraft, Role } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
 import { formatOrderTime } from "../format.ts";
@@ -388,7 +389,9 @@ async function receiptAndSubmit(s: FlowScope, order: Order): Promise<Order> {
       await saidPlaced(s, order);
       return order;
     }
-    const receipt = await ctx.reply(receiptText(s.t, { ...order, status: "submitting" }));
+    const receipt: SentMessage = await ctx.reply(
+      receiptText(s.t, { ...order, status: "submitting" }),
+    );
     // The receipt is remembered with the submitting mark, on the order just placed (no read).
     const submitted = await conversation.external(() =>
       deps.orders.submit(order.reference, { known: order, receiptMessageId: receipt.message_id }),
