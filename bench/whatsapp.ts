@@ -101,7 +101,7 @@ export interface ConversationBytes {
   byKind: Record<string, number>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const s = createServer();
   s.listen(0, "127.0.0.1");
   await once(s, "listening");
@@ -110,7 +110,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startEmulator() {
+export async function startEmulator() {
   const emulator = createBotApiEmulator({ token: PLAYGROUND_TOKEN });
   const server = serve({ fetch: emulator.app.fetch, port: 0, hostname: "127.0.0.1" });
   await once(server, "listening");
@@ -125,7 +125,7 @@ async function startEmulator() {
   };
 }
 
-const cpuMs = async (helper: Helper) => (await helper.call<{ cpuMs: number }>("cpu")).cpuMs;
+export const cpuMs = async (helper: Helper) => (await helper.call<{ cpuMs: number }>("cpu")).cpuMs;
 const systemMs = async (helper: Helper) =>
   (await helper.call<{ systemMs: number }>("cpu")).systemMs;
 
@@ -237,7 +237,7 @@ export interface Traffic {
   httpOut: number;
 }
 
-interface StepChannel {
+export interface StepChannel {
   channel: StepRun["channel"];
   /** The user's act; resolves when the reply reached the Bot API / Cloud API stand-in. */
   step(user: number): Promise<unknown>;
@@ -247,7 +247,7 @@ interface StepChannel {
   http(): { in: number; out: number };
 }
 
-function telegramChannel(emu: BotApiEmulator, firstId: number): StepChannel {
+export function telegramChannel(emu: BotApiEmulator, firstId: number): StepChannel {
   return {
     channel: "telegram",
     async step(user) {
@@ -266,7 +266,7 @@ function telegramChannel(emu: BotApiEmulator, firstId: number): StepChannel {
   };
 }
 
-function whatsappChannel(standIn: RunningStandIn, firstPhone: number): StepChannel {
+export function whatsappChannel(standIn: RunningStandIn, firstPhone: number): StepChannel {
   return {
     channel: "whatsapp",
     async step(user) {
@@ -286,7 +286,7 @@ function whatsappChannel(standIn: RunningStandIn, firstPhone: number): StepChann
 }
 
 /** `users` steps at `perSecond`, each a different chat; returns the product's CPU and the times. */
-async function stepRound(
+export async function stepRound(
   helper: Helper,
   ch: StepChannel,
   users: number,

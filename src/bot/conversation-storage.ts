@@ -1,5 +1,6 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { StorageAdapter } from "grammy";
+import type { Message } from "grammy/types";
 import type { RedisClient } from "../redis/connection.ts";
 import { carryWithRelease } from "./carried-writes.ts";
 
@@ -39,9 +40,9 @@ type Json = Record<string, unknown>;
 const isObject = (x: unknown): x is Json => typeof x === "object" && x !== null;
 
 /**
- * A message as a flow still needs it on replay: without the bot's own profile (`from` of the
- * bot's messages, 376 B each) and without its keyboard (`reply_markup`). The flows read a
- * message's id, chat and text, never those two (a replay gets the stored value, the first run
+ * The message under a button press as a flow still needs it on replay: without the bot's own
+ * profile (`from` of the bot's messages, 376 B each) and without its keyboard (`reply_markup`).
+ * The flows read its id and chat, never those two (a replay gets the stored value, the first run
  * the whole one, so a flow reading them would see them only on the first run).
  */
 function trimMessage(message: unknown): unknown {
@@ -53,9 +54,32 @@ function trimMessage(message: unknown): unknown {
 }
 
 /**
- * The state as stored: every Bot API answer's message and the message under a button press
- * trimmed (`trimMessage`), everything else (the updates' own fields, `external` results) as it
- * is. A new object where something was trimmed; the state handed in is not changed.
+ * The bot's own message as a Bot API call answered it (sendMessage, editMessageText, a
+ * document), as a flow still needs it on replay: its id and chat, and its date (a Message has
+ * one). What the flows read of such a message is its id and chat: prompt-loop.ts strips and
+ * edits a question by them and matches a button press to it by the id, checkout.ts names the
+ * receipt by its id; nothing reads its words, keyboard, sender or document (a replay gets the
+ * stored value, the first run the whole one, so a flow reading them would see them only on the
+ * first run). Its words were the largest part of a stored conversation (issue 31 target 6: 115
+ * of about 790 B, deflated, at a mobile top-up's amount question), and every question adds one.
+ */
+/**
+ * The type of what a flow may read of the bot's own sent message: all a replay has of it. A
+ * flow keeps a sent message as this, so reading its words does not compile (review s26-b).
+ */
+export type SentMessage = Pick<Message, "message_id" | "date" | "chat">;
+
+function trimAnswer(message: unknown): unknown {
+  if (!isObject(message) || typeof message.message_id !== "number") return message;
+  const { message_id, date, chat } = message;
+  return { message_id, date, chat };
+}
+
+/**
+ * The state as stored: every Bot API answer's message trimmed (`trimAnswer`), and the message
+ * under a button press (`trimMessage`), everything else (the updates' own fields, `external`
+ * results) as it is. A new object where something was trimmed; the state handed in is not
+ * changed.
  */
 function trimConversation(value: unknown): unknown {
   if (!isObject(value) || !isObject(value.state)) return value;
@@ -87,7 +111,7 @@ function trimReplay(conversation: unknown): unknown {
     // A Bot API call's answer ({ ok, res: { ok, result } }); `external` results are ours, kept.
     if (kind === "external" || value.ok !== true || !isObject(value.res)) return op;
     const res = value.res;
-    return { ...op, returnValue: { ...value, res: { ...res, result: trimMessage(res.result) } } };
+    return { ...op, returnValue: { ...value, res: { ...res, result: trimAnswer(res.result) } } };
   });
   return { ...conversation, replay: { ...conversation.replay, receive: trimmed } };
 }

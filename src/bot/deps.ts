@@ -81,6 +81,11 @@ export interface BotOrders {
   submit(reference: string, opts?: SubmitOptions): Promise<Order>;
   get(reference: string): Promise<Order | null>;
   getByTransactionId(transactionId: string): Promise<Order | null>;
+  /**
+   * The order placed under an idempotency key (one exact look-up, however many orders the user
+   * placed since): a confirmation's own order after its save was lost.
+   */
+  getByIdempotencyKey(key: string): Promise<Order | null>;
   /** Newest first; `offset` skips that many of the newest (history paging). */
   listByUser(userId: number, limit: number, offset?: number): Promise<Order[]>;
   /** One page of a search through the store's indexes (/history's month and number). */

@@ -73,6 +73,7 @@ export function createApply(ctx: OrdersContext): Apply {
     let statusChanged = false;
     let from = order.status;
     let figuresOff: string | undefined;
+    let adminNote: string | undefined;
     const result = await store.update(
       order.reference,
       (current) => {
@@ -80,6 +81,7 @@ export function createApply(ctx: OrdersContext): Apply {
         statusChanged = t.statusChanged;
         from = t.from;
         figuresOff = t.figuresOff;
+        adminNote = t.adminNote;
         return t.changed ? { order: t.order, notifications: t.notifications } : null;
       },
       order,
@@ -91,6 +93,7 @@ export function createApply(ctx: OrdersContext): Apply {
     if (!result.updated) return { outcome: "unchanged", order: result.order, notifications: [] };
     reportWrite(ctx, result);
     if (figuresOff !== undefined) await tellFiguresOff(ctx, result.order, figuresOff);
+    if (adminNote !== undefined) await tellAdmins(ctx, result.order, adminNote);
     if (isFinal(from) && !statusChanged) reportFinalWord(ctx, event, result.order);
     if (statusChanged) reportTransition(ctx, event, from, result.order);
     return {
@@ -204,5 +207,20 @@ async function tellFiguresOff(ctx: OrdersContext, order: Order, off: string): Pr
     await ctx.onFiguresOff?.({ order, off, at: ctx.now() });
   } catch (err) {
     ctx.log?.error({ err: String(err), reference: order.reference }, "figures alert not sent");
+  }
+}
+
+/**
+ * The admins told of a step's note (an execute refused for a reference the aggregator already
+ * holds), after the write, within an overall limit (books/collision-alert.ts): a counter set back
+ * refuses order after order. A crash in between loses the alert, not the record (the order failed,
+ * the refusal in its history), and leaves no window, so the next such order is told.
+ */
+async function tellAdmins(ctx: OrdersContext, order: Order, note: string): Promise<void> {
+  ctx.log?.warn({ reference: order.reference, note }, "an order's note for the admins");
+  try {
+    await ctx.onAdminNote?.({ order, note, at: ctx.now() });
+  } catch (err) {
+    ctx.log?.error({ err: String(err), reference: order.reference }, "admins' note not sent");
   }
 }

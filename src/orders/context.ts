@@ -26,6 +26,19 @@ export interface OrdersContext {
    * the admins' alert, within an overall limit (books/figures-off.ts). Unset: logged only.
    */
   onFiguresOff: ((f: FiguresOff) => Promise<unknown>) | undefined;
+  /**
+   * Told after the write of a step whose event carries a note for the admins (an execute refused
+   * for a reference the aggregator already holds): the admins' alert, within an overall limit
+   * (books/collision-alert.ts). Unset: logged only.
+   */
+  onAdminNote: ((n: AdminNote) => Promise<unknown>) | undefined;
+}
+
+/** An order moved by an event with a note for the admins, and that note. */
+export interface AdminNote {
+  order: Order;
+  note: string;
+  at: number;
 }
 
 /** An order whose booked figures are off, and what is off in words. */

@@ -357,8 +357,9 @@ export const orderEventSchema = z.object({
   /** Apply only while the order is in one of these states (checked atomically with the write). */
   expect: z.array(orderStatusSchema).optional(),
   /**
-   * Told to the admins (ADMIN_IDS) in the step that moves the order to this event's status, so
-   * once per order: an execute refused for a reference the aggregator already holds.
+   * For the admins (ADMIN_IDS), from the step that moves the order to this event's status, so
+   * once per order: an execute refused for a reference the aggregator already holds. Told after
+   * the write, within an overall limit (OrdersContext.onAdminNote, books/hourly-alert.ts).
    */
   adminNote: z.string().max(500).optional(),
   /** Flag the order as stuck and alert these admins (once per order). */

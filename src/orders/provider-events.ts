@@ -73,7 +73,7 @@ function executeEvent(result: ExecuteResult, at: number): OrderEvent {
           at,
           note: `rejected: reference already held by the aggregator (HTTP ${result.httpStatus})`,
           providerMessage: result.message.slice(0, 500),
-          adminNote: `the aggregator refused the execute as a duplicate of a reference it already holds ("${result.message.slice(0, 80)}"). Ours is sent once, so that is another recharge's: a reference counter set back (a restore?). The order failed, its hold returned; check the counter (docs/backup-restore.md).`,
+          adminNote: `the aggregator refused the execute as a duplicate of a reference it already holds ("${result.message.slice(0, 80)}"). Ours is sent once, so that is another recharge's: a reference counter set back (a restore?). The order failed (a prepaid order's hold returned); check the counter (docs/backup-restore.md).`,
         };
       }
       return {

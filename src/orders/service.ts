@@ -3,7 +3,7 @@ import { type Logger, primitiveFieldsLogger } from "../logger.ts";
 import type { PriceSchedule } from "../pricing/index.ts";
 import { createApply } from "./apply.ts";
 import { type AccessMode, createCharges } from "./charges.ts";
-import type { FiguresOff, OrdersContext } from "./context.ts";
+import type { AdminNote, FiguresOff, OrdersContext } from "./context.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
 import type { Order } from "./model.ts";
 import { type OrderPart, orderPartsOf } from "./parts.ts";
@@ -55,6 +55,8 @@ export interface OrdersOptions {
   onWalletReading?: (r: WalletReading) => Promise<unknown>;
   /** Told each order whose booked figures are off (books/figures-off.ts); errors are logged. */
   onFiguresOff?: (f: FiguresOff) => Promise<unknown>;
+  /** Told each order moved by an event with a note for the admins (books/collision-alert.ts). */
+  onAdminNote?: (n: AdminNote) => Promise<unknown>;
   store: OrderStore;
   /**
    * The categories' order parts (details, execute request), from the registry the composition
@@ -109,6 +111,7 @@ export function createOrders(opts: OrdersOptions) {
     parts: orderPartsOf(opts.categories),
     adminChatIds: opts.adminChatIds ?? [],
     onFiguresOff: opts.onFiguresOff,
+    onAdminNote: opts.onAdminNote,
   };
   const charges = createCharges({
     pricing: opts.pricing,
@@ -154,6 +157,8 @@ export function createOrders(opts: OrdersOptions) {
     settleable: (order: Order) => settleable(order, ctx.now(), settleAfterMs, settleEnabled),
     get: (reference: string) => store.get(reference),
     getByTransactionId: (transactionId: string) => store.getByTransactionId(transactionId),
+    /** The order placed under an idempotency key (one exact look-up), whoever's newest it is behind. */
+    getByIdempotencyKey: (key: string) => store.getByIdempotencyKey(key),
     listByUser: (userId: number, limit = 10, offset = 0) => store.listByUser(userId, limit, offset),
     listUnmatched: (limit = 50) => store.listUnmatched(limit),
     /** A claim against a final order: may it cost a status query now (store.takeClaimCheck)? */

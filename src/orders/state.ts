@@ -285,19 +285,6 @@ function step(order: Order, event: OrderEvent, admins: readonly number[]): Trans
     next.settled = { ...event.settle, at: event.at };
     notifications.push(...settledAlerts(order, next, event.settle, event.at));
   }
-  if (moves && event.adminNote !== undefined) {
-    for (const chatId of admins) {
-      notifications.push({
-        kind: "admin_alert",
-        topic: "settle_proposed",
-        reference: order.reference,
-        status: next.status,
-        chatId,
-        at: event.at,
-        note: `Order ${order.reference}: ${event.adminNote}`,
-      });
-    }
-  }
   if (flags && event.flag) {
     next.flaggedAt = event.at;
     for (const admin of event.flag.adminChatIds) {
@@ -328,5 +315,8 @@ function step(order: Order, event: OrderEvent, admins: readonly number[]): Trans
     statusChanged: moves,
     from: order.status,
     notifications,
+    // A restore's counter set back refuses order after order: told after the write, at most one
+    // alert an hour (apply.ts, books/hourly-alert.ts), not one per order per admin.
+    ...(moves && event.adminNote !== undefined ? { adminNote: event.adminNote } : {}),
   };
 }

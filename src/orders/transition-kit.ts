@@ -26,6 +26,11 @@ export interface TransitionResult {
    * limit (OrdersContext.onFiguresOff).
    */
   figuresOff?: string;
+  /**
+   * The event's note for the admins (its `adminNote`), the order moved by it: told after the
+   * write, within an overall limit (OrdersContext.onAdminNote).
+   */
+  adminNote?: string;
 }
 
 /** History stays bounded even if a sender invents endless distinct notes. */

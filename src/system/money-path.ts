@@ -1,6 +1,7 @@
 import {
   createBooks,
   createBooksCheck,
+  createCollisionAlert,
   createFiguresOffAlert,
   createFloatWatch,
 } from "../books/index.ts";
@@ -51,6 +52,11 @@ export function wireMoneyPath(
     categories: orderPartsOf(base.categories),
     onWalletReading,
     onFiguresOff: createFiguresOffAlert({
+      crossings: parts.stores.crossings,
+      adminChatIds: [...parts.adminIds],
+      logger,
+    }),
+    onAdminNote: createCollisionAlert({
       crossings: parts.stores.crossings,
       adminChatIds: [...parts.adminIds],
       logger,

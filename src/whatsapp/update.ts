@@ -46,11 +46,13 @@ export function updateOf(u: UpdateInput): Update {
   if (u.tap) {
     return {
       update_id: u.updateId,
+      // Only what a reader needs: a flow's conversation stores this update until the flow ends
+      // (issue 31 target 6, bytes per open conversation). The chat travels in the id, which is
+      // nothing else: answerCallbackQuery names no chat, and its text must reach one. No
+      // `chat_instance`: nothing reads it (Telegram's is an opaque id of the chat, too).
       callback_query: {
-        // The chat travels in the id: answerCallbackQuery names no chat, and its text must reach one.
-        id: callbackId(u.chatId, u.message.wamid),
+        id: callbackId(u.chatId),
         from,
-        chat_instance: String(u.chatId),
         data: u.tap.data,
         message: { message_id: u.tap.messageId, date: u.date, chat, text: "" },
       },
@@ -75,12 +77,20 @@ export function updateOf(u: UpdateInput): Update {
 
 const CALLBACK_PREFIX = "wa:";
 
-export function callbackId(chatId: number, wamid: string): string {
-  return `${CALLBACK_PREFIX}${chatId}:${wamid}`;
+/**
+ * A tap's callback query id: the chat's id, nothing more. It carried the tap's wamid too, read by
+ * nobody: 32 random characters that no compression shortens, kept in every stored conversation
+ * that waited for a tap.
+ */
+export function callbackId(chatId: number): string {
+  return `${CALLBACK_PREFIX}${chatId}`;
 }
 
-/** The chat of a callback query id made by `callbackId`; null for Telegram's own ids. */
+/**
+ * The chat of a callback query id made by `callbackId` (or by its earlier form, the chat then
+ * ":" and the wamid: still in conversations stored before); null for Telegram's own ids.
+ */
 export function chatOfCallbackId(id: string): number | null {
-  const m = /^wa:(\d+):/.exec(id);
+  const m = /^wa:(\d+)(?::|$)/.exec(id);
   return m ? Number(m[1]) : null;
 }

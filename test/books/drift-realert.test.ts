@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createBooks, createRedisCrossings } from "../../src/books/index.ts";
-import { account, createRedisLedger } from "../../src/ledger/index.ts";
-import { booksAlertText, createRedisNotificationQueue } from "../../src/notify/index.ts";
-import type { Notification } from "../../src/orders/model.ts";
+import { createRedisLedger } from "../../src/ledger/index.ts";
+import { booksAlertText } from "../../src/notify/index.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
+import { type AdminAlert, adminAlertReader, creditAgentSeven } from "../support/books.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
 
 /**
@@ -17,7 +17,6 @@ import { placedOrder, testRedis } from "../support/orders.ts";
 const r = testRedis("books-realert");
 afterAll(() => r.cleanup());
 
-type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
 const ADMINS = [3101, 3102];
 
 async function books(name: string) {
@@ -35,20 +34,12 @@ async function books(name: string) {
     },
     { tolerancePaisa: 100 },
   );
-  await ledger.transfer({
-    id: "c1",
-    debit: account.merchant.funding,
-    credit: account.agent("7"),
-    amountPaisa: 5_000,
-    kind: "credit",
-  });
-  const consumer = createRedisNotificationQueue({ redis: r.redis, prefix }).consumer("t");
-  const seen: AdminAlert[] = [];
+  await creditAgentSeven(ledger);
+  const read = adminAlertReader(r.redis, prefix);
+  let seen: AdminAlert[] = [];
   /** The alerts queued so far, to the first admin, as words. */
   const alerts = async () => {
-    for (const d of await consumer.read(100, 1)) {
-      if (d.notification.kind === "admin_alert") seen.push(d.notification);
-    }
+    seen = await read();
     return seen.filter((a) => a.chatId === ADMINS[0]).map((a) => booksAlertText(a));
   };
   return { b, wallet, store, alerts, all: () => seen };

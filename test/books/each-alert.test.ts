@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createBooks, createRedisCrossings } from "../../src/books/index.ts";
-import { account, createRedisLedger } from "../../src/ledger/index.ts";
-import { booksAlertText, createRedisNotificationQueue } from "../../src/notify/index.ts";
-import type { Notification } from "../../src/orders/model.ts";
+import { createRedisLedger } from "../../src/ledger/index.ts";
+import { booksAlertText } from "../../src/notify/index.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
+import { type AdminAlert, adminAlertReader, creditAgentSeven } from "../support/books.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
 
 /**
@@ -18,7 +18,6 @@ import { placedOrder, testRedis } from "../support/orders.ts";
 const r = testRedis("books-each");
 afterAll(() => r.cleanup());
 
-type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
 const HOUR = 3_600_000;
 
 /** Books under a prefix of their own; the wallet, the clock and the wallet call's side effect set by the test. */
@@ -44,21 +43,9 @@ async function books(name: string) {
     },
     { tolerancePaisa: 100 },
   );
-  await ledger.transfer({
-    id: "c1",
-    debit: account.merchant.funding,
-    credit: account.agent("7"),
-    amountPaisa: 5_000,
-    kind: "credit",
-  });
-  const consumer = createRedisNotificationQueue({ redis: r.redis, prefix }).consumer("t");
-  const seen: AdminAlert[] = [];
-  const alerts = async () => {
-    for (const d of await consumer.read(100, 1)) {
-      if (d.notification.kind === "admin_alert") seen.push(d.notification);
-    }
-    return seen.map((a) => booksAlertText(a));
-  };
+  await creditAgentSeven(ledger);
+  const read = adminAlertReader(r.redis, prefix);
+  const alerts = async () => (await read()).map((a) => booksAlertText(a));
   /** Money created (or, with a negative figure, taken back): a balance the journal does not have. */
   const corrupt = (paisa: number) => r.redis.hincrby(k.ledgerBalances, "agent:7|cp", paisa);
   return {

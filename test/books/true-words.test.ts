@@ -8,19 +8,15 @@ import {
   createRedisCrossings,
 } from "../../src/books/index.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
-import { account, createMemoryLedger, createRedisLedger } from "../../src/ledger/index.ts";
-import {
-  booksAlertText,
-  createMemoryNotificationQueue,
-  createRedisNotificationQueue,
-} from "../../src/notify/index.ts";
+import { createMemoryLedger, createRedisLedger } from "../../src/ledger/index.ts";
+import { booksAlertText, createMemoryNotificationQueue } from "../../src/notify/index.ts";
 import { createMemoryLease, createRedisLease } from "../../src/orders/lease.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
-import type { Notification, OrderStatus } from "../../src/orders/model.ts";
+import type { OrderStatus } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
-import { booksInMemory } from "../support/books.ts";
+import { adminAlertReader, booksInMemory, creditAgentSeven } from "../support/books.ts";
 import { placedOrder, testRedis, waitUntil } from "../support/orders.ts";
 
 /**
@@ -193,8 +189,6 @@ describe("books that do not balance", () => {
   const r = testRedis("books-unbalanced");
   afterAll(() => r.cleanup());
 
-  type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
-
   /** Books on Redis under a prefix of their own, with one stored balance corrupted (+Rs 1,000). */
   async function unbalanced(name: string, walletBalance: () => Promise<number>) {
     const prefix = `${r.prefix}${name}:`;
@@ -210,23 +204,10 @@ describe("books that do not balance", () => {
       },
       { tolerancePaisa: 100 },
     );
-    await ledger.transfer({
-      id: "c1",
-      debit: account.merchant.funding,
-      credit: account.agent("7"),
-      amountPaisa: 5_000,
-      kind: "credit",
-    });
+    await creditAgentSeven(ledger);
     // Money created: a balance that the journal does not account for.
     await r.redis.hincrby(keyspace(prefix).ledgerBalances, "agent:7|cp", 100_000);
-    const consumer = createRedisNotificationQueue({ redis: r.redis, prefix }).consumer("t");
-    const seen: AdminAlert[] = [];
-    const alerts = async () => {
-      for (const d of await consumer.read(100, 1)) {
-        if (d.notification.kind === "admin_alert") seen.push(d.notification);
-      }
-      return seen;
-    };
+    const alerts = adminAlertReader(r.redis, prefix);
     return { books, store, alerts };
   }
 

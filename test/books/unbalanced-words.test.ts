@@ -7,9 +7,10 @@ import {
   createRedisCrossings,
 } from "../../src/books/index.ts";
 import { createI18n, translator } from "../../src/bot/i18n.ts";
-import { account, createRedisLedger } from "../../src/ledger/index.ts";
+import { createRedisLedger } from "../../src/ledger/index.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
+import { creditAgentSeven } from "../support/books.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
 
 /**
@@ -46,13 +47,7 @@ async function books(name: string, opts: { lowFloatPaisa?: number } = {}) {
     },
     { tolerancePaisa: 100, ...opts },
   );
-  await ledger.transfer({
-    id: "c1",
-    debit: account.merchant.funding,
-    credit: account.agent("7"),
-    amountPaisa: 5_000,
-    kind: "credit",
-  });
+  await creditAgentSeven(ledger);
   const k = keyspace(prefix);
   /** Money created: a balance the journal does not have. */
   const corrupt = () => r.redis.hincrby(k.ledgerBalances, "agent:7|cp", 100_000);

@@ -7,11 +7,11 @@ import {
 } from "../../src/complaints/index.ts";
 import { account, createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import type { Order } from "../../src/orders/model.ts";
 import {
   complaintRefundedOrdersKey,
   complaintRefundMarksCursorKey,
 } from "../../src/redis/keyspace.ts";
+import { paidOrder } from "../support/complaints.ts";
 import { testRedis } from "../support/redis.ts";
 
 /**
@@ -27,13 +27,7 @@ afterAll(() => redis.cleanup());
 const REF = "1700000000001";
 /** Another order: its complaints are raised while one on REF is open. */
 const OTHER = "1700000000002";
-const order = {
-  reference: REF,
-  userId: 42,
-  status: "success",
-  holdId: `order:${REF}`,
-  price: { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 },
-} as Order;
+const order = paidOrder(REF, 42, 10_000, 500);
 
 function setUp(prefix: string) {
   const store = createRedisComplaintStore({ redis: redis.redis, prefix });

@@ -12,8 +12,8 @@ import {
   type LedgerStore,
 } from "../../src/ledger/index.ts";
 import { createLogger } from "../../src/logger.ts";
-import type { Order } from "../../src/orders/model.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
+import { paidOrder } from "../support/complaints.ts";
 import { testRedis } from "../support/redis.ts";
 
 /**
@@ -27,13 +27,7 @@ const redis = testRedis("refund-once");
 afterAll(() => redis.cleanup());
 
 const REF = "1700000000001";
-const order = {
-  reference: REF,
-  userId: 42,
-  status: "success",
-  holdId: `order:${REF}`,
-  price: { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 },
-} as Order;
+const order = paidOrder(REF, 42, 10_000, 500);
 
 function service(store: ComplaintStore) {
   return createComplaints({

@@ -1,7 +1,11 @@
-import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
 import { account } from "../../src/ledger/index.ts";
+import {
+  conversationWritesFailed,
+  failNextConversationWrite,
+  restoreConversationWrites,
+} from "../support/conversation-write-fault.ts";
 import {
   ledgerFor,
   sandboxLedger,
@@ -22,34 +26,6 @@ import {
  * (the customer's balance pays, and the confirmation shows the balance after).
  */
 
-/** ioredis's command object, as far as the injection reads it. */
-type Sent = { name: string; args: unknown[] };
-
-const realSend = Redis.prototype.sendCommand;
-let failing: { key: string } | null = null;
-let failed = 0;
-
-/**
- * The next release script that carries the delete of the conversation key `key` (the flow ended:
- * the Confirm's update) gets that write renamed to a command Redis does not know: the script's pcall fails it as a real failed write
- * would (later writes and the done mark skipped, the turn freed). Once.
- */
-function failNextConversationWrite(key: string): void {
-  failing = { key };
-  Redis.prototype.sendCommand = function (this: Redis, cmd: Sent) {
-    const armed = failing;
-    if (armed && (cmd.name === "evalsha" || cmd.name === "eval")) {
-      const i = cmd.args.findIndex((a, j) => j > 0 && a === armed.key && cmd.args[j - 1] === "del");
-      if (i > 0) {
-        cmd.args[i - 1] = "injectedfailure";
-        failing = null;
-        failed += 1;
-      }
-    }
-    return realSend.call(this, cmd as never);
-  } as typeof Redis.prototype.sendCommand;
-}
-
 const FUNDED = 50_000;
 
 describe.each([
@@ -64,12 +40,11 @@ describe.each([
     });
   });
   afterAll(async () => {
-    Redis.prototype.sendCommand = realSend;
+    restoreConversationWrites();
     await ts.cleanup();
   });
   afterEach(() => {
-    Redis.prototype.sendCommand = realSend;
-    failing = null;
+    restoreConversationWrites();
   });
 
   const t = (key: string, args?: Record<string, string>) => ts.system.deps.i18n.t("en", key, args);
@@ -97,11 +72,11 @@ describe.each([
     const confirm = await u.mobileToConfirm(number, "150");
     await settled(u);
     failNextConversationWrite(`${ts.prefix}conversation:${u.id}`);
-    const before = failed;
+    const before = conversationWritesFailed();
     const { ref } = await u.confirm();
     // The failed save fails the update after the order was placed: the error boundary's words.
     await u.waitFor((m) => m.id > confirm.id && m.text === t("common-error"));
-    expect(failed).toBe(before + 1);
+    expect(conversationWritesFailed()).toBe(before + 1);
     await u.outcome(ref, "succeeded");
     return { confirm, ref };
   }

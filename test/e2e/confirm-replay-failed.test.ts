@@ -1,8 +1,11 @@
 import type { ApiClientOptions } from "grammy";
-import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
 import { account } from "../../src/ledger/index.ts";
+import {
+  failNextConversationWrite,
+  restoreConversationWrites,
+} from "../support/conversation-write-fault.ts";
 import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 
@@ -16,26 +19,6 @@ import { waitUntil } from "../support/wait.ts";
  * status, so the chat's last word about the money is the true one. Prepaid, on Redis.
  */
 
-type Sent = { name: string; args: unknown[] };
-const realSend = Redis.prototype.sendCommand;
-let failing: { key: string } | null = null;
-
-/** The next release script that deletes the conversation key `key` fails that write (once). */
-function failNextConversationWrite(key: string): void {
-  failing = { key };
-  Redis.prototype.sendCommand = function (this: Redis, cmd: Sent) {
-    const armed = failing;
-    if (armed && (cmd.name === "evalsha" || cmd.name === "eval")) {
-      const i = cmd.args.findIndex((a, j) => j > 0 && a === armed.key && cmd.args[j - 1] === "del");
-      if (i > 0) {
-        cmd.args[i - 1] = "injectedfailure";
-        failing = null;
-      }
-    }
-    return realSend.call(this, cmd as never);
-  } as typeof Redis.prototype.sendCommand;
-}
-
 describe("a Confirm delivered again after the reconciler failed its order (prepaid, Redis)", () => {
   let ts: TestSystem;
   // The process's clock: moved past the placed timeout so the reconciler fails the order.
@@ -48,12 +31,11 @@ describe("a Confirm delivered again after the reconciler failed its order (prepa
     });
   });
   afterAll(async () => {
-    Redis.prototype.sendCommand = realSend;
+    restoreConversationWrites();
     await ts.cleanup();
   });
   afterEach(() => {
-    Redis.prototype.sendCommand = realSend;
-    failing = null;
+    restoreConversationWrites();
     delete (ts.system.bot.api.options as ApiClientOptions).fetch;
   });
 

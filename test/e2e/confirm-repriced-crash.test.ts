@@ -6,6 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
 import { decodeConversation } from "../../src/bot/conversation-storage.ts";
 import { account } from "../../src/ledger/index.ts";
+import {
+  failNextConversationWrite,
+  restoreConversationWrites,
+} from "../support/conversation-write-fault.ts";
 import { REDIS_URL } from "../support/redis.ts";
 import { startTestSystem, type TestSystem, type TestUser } from "../support/system.ts";
 
@@ -20,32 +24,6 @@ import { startTestSystem, type TestSystem, type TestUser } from "../support/syst
  * that takes back the key's reservation. On Redis, so every turn is a replay of the stored
  * conversation.
  */
-
-/** ioredis's command object, as far as the injection reads it. */
-type Sent = { name: string; args: unknown[] };
-
-const realSend = Redis.prototype.sendCommand;
-let failing: { key: string } | null = null;
-
-/**
- * The next release script that deletes the conversation key `key` (the flow ended: the Confirm's
- * update) gets that write renamed to a command Redis does not know, as in
- * confirm-placed-save-lost: the order placed, the conversation's save lost. Once.
- */
-function failNextConversationWrite(key: string): void {
-  failing = { key };
-  Redis.prototype.sendCommand = function (this: Redis, cmd: Sent) {
-    const armed = failing;
-    if (armed && (cmd.name === "evalsha" || cmd.name === "eval")) {
-      const i = cmd.args.findIndex((a, j) => j > 0 && a === armed.key && cmd.args[j - 1] === "del");
-      if (i > 0) {
-        cmd.args[i - 1] = "injectedfailure";
-        failing = null;
-      }
-    }
-    return realSend.call(this, cmd as never);
-  } as typeof Redis.prototype.sendCommand;
-}
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
@@ -62,13 +40,12 @@ describe("a Confirm run again after a crash, the price changed meanwhile", () =>
     redis = new Redis(REDIS_URL);
   });
   afterAll(async () => {
-    Redis.prototype.sendCommand = realSend;
+    restoreConversationWrites();
     redis.disconnect();
     await ts.cleanup();
   });
   afterEach(() => {
-    Redis.prototype.sendCommand = realSend;
-    failing = null;
+    restoreConversationWrites();
     // The schedule as the file has it, for the next test.
     const { schedule } = ts.system.config.pricing;
     schedule.default.fee = { kind: "flat", paisa: 500 };

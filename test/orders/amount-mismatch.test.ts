@@ -5,20 +5,16 @@ import type { Order } from "../../src/orders/model.ts";
 import type { Orders } from "../../src/orders/service.ts";
 import { transition } from "../../src/orders/state.ts";
 import {
+  adminAlertsOf,
   creditCustomer,
+  frontOnExecute,
   ordersOnRedis,
   outboxOf,
-  reconcilerOnRedis,
+  reconcileUntil,
   type SandboxAggregator,
-  startSandboxAggregator,
+  startQuickSandbox,
 } from "../support/order-rig.ts";
-import {
-  mobileInput,
-  placeAndSubmit,
-  placedOrder,
-  testRedis,
-  waitUntil,
-} from "../support/orders.ts";
+import { mobileInput, placeAndSubmit, placedOrder, testRedis } from "../support/orders.ts";
 
 /**
  * Review s25-c, finding 1: the aggregator's amount and debit are booked as it reports them (the
@@ -39,16 +35,9 @@ describe("the aggregator's figures far from the order's", () => {
   let orders: Orders;
 
   beforeAll(async () => {
-    aggregator = await startSandboxAggregator({
-      token: TOKEN,
-      balancePaisa: 5_000_000,
-      delays: { toPendingMs: 10, toFinalMs: 20 },
-      maxRetries: 1,
-      front: async (req, env, sandbox) => {
-        const execute =
-          req.method === "POST" && new URL(req.url).pathname.endsWith("/recharge/execute");
-        const asked = execute ? ((await req.clone().json()) as { connection_no?: string }) : {};
-        const res = await sandbox.app.fetch(req, env);
+    aggregator = await startQuickSandbox(TOKEN, {
+      front: frontOnExecute(async (res, req) => {
+        const asked = (await req.json()) as { connection_no?: string };
         if (asked.connection_no !== SLIPPED) return res;
         const body = (await res.json()) as {
           data?: { amount: number; credit_consumed?: { debit_amount?: number } };
@@ -59,7 +48,7 @@ describe("the aggregator's figures far from the order's", () => {
           if (used?.debit_amount !== undefined) used.debit_amount *= 10;
         }
         return Response.json(body, { status: res.status });
-      },
+      }),
     });
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
     orders = ordersOnRedis(r, {
@@ -81,27 +70,10 @@ describe("the aggregator's figures far from the order's", () => {
   async function success(input: ReturnType<typeof mobileInput>): Promise<Order> {
     await creditCustomer(ledger, input.userId, 100_000, `credit-${input.userId}`);
     const placed = await placeAndSubmit(orders, input);
-    const reconciler = reconcilerOnRedis(r, {
-      orders,
-      provider: aggregator.client,
-      maxAgeMs: 3_600_000,
-    });
-    let done: Order | null = null;
-    await waitUntil(
-      async () => {
-        await reconciler.runOnce();
-        done = await orders.get(placed.reference);
-        return done?.status === "success";
-      },
-      "the order a success",
-      { timeoutMs: 10_000, intervalMs: 30 },
-    );
-    if (!done) throw new Error("no order");
-    return done;
+    return reconcileUntil(r, orders, aggregator.client, placed.reference, "success");
   }
 
-  const alertsOf = async (reference: string) =>
-    (await outboxOf(r)).filter((n) => n.kind === "admin_alert" && n.reference === reference);
+  const alertsOf = (reference: string) => adminAlertsOf(r, reference);
 
   it("a Rs 100 order answered as Rs 1000: booked as reported, recorded, each admin alerted once", async () => {
     const done = await success(

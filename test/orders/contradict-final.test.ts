@@ -14,12 +14,12 @@ import { encryptPayload, signature } from "../../src/webhook/codec.ts";
 import { createWebhookRoutes, type WebhookRoutes } from "../../src/webhook/routes.ts";
 import { loggedLines } from "../support/log-lines.ts";
 import {
+  adminAlertsOf,
   availableOf,
   creditCustomer,
   KEPT_PENDING,
   orderJournal,
   ordersOnRedis,
-  outboxOf,
   reconcilerOnRedis,
   type SandboxAggregator,
   startSandboxAggregator,
@@ -178,11 +178,7 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     await to.settled();
   }
 
-  async function alertsOf(order: Order): Promise<Notification[]> {
-    return (await outboxOf(r)).filter(
-      (n) => n.kind === "admin_alert" && n.reference === order.reference,
-    );
-  }
+  const alertsOf = (order: Order): Promise<Notification[]> => adminAlertsOf(r, order.reference);
 
   const journalOf = (reference: string) => orderJournal(ledger, reference);
   const available = (userId: number) => availableOf(ledger, userId);

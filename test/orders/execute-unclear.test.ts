@@ -4,12 +4,13 @@ import type { Orders } from "../../src/orders/service.ts";
 import {
   availableOf,
   creditCustomer,
+  frontOnExecute,
   ordersOnRedis,
-  reconcilerOnRedis,
+  reconcileUntil,
   type SandboxAggregator,
-  startSandboxAggregator,
+  startQuickSandbox,
 } from "../support/order-rig.ts";
-import { mobileInput, placeAndSubmit, testRedis, waitUntil } from "../support/orders.ts";
+import { mobileInput, placeAndSubmit, testRedis } from "../support/orders.ts";
 
 /**
  * Review s25-c (note): every 4xx on execute was read as "not executed" and the hold released at
@@ -29,18 +30,10 @@ describe("an execute answered 408 by a proxy after the aggregator executed it", 
   let orders: Orders;
 
   beforeAll(async () => {
-    aggregator = await startSandboxAggregator({
-      token: TOKEN,
-      balancePaisa: 5_000_000,
-      delays: { toPendingMs: 10, toFinalMs: 20 },
-      maxRetries: 1,
-      front: async (req, env, sandbox) => {
-        const res = await sandbox.app.fetch(req, env);
-        if (req.method !== "POST" || !new URL(req.url).pathname.endsWith("/recharge/execute")) {
-          return res;
-        }
-        return new Response("<html><body>408 Request Timeout</body></html>", { status: 408 });
-      },
+    aggregator = await startQuickSandbox(TOKEN, {
+      front: frontOnExecute(
+        () => new Response("<html><body>408 Request Timeout</body></html>", { status: 408 }),
+      ),
     });
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
     orders = ordersOnRedis(r, { accessMode: "prepaid", provider: aggregator.client });
@@ -62,21 +55,8 @@ describe("an execute answered 408 by a proxy after the aggregator executed it", 
     // Still held: not returned on a refusal that proves nothing.
     expect(await availableOf(ledger, userId)).toBe(FUNDED - total);
 
-    const reconciler = reconcilerOnRedis(r, {
-      orders,
-      provider: aggregator.client,
-      maxAgeMs: 3_600_000,
-    });
-    await waitUntil(
-      async () => {
-        await reconciler.runOnce();
-        return (await orders.get(sent.reference))?.status === "success";
-      },
-      "the order a success",
-      { timeoutMs: 10_000, intervalMs: 30 },
-    );
-    const done = await orders.get(sent.reference);
-    expect(done?.contradicted).toBeUndefined();
+    const done = await reconcileUntil(r, orders, aggregator.client, sent.reference, "success");
+    expect(done.contradicted).toBeUndefined();
     expect(await availableOf(ledger, userId)).toBe(FUNDED - total);
     const { entries } = await ledger.journal({ limit: 100 });
     expect(entries.filter((e) => e.id === `order:${sent.reference}:float`)).toHaveLength(1);

@@ -4,12 +4,13 @@ import type { Orders } from "../../src/orders/service.ts";
 import { inrToNprPaisa } from "../../src/pricing/index.ts";
 import {
   creditCustomer,
+  frontOnExecute,
   ordersOnRedis,
-  reconcilerOnRedis,
+  reconcileUntil,
   type SandboxAggregator,
-  startSandboxAggregator,
+  startQuickSandbox,
 } from "../support/order-rig.ts";
-import { mobileInput, placeAndSubmit, testRedis, waitUntil } from "../support/orders.ts";
+import { mobileInput, placeAndSubmit, testRedis } from "../support/orders.ts";
 
 /**
  * Review s25-c, finding 2 and its note: an India execute answer without `credit_consumed` (the
@@ -49,23 +50,15 @@ describe.each([
   let stripped = 0;
 
   beforeAll(async () => {
-    aggregator = await startSandboxAggregator({
-      token: TOKEN,
-      balancePaisa: 5_000_000,
-      delays: { toPendingMs: 10, toFinalMs: 20 },
-      maxRetries: 1,
-      front: async (req, env, sandbox) => {
-        const res = await sandbox.app.fetch(req, env);
-        if (req.method !== "POST" || !new URL(req.url).pathname.endsWith("/recharge/execute")) {
-          return res;
-        }
+    aggregator = await startQuickSandbox(TOKEN, {
+      front: frontOnExecute(async (res) => {
         const body = (await res.json()) as { data?: Record<string, unknown> };
         if (body.data && "credit_consumed" in body.data) {
           delete body.data.credit_consumed;
           stripped++;
         }
         return Response.json(body, { status: res.status });
-      },
+      }),
     });
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
     orders = ordersOnRedis(r, {
@@ -86,21 +79,7 @@ describe.each([
     const placed = await placeAndSubmit(orders, indiaInput(userId, `981001230${n}`));
     expect(stripped).toBe(1);
     // The execute's figures are on the order from its answer; the status query makes it final.
-    const reconciler = reconcilerOnRedis(r, {
-      orders,
-      provider: aggregator.client,
-      maxAgeMs: 3_600_000,
-    });
-    await waitUntil(
-      async () => {
-        await reconciler.runOnce();
-        return (await orders.get(placed.reference))?.status === "success";
-      },
-      "the order a success",
-      { timeoutMs: 10_000, intervalMs: 30 },
-    );
-    const done = await orders.get(placed.reference);
-    if (!done) throw new Error("no order");
+    const done = await reconcileUntil(r, orders, aggregator.client, placed.reference, "success");
     const expected = inrToNprPaisa(10_000, RATE_E4);
     expect(expected).toBe(16_500);
     expect(done.wallet).toMatchObject({ debitAmountPaisa: expected, source: "inferred" });

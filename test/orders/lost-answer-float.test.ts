@@ -10,7 +10,7 @@ import {
   ordersOnRedis,
   reconcilerOnRedis,
   type SandboxAggregator,
-  startSandboxAggregator,
+  startQuickSandbox,
 } from "../support/order-rig.ts";
 import { mobileInput, placeAndSubmit, testRedis, waitUntil } from "../support/orders.ts";
 
@@ -33,13 +33,7 @@ describe("an execute answer lost after the aggregator committed", () => {
   let books: Books;
 
   beforeAll(async () => {
-    aggregator = await startSandboxAggregator({
-      token: TOKEN,
-      balancePaisa: 5_000_000,
-      delays: { toPendingMs: 10, toFinalMs: 20 },
-      faults: { [TOKEN]: { commitThenDrop: 1 } },
-      maxRetries: 1,
-    });
+    aggregator = await startQuickSandbox(TOKEN, { faults: { [TOKEN]: { commitThenDrop: 1 } } });
     sandbox = aggregator.sandbox;
     ledger = createRedisLedger({ redis: r.redis, prefix: r.prefix });
     orders = ordersOnRedis(r, { accessMode: "staff", provider: aggregator.client });

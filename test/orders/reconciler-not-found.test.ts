@@ -14,7 +14,7 @@ import {
   ordersOnRedis,
   reconcilerOnRedis,
   type SandboxAggregator,
-  startSandboxAggregator,
+  startQuickSandbox,
 } from "../support/order-rig.ts";
 import { mobileInput, placedOrder, testRedis, waitUntil } from "../support/orders.ts";
 
@@ -47,11 +47,7 @@ describe("'not found' for an order whose outcome is unknown", () => {
   const gatewayDown = new Set<string>();
 
   beforeAll(async () => {
-    aggregator = await startSandboxAggregator({
-      token: TOKEN,
-      balancePaisa: 5_000_000,
-      delays: { toPendingMs: 10, toFinalMs: 20 },
-      maxRetries: 1,
+    aggregator = await startQuickSandbox(TOKEN, {
       front: async (req, env, sandbox) => {
         if (new URL(req.url).pathname.endsWith("/order/status")) {
           const body = (await req.clone().json()) as { order_id?: unknown };

@@ -5,11 +5,20 @@ import {
   createMemoryCrossings,
   createRedisCrossings,
 } from "../../src/books/index.ts";
-import { createMemoryLedger, createRedisLedger } from "../../src/ledger/index.ts";
-import { createMemoryNotificationQueue } from "../../src/notify/index.ts";
+import {
+  account,
+  createMemoryLedger,
+  createRedisLedger,
+  type LedgerStore,
+} from "../../src/ledger/index.ts";
+import {
+  createMemoryNotificationQueue,
+  createRedisNotificationQueue,
+} from "../../src/notify/index.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import {
   holdIdOf,
+  type Notification,
   type Order,
   type OrderStatus,
   type WalletEffects,
@@ -119,3 +128,29 @@ export const walletEffects = (amountPaisa: number, debitPaisa: number): WalletEf
   debitAmountPaisa: debitPaisa,
   creditAvailablePaisa: null,
 });
+
+/** An admin alert as queued. */
+export type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
+
+/** The books' alert tests start from one journal line: Rs 50 credited to agent 7 (`c1`). */
+export async function creditAgentSeven(ledger: Pick<LedgerStore, "transfer">): Promise<void> {
+  await ledger.transfer({
+    id: "c1",
+    debit: account.merchant.funding,
+    credit: account.agent("7"),
+    amountPaisa: 5_000,
+    kind: "credit",
+  });
+}
+
+/** Reads the admin alerts queued under `prefix` as they come; each call gives all seen so far. */
+export function adminAlertReader(redis: Redis, prefix: string): () => Promise<AdminAlert[]> {
+  const consumer = createRedisNotificationQueue({ redis, prefix }).consumer("t");
+  const seen: AdminAlert[] = [];
+  return async () => {
+    for (const d of await consumer.read(100, 1)) {
+      if (d.notification.kind === "admin_alert") seen.push(d.notification);
+    }
+    return seen;
+  };
+}

@@ -54,14 +54,14 @@ export async function refundedComplaint(
   return { reference, done };
 }
 
-/** A successful order of `userId` paid `paisa` from the balance (no fee), held as `order:<ref>`. */
-export function paidOrder(reference: string, userId: number, paisa: number): Order {
+/** A successful order of `userId` for `paisa` plus `feePaisa`, paid from the balance, held as `order:<ref>`. */
+export function paidOrder(reference: string, userId: number, paisa: number, feePaisa = 0): Order {
   return {
     reference,
     userId,
     status: "success",
     holdId: `order:${reference}`,
-    price: { amountPaisa: paisa, feePaisa: 0, discountPaisa: 0, totalPaisa: paisa },
+    price: { amountPaisa: paisa, feePaisa, discountPaisa: 0, totalPaisa: paisa + feePaisa },
   } as Order;
 }
 

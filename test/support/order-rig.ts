@@ -4,14 +4,20 @@ import type { SandboxOptions } from "../../dev/sandbox/types.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { account, type LedgerStore } from "../../src/ledger/index.ts";
 import { createRedisLease } from "../../src/orders/lease.ts";
-import { holdIdOf, type Notification, notificationSchema } from "../../src/orders/model.ts";
+import {
+  holdIdOf,
+  type Notification,
+  notificationSchema,
+  type Order,
+} from "../../src/orders/model.ts";
 import { createReconciler, type ReconcilerOptions } from "../../src/orders/reconciler.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
-import { createOrders, type OrdersOptions } from "../../src/orders/service.ts";
+import { createOrders, type Orders, type OrdersOptions } from "../../src/orders/service.ts";
 import { createProviderClient, type ProviderClient } from "../../src/provider/index.ts";
 import type { RedisClient } from "../../src/redis/connection.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { serveFetch } from "./http.ts";
+import { waitUntil } from "./wait.ts";
 
 /**
  * The rig of the order tests on real Redis against the sandbox aggregator over loopback: the
@@ -80,6 +86,36 @@ export async function startSandboxAggregator(
   };
 }
 
+/** The sandbox's usual set-up in the order tests: Rs 50,000, pending in 10 ms, final in 20, one retry. */
+export function startQuickSandbox(
+  token: string,
+  more: Pick<SandboxAggregatorOptions, "front" | "faults"> = {},
+): Promise<SandboxAggregator> {
+  return startSandboxAggregator({
+    token,
+    balancePaisa: 5_000_000,
+    delays: { toPendingMs: 10, toFinalMs: 20 },
+    maxRetries: 1,
+    ...more,
+  });
+}
+
+/**
+ * A front that passes every request to the sandbox and hands the execute's answers (either
+ * region's path) to `rewrite`, with the request as it was sent.
+ */
+export function frontOnExecute(
+  rewrite: (res: Response, req: Request) => Response | Promise<Response>,
+): NonNullable<SandboxAggregatorOptions["front"]> {
+  return async (req, env, sandbox) => {
+    const execute =
+      req.method === "POST" && new URL(req.url).pathname.endsWith("/recharge/execute");
+    const sent = execute ? req.clone() : undefined;
+    const res = await sandbox.app.fetch(req, env);
+    return sent === undefined ? res : rewrite(res, sent);
+  };
+}
+
 /** The orders service over a Redis order store under `at`'s prefix, with every category. */
 export function ordersOnRedis(at: OnRedis, opts: Omit<OrdersOptions, "store" | "categories">) {
   return createOrders({
@@ -109,6 +145,33 @@ export function reconcilerOnRedis(
     adminChatIds: [],
     ...opts,
   });
+}
+
+/**
+ * Runs the product's reconciler (every order asked at once, `maxAgeMs` an hour) until the order is
+ * in `status`, within 10 s; the order as it then is.
+ */
+export async function reconcileUntil(
+  at: OnRedis,
+  orders: Orders,
+  provider: ProviderClient,
+  reference: string,
+  status: Order["status"],
+  opts: Partial<ReconcilerOptions> = {},
+): Promise<Order> {
+  const reconciler = reconcilerOnRedis(at, { orders, provider, maxAgeMs: 3_600_000, ...opts });
+  let order = null as Order | null;
+  await waitUntil(
+    async () => {
+      await reconciler.runOnce();
+      order = await orders.get(reference);
+      return order?.status === status;
+    },
+    `the order ${status}`,
+    { timeoutMs: 10_000, intervalMs: 30 },
+  );
+  if (order === null) throw new Error(`no order ${reference}`);
+  return order;
 }
 
 /** Credits a prepaid customer from the merchant's funding; the transfer must be accepted. */
@@ -142,4 +205,9 @@ export async function orderJournal(ledger: Pick<LedgerStore, "journal">, referen
 export async function outboxOf(at: OnRedis): Promise<Notification[]> {
   const entries = await at.redis.xrange(keyspace(at.prefix).outbox, "-", "+");
   return entries.map(([, f]) => notificationSchema.parse(JSON.parse(f[1] ?? "")));
+}
+
+/** The admin alerts in the outbox under `at`'s prefix about one order, oldest first. */
+export async function adminAlertsOf(at: OnRedis, reference: string): Promise<Notification[]> {
+  return (await outboxOf(at)).filter((n) => n.kind === "admin_alert" && n.reference === reference);
 }

@@ -6,6 +6,7 @@ import { InsufficientFundsError, PriceChangedError } from "../../orders/service.
 import { accessOf, deniedReply } from "../access.ts";
 import { addMoneyButtonData, menuButton } from "../callback-data.ts";
 import type { FlowContext } from "../context.ts";
+import type { SentMessage } from "../conversation-storage.ts";
 import type { OrderDraft, Role } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
 import { formatOrderTime } from "../format.ts";
@@ -335,16 +336,18 @@ async function placedBefore(s: FlowScope, userId: number, key: string): Promise<
 type Placed = Pick<Order, "reference" | "status">;
 
 /**
- * The order placed under `key`, if any: among the user's newest, where an order placed since the
- * confirmation was shown is (read through `external`, so a replay sees the same answer; only the
- * two fields are kept in the conversation's log, not the whole order).
+ * The order placed under `key`, if any: an exact look-up of the key, as place makes (not a scan
+ * of the user's newest orders, which misses it once the user placed 20 more from another chat,
+ * another device or through staff). Read through `external`, so a replay sees the same answer;
+ * only the two fields are kept in the conversation's log, not the whole order. The key is this
+ * conversation's own (a random UUID); an order of another user under it is not this one.
  */
 async function placedOrder(s: FlowScope, userId: number, key: string): Promise<Placed | undefined> {
   const found = await s.conversation.external(async () => {
-    const order = (await s.deps.orders.listByUser(userId, 20)).find(
-      (o) => o.idempotencyKey === key,
-    );
-    return order ? { reference: order.reference, status: order.status } : null;
+    const order = await s.deps.orders.getByIdempotencyKey(key);
+    return order && order.userId === userId
+      ? { reference: order.reference, status: order.status }
+      : null;
   });
   return found ?? undefined;
 }
@@ -386,7 +389,9 @@ async function receiptAndSubmit(s: FlowScope, order: Order): Promise<Order> {
       await saidPlaced(s, order);
       return order;
     }
-    const receipt = await ctx.reply(receiptText(s.t, { ...order, status: "submitting" }));
+    const receipt: SentMessage = await ctx.reply(
+      receiptText(s.t, { ...order, status: "submitting" }),
+    );
     // The receipt is remembered with the submitting mark, on the order just placed (no read).
     const submitted = await conversation.external(() =>
       deps.orders.submit(order.reference, { known: order, receiptMessageId: receipt.message_id }),

@@ -42,30 +42,34 @@ const INFO_REWRITE_MS = 12 * 3600 * 1000;
  * one. The clock is read in the same external as the arm (and the disarm): every step of a flow
  * is replayed on each later update, and each recorded op costs on every replay. What the notice
  * says is written only when this flow has not written it yet, it changed (a language switch) or
- * it is half a day old: decided inside the external and returned, so a replay keeps the same
- * record of it.
+ * it is half a day old: decided inside the external, and whether it wrote returned, so a replay
+ * keeps the same record of it. What it says is worked out before the external, from the flow's
+ * own state (its locale, flow and words, the chat and the account: the same on every replay), so
+ * the external returns no copy of it: every external's value stays in the stored conversation
+ * until the flow ends (issue 31 target 6: 44 of its bytes, deflated, at a mobile top-up's amount
+ * question).
  */
 async function armIdle(s: FlowScope, chatId: number) {
   const { conversation, deps, t } = s;
+  const to = pushChatOf(chatId, s.userId);
+  const info = {
+    locale: t.locale,
+    ...(to !== chatId ? { to } : isWhatsAppChat(chatId) ? { account: s.userId } : {}),
+    ...(s.nav.flow ? { flow: s.nav.flow } : {}),
+    ...(s.words.again ? { again: s.words.again } : {}),
+    ...(s.words.ended ? { ended: s.words.ended } : {}),
+  };
+  const said = JSON.stringify(info);
   const { before, armedAt, wrote } = await conversation.external(async (outer: BotContext) => {
     const at = Date.now();
-    const to = pushChatOf(chatId, s.userId);
-    const info = {
-      locale: t.locale,
-      ...(to !== chatId ? { to } : isWhatsAppChat(chatId) ? { account: s.userId } : {}),
-      ...(s.nav.flow ? { flow: s.nav.flow } : {}),
-      ...(s.words.again ? { again: s.words.again } : {}),
-      ...(s.words.ended ? { ended: s.words.ended } : {}),
-    };
-    const said = JSON.stringify(info);
     const last = infoWritten.get(conversation);
     const fresh = last !== undefined && last.said === said && at - last.at < INFO_REWRITE_MS;
     const deadline = at + deps.settings.idleMs;
     // Written while the conversation state is saved; the update waits for both (deferred.ts).
     await finishWithUpdate(outer, deps.idle.arm(chatId, deadline, fresh ? undefined : info));
-    return { before: at, armedAt: deadline, wrote: fresh ? undefined : said };
+    return fresh ? { before: at, armedAt: deadline } : { before: at, armedAt: deadline, wrote: 1 };
   });
-  if (wrote !== undefined) infoWritten.set(conversation, { said: wrote, at: before });
+  if (wrote !== undefined) infoWritten.set(conversation, { said, at: before });
   return { before, armedAt };
 }
 

@@ -1,7 +1,7 @@
 import { InlineKeyboard } from "grammy";
-import type { Message } from "grammy/types";
 import { flowButtons as CB } from "../callback-data.ts";
 import type { FlowContext } from "../context.ts";
+import type { SentMessage } from "../conversation-storage.ts";
 import { isNotModified } from "../error-boundary.ts";
 import { nextUpdate } from "./next-update.ts";
 import { type FlowScope, GoBack } from "./scope.ts";
@@ -63,7 +63,7 @@ export interface Question<R> {
    * `moved`: the chat acts as another account now (next-update.ts), so no answer of it counts,
    * a Confirm of the question's own message included.
    */
-  over?: (u: FlowContext, asked: Message, moved?: boolean) => Promise<boolean>;
+  over?: (u: FlowContext, asked: SentMessage, moved?: boolean) => Promise<boolean>;
 }
 
 /** Back (when there is a step to go back to) and Cancel on a row of their own (no empty row is sent). */
@@ -74,7 +74,7 @@ function withCancel(s: FlowScope, kb: InlineKeyboard, back: boolean): InlineKeyb
 }
 
 /** Takes the buttons off a question message that is no longer the one being asked. */
-async function strip(u: FlowContext, msg: Message): Promise<void> {
+async function strip(u: FlowContext, msg: SentMessage): Promise<void> {
   await u.api
     .editMessageReplyMarkup(msg.chat.id, msg.message_id, { reply_markup: new InlineKeyboard() })
     .catch(() => {});
@@ -91,7 +91,7 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
   const back = s.nav.back;
   s.nav.asked += 1;
   const keyboard = () => withCancel(s, q.buttons(), back);
-  let msg: Message = await s.ctx.reply(q.text, { reply_markup: keyboard() });
+  let msg: SentMessage = await s.ctx.reply(q.text, { reply_markup: keyboard() });
   // What `msg` says now, and whether the loop has sent a message below it since (`restate`).
   let shown = q.text;
   let buried = false;
@@ -173,7 +173,7 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
 async function ownCallback(
   s: FlowScope,
   u: FlowContext,
-  prompt: Message,
+  prompt: SentMessage,
   reshow: () => Promise<void>,
   anywhere?: (data: string) => boolean,
 ): Promise<string | null> {

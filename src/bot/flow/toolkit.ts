@@ -1,9 +1,9 @@
-import type { Message } from "grammy/types";
 import type { AmountBounds, RuleError, RuleResult } from "../../catalog/index.ts";
 import type { Order } from "../../orders/model.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { pushChatOf } from "../../whatsapp/chat-ids.ts";
 import type { BotContext, FlowContext, FlowConversation } from "../context.ts";
+import type { SentMessage } from "../conversation-storage.ts";
 import { type BotDeps, type OrderDraft, type Role, roleIn } from "../deps.ts";
 import {
   DEFAULT_LOCALE,
@@ -140,7 +140,7 @@ export class Flow {
     return prompts.ruleError(this.t, e, region);
   }
 
-  reply(text: string, other?: Parameters<FlowContext["reply"]>[1]): Promise<Message.TextMessage> {
+  reply(text: string, other?: Parameters<FlowContext["reply"]>[1]): Promise<SentMessage> {
     return this.ctx.reply(text, other);
   }
 

@@ -1,0 +1,20 @@
+import type { AdminNote } from "../orders/context.ts";
+import { createHourlyAlert, type HourlyAlertDeps } from "./hourly-alert.ts";
+
+/**
+ * The admins' alert for an order whose step carried a note for them: an execute refused for a
+ * reference the aggregator already holds (orders/provider-events.ts). A counter set back by a
+ * restore refuses every new order until it passes the references the aggregator holds, so one
+ * alert per order per admin would bury the admin lane: at most one an hour (hourly-alert.ts), the
+ * orders counted meanwhile keep their own record (failed, the refusal in their history).
+ */
+export function createCollisionAlert(deps: HourlyAlertDeps): (n: AdminNote) => Promise<boolean> {
+  const tell = createHourlyAlert(deps, {
+    name: "reference-collision",
+    counted: "an order's note for the admins: counted",
+    more: "order(s) refused the same way",
+    note: (order, note, since) =>
+      `Order ${order.reference}: ${note}${since} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
+  });
+  return ({ order, note, at }) => tell(order, note, at);
+}
