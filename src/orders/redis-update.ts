@@ -1,7 +1,8 @@
 import { parseLedgerReply, transferArgv } from "../ledger/lua.ts";
 import type { LedgerResult } from "../ledger/model.ts";
 import { ensureReplicated } from "../redis/replication.ts";
-import { isFinal, type Order, orderSchema } from "./model.ts";
+import { isFinal, type Order } from "./model.ts";
+import { validOrder } from "./order-check.ts";
 import { balanceAccountOf, bookingsOf, settlementOf } from "./postings.ts";
 import { cloneJson, orderJson, withBalanceAfter } from "./redis-codec.ts";
 import type { RedisOrderEnv } from "./redis-env.ts";
@@ -21,7 +22,11 @@ async function writeOnce(
   result: NonNullable<ReturnType<Mutation>>,
 ): Promise<UpdateResult | null> {
   const { redis, k } = env;
-  const written = orderSchema.parse({ ...result.order, version: current.version + 1 });
+  // Every stored order is valid by orderSchema (validOrder: as it is, or through the parse). As it
+  // is, the written order is the mutation's own object, not zod's copy: the mutations build it
+  // from cloneJson of the read and from the event zod parsed in apply, so it shares nothing a
+  // caller still holds; a mutation must not put in an object its caller keeps (review s26-c).
+  const written = validOrder({ ...result.order, version: current.version + 1 });
   const action = settlementOf(current, written);
   const at = env.now();
   const transfers = bookingsOf(current, written);
