@@ -54,6 +54,12 @@ function trimMessage(message: unknown): unknown {
 }
 
 /**
+ * The type of what a flow may read of the bot's own sent message: all a replay has of it. A
+ * flow keeps a sent message as this, so reading its words does not compile (review s26-b).
+ */
+export type SentMessage = Pick<Message, "message_id" | "date" | "chat">;
+
+/**
  * The bot's own message as a Bot API call answered it (sendMessage, editMessageText, a
  * document), as a flow still needs it on replay: its id and chat, and its date (a Message has
  * one). What the flows read of such a message is its id and chat: prompt-loop.ts strips and
@@ -63,12 +69,6 @@ function trimMessage(message: unknown): unknown {
  * first run). Its words were the largest part of a stored conversation (issue 31 target 6: 115
  * of about 790 B, deflated, at a mobile top-up's amount question), and every question adds one.
  */
-/**
- * The type of what a flow may read of the bot's own sent message: all a replay has of it. A
- * flow keeps a sent message as this, so reading its words does not compile (review s26-b).
- */
-export type SentMessage = Pick<Message, "message_id" | "date" | "chat">;
-
 function trimAnswer(message: unknown): unknown {
   if (!isObject(message) || typeof message.message_id !== "number") return message;
   const { message_id, date, chat } = message;
