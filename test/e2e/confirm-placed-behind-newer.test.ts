@@ -3,6 +3,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
 import { createRedisBlocked } from "../../src/accounts/index.ts";
 import {
+  failNextConversationWrite,
+  restoreConversationWrites,
+} from "../support/conversation-write-fault.ts";
+import {
   ledgerFor,
   REDIS_URL,
   sandboxLedger,
@@ -23,32 +27,6 @@ import {
  * Redis, so every step is a replay of the stored conversation.
  */
 
-/** ioredis's command object, as far as the injection reads it. */
-type Sent = { name: string; args: unknown[] };
-
-const realSend = Redis.prototype.sendCommand;
-let failing: { key: string } | null = null;
-
-/**
- * The next release script that deletes the conversation key `key` (the Confirm's update) gets
- * that write renamed to a command Redis does not know, as in confirm-placed-save-lost: the order
- * placed, the conversation's save lost. Once.
- */
-function failNextConversationWrite(key: string): void {
-  failing = { key };
-  Redis.prototype.sendCommand = function (this: Redis, cmd: Sent) {
-    const armed = failing;
-    if (armed && (cmd.name === "evalsha" || cmd.name === "eval")) {
-      const i = cmd.args.findIndex((a, j) => j > 0 && a === armed.key && cmd.args[j - 1] === "del");
-      if (i > 0) {
-        cmd.args[i - 1] = "injectedfailure";
-        failing = null;
-      }
-    }
-    return realSend.call(this, cmd as never);
-  } as typeof Redis.prototype.sendCommand;
-}
-
 const NEWER = 21;
 
 describe("a Confirm's order placed, its save lost, 21 newer orders since", () => {
@@ -59,13 +37,12 @@ describe("a Confirm's order placed, its save lost, 21 newer orders since", () =>
     other = new Redis(REDIS_URL);
   });
   afterAll(async () => {
-    Redis.prototype.sendCommand = realSend;
+    restoreConversationWrites();
     other.disconnect();
     await ts.cleanup();
   });
   afterEach(() => {
-    Redis.prototype.sendCommand = realSend;
-    failing = null;
+    restoreConversationWrites();
   });
 
   const t = (key: string, args?: Record<string, string>) => ts.system.deps.i18n.t("en", key, args);
