@@ -14,6 +14,7 @@ import { type ChatTurnSettings, epochKey, redisChatTurns } from "../redis/chat-t
 import { asSingleKeyClient, type RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { type BotApiPolicy, boundedRetry, DEFAULT_BOT_API_POLICY } from "../telegram/api.ts";
+import { botApiClientOptions } from "../telegram/client-options.ts";
 import { accessInUpdate } from "./access.ts";
 import { chatOrder, dropStaleReads, type OnceInTurn } from "./chat-order.ts";
 import type { BotContext, SessionData } from "./context.ts";
@@ -125,10 +126,7 @@ function floodLimit(opts: CreateBotOptions) {
  */
 export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   const bot = new Bot<BotContext>(opts.token, {
-    client: {
-      ...(opts.apiRoot ? { apiRoot: opts.apiRoot } : {}),
-      ...(opts.fetch ? { fetch: opts.fetch } : {}),
-    },
+    client: botApiClientOptions({ apiRoot: opts.apiRoot, fetch: opts.fetch }),
     ...(opts.botInfo ? { botInfo: opts.botInfo } : {}),
   });
   // Flood limits, network errors and 5xx are retried, but no call outlives the policy's bound.

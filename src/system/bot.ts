@@ -24,6 +24,7 @@ import type { ProviderClient } from "../provider/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { rememberSuccess } from "../reminders/index.ts";
 import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
+import { botApiClientOptions } from "../telegram/client-options.ts";
 import { isWhatsAppAccount, pushChatOf } from "../whatsapp/chat-ids.ts";
 import type { Base } from "./base.ts";
 import { complaintNotice } from "./complaints.ts";
@@ -66,10 +67,10 @@ export function chatSender(
   telegram: TelegramContact,
   channelFetch?: typeof fetch,
 ): ChatSend {
-  const api = new Api(target.token, {
-    ...(target.apiRoot ? { apiRoot: target.apiRoot } : {}),
-    ...(channelFetch ? { fetch: channelFetch } : {}),
-  });
+  const api = new Api(
+    target.token,
+    botApiClientOptions({ apiRoot: target.apiRoot, fetch: channelFetch }),
+  );
   api.config.use(boundedRetry(base.config.bot.api, { onAnswer: telegram.seen }));
   return async (chatId, text, markup) => {
     await api.sendMessage(chatId, text, markup ? { reply_markup: markup } : {});
