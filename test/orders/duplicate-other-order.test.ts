@@ -31,6 +31,29 @@ const FUNDED = 100_000;
 const ADMIN = 9001;
 type AdminNotification = Extract<Notification, { kind: "admin_alert" }>;
 
+/**
+ * The lost order: the same reference, another number and amount, executed at the aggregator;
+ * ours is placed with its hold on a credited balance.
+ */
+async function heldElsewhere(
+  at: { orders: Orders; ledger: LedgerStore; aggregator: SandboxAggregator },
+  userId: number,
+  connectionNo: string,
+) {
+  await creditCustomer(at.ledger, userId, FUNDED);
+  const placed = await at.orders.place(
+    mobileInput({ userId, chatId: userId, connectionNo, amountPaisa: 10_000 }),
+  );
+  const other = await at.aggregator.client.execute(
+    toExecuteRequest(
+      { ...placed, connectionNo: "9841799999", amountPaisa: 50_000 },
+      orderPartsOf(CATEGORY_MODULES),
+    ),
+  );
+  expect(other.kind).toBe("accepted");
+  return placed;
+}
+
 describe("a reference the aggregator already holds for another recharge", () => {
   const r = testRedis("dup-other");
   let aggregator: SandboxAggregator;
@@ -46,22 +69,6 @@ describe("a reference the aggregator already holds for another recharge", () => 
     await r.cleanup();
   });
 
-  /** The lost order: the same reference, another number and amount, executed at the aggregator. */
-  async function heldElsewhere(orders: Orders, userId: number, connectionNo: string) {
-    await creditCustomer(ledger, userId, FUNDED);
-    const placed = await orders.place(
-      mobileInput({ userId, chatId: userId, connectionNo, amountPaisa: 10_000 }),
-    );
-    const other = await aggregator.client.execute(
-      toExecuteRequest(
-        { ...placed, connectionNo: "9841799999", amountPaisa: 50_000 },
-        orderPartsOf(CATEGORY_MODULES),
-      ),
-    );
-    expect(other.kind).toBe("accepted");
-    return placed;
-  }
-
   it("a duplicate refusal fails ours at once, its hold returned, the admins alerted once", async () => {
     const orders = ordersOnRedis(r, {
       accessMode: "prepaid",
@@ -73,7 +80,7 @@ describe("a reference the aggregator already holds for another recharge", () => 
       }),
     });
     const userId = 2591;
-    const placed = await heldElsewhere(orders, userId, "9841259101");
+    const placed = await heldElsewhere({ orders, ledger, aggregator }, userId, "9841259101");
     const sent = await orders.submit(placed.reference, { known: placed });
     expect(sent.status).toBe("failed");
     expect(await availableOf(ledger, userId)).toBe(FUNDED);
@@ -119,7 +126,11 @@ describe("reference collisions, order after order", () => {
     });
     const collide = async (i: number) => {
       const userId = 2620 + i;
-      const placed = await heldElsewhere(orders, userId, `98412620${10 + i}`);
+      const placed = await heldElsewhere(
+        { orders, ledger, aggregator },
+        userId,
+        `98412620${10 + i}`,
+      );
       const sent = await orders.submit(placed.reference, { known: placed });
       expect(sent.status).toBe("failed");
       expect(sent.history.some((h) => /already held by the aggregator/.test(h.note ?? ""))).toBe(
@@ -146,22 +157,6 @@ describe("reference collisions, order after order", () => {
     expect(told[0]?.note).toContain(`Also 3 more order(s) refused the same way since 06:00 UTC`);
     for (const ref of counted) expect(told[0]?.note).toContain(ref);
   });
-
-  /** The lost order: the same reference, another number and amount, executed at the aggregator. */
-  async function heldElsewhere(orders: Orders, userId: number, connectionNo: string) {
-    await creditCustomer(ledger, userId, FUNDED);
-    const placed = await orders.place(
-      mobileInput({ userId, chatId: userId, connectionNo, amountPaisa: 10_000 }),
-    );
-    const other = await aggregator.client.execute(
-      toExecuteRequest(
-        { ...placed, connectionNo: "9841799999", amountPaisa: 50_000 },
-        orderPartsOf(CATEGORY_MODULES),
-      ),
-    );
-    expect(other.kind).toBe("accepted");
-    return placed;
-  }
 });
 
 describe("which refusals name a reference collision", () => {
