@@ -31,6 +31,11 @@ export function createHttpApp(opts: {
   readiness?: HealthCheck[];
   logger: Logger;
   registry?: Registry;
+  /**
+   * The webhooks' exact paths (the aggregator's, WhatsApp's, Telegram's): their POSTs go without
+   * the browser headers. Read at each request, so parts add theirs as they mount them.
+   */
+  webhookPosts?: ReadonlySet<string>;
 }) {
   const app = new Hono();
   if (opts.registry) app.use(httpLatency(opts.registry));
@@ -51,7 +56,16 @@ export function createHttpApp(opts: {
       frameAncestors: ["'none'"],
     },
   });
-  app.use((c, next) => (c.req.path.startsWith("/dashboard") ? next() : appHeaders(c, next)));
+  // A webhook's POST is answered to a server (the aggregator, Meta, Telegram) that renders
+  // nothing: the ~15 headers would be CPU spent for no reader. Its GET (WhatsApp's handshake
+  // echoes hub.challenge) and every other path keep them.
+  const webhookPosts = opts.webhookPosts ?? new Set<string>();
+  app.use((c, next) => {
+    const path = c.req.path;
+    if (path.startsWith("/dashboard")) return next();
+    if (c.req.method === "POST" && webhookPosts.has(path)) return next();
+    return appHeaders(c, next);
+  });
 
   // Liveness: is this process of use at all (Redis answers)? A container orchestrator restarts
   // on it, so it must not depend on anything outside the operator's hands (Telegram, the aggregator).

@@ -20,6 +20,8 @@ export interface Base {
   health: HealthCheck[];
   /** Readiness (/readyz) beyond liveness's critical checks: the bot started, the aggregator answers. */
   readiness: HealthCheck[];
+  /** The webhooks' paths, added where each is mounted: their POSTs skip the browser headers. */
+  webhookPosts: Set<string>;
   stops: Stops;
   /** The categories the system offers: the registry's, or a caller's own list (a test's extra). */
   categories: readonly AnyCategoryModule[];
@@ -46,6 +48,7 @@ export function createBase(opts: {
     metrics: createMoneyPathMetrics(registry),
     health: [],
     readiness: [],
+    webhookPosts: new Set(),
     stops: createStops(logger),
     categories: opts.categories ?? CATEGORY_MODULES,
   };

@@ -89,6 +89,7 @@ export function wireMoneyPath(
     metrics,
   });
   parts.app.route(config.webhook.path, webhook);
+  base.webhookPosts.add(config.webhook.path);
   const reconciler = createReconciler({
     orders,
     provider,

@@ -12,6 +12,7 @@ export async function openPublicListener(base: Base) {
   const app = createHttpApp({
     health: base.health,
     readiness: base.readiness,
+    webhookPosts: base.webhookPosts,
     logger: base.logger,
     registry: base.registry,
   });

@@ -31,6 +31,7 @@ export function mountTelegramWebhook(base: Base, app: HttpApp, bot: ProductBot, 
       logger,
     }),
   );
+  base.webhookPosts.add(hook.path);
   return hook;
 }
 export type TelegramHook = ReturnType<typeof mountTelegramWebhook>;

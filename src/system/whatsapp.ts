@@ -256,6 +256,7 @@ export function wireWhatsApp(
       logger,
     }),
   );
+  base.webhookPosts.add(settings.webhookPath);
   return {
     /** The Bot API client's fetch: WhatsApp chats here, Telegram's calls on with grammY's own fetch. */
     fetch: router.fetchVia(grammyFetch),

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { format } from "node:util";
@@ -150,6 +151,29 @@ describe("Telegram webhook mode", () => {
     const line = logs.map((l) => JSON.parse(l)).find((l) => l.msg === "bot update failed");
     expect(line?.err?.message).toBe("redis is restarting");
     expect(line?.err?.stack).toContain("redis is restarting");
+  });
+
+  it("answers Telegram's POSTs without the browser security headers; a GET keeps them", async () => {
+    const url = String(system.emulator!.webhookInfo().url);
+    // The secret Telegram is told to send: derived from the token (src/system/start.ts).
+    const secret = createHash("sha256").update(PLAYGROUND_TOKEN).digest("hex").slice(32, 64);
+    const post = (token: string) =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": token },
+        body: JSON.stringify({ update_id: 990_001 }),
+      });
+    const ok = await post(secret);
+    const refused = await post("not-the-secret");
+    expect([ok.status, refused.status]).toEqual([200, 401]);
+    for (const res of [ok, refused]) {
+      expect(res.headers.get("content-security-policy")).toBeNull();
+      expect(res.headers.get("strict-transport-security")).toBeNull();
+      expect(res.headers.get("x-frame-options")).toBeNull();
+    }
+    const get = await fetch(url);
+    expect(get.status).toBe(404);
+    expect(get.headers.get("content-security-policy")).toContain("default-src 'self'");
   });
 
   it("a redelivered update that failed for good (Telegram 4xx) runs once", async () => {
