@@ -14,7 +14,7 @@ const TELEGRAM_API_ROOT = "https://api.telegram.org";
  * hint without a timeout of its own. A send that picks a socket the server is closing at that
  * moment fails with ECONNRESET; for a sendMessage that counts as "may have arrived", so the push
  * waited for the notifier's next try, a minute later, flagged a possible duplicate (seen with
- * the local emulator's 5 s keep-alive: test/telegram/idle-connection.test.ts).
+ * the local emulator's 5 s keep-alive: test/bot/bot-api-idle-connection.test.ts).
  */
 export const BOT_API_IDLE_SOCKET_MS = 30_000;
 
