@@ -16,7 +16,7 @@ const TELEGRAM_API_ROOT = "https://api.telegram.org";
  * waited for the notifier's next try, a minute later, flagged a possible duplicate (seen with
  * the local emulator's 5 s keep-alive: test/bot/bot-api-idle-connection.test.ts).
  */
-export const BOT_API_IDLE_SOCKET_MS = 30_000;
+const BOT_API_IDLE_SOCKET_MS = 30_000;
 
 /**
  * The Bot API client's options: where it calls (`apiRoot`), through which fetch (another
