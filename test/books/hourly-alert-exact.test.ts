@@ -164,7 +164,7 @@ describe.each([
     );
   });
 
-  it("guard: two orders told at once after the hour: one is told, the other counted in its window", async () => {
+  it("two orders at once after the hour (two processes at its edge): one is told, the other counted", async () => {
     const s = rig();
     const [a, b] = [collisions(s.a), collisions(s.b)];
     expect(await a({ order: order(0), note: "refused", at: T0 })).toBe(true);
