@@ -1,5 +1,10 @@
 import type { Logger } from "../logger.ts";
-import type { Notification, Order, OrderStatus } from "../orders/model.ts";
+import {
+  type Notification,
+  type Order,
+  type OrderStatus,
+  referenceSchema,
+} from "../orders/model.ts";
 import type { Crossings } from "./crossing.ts";
 import { type HourlyWindow, isOpen, windowJson, windowOf } from "./hourly-window.ts";
 
@@ -123,7 +128,10 @@ export function createHourlyFlush(
     // A window from ahead of this process's clock is not ended: isOpen is false for it too.
     if (!w || w.more <= 0 || at < w.since || isOpen(w, at, HOURLY_ALERT_WINDOW_MS)) return false;
     const note = kind.flush(countOf(kind, w));
-    const alerts = toAdmins(adminChatIds, { reference: w.refs[0], status: kind.status }, at, note);
+    // The alert names an order only by a reference the outbox accepts (a window written by hand
+    // or by another version must not fail the flush at every tick).
+    const reference = w.refs.find((r) => referenceSchema.safeParse(r).success);
+    const alerts = toAdmins(adminChatIds, { reference, status: kind.status }, at, note);
     const window = windowJson({ since: at, more: 0, refs: [] });
     // False: another process (or an order's tell) took the window first.
     return crossings.replaceNote(kind.name, raw, window, alerts);
