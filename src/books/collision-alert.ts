@@ -1,5 +1,5 @@
 import type { AdminNote } from "../orders/context.ts";
-import { createHourlyAlert, type HourlyAlertDeps } from "./hourly-alert.ts";
+import { createHourlyAlert, type HourlyAlertDeps, type HourlyAlertKind } from "./hourly-alert.ts";
 
 /**
  * The admins' alert for an order whose step carried a note for them: an execute refused for a
@@ -8,13 +8,19 @@ import { createHourlyAlert, type HourlyAlertDeps } from "./hourly-alert.ts";
  * alert per order per admin would bury the admin lane: at most one an hour (hourly-alert.ts), the
  * orders counted meanwhile keep their own record (failed, the refusal in their history).
  */
+export const COLLISION_KIND: HourlyAlertKind = {
+  name: "reference-collision",
+  counted: "an order's note for the admins: counted",
+  more: "order(s) refused the same way",
+  note: (order, note, since) =>
+    `Order ${order.reference}: ${note}${since} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
+  flush: (count) =>
+    `Execute refused for a reference the aggregator already holds (a reference counter set back by a restore?): ${count} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
+  // Each order so refused failed in its write.
+  status: "failed",
+};
+
 export function createCollisionAlert(deps: HourlyAlertDeps): (n: AdminNote) => Promise<boolean> {
-  const tell = createHourlyAlert(deps, {
-    name: "reference-collision",
-    counted: "an order's note for the admins: counted",
-    more: "order(s) refused the same way",
-    note: (order, note, since) =>
-      `Order ${order.reference}: ${note}${since} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
-  });
+  const tell = createHourlyAlert(deps, COLLISION_KIND);
   return ({ order, note, at }) => tell(order, note, at);
 }

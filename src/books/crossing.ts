@@ -4,6 +4,7 @@ import { holdWritesForTurn } from "../orders/redis-batch.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
+import { type CountIn, countedIn, type WindowCount, windowJson } from "./hourly-window.ts";
 
 /**
  * One alert per crossing: a named state, "below" or "above" a line, and the alerts written in the
@@ -35,6 +36,21 @@ export interface Crossings {
   /** Keeps a small named record (the books check's last outcome), readable by every process. */
   remember(name: string, json: string): Promise<void>;
   recall(name: string): Promise<string | null>;
+  /**
+   * The hourly alerts' count (hourly-alert.ts), one atomic step: an order within the hour of the
+   * window kept in the note is counted there; else the note is returned as read, untouched.
+   */
+  countNote(name: string, c: CountIn): Promise<WindowCount>;
+  /**
+   * Compare and set, with the alerts: when the note still reads `expected` (null: no note), it
+   * becomes `json` and `alerts` are queued, in one atomic step (true); else nothing (false).
+   */
+  replaceNote(
+    name: string,
+    expected: string | null,
+    json: string,
+    alerts: readonly Notification[],
+  ): Promise<boolean>;
 }
 
 export function createMemoryCrossings(outbox: MemoryOutbox): Crossings {
@@ -48,6 +64,21 @@ export function createMemoryCrossings(outbox: MemoryOutbox): Crossings {
     },
     async recall(name) {
       return notes.get(name) ?? null;
+    },
+    // Synchronous from the read to the write: no other call runs in between.
+    async countNote(name, c) {
+      const raw = notes.get(name) ?? null;
+      const w = countedIn(raw, c);
+      if (!w) return { counted: false, raw };
+      notes.set(name, windowJson(w));
+      return { counted: true };
+    },
+    async replaceNote(name, expected, json, alerts) {
+      if ((notes.get(name) ?? null) !== expected) return false;
+      const parsed = alerts.map((n) => notificationSchema.parse(n));
+      notes.set(name, json);
+      outbox.append(parsed);
+      return true;
     },
     async markOnce(name) {
       if (marks.has(name)) return false;
@@ -114,6 +145,46 @@ const recordBelowScript = luaScript<"state" | "outbox", number>(
   RECORD_BELOW,
 );
 
+// The hourly count (hourly-window.ts countedIn, the same rules). KEYS: the note. ARGV: the order's
+// time, the window's length, the references kept, the order's reference. {1}: counted; {0, note}
+// or {0} (no note): not in the window's hour. The window is written in the shape every version
+// reads: {"since":…,"more":…,"refs":[…]} (cjson would write an empty list as {}).
+const COUNT_NOTE = `
+local raw = redis.call('GET', KEYS[1])
+if not raw then return {0} end
+local ok, w = pcall(cjson.decode, raw)
+if not ok or type(w) ~= 'table' or type(w.since) ~= 'number' or type(w.more) ~= 'number'
+  or type(w.refs) ~= 'table' then return {0, raw} end
+local at = tonumber(ARGV[1])
+if at < w.since or at - w.since >= tonumber(ARGV[2]) then return {0, raw} end
+local refs = {}
+for _, r in ipairs(w.refs) do
+  if type(r) == 'string' then refs[#refs + 1] = cjson.encode(r) end
+end
+if #refs < tonumber(ARGV[3]) then refs[#refs + 1] = cjson.encode(ARGV[4]) end
+redis.call('SET', KEYS[1], '{"since":' .. string.format('%.17g', w.since) .. ',"more":' ..
+  string.format('%.17g', w.more + 1) .. ',"refs":[' .. table.concat(refs, ',') .. ']}')
+return {1}
+`;
+const countNoteScript = luaScript<"note", [number, string?]>("raHourlyCount", ["note"], COUNT_NOTE);
+
+// Compare and set with the alerts. KEYS: the note, the outbox stream. ARGV: '1' and the note
+// expected ('0' and '': no note expected), the new note, alerts (JSON)... 1: replaced and queued.
+const REPLACE_NOTE = `
+local cur = redis.call('GET', KEYS[1])
+if ARGV[1] == '1' then
+  if cur ~= ARGV[2] then return 0 end
+elseif cur then return 0 end
+redis.call('SET', KEYS[1], ARGV[3])
+for i = 4, #ARGV do redis.call('XADD', KEYS[2], '*', 'n', ARGV[i]) end
+return 1
+`;
+const replaceNoteScript = luaScript<"note" | "outbox", number>(
+  "raHourlyReplace",
+  ["note", "outbox"],
+  REPLACE_NOTE,
+);
+
 export function createRedisCrossings(redis: RedisClient, prefix: string): Crossings {
   const k = keyspace(prefix);
   const hold = holdWritesForTurn(redis);
@@ -123,6 +194,28 @@ export function createRedisCrossings(redis: RedisClient, prefix: string): Crossi
     },
     async recall(name) {
       return redis.get(k.crossing(`note:${name}`));
+    },
+    async countNote(name, c) {
+      const [counted, raw] = await countNoteScript.run(
+        redis,
+        { note: k.crossing(`note:${name}`) },
+        c.at,
+        c.windowMs,
+        c.samples,
+        c.reference,
+      );
+      return counted === 1 ? { counted: true } : { counted: false, raw: raw ?? null };
+    },
+    async replaceNote(name, expected, json, alerts) {
+      const r = await replaceNoteScript.run(
+        redis,
+        { note: k.crossing(`note:${name}`), outbox: k.outbox },
+        expected === null ? "0" : "1",
+        expected ?? "",
+        json,
+        ...alerts.map((n) => JSON.stringify(notificationSchema.parse(n))),
+      );
+      return r === 1;
     },
     async markOnce(name) {
       return (await redis.set(k.crossing(`mark:${name}`), "1", "NX")) === "OK";

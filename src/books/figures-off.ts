@@ -1,5 +1,10 @@
 import type { FiguresOff } from "../orders/context.ts";
-import { createHourlyAlert, HOURLY_ALERT_WINDOW_MS, type HourlyAlertDeps } from "./hourly-alert.ts";
+import {
+  createHourlyAlert,
+  HOURLY_ALERT_WINDOW_MS,
+  type HourlyAlertDeps,
+  type HourlyAlertKind,
+} from "./hourly-alert.ts";
 
 /**
  * The admins' alert for orders whose booked figures are off (orders/figures-check.ts), within an
@@ -10,13 +15,19 @@ import { createHourlyAlert, HOURLY_ALERT_WINDOW_MS, type HourlyAlertDeps } from 
 
 export const FIGURES_OFF_WINDOW_MS = HOURLY_ALERT_WINDOW_MS;
 
+export const FIGURES_OFF_KIND: HourlyAlertKind = {
+  name: "figures-off",
+  counted: "figures off: counted",
+  more: "order(s) with figures off",
+  note: (order, off, since) =>
+    `Order ${order.reference}: the aggregator's figures are off (${off}). They are booked as reported, so the float check agrees with the aggregator; check the order (its page in the back office) with the aggregator.${since} Further orders with figures off within the hour are recorded on each order and counted in the next alert.`,
+  flush: (count) =>
+    `The aggregator's figures are off: ${count} They are booked as reported; check each order (its page in the back office) with the aggregator. Further orders with figures off within the hour are recorded on each order and counted in the next alert.`,
+  // Only a success books figures (a failed order books nothing, so its figures alert nobody).
+  status: "success",
+};
+
 export function createFiguresOffAlert(deps: HourlyAlertDeps): (f: FiguresOff) => Promise<boolean> {
-  const tell = createHourlyAlert(deps, {
-    name: "figures-off",
-    counted: "figures off: counted",
-    more: "order(s) with figures off",
-    note: (order, off, since) =>
-      `Order ${order.reference}: the aggregator's figures are off (${off}). They are booked as reported, so the float check agrees with the aggregator; check the order (its page in the back office) with the aggregator.${since} Further orders with figures off within the hour are recorded on each order and counted in the next alert.`,
-  });
+  const tell = createHourlyAlert(deps, FIGURES_OFF_KIND);
   return ({ order, off, at }) => tell(order, off, at);
 }

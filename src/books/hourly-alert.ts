@@ -1,51 +1,43 @@
 import type { Logger } from "../logger.ts";
-import type { Notification, Order } from "../orders/model.ts";
+import {
+  type Notification,
+  type Order,
+  type OrderStatus,
+  referenceSchema,
+} from "../orders/model.ts";
 import type { Crossings } from "./crossing.ts";
+import { type HourlyWindow, isOpen, windowJson, windowOf } from "./hourly-window.ts";
 
 /**
  * An admins' alert per order, within an overall limit (review s25-e, 3): a systematic cause (a
  * units change on the aggregator's side, a reference counter set back by a restore) alerts for
  * every order, and one alert per order per admin would bury the admin lane. The first order is
  * told at once; the ones within the hour after it are counted (each keeps its own record on the
- * order), and the first one after the hour is told with that count and a few references: at most
- * one alert an hour per kind. The window is a small record in the crossings' notes under the
- * kind's name; two processes at the hour's edge may each tell one (bounded by the processes), and
- * a count may miss an order then (the orders keep their records).
+ * order), and the count is told once the hour ended: by the flush (the reconciler's tick, every
+ * process) or, first, by the next order's alert. At most one alert an hour per kind. The window
+ * is a small record in the crossings' notes under the kind's name; counting an order is one
+ * atomic step, and so is telling (the alerts queued and the new window written together, only
+ * when the window is still the one the words were made from): no count is lost to a concurrent
+ * one, and of two processes telling or flushing the same window one does (session 28).
  */
 
 export const HOURLY_ALERT_WINDOW_MS = 3_600_000;
 /** References quoted in the count of a window. */
 const SAMPLES = 5;
-
-interface Window {
-  since: number;
-  more: number;
-  refs: string[];
-}
-
-function windowOf(raw: string | null): Window | null {
-  if (raw === null) return null;
-  try {
-    const w = JSON.parse(raw) as Partial<Window>;
-    if (typeof w.since !== "number" || typeof w.more !== "number" || !Array.isArray(w.refs))
-      return null;
-    return { since: w.since, more: w.more, refs: w.refs.filter((r) => typeof r === "string") };
-  } catch {
-    return null;
-  }
-}
+/** Tries of a tell whose window changed under it (another process's count, tell or flush). */
+const TRIES = 5;
 
 const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 
 export interface HourlyAlertDeps {
-  crossings: Pick<Crossings, "recall" | "remember" | "record">;
+  crossings: Pick<Crossings, "recall" | "countNote" | "replaceNote">;
   adminChatIds: readonly number[];
   logger?: Logger | undefined;
 }
 
 /** One kind of hourly alert: its crossings name and its words. */
 export interface HourlyAlertKind {
-  /** The crossings note that keeps the window (and the crossing that queues the alerts). */
+  /** The crossings note that keeps the window. */
   name: string;
   /** Logged for an order counted in the window, not told. */
   counted: string;
@@ -53,6 +45,36 @@ export interface HourlyAlertKind {
   note(order: Order, detail: string, since: string): string;
   /** How the count of the window is said: "N more order(s) with … since HH:MM UTC". */
   more: string;
+  /** The flush's words around the count of a window whose hour ended with no order after it. */
+  flush(count: string): string;
+  /** The status the flush's alert carries (the orders counted are in it; the text ignores it). */
+  status: OrderStatus;
+}
+
+/** The count of `w` in words: "N more order(s) … since HH:MM UTC (e.g. …), each recorded …". */
+const countOf = (kind: HourlyAlertKind, w: HourlyWindow) =>
+  `${w.more} more ${kind.more} since ${hhmm(w.since)} UTC (e.g. ${w.refs.join(", ")}), each recorded on its order.`;
+
+/**
+ * The admins' alerts with `note`. The note says it all: settle_proposed's topic carries it (a
+ * topic of its own is a shape an older notifier would drop during a rolling deploy,
+ * docs/deploying.md).
+ */
+function toAdmins(
+  chatIds: readonly number[],
+  about: { reference: string | undefined; status: OrderStatus },
+  at: number,
+  note: string,
+): Notification[] {
+  return chatIds.map((chatId) => ({
+    kind: "admin_alert",
+    topic: "settle_proposed",
+    ...(about.reference === undefined ? {} : { reference: about.reference }),
+    status: about.status,
+    chatId,
+    at,
+    note,
+  }));
 }
 
 /**
@@ -66,36 +88,53 @@ export function createHourlyAlert(
   const { crossings, adminChatIds } = deps;
   const { name } = kind;
   return async (order, detail, at) => {
-    const w = windowOf(await crossings.recall(name));
-    if (w && at >= w.since && at - w.since < HOURLY_ALERT_WINDOW_MS) {
-      const refs = w.refs.length < SAMPLES ? [...w.refs, order.reference] : w.refs;
-      await crossings.remember(name, JSON.stringify({ since: w.since, more: w.more + 1, refs }));
-      deps.logger?.warn({ reference: order.reference, since: w.since }, kind.counted);
-      return false;
+    for (let t = 1; ; t++) {
+      const c = await crossings.countNote(name, {
+        at,
+        windowMs: HOURLY_ALERT_WINDOW_MS,
+        samples: SAMPLES,
+        reference: order.reference,
+      });
+      if (c.counted) {
+        deps.logger?.warn({ reference: order.reference }, kind.counted);
+        return false;
+      }
+      const w = windowOf(c.raw);
+      const since = w && w.more > 0 ? ` Also ${countOf(kind, w)}` : "";
+      const note = kind.note(order, detail, since);
+      // The alerts and the new window in one step, only over the window the words were made
+      // from (review s26-a's order kept: no window without its alert, nor an alert twice).
+      const alerts = toAdmins(adminChatIds, order, at, note);
+      const window = windowJson({ since: at, more: 0, refs: [] });
+      if (await crossings.replaceNote(name, c.raw, window, alerts)) return true;
+      if (t >= TRIES) throw new Error(`the ${name} window changed under ${TRIES} tries`);
     }
-    const since =
-      w && w.more > 0
-        ? ` Also ${w.more} more ${kind.more} since ${hhmm(w.since)} UTC (e.g. ${w.refs.join(", ")}), each recorded on its order.`
-        : "";
-    const note = kind.note(order, detail, since);
-    // The note says it all: settle_proposed's topic carries it (a topic of its own is a shape an
-    // older notifier would drop during a rolling deploy, docs/deploying.md).
-    const alerts: Notification[] = adminChatIds.map((chatId) => ({
-      kind: "admin_alert",
-      topic: "settle_proposed",
-      reference: order.reference,
-      status: order.status,
-      chatId,
-      at,
-      note,
-    }));
-    // Re-armed and crossed: the alerts are queued by the crossing's own atomic step. The hour's
-    // window is written after them (review s26-a): a crash or a failed queueing in between
-    // leaves no window, so the next order is told again, rather than a window with no alert
-    // that counts every later order of the hour in silence.
-    await crossings.record(name, false, []);
-    const queued = await crossings.record(name, true, alerts);
-    await crossings.remember(name, JSON.stringify({ since: at, more: 0, refs: [] }));
-    return queued;
   };
+}
+
+/**
+ * Tells the count of each kind's window whose hour ended (true per kind told), and opens a new
+ * hour with it: the alert is that hour's one. Run by every process on a timer (the reconciler's
+ * tick); of two processes flushing the same window one tells it (compare and set).
+ */
+export function createHourlyFlush(
+  deps: HourlyAlertDeps,
+  kinds: readonly HourlyAlertKind[],
+): (at: number) => Promise<boolean[]> {
+  const { crossings, adminChatIds } = deps;
+  const flushOne = async (kind: HourlyAlertKind, at: number): Promise<boolean> => {
+    const raw = await crossings.recall(kind.name);
+    const w = windowOf(raw);
+    // A window from ahead of this process's clock is not ended: isOpen is false for it too.
+    if (!w || w.more <= 0 || at < w.since || isOpen(w, at, HOURLY_ALERT_WINDOW_MS)) return false;
+    const note = kind.flush(countOf(kind, w));
+    // The alert names an order only by a reference the outbox accepts (a window written by hand
+    // or by another version must not fail the flush at every tick).
+    const reference = w.refs.find((r) => referenceSchema.safeParse(r).success);
+    const alerts = toAdmins(adminChatIds, { reference, status: kind.status }, at, note);
+    const window = windowJson({ since: at, more: 0, refs: [] });
+    // False: another process (or an order's tell) took the window first.
+    return crossings.replaceNote(kind.name, raw, window, alerts);
+  };
+  return (at) => Promise.all(kinds.map((k) => flushOne(k, at)));
 }

@@ -64,6 +64,12 @@ export interface ReconcilerOptions {
   concurrency?: number;
   /** Settled orders asked again per tick (settled-watch.ts). Default SETTLED_WATCH.perTick. */
   settledPerTick?: number;
+  /**
+   * Run first in each tick this process holds the lease (its failure logged, the tick goes on):
+   * the books' hourly alerts' flush (books/hourly-alert.ts), so the count of an hour that ended
+   * is told within a tick of its end on whichever process reconciles.
+   */
+  eachTick?: (at: number) => Promise<unknown>;
   /** Lease name, for running independent reconcilers on one Redis (tests). Default "reconciler". */
   leaseName?: string;
   registry?: Registry;
@@ -85,6 +91,31 @@ export interface ReconcileReport {
 }
 
 export { NOT_EXECUTED_MESSAGE } from "./reconcile-order.ts";
+
+const emptyReport = (): ReconcileReport => ({
+  skipped: false,
+  examined: 0,
+  queried: 0,
+  changed: 0,
+  notExecuted: 0,
+  flagged: 0,
+  errors: 0,
+  settledAsked: 0,
+  settledAnswered: 0,
+});
+
+/** The tick's own task (`eachTick`): a failure is logged and counted, the tick goes on. */
+async function runEachTick(opts: ReconcilerOptions, at: number, report: ReconcileReport) {
+  try {
+    await opts.eachTick?.(at);
+  } catch (err) {
+    report.errors++;
+    opts.logger?.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      "the reconciler's each-tick task failed",
+    );
+  }
+}
 
 export function createReconciler(opts: ReconcilerOptions) {
   const { orders, provider, lease } = opts;
@@ -122,17 +153,7 @@ export function createReconciler(opts: ReconcilerOptions) {
   });
 
   async function runOnce(): Promise<ReconcileReport> {
-    const report: ReconcileReport = {
-      skipped: false,
-      examined: 0,
-      queried: 0,
-      changed: 0,
-      notExecuted: 0,
-      flagged: 0,
-      errors: 0,
-      settledAsked: 0,
-      settledAnswered: 0,
-    };
+    const report = emptyReport();
     let held: boolean;
     try {
       held = await lease.acquire(leaseName, Math.max(opts.intervalMs, 1_000));
@@ -148,6 +169,7 @@ export function createReconciler(opts: ReconcilerOptions) {
       metrics.reconcilerRuns.inc({ outcome: "skipped" });
       return { ...report, skipped: true };
     }
+    await runEachTick(opts, now(), report);
     // Pages through the open set across ticks, so orders stuck for good (flagged, still pending)
     // cannot starve newer ones out of the batch. The cursor skips only what is still open.
     const open = await orders.store.listOpen({

@@ -11,8 +11,8 @@
  *    (the reference counter, idempotency key, order, the user's order index, the open-orders set,
  *    the alias, the hold in the books), the order update script (order, open set, transaction-id hash, the notification
  *    outbox, the post/void and bookings), the ledger's own scripts, the top-up scripts (top-up,
- *    schedule, the credit), the books' crossing script (its state and the outbox) and the
- *    notifier's transactions (outbox, attempts, dead letters). One slot, so one master carries
+ *    schedule, the credit), the books' crossing scripts (a state or an hourly alert's window
+ *    note, and the outbox) and the notifier's transactions (outbox, attempts, dead letters). One slot, so one master carries
  *    all of it: sharding it means per-slot open sets, outboxes and sub-ledgers (README "Redis
  *    Cluster").
  *  - `{user:U}`: one user's spend limits (the reserve script); `{pace}`: the send pacer's buckets;
@@ -85,7 +85,8 @@ export function keyspace(prefix: string) {
     /**
      * String "below" | "above" | "above:<ms>" (the re-arm's reading time): the books' alert
      * crossings (low float, drift), in the outbox's slot so a crossing and its alerts are one
-     * script (src/books/crossing.ts).
+     * script (src/books/crossing.ts). Under `note:<name>`, a small JSON record (the books check's
+     * last outcome; an hourly alert's window, counted and replaced with its alerts by script).
      */
     crossing: (name: string) => `${notify}:crossing:${name}`,
     /** Hash: stream entry id -> delivery attempts. */

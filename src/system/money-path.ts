@@ -4,6 +4,7 @@ import {
   createCollisionAlert,
   createFiguresOffAlert,
   createFloatWatch,
+  createHourlyAlertsFlush,
 } from "../books/index.ts";
 import { orderPartsOf } from "../categories/index.ts";
 import { createProviderWatch } from "../http/provider-watch.ts";
@@ -105,6 +106,12 @@ export function wireMoneyPath(
     executeTimeoutMs: config.provider.executeTimeoutMs,
     adminChatIds: [...parts.adminIds],
     metrics,
+    // The orders counted in an hourly alert's window are told once its hour ended (session 28).
+    eachTick: createHourlyAlertsFlush({
+      crossings: parts.stores.crossings,
+      adminChatIds: [...parts.adminIds],
+      logger,
+    }),
   });
   const { books, booksCheck } = wireBooks(base, provider, parts);
   return { provider, providerWatch, orders, webhook, reconciler, books, booksCheck };

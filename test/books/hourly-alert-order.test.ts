@@ -26,12 +26,12 @@ function failingOnce(prefix: string): Crossings {
   let fail = true;
   return {
     ...real,
-    async record(name, below, alerts, at) {
-      if (below && fail) {
+    async replaceNote(name, expected, json, alerts) {
+      if (fail) {
         fail = false;
         throw new Error("connection lost");
       }
-      return real.record(name, below, alerts, at);
+      return real.replaceNote(name, expected, json, alerts);
     },
   };
 }

@@ -33,6 +33,8 @@ export function viewOf(system: System) {
     store: stores.store,
     ledger: stores.ledger,
     queue: stores.queue,
+    /** The books' crossings and notes (alerts' states, the hourly alerts' windows). */
+    crossings: stores.crossings,
     /** What the notifier sent for each order (the back office's timeline). */
     sentLog: stores.sentLog,
     topUps: parts.topUp?.topUps,

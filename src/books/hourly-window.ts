@@ -1,0 +1,49 @@
+/**
+ * The hourly alerts' window (hourly-alert.ts) as kept in a crossings note: when the hour began,
+ * the orders counted since, and a few of their references. Its JSON shape is the one every
+ * version since session 25 reads and writes (a rolling deploy runs older processes on the same
+ * note, docs/deploying.md); the Redis script in crossing.ts writes the same shape.
+ */
+export interface HourlyWindow {
+  since: number;
+  more: number;
+  refs: string[];
+}
+
+/** What an order finds in the window: counted in it (its hour still open), or the window as read. */
+export type WindowCount = { counted: true } | { counted: false; raw: string | null };
+
+/** How an order is counted: its time, the window's length, the references kept, its reference. */
+export interface CountIn {
+  at: number;
+  windowMs: number;
+  samples: number;
+  reference: string;
+}
+
+export function windowOf(raw: string | null): HourlyWindow | null {
+  if (raw === null) return null;
+  try {
+    const w = JSON.parse(raw) as Partial<HourlyWindow>;
+    if (typeof w.since !== "number" || typeof w.more !== "number" || !Array.isArray(w.refs))
+      return null;
+    return { since: w.since, more: w.more, refs: w.refs.filter((r) => typeof r === "string") };
+  } catch {
+    return null;
+  }
+}
+
+export const windowJson = (w: HourlyWindow): string =>
+  JSON.stringify({ since: w.since, more: w.more, refs: w.refs });
+
+/** Whether `at` falls within the hour of `w`. */
+export const isOpen = (w: HourlyWindow, at: number, windowMs: number): boolean =>
+  at >= w.since && at - w.since < windowMs;
+
+/** The window with one more order counted, or null when the order is not in its hour. */
+export function countedIn(raw: string | null, c: CountIn): HourlyWindow | null {
+  const w = windowOf(raw);
+  if (!w || !isOpen(w, c.at, c.windowMs)) return null;
+  const refs = w.refs.length < c.samples ? [...w.refs, c.reference] : w.refs;
+  return { since: w.since, more: w.more + 1, refs };
+}

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestSystem, type TestSystem } from "../support/system.ts";
+import { waitUntil } from "../support/wait.ts";
+
+/**
+ * The hourly admin alerts' flush as the running product wires it (src/system/money-path.ts: the
+ * reconciler's tick): the orders counted in an hour are told once it ended, with no later order
+ * needed, and told once.
+ */
+
+const ADMIN = 3002;
+const COUNT = /3 more order\(s\) with figures off since/;
+
+describe.each([
+  ["memory", false],
+  ["redis", true],
+])("an hourly alert's count, told when its hour ended (%s)", (_name, redis) => {
+  let ts: TestSystem;
+  beforeAll(async () => {
+    ts = await startTestSystem({ redis, env: { ADMIN_IDS: String(ADMIN) } });
+  });
+  afterAll(async () => {
+    await ts.cleanup();
+  });
+
+  it("the reconciler's tick tells the admin a window counted two hours ago, once", async () => {
+    const since = Date.now() - 2 * 3_600_000;
+    const window = { since, more: 3, refs: ["9001", "9002", "9003"] };
+    await ts.system.crossings.remember("figures-off", JSON.stringify(window));
+
+    const told = await ts.user(ADMIN).waitFor(COUNT);
+    expect(told.text).toContain("(e.g. 9001, 9002, 9003)");
+    // The flush opened the next hour with nothing counted in it.
+    const next = JSON.parse((await ts.system.crossings.recall("figures-off")) ?? "null");
+    expect(next).toMatchObject({ more: 0, refs: [] });
+    expect(next.since).toBeGreaterThan(since);
+
+    // More ticks, everything queued sent: still one alert.
+    await ts.system.reconciler.runOnce();
+    await ts.system.reconciler.runOnce();
+    await waitUntil(async () => (await ts.system.queue.backlog()) === 0, "drained");
+    const alerts = ts
+      .user(ADMIN)
+      .botTexts()
+      .filter((t) => COUNT.test(t));
+    expect(alerts).toHaveLength(1);
+  });
+
+  it("a window whose references are not orders' is still told (without naming an order)", async () => {
+    const since = Date.now() - 2 * 3_600_000;
+    const window = { since, more: 2, refs: ["not-a-reference", "0"] };
+    await ts.system.crossings.remember("reference-collision", JSON.stringify(window));
+    const told = await ts.user(ADMIN).waitFor(/2 more order\(s\) refused the same way since/);
+    expect(told.text).toContain("(e.g. not-a-reference, 0)");
+  });
+});
