@@ -4,7 +4,13 @@ import { holdWritesForTurn } from "../orders/redis-batch.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
-import { type CountIn, countedIn, type WindowCount, windowJson } from "./hourly-window.ts";
+import {
+  type CountIn,
+  countedIn,
+  EARLY_MS,
+  type WindowCount,
+  windowJson,
+} from "./hourly-window.ts";
 
 /**
  * One alert per crossing: a named state, "below" or "above" a line, and the alerts written in the
@@ -146,7 +152,8 @@ const recordBelowScript = luaScript<"state" | "outbox", number>(
 );
 
 // The hourly count (hourly-window.ts countedIn, the same rules). KEYS: the note. ARGV: the order's
-// time, the window's length, the references kept, the order's reference. {1}: counted; {0, note}
+// time, the window's length, the references kept, the order's reference, how long before the
+// window's start an order still counts (EARLY_MS). {1}: counted; {0, note}
 // or {0} (no note): not in the window's hour. The window is written in the shape every version
 // reads: {"since":…,"more":…,"refs":[…]} (cjson would write an empty list as {}).
 const COUNT_NOTE = `
@@ -156,7 +163,7 @@ local ok, w = pcall(cjson.decode, raw)
 if not ok or type(w) ~= 'table' or type(w.since) ~= 'number' or type(w.more) ~= 'number'
   or type(w.refs) ~= 'table' then return {0, raw} end
 local at = tonumber(ARGV[1])
-if at < w.since or at - w.since >= tonumber(ARGV[2]) then return {0, raw} end
+if at < w.since - tonumber(ARGV[5]) or at - w.since >= tonumber(ARGV[2]) then return {0, raw} end
 local refs = {}
 for _, r in ipairs(w.refs) do
   if type(r) == 'string' then refs[#refs + 1] = cjson.encode(r) end
@@ -203,6 +210,7 @@ export function createRedisCrossings(redis: RedisClient, prefix: string): Crossi
         c.windowMs,
         c.samples,
         c.reference,
+        EARLY_MS,
       );
       return counted === 1 ? { counted: true } : { counted: false, raw: raw ?? null };
     },

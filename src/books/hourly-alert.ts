@@ -13,12 +13,13 @@ import { type HourlyWindow, isOpen, windowJson, windowOf } from "./hourly-window
  * units change on the aggregator's side, a reference counter set back by a restore) alerts for
  * every order, and one alert per order per admin would bury the admin lane. The first order is
  * told at once; the ones within the hour after it are counted (each keeps its own record on the
- * order), and the count is told once the hour ended: by the flush (the reconciler's tick, every
- * process) or, first, by the next order's alert. At most one alert an hour per kind. The window
+ * order), and the count is told once the hour ended: by the flush (the reconciler's tick, on the
+ * process holding its lease) or, first, by the next order's alert. At most one alert an hour per kind. The window
  * is a small record in the crossings' notes under the kind's name; counting an order is one
  * atomic step, and so is telling (the alerts queued and the new window written together, only
  * when the window is still the one the words were made from): no count is lost to a concurrent
- * one, and of two processes telling or flushing the same window one does (session 28).
+ * one, and of two processes telling or flushing the same window one does (session 28); an order
+ * stamped just before a window another process opened counts in it (hourly-window.ts EARLY_MS).
  */
 
 export const HOURLY_ALERT_WINDOW_MS = 3_600_000;
@@ -114,8 +115,8 @@ export function createHourlyAlert(
 
 /**
  * Tells the count of each kind's window whose hour ended (true per kind told), and opens a new
- * hour with it: the alert is that hour's one. Run by every process on a timer (the reconciler's
- * tick); of two processes flushing the same window one tells it (compare and set).
+ * hour with it: the alert is that hour's one. Run on a timer (the reconciler's tick, by the process
+ * holding its lease); of two processes flushing the same window one tells it (compare and set).
  */
 export function createHourlyFlush(
   deps: HourlyAlertDeps,

@@ -36,9 +36,17 @@ export function windowOf(raw: string | null): HourlyWindow | null {
 export const windowJson = (w: HourlyWindow): string =>
   JSON.stringify({ since: w.since, more: w.more, refs: w.refs });
 
-/** Whether `at` falls within the hour of `w`. */
+/**
+ * How long before a window's start an order still counts in it (review s28-hourly, S1): an order's
+ * time is read before its round trips, and processes' clocks differ, so writes land out of the
+ * order of their times. Without it, an order stamped just before a window that another process
+ * (or the flush) opened first would be told as well, and move the window back.
+ */
+export const EARLY_MS = 60_000;
+
+/** Whether `at` falls within the hour of `w` (or at most EARLY_MS before it). */
 export const isOpen = (w: HourlyWindow, at: number, windowMs: number): boolean =>
-  at >= w.since && at - w.since < windowMs;
+  at >= w.since - EARLY_MS && at - w.since < windowMs;
 
 /** The window with one more order counted, or null when the order is not in its hour. */
 export function countedIn(raw: string | null, c: CountIn): HourlyWindow | null {

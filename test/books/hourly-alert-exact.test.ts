@@ -176,6 +176,38 @@ describe.each([
     expect(await s.alerts()).toHaveLength(4);
     expect(JSON.parse((await s.a.recall("reference-collision")) ?? "").more).toBe(1);
   });
+
+  it("an order stamped just before the window another process opened is counted in it, not told (review s28, S1)", async () => {
+    const s = rig();
+    const [a, b] = [collisions(s.a), collisions(s.b)];
+    expect(await a({ order: order(0), note: "refused", at: T0 })).toBe(true);
+    // b read its clock first (T0 + HOUR + 1) but lands after a's tell (T0 + HOUR + 5).
+    expect(await a({ order: order(1), note: "refused", at: T0 + HOUR + 5 })).toBe(true);
+    expect(await b({ order: order(2), note: "refused", at: T0 + HOUR + 1 })).toBe(false);
+    expect(await s.alerts()).toHaveLength(4);
+    expect(JSON.parse((await s.a.recall("reference-collision")) ?? "")).toEqual({
+      since: T0 + HOUR + 5,
+      more: 1,
+      refs: [ref(2)],
+    });
+  });
+
+  it("an order stamped just before the flush's new window is counted in it, not told (review s28, S1)", async () => {
+    const s = rig();
+    const tell = collisions(s.a);
+    await tell({ order: order(0), note: "refused", at: T0 });
+    await tell({ order: order(1), note: "refused", at: T0 + 1 });
+    expect(await flush(s.b)(T0 + HOUR + 2_000)).toContain(true);
+    expect(await tell({ order: order(2), note: "refused", at: T0 + HOUR + 1_999 })).toBe(false);
+    expect(await s.alerts()).toHaveLength(4);
+  });
+
+  it("guard: an order an hour and more before a window (a clock far behind) is not counted in it", async () => {
+    const s = rig();
+    const tell = collisions(s.b);
+    await collisions(s.a)({ order: order(0), note: "refused", at: T0 + HOUR });
+    expect(await tell({ order: order(1), note: "refused", at: T0 })).toBe(true);
+  });
 });
 
 describe("the flush's driver", () => {
