@@ -1,4 +1,4 @@
-import { keyspace } from "../redis/keyspace.ts";
+import { dashboardFloatKey, keyspace } from "../redis/keyspace.ts";
 
 /**
  * The back office's keys, from the product's keyspace (src/redis/keyspace.ts, where every key is
@@ -18,6 +18,12 @@ export function dashboardKeys(prefix: string) {
     auditViews: k.dashboardAuditViews,
     ack: k.dashboardAck,
     rate: k.dashboardRate,
+    /** A float movement's proposal (JSON, never changed), PX 400 days (float-moves.ts). */
+    floatMove: (id: string) => dashboardFloatKey(prefix, `move:${id}`),
+    /** Its decision (JSON), set once (NX), PX 400 days. */
+    floatDecision: (id: string) => dashboardFloatKey(prefix, `decision:${id}`),
+    /** List of proposal ids, newest first, never trimmed (a double submit may repeat one). */
+    floatMoves: dashboardFloatKey(prefix, "list"),
   };
 }
 export type DashboardKeys = ReturnType<typeof dashboardKeys>;

@@ -19,7 +19,7 @@ import {
   memoryKv,
   redisKv,
 } from "../dashboard/index.ts";
-import type { Orders } from "../orders/index.ts";
+import { type Orders, samePersonOf } from "../orders/index.ts";
 import type { TopUps } from "../payments/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import type { Base } from "./base.ts";
@@ -101,6 +101,8 @@ export function wireDashboard(
       ...(parts.topUps ? { topUps: parts.topUps } : {}),
       ...(parts.complaints ? { complaints: parts.complaints } : {}),
       ...(parts.orders ? { settle: settlePort(parts.orders, parts.settings) } : {}),
+      // Maker-checker of the float's movements (books page): /settle's people, from ADMIN_IDS.
+      admins: { ids: () => parts.settings.adminIds, same: samePersonOf(config.adminPeople) },
       orders: parts.stores.store,
       stuckAfterMs: config.reconciler.maxAgeMs,
       priceSchedule: config.pricing.schedule,

@@ -102,6 +102,11 @@ export interface ActionDeps {
     /** Whether two admins' chat ids are one person (ADMIN_IDS `123=wa:+977…`). */
     sameAdmin(a: number, b: number): boolean;
   };
+  /**
+   * Maker-checker for the float's movements on the books page: the admins configured (ADMIN_IDS)
+   * and whether two ids are one person (its `=` groups). Absent, a proposer never approves their own.
+   */
+  admins?: { ids(): readonly number[]; same(a: number, b: number): boolean };
   /** An open order older than this is stuck (RECONCILE_MAX_AGE_MS, as the reconciler's alert). */
   stuckAfterMs: number;
   /** The price schedule in force (config.pricing.schedule). */
