@@ -328,3 +328,19 @@ describe("the store in memory (local mode without Redis)", () => {
     expect(await moves.list()).toHaveLength(1);
   });
 });
+
+describe("who is one person (ADMIN_IDS `=` groups)", () => {
+  it("a proposer's other chat cannot approve; a person alone may approve their own", () => {
+    const WA = 9_779_800_000_001;
+    const same = (a: number, b: number) =>
+      a === b || (a === ADMIN && b === WA) || (a === WA && b === ADMIN);
+    const two = approvalRule({ ids: () => [ADMIN, WA, ADMIN_B], same });
+    expect(two.mayApprove(ADMIN, WA)).toBe(false);
+    expect(two.mayApprove(ADMIN, ADMIN)).toBe(false);
+    expect(two.mayApprove(ADMIN, ADMIN_B)).toBe(true);
+    const alone = approvalRule({ ids: () => [ADMIN, WA], same });
+    expect(alone.mayApprove(ADMIN, WA)).toBe(true);
+    // Not told who the admins are: never their own.
+    expect(approvalRule(undefined).mayApprove(ADMIN, ADMIN)).toBe(false);
+  });
+});
