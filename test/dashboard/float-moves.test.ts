@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { approvalRule, createFloatMoves, type FloatMove } from "../../src/dashboard/float-moves.ts";
+import { rs } from "../../src/dashboard/html.ts";
 import { memoryKv } from "../../src/dashboard/index.ts";
 import { dashboardKeys } from "../../src/dashboard/keys.ts";
 import { account, createMemoryLedger, type LedgerStore } from "../../src/ledger/index.ts";
@@ -134,6 +135,8 @@ describe("a refill of the aggregator wallet", () => {
     const page = await (await checker.get("/dashboard/books")).text();
     expect(page).toContain(`approved by admin ${ADMIN_B}`);
     expect(page).toContain(`booked as float-move:${p.key}`);
+    expect(page).toContain(`In the books</th><td>${rs(floatBefore + 2_500_050)}</td>`);
+    expect(page).toContain("Drift</th><td>Rs 0.00</td>");
 
     // Audited: the proposal by its maker, the approvals with the balances before and after.
     const proposed = await auditOf("float_propose", p.key);
