@@ -4,6 +4,7 @@ import { rs } from "../../src/dashboard/html.ts";
 import { memoryKv } from "../../src/dashboard/index.ts";
 import { dashboardKeys } from "../../src/dashboard/keys.ts";
 import { account, createMemoryLedger, type LedgerStore } from "../../src/ledger/index.ts";
+import { type AdminAlert, adminAlertReader } from "../support/books.ts";
 import {
   ADMIN,
   AGENT,
@@ -57,6 +58,15 @@ const bookedOf = async (id: string) =>
 /** The books' float (debit-normal). */
 const floatNow = async () => -(await h.ledger.balance(account.merchant.float)).postedPaisa;
 
+let reader: (() => Promise<AdminAlert[]>) | undefined;
+/** The admin alerts queued whose note names `text`, as [chat, note]. */
+async function alertsOf(text: string): Promise<Array<[number, string]>> {
+  reader ??= adminAlertReader(h.redis, h.deps.prefix);
+  return (await reader())
+    .filter((a) => a.note?.includes(text))
+    .map((a): [number, string] => [a.chatId, a.note ?? ""]);
+}
+
 async function auditOf(action: string, id: string) {
   return (await h.deps.kv.lhead(`${h.deps.prefix}dash:audit`, 500))
     .map((l) => JSON.parse(l))
@@ -92,6 +102,12 @@ describe("a refill of the aggregator wallet", () => {
       form({ key: p.key, direction: "refill", amount: "25000.50", reason: "bank deposit" }),
     );
     expect(await again.text()).toContain("This form was sent already");
+    // The other admins are told once in the chat that it waits; the proposer is not.
+    const waiting = await alertsOf("UTR123456789012");
+    expect(waiting.map(([chat]) => chat).sort()).toEqual([ADMIN_B, ADMIN_C]);
+    expect(waiting[0]?.[1]).toBe(
+      `Admin ${ADMIN} proposes a refill of the aggregator wallet of Rs 25,000.50 (bank deposit of 28 Nov; ref UTR123456789012). Nothing is booked until another admin approves it on the back office's books page (/dashboard).`,
+    );
 
     // The maker's own page offers no approval; the checker's does.
     const makerPage = await (await maker.get("/dashboard/books")).text();
@@ -110,6 +126,13 @@ describe("a refill of the aggregator wallet", () => {
     expect(said.filter((t) => t.includes("Approved and booked."))).toHaveLength(1);
     expect(said.filter((t) => t.includes("this approval booked nothing more"))).toHaveLength(1);
     expect((await approve(checker, p.key)).status).toBe(200);
+    // The proposer is told once that it was approved and booked.
+    expect(await alertsOf(`approved your refill`)).toEqual([
+      [
+        ADMIN,
+        `Admin ${ADMIN_B} approved your refill of the aggregator wallet of Rs 25,000.50 (bank deposit of 28 Nov; ref UTR123456789012): booked as float-move:${p.key}.`,
+      ],
+    ]);
 
     const booked = await bookedOf(p.key);
     expect(booked).toHaveLength(1);
@@ -169,6 +192,12 @@ describe("maker-checker", () => {
     const rejected = await reject(checker, p.key);
     expect(rejected.status).toBe(200);
     expect(await rejected.text()).toContain("The proposal was rejected. Nothing was booked.");
+    expect(await alertsOf("rejected your correction down")).toEqual([
+      [
+        ADMIN,
+        `Admin ${ADMIN_B} rejected your correction down of the float of Rs 120 (double deposit): nothing was booked.`,
+      ],
+    ]);
     const late = await approve(await h.login(ADMIN_C), p.key);
     expect(late.status).toBe(409);
     expect(await late.text()).toContain(`rejected by admin ${ADMIN_B}`);

@@ -59,6 +59,15 @@ describe.each([
       new URLSearchParams({ ...fields, reference: "UTR0001" }).toString(),
     );
     expect(proposed.status).toBe(200);
+    // The other admin is told in the chat that it waits (the notifier's outbox).
+    await waitUntil(
+      () =>
+        ts
+          .user(ADMIN_B)
+          .botTexts()
+          .some((t) => t.includes(`Admin ${ADMIN} proposes a refill of the aggregator wallet`)),
+      "the other admin told of the proposal",
+    );
     // The maker's own approval is refused: there is another admin.
     const body = new URLSearchParams({ id: key }).toString();
     expect((await maker.post("/dashboard/books/float/approve", {}, body)).status).toBe(409);
@@ -77,6 +86,14 @@ describe.each([
     expect(r.lastCheck).toMatchObject({ verdict: "within", driftPaisa: 0 });
     const page = await (await checker.get("/dashboard/books")).text();
     expect(page).toContain(`booked as float-move:${key}`);
+    await waitUntil(
+      () =>
+        ts
+          .user(ADMIN)
+          .botTexts()
+          .some((t) => t.includes(`Admin ${ADMIN_B} approved your refill`)),
+      "the proposer told of the approval",
+    );
   });
 });
 

@@ -30,6 +30,7 @@ import {
   type TopUps,
 } from "../../src/payments/index.ts";
 import { parsePriceSchedule } from "../../src/pricing/index.ts";
+import { adminAlerts } from "../../src/system/dashboard.ts";
 import { booksOnRedis } from "./books.ts";
 import { ADMIN, AGENT, client } from "./dashboard.ts";
 import { serveFetch } from "./http.ts";
@@ -114,10 +115,11 @@ export async function startActions(): Promise<ActionsHarness> {
     lowFloatPaisa: LOW_FLOAT_PAISA,
   });
   // The low-float watch an order's answer feeds (system/money-path.ts), on the same crossings.
+  const crossings = createRedisCrossings(t.redis, t.prefix);
   const observeFloat = createFloatWatch({
     thresholdPaisa: LOW_FLOAT_PAISA,
     adminChatIds: [ADMIN],
-    crossings: createRedisCrossings(t.redis, t.prefix),
+    crossings,
   });
   let readings = 0;
   const accounts = createAccounts({
@@ -176,6 +178,8 @@ export async function startActions(): Promise<ActionsHarness> {
       accessMode: "prepaid",
       complaints,
       admins: { ids: () => [...admins], same: (a, b) => a === b },
+      // The root's own: admin alerts queued in the outbox through the books' crossings.
+      alertAdmins: adminAlerts({ crossings }, () => clock.now),
       // The composition root's wiring: the chat's own telling, on a sender that records.
       tellReversed: (r) =>
         tellReversal(

@@ -107,6 +107,12 @@ export interface ActionDeps {
    * and whether two ids are one person (its `=` groups). Absent, a proposer never approves their own.
    */
   admins?: { ids(): readonly number[]; same(a: number, b: number): boolean };
+  /**
+   * Queues an admin alert with `note` (English, as the other admin alerts) for `chatIds` in the
+   * notifier's outbox, once per `once` (the books' crossings): a float movement waiting for a
+   * second admin, or its decision told to its proposer. Absent, nobody is told in the chat.
+   */
+  alertAdmins?: (once: string, chatIds: readonly number[], note: string) => Promise<void>;
   /** An open order older than this is stuck (RECONCILE_MAX_AGE_MS, as the reconciler's alert). */
   stuckAfterMs: number;
   /** The price schedule in force (config.pricing.schedule). */

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { html } from "hono/html";
 import { z } from "zod";
-import { parseTypedAmount } from "../../money.ts";
+import { formatRupees, parseTypedAmount } from "../../money.ts";
 import {
   DIRECTION_WORDS,
+  type FloatDecision,
   type FloatDirection,
+  type FloatMove,
   type FloatMoveRecord,
   floatDirectionSchema,
   floatMoveIdSchema,
@@ -140,3 +142,16 @@ ${table(
   decided.map((r) => [...moveCells(r), decisionText(r, p.booked)]),
 )}`;
 }
+
+// --- The admins told in the chat (an admin alert, in English as the others).
+
+const what = (m: FloatMove) =>
+  `${DIRECTION_WORDS[m.direction]} of ${formatRupees(m.amountPaisa)} (${m.reason}${m.reference ? `; ref ${m.reference}` : ""})`;
+
+export const proposedNote = (m: FloatMove) =>
+  `Admin ${m.by} proposes a ${what(m)}. Nothing is booked until another admin approves it on the back office's books page (/dashboard).`;
+
+export const decidedNote = (m: FloatMove, d: FloatDecision) =>
+  d.decision === "approved"
+    ? `Admin ${d.by} approved your ${what(m)}: booked as ${transferIdOf(m.id)}.`
+    : `Admin ${d.by} rejected your ${what(m)}: nothing was booked.`;

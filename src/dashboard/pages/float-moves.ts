@@ -12,10 +12,12 @@ import {
   recordAction,
 } from "../actions/common.ts";
 import {
+  decidedNote,
   decideSchema,
   floatMovesView,
   freshKey,
   type ProposeValues,
+  proposedNote,
   proposeForm,
   proposeSchema,
   RECENT_DECISIONS,
@@ -26,6 +28,7 @@ import {
   approvalRule,
   createFloatMoves,
   DIRECTION_WORDS,
+  type FloatDecision,
   type FloatMove,
   floatMoveIdSchema,
   sidesOf,
@@ -77,6 +80,32 @@ export async function floatMovesSection(
   });
 }
 
+/**
+ * The other admins told that a proposal waits, or its proposer told another admin decided it (an
+ * admin alert, once each). The money step is done: a failed alert is logged, never a 500.
+ */
+async function tell(parts: DashboardParts, m: FloatMove, decision?: FloatDecision) {
+  const actions = actionsOf(parts);
+  const admins = actions?.admins;
+  if (!actions?.alertAdmins || !admins) return;
+  const same = (a: number, b: number) => a === b || admins.same(a, b);
+  const [once, to, note] = decision
+    ? [
+        `float-move:${m.id}:decided`,
+        same(m.by, decision.by) ? [] : [m.by],
+        decidedNote(m, decision),
+      ]
+    : [`float-move:${m.id}`, admins.ids().filter((a) => !same(a, m.by)), proposedNote(m)];
+  try {
+    await actions.alertAdmins(once, to, note);
+  } catch (err) {
+    parts.deps.logger.warn(
+      { id: m.id, err: String(err) },
+      "float movement: admin alert not queued",
+    );
+  }
+}
+
 const describe = (m: FloatMove) =>
   `${transferIdOf(m.id)}: ${DIRECTION_WORDS[m.direction]} ${rs(m.amountPaisa)}: ${m.reason}${m.reference ? ` (ref ${m.reference})` : ""}`;
 
@@ -125,6 +154,7 @@ async function propose(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
     { proposal: "none" },
     after,
   );
+  await tell(parts, move);
   const said = `Proposed: ${DIRECTION_WORDS[move.direction]} of ${rs(move.amountPaisa)}. Nothing moves until another admin approves it on the books page.`;
   return c.html(page(TITLE, html`${outcome(said, "info", back)}${moveFacts(record.move)}`, viewer));
 }
@@ -187,6 +217,7 @@ async function approve(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
     { ...before, proposal: was },
     { ...after, proposal: `approved by ${decision.by}` },
   );
+  if (r.bookedNow) await tell(parts, move, decision);
   const said = r.bookedNow
     ? "Approved and booked."
     : "Approved already: it is in the books once; this approval booked nothing more.";
@@ -213,6 +244,7 @@ async function reject(c: Context<DashboardEnv>, parts: DashboardParts, viewer: V
     const text = `Already ${d.decision} by admin ${d.by} (${time(d.at)}): nothing was changed.`;
     return c.html(page(TITLE, outcome(text, "error", back), viewer), 409);
   }
+  await tell(parts, r.record.move, r.record.decision);
   const own = r.record.move.by === viewer.userId;
   const state = own ? "withdrawn" : "rejected";
   await recordAction(
