@@ -54,6 +54,8 @@ describe("a float refill in Chromium", () => {
     });
 
     await login(ADMIN_B);
+    await page.locator("#float-moves").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(ARTIFACTS, "dashboard-float-books.png"), fullPage: true });
     await page.locator("button", { hasText: "Approve: book Rs 7500.00" }).click();
     await page.locator("text=Approved and booked.").waitFor({ timeout: WAIT_MS });
     const body = await page.locator("main").innerText();

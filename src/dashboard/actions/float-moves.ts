@@ -67,14 +67,14 @@ export interface ProposeValues {
 export function proposeForm(v: ProposeValues): Fragment {
   const radios = floatDirectionSchema.options.map(
     (d) =>
-      html`<label><input type="radio" name="direction" value="${d}" required${v.direction === d ? html` checked` : ""}> ${LABELS[d]}</label>`,
+      html`<p><label><input type="radio" name="direction" value="${d}" required${v.direction === d ? html` checked` : ""}> ${LABELS[d]}</label></p>`,
   );
   return html`<form method="post" action="${path("/books/float")}">
 <input type="hidden" name="key" value="${v.key}">
-${radios}
-<label>Amount in rupees <input name="amount" value="${v.amount ?? ""}" inputmode="decimal" maxlength="20" required></label>
-<label>Reason (required) <input type="text" name="reason" value="${v.reason ?? ""}" minlength="3" maxlength="200" required></label>
-<label>Bank or aggregator reference, e.g. a UTR (optional) <input name="reference" value="${v.reference ?? ""}" maxlength="64"></label>
+<fieldset><legend>What moved</legend>${radios}</fieldset>
+<p><label>Amount in rupees <input name="amount" value="${v.amount ?? ""}" inputmode="decimal" maxlength="20" required></label></p>
+<p><label>Reason (required) <input type="text" name="reason" value="${v.reason ?? ""}" minlength="3" maxlength="200" size="60" required></label></p>
+<p><label>Bank or aggregator reference, e.g. a UTR (optional) <input name="reference" value="${v.reference ?? ""}" maxlength="64"></label></p>
 <button type="submit">Propose</button>
 </form>`;
 }
