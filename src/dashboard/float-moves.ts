@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import {
   type AccountId,
@@ -19,9 +20,13 @@ import type { DashboardKv } from "./kv.ts";
  *
  * Stored in the back office's kv (Redis, or memory in local mode): the proposal is written once
  * and never changed; the decision is a key of its own set only when absent (NX), so of an
- * approval and a rejection at once exactly one stands. A crash between an approval and its
- * booking leaves the proposal approved and not booked: the page shows it so, and any approval
- * POST of it books it (the same transfer).
+ * approval and a rejection at once exactly one stands. A decision names the proposal it decided
+ * (a digest of its stored JSON): the ids are the form's keys, client-chosen, and a decision
+ * outlives its proposal (written later, the same time to live), so a key re-proposed after its
+ * proposal expired is refused, and an approval never books a proposal other than the one it
+ * approved. A crash between an approval and its booking leaves the proposal approved and not
+ * booked: it stays in a set until booked, the page always shows it so, and any approval POST of
+ * it books it (the same transfer).
  */
 
 export const floatDirectionSchema = z.enum(["refill", "up", "down"]);
@@ -46,6 +51,8 @@ export type FloatMove = z.infer<typeof floatMoveSchema>;
 
 export const floatDecisionSchema = z.object({
   decision: z.enum(["approved", "rejected"]),
+  /** The digest of the stored proposal it decided (digestOf). */
+  proposal: z.string().min(1),
   by: z.number().int(),
   at: z.number().int(),
 });
@@ -54,7 +61,12 @@ export type FloatDecision = z.infer<typeof floatDecisionSchema>;
 export interface FloatMoveRecord {
   move: FloatMove;
   decision: FloatDecision | null;
+  /** The digest of the proposal as stored: what a decision of it names. */
+  digest: string;
 }
+
+/** What identifies a stored proposal: its JSON's sha256 (the line is written once, never changed). */
+export const digestOf = (line: string) => createHash("sha256").update(line).digest("base64url");
 
 /** Proposals and decisions are kept this long (the journal and the audit log keep them for good). */
 export const FLOAT_MOVE_KEPT_MS = 400 * 86_400_000;
@@ -121,7 +133,7 @@ export type ApproveResult =
       bookedNow: boolean;
     }
   | { ok: false; code: "unknown" | "own_proposal" }
-  | { ok: false; code: "rejected"; decision: FloatDecision }
+  | { ok: false; code: "rejected" | "not_this_proposal"; decision: FloatDecision }
   | { ok: false; code: "ledger_refused"; why: string };
 
 export type RejectResult =
@@ -146,10 +158,16 @@ export function createFloatMoves(deps: {
 }) {
   const { kv, keys } = deps;
 
+  const recordOf = (id: string, line: string | null, decision: string | null) => {
+    const move = parsedOr(floatMoveSchema, line);
+    if (!move || line === null || move.id !== id) return null;
+    return { move, decision: parsedOr(floatDecisionSchema, decision), digest: digestOf(line) };
+  };
+
   async function get(id: string): Promise<FloatMoveRecord | null> {
-    const move = parsedOr(floatMoveSchema, await kv.get(keys.floatMove(id)));
-    if (!move) return null;
-    return { move, decision: parsedOr(floatDecisionSchema, await kv.get(keys.floatDecision(id))) };
+    const line = await kv.get(keys.floatMove(id));
+    if (line === null) return null;
+    return recordOf(id, line, await kv.get(keys.floatDecision(id)));
   }
 
   /** Sets the decision when none stands; answers the one that stands, and whether it is this one. */
@@ -158,35 +176,61 @@ export function createFloatMoves(deps: {
     d: FloatDecision,
   ): Promise<{ stands: FloatDecision; set: boolean }> {
     const line = JSON.stringify(floatDecisionSchema.parse(d));
+    // Indexed before it stands, so an approval cut off before its booking is never unlisted.
+    if (d.decision === "approved") await kv.sadd(keys.floatUnbooked, id, FLOAT_MOVE_KEPT_MS);
     if (await kv.setNx(keys.floatDecision(id), line, FLOAT_MOVE_KEPT_MS)) {
       return { stands: d, set: true };
     }
     const stands = parsedOr(floatDecisionSchema, await kv.get(keys.floatDecision(id)));
     if (!stands) throw new Error(`float move ${id}: its decision cannot be read`);
+    if (d.decision === "approved" && stands.decision === "rejected") {
+      await kv.srem(keys.floatUnbooked, id);
+    }
     return { stands, set: false };
   }
 
   return {
     get,
-    /** Stores a proposal; `created` false when its id was proposed already (a double submit). */
-    async propose(m: FloatMove): Promise<{ created: boolean; record: FloatMoveRecord }> {
+    /**
+     * Stores a proposal: `created` false when its id was proposed already (a double submit: the
+     * standing one in `record`), or `decided` when its id has a decision whose proposal is gone.
+     */
+    async propose(
+      m: FloatMove,
+    ): Promise<
+      | { created: boolean; record: FloatMoveRecord }
+      | { created: false; decided: FloatDecision; record?: undefined }
+    > {
       const line = JSON.stringify(floatMoveSchema.parse(m));
-      // Listed first: a crash before the record leaves an id the list skips, never a record unlisted.
-      await kv.lpush(keys.floatMoves, m.id);
-      const created = await kv.setNx(keys.floatMove(m.id), line, FLOAT_MOVE_KEPT_MS);
-      const record = created ? { move: m, decision: null } : await get(m.id);
+      // A decision outlives its proposal: its key is never proposed again.
+      const earlier = parsedOr(floatDecisionSchema, await kv.get(keys.floatDecision(m.id)));
+      const created = !earlier && (await kv.setNx(keys.floatMove(m.id), line, FLOAT_MOVE_KEPT_MS));
+      // Listed once, when created (a crash just before leaves an open proposal unlisted, never booked).
+      if (created) await kv.lpush(keys.floatMoves, m.id);
+      const record = created
+        ? { move: m, decision: null, digest: digestOf(line) }
+        : await get(m.id);
+      if (!record && earlier) return { created: false, decided: earlier };
       if (!record) throw new Error(`float move ${m.id}: its proposal cannot be read`);
       return { created, record };
     },
-    /** The newest proposals (at most FLOAT_MOVES_READ), newest first, each once. */
-    async list(): Promise<FloatMoveRecord[]> {
-      const ids = [...new Set(await kv.lhead(keys.floatMoves, FLOAT_MOVES_READ))];
-      const out: FloatMoveRecord[] = [];
-      for (const id of ids) {
-        const r = await get(id);
-        if (r) out.push(r);
-      }
-      return out;
+    /**
+     * The newest proposals (at most FLOAT_MOVES_READ), newest first, each once, and after them
+     * every approval not yet booked however old; `unbooked` names those.
+     */
+    async list(): Promise<{ records: FloatMoveRecord[]; unbooked: ReadonlySet<string> }> {
+      const unbooked = new Set(await kv.smembers(keys.floatUnbooked));
+      const ids = [
+        ...new Set([...(await kv.lhead(keys.floatMoves, FLOAT_MOVES_READ)), ...unbooked]),
+      ];
+      const [moves, decisions] = await Promise.all([
+        kv.getMany(ids.map(keys.floatMove)),
+        kv.getMany(ids.map(keys.floatDecision)),
+      ]);
+      const records = ids.flatMap(
+        (id, i) => recordOf(id, moves[i] ?? null, decisions[i] ?? null) ?? [],
+      );
+      return { records, unbooked };
     },
     async approve(id: string, by: number, at: number, rule: ApprovalRule): Promise<ApproveResult> {
       const r = await get(id);
@@ -195,12 +239,18 @@ export function createFloatMoves(deps: {
       let d = r.decision;
       if (!d) {
         if (!rule.mayApprove(r.move.by, by)) return { ok: false, code: "own_proposal" };
-        d = (await decide(id, { decision: "approved", by, at })).stands;
+        d = (await decide(id, { decision: "approved", proposal: r.digest, by, at })).stands;
       }
       if (d.decision === "rejected") return { ok: false, code: "rejected", decision: d };
+      // Never an approval of another proposal under this id (see the top).
+      if (d.proposal !== r.digest) {
+        await kv.srem(keys.floatUnbooked, id); // its proposal is gone: nothing can ever book it
+        return { ok: false, code: "not_this_proposal", decision: d };
+      }
       // This approval, or one that stood already (booked, or cut off before its booking).
       const booked = await deps.ledger.transfer(transferOf(r.move, d.by));
       if (!booked.ok) return { ok: false, code: "ledger_refused", why: booked.refusal.code };
+      await kv.srem(keys.floatUnbooked, id);
       return {
         ok: true,
         record: { move: r.move, decision: d },
@@ -212,7 +262,12 @@ export function createFloatMoves(deps: {
     async reject(id: string, by: number, at: number): Promise<RejectResult> {
       const r = await get(id);
       if (!r) return { ok: false, code: "unknown" };
-      const { stands, set } = await decide(id, { decision: "rejected", by, at });
+      const { stands, set } = await decide(id, {
+        decision: "rejected",
+        proposal: r.digest,
+        by,
+        at,
+      });
       if (!set) return { ok: false, code: "decided", decision: stands };
       return { ok: true, record: { move: r.move, decision: stands } };
     },

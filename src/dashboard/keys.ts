@@ -22,8 +22,10 @@ export function dashboardKeys(prefix: string) {
     floatMove: (id: string) => dashboardFloatKey(prefix, `move:${id}`),
     /** Its decision (JSON), set once (NX), PX 400 days. */
     floatDecision: (id: string) => dashboardFloatKey(prefix, `decision:${id}`),
-    /** List of proposal ids, newest first, never trimmed (a double submit may repeat one). */
+    /** List of proposal ids, newest first, never trimmed (pushed once, when the proposal is created). */
     floatMoves: dashboardFloatKey(prefix, "list"),
+    /** Set of the ids approved and not yet booked (added with the approval, removed once booked). */
+    floatUnbooked: dashboardFloatKey(prefix, "unbooked"),
   };
 }
 export type DashboardKeys = ReturnType<typeof dashboardKeys>;

@@ -12,7 +12,7 @@ import {
   floatMoveIdSchema,
   transferIdOf,
 } from "../float-moves.ts";
-import { type Fragment, path, rs, table, time, type Viewer } from "../html.ts";
+import { type Fragment, path, rs, table, time } from "../html.ts";
 
 /**
  * The books page's float movements (h-float): the form that proposes one, the proposals waiting
@@ -82,13 +82,15 @@ export function proposeForm(v: ProposeValues): Fragment {
 const button = (to: string, id: string, label: string) =>
   html`<form method="post" action="${path(to)}"><input type="hidden" name="id" value="${id}"><button type="submit">${label}</button></form>`;
 
-/** Approve (not the proposer's own, unless they are the only admin) and Reject or Withdraw. */
-function decideButtons(r: FloatMoveRecord, viewer: Viewer, mayApprove: boolean): Fragment {
-  const mine = r.move.by === viewer.userId;
+export const LONE_ADMIN = "You are the only admin: you approve your own proposal.";
+
+/** Approve (not the proposer's own, unless they are the only admin: said so) and Reject or Withdraw. */
+function decideButtons(r: FloatMoveRecord, mine: boolean, mayApprove: boolean): Fragment {
   const approve = mayApprove
     ? button("/books/float/approve", r.move.id, `Approve: book ${rs(r.move.amountPaisa)}`)
     : html`<p>Waits for another admin's approval.</p>`;
-  return html`${approve}${button("/books/float/reject", r.move.id, mine ? "Withdraw my proposal" : "Reject")}`;
+  const lone = mine && mayApprove ? html`<p>${LONE_ADMIN}</p>` : "";
+  return html`${approve}${lone}${button("/books/float/reject", r.move.id, mine ? "Withdraw my proposal" : "Reject")}`;
 }
 
 const moveCells = (r: FloatMoveRecord) => [
@@ -106,6 +108,7 @@ function decisionText(r: FloatMoveRecord, booked: ReadonlySet<string>): Fragment
   if (!d) return "open";
   const who = `admin ${d.by}, ${time(d.at)}`;
   if (d.decision === "rejected") return `rejected by ${who}`;
+  if (d.proposal !== r.digest) return `${d.decision} by ${who}, of another proposal under this id`;
   const id = transferIdOf(r.move.id);
   if (booked.has(id)) return `approved by ${who}; booked as ${id}`;
   // The approval stands but its booking was cut off (a crash): any approval books the same transfer.
@@ -114,32 +117,42 @@ function decisionText(r: FloatMoveRecord, booked: ReadonlySet<string>): Fragment
 
 export const RECENT_DECISIONS = 20;
 
+/** The decisions shown: the recent ones, and every approval not yet booked however old. */
+export function shownDecisions(
+  records: readonly FloatMoveRecord[],
+  unbooked: ReadonlySet<string>,
+): FloatMoveRecord[] {
+  const decided = records.filter((r) => r.decision);
+  return decided.filter((r, i) => i < RECENT_DECISIONS || unbooked.has(r.move.id));
+}
+
 /** The section of the books page: the form, the open proposals and the recent decisions. */
 export function floatMovesView(p: {
-  viewer: Viewer;
   records: readonly FloatMoveRecord[];
+  decided: readonly FloatMoveRecord[];
   booked: ReadonlySet<string>;
   mayApprove: (r: FloatMoveRecord) => boolean;
+  /** Whether the viewer is the proposer (one person: ADMIN_IDS `=` groups). */
+  mine: (r: FloatMoveRecord) => boolean;
   form: ProposeValues;
 }): Fragment {
   const open = p.records.filter((r) => !r.decision);
-  const decided = p.records.filter((r) => r.decision).slice(0, RECENT_DECISIONS);
   const head = ["Proposed", "By", "What", "Amount", "Reason", "Reference"];
   return html`<h2 id="float-moves">Float movements</h2>
 <p>The books see the float's own movements only (orders' debits, the opening). A refill of the
 aggregator wallet (a bank deposit) or a correction is booked here: one admin proposes it, another
 approves it, and only the approval books it, once, as an adjustment with its reason. Until then
-nothing moves.</p>
+nothing moves. An admin who is the only admin (ADMIN_IDS) approves their own, as with /settle.</p>
 ${proposeForm(p.form)}
 <h3>Waiting for approval</h3>
 ${table(
   [...head, ""],
-  open.map((r) => [...moveCells(r), decideButtons(r, p.viewer, p.mayApprove(r))]),
+  open.map((r) => [...moveCells(r), decideButtons(r, p.mine(r), p.mayApprove(r))]),
 )}
 <h3>Recent decisions</h3>
 ${table(
   [...head, "Decision"],
-  decided.map((r) => [...moveCells(r), decisionText(r, p.booked)]),
+  p.decided.map((r) => [...moveCells(r), decisionText(r, p.booked)]),
 )}`;
 }
 

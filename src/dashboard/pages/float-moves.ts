@@ -16,11 +16,12 @@ import {
   decideSchema,
   floatMovesView,
   freshKey,
+  LONE_ADMIN,
   type ProposeValues,
   proposedNote,
   proposeForm,
   proposeSchema,
-  RECENT_DECISIONS,
+  shownDecisions,
 } from "../actions/float-moves.ts";
 import { allow, authenticate } from "../auth.ts";
 import {
@@ -63,22 +64,27 @@ export async function floatMovesSection(
 ): Promise<Fragment> {
   const actions = actionsOf(parts);
   if (!actions) return html``;
-  const records = await movesOf(parts).list();
+  const { records, unbooked } = await movesOf(parts).list();
+  const decided = shownDecisions(records, unbooked);
   const booked = new Set<string>();
-  const approved = records.filter((r) => r.decision?.decision === "approved");
-  for (const r of approved.slice(0, RECENT_DECISIONS)) {
+  for (const r of decided.filter((r) => r.decision?.decision === "approved")) {
     const id = transferIdOf(r.move.id);
     if (await parts.deps.ledger.entryOf(id)) booked.add(id);
   }
   const rule = approvalRule(actions.admins);
   return floatMovesView({
-    viewer,
     records,
+    decided,
     booked,
     mayApprove: (r) => rule.mayApprove(r.move.by, viewer.userId),
+    mine: (r) => samePerson(parts, r.move.by, viewer.userId),
     form,
   });
 }
+
+/** One person (ADMIN_IDS `=` groups: one person's chats), as the approval rule reads it. */
+const samePerson = (parts: DashboardParts, a: number, b: number) =>
+  a === b || actionsOf(parts)?.admins?.same(a, b) === true;
 
 /**
  * The other admins told that a proposal waits, or its proposer told another admin decided it (an
@@ -139,10 +145,21 @@ async function propose(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
     by: viewer.userId,
     at: parts.deps.now(),
   };
-  const { created, record } = await movesOf(parts).propose(move);
+  const p = await movesOf(parts).propose(move);
+  if (!p.record) {
+    const text = `This form's proposal was ${p.decided.decision} already and is no longer kept: open the books page again for a new form. Nothing was proposed.`;
+    return c.html(page(TITLE, outcome(text, "error", back), viewer), 409);
+  }
+  const { created, record } = p;
   if (!created) {
-    const said = "This form was sent already: its proposal stands once. Nothing more was proposed.";
-    return c.html(page(TITLE, outcome(said, "info", back), viewer));
+    const s = record.move;
+    const same = s.direction === move.direction && s.amountPaisa === move.amountPaisa;
+    const differs = !same || s.reason !== move.reason || s.reference !== move.reference;
+    const said = differs
+      ? "This form was sent already with other fields: the proposal below stands, and nothing more was proposed."
+      : "This form was sent already: its proposal stands once. Nothing more was proposed.";
+    const shown = html`${outcome(said, differs ? "error" : "info", back)}${moveFacts(s)}`;
+    return c.html(page(TITLE, shown, viewer), differs ? 409 : 200);
   }
   const after = { proposal: "open", amountPaisa: move.amountPaisa };
   await recordAction(
@@ -155,7 +172,11 @@ async function propose(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
     after,
   );
   await tell(parts, move);
-  const said = `Proposed: ${DIRECTION_WORDS[move.direction]} of ${rs(move.amountPaisa)}. Nothing moves until another admin approves it on the books page.`;
+  const lone = approvalRule(actionsOf(parts)?.admins).mayApprove(move.by, move.by);
+  const until = lone
+    ? `Nothing moves until you approve it on the books page. ${LONE_ADMIN}`
+    : "Nothing moves until another admin approves it on the books page.";
+  const said = `Proposed: ${DIRECTION_WORDS[move.direction]} of ${rs(move.amountPaisa)}. ${until}`;
   return c.html(page(TITLE, html`${outcome(said, "info", back)}${moveFacts(record.move)}`, viewer));
 }
 
@@ -174,6 +195,12 @@ function refusal(r: Exclude<ApproveResult, { ok: true }>): { text: string; statu
   if (r.code === "own_proposal") {
     return {
       text: "Your own proposal waits for another admin's approval: nothing was booked.",
+      status: 409,
+    };
+  }
+  if (r.code === "not_this_proposal") {
+    return {
+      text: `The decision of this proposal's id (admin ${r.decision.by}, ${time(r.decision.at)}) was of another proposal: nothing was booked.`,
       status: 409,
     };
   }
@@ -217,7 +244,8 @@ async function approve(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
     { ...before, proposal: was },
     { ...after, proposal: `approved by ${decision.by}` },
   );
-  if (r.bookedNow) await tell(parts, move, decision);
+  // On every approval: a booking whose telling was cut off is told by the next (tell is once-only).
+  await tell(parts, move, decision);
   const said = r.bookedNow
     ? "Approved and booked."
     : "Approved already: it is in the books once; this approval booked nothing more.";
@@ -245,7 +273,7 @@ async function reject(c: Context<DashboardEnv>, parts: DashboardParts, viewer: V
     return c.html(page(TITLE, outcome(text, "error", back), viewer), 409);
   }
   await tell(parts, r.record.move, r.record.decision);
-  const own = r.record.move.by === viewer.userId;
+  const own = samePerson(parts, r.record.move.by, viewer.userId);
   const state = own ? "withdrawn" : "rejected";
   await recordAction(
     parts,
