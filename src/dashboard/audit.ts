@@ -54,6 +54,11 @@ export const auditActionSchema = z.enum([
   "complaint_reject",
   // h-settle: an order the aggregator never ended, settled by an admin (its hold voided or posted).
   "order_settle",
+  // h-float: a movement of the float (a refill, a correction) proposed, approved (booked) or
+  // rejected on the books page. An older process skips these lines when it lists the log.
+  "float_propose",
+  "float_approve",
+  "float_reject",
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 

@@ -28,7 +28,10 @@ export interface DashboardDeps {
   prefix: string;
   /** `search`: the orders page (pages/order-search.ts), over the store's index. */
   orders: Pick<OrderStore, "get" | "search">;
-  /** Read only here: balances, the journal and holds (no transfer is made). */
+  /**
+   * Balances, the journal and holds; the one transfer made here is an approved float movement
+   * (float-moves.ts): the other money actions go through the chat's own services.
+   */
   ledger: LedgerStore;
   /**
    * The journal of [from, to) as CSV chunks for the download (GET /dashboard/books/journal.csv):

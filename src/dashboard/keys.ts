@@ -1,4 +1,4 @@
-import { keyspace } from "../redis/keyspace.ts";
+import { dashboardFloatKey, keyspace } from "../redis/keyspace.ts";
 
 /**
  * The back office's keys, from the product's keyspace (src/redis/keyspace.ts, where every key is
@@ -18,6 +18,14 @@ export function dashboardKeys(prefix: string) {
     auditViews: k.dashboardAuditViews,
     ack: k.dashboardAck,
     rate: k.dashboardRate,
+    /** A float movement's proposal (JSON, never changed), PX 400 days (float-moves.ts). */
+    floatMove: (id: string) => dashboardFloatKey(prefix, `move:${id}`),
+    /** Its decision (JSON), set once (NX), PX 400 days. */
+    floatDecision: (id: string) => dashboardFloatKey(prefix, `decision:${id}`),
+    /** List of proposal ids, newest first, never trimmed (pushed once, when the proposal is created). */
+    floatMoves: dashboardFloatKey(prefix, "list"),
+    /** Set of the ids approved and not yet booked (added with the approval, removed once booked). */
+    floatUnbooked: dashboardFloatKey(prefix, "unbooked"),
   };
 }
 export type DashboardKeys = ReturnType<typeof dashboardKeys>;

@@ -7,6 +7,8 @@ import type { RedisClient } from "../redis/connection.ts";
  */
 export interface DashboardKv {
   get(key: string): Promise<string | null>;
+  /** Each key's value, in order: its GETs sent at once (one key each: fine on a Cluster). */
+  getMany(keys: readonly string[]): Promise<Array<string | null>>;
   /** Reads and deletes in one step: of two callers at once, one gets the value. */
   getdel(key: string): Promise<string | null>;
   /** Sets with a time to live. */
@@ -37,6 +39,7 @@ export interface DashboardKv {
 export function redisKv(redis: RedisClient): DashboardKv {
   return {
     get: (key) => redis.get(key),
+    getMany: (keys) => Promise.all(keys.map((k) => redis.get(k))),
     getdel: (key) => redis.getdel(key),
     async setPx(key, value, ttlMs) {
       await redis.set(key, value, "PX", ttlMs);
@@ -92,6 +95,7 @@ export function memoryKv(now: () => number = Date.now): DashboardKv {
   };
   return {
     get: async (key) => text(key),
+    getMany: async (keys) => keys.map(text),
     async getdel(key) {
       const v = text(key);
       map.delete(key);

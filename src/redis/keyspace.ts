@@ -361,3 +361,11 @@ export function waResendKeys(prefix: string) {
     carry: (wamid: string) => `${prefix}{waresend}:carry:${wamid}`,
   };
 }
+
+/**
+ * The back office's float movements (dashboard/float-moves.ts), beside `keyspace` (whose function
+ * is full): `move:<id>` a String (JSON: the proposal, never changed), `decision:<id>` a String
+ * (JSON: approved or rejected, by, at) set once (NX), both PX 400 days; `list` a List of proposal
+ * ids, newest first, never trimmed (a double submit may list an id twice: readers skip the repeat).
+ */
+export const dashboardFloatKey = (prefix: string, what: string) => `${prefix}dash:float:${what}`;

@@ -19,7 +19,7 @@ import {
   memoryKv,
   redisKv,
 } from "../dashboard/index.ts";
-import type { Orders } from "../orders/index.ts";
+import { type Orders, samePersonOf } from "../orders/index.ts";
 import type { TopUps } from "../payments/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import type { Base } from "./base.ts";
@@ -101,6 +101,9 @@ export function wireDashboard(
       ...(parts.topUps ? { topUps: parts.topUps } : {}),
       ...(parts.complaints ? { complaints: parts.complaints } : {}),
       ...(parts.orders ? { settle: settlePort(parts.orders, parts.settings) } : {}),
+      // Maker-checker of the float's movements (books page): /settle's people, from ADMIN_IDS.
+      admins: { ids: () => parts.settings.adminIds, same: samePersonOf(config.adminPeople) },
+      alertAdmins: adminAlerts(parts.stores, now),
       orders: parts.stores.store,
       stuckAfterMs: config.reconciler.maxAgeMs,
       priceSchedule: config.pricing.schedule,
@@ -127,5 +130,30 @@ function settlePort(orders: SettleOrders, settings: BotSettings) {
     adminIds: () => settings.adminIds,
     needsApproval: orders.settleNeedsApproval,
     sameAdmin: orders.sameAdmin,
+  };
+}
+
+/**
+ * An admin alert queued in the notifier's outbox in the step that marks it told (a crossing of its
+ * own: once, retried by the notifier, not lost to a crash), as the WhatsApp hold's alert. The
+ * topic is settle_proposed's: its note says it all, and a new topic is a shape an older notifier
+ * would drop during a rolling deploy (docs/deploying.md).
+ */
+export function adminAlerts(stores: Pick<Stores, "crossings">, now: () => number) {
+  return async (once: string, chatIds: readonly number[], note: string) => {
+    if (chatIds.length === 0) return;
+    const at = now();
+    await stores.crossings.record(
+      once,
+      true,
+      chatIds.map((chatId) => ({
+        kind: "admin_alert" as const,
+        topic: "settle_proposed" as const,
+        status: "success" as const,
+        chatId,
+        at,
+        note,
+      })),
+    );
   };
 }

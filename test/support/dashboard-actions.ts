@@ -6,7 +6,7 @@ import {
   createRedisAccounts,
   createRedisBlocked,
 } from "../../src/accounts/index.ts";
-import { createFloatWatch, createRedisCrossings } from "../../src/books/index.ts";
+import { type Books, createFloatWatch, createRedisCrossings } from "../../src/books/index.ts";
 import { createI18n } from "../../src/bot/i18n.ts";
 import {
   type Complaints,
@@ -30,6 +30,7 @@ import {
   type TopUps,
 } from "../../src/payments/index.ts";
 import { parsePriceSchedule } from "../../src/pricing/index.ts";
+import { adminAlerts } from "../../src/system/dashboard.ts";
 import { booksOnRedis } from "./books.ts";
 import { ADMIN, AGENT, client } from "./dashboard.ts";
 import { serveFetch } from "./http.ts";
@@ -58,6 +59,10 @@ export interface ActionsHarness {
   deps: DashboardDeps;
   /** The aggregator's wallet as the books read it (paisa). */
   wallet: { paisa: number };
+  /** The books the back office reads, with the scheduled check (`check(adminChatIds)`). */
+  books: Books;
+  /** The admins (ADMIN_IDS): ADMIN alone unless a test adds more (maker-checker). */
+  admins: Set<number>;
   /** An order's answer reading the aggregator's wallet at `paisa` (the low-float watch). */
   walletRead(paisa: number): Promise<void>;
   /** The chat messages the reversal notices sent (the chat's own telling), in order. */
@@ -110,10 +115,11 @@ export async function startActions(): Promise<ActionsHarness> {
     lowFloatPaisa: LOW_FLOAT_PAISA,
   });
   // The low-float watch an order's answer feeds (system/money-path.ts), on the same crossings.
+  const crossings = createRedisCrossings(t.redis, t.prefix);
   const observeFloat = createFloatWatch({
     thresholdPaisa: LOW_FLOAT_PAISA,
     adminChatIds: [ADMIN],
-    crossings: createRedisCrossings(t.redis, t.prefix),
+    crossings,
   });
   let readings = 0;
   const accounts = createAccounts({
@@ -129,6 +135,7 @@ export async function startActions(): Promise<ActionsHarness> {
     notices,
   });
   const clock = { now: Date.now() };
+  const admins = new Set([ADMIN]);
   const told: ActionsHarness["told"] = [];
   const unreachable = new Set<number>();
   const logger = createLogger({ level: "silent", secrets: [] });
@@ -150,7 +157,7 @@ export async function startActions(): Promise<ActionsHarness> {
     orders: store,
     ledger,
     books,
-    roleOf: (id) => (id === ADMIN ? "admin" : id === AGENT ? "agent" : "customer"),
+    roleOf: (id) => (admins.has(id) ? "admin" : id === AGENT ? "agent" : "customer"),
     now: () => clock.now,
     publicUrl: server.url,
     people: {
@@ -170,6 +177,9 @@ export async function startActions(): Promise<ActionsHarness> {
       priceSchedule: SCHEDULE,
       accessMode: "prepaid",
       complaints,
+      admins: { ids: () => [...admins], same: (a, b) => a === b },
+      // The root's own: admin alerts queued in the outbox through the books' crossings.
+      alertAdmins: adminAlerts({ crossings }, () => clock.now),
       // The composition root's wiring: the chat's own telling, on a sender that records.
       tellReversed: (r) =>
         tellReversal(
@@ -199,6 +209,8 @@ export async function startActions(): Promise<ActionsHarness> {
     khalti,
     deps,
     wallet,
+    books,
+    admins,
     async walletRead(paisa) {
       readings += 1;
       await observeFloat({

@@ -102,6 +102,17 @@ export interface ActionDeps {
     /** Whether two admins' chat ids are one person (ADMIN_IDS `123=wa:+977…`). */
     sameAdmin(a: number, b: number): boolean;
   };
+  /**
+   * Maker-checker for the float's movements on the books page: the admins configured (ADMIN_IDS)
+   * and whether two ids are one person (its `=` groups). Absent, a proposer never approves their own.
+   */
+  admins?: { ids(): readonly number[]; same(a: number, b: number): boolean };
+  /**
+   * Queues an admin alert with `note` (English, as the other admin alerts) for `chatIds` in the
+   * notifier's outbox, once per `once` (the books' crossings): a float movement waiting for a
+   * second admin, or its decision told to its proposer. Absent, nobody is told in the chat.
+   */
+  alertAdmins?: (once: string, chatIds: readonly number[], note: string) => Promise<void>;
   /** An open order older than this is stuck (RECONCILE_MAX_AGE_MS, as the reconciler's alert). */
   stuckAfterMs: number;
   /** The price schedule in force (config.pricing.schedule). */

@@ -8,6 +8,7 @@ import { journalCsvChunks } from "../../ledger/index.ts";
 import { allow, audit, authenticate } from "../auth.ts";
 import { type Fragment, facts, notice, POSTED, page, path, rs, time } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
+import { floatMoveRoutes, floatMovesSection } from "./float-moves.ts";
 
 /**
  * The books for admins: the same report as /books and GET /books on the metrics port (the trial
@@ -95,10 +96,13 @@ export function booksRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
 
   app.get("/books", ...admin, async (c) => {
     const report = await parts.deps.books.report();
-    return c.html(
-      page("The books", reportView(report, parts.deps.booksAlertLines), c.get("viewer")),
-    );
+    const viewer = c.get("viewer");
+    const moves = await floatMovesSection(parts, viewer);
+    const body = html`${reportView(report, parts.deps.booksAlertLines)}${moves}`;
+    return c.html(page("The books", body, viewer));
   });
+  // Refills and corrections of the float, proposed and approved here (h-float).
+  floatMoveRoutes(app, parts);
 
   app.get("/books/journal", ...admin, (c) =>
     c.html(page("The journal as CSV", journalForm(), c.get("viewer"))),
