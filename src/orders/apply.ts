@@ -1,11 +1,6 @@
 import type { OrdersContext } from "./context.ts";
-import {
-  isFinal,
-  type Notification,
-  type Order,
-  type OrderEvent,
-  orderEventSchema,
-} from "./model.ts";
+import { isFinal, type Notification, type Order, type OrderEvent } from "./model.ts";
+import { validEvent } from "./order-check.ts";
 import { transition } from "./state.ts";
 import type { UpdateResult } from "./store.ts";
 
@@ -60,7 +55,8 @@ export function createApply(ctx: OrdersContext): Apply {
 
   async function applyOnce(input: ApplyInput, known?: Order, hints = true): Promise<ApplyResult> {
     const { reference, byTransactionId, ...rest } = input;
-    const event = orderEventSchema.parse(rest);
+    // Valid by orderEventSchema, and a copy: nothing of the caller's ends up in the order.
+    const event = validEvent(rest);
     const transactionId = byTransactionId ?? event.transactionId;
     const given = known !== undefined && known.reference === reference ? known : undefined;
     const hinted = given || !hints ? undefined : recent.hint(reference);
