@@ -1,6 +1,11 @@
 import type { OrdersContext } from "./context.ts";
-import { isFinal, type Notification, type Order, type OrderEvent } from "./model.ts";
-import { validEvent } from "./order-check.ts";
+import {
+  isFinal,
+  type Notification,
+  type Order,
+  type OrderEvent,
+  orderEventSchema,
+} from "./model.ts";
 import { transition } from "./state.ts";
 import type { UpdateResult } from "./store.ts";
 
@@ -55,8 +60,7 @@ export function createApply(ctx: OrdersContext): Apply {
 
   async function applyOnce(input: ApplyInput, known?: Order, hints = true): Promise<ApplyResult> {
     const { reference, byTransactionId, ...rest } = input;
-    // Valid by orderEventSchema, and a copy: nothing of the caller's ends up in the order.
-    const event = validEvent(rest);
+    const event = orderEventSchema.parse(rest);
     const transactionId = byTransactionId ?? event.transactionId;
     const given = known !== undefined && known.reference === reference ? known : undefined;
     const hinted = given || !hints ? undefined : recent.hint(reference);

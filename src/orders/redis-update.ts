@@ -24,7 +24,7 @@ async function writeOnce(
   const { redis, k } = env;
   // Every stored order is valid by orderSchema (validOrder: as it is, or through the parse). As it
   // is, the written order is the mutation's own object, not zod's copy: the mutations build it
-  // from cloneJson of the read and from apply's copy of the event (validEvent), so it shares nothing a
+  // from cloneJson of the read and from the event zod parsed in apply, so it shares nothing a
   // caller still holds; a mutation must not put in an object its caller keeps (review s26-c).
   const written = validOrder({ ...result.order, version: current.version + 1 });
   const action = settlementOf(current, written);
