@@ -1,10 +1,6 @@
 import type { Logger } from "../logger.ts";
-import {
-  type Notification,
-  type Order,
-  type OrderStatus,
-  referenceSchema,
-} from "../orders/model.ts";
+import { type Order, type OrderStatus, referenceSchema } from "../orders/model.ts";
+import { noteToAdmins } from "./admin-note.ts";
 import type { Crossings } from "./crossing.ts";
 import { type HourlyWindow, isOpen, windowJson, windowOf } from "./hourly-window.ts";
 
@@ -57,28 +53,6 @@ const countOf = (kind: HourlyAlertKind, w: HourlyWindow) =>
   `${w.more} more ${kind.more} since ${hhmm(w.since)} UTC (e.g. ${w.refs.join(", ")}), each recorded on its order.`;
 
 /**
- * The admins' alerts with `note`. The note says it all: settle_proposed's topic carries it (a
- * topic of its own is a shape an older notifier would drop during a rolling deploy,
- * docs/deploying.md).
- */
-function toAdmins(
-  chatIds: readonly number[],
-  about: { reference: string | undefined; status: OrderStatus },
-  at: number,
-  note: string,
-): Notification[] {
-  return chatIds.map((chatId) => ({
-    kind: "admin_alert",
-    topic: "settle_proposed",
-    ...(about.reference === undefined ? {} : { reference: about.reference }),
-    status: about.status,
-    chatId,
-    at,
-    note,
-  }));
-}
-
-/**
  * Tells the admins of one order of `kind` (true: the alerts were queued), or counts it in the
  * hour's window (false).
  */
@@ -105,7 +79,7 @@ export function createHourlyAlert(
       const note = kind.note(order, detail, since);
       // The alerts and the new window in one step, only over the window the words were made
       // from (review s26-a's order kept: no window without its alert, nor an alert twice).
-      const alerts = toAdmins(adminChatIds, order, at, note);
+      const alerts = noteToAdmins(adminChatIds, at, note, order);
       const window = windowJson({ since: at, more: 0, refs: [] });
       if (await crossings.replaceNote(name, c.raw, window, alerts)) return true;
       if (t >= TRIES) throw new Error(`the ${name} window changed under ${TRIES} tries`);
@@ -132,7 +106,7 @@ export function createHourlyFlush(
     // The alert names an order only by a reference the outbox accepts (a window written by hand
     // or by another version must not fail the flush at every tick).
     const reference = w.refs.find((r) => referenceSchema.safeParse(r).success);
-    const alerts = toAdmins(adminChatIds, { reference, status: kind.status }, at, note);
+    const alerts = noteToAdmins(adminChatIds, at, note, { reference, status: kind.status });
     const window = windowJson({ since: at, more: 0, refs: [] });
     // False: another process (or an order's tell) took the window first.
     return crossings.replaceNote(kind.name, raw, window, alerts);

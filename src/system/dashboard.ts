@@ -6,6 +6,7 @@ import {
   tellReversal,
 } from "../../conversations/index.ts";
 import type { Accounts } from "../accounts/index.ts";
+import { noteToAdmins } from "../books/admin-note.ts";
 import type { Books } from "../books/index.ts";
 import { raisedAlertLines } from "../bot/books-alerts.ts";
 import type { BotContext } from "../bot/context.ts";
@@ -143,17 +144,6 @@ export function adminAlerts(stores: Pick<Stores, "crossings">, now: () => number
   return async (once: string, chatIds: readonly number[], note: string) => {
     if (chatIds.length === 0) return;
     const at = now();
-    await stores.crossings.record(
-      once,
-      true,
-      chatIds.map((chatId) => ({
-        kind: "admin_alert" as const,
-        topic: "settle_proposed" as const,
-        status: "success" as const,
-        chatId,
-        at,
-        note,
-      })),
-    );
+    await stores.crossings.record(once, true, noteToAdmins(chatIds, at, note));
   };
 }

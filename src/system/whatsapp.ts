@@ -5,6 +5,7 @@ import { Counter } from "prom-client";
 import { type Accounts, formatPhone, waShortId } from "../accounts/index.ts";
 import { carriesLinkCode, type SealedLink } from "../accounts/links.ts";
 import { phoneSchema } from "../accounts/phone.ts";
+import { noteToAdmins } from "../books/admin-note.ts";
 import type { Crossings } from "../books/crossing.ts";
 import type { BotContext } from "../bot/context.ts";
 import { DEFAULT_LOCALE, translator } from "../bot/i18n.ts";
@@ -323,14 +324,7 @@ function waHoldAlert(
     await parts.crossings.record(
       `waid:${account}:${hold.waUserId}:${hold.at}`,
       true,
-      parts.adminIds.map((chatId) => ({
-        kind: "admin_alert" as const,
-        topic: "settle_proposed" as const,
-        status: "success" as const,
-        chatId,
-        at,
-        note,
-      })),
+      noteToAdmins(parts.adminIds, at, note),
     );
   };
 }

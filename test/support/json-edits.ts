@@ -1,4 +1,6 @@
 import fc from "fast-check";
+import { expect } from "vitest";
+import type { z } from "zod";
 
 /**
  * Random edits of valid JSON values (a value set to an odd one, deleted, an unknown key added),
@@ -93,4 +95,32 @@ export function editedValues<T>(fixtures: readonly T[]): fc.Arbitrary<unknown> {
     });
     return fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => edited(value, edits));
   });
+}
+
+/**
+ * The property both derived checks must keep: over 20,000 random edits of `fixtures`, whatever
+ * `check` passes, `schema`'s parse accepts and gives back the same JSON value (what is stored is the
+ * JSON text: key order aside). Answers how many edits passed (the caller wants more than a few).
+ */
+export function passedAgreeWithParse(
+  schema: z.ZodType,
+  check: ((v: unknown) => boolean) | null,
+  fixtures: readonly unknown[],
+): number {
+  let passed = 0;
+  fc.assert(
+    fc.property(editedValues(fixtures), (value) => {
+      const parsed = schema.safeParse(value);
+      if (check?.(value)) {
+        passed++;
+        expect(parsed.success).toBe(true);
+        expect(parsed.data).toEqual(value);
+        expect(JSON.parse(JSON.stringify(parsed.data))).toStrictEqual(
+          JSON.parse(JSON.stringify(value)),
+        );
+      }
+    }),
+    { numRuns: 20_000 },
+  );
+  return passed;
 }
