@@ -365,7 +365,8 @@ export function waResendKeys(prefix: string) {
 /**
  * The back office's float movements (dashboard/float-moves.ts), beside `keyspace` (whose function
  * is full): `move:<id>` a String (JSON: the proposal, never changed), `decision:<id>` a String
- * (JSON: approved or rejected, by, at) set once (NX), both PX 400 days; `list` a List of proposal
- * ids, newest first, never trimmed (a double submit may list an id twice: readers skip the repeat).
+ * (JSON: approved or rejected, the proposal's digest, by, at) set once (NX), both PX 400 days;
+ * `list` a List of proposal ids, newest first, each pushed once when created, never trimmed;
+ * `unbooked` a Set of approved ids not yet booked (removed once booked).
  */
 export const dashboardFloatKey = (prefix: string, what: string) => `${prefix}dash:float:${what}`;
