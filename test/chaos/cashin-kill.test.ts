@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ApiTap } from "../support/chaos/api-tap.ts";
 import type { AppProcess } from "../support/chaos/app.ts";
-import { freePort, report, waitUntil } from "../support/chaos/env.ts";
+import { freePorts, report, waitUntil } from "../support/chaos/env.ts";
 import { useProcessStack } from "../support/chaos/process-stack.ts";
 import { type RoundRobinProxy, startRoundRobinProxy } from "../support/chaos/proxy.ts";
 import { ChatUser } from "../support/chat.ts";
@@ -27,7 +27,7 @@ describe("a cash-in's instance killed after telling the customer", () => {
   let taps: ApiTap[] = [];
   let apps: AppProcess[] = [];
   const stack = useProcessStack("cashin-kill", async () => {
-    ports = [await freePort(), await freePort()];
+    ports = await freePorts(2);
     proxy = await startRoundRobinProxy(() => ports);
     return {};
   });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TranscriptEntry } from "../../dev/playground/emulator/index.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import type { AppProcess } from "../support/chaos/app.ts";
-import { freePort, report, waitUntil } from "../support/chaos/env.ts";
+import { freePorts, report, waitUntil } from "../support/chaos/env.ts";
 import { useProcessStack } from "../support/chaos/process-stack.ts";
 import { type RoundRobinProxy, startRoundRobinProxy } from "../support/chaos/proxy.ts";
 import { ChatUser, finalPushes, refOf } from "../support/chat.ts";
@@ -34,7 +34,7 @@ describe("both instances killed mid-order: every receipt ends final", () => {
   const stack = useProcessStack(
     "receipts-kill",
     async (secrets) => {
-      ports = [await freePort(), await freePort()];
+      ports = await freePorts(2);
       proxy = await startRoundRobinProxy(() => ports);
       return {
         webhook: { url: `${proxy.url}/webhooks/provider`, secret: secrets.webhookSecret },

@@ -4,7 +4,7 @@ import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import type { ApiTap } from "../support/chaos/api-tap.ts";
 import type { AppProcess } from "../support/chaos/app.ts";
 import { audit, auditFigures, problems } from "../support/chaos/audit.ts";
-import { freePort, report, secretNeedles, waitUntil } from "../support/chaos/env.ts";
+import { freePorts, report, secretNeedles, waitUntil } from "../support/chaos/env.ts";
 import { patientMobileOrder } from "../support/chaos/flows.ts";
 import { secretFigures } from "../support/chaos/logs.ts";
 import { useProcessStack } from "../support/chaos/process-stack.ts";
@@ -33,7 +33,7 @@ describe("two processes on one Redis behind a load balancer", () => {
     await proxy?.close();
   });
   const stack = useProcessStack("two-processes", async (secrets) => {
-    ports = [await freePort(), await freePort()];
+    ports = await freePorts(2);
     // Both stay in the rotation after one dies, as with a balancer without health checks: a refused
     // connection is skipped over to the next instance.
     proxy = await startRoundRobinProxy(() => ports);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Redis } from "ioredis";
-import { freePort, sleep } from "./chaos/env.ts";
+import { freePorts, sleep } from "./chaos/env.ts";
 import { answersPing, killHard, redisServerArgs } from "./chaos/redis-server.ts";
 
 const run = promisify(execFile);
@@ -25,7 +25,7 @@ export interface OwnCluster {
 export async function startOwnCluster(masters = 3): Promise<OwnCluster> {
   const dir = mkdtempSync(join(tmpdir(), "redis-cluster-"));
   const procs: ChildProcess[] = [];
-  const ports: number[] = [];
+  const ports = await freePorts(masters, { clusterBus: true });
   const clients: Redis[] = [];
   const destroy = async () => {
     for (const c of clients) c.disconnect();
@@ -33,9 +33,7 @@ export async function startOwnCluster(masters = 3): Promise<OwnCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (let i = 0; i < masters; i++) {
-      const port = await freePort();
-      ports.push(port);
+    for (const port of ports) {
       // A data node as the chaos tests start one (its own directory: AOF), in cluster mode.
       const nodeDir = join(dir, String(port));
       mkdirSync(nodeDir);

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
+import { type AddressInfo, createServer, type Server } from "node:net";
 import { fileURLToPath } from "node:url";
 import { REDIS_URL } from "../redis.ts";
 import { waitUntil as waitUntilBase } from "../wait.ts";
@@ -40,14 +40,49 @@ export function secretNeedles(s: ChaosSecrets): string[] {
 
 /** A loopback port nothing listens on right now. */
 export async function freePort(): Promise<number> {
+  const [port] = await freePorts(1);
+  return port!;
+}
+
+/**
+ * `count` distinct loopback ports nothing listens on right now. Each is held until all are
+ * chosen: a port closed at once may be handed out again by the next bind (seen: a 3-node test
+ * cluster given one port twice). `clusterBus`: Redis Cluster also binds port + 10,000, so that
+ * one must be free too and the port at most 55,535.
+ */
+export async function freePorts(
+  count: number,
+  o: { clusterBus?: boolean } = {},
+): Promise<number[]> {
+  const held: Server[] = [];
+  const ports: number[] = [];
+  try {
+    for (let tries = 0; ports.length < count; tries++) {
+      if (tries > count * 50) throw new Error(`no ${count} free loopback ports found`);
+      const server = await listenOn(0);
+      held.push(server);
+      const port = (server.address() as AddressInfo).port;
+      if (!o.clusterBus) {
+        ports.push(port);
+        continue;
+      }
+      if (port > 55_535) continue;
+      const bus = await listenOn(port + 10_000).catch(() => undefined);
+      if (!bus) continue;
+      held.push(bus);
+      ports.push(port);
+    }
+    return ports;
+  } finally {
+    await Promise.all(held.map((s) => new Promise((done) => s.close(done))));
+  }
+}
+
+function listenOn(port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      srv.close(() => resolve(port));
-    });
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve(server));
   });
 }
 

@@ -9,7 +9,7 @@ import { deleteKeys } from "../redis.ts";
 import type { SystemView as System } from "../system-view.ts";
 import { type ApiTap, startApiTap } from "./api-tap.ts";
 import { appEnv, startInProcess } from "./app.ts";
-import { type ChaosSecrets, chaosSecrets, freePort, SHARED_REDIS_URL } from "./env.ts";
+import { type ChaosSecrets, chaosSecrets, freePorts, SHARED_REDIS_URL } from "./env.ts";
 import { lateParts } from "./late.ts";
 import { LogCapture } from "./logs.ts";
 import {
@@ -57,7 +57,7 @@ export function useInstancePair(name: string, opts: InstancePairOptions = {}): I
   const pair = lateParts<InstancePair>("instance pair", parts);
   const ports: number[] = [];
   beforeAll(async () => {
-    ports.push(await freePort(), await freePort());
+    ports.push(...(await freePorts(2)));
     parts.proxy = await startRoundRobinProxy(() => ports);
     parts.emu = await startBotApiEmulatorServer({ token: secrets.botToken });
     parts.provider = await startProviderServer({
