@@ -1,5 +1,4 @@
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STANDIN_SECRET_KEY } from "../../dev/khalti/index.ts";
@@ -12,6 +11,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startSystem } from "../../src/system/index.ts";
+import { freePort } from "../support/chaos/env.ts";
 import { ChatUser } from "../support/chat.ts";
 import { serveKhaltiStandIn } from "../support/khalti.ts";
 import { type RunningSandbox, TOKEN as SANDBOX_TOKEN, startSandbox } from "../support/sandbox.ts";
@@ -83,17 +83,6 @@ function statusWithHost(url: string, probe: (typeof PROBES)[Route], host: string
     );
     req.on("error", reject);
     req.end(probe.body);
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
   });
 }
 

@@ -7,6 +7,7 @@ import { createHttpApp } from "../../src/http/app.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startSystem } from "../../src/system/index.ts";
 import { botApiCallBoundMs } from "../../src/telegram/api.ts";
+import { freePort } from "../support/chaos/env.ts";
 import { startTestSystem } from "../support/system.ts";
 
 /** Starting against a Bot API that is dead, silent or refuses the token; /healthz and Telegram. */
@@ -24,13 +25,6 @@ function quietLogger() {
 async function listen(server: Server): Promise<number> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as { port: number }).port;
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  const port = await listen(srv);
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 function start(env: Record<string, string>) {

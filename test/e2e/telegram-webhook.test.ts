@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { createServer } from "node:net";
 import { Writable } from "node:stream";
 import { format } from "node:util";
 import { GrammyError } from "grammy";
@@ -8,6 +7,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startSystem } from "../../src/system/index.ts";
+import { freePort } from "../support/chaos/env.ts";
 import {
   E2E_ACCESS,
   type SystemView as System,
@@ -20,17 +20,6 @@ import {
  * Telegram's webhook mode, end to end: the Bot API emulator POSTs every update to the bot's webhook
  * route on the product's own HTTP server (PUBLIC_URL), as Telegram does.
  */
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 /** Everything the process writes: stdout, stderr, console (Hono's default error handler) and logs. */
 function captureOutput() {
