@@ -49,7 +49,12 @@ export interface SubmitDeps {
   onWalletReading: ((r: WalletReading) => Promise<unknown>) | undefined;
 }
 
-/** The submitting mark, with the receipt remembered in the same write (one step less). */
+/**
+ * The submitting mark, with the receipt remembered in the same write (one step less). It stays a
+ * write of its own, not folded into the create: the receipt can only follow the create, and its
+ * id must be stored before the execute leaves, or a kill or an early webhook leaves the receipt
+ * unedited (docs/performance.md, h-status).
+ */
 async function markSubmitting(ctx: OrdersContext, reference: string, o: SubmitOptions) {
   const { known, receiptMessageId } = o;
   let submitting = false;

@@ -290,6 +290,24 @@ describe("orders.apply", () => {
     expect(again.status).toBe("pending");
     expect(calls).toHaveLength(1);
   });
+
+  it("has the order submitting and naming its receipt in the store before the execute leaves", async () => {
+    // What the aggregator's webhook (any instance) or a Confirm taken over after a kill reads
+    // once the execute has left. A receipt remembered only with the execute's answer would be
+    // missing there (h-status: why the submitting mark is not folded into the create).
+    let storeAtExecute: { status?: string; receiptMessageId?: number } = {};
+    let reference = "";
+    const { orders, store } = setup(async (req) => {
+      const seen = await store.get(reference);
+      storeAtExecute = { status: seen?.status, receiptMessageId: seen?.receiptMessageId };
+      return accepted(req, "queued");
+    });
+    const o = await orders.place(mobileInput());
+    expect(o.status).toBe("placed");
+    reference = o.reference;
+    await orders.submit(o.reference, { known: o, receiptMessageId: 77 });
+    expect(storeAtExecute).toEqual({ status: "submitting", receiptMessageId: 77 });
+  });
 });
 
 describe("orders.place: price and access mode", () => {
