@@ -1,0 +1,155 @@
+import type { JournalEntry } from "../ledger/index.ts";
+import type { AuditAction, AuditEntry, AuditLog } from "./audit.ts";
+import {
+  DIRECTION_WORDS,
+  type FloatDecision,
+  type FloatMove,
+  type FloatMoveRecord,
+  type FloatVia,
+  transferIdOf,
+} from "./float-moves.ts";
+import { rs } from "./html.ts";
+
+/**
+ * The float movements' audit lines, each there exactly once however a step ends (docs/books.md,
+ * "Audited"). A step (a proposal, a decision: their kv keys; a booking: the ledger) cannot share
+ * one atomic write with its line (the audit list is another key, the booking another store), so
+ * the step's record carries what its line needs (who, when, from where: `via`) and the line is
+ * written under a mark of its own (audit.ts recordOnce: the line and its mark in one step). The
+ * step's POST writes it; if that POST stopped between the two (a crash, the audit's store
+ * failing), the next read of the record writes it: the books page, or any later step's POST.
+ * A record an older process wrote carries no `via` and is left alone: its line is its own.
+ */
+
+export type FloatStep = "propose" | "reject" | "approve";
+
+/** The mark of a step's line: one per proposal and step (an approval's line is its booking's). */
+export const floatAuditMark = (id: string, step: FloatStep) => `float:${id}:${step}`;
+
+/** A movement as its audit lines name it. */
+export const describeMove = (m: FloatMove) =>
+  `${transferIdOf(m.id)}: ${DIRECTION_WORDS[m.direction]} ${rs(m.amountPaisa)}: ${m.reason}${m.reference ? ` (ref ${m.reference})` : ""}`;
+
+type Change = Record<string, number | string>;
+const clip = (r: Change): Change =>
+  Object.fromEntries(
+    Object.entries(r).map(([k, v]) => [k, typeof v === "string" ? v.slice(0, 300) : v]),
+  );
+
+/** An audit line of a step made by `who` at `at` from `via`. */
+export function floatLine(
+  step: { via: FloatVia; who: number; at: number; action: AuditAction },
+  detail: string,
+  before: Change,
+  after: Change,
+): AuditEntry {
+  const { via } = step;
+  return {
+    at: step.at,
+    userId: step.who,
+    role: via.role,
+    action: step.action,
+    ip: via.ip,
+    ...(via.forwardedFor ? { forwardedFor: via.forwardedFor } : {}),
+    userAgent: via.userAgent,
+    detail: detail.slice(0, 300),
+    before: clip(before),
+    after: clip(after),
+  };
+}
+
+/** The proposal's line, from its record: the POST that made it and a later reader write the same. */
+export const proposeLine = (m: FloatMove, via: FloatVia): AuditEntry =>
+  floatLine(
+    { via, who: m.by, at: m.at, action: "float_propose" },
+    describeMove(m),
+    { proposal: "none" },
+    { proposal: "open", amountPaisa: m.amountPaisa },
+  );
+
+/** A rejection's line (the proposer's own: a withdrawal), from the records. */
+export function rejectLine(
+  m: FloatMove,
+  d: FloatDecision,
+  via: FloatVia,
+  same: (a: number, b: number) => boolean,
+): AuditEntry {
+  const state = same(m.by, d.by) ? "withdrawn" : "rejected";
+  return floatLine(
+    { via, who: d.by, at: d.at, action: "float_reject" },
+    `${describeMove(m)}: ${state}`,
+    { proposal: "open" },
+    { proposal: state },
+  );
+}
+
+/**
+ * An approval's booking whose POST stopped before its line: what the records and the journal
+ * tell (the balances it read are gone; the approver's name, though another may have booked it).
+ */
+export function bookedLateLine(
+  m: FloatMove,
+  d: FloatDecision,
+  via: FloatVia,
+  entry: JournalEntry,
+): AuditEntry {
+  const approved = `approved by ${d.by}`;
+  return floatLine(
+    { via, who: d.by, at: entry.at, action: "float_approve" },
+    `${describeMove(m)}: booked on admin ${d.by}'s approval (line written later: the booking's own was cut off)`,
+    { proposal: approved },
+    { proposal: approved, transfer: entry.id },
+  );
+}
+
+export interface FloatAuditDeps {
+  audit: Pick<AuditLog, "recordOnce" | "marked">;
+  entryOf(id: string): Promise<JournalEntry | null>;
+  /** One person (ADMIN_IDS `=` groups): a rejection by its proposer is a withdrawal. */
+  same(a: number, b: number): boolean;
+}
+
+type Owed = { mark: string; line: () => Promise<AuditEntry | null> };
+
+/** The lines `r`'s steps owe, as its records tell them (a booking's only once it is booked). */
+function owedOf(deps: FloatAuditDeps, r: FloatMoveRecord): Owed[] {
+  const { move: m, decision: d } = r;
+  const owed: Owed[] = [];
+  const moveVia = m.via;
+  if (moveVia) {
+    owed.push({ mark: floatAuditMark(m.id, "propose"), line: async () => proposeLine(m, moveVia) });
+  }
+  const via = d?.via;
+  if (!d || !via || d.proposal !== r.digest) return owed;
+  if (d.decision === "rejected") {
+    const line = async () => rejectLine(m, d, via, deps.same);
+    owed.push({ mark: floatAuditMark(m.id, "reject"), line });
+  } else {
+    const line = async () => {
+      const entry = await deps.entryOf(transferIdOf(m.id));
+      return entry ? bookedLateLine(m, d, via, entry) : null;
+    };
+    owed.push({ mark: floatAuditMark(m.id, "approve"), line });
+  }
+  return owed;
+}
+
+/**
+ * Writes every line `records` owe that is not there yet (one read of the marks; the journal read
+ * only for an approval whose line is missing). The number written: 0 unless a step was cut off.
+ */
+export async function repairFloatAudit(
+  deps: FloatAuditDeps,
+  records: readonly FloatMoveRecord[],
+): Promise<number> {
+  const owed = records.flatMap((r) => owedOf(deps, r));
+  if (owed.length === 0) return 0;
+  const done = await deps.audit.marked(owed.map((o) => o.mark));
+  let written = 0;
+  for (const [i, o] of owed.entries()) {
+    if (done[i]) continue;
+    const line = await o.line();
+    if (line && (await deps.audit.recordOnce(line, o.mark))) written++;
+  }
+  return written;
+}
