@@ -17,7 +17,8 @@ import { rs } from "./html.ts";
  * the step's record carries what its line needs (who, when, from where: `via`) and the line is
  * written under a mark of its own (audit.ts recordOnce: the line and its mark in one step). The
  * step's POST writes it; if that POST stopped between the two (a crash, the audit's store
- * failing), the next read of the record writes it: the books page, or any later step's POST.
+ * failing), a read of the record once the step is older than a grace writes it: the books page,
+ * or any later step's POST (a younger step is its POST's, perhaps still running).
  * A record an older process wrote carries no `via` and is left alone: its line is its own.
  */
 
@@ -102,47 +103,64 @@ export function bookedLateLine(
   );
 }
 
+/**
+ * How long a step is left to its own POST before a read writes its line (the repair): longer than
+ * any step's POST lasts from its step to its line (a few round trips). Without it a read between
+ * an approval's booking and its POST's line (another admin's page view, a double-clicked Approve)
+ * wrote the "cut off" line under the booking's mark, and the POST's own line, with its balances,
+ * was dropped. A POST slower than this still loses its line to a read: it is logged (recordStep).
+ */
+export const FLOAT_AUDIT_GRACE_MS = 2 * 60_000;
+
 export interface FloatAuditDeps {
   audit: Pick<AuditLog, "recordOnce" | "marked">;
   entryOf(id: string): Promise<JournalEntry | null>;
   /** One person (ADMIN_IDS `=` groups): a rejection by its proposer is a withdrawal. */
   same(a: number, b: number): boolean;
+  /** The back office's clock (deps.now), against the grace. */
+  now(): number;
 }
 
-type Owed = { mark: string; line: () => Promise<AuditEntry | null> };
+/** A line a step owes: `at` its step's time (an approval's: its decision's; its booking is read later). */
+type Owed = { mark: string; at: number; line: () => Promise<AuditEntry | null> };
 
 /** The lines `r`'s steps owe, as its records tell them (a booking's only once it is booked). */
-function owedOf(deps: FloatAuditDeps, r: FloatMoveRecord): Owed[] {
+function owedOf(deps: FloatAuditDeps, r: FloatMoveRecord, young: (at: number) => boolean): Owed[] {
   const { move: m, decision: d } = r;
   const owed: Owed[] = [];
   const moveVia = m.via;
   if (moveVia) {
-    owed.push({ mark: floatAuditMark(m.id, "propose"), line: async () => proposeLine(m, moveVia) });
+    const line = async () => proposeLine(m, moveVia);
+    owed.push({ mark: floatAuditMark(m.id, "propose"), at: m.at, line });
   }
   const via = d?.via;
   if (!d || !via || d.proposal !== r.digest) return owed;
   if (d.decision === "rejected") {
     const line = async () => rejectLine(m, d, via, deps.same);
-    owed.push({ mark: floatAuditMark(m.id, "reject"), line });
+    owed.push({ mark: floatAuditMark(m.id, "reject"), at: d.at, line });
   } else {
+    // Booked later than approved when a later POST booked an approval cut off before its booking.
     const line = async () => {
       const entry = await deps.entryOf(transferIdOf(m.id));
-      return entry ? bookedLateLine(m, d, via, entry) : null;
+      return entry && !young(entry.at) ? bookedLateLine(m, d, via, entry) : null;
     };
-    owed.push({ mark: floatAuditMark(m.id, "approve"), line });
+    owed.push({ mark: floatAuditMark(m.id, "approve"), at: d.at, line });
   }
   return owed;
 }
 
 /**
- * Writes every line `records` owe that is not there yet (one read of the marks; the journal read
- * only for an approval whose line is missing). The number written: 0 unless a step was cut off.
+ * Writes every line `records` owe that is not there yet, of steps older than the grace (one read
+ * of the marks; the journal read only for an approval whose line is missing). The number written:
+ * 0 unless a step was cut off.
  */
 export async function repairFloatAudit(
   deps: FloatAuditDeps,
   records: readonly FloatMoveRecord[],
 ): Promise<number> {
-  const owed = records.flatMap((r) => owedOf(deps, r));
+  const now = deps.now();
+  const young = (at: number) => now - at < FLOAT_AUDIT_GRACE_MS;
+  const owed = records.flatMap((r) => owedOf(deps, r, young)).filter((o) => !young(o.at));
   if (owed.length === 0) return 0;
   const done = await deps.audit.marked(owed.map((o) => o.mark));
   let written = 0;

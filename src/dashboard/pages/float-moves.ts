@@ -55,7 +55,7 @@ import type { DashboardEnv, DashboardParts } from "../parts.ts";
  * /books/float proposes one, /books/float/approve approves and books it, /books/float/reject
  * rejects (or withdraws) it. Admins only, each step audited with the accounts' posted balances
  * (or the proposal's state) before and after, exactly once: a line cut off from its step is
- * written by the next read of the record (../float-audit.ts).
+ * written by a read of the record once the step is older than a grace (../float-audit.ts).
  */
 
 const TITLE = "Float movements";
@@ -80,6 +80,7 @@ async function mend(parts: DashboardParts, records: readonly FloatMoveRecord[]) 
     audit: parts.audit,
     entryOf: (id: string) => parts.deps.ledger.entryOf(id),
     same: (a: number, b: number) => samePerson(parts, a, b),
+    now: parts.deps.now,
   };
   try {
     const written = await repairFloatAudit(deps, records);
@@ -100,15 +101,21 @@ async function mendOne(parts: DashboardParts, id: string) {
 
 /**
  * A step's own line, once (its mark): the step has happened by now, so a failed write is logged,
- * never a 500 hiding the step; the next read of the record writes it (mend).
+ * never a 500 hiding the step; a read of the record after the grace writes it (mend).
  */
 async function recordStep(parts: DashboardParts, line: AuditEntry, mark: string) {
   try {
-    await parts.audit.recordOnce(line, mark);
+    // Not written: a read wrote the step's line first, this POST outlasting the grace (float-audit.ts).
+    if (!(await parts.audit.recordOnce(line, mark))) {
+      parts.deps.logger.warn(
+        { action: line.action, detail: line.detail, mark },
+        "a float movement's audit line was written by a read before its step's own (kept)",
+      );
+    }
   } catch (err) {
     parts.deps.logger.error(
       { err: String(err), action: line.action, detail: line.detail, mark },
-      "a float movement's step was done but its audit entry was not written (written on the next read)",
+      "a float movement's step was done but its audit entry was not written (a read writes it after the grace)",
     );
   }
 }
