@@ -97,7 +97,7 @@ export function bookedLateLine(
   const approved = `approved by ${d.by}`;
   return floatLine(
     { via, who: d.by, at: entry.at, action: "float_approve" },
-    `${describeMove(m)}: booked on admin ${d.by}'s approval (line written later: the booking's own was cut off)`,
+    `${describeMove(m)}: booked on admin ${d.by}'s approval`,
     { proposal: approved },
     { proposal: approved, transfer: entry.id },
   );
@@ -150,6 +150,22 @@ function owedOf(deps: FloatAuditDeps, r: FloatMoveRecord, young: (at: number) =>
 }
 
 /**
+ * A step's line as a read writes it: at the time it is written, the step's own time in its detail.
+ * The list is read newest first, and a date range's export stops at the first page ending before
+ * its start (audit.ts `since`): a line with its step's older time pushed at the head would end a
+ * page early and hide the newer lines after it.
+ */
+const writtenLate = (line: AuditEntry, now: number): AuditEntry => ({
+  ...line,
+  at: now,
+  detail:
+    `(written later, its step's own line cut off; the step at ${new Date(line.at).toISOString()}) ${line.detail}`.slice(
+      0,
+      300,
+    ),
+});
+
+/**
  * Writes every line `records` owe that is not there yet, of steps older than the grace (one read
  * of the marks; the journal read only for an approval whose line is missing). The number written:
  * 0 unless a step was cut off.
@@ -167,7 +183,7 @@ export async function repairFloatAudit(
   for (const [i, o] of owed.entries()) {
     if (done[i]) continue;
     const line = await o.line();
-    if (line && (await deps.audit.recordOnce(line, o.mark))) written++;
+    if (line && (await deps.audit.recordOnce(writtenLate(line, now), o.mark))) written++;
   }
   return written;
 }

@@ -267,4 +267,30 @@ describe("a float movement's step whose audit line failed (memory store)", () =>
     expect(await mendAll()).toBe(0);
     expect(await lines("float_approve")).toEqual([expect.objectContaining({ detail: "booked" })]);
   });
+
+  it("a line a read writes is at the time it is written: a date range's export sees the lines before it", async () => {
+    const { kv, audit, clock, moves, mendAll, pass } = memoryParts();
+    const cutOff = moveAt("memory-proposal-0004", clock.now);
+    await moves.propose(cutOff);
+    kv.failNext();
+    await expect(
+      audit.recordOnce(proposeLine(cutOff, via), floatAuditMark(cutOff.id, "propose")),
+    ).rejects.toThrow("failed");
+    clock.now += 60_000;
+    const next = moveAt("memory-proposal-0005", clock.now);
+    await moves.propose(next);
+    await audit.recordOnce(proposeLine(next, via), floatAuditMark(next.id, "propose"));
+    pass();
+    expect(await mendAll()).toBe(1);
+
+    // From the second proposal's time on, a page of one line at a time: both lines.
+    const range = { from: next.at, to: Number.MAX_SAFE_INTEGER };
+    const ids = (await audit.between(range, 1)).map(
+      (e) => /memory-proposal-\d+/.exec(String(e.detail))?.[0],
+    );
+    expect(ids).toEqual([cutOff.id, next.id]);
+    const [late] = await audit.list(1);
+    expect(late).toMatchObject({ at: clock.now, userId: 1 });
+    expect(late?.detail).toContain(`the step at ${new Date(cutOff.at).toISOString()}`);
+  });
 });
