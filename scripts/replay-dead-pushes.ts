@@ -7,7 +7,7 @@
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { replayDeadLetters } from "../src/notify/replay-dead.ts";
-import { notificationKey } from "../src/orders/model.ts";
+import { sendKeyOf } from "../src/notify/send-key.ts";
 
 const { values } = parseArgs({
   options: { "dry-run": { type: "boolean", default: false }, limit: { type: "string" } },
@@ -26,7 +26,8 @@ try {
   });
   for (const l of r.letters) {
     const when = new Date(l.at).toISOString();
-    process.stdout.write(`${when} ${notificationKey(l.notification)}: ${l.reason}\n`);
+    // The key it is sent once under (its `notify:sent:<key>` marker), as the notifier computes it.
+    process.stdout.write(`${when} ${sendKeyOf(l.notification)}: ${l.reason}\n`);
   }
   process.stdout.write(
     dryRun

@@ -79,6 +79,14 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
 export interface AuditLog {
   record(entry: AuditEntry): Promise<void>;
+  /**
+   * Records a line that must be there exactly once (a float movement's step: written by the step's
+   * POST, or after a crash by whoever reads the step later): only when `mark` was never recorded,
+   * the line and its mark in one atomic step. True when this call wrote it.
+   */
+  recordOnce(entry: AuditEntry, mark: string): Promise<boolean>;
+  /** Whether each mark was recorded (recordOnce), in order. */
+  marked(marks: readonly string[]): Promise<boolean[]>;
   /** The newest `limit` of both lists, newest first. */
   list(limit: number): Promise<AuditEntry[]>;
   /** Every entry kept, newest first. */
@@ -147,6 +155,13 @@ export function createAuditLog(kv: DashboardKv, keys: DashboardKeys): AuditLog {
         await kv.lpush(keys.audit, line);
       }
     },
+    async recordOnce(entry, mark) {
+      const valid = auditEntrySchema.parse(entry);
+      // The never-trimmed list only: a line recorded once is a money or access action's.
+      if (TRIMMABLE_ACTIONS.has(valid.action)) throw new Error(`${valid.action}: not a once line`);
+      return kv.lpushOnce(keys.audit, keys.auditMarks, mark, JSON.stringify(valid));
+    },
+    marked: (marks) => kv.smismember(keys.auditMarks, marks),
     list: (limit) => read(limit),
     all: () => read(Number.MAX_SAFE_INTEGER),
     async between(range, pageSize = AUDIT_PAGE) {

@@ -37,6 +37,20 @@ export const floatMoveIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{16,64}$/, "the form's key: open the books page again");
 
+/**
+ * Who made a step and from where (the audit line's fields), kept in the step's own record: the
+ * step's audit line is written after it (the audit list is another key, and a booking is in the
+ * ledger), so a crash between the two is made good by the next read of the record
+ * (float-audit.ts). Absent on a record an older process wrote (its line is its own).
+ */
+export const floatViaSchema = z.object({
+  role: z.string().max(20),
+  ip: z.string().max(100),
+  forwardedFor: z.string().max(200).optional(),
+  userAgent: z.string().max(300),
+});
+export type FloatVia = z.infer<typeof floatViaSchema>;
+
 export const floatMoveSchema = z.object({
   id: floatMoveIdSchema,
   direction: floatDirectionSchema,
@@ -46,6 +60,7 @@ export const floatMoveSchema = z.object({
   reference: z.string().min(1).max(64).optional(),
   by: z.number().int(),
   at: z.number().int(),
+  via: floatViaSchema.optional(),
 });
 export type FloatMove = z.infer<typeof floatMoveSchema>;
 
@@ -55,6 +70,7 @@ export const floatDecisionSchema = z.object({
   proposal: z.string().min(1),
   by: z.number().int(),
   at: z.number().int(),
+  via: floatViaSchema.optional(),
 });
 export type FloatDecision = z.infer<typeof floatDecisionSchema>;
 
@@ -232,14 +248,21 @@ export function createFloatMoves(deps: {
       );
       return { records, unbooked };
     },
-    async approve(id: string, by: number, at: number, rule: ApprovalRule): Promise<ApproveResult> {
+    async approve(
+      id: string,
+      by: number,
+      at: number,
+      rule: ApprovalRule,
+      via?: FloatVia,
+    ): Promise<ApproveResult> {
       const r = await get(id);
       if (!r) return { ok: false, code: "unknown" };
       // An approval standing already (its booking perhaps cut off) is booked by whoever asks.
       let d = r.decision;
       if (!d) {
         if (!rule.mayApprove(r.move.by, by)) return { ok: false, code: "own_proposal" };
-        d = (await decide(id, { decision: "approved", proposal: r.digest, by, at })).stands;
+        const asked = { decision: "approved" as const, proposal: r.digest, by, at };
+        d = (await decide(id, via ? { ...asked, via } : asked)).stands;
       }
       if (d.decision === "rejected") return { ok: false, code: "rejected", decision: d };
       // Never an approval of another proposal under this id (see the top).
@@ -259,15 +282,11 @@ export function createFloatMoves(deps: {
       };
     },
     /** A rejection (the proposer's: a withdrawal); refused once a decision stands. */
-    async reject(id: string, by: number, at: number): Promise<RejectResult> {
+    async reject(id: string, by: number, at: number, via?: FloatVia): Promise<RejectResult> {
       const r = await get(id);
       if (!r) return { ok: false, code: "unknown" };
-      const { stands, set } = await decide(id, {
-        decision: "rejected",
-        proposal: r.digest,
-        by,
-        at,
-      });
+      const asked = { decision: "rejected" as const, proposal: r.digest, by, at };
+      const { stands, set } = await decide(id, via ? { ...asked, via } : asked);
       if (!set) return { ok: false, code: "decided", decision: stands };
       return { ok: true, record: { move: r.move, decision: stands } };
     },

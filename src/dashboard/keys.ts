@@ -1,9 +1,9 @@
-import { dashboardFloatKey, keyspace } from "../redis/keyspace.ts";
+import { dashboardAuditMarks, dashboardFloatKey, keyspace } from "../redis/keyspace.ts";
 
 /**
  * The back office's keys, from the product's keyspace (src/redis/keyspace.ts, where every key is
  * built), under the deployment's prefix. Each is a single key spread over a Cluster by its own
- * name: no script or transaction touches two of them.
+ * name: no script or transaction touches two of them, but the audit list and its marks (one slot).
  */
 export function dashboardKeys(prefix: string) {
   const k = keyspace(prefix);
@@ -16,6 +16,8 @@ export function dashboardKeys(prefix: string) {
     userSessions: (userId: number) => k.dashboardUser(userId, "sessions"),
     audit: k.dashboardAudit,
     auditViews: k.dashboardAuditViews,
+    /** Set: the marks of the audit lines written once (audit.ts recordOnce), in `audit`'s slot. */
+    auditMarks: dashboardAuditMarks(prefix),
     ack: k.dashboardAck,
     rate: k.dashboardRate,
     /** A float movement's proposal (JSON, never changed), PX 400 days (float-moves.ts). */

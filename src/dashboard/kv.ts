@@ -1,9 +1,11 @@
 import type { RedisClient } from "../redis/connection.ts";
+import { luaScript } from "../redis/scripts.ts";
 
 /**
  * The few storage operations the back office needs (links, sessions, the audit log), so it runs
  * on the product's Redis and, in local mode without Redis, in this process's memory (like the
- * other stores there). Every operation touches one key: fine on a Redis Cluster.
+ * other stores there). Every operation touches one key (fine on a Redis Cluster), but lpushOnce:
+ * a list and its marks, which the caller names in one slot (keyspace.ts dashboardAuditMarks).
  */
 export interface DashboardKv {
   get(key: string): Promise<string | null>;
@@ -34,7 +36,26 @@ export interface DashboardKv {
   setNx(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Adds one to a counter; a new counter lives `ttlMs` (a later add keeps its end). The new count. */
   incrPx(key: string, ttlMs: number): Promise<number>;
+  /**
+   * Pushes `value` on the head of a never-trimmed list only when `mark` is not yet in the set
+   * `marks`, and adds it, in one atomic step (the two keys in one slot): true when pushed. A line
+   * written once whoever writes it and however often they try (the audit's, audit.ts recordOnce).
+   */
+  lpushOnce(list: string, marks: string, mark: string, value: string): Promise<boolean>;
+  /** Whether each member is in the set, in order. */
+  smismember(key: string, members: readonly string[]): Promise<boolean[]>;
 }
+
+// KEYS: the list, its marks (one slot). ARGV: the mark, the value.
+const lpushOnceScript = luaScript<"list" | "marks", number>(
+  "raDashLpushOnce",
+  ["list", "marks"],
+  `
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return 0 end
+redis.call('LPUSH', KEYS[1], ARGV[2])
+return 1
+`,
+);
 
 export function redisKv(redis: RedisClient): DashboardKv {
   return {
@@ -76,6 +97,10 @@ export function redisKv(redis: RedisClient): DashboardKv {
       await redis.pexpire(key, ttlMs, "NX");
       return n;
     },
+    lpushOnce: async (list, marks, mark, value) =>
+      (await lpushOnceScript.run(redis, { list, marks }, mark, value)) === 1,
+    smismember: async (key, members) =>
+      members.length === 0 ? [] : (await redis.smismember(key, ...members)).map((x) => x === 1),
   };
 }
 
@@ -163,6 +188,23 @@ export function memoryKv(now: () => number = Date.now): DashboardKv {
       const n = (typeof e?.value === "string" ? Number(e.value) || 0 : 0) + 1;
       map.set(key, { value: String(n), until: e ? e.until : now() + ttlMs });
       return n;
+    },
+    // One synchronous step, as the script is one: no await between the mark and the push.
+    async lpushOnce(list, marks, mark, value) {
+      const v = live(marks)?.value;
+      const set = v instanceof Set ? v : new Set<string>();
+      if (set.has(mark)) return false;
+      set.add(mark);
+      map.set(marks, { value: set, until: Number.POSITIVE_INFINITY });
+      const l = live(list)?.value;
+      const items = Array.isArray(l) ? l : [];
+      items.unshift(value);
+      map.set(list, { value: items, until: Number.POSITIVE_INFINITY });
+      return true;
+    },
+    smismember: async (key, members) => {
+      const v = live(key)?.value;
+      return members.map((m) => v instanceof Set && v.has(m));
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { Logger } from "../logger.ts";
 import type { MoneyPathMetrics } from "../orders/metrics.ts";
-import { isFinal, notificationKey } from "../orders/model.ts";
+import { isFinal } from "../orders/model.ts";
 import { classifyApiError, isGoneChat } from "./api-errors.ts";
 import { type Deliver, INACTIVE_CHAT } from "./deliver.ts";
 import type { DeliveryOutcome, NotifierOrders } from "./options.ts";
@@ -9,6 +9,7 @@ import { type Delivery, type NotificationQueue, type QueueConsumer, queuedAt } f
 import type { ReceiptEdit, ReceiptEditLane } from "./receipt-edits.ts";
 import { backingOff, isPassing } from "./retry-bound.ts";
 import { persist, type RunState } from "./run-state.ts";
+import { sendKeyOf } from "./send-key.ts";
 
 /**
  * One queue entry from read to acknowledgement: the sent marker and the sending lock around a
@@ -161,7 +162,7 @@ async function beforeSend(
 export function createHandle(deps: HandleDeps): Handle {
   const { queue, deliver, edits, metrics, state } = deps;
   return async (c, d) => {
-    const key = notificationKey(d.notification);
+    const key = sendKeyOf(d.notification);
     // Editing the receipt to an intermediate status can be repeated harmlessly (the same text again
     // is "message is not modified"), so it needs neither the sent marker nor the sending lock that
     // keep a NEW message (a final push, an admin alert, a complaint's notice) from reaching the

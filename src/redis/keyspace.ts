@@ -370,3 +370,26 @@ export function waResendKeys(prefix: string) {
  * `unbooked` a Set of approved ids not yet booked (removed once booked).
  */
 export const dashboardFloatKey = (prefix: string, what: string) => `${prefix}dash:float:${what}`;
+
+/**
+ * Set: the marks of the audit lines written once (dashboard/audit.ts recordOnce: a float
+ * movement's step, `float:<id>:<step>`), never trimmed nor expiring, as the audit list it marks:
+ * at most two members a proposal (its own, its decision's), asked only of the proposals the books
+ * page lists (the newest 200 and the unbooked). Kept with the never-trimmed audit list
+ * (`dashboardAudit`) in its slot, so a line and its mark are one script on a Cluster too: the name
+ * carries the list's own name as its hash tag (the list has none), or the list's tag when the
+ * prefix gives it one. A prefix with a brace that makes no tag gets no shared slot (one Redis only).
+ */
+export function dashboardAuditMarks(prefix: string): string {
+  const list = keyspace(prefix).dashboardAudit;
+  if (hashTagOf(list) !== undefined || /[{}]/.test(prefix)) return `${list}:marks`;
+  return `${prefix}{${list}}:marks`;
+}
+
+/** A key's Cluster hash tag: what is between its first `{` and the first `}` after it, if not empty. */
+function hashTagOf(key: string): string | undefined {
+  const open = key.indexOf("{");
+  if (open < 0) return undefined;
+  const close = key.indexOf("}", open + 1);
+  return close > open + 1 ? key.slice(open + 1, close) : undefined;
+}

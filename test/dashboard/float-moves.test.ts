@@ -122,7 +122,7 @@ describe("a refill of the aggregator wallet", () => {
     const waiting = await alertsOf("UTR123456789012");
     expect(waiting.map(([chat]) => chat).sort()).toEqual([ADMIN_B, ADMIN_C]);
     expect(waiting[0]?.[1]).toBe(
-      `Admin ${ADMIN} proposes a refill of the aggregator wallet of Rs 25,000.50 (bank deposit of 28 Nov; ref UTR123456789012). Nothing is booked until another admin approves it on the back office's books page (/dashboard).`,
+      `Admin ${ADMIN} proposes a refill of the aggregator wallet of Rs 25,000.50 (bank deposit of 28 Nov; ref UTR123456789012), to be booked as float-move:${p.key}. Nothing is booked until another admin approves it on the back office's books page (/dashboard).`,
     );
 
     // The maker's own page offers no approval; the checker's does.
@@ -211,7 +211,7 @@ describe("maker-checker", () => {
     expect(await alertsOf("rejected your correction down")).toEqual([
       [
         ADMIN,
-        `Admin ${ADMIN_B} rejected your correction down of the float of Rs 120 (double deposit): nothing was booked.`,
+        `Admin ${ADMIN_B} rejected your correction down of the float of Rs 120 (double deposit) (float-move:${p.key}): nothing was booked.`,
       ],
     ]);
     const late = await approve(await h.login(ADMIN_C), p.key);

@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAuditLog } from "../../src/dashboard/audit.ts";
+import { redisKv } from "../../src/dashboard/index.ts";
+import { dashboardKeys } from "../../src/dashboard/keys.ts";
 import { account } from "../../src/ledger/index.ts";
 import { creditCap } from "../../src/payments/caps.ts";
 import { createRedisTopUpStore, creditTransferId, type TopUp } from "../../src/payments/index.ts";
@@ -157,6 +160,30 @@ describe("the order flow on a 3-master Redis Cluster", () => {
     expect((await store.openSince(at + 1, 10)).topUps.map((t) => t.paymentId)).toEqual([
       "clustercap2",
     ]);
+  });
+
+  it("writes a back office audit line once with its mark: the list and its marks in one slot", async () => {
+    const redis = ts.system.redis;
+    if (!redis) throw new Error("the system runs on the cluster");
+    const audit = createAuditLog(redisKv(redis), dashboardKeys(prefix));
+    const line = {
+      at: Date.now(),
+      userId: 1,
+      role: "admin",
+      action: "float_propose" as const,
+      ip: "127.0.0.1",
+      userAgent: "cluster",
+      detail: "float-move:cluster-once",
+    };
+    // A cross-slot script would be refused (CROSSSLOT): the line and its mark are one script.
+    expect(await audit.recordOnce(line, "float:cluster-once:propose")).toBe(true);
+    expect(await audit.recordOnce(line, "float:cluster-once:propose")).toBe(false);
+    expect(await audit.marked(["float:cluster-once:propose", "float:other:propose"])).toEqual([
+      true,
+      false,
+    ]);
+    const lines = (await audit.all()).filter((e) => e.detail === "float-move:cluster-once");
+    expect(lines).toHaveLength(1);
   });
 
   it("answers a WhatsApp customer: the person is read apart from the chat's script", async () => {

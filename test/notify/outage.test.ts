@@ -8,6 +8,8 @@ import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { recordMarks } from "../../src/notify/redis-send-lock.ts";
 import { replayDeadLetters } from "../../src/notify/replay-dead.ts";
 import { resendDelayMs } from "../../src/notify/retry-bound.ts";
+import { sendKeyOf } from "../../src/notify/send-key.ts";
+import { notificationKey } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
@@ -310,6 +312,16 @@ describe("scripts/replay-dead-pushes.ts", () => {
       { id: "0-1", notification: n },
       "still failing after 360 min (700 tries)",
     );
+    // A books alert: sent under its send key (the digest of what it says), which the list names.
+    const alert = {
+      kind: "admin_alert" as const,
+      status: "success" as const,
+      chatId: 8,
+      at: 2,
+      topic: "low_float" as const,
+      figures: { floatPaisa: 100 },
+    };
+    await queue.deadLetter({ id: "0-2", notification: alert }, "given up");
     const deadKey = `${r.prefix}{money}:notify:dead`;
     await r.redis.rpush(deadKey, JSON.stringify({ raw: "garbage", reason: "unreadable", at: 1 }));
     const run = (...args: string[]) =>
@@ -318,12 +330,16 @@ describe("scripts/replay-dead-pushes.ts", () => {
       });
     const dry = await run("--dry-run");
     expect(dry.stdout).toContain("status:123456:success: still failing after 360 min");
-    expect(dry.stdout).toContain("1 readable, 1 unreadable (dry run");
-    expect(await r.redis.llen(deadKey)).toBe(2);
+    expect(sendKeyOf(alert)).not.toBe(notificationKey(alert));
+    expect(dry.stdout).toContain(`${sendKeyOf(alert)}: given up`);
+    expect(dry.stdout).toContain("2 readable, 1 unreadable (dry run");
+    expect(await r.redis.llen(deadKey)).toBe(3);
     const real = await run();
-    expect(real.stdout).toContain("1 replayed, 1 left in the list");
+    expect(real.stdout).toContain("2 replayed, 1 left in the list");
     expect(await r.redis.llen(deadKey)).toBe(1);
     const entries = await r.redis.xrange(`${r.prefix}{money}:notify:stream`, "-", "+");
-    expect(entries.map(([, fields]) => JSON.parse(fields[1] ?? "{}"))).toEqual([n]);
+    const queued = entries.map(([, fields]) => JSON.parse(fields[1] ?? "{}"));
+    expect(queued).toHaveLength(2);
+    expect(queued).toEqual(expect.arrayContaining([n, alert]));
   });
 });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { keyspace, waResendKeys } from "../../src/redis/keyspace.ts";
+import { dashboardAuditMarks, keyspace, waResendKeys } from "../../src/redis/keyspace.ts";
 
 /** The keyspace's promises that no adapter test sees: one place for Lua, one slot per script. */
 
@@ -124,5 +124,16 @@ describe("redis keyspace", () => {
     ];
     for (const key of keys) expect(key.startsWith("dep1:")).toBe(true);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("keeps the audit lines' marks in the audit list's slot, under the prefix (one script writes both)", () => {
+    // A plain prefix (the list untagged), and a prefix whose own tag puts every key in one slot.
+    for (const prefix of ["ra:", "dep1:", "{shop}:ra:"]) {
+      const list = keyspace(prefix).dashboardAudit;
+      const marks = dashboardAuditMarks(prefix);
+      expect(marks.startsWith(prefix)).toBe(true);
+      expect(marks).not.toBe(list);
+      expect(hashTag(marks)).toBe(hashTag(list));
+    }
   });
 });

@@ -161,10 +161,12 @@ ${table(
 const what = (m: FloatMove) =>
   `${DIRECTION_WORDS[m.direction]} of ${formatRupees(m.amountPaisa)} (${m.reason}${m.reference ? `; ref ${m.reference}` : ""})`;
 
+// Each note names its proposal: two proposals alike (two tabs) are two alerts, never one
+// taken for a repeat of the other (the notifier's send key digests the words, src/notify/send-key.ts).
 export const proposedNote = (m: FloatMove) =>
-  `Admin ${m.by} proposes a ${what(m)}. Nothing is booked until another admin approves it on the back office's books page (/dashboard).`;
+  `Admin ${m.by} proposes a ${what(m)}, to be booked as ${transferIdOf(m.id)}. Nothing is booked until another admin approves it on the back office's books page (/dashboard).`;
 
 export const decidedNote = (m: FloatMove, d: FloatDecision) =>
   d.decision === "approved"
     ? `Admin ${d.by} approved your ${what(m)}: booked as ${transferIdOf(m.id)}.`
-    : `Admin ${d.by} rejected your ${what(m)}: nothing was booked.`;
+    : `Admin ${d.by} rejected your ${what(m)} (${transferIdOf(m.id)}): nothing was booked.`;

@@ -23,7 +23,16 @@ import {
   proposeSchema,
   shownDecisions,
 } from "../actions/float-moves.ts";
-import { allow, authenticate } from "../auth.ts";
+import type { AuditEntry } from "../audit.ts";
+import { allow, authenticate, origin } from "../auth.ts";
+import {
+  describeMove,
+  floatAuditMark,
+  floatLine,
+  proposeLine,
+  rejectLine,
+  repairFloatAudit,
+} from "../float-audit.ts";
 import {
   type ApproveResult,
   approvalRule,
@@ -31,6 +40,8 @@ import {
   DIRECTION_WORDS,
   type FloatDecision,
   type FloatMove,
+  type FloatMoveRecord,
+  type FloatVia,
   floatMoveIdSchema,
   sidesOf,
   transferIdOf,
@@ -43,7 +54,8 @@ import type { DashboardEnv, DashboardParts } from "../parts.ts";
  * The float's movements on the books page (h-float; the rules in ../float-moves.ts): POST
  * /books/float proposes one, /books/float/approve approves and books it, /books/float/reject
  * rejects (or withdraws) it. Admins only, each step audited with the accounts' posted balances
- * (or the proposal's state) before and after.
+ * (or the proposal's state) before and after, exactly once: a line cut off from its step is
+ * written by a read of the record once the step is older than a grace (../float-audit.ts).
  */
 
 const TITLE = "Float movements";
@@ -56,6 +68,58 @@ const movesOf = (parts: DashboardParts) =>
     ledger: parts.deps.ledger,
   });
 
+/** Who asks and from where, kept in the step's record for its audit line (float-audit.ts). */
+const viaOf = (c: Context, viewer: Viewer): FloatVia => ({ role: viewer.role, ...origin(c) });
+
+/**
+ * Writes the lines `records` owe that a cut-off step left unwritten. A read or a step stands
+ * without it: a failure is logged, and the next read tries again.
+ */
+async function mend(parts: DashboardParts, records: readonly FloatMoveRecord[]) {
+  const deps = {
+    audit: parts.audit,
+    entryOf: (id: string) => parts.deps.ledger.entryOf(id),
+    same: (a: number, b: number) => samePerson(parts, a, b),
+    now: parts.deps.now,
+  };
+  try {
+    const written = await repairFloatAudit(deps, records);
+    if (written > 0)
+      parts.deps.logger.warn({ written }, "float movement: cut-off audit lines written");
+  } catch (err) {
+    parts.deps.logger.error({ err: String(err) }, "float movement: audit lines not mended");
+  }
+}
+
+/** One proposal's owed lines (a later step's POST), read anew. */
+async function mendOne(parts: DashboardParts, id: string) {
+  const r = await movesOf(parts)
+    .get(id)
+    .catch(() => null);
+  if (r) await mend(parts, [r]);
+}
+
+/**
+ * A step's own line, once (its mark): the step has happened by now, so a failed write is logged,
+ * never a 500 hiding the step; a read of the record after the grace writes it (mend).
+ */
+async function recordStep(parts: DashboardParts, line: AuditEntry, mark: string) {
+  try {
+    // Not written: a read wrote the step's line first, this POST outlasting the grace (float-audit.ts).
+    if (!(await parts.audit.recordOnce(line, mark))) {
+      parts.deps.logger.warn(
+        { action: line.action, detail: line.detail, mark },
+        "a float movement's audit line was written by a read before its step's own (kept)",
+      );
+    }
+  } catch (err) {
+    parts.deps.logger.error(
+      { err: String(err), action: line.action, detail: line.detail, mark },
+      "a float movement's step was done but its audit entry was not written (a read writes it after the grace)",
+    );
+  }
+}
+
 /** The books page's section (empty when the money actions are not configured here). */
 export async function floatMovesSection(
   parts: DashboardParts,
@@ -65,6 +129,7 @@ export async function floatMovesSection(
   const actions = actionsOf(parts);
   if (!actions) return html``;
   const { records, unbooked } = await movesOf(parts).list();
+  await mend(parts, records);
   const decided = shownDecisions(records, unbooked);
   const booked = new Set<string>();
   for (const r of decided.filter((r) => r.decision?.decision === "approved")) {
@@ -112,9 +177,6 @@ async function tell(parts: DashboardParts, m: FloatMove, decision?: FloatDecisio
   }
 }
 
-const describe = (m: FloatMove) =>
-  `${transferIdOf(m.id)}: ${DIRECTION_WORDS[m.direction]} ${rs(m.amountPaisa)}: ${m.reason}${m.reference ? ` (ref ${m.reference})` : ""}`;
-
 async function propose(c: Context<DashboardEnv>, parts: DashboardParts, viewer: Viewer) {
   const body = await formOf(c);
   const given = {
@@ -144,8 +206,11 @@ async function propose(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
     ...(reference ? { reference } : {}),
     by: viewer.userId,
     at: parts.deps.now(),
+    via: viaOf(c, viewer),
   };
   const p = await movesOf(parts).propose(move);
+  // A form sent again meets its standing proposal: a line that proposal's POST lost is written.
+  if (!p.created) await mendOne(parts, key);
   if (!p.record) {
     const text = `This form's proposal was ${p.decided.decision} already and is no longer kept: open the books page again for a new form. Nothing was proposed.`;
     return c.html(page(TITLE, outcome(text, "error", back), viewer), 409);
@@ -161,15 +226,10 @@ async function propose(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
     const shown = html`${outcome(said, differs ? "error" : "info", back)}${moveFacts(s)}`;
     return c.html(page(TITLE, shown, viewer), differs ? 409 : 200);
   }
-  const after = { proposal: "open", amountPaisa: move.amountPaisa };
-  await recordAction(
+  await recordStep(
     parts,
-    c,
-    viewer,
-    "float_propose",
-    describe(move),
-    { proposal: "none" },
-    after,
+    proposeLine(record.move, viaOf(c, viewer)),
+    floatAuditMark(key, "propose"),
   );
   await tell(parts, move);
   const lone = approvalRule(actionsOf(parts)?.admins).mayApprove(move.by, move.by);
@@ -224,26 +284,34 @@ async function approve(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
   const before = sides ? await postedOf(ledger, [sides.debit, sides.credit]) : {};
   const now = parts.deps.now();
   const rule = approvalRule(actionsOf(parts)?.admins);
-  const r = await moves.approve(f.data.id, viewer.userId, now, rule);
+  const via = viaOf(c, viewer);
+  const r = await moves.approve(f.data.id, viewer.userId, now, rule, via);
   if (!r.ok) {
+    await mendOne(parts, f.data.id);
     const { text, status } = refusal(r);
     return c.html(page(TITLE, outcome(text, "error", back), viewer), status);
   }
   const { move, decision } = r.record;
   const after = await postedOf(ledger, [r.entry.debit, r.entry.credit]);
   const was = found?.decision ? `approved by ${found.decision.by}` : "open";
-  const detail = r.bookedNow
-    ? describe(move)
-    : `${transferIdOf(move.id)}: found booked already (approved by admin ${decision.by}); this POST booked nothing`;
-  await recordAction(
-    parts,
-    c,
-    viewer,
-    "float_approve",
-    detail,
+  const change = [
     { ...before, proposal: was },
     { ...after, proposal: `approved by ${decision.by}` },
-  );
+  ] as const;
+  if (r.bookedNow) {
+    // The booking's line, once (the approval's): balances as this POST read them.
+    const step = { via, who: viewer.userId, at: now, action: "float_approve" as const };
+    await recordStep(
+      parts,
+      floatLine(step, describeMove(move), ...change),
+      floatAuditMark(move.id, "approve"),
+    );
+  } else {
+    // This POST booked nothing: a line of its own, beside the booking's.
+    const detail = `${transferIdOf(move.id)}: found booked already (approved by admin ${decision.by}); this POST booked nothing`;
+    await recordAction(parts, c, viewer, "float_approve", detail, ...change);
+  }
+  await mendOne(parts, move.id);
   // On every approval: a booking whose telling was cut off is told by the next (tell is once-only).
   await tell(parts, move, decision);
   const said = r.bookedNow
@@ -263,8 +331,10 @@ async function approve(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
 async function reject(c: Context<DashboardEnv>, parts: DashboardParts, viewer: Viewer) {
   const f = decideSchema.safeParse({ id: field(await formOf(c), "id") });
   if (!f.success) return c.html(page(TITLE, outcome(reasons(f.error), "error", back), viewer), 400);
-  const r = await movesOf(parts).reject(f.data.id, viewer.userId, parts.deps.now());
+  const via = viaOf(c, viewer);
+  const r = await movesOf(parts).reject(f.data.id, viewer.userId, parts.deps.now(), via);
   if (!r.ok) {
+    await mendOne(parts, f.data.id);
     if (r.code === "unknown") {
       return c.html(page(TITLE, outcome("No such proposal.", "error", back), viewer), 404);
     }
@@ -272,18 +342,12 @@ async function reject(c: Context<DashboardEnv>, parts: DashboardParts, viewer: V
     const text = `Already ${d.decision} by admin ${d.by} (${time(d.at)}): nothing was changed.`;
     return c.html(page(TITLE, outcome(text, "error", back), viewer), 409);
   }
-  await tell(parts, r.record.move, r.record.decision);
-  const own = samePerson(parts, r.record.move.by, viewer.userId);
-  const state = own ? "withdrawn" : "rejected";
-  await recordAction(
-    parts,
-    c,
-    viewer,
-    "float_reject",
-    `${describe(r.record.move)}: ${state}`,
-    { proposal: "open" },
-    { proposal: state },
-  );
+  const { move, decision } = r.record;
+  const same = (a: number, b: number) => samePerson(parts, a, b);
+  await recordStep(parts, rejectLine(move, decision, via, same), floatAuditMark(move.id, "reject"));
+  await tell(parts, move, decision);
+  await mendOne(parts, move.id);
+  const state = same(move.by, viewer.userId) ? "withdrawn" : "rejected";
   return c.html(
     page(TITLE, outcome(`The proposal was ${state}. Nothing was booked.`, "info", back), viewer),
   );
