@@ -184,8 +184,10 @@ export function redisAccessFacts(opts: { redis: RedisClient; prefix: string }): 
  * it (compare-and-set, the writers' nonces against A-B-A): on no key one `SET NX` (a writer's key,
  * written meanwhile, wins), else the script with the value read. Any write after the reader's read
  * of the flag (a block's "1" before its record, an unblock's "?") makes the fill write nothing, so
- * a "not blocked" read from the record before a block is never written over it. A failed fill only
- * leaves the flag unknown.
+ * a "not blocked" read from the record before a block is never written over it. A value without a
+ * nonce (two characters: written by the version before, during a rolling upgrade) is never filled:
+ * that version writes the same value again (A-B-A), so it is read from the record at every update
+ * until a writer of this version writes it or it expires. A failed fill only leaves the flag unknown.
  */
 async function fill(
   redis: RedisClient,
@@ -199,6 +201,7 @@ async function fill(
       await redis.set(key, value, "EX", FLAGS_SECONDS, "NX");
       return;
     }
+    if (raw.length <= 2) return;
     await writeFlags.run(
       redis,
       { flags: key },

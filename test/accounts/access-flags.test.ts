@@ -116,7 +116,8 @@ describe("access flags", () => {
   ])("a fill never undoes a block written after its read: %s", async (_name, partial) => {
     const w = world();
     const id = partial ? 72 : 71;
-    if (partial) await t.redis.set(w.key(id), "1?");
+    // A value as this version writes it: the two flags, then a writer's nonce.
+    if (partial) await t.redis.set(w.key(id), "1?nonce_01");
     else await t.redis.hset(keyspace(w.prefix).accountUsers, String(id), "9800000071");
     const hexists = t.redis.hexists.bind(t.redis);
     const spy = vi.spyOn(t.redis, "hexists").mockImplementation((async (
@@ -247,6 +248,43 @@ describe("blocks whose flag writes fail or race", () => {
     expect(await flagsOf(w, 94)).toBe("1?");
     const next = await t.redis.getBuffer(w.key(94));
     expect((await w.facts.read(94, { ...prepaid, early: next })).blocked).toBe(true);
+  });
+
+  // A rolling upgrade (review s29): the version before writes the two flags alone, no nonce, so
+  // its unblock's "?" written again after its whole block is the very value a reader here read.
+  it("a value written by the version before (no nonce) is never filled: a block by it holds", async () => {
+    const w = world();
+    const ks = keyspace(w.prefix);
+    await t.redis.hset(ks.accountUsers, "97", "9800000097");
+    // The version before's unblock: its HDEL, then its flag write.
+    await w.other.set(w.key(97), "1?");
+    const early = await t.redis.getBuffer(w.key(97));
+    const hexists = t.redis.hexists.bind(t.redis);
+    let raced = 0;
+    const spy = vi.spyOn(t.redis, "hexists").mockImplementation((async (
+      ...args: Parameters<Redis["hexists"]>
+    ) => {
+      const seen = await hexists(...args);
+      raced++;
+      // The version before's block (flag, record, flag), then a second unblock's late flag write.
+      await w.other.set(w.key(97), "11");
+      await w.other.hset(ks.accountBlocked, "97", JSON.stringify(block(97)));
+      await w.other.set(w.key(97), "11");
+      await w.other.set(w.key(97), "1?");
+      return seen;
+    }) as unknown as Redis["hexists"]);
+    try {
+      expect(await w.facts.read(97, { ...prepaid, early })).toEqual({
+        registered: true,
+        blocked: false,
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(raced).toBe(1);
+    expect(await t.redis.get(w.key(97))).toBe("1?");
+    const next = await t.redis.getBuffer(w.key(97));
+    expect((await w.facts.read(97, { ...prepaid, early: next })).blocked).toBe(true);
   });
 
   it("a registration's blocked flag, read by its script before a block, is not written over it", async () => {
