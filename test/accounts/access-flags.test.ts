@@ -91,6 +91,17 @@ describe("access flags", () => {
     await w.blocked.block(block(53));
     await w.accounts.register(53, phone("9800000053"));
     expect(await flagsOf(w, 53)).toBe("11");
+    // With no key at all (expired, or deleted by the upgrade's clean-up), the blocked flag comes
+    // from the record the registration's script read: the only place it is still used.
+    await w.blocked.block(block(54));
+    await t.redis.del(w.key(54));
+    await w.accounts.register(54, phone("9800000054"));
+    expect(await flagsOf(w, 54)).toBe("11");
+    const early = await t.redis.getBuffer(w.key(54));
+    expect(await w.facts.read(54, { ...prepaid, early })).toEqual({
+      registered: true,
+      blocked: true,
+    });
   });
 
   it("a block holds at once for every read after it, and an unblock too", async () => {
