@@ -6,38 +6,29 @@ import { luaScript } from "../redis/scripts.ts";
 
 /**
  * What the access check (access.ts) needs of a user, in one short string per user beside the
- * registry's hashes: "registered" then "blocked", each "1", "0" or "?" (unknown). The bot reads it
- * with the early MGET that starts every update (src/bot/create-bot.ts), so the check costs no
- * command of its own; before, every check paid an HGET of the phones and an HEXISTS of the blocks.
+ * registry's hashes: "registered" then "blocked", each "1", "0" or "?" (unknown), then the writer's
+ * nonce. The bot reads it with the early MGET that starts every update (src/bot/create-bot.ts), so
+ * the check costs no command of its own.
  *
- * "Registered" is registered once: a phone now, or a profile kept by a registration (an account
- * whose number its new holder took, conversations/register/link-gate.ts `new`, keeps spending its
- * own balance; only what needs the number is gone).
+ * "Registered": a phone now, or a profile kept by a registration (an account whose number its new
+ * holder took, conversations/register/link-gate.ts `new`, keeps spending its own balance).
  *
- * The hashes ({accounts}:users and :profiles, {accounts}:blocked) stay the record; the flags follow them:
+ * The hashes ({accounts}:users and :profiles, {accounts}:blocked) are the record; the flags follow:
  *  - `register` sets "registered" after its hash, and the owner a phone was taken from unknown;
- *  - the blocked flag is trusted only as "0" (not blocked): a "1" or unknown is checked against
- *    the hash (HEXISTS: blocked users are rare, and refused anyway). `block` writes "1" before its
- *    record and again after it; `unblock` writes unknown after its HDEL, never "0";
- *  - a reader that finds a flag unknown (no key yet: a user from before this version, one whose
- *    key expired, one just unblocked) reads the hash and fills the flag only while it is still
- *    unknown ("1" counts as known: never filled over), and only if the key is still the value it
- *    read (compare-and-set; every write ends the value with a fresh nonce, so a value written
- *    again is not the value read);
- *  - a registration fills the blocked flag its script read from the record only where there was
- *    no key at all (a block writes its key before its record).
- * So a "0" for blocked comes only from a fill that found the flag unknown and no write between its
- * read of the flag and its fill. A fill whose hash read came before a block's record is undone by
- * the block's first write when the reader read the flag before it (the guard fails), else by its
- * write after the record (before the fill: the guard fails; after it: "1" over the "0").
- * (Without the guard, two admins racing, an unblock's "?" delayed past a whole block, let a fill's
- * "0" stand over a block.) Left open: the block's write after its record failing (logged) while an
- * unblock's "?" landed between its two writes and a reader read and filled in that window.
- * "A block holds at once": once `block` returned, every update that starts refuses the user (an
- * update already running keeps what it read as it started). Every write gives the key a lifetime
- * (FLAGS_SECONDS): an expired key is only unknown again. On a Cluster the flag key is in the
- * user's own slot, apart from the hashes' {accounts}: the order of the writes above is what holds
- * there (no MULTI across slots).
+ *  - `block` writes blocked "1" before its record and after it; `unblock` "?" after it, never "0";
+ *  - only a blocked "0" is trusted; "1" or "?" is checked against the record (HEXISTS: blocked
+ *    users are rare);
+ *  - a reader fills an unknown flag from the hashes only if the key is still the value it read
+ *    (compare-and-set: every write ends with a fresh nonce, so a value written again differs);
+ *    a registration fills blocked only where there was no key (a block writes its key first).
+ * Why a fill whose record read missed a block leaves no "0" over it:
+ *  1. it read the flag before the block's first write: that write makes its guard fail;
+ *  2. it read a "?" between the block's two writes (a racing unblock's): the second write makes
+ *     its guard fail, or lands after the fill, "1" over the "0". Left open: that write failing
+ *     (logged).
+ * "A block holds at once": once `block` returned, every update that starts refuses the user. Every
+ * write gives the key a lifetime (FLAGS_SECONDS): an expired key is only unknown again. On a
+ * Cluster the key is in the user's own slot, apart from {accounts}: the writes' order is what holds.
  */
 
 export interface AccessFacts {
@@ -48,8 +39,8 @@ export interface AccessFacts {
 export interface AccessFactsReader {
   /**
    * The facts for a user. `registered`: whether it is needed (prepaid); when not, it is never
-   * read from the hashes (false unless the flag says registered). `early`: the flag key's value as the update's early read saw it (null: no key; absent:
-   * not read early, read it now).
+   * read from the hashes (false unless the flag says registered). `early`: the flag key's value as
+   * the update's early read saw it (null: no key; absent: not read early, read it now).
    */
   read(userId: number, opts: { registered: boolean; early?: Buffer | null }): Promise<AccessFacts>;
 }
