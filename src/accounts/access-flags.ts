@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
@@ -5,30 +6,29 @@ import { luaScript } from "../redis/scripts.ts";
 
 /**
  * What the access check (access.ts) needs of a user, in one short string per user beside the
- * registry's hashes: "registered" then "blocked", each "1", "0" or "?" (unknown). The bot reads it
- * with the early MGET that starts every update (src/bot/create-bot.ts), so the check costs no
- * command of its own; before, every check paid an HGET of the phones and an HEXISTS of the blocks.
+ * registry's hashes: "registered" then "blocked", each "1", "0" or "?" (unknown), then the writer's
+ * nonce. The bot reads it with the early MGET that starts every update (src/bot/create-bot.ts), so
+ * the check costs no command of its own.
  *
- * "Registered" is registered once: a phone now, or a profile kept by a registration (an account
- * whose number its new holder took, conversations/register/link-gate.ts `new`, keeps spending its
- * own balance; only what needs the number is gone).
+ * "Registered": a phone now, or a profile kept by a registration (an account whose number its new
+ * holder took, conversations/register/link-gate.ts `new`, keeps spending its own balance).
  *
- * The hashes ({accounts}:users and :profiles, {accounts}:blocked) stay the record; the flags follow them:
+ * The hashes ({accounts}:users and :profiles, {accounts}:blocked) are the record; the flags follow:
  *  - `register` sets "registered" after its hash, and the owner a phone was taken from unknown;
- *  - the blocked flag is trusted only as "0" (not blocked): a "1" or unknown is checked against
- *    the hash (HEXISTS: blocked users are rare, and refused anyway). `block` writes "1" before its
- *    record and again after it; `unblock` writes unknown after its HDEL, never "0";
- *  - a reader that finds a flag unknown (no key yet: a user from before this version, one whose
- *    key expired, one just unblocked) reads the hash and fills the flag only while it is still
- *    unknown ("1" counts as known: never filled over).
- * So a "0" for blocked comes only from a fill that found the flag unknown, and a block's record
- * is written while its "1" stands: a fill that read the hash before the record finds the "1" (or
- * the post-write's "1" comes after the fill). A failed or overtaken write after a record leaves a
- * "1" or unknown, which reads the hash: never a block silently off. "A block holds at once": once
- * `block` returned, every update that starts refuses the user (an update already running keeps
- * what it read as it started). Every write gives the key a lifetime (FLAGS_SECONDS): an expired
- * key is only unknown again. On a Cluster the flag key is in the user's own slot, apart from the
- * hashes' {accounts}: the order of the writes above is what holds there (no MULTI across slots).
+ *  - `block` writes blocked "1" before its record and after it; `unblock` "?" after it, never "0";
+ *  - only a blocked "0" is trusted; "1" or "?" is checked against the record (HEXISTS: blocked
+ *    users are rare);
+ *  - a reader fills an unknown flag from the hashes only if the key is still the value it read
+ *    (compare-and-set: every write ends with a fresh nonce, so a value written again differs);
+ *    a registration fills blocked only where there was no key (a block writes its key first).
+ * Why a fill whose record read missed a block leaves no "0" over it:
+ *  1. it read the flag before the block's first write: that write makes its guard fail;
+ *  2. it read a "?" between the block's two writes (a racing unblock's): the second write makes
+ *     its guard fail, or lands after the fill, "1" over the "0". Left open: that write failing
+ *     (logged).
+ * "A block holds at once": once `block` returned, every update that starts refuses the user. Every
+ * write gives the key a lifetime (FLAGS_SECONDS): an expired key is only unknown again. On a
+ * Cluster the key is in the user's own slot, apart from {accounts}: the writes' order is what holds.
  */
 
 export interface AccessFacts {
@@ -39,8 +39,8 @@ export interface AccessFacts {
 export interface AccessFactsReader {
   /**
    * The facts for a user. `registered`: whether it is needed (prepaid); when not, it is never
-   * read from the hashes (false unless the flag says registered). `early`: the flag key's value as the update's early read saw it (null: no key; absent:
-   * not read early, read it now).
+   * read from the hashes (false unless the flag says registered). `early`: the flag key's value as
+   * the update's early read saw it (null: no key; absent: not read early, read it now).
    */
   read(userId: number, opts: { registered: boolean; early?: Buffer | null }): Promise<AccessFacts>;
 }
@@ -61,24 +61,36 @@ export function parseAccessFlags(raw: string | null): { registered: Flag; blocke
 }
 
 /**
- * Writes the flags of one key. ARGV: registered set, blocked set (a writer's: "0"/"1", "" to keep),
- * registered fill, blocked fill (a reader's: written only where the flag is unknown), seconds.
+ * Writes the flags of one key. ARGV: registered set, blocked set (a writer's: "0"/"1"/"?", "" to
+ * keep), registered fill, blocked fill (a reader's: written only where the flag is unknown, and
+ * only when the guard holds), seconds, guard, nonce. The guard: "-" (fill only if there is no key)
+ * or "=" and the exact value the filler read (compare-and-set). Every write ends the value with a
+ * fresh nonce, so a value read before any write since is never equal to the value now (no A-B-A:
+ * an unblock's "?" written again after a whole block is not the "?" a reader saw before it). A fill
+ * whose guard fails, with nothing to set, writes nothing.
  */
 const writeFlags = luaScript<"flags", number>(
   "raAccessFlags",
   ["flags"],
   `
-local v = redis.call('GET', KEYS[1]) or ''
+local cur = redis.call('GET', KEYS[1])
+local v = cur or ''
+local g = ARGV[6]
+local guarded = (g == '-' and not cur) or (cur and string.sub(g, 1, 1) == '=' and string.sub(g, 2) == cur)
+if ARGV[1] == '' and ARGV[2] == '' and not guarded then return 0 end
 local function known(c) return c == '0' or c == '1' end
 local r, b = string.sub(v, 1, 1), string.sub(v, 2, 2)
-if ARGV[1] ~= '' then r = ARGV[1] elseif not known(r) and ARGV[3] ~= '' then r = ARGV[3] end
-if ARGV[2] ~= '' then b = ARGV[2] elseif not known(b) and ARGV[4] ~= '' then b = ARGV[4] end
+if ARGV[1] ~= '' then r = ARGV[1] elseif guarded and not known(r) and ARGV[3] ~= '' then r = ARGV[3] end
+if ARGV[2] ~= '' then b = ARGV[2] elseif guarded and not known(b) and ARGV[4] ~= '' then b = ARGV[4] end
 if not known(r) then r = '?' end
 if not known(b) then b = '?' end
-redis.call('SET', KEYS[1], r .. b, 'EX', ARGV[5])
+redis.call('SET', KEYS[1], r .. b .. ARGV[7], 'EX', ARGV[5])
 return 1
 `,
 );
+
+/** A fresh nonce for a write (8 characters after the two flags; parseAccessFlags ignores them). */
+const nonce = (): string => randomBytes(6).toString("base64url");
 
 /** A writer's value for a flag: set, cleared, or made unknown ("?": the next reader fills it). */
 export type FlagWrite = boolean | "?";
@@ -93,7 +105,12 @@ let writes = 0;
  */
 export const accessFlagWrites = (): number => writes;
 
-/** A writer's change (see above for when): the flags given are set whatever they were. */
+/**
+ * A writer's change (see above for when): the flags given are set whatever they were. `fill`: a
+ * blocked flag the writer read from the record (a registration's script), written only where there
+ * was no key at all: on a key, a block may have written its "1" and an unblock its "?" since that
+ * read, and the next reader fills it with its own compare-and-set.
+ */
 export async function setAccessFlags(
   redis: RedisClient,
   prefix: string,
@@ -110,6 +127,8 @@ export async function setAccessFlags(
       "",
       bit(fill.blocked),
       FLAGS_SECONDS,
+      "-",
+      nonce(),
     );
   } finally {
     writes++;
@@ -152,8 +171,14 @@ export function redisAccessFacts(opts: { redis: RedisClient; prefix: string }): 
 }
 
 /**
- * A reader's fill, only where the flag is still unknown: on no key at all one `SET NX` (a writer's
- * key, written meanwhile, wins), else the script. A failed fill only leaves the flag unknown.
+ * A reader's fill, only where the flag is still unknown and only if the key is as the reader read
+ * it (compare-and-set, the writers' nonces against A-B-A): on no key one `SET NX` (a writer's key,
+ * written meanwhile, wins), else the script with the value read. Any write after the reader's read
+ * of the flag (a block's "1" before its record, an unblock's "?") makes the fill write nothing, so
+ * a "not blocked" read from the record before a block is never written over it. A value without a
+ * nonce (two characters: written by the version before, during a rolling upgrade) is never filled:
+ * that version writes the same value again (A-B-A), so it is read from the record at every update
+ * until a writer of this version writes it or it expires. A failed fill only leaves the flag unknown.
  */
 async function fill(
   redis: RedisClient,
@@ -163,10 +188,11 @@ async function fill(
 ): Promise<void> {
   try {
     if (raw === null) {
-      const value = (bit(read.registered) || "?") + (bit(read.blocked) || "?");
+      const value = (bit(read.registered) || "?") + (bit(read.blocked) || "?") + nonce();
       await redis.set(key, value, "EX", FLAGS_SECONDS, "NX");
       return;
     }
+    if (raw.length <= 2) return;
     await writeFlags.run(
       redis,
       { flags: key },
@@ -175,6 +201,8 @@ async function fill(
       bit(read.registered),
       bit(read.blocked),
       FLAGS_SECONDS,
+      Buffer.concat([Buffer.from("="), raw]),
+      nonce(),
     );
   } catch {
     // Unknown it stays: the next check reads the hashes again.

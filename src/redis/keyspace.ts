@@ -159,9 +159,10 @@ export function keyspace(prefix: string) {
 
     // --- Bot and its spend limits (orders/limits.ts, bot/dedupe.ts, bot/create-bot.ts) ---
     /**
-     * String, two characters: what the access check needs of a user, "registered" then "blocked",
-     * each "1", "0" or "?" (unknown: read the registry's hashes). Written by whoever changes the
-     * hashes (accounts/access-flags.ts); read with the bot's early MGET.
+     * String: what the access check needs of a user, "registered" then "blocked", each "1", "0" or
+     * "?" (unknown: read the registry's hashes), then the writer's 8-character nonce (a fill is a
+     * compare-and-set). Written by whoever changes the hashes (accounts/access-flags.ts); read with
+     * the bot's early MGET.
      */
     accessFlags: (userId: number) => `${user(userId)}:access`,
     /** Paisa a user reserved on one Nepal day (YYYY-MM-DD). */
