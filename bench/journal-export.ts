@@ -17,8 +17,10 @@ import { round } from "./lib/stats.ts";
  * A process of its own, so its RSS is the export's: sampled every 50 ms from just before the
  * request to the last byte; growth = the highest sample − the first, also over the first half
  * (a plateau reached early is flat; a leak keeps climbing), and the heap after a GC at the end
- * (what the export kept). The body is read as bytes and its lines counted, as a client writing
- * it to disk would. The worker's RSS is the process's: it counts.
+ * (what the export kept). RSS at the first byte is mostly the thread's start; the main thread's
+ * external memory is the chunks it was handed and has not collected yet. The body is read as
+ * bytes and its lines counted, as a client writing it to disk would. The worker's RSS is the
+ * process's: it counts.
  */
 
 async function main() {
@@ -63,8 +65,12 @@ async function main() {
     let lines = 0;
     let bytes = 0;
     let firstByteMs = 0;
+    let rssFirstByte = rssStart;
     for await (const chunk of res.body) {
-      if (bytes === 0) firstByteMs = performance.now() - t0;
+      if (bytes === 0) {
+        firstByteMs = performance.now() - t0;
+        rssFirstByte = process.memoryUsage.rss();
+      }
       bytes += chunk.byteLength;
       for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
     }
@@ -87,6 +93,7 @@ async function main() {
       firstByteMs: round(firstByteMs),
       rssStartMB: round(rssStart / 2 ** 20),
       rssGrowthMB: round((rssMax - rssStart) / 2 ** 20),
+      rssGrowthFirstByteMB: round((rssFirstByte - rssStart) / 2 ** 20),
       rssGrowthFirstHalfMB: round((firstHalfMax - rssStart) / 2 ** 20),
       heapUsedAfterGcGrowthMB: round((afterGc.heapUsed - start.heapUsed) / 2 ** 20),
       thread: process.env.BENCH_EXPORT_THREAD === "main" ? "main" : "worker",
