@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
+import { storedJson } from "../stored-json.ts";
 import { setAccessFlags } from "./access-flags.ts";
 
 /**
@@ -36,15 +37,7 @@ export interface BlockedUsers {
   list(limit: number): Promise<Block[]>;
 }
 
-const parse = (raw: string | null | undefined): Block | null => {
-  if (raw === null || raw === undefined) return null;
-  try {
-    const r = blockSchema.safeParse(JSON.parse(raw));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
-};
+const parse = (raw: string | null | undefined): Block | null => storedJson(blockSchema, raw);
 
 const newestFirst = (list: Block[], limit: number) =>
   list.sort((a, b) => b.at - a.at || a.userId - b.userId).slice(0, Math.max(0, limit));

@@ -4,6 +4,7 @@ import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
+import { storedJson } from "../stored-json.ts";
 import { flagsAfterRegister } from "./access-flags.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
 import { type HeldTaking, MOVE_PHONE_LUA, memoryHeldTaking, redisHeldTaking } from "./take-held.ts";
@@ -289,16 +290,8 @@ export function createRedisAccounts(opts: {
 }): AccountsStore {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
-  const profileOf = async (userId: number): Promise<Profile | null> => {
-    const raw = await redis.hget(k.accountProfiles, String(userId));
-    if (raw === null) return null;
-    try {
-      const p = profileSchema.safeParse(JSON.parse(raw));
-      return p.success ? p.data : null;
-    } catch {
-      return null;
-    }
-  };
+  const profileOf = async (userId: number): Promise<Profile | null> =>
+    storedJson(profileSchema, await redis.hget(k.accountProfiles, String(userId)));
   const registerVia = async (userId: number, phone: Phone, ifFree: boolean) => {
     const [moved, blocked] = await registerScript.run(
       redis,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
+import { storedJson } from "../stored-json.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
 
 /**
@@ -247,15 +248,7 @@ export interface WaIdentity {
   ): Promise<WaDecided | WaOther | null>;
 }
 
-const parseHold = (raw: string | null): WaHold | null => {
-  if (raw === null) return null;
-  try {
-    const r = waHoldSchema.safeParse(JSON.parse(raw));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
-};
+const parseHold = (raw: string | null): WaHold | null => storedJson(waHoldSchema, raw);
 
 export function redisWaIdentity(opts: {
   redis: RedisClient;

@@ -7,6 +7,7 @@ import {
   type LedgerStore,
   type TransferInput,
 } from "../ledger/index.ts";
+import { storedJson } from "../stored-json.ts";
 import type { DashboardKeys } from "./keys.ts";
 import type { DashboardKv } from "./kv.ts";
 
@@ -157,16 +158,6 @@ export type RejectResult =
   | { ok: false; code: "unknown" }
   | { ok: false; code: "decided"; decision: FloatDecision };
 
-function parsedOr<T>(schema: z.ZodType<T>, raw: string | null): T | null {
-  if (raw === null) return null;
-  try {
-    const r = schema.safeParse(JSON.parse(raw));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
-}
-
 export function createFloatMoves(deps: {
   kv: DashboardKv;
   keys: DashboardKeys;
@@ -175,9 +166,9 @@ export function createFloatMoves(deps: {
   const { kv, keys } = deps;
 
   const recordOf = (id: string, line: string | null, decision: string | null) => {
-    const move = parsedOr(floatMoveSchema, line);
+    const move = storedJson(floatMoveSchema, line);
     if (!move || line === null || move.id !== id) return null;
-    return { move, decision: parsedOr(floatDecisionSchema, decision), digest: digestOf(line) };
+    return { move, decision: storedJson(floatDecisionSchema, decision), digest: digestOf(line) };
   };
 
   async function get(id: string): Promise<FloatMoveRecord | null> {
@@ -197,7 +188,7 @@ export function createFloatMoves(deps: {
     if (await kv.setNx(keys.floatDecision(id), line, FLOAT_MOVE_KEPT_MS)) {
       return { stands: d, set: true };
     }
-    const stands = parsedOr(floatDecisionSchema, await kv.get(keys.floatDecision(id)));
+    const stands = storedJson(floatDecisionSchema, await kv.get(keys.floatDecision(id)));
     if (!stands) throw new Error(`float move ${id}: its decision cannot be read`);
     if (d.decision === "approved" && stands.decision === "rejected") {
       await kv.srem(keys.floatUnbooked, id);
@@ -219,7 +210,7 @@ export function createFloatMoves(deps: {
     > {
       const line = JSON.stringify(floatMoveSchema.parse(m));
       // A decision outlives its proposal: its key is never proposed again.
-      const earlier = parsedOr(floatDecisionSchema, await kv.get(keys.floatDecision(m.id)));
+      const earlier = storedJson(floatDecisionSchema, await kv.get(keys.floatDecision(m.id)));
       const created = !earlier && (await kv.setNx(keys.floatMove(m.id), line, FLOAT_MOVE_KEPT_MS));
       // Listed once, when created (a crash just before leaves an open proposal unlisted, never booked).
       if (created) await kv.lpush(keys.floatMoves, m.id);

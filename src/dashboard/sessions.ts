@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storedJson } from "../stored-json.ts";
 import type { DashboardTimes } from "./deps.ts";
 import type { DashboardKeys } from "./keys.ts";
 import type { DashboardKv } from "./kv.ts";
@@ -45,13 +46,7 @@ export interface Sessions {
 }
 
 function parseRecord(raw: string | null): SessionRecord | null {
-  if (raw === null) return null;
-  try {
-    const r = sessionRecordSchema.safeParse(JSON.parse(raw));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
+  return storedJson(sessionRecordSchema, raw);
 }
 
 export function createSessions(opts: {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
+import { storedJson } from "../stored-json.ts";
 
 /**
  * What the notifier sent for an order, for the back office's timeline: each push (the order's
@@ -62,10 +63,7 @@ export function redisSentLog(redis: RedisClient, prefix: string): SentLog {
     },
     async list(reference) {
       const raw = await redis.lrange(k.orderSent(reference), 0, -1);
-      return raw.flatMap((r) => {
-        const p = sentEntrySchema.safeParse(JSON.parse(r));
-        return p.success ? [p.data] : [];
-      });
+      return raw.flatMap((r) => storedJson(sentEntrySchema, r) ?? []);
     },
   };
 }

@@ -8,6 +8,7 @@ import {
 } from "../catalog/index.ts";
 import { REGIONS, type Region } from "../catalog/operators.ts";
 import type { RedisClient } from "../redis/connection.ts";
+import { storedJson } from "../stored-json.ts";
 import type { ProviderClient } from "./client.ts";
 
 /**
@@ -36,14 +37,7 @@ export function memoryListingCache(): ListingCache {
 export function redisListingCache(redis: RedisClient, key: string): ListingCache {
   return {
     async load() {
-      const raw = await redis.get(key);
-      if (raw === null) return null;
-      try {
-        const parsed = providerListingSchema.safeParse(JSON.parse(raw));
-        return parsed.success ? parsed.data : null;
-      } catch {
-        return null;
-      }
+      return storedJson(providerListingSchema, await redis.get(key));
     },
     async save(listing) {
       await redis.set(key, JSON.stringify(listing));

@@ -2,6 +2,7 @@ import { Cluster } from "ioredis";
 import { z } from "zod";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
+import { storedJson } from "../stored-json.ts";
 import { decodeWords, encodeWords, pieces, seenHash, wamidHash } from "./chat-record.ts";
 import {
   arriveScript,
@@ -146,14 +147,7 @@ export interface WaChatStore {
 /** Renderings and statuses outlive WhatsApp's 30-day conversation by a margin. */
 const TTL_SECONDS = 35 * 86_400;
 
-const parseOld = (raw: string) => {
-  try {
-    const r = oldShownSchema.safeParse(JSON.parse(raw));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
-};
+const parseOld = (raw: string) => storedJson(oldShownSchema, raw);
 const bitsOf = (bits: number) =>
   (Object.keys(STATUS_BIT) as DeliveryStatus[]).filter((s) => (bits & STATUS_BIT[s]) !== 0);
 

@@ -3,6 +3,7 @@ import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { waResendKeys } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
+import { storedJson } from "../stored-json.ts";
 
 /**
  * Messages owed again after a late `failed` status (late-resend.ts): one entry per failed wamid,
@@ -59,14 +60,7 @@ export interface LateResendStore {
 /** The done mark's life: longer than Meta's redeliveries of a status (7 days). */
 const DONE_SECONDS = 8 * 86_400;
 
-const parse = (raw: string): OwedResend | null => {
-  try {
-    const r = entrySchema.safeParse(JSON.parse(raw));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
-};
+const parse = (raw: string): OwedResend | null => storedJson(entrySchema, raw);
 
 const carriedSchema = z.object({ first: z.number(), tries: z.number(), uncertain: z.number() });
 /** An entry owed as a resend's new wamid: its chain's start and counts. */

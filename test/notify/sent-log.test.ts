@@ -29,4 +29,12 @@ describe("the sent log in Redis", () => {
     const ttl = await t.redis.ttl(keyspace(t.prefix).orderSent("R1"));
     expect(ttl).toBeGreaterThan(170 * 86_400);
   });
+
+  it("lists the entries it reads and leaves out one that is not JSON (before: the list threw)", async () => {
+    const log = redisSentLog(t.redis, t.prefix);
+    await log.add("R2", entry(1));
+    await t.redis.rpush(keyspace(t.prefix).orderSent("R2"), "{cut off", JSON.stringify({ at: 2 }));
+    await log.add("R2", entry(3));
+    expect(await log.list("R2")).toEqual([entry(1), entry(3)]);
+  });
 });
