@@ -86,7 +86,7 @@ export function rejectLine(
 
 /**
  * An approval's booking whose POST stopped before its line: what the records and the journal
- * tell (the balances it read are gone; the approver's name, though another may have booked it).
+ * tell (the approver's name, though another may have booked it), and no balances: it claims none.
  */
 export function bookedLateLine(
   m: FloatMove,

@@ -25,5 +25,6 @@ export {
 export { backfillLedgerIndex } from "./index-backfill.ts";
 export { createMemoryLedger } from "./memory-store.ts";
 export * from "./model.ts";
+export { type PostedAround, postedAround } from "./posted-at.ts";
 export { createRedisLedger } from "./redis-store.ts";
 export { JOURNAL_PAGE_MAX, type LedgerStore } from "./store.ts";

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuditLog } from "../../src/dashboard/audit.ts";
 import { redisKv } from "../../src/dashboard/index.ts";
 import { dashboardKeys } from "../../src/dashboard/keys.ts";
-import { account } from "../../src/ledger/index.ts";
+import { account, postedAround } from "../../src/ledger/index.ts";
 import { creditCap } from "../../src/payments/caps.ts";
 import { createRedisTopUpStore, creditTransferId, type TopUp } from "../../src/payments/index.ts";
 import { type OwnCluster, startOwnCluster } from "../support/redis-cluster.ts";
@@ -184,6 +184,24 @@ describe("the order flow on a 3-master Redis Cluster", () => {
     ]);
     const lines = (await audit.all()).filter((e) => e.detail === "float-move:cluster-once");
     expect(lines).toHaveLength(1);
+  });
+
+  it("reads a booking's balances at it (a float approval's figures): the journal and index in one slot", async () => {
+    const l = ledger();
+    const { float, adjustments } = account.merchant;
+    const booked = await l.transfer({
+      id: `float-move:cluster-${randomBytes(4).toString("hex")}`,
+      debit: adjustments,
+      credit: float,
+      amountPaisa: 1_234,
+      kind: "adjustment",
+      reason: "correction down on the cluster",
+    });
+    if (!booked.ok) throw new Error("not booked");
+    const onFloat = await postedAround(l, booked.entry, float);
+    const onAdjustments = await postedAround(l, booked.entry, adjustments);
+    expect(onFloat && onFloat.afterPaisa - onFloat.beforePaisa).toBe(1_234);
+    expect(onAdjustments && onAdjustments.afterPaisa - onAdjustments.beforePaisa).toBe(-1_234);
   });
 
   it("answers a WhatsApp customer: the person is read apart from the chat's script", async () => {

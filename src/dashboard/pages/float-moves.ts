@@ -1,13 +1,12 @@
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
-import { account } from "../../ledger/index.ts";
+import { account, type JournalEntry, postedAround } from "../../ledger/index.ts";
 import {
   actionsOf,
   field,
   formOf,
   notConfigured,
   outcome,
-  postedOf,
   reasons,
   recordAction,
 } from "../actions/common.ts";
@@ -43,7 +42,6 @@ import {
   type FloatMoveRecord,
   type FloatVia,
   floatMoveIdSchema,
-  sidesOf,
   transferIdOf,
 } from "../float-moves.ts";
 import { type Fragment, facts, notice, page, path, rs, time, type Viewer } from "../html.ts";
@@ -53,9 +51,10 @@ import type { DashboardEnv, DashboardParts } from "../parts.ts";
 /**
  * The float's movements on the books page (h-float; the rules in ../float-moves.ts): POST
  * /books/float proposes one, /books/float/approve approves and books it, /books/float/reject
- * rejects (or withdraws) it. Admins only, each step audited with the accounts' posted balances
- * (or the proposal's state) before and after, exactly once: a line cut off from its step is
- * written by a read of the record once the step is older than a grace (../float-audit.ts).
+ * rejects (or withdraws) it. Admins only, each step audited with the proposal's state (an
+ * approval's also with the accounts' posted balances at its booking) before and after, exactly
+ * once: a line cut off from its step is written by a read of the record once the step is older
+ * than a grace (../float-audit.ts).
  */
 
 const TITLE = "Float movements";
@@ -274,14 +273,37 @@ function refusal(r: Exclude<ApproveResult, { ok: true }>): { text: string; statu
   return { text: `The books refused the transfer (${why}): nothing was booked.`, status: 409 };
 }
 
+type Change = Record<string, number | string>;
+
+/**
+ * The transfer's two accounts' posted balances right before and right after its booking, from the
+ * books' record of that booking (ledger postedAround): never two reads around it, between which
+ * orders and other transfers land. The same figures for the POST that booked it and for one that
+ * found it booked already. null when the books hold no such record (the read index not built yet).
+ */
+async function atBooking(
+  ledger: DashboardParts["deps"]["ledger"],
+  e: JournalEntry,
+): Promise<{ before: Change; after: Change } | null> {
+  const [debit, credit] = await Promise.all([
+    postedAround(ledger, e, e.debit),
+    postedAround(ledger, e, e.credit),
+  ]);
+  if (!debit || !credit) return null;
+  return {
+    before: { [e.debit]: debit.beforePaisa, [e.credit]: credit.beforePaisa },
+    after: { [e.debit]: debit.afterPaisa, [e.credit]: credit.afterPaisa },
+  };
+}
+
+/** The books' float (debit-normal) as the page shows it, from a balances record. */
+const floatShown = (b: Change) => rs(-(Number(b[account.merchant.float]) || 0));
+
 async function approve(c: Context<DashboardEnv>, parts: DashboardParts, viewer: Viewer) {
   const f = decideSchema.safeParse({ id: field(await formOf(c), "id") });
   if (!f.success) return c.html(page(TITLE, outcome(reasons(f.error), "error", back), viewer), 400);
   const moves = movesOf(parts);
   const found = await moves.get(f.data.id);
-  const sides = found ? sidesOf(found.move.direction) : null;
-  const { ledger } = parts.deps;
-  const before = sides ? await postedOf(ledger, [sides.debit, sides.credit]) : {};
   const now = parts.deps.now();
   const rule = approvalRule(actionsOf(parts)?.admins);
   const via = viaOf(c, viewer);
@@ -292,23 +314,22 @@ async function approve(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
     return c.html(page(TITLE, outcome(text, "error", back), viewer), status);
   }
   const { move, decision } = r.record;
-  const after = await postedOf(ledger, [r.entry.debit, r.entry.credit]);
+  const at = await atBooking(parts.deps.ledger, r.entry);
   const was = found?.decision ? `approved by ${found.decision.by}` : "open";
   const change = [
-    { ...before, proposal: was },
-    { ...after, proposal: `approved by ${decision.by}` },
+    { ...at?.before, proposal: was },
+    { ...at?.after, proposal: `approved by ${decision.by}` },
   ] as const;
+  // Whose balances the line carries: its booking's, as the books recorded them (never read here).
+  const figures = at ? `balances at its booking (${r.entry.seq})` : "its balances not read";
   if (r.bookedNow) {
-    // The booking's line, once (the approval's): balances as this POST read them.
+    // The booking's line, once (the approval's).
     const step = { via, who: viewer.userId, at: now, action: "float_approve" as const };
-    await recordStep(
-      parts,
-      floatLine(step, describeMove(move), ...change),
-      floatAuditMark(move.id, "approve"),
-    );
+    const detail = `${describeMove(move)}: ${figures}`;
+    await recordStep(parts, floatLine(step, detail, ...change), floatAuditMark(move.id, "approve"));
   } else {
     // This POST booked nothing: a line of its own, beside the booking's.
-    const detail = `${transferIdOf(move.id)}: found booked already (approved by admin ${decision.by}); this POST booked nothing`;
+    const detail = `${transferIdOf(move.id)}: found booked already (approved by admin ${decision.by}); this POST booked nothing; ${figures}`;
     await recordAction(parts, c, viewer, "float_approve", detail, ...change);
   }
   await mendOne(parts, move.id);
@@ -317,13 +338,15 @@ async function approve(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
   const said = r.bookedNow
     ? "Approved and booked."
     : "Approved already: it is in the books once; this approval booked nothing more.";
-  const float = account.merchant.float;
-  const floatOf = (b: Record<string, number | string>) => -(Number(b[float]) || 0);
+  const float = at
+    ? `${floatShown(at.before)} → ${floatShown(at.after)}`
+    : "not shown: the books' record of this booking could not be read";
   const shown = html`${outcome(said, "info", back)}${facts([
     ["Transfer", r.entry.id],
     ["Amount", rs(r.entry.amountPaisa)],
     ["Approved", `by admin ${decision.by}, ${time(decision.at)}`],
-    ["Float in the books", `${rs(floatOf(before))} → ${rs(floatOf(after))}`],
+    ["Booked", time(r.entry.at)],
+    ["Float in the books at its booking", float],
   ])}`;
   return c.html(page(TITLE, shown, viewer));
 }
