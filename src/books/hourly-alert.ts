@@ -167,8 +167,13 @@ function repairOwed(
         deps.logger?.error({ reference, kind: kind.name }, "an owed order is not in the store");
         continue;
       }
-      const told = await tell(order, detailOf(order), at, true);
-      deps.logger?.warn({ reference, told, kind: kind.name }, "an owed hourly count repaired");
+      // One order's failure must not stop the others nor the window's flush at every tick.
+      try {
+        const told = await tell(order, detailOf(order), at, true);
+        deps.logger?.warn({ reference, told, kind: kind.name }, "an owed hourly count repaired");
+      } catch (err) {
+        deps.logger?.error({ err: String(err), reference }, "an owed hourly count not repaired");
+      }
     }
   };
 }
