@@ -1,4 +1,4 @@
-import type { MemoryOutbox } from "../orders/memory-store.ts";
+import type { MemoryOutbox, MemoryOwed } from "../orders/memory-store.ts";
 import { type Notification, notificationSchema } from "../orders/model.ts";
 import { holdWritesForTurn } from "../orders/redis-batch.ts";
 import type { RedisClient } from "../redis/connection.ts";
@@ -44,22 +44,42 @@ export interface Crossings {
   recall(name: string): Promise<string | null>;
   /**
    * The hourly alerts' count (hourly-alert.ts), one atomic step: an order within the hour of the
-   * window kept in the note is counted there; else the note is returned as read, untouched.
+   * window kept in the note is counted there; else the note is returned as read, untouched. With
+   * `c.owed`, only an order still in the note's owed set is counted (its mark taken with the
+   * count); one no longer there is `already` counted.
    */
   countNote(name: string, c: CountIn): Promise<WindowCount>;
   /**
-   * Compare and set, with the alerts: when the note still reads `expected` (null: no note), it
-   * becomes `json` and `alerts` are queued, in one atomic step (true); else nothing (false).
+   * Compare and set, with the alerts: when the note still reads `expected` (null: no note), and
+   * `owed` (a reference) is still in the note's owed set, it becomes `json`, the mark is taken and
+   * `alerts` are queued, in one atomic step (true); else nothing (false).
    */
   replaceNote(
     name: string,
     expected: string | null,
     json: string,
     alerts: readonly Notification[],
+    owed?: string,
   ): Promise<boolean>;
+  /**
+   * The orders in the note's owed set marked at or before `before` (oldest first, at most
+   * `limit`): marked by their step and never counted (the process ended in between).
+   */
+  owedBefore(
+    name: string,
+    before: number,
+    limit: number,
+  ): Promise<{ reference: string; at: number }[]>;
 }
 
-export function createMemoryCrossings(outbox: MemoryOutbox): Crossings {
+/**
+ * `owed`: the orders owed a count, shared with the memory order store that marks them (a map of
+ * its own when none is given: then nothing is marked owed).
+ */
+export function createMemoryCrossings(
+  outbox: MemoryOutbox,
+  owed: MemoryOwed = new Map(),
+): Crossings {
   /** `armedAt`: the re-arm's reading time, when it had one. */
   const state = new Map<string, { below: true } | { below: false; armedAt?: number }>();
   const marks = new Set<string>();
@@ -73,18 +93,31 @@ export function createMemoryCrossings(outbox: MemoryOutbox): Crossings {
     },
     // Synchronous from the read to the write: no other call runs in between.
     async countNote(name, c) {
+      const marks = owed.get(name);
+      if (c.owed && !marks?.has(c.reference)) return { counted: true, already: true };
       const raw = notes.get(name) ?? null;
       const w = countedIn(raw, c);
       if (!w) return { counted: false, raw };
       notes.set(name, windowJson(w));
+      if (c.owed) marks?.delete(c.reference);
       return { counted: true };
     },
-    async replaceNote(name, expected, json, alerts) {
+    async replaceNote(name, expected, json, alerts, owedRef) {
       if ((notes.get(name) ?? null) !== expected) return false;
+      const marks = owed.get(name);
+      if (owedRef !== undefined && !marks?.has(owedRef)) return false;
       const parsed = alerts.map((n) => notificationSchema.parse(n));
       notes.set(name, json);
+      if (owedRef !== undefined) marks?.delete(owedRef);
       outbox.append(parsed);
       return true;
+    },
+    async owedBefore(name, before, limit) {
+      return [...(owed.get(name) ?? [])]
+        .filter(([, at]) => at <= before)
+        .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
+        .slice(0, Math.max(0, limit))
+        .map(([reference, at]) => ({ reference, at }));
     },
     async markOnce(name) {
       if (marks.has(name)) return false;
@@ -151,12 +184,15 @@ const recordBelowScript = luaScript<"state" | "outbox", number>(
   RECORD_BELOW,
 );
 
-// The hourly count (hourly-window.ts countedIn, the same rules). KEYS: the note. ARGV: the order's
-// time, the window's length, the references kept, the order's reference, how long before the
-// window's start an order still counts (EARLY_MS). {1}: counted; {0, note}
-// or {0} (no note): not in the window's hour. The window is written in the shape every version
-// reads: {"since":…,"more":…,"refs":[…]} (cjson would write an empty list as {}).
+// The hourly count (hourly-window.ts countedIn, the same rules). KEYS: the note, its owed set.
+// ARGV: the order's time, the window's length, the references kept, the order's reference, how
+// long before the window's start an order still counts (EARLY_MS), owed? ('1': counted only while
+// the reference is in the owed set, and taken from it with the count). {1}: counted; {2}: not
+// owed any more (counted or told already); {0, note} or {0} (no note): not in the window's hour.
+// The window is written in the shape every version reads: {"since":…,"more":…,"refs":[…]} (cjson
+// would write an empty list as {}).
 const COUNT_NOTE = `
+if ARGV[6] == '1' and not redis.call('ZSCORE', KEYS[2], ARGV[4]) then return {2} end
 local raw = redis.call('GET', KEYS[1])
 if not raw then return {0} end
 local ok, w = pcall(cjson.decode, raw)
@@ -171,24 +207,32 @@ end
 if #refs < tonumber(ARGV[3]) then refs[#refs + 1] = cjson.encode(ARGV[4]) end
 redis.call('SET', KEYS[1], '{"since":' .. string.format('%.17g', w.since) .. ',"more":' ..
   string.format('%.17g', w.more + 1) .. ',"refs":[' .. table.concat(refs, ',') .. ']}')
+if ARGV[6] == '1' then redis.call('ZREM', KEYS[2], ARGV[4]) end
 return {1}
 `;
-const countNoteScript = luaScript<"note", [number, string?]>("raHourlyCount", ["note"], COUNT_NOTE);
+const countNoteScript = luaScript<"note" | "owed", [number, string?]>(
+  "raHourlyCount",
+  ["note", "owed"],
+  COUNT_NOTE,
+);
 
-// Compare and set with the alerts. KEYS: the note, the outbox stream. ARGV: '1' and the note
-// expected ('0' and '': no note expected), the new note, alerts (JSON)... 1: replaced and queued.
+// Compare and set with the alerts. KEYS: the note, the outbox stream, the note's owed set. ARGV:
+// '1' and the note expected ('0' and '': no note expected), the new note, the reference whose
+// owed mark the step takes ('' none: then nothing is required of the set), alerts (JSON)...
+// 1: replaced and queued; 0: the note changed, or the reference is not owed any more.
 const REPLACE_NOTE = `
 local cur = redis.call('GET', KEYS[1])
 if ARGV[1] == '1' then
   if cur ~= ARGV[2] then return 0 end
 elseif cur then return 0 end
+if ARGV[4] ~= '' and redis.call('ZREM', KEYS[3], ARGV[4]) == 0 then return 0 end
 redis.call('SET', KEYS[1], ARGV[3])
-for i = 4, #ARGV do redis.call('XADD', KEYS[2], '*', 'n', ARGV[i]) end
+for i = 5, #ARGV do redis.call('XADD', KEYS[2], '*', 'n', ARGV[i]) end
 return 1
 `;
-const replaceNoteScript = luaScript<"note" | "outbox", number>(
+const replaceNoteScript = luaScript<"note" | "outbox" | "owed", number>(
   "raHourlyReplace",
-  ["note", "outbox"],
+  ["note", "outbox", "owed"],
   REPLACE_NOTE,
 );
 
@@ -205,25 +249,48 @@ export function createRedisCrossings(redis: RedisClient, prefix: string): Crossi
     async countNote(name, c) {
       const [counted, raw] = await countNoteScript.run(
         redis,
-        { note: k.crossing(`note:${name}`) },
+        { note: k.crossing(`note:${name}`), owed: k.crossing(`owed:${name}`) },
         c.at,
         c.windowMs,
         c.samples,
         c.reference,
         EARLY_MS,
+        c.owed ? "1" : "",
       );
+      if (counted === 2) return { counted: true, already: true };
       return counted === 1 ? { counted: true } : { counted: false, raw: raw ?? null };
     },
-    async replaceNote(name, expected, json, alerts) {
+    async replaceNote(name, expected, json, alerts, owed) {
       const r = await replaceNoteScript.run(
         redis,
-        { note: k.crossing(`note:${name}`), outbox: k.outbox },
+        {
+          note: k.crossing(`note:${name}`),
+          outbox: k.outbox,
+          owed: k.crossing(`owed:${name}`),
+        },
         expected === null ? "0" : "1",
         expected ?? "",
         json,
+        owed ?? "",
         ...alerts.map((n) => JSON.stringify(notificationSchema.parse(n))),
       );
       return r === 1;
+    },
+    async owedBefore(name, before, limit) {
+      if (limit <= 0) return [];
+      const flat = await redis.zrangebyscore(
+        k.crossing(`owed:${name}`),
+        "-inf",
+        before,
+        "WITHSCORES",
+        "LIMIT",
+        0,
+        limit,
+      );
+      const owed: { reference: string; at: number }[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2)
+        owed.push({ reference: flat[i] ?? "", at: Number(flat[i + 1]) });
+      return owed;
     },
     async markOnce(name) {
       return (await redis.set(k.crossing(`mark:${name}`), "1", "NX")) === "OK";

@@ -1,4 +1,6 @@
 import type { FiguresOff } from "../orders/context.ts";
+import { FIGURES_OFF_NOTE, figuresOff } from "../orders/figures-check.ts";
+import type { Order } from "../orders/model.ts";
 import {
   createHourlyAlert,
   HOURLY_ALERT_WINDOW_MS,
@@ -16,7 +18,7 @@ import {
 export const FIGURES_OFF_WINDOW_MS = HOURLY_ALERT_WINDOW_MS;
 
 export const FIGURES_OFF_KIND: HourlyAlertKind = {
-  name: "figures-off",
+  name: FIGURES_OFF_NOTE,
   counted: "figures off: counted",
   more: "order(s) with figures off",
   note: (order, off, since) =>
@@ -25,9 +27,19 @@ export const FIGURES_OFF_KIND: HourlyAlertKind = {
     `The aggregator's figures are off: ${count} They are booked as reported; check each order (its page in the back office) with the aggregator. Further orders with figures off within the hour are recorded on each order and counted in the next alert.`,
   // Only a success books figures (a failed order books nothing, so its figures alert nobody).
   status: "success",
+  owedDetail: owedDetailOf,
 };
+
+/**
+ * What is off, for an order the flush's repair tells (its own process ended before the count): as
+ * its step found it, from the figures recorded on it; else what the order's record says.
+ */
+function owedDetailOf(order: Order): string {
+  const off = order.wallet ? figuresOff(order, order.wallet) : null;
+  return off ?? "recorded on the order, see its history";
+}
 
 export function createFiguresOffAlert(deps: HourlyAlertDeps): (f: FiguresOff) => Promise<boolean> {
   const tell = createHourlyAlert(deps, FIGURES_OFF_KIND);
-  return ({ order, off, at }) => tell(order, off, at);
+  return ({ order, off, at, owed }) => tell(order, off, at, owed === true);
 }

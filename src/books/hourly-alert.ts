@@ -16,6 +16,8 @@ import { type HourlyWindow, isOpen, windowJson, windowOf } from "./hourly-window
  * when the window is still the one the words were made from): no count is lost to a concurrent
  * one, and of two processes telling or flushing the same window one does (session 28); an order
  * stamped just before a window another process opened counts in it (hourly-window.ts EARLY_MS).
+ * A kind whose order's write marks it owed a count (figures off) is counted only while marked,
+ * and the flush first repairs the marks a crash left (repairOwed, session 30).
  */
 
 export const HOURLY_ALERT_WINDOW_MS = 3_600_000;
@@ -23,13 +25,23 @@ export const HOURLY_ALERT_WINDOW_MS = 3_600_000;
 const SAMPLES = 5;
 /** Tries of a tell whose window changed under it (another process's count, tell or flush). */
 const TRIES = 5;
+/**
+ * How old an owed mark must be before the flush's repair counts it: the process that wrote the
+ * order counts it within a few round trips after its write. Only so that the repair leaves that
+ * count to it; exactness does not rest on it (a mark is taken once, by whichever count comes first).
+ */
+export const OWED_GRACE_MS = 60_000;
+/** Owed orders the repair counts per kind and flush (the rest at the next tick). */
+const OWED_PER_FLUSH = 50;
 
 const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 
 export interface HourlyAlertDeps {
-  crossings: Pick<Crossings, "recall" | "countNote" | "replaceNote">;
+  crossings: Pick<Crossings, "recall" | "countNote" | "replaceNote" | "owedBefore">;
   adminChatIds: readonly number[];
   logger?: Logger | undefined;
+  /** Where the flush's repair reads an owed order (the order store); none: no repair. */
+  orders?: { get(reference: string): Promise<Order | null> } | undefined;
 }
 
 /** One kind of hourly alert: its crossings name and its words. */
@@ -46,6 +58,11 @@ export interface HourlyAlertKind {
   flush(count: string): string;
   /** The status the flush's alert carries (the orders counted are in it; the text ignores it). */
   status: OrderStatus;
+  /**
+   * The detail of an order its step marked owed a count (the note's owed set) and nobody counted:
+   * the flush's repair tells or counts it with these words. Unset: the kind marks no order owed.
+   */
+  owedDetail?(order: Order): string;
 }
 
 /** The count of `w` in words: "N more order(s) … since HH:MM UTC (e.g. …), each recorded …". */
@@ -54,24 +71,28 @@ const countOf = (kind: HourlyAlertKind, w: HourlyWindow) =>
 
 /**
  * Tells the admins of one order of `kind` (true: the alerts were queued), or counts it in the
- * hour's window (false).
+ * hour's window (false). `owed`: its step marked the order owed a count (CountIn.owed): it is
+ * counted or told only while the mark is there, and the mark goes with that step.
  */
 export function createHourlyAlert(
   deps: HourlyAlertDeps,
   kind: HourlyAlertKind,
-): (order: Order, detail: string, at: number) => Promise<boolean> {
+): (order: Order, detail: string, at: number, owed?: boolean) => Promise<boolean> {
   const { crossings, adminChatIds } = deps;
   const { name } = kind;
-  return async (order, detail, at) => {
+  return async (order, detail, at, owed = false) => {
+    const { reference } = order;
     for (let t = 1; ; t++) {
       const c = await crossings.countNote(name, {
         at,
         windowMs: HOURLY_ALERT_WINDOW_MS,
         samples: SAMPLES,
-        reference: order.reference,
+        reference,
+        ...(owed ? { owed } : {}),
       });
       if (c.counted) {
-        deps.logger?.warn({ reference: order.reference }, kind.counted);
+        if (c.already) deps.logger?.info({ reference }, `${kind.counted} already`);
+        else deps.logger?.warn({ reference }, kind.counted);
         return false;
       }
       const w = windowOf(c.raw);
@@ -81,7 +102,8 @@ export function createHourlyAlert(
       // from (review s26-a's order kept: no window without its alert, nor an alert twice).
       const alerts = noteToAdmins(adminChatIds, at, note, order);
       const window = windowJson({ since: at, more: 0, refs: [] });
-      if (await crossings.replaceNote(name, c.raw, window, alerts)) return true;
+      const mark = owed ? reference : undefined;
+      if (await crossings.replaceNote(name, c.raw, window, alerts, mark)) return true;
       if (t >= TRIES) throw new Error(`the ${name} window changed under ${TRIES} tries`);
     }
   };
@@ -97,6 +119,7 @@ export function createHourlyFlush(
   kinds: readonly HourlyAlertKind[],
 ): (at: number) => Promise<boolean[]> {
   const { crossings, adminChatIds } = deps;
+  const repairs = kinds.map((kind) => repairOwed(deps, kind));
   const flushOne = async (kind: HourlyAlertKind, at: number): Promise<boolean> => {
     const raw = await crossings.recall(kind.name);
     const w = windowOf(raw);
@@ -111,5 +134,46 @@ export function createHourlyFlush(
     // False: another process (or an order's tell) took the window first.
     return crossings.replaceNote(kind.name, raw, window, alerts);
   };
-  return (at) => Promise.all(kinds.map((k) => flushOne(k, at)));
+  return (at) =>
+    Promise.all(
+      kinds.map(async (k, i) => {
+        // First: an owed order told now carries the ended hour's count in its own alert.
+        await repairs[i]?.(at);
+        return flushOne(k, at);
+      }),
+    );
+}
+
+/**
+ * The flush's repair of `kind` (null: the kind marks no order owed, or no order store): each order
+ * its step marked owed a count more than OWED_GRACE_MS ago and that nobody counted (its process
+ * ended between the write and the count) is told or counted now, as its own process would have;
+ * the mark is taken with it, so a count that comes meanwhile is not doubled.
+ */
+function repairOwed(
+  deps: HourlyAlertDeps,
+  kind: HourlyAlertKind,
+): ((at: number) => Promise<void>) | null {
+  const { orders } = deps;
+  const detailOf = kind.owedDetail;
+  if (!orders || !detailOf) return null;
+  const tell = createHourlyAlert(deps, kind);
+  return async (at) => {
+    const owed = await deps.crossings.owedBefore(kind.name, at - OWED_GRACE_MS, OWED_PER_FLUSH);
+    for (const { reference } of owed) {
+      const order = await orders.get(reference);
+      // Orders are never deleted: a mark without its order is logged and kept, not guessed at.
+      if (!order) {
+        deps.logger?.error({ reference, kind: kind.name }, "an owed order is not in the store");
+        continue;
+      }
+      // One order's failure must not stop the others nor the window's flush at every tick.
+      try {
+        const told = await tell(order, detailOf(order), at, true);
+        deps.logger?.warn({ reference, told, kind: kind.name }, "an owed hourly count repaired");
+      } catch (err) {
+        deps.logger?.error({ err: String(err), reference }, "an owed hourly count not repaired");
+      }
+    }
+  };
 }

@@ -10,8 +10,14 @@ export interface HourlyWindow {
   refs: string[];
 }
 
-/** What an order finds in the window: counted in it (its hour still open), or the window as read. */
-export type WindowCount = { counted: true } | { counted: false; raw: string | null };
+/**
+ * What an order finds in the window: counted in it (its hour still open), or the window as read.
+ * `already`: the order was counted only while owed (CountIn.owed) and was not owed any more:
+ * another process (or the flush's repair) counted or told it; nothing was written.
+ */
+export type WindowCount =
+  | { counted: true; already?: true }
+  | { counted: false; raw: string | null };
 
 /** How an order is counted: its time, the window's length, the references kept, its reference. */
 export interface CountIn {
@@ -19,6 +25,11 @@ export interface CountIn {
   windowMs: number;
   samples: number;
   reference: string;
+  /**
+   * The order's step marked it owed a count (the note's owed set): counted only while marked,
+   * and the mark taken with the count, so the order and the flush's repair count it once.
+   */
+  owed?: boolean;
 }
 
 export function windowOf(raw: string | null): HourlyWindow | null {

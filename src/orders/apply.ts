@@ -92,7 +92,8 @@ export function createApply(ctx: OrdersContext): Apply {
     if (!result.updated && hinted) return applyOnce(input, undefined, false);
     if (!result.updated) return { outcome: "unchanged", order: result.order, notifications: [] };
     reportWrite(ctx, result);
-    if (figuresOff !== undefined) await tellFiguresOff(ctx, result.order, figuresOff);
+    if (figuresOff !== undefined)
+      await tellFiguresOff(ctx, result.order, figuresOff, result.figuresOffOwed === true);
     if (adminNote !== undefined) await tellAdmins(ctx, result.order, adminNote);
     if (isFinal(from) && !statusChanged) reportFinalWord(ctx, event, result.order);
     if (statusChanged) reportTransition(ctx, event, from, result.order);
@@ -199,12 +200,18 @@ function reportTransition(
 /**
  * The admins told of an order whose booked figures are off (recorded on it in the same write).
  * After the write, not with it: the alert goes within an overall limit kept apart from the order
- * (books/figures-off.ts). A crash in between loses the alert, not the record (`figuresOffAt`).
+ * (books/figures-off.ts). The write marked the order owed its count (`owed`): a crash or an error
+ * here leaves the mark, and the reconciler's flush counts the order (books/hourly-alert.ts).
  */
-async function tellFiguresOff(ctx: OrdersContext, order: Order, off: string): Promise<void> {
+async function tellFiguresOff(
+  ctx: OrdersContext,
+  order: Order,
+  off: string,
+  owed: boolean,
+): Promise<void> {
   ctx.log?.warn({ reference: order.reference, off }, "the aggregator's figures are off");
   try {
-    await ctx.onFiguresOff?.({ order, off, at: ctx.now() });
+    await ctx.onFiguresOff?.({ order, off, at: ctx.now(), ...(owed ? { owed } : {}) });
   } catch (err) {
     ctx.log?.error({ err: String(err), reference: order.reference }, "figures alert not sent");
   }

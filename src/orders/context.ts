@@ -46,4 +46,9 @@ export interface FiguresOff {
   order: Order;
   off: string;
   at: number;
+  /**
+   * The order's write marked it owed a count (UpdateResult.figuresOffOwed): the count takes the
+   * mark, and one left by a crash is counted by the flush's repair (books/hourly-alert.ts).
+   */
+  owed?: boolean;
 }

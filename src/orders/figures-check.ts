@@ -18,6 +18,18 @@ import { type TransitionResult, withHistory } from "./transition-kit.ts";
  * debit (it is reported apart, and not booked: LEDGER.md). The amount is the one sent, exactly.
  */
 
+/**
+ * The crossings note of the figures-off alert's hourly window (books/figures-off.ts). The order's
+ * step that sets `figuresOffAt` also marks the order owed a count in it (the note's `owed:` set,
+ * in the same atomic write: redis-update.ts, memory-store.ts), so a crash before the count leaves
+ * the mark for the flush's repair (books/hourly-alert.ts), not a lost alert.
+ */
+export const FIGURES_OFF_NOTE = "figures-off";
+
+/** Whether the write of `written` over `current` owes a count in the figures-off window. */
+export const owesFiguresOffCount = (current: Order, written: Order): boolean =>
+  current.figuresOffAt === undefined && written.figuresOffAt !== undefined;
+
 /** What is off in the aggregator's figures, in words for the admins; null when nothing is. */
 export function figuresOff(order: Order, wallet: WalletEffects): string | null {
   if (isInferred(wallet)) return null;

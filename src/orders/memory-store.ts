@@ -1,5 +1,6 @@
 import type { MemoryLedger } from "../ledger/memory-store.ts";
 import type { LedgerResult } from "../ledger/model.ts";
+import { FIGURES_OFF_NOTE, owesFiguresOffCount } from "./figures-check.ts";
 import type { Notification, Order, UnmatchedEvent } from "./model.ts";
 import { holdIdOf, isFinal, orderSchema } from "./model.ts";
 import { balanceAccountOf, bookingsOf, holdOf, settlementOf } from "./postings.ts";
@@ -28,8 +29,17 @@ export interface MemoryOutbox {
   append(notifications: readonly Notification[]): void;
 }
 
+/**
+ * The orders owed a count in an hourly alert's window, as the Redis store's `owed:<name>` sets:
+ * note name -> reference -> when marked. One map shared by the memory order store, which marks an
+ * order in its step, and the memory crossings, which count it (system/stores.ts).
+ */
+export type MemoryOwed = Map<string, Map<string, number>>;
+
 export interface MemoryOrderStoreOptions {
   outbox?: MemoryOutbox;
+  /** Where a step that sets `figuresOffAt` marks the order owed its count; none: not marked. */
+  owed?: MemoryOwed;
   /** The books an order's hold is taken in; required for orders with a holdId. */
   ledger?: MemoryLedger;
   now?: () => number;
@@ -133,6 +143,19 @@ function post(st: MemoryState, current: Order, written: Order) {
   return { ...(settlement ? { settlement } : {}), ...(bookings.length > 0 ? { bookings } : {}) };
 }
 
+/** As the Redis update script: the order owed a count in the figures-off window, in its step. */
+function markOwed(st: MemoryState, current: Order, written: Order): boolean {
+  const owed = st.opts.owed;
+  if (!owed || !owesFiguresOffCount(current, written)) return false;
+  let set = owed.get(FIGURES_OFF_NOTE);
+  if (!set) {
+    set = new Map();
+    owed.set(FIGURES_OFF_NOTE, set);
+  }
+  set.set(written.reference, st.now());
+  return true;
+}
+
 function update(st: MemoryState, reference: string, mutate: Mutation): UpdateResult | null {
   const current = find(st, reference);
   if (!current) return null;
@@ -145,11 +168,13 @@ function update(st: MemoryState, reference: string, mutate: Mutation): UpdateRes
   if (written.transactionId && !st.byTx.has(written.transactionId))
     st.byTx.set(written.transactionId, written.reference);
   st.opts.outbox?.append(result.notifications);
+  const owed = markOwed(st, current, written);
   return {
     order: clone(final),
     updated: true,
     notifications: result.notifications,
     ...posted,
+    ...(owed ? { figuresOffOwed: true as const } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { type LedgerKey, ledgerKeys } from "../ledger/lua.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { type Keyspace, keyspace } from "../redis/keyspace.ts";
+import { FIGURES_OFF_NOTE } from "./figures-check.ts";
 import type { Order } from "./model.ts";
 import { holdWritesForTurn } from "./redis-batch.ts";
 import { parseOrder } from "./redis-codec.ts";
@@ -11,6 +12,8 @@ export interface RedisOrderEnv {
   redis: RedisClient;
   k: Keyspace;
   ledger: Record<LedgerKey, string>;
+  /** The figures-off window's owed set (figures-check.ts FIGURES_OFF_NOTE), in the money slot. */
+  figuresOffOwed: string;
   now: () => number;
   /** The hot pair (read the order, compare-and-set it) leaves with the turn's other commands. */
   hold: () => void;
@@ -63,5 +66,6 @@ export function createRedisOrderEnv(opts: {
     return String(Math.max(before, Math.floor(now())) + SEED_AHEAD_MS);
   };
 
-  return { redis, k, ledger: ledgerKeys(k), now, hold, load, loadMany, seedOf };
+  const figuresOffOwed = k.crossing(`owed:${FIGURES_OFF_NOTE}`);
+  return { redis, k, ledger: ledgerKeys(k), figuresOffOwed, now, hold, load, loadMany, seedOf };
 }

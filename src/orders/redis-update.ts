@@ -1,6 +1,7 @@
 import { parseLedgerReply, transferArgv } from "../ledger/lua.ts";
 import type { LedgerResult } from "../ledger/model.ts";
 import { ensureReplicated } from "../redis/replication.ts";
+import { owesFiguresOffCount } from "./figures-check.ts";
 import { isFinal, type Order } from "./model.ts";
 import { validOrder } from "./order-check.ts";
 import { balanceAccountOf, bookingsOf, settlementOf } from "./postings.ts";
@@ -31,6 +32,7 @@ async function writeOnce(
   const at = env.now();
   const transfers = bookingsOf(current, written);
   const balanceAccount = balanceAccountOf(current, written);
+  const owed = owesFiguresOffCount(current, written);
   env.hold();
   const [ok, settled, booked, after] = await orderUpdate.run(
     redis,
@@ -40,6 +42,7 @@ async function writeOnce(
       byTx: k.byTransaction,
       outbox: k.outbox,
       ...env.ledger,
+      owed: env.figuresOffOwed,
     },
     String(current.version),
     String(written.version),
@@ -54,6 +57,7 @@ async function writeOnce(
     action ? (written.holdId ?? "") : "",
     String(at),
     balanceAccount ?? "",
+    owed ? "1" : "",
     String(transfers.length),
     ...transfers.flatMap((t) => transferArgv(t, at)),
     ...result.notifications.map((n) => JSON.stringify(n)),
@@ -78,6 +82,7 @@ async function writeOnce(
     notifications: result.notifications,
     ...(settlement ? { settlement } : {}),
     ...(bookings.length > 0 ? { bookings } : {}),
+    ...(owed ? { figuresOffOwed: true as const } : {}),
   };
 }
 

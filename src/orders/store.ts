@@ -29,6 +29,11 @@ export interface UpdateResult {
   settlement?: LedgerResult;
   /** The transfers booked with this update (bookingsOf), in order, if any. */
   bookings?: LedgerResult[];
+  /**
+   * True when this write marked the order owed a count in the figures-off window (it set
+   * `figuresOffAt`; figures-check.ts FIGURES_OFF_NOTE): its count is then the mark's to take.
+   */
+  figuresOffOwed?: true;
 }
 
 export interface ListOpenOptions {

@@ -27,6 +27,7 @@ import {
   createRedisLease,
   createRedisOrderStore,
   type LimitSettings,
+  type MemoryOwed,
   memoryLimits,
   redisLimits,
 } from "../orders/index.ts";
@@ -100,8 +101,10 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
   const accounts = createMemoryAccounts();
   const blocked = createMemoryBlocked();
   const idle = memoryIdleDeadlines() as IdleDeadlines;
+  // The orders owed an hourly alert's count: marked by the order store, taken by the crossings.
+  const owed: MemoryOwed = new Map();
   return {
-    store: createMemoryOrderStore({ outbox: queue, ledger, now }),
+    store: createMemoryOrderStore({ outbox: queue, ledger, now, owed }),
     ledger: ledger as LedgerStore,
     accounts,
     links: createMemoryLinks(now) as LinkStore,
@@ -113,7 +116,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     sentLog: memorySentLog(),
     lease: createMemoryLease(now),
     // The books' alerts go to the same outbox as the orders' notifications.
-    crossings: createMemoryCrossings(queue),
+    crossings: createMemoryCrossings(queue, owed),
     topUps: createMemoryTopUpStore({ ledger }),
     saved: createMemorySaved() as SavedStore,
     blocked,

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { transition } from "../../src/orders/state.ts";
+import { placedOrder } from "../support/orders.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
 
@@ -52,5 +54,65 @@ describe.each([
     await ts.system.crossings.remember("reference-collision", JSON.stringify(window));
     const told = await ts.user(ADMIN).waitFor(/2 more order\(s\) refused the same way since/);
     expect(told.text).toContain("(e.g. not-a-reference, 0)");
+  });
+});
+
+describe.each([
+  ["memory", false],
+  ["redis", true],
+])("an order with figures off whose process died before its count (%s)", (_name, redis) => {
+  let ts: TestSystem;
+  let clock = Date.now();
+  beforeAll(async () => {
+    ts = await startTestSystem({ redis, env: { ADMIN_IDS: String(ADMIN) }, now: () => clock });
+  });
+  afterAll(async () => {
+    await ts.cleanup();
+  });
+
+  // Session 30 (h-figoff): the order's write alone, as the product's step makes it (its mark
+  // with it), and no count after it: the reconciler's tick a minute on tells the admin, once.
+  it("is told by the reconciler's tick past the grace, once", async () => {
+    const reference = String(clock);
+    const order = placedOrder({
+      reference,
+      idempotencyKey: `k-${reference}`,
+      userId: 3101,
+      chatId: 3101,
+      status: "submitting",
+      createdAt: clock,
+      updatedAt: clock,
+    });
+    await ts.system.store.create(order);
+    const answer = {
+      source: "execute",
+      status: "success",
+      at: clock,
+      wallet: {
+        amountPaisa: 100_000,
+        serviceChargePaisa: 0,
+        instantDiscountPaisa: 0,
+        debitAmountPaisa: 100_000,
+        creditAvailablePaisa: null,
+        source: "execute",
+      },
+    } as const;
+    const written = await ts.system.store.update(reference, (current) => {
+      const t = transition(current, answer, []);
+      return { order: t.order, notifications: [] };
+    });
+    expect(written?.order.figuresOffAt).toBe(clock);
+    clock += 2 * 60_000;
+    const said = new RegExp(`Order ${reference}: the aggregator's figures are off`);
+    await ts.user(ADMIN).waitFor(said);
+    await ts.system.reconciler.runOnce();
+    await ts.system.reconciler.runOnce();
+    await waitUntil(async () => (await ts.system.queue.backlog()) === 0, "drained");
+    expect(
+      ts
+        .user(ADMIN)
+        .botTexts()
+        .filter((t) => said.test(t)),
+    ).toHaveLength(1);
   });
 });
