@@ -1,4 +1,5 @@
-import type { JournalEntry } from "../ledger/index.ts";
+import { type JournalEntry, type LedgerStore, postedAround } from "../ledger/index.ts";
+import type { Logger } from "../logger.ts";
 import type { AuditAction, AuditEntry, AuditLog } from "./audit.ts";
 import {
   DIRECTION_WORDS,
@@ -32,10 +33,81 @@ export const describeMove = (m: FloatMove) =>
   `${transferIdOf(m.id)}: ${DIRECTION_WORDS[m.direction]} ${rs(m.amountPaisa)}: ${m.reason}${m.reference ? ` (ref ${m.reference})` : ""}`;
 
 type Change = Record<string, number | string>;
+/** The most an audit line's detail holds (audit.ts). */
+const DETAIL_MAX = 300;
 const clip = (r: Change): Change =>
   Object.fromEntries(
-    Object.entries(r).map(([k, v]) => [k, typeof v === "string" ? v.slice(0, 300) : v]),
+    Object.entries(r).map(([k, v]) => [k, typeof v === "string" ? v.slice(0, DETAIL_MAX) : v]),
   );
+
+/**
+ * `describeMove(m)`, then `tail`: the movement's words clipped ("…") so the tail always fits.
+ * A long reason or reference once cut the tail away ("balances at its booking (…)"), leaving a
+ * line's balances with no word of whose they are.
+ */
+export function moveDetail(m: FloatMove, tail: string): string {
+  const what = describeMove(m);
+  const room = DETAIL_MAX - tail.length - 2;
+  const shown = what.length <= room ? what : `${what.slice(0, Math.max(0, room - 1))}…`;
+  return `${shown}: ${tail}`.slice(0, DETAIL_MAX);
+}
+
+/** An approval's two accounts' posted balances right before and right after its booking. */
+export type Figures = { before: Change; after: Change };
+
+/**
+ * The transfer's two accounts' posted balances right before and right after its booking, from the
+ * books' record of that booking (ledger postedAround): never two reads around it, between which
+ * orders and other transfers land. The same figures for the POST that booked it and for one that
+ * found it booked already. null when the books hold no such record (the read index not built
+ * yet), or when the read fails: the booking is done by then, so a failure (Redis, a journal entry
+ * missing) is logged and the figures are not shown, never a 500 that hides the booking and leaves
+ * its line to the late repair, without balances.
+ */
+export async function figuresAtBooking(
+  deps: { ledger: Pick<LedgerStore, "accountEntries">; logger: Pick<Logger, "error"> },
+  e: JournalEntry,
+): Promise<Figures | null> {
+  try {
+    const [debit, credit] = await Promise.all([
+      postedAround(deps.ledger, e, e.debit),
+      postedAround(deps.ledger, e, e.credit),
+    ]);
+    if (!debit || !credit) return null;
+    return {
+      before: { [e.debit]: debit.beforePaisa, [e.credit]: credit.beforePaisa },
+      after: { [e.debit]: debit.afterPaisa, [e.credit]: credit.afterPaisa },
+    };
+  } catch (err) {
+    deps.logger.error(
+      { err: String(err), transfer: e.id, seq: e.seq },
+      "float movement: booked, but its balances at the booking were not read (not shown)",
+    );
+    return null;
+  }
+}
+
+/**
+ * The line of an approval POST that found the transfer booked already: it booked and moved
+ * nothing, so its before and after carry the proposal's state only (the booking's balances there
+ * would count the movement twice, on the audit page and in the CSV's columns). The booking's
+ * figures go in its words, named the booking's, whole or not at all (a cut number is a false one).
+ */
+export function foundBookedDetail(
+  m: FloatMove,
+  approvedBy: number,
+  entry: JournalEntry,
+  at: Figures | null,
+): string {
+  const head = `${transferIdOf(m.id)}: found booked already (approved by admin ${approvedBy}); this POST booked nothing`;
+  const figures = at
+    ? [entry.debit, entry.credit].map((a) => `${a} ${at.before[a]} → ${at.after[a]}`).join(", ")
+    : "";
+  const whole = `${head}; the booking's posted paisa (${entry.seq}), not this POST's: ${figures}`;
+  if (at && whole.length <= DETAIL_MAX) return whole;
+  const why = at ? "not shown here (too long)" : "not read";
+  return `${head}; the booking's balances ${why} (${entry.seq})`.slice(0, DETAIL_MAX);
+}
 
 /** An audit line of a step made by `who` at `at` from `via`. */
 export function floatLine(
@@ -53,7 +125,7 @@ export function floatLine(
     ip: via.ip,
     ...(via.forwardedFor ? { forwardedFor: via.forwardedFor } : {}),
     userAgent: via.userAgent,
-    detail: detail.slice(0, 300),
+    detail: detail.slice(0, DETAIL_MAX),
     before: clip(before),
     after: clip(after),
   };
@@ -78,7 +150,7 @@ export function rejectLine(
   const state = same(m.by, d.by) ? "withdrawn" : "rejected";
   return floatLine(
     { via, who: d.by, at: d.at, action: "float_reject" },
-    `${describeMove(m)}: ${state}`,
+    moveDetail(m, state),
     { proposal: "open" },
     { proposal: state },
   );
@@ -97,7 +169,7 @@ export function bookedLateLine(
   const approved = `approved by ${d.by}`;
   return floatLine(
     { via, who: d.by, at: entry.at, action: "float_approve" },
-    `${describeMove(m)}: booked on admin ${d.by}'s approval`,
+    moveDetail(m, `booked on admin ${d.by}'s approval`),
     { proposal: approved },
     { proposal: approved, transfer: entry.id },
   );

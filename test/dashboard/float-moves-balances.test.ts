@@ -146,7 +146,7 @@ describe("an approval's float before and after", () => {
     });
     expect(lines[0].detail).toContain("balances at its booking");
 
-    // Approved again after more orders: it booked nothing, and says so with the booking's figures.
+    // Approved again after more orders: it booked nothing, and shows the booking's figures.
     await book(h.ledger, orderDebit(`later-${key}`, 4_321));
     const again = await approve(checker, key);
     expect(again).toContain("this approval booked nothing more");
@@ -155,10 +155,13 @@ describe("an approval's float before and after", () => {
       String(e.detail).includes("booked nothing"),
     );
     expect(repeat).toHaveLength(1);
-    expect(repeat[0]).toMatchObject({
-      before: { [float]: at.before, proposal: `approved by ${ADMIN_B}` },
-      after: { [float]: at.after, proposal: `approved by ${ADMIN_B}` },
-    });
+    // Its own before and after: the proposal's state only, it moved nothing (review s30 F1); the
+    // booking's figures in its words, named the booking's.
+    expect(repeat[0].before).toEqual({ proposal: `approved by ${ADMIN_B}` });
+    expect(repeat[0].after).toEqual({ proposal: `approved by ${ADMIN_B}` });
     expect(repeat[0].detail).toContain("found booked already");
+    expect(repeat[0].detail).toContain(
+      `not this POST's: ${float} ${at.before} → ${at.after}, ${account.merchant.funding} ${funding.before} → ${funding.after}`,
+    );
   });
 });

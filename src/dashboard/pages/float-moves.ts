@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
-import { account, type JournalEntry, postedAround } from "../../ledger/index.ts";
+import { account } from "../../ledger/index.ts";
 import {
   actionsOf,
   field,
@@ -25,9 +25,12 @@ import {
 import type { AuditEntry } from "../audit.ts";
 import { allow, authenticate, origin } from "../auth.ts";
 import {
-  describeMove,
+  type Figures,
+  figuresAtBooking,
   floatAuditMark,
   floatLine,
+  foundBookedDetail,
+  moveDetail,
   proposeLine,
   rejectLine,
   repairFloatAudit,
@@ -273,31 +276,8 @@ function refusal(r: Exclude<ApproveResult, { ok: true }>): { text: string; statu
   return { text: `The books refused the transfer (${why}): nothing was booked.`, status: 409 };
 }
 
-type Change = Record<string, number | string>;
-
-/**
- * The transfer's two accounts' posted balances right before and right after its booking, from the
- * books' record of that booking (ledger postedAround): never two reads around it, between which
- * orders and other transfers land. The same figures for the POST that booked it and for one that
- * found it booked already. null when the books hold no such record (the read index not built yet).
- */
-async function atBooking(
-  ledger: DashboardParts["deps"]["ledger"],
-  e: JournalEntry,
-): Promise<{ before: Change; after: Change } | null> {
-  const [debit, credit] = await Promise.all([
-    postedAround(ledger, e, e.debit),
-    postedAround(ledger, e, e.credit),
-  ]);
-  if (!debit || !credit) return null;
-  return {
-    before: { [e.debit]: debit.beforePaisa, [e.credit]: credit.beforePaisa },
-    after: { [e.debit]: debit.afterPaisa, [e.credit]: credit.afterPaisa },
-  };
-}
-
 /** The books' float (debit-normal) as the page shows it, from a balances record. */
-const floatShown = (b: Change) => rs(-(Number(b[account.merchant.float]) || 0));
+const floatShown = (b: Figures["before"]) => rs(-(Number(b[account.merchant.float]) || 0));
 
 async function approve(c: Context<DashboardEnv>, parts: DashboardParts, viewer: Viewer) {
   const f = decideSchema.safeParse({ id: field(await formOf(c), "id") });
@@ -314,23 +294,25 @@ async function approve(c: Context<DashboardEnv>, parts: DashboardParts, viewer: 
     return c.html(page(TITLE, outcome(text, "error", back), viewer), status);
   }
   const { move, decision } = r.record;
-  const at = await atBooking(parts.deps.ledger, r.entry);
+  const at = await figuresAtBooking(parts.deps, r.entry);
   const was = found?.decision ? `approved by ${found.decision.by}` : "open";
-  const change = [
-    { ...at?.before, proposal: was },
-    { ...at?.after, proposal: `approved by ${decision.by}` },
-  ] as const;
-  // Whose balances the line carries: its booking's, as the books recorded them (never read here).
-  const figures = at ? `balances at its booking (${r.entry.seq})` : "its balances not read";
+  const proposal = [{ proposal: was }, { proposal: `approved by ${decision.by}` }] as const;
   if (r.bookedNow) {
-    // The booking's line, once (the approval's).
+    // The booking's line, once (the approval's), with its balances as the books recorded them.
     const step = { via, who: viewer.userId, at: now, action: "float_approve" as const };
-    const detail = `${describeMove(move)}: ${figures}`;
+    const detail = moveDetail(
+      move,
+      at ? `balances at its booking (${r.entry.seq})` : "its balances not read",
+    );
+    const change = [
+      { ...at?.before, ...proposal[0] },
+      { ...at?.after, ...proposal[1] },
+    ] as const;
     await recordStep(parts, floatLine(step, detail, ...change), floatAuditMark(move.id, "approve"));
   } else {
-    // This POST booked nothing: a line of its own, beside the booking's.
-    const detail = `${transferIdOf(move.id)}: found booked already (approved by admin ${decision.by}); this POST booked nothing; ${figures}`;
-    await recordAction(parts, c, viewer, "float_approve", detail, ...change);
+    // This POST booked nothing: a line of its own, beside the booking's, that moved no balance.
+    const detail = foundBookedDetail(move, decision.by, r.entry, at);
+    await recordAction(parts, c, viewer, "float_approve", detail, ...proposal);
   }
   await mendOne(parts, move.id);
   // On every approval: a booking whose telling was cut off is told by the next (tell is once-only).
