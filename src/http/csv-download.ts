@@ -48,11 +48,37 @@ export function csvDownload(
     outgoing?.destroy();
     return outgoing !== undefined;
   };
-  return c.body(textStream(chunks, failed, ended), 200, {
+  // At the end: whole only when the client is still there to take the last bytes; else the
+  // download is told as cut, and the response closed for good.
+  const atEnd = async () => {
+    if (!clientLeft(outgoing)) {
+      await ended({ whole: true });
+      return true;
+    }
+    await ended({ whole: false, why: LEFT });
+    outgoing?.destroy();
+    return false;
+  };
+  return c.body(textStream(chunks, failed, atEnd, ended), 200, {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="${opts.name}"`,
     "Cache-Control": "no-store",
   });
+}
+
+const LEFT = "the client left before the end";
+
+/**
+ * Whether the server already knows the client has gone: its socket reset (destroyed), or ended
+ * on the client's FIN (Node then ends it for writing), so what is written now waits in the
+ * response's buffer for a socket that will never send it. Known a turn of the loop before the
+ * socket's close, which is what cancels the stream; written in that turn, the last chunk and the
+ * end were audited as an export.
+ */
+function clientLeft(outgoing: HttpBindings["outgoing"] | undefined): boolean {
+  if (!outgoing) return false;
+  const socket = outgoing.socket;
+  return outgoing.destroyed || (socket !== null && (socket.destroyed || !socket.writable));
 }
 
 export function errorOf(err: unknown) {
@@ -64,12 +90,14 @@ export function errorOf(err: unknown) {
 /**
  * Chunks of text (or its bytes) as a byte stream, each read when the client is ready for it. When
  * a chunk fails, `failed` is told (once); it answers true when it has cut the response itself, and
- * the stream then waits for the cancel that follows; otherwise the stream errors. `ended` is told
- * of the last chunk before the stream closes, and of a cancel (the client left, or the cut).
+ * the stream then waits for the cancel that follows; otherwise the stream errors. `atEnd` is told
+ * of the last chunk before the stream closes (it answers false when it has cut the response
+ * instead), and `ended` of a cancel (the client left, or the cut).
  */
 function textStream(
   chunks: AsyncIterable<string | Uint8Array>,
   failed: (err: unknown) => Promise<boolean>,
+  atEnd: () => Promise<boolean>,
   ended: (end: DownloadEnd) => Promise<void>,
 ): ReadableStream<Uint8Array> {
   const it = chunks[Symbol.asyncIterator]();
@@ -85,7 +113,7 @@ function textStream(
         return;
       }
       if (next.done) {
-        await ended({ whole: true });
+        if (!(await atEnd())) return new Promise<void>(() => {});
         controller.close();
       } else
         controller.enqueue(
@@ -93,7 +121,7 @@ function textStream(
         );
     },
     async cancel() {
-      await ended({ whole: false, why: "the client left before the end" });
+      await ended({ whole: false, why: LEFT });
       await it.return?.();
     },
   });

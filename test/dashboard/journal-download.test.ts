@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAuditLog } from "../../src/dashboard/audit.ts";
 import { dashboardKeys } from "../../src/dashboard/keys.ts";
@@ -6,6 +7,7 @@ import {
   account,
   exportJournalCsv,
   JOURNAL_PAGE_MAX,
+  journalCsvChunks,
   type LedgerStore,
 } from "../../src/ledger/index.ts";
 import { ADMIN, type DashboardHarness, loggedIn, startDashboard } from "../support/dashboard.ts";
@@ -118,23 +120,48 @@ describe("the back office's journal download", () => {
   it("a browser that leaves halfway is audited as a failed download, not an export", async () => {
     const c = await loggedIn(h, ADMIN, "download-test/1");
     const ledger = h.deps.ledger;
-    // The second page waits until the browser has left (then reads, too late for anyone).
-    let left = () => {};
-    const gone = new Promise<void>((resolve) => {
-      left = resolve;
+    // The server's first sight of the browser leaving: its socket's end (a FIN) or error (a
+    // reset), before the socket's close (the response's cancel) is emitted, a turn of the loop on.
+    let seen = () => {};
+    const left = new Promise<void>((resolve) => {
+      seen = resolve;
     });
+    let response: ServerResponse | undefined;
+    const watch = (req: IncomingMessage, res: ServerResponse) => {
+      if (!req.url?.startsWith("/dashboard/books/journal.csv")) return;
+      response = res;
+      for (const event of ["end", "error", "close"]) req.socket.once(event, seen);
+    };
+    h.server.on("request", watch);
+    // The second page is read before the browser leaves, then handed over only once the server
+    // has seen it leave: it and the end then come without waiting for anything (before: read
+    // only at the abort, it raced the server's sight of it, and the download ran whole under
+    // load, 4 runs in 20, the test spinning until its timeout).
+    let secondRead: Promise<unknown> | undefined;
     h.deps.ledger = {
       ...ledger,
       journal: async (q) => {
-        if (q?.after !== undefined) await gone;
-        return ledger.journal(q);
+        const read = ledger.journal(q);
+        if (q?.after === undefined) return read;
+        secondRead = read;
+        const page = await read;
+        await left;
+        return page;
       },
     };
+    // The header and the first page, as the export makes them: what the browser takes whole.
+    const made = journalCsvChunks(ledger, range);
+    const firstPage = `${(await made.next()).value}${(await made.next()).value}`;
+    await made.return(undefined);
     const log = createAuditLog(h.deps.kv, dashboardKeys(h.deps.prefix));
-    const failedOnes = async () => (await log.all()).filter((e) => e.action === "export_failed");
-    const whole = async () => (await log.all()).filter((e) => e.action === "export").length;
-    const before = (await failedOnes()).length;
-    const wholeBefore = await whole();
+    const ended = async () => {
+      const all = await log.all();
+      return {
+        failed: all.filter((e) => e.action === "export_failed"),
+        whole: all.filter((e) => e.action === "export").length,
+      };
+    };
+    const before = await ended();
     try {
       const browser = new AbortController();
       const res = await fetch(`${h.url}/dashboard/books/journal.csv?${query}`, {
@@ -142,16 +169,30 @@ describe("the back office's journal download", () => {
         signal: browser.signal,
       });
       expect(res.status).toBe(200);
+      // The browser takes the first page whole, and leaves once the server, its page written (the
+      // response drained), is asking for the next one, read already: a stream pulling ahead on
+      // its own would then reach the end before the server wrote the last page.
       const reader = res.body?.getReader();
-      expect((await reader?.read())?.done).toBe(false); // the first page arrived
+      let got = 0;
+      while (got < Buffer.byteLength(firstPage)) {
+        const read = await reader?.read();
+        if (!read || read.done) throw new Error("the download ended before its first page");
+        got += read.value.length;
+      }
+      while (response?.writableNeedDrain !== false) await new Promise((r) => setImmediate(r));
+      await secondRead;
       browser.abort();
-      left();
-      // The server sees the close on its own time: wait for the entry, however long that takes.
-      while ((await failedOnes()).length === before) await new Promise((r) => setImmediate(r));
-      const [newest] = await failedOnes();
-      expect(newest?.detail).toMatch(/^journal .*: the client left before the end$/);
-      expect(await whole()).toBe(wholeBefore);
+      await left;
+      // The entry is written when the server's cancel runs: wait for an end, however long.
+      let after = await ended();
+      while (after.failed.length === before.failed.length && after.whole === before.whole) {
+        await new Promise((r) => setImmediate(r));
+        after = await ended();
+      }
+      expect(after.whole).toBe(before.whole);
+      expect(after.failed[0]?.detail).toMatch(/^journal .*: the client left before the end$/);
     } finally {
+      h.server.off("request", watch);
       h.deps.ledger = ledger;
     }
   });

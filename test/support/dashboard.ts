@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import type { Redis } from "ioredis";
 import { expect } from "vitest";
 import {
@@ -33,6 +34,8 @@ export const AGENT = 2001;
 
 export interface DashboardHarness {
   url: string;
+  /** The HTTP listener: what the server sees of a browser (a socket's end) before it answers. */
+  server: Server;
   /** The Redis the stores use (and the back office, unless started on memory). */
   redis: Redis;
   store: OrderStore;
@@ -135,6 +138,7 @@ export async function startDashboard(opts: { memory?: boolean } = {}): Promise<D
 
   return {
     url: server.url,
+    server: server.server,
     redis: t.redis,
     store,
     ledger,
