@@ -1,4 +1,7 @@
 import type { AdminNote } from "../orders/context.ts";
+import type { Order } from "../orders/model.ts";
+import { COLLISION_NOTE } from "../orders/owed.ts";
+import { collisionNote } from "../orders/provider-events.ts";
 import { createHourlyAlert, type HourlyAlertDeps, type HourlyAlertKind } from "./hourly-alert.ts";
 
 /**
@@ -6,10 +9,11 @@ import { createHourlyAlert, type HourlyAlertDeps, type HourlyAlertKind } from ".
  * reference the aggregator already holds (orders/provider-events.ts). A counter set back by a
  * restore refuses every new order until it passes the references the aggregator holds, so one
  * alert per order per admin would bury the admin lane: at most one an hour (hourly-alert.ts), the
- * orders counted meanwhile keep their own record (failed, the refusal in their history).
+ * orders counted meanwhile keep their own record (failed, the refusal in their history). The
+ * order's write marks it owed the count (orders/owed.ts), so a crash before it loses no alert.
  */
 export const COLLISION_KIND: HourlyAlertKind = {
-  name: "reference-collision",
+  name: COLLISION_NOTE,
   counted: "an order's note for the admins: counted",
   more: "order(s) refused the same way",
   note: (order, note, since) =>
@@ -18,9 +22,18 @@ export const COLLISION_KIND: HourlyAlertKind = {
     `Execute refused for a reference the aggregator already holds (a reference counter set back by a restore?): ${count} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
   // Each order so refused failed in its write.
   status: "failed",
+  owedDetail: owedDetailOf,
 };
+
+/**
+ * The note, for an order the flush's repair tells (its own process ended before the count): as
+ * its step made it, from the aggregator's words kept on the order.
+ */
+function owedDetailOf(order: Order): string {
+  return collisionNote(order.providerMessage ?? "");
+}
 
 export function createCollisionAlert(deps: HourlyAlertDeps): (n: AdminNote) => Promise<boolean> {
   const tell = createHourlyAlert(deps, COLLISION_KIND);
-  return ({ order, note, at }) => tell(order, note, at);
+  return ({ order, note, at, owed }) => tell(order, note, at, owed === true);
 }

@@ -16,8 +16,9 @@ import { type HourlyWindow, isOpen, windowJson, windowOf } from "./hourly-window
  * when the window is still the one the words were made from): no count is lost to a concurrent
  * one, and of two processes telling or flushing the same window one does (session 28); an order
  * stamped just before a window another process opened counts in it (hourly-window.ts EARLY_MS).
- * A kind whose order's write marks it owed a count (figures off) is counted only while marked,
- * and the flush first repairs the marks a crash left (repairOwed, session 30).
+ * A kind whose order's write marks it owed a count (figures off, reference collisions:
+ * orders/owed.ts) is counted only while marked, and the flush first repairs the marks a crash
+ * left (repairOwed, session 30).
  */
 
 export const HOURLY_ALERT_WINDOW_MS = 3_600_000;

@@ -1,4 +1,5 @@
 import type { OrdersContext } from "./context.ts";
+import { FIGURES_OFF_NOTE } from "./figures-check.ts";
 import {
   isFinal,
   type Notification,
@@ -6,6 +7,7 @@ import {
   type OrderEvent,
   orderEventSchema,
 } from "./model.ts";
+import { COLLISION_NOTE } from "./owed.ts";
 import { transition } from "./state.ts";
 import type { UpdateResult } from "./store.ts";
 
@@ -82,7 +84,10 @@ export function createApply(ctx: OrdersContext): Apply {
         from = t.from;
         figuresOff = t.figuresOff;
         adminNote = t.adminNote;
-        return t.changed ? { order: t.order, notifications: t.notifications } : null;
+        if (!t.changed) return null;
+        // The admins' note is owed its count with the write: a crash before it leaves the mark.
+        const owes = t.adminNote === undefined ? [] : [COLLISION_NOTE];
+        return { order: t.order, notifications: t.notifications, owes };
       },
       order,
     );
@@ -92,9 +97,11 @@ export function createApply(ctx: OrdersContext): Apply {
     if (!result.updated && hinted) return applyOnce(input, undefined, false);
     if (!result.updated) return { outcome: "unchanged", order: result.order, notifications: [] };
     reportWrite(ctx, result);
+    const owed = result.owed ?? [];
     if (figuresOff !== undefined)
-      await tellFiguresOff(ctx, result.order, figuresOff, result.figuresOffOwed === true);
-    if (adminNote !== undefined) await tellAdmins(ctx, result.order, adminNote);
+      await tellFiguresOff(ctx, result.order, figuresOff, owed.includes(FIGURES_OFF_NOTE));
+    if (adminNote !== undefined)
+      await tellAdmins(ctx, result.order, adminNote, owed.includes(COLLISION_NOTE));
     if (isFinal(from) && !statusChanged) reportFinalWord(ctx, event, result.order);
     if (statusChanged) reportTransition(ctx, event, from, result.order);
     return {
@@ -220,13 +227,18 @@ async function tellFiguresOff(
 /**
  * The admins told of a step's note (an execute refused for a reference the aggregator already
  * holds), after the write, within an overall limit (books/collision-alert.ts): a counter set back
- * refuses order after order. A crash in between loses the alert, not the record (the order failed,
- * the refusal in its history), and leaves no window, so the next such order is told.
+ * refuses order after order. The write marked the order owed its count (`owed`, owed.ts): a crash
+ * or an error here leaves the mark, and the reconciler's flush tells or counts the order.
  */
-async function tellAdmins(ctx: OrdersContext, order: Order, note: string): Promise<void> {
+async function tellAdmins(
+  ctx: OrdersContext,
+  order: Order,
+  note: string,
+  owed: boolean,
+): Promise<void> {
   ctx.log?.warn({ reference: order.reference, note }, "an order's note for the admins");
   try {
-    await ctx.onAdminNote?.({ order, note, at: ctx.now() });
+    await ctx.onAdminNote?.({ order, note, at: ctx.now(), ...(owed ? { owed } : {}) });
   } catch (err) {
     ctx.log?.error({ err: String(err), reference: order.reference }, "admins' note not sent");
   }

@@ -39,6 +39,11 @@ export interface AdminNote {
   order: Order;
   note: string;
   at: number;
+  /**
+   * The order's write marked it owed a count (UpdateResult.owed, owed.ts COLLISION_NOTE): the
+   * count takes the mark, and one left by a crash is told by the flush's repair.
+   */
+  owed?: boolean;
 }
 
 /** An order whose booked figures are off, and what is off in words. */
@@ -47,7 +52,7 @@ export interface FiguresOff {
   off: string;
   at: number;
   /**
-   * The order's write marked it owed a count (UpdateResult.figuresOffOwed): the count takes the
+   * The order's write marked it owed a count (UpdateResult.owed): the count takes the
    * mark, and one left by a crash is counted by the flush's repair (books/hourly-alert.ts).
    */
   owed?: boolean;

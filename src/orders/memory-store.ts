@@ -1,8 +1,8 @@
 import type { MemoryLedger } from "../ledger/memory-store.ts";
 import type { LedgerResult } from "../ledger/model.ts";
-import { FIGURES_OFF_NOTE, owesFiguresOffCount } from "./figures-check.ts";
 import type { Notification, Order, UnmatchedEvent } from "./model.ts";
 import { holdIdOf, isFinal, orderSchema } from "./model.ts";
+import { owedWindows } from "./owed.ts";
 import { balanceAccountOf, bookingsOf, holdOf, settlementOf } from "./postings.ts";
 import { indexMembers, runSearch, type SearchSource } from "./search.ts";
 import {
@@ -38,7 +38,7 @@ export type MemoryOwed = Map<string, Map<string, number>>;
 
 export interface MemoryOrderStoreOptions {
   outbox?: MemoryOutbox;
-  /** Where a step that sets `figuresOffAt` marks the order owed its count; none: not marked. */
+  /** Where a step marks the order owed an hourly count (owed.ts owedWindows); none: not marked. */
   owed?: MemoryOwed;
   /** The books an order's hold is taken in; required for orders with a holdId. */
   ledger?: MemoryLedger;
@@ -143,17 +143,18 @@ function post(st: MemoryState, current: Order, written: Order) {
   return { ...(settlement ? { settlement } : {}), ...(bookings.length > 0 ? { bookings } : {}) };
 }
 
-/** As the Redis update script: the order owed a count in the figures-off window, in its step. */
-function markOwed(st: MemoryState, current: Order, written: Order): boolean {
+/** As the Redis update script: the order owed a count in each hourly window named, in its step. */
+function markOwed(st: MemoryState, reference: string, names: readonly string[]): void {
   const owed = st.opts.owed;
-  if (!owed || !owesFiguresOffCount(current, written)) return false;
-  let set = owed.get(FIGURES_OFF_NOTE);
-  if (!set) {
-    set = new Map();
-    owed.set(FIGURES_OFF_NOTE, set);
+  if (!owed) return;
+  for (const name of names) {
+    let set = owed.get(name);
+    if (!set) {
+      set = new Map();
+      owed.set(name, set);
+    }
+    set.set(reference, st.now());
   }
-  set.set(written.reference, st.now());
-  return true;
 }
 
 function update(st: MemoryState, reference: string, mutate: Mutation): UpdateResult | null {
@@ -168,13 +169,15 @@ function update(st: MemoryState, reference: string, mutate: Mutation): UpdateRes
   if (written.transactionId && !st.byTx.has(written.transactionId))
     st.byTx.set(written.transactionId, written.reference);
   st.opts.outbox?.append(result.notifications);
-  const owed = markOwed(st, current, written);
+  // Marked only where a map takes the marks (else no count would ever take them).
+  const owed = st.opts.owed ? owedWindows(current, written, result.owes) : [];
+  markOwed(st, written.reference, owed);
   return {
     order: clone(final),
     updated: true,
     notifications: result.notifications,
     ...posted,
-    ...(owed ? { figuresOffOwed: true as const } : {}),
+    ...(owed.length > 0 ? { owed } : {}),
   };
 }
 

@@ -43,6 +43,14 @@ export function eventFromExecute(result: ExecuteResult, at: number, order?: Orde
   };
 }
 
+/**
+ * The admins' words for an execute refused as a reference the aggregator already holds, from its
+ * message (the answer's, or the order's `providerMessage` when the flush's repair tells it).
+ */
+export function collisionNote(message: string): string {
+  return `the aggregator refused the execute as a duplicate of a reference it already holds ("${message.slice(0, 80)}"). Ours is sent once, so that is another recharge's: a reference counter set back (a restore?). The order failed (a prepaid order's hold returned); check the counter (docs/backup-restore.md).`;
+}
+
 function executeEvent(result: ExecuteResult, at: number): OrderEvent {
   switch (result.kind) {
     case "accepted":
@@ -73,7 +81,7 @@ function executeEvent(result: ExecuteResult, at: number): OrderEvent {
           at,
           note: `rejected: reference already held by the aggregator (HTTP ${result.httpStatus})`,
           providerMessage: result.message.slice(0, 500),
-          adminNote: `the aggregator refused the execute as a duplicate of a reference it already holds ("${result.message.slice(0, 80)}"). Ours is sent once, so that is another recharge's: a reference counter set back (a restore?). The order failed (a prepaid order's hold returned); check the counter (docs/backup-restore.md).`,
+          adminNote: collisionNote(result.message),
         };
       }
       return {

@@ -1,7 +1,6 @@
 import { type LedgerKey, ledgerKeys } from "../ledger/lua.ts";
 import type { RedisClient } from "../redis/connection.ts";
 import { type Keyspace, keyspace } from "../redis/keyspace.ts";
-import { FIGURES_OFF_NOTE } from "./figures-check.ts";
 import type { Order } from "./model.ts";
 import { holdWritesForTurn } from "./redis-batch.ts";
 import { parseOrder } from "./redis-codec.ts";
@@ -12,8 +11,8 @@ export interface RedisOrderEnv {
   redis: RedisClient;
   k: Keyspace;
   ledger: Record<LedgerKey, string>;
-  /** The figures-off window's owed set (figures-check.ts FIGURES_OFF_NOTE), in the money slot. */
-  figuresOffOwed: string;
+  /** The owed set of the hourly window named (owed.ts owedWindows), in the money slot. */
+  owedSet: (name: string) => string;
   now: () => number;
   /** The hot pair (read the order, compare-and-set it) leaves with the turn's other commands. */
   hold: () => void;
@@ -66,6 +65,6 @@ export function createRedisOrderEnv(opts: {
     return String(Math.max(before, Math.floor(now())) + SEED_AHEAD_MS);
   };
 
-  const figuresOffOwed = k.crossing(`owed:${FIGURES_OFF_NOTE}`);
-  return { redis, k, ledger: ledgerKeys(k), figuresOffOwed, now, hold, load, loadMany, seedOf };
+  const owedSet = (name: string) => k.crossing(`owed:${name}`);
+  return { redis, k, ledger: ledgerKeys(k), owedSet, now, hold, load, loadMany, seedOf };
 }

@@ -124,12 +124,12 @@ redis.call('ZADD', KEYS[${7 + LEDGER_KEYS.length}], unpack(members))
 return {1, ref, after}
 `;
 
-// KEYS: order, open, byTx, outbox, then the five ledger keys, then the figures-off window's owed
-// set. The notifications carry the order as written (field 'o'): while the entry is fresh the
-// notifier renders from it instead of reading the order (notifier.ts).
+// KEYS: order, open, byTx, outbox, then the five ledger keys, then the owed sets of the hourly
+// windows the step owes a count in (owed.ts owedWindows: the order marked in each, scored by at;
+// none: none). The notifications carry the order as written (field 'o'): while the entry is fresh
+// the notifier renders from it instead of reading the order (notifier.ts).
 // ARGV: expected version, new version, json, reference, final?, txId, settle (post|void|''),
-// hold id, at, balance account (or ''), owed? ('1': the step set figuresOffAt, so the order is
-// marked owed a count, scored by at), n (bookings), n × TRANSFER_ARGC booking args,
+// hold id, at, balance account (or ''), n (bookings), n × TRANSFER_ARGC booking args,
 // notifications...
 // The hold is settled, and the success's bookings (bookingsOf) written, in the same step as the
 // status change and its notifications; the version check makes the step run once, and the ledger
@@ -143,15 +143,15 @@ if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
 local settled = 0
 if ARGV[7] == 'post' then settled = ledger_post(L, ARGV[8], ARGV[9]) end
 if ARGV[7] == 'void' then settled = ledger_void(L, ARGV[8], ARGV[9]) end
-local n = tonumber(ARGV[12])
+local n = tonumber(ARGV[11])
 local booked = {}
-for b = 0, n - 1 do booked[#booked + 1] = ledger_transfer(L, ARGV, 13 + b * ${TRANSFER_ARGC}) end
+for b = 0, n - 1 do booked[#booked + 1] = ledger_transfer(L, ARGV, 12 + b * ${TRANSFER_ARGC}) end
 local json, after = with_balance_after(ARGV[3], ARGV[10])
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', json)
 if ARGV[5] == '1' then redis.call('ZREM', KEYS[2], ARGV[4]) end
 if ARGV[6] ~= '' then redis.call('HSETNX', KEYS[3], ARGV[6], ARGV[4]) end
-if ARGV[11] == '1' then redis.call('ZADD', KEYS[${5 + LEDGER_KEYS.length}], ARGV[9], ARGV[4]) end
-for i = 13 + n * ${TRANSFER_ARGC}, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i], 'o', json) end
+for i = ${5 + LEDGER_KEYS.length}, #KEYS do redis.call('ZADD', KEYS[i], ARGV[9], ARGV[4]) end
+for i = 12 + n * ${TRANSFER_ARGC}, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i], 'o', json) end
 return {1, settled, booked, after}
 `;
 
@@ -171,9 +171,9 @@ export const orderCreate = luaScript<
   CREATE,
 );
 export const orderUpdate = luaScript<
-  "order" | "open" | "byTx" | "outbox" | LedgerKey | "owed",
+  "order" | "open" | "byTx" | "outbox" | LedgerKey,
   [number, unknown?, unknown[]?, string?]
->("raOrderUpdate", ["order", "open", "byTx", "outbox", ...LEDGER_KEYS, "owed"], UPDATE);
+>("raOrderUpdate", ["order", "open", "byTx", "outbox", ...LEDGER_KEYS], UPDATE);
 
 // KEYS: the settled-watch set. ARGV: reference, the due time read. Removes the entry only if it is
 // still due at that time: a newer settlement's watch (a later due time) stays.

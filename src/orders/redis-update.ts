@@ -1,9 +1,9 @@
 import { parseLedgerReply, transferArgv } from "../ledger/lua.ts";
 import type { LedgerResult } from "../ledger/model.ts";
 import { ensureReplicated } from "../redis/replication.ts";
-import { owesFiguresOffCount } from "./figures-check.ts";
 import { isFinal, type Order } from "./model.ts";
 import { validOrder } from "./order-check.ts";
+import { owedWindows } from "./owed.ts";
 import { balanceAccountOf, bookingsOf, settlementOf } from "./postings.ts";
 import { cloneJson, orderJson, withBalanceAfter } from "./redis-codec.ts";
 import type { RedisOrderEnv } from "./redis-env.ts";
@@ -32,9 +32,9 @@ async function writeOnce(
   const at = env.now();
   const transfers = bookingsOf(current, written);
   const balanceAccount = balanceAccountOf(current, written);
-  const owed = owesFiguresOffCount(current, written);
+  const owed = owedWindows(current, written, result.owes);
   env.hold();
-  const [ok, settled, booked, after] = await orderUpdate.run(
+  const [ok, settled, booked, after] = await orderUpdate.runWithKeys(
     redis,
     {
       order: k.order(current.reference),
@@ -42,8 +42,8 @@ async function writeOnce(
       byTx: k.byTransaction,
       outbox: k.outbox,
       ...env.ledger,
-      owed: env.figuresOffOwed,
     },
+    owed.map(env.owedSet),
     String(current.version),
     String(written.version),
     orderJson(written, balanceAccount),
@@ -57,7 +57,6 @@ async function writeOnce(
     action ? (written.holdId ?? "") : "",
     String(at),
     balanceAccount ?? "",
-    owed ? "1" : "",
     String(transfers.length),
     ...transfers.flatMap((t) => transferArgv(t, at)),
     ...result.notifications.map((n) => JSON.stringify(n)),
@@ -82,7 +81,7 @@ async function writeOnce(
     notifications: result.notifications,
     ...(settlement ? { settlement } : {}),
     ...(bookings.length > 0 ? { bookings } : {}),
-    ...(owed ? { figuresOffOwed: true as const } : {}),
+    ...(owed.length > 0 ? { owed } : {}),
   };
 }
 

@@ -17,8 +17,14 @@ export type CreateResult =
   /** An order with the same idempotency key exists: that one is returned, nothing was written. */
   | { created: false; order: Order };
 
-/** The mutation run inside the compare-and-set loop; null means "no change". */
-export type Mutation = (current: Order) => { order: Order; notifications: Notification[] } | null;
+/**
+ * The mutation run inside the compare-and-set loop; null means "no change". `owes`: the hourly
+ * alert windows (crossings note names) the step marks the order owed a count in, with its write
+ * (owed.ts owedWindows).
+ */
+export type Mutation = (
+  current: Order,
+) => { order: Order; notifications: Notification[]; owes?: readonly string[] } | null;
 
 export interface UpdateResult {
   order: Order;
@@ -30,10 +36,10 @@ export interface UpdateResult {
   /** The transfers booked with this update (bookingsOf), in order, if any. */
   bookings?: LedgerResult[];
   /**
-   * True when this write marked the order owed a count in the figures-off window (it set
-   * `figuresOffAt`; figures-check.ts FIGURES_OFF_NOTE): its count is then the mark's to take.
+   * The hourly alert windows this write marked the order owed a count in (owed.ts owedWindows):
+   * its count there is then the mark's to take.
    */
-  figuresOffOwed?: true;
+  owed?: readonly string[];
 }
 
 export interface ListOpenOptions {

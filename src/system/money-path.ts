@@ -107,7 +107,8 @@ export function wireMoneyPath(
     adminChatIds: [...parts.adminIds],
     metrics,
     // The orders counted in an hourly alert's window are told once its hour ended (session 28).
-    // First, the orders marked owed a figures-off count that no process counted (a crash).
+    // First, the orders marked owed an hourly count (figures off, a reference collision) that no
+    // process counted (a crash).
     eachTick: createHourlyAlertsFlush({
       crossings: parts.stores.crossings,
       adminChatIds: [...parts.adminIds],

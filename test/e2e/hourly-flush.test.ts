@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { transition } from "../../src/orders/state.ts";
+import { writeRefusalOwed } from "../support/hourly-crash.ts";
 import { placedOrder } from "../support/orders.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
@@ -74,16 +75,7 @@ describe.each([
   // with it), and no count after it: the reconciler's tick a minute on tells the admin, once.
   it("is told by the reconciler's tick past the grace, once", async () => {
     const reference = String(clock);
-    const order = placedOrder({
-      reference,
-      idempotencyKey: `k-${reference}`,
-      userId: 3101,
-      chatId: 3101,
-      status: "submitting",
-      createdAt: clock,
-      updatedAt: clock,
-    });
-    await ts.system.store.create(order);
+    await ts.system.store.create(submitting(reference));
     const answer = {
       source: "execute",
       status: "success",
@@ -103,7 +95,24 @@ describe.each([
     });
     expect(written?.order.figuresOffAt).toBe(clock);
     clock += 2 * 60_000;
-    const said = new RegExp(`Order ${reference}: the aggregator's figures are off`);
+    await toldOnce(new RegExp(`Order ${reference}: the aggregator's figures are off`));
+  });
+
+  // h-collide: the same for an execute refused as a reference the aggregator already holds, the
+  // step's write as apply makes it (the collision window owed with it), and no count after it.
+  it("a refused order's reference-collision alert is told by the tick past the grace, once", async () => {
+    const reference = String(clock);
+    await ts.system.store.create(submitting(reference));
+    const written = await writeRefusalOwed(ts.system.store, reference, clock);
+    expect(written?.order.status).toBe("failed");
+    clock += 2 * 60_000;
+    await toldOnce(
+      new RegExp(`Order ${reference}: the aggregator refused the execute as a duplicate`),
+    );
+  });
+
+  /** `said` reaches the admin, and two more reconciler ticks do not say it again. */
+  async function toldOnce(said: RegExp): Promise<void> {
     await ts.user(ADMIN).waitFor(said);
     await ts.system.reconciler.runOnce();
     await ts.system.reconciler.runOnce();
@@ -114,5 +123,18 @@ describe.each([
         .botTexts()
         .filter((t) => said.test(t)),
     ).toHaveLength(1);
-  });
+  }
+
+  /** An order whose execute is under way, at the test's clock. */
+  function submitting(reference: string) {
+    return placedOrder({
+      reference,
+      idempotencyKey: `k-${reference}`,
+      userId: 3101,
+      chatId: 3101,
+      status: "submitting",
+      createdAt: clock,
+      updatedAt: clock,
+    });
+  }
 });

@@ -1,12 +1,16 @@
 import { randomBytes } from "node:crypto";
 import { Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHourlyAlertsFlush } from "../../src/books/index.ts";
 import { createAuditLog } from "../../src/dashboard/audit.ts";
 import { redisKv } from "../../src/dashboard/index.ts";
 import { dashboardKeys } from "../../src/dashboard/keys.ts";
 import { account, postedAround } from "../../src/ledger/index.ts";
+import { COLLISION_NOTE } from "../../src/orders/owed.ts";
 import { creditCap } from "../../src/payments/caps.ts";
 import { createRedisTopUpStore, creditTransferId, type TopUp } from "../../src/payments/index.ts";
+import { writeRefusalOwed } from "../support/hourly-crash.ts";
+import { placedOrder } from "../support/orders.ts";
 import { type OwnCluster, startOwnCluster } from "../support/redis-cluster.ts";
 import { startTestSystem, type TestSystem } from "../support/system.ts";
 import { waitUntil } from "../support/wait.ts";
@@ -202,6 +206,28 @@ describe("the order flow on a 3-master Redis Cluster", () => {
     const onAdjustments = await postedAround(l, booked.entry, adjustments);
     expect(onFloat && onFloat.afterPaisa - onFloat.beforePaisa).toBe(1_234);
     expect(onAdjustments && onAdjustments.afterPaisa - onAdjustments.beforePaisa).toBe(-1_234);
+  });
+
+  it("marks a refused order owed its hourly count and repairs it: the owed set in {money}", async () => {
+    // h-collide: the order's update script with an owed set among its keys, then the flush's
+    // repair (owedBefore, the count's and the tell's scripts with the set), as after a crash.
+    const { store, crossings } = ts.system;
+    const reference = `77${randomBytes(5).readUIntBE(0, 5) % 10_000_000_000}`;
+    await store.create(
+      placedOrder({ reference, idempotencyKey: `k-${reference}`, status: "submitting" }),
+    );
+    const written = await writeRefusalOwed(store, reference, Date.now());
+    expect(written?.owed).toEqual([COLLISION_NOTE]);
+    const at = Date.now() + 2 * 60_000;
+    expect((await crossings.owedBefore(COLLISION_NOTE, at, 10)).map((o) => o.reference)).toEqual([
+      reference,
+    ]);
+    await createHourlyAlertsFlush({ crossings, adminChatIds: [], orders: store })(at);
+    expect(await crossings.owedBefore(COLLISION_NOTE, at, 10)).toEqual([]);
+    expect(JSON.parse((await crossings.recall(COLLISION_NOTE)) ?? "null")).toMatchObject({
+      since: at,
+      more: 0,
+    });
   });
 
   it("answers a WhatsApp customer: the person is read apart from the chat's script", async () => {
