@@ -81,9 +81,9 @@ export function errorOf(err: unknown) {
  * headers with it) and asks for the body, the chunks are written to the response here, each
  * write's callback telling `written` that its bytes are out: a ReadableStream's reader may keep
  * what it was given, so only a write whose completion is seen may give its buffer back. The
- * server's reader waits meanwhile and ends the response when the stream closes, as before. The
- * stream's queue holds nothing (high-water mark 0): a read is asked for only once the server has
- * written the chunk before it, so the bytes written here always come after.
+ * server's reader waits meanwhile and ends the response when the stream closes, as before. There
+ * the stream's queue holds nothing (high-water mark 0): a read is asked for only once the server
+ * has written the chunk before it, so the bytes written here always come after.
  */
 function textStream(
   chunks: DownloadChunks,
@@ -129,7 +129,8 @@ function textStream(
         await it.return?.();
       },
     },
-    { highWaterMark: 0 },
+    // Written here: nothing queued ahead (below). Read through a stream: one chunk ahead, as before.
+    to.res ? { highWaterMark: 0 } : undefined,
   );
 
   /** Every chunk left, written to the response; closes the stream at the end, as pull would. */

@@ -45,9 +45,6 @@ export function journalCsvOffThread(
   // Started on the first read, so an iterable never read starts no thread.
   let worker: Worker | undefined;
   let closed = false;
-  // The buffers handed out and not yet given back: each goes back at most once, and only while
-  // the worker runs (a buffer given back is detached here; one that is not is left to the GC).
-  const out = new WeakSet<ArrayBufferLike>();
   const send = (m: ToWorker, transfer?: ArrayBuffer[]) => {
     if (!closed) worker?.postMessage(m, transfer);
   };
@@ -86,7 +83,6 @@ export function journalCsvOffThread(
         if (m.error !== undefined) throw new Error(m.error);
         if (m.done) return;
         if (m.bytes) {
-          out.add(m.bytes.buffer);
           yield m.bytes;
           send("ack");
         }
@@ -99,9 +95,10 @@ export function journalCsvOffThread(
   return {
     [Symbol.asyncIterator]: chunks,
     written(chunk) {
+      // Only while the worker runs, and once: a buffer given back is detached here (length 0).
       const buffer = chunk.buffer;
-      if (closed || !out.delete(buffer)) return;
-      send({ back: buffer as ArrayBuffer }, [buffer as ArrayBuffer]);
+      if (closed || !(buffer instanceof ArrayBuffer) || buffer.byteLength === 0) return;
+      send({ back: buffer }, [buffer]);
     },
   };
 }
