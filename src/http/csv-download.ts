@@ -1,6 +1,15 @@
+import { ServerResponse } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import type { Logger } from "../logger.ts";
+
+/**
+ * A download's chunks; `written`, when there, is told of each chunk once its bytes are on the wire
+ * (ledger/csv-off-thread.ts then refills its buffer rather than allocating another).
+ */
+export type DownloadChunks = AsyncIterable<string | Uint8Array> & {
+  written?: (chunk: Uint8Array) => void;
+};
 
 /** How a streamed download ended: whole, or not (a chunk failed, or the client left first). */
 export type DownloadEnd = { whole: true } | { whole: false; why: string };
@@ -13,7 +22,7 @@ export type DownloadEnd = { whole: true } | { whole: false; why: string };
  */
 export function csvDownload(
   c: Context,
-  chunks: AsyncIterable<string | Uint8Array>,
+  chunks: DownloadChunks,
   opts: {
     /** The file name the browser saves. */
     name: string;
@@ -59,7 +68,8 @@ export function csvDownload(
     outgoing?.destroy();
     return false;
   };
-  return c.body(textStream(chunks, failed, atEnd, ended), 200, {
+  const res = outgoing instanceof ServerResponse ? outgoing : undefined;
+  return c.body(textStream(chunks, { failed, atEnd, ended, res }), 200, {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="${opts.name}"`,
     "Cache-Control": "no-store",
@@ -93,36 +103,96 @@ export function errorOf(err: unknown) {
  * the stream then waits for the cancel that follows; otherwise the stream errors. `atEnd` is told
  * of the last chunk before the stream closes (it answers false when it has cut the response
  * instead), and `ended` of a cancel (the client left, or the cut).
+ *
+ * Served by @hono/node-server over HTTP/1 (`res`), once it has sent the head (the middleware's
+ * headers with it) and asks for the body, the chunks are written to the response here, each
+ * write's callback telling `written` that its bytes are out: a ReadableStream's reader may keep
+ * what it was given, so only a write whose completion is seen may give its buffer back. The
+ * server's reader waits meanwhile and ends the response when the stream closes, as before. There
+ * the stream's queue holds nothing (high-water mark 0): a read is asked for only once the server
+ * has written the chunk before it, so the bytes written here always come after.
  */
 function textStream(
-  chunks: AsyncIterable<string | Uint8Array>,
-  failed: (err: unknown) => Promise<boolean>,
-  atEnd: () => Promise<boolean>,
-  ended: (end: DownloadEnd) => Promise<void>,
+  chunks: DownloadChunks,
+  to: {
+    failed: (err: unknown) => Promise<boolean>;
+    /** Told of the last chunk; false when the client had left and the response was cut instead. */
+    atEnd: () => Promise<boolean>;
+    ended: (end: DownloadEnd) => Promise<void>;
+    res: ServerResponse | undefined;
+  },
 ): ReadableStream<Uint8Array> {
   const it = chunks[Symbol.asyncIterator]();
   const encoder = new TextEncoder();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      let next: IteratorResult<string | Uint8Array>;
-      try {
-        next = await it.next();
-      } catch (err) {
-        if (await failed(err)) return new Promise<void>(() => {});
-        controller.error(err);
+  const bytes = (v: string | Uint8Array) => (typeof v === "string" ? encoder.encode(v) : v);
+  // A response closed under the writes: the server's reader cancels the stream, which ends here.
+  let gone = () => {};
+  const cancelled = new Promise<void>((resolve) => {
+    gone = resolve;
+  });
+  /** The next chunk, or undefined once `failed` was told (and the stream errored if it must). */
+  const next = async (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    try {
+      return await it.next();
+    } catch (err) {
+      if (await to.failed(err)) await new Promise<void>(() => {});
+      controller.error(err);
+      return undefined;
+    }
+  };
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const { res } = to;
+        if (res?.headersSent) return res.destroyed ? cancelled : writeAll(res, controller);
+        const got = await next(controller);
+        if (!got) return;
+        if (got.done) {
+          if (!(await to.atEnd())) return cancelled;
+          controller.close();
+        } else controller.enqueue(bytes(got.value));
+      },
+      async cancel() {
+        gone();
+        await to.ended({ whole: false, why: LEFT });
+        await it.return?.();
+      },
+    },
+    // Written here: nothing queued ahead (below). Read through a stream: one chunk ahead, as before.
+    to.res ? { highWaterMark: 0 } : undefined,
+  );
+
+  /** Every chunk left, written to the response; closes the stream at the end, as pull would. */
+  async function writeAll(res: ServerResponse, controller: ReadableStreamDefaultController) {
+    for (;;) {
+      const got = await next(controller);
+      if (!got) return;
+      // The client left: the server's reader cancels the stream, and `ended` is told there.
+      if (res.destroyed) return cancelled;
+      if (got.done) {
+        if (!(await to.atEnd()) || res.destroyed) return cancelled;
+        controller.close();
         return;
       }
-      if (next.done) {
-        if (!(await atEnd())) return new Promise<void>(() => {});
-        controller.close();
-      } else
-        controller.enqueue(
-          typeof next.value === "string" ? encoder.encode(next.value) : next.value,
-        );
-    },
-    async cancel() {
-      await ended({ whole: false, why: LEFT });
-      await it.return?.();
-    },
+      const chunk = bytes(got.value);
+      const done = chunks.written;
+      const more = res.write(chunk, (err) => {
+        if (!err) done?.call(chunks, chunk);
+      });
+      if (!more) await drained(res);
+    }
+  }
+}
+
+/** Resolves when the response can take more, or is closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
   });
 }

@@ -1,6 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { createRedis, type RedisTarget } from "../redis/connection.ts";
 import { journalCsvChunks } from "./csv.ts";
+import { chunkEncoder } from "./csv-bytes.ts";
 import { createRedisLedger } from "./redis-store.ts";
 
 /**
@@ -8,7 +9,8 @@ import { createRedisLedger } from "./redis-store.ts";
  * journalCsvChunks does, on a connection of its own, and hands each chunk over as bytes. It runs
  * at most `credit` chunks ahead of the download: each chunk the main thread has passed on comes
  * back as an "ack" and lets one more be made, so a slow download holds a few chunks here, and a
- * fast one never waits for a thread to wake up between two chunks.
+ * fast one never waits for a thread to wake up between two chunks. A chunk's buffer given back
+ * once written (`back`) is refilled for a later chunk rather than a new one allocated.
  */
 export interface CsvWorkerData {
   redis: RedisTarget;
@@ -17,13 +19,16 @@ export interface CsvWorkerData {
   credit: number;
 }
 
+/** From the main thread: one more chunk may be made, or a written chunk's buffer to refill. */
+export type ToWorker = "ack" | { back: ArrayBuffer };
+
 const port = parentPort;
 if (port) {
   const data = workerData as CsvWorkerData;
   const redis = createRedis(data.redis);
   redis.on("error", () => undefined);
   const chunks = journalCsvChunks(createRedisLedger({ redis, prefix: data.prefix }), data.range);
-  const encoder = new TextEncoder();
+  const bytesOf = chunkEncoder();
   let credit = data.credit;
   let running = false;
   const finish = (message: { done: true } | { error: string }) => {
@@ -38,7 +43,7 @@ if (port) {
         const { done, value } = await chunks.next();
         if (done) return finish({ done: true });
         credit -= 1;
-        const bytes = encoder.encode(value);
+        const bytes = bytesOf.encode(value);
         port.postMessage({ bytes }, [bytes.buffer as ArrayBuffer]);
       }
     } catch (err) {
@@ -47,9 +52,11 @@ if (port) {
       running = false;
     }
   };
-  port.on("message", () => {
-    credit += 1;
-    void run();
+  port.on("message", (m: ToWorker) => {
+    if (m === "ack") {
+      credit += 1;
+      void run();
+    } else bytesOf.back(m.back);
   });
   void run();
 }
