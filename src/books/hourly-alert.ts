@@ -219,4 +219,4 @@ function repairOwed(
  * alert goes out in a later hour than the order's, and must not read as this hour's).
  */
 const lateWords = (markedAt: number) =>
-  ` Told late: the order was recorded at ${new Date(markedAt).toISOString().slice(0, 16).replace("T", " ")} UTC, and its process stopped before this alert.`;
+  ` Told late: the order was recorded at ${new Date(markedAt).toISOString().slice(0, 16).replace("T", " ")} UTC; its alert was not sent then.`;

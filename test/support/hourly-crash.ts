@@ -265,7 +265,7 @@ export function describeCrash(
       expect(alerts[0]?.note).toContain(kind.told(order));
       // Told late, with the order's own time (review s30 F7).
       expect(alerts[0]?.note).toContain(
-        "Told late: the order was recorded at 2026-11-28 10:00 UTC, and its process stopped before this alert.",
+        "Told late: the order was recorded at 2026-11-28 10:00 UTC; its alert was not sent then.",
       );
       // Run again, and an hour on: told once.
       expect(await tick()).toBe(0);
