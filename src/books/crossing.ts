@@ -65,25 +65,47 @@ export interface Crossings {
    * The orders in the note's owed set marked at or before `before` (oldest first, at most
    * `limit`): marked by their step and never counted (the process ended in between).
    */
-  owedBefore(
+  owedBefore(name: string, before: number, limit: number): Promise<OwedMark[]>;
+  /**
+   * A mark the repair could not take (its order unreadable or missing, its tell failing): set
+   * aside until `retryAt` (its score moved, so it cannot starve the marks after it), or dropped
+   * when it was marked before `dropBefore`, in one atomic step. "gone": a count took it meanwhile.
+   */
+  owedRetry(
     name: string,
-    before: number,
-    limit: number,
-  ): Promise<{ reference: string; at: number }[]>;
+    reference: string,
+    retryAt: number,
+    dropBefore: number,
+  ): Promise<"retry" | "dropped" | "gone">;
 }
 
 /**
- * `owed`: the orders owed a count, shared with the memory order store that marks them (a map of
- * its own when none is given: then nothing is marked owed).
+ * An owed mark: `at` is when the repair may take it (its score: the mark's time, or the retry's
+ * after a failure), `markedAt` when the order's write marked it.
  */
-export function createMemoryCrossings(
-  outbox: MemoryOutbox,
-  owed: MemoryOwed = new Map(),
-): Crossings {
+export interface OwedMark {
+  reference: string;
+  at: number;
+  markedAt: number;
+}
+
+/**
+ * `owed`: the orders owed a count, shared with the memory order store that marks them. None
+ * given: a count asked to take a mark counts as if none was asked (review s30 F6: a map of its own
+ * would answer "already" to every count whose mark the order store keeps elsewhere, and lose the
+ * alert; counting it cannot lose one, and with no marks the repair has none to count again).
+ */
+export function createMemoryCrossings(outbox: MemoryOutbox, owed?: MemoryOwed): Crossings {
   /** `armedAt`: the re-arm's reading time, when it had one. */
   const state = new Map<string, { below: true } | { below: false; armedAt?: number }>();
   const marks = new Set<string>();
   const notes = new Map<string, string>();
+  /** The mark's own time of a mark set aside (its score is then its retry's time). */
+  const markedAt = new Map<string, Map<string, number>>();
+  const takeMark = (name: string, reference: string) => {
+    owed?.get(name)?.delete(reference);
+    markedAt.get(name)?.delete(reference);
+  };
   return {
     async remember(name, json) {
       notes.set(name, json);
@@ -93,31 +115,48 @@ export function createMemoryCrossings(
     },
     // Synchronous from the read to the write: no other call runs in between.
     async countNote(name, c) {
-      const marks = owed.get(name);
-      if (c.owed && !marks?.has(c.reference)) return { counted: true, already: true };
+      const marks = owed?.get(name);
+      if (c.owed && owed && !marks?.has(c.reference)) return { counted: true, already: true };
       const raw = notes.get(name) ?? null;
       const w = countedIn(raw, c);
       if (!w) return { counted: false, raw };
       notes.set(name, windowJson(w));
-      if (c.owed) marks?.delete(c.reference);
+      if (c.owed) takeMark(name, c.reference);
       return { counted: true };
     },
     async replaceNote(name, expected, json, alerts, owedRef) {
       if ((notes.get(name) ?? null) !== expected) return false;
-      const marks = owed.get(name);
-      if (owedRef !== undefined && !marks?.has(owedRef)) return false;
+      const marks = owed?.get(name);
+      if (owedRef !== undefined && owed && !marks?.has(owedRef)) return false;
       const parsed = alerts.map((n) => notificationSchema.parse(n));
       notes.set(name, json);
-      if (owedRef !== undefined) marks?.delete(owedRef);
+      if (owedRef !== undefined) takeMark(name, owedRef);
       outbox.append(parsed);
       return true;
     },
     async owedBefore(name, before, limit) {
-      return [...(owed.get(name) ?? [])]
+      const since = markedAt.get(name);
+      return [...(owed?.get(name) ?? [])]
         .filter(([, at]) => at <= before)
         .sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]))
         .slice(0, Math.max(0, limit))
-        .map(([reference, at]) => ({ reference, at }));
+        .map(([reference, at]) => ({ reference, at, markedAt: since?.get(reference) ?? at }));
+    },
+    async owedRetry(name, reference, retryAt, dropBefore) {
+      const at = owed?.get(name)?.get(reference);
+      if (at === undefined) {
+        markedAt.get(name)?.delete(reference);
+        return "gone";
+      }
+      const since = markedAt.get(name)?.get(reference) ?? at;
+      if (since < dropBefore) {
+        takeMark(name, reference);
+        return "dropped";
+      }
+      owed?.get(name)?.set(reference, retryAt);
+      const times = markedAt.get(name) ?? new Map<string, number>();
+      markedAt.set(name, times.set(reference, since));
+      return "retry";
     },
     async markOnce(name) {
       if (marks.has(name)) return false;
@@ -236,6 +275,31 @@ const replaceNoteScript = luaScript<"note" | "outbox" | "owed", number>(
   REPLACE_NOTE,
 );
 
+// A mark the repair could not take. KEYS: the owed set, its marks' own times (a hash: a mark set
+// aside keeps its time there, as its score becomes the retry's). ARGV: the reference, the retry's
+// time, the time before which a mark is dropped. 1: set aside; 2: dropped; 0: not owed any more
+// (a count took it). The counts and tells only ZREM the set (older scripts too): an entry of the
+// hash whose mark they took is cleared by the next retry or drop of that reference, or stays (a
+// few bytes, only for marks that once failed).
+const OWED_RETRY = `
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score then redis.call('HDEL', KEYS[2], ARGV[1]) return 0 end
+local since = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or score)
+if since < tonumber(ARGV[3]) then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+  redis.call('HDEL', KEYS[2], ARGV[1])
+  return 2
+end
+redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1])
+redis.call('HSET', KEYS[2], ARGV[1], string.format('%.17g', since))
+return 1
+`;
+const owedRetryScript = luaScript<"owed" | "since", number>(
+  "raHourlyOwedRetry",
+  ["owed", "since"],
+  OWED_RETRY,
+);
+
 export function createRedisCrossings(redis: RedisClient, prefix: string): Crossings {
   const k = keyspace(prefix);
   const hold = holdWritesForTurn(redis);
@@ -287,10 +351,31 @@ export function createRedisCrossings(redis: RedisClient, prefix: string): Crossi
         0,
         limit,
       );
-      const owed: { reference: string; at: number }[] = [];
-      for (let i = 0; i + 1 < flat.length; i += 2)
-        owed.push({ reference: flat[i] ?? "", at: Number(flat[i + 1]) });
-      return owed;
+      const owed: OwedMark[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const at = Number(flat[i + 1]);
+        owed.push({ reference: flat[i] ?? "", at, markedAt: at });
+      }
+      if (owed.length === 0) return owed;
+      // A mark set aside keeps its own time in the hash (none: its score is it).
+      const since = await redis.hmget(
+        k.crossing(`owed-since:${name}`),
+        ...owed.map((o) => o.reference),
+      );
+      return owed.map((o, i) => {
+        const t = Number(since[i] ?? Number.NaN);
+        return Number.isFinite(t) ? { ...o, markedAt: t } : o;
+      });
+    },
+    async owedRetry(name, reference, retryAt, dropBefore) {
+      const r = await owedRetryScript.run(
+        redis,
+        { owed: k.crossing(`owed:${name}`), since: k.crossing(`owed-since:${name}`) },
+        reference,
+        retryAt,
+        dropBefore,
+      );
+      return r === 1 ? "retry" : r === 2 ? "dropped" : "gone";
     },
     async markOnce(name) {
       return (await redis.set(k.crossing(`mark:${name}`), "1", "NX")) === "OK";

@@ -1,7 +1,7 @@
 import type { Logger } from "../logger.ts";
 import { type Order, type OrderStatus, referenceSchema } from "../orders/model.ts";
 import { noteToAdmins } from "./admin-note.ts";
-import type { Crossings } from "./crossing.ts";
+import type { Crossings, OwedMark } from "./crossing.ts";
 import { type HourlyWindow, isOpen, windowJson, windowOf } from "./hourly-window.ts";
 
 /**
@@ -33,12 +33,20 @@ const TRIES = 5;
  */
 export const OWED_GRACE_MS = 60_000;
 /** Owed orders the repair counts per kind and flush (the rest at the next tick). */
-const OWED_PER_FLUSH = 50;
+export const OWED_PER_FLUSH = 50;
+/**
+ * A mark the repair could not take is tried again after as long as it has been owed, at least
+ * the grace and at most an hour (review s30 F5: moved out of the way, it cannot keep the marks
+ * after it from being read, OWED_PER_FLUSH at a time)...
+ */
+const OWED_RETRY_MAX_MS = HOURLY_ALERT_WINDOW_MS;
+/** ...and dropped, its error logged naming it, once marked longer ago than this: its set is bounded. */
+export const OWED_KEPT_MS = 7 * 24 * HOURLY_ALERT_WINDOW_MS;
 
 const hhmm = (at: number) => new Date(at).toISOString().slice(11, 16);
 
 export interface HourlyAlertDeps {
-  crossings: Pick<Crossings, "recall" | "countNote" | "replaceNote" | "owedBefore">;
+  crossings: Pick<Crossings, "recall" | "countNote" | "replaceNote" | "owedBefore" | "owedRetry">;
   adminChatIds: readonly number[];
   logger?: Logger | undefined;
   /** Where the flush's repair reads an owed order (the order store); none: no repair. */
@@ -79,9 +87,24 @@ export function createHourlyAlert(
   deps: HourlyAlertDeps,
   kind: HourlyAlertKind,
 ): (order: Order, detail: string, at: number, owed?: boolean) => Promise<boolean> {
+  const tell = hourlyTell(deps, kind);
+  return async (order, detail, at, owed) => (await tell(order, detail, at, owed)) === "told";
+}
+
+/** createHourlyAlert's step: told, counted in the window, or already (its mark taken by another). */
+function hourlyTell(
+  deps: HourlyAlertDeps,
+  kind: HourlyAlertKind,
+): (
+  order: Order,
+  detail: string,
+  at: number,
+  owed?: boolean,
+  late?: string,
+) => Promise<"told" | "counted" | "already"> {
   const { crossings, adminChatIds } = deps;
   const { name } = kind;
-  return async (order, detail, at, owed = false) => {
+  return async (order, detail, at, owed = false, late = "") => {
     const { reference } = order;
     for (let t = 1; ; t++) {
       const c = await crossings.countNote(name, {
@@ -94,17 +117,17 @@ export function createHourlyAlert(
       if (c.counted) {
         if (c.already) deps.logger?.info({ reference }, `${kind.counted} already`);
         else deps.logger?.warn({ reference }, kind.counted);
-        return false;
+        return c.already ? "already" : "counted";
       }
       const w = windowOf(c.raw);
-      const since = w && w.more > 0 ? ` Also ${countOf(kind, w)}` : "";
+      const since = `${late}${w && w.more > 0 ? ` Also ${countOf(kind, w)}` : ""}`;
       const note = kind.note(order, detail, since);
       // The alerts and the new window in one step, only over the window the words were made
       // from (review s26-a's order kept: no window without its alert, nor an alert twice).
       const alerts = noteToAdmins(adminChatIds, at, note, order);
       const window = windowJson({ since: at, more: 0, refs: [] });
       const mark = owed ? reference : undefined;
-      if (await crossings.replaceNote(name, c.raw, window, alerts, mark)) return true;
+      if (await crossings.replaceNote(name, c.raw, window, alerts, mark)) return "told";
       if (t >= TRIES) throw new Error(`the ${name} window changed under ${TRIES} tries`);
     }
   };
@@ -138,8 +161,11 @@ export function createHourlyFlush(
   return (at) =>
     Promise.all(
       kinds.map(async (k, i) => {
-        // First: an owed order told now carries the ended hour's count in its own alert.
-        await repairs[i]?.(at);
+        // First: an owed order told now carries the ended hour's count in its own alert. A repair
+        // that fails (its marks unreadable) must not keep the window's count untold (s30 F4).
+        const [repaired] = await Promise.allSettled([repairs[i]?.(at)]);
+        if (repaired.status === "rejected")
+          deps.logger?.error({ err: String(repaired.reason), kind: k.name }, "owed repair failed");
         return flushOne(k, at);
       }),
     );
@@ -149,32 +175,48 @@ export function createHourlyFlush(
  * The flush's repair of `kind` (null: the kind marks no order owed, or no order store): each order
  * its step marked owed a count more than OWED_GRACE_MS ago and that nobody counted (its process
  * ended between the write and the count) is told or counted now, as its own process would have;
- * the mark is taken with it, so a count that comes meanwhile is not doubled.
+ * the mark is taken with it, so a count that comes meanwhile is not doubled. A mark it cannot take
+ * (its order unreadable or missing, its tell failing) is set aside and tried again later, or
+ * dropped once owed OWED_KEPT_MS, each logged as an error naming the order (review s30 F4, F5).
  */
 function repairOwed(
   deps: HourlyAlertDeps,
   kind: HourlyAlertKind,
 ): ((at: number) => Promise<void>) | null {
-  const { orders } = deps;
+  const { orders, logger } = deps;
   const detailOf = kind.owedDetail;
   if (!orders || !detailOf) return null;
-  const tell = createHourlyAlert(deps, kind);
-  return async (at) => {
-    const owed = await deps.crossings.owedBefore(kind.name, at - OWED_GRACE_MS, OWED_PER_FLUSH);
-    for (const { reference } of owed) {
+  const tell = hourlyTell(deps, kind);
+  const repairOne = async ({ reference, markedAt }: OwedMark, at: number) => {
+    const log = { reference, kind: kind.name, markedAt: new Date(markedAt).toISOString() };
+    try {
       const order = await orders.get(reference);
-      // Orders are never deleted: a mark without its order is logged and kept, not guessed at.
-      if (!order) {
-        deps.logger?.error({ reference, kind: kind.name }, "an owed order is not in the store");
-        continue;
-      }
-      // One order's failure must not stop the others nor the window's flush at every tick.
-      try {
-        const told = await tell(order, detailOf(order), at, true);
-        deps.logger?.warn({ reference, told, kind: kind.name }, "an owed hourly count repaired");
-      } catch (err) {
-        deps.logger?.error({ err: String(err), reference }, "an owed hourly count not repaired");
-      }
+      // Orders are never deleted: a mark without its order is not guessed at.
+      if (!order) throw new Error("the owed order is not in the store");
+      const outcome = await tell(order, detailOf(order), at, true, lateWords(markedAt));
+      if (outcome === "already") logger?.info(log, "an owed hourly count already taken");
+      else logger?.warn({ ...log, outcome }, "an owed hourly count repaired");
+    } catch (err) {
+      const retryAt = at + Math.min(OWED_RETRY_MAX_MS, Math.max(OWED_GRACE_MS, at - markedAt));
+      const kept = await deps.crossings.owedRetry(kind.name, reference, retryAt, at - OWED_KEPT_MS);
+      logger?.error(
+        { ...log, err: String(err), kept },
+        kept === "dropped"
+          ? "an owed hourly count dropped: never repaired within the days kept"
+          : "an owed hourly count not repaired",
+      );
     }
   };
+  return async (at) => {
+    const owed = await deps.crossings.owedBefore(kind.name, at - OWED_GRACE_MS, OWED_PER_FLUSH);
+    // One order's failure must not stop the others (each is caught and set aside).
+    for (const mark of owed) await repairOne(mark, at);
+  };
 }
+
+/**
+ * The repair's words: told late, with the time the order's write marked it (review s30 F7: the
+ * alert goes out in a later hour than the order's, and must not read as this hour's).
+ */
+const lateWords = (markedAt: number) =>
+  ` Told late: the order was recorded at ${new Date(markedAt).toISOString().slice(0, 16).replace("T", " ")} UTC; its alert was not sent then.`;

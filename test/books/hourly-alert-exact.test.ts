@@ -250,3 +250,20 @@ describe("the flush's driver", () => {
     expect(alerts[2]?.note).toContain("1 more order(s) refused the same way since 10:00 UTC");
   });
 });
+
+describe("memory crossings given no owed set (review s30 F6)", () => {
+  it("an order whose step marked it owed is counted, not taken as counted already", async () => {
+    const seen: Notification[] = [];
+    const c = createMemoryCrossings({ append: (ns) => seen.push(...ns) });
+    const alert = createCollisionAlert({ crossings: c, adminChatIds: ADMINS });
+    // A map of its own answered "already" to every owed count: the alert was lost.
+    expect(await alert({ order: order(0), note: "refused", at: T0, owed: true })).toBe(true);
+    expect(await alert({ order: order(1), note: "refused", at: T0 + 1_000, owed: true })).toBe(
+      false,
+    );
+    await createHourlyAlertsFlush({ crossings: c, adminChatIds: ADMINS })(T0 + HOUR);
+    const alerts = seen.filter((n): n is AdminAlert => n.kind === "admin_alert");
+    expect(alerts.map((a) => a.reference)).toEqual([ref(0), ref(0), ref(1), ref(1)]);
+    expect(alerts[ADMINS.length]?.note).toContain(`1 more order(s) refused the same way`);
+  });
+});

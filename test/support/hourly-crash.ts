@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { OWED_KEPT_MS, OWED_PER_FLUSH } from "../../src/books/hourly-alert.ts";
 import {
   type Crossings,
   createHourlyAlertsFlush,
@@ -21,6 +22,7 @@ import {
 } from "../../src/orders/service.ts";
 import { transition } from "../../src/orders/state.ts";
 import type { OrderStore } from "../../src/orders/store.ts";
+import { keyspace } from "../../src/redis/keyspace.ts";
 import { adminAlertReader } from "./books.ts";
 import { placedOrder } from "./orders.ts";
 import type { testRedis } from "./redis.ts";
@@ -45,10 +47,16 @@ type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
 
 interface Rig {
   store: OrderStore;
+  /** Where the flush's repair reads the orders (the store, but for the ones made unreadable). */
+  reader: Pick<OrderStore, "get">;
   /** The crossings of the process that writes the orders, and of another one. */
   a: Crossings;
   b: Crossings;
   alerts(): Promise<AdminAlert[]>;
+  /** Makes the order's record unreadable (Redis: junk in its key; memory: its read fails). */
+  corrupt(reference: string): Promise<void>;
+  /** Marks `reference` owed a count in `note`'s window at `at`, as a write would (no order). */
+  markOwed(note: string, reference: string, at: number): Promise<void>;
 }
 
 function inMemory(now: () => number): Rig {
@@ -56,11 +64,23 @@ function inMemory(now: () => number): Rig {
   const outbox = { append: (ns: readonly Notification[]) => void seen.push(...ns) };
   const owed: MemoryOwed = new Map();
   const c = createMemoryCrossings(outbox, owed);
+  const store = createMemoryOrderStore({ outbox, owed, now });
+  const unreadable = new Set<string>();
   return {
-    store: createMemoryOrderStore({ outbox, owed, now }),
+    store,
+    reader: {
+      get: (reference) =>
+        unreadable.has(reference)
+          ? Promise.reject(new Error(`order ${reference}: unreadable`))
+          : store.get(reference),
+    },
     a: c,
     b: c,
     alerts: async () => seen.filter((n): n is AdminAlert => n.kind === "admin_alert"),
+    corrupt: async (reference) => void unreadable.add(reference),
+    markOwed: async (note, reference, at) => {
+      owed.set(note, (owed.get(note) ?? new Map()).set(reference, at));
+    },
   };
 }
 
@@ -69,23 +89,29 @@ function onRedis(r: ReturnType<typeof testRedis>): (now: () => number) => Rig {
   let rigs = 0;
   return (now) => {
     const prefix = `${r.prefix}${++rigs}:`;
+    const k = keyspace(prefix);
+    const store = createRedisOrderStore({ redis: r.redis, prefix, now });
     return {
-      store: createRedisOrderStore({ redis: r.redis, prefix, now }),
+      store,
+      reader: store,
       a: createRedisCrossings(r.redis, prefix),
       b: createRedisCrossings(r.connect(), prefix),
       alerts: adminAlertReader(r.redis, prefix),
+      corrupt: async (reference) => void (await r.redis.hset(k.order(reference), "j", "{junk")),
+      markOwed: async (note, reference, at) =>
+        void (await r.redis.zadd(k.crossing(`owed:${note}`), at, reference)),
     };
   };
 }
 
-/** The crossings whose next count runs `first` before it reaches the store. */
-function firstCountThrough(real: Crossings, first: () => Promise<void>): Crossings {
-  let pending = true;
+/** The crossings whose next `n` counts run `first` before they reach the store. */
+function firstCountThrough(real: Crossings, first: () => Promise<void>, n = 1): Crossings {
+  let pending = n;
   return {
     ...real,
     async countNote(name, c) {
-      if (pending) {
-        pending = false;
+      if (pending > 0) {
+        pending--;
         await first();
       }
       return real.countNote(name, c);
@@ -93,9 +119,9 @@ function firstCountThrough(real: Crossings, first: () => Promise<void>): Crossin
   };
 }
 
-/** The crossings whose next count fails before it reaches the store: the process died there. */
-const killedAtCount = (real: Crossings) =>
-  firstCountThrough(real, () => Promise.reject(new Error("process killed")));
+/** The crossings whose next `n` counts fail before they reach the store: the process died there. */
+const killedAtCount = (real: Crossings, n = 1) =>
+  firstCountThrough(real, () => Promise.reject(new Error("process killed")), n);
 
 /** The crossings whose next count waits for `go` before it reaches the store: a slow process. */
 const slowAtCount = (real: Crossings, go: Promise<void>) => firstCountThrough(real, () => go);
@@ -154,7 +180,7 @@ function crashSetup(
     now,
   });
   const flushOn = (c: Crossings) =>
-    createHourlyAlertsFlush({ crossings: c, adminChatIds: ADMINS, orders: rig.store });
+    createHourlyAlertsFlush({ crossings: c, adminChatIds: ADMINS, orders: rig.reader });
   const reconciler = createReconciler({
     orders,
     provider: never,
@@ -237,6 +263,10 @@ export function describeCrash(
         ADMINS.map((id) => [id, order.reference, order.status]),
       );
       expect(alerts[0]?.note).toContain(kind.told(order));
+      // Told late, with the order's own time (review s30 F7).
+      expect(alerts[0]?.note).toContain(
+        "Told late: the order was recorded at 2026-11-28 10:00 UTC; its alert was not sent then.",
+      );
       // Run again, and an hour on: told once.
       expect(await tick()).toBe(0);
       clock.now = T0 + 2 * HOUR;
@@ -297,6 +327,47 @@ export function describeCrash(
       expect(alerts).toHaveLength(2 * ADMINS.length);
       expect(alerts[ADMINS.length]?.note).toContain(kind.oneMore);
       expect(alerts[ADMINS.length]?.note).toContain(second.reference);
+    });
+
+    it("an owed order that cannot be read stops neither the hour's count nor the others (s30 F4)", async () => {
+      const { s, make, flushOn } = setup((s) => killedAtCount(s.a, 2));
+      const bad = await make();
+      clock.now = T0 + 1_000;
+      const good = await make();
+      await s.corrupt(bad.reference);
+      // An hour with 3 orders counted, ended by the flush's time.
+      const refs = ["1700000000001", "1700000000002", "1700000000003"];
+      await s.b.remember(kind.note, JSON.stringify({ since: T0 - 600_000, more: 3, refs }));
+      const at = T0 + HOUR;
+      await flushOn(s.b)(at);
+      // The good one told, with the ended hour's count in its alert.
+      const alerts = await s.alerts();
+      expect(alerts.map((a) => a.reference)).toEqual(ADMINS.map(() => good.reference));
+      expect(alerts[0]?.note).toContain(`3 more ${kind.oneMore.slice("1 more ".length)}`);
+      // The unreadable one kept, set aside past the next tick, its own time kept.
+      expect(await s.b.owedBefore(kind.note, at, 10)).toEqual([]);
+      const later = await s.b.owedBefore(kind.note, at + 2 * HOUR, 10);
+      expect(later.map((o) => [o.reference, o.markedAt])).toEqual([[bad.reference, T0]]);
+    });
+
+    it("marks that cannot be repaired do not starve a later one, and go after days (s30 F5)", async () => {
+      const { s, make, flushOn } = setup((s) => killedAtCount(s.a));
+      // More than a flush reads of marks whose order is not in the store, older than a good one.
+      const stuck = Array.from({ length: OWED_PER_FLUSH + 1 }, (_, i) =>
+        String(1_600_000_000_000 + i),
+      );
+      for (const [i, ref] of stuck.entries()) await s.markOwed(kind.note, ref, T0 - 60_000 + i);
+      const old = "1600000000999";
+      await s.markOwed(kind.note, old, T0 - OWED_KEPT_MS - 1);
+      const good = await make();
+      await flushOn(s.b)(T0 + LATER);
+      await flushOn(s.b)(T0 + LATER + 1);
+      const alerts = await s.alerts();
+      expect(alerts.map((a) => a.reference)).toEqual(ADMINS.map(() => good.reference));
+      expect(alerts[0]?.note).toContain(kind.told(good));
+      // Marked longer ago than kept: dropped (its error logged); the others kept, set aside.
+      const left = await s.b.owedBefore(kind.note, T0 + 10 * HOUR, 100);
+      expect(left.map((o) => o.reference).sort()).toEqual([...stuck].sort());
     });
   });
 }
