@@ -35,15 +35,20 @@ export function csvDownload(
      * logged, never stands between the client and the end.
      */
     ended?: (end: DownloadEnd) => Promise<void>;
+    /** How long a write may wait for the client to read before the download is cut (tests). */
+    stallMs?: number;
   },
 ): Response {
   // Served by @hono/node-server, the response itself is cut (erroring the stream instead would
   // have the server print the error with console.error); elsewhere (app.request) the stream errors.
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-  let told = false;
-  const ended = async (end: DownloadEnd) => {
-    if (told || !opts.ended) return;
-    told = true;
+  // Told once each way: whole, then cut only as a correction (the client left while "whole" was
+  // being recorded, so the end never went out, and the browser saw a failure); never whole after cut.
+  let told: "whole" | "cut" | undefined;
+  const ended = async (said: DownloadEnd) => {
+    if (!opts.ended || told === "cut" || (said.whole && told === "whole")) return;
+    const end: DownloadEnd = told === "whole" ? { whole: false, why: CUT_AT_END } : said;
+    told = end.whole ? "whole" : "cut";
     await opts.ended(end).catch((err: unknown) => {
       opts.logger.error({ err: errorOf(err), ...opts.fields }, "a download's end was not recorded");
     });
@@ -68,8 +73,18 @@ export function csvDownload(
     outgoing?.destroy();
     return false;
   };
+  const stalled = async () => {
+    opts.logger.warn(opts.fields, "a download's client stopped reading; the download is cut");
+    await ended({ whole: false, why: STALLED });
+    outgoing?.destroy();
+  };
+  const lost = (err: unknown) => {
+    opts.logger.error({ err: errorOf(err), ...opts.fields }, "a written chunk was not given back");
+  };
   const res = outgoing instanceof ServerResponse ? outgoing : undefined;
-  return c.body(textStream(chunks, { failed, atEnd, ended, res }), 200, {
+  const stallMs = opts.stallMs ?? DOWNLOAD_STALL_MS;
+  const to = { failed, atEnd, ended, stalled, lost, res, stallMs };
+  return c.body(textStream(chunks, to), 200, {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="${opts.name}"`,
     "Cache-Control": "no-store",
@@ -77,6 +92,11 @@ export function csvDownload(
 }
 
 const LEFT = "the client left before the end";
+/** Recorded after "whole" when the response was cut before its end went out (the correction). */
+const CUT_AT_END = "the client left as the end was sent";
+const STALLED = "the client stopped reading";
+/** A write that waits this long for the client to read cuts the download (frees its worker). */
+export const DOWNLOAD_STALL_MS = 60_000;
 
 /**
  * Whether the server already knows the client has gone: its socket reset (destroyed), or ended
@@ -119,7 +139,12 @@ function textStream(
     /** Told of the last chunk; false when the client had left and the response was cut instead. */
     atEnd: () => Promise<boolean>;
     ended: (end: DownloadEnd) => Promise<void>;
+    /** A write waited `stallMs` for the client to read: records the cut and destroys the response. */
+    stalled: () => Promise<void>;
+    /** `written` threw (it runs in Node's write callback: uncaught, it would end the process). */
+    lost: (err: unknown) => void;
     res: ServerResponse | undefined;
+    stallMs: number;
   },
 ): ReadableStream<Uint8Array> {
   const it = chunks[Symbol.asyncIterator]();
@@ -149,6 +174,7 @@ function textStream(
         if (!got) return;
         if (got.done) {
           if (!(await to.atEnd())) return cancelled;
+          if (res?.destroyed) return cutAtEnd();
           controller.close();
         } else controller.enqueue(bytes(got.value));
       },
@@ -170,29 +196,47 @@ function textStream(
       // The client left: the server's reader cancels the stream, and `ended` is told there.
       if (res.destroyed) return cancelled;
       if (got.done) {
-        if (!(await to.atEnd()) || res.destroyed) return cancelled;
+        if (!(await to.atEnd())) return cancelled;
+        if (res.destroyed) return cutAtEnd();
         controller.close();
         return;
       }
       const chunk = bytes(got.value);
       const done = chunks.written;
       const more = res.write(chunk, (err) => {
-        if (!err) done?.call(chunks, chunk);
+        if (err || !done) return;
+        try {
+          done.call(chunks, chunk);
+        } catch (thrown) {
+          to.lost(thrown);
+        }
       });
-      if (!more) await drained(res);
+      if (!more && !(await drained(res, to.stallMs))) {
+        await to.stalled();
+        return cancelled;
+      }
     }
+  }
+
+  /** Recorded whole, then the client left before the end went out: the correction, then the cancel. */
+  async function cutAtEnd() {
+    await to.ended({ whole: false, why: LEFT });
+    return cancelled;
   }
 }
 
-/** Resolves when the response can take more, or is closed. */
-function drained(res: ServerResponse): Promise<void> {
+/** Resolves true when the response can take more, or is closed; false after `stallMs` of neither. */
+function drained(res: ServerResponse, stallMs: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
+    const done = (more: boolean) => () => {
+      clearTimeout(timer);
+      res.off("drain", go);
+      res.off("close", go);
+      resolve(more);
     };
-    res.on("drain", done);
-    res.on("close", done);
+    const go = done(true);
+    const timer = setTimeout(done(false), stallMs);
+    res.on("drain", go);
+    res.on("close", go);
   });
 }

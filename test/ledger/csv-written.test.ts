@@ -1,3 +1,6 @@
+import type { ServerResponse } from "node:http";
+import { connect, type Socket } from "node:net";
+import type { HttpBindings } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csvDownload, type DownloadChunks, type DownloadEnd } from "../../src/http/csv-download.ts";
@@ -73,21 +76,43 @@ function watched() {
   return { chunks, seen };
 }
 
-/** A server whose only route downloads `make()`'s chunks, telling `ends` how it ended. */
-async function download(make: () => DownloadChunks) {
+/**
+ * A server whose only route downloads `make()`'s chunks, telling `ends` how it ended (in the order
+ * told; each telling lasts until `recording` has run, as a slow audit write would), `res` its response.
+ */
+async function download(
+  make: () => DownloadChunks,
+  more: { recording?: (end: DownloadEnd) => Promise<void>; stallMs?: number } = {},
+) {
   const ends: DownloadEnd[] = [];
+  const seen: { res?: ServerResponse } = {};
   const app = new Hono();
-  app.get("/j.csv", (c) =>
-    csvDownload(c, make(), {
+  app.get("/j.csv", (c) => {
+    seen.res = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+    return csvDownload(c, make(), {
       name: "j.csv",
       logger: createLogger({ level: "silent" }),
       fields: {},
       ended: async (end) => {
         ends.push(end);
+        await more.recording?.(end);
       },
-    }),
-  );
-  return { app, ends, server: await serveFetch(app.fetch) };
+      ...(more.stallMs === undefined ? {} : { stallMs: more.stallMs }),
+    });
+  });
+  return { app, ends, seen, server: await serveFetch(app.fetch) };
+}
+
+/** A raw client that sends the GET, and reads nothing unless it is told to. */
+function rawGet(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1", () => {
+      socket.write("GET /j.csv HTTP/1.1\r\nHost: x\r\n\r\n");
+      resolve(socket);
+    });
+    socket.once("error", reject);
+    socket.pause();
+  });
 }
 
 async function until(cond: () => boolean) {
@@ -163,6 +188,89 @@ describe("the export's buffers, given back once written", () => {
       await until(() => ends.length > 0);
       expect(ends).toEqual([{ whole: false, why: "the third page failed" }]);
       expect(written).toBeGreaterThan(0); // written to the response here, not through the stream
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("a download's end, recorded true (review s30-export)", () => {
+  it("recorded whole, then the client resets before the end went out: the cut follows", async () => {
+    let client: Socket | undefined;
+    const { ends, seen, server } = await download(
+      () => ({
+        async *[Symbol.asyncIterator]() {
+          yield "seq\r\n";
+          yield "1,x\r\n";
+        },
+      }),
+      {
+        // The audit's write of "whole" lasts until the browser has reset the connection.
+        recording: async (end) => {
+          if (!end.whole) return;
+          client?.resetAndDestroy();
+          await until(() => seen.res?.destroyed === true);
+        },
+      },
+    );
+    try {
+      client = await rawGet(server.port);
+      client.on("error", () => {});
+      await until(() => ends.length === 2);
+      expect(ends).toEqual([
+        { whole: true },
+        { whole: false, why: "the client left as the end was sent" },
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a client that stops reading is cut after the stall bound, the source ended", async () => {
+    let returned = false;
+    const page = new TextEncoder().encode("1,x\r\n".repeat(20_000));
+    const { ends, seen, server } = await download(
+      () => ({
+        // Endless: more than any socket's buffers hold.
+        async *[Symbol.asyncIterator]() {
+          try {
+            for (;;) yield page.slice();
+          } finally {
+            returned = true;
+          }
+        },
+      }),
+      { stallMs: 50 },
+    );
+    try {
+      const client = await rawGet(server.port);
+      client.on("error", () => {});
+      await until(() => returned && ends.length > 0);
+      expect(ends).toEqual([{ whole: false, why: "the client stopped reading" }]);
+      expect(seen.res?.destroyed).toBe(true);
+      client.destroy();
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a `written` that throws is logged, never crashes: the download still ends whole", async () => {
+    let calls = 0;
+    const { ends, server } = await download(() => ({
+      async *[Symbol.asyncIterator]() {
+        yield "seq\r\n";
+        yield "1,x\r\n";
+      },
+      written: () => {
+        calls++;
+        throw new Error("cannot take it back");
+      },
+    }));
+    try {
+      const res = await fetch(`${server.url}/j.csv`);
+      expect(await res.text()).toBe("seq\r\n1,x\r\n");
+      await until(() => calls === 2);
+      expect(ends).toEqual([{ whole: true }]);
     } finally {
       await server.close();
     }
