@@ -1,8 +1,9 @@
 import type { Logger } from "../logger.ts";
 import { type Order, type OrderStatus, referenceSchema } from "../orders/model.ts";
 import { noteToAdmins } from "./admin-note.ts";
-import type { Crossings, OwedMark } from "./crossing.ts";
+import type { Crossings } from "./crossing.ts";
 import { type HourlyWindow, isOpen, windowJson, windowOf } from "./hourly-window.ts";
+import type { OwedMark } from "./owed-marks.ts";
 
 /**
  * An admins' alert per order, within an overall limit (review s25-e, 3): a systematic cause (a

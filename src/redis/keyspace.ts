@@ -88,7 +88,8 @@ export function keyspace(prefix: string) {
      * script (src/books/crossing.ts). Under `note:<name>`, a small JSON record (the books check's
      * last outcome; an hourly alert's window, counted and replaced with its alerts by script).
      * Under `owed:<name>`, a sorted set: the orders owed a count in that window (reference, scored
-     * by when the order's update script marked it; removed by the script that counts or tells it).
+     * by when the order's update script marked it; removed by the script that counts or tells it;
+     * read and set aside by the repair, src/books/owed-marks.ts, with `owed-since:<name>`).
      */
     crossing: (name: string) => `${notify}:crossing:${name}`,
     /** Hash: stream entry id -> delivery attempts. */

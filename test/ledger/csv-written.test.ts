@@ -79,14 +79,27 @@ function watched() {
 /**
  * A server whose only route downloads `make()`'s chunks, telling `ends` how it ended (in the order
  * told; each telling lasts until `recording` has run, as a slow audit write would), `res` its response.
+ * `rebuilt`: a middleware hands the server a new Response over the same body (as one that reads
+ * `c.res.body` does), which @hono/node-server reads before it sends the head; csvDownload's own
+ * response it reads only after.
  */
 async function download(
   make: () => DownloadChunks,
-  more: { recording?: (end: DownloadEnd) => Promise<void>; stallMs?: number } = {},
+  more: {
+    recording?: (end: DownloadEnd) => Promise<void>;
+    stallMs?: number;
+    rebuilt?: boolean;
+  } = {},
 ) {
   const ends: DownloadEnd[] = [];
   const seen: { res?: ServerResponse } = {};
   const app = new Hono();
+  if (more.rebuilt) {
+    app.use(async (c, next) => {
+      await next();
+      c.res = new Response(c.res.body, c.res);
+    });
+  }
   app.get("/j.csv", (c) => {
     seen.res = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
     return csvDownload(c, make(), {
@@ -221,6 +234,44 @@ describe("a download's end, recorded true (review s30-export)", () => {
         { whole: true },
         { whole: false, why: "the client left as the end was sent" },
       ]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("on the stream's read path (the end in the server's first read, before the head): the cut follows too", async () => {
+    // Whether the head had gone out when "whole" was being recorded: writeAll runs only after it,
+    // so false proves the end was reached in pull.
+    let headSent: boolean | undefined;
+    const { ends, seen, server } = await download(
+      // Empty: the server's first read meets the end, while it still waits to send the head.
+      () => ({
+        async *[Symbol.asyncIterator]() {},
+      }),
+      {
+        rebuilt: true,
+        // While "whole" is recorded the server gives up waiting, sends the head and waits on the
+        // stream; then the response is destroyed as the record's answer comes: the pull finds it
+        // destroyed before the server's cancel (on the response's close, a later turn), so the
+        // correction is the pull's own, not the cancel's.
+        recording: async (end) => {
+          if (!end.whole) return;
+          headSent = seen.res?.headersSent;
+          await until(() => seen.res?.headersSent === true);
+          seen.res?.destroy();
+        },
+      },
+    );
+    try {
+      const client = await rawGet(server.port);
+      client.on("error", () => {});
+      await until(() => ends.length === 2);
+      expect(headSent).toBe(false);
+      expect(ends).toEqual([
+        { whole: true },
+        { whole: false, why: "the client left as the end was sent" },
+      ]);
+      client.destroy();
     } finally {
       await server.close();
     }
