@@ -22,6 +22,10 @@ import { type Helper, startHelper } from "./lib/rpc.ts";
  *
  *   BENCH_AB_A=/path/to/base BENCH_AB_B=/path/to/branch node --import tsx bench/webhook-ab.ts
  *
+ * BENCH_AB_A_CONFIRM_FINAL=false (or _B_) serves that side with WEBHOOK_CONFIRM_FINAL off (final
+ * claims trusted, no status query): an experiment that prices the confirmation, never a setting
+ * to compare a cut against (the confirmation is the final claims' check).
+ *
  * Same mix as webhook-ingest: 80 % pending for queued orders, 10 % redelivered pending, 10 %
  * success claims on pending orders (confirmed by a status query to the sandbox, which answers
  * "not found").
@@ -76,9 +80,13 @@ async function main() {
     BENCH_PROVIDER_TOKEN: providerToken,
     BENCH_WEBHOOK_SECRET: webhookSecret,
   };
+  const sideEnv = (side: "A" | "B") => {
+    const confirm = process.env[`BENCH_AB_${side}_CONFIRM_FINAL`];
+    return confirm === undefined ? env : { ...env, BENCH_WEBHOOK_CONFIRM_FINAL: confirm };
+  };
   const servers: Record<"A" | "B", Helper> = {
-    A: await startHelper(compile(trees.A, "A"), env, [], { tsx: false }),
-    B: await startHelper(compile(trees.B, "B"), env, [], { tsx: false }),
+    A: await startHelper(compile(trees.A, "A"), sideEnv("A"), [], { tsx: false }),
+    B: await startHelper(compile(trees.B, "B"), sideEnv("B"), [], { tsx: false }),
   };
   const redis = connectRedis();
   const store = createRedisOrderStore({ redis, prefix });
