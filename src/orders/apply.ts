@@ -170,7 +170,7 @@ function reportFinalWord(ctx: OrdersContext, event: OrderEvent, order: Order): v
       {
         reference: order.reference,
         stored: order.status,
-        said: event.status,
+        said: event.status ?? event.unrecognised,
         source: event.source,
         settled: order.settled !== undefined,
         admins: order.settled ? order.settled.admins.length : ctx.adminChatIds.length,

@@ -1,5 +1,6 @@
 import { isInferred } from "./inferred-debit.ts";
 import { isFinal, type Order, type OrderEvent } from "./model.ts";
+import { reversalAsFailed } from "./reversal.ts";
 import {
   entryOf,
   recordUnrecognised,
@@ -15,7 +16,8 @@ import {
  */
 
 /**
- * One event on a final order: a late wallet first, then a word nobody understood, then the
+ * One event on a final order: a late wallet first, then a word nobody understood (but a reversal
+ * word, reversal.ts, in the aggregator's own answer on a success: its "failed"), then the
  * aggregator's final word weighed against an admin's settlement or, unsettled, the outcome itself.
  */
 export function finalOrderStep(
@@ -27,12 +29,15 @@ export function finalOrderStep(
   // must not do something the first one did not (an agreement left unrecorded till a redelivery).
   const late = lateWallet(order, event);
   const o = late.order;
+  const reversal = reversalAsFailed(o, event);
   const rest =
-    event.unrecognised !== undefined
-      ? finalWordUnread(o, event, event.unrecognised)
-      : o.settled
-        ? settlementContradicted(o, event)
-        : finalContradicted(o, event, admins);
+    reversal && AGGREGATOR_ANSWERS.has(event.source)
+      ? finalContradicted(o, reversal, admins, event.unrecognised)
+      : event.unrecognised !== undefined
+        ? finalWordUnread(o, event, event.unrecognised)
+        : o.settled
+          ? settlementContradicted(o, event)
+          : finalContradicted(o, event, admins);
   return rest.changed || !late.changed ? rest : late;
 }
 
@@ -114,11 +119,13 @@ const AGGREGATOR_ANSWERS: ReadonlySet<OrderEvent["source"]> = new Set([
  * succeeded: it debited the float for a recharge nobody paid for). Nothing changes status and no
  * money moves: recorded once (`contradicted`, a history entry naming what it said) and alerted to
  * the admins once; what to check and that a correction is an admin's are in the alert's words.
+ * `word`: the reversal word the event's "failed" was read from (the history names it).
  */
 function finalContradicted(
   order: Order,
   event: OrderEvent,
   admins: readonly number[],
+  word?: string,
 ): TransitionResult {
   const said = event.status;
   if (order.contradicted !== undefined || !AGGREGATOR_ANSWERS.has(event.source))
@@ -126,7 +133,8 @@ function finalContradicted(
   if (said !== "success" && said !== "failed") return unchanged(order);
   if (said === order.status) return unchanged(order);
   const told = admins.length > 0 ? "admins alerted" : "no admin to alert";
-  const note = `the aggregator says ${said} (${event.source}), but the order is ${order.status}; no money moved, ${told}`;
+  const read = word === undefined ? "" : `, read from "${word}"`;
+  const note = `the aggregator says ${said} (${event.source}${read}), but the order is ${order.status}; no money moved, ${told}`;
   return {
     ...unchanged(order),
     order: {
@@ -152,10 +160,11 @@ export const MAX_FINAL_WORDS = 5;
 const FINAL_WORD_NOTE = "not understood after the order was final";
 
 /**
- * A word nobody understood on a final order ("refunded", "reversed"): it may say the aggregator
- * undid the outcome, so a person reading the order must see it. Recorded in the history (each
- * word from each source once, MAX_FINAL_WORDS at most, so junk cannot fill it) and in the
- * `unrecognised` list; nothing else: only a known final word is the aggregator's contradiction.
+ * A word nobody understood on a final order (a reversal word on a failed or settled order, or a
+ * webhook's not yet confirmed by a status query): it may say the aggregator undid the outcome, so
+ * a person reading the order must see it. Recorded in the history (each word from each source
+ * once, MAX_FINAL_WORDS at most, so junk cannot fill it) and in the `unrecognised` list; nothing
+ * else: only a known final word is the aggregator's contradiction.
  */
 function finalWordUnread(order: Order, event: OrderEvent, word: string): TransitionResult {
   const listed = recordUnrecognised(order, event, word);

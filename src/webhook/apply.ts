@@ -2,6 +2,7 @@ import type { Logger } from "../logger.ts";
 import { contradicts } from "../orders/contradicts.ts";
 import { isFinal, normalizeProviderStatus, type Order, type OrderStatus } from "../orders/model.ts";
 import { payloadOf } from "../orders/payload.ts";
+import { isReversalWord, reversible } from "../orders/reversal.ts";
 import type { Orders } from "../orders/service.ts";
 import { type Confirmations, SENT_STATES } from "./confirm.ts";
 import type { WebhookPayload } from "./payload.ts";
@@ -52,7 +53,7 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
   };
   const at = now();
   if (status === null) {
-    await orders.apply({
+    const r = await orders.apply({
       ...where,
       source: "webhook",
       payload: payloadOf(p),
@@ -60,6 +61,9 @@ export async function applyWebhookEvent(deps: ApplyDeps, p: WebhookPayload): Pro
       at,
       unrecognised: p.status.slice(0, 40),
     });
+    // "refunded" on a success claims what "failed" does (orders/reversal.ts): confirmed as one.
+    if (r.order && reversible(r.order) && isReversalWord(p.status))
+      await claimOnFinal(deps, r.order, "failed", at);
     return;
   }
   if (!isFinal(status) || !deps.confirmFinal) {

@@ -2,6 +2,7 @@ import type { Logger } from "../logger.ts";
 import { contradicts } from "../orders/contradicts.ts";
 import { providerReference } from "../orders/execute-request.ts";
 import { isFinal, type Order, type OrderStatus } from "../orders/model.ts";
+import { isReversalWord } from "../orders/reversal.ts";
 import {
   answerAbout,
   eventFromStatus,
@@ -51,8 +52,9 @@ async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): P
     if (isFinal(order.status)) {
       // A claim against a final order (an admin's settlement or not): the answer, if final, was
       // recorded (a contradiction alerted once, or a settlement's agreement: orders/state.ts); an
-      // unconfirmed claim is only logged.
-      if (event.status !== claimed) {
+      // unconfirmed claim is only logged. A reversal word confirms a "failed" (orders/reversal.ts).
+      const said = event.status ?? (isReversalWord(event.unrecognised) ? "failed" : null);
+      if (said !== claimed) {
         log?.warn(
           { reference: order.reference, claimed, answered: event.status ?? event.unrecognised },
           "webhook claim against a final order not confirmed by a status query; nothing recorded",

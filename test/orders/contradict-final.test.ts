@@ -6,7 +6,7 @@ import { notificationRender } from "../../src/bot/notification-render.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createRedisLedger, type LedgerStore } from "../../src/ledger/index.ts";
 import type { Notification, Order } from "../../src/orders/model.ts";
-import type { Orders } from "../../src/orders/service.ts";
+import { answerAbout, eventFromStatus, type Orders } from "../../src/orders/service.ts";
 import type { ProviderClient } from "../../src/provider/index.ts";
 import { createChatI18n } from "../../src/system/bot.ts";
 import { CLAIM_COOLDOWN_MS } from "../../src/webhook/apply.ts";
@@ -32,7 +32,9 @@ import { mobileInput, testRedis } from "../support/orders.ts";
  * sandbox aggregator over HTTP, its webhooks signed and delivered to the real webhook route. A
  * webhook is signed by a shared secret only, so its claim is confirmed by a status query; the
  * answer, when it contradicts, is recorded in the order's history and alerted to the admins once
- * per order, and no money moves. A word nobody understood is recorded and logged, not alerted.
+ * per order, and no money moves. A reversal word ("reversed", "refunded") in the aggregator's own
+ * answer on a success is its "failed" (review s31-orders, 4); any other word nobody understood is
+ * recorded and logged, not alerted.
  */
 
 const TOKEN = "contradict-token";
@@ -279,31 +281,36 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     expect(await available(order.userId)).toBe(30_000);
   });
 
-  it("a word nobody understood on a final order is recorded in its history and logged, not alerted", async () => {
+  it("a word nobody understood on a final order, and a reversal word the status answer does not back, are recorded in its history and logged, not alerted", async () => {
     const order = await sentOrder("9841440003");
     forceAtAggregator(order, "success");
     await webhook(order, "success");
     expect((await orders.get(order.reference))?.status).toBe("success");
     const before = (await orders.get(order.reference))?.history.length ?? 0;
+    const asked = queries.get(order.reference) ?? 0;
     lines.length = 0;
 
-    // A webhook's "refunded" (twice), and a claim of "failed" whose status answer says "reversed".
+    // A word that says nothing of money ("on-hold") costs no status query. A webhook's
+    // "refunded" (twice) claims what "failed" does, so it is asked once; the aggregator answers
+    // success, which backs nothing.
+    clock += 1;
+    await webhook(order, "on-hold");
+    expect(queries.get(order.reference) ?? 0).toBe(asked);
     clock += 1;
     await webhook(order, "refunded");
     clock += 1;
     await webhook(order, "refunded");
-    statusWord.set(order.reference, "reversed");
-    await webhook(order, "failed");
+    expect(queries.get(order.reference)).toBe(asked + 1);
 
     const after = await orders.get(order.reference);
     expect(after?.status).toBe("success");
     const added = after?.history.slice(before) ?? [];
     expect(added.map((h) => [h.source, h.status])).toEqual([
       ["webhook", null],
-      ["status", null],
+      ["webhook", null],
     ]);
-    expect(added[0]?.note).toContain('"refunded"');
-    expect(added[1]?.note).toContain('"reversed"');
+    expect(added[0]?.note).toContain('"on-hold"');
+    expect(added[1]?.note).toContain('"refunded"');
     expect(after?.contradicted).toBeUndefined();
     expect(await alertsOf(order)).toEqual([]);
     const logged = lines.filter(
@@ -311,8 +318,139 @@ describe("the aggregator contradicts a final order no admin settled", () => {
         l.reference === order.reference &&
         l.msg === "a word nobody understood on a final order: recorded in its history",
     );
-    expect(logged.map((l) => l.word)).toEqual(["refunded", "refunded", "reversed"]);
+    expect(logged.map((l) => l.word)).toEqual(["on-hold", "refunded", "refunded"]);
     expect(await available(order.userId)).toBe(30_000);
+  });
+
+  it("the aggregator's own reversal word on a success: recorded once as contradicted, every admin alerted once that the customer may be owed a refund; no money moves", async () => {
+    const order = await sentOrder("9841440006");
+    forceAtAggregator(order, "success");
+    await webhook(order, "success");
+    expect((await orders.get(order.reference))?.status).toBe("success");
+    const journal = await journalOf(order.reference);
+    lines.length = 0;
+
+    // The aggregator reverses it; its status endpoint now says "reversed". A signed "refunded"
+    // is confirmed by that answer.
+    forceAtAggregator(order, "failed");
+    statusWord.set(order.reference, "reversed");
+    clock += 1;
+    await webhook(order, "refunded");
+    const at = clock;
+    const after = (await orders.get(order.reference)) as Order;
+    expect(after.status).toBe("success");
+    expect(after.contradicted).toEqual({ at, said: "failed", source: "status" });
+    const entries = saying(after, "failed");
+    expect(entries.map((h) => h.source)).toEqual(["status"]);
+    expect(entries[0]?.note).toContain('read from "reversed"');
+    const alerts = await alertsOf(order);
+    expect(alerts.map((n) => n.chatId).sort()).toEqual(ADMINS);
+    expect(alerts.every((n) => n.kind === "admin_alert" && n.contradicted === "failed")).toBe(true);
+    // The words of a "failed" (admin alerts are in English, the admins' working language).
+    const text = render(alerts[0] as Exclude<Notification, { kind: "complaint" }>, after).text;
+    expect(text).toContain(order.reference);
+    expect(text).toContain("may be owed a refund");
+    expect(text).toContain("a correction needs an admin");
+    expect(
+      lines.some(
+        (l) =>
+          l.reference === order.reference &&
+          l.said === "reversed" &&
+          String(l.msg).startsWith("the aggregator's answer contradicts a final order"),
+      ),
+    ).toBe(true);
+
+    // Repeats, in any word and past the claims' cooldown: nothing more recorded, nobody alerted
+    // again, no more status queries.
+    const asked = queries.get(order.reference);
+    for (const word of ["refunded", "reversed", "Rolled_Back", "failed", "chargeback"]) {
+      clock += CLAIM_COOLDOWN_MS;
+      await webhook(order, word, word === "failed" ? routes2 : routes);
+    }
+    expect(queries.get(order.reference)).toBe(asked);
+    const later = (await orders.get(order.reference)) as Order;
+    expect(later.contradicted).toEqual(after.contradicted);
+    expect(saying(later, "failed")).toHaveLength(1);
+    expect(await alertsOf(order)).toHaveLength(ADMINS.length);
+    // Still charged: any refund is an admin's decision.
+    expect(await journalOf(order.reference)).toEqual(journal);
+    expect(await available(order.userId)).toBe(30_000);
+  });
+
+  it("a status answer's reversal word read by the reconciler, or confirming a webhook's failed claim, is the same contradiction", async () => {
+    // The reconciler's answer (as it reads a status answer): "Rolled back", any case or spacing.
+    const first = await sentOrder("9841440007");
+    forceAtAggregator(first, "success");
+    await webhook(first, "success");
+    statusWord.set(first.reference, "Rolled back");
+    clock += 1;
+    const answer = answerAbout(
+      await client.statusByReference(first.region, first.reference),
+      first.reference,
+    );
+    await orders.apply({
+      reference: first.reference,
+      ...eventFromStatus(answer, "reconciler", clock),
+    });
+    const one = await orders.get(first.reference);
+    expect(one?.contradicted).toEqual({ at: clock, said: "failed", source: "reconciler" });
+    expect(await alertsOf(first)).toHaveLength(ADMINS.length);
+
+    // A webhook's "failed" whose status answer says "chargeback".
+    const second = await sentOrder("9841440008");
+    forceAtAggregator(second, "success");
+    await webhook(second, "success");
+    statusWord.set(second.reference, "chargeback");
+    clock += 1;
+    await webhook(second, "failed");
+    const two = await orders.get(second.reference);
+    expect(two?.contradicted).toEqual({ at: clock, said: "failed", source: "status" });
+    expect(await alertsOf(second)).toHaveLength(ADMINS.length);
+    expect(
+      lines.some(
+        (l) =>
+          l.reference === second.reference &&
+          String(l.msg).startsWith("webhook claim against a final order not confirmed"),
+      ),
+    ).toBe(false);
+  });
+
+  it("a reversal word on an open order, or on a failed one, keeps its present handling: recorded, the order unchanged, nobody alerted", async () => {
+    // Open: the aggregator keeps it pending. A webhook's "reversed", then the reconciler's.
+    const open = await sentOrder("9841440009");
+    expect(["queued", "pending"]).toContain(open.status);
+    const asked = queries.get(open.reference) ?? 0;
+    clock += 1;
+    await webhook(open, "reversed");
+    expect(queries.get(open.reference) ?? 0).toBe(asked);
+    statusWord.set(open.reference, "refunded");
+    clock += 60_000;
+    await reconciler().runOnce();
+    expect(queries.get(open.reference)).toBe(asked + 1);
+    const still = (await orders.get(open.reference)) as Order;
+    expect(still.status).toBe(open.status);
+    expect(still.unrecognised?.map((u) => [u.source, u.word])).toEqual([
+      ["webhook", "reversed"],
+      ["reconciler", "refunded"],
+    ]);
+    expect(still.contradicted).toBeUndefined();
+    expect(await alertsOf(open)).toEqual([]);
+    // The hold stays: Rs 200 of the Rs 500 held, until the aggregator or an admin ends it.
+    expect(await available(open.userId)).toBe(30_000);
+
+    // Failed: the aggregator's "refunded" agrees with it; nothing asked, nobody alerted.
+    const failed = await sentOrder("9841440010");
+    forceAtAggregator(failed, "failed");
+    await webhook(failed, "failed");
+    expect((await orders.get(failed.reference))?.status).toBe("failed");
+    const askedFailed = queries.get(failed.reference) ?? 0;
+    statusWord.set(failed.reference, "refunded");
+    clock += 1;
+    await webhook(failed, "refunded");
+    expect(queries.get(failed.reference) ?? 0).toBe(askedFailed);
+    expect((await orders.get(failed.reference))?.contradicted).toBeUndefined();
+    expect(await alertsOf(failed)).toEqual([]);
+    expect(await available(failed.userId)).toBe(50_000);
   });
 
   it("a claim the aggregator does not back costs one status query per order per cooldown, across processes; then one more", async () => {

@@ -414,7 +414,8 @@ describe("defects the wide property found (test/orders/state.property.test.ts)",
       })),
     });
   it("a redelivered unknown word on a final order with a full history claims no change the second time", () => {
-    const word = ev(null, { source: "status", unrecognised: "refunded", at: 5 });
+    // Not a reversal word: on a success that is the aggregator's "failed" (orders/reversal.ts).
+    const word = ev(null, { source: "status", unrecognised: "on-hold", at: 5 });
     const first = transition(full("success"), word);
     expect(first.order.unrecognised).toHaveLength(1);
     const again = transition(first.order, word);
