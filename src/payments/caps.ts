@@ -15,9 +15,16 @@ export const TOPUP_MIN_PAISA = 1_000;
 
 const DAY_MS = 86_400_000;
 
-/** What counts against the daily cap: everything not ended without money. */
+/**
+ * What counts against the daily cap: everything not ended without money. A top-up refunded in
+ * whole before any credit brought nothing in, as a rejected one (review s31-pay, 6: it used the
+ * cap at /addmoney while the credit-time reading, `limitBeside`, counted it 0).
+ */
 const counts = (t: TopUp) =>
-  t.status !== "expired" && t.status !== "cancelled" && t.status !== "rejected";
+  t.status !== "expired" &&
+  t.status !== "cancelled" &&
+  t.status !== "rejected" &&
+  !(t.status === "refunded" && t.creditedPaisa === undefined);
 const usedSum = (ts: TopUp[]) =>
   ts.filter(counts).reduce((sum, t) => sum + (t.creditedPaisa ?? t.amountPaisa), 0);
 
