@@ -15,15 +15,26 @@ export const TOPUP_MIN_PAISA = 1_000;
 
 const DAY_MS = 86_400_000;
 
-/** What counts against the daily cap: everything not ended without money. */
+/**
+ * What counts against the daily cap: everything not ended without money. A top-up refunded in
+ * whole before any credit brought nothing in, as a rejected one (review s31-pay, 6: it used the
+ * cap at /addmoney while the credit-time reading, `limitBeside`, counted it 0).
+ */
 const counts = (t: TopUp) =>
-  t.status !== "expired" && t.status !== "cancelled" && t.status !== "rejected";
+  t.status !== "expired" &&
+  t.status !== "cancelled" &&
+  t.status !== "rejected" &&
+  !(t.status === "refunded" && t.creditedPaisa === undefined);
 const usedSum = (ts: TopUp[]) =>
   ts.filter(counts).reduce((sum, t) => sum + (t.creditedPaisa ?? t.amountPaisa), 0);
 
-/** What the user's top-ups of today take of the daily cap. */
+/**
+ * What the user's top-ups of today take of the daily cap. A record that does not parse may have
+ * credited anything up to TOPUP_MAX_AMOUNT: counted as that much (review s31-pay, 1), not 0.
+ */
 export async function usedToday(ctx: TopUpContext, userId: number): Promise<number> {
-  return usedSum(await ctx.store.listByUser(userId, nepalDayStart(ctx.now())));
+  const day = await ctx.store.listByUser(userId, nepalDayStart(ctx.now()));
+  return usedSum(day.topUps) + day.unreadable.length * ctx.opts.maxPaisa;
 }
 
 /**
@@ -49,13 +60,17 @@ export function creditCap(
 /**
  * The most `t` may credit beside `others` (the user's top-ups, any of them): only money that came
  * in counts here: an open checkout may never be paid, and a held one is checked against the caps
- * again when an admin decides. The memory store runs this in its update; the Redis update script
- * does the same in Lua (redis-scripts.ts).
+ * again when an admin decides. `unreadable`: how many of the user's records of the window do not
+ * parse; each may have credited up to TOPUP_MAX_AMOUNT, so each counts as that much: a paid
+ * top-up beside one is credited within what is then left, or held for an admin ("cap"), never
+ * credited past the daily cap (review s31-pay, 1). The memory store runs this in its update; the
+ * Redis update script does the same in Lua (redis-scripts.ts).
  */
 export function limitBeside(
   others: readonly TopUp[],
   t: TopUp,
   cap: Omit<CreditCap, "creditPaisa">,
+  unreadable = 0,
 ) {
   const credited = others
     .filter(
@@ -64,7 +79,7 @@ export function limitBeside(
         o.createdAt < cap.until &&
         !(o.gateway === t.gateway && o.paymentId === t.paymentId),
     )
-    .reduce((sum, o) => sum + (o.creditedPaisa ?? 0), 0);
+    .reduce((sum, o) => sum + (o.creditedPaisa ?? 0), unreadable * cap.maxPaisa);
   return Math.max(0, Math.min(cap.maxPaisa, cap.dailyCapPaisa - credited));
 }
 
@@ -76,7 +91,8 @@ export function limitBeside(
  */
 export async function creditLimit(ctx: TopUpContext, t: TopUp): Promise<number> {
   const cap = creditCap(ctx.opts, t, 0);
-  return limitBeside(await ctx.store.listByUser(t.userId, cap.from), t, cap);
+  const day = await ctx.store.listByUser(t.userId, cap.from, cap.until);
+  return limitBeside(day.topUps, t, cap, day.unreadable.length);
 }
 
 /** The caps the store checks with a transition's credit (none for any other effect). */

@@ -28,11 +28,13 @@ export function createMemoryTopUpStore(opts: { ledger: MemoryLedger }): TopUpSto
       const t = topUps.get(key(gateway, paymentId));
       return t ? clone(t) : null;
     },
-    async listByUser(userId, since) {
-      return [...topUps.values()]
-        .filter((t) => t.userId === userId && t.createdAt >= since)
+    async listByUser(userId, since, until = Number.POSITIVE_INFINITY) {
+      const mine = [...topUps.values()]
+        .filter((t) => t.userId === userId && t.createdAt >= since && t.createdAt < until)
         .sort((a, b) => b.createdAt - a.createdAt)
         .map(clone);
+      // Records here are objects the schema parsed on write: none is ever unreadable.
+      return { topUps: mine, unreadable: [] };
     },
     async update(expectedVersion, next, transfer, dueAt, cap) {
       const k = key(next.gateway, next.paymentId);

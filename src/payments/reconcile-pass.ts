@@ -95,7 +95,7 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
       }
     } catch (err) {
       if (err instanceof UnreadableTopUpError) {
-        await setAsideUnreadable(ctx, g, pid, err);
+        await unreadableMet(ctx, g, pid, err, at);
         continue;
       }
       if (!(err instanceof GatewayError)) throw err;
@@ -115,4 +115,36 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
   await store.checkListed();
   await tellUnreadable(ctx, limit);
   return due.length;
+}
+
+/**
+ * An unreadable record met in the pass of schedule member `(g, pid)`: that member's own is set
+ * aside; another's (a record read beside it) must not take it off the schedule: before, a paid
+ * top-up was set aside uncredited, the admins told of it instead of the bad one (review s31-pay,
+ * 1). The other's alert is owed, and `(g, pid)` stays scheduled with a failed lookup's backoff.
+ */
+async function unreadableMet(
+  ctx: TopUpContext,
+  g: string,
+  pid: string,
+  err: UnreadableTopUpError,
+  at: number,
+): Promise<void> {
+  const { store, logger, opts, now } = ctx;
+  if (err.member === `${g}:${pid}`) return setAsideUnreadable(ctx, g, pid, err);
+  if (await store.oweUnreadable(err.member))
+    logger.error(
+      { member: err.member, issues: err.issues, beside: `${g}:${pid}` },
+      "top-up record does not parse: the admins are told; the top-up read beside it stays scheduled",
+    );
+  let t: TopUp | null;
+  try {
+    t = await store.get(g, pid);
+  } catch (e) {
+    if (!(e instanceof UnreadableTopUpError)) throw e;
+    return setAsideUnreadable(ctx, g, pid, e);
+  }
+  if (!t) return;
+  const next = afterFailedLookup(t, at);
+  await store.update(t.version, next, undefined, dueAt(opts, next, now()));
 }

@@ -28,7 +28,11 @@ return 1
 // member after the name prefix): a script touches no key it did not declare (Cluster, and Redis's
 // rule for scripts). Refused {3, the limit} with nothing written: another credit came in since
 // the caller read them. Refused {4} with nothing written: a top-up of the window is not among the
-// declared ones (created since the caller read them): the caller reads them again.
+// declared ones (created since the caller read them): the caller reads them again. A sibling
+// that is not a JSON object, or whose creditedPaisa is there but not a number, counts as
+// TOPUP_MAX_AMOUNT credited, as \`limitBeside\` counts a record that does not parse (review
+// s31-pay, 1: cjson.decode raised a script error there); one failing only the schema elsewhere
+// counts its creditedPaisa here: the caller's reading, the lower limit, counted the maximum.
 const UPDATE = `${LEDGER_LUA}
 ${ledgerKeysLua(5)}
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
@@ -43,8 +47,14 @@ if ARGV[9] ~= '' then
   for _, m in ipairs(members) do
     if m ~= ARGV[4] then
       local j = redis.call('HGET', ARGV[14] .. m, 'j')
-      local credited = j and cjson.decode(j).creditedPaisa
-      if type(credited) == 'number' then room = room - credited end
+      if j then
+        local ok, rec = pcall(cjson.decode, j)
+        local credited = ok and type(rec) == 'table' and rec.creditedPaisa
+        if type(credited) == 'number' then room = room - credited
+        elseif not ok or type(rec) ~= 'table' or credited ~= nil then
+          room = room - tonumber(ARGV[10])
+        end
+      end
     end
   end
   local limit = math.max(0, math.min(tonumber(ARGV[10]), room))

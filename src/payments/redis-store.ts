@@ -11,6 +11,7 @@ import {
   type TopUpStore,
   UnreadableTopUpError,
   type UpdateOutcome,
+  type UserTopUps,
 } from "./store.ts";
 
 export { unreadableTopUpsKey };
@@ -217,6 +218,39 @@ async function indexed(
   return { topUps, unreadable: bad.map((e) => e.member), read: members.length };
 }
 
+/**
+ * A user's top-ups created in [since, until), newest first, read in one pipeline (the caps read
+ * them: creditLimit, usedToday). A record that does not parse is named apart and its alert owed,
+ * not thrown: the throw reached the reconciler as the *paid* top-up's own, which was set aside
+ * uncredited, and failed its return page, /addmoney and an admin's credit (review s31-pay, 1).
+ */
+async function listByUser(
+  opts: StoreOptions,
+  userId: number,
+  since: number,
+  until = Number.POSITIVE_INFINITY,
+): Promise<UserTopUps> {
+  const { redis } = opts;
+  const k = keyspace(opts.prefix);
+  const max = until === Number.POSITIVE_INFINITY ? "+inf" : `(${until}`;
+  const members = await redis.zrevrangebyscore(k.topUpsByUser(userId), max, String(since));
+  const pipe = redis.pipeline();
+  for (const m of members) pipe.hmget(`${k.topUpNamePrefix}${m}`, "v", "j");
+  const rows = members.length > 0 ? ((await pipe.exec()) ?? []) : [];
+  const topUps: TopUp[] = [];
+  const bad: UnreadableTopUpError[] = [];
+  rows.forEach(([err, row], i) => {
+    if (err) throw err;
+    const [v, j] = (row ?? []) as [string | null, string | null];
+    if (v == null || j == null) return;
+    const t = listed(members[i]!, j, v);
+    if (t instanceof UnreadableTopUpError) bad.push(t);
+    else topUps.push(t);
+  });
+  await owedAndLogged(opts, bad);
+  return { topUps, unreadable: bad.map((e) => e.member) };
+}
+
 /** How many list members `checkListed` reads at a time. */
 const LIST_PAGE = 200;
 
@@ -286,16 +320,7 @@ export function createRedisTopUpStore(opts: StoreOptions): TopUpStore {
       if (created !== 1) throw new Error(`top-up ${v.gateway}:${v.paymentId} exists`);
     },
     get,
-    async listByUser(userId, since) {
-      const members = await redis.zrevrangebyscore(k.topUpsByUser(userId), "+inf", String(since));
-      const out: TopUp[] = [];
-      for (const m of members) {
-        const i = m.indexOf(":");
-        const t = await get(m.slice(0, i), m.slice(i + 1));
-        if (t) out.push(t);
-      }
-      return out;
-    },
+    listByUser: (userId, since, until) => listByUser(opts, userId, since, until),
     update: (expectedVersion, next, transfer, dueAt, cap) =>
       update(opts, expectedVersion, next, transfer, dueAt, cap),
     async due(at, limit) {

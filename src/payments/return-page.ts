@@ -3,6 +3,7 @@ import type { Logger } from "../logger.ts";
 import { GatewayError, type PaymentId, paymentIdSchema } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
 import type { TopUps } from "./service.ts";
+import { UnreadableTopUpError } from "./store.ts";
 
 /**
  * The page the payer's browser comes back to after the gateway's checkout. The redirect is not
@@ -181,6 +182,15 @@ export function topUpReturnRoutes(opts: {
     try {
       outcome = outcomeOf(await visit(pidx.data));
     } catch (err) {
+      if (err instanceof UnreadableTopUpError) {
+        // A record that does not parse (this one, or one read beside it): the admins are told of
+        // it (the reconciler's pass, the caps' reading); the payer is not shown a 500.
+        opts.logger.error(
+          { member: err.member, issues: err.issues },
+          "top-up record does not parse at the return page; answered 'checking'",
+        );
+        return c.html(page("checking"), 200, headers);
+      }
       if (!(err instanceof GatewayError)) throw err;
       opts.logger.warn(
         { kind: err.kind },
