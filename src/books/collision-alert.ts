@@ -2,11 +2,14 @@ import type { AdminNote } from "../orders/context.ts";
 import type { Order } from "../orders/model.ts";
 import { COLLISION_NOTE } from "../orders/owed.ts";
 import { collisionNote } from "../orders/provider-events.ts";
+import { takenNoteOf } from "../orders/taken-transaction.ts";
 import { createHourlyAlert, type HourlyAlertDeps, type HourlyAlertKind } from "./hourly-alert.ts";
 
 /**
  * The admins' alert for an order whose step carried a note for them: an execute refused for a
- * reference the aggregator already holds (orders/provider-events.ts). A counter set back by a
+ * reference the aggregator already holds (orders/provider-events.ts), or an answer giving the
+ * order another order's transaction id (orders/taken-transaction.ts; both answers about another
+ * recharge, and a systematic cause repeats either for order after order). A counter set back by a
  * restore refuses every new order until it passes the references the aggregator holds, so one
  * alert per order per admin would bury the admin lane: at most one an hour (hourly-alert.ts), the
  * orders counted meanwhile keep their own record (failed, the refusal in their history). The
@@ -19,18 +22,20 @@ export const COLLISION_KIND: HourlyAlertKind = {
   note: (order, note, since) =>
     `Order ${order.reference}: ${note}${since} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
   flush: (count) =>
-    `Execute refused for a reference the aggregator already holds (a reference counter set back by a restore?): ${count} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
-  // Each order so refused failed in its write.
+    `Execute refused for a reference the aggregator already holds (a reference counter set back by a restore?), or answered with another order's transaction: ${count} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
+  // Each order refused for its reference failed in its write (one given another's transaction
+  // stays open: the text says which, the status is not read).
   status: "failed",
   owedDetail: owedDetailOf,
 };
 
 /**
  * The note, for an order the flush's repair tells (its own process ended before the count): as
- * its step made it, from the aggregator's words kept on the order.
+ * its step made it, from its history (another order's transaction) or the aggregator's words kept
+ * on the order (a reference collision).
  */
 function owedDetailOf(order: Order): string {
-  return collisionNote(order.providerMessage ?? "");
+  return takenNoteOf(order) ?? collisionNote(order.providerMessage ?? "");
 }
 
 export function createCollisionAlert(deps: HourlyAlertDeps): (n: AdminNote) => Promise<boolean> {

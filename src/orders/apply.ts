@@ -10,6 +10,8 @@ import {
 import { COLLISION_NOTE } from "./owed.ts";
 import { transition } from "./state.ts";
 import type { UpdateResult } from "./store.ts";
+import { takenTransactionEvent } from "./taken-transaction.ts";
+import { unchanged } from "./transition-kit.ts";
 
 /**
  * The one door through which every outcome passes (an execute answer, a webhook, a status query,
@@ -78,8 +80,11 @@ export function createApply(ctx: OrdersContext): Apply {
     let adminNote: string | undefined;
     const result = await store.update(
       order.reference,
-      (current) => {
-        const t = transition(current, event, ctx.adminChatIds);
+      (current, taken) => {
+        // The event's transaction id is another order's (the store refused the write): recorded
+        // and told instead of applied (taken-transaction.ts).
+        const e = taken ? takenTransactionEvent(current, event, taken) : event;
+        const t = e ? transition(current, e, ctx.adminChatIds) : unchanged(current);
         statusChanged = t.statusChanged;
         from = t.from;
         figuresOff = t.figuresOff;

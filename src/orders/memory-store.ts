@@ -13,6 +13,7 @@ import {
   nextCounterValue,
   type OrderStore,
   ReferenceInUseError,
+  StoreConflictError,
   UNMATCHED_CAP,
   type UpdateResult,
 } from "./store.ts";
@@ -157,10 +158,28 @@ function markOwed(st: MemoryState, reference: string, names: readonly string[]):
   }
 }
 
+/**
+ * As the Redis update script: a transaction id the step first gives the order, already indexed to
+ * another order, is refused; the mutation runs again knowing it (once: a second is a bug).
+ */
+function takenBy(st: MemoryState, current: Order, written: Order): string | undefined {
+  const tx = written.transactionId;
+  if (tx === undefined || tx === current.transactionId) return undefined;
+  const owner = st.byTx.get(tx);
+  return owner === undefined || owner === current.reference ? undefined : owner;
+}
+
 function update(st: MemoryState, reference: string, mutate: Mutation): UpdateResult | null {
   const current = find(st, reference);
   if (!current) return null;
-  const result = mutate(clone(current));
+  let result = mutate(clone(current));
+  const owner = result ? takenBy(st, current, result.order) : undefined;
+  if (result && owner !== undefined) {
+    const tx = result.order.transactionId ?? "";
+    result = mutate(clone(current), { transactionId: tx, reference: owner });
+    if (result && takenBy(st, current, result.order) !== undefined)
+      throw new StoreConflictError(current.reference);
+  }
   if (!result) return { order: clone(current), updated: false, notifications: [] };
   const written = orderSchema.parse({ ...result.order, version: current.version + 1 });
   const posted = post(st, current, written);

@@ -357,9 +357,10 @@ export const orderEventSchema = z.object({
   /** Apply only while the order is in one of these states (checked atomically with the write). */
   expect: z.array(orderStatusSchema).optional(),
   /**
-   * For the admins (ADMIN_IDS), from the step that moves the order to this event's status, so
-   * once per order: an execute refused for a reference the aggregator already holds. Told after
-   * the write, within an overall limit (OrdersContext.onAdminNote, books/hourly-alert.ts).
+   * For the admins (ADMIN_IDS), from the step that moves the order to this event's status or
+   * first records it, so once per order: an execute refused for a reference the aggregator already
+   * holds, an answer giving the order another order's transaction id (taken-transaction.ts). Told
+   * after the write, within an overall limit (OrdersContext.onAdminNote, books/hourly-alert.ts).
    */
   adminNote: z.string().max(500).optional(),
   /** Flag the order as stuck and alert these admins (once per order). */

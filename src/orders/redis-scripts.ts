@@ -133,13 +133,20 @@ return {1, ref, after}
 // notifications...
 // The hold is settled, and the success's bookings (bookingsOf) written, in the same step as the
 // status change and its notifications; the version check makes the step run once, and the ledger
-// answers a repeated post/void or transfer id as a duplicate. Bookings are merchant accounts only
+// answers a repeated post/void or transfer id as a duplicate. A transaction id the step first
+// gives the order is indexed first, before any write (HSETNX: the normal path's one command for
+// it); found indexed to another order, nothing is written and {-3, that order} is returned: one
+// recharge is one order's (review s31-orders, 2). Bookings are merchant accounts only
 // (no floor): the ledger cannot refuse them for funds. The customer's balance after is read once
 // the hold is settled, in the same step.
 const UPDATE = `${LEDGER_LUA}
 ${ledgerKeysLua(5)}
 ${BALANCE_AFTER_LUA}
 if redis.call('HGET', KEYS[1], 'v') ~= ARGV[1] then return {0} end
+if ARGV[6] ~= '' and redis.call('HSETNX', KEYS[3], ARGV[6], ARGV[4]) == 0 then
+  local owner = redis.call('HGET', KEYS[3], ARGV[6])
+  if owner ~= ARGV[4] then return {-3, owner} end
+end
 local settled = 0
 if ARGV[7] == 'post' then settled = ledger_post(L, ARGV[8], ARGV[9]) end
 if ARGV[7] == 'void' then settled = ledger_void(L, ARGV[8], ARGV[9]) end
@@ -149,7 +156,6 @@ for b = 0, n - 1 do booked[#booked + 1] = ledger_transfer(L, ARGV, 12 + b * ${TR
 local json, after = with_balance_after(ARGV[3], ARGV[10])
 redis.call('HSET', KEYS[1], 'v', ARGV[2], 'j', json)
 if ARGV[5] == '1' then redis.call('ZREM', KEYS[2], ARGV[4]) end
-if ARGV[6] ~= '' then redis.call('HSETNX', KEYS[3], ARGV[6], ARGV[4]) end
 for i = ${5 + LEDGER_KEYS.length}, #KEYS do redis.call('ZADD', KEYS[i], ARGV[9], ARGV[4]) end
 for i = 12 + n * ${TRANSFER_ARGC}, #ARGV do redis.call('XADD', KEYS[4], '*', 'n', ARGV[i], 'o', json) end
 return {1, settled, booked, after}

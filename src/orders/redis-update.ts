@@ -8,7 +8,13 @@ import { balanceAccountOf, bookingsOf, settlementOf } from "./postings.ts";
 import { cloneJson, orderJson, withBalanceAfter } from "./redis-codec.ts";
 import type { RedisOrderEnv } from "./redis-env.ts";
 import { orderUpdate } from "./redis-scripts.ts";
-import { CAS_ATTEMPTS, type Mutation, StoreConflictError, type UpdateResult } from "./store.ts";
+import {
+  CAS_ATTEMPTS,
+  type Mutation,
+  StoreConflictError,
+  type TakenTransaction,
+  type UpdateResult,
+} from "./store.ts";
 
 /**
  * The Redis order store's compare-and-set (OrderStore.update): the order, its indexes, its
@@ -16,12 +22,15 @@ import { CAS_ATTEMPTS, type Mutation, StoreConflictError, type UpdateResult } fr
  * version read is still the stored one; otherwise read again and retry.
  */
 
-/** One attempt: the written order's result, or null when another writer won. */
+/**
+ * One attempt: the written order's result, null when another writer won, or the transaction id
+ * the write gave the order found indexed to another order (nothing written).
+ */
 async function writeOnce(
   env: RedisOrderEnv,
   current: Order,
   result: NonNullable<ReturnType<Mutation>>,
-): Promise<UpdateResult | null> {
+): Promise<UpdateResult | { taken: TakenTransaction } | null> {
   const { redis, k } = env;
   // Every stored order is valid by orderSchema (validOrder: as it is, or through the parse). As it
   // is, the written order is the mutation's own object, not zod's copy: the mutations build it
@@ -34,6 +43,10 @@ async function writeOnce(
   const balanceAccount = balanceAccountOf(current, written);
   const owed = owedWindows(current, written, result.owes);
   env.hold();
+  const txArg =
+    current.version > 0 && current.transactionId === written.transactionId
+      ? ""
+      : (written.transactionId ?? "");
   const [ok, settled, booked, after] = await orderUpdate.runWithKeys(
     redis,
     {
@@ -50,9 +63,7 @@ async function writeOnce(
     current.reference,
     isFinal(written.status) ? "1" : "0",
     // Indexed by the write that first carried it (HSETNX): a later one has nothing to add.
-    current.version > 0 && current.transactionId === written.transactionId
-      ? ""
-      : (written.transactionId ?? ""),
+    txArg,
     action ?? "",
     action ? (written.holdId ?? "") : "",
     String(at),
@@ -61,6 +72,7 @@ async function writeOnce(
     ...transfers.flatMap((t) => transferArgv(t, at)),
     ...result.notifications.map((n) => JSON.stringify(n)),
   );
+  if (ok === -3) return { taken: { transactionId: txArg, reference: String(settled) } };
   if (ok !== 1) return null;
   // The submitting mark is what stops a second execute: lost at a failover, the order would be
   // "placed" again. Not on enough replicas: throw, so nothing is sent.
@@ -91,12 +103,19 @@ export async function updateOrder(
   mutate: Mutation,
   known?: Order,
 ): Promise<UpdateResult | null> {
+  let taken: TakenTransaction | undefined;
   for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
     const current = attempt === 0 && known ? known : await env.load(reference);
     if (!current) return null;
-    const result = mutate(cloneJson(current));
+    const result = mutate(cloneJson(current), taken);
     if (!result) return { order: current, updated: false, notifications: [] };
     const done = await writeOnce(env, current, result);
+    // Another order holds the transaction id: the mutation runs again knowing it (an index is
+    // never rewritten, so it stays known); nothing was written.
+    if (done && "taken" in done) {
+      taken = done.taken;
+      continue;
+    }
     if (done) return done;
     // Another writer won: back off a little (jittered) and re-run the mutation on fresh data.
     await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 ** attempt)));

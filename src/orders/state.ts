@@ -316,7 +316,11 @@ function step(order: Order, event: OrderEvent, admins: readonly number[]): Trans
     from: order.status,
     notifications,
     // A restore's counter set back refuses order after order: told after the write, at most one
-    // alert an hour (apply.ts, books/hourly-alert.ts), not one per order per admin.
-    ...(moves && event.adminNote !== undefined ? { adminNote: event.adminNote } : {}),
+    // alert an hour (apply.ts, books/hourly-alert.ts), not one per order per admin. Told by the
+    // step that moves the order or first records the event (an answer about another order's
+    // transaction may move nothing: taken-transaction.ts), so once.
+    ...((moves || next.history !== order.history) && event.adminNote !== undefined
+      ? { adminNote: event.adminNote }
+      : {}),
   };
 }

@@ -18,12 +18,26 @@ export type CreateResult =
   | { created: false; order: Order };
 
 /**
+ * A transaction id the write would have given the order, found already indexed to another order
+ * (review s31-orders, 2): one recharge is one order's, so the write is refused and the mutation
+ * run again with it.
+ */
+export interface TakenTransaction {
+  transactionId: string;
+  /** The order that holds it. */
+  reference: string;
+}
+
+/**
  * The mutation run inside the compare-and-set loop; null means "no change". `owes`: the hourly
  * alert windows (crossings note names) the step marks the order owed a count in, with its write
- * (owed.ts owedWindows).
+ * (owed.ts owedWindows). `taken`: the store refused the write before because the transaction id
+ * it gave the order belongs to another order; the mutation must then not give it (else the store
+ * gives up, StoreConflictError).
  */
 export type Mutation = (
   current: Order,
+  taken?: TakenTransaction,
 ) => { order: Order; notifications: Notification[]; owes?: readonly string[] } | null;
 
 export interface UpdateResult {

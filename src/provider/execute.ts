@@ -115,10 +115,14 @@ export function createExecute(opts: ExecuteOptions) {
       return unknown("malformed", `${endpoint}: ${transport.zodDetail(data.error)}`);
     }
     const d = data.data;
+    // An answer naming another reference is about another recharge (a duplicate guard answering
+    // with an earlier transaction, a proxy handing back another request's answer): taken as ours
+    // it charged our customer for that one (review s31-orders, 2). Whether ours was executed is
+    // then unknown: the hold stays, and the status query by our own reference decides.
     if (d.referenceNo !== null && !sameReference(d.referenceNo, referenceNo)) {
-      logger?.warn(
-        { endpoint, referenceNo, echoedReferenceNo: d.referenceNo },
-        "execute response echoes another reference",
+      return unknown(
+        "malformed",
+        `${endpoint}: the answer echoes reference ${d.referenceNo.slice(0, 40)}, not ours (transaction ${d.transactionId.slice(0, 40)})`,
       );
     }
     logger?.debug(

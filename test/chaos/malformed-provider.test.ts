@@ -291,13 +291,16 @@ describe("malformed aggregator responses", () => {
     const stillUnknown = (await Promise.all(refs.map((r) => orders.get(r)))).filter(
       (o) => o?.status === "unknown",
     ).length;
+    // Each order its own transaction: one id for every order is another order's for all but the
+    // first, and is not taken (review s31-orders, 2).
+    let tx = 4242;
     fake.on("POST", "/np/order/status", (req) => ({
       json: {
         error: false,
         message: "Transaction status",
         data: {
           status: "success",
-          transaction_id: 4242,
+          transaction_id: tx++,
           order_id: (req.body as { order_id?: unknown }).order_id,
           amount: 100,
         },

@@ -4,7 +4,11 @@ import type { Notification, Order } from "../../src/orders/model.ts";
 import { notificationSchema } from "../../src/orders/model.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { transition } from "../../src/orders/state.ts";
-import { type OrderStore, ReferenceInUseError } from "../../src/orders/store.ts";
+import {
+  type OrderStore,
+  ReferenceInUseError,
+  type TakenTransaction,
+} from "../../src/orders/store.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
 
@@ -249,6 +253,37 @@ describe.each(adapters)("order store contract: %s", (_name, makeHarness) => {
     const final = await store.get("601");
     expect(final?.version).toBe(24);
     expect(new Set(final?.history.map((h) => h.note).filter(Boolean)).size).toBe(24);
+  });
+
+  // Review s31-orders, 2: one recharge is one order's. A write giving an order a transaction id
+  // indexed to another order is refused whole (not its status, not its notifications), and the
+  // mutation runs again knowing whose it is; the index keeps the first order.
+  it("refuses a transaction id another order holds: the mutation runs again knowing it", async () => {
+    const { store } = setup();
+    await store.create(order("701"));
+    await store.create(order("702"));
+    const seen: Array<TakenTransaction | undefined> = [];
+    const give = (at: number) => (cur: Order, taken?: TakenTransaction) => {
+      seen.push(taken);
+      if (taken) {
+        const note = `${taken.transactionId} is ${taken.reference}'s`;
+        const history = [...cur.history, { source: "system" as const, status: null, at, note }];
+        return { order: { ...cur, history }, notifications: [] };
+      }
+      const t = transition(cur, { source: "execute", status: "queued", at, transactionId: "TX-7" });
+      return { order: t.order, notifications: t.notifications };
+    };
+    expect((await store.update("701", give(2)))?.order.transactionId).toBe("TX-7");
+    const r = await h.second().update("702", give(3));
+    expect(seen).toEqual([undefined, undefined, { transactionId: "TX-7", reference: "701" }]);
+    expect(r?.order).toMatchObject({ status: "placed", version: 1 });
+    expect(r?.order.transactionId).toBeUndefined();
+    expect(r?.order.history.at(-1)?.note).toBe("TX-7 is 701's");
+    expect((await h.second().getByTransactionId("TX-7"))?.reference).toBe("701");
+    expect((await h.outbox()).map((n) => n.reference)).toEqual(["701"]);
+    // The order that holds it writes it again freely.
+    expect((await store.update("701", give(4)))?.updated).toBe(true);
+    expect(seen.at(-1)).toBeUndefined();
   });
 
   it("an order the caller read earlier saves a read, and a stale one loses no write", async () => {

@@ -62,6 +62,12 @@ const mobile: ExecuteTerms = {
 };
 
 /** Executes against a one-route server and returns the result and the single recorded request. */
+/** The success sample echoing `referenceNo` (an answer naming another is about another order). */
+const answering = (referenceNo: string) => ({
+  ...successBody,
+  data: { ...successBody.data, reference_no: referenceNo },
+});
+
 async function executeWith(req: ExecuteTerms, reply: Reply, path = EXECUTE) {
   provider.on("POST", path, reply);
   const result = await client.execute(req);
@@ -240,7 +246,11 @@ describe("request bodies, field by field, in the JSON types of spec 4.1", () => 
 
   for (const { req, body, path } of cases) {
     it(`${req.category}${"amountPaisa" in req ? "" : " (no amount)"}`, async () => {
-      const { result, sent } = await executeWith(req, { json: successBody }, path ?? EXECUTE);
+      const { result, sent } = await executeWith(
+        req,
+        { json: answering(req.referenceNo) },
+        path ?? EXECUTE,
+      );
       expect(sent.path).toBe(path ?? EXECUTE);
       expect(sent.headers["x-auth-token"]).toBe(TOKEN);
       expect(sent.headers["content-type"]).toBe("application/json");
@@ -276,7 +286,7 @@ describe("request bodies, field by field, in the JSON types of spec 4.1", () => 
       paths: { indiaExecute: "/np/recharge/execute" },
     });
     try {
-      provider.on("POST", EXECUTE, { json: successBody });
+      provider.on("POST", EXECUTE, { json: answering("3002") });
       const result = await custom.execute({
         category: "india",
         operatorId: 12,
@@ -365,6 +375,24 @@ describe("accepted", () => {
     for (const status of [201, 202]) {
       provider.requests.length = 0;
       const { result } = await executeWith(mobile, { json: successBody, status });
+      expect(result.kind).toBe("accepted");
+    }
+  });
+
+  // Review s31-orders, 2: an answer naming another reference is about another order (a duplicate
+  // guard answering with an earlier transaction): taken as ours, it charged the customer twice.
+  it("an answer echoing another reference is an unknown outcome, not accepted", async () => {
+    const body = { ...successBody, data: { ...successBody.data, reference_no: 1000 } };
+    const { result } = await executeWith(mobile, { json: body });
+    expect(result).toMatchObject({ kind: "unknown", referenceNo: "1001", reason: "malformed" });
+    expect(result.kind === "unknown" && result.detail).toMatch(/echoes reference 1000, not ours/);
+  });
+
+  it("the same reference written otherwise, or none echoed, is accepted", async () => {
+    for (const reference_no of ["1001", " 1001 ", 1001, undefined]) {
+      const body = { ...successBody, data: { ...successBody.data, reference_no } };
+      provider.requests.length = 0;
+      const { result } = await executeWith(mobile, { json: body });
       expect(result.kind).toBe("accepted");
     }
   });
