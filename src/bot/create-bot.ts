@@ -39,6 +39,7 @@ import { flowVersion } from "./flow/version.ts";
 import { leave } from "./leave.ts";
 import { type Prefetch, readingPrefetched, redisPrefetch } from "./prefetch.ts";
 import { privateOnly } from "./private-only.ts";
+import { markedChatOf, reactivateOnUpdate } from "./reactivate.ts";
 import { skipUnchangedWrites } from "./session-storage.ts";
 import { staleCallbackAnswers } from "./stale-callback.ts";
 import { earlyReadsInUpdate } from "./update-reads.ts";
@@ -140,6 +141,16 @@ export function createBot(deps: BotDeps, opts: CreateBotOptions) {
   // First, so that no error leaves the middleware stack in any transport (error-boundary.ts).
   bot.use(errorBoundary({ logger: deps.logger, i18n: deps.i18n }));
   useChatOrder(bot, deps, opts, prefetch);
+  // A chat marked inactive that writes again gets its notifications again (reactivate.ts).
+  bot.use(
+    reactivateOnUpdate({
+      mark: async (ctx, chatId) =>
+        prefetch?.peek(ctx.update.update_id, keyspace(opts.redisPrefix).inactiveChat(chatId)),
+      ...(deps.isChatInactive ? { inactive: deps.isChatInactive } : {}),
+      reactivate: (chatId, userId) => deps.reactivateChat(chatId, userId),
+      logger: deps.logger,
+    }),
+  );
   // Before anything reads the sender: a linked Telegram user acts as their WhatsApp-born account.
   bot.use(deps.persons);
   bot.use(
@@ -277,7 +288,7 @@ export function earlyByTake(prefetch: Prefetch) {
 
 /**
  * What the early read (prefetch.ts) takes for an update of a chat: the session and conversation
- * state, the sender's access flags, and on one Redis node the update's done mark, read by the
+ * state, the sender's access flags, the chat's inactive mark (reactivate.ts), and on one Redis node the update's done mark, read by the
  * chat turn's take in its script once the turn is taken (nothing can change between the two).
  * On a Cluster (no script across slots) also the chat's epoch, in a read sent before the take and
  * used only when the turn shows nothing changed since. There the read is one GET a key, answered each by
@@ -300,6 +311,9 @@ export function earlyReadKeys(
     const from = ctx.from?.id;
     // The sender's access flags (src/accounts/access-flags.ts): every access check of the update.
     const access = from === undefined ? [] : [keys.accessFlags(from)];
+    // Whether the chat is marked inactive: cleared as it writes (reactivate.ts).
+    const marked = markedChatOf(ctx);
+    if (marked !== undefined) access.push(keys.inactiveChat(marked));
     const state = [keys.sessionPrefix + key, keys.conversationPrefix + key, ...access];
     // And the sender's spend buckets (a flow's limits reads: update-reads.ts). Not on a Cluster,
     // where each key is a GET of its own: there the limits read them when they need them.

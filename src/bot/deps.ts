@@ -221,6 +221,11 @@ export interface BotDeps {
    */
   reactivateChat(chatId: number, userId?: number): Promise<void>;
   /**
+   * Whether the chat is marked inactive, asked by an update whose early read has no answer (no
+   * Redis, or a turn that had to wait: bot/reactivate.ts); absent, such an update reactivates.
+   */
+  isChatInactive?(chatId: number): Promise<boolean>;
+  /**
    * Ends the chat's flow, session and idle deadline (chat-state.ts): its number was released
    * from its account (/waid release), whose half-done flow its next holder must not carry on.
    */

@@ -39,8 +39,9 @@ export type Deliver = (
   written?: Delivery["written"],
 ) => Promise<"sent" | "dropped" | "undelivered">;
 
-/** Why a complaint's notice to an inactive chat was not sent (its timeline row, its dead letter). */
-export const INACTIVE_CHAT = "not delivered: the chat is marked inactive (it blocked the bot)";
+/** Why a push to an inactive chat was not sent (its timeline row; a notice's dead letter). */
+export const INACTIVE_CHAT =
+  "not delivered: the chat is marked inactive (it blocked the bot or could not be reached)";
 
 /** A chat that placed an order this long ago counts as active (the queue remembers one as long). */
 const ACTIVE_MS = 60_000;
@@ -102,6 +103,8 @@ export function createDeliver(deps: DeliverDeps): Deliver {
       throw err;
     }
     await write(true);
+    // Accepted: a mark of the chat as inactive is wrong (free unless this process wrote one).
+    await queue.chatReached(n.chatId).catch(() => undefined);
   };
   /** The order's receipt, when its chat can edit it. */
   const hasReceipt = (order: Order) =>
@@ -155,6 +158,9 @@ export function createDeliver(deps: DeliverDeps): Deliver {
 
   return async (n, later, push, written) => {
     if (!orderedLately(n, written) && (await queue.isChatInactive(n.chatId))) {
+      // An order's result not sent (review s31-notify, 1): on its timeline as not delivered, so
+      // that support sees why the customer heard nothing (intermediate edits are not listed).
+      if (n.kind === "status" && isFinal(n.status)) await record(n, false, INACTIVE_CHAT);
       if (n.kind !== "complaint") return "dropped";
       // The admin read "the notice is on its way" (review s24-h, 4): written on the order's
       // timeline as not delivered, and dead-lettered (replayable once the customer is back).

@@ -213,6 +213,9 @@ export function createMemoryNotificationQueue(
     async reactivateChat(chatId) {
       inactive.delete(chatId);
     },
+    async chatReached(chatId) {
+      inactive.delete(chatId);
+    },
     async deadLetter(delivery, reason) {
       dead.unshift({ notification: structuredClone(delivery.notification), reason, at: now() });
       if (dead.length > DEAD_CAP) dead.length = DEAD_CAP;

@@ -42,7 +42,8 @@ import { createRunState } from "./run-state.ts";
  *    for the bot and 1 per second per chat, so Telegram has no reason to answer 429. By default the
  *    buckets are in this process's memory; give a pacer over redisPaceStore to share one budget
  *    between processes.
- *  - 403 (the user blocked the bot): the chat is marked inactive and the notification dropped.
+ *  - 403 (the user blocked the bot): the chat is marked inactive and the notification dropped,
+ *    until the user writes again (bot/reactivate.ts) or a later push is accepted.
  *    429 anyway (another sender used the budget; the retry policy gave up): the worker pauses for
  *    retry_after, the entry is retried.
  *    Other failures are retried (entry left pending, reclaimed after claimIdleMs): those that say

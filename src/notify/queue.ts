@@ -120,11 +120,16 @@ export interface NotificationQueue {
    */
   giveUpSending(key: string): Promise<void>;
 
-  /** Chats that blocked the bot (403): notifications to them are dropped. */
+  /** Chats that blocked the bot or cannot be reached (403): notifications to them are dropped. */
   markChatInactive(chatId: number): Promise<void>;
   isChatInactive(chatId: number): Promise<boolean>;
-  /** When the user talks to the bot again (e.g. /start). */
+  /** When the user talks to the bot again (any update from them: bot/reactivate.ts). */
   reactivateChat(chatId: number): Promise<void>;
+  /**
+   * A push to the chat was accepted: a mark on it is wrong. Clears a mark known without a read
+   * (one this process wrote), so that the normal path costs no command.
+   */
+  chatReached(chatId: number): Promise<void>;
 
   /** Notifications given up on after repeated failures, newest first. */
   deadLetter(delivery: Delivery, reason: string): Promise<void>;

@@ -24,6 +24,8 @@ export interface RedisNotificationQueueOptions {
 const ACTIVE_CACHE_MS = 60_000;
 const ACTIVE_CACHE_SIZE = 10_000;
 
+const first = <T>(c: { keys(): IterableIterator<T> }): T => c.keys().next().value as T;
+
 export function createRedisNotificationQueue(
   opts: RedisNotificationQueueOptions,
 ): NotificationQueue {
@@ -33,8 +35,10 @@ export function createRedisNotificationQueue(
   const group = createStreamGroup(stream);
   // Chats found active, for a minute: an order's receipt edits and push ask once. Only "active" is
   // remembered: a chat marked inactive elsewhere meanwhile answers the next send with 403 and is
-  // marked again, while a reactivated one (/start) is never held back by this process's memory.
+  // marked again, while a reactivated one (it wrote again) is never held back by this process's memory.
   const active = new Map<number, number>();
+  // Chats this process marked inactive: a push to one accepted later clears the mark (chatReached).
+  const markedHere = new Set<number>();
 
   return {
     async enqueue(notifications) {
@@ -48,21 +52,29 @@ export function createRedisNotificationQueue(
     ...createRedisSendLocks(redis, k),
     async markChatInactive(chatId) {
       active.delete(chatId);
-      await redis.sadd(k.inactiveChats, String(chatId));
+      markedHere.add(chatId);
+      if (markedHere.size > ACTIVE_CACHE_SIZE) markedHere.delete(first(markedHere));
+      await redis.set(k.inactiveChat(chatId), "1");
     },
     async isChatInactive(chatId) {
       const until = active.get(chatId);
       if (until !== undefined && until > Date.now()) return false;
-      const inactive = (await redis.sismember(k.inactiveChats, String(chatId))) === 1;
+      const inactive = (await redis.exists(k.inactiveChat(chatId))) === 1;
       active.delete(chatId);
       if (!inactive) {
         active.set(chatId, Date.now() + ACTIVE_CACHE_MS);
-        if (active.size > ACTIVE_CACHE_SIZE) active.delete(active.keys().next().value as number);
+        if (active.size > ACTIVE_CACHE_SIZE) active.delete(first(active));
       }
       return inactive;
     },
     async reactivateChat(chatId) {
-      await redis.srem(k.inactiveChats, String(chatId));
+      markedHere.delete(chatId);
+      await redis.del(k.inactiveChat(chatId));
+    },
+    async chatReached(chatId) {
+      // Only a mark this process wrote is known without a read: the push accepted proves it
+      // wrong (a push sent past the check, the chat having just ordered: deliver.ts).
+      if (markedHere.delete(chatId)) await redis.del(k.inactiveChat(chatId));
     },
     async deadLetter(delivery, reason) {
       await redis

@@ -101,8 +101,13 @@ export function keyspace(prefix: string) {
      * consumer holds the short sending lock. (Before: the lock was `notify:lock:<key>`.)
      */
     sent: (key: string) => `${prefix}notify:sent:${key}`,
-    /** Set of chat ids that blocked the bot. */
-    inactiveChats: `${prefix}chats:inactive`,
+    /**
+     * String "1" per chat that blocked the bot or cannot be reached (a 403 on a push or an edit):
+     * its notifications are dropped. A key a chat, so that the bot's early read of every update
+     * (bot/create-bot.ts `earlyReadKeys`) sees the mark at no command of its own and clears it
+     * when the chat writes again. (Before: one set, `chats:inactive`, no longer read.)
+     */
+    inactiveChat: (chatId: number) => `${prefix}chats:inactive:${chatId}`,
     /**
      * Sorted set: the pacer's GCRA buckets, member "g" the bot's and one per chat id, scored by
      * the bucket's theoretical arrival time. (Before: strings `{pace}:global` and

@@ -147,6 +147,7 @@ export function botDeps(
       const pushed = userId === undefined ? chatId : pushChatOf(chatId, userId);
       if (pushed !== chatId) await stores.queue.reactivateChat(pushed);
     },
+    isChatInactive: (chatId) => stores.queue.isChatInactive(chatId),
     forgetChat: (chatId) => stores.chatState.forget(chatId),
     // REMINDERS=0: no /reminders promising reminders that are never sent.
     ...(config.reminders.on ? { reminders: remindersPort(stores.reminders, now) } : {}),

@@ -195,6 +195,10 @@ describe.each([
     expect(await queue.isChatInactive(43)).toBe(true);
     await other.reactivateChat(43);
     expect(await queue.isChatInactive(43)).toBe(false);
+    // A push accepted by a chat this instance marked: the mark was wrong, and is gone everywhere.
+    await queue.markChatInactive(44);
+    await queue.chatReached(44);
+    expect(await other.isChatInactive(44)).toBe(false);
 
     await queue.deadLetter({ id: "1-1", notification: note("51") }, "too many attempts");
     expect(await other.listDead(5)).toMatchObject([

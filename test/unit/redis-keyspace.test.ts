@@ -107,7 +107,7 @@ describe("redis keyspace", () => {
       k.attempts,
       k.dead,
       k.sent("s"),
-      k.inactiveChats,
+      k.inactiveChat(1),
       k.paceBuckets,
       k.spendDay(1, "d"),
       k.countHour(1, 1),
