@@ -16,10 +16,10 @@ for (let p = 0; p < pairs; p++) {
   const order = p % 2 === 0 ? [rootA, rootB] : [rootB, rootA];
   for (const root of order) {
     const out = await run(root);
-    const { linesPerSecond, rssGrowthMB, externalGrowthMB, seconds } = out;
+    const { linesPerSecond, rssGrowthMB, externalGrowthMB, seconds, serverCpuSeconds } = out;
     const tag = root === rootA ? "A" : "B";
     process.stdout.write(
-      `${JSON.stringify({ pair: p, tag, linesPerSecond, rssGrowthMB, externalGrowthMB, seconds })}\n`,
+      `${JSON.stringify({ pair: p, tag, linesPerSecond, rssGrowthMB, externalGrowthMB, seconds, serverCpuSeconds })}\n`,
     );
   }
 }
