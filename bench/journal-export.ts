@@ -66,6 +66,7 @@ async function main() {
     let heapMax = start.heapUsed;
     let externalMax = start.external;
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const samples: Array<[number, number]> = [];
     const sampler = setInterval(() => {
       const m = process.memoryUsage();
@@ -102,6 +103,7 @@ async function main() {
       }
     }
     const seconds = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
     clearInterval(sampler);
     rssMax = Math.max(rssMax, process.memoryUsage.rss());
     // Flat or growing: the highest RSS in the first half of the export against the whole.
@@ -127,6 +129,8 @@ async function main() {
       via: overHttp ? "http" : "request",
       heapUsedGrowthMB: round((heapMax - start.heapUsed) / 2 ** 20),
       externalGrowthMB: round((externalMax - start.external) / 2 ** 20),
+      // The server process's CPU (both threads) during the export: what load does not inflate.
+      serverCpuSeconds: round((cpu.user + cpu.system) / 1e6),
     };
   } finally {
     await server?.close();

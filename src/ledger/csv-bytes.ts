@@ -12,6 +12,18 @@ export function chunkEncoder() {
       reused = true;
       spare.push(buffer);
     },
+    /** A copy of bytes the caller will overwrite (csv-packed.ts's page), in a spare when it fits. */
+    copy(bytes: Uint8Array): Uint8Array {
+      const buffer = spare.pop();
+      if (buffer && buffer.byteLength >= bytes.length) {
+        new Uint8Array(buffer).set(bytes);
+        return new Uint8Array(buffer, 0, bytes.length);
+      }
+      // A spare too small is dropped, as in encode; new room as encode makes it.
+      const room = new Uint8Array(reused ? Math.ceil(bytes.length * 1.25) + 1024 : bytes.length);
+      room.set(bytes);
+      return room.subarray(0, bytes.length);
+    },
     encode(text: string): Uint8Array {
       const buffer = spare.pop();
       if (buffer) {

@@ -1,12 +1,14 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { createRedis, type RedisTarget } from "../redis/connection.ts";
-import { journalCsvChunks } from "./csv.ts";
+import { keyspace } from "../redis/keyspace.ts";
 import { chunkEncoder } from "./csv-bytes.ts";
-import { createRedisLedger } from "./redis-store.ts";
+import { journalCsvBytes } from "./csv-packed.ts";
+import { journalPackedReader } from "./redis-reads.ts";
 
 /**
- * The journal export's thread (csv-off-thread.ts starts it): reads and formats the CSV as
- * journalCsvChunks does, on a connection of its own, and hands each chunk over as bytes. It runs
+ * The journal export's thread (csv-off-thread.ts starts it): reads the packed pages on a connection
+ * of its own and writes their CSV bytes as journalCsvChunks' text would encode (csv-packed.ts),
+ * handing each chunk over as bytes. It runs
  * at most `credit` chunks ahead of the download: each chunk the main thread has passed on comes
  * back as an "ack" and lets one more be made, so a slow download holds a few chunks here, and a
  * fast one never waits for a thread to wake up between two chunks. A chunk's buffer given back
@@ -27,7 +29,8 @@ if (port) {
   const data = workerData as CsvWorkerData;
   const redis = createRedis(data.redis);
   redis.on("error", () => undefined);
-  const chunks = journalCsvChunks(createRedisLedger({ redis, prefix: data.prefix }), data.range);
+  const read = journalPackedReader(redis, keyspace(data.prefix));
+  const chunks = journalCsvBytes(read, data.range);
   const bytesOf = chunkEncoder();
   let credit = data.credit;
   let running = false;
@@ -43,7 +46,7 @@ if (port) {
         const { done, value } = await chunks.next();
         if (done) return finish({ done: true });
         credit -= 1;
-        const bytes = bytesOf.encode(value);
+        const bytes = typeof value === "string" ? bytesOf.encode(value) : bytesOf.copy(value);
         port.postMessage({ bytes }, [bytes.buffer as ArrayBuffer]);
       }
     } catch (err) {

@@ -47,7 +47,7 @@ export function entryCells(e: JournalEntry): Array<string | number> {
 }
 
 /** ISO 8601 UTC of a time, the date-and-minute part reused while the minute lasts (an export). */
-function isoTimes(): (ms: number) => string {
+export function isoTimes(): (ms: number) => string {
   let minute = -1;
   let head = "";
   return (ms) => {
@@ -72,6 +72,20 @@ function journalLine(e: JournalEntry, iso: (ms: number) => string): string {
   return `${e.seq},${iso(e.at)},${id},${e.kind},${e.debit},${e.credit},${amount},${ref},${csvCell(e.pendingId ?? "")},${why}`;
 }
 
+/** A journal page's lines within [from, to), each with its line end. */
+export function pageCsv(
+  entries: readonly JournalEntry[],
+  range: { from: number; to: number },
+  iso: (ms: number) => string,
+): string {
+  let chunk = "";
+  for (const e of entries) {
+    if (e.at < range.from || e.at >= range.to) continue;
+    chunk += `${journalLine(e, iso)}\r\n`;
+  }
+  return chunk;
+}
+
 /**
  * The journal for [from, to) as CSV, one chunk per journal page (the header first), read page by
  * page with the next page asked for while this one is written: a route streams it, so a year's
@@ -93,11 +107,7 @@ export async function* journalCsvChunks(
       // A reader that stops early (a closed download) leaves it unawaited: not an unhandled error.
       pending.catch(() => undefined);
     }
-    let chunk = "";
-    for (const e of page.entries) {
-      if (e.at < range.from || e.at >= range.to) continue;
-      chunk += `${journalLine(e, iso)}\r\n`;
-    }
+    const chunk = pageCsv(page.entries, range, iso);
     if (chunk) yield chunk;
     if (!page.next) return;
   }

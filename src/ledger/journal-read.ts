@@ -72,7 +72,10 @@ const unescapeText = (s: string) =>
     ? s.replace(/%([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)))
     : s;
 
-const KINDS = new Set<string>(journalEntrySchema.shape.kind.options.flatMap((o) => o.options));
+/** The entry kinds a packed entry may name (a closed list: anything else is refused). */
+export const KINDS = new Set<string>(
+  journalEntrySchema.shape.kind.options.flatMap((o) => o.options),
+);
 
 /** A packed reply as entries, nine fields each, checked lightly: our own scripts wrote them. */
 export function unpackEntries(reply: string): JournalEntry[] {

@@ -9,6 +9,7 @@ import {
 } from "./account-index.ts";
 import { accountIdSchema } from "./chart.ts";
 import { journalRead, unpackEntries } from "./journal-read.ts";
+import type { JournalQuery } from "./model.ts";
 import { JOURNAL_PAGE_MAX, type LedgerStore } from "./store.ts";
 
 /**
@@ -24,16 +25,9 @@ export function redisLedgerReads(
     unpackEntries((await journalRead.run(redis, keys, ...argv)) as string);
   return {
     async journal(q = {}) {
-      const limit = Math.min(q.limit ?? JOURNAL_PAGE_MAX, JOURNAL_PAGE_MAX);
-      // Stream ids are booking times, so a time range is an id range; `to` is exclusive.
-      let start = q.from === undefined ? "-" : `${q.from}-0`;
-      if (q.after !== undefined) {
-        const after = `(${q.after}`;
-        start = q.from === undefined || compare(q.after, `${q.from}-0`) >= 0 ? after : start;
-      }
-      const end = q.to === undefined ? "+" : `(${q.to}-0`;
-      if (q.to !== undefined && q.to <= 0) return { entries: [] };
-      const raw = await packed("range", start, end, limit + 1);
+      const { limit, argv } = journalArgs(q);
+      if (!argv) return { entries: [] };
+      const raw = await packed(...argv);
       const entries = raw.slice(0, limit);
       return raw.length > limit ? { entries, next: entries.at(-1)!.seq } : { entries };
     },
@@ -74,6 +68,32 @@ export function redisLedgerReads(
       return packed("ref", `[${p}`, `[${p}~`, JOURNAL_PAGE_MAX);
     },
   };
+}
+
+/**
+ * The journal's page as the script packs it, undecoded (limit + 1 entries: the extra one says a
+ * next page exists): the export's worker writes its CSV bytes from it (csv-packed.ts).
+ */
+export function journalPackedReader(redis: RedisClient, k: Keyspace) {
+  const keys = { journal: k.ledgerJournal, index: k.ledgerIndex };
+  return async (q: JournalQuery): Promise<Buffer> => {
+    const { argv } = journalArgs(q);
+    return argv ? journalRead.runBuffer<Buffer>(redis, keys, ...argv) : Buffer.alloc(0);
+  };
+}
+
+/** journal()'s script arguments for a query; none when the range is empty. */
+function journalArgs(q: JournalQuery) {
+  const limit = Math.min(q.limit ?? JOURNAL_PAGE_MAX, JOURNAL_PAGE_MAX);
+  // Stream ids are booking times, so a time range is an id range; `to` is exclusive.
+  let start = q.from === undefined ? "-" : `${q.from}-0`;
+  if (q.after !== undefined) {
+    const after = `(${q.after}`;
+    start = q.from === undefined || compare(q.after, `${q.from}-0`) >= 0 ? after : start;
+  }
+  const end = q.to === undefined ? "+" : `(${q.to}-0`;
+  if (q.to !== undefined && q.to <= 0) return { limit };
+  return { limit, argv: ["range", start, end, limit + 1] as const };
 }
 
 /** Orders two stream ids. */
