@@ -57,7 +57,7 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
               ? unknownAlert(t, n.refundWatchUntil)
               : n.reason === "stuck"
                 ? [
-                    `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
+                    `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} more than an hour after its payment link expired.`,
                     "Nothing was credited. Please check it in the gateway's merchant dashboard.",
                   ]
                 : [
