@@ -445,7 +445,9 @@ saved-deleted = Deleted { $entry }.
 # --- h-topup: held top-ups (issue 25) ---
 topup-held = Your payment of { $amount } is being checked by our team before it is added to your balance. Nothing is lost: we will message you here when it is done.
 topup-held-status = We are checking your payment of { $amount } with Khalti: its answer was not clear. Nothing has been added to your balance yet. If the payment went through, our team adds it or has Khalti return it; we will message you here.
+topup-held-paid = Your payment of { $paid } (you asked to add { $asked }) is being checked by our team before it is added to your balance. Nothing is lost: we will message you here when it is done.
 topup-rejected = Our team could not add your payment of { $amount } to your balance; nothing was added. If money was taken from your Khalti account, the shop refunds it through Khalti; ask the shop if it has not arrived.
+topup-rejected-paid = Our team could not add your payment of { $paid } (you asked to add { $asked }) to your balance; nothing was added. If money was taken from your Khalti account, the shop refunds it through Khalti; ask the shop if it has not arrived.
 cmd-topups = Held top-ups: decide
 # /topups' held top-ups (admins): the buttons, and a credit refused on the figure shown (h-khalti3)
 topup-held-credit-asked = Credit { $amount } (asked)
