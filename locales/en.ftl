@@ -297,6 +297,7 @@ topup-button = ➕ Add money
 topup-ask-amount = How much do you want to add to your balance? Type an amount from { $min } to { $max }, or choose:
 topup-not-offered = Adding money online is not available here. An agent can add money to your balance.
 topup-gateway-down = Khalti is not answering right now. Nothing was charged. Please try again in a few minutes with /addmoney.
+topup-refused = Adding money online is not available right now. Nothing was charged, and our team has been told. An agent can add money to your balance meanwhile.
 topup-daily-cap = You can add at most { $remaining } more today.
 topup-pay-button = Pay with Khalti
 topup-checkout = To add { $amount }, tap "Pay with Khalti" and pay in the browser (Khalti wallet, e-banking, mobile banking or card). The link works for a limited time.
