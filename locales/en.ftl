@@ -297,6 +297,7 @@ topup-button = ➕ Add money
 topup-ask-amount = How much do you want to add to your balance? Type an amount from { $min } to { $max }, or choose:
 topup-not-offered = Adding money online is not available here. An agent can add money to your balance.
 topup-gateway-down = Khalti is not answering right now. Nothing was charged. Please try again in a few minutes with /addmoney.
+topup-refused = Adding money online is not available right now. Nothing was charged, and our team has been told. An agent can add money to your balance meanwhile.
 topup-daily-cap = You can add at most { $remaining } more today.
 topup-pay-button = Pay with Khalti
 topup-checkout = To add { $amount }, tap "Pay with Khalti" and pay in the browser (Khalti wallet, e-banking, mobile banking or card). The link works for a limited time.
@@ -445,7 +446,9 @@ saved-deleted = Deleted { $entry }.
 # --- h-topup: held top-ups (issue 25) ---
 topup-held = Your payment of { $amount } is being checked by our team before it is added to your balance. Nothing is lost: we will message you here when it is done.
 topup-held-status = We are checking your payment of { $amount } with Khalti: its answer was not clear. Nothing has been added to your balance yet. If the payment went through, our team adds it or has Khalti return it; we will message you here.
+topup-held-paid = Your payment of { $paid } (you asked to add { $asked }) is being checked by our team before it is added to your balance. Nothing is lost: we will message you here when it is done.
 topup-rejected = Our team could not add your payment of { $amount } to your balance; nothing was added. If money was taken from your Khalti account, the shop refunds it through Khalti; ask the shop if it has not arrived.
+topup-rejected-paid = Our team could not add your payment of { $paid } (you asked to add { $asked }) to your balance; nothing was added. If money was taken from your Khalti account, the shop refunds it through Khalti; ask the shop if it has not arrived.
 cmd-topups = Held top-ups: decide
 # /topups' held top-ups (admins): the buttons, and a credit refused on the figure shown (h-khalti3)
 topup-held-credit-asked = Credit { $amount } (asked)

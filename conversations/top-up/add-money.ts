@@ -54,6 +54,7 @@ export function addMoneyConversation(deps: BotDeps) {
     if (!started.ok) {
       if (started.reason === "daily_cap")
         await flow.reply(t("topup-daily-cap", { remaining: money(started.remainingPaisa) }));
+      else if (started.reason === "refused") await flow.reply(t("topup-refused"));
       else await flow.reply(t("topup-gateway-down"));
       return;
     }

@@ -57,7 +57,7 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
               ? unknownAlert(t, n.refundWatchUntil)
               : n.reason === "stuck"
                 ? [
-                    `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} an hour after its payment link expired.`,
+                    `Attention: top-up ${t.paymentId} (${t.gateway}) of user ${t.userId}, ${formatRupees(t.amountPaisa)}, is still ${t.status} more than an hour after its payment link expired.`,
                     "Nothing was credited. Please check it in the gateway's merchant dashboard.",
                   ]
                 : [
@@ -114,21 +114,41 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
     }
     case "expired":
       return tr("topup-expired", { amount: money(t.amountPaisa) });
-    case "held":
+    case "held": {
       // An unknown status word: whether it was paid is not known, so no promise to add it.
-      return t.held?.reasons.includes("status")
-        ? tr("topup-held-status", { amount: money(t.amountPaisa) })
-        : tr("topup-held", { amount: money(t.amountPaisa) });
+      if (t.held?.reasons.includes("status"))
+        return tr("topup-held-status", { amount: money(t.amountPaisa) });
+      const paid = paidOtherThanAsked(t);
+      return paid === null
+        ? tr("topup-held", { amount: money(t.amountPaisa) })
+        : tr("topup-held-paid", { paid: money(paid), asked: money(t.amountPaisa) });
+    }
     case "rejected": {
       // Refunded at Khalti, wholly or in part, before any credit: only what it kept is owed.
       const uncredited = t.partialRefund?.uncredited;
       if (uncredited)
         return tr("topup-rejected-refund", { amount: money(uncredited.reportedPaisa) });
-      return tr("topup-rejected", { amount: money(t.amountPaisa) });
+      const paid = paidOtherThanAsked(t);
+      return paid === null
+        ? tr("topup-rejected", { amount: money(t.amountPaisa) })
+        : tr("topup-rejected-paid", { paid: money(paid), asked: money(t.amountPaisa) });
     }
     default:
       return tr("topup-cancelled", { amount: money(t.amountPaisa) });
   }
+}
+
+/**
+ * What Khalti's lookup reported paid for a held top-up (or one rejected from a hold) when it is not
+ * what was asked, in rupees: the payer is told that figure, not the asked one (review s31-pay, 3:
+ * a payer of Rs 500 read that Rs 1,000 would be refunded). Null: the asked figure is the honest one
+ * (the same amount held for another reason, an unknown status word, another currency).
+ */
+function paidOtherThanAsked(t: TopUpNotice["topUp"]): number | null {
+  const h = t.held;
+  if (!h?.reasons.includes("amount") || h.reasons.includes("status")) return null;
+  if (h.reasons.includes("currency")) return null;
+  return h.reportedPaisa === t.amountPaisa ? null : h.reportedPaisa;
 }
 
 /**

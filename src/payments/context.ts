@@ -86,9 +86,10 @@ export function pushDueAt(opts: TopUpsOptions, t: TopUp): number | null {
 }
 
 /**
- * When the admins' alert of `t`'s status (held, a partial refund, a refund's reversal) may be
- * sent (again) to the admins that lack it, like `pushDueAt`; null: none is owed, or every admin
- * has it. It is never given up: it is money held, or to settle or recover by hand.
+ * When the admins' alert of `t`'s status (held, a partial refund, a refund's reversal, no end in
+ * sight) may be sent (again) to the admins that lack it, like `pushDueAt`; null: none is owed, or
+ * every admin has it. It is never given up: it is money held, to settle or recover by hand, or a
+ * payment nobody else will look at.
  */
 export function adminAlertDueAt(opts: TopUpsOptions, t: TopUp): number | null {
   const owed = owedAlert(t);

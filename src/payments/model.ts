@@ -55,7 +55,8 @@ export const TOPUP_CURRENCY = "NPR";
 const paisa = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 
 /**
- * An admins' alert recorded on a top-up (held, a partial refund, a refund's reversal): the admin
+ * An admins' alert recorded on a top-up (held, a partial refund, a refund's reversal, no end in
+ * sight): the admin
  * chats that have it, `done` once all do; `failures` rounds in a row left one out, the last at
  * `at`. Only the chats still owed are sent it again, with a backoff (context.ts), never given up.
  */
@@ -166,7 +167,12 @@ export const topUpSchema = z.object({
   reversedPaisa: paisa.optional(),
   /** The last status the customer was told about (a push after the change, at least once). */
   notified: topUpStatusSchema.optional(),
-  /** The admins were told it is still open long after its link expired. */
+  /**
+   * The admins' alert that it is still open long after its link expired (adminAlertSchema):
+   * written, owed to every admin, by the reconciler's pass that finds it so (review s31-pay, 2).
+   */
+  stuckAlert: adminAlertSchema.optional(),
+  /** Written before `stuckAlert`, whether or not the send went through: read as done. */
   stuckAlerted: z.boolean().optional(),
   /** One process is pushing until then: others do not push the same status meanwhile. */
   pushLeaseUntil: z.number().int().nonnegative().optional(),

@@ -8,7 +8,7 @@ import {
 } from "./context.ts";
 import { GatewayError } from "./gateway/port.ts";
 import type { TopUp } from "./model.ts";
-import { alertAdmins, pushStatus, tellUnreadable } from "./notices.ts";
+import { pushStatus, tellUnreadable } from "./notices.ts";
 import { needsLookup } from "./state.ts";
 import { UnreadableTopUpError } from "./store.ts";
 
@@ -27,10 +27,21 @@ function afterFailedLookup(t: TopUp, at: number): TopUp {
   return { ...t, lookupFailed: { status: t.status, tries, at } };
 }
 
-/** Open long past its link's expiry with no end from the gateway, and the admins not told yet. */
+/** Open long past its link's expiry with no end from the gateway, the admins' alert not owed yet. */
 function noEndInSight(t: TopUp, at: number): boolean {
-  return needsLookup(t) && !t.stuckAlerted && at > t.expiresAt + STUCK_AFTER_MS;
+  return needsLookup(t) && !t.stuckAlerted && !t.stuckAlert && at > t.expiresAt + STUCK_AFTER_MS;
 }
+
+/**
+ * `t` owing the admins the stuck alert: recorded before it is sent, then sent by `pushStatus` like
+ * the other top-up alerts (each chat recorded as it has it, a failed one tried again with the
+ * backoff until every admin has it). Before, a flag said "sent" whether or not the send went
+ * through, and a lost write race sent it again to every admin (review s31-pay, 2).
+ */
+const owingStuckAlert = (t: TopUp, at: number): TopUp => ({
+  ...t,
+  stuckAlert: { sentTo: [], done: false, failures: 0, at },
+});
 
 /**
  * A record that does not parse is always first due and never rescheduled: before, every pass
@@ -57,7 +68,7 @@ async function setAsideUnreadable(
  * One reconciler pass (reconciler.ts runs it on a timer): everything due is looked up (open, or
  * completed when its refund check is due) or told again (a push or an alert a failure or a crash
  * left unsent: a push alone never asks the gateway); an open top-up with no end in sight is
- * reported to the admins once; then the held and partial-refund lists are read for records that
+ * reported to every admin, once (sent again to the ones a send failed); then the held and partial-refund lists are read for records that
  * do not parse (off the schedule: review s24-e, 4), and the owed alerts of unreadable records sent.
  */
 export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<number> {
@@ -76,22 +87,20 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
       else await pushStatus(ctx, t);
       const after = await store.get(g, pid);
       if (!after) continue;
-      if (noEndInSight(after, now())) {
-        await alertAdmins(ctx, after, "stuck");
-        const flagged = { ...after, stuckAlerted: true };
-        await store.update(after.version, flagged, undefined, dueAt(opts, flagged, now()));
-        continue;
-      }
       // Record when a completed top-up's refund was asked about (its next check counts from
-      // then), that the gateway answered (failed lookups before count no more), and keep on the
-      // schedule what nothing changed (a Pending again, a push not due).
+      // then), that the gateway answered (failed lookups before count no more), the stuck alert
+      // owed, and keep on the schedule what nothing changed (a Pending again, a push not due).
       const checked = lookup && after.status === "completed";
       const answered = lookup && after.lookupFailed !== undefined;
-      if (checked || answered || after.version === t.version) {
+      const stuck = noEndInSight(after, now());
+      if (checked || answered || stuck || after.version === t.version) {
         const { lookupFailed: _, ...rest } = after;
         const base = answered ? rest : after;
-        const next = checked ? { ...base, checkedAt: at } : { ...base };
-        await store.update(after.version, next, undefined, dueAt(opts, next, now()));
+        const seen = checked ? { ...base, checkedAt: at } : { ...base };
+        const next = stuck ? owingStuckAlert(seen, now()) : seen;
+        const out = await store.update(after.version, next, undefined, dueAt(opts, next, now()));
+        // A lost race sent nothing: the next pass finds it again.
+        if (stuck && out.ok) await pushStatus(ctx, { ...next, version: after.version + 1 });
       }
     } catch (err) {
       if (err instanceof UnreadableTopUpError) {
@@ -103,12 +112,11 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
       const t = await store.get(g, pid);
       if (t) {
         let next = afterFailedLookup(t, at);
-        // A gateway that never answers is no end in sight either: the admins hear of it once.
-        if (noEndInSight(next, now())) {
-          await alertAdmins(ctx, next, "stuck");
-          next = { ...next, stuckAlerted: true };
-        }
-        await store.update(t.version, next, undefined, dueAt(opts, next, now()));
+        // A gateway that never answers is no end in sight either: the admins hear of it (and a
+        // stuck alert owed is tried again here: no lookup answers to send it after).
+        if (noEndInSight(next, now())) next = owingStuckAlert(next, now());
+        const out = await store.update(t.version, next, undefined, dueAt(opts, next, now()));
+        if (out.ok) await pushStatus(ctx, { ...next, version: t.version + 1 });
       }
     }
   }

@@ -36,10 +36,18 @@ export async function startTopUp(ctx: TopUpContext, input: StartInput): Promise<
     });
   } catch (err) {
     if (!(err instanceof GatewayError)) throw err;
-    logger.warn({ kind: err.kind, detail: err.detail }, "top-up initiate failed");
-    return { ok: false, reason: "unavailable" };
+    if (err.transient) {
+      logger.warn({ kind: err.kind, detail: err.detail }, "top-up initiate failed");
+      return { ok: false, reason: "unavailable" };
+    }
+    // Before, this was "try again in a few minutes" for ever, with a warn line only (review
+    // s31-pay, 5): a wrong key or a field Khalti rejects needs the admins.
+    logger.error({ kind: err.kind, detail: err.detail }, "top-up initiate refused by the gateway");
+    await told(ctx, { kind: err.kind, detail: err.detail });
+    return { ok: false, reason: "refused" };
   }
   const at = ctx.now();
+  await told(ctx, null);
   const topUp: TopUp = {
     id,
     gateway: gateway.name,
@@ -59,4 +67,16 @@ export async function startTopUp(ctx: TopUpContext, input: StartInput): Promise<
   await store.create(topUp, at + opts.lookupEveryMs);
   logger.info({ topUp: id, paymentId: topUp.paymentId, amountPaisa }, "top-up initiated");
   return { ok: true, topUp };
+}
+
+/**
+ * Hands a refusal (or a checkout started: null, which ends the spell) to `initiateRefused`; its
+ * failure (Redis) is logged and does not fail the customer's start.
+ */
+async function told(ctx: TopUpContext, refusal: { kind: string; detail: string } | null) {
+  try {
+    await ctx.opts.initiateRefused?.(refusal, ctx.now());
+  } catch (err) {
+    ctx.logger.warn({ err: String(err), refused: refusal !== null }, "top-up refusal alert failed");
+  }
 }

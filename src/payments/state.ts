@@ -334,15 +334,16 @@ export function rejectPartialRefund(t: TopUp, adminId: number, now: number): Rej
 
 /** The admins' alert a top-up's status calls for, and the field that records who has it. */
 export interface StatusAlert {
-  reason: "held" | "partial_refund" | "refund" | "unknown_status";
-  field: "heldAlert" | "partialAlert" | "refundAlert" | "unknownAlert";
+  reason: "held" | "partial_refund" | "refund" | "unknown_status" | "stuck";
+  field: "heldAlert" | "partialAlert" | "refundAlert" | "unknownAlert" | "stuckAlert";
 }
 
 /**
  * The admins' alert `t`'s status calls for (held, a partial refund, a refund's reversal, an
- * unknown word after a credit); null:
- * none, or it was recorded as sent to every admin (the older flags `heldAlerted` and
- * `partialRefund.alerted` included).
+ * unknown word after a credit, still open with no end in sight once the reconciler owed it); null:
+ * none, or it was recorded as sent to every admin (the older flags `heldAlerted`,
+ * `partialRefund.alerted` and `stuckAlerted` included). An open top-up that ends meanwhile owes
+ * the stuck alert no more: its end is told as any other.
  */
 export function owedAlert(t: TopUp): StatusAlert | null {
   const a: StatusAlert | null =
@@ -354,7 +355,9 @@ export function owedAlert(t: TopUp): StatusAlert | null {
           ? { reason: "refund", field: "refundAlert" }
           : t.status === "completed" && t.unknownAfterCredit
             ? { reason: "unknown_status", field: "unknownAlert" }
-            : null;
+            : needsLookup(t) && t.stuckAlert && !t.stuckAlerted
+              ? { reason: "stuck", field: "stuckAlert" }
+              : null;
   return a && !t[a.field]?.done ? a : null;
 }
 

@@ -52,6 +52,12 @@ export interface TopUpsOptions {
    * not (the reconciler tries again).
    */
   notifyUnreadable?: (n: UnreadableNotice) => Promise<void>;
+  /**
+   * The gateway refused to start a checkout for a reason that does not pass by itself (`refusal`),
+   * or started one (null): the admins are told once per such spell, across processes
+   * (src/system/topup-refused.ts). Absent: only logged.
+   */
+  initiateRefused?: (refusal: { kind: string; detail: string } | null, at: number) => Promise<void>;
   logger: Logger;
   now?: () => number;
   maxPaisa: number;
@@ -124,4 +130,10 @@ export type StartResult =
   | { ok: true; topUp: TopUp }
   | { ok: false; reason: "below" | "above"; limitPaisa: number }
   | { ok: false; reason: "daily_cap"; remainingPaisa: number }
-  | { ok: false; reason: "unavailable" };
+  /** The gateway did not answer (a timeout, a 5xx): worth trying again in a few minutes. */
+  | { ok: false; reason: "unavailable" }
+  /**
+   * The gateway refused the request (a wrong key, a field it rejects, an answer we cannot read):
+   * it does not pass by itself; the admins are told (`initiateRefused`).
+   */
+  | { ok: false; reason: "refused" };

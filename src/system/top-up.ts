@@ -19,6 +19,7 @@ import type { Base } from "./base.ts";
 import type { ChatSend } from "./bot.ts";
 import type { HttpApp } from "./server.ts";
 import type { Stores } from "./stores.ts";
+import { topUpRefusedAlert } from "./topup-refused.ts";
 
 /** Where Khalti's payer comes back to, on the public server. */
 export const TOPUP_RETURN_PATH = "/pay/khalti/return";
@@ -73,6 +74,7 @@ export function wireTopUps(
     notifyUnreadable: (n) => parts.send(n.chatId, unreadableNoticeText(n)),
     // As the notifier reads a failed send: a chat that blocked the bot is not pushed to again.
     undeliverable: (err) => isUndeliverable(classifyApiError(err)),
+    initiateRefused: topUpRefusedAlert(parts.stores.crossings, parts.adminIds),
     logger,
     now,
     maxPaisa: rupeesToPaisa(c.maxRupees),

@@ -72,7 +72,8 @@ describe.each([
       () =>
         pushes(901).some(
           (p) =>
-            p.includes("Your payment of Rs 100 is being checked") && p.includes("Nothing is lost"),
+            p.includes("Your payment of Rs 50,000 (you asked to add Rs 100) is being checked") &&
+            p.includes("Nothing is lost"),
         ),
       "the customer's notice",
     );

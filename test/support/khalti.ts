@@ -43,10 +43,13 @@ export function topUpService(opts: {
   now?: () => number;
   maxPaisa?: number;
   dailyCapPaisa?: number;
+  /** The key sent to Khalti (the stand-in's own unless given: another is refused, 401). */
+  secretKey?: string;
+  initiateRefused?: Parameters<typeof createTopUps>[0]["initiateRefused"];
 }) {
   const gateway = createKhaltiGateway({
     baseUrl: opts.apiUrl,
-    secretKey: STANDIN_SECRET_KEY,
+    secretKey: opts.secretKey ?? STANDIN_SECRET_KEY,
     timeoutMs: 3000,
   });
   const topUps = createTopUps({
@@ -65,6 +68,7 @@ export function topUpService(opts: {
       }),
     logger: opts.logger ?? createLogger({ level: "silent" }),
     ...(opts.now ? { now: opts.now } : {}),
+    ...(opts.initiateRefused ? { initiateRefused: opts.initiateRefused } : {}),
     maxPaisa: opts.maxPaisa ?? 1_000_000,
     dailyCapPaisa: opts.dailyCapPaisa ?? 10_000_000,
     returnUrl: "http://127.0.0.1:9/pay/khalti/return",

@@ -147,7 +147,7 @@ async function topUpAndWait(s: FlowScope, p: Payer, add: number): Promise<boolea
     await s.ctx.reply(
       started.reason === "daily_cap"
         ? t("topup-daily-cap", { remaining: npr(s, started.remainingPaisa) })
-        : t("topup-gateway-down"),
+        : t(started.reason === "refused" ? "topup-refused" : "topup-gateway-down"),
     );
     return false;
   }
