@@ -1,3 +1,4 @@
+import { OTHER_RECHARGE_PREFIX, statusCollisionNote } from "../orders/answer-fits.ts";
 import type { AdminNote } from "../orders/context.ts";
 import type { Order } from "../orders/model.ts";
 import { COLLISION_NOTE } from "../orders/owed.ts";
@@ -6,7 +7,8 @@ import { createHourlyAlert, type HourlyAlertDeps, type HourlyAlertKind } from ".
 
 /**
  * The admins' alert for an order whose step carried a note for them: an execute refused for a
- * reference the aggregator already holds (orders/provider-events.ts). A counter set back by a
+ * reference the aggregator already holds (orders/provider-events.ts), or a status answer about
+ * another recharge under it (orders/answer-fits.ts). A counter set back by a
  * restore refuses every new order until it passes the references the aggregator holds, so one
  * alert per order per admin would bury the admin lane: at most one an hour (hourly-alert.ts), the
  * orders counted meanwhile keep their own record (failed, the refusal in their history). The
@@ -30,6 +32,11 @@ export const COLLISION_KIND: HourlyAlertKind = {
  * its step made it, from the aggregator's words kept on the order.
  */
 function owedDetailOf(order: Order): string {
+  // Failed by a status answer about another recharge (orders/answer-fits.ts): its history says so.
+  const answered = order.history.findLast(
+    (h) => h.status === "failed" && h.note?.startsWith(OTHER_RECHARGE_PREFIX),
+  );
+  if (answered?.note !== undefined) return statusCollisionNote(answered.note);
   return collisionNote(order.providerMessage ?? "");
 }
 

@@ -362,6 +362,11 @@ export const orderEventSchema = z.object({
    * the write, within an overall limit (OrdersContext.onAdminNote, books/hourly-alert.ts).
    */
   adminNote: z.string().max(500).optional(),
+  /**
+   * From a status answer about another recharge under the order's reference (answer-fits.ts): it
+   * may fail an open order (the reference collision), never touches a final one (state.ts).
+   */
+  otherRecharge: z.literal(true).optional(),
   /** Flag the order as stuck and alert these admins (once per order). */
   flag: z.object({ adminChatIds: z.array(chatId) }).optional(),
   /** An admin's settlement (source "admin", a final status): recorded on the order as `settled`. */

@@ -1,8 +1,15 @@
 import { referenceCollision } from "../provider/execute.ts";
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
 import { type ExecuteResult, type StatusResult, sameReference } from "../provider/schemas.ts";
+import { otherAmount, otherNumber, otherRechargeNote, statusCollisionNote } from "./answer-fits.ts";
 import { inferredWallet } from "./inferred-debit.ts";
-import { FLOAT_SHORT_NOTE, normalizeProviderStatus, type Order, type OrderEvent } from "./model.ts";
+import {
+  FLOAT_SHORT_NOTE,
+  normalizeProviderStatus,
+  type Order,
+  type OrderEvent,
+  type WalletEffects,
+} from "./model.ts";
 import { payloadOf } from "./payload.ts";
 
 /**
@@ -145,15 +152,60 @@ export function answerAbout(answer: StatusResult, asked: string): StatusResult {
   return answer;
 }
 
-/** The event a status-query answer stands for; an unrecognised status word is recorded only. */
+/**
+ * The event a status-query answer stands for; an unrecognised status word is recorded only. The
+ * answer is checked against the order first (answer-fits.ts), here so every caller that applies
+ * one (the reconciler, the webhook's confirmation, /settle, the settled watch) does: an answer
+ * about another recharge under our reference is never taken as ours (otherRechargeEvent), and a
+ * success for another amount carries a wallet inferred from the answered amount, so the float
+ * agrees with the aggregator's debit and the figures check records and alerts it (figures-check.ts).
+ */
 export function eventFromStatus(
+  order: Order,
   result: StatusResult,
   source: "status" | "reconciler" | "webhook",
   at: number,
   note?: string,
 ): OrderEvent {
+  const other = otherNumber(order, result);
+  if (other !== null) return otherRechargeEvent(order, result, other, source, at);
   const status = normalizeProviderStatus(result.status);
   const base = { source, at, transactionId: result.transactionId, payload: payloadOf(result) };
   if (status === null) return { ...base, status: null, unrecognised: result.status.slice(0, 40) };
-  return { ...base, status, ...(note === undefined ? {} : { note }) };
+  const amount = status === "success" ? otherAmount(order, result) : null;
+  return {
+    ...base,
+    status,
+    ...(note === undefined ? {} : { note }),
+    ...(amount === null ? {} : { wallet: answeredWallet(order, amount) }),
+  };
+}
+
+/** The debit inferred for a success answered for another amount than the order's (₹ or Rs). */
+function answeredWallet(order: Order, amountPaisa: number): WalletEffects {
+  const { price: _sent, ...rest } = order;
+  return inferredWallet({ ...rest, amountPaisa });
+}
+
+/**
+ * A status answer about another recharge under our reference (review s31-orders, 1). An order the
+ * aggregator never gave a transaction id is one whose execute answer was lost: the aggregator
+ * holding the reference for another recharge means ours was refused as its duplicate, as when that
+ * refusal arrives (review s25-e, 1): failed (a prepaid hold returned), the admins told through the
+ * collision alert. Its transaction id not carried: it is the other recharge's. An order with a
+ * transaction id was executed under the reference: the answer is recorded, not applied, and the
+ * reconciler keeps asking. `otherRecharge`: never applied to a final order (state.ts).
+ */
+function otherRechargeEvent(
+  order: Order,
+  result: StatusResult,
+  said: string,
+  source: "status" | "reconciler" | "webhook",
+  at: number,
+): OrderEvent {
+  const what = otherRechargeNote(order, result, said).slice(0, 280);
+  const base = { source, at, payload: payloadOf(result), otherRecharge: true as const };
+  if (order.transactionId !== undefined)
+    return { ...base, status: null, note: `${what}: not applied` };
+  return { ...base, status: "failed", note: what, adminNote: statusCollisionNote(what) };
 }

@@ -209,7 +209,13 @@ async function askAggregator(
     return unsure === undefined ? { kind: "open", said } : { kind: "open", said, unsure };
   }
   const said = `status ${answer.status.slice(0, 40)}`;
-  const event = eventFromStatus(answer, "status", now(), "asked before an admin's settlement");
+  const event = eventFromStatus(
+    order,
+    answer,
+    "status",
+    now(),
+    "asked before an admin's settlement",
+  );
   let applied: Awaited<ReturnType<Apply>>;
   try {
     applied = await deps.apply({ reference: order.reference, ...event }, order);
@@ -219,6 +225,9 @@ async function askAggregator(
   }
   if (applied.order && isFinal(applied.order.status))
     return { kind: "final", order: applied.order };
+  // An answer about another recharge, not applied (the order has a transaction id): as an answer
+  // about another order, "succeeded" is refused (the aggregator is confused about this one).
+  if (event.otherRecharge) return { kind: "open", said, unsure: "other_order" };
   // A final word the order did not take (another transaction id): never overridden by hand.
   if (event.status !== null && isFinal(event.status)) return { kind: "disagrees", said };
   return event.status === null

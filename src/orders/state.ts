@@ -181,7 +181,9 @@ function decidedEarly(
   event: OrderEvent,
   admins: readonly number[],
 ): TransitionResult | null {
-  if (isFinal(order.status)) return finalOrderStep(order, event, admins);
+  // An answer about another recharge says nothing of a final order: not even a contradiction.
+  if (isFinal(order.status))
+    return event.otherRecharge ? unchanged(order) : finalOrderStep(order, event, admins);
   if (event.expect && !event.expect.includes(order.status)) return unchanged(order);
   if (event.unrecognised !== undefined) return recordUnrecognised(order, event, event.unrecognised);
   const proposal = proposalStep(order, event);

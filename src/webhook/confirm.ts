@@ -43,7 +43,7 @@ async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): P
     const asked = providerReference(order);
     // An answer about another order is a failed confirmation (caught below).
     const answer = answerAbout(await provider.statusByReference(order.region, asked), asked);
-    const event = eventFromStatus(answer, "status", now(), `confirms webhook ${claimed}`);
+    const event = eventFromStatus(order, answer, "status", now(), `confirms webhook ${claimed}`);
     const applied = await orders.apply(
       { reference: order.reference, ...event, expect: SENT_STATES },
       order,
