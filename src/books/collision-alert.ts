@@ -1,4 +1,8 @@
-import { OTHER_RECHARGE_PREFIX, statusCollisionNote } from "../orders/answer-fits.ts";
+import {
+  answerWordsOf,
+  OTHER_RECHARGE_PREFIX,
+  statusCollisionNote,
+} from "../orders/answer-fits.ts";
 import type { AdminNote } from "../orders/context.ts";
 import type { Order } from "../orders/model.ts";
 import { COLLISION_NOTE } from "../orders/owed.ts";
@@ -11,7 +15,8 @@ import { createHourlyAlert, type HourlyAlertDeps, type HourlyAlertKind } from ".
  * another recharge under it (orders/answer-fits.ts). A counter set back by a
  * restore refuses every new order until it passes the references the aggregator holds, so one
  * alert per order per admin would bury the admin lane: at most one an hour (hourly-alert.ts), the
- * orders counted meanwhile keep their own record (failed, the refusal in their history). The
+ * orders counted meanwhile keep their own record (failed with the refusal, or open with the
+ * answer not applied, in their history). The
  * order's write marks it owed the count (orders/owed.ts), so a crash before it loses no alert.
  */
 export const COLLISION_KIND: HourlyAlertKind = {
@@ -22,7 +27,8 @@ export const COLLISION_KIND: HourlyAlertKind = {
     `Order ${order.reference}: ${note}${since} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
   flush: (count) =>
     `Execute refused for a reference the aggregator already holds (a reference counter set back by a restore?): ${count} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
-  // Each order so refused failed in its write.
+  // A refused execute failed its order (an answer about another recharge left it open: the
+  // flush's words ignore the status).
   status: "failed",
   owedDetail: owedDetailOf,
 };
@@ -32,11 +38,9 @@ export const COLLISION_KIND: HourlyAlertKind = {
  * its step made it, from the aggregator's words kept on the order.
  */
 function owedDetailOf(order: Order): string {
-  // Failed by a status answer about another recharge (orders/answer-fits.ts): its history says so.
-  const answered = order.history.findLast(
-    (h) => h.status === "failed" && h.note?.startsWith(OTHER_RECHARGE_PREFIX),
-  );
-  if (answered?.note !== undefined) return statusCollisionNote(answered.note);
+  // A status answer about another recharge recorded on it (orders/answer-fits.ts): its history says so.
+  const answered = order.history.findLast((h) => h.note?.startsWith(OTHER_RECHARGE_PREFIX));
+  if (answered?.note !== undefined) return statusCollisionNote(answerWordsOf(answered.note));
   return collisionNote(order.providerMessage ?? "");
 }
 

@@ -62,12 +62,24 @@ export function otherRechargeNote(order: Order, answer: StatusResult, said: stri
 }
 
 /**
- * The admins' words (the collision alert, books/collision-alert.ts) for an order failed by a
- * status answer about another recharge: `what` is the history's note (otherRechargeNote).
+ * The admins' words (the collision alert, books/collision-alert.ts) for an open order without a
+ * transaction id answered about another recharge: `what` is the history's note (otherRechargeNote).
+ * Not applied: the number compared is an inference (spec: "number or user id"; for DTH, water,
+ * electricity or internet ids the aggregator may echo another identifier or format), and failing a
+ * recharge it executed would refund it and tell the customer a false word.
  */
 export function statusCollisionNote(what: string): string {
-  return `${what}. The aggregator holds our reference for that recharge, so ours was not executed under it: a reference counter set back (a restore?). The order failed (a prepaid order's hold returned); check the counter (docs/backup-restore.md).`;
+  return `${what}: not applied; the order stays open with the customer's money held. A reference counter set back (a restore?) gives the aggregator our reference for another recharge: check the counter (docs/backup-restore.md) and settle it with /settle after checking with the aggregator.`.slice(
+    0,
+    500,
+  );
 }
+
+/** The history's note for such an answer: recorded, not applied (provider-events.ts). */
+export const notAppliedNote = (what: string): string => `${what}: not applied`;
+
+/** The answer's words in a history note (notAppliedNote), for the collision alert's repair. */
+export const answerWordsOf = (note: string): string => note.replace(/: not applied$/, "");
 
 /** The start of otherRechargeNote, by which the collision alert's repair finds the entry. */
 export const OTHER_RECHARGE_PREFIX = "status answer about another recharge";

@@ -1,7 +1,13 @@
 import { referenceCollision } from "../provider/execute.ts";
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
 import { type ExecuteResult, type StatusResult, sameReference } from "../provider/schemas.ts";
-import { otherAmount, otherNumber, otherRechargeNote, statusCollisionNote } from "./answer-fits.ts";
+import {
+  notAppliedNote,
+  otherAmount,
+  otherNumber,
+  otherRechargeNote,
+  statusCollisionNote,
+} from "./answer-fits.ts";
 import { inferredWallet } from "./inferred-debit.ts";
 import {
   FLOAT_SHORT_NOTE,
@@ -188,13 +194,14 @@ function answeredWallet(order: Order, amountPaisa: number): WalletEffects {
 }
 
 /**
- * A status answer about another recharge under our reference (review s31-orders, 1). An order the
- * aggregator never gave a transaction id is one whose execute answer was lost: the aggregator
- * holding the reference for another recharge means ours was refused as its duplicate, as when that
- * refusal arrives (review s25-e, 1): failed (a prepaid hold returned), the admins told through the
- * collision alert. Its transaction id not carried: it is the other recharge's. An order with a
- * transaction id was executed under the reference: the answer is recorded, not applied, and the
- * reconciler keeps asking. `otherRecharge`: never applied to a final order (state.ts).
+ * A status answer about another recharge under our reference (review s31-orders, 1): recorded,
+ * never applied (no status, its transaction id not carried: it is the other recharge's); the order
+ * stays open with its hold and the reconciler keeps asking. Its number differing is an inference
+ * (the spec's "number or user id": an id may be echoed in another form), and failing a recharge the
+ * aggregator executed would refund it and tell the customer a false word, so an admin decides with
+ * /settle. An order the aggregator never gave a transaction id (its execute answer lost: maybe
+ * refused as the duplicate of the other recharge, a counter set back) is told to the admins through
+ * the collision alert, once per order (state.ts otherRechargeStep).
  */
 function otherRechargeEvent(
   order: Order,
@@ -205,7 +212,7 @@ function otherRechargeEvent(
 ): OrderEvent {
   const what = otherRechargeNote(order, result, said).slice(0, 280);
   const base = { source, at, payload: payloadOf(result), otherRecharge: true as const };
-  if (order.transactionId !== undefined)
-    return { ...base, status: null, note: `${what}: not applied` };
-  return { ...base, status: "failed", note: what, adminNote: statusCollisionNote(what) };
+  const event = { ...base, status: null, note: notAppliedNote(what) };
+  if (order.transactionId !== undefined) return event;
+  return { ...event, adminNote: statusCollisionNote(what) };
 }

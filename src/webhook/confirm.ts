@@ -65,10 +65,11 @@ async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): P
     // order too, was recorded and alerted by the write above).
     if (applied.outcome !== "changed") contradicts(log, applied.order, claimed);
     if (event.status !== null) return;
-    // An unrecognised word: recorded in the order's list, without the claim; the note below.
+    // An unrecognised word, or an answer about another recharge (recorded once, not applied: an
+    // admin decides, orders/provider-events.ts): the claim's note below.
     current = applied.order ?? order;
     log?.warn(
-      { reference: order.reference, claimed, answered: event.unrecognised },
+      { reference: order.reference, claimed, answered: event.unrecognised ?? event.note },
       "could not confirm webhook claim; the reconciler will decide",
     );
   } catch (err) {

@@ -24,6 +24,8 @@ import {
   availableOf,
   creditCustomer,
   ordersOnRedis,
+  outboxOf,
+  reconcilerOnRedis,
   reconcileUntil,
   type SandboxAggregator,
   startQuickSandbox,
@@ -33,9 +35,10 @@ import { mobileInput, placedOrder, testRedis, waitUntil } from "../support/order
 /**
  * Review s31-orders, 1 and 3: a status answer (the reconciler's query, the webhook's confirmation)
  * is checked against the order before it is applied. An answer about another recharge under our
- * reference (a counter set back by a restore; our execute's "duplicate" refusal lost on the way)
- * fails ours as the reference collision it is: hold returned, admins told once, the answer's
- * number in the history. A success answered for another amount is applied, its debit inferred from
+ * reference (a counter set back by a restore; our execute's "duplicate" refusal lost on the way;
+ * or an id the aggregator echoes in another form) is recorded, not applied: the order stays open
+ * with its hold, the customer told nothing final, the admins told once (the collision alert), one
+ * history entry however often it is answered; an admin settles it by hand (/settle). A success answered for another amount is applied, its debit inferred from
  * that amount (drift 0), recorded and alerted as figures off. The sandbox aggregator behind a
  * front that loses the execute's answer (a 502 after the sandbox had it), real Redis.
  */
@@ -44,6 +47,8 @@ const TOKEN = "answer-fits-token";
 const FUNDED = 100_000;
 const ADMIN = 9101;
 const OTHER_NUMBER = "9841000111";
+/** The float's drift after the two collisions (settled failed and succeeded by hand), and after. */
+const DRIFT = -50_000;
 
 /** Numbers whose execute answer is lost; of them, those whose amount the aggregator slips (÷ 10). */
 const lost = new Set<string>();
@@ -95,6 +100,7 @@ describe("a status answer checked against the order before it is applied", () =>
       accessMode: "prepaid",
       provider: aggregator.client,
       adminChatIds: [ADMIN],
+      settleAfterMs: 0,
       onAdminNote: createCollisionAlert({ crossings, adminChatIds: [ADMIN] }),
       onFiguresOff: createFiguresOffAlert({ crossings, adminChatIds: [ADMIN] }),
     });
@@ -157,45 +163,105 @@ describe("a status answer checked against the order before it is applied", () =>
     return sent;
   }
 
-  async function expectCollided(failed: Order, userId: number): Promise<void> {
-    expect(failed.status).toBe("failed");
-    expect(failed.transactionId).toBeUndefined();
-    expect(failed.wallet).toBeUndefined();
-    const entry = failed.history.find((h) => h.status === "failed");
-    expect(entry?.note).toContain(`number ${OTHER_NUMBER}, amount Rs 300`);
-    expect(await availableOf(ledger, userId)).toBe(FUNDED);
-    const alerts = await adminAlertsOf(r, failed.reference);
-    expect(alerts.map((a) => a.chatId)).toEqual([ADMIN]);
-    expect(alerts[0]?.kind === "admin_alert" && alerts[0].note).toMatch(/another recharge/);
-    // The books: no float debit for ours (only the other recharge's, which no order of ours made).
-    const report = await books.report();
-    expect(report.float.driftPaisa).toBe(-30_000);
+  /** Runs the reconciler until `done` holds of the order, then `more` passes again. */
+  async function reconcile(ref: string, done: (o: Order) => boolean, more = 2): Promise<Order> {
+    const reconciler = reconcilerOnRedis(r, {
+      orders,
+      provider: aggregator.client,
+      maxAgeMs: 3_600_000,
+    });
+    await waitUntil(
+      async () => {
+        await reconciler.runOnce();
+        const o = await orders.get(ref);
+        return o !== null && done(o);
+      },
+      "the reconciler's answer on the order",
+      { timeoutMs: 10_000, intervalMs: 30 },
+    );
+    for (let i = 0; i < more; i++) await reconciler.runOnce();
+    const after = await orders.get(ref);
+    if (after === null) throw new Error(`no order ${ref}`);
+    return after;
   }
 
-  it("the reconciler's answer about another recharge fails ours as a collision, alerted once", async () => {
+  const answered = (o: Order) =>
+    o.history.filter((h) => h.note?.startsWith("status answer about another recharge"));
+
+  /**
+   * Recorded, not applied: open (unknown) with its hold, no transaction id or debit taken, one
+   * history entry naming the other recharge, the customer told nothing final.
+   */
+  async function expectRecordedOnly(open: Order, userId: number): Promise<void> {
+    expect(open.status).toBe("unknown");
+    expect(open.transactionId).toBeUndefined();
+    expect(open.wallet).toBeUndefined();
+    const entries = answered(open);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]?.status).toBeNull();
+    expect(entries[0]?.note).toContain(`number ${OTHER_NUMBER}, amount Rs 300`);
+    expect(entries[0]?.note).toMatch(/: not applied$/);
+    expect(await availableOf(ledger, userId)).toBe(FUNDED - 10_000);
+    const told = (await outboxOf(r)).flatMap((n) =>
+      n.kind === "status" && n.reference === open.reference ? [n.status] : [],
+    );
+    expect(told).not.toContain("failed");
+    expect(told).not.toContain("success");
+    // In the open orders an admin reads (and the reconciler pages through).
+    const listed = await orders.store.listOpen({ createdBefore: Date.now() + 1, limit: 1_000 });
+    expect(listed.map((o) => o.reference)).toContain(open.reference);
+  }
+
+  it("the reconciler's answer about another recharge: recorded, not applied, alerted once; /settle failed returns the hold", async () => {
     const userId = 3101;
     const unknown = await collidedAndLost(userId, "9841310003");
-    const failed = await reconcileUntil(r, orders, aggregator.client, unknown.reference, "failed");
-    await expectCollided(failed, userId);
-    // The same answer again (a webhook's claim confirmed by it): the final order untouched, no
-    // second alert.
-    const again = await confirmClaim(failed, "success");
-    expect(again.version).toBe(failed.version);
-    expect(await adminAlertsOf(r, failed.reference)).toHaveLength(1);
+    const open = await reconcile(unknown.reference, (o) => answered(o).length > 0);
+    // The same answer again, by a webhook's confirmation too: no entry, no alert more.
+    const again = await confirmClaim(await confirmClaim(open, "success"), "failed");
+    await expectRecordedOnly(again, userId);
+    const alerts = await adminAlertsOf(r, open.reference);
+    expect(alerts.map((a) => a.chatId)).toEqual([ADMIN]);
+    const note = alerts[0]?.kind === "admin_alert" ? (alerts[0].note ?? "") : "";
+    expect(note).toMatch(/another recharge/);
+    expect(note).toContain("not applied; the order stays open with the customer's money held");
+    expect(note).toContain("settle it with /settle after checking with the aggregator");
+    // The books: no float debit for ours (only the other recharge's, which no order of ours made).
+    expect((await books.report()).float.driftPaisa).toBe(-30_000);
+    // An admin settles it failed by hand: the hold returned.
+    const settled = await orders.settle({
+      reference: open.reference,
+      outcome: "failed",
+      adminId: ADMIN,
+      reason: "the aggregator has no recharge of ours under it",
+      admins: [ADMIN],
+    });
+    expect(settled.ok && settled.order.status).toBe("failed");
+    expect(await availableOf(ledger, userId)).toBe(FUNDED);
+    expect(answered((await orders.get(open.reference)) ?? open)).toHaveLength(1);
   });
 
-  it("the webhook's claim confirmed by an answer about another recharge: the same collision", async () => {
+  it("the webhook's claim confirmed by an answer about another recharge: the same; /settle succeeded by hand", async () => {
     const userId = 3102;
     const unknown = await collidedAndLost(userId, "9841310004");
-    const failed = await confirmClaim(unknown, "success");
-    // Two collisions in the books now: this one's own alert too (the hourly window is per order's
-    // first, the test's orders share it: the second is counted, not told, within the hour).
-    expect(failed.status).toBe("failed");
-    expect(failed.transactionId).toBeUndefined();
-    const entry = failed.history.find((h) => h.status === "failed");
-    expect(entry?.note).toContain(`number ${OTHER_NUMBER}, amount Rs 300`);
-    expect(await availableOf(ledger, userId)).toBe(FUNDED);
-    expect((await books.report()).float.driftPaisa).toBe(-60_000);
+    const open = await confirmClaim(unknown, "success");
+    // The reconciler's passes and the claim again bring the same answer: nothing more recorded.
+    const again = await confirmClaim(await reconcile(open.reference, () => true), "success");
+    await expectRecordedOnly(again, userId);
+    // Counted in the hour of the first test's alert (one window for both), not told again.
+    expect(await adminAlertsOf(r, open.reference)).toEqual([]);
+    // The aggregator's answer never settles it, nor stops an admin's "succeeded" by hand.
+    const settled = await orders.settle({
+      reference: open.reference,
+      outcome: "success",
+      adminId: ADMIN,
+      reason: "the aggregator confirms it recharged ours",
+      admins: [ADMIN],
+    });
+    expect(settled.ok && settled.order.status).toBe("success");
+    expect(await availableOf(ledger, userId)).toBe(FUNDED - 10_000);
+    // Its debit inferred (Rs 100), which this test's aggregator never made: the two other
+    // recharges' Rs 600 less it.
+    expect((await books.report()).float.driftPaisa).toBe(DRIFT);
   });
 
   it("a final order is untouched by an answer about another recharge, even a contradicting one", async () => {
@@ -250,7 +316,7 @@ describe("a status answer checked against the order before it is applied", () =>
       { timeoutMs: 5_000, intervalMs: 20 },
     );
     const done = await reconcileUntil(r, orders, aggregator.client, unknown.reference, "success");
-    await expectFiguresOff(done, -60_000);
+    await expectFiguresOff(done, DRIFT);
     const alerts = await adminAlertsOf(r, done.reference);
     expect(alerts.map((a) => a.chatId)).toEqual([ADMIN]);
     expect(alerts[0]?.kind === "admin_alert" && alerts[0].note).toContain(
@@ -274,7 +340,7 @@ describe("a status answer checked against the order before it is applied", () =>
     );
     const done = await confirmClaim(unknown, "success");
     // Within the hour of the one before: recorded on the order, counted for the next alert.
-    await expectFiguresOff(done, -60_000);
+    await expectFiguresOff(done, DRIFT);
   });
 });
 
@@ -321,14 +387,25 @@ describe("an answer about another recharge as an event (pure)", () => {
     connectionNo: OTHER_NUMBER,
   } as never as StatusResult;
 
-  it("fails an order without a transaction id; the collision alert's repair words it alike", () => {
+  it("on an order without a transaction id, recorded only; the admins' note with its first record", () => {
     const order: Order = { ...placedOrder({ connectionNo: "9841310003" }), status: "unknown" };
     const t = transition(order, eventFromStatus(order, answer, "reconciler", 5), [ADMIN]);
-    expect(t.order.status).toBe("failed");
+    expect(t.order.status).toBe("unknown");
     expect(t.order.transactionId).toBeUndefined();
+    expect(t.notifications).toEqual([]);
     expect(t.adminNote).toMatch(/another recharge under our reference \(number 9841000111/);
+    expect(t.adminNote).toMatch(/not applied; the order stays open/);
     // A crash before the count: the flush's repair tells the order from its record.
     expect(COLLISION_KIND.owedDetail?.(t.order)).toBe(t.adminNote);
+    // The same answer again, by a webhook's confirmation: nothing to write, nobody told.
+    const confirmed = eventFromStatus(order, answer, "status", 6, "confirms webhook success");
+    expect(transition(t.order, confirmed, [ADMIN]).changed).toBe(false);
+    // Another word about the other recharge: recorded, the admins not told again.
+    const pending = { ...answer, status: "pending" } as StatusResult;
+    const later = transition(t.order, eventFromStatus(order, pending, "reconciler", 7), [ADMIN]);
+    expect(later.changed).toBe(true);
+    expect(later.order.status).toBe("unknown");
+    expect(later.adminNote).toBeUndefined();
   });
 
   it("on an order with a transaction id, recorded only: the reconciler asks again", () => {
