@@ -32,7 +32,7 @@ export const owesFiguresOffCount = (current: Order, written: Order): boolean =>
 
 /** What is off in the aggregator's figures, in words for the admins; null when nothing is. */
 export function figuresOff(order: Order, wallet: WalletEffects): string | null {
-  if (isInferred(wallet)) return null;
+  if (isInferred(wallet)) return answeredAmountOff(order, wallet);
   const expected = inferredWallet(order).debitAmountPaisa;
   const off: string[] = [];
   // The amount is in the order's currency (₹ for India), the debit in the wallet's Nepal rupees.
@@ -46,6 +46,17 @@ export function figuresOff(order: Order, wallet: WalletEffects): string | null {
     off.push(`debit ${formatRupees(debit)} against about ${formatRupees(expected)} expected`);
   }
   return off.length > 0 ? off.join("; ") : null;
+}
+
+/**
+ * An inferred debit is the order's own unless a status answer's success named another amount
+ * (provider-events.ts eventFromStatus: inferred from that amount, so the float agrees with the
+ * aggregator's debit): off then, in words (review s31-orders, 3). Its debit is derived, never off.
+ */
+function answeredAmountOff(order: Order, wallet: WalletEffects): string | null {
+  const sent = inferredWallet(order).amountPaisa;
+  if (wallet.amountPaisa === sent) return null;
+  return `status answer amount ${formatRupees(wallet.amountPaisa, order.region)}, not the ${formatRupees(sent, order.region)} sent`;
 }
 
 /**

@@ -357,12 +357,18 @@ export const orderEventSchema = z.object({
   /** Apply only while the order is in one of these states (checked atomically with the write). */
   expect: z.array(orderStatusSchema).optional(),
   /**
-   * For the admins (ADMIN_IDS), from the step that moves the order to this event's status or
-   * first records it, so once per order: an execute refused for a reference the aggregator already
-   * holds, an answer giving the order another order's transaction id (taken-transaction.ts). Told
-   * after the write, within an overall limit (OrdersContext.onAdminNote, books/hourly-alert.ts).
+   * For the admins (ADMIN_IDS), once per order: from the step that moves the order to this event's
+   * status (an execute refused for a reference the aggregator already holds) or first records it
+   * (a status answer about another recharge on it, answer-fits.ts; an answer giving the order
+   * another order's transaction id, taken-transaction.ts). Told after the write, within an overall
+   * limit (OrdersContext.onAdminNote, books/hourly-alert.ts).
    */
   adminNote: z.string().max(500).optional(),
+  /**
+   * From a status answer about another recharge under the order's reference (answer-fits.ts):
+   * recorded once on an open order, never applied; a final one untouched (state.ts).
+   */
+  otherRecharge: z.literal(true).optional(),
   /** Flag the order as stuck and alert these admins (once per order). */
   flag: z.object({ adminChatIds: z.array(chatId) }).optional(),
   /** An admin's settlement (source "admin", a final status): recorded on the order as `settled`. */

@@ -1,8 +1,21 @@
 import { referenceCollision } from "../provider/execute.ts";
 import type { ExecuteRequest, Region } from "../provider/requests.ts";
 import { type ExecuteResult, type StatusResult, sameReference } from "../provider/schemas.ts";
+import {
+  notAppliedNote,
+  otherAmount,
+  otherNumber,
+  otherRechargeNote,
+  statusCollisionNote,
+} from "./answer-fits.ts";
 import { inferredWallet } from "./inferred-debit.ts";
-import { FLOAT_SHORT_NOTE, normalizeProviderStatus, type Order, type OrderEvent } from "./model.ts";
+import {
+  FLOAT_SHORT_NOTE,
+  normalizeProviderStatus,
+  type Order,
+  type OrderEvent,
+  type WalletEffects,
+} from "./model.ts";
 import { payloadOf } from "./payload.ts";
 
 /**
@@ -145,15 +158,61 @@ export function answerAbout(answer: StatusResult, asked: string): StatusResult {
   return answer;
 }
 
-/** The event a status-query answer stands for; an unrecognised status word is recorded only. */
+/**
+ * The event a status-query answer stands for; an unrecognised status word is recorded only. The
+ * answer is checked against the order first (answer-fits.ts), here so every caller that applies
+ * one (the reconciler, the webhook's confirmation, /settle, the settled watch) does: an answer
+ * about another recharge under our reference is never taken as ours (otherRechargeEvent), and a
+ * success for another amount carries a wallet inferred from the answered amount, so the float
+ * agrees with the aggregator's debit and the figures check records and alerts it (figures-check.ts).
+ */
 export function eventFromStatus(
+  order: Order,
   result: StatusResult,
   source: "status" | "reconciler" | "webhook",
   at: number,
   note?: string,
 ): OrderEvent {
+  const other = otherNumber(order, result);
+  if (other !== null) return otherRechargeEvent(order, result, other, source, at);
   const status = normalizeProviderStatus(result.status);
   const base = { source, at, transactionId: result.transactionId, payload: payloadOf(result) };
   if (status === null) return { ...base, status: null, unrecognised: result.status.slice(0, 40) };
-  return { ...base, status, ...(note === undefined ? {} : { note }) };
+  const amount = status === "success" ? otherAmount(order, result) : null;
+  return {
+    ...base,
+    status,
+    ...(note === undefined ? {} : { note }),
+    ...(amount === null ? {} : { wallet: answeredWallet(order, amount) }),
+  };
+}
+
+/** The debit inferred for a success answered for another amount than the order's (₹ or Rs). */
+function answeredWallet(order: Order, amountPaisa: number): WalletEffects {
+  const { price: _sent, ...rest } = order;
+  return inferredWallet({ ...rest, amountPaisa });
+}
+
+/**
+ * A status answer about another recharge under our reference (review s31-orders, 1): recorded,
+ * never applied (no status, its transaction id not carried: it is the other recharge's); the order
+ * stays open with its hold and the reconciler keeps asking. Its number differing is an inference
+ * (the spec's "number or user id": an id may be echoed in another form), and failing a recharge the
+ * aggregator executed would refund it and tell the customer a false word, so an admin decides with
+ * /settle. An order the aggregator never gave a transaction id (its execute answer lost: maybe
+ * refused as the duplicate of the other recharge, a counter set back) is told to the admins through
+ * the collision alert, once per order (state.ts otherRechargeStep).
+ */
+function otherRechargeEvent(
+  order: Order,
+  result: StatusResult,
+  said: string,
+  source: "status" | "reconciler" | "webhook",
+  at: number,
+): OrderEvent {
+  const what = otherRechargeNote(order, result, said).slice(0, 280);
+  const base = { source, at, payload: payloadOf(result), otherRecharge: true as const };
+  const event = { ...base, status: null, note: notAppliedNote(what) };
+  if (order.transactionId !== undefined) return event;
+  return { ...event, adminNote: statusCollisionNote(what) };
 }

@@ -118,7 +118,7 @@ export function reconcileOne(o: ReconcileOneOptions) {
       const answer = answerAbout(await provider.statusByReference(order.region, asked), asked);
       const r = await orders.apply({
         reference: ref,
-        ...eventFromStatus(answer, "reconciler", now()),
+        ...eventFromStatus(order, answer, "reconciler", now()),
       });
       note(r);
       if (r.outcome === "changed") report.changed++;

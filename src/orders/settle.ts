@@ -29,7 +29,8 @@ import { nextAskAt } from "./settled-watch.ts";
  * A final answer that is not applied (another transaction id than the order's) stops the
  * settlement too: the admin is told what the aggregator said and resolves it by hand; a failed
  * write of the answer stops it as well ("answer_unwritten": nothing settled; the admin tries
- * again and finds the order as it then stands). "Not found", a refused or unreadable
+ * again and finds the order as it then stands). An answer about another recharge under the
+ * reference (answer-fits.ts) is recorded, settles nothing and leaves the admin's word. "Not found", a refused or unreadable
  * query (which may hide one) or a word nobody understood ("refunded") refuses a settlement as succeeded: charging for what may never have
  * happened needs the aggregator's own word, not an admin's guess (a failure voids, harmless).
  *
@@ -208,8 +209,16 @@ async function askAggregator(
     const said = `${what} (${why.slice(0, 120)})`;
     return unsure === undefined ? { kind: "open", said } : { kind: "open", said, unsure };
   }
-  const said = `status ${answer.status.slice(0, 40)}`;
-  const event = eventFromStatus(answer, "status", now(), "asked before an admin's settlement");
+  const event = eventFromStatus(
+    order,
+    answer,
+    "status",
+    now(),
+    "asked before an admin's settlement",
+  );
+  const said = event.otherRecharge
+    ? `status ${answer.status.slice(0, 40)} about another recharge (number ${(answer.connectionNo ?? "").slice(0, 40)}), not applied`
+    : `status ${answer.status.slice(0, 40)}`;
   let applied: Awaited<ReturnType<Apply>>;
   try {
     applied = await deps.apply({ reference: order.reference, ...event }, order);
@@ -219,6 +228,10 @@ async function askAggregator(
   }
   if (applied.order && isFinal(applied.order.status))
     return { kind: "final", order: applied.order };
+  // An answer about another recharge, recorded, not applied: it settles nothing, nor stops the
+  // admin's word either way (the number compared is an inference: the admin checks with the
+  // aggregator, as the collision alert asks, and settles failed or succeeded by hand).
+  if (event.otherRecharge) return { kind: "open", said };
   // A final word the order did not take (another transaction id): never overridden by hand.
   if (event.status !== null && isFinal(event.status)) return { kind: "disagrees", said };
   return event.status === null

@@ -102,7 +102,13 @@ export function settledWatch(o: {
     try {
       const asked = providerReference(order);
       const answer = answerAbout(await provider.statusByReference(order.region, asked), asked);
-      event = eventFromStatus(answer, "reconciler", now(), "asked after an admin's settlement");
+      event = eventFromStatus(
+        order,
+        answer,
+        "reconciler",
+        now(),
+        "asked after an admin's settlement",
+      );
     } catch (err) {
       const why = err instanceof ProviderNotFoundError ? "not found" : String(err).slice(0, 120);
       log?.warn(
@@ -111,7 +117,8 @@ export function settledWatch(o: {
       );
       return again();
     }
-    if (event.status === null || !isFinal(event.status)) return again();
+    // An answer about another recharge under its reference says nothing of this one (state.ts).
+    if (event.status === null || !isFinal(event.status) || event.otherRecharge) return again();
     const r = await orders.apply({ reference: ref, ...event }, order);
     const after = r.order?.settled;
     if (after && answered(after)) {

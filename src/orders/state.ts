@@ -1,3 +1,4 @@
+import { OTHER_RECHARGE_PREFIX } from "./answer-fits.ts";
 import { withFiguresCheck } from "./figures-check.ts";
 import { finalOrderStep } from "./final-order.ts";
 import { inferredWallet } from "./inferred-debit.ts";
@@ -181,8 +182,11 @@ function decidedEarly(
   event: OrderEvent,
   admins: readonly number[],
 ): TransitionResult | null {
-  if (isFinal(order.status)) return finalOrderStep(order, event, admins);
+  // An answer about another recharge says nothing of a final order: not even a contradiction.
+  if (isFinal(order.status))
+    return event.otherRecharge ? unchanged(order) : finalOrderStep(order, event, admins);
   if (event.expect && !event.expect.includes(order.status)) return unchanged(order);
+  if (event.otherRecharge) return otherRechargeStep(order, event);
   if (event.unrecognised !== undefined) return recordUnrecognised(order, event, event.unrecognised);
   const proposal = proposalStep(order, event);
   if (proposal) return proposal;
@@ -211,6 +215,27 @@ function decidedEarly(
     };
   }
   return null;
+}
+
+/**
+ * A status answer about another recharge on an open order (provider-events.ts): recorded, never
+ * applied. The same answer again, whoever brings it (the reconciler each tick, a webhook's
+ * confirmation, /settle), writes nothing; the admins' note goes with the first such answer on
+ * the order only, so repeated passes alert nobody again. A full history records nothing and so
+ * tells nothing (else every pass would).
+ */
+function otherRechargeStep(order: Order, event: OrderEvent): TransitionResult {
+  const note = event.note ?? "";
+  if (order.history.some((h) => h.note === note)) return unchanged(order);
+  const history = withHistory(order, entryOf(event));
+  if (history === order.history) return unchanged(order);
+  const first = !order.history.some((h) => h.note?.startsWith(OTHER_RECHARGE_PREFIX));
+  return {
+    ...unchanged(order),
+    order: { ...order, history, updatedAt: event.at },
+    changed: true,
+    ...(first && event.adminNote !== undefined ? { adminNote: event.adminNote } : {}),
+  };
 }
 
 /**

@@ -27,8 +27,9 @@ export interface TransitionResult {
    */
   figuresOff?: string;
   /**
-   * The event's note for the admins (its `adminNote`), the order moved by it: told after the
-   * write, within an overall limit (OrdersContext.onAdminNote).
+   * The event's note for the admins (its `adminNote`), the order moved by it or first answered
+   * about another recharge (state.ts): told after the write, within an overall limit
+   * (OrdersContext.onAdminNote).
    */
   adminNote?: string;
 }

@@ -44,7 +44,7 @@ async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): P
     const asked = providerReference(order);
     // An answer about another order is a failed confirmation (caught below).
     const answer = answerAbout(await provider.statusByReference(order.region, asked), asked);
-    const event = eventFromStatus(answer, "status", now(), `confirms webhook ${claimed}`);
+    const event = eventFromStatus(order, answer, "status", now(), `confirms webhook ${claimed}`);
     const applied = await orders.apply(
       { reference: order.reference, ...event, expect: SENT_STATES },
       order,
@@ -67,10 +67,11 @@ async function confirm(deps: ConfirmDeps, order: Order, claimed: OrderStatus): P
     // order too, was recorded and alerted by the write above).
     if (applied.outcome !== "changed") contradicts(log, applied.order, claimed);
     if (event.status !== null) return;
-    // An unrecognised word: recorded in the order's list, without the claim; the note below.
+    // An unrecognised word, or an answer about another recharge (recorded once, not applied: an
+    // admin decides, orders/provider-events.ts): the claim's note below.
     current = applied.order ?? order;
     log?.warn(
-      { reference: order.reference, claimed, answered: event.unrecognised },
+      { reference: order.reference, claimed, answered: event.unrecognised ?? event.note },
       "could not confirm webhook claim; the reconciler will decide",
     );
   } catch (err) {

@@ -129,6 +129,7 @@ describe("the events carry their payload into the order's history", () => {
       message: "bad <number>",
     });
     const status = eventFromStatus(
+      order,
       { status: "success", transactionId: order.transactionId } as never,
       "status",
       2,

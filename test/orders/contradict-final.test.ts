@@ -393,7 +393,7 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     );
     await orders.apply({
       reference: first.reference,
-      ...eventFromStatus(answer, "reconciler", clock),
+      ...eventFromStatus(first, answer, "reconciler", clock),
     });
     const one = await orders.get(first.reference);
     expect(one?.contradicted).toEqual({ at: clock, said: "failed", source: "reconciler" });

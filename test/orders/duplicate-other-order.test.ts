@@ -22,8 +22,9 @@ import { mobileInput, testRedis } from "../support/orders.ts";
  * Review s25-e, 1: a reference the aggregator already holds for another recharge (the counter set
  * back by a restore re-mints a lost order's reference). Our execute is sent once, so a "duplicate"
  * refusal means ours was not executed: it fails at once, its hold returned, the admins alerted.
- * And a status answer under our reference about another recharge (amount, number) never settles
- * our order: the hold stays, the admins are alerted once. The sandbox aggregator, real Redis.
+ * (A status answer under our reference about another recharge, when that refusal is lost, is in
+ * status-answer-fits.test.ts: recorded, not applied, the hold kept, the admins alerted once.)
+ * The sandbox aggregator, real Redis.
  */
 
 const TOKEN = "dup-other-token";
