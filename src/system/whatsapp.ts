@@ -22,6 +22,7 @@ import {
 import { createWhatsAppClient } from "../whatsapp/client.ts";
 import { sealUserId } from "../whatsapp/held.ts";
 import { createInboundHandler } from "../whatsapp/inbound.ts";
+import { inboundAcceptor } from "../whatsapp/inbound-accept.ts";
 import {
   createMemoryInboundQueue,
   createRedisInboundQueue,
@@ -240,11 +241,9 @@ export function wireWhatsApp(
     logger,
     options: { retryForMs: config.notifier.retryForMs, leaseMs: config.notifier.lockMs },
   });
+  const acceptMessages = inboundAcceptor({ queue, registry: base.registry, logger });
   const accept = async (events: WaWebhookEvents) => {
-    for (const m of events.messages) {
-      const chatId = m.waId ? chatIdOfWaId(m.waId) : null;
-      if (chatId !== null) await queue.enqueue(chatId, m);
-    }
+    await acceptMessages(events.messages);
     await acceptStatuses(events.statuses);
   };
   parts.app.route(

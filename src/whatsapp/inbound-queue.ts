@@ -222,6 +222,38 @@ async function readOnce(l: ReadLoop, clock: { claim: number; keep: number }): Pr
   l.take(reply?.[0]?.[1] ?? [], true);
 }
 
+/**
+ * At a stop, once nothing is worked on here: every entry still pending with this consumer (not
+ * begun, delivered to a read the stop cut off, or failed) is handed back: XCLAIM's IDLE sets its
+ * idle time to CLAIM_IDLE_MS, so any instance's next XAUTOCLAIM (about once a second) takes it,
+ * and its seq, still first in its chat's line, keeps the chat's later messages waiting for it.
+ * Before, it stayed the stopped consumer's for CLAIM_IDLE_MS while those ran ahead of it after
+ * MAX_WAIT_MS (review s31-notify, 4). JUSTID: no delivery counted. One key: Cluster-safe.
+ */
+async function handBack(redis: RedisClient, stream: string, consumer: string, logger: Logger) {
+  try {
+    const rows = (await redis.xpending(stream, GROUP, "-", "+", 1_000, consumer)) as Array<
+      [id: string, ...rest: unknown[]]
+    >;
+    const ids = rows.map(([id]) => id);
+    if (ids.length === 0) return;
+    await redis.call(
+      "XCLAIM",
+      stream,
+      GROUP,
+      consumer,
+      "0",
+      ...ids,
+      "IDLE",
+      CLAIM_IDLE_MS,
+      "JUSTID",
+    );
+  } catch (err) {
+    // Left as before: taken over after CLAIM_IDLE_MS.
+    logger.warn({ err: String(err) }, "whatsapp queue entries not handed back at stop");
+  }
+}
+
 /** Reads until stopped; a Redis that answers late (at start too) is waited for, never thrown. */
 async function readEntries(l: ReadLoop): Promise<void> {
   let grouped = false;
@@ -272,8 +304,9 @@ export function createRedisInboundQueue(opts: {
     // First in its line when queued and delivered for the first time: its turn without a poll. A
     // message taken over from a quiet instance polls as before (later ones may be under way).
     if (!first) await waitForTurn(redis, pendingOf(item.chatId), item, () => running, logger);
-    // Stopping: a message not begun stays queued (in its chat's line, unacknowledged) for another
-    // instance or the next start, so a chat's order holds across a shutdown.
+    // Stopping: a message not begun stays queued (in its chat's line, unacknowledged) and is
+    // handed back at the stop (handBack) for another instance or the next start, so a chat's
+    // order holds across a shutdown.
     if (!running) return;
     let handled = true;
     try {
@@ -353,9 +386,12 @@ export function createRedisInboundQueue(opts: {
     async stop() {
       running = false;
       blocking?.close();
+      const started = loop !== undefined;
       await loop;
       await Promise.allSettled([...busy]);
       blocking = undefined;
+      loop = undefined;
+      if (started) await handBack(redis, k.waInbound, opts.consumer, logger);
     },
   };
 }

@@ -299,14 +299,9 @@ async function tapOf(
 export function createInboundHandler(deps: InboundDeps) {
   return async ({ updateId, chatId, message: m }: InboundItem): Promise<void> => {
     const phone = phoneSchema.safeParse(m.waId);
-    if (!phone.success) {
-      // A sender whose number WhatsApp withholds (a username, BSUID only) cannot be answered here.
-      deps.logger.warn(
-        { userId: m.userId },
-        "whatsapp message without a phone number: not handled",
-      );
-      return;
-    }
+    // Never so: the webhook queues only a sender with a phone (inbound-accept.ts logs and counts
+    // the others); the check gives the phone its type.
+    if (!phone.success) return;
     const mark = deps.localeMark?.();
     const arrived = await arrive(deps, chatId, m, phone.data);
     void deps.markRead(m.wamid).catch(() => {});
