@@ -60,6 +60,7 @@ import { addMoneyConversation } from "./top-up/add-money.ts";
 import { addMoney, addMoneyButton } from "./top-up/add-money-command.ts";
 import { heldTopUps } from "./top-up/held-command.ts";
 import { partialRefundConversation } from "./top-up/partial-refund.ts";
+import { writeOffCommand } from "./top-up/write-off-command.ts";
 
 export {
   type ReversalTeller,
@@ -158,6 +159,7 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     books(deps),
     addMoney(),
     heldTopUps(deps),
+    writeOffCommand(deps),
     cashIn(),
     complaintCommands(deps),
     shareReceipt(deps),

@@ -313,6 +313,15 @@ topup-refunded-part = Khalti refunded { $returned } of your payment of { $amount
 topup-refund-unknown = Khalti reports that your payment of { $amount } was refunded, but not how much. Our team is checking; your balance is unchanged for now. We will message you here when it is done.
 topup-refunded-rest = Khalti refunded { $returned } of your payment of { $amount }; the remaining { $credited } was added to your balance. Balance: { $balance }
 topup-refunded-uncredited = Khalti refunded your payment of { $amount } before it was added to your balance: nothing was added or taken back. Balance: { $balance }
+# --- h-payfee: a refund's rest the balance lacked, taken back later (review s31-pay, 4b) ---
+topup-refund-owed = Your balance was short of it: the rest, { $owed }, is taken back from your balance as money comes into it (money you add, or an order's payment given back).
+topup-refund-taken = Khalti refunded your payment of { $amount } earlier, when your balance was short of it: { $taken } more was now taken back from your balance; { $owed } is still to be taken back. Balance: { $balance }
+topup-refund-taken-all = Khalti refunded your payment of { $amount } earlier, when your balance was short of it: the rest, { $taken }, was now taken back from your balance; nothing more is owed. Balance: { $balance }
+writeoff-usage = Send /writeoff <payment id> <reason>: it writes off what a refunded top-up still owes back (the customer's balance was short at the refund), booked from merchant:adjustments with the reason, and stops taking it back.
+writeoff-done = Written off { $amount } of top-up { $pid } (user { $user }): booked from merchant:adjustments with your reason; nothing more is taken back from the customer.
+writeoff-nothing = Top-up { $pid } owes nothing back (not refunded, taken back in full, or written off already): nothing was booked.
+writeoff-unknown = There is no top-up { $pid }: nothing was booked.
+writeoff-refused = The books refused the write-off of top-up { $pid }: nothing was booked. Please look at it.
 topup-rejected-refund = Khalti reports your payment of { $amount } refunded, in whole or in part. Our team could not add any of it to your balance; nothing was added. If Khalti kept part of it, the shop refunds that part through Khalti; ask the shop if it has not arrived.
 help-topup = /addmoney – add money to your balance with Khalti
 cmd-addmoney = Add money

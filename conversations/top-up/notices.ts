@@ -7,6 +7,7 @@ import { DEFAULT_LOCALE, isLocale, type Translate, translator } from "../../src/
 import { formatMoney, formatRupees, toDecimalString } from "../../src/money.ts";
 import {
   type HeldReason,
+  refundShortfall,
   TOPUP_CURRENCY,
   type TopUpNotice,
   type UnreadableNotice,
@@ -65,7 +66,9 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
                     `Status ${t.status}; the books refused the transfer. Please look at it.`,
                   ];
     if (n.reason === "refund" && reversed < owed)
-      lines.push(`The balance was short by ${formatRupees(owed - reversed)}: recover it by hand.`);
+      lines.push(
+        `The balance was short by ${formatRupees(owed - reversed)} (an order's hold had it, or it was spent): the rest is taken back by itself as money comes into the customer's balance, and the customer is told each time. If it never can be, write it off with a reason: /writeoff ${t.paymentId} <reason> (booked from merchant:adjustments).`,
+      );
     return lines.join("\n");
   }
   const tr = translator(i18n, isLocale(t.locale) ? t.locale : DEFAULT_LOCALE);
@@ -75,35 +78,20 @@ export function topUpNoticeText(i18n: I18n<BotContext>, n: TopUpNotice): string 
     case "completed":
       return tr("topup-credited", { amount: money(t.creditedPaisa ?? 0), balance });
     case "refunded": {
-      // A partial refund: the figure the admin entered, never the whole payment.
-      const returned = t.partialRefund?.decision?.returnedPaisa;
-      const uncredited = t.partialRefund?.uncredited;
-      // Refunded before any credit: nothing was added, so nothing was taken back; the rest of a
-      // partial refund was credited.
-      if (uncredited && returned !== undefined && t.creditedPaisa !== undefined)
-        return tr("topup-refunded-rest", {
-          amount: money(uncredited.reportedPaisa),
-          returned: money(returned),
-          credited: money(t.creditedPaisa),
-          balance,
-        });
-      if (t.creditedPaisa === undefined)
-        return tr("topup-refunded-uncredited", {
-          amount: money(uncredited?.reportedPaisa ?? t.amountPaisa),
-          balance,
-        });
-      if (returned !== undefined)
-        return tr("topup-refunded-part", {
-          amount: money(t.creditedPaisa ?? t.amountPaisa),
-          returned: money(returned),
-          reversed: money(t.reversedPaisa ?? 0),
-          balance,
-        });
-      return tr("topup-refunded", {
-        amount: money(t.creditedPaisa ?? t.amountPaisa),
-        reversed: money(t.reversedPaisa ?? 0),
-        balance,
-      });
+      // A refund's rest the balance lacked, taken back later: what this taking took (review
+      // s31-pay, 4b); the refund itself was told before.
+      const r = t.refundRecovery;
+      if (r && t.notified === "refunded" && r.takenPaisa > r.toldPaisa) {
+        const still = refundShortfall(t);
+        const vars = {
+          amount: money(t.creditedPaisa ?? 0),
+          taken: money(r.takenPaisa - r.toldPaisa),
+        };
+        return still > 0
+          ? tr("topup-refund-taken", { ...vars, owed: money(still), balance })
+          : tr("topup-refund-taken-all", { ...vars, balance });
+      }
+      return refundedText(tr, t, money, balance);
     }
     case "partial_refund": {
       // Khalti's lookup does not say how much: no figure but the payment's own; nor "part" when
@@ -149,6 +137,52 @@ function paidOtherThanAsked(t: TopUpNotice["topUp"]): number | null {
   if (!h?.reasons.includes("amount") || h.reasons.includes("status")) return null;
   if (h.reasons.includes("currency")) return null;
   return h.reportedPaisa === t.amountPaisa ? null : h.reportedPaisa;
+}
+
+/**
+ * The customer's text of a refund: what was taken back, and (review s31-pay, 4b) the rest the
+ * balance lacked, taken back later as money comes in.
+ */
+function refundedText(
+  tr: Translate,
+  t: TopUpNotice["topUp"],
+  money: (p: number) => string,
+  balance: string,
+): string {
+  const still = refundShortfall(t);
+  const owedText = still > 0 ? ` ${tr("topup-refund-owed", { owed: money(still) })}` : "";
+  const returned = t.partialRefund?.decision?.returnedPaisa;
+  const uncredited = t.partialRefund?.uncredited;
+  // Refunded before any credit: nothing was added, so nothing was taken back; the rest of a
+  // partial refund was credited.
+  if (uncredited && returned !== undefined && t.creditedPaisa !== undefined)
+    return tr("topup-refunded-rest", {
+      amount: money(uncredited.reportedPaisa),
+      returned: money(returned),
+      credited: money(t.creditedPaisa),
+      balance,
+    });
+  if (t.creditedPaisa === undefined)
+    return tr("topup-refunded-uncredited", {
+      amount: money(uncredited?.reportedPaisa ?? t.amountPaisa),
+      balance,
+    });
+  if (returned !== undefined)
+    return (
+      tr("topup-refunded-part", {
+        amount: money(t.creditedPaisa ?? t.amountPaisa),
+        returned: money(returned),
+        reversed: money(t.reversedPaisa ?? 0),
+        balance,
+      }) + owedText
+    );
+  return (
+    tr("topup-refunded", {
+      amount: money(t.creditedPaisa ?? t.amountPaisa),
+      reversed: money(t.reversedPaisa ?? 0),
+      balance,
+    }) + owedText
+  );
 }
 
 /**

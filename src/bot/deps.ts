@@ -173,6 +173,18 @@ export interface BotTopUps {
   /** Admins: open top-ups past the refund watch (looked up daily), and when they were listed. */
   pastWatch(limit?: number): Promise<{ at: number; topUps: TopUp[]; unreadable?: string[] }>;
   get(paymentId: string): Promise<TopUp | null>;
+  /**
+   * Admins: write off, with a reason, what a refunded top-up still owes back (its balance was
+   * short then and never rose: review s31-pay, 4b), booked from merchant:adjustments.
+   */
+  writeOffRefund?(
+    paymentId: string,
+    adminId: number,
+    reason: string,
+  ): Promise<
+    | { ok: true; topUp: TopUp; writtenOffPaisa: number }
+    | { ok: false; reason: "unknown" | "nothing_owed" | "reason" | "ledger_refused" }
+  >;
   /** Admins: the amount the gateway returned of a partial refund (as the back office's form). */
   decideRefund(
     paymentId: string,

@@ -1,7 +1,7 @@
 import type { LedgerStore } from "../ledger/store.ts";
 import type { Logger } from "../logger.ts";
 import type { PaymentGateway } from "./gateway/port.ts";
-import type { TopUp } from "./model.ts";
+import { refundShortfall, type TopUp } from "./model.ts";
 import { needsLookup, needsPush, owedAlert } from "./state.ts";
 import type { TopUpStore } from "./store.ts";
 import type { TopUpsOptions } from "./types.ts";
@@ -144,5 +144,8 @@ export function dueAt(opts: TopUpsOptions, t: TopUp, at: number): number | null 
     if (tell !== null) times.push(Math.max(tell, soonest));
   const look = lookupAt(opts, t, at);
   if (look !== null) times.push(look);
+  // A refund's shortfall is taken back as the balance rises (an order's hold voided, money added):
+  // its balance is read again each lookup interval until nothing is owed (refund-recovery.ts).
+  if (refundShortfall(t) > 0) times.push(soonest);
   return times.length > 0 ? Math.min(...times) : null;
 }

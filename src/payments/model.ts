@@ -165,6 +165,30 @@ export const topUpSchema = z.object({
    * refund's returned figure: shortfall).
    */
   reversedPaisa: paisa.optional(),
+  /**
+   * A refund's shortfall taken back later (review s31-pay, 4b): the balance was short when the
+   * gateway refunded (an order's hold had it), so the rest stays owed and is taken back as the
+   * balance rises, never below zero: `transfers` later reversals booked (ids `…:refund:2`, `:3`…),
+   * `takenPaisa` what they took (counted in `reversedPaisa` too), `toldPaisa` what of it the
+   * customer was told; `writtenOff`, an admin's write-off of what could not be taken back (booked
+   * merchant:adjustments → the gateway's clearing account), which ends the recovery.
+   */
+  refundRecovery: z
+    .object({
+      transfers: z.number().int().nonnegative(),
+      takenPaisa: paisa,
+      toldPaisa: paisa,
+      at: z.number().int().nonnegative(),
+      writtenOff: z
+        .object({
+          paisa: paisa.positive(),
+          adminId: z.number().int(),
+          reason: z.string().min(1).max(200),
+          at: z.number().int().nonnegative(),
+        })
+        .optional(),
+    })
+    .optional(),
   /** The last status the customer was told about (a push after the change, at least once). */
   notified: topUpStatusSchema.optional(),
   /**
@@ -246,3 +270,21 @@ export const creditTransferId = (gateway: string, paymentId: string) =>
   `topup:${gateway}:${paymentId}`;
 export const reversalTransferId = (gateway: string, paymentId: string) =>
   `topup:${gateway}:${paymentId}:refund`;
+/** The `n`-th reversal of a refund's shortfall (n from 2: the first is `reversalTransferId`). */
+export const recoveryTransferId = (gateway: string, paymentId: string, n: number) =>
+  `${reversalTransferId(gateway, paymentId)}:${n}`;
+/** An admin's write-off of a refund's shortfall that could not be taken back. */
+export const writeOffTransferId = (gateway: string, paymentId: string) =>
+  `topup:${gateway}:${paymentId}:writeoff`;
+
+/**
+ * What a refunded top-up still owes back (paisa): what should have been taken back (the credit,
+ * or an admin's figure of a partial refund after a credit) less what was, and less any write-off.
+ */
+export function refundShortfall(t: TopUp): number {
+  if (t.status !== "refunded" || t.reversedPaisa === undefined) return 0;
+  const p = t.partialRefund;
+  const owed = p?.decision && !p.uncredited ? p.decision.returnedPaisa : (t.creditedPaisa ?? 0);
+  const off = t.refundRecovery?.writtenOff?.paisa ?? 0;
+  return Math.max(0, owed - t.reversedPaisa - off);
+}

@@ -115,7 +115,7 @@ async function pushCustomer(ctx: TopUpContext, t: TopUp): Promise<PushOutcome> {
 /** What a round of telling did, to record on the top-up. */
 interface Told {
   /** The status pushed, and how it went; absent: no push was due. */
-  push?: { status: TopUp["status"]; outcome: PushOutcome };
+  push?: { status: TopUp["status"]; outcome: PushOutcome; takenPaisa?: number };
   /** The admins' alert of the status: the chats it went to this round; absent: none was due. */
   alert?: { field: StatusAlert["field"]; to: number[] };
 }
@@ -136,7 +136,14 @@ function recorded(opts: TopUpsOptions, cur: TopUp, told: Told, lease: number, at
   if (!push || cur.status !== push.status) return next;
   if (push.outcome === "sent") {
     const { pushFailed: _, ...ok } = next;
-    return { ...ok, notified: push.status, updatedAt: at };
+    // What of a refund's later takings the customer was told (more may be taken meanwhile).
+    const r = ok.refundRecovery;
+    const told =
+      r && push.takenPaisa !== undefined
+        ? { toldPaisa: Math.max(r.toldPaisa, push.takenPaisa) }
+        : {};
+    const refundRecovery = r ? { refundRecovery: { ...r, ...told } } : {};
+    return { ...ok, ...refundRecovery, notified: push.status, updatedAt: at };
   }
   const tries = (cur.pushFailed?.status === push.status ? cur.pushFailed.tries : 0) + 1;
   const gaveUp = push.outcome === "undeliverable" || tries >= PUSH_GIVE_UP_TRIES;
@@ -171,7 +178,10 @@ export async function pushStatus(ctx: TopUpContext, t: TopUp): Promise<void> {
   if (!(await store.update(t.version, leased, undefined, dueAt(opts, leased, at))).ok) return;
   const told: Told = {};
   if (alert) told.alert = { field: kind.field, to: await alertChats(ctx, t, kind.reason, owed) };
-  if (push) told.push = { status: t.status, outcome: await pushCustomer(ctx, t) };
+  if (push) {
+    const taken = t.refundRecovery ? { takenPaisa: t.refundRecovery.takenPaisa } : {};
+    told.push = { status: t.status, outcome: await pushCustomer(ctx, t), ...taken };
+  }
   let cur: TopUp | null = { ...leased, version: t.version + 1 };
   for (let round = 0; round < MAX_ROUNDS && cur; round++) {
     const next = recorded(opts, cur, told, leaseUntil, now());

@@ -7,8 +7,9 @@ import {
   type TopUpContext,
 } from "./context.ts";
 import { GatewayError } from "./gateway/port.ts";
-import type { TopUp } from "./model.ts";
+import { refundShortfall, type TopUp } from "./model.ts";
 import { pushStatus, tellUnreadable } from "./notices.ts";
+import { recoverRefund } from "./refund-recovery.ts";
 import { needsLookup } from "./state.ts";
 import { UnreadableTopUpError } from "./store.ts";
 
@@ -84,6 +85,7 @@ export async function reconcilePass(ctx: TopUpContext, limit = 50): Promise<numb
       const lookup = lookUpAt !== null ? lookUpAt <= at : needsLookup(t);
       // The lookup pushes (and alerts) too (apply.ts), when one is due.
       if (lookup) await confirmTopUp(ctx, g, pid);
+      else if (refundShortfall(t) > 0) await recoverRefund(ctx, t);
       else await pushStatus(ctx, t);
       const after = await store.get(g, pid);
       if (!after) continue;

@@ -6,6 +6,7 @@ import { decideHeldTopUp } from "./held-decision.ts";
 import type { TopUpEvent } from "./model.ts";
 import { decidePartialRefund, rejectUncreditedRefund } from "./partial-refund.ts";
 import { reconcilePass } from "./reconcile-pass.ts";
+import { writeOffRefund } from "./refund-recovery.ts";
 import { type StartInput, startTopUp } from "./start.ts";
 import type { Decision } from "./state.ts";
 import type { TopUpsOptions } from "./types.ts";
@@ -57,6 +58,9 @@ export function createTopUps(opts: TopUpsOptions) {
     rejectRefund: (paymentId: string, adminId: number) =>
       rejectUncreditedRefund(ctx, paymentId, adminId),
     partialRefunds: (limit = 20) => store.partialRefunds(limit),
+    /** An admin's write-off, with a reason, of a refund's rest the balance never had (4b). */
+    writeOffRefund: (paymentId: string, adminId: number, reason: string) =>
+      writeOffRefund(ctx, paymentId, adminId, reason),
     /**
      * Open top-ups past the refund watch (no end from the gateway, looked up daily), oldest
      * first, and the time they were listed at (their age is counted from it).

@@ -368,5 +368,8 @@ export function needsLookup(t: TopUp): boolean {
 
 /** Whether the customer still has to hear of its current status. */
 export function needsPush(t: TopUp): boolean {
+  // A refund's shortfall taken back later: the customer hears of each taking (review s31-pay, 4b).
+  const r = t.refundRecovery;
+  if (t.status === "refunded" && r && r.toldPaisa < r.takenPaisa) return true;
   return t.status !== "initiated" && t.status !== "pending" && t.notified !== t.status;
 }

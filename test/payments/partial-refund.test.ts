@@ -120,7 +120,8 @@ describe.each(storeKinds)("a partial refund at Khalti (%s)", (_name, stores) => 
     expect(reversals).toHaveLength(1);
     expect(reversals[0]).toMatchObject({ kind: "reversal", amountPaisa: 10_000 });
     expect(t.customer().at(-1)).toBe(
-      "Khalti refunded Rs 250 of your payment of Rs 300; Rs 100 was taken back from your balance. Balance: Rs 0",
+      // The rest the balance lacked is owed and taken back as money comes in (review s31-pay, 4b).
+      "Khalti refunded Rs 250 of your payment of Rs 300; Rs 100 was taken back from your balance. Balance: Rs 0 Your balance was short of it: the rest, Rs 150, is taken back from your balance as money comes into it (money you add, or an order's payment given back).",
     );
     const refundAlert = t.admin().find((n) => n.reason === "refund");
     expect(refundAlert).toBeDefined();
