@@ -5,6 +5,8 @@ export interface ApiFailure {
   code: number | undefined;
   description: string;
   retryAfterMs: number | undefined;
+  /** A hold another instance shared (the pacer's SendsHeld): its end, on this clock. */
+  heldUntil?: number;
 }
 
 export function classifyApiError(err: unknown): ApiFailure {
@@ -13,6 +15,7 @@ export function classifyApiError(err: unknown): ApiFailure {
     description?: unknown;
     message?: unknown;
     parameters?: { retry_after?: unknown };
+    heldUntil?: unknown;
   };
   const code = typeof e?.error_code === "number" ? e.error_code : undefined;
   const description =
@@ -22,10 +25,12 @@ export function classifyApiError(err: unknown): ApiFailure {
         ? e.message
         : String(err);
   const ra = e?.parameters?.retry_after;
+  const held = e?.heldUntil;
   return {
     code,
     description,
     retryAfterMs: typeof ra === "number" && ra >= 0 ? ra * 1000 : undefined,
+    ...(typeof held === "number" ? { heldUntil: held } : {}),
   };
 }
 

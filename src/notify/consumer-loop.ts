@@ -164,9 +164,9 @@ export function createConsumerLoop(deps: ConsumerLoopDeps) {
     let lastClaim = Number.NEGATIVE_INFINITY;
     while (!state.stopped) {
       try {
-        const pause = state.pauseLeft();
-        if (pause > 0) await sleep(pause);
-        if (state.stopped) break;
+        const pause = state.pauseLeft(); // a 429's (up to an hour): slept a piece at a time
+        if (pause > 0) await sleep(Math.min(pause, settings.maxPauseMs));
+        if (state.stopped || state.pauseLeft() > 0) continue;
         if (inFlight.size >= batchSize) {
           await room();
           continue;

@@ -114,7 +114,7 @@ async function settleFailure(
   if (!isPassing(err, failure) && attempts >= deps.maxAttempts)
     return giveUp(deps, d, key, `failed ${attempts} times: ${description.slice(0, 200)}`, ack);
   if (code === 429) {
-    deps.state.pauseFor(Math.min(retryAfterMs ?? 1_000, deps.maxPauseMs));
+    deps.state.rateLimited(retryAfterMs, failure.heldUntil);
     metrics.notificationsFailed.inc({ reason: "rate_limited" });
   } else {
     metrics.notificationsFailed.inc({ reason: "transient" });

@@ -45,7 +45,8 @@ import { createRunState } from "./run-state.ts";
  *  - 403 (the user blocked the bot): the chat is marked inactive and the notification dropped,
  *    until the user writes again (bot/reactivate.ts) or a later push is accepted.
  *    429 anyway (another sender used the budget; the retry policy gave up): the worker pauses for
- *    retry_after, the entry is retried.
+ *    retry_after in full (capped at an hour), written into the pacer's store so every instance
+ *    sharing it holds its sends too (pacer.ts `hold`); the entry stays pending and is retried.
  *    Other failures are retried (entry left pending, reclaimed after claimIdleMs): those that say
  *    nothing about the message (network, 5xx, 429) until the entry is retryForMs old (hours), those
  *    about the message maxAttempts times, a push that may have arrived (answer lost) until
@@ -65,11 +66,18 @@ export function createNotifier(opts: NotifierOptions) {
   const now = opts.now ?? Date.now;
   const settings = notifierSettings(opts);
   const metrics = opts.metrics ?? createMoneyPathMetrics(opts.registry);
-  const state = createRunState(now);
   const pacer =
     opts.pacer === false
       ? undefined
       : (opts.pacer ?? createSendPacer({ now, ...(opts.sleep ? { sleep: opts.sleep } : {}) }));
+  // A 429's hold goes into the pacer's store: every instance sharing it waits it out too.
+  const state = createRunState(now, (until) => {
+    pacer
+      ?.hold(until)
+      .catch((err: unknown) =>
+        log?.warn({ err: err instanceof Error ? err.message : String(err) }, "429 hold not shared"),
+      );
+  });
   const edits = createReceiptEditLane({
     api,
     pacer,
@@ -81,7 +89,8 @@ export function createNotifier(opts: NotifierOptions) {
     isGone: isGoneChat,
     sentNothing,
     retryForMs: settings.retryForMs,
-    onRateLimited: (ms) => state.pauseFor(ms),
+    onRateLimited: (e) => state.rateLimited(e.retryAfterMs, e.heldUntil),
+    pauseLeft: () => state.pauseLeft(),
     metrics,
     logger: log,
     now,

@@ -88,7 +88,10 @@ export interface NotifierOptions {
    * Default 6 hours: an outage of Telegram or of the host's network loses no result.
    */
   retryForMs?: number;
-  /** Longest pause honoured for a 429's retry_after. Default 60 s. */
+  /**
+   * The longest one sleep of the reading loop's pause after a 429 (it loops until the pause
+   * ends: retry_after is honoured in full, up to an hour). Default 60 s.
+   */
   maxPauseMs?: number;
   /** Chats served in parallel (one chat's messages stay in order). Default 16. */
   concurrency?: number;

@@ -32,6 +32,12 @@ import { luaScript } from "../redis/scripts.ts";
  * timestamps, and the process waits for what they tell before asking again (others only push them
  * later): a receipt edit and the push right after it (the chat's burst spent) ask once each
  * instead of being refused first.
+ *
+ * A hold (`hold`): Telegram's 429 asks for `retry_after` seconds without requests to it (more
+ * prolong the flood wait), and the wait is the bot's, not one process's. The hold is written into
+ * the store ("not before <time>", and the global timestamp pushed to it, never backwards), so
+ * every process's pacer keeps it: an ask inside it is refused with SendsHeld, a 429 of its own
+ * (its caller pauses as for Telegram's), instead of waiting minutes in the line.
  */
 
 export const pacerLimitsSchema = z.object({
@@ -61,12 +67,37 @@ type TakeResult =
    * caller's clock): lower bounds for the next ask, since other processes only push them later.
    */
   | { ok: true; globalTat?: number; chatTat?: number }
-  /** Milliseconds until each bucket would have a slot (0: that one is free now). */
-  | { ok: false; globalWaitMs: number; chatWaitMs: number };
+  /**
+   * Milliseconds until each bucket would have a slot (0: that one is free now); `heldUntil`: a
+   * hold stands until then (the caller's clock).
+   */
+  | { ok: false; globalWaitMs: number; chatWaitMs: number; heldUntil?: number };
 
 /** Where the buckets live. `take` checks both and takes a slot from both, or from neither. */
 export interface PaceStore {
   take(chatId: number, now: number, limits: PacerLimits, kind?: SlotKind): Promise<TakeResult>;
+  /** No slot before `until`: a later hold kept, an earlier one pushed to it. */
+  hold(until: number, limits: PacerLimits): Promise<void>;
+}
+
+/**
+ * Refused: sends are held (a 429's flood wait, this process's or another's) until `heldUntil`.
+ * Shaped as the Bot API's 429 (error_code, parameters.retry_after), so callers treat it as one.
+ */
+export class SendsHeld extends Error {
+  readonly error_code = 429;
+  readonly description: string;
+  readonly parameters: { retry_after: number };
+  constructor(
+    readonly heldUntil: number,
+    now: number,
+  ) {
+    const s = Math.max(0, heldUntil - now) / 1000;
+    super(`Too Many Requests: sends held ${Math.ceil(s)} s more (a 429's retry_after)`);
+    this.name = "SendsHeld";
+    this.description = this.message;
+    this.parameters = { retry_after: s };
+  }
 }
 
 interface AcquireOptions {
@@ -79,6 +110,8 @@ interface AcquireOptions {
 export interface SendPacer {
   /** Resolves when a message into `chatId` may be sent now; the slot is taken. */
   acquire(chatId: number, opts?: AcquireOptions): Promise<void>;
+  /** No slot before `until` in any process sharing the store (acquire rejects with SendsHeld). */
+  hold(until: number): Promise<void>;
   readonly limits: PacerLimits;
 }
 
@@ -137,6 +170,7 @@ export function createSendPacer(opts: SendPacerOptions = {}): SendPacer {
   let pushArrived: (() => void) | undefined;
   // What this process learnt from its own grants (lower bounds: other processes only add to them).
   let knownGlobalTat = 0;
+  let knownHeldUntil = 0;
   const knownChatTat = new Map<number, number>();
   const learn = (chatId: number, r: { globalTat?: number; chatTat?: number }, t: number) => {
     if (r.globalTat !== undefined) knownGlobalTat = Math.max(knownGlobalTat, r.globalTat);
@@ -183,6 +217,11 @@ export function createSendPacer(opts: SendPacerOptions = {}): SendPacer {
         // wait is still asked (its sleep must stay short enough for a push to cut in).
         const b = buckets(limits, w.kind);
         const t = now();
+        if (knownHeldUntil > t) {
+          leave(w);
+          w.reject(new SendsHeld(knownHeldUntil, t));
+          continue;
+        }
         const known: TakeResult = {
           ok: false,
           globalWaitMs: w.kind === "push" ? waitFor(knownGlobalTat, t, b.global) : 0,
@@ -197,6 +236,10 @@ export function createSendPacer(opts: SendPacerOptions = {}): SendPacer {
             w.reject(err);
             continue;
           }
+        }
+        if (!r.ok && r.heldUntil !== undefined && r.heldUntil > t) {
+          knownHeldUntil = Math.max(knownHeldUntil, r.heldUntil);
+          continue; // refused above, with the others waiting
         }
         if (r.ok) {
           learn(w.chatId, r, t);
@@ -235,6 +278,11 @@ export function createSendPacer(opts: SendPacerOptions = {}): SendPacer {
 
   return {
     limits,
+    async hold(until) {
+      if (until <= Math.max(knownHeldUntil, now())) return; // known already (learnt from the store)
+      knownHeldUntil = until;
+      await store.hold(until, limits);
+    },
     acquire(chatId, { kind = "push", signal } = {}) {
       return new Promise<void>((resolve, reject) => {
         const w: Waiter = { seq: arrivals++, chatId, kind, resolve, reject, signal };
@@ -259,14 +307,20 @@ export function createSendPacer(opts: SendPacerOptions = {}): SendPacer {
 /** Buckets in this process's memory. Idle chats are forgotten (an empty bucket is no bucket). */
 export function memoryPaceStore(): PaceStore {
   let globalTat = 0;
+  let heldUntil = 0;
   const chats = new Map<number, number>();
   let lastSweep = 0;
   return {
+    async hold(until, limits) {
+      heldUntil = Math.max(heldUntil, until);
+      globalTat = Math.max(globalTat, until + buckets(limits).global.tolerance);
+    },
     async take(chatId, now, limits, kind) {
       const b = buckets(limits, kind);
       const chatTat = chats.get(chatId) ?? 0;
       const globalWaitMs = waitFor(globalTat, now, b.global);
       const chatWaitMs = waitFor(chatTat, now, b.chat);
+      if (heldUntil > now) return { ok: false, globalWaitMs, chatWaitMs, heldUntil };
       if (globalWaitMs > 0 || chatWaitMs > 0) return { ok: false, globalWaitMs, chatWaitMs };
       globalTat = Math.max(globalTat, now) + b.global.interval;
       const tat = Math.max(chatTat, now) + b.chat.interval;
@@ -282,7 +336,8 @@ export function memoryPaceStore(): PaceStore {
 
 // KEYS: the buckets (a sorted set: member "g" the bot's, member <chat id> each chat's, scored by
 // its theoretical arrival time). ARGV: now, global interval, global tolerance, chat interval,
-// chat tolerance, chat id, sweep ('1': drop the buckets that ran empty). One read and one write
+// chat tolerance, chat id, sweep ('1': drop the buckets that ran empty). Member "h": a hold's end
+// (`hold`: ZADD GT), refused until then with that time as a fourth answer. One read and one write
 // for both buckets (two string keys cost 4 commands, as Redis counts a script's own: MGET and two
 // SETs); a sorted set has no expiry per member, so each process sweeps the empty ones once a
 // minute. Times are float milliseconds, written with string.format so they keep their fraction
@@ -291,11 +346,15 @@ export function memoryPaceStore(): PaceStore {
 const TAKE = `
 local now = tonumber(ARGV[1])
 local gi, gt, ci, ct = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local tats = redis.call('ZMSCORE', KEYS[1], 'g', ARGV[6])
+local tats = redis.call('ZMSCORE', KEYS[1], 'g', ARGV[6], 'h')
 local g = math.max(tonumber(tats[1] or '0') or 0, now)
 local c = math.max(tonumber(tats[2] or '0') or 0, now)
 local gw = math.max(0, g - now - gt)
 local cw = math.max(0, c - now - ct)
+local h = tonumber(tats[3] or '0') or 0
+if h > now then
+  return {0, string.format('%.3f', gw), string.format('%.3f', cw), string.format('%.3f', h)}
+end
 if gw > 0 or cw > 0 then return {0, string.format('%.3f', gw), string.format('%.3f', cw)} end
 if ARGV[7] == '1' then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1]) end
 local ng, nc = string.format('%.3f', g + gi), string.format('%.3f', c + ci)
@@ -303,7 +362,11 @@ redis.call('ZADD', KEYS[1], ng, 'g', nc, ARGV[6])
 return {1, ng, nc}
 `;
 
-const paceTake = luaScript<"buckets", [number, string, string]>("raPaceTake", ["buckets"], TAKE);
+const paceTake = luaScript<"buckets", [number, string, string, string?]>(
+  "raPaceTake",
+  ["buckets"],
+  TAKE,
+);
 
 /** How often a process drops the buckets that ran empty. */
 const SWEEP_EVERY_MS = 60_000;
@@ -314,11 +377,17 @@ export function redisPaceStore(redis: RedisClient, prefix: string): PaceStore {
   // On the callers' clock (a benchmark's may run faster than real time).
   let lastSweep: number | undefined;
   return {
+    async hold(until, limits) {
+      // ZADD GT: each member only moves forward; the global one to where a push's slot is free
+      // at `until` (the sends after it then come at the steady rate, no burst into Telegram).
+      const g = until + buckets(limits).global.tolerance;
+      await redis.zadd(k.paceBuckets, "GT", until.toFixed(3), "h", g.toFixed(3), "g");
+    },
     async take(chatId, now, limits, kind) {
       const b = buckets(limits, kind);
       lastSweep ??= now;
       const sweep = now - lastSweep >= SWEEP_EVERY_MS;
-      const [ok, gw, cw] = await paceTake.run(
+      const [ok, gw, cw, held] = await paceTake.run(
         redis,
         { buckets: k.paceBuckets },
         now.toFixed(3),
@@ -329,7 +398,10 @@ export function redisPaceStore(redis: RedisClient, prefix: string): PaceStore {
         String(chatId),
         sweep ? "1" : "0",
       );
-      if (ok !== 1) return { ok: false, globalWaitMs: Number(gw), chatWaitMs: Number(cw) };
+      if (ok !== 1) {
+        const r = { ok: false as const, globalWaitMs: Number(gw), chatWaitMs: Number(cw) };
+        return held === undefined ? r : { ...r, heldUntil: Number(held) };
+      }
       if (sweep) lastSweep = now;
       return { ok: true, globalTat: Number(gw), chatTat: Number(cw) };
     },

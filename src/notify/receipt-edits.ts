@@ -3,7 +3,7 @@ import type { Logger } from "../logger.ts";
 import type { MoneyPathMetrics } from "../orders/metrics.ts";
 import { isFinal, type Order, RECEIPT_RANK, STATUS_RANK } from "../orders/model.ts";
 import type { ApiFailure } from "./api-errors.ts";
-import type { SendPacer } from "./pacer.ts";
+import { type SendPacer, SendsHeld } from "./pacer.ts";
 import { type Delivery, type NotificationQueue, type QueueConsumer, queuedAt } from "./queue.ts";
 
 /**
@@ -66,14 +66,17 @@ export interface ReceiptEditLaneOptions {
   sentNothing: (e: ApiFailure) => boolean;
   /** How long (from when its entry was queued) an edit that keeps sending nothing is tried. */
   retryForMs: number;
-  /** A 429: the notifier pauses its pushes too. */
-  onRateLimited: (ms: number) => void;
+  /** A 429 (or the pacer's SendsHeld): the notifier pauses its pushes too (RunState). */
+  onRateLimited: (e: ApiFailure) => void;
+  /** The notifier's pause left (ms): an edit's 429 is waited out until it ends. */
+  pauseLeft: () => number;
   metrics: MoneyPathMetrics;
   logger: Logger | undefined;
   now: () => number;
   sleep: ((ms: number) => Promise<void>) | undefined;
   /** Tries of one edit that fails for a passing reason, before it is dead-lettered. */
   maxAttempts: number;
+  /** The longest one sleep of a 429's pause (a longer pause is slept a piece at a time). */
   maxPauseMs: number;
   /** How often (real ms) the entries waiting here are kept claimed; under the claim idle time. */
   keepEveryMs: number;
@@ -273,10 +276,10 @@ async function afterFailure(
     return "stop";
   }
   if (e.code === 429) {
-    const ms = Math.min(e.retryAfterMs ?? 1_000, opts.maxPauseMs);
-    opts.onRateLimited(ms);
+    opts.onRateLimited(e); // waited out in full: an edit inside the flood wait prolongs it
     opts.metrics.notificationsFailed.inc({ reason: "rate_limited" });
-    await pause(lane, ms, signal);
+    for (let left = opts.pauseLeft(); left > 0 && !signal.aborted; left = opts.pauseLeft())
+      await pause(lane, Math.min(left, opts.maxPauseMs), signal);
     return failures;
   }
   const failed = failures + 1;
@@ -339,8 +342,11 @@ async function editRound(
 ): Promise<"next" | "stop"> {
   try {
     await lane.opts.pacer?.acquire(job.edit.chatId, { kind: "edit", signal });
-  } catch {
-    return "stop"; // stopped: the entries stay pending for the next consumer
+  } catch (err) {
+    // Held (a 429's wait, maybe another instance's): waited out as a 429, nothing sent.
+    if (err instanceof SendsHeld && !signal.aborted)
+      await afterFailure(lane, job, job.edit, err, failures.count, signal);
+    return signal.aborted ? "stop" : "next"; // stopped: the entries stay pending
   }
   if (signal.aborted) return "stop";
   const edit = job.edit;

@@ -4,18 +4,34 @@
  */
 export interface RunState {
   stopped: boolean;
-  /** Pauses until at least `ms` from now (a longer pause already asked for stays). */
-  pauseFor(ms: number): void;
+  /**
+   * A 429: paused for its retry_after in full (at most MAX_RETRY_AFTER_MS; 1 s when it gave
+   * none), and the hold shared with the other instances (`share`). `heldUntil`: the hold came
+   * from them (the pacer's SendsHeld): paused until then, not shared again.
+   */
+  rateLimited(retryAfterMs: number | undefined, heldUntil?: number): void;
   /** Milliseconds of pause left (zero or less: not paused). */
   pauseLeft(): number;
 }
 
-export function createRunState(now: () => number): RunState {
+/**
+ * The longest retry_after honoured: Telegram's flood waits run to minutes, rarely more; a wild
+ * value must not stop every push for a day.
+ */
+export const MAX_RETRY_AFTER_MS = 3_600_000;
+
+export function createRunState(now: () => number, share?: (until: number) => void): RunState {
   let pausedUntil = 0;
   return {
     stopped: true,
-    pauseFor(ms) {
-      pausedUntil = Math.max(pausedUntil, now() + ms);
+    rateLimited(retryAfterMs, heldUntil) {
+      if (heldUntil !== undefined) {
+        pausedUntil = Math.max(pausedUntil, Math.min(heldUntil, now() + MAX_RETRY_AFTER_MS));
+        return;
+      }
+      const until = now() + Math.min(retryAfterMs ?? 1_000, MAX_RETRY_AFTER_MS);
+      pausedUntil = Math.max(pausedUntil, until);
+      share?.(until);
     },
     pauseLeft: () => pausedUntil - now(),
   };

@@ -1,7 +1,12 @@
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import type { NotifierApi } from "../../src/notify/options.ts";
-import { pacerLimitsSchema, type SendPacer } from "../../src/notify/pacer.ts";
+import {
+  createSendPacer,
+  pacerLimitsSchema,
+  redisPaceStore,
+  type SendPacer,
+} from "../../src/notify/pacer.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
@@ -30,6 +35,7 @@ function countingPacer(now: () => number) {
   const grants: number[] = [];
   const pacer: SendPacer = {
     limits: pacerLimitsSchema.parse({}),
+    async hold() {},
     async acquire() {
       grants.push(now());
     },
@@ -78,6 +84,8 @@ async function setup(name: string, retryForMs?: number) {
     queue,
     api,
     now,
+    /** A pacer over the Redis pace store of this prefix (every instance shares it). */
+    sharedPacer: () => createSendPacer({ store: redisPaceStore(r.redis, r.prefix), now }),
     notifier,
     finalOrder,
     /** Minutes since the start, by the shared clock. */
@@ -203,5 +211,68 @@ describe("a push backing off", () => {
     expect(sends).toEqual([0, 1]);
     expect(s.bot.chat(CHAT).filter((m) => m.text.includes(reference))).toHaveLength(1);
     expect(await s.queue.backlog()).toBe(0);
+  });
+});
+
+/** sendMessage answers 429 retry_after `seconds` until minute `until`; when it was asked. */
+function floodWait(bot: FakeBotApi, minute: () => number, seconds: number, until: number) {
+  const sends: number[] = [];
+  bot.script = (method) => {
+    if (method !== "sendMessage") return undefined;
+    sends.push(minute());
+    if (minute() >= until) return undefined;
+    return { error_code: 429, description: "Too Many Requests", retry_after: seconds };
+  };
+  return sends;
+}
+
+describe("a 429 asking for more than a minute (review s31-notify, 5)", () => {
+  it("is waited out in full: no send inside the flood wait, the push delivered after", async () => {
+    // Before: the pause was capped at maxPauseMs (60 s): sends at minutes 0, 1, 2, 3, 4, each
+    // inside the five minutes Telegram asked for (and prolonging them).
+    const s = await setup("flood-wait");
+    const n = s.notifier("a");
+    const sends = floodWait(s.bot, s.minute, 300, 5);
+    const reference = await s.finalOrder();
+    for (let i = 0; i < 14; i++) {
+      await n.runOnce();
+      s.tick();
+    }
+    expect(sends).toEqual([0, 5]);
+    expect(s.bot.chat(CHAT).filter((m) => m.text.includes(reference))).toHaveLength(1);
+    expect(await s.queue.backlog()).toBe(0);
+  });
+
+  it("holds another instance on the same Redis too (the pace store's hold)", async () => {
+    // Before: the pause was the process's own: instance B reclaimed the entry 30 s later and sent
+    // into the flood wait, and again at every reclaim after its own 429's pause.
+    const s = await setup("flood-wait-shared");
+    const a = s.notifier("a", { pacer: s.sharedPacer() });
+    const b = s.notifier("b", { pacer: s.sharedPacer() });
+    const sends = floodWait(s.bot, s.minute, 300, 5);
+    const reference = await s.finalOrder();
+    await a.runOnce();
+    expect(sends).toEqual([0]);
+    for (let i = 0; i < 14; i++) {
+      s.tick();
+      await b.runOnce();
+    }
+    expect(sends).toEqual([0, 5]);
+    expect(s.bot.chat(CHAT).filter((m) => m.text.includes(reference))).toHaveLength(1);
+    expect(await s.queue.backlog()).toBe(0);
+    expect(await s.queue.listDead(5)).toEqual([]);
+  });
+
+  it("is capped at an hour against a wild retry_after", async () => {
+    const s = await setup("flood-wait-cap");
+    const n = s.notifier("a");
+    const sends = floodWait(s.bot, s.minute, 86_400, 1);
+    const reference = await s.finalOrder();
+    for (let i = 0; i < 124; i++) {
+      await n.runOnce();
+      s.tick();
+    }
+    expect(sends).toEqual([0, 60]);
+    expect(s.bot.chat(CHAT).filter((m) => m.text.includes(reference))).toHaveLength(1);
   });
 });

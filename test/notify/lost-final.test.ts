@@ -48,6 +48,7 @@ function restartingPacer(): SendPacer & { armed: boolean; restarts: number } {
     armed: false,
     restarts: 0,
     limits: real.limits,
+    hold: (until: number) => real.hold(until),
     async acquire(...args: Parameters<SendPacer["acquire"]>) {
       if (pacer.armed && pacer.restarts === 0) {
         pacer.restarts++;

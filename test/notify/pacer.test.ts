@@ -32,6 +32,20 @@ const stores: Array<[string, () => PaceStore]> = [
 ];
 
 describe.each(stores)("%s pace store", (_name, make) => {
+  it("holds every slot until a 429's hold ends, an earlier hold never moving it back", async () => {
+    // Review s31-notify, 5: Telegram's retry_after is the bot's, so a hold lives in the store.
+    const store = make();
+    const t = 1_000_000;
+    await store.hold(t + 300_000, limits);
+    await store.hold(t + 60_000, limits);
+    expect(await store.take(1, t + 299_999, limits)).toMatchObject({
+      ok: false,
+      heldUntil: t + 300_000,
+    });
+    expect(await store.take(2, t + 299_999, limits, "edit")).toMatchObject({ ok: false });
+    expect(await store.take(1, t + 300_000, limits)).toMatchObject({ ok: true });
+  });
+
   it("lets a chat's burst through, then tells it when its next slot is", async () => {
     const store = make();
     const t = 1_000_000;
@@ -186,6 +200,7 @@ describe("send pacer", () => {
         asked++;
         return inner.take(chatId, now, l);
       },
+      hold: (until, l) => inner.hold(until, l),
     };
     const pacer = createSendPacer({ store, limits, now: clock.now, sleep: clock.sleep });
     const times: number[] = [];

@@ -280,6 +280,7 @@ describe("a push read while an earlier one waits", () => {
         }
         return pacer.acquire(chatId, opts);
       },
+      hold: (until: number) => pacer.hold(until),
     };
     const notifier = createNotifier({ queue, orders, api, consumerName: "p", pacer: gated });
     const pushesTo = (chat: number) =>
