@@ -53,7 +53,7 @@ export async function registerCommands(
       "books",
       "settle",
       "waid",
-      ...(deps.topUps ? ["topups"] : []),
+      ...(deps.topUps ? ["topups", "writeoff"] : []),
       ...(deps.complaints ? ["complaints"] : []),
       ...office,
     ]);

@@ -459,6 +459,7 @@ topup-held-paid = Your payment of { $paid } (you asked to add { $asked }) is bei
 topup-rejected = Our team could not add your payment of { $amount } to your balance; nothing was added. If money was taken from your Khalti account, the shop refunds it through Khalti; ask the shop if it has not arrived.
 topup-rejected-paid = Our team could not add your payment of { $paid } (you asked to add { $asked }) to your balance; nothing was added. If money was taken from your Khalti account, the shop refunds it through Khalti; ask the shop if it has not arrived.
 cmd-topups = Held top-ups: decide
+cmd-writeoff = Write off a refund the balance never covered
 # /topups' held top-ups (admins): the buttons, and a credit refused on the figure shown (h-khalti3)
 topup-held-credit-asked = Credit { $amount } (asked)
 topup-held-credit-paid = Credit { $amount } (paid)

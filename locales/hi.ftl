@@ -424,6 +424,7 @@ topup-held-paid = आपके { $paid } के भुगतान (आपने
 topup-rejected = हमारी टीम आपके { $amount } के भुगतान को बैलेंस में नहीं जोड़ सकी; कुछ नहीं जुड़ा। अगर आपके खल्ती खाते से रकम कटी है, तो दुकान उसे खल्ती के ज़रिए लौटाती है; न पहुँचे तो दुकान से पूछें।
 topup-rejected-paid = हमारी टीम आपके { $paid } के भुगतान (आपने { $asked } जोड़ने को कहा था) को बैलेंस में नहीं जोड़ सकी; कुछ नहीं जुड़ा। अगर आपके खल्ती खाते से रकम कटी है, तो दुकान उसे खल्ती के ज़रिए लौटाती है; न पहुँचे तो दुकान से पूछें।
 cmd-topups = रुके हुए टॉप-अप: फ़ैसला
+cmd-writeoff = बैलेंस से न कटी वापसी बट्टे खाते डालें
 # /topups' held top-ups (admins): the buttons, and a credit refused on the figure shown (h-khalti3)
 topup-held-credit-asked = { $amount } जमा करें (माँगा गया)
 topup-held-credit-paid = { $amount } जमा करें (चुकाया गया)

@@ -61,6 +61,8 @@ describe("bot set-up and fallbacks, end to end", () => {
         "waid",
         // Held top-ups (issue 25): with a gateway wired, as here (the local stand-in).
         "topups",
+        // A refunded top-up's rest that never comes back (review s31-pay, 4b).
+        "writeoff",
         // Open complaints (issue 30).
         "complaints",
         // The back office (issue 29): on in this local-mode system.
