@@ -42,7 +42,6 @@ export interface HandleDeps {
   maxAttempts: number;
   /** A passing failure is retried until the entry is this old (and maxAttempts were made). */
   retryForMs: number;
-  maxPauseMs: number;
   now: () => number;
 }
 

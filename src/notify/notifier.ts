@@ -134,7 +134,6 @@ export function createNotifier(opts: NotifierOptions) {
     state,
     maxAttempts: settings.maxAttempts,
     retryForMs: settings.retryForMs,
-    maxPauseMs: settings.maxPauseMs,
     now,
   });
   return createConsumerLoop({
