@@ -199,9 +199,21 @@ async function indexed(
   stop: number,
 ): Promise<{ topUps: TopUp[]; unreadable: string[]; read: number }> {
   const { redis } = opts;
-  const k = keyspace(opts.prefix);
   const members = await redis.zrange(index, String(start), String(stop));
-  const pipe = redis.pipeline();
+  const { topUps, unreadable } = await readListed(opts, members);
+  return { topUps: topUps.filter((t) => t.status === status), unreadable, read: members.length };
+}
+
+/**
+ * The records of `members`, read in one pipeline, in their order; a member gone since is left out,
+ * one that does not parse is named in `unreadable` and its alert owed (logged the first time).
+ */
+async function readListed(
+  opts: StoreOptions,
+  members: readonly string[],
+): Promise<{ topUps: TopUp[]; unreadable: string[] }> {
+  const k = keyspace(opts.prefix);
+  const pipe = opts.redis.pipeline();
   for (const m of members) pipe.hmget(`${k.topUpNamePrefix}${m}`, "v", "j");
   const rows = members.length > 0 ? ((await pipe.exec()) ?? []) : [];
   const topUps: TopUp[] = [];
@@ -212,10 +224,10 @@ async function indexed(
     if (v == null || j == null) return;
     const t = listed(members[i]!, j, v);
     if (t instanceof UnreadableTopUpError) bad.push(t);
-    else if (t.status === status) topUps.push(t);
+    else topUps.push(t);
   });
   await owedAndLogged(opts, bad);
-  return { topUps, unreadable: bad.map((e) => e.member), read: members.length };
+  return { topUps, unreadable: bad.map((e) => e.member) };
 }
 
 /**
@@ -234,21 +246,7 @@ async function listByUser(
   const k = keyspace(opts.prefix);
   const max = until === Number.POSITIVE_INFINITY ? "+inf" : `(${until}`;
   const members = await redis.zrevrangebyscore(k.topUpsByUser(userId), max, String(since));
-  const pipe = redis.pipeline();
-  for (const m of members) pipe.hmget(`${k.topUpNamePrefix}${m}`, "v", "j");
-  const rows = members.length > 0 ? ((await pipe.exec()) ?? []) : [];
-  const topUps: TopUp[] = [];
-  const bad: UnreadableTopUpError[] = [];
-  rows.forEach(([err, row], i) => {
-    if (err) throw err;
-    const [v, j] = (row ?? []) as [string | null, string | null];
-    if (v == null || j == null) return;
-    const t = listed(members[i]!, j, v);
-    if (t instanceof UnreadableTopUpError) bad.push(t);
-    else topUps.push(t);
-  });
-  await owedAndLogged(opts, bad);
-  return { topUps, unreadable: bad.map((e) => e.member) };
+  return readListed(opts, members);
 }
 
 /** How many list members `checkListed` reads at a time. */
