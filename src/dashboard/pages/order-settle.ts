@@ -12,6 +12,7 @@ import {
   actionsOf,
   field,
   formOf,
+  NOT_READ,
   notConfigured,
   outcome,
   reasons,
@@ -202,14 +203,22 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
     return c.html(page(title, outcome(refusalWords(r), "error", back(ref)), viewer), status);
   }
   const proposed = r.done === "proposed";
-  const after = {
-    status: proposed ? `${r.order.status}, proposed as ${p.data.outcome}` : r.order.status,
-    [customer]: await available(),
-  };
   const by = r.order.settled?.approvedBy === undefined ? "" : `, proposed by ${r.order.settled.by}`;
   const detail = proposed
     ? `order ${ref} proposed as ${p.data.outcome}: ${p.data.reason} (the aggregator said: ${r.aggregator})`
     : `order ${ref} as ${r.order.status}${by}: ${r.order.settled?.reason ?? p.data.reason} (the aggregator said: ${r.aggregator})`;
+  // Settled by now: a failed read must not turn it into a 500 with no audit entry (review s32, 1).
+  const availableAfter = await available().catch((err: unknown) => {
+    parts.deps.logger.error(
+      { err: String(err), what: detail.slice(0, 300), account: customer },
+      "an action was done but the balances after it were not read",
+    );
+    return NOT_READ;
+  });
+  const after = {
+    status: proposed ? `${r.order.status}, proposed as ${p.data.outcome}` : r.order.status,
+    [customer]: availableAfter,
+  };
   await recordAction(parts, c, viewer, "order_settle", detail.slice(0, 300), before, after);
   const done = proposed
     ? `Order ${ref}: proposed as ${p.data.outcome}. Nothing moves until another admin approves it; they are told.`

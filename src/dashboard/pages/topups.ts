@@ -5,9 +5,11 @@ import type { HeldDecision, TopUp } from "../../payments/index.ts";
 import {
   actionsOf,
   field,
+  figure,
   formOf,
   notConfigured,
   outcome,
+  postedAfter,
   postedOf,
   reasons,
   recordAction,
@@ -122,16 +124,16 @@ async function auditedDecision(
     const body = html`${notice(r.text, "error")}${r.shown ?? ""}<p>${back}</p>`;
     return c.html(page(heading, body, viewer), r.status);
   }
+  const t = told(current, r.topUp);
   const after: Record<string, number | string> = {
-    ...(await postedOf(parts.deps.ledger, accounts)),
+    ...(await postedAfter(parts, accounts, t.detail)),
     status: r.topUp.status,
   };
-  const t = told(current, r.topUp);
   await recordAction(parts, c, viewer, t.action, t.detail, before, after);
-  const paisa = (v: number | string | undefined) => (typeof v === "number" ? rs(v) : "—");
   const rows = t.balances
     ? accounts.map(
-        (a) => [`${a} (${POSTED})`, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
+        (a) =>
+          [`${a} (${POSTED})`, `${figure(before[a])} → ${figure(after[a])}`] as [string, string],
       )
     : [];
   const body = html`${notice(t.done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
