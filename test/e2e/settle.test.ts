@@ -172,6 +172,15 @@ describe("an admin settles a stuck order from the chat", () => {
     expect(await (await c.get(`/dashboard/orders?ref=${ref}`)).text()).toContain(
       `Settle order ${ref}`,
     );
+    // A reason of spaces only (the browser's minlength lets it through): the order's settle form
+    // again under the reason, and a way back to the order (review s32-backoffice, 5).
+    const blank = new URLSearchParams({ ref, outcome: "success", reason: "   " });
+    const refused = await c.post("/dashboard/orders/settle", {}, blank.toString());
+    expect(refused.status).toBe(400);
+    const asked = await refused.text();
+    expect(asked).toContain("a reason of 3 to 200 characters");
+    expect(asked).toContain(`Settle order ${ref}`);
+    expect(asked).toContain(`href="/dashboard/orders?ref=${ref}"`);
     const proposed = await c.post("/dashboard/orders/settle", {}, body.toString());
     expect(proposed.status).toBe(200);
     expect(await proposed.text()).toContain(`Order ${ref}: proposed as success`);

@@ -179,7 +179,13 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
   });
   const back = (ref: string) => html`<a href="${path(`/orders?ref=${ref}`)}">Back to the order</a>`;
   if (!p.success) {
-    return c.html(page(title, outcome(reasons(p.error), "error", back("")), viewer), 400);
+    // The order's settle form again under the reason, when the order is known (review s32, 5).
+    const given = referenceSchema.safeParse(field(body, "ref").trim());
+    const order = given.success ? await parts.deps.orders.get(given.data) : null;
+    const again = order ? settleSection(order, port, viewer) : "";
+    const ref = order?.reference ?? "";
+    const shown = html`${outcome(reasons(p.error), "error", back(ref))}${again}`;
+    return c.html(page(title, shown, viewer), 400);
   }
   const { ref } = p.data;
   const current = await parts.deps.orders.get(ref);
