@@ -62,7 +62,8 @@ export function createHttpApp(opts: {
   const webhookPosts = opts.webhookPosts ?? new Set<string>();
   app.use((c, next) => {
     const path = c.req.path;
-    if (path.startsWith("/dashboard")) return next();
+    // The back office's own paths only: /dashboardX is the public app's 404 (review s32 nit 3).
+    if (path === "/dashboard" || path.startsWith("/dashboard/")) return next();
     if (c.req.method === "POST" && webhookPosts.has(path)) return next();
     return appHeaders(c, next);
   });

@@ -50,6 +50,11 @@ describe("the back office on the public app", () => {
     expect((await c.get("/dashboard")).status).toBe(303);
     expect((await c.get("/dashboard/")).status).toBe(308);
     expect((await c.get("/nothing")).status).toBe(404);
+    // Not the back office (review s32-backoffice nit 3): the public app's 404 with its headers.
+    const near = await c.get("/dashboardx");
+    expect(near.status).toBe(404);
+    expect(near.headers.get("content-security-policy")).toContain("default-src 'self'");
+    expect(near.headers.get("x-content-type-options")).toBe("nosniff");
   });
 
   it("builds links on the public URL; a POST from the public origin or our own is accepted", async () => {

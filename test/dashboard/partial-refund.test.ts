@@ -239,4 +239,24 @@ describe("partial refunds in the back office", () => {
     expect((await h.topUps.get(credited.paymentId))?.status).toBe("partial_refund");
     await expectBooksBalanced(h.ledger);
   });
+
+  // Review s32-backoffice, 4: a refused amount answered a page with a link back to the list; the
+  // admin had to find the payment and type it again. Now the form again, the reason, the amount.
+  it("a refused amount shows its form again with the reason and the amount as typed", async () => {
+    const t = await h.partialRefundTopUp(6205, 100_000);
+    const c = await h.login(ADMIN);
+    for (const [amount, why] of [
+      ["1,00o", "the amount returned, in rupees, more than 0"],
+      ["1000.01", "at most what was credited"],
+    ] as const) {
+      const res = await c.post("/dashboard/topups/refund", {}, form({ id: t.paymentId, amount }));
+      expect(res.status).toBe(400);
+      const text = await res.text();
+      expect(text).toContain(why);
+      expect(text).toContain(`name="id" value="${t.paymentId}"`);
+      expect(text).toContain(`name="amount" value="${amount}"`);
+    }
+    expect(await reversalsOf(t.paymentId)).toHaveLength(0);
+    expect((await h.topUps.get(t.paymentId))?.status).toBe("partial_refund");
+  });
 });

@@ -4,7 +4,7 @@ import type { z } from "zod";
 import type { AccountId, LedgerStore } from "../../ledger/index.ts";
 import type { AuditAction } from "../audit.ts";
 import { audit } from "../auth.ts";
-import { type Fragment, notice, page, type Viewer } from "../html.ts";
+import { type Fragment, notice, page, rs, type Viewer } from "../html.ts";
 import type { DashboardParts } from "../parts.ts";
 import type { ActionDeps } from "./deps.ts";
 
@@ -37,6 +37,34 @@ export async function postedOf(
   return out;
 }
 
+/** What the page and the audit entry show for a balance that could not be read after an action. */
+export const NOT_READ = "not read";
+
+/**
+ * The posted balances after a money action that is done. The money has moved: a failed read must
+ * not turn the result into a 500 that hides it and skips its audit entry (a retry finds the action
+ * done and writes nothing). Logged loudly; each account then reads NOT_READ.
+ */
+export async function postedAfter(
+  parts: DashboardParts,
+  accounts: readonly AccountId[],
+  what: string,
+): Promise<Record<string, number | string>> {
+  try {
+    return await postedOf(parts.deps.ledger, accounts);
+  } catch (err) {
+    parts.deps.logger.error(
+      { err: String(err), what, accounts },
+      "an action was done but the balances after it were not read",
+    );
+    return Object.fromEntries(accounts.map((a) => [a, NOT_READ]));
+  }
+}
+
+/** A balance row's figure: rupees, or what stands instead (NOT_READ), or "—". */
+export const figure = (v: number | string | undefined): string =>
+  typeof v === "number" ? rs(v) : (v ?? "—");
+
 /** The audit entry of an action: who, when, from where, what, and the state before and after. */
 export function recordAction(
   parts: DashboardParts,
@@ -47,12 +75,12 @@ export function recordAction(
   before: Record<string, number | string>,
   after: Record<string, number | string>,
 ): Promise<void> {
-  // The money has moved by now: a failed audit write must not turn the result into a 500 that
-  // hides it (a retry finds the action done and writes nothing). Logged loudly instead.
+  // The money (or the block) has moved by now: a failed audit write must not turn the result into
+  // a 500 that hides it (a retry finds the action done and writes nothing). Logged loudly instead.
   return audit(parts, c, who, action, detail, { before, after }).catch((err: unknown) =>
     parts.deps.logger.error(
       { err: String(err), action, detail, before, after, userId: who.userId },
-      "a money action was done but its audit entry was not written",
+      "an action was done but its audit entry was not written",
     ),
   );
 }

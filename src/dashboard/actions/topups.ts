@@ -314,14 +314,17 @@ export function partialFacts(
   ]);
 }
 
-/** The form that enters the amount returned (and, before any credit, the one that rejects). */
-export function refundForm(t: TopUp): Fragment {
+/**
+ * The form that enters the amount returned (and, before any credit, the one that rejects); `typed`
+ * is the amount a refused POST gave, shown again with its reason.
+ */
+export function refundForm(t: TopUp, typed = ""): Fragment {
   const u = t.partialRefund?.uncredited;
   const amountForm = (
     button: string,
   ) => html`<form method="post" action="${path("/topups/refund")}">
 <input type="hidden" name="id" value="${t.paymentId}">
-<label>Amount returned (Rs) <input name="amount" inputmode="decimal" required></label>
+<label>Amount returned (Rs) <input name="amount" value="${typed.slice(0, 20)}" inputmode="decimal" maxlength="20" required></label>
 <button type="submit">${button}</button>
 </form>`;
   if (!u)

@@ -5,9 +5,11 @@ import { account } from "../../ledger/index.ts";
 import {
   actionsOf,
   field,
+  figure,
   formOf,
   notConfigured,
   outcome,
+  postedAfter,
   postedOf,
   reasons,
   recordAction,
@@ -109,18 +111,17 @@ async function act(
     const body = html`${notice(REFUSED[r.code] ?? "Refused: nothing was done.", "error")}${shown}<p>${back}</p>`;
     return c.html(page(title, body, viewer), 409);
   }
-  const after: Record<string, number | string> = {
-    ...(await postedOf(parts.deps.ledger, accounts)),
-    status: r.complaint.status,
-  };
   const refund = r.complaint.closing?.refund;
   const detail = `${f.ref} on order ${current.orderReference}: ${f.a}${refund ? ` ${rs(refund.amountPaisa)} (${refund.transferId})` : ""}${f.text ? `: ${f.text}` : ""}`;
+  const after: Record<string, number | string> = {
+    ...(await postedAfter(parts, accounts, detail.slice(0, 300))),
+    status: r.complaint.status,
+  };
   const action =
     f.a === "take" ? "complaint_take" : f.a === "reject" ? "complaint_reject" : "complaint_resolve";
   await recordAction(parts, c, viewer, action, detail.slice(0, 300), before, after);
-  const paisa = (v: number | string | undefined) => (typeof v === "number" ? rs(v) : "—");
   const rows = accounts.map(
-    (a) => [`${a} (${POSTED})`, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
+    (a) => [`${a} (${POSTED})`, `${figure(before[a])} → ${figure(after[a])}`] as [string, string],
   );
   // The notice is queued in the complaint's own step and sent by the notifier, which retries it:
   // neither "told" nor "not delivered" is known yet (review s24-a, N2; review s24-c, 5).

@@ -12,6 +12,7 @@ import {
   actionsOf,
   field,
   formOf,
+  NOT_READ,
   notConfigured,
   outcome,
   reasons,
@@ -178,7 +179,13 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
   });
   const back = (ref: string) => html`<a href="${path(`/orders?ref=${ref}`)}">Back to the order</a>`;
   if (!p.success) {
-    return c.html(page(title, outcome(reasons(p.error), "error", back("")), viewer), 400);
+    // The order's settle form again under the reason, when the order is known (review s32, 5).
+    const given = referenceSchema.safeParse(field(body, "ref").trim());
+    const order = given.success ? await parts.deps.orders.get(given.data) : null;
+    const again = order ? settleSection(order, port, viewer) : "";
+    const ref = order?.reference ?? "";
+    const shown = html`${outcome(reasons(p.error), "error", back(ref))}${again}`;
+    return c.html(page(title, shown, viewer), 400);
   }
   const { ref } = p.data;
   const current = await parts.deps.orders.get(ref);
@@ -202,14 +209,22 @@ async function settle(c: Context<DashboardEnv>, parts: DashboardParts, port: Set
     return c.html(page(title, outcome(refusalWords(r), "error", back(ref)), viewer), status);
   }
   const proposed = r.done === "proposed";
-  const after = {
-    status: proposed ? `${r.order.status}, proposed as ${p.data.outcome}` : r.order.status,
-    [customer]: await available(),
-  };
   const by = r.order.settled?.approvedBy === undefined ? "" : `, proposed by ${r.order.settled.by}`;
   const detail = proposed
     ? `order ${ref} proposed as ${p.data.outcome}: ${p.data.reason} (the aggregator said: ${r.aggregator})`
     : `order ${ref} as ${r.order.status}${by}: ${r.order.settled?.reason ?? p.data.reason} (the aggregator said: ${r.aggregator})`;
+  // Settled by now: a failed read must not turn it into a 500 with no audit entry (review s32, 1).
+  const availableAfter = await available().catch((err: unknown) => {
+    parts.deps.logger.error(
+      { err: String(err), what: detail.slice(0, 300), account: customer },
+      "an action was done but the balances after it were not read",
+    );
+    return NOT_READ;
+  });
+  const after = {
+    status: proposed ? `${r.order.status}, proposed as ${p.data.outcome}` : r.order.status,
+    [customer]: availableAfter,
+  };
   await recordAction(parts, c, viewer, "order_settle", detail.slice(0, 300), before, after);
   const done = proposed
     ? `Order ${ref}: proposed as ${p.data.outcome}. Nothing moves until another admin approves it; they are told.`

@@ -5,9 +5,11 @@ import type { HeldDecision, TopUp } from "../../payments/index.ts";
 import {
   actionsOf,
   field,
+  figure,
   formOf,
   notConfigured,
   outcome,
+  postedAfter,
   postedOf,
   reasons,
   recordAction,
@@ -122,16 +124,16 @@ async function auditedDecision(
     const body = html`${notice(r.text, "error")}${r.shown ?? ""}<p>${back}</p>`;
     return c.html(page(heading, body, viewer), r.status);
   }
+  const t = told(current, r.topUp);
   const after: Record<string, number | string> = {
-    ...(await postedOf(parts.deps.ledger, accounts)),
+    ...(await postedAfter(parts, accounts, t.detail)),
     status: r.topUp.status,
   };
-  const t = told(current, r.topUp);
   await recordAction(parts, c, viewer, t.action, t.detail, before, after);
-  const paisa = (v: number | string | undefined) => (typeof v === "number" ? rs(v) : "—");
   const rows = t.balances
     ? accounts.map(
-        (a) => [`${a} (${POSTED})`, `${paisa(before[a])} → ${paisa(after[a])}`] as [string, string],
+        (a) =>
+          [`${a} (${POSTED})`, `${figure(before[a])} → ${figure(after[a])}`] as [string, string],
       )
     : [];
   const body = html`${notice(t.done)}${facts([["Status", `${before.status} → ${after.status}`], ...rows])}<p>${back}</p>`;
@@ -191,11 +193,13 @@ function decide(
 
 const REFUND_TITLE = "Partial refund";
 
+/** The amount form's page; after a refused amount, with its reason and the amount as typed (400). */
 async function refundPage(
   c: Context<DashboardEnv>,
   parts: DashboardParts,
   topUps: TopUpsPort,
   paymentId: string,
+  refused?: { why: string; typed: string },
 ) {
   const viewer = c.get("viewer");
   const title = `${REFUND_TITLE}: ${paymentId}`;
@@ -207,7 +211,9 @@ async function refundPage(
     const body = html`${notice(`Not waiting for a partial refund's amount: it is ${t.status}. Nothing to enter.`)}${partialFacts(t, balance)}<p>${back}</p>`;
     return c.html(page(title, body, viewer), 409);
   }
-  return c.html(page(title, html`${partialFacts(t, balance)}${refundForm(t)}`, viewer));
+  const why = refused ? notice(refused.why, "error") : "";
+  const body = html`${why}${partialFacts(t, balance)}${refundForm(t, refused?.typed)}`;
+  return c.html(page(title, body, viewer), refused ? 400 : 200);
 }
 
 /** The admin's figure of a partial refund: exactly that is reversed, once; audited. */
@@ -217,13 +223,17 @@ function enterRefund(
   topUps: TopUpsPort,
   paymentId: string,
   returnedPaisa: number,
+  typed: string,
 ) {
   const adminId = c.get("viewer").userId;
   const run = async (): Promise<Decided> => {
     const r = await topUps.decideRefund(paymentId, returnedPaisa, adminId);
     if (r.ok) return r;
     const text = REFUND_REFUSED[r.reason] ?? NOTHING_DONE;
-    return { ok: false, text, status: r.reason === "amount" ? 400 : 409 };
+    if (r.reason !== "amount") return { ok: false, text, status: 409 };
+    // An amount out of range: the form again with the amount as typed (review s32-backoffice, 4).
+    const t = await topUps.get(paymentId);
+    return { ok: false, text, status: 400, ...(t ? { shown: refundForm(t, typed) } : {}) };
   };
   return auditedDecision(
     c,
@@ -308,11 +318,16 @@ export function topUpRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     const topUps = topUpsOf(parts);
     if (!topUps) return notConfigured(c, c.get("viewer"), TITLE);
     const body = await formOf(c);
-    const q = refundSchema.safeParse({ id: field(body, "id"), amount: field(body, "amount") });
+    const typed = field(body, "amount");
+    const q = refundSchema.safeParse({ id: field(body, "id"), amount: typed });
     if (!q.success) {
+      const id = refundSchema.shape.id.safeParse(field(body, "id"));
+      // Only the amount is wrong: its form again, with the reason (review s32-backoffice, 4).
+      if (id.success)
+        return refundPage(c, parts, topUps, id.data, { why: reasons(q.error), typed });
       return c.html(page(TITLE, outcome(reasons(q.error), "error", back), c.get("viewer")), 400);
     }
-    return enterRefund(c, parts, topUps, q.data.id, q.data.amount);
+    return enterRefund(c, parts, topUps, q.data.id, q.data.amount, typed);
   });
 
   app.post("/topups/refund/reject", ...admin, async (c) => {

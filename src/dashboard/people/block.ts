@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
 import { html } from "hono/html";
 import { blockReasonSchema } from "../../accounts/index.ts";
-import { formOf } from "../actions/common.ts";
-import { allow, audit, authenticate } from "../auth.ts";
+import { formOf, recordAction } from "../actions/common.ts";
+import { allow, authenticate } from "../auth.ts";
 import { type Fragment, facts, notice, page, time } from "../html.ts";
 import type { DashboardContext, DashboardEnv, DashboardParts } from "../parts.ts";
 import { blockText, personPath, phoneText, userIdSchema } from "./view.ts";
@@ -104,20 +104,19 @@ async function change(c: DashboardContext, parts: DashboardParts, verb: Verb) {
       by: viewer.userId,
       at: parts.deps.now(),
     });
-    await audit(parts, c, viewer, "block", `customer ${t.userId}: ${reason.data}`, {
-      before: { block: blockText(r.before) },
-      after: { block: blockText(r.after) },
-    });
+    const detail = `customer ${t.userId}: ${reason.data}`;
+    const [before, after] = [{ block: blockText(r.before) }, { block: blockText(r.after) }];
+    await recordAction(parts, c, viewer, "block", detail, before, after);
   } else {
     const r = await blocked.unblock(t.userId);
     if (!r.before) {
       const body = html`${notice("This customer is not blocked: nothing changed.", "error")}${t.about}`;
       return c.html(page(WHAT[verb].title, body, viewer), 409);
     }
-    await audit(parts, c, viewer, "unblock", `customer ${t.userId}: ${reason.data}`, {
-      before: { block: blockText(r.before) },
-      after: { block: blockText(null) },
-    });
+    // Done by now: a failed audit write is logged, never a 500 hiding it (review s32, 2).
+    const detail = `customer ${t.userId}: ${reason.data}`;
+    const [before, after] = [{ block: blockText(r.before) }, { block: blockText(null) }];
+    await recordAction(parts, c, viewer, "unblock", detail, before, after);
   }
   return c.redirect(personPath(t.userId), 303);
 }
