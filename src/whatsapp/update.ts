@@ -7,20 +7,31 @@ import type { WaInboundMessage } from "./types.ts";
  * answers become WhatsApp messages in router.ts). A tap becomes a button press on the chat message
  * it was shown with; anything typed becomes a text message, with a command's entity when it is
  * one: WhatsApp has no command menu, so a bare command word ("balance", "status 123") and a
- * greeting ("hi") count as the command.
+ * greeting ("hi") count as the command; a sentence that begins with one does not.
  */
 
 /** Words that open the menu, as a customer greets a shop's number. */
 const GREETINGS = new Set(["hi", "hello", "hey", "menu", "namaste", "namaskar", "नमस्ते", "नमस्कार"]);
 
-/** "/balance", "balance", "Balance please"? Only the first two: a command word alone, or with arguments. */
+/**
+ * Words after a command word that read as its arguments: one word ("balance please", "status
+ * 123"), or up to three whose first has a digit (a reference, a phone, a month, a code: "waid
+ * 9779841234567 accept NP.1"). More is a sentence that happens to begin with a command word
+ * ("Recharge was not received", "Credit entered twice"): an answer to the question being asked,
+ * never the command (review s32-whatsapp, 5).
+ */
+const MAX_ARGS = 3;
+const readAsArguments = (rest: string[]) =>
+  rest.length <= 1 || (rest.length <= MAX_ARGS && /\d/.test(rest[0] ?? ""));
+
+/** "/balance", "balance", "status 123" are commands; "Recharge was not received" is words. */
 export function asCommand(text: string, commands: ReadonlySet<string>): string {
   const trimmed = text.trim();
   if (trimmed.startsWith("/")) return trimmed;
   const [first = "", ...rest] = trimmed.split(/\s+/);
   const word = first.toLowerCase();
   if (GREETINGS.has(word) && rest.length === 0) return "/start";
-  if (commands.has(word)) return [`/${word}`, ...rest].join(" ");
+  if (commands.has(word) && readAsArguments(rest)) return [`/${word}`, ...rest].join(" ");
   return text;
 }
 
