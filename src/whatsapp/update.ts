@@ -12,6 +12,24 @@ import type { WaInboundMessage } from "./types.ts";
 
 /** Words that open the menu, as a customer greets a shop's number. */
 const GREETINGS = new Set(["hi", "hello", "hey", "menu", "namaste", "namaskar", "नमस्ते", "नमस्कार"]);
+/** A greeting's letters drawn out ("hii", "heyyy", "helloo"). */
+const DRAWN_OUT = /^(?:hi+|he+y+|hel+o+)$/u;
+
+/**
+ * Whether `text` is a greeting: one of GREETINGS, its letters maybe drawn out, with punctuation or
+ * emoji around it ("Hi!", "Namaste 🙏", "नमस्ते!") and at most one word after it ("hi there",
+ * "namaste dai"). Before, only the bare word was, and a new customer's "Hi!" was answered "I did
+ * not understand that" (review s32-whatsapp, 6).
+ */
+function isGreeting(text: string): boolean {
+  const words = text
+    .toLowerCase()
+    .split(/\s+/u)
+    .map((w) => w.replace(/[^\p{L}\p{M}\p{N}]/gu, ""))
+    .filter((w) => w !== "");
+  const [first = "", ...rest] = words;
+  return rest.length <= 1 && (GREETINGS.has(first) || DRAWN_OUT.test(first));
+}
 
 /**
  * Words after a command word that read as its arguments: one word ("balance please", "status
@@ -30,7 +48,7 @@ export function asCommand(text: string, commands: ReadonlySet<string>): string {
   if (trimmed.startsWith("/")) return trimmed;
   const [first = "", ...rest] = trimmed.split(/\s+/);
   const word = first.toLowerCase();
-  if (GREETINGS.has(word) && rest.length === 0) return "/start";
+  if (isGreeting(trimmed)) return "/start";
   if (commands.has(word) && readAsArguments(rest)) return [`/${word}`, ...rest].join(" ");
   return text;
 }

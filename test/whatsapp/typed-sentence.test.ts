@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { asCommand } from "../../src/whatsapp/update.ts";
 import { useTestSystem } from "../support/system.ts";
-import { confirmUntil, creditedCustomer } from "../support/whatsapp-steps.ts";
+import { confirmUntil, creditedCustomer, waCustomer } from "../support/whatsapp-steps.ts";
 
 /**
  * Review s32-whatsapp, finding 5: WhatsApp has no command menu, so a command word typed bare
@@ -11,6 +11,7 @@ import { confirmUntil, creditedCustomer } from "../support/whatsapp-steps.ts";
  * "Credit entered twice" would have been /credit. A command word with more than one word after it
  * now counts only when what follows is arguments: the first has a digit (a reference, a phone, a
  * month, a code) and there are at most three (/waid <number> accept <id>).
+ * Finding 6: only a bare greeting word was one; "Hi!", "Namaste 🙏" got "I did not understand".
  */
 const COMMANDS = new Set([
   "start",
@@ -53,8 +54,35 @@ describe("WhatsApp: a sentence that begins with a command word", () => {
     }
   });
 
+  // Finding 6: a greeting with punctuation, an emoji, drawn-out letters or a word after it was
+  // "I did not understand that" to a new customer's first message.
+  it("a greeting, however it is written, opens the menu", () => {
+    for (const typed of [
+      "hi",
+      "Hi!",
+      "Hello.",
+      "hi there",
+      "Namaste 🙏",
+      "नमस्ते!",
+      "Hii",
+      "HEYYY",
+    ]) {
+      expect(asCommand(typed, COMMANDS), typed).toBe("/start");
+    }
+    expect(asCommand("hi I want to pay my electricity bill", COMMANDS)).toBe(
+      "hi I want to pay my electricity bill",
+    );
+  });
+
   describe("in a chat", () => {
     const ts = useTestSystem({ redis: true, env: { ACCESS_MODE: "prepaid" } });
+
+    it('a new customer\'s "Hi!" is greeted with the menu', async () => {
+      const u = waCustomer(ts, "9779841000822", "Ram");
+      const first = await u.say("Hi!");
+      expect(first.text).toMatch(/^Namaste Ram!/);
+      await u.waitFor(/Choose what you want to pay/);
+    });
 
     it("typed at the complaint's question, it is an answer, not a command that ends the complaint", async () => {
       const { u } = await creditedCustomer(ts, "9779841000821", 500_000);
