@@ -47,7 +47,8 @@ export function asCommand(text: string, commands: ReadonlySet<string>): string {
   const trimmed = text.trim();
   if (trimmed.startsWith("/")) return trimmed;
   const [first = "", ...rest] = trimmed.split(/\s+/);
-  const word = first.toLowerCase();
+  // "balance?", "Help!": the punctuation a sentence ends with is no part of the word.
+  const word = first.toLowerCase().replace(/[?!.,;:।]+$/u, "");
   if (isGreeting(trimmed)) return "/start";
   if (commands.has(word) && readAsArguments(rest)) return [`/${word}`, ...rest].join(" ");
   return text;

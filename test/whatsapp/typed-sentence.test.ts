@@ -38,6 +38,8 @@ describe("WhatsApp: a sentence that begins with a command word", () => {
       ["waid 9779841000813 accept NP.123", "/waid 9779841000813 accept NP.123"],
       ["waid 9779841000813 release", "/waid 9779841000813 release"],
       ["hi", "/start"],
+      ["balance?", "/balance"],
+      ["Help!", "/help"],
     ] as const) {
       expect(asCommand(typed, COMMANDS), typed).toBe(command);
     }
