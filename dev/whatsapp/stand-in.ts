@@ -18,6 +18,7 @@ export function createWhatsAppStandIn(opts: WhatsAppStandInOptions): WhatsAppSta
     app: createGraphRoutes(core),
     setWebhookUrl: (url) => sender.setUrl(url),
     userSends: async (user, text) => core.inbound(user, { type: "text", text: { body: text } }),
+    userSendsMessage: async (user, message) => core.inbound(user, message),
     tap: async (waId, businessWamid, idOrTitle) => {
       const message = core.findMessage(businessWamid);
       if (!message || message.to !== waId)

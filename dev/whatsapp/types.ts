@@ -106,6 +106,14 @@ export interface WhatsAppStandIn {
   setWebhookUrl(url: string): void;
   /** The customer writes; resolves with the inbound wamid once the webhook is queued. */
   userSends(user: { waId: string; name?: string; userId?: string }, text: string): Promise<string>;
+  /**
+   * Any other message of the customer's (a reaction, a welcome request, a system notice): `message`
+   * is the webhook's message minus `from`, `id` and `timestamp`; resolves with its wamid.
+   */
+  userSendsMessage(
+    user: { waId: string; name?: string; userId?: string },
+    message: Record<string, unknown>,
+  ): Promise<string>;
   /** The customer taps a button / list row (by id or title) of a business message. */
   tap(waId: string, businessWamid: string, idOrTitle: string): Promise<string>;
   messagesTo(waId: string): StandInMessage[];

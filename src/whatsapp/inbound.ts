@@ -296,6 +296,17 @@ async function tapOf(
   return undefined;
 }
 
+/**
+ * The message as the engine reads it. A template's quick reply carries its payload as text: it
+ * reads as typed. WhatsApp's welcome request (a customer opening the chat the first time) is
+ * greeted as "hi" is, with the menu (review s32-whatsapp, 2).
+ */
+function typedAs(m: WaInboundMessage): WaInboundMessage {
+  if (m.kind === "quick_reply") return { ...m, kind: "text" };
+  if (m.kind === "welcome") return { ...m, kind: "text", text: "/start" };
+  return m;
+}
+
 export function createInboundHandler(deps: InboundDeps) {
   return async ({ updateId, chatId, message: m }: InboundItem): Promise<void> => {
     const phone = phoneSchema.safeParse(m.waId);
@@ -321,8 +332,7 @@ export function createInboundHandler(deps: InboundDeps) {
     const readFor = read.owner ?? chatId;
     deps.personFound?.(chatId, personId, personId === readFor ? read.locale : null, mark);
     const tap = await tapOf(deps, chatId, m, arrived.buttons);
-    // A template's quick reply carries its payload as text: it reads as typed.
-    const message = m.kind === "quick_reply" ? { ...m, kind: "text" as const } : m;
+    const message = typedAs(m);
     const update = updateOf({
       updateId,
       chatId,

@@ -42,6 +42,7 @@ const messageSchema = z.object({
     })
     .optional(),
   button: z.object({ text: z.string().optional(), payload: z.string().optional() }).optional(),
+  system: z.object({ type: z.string().optional(), wa_id: z.string().optional() }).optional(),
 });
 
 const statusSchema = z.object({
@@ -94,9 +95,22 @@ function parsedItems<T>(schema: z.ZodType<T>, list: unknown[] | undefined): T[] 
   return out;
 }
 
-/** What the customer sent: the text typed, the button or row tapped, or "other". */
-function contentOf(m: Message): Pick<WaInboundMessage, "kind" | "text" | "replyId"> {
+/**
+ * What the customer sent: the text typed, the button or row tapped, a reaction, a welcome request,
+ * a system notice, or "other" (media, a location...: answered as an empty text).
+ */
+function contentOf(
+  m: Message,
+): Pick<WaInboundMessage, "kind" | "text" | "replyId" | "systemType" | "changedTo"> {
   if (m.type === "text" && m.text) return { kind: "text", text: m.text.body };
+  if (m.type === "reaction") return { kind: "reaction" };
+  if (m.type === "request_welcome") return { kind: "welcome" };
+  if (m.type === "system") {
+    const out: ReturnType<typeof contentOf> = { kind: "system" };
+    if (m.system?.type !== undefined) out.systemType = m.system.type;
+    if (m.system?.wa_id !== undefined) out.changedTo = m.system.wa_id;
+    return out;
+  }
   if (m.type === "interactive" && m.interactive) {
     const i = m.interactive;
     if (i.type === "button_reply" && i.button_reply)
@@ -123,7 +137,8 @@ function inboundOf(m: Message, contacts: Contact[]): WaInboundMessage {
   if (userId !== undefined) out.userId = userId;
   if (name !== undefined) out.name = name;
   if (m.context?.id !== undefined) out.contextWamid = m.context.id;
-  for (const k of ["text", "replyId"] as const) if (out[k] === undefined) delete out[k];
+  for (const k of ["text", "replyId", "systemType", "changedTo"] as const)
+    if (out[k] === undefined) delete out[k];
   return out;
 }
 

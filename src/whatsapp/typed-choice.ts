@@ -21,10 +21,13 @@ function asciiDigits(text: string): string {
   );
 }
 
-/** The callback data of the row numbered `text` (spaces around allowed), or null. */
+/**
+ * The callback data of the row numbered `text` (spaces around allowed, and the "." or ")" a row's
+ * number is shown with: "3." as the row reads "3. Wrong amount"), or null.
+ */
 export function typedChoice(text: string, choices: readonly NumberedChoice[]): string | null {
   if (choices.length === 0) return null;
-  const digits = asciiDigits(text.trim());
+  const digits = asciiDigits(text.trim().replace(/^(\S+?)\s*[.)]$/u, "$1"));
   if (!/^\d{1,3}$/.test(digits)) return null;
   const n = Number(digits);
   return choices.find((c) => c.n === n)?.data ?? null;

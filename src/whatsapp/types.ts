@@ -61,13 +61,30 @@ export interface WaInboundMessage {
   name?: string;
   /** Unix seconds, as sent. */
   timestamp: number;
-  kind: "text" | "button_reply" | "list_reply" | "quick_reply" | "other";
+  /**
+   * "reaction": an emoji put on (or taken off) a business message; "welcome": WhatsApp's request
+   * for a greeting when a customer opens the chat the first time; "system": WhatsApp's notice that
+   * the customer changed number (`changedTo`) or their identity changed.
+   */
+  kind:
+    | "text"
+    | "button_reply"
+    | "list_reply"
+    | "quick_reply"
+    | "reaction"
+    | "welcome"
+    | "system"
+    | "other";
   /** The text typed, or the title of the button / row tapped. */
   text?: string;
   /** The id of the button / row tapped, or a template quick reply's payload. */
   replyId?: string;
   /** `context.id`: the business message that carried the tapped button. */
   contextWamid?: string;
+  /** A system notice's type (`user_changed_number`, `customer_identity_changed`). */
+  systemType?: string;
+  /** A changed number's new phone (`system.wa_id`). */
+  changedTo?: string;
 }
 
 /** A status callback of a message the business sent. */

@@ -7,20 +7,50 @@ import type { WaInboundMessage } from "./types.ts";
  * answers become WhatsApp messages in router.ts). A tap becomes a button press on the chat message
  * it was shown with; anything typed becomes a text message, with a command's entity when it is
  * one: WhatsApp has no command menu, so a bare command word ("balance", "status 123") and a
- * greeting ("hi") count as the command.
+ * greeting ("hi") count as the command; a sentence that begins with one does not.
  */
 
 /** Words that open the menu, as a customer greets a shop's number. */
 const GREETINGS = new Set(["hi", "hello", "hey", "menu", "namaste", "namaskar", "नमस्ते", "नमस्कार"]);
+/** A greeting's letters drawn out ("hii", "heyyy", "helloo"). */
+const DRAWN_OUT = /^(?:hi+|he+y+|hel+o+)$/u;
 
-/** "/balance", "balance", "Balance please"? Only the first two: a command word alone, or with arguments. */
+/**
+ * Whether `text` is a greeting: one of GREETINGS, its letters maybe drawn out, with punctuation or
+ * emoji around it ("Hi!", "Namaste 🙏", "नमस्ते!") and at most one word after it ("hi there",
+ * "namaste dai"). Before, only the bare word was, and a new customer's "Hi!" was answered "I did
+ * not understand that" (review s32-whatsapp, 6).
+ */
+function isGreeting(text: string): boolean {
+  const words = text
+    .toLowerCase()
+    .split(/\s+/u)
+    .map((w) => w.replace(/[^\p{L}\p{M}\p{N}]/gu, ""))
+    .filter((w) => w !== "");
+  const [first = "", ...rest] = words;
+  return rest.length <= 1 && (GREETINGS.has(first) || DRAWN_OUT.test(first));
+}
+
+/**
+ * Words after a command word that read as its arguments: one word ("balance please", "status
+ * 123"), or up to three whose first has a digit (a reference, a phone, a month, a code: "waid
+ * 9779841234567 accept NP.1"). More is a sentence that happens to begin with a command word
+ * ("Recharge was not received", "Credit entered twice"): an answer to the question being asked,
+ * never the command (review s32-whatsapp, 5).
+ */
+const MAX_ARGS = 3;
+const readAsArguments = (rest: string[]) =>
+  rest.length <= 1 || (rest.length <= MAX_ARGS && /\d/.test(rest[0] ?? ""));
+
+/** "/balance", "balance", "status 123" are commands; "Recharge was not received" is words. */
 export function asCommand(text: string, commands: ReadonlySet<string>): string {
   const trimmed = text.trim();
   if (trimmed.startsWith("/")) return trimmed;
   const [first = "", ...rest] = trimmed.split(/\s+/);
-  const word = first.toLowerCase();
-  if (GREETINGS.has(word) && rest.length === 0) return "/start";
-  if (commands.has(word)) return [`/${word}`, ...rest].join(" ");
+  // "balance?", "Help!": the punctuation a sentence ends with is no part of the word.
+  const word = first.toLowerCase().replace(/[?!.,;:।]+$/u, "");
+  if (isGreeting(trimmed)) return "/start";
+  if (commands.has(word) && readAsArguments(rest)) return [`/${word}`, ...rest].join(" ");
   return text;
 }
 

@@ -447,8 +447,14 @@ describe("typedChoice", () => {
     expect(typedChoice("१२", choices)).toBe("x");
     expect(typedChoice("03", choices)).toBe("v:c");
   });
+  // Review s32-whatsapp, 8: the row reads "3. Wrong amount"; "3." typed was no choice.
+  it("reads the number as the row shows it, with its point or bracket", () => {
+    expect(typedChoice("3.", choices)).toBe("v:c");
+    expect(typedChoice(" 3) ", choices)).toBe("v:c");
+    expect(typedChoice("१२.", choices)).toBe("x");
+  });
   it("anything else is not a choice", () => {
-    for (const t of ["2", "0", "3.5", "3 GB", "three", "", "-1", "1234", "٣"])
+    for (const t of ["2", "0", "3.5", "3 GB", "three", "", "-1", "1234", "٣", "3..", ".", "3.)"])
       expect(typedChoice(t, choices), t).toBeNull();
     expect(typedChoice("1", [])).toBeNull();
   });
