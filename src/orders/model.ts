@@ -420,6 +420,11 @@ export const notificationSchema = z.discriminatedUnion("kind", [
      * the bot words it (notify-admin-contradicted-*), sent once per order and admin.
      */
     contradicted: z.enum(["success", "failed"]).optional(),
+    /**
+     * The aggregator's own word a "failed" was read from (a reversal word, reversal.ts): the alert
+     * names it (notify-admin-reversed-*), never the "failed" it stands for.
+     */
+    word: z.string().max(40).optional(),
     /** The figures a topic's text shows, in paisa (see src/notify/render.ts alertText). */
     figures: z.record(z.string().max(40), z.number().int()).optional(),
   }),

@@ -349,8 +349,12 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     const alerts = await alertsOf(order);
     expect(alerts.map((n) => n.chatId).sort()).toEqual(ADMINS);
     expect(alerts.every((n) => n.kind === "admin_alert" && n.contradicted === "failed")).toBe(true);
-    // The words of a "failed" (admin alerts are in English, the admins' working language).
+    // What the aggregator answered, not the "failed" it is read as (admin alerts are in
+    // English, the admins' working language).
+    expect(alerts.every((n) => n.kind === "admin_alert" && n.word === "reversed")).toBe(true);
     const text = render(alerts[0] as Exclude<Notification, { kind: "complaint" }>, after).text;
+    expect(text).toContain('answers "reversed"');
+    expect(text).not.toContain("says it failed");
     expect(text).toContain(order.reference);
     expect(text).toContain("may be owed a refund");
     expect(text).toContain("a correction needs an admin");
