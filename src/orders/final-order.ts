@@ -143,7 +143,12 @@ function finalContradicted(
     ...unchanged(order),
     order: {
       ...order,
-      contradicted: { at: event.at, said, source: event.source },
+      contradicted: {
+        at: event.at,
+        said,
+        source: event.source,
+        ...(word === undefined ? {} : { word }),
+      },
       history: withHistory(order, entryOf({ ...event, status: null }, note), true),
       updatedAt: event.at,
     },

@@ -265,6 +265,8 @@ export const orderSchema = z.object({
       at: z.number().int(),
       said: z.enum(["success", "failed"]),
       source: eventSourceSchema,
+      /** The aggregator's own word `said` was read from (a reversal word, reversal.ts): shown as said. */
+      word: z.string().max(40).optional(),
     })
     .optional(),
   /**

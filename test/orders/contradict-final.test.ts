@@ -342,7 +342,15 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     const at = clock;
     const after = (await orders.get(order.reference)) as Order;
     expect(after.status).toBe("success");
-    expect(after.contradicted).toEqual({ at, said: "failed", source: "status" });
+    expect(after.contradicted).toEqual({ at, said: "failed", source: "status", word: "reversed" });
+    // Staff's /status names the aggregator's word too, in every language.
+    const i18n = createChatI18n(CATEGORY_MODULES);
+    for (const locale of ["en", "ne", "hi"]) {
+      const agent = orderStatusText(translator(i18n, locale), after, "agent");
+      const line = agent.split("\n").find((l) => l.startsWith("⚠️")) ?? "";
+      expect(line).toContain('"reversed"');
+      expect(line).not.toMatch(/❌/);
+    }
     const entries = saying(after, "failed");
     expect(entries.map((h) => h.source)).toEqual(["status"]);
     expect(entries[0]?.note).toContain('read from "reversed"');
@@ -400,7 +408,12 @@ describe("the aggregator contradicts a final order no admin settled", () => {
       ...eventFromStatus(first, answer, "reconciler", clock),
     });
     const one = await orders.get(first.reference);
-    expect(one?.contradicted).toEqual({ at: clock, said: "failed", source: "reconciler" });
+    expect(one?.contradicted).toEqual({
+      at: clock,
+      said: "failed",
+      source: "reconciler",
+      word: "rolled back",
+    });
     expect(await alertsOf(first)).toHaveLength(ADMINS.length);
 
     // A webhook's "failed" whose status answer says "chargeback".
@@ -411,7 +424,12 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     clock += 1;
     await webhook(second, "failed");
     const two = await orders.get(second.reference);
-    expect(two?.contradicted).toEqual({ at: clock, said: "failed", source: "status" });
+    expect(two?.contradicted).toEqual({
+      at: clock,
+      said: "failed",
+      source: "status",
+      word: "chargeback",
+    });
     expect(await alertsOf(second)).toHaveLength(ADMINS.length);
     expect(
       lines.some(
