@@ -137,7 +137,8 @@ export function orderStatusText(
     lines.push(
       t("status-contradicted", {
         time: formatOrderTime(c.at, order.region, t.locale),
-        said: statusLabel(t, c.said),
+        // A reversal word is shown as the aggregator answered it ("refunded"), not as "failed".
+        said: c.word === undefined ? statusLabel(t, c.said) : `"${c.word}"`,
         status: statusLabel(t, order.status),
       }),
     );

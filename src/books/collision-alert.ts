@@ -5,7 +5,7 @@ import {
 } from "../orders/answer-fits.ts";
 import type { AdminNote } from "../orders/context.ts";
 import type { Order } from "../orders/model.ts";
-import { COLLISION_NOTE } from "../orders/owed.ts";
+import { COLLISION_NOTE, COLLISION_OPEN_NOTE, collisionNoteOf } from "../orders/owed.ts";
 import { collisionNote } from "../orders/provider-events.ts";
 import { takenNoteOf } from "../orders/taken-transaction.ts";
 import { createHourlyAlert, type HourlyAlertDeps, type HourlyAlertKind } from "./hourly-alert.ts";
@@ -18,9 +18,13 @@ import { createHourlyAlert, type HourlyAlertDeps, type HourlyAlertKind } from ".
  * systematic cause repeats them for order after order). A counter set back by a
  * restore refuses every new order until it passes the references the aggregator holds, so one
  * alert per order per admin would bury the admin lane: at most one an hour (hourly-alert.ts), the
- * orders counted meanwhile keep their own record (failed with the refusal, or open with the
- * answer not applied, in their history). The
+ * orders counted meanwhile keep their own record in their history. The
  * order's write marks it owed the count (orders/owed.ts), so a crash before it loses no alert.
+ *
+ * Two windows, one per fate (session 32): a refused execute failed its order and returned the
+ * money (COLLISION_KIND); the answers left theirs open with the money held, for an admin to settle
+ * by hand (COLLISION_OPEN_KIND). Counted together, the count's words read as if every order
+ * counted had been refused and closed.
  */
 export const COLLISION_KIND: HourlyAlertKind = {
   name: COLLISION_NOTE,
@@ -29,10 +33,23 @@ export const COLLISION_KIND: HourlyAlertKind = {
   note: (order, note, since) =>
     `Order ${order.reference}: ${note}${since} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
   flush: (count) =>
-    `Execute refused for a reference the aggregator already holds (a reference counter set back by a restore?), or answered about another recharge or with another order's transaction: ${count} Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
-  // A refused execute failed its order (an answer about another recharge, or giving another
-  // order's transaction, left it open: the flush's words ignore the status).
+    `Execute refused for a reference the aggregator already holds (a reference counter set back by a restore?): ${count} Each of them failed and its customer's money was returned; nothing is left to settle. Check the reference counter (docs/backup-restore.md). Further orders refused so within the hour are recorded on each order and counted in the next alert.`,
+  // Every order counted here failed with the refusal.
   status: "failed",
+  owedDetail: owedDetailOf,
+};
+
+/** The orders an answer about another recharge (or another order's transaction) left open. */
+export const COLLISION_OPEN_KIND: HourlyAlertKind = {
+  name: COLLISION_OPEN_NOTE,
+  counted: "an order's note for the admins (left open): counted",
+  more: "order(s) answered about another recharge or with another order's transaction, each left open with its customer's money held",
+  note: (order, note, since) =>
+    `Order ${order.reference}: ${note}${since} Further orders answered so within the hour stay open with their customer's money held, are recorded on each order and counted in the next alert.`,
+  flush: (count) =>
+    `Answered about another recharge under our reference, or with another order's transaction (a reference counter set back by a restore?): ${count} None of them was failed or settled: each stays open with its customer's money held until it is settled by hand with /settle after checking it with the aggregator (one given another order's transaction may also be ended by the aggregator's answer by its own reference). Further orders answered so within the hour are recorded on each order and counted in the next alert.`,
+  // The orders counted here are open (pending, or unknown after a lost answer).
+  status: "pending",
   owedDetail: owedDetailOf,
 };
 
@@ -48,7 +65,12 @@ function owedDetailOf(order: Order): string {
   return takenNoteOf(order) ?? collisionNote(order.providerMessage ?? "");
 }
 
+/** Each order told or counted in its fate's window: closed by its step, or left open. */
 export function createCollisionAlert(deps: HourlyAlertDeps): (n: AdminNote) => Promise<boolean> {
-  const tell = createHourlyAlert(deps, COLLISION_KIND);
-  return ({ order, note, at, owed }) => tell(order, note, at, owed === true);
+  const closed = createHourlyAlert(deps, COLLISION_KIND);
+  const open = createHourlyAlert(deps, COLLISION_OPEN_KIND);
+  return ({ order, note, at, owed }) => {
+    const tell = collisionNoteOf(order) === COLLISION_NOTE ? closed : open;
+    return tell(order, note, at, owed === true);
+  };
 }

@@ -1,11 +1,11 @@
-import { COLLISION_KIND } from "./collision-alert.ts";
+import { COLLISION_KIND, COLLISION_OPEN_KIND } from "./collision-alert.ts";
 import { FIGURES_OFF_KIND } from "./figures-off.ts";
 import { createHourlyFlush, type HourlyAlertDeps } from "./hourly-alert.ts";
 
 /**
- * The flush of both hourly alerts (figures off, reference collisions): the orders counted in an
+ * The flush of the hourly alerts (figures off, reference collisions closed or left open): the orders counted in an
  * hour are told once it ended, whether or not another order comes (session 28). `at`: now.
  */
 export function createHourlyAlertsFlush(deps: HourlyAlertDeps): (at: number) => Promise<boolean[]> {
-  return createHourlyFlush(deps, [FIGURES_OFF_KIND, COLLISION_KIND]);
+  return createHourlyFlush(deps, [FIGURES_OFF_KIND, COLLISION_KIND, COLLISION_OPEN_KIND]);
 }

@@ -210,7 +210,14 @@ export function contradictedAlertText(
   t: Translate,
   order: Order,
   said: "success" | "failed",
+  word?: string,
 ): string {
+  // A reversal word ("refunded", orders/reversal.ts) is said as the aggregator answered it, on a
+  // success it reported or one an admin settled as succeeded.
+  if (word !== undefined && said === "failed") {
+    const key = order.settled ? "notify-admin-reversed-settled" : "notify-admin-reversed";
+    return t(key, { ...orderParams(t, order), word, admin: String(order.settled?.by ?? "") });
+  }
   const key =
     said === "failed" ? "notify-admin-contradicted-failed" : "notify-admin-contradicted-success";
   return t(key, orderParams(t, order));

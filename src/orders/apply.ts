@@ -7,7 +7,7 @@ import {
   type OrderEvent,
   orderEventSchema,
 } from "./model.ts";
-import { COLLISION_NOTE } from "./owed.ts";
+import { collisionNoteOf } from "./owed.ts";
 import { transition } from "./state.ts";
 import type { UpdateResult } from "./store.ts";
 import { takenTransactionEvent } from "./taken-transaction.ts";
@@ -91,7 +91,7 @@ export function createApply(ctx: OrdersContext): Apply {
         adminNote = t.adminNote;
         if (!t.changed) return null;
         // The admins' note is owed its count with the write: a crash before it leaves the mark.
-        const owes = t.adminNote === undefined ? [] : [COLLISION_NOTE];
+        const owes = t.adminNote === undefined ? [] : [collisionNoteOf(t.order)];
         return { order: t.order, notifications: t.notifications, owes };
       },
       order,
@@ -106,7 +106,7 @@ export function createApply(ctx: OrdersContext): Apply {
     if (figuresOff !== undefined)
       await tellFiguresOff(ctx, result.order, figuresOff, owed.includes(FIGURES_OFF_NOTE));
     if (adminNote !== undefined)
-      await tellAdmins(ctx, result.order, adminNote, owed.includes(COLLISION_NOTE));
+      await tellAdmins(ctx, result.order, adminNote, owed.includes(collisionNoteOf(result.order)));
     if (isFinal(from) && !statusChanged) reportFinalWord(ctx, event, result.order);
     if (statusChanged) reportTransition(ctx, event, from, result.order);
     return {

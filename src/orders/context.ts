@@ -40,7 +40,7 @@ export interface AdminNote {
   note: string;
   at: number;
   /**
-   * The order's write marked it owed a count (UpdateResult.owed, owed.ts COLLISION_NOTE): the
+   * The order's write marked it owed a count (UpdateResult.owed, owed.ts collisionNoteOf): the
    * count takes the mark, and one left by a crash is told by the flush's repair.
    */
   owed?: boolean;

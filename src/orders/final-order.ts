@@ -17,8 +17,9 @@ import {
 
 /**
  * One event on a final order: a late wallet first, then a word nobody understood (but a reversal
- * word, reversal.ts, in the aggregator's own answer on a success: its "failed"), then the
- * aggregator's final word weighed against an admin's settlement or, unsettled, the outcome itself.
+ * word, reversal.ts, in the aggregator's own answer on a success, settled by an admin or not: its
+ * "failed"), then the aggregator's final word weighed against an admin's settlement or, unsettled,
+ * the outcome itself.
  */
 export function finalOrderStep(
   order: Order,
@@ -30,9 +31,12 @@ export function finalOrderStep(
   const late = lateWallet(order, event);
   const o = late.order;
   const reversal = reversalAsFailed(o, event);
+  const word = event.unrecognised;
   const rest =
-    reversal && AGGREGATOR_ANSWERS.has(event.source)
-      ? finalContradicted(o, reversal, admins, event.unrecognised)
+    reversal && word !== undefined && AGGREGATOR_ANSWERS.has(event.source)
+      ? o.settled
+        ? settlementReversed(o, reversal, word, admins)
+        : finalContradicted(o, reversal, admins, word)
       : event.unrecognised !== undefined
         ? finalWordUnread(o, event, event.unrecognised)
         : o.settled
@@ -139,7 +143,12 @@ function finalContradicted(
     ...unchanged(order),
     order: {
       ...order,
-      contradicted: { at: event.at, said, source: event.source },
+      contradicted: {
+        at: event.at,
+        said,
+        source: event.source,
+        ...(word === undefined ? {} : { word }),
+      },
       history: withHistory(order, entryOf({ ...event, status: null }, note), true),
       updatedAt: event.at,
     },
@@ -151,6 +160,47 @@ function finalContradicted(
       chatId,
       at: event.at,
       contradicted: said,
+      // The alert names what the aggregator answered, not the "failed" it was read as.
+      ...(word === undefined ? {} : { word }),
+    })),
+  };
+}
+
+/**
+ * A success an admin settled (settle.ts) that the aggregator's own answer now says it reversed
+ * ("refunded", reversal.ts): it took the money back, or will, while the customer stays charged, so
+ * the customer may be owed a refund. As settlementContradicted: recorded once (`contradictedAt`,
+ * a history entry naming the word), no money moved; every admin (the settlement's and those
+ * configured now) alerted once through the outbox, in the same write. The alert is worded from
+ * the word (bot/order-texts.ts), not from the "failed" it is read as.
+ */
+function settlementReversed(
+  order: Order,
+  event: OrderEvent,
+  word: string,
+  admins: readonly number[],
+): TransitionResult {
+  const s = order.settled;
+  if (!s || s.contradictedAt !== undefined) return unchanged(order);
+  const told = [...new Set([...s.admins, ...admins])];
+  const note = `the aggregator answers "${word}" (${event.source}): it reversed the success admin ${s.by} settled; no money moved, ${told.length > 0 ? "admins alerted" : "no admin to alert"}`;
+  return {
+    ...unchanged(order),
+    order: {
+      ...order,
+      settled: { ...s, contradictedAt: event.at },
+      history: withHistory(order, entryOf({ ...event, status: null }, note), true),
+      updatedAt: event.at,
+    },
+    changed: true,
+    notifications: told.map((chatId) => ({
+      kind: "admin_alert" as const,
+      reference: order.reference,
+      status: order.status,
+      chatId,
+      at: event.at,
+      contradicted: "failed" as const,
+      word,
     })),
   };
 }

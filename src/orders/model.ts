@@ -1,75 +1,25 @@
 import { z } from "zod";
 import { CATEGORY_ID, REGIONS } from "../catalog/index.ts";
+import { chatIdSchema as chatId, referenceSchema } from "./ids.ts";
+import { orderStatusSchema } from "./order-status.ts";
 import { MAX_PAYLOAD_CHARS } from "./payload.ts";
+
+// Moved out for size (pure moves), named here still for every importer.
+export { referenceSchema } from "./ids.ts";
+export { type Notification, notificationKey, notificationSchema } from "./notification.ts";
+export {
+  isFinal,
+  normalizeProviderStatus,
+  ORDER_STATUSES,
+  type OrderStatus,
+  RECEIPT_RANK,
+  STATUS_RANK,
+} from "./order-status.ts";
 
 /**
  * The order and everything that can happen to it, as zod schemas (types are derived, never written
  * twice). Money is integer paisa; times are epoch milliseconds.
  */
-
-export const ORDER_STATUSES = [
-  "placed",
-  "submitting",
-  "unknown",
-  "queued",
-  "pending",
-  "success",
-  "failed",
-] as const;
-const orderStatusSchema = z.enum(ORDER_STATUSES);
-export type OrderStatus = z.infer<typeof orderStatusSchema>;
-
-/**
- * Forward-only ranks. `unknown` ranks below queued/pending so a late "outcome unknown" never
- * overwrites a state the provider told us; success and failed share the top rank and are final.
- */
-export const STATUS_RANK: Readonly<Record<OrderStatus, number>> = {
-  placed: 0,
-  submitting: 1,
-  unknown: 2,
-  queued: 3,
-  pending: 4,
-  success: 5,
-  failed: 5,
-};
-
-/**
- * What the customer's receipt tells of a status, as a rank (the receipt shows one word per rank).
- * Queued and pending rank alike: both say the order is with the operator and not final yet, and
- * the receipt says exactly that for both ("with the operator", locales `receipt-status-open`), so a
- * move from one to the other changes nothing the receipt shows and is not sent to the chat (the
- * order records it all the same). Everything that decides whether a receipt edit is overtaken
- * compares these ranks: an edit is dropped only for a later state that reads differently.
- */
-export const RECEIPT_RANK: Readonly<Record<OrderStatus, number>> = {
-  placed: 0,
-  submitting: 1,
-  unknown: 2,
-  queued: 3,
-  pending: 3,
-  success: 4,
-  failed: 4,
-};
-
-export const isFinal = (s: OrderStatus): boolean => s === "success" || s === "failed";
-
-/** The provider's open-ended status words, mapped onto ours; null when the word means nothing to us. */
-export function normalizeProviderStatus(raw: string): OrderStatus | null {
-  const s = raw.trim().toLowerCase();
-  if (["success", "successful", "succeeded", "completed", "complete", "done"].includes(s))
-    return "success";
-  if (["failed", "failure", "fail", "error", "rejected", "cancelled", "canceled"].includes(s))
-    return "failed";
-  if (["pending", "processing", "in progress", "in_progress", "initiated"].includes(s))
-    return "pending";
-  if (["queued", "queue", "accepted", "received"].includes(s)) return "queued";
-  return null;
-}
-
-/** Our reference_no: digits, no leading zero, at most 15 digits (always a safe integer). */
-export const referenceSchema = z
-  .string()
-  .regex(/^[1-9]\d{0,14}$/, "reference must be 1-15 digits without a leading zero");
 
 /** "admin": an admin's settlement of an order the aggregator never ended (settle.ts). */
 export const EVENT_SOURCES = [
@@ -179,8 +129,6 @@ const unrecognisedEntrySchema = z.object({
   at: z.number().int(),
   word: z.string().max(40),
 });
-
-const chatId = z.number().int().refine(Number.isSafeInteger);
 
 /**
  * An admin's settlement of an order the aggregator never ended (settle.ts): who, why, what the
@@ -317,6 +265,8 @@ export const orderSchema = z.object({
       at: z.number().int(),
       said: z.enum(["success", "failed"]),
       source: eventSourceSchema,
+      /** The aggregator's own word `said` was read from (a reversal word, reversal.ts): shown as said. */
+      word: z.string().max(40).optional(),
     })
     .optional(),
   /**
@@ -388,72 +338,6 @@ export const orderEventSchema = z.object({
     .optional(),
 });
 export type OrderEvent = z.infer<typeof orderEventSchema>;
-
-/** The outbox record: written in the same atomic step as the change that caused it. */
-export const notificationSchema = z.discriminatedUnion("kind", [
-  z.object({
-    kind: z.literal("status"),
-    reference: referenceSchema,
-    status: orderStatusSchema,
-    chatId,
-    at: z.number().int(),
-  }),
-  z.object({
-    kind: z.literal("admin_alert"),
-    /** The order the alert is about; absent for an alert about the books as a whole. */
-    reference: referenceSchema.optional(),
-    status: orderStatusSchema,
-    chatId,
-    at: z.number().int(),
-    note: z.string().optional(),
-    /**
-     * Absent: an order stuck past the reconciler's maximum age. Else the books' alerts, or an
-     * admin's settlement told to the other admins (`order_settled`), a proposal waiting for their
-     * approval (`settle_proposed`), or a later answer of the aggregator that contradicts a
-     * settlement (`settle_contradicted`); these three say `note`.
-     */
-    topic: z
-      .enum(["low_float", "books_drift", "order_settled", "settle_contradicted", "settle_proposed"])
-      .optional(),
-    /**
-     * The aggregator's final word against the order's final outcome (the order's `contradicted`):
-     * the bot words it (notify-admin-contradicted-*), sent once per order and admin.
-     */
-    contradicted: z.enum(["success", "failed"]).optional(),
-    /** The figures a topic's text shows, in paisa (see src/notify/render.ts alertText). */
-    figures: z.record(z.string().max(40), z.number().int()).optional(),
-  }),
-  z.object({
-    /**
-     * A customer's notice of a change an admin made to their complaint (src/complaints/), queued
-     * in the same step as the change: the notifier renders it from the complaint (read then) and
-     * sends it once, as it does an order's final push.
-     */
-    kind: z.literal("complaint"),
-    /** The order the complaint is about (its timeline lists the notice). */
-    reference: referenceSchema,
-    /** The complaint's number (complaintRefSchema's form; the complaints layer sits above this). */
-    complaint: z.string().regex(/^C[1-9]\d{0,14}$/),
-    /** The complaint's status the customer is told of (not an order's: tell them by `kind`). */
-    status: z.enum(["taken", "resolved", "rejected"]),
-    chatId,
-    at: z.number().int(),
-    /** A refund's: the customer's available balance right after it, read in the same step. */
-    balancePaisa: z.number().int().optional(),
-  }),
-]);
-export type Notification = z.infer<typeof notificationSchema>;
-
-/** The (order, status) identity a notification is deduplicated by: the user sees it once. */
-export function notificationKey(n: Notification): string {
-  if (n.kind === "status") return `status:${n.reference}:${n.status}`;
-  if (n.kind === "complaint") return `complaint:${n.complaint}:${n.status}`;
-  // Its own key: a stuck alert sent earlier for the same order must not swallow it.
-  if (n.contradicted) return `alert:contradicted:${n.reference ?? "-"}:${n.chatId}`;
-  // A books alert is its own event (one per crossing or per check): its time tells it apart.
-  if (n.topic) return `alert:${n.topic}:${n.reference ?? "-"}:${n.at}:${n.chatId}`;
-  return `alert:${n.reference}:${n.chatId}`;
-}
 
 /** A webhook or status event that names an order we do not have; kept for an admin to look at. */
 export const unmatchedEventSchema = z.object({

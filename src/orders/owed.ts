@@ -1,5 +1,5 @@
 import { FIGURES_OFF_NOTE, owesFiguresOffCount } from "./figures-check.ts";
-import type { Order } from "./model.ts";
+import { isFinal, type Order } from "./model.ts";
 
 /**
  * The hourly admins' alerts whose count an order's write owes (books/hourly-alert.ts): the write
@@ -10,10 +10,22 @@ import type { Order } from "./model.ts";
 
 /**
  * The crossings note of the reference-collision alert's window (books/collision-alert.ts): a step
- * whose event carries a note for the admins (an execute refused for a reference the aggregator
- * already holds) declares it owed (apply.ts, the Mutation's `owes`).
+ * whose event carries a note for the admins and that closes the order (an execute refused for a
+ * reference the aggregator already holds: failed, its hold returned) declares it owed (apply.ts,
+ * the Mutation's `owes`).
  */
 export const COLLISION_NOTE = "reference-collision";
+
+/**
+ * The window of such a note on an order its step leaves open (a status answer about another
+ * recharge, an answer giving it another order's transaction: nothing applied, the money held): a
+ * count of its own, so the alert's words say truly what became of the orders counted.
+ */
+export const COLLISION_OPEN_NOTE = "reference-collision-open";
+
+/** The collision window an order's admins' note counts in: closed by its step, or left open. */
+export const collisionNoteOf = (order: Order): string =>
+  isFinal(order.status) ? COLLISION_NOTE : COLLISION_OPEN_NOTE;
 
 /**
  * The windows the write of `written` over `current` marks the order owed a count in: figures-off

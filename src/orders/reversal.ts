@@ -17,15 +17,19 @@ const REVERSAL_WORDS: ReadonlySet<string> = new Set([
 export const isReversalWord = (raw: string | undefined): boolean =>
   raw !== undefined && REVERSAL_WORDS.has(raw.toLowerCase().replace(/[\s_-]+/g, ""));
 
-/** An order a reversal word is read on: a success no admin settled. */
-export const reversible = (order: Order): boolean =>
-  order.status === "success" && order.settled === undefined;
+/**
+ * An order a reversal word is read on: a success, whether the aggregator said so or an admin
+ * settled it (settle.ts): either way the customer was charged, and the aggregator taking the
+ * money back may leave them owed a refund.
+ */
+export const reversible = (order: Order): boolean => order.status === "success";
 
 /**
- * A reversal word on a successful order no admin settled says what "failed" says of it: the
- * aggregator undid it while the customer stays charged. The event read so (final-order.ts
- * weighs it as the aggregator's "failed", which only its own answers may be); null otherwise: an
- * open order, a failed one (a reversal agrees) or a settled one keep the word as not understood.
+ * A reversal word on a successful order says what "failed" says of it: the aggregator undid it
+ * while the customer stays charged. The event read so (final-order.ts weighs it as the
+ * aggregator's "failed", which only its own answers may be: against the outcome, or against an
+ * admin's settlement as succeeded); null otherwise: an open order or a failed one (a reversal
+ * agrees) keep the word as not understood.
  */
 export function reversalAsFailed(order: Order, event: OrderEvent): OrderEvent | null {
   if (!reversible(order)) return null;

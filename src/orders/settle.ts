@@ -1,19 +1,20 @@
-import {
-  ProviderMalformedResponseError,
-  ProviderNotFoundError,
-  ProviderRejectedError,
-} from "../provider/errors.ts";
 import type { Apply } from "./apply.ts";
 import type { OrdersContext } from "./context.ts";
-import { providerReference } from "./execute-request.ts";
-import { isFinal, type Order, type OrderStatus } from "./model.ts";
-import {
-  answerAbout,
-  eventFromStatus,
-  type OrdersProvider,
-  OtherReferenceError,
-} from "./provider-events.ts";
+import { isFinal, type Order } from "./model.ts";
+import type { OrdersProvider } from "./provider-events.ts";
+import { askAggregator, stoppedBy, type UnsureCause } from "./settle-ask.ts";
+import { needsApproval, type SamePerson, SETTLEABLE, settleable } from "./settle-rules.ts";
 import { nextAskAt } from "./settled-watch.ts";
+
+// Moved out for size (pure moves), named here still for every importer.
+export { UNSURE_CAUSES, type UnsureCause } from "./settle-ask.ts";
+export {
+  needsApproval,
+  type SamePerson,
+  type Settleable,
+  samePersonOf,
+  settleable,
+} from "./settle-rules.ts";
 
 /**
  * An admin settles an order the aggregator never ended (its execute answer lost or "queued", no
@@ -44,9 +45,6 @@ import { nextAskAt } from "./settled-watch.ts";
 /** The failure's own words on the order (for staff); a customer reads notify-reason-settled. */
 export const SETTLED_FAILED_MESSAGE =
   "Settled as failed by an admin: the aggregator never gave a final answer.";
-
-/** The states an admin may settle: sent to the aggregator, no final word (never placed: unsent). */
-const SETTLEABLE: OrderStatus[] = ["submitting", "unknown", "queued", "pending"];
 
 export interface SettleRequest {
   reference: string;
@@ -95,166 +93,6 @@ export type SettleResult =
   | { ok: false; code: "other_proposal"; order: Order }
   /** Maker-checker: the proposal to approve was withdrawn or declined meanwhile. */
   | { ok: false; code: "no_proposal"; order: Order };
-
-export type Settleable =
-  | { ok: true }
-  /** SETTLE_ENABLED is off: an older version may still run, which cannot read a settled order. */
-  | { ok: false; code: "disabled" }
-  | { ok: false; code: "final" }
-  | { ok: false; code: "not_sent" }
-  | { ok: false; code: "too_young"; readyAt: number };
-
-/** Whether an order may be settled now (no I/O): what the admin is shown before deciding. */
-export function settleable(
-  order: Order,
-  now: number,
-  settleAfterMs: number,
-  enabled = true,
-): Settleable {
-  if (isFinal(order.status)) return { ok: false, code: "final" };
-  if (!enabled) return { ok: false, code: "disabled" };
-  // A placed order was never sent: the reconciler fails it as not submitted, not an admin.
-  if (!SETTLEABLE.includes(order.status)) return { ok: false, code: "not_sent" };
-  const readyAt = order.createdAt + settleAfterMs;
-  return now < readyAt ? { ok: false, code: "too_young", readyAt } : { ok: true };
-}
-
-/** Whether two chat ids are one person (ADMIN_IDS groups, `123=wa:+977…`). */
-export type SamePerson = (a: number, b: number) => boolean;
-
-/** One person per group of ids (ADMIN_IDS `123=wa:+977…`); an id in no group is its own person. */
-export function samePersonOf(people: readonly (readonly number[])[] = []): SamePerson {
-  // An id listed in two groups joins them (`1=wa:…,1=wa:…2`): one person, whatever the order.
-  const parent = new Map<number, number>();
-  const root = (id: number): number => {
-    const up = parent.get(id) ?? id;
-    return up === id ? id : root(up);
-  };
-  for (const ids of people) {
-    const [first, ...rest] = ids.map(root);
-    for (const r of rest) if (first !== undefined && r !== first) parent.set(r, first);
-  }
-  return (a, b) => a === b || root(a) === root(b);
-}
-
-/** Whether a second person must approve: an admin configured who is not this admin. */
-export const needsApproval = (
-  admins: readonly number[],
-  adminId: number,
-  same: SamePerson = (a, b) => a === b,
-): boolean => admins.some((a) => !same(a, adminId));
-
-/**
- * Why the aggregator's answer leaves a settlement as succeeded unsure (each may hide a "not
- * found"): it has no such order; it answered about another order; it refused the query in its
- * own error shape (a 4xx, or on a 200, whatever its words); its answer could not be read; it
- * answered a status word the bot does not know. Silence (a timeout, a 5xx, a gateway's page, the
- * connection) is none of these: the admin's word stands then.
- */
-export const UNSURE_CAUSES = [
-  "not_found",
-  "other_order",
-  "refused",
-  "unreadable",
-  "unknown_word",
-] as const;
-export type UnsureCause = (typeof UNSURE_CAUSES)[number];
-
-/** What the aggregator said before a settlement, and whether it stops it. */
-type Asked =
-  | { kind: "final"; order: Order }
-  | { kind: "disagrees"; said: string }
-  /** Its answer's write failed: nothing may be settled on a word left unwritten. */
-  | { kind: "unwritten"; said: string; why: string }
-  /** `unsure`: why a settlement as succeeded is refused (absent: nothing stands in its way). */
-  | { kind: "open"; said: string; unsure?: UnsureCause };
-
-/**
- * Asks the aggregator (only the question may fail into "no answer") and applies its answer; a
- * failed write of the answer is "unwritten", so nothing is settled on a word left unwritten.
- */
-async function askAggregator(
-  deps: { provider: Pick<OrdersProvider, "statusByReference">; apply: Apply },
-  now: () => number,
-  order: Order,
-): Promise<Asked> {
-  const asked = providerReference(order);
-  let answer: Awaited<ReturnType<typeof deps.provider.statusByReference>>;
-  try {
-    answer = answerAbout(await deps.provider.statusByReference(order.region, asked), asked);
-  } catch (err) {
-    if (err instanceof ProviderNotFoundError)
-      return { kind: "open", said: "not found", unsure: "not_found" };
-    // An answer about another order is not silence: the aggregator may be confused about this
-    // one, so "succeeded" is refused as for "not found" (s21 final review, finding 4).
-    if (err instanceof OtherReferenceError)
-      return {
-        kind: "open",
-        said: `an answer about another order (${err.said.slice(0, 40)})`,
-        unsure: "other_order",
-      };
-    const why = err instanceof Error ? err.message : String(err);
-    // The aggregator refused the query in its own words (a 200 error envelope, which may say "not
-    // found" and is no longer read as such: provider/endpoints.ts; another 4xx) or answered what
-    // cannot be read: either may hide a "not found", so "succeeded" is refused as for one. Only
-    // silence (a timeout, a 5xx, a gateway's page, the connection) leaves the admin's word.
-    const unsure: UnsureCause | undefined =
-      err instanceof ProviderRejectedError
-        ? "refused"
-        : err instanceof ProviderMalformedResponseError
-          ? "unreadable"
-          : undefined;
-    const what =
-      unsure === undefined ? "no answer" : unsure === "refused" ? "refused" : "unreadable answer";
-    const said = `${what} (${why.slice(0, 120)})`;
-    return unsure === undefined ? { kind: "open", said } : { kind: "open", said, unsure };
-  }
-  const event = eventFromStatus(
-    order,
-    answer,
-    "status",
-    now(),
-    "asked before an admin's settlement",
-  );
-  const said = event.otherRecharge
-    ? `status ${answer.status.slice(0, 40)} about another recharge (number ${(answer.connectionNo ?? "").slice(0, 40)}), not applied`
-    : `status ${answer.status.slice(0, 40)}`;
-  let applied: Awaited<ReturnType<Apply>>;
-  try {
-    applied = await deps.apply({ reference: order.reference, ...event }, order);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return { kind: "unwritten", said, why: why.slice(0, 120) };
-  }
-  if (applied.order && isFinal(applied.order.status))
-    return { kind: "final", order: applied.order };
-  // An answer about another recharge, recorded, not applied: it settles nothing, nor stops the
-  // admin's word either way (the number compared is an inference: the admin checks with the
-  // aggregator, as the collision alert asks, and settles failed or succeeded by hand).
-  if (event.otherRecharge) return { kind: "open", said };
-  // A final word the order did not take (another transaction id): never overridden by hand.
-  if (event.status !== null && isFinal(event.status)) return { kind: "disagrees", said };
-  return event.status === null
-    ? { kind: "open", said, unsure: "unknown_word" }
-    : { kind: "open", said };
-}
-
-/**
- * What the aggregator said that stops the admin's outcome: a final word not applied (whatever
- * the outcome), or an answer that may hide a "not found" against a settlement as succeeded.
- */
-function stoppedBy(
-  asked: Exclude<Asked, { kind: "final" | "unwritten" }>,
-  outcome: SettleRequest["outcome"],
-):
-  | { code: "aggregator_disagrees"; said: string }
-  | { code: "aggregator_unsure"; said: string; cause: UnsureCause }
-  | null {
-  if (asked.kind === "disagrees") return { code: "aggregator_disagrees", said: asked.said };
-  if (asked.unsure !== undefined && outcome === "success")
-    return { code: "aggregator_unsure", said: asked.said, cause: asked.unsure };
-  return null;
-}
 
 /**
  * Any admin withdraws (their own) or declines (another's) the proposal waiting on the order, the

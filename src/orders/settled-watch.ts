@@ -4,6 +4,7 @@ import type { Apply } from "./apply.ts";
 import { providerReference } from "./execute-request.ts";
 import { isFinal, type Order } from "./model.ts";
 import { answerAbout, eventFromStatus, type OrdersProvider } from "./provider-events.ts";
+import { reversalAsFailed } from "./reversal.ts";
 import type { OrderStore } from "./store.ts";
 
 /**
@@ -118,13 +119,15 @@ export function settledWatch(o: {
       return again();
     }
     // An answer about another recharge under its reference says nothing of this one (state.ts).
-    if (event.status === null || !isFinal(event.status) || event.otherRecharge) return again();
+    // A reversal word on a success ("refunded", reversal.ts) is the aggregator's final word too.
+    const final = event.status !== null && isFinal(event.status) && !event.otherRecharge;
+    if (!final && reversalAsFailed(order, event) === null) return again();
     const r = await orders.apply({ reference: ref, ...event }, order);
     const after = r.order?.settled;
     if (after && answered(after)) {
       report.settledAnswered++;
       log?.warn(
-        { reference: ref, settledAs: order.status, aggregator: event.status },
+        { reference: ref, settledAs: order.status, aggregator: event.status ?? event.unrecognised },
         "settled order: the aggregator's final answer recorded",
       );
       return store.unwatchSettled(ref, dueAt);

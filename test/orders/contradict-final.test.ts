@@ -342,15 +342,27 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     const at = clock;
     const after = (await orders.get(order.reference)) as Order;
     expect(after.status).toBe("success");
-    expect(after.contradicted).toEqual({ at, said: "failed", source: "status" });
+    expect(after.contradicted).toEqual({ at, said: "failed", source: "status", word: "reversed" });
+    // Staff's /status names the aggregator's word too, in every language.
+    const i18n = createChatI18n(CATEGORY_MODULES);
+    for (const locale of ["en", "ne", "hi"]) {
+      const agent = orderStatusText(translator(i18n, locale), after, "agent");
+      const line = agent.split("\n").find((l) => l.startsWith("⚠️")) ?? "";
+      expect(line).toContain('"reversed"');
+      expect(line).not.toMatch(/❌/);
+    }
     const entries = saying(after, "failed");
     expect(entries.map((h) => h.source)).toEqual(["status"]);
     expect(entries[0]?.note).toContain('read from "reversed"');
     const alerts = await alertsOf(order);
     expect(alerts.map((n) => n.chatId).sort()).toEqual(ADMINS);
     expect(alerts.every((n) => n.kind === "admin_alert" && n.contradicted === "failed")).toBe(true);
-    // The words of a "failed" (admin alerts are in English, the admins' working language).
+    // What the aggregator answered, not the "failed" it is read as (admin alerts are in
+    // English, the admins' working language).
+    expect(alerts.every((n) => n.kind === "admin_alert" && n.word === "reversed")).toBe(true);
     const text = render(alerts[0] as Exclude<Notification, { kind: "complaint" }>, after).text;
+    expect(text).toContain('answers "reversed"');
+    expect(text).not.toContain("says it failed");
     expect(text).toContain(order.reference);
     expect(text).toContain("may be owed a refund");
     expect(text).toContain("a correction needs an admin");
@@ -396,7 +408,12 @@ describe("the aggregator contradicts a final order no admin settled", () => {
       ...eventFromStatus(first, answer, "reconciler", clock),
     });
     const one = await orders.get(first.reference);
-    expect(one?.contradicted).toEqual({ at: clock, said: "failed", source: "reconciler" });
+    expect(one?.contradicted).toEqual({
+      at: clock,
+      said: "failed",
+      source: "reconciler",
+      word: "rolled back",
+    });
     expect(await alertsOf(first)).toHaveLength(ADMINS.length);
 
     // A webhook's "failed" whose status answer says "chargeback".
@@ -407,7 +424,12 @@ describe("the aggregator contradicts a final order no admin settled", () => {
     clock += 1;
     await webhook(second, "failed");
     const two = await orders.get(second.reference);
-    expect(two?.contradicted).toEqual({ at: clock, said: "failed", source: "status" });
+    expect(two?.contradicted).toEqual({
+      at: clock,
+      said: "failed",
+      source: "status",
+      word: "chargeback",
+    });
     expect(await alertsOf(second)).toHaveLength(ADMINS.length);
     expect(
       lines.some(

@@ -130,7 +130,8 @@ function noteOf(h: HistoryEntry, admin: boolean): string {
 function contradictedOf(o: Order): string {
   const c = o.contradicted;
   if (c) {
-    return `${time(c.at)}: the aggregator said ${c.said} (${c.source} answer), but the order stays ${o.status}; no money moved, a correction needs an admin`;
+    const said = c.word === undefined ? c.said : `"${c.word}" (a reversal: read as ${c.said})`;
+    return `${time(c.at)}: the aggregator said ${said} (${c.source} answer), but the order stays ${o.status}; no money moved, a correction needs an admin`;
   }
   const at = o.settled?.contradictedAt;
   return at === undefined ? "no" : `${time(at)}: against the settlement (below); no money moved`;
