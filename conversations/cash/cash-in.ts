@@ -89,6 +89,12 @@ export function cashInConversation(deps: BotDeps) {
       await flow.reply(t("cashin-denied"));
       return;
     }
+    // Only a prepaid balance is spent (or even shown): in staff mode the cash would land where
+    // the customer can neither see nor spend it, under "Rs N was added to your balance".
+    if (deps.payment.mode !== "prepaid") {
+      await flow.reply(t("cashin-staff-mode"));
+      return;
+    }
     const agentId = flow.env.userId;
     // Fixed before anything is confirmed: the one id this cash-in can ever be booked under.
     const id = await conversation.external(() => newId("cashin"));
