@@ -350,6 +350,7 @@ cashin-unknown-phone = Nobody is registered with { $phone }. Ask the customer to
 cashin-self = That is your own number: a cash-in is for a customer.
 cashin-no-balance = Your agent balance is { $balance }: there is nothing to cash in from. Ask an admin to credit you.
 cashin-ask-amount = How much cash did you take? From { $min } to { $max } (your balance).
+cashin-ask-amount-capped = How much cash did you take? From { $min } to { $max } (the most one cash-in may be; your balance is { $balance }).
 cashin-confirm = Add { $amount } to the balance of { $phone }?
     Your balance after: { $after }
     Receipt: { $ref }

@@ -318,6 +318,7 @@ cashin-unknown-phone = { $phone } से कोई पंजीकृत नह�
 cashin-self = यह आपका अपना नंबर है: नकद जमा ग्राहक के लिए है।
 cashin-no-balance = आपका एजेंट बैलेंस { $balance } है: जमा करने को कुछ नहीं है। एडमिन से राशि जोड़ने को कहिए।
 cashin-ask-amount = आपने कितना नकद लिया? { $min } से { $max } तक (आपका बैलेंस)।
+cashin-ask-amount-capped = आपने कितना नकद लिया? { $min } से { $max } तक (एक नकद जमा की सीमा; आपका बैलेंस { $balance } है)।
 cashin-confirm = { $phone } के बैलेंस में { $amount } जोड़ें?
     उसके बाद आपका बैलेंस: { $after }
     रसीद: { $ref }

@@ -107,10 +107,13 @@ export function cashInConversation(deps: BotDeps) {
       await flow.reply(t("cashin-no-balance", { balance: money(t, available) }));
       return;
     }
-    const amount = await flow.askAmount("cashin-ask-amount", {
-      minPaisa: MIN_PAISA,
-      maxPaisa: Math.min(available, MAX_CREDIT_PAISA),
-    });
+    // Above the one-cash-in cap the largest amount is the cap, not the balance: each named so.
+    const capped = available > MAX_CREDIT_PAISA;
+    const amount = await flow.askAmount(
+      capped ? "cashin-ask-amount-capped" : "cashin-ask-amount",
+      { minPaisa: MIN_PAISA, maxPaisa: Math.min(available, MAX_CREDIT_PAISA) },
+      capped ? { params: { balance: money(t, available) } } : undefined,
+    );
     const { availableNow, repeat } = await conversation.external(() =>
       beforeConfirm(accounts, agentId, customer.userId, amount),
     );
