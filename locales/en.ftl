@@ -336,6 +336,7 @@ register-already = You are registered with { $phone }.
 register-not-yours = That is not your own contact. Only your own number can register you: tap "📱 Share my phone number" below.
 register-bad-number = That phone number cannot be read. Tap "📱 Share my phone number" below to try again.
 register-done = ✅ Registered with { $phone }. A shop can now add money to your balance by this number (see /balance); then /recharge.
+register-done-staff = ✅ Registered with { $phone }.
 access-register = Please register first: tap "📱 Share my phone number" below. Nothing was ordered or charged.
 access-private = This bot is private: only the merchant's staff can order here. Nothing was ordered or charged.
 party-customer = customer { $who }

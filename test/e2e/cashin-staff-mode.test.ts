@@ -6,7 +6,8 @@ import { startTestSystem, type TestSystem } from "../support/system.ts";
  * Review s32-accounts, 1: in staff mode (orders paid from the merchant's wallet) a customer has
  * no balance to spend or see, yet /cashin booked the agent's cash onto it and told the customer
  * "Rs 100 was added to your balance", while their /balance said the bot is private. Now /cashin
- * says cash-ins are off and to take no cash, before any question; nothing moves.
+ * says cash-ins are off and to take no cash, before any question; nothing moves. Review
+ * s32-accounts, 2: the registration no longer says a shop can add money to the balance.
  */
 
 const AGENT = 4811;
@@ -32,7 +33,9 @@ describe("/cashin in staff mode", () => {
   });
 
   it("is refused with the reason before any question; nothing is booked", async () => {
-    await ts.user(CUSTOMER).register("9779800014812");
+    // Review s32-accounts, 2: no "a shop can now add money to your balance" in staff mode.
+    const registered = await ts.user(CUSTOMER).register("9779800014812");
+    expect(registered.text).toBe("✅ Registered with +977 9800014812.");
     // A float from before a switch to staff mode (or an admin's /credit, still offered).
     const funded = await ts.system.ledger.transfer({
       id: "fund-4811",
