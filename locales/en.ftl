@@ -397,6 +397,7 @@ balance-none = No movements yet.
 balance-unregistered = You are not registered yet: send /register to share your phone number; then a shop can add money to your balance by it.
 balance-how-to-add = To add money, pay cash at a shop: they credit your number { $phone }.
 balance-agent = 🏪 Your agent balance: { $available }
+balance-agent-own = 💳 Your own balance (it pays your own orders): { $available }
 balance-agent-today = Cash-ins today: { $count }, { $total } in all.
 balance-agent-line = { $time } · { $amount } to { $customer }
 balance-books = The merchant's books: /books

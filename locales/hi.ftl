@@ -365,6 +365,7 @@ balance-none = अभी तक कोई लेन-देन नहीं।
 balance-unregistered = आप अभी पंजीकृत नहीं हैं: फ़ोन नंबर भेजने के लिए /register भेजिए; फिर दुकान उसी नंबर से आपके बैलेंस में पैसे जोड़ सकती है।
 balance-how-to-add = पैसे जोड़ने के लिए दुकान पर नकद दीजिए: वे आपके नंबर { $phone } में जोड़ते हैं।
 balance-agent = 🏪 आपका एजेंट बैलेंस: { $available }
+balance-agent-own = 💳 आपका अपना बैलेंस (आपके अपने ऑर्डर इसी से चुकते हैं): { $available }
 balance-agent-today = आज के नकद जमा: { $count }, कुल { $total }।
 balance-agent-line = { $time } · { $customer } को { $amount }
 balance-books = व्यापारी का हिसाब: /books

@@ -359,6 +359,7 @@ balance-none = अहिलेसम्म कुनै कारोबार �
 balance-unregistered = तपाईं अझै दर्ता हुनुहुन्न: फोन नम्बर पठाउन /register पठाउनुहोस्; त्यसपछि पसलले त्यही नम्बरबाट तपाईंको मौज्दातमा पैसा थप्न सक्छ।
 balance-how-to-add = पैसा थप्न पसलमा नगद तिर्नुहोस्: उनीहरूले तपाईंको नम्बर { $phone } मा थप्छन्।
 balance-agent = 🏪 तपाईंको एजेन्ट मौज्दात: { $available }
+balance-agent-own = 💳 तपाईंको आफ्नै मौज्दात (तपाईंका आफ्नै अर्डर यसैबाट तिरिन्छन्): { $available }
 balance-agent-today = आजका नगद जम्मा: { $count }, जम्मा { $total }।
 balance-agent-line = { $time } · { $customer } लाई { $amount }
 balance-books = व्यापारीको हिसाब: /books

@@ -65,7 +65,9 @@ export async function fetchBalance(
 ): Promise<BalanceResult> {
   if (role === "admin") return walletBalance(deps);
   const accounts = deps.accounts;
-  if (role === "agent") return fetchAgentBalance(accounts, userId);
+  if (role === "agent") {
+    return fetchAgentBalance(accounts, userId, deps.payment.mode === "prepaid");
+  }
   // Staff mode: customers have no balance to show; the merchant pays for the listed ones.
   if (deps.payment.mode === "staff") {
     return (await deps.payment.access(userId)) === "ok" ? { kind: "staff" } : { kind: "private" };
