@@ -176,6 +176,7 @@ history-prev = ⬅️ Previous
 history-next = Next ➡️
 
 balance-result = Wallet balance: { $amount }
+balance-admin-own = 💳 Your own balance (it pays your own orders): { $available }
 balance-denied = This command is for admins.
 
 # status, history, repeat, balance

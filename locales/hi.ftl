@@ -159,6 +159,7 @@ history-prev = ⬅️ पिछला
 history-next = अगला ➡️
 
 balance-result = वॉलेट बैलेंस: { $amount }
+balance-admin-own = 💳 आपका अपना बैलेंस (आपके अपने ऑर्डर इसी से चुकते हैं): { $available }
 balance-denied = यह कमांड केवल एडमिन के लिए है।
 
 # status, history, repeat, balance

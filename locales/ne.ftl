@@ -159,6 +159,7 @@ history-prev = ⬅️ अघिल्लो
 history-next = अर्को ➡️
 
 balance-result = वालेट ब्यालेन्स: { $amount }
+balance-admin-own = 💳 तपाईंको आफ्नै मौज्दात (तपाईंका आफ्नै अर्डर यसैबाट तिरिन्छन्): { $available }
 balance-denied = यो आदेश एडमिनका लागि मात्र हो।
 
 # status, history, repeat, balance

@@ -5,8 +5,9 @@ import { startTestSystem, type TestSystem } from "../support/system.ts";
 /**
  * Review s32-accounts, 6: an agent orders from a balance of their own (prepaid mode), which a
  * cash-in or a top-up fills ("Rs 500 was added to your balance"), yet /balance showed only the
- * float (for cash-ins): the Rs 500 was nowhere. Now /balance shows both, each named; in staff
- * mode (the merchant's wallet pays) the own balance is not shown.
+ * float (for cash-ins): the Rs 500 was nowhere (an admin's /balance the aggregator's wallet only).
+ * Now /balance shows both, each named; in staff mode (the merchant's wallet pays) the own balance
+ * is not shown.
  */
 
 const AGENT = 4841;
@@ -41,6 +42,15 @@ describe("an agent's /balance shows their own balance beside the float", () => {
     const lines = shown.text.split("\n");
     expect(lines[0]).toBe("🏪 Your agent balance: Rs 1,000");
     expect(lines[1]).toBe("💳 Your own balance (it pays your own orders): Rs 500");
+  });
+
+  it("an admin's too, beside the aggregator's wallet", async () => {
+    const admin = ts.user(4843);
+    await admin.credit(30_000);
+    const shown = await admin.say("/balance", /Wallet balance/);
+    expect(shown.text).toMatch(
+      /^Wallet balance: Rs [\d,.]+\n\n💳 Your own balance \(it pays your own orders\): Rs 300\n\nThe merchant's books: \/books$/,
+    );
   });
 
   it("in Nepali", async () => {
