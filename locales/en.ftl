@@ -178,6 +178,7 @@ history-prev = ⬅️ Previous
 history-next = Next ➡️
 
 balance-result = Wallet balance: { $amount }
+balance-admin-own = 💳 Your own balance (it pays your own orders): { $available }
 balance-denied = This command is for admins.
 
 # status, history, repeat, balance
@@ -338,6 +339,7 @@ register-already = You are registered with { $phone }.
 register-not-yours = That is not your own contact. Only your own number can register you: tap "📱 Share my phone number" below.
 register-bad-number = That phone number cannot be read. Tap "📱 Share my phone number" below to try again.
 register-done = ✅ Registered with { $phone }. A shop can now add money to your balance by this number (see /balance); then /recharge.
+register-done-staff = ✅ Registered with { $phone }.
 access-register = Please register first: tap "📱 Share my phone number" below. Nothing was ordered or charged.
 access-private = This bot is private: only the merchant's staff can order here. Nothing was ordered or charged.
 party-customer = customer { $who }
@@ -345,12 +347,14 @@ party-agent = agent { $who }
 party-merchant = the merchant's funds
 accounts-failed = Not done: that receipt number was already used for something else. Nothing was moved; please start again.
 cashin-denied = /cashin is for agents.
+cashin-staff-mode = Cash-ins are off: this shop's orders are paid from the merchant's wallet, so a customer has no balance to spend here. Take no cash for it; nothing was moved.
 cashin-ask-phone = 💵 Cash-in: the customer's phone number? (10 digits such as 9841234567, or +91 and the number for India)
 cashin-bad-phone = That is not a phone number: type the 10 digits (9841234567) or the number with its country code (+977…, +91…).
 cashin-unknown-phone = Nobody is registered with { $phone }. Ask the customer to send /register to this bot, or check the number.
 cashin-self = That is your own number: a cash-in is for a customer.
 cashin-no-balance = Your agent balance is { $balance }: there is nothing to cash in from. Ask an admin to credit you.
 cashin-ask-amount = How much cash did you take? From { $min } to { $max } (your balance).
+cashin-ask-amount-capped = How much cash did you take? From { $min } to { $max } (the most one cash-in may be; your balance is { $balance }).
 cashin-confirm = Add { $amount } to the balance of { $phone }?
     Your balance after: { $after }
     Receipt: { $ref }
@@ -396,6 +400,7 @@ balance-none = No movements yet.
 balance-unregistered = You are not registered yet: send /register to share your phone number; then a shop can add money to your balance by it.
 balance-how-to-add = To add money, pay cash at a shop: they credit your number { $phone }.
 balance-agent = 🏪 Your agent balance: { $available }
+balance-agent-own = 💳 Your own balance (it pays your own orders): { $available }
 balance-agent-today = Cash-ins today: { $count }, { $total } in all.
 balance-agent-line = { $time } · { $amount } to { $customer }
 balance-books = The merchant's books: /books

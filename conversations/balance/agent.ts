@@ -1,7 +1,7 @@
 import { type Accounts, formatPhone } from "../../src/accounts/index.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
-import type { AccountId } from "../../src/ledger/index.ts";
+import { type AccountId, account } from "../../src/ledger/index.ts";
 import { formatMoney } from "../../src/money.ts";
 
 /**
@@ -33,6 +33,11 @@ export interface AgentBalance {
   complete: boolean;
   /** Newest first; null when the statement's range was too long to read whole. */
   statement: AgentLine[] | null;
+  /**
+   * The agent's own balance, which pays their own orders (prepaid mode; null in staff mode, where
+   * the merchant's wallet pays): a cash-in or top-up to it is told "added to your balance".
+   */
+  ownPaisa: number | null;
 }
 
 async function customerOf(accounts: Accounts, acc: AccountId): Promise<string> {
@@ -47,10 +52,13 @@ const KINDS = new Set<AgentLine["kind"]>(["credit", "cash_in", "reversal"]);
 export async function fetchAgentBalance(
   accounts: Accounts,
   agentUserId: number,
+  /** Whether the agent's own balance pays their orders (prepaid mode): then it is shown too. */
+  own: boolean,
 ): Promise<AgentBalance> {
-  const [s, lines] = await Promise.all([
+  const [s, lines, ownBalance] = await Promise.all([
     accounts.agentSummary(agentUserId),
     accounts.agentStatement(agentUserId),
+    own ? accounts.balanceOf(account.customer(agentUserId)) : null,
   ]);
   const cashIns = await Promise.all(
     s.cashIns.map(async (e) => ({
@@ -88,6 +96,7 @@ export async function fetchAgentBalance(
     totalTodayPaisa: cashIns.reduce((sum, c) => sum + c.amountPaisa, 0),
     complete: s.complete,
     statement,
+    ownPaisa: ownBalance?.availablePaisa ?? null,
   };
 }
 
@@ -115,6 +124,7 @@ function lineText(t: Translate, l: AgentLine): string {
 export function agentBalanceText(t: Translate, r: AgentBalance): string {
   const rs = (paisa: number) => formatMoney(paisa, { locale: t.locale });
   const lines = [t("balance-agent", { available: rs(r.availablePaisa) })];
+  if (r.ownPaisa !== null) lines.push(t("balance-agent-own", { available: rs(r.ownPaisa) }));
   if (!r.complete) return [...lines, t("balance-partial")].join("\n");
   lines.push(t("balance-agent-today", { count: r.cashIns.length, total: rs(r.totalTodayPaisa) }));
   for (const c of r.cashIns.slice(0, 10)) {

@@ -4,7 +4,7 @@ import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, type Role, roleIn } from "../../src/bot/deps.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
-import type { JournalEntry } from "../../src/ledger/index.ts";
+import { account, type JournalEntry } from "../../src/ledger/index.ts";
 import { formatMoney } from "../../src/money.ts";
 import { isProviderError } from "../../src/provider/index.ts";
 import { type AgentBalance, agentBalanceText, fetchAgentBalance } from "./agent.ts";
@@ -32,8 +32,9 @@ export type BalanceResult =
   /** Staff mode: an unlisted user (the bot is private) or a listed one (the merchant pays). */
   | { kind: "private" }
   | { kind: "staff" }
-  | { kind: "unavailable" }
-  | { kind: "ok"; creditPaisa: number }
+  /** `ownPaisa`: an admin's own balance, which pays their orders (prepaid mode; else null). */
+  | { kind: "unavailable"; ownPaisa: number | null }
+  | { kind: "ok"; creditPaisa: number; ownPaisa: number | null }
   | {
       kind: "customer";
       phone: Phone | null;
@@ -63,9 +64,11 @@ export async function fetchBalance(
   /** The sender's channel role (`roleIn`), not the person's: a link never grants one. */
   role: Role,
 ): Promise<BalanceResult> {
-  if (role === "admin") return walletBalance(deps);
+  if (role === "admin") return walletBalance(deps, userId);
   const accounts = deps.accounts;
-  if (role === "agent") return fetchAgentBalance(accounts, userId);
+  if (role === "agent") {
+    return fetchAgentBalance(accounts, userId, deps.payment.mode === "prepaid");
+  }
   // Staff mode: customers have no balance to show; the merchant pays for the listed ones.
   if (deps.payment.mode === "staff") {
     return (await deps.payment.access(userId)) === "ok" ? { kind: "staff" } : { kind: "private" };
@@ -84,14 +87,19 @@ export async function fetchBalance(
   };
 }
 
-async function walletBalance(deps: BotDeps): Promise<BalanceResult> {
+async function walletBalance(deps: BotDeps, userId: number): Promise<BalanceResult> {
+  // Admins order from a balance of their own in prepaid mode, as agents do: shown beside.
+  const ownPaisa =
+    deps.payment.mode === "prepaid"
+      ? (await deps.accounts.balanceOf(account.customer(userId))).availablePaisa
+      : null;
   try {
     const wallet = await deps.provider.walletBalance();
-    return { kind: "ok", creditPaisa: wallet.creditAvailablePaisa };
+    return { kind: "ok", creditPaisa: wallet.creditAvailablePaisa, ownPaisa };
   } catch (e) {
     if (!isProviderError(e)) throw e;
     deps.logger.warn({ kind: e.kind }, "wallet balance failed");
-    return { kind: "unavailable" };
+    return { kind: "unavailable", ownPaisa };
   }
 }
 
@@ -113,11 +121,14 @@ function movementText(t: Translate, m: Movement): string {
 export function balanceText(t: Translate, r: BalanceResult): string {
   const rs = (paisa: number) => formatMoney(paisa, { locale: t.locale });
   if (r.kind === "denied") return t("balance-denied");
-  if (r.kind === "unavailable") return t("balance-unavailable");
+  const own = (o: number | null) =>
+    o === null ? [] : [t("balance-admin-own", { available: rs(o) })];
+  if (r.kind === "unavailable") return [t("balance-unavailable"), ...own(r.ownPaisa)].join("\n\n");
   if (r.kind === "private") return t("access-private");
   if (r.kind === "staff") return t("balance-staff");
   if (r.kind === "ok") {
-    return [t("balance-result", { amount: rs(r.creditPaisa) }), t("balance-books")].join("\n\n");
+    const wallet = t("balance-result", { amount: rs(r.creditPaisa) });
+    return [wallet, ...own(r.ownPaisa), t("balance-books")].join("\n\n");
   }
   if (r.kind === "agent") return agentBalanceText(t, r);
   const lines = [t("balance-customer", { available: rs(r.availablePaisa) })];

@@ -89,6 +89,12 @@ export function cashInConversation(deps: BotDeps) {
       await flow.reply(t("cashin-denied"));
       return;
     }
+    // Only a prepaid balance is spent (or even shown): in staff mode the cash would land where
+    // the customer can neither see nor spend it, under "Rs N was added to your balance".
+    if (deps.payment.mode !== "prepaid") {
+      await flow.reply(t("cashin-staff-mode"));
+      return;
+    }
     const agentId = flow.env.userId;
     // Fixed before anything is confirmed: the one id this cash-in can ever be booked under.
     const id = await conversation.external(() => newId("cashin"));
@@ -101,10 +107,13 @@ export function cashInConversation(deps: BotDeps) {
       await flow.reply(t("cashin-no-balance", { balance: money(t, available) }));
       return;
     }
-    const amount = await flow.askAmount("cashin-ask-amount", {
-      minPaisa: MIN_PAISA,
-      maxPaisa: Math.min(available, MAX_CREDIT_PAISA),
-    });
+    // Above the one-cash-in cap the largest amount is the cap, not the balance: each named so.
+    const capped = available > MAX_CREDIT_PAISA;
+    const amount = await flow.askAmount(
+      capped ? "cashin-ask-amount-capped" : "cashin-ask-amount",
+      { minPaisa: MIN_PAISA, maxPaisa: Math.min(available, MAX_CREDIT_PAISA) },
+      capped ? { params: { balance: money(t, available) } } : undefined,
+    );
     const { availableNow, repeat } = await conversation.external(() =>
       beforeConfirm(accounts, agentId, customer.userId, amount),
     );

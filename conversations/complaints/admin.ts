@@ -1,7 +1,7 @@
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
-import type { Complaints } from "../../src/complaints/index.ts";
+import { type Complaints, isClosed } from "../../src/complaints/index.ts";
 import { COMPLAINT_WORDS } from "./customer.ts";
 import { adminButton, money, reasonText, refundWhy, refusalText } from "./texts.ts";
 
@@ -29,6 +29,11 @@ export function complaintAnswerConversation(deps: BotDeps) {
     const c = await conversation.external(() => complaints.get(asked.ref));
     if (!c) {
       await flow.reply(t("complaint-unknown", { ref: asked.ref }));
+      return;
+    }
+    // Closed already (an old list message's button): said now, before a refund is offered again.
+    if (isClosed(c.status)) {
+      await flow.reply(refusalText(t, "closed", c));
       return;
     }
     if (asked.action === "x") {

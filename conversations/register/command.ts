@@ -119,7 +119,9 @@ export async function registerContact(
   // chose with /language, else Telegram's (what this chat negotiated).
   await deps.accounts.setLocale(who.fromId, t.locale);
   deps.logger.info({ userId: who.fromId }, "customer registered");
-  return { ...done(t("register-done", { phone: formatPhone(phone) })), registered: true };
+  // In staff mode nobody has a balance a shop could add to: the number is all that is said.
+  const key = deps.payment.mode === "prepaid" ? "register-done" : "register-done-staff";
+  return { ...done(t(key, { phone: formatPhone(phone) })), registered: true };
 }
 
 /**
