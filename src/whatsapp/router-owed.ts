@@ -36,17 +36,25 @@ const FIRST_TRY_MS = 1_000;
 export type Attempt<T> = { sent: T } | { owedAt: number };
 
 export function replyOwing(deps: Pick<RouterDeps, "owed" | "now" | "logger" | "secretText">) {
+  /** Whether the chat owes answers; a failed read sent nothing (a 503 saying so, never "lost"). */
+  async function owes(chatId: number): Promise<boolean> {
+    try {
+      return (await deps.owed?.has(chatId)) === true;
+    } catch (err) {
+      throw new BehindOwed(`the chat's owed answers not read: ${String(err)}`);
+    }
+  }
+
   /** Whether a send into `chatId` goes behind owed answers: an answer is owed, another waits. */
   async function behind(chatId: number): Promise<boolean> {
-    const { owed } = deps;
-    if (!owed) return false;
+    if (!deps.owed) return false;
     const a = answeringOf(chatId);
     // The chat's messages are handled one at a time: one read per message handled.
     if (a) {
-      a.behind ??= await owed.has(chatId);
+      a.behind ??= await owes(chatId);
       return a.behind;
     }
-    if (await owed.has(chatId)) throw new BehindOwed();
+    if (await owes(chatId)) throw new BehindOwed();
     return false;
   }
 
@@ -78,8 +86,10 @@ export function replyOwing(deps: Pick<RouterDeps, "owed" | "now" | "logger" | "s
     at: number,
   ) {
     const entry: OwedReply = { messageId, text, rows, at: deps.now() };
-    if (!(await deps.owed?.owe(chatId, entry, at)))
-      throw new BehindOwed("the chat owes as many answers as it may");
+    const owed = await deps.owed?.owe(chatId, entry, at).catch((err: unknown) => {
+      throw new BehindOwed(`the answer not owed: ${String(err)}`);
+    });
+    if (!owed) throw new BehindOwed("the chat owes as many answers as it may");
     const a = answeringOf(chatId);
     if (a) a.behind = true;
     deps.logger.info({ chatId, messageId }, "whatsapp answer owed: a rate limit holds the sends");

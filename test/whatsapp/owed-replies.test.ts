@@ -35,10 +35,19 @@ function world() {
   let now = 1_800_000_000_000;
   const sent: string[] = [];
   let refuse: (text: string) => Error | undefined = () => undefined;
+  /** The owed answers' Redis away (its reads fail). */
+  const broken = { owed: false };
   const instance = () => {
     const conn = redis.connect();
     const store = createRedisWaChatStore(conn, prefix);
-    const owed = createRedisOwedReplies(conn, prefix);
+    const stored = createRedisOwedReplies(conn, prefix);
+    const owed: typeof stored = {
+      ...stored,
+      has: async (chatId) => {
+        if (broken.owed) throw new Error("CLUSTERDOWN The cluster is down");
+        return stored.has(chatId);
+      },
+    };
     const { router, fetch } = testRouter({
       store,
       owed,
@@ -65,6 +74,7 @@ function world() {
   return {
     instance,
     sent,
+    broken,
     refuseWith: (f: typeof refuse) => (refuse = f),
     advance: (ms: number) => (now += ms),
     now: () => now,
@@ -132,5 +142,19 @@ describe("WhatsApp: answers a rate limit holds are owed, sent in order, once", (
     w.advance(3_600_000);
     expect(await a.worker.runOnce()).toBe(0);
     expect(w.sent).toEqual(["two"]);
+  });
+
+  it("the owed answers not read: a push is a 503 that sent nothing, never a lost answer", async () => {
+    const w = world();
+    const a = w.instance();
+    await a.store.arrive(CHAT, { at: w.now(), wamid: "wamid.in.3" }, "none");
+    w.broken.owed = true;
+    const push = await a.push("✅ Order 8 succeeded.");
+    expect(push).toMatchObject({ ok: false, error_code: 503 });
+    expect(push.description).toMatch(/^Not sent: /);
+    expect(w.sent).toEqual([]);
+    w.broken.owed = false;
+    expect(await a.push("✅ Order 8 succeeded.")).toMatchObject({ ok: true });
+    expect(w.sent).toEqual(["✅ Order 8 succeeded."]);
   });
 });
