@@ -372,6 +372,18 @@ export function waResendKeys(prefix: string) {
 }
 
 /**
+ * Answers owed to WhatsApp chats while Meta's rate limit holds the sends (whatsapp/owed-replies.ts),
+ * one slot `{waowed}`: a sorted set (chat id -> due, or a taker's lease end) and per chat a List of
+ * its owed answers (JSON), oldest first; the List goes with its last answer.
+ */
+export function waOwedKeys(prefix: string) {
+  return {
+    due: `${prefix}{waowed}:due`,
+    chat: (chatId: number) => `${prefix}{waowed}:chat:${chatId}`,
+  };
+}
+
+/**
  * The back office's float movements (dashboard/float-moves.ts), beside `keyspace` (whose function
  * is full): `move:<id>` a String (JSON: the proposal, never changed), `decision:<id>` a String
  * (JSON: approved or rejected, the proposal's digest, by, at) set once (NX), both PX 400 days;

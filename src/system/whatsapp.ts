@@ -29,10 +29,8 @@ import {
   type WaInboundQueue,
 } from "../whatsapp/inbound-queue.ts";
 import { lateResender, statusAcceptor } from "../whatsapp/late-resend.ts";
-import {
-  createMemoryLateResendStore,
-  createRedisLateResendStore,
-} from "../whatsapp/late-resend-store.ts";
+import { lateResendStore } from "../whatsapp/late-resend-store.ts";
+import { owedRepliesStore, owedReplySender } from "../whatsapp/owed-reply-worker.ts";
 import { renderMessage, typedChoice } from "../whatsapp/render.ts";
 import { type RouterDeps, whatsappRouter } from "../whatsapp/router.ts";
 import type { WaWebhookEvents } from "../whatsapp/types.ts";
@@ -154,11 +152,6 @@ function sendPacer(
   });
 }
 
-/** The late resends' entries (whatsapp/late-resend-store.ts): Redis's, else this process's. */
-function lateResendStore(redis: RedisClient | undefined, prefix: string, logger: Base["logger"]) {
-  return redis ? createRedisLateResendStore(redis, prefix, logger) : createMemoryLateResendStore();
-}
-
 /**
  * The WhatsApp channel, when a number is configured (or the local stand-in runs): the router the
  * bot installs on its Apis, the webhook on the public app, and the queue's consumer (`worker`,
@@ -202,6 +195,8 @@ export function wireWhatsApp(
     now,
   });
   const locales = localeLookup(base, parts.accounts, parts.i18n);
+  // Answers a rate limit held, owed to their chats (whatsapp/router-owed.ts).
+  const owedReplies = owedRepliesStore(redis, prefix, logger);
   parts.accounts.onLocaleSet(locales.forget);
   const router = whatsappRouter({
     store,
@@ -219,7 +214,9 @@ export function wireWhatsApp(
     // A push to a held account's chat is withheld (staff chats are never held: no read for them).
     heldChat: async (chatId) => !parts.isStaff(chatId) && parts.accounts.waHeldNow(chatId),
     ...releasedChats(parts.accounts),
+    owed: owedReplies,
   });
+  const answers = owedReplySender({ owed: owedReplies, router, now, logger });
   const queue: WaInboundQueue = redis
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })
     : createMemoryInboundQueue(logger);
@@ -283,9 +280,10 @@ export function wireWhatsApp(
         start: () => {
           queue.start(handle);
           resender.start();
+          answers.start();
         },
         stop: async () => {
-          await resender.stop();
+          await Promise.all([resender.stop(), answers.stop()]);
           await queue.stop();
         },
       };

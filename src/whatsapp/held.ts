@@ -78,7 +78,14 @@ export function waHeldOf(update: Update): WaHeld | undefined {
   return waHeld.get(update);
 }
 
-const answering = new AsyncLocalStorage<number>();
+/** The handling of one WhatsApp chat's message: its chat, and whether its answers owe (below). */
+interface Answering {
+  chatId: number;
+  /** Unknown until its first send: whether the chat owes answers (whatsapp/router-owed.ts). */
+  behind?: boolean;
+}
+
+const answering = new AsyncLocalStorage<Answering>();
 
 /**
  * Runs the handling of a message from WhatsApp chat `chatId`: what it sends to that chat answers
@@ -87,7 +94,16 @@ const answering = new AsyncLocalStorage<number>();
  * anything else for the chat (a push, a reminder, another chat's flow) is not an answer.
  */
 export const answeringIn = <T>(chatId: number, run: () => Promise<T>): Promise<T> =>
-  answering.run(chatId, run);
+  answering.run({ chatId }, run);
 
 /** The WhatsApp chat whose message is being handled in this call, if any. */
-export const answeredChat = (): number | undefined => answering.getStore();
+export const answeredChat = (): number | undefined => answering.getStore()?.chatId;
+
+/**
+ * The handling of a message of `chatId` this call is part of, if any: its answers may be owed
+ * (router-owed.ts), and it remembers whether the chat owes some (one read per message).
+ */
+export const answeringOf = (chatId: number): Answering | undefined => {
+  const a = answering.getStore();
+  return a?.chatId === chatId ? a : undefined;
+};

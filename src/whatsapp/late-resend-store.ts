@@ -248,3 +248,7 @@ export function createRedisLateResendStore(
     },
   };
 }
+
+/** The late resends' entries: Redis's, else this process's. */
+export const lateResendStore = (redis: RedisClient | undefined, prefix: string, logger: Logger) =>
+  redis ? createRedisLateResendStore(redis, prefix, logger) : createMemoryLateResendStore();

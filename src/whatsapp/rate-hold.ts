@@ -37,12 +37,15 @@ interface Hold {
 
 /** A send not made because a rate hold stands: it never reached Meta. */
 export class HeldSend extends WhatsAppApiError {
+  /** How long the hold stands yet (ms): an answer owed meanwhile is tried then (router-owed.ts). */
+  readonly leftMs: number;
   constructor(hold: Hold, left: number) {
     super(
       `WhatsApp sends held ${Math.ceil(left / 1000)} s more after Meta's rate limit ${hold.code}`,
       { status: 429, code: hold.code, mayHaveArrived: false },
     );
     this.name = "HeldSend";
+    this.leftMs = left;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Logger } from "../logger.ts";
 import type { ChatCallsDeps } from "./chat-calls.ts";
 import type { WaChatStore } from "./chat-store.ts";
+import type { OwedReplies } from "./owed-replies.ts";
 import type { ButtonRows } from "./router-text.ts";
 import type { WaOutbound } from "./types.ts";
 
@@ -57,4 +58,6 @@ export interface RouterDeps {
   reachOf?: (account: number) => Promise<"held" | { chatId: number } | null>;
   /** Who a chat stands for now beside its own account (chat-calls.ts `ChatCallsDeps.chatNowOf`). */
   chatNowOf?: ChatCallsDeps["chatNowOf"];
+  /** Answers a rate limit kept from going, owed to their chats (router-owed.ts); absent: none. */
+  owed?: OwedReplies;
 }

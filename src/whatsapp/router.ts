@@ -5,9 +5,11 @@ import { botApiFetch } from "./bot-api-fetch.ts";
 import { chatCalls, type PassAs } from "./chat-calls.ts";
 import { isFreshWaAccount, isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
-import type { Shown, StoredShown } from "./chat-store.ts";
+import type { Shown } from "./chat-store.ts";
 import { TEMPLATE_MISSING, WhatsAppApiError } from "./errors.ts";
+import type { OwedReply } from "./owed-replies.ts";
 import { heldSends } from "./rate-hold.ts";
+import { buttonsKey, recorded } from "./router-put.ts";
 import { failedResender, type ResendFailed } from "./router-resend.ts";
 import { rowsOf, templateText, withLinks } from "./router-text.ts";
 import type { Rendered, RenderInput, RouterDeps, WaSender } from "./router-types.ts";
@@ -43,21 +45,6 @@ const textOf = (p: Payload) => withLinks(String(p.text ?? ""), p.reply_markup);
 /** A short hash of a text, to remember that a message showed it. */
 const textHash = (text: string) =>
   createHash("sha256").update(text).digest("base64url").slice(0, 12);
-/**
- * The texts a message remembers having shown (a flow's question and its restated reasons); the
- * chat store keeps as many (its record stays within 64 bytes).
- */
-const SEEN_KEEP = 7;
-
-/** A pager's button (CB.page in bot/callback-data.ts: "p:<page>"): a tap on it edits the message's buttons. */
-const isPager = (data: string) => data.startsWith("p:");
-
-/** The buttons as a short key (6 characters of a hash: only compared), "" for none. */
-const buttonsKey = (rows: RenderInput["rows"]) =>
-  rows.length === 0
-    ? ""
-    : seenHash(JSON.stringify(rows.map((r) => r.map((b) => [b.label, b.data]))));
-
 export interface WhatsAppRouter {
   /** The Bot API client's fetch: WhatsApp chats answered here, the rest by `real`. */
   fetchVia(real: typeof fetch): typeof fetch;
@@ -74,6 +61,11 @@ export interface WhatsAppRouter {
    * error after it is logged: the send counts).
    */
   resendFailed: ResendFailed;
+  /**
+   * An answer owed while a rate limit held it (router-owed.ts), sent as its chat message. A
+   * failure before any send throws `NothingSent`; a send's failure throws as the client's does.
+   */
+  sendOwed(chatId: number, e: OwedReply): Promise<void>;
 }
 
 /** A failure after a message's first part went out: it may have arrived (never "sent nothing"). */
@@ -242,29 +234,9 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
   const { store, client } = deps;
 
   const out = outbound(deps);
-  const { show } = out;
   const sendDocument = documentSender(deps, out);
 
-  /** Sends a rendering; what it shows recorded as message `messageId`, or a new one ("new"). */
-  async function put(
-    chatId: number,
-    messageId: number | "new",
-    text: string,
-    rows: RenderInput["rows"],
-    before?: StoredShown | null,
-    signal?: AbortSignal,
-  ): Promise<number> {
-    const { wamids, choices, kept } = await show(chatId, text, rows, signal);
-    const seen = [...new Set([...(before?.seen ?? []), seenHash(text)])].slice(-SEEN_KEEP);
-    const paged = rows.some((r) => r.some((b) => isPager(b.data)));
-    const secret = deps.secretText?.(text) === true;
-    // A push's words as its template would carry them, if it is sent as one later (a late 131047).
-    const words = kept ?? text;
-    const shown: Shown = { text: words, buttons: buttonsKey(rows), choices, seen, paged, secret };
-    if (messageId === "new") return store.putNew(chatId, shown, wamids);
-    await store.putShown(chatId, messageId, shown, wamids);
-    return messageId;
-  }
+  const { put, sendOwed } = recorded(deps, out, (d) => outbound(d));
 
   const message = (chatId: number, messageId: number, text: string) =>
     messageOf(deps, chatId, messageId, text);
@@ -361,5 +333,5 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
 
   const fetchVia = botApiFetch(answer);
 
-  return { fetchVia, resendAsTemplate, resendFailed };
+  return { fetchVia, resendAsTemplate, resendFailed, sendOwed };
 }

@@ -25,6 +25,8 @@ export function testRouter(opts: {
   /** A released account's other chat, and who its chat stands for now (router.ts RouterDeps). */
   reachOf?: RouterOptions["reachOf"];
   chatNowOf?: RouterOptions["chatNowOf"];
+  /** Answers a rate limit held, owed to their chats (router-owed.ts). */
+  owed?: RouterOptions["owed"];
 }) {
   const router = whatsappRouter({
     store: opts.store,
@@ -40,6 +42,7 @@ export function testRouter(opts: {
     ...(opts.chatOfAccount ? { chatOfAccount: opts.chatOfAccount } : {}),
     ...(opts.reachOf ? { reachOf: opts.reachOf } : {}),
     ...(opts.chatNowOf ? { chatNowOf: opts.chatNowOf } : {}),
+    ...(opts.owed ? { owed: opts.owed } : {}),
   });
   return { router, fetch: router.fetchVia(opts.telegram ?? (async () => new Response("{}"))) };
 }

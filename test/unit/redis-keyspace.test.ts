@@ -1,7 +1,12 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { dashboardAuditMarks, keyspace, waResendKeys } from "../../src/redis/keyspace.ts";
+import {
+  dashboardAuditMarks,
+  keyspace,
+  waOwedKeys,
+  waResendKeys,
+} from "../../src/redis/keyspace.ts";
 
 /** The keyspace's promises that no adapter test sees: one place for Lua, one slot per script. */
 
@@ -55,6 +60,9 @@ describe("redis keyspace", () => {
     expect(
       slot(resend.due, resend.entries, resend.done("wamid.1"), resend.carry("wamid.2")),
     ).toEqual(new Set(["waresend"]));
+    // The owed answers' scripts (whatsapp/owed-replies.ts) touch the due set and a chat's List.
+    const owed = waOwedKeys("ra:");
+    expect(slot(owed.due, owed.chat(9_779_841_000_001))).toEqual(new Set(["waowed"]));
   });
 
   it("puts every key of the money path's scripts and transactions in the one {money} slot", () => {
