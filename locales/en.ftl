@@ -114,6 +114,7 @@ balance-short = Your balance is { $balance } and this order costs { $total }: { 
 confirm-question = Pay now?
 
 limit-daily-cap = You have reached today's limit of { $cap } for orders. It resets at midnight: you can order again from { $time }.
+limit-daily-cap-order = This order counts { $total } towards today's limit of { $cap }, and { $left } of it is left today: you can order up to { $left } now, or this order from { $time }.
 limit-rate = You have reached your limit of orders per hour ({ $count }); the next one from { $time }.
 
 receipt-processing = 🧾 Order { $ref }

@@ -101,6 +101,7 @@ balance-short = आपका बैलेंस { $balance } है और इ�
 confirm-question = अभी भुगतान करें?
 
 limit-daily-cap = आपने आज की { $cap } की सीमा पूरी कर ली है। यह आधी रात को फिर शुरू होती है: { $time } से आप फिर ऑर्डर कर सकते हैं।
+limit-daily-cap-order = यह ऑर्डर आज की { $cap } की सीमा में से { $total } लेता है, पर आज सिर्फ़ { $left } बचा है: अभी { $left } तक का ऑर्डर कर सकते हैं, या यह ऑर्डर { $time } से।
 limit-rate = आपने प्रति घंटे ऑर्डर की सीमा ({ $count }) पूरी कर ली है; अगला { $time } से।
 
 receipt-processing = 🧾 ऑर्डर { $ref }

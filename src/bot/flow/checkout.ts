@@ -9,10 +9,10 @@ import type { FlowContext } from "../context.ts";
 import type { SentMessage } from "../conversation-storage.ts";
 import type { OrderDraft, Role } from "../deps.ts";
 import { isNotModified } from "../error-boundary.ts";
-import { formatOrderTime } from "../format.ts";
 import type { Locale } from "../i18n.ts";
 import { receiptText, statusLabel } from "../order-texts.ts";
 import { coverShortfall, shortText } from "./balance.ts";
+import { limitText, refusalOf } from "./limit-text.ts";
 import {
   charged,
   type Payment,
@@ -24,6 +24,8 @@ import {
   spendOf,
 } from "./payment.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
+
+export { limitText };
 
 /**
  * The end of every flow: confirm, reserve the limits, place, show the receipt, execute. Each side
@@ -180,11 +182,13 @@ export async function confirmAndPlace(
     payment.catch(() => {});
     // The cap counts what the balance pays, in Nepal paisa (an India amount converted, fee
     // included); priced here, inside `external`, so a replay never prices again.
-    const verdict = await deps.limits.check(userId, spendOf(deps, draft));
-    return verdict.ok ? { ok: true as const, pay: await payment } : verdict;
+    const spend = spendOf(deps, draft);
+    const verdict = await deps.limits.check(userId, spend);
+    if (verdict.ok) return { ok: true as const, pay: await payment };
+    return { ok: false as const, ...(await refusalOf(deps, userId, verdict.reason, spend)) };
   });
   if (!early.ok) {
-    await ctx.reply(limitText(s, early.reason));
+    await ctx.reply(limitText(s, early.reason, early.over));
     return null;
   }
   // Short, every answer is kept: the shortfall can be added (or an agent cashes it in) and the
@@ -284,11 +288,13 @@ async function placeConfirmed(
   const changed = await conversation.external(() => !sameFigures(pricedNow(deps, draft), shown));
   if (!changed) {
     // Reserved under the order's key: a replay reserves nothing twice.
-    const verdict = await conversation.external(() =>
-      deps.limits.reserve(userId, spendOf(deps, draft), key),
-    );
+    const verdict = await conversation.external(async () => {
+      const spend = spendOf(deps, draft);
+      const v = await deps.limits.reserve(userId, spend, key);
+      return v.ok ? v : { ok: false as const, ...(await refusalOf(deps, userId, v.reason, spend)) };
+    });
     if (!verdict.ok) {
-      await ctx.reply(limitText(s, verdict.reason));
+      await ctx.reply(limitText(s, verdict.reason, verdict.over));
       return null;
     }
   }
@@ -422,22 +428,4 @@ async function orderTrouble(s: FlowScope, order: Order, err: unknown): Promise<v
     ),
   );
   await s.ctx.reply(s.t("order-checking", { ref: order.reference })).catch(() => {});
-}
-
-/**
- * Why a limit refuses, with its number and when it ends (the limits' own clock and windows, in
- * Nepal time, the one date format): today's cap, which ends at Nepal midnight, or the hourly count,
- * which ends with the clock hour. A replay sends nothing new, so the clock read here changes no
- * message once sent.
- */
-export function limitText(s: FlowScope, reason: "daily_cap" | "rate"): string {
-  const { limits } = s.deps;
-  const time = formatOrderTime(limits.resetAt(reason), "np", s.t.locale);
-  return reason === "daily_cap"
-    ? s.t("limit-daily-cap", {
-        cap: formatMoney(limits.terms.dailyCapPaisa, { locale: s.t.locale }),
-        time,
-      })
-    : // The count as text: Latin digits in every language, like the rest of the message.
-      s.t("limit-rate", { count: String(limits.terms.ordersPerHour), time });
 }
