@@ -86,6 +86,8 @@ err-phone-landline-length = That is not a phone number: it has { $actual ->
     } (not counting a leading 0), and a landline has 7 to 9. (A mobile has 10 digits starting with 9.)
 err-prefix = That number does not belong to this operator. It must start with { $allowed }.
 err-retired-operator = That number belongs to SmartCell, which no longer operates.
+err-india-number = That is an Indian number. Indian numbers are recharged with 🇮🇳 India recharge (send /recharge); here, please type a Nepal number.
+err-foreign-number = Only Nepal numbers can be paid here: please type the number without another country's code.
 err-amount-format = Please type an amount in rupees, for example 100 or 250.50.
 err-amount-grouping = A comma can only separate groups of digits, as in 1,000 or 1,00,000; paisa go after a dot, as in 250.50. Please type the amount again.
 err-amount-currency = { $asked ->
