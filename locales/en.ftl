@@ -86,6 +86,8 @@ err-phone-landline-length = That is not a phone number: it has { $actual ->
     } (not counting a leading 0), and a landline has 7 to 9. (A mobile has 10 digits starting with 9.)
 err-prefix = That number does not belong to this operator. It must start with { $allowed }.
 err-retired-operator = That number belongs to SmartCell, which no longer operates.
+err-india-number = That is an Indian number. Indian numbers are recharged with 🇮🇳 India recharge (send /recharge); here, please type a Nepal number.
+err-foreign-number = Only Nepal numbers can be paid here: please type the number without another country's code.
 err-amount-format = Please type an amount in rupees, for example 100 or 250.50.
 err-amount-grouping = A comma can only separate groups of digits, as in 1,000 or 1,00,000; paisa go after a dot, as in 250.50. Please type the amount again.
 err-amount-currency = { $asked ->
@@ -114,7 +116,10 @@ balance-short = Your balance is { $balance } and this order costs { $total }: { 
 confirm-question = Pay now?
 
 limit-daily-cap = You have reached today's limit of { $cap } for orders. It resets at midnight: you can order again from { $time }.
+limit-daily-cap-order = This order counts { $total } towards today's limit of { $cap }, and { $left } of it is left today: you can order up to { $left } now, or this order from { $time }.
 limit-rate = You have reached your limit of orders per hour ({ $count }); the next one from { $time }.
+package-over-limit = Packs that cost more than you may still pay today are not shown.
+package-none-today = None of these packs fits what you may still pay today ({ $left }); the limit resets at midnight.
 
 receipt-processing = 🧾 Order { $ref }
     { $operator } · { $number }

@@ -108,6 +108,10 @@ export function ruleMessage(field: string, e: RuleError): string {
       return `${field} must start with ${listOr(e.allowed)}`;
     case "retired_operator":
       return `${field} belongs to SmartCell (961, 988), which no longer operates`;
+    case "india_number":
+      return `${field} must be a Nepal number, not an Indian one`;
+    case "foreign_number":
+      return `${field} must be a Nepal number, without another country's code`;
     case "amount_format":
     case "amount_grouping":
     case "amount_currency":

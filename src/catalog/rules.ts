@@ -27,6 +27,10 @@ export type RuleError =
   | { code: "phone_landline_length"; actual: number }
   | { code: "prefix"; allowed: readonly string[] }
   | { code: "retired_operator" }
+  /** A Nepal number asked, and an Indian one typed ("+91 98765 43210"): not "digits only". */
+  | { code: "india_number" }
+  /** A Nepal number asked, and another country's code typed ("+44…", "0044…"). */
+  | { code: "foreign_number" }
   | { code: "amount_format" }
   /** A comma that is not between digit groups ("20,00"): refused, never read as a bigger amount. */
   | { code: "amount_grouping" }
@@ -111,12 +115,24 @@ function digitsOf(input: string, normalize: (s: string) => string | null): RuleR
   return ok(n);
 }
 
+/**
+ * A Nepal number's digits (`normalizeNepalNumber`); a number typed with another country's code
+ * ("+91…", "0091…", "+44…") is said to be one, where its "+" would otherwise read as "digits only".
+ */
+function nepalDigits(input: string): RuleResult<string> {
+  const s = stripSeparators(input);
+  if (/^(\+|00)91/.test(s)) return fail({ code: "india_number" });
+  // Only "+" says a country for sure: "00…" may be a trunk 0 typed twice ("0098…" is taken).
+  if (/^\+(?!977)\d/.test(s)) return fail({ code: "foreign_number" });
+  return digitsOf(input, normalizeNepalNumber);
+}
+
 /** A Nepali mobile number of exactly 10 digits whose prefix is one of `allowed`. */
 export function validateMobileNumber(
   input: string,
   allowed: readonly string[],
 ): RuleResult<string> {
-  const d = digitsOf(input, normalizeNepalNumber);
+  const d = nepalDigits(input);
   if (!d.ok) return d;
   const n = d.value;
   if (n.length !== 10) return fail({ code: "length", expected: 10, actual: n.length });
@@ -157,7 +173,7 @@ function typedTrunkZero(input: string): boolean {
 
 /** A landline: exactly 9 digits without a leading 0 (a typed trunk 0 is dropped first). */
 export function validateLandline(input: string): RuleResult<string> {
-  const d = digitsOf(input, normalizeNepalNumber);
+  const d = nepalDigits(input);
   if (!d.ok) return d;
   const n = d.value;
   if (n.startsWith("0")) return fail({ code: "leading_zero" });
@@ -175,7 +191,7 @@ export function validateLandline(input: string): RuleResult<string> {
  * trunk 0 are dropped. The errors say which of the two the input looked like.
  */
 export function validateNepalPhone(input: string): RuleResult<string> {
-  const d = digitsOf(input, normalizeNepalNumber);
+  const d = nepalDigits(input);
   if (!d.ok) return d;
   const n = d.value.replace(/^0+/, "");
   if (n === "") return fail({ code: "not_digits" });

@@ -31,7 +31,7 @@ describe("the confirmation's limit refusal comes before its balance read", () =>
     payment.availablePaisa = () => Promise.reject(new Error("balance read failed"));
     try {
       const refused = await u.say("300", /limit/);
-      expect(refused.text).toContain("You have reached today's limit of Rs 500");
+      expect(refused.text).toContain("today's limit of Rs 500, and Rs 100 of it is left today");
     } finally {
       payment.availablePaisa = read;
     }

@@ -47,8 +47,10 @@ describe("mobile top-up, end to end", () => {
     expect(again.text).toContain("Please check your order");
     expect(u.buttons(again)).toEqual(BUTTONS);
     await u.tap("✖ Cancel", /Cancelled/);
+    // Cancel takes the buttons off, and the reason on top that pointed at them (review s32-flows, 5).
     const since = u.botMessages().filter((m) => m.id >= confirm.id);
-    expect(since.map((m) => m.text)).toEqual([again.text, expect.stringMatching(/^Cancelled/)]);
+    expect(since.map((m) => m.text)).toEqual([confirm.text, expect.stringMatching(/^Cancelled/)]);
+    expect(u.buttons(since[0]!)).toEqual([]);
     expect(await ts.system.orders.listByUser(109, 10)).toEqual([]);
   });
 
@@ -102,10 +104,15 @@ describe("mobile top-up, end to end", () => {
   it("cancels at any step with the button or /cancel, and nothing is ordered", async () => {
     const u = ts.user(104);
     await u.menu("📱 Mobile top-up", /Which mobile number/);
-    await u.say("9841234500", /How much/);
+    const amount = await u.say("9841234500", /How much/);
     await u.tap("✖ Cancel", /Cancelled. Nothing was charged/);
-    await u.menu("📱 Mobile top-up", /Which mobile number/);
+    const number = await u.menu("📱 Mobile top-up", /Which mobile number/);
     await u.say("/cancel", /Cancelled/);
+    // Neither cancelled question keeps a button to tap (review s32-flows, 5).
+    for (const q of [amount, number]) {
+      const now = u.botMessages().find((m) => m.id === q.id)!;
+      expect(u.buttons(now)).toEqual([]);
+    }
     // Outside a flow a number typed alone starts a top-up for it (issue 30): cancelled again.
     await u.say("9841234500", /9841234500 · NTC Prepaid\nHow much/);
     await u.say("/cancel", /Cancelled/);

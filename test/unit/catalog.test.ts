@@ -193,6 +193,34 @@ describe("mobile number rules (spec section 1 and 8)", () => {
     });
   });
 
+  it("says a number with another country's code is one, not 'digits only' (review s32-flows, 4)", () => {
+    for (const typed of ["+91 98765 43210", "0091-98765-43210", "+919876543210"]) {
+      expect(validateMobileNumber(typed, prepaid)).toMatchObject({
+        error: { code: "india_number" },
+      });
+      expect(validateLandline(typed)).toMatchObject({ error: { code: "india_number" } });
+      expect(validateNepalPhone(typed)).toMatchObject({ error: { code: "india_number" } });
+    }
+    expect(validateMobileNumber("+44 7700 900123", prepaid)).toMatchObject({
+      error: { code: "foreign_number" },
+    });
+    // "00" may be a trunk 0 typed twice: only India's "0091" is read as a country.
+    expect(validateMobileNumber("009841234567", prepaid)).toEqual({
+      ok: true,
+      value: "9841234567",
+    });
+    // Nepal's own code, with "+" or "00", is still taken off.
+    expect(validateMobileNumber("+977 984-123 4567", prepaid)).toEqual({
+      ok: true,
+      value: "9841234567",
+    });
+    expect(validateMobileNumber("00977 9841234567", prepaid)).toEqual({
+      ok: true,
+      value: "9841234567",
+    });
+    expect(validateLandline("+977 14412345")).toMatchObject({ error: { code: "length" } });
+  });
+
   it("detects the operator family and NTC line from the prefix", () => {
     expect(detectOperator("9801234567")).toBe("ncell");
     expect(detectOperator("9701234567")).toBe("ncell");

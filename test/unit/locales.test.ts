@@ -108,6 +108,8 @@ const RULE_CODES = [
   "phone_landline_length",
   "prefix",
   "retired_operator",
+  "india_number",
+  "foreign_number",
   "amount_format",
   "amount_grouping",
   "amount_currency",

@@ -87,13 +87,14 @@ function disarmIdle(s: FlowScope, chatId: number, armedAt: number) {
  * the question keeps waiting. `reshow` sends the question again (after Keep, so it is the last
  * thing in the chat); `sent` is told when a message went out below the question (an aside's
  * answer, the Leave question); `over`, when it says so, ends the flow before the update is
- * answered otherwise.
+ * answered otherwise; `retire` takes the question's buttons off when Cancel ends the flow.
  */
 export async function nextUpdate(
   s: FlowScope,
   reshow: (u: FlowContext) => Promise<void>,
   sent: () => void,
   over?: (u: FlowContext, moved?: boolean) => Promise<boolean>,
+  retire?: (u: FlowContext) => Promise<unknown>,
 ): Promise<FlowContext> {
   const { conversation, deps, t } = s;
   const chatId = s.ctx.chat?.id ?? 0;
@@ -126,6 +127,8 @@ export async function nextUpdate(
     }
     if (isCancel(u)) {
       if (u.callbackQuery) await u.answerCallbackQuery();
+      // No "✅ Confirm" is left under a cancelled confirmation (a tap there would do nothing).
+      await retire?.(u);
       await u.reply(t(s.words.cancelled));
       await conversation.halt();
     }

@@ -132,6 +132,7 @@ export async function askUntil<R>(s: FlowScope, q: Question<R>): Promise<R> {
         buried = true;
       },
       over && ((v, moved) => over(v, msg, moved)),
+      retire,
     );
     const send = (text: string) => resend(u, text);
     let outcome: Outcome<R>;

@@ -243,6 +243,23 @@ export class Flow {
   }
 
   /**
+   * Which of `amounts` of `priced` (a listing's packages) fit what the customer may still spend
+   * today, fee included, in one `external` like `fitsToday`; `leftPaisa` is what is left (absent:
+   * no cap read, all fit).
+   */
+  async fittingToday(
+    amounts: readonly number[],
+    priced: Priced,
+  ): Promise<{ fits: boolean[]; leftPaisa?: number }> {
+    const left = this.spendLeftPaisa;
+    if (left === undefined) return { fits: amounts.map(() => true) };
+    const fits = await this.scope.conversation.external(() =>
+      amounts.map((amountPaisa) => spendOf(this.deps, { ...priced, amountPaisa }) <= left),
+    );
+    return { fits, leftPaisa: left };
+  }
+
+  /**
    * A category's whole flow: the limits are checked before the first question, then the steps
    * run (Back on every question after the first) and end in the confirmation, whose Edit buttons
    * ask one step again. `order` builds the draft and the confirmation's extra lines from the state.

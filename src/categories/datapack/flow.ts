@@ -120,6 +120,7 @@ export function datapackConversation(deps: BotDeps) {
               label: (name, amount) => t("datapack-package", { name, amount }),
             },
             PACKAGES_PER_PAGE,
+            { category: "datapack", operatorId: operator.id, region: "np" },
           );
           if (!pkg) return { redo: "product" };
           st.listing = { ...listing.value, number, operatorId: operator.id };

@@ -132,6 +132,7 @@ export function dthConversation(deps: BotDeps) {
               label: (name, amount) => t("dth-package", { name, amount }),
             },
             PACKAGES_PER_PAGE,
+            { category: "dth", operatorId: operator.id, region: "np" },
           );
           if (!pkg) return { redo: "operator" };
           st.pkg = pkg;

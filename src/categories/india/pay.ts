@@ -58,6 +58,9 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
   return {
     name: "plan",
     editKey: "flow-edit-plan",
+    // A DTH id edited is another subscriber, with a bill of their own: the amount is asked again
+    // (the one kept would be the other subscriber's monthly recharge).
+    holds: (st) => st.kind !== "dth" || st.amountFor === st.billFor,
     run: async (st) => {
       const operator = st.operator!;
       const number = st.number!;
@@ -92,6 +95,7 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
         if (!listed.ok) await flow.reply(t("india-plans-unavailable"));
         st.amountPaisa = await flow.askNarrowedAmount("india-ask-amount", bounds, "in", { number });
         st.plan = undefined;
+        st.amountFor = st.billFor;
         return;
       }
       const planChoices = plans.map((p, i) => ({
@@ -128,6 +132,7 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
       st.plan = picked.startsWith(PLAN) ? plans[Number(picked.slice(PLAN.length))] : undefined;
       if (picked === BILLED && billed !== null) st.amountPaisa = billed;
       else st.amountPaisa = st.plan ? st.plan.amountPaisa : Number(picked.slice(AMOUNT.length));
+      st.amountFor = st.billFor;
     },
   };
 }

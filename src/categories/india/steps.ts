@@ -55,6 +55,8 @@ export interface State {
   /** The bill step asked an id again (a refused one): Back lands on that question. */
   billAsked?: boolean;
   amountPaisa?: number;
+  /** The subscriber (`billFor`) the amount was chosen for: another one's bill asks it again. */
+  amountFor?: string;
   plan?: Plan;
 }
 

@@ -111,6 +111,7 @@ export function internetConversation(deps: BotDeps) {
               label: (name, amount) => t("internet-package", { name, amount }),
             },
             PACKAGES_PER_PAGE,
+            { category: "internet", operatorId: operator.id, region: "np" },
           );
           if (!pkg) return { redo: "isp" };
           st.pkg = pkg;

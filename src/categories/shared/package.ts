@@ -1,5 +1,5 @@
 import type { OrderDraft } from "../../bot/deps.ts";
-import type { Flow, LookupResult } from "../../bot/flow/toolkit.ts";
+import type { Flow, LookupResult, Priced } from "../../bot/flow/toolkit.ts";
 import type { Operator } from "../../catalog/index.ts";
 import { formatMoney } from "../../money.ts";
 import { mintReference } from "../../orders/index.ts";
@@ -46,24 +46,38 @@ export interface PackageTexts {
 }
 
 /**
- * One priced package of a listing (paged), or null after saying the operator has none (the flow
- * then asks again from its start).
+ * One priced package of a listing (paged), or null after saying the operator has none, or none
+ * that fits what the customer may still pay today (the flow then asks again from its start).
+ * Packages over what is left today are not offered, and the question says so (as the amount
+ * questions are narrowed and India's plans left out): one picked would only be refused.
  */
 export async function choosePackage(
   flow: Flow,
   listed: Package[],
   texts: PackageTexts,
   pageSize: number,
+  priced: Priced,
 ): Promise<Package | null> {
   // A package without a price cannot be ordered.
-  const packages = listed.filter((p) => p.amountPaisa > 0);
-  if (packages.length === 0) {
+  const offered = listed.filter((p) => p.amountPaisa > 0);
+  if (offered.length === 0) {
     await flow.reply(texts.none());
     return null;
   }
+  const today = await flow.fittingToday(
+    offered.map((p) => p.amountPaisa),
+    priced,
+  );
+  const packages = offered.filter((_, i) => today.fits[i]);
+  if (packages.length === 0) {
+    const left = formatMoney(today.leftPaisa ?? 0, { locale: flow.t.locale });
+    await flow.reply(flow.t("package-none-today", { left }));
+    return null;
+  }
+  const over = packages.length < offered.length ? `${flow.t("package-over-limit")}\n` : "";
   // Buttons carry the position, not the provider's id, which may not fit in callback data.
   const pick = await flow.choose(
-    texts.ask(packages.length),
+    over + texts.ask(packages.length),
     packages.map((p, i) => ({
       label: texts.label(p.name, formatMoney(p.amountPaisa, { locale: flow.t.locale })),
       value: String(i),
