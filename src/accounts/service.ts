@@ -1,40 +1,18 @@
-import {
-  type AccountId,
-  account,
-  type Balance,
-  JOURNAL_PAGE_MAX,
-  type JournalEntry,
-  type LedgerStore,
-  transferInputSchema,
-} from "../ledger/index.ts";
+import { type AccountId, account, type LedgerStore } from "../ledger/index.ts";
 import { nepalDayStart } from "../nepal-time.ts";
 import { createMemoryLinks, type LinkStore } from "./links.ts";
+import { move, receiptOf, reverseWith } from "./money-in.ts";
 import type { Phone } from "./phone.ts";
 import { releasedReachOf } from "./released-reach.ts";
 import { statementOf } from "./statement.ts";
-import type { AccountsStore, ProfileInput, Receipt } from "./store.ts";
+import type { AccountsStore, ProfileInput } from "./store.ts";
+import { agentViews, recentOf } from "./summaries.ts";
 import type { HeldTaker } from "./take-held.ts";
 import { waIdentityOf } from "./wa-held.ts";
 
-/**
- * Money coming in, as people move it: an agent takes cash and credits a customer from the agent's
- * own balance, an admin credits an agent from the money the merchant put in, an admin reverses
- * either with a reason. Every one is a ledger transfer under an id the caller fixed before its
- * confirm step, so a double tap or a replay books it once; a reversal is a new transfer whose id
- * is derived from the one it reverses, so reversing twice books once.
- */
-
-export type MoveResult =
-  | { ok: true; duplicate: boolean; receipt: Receipt; debitAfter: Balance; creditAfter: Balance }
-  | { ok: false; code: "insufficient_funds"; availablePaisa: number; shortfallPaisa: number }
-  /** The id was used before for another transfer (cannot happen with fresh ids; loud if it does). */
-  | { ok: false; code: "id_conflict" };
-
-export type ReverseResult =
-  | MoveResult
-  | { ok: false; code: "unknown" }
-  | { ok: false; code: "not_reversible" }
-  | { ok: false; code: "already_reversed"; receipt: Receipt | null };
+// What a cash-in, a credit or a reversal answers, and the error of one refused before the books:
+// part of the accounts' surface (accounts/index.ts exports this module's names).
+export { type MoveResult, NotBookedError, type ReverseResult } from "./money-in.ts";
 
 /**
  * Who is told of a transfer: who booked it, whom it moved money for, a reversed cash-in's agent;
@@ -43,209 +21,8 @@ export type ReverseResult =
  */
 export type NoticeSide = "by" | "party" | "agent" | `heard:${number}`;
 
-/**
- * Thrown when a transfer is refused before the books were touched (its input fails the ledger's
- * own checks): nothing was booked, and running it again under the same id cannot book it either.
- * Every other error of a booking leaves its outcome unknown.
- */
-export class NotBookedError extends Error {
-  override name = "NotBookedError";
-}
-
-/** The id of the reversal of transfer `id`: one per transfer, whatever the reason typed. */
-const reversalIdOf = (id: string) => `rev-${id}`;
-
-/** Kinds an admin may reverse: money that came in through people, never an order's hold. */
-const REVERSIBLE: ReadonlySet<Receipt["kind"]> = new Set(["cash_in", "credit", "demo_credit"]);
-
-/** Customer's and agent's journal windows, newest last; older windows first when quiet. */
-const WINDOWS_MS = [7 * 24 * 3_600_000, 24 * 3_600_000, 3_600_000];
-const MAX_PAGES = 5;
-
-/** How far back an agent's /balance statement reads. */
-const AGENT_STATEMENT_MS = 30 * 24 * 3_600_000;
-
 /** The agent's "today" is the Nepal day, as the spend limits count it. */
 export { nepalDayStart };
-
-/** The user id of a customer's or an agent's account ("customer:5555" -> 5555); else undefined. */
-function userOfAccount(acc: AccountId): number | undefined {
-  const [kind, id] = acc.split(":");
-  if (kind !== "customer" && kind !== "agent") return undefined;
-  const n = Number(id);
-  return Number.isSafeInteger(n) ? n : undefined;
-}
-
-/**
- * A receipt rebuilt from the books' entry of transfer `e`, for a booking whose receipt write was
- * lost: everything but who booked a credit or a reversal is in the entry (a cash-in's agent is
- * its debit), and `rebuilt` says so. Null for kinds that have no receipt (orders, top-ups).
- */
-function receiptFromEntry(e: JournalEntry): Receipt | null {
-  if (e.kind !== "cash_in" && e.kind !== "credit" && e.kind !== "demo_credit") {
-    if (e.kind !== "reversal" || !e.reference) return null;
-  }
-  const kind = e.kind as Receipt["kind"];
-  // The party of a reversal is the one it takes back from: the original's party, its debit now.
-  const party = userOfAccount(kind === "reversal" ? e.debit : e.credit);
-  const by = kind === "cash_in" ? (userOfAccount(e.debit) ?? 0) : 0;
-  return {
-    id: e.id,
-    kind,
-    debit: e.debit,
-    credit: e.credit,
-    amountPaisa: e.amountPaisa,
-    by,
-    ...(party === undefined ? {} : { partyUserId: party }),
-    ...(kind === "reversal" ? { reverses: e.reference, reason: e.reason } : {}),
-    at: e.at,
-    ...(kind === "cash_in" || kind === "demo_credit" ? {} : { rebuilt: true as const }),
-  };
-}
-
-/**
- * The receipt of transfer `id`: the one kept beside the books, else rebuilt from the books' own
- * entry (the receipt write failed after the booking). Only a booked transfer has one.
- */
-async function receiptOf(
-  ledger: LedgerStore,
-  store: AccountsStore,
-  id: string,
-): Promise<Receipt | null> {
-  const kept = await store.receipt(id);
-  if (kept) return kept;
-  const e = await ledger.entryOf(id);
-  return e ? receiptFromEntry(e) : null;
-}
-
-/** A transfer in the books and its receipt, the two written one after the other. */
-async function move(
-  ledger: LedgerStore,
-  store: AccountsStore,
-  r: Omit<Receipt, "at">,
-  extra: { reason?: string; reference?: string } = {},
-): Promise<MoveResult> {
-  // Checked here, before the books, so a refusal is known to have booked nothing (the ledger
-  // checks the same, but its error cannot be told from one after its script ran).
-  const input = transferInputSchema.safeParse({
-    id: r.id,
-    debit: r.debit,
-    credit: r.credit,
-    amountPaisa: r.amountPaisa,
-    kind: r.kind,
-    ...(extra.reference ? { reference: extra.reference } : {}),
-    ...(extra.reason ? { reason: extra.reason } : {}),
-  });
-  if (!input.success) {
-    throw new NotBookedError(`transfer ${r.id.slice(0, 60)} refused: ${input.error.message}`);
-  }
-  const booked = await ledger.transfer(input.data);
-  if (!booked.ok) {
-    const refusal = booked.refusal;
-    if (refusal.code === "insufficient_funds") {
-      return {
-        ok: false,
-        code: "insufficient_funds",
-        availablePaisa: refusal.availablePaisa,
-        shortfallPaisa: refusal.shortfallPaisa,
-      };
-    }
-    return { ok: false, code: "id_conflict" };
-  }
-  // After the transfer, in another slot (no atomic step spans both): a failure from here on
-  // throws with the transfer booked. The flow then offers to run this again under the same id
-  // (the transfer answers as a duplicate and the receipt is written), and until then the receipt
-  // is rebuilt from the books' own entry (`receiptOf`), so the booking can be reversed.
-  // A reversal's id is shared by every admin reversing the same receipt, so a duplicate one may
-  // have been booked by another admin: it writes no receipt (that admin's, written after, is
-  // kept; one lost stays rebuilt from the books, who booked it "not known"), never naming whoever
-  // confirmed second as the booker. Other ids are one conversation's: a duplicate is its Check.
-  const othersBooking = booked.duplicate && r.kind === "reversal";
-  if (!othersBooking) await store.putReceipt({ ...r, at: booked.entry.at });
-  const receipt = (await store.receipt(r.id)) ??
-    (othersBooking ? receiptFromEntry(booked.entry) : null) ?? { ...r, at: booked.entry.at };
-  return {
-    ok: true,
-    duplicate: booked.duplicate,
-    receipt,
-    debitAfter: await ledger.balance(r.debit),
-    creditAfter: await ledger.balance(r.credit),
-  };
-}
-
-/**
- * Journal entries touching `acc`, oldest first, from the widest window that could be read whole
- * (at most MAX_PAGES pages); `complete` is false when even the narrowest could not, and then
- * `entries` holds only the part read, which must not be shown as the whole. Read through the
- * account's own index (ledger/account-index.ts), as the statements are: only this account's
- * entries, so the rest of the shop's business never crowds them out (review s24-b, 2: the whole
- * journal's first 5,000 entries of the day hid a busy day's latest cash-ins).
- */
-async function recentOf(
-  ledger: LedgerStore,
-  now: () => number,
-  acc: AccountId,
-  since?: number,
-): Promise<{ entries: JournalEntry[]; complete: boolean }> {
-  const windows = since === undefined ? WINDOWS_MS.map((w) => now() - w) : [since];
-  let found: JournalEntry[] = [];
-  for (const from of windows) {
-    found = [];
-    let after: string | undefined;
-    for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const page = await ledger.accountEntries(acc, {
-        from,
-        limit: JOURNAL_PAGE_MAX,
-        ...(after ? { after } : {}),
-      });
-      for (const l of page.lines) found.push(l.entry);
-      if (!page.next) return { entries: found, complete: true };
-      after = page.next;
-    }
-  }
-  return { entries: found, complete: false };
-}
-
-/** What an agent's /balance reads: the day's cash-ins and the statement. */
-function agentViews(ledger: LedgerStore, now: () => number) {
-  return {
-    /**
-     * An agent's balance and the cash-ins of the current Nepal day, newest first; a cash-in an
-     * admin reversed is not one of them (the money came back).
-     */
-    async agentSummary(agentUserId: number) {
-      const acc = account.agent(agentUserId);
-      const [balance, read] = await Promise.all([
-        ledger.balance(acc),
-        recentOf(ledger, now, acc, nepalDayStart(now())),
-      ]);
-      // A reversal of a cash-in of the day is booked after it, so it is in the same read (its
-      // reference is the cash-in's id): the books say it, whether or not its receipt was kept.
-      const reversed = new Set(
-        read.entries
-          .filter((e) => e.kind === "reversal" && e.credit === acc)
-          .map((e) => e.reference),
-      );
-      const cashIns = read.entries.filter(
-        (e) => e.kind === "cash_in" && e.debit === acc && !reversed.has(e.id),
-      );
-      return { balance, cashIns: cashIns.reverse(), complete: read.complete };
-    },
-
-    /**
-     * An agent's last `n` movements of the last 30 days (credits received, cash-ins made,
-     * reversals), newest first, each with the balance right after it; null when the range is too
-     * long to read whole.
-     */
-    async agentStatement(agentUserId: number, n = 10) {
-      const s = await statementOf(ledger, account.agent(agentUserId), {
-        from: now() - AGENT_STATEMENT_MS,
-        to: now() + 1,
-      });
-      return s.complete ? s.lines.slice(-n).reverse() : null;
-    },
-  };
-}
 
 export interface AccountsOptions {
   ledger: LedgerStore;
@@ -270,44 +47,6 @@ const takeHeldWith =
   async (phone: Phone, from: number, to: HeldTaker, who: ProfileInput) => {
     const r = await store.takeHeldPhone(phone, from, to);
     if (r.taken) await store.putProfile(r.account, who, now());
-    return r;
-  };
-
-/** `reverse` of createAccounts, over its ledger and store. */
-const reverseWith =
-  (ledger: AccountsOptions["ledger"], store: AccountsOptions["store"]) =>
-  async (input: {
-    originalId: string;
-    adminUserId: number;
-    reason: string;
-  }): Promise<ReverseResult> => {
-    const original = await receiptOf(ledger, store, input.originalId);
-    if (!original) return { ok: false, code: "unknown" };
-    if (!REVERSIBLE.has(original.kind)) return { ok: false, code: "not_reversible" };
-    const id = reversalIdOf(original.id);
-    // Booked again when it was: the same reason answers as a duplicate (a Check after a failure,
-    // or another admin's identical reversal: a receipt lost then is kept rebuilt, who booked it
-    // not known), another reason conflicts and is "already reversed".
-    const r = await move(
-      ledger,
-      store,
-      {
-        id,
-        kind: "reversal",
-        debit: original.credit,
-        credit: original.debit,
-        amountPaisa: original.amountPaisa,
-        by: input.adminUserId,
-        ...(original.partyUserId === undefined ? {} : { partyUserId: original.partyUserId }),
-        reverses: original.id,
-        reason: input.reason,
-      },
-      { reason: input.reason, reference: original.id },
-    );
-    // Another admin's reversal with another reason won the id meanwhile.
-    if (!r.ok && r.code === "id_conflict") {
-      return { ok: false, code: "already_reversed", receipt: await receiptOf(ledger, store, id) };
-    }
     return r;
   };
 
