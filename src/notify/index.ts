@@ -1,3 +1,4 @@
+export * from "./channel.ts";
 export * from "./memory-queue.ts";
 export * from "./notifier.ts";
 export * from "./options.ts";

@@ -3,6 +3,7 @@ import type { Logger } from "../logger.ts";
 import type { MoneyPathMetrics } from "../orders/metrics.ts";
 import { isFinal, type Order, RECEIPT_RANK, STATUS_RANK } from "../orders/model.ts";
 import type { ApiFailure } from "./api-errors.ts";
+import type { Channel } from "./channel.ts";
 import { type SendPacer, SendsHeld } from "./pacer.ts";
 import { type Delivery, type NotificationQueue, type QueueConsumer, queuedAt } from "./queue.ts";
 
@@ -49,7 +50,10 @@ export interface ReceiptEdit {
 
 export interface ReceiptEditLaneOptions {
   api: { editMessageText(chatId: number, messageId: number, text: string): Promise<unknown> };
+  /** Telegram's pacer: asked for a slot before an edit in a Telegram chat (none: not paced). */
   pacer: SendPacer | undefined;
+  /** The channel of a chat (channel.ts): its pause is the one an edit there waits for. */
+  channelOf: (chatId: number) => Channel;
   queue: NotificationQueue;
   orders: { get(reference: string): Promise<Order | null> };
   classify: (err: unknown) => ApiFailure;
@@ -66,10 +70,10 @@ export interface ReceiptEditLaneOptions {
   sentNothing: (e: ApiFailure) => boolean;
   /** How long (from when its entry was queued) an edit that keeps sending nothing is tried. */
   retryForMs: number;
-  /** A 429 (or the pacer's SendsHeld): the notifier pauses its pushes too (RunState). */
-  onRateLimited: (e: ApiFailure) => void;
-  /** The notifier's pause left (ms): an edit's 429 is waited out until it ends. */
-  pauseLeft: () => number;
+  /** A 429 (or the pacer's SendsHeld): the notifier pauses that channel's pushes too (RunState). */
+  onRateLimited: (channel: Channel, e: ApiFailure) => void;
+  /** The notifier's pause of a channel left (ms): an edit's 429 is waited out until it ends. */
+  pauseLeft: (channel: Channel) => number;
   metrics: MoneyPathMetrics;
   logger: Logger | undefined;
   now: () => number;
@@ -276,10 +280,12 @@ async function afterFailure(
     return "stop";
   }
   if (e.code === 429) {
-    opts.onRateLimited(e); // waited out in full: an edit inside the flood wait prolongs it
+    const channel = opts.channelOf(edit.chatId);
+    opts.onRateLimited(channel, e); // waited out in full: an edit inside the flood wait prolongs it
     opts.metrics.notificationsFailed.inc({ reason: "rate_limited" });
-    for (let left = opts.pauseLeft(); left > 0 && !signal.aborted; left = opts.pauseLeft())
-      await pause(lane, Math.min(left, opts.maxPauseMs), signal);
+    const left = () => opts.pauseLeft(channel);
+    for (let ms = left(); ms > 0 && !signal.aborted; ms = left())
+      await pause(lane, Math.min(ms, opts.maxPauseMs), signal);
     return failures;
   }
   const failed = failures + 1;
@@ -341,7 +347,9 @@ async function editRound(
   failures: { count: number; waits: number },
 ): Promise<"next" | "stop"> {
   try {
-    await lane.opts.pacer?.acquire(job.edit.chatId, { kind: "edit", signal });
+    const { chatId } = job.edit;
+    if (lane.opts.channelOf(chatId) === "telegram")
+      await lane.opts.pacer?.acquire(chatId, { kind: "edit", signal });
   } catch (err) {
     // Held (a 429's wait, maybe another instance's): waited out as a 429, nothing sent.
     if (err instanceof SendsHeld && !signal.aborted)
