@@ -9,7 +9,7 @@ import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
 import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { type FakeBotApi, startFakeBotApi } from "../support/fake-bot-api.ts";
 import { createNotifier, noProvider } from "../support/notify.ts";
 import { mobileInput, testRedis } from "../support/orders.ts";
