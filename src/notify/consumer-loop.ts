@@ -1,4 +1,5 @@
 import type { Logger } from "../logger.ts";
+import { type Channel, channelOf } from "./channel.ts";
 import type { Handle } from "./handle.ts";
 import type { DeliveryOutcome, NotifierSettings } from "./options.ts";
 import type { Delivery, NotificationQueue, QueueConsumer } from "./queue.ts";
@@ -10,13 +11,22 @@ import type { RunState } from "./run-state.ts";
  * time), and dispatches each delivery as it is read, not batch by batch: a push read while an
  * earlier one waits for its slot (or for Telegram) is prepared meanwhile instead of waiting for the
  * whole batch, which under load turned arrivals into bursts. One chat's deliveries run in order;
- * at most `concurrency` run at once; at most `batchSize` are in flight. A 429 pauses the reading;
- * the deliveries it turned back are run again once the pause ends (up to PAUSE_RERUNS times each),
- * instead of waiting the claim idle time (30 s) for the reclaim.
+ * at most `concurrency` run at once; at most `batchSize` are in flight. A 429 pauses its channel
+ * (channel.ts): that channel's deliveries are turned back unsent while the others' go on, and the
+ * reading stops only while every channel served is paused. The deliveries a pause turned back are
+ * run again, in the order read, once it ends (up to PAUSE_RERUNS times each, at most
+ * MAX_AFTER_PAUSE at once), instead of waiting the claim idle time (30 s) for the reclaim.
  */
 
 /** How often one delivery turned back by a 429's pause is run again when it ends. */
 const PAUSE_RERUNS = 3;
+
+/**
+ * Deliveries kept to run again after a pause. The reading goes on while one channel is paused (up
+ * to an hour): past this many, the others turned back are left to the reclaim, as after
+ * PAUSE_RERUNS, so memory stays bounded however long the backlog.
+ */
+const MAX_AFTER_PAUSE = 5_000;
 
 export interface ConsumerLoopDeps {
   queue: NotificationQueue;
@@ -49,33 +59,49 @@ function createPermits(concurrency: number) {
   };
 }
 
+const channelOfDelivery = (d: Delivery): Channel => channelOf(d.notification.chatId);
+
 /**
- * The deliveries a 429's pause turned back ("retry" while it stood), to run again once it is
- * over: each at most PAUSE_RERUNS times, then it is left to the reclaim.
+ * The deliveries a 429's pause turned back ("retry" while their channel's stood), to run again
+ * once it is over: each at most PAUSE_RERUNS times, then it is left to the reclaim.
  */
 function createAfterPause(state: RunState) {
+  /** In the order turned back (a Map keeps it): one chat's deliveries run again in order. */
   const waiting = new Map<string, { c: QueueConsumer; d: Delivery }>();
   /** How often each was run again so far (forgotten once it ends any other way). */
   const reruns = new Map<string, number>();
   return {
     note(c: QueueConsumer, d: Delivery, outcome: DeliveryOutcome) {
       const runs = reruns.get(d.id) ?? 0;
-      if (outcome === "retry" && state.pauseLeft() > 0 && runs < PAUSE_RERUNS) {
+      const room = waiting.has(d.id) || waiting.size < MAX_AFTER_PAUSE;
+      const paused = state.pauseLeft(channelOfDelivery(d)) > 0;
+      if (outcome === "retry" && paused && runs < PAUSE_RERUNS && room) {
         waiting.set(d.id, { c, d });
         reruns.set(d.id, runs + 1);
       } else {
         reruns.delete(d.id);
       }
     },
-    /** The deliveries of consumer `c` to run again now (none while a pause stands). */
+    /** The deliveries of consumer `c` whose channel's pause is over, to run again now. */
     due(c: QueueConsumer): Delivery[] {
-      if (state.pauseLeft() > 0 || waiting.size === 0) return [];
-      const due = [...waiting.values()].filter((x) => x.c === c).map((x) => x.d);
-      waiting.clear();
+      if (waiting.size === 0) return [];
+      const due: Delivery[] = [];
+      for (const [id, x] of waiting) {
+        if (state.pauseLeft(channelOfDelivery(x.d)) > 0) continue;
+        waiting.delete(id);
+        if (x.c === c) due.push(x.d);
+      }
       return due;
     },
   };
 }
+
+/**
+ * Milliseconds until one of `channels` is no longer paused (zero or less: one is not). One
+ * channel's pause alone does not stop the reading: the other's pushes keep going.
+ */
+const pausedAll = (state: RunState, channels: readonly Channel[]) =>
+  Math.min(...channels.map((ch) => state.pauseLeft(ch)));
 
 export function createConsumerLoop(deps: ConsumerLoopDeps) {
   const { queue, handle, edits, settings, state, now } = deps;
@@ -124,8 +150,9 @@ export function createConsumerLoop(deps: ConsumerLoopDeps) {
   /** Starts one delivery after its chat's previous one. */
   function dispatch(c: QueueConsumer, d: Delivery): Promise<DeliveryOutcome> {
     const chatId = d.notification.chatId;
+    // Turned back unsent while its channel is paused; the other channel's chats go on.
     const run = (chatTails.get(chatId) ?? Promise.resolve()).then(() =>
-      state.pauseLeft() > 0 ? ("retry" as const) : withPermit(() => handle(c, d)),
+      state.pauseLeft(channelOfDelivery(d)) > 0 ? "retry" : withPermit(() => handle(c, d)),
     );
     // The chat's next delivery waits for this one, whatever became of it.
     const tail = run.then(
@@ -164,9 +191,10 @@ export function createConsumerLoop(deps: ConsumerLoopDeps) {
     let lastClaim = Number.NEGATIVE_INFINITY;
     while (!state.stopped) {
       try {
-        const pause = state.pauseLeft(); // a 429's (up to an hour): slept a piece at a time
+        // Every channel served paused by a 429 (up to an hour): slept a piece at a time.
+        const pause = pausedAll(state, settings.channels);
         if (pause > 0) await sleep(Math.min(pause, settings.maxPauseMs));
-        if (state.stopped || state.pauseLeft() > 0) continue;
+        if (state.stopped || pausedAll(state, settings.channels) > 0) continue;
         if (inFlight.size >= batchSize) {
           await room();
           continue;

@@ -5,7 +5,7 @@ import type { Words } from "../telegram/words.ts";
 import type { FinalButtons, NotifierOrders } from "./options.ts";
 import { PushSettled } from "./push-settled.ts";
 import type { Delivery, NotificationQueue } from "./queue.ts";
-import type { ReceiptEdit } from "./receipt-edits.ts";
+import type { ReceiptEdit } from "./receipt-lane.ts";
 import { booksAlertText, type ComplaintNotice, type Render, type RenderNotice } from "./render.ts";
 import type { SentLog } from "./sent-log.ts";
 

@@ -2,11 +2,13 @@ import type { Logger } from "../logger.ts";
 import type { MoneyPathMetrics } from "../orders/metrics.ts";
 import { isFinal } from "../orders/model.ts";
 import { classifyApiError, isGoneChat } from "./api-errors.ts";
+import { channelOf } from "./channel.ts";
 import { type Deliver, INACTIVE_CHAT } from "./deliver.ts";
 import type { DeliveryOutcome, NotifierOrders } from "./options.ts";
 import { type PushFor, PushSettled, type SendingState } from "./push.ts";
 import { type Delivery, type NotificationQueue, type QueueConsumer, queuedAt } from "./queue.ts";
-import type { ReceiptEdit, ReceiptEditLane } from "./receipt-edits.ts";
+import type { ReceiptEditLane } from "./receipt-edits.ts";
+import type { ReceiptEdit } from "./receipt-lane.ts";
 import { backingOff, isPassing } from "./retry-bound.ts";
 import { persist, type RunState } from "./run-state.ts";
 import { sendKeyOf } from "./send-key.ts";
@@ -113,7 +115,8 @@ async function settleFailure(
   if (!isPassing(err, failure) && attempts >= deps.maxAttempts)
     return giveUp(deps, d, key, `failed ${attempts} times: ${description.slice(0, 200)}`, ack);
   if (code === 429) {
-    deps.state.rateLimited(retryAfterMs, failure.heldUntil);
+    // Its channel's hold only: Telegram's flood wait does not stop WhatsApp's pushes.
+    deps.state.rateLimited(channelOf(d.notification.chatId), retryAfterMs, failure.heldUntil);
     metrics.notificationsFailed.inc({ reason: "rate_limited" });
   } else {
     metrics.notificationsFailed.inc({ reason: "transient" });

@@ -1,6 +1,12 @@
 import type { MemoryOutbox } from "../orders/memory-store.ts";
 import type { Notification } from "../orders/model.ts";
-import { DEAD_CAP, type Delivery, type NotificationQueue, type QueueConsumer } from "./queue.ts";
+import {
+  DEAD_CAP,
+  type Delivery,
+  type NotificationQueue,
+  type QueueConsumer,
+  SENT_MARKER_TTL_MS,
+} from "./queue.ts";
 
 /**
  * Memory adapter of the notification queue, with the same semantics as the Redis Streams one:
@@ -97,6 +103,29 @@ function memoryConsumer(
 
 export type MemoryNotificationQueue = NotificationQueue & MemoryOutbox;
 
+/**
+ * When each send key's marker or record is forgotten (Redis: one key per send key, PX
+ * SENT_MARKER_TTL_MS from the lock or the marker that wrote it). Kept in that order, so the
+ * expired ones are at the front: `expire` deletes them from `stores`, `touch` starts a key's time.
+ */
+function sendKeyExpiry(now: () => number, stores: ReadonlyArray<{ delete(key: string): unknown }>) {
+  const expiries = new Map<string, number>();
+  return {
+    touch(key: string) {
+      expiries.delete(key);
+      expiries.set(key, now() + SENT_MARKER_TTL_MS);
+    },
+    expire() {
+      const t = now();
+      for (const [key, until] of expiries) {
+        if (until > t) break;
+        expiries.delete(key);
+        for (const store of stores) store.delete(key);
+      }
+    },
+  };
+}
+
 export function createMemoryNotificationQueue(
   opts: { now?: () => number } = {},
 ): MemoryNotificationQueue {
@@ -116,6 +145,7 @@ export function createMemoryNotificationQueue(
     receiptGone?: true;
   }
   const locks = new Map<string, Lock>();
+  const { touch, expire } = sendKeyExpiry(now, [sent, locks]);
   const inactive = new Set<number>();
   const dead: Array<{ notification: Notification; reason: string; at: number }> = [];
   const waiters = new Set<() => void>();
@@ -144,16 +174,21 @@ export function createMemoryNotificationQueue(
     },
     consumer,
     async isSent(key) {
+      expire();
       return sent.has(key);
     },
     async markSent(key) {
+      expire();
       sent.add(key);
       locks.delete(key);
+      touch(key);
     },
     async lockSending(key, ttlMs) {
+      expire();
       if (sent.has(key)) return { lock: "sent", uncertain: 0 };
       const found = locks.get(key);
       if (found !== undefined && found.until > now()) return { lock: "held", uncertain: 0 };
+      touch(key);
       if (found === undefined) {
         locks.set(key, { until: now() + ttlMs, count: 0 });
         return { lock: "locked", uncertain: 0 };
@@ -170,6 +205,7 @@ export function createMemoryNotificationQueue(
       };
     },
     async unansweredRecord(key) {
+      expire();
       const found = sent.has(key) ? undefined : locks.get(key);
       if (found?.until !== 0) return undefined;
       return {

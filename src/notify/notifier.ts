@@ -6,6 +6,7 @@ import {
   isUneditable,
   sentNothing,
 } from "./api-errors.ts";
+import { channelOf } from "./channel.ts";
 import { createConsumerLoop } from "./consumer-loop.ts";
 import { createDeliver } from "./deliver.ts";
 import { createHandle } from "./handle.ts";
@@ -38,15 +39,17 @@ import { createRunState } from "./run-state.ts";
  *    budget, only the newest text per receipt is sent, and the queue entry is acknowledged only
  *    once the receipt shows it, so an edit is never lost (a redelivered final whose push went out
  *    edits the receipt again instead of pushing again).
- *  - Every send and edit first takes a slot from the pacer (pacer.ts): about 30 messages per second
- *    for the bot and 1 per second per chat, so Telegram has no reason to answer 429. By default the
- *    buckets are in this process's memory; give a pacer over redisPaceStore to share one budget
- *    between processes.
+ *  - Every send and edit into a Telegram chat first takes a slot from the pacer (pacer.ts): about
+ *    30 messages per second for the bot and 1 per second per chat, so Telegram has no reason to
+ *    answer 429. By default the buckets are in this process's memory; give a pacer over
+ *    redisPaceStore to share one budget between processes. WhatsApp chats' sends are paced by the
+ *    WhatsApp client under Meta's limits (system/whatsapp.ts), not from Telegram's budget.
  *  - 403 (the user blocked the bot): the chat is marked inactive and the notification dropped,
  *    until the user writes again (bot/reactivate.ts) or a later push is accepted.
- *    429 anyway (another sender used the budget; the retry policy gave up): the worker pauses for
- *    retry_after in full (capped at an hour), written into the pacer's store so every instance
- *    sharing it holds its sends too (pacer.ts `hold`); the entry stays pending and is retried.
+ *    429 anyway (another sender used the budget; the retry policy gave up): the worker pauses that
+ *    channel's sends (channel.ts) for retry_after in full (capped at an hour); Telegram's hold is
+ *    written into the pacer's store so every instance sharing it holds its sends too (pacer.ts
+ *    `hold`); the entry stays pending and is retried. The other channel's pushes keep going.
  *    Other failures are retried (entry left pending, reclaimed after claimIdleMs): those that say
  *    nothing about the message (network, 5xx, 429) until the entry is retryForMs old (hours), those
  *    about the message maxAttempts times, a push that may have arrived (answer lost) until
@@ -70,8 +73,11 @@ export function createNotifier(opts: NotifierOptions) {
     opts.pacer === false
       ? undefined
       : (opts.pacer ?? createSendPacer({ now, ...(opts.sleep ? { sleep: opts.sleep } : {}) }));
-  // A 429's hold goes into the pacer's store: every instance sharing it waits it out too.
-  const state = createRunState(now, (until) => {
+  // Telegram's 429 hold goes into the pacer's store: every instance sharing it waits it out too.
+  // The pacer is Telegram's (its limits, its flood wait): WhatsApp's sends are paced and held by
+  // the WhatsApp client and router (system/whatsapp.ts, whatsapp/rate-hold.ts), not here.
+  const state = createRunState(now, (channel, until) => {
+    if (channel !== "telegram") return;
     pacer
       ?.hold(until)
       .catch((err: unknown) =>
@@ -81,6 +87,7 @@ export function createNotifier(opts: NotifierOptions) {
   const edits = createReceiptEditLane({
     api,
     pacer,
+    channelOf,
     queue,
     orders: opts.orders,
     classify: classifyApiError,
@@ -89,8 +96,8 @@ export function createNotifier(opts: NotifierOptions) {
     isGone: isGoneChat,
     sentNothing,
     retryForMs: settings.retryForMs,
-    onRateLimited: (e) => state.rateLimited(e.retryAfterMs, e.heldUntil),
-    pauseLeft: () => state.pauseLeft(),
+    onRateLimited: (channel, e) => state.rateLimited(channel, e.retryAfterMs, e.heldUntil),
+    pauseLeft: (channel) => state.pauseLeft(channel),
     metrics,
     logger: log,
     now,
@@ -104,7 +111,7 @@ export function createNotifier(opts: NotifierOptions) {
     queue,
     api,
     pace: async (chatId) => {
-      await pacer?.acquire(chatId);
+      if (channelOf(chatId) === "telegram") await pacer?.acquire(chatId);
     },
     lockMs: settings.lockMs,
     maxUncertainSends: settings.maxAttempts,

@@ -4,6 +4,7 @@ import type { Logger } from "../logger.ts";
 import type { MoneyPathMetrics } from "../orders/metrics.ts";
 import type { Order } from "../orders/model.ts";
 import type { ApiSignal } from "../telegram/api.ts";
+import { CHANNELS, type Channel } from "./channel.ts";
 import type { SendPacer } from "./pacer.ts";
 import type { NotificationQueue } from "./queue.ts";
 import type { Render, RenderNotice } from "./render.ts";
@@ -96,6 +97,13 @@ export interface NotifierOptions {
   /** Chats served in parallel (one chat's messages stay in order). Default 16. */
   concurrency?: number;
   /**
+   * The channels whose chats this notifier serves (channel.ts). A 429 pauses one channel's
+   * sends; the reading of the queue stops only while every channel listed is paused. Default
+   * both; a notifier serving Telegram alone lists it, so its backlog waits a flood wait out in
+   * the queue, unread, as before.
+   */
+  channels?: readonly Channel[];
+  /**
    * Paces sends and edits under Telegram's limits. Default: createSendPacer() (memory, 30/s
    * overall, 1/s per chat). `false` turns pacing off (429s are then only reacted to).
    */
@@ -117,6 +125,7 @@ export interface NotifierSettings {
   retryForMs: number;
   maxPauseMs: number;
   concurrency: number;
+  channels: readonly Channel[];
 }
 
 export function notifierSettings(opts: NotifierOptions): NotifierSettings {
@@ -135,6 +144,7 @@ export function notifierSettings(opts: NotifierOptions): NotifierSettings {
     retryForMs: opts.retryForMs ?? 6 * 3_600_000,
     maxPauseMs: opts.maxPauseMs ?? 60_000,
     concurrency: Math.max(1, opts.concurrency ?? 16),
+    channels: opts.channels?.length ? opts.channels : CHANNELS,
   };
 }
 

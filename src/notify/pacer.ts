@@ -1,7 +1,15 @@
-import { z } from "zod";
-import type { RedisClient } from "../redis/connection.ts";
-import { keyspace } from "../redis/keyspace.ts";
-import { luaScript } from "../redis/scripts.ts";
+import {
+  buckets,
+  memoryPaceStore,
+  type PacerLimits,
+  type PacerLimitsInput,
+  type PaceStore,
+  pacerLimitsSchema,
+  SendsHeld,
+  type SlotKind,
+  type TakeResult,
+  waitFor,
+} from "./pace-store.ts";
 
 /**
  * Proactive pacing of the notifier's Bot API calls, so Telegram never has to answer 429.
@@ -14,11 +22,12 @@ import { luaScript } from "../redis/scripts.ts";
  * is at most `(burst - 1) / rate` ahead of now.
  *
  * Where the buckets live decides who shares them:
- *  - memoryPaceStore(): one process; several processes would each take the whole budget;
- *  - redisPaceStore(): every process of the bot shares one budget (one Lua script per slot, both
- *    buckets, members of one sorted set, checked and taken atomically). The caller's clock is
- *    passed in, so processes should be NTP-synchronised; a skew of a few ms only eats into the
- *    burst allowance.
+ *  - memoryPaceStore() (pace-store.ts): one process; several processes would each take the whole
+ *    budget;
+ *  - redisPaceStore() (redis-pace-store.ts): every process of the bot shares one budget (one Lua
+ *    script per slot, both buckets, members of one sorted set, checked and taken atomically). The
+ *    caller's clock is passed in, so processes should be NTP-synchronised; a skew of a few ms only
+ *    eats into the burst allowance.
  *
  * Two kinds of slot: a "push" (a new message: a final outcome, an admin alert) and an "edit" (a
  * receipt brought up to date). Pushes go first. Inside a process pushes and edits wait in two FIFO
@@ -39,66 +48,6 @@ import { luaScript } from "../redis/scripts.ts";
  * every process's pacer keeps it: an ask inside it is refused with SendsHeld, a 429 of its own
  * (its caller pauses as for Telegram's), instead of waiting minutes in the line.
  */
-
-export const pacerLimitsSchema = z.object({
-  /** Messages per second for the whole bot; Telegram: about 30. */
-  globalPerSecond: z.number().positive().default(30),
-  /** Messages that may go back to back after a quiet spell (keep it well under 30). */
-  globalBurst: z.number().int().min(1).default(5),
-  /** Messages per second into one chat; Telegram: about 1. */
-  perChatPerSecond: z.number().positive().default(1),
-  /** Back-to-back messages into one chat (the final push plus its receipt edit is 2). */
-  perChatBurst: z.number().int().min(1).default(2),
-  /**
-   * Global slots of the burst an edit may not take: they are kept for pushes (at most
-   * globalBurst - 1 apply; with a burst of 1 pushes come first only inside a process).
-   */
-  pushReserve: z.number().int().min(0).default(2),
-});
-export type PacerLimitsInput = z.input<typeof pacerLimitsSchema>;
-type PacerLimits = z.output<typeof pacerLimitsSchema>;
-
-/** A push is a new message that makes the phone buzz; an edit brings a message up to date. */
-type SlotKind = "push" | "edit";
-
-type TakeResult =
-  /**
-   * Taken. When the store tells, the buckets' theoretical arrival times after this slot (the
-   * caller's clock): lower bounds for the next ask, since other processes only push them later.
-   */
-  | { ok: true; globalTat?: number; chatTat?: number }
-  /**
-   * Milliseconds until each bucket would have a slot (0: that one is free now); `heldUntil`: a
-   * hold stands until then (the caller's clock).
-   */
-  | { ok: false; globalWaitMs: number; chatWaitMs: number; heldUntil?: number };
-
-/** Where the buckets live. `take` checks both and takes a slot from both, or from neither. */
-export interface PaceStore {
-  take(chatId: number, now: number, limits: PacerLimits, kind?: SlotKind): Promise<TakeResult>;
-  /** No slot before `until`: a later hold kept, an earlier one pushed to it. */
-  hold(until: number, limits: PacerLimits): Promise<void>;
-}
-
-/**
- * Refused: sends are held (a 429's flood wait, this process's or another's) until `heldUntil`.
- * Shaped as the Bot API's 429 (error_code, parameters.retry_after), so callers treat it as one.
- */
-export class SendsHeld extends Error {
-  readonly error_code = 429;
-  readonly description: string;
-  readonly parameters: { retry_after: number };
-  constructor(
-    readonly heldUntil: number,
-    now: number,
-  ) {
-    const s = Math.max(0, heldUntil - now) / 1000;
-    super(`Too Many Requests: sends held ${Math.ceil(s)} s more (a 429's retry_after)`);
-    this.name = "SendsHeld";
-    this.description = this.message;
-    this.parameters = { retry_after: s };
-  }
-}
 
 interface AcquireOptions {
   /** Default "push". */
@@ -122,29 +71,6 @@ export interface SendPacerOptions {
   /** How to wait; a test or benchmark with its own clock passes one that matches it. */
   sleep?: (ms: number) => Promise<void>;
 }
-
-interface Bucket {
-  /** Milliseconds between slots. */
-  interval: number;
-  /** How far the theoretical arrival time may run ahead of now. */
-  tolerance: number;
-}
-
-const buckets = (l: PacerLimits, kind: SlotKind = "push") => {
-  const interval = 1000 / l.globalPerSecond;
-  const reserve = kind === "edit" ? Math.min(l.pushReserve, l.globalBurst - 1) : 0;
-  return {
-    global: { interval, tolerance: (l.globalBurst - 1 - reserve) * interval },
-    chat: {
-      interval: 1000 / l.perChatPerSecond,
-      tolerance: (l.perChatBurst - 1) * (1000 / l.perChatPerSecond),
-    },
-  };
-};
-
-/** Milliseconds until `tat` allows a slot (0 when it does now). */
-const waitFor = (tat: number, now: number, b: Bucket) =>
-  Math.max(0, Math.max(tat, now) - now - b.tolerance);
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -300,110 +226,6 @@ export function createSendPacer(opts: SendPacerOptions = {}): SendPacer {
         }
         join(w);
       });
-    },
-  };
-}
-
-/** Buckets in this process's memory. Idle chats are forgotten (an empty bucket is no bucket). */
-export function memoryPaceStore(): PaceStore {
-  let globalTat = 0;
-  let heldUntil = 0;
-  const chats = new Map<number, number>();
-  let lastSweep = 0;
-  return {
-    async hold(until, limits) {
-      heldUntil = Math.max(heldUntil, until);
-      globalTat = Math.max(globalTat, until + buckets(limits).global.tolerance);
-    },
-    async take(chatId, now, limits, kind) {
-      const b = buckets(limits, kind);
-      const chatTat = chats.get(chatId) ?? 0;
-      const globalWaitMs = waitFor(globalTat, now, b.global);
-      const chatWaitMs = waitFor(chatTat, now, b.chat);
-      if (heldUntil > now) return { ok: false, globalWaitMs, chatWaitMs, heldUntil };
-      if (globalWaitMs > 0 || chatWaitMs > 0) return { ok: false, globalWaitMs, chatWaitMs };
-      globalTat = Math.max(globalTat, now) + b.global.interval;
-      const tat = Math.max(chatTat, now) + b.chat.interval;
-      chats.set(chatId, tat);
-      if (now - lastSweep > 60_000) {
-        lastSweep = now;
-        for (const [id, at] of chats) if (at < now) chats.delete(id);
-      }
-      return { ok: true, globalTat, chatTat: tat };
-    },
-  };
-}
-
-// KEYS: the buckets (a sorted set: member "g" the bot's, member <chat id> each chat's, scored by
-// its theoretical arrival time). ARGV: now, global interval, global tolerance, chat interval,
-// chat tolerance, chat id, sweep ('1': drop the buckets that ran empty). Member "h": a hold's end
-// (`hold`: ZADD GT), refused until then with that time as a fourth answer. One read and one write
-// for both buckets (two string keys cost 4 commands, as Redis counts a script's own: MGET and two
-// SETs); a sorted set has no expiry per member, so each process sweeps the empty ones once a
-// minute. Times are float milliseconds, written with string.format so they keep their fraction
-// (Lua's default number format would round them to 14 digits). A grant returns the buckets' new
-// timestamps.
-const TAKE = `
-local now = tonumber(ARGV[1])
-local gi, gt, ci, ct = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local tats = redis.call('ZMSCORE', KEYS[1], 'g', ARGV[6], 'h')
-local g = math.max(tonumber(tats[1] or '0') or 0, now)
-local c = math.max(tonumber(tats[2] or '0') or 0, now)
-local gw = math.max(0, g - now - gt)
-local cw = math.max(0, c - now - ct)
-local h = tonumber(tats[3] or '0') or 0
-if h > now then
-  return {0, string.format('%.3f', gw), string.format('%.3f', cw), string.format('%.3f', h)}
-end
-if gw > 0 or cw > 0 then return {0, string.format('%.3f', gw), string.format('%.3f', cw)} end
-if ARGV[7] == '1' then redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1]) end
-local ng, nc = string.format('%.3f', g + gi), string.format('%.3f', c + ci)
-redis.call('ZADD', KEYS[1], ng, 'g', nc, ARGV[6])
-return {1, ng, nc}
-`;
-
-const paceTake = luaScript<"buckets", [number, string, string, string?]>(
-  "raPaceTake",
-  ["buckets"],
-  TAKE,
-);
-
-/** How often a process drops the buckets that ran empty. */
-const SWEEP_EVERY_MS = 60_000;
-
-/** Buckets in Redis, shared by every process using the same prefix (REDIS_PREFIX). */
-export function redisPaceStore(redis: RedisClient, prefix: string): PaceStore {
-  const k = keyspace(prefix);
-  // On the callers' clock (a benchmark's may run faster than real time).
-  let lastSweep: number | undefined;
-  return {
-    async hold(until, limits) {
-      // ZADD GT: each member only moves forward; the global one to where a push's slot is free
-      // at `until` (the sends after it then come at the steady rate, no burst into Telegram).
-      const g = until + buckets(limits).global.tolerance;
-      await redis.zadd(k.paceBuckets, "GT", until.toFixed(3), "h", g.toFixed(3), "g");
-    },
-    async take(chatId, now, limits, kind) {
-      const b = buckets(limits, kind);
-      lastSweep ??= now;
-      const sweep = now - lastSweep >= SWEEP_EVERY_MS;
-      const [ok, gw, cw, held] = await paceTake.run(
-        redis,
-        { buckets: k.paceBuckets },
-        now.toFixed(3),
-        String(b.global.interval),
-        String(b.global.tolerance),
-        String(b.chat.interval),
-        String(b.chat.tolerance),
-        String(chatId),
-        sweep ? "1" : "0",
-      );
-      if (ok !== 1) {
-        const r = { ok: false as const, globalWaitMs: Number(gw), chatWaitMs: Number(cw) };
-        return held === undefined ? r : { ...r, heldUntil: Number(held) };
-      }
-      if (sweep) lastSweep = now;
-      return { ok: true, globalTat: Number(gw), chatTat: Number(cw) };
     },
   };
 }

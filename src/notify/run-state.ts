@@ -1,17 +1,20 @@
+import type { Channel } from "./channel.ts";
+
 /**
  * What the notifier's parts share while it runs: whether it was stopped, and the pause a 429 asks
- * for. A 429 met by a push or by a receipt edit pauses the reading of new work alike.
+ * for, per channel (channel.ts). A 429 met by a push or by a receipt edit pauses that channel's
+ * sends alike; the other channel's keep going (Telegram's flood wait is not WhatsApp's).
  */
 export interface RunState {
   stopped: boolean;
   /**
-   * A 429: paused for its retry_after in full (at most MAX_RETRY_AFTER_MS; 1 s when it gave
-   * none), and the hold shared with the other instances (`share`). `heldUntil`: the hold came
-   * from them (the pacer's SendsHeld): paused until then, not shared again.
+   * A 429 in `channel`: paused for its retry_after in full (at most MAX_RETRY_AFTER_MS; 1 s when
+   * it gave none), and the hold shared with the other instances (`share`). `heldUntil`: the hold
+   * came from them (the pacer's SendsHeld): paused until then, not shared again.
    */
-  rateLimited(retryAfterMs: number | undefined, heldUntil?: number): void;
-  /** Milliseconds of pause left (zero or less: not paused). */
-  pauseLeft(): number;
+  rateLimited(channel: Channel, retryAfterMs: number | undefined, heldUntil?: number): void;
+  /** Milliseconds of `channel`'s pause left (zero or less: not paused). */
+  pauseLeft(channel: Channel): number;
 }
 
 /**
@@ -20,20 +23,25 @@ export interface RunState {
  */
 export const MAX_RETRY_AFTER_MS = 3_600_000;
 
-export function createRunState(now: () => number, share?: (until: number) => void): RunState {
-  let pausedUntil = 0;
+export function createRunState(
+  now: () => number,
+  share?: (channel: Channel, until: number) => void,
+): RunState {
+  const pausedUntil = new Map<Channel, number>();
+  const pause = (channel: Channel, until: number) =>
+    pausedUntil.set(channel, Math.max(pausedUntil.get(channel) ?? 0, until));
   return {
     stopped: true,
-    rateLimited(retryAfterMs, heldUntil) {
+    rateLimited(channel, retryAfterMs, heldUntil) {
       if (heldUntil !== undefined) {
-        pausedUntil = Math.max(pausedUntil, Math.min(heldUntil, now() + MAX_RETRY_AFTER_MS));
+        pause(channel, Math.min(heldUntil, now() + MAX_RETRY_AFTER_MS));
         return;
       }
       const until = now() + Math.min(retryAfterMs ?? 1_000, MAX_RETRY_AFTER_MS);
-      pausedUntil = Math.max(pausedUntil, until);
-      share?.(until);
+      pause(channel, until);
+      share?.(channel, until);
     },
-    pauseLeft: () => pausedUntil - now(),
+    pauseLeft: (channel) => (pausedUntil.get(channel) ?? 0) - now(),
   };
 }
 

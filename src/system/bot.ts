@@ -18,7 +18,7 @@ import type { Catalog } from "../catalog/index.ts";
 import { type AnyCategoryModule, billerRule } from "../categories/index.ts";
 import { account } from "../ledger/index.ts";
 import { rupeesToPaisa } from "../money.ts";
-import { createNotifier, createSendPacer } from "../notify/index.ts";
+import { CHANNELS, createNotifier, createSendPacer } from "../notify/index.ts";
 import { type createOrders, reachedProviderOnly } from "../orders/index.ts";
 import type { ProviderClient } from "../provider/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
@@ -211,7 +211,14 @@ export function wireIdleSweeper(
 /** Pushes the outbox's notifications into the chats, paced to Telegram's flood limits. */
 export function wireNotifier(
   base: Base,
-  parts: { stores: Stores; orders: Orders; bot: ProductBot; deps: BotDeps },
+  parts: {
+    stores: Stores;
+    orders: Orders;
+    bot: ProductBot;
+    deps: BotDeps;
+    /** WhatsApp's chats are served too (the router answers their calls). */
+    whatsapp: boolean;
+  },
 ) {
   const { config, logger, now, metrics } = base;
   const billerOf = billerRule(base.categories);
@@ -237,6 +244,8 @@ export function wireNotifier(
     },
     // WhatsApp cannot edit a sent message: its chats get the final push, not the receipt's edits.
     editsReceipts: (chatId) => !isWhatsAppAccount(chatId),
+    // A Telegram flood wait holds Telegram's pushes only; WhatsApp's keep going (channel.ts).
+    channels: parts.whatsapp ? CHANNELS : ["telegram"],
     sentLog: parts.stores.sentLog,
     logger,
     consumerName: base.instance,

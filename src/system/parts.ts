@@ -224,7 +224,13 @@ function wireChat(
     extraCommands: dashboard ? [dashboard.command] : [],
     channelFetch: parts.channelFetch,
   });
-  const notifier = wireNotifier(base, { stores, orders: money.orders, bot, deps });
+  const notifier = wireNotifier(base, {
+    stores,
+    orders: money.orders,
+    bot,
+    deps,
+    whatsapp: parts.channelFetch !== undefined,
+  });
   const idleSweeper = wireIdleSweeper(base, { stores, bot, deps });
   const reminders = wireReminders(base, { stores, bot, deps, accounts: parts.accounts });
   const hook = parts.telegramOn

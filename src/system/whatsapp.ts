@@ -14,22 +14,16 @@ import { createSendPacer, memoryPaceStore, redisPaceStore } from "../notify/inde
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
 import { chatIdOfWaId, waIdOfChat } from "../whatsapp/chat-ids.ts";
-import {
-  createMemoryWaChatStore,
-  createRedisWaChatStore,
-  type WaChatStore,
-} from "../whatsapp/chat-store.ts";
+import { createRedisWaChatStore, type WaChatStore } from "../whatsapp/chat-store.ts";
 import { createWhatsAppClient } from "../whatsapp/client.ts";
 import { sealUserId } from "../whatsapp/held.ts";
 import { createInboundHandler } from "../whatsapp/inbound.ts";
 import { inboundAcceptor } from "../whatsapp/inbound-accept.ts";
-import {
-  createMemoryInboundQueue,
-  createRedisInboundQueue,
-  type WaInboundQueue,
-} from "../whatsapp/inbound-queue.ts";
+import { createRedisInboundQueue, type WaInboundQueue } from "../whatsapp/inbound-queue.ts";
 import { lateResender, statusAcceptor } from "../whatsapp/late-resend.ts";
 import { lateResendStore } from "../whatsapp/late-resend-store.ts";
+import { createMemoryWaChatStore } from "../whatsapp/memory-chat-store.ts";
+import { createMemoryInboundQueue } from "../whatsapp/memory-inbound-queue.ts";
 import { owedRepliesStore, owedReplySender } from "../whatsapp/owed-reply-worker.ts";
 import { renderMessage, typedChoice } from "../whatsapp/render.ts";
 import { type RouterDeps, whatsappRouter } from "../whatsapp/router.ts";

@@ -144,88 +144,16 @@ export interface WaChatStore {
   forgetButtons(chatId: number): Promise<void>;
 }
 
-/** Renderings and statuses outlive WhatsApp's 30-day conversation by a margin. */
-const TTL_SECONDS = 35 * 86_400;
+/**
+ * Renderings and statuses outlive WhatsApp's 30-day conversation by a margin (the chat's hash, and
+ * memory-chat-store.ts's chat, expire this long after their last write).
+ */
+export const CHAT_TTL_SECONDS = 35 * 86_400;
+const TTL_SECONDS = CHAT_TTL_SECONDS;
 
 const parseOld = (raw: string) => storedJson(oldShownSchema, raw);
-const bitsOf = (bits: number) =>
+export const bitsOf = (bits: number) =>
   (Object.keys(STATUS_BIT) as DeliveryStatus[]).filter((s) => (bits & STATUS_BIT[s]) !== 0);
-
-export function createMemoryWaChatStore(): WaChatStore {
-  const seq = new Map<number, number>();
-  const shownBy = new Map<string, Shown>();
-  const wamids = new Map<string, number>();
-  const lastButtoned = new Map<number, number>();
-  const lastShown = new Map<number, number>();
-  const inbound = new Map<number, LastInbound>();
-  const statuses = new Map<string, number>();
-  const putShown = (chatId: number, messageId: number, shown: Shown, sent: string[]) => {
-    const before = shownBy.get(`${chatId}:${messageId}`);
-    const text = shown.secret ? null : (shown.text ?? before?.text ?? null);
-    const choices = shown.secret ? [] : shown.choices;
-    shownBy.set(`${chatId}:${messageId}`, { ...shown, text, choices });
-    for (const w of sent) wamids.set(`${chatId}:${w}`, messageId);
-    if (shown.buttons) lastButtoned.set(chatId, messageId);
-    if (sent.length > 0) lastShown.set(chatId, messageId);
-  };
-  return {
-    async forgetButtons(chatId) {
-      lastButtoned.delete(chatId);
-    },
-    async nextMessageId(chatId) {
-      const n = (seq.get(chatId) ?? 0) + 1;
-      seq.set(chatId, n);
-      return n;
-    },
-    async putShown(chatId, messageId, shown, sent) {
-      putShown(chatId, messageId, shown, sent);
-    },
-    async putNew(chatId, shown, sent) {
-      const messageId = (seq.get(chatId) ?? 0) + 1;
-      seq.set(chatId, messageId);
-      putShown(chatId, messageId, shown, sent);
-      return messageId;
-    },
-    async shown(chatId, messageId) {
-      const s = shownBy.get(`${chatId}:${messageId}`);
-      return s ? { text: s.text, buttons: s.buttons, seen: s.seen } : null;
-    },
-    async messageOf(chatId, wamid) {
-      return wamids.get(`${chatId}:${wamid}`) ?? null;
-    },
-    async arrive(chatId, last, want) {
-      inbound.set(chatId, last);
-      const messageId = want === "none" ? 0 : (seq.get(chatId) ?? 0) + 1;
-      if (messageId > 0) seq.set(chatId, messageId);
-      if (want !== "buttons") return { messageId, buttons: null };
-      const lb = lastButtoned.get(chatId);
-      if (lb === undefined || (lastShown.get(chatId) ?? 0) > lb)
-        return { messageId, buttons: null };
-      // As Redis keeps them: the labels are not (a typed number needs only the data).
-      const choices = (shownBy.get(`${chatId}:${lb}`)?.choices ?? []).map((c) => ({
-        ...c,
-        label: "",
-      }));
-      return { messageId, buttons: choices.length > 0 ? { messageId: lb, choices } : null };
-    },
-    async lastInbound(chatId) {
-      return inbound.get(chatId) ?? null;
-    },
-    knownInbound(chatId) {
-      return inbound.get(chatId) ?? null;
-    },
-    async putStatus(chatId, wamid, status) {
-      const key = `${chatId}:${wamid}`;
-      const known = statuses.get(key) ?? 0;
-      if ((known & STATUS_BIT[status]) !== 0) return false;
-      statuses.set(key, known | STATUS_BIT[status]);
-      return true;
-    },
-    async statuses(chatId, wamid) {
-      return bitsOf(statuses.get(`${chatId}:${wamid}`) ?? 0);
-    },
-  };
-}
 
 /** The newest buttons from the arrive script's {lb, lo, record, words}: null without choices. */
 function buttonsOf(lb: unknown, lo: unknown, raw: unknown, blob: unknown) {

@@ -33,7 +33,7 @@ export interface WaInboundQueue {
 /** Update ids of WhatsApp messages: far above Telegram's, so the engine's claims never collide. */
 export const WA_UPDATE_BASE = 1_000_000_000_000_000;
 /** Meta redelivers for up to 7 days: a wamid is remembered that long. */
-const SEEN_SECONDS = 7 * 86_400;
+export const SEEN_SECONDS = 7 * 86_400;
 /** A message waits at most this long for an earlier one of its chat, then goes anyway. */
 const MAX_WAIT_MS = 120_000;
 /**
@@ -47,45 +47,6 @@ const GROUP = "whatsapp";
 const IN_FLIGHT = 64;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-export function createMemoryInboundQueue(logger: Logger): WaInboundQueue {
-  const seen = new Set<string>();
-  const chains = new Map<number, Promise<void>>();
-  const backlog: InboundItem[] = [];
-  let seq = 0;
-  let handler: ((item: InboundItem) => Promise<void>) | undefined;
-  const run = (item: InboundItem) => {
-    const h = handler;
-    if (!h) return void backlog.push(item);
-    const before = chains.get(item.chatId) ?? Promise.resolve();
-    const next = before.then(() =>
-      h(item).catch((err: unknown) =>
-        logger.error({ err: String(err), chatId: item.chatId }, "whatsapp message not handled"),
-      ),
-    );
-    chains.set(item.chatId, next);
-    void next.then(() => {
-      if (chains.get(item.chatId) === next) chains.delete(item.chatId);
-    });
-  };
-  return {
-    async enqueue(chatId, message) {
-      if (seen.has(message.wamid)) return false;
-      seen.add(message.wamid);
-      seq += 1;
-      run({ updateId: WA_UPDATE_BASE + seq, chatId, message });
-      return true;
-    },
-    start(handle) {
-      handler = handle;
-      for (const item of backlog.splice(0)) run(item);
-    },
-    async stop() {
-      handler = undefined;
-      await Promise.all([...chains.values()]);
-    },
-  };
-}
 
 /**
  * KEYS: seen, seq, stream, the chat's pending set. ARGV: seen seconds, chat id, message JSON.

@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import type { NotifierApi } from "../../src/notify/options.ts";
-import {
-  createSendPacer,
-  pacerLimitsSchema,
-  redisPaceStore,
-  type SendPacer,
-} from "../../src/notify/pacer.ts";
+import { pacerLimitsSchema } from "../../src/notify/pace-store.ts";
+import { createSendPacer, type SendPacer } from "../../src/notify/pacer.ts";
+import { redisPaceStore } from "../../src/notify/redis-pace-store.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";
 import { createOrders } from "../../src/orders/service.ts";

@@ -1,11 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  createSendPacer,
-  memoryPaceStore,
-  type PaceStore,
-  pacerLimitsSchema,
-  redisPaceStore,
-} from "../../src/notify/pacer.ts";
+import { memoryPaceStore, type PaceStore, pacerLimitsSchema } from "../../src/notify/pace-store.ts";
+import { createSendPacer } from "../../src/notify/pacer.ts";
+import { redisPaceStore } from "../../src/notify/redis-pace-store.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/orders.ts";
 

@@ -6,13 +6,10 @@ import {
 } from "../../dev/playground/emulator/index.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createMemoryNotificationQueue } from "../../src/notify/memory-queue.ts";
-import {
-  createSendPacer,
-  memoryPaceStore,
-  type PacerLimitsInput,
-  redisPaceStore,
-} from "../../src/notify/pacer.ts";
+import { memoryPaceStore, type PacerLimitsInput } from "../../src/notify/pace-store.ts";
+import { createSendPacer } from "../../src/notify/pacer.ts";
 import type { NotificationQueue } from "../../src/notify/queue.ts";
+import { redisPaceStore } from "../../src/notify/redis-pace-store.ts";
 import { createRedisNotificationQueue } from "../../src/notify/redis-queue.ts";
 import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { createRedisOrderStore } from "../../src/orders/redis-store.ts";

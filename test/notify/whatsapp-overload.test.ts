@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { Registry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { serveFetch } from "../support/http.ts";
 import { mobileInput } from "../support/orders.ts";
 import { graphClient, notifierOver, openWindows } from "../support/whatsapp-notifier.ts";

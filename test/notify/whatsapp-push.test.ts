@@ -1,8 +1,8 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { WhatsAppApiError } from "../../src/whatsapp/errors.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { mobileInput, waitUntil } from "../support/orders.ts";
 import { notifierOver } from "../support/whatsapp-notifier.ts";
 import { testRouter } from "../support/whatsapp-router.ts";

@@ -1,7 +1,7 @@
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { mobileInput } from "../support/orders.ts";
 import {
   graphClient,

@@ -3,7 +3,7 @@ import { notificationRender } from "../../src/bot/notification-render.ts";
 import { CATEGORY_MODULES } from "../../src/categories/index.ts";
 import { createChatI18n } from "../../src/system/bot.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { mobileInput } from "../support/orders.ts";
 import {
   graphClient,

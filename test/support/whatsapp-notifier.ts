@@ -9,8 +9,8 @@ import { createMemoryOrderStore } from "../../src/orders/memory-store.ts";
 import { createOrders } from "../../src/orders/service.ts";
 import { boundedRetry, DEFAULT_BOT_API_POLICY } from "../../src/telegram/api.ts";
 import { chatIdOfWaId, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
-import type { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { createWhatsAppClient } from "../../src/whatsapp/client.ts";
+import type { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { createNotifier, noProvider } from "./notify.ts";
 
 /**

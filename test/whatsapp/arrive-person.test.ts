@@ -6,13 +6,10 @@ import { createRedisAccounts } from "../../src/accounts/store.ts";
 import type { WaHold } from "../../src/accounts/wa-identity.ts";
 import { createLogger } from "../../src/logger.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
-import {
-  createMemoryWaChatStore,
-  createRedisWaChatStore,
-  type WaChatStore,
-} from "../../src/whatsapp/chat-store.ts";
+import { createRedisWaChatStore, type WaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { createInboundHandler } from "../../src/whatsapp/inbound.ts";
 import { WA_UPDATE_BASE } from "../../src/whatsapp/inbound-queue.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { typedChoice } from "../../src/whatsapp/render.ts";
 import { testRedis } from "../support/redis.ts";
 import { useTestSystem } from "../support/system.ts";

@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import {
-  createMemoryWaChatStore,
   createRedisWaChatStore,
   type Shown,
   type WaChatStore,
 } from "../../src/whatsapp/chat-store.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { testRedis } from "../support/redis.ts";
 
 /**

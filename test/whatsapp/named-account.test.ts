@@ -8,8 +8,8 @@ import {
   REFUSALS,
 } from "../../src/whatsapp/chat-calls.ts";
 import { chatIdOfWaId, WA_CHAT_BASE, WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { answeringIn } from "../../src/whatsapp/held.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**

@@ -4,9 +4,9 @@ import type { Phone } from "../../src/accounts/phone.ts";
 import { createRedisAccounts } from "../../src/accounts/store.ts";
 import { createLogger } from "../../src/logger.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { createInboundHandler } from "../../src/whatsapp/inbound.ts";
 import { WA_UPDATE_BASE } from "../../src/whatsapp/inbound-queue.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { typedChoice } from "../../src/whatsapp/render.ts";
 import { testRedis } from "../support/redis.ts";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { withAccount } from "../../src/telegram/call-account.ts";
 import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { answeringIn } from "../../src/whatsapp/held.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**

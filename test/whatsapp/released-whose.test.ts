@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { classifyApiError, isUndeliverable, isUneditable } from "../../src/notify/api-errors.ts";
 import { withAccount } from "../../src/telegram/call-account.ts";
 import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**

@@ -2,7 +2,7 @@ import { Api, HttpError } from "grammy";
 import { describe, expect, it } from "vitest";
 import { boundedRetry, mayHaveArrived, sendOnceSignal } from "../../src/telegram/api.ts";
 import { chatIdOfWaId } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**

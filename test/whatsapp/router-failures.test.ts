@@ -2,8 +2,8 @@ import { GrammyError } from "grammy";
 import { describe, expect, it } from "vitest";
 import { mayHaveArrived } from "../../src/telegram/api.ts";
 import { freshWaAccount, WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
 import { sentNothing, WhatsAppApiError } from "../../src/whatsapp/errors.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
 
 /**

@@ -1,10 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
-import {
-  createMemoryWaChatStore,
-  createRedisWaChatStore,
-  type WaChatStore,
-} from "../../src/whatsapp/chat-store.ts";
+import { createRedisWaChatStore, type WaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import type { WaOutbound } from "../../src/whatsapp/types.ts";
 import { testRedis } from "../support/redis.ts";
 import { testRouter } from "../support/whatsapp-router.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { withWords } from "../../src/telegram/words.ts";
 import { WA_CHAT_BASE } from "../../src/whatsapp/chat-ids.ts";
-import { createMemoryWaChatStore } from "../../src/whatsapp/chat-store.ts";
+import { createMemoryWaChatStore } from "../../src/whatsapp/memory-chat-store.ts";
 import { templateLanguage } from "../../src/whatsapp/template-language.ts";
 import type { WaOutbound } from "../../src/whatsapp/types.ts";
 import { testRouter } from "../support/whatsapp-router.ts";
