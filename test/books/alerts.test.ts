@@ -11,6 +11,7 @@ import {
   createRedisNotificationQueue,
 } from "../../src/notify/index.ts";
 import type { Notification } from "../../src/orders/model.ts";
+import { readingOf } from "../../src/orders/provider-events.ts";
 import { eventFromExecute, isFloatRefusal } from "../../src/orders/service.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/redis.ts";
@@ -190,6 +191,37 @@ describe("a refusal for the merchant's float", () => {
       floatShort: true,
     });
     expect(rejected("Invalid number").floatShort).toBeUndefined();
+  });
+
+  it("is recognised with the wallet named first too (review s32-books 3)", () => {
+    // Before, these were plain refusals: the customer read them as the reason (a false word
+    // about their own balance), no low-float alert went, the reservation was kept.
+    for (const words of [
+      "Wallet balance is insufficient",
+      "Your balance is not sufficient for this transaction",
+      "Wallet balance is low. Please load balance.",
+      "Balance not enough",
+      "Insufficient funds",
+    ]) {
+      expect(isFloatRefusal(words), words).toBe(true);
+      const result = {
+        kind: "rejected" as const,
+        referenceNo: "1",
+        httpStatus: 400,
+        message: words,
+        rateLimited: false,
+      };
+      expect(eventFromExecute(result, 1), words).toMatchObject({ floatShort: true });
+      expect(readingOf(result), words).toEqual({ refused: true });
+    }
+    for (const words of [
+      "Duplicate reference_no 17: balance unchanged",
+      "Invalid mobile number",
+      "Amount is lower than the minimum",
+      "Credit card payments are not accepted",
+    ]) {
+      expect(isFloatRefusal(words), words).toBe(false);
+    }
   });
 });
 
