@@ -7,6 +7,7 @@ import {
 } from "../../src/books/index.ts";
 import { createMetricsApp } from "../../src/http/app.ts";
 import {
+  booksAlertText,
   createMemoryNotificationQueue,
   createRedisNotificationQueue,
 } from "../../src/notify/index.ts";
@@ -169,6 +170,44 @@ describe.each([
     expect(await h.crossings.record("x", false, [], 2_000)).toBe(false);
     expect(await h.crossings.record("x", true, [alert(2)])).toBe(true);
     expect((await h.queued()).map((n) => n.at)).toEqual([1, 2]);
+  });
+});
+
+describe("the low-float alert after a refusal (review s32-books 4)", () => {
+  it("says the wallet is short, not low, when it holds at or above the threshold", async () => {
+    const h = redisHarness();
+    try {
+      const wallet = { paisa: 200_000 };
+      const watch = createFloatWatch({
+        thresholdPaisa: 100_000,
+        adminChatIds: [3001],
+        crossings: h.crossings,
+        walletBalance: async () => ({ creditAvailablePaisa: wallet.paisa }),
+      });
+      const refused = { reference: "1700000000011", status: "failed" as const, refused: true };
+      // An order bigger than the Rs 2,000 left: refused, the wallet above the Rs 1,000 line.
+      expect(await watch({ ...refused, at: 1 })).toBe(true);
+      // Re-armed by an order that went through; then one refused with the wallet below the line.
+      expect(
+        await watch({ ...refused, refused: false, creditAvailablePaisa: 150_000, at: 2 }),
+      ).toBe(false);
+      wallet.paisa = 4_200;
+      expect(await watch({ ...refused, at: 3 })).toBe(true);
+      const [short, low] = (await h.queued()).map((n) =>
+        n.kind === "admin_alert" ? booksAlertText(n) : "",
+      );
+      expect(short).toContain(
+        "is short: it holds Rs 2,000, less than an order needed (the low-wallet alert is below Rs 1,000).",
+      );
+      expect(short).not.toMatch(/is low|until it is above the threshold/);
+      expect(short).toContain(
+        "until an order goes through with the wallet at or above the threshold",
+      );
+      expect(low).toContain("is low: Rs 42 (alert below Rs 1,000).");
+      expect(low).toContain("until it is above the threshold again");
+    } finally {
+      await h.close();
+    }
   });
 });
 
