@@ -15,9 +15,9 @@ export function createBooksCheck(opts: {
   intervalMs: number;
   adminChatIds: readonly number[];
   /**
-   * A check without a verdict (an order's debit not known yet, or the wallet did not answer) is
-   * tried again after this long rather than a whole interval later. Default: a minute (at most
-   * the interval).
+   * A check without a verdict (an order's debit not known yet, or the wallet did not answer), or
+   * one that failed, is tried again after this long rather than a whole interval later. Default:
+   * a minute (at most the interval).
    */
   retryMs?: number;
   logger?: Logger;
@@ -33,7 +33,16 @@ export function createBooksCheck(opts: {
     // Held for most of the interval: the other processes' ticks within it find it taken.
     if (!(await opts.lease.acquire("books-check", Math.max(1, opts.intervalMs - 1_000))))
       return false;
-    const r = await opts.books.check(opts.adminChatIds);
+    let r: Awaited<ReturnType<Books["check"]>>;
+    try {
+      r = await opts.books.check(opts.adminChatIds);
+    } catch (err) {
+      // A check that failed (Redis away a moment) is tried again like one without a verdict, not
+      // an interval later: its lease is cut to the retry (review s32-books 2). If that write fails
+      // too, this process still holds the lease and renews it at its retry.
+      await opts.lease.acquire("books-check", retryMs).catch(() => undefined);
+      throw err;
+    }
     opts.logger?.info(
       {
         verdict: r.lastCheck?.verdict,
@@ -53,13 +62,16 @@ export function createBooksCheck(opts: {
   const tick = () => {
     if (running || stopped) return;
     running = runOnce()
+      .catch((err: unknown) => {
+        opts.logger?.error({ err: String(err), retryInMs: retryMs }, "books check failed");
+        return true;
+      })
       .then((again) => {
         if (!again || stopped) return;
         if (retry) clearTimeout(retry);
         retry = setTimeout(tick, retryMs);
         retry.unref();
       })
-      .catch((err: unknown) => opts.logger?.error({ err: String(err) }, "books check failed"))
       .finally(() => {
         running = undefined;
       });

@@ -40,25 +40,47 @@ type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
 export function booksAlertText(n: AdminAlert): string {
   const f = n.figures ?? {};
   const rs = (key: string) => (f[key] === undefined ? "unknown" : formatRupees(f[key]));
-  if (n.topic === "low_float") {
-    const lines = [
-      f.balancePaisa === undefined
-        ? `⚠️ The merchant's wallet at the aggregator is low (alert below ${rs("thresholdPaisa")}).`
-        : `⚠️ The merchant's wallet at the aggregator is low: ${rs("balancePaisa")} (alert below ${rs("thresholdPaisa")}).`,
-    ];
-    if (n.reference) {
-      lines.push(
-        f.refused === 1
-          ? `Order ${n.reference} was refused for it; customers are told the service is briefly unavailable.`
-          : `Reported with order ${n.reference}.`,
-      );
-    }
-    lines.push("Please top up the wallet. No more alerts until it is above the threshold again.");
-    return lines.join("\n");
-  }
+  if (n.topic === "low_float") return lowFloatText(n, f, rs);
   if (n.topic === "books_drift") return booksCheckText(f, rs);
   // An admin's settlement and its contradiction (src/orders/state.ts) say it all in their note.
   return `⚠️ ${n.note ?? "Admin alert"}`;
+}
+
+/**
+ * The low-float alert. A refusal alerts whatever the wallet holds: read at or above the threshold
+ * afterwards (an order bigger than what is left), the wallet is said to be short for the order,
+ * not low, and no threshold is promised that it already passes (review s32-books 4).
+ */
+function lowFloatText(
+  n: AdminAlert,
+  f: Record<string, number>,
+  rs: (key: string) => string,
+): string {
+  const short =
+    f.refused === 1 &&
+    f.balancePaisa !== undefined &&
+    f.thresholdPaisa !== undefined &&
+    f.balancePaisa >= f.thresholdPaisa;
+  const lines = [
+    short
+      ? `⚠️ The merchant's wallet at the aggregator is short: it holds ${rs("balancePaisa")}, less than an order needed (the low-wallet alert is below ${rs("thresholdPaisa")}).`
+      : f.balancePaisa === undefined
+        ? `⚠️ The merchant's wallet at the aggregator is low (alert below ${rs("thresholdPaisa")}).`
+        : `⚠️ The merchant's wallet at the aggregator is low: ${rs("balancePaisa")} (alert below ${rs("thresholdPaisa")}).`,
+  ];
+  if (n.reference) {
+    lines.push(
+      f.refused === 1
+        ? `Order ${n.reference} was refused for it; customers are told the service is briefly unavailable.`
+        : `Reported with order ${n.reference}.`,
+    );
+  }
+  lines.push(
+    short
+      ? "Please top up the wallet. No more alerts until an order goes through with the wallet at or above the threshold."
+      : "Please top up the wallet. No more alerts until it is above the threshold again.",
+  );
+  return lines.join("\n");
 }
 
 /**

@@ -32,11 +32,18 @@ export interface OrdersProvider {
 
 /**
  * Whether the aggregator refused an order for the merchant's own wallet. The spec names no code for
- * it (section 7: "not shown"), so its words decide: "Insufficient balance: Rs 500.00 needed, ...".
+ * it (section 7: "not shown"), so its words decide, in either order: "Insufficient balance: Rs
+ * 500.00 needed, ..." and "Wallet balance is insufficient" (review s32-books 3: taken as a plain
+ * refusal, the customer read those words as the reason, and no admin was told).
  */
 export function isFloatRefusal(message: string): boolean {
-  return /\b(insufficient|not enough|low)\b[^.]{0,20}\b(balance|credit|fund|wallet)/i.test(message);
+  return SHORT_FIRST.test(message) || WALLET_FIRST.test(message);
 }
+
+const SHORT_FIRST =
+  /\b(insufficient|not enough|not sufficient|low)\b[^.]{0,20}\b(balance|credit|fund|wallet)/i;
+const WALLET_FIRST =
+  /\b(balance|credits?|funds?|wallet)\b[^.]{0,20}\b(insufficient|not enough|not sufficient|too low|low)\b/i;
 
 /**
  * The event an execute outcome stands for, with the answer as read (payloadOf). An India order's

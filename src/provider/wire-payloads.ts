@@ -12,6 +12,7 @@ import type {
 import { NEPAL_UTC_OFFSET_MINUTES, parseProviderTimestamp } from "./timestamp.ts";
 import {
   isRecord,
+  phpEmptyAsAbsent,
   textOf,
   wireId,
   wireOptionalPaisa,
@@ -151,7 +152,9 @@ export function wireStatusData(utcOffsetMinutes: number = NEPAL_UTC_OFFSET_MINUT
       reference_no: wireId.optional(),
       amount: wirePaisa,
       timestamp: z.unknown().optional(),
-      details: z.object({ connection_no: wireOptionalText, operator: wireOptionalText }).nullish(),
+      details: phpEmptyAsAbsent(
+        z.object({ connection_no: wireOptionalText, operator: wireOptionalText }).nullish(),
+      ),
       connection_no: wireOptionalText,
       operator: wireOptionalText,
       package_name: wireOptionalText,
@@ -277,13 +280,15 @@ export const wireExecuteData = z
     reference_no: wireId.optional(),
     amount: wirePaisa,
     status: wireStatus,
-    credit_consumed: z
-      .object({
-        service_charge: wireOptionalPaisa,
-        instant_discount: wireOptionalPaisa,
-        debit_amount: wireOptionalPaisa,
-      })
-      .nullish(),
+    credit_consumed: phpEmptyAsAbsent(
+      z
+        .object({
+          service_charge: wireOptionalPaisa,
+          instant_discount: wireOptionalPaisa,
+          debit_amount: wireOptionalPaisa,
+        })
+        .nullish(),
+    ),
     credit_available: wireOptionalPaisa,
     credits_available: wireOptionalPaisa,
     commission: wireOptionalPaisa,

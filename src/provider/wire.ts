@@ -8,6 +8,14 @@ import { tryToPaisa } from "../money.ts";
 // ---------------------------------------------------------------------------------------------
 // Wire primitives
 
+/**
+ * An object member that may come as `[]` when empty: the provider is a PHP service, whose
+ * json_encode writes an empty array so (its error bodies' `"data": []`). Read as absent, so a
+ * signed answer is not lost over a member with nothing in it (review s32-books 1).
+ */
+export const phpEmptyAsAbsent = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((v) => (Array.isArray(v) && v.length === 0 ? undefined : v), schema);
+
 /** An identifier: string or number on the wire, always a non-empty string here. */
 export const wireId = z
   .union([z.string(), z.number().finite()])

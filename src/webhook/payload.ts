@@ -5,7 +5,7 @@ import { NEPAL_UTC_OFFSET_MINUTES, parseProviderTimestamp } from "../provider/ti
 
 /**
  * The decrypted webhook payload (spec 6.2): tolerant of numbers-as-strings, ISO or human timestamps,
- * details nested or missing; strict about what we act on (a status word and an order reference or
+ * details nested, missing or PHP's `[]`, any shape in the fields only kept; strict about what we act on (a status word and an order reference or
  * transaction id). Transaction ids beyond 2^53 stay exact (parsed from the JSON text as strings).
  */
 
@@ -14,12 +14,26 @@ const id = z
   .transform((v) => (typeof v === "number" ? String(v) : v.trim()))
   .pipe(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/));
 
-const optionalText = z
-  .union([z.string(), z.number(), z.null()])
+/** Text we only keep (never act on): anything but a string or a number is none. */
+const textOf = (v: unknown): string | undefined =>
+  (typeof v === "string" || typeof v === "number") && v !== ""
+    ? String(v).slice(0, 200)
+    : undefined;
+const optionalText = z.unknown().optional().transform(textOf);
+
+/**
+ * `details` as an object, anything else as none: the provider is a PHP service, whose json_encode
+ * writes an empty array as `[]` (its error bodies' `"data": []`). A field we only keep must not
+ * cost a signed result (review s32-books 1).
+ */
+const details = z
+  .unknown()
   .optional()
-  .transform((v) =>
-    v === null || v === undefined || v === "" ? undefined : String(v).slice(0, 200),
-  );
+  .transform((v) => {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+    const d = v as Record<string, unknown>;
+    return { connection_no: textOf(d.connection_no), operator: textOf(d.operator) };
+  });
 
 /** The payload schema; zone-less timestamps are read in `utcOffsetMinutes` (PROVIDER_UTC_OFFSET_MINUTES). */
 const webhookPayloadSchemaFor = (utcOffsetMinutes: number) =>
@@ -28,9 +42,13 @@ const webhookPayloadSchemaFor = (utcOffsetMinutes: number) =>
       status: z.string().trim().min(1).max(40),
       transaction_id: z.union([id, z.literal(""), z.null()]).optional(),
       order_id: z.union([id, z.literal(""), z.null()]).optional(),
-      amount: z.union([z.string(), z.number(), z.null()]).optional(),
-      timestamp: z.union([z.string().max(100), z.number(), z.null()]).optional(),
-      details: z.object({ connection_no: optionalText, operator: optionalText }).nullish(),
+      // Kept, not acted on: an amount or a time that cannot be read is none ([], {}, long text).
+      amount: z.unknown().optional(),
+      timestamp: z
+        .unknown()
+        .optional()
+        .transform((v) => (typeof v === "string" && v.length > 100 ? null : v)),
+      details,
       package_name: optionalText,
     })
     .transform((p, ctx) => {
@@ -44,7 +62,7 @@ const webhookPayloadSchemaFor = (utcOffsetMinutes: number) =>
         status: p.status.toLowerCase(),
         reference,
         transactionId,
-        amountPaisa: p.amount === undefined || p.amount === null ? null : tryToPaisa(p.amount),
+        amountPaisa: tryToPaisa(p.amount),
         timestampMs: parseProviderTimestamp(p.timestamp, utcOffsetMinutes),
         connectionNo: p.details?.connection_no,
         operator: p.details?.operator,

@@ -7,10 +7,12 @@ import {
 } from "../../src/books/index.ts";
 import { createMetricsApp } from "../../src/http/app.ts";
 import {
+  booksAlertText,
   createMemoryNotificationQueue,
   createRedisNotificationQueue,
 } from "../../src/notify/index.ts";
 import type { Notification } from "../../src/orders/model.ts";
+import { readingOf } from "../../src/orders/provider-events.ts";
 import { eventFromExecute, isFloatRefusal } from "../../src/orders/service.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { testRedis } from "../support/redis.ts";
@@ -171,6 +173,44 @@ describe.each([
   });
 });
 
+describe("the low-float alert after a refusal (review s32-books 4)", () => {
+  it("says the wallet is short, not low, when it holds at or above the threshold", async () => {
+    const h = redisHarness();
+    try {
+      const wallet = { paisa: 200_000 };
+      const watch = createFloatWatch({
+        thresholdPaisa: 100_000,
+        adminChatIds: [3001],
+        crossings: h.crossings,
+        walletBalance: async () => ({ creditAvailablePaisa: wallet.paisa }),
+      });
+      const refused = { reference: "1700000000011", status: "failed" as const, refused: true };
+      // An order bigger than the Rs 2,000 left: refused, the wallet above the Rs 1,000 line.
+      expect(await watch({ ...refused, at: 1 })).toBe(true);
+      // Re-armed by an order that went through; then one refused with the wallet below the line.
+      expect(
+        await watch({ ...refused, refused: false, creditAvailablePaisa: 150_000, at: 2 }),
+      ).toBe(false);
+      wallet.paisa = 4_200;
+      expect(await watch({ ...refused, at: 3 })).toBe(true);
+      const [short, low] = (await h.queued()).map((n) =>
+        n.kind === "admin_alert" ? booksAlertText(n) : "",
+      );
+      expect(short).toContain(
+        "is short: it holds Rs 2,000, less than an order needed (the low-wallet alert is below Rs 1,000).",
+      );
+      expect(short).not.toMatch(/is low|until it is above the threshold/);
+      expect(short).toContain(
+        "until an order goes through with the wallet at or above the threshold",
+      );
+      expect(low).toContain("is low: Rs 42 (alert below Rs 1,000).");
+      expect(low).toContain("until it is above the threshold again");
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe("a refusal for the merchant's float", () => {
   it("is recognised by the aggregator's words, and only then marked on the order", () => {
     expect(isFloatRefusal("Insufficient balance: Rs 500.00 needed, Rs 100.00 available")).toBe(
@@ -190,6 +230,37 @@ describe("a refusal for the merchant's float", () => {
       floatShort: true,
     });
     expect(rejected("Invalid number").floatShort).toBeUndefined();
+  });
+
+  it("is recognised with the wallet named first too (review s32-books 3)", () => {
+    // Before, these were plain refusals: the customer read them as the reason (a false word
+    // about their own balance), no low-float alert went, the reservation was kept.
+    for (const words of [
+      "Wallet balance is insufficient",
+      "Your balance is not sufficient for this transaction",
+      "Wallet balance is low. Please load balance.",
+      "Balance not enough",
+      "Insufficient funds",
+    ]) {
+      expect(isFloatRefusal(words), words).toBe(true);
+      const result = {
+        kind: "rejected" as const,
+        referenceNo: "1",
+        httpStatus: 400,
+        message: words,
+        rateLimited: false,
+      };
+      expect(eventFromExecute(result, 1), words).toMatchObject({ floatShort: true });
+      expect(readingOf(result), words).toEqual({ refused: true });
+    }
+    for (const words of [
+      "Duplicate reference_no 17: balance unchanged",
+      "Invalid mobile number",
+      "Amount is lower than the minimum",
+      "Credit card payments are not accepted",
+    ]) {
+      expect(isFloatRefusal(words), words).toBe(false);
+    }
   });
 });
 

@@ -128,6 +128,38 @@ describe("wire readers", () => {
     );
   });
 
+  it("reads PHP's empty array [] as an absent member: status details, execute credit_consumed", () => {
+    // The provider is a PHP service: json_encode writes an empty array as [] (review s32-books 1).
+    const status = wireStatusData(0).parse({
+      status: "Success",
+      transaction_id: "T1",
+      order_id: "17",
+      amount: "50",
+      details: [],
+      connection_no: "9841234567",
+    });
+    expect(status).toMatchObject({ status: "success", referenceNo: "17", amountPaisa: 5000 });
+    expect(status.connectionNo).toBe("9841234567");
+    const d = wireExecuteData.parse({
+      transaction_id: 9,
+      amount: "100",
+      status: "Success",
+      credit_consumed: [],
+      credit_available: "900",
+    });
+    expect(d).toMatchObject({ debitAmountPaisa: 10_000, debitReported: false });
+    // Only an empty one: a list with something in it is not the object asked for.
+    expect(
+      wireStatusData(0).safeParse({
+        status: "x",
+        transaction_id: 1,
+        order_id: 1,
+        amount: 1,
+        details: [1],
+      }).success,
+    ).toBe(false);
+  });
+
   it("execute data: debit defaults to amount + charge - discount when missing", () => {
     const d = wireExecuteData.parse({
       transaction_id: 9,

@@ -369,6 +369,36 @@ function encryptText(text: string): string {
   return Buffer.concat([iv, c.update(text), c.final()]).toString("base64");
 }
 
+describe("PHP's empty arrays (review s32-books 1)", () => {
+  it("a signed event whose details, amount or time came as [] is applied, not refused", async () => {
+    const s = await setup();
+    try {
+      // PHP's json_encode writes an empty array as [], never {}: a field only kept costs nothing.
+      const ref = await sentOrder(s);
+      const empty = { details: [], amount: [], timestamp: [], package_name: [] };
+      const r = await post(
+        s.url,
+        JSON.stringify({ data: encrypt(payload(ref, "pending", empty)) }),
+      );
+      expect(r.status).toBe(200);
+      expect((await s.orders.get(ref))?.status).toBe("pending");
+      // A final claim so written is confirmed and applied like any.
+      const r2 = await post(
+        s.url,
+        JSON.stringify({ data: encrypt(payload(ref, "success", empty)) }),
+      );
+      expect(r2.status).toBe(200);
+      await s.routes.settled();
+      expect((await s.orders.get(ref))?.status).toBe("success");
+      // What is acted on stays strict: no reference and no transaction id is refused.
+      const none = payload(ref, "success", { order_id: [], transaction_id: [] });
+      expect((await post(s.url, JSON.stringify({ data: encrypt(none) }))).status).toBe(400);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("final claims", () => {
   it("are confirmed by a status query: the provider's answer is applied, not the claim", async () => {
     const s = await setup();
