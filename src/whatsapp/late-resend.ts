@@ -9,6 +9,7 @@ import {
   WhatsAppApiError,
 } from "./errors.ts";
 import type { Carried, LateResendStore, OwedResend } from "./late-resend-store.ts";
+import { pollLoop } from "./poll-loop.ts";
 import type { WhatsAppRouter } from "./router.ts";
 import type { WaWebhookEvents } from "./types.ts";
 
@@ -179,43 +180,21 @@ export function lateResender(deps: {
     await finish(e, sent.wamids.length > 0 ? { wamids: sent.wamids, ...chain } : undefined);
   }
 
-  /** Set by `stop`: the entries not yet tried are given back for another instance. */
-  let halted = false;
-
   /** One pass: every entry due now, in turn (the client's pacer spaces the sends). */
   async function runOnce(max = 20): Promise<number> {
     const lease = deps.now() + leaseMs;
     const taken = await owed.claim(deps.now(), lease, max);
     for (const e of taken) {
-      if (halted) await owed.take(e, lease, deps.now());
+      if (loop.halted()) await owed.take(e, lease, deps.now());
       else await one(e, lease);
     }
     return taken.length;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
-  const tick = () => {
-    running = runOnce()
-      .catch((err) => logger.warn({ err: String(err) }, "whatsapp late resends not read"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, options.pollMs ?? 1_000);
-      });
-  };
-  return {
-    runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      halted = false;
-      tick();
-    },
-    async stop() {
-      stopped = true;
-      halted = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const loop = pollLoop({
+    pass: () => runOnce(),
+    pollMs: options.pollMs ?? 1_000,
+    onError: (err) => logger.warn({ err: String(err) }, "whatsapp late resends not read"),
+  });
+  return { runOnce, start: loop.start, stop: loop.stop };
 }

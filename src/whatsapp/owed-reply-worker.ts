@@ -7,6 +7,7 @@ import {
   type OwedReplies,
   type OwedReply,
 } from "./owed-replies.ts";
+import { pollLoop } from "./poll-loop.ts";
 import { HeldSend } from "./rate-hold.ts";
 import type { WhatsAppRouter } from "./router.ts";
 
@@ -98,42 +99,22 @@ export function owedReplySender(deps: {
     }
   }
 
-  let halted = false;
   /** One pass: every chat due now. */
   async function runOnce(max = 20): Promise<number> {
     const lease = deps.now() + leaseMs;
     const chats = await owed.claim(deps.now(), lease, max);
     for (const chatId of chats) {
       // Stopping: given back at once for another instance.
-      if (halted) await owed.take(chatId, lease, deps.now());
+      if (loop.halted()) await owed.take(chatId, lease, deps.now());
       else await drain(chatId, lease);
     }
     return chats.length;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = true;
-  const tick = () => {
-    running = runOnce()
-      .catch((err) => logger.warn({ err: String(err) }, "whatsapp owed answers not read"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, deps.options?.pollMs ?? 1_000);
-      });
-  };
-  return {
-    runOnce,
-    start() {
-      if (!stopped) return;
-      stopped = false;
-      halted = false;
-      tick();
-    },
-    async stop() {
-      stopped = true;
-      halted = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const loop = pollLoop({
+    pass: () => runOnce(),
+    pollMs: deps.options?.pollMs ?? 1_000,
+    onError: (err) => logger.warn({ err: String(err) }, "whatsapp owed answers not read"),
+  });
+  return { runOnce, start: loop.start, stop: loop.stop };
 }
