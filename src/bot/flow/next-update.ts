@@ -5,6 +5,7 @@ import type { BotContext, FlowContext } from "../context.ts";
 import { finishWithUpdate } from "../deferred.ts";
 import { idleText } from "../idle.ts";
 import { sayOnLeave } from "../leave.ts";
+import { TYPED_WORDS } from "../typed-words.ts";
 import type { FlowScope } from "./scope.ts";
 
 /**
@@ -126,7 +127,8 @@ export async function nextUpdate(
     }
     if (isCancel(u)) {
       if (u.callbackQuery) await u.answerCallbackQuery();
-      await u.reply(t(s.words.cancelled));
+      const wa = isWhatsAppChat(chatId) ? s.words.cancelledWhatsApp : undefined;
+      await u.reply(t(wa ?? s.words.cancelled, TYPED_WORDS));
       await conversation.halt();
     }
     if (await handledMeanwhile(s, u, reshow, sent)) continue;
