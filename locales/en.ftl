@@ -42,6 +42,7 @@ common-prev = ‹
 common-next = ›
 common-page = { $page }/{ $pages }
 common-cancelled = Cancelled. Nothing was charged. Send /recharge to start again.
+common-cancelled-whatsapp = Cancelled. Nothing was charged. Type "{ $recharge }" to start again.
 common-nothing-to-cancel = There is nothing to cancel.
 common-idle-ended = Your previous request ended after { $minutes ->
         [one] { $minutes } minute
@@ -63,6 +64,8 @@ flow-other-account = The request open in this chat was started by another accoun
 flow-other-account-linked = This chat now uses another account (you joined or left one with /link or /unlink), so the request you started with the account it used before has ended here: nothing more of it was done. Send /start to begin.
 common-private-only = For your safety, orders are only taken in a private chat with me.
 common-unknown-input = I did not understand that. Send /recharge to pay something or /help for help.
+common-unknown-input-whatsapp = I did not understand that. Type "{ $recharge }" to pay something, or "{ $help }" for help.
+common-media-whatsapp = I can read only text messages and buttons, not pictures, files, voice notes or stickers. Please type what you need: "{ $recharge }" to pay something, or "{ $help }" for help.
 common-lookup-failed = The recharge service is not answering right now. Your answers are kept; press Retry or try again in a minute.
 common-retry = 🔄 Retry
 common-error = Something went wrong on our side. Before you try again, please check /history to see whether your order went through.
@@ -607,6 +610,7 @@ receipt-line-subscriber = Subscriber: { $name }
 # --- end issue 30 (h-r30) ---
 # --- issue 30 wording (h-w30) ---
 start-choose = Choose what you want to pay, or send /help.
+start-choose-whatsapp = Choose what you want to pay, or type "{ $help }".
 topup-leave-question = Stop adding money to your balance? Nothing has been paid yet.
 topup-flow-cancelled = Cancelled. Nothing was added and nothing was paid. Send /addmoney to add money.
 cashin-leave-question = Leave this cash-in? Nothing has been moved yet.

@@ -1,8 +1,10 @@
 import { Composer, type InlineKeyboard } from "grammy";
+import { isWhatsAppChat } from "../../src/accounts/chat-kind.ts";
 import { accessOf, deniedReply } from "../../src/bot/access.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { translator } from "../../src/bot/i18n.ts";
+import { TYPED_WORDS } from "../../src/bot/typed-words.ts";
 
 /** /start: a chat that had blocked the bot is active again, and gets the welcome and the menu. */
 export function start(
@@ -25,7 +27,9 @@ export function start(
       return;
     }
     // Only the menu shown below is offered ("Choose…"), never to someone told to register first.
-    await ctx.reply(`${welcome}\n${ctx.t("start-choose")}`, { reply_markup: menu(ctx) });
+    // WhatsApp has no command menu: the word to type is named there, not "/help".
+    const choose = isWhatsAppChat(ctx.chat.id) ? "start-choose-whatsapp" : "start-choose";
+    await ctx.reply(`${welcome}\n${ctx.t(choose, TYPED_WORDS)}`, { reply_markup: menu(ctx) });
   });
   return composer;
 }

@@ -307,8 +307,19 @@ function typedAs(m: WaInboundMessage): WaInboundMessage {
   return m;
 }
 
+/**
+ * A file sent with a caption is the caption typed (a screenshot captioned "recharge not received
+ * 98…", a bill's photo captioned with its customer id, "2" at a numbered list): what the customer
+ * wrote is read at whatever question stands; the file is not. Without a caption it stays "media":
+ * a message with no words (update.ts), which a question answers "please answer with a text" and
+ * the chat outside one "I read only text and buttons" (review s32-whatsapp, 4).
+ */
+const captionRead = (m: WaInboundMessage): WaInboundMessage =>
+  m.kind === "media" && m.text ? { ...m, kind: "text" } : m;
+
 export function createInboundHandler(deps: InboundDeps) {
-  return async ({ updateId, chatId, message: m }: InboundItem): Promise<void> => {
+  return async ({ updateId, chatId, message: sent }: InboundItem): Promise<void> => {
+    const m = captionRead(sent);
     const phone = phoneSchema.safeParse(m.waId);
     // Never so: the webhook queues only a sender with a phone (inbound-accept.ts logs and counts
     // the others); the check gives the phone its type.

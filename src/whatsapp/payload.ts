@@ -23,6 +23,12 @@ const contactSchema = z.object({
   user_id: z.string().optional(),
 });
 
+/** A media message's own object: audio and stickers carry no caption, so are not read at all. */
+const captioned = z.object({ caption: z.string().optional() }).optional();
+
+/** What Meta sends as a file; a caption (image, video, document) is the words typed with it. */
+const MEDIA = new Set(["image", "video", "document", "audio", "sticker"]);
+
 const messageSchema = z.object({
   from: z.string().optional(),
   /** Some BSUID-only webhooks carry the sender's user id here instead of a phone. */
@@ -43,6 +49,10 @@ const messageSchema = z.object({
     .optional(),
   button: z.object({ text: z.string().optional(), payload: z.string().optional() }).optional(),
   system: z.object({ type: z.string().optional(), wa_id: z.string().optional() }).optional(),
+  // Media: only the caption is read; the file itself never is (nothing is downloaded).
+  image: captioned,
+  video: captioned,
+  document: captioned,
 });
 
 const statusSchema = z.object({
@@ -97,7 +107,7 @@ function parsedItems<T>(schema: z.ZodType<T>, list: unknown[] | undefined): T[] 
 
 /**
  * What the customer sent: the text typed, the button or row tapped, a reaction, a welcome request,
- * a system notice, or "other" (media, a location...: answered as an empty text).
+ * a system notice, a file (with its caption, if any), or "other" (a location, a contact card...).
  */
 function contentOf(
   m: Message,
@@ -110,6 +120,10 @@ function contentOf(
     if (m.system?.type !== undefined) out.systemType = m.system.type;
     if (m.system?.wa_id !== undefined) out.changedTo = m.system.wa_id;
     return out;
+  }
+  if (MEDIA.has(m.type)) {
+    const caption = (m.image ?? m.video ?? m.document)?.caption?.trim();
+    return caption ? { kind: "media", text: caption } : { kind: "media" };
   }
   if (m.type === "interactive" && m.interactive) {
     const i = m.interactive;

@@ -64,7 +64,8 @@ export interface WaInboundMessage {
   /**
    * "reaction": an emoji put on (or taken off) a business message; "welcome": WhatsApp's request
    * for a greeting when a customer opens the chat the first time; "system": WhatsApp's notice that
-   * the customer changed number (`changedTo`) or their identity changed.
+   * the customer changed number (`changedTo`) or their identity changed; "media": an image, video,
+   * document, voice note or sticker, its caption in `text` when it has one (the file is never read).
    */
   kind:
     | "text"
@@ -74,8 +75,9 @@ export interface WaInboundMessage {
     | "reaction"
     | "welcome"
     | "system"
+    | "media"
     | "other";
-  /** The text typed, or the title of the button / row tapped. */
+  /** The text typed, the title of the button / row tapped, or a file's caption. */
   text?: string;
   /** The id of the button / row tapped, or a template quick reply's payload. */
   replyId?: string;

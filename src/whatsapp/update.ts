@@ -88,6 +88,15 @@ export function updateOf(u: UpdateInput): Update {
       },
     } as Update;
   }
+  // A file without a caption, a location, a contact card: no words, as a photo is on Telegram (the
+  // flows answer "please answer with a text", fallbacks.ts what the bot reads); an empty text
+  // was "I did not understand that" (review s32-whatsapp, 4).
+  if (u.message.kind === "media" || u.message.kind === "other") {
+    return {
+      update_id: u.updateId,
+      message: { message_id: u.messageId, date: u.date, chat, from },
+    } as Update;
+  }
   const text = asCommand(u.message.text ?? "", u.commands);
   const command = /^\/[A-Za-z0-9_]+/.exec(text)?.[0];
   return {

@@ -358,6 +358,14 @@ describe("normalizeWebhook", () => {
                   button: { text: "Renew", payload: "renew:1" },
                 },
                 { from: "9773", id: "wamid.I", timestamp: "13", type: "image", image: { id: "m" } },
+                {
+                  from: "9773",
+                  id: "wamid.C",
+                  timestamp: "14",
+                  type: "document",
+                  document: { id: "d", filename: "bill.pdf", caption: " 9841234567 " },
+                },
+                { from: "9773", id: "wamid.O", timestamp: "15", type: "location", location: {} },
               ],
             }),
           ],
@@ -394,7 +402,17 @@ describe("normalizeWebhook", () => {
         text: "Renew",
         replyId: "renew:1",
       },
-      { wamid: "wamid.I", waId: "9773", name: "Hari", timestamp: 13, kind: "other" },
+      { wamid: "wamid.I", waId: "9773", name: "Hari", timestamp: 13, kind: "media" },
+      // A caption is the words typed with the file (review s32-whatsapp, 4).
+      {
+        wamid: "wamid.C",
+        waId: "9773",
+        name: "Hari",
+        timestamp: 14,
+        kind: "media",
+        text: "9841234567",
+      },
+      { wamid: "wamid.O", waId: "9773", name: "Hari", timestamp: 15, kind: "other" },
     ]);
   });
 

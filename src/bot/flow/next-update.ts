@@ -5,6 +5,7 @@ import type { BotContext, FlowContext } from "../context.ts";
 import { finishWithUpdate } from "../deferred.ts";
 import { idleText } from "../idle.ts";
 import { sayOnLeave } from "../leave.ts";
+import { TYPED_WORDS } from "../typed-words.ts";
 import type { FlowScope } from "./scope.ts";
 
 /**
@@ -129,7 +130,8 @@ export async function nextUpdate(
       if (u.callbackQuery) await u.answerCallbackQuery();
       // No "✅ Confirm" is left under a cancelled confirmation (a tap there would do nothing).
       await retire?.(u);
-      await u.reply(t(s.words.cancelled));
+      const wa = isWhatsAppChat(chatId) ? s.words.cancelledWhatsApp : undefined;
+      await u.reply(t(wa ?? s.words.cancelled, TYPED_WORDS));
       await conversation.halt();
     }
     if (await handledMeanwhile(s, u, reshow, sent)) continue;

@@ -34,6 +34,8 @@ export interface FlowScope {
 export interface FlowWords {
   /** Said when Cancel or /cancel ends the flow. */
   readonly cancelled: string;
+  /** Said instead in a WhatsApp chat, when `cancelled` names a slash command (typed bare there). */
+  readonly cancelledWhatsApp?: string;
   /** The question asked before another command leaves the flow. */
   readonly leaveQuestion: string;
   /** The command that starts the flow again, named by its idle notice ("/addmoney"). */
@@ -47,6 +49,7 @@ export interface FlowWords {
 
 export const ORDER_WORDS: FlowWords = {
   cancelled: "common-cancelled",
+  cancelledWhatsApp: "common-cancelled-whatsapp",
   leaveQuestion: "flow-leave-question",
   again: "/recharge",
 };
