@@ -6,7 +6,8 @@ import { useTestSystem } from "../support/system.ts";
  * it (and /myqr, the shop's QR code whose customers an agent cashes in) in the command menu and
  * /help was a false promise, and a scanned shop code told the customer a shop could add money to
  * their balance. Now neither is offered in staff mode, /myqr says why, a scanned code is a plain
- * /start, and /credit (kept for admins) says the float waits for prepaid mode. Prepaid unchanged.
+ * /start, /register no longer says a shop finds the account when one pays cash, and /credit (kept
+ * for admins) says the float waits for prepaid mode. Prepaid unchanged.
  */
 
 const AGENT = 4851;
@@ -70,6 +71,13 @@ describe("staff mode offers no /cashin or /myqr", () => {
     ).toEqual([]);
   });
 
+  it("/register asks for the number without promising an order or a shop's cash-in", async () => {
+    const asked = await ts.user(CUSTOMER + 1).say("/register", /Share my phone number/);
+    expect(asked.text).toBe(
+      'To register your own phone number, tap "📱 Share my phone number" below.',
+    );
+  });
+
   it("/credit says, at the confirmation and in the agent's receipt, that no customer can spend it yet", async () => {
     const admin = ts.user(ADMIN);
     await admin.say("/credit", /Credit which agent/);
@@ -97,6 +105,8 @@ describe("prepaid mode still offers /cashin and /myqr", () => {
       const agent = all[`chat:${AGENT + 5}${lang}`]?.map((c) => c.command) ?? [];
       expect([lang, agent.includes("cashin"), agent.includes("myqr")]).toEqual([lang, true, true]);
     }
+    const asked = await ts.user(CUSTOMER + 5).say("/register", /Share my phone number/);
+    expect(asked.text).toBe(ts.system.deps.i18n.t("en", "register-prompt"));
     const cashin = all[`chat:${AGENT + 5}`]?.find((c) => c.command === "cashin");
     expect(cashin?.description).toBe("Cash-in for a customer (agents)");
     const help = await ts.user(AGENT + 5).say("/help", /What I can do/);
