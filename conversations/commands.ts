@@ -5,7 +5,9 @@ import { setProfileTexts } from "./shortcut/profile.ts";
 
 /**
  * The command menu Telegram shows, in each language: everyone's (with /addmoney when a gateway is
- * wired), plus /cashin for agents and /credit, /reverse, /books, /settle, /waid for admins in their own chats, and
+ * wired), plus /cashin and /myqr for agents in prepaid mode (in staff mode a customer has no
+ * balance to cash into and may not order, so neither is offered) and /credit, /reverse, /books,
+ * /settle, /waid for admins in their own chats, and
  * /dashboard for both when this deployment runs the back office (`opts.dashboard`: the composition
  * root knows, the chat's deps do not). The bot's description and short description go with them,
  * per language (shortcut/profile.ts).
@@ -34,6 +36,7 @@ export async function registerCommands(
   if (!deps.reminders) names.splice(names.indexOf("reminders"), 1);
   const office = opts.dashboard ? ["dashboard"] : [];
   const agents = deps.settings.agentIds.filter((id) => !deps.settings.adminIds.includes(id));
+  const shop = deps.payment.mode === "prepaid" ? ["cashin", "myqr"] : [];
   for (const locale of LOCALES) {
     const t = translator(deps.i18n, locale);
     const lang = locale === "en" ? {} : { language_code: locale };
@@ -46,7 +49,7 @@ export async function registerCommands(
         await api.setMyCommands(list, { scope: { type: "chat", chat_id: chatId }, ...lang });
       }
     };
-    await scoped(agents, ["cashin", "myqr", ...office]);
+    await scoped(agents, [...shop, ...office]);
     await scoped(deps.settings.adminIds, [
       "credit",
       "reverse",

@@ -964,3 +964,8 @@ cmd-waid = Decide on a held WhatsApp account (admins)
 cashin-held = { $phone }'s account is under review by support (its WhatsApp number writes as another WhatsApp user): no cash-in to it until an admin decides. Take no cash for it now.
 cashin-blocked = { $phone }'s account is blocked by the shop: no cash-in to it (the customer could not use the money). Take no cash for it.
 cashin-moved = { $phone } is no longer the number of the account you were crediting (it left that account meanwhile). Nothing was booked: take no cash for it now; send /cashin again to credit whoever holds the number today.
+# --- h-staffmenu: staff mode offers no /cashin or /myqr; /credit's float waits for prepaid ---
+help-admin-accounts-staff = /credit – credit an agent who paid in, ahead of a switch to prepaid mode: cash-ins are off while orders are paid from the merchant's wallet, so no customer gets a balance from it now; /reverse – reverse a cash-in or a credit, with a reason.
+credit-staff-mode = Cash-ins are off while orders are paid from the merchant's wallet: this agent balance waits for a switch to prepaid mode, and until then no customer can get or spend any of it.
+shortcut-qr-staff-mode = Shop QR codes are off: this shop's orders are paid from the merchant's wallet and only its staff may order, so a customer who scans one could not order here.
+register-prompt-staff = To register your own phone number, tap "📱 Share my phone number" below.

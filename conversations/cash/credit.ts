@@ -51,9 +51,13 @@ export function creditConversation(deps: BotDeps) {
       { minPaisa: MIN_PAISA, maxPaisa: MAX_CREDIT_PAISA },
       { params: { agent: agentText } },
     );
+    // In staff mode the float only waits for a switch to prepaid (cash-ins are off): said at the
+    // confirmation and in the agent's receipt, so nobody reads it as money customers can spend.
+    const staff = deps.payment.mode !== "prepaid";
+    const note = (lt: Translate) => (staff ? `\n\n${lt("credit-staff-mode")}` : "");
     await confirm(
       flow,
-      t("credit-confirm", { agent: agentText, amount: money(t, amount), ref: id }),
+      t("credit-confirm", { agent: agentText, amount: money(t, amount), ref: id }) + note(t),
     );
     const r = await bookOnce(flow, conversation, deps, { id, command: "/credit" }, () =>
       accounts.creditAgent({
@@ -80,12 +84,17 @@ export function creditConversation(deps: BotDeps) {
       );
     }
     if (await firstNotice(conversation, deps, id, "party")) {
-      await push(conversation, deps, agentId, t, (theirs) =>
-        theirs("credit-received", {
-          amount: money(theirs, amount),
-          balance: balance(theirs),
-          ref: id,
-        }),
+      await push(
+        conversation,
+        deps,
+        agentId,
+        t,
+        (theirs) =>
+          theirs("credit-received", {
+            amount: money(theirs, amount),
+            balance: balance(theirs),
+            ref: id,
+          }) + note(theirs),
       );
     }
   };

@@ -7,7 +7,9 @@ import { type Translate, translator } from "../../src/bot/i18n.ts";
  * The /help text for a role (also answered in the middle of a flow, by the flow's wait loop);
  * /balance and /register are a customer's only when customers pay from a balance (prepaid), and
  * /addmoney (and an admin's /topups) only when an online gateway is wired. Each staff role sees
- * every command of theirs (issue 30).
+ * every command of theirs (issue 30); an agent's /cashin and /myqr only in prepaid mode (in staff
+ * mode a customer has no balance to cash into and may not order), and an admin's /credit in staff
+ * mode says the float waits for prepaid mode.
  */
 export function helpText(
   t: Translate,
@@ -21,12 +23,12 @@ export function helpText(
   );
   if (opts.complaints) lines.push(t("help-complain"));
   if (role !== "customer") lines.push(t("help-agent"));
-  if (role === "agent") lines.push(t("help-agent-cashin"), t("help-agent-shop"));
+  if (role === "agent" && opts.prepaid) lines.push(t("help-agent-cashin"), t("help-agent-shop"));
   if (role === "admin") {
     lines.push(
       t("help-admin"),
       t("help-admin-books"),
-      t("help-admin-accounts"),
+      t(opts.prepaid ? "help-admin-accounts" : "help-admin-accounts-staff"),
       t("help-admin-settle"),
     );
     if (opts.topUps) lines.push(t("help-admin-topups"));

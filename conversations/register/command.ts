@@ -25,7 +25,9 @@ export function register(
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
     const phone = await deps.accounts.phoneOf(ctx.from.id);
     const known = phone ? `${t("register-already", { phone: formatPhone(phone) })}\n\n` : "";
-    await ctx.reply(`${known}${t("register-prompt")}`, { reply_markup: contactKeyboard(t) });
+    // Staff mode: registering lets nobody order, and no shop takes cash for a balance there.
+    const prompt = deps.payment.mode === "prepaid" ? "register-prompt" : "register-prompt-staff";
+    await ctx.reply(`${known}${t(prompt)}`, { reply_markup: contactKeyboard(t) });
   });
   priv.on("message:contact", async (ctx) => {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());

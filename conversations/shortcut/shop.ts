@@ -14,7 +14,8 @@ import { isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
  * registers is recorded as the shop's (the first shop stays: accounts' claimShop) and the agent
  * is told. Scanned before registering, the shop waits in the chat's session until the contact is
  * shared (register/ calls `shopOnRegistration`); on WhatsApp the number is the registration, so
- * the shop is recorded at once.
+ * the shop is recorded at once. Prepaid mode only: in staff mode a customer may not order and has
+ * no balance a shop could add to, so /myqr says so and a scanned code is a plain /start.
  */
 
 const SHOP_LINK = /^shop-(\d{1,16})$/;
@@ -51,6 +52,8 @@ export async function shopOnRegistration(deps: BotDeps, ctx: BotContext): Promis
   const agentId = ctx.session.shop;
   if (agentId === undefined || !ctx.from) return;
   delete ctx.session.shop;
+  // Scanned before a switch to staff mode: no shop to join now (nor a /cashin to tell of).
+  if (deps.payment.mode !== "prepaid") return;
   if (await recordShop(deps, ctx, ctx.from.id, agentId)) {
     await ctx.reply(ctx.t("shortcut-shop-joined"));
   }
@@ -62,8 +65,11 @@ export function shopLink(deps: BotDeps): Composer<BotContext> {
   composer.chatType("private").command("start", async (ctx, next) => {
     const m = SHOP_LINK.exec(ctx.match.trim());
     const agentId = m ? Number(m[1]) : Number.NaN;
-    // Only a listed agent's shop: any other payload is a plain /start.
-    if (!deps.settings.agentIds.includes(agentId)) return next();
+    // Only a listed agent's shop: any other payload is a plain /start. In staff mode too (a code
+    // printed before a switch): "the shop can add money to your balance" would be false there.
+    if (!deps.settings.agentIds.includes(agentId) || deps.payment.mode !== "prepaid") {
+      return next();
+    }
     await deps.reactivateChat(ctx.chat.id, ctx.from.id);
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
     const welcome = t("start-welcome", { name: ctx.from.first_name });
@@ -89,6 +95,10 @@ export function myQr(deps: BotDeps): Composer<BotContext> {
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
     if (roleIn(deps.settings, ctx) !== "agent") {
       await ctx.reply(t("shortcut-qr-agents-only"));
+      return;
+    }
+    if (deps.payment.mode !== "prepaid") {
+      await ctx.reply(t("shortcut-qr-staff-mode"));
       return;
     }
     const payload = shopPayload(ctx.from.id);

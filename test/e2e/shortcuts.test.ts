@@ -107,6 +107,11 @@ describe("shortcuts, end to end", () => {
     await u.say("/cancel", /Cancelled/);
     await u.say("/start", /Namaste/);
   });
+});
+
+/** The shop's QR code is prepaid mode's (review s32-accounts, 3): staff mode, test/e2e/staff-menu.test.ts. */
+describe("a shop's QR code, end to end (prepaid mode)", () => {
+  const ts = useTestSystem({ env: { ACCESS_MODE: "prepaid", AGENT_IDS: String(AGENT) } });
 
   it("an agent's /myqr sends the shop's QR code; a customer who scans it and registers is the shop's, and the agent is told", async () => {
     const agent = ts.user(AGENT);

@@ -166,9 +166,12 @@ describe("playground JSON API", () => {
     const commands = (id: number) =>
       users.find((u) => u.id === id)?.commands.map((c) => c.command) ?? [];
     expect(commands(CUSTOMER)).toContain("recharge");
-    // Everyone has /balance; /cashin is in the agent's own menu, /credit and /reverse the admin's.
+    // Everyone has /balance; /dashboard is in the agent's own menu, /credit and /reverse the
+    // admin's. No /cashin: the test system is in staff mode, where cash-ins are off
+    // (test/e2e/staff-menu.test.ts; prepaid mode's agent menu has it).
     expect(commands(CUSTOMER)).toContain("balance");
-    expect(commands(AGENT)).toContain("cashin");
+    expect(commands(AGENT)).toContain("dashboard");
+    expect(commands(AGENT)).not.toContain("cashin");
     expect(commands(ADMIN)).toEqual(expect.arrayContaining(["credit", "reverse"]));
     expect(commands(CUSTOMER)).not.toContain("cashin");
     expect(commands(CUSTOMER)).not.toContain("reverse");
