@@ -75,7 +75,15 @@ function escapeRegExp(s: string): string {
  * happened to contain the bot token, say).
  */
 export function createLogger(opts: LoggerOptions = {}): Logger {
-  const secrets = (opts.secrets ?? []).filter((s) => s.length >= 6);
+  // The line is JSON: a secret with a quote, a backslash or a control character is written
+  // escaped there, so that form is looked for too.
+  const secrets = [
+    ...new Set(
+      (opts.secrets ?? [])
+        .filter((s) => s.length >= 6)
+        .flatMap((s) => [s, JSON.stringify(s).slice(1, -1)]),
+    ),
+  ];
   const scrub = secrets.length
     ? new RegExp(
         secrets

@@ -42,6 +42,36 @@ function fail(what: string, err: unknown, code: number): never {
   process.exit(code);
 }
 
+/** The messages of an error and of what it wraps (its cause; grammY's HttpError: `error`). */
+function messagesOf(err: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current !== undefined && current !== null; depth++) {
+    if (!(current instanceof Error)) {
+      parts.push(String(current));
+      break;
+    }
+    parts.push(current.message);
+    const e = current as { cause?: unknown; error?: unknown };
+    current = e.cause ?? e.error;
+  }
+  return parts.join(" <- ");
+}
+
+/**
+ * The last boundary: an error nothing caught (a rejection left unawaited, a throw in a timer).
+ * Node's own print shows every property of it (grammY's HttpError: the request's URL, the bot
+ * token in it) past pino's scrub; here it goes through pino and the scrubbed line instead, and
+ * the process still ends, as Node's default would: its state is unknown.
+ */
+function crashed(err: unknown): never {
+  const message = messagesOf(err);
+  const stack = err instanceof Error ? err.stack : undefined;
+  system?.logger.fatal({ err: { message, stack } }, "crashed: an error nothing caught");
+  system?.logger.flush();
+  fail("Recharge assistant crashed", message, 1);
+}
+
 /**
  * A port already taken (a second `npm start`, another service) named by the variable that sets
  * it, so the one line says what to change.
@@ -106,6 +136,8 @@ async function main(): Promise<void> {
   // (as PID 1 in a container, an unhandled SIGTERM is ignored until Docker's SIGKILL).
   process.on("SIGTERM", () => onSignal("SIGTERM"));
   process.on("SIGINT", () => onSignal("SIGINT"));
+  process.on("uncaughtException", crashed);
+  process.on("unhandledRejection", crashed);
   try {
     config = loadConfig();
   } catch (e) {

@@ -116,9 +116,21 @@ export function secretsOf(config: Config): string[] {
     config.webhook.secret,
     config.metrics.token,
     config.redis.sentinel?.password,
+    ...redisUrlPasswords(config.redis.url),
     config.topUp.khalti?.secretKey,
     config.whatsapp?.accessToken,
     config.whatsapp?.appSecret,
     config.whatsapp?.verifyToken,
   ].filter((s): s is string => typeof s === "string" && s.length >= 6);
+}
+
+/** REDIS_URL's password as written there (percent-encoded) and as sent to Redis (decoded). */
+function redisUrlPasswords(url: string | undefined): string[] {
+  const written = url ? new URL(url).password : "";
+  if (!written) return [];
+  try {
+    return [written, decodeURIComponent(written)];
+  } catch {
+    return [written];
+  }
 }

@@ -353,4 +353,33 @@ describe("logger", () => {
     expect(all).not.toContain("sandbox-token");
     expect(all).toContain("[redacted]");
   });
+
+  it("never writes a secret that JSON escapes (a quote, a backslash, a tab)", () => {
+    const metricsToken = 'metr"ic\\tok3n-1';
+    const webhookSecret = 'whsec\tquoted"-abcdef-123456';
+    const config = loadConfig({ METRICS_TOKEN: metricsToken, WEBHOOK_SECRET: webhookSecret });
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    const log = createLogger({ secrets: secretsOf(config), destination: sink });
+    log.error({ err: { message: `Bearer ${metricsToken} refused` } }, "metrics");
+    log.warn(`decrypting with ${webhookSecret} failed`);
+    expect(lines).toHaveLength(2);
+    // A reader of the log parses the line: the secret must not come back there, nor be written escaped.
+    const parsed = lines.map((l) => JSON.parse(l) as { err?: { message: string }; msg: string });
+    expect(parsed[0]?.err?.message).toBe("Bearer [redacted] refused");
+    expect(parsed[1]?.msg).toBe("decrypting with [redacted] failed");
+    for (const secret of [metricsToken, webhookSecret])
+      expect(lines.join("")).not.toContain(JSON.stringify(secret).slice(1, -1));
+  });
+
+  it("lists REDIS_URL's password among the secrets, as written and as sent", () => {
+    const config = loadConfig({ REDIS_URL: "redis://app:p%40ss-w0rd-9@cache.internal:6379/0" });
+    expect(secretsOf(config)).toContain("p@ss-w0rd-9");
+    expect(secretsOf(config)).toContain("p%40ss-w0rd-9");
+  });
 });
