@@ -296,7 +296,14 @@ export function createRedisInboundQueue(opts: {
       if (working.has(entryId)) continue;
       const decoded = decode(e);
       if (!decoded) {
-        void redis.xack(k.waInbound, GROUP, entryId).then(() => redis.xdel(k.waInbound, entryId));
+        // Dropped unread; a Redis error here must not end the process (an unhandled rejection
+        // does): the entry stays pending and the next reclaim meets it again (review s32-secrets).
+        void redis
+          .xack(k.waInbound, GROUP, entryId)
+          .then(() => redis.xdel(k.waInbound, entryId))
+          .catch((err: unknown) =>
+            logger.warn({ err: String(err) }, "whatsapp queue entry not dropped"),
+          );
         continue;
       }
       working.add(entryId);
