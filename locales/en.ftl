@@ -642,6 +642,7 @@ history-total-npr = { $total } ({ $npr } from your balance)
 history-total-npr-held = { $total } ({ $npr } held from your balance)
 history-total-npr-returned = { $total } ({ $npr } held, then returned to your balance)
 history-total-npr-merchant = { $total } ({ $npr })
+history-total-returned = { $total } (returned to your balance)
 history-title-month = { $page ->
     [0] Your orders in { $month }:
    *[other] Your orders in { $month } (page { $page }):

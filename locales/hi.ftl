@@ -567,6 +567,7 @@ history-total-npr = { $total } (आपके बैलेंस से { $npr })
 history-total-npr-held = { $total } (आपके बैलेंस से { $npr } रोके गए)
 history-total-npr-returned = { $total } ({ $npr } रोके गए थे, आपके बैलेंस में वापस कर दिए गए)
 history-total-npr-merchant = { $total } ({ $npr })
+history-total-returned = { $total } (आपके बैलेंस में वापस कर दिए गए)
 history-title-month = { $page ->
     [0] { $month } के आपके ऑर्डर:
    *[other] { $month } के आपके ऑर्डर (पेज { $page }):

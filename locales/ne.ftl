@@ -561,6 +561,7 @@ history-total-npr = { $total } (तपाईंको ब्यालेन्�
 history-total-npr-held = { $total } (तपाईंको ब्यालेन्सबाट { $npr } रोकिएको)
 history-total-npr-returned = { $total } ({ $npr } रोकिएको थियो, तपाईंको ब्यालेन्समा फिर्ता गरियो)
 history-total-npr-merchant = { $total } ({ $npr })
+history-total-returned = { $total } (तपाईंको ब्यालेन्समा फिर्ता गरियो)
 history-title-month = { $page ->
     [0] { $month } का तपाईंका अर्डरहरू:
    *[other] { $month } का तपाईंका अर्डरहरू (पृष्ठ { $page }):

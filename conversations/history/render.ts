@@ -8,7 +8,7 @@ import { formatOrderTime } from "../../src/bot/format.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
 import { statusLabel } from "../../src/bot/order-texts.ts";
 import { formatMoney } from "../../src/money.ts";
-import type { Order } from "../../src/orders/model.ts";
+import { chargedPaisa, type Order } from "../../src/orders/model.ts";
 import { type HistoryView, monthLabel, recentMonths, viewData } from "./view.ts";
 
 /**
@@ -55,7 +55,12 @@ function totalText(t: Translate, o: Order): string {
     region: o.region,
     locale: t.locale,
   });
-  if (!o.exchange) return total;
+  if (!o.exchange) {
+    // A failed order its balance held: given back, as an India order's line says (review
+    // s32-receipts 2), never a bare total under "failed".
+    const returned = o.status === "failed" && o.holdId !== undefined && chargedPaisa(o) > 0;
+    return returned ? t("history-total-returned", { total }) : total;
+  }
   const npr = formatMoney(o.exchange.totalPaisa, { region: "np", locale: t.locale });
   // Without a hold the merchant paid (staff mode): no balance gave, held or got anything back.
   if (o.holdId === undefined) return t("history-total-npr-merchant", { total, npr });

@@ -179,6 +179,15 @@ function refundLine(t: Translate, order: Order): string {
   return t("notify-nothing-charged");
 }
 
+/**
+ * What a failed order's receipt adds to its lines, as its push says it: the money returned (or
+ * never taken), and why. A document kept alone must not show a total under "failed" unexplained.
+ */
+export function failedOutcomeLines(t: Translate, order: Order): string[] {
+  if (order.status !== "failed") return [];
+  return [refundLine(t, order), t("notify-reason", { reason: failureReason(t, order) })];
+}
+
 /** The push for a final outcome (a new message, so the phone buzzes). */
 export function finalText(t: Translate, order: Order): string {
   if (order.status === "success") {
@@ -186,11 +195,12 @@ export function finalText(t: Translate, order: Order): string {
       "\n",
     );
   }
+  const [refund = "", reason = ""] = failedOutcomeLines(t, order);
   return [
     t("notify-title-failed", { ref: order.reference }),
-    refundLine(t, order),
+    refund,
     ...receiptLines(t, order),
-    t("notify-reason", { reason: failureReason(t, order) }),
+    reason,
   ].join("\n");
 }
 

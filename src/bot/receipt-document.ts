@@ -4,7 +4,7 @@ import { type DocumentSpec, renderPdf } from "../documents/pdf.ts";
 import { isFinal, type Order } from "../orders/model.ts";
 import { shareReceiptButton } from "./callback-data.ts";
 import type { Translate } from "./i18n.ts";
-import { receiptText } from "./order-texts.ts";
+import { failedOutcomeLines, receiptText } from "./order-texts.ts";
 
 /**
  * The receipt a customer can keep and forward (issue 30): the chat receipt's own lines
@@ -20,12 +20,15 @@ export interface ChatDocument {
   caption: string;
 }
 
-/** The receipt's document, before rendering: its title is the receipt's first line. */
+/**
+ * The receipt's document, before rendering: its title is the receipt's first line. A failed
+ * order's adds what its push said: the money returned (or never taken) and why (review s32-receipts 1).
+ */
 export function receiptDocumentSpec(t: Translate, order: Order): DocumentSpec {
   const [title = "", ...lines] = receiptText(t, order).split("\n");
   return {
     title,
-    lines,
+    lines: [...lines, ...failedOutcomeLines(t, order)],
     footer: t("receipt-doc-footer"),
     at: order.updatedAt ?? order.createdAt,
     lang: t.locale,

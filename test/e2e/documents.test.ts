@@ -108,6 +108,25 @@ describe("documents to keep, end to end", () => {
     expect(pdf).toMatch(/Credit .*\+Rs 20,000 Rs 20,000/);
   });
 
+  it("a failed order's receipt (from /status) says the money came back and why (review s32-receipts 1)", async () => {
+    const u = await funded(3107);
+    await u.mobileToConfirm("9861230000", "100");
+    const { ref, push } = await u.confirmUntil("failed");
+    expect(push.text).toContain("Rs 100 has been returned to your balance.");
+    const status = await u.say(`/status ${ref}`, new RegExp(ref));
+    expect(u.buttons(status)).toContain("📄 Share receipt");
+    const doc = await u.tap("📄 Share receipt", isDocument);
+    const pdf = pdfText(doc.document!.bytes).text;
+    expect(pdf).toContain(`Order ${ref}`);
+    expect(pdf).toContain("Status: failed");
+    expect(pdf).toContain("Rs 100 has been returned to your balance.");
+    // The push's reason line, word for word.
+    const reason = push.text.split("\n").find((l) => l.startsWith("Reason: "));
+    expect(reason).toBeDefined();
+    expect(pdf).toContain(reason!);
+    expect(pdf).toContain("Balance after: Rs 20,000");
+  });
+
   it("/status of a final order offers Share receipt; a tap while a flow waits keeps the question", async () => {
     const u = await funded(3106);
     await u.mobileToConfirm("9841234567", "150");

@@ -89,6 +89,34 @@ describe("the receipt document", () => {
     expect((await hi()).equals(first)).toBe(true);
   });
 
+  it("a failed order's receipt says the money came back and why, as its push did (review s32-receipts 1)", async () => {
+    const failed = order({ status: "failed", providerMessage: "Invalid number" });
+    const text = pdfText((await receiptDocument(t("en"), failed)).bytes).text;
+    expect(text).toContain("Status: failed");
+    expect(text).toContain("Rs 155 has been returned to your balance.");
+    expect(text).toContain("Reason: Invalid number");
+    // An India order paid from the balance: the Nepal rupees given back are named.
+    const india = order({
+      status: "failed",
+      region: "in",
+      exchange: { totalPaisa: 24_800, rateE4: 16_000 },
+    } as Partial<Order>);
+    const inText = pdfText((await receiptDocument(t("en"), india)).bytes).text;
+    expect(inText).toContain("Rs 248 has been returned to your balance.");
+    // Staff mode (no hold): nobody's balance was charged, and it says so.
+    const staff = order({ status: "failed", holdId: undefined, balanceAfterPaisa: undefined });
+    const staffText = pdfText((await receiptDocument(t("en"), staff)).bytes).text;
+    expect(staffText).toContain("Nothing was charged.");
+    expect(staffText).toContain("Reason: the operator did not complete it");
+    // In Nepali too, and a success's receipt gains no such line.
+    const ne = pdfText((await receiptDocument(t("ne"), failed)).bytes).text;
+    expect(ne).toContain("कारण: Invalid number");
+    expect(ne).toContain("Invalid number");
+    const ok = pdfText((await receiptDocument(t("en"), order())).bytes).text;
+    expect(ok).not.toContain("returned");
+    expect(ok).not.toContain("Reason");
+  });
+
   it("the spec is the chat receipt: its title the first line, its lines the rest", () => {
     const o = order();
     const spec = receiptDocumentSpec(t("en"), o);

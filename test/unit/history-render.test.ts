@@ -157,4 +157,22 @@ describe("history page rendering", () => {
     expect(ne).toContain("9876543210 का तपाईंका अर्डरहरू:");
     expect(ne).toContain("(तपाईंको ब्यालेन्सबाट रु 382.40)");
   });
+
+  it("says a failed order's balance money was returned, in Nepal rupees too (review s32-receipts 2)", () => {
+    const price = { amountPaisa: 10_000, feePaisa: 500, discountPaisa: 0, totalPaisa: 10_500 };
+    const held = order({ status: "failed", price, holdId: "h1" } as Partial<Order>);
+    const en = renderHistory(t("en"), page([held], 0, false)).text;
+    expect(en).toContain("Total: Rs 105 (returned to your balance) · Ref: 1741767600001");
+    const ne = renderHistory(t("ne"), page([held], 0, false)).text;
+    expect(ne).toContain("(तपाईंको ब्यालेन्समा फिर्ता गरियो)");
+    // Nobody's balance held it (staff mode), or it succeeded: the bare total, as before.
+    const staff = order({ status: "failed", price } as Partial<Order>);
+    expect(renderHistory(t("en"), page([staff], 0, false)).text).toContain(
+      "Total: Rs 105 · Ref: 1741767600001",
+    );
+    const paid = order({ status: "success", price, holdId: "h1" } as Partial<Order>);
+    expect(renderHistory(t("en"), page([paid], 0, false)).text).toContain(
+      "Total: Rs 105 · Ref: 1741767600001",
+    );
+  });
 });
