@@ -37,7 +37,8 @@ function values(locale: string): Map<string, string> {
 
 /**
  * Latin words of a message value, after placeholders ({ $x }), a selector's head and variant keys
- * ({ $n -> [one] … *[other] … }: the variants' text is checked) and /commands are removed.
+ * ({ $n -> [one] … *[other] … }: the variants' text is checked) and /commands (after a space or
+ * an opening bracket) are removed.
  */
 function latinWords(value: string): string[] {
   const text = value
@@ -45,7 +46,7 @@ function latinWords(value: string): string[] {
     .replace(/^\s*\*?\[[^\]]+\]/gm, " ")
     .replace(/\{[^{}]*\}/g, " ")
     .replace(/[{}]/g, " ")
-    .replace(/(^|\s)\/[a-z_]+/g, " ");
+    .replace(/(^|[\s(])\/[a-z_]+/g, " ");
   return [...text.matchAll(/[A-Za-z][A-Za-z'-]*/g)].map((m) => m[0]);
 }
 
