@@ -16,6 +16,7 @@ import { keyspace } from "../redis/keyspace.ts";
 import { chatIdOfWaId, waIdOfChat } from "../whatsapp/chat-ids.ts";
 import { createRedisWaChatStore, type WaChatStore } from "../whatsapp/chat-store.ts";
 import { createWhatsAppClient } from "../whatsapp/client.ts";
+import { WHATSAPP_COMMANDS } from "../whatsapp/command-words.ts";
 import { sealUserId } from "../whatsapp/held.ts";
 import { createInboundHandler } from "../whatsapp/inbound.ts";
 import { inboundAcceptor } from "../whatsapp/inbound-accept.ts";
@@ -34,32 +35,6 @@ import type { HttpApp } from "./server.ts";
 
 /** The WhatsApp number's settings: WHATSAPP_* (src/config/whatsapp.ts), or the local stand-in's. */
 export type WhatsAppSettings = NonNullable<Base["config"]["whatsapp"]>;
-
-/**
- * Words a WhatsApp customer types for a command (no command menu there): every command the bot
- * answers, so "balance" or "status 123" works like "/balance" (src/whatsapp/update.ts).
- */
-export const WHATSAPP_COMMANDS: ReadonlySet<string> = new Set([
-  "start",
-  "recharge",
-  "balance",
-  "register",
-  "addmoney",
-  "status",
-  "history",
-  "saved",
-  "language",
-  "help",
-  "cancel",
-  "cashin",
-  "credit",
-  "reverse",
-  "books",
-  "topups",
-  "waid",
-  "dashboard",
-  "myqr",
-]);
 
 /** How long a chat's locale (and the person the inbound handler found for it) is trusted. */
 const LOCALE_MS = 15_000;

@@ -1,11 +1,16 @@
+import { typedCommands } from "./command-words.ts";
+
 /** The words of a message the router sends: a template's parameter, buttons, link lines. */
 
 /** A keyboard's callback buttons, row by row (the router's RenderInput rows). */
 export type ButtonRows = { label: string; data: string }[][];
 
-/** Meta: a template parameter has no newline or tab and at most 4 spaces in a row. */
+/**
+ * Meta: a template parameter has no newline or tab and at most 4 spaces in a row. Its words name
+ * the words to type, as every WhatsApp text does (also when rendered again in another language).
+ */
 export function templateText(text: string): string {
-  const flat = text
+  const flat = typedCommands(text)
     .split(/\n+/)
     .map((l) => l.trim())
     .filter(Boolean)

@@ -6,6 +6,7 @@ import { chatCalls, type PassAs } from "./chat-calls.ts";
 import { isFreshWaAccount, isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
 import type { Shown } from "./chat-store.ts";
+import { typedCommands } from "./command-words.ts";
 import { TEMPLATE_MISSING, WhatsAppApiError } from "./errors.ts";
 import type { OwedReply } from "./owed-replies.ts";
 import { heldSends } from "./rate-hold.ts";
@@ -39,8 +40,11 @@ type Payload = Record<string, unknown>;
 
 const WINDOW_MS = 24 * 3600 * 1000;
 
-/** A send's or an edit's words, its link buttons written under them. */
-const textOf = (p: Payload) => withLinks(String(p.text ?? ""), p.reply_markup);
+/**
+ * A send's or an edit's words, its link buttons written under them, naming the words to type for
+ * slash commands (command-words.ts).
+ */
+const textOf = (p: Payload) => withLinks(typedCommands(String(p.text ?? "")), p.reply_markup);
 
 /** A short hash of a text, to remember that a message showed it. */
 const textHash = (text: string) =>
@@ -191,7 +195,7 @@ function documentSender(deps: RouterDeps, out: ReturnType<typeof outbound>) {
     const file = p.document as { bytes?: unknown; filename?: unknown } | undefined;
     if (!(file?.bytes instanceof Uint8Array) || typeof file.filename !== "string")
       throw Object.assign(new Error("sendDocument: no uploaded file"), { status: 400 });
-    const caption = String(p.caption ?? "");
+    const caption = typedCommands(String(p.caption ?? ""));
     const messageId = await store.nextMessageId(chatId);
     const to = waIdOfChat(chatId) as string;
     const { locale } = await deps.localeOf(chatId);
@@ -279,7 +283,7 @@ export function whatsappRouter(input: RouterDeps): WhatsAppRouter {
         return sendDocument(chatId, p, signal);
       case "answerCallbackQuery": {
         if (typeof p.text === "string" && p.text) {
-          await put(chatId, "new", p.text, [], null, signal);
+          await put(chatId, "new", typedCommands(p.text), [], null, signal);
         }
         return true;
       }

@@ -286,7 +286,8 @@ describe("reminders on WhatsApp", () => {
     expect(reminder.kind).toBe("template");
     expect(reminder.text).toContain("9841003301 (NTC Prepaid): you usually recharge around");
     // Review s24-c note 2: the template has no buttons, so its words say what to reply.
-    expect(reminder.text).toContain("Reply /history to pay again");
+    // A WhatsApp text names the word to type, not the slash command (command-words.ts).
+    expect(reminder.text).toContain('Reply "history" to pay again');
     expect(reminder.text).not.toContain("Tap to pay again");
     await ts.system.reminders.tick();
     expect(u.messages().filter((m) => m.text.includes("A reminder"))).toHaveLength(1);

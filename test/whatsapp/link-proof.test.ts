@@ -57,7 +57,7 @@ describe("finding 1: a staff role does not follow a number to the other channel"
     const adminSaw = admin.lastId();
     await stranger.say("link", /^The account of \+977 9800021001 cannot be joined to this chat/);
     await stranger.say("new yes", /now has its own account here/);
-    await stranger.say("credit", /^\/credit is for admins\.$/);
+    await stranger.say("credit", /^"credit" is for admins\.$/);
     await stranger.say("books", /^This command is for admins\.$/);
     expect(await agentFloat(AGENT)).toBe(0);
     expect(admin.chat().filter((m) => m.id > adminSaw && /Your code/.test(m.text))).toEqual([]);
@@ -79,7 +79,7 @@ describe("finding 1: a staff role does not follow a number to the other channel"
     const stranger = waCustomer(ts, stale, "Another");
     await stranger.say("cashin", /registered with us on Telegram/);
     await stranger.say("new yes", /now has its own account here/);
-    await stranger.say("cashin", /^\/cashin is for agents\.$/);
+    await stranger.say("cashin", /^"cashin" is for agents\.$/);
     expect(await agentFloat(AGENT)).toBe(100_000);
   });
 

@@ -75,7 +75,7 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
     expect(await ts.system.orders.listByUser(old, 10)).toEqual([]);
     // The admins' alert comes through the notifier, once for all those messages.
     await admin.waitFor(ALERT);
-    await admin.say("waid", /Send \/waid/);
+    await admin.say("waid", /Send "waid" <number>/);
     expect(alertsAbout(phone)).toHaveLength(1);
   });
 
@@ -199,7 +199,7 @@ describe("a recycled WhatsApp number (same wa_id, another Meta user id): freeze 
     await admin.waitFor(() => alertsAbout(phone).length >= 2);
     expect(alertsAbout(phone).at(-1)).toMatch(/accept arol-9/);
     // Without an id, accept is not taken.
-    await admin.say(`waid +${phone} accept`, /Send \/waid/);
+    await admin.say(`waid +${phone} accept`, /Send "waid" <number>/);
     // The admin answers the first alert: Carol's hold is the one waiting, so nothing is done.
     const refused = await admin.say(`waid +${phone} accept kash-9`, /not kash-9/);
     expect(refused.text).toMatch(/arol-9/);
