@@ -26,8 +26,9 @@ import { createMemoryOwedMarks, createRedisOwedMarks, type OwedMarks } from "./o
 export interface Crossings extends OwedMarks {
   /**
    * Records a reading. `below`: queue `alerts` when the state was not already below (true when
-   * it did), unless the re-arm stored last was taken after `at`. Not below: re-arms, remembering
-   * `at`. Without `at`: no reading is stale.
+   * it did), unless the re-arm stored was taken after `at`. Not below: re-arms, remembering
+   * `at`, unless a re-arm taken after `at` is stored (kept). Without `at`: no reading is stale,
+   * and the re-arm is stored whatever it replaces.
    */
   record(
     name: string,
@@ -121,6 +122,10 @@ export function createMemoryCrossings(outbox: MemoryOutbox, owed?: MemoryOwed): 
     async record(name, below, alerts, at) {
       const readAt = readingTime(at);
       if (!below) {
+        // A re-arm from a later reading stays (as the Redis script keeps it).
+        const was = state.get(name);
+        const newer = was?.below === false && was.armedAt !== undefined ? was.armedAt : undefined;
+        if (readAt !== undefined && newer !== undefined && readAt < newer) return false;
         state.set(
           name,
           readAt === undefined ? { below: false } : { below: false, armedAt: readAt },
@@ -151,7 +156,6 @@ function readingTime(at: number | undefined): number | undefined {
  * previous version's script reads anything but "below" as above and would alert again.
  */
 const ABOVE = "above";
-const aboveValue = (at: number | undefined) => (at === undefined ? ABOVE : `${ABOVE}:${at}`);
 
 // A reading below. KEYS: the crossing's state, the outbox stream. ARGV: the reading's time in ms
 // ('' for none), alerts (JSON)... A re-arm taken after the reading makes it stale: no change.
@@ -171,6 +175,21 @@ const recordBelowScript = luaScript<"state" | "outbox", number>(
   ["state", "outbox"],
   RECORD_BELOW,
 );
+
+// A re-arm with its reading's time. KEYS: the crossing's state. ARGV: the reading's time in ms.
+// A re-arm stored with a later time is kept (review s32-books, nit): re-arms landing out of their
+// readings' order would else keep the older time, and a reading below taken between the two
+// would alert though the wallet was refilled after it.
+const RECORD_ABOVE = `
+local state = redis.call('GET', KEYS[1])
+if state then
+  local armedAt = string.match(state, '^above:(%d+)$')
+  if armedAt and tonumber(ARGV[1]) < tonumber(armedAt) then return 0 end
+end
+redis.call('SET', KEYS[1], 'above:' .. ARGV[1])
+return 1
+`;
+const recordAboveScript = luaScript<"state", number>("raBooksRearm", ["state"], RECORD_ABOVE);
 
 // The hourly count (hourly-window.ts countedIn, the same rules). KEYS: the note, its owed set.
 // ARGV: the order's time, the window's length, the references kept, the order's reference, how
@@ -278,12 +297,12 @@ export function createRedisCrossings(redis: RedisClient, prefix: string): Crossi
     },
     async record(name, below, alerts, at) {
       const readAt = readingTime(at);
-      // Re-arming is one write with nothing to decide: a plain SET, not the script (one command
-      // instead of two, on every reading above the line). It leaves with the turn's other
-      // writes: the execute's answer, written in the same turn (orders/submit.ts).
+      // Re-arming is one command: it leaves with the turn's other writes, the execute's answer
+      // written in the same turn (orders/submit.ts). Without a time, nothing to decide: a SET.
       if (!below) {
         hold();
-        await redis.set(k.crossing(name), aboveValue(readAt));
+        if (readAt === undefined) await redis.set(k.crossing(name), ABOVE);
+        else await recordAboveScript.run(redis, { state: k.crossing(name) }, String(readAt));
         return false;
       }
       const r = await recordBelowScript.run(

@@ -29,6 +29,8 @@ interface Harness {
   queued(): Promise<Notification[]>;
   /** The crossing's stored state as Redis holds it (Redis only). */
   stored?(name: string): Promise<string | null>;
+  /** Another process's crossings on the same store (Redis: its own connection). */
+  another?(): Crossings;
   /** Stores a state as written by the previous version (Redis only). */
   storeAsBefore?(name: string, value: "above" | "below"): Promise<void>;
   close(): Promise<void>;
@@ -51,6 +53,7 @@ function redisHarness(): Harness {
   return {
     crossings: createRedisCrossings(t.redis, t.prefix),
     queued: async () => (await consumer.read(100, 1)).map((d) => d.notification),
+    another: () => createRedisCrossings(t.connect(), t.prefix),
     stored: (name) => t.redis.get(keyspace(t.prefix).crossing(name)),
     storeAsBefore: async (name, value) => {
       await t.redis.set(keyspace(t.prefix).crossing(name), value);
@@ -158,6 +161,34 @@ describe.each([
     expect(await watch({ ...later, at: 999 })).toBe(false);
     expect((await h.queued()).map((n) => n.reference)).toEqual(["1700000000013"]);
     if (h.stored) expect(await h.stored("low-float")).toBe("below");
+  });
+
+  // Review s32-books, nit. Fails on the code before the fix: the older re-arm, landing last,
+  // replaced the newer one, and the low reading between them alerted.
+  it("two re-arms landing out of order keep the newer reading's time", async () => {
+    h = make();
+    const watch = (crossings: Crossings) =>
+      createFloatWatch({ thresholdPaisa: 100_000, adminChatIds: [3001], crossings });
+    const one = watch(h.crossings);
+    const two = watch(h.another?.() ?? h.crossings);
+    const reading = (reference: string, at: number, creditAvailablePaisa: number) => ({
+      reference,
+      status: "queued" as const,
+      at,
+      creditAvailablePaisa,
+      refused: false,
+    });
+    expect(await one(reading("1700000000021", 1_000, 5_000))).toBe(true);
+    // The wallet read high at 2000, low at 2500, high again at 3000 (refilled): the answers land
+    // out of order, the newest re-arm first and the oldest last, then the low one.
+    expect(await one(reading("1700000000024", 3_000, 500_000))).toBe(false);
+    expect(await two(reading("1700000000022", 2_000, 500_000))).toBe(false);
+    if (h.stored) expect(await h.stored("low-float")).toBe("above:3000");
+    expect(await two(reading("1700000000023", 2_500, 5_000))).toBe(false);
+    expect((await h.queued()).map((n) => n.reference)).toEqual(["1700000000021"]);
+    // A low reading after the newest re-arm still alerts (queued() reads what is new).
+    expect(await one(reading("1700000000025", 3_001, 5_000))).toBe(true);
+    expect((await h.queued()).map((n) => n.reference)).toEqual(["1700000000025"]);
   });
 
   it("a re-arm without a time (another crossing's, or the previous version's) stales nothing", async () => {
