@@ -38,6 +38,11 @@ export interface LoginLinks {
   peek(token: string): Promise<LinkRecord | null>;
   /** Spends the link: the first call gets its record, every later one null. */
   spend(token: string): Promise<LinkRecord | null>;
+  /**
+   * Puts a spent link back for the rest of its life: its login handed nothing out (the audit
+   * line could not be written), so the same "Log in" may be tried again. False when it is too late.
+   */
+  unspend(token: string, link: LinkRecord): Promise<boolean>;
   /** Remembers, for the rest of the spent link's life, the session its login made. */
   spentInto(token: string, link: LinkRecord, sessionId: string): Promise<void>;
   /** The hash of the session a link spent less than 10 minutes ago made; null for any other. */
@@ -101,6 +106,12 @@ export function createLoginLinks(opts: {
       if (!isSecretShaped(token)) return null;
       const hash = hashSecret(token);
       return newest(hash, liveLink(await kv.getdel(keys.link(hash)), opts.now()));
+    },
+    async unspend(token, link) {
+      const rest = link.expiresAt - opts.now();
+      if (!isSecretShaped(token) || rest <= 0) return false;
+      await kv.setPx(keys.link(hashSecret(token)), JSON.stringify(link), rest);
+      return true;
     },
     async spentInto(token, link, sessionId) {
       if (!isSecretShaped(token)) return;

@@ -7,8 +7,9 @@ import {
   sessionCookie,
   setSessionCookie,
 } from "../auth.ts";
-import { dashboardRole } from "../deps.ts";
+import { type DashboardRole, dashboardRole } from "../deps.ts";
 import { notice, page, path, personOf } from "../html.ts";
+import type { LinkRecord } from "../links.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 import { hashSecret, isSecretShaped } from "../secret.ts";
 
@@ -86,19 +87,73 @@ export function loginRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
         403,
       );
     }
-    // A new id at every login; the one the browser had (if any) ends here.
-    await parts.sessions.destroy(sessionCookie(c));
-    const id = await parts.sessions.create(link.userId);
-    await parts.links.spentInto(token, link, id);
-    setSessionCookie(c, id, parts.times.absoluteMs);
-    await audit(parts, c, { userId: link.userId, role }, "login");
-    return c.redirect(path("/"), 303);
+    return logIn(c, parts, token, link, role);
   });
 
   app.post("/logout", authenticate(parts), async (c) => {
+    const viewer = c.get("viewer");
     await parts.sessions.destroy(c.get("sessionId"));
     clearSessionCookie(c);
-    await audit(parts, c, c.get("viewer"), "logout");
+    // Ended by now: a failed audit write is logged, never a 500 leaving "am I logged out?" open.
+    await audit(parts, c, viewer, "logout").catch((err: unknown) =>
+      parts.deps.logger.error(
+        { err: String(err), action: "logout", userId: viewer.userId },
+        "an action was done but its audit entry was not written",
+      ),
+    );
     return c.redirect(path("/login?out=1"), 303);
   });
+}
+
+/**
+ * No audit line, no session (review s32-backoffice, left): the login is written to the audit log
+ * before the browser gets the session's id. Before, a failed write answered 500 after the cookie
+ * and the spent link's session mark were given, and a second click on "Log in" got in: a login with
+ * no line at all.
+ */
+async function logIn(
+  c: Context<DashboardEnv>,
+  parts: DashboardParts,
+  token: string,
+  link: LinkRecord,
+  role: DashboardRole,
+) {
+  const id = await parts.sessions.create(link.userId);
+  try {
+    await audit(parts, c, { userId: link.userId, role }, "login");
+  } catch (err) {
+    return notLoggedIn(c, parts, { token, link, id, err });
+  }
+  // A new id at every login; the one the browser had (if any) ends here.
+  await parts.sessions.destroy(sessionCookie(c));
+  await parts.links.spentInto(token, link, id);
+  setSessionCookie(c, id, parts.times.absoluteMs);
+  return c.redirect(path("/"), 303);
+}
+
+/** The login's audit line was not written: its session ends unseen, its link is put back, 503. */
+async function notLoggedIn(
+  c: Context<DashboardEnv>,
+  parts: DashboardParts,
+  f: { token: string; link: LinkRecord; id: string; err: unknown },
+) {
+  // Each best effort: the id was never sent, so a session left behind is one nobody holds.
+  const ended = await parts.sessions.destroy(f.id).then(
+    () => true,
+    () => false,
+  );
+  const again = await parts.links.unspend(f.token, f.link).catch(() => false);
+  parts.deps.logger.error(
+    { err: String(f.err), userId: f.link.userId, sessionEnded: ended, linkBack: again },
+    "a login was refused: its audit entry could not be written",
+  );
+  const retry = again
+    ? html`<p>The link still works: try again in a moment.</p>
+<form method="post" action="${path(`/login/${f.token}`)}">
+<button type="submit" id="confirm">Log in</button>
+</form>`
+    : html`<p>Ask the bot for a new link in a moment.</p>${HELP}`;
+  const body = html`${notice("Not logged in: the back office could not record this login just now. Nothing was done.", "error")}${retry}`;
+  c.header("retry-after", "5");
+  return c.html(page("Not logged in", body), 503);
 }
