@@ -2,7 +2,7 @@ import { type Flow, type Parsed, type Step, wordedMax } from "../../bot/flow/too
 import { checkAmount, type Operator, validateAmount } from "../../catalog/index.ts";
 import { formatMoney } from "../../money.ts";
 import type { IndiaDthBill, Plan } from "../../provider/index.ts";
-import { AMOUNT, BILLED, type IndiaKit, PLAN, type State } from "./steps.ts";
+import { AMOUNT, BILLED, type IndiaKit, PLAN, planKey, type State } from "./steps.ts";
 
 /** The India flow's payment questions: the DTH subscriber's bill, then the plan or amount. */
 
@@ -60,7 +60,9 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
     editKey: "flow-edit-plan",
     // A DTH id edited is another subscriber, with a bill of their own: the amount is asked again
     // (the one kept would be the other subscriber's monthly recharge).
-    holds: (st) => st.kind !== "dth" || st.amountFor === st.billFor,
+    // Another operator or circle (an edited number in another series) has plans and bounds of its
+    // own: the plan is asked again too.
+    holds: (st) => st.planFor === planKey(st) && (st.kind !== "dth" || st.amountFor === st.billFor),
     run: async (st) => {
       const operator = st.operator!;
       const number = st.number!;
@@ -96,6 +98,7 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
         st.amountPaisa = await flow.askNarrowedAmount("india-ask-amount", bounds, "in", { number });
         st.plan = undefined;
         st.amountFor = st.billFor;
+        st.planFor = planKey(st);
         return;
       }
       const planChoices = plans.map((p, i) => ({
@@ -133,6 +136,7 @@ export function planStep({ flow, t, deps }: IndiaKit): Step<State> {
       if (picked === BILLED && billed !== null) st.amountPaisa = billed;
       else st.amountPaisa = st.plan ? st.plan.amountPaisa : Number(picked.slice(AMOUNT.length));
       st.amountFor = st.billFor;
+      st.planFor = planKey(st);
     },
   };
 }

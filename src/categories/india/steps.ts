@@ -47,6 +47,10 @@ export interface State {
   circleSuggested?: boolean;
   kind?: string;
   operator?: Operator;
+  /** The number the operator was answered for: an edited one in another series asks it again. */
+  operatorFor?: string;
+  /** The number (`operatorFor`) the circle was answered with: a re-asked operator asks it again. */
+  circleFor?: string;
   number?: string;
   /** A DTH subscriber's bill, fetched for the number. */
   bill?: IndiaDthBill;
@@ -57,7 +61,14 @@ export interface State {
   amountPaisa?: number;
   /** The subscriber (`billFor`) the amount was chosen for: another one's bill asks it again. */
   amountFor?: string;
+  /** The operator and circle ("<id>/<circle>") the plan or amount was chosen among. */
+  planFor?: string;
   plan?: Plan;
+}
+
+/** The operator and circle a plan or amount is chosen among (their plans, their bounds). */
+export function planKey(st: State): string {
+  return `${st.operator?.id}/${st.circle?.value}`;
 }
 
 /** What a number's series suggests, among what is offered: the operator of this kind, the circle. */
@@ -141,10 +152,21 @@ export function numberStep(kit: IndiaKit): Step<State> {
   };
 }
 
-/** The operator, the number series' suggestion (operator and circle) first when there is one. */
+/**
+ * The operator, the number series' suggestion (operator and circle) first when there is one. An
+ * edited number is asked it again when its series suggests otherwise than the number before's did,
+ * as if typed first (review s32-flows, 6: the first number's operator and circle were kept).
+ */
 export function operatorStep({ flow, t, deps, operators }: IndiaKit): Step<State> {
+  const sameSuggestion = (st: State) => {
+    const [was, now] = [st.operatorFor!, st.number!].map((n) =>
+      suggestionFor(n, st.kind!, operators, st.circles!),
+    );
+    return was!.operator?.id === now!.operator?.id && was!.circle?.value === now!.circle?.value;
+  };
   return {
     name: "operator",
+    holds: (st) => st.kind === "dth" || st.operatorFor === st.number || sameSuggestion(st),
     run: async (st) => {
       const kind = st.kind!;
       const list = operators
@@ -158,6 +180,7 @@ export function operatorStep({ flow, t, deps, operators }: IndiaKit): Step<State
           { columns: 2 },
         );
         st.operator = deps.catalog.operator(Number(picked))!;
+        st.operatorFor = st.number;
         st.circleSuggested = false;
         return;
       }
@@ -171,12 +194,14 @@ export function operatorStep({ flow, t, deps, operators }: IndiaKit): Step<State
       );
       if (picked === SUGGESTED) {
         st.operator = hint.operator;
+        st.operatorFor = st.number;
         // The series named a circle the listing has: that is the circle's answer too.
         if (hint.circle) st.circle = hint.circle;
         st.circleSuggested = hint.circle !== undefined;
         return;
       }
       st.operator = deps.catalog.operator(Number(picked))!;
+      st.operatorFor = st.number;
       st.circleSuggested = false;
     },
   };
@@ -186,8 +211,13 @@ export function operatorStep({ flow, t, deps, operators }: IndiaKit): Step<State
 export function circleStep({ flow, t, operators }: IndiaKit): Step<State> {
   return {
     name: "circle",
+    // Answered again after the operator was (an edited number in another series).
+    holds: (st) => st.circleFor === st.operatorFor,
     run: async (st) => {
-      if (st.circleSuggested) return;
+      if (st.circleSuggested) {
+        st.circleFor = st.operatorFor;
+        return;
+      }
       const circles = st.circles!;
       // The series' circle first, when the number is in a known one (the customer may have
       // picked another operator: a number moves operators more often than circles).
@@ -207,6 +237,7 @@ export function circleStep({ flow, t, operators }: IndiaKit): Step<State> {
         searchable: true,
       });
       st.circle = circles.find((c) => c.value === circleId)!;
+      st.circleFor = st.operatorFor;
     },
   };
 }
