@@ -11,7 +11,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startSystem } from "../../src/system/index.ts";
-import { freePort } from "../support/chaos/env.ts";
+import { startOnFreePort } from "../support/chaos/env.ts";
 import { ChatUser } from "../support/chat.ts";
 import { serveKhaltiStandIn } from "../support/khalti.ts";
 import { type RunningSandbox, TOKEN as SANDBOX_TOKEN, startSandbox } from "../support/sandbox.ts";
@@ -212,13 +212,14 @@ describe.each(COMBINATIONS)("$name", (combo) => {
   let emulator: BotApiEmulator;
   beforeAll(async () => {
     const env: Record<string, string> = { ...BASE, ...combo.env() };
-    if (combo.webhook) {
+    const startAt = async (port?: number) => {
       // PUBLIC_URL must name the port before the start.
-      const port = await freePort();
-      env.PORT = String(port);
-      env.PUBLIC_URL = `http://127.0.0.1:${port}`;
-    }
-    system = viewOf(await startSystem({ config: loadConfig(env), logger: quietLogger() }));
+      const at = port ? { PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` } : {};
+      return viewOf(
+        await startSystem({ config: loadConfig({ ...env, ...at }), logger: quietLogger() }),
+      );
+    };
+    system = combo.webhook ? await startOnFreePort(startAt) : await startAt();
     const emu = combo.chat === "embedded" ? system.emulator : telegram.emulator;
     if (!emu) throw new Error("no Bot API emulator to chat through");
     emulator = emu;

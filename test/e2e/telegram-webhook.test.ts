@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config/index.ts";
 import { PLAYGROUND_TOKEN } from "../../src/local-mode.ts";
 import { createLogger } from "../../src/logger.ts";
 import { startSystem } from "../../src/system/index.ts";
-import { freePort } from "../support/chaos/env.ts";
+import { startOnFreePort } from "../support/chaos/env.ts";
 import {
   E2E_ACCESS,
   type SystemView as System,
@@ -42,7 +42,14 @@ function captureOutput() {
 }
 
 async function startWebhookSystem(env: Record<string, string>, logs: string[]): Promise<System> {
-  const port = await freePort();
+  return startOnFreePort((port) => startWebhookSystemAt(port, env, logs));
+}
+
+async function startWebhookSystemAt(
+  port: number,
+  env: Record<string, string>,
+  logs: string[],
+): Promise<System> {
   const config = loadConfig({
     PORT: String(port),
     METRICS_PORT: "0",

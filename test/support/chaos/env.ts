@@ -45,6 +45,22 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * `start` on a port chosen before it binds (a PUBLIC_URL must name it first), chosen again when
+ * another test file's server took it in between (EADDRINUSE; the system's failed start leaves
+ * nothing running).
+ */
+export async function startOnFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (err) {
+      const inUse = (err as NodeJS.ErrnoException).code === "EADDRINUSE";
+      if (!inUse || attempt === 3) throw err;
+    }
+  }
+}
+
+/**
  * `count` distinct loopback ports nothing listens on right now. Each is held until all are
  * chosen: a port closed at once may be handed out again by the next bind (seen: a 3-node test
  * cluster given one port twice). `clusterBus`: Redis Cluster also binds port + 10,000, so that

@@ -9,7 +9,7 @@ import { deleteKeys } from "../redis.ts";
 import type { SystemView as System } from "../system-view.ts";
 import { type ApiTap, startApiTap } from "./api-tap.ts";
 import { appEnv, startInProcess } from "./app.ts";
-import { type ChaosSecrets, chaosSecrets, freePorts, SHARED_REDIS_URL } from "./env.ts";
+import { type ChaosSecrets, chaosSecrets, SHARED_REDIS_URL } from "./env.ts";
 import { lateParts } from "./late.ts";
 import { LogCapture } from "./logs.ts";
 import {
@@ -55,9 +55,10 @@ export function useInstancePair(name: string, opts: InstancePairOptions = {}): I
   const prefix = `pair:${name}:${randomUUID().slice(0, 8)}:`;
   const parts: Partial<InstancePair> = { secrets, logs, prefix };
   const pair = lateParts<InstancePair>("instance pair", parts);
+  // The instances bind port 0 and the balancer reads the ports they got: a port chosen first and
+  // bound later can be taken in between by another test file's server (seen in CI: EADDRINUSE).
   const ports: number[] = [];
   beforeAll(async () => {
-    ports.push(...(await freePorts(2)));
     parts.proxy = await startRoundRobinProxy(() => ports);
     parts.emu = await startBotApiEmulatorServer({ token: secrets.botToken });
     parts.provider = await startProviderServer({
@@ -79,7 +80,7 @@ export function useInstancePair(name: string, opts: InstancePairOptions = {}): I
           providerBase: pair.provider.base,
           prefix,
           extra: {
-            PORT: String(ports[i]),
+            PORT: "0",
             PUBLIC_URL: pair.proxy.url,
             ...opts.extra,
           },
@@ -90,6 +91,7 @@ export function useInstancePair(name: string, opts: InstancePairOptions = {}): I
       });
     parts.a = await start(0);
     parts.b = await start(1);
+    ports.push(parts.a.port, parts.b.port);
     pair.provider.sandbox.setWebhook(secrets.providerToken, {
       url: `${parts.a.url}/webhooks/provider`,
       secret: secrets.webhookSecret,
