@@ -198,7 +198,10 @@ export function eventFromStatus(
   at: number,
   note?: string,
 ): OrderEvent {
-  const other = otherNumber(order, result);
+  // The aggregator's own transaction id for the order names its recharge: a number echoed in
+  // another form (an ISP login with its realm, a DTH box's id) is not another recharge's (review
+  // s33-rvprov, 2: such an answer left a paid order open for good, its success never told).
+  const other = ourTransaction(order, result) ? null : otherNumber(order, result);
   if (other !== null) return otherRechargeEvent(order, result, other, source, at);
   const status = normalizeProviderStatus(result.status);
   const base = { source, at, transactionId: result.transactionId, payload: payloadOf(result) };
@@ -211,6 +214,10 @@ export function eventFromStatus(
     ...(amount === null ? {} : { wallet: answeredWallet(order, amount) }),
   };
 }
+
+/** Whether a status answer names the transaction the aggregator gave this order. */
+const ourTransaction = (order: Order, result: StatusResult): boolean =>
+  order.transactionId !== undefined && result.transactionId === order.transactionId;
 
 /** The debit inferred for a success answered for another amount than the order's (₹ or Rs). */
 function answeredWallet(order: Order, amountPaisa: number): WalletEffects {
