@@ -71,6 +71,17 @@ export function collisionNote(message: string): string {
   return `the aggregator refused the execute as a duplicate of a reference it already holds ("${message.slice(0, 80)}"). Ours is sent once, so that is another recharge's: a reference counter set back (a restore?). The order failed (a prepaid order's hold returned); check the counter (docs/backup-restore.md).`;
 }
 
+/**
+ * An answer in the success envelope whose own status is "failed" for the merchant's wallet (spec 3:
+ * "failed" is an execution response's status too): the same refusal as a rejected one saying so.
+ * Taken as a plain failure, the customer read "Insufficient balance" as the reason (a false word
+ * about their own balance), no admin was told and the reservation was kept.
+ */
+const acceptedFloatShort = (result: ExecuteResult): boolean =>
+  result.kind === "accepted" &&
+  normalizeProviderStatus(result.status) === "failed" &&
+  isFloatRefusal(result.message);
+
 function executeEvent(result: ExecuteResult, at: number): OrderEvent {
   switch (result.kind) {
     case "accepted":
@@ -80,6 +91,9 @@ function executeEvent(result: ExecuteResult, at: number): OrderEvent {
         at,
         transactionId: result.transactionId,
         ...(result.message ? { providerMessage: result.message.slice(0, 500) } : {}),
+        ...(acceptedFloatShort(result)
+          ? { note: `${FLOAT_SHORT_NOTE} (answered failed)`, floatShort: true as const }
+          : {}),
         wallet: {
           amountPaisa: result.amountPaisa,
           serviceChargePaisa: result.serviceChargePaisa,
@@ -134,7 +148,11 @@ export function readingOf(
   result: ExecuteResult,
 ): { creditAvailablePaisa?: number; refused: boolean } | null {
   if (result.kind === "accepted" && result.creditAvailablePaisa !== null)
-    return { creditAvailablePaisa: result.creditAvailablePaisa, refused: false };
+    return {
+      creditAvailablePaisa: result.creditAvailablePaisa,
+      refused: acceptedFloatShort(result),
+    };
+  if (acceptedFloatShort(result)) return { refused: true };
   if (result.kind === "rejected" && !result.rateLimited && isFloatRefusal(result.message))
     return { refused: true };
   return null;
@@ -180,7 +198,10 @@ export function eventFromStatus(
   at: number,
   note?: string,
 ): OrderEvent {
-  const other = otherNumber(order, result);
+  // The aggregator's own transaction id for the order names its recharge: a number echoed in
+  // another form (an ISP login with its realm, a DTH box's id) is not another recharge's (review
+  // s33-rvprov, 2: such an answer left a paid order open for good, its success never told).
+  const other = ourTransaction(order, result) ? null : otherNumber(order, result);
   if (other !== null) return otherRechargeEvent(order, result, other, source, at);
   const status = normalizeProviderStatus(result.status);
   const base = { source, at, transactionId: result.transactionId, payload: payloadOf(result) };
@@ -193,6 +214,10 @@ export function eventFromStatus(
     ...(amount === null ? {} : { wallet: answeredWallet(order, amount) }),
   };
 }
+
+/** Whether a status answer names the transaction the aggregator gave this order. */
+const ourTransaction = (order: Order, result: StatusResult): boolean =>
+  order.transactionId !== undefined && result.transactionId === order.transactionId;
 
 /** The debit inferred for a success answered for another amount than the order's (₹ or Rs). */
 function answeredWallet(order: Order, amountPaisa: number): WalletEffects {

@@ -53,8 +53,15 @@ const DRIFT = -50_000;
 /** Numbers whose execute answer is lost; of them, those whose amount the aggregator slips (÷ 10). */
 const lost = new Set<string>();
 const slipped = new Set<string>();
-/** References whose status answers the front rewrites: another number, another status word. */
-const misnamed = new Map<string, { connection_no: string; status: string }>();
+/**
+ * References whose status answers the front rewrites: another number, another status word, and
+ * for an order that has its transaction id, another one (an answer naming the order's own
+ * transaction is about its recharge, whatever number it echoes: review s33-rvprov, 2).
+ */
+const misnamed = new Map<
+  string,
+  { connection_no: string; status: string; transaction_id?: string }
+>();
 
 async function front(req: Request, env: unknown, sandbox: Sandbox): Promise<Response> {
   const path = new URL(req.url).pathname;
@@ -76,9 +83,10 @@ async function front(req: Request, env: unknown, sandbox: Sandbox): Promise<Resp
     const said = misnamed.get(String(order_id));
     if (said === undefined || !res.ok) return res;
     const body = (await res.json()) as {
-      data: { status: string; details?: Record<string, unknown> };
+      data: { status: string; transaction_id?: unknown; details?: Record<string, unknown> };
     };
     body.data.status = said.status;
+    if (said.transaction_id !== undefined) body.data.transaction_id = said.transaction_id;
     body.data.details = { ...body.data.details, connection_no: said.connection_no };
     return Response.json(body, { status: res.status });
   }
@@ -272,7 +280,11 @@ describe("a status answer checked against the order before it is applied", () =>
     );
     await orders.submit(placed.reference, { known: placed });
     const done = await reconcileUntil(r, orders, aggregator.client, placed.reference, "success");
-    misnamed.set(done.reference, { connection_no: OTHER_NUMBER, status: "failed" });
+    misnamed.set(done.reference, {
+      connection_no: OTHER_NUMBER,
+      status: "failed",
+      transaction_id: "T-OTHER-RECHARGE",
+    });
     const after = await confirmClaim(done, "failed");
     expect(after.version).toBe(done.version);
     expect(after.contradicted).toBeUndefined();
