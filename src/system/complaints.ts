@@ -41,8 +41,10 @@ export function wireComplaints(
     now: base.now,
     tell: complaintTeller(parts),
     // An order refunded whole is not reminded of (its plan was paid back); the service calls
-    // this only for a whole refund (a partial one leaves the plan running).
+    // this only for a whole refund (a partial one leaves the plan running). A duplicate's refund
+    // leaves it too: the other payment bought the plan (review s33-rvcomp 2).
     refunded: async (c) => {
+      if (c.reason === "duplicate") return;
       await parts.stores.reminders.dropOrder(c.userId, c.orderReference);
     },
   });
