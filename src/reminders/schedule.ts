@@ -177,12 +177,16 @@ export function planFor(state: ReminderState, now: number): Plan {
   return { send, day, wakeAt, forget: forgotten(state, now) };
 }
 
-/** Fields of records long past their due date, and payment times beyond the last TIMES_KEPT. */
+/**
+ * Fields of records long past their due date, and payment times beyond the last TIMES_KEPT. A
+ * number's stop stays (as dropOrder keeps it): the customer asked for none of it, and a payment of
+ * it months later must not start its reminders again (review s33-rvcomp 1).
+ */
 function forgotten(state: ReminderState, now: number): string[] {
   const out: string[] = [];
   for (const [id, record] of state.records) {
     if (now > cycleOf(record, state.times.get(id)).dueAt + FORGET_MS) {
-      out.push(`r:${id}`, `s:${id}`, `o:${id}`);
+      out.push(`r:${id}`, `s:${id}`);
       for (const t of state.times.get(id) ?? []) out.push(`t:${id}:${t}`);
       continue;
     }

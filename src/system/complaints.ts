@@ -11,6 +11,7 @@ import {
   createComplaints,
   isClosed,
 } from "../complaints/index.ts";
+import type { Logger } from "../logger.ts";
 import type { RenderNotice } from "../notify/render.ts";
 import type { Order } from "../orders/model.ts";
 import type { Base } from "./base.ts";
@@ -39,10 +40,12 @@ export function wireComplaints(
     orders: parts.orders,
     logger: base.logger.child({ part: "complaints" }),
     now: base.now,
-    tell: complaintTeller(parts),
+    tell: complaintTeller({ ...parts, logger: base.logger.child({ part: "complaints" }) }),
     // An order refunded whole is not reminded of (its plan was paid back); the service calls
-    // this only for a whole refund (a partial one leaves the plan running).
+    // this only for a whole refund (a partial one leaves the plan running). A duplicate's refund
+    // leaves it too: the other payment bought the plan (review s33-rvcomp 2).
     refunded: async (c) => {
+      if (c.reason === "duplicate") return;
       await parts.stores.reminders.dropOrder(c.userId, c.orderReference);
     },
   });
@@ -53,6 +56,7 @@ function complaintTeller(parts: {
   i18n: I18n<BotContext>;
   send: Send;
   adminIds: readonly number[];
+  logger: Logger;
 }) {
   const localeOf = async (userId: number) => {
     const kept = await parts.accounts.localeOf(userId).catch(() => null);
@@ -61,7 +65,15 @@ function complaintTeller(parts: {
   return async (c: Complaint) => {
     for (const admin of parts.adminIds) {
       const t = translator(parts.i18n, await localeOf(admin));
-      await parts.send(admin, newComplaintText(t, c)).catch(() => undefined); // one admin's blocked chat does not keep the others from hearing
+      // One admin's refused chat does not keep the others from hearing; it is logged, as an
+      // admin who hears of no complaint (never started the bot, blocked it) must be found out.
+      await parts.send(admin, newComplaintText(t, c)).catch((err: unknown) => {
+        const e = err instanceof Error ? err.message : String(err);
+        parts.logger.warn(
+          { complaint: c.reference, admin, err: e },
+          "complaint alert not sent to an admin",
+        );
+      });
     }
   };
 }

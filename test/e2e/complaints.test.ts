@@ -156,6 +156,37 @@ describe.each([
     await u2.say("/reminders", /No reminders coming up/);
   });
 
+  it("a whole refund of a duplicate keeps the number's reminder: the other payment's plan runs (review s33-rvcomp 2)", async () => {
+    // Rs 100 paid twice to one number; the second refunded whole as "charged twice". Before: its
+    // reminder was dropped, so the plan the first payment bought was never reminded of.
+    const u = ts.user(10_523);
+    await paidOrder(ts, u);
+    const second = await u.placeMobile("9841234567", "100");
+    await u.outcome(second, "succeeded");
+    await waitUntil(
+      async () => (await ts.system.orders.get(second))?.status === "success",
+      "the second order's success",
+    );
+    await u.say("/reminders", /9841234567/);
+    const raised = await complaints().raise({
+      userId: 10_523,
+      chatId: 10_523,
+      locale: "en",
+      orderReference: second,
+      reason: "duplicate",
+    });
+    if (!raised.ok) throw new Error("not raised");
+    const all = await complaints().refundableOf(raised.complaint.reference);
+    if (!all.ok) throw new Error("not refundable");
+    const whole = await complaints().resolve(raised.complaint.reference, ADMIN, {
+      text: "charged twice: the second payment is back",
+      refundPaisa: all.paisa,
+    });
+    expect(whole.ok).toBe(true);
+    expect(await balance(10_523)).toBe(40_000);
+    await u.say("/reminders", /9841234567/);
+  });
+
   it("Report a problem tapped while another order waits asks to leave it, then raises", async () => {
     const u = ts.user(10_511);
     const ref = await paidOrder(ts, u);
