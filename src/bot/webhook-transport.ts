@@ -59,20 +59,23 @@ async function readUpdate(req: Request, max: number): Promise<Update> {
 }
 
 /**
- * The Hono handler of Telegram's webhook.
+ * The Hono handler of Telegram's webhook, and the updates it still has in hand (a stop waits for
+ * them, as it waits for the runner's in polling mode).
  *
  * Why this shape: grammY's webhookCallback answers Telegram only when the update is handled, and
  * by default throws after 10 s; Hono then answered 500 and Telegram redelivered the update while
  * the first run was still executing. Here the answer goes out when the update is handled or after
- * `answerWithinMs`, whichever is first (onTimeout "return"), and the handling goes on in the
+ * `answerWithinMs` from the body's reading, whichever is first, and the handling goes on in the
  * background: the chat's turn (chat-order.ts) keeps one chat's updates in order in this process and
  * across instances (the next update, sent once this one was answered, waits), and the update claim
  * (dedupe.ts) keeps its lease renewed until the handling ends, so a redelivery of the same update
  * (to this or another instance) waits for it and is then ignored. A fast update is still answered
  * only once it is done, so an instance that dies mid-update is covered by Telegram's redelivery.
- * The error boundary (error-boundary.ts) is the bot's first middleware, so a handler error never
- * reaches this far; anything else that does is logged here without the context and answered
- * without a 5xx.
+ * One answered early is Telegram's no more: `inHand` counts it until it ends, so a graceful stop
+ * does not close Redis under it (its last writes, the conversation's step, would be lost and the
+ * user told that something went wrong). The error boundary (error-boundary.ts) is the bot's first
+ * middleware, so a handler error never reaches this far; anything else that does is logged here
+ * without the context and answered without a 5xx.
  *
  * The body: grammY checks the secret token header first, and only then is the body read (the
  * adapter's `update`), within `bodyLimitBytes` (413 past it), and handed to the bot only when it is
@@ -80,13 +83,17 @@ async function readUpdate(req: Request, max: number): Promise<Update> {
  */
 export function telegramWebhook<C extends Context>(bot: Bot<C>, opts: TelegramWebhookOptions) {
   const max = opts.bodyLimitBytes ?? TELEGRAM_WEBHOOK_MAX_BODY_BYTES;
+  const answerWithinMs = opts.answerWithinMs ?? 3_000;
   // grammY's own "hono" adapter, with the body read within the cap and checked. grammY reads
-  // `update` only after the secret token matched.
-  const adapter = (c: HonoContext) => {
+  // `update` only after the secret token matched; `read` is told once the body is an update.
+  const adapter = (c: HonoContext, read: () => void) => {
     let answer!: (res: Response) => void;
     return {
       get update() {
-        return readUpdate(c.req.raw, max);
+        return readUpdate(c.req.raw, max).then((u) => {
+          read();
+          return u;
+        });
       },
       header: c.req.header("X-Telegram-Bot-Api-Secret-Token"),
       end: () => answer(c.body("")),
@@ -97,23 +104,55 @@ export function telegramWebhook<C extends Context>(bot: Bot<C>, opts: TelegramWe
       }),
     };
   };
+  // No timeout of grammY's: its "return" answers early but leaves nothing to wait on.
   const callback = webhookCallback(bot, adapter, {
     secretToken: opts.secretToken,
-    onTimeout: "return",
-    timeoutMilliseconds: opts.answerWithinMs ?? 3_000,
+    timeoutMilliseconds: Number.POSITIVE_INFINITY,
   });
-  return async (c: HonoContext): Promise<Response> => {
+  const handling = new Set<Promise<void>>();
+  const refused = (c: HonoContext, err: unknown): Response => {
+    // A body that is not an update will not become one on redelivery.
+    if (err instanceof BodyRefused) {
+      opts.logger.warn({ why: err.message, limit: max }, "telegram webhook: body refused");
+      if (!err.drained) c.header("Connection", "close");
+      return c.body(null, err.status);
+    }
+    opts.logger.error({ err: errorFields(err) }, "telegram webhook update not handled");
+    return c.body(null, 200);
+  };
+  const handler = async (c: HonoContext): Promise<Response> => {
+    let answered = false;
+    let timer: NodeJS.Timeout | undefined;
+    let answerNow = () => {};
+    const timeUp = new Promise<undefined>((resolve) => {
+      answerNow = () => resolve(undefined);
+    });
+    const work = callback(c, () => {
+      timer = setTimeout(answerNow, answerWithinMs);
+    });
+    const tracked: Promise<void> = work
+      .then(
+        () => undefined,
+        (err: unknown) => {
+          // Answered already (early): the failure can only be logged.
+          if (answered) refused(c, err);
+        },
+      )
+      .finally(() => {
+        clearTimeout(timer);
+        handling.delete(tracked);
+      });
+    handling.add(tracked);
     try {
-      return await callback(c);
+      return (await Promise.race([work, timeUp])) ?? c.body("");
     } catch (err) {
-      // A body that is not an update will not become one on redelivery.
-      if (err instanceof BodyRefused) {
-        opts.logger.warn({ why: err.message, limit: max }, "telegram webhook: body refused");
-        if (!err.drained) c.header("Connection", "close");
-        return c.body(null, err.status);
-      }
-      opts.logger.error({ err: errorFields(err) }, "telegram webhook update not handled");
-      return c.body(null, 200);
+      return refused(c, err);
+    } finally {
+      answered = true;
     }
   };
+  return Object.assign(handler, {
+    /** Updates whose handling has not ended (answered early or not). */
+    inHand: () => handling.size,
+  });
 }

@@ -191,7 +191,16 @@ export function topUpReturnRoutes(opts: {
         );
         return c.html(page("checking"), 200, headers);
       }
-      if (!(err instanceof GatewayError)) throw err;
+      if (!(err instanceof GatewayError)) {
+        // The store did not answer (Redis down): the payment is not lost, the reconciler looks it
+        // up once the store is back and the bot tells the chat. The payer is told so, in the
+        // page's words, not the public app's bare JSON 500.
+        opts.logger.error(
+          { err: err instanceof Error ? err.message : String(err) },
+          "top-up return page: the store did not answer; answered 'confirming'",
+        );
+        return c.html(page("confirming"), 503, headers);
+      }
       opts.logger.warn(
         { kind: err.kind },
         "top-up lookup at return failed; the reconciler retries",

@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { RunnerHandle } from "@grammyjs/runner";
 import type { UserFromGetMe } from "grammy/types";
 import type { AnyCategoryModule } from "../categories/index.ts";
 import { ensureRefundMarks } from "../complaints/index.ts";
@@ -142,7 +141,7 @@ async function start(base: Base, opts: SystemOptions, listener: PublicListener, 
   // Stopped in the reverse order of starting: updates, workers, webhooks in flight, the rest.
   return once(async () => {
     if (runner?.isRunning()) await runner.stop();
-    await drained(runner, base.logger);
+    await drained(() => (runner?.size() ?? 0) + (parts.hook?.inHand() ?? 0), base.logger);
     await whatsapp?.stop();
     await idleSweeper.stop();
     await parts.reminders.stop();
@@ -161,15 +160,18 @@ async function start(base: Base, opts: SystemOptions, listener: PublicListener, 
 const DRAIN_MS = 10_000;
 
 /**
- * Waits for the updates the runner already took to be handled: its stop only stops fetching, and
- * an update cut off here would lose what it writes last (the conversation's state, the question's
- * idle deadline) once the Redis connection closes, though Telegram counts it delivered.
+ * Waits for the updates in hand to be handled: the runner's (its stop only stops fetching) and the
+ * Telegram webhook's (answered early, Telegram counts them delivered). An update cut off here
+ * would lose what it writes last (the conversation's state, the question's idle deadline) once
+ * the Redis connection closes, and its user would be told something went wrong.
  */
-async function drained(runner: RunnerHandle | undefined, logger: Logger): Promise<void> {
+async function drained(inHand: () => number, logger: Logger): Promise<void> {
+  if (inHand() === 0) return;
+  logger.info({ updates: inHand() }, "stopping: waiting for the updates in hand");
   const until = Date.now() + DRAIN_MS;
-  while (runner && runner.size() > 0) {
+  while (inHand() > 0) {
     if (Date.now() > until) {
-      logger.warn({ updates: runner.size() }, "stopped with updates still being handled");
+      logger.warn({ updates: inHand() }, "stopped with updates still being handled");
       return;
     }
     await sleep(10);

@@ -18,21 +18,22 @@ export function mountTelegramWebhook(base: Base, app: HttpApp, bot: ProductBot, 
   const { config, logger } = base;
   if (!config.http.publicUrl) return undefined;
   const tokenHash = createHash("sha256").update(token).digest("hex");
-  const hook = {
-    url: `${config.http.publicUrl}/telegram-webhook/${tokenHash.slice(0, 32)}`,
-    path: `/telegram-webhook/${tokenHash.slice(0, 32)}`,
-    secret: tokenHash.slice(32, 64),
+  const path = `/telegram-webhook/${tokenHash.slice(0, 32)}`;
+  const secret = tokenHash.slice(32, 64);
+  const handler = telegramWebhook(bot, {
+    secretToken: secret,
+    answerWithinMs: config.bot.webhookAnswerMs,
+    logger,
+  });
+  app.post(path, handler);
+  base.webhookPosts.add(path);
+  return {
+    url: `${config.http.publicUrl}${path}`,
+    path,
+    secret,
+    /** Updates still being handled, answered to Telegram or not (the stop waits for them). */
+    inHand: handler.inHand,
   };
-  app.post(
-    hook.path,
-    telegramWebhook(bot, {
-      secretToken: hook.secret,
-      answerWithinMs: config.bot.webhookAnswerMs,
-      logger,
-    }),
-  );
-  base.webhookPosts.add(hook.path);
-  return hook;
 }
 export type TelegramHook = ReturnType<typeof mountTelegramWebhook>;
 
