@@ -355,6 +355,7 @@ party-agent = agent { $who }
 party-merchant = the merchant's funds
 accounts-failed = Not done: that receipt number was already used for something else. Nothing was moved; please start again.
 cashin-denied = /cashin is for agents.
+role-gone = Not done: { $command } is no longer yours to use (the shop changed who may). Nothing was moved: no balance changed.
 cashin-staff-mode = Cash-ins are off: this shop's orders are paid from the merchant's wallet, so a customer has no balance to spend here. Take no cash for it; nothing was moved.
 cashin-ask-phone = 💵 Cash-in: the customer's phone number? (10 digits such as 9841234567, or +91 and the number for India)
 cashin-bad-phone = That is not a phone number: type the 10 digits (9841234567) or the number with its country code (+977…, +91…).
