@@ -144,6 +144,7 @@ status-pending = ⏳ pending
 # final yet (a move between them is not sent to the chat; src/orders/model.ts RECEIPT_RANK).
 receipt-status-open = ⏳ with the operator
 receipt-will-follow = We will send you a message as soon as the operator answers, usually within a few minutes.
+status-staff-follow = Not final yet: whoever ordered it gets a message as soon as the operator answers.
 status-unknown = ⏳ checking with the operator
 status-success = ✅ successful
 status-failed = ❌ failed

@@ -130,6 +130,7 @@ status-pending = ⏳ लंबित
 # रसीद पर queued और pending एक जैसे (src/orders/model.ts RECEIPT_RANK).
 receipt-status-open = ⏳ ऑपरेटर के पास
 receipt-will-follow = ऑपरेटर का जवाब आते ही हम आपको संदेश भेजेंगे, आमतौर पर कुछ ही मिनटों में।
+status-staff-follow = अभी अंतिम नहीं: ऑपरेटर का जवाब आते ही ऑर्डर करने वाले को संदेश भेजा जाएगा।
 status-unknown = ⏳ ऑपरेटर से जाँच हो रही है
 status-success = ✅ सफल
 status-failed = ❌ असफल

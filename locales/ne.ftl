@@ -130,6 +130,7 @@ status-pending = ⏳ बाँकी
 # रसिदमा queued र pending उस्तै (src/orders/model.ts RECEIPT_RANK).
 receipt-status-open = ⏳ अपरेटरकहाँ
 receipt-will-follow = अपरेटरले जवाफ दिनासाथ हामी तपाईंलाई सन्देश पठाउनेछौं, प्रायः केही मिनेटभित्र।
+status-staff-follow = अझै टुंगिएको छैन: अपरेटरले जवाफ दिनासाथ अर्डर गर्नेलाई सन्देश जान्छ।
 status-unknown = ⏳ अपरेटरसँग जाँच हुँदै
 status-success = ✅ सफल
 status-failed = ❌ असफल

@@ -56,7 +56,7 @@ export function settleConversation(deps: BotDeps) {
       await flow.reply(refusalOf(t, order, found.allowed));
       return;
     }
-    await flow.reply(statusText(t, order));
+    await flow.reply(statusText(t, order, "staff"));
     const me = flow.env.userId;
     const admins = deps.settings.adminIds;
     const approves = deps.orders.settleNeedsApproval(admins, me);
