@@ -72,4 +72,23 @@ describe("a role removed from the settings while its flow waits at Confirm", () 
     expect((await ledger.balance(account.agent(AGENT))).availablePaisa).toBe(100_000);
     expect((await ledger.balance(account.agent(KEPT_AGENT))).postedPaisa).toBe(0);
   });
+
+  it("a shop's QR code scanned before the agent was removed: the registration records no shop, tells them nothing", async () => {
+    // Review s33-rvagent, 3: the shop waited in the chat's session and, at registration, the
+    // removed agent was told the new customer's name and phone number ("/cashin them").
+    const SHOP = 4936;
+    const SCANNER = 14_937;
+    const first = await start(`${SHOP},${KEPT_AGENT}`, String(OTHER_ADMIN));
+    await first.user(SCANNER).say(`/start shop-${SHOP}`, /scanned a shop's QR code/);
+    await first.stop();
+
+    const second = await start(String(KEPT_AGENT), String(OTHER_ADMIN));
+    const registered = await second.user(SCANNER, { first_name: "Sita" }).register();
+    expect(registered.text).toMatch(/^✅ Registered with/);
+    // The registration's own replies are all sent by now: one more message marks the turn done.
+    await second.user(SCANNER).say("/balance", /balance/i);
+    expect(await second.system.deps.accounts.shopOf(SCANNER)).toBeNull();
+    expect(second.user(SHOP).botTexts()).toEqual([]);
+    expect(second.user(SCANNER).botTexts().join("\n")).not.toContain("customer of this shop");
+  });
 });
