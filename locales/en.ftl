@@ -776,6 +776,7 @@ cmd-statement = Monthly statement (PDF)
 statement-choose = Which month's statement? It comes as a PDF you can keep or forward.
 statement-too-long = The statement of { $month } has too many lines to send as one document. Please ask the shop for it.
 statement-doc-caption = Your statement for { $month }.
+statement-doc-caption-agent = Your own balance's statement for { $month } (the balance that pays your own orders). Your agent balance and its movements: /balance, and My day in the back office (/dashboard).
 statement-doc-title = Statement for { $month }
 statement-doc-holder = Account: { $holder }
 statement-doc-opening = Available to spend at the start: { $balance }

@@ -701,6 +701,7 @@ cmd-statement = मासिक विवरण (पीडीएफ)
 statement-choose = किस महीने का विवरण चाहिए? यह पीडीएफ में आता है, जिसे आप रख सकते हैं या आगे भेज सकते हैं।
 statement-too-long = { $month } के विवरण में एक दस्तावेज़ में भेजने के लिए बहुत अधिक पंक्तियाँ हैं। कृपया दुकान से माँगें।
 statement-doc-caption = { $month } का आपका विवरण।
+statement-doc-caption-agent = { $month } का आपके अपने बैलेंस का स्टेटमेंट (वह बैलेंस जिससे आपके अपने ऑर्डर चुकते हैं)। आपका एजेंट बैलेंस और उसका हिसाब: /balance, और बैक ऑफ़िस (/dashboard)।
 statement-doc-title = { $month } का विवरण
 statement-doc-holder = खाता: { $holder }
 statement-doc-opening = शुरुआत में खर्च के लिए उपलब्ध: { $balance }

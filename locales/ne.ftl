@@ -695,6 +695,7 @@ cmd-statement = मासिक विवरण (पीडीएफ)
 statement-choose = कुन महिनाको विवरण चाहिन्छ? यो पीडीएफमा आउँछ, राख्न वा अरूलाई पठाउन सकिन्छ।
 statement-too-long = { $month } को विवरणमा एउटै कागजातमा पठाउन धेरै लाइन छन्। कृपया पसलसँग माग्नुहोस्।
 statement-doc-caption = { $month } को तपाईंको विवरण।
+statement-doc-caption-agent = { $month } को तपाईंको आफ्नै मौज्दातको विवरण (तपाईंका आफ्नै अर्डर तिर्ने मौज्दात)। तपाईंको एजेन्ट मौज्दात र त्यसको हिसाब: /balance, र ब्याक अफिस (/dashboard)।
 statement-doc-title = { $month } को विवरण
 statement-doc-holder = खाता: { $holder }
 statement-doc-opening = सुरुमा खर्च गर्न मिल्ने: { $balance }
