@@ -15,6 +15,8 @@ const ADMIN = 4933;
 const OTHER_ADMIN = 4934;
 /** An agent who stays: the revoked admin's /credit is for them. */
 const KEPT_AGENT = 4935;
+/** An admin removed while their /reverse waits. */
+const REV_ADMIN = 4938;
 
 describe("a role removed from the settings while its flow waits at Confirm", () => {
   const started: TestSystem[] = [];
@@ -34,8 +36,8 @@ describe("a role removed from the settings while its flow waits at Confirm", () 
     return ts;
   };
 
-  it("/cashin by a revoked agent and /credit by a revoked admin book nothing", async () => {
-    const first = await start(`${AGENT},${KEPT_AGENT}`, `${ADMIN},${OTHER_ADMIN}`);
+  it("/cashin by a revoked agent, /credit and /reverse by revoked admins book nothing", async () => {
+    const first = await start(`${AGENT},${KEPT_AGENT}`, `${ADMIN},${OTHER_ADMIN},${REV_ADMIN}`);
     await first.user(CUSTOMER).register("9779800014932");
     await first.system.ledger.transfer({
       id: "fund-4931",
@@ -52,6 +54,9 @@ describe("a role removed from the settings while its flow waits at Confirm", () 
     await admin.say("/credit", /which agent/);
     await admin.say(String(KEPT_AGENT), /.+/);
     await admin.say("500", /Rs 500/);
+    const reverser = first.user(REV_ADMIN);
+    await reverser.say("/reverse fund-4931", /Why is it reversed/);
+    await reverser.say("agent left the shop", /Reverse receipt fund-4931/);
     await first.stop();
 
     // The agent and one admin are removed from the settings; the bot restarts with them.
@@ -67,6 +72,10 @@ describe("a role removed from the settings while its flow waits at Confirm", () 
     await adminAfter.say("ok", /choose one of the buttons/);
     const credit = await adminAfter.tap("✅ Confirm", /Not done|credited|Credit done/i);
     expect(credit.text).toMatch(/^Not done: \/credit is no longer yours to use/);
+    const reverserAfter = second.user(REV_ADMIN);
+    await reverserAfter.say("ok", /choose one of the buttons/);
+    const reversal = await reverserAfter.tap("✅ Confirm", /Not done|Reversed/);
+    expect(reversal.text).toMatch(/^Not done: \/reverse is no longer yours to use/);
     const ledger = second.system.ledger;
     expect((await ledger.balance(account.customer(CUSTOMER))).postedPaisa).toBe(0);
     expect((await ledger.balance(account.agent(AGENT))).availablePaisa).toBe(100_000);
