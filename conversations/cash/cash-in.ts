@@ -130,6 +130,11 @@ export function cashInConversation(deps: BotDeps) {
       flow,
       confirmText(t, customer, { amount, after: availableNow - amount, ref: id }, repeat),
     );
+    // Removed from AGENT_IDS while the flow waited: the role read at its start is not enough.
+    if ((await flow.roleNow()) !== "agent") {
+      await flow.reply(t("role-gone", { command: "/cashin" }));
+      return;
+    }
     // A hold that came since the number was typed (its new holder wrote meanwhile), the number
     // left the account (/waid release, taken by another account), or the merchant blocked the
     // customer meanwhile: nothing is booked, the cash is not (usably) that account's. Checked

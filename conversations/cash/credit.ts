@@ -59,6 +59,11 @@ export function creditConversation(deps: BotDeps) {
       flow,
       t("credit-confirm", { agent: agentText, amount: money(t, amount), ref: id }) + note(t),
     );
+    // Removed from ADMIN_IDS while the flow waited: the role read at its start is not enough.
+    if ((await flow.roleNow()) !== "admin") {
+      await flow.reply(t("role-gone", { command: "/credit" }));
+      return;
+    }
     const r = await bookOnce(flow, conversation, deps, { id, command: "/credit" }, () =>
       accounts.creditAgent({
         id,

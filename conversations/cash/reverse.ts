@@ -56,6 +56,11 @@ export function reverseConversation(deps: BotDeps) {
       flow,
       t("reverse-confirm", { ref: original.id, amount, from: names.from, to: names.to, reason }),
     );
+    // Removed from ADMIN_IDS while the flow waited: the role read at its start is not enough.
+    if ((await flow.roleNow()) !== "admin") {
+      await flow.reply(t("role-gone", { command: "/reverse" }));
+      return;
+    }
     const r = await bookOnce(flow, conversation, deps, { id: revId, command: "/reverse" }, () =>
       accounts.reverse({ originalId: original.id, adminUserId: flow.env.userId, reason }),
     );

@@ -56,7 +56,7 @@ export function settleConversation(deps: BotDeps) {
       await flow.reply(refusalOf(t, order, found.allowed));
       return;
     }
-    await flow.reply(statusText(t, order));
+    await flow.reply(statusText(t, order, "staff"));
     const me = flow.env.userId;
     const admins = deps.settings.adminIds;
     const approves = deps.orders.settleNeedsApproval(admins, me);
@@ -87,6 +87,11 @@ export function settleConversation(deps: BotDeps) {
       [{ label: t("common-confirm"), value: "yes" }],
       { columns: 1 },
     );
+    // Removed from ADMIN_IDS while the flow waited: the role read at its start is not enough.
+    if ((await flow.roleNow()) !== "admin") {
+      await flow.reply(t("role-gone", { command: "/settle" }));
+      return;
+    }
     const r = await conversation.external(() =>
       deps.orders.settle({ reference: order.reference, outcome: as, adminId: me, reason, admins }),
     );
@@ -145,6 +150,11 @@ async function decideProposal(
       { label: t("settle-decline"), value: "decline" },
     ],
   );
+  // Removed from ADMIN_IDS while the flow waited: the role read at its start is not enough.
+  if ((await flow.roleNow()) !== "admin") {
+    await flow.reply(t("role-gone", { command: "/settle" }));
+    return;
+  }
   if (choice !== "approve") {
     await withdraw(flow, conversation, deps, ref, p);
     return;

@@ -52,8 +52,10 @@ export async function shopOnRegistration(deps: BotDeps, ctx: BotContext): Promis
   const agentId = ctx.session.shop;
   if (agentId === undefined || !ctx.from) return;
   delete ctx.session.shop;
-  // Scanned before a switch to staff mode: no shop to join now (nor a /cashin to tell of).
-  if (deps.payment.mode !== "prepaid") return;
+  // Scanned before a switch to staff mode: no shop to join now (nor a /cashin to tell of). Or
+  // before the agent was removed from AGENT_IDS: no longer a shop, told no customer's name and
+  // number (review s33-rvagent, 3).
+  if (deps.payment.mode !== "prepaid" || !deps.settings.agentIds.includes(agentId)) return;
   if (await recordShop(deps, ctx, ctx.from.id, agentId)) {
     await ctx.reply(ctx.t("shortcut-shop-joined"));
   }

@@ -2,7 +2,7 @@ import { Composer, InlineKeyboard, InputFile } from "grammy";
 import { formatPhone } from "../../src/accounts/index.ts";
 import { statementMonthButton } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
-import type { BotDeps } from "../../src/bot/deps.ts";
+import { type BotDeps, roleIn } from "../../src/bot/deps.ts";
 import type { Aside } from "../../src/bot/flow/toolkit.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import {
@@ -49,13 +49,21 @@ async function send(
   t: Translate,
   month: string,
   read: Awaited<ReturnType<typeof readStatement>>,
+  /**
+   * An agent's: the statement is of their own balance (it pays their own orders), not of the
+   * agent balance they cash in from, which the caption names (review s33-rvagent, 4).
+   */
+  agent = false,
 ) {
   if (!read.s.complete) {
     await u.reply(t("statement-too-long", { month: monthLabel(t.locale, month) }));
     return;
   }
   const doc = await statementDocument(t, read.s, month, read.holder);
-  await u.replyWithDocument(new InputFile(doc.bytes, doc.filename), { caption: doc.caption });
+  const caption = agent
+    ? t("statement-doc-caption-agent", { month: monthLabel(t.locale, month) })
+    : doc.caption;
+  await u.replyWithDocument(new InputFile(doc.bytes, doc.filename), { caption });
 }
 
 export function statement(deps: BotDeps): Composer<BotContext> {
@@ -70,7 +78,8 @@ export function statement(deps: BotDeps): Composer<BotContext> {
     const month = statementMonthButton.parse(ctx.callbackQuery.data);
     if (month === null) return next();
     await ctx.answerCallbackQuery();
-    await send(ctx, await tOf(ctx), month, await readStatement(deps, ctx.from.id, month));
+    const agent = roleIn(deps.settings, ctx) === "agent";
+    await send(ctx, await tOf(ctx), month, await readStatement(deps, ctx.from.id, month), agent);
   });
   return composer;
 }
@@ -87,10 +96,11 @@ export const statementAside: Aside = {
     if (month === null) return false;
     await u.answerCallbackQuery();
     const userId = u.from?.id ?? 0;
+    const agent = roleIn(s.deps.settings, u) === "agent";
     // Read, rendered and sent once, through the outer update: a replay neither renders the PDF
     // again nor keeps the statement's lines in the conversation's state.
     await s.conversation.external(async (outer) =>
-      send(outer, s.t, month, await readStatement(s.deps, userId, month)),
+      send(outer, s.t, month, await readStatement(s.deps, userId, month), agent),
     );
     return true;
   },

@@ -101,7 +101,7 @@ export function orderStatusText(
   /** For an admin: whether the order may be settled now (orders.settleable). */
   settleable?: boolean,
 ): string {
-  const lines = [statusText(t, order)];
+  const lines = [statusText(t, order, role === "customer" ? "owner" : "staff")];
   if (order.transactionId) lines.push(t("status-transaction", { tx: order.transactionId }));
   if (order.status === "failed")
     lines.push(t("status-reason", { reason: failureReason(t, order, role) }));

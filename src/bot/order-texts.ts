@@ -234,13 +234,22 @@ export function contradictedAlertText(
 }
 
 /** An order as /status shows it. */
-export function statusText(t: Translate, order: Order): string {
+export function statusText(
+  t: Translate,
+  order: Order,
+  /** Staff looking up someone's order: the "we will send you a message" is not theirs. */
+  viewer: "owner" | "staff" = "owner",
+): string {
+  const follow =
+    viewer === "owner" || isFinal(order.status)
+      ? followLine(t, order)
+      : `\n${t("status-staff-follow")}`;
   return (
     t("status-result", {
       ...orderParams(t, order),
       status: statusLabel(t, order.status),
       // The one format and the order's own zone, as on its receipt and in /history.
       time: formatOrderTime(order.createdAt, order.region, t.locale),
-    }) + followLine(t, order)
+    }) + follow
   );
 }

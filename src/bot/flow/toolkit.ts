@@ -162,6 +162,17 @@ export class Flow {
     return this.scope.conversation.now();
   }
 
+  /**
+   * The sender's role now, under this process's settings, read from the update being handled
+   * (recorded, so a replay sees the same). `env.role` is the one read at the flow's start and
+   * replayed from its log: an agent or admin removed from AGENT_IDS / ADMIN_IDS while the flow
+   * waited (a restart, the other instance) would still move money at Confirm with it.
+   */
+  roleNow(): Promise<Role> {
+    const settings = this.deps.settings;
+    return this.scope.conversation.external((outer: BotContext) => roleIn(settings, outer));
+  }
+
   /** Says `text` and ends the flow (nothing was placed). */
   async end(text: string): Promise<never> {
     await this.ctx.reply(text);
