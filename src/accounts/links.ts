@@ -278,6 +278,20 @@ return 0
 `,
 );
 
+/**
+ * Deletes the stub a try on no offer leaves (the counted try made a hash with `tries` alone) only
+ * while it is still one: an offer written meanwhile (a new code, asked on another instance between
+ * the read and this delete) stays, and its code works.
+ */
+const dropStub = luaScript<"offer", number>(
+  "raLinkDropStub",
+  ["offer"],
+  `
+if redis.call('HEXISTS', KEYS[1], 'hash') == 0 then return redis.call('DEL', KEYS[1]) end
+return 0
+`,
+);
+
 /** Replaces a hash field's value only while it is ARGV[2] (the link as read). */
 const swapLink = luaScript<"links", number>(
   "raLinkSwap",
@@ -360,7 +374,10 @@ export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): 
         .exec()) as [[unknown, number], [unknown, Record<string, string>]];
       const phone = phoneSchema.safeParse(fields.phone);
       if (!fields.hash || !fields.salt || !phone.success) {
-        await redis.del(key);
+        // A stub (no offer, or it expired) goes; an offer written since stays. A damaged one
+        // (a hash without its phone or salt) goes too: no code could ever match it.
+        if (!fields.hash) await dropStub.run(redis, { offer: key });
+        else await redis.del(key);
         return { ok: false, code: "no_offer" };
       }
       const p: Pending = {

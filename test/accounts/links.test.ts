@@ -247,6 +247,42 @@ describe("a code's life and storage", () => {
     expect(await s.redeem(31_103, replaced)).toEqual({ ok: true, ...offer });
   });
 
+  it("a stale code typed while a new one is asked for (two instances): the new one stands", async () => {
+    // Review s33-rvlink 3: a try on no offer (expired, used) is counted on a stub that is then
+    // deleted; a new offer written between the count and the delete was deleted with it, and the
+    // code just sent was answered "no code is waiting".
+    let between: (() => Promise<void>) | null = null;
+    const real = redis.redis;
+    const client = new Proxy(real, {
+      get(target, prop) {
+        if (prop === "multi") {
+          return () => {
+            const m = target.multi();
+            const exec = m.exec.bind(m);
+            m.exec = (async () => {
+              const read = await exec();
+              const step = between;
+              between = null;
+              if (step) await step();
+              return read;
+            }) as typeof m.exec;
+            return m;
+          };
+        }
+        const v = Reflect.get(target, prop, target);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    const s = createRedisLinks({ redis: client, prefix: `${redis.prefix}stub:` });
+    let fresh = "";
+    between = async () => {
+      fresh = await codeOf(s, 31_104);
+    };
+    expect(await s.redeem(31_104, "123456")).toMatchObject({ ok: false, code: "no_offer" });
+    expect(fresh).toMatch(/^\d{6}$/);
+    expect(await s.redeem(31_104, fresh)).toEqual({ ok: true, ...offer });
+  });
+
   it("knows a text that carries a code (the code, then the command with it), not an example", () => {
     expect(carriesLinkCode("Your code …: 482913\nType it there as: /link 482913\nIt works…")).toBe(
       true,
