@@ -700,7 +700,7 @@ shortfall-add = ➕ Add { $amount } and continue
 shortfall-check-again = 🔄 Check my balance again
 shortfall-pay = To add { $amount }, tap "Pay with Khalti" and pay in the browser. Once it is added, tap "▶ Continue my order" (here or under the message that says it was added): your order comes back to confirm, priced afresh, with your answers.
 shortfall-continue = ▶ Continue my order
-shortfall-gone = That order is no longer waiting (it was cancelled or timed out), and nothing was charged for it. Any money you added is in your balance (/balance): send /recharge to order again.
+shortfall-gone = That order is no longer waiting: it was placed, cancelled or timed out (/history shows the orders you placed). Money you added and have not spent is in your balance (/balance). Send /recharge to order again.
 # --- issue 30 (h-complaints): complaints on orders ---
 cmd-complain = Report a problem with an order
 cmd-complaints = Open complaints (admins)
