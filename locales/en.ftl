@@ -60,6 +60,7 @@ flow-leave-question = Leave this order? What you entered so far will be lost.
 flow-keep = ↩ Keep
 flow-leave = 🚪 Leave
 flow-left = Left. Nothing was charged.
+flow-left-over = That had already ended before this tap, so nothing was left or cancelled by it: an order confirmed there goes on (/history shows your orders).
 flow-other-account = The request open in this chat was started by another account, so it has ended here. Send /start to begin.
 flow-other-account-linked = This chat now uses another account (you joined or left one with /link or /unlink), so the request you started with the account it used before has ended here: nothing more of it was done. Send /start to begin.
 common-private-only = For your safety, orders are only taken in a private chat with me.
