@@ -165,6 +165,9 @@ notify-admin-reversed-settled = ⚠️ Order { $ref } ({ $operator }, { $number 
 notify-reason-unknown = the operator did not complete it
 
 status-prompt = Send the reference number (or the transaction id) of the order.
+lookup-cancelled = Cancelled: nothing was looked up. This changes nothing about any order or payment; /history shows your orders.
+lookup-ended = Stopped: nothing was looked up. This changes nothing about any order or payment; /history shows your orders.
+lookup-leave-question = Stop this look-up?
 status-not-found = I found no order with that number.
 status-not-yours = I found no order with that number.
 status-result = 🧾 Order { $ref }

@@ -148,6 +148,9 @@ notify-admin-reversed-settled = ⚠️ ऑर्डर { $ref } ({ $operator }, 
 notify-reason-unknown = ऑपरेटर ने इसे पूरा नहीं किया
 
 status-prompt = ऑर्डर का रेफ़रेंस नंबर (या ट्रांज़ैक्शन आईडी) भेजिए।
+lookup-cancelled = रद्द कर दिया: कुछ नहीं खोजा गया। इससे किसी ऑर्डर या भुगतान में कुछ नहीं बदलता; आपके ऑर्डर /history में दिखते हैं।
+lookup-ended = रोक दिया: कुछ नहीं खोजा गया। इससे किसी ऑर्डर या भुगतान में कुछ नहीं बदलता; आपके ऑर्डर /history में दिखते हैं।
+lookup-leave-question = यह खोज रोकें?
 status-not-found = उस नंबर का कोई ऑर्डर नहीं मिला।
 status-not-yours = उस नंबर का कोई ऑर्डर नहीं मिला।
 status-result = 🧾 ऑर्डर { $ref }

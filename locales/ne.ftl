@@ -148,6 +148,9 @@ notify-admin-reversed-settled = ⚠️ अर्डर { $ref } ({ $operator }, 
 notify-reason-unknown = अपरेटरले यो पूरा गरेन
 
 status-prompt = अर्डरको सन्दर्भ नम्बर (वा कारोबार आईडी) पठाउनुहोस्।
+lookup-cancelled = रद्द गरियो: केही खोजिएन। यसले कुनै अर्डर वा भुक्तानीमा केही बदल्दैन; तपाईंका अर्डर /history मा देखिन्छन्।
+lookup-ended = रोकियो: केही खोजिएन। यसले कुनै अर्डर वा भुक्तानीमा केही बदल्दैन; तपाईंका अर्डर /history मा देखिन्छन्।
+lookup-leave-question = यो खोजी रोक्ने?
 status-not-found = त्यो नम्बरको कुनै अर्डर भेटिएन।
 status-not-yours = त्यो नम्बरको कुनै अर्डर भेटिएन।
 status-result = 🧾 अर्डर { $ref }

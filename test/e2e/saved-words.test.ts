@@ -7,7 +7,7 @@ import { useTopUpSystem } from "../support/topup-system.ts";
  * cancelled and not charged), nor its Leave question "Leave this order?". Prepaid: the order's
  * money is the customer's; the balance stays what the order left.
  */
-describe("the saved numbers' flows speak of saved numbers, not of charges", () => {
+describe("flows that are no order speak of what they are, not of charges", () => {
   const sys = useTopUpSystem(false);
 
   it("Save as… then /cancel: the saved numbers are as they were, nothing about a charge", async () => {
@@ -39,5 +39,23 @@ describe("the saved numbers' flows speak of saved numbers, not of charges", () =
     const left = u.chat().find((m) => m.id === question.id)?.text ?? "";
     expect(left).not.toContain("Nothing was charged");
     expect(left).toContain("your saved numbers are as they were");
+  });
+
+  it("/status and /history's search, cancelled: no 'Nothing was charged' about a paid order", async () => {
+    const u = sys.ts().user(3396);
+    await u.register();
+    await u.credit(50_000);
+    await u.mobileToConfirm("9841233396", "150");
+    await u.confirmUntil("succeeded");
+    await u.say("/status", /Send the reference number/);
+    const status = await u.say("/cancel", /Cancelled/);
+    expect(status.text).not.toContain("Nothing was charged");
+    expect(status.text).toContain("nothing was looked up");
+    await u.say("/history", /Your last orders/);
+    await u.tap("🔎 Search a number", /Which number or account/);
+    const search = await u.say("/cancel", /Cancelled/);
+    expect(search.text).not.toContain("Nothing was charged");
+    expect(search.text).toContain("nothing was looked up");
+    expect(await sys.balance(3396)).toBe(35_000);
   });
 });
