@@ -713,6 +713,7 @@ cmd-complain = Report a problem with an order
 cmd-complaints = Open complaints (admins)
 complaint-flow-cancelled = No complaint was raised. Send /complain when you want to report a problem.
 complaint-leave-question = Stop raising this complaint? Nothing has been sent yet.
+complaint-flow-ended = Stopped: no complaint was raised or changed. This changes nothing about any order or payment; send /complain when you want to report a problem.
 complaint-not-offered = Complaints are not taken in this chat yet. Please contact the shop.
 complaint-no-orders = You have no orders yet, so there is nothing to complain about.
 complaint-which-order = Which order is the problem with?

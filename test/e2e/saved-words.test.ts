@@ -58,4 +58,20 @@ describe("flows that are no order speak of what they are, not of charges", () =>
     expect(search.text).toContain("nothing was looked up");
     expect(await sys.balance(3396)).toBe(35_000);
   });
+
+  it("a complaint left for another command: no 'Nothing was charged' about the order complained of", async () => {
+    const u = sys.ts().user(3397);
+    await u.register();
+    await u.credit(50_000);
+    await u.mobileToConfirm("9841233397", "150");
+    const { ref } = await u.confirmUntil("succeeded");
+    await u.tap("⚠️ Report a problem", new RegExp(`What went wrong with order ${ref}\\?`));
+    const question = await u.say("/recharge", /Stop raising this complaint\?/);
+    const after = u.lastId();
+    u.emu.clickButton(u.id, "🚪 Leave", { messageId: question.id });
+    await u.emu.waitForBotMessage(u.id, /What would you like to pay/, { afterId: after });
+    const left = u.chat().find((m) => m.id === question.id)?.text ?? "";
+    expect(left).not.toContain("Nothing was charged");
+    expect(left).toContain("no complaint was raised or changed");
+  });
 });
