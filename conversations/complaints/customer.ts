@@ -6,10 +6,14 @@ import { formatMoney } from "../../src/money.ts";
 import { referenceSchema } from "../../src/orders/model.ts";
 import { alreadyOpenText, raisedText, reasonText } from "./texts.ts";
 
-/** A complaint is no order: Cancel and Leave speak of the complaint. */
+/**
+ * A complaint is no order: Cancel, Leave and the idle end speak of the complaint, never "Nothing
+ * was charged" to a customer complaining about a charged order (review s33-rvtruth 5).
+ */
 export const COMPLAINT_WORDS: FlowWords = {
   cancelled: "complaint-flow-cancelled",
   leaveQuestion: "complaint-leave-question",
+  ended: "complaint-flow-ended",
 };
 
 /** How many recent orders /complain offers to choose from. */

@@ -1,6 +1,6 @@
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
+import { Flow, type FlowWords, type Parsed } from "../../src/bot/flow/toolkit.ts";
 import { savedInputOf, savedLabel } from "../../src/bot/saved.ts";
 import { type AnyCategoryModule, billerRule } from "../../src/categories/index.ts";
 import { referenceSchema } from "../../src/orders/model.ts";
@@ -11,6 +11,16 @@ import { checkNickname, type Nickname, type SavedEntry } from "../../src/saved/i
  * delete) and "Save as…" under a success push (names that order's number). Both are small
  * conversations: a command that starts one in the middle of an order asks "Leave this order?".
  */
+
+/**
+ * Naming and editing saved numbers is no order: its Cancel, Leave and idle end must not say
+ * "Nothing was charged" (under a success push that just said "Total paid", review s33-rvtruth 3).
+ */
+const SAVED_WORDS: FlowWords = {
+  cancelled: "saved-flow-cancelled",
+  leaveQuestion: "saved-leave-question",
+  ended: "saved-flow-ended",
+};
 
 /** A nickname typed until it is one: 1-24 characters on one line, re-asked with the reason. */
 function askNickname(flow: Flow, entry: Pick<SavedEntry, "number">): Promise<Nickname> {
@@ -30,7 +40,7 @@ function askNickname(flow: Flow, entry: Pick<SavedEntry, "number">): Promise<Nic
 
 export function savedConversation(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
   return async function saved(conversation: FlowConversation, ctx: FlowContext) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, undefined, SAVED_WORDS);
     const { t } = flow;
     const { userId } = flow.env;
     const store = deps.saved;
@@ -99,7 +109,7 @@ export function saveNameConversation(deps: BotDeps, categories: readonly AnyCate
     ctx: FlowContext,
     reference?: unknown,
   ) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, undefined, SAVED_WORDS);
     const { t } = flow;
     const { userId } = flow.env;
     const store = deps.saved;

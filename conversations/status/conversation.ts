@@ -1,6 +1,6 @@
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
+import { Flow, type FlowWords, type Parsed } from "../../src/bot/flow/toolkit.ts";
 import { canShareReceipt, shareReceiptKeyboard } from "../../src/bot/receipt-document.ts";
 import { ordersOfPhone, phoneOfQuery, phoneOrdersText } from "./by-phone.ts";
 import {
@@ -12,6 +12,16 @@ import {
 } from "./status-text.ts";
 
 /**
+ * A look-up is no order: its Cancel, Leave and idle end must not say "Nothing was charged" about
+ * an order the customer may be asking after because it was charged (review s33-rvtruth 4).
+ */
+const LOOKUP_WORDS: FlowWords = {
+  cancelled: "lookup-cancelled",
+  leaveQuestion: "lookup-leave-question",
+  ended: "lookup-ended",
+};
+
+/**
  * /status: the reference (or transaction id) comes with the command or is asked for; then the order
  * as the store has it. Customers get only their own orders; staff may also ask the aggregator about a
  * number the bot never stored (transient provider errors offer Retry, like every lookup); an admin
@@ -19,7 +29,7 @@ import {
  */
 export function statusConversation(deps: BotDeps) {
   return async function status(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
-    const flow = await Flow.start(conversation, ctx, deps);
+    const flow = await Flow.start(conversation, ctx, deps, undefined, LOOKUP_WORDS);
     const { t } = flow;
     const parse = (text: string): Parsed<string> => {
       const q = parseOrderQuery(text);

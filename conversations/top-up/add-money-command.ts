@@ -22,8 +22,10 @@ export function addMoney(): Composer<BotContext> {
     await ctx.answerCallbackQuery();
     await ctx.conversation.enter(ADD_MONEY_FLOW);
   });
-  // Continue under a credited notice whose order no longer waits (cancelled, timed out): said so,
-  // with the money kept, rather than a silent "no longer active" (a waiting order takes it first).
+  // Continue under a credited notice whose order no longer waits (placed, cancelled, timed out):
+  // said so rather than a silent "no longer active" (a waiting order takes it first). The button
+  // names no order, so the words claim nothing about its money: it may have been placed and paid
+  // with Continue under the question (review s33-rvtruth 1).
   priv.callbackQuery(flowButtons.resume.data, async (ctx) => {
     await ctx.answerCallbackQuery();
     await ctx.reply(ctx.t("shortfall-gone"));

@@ -11,8 +11,11 @@ import type { BotContext } from "./context.ts";
  * flow. The press was delivered once (dedupe ran before), so nothing runs twice.
  */
 /**
- * The words the Leave press ends its flow with, when the flow has its own (FlowWords.ended): set
- * by the flow, which sees the press first, for this update only.
+ * The words the Leave press ends its flow with ("flow-left", or the flow's own FlowWords.ended):
+ * set by the flow, which sees the press first, for this update only. A press no flow saw came
+ * after its flow ended (its order confirmed from the question above, a Cancel, the idle time):
+ * then "Nothing was charged" may be untrue, so it says only that nothing was left (review
+ * s33-rvtruth 2).
  */
 const leftWords = new WeakMap<object, string>();
 export function sayOnLeave(update: object, key: string): void {
@@ -26,7 +29,7 @@ export function leave(): Composer<BotContext> {
     if (target === null) return next();
     const question = ctx.callbackQuery.message;
     // The question says what happened and loses its buttons.
-    await ctx.editMessageText(ctx.t(leftWords.get(ctx.update) ?? "flow-left")).catch(() => {});
+    await ctx.editMessageText(ctx.t(leftWords.get(ctx.update) ?? "flow-left-over")).catch(() => {});
     if (!target.startsWith("/")) {
       // A menu or repeat button: its own handler answers the press.
       ctx.callbackQuery.data = target;

@@ -128,7 +128,33 @@ describe.each([
     await fetch(sys.khalti().act(pidx, "pay")!).then((r) => r.text());
     await u.waitFor(/added to your balance/);
     const gone = await u.tap("▶ Continue my order", /no longer waiting/);
-    expect(gone.text).toContain("nothing was charged for it");
+    expect(gone.text).toContain("Money you added and have not spent is in your balance");
     expect(await sys.balance(3304)).toBe(5_000);
+  });
+
+  it("Continue under the credited notice after the order was placed and paid: no 'nothing was charged'", async () => {
+    const u = sys.ts().user(3307);
+    await u.register();
+    await u.credit(4_000);
+    await u.mobileToConfirm("9841233307", "100", /short/);
+    const pay = await u.tap("➕ Add Rs 60 and continue", /Pay with Khalti/);
+    const link = pay.inlineKeyboard?.flat().find((b) => b.text === "Pay with Khalti");
+    const pidx = new URL(link!.url!).searchParams.get("pidx")!;
+    await fetch(sys.khalti().act(pidx, "pay")!).then((r) => r.text());
+    const credited = await u.waitFor(/added to your balance/);
+    // Continue under the question, not the notice: the order is confirmed, placed and paid.
+    let after = u.lastId();
+    u.emu.clickButton(u.id, "▶ Continue my order", { messageId: pay.id });
+    await u.emu.waitForBotMessage(u.id, /Please check your order/, { afterId: after });
+    await u.confirmUntil("succeeded");
+    expect(await sys.balance(3307)).toBe(0);
+    // The notice's Continue, tapped later, finds no waiting order: it must not say the order was
+    // not charged, nor that the money added is still in the balance (the order spent it).
+    after = u.lastId();
+    u.emu.clickButton(u.id, "▶ Continue my order", { messageId: credited.id });
+    const gone = await u.emu.waitForBotMessage(u.id, /no longer waiting/, { afterId: after });
+    expect(gone.text).not.toContain("nothing was charged");
+    expect(gone.text).not.toContain("Any money you added is in your balance");
+    expect(gone.text).toContain("it was placed, cancelled or timed out");
   });
 });

@@ -174,10 +174,11 @@ async function handledMeanwhile(
   const { conversation, t } = s;
   const data = u.callbackQuery?.data;
   // Leave: the flow ends here and the leave feature runs what the button carries, saying this
-  // flow's own words when "nothing was charged" would not be true.
+  // flow's own words when "nothing was charged" would not be true. Always marked: a press no
+  // flow marked came after its flow ended (leave.ts), where no such words are true.
   if (leaveButton.parse(data) !== null) {
-    const ended = s.words.ended;
-    if (ended) await conversation.external((outer) => sayOnLeave(outer.update, ended));
+    const ended = s.words.ended ?? "flow-left";
+    await conversation.external((outer) => sayOnLeave(outer.update, ended));
     await conversation.halt({ next: true });
   }
   if (CB.keep.is(data)) {
