@@ -4,7 +4,7 @@ import { redisPrefetch } from "../../src/bot/prefetch.ts";
 import { earlyReadsInUpdate, updateEarlyRead } from "../../src/bot/update-reads.ts";
 import { redisLimits } from "../../src/orders/limits.ts";
 import { testRedis } from "../support/redis.ts";
-import { waitUntil } from "../support/wait.ts";
+import { monitorCommands } from "../support/redis-monitor.ts";
 
 /**
  * The spend limits' reads inside an update take the user's buckets from the update's early read
@@ -137,20 +137,15 @@ describe("the spend limits read with the update's early read", () => {
   it("creates a first order's counters, absent at the update's read, with their TTL: no INCRBY, INCR or EXPIRE", async () => {
     const w = world();
     const [spend, count] = w.limits.earlyKeys?.(7) ?? [];
-    const monitor = await t.connect().monitor();
-    const seen: string[] = [];
-    monitor.on("monitor", (_time: string, args: string[]) => {
-      if (args.some((a) => String(a) === spend)) seen.push(String(args[0]).toLowerCase());
-    });
+    const monitor = await monitorCommands(spend!);
+    let seen: string[];
     try {
       await w.update(7, async () => {
         expect(await w.limits.reserve(7, 10_000, "first")).toEqual({ ok: true });
       });
-      // A marker after it: once the monitor shows it, it showed everything before it.
-      await t.redis.get(spend!);
-      await waitUntil(() => seen.includes("get"), "the marker in the monitor");
+      seen = (await monitor.drain((key) => t.redis.get(key))).map((a) => a[0]!);
     } finally {
-      monitor.disconnect();
+      monitor.stop();
     }
     expect(seen.filter((c) => ["incrby", "incr", "expire"].includes(c))).toEqual([]);
     expect(await t.redis.ttl(spend!)).toBeGreaterThan(0);

@@ -11,7 +11,7 @@ import {
 } from "../../src/orders/store.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
-import { waitUntil } from "../support/wait.ts";
+import { monitorCommands } from "../support/redis-monitor.ts";
 
 /**
  * ONE contract suite, run against both adapters. `second()` is another handle on the same data
@@ -419,20 +419,8 @@ describe("order store (redis): the reference counter moved into the money slot",
     const keys = keyspace(t.prefix);
     await t.redis.set(keys.referenceSeqBefore, "9000000");
     const store = createRedisOrderStore({ redis: t.connect(), prefix: t.prefix, now: () => 5_000 });
-    const monitor = await t.connect().monitor();
-    const seen: string[][] = [];
-    monitor.on("monitor", (_time: string, args: string[]) => {
-      if (args.some((a) => String(a).startsWith(t.prefix))) seen.push(args.map(String));
-    });
-    const marker = `${t.prefix}marker`;
-    const commands = async () => {
-      // A marker after the calls: once the monitor shows it, it showed everything before it.
-      await t.redis.get(marker);
-      await waitUntil(() => seen.some((a) => a[1] === marker), "the marker in the monitor");
-      const out = seen.filter((a) => a[1] !== marker);
-      seen.length = 0;
-      return out;
-    };
+    const monitor = await monitorCommands(t.prefix);
+    const commands = () => monitor.drain((key) => t.redis.get(key));
     const reads = (cs: string[][], key: string) =>
       cs.filter((a) => a[0]?.toLowerCase() === "get" && a[1] === key).length;
     try {
@@ -452,7 +440,7 @@ describe("order store (redis): the reference counter moved into the money slot",
       expect(reads(two, keys.referenceSeq)).toBe(1);
       expect(reads(two, keys.referenceSeqBefore)).toBe(0);
     } finally {
-      monitor.disconnect();
+      monitor.stop();
     }
   });
 });
