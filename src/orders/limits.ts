@@ -153,13 +153,21 @@ export function memoryLimits(s: LimitSettings): SpendLimits {
 // so the usual path (a reservation within the limits) reads nothing, and a counter gets its TTL
 // only when this call created it. The verdict is kept under the order's key in the same command
 // that finds one kept already (SET NX GET, Redis 7): then this is a replay, which takes back what
-// it just counted and answers the first verdict; a key released since reserves afresh. Commands
-// with the script's own: 6 for a user's first order of the day (two new counters), 4 for one more
-// in the same hour. A replay counts and takes back (6 instead of 2): replays are rare.
+// it just counted and answers the first verdict; a key released since reserves afresh. ARGV[8],
+// ARGV[9]: '1' when the update's early read found the spend or the count counter absent: it is
+// then created with its TTL in one command (SET NX EX) instead of INCRBY and EXPIRE; when it is
+// there after all (another chat's reservation since), SET NX writes nothing and INCRBY counts as
+// without the hint. Commands with the script's own: 4 for a user's first order of the day seen
+// absent (6 unseen: two EXPIREs), 4 for one more in the same hour. A replay counts and takes
+// back (6 instead of 2): replays are rare.
 const RESERVE = `
 local amount = tonumber(ARGV[1])
-local spent = redis.call('INCRBY', KEYS[1], amount)
-local count = redis.call('INCR', KEYS[2])
+local spentNew = ARGV[8] == '1' and redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[4])
+local spent = amount
+if not spentNew then spent = redis.call('INCRBY', KEYS[1], amount) end
+local countNew = ARGV[9] == '1' and redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[5])
+local count = 1
+if not countNew then count = redis.call('INCR', KEYS[2]) end
 local verdict = 'ok'
 if spent > tonumber(ARGV[2]) then verdict = 'daily_cap'
 elseif count > tonumber(ARGV[3]) then verdict = 'rate' end
@@ -171,8 +179,8 @@ if prior == 'released' then
   prior = false
 end
 if verdict == 'ok' and not prior then
-  if spent == amount then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
-  if count == 1 then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
+  if spent == amount and not spentNew then redis.call('EXPIRE', KEYS[1], ARGV[4]) end
+  if count == 1 and not countNew then redis.call('EXPIRE', KEYS[2], ARGV[5]) end
   return verdict
 end
 if spent == amount then redis.call('DEL', KEYS[1]) else redis.call('DECRBY', KEYS[1], amount) end
@@ -181,7 +189,7 @@ if prior then return prior end
 return verdict
 `;
 const reserveScript = luaScript<"spend" | "count" | "seen", string>(
-  "raLimitReserve",
+  "raLimitReserve2",
   ["spend", "count", "seen"],
   RESERVE,
 );
@@ -236,6 +244,12 @@ export function redisLimits(redis: RedisClient, prefix: string, s: LimitSettings
     const [spent, count] = await redis.mget(spendKey, countKey);
     return [Number(spent ?? 0), Number(count ?? 0)];
   };
+  /**
+   * Per counter, '1' when the update's early read found it absent (a hint only: the reservation's
+   * SET NX checks it again), '' when it was there or not read early.
+   */
+  const absentAtStart = async (key: string): Promise<string> =>
+    (await s.early?.read(key)) === null ? "1" : "";
   /** Before a write of the user's buckets: the update's later reads go to Redis. */
   const dropEarly = (userId: number, ...more: string[]) =>
     s.early?.drop([...keys(userId), ...more]);
@@ -254,15 +268,14 @@ export function redisLimits(redis: RedisClient, prefix: string, s: LimitSettings
       return room(s, spent, count);
     },
     async reserve(userId, amount, key) {
-      dropEarly(userId);
       const t = now();
+      const spend = k.spendDay(userId, dayOf(t));
+      const count = k.countHour(userId, hourOf(t));
+      const [spendNew, countNew] = await Promise.all([absentAtStart(spend), absentAtStart(count)]);
+      dropEarly(userId, spend, count);
       const v = await reserveScript.run(
         redis,
-        {
-          spend: k.spendDay(userId, dayOf(t)),
-          count: k.countHour(userId, hourOf(t)),
-          seen: k.reserved(userId, key),
-        },
+        { spend, count, seen: k.reserved(userId, key) },
         String(amount),
         String(s.dailyCapPaisa),
         String(s.ordersPerHour),
@@ -270,6 +283,8 @@ export function redisLimits(redis: RedisClient, prefix: string, s: LimitSettings
         String(TTL.countHourSeconds),
         String(TTL.reservedSeconds),
         okKept(dayOf(t), hourOf(t), amount),
+        spendNew,
+        countNew,
       );
       return toVerdict(v);
     },

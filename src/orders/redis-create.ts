@@ -70,11 +70,12 @@ export async function createOrder(
     const { keys, argv } = createArgs(env, valid, numbered, at, seed);
     return orderCreate.run(redis, keys, ...argv);
   };
-  let reply = await run("");
+  let reply = await run(numbered ? await env.firstSeed() : "");
   // The counter is not there yet: seeded, in the same step, from what seedOf reads.
   if (reply[0] === -2) reply = await run(await env.seedOf());
   const [code, ref, third] = reply;
   if (ref === undefined) throw new Error("the reference counter was not seeded");
+  if (numbered) env.numbered();
   if (code === -1) throw new ReferenceInUseError(ref);
   if (code === 2) {
     const r = parseLedgerReply(third);

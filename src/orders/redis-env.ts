@@ -25,6 +25,16 @@ export interface RedisOrderEnv {
    * day (SEED_AHEAD_MS), so the numbers of both never meet while both run.
    */
   seedOf(): Promise<string>;
+  /**
+   * The seed a numbering's first pass carries: seedOf's until this process numbered once (then
+   * '': the counter is there, and a counter lost since asks for one, a second pass). The script
+   * uses a seed only where the counter is absent, so carrying it changes no number; it spares a
+   * process's first orders on a counter not there yet (a fresh Redis) the pass that finds it
+   * absent, at one GET of the old key on each process's first numbering.
+   */
+  firstSeed(): Promise<string>;
+  /** A numbering succeeded: the counter exists. */
+  numbered(): void;
 }
 
 export function createRedisOrderEnv(opts: {
@@ -65,6 +75,22 @@ export function createRedisOrderEnv(opts: {
     return String(Math.max(before, Math.floor(now())) + SEED_AHEAD_MS);
   };
 
+  let counterSeen = false;
+  // One read of the old key shared by the first numberings in flight together (the seed is as
+  // fresh as each one's own read would be: taken while they wait).
+  let seedInFlight: Promise<string> | undefined;
+  const firstSeed = async () => {
+    if (counterSeen) return "";
+    seedInFlight ??= seedOf().finally(() => {
+      seedInFlight = undefined;
+    });
+    return seedInFlight;
+  };
+  const numbered = () => {
+    counterSeen = true;
+  };
+
   const owedSet = (name: string) => k.crossing(`owed:${name}`);
-  return { redis, k, ledger: ledgerKeys(k), owedSet, now, hold, load, loadMany, seedOf };
+  const ledger = ledgerKeys(k);
+  return { redis, k, ledger, owedSet, now, hold, load, loadMany, seedOf, firstSeed, numbered };
 }

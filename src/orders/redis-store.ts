@@ -40,8 +40,16 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
   return {
     async nextReference() {
       const at = String(Math.floor(now()));
-      const ref = await nextReference.run(redis, { seq: k.referenceSeq }, at, "");
-      if (ref !== null) return ref;
+      const ref = await nextReference.run(
+        redis,
+        { seq: k.referenceSeq },
+        at,
+        await env.firstSeed(),
+      );
+      if (ref !== null) {
+        env.numbered();
+        return ref;
+      }
       const seeded = await nextReference.run(
         redis,
         { seq: k.referenceSeq },
@@ -49,6 +57,7 @@ export function createRedisOrderStore(opts: RedisOrderStoreOptions): OrderStore 
         await env.seedOf(),
       );
       if (seeded === null) throw new Error("the reference counter was not seeded");
+      env.numbered();
       return seeded;
     },
     create: (order, o) => createOrder(env, order, o),

@@ -4,6 +4,7 @@ import { redisPrefetch } from "../../src/bot/prefetch.ts";
 import { earlyReadsInUpdate, updateEarlyRead } from "../../src/bot/update-reads.ts";
 import { redisLimits } from "../../src/orders/limits.ts";
 import { testRedis } from "../support/redis.ts";
+import { monitorCommands } from "../support/redis-monitor.ts";
 
 /**
  * The spend limits' reads inside an update take the user's buckets from the update's early read
@@ -131,5 +132,55 @@ describe("the spend limits read with the update's early read", () => {
     expect(await left).toEqual({ spendLeftPaisa: 40_000, ordersLeft: 1 });
     expect(await w.limits.headroom(7)).toEqual({ spendLeftPaisa: 40_000, ordersLeft: 1 });
     expect(w.mget).toHaveBeenCalledTimes(2);
+  });
+
+  it("creates a first order's counters, absent at the update's read, with their TTL: no INCRBY, INCR or EXPIRE", async () => {
+    const w = world();
+    const [spend, count] = w.limits.earlyKeys?.(7) ?? [];
+    const monitor = await monitorCommands(spend!);
+    let seen: string[];
+    try {
+      await w.update(7, async () => {
+        expect(await w.limits.reserve(7, 10_000, "first")).toEqual({ ok: true });
+      });
+      seen = (await monitor.drain((key) => t.redis.get(key))).map((a) => a[0]!);
+    } finally {
+      monitor.stop();
+    }
+    expect(seen.filter((c) => ["incrby", "incr", "expire"].includes(c))).toEqual([]);
+    expect(await t.redis.ttl(spend!)).toBeGreaterThan(0);
+    expect(await t.redis.ttl(count!)).toBeGreaterThan(0);
+    expect(await w.limits.headroom(7)).toEqual({ spendLeftPaisa: 40_000, ordersLeft: 1 });
+  });
+
+  it("counts on top of counters another chat created after the update's read, their TTL kept", async () => {
+    const w = world();
+    const [spend, count] = w.limits.earlyKeys?.(7) ?? [];
+    await w.update(8, async () => {
+      await w.other.reserve(7, 5_000, "another chat");
+      expect(await w.limits.reserve(7, 10_000, "mine")).toEqual({ ok: true });
+    });
+    expect(await w.limits.headroom(7)).toEqual({ spendLeftPaisa: 35_000, ordersLeft: 0 });
+    expect(await t.redis.ttl(spend!)).toBeGreaterThan(0);
+    expect(await t.redis.ttl(count!)).toBeGreaterThan(0);
+    // Refused (the hour's count is spent): what it counted is taken back, the other's stays.
+    await w.update(9, async () => {
+      expect(await w.limits.reserve(7, 1_000, "third")).toEqual({ ok: false, reason: "rate" });
+    });
+    expect(await w.limits.headroom(7)).toEqual({ spendLeftPaisa: 35_000, ordersLeft: 0 });
+  });
+
+  it("gives a TTL to counters the update saw that expired before the reservation", async () => {
+    const w = world();
+    const [spend, count] = w.limits.earlyKeys?.(7) ?? [];
+    await w.other.reserve(7, 5_000, "earlier");
+    await w.update(10, async () => {
+      expect(await w.limits.headroom(7)).toEqual({ spendLeftPaisa: 45_000, ordersLeft: 1 });
+      await t.redis.del(spend!, count!);
+      expect(await w.limits.reserve(7, 10_000, "after expiry")).toEqual({ ok: true });
+    });
+    expect(await w.limits.headroom(7)).toEqual({ spendLeftPaisa: 40_000, ordersLeft: 1 });
+    expect(await t.redis.ttl(spend!)).toBeGreaterThan(0);
+    expect(await t.redis.ttl(count!)).toBeGreaterThan(0);
   });
 });

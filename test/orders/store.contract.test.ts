@@ -11,6 +11,7 @@ import {
 } from "../../src/orders/store.ts";
 import { keyspace } from "../../src/redis/keyspace.ts";
 import { placedOrder, testRedis } from "../support/orders.ts";
+import { monitorCommands } from "../support/redis-monitor.ts";
 
 /**
  * ONE contract suite, run against both adapters. `second()` is another handle on the same data
@@ -411,5 +412,35 @@ describe("order store (redis): the reference counter moved into the money slot",
     t = testRedis("store-seq");
     const store = createRedisOrderStore({ redis: t.redis, prefix: t.prefix, now: () => 5_000 });
     expect(await store.nextReference()).toBe(String(5_000 + 86_400_000 + 1));
+  });
+
+  it("numbers a process's first order on a counter not there yet in one pass; later ones read no old key", async () => {
+    t = testRedis("store-seq");
+    const keys = keyspace(t.prefix);
+    await t.redis.set(keys.referenceSeqBefore, "9000000");
+    const store = createRedisOrderStore({ redis: t.connect(), prefix: t.prefix, now: () => 5_000 });
+    const monitor = await monitorCommands(t.prefix);
+    const commands = () => monitor.drain((key) => t.redis.get(key));
+    const reads = (cs: string[][], key: string) =>
+      cs.filter((a) => a[0]?.toLowerCase() === "get" && a[1] === key).length;
+    try {
+      const first = await store.create(placedOrder({ reference: "1", idempotencyKey: "s-1" }), {
+        numbered: true,
+      });
+      expect(first.order.reference).toBe(String(9_000_000 + 86_400_000 + 1));
+      const one = await commands();
+      // The counter read once (one pass of the create's script), the old key once (the seed).
+      expect(reads(one, keys.referenceSeq)).toBe(1);
+      expect(reads(one, keys.referenceSeqBefore)).toBe(1);
+      const second = await store.create(placedOrder({ reference: "1", idempotencyKey: "s-2" }), {
+        numbered: true,
+      });
+      expect(second.order.reference).toBe(String(9_000_000 + 86_400_000 + 2));
+      const two = await commands();
+      expect(reads(two, keys.referenceSeq)).toBe(1);
+      expect(reads(two, keys.referenceSeqBefore)).toBe(0);
+    } finally {
+      monitor.stop();
+    }
   });
 });
