@@ -168,3 +168,36 @@ describe("a refusal whose audit line cannot be written", () => {
     expect((await b.get("/dashboard")).status).toBe(303);
   });
 });
+
+describe("a role gone whose sessions cannot be ended", () => {
+  it("shows nothing (503, try again), and ends them on the next request", async () => {
+    const a = client(h.url);
+    expect((await a.post(new URL((await h.access.issueLink(AGENT))!.url).pathname)).status).toBe(
+      303,
+    );
+    const kv = h.deps.kv as DashboardKv;
+    const [realMembers, realLogger] = [kv.smembers, h.deps.logger];
+    const log = loggedLines({ secrets: [] });
+    h.roles.agents.delete(AGENT);
+    try {
+      kv.smembers = async () => {
+        throw new Error("sessions not read");
+      };
+      h.deps.logger = log.logger;
+      const res = await a.get("/dashboard");
+      expect(res.status).toBe(503);
+      expect(await res.text()).toContain("could not check your access just now");
+      expect(log.lines.filter((l) => l.level === 50)).toMatchObject([
+        { userId: AGENT, msg: "a person's role is gone but their sessions could not be ended" },
+      ]);
+      kv.smembers = realMembers;
+      h.deps.logger = realLogger;
+      expect((await a.get("/dashboard")).status).toBe(403);
+    } finally {
+      kv.smembers = realMembers;
+      h.deps.logger = realLogger;
+      h.roles.agents.add(AGENT);
+    }
+    expect((await a.get("/dashboard")).status).toBe(303);
+  });
+});
