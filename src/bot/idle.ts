@@ -2,7 +2,7 @@ import { InlineKeyboard } from "grammy";
 import { z } from "zod";
 import type { Logger } from "../logger.ts";
 import type { RedisClient } from "../redis/connection.ts";
-import { keyspace } from "../redis/keyspace.ts";
+import { idleMovedOf, keyspace } from "../redis/keyspace.ts";
 import { luaScript } from "../redis/scripts.ts";
 import { withAccount } from "../telegram/call-account.ts";
 import { menuButton } from "./callback-data.ts";
@@ -74,6 +74,12 @@ export interface IdleDeadlines {
    * removed included.
    */
   disarm(chatId: number, armedAt?: number): Promise<boolean>;
+  /**
+   * Moves the chat's deadline, if it has one, to `atMs`; it still names the arm that set it, so
+   * its notice ends that flow (disarm false). A WhatsApp question a rate limit held reaches the
+   * customer late: its idle time counts from then (whatsapp/owed-reply-worker.ts). False: none.
+   */
+  postpone(chatId: number, atMs: number): Promise<boolean>;
   /** Takes up to `limit` deadlines due by `nowMs`; each one is handed to exactly one caller. */
   claimDue(nowMs: number, limit: number): Promise<Array<{ chatId: number; info: IdleInfo }>>;
 }
@@ -86,9 +92,16 @@ export function memoryIdleDeadlines(max = 100_000): IdleDeadlines {
   const due = new Map<number, number>();
   const infos = new Map<number, IdleInfo>();
   const noticed = new Map<number, number>();
+  /** A moved deadline's time and the arm it names (`postpone`); stale once the time differs. */
+  const moved = new Map<number, { at: number; arm: number }>();
+  const armOf = (chatId: number, at: number) => {
+    const m = moved.get(chatId);
+    return m !== undefined && m.at === at ? m.arm : at;
+  };
   return {
     async arm(chatId, at, info) {
       due.set(chatId, at);
+      moved.delete(chatId);
       if (info === undefined) return;
       infos.delete(chatId);
       infos.set(chatId, withoutToken(info));
@@ -97,8 +110,16 @@ export function memoryIdleDeadlines(max = 100_000): IdleDeadlines {
         if (oldest !== undefined) infos.delete(oldest);
       }
     },
+    async postpone(chatId, at) {
+      const cur = due.get(chatId);
+      if (cur === undefined) return false;
+      moved.set(chatId, { at, arm: armOf(chatId, cur) });
+      due.set(chatId, at);
+      return true;
+    },
     async disarm(chatId, armedAt) {
       due.delete(chatId);
+      moved.delete(chatId);
       const seen = noticed.get(chatId);
       if (seen === undefined || armedAt === undefined || seen !== armedAt) return true;
       noticed.delete(chatId);
@@ -110,7 +131,8 @@ export function memoryIdleDeadlines(max = 100_000): IdleDeadlines {
         if (out.length >= limit) break;
         if (at > now) continue;
         due.delete(chatId);
-        noticed.set(chatId, at);
+        noticed.set(chatId, armOf(chatId, at));
+        moved.delete(chatId);
         const info = infos.get(chatId) ?? FALLBACK_INFO;
         infos.delete(chatId);
         out.push({ chatId, info });
@@ -133,15 +155,30 @@ if ARGV[2] ~= '' and seen and tonumber(seen) ~= nil and tonumber(seen) == tonumb
 end
 return 1
 `;
+// The arm a deadline names: its time, or for a moved one (postpone) the arm its move recorded.
+// `mk` is the chat's moved key; the record counts only while its time is the deadline's.
+const ARM_OF = `
+local function armOf(mk, at)
+  local m = redis.call('GET', mk)
+  if not m then return at end
+  local t, arm = string.match(m, '^([^:]+):(.+)$')
+  if t and tonumber(t) == tonumber(at) then return arm end
+  return at
+end
+`;
 // KEYS: due, info (hash, as armed before the per-chat keys), noticed. ARGV: now, limit, the per-chat
-// info key without the chat id (same slot). For each claimed deadline its time (which names the
-// arm) is kept in noticed. Returns chat id, info JSON, chat id, info JSON...
-const CLAIM = `
+// info key without the chat id (same slot), the per-chat moved key without it. For each claimed
+// deadline the arm it names (its time, or a moved one's arm) is kept in noticed. Returns chat id,
+// info JSON, chat id, info JSON...
+const CLAIM = `${ARM_OF}
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[2]))
 local out = {}
 for i = 1, #due, 2 do
   local id = due[i]
   redis.call('ZREM', KEYS[1], id)
+  local mk = ARGV[4] .. id
+  local arm = armOf(mk, due[i + 1])
+  redis.call('DEL', mk)
   local own = ARGV[3] .. id
   local info = redis.call('GET', own)
   if info then
@@ -150,15 +187,30 @@ for i = 1, #due, 2 do
     info = redis.call('HGET', KEYS[2], id) or ''
     redis.call('HDEL', KEYS[2], id)
   end
-  redis.call('HSET', KEYS[3], id, due[i + 1])
+  redis.call('HSET', KEYS[3], id, arm)
   out[#out + 1] = id
   out[#out + 1] = info
 end
 return out
 `;
+// KEYS: due, the chat's moved key. ARGV: chat id, the new time, the moved key's TTL (ms). Moves
+// the chat's deadline, if any, recording the arm it still names. Returns 1 moved, 0 none.
+const POSTPONE = `${ARM_OF}
+local cur = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not cur then return 0 end
+local arm = armOf(KEYS[2], cur)
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[2] .. ':' .. arm, 'PX', ARGV[3])
+return 1
+`;
 type IdleKey = "due" | "info" | "noticed";
 const disarmScript = luaScript<IdleKey, number>("raIdleDisarm", ["due", "info", "noticed"], DISARM);
 const claimScript = luaScript<IdleKey, string[]>("raIdleClaim", ["due", "info", "noticed"], CLAIM);
+const postponeScript = luaScript<"due" | "moved", number>(
+  "raIdlePostpone",
+  ["due", "moved"],
+  POSTPONE,
+);
 
 export function redisIdleDeadlines(redis: RedisClient, prefix: string): IdleDeadlines {
   const k = keyspace(prefix);
@@ -200,6 +252,11 @@ export function redisIdleDeadlines(redis: RedisClient, prefix: string): IdleDead
       if (removed === 1 || armedAt === undefined) return true;
       return (await disarmScript.run(redis, keys, String(chatId), String(armedAt))) === 1;
     },
+    async postpone(chatId, at) {
+      const named = { due: k.idleDue, moved: idleMovedOf(prefix, chatId) };
+      const r = await postponeScript.run(redis, named, chatId, at, infoTtlMs(at));
+      return Number(r) === 1;
+    },
     async claimDue(now, limit) {
       const flat = await claimScript.run(
         redis,
@@ -207,6 +264,7 @@ export function redisIdleDeadlines(redis: RedisClient, prefix: string): IdleDead
         String(now),
         String(limit),
         k.idleInfoOf(0).slice(0, -1),
+        idleMovedOf(prefix, 0).slice(0, -1),
       );
       const out: Array<{ chatId: number; info: IdleInfo }> = [];
       for (let i = 0; i + 1 < flat.length; i += 2) {

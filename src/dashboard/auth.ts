@@ -69,6 +69,25 @@ export async function audit(
 }
 
 /**
+ * The audit line of something already done (a refusal, sessions ended, a logout): a failed write
+ * must not turn it into a 500 that leaves "was it done?" open. The line goes to the error log.
+ */
+export function auditDone(
+  parts: DashboardParts,
+  c: Context,
+  who: { userId: number; role: string },
+  action: AuditAction,
+  detail?: string,
+): Promise<void> {
+  return audit(parts, c, who, action, detail).catch((err: unknown) =>
+    parts.deps.logger.error(
+      { err: String(err), action, userId: who.userId, ...(detail ? { detail } : {}) },
+      "an action was done but its audit entry was not written",
+    ),
+  );
+}
+
+/**
  * The session check before every page but the login ones: no good session → the login help
  * (303 for a page, 401 for an action); a role gone → every session of the person ended, 403.
  */
@@ -85,22 +104,34 @@ export function authenticate(parts: DashboardParts): MiddlewareHandler<Dashboard
       );
     }
     const role = dashboardRole(parts.deps.roleOf(session.userId));
-    if (!role) {
-      const ended = await parts.sessions.revokeAll(session.userId);
-      await audit(
-        parts,
-        c,
-        { userId: session.userId, role: "none" },
-        "revoked",
-        `${ended} sessions`,
-      );
-      clearSessionCookie(c);
-      return c.html(page("No access", notice("You no longer have access.", "error")), 403);
-    }
+    if (!role) return revoked(c, parts, session.userId);
     c.set("viewer", { userId: session.userId, role });
     c.set("sessionId", id);
     await next();
   };
+}
+
+/**
+ * A person whose role is gone: every session of theirs ends, then the line is written (its
+ * failure logged, never a 500: the sessions are over). Sessions that could not be ended: 503,
+ * nothing shown; the next request tries again.
+ */
+async function revoked(c: Context, parts: DashboardParts, userId: number) {
+  let ended: number;
+  try {
+    ended = await parts.sessions.revokeAll(userId);
+  } catch (err) {
+    parts.deps.logger.error(
+      { err: String(err), action: "revoked", userId },
+      "a person's role is gone but their sessions could not be ended",
+    );
+    c.header("retry-after", "5");
+    const said = "The back office could not check your access just now. Nothing was shown.";
+    return c.html(page("Try again", notice(said, "error")), 503);
+  }
+  await auditDone(parts, c, { userId, role: "none" }, "revoked", `${ended} sessions`);
+  clearSessionCookie(c);
+  return c.html(page("No access", notice("You no longer have access.", "error")), 403);
 }
 
 /** Only these roles; anyone else signed in gets 403. */

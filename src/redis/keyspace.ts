@@ -372,6 +372,13 @@ export function waResendKeys(prefix: string) {
 }
 
 /**
+ * A moved idle deadline's record (bot/idle.ts `postpone`), beside `keyspace` (whose function is
+ * full), in the `{idle}` slot: a String per chat, `<deadline>:<arm>`, the arm a deadline moved
+ * from a held WhatsApp question still names, with a TTL.
+ */
+export const idleMovedOf = (prefix: string, chatId: number) => `${prefix}{idle}:moved:${chatId}`;
+
+/**
  * Answers owed to WhatsApp chats while Meta's rate limit holds the sends (whatsapp/owed-replies.ts),
  * one slot `{waowed}`: a sorted set (chat id -> due, or a taker's lease end) and per chat a List of
  * its owed answers (JSON), oldest first; the List goes with its last answer.

@@ -9,6 +9,7 @@ import { noteToAdmins } from "../books/admin-note.ts";
 import type { Crossings } from "../books/crossing.ts";
 import type { BotContext } from "../bot/context.ts";
 import { DEFAULT_LOCALE, translator } from "../bot/i18n.ts";
+import type { IdleDeadlines } from "../bot/idle.ts";
 import { carriesLoginLink } from "../dashboard/index.ts";
 import { createSendPacer, memoryPaceStore, redisPaceStore } from "../notify/index.ts";
 import type { RedisClient } from "../redis/connection.ts";
@@ -142,6 +143,8 @@ export function wireWhatsApp(
     adminIds: readonly number[];
     /** Ends a chat's flow when a fresh account opens in it (bot/chat-state.ts). */
     forgetChat: (chatId: number) => Promise<void>;
+    /** The idle deadlines: an owed question's is moved once it went out (bot/idle.ts). */
+    idle: Pick<IdleDeadlines, "postpone">;
   },
 ) {
   const { settings, redis } = parts;
@@ -185,7 +188,14 @@ export function wireWhatsApp(
     ...releasedChats(parts.accounts),
     owed: owedReplies,
   });
-  const answers = owedReplySender({ owed: owedReplies, router, now, logger });
+  const answers = owedReplySender({
+    owed: owedReplies,
+    router,
+    now,
+    logger,
+    // The question the hold kept back reached the customer now: its idle time counts from now.
+    delivered: (chatId) => parts.idle.postpone(chatId, now() + config.bot.conversationIdleMs),
+  });
   const queue: WaInboundQueue = redis
     ? createRedisInboundQueue({ redis, prefix, consumer: base.instance, logger })
     : createMemoryInboundQueue(logger);

@@ -52,6 +52,11 @@ export function owedReplySender(deps: {
   now: () => number;
   logger: Logger;
   options?: OwedReplyOptions;
+  /**
+   * The chat's owed answers are all sent (or given up): its waiting question reached the customer
+   * only now, so its idle time starts now (bot/idle.ts `postpone`, wired by the composition root).
+   */
+  delivered?: (chatId: number) => Promise<unknown>;
 }) {
   const { owed, logger } = deps;
   const leaseMs = deps.options?.leaseMs ?? 120_000;
@@ -84,9 +89,10 @@ export function owedReplySender(deps: {
   /** The chat's answers in order, under the lease `lease` (its score), until one must wait. */
   async function drain(chatId: number, lease: number): Promise<void> {
     let held = lease;
+    let done = false;
     for (;;) {
       const e = await owed.head(chatId);
-      if (e === null) return;
+      if (e === null) return done ? caughtUp(chatId) : undefined;
       if (doneHere.get(chatId) !== e.messageId) {
         const until = deps.now() + leaseMs;
         if (!(await owed.take(chatId, held, until))) return;
@@ -96,7 +102,15 @@ export function owedReplySender(deps: {
       }
       await owed.pop(chatId);
       doneHere.delete(chatId);
+      done = true;
     }
+  }
+
+  /** The chat owes nothing now: its question's idle time starts (a failure only logged). */
+  async function caughtUp(chatId: number): Promise<void> {
+    await deps.delivered?.(chatId).catch((err: unknown) => {
+      logger.warn({ chatId, err: String(err) }, "whatsapp owed answers sent, idle time not moved");
+    });
   }
 
   /** One pass: every chat due now. */

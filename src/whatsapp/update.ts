@@ -16,10 +16,11 @@ const GREETINGS = new Set(["hi", "hello", "hey", "menu", "namaste", "namaskar", 
 const DRAWN_OUT = /^(?:hi+|he+y+|hel+o+)$/u;
 
 /**
- * Whether `text` is a greeting: one of GREETINGS, its letters maybe drawn out, with punctuation or
- * emoji around it ("Hi!", "Namaste 🙏", "नमस्ते!") and at most one word after it ("hi there",
- * "namaste dai"). Before, only the bare word was, and a new customer's "Hi!" was answered "I did
- * not understand that" (review s32-whatsapp, 6).
+ * Whether `text` is a bare greeting: one of GREETINGS, its letters maybe drawn out, with
+ * punctuation or emoji around it ("Hi!", "Namaste 🙏", "नमस्ते!"), and no other word (review
+ * s32-whatsapp, 6: "Hi!" was "I did not understand that"). A word after it ("Hey Ram", "Namaste
+ * ji", "Hi there") makes a sentence: at a question taking free text (a name, a complaint's words,
+ * a customer id) it is the answer; read as /start it opened "Leave this?" (left s33, 3).
  */
 function isGreeting(text: string): boolean {
   const words = text
@@ -28,7 +29,7 @@ function isGreeting(text: string): boolean {
     .map((w) => w.replace(/[^\p{L}\p{M}\p{N}]/gu, ""))
     .filter((w) => w !== "");
   const [first = "", ...rest] = words;
-  return rest.length <= 1 && (GREETINGS.has(first) || DRAWN_OUT.test(first));
+  return rest.length === 0 && (GREETINGS.has(first) || DRAWN_OUT.test(first));
 }
 
 /**

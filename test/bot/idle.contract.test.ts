@@ -133,6 +133,32 @@ describe.each(adapters)("idle deadlines contract: %s", (_name, makeHarness) => {
     expect(await a.disarm(13)).toBe(true);
   });
 
+  // Left s33, 2: a WhatsApp question a rate limit held reaches the customer late; its deadline
+  // moves to the idle time from then, and a notice of it still ends the flow that armed it.
+  it("a postponed deadline is due at its new time and still names the arm that set it", async () => {
+    const a = h.make();
+    const b = h.make();
+    expect(await a.postpone(15, 5_000)).toBe(false);
+    expect(await a.claimDue(10_000, 10)).toEqual([]);
+    await a.arm(15, 90_000, { locale: "en" });
+    expect(await b.postpone(15, 5_000)).toBe(true);
+    expect(await b.postpone(15, 6_000)).toBe(true);
+    expect(await a.claimDue(5_999, 10)).toEqual([]);
+    expect(await b.claimDue(6_000, 10)).toEqual([{ chatId: 15, info: { locale: "en" } }]);
+    // The flow waiting on that arm learns its notice went out, once.
+    expect(await a.disarm(15, 6_000)).toBe(true);
+    expect(await a.disarm(15, 90_000)).toBe(false);
+    // A later arm of the chat is named by its own time, whatever the old move said.
+    await a.arm(15, 6_000, { locale: "en" });
+    expect(await a.claimDue(6_000, 10)).toHaveLength(1);
+    expect(await a.disarm(15, 6_000)).toBe(false);
+    // A postponed deadline the flow disarms first leaves nothing to claim.
+    await a.arm(16, 90_000, { locale: "en" });
+    expect(await a.postpone(16, 2_000)).toBe(true);
+    expect(await b.disarm(16, 90_000)).toBe(true);
+    expect(await a.claimDue(10_000, 10)).toEqual([]);
+  });
+
   it("says the fallback when no info was ever written for the chat", async () => {
     const a = h.make();
     await a.arm(14, 1_000);

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DashboardKv } from "../../src/dashboard/index.ts";
-import { ADMIN, client, type DashboardHarness, startDashboard } from "../support/dashboard.ts";
+import {
+  ADMIN,
+  AGENT,
+  client,
+  type DashboardHarness,
+  startDashboard,
+} from "../support/dashboard.ts";
 import { loggedLines } from "../support/log-lines.ts";
 
 /**
@@ -10,6 +16,8 @@ import { loggedLines } from "../support/log-lines.ts";
  * ending the session. Now: no audit line, no session (503, the link put back, nothing handed out);
  * a logout always ends the session, the failure logged. Real Redis over HTTP on loopback; the
  * fault is the back office's kv client's list write, as test/dashboard/done-then-failed.test.ts.
+ * A refused login ("denied") or a role gone ("revoked") whose line fails answered a bare 500 (left
+ * s33, 1): the refusal stands (403), the sessions end, the line's failure is logged at error.
  */
 
 let h: DashboardHarness;
@@ -104,5 +112,92 @@ describe("a logout whose audit line cannot be written", () => {
     );
     expect(logged).toHaveLength(1);
     expect(logged[0]).toMatchObject({ level: 50, action: "logout", userId: ADMIN });
+  });
+});
+
+describe("a refusal whose audit line cannot be written", () => {
+  it("a login without a role is still refused (403, no session), the failure logged", async () => {
+    const link = (await h.access.issueLink(AGENT))!;
+    const c = client(h.url);
+    h.roles.agents.delete(AGENT);
+    try {
+      const { result, lines } = await withAuditFailing(async () => {
+        const res = await c.post(new URL(link.url).pathname);
+        return { res, text: await res.text() };
+      });
+      expect(result.res.status).toBe(403);
+      expect(result.text).toContain("You have no access to the back office.");
+      expect(c.cookie).toBeUndefined();
+      const logged = lines.filter(
+        (l) => l.msg === "an action was done but its audit entry was not written",
+      );
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ level: 50, action: "denied", userId: AGENT });
+    } finally {
+      h.roles.agents.add(AGENT);
+    }
+  });
+
+  it("a role gone ends every session all the same (403, not 500), the failure logged", async () => {
+    const a = client(h.url);
+    expect((await a.post(new URL((await h.access.issueLink(AGENT))!.url).pathname)).status).toBe(
+      303,
+    );
+    const b = client(h.url);
+    expect((await b.post(new URL((await h.access.issueLink(AGENT))!.url).pathname)).status).toBe(
+      303,
+    );
+    h.roles.agents.delete(AGENT);
+    try {
+      const { result, lines } = await withAuditFailing(async () => {
+        const res = await a.get("/dashboard");
+        return { res, text: await res.text() };
+      });
+      expect(result.res.status).toBe(403);
+      expect(result.text).toContain("You no longer have access.");
+      expect(a.cookie).toBeUndefined();
+      const logged = lines.filter(
+        (l) => l.msg === "an action was done but its audit entry was not written",
+      );
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ level: 50, action: "revoked", userId: AGENT });
+    } finally {
+      h.roles.agents.add(AGENT);
+    }
+    // The other browser's session went too: with the role back it is worth nothing.
+    expect((await b.get("/dashboard")).status).toBe(303);
+  });
+});
+
+describe("a role gone whose sessions cannot be ended", () => {
+  it("shows nothing (503, try again), and ends them on the next request", async () => {
+    const a = client(h.url);
+    expect((await a.post(new URL((await h.access.issueLink(AGENT))!.url).pathname)).status).toBe(
+      303,
+    );
+    const kv = h.deps.kv as DashboardKv;
+    const [realMembers, realLogger] = [kv.smembers, h.deps.logger];
+    const log = loggedLines({ secrets: [] });
+    h.roles.agents.delete(AGENT);
+    try {
+      kv.smembers = async () => {
+        throw new Error("sessions not read");
+      };
+      h.deps.logger = log.logger;
+      const res = await a.get("/dashboard");
+      expect(res.status).toBe(503);
+      expect(await res.text()).toContain("could not check your access just now");
+      expect(log.lines.filter((l) => l.level === 50)).toMatchObject([
+        { userId: AGENT, msg: "a person's role is gone but their sessions could not be ended" },
+      ]);
+      kv.smembers = realMembers;
+      h.deps.logger = realLogger;
+      expect((await a.get("/dashboard")).status).toBe(403);
+    } finally {
+      kv.smembers = realMembers;
+      h.deps.logger = realLogger;
+      h.roles.agents.add(AGENT);
+    }
+    expect((await a.get("/dashboard")).status).toBe(303);
   });
 });

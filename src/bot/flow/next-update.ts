@@ -1,5 +1,6 @@
 import { InlineKeyboard } from "grammy";
 import { isWhatsAppChat, pushChatOf } from "../../whatsapp/chat-ids.ts";
+import { answeringOf } from "../../whatsapp/held.ts";
 import { flowButtons as CB, isGlobalCallback, leaveButton } from "../callback-data.ts";
 import type { BotContext, FlowContext } from "../context.ts";
 import { finishWithUpdate } from "../deferred.ts";
@@ -36,6 +37,15 @@ const infoWritten = new WeakMap<object, { said: string; at: number }>();
 const INFO_REWRITE_MS = 12 * 3600 * 1000;
 
 /**
+ * A question WhatsApp's rate limit holds (its answer owed, whatsapp/router-owed.ts) has not reached
+ * the customer: time in the hold is not their idleness (left s33, 2). Its deadline is a day off
+ * (an owed answer is given up after a day); once the owed answers went out the deadline is moved
+ * to the idle time from then (IdleDeadlines.postpone, the owed answers' worker).
+ */
+const HELD_IDLE_MS = 86_400_000;
+const answerHeld = (chatId: number) => answeringOf(chatId)?.behind === true;
+
+/**
  * Arms the chat's idle deadline before a wait; returns when (`before`) and the arm's name.
  *
  * The notice is sent when the time runs out (idle.ts), not when the user next writes. The arm is
@@ -65,7 +75,7 @@ async function armIdle(s: FlowScope, chatId: number) {
     const at = Date.now();
     const last = infoWritten.get(conversation);
     const fresh = last !== undefined && last.said === said && at - last.at < INFO_REWRITE_MS;
-    const deadline = at + deps.settings.idleMs;
+    const deadline = at + (answerHeld(chatId) ? HELD_IDLE_MS : deps.settings.idleMs);
     // Written while the conversation state is saved; the update waits for both (deferred.ts).
     await finishWithUpdate(outer, deps.idle.arm(chatId, deadline, fresh ? undefined : info));
     return fresh ? { before: at, armedAt: deadline } : { before: at, armedAt: deadline, wrote: 1 };
@@ -100,11 +110,12 @@ export async function nextUpdate(
   const { conversation, deps, t } = s;
   const chatId = s.ctx.chat?.id ?? 0;
   for (;;) {
-    const { before, armedAt } = await armIdle(s, chatId);
+    const { armedAt } = await armIdle(s, chatId);
     const u = await conversation.wait();
     // Whoever removes the deadline first decides: a notice already sent ends the flow too.
     const { after, pending } = await disarmIdle(s, chatId, armedAt);
-    if (!pending || after - before > deps.settings.idleMs) {
+    // Past its own deadline (the sweeper late): over too. A held question's deadline is its own.
+    if (!pending || after > armedAt) {
       // The notice went out already: the flow is over, and this update is answered as if no flow
       // had been running (/cancel: "nothing to cancel", a contact registers, a stale button says
       // so), never with silence. Else the notice is this update's answer; a command or a menu

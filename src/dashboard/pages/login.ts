@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import {
   audit,
+  auditDone,
   authenticate,
   clearSessionCookie,
   sessionCookie,
@@ -75,13 +76,9 @@ export function loginRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     if (!link) return spentAnswer(c, parts, token);
     const role = dashboardRole(parts.deps.roleOf(link.userId));
     if (!role) {
-      await audit(
-        parts,
-        c,
-        { userId: link.userId, role: "none" },
-        "denied",
-        "login without a role",
-      );
+      // Refused either way: a failed line is logged, the answer stays "no access" (never a 500).
+      const who = { userId: link.userId, role: "none" };
+      await auditDone(parts, c, who, "denied", "login without a role");
       return c.html(
         page("No access", notice("You have no access to the back office.", "error")),
         403,
@@ -95,12 +92,7 @@ export function loginRoutes(app: Hono<DashboardEnv>, parts: DashboardParts): voi
     await parts.sessions.destroy(c.get("sessionId"));
     clearSessionCookie(c);
     // Ended by now: a failed audit write is logged, never a 500 leaving "am I logged out?" open.
-    await audit(parts, c, viewer, "logout").catch((err: unknown) =>
-      parts.deps.logger.error(
-        { err: String(err), action: "logout", userId: viewer.userId },
-        "an action was done but its audit entry was not written",
-      ),
-    );
+    await auditDone(parts, c, viewer, "logout");
     return c.redirect(path("/login?out=1"), 303);
   });
 }
