@@ -52,7 +52,7 @@ import { settle } from "./settle/command.ts";
 import { settleConversation } from "./settle/conversation.ts";
 import { bareNumber, rechargeLink } from "./shortcut/command.ts";
 import { myQr, shopLink, shopOnRegistration } from "./shortcut/shop.ts";
-import { start } from "./start/command.ts";
+import { greetingSentence, start } from "./start/command.ts";
 import { statement, statementAside } from "./statement/command.ts";
 import { status } from "./status/command.ts";
 import { statusConversation } from "./status/conversation.ts";
@@ -166,6 +166,7 @@ function commandsOf(deps: BotDeps, categories: readonly AnyCategoryModule[]) {
     statement(deps),
     myQr(deps),
     bareNumber(shortcuts),
+    greetingSentence(deps, menu),
   ];
 }
 

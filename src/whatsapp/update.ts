@@ -23,13 +23,24 @@ const DRAWN_OUT = /^(?:hi+|he+y+|hel+o+)$/u;
  * a customer id) it is the answer; read as /start it opened "Leave this?" (left s33, 3).
  */
 function isGreeting(text: string): boolean {
-  const words = text
+  const [first = "", ...rest] = wordsOf(text);
+  return rest.length === 0 && greets(first);
+}
+
+/** Whether `text` begins with a greeting and goes on ("Hi there", "Namaste ji", "Hey Ram"). */
+export function opensWithGreeting(text: string): boolean {
+  const [first = "", ...rest] = wordsOf(text);
+  return rest.length > 0 && greets(first);
+}
+
+const greets = (word: string) => GREETINGS.has(word) || DRAWN_OUT.test(word);
+
+function wordsOf(text: string): string[] {
+  return text
     .toLowerCase()
     .split(/\s+/u)
     .map((w) => w.replace(/[^\p{L}\p{M}\p{N}]/gu, ""))
     .filter((w) => w !== "");
-  const [first = "", ...rest] = words;
-  return rest.length === 0 && (GREETINGS.has(first) || DRAWN_OUT.test(first));
 }
 
 /**

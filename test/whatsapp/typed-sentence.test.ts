@@ -99,6 +99,16 @@ describe("WhatsApp: a sentence that begins with a command word", () => {
       await u.waitFor(/Choose what you want to pay/);
     });
 
+    it('outside a flow, "Hi there" and "Namaste ji" are greeted with the menu as "hi" is', async () => {
+      const u = waCustomer(ts, "9779841000825", "Sita");
+      const first = await u.say("Hi there");
+      expect(first.text).toMatch(/^Namaste Sita!/);
+      await u.waitFor(/Choose what you want to pay/);
+      const again = await u.say("Namaste ji");
+      expect(again.text).toMatch(/^Namaste Sita!/);
+      expect(again.text).not.toContain("did not understand");
+    });
+
     it('"Namaste ji" typed at the name question is the name, not "Leave this?"', async () => {
       const { u } = await creditedCustomer(ts, "9779841000823", 500_000);
       await u.say("9841000823", /How much/);
