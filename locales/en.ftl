@@ -159,10 +159,14 @@ notify-admin-stuck = ⚠️ Order { $ref } ({ $operator }, { $amount }) is still
         [one] { $minutes } minute
        *[other] { $minutes } minutes
     }. Please check it with the provider.
-notify-admin-contradicted-failed = ⚠️ Order { $ref } ({ $operator }, { $number }, { $amount }) was recorded as successful and the customer was charged for it, but the aggregator now says it failed. The customer may be owed a refund. Check the order with the aggregator (its wallet should show the amount credited back). Nothing was moved automatically: a correction needs an admin.
+notify-admin-contradicted-failed = ⚠️ Order { $ref } ({ $operator }, { $number }, { $amount }) was recorded as successful and the customer was charged for it, but the aggregator now says it failed. { $owed } Check the order with the aggregator (its wallet should show the amount credited back). Nothing was moved automatically: a correction needs an admin.
 notify-admin-contradicted-success = ⚠️ Order { $ref } ({ $operator }, { $number }, { $amount }) was recorded as failed and the customer was not charged, but the aggregator now says it succeeded: the merchant's wallet at the aggregator was debited without a charge to the customer. Check the order with the aggregator. Nothing was moved automatically: a correction needs an admin.
-notify-admin-reversed = ⚠️ Order { $ref } ({ $operator }, { $number }, { $amount }) was recorded as successful and the customer was charged for it, but the aggregator now answers "{ $word }": it reversed the recharge and took the money back (or will). The customer may be owed a refund. Check the order with the aggregator (its wallet should show the amount credited back). Nothing was moved automatically: a correction needs an admin.
-notify-admin-reversed-settled = ⚠️ Order { $ref } ({ $operator }, { $number }, { $amount }) was settled as successful by admin { $admin } and the customer was charged for it, but the aggregator now answers "{ $word }": it reversed the recharge and took the money back (or will). The customer may be owed a refund. Check the order with the aggregator (its wallet should show the amount credited back). Nothing was moved automatically: a correction needs an admin.
+notify-admin-reversed = ⚠️ Order { $ref } ({ $operator }, { $number }, { $amount }) was recorded as successful and the customer was charged for it, but the aggregator now answers "{ $word }": it reversed the recharge and took the money back (or will). { $owed } Check the order with the aggregator (its wallet should show the amount credited back). Nothing was moved automatically: a correction needs an admin.
+notify-admin-reversed-settled = ⚠️ Order { $ref } ({ $operator }, { $number }, { $amount }) was settled as successful by admin { $admin } and the customer was charged for it, but the aggregator now answers "{ $word }": it reversed the recharge and took the money back (or will). { $owed } Check the order with the aggregator (its wallet should show the amount credited back). Nothing was moved automatically: a correction needs an admin.
+# What the contradiction alerts above say of the money ($owed): a complaint refund already
+# booked for the order is told as paid, else the customer may be owed one (review s33-rvcomp 5).
+notify-admin-refund-owed = The customer may be owed a refund.
+notify-admin-refund-paid = Complaint { $complaint } already refunded { $paid } of it to the customer ({ $time }): do not refund that again.
 notify-reason-unknown = the operator did not complete it
 
 status-prompt = Send the reference number (or the transaction id) of the order.
@@ -756,6 +760,7 @@ complaint-admin-resolve-how = Complaint { $ref }, order { $order } ({ $reason })
 complaint-admin-refund-button = Refund { $amount } and resolve
 complaint-admin-no-refund-button = Resolve without a refund
 complaint-admin-no-refund-why = No refund is possible: { $why }.
+complaint-admin-reversed = ⚠️ The aggregator answered "{ $word }" for order { $order } on { $time }: it reversed the recharge after its success. Check that the customer was not already given the money back another way (/credit) before refunding.
 complaint-refund-not-paid = the order was not paid from the customer's balance
 complaint-refund-failed = the order failed and its money already went back to the balance
 complaint-refund-not-final = the order is not final yet

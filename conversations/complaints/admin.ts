@@ -1,6 +1,7 @@
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
 import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
+import { formatOrderTime } from "../../src/bot/format.ts";
 import { type Complaints, isClosed } from "../../src/complaints/index.ts";
 import { COMPLAINT_WORDS } from "./customer.ts";
 import { adminButton, money, reasonText, refundWhy, refusalText } from "./texts.ts";
@@ -77,8 +78,16 @@ async function resolve(
       : []),
     { label: t("complaint-admin-no-refund-button"), value: "none" },
   ];
+  // The aggregator's reversal of the order is shown beside the refund (review s33-rvcomp 5): its
+  // alert said the customer may be owed one, which another admin may have paid another way.
   const why = can.ok
-    ? ""
+    ? can.reversed
+      ? `\n${t("complaint-admin-reversed", {
+          word: can.reversed.word,
+          order: c.orderReference,
+          time: formatOrderTime(can.reversed.at, "np", t.locale),
+        })}`
+      : ""
     : `\n${t("complaint-admin-no-refund-why", { why: refundWhy(t, can.code) })}`;
   const how = await flow.choose(`${head}${why}`, choices, { columns: 1 });
   const text = await flow.ask(t("complaint-admin-ask-done"), textAnswer(flow));

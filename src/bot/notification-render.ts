@@ -15,7 +15,7 @@ export function notificationRender(i18n: I18n<BotContext>): Render {
     if (n.kind === "admin_alert") {
       const t = translator(i18n, DEFAULT_LOCALE);
       const text = n.contradicted
-        ? contradictedAlertText(t, order, n.contradicted, n.word)
+        ? contradictedAlertText(t, order, n.contradicted, n.word, n.refund)
         : stuckAlertText(t, order, n.at);
       return { text, locale: t.locale };
     }

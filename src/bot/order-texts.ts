@@ -1,4 +1,4 @@
-import { formatMoney } from "../money.ts";
+import { formatMoney, formatRupees } from "../money.ts";
 import { chargedPaisa, isFinal, type Order, type OrderStatus } from "../orders/model.ts";
 import { RECONCILER_MESSAGES } from "../orders/reconcile-order.ts";
 import { SETTLED_FAILED_MESSAGE } from "../orders/settle.ts";
@@ -221,16 +221,35 @@ export function contradictedAlertText(
   order: Order,
   said: "success" | "failed",
   word?: string,
+  refund?: AlertRefund,
 ): string {
+  const owed = refundOwedLine(t, order, refund);
   // A reversal word ("refunded", orders/reversal.ts) is said as the aggregator answered it, on a
   // success it reported or one an admin settled as succeeded.
   if (word !== undefined && said === "failed") {
     const key = order.settled ? "notify-admin-reversed-settled" : "notify-admin-reversed";
-    return t(key, { ...orderParams(t, order), word, admin: String(order.settled?.by ?? "") });
+    return t(key, { ...orderParams(t, order), word, admin: String(order.settled?.by ?? ""), owed });
   }
   const key =
     said === "failed" ? "notify-admin-contradicted-failed" : "notify-admin-contradicted-success";
-  return t(key, orderParams(t, order));
+  return t(key, { ...orderParams(t, order), owed });
+}
+
+/** A complaint's refund of the order, as the alert carries it (orders/notification.ts). */
+type AlertRefund = { complaint: string; paisa: number; at: number };
+
+/**
+ * What the alert says of the customer's money: a complaint refund already booked for the order
+ * (read when the alert was written) is told as paid, so no admin pays it again; else a refund may
+ * be owed (review s33-rvcomp 5).
+ */
+function refundOwedLine(t: Translate, order: Order, refund: AlertRefund | undefined): string {
+  if (!refund) return t("notify-admin-refund-owed");
+  return t("notify-admin-refund-paid", {
+    complaint: refund.complaint,
+    paid: formatRupees(refund.paisa),
+    time: formatOrderTime(refund.at, order.region, t.locale),
+  });
 }
 
 /** An order as /status shows it. */

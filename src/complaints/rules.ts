@@ -117,12 +117,34 @@ export type RefundRefusal =
  */
 export function refundableOf(
   order: Order,
-): { ok: true; paisa: number } | { ok: false; code: RefundRefusal } {
+): { ok: true; paisa: number; reversed?: Reversed } | { ok: false; code: RefundRefusal } {
   const paid = order.holdId === undefined ? 0 : chargedPaisa(order);
   if (paid <= 0) return { ok: false, code: "not_paid_by_customer" };
   if (order.status === "failed") return { ok: false, code: "failed_returned" };
   if (order.status !== "success") return { ok: false, code: "not_final" };
-  return { ok: true, paisa: paid };
+  const reversed = reversedOf(order);
+  return reversed ? { ok: true, paisa: paid, reversed } : { ok: true, paisa: paid };
+}
+
+/** The aggregator's word that undid a success (its own, e.g. "refunded"), and when it said it. */
+export interface Reversed {
+  word: string;
+  at: number;
+}
+
+/**
+ * What the aggregator said against the order's success after it (orders/final-order.ts): a
+ * refund screen shows it beside the amount (review s33-rvcomp 5), since the admins' alert of it
+ * said the customer may be owed a refund and another admin may already have returned the money
+ * another way (a /credit); the refund stays the admin's to decide.
+ */
+function reversedOf(order: Order): Reversed | null {
+  const c = order.contradicted;
+  if (c?.said === "failed") return { word: c.word ?? "failed", at: c.at };
+  const s = order.settled;
+  if (s?.contradictedAt !== undefined)
+    return { word: s.contradictedWord ?? "failed", at: s.contradictedAt };
+  return null;
 }
 
 /**

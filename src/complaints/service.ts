@@ -7,6 +7,7 @@ import {
   canChange,
   dueAtOf,
   type RefundRefusal,
+  type Reversed,
   refundableOf,
   refundTransfer,
   statusAfter,
@@ -70,7 +71,10 @@ interface Ctx {
 async function refundable(
   ctx: Ctx,
   c: Complaint,
-): Promise<{ ok: true; paisa: number } | { ok: false; code: RefundRefusal | "already_refunded" }> {
+): Promise<
+  | { ok: true; paisa: number; reversed?: Reversed }
+  | { ok: false; code: RefundRefusal | "already_refunded" }
+> {
   const order = await ctx.opts.orders.get(c.orderReference);
   if (!order) return { ok: false, code: "not_paid_by_customer" };
   const r = refundableOf(order);
@@ -144,6 +148,30 @@ function noticeOf(c: Complaint, at: number): ComplaintNotice | undefined {
   return { kind: "complaint", reference: orderReference, complaint: reference, status, chatId, at };
 }
 
+/**
+ * The complaint whose refund was booked on this order, if any: the order's exact refund mark,
+ * else (a refund booked before the mark existed) among the order's own complaints.
+ */
+export async function refundingComplaintOf(
+  store: Pick<ComplaintStore, "refundOf" | "get" | "ofOrder">,
+  orderRef: string,
+): Promise<Complaint | null> {
+  const ref = await store.refundOf(orderRef);
+  if (ref !== null) return store.get(ref);
+  return (await store.ofOrder(orderRef)).find((c) => c.closing?.refund) ?? null;
+}
+
+/** The refund booked for the order (which complaint, how much, when), as an order's alert tells it. */
+export async function orderRefundOf(
+  store: Pick<ComplaintStore, "refundOf" | "get" | "ofOrder">,
+  orderRef: string,
+): Promise<{ complaint: string; paisa: number; at: number } | null> {
+  const c = await refundingComplaintOf(store, orderRef);
+  const refund = c?.closing?.refund;
+  if (!c?.closing || !refund) return null;
+  return { complaint: c.reference, paisa: refund.amountPaisa, at: c.closing.at };
+}
+
 export function createComplaints(opts: ComplaintsOptions) {
   const { store, logger } = opts;
   const now = opts.now ?? Date.now;
@@ -167,11 +195,7 @@ export function createComplaints(opts: ComplaintsOptions) {
      * The complaint whose refund was booked on this order, if any: the order's exact refund mark,
      * else (a refund booked before the mark existed) among the order's own complaints.
      */
-    async refundOf(orderRef: string): Promise<Complaint | null> {
-      const ref = await store.refundOf(orderRef);
-      if (ref !== null) return store.get(ref);
-      return (await store.ofOrder(orderRef)).find((c) => c.closing?.refund) ?? null;
-    },
+    refundOf: (orderRef: string) => refundingComplaintOf(store, orderRef),
     /** The order's open complaint, if any. */
     async openOf(orderRef: string): Promise<Complaint | null> {
       return (await store.ofOrder(orderRef)).find((c) => !isClosed(c.status)) ?? null;

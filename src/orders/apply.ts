@@ -8,6 +8,7 @@ import {
   orderEventSchema,
 } from "./model.ts";
 import { collisionNoteOf } from "./owed.ts";
+import { refundBeforeWord, withRefund } from "./refund-told.ts";
 import { transition } from "./state.ts";
 import type { UpdateResult } from "./store.ts";
 import { takenTransactionEvent } from "./taken-transaction.ts";
@@ -78,6 +79,7 @@ export function createApply(ctx: OrdersContext): Apply {
     let from = order.status;
     let figuresOff: string | undefined;
     let adminNote: string | undefined;
+    const refund = await refundBeforeWord(ctx, order, event);
     const result = await store.update(
       order.reference,
       (current, taken) => {
@@ -92,7 +94,7 @@ export function createApply(ctx: OrdersContext): Apply {
         if (!t.changed) return null;
         // The admins' note is owed its count with the write: a crash before it leaves the mark.
         const owes = t.adminNote === undefined ? [] : [collisionNoteOf(t.order)];
-        return { order: t.order, notifications: t.notifications, owes };
+        return { order: t.order, notifications: withRefund(t.notifications, refund), owes };
       },
       order,
     );

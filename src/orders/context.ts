@@ -22,6 +22,12 @@ export interface OrdersContext {
   /** Alerted when the aggregator contradicts a final order no admin settled (ADMIN_IDS; state.ts). */
   adminChatIds: readonly number[];
   /**
+   * A complaint refund already booked for the order (which complaint, how much, when): read before
+   * a late word on a successful order, so a contradiction's alert says it was paid (apply.ts).
+   * Unset: no complaints (the alert says the customer may be owed a refund).
+   */
+  refundOf: ((reference: string) => Promise<OrderRefund | null>) | undefined;
+  /**
    * Told after the write of a step that found the aggregator's figures off (figures-check.ts):
    * the admins' alert, within an overall limit (books/figures-off.ts). Unset: logged only.
    */
@@ -56,4 +62,11 @@ export interface FiguresOff {
    * mark, and one left by a crash is counted by the flush's repair (books/hourly-alert.ts).
    */
   owed?: boolean;
+}
+
+/** A complaint's refund of an order, as the contradiction's alert tells it (notification.ts). */
+export interface OrderRefund {
+  complaint: string;
+  paisa: number;
+  at: number;
 }

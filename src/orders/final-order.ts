@@ -188,7 +188,7 @@ function settlementReversed(
     ...unchanged(order),
     order: {
       ...order,
-      settled: { ...s, contradictedAt: event.at },
+      settled: { ...s, contradictedAt: event.at, contradictedWord: word },
       history: withHistory(order, entryOf({ ...event, status: null }, note), true),
       updatedAt: event.at,
     },

@@ -251,6 +251,8 @@ export const orderSchema = z.object({
     .extend({
       at: z.number().int(),
       contradictedAt: z.number().int().optional(),
+      /** The aggregator's reversal word that contradicted it (a complaint's refund screen shows it). */
+      contradictedWord: z.string().max(40).optional(),
       confirmedAt: z.number().int().optional(),
     })
     .optional(),

@@ -43,6 +43,19 @@ export const notificationSchema = z.discriminatedUnion("kind", [
      * names it (notify-admin-reversed-*), never the "failed" it stands for.
      */
     word: z.string().max(40).optional(),
+    /**
+     * A contradiction's alert on an order whose money a complaint already refunded, read where
+     * the alert was written (apply.ts): the alert says it was paid (which complaint, how much, when)
+     * instead of "may be owed", so no admin pays it again (review s33-rvcomp 5). Optional: an
+     * older version's alert, or one about an order no complaint refunded, has none.
+     */
+    refund: z
+      .object({
+        complaint: z.string().regex(/^C[1-9]\d{0,14}$/),
+        paisa: z.number().int().positive(),
+        at: z.number().int(),
+      })
+      .optional(),
     /** The figures a topic's text shows, in paisa (see src/notify/render.ts alertText). */
     figures: z.record(z.string().max(40), z.number().int()).optional(),
   }),

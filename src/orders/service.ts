@@ -3,7 +3,7 @@ import { type Logger, primitiveFieldsLogger } from "../logger.ts";
 import type { PriceSchedule } from "../pricing/index.ts";
 import { createApply } from "./apply.ts";
 import { type AccessMode, createCharges } from "./charges.ts";
-import type { AdminNote, FiguresOff, OrdersContext } from "./context.ts";
+import type { AdminNote, FiguresOff, OrderRefund, OrdersContext } from "./context.ts";
 import { createMoneyPathMetrics, type MoneyPathMetrics } from "./metrics.ts";
 import type { Order } from "./model.ts";
 import { type OrderPart, orderPartsOf } from "./parts.ts";
@@ -92,6 +92,8 @@ export interface OrdersOptions {
    * admin settled (state.ts). Default: none (recorded on the order and logged only).
    */
   adminChatIds?: readonly number[];
+  /** The complaint refund already booked for an order, told in a contradiction's alert (context.ts). */
+  refundOf?: (reference: string) => Promise<OrderRefund | null>;
   logger?: Logger;
   now?: () => number;
   registry?: Registry;
@@ -110,6 +112,7 @@ export function createOrders(opts: OrdersOptions) {
     recent: recentOrders(),
     parts: orderPartsOf(opts.categories),
     adminChatIds: opts.adminChatIds ?? [],
+    refundOf: opts.refundOf,
     onFiguresOff: opts.onFiguresOff,
     onAdminNote: opts.onAdminNote,
   };

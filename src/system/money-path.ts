@@ -7,6 +7,7 @@ import {
   createHourlyAlertsFlush,
 } from "../books/index.ts";
 import { orderPartsOf } from "../categories/index.ts";
+import { orderRefundOf } from "../complaints/index.ts";
 import { createProviderWatch } from "../http/provider-watch.ts";
 import { createOrders, createReconciler } from "../orders/index.ts";
 import { createProviderClient, type ProviderClient } from "../provider/index.ts";
@@ -72,6 +73,8 @@ export function wireMoneyPath(
     settleAfterMs: config.reconciler.settleAfterMs,
     adminPeople: config.adminPeople,
     adminChatIds: [...parts.adminIds],
+    // A contradiction's alert tells a complaint refund already booked (review s33-rvcomp 5).
+    refundOf: (reference) => orderRefundOf(parts.stores.complaints, reference),
     settleEnabled: config.reconciler.settleEnabled,
     logger,
     now,

@@ -6,9 +6,10 @@ import {
   type ComplaintReason,
   clockOf,
   complaintRefSchema,
+  type Reversed,
   spanText,
 } from "../../complaints/index.ts";
-import { availableText, type Fragment, facts, path, rs, table, time } from "../html.ts";
+import { availableText, type Fragment, facts, notice, path, rs, table, time } from "../html.ts";
 
 /**
  * Complaints in the back office: the open list with each one's clock, the confirm form of an
@@ -107,6 +108,19 @@ export function complaintFacts(
 }
 
 /** What the action does, and the form that confirms it. */
+/**
+ * The aggregator's word against the order's success, shown above a refund's form (review
+ * s33-rvcomp 5): its admins' alert said the customer may be owed a refund, so another admin may
+ * already have returned the money another way (a /credit).
+ */
+export function reversedNotice(r: Reversed | undefined): Fragment {
+  if (!r) return html``;
+  return notice(
+    `The aggregator answered "${r.word}" for this order at ${time(r.at)}: it reversed the recharge after its success. Check that the customer was not already given the money back another way (a /credit) before refunding.`,
+    "error",
+  );
+}
+
 export function actForm(c: Complaint, a: Act, refundPaisa: number | null, text = ""): Fragment {
   const what: Record<Act, Fragment> = {
     take: html`The complaint is marked as being looked into; the customer is told.`,

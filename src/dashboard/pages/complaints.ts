@@ -24,10 +24,11 @@ import {
   LIST_MAX,
   openList,
   REFUSED,
+  reversedNotice,
 } from "../actions/complaints.ts";
 import type { ActionDeps } from "../actions/deps.ts";
 import { allow, authenticate } from "../auth.ts";
-import { facts, notice, POSTED, page, path, rs } from "../html.ts";
+import { type Fragment, facts, notice, POSTED, page, path, rs } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 /**
@@ -65,6 +66,7 @@ async function confirmPage(
     return c.html(page(title, body, viewer), 409);
   }
   let refundPaisa: number | null = null;
+  let reversed: Fragment = html``;
   if (q.a === "refund") {
     const can = await port.refundableOf(found.reference);
     if (!can.ok) {
@@ -72,9 +74,10 @@ async function confirmPage(
       return c.html(page(title, body, viewer), 409);
     }
     refundPaisa = can.paisa;
+    reversed = reversedNotice(can.reversed);
   }
   const form = actForm(found, q.a, refundPaisa, error?.given ?? "");
-  const body = html`${error ? notice(error.text, "error") : ""}${shown}${form}`;
+  const body = html`${error ? notice(error.text, "error") : ""}${shown}${reversed}${form}`;
   return c.html(page(title, body, viewer), error ? 400 : 200);
 }
 
