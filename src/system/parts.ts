@@ -134,6 +134,7 @@ function wireBelowChat(
     crossings: stores.crossings,
     adminIds: roles.adminIds,
     forgetChat: (chatId) => stores.chatState.forget(chatId),
+    numberChanges: stores.numberChanges,
   });
   // A chat that changes hands loses its last numbered list too (a typed digit presses nothing).
   if (whatsapp) stores.chatState.alsoForget((chatId) => whatsapp.store.forgetButtons(chatId));

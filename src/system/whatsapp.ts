@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import type { I18n } from "@grammyjs/i18n";
 import type { Update } from "grammy/types";
 import { Counter } from "prom-client";
-import { type Accounts, formatPhone, waShortId } from "../accounts/index.ts";
+import { type Accounts, formatPhone, type NumberChanges, waShortId } from "../accounts/index.ts";
 import { carriesLinkCode, type SealedLink } from "../accounts/links.ts";
 import { phoneSchema } from "../accounts/phone.ts";
 import { noteToAdmins } from "../books/admin-note.ts";
@@ -31,6 +31,7 @@ import { type RouterDeps, whatsappRouter } from "../whatsapp/router.ts";
 import type { WaWebhookEvents } from "../whatsapp/types.ts";
 import { whatsappWebhook } from "../whatsapp/webhook.ts";
 import type { Base } from "./base.ts";
+import { numberChangeNotice } from "./number-change.ts";
 import type { HttpApp } from "./server.ts";
 
 /** The WhatsApp number's settings: WHATSAPP_* (src/config/whatsapp.ts), or the local stand-in's. */
@@ -142,6 +143,8 @@ export function wireWhatsApp(
     adminIds: readonly number[];
     /** Ends a chat's flow when a fresh account opens in it (bot/chat-state.ts). */
     forgetChat: (chatId: number) => Promise<void>;
+    /** WhatsApp customers who changed number, for the back office (system/number-change.ts). */
+    numberChanges: NumberChanges;
   },
 ) {
   const { settings, redis } = parts;
@@ -207,7 +210,8 @@ export function wireWhatsApp(
     logger,
     options: { retryForMs: config.notifier.retryForMs, leaseMs: config.notifier.lockMs },
   });
-  const acceptMessages = inboundAcceptor({ queue, registry: base.registry, logger });
+  const numberChanged = numberChangeNotice(base, parts);
+  const acceptMessages = inboundAcceptor({ queue, registry: base.registry, logger, numberChanged });
   const accept = async (events: WaWebhookEvents) => {
     await acceptMessages(events.messages);
     await acceptStatuses(events.statuses);
