@@ -7,7 +7,7 @@ import { money } from "./transfers.ts";
 /**
  * The two customers of a balance move (the back office's, for a changed WhatsApp number), told
  * in their chat and language exactly what moved: the sender that its whole balance went to its
- * account on the other number, the receiver what came in and from where, each with their balance
+ * other account, the receiver what came in and from which number, each with their balance
  * after. Each once (`firstNotice` on the move's id), however often the form is submitted.
  */
 export interface MoveTold {
@@ -24,11 +24,12 @@ export async function tellMove(x: ReversalTeller, r: MoveTold): Promise<void> {
     const p = await x.accounts.phoneOf(userId);
     return p ? formatPhone(p) : String(userId);
   };
-  const [from, to] = [await phoneOf(r.fromUserId), await phoneOf(r.toUserId)];
+  const from = await phoneOf(r.fromUserId);
+  // The sender's side does not name the other number: after a number change the old number's
+  // chat may reach whoever Meta hands that number to next.
   await tellOnce(x, r, "from", r.fromUserId, (t) =>
     t("move-notice-from", {
       amount: money(t, r.amountPaisa),
-      to,
       balance: money(t, r.fromBalancePaisa),
     }),
   );

@@ -100,7 +100,7 @@ describe("moving a customer's balance to another customer", () => {
     expect(h.told.filter((t) => t.chatId === from || t.chatId === to)).toEqual([
       {
         chatId: from,
-        text: "↪️ The merchant moved your whole balance, Rs 525, to your account on +977 9841700002. Your balance here: Rs 0",
+        text: "↪️ The merchant moved your whole balance, Rs 525, to your other account. Your balance here: Rs 0",
       },
       {
         chatId: to,
