@@ -62,6 +62,7 @@ import { heldTopUps } from "./top-up/held-command.ts";
 import { partialRefundConversation } from "./top-up/partial-refund.ts";
 import { writeOffCommand } from "./top-up/write-off-command.ts";
 
+export { type MoveTold, tellMove } from "./cash/move-notices.ts";
 export {
   type ReversalTeller,
   type ReversalTold,

@@ -986,3 +986,12 @@ help-admin-accounts-staff = /credit – credit an agent who paid in, ahead of a 
 credit-staff-mode = Cash-ins are off while orders are paid from the merchant's wallet: this agent balance waits for a switch to prepaid mode, and until then no customer can get or spend any of it.
 shortcut-qr-staff-mode = Shop QR codes are off: this shop's orders are paid from the merchant's wallet and only its staff may order, so a customer who scans one could not order here.
 register-prompt-staff = To register your own phone number, tap "📱 Share my phone number" below.
+
+# --- h-wamove: a customer's balance moved to their other account (a changed WhatsApp number) ---
+statement-kind-move = Moved between your accounts
+movement-move-in = { $time } · +{ $amount } moved here from your other account
+movement-move-out = { $time } · −{ $amount } moved to your other account
+move-notice-from = ↪️ The merchant moved your whole balance, { $amount }, to your other account. Your balance here: { $balance }
+move-notice-to = ↩️ The merchant moved { $amount } from your account on { $from } to this account. Your balance: { $balance }
+wa-number-changed = You changed your WhatsApp number from { $old } to this one. Your balance stays in the account of { $old } for now: our support will move it to your account on this number and tell you here when it is done. Nothing is lost.
+wa-number-changed-admin = WhatsApp number change: { $old } (account { $account }) is now { $new }. Meta signed the notice. Move the balance in the back office, "Number changes": { $link }

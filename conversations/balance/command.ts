@@ -1,5 +1,5 @@
 import { Composer, type InlineKeyboard } from "grammy";
-import { formatPhone, type Phone } from "../../src/accounts/index.ts";
+import { formatPhone, isBalanceMove, type Phone } from "../../src/accounts/index.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, type Role, roleIn } from "../../src/bot/deps.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
@@ -24,6 +24,8 @@ interface Movement {
   amountPaisa: number;
   /** The order of a hold, post or void. */
   order?: string;
+  /** A balance move between the customer's accounts (an adjustment from customer to customer). */
+  moved?: true;
 }
 
 /** What /balance found: plain data, so a flow can record it through `conversation.external`. */
@@ -54,7 +56,8 @@ function movementOf(e: JournalEntry, acc: string): Movement {
     const direction = e.kind === "hold" ? "out" : e.kind === "void" ? "in" : "settled";
     return { ...base, direction, order: orderOf(e) };
   }
-  return { ...base, direction: e.credit === acc ? "in" : "out" };
+  const direction = e.credit === acc ? "in" : "out";
+  return { ...base, direction, ...(isBalanceMove(e) ? { moved: true as const } : {}) };
 }
 
 /** The balance a user may see (also from the middle of a flow). */
@@ -112,6 +115,8 @@ function movementText(t: Translate, m: Movement): string {
   if (m.kind === "cash_in") return t("movement-cash-in", { time, amount });
   if (m.kind === "demo_credit") return t("movement-demo", { time, amount });
   if (m.kind === "topup") return t("movement-topup", { time, amount });
+  if (m.moved)
+    return t(m.direction === "in" ? "movement-move-in" : "movement-move-out", { time, amount });
   // Money back to a customer is a complaint's refund (issue 30): every other reversal takes away.
   if (m.kind === "reversal" && m.direction === "in") return t("movement-refund", { time, amount });
   if (m.kind === "reversal") return t("movement-reversal", { time, amount });

@@ -3,8 +3,10 @@ import {
   type Balance,
   type JournalEntry,
   type LedgerStore,
+  type TransferInput,
   transferInputSchema,
 } from "../ledger/index.ts";
+import { isBalanceMove } from "./move-entry.ts";
 import type { AccountsStore, Receipt } from "./store.ts";
 
 /**
@@ -56,10 +58,11 @@ function userOfAccount(acc: AccountId): number | undefined {
  * its debit), and `rebuilt` says so. Null for kinds that have no receipt (orders, top-ups).
  */
 function receiptFromEntry(e: JournalEntry): Receipt | null {
-  if (e.kind !== "cash_in" && e.kind !== "credit" && e.kind !== "demo_credit") {
+  const moved = isBalanceMove(e);
+  if (e.kind !== "cash_in" && e.kind !== "credit" && e.kind !== "demo_credit" && !moved) {
     if (e.kind !== "reversal" || !e.reference) return null;
   }
-  const kind = e.kind as Receipt["kind"];
+  const kind = moved ? "move" : (e.kind as Receipt["kind"]);
   // The party of a reversal is the one it takes back from: the original's party, its debit now.
   const party = userOfAccount(kind === "reversal" ? e.debit : e.credit);
   const by = kind === "cash_in" ? (userOfAccount(e.debit) ?? 0) : 0;
@@ -97,7 +100,7 @@ export async function move(
   ledger: LedgerStore,
   store: AccountsStore,
   r: Omit<Receipt, "at">,
-  extra: { reason?: string; reference?: string } = {},
+  extra: { reason?: string; reference?: string; kind?: TransferInput["kind"] } = {},
 ): Promise<MoveResult> {
   // Checked here, before the books, so a refusal is known to have booked nothing (the ledger
   // checks the same, but its error cannot be told from one after its script ran).
@@ -106,7 +109,7 @@ export async function move(
     debit: r.debit,
     credit: r.credit,
     amountPaisa: r.amountPaisa,
-    kind: r.kind,
+    kind: extra.kind ?? r.kind,
     ...(extra.reference ? { reference: extra.reference } : {}),
     ...(extra.reason ? { reason: extra.reason } : {}),
   });

@@ -1,5 +1,6 @@
 import { type AccountId, account, type LedgerStore } from "../ledger/index.ts";
 import { nepalDayStart } from "../nepal-time.ts";
+import { moveBalanceWith } from "./balance-move.ts";
 import { createMemoryLinks, type LinkStore } from "./links.ts";
 import { move, receiptOf, reverseWith } from "./money-in.ts";
 import type { Phone } from "./phone.ts";
@@ -10,16 +11,18 @@ import { agentViews, recentOf } from "./summaries.ts";
 import type { HeldTaker } from "./take-held.ts";
 import { waIdentityOf } from "./wa-held.ts";
 
+export { type BalanceMoveInput, type BalanceMoveResult, moveRefusal } from "./balance-move.ts";
 // What a cash-in, a credit or a reversal answers, and the error of one refused before the books:
 // part of the accounts' surface (accounts/index.ts exports this module's names).
 export { type MoveResult, NotBookedError, type ReverseResult } from "./money-in.ts";
+export { isBalanceMove } from "./move-entry.ts";
 
 /**
  * Who is told of a transfer: who booked it, whom it moved money for, a reversed cash-in's agent;
  * `heard:<user>`, that one staff member heard of its outcome (two admins confirm the same
  * reversal: one books it and hears "done", the other hears "already reversed").
  */
-export type NoticeSide = "by" | "party" | "agent" | `heard:${number}`;
+export type NoticeSide = "by" | "party" | "agent" | "from" | "to" | `heard:${number}`;
 
 /** The agent's "today" is the Nepal day, as the spend limits count it. */
 export { nepalDayStart };
@@ -161,6 +164,12 @@ export function createAccounts(opts: AccountsOptions) {
      * the money (their balance would go below zero) with what they have and what is missing.
      */
     reverse: reverseWith(ledger, store),
+
+    /**
+     * An admin moves a customer's whole spendable balance to another customer (balance-move.ts):
+     * once per form id, refused with its reason while money is held or when the balance changed.
+     */
+    moveBalance: moveBalanceWith(ledger, store),
 
     /** A customer's balance and newest movements (at most `n`, newest first). */
     async customerSummary(userId: number, n = 5) {

@@ -26,13 +26,13 @@ import {
 const receiptSchema = z.object({
   /** The ledger transfer id (the idempotency key fixed before the confirm step). */
   id: z.string().min(1).max(128),
-  kind: z.enum(["cash_in", "credit", "reversal", "demo_credit"]),
+  kind: z.enum(["cash_in", "credit", "reversal", "demo_credit", "move"]),
   debit: accountIdSchema,
   credit: accountIdSchema,
   amountPaisa: z.number().int().positive(),
   /** The Telegram user who did it (agent or admin); 0 for the playground's demo credit. */
   by: z.number().int(),
-  /** The customer or agent credited (or debited, for a reversal): a Telegram user id. */
+  /** The customer or agent credited (or debited, for a reversal; credited, for a move). */
   partyUserId: z.number().int().optional(),
   /** For a reversal: the transfer it reverses, and why. */
   reverses: z.string().optional(),

@@ -1,3 +1,4 @@
+import { isBalanceMove } from "../accounts/move-entry.ts";
 import type { Statement } from "../accounts/statement.ts";
 import { documentFonts } from "../documents/fonts.ts";
 import { type DocumentSpec, renderPdf } from "../documents/pdf.ts";
@@ -71,7 +72,9 @@ const KINDS = new Set([
 ]);
 
 /** What a movement was, in the reader's words. */
-function kindText(t: Translate, kind: string, change: number): string {
+function kindText(t: Translate, entry: Line["entry"], change: number): string {
+  const { kind } = entry;
+  if (isBalanceMove(entry)) return t("statement-kind-move");
   if (kind === "hold" || kind === "post") return t("statement-kind-order");
   if (kind === "void") return t("statement-kind-order-failed");
   if (kind === "reversal")
@@ -127,7 +130,7 @@ export function statementDocumentSpec(
       ],
       rows: moved.map((l) => [
         formatOrderTime(l.entry.at, "np", t.locale),
-        kindText(t, l.entry.kind, availableChange(l)),
+        kindText(t, l.entry, availableChange(l)),
         l.entry.reference ?? "",
         signed(availableChange(l)),
         rs(l.postedPaisa - l.heldPaisa),

@@ -6,12 +6,14 @@ import { DASHBOARD_PATH, type DashboardDeps } from "./deps.ts";
 import { notice, page } from "./html.ts";
 import { alertRoutes } from "./pages/alerts.ts";
 import { auditExportRoutes } from "./pages/audit-export.ts";
+import { balanceMoveRoutes } from "./pages/balance-move.ts";
 import { booksRoutes } from "./pages/books.ts";
 import { cashInRoutes } from "./pages/cash-ins.ts";
 import { chartRoutes } from "./pages/chart.ts";
 import { complaintRoutes } from "./pages/complaints.ts";
 import { homeRoutes } from "./pages/home.ts";
 import { loginRoutes } from "./pages/login.ts";
+import { numberChangeRoutes } from "./pages/number-changes.ts";
 import { orderRoutes } from "./pages/orders.ts";
 import { priceRoutes } from "./pages/prices.ts";
 import { topUpRoutes } from "./pages/topups.ts";
@@ -86,6 +88,9 @@ export function createDashboard(deps: DashboardDeps): Hono<DashboardEnv> {
   auditExportRoutes(app, parts);
   chartRoutes(app, parts);
   complaintRoutes(app, parts);
+  // A changed WhatsApp number: the notices, and the balance moved to the new account (h-wamove).
+  numberChangeRoutes(app, parts);
+  balanceMoveRoutes(app, parts);
   app.all("*", (c) => {
     if (c.req.path === `${DASHBOARD_PATH}/`) return c.redirect(DASHBOARD_PATH, 308);
     return c.html(page("Not found", notice("No such page.", "error")), 404);

@@ -59,6 +59,9 @@ export const auditActionSchema = z.enum([
   "float_propose",
   "float_approve",
   "float_reject",
+  // h-wamove: a customer's whole balance moved to another customer (a changed WhatsApp number),
+  // with both balances before and after; a double submit that found it booked says so.
+  "balance_move",
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 

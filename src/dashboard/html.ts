@@ -53,7 +53,7 @@ function nav(viewer: Viewer): Fragment {
 <a href="${path("/audit")}">Audit log</a>
 <a href="${path("/alerts")}">Alerts</a> <a href="${path("/cash-ins")}">Cash-ins</a>
 <a href="${path("/topups")}">Held top-ups</a> <a href="${path("/prices")}">Prices</a>
-<a href="${path("/complaints")}">Complaints</a>
+<a href="${path("/complaints")}">Complaints</a> <a href="${path("/number-changes")}">Number changes</a>
 <a href="${path("/books/chart")}">Chart</a>`
       : "";
   // issue 29 (h-people): customers and agents for admins, an agent's own day.

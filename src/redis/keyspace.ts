@@ -379,6 +379,14 @@ export function waResendKeys(prefix: string) {
 export const idleMovedOf = (prefix: string, chatId: number) => `${prefix}{idle}:moved:${chatId}`;
 
 /**
+ * Hash, beside `keyspace` (whose function is full), in the accounts' tag: wamid -> a WhatsApp
+ * customer's number change as Meta's signed notice told it (old and new number, when), written
+ * once per notice (accounts/number-changes.ts). Never trimmed: numbers change rarely, and support
+ * needs the record.
+ */
+export const accountNumberChangesKey = (prefix: string) => `${prefix}{accounts}:numchanges`;
+
+/**
  * Answers owed to WhatsApp chats while Meta's rate limit holds the sends (whatsapp/owed-replies.ts),
  * one slot `{waowed}`: a sorted set (chat id -> due, or a taker's lease end) and per chat a List of
  * its owed answers (JSON), oldest first; the List goes with its last answer.

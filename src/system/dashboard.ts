@@ -1,8 +1,10 @@
 import type { I18n } from "@grammyjs/i18n";
 import {
   dashboardCommand,
+  type MoveTold,
   type ReversalTeller,
   type ReversalTold,
+  tellMove,
   tellReversal,
 } from "../../conversations/index.ts";
 import type { Accounts } from "../accounts/index.ts";
@@ -110,6 +112,9 @@ export function wireDashboard(
       priceSchedule: config.pricing.schedule,
       accessMode: config.accessMode,
       ...(chat ? { tellReversed: (r: ReversalTold) => tellReversal(chat, r) } : {}),
+      // A balance move (a changed WhatsApp number): both customers told, as a reversal is.
+      ...(chat ? { tellMoved: (r: MoveTold) => tellMove(chat, r) } : {}),
+      numberChanges: parts.stores.numberChanges,
     },
   };
   parts.app.route("/", createDashboard(deps));

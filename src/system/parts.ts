@@ -135,6 +135,7 @@ function wireBelowChat(
     adminIds: roles.adminIds,
     forgetChat: (chatId) => stores.chatState.forget(chatId),
     idle: stores.idle,
+    numberChanges: stores.numberChanges,
   });
   // A chat that changes hands loses its last numbered list too (a typed digit presses nothing).
   if (whatsapp) stores.chatState.alsoForget((chatId) => whatsapp.store.forgetButtons(chatId));

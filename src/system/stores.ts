@@ -8,6 +8,11 @@ import {
   redisAccessFacts,
 } from "../accounts/index.ts";
 import { createMemoryLinks, createRedisLinks, type LinkStore } from "../accounts/links.ts";
+import {
+  createMemoryNumberChanges,
+  createRedisNumberChanges,
+  type NumberChanges,
+} from "../accounts/number-changes.ts";
 import { createMemoryCrossings, createRedisCrossings } from "../books/index.ts";
 import { type ChatStateEraser, memoryChatState, redisChatState } from "../bot/chat-state.ts";
 import { type IdleDeadlines, memoryIdleDeadlines, redisIdleDeadlines } from "../bot/idle.ts";
@@ -84,6 +89,8 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
       saved: createRedisSaved({ redis, prefix }) as SavedStore,
       /** Who the merchant blocked (accounts/blocked.ts). */
       blocked: createRedisBlocked({ redis, prefix, logger }),
+      /** WhatsApp customers who changed number, for the back office (accounts/number-changes.ts). */
+      numberChanges: createRedisNumberChanges({ redis, prefix }) as NumberChanges,
       /** What the chat's access check reads: the flags that follow the registry (access-flags.ts). */
       accessFacts: redisAccessFacts({ redis, prefix }) as AccessFactsReader,
       /** What successful orders leave for their reminders, and the reminders' schedule. */
@@ -120,6 +127,7 @@ export function wireStores(base: Base, redis: RedisClient | undefined) {
     topUps: createMemoryTopUpStore({ ledger }),
     saved: createMemorySaved() as SavedStore,
     blocked,
+    numberChanges: createMemoryNumberChanges() as NumberChanges,
     accessFacts: memoryAccessFacts({
       phoneOf: (id) => accounts.phoneOf(id),
       profileOf: (id) => accounts.profileOf(id),

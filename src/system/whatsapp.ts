@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import type { I18n } from "@grammyjs/i18n";
 import type { Update } from "grammy/types";
 import { Counter } from "prom-client";
-import { type Accounts, formatPhone, waShortId } from "../accounts/index.ts";
+import { type Accounts, formatPhone, type NumberChanges, waShortId } from "../accounts/index.ts";
 import { carriesLinkCode, type SealedLink } from "../accounts/links.ts";
 import { phoneSchema } from "../accounts/phone.ts";
 import { noteToAdmins } from "../books/admin-note.ts";
@@ -32,6 +32,7 @@ import { type RouterDeps, whatsappRouter } from "../whatsapp/router.ts";
 import type { WaWebhookEvents } from "../whatsapp/types.ts";
 import { whatsappWebhook } from "../whatsapp/webhook.ts";
 import type { Base } from "./base.ts";
+import { numberChangeNotice } from "./number-change.ts";
 import type { HttpApp } from "./server.ts";
 
 /** The WhatsApp number's settings: WHATSAPP_* (src/config/whatsapp.ts), or the local stand-in's. */
@@ -145,6 +146,8 @@ export function wireWhatsApp(
     forgetChat: (chatId: number) => Promise<void>;
     /** The idle deadlines: an owed question's is moved once it went out (bot/idle.ts). */
     idle: Pick<IdleDeadlines, "postpone">;
+    /** WhatsApp customers who changed number, for the back office (system/number-change.ts). */
+    numberChanges: NumberChanges;
   },
 ) {
   const { settings, redis } = parts;
@@ -217,7 +220,8 @@ export function wireWhatsApp(
     logger,
     options: { retryForMs: config.notifier.retryForMs, leaseMs: config.notifier.lockMs },
   });
-  const acceptMessages = inboundAcceptor({ queue, registry: base.registry, logger });
+  const numberChanged = numberChangeNotice(base, parts);
+  const acceptMessages = inboundAcceptor({ queue, registry: base.registry, logger, numberChanged });
   const accept = async (events: WaWebhookEvents) => {
     await acceptMessages(events.messages);
     await acceptStatuses(events.statuses);

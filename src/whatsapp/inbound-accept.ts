@@ -1,4 +1,5 @@
 import { Counter, type Registry } from "prom-client";
+import { type Phone, phoneSchema } from "../accounts/phone.ts";
 import type { Logger } from "../logger.ts";
 import { chatIdOfWaId } from "./chat-ids.ts";
 import type { WaInboundQueue } from "./inbound-queue.ts";
@@ -15,13 +16,16 @@ import type { WaInboundMessage } from "./types.ts";
  * queued: handed to the chat engine they read as an empty text, answered "I did not understand"
  * (at a confirmation, the whole confirmation again), a system notice to the number the customer
  * just left (review s32-whatsapp, 1 and 3). A notice is logged with its type and both chats (no
- * words): a customer who changed number finds a new, empty account on it, and support needs the
- * old one to move the balance.
+ * words). A changed number's notice (`user_changed_number`: Meta signs it, so it proves the change)
+ * is handed to `numberChanged` before the webhook answers: the new number's chat is another
+ * account, and support moves the balance from the back office (docs/whatsapp.md). When that
+ * fails the webhook answers 503 and Meta delivers the notice again.
  */
 export function inboundAcceptor(deps: {
   queue: WaInboundQueue;
   registry: Registry;
   logger: Logger;
+  numberChanged?: (c: { wamid: string; oldPhone: Phone; newPhone: Phone }) => Promise<void>;
 }) {
   const name = "whatsapp_inbound_unanswerable_total";
   const unanswerable =
@@ -41,6 +45,15 @@ export function inboundAcceptor(deps: {
           { chatId, systemType: m.systemType, toChatId: to, wamid: m.wamid },
           "whatsapp system notice (a changed number or identity): not answered",
         );
+        const oldPhone = phoneSchema.safeParse(m.waId);
+        const newPhone = phoneSchema.safeParse(m.changedTo);
+        if (m.systemType !== "user_changed_number" || !deps.numberChanged) continue;
+        if (!oldPhone.success || !newPhone.success || oldPhone.data === newPhone.data) continue;
+        await deps.numberChanged({
+          wamid: m.wamid,
+          oldPhone: oldPhone.data,
+          newPhone: newPhone.data,
+        });
         continue;
       }
       if (chatId !== null) {

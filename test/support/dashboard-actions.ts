@@ -1,10 +1,12 @@
 import type { Redis } from "ioredis";
+import { tellMove } from "../../conversations/cash/move-notices.ts";
 import { tellReversal } from "../../conversations/cash/reversal-notices.ts";
 import {
   type Accounts,
   createAccounts,
   createRedisAccounts,
   createRedisBlocked,
+  createRedisNumberChanges,
 } from "../../src/accounts/index.ts";
 import { type Books, createFloatWatch, createRedisCrossings } from "../../src/books/index.ts";
 import { createI18n } from "../../src/bot/i18n.ts";
@@ -147,6 +149,16 @@ export async function startActions(): Promise<ActionsHarness> {
     // The customers' notices go to the notifier's outbox (in the complaint's script); only the
     // admins' alert of a new complaint is told directly, and the back office raises none.
   });
+  const teller = {
+    accounts,
+    i18n: createI18n(() => "en"),
+    fallbackLocale: "en",
+    send: async (chatId: number, text: string) => {
+      if (unreachable.has(chatId)) throw new Error("403: Forbidden: bot was blocked");
+      told.push({ chatId, text });
+    },
+    logger,
+  };
   let app: ReturnType<typeof createDashboard> | undefined;
   const server = await serveFetch((req, env) =>
     app ? app.fetch(req, env) : new Response("starting", { status: 503 }),
@@ -181,20 +193,9 @@ export async function startActions(): Promise<ActionsHarness> {
       // The root's own: admin alerts queued in the outbox through the books' crossings.
       alertAdmins: adminAlerts({ crossings }, () => clock.now),
       // The composition root's wiring: the chat's own telling, on a sender that records.
-      tellReversed: (r) =>
-        tellReversal(
-          {
-            accounts,
-            i18n: createI18n(() => "en"),
-            fallbackLocale: "en",
-            send: async (chatId, text) => {
-              if (unreachable.has(chatId)) throw new Error("403: Forbidden: bot was blocked");
-              told.push({ chatId, text });
-            },
-            logger,
-          },
-          r,
-        ),
+      tellReversed: (r) => tellReversal(teller, r),
+      tellMoved: (r) => tellMove(teller, r),
+      numberChanges: createRedisNumberChanges({ redis: t.redis, prefix: t.prefix }),
     },
   };
   app = createDashboard(deps);

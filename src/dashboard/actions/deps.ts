@@ -1,4 +1,11 @@
-import type { Phone, Receipt, ReverseResult } from "../../accounts/index.ts";
+import type {
+  BalanceMoveInput,
+  BalanceMoveResult,
+  NumberChange,
+  Phone,
+  Receipt,
+  ReverseResult,
+} from "../../accounts/index.ts";
 import type { Complaints } from "../../complaints/index.ts";
 import type {
   AccessMode,
@@ -17,6 +24,17 @@ import type {
 } from "../../payments/index.ts";
 import type { PriceSchedule } from "../../pricing/index.ts";
 
+/** A balance move booked, as its two customers are told. */
+export interface BalanceMoved {
+  id: string;
+  fromUserId: number;
+  toUserId: number;
+  amountPaisa: number;
+  /** Each side's available balance after the move. */
+  fromBalancePaisa: number;
+  toBalancePaisa: number;
+}
+
 /**
  * What the back office's money actions and alerts need (issue 29, h-actions): the chat's OWN
  * services, so a reversal or a held top-up's decision from the browser is the very operation
@@ -33,7 +51,16 @@ export interface ActionDeps {
       reason: string;
     }): Promise<ReverseResult>;
     phoneOf(userId: number): Promise<Phone | null>;
+    /** A customer's whole spendable balance to another customer (accounts/balance-move.ts). */
+    moveBalance?(input: BalanceMoveInput): Promise<BalanceMoveResult>;
   };
+  /**
+   * Tells both customers of a balance move what moved, in their chat and language, each once
+   * (conversations/cash/move-notices.ts); absent, nobody is told.
+   */
+  tellMoved?: (r: BalanceMoved) => Promise<void>;
+  /** WhatsApp customers who changed number, newest first (accounts/number-changes.ts). */
+  numberChanges?: { list(limit: number): Promise<NumberChange[]> };
   /**
    * Tells the people a reversal concerns, in their chat and language, as /reverse does: the party
    * (the customer of a cash-in, the agent of a credit) and a cash-in's agent, each once across the

@@ -211,8 +211,12 @@ async function personPage(c: DashboardContext, parts: DashboardParts): Promise<R
     userId,
     `/statement.csv?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`,
   );
+  const move =
+    role === "customer"
+      ? html`<p><a href="${personPath(userId, "/move")}">Move the whole balance to another customer…</a></p>`
+      : "";
   const body = html`${await registration(people, userId, role)}
-<h2>Money (${acc})</h2>${facts(balanceFacts(balance))}
+<h2>Money (${acc})</h2>${facts(balanceFacts(balance))}${move}
 ${await openHolds(people, ledger, userId, balance)}
 <h2>Statement ${from} to ${to} (UTC, the end not included)</h2>
 ${rangeForm(userId, from, to)}<p><a href="${csv}">Download the statement as CSV</a></p>
