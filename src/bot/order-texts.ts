@@ -153,7 +153,8 @@ export function receiptText(t: Translate, order: Order): string {
 /**
  * Why a failed order failed: the words of the event that failed it, or a plain "the operator did
  * not complete it" (never an earlier event's words such as "accepted and queued"). A refusal for
- * the merchant's own wallet is never explained with it: the service is briefly unavailable. The
+ * the merchant's own side (its wallet, token, IP or rate: floatShort) is never explained with the
+ * aggregator's words ("Unauthenticated.", "IP not whitelisted"): the service is briefly unavailable. The
  * reconciler's own words ("The provider never received this order") are for staff: a customer
  * reads that the order did not go through (issue 30).
  */
@@ -168,8 +169,13 @@ export function failureReason(t: Translate, order: Order, role: Role = "customer
   return said || t("notify-reason-unknown");
 }
 
-/** What happened to the money of a failed order: returned to the balance, or never taken. */
+/**
+ * What happened to the money of a failed order: returned to the balance, or never taken. An order
+ * the aggregator refused for the merchant's own side (floatShort: its wallet, token, IP or rate)
+ * was never executed and its hold only released: nothing was charged (review s33-rvprov, 3).
+ */
 function refundLine(t: Translate, order: Order): string {
+  if (order.floatShort) return t("notify-nothing-charged");
   // What the balance gave: Nepal rupees (an India order's converted total).
   if (order.holdId !== undefined && order.price && chargedPaisa(order) > 0) {
     const region = order.exchange ? "np" : order.region;
