@@ -1,5 +1,11 @@
 import { formatMoney } from "../money.ts";
-import { chargedPaisa, isFinal, type Order, type OrderStatus } from "../orders/model.ts";
+import {
+  chargedPaisa,
+  isFinal,
+  type Order,
+  type OrderStatus,
+  refusedOnOurSide,
+} from "../orders/model.ts";
 import { RECONCILER_MESSAGES } from "../orders/reconcile-order.ts";
 import { SETTLED_FAILED_MESSAGE } from "../orders/settle.ts";
 import { formatRate } from "../pricing/index.ts";
@@ -171,11 +177,11 @@ export function failureReason(t: Translate, order: Order, role: Role = "customer
 
 /**
  * What happened to the money of a failed order: returned to the balance, or never taken. An order
- * the aggregator refused for the merchant's own side (floatShort: its wallet, token, IP or rate)
- * was never executed and its hold only released: nothing was charged (review s33-rvprov, 3).
+ * the aggregator refused for our own token, IP or rate (refusedOnOurSide) was never executed and
+ * its hold only released: nothing was charged (review s33-rvprov, 3).
  */
 function refundLine(t: Translate, order: Order): string {
-  if (order.floatShort) return t("notify-nothing-charged");
+  if (refusedOnOurSide(order)) return t("notify-nothing-charged");
   // What the balance gave: Nepal rupees (an India order's converted total).
   if (order.holdId !== undefined && order.price && chargedPaisa(order) > 0) {
     const region = order.exchange ? "np" : order.region;

@@ -254,8 +254,9 @@ export const orderSchema = z.object({
   /**
    * The aggregator refused the order for the merchant's own side, never executing it: its wallet
    * (float) short, or (note OUR_SIDE_NOTE, refusedOnOurSide) its token, IP or request rate. The
-   * customer is told the service is briefly unavailable and nothing was charged, never the
-   * merchant's balance or credentials; the reservation of their daily limit is released. One
+   * customer is told the service is briefly unavailable (and, refused on our side, that nothing
+   * was charged), never the merchant's balance or credentials; the reservation of their daily
+   * limit is released. One
    * field for both, so every version reads an order of either alike (a rolling deploy).
    */
   floatShort: z.literal(true).optional(),
