@@ -5,10 +5,16 @@ import {
 } from "../orders/answer-fits.ts";
 import type { AdminNote } from "../orders/context.ts";
 import type { Order } from "../orders/model.ts";
-import { COLLISION_NOTE, COLLISION_OPEN_NOTE, collisionNoteOf } from "../orders/owed.ts";
+import {
+  COLLISION_NOTE,
+  COLLISION_OPEN_NOTE,
+  collisionNoteOf,
+  OUR_SIDE_WINDOW,
+} from "../orders/owed.ts";
 import { collisionNote } from "../orders/provider-events.ts";
 import { takenNoteOf } from "../orders/taken-transaction.ts";
 import { createHourlyAlert, type HourlyAlertDeps, type HourlyAlertKind } from "./hourly-alert.ts";
+import { OUR_SIDE_KIND } from "./our-side-alert.ts";
 
 /**
  * The admins' alert for an order whose step carried a note for them: an execute refused for a
@@ -65,12 +71,18 @@ function owedDetailOf(order: Order): string {
   return takenNoteOf(order) ?? collisionNote(order.providerMessage ?? "");
 }
 
-/** Each order told or counted in its fate's window: closed by its step, or left open. */
+/**
+ * Each order told or counted in its window: a collision closed by its step or left open, or an
+ * execute refused on our side (its own topic: books/our-side-alert.ts).
+ */
 export function createCollisionAlert(deps: HourlyAlertDeps): (n: AdminNote) => Promise<boolean> {
-  const closed = createHourlyAlert(deps, COLLISION_KIND);
+  const tells = new Map([
+    [COLLISION_NOTE, createHourlyAlert(deps, COLLISION_KIND)],
+    [OUR_SIDE_WINDOW, createHourlyAlert(deps, OUR_SIDE_KIND)],
+  ]);
   const open = createHourlyAlert(deps, COLLISION_OPEN_KIND);
   return ({ order, note, at, owed }) => {
-    const tell = collisionNoteOf(order) === COLLISION_NOTE ? closed : open;
+    const tell = tells.get(collisionNoteOf(order)) ?? open;
     return tell(order, note, at, owed === true);
   };
 }

@@ -1,5 +1,11 @@
 import { formatMoney, formatRupees } from "../money.ts";
-import { chargedPaisa, isFinal, type Order, type OrderStatus } from "../orders/model.ts";
+import {
+  chargedPaisa,
+  isFinal,
+  type Order,
+  type OrderStatus,
+  refusedOnOurSide,
+} from "../orders/model.ts";
 import { RECONCILER_MESSAGES } from "../orders/reconcile-order.ts";
 import { SETTLED_FAILED_MESSAGE } from "../orders/settle.ts";
 import { formatRate } from "../pricing/index.ts";
@@ -153,7 +159,8 @@ export function receiptText(t: Translate, order: Order): string {
 /**
  * Why a failed order failed: the words of the event that failed it, or a plain "the operator did
  * not complete it" (never an earlier event's words such as "accepted and queued"). A refusal for
- * the merchant's own wallet is never explained with it: the service is briefly unavailable. The
+ * the merchant's own side (its wallet, token, IP or rate: floatShort) is never explained with the
+ * aggregator's words ("Unauthenticated.", "IP not whitelisted"): the service is briefly unavailable. The
  * reconciler's own words ("The provider never received this order") are for staff: a customer
  * reads that the order did not go through (issue 30).
  */
@@ -168,8 +175,13 @@ export function failureReason(t: Translate, order: Order, role: Role = "customer
   return said || t("notify-reason-unknown");
 }
 
-/** What happened to the money of a failed order: returned to the balance, or never taken. */
+/**
+ * What happened to the money of a failed order: returned to the balance, or never taken. An order
+ * the aggregator refused for our own token, IP or rate (refusedOnOurSide) was never executed and
+ * its hold only released: nothing was charged (review s33-rvprov, 3).
+ */
 function refundLine(t: Translate, order: Order): string {
+  if (refusedOnOurSide(order)) return t("notify-nothing-charged");
   // What the balance gave: Nepal rupees (an India order's converted total).
   if (order.holdId !== undefined && order.price && chargedPaisa(order) > 0) {
     const region = order.exchange ? "np" : order.region;

@@ -117,6 +117,24 @@ export const NOT_FOUND_NOTE = "provider has no such reference";
  */
 export const FLOAT_SHORT_NOTE = "rejected: the merchant's wallet is short";
 
+/**
+ * The start of the note of an execute refused for the merchant's own access (provider-events.ts):
+ * our token refused (401: a token is bound to one client IP), our IP forbidden (403), our request
+ * rate exceeded (429). Such an order carries `floatShort` too (see there): the customer's words,
+ * the released reservation and the agents' view are the same, and a version without this note
+ * reads the order alike; the note tells the admins' alert (books/our-side-alert.ts) which it was.
+ */
+export const OUR_SIDE_NOTE = "rejected: refused on the merchant's side";
+
+/**
+ * Whether an order failed for an execute refused on the merchant's side (OUR_SIDE_NOTE): the
+ * execute's step that failed it says so in its history entry (an execute is answered once).
+ */
+export const refusedOnOurSide = (order: Order): boolean =>
+  order.floatShort === true &&
+  order.status === "failed" &&
+  order.history.some((h) => h.source === "execute" && h.note?.startsWith(OUR_SIDE_NOTE));
+
 /** A counted "not found" answer (see NOT_FOUND_NOTE). */
 export const isNotFoundAnswer = (h: HistoryEntry): boolean =>
   h.source === "reconciler" &&
@@ -234,8 +252,12 @@ export const orderSchema = z.object({
   /** When the order was marked submitting, i.e. just before the execute request left. */
   submittedAt: z.number().int().optional(),
   /**
-   * The aggregator refused the order for the merchant's own wallet (float) being short. The
-   * customer is told the service is briefly unavailable, never the merchant's balance.
+   * The aggregator refused the order for the merchant's own side, never executing it: its wallet
+   * (float) short, or (note OUR_SIDE_NOTE, refusedOnOurSide) its token, IP or request rate. The
+   * customer is told the service is briefly unavailable (and, refused on our side, that nothing
+   * was charged), never the merchant's balance or credentials; the reservation of their daily
+   * limit is released. One
+   * field for both, so every version reads an order of either alike (a rolling deploy).
    */
   floatShort: z.literal(true).optional(),
   /** Still not final after the reconciler's maximum age; admins were alerted once. */
@@ -304,7 +326,7 @@ export const orderEventSchema = z.object({
    */
   unrecognised: z.string().max(40).optional(),
   wallet: walletEffectsSchema.optional(),
-  /** The aggregator refused for the merchant's float (see the order's `floatShort`). */
+  /** The aggregator refused for the merchant's float or access (see the order's `floatShort`). */
   floatShort: z.literal(true).optional(),
   /** Apply only while the order is in one of these states (checked atomically with the write). */
   expect: z.array(orderStatusSchema).optional(),

@@ -1,5 +1,5 @@
 import { FIGURES_OFF_NOTE, owesFiguresOffCount } from "./figures-check.ts";
-import { isFinal, type Order } from "./model.ts";
+import { isFinal, type Order, refusedOnOurSide } from "./model.ts";
 
 /**
  * The hourly admins' alerts whose count an order's write owes (books/hourly-alert.ts): the write
@@ -23,9 +23,22 @@ export const COLLISION_NOTE = "reference-collision";
  */
 export const COLLISION_OPEN_NOTE = "reference-collision-open";
 
-/** The collision window an order's admins' note counts in: closed by its step, or left open. */
+/**
+ * The window of an execute refused on the merchant's side (its token, IP or rate: refusedOnOurSide,
+ * books/our-side-alert.ts): a topic of its own, its words and its count apart from the collisions'.
+ */
+export const OUR_SIDE_WINDOW = "execute-refused-our-side";
+
+/**
+ * The window an order's admins' note counts in: a refusal on our side, or a collision closed by
+ * its step or left open.
+ */
 export const collisionNoteOf = (order: Order): string =>
-  isFinal(order.status) ? COLLISION_NOTE : COLLISION_OPEN_NOTE;
+  refusedOnOurSide(order)
+    ? OUR_SIDE_WINDOW
+    : isFinal(order.status)
+      ? COLLISION_NOTE
+      : COLLISION_OPEN_NOTE;
 
 /**
  * The windows the write of `written` over `current` marks the order owed a count in: figures-off

@@ -14,6 +14,7 @@ import {
   normalizeProviderStatus,
   type Order,
   type OrderEvent,
+  OUR_SIDE_NOTE,
   type WalletEffects,
 } from "./model.ts";
 import { payloadOf } from "./payload.ts";
@@ -77,6 +78,41 @@ export function collisionNote(message: string): string {
  * Taken as a plain failure, the customer read "Insufficient balance" as the reason (a false word
  * about their own balance), no admin was told and the reservation was kept.
  */
+/**
+ * The HTTP statuses of an execute refused for the merchant's own access, never the customer's
+ * doing (review s33-rvprov, 3): 401 our token (provider-notes: a token is bound to one client IP,
+ * so an instance behind another egress IP gets 401 on every execute), 403 our IP forbidden, 429
+ * our rate exceeded. Spec 7 puts them with the client errors, the request refused ("not
+ * authenticated", "too many requests; retry later"): not executed (provider/execute.ts maps them
+ * to rejected), so the order fails with nothing charged.
+ */
+const OUR_SIDE_STATUSES: ReadonlySet<number> = new Set([401, 403, 429]);
+
+const refusedOurSide = (result: ExecuteResult): boolean =>
+  result.kind === "rejected" && OUR_SIDE_STATUSES.has(result.httpStatus);
+
+/** What a refusal on our side asks the admins to check, by its HTTP status. */
+const OUR_SIDE_CAUSE: Readonly<Record<number, string>> = {
+  401: "our token was not accepted (a token is bound to one client IP: check this deployment's egress IP and the token)",
+  403: "our requests are forbidden (an IP whitelist? check this deployment's egress IP)",
+  429: "we exceeded the aggregator's request rate",
+};
+
+/**
+ * The admins' words for an execute refused on the merchant's side: the HTTP status and the
+ * aggregator's words (the token already redacted by the client: transport.clean), never the token.
+ */
+export function ourSideNote(httpStatus: number, message: string): string {
+  const cause = OUR_SIDE_CAUSE[httpStatus] ?? "the aggregator refused our access";
+  return `the aggregator refused the execute on our side: HTTP ${httpStatus} ("${message.slice(0, 80)}"): ${cause}. Not executed: the order failed, nothing charged (a prepaid order's hold returned), the reservation of the customer's daily limit released, the customer told the service is briefly unavailable.`;
+}
+
+/** The HTTP status an order refused on our side was refused with, from its history (OUR_SIDE_NOTE). */
+export function ourSideStatusOf(order: Order): number {
+  const note = order.history.find((h) => h.note?.startsWith(OUR_SIDE_NOTE))?.note ?? "";
+  return Number(/\(HTTP (\d{3})\)/.exec(note)?.[1] ?? 0);
+}
+
 const acceptedFloatShort = (result: ExecuteResult): boolean =>
   result.kind === "accepted" &&
   normalizeProviderStatus(result.status) === "failed" &&
@@ -107,6 +143,7 @@ function executeEvent(result: ExecuteResult, at: number): OrderEvent {
         },
       };
     case "rejected": {
+      if (OUR_SIDE_STATUSES.has(result.httpStatus)) return ourSideEvent(result, at);
       const floatShort = !result.rateLimited && isFloatRefusal(result.message);
       if (referenceCollision(result.httpStatus, result.message)) {
         return {
@@ -122,11 +159,9 @@ function executeEvent(result: ExecuteResult, at: number): OrderEvent {
         source: "execute",
         status: "failed",
         at,
-        note: result.rateLimited
-          ? "rejected: rate limited"
-          : floatShort
-            ? `${FLOAT_SHORT_NOTE} (HTTP ${result.httpStatus})`
-            : `rejected (HTTP ${result.httpStatus})`,
+        note: floatShort
+          ? `${FLOAT_SHORT_NOTE} (HTTP ${result.httpStatus})`
+          : `rejected (HTTP ${result.httpStatus})`,
         // The aggregator's own words stay on the order for admins; the customer's texts never
         // show them for a short float (failureReason).
         providerMessage: result.message.slice(0, 500),
@@ -143,6 +178,27 @@ function executeEvent(result: ExecuteResult, at: number): OrderEvent {
   }
 }
 
+/**
+ * An execute refused on the merchant's side (OUR_SIDE_STATUSES): failed as a float refusal is
+ * (`floatShort`: the customer told the service is briefly unavailable, their reservation released,
+ * the agents shown no words), its note saying which, and the admins told (adminNote: at most one
+ * alert an hour, books/our-side-alert.ts). Never a float reading: no false low-float alert.
+ */
+function ourSideEvent(
+  result: Extract<ExecuteResult, { kind: "rejected" }>,
+  at: number,
+): OrderEvent {
+  return {
+    source: "execute",
+    status: "failed",
+    at,
+    note: `${OUR_SIDE_NOTE} (HTTP ${result.httpStatus})`,
+    providerMessage: result.message.slice(0, 500),
+    floatShort: true,
+    adminNote: ourSideNote(result.httpStatus, result.message),
+  };
+}
+
 /** The wallet reading an execute answer carries, if any (for the low-float alert). */
 export function readingOf(
   result: ExecuteResult,
@@ -153,7 +209,12 @@ export function readingOf(
       refused: acceptedFloatShort(result),
     };
   if (acceptedFloatShort(result)) return { refused: true };
-  if (result.kind === "rejected" && !result.rateLimited && isFloatRefusal(result.message))
+  if (
+    result.kind === "rejected" &&
+    !refusedOurSide(result) &&
+    !result.rateLimited &&
+    isFloatRefusal(result.message)
+  )
     return { refused: true };
   return null;
 }

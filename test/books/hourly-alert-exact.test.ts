@@ -97,11 +97,11 @@ describe.each([
     for (const i of [1, 2, 3])
       expect(await tell({ order: order(i), off: "amount", at: T0 + i * 60_000 })).toBe(false);
     // Within the hour: nothing to flush yet.
-    expect(await flush(s.a)(T0 + HOUR - 1)).toEqual([false, false, false]);
+    expect(await flush(s.a)(T0 + HOUR - 1)).toEqual([false, false, false, false]);
     // Two processes flush at once: one tells it.
     const flushed = await Promise.all([flush(s.a)(T0 + HOUR), flush(s.b)(T0 + HOUR)]);
     expect(flushed.flat().filter(Boolean)).toHaveLength(1);
-    expect(await flush(s.b)(T0 + HOUR + 15_000)).toEqual([false, false, false]);
+    expect(await flush(s.b)(T0 + HOUR + 15_000)).toEqual([false, false, false, false]);
     const alerts = await s.alerts();
     expect(alerts).toHaveLength(4);
     const last = alerts.slice(2);
@@ -119,7 +119,7 @@ describe.each([
     const s = rig();
     const tell = collisions(s.a);
     expect(await tell({ order: order(0), note: "refused", at: T0 })).toBe(true);
-    expect(await flush(s.a)(T0 + 2 * HOUR)).toEqual([false, false, false]);
+    expect(await flush(s.a)(T0 + 2 * HOUR)).toEqual([false, false, false, false]);
     expect(await tell({ order: order(1), note: "refused", at: T0 + 2 * HOUR })).toBe(true);
     const alerts = await s.alerts();
     expect(alerts.map((x) => x.reference)).toEqual([ref(0), ref(0), ref(1), ref(1)]);
