@@ -926,6 +926,7 @@ link-how = To use one account from Telegram and WhatsApp: share your contact on 
 unlink-done = This chat no longer uses the other account: it is on its own again (the other account keeps its balance and history).
 unlink-none = This chat is not joined to another account.
 link-not-sent = The code could not be sent to that { $channel } chat (it may have blocked this bot). Nothing was joined; please try again later.
+link-write-first = The account of { $phone } is on WhatsApp, and we send its code only to a WhatsApp chat that wrote to us in the last 24 hours. No code was sent and nothing was joined. From the phone with { $phone }, write "{ $hi }" to our WhatsApp number first, then ask here again.
 link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.
 link-new-confirm = This gives { $phone } a new, empty account here, and takes the number away from the Telegram account that registered it (that account keeps its balance, and is told). To do it, type { $confirm }. If that Telegram account is yours, type { $link } instead.
 link-new-no-id = No account was opened: this message did not say which WhatsApp user sent it, and a new account here belongs to that user. Nothing was changed: { $phone } stays with the Telegram account that registered it. Type { $confirm } from an up-to-date WhatsApp, or type { $link } if that Telegram account is yours.
