@@ -931,10 +931,12 @@ link-how = To use one account from Telegram and WhatsApp: share your contact on 
 unlink-done = This chat no longer uses the other account: it is on its own again (the other account keeps its balance and history).
 unlink-none = This chat is not joined to another account.
 link-not-sent = The code could not be sent to that { $channel } chat (it may have blocked this bot). Nothing was joined; please try again later.
+link-write-first = The account of { $phone } is on WhatsApp, and we send its code only to a WhatsApp chat that wrote to us in the last 24 hours. No code was sent and nothing was joined. From the phone with { $phone }, write "{ $hi }" to our WhatsApp number first, then ask here again.
 link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.
 link-new-confirm = This gives { $phone } a new, empty account here, and takes the number away from the Telegram account that registered it (that account keeps its balance, and is told). To do it, type { $confirm }. If that Telegram account is yours, type { $link } instead.
 link-new-no-id = No account was opened: this message did not say which WhatsApp user sent it, and a new account here belongs to that user. Nothing was changed: { $phone } stays with the Telegram account that registered it. Type { $confirm } from an up-to-date WhatsApp, or type { $link } if that Telegram account is yours.
 link-new-moved = Nothing was changed and no account was opened: another account registered { $phone } meanwhile, and it keeps it. Type { $hi } to see what you can do now.
+link-new-blocked = No account was opened: the account that registered { $phone } is blocked by the shop, so the number cannot get a new account here. Nothing was changed. Please visit the shop with this phone to sort it out.
 link-number-taken = { $phone } was registered on WhatsApp by whoever holds that number now, so it is no longer this account's number: money added to { $phone } goes to that WhatsApp account from now on. Your balance and history stay here and you can go on using them. To add the number you use now, send { $register }.
 # --- end s21 (h-link) ---
 # --- h-cashin: a booking whose outcome is not known ---

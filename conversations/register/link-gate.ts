@@ -120,6 +120,12 @@ async function heldAnswer(
     // decision, or its old holder's money would be the sender's (and cash-ins to the number).
     // The sender gets a fresh account of their own instead, as any released number's next
     // holder (whatsapp/inbound.ts `freshAccount`): it needs their Meta user id.
+    // The account the number would leave is blocked: taking it would give its holder an account
+    // nobody blocked, with the number's cash-ins (review s33-rvlink, 2). The shop decides; an
+    // innocent next holder of a recycled SIM is sent there too.
+    if ((await deps.payment.access(held.ownerId)) === "blocked") {
+      return t("link-new-blocked", { phone });
+    }
     const released = await anotherUsers(deps, channelId, h.seal);
     const sender = sealUserId(h.seal);
     if (released && sender === null) {

@@ -3,7 +3,7 @@ import type { RedeemResult } from "../../src/accounts/links.ts";
 import { type BotDeps, isStaffId } from "../../src/bot/deps.ts";
 import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
 import { account } from "../../src/ledger/index.ts";
-import { isWhatsAppAccount, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
+import { chatIdOfWaId, isWhatsAppAccount, isWhatsAppChat } from "../../src/whatsapp/chat-ids.ts";
 import { senderSeal } from "../../src/whatsapp/held.ts";
 
 /**
@@ -75,6 +75,19 @@ export async function theirs(deps: BotDeps, userId: number, t: Translate): Promi
 }
 
 /**
+ * Whether a code for `personId` would reach only whoever holds `phone`'s SIM today, not the Meta
+ * user id a WhatsApp-born account belongs to (a recycled number's next holder reads it without
+ * ever writing: review s33-rvlink, 1). Sent only while that chat's 24-hour window is open: its
+ * own user id wrote (another's would have put a hold, refused before this), and never as a
+ * template outside it. Residuals: a writer Meta names no user id for, a SIM recycled that day.
+ */
+async function codeUnproven(deps: BotDeps, personId: number, phone: Phone): Promise<boolean> {
+  if ((await deps.accounts.waUserOf(personId)) === null) return false;
+  const chatId = chatIdOfWaId(phone);
+  return chatId === null || !(await deps.waWindowOpen(chatId));
+}
+
+/**
  * Offers `channelId` to act as `personId` (the account that registered `phone`): a code goes to
  * that account's chat. Returns what the asking chat is told.
  */
@@ -91,6 +104,8 @@ export async function offerLink(
   const refused = await linkRefusal(deps, o.channelId, o.personId, o.seal);
   const phone = formatPhone(o.phone);
   if (refused !== null) return t(refused, { phone });
+  if (await codeUnproven(deps, o.personId, o.phone))
+    return t("link-write-first", { phone, hi: "hi" });
   const r = await deps.accounts.links.offer(o.channelId, { personId: o.personId, phone: o.phone });
   if (!r.ok) return t("link-too-many-codes");
   const there = await theirs(deps, o.personId, t);

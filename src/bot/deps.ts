@@ -242,6 +242,12 @@ export interface BotDeps {
    * from its account (/waid release), whose half-done flow its next holder must not carry on.
    */
   forgetChat(chatId: number): Promise<void>;
+  /**
+   * Whether a WhatsApp chat's customer wrote within the 24-hour window (whatsapp/chat-store.ts
+   * `lastInbound`); false without WhatsApp. A link code goes to a WhatsApp-born account only then
+   * (conversations/register/link.ts).
+   */
+  waWindowOpen(chatId: number): Promise<boolean>;
   /** The customer's reminders (src/reminders/): /reminders and "Stop these reminders". */
   reminders?: BotReminders;
   /** Customers' complaints on orders (src/complaints/); absent: /complain says it is not offered. */

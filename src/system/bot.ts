@@ -26,6 +26,7 @@ import { rememberSuccess } from "../reminders/index.ts";
 import { boundedRetry, minSendLockMs, type TelegramContact } from "../telegram/api.ts";
 import { botApiClientOptions } from "../telegram/client-options.ts";
 import { isWhatsAppAccount, pushChatOf } from "../whatsapp/chat-ids.ts";
+import { type WaChatStore, WINDOW_MS } from "../whatsapp/chat-store.ts";
 import type { Base } from "./base.ts";
 import { complaintNotice } from "./complaints.ts";
 import { remindersPort } from "./reminders.ts";
@@ -90,6 +91,8 @@ export function botDeps(
     roles: { agentIds: readonly number[]; adminIds: readonly number[] };
     books: BotDeps["books"];
     topUps: BotDeps["topUps"];
+    /** The WhatsApp chats' store; absent without WhatsApp. */
+    waChats: Pick<WaChatStore, "lastInbound"> | undefined;
   },
 ): BotDeps {
   const { config, now } = base;
@@ -149,6 +152,10 @@ export function botDeps(
     },
     isChatInactive: (chatId) => stores.queue.isChatInactive(chatId),
     forgetChat: (chatId) => stores.chatState.forget(chatId),
+    async waWindowOpen(chatId) {
+      const last = parts.waChats ? await parts.waChats.lastInbound(chatId) : null;
+      return last !== null && now() - last.at < WINDOW_MS;
+    },
     // REMINDERS=0: no /reminders promising reminders that are never sent.
     ...(config.reminders.on ? { reminders: remindersPort(stores.reminders, now) } : {}),
   };

@@ -199,6 +199,7 @@ function wireChat(
     roles: parts.roles,
     books: money.books,
     topUps: parts.topUp?.topUps,
+    waChats: parts.whatsapp?.store,
   });
   deps.complaints = complaints;
   const dashboard = wireDashboard(base, {

@@ -66,6 +66,9 @@ export interface StoredShown {
   seen: string[];
 }
 
+/** WhatsApp's customer service window: free-form messages only this long after the customer wrote. */
+export const WINDOW_MS = 24 * 3600 * 1000;
+
 const inboundSchema = z.object({ at: z.number(), wamid: z.string().optional() });
 /** The customer's last message: when (and, known in this process only, its wamid). */
 export type LastInbound = z.infer<typeof inboundSchema>;

@@ -5,7 +5,7 @@ import { botApiFetch } from "./bot-api-fetch.ts";
 import { chatCalls, type PassAs } from "./chat-calls.ts";
 import { isFreshWaAccount, isWhatsAppChat, waIdOfChat } from "./chat-ids.ts";
 import { seenHas, seenHash } from "./chat-record.ts";
-import type { Shown } from "./chat-store.ts";
+import { type Shown, WINDOW_MS } from "./chat-store.ts";
 import { typedCommands } from "./command-words.ts";
 import { TEMPLATE_MISSING, WhatsAppApiError } from "./errors.ts";
 import type { OwedReply } from "./owed-replies.ts";
@@ -37,8 +37,6 @@ export type { ResendResult } from "./router-resend.ts";
 export type { Rendered, RenderInput, RouterDeps, WaSender } from "./router-types.ts";
 
 type Payload = Record<string, unknown>;
-
-const WINDOW_MS = 24 * 3600 * 1000;
 
 /**
  * A send's or an edit's words, its link buttons written under them, naming the words to type for
