@@ -194,7 +194,7 @@ function unknownAlert(t: TopUpNotice["topUp"], watchUntil: number | undefined): 
   const until =
     watchUntil !== undefined ? `${new Date(watchUntil).toISOString().slice(0, 16)} UTC` : undefined;
   return [
-    `Attention: the ${t.gateway} lookup of top-up ${t.paymentId} of user ${t.userId}, credited ${formatRupees(t.creditedPaisa ?? 0)}, said status "${t.unknownAfterCredit?.statusWord ?? ""}", a word ${t.gateway} does not document.`,
+    `Attention: the ${t.gateway} lookup of top-up ${t.paymentId} of user ${t.userId}, credited ${formatRupees(t.creditedPaisa ?? 0)}, said status "${t.unknownAfterCredit?.statusWord ?? ""}", ${t.unknownAfterCredit?.contradicts ? "which says it was never paid" : `a word ${t.gateway} does not document`}.`,
     `Nothing was changed: the credit stands and no money moved. Check the payment in ${t.gateway}'s merchant dashboard.`,
     until !== undefined
       ? `The refund watch goes on until ${until}: if ${t.gateway} reports it Refunded before then, the credit is taken back by itself and you get a refund alert. Do NOT take it back by hand before then (it would be taken twice); after that, only if the merchant dashboard shows the money went back to the payer and no refund alert came for this top-up.`

@@ -1,7 +1,7 @@
 import { capOf, creditLimit } from "./caps.ts";
 import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
 import type { Lookup, PaymentId } from "./gateway/port.ts";
-import type { TopUp, TopUpEvent } from "./model.ts";
+import { contradictsCredit, type TopUp, type TopUpEvent } from "./model.ts";
 import { alertAdmins, pushStatus } from "./notices.ts";
 import { needsLookup, transition } from "./state.ts";
 import { transferFor } from "./transfers.ts";
@@ -33,7 +33,7 @@ export async function applyLookup(
       open && e.status === "completed" ? Math.min(await creditLimit(ctx, current), capLeft) : 0;
     const tr = transition(current, e, at, limit);
     if (!tr.changed) {
-      if (e.status === "unknown")
+      if (e.status === "unknown" || (current.status === "completed" && contradictsCredit(e)))
         logger.warn(
           { topUp: current.id, status: current.status, word: e.statusWord },
           "top-up lookup: a status word the gateway does not document; nothing changed",
@@ -80,10 +80,10 @@ export async function applyLookup(
         },
         "top-up refunded at the gateway without its amount: no money moves until an admin enters it",
       );
-    else if (e.status === "unknown")
+    else if (stored.unknownAfterCredit !== current.unknownAfterCredit)
       logger.warn(
-        { topUp: stored.id, status: stored.status, word: e.statusWord },
-        "top-up lookup: a status word the gateway does not document after the credit; admins alerted, nothing moved",
+        { topUp: stored.id, status: stored.status, word: stored.unknownAfterCredit?.statusWord },
+        "top-up lookup: after the credit, a status word the gateway does not document or one that says it was never paid; admins alerted, nothing moved",
       );
     else
       logger.info(

@@ -1,7 +1,7 @@
 import { capOf, creditLimit } from "./caps.ts";
 import { dueAt, MAX_ROUNDS, type TopUpContext } from "./context.ts";
 import type { Lookup } from "./gateway/port.ts";
-import type { TopUp } from "./model.ts";
+import { SAID, type TopUp } from "./model.ts";
 import { alertAdmins, pushStatus } from "./notices.ts";
 import { type Decision, decide as decideHeld, heldReasons } from "./state.ts";
 import { transferFor } from "./transfers.ts";
@@ -16,18 +16,6 @@ type Asked =
   | { verdict: "paid"; answer: Lookup }
   | { verdict: "not_completed"; said: string; final: boolean }
   | { verdict: "unknown" | "not_held" | "gateway_disagrees" | "gateway_unavailable" };
-
-/** A lookup's status in the gateway's own words (Khalti's documented ones), for the admins. */
-const SAID: Record<Lookup["status"], string> = {
-  completed: "Completed",
-  pending: "Pending",
-  initiated: "Initiated",
-  expired: "Expired",
-  cancelled: "User canceled",
-  refunded: "Refunded",
-  partially_refunded: "Partially Refunded",
-  unknown: "",
-};
 
 /**
  * What the gateway said of a status hold that does not let it be credited, named (review s23-d,

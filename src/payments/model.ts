@@ -226,12 +226,18 @@ export const topUpSchema = z.object({
     })
     .optional(),
   /**
-   * A completed top-up whose refund check got a status word the gateway does not document (its
-   * first such word, cut to 40 printable characters): nothing moves on it; the admins are told
-   * once (`unknownAlert`), as the money may have gone back to the payer.
+   * A completed top-up whose refund check got a status word the gateway does not document, or a
+   * documented one that says it was never paid (its first such word, cut to 40 printable
+   * characters): nothing moves on it; the admins are told once (`unknownAlert`), as the money may
+   * have gone back to the payer, or never come.
    */
   unknownAfterCredit: z
-    .object({ statusWord: z.string().max(40).optional(), at: z.number().int().nonnegative() })
+    .object({
+      statusWord: z.string().max(40).optional(),
+      /** The word is a documented one that says it was never paid (state.ts `contradictsCredit`). */
+      contradicts: z.literal(true).optional(),
+      at: z.number().int().nonnegative(),
+    })
     .optional(),
   /** The admins' alert of `unknownAfterCredit` (adminAlertSchema). */
   unknownAlert: adminAlertSchema.optional(),
@@ -287,4 +293,32 @@ export function refundShortfall(t: TopUp): number {
   const owed = p?.decision && !p.uncredited ? p.decision.returnedPaisa : (t.creditedPaisa ?? 0);
   const off = t.refundRecovery?.writtenOff?.paisa ?? 0;
   return Math.max(0, owed - t.reversedPaisa - off);
+}
+
+/** A lookup's status in the gateway's own words (Khalti's documented ones), for the admins. */
+export const SAID: Record<LookupStatus, string> = {
+  completed: "Completed",
+  pending: "Pending",
+  initiated: "Initiated",
+  expired: "Expired",
+  cancelled: "User canceled",
+  refunded: "Refunded",
+  partially_refunded: "Partially Refunded",
+  unknown: "",
+};
+
+/**
+ * A documented word that says a credited payment was never paid (Pending, Initiated, Expired,
+ * User canceled). Before, a refund check that got one changed nothing and told nobody, not even
+ * a log line, while the books kept saying the gateway owes the credit (review s33-rvpay 1). Like
+ * an unknown word after the credit, it is recorded once and the admins alerted; nothing moves
+ * (only Refunded says the money went back, and how much).
+ */
+export function contradictsCredit(e: Pick<TopUpEvent, "status">): boolean {
+  return (
+    e.status === "pending" ||
+    e.status === "initiated" ||
+    e.status === "expired" ||
+    e.status === "cancelled"
+  );
 }

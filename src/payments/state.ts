@@ -1,6 +1,8 @@
 import {
+  contradictsCredit,
   type HeldReason,
   isFinalTopUp,
+  SAID,
   TOPUP_CURRENCY,
   type TopUp,
   type TopUpEvent,
@@ -19,7 +21,8 @@ import {
  *    and our order id; anything else is held: nothing credited until an admin decides;
  *  - a status word the gateway does not document holds an open top-up (nothing credited); a
  *    completed one stays as it is (its refund watch goes on), the word recorded once for the
- *    admins' alert (the money may have gone back: nothing moves on a word nobody documents);
+ *    admins' alert (the money may have gone back: nothing moves on a word nobody documents), as
+ *    is a documented word that says it was never paid (`contradictsCredit`);
  *  - held, partial_refund and final top-ups are never moved by a lookup;
  *  - only Refunded says the whole payment went back: after completed it reverses the credit,
  *    before it nothing was credited and nothing is owed. Partially Refunded, and Completed with
@@ -172,11 +175,13 @@ export function transition(
     };
     return move("partial_refund", { partialRefund: { at: now, ...mayBeWhole, uncredited } });
   }
-  if (t.status === "completed" && e.status === "unknown") {
+  if (t.status === "completed" && (e.status === "unknown" || contradictsCredit(e))) {
     if (t.unknownAfterCredit) return same;
-    const word = e.statusWord !== undefined ? { statusWord: e.statusWord.slice(0, 40) } : {};
+    const said = e.status === "unknown" ? e.statusWord : SAID[e.status];
+    const word = said !== undefined ? { statusWord: said.slice(0, 40) } : {};
+    const contradicts = e.status === "unknown" ? {} : { contradicts: true as const };
     return {
-      topUp: { ...t, unknownAfterCredit: { ...word, at: now }, updatedAt: now },
+      topUp: { ...t, unknownAfterCredit: { ...word, ...contradicts, at: now }, updatedAt: now },
       changed: true,
       from: t.status,
     };

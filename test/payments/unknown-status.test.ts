@@ -7,7 +7,8 @@ import { paidTopUp, noticeText as text, useKhaltiRig } from "../support/topup-ri
  * the whole answer: nothing was credited, the top-up was looked up again and again, and nobody was
  * told. Now an open top-up is HELD for an admin: nothing credited, one admin alert naming the word,
  * the customer told we are checking (not "failed", not "added"); an admin's credit asks Khalti
- * again and goes through only once it says Completed. A credited top-up stays as it is. Memory and
+ * again and goes through only once it says Completed. A credited top-up stays as it is (as on a
+ * documented word that says it was never paid: Expired, User canceled, Pending, Initiated). Memory and
  * Redis stores, the Khalti stand-in over loopback.
  */
 
@@ -182,4 +183,34 @@ describe.each(storeKinds)("an unknown Khalti status word (%s)", (name, stores) =
     await expectBooksBalanced(t.s.ledger);
     await t.close();
   });
+
+  // Review s33-rvpay 1. Failed on the code before: no alert (`[]`), nothing recorded, not even a
+  // log line: the books kept saying Khalti owes the credit while Khalti said it was never paid.
+  it.each(["Expired", "User canceled", "Pending", "Initiated"])(
+    "a credited top-up Khalti later calls %s: the admins are alerted once, no money moves",
+    async (word) => {
+      const t = await paid(200);
+      expect((await t.topUps.confirm("khalti", t.pidx))?.status).toBe("completed");
+      const entries = (await t.s.ledger.check()).entries;
+      khalti.standIn.misreport(t.pidx, { status: word });
+      for (let i = 0; i < 2; i++) {
+        t.later(3_600_000);
+        await t.topUps.reconcile(500);
+      }
+      const after = await t.topUps.get(t.pidx);
+      expect(after?.status).toBe("completed");
+      expect(after?.unknownAfterCredit).toMatchObject({ statusWord: word, contradicts: true });
+      expect(await t.balance()).toBe(20_000);
+      expect((await t.s.ledger.check()).entries).toBe(entries);
+      expect(t.admin().map((n) => n.reason)).toEqual(["unknown_status"]);
+      const alert = text(t.admin()[0]!);
+      expect(alert).toContain(`said status "${word}", which says it was never paid.`);
+      expect(alert).not.toContain("does not document");
+      expect(alert).toContain("Nothing was changed");
+      expect(alert).toContain("Do NOT take it back by hand before then");
+      expect(t.customer()).toHaveLength(1);
+      await expectBooksBalanced(t.s.ledger);
+      await t.close();
+    },
+  );
 });
