@@ -30,13 +30,14 @@ export function createMemoryComplaintStore(opts: {
       seq += 1;
       return `C${seq}`;
     },
-    async open(c) {
+    async open(c, alerts = []) {
       const existing = openByOrder.get(c.orderReference);
       if (existing) return { created: false, complaint: clone(all.get(existing)!) };
       const v = complaintSchema.parse({ ...c, version: 0 });
       if (all.has(v.reference)) throw new Error(`complaint ${v.reference} exists`);
       all.set(v.reference, v);
       openByOrder.set(v.orderReference, v.reference);
+      if (alerts.length > 0) opts.outbox.append(alerts.map((a) => notificationSchema.parse(a)));
       return { created: true, complaint: clone(v) };
     },
     async get(ref) {

@@ -27,7 +27,9 @@ import type { ComplaintStore, UpdateOutcome } from "./store.ts";
  * an order is refunded once (review s24-b, 6).
  */
 
-// KEYS: complaint, openByOrder, open, ofOrder, ofUser. ARGV: ref, orderRef, json, dueAt, createdAt.
+// KEYS: complaint, openByOrder, open, ofOrder, ofUser, the notifier's outbox. ARGV: ref, orderRef,
+// json, dueAt, createdAt, then the admins' alerts (JSON each), queued only when the complaint is
+// written, in the same step (a crash cannot lose them).
 const OPEN = `
 local existing = redis.call('HGET', KEYS[2], ARGV[2])
 if existing then return {0, existing} end
@@ -37,6 +39,7 @@ redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 redis.call('ZADD', KEYS[4], ARGV[5], ARGV[1])
 redis.call('ZADD', KEYS[5], ARGV[5], ARGV[1])
+for i = 6, #ARGV do redis.call('XADD', KEYS[6], '*', 'n', ARGV[i]) end
 return {1}
 `;
 
@@ -73,9 +76,9 @@ return {1}
 `;
 
 const openScript = luaScript<
-  "complaint" | "openByOrder" | "open" | "ofOrder" | "ofUser",
+  "complaint" | "openByOrder" | "open" | "ofOrder" | "ofUser" | "outbox",
   [number, string?]
->("raComplaintOpen", ["complaint", "openByOrder", "open", "ofOrder", "ofUser"], OPEN);
+>("raComplaintOpen", ["complaint", "openByOrder", "open", "ofOrder", "ofUser", "outbox"], OPEN);
 
 const updateScript = luaScript<
   "complaint" | "openByOrder" | "open" | "refunded" | "outbox" | LedgerKey,
@@ -146,8 +149,9 @@ export function createRedisComplaintStore(opts: StoreOptions): ComplaintStore {
       const n = await redis.incr(k.complaintSeq);
       return `C${100_000 + n}`;
     },
-    async open(c) {
+    async open(c, alerts = []) {
       const v = complaintSchema.parse({ ...c, version: 0 });
+      const queued = alerts.map((a) => JSON.stringify(notificationSchema.parse(a)));
       const reply = await openScript.run(
         redis,
         {
@@ -156,12 +160,14 @@ export function createRedisComplaintStore(opts: StoreOptions): ComplaintStore {
           open: k.complaintsOpen,
           ofOrder: k.complaintsOfOrder(v.orderReference),
           ofUser: k.complaintsOfUser(v.userId),
+          outbox: k.outbox,
         },
         v.reference,
         v.orderReference,
         JSON.stringify(v),
         String(v.dueAt),
         String(v.createdAt),
+        ...queued,
       );
       if (reply[0] === 1) return { created: true, complaint: v };
       if (reply[0] === 2) throw new Error(`complaint ${v.reference} exists`);

@@ -20,15 +20,11 @@ import type { ComplaintNotice, ComplaintStore } from "./store.ts";
  * the books, or with words alone) or rejects it with why. Each change is a compare-and-set on the
  * complaint that queues the customer's notice in the notifier's outbox in the same step (the
  * notifier sends it once, retried as an order's final push is), so a repeated tap or POST changes
- * nothing and tells nobody twice, and a failed send is tried again. A raise tells the admins. A
- * refund is one transfer whose id is the complaint's, booked in the same step as the resolution.
+ * nothing and tells nobody twice, and a failed send is tried again. A raise queues one "raised"
+ * alert per admin in the same step as the complaint (review s33-rvcomp 4: told straight after the
+ * write, a crash in between or a send that gave up told no admin). A refund is one transfer whose
+ * id is the complaint's, booked in the same step as the resolution.
  */
-
-/**
- * Who is told of a new complaint ("raised": the admins). The customer's notices of the other
- * changes are queued with the change (ComplaintNotice), not told through this.
- */
-export type ComplaintTeller = (c: Complaint, change: "raised") => Promise<void>;
 
 export type RaiseResult =
   | { ok: true; created: boolean; complaint: Complaint }
@@ -50,7 +46,8 @@ export interface ComplaintsOptions {
   orders: { get(reference: string): Promise<Order | null> };
   logger: Logger;
   now?: () => number;
-  tell?: ComplaintTeller;
+  /** Who is told of a new complaint: each admin's chat gets a "raised" alert, once. */
+  admins?: readonly number[];
   /**
    * What else a whole refund (all the order charged) undoes: the order's reminder. A partial one
    * (Rs 5 back on a wrong amount) leaves the plan running, so it is not called. A failure is
@@ -173,16 +170,8 @@ export async function orderRefundOf(
 }
 
 export function createComplaints(opts: ComplaintsOptions) {
-  const { store, logger } = opts;
+  const { store } = opts;
   const now = opts.now ?? Date.now;
-  const tell = async (c: Complaint) => {
-    try {
-      await opts.tell?.(c, "raised");
-    } catch (err) {
-      const e = err instanceof Error ? err.message : String(err);
-      logger.warn({ complaint: c.reference, change: "raised", err: e }, "complaint alert not sent");
-    }
-  };
   const get = async (ref: string) =>
     complaintRefSchema.safeParse(ref).success ? store.get(ref) : null;
   const ctx: Ctx = { opts, now, get };
@@ -217,19 +206,32 @@ export function createComplaints(opts: ComplaintsOptions) {
       const order = await opts.orders.get(input.orderReference);
       if (!order || order.userId !== input.userId) return { ok: false, code: "unknown_order" };
       const createdAt = now();
-      const r = await store.open({
-        reference: await store.nextReference(),
-        orderReference: order.reference,
-        userId: input.userId,
-        chatId: input.chatId,
-        locale: input.locale,
-        reason: input.reason,
-        status: "logged",
-        version: 0,
-        createdAt,
-        dueAt: dueAtOf(input.reason, createdAt),
-      });
-      if (r.created) await tell(r.complaint);
+      const reference = await store.nextReference();
+      const alerts = (opts.admins ?? []).map(
+        (chatId): ComplaintNotice => ({
+          kind: "complaint",
+          reference: order.reference,
+          complaint: reference,
+          status: "raised",
+          chatId,
+          at: createdAt,
+        }),
+      );
+      const r = await store.open(
+        {
+          reference,
+          orderReference: order.reference,
+          userId: input.userId,
+          chatId: input.chatId,
+          locale: input.locale,
+          reason: input.reason,
+          status: "logged",
+          version: 0,
+          createdAt,
+          dueAt: dueAtOf(input.reason, createdAt),
+        },
+        alerts,
+      );
       return { ok: true, created: r.created, complaint: r.complaint };
     },
 

@@ -30,8 +30,12 @@ export type UpdateOutcome =
 export interface ComplaintStore {
   /** A fresh complaint number ("C…"); numbers a refused open leaves unused are skipped. */
   nextReference(): Promise<string>;
-  /** Writes `c` (version 0) unless its order has an open complaint, which is then returned. */
-  open(c: Complaint): Promise<OpenOutcome>;
+  /**
+   * Writes `c` (version 0) unless its order has an open complaint, which is then returned. The
+   * admins' alerts (one "raised" notice per admin) are queued in the outbox in the same step, and
+   * only when `c` is written: a crash after the write cannot lose them (review s33-rvcomp 4).
+   */
+  open(c: Complaint, alerts?: readonly ComplaintNotice[]): Promise<OpenOutcome>;
   get(ref: string): Promise<Complaint | null>;
   /**
    * Writes `next` (version + 1) if the stored version is `expectedVersion`, with `refund` booked

@@ -103,6 +103,14 @@ async function settleFailure(
     await ack();
     metrics.notificationsFailed.inc({ reason: "blocked" });
     log?.info({ chatId: d.notification.chatId, code }, "chat unreachable; marked inactive");
+    const n = d.notification;
+    // An admin who hears of no new complaint (never started the bot, blocked it) must be found
+    // out (review s33-rvcomp 3); the other admins' alerts are entries of their own.
+    if (n.kind === "complaint" && n.status === "raised")
+      log?.warn(
+        { complaint: n.complaint, admin: n.chatId, err: description.slice(0, 200) },
+        "complaint alert not sent to an admin",
+      );
     return "dropped";
   }
   if (code === 400) {

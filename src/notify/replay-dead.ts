@@ -10,8 +10,8 @@ import { luaScript } from "../redis/scripts.ts";
  * runs and for letters whose push did reach the chat: a final push or an admin alert whose sent
  * marker is written is not pushed again (its receipt is edited again, which changes nothing), one
  * whose send's answer was lost is told through the receipt edit, not pushed again, and an
- * intermediate status overtaken since is dropped. Unreadable letters (no notification in them)
- * stay in the list. A letter that fails again comes back to the list with its new reason.
+ * intermediate status overtaken since is dropped. Unreadable letters (no notification in them,
+ * or a raw entry this version cannot read either) stay in the list. A letter that fails again comes back to the list with its new reason.
  */
 
 export interface DeadLetter {
@@ -44,8 +44,16 @@ return 0
 
 function readLetter(raw: string): DeadLetter | undefined {
   try {
-    const d = JSON.parse(raw) as { notification?: unknown; reason?: unknown; at?: unknown };
-    const n = notificationSchema.safeParse(d.notification);
+    const d = JSON.parse(raw) as {
+      notification?: unknown;
+      raw?: unknown;
+      reason?: unknown;
+      at?: unknown;
+    };
+    // An entry an older version could not read (a new complaint's "raised" alert during a
+    // rolling deploy) is kept raw: this version may read it, and replays it.
+    const body = d.notification ?? (typeof d.raw === "string" ? JSON.parse(d.raw) : undefined);
+    const n = notificationSchema.safeParse(body);
     return n.success
       ? { notification: n.data, reason: String(d.reason), at: Number(d.at) }
       : undefined;

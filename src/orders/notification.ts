@@ -70,8 +70,13 @@ export const notificationSchema = z.discriminatedUnion("kind", [
     reference: referenceSchema,
     /** The complaint's number (complaintRefSchema's form; the complaints layer sits above this). */
     complaint: z.string().regex(/^C[1-9]\d{0,14}$/),
-    /** The complaint's status the customer is told of (not an order's: tell them by `kind`). */
-    status: z.enum(["taken", "resolved", "rejected"]),
+    /**
+     * The complaint's status the customer is told of (not an order's: tell them by `kind`), or
+     * "raised": a new complaint told to one admin (`chatId`), queued with the complaint when it
+     * opens, one per admin (review s33-rvcomp 4). A version without "raised" cannot read it: it
+     * dead-letters it as unreadable (docs/deploying.md).
+     */
+    status: z.enum(["taken", "resolved", "rejected", "raised"]),
     chatId,
     at: z.number().int(),
     /** A refund's: the customer's available balance right after it, read in the same step. */
@@ -83,7 +88,11 @@ export type Notification = z.infer<typeof notificationSchema>;
 /** The (order, status) identity a notification is deduplicated by: the user sees it once. */
 export function notificationKey(n: Notification): string {
   if (n.kind === "status") return `status:${n.reference}:${n.status}`;
-  if (n.kind === "complaint") return `complaint:${n.complaint}:${n.status}`;
+  if (n.kind === "complaint")
+    // A new complaint is told to each admin once: the admin's chat is part of its identity.
+    return n.status === "raised"
+      ? `complaint:${n.complaint}:raised:${n.chatId}`
+      : `complaint:${n.complaint}:${n.status}`;
   // Its own key: a stuck alert sent earlier for the same order must not swallow it.
   if (n.contradicted) return `alert:contradicted:${n.reference ?? "-"}:${n.chatId}`;
   // A books alert is its own event (one per crossing or per check): its time tells it apart.

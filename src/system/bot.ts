@@ -235,7 +235,9 @@ export function wireNotifier(
     api: parts.bot.api,
     pacer: createSendPacer({ store: parts.stores.paceStore, now }),
     render: notificationRender(parts.deps.i18n),
-    renderNotice: complaintNotice(parts.deps.i18n, parts.stores.complaints),
+    renderNotice: complaintNotice(parts.deps.i18n, parts.stores.complaints, (id) =>
+      parts.stores.accounts.localeOf(id),
+    ),
     // A successful order's number is saved, and the push offers to name it (src/bot/saved.ts) and
     // to share the receipt (a PDF) and report a problem (report-button.ts); a failed one's push offers the next step
     // (src/bot/final-buttons.ts). A success's reminders are recorded too (two Redis commands; a

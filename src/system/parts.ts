@@ -184,9 +184,6 @@ function wireChat(
   const complaints = wireComplaints(base, {
     stores,
     orders: money.orders,
-    accounts: parts.accounts,
-    i18n: parts.i18n,
-    send: chatSender(base, parts.botApi, parts.telegram, parts.channelFetch),
     adminIds: parts.roles.adminIds,
   });
   const deps = botDeps(base, {

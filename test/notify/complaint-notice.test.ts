@@ -43,7 +43,7 @@ afterEach(async () => {
 let clock = Date.now();
 
 /** One process: its own Redis connection, complaint service and notifier, on one prefix. */
-function instance(name: string, apiRoot: string, tell: () => Promise<void>) {
+function instance(name: string, apiRoot: string) {
   const redis = r.connect();
   const store = createRedisComplaintStore({ redis, prefix: r.prefix });
   const queue = createRedisNotificationQueue({ redis, prefix: r.prefix });
@@ -52,15 +52,13 @@ function instance(name: string, apiRoot: string, tell: () => Promise<void>) {
     store,
     orders: { get: async (ref) => (ref === order.reference ? order : null) },
     logger: createLogger({ level: "silent" }),
-    // The old path: a send after the change, its failure swallowed (a rate hold here).
-    tell: async () => tell(),
   });
   const notifier = createNotifier({
     queue,
     orders: { get: async () => null },
     api,
     // The product's words (src/system/complaints.ts), read from the store.
-    renderNotice: complaintNotice(i18n, store),
+    renderNotice: complaintNotice(i18n, store, async () => null),
     consumerName: name,
     pacer: false,
     claimIdleMs: 0,
@@ -113,11 +111,8 @@ describe("a complaint's notice", () => {
       refused++;
       return { error_code: 503, description: "Not sent: WhatsApp error 131048 (rate hold)" };
     };
-    const sendFails = async () => {
-      if (down) throw new Error("503: Not sent: WhatsApp error 131048");
-    };
-    const a = instance("cmp-a", bot.apiRoot, sendFails);
-    const b = instance("cmp-b", bot.apiRoot, sendFails);
+    const a = instance("cmp-a", bot.apiRoot);
+    const b = instance("cmp-b", bot.apiRoot);
     const rounds = async (n: number) => {
       for (let i = 0; i < n; i++) await Promise.all([a.notifier.runOnce(), b.notifier.runOnce()]);
     };
@@ -167,8 +162,8 @@ describe("a complaint's notice", () => {
     const bot = await begin("complaint-notice-lost");
     // The first send's answer is lost (a 502: Telegram may have shown it).
     const counted = loseFirstAnswer(bot);
-    const a = instance("cmp-a", bot.apiRoot, async () => undefined);
-    const b = instance("cmp-b", bot.apiRoot, async () => undefined);
+    const a = instance("cmp-a", bot.apiRoot);
+    const b = instance("cmp-b", bot.apiRoot);
     const ref = await raise(a, "duplicate");
     expect(await a.service.reject(ref, 1, "charged once")).toMatchObject({ ok: true });
     for (let i = 0; i < 4; i++) await Promise.all([a.notifier.runOnce(), b.notifier.runOnce()]);
@@ -186,7 +181,7 @@ describe("a complaint's notice", () => {
     // customer read "is being looked into. We will answer by …" of a closed complaint.
     const bot = await begin("complaint-notice-order");
     const counted = loseFirstAnswer(bot);
-    const a = instance("cmp-a", bot.apiRoot, async () => undefined);
+    const a = instance("cmp-a", bot.apiRoot);
     const ref = await raise(a, "duplicate");
     expect(await a.service.take(ref, 1)).toMatchObject({ ok: true });
     await a.notifier.runOnce(); // the taken send: its answer lost
@@ -209,7 +204,7 @@ describe("a complaint's notice", () => {
     // with no trace (the customer had blocked the bot). Now the order's timeline says "not
     // delivered", and the dead letter can be replayed once the customer is back.
     const bot = await begin("complaint-notice-inactive");
-    const a = instance("cmp-a", bot.apiRoot, async () => undefined);
+    const a = instance("cmp-a", bot.apiRoot);
     await a.queue.markChatInactive(USER);
     const ref = await raise(a, "duplicate");
     expect(await a.service.reject(ref, 1, "charged once")).toMatchObject({ ok: true });

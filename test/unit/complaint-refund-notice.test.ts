@@ -31,7 +31,7 @@ async function refundNotice(locale: string) {
   const [notice, ...more] = queued;
   expect(more).toEqual([]);
   if (notice?.kind !== "complaint") throw new Error("no complaint notice queued");
-  return { notice, words: complaintNotice(i18n, store) };
+  return { notice, words: complaintNotice(i18n, store, async () => null) };
 }
 
 describe("a complaint refund's notice", () => {
