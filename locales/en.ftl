@@ -264,6 +264,10 @@ receipt-line-discount = Discount: −{ $discount }
 receipt-line-total = Total: { $total }
 receipt-line-total-paid = Total paid: { $total }
 receipt-line-balance = Balance after: { $balance }
+# A successful order refunded on a complaint (review s33-rvtruth 7): the refund, and for a part
+# refund what the customer paid in the end.
+receipt-line-refunded = Refunded { $refund } on { $time } (complaint { $complaint })
+receipt-line-paid-in-end = Paid in the end: { $paid }
 receipt-line-held-npr = Held from your balance: { $npr } (₹1 = Rs { $rate })
 receipt-line-paid-npr = Paid { $npr } from your balance (₹1 = Rs { $rate })
 receipt-line-status = Status: { $status }
@@ -656,6 +660,9 @@ history-total-npr-held = { $total } ({ $npr } held from your balance)
 history-total-npr-returned = { $total } ({ $npr } held, then returned to your balance)
 history-total-npr-merchant = { $total } ({ $npr })
 history-total-returned = { $total } (returned to your balance)
+# The same refund on a /history line ($total as above).
+history-total-refunded = { $total } · refunded { $refund } on { $time } (complaint { $complaint })
+history-total-refunded-part = { $total } · refunded { $refund } on { $time } (complaint { $complaint }) · paid { $paid } in the end
 history-title-month = { $page ->
     [0] Your orders in { $month }:
    *[other] Your orders in { $month } (page { $page }):

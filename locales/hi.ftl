@@ -247,6 +247,10 @@ receipt-line-discount = छूट: −{ $discount }
 receipt-line-total = कुल: { $total }
 receipt-line-total-paid = कुल भुगतान: { $total }
 receipt-line-balance = बाद में बैलेंस: { $balance }
+# A successful order refunded on a complaint (review s33-rvtruth 7): the refund, and for a part
+# refund what the customer paid in the end.
+receipt-line-refunded = { $time } को { $refund } वापस किए गए (शिकायत { $complaint })
+receipt-line-paid-in-end = अंत में भुगतान: { $paid }
 receipt-line-held-npr = बैलेंस से रोका गया: { $npr } (₹1 = रु { $rate })
 receipt-line-paid-npr = बैलेंस से { $npr } का भुगतान हुआ (₹1 = रु { $rate })
 receipt-line-status = स्थिति: { $status }
@@ -581,6 +585,9 @@ history-total-npr-held = { $total } (आपके बैलेंस से { $n
 history-total-npr-returned = { $total } ({ $npr } रोके गए थे, आपके बैलेंस में वापस कर दिए गए)
 history-total-npr-merchant = { $total } ({ $npr })
 history-total-returned = { $total } (आपके बैलेंस में वापस कर दिए गए)
+# The same refund on a /history line ($total as above).
+history-total-refunded = { $total } · { $time } को { $refund } वापस किए गए (शिकायत { $complaint })
+history-total-refunded-part = { $total } · { $time } को { $refund } वापस किए गए (शिकायत { $complaint }) · अंत में { $paid } का भुगतान
 history-title-month = { $page ->
     [0] { $month } के आपके ऑर्डर:
    *[other] { $month } के आपके ऑर्डर (पेज { $page }):

@@ -247,6 +247,10 @@ receipt-line-discount = छुट: −{ $discount }
 receipt-line-total = जम्मा: { $total }
 receipt-line-total-paid = जम्मा तिरेको: { $total }
 receipt-line-balance = पछिको मौज्दात: { $balance }
+# A successful order refunded on a complaint (review s33-rvtruth 7): the refund, and for a part
+# refund what the customer paid in the end.
+receipt-line-refunded = { $time } मा { $refund } फिर्ता गरियो (उजुरी { $complaint })
+receipt-line-paid-in-end = अन्तमा तिरेको: { $paid }
 receipt-line-held-npr = मौज्दातबाट रोकिएको: { $npr } (₹1 = रु { $rate })
 receipt-line-paid-npr = मौज्दातबाट { $npr } तिरियो (₹1 = रु { $rate })
 receipt-line-status = अवस्था: { $status }
@@ -575,6 +579,9 @@ history-total-npr-held = { $total } (तपाईंको ब्यालेन
 history-total-npr-returned = { $total } ({ $npr } रोकिएको थियो, तपाईंको ब्यालेन्समा फिर्ता गरियो)
 history-total-npr-merchant = { $total } ({ $npr })
 history-total-returned = { $total } (तपाईंको ब्यालेन्समा फिर्ता गरियो)
+# The same refund on a /history line ($total as above).
+history-total-refunded = { $total } · { $time } मा { $refund } फिर्ता गरियो (उजुरी { $complaint })
+history-total-refunded-part = { $total } · { $time } मा { $refund } फिर्ता गरियो (उजुरी { $complaint }) · अन्तमा { $paid } तिरेको
 history-title-month = { $page ->
     [0] { $month } का तपाईंका अर्डरहरू:
    *[other] { $month } का तपाईंका अर्डरहरू (पृष्ठ { $page }):

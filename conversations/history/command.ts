@@ -1,4 +1,5 @@
 import { Composer } from "grammy";
+import { bookedRefunds } from "../../src/bot/booked-refunds.ts";
 import {
   historyPageButton,
   historySearchButton,
@@ -27,7 +28,7 @@ async function labelsFor(deps: Pick<BotDeps, "saved">, userId: number): Promise<
  * hand (a command, a page button, the search flow, a question in the middle of a flow).
  */
 export async function historyReply(
-  deps: Pick<BotDeps, "orders" | "saved">,
+  deps: Pick<BotDeps, "orders" | "saved" | "complaints">,
   userId: number,
   view: HistoryView,
   t: Translate,
@@ -40,7 +41,9 @@ export async function historyReply(
     shown = { ...view, page: 0 };
     found = await findPage(deps.orders, userId, shown);
   }
-  return renderHistory(t, { view: shown, ...found, ...opts }, label);
+  // A complaint's refund of an order is on its line (review s33-rvtruth 7): one read a page.
+  const refunds = await bookedRefunds(deps, found.orders);
+  return renderHistory(t, { view: shown, ...found, ...opts, refunds }, label);
 }
 
 /** A reply's text and its buttons as grammY's `other`. */

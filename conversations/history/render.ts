@@ -6,7 +6,7 @@ import {
 } from "../../src/bot/callback-data.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
-import { statusLabel } from "../../src/bot/order-texts.ts";
+import { type BookedRefund, statusLabel } from "../../src/bot/order-texts.ts";
 import { formatMoney } from "../../src/money.ts";
 import { chargedPaisa, type Order } from "../../src/orders/model.ts";
 import { type HistoryView, monthLabel, recentMonths, viewData } from "./view.ts";
@@ -34,6 +34,8 @@ export interface HistoryPage {
   now: number;
   /** False where a question cannot be asked (inside another flow): no Search button. */
   search?: boolean;
+  /** The complaint refunds booked for the page's orders, by reference (booked-refunds.ts). */
+  refunds?: ReadonlyMap<string, BookedRefund>;
 }
 
 /** One button of an order's row, or none for this order. */
@@ -69,6 +71,30 @@ function totalText(t: Translate, o: Order): string {
   if (o.status === "success") return t("history-total-npr", { total, npr });
   if (o.status === "failed") return t("history-total-npr-returned", { total, npr });
   return t("history-total-npr-held", { total, npr });
+}
+
+/**
+ * A successful order refunded on a complaint (review s33-rvtruth 7): its total, then the refund
+ * (Nepal rupees, from the balance's money) and, for a part refund, what the customer paid in the end.
+ */
+function refundedText(t: Translate, o: Order, total: string, refund: BookedRefund): string {
+  const npr = (paisa: number) => formatMoney(paisa, { region: "np", locale: t.locale });
+  const args = {
+    total,
+    refund: npr(refund.paisa),
+    time: formatOrderTime(refund.at, o.region, t.locale),
+    complaint: refund.complaint,
+  };
+  const paid = chargedPaisa(o) - refund.paisa;
+  return paid > 0
+    ? t("history-total-refunded-part", { ...args, paid: npr(paid) })
+    : t("history-total-refunded", args);
+}
+
+/** An order's total as its line shows it, with a complaint's refund when one was booked. */
+function lineTotal(t: Translate, o: Order, refunds: HistoryPage["refunds"]): string {
+  const refund = o.status === "success" ? refunds?.get(o.reference) : undefined;
+  return refund ? refundedText(t, o, totalText(t, o), refund) : totalText(t, o);
 }
 
 /** Repeat: labelled with number and amount, the reference travels in the data only. */
@@ -162,7 +188,7 @@ export function renderHistory(
       category: t(`menu-${o.category}`),
       operator: o.operatorName,
       number: label(o),
-      total: totalText(t, o),
+      total: lineTotal(t, o, page.refunds),
       status: statusLabel(t, o.status),
       ref: o.reference,
     }),

@@ -1,4 +1,5 @@
 import { Composer, InputFile } from "grammy";
+import { bookedRefunds } from "../../src/bot/booked-refunds.ts";
 import { shareReceiptButton } from "../../src/bot/callback-data.ts";
 import type { BotContext } from "../../src/bot/context.ts";
 import { type BotDeps, type Role, roleIn } from "../../src/bot/deps.ts";
@@ -32,13 +33,20 @@ type Sendable = {
   reply: BotContext["reply"];
 };
 
-async function share(u: Sendable, t: Translate, order: Order | null) {
+async function share(
+  deps: Pick<BotDeps, "complaints">,
+  u: Sendable,
+  t: Translate,
+  order: Order | null,
+) {
   if (!order || !canShareReceipt(order)) {
     await u.reply(t(order ? "receipt-share-not-final" : "status-not-found"));
     return;
   }
+  // A complaint's refund of the order is on its receipt (review s33-rvtruth 7).
+  const refund = (await bookedRefunds(deps, [order])).get(order.reference);
   // The receipt in the order's language is the one the chat showed; the reader's is asked here.
-  const doc = await receiptDocument(t, order);
+  const doc = await receiptDocument(t, order, undefined, refund);
   await u.replyWithDocument(new InputFile(doc.bytes, doc.filename), { caption: doc.caption });
 }
 
@@ -49,7 +57,7 @@ export function shareReceipt(deps: BotDeps): Composer<BotContext> {
     if (ref === null) return next();
     await ctx.answerCallbackQuery();
     const order = await visibleOrder(deps, ctx.from.id, roleIn(deps.settings, ctx), ref);
-    await share(ctx, translator(deps.i18n, await ctx.i18n.getLocale()), order);
+    await share(deps, ctx, translator(deps.i18n, await ctx.i18n.getLocale()), order);
   });
   return composer;
 }
@@ -66,7 +74,7 @@ export const shareReceiptAside: Aside = {
     const role = roleIn(s.deps.settings, u);
     // Rendered and sent once, through the outer update: a replay does not render the PDF again.
     await s.conversation.external(async (outer) =>
-      share(outer, s.t, await visibleOrder(s.deps, userId, role, ref)),
+      share(s.deps, outer, s.t, await visibleOrder(s.deps, userId, role, ref)),
     );
     return true;
   },

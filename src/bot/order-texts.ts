@@ -102,7 +102,7 @@ function feeLines(t: Translate, fee: number, discount: number, money: (p: number
  * balance is the Nepal wallet's, always in Nepal rupees. An India order paid from the balance
  * shows its ₹ figures, then the Nepal rupees held or paid and the rate (`exchange`).
  */
-function receiptLines(t: Translate, order: Order): string[] {
+function receiptLines(t: Translate, order: Order, refund?: BookedRefund): string[] {
   const money = (paisa: number) => formatMoney(paisa, { region: order.region, locale: t.locale });
   // The reference is in the title line of every receipt and push.
   const lines = [
@@ -138,6 +138,7 @@ function receiptLines(t: Translate, order: Order): string[] {
       const balance = formatMoney(order.balanceAfterPaisa, { region: "np", locale: t.locale });
       lines.push(t("receipt-line-balance", { balance }));
     }
+    if (refund && order.status === "success") lines.push(...refundedLines(t, order, refund));
   }
   if (order.transactionId) lines.push(t("receipt-line-tx", { tx: order.transactionId }));
   lines.push(
@@ -146,13 +147,41 @@ function receiptLines(t: Translate, order: Order): string[] {
   return lines;
 }
 
-/** The receipt message the notifier later edits in place. */
-export function receiptText(t: Translate, order: Order): string {
+/** A complaint's refund of an order (complaints/service.ts orderRefundOf): Nepal paisa, when. */
+export type BookedRefund = { complaint: string; paisa: number; at: number };
+
+/**
+ * A successful order refunded on a complaint (review s33-rvtruth 7): the refund, from the balance's
+ * money (Nepal rupees, as the complaint booked it), and for a part refund what the customer paid
+ * in the end, so a receipt kept or forwarded does not show the whole total as paid.
+ */
+function refundedLines(t: Translate, order: Order, refund: BookedRefund): string[] {
+  const npr = (paisa: number) => formatMoney(paisa, { region: "np", locale: t.locale });
+  const lines = [
+    t("receipt-line-refunded", {
+      refund: npr(refund.paisa),
+      time: formatOrderTime(refund.at, order.region, t.locale),
+      complaint: refund.complaint,
+    }),
+  ];
+  const paid = chargedPaisa(order) - refund.paisa;
+  if (paid > 0) lines.push(t("receipt-line-paid-in-end", { paid: npr(paid) }));
+  return lines;
+}
+
+/**
+ * The receipt message the notifier later edits in place (and the PDF's body): a failed order's
+ * says where its money went, as its push does (review s33-rvtruth 6: the hold is voided in the
+ * same write that fails the order, so the money is back when the receipt says "failed"); a
+ * refunded order's (`refund`, read by the caller) says the refund.
+ */
+export function receiptText(t: Translate, order: Order, refund?: BookedRefund): string {
   const lines = [
     t("receipt-title", { ref: order.reference }),
-    ...receiptLines(t, order),
+    ...receiptLines(t, order, refund),
     t("receipt-line-status", { status: receiptStatusLabel(t, order.status) }),
   ];
+  if (order.status === "failed") lines.push(refundLine(t, order));
   return lines.join("\n") + followLine(t, order);
 }
 
@@ -197,7 +226,12 @@ function refundLine(t: Translate, order: Order): string {
  */
 export function failedOutcomeLines(t: Translate, order: Order): string[] {
   if (order.status !== "failed") return [];
-  return [refundLine(t, order), t("notify-reason", { reason: failureReason(t, order) })];
+  return [refundLine(t, order), failedReasonLine(t, order)];
+}
+
+/** Why a failed order failed, as its push and its receipt document say it. */
+export function failedReasonLine(t: Translate, order: Order): string {
+  return t("notify-reason", { reason: failureReason(t, order) });
 }
 
 /** The push for a final outcome (a new message, so the phone buzzes). */
@@ -248,7 +282,7 @@ export function contradictedAlertText(
 }
 
 /** A complaint's refund of the order, as the alert carries it (orders/notification.ts). */
-type AlertRefund = { complaint: string; paisa: number; at: number };
+type AlertRefund = BookedRefund;
 
 /**
  * What the alert says of the customer's money: a complaint refund already booked for the order

@@ -4,7 +4,7 @@ import { type DocumentSpec, renderPdf } from "../documents/pdf.ts";
 import { isFinal, type Order } from "../orders/model.ts";
 import { shareReceiptButton } from "./callback-data.ts";
 import type { Translate } from "./i18n.ts";
-import { failedOutcomeLines, receiptText } from "./order-texts.ts";
+import { type BookedRefund, failedReasonLine, receiptText } from "./order-texts.ts";
 
 /**
  * The receipt a customer can keep and forward (issue 30): the chat receipt's own lines
@@ -22,13 +22,19 @@ export interface ChatDocument {
 
 /**
  * The receipt's document, before rendering: its title is the receipt's first line. A failed
- * order's adds what its push said: the money returned (or never taken) and why (review s32-receipts 1).
+ * order's receipt says the money returned (or never taken); the document adds why, as its push
+ * said (review s32-receipts 1). A refunded order's says the complaint's refund (`refund`).
  */
-export function receiptDocumentSpec(t: Translate, order: Order): DocumentSpec {
-  const [title = "", ...lines] = receiptText(t, order).split("\n");
+export function receiptDocumentSpec(
+  t: Translate,
+  order: Order,
+  refund?: BookedRefund,
+): DocumentSpec {
+  const [title = "", ...lines] = receiptText(t, order, refund).split("\n");
+  const why = order.status === "failed" ? [failedReasonLine(t, order)] : [];
   return {
     title,
-    lines: [...lines, ...failedOutcomeLines(t, order)],
+    lines: [...lines, ...why],
     footer: t("receipt-doc-footer"),
     at: order.updatedAt ?? order.createdAt,
     lang: t.locale,
@@ -39,10 +45,11 @@ export async function receiptDocument(
   t: Translate,
   order: Order,
   fonts: DocumentFonts = documentFonts(),
+  refund?: BookedRefund,
 ): Promise<ChatDocument> {
   return {
     filename: `receipt-${order.reference}.pdf`,
-    bytes: await renderPdf(receiptDocumentSpec(t, order), fonts),
+    bytes: await renderPdf(receiptDocumentSpec(t, order, refund), fonts),
     caption: t("receipt-doc-caption", { ref: order.reference }),
   };
 }

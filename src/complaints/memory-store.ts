@@ -95,5 +95,8 @@ export function createMemoryComplaintStore(opts: {
     async refundOf(orderRef) {
       return refunded.get(orderRef) ?? null;
     },
+    async refundsOf(orderRefs) {
+      return orderRefs.map((r) => refunded.get(r) ?? null);
+    },
   };
 }

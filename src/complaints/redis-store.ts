@@ -188,5 +188,10 @@ export function createRedisComplaintStore(opts: StoreOptions): ComplaintStore {
       return many(await redis.zrevrange(k.complaintsOfUser(userId), 0, limit - 1));
     },
     refundOf: (orderRef) => redis.hget(complaintRefundedOrdersKey(opts.prefix), orderRef),
+    // One HMGET for a page of orders (none for an empty page).
+    refundsOf: async (orderRefs) =>
+      orderRefs.length === 0
+        ? []
+        : redis.hmget(complaintRefundedOrdersKey(opts.prefix), ...orderRefs),
   };
 }

@@ -169,6 +169,28 @@ export async function orderRefundOf(
   return { complaint: c.reference, paisa: refund.amountPaisa, at: c.closing.at };
 }
 
+/**
+ * The refunds booked for a page of orders (/history), by order reference: one read of the orders'
+ * refund marks, then only the refunding complaints (few). A refund booked before the marks existed
+ * is marked at start (refund-marks.ts), so the page does not look through each order's complaints.
+ */
+export async function orderRefundsOf(
+  store: Pick<ComplaintStore, "refundsOf" | "get">,
+  orderRefs: readonly string[],
+): Promise<Map<string, { complaint: string; paisa: number; at: number }>> {
+  const marks = await store.refundsOf(orderRefs);
+  const found = await Promise.all(
+    marks.map(async (ref, i) => {
+      const c = ref === null ? null : await store.get(ref);
+      const refund = c?.closing?.refund;
+      if (!c?.closing || !refund) return null;
+      const fact = { complaint: c.reference, paisa: refund.amountPaisa, at: c.closing.at };
+      return [orderRefs[i] ?? "", fact] as const;
+    }),
+  );
+  return new Map(found.filter((f) => f !== null));
+}
+
 export function createComplaints(opts: ComplaintsOptions) {
   const { store } = opts;
   const now = opts.now ?? Date.now;
@@ -185,6 +207,8 @@ export function createComplaints(opts: ComplaintsOptions) {
      * else (a refund booked before the mark existed) among the order's own complaints.
      */
     refundOf: (orderRef: string) => refundingComplaintOf(store, orderRef),
+    /** The refunds booked for these orders (which complaint, how much, when), by order. */
+    refundsOf: (orderRefs: readonly string[]) => orderRefundsOf(store, orderRefs),
     /** The order's open complaint, if any. */
     async openOf(orderRef: string): Promise<Complaint | null> {
       return (await store.ofOrder(orderRef)).find((c) => !isClosed(c.status)) ?? null;

@@ -58,4 +58,6 @@ export interface ComplaintStore {
   ofUser(userId: number, limit: number): Promise<Complaint[]>;
   /** The number of the complaint whose refund was booked on this order (its refund mark), if any. */
   refundOf(orderRef: string): Promise<string | null>;
+  /** `refundOf` for several orders in one read (a /history page): null where none, in order. */
+  refundsOf(orderRefs: readonly string[]): Promise<Array<string | null>>;
 }
