@@ -104,14 +104,20 @@ export function billCheck<I extends { connectionNo: string; referenceNo: string 
 
 /**
  * Why a bill check's answer is not about the account and check asked, or null. Account ids are
- * compared trimmed and without case (a customer id with letters may come back in capitals);
- * references as the execute answer's are (sameReference).
+ * compared by their letters and digits, without case or leading zeros: a customer id with letters
+ * may come back in capitals, an SC-style "012.34.567" without its dots or zero, and refusing the
+ * customer's own bill over its spelling would leave them at Retry for good. References are
+ * compared as the execute answer's are (sameReference).
  */
 function otherBill(
   bill: { connectionNo: string | null; referenceNo: string | null },
   q: { connectionNo: string; referenceNo: string },
 ): string | null {
-  const account = (s: string) => s.trim().toLowerCase();
+  const account = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "")
+      .replace(/^0+/, "");
   // An empty echo says nothing about the account.
   if (bill.connectionNo && account(bill.connectionNo) !== account(q.connectionNo)) {
     return `the bill is for account ${bill.connectionNo.slice(0, 40)}, not the one asked`;
