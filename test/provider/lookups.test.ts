@@ -411,6 +411,21 @@ describe("bill check: a bill about another account or check is refused", () => {
     expect(String(err)).toContain("reference 6999");
   });
 
+  it('empty echoes as PHP writes them (null, ""): the bill, not a malformed answer', async () => {
+    provider.on(
+      "POST",
+      "/np/recharge/check",
+      bill({ customer_name: null, connection_no: null, reference_no: "" }),
+    );
+    const got = await checkWaterBill(client, query);
+    expect(got).toMatchObject({
+      customerName: "",
+      connectionNo: "ab-1234",
+      referenceNo: "7001",
+      billAmountPaisa: 441_000,
+    });
+  });
+
   it("the same account in capitals, spaced, without its dash, a numeric reference, or no echo: the bill", async () => {
     for (const echo of [
       { connection_no: " AB-1234 ", reference_no: 7001 },
