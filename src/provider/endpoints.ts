@@ -16,6 +16,7 @@ import {
 import {
   type Bill,
   NOT_FOUND_MESSAGE,
+  sameReference,
   wireBill,
   wireCircleList,
   wireDthListing,
@@ -81,12 +82,50 @@ export function billCheck<I extends { connectionNo: string; referenceNo: string 
     input,
     body,
     response: wireBill,
-    result: (bill, q): Bill => ({
-      ...bill,
-      connectionNo: bill.connectionNo ?? q.connectionNo,
-      referenceNo: bill.referenceNo ?? q.referenceNo,
-    }),
+    result: (bill, q): Bill => {
+      // A bill naming another account or another check is someone else's: shown as ours, the
+      // customer reads another holder's name and due and pays that amount into their own account.
+      const other = otherBill(bill, q);
+      if (other) {
+        throw new ProviderMalformedResponseError({
+          endpoint: `POST ${CHECK_PATH}`,
+          httpStatus: 200,
+          detail: other,
+        });
+      }
+      return {
+        ...bill,
+        connectionNo: bill.connectionNo ?? q.connectionNo,
+        referenceNo: bill.referenceNo ?? q.referenceNo,
+      };
+    },
   });
+}
+
+/**
+ * Why a bill check's answer is not about the account and check asked, or null. Account ids are
+ * compared by their letters and digits, without case or leading zeros: a customer id with letters
+ * may come back in capitals, an SC-style "012.34.567" without its dots or zero, and refusing the
+ * customer's own bill over its spelling would leave them at Retry for good. References are
+ * compared as the execute answer's are (sameReference).
+ */
+function otherBill(
+  bill: { connectionNo: string | null; referenceNo: string | null },
+  q: { connectionNo: string; referenceNo: string },
+): string | null {
+  const account = (s: string) =>
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, "")
+      .replace(/^0+/, "");
+  // An empty echo says nothing about the account.
+  if (bill.connectionNo && account(bill.connectionNo) !== account(q.connectionNo)) {
+    return `the bill is for account ${bill.connectionNo.slice(0, 40)}, not the one asked`;
+  }
+  if (bill.referenceNo !== null && !sameReference(bill.referenceNo, q.referenceNo)) {
+    return `the bill echoes reference ${bill.referenceNo.slice(0, 40)}, not ours`;
+  }
+  return null;
 }
 
 /**

@@ -106,15 +106,17 @@ export const wireCircleList = z.array(wireCircle);
 const DUE_ROW_KEYS = ["payments", "dues", "due_bills", "bills", "bill_details", "details"] as const;
 export const wireBill = z
   .looseObject({
-    customer_name: wireText.optional(),
-    connection_no: wireText.optional(),
-    reference_no: wireId.optional(),
+    // Echoes a PHP service may write as null or "" when it has none: absent, not a malformed
+    // answer (that left the customer at Retry, unable to pay the bill at all).
+    customer_name: wireOptionalText,
+    connection_no: wireOptionalText,
+    reference_no: z.union([wireId, z.literal(""), z.null()]).optional(),
     bill_amount: wireOptionalPaisa,
   })
   .transform((b, ctx) => {
     // An object with none of a bill's fields is not "nothing due": it says nothing about a bill.
     if (
-      b.customer_name === undefined &&
+      b.customer_name === null &&
       b.bill_amount === null &&
       DUE_ROW_KEYS.every((key) => b[key] === undefined || b[key] === null)
     ) {
@@ -135,8 +137,8 @@ export const wireBill = z
     }
     return {
       customerName: b.customer_name ?? "",
-      connectionNo: b.connection_no ?? null,
-      referenceNo: b.reference_no ?? null,
+      connectionNo: b.connection_no,
+      referenceNo: b.reference_no || null,
       billAmountPaisa: b.bill_amount ?? 0,
       dues,
     };

@@ -377,6 +377,70 @@ describe("bill check: POST /np/recharge/check", () => {
   });
 });
 
+describe("bill check: a bill about another account or check is refused", () => {
+  const query = {
+    operatorId: 46,
+    operatorTypeId: 7,
+    connectionNo: "ab-1234",
+    referenceNo: "7001",
+    monthId: 9,
+    officeCode: "101",
+  };
+  const bill = (echo: Record<string, unknown>) =>
+    ok({ customer_name: "Ram Bahadur", bill_amount: "4,410.00", payments: [], ...echo });
+
+  it("another customer's account: malformed (Retry), never shown as this customer's bill", async () => {
+    provider.on(
+      "POST",
+      "/np/recharge/check",
+      bill({ connection_no: "99887", reference_no: "7001" }),
+    );
+    const err = await checkWaterBill(client, query).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderMalformedResponseError);
+    expect(String(err)).toContain("the bill is for account 99887");
+  });
+
+  it("another check's reference: malformed", async () => {
+    provider.on(
+      "POST",
+      "/np/recharge/check",
+      bill({ connection_no: "ab-1234", reference_no: 6999 }),
+    );
+    const err = await checkWaterBill(client, query).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderMalformedResponseError);
+    expect(String(err)).toContain("reference 6999");
+  });
+
+  it('empty echoes as PHP writes them (null, ""): the bill, not a malformed answer', async () => {
+    provider.on(
+      "POST",
+      "/np/recharge/check",
+      bill({ customer_name: null, connection_no: null, reference_no: "" }),
+    );
+    const got = await checkWaterBill(client, query);
+    expect(got).toMatchObject({
+      customerName: "",
+      connectionNo: "ab-1234",
+      referenceNo: "7001",
+      billAmountPaisa: 441_000,
+    });
+  });
+
+  it("the same account in capitals, spaced, without its dash, a numeric reference, or no echo: the bill", async () => {
+    for (const echo of [
+      { connection_no: " AB-1234 ", reference_no: 7001 },
+      { connection_no: "ab1234", reference_no: "7001" },
+      { connection_no: "", reference_no: "07001" },
+      {},
+    ]) {
+      provider.on("POST", "/np/recharge/check", bill(echo));
+      const got = await checkWaterBill(client, query);
+      expect(got.billAmountPaisa, JSON.stringify(echo)).toBe(441_000);
+      expect(got.customerName).toBe("Ram Bahadur");
+    }
+  });
+});
+
 describe("status queries", () => {
   const sample = {
     status: "Success",

@@ -88,6 +88,7 @@ export function electricityConversation(deps: BotDeps) {
       ...billSteps<State>(flow, {
         category: "electricity",
         key: (st) => `${st.scNo}|${st.customerId}|${st.phone}`,
+        account: (st) => ({ connectionNo: st.customerId!, scNo: st.scNo! }),
         check: (st, referenceNo) =>
           checkElectricityBill(deps.provider, {
             operatorId: st.operator!.id,

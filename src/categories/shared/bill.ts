@@ -16,10 +16,11 @@ import {
   validateAmount,
 } from "../../catalog/index.ts";
 import { formatMoney } from "../../money.ts";
-import { mintReference } from "../../orders/index.ts";
+import { isFinal, mintReference } from "../../orders/index.ts";
 import type { Bill } from "../../provider/index.ts";
 import type { SavedEntry } from "../../saved/index.ts";
 import { offeredOperators } from "./offered.ts";
+import { type BillAccount, paysBillOf } from "./repeat.ts";
 import { savedBillerStep } from "./saved.ts";
 
 /**
@@ -120,12 +121,24 @@ interface CheckedBill {
   bill: Bill;
 }
 
-/** A bill check under a fresh reference of ours (a retry after a transient failure takes another). */
+/** How far back the customer's orders are read for a payment of the same bill under way. */
+const RECENT_ORDERS = 50;
+
+/**
+ * A bill check under a fresh reference of ours (a retry after a transient failure takes another),
+ * or the customer's payment of the same bill still under way (`underWay`, its reference): the
+ * utility shows the bill due until that payment succeeds, so paying the due shown would pay it
+ * twice. The same rule as a repeat's (repeat.ts `sameBill`).
+ */
 function checkBill(
   flow: Flow,
+  account: BillAccount,
   check: (referenceNo: string) => Promise<Bill>,
-): Promise<LookupResult<CheckedBill>> {
+): Promise<LookupResult<CheckedBill | { underWay: string }>> {
   return flow.lookup(async () => {
+    const recent = await flow.deps.orders.listByUser(flow.env.userId, RECENT_ORDERS);
+    const underWay = recent.find((o) => paysBillOf(account)(o) && !isFinal(o.status));
+    if (underWay) return { underWay: underWay.reference };
     const referenceNo = await mintReference(flow.deps.orders);
     return { referenceNo, bill: await check(referenceNo) };
   });
@@ -262,6 +275,8 @@ export function billSteps<S extends BillState>(
     /** The orders' category (what the amount's price, and so the daily cap, depends on). */
     category: string;
     key: (st: S) => string;
+    /** The account the bill is of, besides operator and office (a payment of it under way stops). */
+    account: (st: S) => { connectionNo: string; scNo?: string };
     check: (st: S, referenceNo: string) => Promise<Bill>;
     rejected: (reason: string) => string;
     title: (st: S, bill: Bill) => string;
@@ -276,10 +291,21 @@ export function billSteps<S extends BillState>(
       holds: (st) => st.checked?.key === opts.key(st),
       run: async (st) => {
         st.from = undefined;
-        const checked = await checkBill(flow, (referenceNo) => opts.check(st, referenceNo));
+        const account = {
+          category: opts.category,
+          operatorId: st.operator!.id,
+          officeCode: st.office!.value,
+          ...opts.account(st),
+        };
+        const checked = await checkBill(flow, account, (referenceNo) =>
+          opts.check(st, referenceNo),
+        );
         if (!checked.ok) {
           await flow.reply(opts.rejected(checked.message));
           return { redo: opts.redo };
+        }
+        if ("underWay" in checked.value) {
+          return flow.end(flow.t("repeat-bill-under-way", { ref: checked.value.underWay }));
         }
         const { bill } = checked.value;
         await flow.reply(billText(flow, opts.title(st, bill), bill));

@@ -133,14 +133,34 @@ export interface BillQuery extends PackageQuery {
   officeCode: string;
 }
 
-/** Whether two orders pay the same bill: operator, customer, office and (electricity) SC number. */
-function sameBillAs(order: Detailed<BillDetails>) {
+/** A bill's account: its category, operator, customer, office and (electricity) SC number. */
+export interface BillAccount {
+  category: string;
+  operatorId: number;
+  connectionNo: string;
+  officeCode: string;
+  scNo?: string | undefined;
+}
+
+/** Whether an order pays the bill of `account`. */
+export function paysBillOf(account: BillAccount) {
   return (o: Order) =>
-    o.category === order.category &&
-    o.operatorId === order.operatorId &&
-    o.connectionNo === order.connectionNo &&
-    o.details.officeCode === order.details.officeCode &&
-    o.details.scNo === order.details.scNo;
+    o.category === account.category &&
+    o.operatorId === account.operatorId &&
+    o.connectionNo === account.connectionNo &&
+    o.details.officeCode === account.officeCode &&
+    o.details.scNo === account.scNo;
+}
+
+/** Whether two orders pay the same bill. */
+function sameBillAs(order: Detailed<BillDetails>) {
+  return paysBillOf({
+    category: order.category,
+    operatorId: order.operatorId,
+    connectionNo: order.connectionNo,
+    officeCode: order.details.officeCode,
+    scNo: order.details.scNo,
+  });
 }
 
 /**

@@ -96,6 +96,7 @@ export function waterConversation(deps: BotDeps) {
       ...billSteps<State>(flow, {
         category: "water",
         key: (st) => `${st.customerId}|${st.monthId}`,
+        account: (st) => ({ connectionNo: st.customerId! }),
         check: (st, referenceNo) =>
           checkWaterBill(deps.provider, {
             operatorId: st.operator!.id,
