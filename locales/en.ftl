@@ -937,6 +937,17 @@ link-new-done = ✅ { $phone } now has its own account here. Type { $hi } for th
 link-how = To use one account from Telegram and WhatsApp: share your contact on Telegram (the number you use on WhatsApp), or type { $link } in a WhatsApp chat whose number is registered on Telegram. A code is sent to the other chat.
 unlink-done = This chat no longer uses the other account: it is on its own again (the other account keeps its balance and history).
 unlink-none = This chat is not joined to another account.
+link-code-unlink = Once joined, you can end it from here any time: send "{ $unlink }".
+unlink-owner-list = These Telegram chats use your account (its balance, history and saved numbers):
+    { $list }
+    Choose one to end its join: it goes back to its own account, and your balance stays here.
+unlink-owner-end = End { $n }: { $name }
+unlink-owner-keep = Keep them
+unlink-owner-chat = a Telegram chat
+unlink-owner-kept = Nothing changed: those chats still use your account.
+unlink-owner-done = Ended: { $name } no longer uses your account. Your balance and history stay here.
+unlink-owner-gone = That chat no longer uses your account: nothing to end. Send "{ $unlink }" to see the list again.
+unlink-by-owner = The WhatsApp account of { $phone } ended this chat's join: this chat uses its own account again (that account keeps its balance and history, and anything started with it here has ended). To join again, send { $link }.
 link-not-sent = The code could not be sent to that { $channel } chat (it may have blocked this bot). Nothing was joined; please try again later.
 link-write-first = The account of { $phone } is on WhatsApp, and we send its code only to a WhatsApp chat that wrote to us in the last 24 hours. No code was sent and nothing was joined. From the phone with { $phone }, write "{ $hi }" to our WhatsApp number first, then ask here again.
 link-refused-target = The account of { $phone } cannot be joined to this chat. Nothing was changed.

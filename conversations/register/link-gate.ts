@@ -7,9 +7,10 @@ import type { BotDeps } from "../../src/bot/deps.ts";
 import { type Translate, translator } from "../../src/bot/i18n.ts";
 import { channelIdOf } from "../../src/bot/person.ts";
 import { withAccount } from "../../src/telegram/call-account.ts";
-import { isFreshWaAccount, WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
+import { isFreshWaAccount, isWhatsAppChat, WA_FRESH_BASE } from "../../src/whatsapp/chat-ids.ts";
 import { type Held, heldOf, sealUserId, senderOf } from "../../src/whatsapp/held.ts";
 import { anotherUsers, linkHow, offerLink, redeemLink, type Send, theirs, unlink } from "./link.ts";
+import { type GateAnswer, ownerList, ownerPress, ownerUnlink } from "./unlink-owner.ts";
 
 /**
  * Before the conversations: `link <code>` and `unlink` in any private chat (also while a flow
@@ -43,7 +44,12 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
     const channelId = channelIdOf(ctx);
     const held = heldOf(ctx.update);
     const cmd = commandOf(ctx);
-    if (channelId === undefined || (!held && !forGate(cmd))) {
+    // A press on the list `unlink` shows the account's owner in its WhatsApp chat (unlink-owner.ts).
+    const pressed =
+      channelId !== undefined && isWhatsAppChat(channelId)
+        ? ownerPress(ctx.callbackQuery?.data)
+        : null;
+    if (channelId === undefined || (!held && !forGate(cmd) && pressed === null)) {
       return next();
     }
     const t = translator(deps.i18n, await ctx.i18n.getLocale());
@@ -56,6 +62,7 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
     const seal = senderOf(ctx.update);
     if (
       cmd?.word !== "unlink" &&
+      pressed === null &&
       (await deps.payment.access(channelId)) === "blocked" &&
       !(sealUserId(seal) !== null && (await anotherUsers(deps, channelId, seal)))
     ) {
@@ -70,19 +77,47 @@ export function linkGate(deps: BotDeps): MiddlewareFn<BotContext> {
           name: ctx.from?.first_name ?? "",
           ...(seal !== undefined ? { seal } : {}),
         })
-      : await linkAnswer(deps, t, channelId, cmd, seal);
-    await ctx.reply(answer);
+      : pressed !== null
+        ? await ownerAnswer(deps, t, send, { channelId, personId: ctx.from?.id, pressed })
+        : await linkAnswer(deps, t, { channelId, personId: ctx.from?.id }, cmd, seal);
+    if (typeof answer === "string") await ctx.reply(answer);
+    else await ctx.reply(answer.text, { reply_markup: answer.keyboard });
   };
+}
+
+/**
+ * A press on the owner's list: only in a WhatsApp chat acting as its own account (a chat joined
+ * to another account ends its own join with `unlink`, never the joins made to that account).
+ */
+async function ownerAnswer(
+  deps: BotDeps,
+  t: Translate,
+  send: Send,
+  o: { channelId: number; personId: number | undefined; pressed: string },
+): Promise<string> {
+  if (o.personId === undefined || (await deps.accounts.links.linkOf(o.channelId)) !== null)
+    return t("unlink-owner-gone", { unlink: "unlink" });
+  return ownerUnlink(deps, t, send, { personId: o.personId, pressed: o.pressed });
 }
 
 async function linkAnswer(
   deps: BotDeps,
   t: Translate,
-  channelId: number,
+  who: { channelId: number; personId: number | undefined },
   cmd: ReturnType<typeof commandOf>,
   seal: string | undefined,
-): Promise<string> {
-  if (cmd?.word === "unlink") return unlink(deps, t, channelId);
+): Promise<GateAnswer> {
+  const { channelId } = who;
+  if (cmd?.word === "unlink") {
+    // A WhatsApp chat on its own account: its owner ends a join made to it (unlink-owner.ts).
+    if (
+      isWhatsAppChat(channelId) &&
+      who.personId !== undefined &&
+      (await deps.accounts.links.linkOf(channelId)) === null
+    )
+      return (await ownerList(deps, t, who.personId)) ?? t("unlink-none");
+    return unlink(deps, t, channelId);
+  }
   const code = readLinkCode(cmd?.rest ?? "");
   if (code !== null) return redeemLink(deps, t, channelId, code, seal);
   return linkHow(deps, t, channelId);

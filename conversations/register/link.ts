@@ -115,8 +115,12 @@ export async function offerLink(
     command: commandIn(o.channelId, "link"),
     asker: o.asker.trim() || "?",
   });
+  // The owner's WhatsApp chat can end the join later (unlink-owner.ts): it is told how.
+  const ending = isWhatsAppChat(o.channelId)
+    ? ""
+    : `\n${there("link-code-unlink", { unlink: "unlink" })}`;
   try {
-    await send(o.personId, text);
+    await send(o.personId, `${text}${ending}`);
   } catch (err) {
     // That chat blocked the bot, or its channel refused: the offer stands, but nobody can read it.
     deps.logger.warn({ userId: o.channelId, err: String(err) }, "link code not delivered");
@@ -181,7 +185,12 @@ export async function redeemLink(
     r.personId,
     isWhatsAppChat(channelId) ? (seal ?? "") : undefined,
   );
-  if (!isWhatsAppChat(channelId)) deps.persons.linked(channelId, r.personId);
+  if (!isWhatsAppChat(channelId)) {
+    deps.persons.linked(channelId, r.personId);
+    // Its own language, for what the account's owner may tell it later (the join ended: the
+    // chat's /language keeps the person's, not the Telegram user's: bot/person.ts).
+    await deps.accounts.setLocale(channelId, t.locale);
+  }
   deps.logger.info({ userId: channelId, personId: r.personId }, "channel linked with a code");
   return t("link-done", { phone, command: commandIn(channelId, "unlink") });
 }

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import type { RedisClient } from "../redis/connection.ts";
 import { keyspace } from "../redis/keyspace.ts";
-import { luaScript } from "../redis/scripts.ts";
 import { isWhatsAppChat } from "./chat-kind.ts";
+import { dropOffer, dropStub, swapLink, unlinkFrom } from "./link-scripts.ts";
 import { type Phone, phoneSchema } from "./phone.ts";
 
 /**
@@ -156,8 +156,12 @@ export interface LinkStore {
   linkOf(channelId: number): Promise<number | null>;
   /** The link with the identity that proved it (a WhatsApp chat's link holds only for that sender). */
   sealedLinkOf(channelId: number): Promise<SealedLink | null>;
-  /** Drops a channel's link (it acts as itself again); true when there was one. */
-  unlink(channelId: number): Promise<boolean>;
+  /**
+   * Drops a channel's link (it acts as itself again); true when there was one. With `personId`,
+   * only while the link is to that person (the account's owner ends a join made to it: a link
+   * written elsewhere since stays).
+   */
+  unlink(channelId: number, personId?: number): Promise<boolean>;
   /** A new code for the channel (replacing any earlier one), unless too many were sent this hour. */
   offer(channelId: number, offer: LinkOffer): Promise<OfferResult>;
   /**
@@ -210,7 +214,9 @@ export function createMemoryLinks(now: () => number = Date.now): LinkStore {
     async sealedLinkOf(channelId) {
       return parseLink(links.get(channelId));
     },
-    async unlink(channelId) {
+    async unlink(channelId, personId) {
+      if (personId !== undefined && parseLink(links.get(channelId))?.personId !== personId)
+        return false;
       return links.delete(channelId);
     },
     async link(channelId, personId, seal) {
@@ -265,46 +271,6 @@ async function judge(p: Pending, code: string, drop: () => unknown): Promise<Red
   return { ok: true, personId: p.personId, phone: p.phone };
 }
 
-/**
- * Deletes an offer only while it is the one judged (its hash): an offer that replaced it between
- * the read and the delete stays, and the old code, right as it was, finds no offer.
- */
-const dropOffer = luaScript<"offer", number>(
-  "raLinkDropOffer",
-  ["offer"],
-  `
-if redis.call('HGET', KEYS[1], 'hash') == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`,
-);
-
-/**
- * Deletes the stub a try on no offer leaves (the counted try made a hash with `tries` alone) only
- * while it is still one: an offer written meanwhile (a new code, asked on another instance between
- * the read and this delete) stays, and its code works.
- */
-const dropStub = luaScript<"offer", number>(
-  "raLinkDropStub",
-  ["offer"],
-  `
-if redis.call('HEXISTS', KEYS[1], 'hash') == 0 then return redis.call('DEL', KEYS[1]) end
-return 0
-`,
-);
-
-/** Replaces a hash field's value only while it is ARGV[2] (the link as read). */
-const swapLink = luaScript<"links", number>(
-  "raLinkSwap",
-  ["links"],
-  `
-if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then
-  redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-  return 1
-end
-return 0
-`,
-);
-
 export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): LinkStore {
   const { redis } = opts;
   const k = keyspace(opts.prefix);
@@ -315,8 +281,11 @@ export function createRedisLinks(opts: { redis: RedisClient; prefix: string }): 
     async sealedLinkOf(channelId) {
       return parseLink(await redis.hget(k.accountLinks, String(channelId)));
     },
-    async unlink(channelId) {
-      return (await redis.hdel(k.accountLinks, String(channelId))) === 1;
+    async unlink(channelId, personId) {
+      if (personId === undefined)
+        return (await redis.hdel(k.accountLinks, String(channelId))) === 1;
+      const links = { links: k.accountLinks };
+      return (await unlinkFrom.run(redis, links, String(channelId), String(personId))) === 1;
     },
     async link(channelId, personId, seal) {
       await redis.hset(k.accountLinks, String(channelId), linkValue(personId, seal));

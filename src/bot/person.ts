@@ -30,14 +30,16 @@ export function channelIdOf(ctx: Context): number | undefined {
 }
 
 /**
- * How long this process trusts what it read of a user's link: a link made or ended in another
- * process (a code typed there, an unlink) holds here within this long.
+ * How long this process trusts that a user has no link: a link made in another process (a code
+ * typed there) holds here within this long. A link found is read again for every update: a join
+ * ended elsewhere (its account's owner, from the WhatsApp chat) must not leave this chat spending
+ * that account's balance after the owner was told it ended (h-unlink).
  */
 const KNOWN_MS = 30_000;
 const MAX_CACHED = 50_000;
 
 export type SamePerson = MiddlewareFn<Context> & {
-  /** Tells this process's cache of a link just made (other processes ask again within 30 s). */
+  /** Tells this process's cache of a link just made (read again at each update anyway). */
   linked(telegramId: number, personId: number): void;
   /** Tells this process's cache of a link just ended. */
   unlinked(telegramId: number): void;
@@ -51,7 +53,7 @@ export function samePerson(
   const known = new Map<number, { person: number | null; at: number }>();
   const personOf = async (id: number) => {
     const hit = known.get(id);
-    if (hit && Date.now() - hit.at < KNOWN_MS) return hit.person;
+    if (hit && hit.person === null && Date.now() - hit.at < KNOWN_MS) return null;
     const person = await links.linkOf(id);
     if (known.size >= MAX_CACHED) known.clear();
     known.set(id, { person, at: Date.now() });
