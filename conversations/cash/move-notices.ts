@@ -1,4 +1,4 @@
-import { formatPhone } from "../../src/accounts/index.ts";
+import { type BalanceMoved, formatPhone } from "../../src/accounts/index.ts";
 import { isLocale, type Translate, translator } from "../../src/bot/i18n.ts";
 import { withAccount } from "../../src/telegram/call-account.ts";
 import type { ReversalTeller } from "./reversal-notices.ts";
@@ -10,14 +10,7 @@ import { money } from "./transfers.ts";
  * other account, the receiver what came in and from which number, each with their balance
  * after. Each once (`firstNotice` on the move's id), however often the form is submitted.
  */
-export interface MoveTold {
-  id: string;
-  fromUserId: number;
-  toUserId: number;
-  amountPaisa: number;
-  fromBalancePaisa: number;
-  toBalancePaisa: number;
-}
+export type MoveTold = BalanceMoved;
 
 export async function tellMove(x: ReversalTeller, r: MoveTold): Promise<void> {
   const phoneOf = async (userId: number) => {

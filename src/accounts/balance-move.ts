@@ -24,6 +24,17 @@ export type BalanceMoveRefusal =
 
 export type BalanceMoveResult = MoveResult | BalanceMoveRefusal;
 
+/** A balance move booked, as its two customers are told (the back office hands it to the chat). */
+export interface BalanceMoved {
+  id: string;
+  fromUserId: number;
+  toUserId: number;
+  amountPaisa: number;
+  /** Each side's available balance after the move. */
+  fromBalancePaisa: number;
+  toBalancePaisa: number;
+}
+
 export interface BalanceMoveInput {
   /** The transfer id the confirm form carried (its double submit books once). */
   id: string;

@@ -11,7 +11,12 @@ import { agentViews, recentOf } from "./summaries.ts";
 import type { HeldTaker } from "./take-held.ts";
 import { waIdentityOf } from "./wa-held.ts";
 
-export { type BalanceMoveInput, type BalanceMoveResult, moveRefusal } from "./balance-move.ts";
+export {
+  type BalanceMoved,
+  type BalanceMoveInput,
+  type BalanceMoveResult,
+  moveRefusal,
+} from "./balance-move.ts";
 // What a cash-in, a credit or a reversal answers, and the error of one refused before the books:
 // part of the accounts' surface (accounts/index.ts exports this module's names).
 export { type MoveResult, NotBookedError, type ReverseResult } from "./money-in.ts";

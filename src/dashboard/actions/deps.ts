@@ -1,4 +1,5 @@
 import type {
+  BalanceMoved,
   BalanceMoveInput,
   BalanceMoveResult,
   NumberChange,
@@ -23,17 +24,6 @@ import type {
   TopUp,
 } from "../../payments/index.ts";
 import type { PriceSchedule } from "../../pricing/index.ts";
-
-/** A balance move booked, as its two customers are told. */
-export interface BalanceMoved {
-  id: string;
-  fromUserId: number;
-  toUserId: number;
-  amountPaisa: number;
-  /** Each side's available balance after the move. */
-  fromBalancePaisa: number;
-  toBalancePaisa: number;
-}
 
 /**
  * What the back office's money actions and alerts need (issue 29, h-actions): the chat's OWN
