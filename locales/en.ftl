@@ -716,6 +716,7 @@ balance-cash-in = An agent (a shop) can add money to your balance for cash, by y
 balance-own-agent = Orders are paid from your own balance, not from your agent float (that is for cash-ins). Ask the merchant to add money to your own balance.
 balance-short-by = Your balance is { $balance } and this order costs { $total }: { $shortfall } short.
 shortfall-kept = Your answers are kept: once the money is added, this order comes back to confirm.
+shortfall-topup-cap = Adding money online: only { $left } more can be added today, less than this shortfall. The daily limit resets at midnight: from { $time }.
 shortfall-add = ➕ Add { $amount } and continue
 shortfall-check-again = 🔄 Check my balance again
 shortfall-pay = To add { $amount }, tap "Pay with Khalti" and pay in the browser. Once it is added, tap "▶ Continue my order" (here or under the message that says it was added): your order comes back to confirm, priced afresh, with your answers.

@@ -185,6 +185,16 @@ function refundedText(
   );
 }
 
+/** Why the word after a credit is told: undocumented, never paid, or Completed with other figures. */
+function unknownWhy(t: TopUpNotice["topUp"]): string {
+  const u = t.unknownAfterCredit;
+  if (u?.differs) {
+    const d = u.differs;
+    return `but with ${formatRupees(d.reportedPaisa)} and transaction id ${d.transactionId ?? "(none)"}, not what it said when it was credited (${formatRupees(t.held?.reportedPaisa ?? t.creditedPaisa ?? 0)}, ${(t.held ? t.held.transactionId : t.transactionId) ?? "(none)"})`;
+  }
+  return u?.contradicts ? "which says it was never paid" : `a word ${t.gateway} does not document`;
+}
+
 /**
  * The admins' alert of an unknown word after a credit. The refund watch goes on: a Refunded seen
  * before it ends reverses the credit by itself, so a credit taken back by hand meanwhile would be
@@ -194,7 +204,7 @@ function unknownAlert(t: TopUpNotice["topUp"], watchUntil: number | undefined): 
   const until =
     watchUntil !== undefined ? `${new Date(watchUntil).toISOString().slice(0, 16)} UTC` : undefined;
   return [
-    `Attention: the ${t.gateway} lookup of top-up ${t.paymentId} of user ${t.userId}, credited ${formatRupees(t.creditedPaisa ?? 0)}, said status "${t.unknownAfterCredit?.statusWord ?? ""}", ${t.unknownAfterCredit?.contradicts ? "which says it was never paid" : `a word ${t.gateway} does not document`}.`,
+    `Attention: the ${t.gateway} lookup of top-up ${t.paymentId} of user ${t.userId}, credited ${formatRupees(t.creditedPaisa ?? 0)}, said status "${t.unknownAfterCredit?.statusWord ?? ""}", ${unknownWhy(t)}.`,
     `Nothing was changed: the credit stands and no money moved. Check the payment in ${t.gateway}'s merchant dashboard.`,
     until !== undefined
       ? `The refund watch goes on until ${until}: if ${t.gateway} reports it Refunded before then, the credit is taken back by itself and you get a refund alert. Do NOT take it back by hand before then (it would be taken twice); after that, only if the merchant dashboard shows the money went back to the payer and no refund alert came for this top-up.`

@@ -54,6 +54,8 @@ export const standInMisreportSchema = z
     purchaseOrderId: z.string().min(1).max(100).optional(),
     /** A status word Khalti's documentation does not list (how the merchant holds it). */
     status: z.string().min(1).max(64).optional(),
+    /** Another transaction id than the payment's (Khalti does not document such a change). */
+    transactionId: z.string().min(1).max(128).optional(),
   })
   .strict();
 export type StandInMisreport = z.infer<typeof standInMisreportSchema>;
@@ -209,7 +211,7 @@ export function createKhaltiStandIn(opts: KhaltiStandInOptions) {
       pidx: p.pidx,
       total_amount: m?.totalAmount ?? p.amount,
       status: m?.status ?? p.status,
-      transaction_id: p.transactionId,
+      transaction_id: m?.transactionId ?? p.transactionId,
       fee: p.fee,
       refunded: p.refunded,
       ...(m?.currency !== undefined ? { currency: m.currency } : {}),

@@ -11,7 +11,8 @@ import type { AccountsStore } from "./store.ts";
  *
  * Refused before the books when it would not be the whole balance, or not the one the admin saw:
  * money held for an order under way or a hold (it is not spendable, and the order's post or void
- * needs it where it is), nothing to move, the same account, a receiver who never registered, or a
+ * needs it where it is), a top-up of the sender not final yet (review s33-rvpay 3: it would credit
+ * the old account after the move, and a later refund find it empty), nothing to move, the same account, a receiver who never registered, or a
  * balance that changed since the form was shown. The books refuse a debit below zero themselves.
  */
 
@@ -19,6 +20,7 @@ export type BalanceMoveRefusal =
   | { ok: false; code: "same" }
   | { ok: false; code: "no_receiver" }
   | { ok: false; code: "held"; heldPaisa: number }
+  | { ok: false; code: "open_topup"; topUps: string[] }
   | { ok: false; code: "empty" }
   | { ok: false; code: "changed"; availablePaisa: number };
 
@@ -43,17 +45,24 @@ export interface BalanceMoveInput {
   /** The available balance the form showed: moved only while it is still the whole of it. */
   amountPaisa: number;
   adminUserId: number;
+  /**
+   * The sender's top-ups that are not final yet (their payment ids): one may still credit the
+   * old account after the move, or a refund take back from it (found empty then: owed there).
+   */
+  openTopUps?: string[];
 }
 
 /** Why a move would be refused now (null: it may be booked), from the sender's balance. */
 export function moveRefusal(
-  input: Pick<BalanceMoveInput, "fromUserId" | "toUserId" | "amountPaisa">,
+  input: Pick<BalanceMoveInput, "fromUserId" | "toUserId" | "amountPaisa" | "openTopUps">,
   from: Balance,
   receiverRegistered: boolean,
 ): BalanceMoveRefusal | null {
   if (input.fromUserId === input.toUserId) return { ok: false, code: "same" };
   if (!receiverRegistered) return { ok: false, code: "no_receiver" };
   if (from.heldPaisa > 0) return { ok: false, code: "held", heldPaisa: from.heldPaisa };
+  const open = input.openTopUps ?? [];
+  if (open.length > 0) return { ok: false, code: "open_topup", topUps: open };
   if (from.availablePaisa <= 0) return { ok: false, code: "empty" };
   if (from.availablePaisa !== input.amountPaisa) {
     return { ok: false, code: "changed", availablePaisa: from.availablePaisa };

@@ -226,8 +226,9 @@ export const topUpSchema = z.object({
     })
     .optional(),
   /**
-   * A completed top-up whose refund check got a status word the gateway does not document, or a
-   * documented one that says it was never paid (its first such word, cut to 40 printable
+   * A completed top-up whose refund check got a status word the gateway does not document, a
+   * documented one that says it was never paid, or Completed with another amount or transaction
+   * id than at the credit (its first such word, cut to 40 printable
    * characters): nothing moves on it; the admins are told once (`unknownAlert`), as the money may
    * have gone back to the payer, or never come.
    */
@@ -236,6 +237,13 @@ export const topUpSchema = z.object({
       statusWord: z.string().max(40).optional(),
       /** The word is a documented one that says it was never paid (state.ts `contradictsCredit`). */
       contradicts: z.literal(true).optional(),
+      /**
+       * Completed again, with another total or transaction id than Khalti gave at the credit
+       * (`completedDiffers`): what it says now (review s33-rvpay 2).
+       */
+      differs: z
+        .object({ reportedPaisa: paisa, transactionId: z.string().max(128).nullable() })
+        .optional(),
       at: z.number().int().nonnegative(),
     })
     .optional(),
@@ -321,4 +329,19 @@ export function contradictsCredit(e: Pick<TopUpEvent, "status">): boolean {
     e.status === "expired" ||
     e.status === "cancelled"
   );
+}
+
+/**
+ * A refund check's Completed (not refunded) with another total or transaction id than the gateway
+ * gave when it was credited (a held one's: what it reported before the admin's credit). Khalti does
+ * not document such a change; before, it changed nothing and told nobody (review s33-rvpay 2). An
+ * answer without an amount, or without a transaction id, is no contradiction (look again).
+ */
+export function completedDiffers(t: TopUp, e: TopUpEvent): boolean {
+  if (t.status !== "completed" || e.status !== "completed" || e.refunded) return false;
+  if (e.totalPaisa <= 0) return false;
+  const paid = t.held ? t.held.reportedPaisa : t.creditedPaisa;
+  const txn = t.held ? t.held.transactionId : (t.transactionId ?? null);
+  if (paid !== undefined && e.totalPaisa !== paid) return true;
+  return txn !== null && e.transactionId !== null && e.transactionId !== txn;
 }

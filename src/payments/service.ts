@@ -3,7 +3,7 @@ import { TOPUP_MIN_PAISA, usedToday } from "./caps.ts";
 import { topUpContext } from "./context.ts";
 import type { PaymentId } from "./gateway/port.ts";
 import { decideHeldTopUp } from "./held-decision.ts";
-import type { TopUpEvent } from "./model.ts";
+import { isFinalTopUp, type TopUpEvent } from "./model.ts";
 import { decidePartialRefund, rejectUncreditedRefund } from "./partial-refund.ts";
 import { reconcilePass } from "./reconcile-pass.ts";
 import { writeOffRefund } from "./refund-recovery.ts";
@@ -76,6 +76,14 @@ export function createTopUps(opts: TopUpsOptions) {
     },
     reconcile: (limit?: number) => reconcilePass(ctx, limit),
     get: (paymentId: string) => store.get(gateway.name, paymentId),
+    /**
+     * A user's top-ups that are not final (initiated, pending, held, partial_refund): one may
+     * still credit or take back money on that account (a balance move waits for them).
+     */
+    notFinalOf: async (userId: number) =>
+      (await store.listByUser(userId, 0)).topUps.filter(
+        (t) => !isFinalTopUp(t.status) && t.status !== "completed",
+      ),
     remainingToday: async (userId: number) =>
       Math.max(0, opts.dailyCapPaisa - (await usedToday(ctx, userId))),
   };

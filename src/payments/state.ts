@@ -1,4 +1,5 @@
 import {
+  completedDiffers,
   contradictsCredit,
   type HeldReason,
   isFinalTopUp,
@@ -22,7 +23,8 @@ import {
  *  - a status word the gateway does not document holds an open top-up (nothing credited); a
  *    completed one stays as it is (its refund watch goes on), the word recorded once for the
  *    admins' alert (the money may have gone back: nothing moves on a word nobody documents), as
- *    is a documented word that says it was never paid (`contradictsCredit`);
+ *    is a documented word that says it was never paid (`contradictsCredit`), and a Completed
+ *    with another amount or transaction id than at the credit (`completedDiffers`);
  *  - held, partial_refund and final top-ups are never moved by a lookup;
  *  - only Refunded says the whole payment went back: after completed it reverses the credit,
  *    before it nothing was credited and nothing is owed. Partially Refunded, and Completed with
@@ -182,6 +184,19 @@ export function transition(
     const contradicts = e.status === "unknown" ? {} : { contradicts: true as const };
     return {
       topUp: { ...t, unknownAfterCredit: { ...word, ...contradicts, at: now }, updatedAt: now },
+      changed: true,
+      from: t.status,
+    };
+  }
+  if (completedDiffers(t, e)) {
+    if (t.unknownAfterCredit) return same;
+    const differs = { reportedPaisa: e.totalPaisa, transactionId: e.transactionId };
+    return {
+      topUp: {
+        ...t,
+        unknownAfterCredit: { statusWord: SAID.completed, differs, at: now },
+        updatedAt: now,
+      },
       changed: true,
       from: t.status,
     };

@@ -145,6 +145,47 @@ describe("moving a customer's balance to another customer", () => {
     await expectBooksBalanced(h.ledger);
   });
 
+  // Review s33-rvpay 3. Failed on the code before: the move was booked (200) while the old
+  // account's top-up was open; its credit then landed on the old account after the move, and a
+  // later refund found the old balance empty (the rest owed there).
+  it("refuses while a top-up of the sender is not final (open, then held), booking nothing", async () => {
+    const from = await waCustomer("9779841700061");
+    const to = await waCustomer("9779841700062");
+    await h.cashIn(AGENT, from, 30_000);
+    const c = await h.login(ADMIN);
+    const { fields } = await confirmForm(c, from, to);
+    const started = await h.topUps.start({
+      userId: from,
+      chatId: from,
+      locale: "en",
+      amountPaisa: 20_000,
+    });
+    if (!started.ok) throw new Error("start refused");
+    const pidx = started.topUp.paymentId;
+    const page = await c.get(`/dashboard/customers/${from}/move?to=${to}`);
+    expect(page.status).toBe(409);
+    const said = await page.text();
+    expect(said).toContain("has a Khalti top-up that is not final yet");
+    expect(said).toContain(pidx);
+    const res = await c.post(`/dashboard/customers/${from}/move`, {}, form(fields));
+    expect(res.status).toBe(409);
+    expect(await res.text()).toContain("Nothing was moved.");
+    expect(await movesOf(from)).toHaveLength(0);
+
+    // Paid and credited: final enough to move (the credit is on the old account, moved with it).
+    h.khalti.standIn.act(pidx, "pay");
+    expect((await h.topUps.confirm("khalti", pidx))?.status).toBe("completed");
+    // A held one waits for the admin's decision (it may still credit the old account).
+    const held = await h.heldTopUp(from, 15_000, 16_000);
+    const again = await c.get(`/dashboard/customers/${from}/move?to=${to}`);
+    expect(again.status).toBe(409);
+    expect(await again.text()).toContain(held.paymentId);
+    expect(await movesOf(from)).toHaveLength(0);
+    expect([await available(from), await available(to)]).toEqual([50_000, 0]);
+    expect(h.told.filter((t) => t.chatId === to)).toEqual([]);
+    await expectBooksBalanced(h.ledger);
+  });
+
   it("refuses the same customer, an unregistered receiver, a changed balance and a forged id", async () => {
     const from = await waCustomer("9779841700021");
     const to = await waCustomer("9779841700022");

@@ -85,6 +85,26 @@ describe.each([
     await waitUntil(async () => (await sys.ledger().check()).ok, "the books agree");
   });
 
+  // Review s33-rvpay 1. Failed on the code before: "Add Rs 60 and continue" was offered with
+  // Rs 50 left of today's top-up cap (its tap refused, the same button back).
+  it("today's top-up cap leaves less than the shortfall: no Add button, what is left and when it resets", async () => {
+    const u = sys.ts().user(3309);
+    await u.register();
+    await u.credit(4_000);
+    // Rs 7,950 of today's Rs 8,000 top-up cap taken by two open top-ups: Rs 50 left.
+    for (const amountPaisa of [500_000, 295_000]) {
+      const r = await sys.topUps().start({ userId: u.id, chatId: u.id, locale: "en", amountPaisa });
+      expect(r.ok).toBe(true);
+    }
+    const short = await u.mobileToConfirm("9841233309", "100", /short/);
+    expect(short.text).toContain("Rs 60 short.");
+    expect(short.text).toContain("only Rs 50 more can be added today, less than this shortfall");
+    expect(short.text).toMatch(/The daily limit resets at midnight: from .+\./);
+    expect(u.buttons(short)).toEqual(["🔄 Check my balance again", "‹ Back", "✖ Cancel"]);
+    expect(u.botTexts().join("\n")).not.toContain("You can add at most");
+    await u.say("/cancel", /Cancelled/);
+  });
+
   it("Check again after money came in another way; Continue before paying shows the shortfall again", async () => {
     const u = sys.ts().user(3303);
     await u.register();

@@ -213,4 +213,44 @@ describe.each(storeKinds)("an unknown Khalti status word (%s)", (name, stores) =
       await t.close();
     },
   );
+
+  // Review s33-rvpay 2. Failed on the code before: nothing recorded, no alert (`[]`): Khalti's
+  // later Completed with other figures than the credit's went unnoticed.
+  it.each<[string, { totalAmount?: number; transactionId?: string }, string]>([
+    ["another amount", { totalAmount: 25_000 }, "Rs 250"],
+    ["another transaction id", { transactionId: "OTHERTXN123" }, "OTHERTXN123"],
+  ])(
+    "a credited top-up Khalti later calls Completed with %s: recorded, the admins alerted once, no money moves",
+    async (_, misreport, shown) => {
+      const t = await paid(200);
+      const credited = await t.topUps.confirm("khalti", t.pidx);
+      expect(credited?.status).toBe("completed");
+      const entries = (await t.s.ledger.check()).entries;
+      khalti.standIn.misreport(t.pidx, misreport);
+      for (let i = 0; i < 2; i++) {
+        t.later(3_600_000);
+        await t.topUps.reconcile(500);
+      }
+      const after = await t.topUps.get(t.pidx);
+      expect(after?.status).toBe("completed");
+      expect(after?.unknownAfterCredit).toMatchObject({
+        statusWord: "Completed",
+        differs: {
+          reportedPaisa: misreport.totalAmount ?? 20_000,
+          transactionId: misreport.transactionId ?? credited?.transactionId,
+        },
+      });
+      expect(await t.balance()).toBe(20_000);
+      expect((await t.s.ledger.check()).entries).toBe(entries);
+      expect(t.admin().map((n) => n.reason)).toEqual(["unknown_status"]);
+      const alert = text(t.admin()[0]!);
+      expect(alert).toContain(`said status "Completed", but with`);
+      expect(alert).toContain(shown);
+      expect(alert).toContain("not what it said when it was credited (Rs 200");
+      expect(alert).toContain("Nothing was changed");
+      expect(t.customer()).toHaveLength(1);
+      await expectBooksBalanced(t.s.ledger);
+      await t.close();
+    },
+  );
 });

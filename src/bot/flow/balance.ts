@@ -3,6 +3,7 @@ import { formatMoney } from "../../money.ts";
 import { accessOf } from "../access.ts";
 import { addMoneyButtonData } from "../callback-data.ts";
 import type { Role } from "../deps.ts";
+import { formatOrderTime } from "../format.ts";
 import { askUntil, CB, type FlowScope } from "./prompt-loop.ts";
 
 /**
@@ -85,15 +86,33 @@ export function shortText(s: FlowScope, p: Payer, short: Shortfall, kept = false
   return lines.filter(Boolean).join("\n");
 }
 
-/** What to add: the shortfall in whole rupees, at least the gateway's least top-up. */
-function toAdd(s: FlowScope, short: Shortfall): number | undefined {
+/**
+ * What to add: the shortfall in whole rupees, at least the gateway's least top-up, within
+ * TOPUP_MAX_AMOUNT and what the daily top-up cap leaves today (read in `external`, so a replay
+ * reads nothing). Over what the cap leaves: no button, and `capped` says what is left today and
+ * when it resets (review s33-rvpay 1: the button was offered, and its tap refused, again and again).
+ */
+async function toAdd(
+  s: FlowScope,
+  p: Payer,
+  short: Shortfall,
+): Promise<{ add?: number; capped?: string }> {
   const topUps = s.deps.topUps;
-  if (!topUps) return undefined;
+  if (!topUps) return {};
   const add = Math.max(
     topUps.minPaisa,
     Math.ceil((short.totalPaisa - short.balancePaisa) / 100) * 100,
   );
-  return add <= topUps.maxPaisa ? add : undefined;
+  if (add > topUps.maxPaisa) return {};
+  const today = await s.conversation.external(async () => ({
+    // Unread (the store down): offered as before; the start checks the cap again and says so.
+    left: await topUps.remainingToday(p.userId).catch(() => Number.MAX_SAFE_INTEGER),
+    // The top-up cap's day is the Nepal day, as the order cap's (limits.ts): it resets with it.
+    resetAt: s.deps.limits.resetAt("daily_cap"),
+  }));
+  if (add <= today.left) return { add };
+  const time = formatOrderTime(today.resetAt, "np", s.t.locale);
+  return { capped: s.t("shortfall-topup-cap", { left: npr(s, today.left), time }) };
 }
 
 /**
@@ -104,10 +123,11 @@ function toAdd(s: FlowScope, short: Shortfall): number | undefined {
  */
 export async function coverShortfall(s: FlowScope, p: Payer, short: Shortfall): Promise<void> {
   const { t } = s;
-  const add = toAdd(s, short);
-  const text = shortText(s, p, short, true);
-  const reason = `${t("common-use-buttons")}\n\n`;
   for (;;) {
+    // Read again each round: a refused start leaves less (or more) of today's cap.
+    const { add, capped } = await toAdd(s, p, short);
+    const text = [shortText(s, p, short, true), capped ?? ""].filter(Boolean).join("\n");
+    const reason = `${t("common-use-buttons")}\n\n`;
     const choice = await askUntil<"add" | "again">(s, {
       text,
       buttons: () => {

@@ -89,6 +89,8 @@ export interface ActionDeps {
     ): Promise<RefundDecideResult>;
     /** The rejection of a partial refund seen before any credit (nothing credited). */
     rejectRefund(paymentId: string, adminId: number): Promise<RefundDecideResult>;
+    /** A user's top-ups not final yet (a balance move waits for them: balance-move.ts). */
+    notFinalOf?(userId: number): Promise<TopUp[]>;
   };
   /** src/complaints createComplaints: /complaints' operations (list, take, resolve, reject). */
   complaints?: Pick<

@@ -27,7 +27,7 @@ import { personPath, userIdSchema } from "../people/view.ts";
  * customer who changed number: docs/whatsapp.md): a confirm page naming both and the amount, and
  * the POST that books one `move` transfer through the accounts service under the id the page
  * fixed, so a double submit books once. Refused with its reason, booking nothing, while money is
- * held for an order or a hold, for the same customer, a receiver who is not a registered customer,
+ * held for an order or a hold or a top-up of the sender is not final, for the same customer, a receiver who is not a registered customer,
  * or a balance that changed since the page. Audited with both balances before and after; both
  * customers are told what moved. The same session, role and same-origin rules as every form.
  */
@@ -59,6 +59,8 @@ function refusalText(r: Exclude<BalanceMoveResult, { ok: true }>, from: string, 
       return `Refused: ${to} is not a registered customer (no phone number on record). ${none}`;
     case "held":
       return `Refused: ${rs(r.heldPaisa)} of ${from} is held for an order under way or a hold. Wait until it ends (the order succeeds or fails), then move the whole balance. ${none}`;
+    case "open_topup":
+      return `Refused: ${from} has a Khalti top-up that is not final yet (${r.topUps.join(", ")}: waiting for Khalti, held or a partial refund; see Top-ups). Moving now would leave its credit, or a refund's taking back, on the old account. Wait until it ends (credited, expired, cancelled, refunded or decided), then move the whole balance. ${none}`;
     case "empty":
       return `Refused: ${from} has no spendable balance. ${none}`;
     case "changed":
@@ -68,6 +70,12 @@ function refusalText(r: Exclude<BalanceMoveResult, { ok: true }>, from: string, 
     default:
       return `Refused: the books refused the transfer. ${none}`;
   }
+}
+
+/** The sender's top-ups not final yet (payment ids): the move waits for them. */
+async function openTopUpsOf(actions: ActionDeps, from: number): Promise<string[]> {
+  const list = actions.topUps?.notFinalOf;
+  return list ? (await list(from)).map((t) => t.paymentId) : [];
 }
 
 /** Who the two sides are, checked before anything is shown or booked: customers, not the same. */
@@ -132,7 +140,12 @@ async function confirmPage(c: Context<DashboardEnv>, parts: DashboardParts, acti
   const toName = await partyOf(actions, account.customer(to.data));
   const registered = (await actions.accounts.phoneOf(to.data)) !== null;
   const refused = moveRefusal(
-    { fromUserId: from.data, toUserId: to.data, amountPaisa: balance.availablePaisa },
+    {
+      fromUserId: from.data,
+      toUserId: to.data,
+      amountPaisa: balance.availablePaisa,
+      openTopUps: await openTopUpsOf(actions, from.data),
+    },
     balance,
     registered,
   );
@@ -241,6 +254,7 @@ async function movePost(c: Context<DashboardEnv>, parts: DashboardParts, actions
     toUserId: to,
     amountPaisa: amount,
     adminUserId: viewer.userId,
+    openTopUps: await openTopUpsOf(actions, from.data),
   });
   return moved(c, parts, viewer, sides, before, r);
 }
