@@ -860,6 +860,7 @@ topup-partial-refused-gateway-disagrees = { $pid }: Khalti no longer reports thi
 topup-partial-refused-gateway-unavailable = { $pid }: Khalti did not answer: nothing was credited. Try again later with /topups.
 topup-partial-cancelled = Nothing was decided. Send /topups to decide it later.
 topup-partial-leave-question = Stop deciding this partial refund? Nothing has been decided yet.
+topup-partial-flow-ended = Stopped: nothing was decided, refunded or credited; the top-up waits as it was. Send /topups to decide it later.
 # --- end h-chatrefund ---
 # --- h-settle: an admin settles an order the aggregator never ended ---
 cmd-settle = Settle an order stuck without a final answer (admins)
@@ -879,6 +880,7 @@ settle-not-sent = Order { $ref } was never sent to the aggregator: the bot fails
 settle-too-young = Order { $ref } is too recent to settle by hand: the aggregator may still answer. It can be settled from { $time }.
 settle-cancelled = Settlement cancelled. Nothing was changed. Send /settle to start again.
 settle-leave-question = Leave this settlement? Nothing has been changed yet.
+settle-flow-ended = Stopped: no order was settled and nothing was changed. Send /settle to start again.
 status-settled = Settled by admin { $admin } at { $time }: { $reason } (the aggregator said: { $said })
 status-settled-contradicted = ⚠️ The aggregator later said the opposite: no money moved; check it with the aggregator; /books shows the difference.
 status-settled-confirmed = ✅ At { $time } the aggregator's own final answer said the same: the settlement stands.

@@ -785,6 +785,7 @@ topup-partial-refused-gateway-disagrees = { $pid }: खल्ती अब इ�
 topup-partial-refused-gateway-unavailable = { $pid }: खल्ती ने जवाब नहीं दिया: कुछ जमा नहीं किया गया। बाद में /topups से फिर कोशिश करें।
 topup-partial-cancelled = कोई फ़ैसला नहीं हुआ। बाद में फ़ैसला करने के लिए /topups भेजें।
 topup-partial-leave-question = इस आंशिक रिफंड का फ़ैसला रोकें? अभी तक कुछ तय नहीं हुआ है।
+topup-partial-flow-ended = रोक दिया: कुछ तय, रिफंड या जमा नहीं हुआ; टॉप-अप जैसा था वैसा ही इंतज़ार में है। बाद में फ़ैसला करने के लिए /topups भेजें।
 # --- end h-chatrefund ---
 # --- h-settle: an admin settles an order the aggregator never ended ---
 cmd-settle = अंतिम जवाब के बिना अटका ऑर्डर निपटाएँ (एडमिन)
@@ -804,6 +805,7 @@ settle-not-sent = ऑर्डर { $ref } प्रदाता को कभ�
 settle-too-young = ऑर्डर { $ref } हाथ से निपटाने के लिए बहुत नया है: प्रदाता अभी जवाब दे सकता है। इसे { $time } से निपटाया जा सकता है।
 settle-cancelled = निपटान रद्द हुआ। कुछ नहीं बदला। फिर शुरू करने के लिए /settle भेजें।
 settle-leave-question = यह निपटान छोड़ें? अभी तक कुछ नहीं बदला है।
+settle-flow-ended = रोक दिया: किसी ऑर्डर का निपटान नहीं हुआ और कुछ नहीं बदला। फिर शुरू करने के लिए /settle भेजें।
 status-settled = एडमिन { $admin } ने { $time } पर निपटाया: { $reason } (प्रदाता ने कहा: { $said })
 status-settled-contradicted = ⚠️ प्रदाता ने बाद में उल्टा कहा: कोई पैसा नहीं हिला; प्रदाता से जाँचें; /books अंतर दिखाता है।
 status-settled-confirmed = ✅ { $time } पर प्रदाता के अपने अंतिम जवाब ने भी यही कहा: सेटलमेंट कायम है।

@@ -779,6 +779,7 @@ topup-partial-refused-gateway-disagrees = { $pid }: खल्ती ले य�
 topup-partial-refused-gateway-unavailable = { $pid }: खल्ती ले जवाफ दिएन: केही जम्मा गरिएन। पछि /topups बाट फेरि प्रयास गर्नुहोस्।
 topup-partial-cancelled = केही निर्णय गरिएन। पछि निर्णय गर्न /topups पठाउनुहोस्।
 topup-partial-leave-question = यो आंशिक फिर्ताको निर्णय रोक्ने? अहिलेसम्म केही निर्णय गरिएको छैन।
+topup-partial-flow-ended = रोकियो: केही निर्णय, फिर्ता वा जम्मा गरिएन; टप-अप जस्तो थियो त्यस्तै पर्खिरहेको छ। पछि निर्णय गर्न /topups पठाउनुहोस्।
 # --- end h-chatrefund ---
 # --- h-settle: an admin settles an order the aggregator never ended ---
 cmd-settle = अन्तिम जवाफ नआएको अर्डर टुंगो लगाउनुहोस् (एडमिन)
@@ -798,6 +799,7 @@ settle-not-sent = अर्डर { $ref } प्रदायकलाई कह
 settle-too-young = अर्डर { $ref } हातले टुंगो लगाउन धेरै नयाँ छ: प्रदायकले अझै जवाफ दिन सक्छ। { $time } देखि टुंगो लगाउन सकिन्छ।
 settle-cancelled = टुंगो लगाउने काम रद्द भयो। केही बदलिएन। फेरि सुरु गर्न /settle पठाउनुहोस्।
 settle-leave-question = टुंगो लगाउने काम छोड्ने? अहिलेसम्म केही बदलिएको छैन।
+settle-flow-ended = रोकियो: कुनै अर्डरको टुंगो लगाइएन र केही बदलिएन। फेरि सुरु गर्न /settle पठाउनुहोस्।
 status-settled = एडमिन { $admin } ले { $time } मा टुंगो लगाए: { $reason } (प्रदायकले भनेको: { $said })
 status-settled-contradicted = ⚠️ प्रदायकले पछि उल्टो भन्यो: कुनै पैसा सरेन; प्रदायकसँग जाँच्नुहोस्; /books ले फरक देखाउँछ।
 status-settled-confirmed = ✅ { $time } मा प्रदायकको आफ्नै अन्तिम जवाफले पनि त्यही भन्यो: मिलान कायम छ।
