@@ -745,6 +745,7 @@ complaint-rejected = ❌ Your complaint { $ref } about order { $order } was not 
 complaint-report-button = ⚠️ Report a problem
 complaint-denied = This command is for admins.
 complaints-none = No complaint is open.
+complaints-more = These are the { $shown } due soonest; { $more } more are open. The back office's Complaints page lists them (up to 100); here, answer these and send /complaints again for the next.
 complaints-line = { $ref } · order { $order } · { $reason } ({ $code }) · customer { $user }
     { $status } · raised { $age } ago · due { $due }
 complaints-overdue = ⏰ Overdue by { $late }

@@ -670,6 +670,7 @@ complaint-rejected = ❌ ऑर्डर { $order } के बारे मे�
 complaint-report-button = ⚠️ समस्या बताएँ
 complaint-denied = यह कमांड केवल एडमिन के लिए है।
 complaints-none = कोई शिकायत खुली नहीं है।
+complaints-more = ये सबसे जल्दी देय { $shown } शिकायतें हैं; { $more } और खुली हैं। बैक ऑफ़िस का शिकायतें पेज उन्हें दिखाता है (100 तक); यहाँ, इनका जवाब दें और अगली के लिए फिर /complaints भेजें।
 complaints-line = { $ref } · ऑर्डर { $order } · { $reason } ({ $code }) · ग्राहक { $user }
     { $status } · { $age } पहले दर्ज · समय सीमा { $due }
 complaints-overdue = ⏰ समय सीमा { $late } से पार

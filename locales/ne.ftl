@@ -664,6 +664,7 @@ complaint-rejected = ❌ अर्डर { $order } बारे तपाईं
 complaint-report-button = ⚠️ समस्या जनाउनुहोस्
 complaint-denied = यो आदेश प्रशासकका लागि मात्र हो।
 complaints-none = कुनै उजुरी खुला छैन।
+complaints-more = यी सबैभन्दा छिटो म्याद पुग्ने { $shown } वटा हुन्; अरू { $more } वटा खुला छन्। ब्याक अफिसको उजुरी पानाले तिनलाई देखाउँछ (100 सम्म); यहाँ, यिनको जवाफ दिनुहोस् र अर्काका लागि फेरि /complaints पठाउनुहोस्।
 complaints-line = { $ref } · अर्डर { $order } · { $reason } ({ $code }) · ग्राहक { $user }
     { $status } · { $age } अघि दर्ता · म्याद { $due }
 complaints-overdue = ⏰ म्याद { $late } ले नाघ्यो
