@@ -121,6 +121,7 @@ confirm-question = Pay now?
 
 limit-daily-cap = You have reached today's limit of { $cap } for orders. It resets at midnight: you can order again from { $time }.
 limit-daily-cap-order = This order counts { $total } towards today's limit of { $cap }, and { $left } of it is left today: you can order up to { $left } now, or this order from { $time }.
+limit-daily-cap-order-india = Today's limit is in Nepali rupees: this order of { $amount } counts { $total } (converted, service charge included) towards today's limit of { $cap }, and { $left } of it is left today. You can order now an amount whose converted total is up to { $left }, or this order from { $time }.
 limit-rate = You have reached your limit of orders per hour ({ $count }); the next one from { $time }.
 package-over-limit = Packs that cost more than you may still pay today are not shown.
 package-none-today = None of these packs fits what you may still pay today ({ $left }); the limit resets at midnight.
