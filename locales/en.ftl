@@ -121,6 +121,7 @@ confirm-question = Pay now?
 
 limit-daily-cap = You have reached today's limit of { $cap } for orders. It resets at midnight: you can order again from { $time }.
 limit-daily-cap-order = This order counts { $total } towards today's limit of { $cap }, and { $left } of it is left today: you can order up to { $left } now, or this order from { $time }.
+limit-daily-cap-order-india = Today's limit is in Nepali rupees: this order of { $amount } counts { $total } (converted, service charge included) towards today's limit of { $cap }, and { $left } of it is left today. You can order now an amount whose converted total is up to { $left }, or this order from { $time }.
 limit-rate = You have reached your limit of orders per hour ({ $count }); the next one from { $time }.
 package-over-limit = Packs that cost more than you may still pay today are not shown.
 package-none-today = None of these packs fits what you may still pay today ({ $left }); the limit resets at midnight.
@@ -753,6 +754,7 @@ complaint-rejected = ❌ Your complaint { $ref } about order { $order } was not 
 complaint-report-button = ⚠️ Report a problem
 complaint-denied = This command is for admins.
 complaints-none = No complaint is open.
+complaints-more = These are the { $shown } due soonest; { $more } more are open. The back office's Complaints page lists them (up to 100); here, answer these and send /complaints again for the next.
 complaints-line = { $ref } · order { $order } · { $reason } ({ $code }) · customer { $user }
     { $status } · raised { $age } ago · due { $due }
 complaints-overdue = ⏰ Overdue by { $late }
@@ -868,6 +870,7 @@ topup-partial-refused-gateway-disagrees = { $pid }: Khalti no longer reports thi
 topup-partial-refused-gateway-unavailable = { $pid }: Khalti did not answer: nothing was credited. Try again later with /topups.
 topup-partial-cancelled = Nothing was decided. Send /topups to decide it later.
 topup-partial-leave-question = Stop deciding this partial refund? Nothing has been decided yet.
+topup-partial-flow-ended = Stopped: nothing was decided, refunded or credited; the top-up waits as it was. Send /topups to decide it later.
 # --- end h-chatrefund ---
 # --- h-settle: an admin settles an order the aggregator never ended ---
 cmd-settle = Settle an order stuck without a final answer (admins)
@@ -887,6 +890,7 @@ settle-not-sent = Order { $ref } was never sent to the aggregator: the bot fails
 settle-too-young = Order { $ref } is too recent to settle by hand: the aggregator may still answer. It can be settled from { $time }.
 settle-cancelled = Settlement cancelled. Nothing was changed. Send /settle to start again.
 settle-leave-question = Leave this settlement? Nothing has been changed yet.
+settle-flow-ended = Stopped: no order was settled and nothing was changed. Send /settle to start again.
 status-settled = Settled by admin { $admin } at { $time }: { $reason } (the aggregator said: { $said })
 status-settled-contradicted = ⚠️ The aggregator later said the opposite: no money moved; check it with the aggregator; /books shows the difference.
 status-settled-confirmed = ✅ At { $time } the aggregator's own final answer said the same: the settlement stands.

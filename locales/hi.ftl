@@ -108,6 +108,7 @@ confirm-question = अभी भुगतान करें?
 
 limit-daily-cap = आपने आज की { $cap } की सीमा पूरी कर ली है। यह आधी रात को फिर शुरू होती है: { $time } से आप फिर ऑर्डर कर सकते हैं।
 limit-daily-cap-order = यह ऑर्डर आज की { $cap } की सीमा में से { $total } लेता है, पर आज सिर्फ़ { $left } बचा है: अभी { $left } तक का ऑर्डर कर सकते हैं, या यह ऑर्डर { $time } से।
+limit-daily-cap-order-india = आज की सीमा नेपाली रुपये में है: { $amount } का यह ऑर्डर (बदलकर, सेवा शुल्क सहित) आज की { $cap } की सीमा में से { $total } लेता है, पर आज सिर्फ़ { $left } बचा है। अभी ऐसी राशि का ऑर्डर कर सकते हैं जिसका बदला हुआ कुल { $left } तक हो, या यह ऑर्डर { $time } से।
 limit-rate = आपने प्रति घंटे ऑर्डर की सीमा ({ $count }) पूरी कर ली है; अगला { $time } से।
 package-over-limit = जो पैक आज आपके लिए बची राशि से महँगे हैं, वे नहीं दिखाए गए हैं।
 package-none-today = इनमें से कोई भी पैक आज आपके लिए बची राशि ({ $left }) में नहीं आता; सीमा आधी रात को फिर शुरू होती है।
@@ -678,6 +679,7 @@ complaint-rejected = ❌ ऑर्डर { $order } के बारे मे�
 complaint-report-button = ⚠️ समस्या बताएँ
 complaint-denied = यह कमांड केवल एडमिन के लिए है।
 complaints-none = कोई शिकायत खुली नहीं है।
+complaints-more = ये सबसे जल्दी देय { $shown } शिकायतें हैं; { $more } और खुली हैं। बैक ऑफ़िस का शिकायतें पेज उन्हें दिखाता है (100 तक); यहाँ, इनका जवाब दें और अगली के लिए फिर /complaints भेजें।
 complaints-line = { $ref } · ऑर्डर { $order } · { $reason } ({ $code }) · ग्राहक { $user }
     { $status } · { $age } पहले दर्ज · समय सीमा { $due }
 complaints-overdue = ⏰ समय सीमा { $late } से पार
@@ -793,6 +795,7 @@ topup-partial-refused-gateway-disagrees = { $pid }: खल्ती अब इ�
 topup-partial-refused-gateway-unavailable = { $pid }: खल्ती ने जवाब नहीं दिया: कुछ जमा नहीं किया गया। बाद में /topups से फिर कोशिश करें।
 topup-partial-cancelled = कोई फ़ैसला नहीं हुआ। बाद में फ़ैसला करने के लिए /topups भेजें।
 topup-partial-leave-question = इस आंशिक रिफंड का फ़ैसला रोकें? अभी तक कुछ तय नहीं हुआ है।
+topup-partial-flow-ended = रोक दिया: कुछ तय, रिफंड या जमा नहीं हुआ; टॉप-अप जैसा था वैसा ही इंतज़ार में है। बाद में फ़ैसला करने के लिए /topups भेजें।
 # --- end h-chatrefund ---
 # --- h-settle: an admin settles an order the aggregator never ended ---
 cmd-settle = अंतिम जवाब के बिना अटका ऑर्डर निपटाएँ (एडमिन)
@@ -812,6 +815,7 @@ settle-not-sent = ऑर्डर { $ref } प्रदाता को कभ�
 settle-too-young = ऑर्डर { $ref } हाथ से निपटाने के लिए बहुत नया है: प्रदाता अभी जवाब दे सकता है। इसे { $time } से निपटाया जा सकता है।
 settle-cancelled = निपटान रद्द हुआ। कुछ नहीं बदला। फिर शुरू करने के लिए /settle भेजें।
 settle-leave-question = यह निपटान छोड़ें? अभी तक कुछ नहीं बदला है।
+settle-flow-ended = रोक दिया: किसी ऑर्डर का निपटान नहीं हुआ और कुछ नहीं बदला। फिर शुरू करने के लिए /settle भेजें।
 status-settled = एडमिन { $admin } ने { $time } पर निपटाया: { $reason } (प्रदाता ने कहा: { $said })
 status-settled-contradicted = ⚠️ प्रदाता ने बाद में उल्टा कहा: कोई पैसा नहीं हिला; प्रदाता से जाँचें; /books अंतर दिखाता है।
 status-settled-confirmed = ✅ { $time } पर प्रदाता के अपने अंतिम जवाब ने भी यही कहा: सेटलमेंट कायम है।

@@ -32,10 +32,17 @@ export function complaintCommands(deps: BotDeps): Composer<BotContext> {
       return;
     }
     const translate = translator(deps.i18n, await ctx.i18n.getLocale());
-    const now = Date.now();
+    // The complaints' own clock, the one their due times were set on (review s33-rvcomp 8).
+    const now = complaints.now();
     for (const c of open) {
       await ctx.reply(adminLine(translate, c, now), { reply_markup: adminButtons(translate, c) });
     }
+    // A list cut at its limit says so: how many more are open, and where they are listed.
+    const more = open.length < LIST_MAX ? 0 : (await complaints.countOpen()) - open.length;
+    if (more > 0)
+      await ctx.reply(
+        translate("complaints-more", { shown: String(open.length), more: String(more) }),
+      );
   });
 
   priv.on("callback_query:data", async (ctx, next) => {

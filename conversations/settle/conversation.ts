@@ -1,6 +1,6 @@
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import { Flow, type Parsed } from "../../src/bot/flow/toolkit.ts";
+import { Flow, type FlowWords, type Parsed } from "../../src/bot/flow/toolkit.ts";
 import { formatOrderTime } from "../../src/bot/format.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
 import { statusLabel, statusText } from "../../src/bot/order-texts.ts";
@@ -17,13 +17,20 @@ import type { Settleable, SettleResult, UnsureCause } from "../../src/orders/ser
  * declines (maker-checker); alone, the admin decides. The other admins are told, and every admin
  * if the aggregator later says the opposite (docs/books.md).
  */
+/**
+ * A settlement is no order: Leave and the idle end say nothing was settled, never "Nothing was
+ * charged" (review s33-rvtruth 11). The flow writes only at its Confirm, after its last question.
+ */
+export const SETTLE_WORDS: FlowWords = {
+  cancelled: "settle-cancelled",
+  leaveQuestion: "settle-leave-question",
+  again: "/settle",
+  ended: "settle-flow-ended",
+};
+
 export function settleConversation(deps: BotDeps) {
   return async function settle(conversation: FlowConversation, ctx: FlowContext, given?: unknown) {
-    const flow = await Flow.start(conversation, ctx, deps, undefined, {
-      cancelled: "settle-cancelled",
-      leaveQuestion: "settle-leave-question",
-      again: "/settle",
-    });
+    const flow = await Flow.start(conversation, ctx, deps, undefined, SETTLE_WORDS);
     const { t } = flow;
     if (flow.env.role !== "admin") {
       await flow.reply(t("settle-denied"));

@@ -2,7 +2,7 @@ import { InlineKeyboard } from "grammy";
 import { formatPhone } from "../../src/accounts/index.ts";
 import type { FlowContext, FlowConversation } from "../../src/bot/context.ts";
 import type { BotDeps } from "../../src/bot/deps.ts";
-import { Flow } from "../../src/bot/flow/toolkit.ts";
+import { Flow, type FlowWords } from "../../src/bot/flow/toolkit.ts";
 import type { Translate } from "../../src/bot/i18n.ts";
 import { validateAmount } from "../../src/catalog/index.ts";
 import { account } from "../../src/ledger/index.ts";
@@ -62,17 +62,24 @@ export function partialRefundButtons(t: Translate, x: TopUp): InlineKeyboard {
   return kb;
 }
 
+/**
+ * A partial refund's decision is no order: Leave and the idle end say nothing was decided, never
+ * "Nothing was charged" (review s33-rvtruth 11). It is booked only at its Confirm, the last step.
+ */
+export const PARTIAL_REFUND_WORDS: FlowWords = {
+  cancelled: "topup-partial-cancelled",
+  leaveQuestion: "topup-partial-leave-question",
+  again: "/topups",
+  ended: "topup-partial-flow-ended",
+};
+
 export function partialRefundConversation(deps: BotDeps) {
   return async function partialrefund(
     conversation: FlowConversation,
     ctx: FlowContext,
     given?: unknown,
   ) {
-    const flow = await Flow.start(conversation, ctx, deps, undefined, {
-      cancelled: "topup-partial-cancelled",
-      leaveQuestion: "topup-partial-leave-question",
-      again: "/topups",
-    });
+    const flow = await Flow.start(conversation, ctx, deps, undefined, PARTIAL_REFUND_WORDS);
     const { t } = flow;
     const topUps = deps.topUps;
     if (flow.env.role !== "admin" || !topUps) {

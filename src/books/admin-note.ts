@@ -21,3 +21,20 @@ export function noteToAdmins(
     note,
   }));
 }
+
+/**
+ * A customer's notice (in their language) on the admins' alert lane, so that it is queued in the
+ * same step as the alerts: said as it is, without the alerts' "⚠️" (notify/render.ts), since a
+ * customer must not read it as an alert meant for staff.
+ */
+export function noteToCustomer(chatId: number, at: number, note: string): Notification {
+  return {
+    kind: "admin_alert",
+    topic: "settle_proposed",
+    status: "success",
+    chatId,
+    at,
+    note,
+    toCustomer: true,
+  };
+}

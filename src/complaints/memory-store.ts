@@ -79,6 +79,9 @@ export function createMemoryComplaintStore(opts: {
         .slice(0, limit)
         .map(clone);
     },
+    async countOpen() {
+      return [...all.values()].filter((c) => !isClosed(c.status)).length;
+    },
     async ofOrder(orderRef) {
       return [...all.values()]
         .filter((c) => c.orderReference === orderRef)

@@ -181,6 +181,7 @@ export function createRedisComplaintStore(opts: StoreOptions): ComplaintStore {
     async listOpen(limit) {
       return many(await redis.zrange(k.complaintsOpen, "0", String(limit - 1)));
     },
+    countOpen: () => redis.zcard(k.complaintsOpen),
     async ofOrder(orderRef) {
       return many(await redis.zrevrange(k.complaintsOfOrder(orderRef), 0, 99));
     },

@@ -201,6 +201,9 @@ export function createComplaints(opts: ComplaintsOptions) {
   return {
     get,
     listOpen: (limit = 50) => store.listOpen(limit),
+    countOpen: () => store.countOpen(),
+    /** The clock the complaints' times are on (their due times), for the lists' "left" and "ago". */
+    now,
     ofUser: (userId: number, limit = 10) => store.ofUser(userId, limit),
     /**
      * The complaint whose refund was booked on this order, if any: the order's exact refund mark,

@@ -52,6 +52,8 @@ export interface ComplaintStore {
   ): Promise<UpdateOutcome>;
   /** Open complaints, the soonest due first. */
   listOpen(limit: number): Promise<Complaint[]>;
+  /** How many complaints are open (a list cut at its limit says how many more). */
+  countOpen(): Promise<number>;
   /** Every complaint of an order, newest first. */
   ofOrder(orderRef: string): Promise<Complaint[]>;
   /** A user's complaints, newest first. */

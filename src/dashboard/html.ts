@@ -21,6 +21,17 @@ export const STYLESHEET = path("/static/dashboard.css");
 export const personOf = (userId: number) =>
   isWhatsAppAccount(userId) ? `WhatsApp account ${userId}` : `Telegram user ${userId}`;
 
+/** What a person's id is called: a WhatsApp account's (a chat's own or a fresh one) or Telegram's. */
+export const idLabel = (userId: number) =>
+  isWhatsAppAccount(userId) ? "WhatsApp account id" : "Telegram id";
+
+/** The messenger a person's id is of. */
+export const messengerOf = (userId: number) =>
+  isWhatsAppAccount(userId) ? "WhatsApp" : "Telegram";
+
+/** An id in a column of both kinds, with its messenger. */
+export const idWithChannel = (userId: number) => `${userId} (${messengerOf(userId)})`;
+
 export interface Viewer {
   userId: number;
   role: DashboardRole;

@@ -38,6 +38,8 @@ type AdminAlert = Extract<Notification, { kind: "admin_alert" }>;
  * The merchant's wallet is in Nepal rupees (one wallet serves both regions).
  */
 export function booksAlertText(n: AdminAlert): string {
+  // A customer's notice on this lane (noteToCustomer): their words, no alert's sign.
+  if (n.toCustomer) return n.note ?? "";
   const f = n.figures ?? {};
   const rs = (key: string) => (f[key] === undefined ? "unknown" : formatRupees(f[key]));
   if (n.topic === "low_float") return lowFloatText(n, f, rs);

@@ -56,6 +56,12 @@ export const notificationSchema = z.discriminatedUnion("kind", [
         at: z.number().int(),
       })
       .optional(),
+    /**
+     * A customer's notice carried on this lane (books/admin-note.ts noteToCustomer): `note` is
+     * said as it is, never dressed as an admin alert ("⚠️"). Optional: an older notifier ignores
+     * it and sends the note as before.
+     */
+    toCustomer: z.literal(true).optional(),
     /** The figures a topic's text shows, in paisa (see src/notify/render.ts alertText). */
     figures: z.record(z.string().max(40), z.number().int()).optional(),
   }),

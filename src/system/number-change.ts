@@ -1,6 +1,6 @@
 import type { I18n } from "@grammyjs/i18n";
 import { type Accounts, formatPhone, type NumberChanges, type Phone } from "../accounts/index.ts";
-import { noteToAdmins } from "../books/admin-note.ts";
+import { noteToAdmins, noteToCustomer } from "../books/admin-note.ts";
 import type { Crossings } from "../books/crossing.ts";
 import type { BotContext } from "../bot/context.ts";
 import { DEFAULT_LOCALE, isLocale, translator } from "../bot/i18n.ts";
@@ -52,7 +52,7 @@ export function numberChangeNotice(
     const told = theirs("wa-number-changed", { old });
     await parts.crossings.record(`numchange:${c.wamid}`, true, [
       ...noteToAdmins(parts.adminIds, at, note),
-      ...noteToAdmins([newChat], at, told),
+      noteToCustomer(newChat, at, told),
     ]);
     base.logger.info({ account: owner, toChatId: newChat }, "whatsapp number change recorded");
   };

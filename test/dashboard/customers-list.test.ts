@@ -72,7 +72,7 @@ describe("the list of all customers", () => {
     expect(listed[49]).toBe(FIRST + 2);
     expect(one).toContain("+977 9800080051");
     expect(one).toMatch(/Customer 51<\/td><td>telegram<\/td>/);
-    expect(one).toMatch(/880051<\/a><\/td>.*?<td>blocked<\/td>/s);
+    expect(one).toMatch(/880051<\/a> \(Telegram\)<\/td>.*?<td>blocked<\/td>/s);
     expect(one).toContain('href="/dashboard/customers?page=2"');
     expect(one).not.toContain("Previous");
 

@@ -51,6 +51,9 @@ describe("WhatsApp: a customer changed number", () => {
     const fresh = waCustomer(ts, "9779841000902");
     const told = await fresh.waitFor(TOLD);
     expect(told.text).toContain("our support will move it");
+    // The customer's own words, not dressed as an admin alert (h-smallfix: it began "⚠️ ").
+    expect(told.text).not.toContain("⚠️");
+    expect(told.text).toMatch(/(^|\] )You changed your WhatsApp number/);
     await admin().waitFor(ALERT);
     expect(admin().texts().join("\n")).toContain("/dashboard/number-changes");
 

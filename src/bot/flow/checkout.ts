@@ -187,7 +187,7 @@ export async function confirmAndPlace(
     return { ok: false as const, ...(await refusalOf(deps, userId, verdict.reason, spend)) };
   });
   if (!early.ok) {
-    await ctx.reply(limitText(s, early.reason, early.over));
+    await ctx.reply(limitText(s, early.reason, early.over, draft));
     return null;
   }
   // Short, every answer is kept: the shortfall can be added (or an agent cashes it in) and the
@@ -293,7 +293,7 @@ async function placeConfirmed(
       return v.ok ? v : { ok: false as const, ...(await refusalOf(deps, userId, v.reason, spend)) };
     });
     if (!verdict.ok) {
-      await ctx.reply(limitText(s, verdict.reason, verdict.over));
+      await ctx.reply(limitText(s, verdict.reason, verdict.over, draft));
       return null;
     }
   }

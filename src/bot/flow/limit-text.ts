@@ -1,4 +1,4 @@
-import { formatMoney } from "../../money.ts";
+import { formatMoney, type Region } from "../../money.ts";
 import type { LimitReason } from "../../orders/limits.ts";
 import type { BotDeps } from "../deps.ts";
 import { formatOrderTime } from "../format.ts";
@@ -42,7 +42,13 @@ export async function refusalOf(
  * which ends with the clock hour. With `over` and something left, the order is over what is left.
  * A replay sends nothing new, so the clock read here changes no message once sent.
  */
-export function limitText(s: FlowScope, reason: LimitReason, over?: OverCap): string {
+export function limitText(
+  s: FlowScope,
+  reason: LimitReason,
+  over?: OverCap,
+  /** The refused order's amount, in its region's rupees: an India order's ₹ is named as such. */
+  order?: { region: Region; amountPaisa: number },
+): string {
   const { limits } = s.deps;
   const time = formatOrderTime(limits.resetAt(reason), "np", s.t.locale);
   const rs = (paisa: number) => formatMoney(paisa, { locale: s.t.locale });
@@ -50,12 +56,23 @@ export function limitText(s: FlowScope, reason: LimitReason, over?: OverCap): st
     // The count as text: Latin digits in every language, like the rest of the message.
     return s.t("limit-rate", { count: String(limits.terms.ordersPerHour), time });
   const cap = rs(limits.terms.dailyCapPaisa);
-  if (over && over.leftPaisa >= NOTHING_LEFT_PAISA && over.spendPaisa > over.leftPaisa)
+  if (over && over.leftPaisa >= NOTHING_LEFT_PAISA && over.spendPaisa > over.leftPaisa) {
+    // The cap is in Nepal rupees, the India question in ₹: the customer is told which is which
+    // (review s33-rvtruth 8). No ₹ figure for what is left: it depends on the rate and the fee.
+    if (order?.region === "in")
+      return s.t("limit-daily-cap-order-india", {
+        amount: formatMoney(order.amountPaisa, { region: "in", locale: s.t.locale }),
+        total: rs(over.spendPaisa),
+        left: rs(over.leftPaisa),
+        cap,
+        time,
+      });
     return s.t("limit-daily-cap-order", {
       total: rs(over.spendPaisa),
       left: rs(over.leftPaisa),
       cap,
       time,
     });
+  }
   return s.t("limit-daily-cap", { cap, time });
 }

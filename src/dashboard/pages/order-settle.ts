@@ -20,7 +20,7 @@ import {
 } from "../actions/common.ts";
 import type { ActionDeps } from "../actions/deps.ts";
 import { allow, authenticate } from "../auth.ts";
-import { type Fragment, facts, page, path, time, type Viewer } from "../html.ts";
+import { type Fragment, facts, idLabel, page, path, time, type Viewer } from "../html.ts";
 import type { DashboardEnv, DashboardParts } from "../parts.ts";
 
 /**
@@ -54,7 +54,7 @@ export function settleSection(o: Order, port: SettlePort | null, viewer: Viewer)
   if (o.settled) {
     const s = o.settled;
     return html`<h2>Settled by an admin</h2>${facts([
-      ["By (Telegram id)", s.by],
+      [`By (${idLabel(s.by)})`, s.by],
       ["At", time(s.at)],
       ["As", o.status],
       ["Reason", s.reason],
@@ -116,7 +116,7 @@ function proposalSection(
 <button type="submit">Approve: settle order ${o.reference} as ${p.outcome}</button>
 </form>`;
   return html`<h2>Settlement proposed</h2>${facts([
-    ["By (Telegram id)", p.by],
+    [`By (${idLabel(p.by)})`, p.by],
     ["At", time(p.at)],
     ["As", p.outcome],
     ["Reason", p.reason],

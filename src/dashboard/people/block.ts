@@ -3,7 +3,7 @@ import { html } from "hono/html";
 import { blockReasonSchema } from "../../accounts/index.ts";
 import { formOf, recordAction } from "../actions/common.ts";
 import { allow, authenticate } from "../auth.ts";
-import { type Fragment, facts, notice, page, time } from "../html.ts";
+import { type Fragment, facts, idLabel, notice, page, time } from "../html.ts";
 import type { DashboardContext, DashboardEnv, DashboardParts } from "../parts.ts";
 import { blockText, personPath, phoneText, userIdSchema } from "./view.ts";
 
@@ -61,7 +61,7 @@ async function target(c: DashboardContext, parts: DashboardParts, verb: Verb) {
   const people = parts.deps.people;
   const [phone, block] = await Promise.all([people.phoneOf(userId), people.blocked.get(userId)]);
   const about = facts([
-    ["Telegram id", String(userId)],
+    [idLabel(userId), String(userId)],
     ["Phone", phoneText(phone)],
     ["Now", blockText(block)],
   ]);

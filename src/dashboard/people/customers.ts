@@ -11,6 +11,8 @@ import {
   balanceFacts,
   type Fragment,
   facts,
+  idLabel,
+  messengerOf,
   notice,
   page,
   path,
@@ -59,12 +61,12 @@ function lookupForm(by = "phone", q = ""): Fragment {
 async function blockedList(people: DashboardPeople): Promise<Fragment> {
   const blocks = await people.blocked.list(200);
   const rows = blocks.map((b) => [
-    html`<a href="${personPath(b.userId)}">${b.userId}</a>`,
+    html`<a href="${personPath(b.userId)}">${b.userId}</a> (${messengerOf(b.userId)})`,
     time(b.at),
     String(b.by),
     b.reason,
   ]);
-  return html`<h2>Blocked</h2>${table(["Telegram id", "Since", "By", "Reason"], rows)}`;
+  return html`<h2>Blocked</h2>${table(["Id", "Since", "By", "Reason"], rows)}`;
 }
 
 async function lookup(c: DashboardContext, parts: DashboardParts): Promise<Response> {
@@ -141,7 +143,7 @@ ADMIN_IDS (their back-office sessions end at once).</p>`
         ? html`<p><a href="${personPath(userId, "/unblock")}">Unblock…</a></p>`
         : html`<p><a href="${personPath(userId, "/block")}">Block…</a></p>`;
   return html`${facts([
-    ["Telegram id", String(userId)],
+    [idLabel(userId), String(userId)],
     ["Role", role],
     ["Channel", profile?.channel === "telegram" || !profile ? "Telegram" : profile.channel],
     ["Phone", phoneText(phone)],

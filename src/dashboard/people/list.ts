@@ -1,7 +1,7 @@
 import { html } from "hono/html";
 import { z } from "zod";
 import { account } from "../../ledger/index.ts";
-import { availableText, type Fragment, notice, path, table, time } from "../html.ts";
+import { availableText, type Fragment, messengerOf, notice, path, table, time } from "../html.ts";
 import type { DashboardContext, DashboardParts } from "../parts.ts";
 import { personPath, phoneText } from "./view.ts";
 
@@ -48,7 +48,7 @@ export async function customerList(
   return {
     ok: true,
     body: html`<h2 id="all">All customers (page ${page}, newest registration first)</h2>
-${table(["Telegram id", "Phone", "Name", "Channel", "Registered", "Money", "Blocked"], rows)}
+${table(["Id", "Phone", "Name", "Channel", "Registered", "Money", "Blocked"], rows)}
 <p class="pager">${prev}${next}</p>`,
   };
 }
@@ -62,7 +62,7 @@ async function row(parts: DashboardParts, userId: number): Promise<Array<string 
     people.blocked.isBlocked(userId),
   ]);
   return [
-    html`<a href="${personPath(userId)}">${userId}</a>`,
+    html`<a href="${personPath(userId)}">${userId}</a> (${messengerOf(userId)})`,
     phone ? phoneText(phone) : "—",
     profile?.name ?? "—",
     profile?.channel ?? "—",

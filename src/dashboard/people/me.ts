@@ -10,6 +10,7 @@ import {
   balanceFacts,
   type Fragment,
   facts,
+  idWithChannel,
   notice,
   page,
   path,
@@ -80,13 +81,13 @@ async function cashInsTable(people: DashboardPeople, cashIns: StatementLine[]): 
       return [
         nepalTime(l.entry.at),
         phone ? phoneText(phone) : l.entry.credit,
-        String(customer),
+        Number.isSafeInteger(customer) ? idWithChannel(customer) : "—",
         html`<span class="amount">${rs(l.entry.amountPaisa)}</span>`,
         l.entry.id,
       ];
     }),
   );
-  return table(["Time", "Customer", "Telegram id", "Amount", "Transfer"], rows);
+  return table(["Time", "Customer", "Id", "Amount", "Transfer"], rows);
 }
 
 /** A float at a day's edge: what was available, and what was held apart (never the posted sum). */
