@@ -38,6 +38,9 @@ describe("answering a complaint already closed, in the chat", () => {
     const raised = await u.tap("Paid but not received", /Complaint C\d+ is registered/);
     const cref = /Complaint (C\d+)/.exec(raised.text)![1]!;
     const admin = ts.user(ADMIN);
+    // The new complaint's alert comes through the outbox, at its own time: once it is in, the
+    // list below is the chat's latest message, whose buttons are tapped.
+    await admin.waitFor(new RegExp(`New complaint ${cref}`));
     await admin.say("/complaints", new RegExp(cref));
     await admin.tap("Resolve", /how is it resolved\?/);
     await admin.tap("Refund Rs 100 and resolve", /What was done\?/);

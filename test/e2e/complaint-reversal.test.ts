@@ -105,6 +105,8 @@ describe("a complaint refund and the aggregator's reversal of one order (redis)"
     await u.say(`/complain ${ref}`, /What went wrong/);
     const raised = await u.tap("Paid but not received", /Complaint C\d+ is registered/);
     const cref = /Complaint (C\d+)/.exec(raised.text)![1]!;
+    // The new complaint's alert (through the outbox) in before the list whose buttons are tapped.
+    await admin.waitFor(new RegExp(`New complaint ${cref}`));
 
     const can = await complaints().refundableOf(cref);
     expect(can).toMatchObject({ ok: true, paisa: 10_000, reversed: { word: "failed" } });

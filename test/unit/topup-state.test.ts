@@ -269,10 +269,16 @@ describe("top-up transitions", () => {
     expect(d.transition.effect).toEqual({ kind: "reverse", upToPaisa: 20_000 });
   });
 
-  it("a completed top-up does not expire or get cancelled by a later lookup", () => {
+  it("a completed top-up does not expire or get cancelled by a later lookup: the word is recorded once, no money moves", () => {
     const done = at("completed", { creditedPaisa: 50_000 });
-    expect(transition(done, ev("expired"), 2).changed).toBe(false);
-    expect(transition(done, ev("cancelled"), 2).changed).toBe(false);
+    for (const word of ["expired", "cancelled"] as const) {
+      const r = transition(done, ev(word), 2);
+      // Review s33-rvpay: recorded (and alerted) once, never a status change or a reversal.
+      expect(r.topUp.status).toBe("completed");
+      expect(r.effect).toBeUndefined();
+      expect(r.topUp.unknownAfterCredit).toMatchObject({ contradicts: true, at: 2 });
+      expect(transition(r.topUp, ev(word), 3).changed).toBe(false);
+    }
   });
 
   it("pushes each told status once: not while open, and not after it was told", () => {
